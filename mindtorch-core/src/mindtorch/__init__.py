@@ -1,0 +1,94 @@
+"""mindtorch: PyTorch-compatible tensors and ops, computed by backend plugins.
+
+    import mindtorch as torch
+"""
+__version__ = "0.1.0"
+
+import math as _math
+
+from . import _dtype
+from ._dtype import (  # noqa: F401
+    bfloat16, bool, complex64, complex128, dtype, finfo, float16, float32, float64,
+    get_default_dtype, iinfo, int8, int16, int32, int64, set_default_dtype, uint8,
+)
+from ._dtype import ALIASES as _ALIASES
+from ._device import device  # noqa: F401
+from ._promotion import can_cast, promote_types, result_type  # noqa: F401
+from ._shapes import broadcast_shapes  # noqa: F401
+from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
+from ._creation import as_tensor, asarray, from_numpy, tensor  # noqa: F401
+from . import plugins  # noqa: F401
+from .plugins import _loader as _plugin_loader
+from ._ops import OPS as _OPS
+from ._ops.dispatch import set_cpu_fallback  # noqa: F401
+from ._ops.decls import creation, pointwise, views  # noqa: F401  (declare ops)
+from ._ops.decls import indexing, joining, linalg, reduction, random as _random_ops  # noqa: F401,E501
+from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: F401
+from ._random import get_rng_state, set_rng_state  # noqa: F401
+from . import backends, ops, return_types, testing  # noqa: F401
+
+globals().update(_ALIASES)
+strided = "torch.strided"
+contiguous_format, preserve_format = "contiguous_format", "preserve_format"
+inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
+
+
+def _bind_ops():
+    g = globals()
+    for name, op in _OPS.items():
+        if "::" in name:
+            continue
+        if op.options.get("function", True) and name not in g:
+            g[name] = op.binding
+        if op.options.get("method", True) and name not in Tensor.__dict__:
+            setattr(Tensor, name, op.binding)
+        if op.return_type is not None:
+            setattr(return_types, name, op.return_type)
+    for dunder, name in _OPERATORS.items():
+        if name in _OPS:
+            setattr(Tensor, dunder, _OPS[name].binding)
+    for dunder in ("__eq__", "__ne__"):
+        setattr(Tensor, dunder, _comparison(_OPS[_OPERATORS[dunder]].binding))
+
+
+def _comparison(binding):
+    def compare(self, other):
+        try:
+            return binding(self, other)
+        except TypeError:
+            return NotImplemented
+    compare.__name__ = binding.__name__
+    return compare
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(t):
+    return t.dtype.is_floating_point
+
+
+def is_complex(t):
+    return t.dtype.is_complex
+
+
+def numel(t):
+    return t.numel()
+
+
+def is_grad_enabled():
+    return False
+
+
+_bind_ops()
+_plugin_loader.load_all()
+_bind_ops()  # ops that plugins defined
+
+
+def __getattr__(name):
+    # device modules registered by plugins: mindtorch.npu, mindtorch.cpu, ...
+    spec = plugins._registry.DEVICES.get(name)
+    if spec is not None and spec.module is not None:
+        return spec.module
+    raise AttributeError(f"module 'mindtorch' has no attribute '{name}'")

@@ -1,0 +1,111 @@
+"""torch.device, plus the `with mindtorch.device(...)` default-device context."""
+import threading
+
+# Names accepted even when no plugin provides them yet, so that code mentioning
+# e.g. "npu:0" parses before the backend is installed; using them then fails clearly.
+_WELL_KNOWN = {"cpu", "meta", "npu", "cuda"}
+_state = threading.local()
+
+
+def _known_types():
+    from .plugins._registry import DEVICES
+    return _WELL_KNOWN | DEVICES.keys()
+
+
+class device:
+    __slots__ = ("type", "index", "_prev")
+
+    def __new__(cls, type, index=None):
+        if isinstance(type, device):
+            if index is not None:
+                raise TypeError("device(): a device object cannot be combined with an index")
+            return type
+        if isinstance(type, int) and not isinstance(type, bool):
+            index, type = type, _default_accelerator()
+        if not isinstance(type, str):
+            raise TypeError(f"device() received an invalid combination of arguments - got "
+                            f"({type.__class__.__name__})")
+        name, sep, idx = type.partition(":")
+        if sep:
+            if index is not None:
+                raise RuntimeError(f"type (string) must not include an index because index was "
+                                   f"passed explicitly: {type}")
+            if not idx.isdigit():
+                raise RuntimeError(f"Invalid device string: '{type}'")
+            index = int(idx)
+        if name not in _known_types():
+            raise RuntimeError(
+                f"Expected one of {', '.join(sorted(_known_types()))} device type at start of "
+                f"device string: {type}")
+        if index is not None and (not isinstance(index, int) or index < 0):
+            raise RuntimeError(f"Device index must not be negative, got {index}")
+        self = object.__new__(cls)
+        self.type = name
+        self.index = index
+        return self
+
+    def __repr__(self):
+        if self.index is None:
+            return f"device(type='{self.type}')"
+        return f"device(type='{self.type}', index={self.index})"
+
+    def __str__(self):
+        return self.type if self.index is None else f"{self.type}:{self.index}"
+
+    def __eq__(self, other):
+        if isinstance(other, str):
+            other = device(other)
+        return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
+
+    def __hash__(self):
+        return hash((self.type, self.index))
+
+    def __reduce__(self):
+        return (device, (str(self),))
+
+    # `with mindtorch.device("meta"):` makes factories default to that device
+    def __enter__(self):
+        stack = getattr(_state, "stack", None)
+        if stack is None:
+            stack = _state.stack = []
+        stack.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _state.stack.pop()
+
+
+def _default_accelerator():
+    return "npu"
+
+
+def default_device():
+    stack = getattr(_state, "stack", None)
+    return stack[-1] if stack else None
+
+
+_CANONICAL = {}
+
+
+def canonical(d):
+    """The one shared device object for d, so tensors compare devices with `is`.
+    An index-less accelerator device means its current device."""
+    if type(d) is not device:
+        d = device(d)
+    if d.index is None and d.type not in ("cpu", "meta"):
+        from .plugins._registry import DEVICES
+        spec = DEVICES.get(d.type)
+        current = getattr(spec.module, "current_device", None) if spec else None
+        d = device(d.type, current() if current else 0)
+    key = (d.type, d.index)
+    c = _CANONICAL.get(key)
+    if c is None:
+        c = _CANONICAL[key] = d
+    return c
+
+
+def as_device(d):
+    """Normalise a device argument (None, str, int or device) to a device or None."""
+    if d is None or type(d) is device:
+        return d
+    return device(d)

@@ -1,0 +1,119 @@
+"""Data types, named and behaving like torch's.
+
+Each dtype carries its NumPy equivalent because NumPy arrays are the host
+interchange format (tensor(), numpy(), from_numpy); bfloat16 comes from ml_dtypes.
+"""
+import ml_dtypes
+import numpy as np
+
+
+class dtype:
+    __slots__ = ("name", "itemsize", "is_floating_point", "is_complex", "is_signed",
+                 "kind", "np", "_rank")
+
+    def __init__(self, name, np_dtype, kind, rank):
+        self.name = name
+        self.np = np.dtype(np_dtype)
+        self.itemsize = self.np.itemsize
+        self.kind = kind  # 'b' bool, 'u'/'i' integral, 'f' floating, 'c' complex
+        self.is_floating_point = kind == "f"
+        self.is_complex = kind == "c"
+        self.is_signed = kind in "ifc"
+        self._rank = rank
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):
+        return (_by_name, (self.name,))
+
+    def to_real(self):
+        return {complex64: float32, complex128: float64}.get(self, self)
+
+    def to_complex(self):
+        return {float16: complex64, bfloat16: complex64, float32: complex64,
+                float64: complex128}.get(self, self)
+
+    @property
+    def is_integral(self):
+        return self.kind in "ui"
+
+
+# rank orders dtypes of one kind by width (promotion picks the wider)
+bool = dtype("bool", np.bool_, "b", 0)
+uint8 = dtype("uint8", np.uint8, "u", 1)
+int8 = dtype("int8", np.int8, "i", 1)
+int16 = dtype("int16", np.int16, "i", 2)
+int32 = dtype("int32", np.int32, "i", 3)
+int64 = dtype("int64", np.int64, "i", 4)
+float16 = dtype("float16", np.float16, "f", 1)
+bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "f", 1)
+float32 = dtype("float32", np.float32, "f", 2)
+float64 = dtype("float64", np.float64, "f", 3)
+complex64 = dtype("complex64", np.complex64, "c", 2)
+complex128 = dtype("complex128", np.complex128, "c", 3)
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
+       complex64, complex128)
+ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16,
+           "int": int32, "long": int64, "cfloat": complex64, "cdouble": complex128,
+           "chalf": None}
+ALIASES = {k: v for k, v in ALIASES.items() if v is not None}
+
+_NAMES = {d.name: d for d in ALL}
+_FROM_NP = {d.np: d for d in ALL}
+
+
+def _by_name(name):
+    return _NAMES[name]
+
+
+def from_numpy_dtype(np_dtype):
+    try:
+        return _FROM_NP[np.dtype(np_dtype)]
+    except KeyError:
+        raise TypeError(
+            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
+            "are: float64, float32, float16, bfloat16, complex64, complex128, int64, int32, "
+            "int16, int8, uint8, and bool.") from None
+
+
+_default = [float32]
+
+
+def get_default_dtype():
+    return _default[0]
+
+
+def set_default_dtype(d):
+    if not isinstance(d, dtype) or d not in (float16, bfloat16, float32, float64):
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = d
+
+
+def default_complex_dtype():
+    return complex128 if _default[0] is float64 else complex64
+
+
+class finfo:
+    def __init__(self, type=None):
+        type = type or get_default_dtype()
+        if not (type.is_floating_point or type.is_complex):
+            raise TypeError(f"finfo requires a floating point input type, got {type}")
+        fi = ml_dtypes.finfo(type.to_real().np)
+        self.dtype = type.to_real().name
+        self.bits = type.to_real().itemsize * 8
+        self.eps, self.max, self.min = float(fi.eps), float(fi.max), float(fi.min)
+        self.tiny = self.smallest_normal = float(fi.tiny)
+        self.resolution = float(fi.resolution)
+
+
+class iinfo:
+    def __init__(self, type):
+        if not (type.is_integral or type is bool):
+            raise TypeError(f"iinfo requires an integer input type, got {type}")
+        ii = np.iinfo(type.np) if type is not bool else None
+        self.dtype = type.name
+        self.bits = type.itemsize * 8
+        self.max = int(ii.max) if ii else 1
+        self.min = int(ii.min) if ii else 0

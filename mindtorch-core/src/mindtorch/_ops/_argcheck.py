@@ -1,0 +1,160 @@
+"""Argument converters used by generated bindings when the fast type test fails.
+
+Each takes (op, position, value) and returns the normalised value or raises the
+TypeError PyTorch's argument parser would, naming the op, argument and position.
+"""
+import numbers
+import operator
+
+import numpy as np
+
+_TYPE_NAMES = {"Tensor|Scalar": "Tensor or Number", "Scalar": "Number", "int[]": "tuple of ints",
+               "Tensor[]": "tuple of Tensors", "Tensor?[]": "tuple of Tensors",
+               "ScalarType": "torch.dtype", "Device": "torch.device"}
+
+
+def _fail(op, pos, value, expected=None):
+    arg = op.schema.args[pos]
+    expected = expected or _TYPE_NAMES.get(arg.type, arg.type)
+    raise TypeError(f"{op.name}(): argument '{arg.name}' (position {pos + 1}) must be "
+                    f"{expected}, not {type(value).__name__}")
+
+
+def _is_tensor(x):
+    from .._tensor import Tensor
+    return isinstance(x, Tensor)
+
+
+def tensor(op, pos, x):
+    if _is_tensor(x):
+        return x
+    _fail(op, pos, x)
+
+
+def _is_number(x):
+    return isinstance(x, (numbers.Number, np.bool_)) and not isinstance(x, np.ndarray)
+
+
+def tensor_or_scalar(op, pos, x):
+    if _is_tensor(x):
+        return x
+    if _is_number(x):
+        return x.item() if isinstance(x, np.generic) else x
+    _fail(op, pos, x)
+
+
+def scalar(op, pos, x):
+    if isinstance(x, (bool, complex)):
+        return x
+    if _is_number(x):
+        return x.item() if isinstance(x, np.generic) else x
+    if _is_tensor(x) and x.numel() == 1:
+        return x.item()
+    _fail(op, pos, x)
+
+
+def int_(op, pos, x):
+    if isinstance(x, (float, complex)) or _is_tensor(x) and x.dtype.kind not in "uib":
+        _fail(op, pos, x)
+    try:
+        return operator.index(x)
+    except TypeError:
+        _fail(op, pos, x)
+
+
+def int_list(op, pos, x):
+    if isinstance(x, (list, tuple)) or hasattr(x, "__iter__") and not _is_tensor(x):
+        try:
+            return tuple(operator.index(v) for v in x)
+        except TypeError:
+            _fail(op, pos, x)
+    return (int_(op, pos, x),)
+
+
+def int_or_list(op, pos, x):
+    """An int stays an int; a sequence becomes a tuple of ints (split's two forms)."""
+    if isinstance(x, (list, tuple)):
+        return int_list(op, pos, x)
+    return int_(op, pos, x)
+
+
+def float_(op, pos, x):
+    if isinstance(x, (numbers.Real, np.bool_)) and not isinstance(x, np.ndarray):
+        return float(x)
+    if _is_tensor(x) and x.numel() == 1:
+        return float(x.item())
+    _fail(op, pos, x)
+
+
+def bool_(op, pos, x):
+    if isinstance(x, np.bool_):
+        return bool(x)
+    _fail(op, pos, x)
+
+
+def str_(op, pos, x):
+    _fail(op, pos, x)
+
+
+def dtype_(op, pos, x):
+    from .. import _dtype
+    if isinstance(x, _dtype.dtype):
+        return x
+    if x in (float, int, bool, complex):
+        return {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool,
+                complex: _dtype.complex128}[x]
+    _fail(op, pos, x)
+
+
+def device_(op, pos, x):
+    from .._device import device
+    if isinstance(x, (str, int)):
+        return device(x)
+    _fail(op, pos, x)
+
+
+def generator(op, pos, x):
+    from .._random import Generator
+    if isinstance(x, Generator):
+        return x
+    _fail(op, pos, x)
+
+
+def tensor_list(op, pos, x):
+    if isinstance(x, (list, tuple)) and all(_is_tensor(t) for t in x):
+        return tuple(x)
+    _fail(op, pos, x)
+
+
+def optional_tensor_list(op, pos, x):
+    if isinstance(x, (list, tuple)) and all(t is None or _is_tensor(t) for t in x):
+        return tuple(x)
+    _fail(op, pos, x)
+
+
+def wrap_dim(dim, ndim):
+    n = ndim if ndim > 0 else 1
+    if dim < -n or dim >= n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def wrap_dims(dims, ndim):
+    out = tuple(wrap_dim(d, ndim) for d in dims)
+    if len(set(out)) != len(out):
+        for d in out:
+            if out.count(d) > 1:
+                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+    return out
+
+
+def no_tensor(op):
+    raise TypeError(f"{op.name}(): expected at least one argument to be a Tensor")
+
+
+def set_requires_grad(t):
+    if not (t.dtype.is_floating_point or t.dtype.is_complex):
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                           "gradients")
+    t.requires_grad = True

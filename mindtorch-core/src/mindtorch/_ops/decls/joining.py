@@ -1,0 +1,1 @@
+"""(declarations to be filled)"""

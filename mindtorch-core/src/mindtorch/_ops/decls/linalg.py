@@ -1,0 +1,1 @@
+"""(declarations added in the next commit)"""

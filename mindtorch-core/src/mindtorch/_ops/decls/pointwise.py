@@ -1,0 +1,117 @@
+"""Pointwise ops, declared from tables: name -> (promotion kind, extra schema args).
+
+Every op here is tagged "pointwise" (broadcasting, result dtype from its promotion kind)
+and gets an in-place variant `name_` and an `out=` argument.  Composite ops carry a
+decomposition into other ops (invariant 5); backends may still register fused kernels.
+"""
+from ..registry import OPS, define
+from ._helpers import define_inplace
+
+POINTWISE = ("pointwise",)
+
+# unary: name -> promotion kind
+UNARY = {
+    "abs": "complex_to_float", "neg": "default", "exp": "int_to_float",
+    "log": "int_to_float", "log1p": "int_to_float", "expm1": "int_to_float",
+    "sqrt": "int_to_float", "rsqrt": "int_to_float", "sin": "int_to_float",
+    "cos": "int_to_float", "tanh": "int_to_float", "sigmoid": "int_to_float",
+    "erf": "int_to_float", "reciprocal": "int_to_float", "relu": "default",
+    "floor": "default", "ceil": "default", "trunc": "default", "sign": "default",
+    "logical_not": "always_bool", "bitwise_not": "default", "square": "default",
+    "isnan": "always_bool", "isinf": "always_bool", "isfinite": "always_bool",
+    "conj_physical": "default", "exp2": "int_to_float", "log2": "int_to_float",
+    "log10": "int_to_float", "tan": "int_to_float", "sinh": "int_to_float",
+    "cosh": "int_to_float", "asin": "int_to_float", "acos": "int_to_float",
+    "atan": "int_to_float", "frac": "default", "signbit": "always_bool",
+}
+NO_INPLACE = {"isnan", "isinf", "isfinite", "signbit", "conj_physical"}
+
+# binary: name -> (promotion kind, extra args after `other`)
+BINARY = {
+    "add": ("default", ", *, Scalar alpha=1"),
+    "sub": ("default", ", *, Scalar alpha=1"),
+    "rsub": ("default", ", *, Scalar alpha=1"),
+    "mul": ("default", ""),
+    "div": ("int_to_float", ", *, str? rounding_mode=None"),
+    "true_divide": ("int_to_float", ""),
+    "floor_divide": ("default", ""),
+    "pow": ("default", ""),
+    "remainder": ("default", ""),
+    "fmod": ("default", ""),
+    "maximum": ("default", ""),
+    "minimum": ("default", ""),
+    "fmax": ("default", ""),
+    "fmin": ("default", ""),
+    "atan2": ("int_to_float", ""),
+    "eq": ("always_bool", ""), "ne": ("always_bool", ""), "lt": ("always_bool", ""),
+    "le": ("always_bool", ""), "gt": ("always_bool", ""), "ge": ("always_bool", ""),
+    "logical_and": ("always_bool", ""), "logical_or": ("always_bool", ""),
+    "logical_xor": ("always_bool", ""),
+    "bitwise_and": ("default", ""), "bitwise_or": ("default", ""),
+    "bitwise_xor": ("default", ""),
+    "bitwise_left_shift": ("default", ""), "bitwise_right_shift": ("default", ""),
+}
+NO_INPLACE |= {"rsub"}
+# comparison aliases torch also exposes
+ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
+           "not_equal": "ne", "multiply": "mul", "subtract": "sub", "divide": "div",
+           "negative": "neg", "absolute": "abs", "arctan2": "atan2"}
+
+
+def _decompositions():
+    """Composite pointwise ops, written with mindtorch ops only."""
+    import mindtorch as M
+
+    return {
+        "rsqrt": lambda self: M.reciprocal(M.sqrt(self)),
+        "square": lambda self: M.mul(self, self),
+        "sub": lambda self, other, alpha=1: M.add(self, other, alpha=-alpha) if not
+        isinstance(self, M.Tensor) or self.dtype is not M.bool else _bool_sub_error(),
+        "rsub": lambda self, other, alpha=1: M.sub(other, self, alpha=alpha),
+        "true_divide": lambda self, other: M.div(self, other),
+        "frac": lambda self: M.sub(self, M.trunc(self)),
+        "exp2": lambda self: M.pow(2.0, self),
+    }
+
+
+def _bool_sub_error():
+    raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                       "Use the `^` or `logical_xor()` operator instead.")
+
+
+def _declare():
+    for name, kind in UNARY.items():
+        define(f"{name}(Tensor self) -> Tensor", tags=POINTWISE, promotion=kind, out=True)
+    for name, (kind, extra) in BINARY.items():
+        define(f"{name}(Tensor|Scalar self, Tensor|Scalar other{extra}) -> Tensor",
+               tags=POINTWISE, promotion=kind, out=True)
+    define("clamp(Tensor self, Tensor|Scalar? min=None, Tensor|Scalar? max=None) -> Tensor",
+           tags=POINTWISE, promotion="default", out=True)
+    define("where(Tensor condition, Tensor|Scalar self, Tensor|Scalar other) -> Tensor",
+           tags=POINTWISE, promotion="default", out=True)
+    define("round(Tensor self, *, int decimals=0) -> Tensor", tags=POINTWISE,
+           promotion="default", out=True)
+    define("gelu(Tensor self, *, str approximate='none') -> Tensor", tags=POINTWISE,
+           promotion="default")
+    define("silu(Tensor self) -> Tensor", tags=POINTWISE, promotion="default",
+           decomposition=lambda self: self * OPS["sigmoid"].binding(self))
+    define("lerp(Tensor self, Tensor end, Tensor|Scalar weight) -> Tensor", tags=POINTWISE,
+           promotion="default", out=True,
+           decomposition=lambda self, end, weight: self + weight * (end - self))
+    for name, fn in _decompositions().items():
+        OPS[name].decomposition = fn
+    for name in list(UNARY) + list(BINARY) + ["clamp", "round", "gelu", "silu", "lerp"]:
+        if name not in NO_INPLACE:
+            define_inplace(OPS[name])
+    for alias, target in ALIASES.items():
+        _alias(alias, target)
+
+
+def _alias(alias, target):
+    op = OPS[target]
+    text = op.schema.text.replace(f"{target}(", f"{alias}(", 1)
+    define(text, tags=op.tags, promotion=op.promotion, out=op.options.get("out", False),
+           decomposition=op.call)
+
+
+_declare()

@@ -1,0 +1,130 @@
+"""Kernel resolution for (op, device type), cached on the op by its binding.
+
+Order: a core implementation (metadata-only ops such as views, shared by every
+device) > the backend's kernel > the op's decomposition > the opt-in CPU fallback
+> NotImplementedError naming op, device and installed backends.
+"""
+import os
+import warnings
+
+_cpu_fallback = [os.environ.get("MINDTORCH_CPU_FALLBACK", "0") == "1"]
+_warned = set()
+
+
+def set_cpu_fallback(enabled):
+    """Run ops that a device lacks on the CPU (copying data over and back)."""
+    from .registry import clear_caches
+    _cpu_fallback[0] = bool(enabled)
+    clear_caches()
+
+
+def resolve(op, device_type):
+    from ..plugins._registry import DEVICES, KERNELS
+    if op.core_impl is not None:
+        return op.core_impl
+    kernel = KERNELS.get(op.name, {}).get(device_type)
+    if kernel is not None:
+        return kernel
+    if op.decomposition is not None:
+        return _decomposition(op)
+    if _cpu_fallback[0] and device_type != "cpu" and "cpu" in KERNELS.get(op.name, {}):
+        return _via_cpu(op, KERNELS[op.name]["cpu"])
+    from ..backends import _installed_summary
+    where = "it is not a registered device" if device_type not in DEVICES else \
+        f"no plugin registered a kernel for it"
+    raise NotImplementedError(
+        f"Could not run '{op.name}' on the '{device_type}' device: {where}. "
+        f"Installed backends: {_installed_summary()}. Set MINDTORCH_CPU_FALLBACK=1 to run "
+        f"missing ops on the CPU.")
+
+
+def _decomposition(op):
+    decomp = op.decomposition
+    mutated = [i for i, a in enumerate(op.schema.args) if a.mutated]
+    if not mutated:
+        return decomp
+
+    def run(*args):
+        # the binding bumps the version once; inner in-place ops must not add to it
+        counters = [(args[i]._version_counter, args[i]._version_counter[0]) for i in mutated]
+        result = decomp(*args)
+        for c, v in counters:
+            c[0] = v
+        return result
+    return run
+
+
+def _via_cpu(op, cpu_kernel):
+    from .._tensor import Tensor
+
+    def run(*args):
+        if op.name not in _warned:
+            _warned.add(op.name)
+            warnings.warn(f"'{op.name}' has no kernel for this device; running it on the CPU "
+                          f"(MINDTORCH_CPU_FALLBACK)", UserWarning, stacklevel=3)
+        dev = next(_iter_tensors(args))._device
+        host = [_map(a, lambda t: t.cpu()) for a in args]
+        result = cpu_kernel(*host)
+        for a, h in zip(args, host):  # write back in-place results
+            if isinstance(a, Tensor) and h._version_counter[0] and a is not h:
+                a.copy_(h)
+        return _map(result, lambda t: t.to(dev))
+    return run
+
+
+def _map(x, fn):
+    from .._tensor import Tensor
+    if isinstance(x, Tensor):
+        return fn(x)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_map(v, fn) for v in x)
+    return x
+
+
+def _iter_tensors(args):
+    from .._tensor import Tensor
+    for a in args:
+        if isinstance(a, Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from _iter_tensors(a)
+
+
+def merge_devices(op, dev, t, first=None):
+    """Device for an op whose tensor arguments so far live on `dev` (the device of
+    `first`, when a single tensor decided it) and that also takes tensor t."""
+    other = t._device
+    if dev is None or dev == other:
+        return other if dev is None else dev
+    if op.name == "copy_":  # copies are how data crosses devices
+        return dev
+    # a CPU scalar (0-dim tensor) may join tensors of any device, as in PyTorch
+    if other.type == "cpu" and not t._shape:
+        return dev
+    if first is not None and dev.type == "cpu" and not first._shape:
+        return other
+    raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                       f"devices, {dev} and {other}! (when checking arguments for {op.name})")
+
+
+def factory_device(d):
+    from .._device import as_device, canonical, default_device
+    if d is None:
+        d = default_device()
+    return canonical(as_device(d) if d is not None else "cpu")
+
+
+def write_out(op, out, result):
+    """Copy `result` into the user's out= tensor, resizing it like PyTorch does."""
+    from .. import _promotion
+    if not _promotion.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {result.dtype.name.capitalize()} can't be cast to the "
+                           f"desired output type {out.dtype.name.capitalize()}")
+    if out._shape != result._shape:
+        if out.numel() != 0:
+            warnings.warn(f"An output with one or more elements was resized since it had shape "
+                          f"{list(out._shape)}, which does not match the required output shape "
+                          f"{list(result._shape)}.", UserWarning, stacklevel=3)
+        out.resize_(result._shape)
+    out.copy_(result)
+    return out

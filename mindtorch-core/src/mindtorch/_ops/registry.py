@@ -1,0 +1,218 @@
+"""One definition per operator: schema, tags, promotion kind, decomposition.
+
+`define()` parses the schema and generates the op's Python binding (source code
+compiled once, so the hot path does no introspection).  The binding validates and
+normalises arguments as the schema says, picks the device from the tensor
+arguments, and calls the kernel resolved for that device (see dispatch.py).
+"""
+import keyword
+from collections import namedtuple
+
+from . import schema as S
+from .dispatch import resolve
+
+OPS = {}  # name -> OpDef
+
+
+class OpDef:
+    """Everything core knows about one operator."""
+
+    def __init__(self, schema, tags, promotion, decomposition, core_impl, options):
+        self.schema = schema
+        self.name = schema.name
+        self.tags = frozenset(tags)
+        self.promotion = promotion
+        self.decomposition = decomposition
+        self.core_impl = core_impl  # metadata-only implementation shared by all devices
+        self.options = options
+        self.resolved = {}          # device type -> callable (cache; see dispatch.resolve)
+        self.binding = None
+        self.return_type = None
+
+    def __repr__(self):
+        return f"<op {self.schema.text}>"
+
+    def resolve(self, device_type):
+        fn = self.resolved[device_type] = resolve(self, device_type)
+        return fn
+
+    @property
+    def kernels(self):
+        from ..plugins._registry import KERNELS
+        return KERNELS.get(self.name, {})
+
+    def result_dtype(self, *args):
+        """dtype of this (pointwise) op's result for the given operands."""
+        from .promotion_kinds import result_dtype
+        return result_dtype(self.promotion, args)
+
+
+def clear_caches():
+    for op in OPS.values():
+        op.resolved.clear()
+
+
+def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **options):
+    """Declare an operator.  options: method/function (bool: expose as Tensor method /
+    mindtorch function), out (add an out= argument), dim_extra (dims may reach ndim +
+    dim_extra - 1, e.g. 1 for unsqueeze), doc."""
+    schema = S.parse(text)
+    if schema.name in OPS:
+        raise ValueError(f"operator {schema.name!r} is already defined")
+    op = OpDef(schema, tags, promotion, decomposition, core_impl, options)
+    op.binding = _generate_binding(op)
+    OPS[op.name] = op
+    return op
+
+
+# -- binding generation ----------------------------------------------------------------
+
+_DIM_NAMES = {"dim", "dims", "dim0", "dim1", "dim2", "source", "destination", "dimension"}
+_CHECKS = {
+    # type -> (fast test on `x`, converter called when the test fails)
+    "Tensor": ("type(x) is Tensor", "_h.tensor"),
+    "Tensor|Scalar": ("type(x) is Tensor", "_h.tensor_or_scalar"),
+    "Scalar": ("type(x) is float or type(x) is int", "_h.scalar"),
+    "int": ("type(x) is int", "_h.int_"),
+    "int[]": ("type(x) is tuple", "_h.int_list"),
+    "int|int[]": ("type(x) is int", "_h.int_or_list"),
+    "float": ("type(x) is float", "_h.float_"),
+    "bool": ("type(x) is bool", "_h.bool_"),
+    "str": ("type(x) is str", "_h.str_"),
+    "ScalarType": ("type(x) is dtype", "_h.dtype_"),
+    "Device": ("type(x) is device", "_h.device_"),
+    "Generator": ("False", "_h.generator"),
+    "Tensor[]": ("False", "_h.tensor_list"),
+    "Tensor?[]": ("False", "_h.optional_tensor_list"),
+    "Layout": ("True", ""),
+    "MemoryFormat": ("True", ""),
+}
+
+
+def _pyname(name):
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+def _generate_binding(op):
+    from . import _argcheck as _h
+    from .._device import device
+    from .._dtype import dtype
+    from .._tensor import Tensor
+    from .dispatch import factory_device, merge_devices, write_out
+
+    s = op.schema
+    params, lines = [], []
+    kwonly_started = False
+    ns = {"_h": _h, "Tensor": Tensor, "dtype": dtype, "device": device, "_op": op,
+          "_resolved": op.resolved, "_merge": merge_devices, "_factory_device": factory_device,
+          "_write_out": write_out}
+    tensor_names = []
+    first_tensor = None
+    varargs = op.options.get("varargs")  # int[] argument also given as f(2, 3)
+    for i, a in enumerate(s.args):
+        n = _pyname(a.name)
+        if a.name == varargs:
+            params.append("*_va")
+            kwonly_started = True
+            params.append(f"{n}=None")
+            lines.append(f"if {n} is None: {n} = _va[0] if len(_va) == 1 and "
+                         f"not isinstance(_va[0], int) else _va")
+        else:
+            if a.kwarg_only and not kwonly_started:
+                params.append("*")
+                kwonly_started = True
+            if a.required and not kwonly_started:
+                params.append(n)
+            elif a.required:
+                params.append(n)
+            else:
+                ns["_d_" + n] = a.default
+                params.append(f"{n}=_d_{n}")
+        if a.type not in _CHECKS:
+            raise ValueError(f"unknown argument type {a.type!r} in schema {s.text!r}")
+        test, conv = _CHECKS[a.type]
+        if conv:
+            test = test.replace("x", n)
+            guard = f"{n} is not None and " if a.optional else ""
+            lines.append(f"if {guard}not ({test}): {n} = {conv}(_op, {i}, {n})")
+        if a.type in ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]"):
+            tensor_names.append((n, a))
+            if first_tensor is None and a.type == "Tensor" and not a.optional:
+                first_tensor = n
+    if op.options.get("out"):
+        if not kwonly_started:
+            params.append("*")
+        params.append("out=None")
+
+    # dims are wrapped against the first tensor's rank
+    if first_tensor is not None:
+        extra = op.options.get("dim_extra", 0)
+        for a in s.args:
+            if a.name in _DIM_NAMES and a.type in ("int", "int[]"):
+                n = _pyname(a.name)
+                fn = "_h.wrap_dim" if a.type == "int" else "_h.wrap_dims"
+                guard = f"if {n} is not None: " if a.optional else ""
+                lines.append(f"{guard}{n} = {fn}({n}, len({first_tensor}._shape) + {extra})")
+
+    # device: from the tensor arguments, else from a device= argument (factories)
+    if first_tensor is not None:
+        lines.append(f"dev = {first_tensor}._device")
+        others = [(n, a) for n, a in tensor_names if n != first_tensor]
+    else:
+        lines.append("dev = None")
+        others = tensor_names
+    for n, a in others:
+        if a.type == "Tensor" and not a.optional:
+            lines.append(f"if {n}._device is not dev: dev = _merge(_op, dev, {n}, {first_tensor})")
+        elif a.type in ("Tensor", "Tensor|Scalar"):
+            lines.append(f"if isinstance({n}, Tensor) and {n}._device is not dev: "
+                         f"dev = _merge(_op, dev, {n}, {first_tensor})")
+        else:
+            lines.append(f"for _t in {n}:\n"
+                         f"        if _t is not None and _t._device is not dev: "
+                         f"dev = _merge(_op, dev, _t)")
+    if any(a.name == "device" for a in s.args):
+        guard = "device is not None" if tensor_names else "True"
+        lines.append(f"if {guard}: dev = device = _factory_device(device)")
+    elif not tensor_names:
+        lines.append("dev = _factory_device(None)")
+
+    if tensor_names and first_tensor is None and not any(a.name == "device" for a in s.args):
+        lines.append("if dev is None: _h.no_tensor(_op)")
+    call_args = ", ".join(_pyname(a.name) for a in s.args if a.name != "requires_grad")
+    lines.append("k = _resolved.get(dev.type)")
+    lines.append("if k is None: k = _op.resolve(dev.type)")
+    # Seam for autograd: the autograd layer will wrap the kernel call here when grad mode
+    # is on and a tensor argument requires grad.
+    lines.append(f"r = k({call_args})")
+    if any(a.name == "requires_grad" for a in s.args):
+        lines.append("if requires_grad: _h.set_requires_grad(r)")
+    for name in s.mutated:
+        lines.append(f"{_pyname(name)}._version_counter[0] += 1")
+    if op.options.get("out"):
+        lines.append("if out is not None: return _write_out(_op, out, r)")
+    if len(s.returns) > 1 and all(r.name for r in s.returns):
+        op.return_type = namedtuple(s.name, [r.name for r in s.returns], module="mindtorch.return_types")
+        ns["_ret"] = op.return_type
+        lines.append("return _ret(*r)")
+    else:
+        lines.append("return r")
+
+    fname = _pyname(s.name.split("::")[-1])
+    src = f"def {fname}({', '.join(params)}):\n" + "".join(f"    {ln}\n" for ln in lines)
+    exec(compile(src, f"<binding {s.name}>", "exec"), ns)
+    fn = ns[fname]
+    # op.call: the same op with every argument positional in schema order, as kernels and
+    # decompositions receive them (so a decomposition can forward to another op)
+    pos = [_pyname(a.name) for a in s.args]
+    kw = ", ".join(f"{p}={p}" if a.kwarg_only or a.name == varargs else p
+                   for p, a in zip(pos, s.args))
+    csrc = f"def call({', '.join(pos)}):\n    return {fname}({kw})\n"
+    exec(compile(csrc, f"<call {s.name}>", "exec"), ns)
+    op.call = ns["call"]
+    fn.__doc__ = op.options.get("doc") or s.text
+    fn.__qualname__ = fname
+    fn.__module__ = "mindtorch"
+    fn._op = op
+    fn._source = src
+    return fn

@@ -1,0 +1,93 @@
+"""Random number generators: one Generator per device, seeded by manual_seed.
+
+The Generator holds the seed and, per device, a backend-made state object
+(DeviceSpec.generator(seed, index)) that the device's random kernels draw from."""
+import time
+
+from ._device import canonical
+
+
+class Generator:
+    def __init__(self, device="cpu"):
+        self.device = canonical(device)
+        self._seed = 67280421310721  # PyTorch's default seed
+        self._state = None
+
+    def manual_seed(self, seed):
+        seed = int(seed)
+        if seed < 0:
+            seed += 1 << 64
+        self._seed = seed
+        self._state = None
+        return self
+
+    def seed(self):
+        self.manual_seed(time.time_ns() & ((1 << 63) - 1))
+        return self._seed
+
+    def initial_seed(self):
+        return self._seed
+
+    def state(self):
+        """The backend state object kernels draw from (made on first use)."""
+        if self._state is None:
+            from .plugins._registry import DEVICES
+            spec = DEVICES.get(self.device.type)
+            if spec is None or spec.generator is None:
+                raise RuntimeError(f"device '{self.device.type}' provides no random generator")
+            self._state = spec.generator(self._seed, self.device.index)
+        return self._state
+
+    def get_state(self):
+        import pickle
+        from ._creation import tensor
+        import numpy as np
+        blob = pickle.dumps((self._seed, self._state))
+        return tensor(np.frombuffer(blob, dtype=np.uint8).copy())
+
+    def set_state(self, new_state):
+        import pickle
+        self._seed, self._state = pickle.loads(new_state.numpy().tobytes())
+        return self
+
+
+_defaults = {}
+
+
+def _default_for(device):
+    device = canonical(device)
+    g = _defaults.get(device)
+    if g is None:
+        g = _defaults[device] = Generator(device)
+    return g
+
+
+default_generator = _default_for("cpu")
+
+
+def manual_seed(seed):
+    """Seed every device's default generator."""
+    for g in list(_defaults.values()):
+        g.manual_seed(seed)
+    return default_generator
+
+
+def seed():
+    return default_generator.seed()
+
+
+def initial_seed():
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    return default_generator.get_state()
+
+
+def set_rng_state(state):
+    default_generator.set_state(state)
+
+
+def generator_for(generator, device):
+    """The generator a random kernel on `device` should use."""
+    return generator if generator is not None else _default_for(device)

@@ -1,0 +1,28 @@
+"""Shape rules shared by every backend: broadcasting and reduction shapes."""
+
+
+def broadcast_shapes(*shapes):
+    """torch.broadcast_shapes: the shape tensors of these shapes broadcast to."""
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        for i, n in enumerate(s, ndim - len(s)):
+            if n < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                                   f"{list(s)}")
+            cur = out[i]
+            if cur == 1:
+                out[i] = n
+            elif n != 1 and n != cur:
+                raise RuntimeError(f"The size of tensor a ({cur}) must match the size of tensor "
+                                   f"b ({n}) at non-singleton dimension {i}")
+    return tuple(out)
+
+
+def reduced_shape(shape, dims, keepdim):
+    """Shape after reducing `dims` (None: all) of `shape`."""
+    if dims is None or dims == ():
+        dims = range(len(shape))
+    if keepdim:
+        return tuple(1 if i in dims else n for i, n in enumerate(shape))
+    return tuple(n for i, n in enumerate(shape) if i not in dims)

@@ -1,0 +1,66 @@
+"""Untyped storage: a device buffer owned by a backend, shared by a tensor and its views."""
+import numpy as np
+
+from ._device import canonical
+from .plugins._registry import DEVICES
+
+
+def _spec(device):
+    spec = DEVICES.get(device.type)
+    if spec is None:
+        from .backends import _installed_summary
+        raise RuntimeError(f"device type '{device.type}' is not available: no installed "
+                           f"backend registers it (installed backends: {_installed_summary()})")
+    return spec
+
+
+class UntypedStorage:
+    __slots__ = ("_handle", "_nbytes", "device", "_spec", "__weakref__")
+
+    def __init__(self, nbytes=0, device="cpu"):
+        dev = canonical(device)
+        spec = _spec(dev)
+        self._init(spec.allocate(int(nbytes), dev.index), int(nbytes), dev, spec)
+
+    def _init(self, handle, nbytes, device, spec):
+        self._handle, self._nbytes, self.device, self._spec = handle, nbytes, device, spec
+
+    @classmethod
+    def _wrap(cls, handle, nbytes, device, spec=None):
+        s = object.__new__(cls)
+        s._handle, s._nbytes, s.device, s._spec = handle, nbytes, device, spec or _spec(device)
+        return s
+
+    @classmethod
+    def _from_host(cls, array, device):
+        """Storage on `device` holding a C-contiguous host array (shared on cpu)."""
+        spec = _spec(device)
+        return cls._wrap(spec.from_host(array, device.index), array.nbytes, device, spec)
+
+    def nbytes(self):
+        return self._nbytes
+
+    size = nbytes
+
+    def data_ptr(self):
+        return self._spec.data_ptr(self._handle)
+
+    def _host_bytes(self):
+        """The bytes as a host uint8 array (the memory itself on cpu)."""
+        if not self._spec.has_data:
+            raise NotImplementedError(f"Cannot access data of tensors on the '{self.device.type}' "
+                                      f"device: they have no data")
+        return self._spec.to_host(self._handle, self._nbytes)
+
+    def __len__(self):
+        return self._nbytes
+
+    def __repr__(self):
+        return f"UntypedStorage(nbytes={self._nbytes}, device={self.device})"
+
+
+def host_view(storage, shape, stride, offset, dtype):
+    """A numpy view (or copy, off-host) of a strided tensor's elements."""
+    buf = storage._host_bytes()
+    isz = dtype.itemsize
+    return np.ndarray(shape, dtype.np, buf, offset * isz, tuple(s * isz for s in stride))

@@ -1,0 +1,502 @@
+"""The Tensor: storage + shape/stride/offset + dtype.  Ops become methods at import
+(see mindtorch/__init__.py); this module holds what is not an op: metadata, the
+Python protocol, host conversion."""
+import numbers
+
+import numpy as np
+
+from . import _dtype as D
+from ._storage import UntypedStorage, host_view
+
+
+def contiguous_strides(shape):
+    strides, acc = [], 1
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+class Size(tuple):
+    """torch.Size: a tuple of ints with torch's repr."""
+
+    def __repr__(self):
+        return f"torch.Size({list(self)})"
+
+    def numel(self):
+        n = 1
+        for s in self:
+            n *= s
+        return n
+
+    def __getitem__(self, item):
+        r = tuple.__getitem__(self, item)
+        return Size(r) if isinstance(item, slice) else r
+
+    def __add__(self, other):
+        return Size(tuple(self) + tuple(other))
+
+
+class Tensor:
+    __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device",
+                 "_version_counter", "_cache", "__weakref__", "__dict__")
+    __module__ = "mindtorch"
+    # Rarely-set attributes live in the instance dict; these class defaults keep
+    # creating a tensor cheap (the per-op cost is dominated by object setup).
+    _base = None
+    requires_grad = False
+    grad = None
+    grad_fn = None
+
+    # legacy constructor: Tensor(sizes...) or Tensor(data) gives default-dtype tensors
+    def __new__(cls, *args, device=None):
+        from . import _creation
+        if len(args) == 1 and not isinstance(args[0], int):
+            return _creation.tensor(args[0], dtype=D.get_default_dtype(), device=device)
+        return _creation.empty(args, dtype=D.get_default_dtype(), device=device)
+
+    @classmethod
+    def _make(cls, storage, shape, stride, offset, dtype, base=None, version=None):
+        t = object.__new__(Tensor if cls is Tensor else cls)
+        t._storage = storage
+        t._shape = shape
+        t._stride = stride
+        t._offset = offset
+        t.dtype = dtype
+        t._device = storage.device
+        t._version_counter = [0] if version is None else version
+        if base is not None:
+            t._base = base
+        t._cache = None
+        return t
+
+    def _view(self, shape, stride, offset):
+        """A view sharing storage and version counter; its _base is the root base."""
+        return Tensor._make(self._storage, tuple(shape), tuple(stride), offset, self.dtype,
+                            self._base if self._base is not None else self,
+                            self._version_counter)
+
+    # -- metadata --------------------------------------------------------------------
+    @property
+    def shape(self):
+        return Size(self._shape)
+
+    def size(self, dim=None):
+        if dim is None:
+            return Size(self._shape)
+        from ._ops._argcheck import wrap_dim
+        return self._shape[wrap_dim(dim, len(self._shape))]
+
+    def stride(self, dim=None):
+        if dim is None:
+            return self._stride
+        from ._ops._argcheck import wrap_dim
+        return self._stride[wrap_dim(dim, len(self._shape))]
+
+    def storage_offset(self):
+        return self._offset
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def ndim(self):
+        return len(self._shape)
+
+    def dim(self):
+        return len(self._shape)
+
+    ndimension = dim
+
+    def numel(self):
+        n = 1
+        for s in self._shape:
+            n *= s
+        return n
+
+    nelement = numel
+
+    def element_size(self):
+        return self.dtype.itemsize
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.numel() * self.dtype.itemsize
+
+    @property
+    def is_meta(self):
+        return self._device.type == "meta"
+
+    @property
+    def is_cpu(self):
+        return self._device.type == "cpu"
+
+    @property
+    def is_cuda(self):
+        return self._device.type == "cuda"
+
+    @property
+    def is_npu(self):
+        return self._device.type == "npu"
+
+    @property
+    def layout(self):
+        return "torch.strided"
+
+    def is_floating_point(self):
+        return self.dtype.is_floating_point
+
+    def is_complex(self):
+        return self.dtype.is_complex
+
+    def is_signed(self):
+        return self.dtype.is_signed
+
+    def is_contiguous(self, memory_format=None):
+        expected = 1
+        for n, s in zip(reversed(self._shape), reversed(self._stride)):
+            if n == 0:
+                return True
+            if n != 1 and s != expected:
+                return False
+            expected *= n
+        return True
+
+    def untyped_storage(self):
+        return self._storage
+
+    def data_ptr(self):
+        return self._storage.data_ptr() + self._offset * self.dtype.itemsize
+
+    @property
+    def _version(self):
+        return self._version_counter[0]
+
+    @property
+    def is_leaf(self):
+        return self.grad_fn is None
+
+    @property
+    def data(self):
+        return self.detach()
+
+    @data.setter
+    def data(self, other):
+        self._set_metadata_from(other)
+
+    def _set_metadata_from(self, other):
+        self._storage, self._shape, self._stride = other._storage, other._shape, other._stride
+        self._offset, self.dtype, self._device = other._offset, other.dtype, other._device
+        self._cache = None
+
+    def detach(self):
+        return Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype,
+                            self._base, self._version_counter)
+
+    def detach_(self):
+        self.grad_fn = None
+        self.requires_grad = False
+        return self
+
+    def requires_grad_(self, requires_grad=True):
+        self.requires_grad = requires_grad
+        return self
+
+    def __hash__(self):
+        return id(self)
+
+    # -- host conversion -------------------------------------------------------------
+    def _host(self):
+        """numpy view of this tensor's elements (shares memory on cpu)."""
+        return host_view(self._storage, self._shape, self._stride, self._offset, self.dtype)
+
+    def numpy(self, *, force=False):
+        if self._device.type != "cpu":
+            if not force:
+                raise TypeError(f"can't convert {self._device.type} device type tensor to numpy. "
+                                f"Use Tensor.cpu() to copy the tensor to host memory first.")
+            return self.cpu().numpy()
+        if self.requires_grad and not force:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
+                               "tensor.detach().numpy() instead.")
+        return self._host()
+
+    def __array__(self, dtype=None, copy=None):
+        a = self.cpu()._host()
+        return a if dtype is None else a.astype(dtype)
+
+    def item(self):
+        if self.numel() != 1:
+            raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to "
+                               f"Scalar")
+        return self.cpu()._host().reshape(()).item() if self.dtype is not D.bfloat16 else \
+            float(self.cpu()._host().reshape(()))
+
+    def tolist(self):
+        a = self.cpu()._host()
+        if self.dtype in (D.bfloat16,):
+            a = a.astype(np.float32)
+        return a.tolist()
+
+    def __len__(self):
+        if not self._shape:
+            raise TypeError("len() of a 0-d tensor")
+        return self._shape[0]
+
+    def __iter__(self):
+        if not self._shape:
+            raise TypeError("iteration over a 0-d tensor")
+        return iter(self.unbind(0))
+
+    def _scalar_for(self, what):
+        if self.numel() != 1:
+            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous"
+                               if what == "bool" else
+                               f"only one element tensors can be converted to Python scalars")
+        return self.item()
+
+    def __bool__(self):
+        return bool(self._scalar_for("bool"))
+
+    def __float__(self):
+        return float(self._scalar_for("float"))
+
+    def __int__(self):
+        return int(self._scalar_for("int"))
+
+    def __complex__(self):
+        return complex(self._scalar_for("complex"))
+
+    def __index__(self):
+        if self.dtype.kind not in "uib" or self.numel() != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an "
+                            "index")
+        return int(self.item())
+
+    def __format__(self, spec):
+        if not self._shape:
+            return format(self.item(), spec)
+        return object.__format__(self, spec)
+
+    def __repr__(self):
+        from ._tensor_str import tensor_repr
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        from ._creation import _rebuild
+        return (_rebuild, (np.ascontiguousarray(self.cpu()._host()), str(self._device),
+                           self.requires_grad))
+
+    def __deepcopy__(self, memo):
+        new = self.clone()
+        new.requires_grad = self.requires_grad
+        memo[id(self)] = new
+        return new
+
+    # -- conversion --------------------------------------------------------------------
+    def to(self, *args, **kwargs):
+        from ._creation import parse_to
+        device, dtype, copy = parse_to(self, *args, **kwargs)
+        return self._to(device, dtype, copy)
+
+    def _to(self, device, dtype, copy=False):
+        from ._device import canonical
+        device = self._device if device is None else canonical(device)
+        dtype = self.dtype if dtype is None else dtype
+        if device is self._device and dtype is self.dtype and not copy:
+            return self
+        if device is self._device:
+            return self._to_dtype(dtype)
+        from ._creation import _empty
+        out = _empty(self._shape, dtype, device)
+        return out.copy_(self)
+
+    def cpu(self):
+        return self._to("cpu", None)
+
+    def type(self, dtype=None):
+        from ._creation import parse_type_name
+        if dtype is None:
+            return parse_type_name(self)
+        if isinstance(dtype, str):
+            dtype = parse_type_name(None, dtype)
+        return self._to(None, dtype)
+
+    def type_as(self, other):
+        return self._to(None, other.dtype)
+
+    def double(self):
+        return self._to(None, D.float64)
+
+    def float(self):
+        return self._to(None, D.float32)
+
+    def half(self):
+        return self._to(None, D.float16)
+
+    def bfloat16(self):
+        return self._to(None, D.bfloat16)
+
+    def long(self):
+        return self._to(None, D.int64)
+
+    def int(self):
+        return self._to(None, D.int32)
+
+    def short(self):
+        return self._to(None, D.int16)
+
+    def char(self):
+        return self._to(None, D.int8)
+
+    def byte(self):
+        return self._to(None, D.uint8)
+
+    def bool(self):
+        return self._to(None, D.bool)
+
+    def cfloat(self):
+        return self._to(None, D.complex64)
+
+    def cdouble(self):
+        return self._to(None, D.complex128)
+
+    # -- new_* factories -------------------------------------------------------------
+    def _like_kwargs(self, dtype, device):
+        return dict(dtype=dtype or self.dtype, device=device or self._device)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import _creation
+        return _creation.empty(*size, **self._like_kwargs(dtype, device),
+                               requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import _creation
+        return _creation.zeros(*size, **self._like_kwargs(dtype, device),
+                               requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        from . import _creation
+        return _creation.ones(*size, **self._like_kwargs(dtype, device),
+                              requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
+        from . import _creation
+        return _creation.full(size, fill_value, **self._like_kwargs(dtype, device),
+                              requires_grad=requires_grad)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        from . import _creation
+        return _creation.tensor(data, **self._like_kwargs(dtype, device),
+                                requires_grad=requires_grad)
+
+    # -- indexing ----------------------------------------------------------------------
+    def __getitem__(self, index):
+        from ._indexing import getitem
+        return getitem(self, index)
+
+    def __setitem__(self, index, value):
+        from ._indexing import setitem
+        setitem(self, index, value)
+
+    # -- Python operators not expressible as a direct op binding ---------------------
+    def __radd__(self, other):
+        return self.add(other)
+
+    def __rmul__(self, other):
+        return self.mul(other)
+
+    def __rsub__(self, other):
+        return self.rsub(other)
+
+    def __rtruediv__(self, other):
+        return self.reciprocal().mul(other)
+
+    def __rfloordiv__(self, other):
+        from . import _ops
+        return _ops.OPS["floor_divide"].binding(other, self)
+
+    def __rmod__(self, other):
+        from . import _ops
+        return _ops.OPS["remainder"].binding(other, self)
+
+    def __rpow__(self, other):
+        from . import _ops
+        return _ops.OPS["pow"].binding(other, self)
+
+    def __rmatmul__(self, other):
+        return other.matmul(self)
+
+    def __rand__(self, other):
+        return self.bitwise_and(other)
+
+    def __ror__(self, other):
+        return self.bitwise_or(other)
+
+    def __rxor__(self, other):
+        return self.bitwise_xor(other)
+
+    def __pos__(self):
+        return self
+
+    def __contains__(self, element):
+        if isinstance(element, (Tensor, numbers.Number)):
+            return bool((self == element).any().item())
+        raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
+                           f"passed in a {type(element)}.")
+
+    @property
+    def T(self):
+        return self.permute(tuple(range(self.ndim))[::-1])
+
+    @property
+    def mT(self):
+        return self.transpose(-2, -1)
+
+    @property
+    def H(self):
+        return self.T.conj() if self.dtype.is_complex else self.T
+
+    @property
+    def mH(self):
+        return self.mT.conj() if self.dtype.is_complex else self.mT
+
+    @property
+    def real(self):
+        if not self.dtype.is_complex:
+            return self
+        return self.view_as_real().select(-1, 0)
+
+    @property
+    def imag(self):
+        if not self.dtype.is_complex:
+            raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+        return self.view_as_real().select(-1, 1)
+
+    def conj(self):
+        if not self.dtype.is_complex:
+            return self
+        return self.conj_physical()
+
+
+# Python operator -> op name; bound in mindtorch/__init__.py once the ops exist.
+OPERATORS = {
+    "__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
+    "__floordiv__": "floor_divide", "__mod__": "remainder", "__pow__": "pow",
+    "__matmul__": "matmul", "__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not",
+    "__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
+    "__lshift__": "bitwise_left_shift", "__rshift__": "bitwise_right_shift",
+    "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt",
+    "__ge__": "ge",
+    "__iadd__": "add_", "__isub__": "sub_", "__imul__": "mul_", "__itruediv__": "div_",
+    "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__ipow__": "pow_",
+    "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
+    "__ilshift__": "bitwise_left_shift_", "__irshift__": "bitwise_right_shift_",
+}

@@ -1,0 +1,5 @@
+"""Tensor repr."""
+
+
+def tensor_repr(t):
+    return f"tensor({t.tolist()})"

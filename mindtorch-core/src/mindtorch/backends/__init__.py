@@ -1,0 +1,31 @@
+"""Which backend plugins were found, and what became of each.
+
+    >>> import mindtorch
+    >>> for b in mindtorch.backends.list(): print(b["name"], b["status"])
+
+`python -m mindtorch.backends` prints the same as a table.
+"""
+from ..plugins._loader import STATUS
+
+
+def list():  # noqa: A001 - the name users look for
+    """Every discovered plugin: name, distribution, version, devices, kernels, status
+    (loaded / disabled / failed) and reason."""
+    return [s.as_dict() for s in STATUS.values()]
+
+
+def _installed_summary():
+    loaded = [f"{s.name} ({', '.join(s.devices) or 'kernels only'})"
+              for s in STATUS.values() if s.status == "loaded"]
+    return ", ".join(loaded) or "none"
+
+
+def format_table(rows=None):
+    rows = list() if rows is None else rows
+    cols = ["name", "distribution", "version", "devices", "kernels", "status", "reason"]
+    cells = [[", ".join(r[c]) if c == "devices" else str(r[c]) for c in cols] for r in rows]
+    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(cols)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(cols, widths)).rstrip(),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip() for row in cells]
+    return "\n".join(lines)

@@ -1,0 +1,85 @@
+"""The tables plugins fill: devices, kernels and extra op definitions.
+
+A plugin's hooks write into a staging `Registry`; only when every hook of that
+plugin succeeded is the staging area committed to these global tables, so a
+plugin that fails half-way leaves nothing behind.
+"""
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+DEVICES = {}  # device type name -> DeviceSpec
+KERNELS = {}  # op name -> {device type: kernel}
+_listeners = []  # called after each commit (the op table drops its resolution caches)
+
+
+@dataclass
+class DeviceSpec:
+    """What a backend tells core about one device type.
+
+    allocate(nbytes, index) -> handle            raw storage for nbytes bytes
+    from_host(array, index) -> handle            storage holding a C-contiguous numpy array
+                                                 (may share its memory, as cpu does)
+    to_host(handle, nbytes) -> numpy uint8 array the storage bytes on the host (a copy, or
+                                                 the memory itself where it is host memory)
+    data_ptr(handle) -> int
+    module: the object exposed as mindtorch.<type> (is_available, device_count,
+            current_device, set_device, synchronize, ...)
+    generator(seed, index) -> state             per-device random state for kernels
+    has_data: False for devices whose tensors carry no data (meta)
+    """
+    type: str
+    allocate: Callable
+    from_host: Callable
+    to_host: Callable
+    data_ptr: Callable = lambda handle: 0
+    module: Any = None
+    generator: Optional[Callable] = None
+    has_data: bool = True
+    plugin: str = ""
+
+
+@dataclass
+class Registry:
+    """Handed to a plugin's hooks; records what it registers for a later commit."""
+    plugin: str
+    devices: list = field(default_factory=list)
+    kernels: list = field(default_factory=list)
+    ops: list = field(default_factory=list)
+
+    def register_device(self, type, **spec):
+        """Register device type `type`; keyword arguments are DeviceSpec fields."""
+        if not type.isidentifier():
+            raise ValueError(f"device type must be an identifier, got {type!r}")
+        self.devices.append(DeviceSpec(type=type, plugin=self.plugin, **spec))
+
+    def impl(self, op_name, device_type, fn=None):
+        """Register `fn` as the kernel of `op_name` on `device_type` (usable as decorator)."""
+        if fn is None:
+            return lambda f: self.impl(op_name, device_type, f) or f
+        if not callable(fn):
+            raise TypeError(f"kernel for {op_name!r} must be callable")
+        self.kernels.append((op_name, device_type, fn))
+
+    def define(self, schema, decomposition=None, tags=(), **options):
+        """Declare a new operator from a torch-style schema, e.g.
+        "mylib::scale(Tensor self, float factor) -> Tensor"."""
+        self.ops.append((schema, decomposition, tuple(tags), options))
+
+    def _commit(self):
+        from .._ops.registry import define
+        for d in self.devices:
+            if d.type in DEVICES and DEVICES[d.type].plugin != self.plugin:
+                raise RuntimeError(f"device type {d.type!r} is already registered by plugin "
+                                   f"{DEVICES[d.type].plugin!r}")
+        for schema, decomposition, tags, options in self.ops:
+            define(schema, decomposition=decomposition, tags=tags, **options)
+        for d in self.devices:
+            DEVICES[d.type] = d
+        for op_name, device_type, fn in self.kernels:
+            KERNELS.setdefault(op_name, {})[device_type] = fn
+        for listener in _listeners:
+            listener()
+
+    @property
+    def kernel_count(self):
+        return len(self.kernels)

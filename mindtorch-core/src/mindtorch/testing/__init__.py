@@ -1,0 +1,1 @@
+"""Testing helpers for mindtorch and for backend authors."""

@@ -1,0 +1,64 @@
+"""Bridging tensors and numpy arrays inside CPU kernels (the hot path of every op)."""
+import numpy as np
+from mindtorch import Tensor, plugins
+from mindtorch._device import canonical
+from mindtorch._storage import UntypedStorage
+
+CPU = canonical("cpu")
+_new = object.__new__
+_ndarray = np.ndarray
+_spec = []  # the registered cpu DeviceSpec, looked up on first use
+
+
+def arr(t):
+    """The numpy view of a cpu tensor (cached on the tensor: metadata never changes
+    in place without clearing it)."""
+    a = t._cache
+    if a is None:
+        if t._device is not CPU:
+            return np.asarray(plugins.host_array(t))
+        isz = t.dtype.itemsize
+        a = t._cache = _ndarray(t._shape, t.dtype.np, t._storage._handle, t._offset * isz,
+                                tuple([s * isz for s in t._stride]))
+    return a
+
+
+def val(x):
+    """numpy view of a tensor argument; Python scalars pass through."""
+    return arr(x) if isinstance(x, Tensor) else x
+
+
+def wrap(a, dtype):
+    """A tensor adopting `a` (a fresh result array, or numpy scalar) as its storage."""
+    if type(a) is not _ndarray:
+        a = np.asarray(a)
+    if a.dtype is not dtype.np and a.dtype != dtype.np:
+        a = a.astype(dtype.np)
+    isz = a.itemsize
+    handle = a
+    if not a.flags.c_contiguous:
+        order = np.argsort([-s for s in a.strides], kind="stable")
+        handle = a.transpose(order)
+        if not handle.flags.c_contiguous:
+            a = handle = np.ascontiguousarray(a)
+    s = _new(UntypedStorage)
+    s._handle = handle
+    s._nbytes = a.nbytes
+    s.device = CPU
+    s._spec = _spec[0] if _spec else _cpu_spec()
+    t = _new(Tensor)
+    t._storage = s
+    t._shape = a.shape
+    t._stride = tuple([st // isz for st in a.strides])
+    t._offset = 0
+    t.dtype = dtype
+    t._device = CPU
+    t._version_counter = [0]
+    t._cache = a
+    return t
+
+
+def _cpu_spec():
+    from mindtorch.plugins._registry import DEVICES
+    _spec.append(DEVICES["cpu"])
+    return _spec[0]

@@ -1,0 +1,36 @@
+"""The cpu device: storage is host memory held by a numpy array (any C-contiguous
+array; kernels' fresh results are adopted as storage without a copy)."""
+import os
+import types
+
+import numpy as np
+
+
+def allocate(nbytes, index=None):
+    return np.empty(nbytes, np.uint8)
+
+
+def from_host(array, index=None):
+    return array  # shares memory, as torch.from_numpy does
+
+
+def to_host(handle, nbytes):
+    return handle.reshape(-1).view(np.uint8)
+
+
+def data_ptr(handle):
+    return handle.__array_interface__["data"][0]
+
+
+def generator(seed, index=None):
+    return np.random.Generator(np.random.PCG64(seed))
+
+
+module = types.SimpleNamespace(
+    is_available=lambda: True,
+    device_count=lambda: 1,
+    current_device=lambda: 0,
+    set_device=lambda device: None,
+    synchronize=lambda device=None: None,
+    cpu_count=lambda: os.cpu_count(),
+)

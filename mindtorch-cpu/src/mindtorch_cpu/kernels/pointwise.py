@@ -1,0 +1,271 @@
+"""Pointwise kernels: numpy ufuncs, computed in the dtype PyTorch's promotion gives."""
+import numpy as np
+from scipy import special
+
+from mindtorch import Tensor
+from mindtorch import _dtype as D
+from mindtorch._ops import OPS
+
+from .._np import arr, wrap
+
+_TORCH_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
+                "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
+                "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+                "complex128": "ComplexDouble"}
+
+
+def not_implemented(name, dtype):
+    return RuntimeError(f'"{name}_cpu" not implemented for \'{_TORCH_NAMES[dtype.name]}\'')
+
+
+def _operand(x, dt):
+    """numpy operand in compute dtype dt (Python scalars become dt scalars)."""
+    if isinstance(x, Tensor):
+        a = arr(x)
+        return a if a.dtype == dt.np else a.astype(dt.np)
+    with np.errstate(all="ignore"):
+        return np.asarray(x).astype(dt.np)[()]
+
+
+def _compute_dtype(op, operands):
+    return op.result_dtype(*operands)
+
+
+def unary(fn, name, *, allow=None):
+    """Kernel applying fn to one tensor computed in the op's result dtype.  allow: dtype
+    kinds accepted (others raise PyTorch's 'not implemented for' error)."""
+    op = OPS[name]
+
+    def kernel(self):
+        dt = self.dtype
+        if allow is not None and dt.kind not in allow:
+            raise not_implemented(name, dt)
+        out = op.result_dtype(self) if op.promotion != "default" else dt
+        a = arr(self)
+        if out.kind in "fc" and a.dtype != out.np and dt.kind not in "fc":
+            a = a.astype(out.np)
+        with np.errstate(all="ignore"):
+            return wrap(fn(a), out)
+    kernel.__name__ = name
+    return kernel
+
+
+def binary(fn, name, *, allow=None, quiet=True):
+    """Kernel for fn(self, other) with PyTorch promotion.  quiet: silence numpy's
+    floating-point warnings (costs ~1us, so skipped for add/mul/comparisons, whose
+    only warnings are overflow to inf)."""
+    op = OPS[name]
+    always_bool = op.promotion == "always_bool"
+    from mindtorch._promotion import result_type
+
+    def kernel(self, other):
+        if type(self) is Tensor and type(other) is Tensor and self.dtype is other.dtype:
+            dt = self.dtype
+            a, b = arr(self), arr(other)
+        else:
+            dt = result_type(self, other)
+            a, b = _operand(self, dt), _operand(other, dt)
+        if allow is not None and dt.kind not in allow:
+            raise not_implemented(name, dt)
+        out = D.bool if always_bool else op.result_dtype(self, other) \
+            if op.promotion != "default" else dt
+        if out is not dt and not always_bool:
+            a, b = np.asarray(a).astype(out.np), np.asarray(b).astype(out.np)
+        if not quiet:
+            return wrap(fn(a, b), out)
+        with np.errstate(all="ignore"):
+            return wrap(fn(a, b), out)
+    kernel.__name__ = name
+    return kernel
+
+
+def _sigmoid(a):
+    return 1 / (1 + np.exp(-a))
+
+
+def _gelu_kernel(self, approximate="none"):
+    if self.dtype.kind not in "f":
+        raise not_implemented("GeluKernelImpl", self.dtype)
+    a = arr(self)
+    ca = a.astype(np.float32) if a.dtype.itemsize < 4 else a
+    if approximate == "tanh":
+        r = 0.5 * ca * (1 + np.tanh(np.sqrt(2 / np.pi) * (ca + 0.044715 * ca ** 3)))
+    elif approximate == "none":
+        r = 0.5 * ca * (1 + special.erf(ca / np.sqrt(2)))
+    else:
+        raise RuntimeError(f"approximate argument must be either none or tanh.")
+    return wrap(r, self.dtype)
+
+
+def _add(self, other, alpha=1):
+    if alpha != 1:
+        other = KERNELS["mul"](other, alpha) if isinstance(other, Tensor) else other * alpha
+    return _plain_add(self, other)
+
+
+def _div(self, other, rounding_mode=None):
+    if rounding_mode is None:
+        return _true_div(self, other)
+    if rounding_mode == "trunc":
+        return _trunc_div(self, other)
+    if rounding_mode == "floor":
+        return _floor_div(self, other)
+    raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but "
+                       f"found '{rounding_mode}'")
+
+
+def _int_zero_check(a, b):
+    if np.issubdtype(np.asarray(b).dtype, np.integer) and np.any(np.asarray(b) == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def _trunc(a, b):
+    if np.issubdtype(a.dtype, np.integer) if hasattr(a, "dtype") else False:
+        _int_zero_check(a, b)
+        q = np.floor_divide(a, b)
+        r = np.remainder(a, b)
+        return q + ((r != 0) & ((a < 0) != (b < 0)))
+    return np.trunc(np.true_divide(a, b))
+
+
+def _floor(a, b):
+    if hasattr(a, "dtype") and np.issubdtype(a.dtype, np.integer):
+        _int_zero_check(a, b)
+    return np.floor_divide(a, b)
+
+
+def _remainder(a, b):
+    if hasattr(a, "dtype") and np.issubdtype(a.dtype, np.integer):
+        _int_zero_check(a, b)
+    return np.remainder(a, b)
+
+
+def _fmod(a, b):
+    if hasattr(a, "dtype") and np.issubdtype(a.dtype, np.integer):
+        _int_zero_check(a, b)
+    return np.fmod(a, b)
+
+
+def _pow(a, b):
+    a_, b_ = np.asarray(a), np.asarray(b)
+    if np.issubdtype(a_.dtype, np.integer) and np.issubdtype(b_.dtype, np.integer) \
+            and np.any(b_ < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    return np.power(a, b)
+
+
+_INT = "uib"
+_INT_ONLY = "ui"
+_plain_add = binary(np.add, "add", quiet=False)
+_true_div = binary(np.true_divide, "div")
+_trunc_div = binary(_trunc, "div", allow="uif")
+_floor_div = binary(_floor, "div", allow="uif")
+
+
+def _neg(self):
+    if self.dtype is D.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+    return wrap(np.negative(arr(self)), self.dtype)
+
+
+def _clamp(self, min=None, max=None):
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    from mindtorch._promotion import result_type
+    dt = result_type(*(x for x in (self, min, max) if x is not None))
+    a = arr(self).astype(dt.np, copy=False)
+    with np.errstate(invalid="ignore"):
+        if min is not None:
+            lo = np.asarray(arr(min) if isinstance(min, Tensor) else min).astype(dt.np)
+            a = np.where(np.isnan(a) if dt.kind == "f" else False, a, np.maximum(a, lo))
+        if max is not None:
+            hi = np.asarray(arr(max) if isinstance(max, Tensor) else max).astype(dt.np)
+            a = np.where(np.isnan(a) if dt.kind == "f" else False, a, np.minimum(a, hi))
+    return wrap(np.array(a, copy=True) if a is arr(self) else a, dt)
+
+
+def _where(condition, self, other):
+    if condition.dtype is not D.bool and condition.dtype is not D.uint8:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {_TORCH_NAMES[condition.dtype.name]}")
+    from mindtorch._promotion import result_type
+    dt = result_type(self, other)
+    return wrap(np.where(arr(condition), _operand(self, dt), _operand(other, dt)), dt)
+
+
+def _round(self, decimals=0):
+    if self.dtype.kind in "uib":
+        if decimals:
+            raise not_implemented("round", self.dtype)
+        return wrap(arr(self).copy(), self.dtype)
+    return wrap(np.round(arr(self), decimals), self.dtype)
+
+
+def _identity_for_ints(fn):
+    return lambda a: a.copy() if a.dtype.kind in "uib" else fn(a)
+
+
+def _sign(a):
+    return a.copy() if a.dtype == np.bool_ else np.sign(a)
+
+
+def _signbit(a):
+    return np.signbit(a) if a.dtype.kind == "f" else (a < 0)
+
+
+def _isinf(a):
+    return np.isinf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, bool)
+
+
+def _isnan(a):
+    return np.isnan(a) if a.dtype.kind in "fc" else np.zeros(a.shape, bool)
+
+
+def _isfinite(a):
+    return np.isfinite(a) if a.dtype.kind in "fc" else np.ones(a.shape, bool)
+
+
+_FLOAT = "fc"
+UNARY = {
+    # name: (numpy function, dtype kinds allowed or None for all)
+    "abs": (np.abs, None), "exp": (np.exp, None), "log": (np.log, None),
+    "log1p": (np.log1p, None), "expm1": (np.expm1, None), "sqrt": (np.sqrt, None),
+    "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, None),
+    "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
+    "asin": (np.arcsin, None), "acos": (np.arccos, None), "atan": (np.arctan, None),
+    "log2": (np.log2, None), "log10": (np.log10, None),
+    "sigmoid": (_sigmoid, None), "erf": (special.erf, "uibf"),
+    "reciprocal": (np.reciprocal, None), "relu": (lambda a: np.maximum(a, 0), "uif"),
+    "floor": (_identity_for_ints(np.floor), "uif"), "ceil": (_identity_for_ints(np.ceil), "uif"),
+    "trunc": (_identity_for_ints(np.trunc), "uif"), "sign": (_sign, "uibf"),
+    "logical_not": (np.logical_not, None), "bitwise_not": (np.invert, _INT),
+    "isnan": (_isnan, None), "isinf": (_isinf, None), "isfinite": (_isfinite, None),
+    "signbit": (_signbit, "uif"), "conj_physical": (np.conj, None),
+}
+
+LOUD = {"mul", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and",
+        "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
+BINARY = {
+    "mul": (np.multiply, None), "pow": (_pow, None),
+    "floor_divide": (_floor, "uif"), "remainder": (_remainder, "uif"),
+    "fmod": (_fmod, "uif"), "maximum": (np.maximum, "uibf"), "minimum": (np.minimum, "uibf"),
+    "fmax": (np.fmax, "uibf"), "fmin": (np.fmin, "uibf"), "atan2": (np.arctan2, "uibf"),
+    "eq": (np.equal, None), "ne": (np.not_equal, None), "lt": (np.less, "uibf"),
+    "le": (np.less_equal, "uibf"), "gt": (np.greater, "uibf"), "ge": (np.greater_equal, "uibf"),
+    "logical_and": (np.logical_and, None), "logical_or": (np.logical_or, None),
+    "logical_xor": (np.logical_xor, None),
+    "bitwise_and": (np.bitwise_and, _INT), "bitwise_or": (np.bitwise_or, _INT),
+    "bitwise_xor": (np.bitwise_xor, _INT),
+    "bitwise_left_shift": (np.left_shift, _INT_ONLY),
+    "bitwise_right_shift": (np.right_shift, _INT_ONLY),
+}
+
+KERNELS = {name: unary(fn, name, allow=allow) for name, (fn, allow) in UNARY.items()}
+KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD)
+                for name, (fn, allow) in BINARY.items()})
+KERNELS.update({
+    "add": _add, "div": _div, "neg": _neg, "clamp": _clamp, "where": _where,
+    "round": _round, "gelu": _gelu_kernel,
+})

@@ -1,0 +1,23 @@
+"""Plugin entry point (entry point group mindtorch.backends, name "cpu")."""
+from mindtorch.plugins import PLUGIN_API_VERSION, hookimpl
+
+from . import device
+from .kernels import ALL_KERNELS
+
+
+@hookimpl
+def mindtorch_plugin_api_version():
+    return PLUGIN_API_VERSION
+
+
+@hookimpl
+def mindtorch_register_devices(registry):
+    registry.register_device("cpu", allocate=device.allocate, from_host=device.from_host,
+                             to_host=device.to_host, data_ptr=device.data_ptr,
+                             module=device.module, generator=device.generator)
+
+
+@hookimpl
+def mindtorch_register_kernels(registry):
+    for name, fn in ALL_KERNELS.items():
+        registry.impl(name, "cpu", fn)

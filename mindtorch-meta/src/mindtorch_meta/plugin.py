@@ -1,0 +1,52 @@
+"""Plugin entry point (entry point group mindtorch.backends, name "meta").
+
+Every op with an inference rule (and every pointwise op) gets a meta kernel that
+allocates an empty meta tensor of the inferred shape and dtype; in-place ops return
+their (unchanged) first argument after checking shapes."""
+from mindtorch import plugins
+from mindtorch._ops import OPS
+from mindtorch.plugins import PLUGIN_API_VERSION, hookimpl
+
+from . import device
+from .infer import infer
+from .rules import RULES
+
+
+@hookimpl
+def mindtorch_plugin_api_version():
+    return PLUGIN_API_VERSION
+
+
+@hookimpl
+def mindtorch_register_devices(registry):
+    registry.register_device("meta", allocate=device.allocate, from_host=device.from_host,
+                             to_host=device.to_host, module=device.module, has_data=False,
+                             generator=lambda seed, index=None: None)
+
+
+def _kernel(op):
+    name = op.name
+    if op.schema.mutated:
+        def inplace(*args):
+            infer(name, *args)
+            return args[0]
+        return inplace
+    multi = len(op.schema.returns) > 1
+
+    def kernel(*args):
+        meta = plugins.empty
+        result = infer(name, *args)
+        if multi:
+            return tuple(meta(shape, dtype, "meta") for shape, dtype in result)
+        shape, dtype = result
+        return meta(shape, dtype, "meta")
+    kernel.__name__ = name
+    return kernel
+
+
+@hookimpl
+def mindtorch_register_kernels(registry):
+    for name, op in OPS.items():
+        if name in RULES or ("pointwise" in op.tags and op.decomposition is None
+                             and not op.schema.mutated):
+            registry.impl(name, "meta", _kernel(op))
