@@ -1,0 +1,68 @@
+"""Comparing mindtorch with PyTorch (the test-only reference)."""
+import numpy as np
+import pytest
+
+import mindtorch
+
+torch = pytest.importorskip("torch")
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
+          "float32", "float64", "complex64", "complex128"]
+FLOATS = ["float16", "bfloat16", "float32", "float64"]
+
+
+def mt_dtype(name):
+    return getattr(mindtorch, name)
+
+
+def th_dtype(name):
+    return getattr(torch, name)
+
+
+def to_torch(t):
+    """A torch tensor with t's values, dtype and shape (and, for views, strides)."""
+    if t.dtype is mindtorch.bfloat16:
+        return torch.from_numpy(np.array(t.float().numpy())).to(torch.bfloat16)
+    return torch.from_numpy(np.array(t.numpy()))
+
+
+def pair(data_np, dtype):
+    """The same data as a mindtorch and a torch tensor of dtype name `dtype`."""
+    a = mindtorch.tensor(data_np).to(mt_dtype(dtype))
+    return a, to_torch(a)
+
+
+def assert_same(mt_result, th_result, *, rtol=None, atol=None, check_stride=False):
+    """Same dtype, shape and values (PyTorch's tolerances by dtype unless given)."""
+    if isinstance(th_result, (tuple, list)):
+        assert len(mt_result) == len(th_result)
+        for m, t in zip(mt_result, th_result):
+            assert_same(m, t, rtol=rtol, atol=atol, check_stride=check_stride)
+        return
+    if not isinstance(th_result, torch.Tensor):
+        assert mt_result == th_result or (mt_result != mt_result and th_result != th_result)
+        return
+    assert isinstance(mt_result, mindtorch.Tensor), type(mt_result)
+    assert str(mt_result.dtype) == str(th_result.dtype), (mt_result.dtype, th_result.dtype)
+    assert tuple(mt_result.shape) == tuple(th_result.shape), (mt_result.shape, th_result.shape)
+    if check_stride:
+        assert mt_result.stride() == th_result.stride()
+    torch.testing.assert_close(to_torch(mt_result), th_result, rtol=rtol, atol=atol,
+                               equal_nan=True)
+
+
+def same_error(mt_fn, th_fn):
+    """Both raise, with the same exception class (or neither raises)."""
+    try:
+        th_fn()
+    except Exception as e:
+        expected = type(e)
+    else:
+        expected = None
+    if expected is None:
+        mt_fn()
+        return
+    # torch raises subclasses of the builtin types (e.g. torch.AcceleratorError)
+    base = next(c for c in expected.__mro__ if c.__module__ == "builtins")
+    with pytest.raises(base):
+        mt_fn()
