@@ -32,7 +32,7 @@ def _empty(shape, dtype, device):
 
 
 def _from_host_array(arr, device, requires_grad=False):
-    arr = np.ascontiguousarray(arr)
+    arr = arr if arr.flags.c_contiguous else np.array(arr, order="C")  # keeps 0-dim
     dtype = D.from_numpy_dtype(arr.dtype)
     storage = UntypedStorage._from_host(arr, device)
     t = Tensor._make(storage, arr.shape, contiguous_strides(arr.shape), 0, dtype)

@@ -291,7 +291,7 @@ class Tensor:
 
     def __reduce_ex__(self, protocol):
         from ._creation import _rebuild
-        return (_rebuild, (np.ascontiguousarray(self.cpu()._host()), str(self._device),
+        return (_rebuild, (np.array(self.cpu()._host(), order="C"), str(self._device),
                            self.requires_grad))
 
     def __deepcopy__(self, memo):

@@ -90,19 +90,19 @@ def _iter_tensors(args):
             yield from _iter_tensors(a)
 
 
-def merge_devices(op, dev, t, first=None):
-    """Device for an op whose tensor arguments so far live on `dev` (the device of
-    `first`, when a single tensor decided it) and that also takes tensor t."""
+def merge_devices(op, dev, t, first):
+    """(device, deciding tensor) for an op whose tensor arguments so far live on `dev`
+    (decided by tensor `first`) and that also takes tensor t."""
     other = t._device
     if dev is None or dev == other:
-        return other if dev is None else dev
+        return (other, t) if dev is None else (dev, first)
     if op.name == "copy_":  # copies are how data crosses devices
-        return dev
+        return dev, first
     # a CPU scalar (0-dim tensor) may join tensors of any device, as in PyTorch
     if other.type == "cpu" and not t._shape:
-        return dev
-    if first is not None and dev.type == "cpu" and not first._shape:
-        return other
+        return dev, first
+    if dev.type == "cpu" and not first._shape:
+        return other, t
     raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
                        f"devices, {dev} and {other}! (when checking arguments for {op.name})")
 

@@ -157,20 +157,21 @@ def _generate_binding(op):
     # device: from the tensor arguments, else from a device= argument (factories)
     if first_tensor is not None:
         lines.append(f"dev = {first_tensor}._device")
+        lines.append(f"first = {first_tensor}")
         others = [(n, a) for n, a in tensor_names if n != first_tensor]
     else:
-        lines.append("dev = None")
+        lines.append("dev = first = None")
         others = tensor_names
     for n, a in others:
         if a.type == "Tensor" and not a.optional:
-            lines.append(f"if {n}._device is not dev: dev = _merge(_op, dev, {n}, {first_tensor})")
+            lines.append(f"if {n}._device is not dev: dev, first = _merge(_op, dev, {n}, first)")
         elif a.type in ("Tensor", "Tensor|Scalar"):
             lines.append(f"if isinstance({n}, Tensor) and {n}._device is not dev: "
-                         f"dev = _merge(_op, dev, {n}, {first_tensor})")
+                         f"dev, first = _merge(_op, dev, {n}, first)")
         else:
             lines.append(f"for _t in {n}:\n"
                          f"        if _t is not None and _t._device is not dev: "
-                         f"dev = _merge(_op, dev, _t)")
+                         f"dev, first = _merge(_op, dev, _t, first)")
     if any(a.name == "device" for a in s.args):
         guard = "device is not None" if tensor_names else "True"
         lines.append(f"if {guard}: dev = device = _factory_device(device)")

@@ -37,13 +37,22 @@ def host_array(t):
     """A C-contiguous numpy copy-or-view of any tensor's data, from any device with data.
     Kernels use it to read tensors that live on another device (e.g. in copy_)."""
     import numpy as np
-    return np.ascontiguousarray(t._host())
+    a = t._host()
+    return a if a.flags.c_contiguous else np.array(a, order="C")  # keeps 0-dim
+
+
+def storage_handle(t):
+    """The backend handle of a tensor's storage (what the device's allocate/from_host
+    returned), for kernels that read or write their device's memory directly.  Mind
+    t.storage_offset() and t.stride(): a view shares its base's handle."""
+    return t._storage._handle
 
 
 def wrap_storage(handle, nbytes, device):
     """Storage object for a backend's raw handle (for kernels that allocate themselves)."""
+    from .._device import canonical
     from .._storage import UntypedStorage
-    return UntypedStorage._wrap(handle, nbytes, device)
+    return UntypedStorage._wrap(handle, nbytes, canonical(device))
 
 
 def make_tensor(storage, shape, stride, offset, dtype):
@@ -55,4 +64,5 @@ def make_tensor(storage, shape, stride, offset, dtype):
 def empty(shape, dtype, device):
     """Uninitialised contiguous tensor allocated by the device's allocator."""
     from .._creation import _empty
-    return _empty(shape, dtype, device)
+    from .._device import canonical
+    return _empty(shape, dtype, canonical(device))

@@ -1,0 +1,70 @@
+"""Sample arguments per op, built on any device, for device-generic checks.
+
+Pointwise ops get generic samples from their schema; other ops list theirs in SAMPLES.
+Each sample is a function (device) -> (args, kwargs)."""
+import mindtorch
+from mindtorch._ops import OPS
+
+
+def _t(device, shape, dtype=mindtorch.float32, transposed=False):
+    if dtype.is_floating_point or dtype.is_complex:
+        t = mindtorch.randn(*(shape[::-1] if transposed else shape)).to(dtype)
+    elif dtype is mindtorch.bool:
+        t = mindtorch.randn(*(shape[::-1] if transposed else shape)) > 0
+    else:
+        t = mindtorch.randint(-5, 6, shape[::-1] if transposed else shape).to(dtype)
+    t = t.t() if transposed else t
+    return t.to(device)
+
+
+def _unary(op):
+    shapes = [((3, 4), mindtorch.float32, False), ((3, 4), mindtorch.float64, True),
+              ((), mindtorch.float32, False), ((0, 3), mindtorch.float32, False),
+              ((5,), mindtorch.int64, False), ((2, 3), mindtorch.bool, False),
+              ((4,), mindtorch.float16, False)]
+    return [lambda d, s=s: ((_t(d, *s),), {}) for s in shapes]
+
+
+def _binary(op):
+    f32, i32, f64 = mindtorch.float32, mindtorch.int32, mindtorch.float64
+    return [
+        lambda d: ((_t(d, (3, 1)), _t(d, (1, 4))), {}),
+        lambda d: ((_t(d, (3, 4), i32), 2.5), {}),
+        lambda d: ((_t(d, (2, 3), i32), _t(d, (3,), mindtorch.int64)), {}),
+        lambda d: ((_t(d, (3, 2), f64, True), _t(d, (), f32)), {}),
+        lambda d: ((_t(d, (0, 3)), _t(d, (3,))), {}),
+        lambda d: ((_t(d, (4,), mindtorch.bool), _t(d, (4,), mindtorch.uint8)), {}),
+    ]
+
+
+SAMPLES = {
+    "clamp": [lambda d: ((_t(d, (3, 4)),), {"min": -0.5, "max": 0.5}),
+              lambda d: ((_t(d, (3, 4), mindtorch.int32),), {"min": _t(d, (4,))})],
+    "where": [lambda d: ((_t(d, (3, 1), mindtorch.bool), _t(d, (4,)), 1.0), {})],
+    "round": [lambda d: ((_t(d, (3, 4)),), {"decimals": 2})],
+    "gelu": [lambda d: ((_t(d, (3, 4)),), {"approximate": "tanh"})],
+    "lerp": [lambda d: ((_t(d, (3, 4)), _t(d, (4,)), 0.3), {})],
+    "arange": [lambda d: ((10,), {"device": d}), lambda d: ((1, 4, 0.5), {"device": d})],
+    "linspace": [lambda d: ((0, 1, 7), {"device": d})],
+    "eye": [lambda d: ((3, 5), {"device": d, "dtype": mindtorch.int32})],
+    "copy_": [lambda d: ((_t(d, (3, 4)), _t(d, (4,), mindtorch.int64)), {})],
+    "fill_": [lambda d: ((_t(d, (3, 4)), 2), {})],
+}
+
+
+def samples_for(op):
+    if op.name in SAMPLES:
+        return SAMPLES[op.name]
+    if "pointwise" in op.tags:
+        tensors = [a for a in op.schema.args if not a.kwarg_only]
+        if len(tensors) == 1:
+            return _unary(op)
+        if len(tensors) == 2:
+            return _binary(op)
+    return None
+
+
+def ops_with_kernels(*devices):
+    from mindtorch.plugins._registry import KERNELS
+    return sorted(name for name in OPS
+                  if all(d in KERNELS.get(name, {}) for d in devices))
