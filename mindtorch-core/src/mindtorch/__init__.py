@@ -77,10 +77,6 @@ def numel(t):
     return t.numel()
 
 
-def is_grad_enabled():
-    return False
-
-
 _bind_ops()
 _plugin_loader.load_all()
 _bind_ops()  # ops that plugins defined

@@ -15,21 +15,22 @@ def _spec(device):
 
 
 class UntypedStorage:
-    __slots__ = ("_handle", "_nbytes", "device", "_spec", "__weakref__")
+    __slots__ = ("_handle", "_nbytes", "device", "__weakref__")
 
     def __init__(self, nbytes=0, device="cpu"):
         dev = canonical(device)
-        spec = _spec(dev)
-        self._init(spec.allocate(int(nbytes), dev.index), int(nbytes), dev, spec)
-
-    def _init(self, handle, nbytes, device, spec):
-        self._handle, self._nbytes, self.device, self._spec = handle, nbytes, device, spec
+        self._handle = _spec(dev).allocate(int(nbytes), dev.index)
+        self._nbytes, self.device = int(nbytes), dev
 
     @classmethod
     def _wrap(cls, handle, nbytes, device, spec=None):
         s = object.__new__(cls)
-        s._handle, s._nbytes, s.device, s._spec = handle, nbytes, device, spec or _spec(device)
+        s._handle, s._nbytes, s.device = handle, nbytes, device
         return s
+
+    @property
+    def _spec(self):
+        return _spec(self.device)
 
     @classmethod
     def _from_host(cls, array, device):

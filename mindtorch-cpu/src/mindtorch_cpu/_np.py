@@ -3,11 +3,12 @@ import numpy as np
 from mindtorch import Tensor, plugins
 from mindtorch._device import canonical
 from mindtorch._storage import UntypedStorage
+from mindtorch._tensor import contiguous_strides
 
 CPU = canonical("cpu")
 _new = object.__new__
 _ndarray = np.ndarray
-_spec = []  # the registered cpu DeviceSpec, looked up on first use
+_CONTIGUOUS = {}  # shape -> contiguous strides
 
 
 def arr(t):
@@ -45,11 +46,16 @@ def wrap(a, dtype):
     s._handle = handle
     s._nbytes = a.nbytes
     s.device = CPU
-    s._spec = _spec[0] if _spec else _cpu_spec()
     t = _new(Tensor)
     t._storage = s
-    t._shape = a.shape
-    t._stride = tuple([st // isz for st in a.strides])
+    shape = t._shape = a.shape
+    if handle is a:  # C-contiguous: canonical strides, cached per shape
+        stride = _CONTIGUOUS.get(shape)
+        if stride is None:
+            stride = _CONTIGUOUS[shape] = contiguous_strides(shape)
+        t._stride = stride
+    else:
+        t._stride = tuple([st // isz for st in a.strides])
     t._offset = 0
     t.dtype = dtype
     t._device = CPU
@@ -58,7 +64,3 @@ def wrap(a, dtype):
     return t
 
 
-def _cpu_spec():
-    from mindtorch.plugins._registry import DEVICES
-    _spec.append(DEVICES["cpu"])
-    return _spec[0]
