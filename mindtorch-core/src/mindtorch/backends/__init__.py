@@ -3,15 +3,25 @@
     >>> import mindtorch
     >>> for b in mindtorch.backends.list(): print(b["name"], b["status"])
 
-`python -m mindtorch.backends` prints the same as a table.
+`python -m mindtorch.backends` prints the same as a table; `load(name)` loads a plugin
+that the environment disabled.
 """
 from ..plugins._loader import STATUS
+from ..plugins._loader import load as _load
 
 
 def list():  # noqa: A001 - the name users look for
     """Every discovered plugin: name, distribution, version, devices, kernels, status
     (loaded / disabled / failed) and reason."""
     return [s.as_dict() for s in STATUS.values()]
+
+
+def load(name):
+    """Load the installed backend plugin `name` now, even if the environment disabled
+    it (MINDTORCH_BACKEND_AUTOLOAD=0, MINDTORCH_BACKENDS, MINDTORCH_DISABLE_BACKENDS);
+    returns its list() entry.  Raises RuntimeError if it fails to load, ValueError if
+    no plugin of that name is installed."""
+    return _load(name).as_dict()
 
 
 def _installed_summary():

@@ -5,6 +5,7 @@ wrong is caught, reported in one warning and recorded in STATUS, and the other
 plugins load regardless.  `import mindtorch` never fails because of a plugin.
 """
 import os
+import re
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -39,18 +40,28 @@ manager = pluggy.PluginManager(PROJECT)
 manager.add_hookspecs(HookSpecs)
 
 
+# mindtorch's own backends: always there unless named in MINDTORCH_DISABLE_BACKENDS or
+# left out of MINDTORCH_BACKENDS (as PyTorch's CPU is there whatever its autoload says)
+FIRST_PARTY = frozenset({"mindtorch-cpu", "mindtorch-meta"})
+
+
 def _names(var):
     return {n.strip() for n in os.environ.get(var, "").split(",") if n.strip()}
 
 
-def _disabled_reason(name):
-    if os.environ.get("MINDTORCH_BACKEND_AUTOLOAD", "1") == "0":
-        return "autoload disabled (MINDTORCH_BACKEND_AUTOLOAD=0)"
+def _normalise(dist_name):
+    return re.sub(r"[-_.]+", "-", dist_name).lower()
+
+
+def _disabled_reason(name, dist_name=""):
     allow = _names("MINDTORCH_BACKENDS")
     if allow and name not in allow:
         return "not in MINDTORCH_BACKENDS"
     if name in _names("MINDTORCH_DISABLE_BACKENDS"):
         return "disabled by MINDTORCH_DISABLE_BACKENDS"
+    if os.environ.get("MINDTORCH_BACKEND_AUTOLOAD", "1") == "0" \
+            and _normalise(dist_name) not in FIRST_PARTY:
+        return "autoload disabled (MINDTORCH_BACKEND_AUTOLOAD=0)"
     return None
 
 
@@ -61,56 +72,94 @@ def _call(plugin, hook_name, **kwargs):
     return None
 
 
-def load_plugin(name, plugin, dist_name="", version=""):
-    """Register one plugin object (a module or any object with hookimpls)."""
+_HOOKS = ("mindtorch_define_ops", "mindtorch_register_devices", "mindtorch_register_kernels")
+
+
+def load_plugin(name, plugin, dist_name="", version="", warn=True):
+    """Register one plugin object (a module or any object with hookimpls): all of its
+    registrations, or, if anything fails, none of them."""
     status = STATUS[name] = PluginStatus(name, dist_name, version)
     try:
         manager.register(plugin, name=name)
-    except Exception as e:  # invalid hookimpls, duplicate names
-        return _fail(status, f"registration failed: {type(e).__name__}: {e}")
+    except Exception as e:  # invalid hookimpls (e.g. misnamed arguments), duplicate names
+        return _fail(status, f"registration failed: {type(e).__name__}: {e}", warn)
+    # a misspelt hook would otherwise be silently ignored by pluggy
+    unknown = sorted(c.name for c in manager.get_hookcallers(plugin) or () if c.spec is None)
+    if unknown:
+        manager.unregister(plugin)
+        return _fail(status, f"unknown hook(s) {', '.join(unknown)} (mindtorch hooks: "
+                             f"mindtorch_plugin_api_version, {', '.join(_HOOKS)})", warn)
     try:
         api = _call(plugin, "mindtorch_plugin_api_version")
         if api not in SUPPORTED_API_VERSIONS:
             manager.unregister(plugin)
-            return _fail(status, f"unsupported plugin API version {api!r} (this mindtorch "
-                                 f"supports {sorted(SUPPORTED_API_VERSIONS)})")
+            what = "does not implement mindtorch_plugin_api_version (missing @hookimpl?)" \
+                if api is None else \
+                f"unsupported plugin API version {api!r}"
+            return _fail(status, f"{what} (this mindtorch supports "
+                                 f"{sorted(SUPPORTED_API_VERSIONS)})", warn)
         registry = Registry(plugin=name)
-        for hook in ("mindtorch_define_ops", "mindtorch_register_devices",
-                     "mindtorch_register_kernels"):
+        for hook in _HOOKS:
             _call(plugin, hook, registry=registry)
         registry._commit()
     except Exception as e:
         manager.unregister(plugin)
-        return _fail(status, f"{type(e).__name__}: {e}")
+        return _fail(status, f"{type(e).__name__}: {e}", warn)
     status.devices = [d.type for d in registry.devices]
     status.kernels = registry.kernel_count
     return status
 
 
-def _fail(status, reason):
+def _fail(status, reason, warn=True):
     status.status, status.reason = "failed", reason
-    warnings.warn(f"mindtorch: skipped backend plugin '{status.name}' (distribution "
-                  f"{status.distribution or '?'} {status.version or '?'}): {reason}",
-                  RuntimeWarning, stacklevel=2)
+    if warn:
+        warnings.warn(f"mindtorch: skipped backend plugin '{status.name}' (distribution "
+                      f"{status.distribution or '?'} {status.version or '?'}): {reason}",
+                      RuntimeWarning, stacklevel=2)
     return status
 
 
+def _entry_points():
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)
+
+
+def _load_entry_point(ep, disabled_reason=None, warn=True):
+    dist = getattr(ep, "dist", None)
+    dist_name = dist.metadata["Name"] if dist is not None else ""
+    version = dist.version if dist is not None else ""
+    reason = disabled_reason(ep.name, dist_name) if disabled_reason else None
+    if reason:
+        STATUS[ep.name] = PluginStatus(ep.name, dist_name, version, "disabled", reason)
+        return STATUS[ep.name]
+    try:
+        plugin = ep.load()
+    except Exception as e:
+        STATUS[ep.name] = PluginStatus(ep.name, dist_name, version)
+        return _fail(STATUS[ep.name], f"import failed: {type(e).__name__}: {e}", warn)
+    return load_plugin(ep.name, plugin, dist_name, version, warn)
+
+
 def load_all():
-    """Load every plugin of the mindtorch.backends entry point group."""
-    for ep in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name):
-        if ep.name in STATUS:
-            continue
-        dist = getattr(ep, "dist", None)
-        dist_name = dist.metadata["Name"] if dist is not None else ""
-        version = dist.version if dist is not None else ""
-        reason = _disabled_reason(ep.name)
-        if reason:
-            STATUS[ep.name] = PluginStatus(ep.name, dist_name, version, "disabled", reason)
-            continue
-        try:
-            plugin = ep.load()
-        except Exception as e:
-            STATUS[ep.name] = PluginStatus(ep.name, dist_name, version)
-            _fail(STATUS[ep.name], f"import failed: {type(e).__name__}: {e}")
-            continue
-        load_plugin(ep.name, plugin, dist_name, version)
+    """Load every plugin of the mindtorch.backends entry point group that the
+    environment does not disable.  Never raises."""
+    for ep in _entry_points():
+        if ep.name not in STATUS:
+            _load_entry_point(ep, _disabled_reason)
+
+
+def load(name):
+    """Load the installed plugin `name` now, whatever the environment variables say
+    (e.g. after MINDTORCH_BACKEND_AUTOLOAD=0).  Raises RuntimeError if it fails."""
+    status = STATUS.get(name)
+    if status is not None and status.status == "loaded":
+        return status
+    for ep in _entry_points():
+        if ep.name == name:
+            status = _load_entry_point(ep, warn=False)
+            if status.status != "loaded":
+                raise RuntimeError(f"mindtorch: could not load backend plugin '{name}' "
+                                   f"(distribution {status.distribution or '?'} "
+                                   f"{status.version or '?'}): {status.reason}")
+            return status
+    raise ValueError(f"no installed backend plugin is named {name!r} (entry point group "
+                     f"{ENTRY_POINT_GROUP}; installed: {', '.join(e.name for e in _entry_points())})")

@@ -61,22 +61,38 @@ class Registry:
         self.kernels.append((op_name, device_type, fn))
 
     def define(self, schema, decomposition=None, tags=(), **options):
-        """Declare a new operator from a torch-style schema, e.g.
-        "mylib::scale(Tensor self, float factor) -> Tensor"."""
+        """Declare a new operator from a torch-style schema whose name has a namespace,
+        e.g. "mylib::scale(Tensor self, float factor) -> Tensor" (reachable as
+        mindtorch.ops.mylib.scale).  decomposition: an implementation written with
+        mindtorch ops, used on devices without a kernel; options as core's define()."""
+        name = schema.partition("(")[0].strip()
+        if "::" not in name:
+            raise ValueError(f"operators defined by plugins need a namespace "
+                             f"('mylib::{name}'), got {name!r}")
         self.ops.append((schema, decomposition, tuple(tags), options))
 
     def _commit(self):
-        from .._ops.registry import define
+        """Publish what was staged, all or nothing: the checks and op definitions (which
+        can fail) come first and are undone on failure; the table updates cannot fail."""
+        from .._ops.registry import OPS, clear_caches, define
         for d in self.devices:
             if d.type in DEVICES and DEVICES[d.type].plugin != self.plugin:
                 raise RuntimeError(f"device type {d.type!r} is already registered by plugin "
                                    f"{DEVICES[d.type].plugin!r}")
-        for schema, decomposition, tags, options in self.ops:
-            define(schema, decomposition=decomposition, tags=tags, **options)
+        defined = []
+        try:
+            for schema, decomposition, tags, options in self.ops:
+                defined.append(define(schema, decomposition=decomposition, tags=tags,
+                                      **options).name)
+        except BaseException:
+            for name in defined:
+                del OPS[name]
+            raise
         for d in self.devices:
             DEVICES[d.type] = d
         for op_name, device_type, fn in self.kernels:
             KERNELS.setdefault(op_name, {})[device_type] = fn
+        clear_caches()  # resolutions made before these kernels existed are stale
         for listener in _listeners:
             listener()
 
