@@ -33,15 +33,29 @@ contiguous_format, preserve_format = "contiguous_format", "preserve_format"
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
 
 
+class _LazyMethod:
+    """Tensor.<op> until first use, when the op's binding is generated and replaces it."""
+
+    def __init__(self, op, name):
+        self.op, self.name = op, name
+
+    def __get__(self, obj, cls=None):
+        fn = self.op.binding
+        setattr(Tensor, self.name, fn)
+        return fn if obj is None else fn.__get__(obj, cls)
+
+
+_LAZY_FUNCTIONS = {}
+
+
 def _bind_ops():
-    g = globals()
     for name, op in _OPS.items():
         if "::" in name:
             continue
-        if op.options.get("function", True) and name not in g:
-            g[name] = op.binding
+        if op.options.get("function", True) and name not in globals():
+            _LAZY_FUNCTIONS[name] = op
         if op.options.get("method", True) and name not in Tensor.__dict__:
-            setattr(Tensor, name, op.binding)
+            setattr(Tensor, name, _LazyMethod(op, name))
         if op.return_type is not None:
             setattr(return_types, name, op.return_type)
     for dunder, name in _OPERATORS.items():
@@ -83,8 +97,16 @@ _bind_ops()  # ops that plugins defined
 
 
 def __getattr__(name):
+    op = _LAZY_FUNCTIONS.get(name)
+    if op is not None:  # op functions are generated on first use, then cached here
+        fn = globals()[name] = op.binding
+        return fn
     # device modules registered by plugins: mindtorch.npu, mindtorch.cpu, ...
     spec = plugins._registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
         return spec.module
     raise AttributeError(f"module 'mindtorch' has no attribute '{name}'")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_FUNCTIONS))

@@ -26,8 +26,31 @@ class OpDef:
         self.core_impl = core_impl  # metadata-only implementation shared by all devices
         self.options = options
         self.resolved = {}          # device type -> callable (cache; see dispatch.resolve)
-        self.binding = None
+        self._binding = self._call = None
         self.return_type = None
+        if len(schema.returns) > 1 and all(r.name for r in schema.returns):
+            self.return_type = namedtuple(schema.name, [r.name for r in schema.returns],
+                                          module="mindtorch.return_types")
+
+    # Bindings are generated on first use: compiling ~300 of them would dominate
+    # `import mindtorch`.
+    @property
+    def binding(self):
+        if self._binding is None:
+            self._binding, self._call = _generate_binding(self)
+        return self._binding
+
+    @binding.setter
+    def binding(self, fn):
+        self._binding = fn
+
+    @property
+    def call(self):
+        """The op with every argument positional in schema order, as kernels and
+        decompositions receive them (so a decomposition can forward to another op)."""
+        if self._call is None:
+            self._binding, self._call = _generate_binding(self)
+        return self._call
 
     def __repr__(self):
         return f"<op {self.schema.text}>"
@@ -59,8 +82,10 @@ def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **
     schema = S.parse(text)
     if schema.name in OPS:
         raise ValueError(f"operator {schema.name!r} is already defined")
+    for a in schema.args:
+        if a.type not in _CHECKS:
+            raise ValueError(f"unknown argument type {a.type!r} in schema {text!r}")
     op = OpDef(schema, tags, promotion, decomposition, core_impl, options)
-    op.binding = _generate_binding(op)
     OPS[op.name] = op
     return op
 
@@ -192,8 +217,7 @@ def _generate_binding(op):
         lines.append(f"{_pyname(name)}._version_counter[0] += 1")
     if op.options.get("out"):
         lines.append("if out is not None: return _write_out(_op, out, r)")
-    if len(s.returns) > 1 and all(r.name for r in s.returns):
-        op.return_type = namedtuple(s.name, [r.name for r in s.returns], module="mindtorch.return_types")
+    if op.return_type is not None:
         ns["_ret"] = op.return_type
         lines.append("return _ret(*r)")
     else:
@@ -203,17 +227,14 @@ def _generate_binding(op):
     src = f"def {fname}({', '.join(params)}):\n" + "".join(f"    {ln}\n" for ln in lines)
     exec(compile(src, f"<binding {s.name}>", "exec"), ns)
     fn = ns[fname]
-    # op.call: the same op with every argument positional in schema order, as kernels and
-    # decompositions receive them (so a decomposition can forward to another op)
     pos = [_pyname(a.name) for a in s.args]
     kw = ", ".join(f"{p}={p}" if a.kwarg_only or a.name == varargs else p
                    for p, a in zip(pos, s.args))
     csrc = f"def call({', '.join(pos)}):\n    return {fname}({kw})\n"
     exec(compile(csrc, f"<call {s.name}>", "exec"), ns)
-    op.call = ns["call"]
     fn.__doc__ = op.options.get("doc") or s.text
     fn.__qualname__ = fname
     fn.__module__ = "mindtorch"
     fn._op = op
     fn._source = src
-    return fn
+    return fn, ns["call"]

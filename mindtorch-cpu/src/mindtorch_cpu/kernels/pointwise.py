@@ -1,6 +1,5 @@
 """Pointwise kernels: numpy ufuncs, computed in the dtype PyTorch's promotion gives."""
 import numpy as np
-from scipy import special
 
 from mindtorch import Tensor
 from mindtorch import _dtype as D
@@ -79,6 +78,17 @@ def binary(fn, name, *, allow=None, quiet=True):
     return kernel
 
 
+def _special(name):
+    """scipy.special function, imported on first use (scipy costs ~150 ms to import)."""
+    def call(*args):
+        from scipy import special
+        return getattr(special, name)(*args)
+    return call
+
+
+_erf = _special("erf")
+
+
 def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
@@ -91,7 +101,7 @@ def _gelu_kernel(self, approximate="none"):
     if approximate == "tanh":
         r = 0.5 * ca * (1 + np.tanh(np.sqrt(2 / np.pi) * (ca + 0.044715 * ca ** 3)))
     elif approximate == "none":
-        r = 0.5 * ca * (1 + special.erf(ca / np.sqrt(2)))
+        r = 0.5 * ca * (1 + _erf(ca / np.sqrt(2)))
     else:
         raise RuntimeError(f"approximate argument must be either none or tanh.")
     return wrap(r, self.dtype)
@@ -236,7 +246,7 @@ UNARY = {
     "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
     "asin": (np.arcsin, None), "acos": (np.arccos, None), "atan": (np.arctan, None),
     "log2": (np.log2, None), "log10": (np.log10, None),
-    "sigmoid": (_sigmoid, None), "erf": (special.erf, "uibf"),
+    "sigmoid": (_sigmoid, None), "erf": (_erf, "uibf"),
     "reciprocal": (np.reciprocal, None), "relu": (lambda a: np.maximum(a, 0), "uif"),
     "floor": (_identity_for_ints(np.floor), "uif"), "ceil": (_identity_for_ints(np.ceil), "uif"),
     "trunc": (_identity_for_ints(np.trunc), "uif"), "sign": (_sign, "uibf"),
