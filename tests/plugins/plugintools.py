@@ -18,6 +18,7 @@ with warnings.catch_warnings(record=True) as _w:
     warnings.simplefilter("always")
     import mindtorch
 WARNINGS = [f"{w.category.__name__}: {w.message}" for w in _w]
+WARNING_FILES = [w.filename for w in _w]
 out = {}
 """
 
@@ -69,8 +70,10 @@ def run(code, paths=(), env=None, args=None, cwd=None):
 
 def run_json(code, paths=(), env=None):
     """Run `code`, which fills the dict `out`; return `out` (WARNINGS from the import are
-    added as out["import_warnings"])."""
-    code = textwrap.dedent(code) + "\nout['import_warnings'] = WARNINGS\nprint(json.dumps(out))\n"
+    added as out["import_warnings"], where they point as out["import_warning_files"])."""
+    code = textwrap.dedent(code) + ("\nout['import_warnings'] = WARNINGS"
+                                    "\nout['import_warning_files'] = WARNING_FILES"
+                                    "\nprint(json.dumps(out))\n")
     p = run(code, paths, env)
     assert p.returncode == 0, f"child failed:\n{p.stdout}\n{p.stderr}"
     return json.loads(p.stdout.strip().splitlines()[-1])

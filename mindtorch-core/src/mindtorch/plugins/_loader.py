@@ -111,21 +111,46 @@ def load_plugin(name, plugin, dist_name="", version="", warn=True):
 
 
 def _fail(status, reason, warn=True):
-    status.status, status.reason = "failed", reason
+    status.status, status.reason = "failed", " ".join(reason.split())  # one line, for tables
     if warn:
         warnings.warn(f"mindtorch: skipped backend plugin '{status.name}' (distribution "
-                      f"{status.distribution or '?'} {status.version or '?'}): {reason}",
-                      RuntimeWarning, stacklevel=2)
+                      f"{status.distribution or '?'} {status.version or '?'}): "
+                      f"{status.reason}", RuntimeWarning, stacklevel=_caller_level())
     return status
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _caller_level():
+    """warnings stacklevel of the first frame outside mindtorch and the import system,
+    so a warning points at the user's `import mindtorch`."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if name.startswith("<frozen importlib"):  # warnings does not count these
+            frame = frame.f_back
+            continue
+        if not name.startswith(_PACKAGE_DIR):
+            return level
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _dist_name(ep):
+    dist = getattr(ep, "dist", None)
+    return dist.metadata["Name"] if dist is not None else ""
+
+
 def _entry_points():
-    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda e: e.name)
+    # mindtorch's own backends first, so that no plugin can take their device types
+    return sorted(entry_points(group=ENTRY_POINT_GROUP),
+                  key=lambda e: (_normalise(_dist_name(e)) not in FIRST_PARTY, e.name))
 
 
 def _load_entry_point(ep, disabled_reason=None, warn=True):
     dist = getattr(ep, "dist", None)
-    dist_name = dist.metadata["Name"] if dist is not None else ""
+    dist_name = _dist_name(ep)
     version = dist.version if dist is not None else ""
     reason = disabled_reason(ep.name, dist_name) if disabled_reason else None
     if reason:
