@@ -14,10 +14,7 @@ class Generator:
         self._state = None
 
     def manual_seed(self, seed):
-        seed = int(seed)
-        if seed < 0:
-            seed += 1 << 64
-        self._seed = seed
+        self._seed = _check_seed(seed)
         self._state = None
         return self
 
@@ -51,7 +48,16 @@ class Generator:
         return self
 
 
+def _check_seed(seed):
+    """PyTorch's seed range: a signed or unsigned 64-bit integer (negatives wrap)."""
+    seed = int(seed)
+    if not -(1 << 63) <= seed < 1 << 64:
+        raise ValueError("Overflow when unpacking long long")
+    return seed + (1 << 64) if seed < 0 else seed
+
+
 _defaults = {}
+_global_seed = [None]  # the last manual_seed(), also given to default generators made later
 
 
 def _default_for(device):
@@ -59,6 +65,8 @@ def _default_for(device):
     g = _defaults.get(device)
     if g is None:
         g = _defaults[device] = Generator(device)
+        if _global_seed[0] is not None:
+            g.manual_seed(_global_seed[0])
     return g
 
 
@@ -66,14 +74,18 @@ default_generator = _default_for("cpu")
 
 
 def manual_seed(seed):
-    """Seed every device's default generator."""
+    """Seed every device's default generator, including those created later."""
+    seed = _check_seed(seed)
+    _global_seed[0] = seed
     for g in list(_defaults.values()):
         g.manual_seed(seed)
     return default_generator
 
 
 def seed():
-    return default_generator.seed()
+    """Seed every device's default generator with a non-deterministic seed."""
+    manual_seed(default_generator.seed())
+    return default_generator.initial_seed()
 
 
 def initial_seed():

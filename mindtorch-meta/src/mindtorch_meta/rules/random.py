@@ -1,2 +1,57 @@
-"""(to be filled)"""
-RULES = {}
+"""Random ops: shapes and dtypes only, with the same argument checks as the cpu kernels
+(shared from the op declarations).  In-place samplers return self's (shape, dtype);
+factories and *_like ops decompose into empty + these samplers."""
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import random as R
+
+
+def _same(self):
+    return self._shape, self.dtype
+
+
+def uniform_(self, low=0.0, high=1.0, generator=None):
+    R.check_uniform(self, low, high)
+    return _same(self)
+
+
+def normal_(self, mean=0.0, std=1.0, generator=None):
+    R.check_normal(self.dtype, std)
+    return _same(self)
+
+
+def random_(self, low=0, high=None, generator=None):
+    R.random_bounds(self.dtype, low, high)
+    return _same(self)
+
+
+def bernoulli_(self, p=0.5, generator=None):
+    R.check_bernoulli(self, p)
+    return _same(self)
+
+
+def _distribution(name, params):
+    def rule(self, *args):
+        R.check_distribution(name, self, *args[:params])
+        return _same(self)
+    return rule
+
+
+def multinomial(self, num_samples, replacement=False, generator=None):
+    return R.check_multinomial(self, num_samples, replacement), D.int64
+
+
+def randperm(n, generator=None, dtype=None, device=None):
+    return (n,), R.check_randperm(n, dtype)
+
+
+def normal(mean, std=1.0, generator=None):
+    return R.normal_result(mean, std)
+
+
+RULES = {
+    "uniform_": uniform_, "normal_": normal_, "random_": random_, "bernoulli_": bernoulli_,
+    "exponential_": _distribution("exponential_", 1), "cauchy_": _distribution("cauchy_", 2),
+    "log_normal_": _distribution("log_normal_", 2),
+    "geometric_": _distribution("geometric_", 1),
+    "multinomial": multinomial, "randperm": randperm, "normal": normal,
+}

@@ -1,1 +1,387 @@
-"""(declarations added in the next commit)"""
+"""Random ops.
+
+Primitives with kernels are the in-place samplers (uniform_, normal_, random_,
+bernoulli_, exponential_, cauchy_, log_normal_, geometric_) plus normal (tensor
+mean/std), multinomial and randperm.  Factories and *_like ops decompose into
+empty + an in-place sampler, as PyTorch builds them, so every device with those
+samplers gets them all.  Kernels draw from `generator_for(generator, device).state()`.
+
+The checks below only look at dtypes and scalar arguments (no data); cpu kernels and
+meta rules share them so both devices reject the same inputs with PyTorch's errors.
+"""
+from ... import _dtype as D
+from ..._shapes import broadcast_shapes
+from ..registry import OPS, define
+from ._helpers import _type_name
+from .creation import _empty, _empty_like, _fresh
+
+_GEN = "*, Generator? generator=None"
+_FACTORY = "Generator? generator=None, ScalarType? dtype=None, Device? device=None, " \
+           "bool requires_grad=False"
+_LIKE = "*, Generator? generator=None, ScalarType? dtype=None, Device? device=None, " \
+        "bool requires_grad=False, MemoryFormat? memory_format=None"
+
+# -- checks shared by kernels and meta rules ------------------------------------------------
+
+# C++ names PyTorch uses in its range errors
+_CPP_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+              "int16": "short", "int32": "int", "int64": "long", "float16": "c10::Half",
+              "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double"}
+# integers a floating dtype represents exactly: [-(2**digits), 2**digits]
+FLOAT_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
+
+
+def not_implemented(what, dtype):
+    return NotImplementedError(f'"{what}" not implemented for \'{_type_name(dtype)}\'')
+
+
+def check_uniform(self, low, high):
+    if self.dtype.kind not in "fc":
+        raise not_implemented("check_uniform_bounds", self.dtype)
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
+                           f"from={_num(low)} > to={_num(high)}")
+
+
+def check_normal(dtype, std, tensor_std=False):
+    if dtype.kind not in "fc":
+        raise not_implemented("normal_kernel_cpu", dtype)
+    if not tensor_std and std < 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
+
+
+def random_bounds(dtype, low, high):
+    """The inclusive integer range random_(low, high) draws from (high None: the widest
+    the dtype holds exactly), after PyTorch's checks."""
+    if dtype.kind == "c":
+        raise not_implemented("random_kernel_cpu", dtype)
+    if dtype.kind == "f":
+        top = 1 << FLOAT_DIGITS[dtype.name]
+        lo_lim, hi_lim = -top, top
+    elif dtype is D.bool:
+        lo_lim, hi_lim = 0, 1
+    else:
+        info = D.iinfo(dtype)
+        lo_lim, hi_lim = info.min, info.max
+    if high is None:  # up to the largest value the dtype holds (exactly)
+        hi = hi_lim
+        if low > hi:
+            raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than or equal "
+                               f"to 'to_inc' casted to dtype, but got from={low} > to_inc={hi}")
+        return low, hi
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    if dtype.kind != "f":  # floats only warn in PyTorch; we draw exact integers anyway
+        name = _CPP_NAMES[dtype.name]
+        if not lo_lim <= low <= hi_lim:
+            raise RuntimeError(f"from is out of bounds for {name}")
+        if not lo_lim <= high - 1 <= hi_lim:
+            raise RuntimeError(f"to - 1 is out of bounds for {name}")
+    return low, high - 1
+
+
+def check_bernoulli(self, p):
+    """p: a probability (Python number) or a floating tensor broadcastable to self."""
+    if self.dtype.kind == "c":
+        raise not_implemented("bernoulli_scalar_cpu_", self.dtype)
+    if hasattr(p, "_shape"):
+        if p.dtype.kind != "f":
+            raise not_implemented("bernoulli_tensor_cpu_p_", p.dtype)
+        p.expand(self._shape)  # PyTorch's error when p does not broadcast to self
+    elif not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
+
+
+_CONTINUOUS = {"exponential_": "Exponential", "cauchy_": "Cauchy"}
+_LONG_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+               "uint8": "unsigned char", "bool": "bool"}
+
+
+def check_distribution(name, self, a, b=None):
+    """Parameter and dtype checks of exponential_(lambd), cauchy_(median, sigma),
+    log_normal_(mean, std) and geometric_(p)."""
+    dt = self.dtype
+    if name == "exponential_":
+        if dt.kind != "f":
+            raise RuntimeError(f"Exponential distribution is a continuous probability "
+                               f"distribution. dtype must be a floating point but you "
+                               f"specified {_type_name(dt)}")
+        if not a > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(a)}")
+    elif name == "cauchy_":
+        if dt.kind != "f":
+            raise RuntimeError(f"Cauchy distribution is a continuous probability distribution. "
+                               f"dtype must be a floating point but you specified "
+                               f"{_LONG_NAMES.get(dt.name, _type_name(dt))}")
+        if not b > 0:
+            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(b)}")
+    elif name == "log_normal_":
+        if dt.kind != "f":
+            raise not_implemented("log_normal_cpu", dt)
+        if not b > 0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(b)}")
+    elif name == "geometric_":
+        if dt.kind not in "uif":
+            raise not_implemented("geometric_cpu", dt)
+        if not 0 < a < 1:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(a)}")
+
+
+def check_multinomial(self, num_samples, replacement):
+    if self.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_type_name(self.dtype)}")
+    if self.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    n = self._shape[-1]
+    if not replacement and num_samples > n:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
+                           "replacement")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    if n > 1 << 24:
+        raise RuntimeError("number of categories cannot exceed 2^24")
+    return self._shape[:-1] + (num_samples,)
+
+
+def check_randperm(n, dtype):
+    dtype = dtype or D.int64
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if dtype.kind not in "uif":
+        raise not_implemented("randperm", dtype)
+    if dtype.kind == "f":
+        limit = (1 << FLOAT_DIGITS[dtype.name]) + 1
+        if n > limit:
+            raise RuntimeError(f"n cannot be greater than {limit} for "
+                               f"{_type_name(dtype)} type.")
+    elif n > 0 and n - 1 > D.iinfo(dtype).max:
+        raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
+    return dtype
+
+
+def normal_result(mean, std):
+    """(shape, dtype) of normal(mean, std) with tensor mean and/or std, after checks."""
+    mt, st = hasattr(mean, "_shape"), hasattr(std, "_shape")
+    if st and std.dtype.kind == "c":
+        raise RuntimeError("normal expects standard deviation to be non-complex")
+    dtype = mean.dtype if mt else std.dtype
+    check_normal(dtype, std, tensor_std=st)
+    shape = broadcast_shapes(*(t._shape for t in (mean, std) if hasattr(t, "_shape")))
+    return shape, dtype
+
+
+def _num(x):
+    """x as PyTorch prints a double in these messages (1.0 -> 1)."""
+    return int(x) if isinstance(x, float) and x.is_integer() else x
+
+
+_INT64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _check_int64(*values):
+    for v in values:
+        if v is not None and not _INT64[0] <= v <= _INT64[1]:
+            raise ValueError("Overflow when unpacking long long")
+
+
+# -- decompositions -------------------------------------------------------------------------
+
+def _rand(size, generator=None, dtype=None, device=None):
+    return _fresh(_empty(size, dtype, device).uniform_(0, 1, generator=generator))
+
+
+def _randn(size, generator=None, dtype=None, device=None):
+    return _fresh(_empty(size, dtype, device).normal_(0, 1, generator=generator))
+
+
+def _randint(low, high, size, generator=None, dtype=None, device=None):
+    _check_int64(low, high)
+    return _fresh(_empty(size, dtype or D.int64, device).random_(low, high, generator=generator))
+
+
+def _normal_float_float(mean, std, size, generator=None, dtype=None, device=None):
+    return _fresh(_empty(size, dtype, device).normal_(mean, std, generator=generator))
+
+
+def _like(sampler):
+    def like(self, generator=None, dtype=None, device=None, memory_format=None):
+        return _fresh(sampler(_empty_like(self, dtype, device, memory_format), generator))
+    return like
+
+
+def _randint_like(self, low, high, generator=None, dtype=None, device=None,
+                  memory_format=None):
+    _check_int64(low, high)
+    t = _empty_like(self, dtype, device, memory_format)
+    return _fresh(t.random_(low, high, generator=generator))
+
+
+def _bernoulli(self, p=None, generator=None):
+    t = _empty_like(self, None, None, None)
+    return _fresh(t.bernoulli_(self if p is None else p, generator=generator))
+
+
+def _check_dropout_p(p):
+    if not 0 <= p <= 1:
+        raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {_num(p)}")
+
+
+def _native_dropout(input, p, train=True):
+    import mindtorch as M
+    if train is False:  # PyTorch: an identity with an all-true mask
+        return input.clone(), M.ones_like(input, dtype=M.bool)
+    if input.dtype.kind not in "fc":
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{_type_name(input.dtype)}")
+    keep = _empty_like(input, D.bool, None, None).bernoulli_(1 - p)
+    scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
+    return input * keep * scale, keep
+
+
+def _dropout(input, p=0.5, train=True):
+    _check_dropout_p(p)
+    if not train or p == 0:
+        return input
+    return OPS["native_dropout"].call(input, p, train)[0]
+
+
+# -- overloads PyTorch resolves by argument count ------------------------------------------
+
+def _overloaded(op, route):
+    """Replace op's public binding by one that maps PyTorch's overloads onto op's
+    schema; `route(args, kwargs)` returns (args, kwargs) for the schema binding."""
+    binding = op.binding
+
+    def public(*args, **kwargs):
+        args, kwargs = route(args, kwargs)
+        return binding(*args, **kwargs)
+
+    public.__name__ = public.__qualname__ = binding.__name__
+    public.__doc__, public.__module__ = binding.__doc__, binding.__module__
+    public._op, public._source = op, binding._source
+    op.binding = public
+
+
+def _route_randint(args, kwargs):
+    # randint(high, size) / randint(low, high, size): two given bounds-or-size without
+    # `low` mean (high, size)
+    given = len(args) + sum(k in kwargs for k in ("low", "high", "size"))
+    if given == 2 and "low" not in kwargs:
+        names = [n for n in ("high", "size") if n not in kwargs]
+        kwargs = dict(kwargs, low=0, **dict(zip(names, args)))
+        args = ()
+    size = args[2] if len(args) > 2 else kwargs.get("size")
+    if isinstance(size, int):  # PyTorch's randint takes no varargs size
+        raise TypeError(f"randint(): argument 'size' must be tuple of ints, not int")
+    return args, kwargs
+
+
+def _route_randint_like(args, kwargs):
+    # randint_like(self, high) / randint_like(self, low, high)
+    if len(args) + ("low" in kwargs) + ("high" in kwargs) == 2 and "low" not in kwargs \
+            and args:
+        if len(args) == 2:
+            return (args[0], 0, args[1]), kwargs
+        return (args[0],), dict(kwargs, low=0)
+    return args, kwargs
+
+
+def _route_random(args, kwargs):
+    # random_(self, to): a single bound is the exclusive upper one
+    if len(args) == 2 and "to" not in kwargs and "from" not in kwargs:
+        return (args[0], 0, args[1]), kwargs
+    if "from" in kwargs:
+        kwargs = dict(kwargs)
+        kwargs["from_"] = kwargs.pop("from")
+    return args, kwargs
+
+
+def _route_uniform(args, kwargs):
+    if "from" in kwargs:
+        kwargs = dict(kwargs)
+        kwargs["from_"] = kwargs.pop("from")
+    return args, kwargs
+
+
+def _route_normal(args, kwargs):
+    # normal(mean, std, size, ...) with float mean/std makes a fresh tensor
+    if len(args) >= 3 or "size" in kwargs:
+        return None, (args, kwargs)
+    mean = args[0] if args else kwargs.get("mean")
+    std = args[1] if len(args) > 1 else kwargs.get("std")
+    if not hasattr(mean, "_shape") and not hasattr(std, "_shape"):
+        raise TypeError(f"normal() received an invalid combination of arguments - got "
+                        f"({', '.join(type(a).__name__ for a in args)}), but expected one of: "
+                        f"(Tensor mean, Tensor std), (Tensor mean, float std), "
+                        f"(float mean, Tensor std), (float mean, float std, tuple of ints size)")
+    return args, kwargs
+
+
+def _declare():
+    define(f"rand(int[] size, *, {_FACTORY}) -> Tensor", varargs="size", method=False,
+           out=True, tags=("random", "factory"), decomposition=_rand)
+    define(f"randn(int[] size, *, {_FACTORY}) -> Tensor", varargs="size", method=False,
+           out=True, tags=("random", "factory"), decomposition=_randn)
+    _overloaded(define(f"randint(int low, int high, int[] size, *, {_FACTORY}) -> Tensor",
+                       method=False, out=True, tags=("random", "factory"),
+                       decomposition=_randint), _route_randint)
+    define(f"randperm(int n, *, {_FACTORY}) -> Tensor", method=False, out=True,
+           tags=("random", "factory"))
+    define(f"rand_like(Tensor self, {_LIKE}) -> Tensor", method=False, tags=("random",),
+           decomposition=_like(lambda t, g: t.uniform_(0, 1, generator=g)))
+    define(f"randn_like(Tensor self, {_LIKE}) -> Tensor", method=False, tags=("random",),
+           decomposition=_like(lambda t, g: t.normal_(0, 1, generator=g)))
+    _overloaded(define(f"randint_like(Tensor self, int low, int high, {_LIKE}) -> Tensor",
+                       method=False, tags=("random",), decomposition=_randint_like),
+                _route_randint_like)
+
+    inplace = ("random", "inplace")
+    define(f"uniform_(Tensor(a!) self, float from=0, float to=1, {_GEN}) -> Tensor(a!)",
+           function=False, tags=inplace)
+    _overloaded(OPS["uniform_"], _route_uniform)
+    define(f"normal_(Tensor(a!) self, float mean=0, float std=1, {_GEN}) -> Tensor(a!)",
+           function=False, tags=inplace)
+    _overloaded(define(f"random_(Tensor(a!) self, int from=0, int? to=None, {_GEN}) "
+                       f"-> Tensor(a!)", function=False, tags=inplace), _route_random)
+    define(f"bernoulli_(Tensor(a!) self, Tensor|Scalar p=0.5, {_GEN}) -> Tensor(a!)",
+           function=False, tags=inplace)
+    define(f"exponential_(Tensor(a!) self, float lambd=1, {_GEN}) -> Tensor(a!)",
+           function=False, tags=inplace)
+    define(f"cauchy_(Tensor(a!) self, float median=0, float sigma=1, {_GEN}) -> Tensor(a!)",
+           function=False, tags=inplace)
+    define(f"log_normal_(Tensor(a!) self, float mean=1, float std=2, {_GEN}) -> Tensor(a!)",
+           function=False, tags=inplace)
+    define(f"geometric_(Tensor(a!) self, float p, {_GEN}) -> Tensor(a!)",
+           function=False, tags=inplace)
+
+    define(f"bernoulli(Tensor self, float? p=None, {_GEN}) -> Tensor", out=True,
+           tags=("random",), decomposition=_bernoulli)
+    define(f"multinomial(Tensor self, int num_samples, bool replacement=False, {_GEN}) "
+           f"-> Tensor", out=True, tags=("random",))
+    # normal's float-mean/float-std/size overload is its own (hidden) op: one schema per op
+    float_form = define(f"normal_float_float(float mean, float std, int[] size, *, {_FACTORY}) "
+                        f"-> Tensor", out=True, function=False, method=False,
+                        tags=("random", "factory"), decomposition=_normal_float_float)
+    tensor_form = define(f"normal(Tensor|Scalar mean, Tensor|Scalar std=1, {_GEN}) -> Tensor",
+                         out=True, method=False, tags=("random",))
+    _tensor_binding = tensor_form.binding
+
+    def normal(*args, **kwargs):
+        routed = _route_normal(args, kwargs)
+        if routed[0] is None:
+            return float_form.binding(*routed[1][0], **routed[1][1])
+        return _tensor_binding(*routed[0], **routed[1])
+    normal.__name__ = normal.__qualname__ = "normal"
+    normal.__module__, normal.__doc__ = "mindtorch", tensor_form.schema.text
+    normal._op, normal._source = tensor_form, _tensor_binding._source
+    tensor_form.binding = normal
+
+    define("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)",
+           method=False, tags=("random",), decomposition=_native_dropout)
+    define("dropout(Tensor input, float p=0.5, bool train=True) -> Tensor", method=False,
+           tags=("random",), decomposition=_dropout)
+
+
+_declare()
