@@ -49,6 +49,23 @@ SAMPLES = {
     "eye": [lambda d: ((3, 5), {"device": d, "dtype": mindtorch.int32})],
     "copy_": [lambda d: ((_t(d, (3, 4)), _t(d, (4,), mindtorch.int64)), {})],
     "fill_": [lambda d: ((_t(d, (3, 4)), 2), {})],
+    # random ops (values differ by device; shapes and dtypes must not)
+    "uniform_": [lambda d: ((_t(d, (3, 4), transposed=True), -1.0, 2.0), {})],
+    "normal_": [lambda d: ((_t(d, (3, 4), mindtorch.float64), 1.0, 2.0), {})],
+    "random_": [lambda d: ((_t(d, (5,), mindtorch.int32), 0, 7), {})],
+    "bernoulli_": [lambda d: ((_t(d, (3, 4)), 0.3), {}),
+                   lambda d: ((_t(d, (3, 4), mindtorch.int64), _t(d, (4,)).abs().clamp(max=1)),
+                              {})],
+    "exponential_": [lambda d: ((_t(d, (3,)), 2.0), {})],
+    "cauchy_": [lambda d: ((_t(d, (3,)), 0.0, 1.0), {})],
+    "log_normal_": [lambda d: ((_t(d, (3,)), 1.0, 2.0), {})],
+    "geometric_": [lambda d: ((_t(d, (3,), mindtorch.int64), 0.5), {})],
+    "multinomial": [lambda d: ((_t(d, (2, 5)).abs(), 3), {}),
+                    lambda d: ((_t(d, (5,), mindtorch.float64).abs(), 8, True), {})],
+    "randperm": [lambda d: ((6,), {"device": d}),
+                 lambda d: ((4,), {"device": d, "dtype": mindtorch.float32})],
+    "normal": [lambda d: ((_t(d, (3, 1)), _t(d, (4,)).abs()), {}),
+               lambda d: ((0.5, _t(d, (2,), mindtorch.float64).abs()), {})],
 }
 
 
