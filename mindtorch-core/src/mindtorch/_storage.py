@@ -64,4 +64,6 @@ def host_view(storage, shape, stride, offset, dtype):
     """A numpy view (or copy, off-host) of a strided tensor's elements."""
     buf = storage._host_bytes()
     isz = dtype.itemsize
+    if 0 in shape:  # an empty view may sit past the end of its storage
+        offset = 0
     return np.ndarray(shape, dtype.np, buf, offset * isz, tuple(s * isz for s in stride))

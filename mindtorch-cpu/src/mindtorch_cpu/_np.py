@@ -19,7 +19,9 @@ def arr(t):
         if t._device is not CPU:
             return np.asarray(plugins.host_array(t))
         isz = t.dtype.itemsize
-        a = t._cache = _ndarray(t._shape, t.dtype.np, t._storage._handle, t._offset * isz,
+        # an empty view may sit past the end of its storage: numpy wants offset 0 then
+        offset = 0 if 0 in t._shape else t._offset * isz
+        a = t._cache = _ndarray(t._shape, t.dtype.np, t._storage._handle, offset,
                                 tuple([s * isz for s in t._stride]))
     return a
 

@@ -38,7 +38,7 @@ def _fmt(shape):
 def view_strides(old_shape, old_stride, new_shape):
     """Strides that let new_shape view memory laid out as (old_shape, old_stride), or None
     (PyTorch's computeStride: dims may only merge where they are contiguous together)."""
-    if _numel(old_shape) == 0:
+    if _numel(old_shape) == 0 or not old_shape:  # empty, or 0-dim (any 1-element shape)
         from ..._tensor import contiguous_strides
         return contiguous_strides(new_shape)
     new_stride = [0] * len(new_shape)
