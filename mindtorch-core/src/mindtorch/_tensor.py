@@ -318,6 +318,11 @@ class Tensor:
         out = _empty(self._shape, dtype, device)
         return out.copy_(self)
 
+    def _to_dtype(self, dtype):
+        """A copy in another dtype, laid out like self (PyTorch's preserve_format)."""
+        from ._ops import OPS
+        return OPS["empty_like"].binding(self, dtype=dtype).copy_(self)
+
     def cpu(self):
         return self._to("cpu", None)
 
