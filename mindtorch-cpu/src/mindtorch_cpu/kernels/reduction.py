@@ -1,2 +1,155 @@
-"""(to be filled)"""
-KERNELS = {}
+"""Reduction and scan kernels.  Shapes, dtypes and validity come from the shared rules
+in mindtorch._ops.decls.reduction; these kernels only compute.
+
+float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at the end.
+"""
+import numpy as np
+
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import reduction as R
+
+from .._np import arr, wrap
+
+_WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
+
+
+def _axis(self, dim):
+    """numpy axis for a reduction over dim (None or (): all; a 0-dim tensor: all)."""
+    if not self.ndim or dim is None or dim == ():
+        return None
+    return dim
+
+
+def _acc(a, dtype):
+    """a in the dtype that accumulates dtype's results."""
+    acc = _WIDE.get(dtype, dtype.np)
+    return a if a.dtype == acc else a.astype(acc)
+
+
+def _reducer(fn):
+    """sum/prod: cast to the result dtype, accumulate (float32 for 16-bit floats)."""
+    def kernel(self, dim=None, keepdim=False, dtype=None):
+        out = R.sum_dtype(self, dtype)
+        with np.errstate(all="ignore"):
+            a = _acc(arr(self), out)
+            return wrap(fn(a, axis=_axis(self, dim), keepdims=keepdim), out)
+    return kernel
+
+
+def _count(self, dim):
+    n = 1
+    for d in R.dims_of(self, dim) if self.ndim else ():
+        n *= self._shape[d]
+    return n
+
+
+def mean(self, dim=None, keepdim=False, dtype=None):
+    out = R.mean_dtype(self, dtype)
+    with np.errstate(all="ignore"):  # the mean of nothing is nan
+        s = np.sum(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim)
+        return wrap(s / _count(self, dim), out)
+
+
+def _extremum(name, fn):
+    def kernel(self):
+        R.check_extremum(name, self, None)
+        return wrap(fn(arr(self)), self.dtype)
+    return kernel
+
+
+def _amax_like(name, fn):
+    def kernel(self, dim=(), keepdim=False):
+        R.check_extremum(name, self, dim)
+        return wrap(fn(arr(self), axis=_axis(self, dim), keepdims=keepdim), self.dtype)
+    return kernel
+
+
+def _arg(name, fn):
+    """argmax/argmin over one dim (None: the flattened tensor); first index on ties,
+    NaN counts as the extreme value (numpy's rule, also torch's)."""
+    def kernel(self, dim=None, keepdim=False):
+        R.check_extremum(name, self, dim)
+        a = arr(self)
+        if self.dtype is D.bfloat16:
+            a = a.astype(np.float32)
+        if dim is None or not self.ndim:
+            i = fn(a.reshape(-1))
+            shape = R.out_shape(self, None, keepdim)
+            return wrap(np.full(shape, i, np.int64), D.int64)
+        return wrap(fn(a, axis=dim, keepdims=keepdim), D.int64)
+    return kernel
+
+
+def _with_indices(name, fn, argfn):
+    values, indices = _amax_like(name, fn), _arg(name, argfn)
+
+    def kernel(self, dim, keepdim=False):
+        return values(self, (dim,), keepdim), indices(self, dim, keepdim)
+    return kernel
+
+
+def _logical(fn):
+    def kernel(self, dim=None, keepdim=False):
+        a = arr(self)
+        r = fn(a if a.dtype == np.bool_ else a != 0, axis=_axis(self, dim), keepdims=keepdim)
+        return wrap(r, R.any_all_dtype(self))
+    return kernel
+
+
+def _var(name):
+    def kernel(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        correction, out = R.var_correction(name, self, dim, unbiased, correction)
+        axis = _axis(self, dim)
+        with np.errstate(all="ignore"):
+            a = _acc(arr(self), self.dtype)
+            n = _count(self, dim)
+            dev = a - np.sum(a, axis=axis, keepdims=True) / n
+            sq = dev.real * dev.real + dev.imag * dev.imag if a.dtype.kind == "c" else dev * dev
+            r = np.sum(sq, axis=axis, keepdims=keepdim) / max(0, n - correction)
+            return wrap(np.sqrt(r) if name == "std" else r, out)
+    return kernel
+
+
+def logsumexp(self, dim, keepdim=False):
+    out = R.logsumexp_dtype(self)
+    axis = _axis(self, dim)
+    a = _acc(arr(self), out)
+    with np.errstate(all="ignore"):
+        if a.size == 0:
+            return wrap(np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdim)), out)
+        # shift by the (real) max; an infinite max shifts by 0 so inf - inf never appears
+        m = np.max(a.real, axis=axis, keepdims=True)
+        m = np.where(np.isfinite(m), m, 0)
+        r = np.log(np.sum(np.exp(a - m), axis=axis, keepdims=True)) + m
+        if not keepdim:
+            r = r.reshape(R.out_shape(self, dim, False))
+        return wrap(r, out)
+
+
+def cumsum(self, dim, dtype=None):
+    out = R.sum_dtype(self, dtype)
+    a = _acc(arr(self), out)
+    if not self.ndim:
+        return wrap(a.copy(), out)
+    return wrap(np.cumsum(a, axis=dim), out)
+
+
+KERNELS = {
+    "sum": _reducer(np.sum),
+    "prod": _reducer(np.prod),
+    "mean": mean,
+    "max": _extremum("max", np.max),
+    "min": _extremum("min", np.min),
+    "amax": _amax_like("amax", np.max),
+    "amin": _amax_like("amin", np.min),
+    "argmax": _arg("argmax", np.argmax),
+    "argmin": _arg("argmin", np.argmin),
+    "_max_dim": _with_indices("_max_dim", np.max, np.argmax),
+    "_min_dim": _with_indices("_min_dim", np.min, np.argmin),
+    "all": _logical(np.all),
+    "any": _logical(np.any),
+    "var": _var("var"),
+    "std": _var("std"),
+    "logsumexp": logsumexp,
+    "cumsum": cumsum,
+}
