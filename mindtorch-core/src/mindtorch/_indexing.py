@@ -1,9 +1,281 @@
-"""Tensor.__getitem__ / __setitem__."""
+"""Tensor.__getitem__ / __setitem__, following PyTorch's indexing rules.
+
+Basic indices are applied left to right as views (ints -> select, slices -> slice,
+None -> unsqueeze, Ellipsis skips dims), so the result shares storage.  Tensor indices
+(and lists, and Python bools) are recorded per dim of that view and applied last by the
+`index` op (a copy), or by `index_put_` when assigning.  As in PyTorch, ints are applied
+as selects *before* advanced indexing, so `x[:, idx, :, 0]` keeps idx's dims in place.
+"""
+import numbers
+import operator
+import warnings
+
+import numpy as np
+
+from . import _dtype as D
+from ._ops import OPS
+from ._ops.decls.indexing import check_index_dtype, checked_scalar, is_mask
+from ._tensor import Tensor
+
+_select = OPS["select"].binding
+_slice = OPS["slice"].binding
+_unsqueeze = OPS["unsqueeze"].binding
+_alias = OPS["alias"].binding
+_index = OPS["index"].binding
+_index_put_ = OPS["index_put_"].binding
+
+_SEQUENCE_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+    "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will "
+    "be interpreted as tensor index, x[torch.tensor(seq)], which will result either in an "
+    "error or a different result")
+
+
+# -- classifying index items ---------------------------------------------------------------
+
+def _is_bool(x):
+    return x is True or x is False or isinstance(x, np.bool_)
+
+
+def _is_int(x):
+    return type(x) is int or (isinstance(x, numbers.Integral) and not _is_bool(x)) or \
+        isinstance(x, np.integer)
+
+
+def _is_sequence(x):
+    return isinstance(x, (list, tuple, np.ndarray, str, bytes)) or (
+        hasattr(x, "__len__") and hasattr(x, "__getitem__") and not isinstance(x, Tensor)
+        and not isinstance(x, dict))
+
+
+def _as_tuple(index):
+    """The index as a tuple of items (NumPy's heuristic, as PyTorch applies it: a short
+    list holding slices, sequences, tensors, None or Ellipsis is a tuple in disguise)."""
+    if type(index) is tuple:
+        return index
+    if isinstance(index, Tensor) or not _is_sequence(index) or isinstance(index, np.ndarray) \
+            and index.ndim == 0:
+        return (index,)
+    try:
+        n = len(index)
+    except TypeError:
+        return (index,)
+    if n >= 32:
+        return (index,)
+    for item in index:
+        if isinstance(item, (Tensor, slice)) or item is None or item is Ellipsis or \
+                _is_sequence(item):
+            warnings.warn(_SEQUENCE_WARNING, UserWarning, stacklevel=4)
+            return tuple(index)
+    return (index,)
+
+
+def _sequence_to_tensor(seq, device):
+    """A list index as a tensor: bool if all its items are bools, else int64."""
+    from ._creation import tensor
+    t = tensor(seq, device=device)
+    if t.dtype is not D.bool and t.dtype is not D.int64:
+        t = tensor(seq, dtype=D.int64, device=device)
+    return t
+
+
+def _count_dims(items):
+    n = 0
+    for x in items:
+        if x is None or x is Ellipsis or _is_bool(x):
+            continue
+        if isinstance(x, Tensor) and is_mask(x):
+            n += x.ndim
+        else:
+            n += 1
+    return n
+
+
+def _bool_index(value, device):
+    """The index tensor a Python/0-dim bool stands for on a new dim of size 1."""
+    from ._creation import _empty
+    t = _empty((1 if value else 0,), D.int64, device)
+    return t.zero_() if value else t
+
+
+def _select_checked(t, dim, index, real_dim):
+    size = t._shape[dim]
+    if index < -size or index >= size:
+        raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size "
+                         f"{size}")
+    return _select(t, dim, index)
+
+
+def _slice_item(t, dim, s):
+    if t.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    start = None if s.start is None else operator.index(s.start)
+    stop = None if s.stop is None else operator.index(s.stop)
+    step = 1 if s.step is None else operator.index(s.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    if step == 1 and start in (None, 0) and (stop is None or stop >= t._shape[dim]):
+        return t  # the whole dim: no new view needed
+    return _slice(t, dim, start, stop, step)
+
+
+def _invalid(x):
+    return IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                      f"Variables are valid indices (got {type(x).__name__})")
+
+
+def _apply(t, items):
+    """Apply the basic indices of `items` to t as views.  Returns the view and the list of
+    tensor indices per dim of it (None entries are full slices), or None if there are none.
+    Masks stay masks (covering their ndim dims)."""
+    ndim = t.ndim
+    specified = _count_dims(items)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result, dim = t, 0
+    adv, covered = None, 0  # adv covers result dims [0, covered)
+
+    def record(index, width):
+        nonlocal adv, covered
+        if adv is None:
+            adv = []
+        while covered < dim:
+            adv.append(None)
+            covered += 1
+        adv.append(index)
+        covered += width
+
+    for real_dim, x in enumerate(items):
+        if _is_int(x):
+            if result.ndim == 0:
+                raise IndexError(f"too many indices for tensor of dimension {ndim}")
+            result = _select_checked(result, dim, operator.index(x), real_dim)
+        elif isinstance(x, slice):
+            result = _slice_item(result, dim, x)
+            dim += 1
+        elif x is None:
+            result = _unsqueeze(result, dim)
+            dim += 1
+        elif x is Ellipsis:
+            dim += ndim - specified
+        elif _is_bool(x):
+            result = _unsqueeze(result, dim)
+            record(_bool_index(bool(x), t._device), 1)
+            dim += 1
+        else:
+            if not isinstance(x, Tensor):
+                if not _is_sequence(x):
+                    raise _invalid(x)
+                x = _sequence_to_tensor(x, t._device)
+            if x.ndim == 0 and x.dtype.kind in "uib":
+                if is_mask(x):  # a 0-dim mask: a new dim of size 1 or 0
+                    result = _unsqueeze(result, dim)
+                    record(_bool_index(bool(x.item()), t._device), 1)
+                    dim += 1
+                else:
+                    result = _select_checked(result, dim, int(x.item()), real_dim)
+                continue
+            check_index_dtype(x)
+            width = x.ndim if is_mask(x) else 1
+            if x._device is not t._device:
+                if is_mask(x):  # expand on the mask's own device (it has the data)
+                    for i in x.nonzero().unbind(1):
+                        record(i.to(t._device), 1)
+                        dim += 1
+                    continue
+                x = x.to(t._device)
+            record(x, width)
+            dim += width
+    return result, adv
 
 
 def getitem(t, index):
-    raise NotImplementedError
+    tp = type(index)
+    if tp is int:
+        if t.ndim == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        return _select_checked(t, 0, index, 0)
+    if tp is slice:
+        r = _slice_item(t, 0, index)
+        return _alias(t) if r is t else r
+    if index is None:
+        return _unsqueeze(t, 0)
+    if index is Ellipsis:
+        return _alias(t)
+    result, adv = _apply(t, _as_tuple(index))
+    if adv is None:
+        return _alias(t) if result is t else result
+    return _index(result, adv)
+
+
+# -- assignment ----------------------------------------------------------------------------
+
+def _type_name(t):
+    from ._creation import parse_type_name
+    return parse_type_name(t)
+
+
+def _value(t, value):
+    """The assigned value: a tensor, or a Python scalar checked against t's dtype."""
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, np.generic) and not isinstance(value, (np.str_, np.bytes_, np.void)):
+        value = value.item()
+    if isinstance(value, (bool, int, float, complex)):
+        return checked_scalar(value, t.dtype)
+    raise TypeError(f"can't assign a {_qualname(value)} to a {_type_name(t)}")
+
+
+def _qualname(value):
+    cls = type(value)
+    return cls.__name__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__name__}"
+
+
+def _strip_leading_ones(v):
+    """A value tensor without its leading size-1 dims (PyTorch lets `x[i] = v` take a v
+    with extra leading ones)."""
+    k = 0
+    while k < v.ndim and v._shape[k] == 1:
+        k += 1
+    return v if k == 0 else v.reshape(v._shape[k:])
+
+
+def _copy_to(dst, value):
+    if not isinstance(value, Tensor):
+        dst.fill_(value)
+    elif dst._shape == value._shape:
+        dst.copy_(value)
+    elif value.ndim == 0 and value._device.type == "cpu":
+        dst.fill_(value)
+    else:
+        dst.copy_(_strip_leading_ones(value).expand(dst._shape))
 
 
 def setitem(t, index, value):
-    raise NotImplementedError
+    value = _value(t, value)
+    tp = type(index)
+    if tp is int:
+        if t.ndim == 0:
+            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+        _copy_to(_select_checked(t, 0, index, 0), value)
+        return
+    if tp is slice:
+        _copy_to(_slice_item(t, 0, index), value)
+        return
+    if index is None or index is Ellipsis:
+        _copy_to(t, value)
+        return
+    view, adv = _apply(t, _as_tuple(index))
+    if adv is None:
+        _copy_to(view, value)
+        return
+    if not isinstance(value, Tensor):
+        from ._creation import _empty
+        value = _empty((), t.dtype, t._device).fill_(value)
+    elif value._device is not t._device and value.ndim == 0:
+        value = value.to(t._device)
+    _index_put_(view, adv, _strip_leading_ones(value))

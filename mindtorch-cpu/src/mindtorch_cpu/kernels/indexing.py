@@ -1,2 +1,229 @@
-"""(to be filled)"""
-KERNELS = {}
+"""Indexing kernels: gathers and scatters through explicit coordinate arrays, advanced
+indexing through numpy's (whose rules match PyTorch's once bool masks are expanded).
+
+Every index is bounds-checked before numpy sees it: numpy would wrap negative indices
+that PyTorch rejects (gather, scatter) or raise with its own wording."""
+import warnings
+
+import numpy as np
+
+from mindtorch import Tensor
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import indexing as I
+
+from .._np import arr, wrap
+
+
+def _np_scalar(value, dtype):
+    """A Python scalar or 0-dim tensor as a numpy scalar of dtype, overflow-checked."""
+    if isinstance(value, Tensor):
+        value = arr(value)[()]
+        value = value.item() if value.dtype != D.bfloat16.np else float(value)
+    I.checked_scalar(value, dtype)
+    if isinstance(value, complex) and dtype.kind != "c":
+        value = value.real if dtype is not D.bool else value != 0
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return np.asarray(value).astype(dtype.np)[()]
+
+
+def _check_bounds(a, size, dim, error=None, negative=False):
+    """Raise for entries of integer array a outside [0, size) ([-size, size) when negative
+    indices count from the end)."""
+    if a.size == 0:
+        return
+    bad = (a < (-size if negative else 0)) | (a >= size)
+    if bad.any():
+        v = int(a[bad].flat[0])
+        raise error(v) if error else RuntimeError(
+            f"index {v} is out of bounds for dimension {dim} with size {size}")
+
+
+def _coords(index_shape, dim, idx):
+    """Coordinate arrays addressing self at (i0, .., idx[i], .., in) for every position i
+    of an index tensor of index_shape (gather/scatter's addressing)."""
+    n = len(index_shape)
+    out = []
+    for d in range(n):
+        if d == dim:
+            out.append(idx)
+        else:
+            shape = [1] * n
+            shape[d] = index_shape[d]
+            out.append(np.arange(index_shape[d]).reshape(shape))
+    return tuple(out)
+
+
+def _as1(t):
+    """numpy array of t, 0-dim treated as 1-dim (PyTorch's scatter/gather convention)."""
+    a = arr(t)
+    return a.reshape(1) if a.ndim == 0 else a
+
+
+# -- index_select / gather ---------------------------------------------------------------
+
+def index_select(self, dim, index):
+    shape = I.index_select_shape(self, dim, index)
+    idx = arr(index).reshape(-1)
+    size = self._shape[dim] if self.ndim else 1
+    bad = (idx < 0) | (idx >= size)
+    if bad.any():
+        raise I.index_select_oob(self, dim, int(idx[bad][0]))
+    if self.ndim == 0:
+        return wrap(arr(self).copy(), self.dtype)
+    return wrap(np.take(arr(self), idx, axis=dim).reshape(shape), self.dtype)
+
+
+def gather(self, dim, index, sparse_grad=False):
+    I.check_gather(self, dim, index)
+    a, idx = _as1(self), _as1(index)
+    _check_bounds(idx, a.shape[dim], dim)
+    if idx.size == 0:
+        return wrap(np.empty(index._shape, self.dtype.np), self.dtype)
+    return wrap(a[_coords(idx.shape, dim, idx)].reshape(index._shape), self.dtype)
+
+
+# -- scatter -------------------------------------------------------------------------------
+
+def _scatter_into(out, dim, index, src, reduce):
+    """Scatter into the numpy array `out` (written in place)."""
+    a, idx = (out.reshape(1) if out.ndim == 0 else out), _as1(index)
+    _check_bounds(idx, a.shape[dim], dim)
+    if idx.size == 0:
+        return
+    key = _coords(idx.shape, dim, idx)
+    if isinstance(src, Tensor):
+        s = _as1(src)
+        vals = s[tuple(slice(0, n) for n in idx.shape)]
+    else:
+        vals = src
+    if reduce is None:
+        a[key] = vals
+    elif reduce == "add":
+        np.add.at(a, key, vals)
+    else:
+        np.multiply.at(a, key, vals)
+
+
+def _scatter_src(self, src):
+    return src if isinstance(src, Tensor) else _np_scalar(src, self.dtype)
+
+
+def scatter(self, dim, index, src, reduce=None):
+    I.check_scatter_reduce(reduce, src)
+    I.check_scatter(self, dim, index, src)
+    out = arr(self).copy()
+    _scatter_into(out, dim, index, _scatter_src(self, src), reduce)
+    return wrap(out, self.dtype)
+
+
+def scatter_(self, dim, index, src, reduce=None):
+    I.check_scatter_reduce(reduce, src)
+    I.check_scatter(self, dim, index, src)
+    _scatter_into(arr(self), dim, index, _scatter_src(self, src), reduce)
+    return self
+
+
+def scatter_add(self, dim, index, src):
+    I.check_scatter(self, dim, index, src)
+    out = arr(self).copy()
+    _scatter_into(out, dim, index, src, "add")
+    return wrap(out, self.dtype)
+
+
+def scatter_add_(self, dim, index, src):
+    I.check_scatter(self, dim, index, src)
+    _scatter_into(arr(self), dim, index, src, "add")
+    return self
+
+
+# -- masks -----------------------------------------------------------------------------------
+
+def masked_fill(self, mask, value):
+    shape = I.masked_fill_shape(self, mask, value, inplace=False)
+    v = _np_scalar(value, self.dtype)
+    out = np.array(np.broadcast_to(arr(self), shape))
+    np.copyto(out, v, where=arr(mask))
+    return wrap(out, self.dtype)
+
+
+def masked_fill_(self, mask, value):
+    I.masked_fill_shape(self, mask, value, inplace=True)
+    np.copyto(arr(self), _np_scalar(value, self.dtype), where=arr(mask))
+    return self
+
+
+def masked_select(self, mask):
+    I.check_mask_dtype(mask, "masked_select")
+    a, m = np.broadcast_arrays(arr(self), arr(mask))
+    return wrap(a[m], self.dtype)  # boolean indexing copies
+
+
+def nonzero(self):
+    a = arr(self)
+    return wrap(np.argwhere(a != 0), D.int64)
+
+
+# -- advanced indexing ---------------------------------------------------------------------
+
+def _index_arrays(self, indices):
+    """numpy index tuple for an aten-style index list (None = full slice), with masks
+    expanded into one integer array per dim they cover and every index bounds-checked;
+    and the shapes of its entries (for the result shape)."""
+    I.check_index_list(self, indices)
+    key = []
+    for t in indices:
+        if t is None:
+            key.append(slice(None))
+        elif I.is_mask(t):
+            if t.dtype is D.uint8:
+                warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
+                              "dtype torch.bool instead.", UserWarning, stacklevel=4)
+            key.extend(np.nonzero(arr(t)))
+        else:
+            d = len(key)
+            a = arr(t)
+            _check_bounds(a, self._shape[d], d, lambda v, d=d: IndexError(
+                f"index {v} is out of bounds for dimension {d} with size {self._shape[d]}"),
+                          negative=True)
+            key.append(a)
+    shapes = [None if isinstance(k, slice) else k.shape for k in key]
+    return tuple(key), shapes
+
+
+def index(self, indices):
+    key, shapes = _index_arrays(self, indices)
+    I.advanced_index_shape(self._shape, shapes)  # PyTorch's errors for bad broadcasts
+    if all(s is None for s in shapes):
+        return wrap(arr(self).copy(), self.dtype)
+    return wrap(arr(self)[key], self.dtype)
+
+
+def index_put_(self, indices, values, accumulate=False):
+    if not accumulate:
+        fill = I.masked_fill_dispatch(self, indices, values)
+        if fill is not None:
+            mask, shape = fill
+            return masked_fill_(self, mask.reshape(shape), values.reshape(()))
+    key, shapes = _index_arrays(self, indices)
+    I.check_index_put_values(self, values, I.advanced_index_shape(self._shape, shapes))
+    a, v = arr(self), arr(values)
+    if accumulate:
+        np.add.at(a, key, v)
+    else:
+        a[key] = v
+    return self
+
+
+def index_put(self, indices, values, accumulate=False):
+    out = wrap(arr(self).copy(), self.dtype)
+    return index_put_(out, indices, values, accumulate)
+
+
+KERNELS = {
+    "index_select": index_select, "gather": gather,
+    "scatter": scatter, "scatter_": scatter_, "scatter_add": scatter_add,
+    "scatter_add_": scatter_add_,
+    "masked_fill": masked_fill, "masked_fill_": masked_fill_, "masked_select": masked_select,
+    "nonzero": nonzero, "index": index, "index_put": index_put, "index_put_": index_put_,
+}

@@ -1,1 +1,372 @@
-"""(declarations added in the next commit)"""
+"""Indexing ops: gathers, scatters, masks and advanced indexing.
+
+Besides the declarations this module holds the shape and dtype checks every backend
+shares (the cpu kernels and the meta rules call them), so the error classes and messages
+are PyTorch's whatever device runs the op.  They look at metadata only, never at data.
+"""
+from ... import _dtype as D
+from ..._shapes import broadcast_shapes
+from ..registry import OPS, define
+
+_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
+               "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
+               "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
+               "complex128": "ComplexDouble"}
+# names c10 prints for a dtype in masked_fill's error
+_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+            "uint8": "unsigned char", "float32": "float", "float64": "double",
+            "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def type_name(dtype):
+    return _TYPE_NAMES[dtype.name]
+
+
+_CAST_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+               "uint8": "uint8_t", "float32": "float", "float64": "double",
+               "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+               "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def checked_scalar(value, dtype):
+    """A Python scalar written into a tensor of `dtype`, checked for overflow as PyTorch
+    does when it converts a Scalar (c10's checked_convert): the value itself is returned,
+    the cast is left to the kernel."""
+    if dtype is D.bool:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= 2 ** 64:
+            raise OverflowError("int too big to convert")
+        if value < -2 ** 63:
+            raise OverflowError("can't convert negative int to unsigned")
+    x = value
+    if isinstance(x, complex):
+        if x.imag != 0 and dtype.kind != "c":
+            raise _overflow(dtype)
+        x = x.real
+    if dtype.kind in "ui":
+        info = D.iinfo(dtype)
+        bad = x != x or abs(x) == float("inf")
+        if not bad:
+            if isinstance(x, float):
+                bad = x < info.min or x > info.max
+            elif dtype.kind == "u":  # c10 lets negative ints wrap into unsigned types
+                bad = abs(x) > info.max
+            else:
+                bad = x < info.min or x > info.max
+    else:
+        big = D.finfo(dtype.to_real()).max
+        bad = x == x and abs(x) != float("inf") and abs(float(x)) > big
+    if bad:
+        raise _overflow(dtype)
+    return value
+
+
+def _overflow(dtype):
+    return RuntimeError(f"value cannot be converted to type {_CAST_NAMES[dtype.name]} without "
+                        f"overflow")
+
+
+# -- shared checks ---------------------------------------------------------------------
+
+def _index_int_dtype(op_name, index, allowed="int32 or int64"):
+    if index.dtype is not D.int64 and index.dtype is not D.int32:
+        raise RuntimeError(f"{op_name}(): Expected dtype {allowed} for index")
+
+
+def index_select_shape(self, dim, index):
+    """Result shape of index_select (checks index's dtype and rank)."""
+    _index_int_dtype("index_select", index)
+    if index.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    n = index.numel()
+    if self.ndim == 0:
+        if n != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {n} "
+                               f"value(s)")
+        return ()
+    if self._shape[dim] == 0 and n:
+        raise RuntimeError("index_select(): self indexing axis dim should be positive")
+    return self._shape[:dim] + (n,) + self._shape[dim + 1:]
+
+
+def index_select_oob(self, dim, value):
+    # PyTorch raises IndexError along dim 0 and RuntimeError from its fast inner-dim path
+    if self.ndim <= 1 or dim == 0:
+        return IndexError("index out of range in self")
+    return RuntimeError(f"INDICES element is out of DATA bounds, id={value} "
+                        f"axis_dim={self._shape[dim]}")
+
+
+def _shape1(t):
+    """Shape treating a 0-dim tensor as 1-dim (PyTorch's ensure_nonempty_size)."""
+    return t._shape if t._shape else (1,)
+
+
+def check_gather(self, dim, index):
+    """gather's checks; the result shape is index's."""
+    _index_int_dtype("gather", index, "int32/int64")
+    if max(index.ndim, 1) != max(self.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input "
+                           "tensor")
+    si, ss = _shape1(index), _shape1(self)
+    if index.numel():
+        for d in range(len(si)):
+            if d != dim and si[d] > ss[d]:
+                raise RuntimeError(f"Size does not match at dimension {d} expected index "
+                                   f"{list(index._shape)} to be no larger than self "
+                                   f"{list(self._shape)} apart from dimension {dim}")
+
+
+def check_scatter(self, dim, index, src, op_name="scatter"):
+    """scatter/scatter_add's checks (src: a tensor or a Python scalar)."""
+    from ..._tensor import Tensor
+    _index_int_dtype(op_name, index, "int32 or int64")
+    is_tensor = isinstance(src, Tensor)
+    if is_tensor and src.dtype is not self.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if max(index.ndim, 1) != max(self.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as self "
+                           "tensor")
+    if is_tensor and dim >= max(src.ndim, 1):  # PyTorch reads src.size(dim) first
+        n = max(src.ndim, 1)
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
+                         f"but got {dim})")
+    if is_tensor and max(index.ndim, 1) != max(src.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as src "
+                           "tensor")
+    if not index.numel():
+        return
+    si, ss = _shape1(index), _shape1(self)
+    sr = _shape1(src) if is_tensor else None
+    for d in range(len(si)):
+        if (d != dim and si[d] > ss[d]) or (sr is not None and si[d] > sr[d]):
+            if sr is None:
+                raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than "
+                                   f"self {list(self._shape)} apart from dimension {dim}")
+            raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than self "
+                               f"{list(self._shape)} apart from dimension {dim} and to be no "
+                               f"larger size than src {list(src._shape)}")
+
+
+def check_scatter_reduce(reduce, src):
+    if reduce is None:
+        return
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    from ..._tensor import Tensor
+    if isinstance(src, Tensor):
+        import warnings
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
+                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
+                      "instead for more reduction options.", UserWarning, stacklevel=4)
+
+
+def check_mask_dtype(mask, op_name="masked_fill_"):
+    if mask.dtype is not D.bool:
+        if op_name == "masked_select":
+            raise RuntimeError("masked_select: expected BoolTensor for mask")
+        raise RuntimeError(f"{op_name} only supports boolean masks, but got mask with dtype "
+                           f"{_C_NAMES.get(mask.dtype.name, mask.dtype.name)}")
+
+
+def check_fill_value(value):
+    from ..._tensor import Tensor
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+
+
+def masked_fill_shape(self, mask, value, inplace):
+    check_mask_dtype(mask)
+    check_fill_value(value)
+    shape = broadcast_shapes(self._shape, mask._shape)
+    if inplace and shape != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    return shape
+
+
+_INDEX_DTYPES = (D.int64, D.int32, D.uint8, D.bool)
+
+
+def is_mask(t):
+    return t.dtype is D.bool or t.dtype is D.uint8
+
+
+def check_index_dtype(t):
+    if t.dtype not in _INDEX_DTYPES:
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+
+
+def check_mask_shape(self_shape, mask_shape, start):
+    """A mask indexing self from dim `start` must match self's sizes there."""
+    for j, n in enumerate(mask_shape):
+        k = start + j
+        if k >= len(self_shape) or n != self_shape[k]:
+            raise IndexError(f"The shape of the mask {list(mask_shape)} at index {j} does not "
+                             f"match the shape of the indexed tensor {list(self_shape)} at index "
+                             f"{k}")
+
+
+def too_many_indices(ndim, got):
+    return IndexError(f"too many indices for tensor of dimension {ndim} (got {got})")
+
+
+def advanced_index_shape(self_shape, index_shapes):
+    """Shape of self[indices] for index_shapes: per indexed dim, None (full slice) or the
+    shape of an integer index tensor (masks already expanded to one entry per dim).
+    Index tensors broadcast together; their dims replace the indexed dims in place when
+    the indexed dims are adjacent, and go first otherwise (NumPy's and PyTorch's rule)."""
+    if len(index_shapes) > len(self_shape):
+        raise too_many_indices(len(self_shape), len(index_shapes))
+    pos = [i for i, s in enumerate(index_shapes) if s is not None]
+    if not pos:
+        return tuple(self_shape)
+    try:
+        bshape = broadcast_shapes(*(index_shapes[i] for i in pos))
+    except RuntimeError:
+        shapes = ", ".join(str(list(index_shapes[i])) for i in pos)
+        raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
+                         f"with shapes {shapes}") from None
+    rest = [n for i, n in enumerate(self_shape) if i >= len(index_shapes) or
+            index_shapes[i] is None]
+    if pos[-1] - pos[0] + 1 == len(pos):  # adjacent: in place
+        first = pos[0]
+        return tuple(self_shape[:first]) + bshape + tuple(self_shape[pos[-1] + 1:])
+    return bshape + tuple(rest)
+
+
+def check_index_list(self, indices):
+    """Dtype, 0-dim mask and rank checks of an index list; returns the number of self dims
+    it indexes."""
+    if not indices:
+        raise IndexError("at least one index must be provided")
+    consumed = 0
+    for t in indices:
+        if t is None:
+            consumed += 1
+            continue
+        check_index_dtype(t)
+        if is_mask(t):
+            if t.ndim == 0:
+                raise RuntimeError("index: 0-dimensional boolean indices are not supported; "
+                                   "index with [None] or use Tensor.__getitem__")
+            check_mask_shape(self._shape, t._shape, consumed)
+            consumed += t.ndim
+        else:
+            consumed += 1
+    if consumed > self.ndim:
+        raise too_many_indices(self.ndim, consumed)
+    return consumed
+
+
+def masked_fill_dispatch(self, indices, values):
+    """The mask (unsqueezed to self's rank) when index_put_ is a masked_fill: one bool/byte
+    index, only full slices besides it, and a single value (PyTorch then casts the value
+    to self's dtype instead of requiring equal dtypes)."""
+    if values.numel() != 1:
+        return None
+    mask, consumed = None, 0
+    for t in indices:
+        if t is None:
+            consumed += 1
+            continue
+        if not is_mask(t) or mask is not None:
+            return None
+        check_mask_shape(self._shape, t._shape, consumed)
+        mask, start = t, consumed
+        consumed += t.ndim
+    if mask is None:
+        return None
+    lead = (1,) * start
+    return mask, lead + mask._shape + (1,) * (self.ndim - consumed)
+
+
+def check_index_put_values(self, values, result_shape):
+    """values must broadcast to the indexing result (result_shape None: unknown, as for
+    masks on a device without data) and have self's dtype."""
+    if result_shape is not None:
+        ok = values.ndim <= len(result_shape)
+        if ok:
+            try:
+                ok = broadcast_shapes(values._shape, result_shape) == tuple(result_shape)
+            except RuntimeError:
+                ok = False
+        if not ok:
+            raise RuntimeError(f"shape mismatch: value tensor of shape {list(values._shape)} "
+                               f"cannot be broadcast to indexing result of shape "
+                               f"{list(result_shape)}")
+    if values.dtype is not self.dtype:
+        raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                           f"{type_name(self.dtype)} for the destination and "
+                           f"{type_name(values.dtype)} for the source.")
+
+
+# -- declarations ----------------------------------------------------------------------
+
+def _inplace_via(name):
+    """Decomposition of an in-place op into its out-of-place op plus copy_ (backends may
+    register a kernel that writes in place instead)."""
+    def inplace(self, *args):
+        return self.copy_(OPS[name].call(self, *args))
+    return inplace
+
+
+def _scatter_(self, dim, index, src, reduce=None):
+    check_scatter(self, dim, index, src)
+    return self.copy_(OPS["scatter"].call(self, dim, index, src, reduce))
+
+
+def _masked_fill_(self, mask, value):
+    masked_fill_shape(self, mask, value, inplace=True)
+    return self.copy_(OPS["masked_fill"].call(self, mask, value))
+
+
+def _nonzero_wrapper(binding):
+    """torch.nonzero's as_tuple form, on top of the op (which returns the (n, ndim) index
+    matrix)."""
+    def nonzero(input, *, out=None, as_tuple=False):
+        if not as_tuple:
+            return binding(input, out=out)
+        if out is not None:
+            raise RuntimeError("nonzero(): as_tuple=True does not support out=")
+        if input.ndim == 0:
+            return (binding(input.unsqueeze(0)).select(1, 0),)
+        return binding(input).unbind(1)
+    nonzero.__doc__ = binding.__doc__
+    nonzero.__module__ = "mindtorch"
+    nonzero._op = binding._op
+    return nonzero
+
+
+def _declare():
+    define("index_select(Tensor self, int dim, Tensor index) -> Tensor", out=True)
+    define("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
+           out=True)
+    define("scatter(Tensor self, int dim, Tensor index, Tensor|Scalar src, *, "
+           "str? reduce=None) -> Tensor", out=True)
+    define("scatter_(Tensor(a!) self, int dim, Tensor index, Tensor|Scalar src, *, "
+           "str? reduce=None) -> Tensor(a!)", tags=("inplace",), function=False,
+           decomposition=_scatter_)
+    define("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", out=True)
+    define("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
+           tags=("inplace",), function=False, decomposition=_inplace_via("scatter_add"))
+    define("masked_fill(Tensor self, Tensor mask, Tensor|Scalar value) -> Tensor")
+    define("masked_fill_(Tensor(a!) self, Tensor mask, Tensor|Scalar value) -> Tensor(a!)",
+           tags=("inplace",), function=False, decomposition=_masked_fill_)
+    define("masked_select(Tensor self, Tensor mask) -> Tensor", out=True)
+    # self[indices] for an index list as PyTorch's aten::index takes it: None is a full
+    # slice; internal (Tensor.__getitem__ uses it), hence neither function nor method
+    define("index(Tensor self, Tensor?[] indices) -> Tensor", function=False, method=False)
+    define("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) "
+           "-> Tensor")
+    define("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, "
+           "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
+           decomposition=_inplace_via("index_put"))
+    op = define("nonzero(Tensor self) -> Tensor", out=True)
+    op.binding = _nonzero_wrapper(op.binding)
+
+
+_declare()

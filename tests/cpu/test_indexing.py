@@ -1,0 +1,504 @@
+"""Indexing ops against PyTorch: index_select, gather, scatter(_add)(_), masked_fill(_),
+masked_select, nonzero, index_put(_) and the internal `index` op; several dtypes,
+non-contiguous inputs, 0-dim and empty tensors, negative and out-of-range indices, error
+classes, and shapes on the meta device."""
+import warnings
+from functools import partial
+
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import assert_same, same_error, to_torch, torch
+
+RNG = np.random.default_rng(0)
+INDEX = mindtorch._OPS["index"].binding
+DTYPES = ["bool", "uint8", "int32", "int64", "float16", "bfloat16", "float32", "float64",
+          "complex64"]
+
+
+def make(shape, dtype="float32"):
+    dt = getattr(mindtorch, dtype)
+    if dt is mindtorch.bool:
+        data = RNG.random(shape) > 0.5
+    elif dt.kind in "ui":
+        data = RNG.integers(0, 50, shape)
+    else:
+        data = RNG.integers(-20, 20, shape).astype(np.float64) / 4
+        if dt.is_complex:
+            data = data + 1j * RNG.integers(-5, 5, shape)
+    return mindtorch.tensor(np.asarray(data)).to(dt)
+
+
+def idx(values, dtype="int64"):
+    return mindtorch.tensor(np.asarray(values, dtype=np.int64)).to(getattr(mindtorch, dtype))
+
+
+def mask(values):
+    return mindtorch.tensor(np.asarray(values, dtype=bool))
+
+
+def th(x):
+    if isinstance(x, mindtorch.Tensor):
+        return to_torch(x)
+    if isinstance(x, (list, tuple)):
+        return type(x)(th(v) for v in x)
+    return x
+
+
+def check(fn, *args):
+    """fn(lib, *args) with mindtorch and with torch: same result, or same error class."""
+    try:
+        expected = fn(torch, *th(args))
+    except Exception:
+        same_error(lambda: fn(mindtorch, *args), lambda: fn(torch, *th(args)))
+        return
+    assert_same(fn(mindtorch, *args), expected)
+
+
+def transposed(shape, dtype="float32"):
+    """A non-contiguous tensor of `shape` (2-D: a transposed view)."""
+    return make(shape[::-1], dtype).t()
+
+
+def strided(shape, dtype="float32"):
+    """A non-contiguous tensor of `shape` (every other element of the last dim, offset 1)."""
+    base = make(shape[:-1] + (shape[-1] * 2 + 1,), dtype)
+    return base.narrow(-1, 1, shape[-1] * 2).unflatten(-1, (shape[-1], 2)).select(-1, 0)
+
+
+# -- index_select --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_index_select_dtypes(dtype):
+    x = make((4, 5), dtype)
+    for dim in (0, 1, -1):
+        check(lambda L, x, i: L.index_select(x, dim, i), x, idx([3, 0, 3, 1]))
+
+
+@pytest.mark.parametrize("layout", [transposed, strided])
+def test_index_select_non_contiguous(layout):
+    x = layout((4, 5))
+    check(lambda L, x, i: x.index_select(0, i), x, idx([2, 2, 0]))
+    check(lambda L, x, i: x.index_select(1, i), x, idx([4, 0], "int32"))
+
+
+def test_index_select_shapes():
+    check(lambda L, x, i: x.index_select(1, i), make((2, 3, 4)), idx(2))          # 0-dim index
+    check(lambda L, x, i: x.index_select(0, i), make(()), idx([0]))               # 0-dim self
+    check(lambda L, x, i: x.index_select(-1, i), make(()), idx(0))
+    check(lambda L, x, i: x.index_select(0, i), make((0, 3)), idx([]))            # empty
+    check(lambda L, x, i: x.index_select(1, i), make((2, 3)), idx([]))
+
+
+@pytest.mark.parametrize("case", [
+    ((3, 4), 1, [4]), ((3, 4), 1, [-1]), ((3, 4), 0, [3]), ((5,), 0, [-1]), ((5,), 0, [5]),
+    ((), 0, [1]), ((), 0, [0, 0]), ((0, 3), 0, [0]), ((3, 4), 2, [0]),
+])
+def test_index_select_errors(case):
+    shape, dim, values = case
+    check(lambda L, x, i: x.index_select(dim, i), make(shape), idx(values))
+
+
+def test_index_select_bad_index():
+    x = make((3, 4))
+    check(lambda L, x, i: x.index_select(0, i), x, idx([[1]]))
+    check(lambda L, x, i: x.index_select(0, i), x, idx([1], "int16"))
+    check(lambda L, x, i: x.index_select(0, i), x, idx([1], "float32"))
+
+
+def test_index_select_out():
+    x, i = make((3, 4)), idx([2, 0])
+    out = mindtorch.empty(2, 4)
+    r = mindtorch.index_select(x, 0, i, out=out)
+    assert r is out
+    assert_same(out, torch.index_select(th(x), 0, th(i)))
+
+
+# -- gather ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_gather_dtypes(dtype):
+    x = make((3, 4), dtype)
+    check(lambda L, x, i: x.gather(1, i), x, idx([[0, 3], [1, 1], [2, 0]]))
+    check(lambda L, x, i: L.gather(x, 0, i), x, idx([[2, 0, 1, 1]]))
+
+
+@pytest.mark.parametrize("layout", [transposed, strided])
+def test_gather_non_contiguous(layout):
+    x = layout((4, 5))
+    check(lambda L, x, i: x.gather(-1, i), x, idx([[0, 4], [1, 1], [3, 2]]))
+    check(lambda L, x, i: x.gather(0, i), x, idx([[3, 0, 1], [0, 0, 2]]).t())
+
+
+def test_gather_shapes():
+    check(lambda L, x, i: x.gather(0, i), make(()), idx(0))
+    check(lambda L, x, i: x.gather(0, i), make(()), idx([0, 0]))
+    check(lambda L, x, i: x.gather(0, i), make((3,)), idx(1))
+    check(lambda L, x, i: x.gather(1, i), make((3, 4)), idx(np.zeros((0, 7))))
+    check(lambda L, x, i: x.gather(2, i), make((2, 3, 4)), idx(RNG.integers(0, 4, (2, 2, 6))))
+
+
+@pytest.mark.parametrize("values,dim", [
+    ([[0, 4]], 1), ([[0, -1]], 1), ([[0, 1], [2, 3], [1, 1], [0, 0]], 1),
+    ([[0, 1, 2, 2, 1]], 0), ([0, 1], 1),
+])
+def test_gather_errors(values, dim):
+    check(lambda L, x, i: x.gather(dim, i), make((3, 4)), idx(values))
+
+
+def test_gather_bad_dtype():
+    check(lambda L, x, i: x.gather(1, i), make((3, 4)), idx([[0]], "int16"))
+
+
+# -- scatter / scatter_add -----------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_scatter_dtypes(dtype):
+    x, src = make((3, 4), dtype), make((2, 3), dtype)
+    i = idx([[0, 1, 2], [3, 2, 1]])
+    check(lambda L, x, i, s: x.scatter(1, i, s), x, i, src)
+    check(lambda L, x, i: L.scatter(x, 0, i.clamp(max=2), 1), x, i)
+
+
+@pytest.mark.filterwarnings("ignore:The reduce argument")
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_reduce_arg(reduce):
+    x, src = make((3, 4)), make((2, 2))
+    i = idx([[0, 0], [3, 3]])  # duplicates accumulate
+    check(lambda L, x, i, s: x.scatter(1, i, s, reduce=reduce), x, i, src)
+    check(lambda L, x, i: x.scatter(1, i, 2.5, reduce=reduce), x, i)
+
+
+def test_scatter_scalar_casts():
+    i = idx([[0, 1]])
+    check(lambda L, x, i: x.scatter(1, i, 7.5), make((3, 4), "int64"), i)
+    check(lambda L, x, i: x.scatter(1, i, 300), make((3, 4), "uint8"), i)
+    check(lambda L, x, i: x.scatter(1, i, 1e40), make((3, 4), "float32"), i)
+    check(lambda L, x, i: x.scatter(1, i, 2j), make((3, 4), "float32"), i)
+
+
+@pytest.mark.parametrize("layout", [transposed, strided])
+def test_scatter_non_contiguous(layout):
+    x, src = layout((4, 5)), layout((4, 5))
+    i = idx([[0, 4, 2], [1, 1, 3]])
+    check(lambda L, x, i, s: x.scatter(1, i, s), x, i, src)
+    check(lambda L, x, i, s: x.scatter_add(0, i.clamp(max=3), s), x, i, src)
+
+
+def test_scatter_shapes():
+    check(lambda L, x, i: x.scatter(0, i, 1.0), make(()), idx(0))
+    check(lambda L, x, i, s: x.scatter(0, i, s), make(()), idx([0]), make((1,)))
+    check(lambda L, x, i, s: x.scatter(0, i, s), make((3,)), idx(1), make(()))
+    check(lambda L, x, i: x.scatter(1, i, 1.0), make((3, 4)), idx(np.zeros((0, 7))))
+    check(lambda L, x, i, s: x.scatter_add(0, i, s), make((0, 2)), idx(np.zeros((0, 2))),
+          make((0, 2)))
+
+
+@pytest.mark.parametrize("args", [
+    ((3, 4), 1, [[0, 4]], (1, 2), "float32"),        # out of range
+    ((3, 4), 1, [[0, -1]], (1, 2), "float32"),       # negative
+    ((3, 4), 1, [[0, 1]], (1, 2), "float64"),        # dtype mismatch
+    ((3, 4), 1, [[0, 1], [2, 3]], (1, 1), "float32"),  # src too small
+    ((3, 4), 1, [0, 1], (2,), "float32"),            # rank mismatch
+    ((3, 4), 1, [[0, 1]], (2,), "float32"),          # src rank
+    ((3, 4), 0, [[0, 1, 1, 1, 1]], (1, 5), "float32"),  # index larger than self
+])
+def test_scatter_errors(args):
+    shape, dim, values, src_shape, src_dtype = args
+    x, i, s = make(shape), idx(values), make(src_shape, src_dtype)
+    check(lambda L, x, i, s: x.scatter(dim, i, s), x, i, s)
+    check(lambda L, x, i, s: x.scatter_add(dim, i, s), x, i, s)
+
+
+def test_scatter_bad_reduce():
+    check(lambda L, x, i: x.scatter(1, i, 1.0, reduce="mean"), make((3, 4)), idx([[0]]))
+
+
+def test_scatter_add_duplicates():
+    x, s = make((3, 4), "float64"), make((3, 5), "float64")
+    i = idx(RNG.integers(0, 4, (3, 5)))
+    check(lambda L, x, i, s: x.scatter_add(1, i, s), x, i, s)
+    check(lambda L, x, i, s: L.scatter_add(x, 0, i.clamp(max=2), s), x, i, s)
+
+
+def test_scatter_inplace_writes_through_views():
+    base = make((4, 6))
+    expected = th(base)
+    view = base.t()[1:5]                        # non-contiguous view (4 x 4)
+    i, s = idx([[0, 3, 1, 2]]), make((1, 4))
+    v0 = base._version
+    r = view.scatter_(0, i, s)
+    assert r is view and base._version == v0 + 1
+    expected.t()[1:5].scatter_(0, th(i), th(s))
+    assert_same(base, expected)
+    view.scatter_add_(1, i, s)
+    expected.t()[1:5].scatter_add_(1, th(i), th(s))
+    assert_same(base, expected)
+    with pytest.warns(UserWarning, match="reduce argument"):
+        view.scatter_(0, i, s, reduce="add")
+    expected.t()[1:5].scatter_(0, th(i), th(s), reduce="add")
+    view.scatter_(1, i, 9.0, reduce="multiply")
+    expected.t()[1:5].scatter_(1, th(i), 9.0, reduce="multiply")
+    assert_same(base, expected)
+    with pytest.raises(RuntimeError):
+        view.scatter_(1, i, make((1, 4), "float64"))
+
+
+# -- masked_fill / masked_select / nonzero -------------------------------------------------
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_masked_fill_dtypes(dtype):
+    x, m = make((3, 4), dtype), make((3, 4), "bool")
+    check(lambda L, x, m: x.masked_fill(m, 1), x, m)
+    check(lambda L, x, m: L.masked_fill(x, m, True), x, m)
+    check(lambda L, x, m, v: x.masked_fill(m, v), x, m, make((), dtype))
+
+
+def test_masked_fill_broadcast_and_values():
+    x = make((3, 4))
+    check(lambda L, x, m: x.masked_fill(m, -1.5), x, make((4,), "bool"))
+    check(lambda L, x, m: x.masked_fill(m, 0), x[0], make((3, 4), "bool"))  # result grows
+    check(lambda L, x, m, v: x.masked_fill(m, v), x, make((3, 1), "bool"), make((), "float64"))
+    check(lambda L, x, m, v: x.masked_fill(m, v), make((3, 4), "int64"), make((3, 4), "bool"),
+          mindtorch.tensor(1.75))
+    check(lambda L, x, m: x.masked_fill(m, float("inf")), x, make((3, 4), "bool"))
+    check(lambda L, x, m: x.masked_fill(m, 2), make((), "float32"), make((), "bool"))
+    check(lambda L, x, m: x.masked_fill(m, 2), make((0, 4)), make((4,), "bool"))
+
+
+@pytest.mark.parametrize("dtype,value", [
+    ("float32", 1e40), ("float32", 1 + 1j), ("float16", 70000.0), ("int32", 2 ** 40),
+    ("uint8", 300), ("uint8", -1), ("uint8", 255.5), ("int64", float("nan")),
+    ("bool", 7), ("complex64", 1e40), ("int8", -1.0),
+])
+def test_masked_fill_overflow(dtype, value):
+    check(lambda L, x, m: x.masked_fill(m, value), make((2, 3), dtype), make((2, 3), "bool"))
+
+
+def test_masked_fill_errors():
+    x = make((3, 4))
+    check(lambda L, x, m: x.masked_fill(m, 0), x, make((3, 4), "int64"))
+    check(lambda L, x, m: x.masked_fill(m, 0), x, make((3, 4), "uint8"))
+    check(lambda L, x, m, v: x.masked_fill(m, v), x, make((3, 4), "bool"), make((1,)))
+    check(lambda L, x, m: x.masked_fill(m, 0), x, make((2, 4), "bool"))
+    check(lambda L, x, m: x.clone().masked_fill_(m, 0), x[0], make((3, 4), "bool"))
+
+
+@pytest.mark.parametrize("layout", [transposed, strided])
+def test_masked_fill_inplace_non_contiguous(layout):
+    x, m = layout((4, 5)), make((5,), "bool")
+    expected = th(x).masked_fill_(th(m), 3.0)
+    assert x.masked_fill_(m, 3.0) is x
+    assert_same(x, expected)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "bfloat16", "float64", "complex64"])
+def test_masked_select(dtype):
+    x = make((3, 4), dtype)
+    check(lambda L, x, m: L.masked_select(x, m), x, make((3, 4), "bool"))
+    check(lambda L, x, m: x.masked_select(m), x.t(), make((3,), "bool"))
+    check(lambda L, x, m: L.masked_select(x, m), x[0], make((2, 4), "bool"))
+    check(lambda L, x, m: L.masked_select(x, m), make((), dtype), make((), "bool"))
+    check(lambda L, x, m: L.masked_select(x, m), x, make((3, 4), "int64"))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "bfloat16", "float32",
+                                   "complex128"])
+@pytest.mark.parametrize("shape", [(), (0,), (7,), (3, 4), (2, 0, 3), (2, 3, 2)])
+def test_nonzero(dtype, shape):
+    x = make(shape, dtype)
+    check(lambda L, x: L.nonzero(x), x)
+    check(lambda L, x: x.nonzero(as_tuple=True), x)
+    if len(shape) == 2:
+        check(lambda L, x: L.nonzero(x.t()), x)
+
+
+def test_nonzero_scalar_values():
+    check(lambda L, x: L.nonzero(x), mindtorch.tensor(0))
+    check(lambda L, x: L.nonzero(x, as_tuple=True), mindtorch.tensor(0.0))
+    check(lambda L, x: L.nonzero(x, as_tuple=True), mindtorch.tensor(2))
+    out = mindtorch.empty(0, dtype=mindtorch.int64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert mindtorch.nonzero(mindtorch.tensor([0, 3, 3]), out=out) is out
+    assert out.tolist() == [[1], [2]]
+
+
+# -- index / index_put -----------------------------------------------------------------------
+
+INDEX_CASES = [
+    ("[i]", lambda i, j, m: [i]),
+    ("[None, i]", lambda i, j, m: [None, i]),
+    ("[i, j]", lambda i, j, m: [i, j]),
+    ("[i, None, j]", lambda i, j, m: [i, None, j]),      # separated: advanced dims first
+    ("[None, i, j]", lambda i, j, m: [None, i, j]),
+    ("[i2d, None, j]", lambda i, j, m: [i.reshape(2, 1), None, j]),  # broadcasting
+    ("[m]", lambda i, j, m: [m]),
+    ("[None, m]", lambda i, j, m: [None, m[0]]),
+    ("[m, i]", lambda i, j, m: [m, i[:1]]),
+    ("[i0d]", lambda i, j, m: [i[0]]),
+    ("[empty]", lambda i, j, m: [i[:0]]),
+]
+
+
+@pytest.mark.parametrize("name,make_indices", INDEX_CASES, ids=[c[0] for c in INDEX_CASES])
+@pytest.mark.parametrize("layout", [make, strided])
+def test_index_op(name, make_indices, layout):
+    x = layout((3, 4, 5))
+    i, j, m = idx([2, -1]), idx([0, 4], "int32"), make((3, 4), "bool")
+    check(lambda L, x, ind: INDEX(x, ind) if L is mindtorch else torch.ops.aten.index(x, ind),
+          x, make_indices(i, j, m))
+
+
+@pytest.mark.parametrize("indices", [
+    [idx([3])], [idx([-4])], [None, idx([4])], [idx([0]), idx([0]), idx([0]), idx([0])],
+    [idx([0, 1]), idx([0, 1, 2])], [idx([1], "int16")], [idx([1], "float32")],
+    [mask([True, False])], [None, mask([True, False, True])],
+])
+def test_index_op_errors(indices):
+    x = make((3, 4, 5))
+    check(lambda L, x, ind: INDEX(x, ind) if L is mindtorch else torch.ops.aten.index(x, ind),
+          x, indices)
+
+
+def test_index_op_byte_mask_warns():
+    x = make((3, 4))
+    with pytest.warns(UserWarning, match="uint8"):
+        r = INDEX(x, [idx([1, 0, 1], "uint8")])
+    assert_same(r, th(x)[th(mask([True, False, True]))])
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "float32", "complex64"])
+def test_index_put(dtype):
+    x, v = make((3, 4), dtype), make((2, 4), dtype)
+    check(lambda L, x, i, v: x.index_put((i,), v), x, idx([2, 0]), v)
+    check(lambda L, x, i, v: L.index_put(x, (i,), v[0]), x, idx([-1, 0]), v)
+    check(lambda L, x, i, j, v: x.index_put((i, j), v[0, :2]), x, idx([2, 0]), idx([1, 3]), v)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "bfloat16"])
+def test_index_put_accumulate(dtype):
+    x = make((4, 3), dtype)
+    i = idx([0, 2, 0, 0, 3])
+    check(lambda L, x, i, v: x.index_put((i,), v, accumulate=True), x, i, make((5, 3), dtype))
+    check(lambda L, x, i, v: x.index_put((i, i.clamp(max=2)), v, True), x, i, make((), dtype))
+    check(lambda L, x, m, v: x.index_put((m,), v, accumulate=True), x,
+          make((4, 3), "bool"), make((), dtype))
+
+
+def test_index_put_masks():
+    x = make((3, 4))
+    m = make((3, 4), "bool")
+    check(lambda L, x, m, v: x.index_put((m,), v), x, m, mindtorch.tensor(7))  # masked_fill path
+    check(lambda L, x, m, v: x.index_put((m,), v), x, m, mindtorch.tensor([7]))
+    check(lambda L, x, m, v: x.index_put((m,), v), x, make((3,), "bool"), make((4,)))
+    check(lambda L, x, m, v: x.index_put((m,), v), x, m, make((int(m.numpy().sum()),)))
+    check(lambda L, x, m, v: x.index_put((m,), v), x, make((4,), "bool"), mindtorch.tensor(1))
+    check(lambda L, x, m, v: x.index_put((m,), v), x, make((3,), "uint8"), mindtorch.tensor(1.))
+
+
+@pytest.mark.parametrize("values", [(3,), (1, 2, 4), (2, 3)])
+def test_index_put_shape_mismatch(values):
+    check(lambda L, x, i, v: x.index_put((i,), v), make((3, 4)), idx([2, 0]), make(values))
+
+
+def test_index_put_errors():
+    x = make((3, 4))
+    check(lambda L, x, i, v: x.index_put((i,), v), x, idx([3]), make(()))
+    check(lambda L, x, i, v: x.index_put((i,), v), x, idx([1]), make((), "float64"))
+    check(lambda L, x, i, v: x.index_put((i,), v), x, idx([1]), make((4,), "int64"))
+    check(lambda L, x, i, v: x.index_put((i, i, i), v), x, idx([1]), make(()))
+    check(lambda L, x, i, v: x.index_put((i,), v), x, idx([1], "int16"), make(()))
+
+
+@pytest.mark.parametrize("layout", [transposed, strided])
+def test_index_put_inplace_non_contiguous(layout):
+    x = layout((4, 5))
+    expected = th(x)
+    i, v = idx([3, 0, 3]), make((3, 5))
+    v0 = x._version
+    assert x.index_put_((i,), v, accumulate=True) is x
+    assert x._version == v0 + 1
+    expected.index_put_((th(i),), th(v), accumulate=True)
+    assert_same(x, expected)
+    j, w = idx([1, 4]), make(())
+    x.index_put_((None, j), w)
+    expected[:, th(j)] = th(w)
+    assert_same(x, expected)
+
+
+# -- meta ------------------------------------------------------------------------------------
+
+def meta(t):
+    return mindtorch.empty(t.shape, dtype=t.dtype, device="meta")
+
+
+def th_meta(t):
+    return torch.empty(tuple(t.shape), dtype=getattr(torch, t.dtype.name), device="meta")
+
+
+META_CASES = [
+    ("index_select", lambda L, x, i: x.index_select(1, i), ((3, 4), [0, 3, 3])),
+    ("index_select0", lambda L, x, i: x.index_select(0, i), ((), 0)),
+    ("gather", lambda L, x, i: x.gather(1, i), ((3, 4), [[0, 1, 1]])),
+    ("scatter", lambda L, x, i: x.scatter(1, i, 1.0), ((3, 4), [[0, 1, 1]])),
+    ("scatter_", lambda L, x, i: x.scatter_(1, i, 1.0), ((3, 4), [[0, 1, 1]])),
+    ("scatter_add", lambda L, x, i: x.scatter_add(0, i, x), ((3, 4), [[0, 1]])),
+    ("index", lambda L, x, i: (INDEX(x, [None, i]) if L is mindtorch else
+                               torch.ops.aten.index(x, [None, i])), ((3, 4, 2), [[0, 1]])),
+    ("index_sep", lambda L, x, i: (INDEX(x, [i, None, i]) if L is mindtorch else
+                                   torch.ops.aten.index(x, [i, None, i])), ((3, 4, 2), [1])),
+    ("index_put", lambda L, x, i: x.index_put((i,), L.ones(4, device="meta")),
+     ((3, 4), [0, 2])),
+    ("index_put_", lambda L, x, i: (x.index_put_ if L is mindtorch else
+                                    partial(torch.ops.aten.index_put_, x))(
+        (None, i), L.ones((), device="meta")),
+     ((3, 4), [0, 2])),
+]
+
+
+@pytest.mark.parametrize("name,fn,spec", META_CASES, ids=[c[0] for c in META_CASES])
+def test_meta_shapes(name, fn, spec):
+    shape, values = spec
+    x, i = make(shape), idx(values)
+    got = fn(mindtorch, meta(x), meta(i))
+    want = fn(torch, th_meta(x), th_meta(i))
+    assert got.device.type == "meta"
+    assert tuple(got.shape) == tuple(want.shape) and str(got.dtype) == str(want.dtype)
+
+
+def test_meta_masked_fill_and_checks():
+    x, m = mindtorch.empty(3, 4, device="meta"), mindtorch.empty(4, dtype=mindtorch.bool,
+                                                                   device="meta")
+    assert x.masked_fill(m, 1).shape == (3, 4)
+    assert x[0].masked_fill(mindtorch.empty(2, 1, dtype=mindtorch.bool, device="meta"),
+                            1).shape == (2, 4)
+    assert x.masked_fill_(m, 2.0) is x
+    with pytest.raises(RuntimeError):
+        x.masked_fill(m.long(), 1)
+    with pytest.raises(RuntimeError):
+        x.masked_fill(m, 1e40)
+    with pytest.raises(RuntimeError):
+        x.gather(1, mindtorch.empty(4, 2, dtype=mindtorch.int64, device="meta"))
+    with pytest.raises(RuntimeError):
+        x.scatter(1, mindtorch.empty(1, 2, dtype=mindtorch.int64, device="meta"),
+                  mindtorch.empty(1, 2, dtype=mindtorch.float64, device="meta"))
+    with pytest.raises(IndexError):
+        INDEX(x, [mindtorch.empty(2, dtype=mindtorch.float32, device="meta")])
+    with pytest.raises(IndexError):
+        INDEX(x, [mindtorch.empty(2, dtype=mindtorch.int64, device="meta")] * 3)
+    with pytest.raises(RuntimeError):
+        x.index_put((mindtorch.empty(2, dtype=mindtorch.int64, device="meta"),),
+                    mindtorch.empty(3, device="meta"))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x, m: mindtorch.nonzero(x), lambda x, m: x.nonzero(as_tuple=True),
+    lambda x, m: mindtorch.masked_select(x, m), lambda x, m: INDEX(x, [m]),
+])
+def test_meta_data_dependent(fn):
+    x = mindtorch.empty(3, 4, device="meta")
+    m = mindtorch.empty(3, 4, dtype=mindtorch.bool, device="meta")
+    with pytest.raises(NotImplementedError):
+        fn(x, m)
