@@ -1,0 +1,152 @@
+"""mindtorch vs PyTorch vs raw NumPy, side by side in one process.
+
+    python benchmarks/bench_ops.py            # full run (~1 min on 2 cores)
+    python benchmarks/bench_ops.py --quick    # fewer repeats, for a smoke test
+
+Each timing is timeit's best (minimum) over several repeats of many calls, the least
+noisy estimate of what a call costs on a shared machine; the repeats of the three
+libraries are interleaved so that they run under the same conditions.  `import` times are
+measured in fresh interpreters (median of several runs).  Prints a Markdown table.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import timeit
+
+import numpy as np
+
+# (key, label, unit, target on mindtorch: ("abs", seconds) or ("numpy", max ratio))
+CASES = [
+    ("add4", "add, 4 x float32 (dispatch overhead)", "us", ("abs", 2.5e-6)),
+    ("add1m", "add, 1M float32", "ms", ("numpy", 1.1)),
+    ("mul1m", "mul, 1M float32", "ms", ("numpy", 1.1)),
+    ("relu1m", "relu, 1M float32", "ms", ("numpy", 1.1)),
+    ("mm256", "matmul 256x256 float32", "ms", ("numpy", 1.1)),
+    ("mm1024", "matmul 1024x1024 float32", "ms", ("numpy", 1.1)),
+    ("import", "import (fresh process, median)", "ms", ("abs", 0.150)),
+]
+SCALE = {"us": 1e6, "ms": 1e3}
+
+
+def best_times(fns, min_total=0.2, repeat=5):
+    """Seconds per call of each fn: the minimum over `repeat` rounds of a loop lasting
+    about min_total / repeat seconds.  Rounds interleave the libraries, so a burst of load
+    from elsewhere on the machine hits all of them alike."""
+    timers, numbers = {}, {}
+    for lib, fn in fns.items():
+        try:
+            fn()  # warm up (first-use binding generation, caches)
+        except Exception as e:  # e.g. an op whose kernel is not written yet
+            print(f"note: {lib} skipped: {type(e).__name__}: {str(e)[:90]}", file=sys.stderr)
+            continue
+        timers[lib] = timeit.Timer(fn)
+        n, t = timers[lib].autorange()
+        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
+    best = {lib: float("inf") for lib in timers}
+    for _ in range(repeat):
+        for lib, timer in timers.items():
+            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
+    return best
+
+
+def workloads(mt, torch):
+    """key -> {library: zero-argument callable}; a library without the op is left out."""
+    rng = np.random.default_rng(0)
+    small = [rng.standard_normal(4).astype(np.float32) for _ in range(2)]
+    big = [rng.standard_normal(1 << 20).astype(np.float32) for _ in range(2)]
+    mats = {n: [rng.standard_normal((n, n)).astype(np.float32) for _ in range(2)]
+            for n in (256, 1024)}
+
+    def lib_cases(conv, relu, matmul):
+        a4, b4 = (conv(x) for x in small)
+        a, b = (conv(x) for x in big)
+        cases = {"add4": lambda: a4 + b4, "add1m": lambda: a + b, "mul1m": lambda: a * b}
+        if relu is not None:
+            cases["relu1m"] = lambda: relu(a)
+        if matmul is not None:
+            for n, (x, y) in mats.items():
+                x, y = conv(x), conv(y)
+                cases[f"mm{n}"] = lambda x=x, y=y: matmul(x, y)
+        return cases
+
+    libs = {"numpy": lib_cases(lambda x: x, lambda x: np.maximum(x, 0), np.matmul)}
+    libs["mindtorch"] = lib_cases(mt.from_numpy, getattr(mt, "relu", None),
+                                  getattr(mt, "matmul", None))
+    if torch is not None:
+        libs["torch"] = lib_cases(torch.from_numpy, torch.relu, torch.matmul)
+    return libs
+
+
+def import_times(modules, runs):
+    """Median seconds of `import m` in a fresh interpreter, for each module (the runs of
+    the modules are interleaved)."""
+    code = "import time; t = time.perf_counter(); import {}; print(time.perf_counter() - t)"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MINDTORCH_")}
+    times = {m: [] for m in modules}
+    for _ in range(runs):
+        for m in modules:
+            p = subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True,
+                               text=True, env=env, check=True)
+            times[m].append(float(p.stdout))
+    return {m: statistics.median(t) for m, t in times.items()}
+
+
+def fmt(seconds, unit):
+    return "n/a" if seconds is None else f"{seconds * SCALE[unit]:.3g}"
+
+
+def ratio(a, b):
+    return "n/a" if a is None or b is None else f"{a / b:.2f}x"
+
+
+def verdict(target, results):
+    mt = results.get("mindtorch")
+    if mt is None:
+        return "n/a"
+    kind, value = target
+    if kind == "abs":
+        ok = mt <= value
+        goal = f"<= {value * 1e6:.3g} us" if value < 1e-3 else f"< {value * 1e3:.0f} ms"
+    else:
+        ok = results.get("numpy") is not None and mt <= value * results["numpy"]
+        goal = f"<= {value}x numpy"
+    return f"{'met' if ok else 'MISSED'} ({goal})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args()
+    min_total, repeat, import_runs = (0.05, 3, 3) if args.quick else (0.5, 7, 9)
+
+    import mindtorch as mt
+    try:
+        import torch
+    except ImportError:  # the comparison column is optional
+        torch = None
+
+    results = {key: {} for key, *_ in CASES}
+    libs = workloads(mt, torch)
+    for key, *_ in CASES:
+        fns = {lib: cases[key] for lib, cases in libs.items() if key in cases}
+        if fns:
+            results[key] = best_times(fns, min_total, repeat)
+    results["import"] = import_times(["mindtorch", "numpy"] + (["torch"] if torch else []),
+                                     import_runs)
+
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
+          + (f", torch {torch.__version__} ({torch.get_num_threads()} threads)" if torch else "")
+          + f", mindtorch {mt.__version__}; {os.cpu_count()} cpus\n")
+    print("| case | unit | mindtorch | torch | numpy | mt/numpy | mt/torch | target |")
+    print("|---|---|---|---|---|---|---|---|")
+    for key, label, unit, target in CASES:
+        r = results[key]
+        m, t, n = r.get("mindtorch"), r.get("torch"), r.get("numpy")
+        print(f"| {label} | {unit} | {fmt(m, unit)} | {fmt(t, unit)} | {fmt(n, unit)} "
+              f"| {ratio(m, n)} | {ratio(m, t)} | {verdict(target, r)} |")
+
+
+if __name__ == "__main__":
+    main()
