@@ -1,2 +1,53 @@
-"""(to be filled)"""
-KERNELS = {}
+"""Matrix product kernels (np.matmul).  Shapes, dtypes and errors come from the shared
+rules in mindtorch._ops.decls.linalg.
+
+16-bit floats multiply in float32 and round once; integers multiply in int64 and wrap
+back to their width (the same residues as torch's narrow accumulation).
+"""
+import numpy as np
+
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import linalg as L
+
+from .._np import arr, wrap
+
+_COMPUTE = {D.float16: np.float32, D.bfloat16: np.float32, D.uint8: np.int64,
+            D.int8: np.int64, D.int16: np.int64, D.int32: np.int64}
+
+
+def _product(shape_rule):
+    def kernel(self, other):
+        shape_rule(self, other)
+        dt = self.dtype
+        a, b = arr(self), arr(other)
+        compute = _COMPUTE.get(dt)
+        if compute is not None:
+            a, b = a.astype(compute), b.astype(compute)
+        with np.errstate(all="ignore"):
+            return wrap(np.matmul(a, b), dt)
+    return kernel
+
+
+def addmm(self, mat1, mat2, beta=1, alpha=1):
+    """Fused: one rounding of beta * self + alpha * mat1 @ mat2 in the compute dtype."""
+    beta, alpha = L.addmm_coefficients(self, mat1, mat2, beta, alpha)
+    shape = L.mm_shape(mat1, mat2)
+    base = self.expand(shape)  # torch's error when self does not broadcast to the result
+    dt = mat2.dtype
+    compute = _COMPUTE.get(dt, dt.np)
+    with np.errstate(all="ignore"):
+        r = np.matmul(arr(mat1).astype(compute), arr(mat2).astype(compute))
+        if alpha != 1:
+            r *= alpha
+        if beta != 0:
+            r += arr(base).astype(compute) * beta
+        return wrap(r, dt)
+
+
+KERNELS = {
+    "addmm": addmm,
+    "mm": _product(L.mm_shape),
+    "bmm": _product(L.bmm_shape),
+    "mv": _product(L.mv_shape),
+    "dot": _product(L.dot_shape),
+}

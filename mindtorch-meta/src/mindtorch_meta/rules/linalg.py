@@ -1,2 +1,14 @@
-"""(to be filled)"""
-RULES = {}
+"""Matrix products: result shape (with the kernels' checks, shared through
+mindtorch._ops.decls.linalg) and dtype (the operands', which must agree).  matmul and
+addmm decompose into these on the meta device."""
+from mindtorch._ops.decls import linalg as L
+
+
+def _product(shape_rule):
+    def rule(self, other):
+        return shape_rule(self, other), self.dtype
+    return rule
+
+
+RULES = {"mm": _product(L.mm_shape), "bmm": _product(L.bmm_shape),
+         "mv": _product(L.mv_shape), "dot": _product(L.dot_shape)}

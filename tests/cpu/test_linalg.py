@@ -1,0 +1,186 @@
+"""Matrix products (mm, bmm, mv, dot, matmul, addmm, @) against PyTorch: dtypes, every
+rank combination of matmul with broadcasting, non-contiguous and empty operands, error
+classes, and the meta device's shapes/dtypes."""
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import torch
+from test_reduction import check, check_meta, make
+
+torch.set_num_threads(1)
+
+PRODUCT_DTYPES = ["uint8", "int8", "int32", "int64", "float16", "bfloat16", "float32",
+                  "float64", "complex64", "bool"]
+TOL = {"float16": dict(rtol=2e-3, atol=2e-3), "bfloat16": dict(rtol=2e-2, atol=5e-2)}
+
+
+def _pair(shape1, shape2, dtype, low=-3, high=4):
+    return make(shape1, dtype, low, high), make(shape2, dtype, low, high)
+
+
+def _check_both(fn, *ts, dtype="float32"):
+    check(fn, *ts, **TOL.get(dtype, {}))
+    check_meta(fn, *ts)
+
+
+SIMPLE = {
+    "mm": ((3, 4), (4, 5)),
+    "bmm": ((2, 3, 4), (2, 4, 5)),
+    "mv": ((3, 4), (4,)),
+    "dot": ((4,), (4,)),
+}
+
+
+@pytest.mark.parametrize("dtype", PRODUCT_DTYPES)
+@pytest.mark.parametrize("name", sorted(SIMPLE))
+def test_products(name, dtype):
+    a, b = _pair(*SIMPLE[name], dtype)
+    _check_both(lambda L, x, y: getattr(L, name)(x, y), a, b, dtype=dtype)
+    _check_both(lambda L, x, y: getattr(x, name)(y), a, b, dtype=dtype)
+
+
+MATMUL_SHAPES = [
+    ((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 5)), ((3, 4), (4, 5)),
+    ((2, 3, 4), (4,)), ((2, 3, 4), (4, 5)), ((2, 2, 3, 4), (4, 5)),
+    ((4,), (2, 4, 5)), ((3, 4), (2, 4, 5)), ((2, 3, 4), (2, 4, 5)),
+    ((2, 1, 3, 4), (5, 4, 2)), ((1, 3, 4), (2, 1, 4, 5)), ((4,), (2, 2, 4, 5)),
+    # empty batch, rows, inner and output dims
+    ((0, 3, 4), (4, 5)), ((3, 0), (0, 5)), ((2, 3, 0), (0,)), ((0,), (0,)),
+    ((2, 0, 4), (2, 4, 5)), ((0, 3, 4), (1, 4, 2)), ((3, 4), (4, 0)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "complex64", "float16"])
+@pytest.mark.parametrize("shapes", MATMUL_SHAPES, ids=str)
+def test_matmul_shapes(shapes, dtype):
+    a, b = _pair(*shapes, dtype)
+    _check_both(lambda L, x, y: L.matmul(x, y), a, b, dtype=dtype)
+    _check_both(lambda L, x, y: x @ y, a, b, dtype=dtype)
+
+
+def test_non_contiguous_operands():
+    a = make((5, 3), "float32").transpose(0, 1)           # (3, 5), column-major
+    b = make((4, 10), "float32").as_strided((5, 4), (1, 10), 0)   # (5, 4), strided
+    check(lambda L, x, y: L.mm(x, y), a, b)
+    check(lambda L, x, y: L.matmul(x, y), a, b)
+    v = make((10,), "float32").as_strided((5,), (2,), 1)
+    check(lambda L, x, y: L.mv(x, y), a, v)
+    check(lambda L, x, y: L.dot(x, y), v, v)
+    batch = make((4, 2, 3), "float32").transpose(0, 2)   # (3, 2, 4)
+    check(lambda L, x, y: L.bmm(x, y), batch, make((3, 4, 2), "float32"))
+    wide = mindtorch.tensor([[1.0, 2.0, 3.0]]).expand(4, 3)   # stride 0
+    check(lambda L, x, y: L.matmul(x, y), wide, make((3, 2), "float32"))
+
+
+def test_results_are_fresh():
+    a = make((3, 3), "float32")
+    eye = mindtorch.eye(3)
+    r = mindtorch.mm(a, eye)
+    r.fill_(0)
+    assert a.abs().sum().item() > 0
+
+
+@pytest.mark.parametrize("fn, shapes, dtypes", [
+    (lambda L, x, y: L.mm(x, y), ((2, 3), (2, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.mm(x, y), ((2, 3), (3,)), ("float32", "float32")),
+    (lambda L, x, y: L.mm(x, y), ((3,), (3, 2)), ("float32", "float32")),
+    (lambda L, x, y: L.mm(x, y), ((2, 3), (3, 2)), ("float32", "float64")),
+    (lambda L, x, y: L.mm(x, y), ((2, 3), (3, 2)), ("int64", "int32")),
+    (lambda L, x, y: L.mm(x, y), ((2, 3), (2, 3)), ("float32", "float64")),
+    (lambda L, x, y: L.bmm(x, y), ((2, 3), (2, 3, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.bmm(x, y), ((2, 2, 3), (2, 4, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.bmm(x, y), ((2, 2, 3), (3, 3, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.bmm(x, y), ((2, 2, 3), (2, 3, 3)), ("float32", "float64")),
+    (lambda L, x, y: L.mv(x, y), ((2, 3), (2,)), ("float32", "float32")),
+    (lambda L, x, y: L.mv(x, y), ((2, 3), (3, 1)), ("float32", "float32")),
+    (lambda L, x, y: L.mv(x, y), ((3,), (3,)), ("float32", "float32")),
+    (lambda L, x, y: L.mv(x, y), ((2, 3), (3,)), ("float64", "float32")),
+    (lambda L, x, y: L.dot(x, y), ((3,), (4,)), ("float32", "float32")),
+    (lambda L, x, y: L.dot(x, y), ((3,), (3,)), ("float32", "float64")),
+    (lambda L, x, y: L.dot(x, y), ((3,), (4,)), ("float32", "float64")),
+    (lambda L, x, y: L.dot(x, y), ((2, 3), (2, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((), (2, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((3,), ()), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((3,), (4,)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 3), (2,)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 3), (2, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 2, 3), (4, 3, 2)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 2, 3), (2, 2)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((5, 2, 3), (4,)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((4,), (5, 2, 3)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 3), (5, 4, 4)), ("float32", "float32")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 3), (3, 2)), ("float32", "float64")),
+    (lambda L, x, y: L.matmul(x, y), ((3,), (3,)), ("float32", "float64")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 2, 3), (2, 3, 2)), ("float32", "float64")),
+    (lambda L, x, y: L.matmul(x, y), ((3,), (3,)), ("bool", "bool")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 3), (3, 2)), ("bool", "bool")),
+    (lambda L, x, y: L.matmul(x, y), ((2, 2, 3), (2, 3, 2)), ("bool", "bool")),
+    (lambda L, x, y: L.mm(x, y), ((2, 0), (0, 2)), ("bool", "bool")),
+])
+def test_errors(fn, shapes, dtypes):
+    a, b = make(shapes[0], dtypes[0]), make(shapes[1], dtypes[1])
+    check(fn, a, b)
+    check_meta(fn, a, b)
+
+
+def test_matmul_rejects_non_tensors():
+    a = make((2, 2), "float32")
+    check(lambda L, x: L.matmul(x, 2), a)
+    check(lambda L, x: L.mm(x, [[1.0, 2.0], [3.0, 4.0]]), a)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "float16", "float32", "float64",
+                                   "complex64"])
+@pytest.mark.parametrize("self_shape", [(3, 5), (5,), (1, 5), (3, 1), ()])
+@pytest.mark.parametrize("beta, alpha", [(1, 1), (0.5, 2), (0, 1), (2.7, 1.9), (-2.7, -1.9),
+                                         (True, False)])
+def test_addmm(self_shape, beta, alpha, dtype):
+    s = make(self_shape, dtype)
+    a, b = make((3, 4), dtype), make((4, 5), dtype)
+    fn = lambda L, x, y, z: L.addmm(x, y, z, beta=beta, alpha=alpha)  # noqa: E731
+    check(fn, s, a, b, **TOL.get(dtype, {}))
+    check_meta(fn, s, a, b)
+
+
+def test_addmm_beta_zero_ignores_nan():
+    s = mindtorch.full((2, 2), float("nan"))
+    a = make((2, 3), "float32")
+    check(lambda L, x, y: L.addmm(x, y, y.T, beta=0), s, a)
+    check(lambda L, x, y: x.addmm(y, y.T, beta=0, alpha=3), s, a)
+
+
+@pytest.mark.parametrize("fn, shapes, dtypes", [
+    (lambda L, s, x, y: L.addmm(s, x, y), ((3,), (3,), (2, 3)), ("float32",) * 3),
+    (lambda L, s, x, y: L.addmm(s, x, y), ((3,), (2, 3), (3,)), ("float32",) * 3),
+    (lambda L, s, x, y: L.addmm(s, x, y), ((3,), (2, 3), (2, 3)), ("float32",) * 3),
+    (lambda L, s, x, y: L.addmm(s, x, y), ((3,), (2, 3), (3, 2)), ("float64", "float32",
+                                                                    "float32")),
+    (lambda L, s, x, y: L.addmm(s, x, y), ((4,), (2, 3), (3, 2)), ("float32",) * 3),
+    (lambda L, s, x, y: L.addmm(s, x, y), ((2, 2, 2), (2, 3), (3, 2)), ("float32",) * 3),
+    (lambda L, s, x, y: L.addmm(s, x, y), ((2, 2), (2, 3), (3, 2)), ("bool",) * 3),
+    (lambda L, s, x, y: L.addmm(s, x, y, alpha=1j), ((2, 2), (2, 3), (3, 2)),
+     ("float32",) * 3),
+])
+def test_addmm_errors(fn, shapes, dtypes):
+    ts = [make(s, d) for s, d in zip(shapes, dtypes)]
+    check(fn, *ts)
+    check_meta(fn, *ts)
+
+
+def test_out():
+    a, b = make((3, 4), "float32"), make((4, 2), "float32")
+    out = mindtorch.empty(0)
+    assert mindtorch.matmul(a, b, out=out) is out
+    np.testing.assert_allclose(out.numpy(), a.numpy() @ b.numpy(), rtol=1e-6)
+    out = mindtorch.empty(3, 2)
+    assert mindtorch.mm(a, b, out=out) is out
+    np.testing.assert_allclose(out.numpy(), a.numpy() @ b.numpy(), rtol=1e-6)
+
+
+def test_integer_products_wrap_like_torch():
+    a = mindtorch.full((3,), 100, dtype=mindtorch.int8)
+    check(lambda L, x: L.dot(x, x), a)
+    check(lambda L, x: L.mm(x.reshape(1, 3), x.reshape(3, 1)), a)
+    u = mindtorch.full((2, 2), 200, dtype=mindtorch.uint8)
+    check(lambda L, x: L.matmul(x, x), u)
