@@ -219,14 +219,26 @@ def _type_name(t):
 
 
 def _value(t, value):
-    """The assigned value: a tensor, or a Python scalar checked against t's dtype."""
+    """The assigned value: a tensor, or a Python scalar checked against t's dtype the way
+    PyTorch's setitem converts it (a Python int must fit int64; half types take
+    out-of-range floats as inf; negative ints wrap into unsigned types)."""
     if isinstance(value, Tensor):
         return value
     if isinstance(value, np.generic) and not isinstance(value, (np.str_, np.bytes_, np.void)):
         value = value.item()
-    if isinstance(value, (bool, int, float, complex)):
-        return checked_scalar(value, t.dtype)
-    raise TypeError(f"can't assign a {_qualname(value)} to a {_type_name(t)}")
+    if not isinstance(value, (bool, int, float, complex)):
+        raise TypeError(f"can't assign a {_qualname(value)} to a {_type_name(t)}")
+    dtype = t.dtype
+    if type(value) is int and not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    if dtype is D.float16 or dtype is D.bfloat16:
+        if isinstance(value, complex) and value.imag:
+            checked_scalar(value, dtype)  # raises
+        return value
+    checked_scalar(value, dtype)
+    if dtype.kind == "u" and type(value) is int and value < 0:
+        value %= 1 << (8 * dtype.itemsize)
+    return value
 
 
 def _qualname(value):
