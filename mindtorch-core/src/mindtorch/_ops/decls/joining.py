@@ -1,1 +1,95 @@
-"""(declarations to be filled)"""
+"""Joining tensors: cat (a kernel) and its aliases concat/concatenate, stack (a
+decomposition into unsqueeze + cat).
+
+The binding does not wrap `dim` for ops whose first argument is a Tensor[]; cat_plan
+does it, against the first tensor that takes part.  cat_plan is the shared shape/dtype
+rule that every backend's cat uses.
+"""
+from functools import reduce
+
+from ..._promotion import promote_types
+from .._argcheck import wrap_dim
+from ..registry import OPS, define
+
+
+def _legacy_empty(t):
+    # torch skips 1-D empty tensors in cat whatever the other tensors' shapes
+    return t._shape == (0,)
+
+
+def cat_plan(tensors, dim):
+    """(result shape, result dtype, wrapped dim, the tensors that take part) of
+    cat(tensors, dim); raises torch's errors."""
+    if not tensors:
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for i, t in enumerate(tensors):
+        if not t._shape:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
+                               f"concatenated")
+    # every tensor (skipped empties too) takes part in the result dtype
+    dtype = reduce(promote_types, (t.dtype for t in tensors))
+    parts = [(i, t) for i, t in enumerate(tensors) if not _legacy_empty(t)]
+    if not parts:
+        return (0,), dtype, 0, ()
+    ref = parts[0][1]
+    ndim = ref.ndim
+    dim = wrap_dim(dim, ndim)
+    size = 0
+    for i, t in parts:
+        if t.ndim != ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
+                               f"{t.ndim}")
+        for k in range(ndim):
+            if k != dim and t._shape[k] != ref._shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. "
+                                   f"Expected size {ref._shape[k]} but got size {t._shape[k]} "
+                                   f"for tensor number {i} in the list.")
+        size += t._shape[dim]
+    shape = ref._shape[:dim] + (size,) + ref._shape[dim + 1:]
+    return shape, dtype, dim, tuple(t for _, t in parts)
+
+
+def _stack(tensors, dim=0):
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    ref = tensors[0]
+    dim = wrap_dim(dim, ref.ndim + 1)
+    for i, t in enumerate(tensors):
+        if t._shape != ref._shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"{list(ref._shape)} at entry 0 and {list(t._shape)} at entry {i}")
+    return OPS["cat"].binding([t.unsqueeze(dim) for t in tensors], dim)
+
+
+def _empty_list_error(op, cls, message):
+    """Make op's public binding raise torch's error for an empty list.  (The generated
+    binding finds no device in an empty list and raises a TypeError before any kernel
+    can object.)"""
+    generated = op.binding
+
+    def join(tensors, dim=0, *, out=None):
+        if isinstance(tensors, (list, tuple)) and not tensors:
+            raise cls(message)
+        return generated(tensors, dim, out=out)
+    join.__name__ = join.__qualname__ = op.name
+    join.__module__ = "mindtorch"
+    join.__doc__ = op.schema.text
+    join._op = op
+    op.binding = join
+
+
+def _declare():
+    cat = define("cat(Tensor[] tensors, int dim=0) -> Tensor", tags=("joining",), out=True,
+                 method=False)
+    for alias in ("concat", "concatenate"):
+        define(f"{alias}(Tensor[] tensors, int dim=0) -> Tensor", tags=("joining",),
+               out=True, method=False, decomposition=lambda tensors, dim: cat.call(tensors, dim))
+    define("stack(Tensor[] tensors, int dim=0) -> Tensor", tags=("joining",), out=True,
+           method=False, decomposition=_stack)
+    for name in ("cat", "concat", "concatenate"):
+        _empty_list_error(OPS[name], ValueError, "torch.cat(): expected a non-empty list of "
+                                                 "Tensors")
+    _empty_list_error(OPS["stack"], RuntimeError, "stack expects a non-empty TensorList")
+
+
+_declare()
