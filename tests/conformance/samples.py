@@ -69,6 +69,44 @@ SAMPLES = {
 }
 
 
+# reductions, matrix products, joining
+_f32, _i64, _b = mindtorch.float32, mindtorch.int64, mindtorch.bool
+_REDUCE_SAMPLES = [
+    lambda d: ((_t(d, (3, 4)),), {}),
+    lambda d: ((_t(d, (3, 4), mindtorch.float64, True), 1, True), {}),
+    lambda d: ((_t(d, (2, 3, 4)), (0, -1)), {}),
+    lambda d: ((_t(d, (2, 0, 3)), 1), {}),
+    lambda d: ((_t(d, ()), 0), {}),
+    lambda d: ((_t(d, (3, 4), _i64), -1), {}),
+    lambda d: ((_t(d, (5,), _b),), {}),
+    lambda d: ((_t(d, (4,), mindtorch.float16), 0, False), {}),
+]
+_ONE_DIM_SAMPLES = [
+    lambda d: ((_t(d, (3, 4), mindtorch.float64, True), 1, True), {}),
+    lambda d: ((_t(d, (2, 3, 4), _i64), -1), {}),
+    lambda d: ((_t(d, ()), 0), {}),
+    lambda d: ((_t(d, (2, 0, 3)), 0), {}),
+    lambda d: ((_t(d, (4,), mindtorch.float16), 0), {}),
+]
+for _name in ("sum", "mean", "all", "any", "var", "std", "amax", "amin", "logsumexp"):
+    SAMPLES[_name] = _REDUCE_SAMPLES
+for _name in ("prod", "argmax", "argmin", "_max_dim", "_min_dim", "cumsum"):
+    SAMPLES[_name] = _ONE_DIM_SAMPLES
+SAMPLES.update({
+    "max": [lambda d: ((_t(d, (3, 4)),), {}), lambda d: ((_t(d, (), _i64),), {}),
+            lambda d: ((_t(d, (3,), _b),), {})],
+    "min": [lambda d: ((_t(d, (3, 4), transposed=True),), {})],
+    "mm": [lambda d: ((_t(d, (3, 4)), _t(d, (4, 2), transposed=True)), {}),
+           lambda d: ((_t(d, (3, 0), _i64), _t(d, (0, 2), _i64)), {})],
+    "bmm": [lambda d: ((_t(d, (2, 3, 4)), _t(d, (2, 4, 5))), {})],
+    "mv": [lambda d: ((_t(d, (3, 4), transposed=True), _t(d, (4,))), {})],
+    "dot": [lambda d: ((_t(d, (4,), _i64), _t(d, (4,), _i64)), {})],
+    "cat": [lambda d: (([_t(d, (2, 3)), _t(d, (1, 3), _i64)],), {}),
+            lambda d: (([_t(d, (0,)), _t(d, (2, 3), transposed=True)], -1), {}),
+            lambda d: (([_t(d, (2, 3), _b), _t(d, (2, 1), mindtorch.uint8)], 1), {})],
+})
+
+
 def samples_for(op):
     if op.name in SAMPLES:
         return SAMPLES[op.name]
