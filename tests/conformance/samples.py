@@ -106,6 +106,39 @@ SAMPLES.update({
             lambda d: (([_t(d, (2, 3), _b), _t(d, (2, 1), mindtorch.uint8)], 1), {})],
 })
 
+# indexing (index tensors are built on the host and moved, so both devices get the same)
+def _ix(d, values, dtype=_i64):
+    return mindtorch.tensor(values, dtype=dtype).to(d)
+
+
+_SCATTER_INDEX = [[0, 3, 1], [2, 2, 0]]
+SAMPLES.update({
+    "index_select": [lambda d: ((_t(d, (3, 4), transposed=True), 1, _ix(d, [3, 0, 3])), {}),
+                     lambda d: ((_t(d, ()), 0, _ix(d, 0)), {}),
+                     lambda d: ((_t(d, (0, 2), _i64), 0, _ix(d, [], mindtorch.int32)), {})],
+    "gather": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX)), {}),
+               lambda d: ((_t(d, (), _b), 0, _ix(d, [0, 0])), {})],
+    "scatter": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX), _t(d, (2, 3))), {}),
+                lambda d: ((_t(d, (3, 4), _i64, True), 1, _ix(d, _SCATTER_INDEX), 2.5),
+                           {"reduce": "add"})],
+    "scatter_": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX), 1.0), {})],
+    "scatter_add": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX), _t(d, (2, 3))), {})],
+    "scatter_add_": [lambda d: ((_t(d, (3, 4)), 0, _ix(d, [[2, 0]]), _t(d, (1, 3))), {})],
+    "masked_fill": [lambda d: ((_t(d, (4,), _i64), _t(d, (3, 4), _b), 2.5), {}),
+                    lambda d: ((_t(d, (3, 4)), _t(d, (4,), _b), _t(d, (), mindtorch.float64)),
+                               {})],
+    "masked_fill_": [lambda d: ((_t(d, (3, 4), transposed=True), _t(d, (4,), _b), 1), {})],
+    "index": [lambda d: ((_t(d, (3, 4, 5)), [None, _ix(d, [[0, 1]]), _ix(d, [4])]), {}),
+              lambda d: ((_t(d, (3, 4, 5), _i64), [_ix(d, [2, 0]), None, _ix(d, [1])]), {})],
+    "index_put": [lambda d: ((_t(d, (3, 4)), [_ix(d, [2, 0])], _t(d, (4,))), {}),
+                  lambda d: ((_t(d, (3, 4)), [_t(d, (3, 4), _b)], _t(d, (), _i64)), {})],
+    "index_put_": [lambda d: ((_t(d, (3, 4)), [None, _ix(d, [1, 1])], _t(d, (3, 1)), True),
+                              {})],
+    # data-dependent output shapes: the meta device must refuse (NotImplementedError)
+    "nonzero": [lambda d: ((_t(d, (3, 4)),), {})],
+    "masked_select": [lambda d: ((_t(d, (3, 4)), _t(d, (4,), _b)), {})],
+})
+
 
 def samples_for(op):
     if op.name in SAMPLES:

@@ -31,6 +31,11 @@ def test_meta_matches_cpu(name):
             continue  # the op rejects this input on cpu; meta may be more permissive
         mindtorch.manual_seed(i)
         margs, mkwargs = sample("meta")
+        if "dynamic_output_shape" in op.tags:  # e.g. nonzero: no data, no shape
+            with pytest.raises(NotImplementedError):
+                op.binding(*margs, **mkwargs)
+            checked += 1
+            continue
         result = op.binding(*margs, **mkwargs)
         assert _shape_dtype(result) == expected, f"sample {i}"
         for r in ([result] if isinstance(result, mindtorch.Tensor) else result):

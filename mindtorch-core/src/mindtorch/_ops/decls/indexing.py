@@ -356,7 +356,8 @@ def _declare():
     define("masked_fill(Tensor self, Tensor mask, Tensor|Scalar value) -> Tensor")
     define("masked_fill_(Tensor(a!) self, Tensor mask, Tensor|Scalar value) -> Tensor(a!)",
            tags=("inplace",), function=False, decomposition=_masked_fill_)
-    define("masked_select(Tensor self, Tensor mask) -> Tensor", out=True)
+    define("masked_select(Tensor self, Tensor mask) -> Tensor", out=True,
+           tags=("dynamic_output_shape",))
     # self[indices] for an index list as PyTorch's aten::index takes it: None is a full
     # slice; internal (Tensor.__getitem__ uses it), hence neither function nor method
     define("index(Tensor self, Tensor?[] indices) -> Tensor", function=False, method=False)
@@ -365,7 +366,7 @@ def _declare():
     define("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, "
            "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
            decomposition=_inplace_via("index_put"))
-    op = define("nonzero(Tensor self) -> Tensor", out=True)
+    op = define("nonzero(Tensor self) -> Tensor", out=True, tags=("dynamic_output_shape",))
     op.binding = _nonzero_wrapper(op.binding)
 
 
