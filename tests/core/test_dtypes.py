@@ -50,7 +50,6 @@ def test_finfo_like_torch(name):
     assert m.dtype == t.dtype
 
 
-@pytest.mark.xfail(strict=True, reason="_dtype.finfo.resolution is the rounded value, not 10**-p")
 @pytest.mark.parametrize("name", ["float16", "bfloat16", "float32"])
 def test_finfo_resolution_like_torch(name):
     assert M.finfo(mt_dtype(name)).resolution == torch.finfo(th_dtype(name)).resolution
@@ -79,10 +78,6 @@ def test_dtype_predicates_on_tensors():
 
 # -- tensor() dtype inference ---------------------------------------------------------------
 
-# A bug in the shared _creation.py (reported): list items' own dtypes (numpy scalars,
-# arrays, tensors) are reduced to their kind, so [int8, int8] gives int64.
-ITEM_DTYPES = pytest.mark.xfail(strict=True, reason="_creation._infer_host ignores item dtypes")
-
 INFER = [
     [1, 2], [1.0], [True], [True, False], [1, 2.0], [True, 1], [True, 1.5], [1, 2j],
     [[1, 2], [3, 4.0]], [], [[]], 3, 2.5, True, 1j, (1, 2), range(3), -2 ** 63,
@@ -90,11 +85,10 @@ INFER = [
     [np.int32(1), 2], np.array([1, 2], dtype=np.int16), np.array([[1.5]], dtype=np.float32),
     np.array(True), np.array([1 + 2j], dtype=np.complex128), [np.float32(1), True],
     [np.int8(1), 2.5], [np.array([1, 2], dtype=np.int8), [3, 4]],
-    pytest.param([np.float64(1.0), 2], marks=ITEM_DTYPES),
-    pytest.param([np.int8(1), np.int8(2)], marks=ITEM_DTYPES),
-    pytest.param([np.float16(1.0), 2], marks=ITEM_DTYPES),
-    pytest.param([np.array([1], dtype=np.int8), np.array([3], dtype=np.int8)],
-                 marks=ITEM_DTYPES),
+    [np.float64(1.0), 2],
+    [np.int8(1), np.int8(2)],
+    [np.float16(1.0), 2],
+    [np.array([1], dtype=np.int8), np.array([3], dtype=np.int8)],
 ]
 
 
@@ -116,18 +110,13 @@ def test_tensor_from_tensors_infers_dtype():
     assert M.tensor([M.tensor(1, dtype=M.int8), 2]).dtype is M.int64
 
 
-@ITEM_DTYPES
 def test_tensor_from_int8_tensors_keeps_int8():
     assert M.tensor([M.tensor([1], dtype=M.int8), M.tensor([2], dtype=M.int8)]).dtype is M.int8
 
 
-PY_TYPE_DTYPE = pytest.mark.xfail(strict=True, reason="_creation.tensor: dtype=float/int/bool "
-                                  "(Python types) unsupported")
-
-
 @pytest.mark.parametrize("data,dtype", [
-    pytest.param([1, 2], float, marks=PY_TYPE_DTYPE), pytest.param([1, 2], int, marks=PY_TYPE_DTYPE),
-    pytest.param([1, 2], bool, marks=PY_TYPE_DTYPE), ([1.5, 2], "int32"), ([0, 2.5], "bool"),
+    ([1, 2], float), ([1, 2], int),
+    ([1, 2], bool), ([1.5, 2], "int32"), ([0, 2.5], "bool"),
     ([1, 2], "float16"), ([1.25, -3], "bfloat16"), ([1, 2], "complex64"),
 ])
 def test_tensor_explicit_dtype(data, dtype):
@@ -138,19 +127,14 @@ def test_tensor_explicit_dtype(data, dtype):
     np.testing.assert_array_equal(np.asarray(m.tolist()), np.asarray(t.tolist()))
 
 
-ERROR_CLASS = pytest.mark.xfail(strict=True, reason="_creation: None gives TypeError, overflow "
-                               "RuntimeError (torch: RuntimeError, ValueError)")
-
-
-@pytest.mark.parametrize("data", ["a", [[1, 2], [3]], pytest.param(None, marks=ERROR_CLASS),
-                                  pytest.param([1, None], marks=ERROR_CLASS),
-                                  pytest.param(2 ** 63, marks=ERROR_CLASS),
-                                  pytest.param([2 ** 64], marks=ERROR_CLASS)])
+@pytest.mark.parametrize("data", ["a", [[1, 2], [3]], None,
+                                  [1, None],
+                                  2 ** 63,
+                                  [2 ** 64]])
 def test_tensor_bad_data_error_class(data):
     same_error(lambda: M.tensor(data), lambda: torch.tensor(data))
 
 
-@pytest.mark.xfail(strict=True, reason="_creation.tensor casts complex data to a real dtype")
 def test_tensor_complex_into_real_dtype_error():
     same_error(lambda: M.tensor([1 + 1j], dtype=M.float32),
                lambda: torch.tensor([1 + 1j], dtype=torch.float32))

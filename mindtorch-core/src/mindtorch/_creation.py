@@ -8,6 +8,7 @@ import numpy as np
 
 from . import _dtype as D
 from ._device import as_device, canonical, default_device
+from ._promotion import promote_types
 from ._storage import UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
 
@@ -40,66 +41,74 @@ def _from_host_array(arr, device, requires_grad=False):
     return t
 
 
+def _leaf_dtype(x):
+    """The dtype torch.tensor infers for one leaf of the data."""
+    if isinstance(x, Tensor):
+        return x.dtype
+    if isinstance(x, (np.generic, np.ndarray)):
+        return D.from_numpy_dtype(x.dtype)
+    if isinstance(x, bool):
+        return D.bool
+    if isinstance(x, numbers.Integral):
+        return D.int64
+    if isinstance(x, numbers.Real):
+        return D.get_default_dtype()
+    if isinstance(x, numbers.Complex):
+        return D.default_complex_dtype()
+    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+
+
 def _infer_host(data):
-    """Host numpy array and the dtype torch.tensor would infer for `data`."""
+    """Host numpy array and the dtype torch.tensor would infer for `data`: the leaves'
+    own dtypes (Python numbers: bool, int64, default float/complex) promoted together."""
     if isinstance(data, Tensor):
         return np.array(data.cpu()._host()), data.dtype
-    if isinstance(data, np.ndarray):
-        return data, D.from_numpy_dtype(data.dtype)
-    if isinstance(data, np.generic):
+    if isinstance(data, (np.ndarray, np.generic)):
         return np.asarray(data), D.from_numpy_dtype(data.dtype)
-    if isinstance(data, (str, bytes)) or data is None:
+    if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    kinds = set()
+    dtype = None
 
-    def convert(x, depth):
-        if isinstance(x, Tensor):
-            if x.numel() != 1 and x.ndim:
-                return [convert(v, depth + 1) for v in x.unbind(0)]
-            kinds.add(x.dtype.kind)
-            return x.item()
-        if isinstance(x, (bool, np.bool_)):
-            kinds.add("b")
-            return bool(x)
-        if isinstance(x, numbers.Integral):
-            kinds.add("i")
-            return int(x)
-        if isinstance(x, numbers.Real):
-            kinds.add("f")
-            return float(x)
-        if isinstance(x, numbers.Complex):
-            kinds.add("c")
-            return complex(x)
-        if isinstance(x, np.ndarray):
-            kinds.add(D.from_numpy_dtype(x.dtype).kind)
+    def convert(x):
+        nonlocal dtype
+        if isinstance(x, Tensor) and x.ndim:
+            dtype = x.dtype if dtype is None else promote_types(dtype, x.dtype)
             return x.tolist()
-        if isinstance(x, (list, tuple)) or hasattr(x, "__len__") and hasattr(x, "__getitem__"):
-            return [convert(v, depth + 1) for v in x]
-        raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+        if isinstance(x, np.ndarray) and x.ndim:
+            dtype = _leaf_dtype(x) if dtype is None else promote_types(dtype, _leaf_dtype(x))
+            return x.tolist()
+        if isinstance(x, (list, tuple, range)) or (not isinstance(x, Tensor) and
+                                                   hasattr(x, "__len__") and
+                                                   hasattr(x, "__getitem__")
+                                                   and not isinstance(x, (str, bytes))):
+            return [convert(v) for v in x]
+        d = _leaf_dtype(x)
+        dtype = d if dtype is None else promote_types(dtype, d)
+        return x.item() if isinstance(x, (Tensor, np.generic, np.ndarray)) else x
 
-    py = convert(data, 0)
-    if "c" in kinds:
-        dtype, npdt = D.default_complex_dtype(), np.complex128
-    elif "f" in kinds:
-        dtype, npdt = D.get_default_dtype(), np.float64
-    elif kinds & {"i", "u"}:
-        dtype, npdt = D.int64, np.int64
-    elif "b" in kinds:
-        dtype, npdt = D.bool, np.bool_
-    else:  # empty lists
-        dtype, npdt = D.get_default_dtype(), np.float64
+    py = convert(data)
+    dtype = dtype or D.get_default_dtype()
+    wide = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np.complex128}
     try:
-        arr = np.array(py, dtype=npdt)
+        arr = np.array(py, dtype=wide[dtype.kind])
     except OverflowError:
-        raise RuntimeError("Overflow when unpacking long") from None
-    except ValueError as e:
+        raise ValueError("Overflow when unpacking long long") from None
+    except (ValueError, TypeError) as e:
         raise ValueError(f"expected a rectangular nested sequence of numbers: {e}") from None
     return arr, dtype
 
 
+_PY_TYPES = {float: D.float64, int: D.int64, bool: D.bool, complex: D.complex128}
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     arr, inferred = _infer_host(data)
-    dtype = dtype or inferred
+    dtype = _PY_TYPES.get(dtype, dtype) or inferred
+    if not isinstance(dtype, D.dtype):
+        raise TypeError(f"tensor(): argument 'dtype' must be torch.dtype, not "
+                        f"{type(dtype).__name__}")
+    if inferred.is_complex and not dtype.is_complex:
+        raise TypeError("must be real number, not complex")
     if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")

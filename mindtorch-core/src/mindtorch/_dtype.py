@@ -105,7 +105,7 @@ class finfo:
         self.bits = type.to_real().itemsize * 8
         self.eps, self.max, self.min = float(fi.eps), float(fi.max), float(fi.min)
         self.tiny = self.smallest_normal = float(fi.tiny)
-        self.resolution = float(fi.resolution)
+        self.resolution = 10.0 ** -int(fi.precision)
 
 
 class iinfo:

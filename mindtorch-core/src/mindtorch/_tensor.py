@@ -158,10 +158,10 @@ class Tensor:
         return self.dtype.is_signed
 
     def is_contiguous(self, memory_format=None):
+        if 0 in self._shape:
+            return True
         expected = 1
         for n, s in zip(reversed(self._shape), reversed(self._stride)):
-            if n == 0:
-                return True
             if n != 1 and s != expected:
                 return False
             expected *= n

@@ -214,7 +214,7 @@ def slice_(self, dim=0, start=None, end=None, step=1):
     shape, stride = list(self._shape), list(self._stride)
     shape[dim] = length
     stride[dim] = stride[dim] * step
-    return self._view(shape, stride, self._offset + (start * self._stride[dim] if length else 0))
+    return self._view(shape, stride, self._offset + start * self._stride[dim])
 
 
 def select(self, dim, index):
