@@ -1,12 +1,17 @@
 """mindtorch vs PyTorch vs raw NumPy, side by side in one process.
 
-    python benchmarks/bench_ops.py            # full run (~1 min on 2 cores)
-    python benchmarks/bench_ops.py --quick    # fewer repeats, for a smoke test
+    python benchmarks/bench_ops.py              # full run (~1 min on 2 cores)
+    python benchmarks/bench_ops.py --quick      # fewer repeats, for a smoke test
+    python benchmarks/bench_ops.py --threads 0  # libraries' default thread counts
 
 Each timing is timeit's best (minimum) over several repeats of many calls, the least
 noisy estimate of what a call costs on a shared machine; the repeats of the three
 libraries are interleaved so that they run under the same conditions.  `import` times are
 measured in fresh interpreters (median of several runs).  Prints a Markdown table.
+
+By default every library runs single-threaded (BLAS and torch intra-op threads): on a
+small shared machine multi-threaded BLAS timings swing by 5x from run to run, which
+would drown the overheads this benchmark is about.
 """
 import argparse
 import os
@@ -14,8 +19,6 @@ import statistics
 import subprocess
 import sys
 import timeit
-
-import numpy as np
 
 # (key, label, unit, target on mindtorch: ("abs", seconds) or ("numpy", max ratio))
 CASES = [
@@ -83,8 +86,13 @@ def import_times(modules, runs):
     """Median seconds of `import m` in a fresh interpreter, for each module (the runs of
     the modules are interleaved)."""
     code = "import time; t = time.perf_counter(); import {}; print(time.perf_counter() - t)"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MINDTORCH_")}
+    # as installed packages are: with bytecode caches (which PYTHONDONTWRITEBYTECODE would
+    # leave unwritten for the editable mindtorch sources: then every import recompiles)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("MINDTORCH_") and k != "PYTHONDONTWRITEBYTECODE"}
     times = {m: [] for m in modules}
+    for m in modules:  # warm-up: writes missing .pyc files, warms the file cache
+        subprocess.run([sys.executable, "-c", f"import {m}"], env=env, check=True)
     for _ in range(runs):
         for m in modules:
             p = subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True,
@@ -118,14 +126,23 @@ def verdict(target, results):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS / torch threads (0: the libraries' defaults)")
     args = parser.parse_args()
-    min_total, repeat, import_runs = (0.05, 3, 3) if args.quick else (0.5, 7, 9)
+    if args.threads:  # before numpy and torch load their thread pools
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ[var] = str(args.threads)
+    global np
+    import numpy as np
+    min_total, repeat, import_runs = (0.05, 3, 3) if args.quick else (0.6, 15, 9)
 
     import mindtorch as mt
     try:
         import torch
     except ImportError:  # the comparison column is optional
         torch = None
+    if torch is not None and args.threads:
+        torch.set_num_threads(args.threads)
 
     results = {key: {} for key, *_ in CASES}
     libs = workloads(mt, torch)
@@ -137,8 +154,9 @@ def main():
                                      import_runs)
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
-          + (f", torch {torch.__version__} ({torch.get_num_threads()} threads)" if torch else "")
-          + f", mindtorch {mt.__version__}; {os.cpu_count()} cpus\n")
+          + (f", torch {torch.__version__} ({torch.get_num_threads()} thread(s))" if torch else "")
+          + f", mindtorch {mt.__version__}; {os.cpu_count()} cpus, "
+          + (f"{args.threads} BLAS thread(s)" if args.threads else "default threads") + "\n")
     print("| case | unit | mindtorch | torch | numpy | mt/numpy | mt/torch | target |")
     print("|---|---|---|---|---|---|---|---|")
     for key, label, unit, target in CASES:
