@@ -30,7 +30,7 @@ def _np_scalar(value, dtype):
 def _check_bounds(a, size, dim, error=None, negative=False):
     """Raise for entries of integer array a outside [0, size) ([-size, size) when negative
     indices count from the end)."""
-    if a.size == 0:
+    if a.size == 0 or (a.min() >= (-size if negative else 0) and a.max() < size):
         return
     bad = (a < (-size if negative else 0)) | (a >= size)
     if bad.any():

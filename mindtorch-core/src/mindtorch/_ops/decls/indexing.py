@@ -45,22 +45,37 @@ def checked_scalar(value, dtype):
         if x.imag != 0 and dtype.kind != "c":
             raise _overflow(dtype)
         x = x.real
+    lo, hi = _range(dtype)
     if dtype.kind in "ui":
-        info = D.iinfo(dtype)
         bad = x != x or abs(x) == float("inf")
         if not bad:
             if isinstance(x, float):
-                bad = x < info.min or x > info.max
+                bad = x < lo or x > hi
             elif dtype.kind == "u":  # c10 lets negative ints wrap into unsigned types
-                bad = abs(x) > info.max
+                bad = abs(x) > hi
             else:
-                bad = x < info.min or x > info.max
+                bad = x < lo or x > hi
     else:
-        big = D.finfo(dtype.to_real()).max
-        bad = x == x and abs(x) != float("inf") and abs(float(x)) > big
+        bad = x == x and abs(x) != float("inf") and abs(float(x)) > hi
     if bad:
         raise _overflow(dtype)
     return value
+
+
+_RANGES = {}
+
+
+def _range(dtype):
+    r = _RANGES.get(dtype)
+    if r is None:
+        if dtype.kind in "ui":
+            info = D.iinfo(dtype)
+            r = (info.min, info.max)
+        else:
+            big = D.finfo(dtype.to_real()).max
+            r = (-big, big)
+        r = _RANGES[dtype] = r
+    return r
 
 
 def _overflow(dtype):
