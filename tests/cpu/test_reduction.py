@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import mindtorch
-from reference import DTYPES, to_torch, torch
+from reference import DTYPES, assert_same, to_torch, torch
 
 torch.set_num_threads(1)  # torch's thread pool makes tiny ops ~1000x slower on a busy box
 pytestmark = pytest.mark.filterwarnings("ignore:.*degrees of freedom:UserWarning")
@@ -39,26 +39,6 @@ def layouts(shape, dtype):
         yield base.as_strided(shape, base.stride()[:-1] + (2,), 1)
 
 
-def th(m):
-    """to_torch, converting bfloat16 through numpy (Tensor.float() is not available yet)."""
-    if m.dtype is mindtorch.bfloat16:
-        return torch.from_numpy(m.numpy().astype(np.float32)).to(torch.bfloat16)
-    return to_torch(m)
-
-
-def assert_same(got, expected, rtol=None, atol=None):
-    """reference.assert_same, with th() for the conversion."""
-    if isinstance(expected, (tuple, list)):
-        assert len(got) == len(expected)
-        for g, e in zip(got, expected):
-            assert_same(g, e, rtol, atol)
-        return
-    assert isinstance(got, mindtorch.Tensor), type(got)
-    assert str(got.dtype) == str(expected.dtype), (got.dtype, expected.dtype)
-    assert tuple(got.shape) == tuple(expected.shape), (got.shape, expected.shape)
-    torch.testing.assert_close(th(got), expected, rtol=rtol, atol=atol, equal_nan=True)
-
-
 def _base_error(e):
     return next(c for c in type(e).__mro__ if c.__module__ == "builtins")
 
@@ -66,7 +46,7 @@ def _base_error(e):
 def check(fn, *mts, rtol=None, atol=None):
     """fn(lib, *tensors) gives the same result in mindtorch and torch, or both raise
     errors of the same builtin class."""
-    ths = [th(m) for m in mts]
+    ths = [to_torch(m) for m in mts]
     try:
         expected = fn(torch, *ths)
     except Exception as e:  # noqa: BLE001 - any torch error must be matched by class
@@ -331,12 +311,12 @@ def test_max_out():
     values, indices = mindtorch.empty(0), mindtorch.empty(0, dtype=mindtorch.int64)
     r = mindtorch.max(a, 1, out=(values, indices))
     assert r.values is values and r.indices is indices
-    expected = torch.max(th(a), 1)
+    expected = torch.max(to_torch(a), 1)
     assert_same(values, expected.values)
     assert_same(indices, expected.indices)
     out = mindtorch.empty(())
     assert mindtorch.sum(a, out=out) is out
-    assert_same(out, th(a).sum())
+    assert_same(out, to_torch(a).sum())
 
 
 def test_nan_and_ties():

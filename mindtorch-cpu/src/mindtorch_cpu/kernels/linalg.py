@@ -9,7 +9,8 @@ import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import linalg as L
 
-from .._np import arr, wrap
+from .._np import arr
+from .reduction import result
 
 _COMPUTE = {D.float16: np.float32, D.bfloat16: np.float32, D.uint8: np.int64,
             D.int8: np.int64, D.int16: np.int64, D.int32: np.int64}
@@ -24,7 +25,7 @@ def _product(shape_rule):
         if compute is not None:
             a, b = a.astype(compute), b.astype(compute)
         with np.errstate(all="ignore"):
-            return wrap(np.matmul(a, b), dt)
+            return result(np.matmul(a, b), dt)
     return kernel
 
 
@@ -41,7 +42,7 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
             r *= alpha
         if beta != 0:
             r += arr(base).astype(compute) * beta
-        return wrap(r, dt)
+        return result(r, dt)
 
 
 KERNELS = {

@@ -26,13 +26,24 @@ def _acc(a, dtype):
     return a if a.dtype == acc else a.astype(acc)
 
 
-def _reducer(fn):
-    """sum/prod: cast to the result dtype, accumulate (float32 for 16-bit floats)."""
+def result(r, out):
+    """Wrap r, computed in a wider dtype, as dtype `out`.  16-bit floats overflow to inf
+    silently, as in torch (numpy would warn about the cast)."""
+    if out in _WIDE:
+        with np.errstate(over="ignore"):
+            return wrap(np.asarray(r).astype(out.np), out)
+    return wrap(r, out)
+
+
+def _reducer(ufunc):
+    """sum/prod: cast to the result dtype, accumulate (float32 for 16-bit floats).
+    (Like add/mul, overflow to inf is left to numpy's default warning: errstate would
+    cost more than the reduction of a small tensor.)"""
+    reduce = ufunc.reduce
+
     def kernel(self, dim=None, keepdim=False, dtype=None):
         out = R.sum_dtype(self, dtype)
-        with np.errstate(all="ignore"):
-            a = _acc(arr(self), out)
-            return wrap(fn(a, axis=_axis(self, dim), keepdims=keepdim), out)
+        return result(reduce(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim), out)
     return kernel
 
 
@@ -45,22 +56,29 @@ def _count(self, dim):
 
 def mean(self, dim=None, keepdim=False, dtype=None):
     out = R.mean_dtype(self, dtype)
-    with np.errstate(all="ignore"):  # the mean of nothing is nan
-        s = np.sum(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim)
-        return wrap(s / _count(self, dim), out)
+    s = np.add.reduce(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim)
+    n = _count(self, dim)
+    if n == 0:
+        with np.errstate(all="ignore"):  # the mean of nothing is nan
+            return result(s / n, out)
+    return result(s / n, out)
 
 
-def _extremum(name, fn):
+def _extremum(name, ufunc):
+    reduce = ufunc.reduce
+
     def kernel(self):
         R.check_extremum(name, self, None)
-        return wrap(fn(arr(self)), self.dtype)
+        return wrap(reduce(arr(self), axis=None), self.dtype)
     return kernel
 
 
-def _amax_like(name, fn):
+def _amax_like(name, ufunc):
+    reduce = ufunc.reduce
+
     def kernel(self, dim=(), keepdim=False):
         R.check_extremum(name, self, dim)
-        return wrap(fn(arr(self), axis=_axis(self, dim), keepdims=keepdim), self.dtype)
+        return wrap(reduce(arr(self), axis=_axis(self, dim), keepdims=keepdim), self.dtype)
     return kernel
 
 
@@ -80,8 +98,8 @@ def _arg(name, fn):
     return kernel
 
 
-def _with_indices(name, fn, argfn):
-    values, indices = _amax_like(name, fn), _arg(name, argfn)
+def _with_indices(name, ufunc, argfn):
+    values, indices = _amax_like(name, ufunc), _arg(name, argfn)
 
     def kernel(self, dim, keepdim=False):
         return values(self, (dim,), keepdim), indices(self, dim, keepdim)
@@ -106,7 +124,7 @@ def _var(name):
             dev = a - np.sum(a, axis=axis, keepdims=True) / n
             sq = dev.real * dev.real + dev.imag * dev.imag if a.dtype.kind == "c" else dev * dev
             r = np.sum(sq, axis=axis, keepdims=keepdim) / max(0, n - correction)
-            return wrap(np.sqrt(r) if name == "std" else r, out)
+            return result(np.sqrt(r) if name == "std" else r, out)
     return kernel
 
 
@@ -116,36 +134,36 @@ def logsumexp(self, dim, keepdim=False):
     a = _acc(arr(self), out)
     with np.errstate(all="ignore"):
         if a.size == 0:
-            return wrap(np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdim)), out)
+            return result(np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdim)), out)
         # shift by the (real) max; an infinite max shifts by 0 so inf - inf never appears
         m = np.max(a.real, axis=axis, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
         r = np.log(np.sum(np.exp(a - m), axis=axis, keepdims=True)) + m
         if not keepdim:
             r = r.reshape(R.out_shape(self, dim, False))
-        return wrap(r, out)
+        return result(r, out)
 
 
 def cumsum(self, dim, dtype=None):
     out = R.sum_dtype(self, dtype)
     a = _acc(arr(self), out)
     if not self.ndim:
-        return wrap(a.copy(), out)
-    return wrap(np.cumsum(a, axis=dim), out)
+        return result(a.copy(), out)
+    return result(np.cumsum(a, axis=dim), out)
 
 
 KERNELS = {
-    "sum": _reducer(np.sum),
-    "prod": _reducer(np.prod),
+    "sum": _reducer(np.add),
+    "prod": _reducer(np.multiply),
     "mean": mean,
-    "max": _extremum("max", np.max),
-    "min": _extremum("min", np.min),
-    "amax": _amax_like("amax", np.max),
-    "amin": _amax_like("amin", np.min),
+    "max": _extremum("max", np.maximum),
+    "min": _extremum("min", np.minimum),
+    "amax": _amax_like("amax", np.maximum),
+    "amin": _amax_like("amin", np.minimum),
     "argmax": _arg("argmax", np.argmax),
     "argmin": _arg("argmin", np.argmin),
-    "_max_dim": _with_indices("_max_dim", np.max, np.argmax),
-    "_min_dim": _with_indices("_min_dim", np.min, np.argmin),
+    "_max_dim": _with_indices("_max_dim", np.maximum, np.argmax),
+    "_min_dim": _with_indices("_min_dim", np.minimum, np.argmin),
     "all": _logical(np.all),
     "any": _logical(np.any),
     "var": _var("var"),

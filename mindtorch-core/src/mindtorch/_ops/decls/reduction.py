@@ -12,6 +12,8 @@ One schema cannot return both a tensor and a tuple, so each form is its own op -
 Tensor.max is a small wrapper choosing among them (see _overload).  var/std (a bool
 second argument means `unbiased`) and norm (p may be a string) use the same device.
 """
+import re
+import sys
 import warnings
 from collections import namedtuple
 
@@ -73,18 +75,23 @@ _COMPLEX = {
 _PUBLIC = {"_max_dim": "max", "_min_dim": "min"}
 
 
+_ARG = frozenset({"argmax", "argmin"})
+_VALUES = frozenset({"amax", "amin"})
+
+
 def check_extremum(name, self, dim):
     """Validity of max/min/amax/amin/argmax/argmin over `dim` (None: every dim): no
     reduction over an empty dim (there is no identity), no complex input, no bool for
     arg*.  The order of the checks is torch's (it decides which error an input gets)."""
-    public = _PUBLIC.get(name, name)
-    arg = name in ("argmax", "argmin")
+    arg = name in _ARG
     if arg:
         _check_complex(name, self)
         if self.dtype is D.bool:
             raise RuntimeError(f"{name}(): does not support bool input")
-    if self.ndim:
-        if (dim is None or dim == ()) and self.numel() == 0:
+    shape = self._shape
+    if shape and 0 in shape:
+        public = _PUBLIC.get(name, name)
+        if dim is None or dim == ():
             if arg:
                 raise IndexError(f"{name}(): Expected reduction dim to be specified for "
                                  f"input.numel() == 0.")
@@ -92,11 +99,12 @@ def check_extremum(name, self, dim):
                                f"input.numel() == 0. Specify the reduction dim with the 'dim' "
                                f"argument.")
         for d in dims_of(self, dim):
-            if self._shape[d] == 0:
+            if shape[d] == 0:
                 raise IndexError(f"{public}(): Expected reduction dim {d} to have non-zero "
                                  f"size.")
-    # amax/amin of an empty result never reach the kernel that rejects complex
-    if not arg and (self.numel() or name not in ("amax", "amin")):
+        if name in _VALUES:
+            return  # amax/amin of an empty result never reach the kernel rejecting complex
+    if not arg:
         _check_complex(name, self)
 
 
@@ -121,8 +129,23 @@ def var_correction(name, self, dim, unbiased, correction):
     if n - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       f"less than the reduction factor (input numel divided by output numel).",
-                      UserWarning, stacklevel=4)
+                      UserWarning, stacklevel=_caller_level())
     return correction, self.dtype.to_real()
+
+
+def _caller_level():
+    """stacklevel of the first frame outside mindtorch and its backends (bindings,
+    wrappers and kernels sit between a warning and the user's call)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not (name.startswith("<") or _INTERNAL.search(name)):
+            break
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+_INTERNAL = re.compile(r"[/\\]mindtorch(_\w+)?[/\\]")
 
 
 def logsumexp_dtype(self):
