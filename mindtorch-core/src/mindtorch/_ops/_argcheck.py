@@ -108,7 +108,7 @@ def dtype_(op, pos, x):
 
 def device_(op, pos, x):
     from .._device import device
-    if isinstance(x, (str, int)):
+    if isinstance(x, (str, int, device)):
         return device(x)
     _fail(op, pos, x)
 

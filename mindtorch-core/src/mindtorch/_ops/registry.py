@@ -92,6 +92,7 @@ def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **
 
 # -- binding generation ----------------------------------------------------------------
 
+_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 _DIM_NAMES = {"dim", "dims", "dim0", "dim1", "dim2", "source", "destination", "dimension"}
 _CHECKS = {
     # type -> (fast test on `x`, converter called when the test fails)
@@ -104,8 +105,8 @@ _CHECKS = {
     "float": ("type(x) is float", "_h.float_"),
     "bool": ("type(x) is bool", "_h.bool_"),
     "str": ("type(x) is str", "_h.str_"),
-    "ScalarType": ("type(x) is dtype", "_h.dtype_"),
-    "Device": ("type(x) is device", "_h.device_"),
+    "ScalarType": ("type(x) is _dtype_t", "_h.dtype_"),
+    "Device": ("type(x) is _device_t", "_h.device_"),
     "Generator": ("False", "_h.generator"),
     "Tensor[]": ("False", "_h.tensor_list"),
     "Tensor?[]": ("False", "_h.optional_tensor_list"),
@@ -128,7 +129,7 @@ def _generate_binding(op):
     s = op.schema
     params, lines = [], []
     kwonly_started = False
-    ns = {"_h": _h, "Tensor": Tensor, "dtype": dtype, "device": device, "_op": op,
+    ns = {"_h": _h, "Tensor": Tensor, "_dtype_t": dtype, "_device_t": device, "_op": op,
           "_resolved": op.resolved, "_merge": merge_devices, "_factory_device": factory_device,
           "_write_out": write_out}
     tensor_names = []
@@ -167,7 +168,17 @@ def _generate_binding(op):
     if op.options.get("out"):
         if not kwonly_started:
             params.append("*")
+            kwonly_started = True
         params.append("out=None")
+    # NumPy-style spellings PyTorch's argument parser also accepts
+    names = {a.name for a in s.args}
+    for alias, target in _ALIASES.items():
+        if target in names and alias not in names:
+            if not kwonly_started:
+                params.append("*")
+                kwonly_started = True
+            params.append(f"{alias}=None")
+            lines.insert(0, f"if {alias} is not None: {target} = {alias}")
 
     # dims are wrapped against the first tensor's rank
     if first_tensor is not None:

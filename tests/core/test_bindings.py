@@ -1,0 +1,97 @@
+"""The schema-generated bindings: argument validation and normalisation, out=, dispatch."""
+import warnings
+
+import pytest
+
+import mindtorch as M
+from reference import assert_same, same_error, torch
+
+
+def test_type_errors_name_op_argument_and_position():
+    with pytest.raises(TypeError, match=r"add\(\): argument 'other' \(position 2\) must be "
+                                        r"Tensor or Number, not str"):
+        M.add(M.ones(2), "x")
+    with pytest.raises(TypeError, match=r"argument 'dim'"):
+        M.ones(2, 3).sum(dim="a")
+    with pytest.raises(TypeError):
+        M.ones(2).add(M.ones(2), bogus=1)
+    with pytest.raises(TypeError):
+        M.ones(2).transpose(0)
+
+
+def test_dims_are_wrapped_and_checked_like_torch():
+    x, t = M.ones(2, 3), torch.ones(2, 3)
+    assert_same(x.sum(-1), t.sum(-1))
+    assert_same(x.unsqueeze(-1), t.unsqueeze(-1))
+    same_error(lambda: x.sum(2), lambda: t.sum(2))
+    same_error(lambda: x.transpose(0, -3), lambda: t.transpose(0, -3))
+    same_error(lambda: x.sum((0, 0)), lambda: t.sum((0, 0)))
+    with pytest.raises(IndexError, match=r"expected to be in range of \[-2, 1\], but got 2"):
+        x.sum(2)
+
+
+def test_numpy_style_aliases():
+    x, t = M.arange(6.0).reshape(2, 3), torch.arange(6.0).reshape(2, 3)
+    assert_same(x.sum(axis=0), t.sum(axis=0))
+    assert_same(M.mean(x, axis=1, keepdims=True), torch.mean(t, axis=1, keepdims=True))
+
+
+def test_int_list_arguments_accept_varargs_sequences_and_sizes():
+    x = M.arange(6)
+    assert x.view(2, 3).shape == (2, 3) == x.view((2, 3)).shape == x.view([2, 3]).shape
+    assert x.reshape(x.view(3, 2).shape).shape == (3, 2)
+    assert M.zeros(2, 3).shape == M.zeros((2, 3)).shape == M.zeros(size=(2, 3)).shape
+    assert M.zeros(()).shape == () and M.zeros([]).shape == ()
+    assert x.view(M.tensor(2), 3).shape == (2, 3)  # 0-dim integer tensors are ints
+
+
+def test_dtype_and_device_arguments():
+    assert M.zeros(2, dtype=M.int32).dtype is M.int32
+    assert M.zeros(2, device=M.device("meta")).device.type == "meta"
+    assert M.ones(2, dtype=float).dtype is M.float64
+    with pytest.raises(TypeError):
+        M.zeros(2, dtype="float32")
+
+
+def test_out_argument_writes_resizes_and_checks_casts():
+    out = M.empty(0)
+    r = M.add(M.ones(2, 2), 1, out=out)
+    assert r is out and out.shape == (2, 2) and out.tolist() == [[2.0, 2.0], [2.0, 2.0]]
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        M.add(M.ones(3), 1, out=M.empty(5))
+    assert any("resized" in str(x.message) for x in w)
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        M.add(M.ones(2), 1.5, out=M.empty(2, dtype=M.int64))
+
+
+def test_inplace_checks_cast_and_shape_and_bumps_version_once():
+    x = M.zeros(3)
+    x.add_(1)
+    assert x._version == 1 and x.tolist() == [1.0, 1.0, 1.0]
+    same_error(lambda: M.zeros(3, dtype=M.int64).add_(1.5),
+               lambda: torch.zeros(3, dtype=torch.int64).add_(1.5))
+    same_error(lambda: M.zeros(3).add_(M.ones(2, 3)), lambda: torch.zeros(3).add_(torch.ones(2, 3)))
+
+
+def test_reflected_operators_and_scalars_first():
+    t = M.tensor([1, 2, 4])
+    th = torch.tensor([1, 2, 4])
+    for fn in (lambda a: 2 - a, lambda a: 2 / a, lambda a: 2 ** a, lambda a: 7 // a,
+               lambda a: 7 % a, lambda a: 1.5 * a, lambda a: 3 & a, lambda a: 3 | a):
+        assert_same(fn(t), fn(th))
+    with pytest.raises(TypeError):
+        M.add(2, 3)  # no tensor at all
+
+
+def test_missing_kernel_names_op_device_and_backends():
+    from mindtorch._ops import OPS, define
+    op = OPS.get("_test_only_op") or define("_test_only_op(Tensor self) -> Tensor",
+                                            method=False, function=False)
+    with pytest.raises(NotImplementedError, match=r"'_test_only_op'.*'cpu'.*cpu"):
+        op.binding(M.ones(1))
+
+
+def test_device_mismatch_is_a_runtime_error():
+    with pytest.raises(RuntimeError, match="cpu and meta"):
+        M.ones(2) + M.ones(2, device="meta")
