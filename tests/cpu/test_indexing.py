@@ -502,3 +502,149 @@ def test_meta_data_dependent(fn):
     m = mindtorch.empty(3, 4, dtype=mindtorch.bool, device="meta")
     with pytest.raises(NotImplementedError):
         fn(x, m)
+
+
+# -- take / take_along_dim / argwhere ----------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "bfloat16", "float64", "complex64"])
+def test_take(dtype):
+    x = make((3, 4), dtype)
+    check(lambda L, x, i: L.take(x, i), x, idx([[0, 11], [-1, 5]]))
+    check(lambda L, x, i: x.take(i), x.t(), idx([3, 7, -12]))
+    check(lambda L, x, i: L.take(x, i), make((), dtype), idx([0, -1]))
+    check(lambda L, x, i: L.take(x, i), x, idx([]))
+
+
+@pytest.mark.parametrize("values,dtype", [([12], "int64"), ([-13], "int64"), ([1], "int32"),
+                                          ([1], "float32")])
+def test_take_errors(values, dtype):
+    check(lambda L, x, i: L.take(x, i), make((3, 4)), idx(values, dtype))
+
+
+def test_take_along_dim():
+    x = make((3, 4))
+    check(lambda L, x, i: L.take_along_dim(x, i, 1), x, idx([[0], [3], [-1]]))
+    check(lambda L, x, i: L.take_along_dim(x, i, 1), x, idx([[0, 2]]))       # broadcasts
+    check(lambda L, x, i: L.take_along_dim(x, i, -2), x.t(), idx([[2, 0, 1]]))
+    check(lambda L, x, i: L.take_along_dim(x, i), x, idx([5, 0, -1]))         # flattened
+    check(lambda L, x, i: x.take_along_dim(i, 0), make((3,), "int64"), idx([2, 2]))
+    for bad in (idx([[0.0]], "float32"), idx([[0]], "int32"), idx([0]), idx([[[0]]])):
+        check(lambda L, x, i: L.take_along_dim(x, i, 1), x, bad)
+    with pytest.raises(RuntimeError):  # PyTorch reads out of bounds here; we refuse
+        mindtorch.take_along_dim(x, idx([[4]]), 1)
+
+
+def test_argwhere():
+    check(lambda L, x: L.argwhere(x), make((3, 4), "bool"))
+    check(lambda L, x: x.argwhere(), make((), "int64"))
+    check(lambda L, x: L.argwhere(x), make((2, 0, 3)))
+
+
+# -- index_fill / index_add / index_copy -------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float16", "float32", "complex64"])
+def test_index_fill_add_copy(dtype):
+    x = make((4, 5), dtype)
+    i = idx([3, 0, 3])
+    j = idx([4, 1])
+    check(lambda L, x, i: x.index_fill(1, i, 1), x, j)
+    check(lambda L, x, i: L.index_fill(x, 0, i, True), x, idx([-1]))
+    check(lambda L, x, i, v: x.index_fill(-1, i, v), x, j, make((), "float64"))
+    check(lambda L, x, i, s: x.index_add(0, i, s), x, i, make((3, 5), dtype))
+    check(lambda L, x, i, s: L.index_add(x, 1, i, s, alpha=2), x, j, make((4, 2), dtype))
+    check(lambda L, x, i, s: x.index_copy(1, i, s), x, j, make((4, 2), dtype))
+    check(lambda L, x, i, s: L.index_copy(x, 0, i, s), x, idx([2, 0]), make((2, 5), dtype))
+
+
+@pytest.mark.parametrize("layout", [transposed, strided])
+def test_index_fill_add_copy_inplace_non_contiguous(layout):
+    x = layout((4, 5))
+    t = th(x)
+    i, s = idx([0, 2, 0]), make((4, 3))
+    v0 = x._version
+    assert x.index_add_(1, i, s, alpha=0.5) is x and x._version == v0 + 1
+    t.index_add_(1, th(i), th(s), alpha=0.5)
+    assert_same(x, t)
+    x.index_fill_(0, idx([1]), -2.0)
+    t.index_fill_(0, th(idx([1])), -2.0)
+    assert_same(x, t)
+    x.index_copy_(1, idx([4, 3, 1]), s)
+    t.index_copy_(1, th(idx([4, 3, 1])), th(s))
+    assert_same(x, t)
+
+
+def test_index_fill_add_copy_zero_dim():
+    check(lambda L, x, i: x.index_fill(0, i, 2.0), make(()), idx(0))
+    check(lambda L, x, i, s: x.index_add(0, i, s), make(()), idx([0]), make(()))
+    check(lambda L, x, i, s: x.index_copy(0, i, s), make(()), idx(0), make((1,)))
+    check(lambda L, x, i, s: x.index_add(0, i, s), make(()), idx([0, 0]), make((2,)))
+
+
+@pytest.mark.parametrize("op,args", [
+    ("index_fill", ([4], 1.0)), ("index_fill", ([0], 1e40)), ("index_fill", ([[0]], 1.0)),
+    ("index_fill", ([0], "int32")), ("index_fill", ([0], "vector")),
+    ("index_add", ([3], (1, 5))), ("index_add", ([-1], (1, 5))), ("index_add", ([0, 1], (1, 5))),
+    ("index_add", ([0], (1, 4))), ("index_add", ([[0]], (1, 5))), ("index_add", ([0], "f64")),
+    ("index_add", ([0], (5,))),
+    ("index_copy", ([3], (1, 5))), ("index_copy", ([-1], (1, 5))),
+    ("index_copy", ([0, 1], (1, 5))), ("index_copy", ([0], (1, 4))),
+    ("index_copy", ([[0]], (1, 5))), ("index_copy", ([0], "f64")), ("index_copy", ([0], (5,))),
+    ("index_copy", ([0], "int32")),
+])
+def test_index_fill_add_copy_errors(op, args):
+    values, extra = args
+    x = make((3, 5))
+    i = idx(values, "int32" if extra == "int32" else "int64")
+    if op == "index_fill":
+        v = make((1,)) if extra == "vector" else 1.0 if extra == "int32" else extra
+        check(lambda L, x, i, v: getattr(x, op)(0, i, v), x, i, v)
+        return
+    s = make((1, 5), "float64") if extra == "f64" else make((1, 5)) if extra == "int32" else \
+        make(extra)
+    check(lambda L, x, i, s: getattr(x, op)(0, i, s), x, i, s)
+
+
+# -- scatter_reduce ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64"])
+def test_scatter_reduce(reduce, include_self, dtype):
+    x, s = make((3, 4), dtype), make((3, 5), dtype)
+    i = idx(RNG.integers(0, 4, (3, 5)))
+    check(lambda L, x, i, s: x.scatter_reduce(1, i, s, reduce, include_self=include_self),
+          x, i, s)
+    check(lambda L, x, i, s: L.scatter_reduce(x, 0, i.clamp(max=2)[:, :4], s,
+                                              reduce, include_self=include_self), x.t(), i, s)
+
+
+def test_scatter_reduce_inplace_and_special():
+    x = make((3, 4))
+    t = th(x)
+    i, s = idx([[0, 0, 3]]), make((1, 3))
+    assert x.scatter_reduce_(1, i, s, "amax", include_self=False) is x
+    t.scatter_reduce_(1, th(i), th(s), "amax", include_self=False)
+    assert_same(x, t)
+    check(lambda L, x, i, s: x.scatter_reduce(1, i, s, "max"), make((3, 4)), i, s)
+    check(lambda L, x, i, s: x.scatter_reduce(1, i, s, "sum"), make((3, 4), "bool"), i,
+          make((1, 3), "bool"))
+    check(lambda L, x, i, s: x.scatter_reduce(0, i, s, "prod"), make(()), idx(0), make(()))
+    for bad in ((make((3, 4)), i, s, "foo"), (make((3, 4)), idx([[4]]), s, "sum"),
+                (make((3, 4)), i, make((1, 3), "float64"), "sum"),
+                (make((3, 4), "bool"), i, make((1, 3), "bool"), "mean")):
+        check(lambda L, x, i, s, r: x.scatter_reduce(1, i, s, r), *bad)
+
+
+def test_meta_composites():
+    x = mindtorch.empty(3, 4, device="meta")
+    i = mindtorch.empty(2, dtype=mindtorch.int64, device="meta")
+    assert x.index_fill(1, i, 2.0).shape == (3, 4)
+    assert x.index_add(0, i, mindtorch.empty(2, 4, device="meta")).shape == (3, 4)
+    assert x.index_copy_(1, i, mindtorch.empty(3, 2, device="meta")) is x
+    assert mindtorch.take(x, i.reshape(1, 2)).shape == (1, 2)
+    assert mindtorch.take_along_dim(x, i.reshape(1, 2), 1).shape == (3, 2)
+    assert x.scatter_reduce(1, i.reshape(1, 2), x, "mean").shape == (3, 4)
+    with pytest.raises(RuntimeError):
+        x.index_add(0, i, mindtorch.empty(3, 4, device="meta"))
+    with pytest.raises(NotImplementedError):
+        mindtorch.argwhere(x)

@@ -137,6 +137,70 @@ def scatter_add_(self, dim, index, src):
     return self
 
 
+_UFUNCS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum,
+           "amin": np.minimum}
+
+
+def _identity(reduce, dtype):
+    """The value scattered positions start from when include_self=False."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "f" or dtype.kind == "c":
+        return -np.inf if reduce == "amax" else np.inf
+    if dtype is D.bool:
+        return reduce == "amin"
+    info = np.iinfo(dtype.np)
+    return info.min if reduce == "amax" else info.max
+
+
+def _check_scatter_reduce(self, dim, index, src, reduce):
+    reduce = I.check_scatter_reduce_name(reduce)
+    I.check_scatter(self, dim, index, src)
+    if reduce == "mean" and self.dtype is D.bool:
+        raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented '
+                                  "for 'Bool'")
+    return reduce
+
+
+def _scatter_reduce_into(out, dim, index, src, reduce, include_self, dtype):
+    a, idx = (out.reshape(1) if out.ndim == 0 else out), _as1(index)
+    _check_bounds(idx, a.shape[dim], dim)
+    if idx.size == 0:
+        return
+    key = _coords(idx.shape, dim, idx)
+    vals = _as1(src)[tuple(slice(0, n) for n in idx.shape)]
+    if not include_self:
+        a[key] = _identity(reduce, dtype)
+    if reduce != "mean":
+        _UFUNCS[reduce].at(a, key, vals)
+        return
+    count = np.ones(a.shape, np.int64)
+    if not include_self:
+        count[key] = 0
+    np.add.at(count, key, 1)
+    acc = a.astype(np.float64 if dtype.kind in "ui" else np.result_type(a.dtype, np.float32))
+    np.add.at(acc, key, vals)
+    count = np.maximum(count, 1)  # positions nothing was scattered to keep their value
+    with np.errstate(all="ignore"):
+        res = np.floor_divide(acc, count) if dtype.kind in "ui" else acc / count
+    a[...] = res.astype(a.dtype)
+
+
+def scatter_reduce(self, dim, index, src, reduce, include_self=True):
+    reduce = _check_scatter_reduce(self, dim, index, src, reduce)
+    out = arr(self).copy()
+    _scatter_reduce_into(out, dim, index, src, reduce, include_self, self.dtype)
+    return wrap(out, self.dtype)
+
+
+def scatter_reduce_(self, dim, index, src, reduce, include_self=True):
+    reduce = _check_scatter_reduce(self, dim, index, src, reduce)
+    _scatter_reduce_into(arr(self), dim, index, src, reduce, include_self, self.dtype)
+    return self
+
+
 # -- masks -----------------------------------------------------------------------------------
 
 def masked_fill(self, mask, value):
@@ -223,7 +287,8 @@ def index_put(self, indices, values, accumulate=False):
 KERNELS = {
     "index_select": index_select, "gather": gather,
     "scatter": scatter, "scatter_": scatter_, "scatter_add": scatter_add,
-    "scatter_add_": scatter_add_,
+    "scatter_add_": scatter_add_, "scatter_reduce": scatter_reduce,
+    "scatter_reduce_": scatter_reduce_,
     "masked_fill": masked_fill, "masked_fill_": masked_fill_, "masked_select": masked_select,
     "nonzero": nonzero, "index": index, "index_put": index_put, "index_put_": index_put_,
 }

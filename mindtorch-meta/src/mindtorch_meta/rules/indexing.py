@@ -33,6 +33,12 @@ def scatter_add(self, dim, index, src):
     return self._shape, self.dtype
 
 
+def scatter_reduce(self, dim, index, src, reduce, include_self=True):
+    I.check_scatter_reduce_name(reduce)
+    I.check_scatter(self, dim, index, src)
+    return self._shape, self.dtype
+
+
 def _fill_value(self, value):
     if not isinstance(value, Tensor):
         I.checked_scalar(value, self.dtype)
@@ -92,7 +98,8 @@ def index_put(self, indices, values, accumulate=False):
 RULES = {
     "index_select": index_select, "gather": gather,
     "scatter": scatter, "scatter_": scatter, "scatter_add": scatter_add,
-    "scatter_add_": scatter_add,
+    "scatter_add_": scatter_add, "scatter_reduce": scatter_reduce,
+    "scatter_reduce_": scatter_reduce,
     "masked_fill": masked_fill, "masked_fill_": masked_fill_, "masked_select": masked_select,
     "nonzero": nonzero, "index": index, "index_put": index_put, "index_put_": index_put,
 }

@@ -178,6 +178,19 @@ def check_scatter_reduce(reduce, src):
                       "instead for more reduction options.", UserWarning, stacklevel=4)
 
 
+SCATTER_REDUCTIONS = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax",
+                      "amin": "amin", "max": "amax", "min": "amin"}
+
+
+def check_scatter_reduce_name(reduce):
+    """The reduction scatter_reduce applies (PyTorch also takes max/min for amax/amin)."""
+    r = SCATTER_REDUCTIONS.get(reduce)
+    if r is None:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    return r
+
+
 def check_mask_dtype(mask, op_name="masked_fill_"):
     if mask.dtype is not D.bool:
         if op_name == "masked_select":
@@ -356,6 +369,172 @@ def _nonzero_wrapper(binding):
     return nonzero
 
 
+# -- composite indexing ops (written with the ops above, so they run on every device) ------
+
+def _take(self, index):
+    if index.dtype is not D.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{type_name(index.dtype)}")
+    flat = self.reshape(-1)
+    n = flat._shape[0]
+    try:
+        return OPS["index"].call(flat, (index,))
+    except IndexError:  # PyTorch's wording
+        raise IndexError(_first_oob_message(index, n)) from None
+
+
+def _first_oob_message(index, n):
+    bad = index[(index < -n) | (index >= n)]
+    v = bad.reshape(-1)[0].item() if bad.numel() else "?"
+    return f"out of range: tried to access index {v} on a tensor of {n} elements."
+
+
+def _take_along_dim(self, indices, dim=None):
+    if indices.dtype is not D.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{type_name(indices.dtype)}")
+    if dim is None:  # a plain gather of the flattened input (negative indices rejected)
+        return OPS["gather"].call(self.reshape(-1), 0, indices.reshape(-1), False)
+    if self.ndim != indices.ndim:
+        raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
+                           f"number of dimensions, but got {self.ndim} dimensions for input, and "
+                           f"{indices.ndim} dimensions for indices")
+    if self.ndim:
+        # every dim but `dim` broadcasts; negative indices count from the end
+        shape = list(broadcast_shapes(self._shape[:dim] + (1,) + self._shape[dim + 1:],
+                                      indices._shape[:dim] + (1,) + indices._shape[dim + 1:]))
+        shape[dim] = self._shape[dim]
+        self_b = self.expand(shape)
+        shape[dim] = indices._shape[dim]
+        indices = indices.expand(shape)
+        n = self._shape[dim]
+        indices = OPS["where"].call(indices < 0, indices + n, indices)
+        return OPS["gather"].call(self_b, dim, indices, False)
+    return OPS["gather"].call(self, dim, indices, False)
+
+
+def _vector_index(self, dim, index):
+    """(self viewed with at least one dim, the index list that selects `index` along dim)."""
+    target = self if self.ndim else self.reshape(1)
+    return target, (None,) * dim + (index.reshape(-1),)
+
+
+def _index_fill_(self, dim, index, value):
+    from ..._tensor import Tensor
+    if index.dtype is not D.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, Tensor):
+        if value.ndim:
+            raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                               f"tensor with {value.ndim} dimension(s).")
+        fill = value if value.dtype is self.dtype else value.to(self.dtype)
+    else:
+        checked_scalar(value, self.dtype)
+        fill = OPS["full"].binding((), value, dtype=self.dtype, device=self._device)
+    target, indices = _vector_index(self, dim, index)
+    OPS["index_put_"].call(target, indices, fill, False)
+    return self
+
+
+def _check_index_add(self, dim, index, source):
+    if index.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {type_name(index.dtype)} and size: "
+                         f"{list(index._shape)}")
+    _index_int_dtype("index_add_", index)
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"index_add_(): self ({type_name(self.dtype)}) and source "
+                           f"({type_name(source.dtype)}) must have the same scalar type")
+    if source.ndim and dim >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {source.ndim}")
+    n = source._shape[dim] if source.ndim else 1
+    if index.numel() != n:
+        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
+                           f"to source.size(dim): ({n}), for dim: {dim}")
+    if max(self.ndim, 1) != max(source.ndim, 1) or any(
+            a != b for d, (a, b) in enumerate(zip(self._shape, source._shape)) if d != dim) \
+            or (not self.ndim and source.numel() != 1):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(self._shape)} "
+                           f"source.shape = {list(source._shape)}")
+
+
+def _check_non_negative(self, dim, index, error, prefix=""):
+    """index_add/index_copy take no negative indices (index_put_ would wrap them)."""
+    from ...plugins._registry import DEVICES
+    if not DEVICES[index._device.type].has_data:  # nothing to check without data
+        return
+    if index.numel() and OPS["any"].binding(index < 0).item():
+        v = index[index < 0].reshape(-1)[0].item()
+        size = self._shape[dim] if self.ndim else 1
+        raise error(f"{prefix}index {v} is out of bounds for dimension {dim} with size {size}")
+
+
+def _index_add_(self, dim, index, source, alpha=1):
+    _check_index_add(self, dim, index, source)
+    _check_non_negative(self, dim, index, RuntimeError)
+    if alpha != 1:
+        if self.dtype.kind in "ui":
+            alpha = int(alpha)
+        if self.dtype is not D.bool:
+            source = OPS["mul"].call(source, alpha)
+    target, indices = _vector_index(self, dim, index)
+    try:
+        OPS["index_put_"].call(target, indices, source.reshape(target._shape[:dim] + (
+            index.numel(),) + target._shape[dim + 1:]), True)
+    except IndexError as e:  # PyTorch raises RuntimeError here
+        raise RuntimeError(str(e)) from None
+    return self
+
+
+def _check_index_copy(self, dim, index, source):
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    if source.ndim and self.ndim and source.ndim != self.ndim:
+        raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({self.ndim})")
+    if index.dtype is not D.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
+                           f"{type_name(index.dtype)}")
+    n = source._shape[dim] if source.ndim else 1
+    if index.numel() != n:
+        raise IndexError(f"index_copy_(): Number of indices ({index.numel()}) should be equal to "
+                         f"source.size(dim) ({n})")
+    for d, (a, b) in enumerate(zip(self._shape, source._shape)):
+        if d != dim and a != b:
+            k = d if d < dim else d - 1  # PyTorch numbers the dims of the slice
+            raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                               f"shapes. Destination slice shape: {a} at dimension {k} and "
+                               f"source slice shape: {b} at dimension {k}.")
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {type_name(self.dtype)} and (source) "
+                           f"{type_name(source.dtype)}")
+
+
+def _index_copy_(self, dim, index, source):
+    _check_index_copy(self, dim, index, source)
+    _check_non_negative(self, dim, index, IndexError, "index_copy_(): ")
+    target, indices = _vector_index(self, dim, index)
+    try:
+        OPS["index_put_"].call(target, indices, source.reshape(target._shape[:dim] + (
+            index.numel(),) + target._shape[dim + 1:]), False)
+    except IndexError as e:
+        raise IndexError(f"index_copy_(): {e}") from None
+    return self
+
+
+def _out_of_place(inplace):
+    """The out-of-place op of an in-place decomposition: the same on a clone."""
+    def op(self, *args):
+        return inplace(OPS["clone"].call(self, None), *args)
+    return op
+
+
 def _declare():
     define("index_select(Tensor self, int dim, Tensor index) -> Tensor", out=True)
     define("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
@@ -383,6 +562,25 @@ def _declare():
            decomposition=_inplace_via("index_put"))
     op = define("nonzero(Tensor self) -> Tensor", out=True, tags=("dynamic_output_shape",))
     op.binding = _nonzero_wrapper(op.binding)
+    define("argwhere(Tensor self) -> Tensor", tags=("dynamic_output_shape",),
+           decomposition=lambda self: OPS["nonzero"].call(self))
+    define("take(Tensor self, Tensor index) -> Tensor", out=True, decomposition=_take)
+    define("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", out=True,
+           decomposition=_take_along_dim)
+    define("scatter_reduce(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+           "bool include_self=True) -> Tensor", out=True)
+    define("scatter_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
+           "bool include_self=True) -> Tensor(a!)", tags=("inplace",), function=False,
+           decomposition=_inplace_via("scatter_reduce"))
+    # index_fill / index_add / index_copy: index_put_ along one dim
+    for name, inplace, args in (
+            ("index_fill", _index_fill_, "Tensor|Scalar value"),
+            ("index_add", _index_add_, "Tensor source, *, Scalar alpha=1"),
+            ("index_copy", _index_copy_, "Tensor source")):
+        define(f"{name}(Tensor self, int dim, Tensor index, {args}) -> Tensor",
+               decomposition=_out_of_place(inplace), out=name == "index_add")
+        define(f"{name}_(Tensor(a!) self, int dim, Tensor index, {args}) -> Tensor(a!)",
+               tags=("inplace",), function=False, decomposition=inplace)
 
 
 _declare()
