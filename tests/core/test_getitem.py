@@ -86,6 +86,7 @@ ADVANCED = {
     "Ellipsis tensor": lambda L: (..., L.tensor([1, 0])),
     "None tensor": lambda L: (None, L.tensor([1, 0]), None),
     "float list": lambda L: [1.7],
+    "nested bool list mask": lambda L: ([[True, False, True, False, True]] * 4, 1),
 }
 
 
@@ -172,6 +173,7 @@ ERRORS = [
      "shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]"),
     (lambda L: ([0], [0], [0], [0]), IndexError, "too many indices"),
     (lambda L: (L.ones(4, 5, dtype=L.bool), 0, 0), IndexError, "too many indices"),
+    (lambda L: ([[True] * 5] * 4, 0, 0), IndexError, None),
 ]
 
 

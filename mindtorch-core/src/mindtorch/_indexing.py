@@ -131,6 +131,9 @@ def _apply(t, items):
     tensor indices per dim of it (None entries are full slices), or None if there are none.
     Masks stay masks (covering their ndim dims)."""
     ndim = t.ndim
+    # lists become index tensors first: a nested bool list is a mask over several dims
+    items = [_sequence_to_tensor(x, t._device) if not isinstance(x, (Tensor, slice)) and
+             x is not None and x is not Ellipsis and _is_sequence(x) else x for x in items]
     specified = _count_dims(items)
     if specified > ndim:
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
@@ -166,9 +169,7 @@ def _apply(t, items):
             dim += 1
         else:
             if not isinstance(x, Tensor):
-                if not _is_sequence(x):
-                    raise _invalid(x)
-                x = _sequence_to_tensor(x, t._device)
+                raise _invalid(x)
             if x.ndim == 0 and x.dtype.kind in "uib":
                 if is_mask(x):  # a 0-dim mask: a new dim of size 1 or 0
                     result = _unsqueeze(result, dim)
