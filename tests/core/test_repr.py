@@ -150,7 +150,8 @@ def test_default_dtype_changes_suffixes():
         for data, dtype in [([1.5], "float32"), ([1.5], "float64"), ([1j], "complex128"),
                             ([1j], "complex64")]:
             assert_repr(*pair(data, dtype))
-        assert_repr(mindtorch.empty(0, dtype=mindtorch.float32), torch.empty(0, dtype=torch.float32))
+        assert_repr(mindtorch.empty(0, dtype=mindtorch.float32),
+                    torch.empty(0, dtype=torch.float32))
         assert_repr(mindtorch.empty(0), torch.empty(0))
     finally:
         mindtorch.set_default_dtype(old)

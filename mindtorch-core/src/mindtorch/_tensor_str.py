@@ -206,7 +206,9 @@ def _with_suffixes(text, suffixes, indent):
 
 def tensor_repr(t, *, tensor_contents=None):
     from ._tensor import Tensor
-    prefix = "tensor(" if type(t) is Tensor else f"{type(t).__name__}("
+    # nn.Parameter prints as a plain tensor too (its own repr adds "Parameter containing:")
+    plain = type(t) is Tensor or type(t).__name__ == "Parameter"
+    prefix = "tensor(" if plain else f"{type(t).__name__}("
     indent = len(prefix)
     suffixes = []
     if t._device.type != "cpu":
