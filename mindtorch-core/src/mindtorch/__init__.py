@@ -17,12 +17,14 @@ from ._promotion import can_cast, promote_types, result_type  # noqa: F401
 from ._shapes import broadcast_shapes  # noqa: F401
 from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
 from ._creation import as_tensor, asarray, from_numpy, tensor  # noqa: F401
+from ._tensor_str import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from . import plugins  # noqa: F401
 from .plugins import _loader as _plugin_loader
 from ._ops import OPS as _OPS
 from ._ops.dispatch import set_cpu_fallback  # noqa: F401
 from ._ops.decls import creation, pointwise, views  # noqa: F401  (declare ops)
 from ._ops.decls import indexing, joining, linalg, reduction, random as _random_ops  # noqa: F401,E501
+from . import _indexing
 from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: F401
 from ._random import get_rng_state, set_rng_state  # noqa: F401
 from . import backends, ops, return_types, testing  # noqa: F401
@@ -63,6 +65,7 @@ def _bind_ops():
             setattr(Tensor, dunder, _OPS[name].binding)
     for dunder in ("__eq__", "__ne__"):
         setattr(Tensor, dunder, _comparison(_OPS[_OPERATORS[dunder]].binding))
+    Tensor.__getitem__, Tensor.__setitem__ = _indexing.getitem, _indexing.setitem
 
 
 def _comparison(binding):

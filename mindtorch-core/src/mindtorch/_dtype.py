@@ -68,6 +68,18 @@ def _by_name(name):
     return _NAMES[name]
 
 
+# The names PyTorch's messages use for a dtype (its ScalarType names).
+_SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
+                      "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
+                      "int8": "Char", "uint8": "Byte", "bool": "Bool",
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+
+
+def scalar_type_name(d):
+    """'Float' for float32, as in PyTorch's error messages."""
+    return _SCALAR_TYPE_NAMES[d.name]
+
+
 def from_numpy_dtype(np_dtype):
     try:
         return _FROM_NP[np.dtype(np_dtype)]

@@ -233,9 +233,11 @@ def _value(t, value):
     if type(value) is int and not -2 ** 63 <= value < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
     if dtype is D.float16 or dtype is D.bfloat16:
-        if isinstance(value, complex) and value.imag:
-            checked_scalar(value, dtype)  # raises
-        return value
+        if isinstance(value, complex):
+            checked_scalar(value, dtype)  # raises unless the imaginary part is 0
+            value = value.real
+        with np.errstate(over="ignore"):  # out of range becomes inf here, unlike fill_
+            return float(np.asarray(value, np.float64).astype(dtype.np))
     checked_scalar(value, dtype)
     if dtype.kind == "u" and type(value) is int and value < 0:
         value %= 1 << (8 * dtype.itemsize)

@@ -6,6 +6,7 @@ import numpy as np
 
 from mindtorch import _dtype as D
 from mindtorch._promotion import scalar_dtype
+from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
 
@@ -90,14 +91,14 @@ def fill_(self, value):
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
                                f"with {value.ndim} dimensions.")
         value = arr(value)[()]
+    else:
+        checked_scalar(value, self.dtype)
+        if isinstance(value, int) and self.dtype.kind == "u":
+            value = np.int64(value)  # negative ints wrap into unsigned types, as in c10
     dst = arr(self)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            dst[...] = value
-    except OverflowError:
-        raise RuntimeError(f"value cannot be converted to type {self.dtype.name} without "
-                           f"overflow") from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        dst[...] = np.asarray(value).astype(dst.dtype)
     return self
 
 

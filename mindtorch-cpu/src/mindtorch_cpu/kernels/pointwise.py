@@ -7,14 +7,10 @@ from mindtorch._ops import OPS
 
 from .._np import arr, wrap
 
-_TORCH_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
-                "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
-                "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
-                "complex128": "ComplexDouble"}
 
 
 def not_implemented(name, dtype):
-    return RuntimeError(f'"{name}_cpu" not implemented for \'{_TORCH_NAMES[dtype.name]}\'')
+    return RuntimeError(f'"{name}_cpu" not implemented for \'{D.scalar_type_name(dtype)}\'')
 
 
 def _operand(x, dt):
@@ -199,7 +195,7 @@ def _clamp(self, min=None, max=None):
 def _where(condition, self, other):
     if condition.dtype is not D.bool and condition.dtype is not D.uint8:
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {_TORCH_NAMES[condition.dtype.name]}")
+                           f"with dtype {D.scalar_type_name(condition.dtype)}")
     from mindtorch._promotion import result_type
     dt = result_type(self, other)
     return wrap(np.where(arr(condition), _operand(self, dt), _operand(other, dt)), dt)

@@ -21,8 +21,11 @@ def _axis(self, dim):
 
 
 def _acc(a, dtype):
-    """a in the dtype that accumulates dtype's results."""
+    """a in the dtype that accumulates dtype's results (values first rounded to dtype, as
+    PyTorch does for e.g. sum(float32 tensor, dtype=float16))."""
     acc = _WIDE.get(dtype, dtype.np)
+    if a.dtype != dtype.np and acc != dtype.np:
+        a = a.astype(dtype.np)
     return a if a.dtype == acc else a.astype(acc)
 
 

@@ -1,4 +1,5 @@
 """Shared pieces of op declarations."""
+from ..._dtype import scalar_type_name as _type_name
 from ..registry import OPS, define
 
 
@@ -27,14 +28,6 @@ def define_inplace(op):
                   decomposition=inplace, function=False)
 
 
-_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
-               "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
-               "int8": "Char", "uint8": "Byte", "bool": "Bool", "complex64": "ComplexFloat",
-               "complex128": "ComplexDouble"}
-
-
-def _type_name(dtype):
-    return _TYPE_NAMES[dtype.name]
 
 
 __all__ = ["OPS", "define", "define_inplace"]

@@ -1,5 +1,6 @@
 """View ops: computed in core from shape/stride/offset (invariant 4), shared by every
 device.  Each returns a tensor sharing storage and version counter with its input."""
+from ..._dtype import scalar_type_name
 from ..registry import define
 
 VIEW = ("view",)
@@ -124,7 +125,7 @@ def permute(self, dims):
 
 def expand(self, size):
     if len(size) < self.ndim:
-        raise RuntimeError(f"expand(torch.{self.dtype.name.capitalize()}Tensor{{{list(self._shape)}}},"
+        raise RuntimeError(f"expand(torch.{scalar_type_name(self.dtype)}Tensor{{{list(self._shape)}}},"
                            f" size=[{', '.join(map(str, size))}]): the number of sizes provided "
                            f"({len(size)}) must be greater or equal to the number of dimensions "
                            f"in the tensor ({self.ndim})")

@@ -1,0 +1,62 @@
+"""Writing Python scalars into tensors: PyTorch's overflow checks (c10's checked_convert).
+Shared by every backend's fill/setitem/masked_fill so they all raise the same error."""
+from . import _dtype as D
+
+_CAST_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
+               "uint8": "uint8_t", "float32": "float", "float64": "double",
+               "float16": "c10::Half", "bfloat16": "c10::BFloat16",
+               "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def checked_scalar(value, dtype):
+    """A Python scalar written into a tensor of `dtype`, checked for overflow as PyTorch
+    does when it converts a Scalar (c10's checked_convert): the value itself is returned,
+    the cast is left to the kernel."""
+    if dtype is D.bool:
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value >= 2 ** 64:
+            raise OverflowError("int too big to convert")
+        if value < -2 ** 63:
+            raise OverflowError("can't convert negative int to unsigned")
+    x = value
+    if isinstance(x, complex):
+        if x.imag != 0 and dtype.kind != "c":
+            raise _overflow(dtype)
+        x = x.real
+    lo, hi = _range(dtype)
+    if dtype.kind in "ui":
+        bad = x != x or abs(x) == float("inf")
+        if not bad:
+            if isinstance(x, float):
+                bad = x < lo or x > hi
+            elif dtype.kind == "u":  # c10 lets negative ints wrap into unsigned types
+                bad = abs(x) > hi
+            else:
+                bad = x < lo or x > hi
+    else:
+        bad = x == x and abs(x) != float("inf") and abs(float(x)) > hi
+    if bad:
+        raise _overflow(dtype)
+    return value
+
+
+_RANGES = {}
+
+
+def _range(dtype):
+    r = _RANGES.get(dtype)
+    if r is None:
+        if dtype.kind in "ui":
+            info = D.iinfo(dtype)
+            r = (info.min, info.max)
+        else:
+            big = D.finfo(dtype.to_real()).max
+            r = (-big, big)
+        r = _RANGES[dtype] = r
+    return r
+
+
+def _overflow(dtype):
+    return RuntimeError(f"value cannot be converted to type {_CAST_NAMES[dtype.name]} without "
+                        f"overflow")
