@@ -61,20 +61,22 @@ def _bind_ops():
         if op.return_type is not None:
             setattr(return_types, name, op.return_type)
     for dunder, name in _OPERATORS.items():
-        if name in _OPS:
-            setattr(Tensor, dunder, _OPS[name].binding)
+        if name in _OPS and dunder not in ("__eq__", "__ne__"):
+            setattr(Tensor, dunder, _LazyMethod(_OPS[name], dunder))
     for dunder in ("__eq__", "__ne__"):
-        setattr(Tensor, dunder, _comparison(_OPS[_OPERATORS[dunder]].binding))
+        setattr(Tensor, dunder, _comparison(_OPS[_OPERATORS[dunder]]))
     Tensor.__getitem__, Tensor.__setitem__ = _indexing.getitem, _indexing.setitem
 
 
-def _comparison(binding):
+def _comparison(op):
+    """== and != give NotImplemented (so Python falls back to identity) for operands
+    that are neither tensors nor numbers, e.g. `t == None`."""
     def compare(self, other):
         try:
-            return binding(self, other)
+            return op.binding(self, other)
         except TypeError:
             return NotImplemented
-    compare.__name__ = binding.__name__
+    compare.__name__ = op.name
     return compare
 
 

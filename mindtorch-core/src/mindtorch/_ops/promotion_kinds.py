@@ -5,7 +5,11 @@ from .._promotion import result_type
 
 
 def result_dtype(kind, operands):
-    dt = result_type(*operands)
+    return promoted(kind, result_type(*operands))
+
+
+def promoted(kind, dt):
+    """The result dtype of a `kind` op whose operands promote to dt."""
     if kind in (None, "default"):
         return dt
     if kind == "int_to_float":

@@ -97,7 +97,8 @@ _DIM_NAMES = {"dim", "dims", "dim0", "dim1", "dim2", "source", "destination", "d
 _CHECKS = {
     # type -> (fast test on `x`, converter called when the test fails)
     "Tensor": ("type(x) is Tensor", "_h.tensor"),
-    "Tensor|Scalar": ("type(x) is Tensor", "_h.tensor_or_scalar"),
+    "Tensor|Scalar": ("type(x) is Tensor or type(x) is float or type(x) is int",
+                      "_h.tensor_or_scalar"),
     "Scalar": ("type(x) is float or type(x) is int", "_h.scalar"),
     "int": ("type(x) is int", "_h.int_"),
     "int[]": ("type(x) is tuple", "_h.int_list"),
@@ -195,6 +196,12 @@ def _generate_binding(op):
         lines.append(f"dev = {first_tensor}._device")
         lines.append(f"first = {first_tensor}")
         others = [(n, a) for n, a in tensor_names if n != first_tensor]
+    elif tensor_names and tensor_names[0][1].type == "Tensor|Scalar":
+        # usually a tensor: take its device inline rather than through _merge
+        n = tensor_names[0][0]
+        lines.append(f"if type({n}) is Tensor: dev = {n}._device; first = {n}")
+        lines.append("else: dev = first = None")
+        others = tensor_names
     else:
         lines.append("dev = first = None")
         others = tensor_names

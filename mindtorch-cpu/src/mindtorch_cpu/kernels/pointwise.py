@@ -50,20 +50,28 @@ def binary(fn, name, *, allow=None, quiet=True):
     floating-point warnings (costs ~1us, so skipped for add/mul/comparisons, whose
     only warnings are overflow to inf)."""
     op = OPS[name]
-    always_bool = op.promotion == "always_bool"
+    kind = op.promotion
+    always_bool, default = kind == "always_bool", kind in (None, "default")
+    from mindtorch._ops.promotion_kinds import promoted
     from mindtorch._promotion import result_type
 
     def kernel(self, other):
-        if type(self) is Tensor and type(other) is Tensor and self.dtype is other.dtype:
-            dt = self.dtype
+        dt = self.dtype if type(self) is Tensor else None
+        if dt is not None and type(other) is Tensor and other.dtype is dt:
             a, b = arr(self), arr(other)
+        elif dt is not None and (type(other) is float or type(other) is int) \
+                and dt.kind == "f" and dt is not D.bfloat16:
+            a, b = arr(self), other  # numpy's weak Python scalars promote like PyTorch here
+        elif dt is None and type(other) is Tensor and (type(self) is float or type(self) is int) \
+                and other.dtype.kind == "f" and other.dtype is not D.bfloat16:
+            dt = other.dtype
+            a, b = self, arr(other)
         else:
             dt = result_type(self, other)
             a, b = _operand(self, dt), _operand(other, dt)
         if allow is not None and dt.kind not in allow:
             raise not_implemented(name, dt)
-        out = D.bool if always_bool else op.result_dtype(self, other) \
-            if op.promotion != "default" else dt
+        out = D.bool if always_bool else dt if default else promoted(kind, dt)
         if out is not dt and not always_bool:
             a, b = np.asarray(a).astype(out.np), np.asarray(b).astype(out.np)
         if not quiet:
@@ -107,6 +115,19 @@ def _add(self, other, alpha=1):
     if alpha != 1:
         other = KERNELS["mul"](other, alpha) if isinstance(other, Tensor) else other * alpha
     return _plain_add(self, other)
+
+
+def _sub(self, other, alpha=1):
+    if getattr(self, "dtype", None) is D.bool and getattr(other, "dtype", None) is D.bool:
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if alpha != 1:
+        other = KERNELS["mul"](other, alpha) if isinstance(other, Tensor) else other * alpha
+    return _plain_sub(self, other)
+
+
+def _rsub(self, other, alpha=1):
+    return _sub(other, self, alpha)
 
 
 def _div(self, other, rounding_mode=None):
@@ -163,6 +184,7 @@ def _pow(a, b):
 _INT = "uib"
 _INT_ONLY = "ui"
 _plain_add = binary(np.add, "add", quiet=False)
+_plain_sub = binary(np.subtract, "sub", quiet=False)
 _true_div = binary(np.true_divide, "div")
 _trunc_div = binary(_trunc, "div", allow="uif")
 _floor_div = binary(_floor, "div", allow="uif")
@@ -272,6 +294,6 @@ KERNELS = {name: unary(fn, name, allow=allow) for name, (fn, allow) in UNARY.ite
 KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD)
                 for name, (fn, allow) in BINARY.items()})
 KERNELS.update({
-    "add": _add, "div": _div, "neg": _neg, "clamp": _clamp, "where": _where,
+    "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp, "where": _where,
     "round": _round, "gelu": _gelu_kernel,
 })
