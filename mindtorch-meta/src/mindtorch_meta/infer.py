@@ -1,7 +1,6 @@
 """Inference rules, by op name.  Each rule takes the op's arguments (as the kernel
 receives them) and returns (shape, dtype), or a tuple of those for several outputs."""
 from mindtorch import Tensor
-from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 from mindtorch._shapes import broadcast_shapes
 
@@ -9,24 +8,43 @@ from .rules import RULES
 
 
 def infer(op_name, *args):
-    """(shape, dtype) of op_name's result for these arguments (or a tuple of pairs)."""
+    """(shape, dtype) of op_name's result for these arguments (or a tuple of pairs).
+
+    Ops without a rule of their own are inferred generically: pointwise ops by
+    broadcasting and their promotion kind, composite ops by running their decomposition
+    on meta tensors (so every op that decomposes has inference too)."""
     rule = RULES.get(op_name)
-    if rule is None:
-        op = OPS[op_name]
-        if "pointwise" not in op.tags:
-            raise NotImplementedError(f"mindtorch-meta has no inference rule for '{op_name}'")
-        rule = pointwise_rule(op)
-    return rule(*args)
+    if rule is not None:
+        return rule(*args)
+    op = OPS[op_name]
+    if "pointwise" in op.tags and op.decomposition is None:
+        return pointwise_rule(op)(*args)
+    if op.decomposition is not None or op.core_impl is not None:
+        return _describe(op.call(*(_to_meta(a) for a in args)))
+    raise NotImplementedError(f"mindtorch-meta has no inference rule for '{op_name}'")
 
 
 def pointwise_rule(op):
     def rule(*args):
-        operands = [a for a in args if isinstance(a, (Tensor, bool, int, float, complex))
-                    and a is not None]
+        operands = [a for a in args if isinstance(a, (Tensor, bool, int, float, complex))]
         shape = broadcast_shapes(*(a._shape for a in args if isinstance(a, Tensor)))
         dtype_operands = operands[1:] if op.name == "where" else operands
         return shape, op.result_dtype(*dtype_operands)
     return rule
 
 
-__all__ = ["infer", "D"]
+def _to_meta(x):
+    if isinstance(x, Tensor):
+        return x if x.device.type == "meta" else x.to("meta")
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to_meta(v) for v in x)
+    return x
+
+
+def _describe(result):
+    if isinstance(result, Tensor):
+        return tuple(result.shape), result.dtype
+    return tuple(_describe(r) for r in result)
+
+
+__all__ = ["infer"]
