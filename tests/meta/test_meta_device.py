@@ -60,3 +60,14 @@ def test_infer_api_for_other_backends():
                                                                   dtype=mindtorch.float64))
     assert shape == (2, 3, 4) and dtype is mindtorch.float64
     assert mindtorch_meta.infer("arange", 0, 10, 3) == ((4,), mindtorch.int64)
+
+
+def test_infer_covers_composite_ops_through_their_decompositions():
+    a, b = mindtorch.ones(2, 3), mindtorch.ones(3, 4)
+    assert mindtorch_meta.infer("matmul", a, b) == ((2, 4), mindtorch.float32)
+    assert mindtorch_meta.infer("stack", [a, a], 1) == ((2, 2, 3), mindtorch.float32)
+    assert mindtorch_meta.infer("silu", a) == ((2, 3), mindtorch.float32)
+    assert mindtorch_meta.infer("zeros", (2, 3), mindtorch.int32, None) == ((2, 3),
+                                                                           mindtorch.int32)
+    with pytest.raises(RuntimeError, match="same dtype"):
+        mindtorch_meta.infer("mm", a, b.double())

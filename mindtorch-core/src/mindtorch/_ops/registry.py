@@ -245,9 +245,10 @@ def _generate_binding(op):
     src = f"def {fname}({', '.join(params)}):\n" + "".join(f"    {ln}\n" for ln in lines)
     exec(compile(src, f"<binding {s.name}>", "exec"), ns)
     fn = ns[fname]
-    pos = [_pyname(a.name) for a in s.args]
+    kernel_args = [a for a in s.args if a.name != "requires_grad"]  # kernels' convention
+    pos = [_pyname(a.name) for a in kernel_args]
     kw = ", ".join(f"{p}={p}" if a.kwarg_only or a.name == varargs else p
-                   for p, a in zip(pos, s.args))
+                   for p, a in zip(pos, kernel_args))
     csrc = f"def call({', '.join(pos)}):\n    return {fname}({kw})\n"
     exec(compile(csrc, f"<call {s.name}>", "exec"), ns)
     fn.__doc__ = op.options.get("doc") or s.text
