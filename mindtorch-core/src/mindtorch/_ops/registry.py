@@ -70,6 +70,19 @@ class OpDef:
         return result_dtype(self.promotion, args)
 
 
+def overload(op, make):
+    """Make op's public function and method (mindtorch.<name>, Tensor.<name>) the wrapper
+    make(generated binding) returns: for PyTorch functions with overloads one schema
+    cannot express.  op.call and dispatch keep using the schema binding."""
+    fn = make(op.binding)
+    fn.__name__ = fn.__qualname__ = op.name.split("::")[-1]
+    fn.__module__ = "mindtorch"
+    fn.__doc__ = op.options.get("doc") or fn.__doc__ or op.schema.text
+    fn._op = op
+    op.binding = fn
+    return op
+
+
 def clear_caches():
     for op in OPS.values():
         op.resolved.clear()

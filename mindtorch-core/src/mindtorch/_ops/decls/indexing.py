@@ -7,7 +7,7 @@ are PyTorch's whatever device runs the op.  They look at metadata only, never at
 from ... import _dtype as D
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
 from ..._shapes import broadcast_shapes
-from ..registry import OPS, define
+from ..registry import OPS, define, overload
 
 # names c10 prints for a dtype in masked_fill's error
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -299,9 +299,6 @@ def _nonzero_wrapper(binding):
         if input.ndim == 0:
             return (binding(input.unsqueeze(0)).select(1, 0),)
         return binding(input).unbind(1)
-    nonzero.__doc__ = binding.__doc__
-    nonzero.__module__ = "mindtorch"
-    nonzero._op = binding._op
     return nonzero
 
 
@@ -497,7 +494,7 @@ def _declare():
            "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
            decomposition=_inplace_via("index_put"))
     op = define("nonzero(Tensor self) -> Tensor", out=True, tags=("dynamic_output_shape",))
-    op.binding = _nonzero_wrapper(op.binding)
+    overload(op, _nonzero_wrapper)
     define("argwhere(Tensor self) -> Tensor", tags=("dynamic_output_shape",),
            decomposition=lambda self: OPS["nonzero"].call(self))
     define("take(Tensor self, Tensor index) -> Tensor", out=True, decomposition=_take)

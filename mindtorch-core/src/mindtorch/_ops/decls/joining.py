@@ -9,7 +9,7 @@ from functools import reduce
 
 from ..._promotion import promote_types
 from .._argcheck import wrap_dim
-from ..registry import OPS, define
+from ..registry import OPS, define, overload
 
 
 def _legacy_empty(t):
@@ -65,17 +65,13 @@ def _empty_list_error(op, cls, message):
     """Make op's public binding raise torch's error for an empty list.  (The generated
     binding finds no device in an empty list and raises a TypeError before any kernel
     can object.)"""
-    generated = op.binding
-
-    def join(tensors, dim=0, *, out=None):
-        if isinstance(tensors, (list, tuple)) and not tensors:
-            raise cls(message)
-        return generated(tensors, dim, out=out)
-    join.__name__ = join.__qualname__ = op.name
-    join.__module__ = "mindtorch"
-    join.__doc__ = op.schema.text
-    join._op = op
-    op.binding = join
+    def make(generated):
+        def join(tensors, dim=0, *, out=None):
+            if isinstance(tensors, (list, tuple)) and not tensors:
+                raise cls(message)
+            return generated(tensors, dim, out=out)
+        return join
+    overload(op, make)
 
 
 def _declare():

@@ -9,7 +9,7 @@ Overloads.  torch.max/min take three forms: max(t) (full reduction, a tensor),
 max(t, dim, keepdim) (a named tuple (values, indices)) and max(t, other) (maximum).
 One schema cannot return both a tensor and a tuple, so each form is its own op --
 `max` (full), `_max_dim` (hidden), `maximum` -- and the public mindtorch.max /
-Tensor.max is a small wrapper choosing among them (see _overload).  var/std (a bool
+Tensor.max is a small wrapper choosing among them (see registry.overload).  var/std (a bool
 second argument means `unbiased`) and norm (p may be a string) use the same device.
 """
 import re
@@ -20,7 +20,7 @@ from collections import namedtuple
 from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
-from ..registry import OPS, define
+from ..registry import OPS, define, overload
 from ._helpers import _type_name
 
 REDUCTION = ("reduction",)
@@ -202,17 +202,6 @@ def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
 
 # -- public wrappers for the overloaded forms ---------------------------------------------
 
-def _overload(op, make):
-    """Make op's public binding (mindtorch.<name>, Tensor.<name>) the wrapper that
-    make(generated binding) returns."""
-    fn = make(op.binding)
-    fn.__name__ = fn.__qualname__ = op.name
-    fn.__module__ = "mindtorch"
-    fn.__doc__ = op.options.get("doc") or fn.__doc__
-    fn._op = op
-    op.binding = fn
-
-
 def _extremum(name, binary_name):
     full_op, dim_op = OPS[name], OPS[f"_{name}_dim"]
     ret = namedtuple(name, ["values", "indices"], module="mindtorch.return_types")
@@ -245,7 +234,7 @@ def _extremum(name, binary_name):
                             f"(Tensor values, Tensor indices)\n{name}(input, other) -> Tensor "
                             f"({binary_name})")
         return extremum
-    _overload(full_op, make)
+    overload(full_op, make)
 
 
 def _var_like(name):
@@ -257,7 +246,7 @@ def _var_like(name):
             return binding(self, dim, unbiased, keepdim, correction=correction, out=out)
         var_like.__doc__ = OPS[name].schema.text
         return var_like
-    _overload(OPS[name], make)
+    overload(OPS[name], make)
 
 
 def _norm_public(binding):
@@ -310,7 +299,7 @@ def _declare():
     _extremum("min", "minimum")
     _var_like("var")
     _var_like("std")
-    _overload(OPS["norm"], _norm_public)
+    overload(OPS["norm"], _norm_public)
 
 
 _declare()
