@@ -1,4 +1,9 @@
 """Shape rules shared by every backend: broadcasting and reduction shapes."""
+import math
+
+
+def numel(shape):
+    return math.prod(shape)
 
 
 def broadcast_shapes(*shapes):

@@ -1,6 +1,7 @@
 """The Tensor: storage + shape/stride/offset + dtype.  Ops become methods at import
 (see mindtorch/__init__.py); this module holds what is not an op: metadata, the
 Python protocol, host conversion."""
+import math
 import numbers
 
 import numpy as np
@@ -24,10 +25,7 @@ class Size(tuple):
         return f"torch.Size({list(self)})"
 
     def numel(self):
-        n = 1
-        for s in self:
-            n *= s
-        return n
+        return math.prod(self)
 
     def __getitem__(self, item):
         r = tuple.__getitem__(self, item)
@@ -110,10 +108,7 @@ class Tensor:
     ndimension = dim
 
     def numel(self):
-        n = 1
-        for s in self._shape:
-            n *= s
-        return n
+        return math.prod(self._shape)
 
     nelement = numel
 

@@ -1,53 +1,31 @@
 """Factories with computed contents, copies and fills."""
-import math
 import warnings
 
 import numpy as np
 
-from mindtorch import _dtype as D
-from mindtorch._promotion import scalar_dtype
+from mindtorch._ops.decls import creation as C
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
 
 
-def _factory_dtype(dtype, *values):
-    if dtype is not None:
-        return dtype
-    kinds = {scalar_dtype(v).kind for v in values if v is not None}
-    return D.get_default_dtype() if kinds & {"f", "c"} else D.int64
-
-
 def arange(start, end=None, step=1, dtype=None, device=None):
-    if end is None:
-        start, end = 0, start
-    dtype = _factory_dtype(dtype, start, end, step)
-    if step == 0:
-        raise RuntimeError("step must be nonzero")
-    if any(isinstance(v, float) and not math.isfinite(v) for v in (start, end, step)):
-        raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    n = math.ceil((end - start) / step)
+    start, n, dtype = C.arange_plan(start, end, step, dtype)
     compute = np.float64 if dtype.kind in "fc" else np.int64
     return wrap(start + np.arange(n, dtype=compute) * step, dtype)
 
 
 def linspace(start, end, steps, dtype=None, device=None):
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    dtype = dtype or D.get_default_dtype()
+    _, dtype = C.linspace_plan(steps, dtype)
     if dtype.kind in "ui":
-        vals = np.linspace(start, end, steps, dtype=np.float64)
-        return wrap(np.trunc(vals), dtype)
+        return wrap(np.trunc(np.linspace(start, end, steps, dtype=np.float64)), dtype)
     return wrap(np.linspace(start, end, steps, dtype=np.complex128 if dtype.is_complex
                             else np.float64), dtype)
 
 
 def eye(n, m=None, dtype=None, device=None):
-    if n < 0 or (m is not None and m < 0):
-        raise RuntimeError(f"n must be greater or equal to 0, got {n if n < 0 else m}")
-    return wrap(np.eye(n, n if m is None else m), dtype or D.get_default_dtype())
+    shape, dtype = C.eye_plan(n, m, dtype)
+    return wrap(np.eye(*shape), dtype)
 
 
 def copy_(self, src, non_blocking=False):

@@ -1,5 +1,7 @@
 """Factories, copies and fills.  Allocation is core (the device's allocator); filling
 and copying data are kernels."""
+import math
+
 from ... import _dtype as D
 from ..._promotion import scalar_dtype
 from ..registry import OPS, define
@@ -7,6 +9,37 @@ from ..registry import OPS, define
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
 _LIKE = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, " \
         "MemoryFormat? memory_format=None"
+
+
+# -- rules shared by every backend (validity, result shape and dtype) --------------------
+
+def arange_plan(start, end, step, dtype):
+    """(start, length, dtype) of arange(start, end, step): PyTorch's checks and its dtype
+    rule (any float bound or step gives the default dtype, else int64)."""
+    if end is None:
+        start, end = 0, start
+    if dtype is None:
+        kinds = {scalar_dtype(v).kind for v in (start, end, step)}
+        dtype = D.get_default_dtype() if kinds & {"f", "c"} else D.int64
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if any(isinstance(v, float) and not math.isfinite(v) for v in (start, end, step)):
+        raise RuntimeError(f"unsupported range: {start} -> {end}")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
+    return start, math.ceil((end - start) / step), dtype
+
+
+def linspace_plan(steps, dtype):
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    return (steps,), dtype or D.get_default_dtype()
+
+
+def eye_plan(n, m, dtype):
+    if n < 0 or (m is not None and m < 0):
+        raise RuntimeError(f"n must be greater or equal to 0, got {n if n < 0 else m}")
+    return (n, n if m is None else m), dtype or D.get_default_dtype()
 
 
 def _empty(size, dtype=None, device=None):

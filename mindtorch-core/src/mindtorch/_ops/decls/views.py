@@ -1,16 +1,10 @@
 """View ops: computed in core from shape/stride/offset (invariant 4), shared by every
 device.  Each returns a tensor sharing storage and version counter with its input."""
 from ..._dtype import scalar_type_name
+from ..._shapes import numel as _numel
 from ..registry import define
 
 VIEW = ("view",)
-
-
-def _numel(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def infer_size(shape, numel):
