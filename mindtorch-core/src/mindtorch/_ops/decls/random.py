@@ -11,7 +11,7 @@ meta rules share them so both devices reject the same inputs with PyTorch's erro
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
-from ..registry import OPS, define
+from ..registry import OPS, define, overload
 from ._helpers import _type_name
 from .creation import _empty, _empty_like, _fresh
 
@@ -250,18 +250,13 @@ def _dropout(input, p=0.5, train=True):
 # -- overloads PyTorch resolves by argument count ------------------------------------------
 
 def _overloaded(op, route):
-    """Replace op's public binding by one that maps PyTorch's overloads onto op's
-    schema; `route(args, kwargs)` returns (args, kwargs) for the schema binding."""
-    binding = op.binding
-
-    def public(*args, **kwargs):
-        args, kwargs = route(args, kwargs)
-        return binding(*args, **kwargs)
-
-    public.__name__ = public.__qualname__ = binding.__name__
-    public.__doc__, public.__module__ = binding.__doc__, binding.__module__
-    public._op, public._source = op, binding._source
-    op.binding = public
+    """Give op PyTorch's overloads: `route(args, kwargs)` maps a call onto op's schema."""
+    def make(binding):
+        def public(*args, **kwargs):
+            args, kwargs = route(args, kwargs)
+            return binding(*args, **kwargs)
+        return public
+    overload(op, make)
 
 
 def _route_randint(args, kwargs):
@@ -305,10 +300,11 @@ def _route_uniform(args, kwargs):
     return args, kwargs
 
 
-def _route_normal(args, kwargs):
-    # normal(mean, std, size, ...) with float mean/std makes a fresh tensor
+def _normal_is_float_form(args, kwargs):
+    """normal(mean, std, size, ...) with float mean/std makes a fresh tensor; the other
+    overloads take a tensor mean and/or std (two floats alone are refused, as in torch)."""
     if len(args) >= 3 or "size" in kwargs:
-        return None, (args, kwargs)
+        return True
     mean = args[0] if args else kwargs.get("mean")
     std = args[1] if len(args) > 1 else kwargs.get("std")
     if not hasattr(mean, "_shape") and not hasattr(std, "_shape"):
@@ -316,7 +312,7 @@ def _route_normal(args, kwargs):
                         f"({', '.join(type(a).__name__ for a in args)}), but expected one of: "
                         f"(Tensor mean, Tensor std), (Tensor mean, float std), "
                         f"(float mean, Tensor std), (float mean, float std, tuple of ints size)")
-    return args, kwargs
+    return False
 
 
 def _declare():
@@ -366,17 +362,14 @@ def _declare():
                         tags=("random", "factory"), decomposition=_normal_float_float)
     tensor_form = define(f"normal(Tensor|Scalar mean, Tensor|Scalar std=1, {_GEN}) -> Tensor",
                          out=True, method=False, tags=("random",))
-    _tensor_binding = tensor_form.binding
 
-    def normal(*args, **kwargs):
-        routed = _route_normal(args, kwargs)
-        if routed[0] is None:
-            return float_form.binding(*routed[1][0], **routed[1][1])
-        return _tensor_binding(*routed[0], **routed[1])
-    normal.__name__ = normal.__qualname__ = "normal"
-    normal.__module__, normal.__doc__ = "mindtorch", tensor_form.schema.text
-    normal._op, normal._source = tensor_form, _tensor_binding._source
-    tensor_form.binding = normal
+    def make_normal(tensor_binding):
+        def normal(*args, **kwargs):
+            if _normal_is_float_form(args, kwargs):
+                return float_form.binding(*args, **kwargs)
+            return tensor_binding(*args, **kwargs)
+        return normal
+    overload(tensor_form, make_normal)
 
     define("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)",
            method=False, tags=("random",), decomposition=_native_dropout)
