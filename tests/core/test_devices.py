@@ -9,10 +9,6 @@ from reference import same_error, torch
 M = mindtorch
 
 
-def bug(reason):
-    """A known bug in a shared core file (reported with a fix); strict, so the fix shows."""
-    return pytest.mark.xfail(strict=True, reason=reason)
-
 
 # -- torch.device --------------------------------------------------------------------------
 
@@ -48,7 +44,6 @@ def test_device_equality_and_hash():
     assert pickle.loads(pickle.dumps(M.device("cuda:1"))) == M.device("cuda:1")
 
 
-@bug("_device.device.__eq__ parses strings: device('cpu') == 'cpu' is True (torch: False)")
 def test_device_not_equal_to_string_like_torch():
     assert (M.device("cpu") == "cpu") == (torch.device("cpu") == "cpu")
 
@@ -80,8 +75,6 @@ def test_copy_crosses_devices():
     assert m.device.type == "meta"
 
 
-@bug("_device.canonical keeps index 0 for cpu: 'cpu:0' tensors do not mix with 'cpu' ones "
-     "(torch drops the index)")
 def test_cpu_index_zero_is_cpu():
     a = M.ones(2, device="cpu:0")
     assert a.device == M.device("cpu") == M.ones(1).device

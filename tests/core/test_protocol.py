@@ -14,10 +14,6 @@ from reference import DTYPES, mt_dtype, same_error, th_dtype, torch
 M = mindtorch
 
 
-def bug(reason):
-    """A known bug in a shared core file (reported with a fix); strict, so the fix shows."""
-    return pytest.mark.xfail(strict=True, reason=reason)
-
 
 def _pair(data, dtype):
     return M.tensor(data, dtype=mt_dtype(dtype)), torch.tensor(data, dtype=th_dtype(dtype))
@@ -40,7 +36,6 @@ def test_item_like_torch(dtype, value):
         assert conv(m) == conv(t)
 
 
-@bug("_tensor.__float__/__int__ of a complex tensor raise TypeError (torch: the real part)")
 @pytest.mark.parametrize("conv", [float, int])
 def test_real_conversion_of_complex(conv):
     assert conv(M.tensor(2.5 + 0j)) == conv(torch.tensor(2.5 + 0j))
@@ -55,8 +50,6 @@ def test_item_and_conversion_errors_like_torch():
     same_error(lambda: M.ones(2, device="meta").item(), lambda: torch.ones(2, device="meta").item())
 
 
-@bug("_tensor._scalar_for: float()/int() of a multi-element tensor raise RuntimeError "
-     "(torch: ValueError)")
 @pytest.mark.parametrize("conv", [float, int, complex])
 def test_scalar_conversion_of_many_elements_error_class(conv):
     same_error(lambda: conv(M.ones(2)), lambda: conv(torch.ones(2)))
@@ -233,6 +226,5 @@ def test_size_like_torch():
     assert M.zeros(m).shape == m  # a Size is a valid shape argument
 
 
-@bug("_tensor.Size has no __radd__: tuple + Size gives a tuple (torch: a Size)")
 def test_tuple_plus_size_is_size():
     assert repr((1,) + M.Size([2, 3])) == repr((1,) + torch.Size([2, 3]))

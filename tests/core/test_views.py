@@ -9,10 +9,6 @@ from reference import same_error, torch
 M = mindtorch
 
 
-def bug(reason):
-    """A known bug in a shared core file (reported with a fix); strict, so the fix shows."""
-    return pytest.mark.xfail(strict=True, reason=reason)
-
 
 
 
@@ -214,7 +210,6 @@ def test_split_chunk_unbind_edge_cases():
     assert len(e.unbind(0)) == len(te.unbind(0)) == 0
 
 
-@bug("views.split of an empty dim gives no pieces (torch: one empty piece)")
 def test_split_of_empty_dim():
     e, te = M.zeros(0, 2), torch.zeros(0, 2)
     assert len(e.split(2)) == len(te.split(2)) == 1
@@ -242,9 +237,7 @@ ERRORS = [
     lambda x: x.unflatten(1, (2, 2)),
     lambda x: x.unflatten(1, (-1, -1)),
     lambda x: x.narrow(1, 2, 2),
-    pytest.param(lambda x: x.narrow(1, -4, 1),
-                 marks=bug("views.narrow: start out of range gives RuntimeError (torch: "
-                           "IndexError)")),
+    lambda x: x.narrow(1, -4, 1),
     lambda x: x.narrow(1, 1, -1),
     lambda x: x.narrow(3, 0, 1),
     lambda x: x.select(1, 3),
@@ -276,22 +269,19 @@ def test_errors_like_torch(fn):
                lambda: fn(torch.arange(24.0).reshape(2, 3, 4)))
 
 
-ZERO_DIM_CRASH = bug("views: narrow/split/chunk/movedim index into the shape of a 0-dim "
-                     "tensor (Python IndexError instead of torch's error or result)")
 
 
 @pytest.mark.parametrize("fn", [
     lambda x: x.select(0, 0), lambda x: x.transpose(0, 1), lambda x: x.unbind(0),
     lambda x: x.squeeze(1), lambda x: x.unsqueeze(2), lambda x: x.diagonal(),
     lambda x: x.permute(0), lambda x: x.movedim(0, 1),
-    pytest.param(lambda x: x.narrow(0, 0, 1), marks=ZERO_DIM_CRASH),
-    pytest.param(lambda x: x.split(1), marks=ZERO_DIM_CRASH),
-    pytest.param(lambda x: x.chunk(1), marks=ZERO_DIM_CRASH),
+    lambda x: x.narrow(0, 0, 1),
+    lambda x: x.split(1),
+    lambda x: x.chunk(1),
 ])
 def test_zero_dim_errors_like_torch(fn):
     same_error(lambda: fn(M.tensor(1.0)), lambda: fn(torch.tensor(1.0)))
 
 
-@ZERO_DIM_CRASH
 def test_zero_dim_movedim_to_itself():
     _check_same(M.tensor(1.0).movedim(0, 0), torch.tensor(1.0).movedim(0, 0))

@@ -2,7 +2,6 @@
 round, gelu, silu, lerp, div rounding modes and pow; functional, in-place and out= forms;
 all dtypes (same error class where torch refuses a dtype); broadcasting, Python scalars on
 either side, non-contiguous, 0-dim and empty inputs; meta shapes/dtypes equal cpu's."""
-import os
 import warnings
 
 import numpy as np
@@ -13,34 +12,9 @@ from mindtorch._ops.decls import pointwise as P
 from reference import DTYPES, assert_same, to_torch, torch
 
 M = mindtorch
-KNOWN_BUGS_FILE = os.path.join(os.path.dirname(__file__), "pointwise_known_bugs.txt")
 torch.set_num_threads(1)  # tiny ops are much slower through torch's thread pool
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::RuntimeWarning",
                                         "ignore::DeprecationWarning")
-
-
-def _known_bugs():
-    with open(KNOWN_BUGS_FILE) as f:
-        return {line.strip() for line in f if line.strip() and not line.startswith("#")}
-
-
-KNOWN_BUGS = _known_bugs()
-_known_cases = []  # (test id, function, params) of the known-bug cases collected
-
-
-@pytest.fixture(autouse=True)
-def _known_bug(request):
-    """Cases failing because of bugs in shared pointwise code (kernels/pointwise.py,
-    decls/pointwise.py, mindtorch_meta/infer.py, _tensor.py; fixes reported) are xfailed
-    here without running (each failure's report costs ~50 ms); the last test of this
-    module re-runs them quietly and fails for any that now pass, so that their line in
-    pointwise_known_bugs.txt goes."""
-    __tracebackhide__ = True  # noqa: F841 - keeps pytest from re-parsing this module
-    node = request.node
-    if node.name in KNOWN_BUGS:
-        params = dict(node.callspec.params) if hasattr(node, "callspec") else {}
-        _known_cases.append((node.name, node.function, params))
-        pytest.xfail("known bug in shared pointwise code (fix reported)")
 
 
 # value ranges keeping each op inside its domain (both libraries give nan outside it,
@@ -526,18 +500,3 @@ def test_out_resize_and_dtype_rules():
             lambda: torch.exp(th(a), out=torch.empty(0, dtype=torch.int32)))
     compare(lambda: M.eq(a, b, out=M.empty(0, dtype=M.int64)),
             lambda: torch.eq(th(a), th(b), out=torch.empty(0, dtype=torch.int64)))
-
-
-# -- known bugs (keep last) ------------------------------------------------------------------
-
-def test_known_bugs_still_fail():
-    """Every known-bug case xfailed above still fails; one that passes is fixed and its
-    id should leave pointwise_known_bugs.txt."""
-    fixed = []
-    for name, fn, params in _known_cases:
-        try:
-            fn(**params)
-        except Exception:  # noqa: BLE001 - failing is what is expected here
-            continue
-        fixed.append(name)
-    assert not fixed, f"fixed (remove from pointwise_known_bugs.txt): {fixed}"

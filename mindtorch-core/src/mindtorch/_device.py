@@ -52,9 +52,7 @@ class device:
     def __str__(self):
         return self.type if self.index is None else f"{self.type}:{self.index}"
 
-    def __eq__(self, other):
-        if isinstance(other, str):
-            other = device(other)
+    def __eq__(self, other):  # like torch: a device never equals a string
         return isinstance(other, device) and (self.type, self.index) == (other.type, other.index)
 
     def __hash__(self):
@@ -92,7 +90,10 @@ def canonical(d):
     An index-less accelerator device means its current device."""
     if type(d) is not device:
         d = device(d)
-    if d.index is None and d.type not in ("cpu", "meta"):
+    if d.type in ("cpu", "meta"):  # one host: tensors' devices carry no index (as torch)
+        if d.index is not None:
+            d = device(d.type)
+    elif d.index is None:
         from .plugins._registry import DEVICES
         spec = DEVICES.get(d.type)
         current = getattr(spec.module, "current_device", None) if spec else None

@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 
 from . import _dtype as D
-from ._storage import UntypedStorage, host_view
+from ._storage import host_view
 
 
 def contiguous_strides(shape):
@@ -33,6 +33,9 @@ class Size(tuple):
 
     def __add__(self, other):
         return Size(tuple(self) + tuple(other))
+
+    def __radd__(self, other):  # tuple + Size is a Size too
+        return Size(tuple(other) + tuple(self))
 
 
 class Tensor:
@@ -249,11 +252,16 @@ class Tensor:
         return iter(self.unbind(0))
 
     def _scalar_for(self, what):
-        if self.numel() != 1:
-            raise RuntimeError(f"Boolean value of Tensor with more than one value is ambiguous"
-                               if what == "bool" else
-                               f"only one element tensors can be converted to Python scalars")
-        return self.item()
+        n = self.numel()
+        if n != 1:
+            if what == "bool":
+                raise RuntimeError(f"Boolean value of Tensor with "
+                                   f"{'no values' if n == 0 else 'more than one value'} is "
+                                   f"ambiguous")
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        v = self.item()
+        # float()/int() of a complex tensor take its real part, as in torch
+        return v.real if what != "complex" and isinstance(v, complex) else v
 
     def __bool__(self):
         return bool(self._scalar_for("bool"))
@@ -433,6 +441,19 @@ class Tensor:
 
     def __rmatmul__(self, other):
         return other.matmul(self)
+
+    def __rlshift__(self, other):
+        from . import _ops
+        return _ops.OPS["bitwise_left_shift"].binding(other, self)
+
+    def __rrshift__(self, other):
+        from . import _ops
+        return _ops.OPS["bitwise_right_shift"].binding(other, self)
+
+    def where(self, condition, other):
+        """Tensor.where(condition, y): self where condition holds, else y."""
+        from . import _ops
+        return _ops.OPS["where"].binding(condition, self, other)
 
     def __rand__(self, other):
         return self.bitwise_and(other)

@@ -25,10 +25,18 @@ def infer(op_name, *args):
 
 
 def pointwise_rule(op):
+    # keyword-only arguments (alpha, decimals, rounding_mode...) are not operands
+    positional = [i for i, a in enumerate(op.schema.args) if not a.kwarg_only]
+    rounding = op.name == "div"  # div with a rounding mode keeps integer dtypes
+
     def rule(*args):
-        operands = [a for a in args if isinstance(a, (Tensor, bool, int, float, complex))]
+        operands = [args[i] for i in positional if i < len(args)
+                    and isinstance(args[i], (Tensor, bool, int, float, complex))]
         shape = broadcast_shapes(*(a._shape for a in args if isinstance(a, Tensor)))
         dtype_operands = operands[1:] if op.name == "where" else operands
+        if rounding and len(args) > 2 and args[2] is not None:
+            from mindtorch._promotion import result_type
+            return shape, result_type(*dtype_operands)
         return shape, op.result_dtype(*dtype_operands)
     return rule
 

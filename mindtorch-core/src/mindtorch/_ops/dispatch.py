@@ -31,7 +31,7 @@ def resolve(op, device_type):
         return _via_cpu(op, KERNELS[op.name]["cpu"])
     from ..backends import _installed_summary
     where = "it is not a registered device" if device_type not in DEVICES else \
-        f"no plugin registered a kernel for it"
+        "no plugin registered a kernel for it"
     raise NotImplementedError(
         f"Could not run '{op.name}' on the '{device_type}' device: {where}. "
         f"Installed backends: {_installed_summary()}. Set MINDTORCH_CPU_FALLBACK=1 to run "

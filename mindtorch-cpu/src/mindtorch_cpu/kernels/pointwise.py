@@ -10,7 +10,7 @@ from .._np import arr, wrap
 
 
 def not_implemented(name, dtype):
-    return RuntimeError(f'"{name}_cpu" not implemented for \'{D.scalar_type_name(dtype)}\'')
+    return NotImplementedError(f'"{name}_cpu" not implemented for \'{D.scalar_type_name(dtype)}\'')
 
 
 def _operand(x, dt):
@@ -45,12 +45,12 @@ def unary(fn, name, *, allow=None):
     return kernel
 
 
-def binary(fn, name, *, allow=None, quiet=True):
-    """Kernel for fn(self, other) with PyTorch promotion.  quiet: silence numpy's
-    floating-point warnings (costs ~1us, so skipped for add/mul/comparisons, whose
-    only warnings are overflow to inf)."""
+def binary(fn, name, *, allow=None, quiet=True, promotion=None):
+    """Kernel for fn(self, other) with PyTorch promotion (the op's kind unless
+    `promotion` is given).  quiet: silence numpy's floating-point warnings (costs ~1us,
+    so skipped for add/mul/comparisons, whose only warnings are overflow to inf)."""
     op = OPS[name]
-    kind = op.promotion
+    kind = promotion or op.promotion
     always_bool, default = kind == "always_bool", kind in (None, "default")
     from mindtorch._ops.promotion_kinds import promoted
     from mindtorch._promotion import result_type
@@ -73,13 +73,25 @@ def binary(fn, name, *, allow=None, quiet=True):
             raise not_implemented(name, dt)
         out = D.bool if always_bool else dt if default else promoted(kind, dt)
         if out is not dt and not always_bool:
-            a, b = np.asarray(a).astype(out.np), np.asarray(b).astype(out.np)
-        if not quiet:
-            return wrap(fn(a, b), out)
-        with np.errstate(all="ignore"):
-            return wrap(fn(a, b), out)
+            # from the original values: a scalar must not pass through dt (-3 as uint8)
+            a, b = _operand(self, out), _operand(other, out)
+        try:
+            if not quiet:
+                return wrap(fn(a, b), out)
+            with np.errstate(all="ignore"):
+                return wrap(fn(a, b), out)
+        except ValueError:
+            _broadcast_check(self, other)
+            raise
     kernel.__name__ = name
     return kernel
+
+
+def _broadcast_check(*operands):
+    """PyTorch's RuntimeError for operands whose shapes do not broadcast (numpy raises
+    ValueError)."""
+    from mindtorch._shapes import broadcast_shapes
+    broadcast_shapes(*(x._shape for x in operands if isinstance(x, Tensor)))
 
 
 def _special(name):
@@ -107,23 +119,53 @@ def _gelu_kernel(self, approximate="none"):
     elif approximate == "none":
         r = 0.5 * ca * (1 + _erf(ca / np.sqrt(2)))
     else:
-        raise RuntimeError(f"approximate argument must be either none or tanh.")
+        raise RuntimeError("approximate argument must be either none or tanh.")
     return wrap(r, self.dtype)
 
 
+def _scaled(fn, self, other, alpha):
+    """fn(self, other * alpha), scaling in the result dtype as PyTorch does (a uint8
+    operand must not wrap before promotion to int16), after PyTorch's alpha checks."""
+    from mindtorch._promotion import result_type
+    dt = result_type(self, other)
+    if isinstance(alpha, bool) and dt is not D.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, float) and dt.kind in "uib":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating "
+                           "point number.")
+    if isinstance(alpha, complex) and dt.kind != "c":
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex "
+                           "number.")
+    a, b = _operand(self, dt), _operand(other, dt)
+    try:
+        with np.errstate(all="ignore"):
+            return wrap(fn(a, np.multiply(b, np.asarray(alpha).astype(dt.np))), dt)
+    except ValueError:
+        _broadcast_check(self, other)
+        raise
+
+
 def _add(self, other, alpha=1):
-    if alpha != 1:
-        other = KERNELS["mul"](other, alpha) if isinstance(other, Tensor) else other * alpha
-    return _plain_add(self, other)
+    if alpha == 1 and type(alpha) is not bool:
+        return _plain_add(self, other)
+    return _scaled(np.add, self, other, alpha)
+
+
+def _is_bool(x):
+    return type(x) is bool or getattr(x, "dtype", None) is D.bool
 
 
 def _sub(self, other, alpha=1):
-    if getattr(self, "dtype", None) is D.bool and getattr(other, "dtype", None) is D.bool:
+    if _is_bool(self) and _is_bool(other):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
-    if alpha != 1:
-        other = KERNELS["mul"](other, alpha) if isinstance(other, Tensor) else other * alpha
-    return _plain_sub(self, other)
+    if _is_bool(self) or _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+    if alpha == 1:
+        return _plain_sub(self, other)
+    return _scaled(np.subtract, self, other, alpha)
 
 
 def _rsub(self, other, alpha=1):
@@ -175,10 +217,26 @@ def _fmod(a, b):
 
 def _pow(a, b):
     a_, b_ = np.asarray(a), np.asarray(b)
-    if np.issubdtype(a_.dtype, np.integer) and np.issubdtype(b_.dtype, np.integer) \
-            and np.any(b_ < 0):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if a_.dtype.kind in "ui" and b_.dtype.kind == "i" and np.any(b_ < 0):
+        # PyTorch's integer pow for negative tensor exponents: 1 and -1 keep their
+        # magnitude, anything else truncates to 0
+        neg = b_ < 0
+        r = np.power(a_, np.where(neg, 0, b_))
+        odd = (b_ % 2).astype(bool)
+        at_neg = np.where(a_ == 1, 1, np.where(a_ == -1, np.where(odd, -1, 1), 0))
+        return np.where(neg, at_neg, r).astype(r.dtype)
     return np.power(a, b)
+
+
+def _pow_kernel(self, exponent):
+    base_int = self.dtype.kind in "uib" if isinstance(self, Tensor) else isinstance(self, int)
+    if base_int and type(exponent) is int and exponent < 0:  # checked before any cast
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
+    # bool ** bool works only as tensor ** Python bool in PyTorch
+    if isinstance(exponent, Tensor) and exponent.dtype is D.bool and \
+            (self.dtype is D.bool if isinstance(self, Tensor) else type(self) is bool):
+        raise NotImplementedError("\"pow\" not implemented for 'Bool'")
+    return _pow_binary(self, exponent)
 
 
 _INT = "uib"
@@ -186,8 +244,10 @@ _INT_ONLY = "ui"
 _plain_add = binary(np.add, "add", quiet=False)
 _plain_sub = binary(np.subtract, "sub", quiet=False)
 _true_div = binary(np.true_divide, "div")
-_trunc_div = binary(_trunc, "div", allow="uif")
-_floor_div = binary(_floor, "div", allow="uif")
+# rounding divisions keep integer dtypes (the default promotion, not int_to_float)
+_trunc_div = binary(_trunc, "div", allow="uif", promotion="default")
+_floor_div = binary(_floor, "div", allow="uif", promotion="default")
+_pow_binary = binary(_pow, "pow")
 
 
 def _neg(self):
@@ -203,6 +263,12 @@ def _clamp(self, min=None, max=None):
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     from mindtorch._promotion import result_type
     dt = result_type(*(x for x in (self, min, max) if x is not None))
+    if dt.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    # PyTorch clamps bool tensors only between one bool tensor bound
+    if dt is D.bool and (min is not None and max is not None or type(min) is bool
+                         or type(max) is bool):
+        raise not_implemented("clamp", dt)
     a = arr(self).astype(dt.np, copy=False)
     with np.errstate(invalid="ignore"):
         if min is not None:
@@ -224,11 +290,16 @@ def _where(condition, self, other):
 
 
 def _round(self, decimals=0):
-    if self.dtype.kind in "uib":
+    if self.dtype is D.bool or self.dtype.is_complex:
+        raise not_implemented("round", self.dtype)
+    if self.dtype.kind in "ui":
         if decimals:
             raise not_implemented("round", self.dtype)
         return wrap(arr(self).copy(), self.dtype)
-    return wrap(np.round(arr(self), decimals), self.dtype)
+    a = arr(self)
+    if a.dtype.itemsize < 4:  # PyTorch scales reduced-precision values in float32
+        a = a.astype(np.float32)
+    return wrap(np.round(a, decimals), self.dtype)
 
 
 def _identity_for_ints(fn):
@@ -236,7 +307,11 @@ def _identity_for_ints(fn):
 
 
 def _sign(a):
-    return a.copy() if a.dtype == np.bool_ else np.sign(a)
+    if a.dtype == np.bool_:
+        return a.copy()
+    if a.dtype.kind in "ui":
+        return np.sign(a)
+    return np.where(np.isnan(a), np.zeros((), a.dtype), np.sign(a))  # sign(nan) is 0
 
 
 def _signbit(a):
@@ -258,7 +333,7 @@ def _isfinite(a):
 _FLOAT = "fc"
 UNARY = {
     # name: (numpy function, dtype kinds allowed or None for all)
-    "abs": (np.abs, None), "exp": (np.exp, None), "log": (np.log, None),
+    "abs": (np.abs, "uifc"), "exp": (np.exp, None), "log": (np.log, None),
     "log1p": (np.log1p, None), "expm1": (np.expm1, None), "sqrt": (np.sqrt, None),
     "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, None),
     "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
@@ -270,13 +345,13 @@ UNARY = {
     "trunc": (_identity_for_ints(np.trunc), "uif"), "sign": (_sign, "uibf"),
     "logical_not": (np.logical_not, None), "bitwise_not": (np.invert, _INT),
     "isnan": (_isnan, None), "isinf": (_isinf, None), "isfinite": (_isfinite, None),
-    "signbit": (_signbit, "uif"), "conj_physical": (np.conj, None),
+    "signbit": (_signbit, "uibf"), "conj_physical": (np.conj, None),
 }
 
 LOUD = {"mul", "eq", "ne", "lt", "le", "gt", "ge", "maximum", "minimum", "logical_and",
         "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor"}
 BINARY = {
-    "mul": (np.multiply, None), "pow": (_pow, None),
+    "mul": (np.multiply, None),
     "floor_divide": (_floor, "uif"), "remainder": (_remainder, "uif"),
     "fmod": (_fmod, "uif"), "maximum": (np.maximum, "uibf"), "minimum": (np.minimum, "uibf"),
     "fmax": (np.fmax, "uibf"), "fmin": (np.fmin, "uibf"), "atan2": (np.arctan2, "uibf"),
@@ -295,5 +370,5 @@ KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD)
                 for name, (fn, allow) in BINARY.items()})
 KERNELS.update({
     "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp, "where": _where,
-    "round": _round, "gelu": _gelu_kernel,
+    "round": _round, "gelu": _gelu_kernel, "pow": _pow_kernel,
 })

@@ -4,8 +4,9 @@ Every op here is tagged "pointwise" (broadcasting, result dtype from its promoti
 and gets an in-place variant `name_` and an `out=` argument.  Composite ops carry a
 decomposition into other ops (invariant 5); backends may still register fused kernels.
 """
+from ... import _dtype
 from ..registry import OPS, define
-from ._helpers import define_inplace
+from ._helpers import _type_name, define_inplace
 
 POINTWISE = ("pointwise",)
 
@@ -64,19 +65,71 @@ def _decompositions():
 
     return {
         "rsqrt": lambda self: M.reciprocal(M.sqrt(self)),
-        "square": lambda self: M.mul(self, self),
-        "sub": lambda self, other, alpha=1: M.add(self, other, alpha=-alpha) if not
-        isinstance(self, M.Tensor) or self.dtype is not M.bool else _bool_sub_error(),
+        # PyTorch squares with pow(self, 2): bool gives int64
+        "square": lambda self: M.mul(self, self) if self.dtype is not M.bool else M.pow(self, 2),
+        "sub": _sub,
         "rsub": lambda self, other, alpha=1: M.sub(other, self, alpha=alpha),
         "true_divide": lambda self, other: M.div(self, other),
-        "frac": lambda self: M.sub(self, M.trunc(self)),
+        "frac": lambda self: M.sub(_floating_only("frac_cpu", self), M.trunc(self)),
         "exp2": lambda self: M.pow(2.0, self),
     }
 
 
-def _bool_sub_error():
-    raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                       "Use the `^` or `logical_xor()` operator instead.")
+def _is_bool(x):
+    return type(x) is bool or getattr(x, "dtype", None) is _dtype.bool
+
+
+def _sub(self, other, alpha=1):
+    import mindtorch as M
+    if _is_bool(self) and _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
+                           "supported. Use the `^` or `logical_xor()` operator instead.")
+    if _is_bool(self) or _is_bool(other):
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+    if type(alpha) is bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    return M.add(self, other, alpha=-alpha)
+
+
+def _floating_only(kernel, t, complex_ok=False):
+    """t, if its dtype is floating (or complex when allowed); else PyTorch's error."""
+    if t.dtype.kind != "f" and not (complex_ok and t.dtype.kind == "c"):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(t.dtype)}\'')
+    return t
+
+
+def _silu(self):
+    return self * OPS["sigmoid"].binding(_floating_only("silu_cpu", self, complex_ok=True))
+
+
+def _lerp(self, end, weight):
+    scalar_weight = not hasattr(weight, "dtype")
+    _floating_only("lerp_kernel_scalar" if scalar_weight else "lerp_kernel_tensor", self,
+                   complex_ok=True)
+    for name, t in (("end", end), ("weight", weight)):
+        if hasattr(t, "dtype") and t.dtype is not self.dtype:
+            raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `{name}` but got "
+                               f"dtype {_c_name(t.dtype)}")
+    return self + weight * (end - self)
+
+
+def _c_name(dtype):
+    return {"float32": "float", "float64": "double", "float16": "c10::Half",
+            "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
+            "complex128": "c10::complex<double>"}.get(dtype.name, dtype.name)
+
+
+def _abs_(op):
+    """abs_ refuses complex tensors (its result would be real)."""
+    decomposition = op.decomposition
+
+    def abs_(self):
+        if self.dtype.is_complex:
+            raise RuntimeError("In-place abs is not supported for complex tensors.")
+        return decomposition(self)
+    op.decomposition = abs_
 
 
 def _declare():
@@ -87,22 +140,23 @@ def _declare():
                tags=POINTWISE, promotion=kind, out=True)
     define("clamp(Tensor self, Tensor|Scalar? min=None, Tensor|Scalar? max=None) -> Tensor",
            tags=POINTWISE, promotion="default", out=True)
+    # the method is Tensor.where(condition, other), defined with Tensor
     define("where(Tensor condition, Tensor|Scalar self, Tensor|Scalar other) -> Tensor",
-           tags=POINTWISE, promotion="default", out=True)
+           tags=POINTWISE, promotion="default", out=True, method=False)
     define("round(Tensor self, *, int decimals=0) -> Tensor", tags=POINTWISE,
            promotion="default", out=True)
     define("gelu(Tensor self, *, str approximate='none') -> Tensor", tags=POINTWISE,
            promotion="default")
     define("silu(Tensor self) -> Tensor", tags=POINTWISE, promotion="default",
-           decomposition=lambda self: self * OPS["sigmoid"].binding(self))
+           decomposition=_silu)
     define("lerp(Tensor self, Tensor end, Tensor|Scalar weight) -> Tensor", tags=POINTWISE,
-           promotion="default", out=True,
-           decomposition=lambda self, end, weight: self + weight * (end - self))
+           promotion="default", out=True, decomposition=_lerp)
     for name, fn in _decompositions().items():
         OPS[name].decomposition = fn
     for name in list(UNARY) + list(BINARY) + ["clamp", "round", "gelu", "silu", "lerp"]:
         if name not in NO_INPLACE:
             define_inplace(OPS[name])
+    _abs_(OPS["abs_"])
     for alias, target in ALIASES.items():
         _alias(alias, target)
 

@@ -269,7 +269,7 @@ def _route_randint(args, kwargs):
         args = ()
     size = args[2] if len(args) > 2 else kwargs.get("size")
     if isinstance(size, int):  # PyTorch's randint takes no varargs size
-        raise TypeError(f"randint(): argument 'size' must be tuple of ints, not int")
+        raise TypeError("randint(): argument 'size' must be tuple of ints, not int")
     return args, kwargs
 
 

@@ -78,7 +78,7 @@ def reshape(self, shape):
 
 def as_strided(self, size, stride, storage_offset=None):
     if len(size) != len(stride):
-        raise RuntimeError(f"mismatch in length of strides and shape")
+        raise RuntimeError("mismatch in length of strides and shape")
     if any(s < 0 for s in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(stride)}")
@@ -190,10 +190,17 @@ def unflatten(self, dim, sizes):
 
 
 def narrow(self, dim, start, length):
+    if self.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     size = self._shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
     if start < 0:
         start += size
-    if start < 0 or start > size or length < 0 or start + length > size:
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
     return slice_(self, dim, start, start + length, 1)
@@ -225,17 +232,22 @@ def select(self, dim, index):
 
 
 def unbind(self, dim=0):
+    if self.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return tuple(select(self, dim, i) for i in range(self._shape[dim]))
 
 
 def split(self, split_size_or_sections, dim=0):
+    if self.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     size = self._shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
         if step <= 0 and size:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {size}")
-        sections = [min(step, size - i) for i in range(0, size, step)] if step else [0]
+        # an empty dim still gives one (empty) piece
+        sections = [min(step, size - i) for i in range(0, size, step)] if step and size else [0]
     else:
         sections = list(split_size_or_sections)
         if sum(sections) != size:
@@ -254,6 +266,8 @@ def split_with_sizes(self, split_sizes, dim=0):
 
 
 def chunk(self, chunks, dim=0):
+    if self.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     size = self._shape[dim]
@@ -285,12 +299,12 @@ def movedim(self, source, destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} "
                            f"dims) should contain the same number of dims as destination "
                            f"({list(destination)} dims)")
-    order = [None] * self.ndim
+    order = [None] * max(self.ndim, 1)  # a 0-dim tensor's only dim (0) may move onto itself
     for s, d in zip(source, destination):
         order[d] = s
     rest = iter(i for i in range(self.ndim) if i not in source)
     order = [o if o is not None else next(rest) for o in order]
-    return permute(self, order)
+    return permute(self, order[:self.ndim])
 
 
 def unfold(self, dimension, size, step):
