@@ -15,10 +15,7 @@ import pluggy
 from . import ENTRY_POINT_GROUP, PROJECT, SUPPORTED_API_VERSIONS, HookSpecs
 from ._registry import Registry
 
-if sys.version_info >= (3, 10):
-    from importlib.metadata import entry_points
-else:  # pragma: no cover
-    from importlib_metadata import entry_points
+from ._discovery import entry_points
 
 
 @dataclass
@@ -138,20 +135,17 @@ def _caller_level():
 
 
 def _dist_name(ep):
-    dist = getattr(ep, "dist", None)
-    return dist.metadata["Name"] if dist is not None else ""
+    return ep.distribution
 
 
 def _entry_points():
     # mindtorch's own backends first, so that no plugin can take their device types
-    return sorted(entry_points(group=ENTRY_POINT_GROUP),
+    return sorted(entry_points(ENTRY_POINT_GROUP),
                   key=lambda e: (_normalise(_dist_name(e)) not in FIRST_PARTY, e.name))
 
 
 def _load_entry_point(ep, disabled_reason=None, warn=True):
-    dist = getattr(ep, "dist", None)
-    dist_name = _dist_name(ep)
-    version = dist.version if dist is not None else ""
+    dist_name, version = ep.distribution, ep.version
     reason = disabled_reason(ep.name, dist_name) if disabled_reason else None
     if reason:
         STATUS[ep.name] = PluginStatus(ep.name, dist_name, version, "disabled", reason)
