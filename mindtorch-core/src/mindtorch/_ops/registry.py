@@ -27,6 +27,7 @@ class OpDef:
         self.options = options
         self.resolved = {}          # device type -> callable (cache; see dispatch.resolve)
         self._binding = self._call = None
+        self._public = None  # see overload()
         self.return_type = None
         if len(schema.returns) > 1 and all(r.name for r in schema.returns):
             self.return_type = namedtuple(schema.name, [r.name for r in schema.returns],
@@ -38,6 +39,8 @@ class OpDef:
     def binding(self):
         if self._binding is None:
             self._binding, self._call = _generate_binding(self)
+            if self._public is not None:
+                self._binding = self._public(self._binding)
         return self._binding
 
     @binding.setter
@@ -73,13 +76,17 @@ class OpDef:
 def overload(op, make):
     """Make op's public function and method (mindtorch.<name>, Tensor.<name>) the wrapper
     make(generated binding) returns: for PyTorch functions with overloads one schema
-    cannot express.  op.call and dispatch keep using the schema binding."""
-    fn = make(op.binding)
-    fn.__name__ = fn.__qualname__ = op.name.split("::")[-1]
-    fn.__module__ = "mindtorch"
-    fn.__doc__ = op.options.get("doc") or fn.__doc__ or op.schema.text
-    fn._op = op
-    op.binding = fn
+    cannot express.  op.call and dispatch keep using the schema binding.  Like the
+    binding itself, the wrapper is made on first use."""
+    def public(generated):
+        fn = make(generated)
+        fn.__name__ = fn.__qualname__ = op.name.split("::")[-1]
+        fn.__module__ = "mindtorch"
+        fn.__doc__ = op.options.get("doc") or fn.__doc__ or op.schema.text
+        fn._op = op
+        return fn
+    op._public = public
+    op._binding = None
     return op
 
 

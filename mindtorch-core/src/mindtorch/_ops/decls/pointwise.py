@@ -165,7 +165,7 @@ def _alias(alias, target):
     op = OPS[target]
     text = op.schema.text.replace(f"{target}(", f"{alias}(", 1)
     define(text, tags=op.tags, promotion=op.promotion, out=op.options.get("out", False),
-           decomposition=op.call)
+           decomposition=lambda *args: op.call(*args))  # lazy: no binding built at import
 
 
 _declare()
