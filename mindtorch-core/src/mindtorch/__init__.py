@@ -58,8 +58,6 @@ def _bind_ops():
             _LAZY_FUNCTIONS[name] = op
         if op.options.get("method", True) and name not in Tensor.__dict__:
             setattr(Tensor, name, _LazyMethod(op, name))
-        if op.return_type is not None:
-            setattr(return_types, name, op.return_type)
     for dunder, name in _OPERATORS.items():
         if name in _OPS and dunder not in ("__eq__", "__ne__"):
             setattr(Tensor, dunder, _LazyMethod(_OPS[name], dunder))

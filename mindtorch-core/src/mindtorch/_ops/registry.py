@@ -6,7 +6,6 @@ normalises arguments as the schema says, picks the device from the tensor
 arguments, and calls the kernel resolved for that device (see dispatch.py).
 """
 import keyword
-from collections import namedtuple
 
 from . import schema as S
 from .dispatch import resolve
@@ -30,8 +29,9 @@ class OpDef:
         self._public = None  # see overload()
         self.return_type = None
         if len(schema.returns) > 1 and all(r.name for r in schema.returns):
-            self.return_type = namedtuple(schema.name, [r.name for r in schema.returns],
-                                          module="mindtorch.return_types")
+            from .. import return_types
+            self.return_type = return_types.make(schema.name.lstrip("_"),
+                                                 [r.name for r in schema.returns])
 
     # Bindings are generated on first use: compiling ~300 of them would dominate
     # `import mindtorch`.

@@ -15,7 +15,6 @@ second argument means `unbiased`) and norm (p may be a string) use the same devi
 import re
 import sys
 import warnings
-from collections import namedtuple
 
 from ... import _dtype as D
 from ... import return_types
@@ -204,8 +203,7 @@ def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
 
 def _extremum(name, binary_name):
     full_op, dim_op = OPS[name], OPS[f"_{name}_dim"]
-    ret = namedtuple(name, ["values", "indices"], module="mindtorch.return_types")
-    setattr(return_types, name, ret)
+    ret = return_types.make(name, ["values", "indices"])
 
     def make(full):
         from ..._tensor import Tensor
