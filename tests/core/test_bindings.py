@@ -95,3 +95,10 @@ def test_missing_kernel_names_op_device_and_backends():
 def test_device_mismatch_is_a_runtime_error():
     with pytest.raises(RuntimeError, match="cpu and meta"):
         M.ones(2) + M.ones(2, device="meta")
+
+
+def test_named_tuple_results_print_like_torch():
+    x = [[1.0, 5.0], [3.0, 2.0]]
+    ours, theirs = M.max(M.tensor(x), dim=1), torch.max(torch.tensor(x), dim=1)
+    assert repr(ours) == repr(theirs)
+    assert ours.values.tolist() == theirs.values.tolist() and ours[1].tolist() == [1, 0]
