@@ -4,6 +4,7 @@ import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
+from mindtorch._ops.decls.pointwise import check_sub
 
 from .._np import arr, wrap
 
@@ -151,18 +152,8 @@ def _add(self, other, alpha=1):
     return _scaled(np.add, self, other, alpha)
 
 
-def _is_bool(x):
-    return type(x) is bool or getattr(x, "dtype", None) is D.bool
-
-
 def _sub(self, other, alpha=1):
-    if _is_bool(self) and _is_bool(other):
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    if _is_bool(self) or _is_bool(other):
-        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.")
+    check_sub(self, other, alpha)
     if alpha == 1:
         return _plain_sub(self, other)
     return _scaled(np.subtract, self, other, alpha)

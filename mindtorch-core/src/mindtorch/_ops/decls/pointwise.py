@@ -79,8 +79,8 @@ def _is_bool(x):
     return type(x) is bool or getattr(x, "dtype", None) is _dtype.bool
 
 
-def _sub(self, other, alpha=1):
-    import mindtorch as M
+def check_sub(self, other, alpha=1):
+    """PyTorch's refusals for subtraction (shared by every backend's sub kernel)."""
     if _is_bool(self) and _is_bool(other):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")
@@ -90,6 +90,11 @@ def _sub(self, other, alpha=1):
                            "operator instead.")
     if type(alpha) is bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
+
+
+def _sub(self, other, alpha=1):
+    import mindtorch as M
+    check_sub(self, other, alpha)
     return M.add(self, other, alpha=-alpha)
 
 
