@@ -1,7 +1,8 @@
-"""Creating tensors from host data, allocation, and argument parsing for .to()/.type().
+"""Creating tensors from host data, allocation, and the conversions behind .to()/.type().
 
 Host data always travels as a C-contiguous numpy array to the device's from_host; the
-data itself is never computed on here (invariant 1: core has no kernels)."""
+data itself is never computed on here (invariant 1: core has no kernels): numpy arrays
+are adopted with from_numpy and converted by the ops (empty_like + copy_)."""
 import numbers
 
 import numpy as np
@@ -19,17 +20,23 @@ def _target_device(device):
     return canonical(as_device(device))
 
 
-def _empty(shape, dtype, device):
-    """Uninitialised contiguous tensor (core: memory comes from the device's allocator)."""
+def _empty(shape, dtype, device, stride=None):
+    """Uninitialised tensor, contiguous unless `stride` is given (core: memory comes from
+    the device's allocator)."""
     device = device if type(device) is not str else canonical(device)
     shape = tuple(shape)
-    n = 1
-    for s in shape:
-        n *= s
+    if stride is None:
+        stride = contiguous_strides(shape)
+        n = 1
+        for s in shape:
+            n *= s
+    else:
+        stride = tuple(stride)
+        n = 0 if 0 in shape else sum((k - 1) * s for k, s in zip(shape, stride)) + 1
     spec = _spec(device)
     nbytes = n * dtype.itemsize
     storage = UntypedStorage._wrap(spec.allocate(nbytes, device.index), nbytes, device, spec)
-    return Tensor._make(storage, shape, contiguous_strides(shape), 0, dtype)
+    return Tensor._make(storage, shape, stride, 0, dtype)
 
 
 def _from_host_array(arr, device, requires_grad=False):
@@ -37,15 +44,78 @@ def _from_host_array(arr, device, requires_grad=False):
     dtype = D.from_numpy_dtype(arr.dtype)
     storage = UntypedStorage._from_host(arr, device)
     t = Tensor._make(storage, arr.shape, contiguous_strides(arr.shape), 0, dtype)
-    t.requires_grad = requires_grad
+    if requires_grad:
+        _requires_grad(t)
     return t
 
 
-def _leaf_dtype(x):
-    """The dtype torch.tensor infers for one leaf of the data."""
-    if isinstance(x, Tensor):
-        return x.dtype
-    if isinstance(x, (np.generic, np.ndarray)):
+def _requires_grad(t):
+    from ._ops._argcheck import set_requires_grad
+    set_requires_grad(t)
+    return t
+
+
+# -- factories the Tensor methods (new_*, legacy constructor) go through ------------------
+
+def _op(name):
+    from ._ops import OPS
+    return OPS[name].binding
+
+
+def empty(*size, **kwargs):
+    return _op("empty")(*size, **kwargs)
+
+
+def zeros(*size, **kwargs):
+    return _op("zeros")(*size, **kwargs)
+
+
+def ones(*size, **kwargs):
+    return _op("ones")(*size, **kwargs)
+
+
+def full(size, fill_value, **kwargs):
+    return _op("full")(size, fill_value, **kwargs)
+
+
+# -- torch.tensor: PyTorch's rules for nested sequences ----------------------------------
+
+_MAX_DIMS = 64
+_WIDE = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np.complex128}
+
+
+def _is_sequence(x):
+    """Python's sequence check as PyTorch applies it (tensors and numpy scalars are leaves;
+    strings and 0-dim arrays count as sequences, and fail later as in PyTorch)."""
+    if isinstance(x, (list, tuple, range, np.ndarray, str, bytes)):
+        return True
+    if isinstance(x, (Tensor, np.generic, dict, numbers.Number)):
+        return False
+    return hasattr(type(x), "__getitem__") and hasattr(type(x), "__len__")
+
+
+def _sizes(data):
+    """The shape read off the first elements (PyTorch's compute_sizes)."""
+    sizes = []
+    x = data
+    while _is_sequence(x):
+        if isinstance(x, np.ndarray) and x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        n = len(x)
+        sizes.append(n)
+        if len(sizes) > _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{type(x).__name__}'")
+        if n == 0:
+            break
+        x = x[0]
+    return sizes
+
+
+def _infer(x):
+    """The dtype torch.tensor infers (PyTorch's infer_scalar_type): numpy leaves keep their
+    dtype, Python numbers give bool / int64 / the default float or complex dtype, and
+    sequences promote their items."""
+    if isinstance(x, (np.ndarray, np.generic)):
         return D.from_numpy_dtype(x.dtype)
     if isinstance(x, bool):
         return D.bool
@@ -55,84 +125,165 @@ def _leaf_dtype(x):
         return D.get_default_dtype()
     if isinstance(x, numbers.Complex):
         return D.default_complex_dtype()
+    if isinstance(x, Tensor):
+        return x.dtype
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+    if _is_sequence(x):
+        if len(x) == 0:
+            return D.get_default_dtype()
+        dtype = None
+        for item in x:
+            if item is x:
+                raise TypeError("new(): self-referential lists are incompatible")
+            d = _infer(item)
+            dtype = d if dtype is None else promote_types(dtype, d)
+            if dtype is D.complex128:
+                break
+        return dtype
     raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
 
 
-def _infer_host(data):
-    """Host numpy array and the dtype torch.tensor would infer for `data`: the leaves'
-    own dtypes (Python numbers: bool, int64, default float/complex) promoted together."""
-    if isinstance(data, Tensor):
-        return np.array(data.cpu()._host()), data.dtype
-    if isinstance(data, (np.ndarray, np.generic)):
-        return np.asarray(data), D.from_numpy_dtype(data.dtype)
+def _store(x, sizes, dim, dtype, out):
+    """Append the leaves of x to out, checking the shape as PyTorch's recursive_store."""
+    if dim == len(sizes):
+        if isinstance(x, Tensor):
+            if x.numel() != 1:
+                if dtype.kind in "ui":
+                    raise TypeError("only integer tensors of a single element can be converted "
+                                    "to an index")
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            x = x.item()
+        elif isinstance(x, (np.generic, np.ndarray)):
+            x = x.item()
+        elif _is_sequence(x):
+            raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer"
+                            if dtype.kind in "uib" else
+                            f"must be real number, not {type(x).__name__}")
+        out.append(x)
+        return
+    if not _is_sequence(x):
+        raise TypeError("not a sequence")
+    n = len(x)
+    if n != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {n})")
+    if isinstance(x, np.ndarray):
+        if x.shape != tuple(sizes[dim:]):
+            bad = next(i for i, (a, b) in enumerate(zip(x.shape, sizes[dim:])) if a != b)
+            raise ValueError(f"expected sequence of length {sizes[dim + bad]} at dim "
+                             f"{dim + bad} (got {x.shape[bad]})")
+        out.extend(x.ravel().tolist())
+        return
+    for item in x:
+        _store(item, sizes, dim + 1, dtype, out)
+
+
+def _cast_leaves(host, dtype):
+    """Python numbers (a wide host array) written into `dtype` with PyTorch's checks: a
+    complex into a real dtype and out-of-range values into an integer dtype raise."""
+    kind = dtype.kind
+    if host.dtype.kind == "c" and kind in "uif":
+        raise TypeError("'complex' object cannot be interpreted as an integer" if kind != "f"
+                        else "must be real number, not complex")
+    if kind in "ui" and host.dtype.kind in "fi" and host.size:
+        info = D.iinfo(dtype)
+        if host.dtype.kind == "f":
+            with np.errstate(invalid="ignore"):
+                bad = ~np.isfinite(host) | (host < info.min) | (host > info.max)
+        elif kind == "u":  # c10 lets negative ints wrap into unsigned types
+            bad = (host < -info.max) | (host > info.max)
+        else:
+            bad = (host < info.min) | (host > info.max)
+        if bad.any():
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without "
+                               f"overflow")
+    with np.errstate(all="ignore"):
+        return host.astype(dtype.np, copy=False)
+
+
+def _host_from_sequence(data, dtype):
+    """(C-contiguous host array, dtype) of torch.tensor(data) for Python data."""
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    dtype = None
-
-    def convert(x):
-        nonlocal dtype
-        if isinstance(x, Tensor) and x.ndim:
-            dtype = x.dtype if dtype is None else promote_types(dtype, x.dtype)
-            return x.tolist()
-        if isinstance(x, np.ndarray) and x.ndim:
-            dtype = _leaf_dtype(x) if dtype is None else promote_types(dtype, _leaf_dtype(x))
-            return x.tolist()
-        if isinstance(x, (list, tuple, range)) or (not isinstance(x, Tensor) and
-                                                   hasattr(x, "__len__") and
-                                                   hasattr(x, "__getitem__")
-                                                   and not isinstance(x, (str, bytes))):
-            return [convert(v) for v in x]
-        d = _leaf_dtype(x)
-        dtype = d if dtype is None else promote_types(dtype, d)
-        return x.item() if isinstance(x, (Tensor, np.generic, np.ndarray)) else x
-
-    py = convert(data)
-    dtype = dtype or D.get_default_dtype()
-    wide = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np.complex128}
+    sizes = _sizes(data)
+    inferred = _infer(data)
+    flat = []
+    if 0 not in sizes:  # PyTorch reads no element of an empty nest (nor checks its shape)
+        _store(data, sizes, 0, dtype or inferred, flat)
     try:
-        arr = np.array(py, dtype=wide[dtype.kind])
+        host = np.array(flat, dtype=_WIDE[inferred.kind]).reshape(sizes)
     except OverflowError:
         raise ValueError("Overflow when unpacking long long") from None
-    except (ValueError, TypeError) as e:
-        raise ValueError(f"expected a rectangular nested sequence of numbers: {e}") from None
-    return arr, dtype
+    dtype = dtype or inferred
+    return _cast_leaves(host, dtype), dtype
 
 
 _PY_TYPES = {float: D.float64, int: D.int64, bool: D.bool, complex: D.complex128}
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
-    arr, inferred = _infer_host(data)
-    dtype = _PY_TYPES.get(dtype, dtype) or inferred
-    if not isinstance(dtype, D.dtype):
-        raise TypeError(f"tensor(): argument 'dtype' must be torch.dtype, not "
+def _dtype_arg(dtype, fn="tensor"):
+    dtype = _PY_TYPES.get(dtype, dtype)
+    if dtype is not None and not isinstance(dtype, D.dtype):
+        raise TypeError(f"{fn}(): argument 'dtype' must be torch.dtype, not "
                         f"{type(dtype).__name__}")
-    if inferred.is_complex and not dtype.is_complex:
-        raise TypeError("must be real number, not complex")
-    if requires_grad and not (dtype.is_floating_point or dtype.is_complex):
-        raise RuntimeError("Only Tensors of floating point and complex dtype can require "
-                           "gradients")
-    with np.errstate(all="ignore"):
-        return _from_host_array(arr.astype(dtype.np, copy=False), _target_device(device),
-                                requires_grad)
+    return dtype
+
+
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    dtype = _dtype_arg(dtype)
+    device = _target_device(device)
+    if isinstance(data, Tensor):  # a copy, laid out like data
+        t = convert(data, device, dtype, copy=True)
+    elif isinstance(data, (np.ndarray, np.generic)):
+        t = convert(from_numpy(np.asarray(data)), device, dtype, copy=True)
+    else:
+        host, dtype = _host_from_sequence(data, dtype)
+        t = _from_host_array(host, device)
+    if requires_grad:
+        _requires_grad(t)
+    return t
 
 
 def as_tensor(data, dtype=None, device=None):
+    """data itself when it already is a tensor (or a cpu numpy array) of that dtype and
+    device; else a converted copy."""
+    dtype = _dtype_arg(dtype, "as_tensor")
     if isinstance(data, Tensor):
-        return data._to(device, dtype)
-    if isinstance(data, np.ndarray) and (dtype is None or dtype.np == data.dtype) \
-            and _target_device(device).type == "cpu":
-        return from_numpy(data)
+        return convert(data, device, dtype)
+    if isinstance(data, np.ndarray):
+        return convert(from_numpy(data), device, dtype)
     return tensor(data, dtype=dtype, device=device)
 
 
-asarray = as_tensor
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
+    """as_tensor with copy=: None shares memory when it can, True always copies, False
+    refuses to copy."""
+    dtype = _dtype_arg(dtype, "asarray")
+    if isinstance(obj, (Tensor, np.ndarray, np.generic)):
+        t = obj if isinstance(obj, Tensor) else from_numpy(np.asarray(obj))
+        if copy is False and dtype is not None and dtype is not t.dtype:
+            raise ValueError(f"can't alias tensor with dtype '{D.scalar_type_name(t.dtype)}' "
+                             f"into dtype '{D.scalar_type_name(dtype)}'.")
+        if copy is False and device is not None and _target_device(device) is not t._device:
+            raise ValueError(f"can't alias tensor from device '{t._device}' to "
+                             f"'{_target_device(device)}'.")
+        t = convert(t, device, dtype, copy=bool(copy))
+    elif copy is False:
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    else:
+        t = tensor(obj, dtype=dtype, device=device)
+    if requires_grad:
+        _requires_grad(t)
+    return t
 
 
 def from_numpy(array):
     """A cpu tensor sharing memory with a numpy array (any non-negative strides)."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    if not array.dtype.isnative:
+        raise ValueError("given numpy array has byte order different from the native byte "
+                         "order. Conversion between byte orders is currently not supported.")
     dtype = D.from_numpy_dtype(array.dtype)
     isz = array.itemsize
     if any(s < 0 for s in array.strides):
@@ -162,23 +313,86 @@ def _rebuild(array, device, requires_grad):
     return t
 
 
-def parse_to(t, *args, dtype=None, device=None, non_blocking=False, copy=False,
-             memory_format=None):
-    """(device, dtype, copy) from Tensor.to's overloads: to(dtype), to(device[, dtype]),
-    to(tensor)."""
-    for a in args:
-        if isinstance(a, D.dtype):
-            dtype = a
-        elif isinstance(a, Tensor):
-            device, dtype = a._device, a.dtype
-        elif isinstance(a, (str, int)) or type(a).__name__ == "device":
-            device = a
-        elif isinstance(a, bool):
-            non_blocking = a
-        else:
-            raise TypeError(f"to() received an invalid combination of arguments - got "
-                            f"({type(a).__name__})")
-    return (canonical(as_device(device)) if device is not None else None), dtype, copy
+# -- conversions: .to(), .type() ----------------------------------------------------------
+
+def convert(t, device=None, dtype=None, copy=False, memory_format=None):
+    """t on `device` with `dtype`: t itself when nothing changes and no copy is asked for,
+    else a fresh tensor laid out like t (preserve_format) or contiguous.  As in PyTorch,
+    memory_format alone never forces a copy (only channels_last formats would)."""
+    device = t._device if device is None else canonical(as_device(device))
+    dtype = t.dtype if dtype is None else dtype
+    if device is t._device and dtype is t.dtype and not copy:
+        return t
+    from ._ops import OPS
+    from ._ops.decls.creation import _fresh
+    out = OPS["empty_like"].binding(t, dtype=dtype, device=device, memory_format=memory_format)
+    return _fresh(out.copy_(t))
+
+
+_TO_NAMES = ("device", "dtype", "non_blocking", "copy")
+
+
+def _is_dtype(x):
+    return isinstance(x, D.dtype) or (isinstance(x, type) and x in _PY_TYPES)
+
+
+def parse_to(t, *args, **kwargs):
+    """(device, dtype, copy) of t.to(*args, **kwargs) (Tensor.to's current contract)."""
+    device, dtype, _, copy, _ = _parse_to(*args, **kwargs)
+    return device, dtype, copy
+
+
+def _parse_to(*args, **kwargs):
+    """(device, dtype, non_blocking, copy, memory_format) from Tensor.to's overloads:
+    to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype, non_blocking,
+    copy), to(tensor, non_blocking, copy); memory_format= is keyword-only."""
+    values = dict(device=None, dtype=None, non_blocking=False, copy=False)
+    names = _TO_NAMES
+    args = list(args)
+    if args and isinstance(args[0], Tensor):
+        other = args.pop(0)
+        values.update(device=other._device, dtype=other.dtype)
+        names = _TO_NAMES[2:]
+    elif args and args[0] is not None and _is_dtype(args[0]):
+        values["dtype"] = args.pop(0)
+        names = _TO_NAMES[2:]
+    memory_format = kwargs.pop("memory_format", None)
+    if len(args) > len(names) or any(k not in _TO_NAMES for k in kwargs) or \
+            any(k in kwargs for k in names[:len(args)]) or \
+            (names is not _TO_NAMES and ("device" in kwargs or "dtype" in kwargs)):
+        raise _bad_to(args, kwargs)
+    values.update(zip(names, args))
+    values.update(kwargs)
+    device, dtype = values["device"], values["dtype"]
+    if device is not None and not isinstance(device, (str, int)) and \
+            type(device).__name__ != "device" or isinstance(device, bool):
+        raise _bad_to(args, kwargs)
+    if dtype is not None and not _is_dtype(dtype):
+        raise _bad_to(args, kwargs)
+    if not all(isinstance(values[k], bool) for k in ("non_blocking", "copy")):
+        raise _bad_to(args, kwargs)
+    device = canonical(as_device(device)) if device is not None else None
+    return device, _PY_TYPES.get(dtype, dtype), values["non_blocking"], values["copy"], \
+        memory_format
+
+
+def _bad_to(args, kwargs):
+    got = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in
+                                              kwargs.items()]
+    return TypeError(f"to() received an invalid combination of arguments - got "
+                     f"({', '.join(got)}), but expected one of:\n"
+                     " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking"
+                     " = False, bool copy = False, *, torch.memory_format memory_format = None)\n"
+                     " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
+                     "torch.memory_format memory_format = None)\n"
+                     " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
+                     "torch.memory_format memory_format = None)")
+
+
+def to(t, *args, **kwargs):
+    """Tensor.to."""
+    device, dtype, _, copy, memory_format = _parse_to(*args, **kwargs)
+    return convert(t, device, dtype, copy, memory_format)
 
 
 _TYPE_NAMES = {
@@ -187,13 +401,40 @@ _TYPE_NAMES = {
     D.int16: "ShortTensor", D.int8: "CharTensor", D.uint8: "ByteTensor", D.bool: "BoolTensor",
     D.complex64: "ComplexFloatTensor", D.complex128: "ComplexDoubleTensor",
 }
+_BY_TYPE_NAME = {n: dt for dt, n in _TYPE_NAMES.items()}
+
+
+def _parse_type(name):
+    """(device type or None, dtype) of a legacy type name: 'torch.FloatTensor' or
+    'torch.<accelerator>.FloatTensor'."""
+    parts = name.split(".") if isinstance(name, str) else ()
+    if len(parts) in (2, 3) and parts[0] == "torch" and parts[-1] in _BY_TYPE_NAME and \
+            (len(parts) == 2 or parts[1] not in ("cpu", "meta")):
+        return (parts[1] if len(parts) == 3 else None), _BY_TYPE_NAME[parts[-1]]
+    raise ValueError(f"invalid type: '{name}'")
 
 
 def parse_type_name(t, name=None):
+    """t's legacy type name, or the dtype a type name stands for (an accelerator's names
+    need that accelerator's backend)."""
     if name is None:
         prefix = "torch." if t._device.type == "cpu" else f"torch.{t._device.type}."
         return prefix + _TYPE_NAMES[t.dtype]
-    for dt, n in _TYPE_NAMES.items():
-        if name.endswith("." + n) or name == n:
-            return dt
-    raise ValueError(f"invalid type: '{name}'")
+    device, dtype = _parse_type(name)
+    if device is not None:
+        _target_device(device)  # raises when no backend provides it
+    return dtype
+
+
+def type_(t, dtype=None, non_blocking=False, **kwargs):
+    """Tensor.type: the type name, or t converted to a dtype or legacy type name."""
+    if dtype is None:
+        return parse_type_name(t)
+    device = None
+    if isinstance(dtype, str):
+        device, dtype = _parse_type(dtype)
+        if device is not None:
+            device = _target_device(device)
+    elif not isinstance(dtype, D.dtype):
+        raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
+    return convert(t, device, dtype)

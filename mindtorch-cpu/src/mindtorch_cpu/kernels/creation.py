@@ -3,6 +3,7 @@ import warnings
 
 import numpy as np
 
+from mindtorch import Tensor
 from mindtorch._ops.decls import creation as C
 from mindtorch._scalars import checked_scalar
 
@@ -10,60 +11,69 @@ from .._np import arr, wrap
 
 
 def arange(start, end=None, step=1, dtype=None, device=None):
-    start, n, dtype = C.arange_plan(start, end, step, dtype)
-    compute = np.float64 if dtype.kind in "fc" else np.int64
-    return wrap(start + np.arange(n, dtype=compute) * step, dtype)
+    start, step, n, dtype = C.arange_plan(start, end, step, dtype)
+    if dtype.kind in "ui":  # int64 arithmetic, wrapping into narrower types
+        idx = np.arange(n, dtype=np.int64)
+        with np.errstate(over="ignore"):
+            return wrap((np.int64(start) + idx * np.int64(step)).astype(dtype.np), dtype)
+    # PyTorch accumulates half/bfloat16 in float32, float32/float64 in float64
+    acc = np.float32 if dtype.itemsize == 2 else np.float64
+    with np.errstate(over="ignore"):
+        return wrap((acc(start) + np.arange(n, dtype=acc) * acc(step)).astype(dtype.np), dtype)
+
+
+# linspace's arithmetic type per result dtype (PyTorch's step_t: double for integers,
+# the dtype itself otherwise; numpy float16/bfloat16 arithmetic rounds each operation
+# to the type as c10::Half/BFloat16 do)
+def _step_type(dtype):
+    return np.dtype(np.float64) if dtype.kind in "ui" else dtype.np
 
 
 def linspace(start, end, steps, dtype=None, device=None):
-    _, dtype = C.linspace_plan(steps, dtype)
-    if dtype.kind in "ui":
-        return wrap(np.trunc(np.linspace(start, end, steps, dtype=np.float64)), dtype)
-    return wrap(np.linspace(start, end, steps, dtype=np.complex128 if dtype.is_complex
-                            else np.float64), dtype)
+    start, end, dtype = C.linspace_plan(start, end, steps, dtype)
+    st = _step_type(dtype)
+    if dtype.kind in "ui":  # start and end are first converted (truncated) to the dtype
+        start, end = int(start.real if isinstance(start, complex) else start), \
+            int(end.real if isinstance(end, complex) else end)
+    if steps == 1:
+        return wrap(np.full(1, start).astype(dtype.np), dtype)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        s, e = np.asarray(start).astype(dtype.np).astype(st), \
+            np.asarray(end).astype(dtype.np).astype(st)
+        step = (e - s) / np.asarray(steps - 1).astype(st)
+        # the first half counts up from start, the second down from end (PyTorch's
+        # symmetric formula, exact at both ends)
+        half = steps // 2
+        lo = np.arange(half).astype(st)
+        hi = np.arange(steps - half - 1, -1, -1).astype(st)
+        out = np.concatenate([s + step * lo, e - step * hi])
+        return wrap(out.astype(dtype.np), dtype)
 
 
 def eye(n, m=None, dtype=None, device=None):
     shape, dtype = C.eye_plan(n, m, dtype)
-    return wrap(np.eye(*shape), dtype)
+    return wrap(np.eye(*shape, dtype=dtype.np), dtype)
 
 
 def copy_(self, src, non_blocking=False):
+    C.check_copy(self, src)
+    if self is src:
+        return self
     dst = arr(self)
-    s = arr(src)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # complex -> real drops the imaginary part
-            np.copyto(dst, s, casting="unsafe")
-    except ValueError:
-        raise RuntimeError(f"output with shape {list(self.shape)} doesn't match the broadcast "
-                           f"shape {list(np.broadcast_shapes(dst.shape, s.shape))}"
-                           if _broadcastable(s.shape, dst.shape) else
-                           f"The size of tensor a ({_mismatch(dst.shape, s.shape)[0]}) must match "
-                           f"the size of tensor b ({_mismatch(dst.shape, s.shape)[1]}) at "
-                           f"non-singleton dimension {_mismatch(dst.shape, s.shape)[2]}") from None
+    s = arr(src) if isinstance(src, Tensor) else _scalar_array(src)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # complex -> real drops the imaginary part
+        np.copyto(dst, s, casting="unsafe")
     return self
 
 
-def _broadcastable(a, b):
-    try:
-        np.broadcast_shapes(a, b)
-        return True
-    except ValueError:
-        return False
-
-
-def _mismatch(a, b):
-    for i in range(1, max(len(a), len(b)) + 1):
-        x = a[-i] if i <= len(a) else 1
-        y = b[-i] if i <= len(b) else 1
-        if x != y and x != 1 and y != 1:
-            return x, y, max(len(a), len(b)) - i
-    return 0, 0, 0
+def _scalar_array(value):
+    """A Python number as PyTorch wraps it into a tensor (int64 / float64 / complex128)."""
+    return np.asarray(value, dtype=np.int64 if type(value) is int else None)
 
 
 def fill_(self, value):
-    from mindtorch import Tensor
     if isinstance(value, Tensor):
         if value.ndim:
             raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "

@@ -1,15 +1,15 @@
 """Factories with computed contents, copies and fills."""
 from mindtorch._ops.decls import creation as C
-from mindtorch._shapes import broadcast_shapes
 
 
 def arange(start, end=None, step=1, dtype=None, device=None):
-    _, n, dtype = C.arange_plan(start, end, step, dtype)
+    _, _, n, dtype = C.arange_plan(start, end, step, dtype)
     return (n,), dtype
 
 
 def linspace(start, end, steps, dtype=None, device=None):
-    return C.linspace_plan(steps, dtype)
+    _, _, dtype = C.linspace_plan(start, end, steps, dtype)
+    return (steps,), dtype
 
 
 def eye(n, m=None, dtype=None, device=None):
@@ -17,14 +17,14 @@ def eye(n, m=None, dtype=None, device=None):
 
 
 def copy_(self, src, non_blocking=False):
-    shape = broadcast_shapes(self._shape, src._shape)
-    if shape != self._shape:
-        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
-                           f"shape {list(shape)}")
+    C.check_copy(self, src)
     return self._shape, self.dtype
 
 
 def fill_(self, value):
+    if getattr(value, "ndim", 0):
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                           f"with {value.ndim} dimensions.")
     return self._shape, self.dtype
 
 

@@ -1,90 +1,248 @@
 """Factories, copies and fills.  Allocation is core (the device's allocator); filling
 and copying data are kernels."""
 import math
+import operator
 
 from ... import _dtype as D
 from ..._promotion import scalar_dtype
-from ..registry import OPS, define
+from ..._scalars import checked_scalar
+from ..._shapes import broadcast_shapes
+from ..registry import OPS, define, overload
+from ._helpers import _type_name
 
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
 _LIKE = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, " \
         "MemoryFormat? memory_format=None"
 
 
+def _not_implemented(what, dtype):
+    return NotImplementedError(f'"{what}" not implemented for \'{_type_name(dtype)}\'')
+
+
+def _as_double(v, what="double"):
+    """Scalar.to<double>(): a complex value with an imaginary part does not convert."""
+    if isinstance(v, complex):
+        if v.imag != 0:
+            raise RuntimeError(f"value cannot be converted to type {what} without overflow")
+        return v.real
+    return float(v)
+
+
 # -- rules shared by every backend (validity, result shape and dtype) --------------------
 
 def arange_plan(start, end, step, dtype):
-    """(start, length, dtype) of arange(start, end, step): PyTorch's checks and its dtype
-    rule (any float bound or step gives the default dtype, else int64)."""
+    """(first, step, length, dtype) of arange: PyTorch's checks (in double precision), its
+    dtype rule (a float bound or step gives the default dtype, else int64) and its
+    arithmetic: integer dtypes count from the truncated start by the truncated step."""
     if end is None:
         start, end = 0, start
     if dtype is None:
         kinds = {scalar_dtype(v).kind for v in (start, end, step)}
         dtype = D.get_default_dtype() if kinds & {"f", "c"} else D.int64
-    if step == 0:
+    if dtype is D.bool or dtype.is_complex:
+        raise _not_implemented("arange_cpu", dtype)
+    ds, de, dst = _as_double(start), _as_double(end), _as_double(step)
+    if not (dst > 0 or dst < 0):
         raise RuntimeError("step must be nonzero")
-    if any(isinstance(v, float) and not math.isfinite(v) for v in (start, end, step)):
+    if not (math.isfinite(ds) and math.isfinite(de)):
         raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if (end - start) * step < 0:
-        raise RuntimeError("upper bound and larger bound inconsistent with step sign")
-    return start, math.ceil((end - start) / step), dtype
+    if not ((dst > 0 and de >= ds) or (dst < 0 and de <= ds)):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype.kind in "uib":
+        # the accumulation type of integer dtypes is int64 (C++ truncating casts)
+        xs, xe, xst = (int(_as_double(v)) if not isinstance(v, int) else int(v)
+                       for v in (start, end, step))
+        if dtype is D.int64:
+            if xst == 0:
+                raise ValueError("step must be nonzero")
+            sgn = (xst > 0) - (xst < 0)
+            num = xe - xs + xst - sgn
+            n = abs(num) // abs(xst)  # same signs: C++ truncating division
+        else:
+            n = math.ceil((de - ds) / dst)
+        start, step = xs, xst
+    else:
+        n = math.ceil((de - ds) / dst) if math.isfinite(dst) else 0
+        start, step = ds, dst
+    if not 0 <= n <= 2 ** 63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")
+    return start, step, n, dtype
 
 
-def linspace_plan(steps, dtype):
+def linspace_plan(start, end, steps, dtype):
+    """(start, end, dtype) of linspace, start and end converted to dtype with PyTorch's
+    overflow checks."""
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    return (steps,), dtype or D.get_default_dtype()
+    if dtype is None:
+        dtype = D.default_complex_dtype() if any(isinstance(v, complex) for v in (start, end)) \
+            else D.get_default_dtype()
+    if dtype is D.bool:
+        raise _not_implemented("linspace_cpu", dtype)
+    checked_scalar(start, dtype)
+    checked_scalar(end, dtype)
+    return start, end, dtype
 
 
 def eye_plan(n, m, dtype):
-    if n < 0 or (m is not None and m < 0):
-        raise RuntimeError(f"n must be greater or equal to 0, got {n if n < 0 else m}")
+    if n < 0:
+        raise RuntimeError(f"n must be greater or equal to 0, got {n}")
+    if m is not None and m < 0:
+        raise RuntimeError(f"m must be greater or equal to 0, got {m}")
     return (n, n if m is None else m), dtype or D.get_default_dtype()
 
 
-def _empty(size, dtype=None, device=None):
-    from ..._creation import _empty
+def check_copy(self, src):
+    """copy_'s checks: src broadcasts to self's shape, self has no element written twice
+    and self and src do not partly overlap in memory (PyTorch's TensorIterator checks).
+    Returns src's shape."""
+    shape = getattr(src, "_shape", ())
+    if shape != self._shape and broadcast_shapes(self._shape, shape) != self._shape:
+        raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
+                           f"shape {list(broadcast_shapes(self._shape, shape))}")
+    if not non_overlapping_and_dense(self._shape, self._stride) and any(
+            s == 0 and n > 1 for n, s in zip(self._shape, self._stride)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+    if shape and self is not src and _partial_overlap(self, src):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
+                           "written-to tensor refer to a single memory location. Please "
+                           "clone() the tensor before performing the operation.")
+    return shape
+
+
+def _partial_overlap(a, b):
+    """PyTorch's get_overlap_status(a, b) == Partial (only decided for dense tensors)."""
+    if a._storage is not b._storage or 0 in a._shape or 0 in b._shape:
+        return False
+    if not (non_overlapping_and_dense(a._shape, a._stride)
+            and non_overlapping_and_dense(b._shape, b._stride)):
+        return False  # too hard to tell: PyTorch lets it through
+    isz_a, isz_b = a.dtype.itemsize, b.dtype.itemsize
+    a0, b0 = a._offset * isz_a, b._offset * isz_b
+    a1, b1 = a0 + a.numel() * isz_a, b0 + b.numel() * isz_b
+    if a0 == b0 and a1 == b1:
+        return a._stride != b._stride
+    return a0 < b1 and b0 < a1
+
+
+# -- layouts ---------------------------------------------------------------------------
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _is_contiguous(shape, stride):
+    if 0 in shape:
+        return True
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(stride)):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
+
+
+def non_overlapping_and_dense(shape, stride):
+    """PyTorch's is_non_overlapping_and_dense: the elements fill a block of memory exactly
+    once, in some order of dimensions."""
+    if _is_contiguous(shape, stride):
+        return True
+    perm = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, stride[d]))
+    expected = 1
+    for d in perm:
+        if shape[d] < 2:
+            return True
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def preserve_strides(shape, stride):
+    """Strides PyTorch gives a fresh tensor laid out like (shape, stride) (preserve_format):
+    the same strides when those are dense, else dense strides in the same order of
+    dimensions (ATen's infer_dense_strides; zero strides keep their place)."""
+    if non_overlapping_and_dense(shape, stride):
+        return tuple(stride)
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0, d1):
+        s0, s1 = stride[d0], stride[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, ndim):  # ATen's stable insertion sort
+        d1 = i
+        for j in range(1, i + 1):
+            d0 = i - j
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out, cur = [0] * ndim, 1
+    for d in perm:
+        out[d] = cur
+        if shape[d] > 1:
+            cur *= shape[d]
+    return tuple(out)
+
+
+# -- allocation (core) -------------------------------------------------------------------
+
+def _check_size(size):
+    """size as a tuple of ints, checked as PyTorch does."""
+    if not all(type(s) is int for s in size):
+        try:
+            size = tuple(operator.index(s) for s in size)
+        except TypeError:
+            bad = next(s for s in size if not hasattr(s, "__index__"))
+            raise TypeError(f"expected a tuple of ints as size, but found element of type "
+                            f"{type(bad).__name__}") from None
     for s in size:
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: "
                                f"{list(size)}")
-    return _empty(size, dtype or D.get_default_dtype(), device)
+    return tuple(size)
+
+
+def _empty(size, dtype=None, device=None):
+    from ..._creation import _empty
+    return _empty(_check_size(size), dtype or D.get_default_dtype(), device)
 
 
 def _empty_strided(size, stride, dtype=None, device=None):
-    t = _empty((_span(size, stride),), dtype, device)
-    return t.as_strided(size, stride, 0)
-
-
-def _span(size, stride):
-    if any(s == 0 for s in size):
-        return 0
-    return sum((n - 1) * s for n, s in zip(size, stride)) + 1
-
-
-def _like(self, dtype, device):
-    return dtype or self.dtype, device or self._device
-
-
-def _dense_strides(t):
-    """Strides of a fresh tensor laid out like t (PyTorch's preserve_format), or None."""
-    if t.is_contiguous():
-        return None
-    order = sorted(range(t.ndim), key=lambda d: (t._stride[d], -d), reverse=True)
-    expected, strides = 1, [0] * t.ndim
-    for d in reversed(order):
-        strides[d] = expected
-        expected *= t._shape[d]
-    ok = all(t._stride[d] == strides[d] or t._shape[d] == 1 for d in range(t.ndim))
-    return tuple(strides) if ok else None
+    from ..._creation import _empty
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality "
+                           f"of strides ({len(stride)})")
+    size = _check_size(size)
+    if any(s < 0 for s in stride):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
+    return _empty(size, dtype or D.get_default_dtype(), device, stride)
 
 
 def _empty_like(self, dtype=None, device=None, memory_format=None):
-    dtype, device = _like(self, dtype, device)
-    strides = _dense_strides(self) if memory_format != "contiguous_format" else None
-    if strides is not None:
-        return _empty_strided(self._shape, strides, dtype, device)
-    return _empty(self._shape, dtype, device)
+    from ..._creation import _empty
+    dtype, device = dtype or self.dtype, device or self._device
+    if memory_format == "contiguous_format":
+        return _empty(self._shape, dtype, device)
+    return _empty(self._shape, dtype, device, preserve_strides(self._shape, self._stride))
+
+
+def _new_empty_strided(self, size, stride, dtype=None, device=None):
+    return _empty_strided(size, stride, dtype or self.dtype, device or self._device)
 
 
 def _fresh(t):
@@ -97,6 +255,10 @@ def _full(size, fill_value, dtype=None, device=None):
     return _fresh(_empty(size, dtype or scalar_dtype(fill_value), device).fill_(fill_value))
 
 
+def _fill(self, value):
+    return _fresh(_empty_like(self).fill_(value))
+
+
 def _clone(self, memory_format=None):
     return _fresh(_empty_like(self, memory_format=memory_format).copy_(self))
 
@@ -107,13 +269,10 @@ def _contiguous(self, memory_format=None):
 
 def _resize(self, size):
     from ..._tensor import contiguous_strides
-    size = tuple(size)
-    n = 1
-    for s in size:
-        n *= s
-    needed = (self._offset + n) * self.dtype.itemsize
+    size = _check_size(size)
+    needed = (self._offset + _numel(size)) * self.dtype.itemsize
     if needed > self._storage.nbytes():
-        fresh = _empty((n,), self.dtype, self._device)
+        fresh = _empty((_numel(size),), self.dtype, self._device)
         self._storage = fresh._storage
         self._offset = 0
     self._shape, self._stride, self._cache = size, contiguous_strides(size), None
@@ -123,18 +282,49 @@ def _resize(self, size):
 _ZERO = {D.bool: False}
 
 
+# -- PyTorch's overloads ------------------------------------------------------------------
+
+def _public(op, route):
+    def make(binding):
+        def public(*args, **kwargs):
+            args, kwargs = route(args, kwargs)
+            return binding(*args, **kwargs)
+        return public
+    overload(op, make)
+
+
+def _route_arange(args, kwargs):
+    # arange(end) / arange(start, end[, step]); end= alone means arange(end)
+    if not args and "start" not in kwargs:
+        if "end" not in kwargs:
+            raise TypeError("arange() missing required argument 'end' (pos 1)")
+        kwargs = dict(kwargs, start=0)
+    return args, kwargs
+
+
+def _route_full(args, kwargs):
+    size = args[0] if args else kwargs.get("size")
+    if isinstance(size, int) and not isinstance(size, bool):  # full takes no varargs size
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not "
+                        f"{type(size).__name__}")
+    return args, kwargs
+
+
 def _declare():
     define(f"empty(int[] size, {_FACTORY}) -> Tensor",
            core_impl=lambda size, dtype, device: _empty(size, dtype, device),
            varargs="size", method=False)
     define(f"empty_strided(int[] size, int[] stride, {_FACTORY}) -> Tensor",
            core_impl=_empty_strided, method=False)
+    define("new_empty_strided(Tensor self, int[] size, int[] stride, *, ScalarType? dtype=None, "
+           "Device? device=None, bool requires_grad=False) -> Tensor", function=False,
+           core_impl=_new_empty_strided)
     define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
            decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype, device).zero_()))
     define(f"ones(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
            decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype, device).fill_(1)))
-    define(f"full(int[] size, Scalar fill_value, {_FACTORY}) -> Tensor", method=False,
-           decomposition=_full)
+    _public(define(f"full(int[] size, Scalar fill_value, {_FACTORY}) -> Tensor", method=False,
+                   decomposition=_full), _route_full)
     define(f"empty_like(Tensor self, {_LIKE}) -> Tensor", method=False, core_impl=_empty_like)
     define(f"zeros_like(Tensor self, {_LIKE}) -> Tensor", method=False,
            decomposition=lambda self, dtype, device, mf: _fresh(_empty_like(self, dtype, device,
@@ -145,14 +335,16 @@ def _declare():
     define(f"full_like(Tensor self, Scalar fill_value, {_LIKE}) -> Tensor", method=False,
            decomposition=lambda self, v, dtype, device, mf: _fresh(_empty_like(self, dtype, device,
                                                                          mf).fill_(v)))
-    define(f"arange(Scalar start, Scalar? end=None, Scalar step=1, {_FACTORY}) -> Tensor",
-           method=False, tags=("factory",))
+    _public(define(f"arange(Scalar start, Scalar? end=None, Scalar step=1, {_FACTORY}) -> Tensor",
+                   method=False, tags=("factory",)), _route_arange)
     define(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY}) -> Tensor",
            method=False, tags=("factory",))
     define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False, tags=("factory",))
-    define("copy_(Tensor(a!) self, Tensor src, bool non_blocking=False) -> Tensor(a!)",
+    # a Python number as src is copied like a 0-dim tensor (PyTorch wraps it)
+    define("copy_(Tensor(a!) self, Tensor|Scalar src, bool non_blocking=False) -> Tensor(a!)",
            function=False, tags=("inplace",))
     define("fill_(Tensor(a!) self, Tensor|Scalar value) -> Tensor(a!)", tags=("inplace",))
+    define("fill(Tensor self, Tensor|Scalar value) -> Tensor", method=False, decomposition=_fill)
     define("zero_(Tensor(a!) self) -> Tensor(a!)", tags=("inplace",),
            decomposition=lambda self: self.fill_(_ZERO.get(self.dtype, 0)))
     define("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
