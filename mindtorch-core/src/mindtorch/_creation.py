@@ -147,14 +147,18 @@ def _infer(x):
 def _store(x, sizes, dim, dtype, out):
     """Append the leaves of x to out, checking the shape as PyTorch's recursive_store."""
     if dim == len(sizes):
+        integral = dtype.kind in "ui"  # PyTorch reads the leaf with __index__ then
         if isinstance(x, Tensor):
-            if x.numel() != 1:
-                if dtype.kind in "ui":
+            if x.numel() != 1 or integral and x.dtype.kind not in "uib":
+                if integral:
                     raise TypeError("only integer tensors of a single element can be converted "
                                     "to an index")
                 raise ValueError("only one element tensors can be converted to Python scalars")
             x = x.item()
         elif isinstance(x, (np.generic, np.ndarray)):
+            if integral and x.dtype.kind in "fc" and not isinstance(x, float):
+                raise TypeError(f"'numpy.{x.dtype.name}' object cannot be interpreted as an "
+                                f"integer")
             x = x.item()
         elif _is_sequence(x):
             raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer"
@@ -422,7 +426,7 @@ def parse_type_name(t, name=None):
         return prefix + _TYPE_NAMES[t.dtype]
     device, dtype = _parse_type(name)
     if device is not None:
-        _target_device(device)  # raises when no backend provides it
+        _spec(_target_device(device))  # raises when no backend provides it
     return dtype
 
 
@@ -435,6 +439,7 @@ def type_(t, dtype=None, non_blocking=False, **kwargs):
         device, dtype = _parse_type(dtype)
         if device is not None:
             device = _target_device(device)
+            _spec(device)
     elif not isinstance(dtype, D.dtype):
         raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
     return convert(t, device, dtype)

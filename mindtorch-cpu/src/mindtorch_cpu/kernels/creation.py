@@ -12,6 +12,7 @@ from .._np import arr, wrap
 
 def arange(start, end=None, step=1, dtype=None, device=None):
     start, step, n, dtype = C.arange_plan(start, end, step, dtype)
+    C.check_range_dtype("arange_cpu", dtype, "uif")
     if dtype.kind in "ui":  # int64 arithmetic, wrapping into narrower types
         idx = np.arange(n, dtype=np.int64)
         with np.errstate(over="ignore"):
@@ -31,6 +32,7 @@ def _step_type(dtype):
 
 def linspace(start, end, steps, dtype=None, device=None):
     start, end, dtype = C.linspace_plan(start, end, steps, dtype)
+    C.check_range_dtype("linspace_cpu", dtype, "uifc")
     st = _step_type(dtype)
     if dtype.kind in "ui":  # start and end are first converted (truncated) to the dtype
         start, end = int(start.real if isinstance(start, complex) else start), \

@@ -2,6 +2,7 @@
 and copying data are kernels."""
 import math
 import operator
+import warnings
 
 from ... import _dtype as D
 from ..._promotion import scalar_dtype
@@ -39,8 +40,6 @@ def arange_plan(start, end, step, dtype):
     if dtype is None:
         kinds = {scalar_dtype(v).kind for v in (start, end, step)}
         dtype = D.get_default_dtype() if kinds & {"f", "c"} else D.int64
-    if dtype is D.bool or dtype.is_complex:
-        raise _not_implemented("arange_cpu", dtype)
     ds, de, dst = _as_double(start), _as_double(end), _as_double(step)
     if not (dst > 0 or dst < 0):
         raise RuntimeError("step must be nonzero")
@@ -77,11 +76,16 @@ def linspace_plan(start, end, steps, dtype):
     if dtype is None:
         dtype = D.default_complex_dtype() if any(isinstance(v, complex) for v in (start, end)) \
             else D.get_default_dtype()
-    if dtype is D.bool:
-        raise _not_implemented("linspace_cpu", dtype)
     checked_scalar(start, dtype)
     checked_scalar(end, dtype)
     return start, end, dtype
+
+
+def check_range_dtype(fn, dtype, supported_kinds):
+    """The dtypes a backend's range kernel computes (PyTorch's cpu kernels: no bool, and
+    no complex for arange; the meta device accepts them all)."""
+    if dtype.kind not in supported_kinds:
+        raise _not_implemented(fn, dtype)
 
 
 def eye_plan(n, m, dtype):
@@ -105,6 +109,10 @@ def check_copy(self, src):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")
+    if getattr(src, "dtype", None) is not None and src.dtype.is_complex and \
+            not self.dtype.is_complex:
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      UserWarning, stacklevel=4)
     if shape and self is not src and _partial_overlap(self, src):
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please "
