@@ -1,9 +1,11 @@
 """Creating tensors from host data, allocation, and the conversions behind .to()/.type().
 
 Host data always travels as a C-contiguous numpy array to the device's from_host; the
-data itself is never computed on here (invariant 1: core has no kernels): numpy arrays
-are adopted with from_numpy and converted by the ops (empty_like + copy_)."""
+data itself is never computed on here (invariant 1: core has no kernels): host data is
+only converted (cast and laid out) on the host, tensors are converted by the ops
+(empty_like + copy_)."""
 import numbers
+import warnings
 
 import numpy as np
 
@@ -239,7 +241,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if isinstance(data, Tensor):  # a copy, laid out like data
         t = convert(data, device, dtype, copy=True)
     elif isinstance(data, (np.ndarray, np.generic)):
-        t = convert(from_numpy(np.asarray(data)), device, dtype, copy=True)
+        t = _copy_ndarray(np.asarray(data), dtype, device)
     else:
         host, dtype = _host_from_sequence(data, dtype)
         t = _from_host_array(host, device)
@@ -255,7 +257,7 @@ def as_tensor(data, dtype=None, device=None):
     if isinstance(data, Tensor):
         return convert(data, device, dtype)
     if isinstance(data, np.ndarray):
-        return convert(from_numpy(data), device, dtype)
+        return _adopt_ndarray(data, dtype, device, copy=False)
     return tensor(data, dtype=dtype, device=device)
 
 
@@ -264,14 +266,16 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     refuses to copy."""
     dtype = _dtype_arg(dtype, "asarray")
     if isinstance(obj, (Tensor, np.ndarray, np.generic)):
-        t = obj if isinstance(obj, Tensor) else from_numpy(np.asarray(obj))
-        if copy is False and dtype is not None and dtype is not t.dtype:
-            raise ValueError(f"can't alias tensor with dtype '{D.scalar_type_name(t.dtype)}' "
+        src = obj.dtype if isinstance(obj, Tensor) else _check_ndarray(np.asarray(obj))
+        here = obj._device if isinstance(obj, Tensor) else canonical("cpu")
+        if copy is False and dtype is not None and dtype is not src:
+            raise ValueError(f"can't alias tensor with dtype '{D.scalar_type_name(src)}' "
                              f"into dtype '{D.scalar_type_name(dtype)}'.")
-        if copy is False and device is not None and _target_device(device) is not t._device:
-            raise ValueError(f"can't alias tensor from device '{t._device}' to "
+        if copy is False and device is not None and _target_device(device) is not here:
+            raise ValueError(f"can't alias tensor from device '{here}' to "
                              f"'{_target_device(device)}'.")
-        t = convert(t, device, dtype, copy=bool(copy))
+        t = convert(obj, device, dtype, copy=bool(copy)) if isinstance(obj, Tensor) else \
+            _adopt_ndarray(np.asarray(obj), dtype, device, copy=bool(copy))
     elif copy is False:
         raise ValueError("can't alias arbitrary sequence into a tensor.")
     else:
@@ -281,10 +285,8 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     return t
 
 
-def from_numpy(array):
-    """A cpu tensor sharing memory with a numpy array (any non-negative strides)."""
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+def _check_ndarray(array):
+    """The dtype of a numpy array PyTorch can adopt; its refusals otherwise."""
     if not array.dtype.isnative:
         raise ValueError("given numpy array has byte order different from the native byte "
                          "order. Conversion between byte orders is currently not supported.")
@@ -297,6 +299,47 @@ def from_numpy(array):
     if any(s % isz for s in array.strides):
         raise ValueError("given numpy array strides not a multiple of the element byte size. "
                          "Copy the numpy array to reallocate the memory.")
+    return dtype
+
+
+def _copy_ndarray(array, dtype, device):
+    """A tensor holding a copy of a numpy array, cast to dtype (C++ casts) and laid out like
+    the array (PyTorch: from_numpy, then a preserve_format copy)."""
+    from ._ops.decls.creation import preserve_strides
+    src = _check_ndarray(array)
+    dtype = dtype or src
+    stride = tuple(s // array.itemsize for s in array.strides)
+    if stride == contiguous_strides(array.shape) and array.size:  # the common case
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            return _from_host_array(array.astype(dtype.np), device)
+    stride = preserve_strides(array.shape, stride)
+    span = 0 if array.size == 0 else sum((n - 1) * s for n, s in zip(array.shape, stride)) + 1
+    flat = np.empty(span, dtype.np)
+    laid_out = np.lib.stride_tricks.as_strided(flat, array.shape,
+                                               tuple(s * flat.itemsize for s in stride))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # complex -> real drops the imaginary part, as copy_
+        np.copyto(laid_out, array, casting="unsafe")
+    storage = UntypedStorage._from_host(flat, device)
+    return Tensor._make(storage, tuple(array.shape), stride, 0, dtype)
+
+
+def _adopt_ndarray(array, dtype, device, copy):
+    """as_tensor/asarray of a numpy array: shared when it is already right, else a copy."""
+    src = _check_ndarray(array)
+    device = _target_device(device)
+    if copy or device.type != "cpu" or (dtype is not None and dtype is not src):
+        return _copy_ndarray(array, dtype, device)
+    return from_numpy(array)
+
+
+def from_numpy(array):
+    """A cpu tensor sharing memory with a numpy array (any non-negative strides)."""
+    if not isinstance(array, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+    dtype = _check_ndarray(array)
+    isz = array.itemsize
     stride = tuple(s // isz for s in array.strides)
     if array.size == 0:
         span = 0
