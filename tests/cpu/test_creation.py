@@ -272,7 +272,8 @@ def test_empty_strided_storage_covers_the_strides():
        "T.arange(float('-inf'), 0)", "T.arange(0, 1, 0.3, dtype=T.int64)",
        "T.arange(0, 1, -0.5, dtype=T.int64)", "T.arange(5, dtype=T.bool)",
        "T.arange(3, dtype=T.complex64)", "T.arange(1 + 1j)", "T.arange(5, requires_grad=True)",
-       "T.arange()", "T.arange('a')")
+       "T.arange()", "T.arange('a')", "T.arange(0, 5, float('inf'), dtype=T.int32)",
+       "T.arange(0, 1e30, 1e29, dtype=T.int32)")
 def test_arange(text):
     compare(expr(text))
 
@@ -551,6 +552,10 @@ OVERLAPS = {
     "into_expanded_broadcast": lambda T, x: x[:3].expand(2, 3).copy_(T.ones(3)),
     "converted_overlap": lambda T, x: x[1:].copy_(x[:-1].to(T.int32)),
     "fill_from_own_element": lambda T, x: x.fill_(x[2]),
+    "from_own_element": lambda T, x: x.copy_(x[2]),
+    "element_from_self": lambda T, x: x[2].copy_(x),
+    "element_from_same_element_1d": lambda T, x: x[2].copy_(x[2:3]),
+    "element_from_same_element": lambda T, x: x[2].copy_(x[2]),
 }
 
 

@@ -49,8 +49,7 @@ def arange_plan(start, end, step, dtype):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dtype.kind in "uib":
         # the accumulation type of integer dtypes is int64 (C++ truncating casts)
-        xs, xe, xst = (int(_as_double(v)) if not isinstance(v, int) else int(v)
-                       for v in (start, end, step))
+        xs, xe, xst = (_as_int64(v) for v in (start, end, step))
         if dtype is D.int64:
             if xst == 0:
                 raise ValueError("step must be nonzero")
@@ -66,6 +65,17 @@ def arange_plan(start, end, step, dtype):
     if not 0 <= n <= 2 ** 63 - 1:
         raise RuntimeError("invalid size, possible overflow?")
     return start, step, n, dtype
+
+
+def _as_int64(v):
+    """Scalar.to<int64_t>(): truncation, with c10's overflow check."""
+    if not isinstance(v, int):
+        v = _as_double(v)
+        if not math.isfinite(v) or not -2.0 ** 63 <= v < 2.0 ** 63:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    elif not -2 ** 63 <= v < 2 ** 63:
+        raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return int(v)
 
 
 def linspace_plan(start, end, steps, dtype):
@@ -113,7 +123,7 @@ def check_copy(self, src):
             not self.dtype.is_complex:
         warnings.warn("Casting complex values to real discards the imaginary part",
                       UserWarning, stacklevel=4)
-    if shape and self is not src and _partial_overlap(self, src):
+    if self is not src and hasattr(src, "_storage") and _partial_overlap(self, src):
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please "
                            "clone() the tensor before performing the operation.")
