@@ -99,8 +99,6 @@ def test_empty_is_uninitialised_but_well_formed():
             compare(lambda T: T.empty(shape, dtype=getattr(T, dt)).stride())
 
 
-@pytest.mark.xfail(strict=True, reason="registry varargs: zeros(2, 3, size=...) should raise "
-                                       "TypeError (multiple values for 'size')")
 def test_varargs_and_size_keyword_together():
     compare(expr("T.zeros(2, 3, size=(2,))"))
 
@@ -609,8 +607,6 @@ def test_fill_and_copy_bump_the_version_factories_do_not():
         assert fresh._version == 0
 
 
-@pytest.mark.xfail(strict=True, reason="Tensor._to (_tensor.py) counts its copy_ as a "
-                                       "modification: delegate to _creation.convert")
 def test_to_result_has_version_zero():
     x = M.zeros(3)
     assert x.to(M.float64)._version == 0 and x.double()._version == 0
@@ -662,9 +658,6 @@ def test_to_overloads(text):
 @cases("x.t().to('meta')", "x.t().to('meta', T.int32)",
        "x.t().to(T.float64, memory_format=T.contiguous_format)",
        "x.type(T.float64, True)", "x.type('torch.FloatTensor', non_blocking=True)")
-@pytest.mark.xfail(strict=True, reason="Tensor.to/.type in _tensor.py should delegate to "
-                                       "_creation.to/type_ (memory_format, positional "
-                                       "non_blocking/copy, Python types, layout across devices)")
 def test_to_overloads_pending_tensor_delegation(text):
     compare(lambda T: eval(text, {"T": T, "x": T.tensor([[1.5, -2.5, 0.0], [3.25, 7.0, -0.5]])}))
 
@@ -744,8 +737,6 @@ def test_legacy_constructor_and_new_ones_keyword(text):
 
 @cases("T.Tensor()", "T.Tensor(T.Size([2, 3])).shape", "T.tensor([1, 2]).new_ones(size=(2,))",
        "T.tensor([1, 2]).new_zeros(size=(2,))")
-@pytest.mark.xfail(strict=True, reason="_tensor.py: Tensor() is shape (0,), Tensor(Size) is a "
-                                       "shape; new_* take size= by keyword")
 def test_legacy_constructor_pending(text):
     compare(lambda T: eval(text, {"T": T}))
 

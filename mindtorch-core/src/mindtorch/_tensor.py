@@ -52,9 +52,11 @@ class Tensor:
     # legacy constructor: Tensor(sizes...) or Tensor(data) gives default-dtype tensors
     def __new__(cls, *args, device=None):
         from . import _creation
-        if len(args) == 1 and not isinstance(args[0], int):
+        if not args:
+            args = (0,)
+        elif len(args) == 1 and not isinstance(args[0], (int, Size)):
             return _creation.tensor(args[0], dtype=D.get_default_dtype(), device=device)
-        return _creation.empty(args, dtype=D.get_default_dtype(), device=device)
+        return _creation.empty(*args, dtype=D.get_default_dtype(), device=device)
 
     @classmethod
     def _make(cls, storage, shape, stride, offset, dtype, base=None, version=None):
@@ -305,37 +307,19 @@ class Tensor:
 
     # -- conversion --------------------------------------------------------------------
     def to(self, *args, **kwargs):
-        from ._creation import parse_to
-        device, dtype, copy = parse_to(self, *args, **kwargs)
-        return self._to(device, dtype, copy)
+        from ._creation import to
+        return to(self, *args, **kwargs)
 
     def _to(self, device, dtype, copy=False):
-        from ._device import canonical
-        device = self._device if device is None else canonical(device)
-        dtype = self.dtype if dtype is None else dtype
-        if device is self._device and dtype is self.dtype and not copy:
-            return self
-        if device is self._device:
-            return self._to_dtype(dtype)
-        from ._creation import _empty
-        out = _empty(self._shape, dtype, device)
-        return out.copy_(self)
-
-    def _to_dtype(self, dtype):
-        """A copy in another dtype, laid out like self (PyTorch's preserve_format)."""
-        from ._ops import OPS
-        return OPS["empty_like"].binding(self, dtype=dtype).copy_(self)
+        from ._creation import convert
+        return convert(self, device, dtype, copy)
 
     def cpu(self):
         return self._to("cpu", None)
 
-    def type(self, dtype=None):
-        from ._creation import parse_type_name
-        if dtype is None:
-            return parse_type_name(self)
-        if isinstance(dtype, str):
-            dtype = parse_type_name(None, dtype)
-        return self._to(None, dtype)
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        from ._creation import type_
+        return type_(self, dtype, non_blocking, **kwargs)
 
     def type_as(self, other):
         return self._to(None, other.dtype)
@@ -380,19 +364,19 @@ class Tensor:
     def _like_kwargs(self, dtype, device):
         return dict(dtype=dtype or self.dtype, device=device or self._device)
 
-    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.empty(*size, **self._like_kwargs(dtype, device),
+        return _creation.empty(*size, **kwargs, **self._like_kwargs(dtype, device),
                                requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.zeros(*size, **self._like_kwargs(dtype, device),
+        return _creation.zeros(*size, **kwargs, **self._like_kwargs(dtype, device),
                                requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.ones(*size, **self._like_kwargs(dtype, device),
+        return _creation.ones(*size, **kwargs, **self._like_kwargs(dtype, device),
                               requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):

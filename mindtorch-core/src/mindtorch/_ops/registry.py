@@ -164,6 +164,8 @@ def _generate_binding(op):
             params.append(f"{n}=None")
             lines.append(f"if {n} is None: {n} = _va[0] if len(_va) == 1 and "
                          f"not isinstance(_va[0], int) else _va")
+            lines.append(f"elif _va: raise TypeError(\"{s.name}() got multiple values for "
+                         f"argument '{n}'\")")
         else:
             if a.kwarg_only and not kwonly_started:
                 params.append("*")
