@@ -102,3 +102,11 @@ def test_named_tuple_results_print_like_torch():
     ours, theirs = M.max(M.tensor(x), dim=1), torch.max(torch.tensor(x), dim=1)
     assert repr(ours) == repr(theirs)
     assert ours.values.tolist() == theirs.values.tolist() and ours[1].tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("fn", [lambda L: L.ones(6).view((2.0, 3)),
+                                lambda L: L.ones(6).view(2, 3.0),
+                                lambda L: L.ones(2, 3).sum((0.0,)),
+                                lambda L: L.ones(2, 3).permute(1.0, 0)])
+def test_int_lists_refuse_floats(fn):
+    same_error(lambda: fn(M), lambda: fn(torch))

@@ -121,7 +121,7 @@ _CHECKS = {
                       "_h.tensor_or_scalar"),
     "Scalar": ("type(x) is float or type(x) is int", "_h.scalar"),
     "int": ("type(x) is int", "_h.int_"),
-    "int[]": ("type(x) is tuple", "_h.int_list"),
+    "int[]": ("type(x) is tuple and not [v for v in x if type(v) is not int]", "_h.int_list"),
     "int|int[]": ("type(x) is int", "_h.int_or_list"),
     "float": ("type(x) is float", "_h.float_"),
     "bool": ("type(x) is bool", "_h.bool_"),
