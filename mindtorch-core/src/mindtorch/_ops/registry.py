@@ -1,7 +1,7 @@
 """One definition per operator: schema, tags, promotion kind, decomposition.
 
-`define()` parses the schema and generates the op's Python binding (source code
-compiled once, so the hot path does no introspection).  The binding validates and
+`define()` parses the schema; the op's Python binding is generated from it as source
+code and compiled on first use, so the hot path does no introspection.  The binding validates and
 normalises arguments as the schema says, picks the device from the tensor
 arguments, and calls the kernel resolved for that device (see dispatch.py).
 """
@@ -42,10 +42,6 @@ class OpDef:
             if self._public is not None:
                 self._binding = self._public(self._binding)
         return self._binding
-
-    @binding.setter
-    def binding(self, fn):
-        self._binding = fn
 
     @property
     def call(self):
@@ -115,19 +111,19 @@ def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **
 _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 _DIM_NAMES = {"dim", "dims", "dim0", "dim1", "dim2", "source", "destination", "dimension"}
 _CHECKS = {
-    # type -> (fast test on `x`, converter called when the test fails)
-    "Tensor": ("type(x) is Tensor", "_h.tensor"),
-    "Tensor|Scalar": ("type(x) is Tensor or type(x) is float or type(x) is int",
+    # type -> (fast test on argument {x}, converter called when the test fails)
+    "Tensor": ("type({x}) is Tensor", "_h.tensor"),
+    "Tensor|Scalar": ("type({x}) is Tensor or type({x}) is float or type({x}) is int",
                       "_h.tensor_or_scalar"),
-    "Scalar": ("type(x) is float or type(x) is int", "_h.scalar"),
-    "int": ("type(x) is int", "_h.int_"),
-    "int[]": ("type(x) is tuple and not [v for v in x if type(v) is not int]", "_h.int_list"),
-    "int|int[]": ("type(x) is int", "_h.int_or_list"),
-    "float": ("type(x) is float", "_h.float_"),
-    "bool": ("type(x) is bool", "_h.bool_"),
-    "str": ("type(x) is str", "_h.str_"),
-    "ScalarType": ("type(x) is _dtype_t", "_h.dtype_"),
-    "Device": ("type(x) is _device_t", "_h.device_"),
+    "Scalar": ("type({x}) is float or type({x}) is int", "_h.scalar"),
+    "int": ("type({x}) is int", "_h.int_"),
+    "int[]": ("type({x}) is tuple and not [v for v in {x} if type(v) is not int]", "_h.int_list"),
+    "int|int[]": ("type({x}) is int", "_h.int_or_list"),
+    "float": ("type({x}) is float", "_h.float_"),
+    "bool": ("type({x}) is bool", "_h.bool_"),
+    "str": ("type({x}) is str", "_h.str_"),
+    "ScalarType": ("type({x}) is _dtype_t", "_h.dtype_"),
+    "Device": ("type({x}) is _device_t", "_h.device_"),
     "Generator": ("False", "_h.generator"),
     "Tensor[]": ("False", "_h.tensor_list"),
     "Tensor?[]": ("False", "_h.optional_tensor_list"),
@@ -170,9 +166,7 @@ def _generate_binding(op):
             if a.kwarg_only and not kwonly_started:
                 params.append("*")
                 kwonly_started = True
-            if a.required and not kwonly_started:
-                params.append(n)
-            elif a.required:
+            if a.required:
                 params.append(n)
             else:
                 ns["_d_" + n] = a.default
@@ -181,7 +175,7 @@ def _generate_binding(op):
             raise ValueError(f"unknown argument type {a.type!r} in schema {s.text!r}")
         test, conv = _CHECKS[a.type]
         if conv:
-            test = test.replace("x", n)
+            test = test.replace("{x}", n)
             guard = f"{n} is not None and " if a.optional else ""
             lines.append(f"if {guard}not ({test}): {n} = {conv}(_op, {i}, {n})")
         if a.type in ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]"):
