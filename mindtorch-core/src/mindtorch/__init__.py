@@ -6,7 +6,6 @@ __version__ = "0.1.0"
 
 import math as _math
 
-from . import _dtype
 from ._dtype import (  # noqa: F401
     bfloat16, bool, complex64, complex128, dtype, finfo, float16, float32, float64,
     get_default_dtype, iinfo, int8, int16, int32, int64, set_default_dtype, uint8,

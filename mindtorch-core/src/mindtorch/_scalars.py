@@ -53,7 +53,7 @@ def _range(dtype):
         else:
             big = D.finfo(dtype.to_real()).max
             r = (-big, big)
-        r = _RANGES[dtype] = r
+        _RANGES[dtype] = r
     return r
 
 

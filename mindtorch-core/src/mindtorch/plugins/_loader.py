@@ -180,5 +180,6 @@ def load(name):
                                    f"(distribution {status.distribution or '?'} "
                                    f"{status.version or '?'}): {status.reason}")
             return status
+    installed = ", ".join(e.name for e in _entry_points())
     raise ValueError(f"no installed backend plugin is named {name!r} (entry point group "
-                     f"{ENTRY_POINT_GROUP}; installed: {', '.join(e.name for e in _entry_points())})")
+                     f"{ENTRY_POINT_GROUP}; installed: {installed})")
