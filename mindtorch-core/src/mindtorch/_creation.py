@@ -11,6 +11,7 @@ import numpy as np
 
 from . import _dtype as D
 from ._device import as_device, canonical, default_device
+from ._device import device as _device_t
 from ._promotion import promote_types
 from ._storage import UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
@@ -22,13 +23,25 @@ def _target_device(device):
     return canonical(as_device(device))
 
 
+_CONTIGUOUS = {}  # shape -> contiguous strides (a bounded cache of the common shapes)
+
+
+def _contiguous(shape):
+    stride = _CONTIGUOUS.get(shape)
+    if stride is None:
+        if len(_CONTIGUOUS) > 4096:
+            _CONTIGUOUS.clear()
+        stride = _CONTIGUOUS[shape] = contiguous_strides(shape)
+    return stride
+
+
 def _empty(shape, dtype, device, stride=None):
     """Uninitialised tensor, contiguous unless `stride` is given (core: memory comes from
     the device's allocator)."""
     device = device if type(device) is not str else canonical(device)
     shape = tuple(shape)
     if stride is None:
-        stride = contiguous_strides(shape)
+        stride = _contiguous(shape)
         n = 1
         for s in shape:
             n *= s
@@ -362,18 +375,45 @@ def _rebuild(array, device, requires_grad):
 
 # -- conversions: .to(), .type() ----------------------------------------------------------
 
+_DEVICES = {}  # device string -> canonical device (only strings that always mean one device)
+
+
+def _device_of(device):
+    """canonical(as_device(device)), cached for strings naming one fixed device."""
+    if type(device) is str:
+        d = _DEVICES.get(device)
+        if d is None:
+            d = canonical(as_device(device))
+            if d.type in ("cpu", "meta") or ":" in device:  # "npu" follows the current device
+                _DEVICES[device] = d
+        return d
+    return canonical(as_device(device))
+
+
+_ops = []  # [empty_like binding, copy_ binding], looked up on first use
+
+
+def _conversion_ops():
+    if not _ops:
+        from ._ops import OPS
+        _ops.extend((OPS["empty_like"].binding, OPS["copy_"].binding))
+    return _ops
+
+
 def convert(t, device=None, dtype=None, copy=False, memory_format=None):
     """t on `device` with `dtype`: t itself when nothing changes and no copy is asked for,
     else a fresh tensor laid out like t (preserve_format) or contiguous.  As in PyTorch,
     memory_format alone never forces a copy (only channels_last formats would)."""
-    device = t._device if device is None else canonical(as_device(device))
+    device = t._device if device is None else _device_of(device)
     dtype = t.dtype if dtype is None else dtype
     if device is t._device and dtype is t.dtype and not copy:
         return t
-    from ._ops import OPS
-    from ._ops.decls.creation import _fresh
-    out = OPS["empty_like"].binding(t, dtype=dtype, device=device, memory_format=memory_format)
-    return _fresh(out.copy_(t))
+    empty_like, copy_ = _ops or _conversion_ops()
+    out = empty_like(t, dtype=dtype, device=None if device is t._device else device,
+                     memory_format=memory_format)
+    copy_(out, t)
+    out._version_counter[0] = 0  # a fresh result: filling it is no modification
+    return out
 
 
 _TO_NAMES = ("device", "dtype", "non_blocking", "copy")
@@ -438,6 +478,14 @@ def _bad_to(args, kwargs):
 
 def to(t, *args, **kwargs):
     """Tensor.to."""
+    if not kwargs and len(args) == 1:  # the common forms: to(dtype), to("cpu"), to(device)
+        a = args[0]
+        ta = type(a)
+        if ta is D.dtype:
+            return t if a is t.dtype else convert(t, None, a)
+        if ta is str or ta is _device_t:
+            d = _device_of(a)
+            return t if d is t._device else convert(t, d, None)
     device, dtype, _, copy, memory_format = _parse_to(*args, **kwargs)
     return convert(t, device, dtype, copy, memory_format)
 

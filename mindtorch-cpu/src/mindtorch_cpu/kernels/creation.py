@@ -58,14 +58,26 @@ def eye(n, m=None, dtype=None, device=None):
     return wrap(np.eye(*shape, dtype=dtype.np), dtype)
 
 
+_SAFE = {}  # (source numpy dtype, destination numpy dtype) -> the cast never warns
+
+
 def copy_(self, src, non_blocking=False):
     C.check_copy(self, src)
     if self is src:
         return self
     dst = arr(self)
     s = arr(src) if isinstance(src, Tensor) else _scalar_array(src)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # complex -> real drops the imaginary part
+    key = (s.dtype, dst.dtype)
+    safe = _SAFE.get(key)
+    if safe is None:
+        safe = _SAFE[key] = bool(np.can_cast(s.dtype, dst.dtype, "safe"))
+    if safe:
+        np.copyto(dst, s, casting="unsafe")
+        return self
+    # narrowing: nan/inf into integers and overflow are silent in torch, and complex -> real
+    # drops the imaginary part (check_copy warned already)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
         np.copyto(dst, s, casting="unsafe")
     return self
 

@@ -5,6 +5,7 @@ import operator
 import warnings
 
 from ... import _dtype as D
+from ..._creation import _contiguous as _contiguous_strides, _empty as _create_empty
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
@@ -114,7 +115,8 @@ def check_copy(self, src):
     if shape != self._shape and broadcast_shapes(self._shape, shape) != self._shape:
         raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
                            f"shape {list(broadcast_shapes(self._shape, shape))}")
-    if not non_overlapping_and_dense(self._shape, self._stride) and any(
+    if self._stride != _contiguous_strides(self._shape) and \
+            not non_overlapping_and_dense(self._shape, self._stride) and any(
             s == 0 and n > 1 for n, s in zip(self._shape, self._stride)):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
@@ -235,8 +237,7 @@ def _check_size(size):
 
 
 def _empty(size, dtype=None, device=None):
-    from ..._creation import _empty
-    return _empty(_check_size(size), dtype or D.get_default_dtype(), device)
+    return _create_empty(_check_size(size), dtype or D.get_default_dtype(), device)
 
 
 def _empty_strided(size, stride, dtype=None, device=None):
@@ -252,11 +253,11 @@ def _empty_strided(size, stride, dtype=None, device=None):
 
 
 def _empty_like(self, dtype=None, device=None, memory_format=None):
-    from ..._creation import _empty
     dtype, device = dtype or self.dtype, device or self._device
-    if memory_format == "contiguous_format":
-        return _empty(self._shape, dtype, device)
-    return _empty(self._shape, dtype, device, preserve_strides(self._shape, self._stride))
+    shape = self._shape
+    if memory_format == "contiguous_format" or self._stride == _contiguous_strides(shape):
+        return _create_empty(shape, dtype, device)  # contiguous stays contiguous
+    return _create_empty(shape, dtype, device, preserve_strides(shape, self._stride))
 
 
 def _new_empty_strided(self, size, stride, dtype=None, device=None):
