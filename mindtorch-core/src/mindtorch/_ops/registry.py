@@ -48,7 +48,9 @@ class OpDef:
         """The op with every argument positional in schema order, as kernels and
         decompositions receive them (so a decomposition can forward to another op)."""
         if self._call is None:
-            self._binding, self._call = _generate_binding(self)
+            binding, self._call = _generate_binding(self)
+            if self._binding is None:  # keep an overload()'s public wrapper
+                self._binding = binding if self._public is None else self._public(binding)
         return self._call
 
     def __repr__(self):
