@@ -1,8 +1,10 @@
 """View ops: computed in core from shape/stride/offset (invariant 4), shared by every
 device.  Each returns a tensor sharing storage and version counter with its input."""
+import warnings
+
 from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
-from ..registry import define
+from ..registry import OPS, define, overload
 
 VIEW = ("view",)
 
@@ -33,7 +35,11 @@ def _fmt(shape):
 def view_strides(old_shape, old_stride, new_shape):
     """Strides that let new_shape view memory laid out as (old_shape, old_stride), or None
     (PyTorch's computeStride: dims may only merge where they are contiguous together)."""
-    if _numel(old_shape) == 0 or not old_shape:  # empty, or 0-dim (any 1-element shape)
+    if not old_shape:  # 0-dim: any 1-element shape, strides all 1 (as PyTorch)
+        return (1,) * len(new_shape)
+    if _numel(old_shape) == 0:  # empty: same shape keeps its strides, else resize's
+        if tuple(old_shape) == tuple(new_shape):
+            return tuple(old_stride)
         from ..._tensor import contiguous_strides
         return contiguous_strides(new_shape)
     new_stride = [0] * len(new_shape)
@@ -82,7 +88,12 @@ def as_strided(self, size, stride, storage_offset=None):
     if any(s < 0 for s in stride):
         raise RuntimeError("as_strided: Negative strides are not supported at the moment, got "
                            f"strides: {list(stride)}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
+                           f"strides={list(stride)}")
     offset = self._offset if storage_offset is None else storage_offset
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
     if _numel(size):
         last = offset + sum((n - 1) * s for n, s in zip(size, stride))
         if (last + 1) * self.dtype.itemsize > self._storage.nbytes():
@@ -124,24 +135,26 @@ def expand(self, size):
                            f"({len(size)}) must be greater or equal to the number of dimensions "
                            f"in the tensor ({self.ndim})")
     lead = len(size) - self.ndim
-    shape, stride = [], []
-    for i, s in enumerate(size):
+    n = len(size)
+    shape, stride = [0] * n, [0] * n
+    # right to left, as PyTorch's inferExpandGeometry: a new leading dim of size 1 gets
+    # the stride that steps over the dims to its right (0 next to a 0-dim input)
+    for i in range(n - 1, -1, -1):
+        s = size[i]
         if i < lead:
             if s < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a "
                                    f"leading, non-existing dimension {i}")
-            shape.append(s)
-            stride.append(0)
+            shape[i] = s
+            stride[i] = shape[i + 1] * stride[i + 1] if s == 1 and i + 1 < n else 0
             continue
         cur, st = self._shape[i - lead], self._stride[i - lead]
         if s == -1:
             s = cur
         if cur == s:
-            shape.append(s)
-            stride.append(st)
+            shape[i], stride[i] = s, st
         elif cur == 1:
-            shape.append(s)
-            stride.append(0)
+            shape[i], stride[i] = s, 0
         else:
             raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing "
                                f"size ({cur}) at non-singleton dimension {i}.  Target sizes: "
@@ -169,37 +182,46 @@ def unsqueeze(self, dim):
 
 
 def flatten(self, start_dim=0, end_dim=-1):
-    if self.ndim == 0:
-        return reshape(self, (1,))
     from .._argcheck import wrap_dim
     s, e = wrap_dim(start_dim, self.ndim), wrap_dim(end_dim, self.ndim)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
-    if s == e:
-        return self._view(self._shape, self._stride, self._offset)
+    if self.ndim == 0:
+        return reshape(self, (1,))
+    if s == e:  # PyTorch returns the tensor itself
+        return self
     shape = self._shape[:s] + (_numel(self._shape[s:e + 1]),) + self._shape[e + 1:]
     return reshape(self, shape)
 
 
 def unflatten(self, dim, sizes):
-    sizes = infer_size(sizes, self._shape[dim])
-    return view(self, self._shape[:dim] + tuple(sizes) + self._shape[dim + 1:]) \
-        if view_strides(self._shape, self._stride, self._shape[:dim] + tuple(sizes) +
-                        self._shape[dim + 1:]) is not None else \
-        reshape(self, self._shape[:dim] + tuple(sizes) + self._shape[dim + 1:])
+    if not sizes:
+        raise RuntimeError("unflatten: sizes must be non-empty")
+    if self.ndim == 0:  # PyTorch wraps the IndexError of its size(dim) lookup
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but "
+                           "tensor has no dimensions")
+    n = self._shape[dim]
+    if list(sizes).count(-1) > 1 or any(s < -1 for s in sizes):
+        raise RuntimeError("unflatten got an unexpected error:\nonly one dimension can be "
+                           "inferred")
+    known = _numel(s for s in sizes if s != -1)
+    if (known != n if -1 not in sizes else known == 0 or n % known):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the "
+                           f"size of dim {dim} ({n}) in the input tensor")
+    return reshape(self, self._shape[:dim] + infer_size(sizes, n) + self._shape[dim + 1:])
 
 
 def narrow(self, dim, start, length):
     if self.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     size = self._shape[dim]
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
                          f"but got {start})")
     if start < 0:
         start += size
-    if length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
@@ -243,13 +265,19 @@ def split(self, split_size_or_sections, dim=0):
     size = self._shape[dim]
     if isinstance(split_size_or_sections, int):
         step = split_size_or_sections
-        if step <= 0 and size:
+        if step < 0:
+            raise RuntimeError(f"split expects split_size be non-negative, but got "
+                               f"split_size={step}")
+        if step == 0 and size:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
                                f"dimension size of {size}")
         # an empty dim still gives one (empty) piece
         sections = [min(step, size - i) for i in range(0, size, step)] if step and size else [0]
     else:
         sections = list(split_size_or_sections)
+        if any(n < 0 for n in sections):
+            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
+                               f"entries, but got split_sizes={sections}")
         if sum(sections) != size:
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
                                f"(input tensor's size at dimension {dim}), but got split_sizes="
@@ -278,6 +306,111 @@ def chunk(self, chunks, dim=0):
     return split(self, step, dim)
 
 
+def tensor_split(self, indices_or_sections, dim=0):
+    """tensor_split(int sections) / tensor_split(int[] indices); the public wrapper turns
+    a tensor argument into one of these (see _tensor_split_public)."""
+    if self.ndim == 0:
+        raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a "
+                           f"tensor with {self.ndim} dims")
+    size = self._shape[dim]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        small, extra = divmod(size, sections)
+        bounds, start = [], 0
+        for i in range(sections - 1):  # the first size % sections pieces are one longer
+            start += small + (i < extra)
+            bounds.append(start)
+    else:
+        bounds = list(indices_or_sections)
+    out, start = [], 0
+    for end in bounds + [size]:
+        # at::slice's rules: negative bounds count from the end, then clamp; end >= start
+        s = min(max(start + size if start < 0 else start, 0), size)
+        e = max(min(max(end + size if end < 0 else end, 0), size), s)
+        out.append(_narrowed(self, dim, s, e - s))
+        start = end
+    return tuple(out)
+
+
+def _narrowed(self, dim, start, length):
+    shape, stride = list(self._shape), self._stride
+    shape[dim] = length
+    return self._view(shape, stride, self._offset + start * stride[dim])
+
+
+# the rank each of hsplit/vsplit/dsplit needs and the dim it splits
+_NSPLITS = {"hsplit": (1, 1), "vsplit": (2, 0), "dsplit": (3, 2)}
+
+
+def _nsplit(name):
+    need, split_dim = _NSPLITS[name]
+
+    def nsplit(self, indices_or_sections):
+        if self.ndim < need:
+            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} "
+                               f"dimension, but got a tensor with {self.ndim} dimensions!")
+        dim = 0 if self.ndim == 1 else split_dim  # hsplit splits a 1-D tensor along 0
+        k = indices_or_sections
+        if isinstance(k, int) and (k == 0 or self._shape[dim] % k):
+            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
+                               f"size of the dimension {self._shape[dim]} is not divisible by "
+                               f"the split_size {k}!")
+        return tensor_split(self, k, dim)
+    return nsplit
+
+
+def _zero_dim_warning(what):
+    warnings.warn(f"{what} is deprecated on 0-D tensors. Consider using x.conj().", UserWarning,
+                  stacklevel=4)
+
+
+def _conj(t):
+    return t.conj() if t.dtype.is_complex else t
+
+
+def numpy_T(self):
+    """Tensor.T: all dims reversed."""
+    if self.ndim != 2:
+        if self.ndim == 0:
+            msg = ("Tensor.T is deprecated on 0-D tensors. This function is the identity in "
+                   "these cases.")
+        else:
+            msg = ("The use of `x.T` on tensors of dimension other than 2 to reverse their "
+                   "shape is deprecated and it will throw an error in a future release. "
+                   "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
+                   "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
+        warnings.warn(msg, UserWarning, stacklevel=4)
+    return permute(self, tuple(range(self.ndim))[::-1])
+
+
+def _matrix_op(what, conj, matrices_only=False):
+    """mT / mH / adjoint() / H: the last two dims swapped (H: of a 2-D tensor only),
+    conjugated for mH / adjoint / H; 0-D tensors are returned as they are (with a
+    deprecation warning)."""
+    def op(self):
+        nd = self.ndim
+        if nd == 0:
+            if what == "Tensor.mT":
+                warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
+                              "identity in these cases.", UserWarning, stacklevel=4)
+            else:
+                _zero_dim_warning(what)
+            return self
+        if matrices_only and nd != 2:
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
+                               f"{nd}-D tensor." + (" For batches of matrices, consider using "
+                                                    "tensor.mH" if nd > 2 else ""))
+        if nd < 2:
+            name = what.replace("Tensor.", "tensor.")
+            raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. "
+                               f"Got {nd}-D tensor.")
+        r = transpose(self, nd - 2, nd - 1)
+        return _conj(r) if conj else r
+    return op
+
+
 def diagonal(self, offset=0, dim1=0, dim2=1):
     if dim1 == dim2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -299,16 +432,20 @@ def movedim(self, source, destination):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({list(source)} "
                            f"dims) should contain the same number of dims as destination "
                            f"({list(destination)} dims)")
-    order = [None] * max(self.ndim, 1)  # a 0-dim tensor's only dim (0) may move onto itself
+    if self.ndim == 0:  # its only dim (0) may move onto itself
+        return permute(self, ())
+    order = [None] * self.ndim
     for s, d in zip(source, destination):
         order[d] = s
     rest = iter(i for i in range(self.ndim) if i not in source)
     order = [o if o is not None else next(rest) for o in order]
-    return permute(self, order[:self.ndim])
+    return permute(self, order)
 
 
 def unfold(self, dimension, size, step):
     n = self._shape[dimension] if self.ndim else 1
+    if size < 0:
+        raise RuntimeError(f"size is {size} but must be >= 0")
     if size > n:
         raise RuntimeError(f"maximum size for tensor at dimension {dimension} is {n} but size is "
                            f"{size}")
@@ -370,7 +507,109 @@ _VIEWS = [
     ("view_as(Tensor(a) self, Tensor other) -> Tensor(a)", view_as, {"function": False}),
     ("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", reshape_as, {"function": False}),
     ("alias(Tensor(a) self) -> Tensor(a)", alias, {"function": False, "method": False}),
+    ("tensor_split(Tensor(a) self, int|int[] indices_or_sections, int dim=0) -> Tensor[]",
+     tensor_split, {}),
+    ("hsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("hsplit"), {}),
+    ("vsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("vsplit"), {}),
+    ("dsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("dsplit"), {}),
+    ("adjoint(Tensor(a) self) -> Tensor(a)", _matrix_op("adjoint()", conj=True), {}),
+    # the Tensor properties T, mT, H, mH
+    ("numpy_T(Tensor(a) self) -> Tensor(a)", numpy_T, {"function": False, "method": False}),
+    ("mT(Tensor(a) self) -> Tensor(a)", _matrix_op("Tensor.mT", conj=False),
+     {"function": False, "method": False}),
+    ("mH(Tensor(a) self) -> Tensor(a)", _matrix_op("Tensor.mH", conj=True),
+     {"function": False, "method": False}),
+    ("matrix_H(Tensor(a) self) -> Tensor(a)", _matrix_op("Tensor.H", conj=True,
+                                                         matrices_only=True),
+     {"function": False, "method": False}),
 ]
 
 for _schema, _impl, _opts in _VIEWS:
     define(_schema, core_impl=_impl, tags=VIEW, **_opts)
+
+
+# -- checks PyTorch makes before it wraps `dim` --------------------------------------------
+# The generated binding wraps dims before the op runs, so where PyTorch rejects a 0-dim
+# input (or a bad size) first, the public function checks that ahead of the binding.
+
+def _arg(args, kwargs, pos, name):
+    return args[pos] if len(args) > pos else kwargs.get(name)
+
+
+def _check_narrow(args, kwargs):
+    self, length = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 3, "length")
+    if getattr(self, "_shape", None) == ():
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if type(length) is int and length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
+
+
+def _check_split(args, kwargs):
+    self, size = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "split_size_or_sections")
+    if getattr(self, "_shape", None) == ():
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if type(size) is int and size < 0:
+        raise RuntimeError(f"split expects split_size be non-negative, but got "
+                           f"split_size={size}")
+
+
+def _check_chunk(args, kwargs):
+    self, chunks = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "chunks")
+    if getattr(self, "_shape", None) == ():
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if type(chunks) is int and chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+
+
+def _check_tensor_split(args, kwargs):
+    self = _arg(args, kwargs, 0, "self")
+    if getattr(self, "_shape", None) == ():
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+
+
+def _split_index_arg(args, kwargs, name):
+    """tensor_split's Tensor overload: a 0-dim long tensor is a number of sections, a 1-D
+    one a list of indices; also PyTorch's keyword names of its three overloads."""
+    from ..._tensor import Tensor
+    for key in ("sections", "indices", "tensor_indices_or_sections", "split_size"):
+        if key in kwargs:
+            kwargs = dict(kwargs)
+            kwargs[name] = kwargs.pop(key)
+    k = _arg(args, kwargs, 1, name)
+    if isinstance(k, Tensor):
+        if k.dtype.name != "int64":
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {scalar_type_name(k.dtype)}")
+        if k.ndim > 1:
+            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
+                               f"zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {k.ndim} dims")
+        k = k.tolist()
+        if len(args) > 1:
+            args = args[:1] + (k,) + args[2:]
+        else:
+            kwargs = dict(kwargs)
+            kwargs[name] = k
+    return args, kwargs
+
+
+def _checked_first(name, check, arg_name=None):
+    def make(generated):
+        def public(*args, **kwargs):
+            if arg_name is not None:
+                args, kwargs = _split_index_arg(args, kwargs, arg_name)
+            if check is not None:
+                check(args, kwargs)
+            return generated(*args, **kwargs)
+        return public
+    overload(OPS[name], make)
+
+
+for _name, _check, _argname in (
+        ("narrow", _check_narrow, None), ("split", _check_split, "split_size_or_sections"),
+        ("split_with_sizes", _check_split, None), ("chunk", _check_chunk, None),
+        ("tensor_split", _check_tensor_split, "indices_or_sections"),
+        ("hsplit", None, "indices_or_sections"), ("vsplit", None, "indices_or_sections"),
+        ("dsplit", None, "indices_or_sections")):
+    _checked_first(_name, _check, _argname)
