@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _dtype as D
 from ._ops import OPS
-from ._ops.decls.indexing import check_index_dtype, checked_scalar, is_mask
+from ._ops.decls.indexing import checked_scalar, is_mask
 from ._tensor import Tensor
 
 _select = OPS["select"].binding
@@ -107,8 +107,6 @@ def _select_checked(t, dim, index, real_dim):
 
 
 def _slice_item(t, dim, s):
-    if t.ndim == 0:
-        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     start = None if s.start is None else operator.index(s.start)
     stop = None if s.stop is None else operator.index(s.stop)
     step = 1 if s.step is None else operator.index(s.step)
@@ -116,6 +114,8 @@ def _slice_item(t, dim, s):
         raise ValueError("slice step cannot be zero")
     if step < 0:
         raise ValueError("step must be greater than zero")
+    if t.ndim == 0:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     if step == 1 and start in (None, 0) and (stop is None or stop >= t._shape[dim]):
         return t  # the whole dim: no new view needed
     return _slice(t, dim, start, stop, step)
@@ -178,8 +178,7 @@ def _apply(t, items):
                 else:
                     result = _select_checked(result, dim, int(x.item()), real_dim)
                 continue
-            check_index_dtype(x)
-            width = x.ndim if is_mask(x) else 1
+            width = x.ndim if is_mask(x) else 1  # (its dtype is checked by the index op)
             if x._device is not t._device:
                 if is_mask(x):  # expand on the mask's own device (it has the data)
                     for i in x.nonzero().unbind(1):
@@ -225,7 +224,11 @@ def _value(t, value):
     out-of-range floats as inf; negative ints wrap into unsigned types)."""
     if isinstance(value, Tensor):
         return value
-    if isinstance(value, np.generic) and not isinstance(value, (np.str_, np.bytes_, np.void)):
+    if isinstance(value, np.generic):
+        # PyTorch takes NumPy integers and the scalar types that subclass Python's
+        # (float64, complex128), not float32/float16/complex64/bool_
+        if not isinstance(value, (np.integer, float, complex)):
+            raise TypeError(f"can't assign a {_qualname(value)} to a {_type_name(t)}")
         value = value.item()
     if not isinstance(value, (bool, int, float, complex)):
         raise TypeError(f"can't assign a {_qualname(value)} to a {_type_name(t)}")
@@ -283,6 +286,10 @@ def _copy_to(dst, value):
 def setitem(t, index, value):
     value = _value(t, value)
     tp = type(index)
+    if tp is bool:  # PyTorch: x[False] = v does nothing, x[True] = v copies into x[None]
+        if index:
+            _copy_to(_unsqueeze(t, 0), value)
+        return
     if tp is int:
         if t.ndim == 0:
             raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "

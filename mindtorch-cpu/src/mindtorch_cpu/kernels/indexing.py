@@ -232,8 +232,8 @@ def nonzero(self):
 
 def _index_arrays(self, indices):
     """numpy index tuple for an aten-style index list (None = full slice), with masks
-    expanded into one integer array per dim they cover and every index bounds-checked;
-    and the shapes of its entries (for the result shape)."""
+    expanded into one integer array per dim they cover; and the shapes of its entries
+    (for the result shape)."""
     I.check_index_list(self, indices)
     key = []
     for t in indices:
@@ -245,21 +245,29 @@ def _index_arrays(self, indices):
                               "dtype torch.bool instead.", UserWarning, stacklevel=4)
             key.extend(np.nonzero(arr(t)))
         else:
-            d = len(key)
-            a = arr(t)
-            _check_bounds(a, self._shape[d], d, lambda v, d=d: IndexError(
-                f"index {v} is out of bounds for dimension {d} with size {self._shape[d]}"),
-                          negative=True)
-            key.append(a)
+            key.append(arr(t))
     shapes = [None if isinstance(k, slice) else k.shape for k in key]
     return tuple(key), shapes
 
 
+def _check_index_bounds(self, key):
+    """PyTorch checks indices in the kernel, i.e. only when there is an element to
+    compute: call when the indexing result is not empty."""
+    for d, k in enumerate(key):
+        if not isinstance(k, slice):
+            n = self._shape[d]
+            _check_bounds(k, n, d, lambda v, d=d, n=n: IndexError(
+                f"index {v} is out of bounds for dimension {d} with size {n}"), negative=True)
+
+
 def index(self, indices):
     key, shapes = _index_arrays(self, indices)
-    I.advanced_index_shape(self._shape, shapes)  # PyTorch's errors for bad broadcasts
+    shape = I.advanced_index_shape(self._shape, shapes)  # PyTorch's errors for bad broadcasts
     if all(s is None for s in shapes):
         return wrap(arr(self).copy(), self.dtype)
+    if 0 in shape:
+        return wrap(np.empty(shape, self.dtype.np), self.dtype)
+    _check_index_bounds(self, key)
     return wrap(arr(self)[key], self.dtype)
 
 
@@ -270,7 +278,11 @@ def index_put_(self, indices, values, accumulate=False):
             mask, shape = fill
             return masked_fill_(self, mask.reshape(shape), values.reshape(()))
     key, shapes = _index_arrays(self, indices)
-    I.check_index_put_values(self, values, I.advanced_index_shape(self._shape, shapes))
+    shape = I.advanced_index_shape(self._shape, shapes)
+    I.check_index_put_values(self, values, shape)
+    if 0 in shape:
+        return self
+    _check_index_bounds(self, key)
     a, v = arr(self), arr(values)
     if accumulate:
         np.add.at(a, key, v)

@@ -194,6 +194,10 @@ def advanced_index_shape(self_shape, index_shapes):
         shapes = ", ".join(str(list(index_shapes[i])) for i in pos)
         raise IndexError(f"shape mismatch: indexing tensors could not be broadcast together "
                          f"with shapes {shapes}") from None
+    if 0 not in bshape and any(self_shape[i] == 0 for i in pos):
+        # no index is valid for an empty dim (PyTorch checks this before the kernel's
+        # bounds checks, which only run for elements of a non-empty result)
+        raise IndexError("index is out of bounds for dimension with size 0")
     rest = [n for i, n in enumerate(self_shape) if i >= len(index_shapes) or
             index_shapes[i] is None]
     if pos[-1] - pos[0] + 1 == len(pos):  # adjacent: in place
