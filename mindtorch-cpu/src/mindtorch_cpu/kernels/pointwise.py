@@ -5,6 +5,7 @@ from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 from mindtorch._ops.decls.pointwise import check_sub
+from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
 
@@ -46,10 +47,19 @@ def unary(fn, name, *, allow=None):
     return kernel
 
 
-def binary(fn, name, *, allow=None, quiet=True, promotion=None):
+_REDUCED = (D.float16, D.bfloat16)
+
+
+def _one_element(x):
+    return type(x) is not Tensor or x.numel() == 1
+
+
+def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=False):
     """Kernel for fn(self, other) with PyTorch promotion (the op's kind unless
     `promotion` is given).  quiet: silence numpy's floating-point warnings (costs ~1us,
-    so skipped for add/mul/comparisons, whose only warnings are overflow to inf)."""
+    so skipped for add/mul/comparisons, whose only warnings are overflow to inf).
+    scalar_opmath: like PyTorch's mul/div, a one-element `other` of a float16/bfloat16
+    result is used with its original value in float32 (not first rounded to the dtype)."""
     op = OPS[name]
     kind = promotion or op.promotion
     always_bool, default = kind == "always_bool", kind in (None, "default")
@@ -60,14 +70,18 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None):
         dt = self.dtype if type(self) is Tensor else None
         if dt is not None and type(other) is Tensor and other.dtype is dt:
             a, b = arr(self), arr(other)
-        elif dt is not None and (type(other) is float or type(other) is int) \
-                and dt.kind == "f" and dt is not D.bfloat16:
+        elif dt is not None and (type(other) is float or type(other) is int
+                                 and _INT_MIN <= other < _INT_END) \
+                and dt.kind == "f" and dt is not D.bfloat16 \
+                and not (scalar_opmath and dt is D.float16):
             a, b = arr(self), other  # numpy's weak Python scalars promote like PyTorch here
-        elif dt is None and type(other) is Tensor and (type(self) is float or type(self) is int) \
+        elif dt is None and type(other) is Tensor and (type(self) is float or type(self) is int
+                                                       and _INT_MIN <= self < _INT_END) \
                 and other.dtype.kind == "f" and other.dtype is not D.bfloat16:
             dt = other.dtype
             a, b = self, arr(other)
         else:
+            check_int_scalars(self, other)
             dt = result_type(self, other)
             a, b = _operand(self, dt), _operand(other, dt)
         if allow is not None and dt.kind not in allow:
@@ -76,6 +90,10 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None):
         if out is not dt and not always_bool:
             # from the original values: a scalar must not pass through dt (-3 as uint8)
             a, b = _operand(self, out), _operand(other, out)
+        if scalar_opmath and out in _REDUCED and _one_element(other):
+            with np.errstate(all="ignore"):
+                r = fn(np.asarray(a).astype(np.float32), _operand(other, D.float32))
+                return wrap(np.asarray(r).astype(out.np), out)
         try:
             if not quiet:
                 return wrap(fn(a, b), out)
@@ -86,6 +104,23 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None):
             raise
     kernel.__name__ = name
     return kernel
+
+
+_INT_MIN, _INT_END = -2 ** 63, 2 ** 64  # Python ints a c10 Scalar holds (int64 or uint64)
+
+
+def check_int_scalars(*operands):
+    """PyTorch's OverflowError for Python ints no Scalar holds (checked when the arguments
+    are parsed, so before anything else)."""
+    for x in operands:
+        if type(x) is int and not _INT_MIN <= x < 2 ** 63:
+            if not _INT_MIN <= x < _INT_END:
+                raise OverflowError("int too big to convert" if x > 0 else
+                                    "can't convert negative int to unsigned")
+            # a uint64 Scalar: promoting it with bool tensors is refused
+            if all(t.dtype is D.bool for t in operands if isinstance(t, Tensor)):
+                raise RuntimeError("Promotion for uint16, uint32, uint64 types is not "
+                                   "supported, attempted to promote Bool and UInt64")
 
 
 def _broadcast_check(*operands):
@@ -128,6 +163,7 @@ def _scaled(fn, self, other, alpha):
     """fn(self, other * alpha), scaling in the result dtype as PyTorch does (a uint8
     operand must not wrap before promotion to int16), after PyTorch's alpha checks."""
     from mindtorch._promotion import result_type
+    check_int_scalars(self, other, alpha)
     dt = result_type(self, other)
     if isinstance(alpha, bool) and dt is not D.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -148,14 +184,19 @@ def _scaled(fn, self, other, alpha):
 
 def _add(self, other, alpha=1):
     if alpha == 1 and type(alpha) is not bool:
-        return _plain_add(self, other)
+        r = _plain_add(self, other)
+        if not r.dtype.is_complex:
+            return r
+        # complex: PyTorch always computes self + alpha * other (1 * (inf+0j) is inf+nanj)
     return _scaled(np.add, self, other, alpha)
 
 
 def _sub(self, other, alpha=1):
     check_sub(self, other, alpha)
     if alpha == 1:
-        return _plain_sub(self, other)
+        r = _plain_sub(self, other)
+        if not r.dtype.is_complex:
+            return r
     return _scaled(np.subtract, self, other, alpha)
 
 
@@ -164,6 +205,7 @@ def _rsub(self, other, alpha=1):
 
 
 def _div(self, other, rounding_mode=None):
+    check_int_scalars(self, other)
     if rounding_mode is None:
         return _true_div(self, other)
     if rounding_mode == "trunc":
@@ -175,7 +217,11 @@ def _div(self, other, rounding_mode=None):
 
 
 def _int_zero_check(a, b):
-    if np.issubdtype(np.asarray(b).dtype, np.integer) and np.any(np.asarray(b) == 0):
+    """Integer division by zero raises (when some result element divides by it: every
+    element of b is used unless the result is empty)."""
+    b = np.asarray(b)
+    if np.issubdtype(b.dtype, np.integer) and np.any(b == 0) and \
+            np.broadcast(np.asarray(a), b).size:
         raise RuntimeError("ZeroDivisionError")
 
 
@@ -216,13 +262,50 @@ def _pow(a, b):
         odd = (b_ % 2).astype(bool)
         at_neg = np.where(a_ == 1, 1, np.where(a_ == -1, np.where(odd, -1, 1), 0))
         return np.where(neg, at_neg, r).astype(r.dtype)
+    if a_.dtype.kind == "c":
+        return _complex_pow(a_, b_, isinstance(b, np.generic))
+    if a_.dtype == D.bfloat16.np and isinstance(b, np.generic) and (b == 3 or b == -2):
+        # PyTorch multiplies out these bfloat16 powers, rounding each product
+        return a_ * a_ * a_ if b == 3 else 1 / (a_ * a_)
     return np.power(a, b)
 
 
+def _complex_pow(a, b, scalar_exponent):
+    """PyTorch's complex pow: exp(b * log(a)) (so 0 ** 0 is nan), except for the exponents
+    of a Python scalar it computes by multiplication, sqrt or reciprocal."""
+    if scalar_exponent:
+        e = b[()]
+        if e == 0:
+            return np.ones_like(a)
+        if e == 1:
+            return a.copy()
+        if e == 2:
+            return a * a
+        if e == 3:
+            return a * a * a
+        if e == 0.5:
+            return np.sqrt(a)
+        if e == -0.5:
+            return 1 / np.sqrt(a)
+        if e == -1:
+            return 1 / a
+        if e == -2:
+            return 1 / (a * a)
+    return np.exp(b * np.log(a))
+
+
 def _pow_kernel(self, exponent):
+    check_int_scalars(self, exponent)
     base_int = self.dtype.kind in "uib" if isinstance(self, Tensor) else isinstance(self, int)
     if base_int and type(exponent) is int and exponent < 0:  # checked before any cast
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if isinstance(self, Tensor) and type(exponent) in (int, float) and \
+            (self.dtype.kind in "ui" or self.dtype in (D.float16, D.bfloat16)):
+        from mindtorch._promotion import result_type
+        dt = result_type(self, exponent)
+        if dt.kind in "ui" or dt in (D.float16, D.bfloat16):
+            # the exponent is converted (with c10's overflow check) to the result dtype
+            checked_scalar(exponent, dt)
     # bool ** bool works only as tensor ** Python bool in PyTorch
     if isinstance(exponent, Tensor) and exponent.dtype is D.bool and \
             (self.dtype is D.bool if isinstance(self, Tensor) else type(self) is bool):
@@ -234,7 +317,7 @@ _INT = "uib"
 _INT_ONLY = "ui"
 _plain_add = binary(np.add, "add", quiet=False)
 _plain_sub = binary(np.subtract, "sub", quiet=False)
-_true_div = binary(np.true_divide, "div")
+_true_div = binary(np.true_divide, "div", scalar_opmath=True)
 # rounding divisions keep integer dtypes (the default promotion, not int_to_float)
 _trunc_div = binary(_trunc, "div", allow="uif", promotion="default")
 _floor_div = binary(_floor, "div", allow="uif", promotion="default")
@@ -293,6 +376,12 @@ def _round(self, decimals=0):
     return wrap(np.round(a, decimals), self.dtype)
 
 
+def _relu(a):
+    if a.dtype == np.bool_:
+        raise RuntimeError("Boolean inputs not supported for relu")
+    return np.maximum(a, 0)
+
+
 def _identity_for_ints(fn):
     return lambda a: a.copy() if a.dtype.kind in "uib" else fn(a)
 
@@ -331,7 +420,7 @@ UNARY = {
     "asin": (np.arcsin, None), "acos": (np.arccos, None), "atan": (np.arctan, None),
     "log2": (np.log2, None), "log10": (np.log10, None),
     "sigmoid": (_sigmoid, None), "erf": (_erf, "uibf"),
-    "reciprocal": (np.reciprocal, None), "relu": (lambda a: np.maximum(a, 0), "uif"),
+    "reciprocal": (np.reciprocal, None), "relu": (_relu, "uibf"),
     "floor": (_identity_for_ints(np.floor), "uif"), "ceil": (_identity_for_ints(np.ceil), "uif"),
     "trunc": (_identity_for_ints(np.trunc), "uif"), "sign": (_sign, "uibf"),
     "logical_not": (np.logical_not, None), "bitwise_not": (np.invert, _INT),
@@ -357,7 +446,8 @@ BINARY = {
 }
 
 KERNELS = {name: unary(fn, name, allow=allow) for name, (fn, allow) in UNARY.items()}
-KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD)
+KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD,
+                             scalar_opmath=name == "mul")
                 for name, (fn, allow) in BINARY.items()})
 KERNELS.update({
     "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp, "where": _where,

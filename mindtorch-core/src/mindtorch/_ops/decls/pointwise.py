@@ -5,7 +5,7 @@ and gets an in-place variant `name_` and an `out=` argument.  Composite ops carr
 decomposition into other ops (invariant 5); backends may still register fused kernels.
 """
 from ... import _dtype
-from ..registry import OPS, define
+from ..registry import OPS, define, overload
 from ._helpers import _type_name, define_inplace
 
 POINTWISE = ("pointwise",)
@@ -25,7 +25,7 @@ UNARY = {
     "cosh": "int_to_float", "asin": "int_to_float", "acos": "int_to_float",
     "atan": "int_to_float", "frac": "default", "signbit": "always_bool",
 }
-NO_INPLACE = {"isnan", "isinf", "isfinite", "signbit", "conj_physical"}
+NO_INPLACE = {"isnan", "isinf", "isfinite", "signbit"}
 
 # binary: name -> (promotion kind, extra args after `other`)
 BINARY = {
@@ -53,10 +53,22 @@ BINARY = {
     "bitwise_left_shift": ("default", ""), "bitwise_right_shift": ("default", ""),
 }
 NO_INPLACE |= {"rsub"}
+# Operand types where PyTorch's overloads are narrower than (Tensor|Scalar, Tensor|Scalar):
+# only add/sub/mul/div/floor_divide take numbers for both (numbers as tensors); pow,
+# remainder and the bitwise ops have a (Scalar, Tensor) overload; these have none.
+OPERANDS = {
+    **{name: ("Tensor", "Tensor|Scalar") for name in
+       ("fmod", "eq", "ne", "lt", "le", "gt", "ge", "rsub")},
+    **{name: ("Tensor", "Tensor") for name in
+       ("maximum", "minimum", "fmax", "fmin", "atan2", "logical_and", "logical_or",
+        "logical_xor")},
+}
+NO_OUT = {"isnan", "isinf", "isfinite", "relu", "rsub"}  # torch gives them no out=
 # comparison aliases torch also exposes
 ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
            "not_equal": "ne", "multiply": "mul", "subtract": "sub", "divide": "div",
            "negative": "neg", "absolute": "abs", "arctan2": "atan2"}
+ALIAS_INPLACE = set(ALIASES)  # torch has all of them (greater_, absolute_, ...)
 
 
 def _decompositions():
@@ -120,6 +132,16 @@ def _lerp(self, end, weight):
     return self + weight * (end - self)
 
 
+def _conj_physical_(op):
+    """conj_physical_ of a real tensor leaves it alone (no write: even an expanded tensor
+    is fine)."""
+    decomposition = op.decomposition
+
+    def conj_physical_(self):
+        return decomposition(self) if self.dtype.is_complex else self
+    op.decomposition = conj_physical_
+
+
 def _c_name(dtype):
     return {"float32": "float", "float64": "double", "float16": "c10::Half",
             "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
@@ -137,12 +159,69 @@ def _abs_(op):
     op.decomposition = abs_
 
 
+# -- out= dtype rules stricter than "the result casts to out's dtype" ---------------------
+
+def _same_dtype(out, result, args):
+    if out.dtype is not result.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(out.dtype)} but expected "
+                           f"{_type_name(result.dtype)}")
+
+
+def _abs_out(out, result, args):
+    # complex input: any floating out, or the input's own complex dtype
+    src = args[0].dtype if args and hasattr(args[0], "dtype") else result.dtype
+    if src.is_complex and (out.dtype.kind == "f" or out.dtype is src):
+        return
+    _same_dtype(out, src if src.is_complex else result, args)
+
+
+def _signbit_out(out, result, args):
+    if out.dtype is not _dtype.bool:
+        raise RuntimeError("signbit does not support non-boolean outputs.")
+
+
+def _where_out(out, result, args):
+    if out.dtype is not result.dtype:
+        raise RuntimeError(f"Expected out type to be {_type_name(result.dtype)} but got "
+                           f"{_type_name(out.dtype)}")
+
+
+# PyTorch's unary kernels that keep the input dtype check all operands (out included) for
+# one dtype
+EXACT_OUT = {name: _same_dtype for name in
+             ("neg", "bitwise_not", "ceil", "floor", "trunc", "round", "conj_physical",
+              "frac", "sign", "gelu")}
+EXACT_OUT.update(abs=_abs_out, signbit=_signbit_out, where=_where_out)
+
+
+def _checked_out(op, rule):
+    """op's public function checks out='s dtype with rule(out, result, args) first."""
+    from ..._tensor import Tensor
+    from ..dispatch import write_out
+
+    def make(binding):
+        def checked(*args, out=None, **kwargs):
+            if out is None:
+                return binding(*args, **kwargs)
+            if not isinstance(out, Tensor):
+                raise TypeError(f"{op.name}(): argument 'out' must be Tensor, not "
+                                f"{type(out).__name__}")
+            result = binding(*args, **kwargs)
+            rule(out, result, args)
+            return write_out(op, out, result)
+        checked.__doc__ = op.schema.text
+        return checked
+    overload(op, make)
+
+
 def _declare():
     for name, kind in UNARY.items():
-        define(f"{name}(Tensor self) -> Tensor", tags=POINTWISE, promotion=kind, out=True)
+        define(f"{name}(Tensor self) -> Tensor", tags=POINTWISE, promotion=kind,
+               out=name not in NO_OUT)
     for name, (kind, extra) in BINARY.items():
-        define(f"{name}(Tensor|Scalar self, Tensor|Scalar other{extra}) -> Tensor",
-               tags=POINTWISE, promotion=kind, out=True)
+        a, b = OPERANDS.get(name, ("Tensor|Scalar", "Tensor|Scalar"))
+        define(f"{name}({a} self, {b} other{extra}) -> Tensor",
+               tags=POINTWISE, promotion=kind, out=name not in NO_OUT)
     define("clamp(Tensor self, Tensor|Scalar? min=None, Tensor|Scalar? max=None) -> Tensor",
            tags=POINTWISE, promotion="default", out=True)
     # the method is Tensor.where(condition, other), defined with Tensor
@@ -162,8 +241,15 @@ def _declare():
         if name not in NO_INPLACE:
             define_inplace(OPS[name])
     _abs_(OPS["abs_"])
+    _conj_physical_(OPS["conj_physical_"])
     for alias, target in ALIASES.items():
         _alias(alias, target)
+        if alias in ALIAS_INPLACE:
+            define_inplace(OPS[alias])
+    for name, rule in EXACT_OUT.items():
+        _checked_out(OPS[name], rule)
+        if name in ALIASES.values():
+            _checked_out(OPS[next(a for a, t in ALIASES.items() if t == name)], rule)
 
 
 def _alias(alias, target):
