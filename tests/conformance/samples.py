@@ -138,8 +138,8 @@ SAMPLES.update({
               lambda d: ((_t(d, (3, 4, 5), _i64), [_ix(d, [2, 0]), None, _ix(d, [1])]), {})],
     "index_put": [lambda d: ((_t(d, (3, 4)), [_ix(d, [2, 0])], _t(d, (4,))), {}),
                   lambda d: ((_t(d, (3, 4)), [_t(d, (3, 4), _b)], _t(d, (), _i64)), {})],
-    "index_put_": [lambda d: ((_t(d, (3, 4)), [None, _ix(d, [1, 1])], _t(d, (3, 1)), True),
-                              {})],
+    "index_put_": [lambda d: ((_t(d, (3, 4)), [_ix(d, [1, 1]), _ix(d, [0, 3])], _t(d, (2,)),
+                               True), {})],
     # data-dependent output shapes: the meta device must refuse (NotImplementedError)
     "nonzero": [lambda d: ((_t(d, (3, 4)),), {})],
     "masked_select": [lambda d: ((_t(d, (3, 4)), _t(d, (4,), _b)), {})],

@@ -423,9 +423,11 @@ def test_index_put_inplace_non_contiguous(layout):
     expected.index_put_((th(i),), th(v), accumulate=True)
     assert_same(x, expected)
     j, w = idx([1, 4]), make(())
-    x.index_put_((None, j), w)
+    mindtorch._OPS["index_put_"].call(x, (None, j), w, False)  # None: __setitem__'s slices
     expected[:, th(j)] = th(w)
     assert_same(x, expected)
+    # the public function, like torch's, takes tensors only
+    check(lambda L, x, j, w: x.index_put_((None, j), w), x, j, w)
 
 
 # -- meta ------------------------------------------------------------------------------------
@@ -451,9 +453,10 @@ META_CASES = [
                                    torch.ops.aten.index(x, [i, None, i])), ((3, 4, 2), [1])),
     ("index_put", lambda L, x, i: x.index_put((i,), L.ones(4, device="meta")),
      ((3, 4), [0, 2])),
-    ("index_put_", lambda L, x, i: (x.index_put_ if L is mindtorch else
+    ("index_put_", lambda L, x, i: (partial(mindtorch._OPS["index_put_"].call, x)
+                                    if L is mindtorch else
                                     partial(torch.ops.aten.index_put_, x))(
-        (None, i), L.ones((), device="meta")),
+        (None, i), L.ones((), device="meta"), False),
      ((3, 4), [0, 2])),
 ]
 

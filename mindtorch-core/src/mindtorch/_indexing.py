@@ -22,7 +22,7 @@ _slice = OPS["slice"].binding
 _unsqueeze = OPS["unsqueeze"].binding
 _alias = OPS["alias"].binding
 _index = OPS["index"].binding
-_index_put_ = OPS["index_put_"].binding
+_index_put_ = OPS["index_put_"].call  # the op itself: its public function refuses None
 
 _SEQUENCE_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
@@ -311,4 +311,4 @@ def setitem(t, index, value):
         value = _empty((), t.dtype, t._device).fill_(value)
     elif value._device is not t._device and value.ndim == 0:
         value = value.to(t._device)
-    _index_put_(view, adv, _strip_leading_ones(value))
+    _index_put_(view, adv, _strip_leading_ones(value), False)

@@ -10,6 +10,7 @@ import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import indexing as I
+from mindtorch._shapes import broadcast_shapes
 
 from .._np import arr, wrap
 
@@ -155,15 +156,6 @@ def _identity(reduce, dtype):
     return info.min if reduce == "amax" else info.max
 
 
-def _check_scatter_reduce(self, dim, index, src, reduce):
-    reduce = I.check_scatter_reduce_name(reduce)
-    I.check_scatter(self, dim, index, src)
-    if reduce == "mean" and self.dtype is D.bool:
-        raise NotImplementedError('"scatter_gather_tensor_cpu_reduce_mean" not implemented '
-                                  "for 'Bool'")
-    return reduce
-
-
 def _scatter_reduce_into(out, dim, index, src, reduce, include_self, dtype):
     a, idx = (out.reshape(1) if out.ndim == 0 else out), _as1(index)
     _check_bounds(idx, a.shape[dim], dim)
@@ -189,14 +181,14 @@ def _scatter_reduce_into(out, dim, index, src, reduce, include_self, dtype):
 
 
 def scatter_reduce(self, dim, index, src, reduce, include_self=True):
-    reduce = _check_scatter_reduce(self, dim, index, src, reduce)
+    reduce = I.check_scatter_reduce_op(self, dim, index, src, reduce)
     out = arr(self).copy()
     _scatter_reduce_into(out, dim, index, src, reduce, include_self, self.dtype)
     return wrap(out, self.dtype)
 
 
 def scatter_reduce_(self, dim, index, src, reduce, include_self=True):
-    reduce = _check_scatter_reduce(self, dim, index, src, reduce)
+    reduce = I.check_scatter_reduce_op(self, dim, index, src, reduce)
     _scatter_reduce_into(arr(self), dim, index, src, reduce, include_self, self.dtype)
     return self
 
@@ -219,7 +211,8 @@ def masked_fill_(self, mask, value):
 
 def masked_select(self, mask):
     I.check_mask_dtype(mask, "masked_select")
-    a, m = np.broadcast_arrays(arr(self), arr(mask))
+    shape = broadcast_shapes(self._shape, mask._shape)  # PyTorch's error
+    a, m = np.broadcast_to(arr(self), shape), np.broadcast_to(arr(mask), shape)
     return wrap(a[m], self.dtype)  # boolean indexing copies
 
 
@@ -285,7 +278,14 @@ def index_put_(self, indices, values, accumulate=False):
     _check_index_bounds(self, key)
     a, v = arr(self), arr(values)
     if accumulate:
-        np.add.at(a, key, v)
+        if all(k.ndim == 0 for k in key if not isinstance(k, slice)):
+            # ufunc.at refuses an array of values for 0-dim indices: make them 1-dim
+            key = tuple(k if isinstance(k, slice) else k.reshape(1) for k in key)
+            shape = I.advanced_index_shape(self._shape, [
+                None if isinstance(k, slice) else k.shape for k in key])
+        # NumPy's ufunc.at reads garbage when it broadcasts an array of values over a
+        # multi-dim index (numpy 2.4): give it the values at full size
+        np.add.at(a, key, np.ascontiguousarray(np.broadcast_to(v, shape)))
     else:
         a[key] = v
     return self

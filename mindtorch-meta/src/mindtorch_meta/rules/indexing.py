@@ -3,6 +3,7 @@ backend).  Ops whose result size depends on data (nonzero, masked_select, indexi
 a bool mask) cannot be inferred and raise NotImplementedError, as PyTorch's meta does."""
 from mindtorch import Tensor
 from mindtorch._ops.decls import indexing as I
+from mindtorch._shapes import broadcast_shapes
 
 
 def _data_dependent(op_name):
@@ -34,8 +35,7 @@ def scatter_add(self, dim, index, src):
 
 
 def scatter_reduce(self, dim, index, src, reduce, include_self=True):
-    I.check_scatter_reduce_name(reduce)
-    I.check_scatter(self, dim, index, src)
+    I.check_scatter_reduce_op(self, dim, index, src, reduce)
     return self._shape, self.dtype
 
 
@@ -58,6 +58,7 @@ def masked_fill_(self, mask, value):
 
 def masked_select(self, mask):
     I.check_mask_dtype(mask, "masked_select")
+    broadcast_shapes(self._shape, mask._shape)
     raise _data_dependent("masked_select")
 
 

@@ -27,24 +27,27 @@ def _index_int_dtype(op_name, index, allowed="int32 or int64"):
 
 
 def index_select_shape(self, dim, index):
-    """Result shape of index_select (checks index's dtype and rank)."""
-    _index_int_dtype("index_select", index)
+    """Result shape of index_select (checks index's dtype and rank, in PyTorch's order)."""
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     n = index.numel()
+    if self.ndim == 0 and n != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {n} "
+                           f"value(s)")
+    _index_int_dtype("index_select", index)
     if self.ndim == 0:
-        if n != 1:
-            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {n} "
-                               f"value(s)")
         return ()
     if self._shape[dim] == 0 and n:
+        if self.ndim == 1:  # PyTorch's 1-D path bounds-checks every index first
+            raise IndexError("index out of range in self")
         raise RuntimeError("index_select(): self indexing axis dim should be positive")
     return self._shape[:dim] + (n,) + self._shape[dim + 1:]
 
 
 def index_select_oob(self, dim, value):
-    # PyTorch raises IndexError along dim 0 and RuntimeError from its fast inner-dim path
-    if self.ndim <= 1 or dim == 0:
+    # PyTorch raises RuntimeError along dim 1 (its path for that dim) and IndexError
+    # along any other
+    if self.ndim <= 1 or dim != 1:
         return IndexError("index out of range in self")
     return RuntimeError(f"INDICES element is out of DATA bounds, id={value} "
                         f"axis_dim={self._shape[dim]}")
@@ -56,7 +59,10 @@ def _shape1(t):
 
 
 def check_gather(self, dim, index):
-    """gather's checks; the result shape is index's."""
+    """gather's checks; the result shape is index's.  An empty index is not checked at
+    all (PyTorch returns an empty result of its shape)."""
+    if not index.numel():
+        return
     _index_int_dtype("gather", index, "int32/int64")
     if max(index.ndim, 1) != max(self.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as input "
@@ -73,10 +79,13 @@ def check_gather(self, dim, index):
 def check_scatter(self, dim, index, src, op_name="scatter"):
     """scatter/scatter_add's checks (src: a tensor or a Python scalar)."""
     from ..._tensor import Tensor
-    _index_int_dtype(op_name, index, "int32 or int64")
+    if index.numel():
+        _index_int_dtype(op_name, index, "int32 or int64")
     is_tensor = isinstance(src, Tensor)
     if is_tensor and src.dtype is not self.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if not index.numel():  # PyTorch checks no shapes for an empty index
+        return
     if max(index.ndim, 1) != max(self.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self "
                            "tensor")
@@ -87,8 +96,6 @@ def check_scatter(self, dim, index, src, op_name="scatter"):
     if is_tensor and max(index.ndim, 1) != max(src.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as src "
                            "tensor")
-    if not index.numel():
-        return
     si, ss = _shape1(index), _shape1(self)
     sr = _shape1(src) if is_tensor else None
     for d in range(len(si)):
@@ -125,6 +132,20 @@ def check_scatter_reduce_name(reduce):
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
                            f"{reduce}")
     return r
+
+
+def check_scatter_reduce_op(self, dim, index, src, reduce):
+    """scatter_reduce's checks (name, shapes, dtype support); returns the reduction."""
+    reduce = check_scatter_reduce_name(reduce)
+    check_scatter(self, dim, index, src)
+    if reduce == "mean" and self.dtype is D.bool and not index.numel():
+        # (PyTorch skips the scatter, then fails dividing by the counts)
+        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
+    if index.numel() and (reduce == "mean" and self.dtype is D.bool or
+                          reduce in ("amax", "amin") and self.dtype.is_complex):
+        raise NotImplementedError(f'"scatter_gather_tensor_cpu_reduce_{reduce}" not implemented '
+                                  f"for '{type_name(self.dtype)}'")
+    return reduce
 
 
 def check_mask_dtype(mask, op_name="masked_fill_"):
@@ -211,12 +232,14 @@ def check_index_list(self, indices):
     it indexes."""
     if not indices:
         raise IndexError("at least one index must be provided")
+    for t in indices:  # PyTorch checks every index's dtype first
+        if t is not None:
+            check_index_dtype(t)
     consumed = 0
     for t in indices:
         if t is None:
             consumed += 1
             continue
-        check_index_dtype(t)
         if is_mask(t):
             if t.ndim == 0:
                 raise RuntimeError("index: 0-dimensional boolean indices are not supported; "
@@ -292,6 +315,48 @@ def _masked_fill_(self, mask, value):
     return self.copy_(OPS["masked_fill"].call(self, mask, value))
 
 
+def _masked_scatter_(self, mask, source):
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
+                           f"got {type_name(self.dtype)} and {type_name(source.dtype)}")
+    if mask.dtype is not D.bool:
+        raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {type_name(mask.dtype)}")
+    mask = mask.expand(self._shape)
+    if not mask.numel():
+        return self
+    target = self if self.ndim else self.reshape(1)  # index_put_ takes no 0-dim mask
+    mask = mask if self.ndim else mask.reshape(1)
+    if not _has_data(mask):  # no data: shapes checked, nothing to write
+        return self
+    count = OPS["sum"].call(mask, None, False, None).item()
+    if source.numel() < count:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    # source's elements in its logical (row-major) order fill the masked positions
+    values = source.reshape(-1).narrow(0, 0, count)
+    OPS["index_put_"].call(target, (mask,), values, False)
+    return self
+
+
+def _masked_scatter(self, mask, source):
+    shape = broadcast_shapes(mask._shape, self._shape)
+    out = OPS["clone"].call(self.expand(shape), "contiguous_format")
+    return _masked_scatter_(out, mask.expand(shape), source)
+
+
+def _index_put_public(binding):
+    """torch.index_put(_) take a list of tensors: None (a full slice, which __setitem__
+    passes to the op) is refused, as PyTorch's argument parser does."""
+    def index_put(self, indices, values, accumulate=False):
+        if isinstance(indices, (list, tuple)):
+            for i, t in enumerate(indices):
+                if t is None:
+                    raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
+                                    f"NoneType")
+        return binding(self, indices, values, accumulate)
+    return index_put
+
+
 def _nonzero_wrapper(binding):
     """torch.nonzero's as_tuple form, on top of the op (which returns the (n, ndim) index
     matrix)."""
@@ -327,27 +392,42 @@ def _first_oob_message(index, n):
 
 
 def _take_along_dim(self, indices, dim=None):
-    if indices.dtype is not D.int64:
-        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{type_name(indices.dtype)}")
-    if dim is None:  # a plain gather of the flattened input (negative indices rejected)
-        return OPS["gather"].call(self.reshape(-1), 0, indices.reshape(-1), False)
+    if dim is None:  # gather from the flattened input (PyTorch views it: no copy)
+        return OPS["gather"].call(self.view(-1), 0, indices.view(-1), False)
+    _check_take_along_dim(self, indices)
+    if not self.ndim:  # PyTorch reads self.size(dim) of the 0-dim tensor
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    # every dim but `dim` broadcasts
+    shape = list(broadcast_shapes(self._shape[:dim] + (indices._shape[dim],) +
+                                  self._shape[dim + 1:], indices._shape))
+    indices = indices.expand(shape)
+    shape = list(broadcast_shapes(indices._shape[:dim] + (self._shape[dim],) +
+                                  indices._shape[dim + 1:], self._shape))
+    self_b = self.expand(shape)
+    n = self._shape[dim]
+    if indices.numel() and _has_data(indices) and OPS["any"].binding(indices < 0).item():
+        indices = OPS["remainder"].call(indices, n)  # PyTorch wraps negatives once, modulo n
+    return OPS["gather"].call(self_b, dim, indices, False)
+
+
+def _check_take_along_dim(self, indices):
     if self.ndim != indices.ndim:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same "
                            f"number of dimensions, but got {self.ndim} dimensions for input, and "
                            f"{indices.ndim} dimensions for indices")
-    if self.ndim:
-        # every dim but `dim` broadcasts; negative indices count from the end
-        shape = list(broadcast_shapes(self._shape[:dim] + (1,) + self._shape[dim + 1:],
-                                      indices._shape[:dim] + (1,) + indices._shape[dim + 1:]))
-        shape[dim] = self._shape[dim]
-        self_b = self.expand(shape)
-        shape[dim] = indices._shape[dim]
-        indices = indices.expand(shape)
-        n = self._shape[dim]
-        indices = OPS["where"].call(indices < 0, indices + n, indices)
-        return OPS["gather"].call(self_b, dim, indices, False)
-    return OPS["gather"].call(self, dim, indices, False)
+    if indices.dtype is not D.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
+                           f"{type_name(indices.dtype)}")
+
+
+def _take_along_dim_public(binding):
+    """PyTorch checks ranks and the index dtype before it wraps `dim`."""
+    def take_along_dim(input, indices, dim=None, *, out=None):
+        from ..._tensor import Tensor
+        if dim is not None and isinstance(input, Tensor) and isinstance(indices, Tensor):
+            _check_take_along_dim(input, indices)
+        return binding(input, indices, dim, out=out)
+    return take_along_dim
 
 
 def _vector_index(self, dim, index):
@@ -370,66 +450,116 @@ def _index_fill_(self, dim, index, value):
     else:
         checked_scalar(value, self.dtype)
         fill = OPS["full"].binding((), value, dtype=self.dtype, device=self._device)
+    if _empty_dim_writes(self, dim, index):
+        return self
+    size = self._shape[dim] if self.ndim else 1
+    v = _first_out_of_range(index, size, negative_ok=True)
+    if v is not None:
+        raise IndexError(f"index {v} is out of bounds for dimension {dim} with size {size}")
     target, indices = _vector_index(self, dim, index)
     OPS["index_put_"].call(target, indices, fill, False)
     return self
 
 
 def _check_index_add(self, dim, index, source):
+    """index_add's checks, in PyTorch's order (index_func_meta_impl)."""
     if index.ndim > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
                          f"{index.ndim} with type: {type_name(index.dtype)} and size: "
                          f"{list(index._shape)}")
-    _index_int_dtype("index_add_", index)
+    if index.dtype is not D.int64 and index.dtype is not D.int32:
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{type_name(index.dtype)}")
     if source.dtype is not self.dtype:
         raise RuntimeError(f"index_add_(): self ({type_name(self.dtype)}) and source "
                            f"({type_name(source.dtype)}) must have the same scalar type")
-    if source.ndim and dim >= source.ndim:
+    if dim != 0 and dim >= source.ndim:
         raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
                            f"tensor with dim {source.ndim}")
     n = source._shape[dim] if source.ndim else 1
     if index.numel() != n:
+        if not source.ndim:  # PyTorch's message reads source.size(dim) of a 0-dim source
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
         raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
                            f"to source.size(dim): ({n}), for dim: {dim}")
-    if max(self.ndim, 1) != max(source.ndim, 1) or any(
-            a != b for d, (a, b) in enumerate(zip(self._shape, source._shape)) if d != dim) \
-            or (not self.ndim and source.numel() != 1):
+    ss, rs = list(self._shape), list(source._shape)
+    if self.ndim and source.ndim:
+        del ss[dim], rs[dim]
+    if ss != rs:
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(self._shape)} "
                            f"source.shape = {list(source._shape)}")
 
 
-def _check_non_negative(self, dim, index, error, prefix=""):
-    """index_add/index_copy take no negative indices (index_put_ would wrap them)."""
+def _has_data(t):
     from ...plugins._registry import DEVICES
-    if not DEVICES[index._device.type].has_data:  # nothing to check without data
-        return
-    if index.numel() and OPS["any"].binding(index < 0).item():
-        v = index[index < 0].reshape(-1)[0].item()
-        size = self._shape[dim] if self.ndim else 1
-        raise error(f"{prefix}index {v} is out of bounds for dimension {dim} with size {size}")
+    return DEVICES[t._device.type].has_data
+
+
+def _first_out_of_range(index, size, negative_ok=False):
+    """The first index value outside [0, size) ([-size, size) with negative_ok), or None."""
+    if not index.numel() or not _has_data(index):
+        return None
+    bad = (index >= size) | (index < (-size if negative_ok else 0))
+    if not OPS["any"].binding(bad).item():
+        return None
+    return index[bad].reshape(-1)[0].item()
+
+
+def _empty_dim_writes(self, dim, index):
+    """PyTorch's index_fill_/index_copy_ on an empty self: a non-empty index into an empty
+    dim fails when restriding; anything else writes nothing (and checks no index)."""
+    if self.ndim and self._shape[dim] == 0 and index.numel():
+        # PyTorch views self with that dim as size 1, stride 0: an error when the storage
+        # is too small for it, else its bounds check fails
+        sizes = list(self._shape)
+        sizes[dim] = 1
+        strides = list(self._stride)
+        strides[dim] = 0
+        need = (self._offset + 1 + sum((n - 1) * st for n, st in zip(sizes, strides) if n)) \
+            * self.dtype.itemsize
+        if 0 not in sizes and need > self._storage.nbytes():
+            raise RuntimeError(f"setStorage: sizes {sizes}, strides {strides}, storage offset "
+                               f"{self._offset}, and itemsize {self.dtype.itemsize} requiring a "
+                               f"storage size of {need} are out of bounds for storage of size "
+                               f"{self._storage.nbytes()}")
+        return False
+    return self.numel() == 0
 
 
 def _index_add_(self, dim, index, source, alpha=1):
     _check_index_add(self, dim, index, source)
-    _check_non_negative(self, dim, index, RuntimeError)
+    if self.ndim > 1 and not self.numel():  # PyTorch's slice loop runs no iteration
+        return self
+    size = self._shape[dim] if self.ndim else 1
+    v = _first_out_of_range(index, size)
+    if v is not None:
+        # PyTorch adds along the first or last dim of a >1-D tensor with index_put_ when
+        # alpha is 1 and the index int64 (a RuntimeError); its other paths raise IndexError
+        if self.ndim > 1 and dim in (0, self.ndim - 1) and index.dtype is D.int64 and \
+                type(alpha) is not bool and alpha == 1:
+            raise RuntimeError(f"index {v} is out of bounds for dimension {dim} with size "
+                               f"{size}")
+        raise IndexError("index out of range in self")
     if alpha != 1:
         if self.dtype.kind in "ui":
             alpha = int(alpha)
         if self.dtype is not D.bool:
             source = OPS["mul"].call(source, alpha)
     target, indices = _vector_index(self, dim, index)
-    try:
-        OPS["index_put_"].call(target, indices, source.reshape(target._shape[:dim] + (
-            index.numel(),) + target._shape[dim + 1:]), True)
-    except IndexError as e:  # PyTorch raises RuntimeError here
-        raise RuntimeError(str(e)) from None
+    OPS["index_put_"].call(target, indices, source.reshape(target._shape[:dim] + (
+        index.numel(),) + target._shape[dim + 1:]), True)
     return self
 
 
 def _check_index_copy(self, dim, index, source):
+    """index_copy's checks, in PyTorch's order."""
     if index.ndim > 1:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    n = index.numel()
+    if not source.ndim and n != 1:
+        raise IndexError(f"index_copy_(): When source is scalar, index should have one element "
+                         f"(got {n})")
     if source.ndim and self.ndim and source.ndim != self.ndim:
         raise IndexError(f"index_copy_(): When source and destination are not scalars, their "
                          f"dimensionality must match. Source dimensionality ({source.ndim}), "
@@ -437,31 +567,35 @@ def _check_index_copy(self, dim, index, source):
     if index.dtype is not D.int64:
         raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got "
                            f"{type_name(index.dtype)}")
-    n = source._shape[dim] if source.ndim else 1
-    if index.numel() != n:
-        raise IndexError(f"index_copy_(): Number of indices ({index.numel()}) should be equal to "
-                         f"source.size(dim) ({n})")
-    for d, (a, b) in enumerate(zip(self._shape, source._shape)):
-        if d != dim and a != b:
-            k = d if d < dim else d - 1  # PyTorch numbers the dims of the slice
-            raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
-                               f"shapes. Destination slice shape: {a} at dimension {k} and "
-                               f"source slice shape: {b} at dimension {k}.")
     if source.dtype is not self.dtype:
         raise RuntimeError(f"index_copy_(): self and source expected to have the same dtype, but "
                            f"got (self) {type_name(self.dtype)} and (source) "
                            f"{type_name(source.dtype)}")
+    ss, rs = list(self._shape), list(source._shape)
+    if ss:
+        del ss[dim]
+    if rs:
+        del rs[min(dim, len(rs) - 1)]
+    if ss != rs:
+        raise RuntimeError(f"index_copy_(): Source/destination tensor must have same slice "
+                           f"shapes. Destination slice shape: {ss} and source slice shape: {rs}.")
+    if source.ndim and n != source._shape[dim]:
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to "
+                         f"source.size(dim) ({source._shape[dim]})")
 
 
 def _index_copy_(self, dim, index, source):
     _check_index_copy(self, dim, index, source)
-    _check_non_negative(self, dim, index, IndexError, "index_copy_(): ")
+    if _empty_dim_writes(self, dim, index):
+        return self
+    size = self._shape[dim] if self.ndim else 1
+    v = _first_out_of_range(index, size)
+    if v is not None:
+        raise IndexError(f"index_copy_(): index {v} is out of bounds for dimension {dim} with "
+                         f"size {size}")
     target, indices = _vector_index(self, dim, index)
-    try:
-        OPS["index_put_"].call(target, indices, source.reshape(target._shape[:dim] + (
-            index.numel(),) + target._shape[dim + 1:]), False)
-    except IndexError as e:
-        raise IndexError(f"index_copy_(): {e}") from None
+    OPS["index_put_"].call(target, indices, source.reshape(target._shape[:dim] + (
+        index.numel(),) + target._shape[dim + 1:]), False)
     return self
 
 
@@ -487,23 +621,27 @@ def _declare():
     define("masked_fill(Tensor self, Tensor mask, Tensor|Scalar value) -> Tensor")
     define("masked_fill_(Tensor(a!) self, Tensor mask, Tensor|Scalar value) -> Tensor(a!)",
            tags=("inplace",), function=False, decomposition=_masked_fill_)
+    define("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
+           decomposition=_masked_scatter)
+    define("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)",
+           tags=("inplace",), function=False, decomposition=_masked_scatter_)
     define("masked_select(Tensor self, Tensor mask) -> Tensor", out=True,
            tags=("dynamic_output_shape",))
     # self[indices] for an index list as PyTorch's aten::index takes it: None is a full
     # slice; internal (Tensor.__getitem__ uses it), hence neither function nor method
     define("index(Tensor self, Tensor?[] indices) -> Tensor", function=False, method=False)
-    define("index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) "
-           "-> Tensor")
-    define("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, "
-           "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
-           decomposition=_inplace_via("index_put"))
+    overload(define("index_put(Tensor self, Tensor?[] indices, Tensor values, "
+                    "bool accumulate=False) -> Tensor"), _index_put_public)
+    overload(define("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, "
+                    "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
+                    decomposition=_inplace_via("index_put")), _index_put_public)
     op = define("nonzero(Tensor self) -> Tensor", out=True, tags=("dynamic_output_shape",))
     overload(op, _nonzero_wrapper)
     define("argwhere(Tensor self) -> Tensor", tags=("dynamic_output_shape",),
            decomposition=lambda self: OPS["nonzero"].call(self))
     define("take(Tensor self, Tensor index) -> Tensor", out=True, decomposition=_take)
-    define("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor", out=True,
-           decomposition=_take_along_dim)
+    overload(define("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
+                    out=True, decomposition=_take_along_dim), _take_along_dim_public)
     define("scatter_reduce(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
            "bool include_self=True) -> Tensor", out=True)
     define("scatter_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
