@@ -992,3 +992,97 @@ def test_index_ops(seed):
     rng = np.random.default_rng(seed + 20_000)
     desc, run, exact = pick(rng, _INDEX_OPS)(rng)
     _compare_outcome(_call(run, M), _call(run, torch), exact, desc)
+
+
+# -- joining ---------------------------------------------------------------------------------
+
+def _out_arg(rng, shape, dtype):
+    """An out= tensor: usually of the result's shape and dtype, sometimes empty (resized),
+    of another dtype or another shape."""
+    r = rng.random()
+    if r < 0.5:
+        oshape, odtype = shape, dtype
+    elif r < 0.7:
+        oshape, odtype = (0,), dtype
+    elif r < 0.85:
+        oshape, odtype = shape, pick(rng, ALL)
+    else:
+        oshape, odtype = tuple(n + 1 for n in shape) or (2,), dtype
+    values = data(rng, oshape, odtype)
+    return f"out={odtype}{list(oshape)}", lambda L: mk(L, values, odtype)
+
+
+@pytest.mark.parametrize("seed", seeds(80))
+def test_joining(seed):
+    rng = np.random.default_rng(seed + 30_000)
+    name = pick(rng, ["cat", "concat", "concatenate", "stack", "cat_method"])
+    shape = list(rand_shape(rng, 3, empty=0.1))
+    n = int(rng.integers(0, 5)) if rng.random() < 0.95 else 0
+    dim = rdim(rng, len(shape), extra=1 if name == "stack" else 0)
+    d = dim % max(len(shape) + (name == "stack"), 1)
+    args, descs = [], []
+    base_dtype = pick(rng, ALL)
+    for _ in range(n):
+        s = list(shape)
+        r = rng.random()
+        if name != "stack" and s and d < len(s) and r < 0.6:
+            s[d] = int(rng.integers(0, 4))
+        elif r < 0.66:
+            s = [0]  # the legacy empty tensor cat skips
+        elif r < 0.7 and s:
+            s[int(rng.integers(len(s)))] += 1
+        elif r < 0.72:
+            s = s + [1]
+        dtype = base_dtype if rng.random() < 0.6 else pick(rng, ALL)
+        desc, t = _tensor_arg(rng, tuple(s), dtype)
+        args.append(t)
+        descs.append(desc)
+    container = list if rng.random() < 0.7 else tuple
+    kwargs = {}
+    if rng.random() < 0.3:
+        kwargs["dim"] = dim
+    elif rng.random() < 0.8:
+        kwargs = None
+    res = _call(lambda L: L.cat(container(a(L) for a in args), dim), torch) \
+        if name != "stack" else _call(lambda L: L.stack([a(L) for a in args], dim), torch)
+    out = None
+    if rng.random() < 0.2 and not isinstance(res, Raised):
+        odesc, out = _out_arg(rng, tuple(res.shape), str(res.dtype)[6:])
+        descs.append(odesc)
+
+    def run(L):
+        ts = container(a(L) for a in args)
+        kw = {} if kwargs is None else dict(kwargs)
+        if out is not None:
+            kw["out"] = out(L)
+        if name == "cat_method":  # torch.Tensor has no cat: the function with keyword
+            return L.cat(tensors=ts, **({"dim": dim} if kwargs is None else kw)) \
+                if out is None else L.cat(ts, dim, out=kw["out"])
+        fn = getattr(L, name)
+        if kwargs is None:
+            return fn(ts, dim, **kw)
+        return fn(ts, **kw)
+    compare(_call(run, M), _call(run, torch), meta=False,
+            what=f"{name}([{', '.join(descs)}], dim={dim})")
+
+
+@pytest.mark.parametrize("seed", seeds(30))
+def test_stacks(seed):
+    rng = np.random.default_rng(seed + 35_000)
+    name = pick(rng, ["hstack", "vstack", "dstack", "column_stack", "row_stack", "atleast_1d",
+                      "atleast_2d", "atleast_3d"])
+    shape = rand_shape(rng, 3)
+    args, descs = [], []
+    for _ in range(int(rng.integers(0 if rng.random() < 0.05 else 1, 4))):
+        s = shape if rng.random() < 0.7 else rand_shape(rng, 3)
+        desc, t = _tensor_arg(rng, s, pick(rng, ALL) if rng.random() < 0.3 else "float32")
+        args.append(t)
+        descs.append(desc)
+    if name.startswith("atleast"):
+        form = rng.integers(3)
+        run = (lambda L: getattr(L, name)(*[a(L) for a in args])) if form == 0 else \
+            (lambda L: getattr(L, name)([a(L) for a in args]))
+    else:
+        run = (lambda L: getattr(L, name)([a(L) for a in args]))
+    compare(_call(run, M), _call(run, torch), meta=name.startswith("atleast"),
+            what=f"{name}({', '.join(descs)})")

@@ -7,6 +7,7 @@ rule that every backend's cat uses.
 """
 from functools import reduce
 
+from ..._dtype import scalar_type_name
 from ..._promotion import promote_types
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, overload
@@ -61,16 +62,64 @@ def _stack(tensors, dim=0):
     return OPS["cat"].binding([t.unsqueeze(dim) for t in tensors], dim)
 
 
-def _empty_list_error(op, cls, message):
+def _hstack(tensors):
+    tensors = [OPS["atleast_1d"].call(t) for t in tensors]
+    return OPS["cat"].call(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def _vstack(tensors):
+    return OPS["cat"].call([OPS["atleast_2d"].call(t) for t in tensors], 0)
+
+
+def _dstack(tensors):
+    return OPS["cat"].call([OPS["atleast_3d"].call(t) for t in tensors], 2)
+
+
+def _column_stack(tensors):
+    # scalars and vectors become columns
+    return OPS["cat"].call([t.reshape(t.numel(), 1) if t.ndim <= 1 else t for t in tensors], 1)
+
+
+# name -> (decomposition, the name PyTorch's empty-list error gives)
+_STACKS = {"hstack": (_hstack, "hstack"), "vstack": (_vstack, "vstack"),
+           "row_stack": (_vstack, "vstack"), "dstack": (_dstack, "dstack"),
+           "column_stack": (_column_stack, "column_stack")}
+
+
+def _check_out_dtype(tensors, out):
+    """torch.cat/stack refuse an out= tensor their result cannot be cast to (TypeError,
+    unlike other ops' out=)."""
+    from ..._promotion import can_cast
+    from ..._tensor import Tensor
+    if not isinstance(out, Tensor) or not all(isinstance(t, Tensor) for t in tensors):
+        return
+    dtype = reduce(promote_types, (t.dtype for t in tensors))
+    if not can_cast(dtype, out.dtype):
+        raise TypeError(f"torch.cat(): input types can't be cast to the desired output type "
+                        f"{scalar_type_name(out.dtype)}")
+
+
+def _empty_list_error(op, cls, message, takes_dim=True):
     """Make op's public binding raise torch's error for an empty list.  (The generated
     binding finds no device in an empty list and raises a TypeError before any kernel
     can object.)"""
     def make(generated):
         def join(tensors, dim=0, *, out=None):
-            if isinstance(tensors, (list, tuple)) and not tensors:
-                raise cls(message)
+            if isinstance(tensors, (list, tuple)):
+                if not tensors:
+                    raise cls(message)
+                if out is not None:
+                    _check_out_dtype(tensors, out)
             return generated(tensors, dim, out=out)
-        return join
+
+        def stack(tensors, *, out=None):
+            if isinstance(tensors, (list, tuple)):
+                if not tensors:
+                    raise cls(message)
+                if out is not None:
+                    _check_out_dtype(tensors, out)
+            return generated(tensors, out=out)
+        return join if takes_dim else stack
     overload(op, make)
 
 
@@ -86,6 +135,11 @@ def _declare():
         _empty_list_error(OPS[name], ValueError, "torch.cat(): expected a non-empty list of "
                                                  "Tensors")
     _empty_list_error(OPS["stack"], RuntimeError, "stack expects a non-empty TensorList")
+    for name, (decomposition, shown) in _STACKS.items():
+        op = define(f"{name}(Tensor[] tensors) -> Tensor", tags=("joining",), out=True,
+                    method=False, decomposition=decomposition)
+        _empty_list_error(op, RuntimeError, f"{shown} expects a non-empty TensorList",
+                          takes_dim=False)
 
 
 _declare()

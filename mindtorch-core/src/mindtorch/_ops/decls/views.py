@@ -411,6 +411,33 @@ def _matrix_op(what, conj, matrices_only=False):
     return op
 
 
+def _atleast(n):
+    """atleast_1d/2d/3d: the tensor itself when it has n dims or more, else a view with
+    size-1 dims added (PyTorch's placement: 1-D -> (1, k) -> (1, k, 1), 2-D -> (m, k, 1))."""
+    def atleast(self):
+        nd = self.ndim
+        if nd >= n:
+            return self
+        if nd == 0:
+            return view(self, (1,) * n)
+        if nd == 1:
+            t = unsqueeze(self, 0)
+            return unsqueeze(t, 2) if n == 3 else t
+        return unsqueeze(self, 2)
+    return atleast
+
+
+def _atleast_public(binding):
+    """atleast_Nd(t) gives a tensor; atleast_Nd(t1, t2, ...) or a sequence gives a tuple."""
+    def atleast(*tensors):
+        if len(tensors) == 1:
+            if isinstance(tensors[0], (list, tuple)):
+                return tuple(binding(t) for t in tensors[0])
+            return binding(tensors[0])
+        return tuple(binding(t) for t in tensors)
+    return atleast
+
+
 def diagonal(self, offset=0, dim1=0, dim2=1):
     if dim1 == dim2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
@@ -513,6 +540,9 @@ _VIEWS = [
     ("vsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("vsplit"), {}),
     ("dsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("dsplit"), {}),
     ("adjoint(Tensor(a) self) -> Tensor(a)", _matrix_op("adjoint()", conj=True), {}),
+    ("atleast_1d(Tensor(a) self) -> Tensor(a)", _atleast(1), {"method": False}),
+    ("atleast_2d(Tensor(a) self) -> Tensor(a)", _atleast(2), {"method": False}),
+    ("atleast_3d(Tensor(a) self) -> Tensor(a)", _atleast(3), {"method": False}),
     # the Tensor properties T, mT, H, mH
     ("numpy_T(Tensor(a) self) -> Tensor(a)", numpy_T, {"function": False, "method": False}),
     ("mT(Tensor(a) self) -> Tensor(a)", _matrix_op("Tensor.mT", conj=False),
@@ -605,6 +635,9 @@ def _checked_first(name, check, arg_name=None):
         return public
     overload(OPS[name], make)
 
+
+for _name in ("atleast_1d", "atleast_2d", "atleast_3d"):
+    overload(OPS[_name], _atleast_public)
 
 for _name, _check, _argname in (
         ("narrow", _check_narrow, None), ("split", _check_split, "split_size_or_sections"),
