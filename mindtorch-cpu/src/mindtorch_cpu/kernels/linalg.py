@@ -9,7 +9,7 @@ import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import linalg as L
 
-from .._np import arr
+from .._np import arr, wrap
 from .reduction import result
 
 _COMPUTE = {D.float16: np.float32, D.bfloat16: np.float32, D.uint8: np.int64,
@@ -27,6 +27,16 @@ def _product(shape_rule):
         with np.errstate(all="ignore"):
             return result(np.matmul(a, b), dt)
     return kernel
+
+
+def bmm(self, mat2):
+    shape, dt, compute = L.bmm_plan(self, mat2)
+    if not compute:  # an empty result, or an empty contraction: zeros
+        return wrap(np.zeros(shape, dt.np), dt)
+    return _bmm(self, mat2)
+
+
+_bmm = _product(L.bmm_shape)
 
 
 def addmm(self, mat1, mat2, beta=1, alpha=1):
@@ -48,7 +58,7 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
 KERNELS = {
     "addmm": addmm,
     "mm": _product(L.mm_shape),
-    "bmm": _product(L.bmm_shape),
+    "bmm": bmm,
     "mv": _product(L.mv_shape),
     "dot": _product(L.dot_shape),
 }

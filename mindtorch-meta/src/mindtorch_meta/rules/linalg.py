@@ -10,5 +10,10 @@ def _product(shape_rule):
     return rule
 
 
-RULES = {"mm": _product(L.mm_shape), "bmm": _product(L.bmm_shape),
+def bmm(self, mat2):
+    shape, dtype, _ = L.bmm_plan(self, mat2)
+    return shape, dtype
+
+
+RULES = {"mm": _product(L.mm_shape), "bmm": bmm,
          "mv": _product(L.mv_shape), "dot": _product(L.dot_shape)}

@@ -6,7 +6,8 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
-from ..registry import OPS, define
+from ..dispatch import write_out
+from ..registry import OPS, define, overload
 from ._helpers import _type_name
 
 # C++ scalar type names, as torch's "expected m1 and m2 to have the same dtype" prints
@@ -38,7 +39,10 @@ def mm_shape(self, mat2):
     return (self._shape[0], mat2._shape[1])
 
 
-def bmm_shape(self, mat2):
+def bmm_plan(self, mat2):
+    """(result shape, result dtype, whether there is a product to compute) of bmm.  The
+    result takes mat2's dtype; PyTorch only checks the dtypes (bool first, then equality)
+    when the result is non-empty and the contraction is too (else: empty or zeros)."""
     for name, t in (("batch1", self), ("batch2", mat2)):
         if t.ndim != 3:
             raise RuntimeError(f"{name} must be a 3D tensor")
@@ -46,14 +50,24 @@ def bmm_shape(self, mat2):
     if mat2._shape[:2] != (b, k):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{b}, {k}] but got: [{mat2._shape[0]}, {mat2._shape[1]}].")
+    shape = (b, n, mat2._shape[2])
+    if 0 in shape or k == 0:
+        return shape, mat2.dtype, False
+    if self.dtype is D.bool:
+        raise NotImplementedError("\"bmm\" not implemented for 'Bool'")
     if self.dtype is not mat2.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
                            f"{_type_name(mat2.dtype)}")
-    _no_bool("bmm", self, mat2)
-    return (b, n, mat2._shape[2])
+    return shape, mat2.dtype, True
+
+
+def bmm_shape(self, mat2):
+    return bmm_plan(self, mat2)[0]
 
 
 def mv_shape(self, vec):
+    if self.ndim == 0:  # PyTorch reads self.size(0) first
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if self.ndim != 2 or vec.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {self.ndim}, {vec.ndim}")
     n, m = self._shape
@@ -126,6 +140,33 @@ def _matmul(self, other):
     return out.view(batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ()))
 
 
+def _vdot(self, other):
+    dot_shape(self, other)  # dot's errors, before conjugating
+    return OPS["dot"].call(self.conj() if self.dtype.is_complex else self, other)
+
+
+def _outer(self, vec2):
+    for name, t in (("self", self), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return OPS["mul"].call(self.reshape(-1, 1), vec2)
+
+
+def _inner(self, other):
+    if self.ndim == 0 or other.ndim == 0:
+        return OPS["mul"].call(self, other)
+    if self._shape[-1] != other._shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(self._shape)} and {list(other._shape)}")
+    if self.dtype is not other.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    if self.ndim == 1 and other.ndim == 1:
+        return OPS["dot"].call(self, other)
+    k = self._shape[-1]
+    r = OPS["mm"].call(self.reshape(-1, k), other.reshape(-1, k).t())
+    return r.reshape(self._shape[:-1] + other._shape[:-1])
+
+
 def addmm_coefficients(self, mat1, mat2, beta, alpha):
     """addmm's checks before the product's own; returns (beta, alpha) as the result dtype
     takes them (integer results truncate them, as torch does)."""
@@ -157,6 +198,50 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
     return product + (base if beta == 1 else base * beta)
 
 
+# -- out=: products want an out tensor of exactly their result's dtype ----------------------
+
+def _c_name(dtype):
+    return _C_NAMES[dtype.name]
+
+
+def _out_message(kind, result, out, args):
+    if kind == "dot":
+        return (f"result dtype {_type_name(out.dtype)} does not match input dtype "
+                f"{_type_name(result.dtype)}")
+    if kind == "addmv":
+        return (f"addmv input tensors must have the same dtype, but got "
+                f"{_type_name(out.dtype)}, {_type_name(args[0].dtype)}, and "
+                f"{_type_name(args[1].dtype)}")
+    if kind == "tensordot":
+        return (f"tensordot: Expected the output tensor to have dtype "
+                f"{_type_name(result.dtype)}, but got an output tensor with dtype "
+                f"{_type_name(out.dtype)}")
+    return (f"Expected out tensor to have dtype {_c_name(result.dtype)}, but got "
+            f"{_c_name(out.dtype)} instead")
+
+
+def _matmul_out_kind(args):
+    """The product matmul runs (whose out= message PyTorch shows) for these ranks."""
+    d1, d2 = (getattr(a, "ndim", 0) for a in args[:2])
+    return "dot" if d1 == d2 == 1 else "addmv" if d2 == 1 and d1 >= 2 else "mm"
+
+
+def _strict_out(op, kind):
+    def make(generated):
+        def product(*args, out=None, **kwargs):
+            if out is None:
+                return generated(*args, **kwargs)
+            r = generated(*args, **kwargs)
+            k = _matmul_out_kind(args) if kind == "matmul" else kind
+            # (inner with a 0-dim side is a mul: out= casts as for pointwise ops)
+            strict = kind != "tensordot" or all(getattr(a, "ndim", 0) for a in args[:2])
+            if strict and r.dtype is not out.dtype:
+                raise RuntimeError(_out_message(k, r, out, args))
+            return write_out(op, out, r)
+        return product
+    overload(op, make)
+
+
 def _declare():
     for name, args in (("mm", "Tensor self, Tensor mat2"), ("bmm", "Tensor self, Tensor mat2"),
                        ("mv", "Tensor self, Tensor vec"), ("dot", "Tensor self, Tensor tensor")):
@@ -165,6 +250,17 @@ def _declare():
            decomposition=_matmul)
     define("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
            "-> Tensor", tags=("linalg",), out=True, decomposition=_addmm)
+    define("vdot(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
+           decomposition=_vdot)
+    define("inner(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
+           decomposition=_inner)
+    for name in ("outer", "ger"):
+        define(f"{name}(Tensor self, Tensor vec2) -> Tensor", tags=("linalg",), out=True,
+               decomposition=_outer)
+    for name, kind in (("mm", "mm"), ("bmm", "mm"), ("addmm", "mm"), ("matmul", "matmul"),
+                       ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"),
+                       ("inner", "tensordot")):
+        _strict_out(OPS[name], kind)
 
 
 _declare()
