@@ -315,8 +315,10 @@ def test_max_out():
     assert_same(values, expected.values)
     assert_same(indices, expected.indices)
     out = mindtorch.empty(())
-    assert mindtorch.sum(a, out=out) is out
+    assert mindtorch.sum(a, None, out=out) is out  # sum(a, out=) alone is a TypeError
     assert_same(out, to_torch(a).sum())
+    with pytest.raises(TypeError):
+        mindtorch.sum(a, out=out)
 
 
 def test_nan_and_ties():

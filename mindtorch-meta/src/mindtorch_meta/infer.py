@@ -2,6 +2,7 @@
 receives them) and returns (shape, dtype), or a tuple of those for several outputs."""
 from mindtorch import Tensor
 from mindtorch._ops import OPS
+from mindtorch._ops.decls import pointwise as P
 from mindtorch._shapes import broadcast_shapes
 
 from .rules import RULES
@@ -24,7 +25,26 @@ def infer(op_name, *args):
     raise NotImplementedError(f"mindtorch-meta has no inference rule for '{op_name}'")
 
 
+def _clamp(self, min=None, max=None):
+    _, _, dtype, _ = P.clamp_plan(self, min, max)
+    return broadcast_shapes(*(a._shape for a in (self, min, max) if isinstance(a, Tensor))), \
+        dtype
+
+
+def _where(condition, self, other):
+    dtype = P.where_plan(condition, self, other)
+    return broadcast_shapes(*(a._shape for a in (condition, self, other)
+                              if isinstance(a, Tensor))), dtype
+
+
+# pointwise ops whose result dtype is not their promotion kind's
+_SPECIAL = {"clamp": _clamp, "where": _where}
+
+
 def pointwise_rule(op):
+    special = _SPECIAL.get(op.name)
+    if special is not None:
+        return special
     # keyword-only arguments (alpha, decimals, rounding_mode...) are not operands
     positional = [i for i, a in enumerate(op.schema.args) if not a.kwarg_only]
     rounding = op.name == "div"  # div with a rounding mode keeps integer dtypes

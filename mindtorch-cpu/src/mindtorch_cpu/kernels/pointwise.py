@@ -4,6 +4,7 @@ import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
+from mindtorch._ops.decls import pointwise as P
 from mindtorch._ops.decls.pointwise import check_sub
 from mindtorch._scalars import checked_scalar
 
@@ -106,21 +107,8 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
     return kernel
 
 
-_INT_MIN, _INT_END = -2 ** 63, 2 ** 64  # Python ints a c10 Scalar holds (int64 or uint64)
-
-
-def check_int_scalars(*operands):
-    """PyTorch's OverflowError for Python ints no Scalar holds (checked when the arguments
-    are parsed, so before anything else)."""
-    for x in operands:
-        if type(x) is int and not _INT_MIN <= x < 2 ** 63:
-            if not _INT_MIN <= x < _INT_END:
-                raise OverflowError("int too big to convert" if x > 0 else
-                                    "can't convert negative int to unsigned")
-            # a uint64 Scalar: promoting it with bool tensors is refused
-            if all(t.dtype is D.bool for t in operands if isinstance(t, Tensor)):
-                raise RuntimeError("Promotion for uint16, uint32, uint64 types is not "
-                                   "supported, attempted to promote Bool and UInt64")
+_INT_MIN, _INT_END = P.INT_MIN, P.INT_END
+check_int_scalars = P.check_int_scalars
 
 
 def _broadcast_check(*operands):
@@ -237,7 +225,25 @@ def _trunc(a, b):
 def _floor(a, b):
     if hasattr(a, "dtype") and np.issubdtype(a.dtype, np.integer):
         _int_zero_check(a, b)
+    dt = np.result_type(a, b)
+    if dt == _BF16 or dt == np.float16:
+        return _reduced_floor_divide(np.asarray(a, dt), np.asarray(b, dt), dt)
     return np.floor_divide(a, b)
+
+
+def _reduced_floor_divide(a, b, dt):
+    """PyTorch's div_floor_floating in float16/bfloat16 arithmetic: every step is rounded
+    to the dtype (numpy's floor_divide rounds once)."""
+    def r(x):
+        return np.asarray(x, np.float32).astype(dt).astype(np.float32)
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    mod = r(np.fmod(a, b))
+    div = r(r(a - mod) / b)
+    div = np.where((mod != 0) & ((b < 0) != (mod < 0)), r(div - 1), div)
+    floor = np.floor(div)
+    floor = np.where(r(div - floor) > 0.5, r(floor + 1), floor)
+    out = np.where(div != 0, floor, np.copysign(np.float32(0), r(a / b)))
+    return np.where(b == 0, r(a / b), out).astype(dt)
 
 
 def _remainder(a, b):
@@ -333,47 +339,52 @@ def _neg(self):
 
 
 def _clamp(self, min=None, max=None):
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    from mindtorch._promotion import result_type
-    dt = result_type(*(x for x in (self, min, max) if x is not None))
-    if dt.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
-    # PyTorch clamps bool tensors only between one bool tensor bound
-    if dt is D.bool and (min is not None and max is not None or type(min) is bool
-                         or type(max) is bool):
-        raise not_implemented("clamp", dt)
-    a = arr(self).astype(dt.np, copy=False)
+    min, max, dt, scalar = P.clamp_plan(self, min, max)  # checks number bounds too
+    a = arr(self)
+    if a.dtype != dt.np:
+        a = a.astype(dt.np)
     with np.errstate(invalid="ignore"):
-        if min is not None:
-            lo = np.asarray(arr(min) if isinstance(min, Tensor) else min).astype(dt.np)
-            a = np.where(np.isnan(a) if dt.kind == "f" else False, a, np.maximum(a, lo))
-        if max is not None:
-            hi = np.asarray(arr(max) if isinstance(max, Tensor) else max).astype(dt.np)
-            a = np.where(np.isnan(a) if dt.kind == "f" else False, a, np.minimum(a, hi))
+        keep = np.isnan(a) if dt.kind == "f" else None  # a nan stays nan
+        for bound, fn in ((min, np.maximum), (max, np.minimum)):
+            if bound is not None:
+                b = _operand(bound, dt)
+                a = fn(a, b) if keep is None else np.where(keep, a, fn(a, b))
     return wrap(np.array(a, copy=True) if a is arr(self) else a, dt)
 
 
 def _where(condition, self, other):
-    if condition.dtype is not D.bool and condition.dtype is not D.uint8:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {D.scalar_type_name(condition.dtype)}")
-    from mindtorch._promotion import result_type
-    dt = result_type(self, other)
+    check_int_scalars(self, other)
+    dt = P.where_plan(condition, self, other)
     return wrap(np.where(arr(condition), _operand(self, dt), _operand(other, dt)), dt)
 
 
-def _round(self, decimals=0):
+def _lerp(self, end, weight):
+    dt = P.lerp_plan(self, end, weight)
+    ct = P.opmath(dt)  # 16-bit floats compute in float32, rounding once
+    s, e = _operand(self, ct), _operand(end, ct)
+    w = _operand(weight, ct)
+    with np.errstate(all="ignore"):
+        d = e - s
+        small = np.abs(w) < 0.5
+        r = np.where(small, s + w * d, e - d * (1 - w))
+    return wrap(np.asarray(r).astype(dt.np), dt)
+
+
+def _round(self, decimals=None):
+    """round(t) (integers copied) or round(t, decimals=d), PyTorch's second overload,
+    which refuses integers even for d == 0."""
     if self.dtype is D.bool or self.dtype.is_complex:
         raise not_implemented("round", self.dtype)
     if self.dtype.kind in "ui":
-        if decimals:
-            raise not_implemented("round", self.dtype)
+        if decimals is not None:
+            raise NotImplementedError(f'"round_vml_cpu" not implemented for '
+                                      f"'{D.scalar_type_name(self.dtype)}'")
         return wrap(arr(self).copy(), self.dtype)
     a = arr(self)
     if a.dtype.itemsize < 4:  # PyTorch scales reduced-precision values in float32
         a = a.astype(np.float32)
-    return wrap(np.round(a, decimals), self.dtype)
+    with np.errstate(all="ignore"):
+        return wrap(np.round(a, decimals or 0), self.dtype)
 
 
 def _relu(a):
@@ -394,20 +405,35 @@ def _sign(a):
     return np.where(np.isnan(a), np.zeros((), a.dtype), np.sign(a))  # sign(nan) is 0
 
 
+_BF16 = D.bfloat16.np
+
+
+def _floating(a):
+    """a as a numpy floating/complex array, or None for integers and bool (numpy sees
+    bfloat16 as kind 'V': it is read as float32)."""
+    if a.dtype.kind in "fc":
+        return a
+    return a.astype(np.float32) if a.dtype == _BF16 else None
+
+
 def _signbit(a):
-    return np.signbit(a) if a.dtype.kind == "f" else (a < 0)
+    f = _floating(a)
+    return np.signbit(f) if f is not None else (a < 0)
 
 
 def _isinf(a):
-    return np.isinf(a) if a.dtype.kind in "fc" else np.zeros(a.shape, bool)
+    f = _floating(a)
+    return np.isinf(f) if f is not None else np.zeros(a.shape, bool)
 
 
 def _isnan(a):
-    return np.isnan(a) if a.dtype.kind in "fc" else np.zeros(a.shape, bool)
+    f = _floating(a)
+    return np.isnan(f) if f is not None else np.zeros(a.shape, bool)
 
 
 def _isfinite(a):
-    return np.isfinite(a) if a.dtype.kind in "fc" else np.ones(a.shape, bool)
+    f = _floating(a)
+    return np.isfinite(f) if f is not None else np.ones(a.shape, bool)
 
 
 _FLOAT = "fc"
@@ -451,5 +477,5 @@ KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD,
                 for name, (fn, allow) in BINARY.items()})
 KERNELS.update({
     "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp, "where": _where,
-    "round": _round, "gelu": _gelu_kernel, "pow": _pow_kernel,
+    "round": _round, "gelu": _gelu_kernel, "pow": _pow_kernel, "lerp": _lerp,
 })

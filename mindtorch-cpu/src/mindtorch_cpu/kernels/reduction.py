@@ -112,7 +112,10 @@ def _with_indices(name, ufunc, argfn):
 def _logical(fn):
     def kernel(self, dim=None, keepdim=False):
         a = arr(self)
-        r = fn(a if a.dtype == np.bool_ else a != 0, axis=_axis(self, dim), keepdims=keepdim)
+        a = a.copy() if a.dtype == np.bool_ else a != 0
+        if dim == () and self.ndim:  # an explicit empty dim list reduces nothing
+            return wrap(a, R.any_all_dtype(self))
+        r = fn(a, axis=_axis(self, dim), keepdims=keepdim)
         return wrap(r, R.any_all_dtype(self))
     return kernel
 
@@ -122,16 +125,25 @@ def _var(name):
         correction, out = R.var_correction(name, self, dim, unbiased, correction)
         axis = _axis(self, dim)
         with np.errstate(all="ignore"):
-            a = _acc(arr(self), self.dtype)
+            # torch accumulates every floating dtype in double (Welford)
+            a = arr(self).astype(np.complex128 if self.dtype.is_complex else np.float64)
             n = _count(self, dim)
             dev = a - np.sum(a, axis=axis, keepdims=True) / n
-            sq = dev.real * dev.real + dev.imag * dev.imag if a.dtype.kind == "c" else dev * dev
-            r = np.sum(sq, axis=axis, keepdims=keepdim) / max(0, n - correction)
-            return result(np.sqrt(r) if name == "std" else r, out)
+            if a.dtype.kind == "c":
+                # torch: the variances of the real and imaginary parts, each rounded to
+                # the real dtype, added there
+                parts = [np.sum(d * d, axis=axis, keepdims=keepdim) / max(0, n - correction)
+                         for d in (dev.real, dev.imag)]
+                r = np.asarray(parts[0]).astype(out.np) + np.asarray(parts[1]).astype(out.np)
+            else:
+                r = np.sum(dev * dev, axis=axis, keepdims=keepdim) / max(0, n - correction)
+            r = np.sqrt(r) if name == "std" else r
+            return wrap(np.asarray(r).astype(out.np), out)
     return kernel
 
 
 def logsumexp(self, dim, keepdim=False):
+    R.check_logsumexp(self, dim, keepdim)
     out = R.logsumexp_dtype(self)
     axis = _axis(self, dim)
     a = _acc(arr(self), out)
@@ -149,6 +161,8 @@ def logsumexp(self, dim, keepdim=False):
 
 def cumsum(self, dim, dtype=None):
     out = R.sum_dtype(self, dtype)
+    if out is D.bool and self.ndim and self.numel():  # (0-dim and empty: a plain copy)
+        raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
     a = _acc(arr(self), out)
     if not self.ndim:
         return result(a.copy(), out)

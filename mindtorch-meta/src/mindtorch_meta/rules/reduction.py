@@ -42,7 +42,7 @@ def _with_indices(name):
 
 
 def _logical(self, dim=None, keepdim=False):
-    return R.out_shape(self, dim, keepdim), R.any_all_dtype(self)
+    return R.logical_shape(self, dim, keepdim), R.any_all_dtype(self)
 
 
 def _var(name):
@@ -53,6 +53,7 @@ def _var(name):
 
 
 def logsumexp(self, dim, keepdim=False):
+    R.check_logsumexp(self, dim, keepdim)
     return R.out_shape(self, dim, keepdim), R.logsumexp_dtype(self)
 
 

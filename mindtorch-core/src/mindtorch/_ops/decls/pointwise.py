@@ -87,6 +87,27 @@ def _decompositions():
     }
 
 
+INT_MIN, INT_END = -2 ** 63, 2 ** 64  # the Python ints a c10 Scalar holds (int64, uint64)
+
+
+def check_int_scalars(*operands, promote=True):
+    """PyTorch's OverflowError for Python ints no Scalar holds (raised when the arguments
+    are parsed, so before anything else); with `promote`, also its refusal to promote a
+    uint64 Scalar (>= 2**63) unless a non-bool tensor operand decides the dtype."""
+    for x in operands:
+        if type(x) is int and not INT_MIN <= x < 2 ** 63:
+            if not INT_MIN <= x < INT_END:
+                raise OverflowError("int too big to convert" if x > 0 else
+                                    "can't convert negative int to unsigned")
+            if promote and not any(getattr(t, "dtype", _dtype.bool) is not _dtype.bool
+                                   and hasattr(t, "_shape") for t in operands):
+                from ..._promotion import result_type
+                other = next((t for t in operands if t is not x and t is not None), None)
+                name = _type_name(result_type(other)) if other is not None else "Bool"
+                raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not "
+                                   f"supported, attempted to promote {name} and UInt64")
+
+
 def _is_bool(x):
     return type(x) is bool or getattr(x, "dtype", None) is _dtype.bool
 
@@ -121,15 +142,109 @@ def _silu(self):
     return self * OPS["sigmoid"].binding(_floating_only("silu_cpu", self, complex_ok=True))
 
 
+def lerp_plan(self, end, weight):
+    """Result dtype of lerp, with PyTorch's checks: end has self's dtype; a tensor weight
+    too unless it is 0-dim (then the three promote together); a Python weight keeps self's
+    dtype and must convert (checked) to its computation type."""
+    from ..._promotion import result_type
+    from ..._scalars import checked_scalar
+    check_int_scalars(weight, promote=False)
+    if end.dtype is not self.dtype:
+        raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `end` but got dtype "
+                           f"{_c_name(end.dtype)}")
+    tensor_weight = hasattr(weight, "dtype")
+    if tensor_weight and weight.ndim and weight.dtype is not self.dtype:
+        raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `weight` but got dtype "
+                           f"{_c_name(weight.dtype)}")
+    from ..._shapes import broadcast_shapes
+    broadcast_shapes(*(t._shape for t in (self, end, weight) if hasattr(t, "_shape")))
+    dt = result_type(self, end, weight) if tensor_weight else self.dtype
+    if dt.kind not in "fc":
+        raise NotImplementedError(f'"lerp_kernel_{"tensor" if tensor_weight else "scalar"}" not '
+                                  f"implemented for '{_type_name(dt)}'")
+    if not tensor_weight:
+        checked_scalar(weight, opmath(dt))
+    return dt
+
+
+def opmath(dtype):
+    """The dtype PyTorch computes `dtype` values in (float32 for 16-bit floats)."""
+    return _dtype.float32 if dtype in (_dtype.float16, _dtype.bfloat16) else dtype
+
+
 def _lerp(self, end, weight):
-    scalar_weight = not hasattr(weight, "dtype")
-    _floating_only("lerp_kernel_scalar" if scalar_weight else "lerp_kernel_tensor", self,
-                   complex_ok=True)
-    for name, t in (("end", end), ("weight", weight)):
-        if hasattr(t, "dtype") and t.dtype is not self.dtype:
-            raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `{name}` but got "
-                               f"dtype {_c_name(t.dtype)}")
-    return self + weight * (end - self)
+    """PyTorch's formula: self + w * (end - self) for |w| < 0.5, else
+    end - (end - self) * (1 - w) (exact at both ends)."""
+    import mindtorch as M
+    dt = lerp_plan(self, end, weight)
+    self, end = _cast(self, dt), _cast(end, dt)
+    diff = end - self
+    if not hasattr(weight, "dtype"):
+        return self + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
+    weight = _cast(weight, dt)
+    return M.where(weight.abs() < 0.5, self + weight * diff, end - diff * (1 - weight))
+
+
+def _cast(t, dtype):
+    return t if t.dtype is dtype else t.to(dtype)
+
+
+def clamp_plan(self, min, max):
+    """(min, max, result dtype, scalar bounds?) of clamp, as PyTorch's two overloads decide:
+    with a Python number among the bounds, 0-dim tensor bounds count as numbers (a bound
+    with dims is a TypeError), the result keeps a floating self's dtype, else promotes with
+    the numbers, and the numbers must convert (checked) to it; with tensor bounds all
+    promote together."""
+    from ..._promotion import result_type
+    from ..._scalars import checked_scalar
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    bounds = [b for b in (min, max) if b is not None]
+    scalar = not all(hasattr(b, "_shape") for b in bounds)
+    if scalar:
+        if any(hasattr(b, "_shape") and b._shape for b in bounds):
+            raise TypeError("clamp() received an invalid combination of arguments - got a "
+                            "tensor with dimensions and a number as bounds")
+        min, max = (b.item() if hasattr(b, "_shape") else b for b in (min, max))
+        bounds = [b for b in (min, max) if b is not None]
+        check_int_scalars(*bounds, promote=False)
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    if scalar and self.dtype.kind == "f":
+        dt = self.dtype
+    else:
+        from ..._shapes import broadcast_shapes
+        broadcast_shapes(self._shape, *(b._shape for b in bounds if hasattr(b, "_shape")))
+        dt = result_type(self, *bounds)
+    if dt.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    if dt is _dtype.bool and (scalar or len(bounds) == 2):
+        which = "" if len(bounds) == 2 else "_min" if min is not None else "_max"
+        raise NotImplementedError(f'"clamp{which}{"_scalar" if scalar else ""}_cpu" not '
+                                  f"implemented for 'Bool'")
+    if scalar:
+        for b in bounds:
+            checked_scalar(b, dt)
+    return min, max, dt, scalar
+
+
+def where_plan(condition, self, other):
+    """Result dtype of where(condition, self, other): condition is bool (or uint8), Python
+    numbers promote as wrapped numbers and must convert (checked) to the result."""
+    from ..._promotion import result_type
+    from ..._scalars import checked_scalar
+    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
+                           f"with dtype {_type_name(condition.dtype)}")
+    from ..._shapes import broadcast_shapes
+    broadcast_shapes(condition._shape,
+                     *(t._shape for t in (self, other) if hasattr(t, "_shape")))
+    dt = result_type(self, other)
+    if dt not in (_dtype.float16, _dtype.bfloat16):  # these take an overflow as inf
+        for x in (self, other):
+            if not hasattr(x, "_shape"):
+                checked_scalar(x, dt)
+    return dt
 
 
 def _conj_physical_(op):
@@ -161,29 +276,47 @@ def _abs_(op):
 
 # -- out= dtype rules stricter than "the result casts to out's dtype" ---------------------
 
-def _same_dtype(out, result, args):
+def _same_dtype(out, result, args, kwargs):
     if out.dtype is not result.dtype:
         raise RuntimeError(f"Found dtype {_type_name(out.dtype)} but expected "
                            f"{_type_name(result.dtype)}")
 
 
-def _abs_out(out, result, args):
-    # complex input: any floating out, or the input's own complex dtype
+def _abs_out(out, result, args, kwargs):
+    # complex input: any floating out, or the input's own complex dtype (a real result
+    # must still cast to out)
     src = args[0].dtype if args and hasattr(args[0], "dtype") else result.dtype
-    if src.is_complex and (out.dtype.kind == "f" or out.dtype is src):
-        return
-    _same_dtype(out, src if src.is_complex else result, args)
+    if not src.is_complex:
+        _same_dtype(out, result, args, kwargs)
+    elif out.dtype.is_complex and out.dtype is not src:
+        raise RuntimeError(f"Found dtype {_type_name(out.dtype)} but expected "
+                           f"{_type_name(src)}")
 
 
-def _signbit_out(out, result, args):
+def _signbit_out(out, result, args, kwargs):
     if out.dtype is not _dtype.bool:
         raise RuntimeError("signbit does not support non-boolean outputs.")
 
 
-def _where_out(out, result, args):
+def _where_out(out, result, args, kwargs):
     if out.dtype is not result.dtype:
         raise RuntimeError(f"Expected out type to be {_type_name(result.dtype)} but got "
                            f"{_type_name(out.dtype)}")
+
+
+def _clamp_out(out, result, args, kwargs):
+    # clamp with number bounds is a unary kernel (one dtype); with tensor bounds out= only
+    # needs the result to cast
+    bounds = list(args[1:3]) + [kwargs.get("min"), kwargs.get("max")]
+    if any(b is not None and not hasattr(b, "_shape") for b in bounds):
+        _same_dtype(out, result, args, kwargs)
+
+
+def _lerp_out(out, result, args, kwargs):
+    # a weight tensor with dims makes lerp one-dtype (out included)
+    weight = args[2] if len(args) > 2 else kwargs.get("weight")
+    if getattr(weight, "_shape", ()):
+        _same_dtype(out, result, args, kwargs)
 
 
 # PyTorch's unary kernels that keep the input dtype check all operands (out included) for
@@ -191,13 +324,28 @@ def _where_out(out, result, args):
 EXACT_OUT = {name: _same_dtype for name in
              ("neg", "bitwise_not", "ceil", "floor", "trunc", "round", "conj_physical",
               "frac", "sign", "gelu")}
-EXACT_OUT.update(abs=_abs_out, signbit=_signbit_out, where=_where_out)
+EXACT_OUT.update(abs=_abs_out, signbit=_signbit_out, where=_where_out, clamp=_clamp_out,
+                 lerp=_lerp_out)
+
+
+def _where_tensors_only(args, kwargs):
+    # with out= only where(Tensor condition, Tensor input, Tensor other) exists
+    from ..._tensor import Tensor
+    values = list(args[1:3]) + [kwargs[k] for k in ("input", "self", "other") if k in kwargs]
+    for v in values:
+        if not isinstance(v, Tensor):
+            raise TypeError(f"where(): argument 'other' must be Tensor, not "
+                            f"{type(v).__name__}")
+
+
+OUT_PRECHECK = {"where": _where_tensors_only}
 
 
 def _checked_out(op, rule):
     """op's public function checks out='s dtype with rule(out, result, args) first."""
     from ..._tensor import Tensor
     from ..dispatch import write_out
+    pre = OUT_PRECHECK.get(op.name)
 
     def make(binding):
         def checked(*args, out=None, **kwargs):
@@ -206,8 +354,10 @@ def _checked_out(op, rule):
             if not isinstance(out, Tensor):
                 raise TypeError(f"{op.name}(): argument 'out' must be Tensor, not "
                                 f"{type(out).__name__}")
+            if pre is not None:
+                pre(args, kwargs)
             result = binding(*args, **kwargs)
-            rule(out, result, args)
+            rule(out, result, args, kwargs)
             return write_out(op, out, result)
         checked.__doc__ = op.schema.text
         return checked
@@ -227,7 +377,8 @@ def _declare():
     # the method is Tensor.where(condition, other), defined with Tensor
     define("where(Tensor condition, Tensor|Scalar self, Tensor|Scalar other) -> Tensor",
            tags=POINTWISE, promotion="default", out=True, method=False)
-    define("round(Tensor self, *, int decimals=0) -> Tensor", tags=POINTWISE,
+    # decimals=None is round(t); an int (even 0) is torch's round(t, decimals=d) overload
+    define("round(Tensor self, *, int? decimals=None) -> Tensor", tags=POINTWISE,
            promotion="default", out=True)
     define("gelu(Tensor self, *, str approximate='none') -> Tensor", tags=POINTWISE,
            promotion="default")
@@ -246,6 +397,7 @@ def _declare():
         _alias(alias, target)
         if alias in ALIAS_INPLACE:
             define_inplace(OPS[alias])
+    _abs_(OPS["absolute_"])
     for name, rule in EXACT_OUT.items():
         _checked_out(OPS[name], rule)
         if name in ALIASES.values():

@@ -55,6 +55,20 @@ def mean_dtype(self, dtype):
     return dt
 
 
+def logical_shape(self, dim, keepdim):
+    """all/any: an explicit empty dim list reduces nothing (unlike sum's)."""
+    if dim == () and self.ndim:
+        return self._shape
+    return out_shape(self, dim, keepdim)
+
+
+def check_logsumexp(self, dim, keepdim):
+    """torch's logsumexp(t, dim=()) resizes a 0-dim result to keepdim's shape and fails."""
+    if dim == () and not keepdim and self.ndim and self.numel():
+        raise RuntimeError(f"output with shape [] doesn't match the broadcast shape "
+                           f"{[1] * self.ndim}")
+
+
 def any_all_dtype(self):
     # uint8 keeps its dtype (a legacy of byte masks); everything else gives bool
     return D.uint8 if self.dtype is D.uint8 else D.bool
@@ -153,6 +167,13 @@ def logsumexp_dtype(self):
 
 # -- composite ops ----------------------------------------------------------------------
 
+def _real(x):
+    """The real part of a complex tensor, as a fresh tensor."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dropping the imaginary part is the point
+        return _cast(x, x.dtype.to_real())
+
+
 def _cast(x, dtype):
     """x converted to dtype (a fresh tensor; works on every device with a copy_)."""
     return OPS["empty_like"].binding(x, dtype=dtype).copy_(x)
@@ -161,25 +182,39 @@ def _cast(x, dtype):
 _INF = float("inf")
 
 
-def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
-    """torch.norm with a numeric p: the vector p-norm over dim (every dim if None)."""
+def check_norm(self, dtype):
+    """vector_norm's checks on the input dtype and dtype= (made before the dims)."""
     from ... import _promotion
     if self.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {_type_name(self.dtype)}")
+    if dtype is None:
+        return
+    if dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, "
+                           f"but got {_type_name(dtype)}")
+    if dtype.is_complex != self.dtype.is_complex:
+        kind = "complex" if self.dtype.is_complex else "real"
+        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but "
+                           f"got {_type_name(dtype)}")
+    if _promotion.promote_types(self.dtype, dtype) is not dtype:
+        raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
+                           f"({_type_name(self.dtype)}) should be convertible without "
+                           f"narrowing to the specified dtype ({_type_name(dtype)})")
+
+
+def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
+    """torch.norm with a numeric p: the vector p-norm over dim (every dim if None)."""
+    check_norm(self, dtype)
     x = self
     if dtype is not None:
-        if _promotion.promote_types(self.dtype, dtype) is not dtype:
-            raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
-                               f"({_type_name(self.dtype)}) should be convertible without "
-                               f"narrowing to the specified dtype ({_type_name(dtype)})")
         x = _cast(x, dtype)
     out = x.dtype.to_real()
     if out in (D.float16, D.bfloat16):  # accumulate in float32, as torch does
         x = _cast(x, D.float32 if not x.dtype.is_complex else D.complex64)
     ax = x.abs()
-    if p in (_INF, -_INF):
-        if dim is None and self.numel() == 0:
+    if p < 0 or p == _INF:  # no identity: an empty reduction is an error
+        if (dim is None or dim == ()) and self.numel() == 0:
             raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
                                f"tensor because the operation does not have an identity")
         for d in dims_of(self, dim) if self.ndim else ():
@@ -187,7 +222,13 @@ def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
                 raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the "
                                    f"dimension {d}because this dimension is empty and the "
                                    f"operation does not have an identity")
+    n = 1
+    for d in dims_of(self, dim) if self.ndim else ():
+        n *= self._shape[d]
+    if p in (_INF, -_INF):
         r = (ax.amax if p > 0 else ax.amin)(dim or (), keepdim)
+    elif n == 1 and p != 0:  # one element per result: torch takes its abs as is
+        r = ax.sum(dim, keepdim)
     elif p == 0:
         r = (ax != 0).sum(dim, keepdim, dtype=ax.dtype)
     elif p == 1:
@@ -199,33 +240,245 @@ def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
     return r if r.dtype is out else _cast(r, out)
 
 
-# -- public wrappers for the overloaded forms ---------------------------------------------
+# -- public wrappers: PyTorch's overloads, checks made before dims are wrapped, out= ---------
+
+_C_TYPES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
+            "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
+            "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+
+
+def _out_dtype_error(expected, got):
+    return RuntimeError(f"Expected out tensor to have dtype {_C_TYPES[expected.name]}, but got "
+                        f"{_C_TYPES[got.name]} instead")
+
+
+def _dim_given(args, kwargs):
+    return bool(args) or "dim" in kwargs or "axis" in kwargs
+
+
+def _dim_value(args, kwargs):
+    return args[0] if args else kwargs.get("dim", kwargs.get("axis"))
+
+
+def _invalid(name, args, kwargs, extra=""):
+    got = ", ".join(["Tensor"] + [type(a).__name__ for a in args] +
+                    [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}){extra}")
+
+
+def _check_out(name, out):
+    from ..._tensor import Tensor
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+
+
+def _is_tensor(x):
+    from ..._tensor import Tensor
+    return isinstance(x, Tensor)
+
+
+def _public(name, wrapper):
+    """Make op `name`'s public function/method wrapper(op, binding, self, args, kwargs, out)."""
+    op = OPS[name]
+
+    def make(binding):
+        def public(self, *args, out=None, **kwargs):
+            return wrapper(op, binding, self, args, kwargs, out)
+        public.__doc__ = op.schema.text
+        return public
+    overload(op, make)
+
+
+def _write(op, out, result):
+    from ..dispatch import write_out
+    return write_out(op, out, result)
+
+
+def _dtyped(op, binding, self, args, kwargs, out):
+    """sum/prod/mean/cumsum: with out=, the result is computed in out's dtype (an explicit
+    dtype= must equal it); sum/prod have out= only in their dim forms, prod takes one int
+    dim (never None) and keepdim only with it; mean wants a floating or complex dtype
+    (checked before the dims)."""
+    name = op.name
+    given = _dim_given(args, kwargs)
+    if name == "prod" and (given and _dim_value(args, kwargs) is None or not given and (
+            "keepdim" in kwargs or "keepdims" in kwargs)):
+        raise _invalid(name, args, kwargs)
+    if name == "mean" and _is_tensor(self):
+        mean_dtype(self, kwargs.get("dtype") if isinstance(kwargs.get("dtype"), D.dtype)
+                   else None)
+    if out is None:
+        return binding(self, *args, **kwargs)
+    if name in ("sum", "prod") and not given:
+        raise _invalid(name, args, dict(kwargs, out=out))
+    _check_out(name, out)
+    dtype = kwargs.get("dtype")
+    if dtype is None and (name != "mean" or given and out.dtype.kind in "fc"):
+        kwargs = dict(kwargs, dtype=out.dtype)
+    result = binding(self, *args, **kwargs)
+    if dtype is not None and result.dtype is not out.dtype:
+        raise _out_dtype_error(result.dtype, out.dtype)
+    return _write(op, out, result)
+
+
+def _values(op, binding, self, args, kwargs, out):
+    """amax/amin: out= has the input's dtype (checked before the dims)."""
+    if out is not None:
+        _check_out(op.name, out)
+        if _is_tensor(self) and out.dtype is not self.dtype:
+            raise RuntimeError(f"Expected the dtype for input and out to match, but got "
+                               f"{_type_name(self.dtype)} for input's dtype and "
+                               f"{_type_name(out.dtype)} for out's dtype.")
+    return binding(self, *args, **kwargs, out=out)
+
+
+def _arg(op, binding, self, args, kwargs, out):
+    """argmax/argmin: complex and bool inputs are refused before the dims; out= is int64."""
+    if _is_tensor(self):
+        _check_complex(op.name, self)
+        if self.dtype is D.bool:
+            raise RuntimeError(f"{op.name}(): does not support bool input")
+    if out is None:
+        return binding(self, *args, **kwargs)
+    _check_out(op.name, out)
+    result = binding(self, *args, **kwargs)
+    if out.dtype is not D.int64:
+        raise _out_dtype_error(D.int64, out.dtype)
+    return _write(op, out, result)
+
+
+def _logical(op, binding, self, args, kwargs, out):
+    """all/any: out= is bool or uint8 (checked before the dims), and decides the dtype the
+    input is read in (a uint8 out= first casts the input to uint8: 0.3 counts as 0)."""
+    if out is None:
+        return binding(self, *args, **kwargs)
+    _check_out(op.name, out)
+    if out.dtype is not D.bool and out.dtype is not D.uint8:
+        raise RuntimeError(f"{op.name} only supports bool tensor for result, got: "
+                           f"{_type_name(out.dtype)}")
+    if _is_tensor(self) and self.dtype is not out.dtype and out.dtype is D.uint8 and \
+            self.ndim:
+        from .._argcheck import wrap_dims
+        dim = _dim_value(args, kwargs)
+        n = 1
+        if dim != ():
+            for d in dims_of(self, wrap_dims((dim,) if isinstance(dim, int) else dim or (),
+                                             self.ndim)):
+                n *= self._shape[d]
+        if dim == () or n != 1:  # (a reduction over single elements reads them as is)
+            self = _cast(_real(self) if self.dtype.is_complex else self, D.uint8)
+    result = binding(self, *args, **kwargs)
+    if result.dtype is not out.dtype:
+        result = _cast(result, out.dtype)
+    return _write(op, out, result)
+
+
+def _logsumexp(op, binding, self, args, kwargs, out):
+    """logsumexp: out= is floating or complex (checked before the dims); a real out= of a
+    complex input holds log(Re(sum(exp(x - m)))) + m, m the largest real part (torch sums
+    straight into out, dropping the imaginary part)."""
+    if out is None:
+        return binding(self, *args, **kwargs)
+    _check_out(op.name, out)
+    if out.dtype.kind not in "fc":
+        raise RuntimeError(f"logsumexp(): Expected floating point type for result tensor, "
+                           f"but got: {_type_name(out.dtype)}")
+    if not (_is_tensor(self) and self.dtype.is_complex and not out.dtype.is_complex):
+        return binding(self, *args, **kwargs, out=out)
+    import mindtorch as M
+    result = binding(self, *args, **kwargs)  # (argument checks)
+    if not self.numel():
+        return _write(op, out, _real(result))
+    dim = _dim_value(args, kwargs)
+    keepdim = args[1] if len(args) > 1 else kwargs.get("keepdim", kwargs.get("keepdims", False))
+    dims = dims_of(self, dim) if self.ndim else ()
+    m = _real(self).amax(dims, keepdim=True)
+    m = M.where(m.isfinite(), m, 0.0)
+    r = _real((self - m).exp().sum(dims, keepdim=keepdim)).log()
+    r = r + (m if keepdim else m.reshape(r.shape))
+    return _write(op, out, r)
+
+
+def _var_forms(op, binding, self, args, kwargs, out):
+    """var/std's three overloads: (input, dim, unbiased=True, keepdim=False, *, out),
+    (input, dim=None, *, correction=None, keepdim=False, out) and (input, unbiased=True);
+    floating or complex input (checked before the dims)."""
+    name = op.name
+    kw = {("dim" if k == "axis" else "keepdim" if k == "keepdims" else k): v
+          for k, v in kwargs.items()}
+    if len(args) == 1 and type(args[0]) is bool and "dim" not in kw:  # var(t, unbiased)
+        if kw or out is not None:
+            raise _invalid(name, args, kwargs)
+        kw, args = {"unbiased": args[0]}, ()
+    else:
+        names = ("dim", "unbiased", "keepdim")
+        if len(args) > 3 or any(n in kw for n in names[:len(args)]):
+            raise _invalid(name, args, kwargs)
+        kw.update(zip(names, args))
+        args = ()
+        if "unbiased" in kw and ("dim" not in kw and (len(kw) > 1 or out is not None)
+                                 or "correction" in kw):
+            raise _invalid(name, args, kwargs)
+    if _is_tensor(self) and self.dtype.kind not in "fc":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if out is not None and _is_tensor(self) and self.numel():
+        # torch computes in out's dtype: one result element goes to a float/double-only
+        # kernel (unless out is 16-bit), several to one without complex support
+        result = binding(self, kw.get("dim"), kw.get("unbiased"), kw.get("keepdim", False),
+                         correction=kw.get("correction"))
+        reduced = (D.float16, D.bfloat16)
+        if result.numel() <= 1 and out.dtype not in reduced:
+            if self.dtype in reduced:
+                raise RuntimeError(f"std_var_all: Unsupported dtype {_type_name(self.dtype)}")
+        elif out.dtype.is_complex and not self.dtype.is_complex:
+            raise NotImplementedError(f'"std_cpu" not implemented for '
+                                      f"'{_type_name(out.dtype)}'")
+    return binding(self, kw.pop("dim", None), kw.pop("unbiased", None),
+                   kw.pop("keepdim", False), **kw, out=out)
+
 
 def _extremum(name, binary_name):
     full_op, dim_op = OPS[name], OPS[f"_{name}_dim"]
     ret = return_types.make(name, ["values", "indices"])
+    unset = object()
 
     def make(full):
-        from ..._tensor import Tensor
         binary_op = OPS[binary_name]
 
-        def extremum(self, dim=None, keepdim=False, *, other=None, out=None):
-            if isinstance(dim, Tensor):
-                dim, other = None, dim
+        def extremum(self, dim=unset, keepdim=unset, *, other=None, out=None):
+            if _is_tensor(dim):
+                dim, other = unset, dim
             if other is not None:  # max(a, b) is maximum(a, b)
-                if dim is not None or keepdim:
+                if dim is not unset or keepdim is not unset:
                     raise TypeError(f"{name}(): 'other' cannot be combined with dim/keepdim")
                 return binary_op.binding(self, other, out=out)
-            if dim is None:
-                if keepdim:
-                    raise TypeError(f"{name}(): keepdim=True needs a dim")
+            if dim is unset or dim is None:
+                if dim is None or keepdim is not unset:
+                    raise TypeError(f"{name}() received an invalid combination of arguments - "
+                                    f"got dim={dim!r}, keepdim={keepdim!r}")
+                if out is not None and _is_tensor(self) and _is_tensor(out) and \
+                        not self.dtype.is_complex:
+                    if self.numel() == 0:
+                        return _empty_extremum_out(name, self, out)
+                    result = full(self)
+                    if out.dtype is not result.dtype:  # written as a checked Scalar
+                        from ..._scalars import checked_scalar
+                        checked_scalar(result.item(), out.dtype)
+                    return _write(full_op, out, result)
                 return full(self, out=out)
-            r = ret(*dim_op.binding(self, dim, keepdim))
+            if out is not None and not isinstance(out, (tuple, list)):
+                raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
+                                f"{type(out).__name__}")
+            r = ret(*dim_op.binding(self, dim, False if keepdim is unset else keepdim))
             if out is not None:
-                from ..dispatch import write_out
                 values, indices = out
-                write_out(full_op, values, r.values)
-                write_out(full_op, indices, r.indices)
+                if values.dtype is not r.values.dtype:
+                    raise _out_dtype_error(r.values.dtype, values.dtype)
+                if indices.dtype is not D.int64:
+                    raise _out_dtype_error(D.int64, indices.dtype)
+                _write(full_op, values, r.values)
+                _write(full_op, indices, r.indices)
                 return ret(values, indices)
             return r
         extremum.__doc__ = (f"{name}(input) -> Tensor\n{name}(input, dim, keepdim=False) -> "
@@ -235,20 +488,28 @@ def _extremum(name, binary_name):
     overload(full_op, make)
 
 
-def _var_like(name):
-    def make(binding):
-        def var_like(self, dim=None, unbiased=None, keepdim=False, *, correction=None,
-                     out=None):
-            if type(dim) is bool and unbiased is None:  # var(t, True): legacy `unbiased`
-                dim, unbiased = None, dim
-            return binding(self, dim, unbiased, keepdim, correction=correction, out=out)
-        var_like.__doc__ = OPS[name].schema.text
-        return var_like
-    overload(OPS[name], make)
+def _empty_extremum_out(name, self, out):
+    """torch.max/min(empty, out=t) writes the reduction's identity instead of refusing."""
+    from ... import _promotion
+    if not _promotion.can_cast(self.dtype, out.dtype):
+        raise RuntimeError("Expected canCast(typeMetaToScalarType(self.dtype()), "
+                           "typeMetaToScalarType(out.dtype())) to be true, but got false.")
+    dt = self.dtype
+    if dt is D.bool:
+        value = name == "min"
+    elif dt.kind in "ui":
+        info = D.iinfo(dt)
+        value = info.max if name == "min" else info.min
+    else:
+        value = _INF if name == "min" else -_INF
+    out.resize_(())
+    return out.fill_(value)
 
 
 def _norm_public(binding):
     def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+        if _is_tensor(self) and (dtype is None or isinstance(dtype, D.dtype)):
+            check_norm(self, dtype)  # before the dims
         if isinstance(p, str):
             if p == "fro":
                 if dim is not None and not isinstance(dim, int) and len(dim) > 2:
@@ -265,6 +526,12 @@ def _norm_public(binding):
     return norm
 
 
+PUBLIC = {"sum": _dtyped, "prod": _dtyped, "mean": _dtyped, "cumsum": _dtyped,
+          "amax": _values, "amin": _values, "argmax": _arg, "argmin": _arg,
+          "all": _logical, "any": _logical, "logsumexp": _logsumexp,
+          "var": _var_forms, "std": _var_forms}
+
+
 def _declare():
     dim_all = ", ".join(_ALL)
     for name in ("sum", "mean"):
@@ -277,8 +544,8 @@ def _declare():
         define(f"{name}(Tensor self) -> Tensor", tags=REDUCTION, out=True)
         define(f"_{name}_dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)",
                tags=REDUCTION, function=False, method=False)
-        define(f"a{name}(Tensor self, int[] dim=[], bool keepdim=False) -> Tensor",
-               tags=REDUCTION, out=True)
+        define(f"a{name}(Tensor self, int[]? dim=[], bool keepdim=False) -> Tensor",
+               tags=REDUCTION, out=True)  # dim=None also means every dim
         define(f"arg{name}(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
                tags=REDUCTION, out=True)
     for name in ("all", "any"):
@@ -295,8 +562,8 @@ def _declare():
 
     _extremum("max", "maximum")
     _extremum("min", "minimum")
-    _var_like("var")
-    _var_like("std")
+    for name, wrapper in PUBLIC.items():
+        _public(name, wrapper)
     overload(OPS["norm"], _norm_public)
 
 
