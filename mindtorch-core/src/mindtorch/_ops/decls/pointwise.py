@@ -257,6 +257,12 @@ def _conj_physical_(op):
     op.decomposition = conj_physical_
 
 
+def _positive(self):
+    if self.dtype is _dtype.bool:
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return self
+
+
 def _c_name(dtype):
     return {"float32": "float", "float64": "double", "float16": "c10::Half",
             "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
@@ -384,6 +390,8 @@ def _declare():
            promotion="default")
     define("silu(Tensor self) -> Tensor", tags=POINTWISE, promotion="default",
            decomposition=_silu)
+    # +t: t itself (bool refused)
+    define("positive(Tensor(a) self) -> Tensor(a)", decomposition=_positive)
     define("lerp(Tensor self, Tensor end, Tensor|Scalar weight) -> Tensor", tags=POINTWISE,
            promotion="default", out=True, decomposition=_lerp)
     for name, fn in _decompositions().items():

@@ -503,7 +503,7 @@ def _empty_extremum_out(name, self, out):
     else:
         value = _INF if name == "min" else -_INF
     out.resize_(())
-    return out.fill_(value)
+    return out.copy_(OPS["full"].binding((), value, dtype=dt, device=self._device))
 
 
 def _norm_public(binding):
