@@ -8,9 +8,9 @@ from mindtorch._ops import OPS
 
 def _t(device, shape, dtype=mindtorch.float32, transposed=False):
     if dtype.is_floating_point or dtype.is_complex:
-        t = mindtorch.randn(*(shape[::-1] if transposed else shape)).to(dtype)
+        t = mindtorch.randn(tuple(shape[::-1] if transposed else shape)).to(dtype)
     elif dtype is mindtorch.bool:
-        t = mindtorch.randn(*(shape[::-1] if transposed else shape)) > 0
+        t = mindtorch.randn(tuple(shape[::-1] if transposed else shape)) > 0
     else:
         t = mindtorch.randint(-5, 6, shape[::-1] if transposed else shape).to(dtype)
     t = t.t() if transposed else t

@@ -58,7 +58,7 @@ def _standard_normal(rng, shape, dtype):
 
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
-    R.check_normal(self.dtype, std)
+    R.check_normal(self.dtype, std, numel=self.numel())
     z = _standard_normal(_rng(generator), _real_shape(self), self.dtype)
     if self.dtype.is_complex:  # each part has variance std**2 / 2 (PyTorch's convention)
         std = std / np.sqrt(2)
@@ -66,7 +66,7 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
 
 
 def random_(self, low=0, high=None, generator=None):
-    lo, hi = R.random_bounds(self.dtype, low, high)
+    lo, hi = R.random_bounds(self.dtype, low, high, self.numel())
     return _fill(self, _rng(generator).integers(lo, hi, self._shape, dtype=np.int64,
                                                 endpoint=True))
 

@@ -11,6 +11,7 @@ meta rules share them so both devices reject the same inputs with PyTorch's erro
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
+from ..._shapes import numel as _numel
 from ..registry import OPS, define, overload
 from ._helpers import _type_name
 from .creation import _empty, _empty_like, _fresh
@@ -36,25 +37,48 @@ def not_implemented(what, dtype):
 
 
 def check_uniform(self, low, high):
+    """PyTorch's check_uniform_bounds (a complex tensor is drawn as its real view, and an
+    empty one is not checked at all)."""
     if self.dtype.kind not in "fc":
         raise not_implemented("check_uniform_bounds", self.dtype)
+    if self.dtype.kind == "c" and not self.numel():
+        return
+    real = self.dtype.to_real()
+    top = D.finfo(real).max
+    for name, v in (("from", low), ("to", high)):
+        if not -top <= v <= top:  # (NaN too)
+            raise RuntimeError(f"{name} is out of bounds for {_CPP_NAMES[real.name]}")
     if low > high:
         raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found "
                            f"from={_num(low)} > to={_num(high)}")
+    if high - low > top:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<"
+                           f"{_type_name(real)}>::max(), but found to={_num(high)} and "
+                           f"from={_num(low)} which result in to-from to exceed the limit")
 
 
-def check_normal(dtype, std, tensor_std=False):
-    if dtype.kind not in "fc":
-        raise not_implemented("normal_kernel_cpu", dtype)
+def check_normal(dtype, std, tensor_std=False, numel=1):
+    """normal_'s checks: std first; the dtype only when there is something to draw."""
     if not tensor_std and std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
+    if numel and dtype.kind not in "fc":
+        raise not_implemented("normal_kernel_cpu", dtype)
 
 
-def random_bounds(dtype, low, high):
+def random_bounds(dtype, low, high, numel=1):
     """The inclusive integer range random_(low, high) draws from (high None: the widest
-    the dtype holds exactly), after PyTorch's checks."""
+    the dtype holds exactly), after PyTorch's checks.  random_() (low 0, high None) only
+    checks the dtype when there is something to draw; explicit bounds always do."""
     if dtype.kind == "c":
-        raise not_implemented("random_kernel_cpu", dtype)
+        if high is not None:
+            raise RuntimeError("check_random_bounds handles only integral, floating-point and "
+                               "boolean types")
+        if low != 0:
+            raise RuntimeError("random_from_to_impl handles only integral, floating-point and "
+                               "boolean types")
+        if numel:
+            raise not_implemented("random_kernel_cpu", dtype)
+        return 0, 0
     if dtype.kind == "f":
         top = 1 << FLOAT_DIGITS[dtype.name]
         lo_lim, hi_lim = -top, top
@@ -65,6 +89,9 @@ def random_bounds(dtype, low, high):
         lo_lim, hi_lim = info.min, info.max
     if high is None:  # up to the largest value the dtype holds (exactly)
         hi = hi_lim
+        if dtype.kind != "f" and dtype is not D.bool and low != 0 and \
+                not lo_lim <= low <= hi_lim:
+            raise RuntimeError(f"from is out of bounds for {_CPP_NAMES[dtype.name]}")
         if low > hi:
             raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than or equal "
                                f"to 'to_inc' casted to dtype, but got from={low} > to_inc={hi}")
@@ -82,15 +109,20 @@ def random_bounds(dtype, low, high):
 
 
 def check_bernoulli(self, p):
-    """p: a probability (Python number) or a floating tensor broadcastable to self."""
-    if self.dtype.kind == "c":
-        raise not_implemented("bernoulli_scalar_cpu_", self.dtype)
+    """p: a probability (Python number) or a floating tensor broadcastable to self.  The
+    dtypes are only checked when there is something to draw."""
+    draws = self.numel() != 0
     if hasattr(p, "_shape"):
-        if p.dtype.kind != "f":
+        if draws and self.dtype.kind == "c":
+            raise not_implemented("bernoulli_tensor_cpu_self_", self.dtype)
+        if draws and p.dtype.kind != "f":
             raise not_implemented("bernoulli_tensor_cpu_p_", p.dtype)
         p.expand(self._shape)  # PyTorch's error when p does not broadcast to self
-    elif not 0 <= p <= 1:
+        return
+    if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
+    if draws and self.dtype.kind == "c":
+        raise not_implemented("bernoulli_scalar_cpu_", self.dtype)
 
 
 _CONTINUOUS = {"exponential_": "Exponential", "cauchy_": "Cauchy"}
@@ -100,32 +132,34 @@ _LONG_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8"
 
 def check_distribution(name, self, a, b=None):
     """Parameter and dtype checks of exponential_(lambd), cauchy_(median, sigma),
-    log_normal_(mean, std) and geometric_(p)."""
+    log_normal_(mean, std) and geometric_(p): the parameter first; the dtype only when
+    there is something to draw (except cauchy_, which always checks it)."""
     dt = self.dtype
+    draws = self.numel() != 0
     if name == "exponential_":
-        if dt.kind != "f":
+        if not a > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(a)}")
+        if draws and dt.kind != "f":
             raise RuntimeError(f"Exponential distribution is a continuous probability "
                                f"distribution. dtype must be a floating point but you "
                                f"specified {_type_name(dt)}")
-        if not a > 0:
-            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={_num(a)}")
     elif name == "cauchy_":
+        if not b > 0:
+            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(b)}")
         if dt.kind != "f":
             raise RuntimeError(f"Cauchy distribution is a continuous probability distribution. "
                                f"dtype must be a floating point but you specified "
                                f"{_LONG_NAMES.get(dt.name, _type_name(dt))}")
-        if not b > 0:
-            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_num(b)}")
     elif name == "log_normal_":
-        if dt.kind != "f":
-            raise not_implemented("log_normal_cpu", dt)
         if not b > 0:
             raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_num(b)}")
+        if draws and dt.kind != "f":
+            raise not_implemented("log_normal_cpu", dt)
     elif name == "geometric_":
-        if dt.kind not in "uif":
-            raise not_implemented("geometric_cpu", dt)
         if not 0 < a < 1:
             raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(a)}")
+        if draws and dt.kind not in "uif":
+            raise not_implemented("geometric_cpu", dt)
 
 
 def check_multinomial(self, num_samples, replacement):
@@ -167,8 +201,12 @@ def normal_result(mean, std):
     if st and std.dtype.kind == "c":
         raise RuntimeError("normal expects standard deviation to be non-complex")
     dtype = mean.dtype if mt else std.dtype
-    check_normal(dtype, std, tensor_std=st)
     shape = broadcast_shapes(*(t._shape for t in (mean, std) if hasattr(t, "_shape")))
+    if dtype.kind not in "fc" and not _numel(shape) and mt and st:
+        # PyTorch's empty-input path adds the float draws into the integer output
+        raise RuntimeError(f"result type Float can't be cast to the desired output type "
+                           f"{_type_name(dtype)}")
+    check_normal(dtype, std, tensor_std=st)
     return shape, dtype
 
 
@@ -235,6 +273,8 @@ def _native_dropout(input, p, train=True):
     if input.dtype.kind not in "fc":
         raise RuntimeError(f"result type Float can't be cast to the desired output type "
                            f"{_type_name(input.dtype)}")
+    if input.dtype.kind == "c" and input.numel():  # its mask is drawn in input's dtype
+        raise not_implemented("bernoulli_scalar_cpu_", input.dtype)
     keep = _empty_like(input, D.bool, None, None).bernoulli_(1 - p)
     scale = 0.0 if p == 1 else 1.0 / (1.0 - p)
     return input * keep * scale, keep
@@ -242,8 +282,11 @@ def _native_dropout(input, p, train=True):
 
 def _dropout(input, p=0.5, train=True):
     _check_dropout_p(p)
-    if not train or p == 0:
+    if not train or p == 0 or not input.numel():
         return input
+    if p == 1:  # PyTorch multiplies by a zero of input's dtype (any dtype)
+        return OPS["mul"].call(input, OPS["zeros"].binding((), dtype=input.dtype,
+                                                             device=input.device))
     return OPS["native_dropout"].call(input, p, train)[0]
 
 
@@ -259,6 +302,43 @@ def _overloaded(op, route):
     overload(op, make)
 
 
+def _factory_kwargs(kwargs):
+    """PyTorch factories' layout= and pin_memory= (strided, unpinned tensors only here),
+    and out=: the draw takes out's dtype, which an explicit dtype= must equal."""
+    if "layout" in kwargs or "pin_memory" in kwargs or "out" in kwargs:
+        kwargs = dict(kwargs)
+        layout = kwargs.pop("layout", None)
+        if layout not in (None, "torch.strided"):
+            raise RuntimeError(f"unsupported layout {layout}: mindtorch has strided tensors only")
+        if kwargs.pop("pin_memory", False):
+            raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
+                               "no pinned memory allocator is available on this system.")
+        out = kwargs.get("out")
+        if out is not None and hasattr(out, "dtype"):
+            dtype = kwargs.get("dtype")
+            if dtype is None:
+                kwargs["dtype"] = out.dtype
+            elif dtype is not out.dtype:
+                raise RuntimeError(f"dtype {_type_name(dtype)} does not match dtype of out "
+                                   f"parameter ({_type_name(out.dtype)})")
+    return kwargs
+
+
+def _route_factory(name):
+    def route(args, kwargs):
+        if not args and "size" not in kwargs:  # rand() / randn(): PyTorch wants a size
+            raise TypeError(f"{name}() received an invalid combination of arguments - got (), "
+                            f"but expected one of: (tuple of ints size, *, torch.Generator "
+                            f"generator, torch.dtype dtype, torch.layout layout, torch.device "
+                            f"device, bool pin_memory, bool requires_grad)")
+        return args, _factory_kwargs(kwargs)
+    return route
+
+
+def _route_randperm(args, kwargs):
+    return args, _factory_kwargs(kwargs)
+
+
 def _route_randint(args, kwargs):
     # randint(high, size) / randint(low, high, size): two given bounds-or-size without
     # `low` mean (high, size)
@@ -270,7 +350,7 @@ def _route_randint(args, kwargs):
     size = args[2] if len(args) > 2 else kwargs.get("size")
     if isinstance(size, int):  # PyTorch's randint takes no varargs size
         raise TypeError("randint(): argument 'size' must be tuple of ints, not int")
-    return args, kwargs
+    return args, _factory_kwargs(kwargs)
 
 
 def _route_randint_like(args, kwargs):
@@ -288,6 +368,11 @@ def _route_random(args, kwargs):
     if len(args) == 2 and "to" not in kwargs and "from" not in kwargs:
         return (args[0], 0, args[1]), kwargs
     if "from" in kwargs:
+        if len(args) < 3 and "to" not in kwargs:  # no overload takes `from` alone
+            raise TypeError("random_() received an invalid combination of arguments - got "
+                            "(from=int, ), but expected one of: (*, torch.Generator "
+                            "generator), (int from, int to, *, torch.Generator generator), "
+                            "(int to, *, torch.Generator generator)")
         kwargs = dict(kwargs)
         kwargs["from_"] = kwargs.pop("from")
     return args, kwargs
@@ -304,6 +389,10 @@ def _normal_is_float_form(args, kwargs):
     """normal(mean, std, size, ...) with float mean/std makes a fresh tensor; the other
     overloads take a tensor mean and/or std (two floats alone are refused, as in torch)."""
     if len(args) >= 3 or "size" in kwargs:
+        size = args[2] if len(args) >= 3 else kwargs["size"]
+        if isinstance(size, int) or len(args) > 3:
+            raise TypeError(f"normal(): argument 'size' (position 3) must be tuple of ints, "
+                            f"not {type(size).__name__}")
         return True
     mean = args[0] if args else kwargs.get("mean")
     std = args[1] if len(args) > 1 else kwargs.get("std")
@@ -316,15 +405,17 @@ def _normal_is_float_form(args, kwargs):
 
 
 def _declare():
-    define(f"rand(int[] size, *, {_FACTORY}) -> Tensor", varargs="size", method=False,
-           out=True, tags=("random", "factory"), decomposition=_rand)
-    define(f"randn(int[] size, *, {_FACTORY}) -> Tensor", varargs="size", method=False,
-           out=True, tags=("random", "factory"), decomposition=_randn)
+    _overloaded(define(f"rand(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
+                       method=False, out=True, tags=("random", "factory"),
+                       decomposition=_rand), _route_factory("rand"))
+    _overloaded(define(f"randn(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
+                       method=False, out=True, tags=("random", "factory"),
+                       decomposition=_randn), _route_factory("randn"))
     _overloaded(define(f"randint(int low, int high, int[] size, *, {_FACTORY}) -> Tensor",
                        method=False, out=True, tags=("random", "factory"),
                        decomposition=_randint), _route_randint)
-    define(f"randperm(int n, *, {_FACTORY}) -> Tensor", method=False, out=True,
-           tags=("random", "factory"))
+    _overloaded(define(f"randperm(int n, *, {_FACTORY}) -> Tensor", method=False, out=True,
+                       tags=("random", "factory")), _route_randperm)
     define(f"rand_like(Tensor self, {_LIKE}) -> Tensor", method=False, tags=("random",),
            decomposition=_like(lambda t, g: t.uniform_(0, 1, generator=g)))
     define(f"randn_like(Tensor self, {_LIKE}) -> Tensor", method=False, tags=("random",),
@@ -366,7 +457,7 @@ def _declare():
     def make_normal(tensor_binding):
         def normal(*args, **kwargs):
             if _normal_is_float_form(args, kwargs):
-                return float_form.binding(*args, **kwargs)
+                return float_form.binding(*args, **_factory_kwargs(kwargs))
             return tensor_binding(*args, **kwargs)
         return normal
     overload(tensor_form, make_normal)
