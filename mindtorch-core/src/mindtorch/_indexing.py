@@ -191,19 +191,95 @@ def _apply(t, items):
     return result, adv
 
 
+def _basic_view(t, items):
+    """t[items] for the common case of items holding only ints, slices with int (or None)
+    bounds and positive steps, None and one Ellipsis, all valid: the view's metadata in
+    one pass (as the chain of select/slice/unsqueeze views would give it).  None when
+    anything else is there: the general path handles it (and raises the errors)."""
+    shape, stride = t._shape, t._stride
+    ndim = len(shape)
+    specified = 0
+    ellipsis = False
+    for x in items:
+        tx = type(x)
+        if tx is int or tx is slice:
+            specified += 1
+        elif x is Ellipsis:
+            if ellipsis:
+                return None
+            ellipsis = True
+        elif x is not None:
+            return None
+    if specified > ndim:
+        return None
+    new_shape, new_stride = [], []
+    offset = t._offset
+    d = 0
+    for x in items:
+        tx = type(x)
+        if tx is int:
+            n = shape[d]
+            if x < 0:
+                x += n
+                if x < 0:
+                    return None
+            elif x >= n:
+                return None
+            offset += x * stride[d]
+            d += 1
+        elif tx is slice:
+            step = x.step
+            if step is None:
+                step = 1
+            elif type(step) is not int or step <= 0:
+                return None
+            if (x.start is not None and type(x.start) is not int) or \
+                    (x.stop is not None and type(x.stop) is not int):
+                return None
+            start, stop, _ = x.indices(shape[d])
+            new_shape.append((stop - start + step - 1) // step if stop > start else 0)
+            new_stride.append(stride[d] * step)
+            offset += start * stride[d]
+            d += 1
+        elif x is None:  # unsqueeze's stride, from the dim that follows
+            new_shape.append(1)
+            new_stride.append(shape[d] * stride[d] if d < ndim else 1)
+        else:
+            k = ndim - specified
+            new_shape.extend(shape[d:d + k])
+            new_stride.extend(stride[d:d + k])
+            d += k
+    new_shape.extend(shape[d:])
+    new_stride.extend(stride[d:])
+    return t._view(tuple(new_shape), tuple(new_stride), offset)
+
+
 def getitem(t, index):
     tp = type(index)
-    if tp is int:
-        if t.ndim == 0:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
-        return _select_checked(t, 0, index, 0)
-    if tp is slice:
+    if tp is int or tp is slice:
+        r = _basic_view(t, (index,))
+        if r is not None:
+            return r
+        if tp is int:
+            if t.ndim == 0:
+                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in "
+                                 "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor "
+                                 "to a number")
+            return _select_checked(t, 0, index, 0)
         r = _slice_item(t, 0, index)
         return _alias(t) if r is t else r
-    if index is None:
+    if tp is tuple:
+        r = _basic_view(t, index)
+        if r is not None:
+            return r
+    elif tp is Tensor:  # one integer index tensor on the same device: the index op
+        dt = index.dtype
+        if (dt is D.int64 or dt is D.int32) and index._shape and t._shape and \
+                index._device is t._device:
+            return _index(t, (index,))
+    elif index is None:
         return _unsqueeze(t, 0)
-    if index is Ellipsis:
+    elif index is Ellipsis:
         return _alias(t)
     result, adv = _apply(t, _as_tuple(index))
     if adv is None:
@@ -286,6 +362,11 @@ def _copy_to(dst, value):
 def setitem(t, index, value):
     value = _value(t, value)
     tp = type(index)
+    if tp is int or tp is slice or tp is tuple:
+        view = _basic_view(t, index if tp is tuple else (index,))
+        if view is not None:
+            _copy_to(view, value)
+            return
     if tp is bool:  # PyTorch: x[False] = v does nothing, x[True] = v copies into x[None]
         if index:
             _copy_to(_unsqueeze(t, 0), value)

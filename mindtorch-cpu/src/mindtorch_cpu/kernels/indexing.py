@@ -255,13 +255,19 @@ def _check_index_bounds(self, key):
 
 def index(self, indices):
     key, shapes = _index_arrays(self, indices)
-    shape = I.advanced_index_shape(self._shape, shapes)  # PyTorch's errors for bad broadcasts
-    if all(s is None for s in shapes):
-        return wrap(arr(self).copy(), self.dtype)
+    if len(shapes) == 1 and shapes[0] is not None and self._shape[0]:
+        shape = shapes[0] + self._shape[1:]  # one index along dim 0: nothing to broadcast
+    else:
+        shape = I.advanced_index_shape(self._shape, shapes)  # PyTorch's errors
+        if all(s is None for s in shapes):
+            return wrap(arr(self).copy(), self.dtype)
     if 0 in shape:
         return wrap(np.empty(shape, self.dtype.np), self.dtype)
-    _check_index_bounds(self, key)
-    return wrap(arr(self)[key], self.dtype)
+    try:  # numpy checks the bounds (PyTorch's range, negatives included)...
+        return wrap(arr(self)[key], self.dtype)  # (fancy indexing copies)
+    except IndexError:  # ...and PyTorch's message names the first bad index
+        _check_index_bounds(self, key)
+        raise
 
 
 def index_put_(self, indices, values, accumulate=False):
