@@ -201,7 +201,7 @@ def _cast_leaves(host, dtype):
     """Python numbers (a wide host array) written into `dtype` with PyTorch's checks: a
     complex into a real dtype and out-of-range values into an integer dtype raise."""
     kind = dtype.kind
-    if host.dtype.kind == "c" and kind in "uif":
+    if host.dtype.kind == "c" and kind in "uif" and host.size:
         raise TypeError("'complex' object cannot be interpreted as an integer" if kind != "f"
                         else "must be real number, not complex")
     if kind in "ui" and host.dtype.kind in "fi" and host.size:
@@ -226,15 +226,54 @@ def _host_from_sequence(data, dtype):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     sizes = _sizes(data)
     inferred = _infer(data)
+    target = dtype or inferred
     flat = []
+    # PyTorch converts each leaf as it stores it: the first bad value, or a break in the
+    # nest's shape after the good ones, is the error it reports
     if 0 not in sizes:  # PyTorch reads no element of an empty nest (nor checks its shape)
-        _store(data, sizes, 0, dtype or inferred, flat)
+        try:
+            _store(data, sizes, 0, target, flat)
+        except (TypeError, ValueError):
+            _raise_first_leaf_error(flat, target)
+            raise
     try:
-        host = np.array(flat, dtype=_WIDE[inferred.kind]).reshape(sizes)
+        host = _wide_array(flat, inferred, target).reshape(sizes)
+        return _cast_leaves(host, target), target
+    except (TypeError, ValueError, RuntimeError):
+        _raise_first_leaf_error(flat, target)
+        raise
+
+
+def _raise_first_leaf_error(flat, dtype):
+    """Raise the error of the first leaf PyTorch would refuse to write into dtype (checked
+    one by one, in order: only on the error path)."""
+    kind = dtype.kind
+    if kind not in "uif":
+        return
+    for x in flat:
+        if isinstance(x, (complex, np.complexfloating)):
+            raise TypeError("'complex' object cannot be interpreted as an integer" if kind != "f"
+                            else "must be real number, not complex")
+        if kind == "f":
+            continue
+        if isinstance(x, (int, np.integer)) and not -2 ** 63 <= x < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+        try:
+            _cast_leaves(np.array([x]), dtype)
+        except OverflowError:
+            raise ValueError("Overflow when unpacking long long") from None
+
+
+def _wide_array(flat, inferred, target):
+    """The leaves in the widest dtype of their kind (Python ints bound for a floating
+    dtype are read as floats: 2**64 fits a float32)."""
+    if target.kind == "b":  # any number reads as its truth value (2**70 too)
+        return np.array([bool(x) for x in flat], dtype=np.bool_)
+    kind = target.kind if inferred.kind in "ui" and target.kind in "fc" else inferred.kind
+    try:
+        return np.array(flat, dtype=_WIDE[kind])
     except OverflowError:
         raise ValueError("Overflow when unpacking long long") from None
-    dtype = dtype or inferred
-    return _cast_leaves(host, dtype), dtype
 
 
 _PY_TYPES = {float: D.float64, int: D.int64, bool: D.bool, complex: D.complex128}

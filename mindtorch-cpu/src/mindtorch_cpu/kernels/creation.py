@@ -4,15 +4,18 @@ import warnings
 import numpy as np
 
 from mindtorch import Tensor
+from mindtorch import _dtype as D
 from mindtorch._ops.decls import creation as C
+from mindtorch._ops.decls.pointwise import check_int_scalars
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
 
 
 def arange(start, end=None, step=1, dtype=None, device=None):
+    if dtype is not None:  # torch refuses the dtype before looking at the range
+        C.check_range_dtype("arange_cpu", dtype, "uif")
     start, step, n, dtype = C.arange_plan(start, end, step, dtype)
-    C.check_range_dtype("arange_cpu", dtype, "uif")
     if dtype.kind in "ui":  # int64 arithmetic, wrapping into narrower types
         idx = np.arange(n, dtype=np.int64)
         with np.errstate(over="ignore"):
@@ -32,13 +35,19 @@ def _step_type(dtype):
 
 def linspace(start, end, steps, dtype=None, device=None):
     start, end, dtype = C.linspace_plan(start, end, steps, dtype)
-    C.check_range_dtype("linspace_cpu", dtype, "uifc")
+    if steps > 1:  # (no or one step is a plain fill, for every dtype)
+        C.check_range_dtype("linspace_cpu", dtype, "uifc")
     st = _step_type(dtype)
+    if steps == 0:
+        return wrap(np.empty(0, dtype.np), dtype)
     if dtype.kind in "ui":  # start and end are first converted (truncated) to the dtype
-        start, end = int(start.real if isinstance(start, complex) else start), \
-            int(end.real if isinstance(end, complex) else end)
+        start = int(start.real if isinstance(start, complex) else start)
     if steps == 1:
-        return wrap(np.full(1, start).astype(dtype.np), dtype)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (complex start into a real dtype)
+            return wrap(np.full(1, start).astype(dtype.np), dtype)
+    if dtype.kind in "ui":
+        end = int(end.real if isinstance(end, complex) else end)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         s, e = np.asarray(start).astype(dtype.np).astype(st), \
@@ -47,10 +56,24 @@ def linspace(start, end, steps, dtype=None, device=None):
         # the first half counts up from start, the second down from end (PyTorch's
         # symmetric formula, exact at both ends)
         half = steps // 2
-        lo = np.arange(half).astype(st)
-        hi = np.arange(steps - half - 1, -1, -1).astype(st)
-        out = np.concatenate([s + step * lo, e - step * hi])
+        lo = np.arange(half)
+        hi = np.arange(steps - half - 1, -1, -1)
+        fused = _FUSED.get(st)
+        if fused is not None:
+            # start + step * i with one rounding, as the fused multiply-add torch's
+            # compiled kernel uses (then truncated for integer dtypes)
+            s, e, step = (np.asarray(v).astype(fused) for v in (s, e, step))
+            out = np.concatenate([s + step * lo, e - step * hi]).astype(st)
+        else:
+            out = np.concatenate([s + step * lo.astype(st), e - step * hi.astype(st)])
         return wrap(out.astype(dtype.np), dtype)
+
+
+# a type holding float32/float64 products with small ints exactly (x86's 80-bit long
+# double for float64: 53 + 11 bits of precision)
+_FUSED = {np.dtype(np.float32): np.float64}
+if np.finfo(np.longdouble).nmant >= 63:
+    _FUSED[np.dtype(np.float64)] = np.longdouble
 
 
 def eye(n, m=None, dtype=None, device=None):
@@ -94,7 +117,11 @@ def fill_(self, value):
                                f"with {value.ndim} dimensions.")
         value = arr(value)[()]
     else:
-        checked_scalar(value, self.dtype)
+        check_int_scalars(value, promote=False)
+        # torch fills one float16/bfloat16 element without the overflow check (inf)
+        if self.dtype not in (D.float16, D.bfloat16) or isinstance(value, complex) or \
+                self.numel() != 1:
+            checked_scalar(value, self.dtype)
         if isinstance(value, int) and self.dtype.kind == "u":
             value = np.int64(value)  # negative ints wrap into unsigned types, as in c10
     dst = arr(self)

@@ -82,14 +82,24 @@ def _as_int64(v):
 def linspace_plan(start, end, steps, dtype):
     """(start, end, dtype) of linspace, start and end converted to dtype with PyTorch's
     overflow checks."""
+    is_complex = any(isinstance(v, complex) for v in (start, end))
+    if is_complex and dtype is not None and not dtype.is_complex:
+        raise RuntimeError(f"torch.linspace(): inferred dtype "
+                           f"{_C_COMPLEX[D.default_complex_dtype().name]} can't be safely "
+                           f"cast to passed dtype {_type_name(dtype)}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     if dtype is None:
-        dtype = D.default_complex_dtype() if any(isinstance(v, complex) for v in (start, end)) \
-            else D.get_default_dtype()
-    checked_scalar(start, dtype)
-    checked_scalar(end, dtype)
+        dtype = D.default_complex_dtype() if is_complex else D.get_default_dtype()
+    # torch converts (checked) what it uses: nothing for no step, start alone for one
+    if steps:
+        checked_scalar(start, dtype)
+    if steps > 1:
+        checked_scalar(end, dtype)
     return start, end, dtype
+
+
+_C_COMPLEX = {"complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
 
 
 def check_range_dtype(fn, dtype, supported_kinds):
@@ -271,6 +281,8 @@ def _fresh(t):
 
 
 def _full(size, fill_value, dtype=None, device=None):
+    from .pointwise import check_int_scalars
+    check_int_scalars(fill_value, promote=False)  # (a bool dtype converts anything else)
     return _fresh(_empty(size, dtype or scalar_dtype(fill_value), device).fill_(fill_value))
 
 
@@ -321,6 +333,14 @@ def _route_arange(args, kwargs):
     return args, kwargs
 
 
+def _route_sized(name):
+    def route(args, kwargs):
+        if not args and "size" not in kwargs:
+            raise TypeError(f'{name}() missing 1 required positional arguments: "size"')
+        return args, kwargs
+    return route
+
+
 def _route_full(args, kwargs):
     size = args[0] if args else kwargs.get("size")
     if isinstance(size, int) and not isinstance(size, bool):  # full takes no varargs size
@@ -330,18 +350,22 @@ def _route_full(args, kwargs):
 
 
 def _declare():
-    define(f"empty(int[] size, {_FACTORY}) -> Tensor",
-           core_impl=lambda size, dtype, device: _empty(size, dtype, device),
-           varargs="size", method=False)
+    _public(define(f"empty(int[] size, {_FACTORY}) -> Tensor",
+                   core_impl=lambda size, dtype, device: _empty(size, dtype, device),
+                   varargs="size", method=False), _route_sized("empty"))
     define(f"empty_strided(int[] size, int[] stride, {_FACTORY}) -> Tensor",
            core_impl=_empty_strided, method=False)
     define("new_empty_strided(Tensor self, int[] size, int[] stride, *, ScalarType? dtype=None, "
            "Device? device=None, bool requires_grad=False) -> Tensor", function=False,
            core_impl=_new_empty_strided)
-    define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
-           decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype, device).zero_()))
-    define(f"ones(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
-           decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype, device).fill_(1)))
+    _public(define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
+                   decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype,
+                                                                           device).zero_())),
+            _route_sized("zeros"))
+    _public(define(f"ones(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
+                   decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype,
+                                                                           device).fill_(1))),
+            _route_sized("ones"))
     _public(define(f"full(int[] size, Scalar fill_value, {_FACTORY}) -> Tensor", method=False,
                    decomposition=_full), _route_full)
     define(f"empty_like(Tensor self, {_LIKE}) -> Tensor", method=False, core_impl=_empty_like)
