@@ -231,7 +231,8 @@ def _view_op(rng, shape, dtype):
              "narrow", "select", "unbind", "split", "split_sections", "chunk", "diagonal",
              "as_strided", "movedim", "moveaxis", "unfold", "view_as", "reshape_as",
              "split_with_sizes", "tensor_split", "hsplit", "vsplit", "dsplit", "narrow_tensor",
-             "squeeze_int", "alias"]
+             "squeeze_int", "alias", "view_dtype", "view_as_real", "view_as_complex",
+             "broadcast_to", "ravel"]
     kinds += [k for k, ranks in _PROPERTY_RANKS.items() if nd in ranks]
     if not dtype.startswith("complex"):  # mindtorch has no lazily conjugated views
         kinds.append("adjoint")
@@ -241,6 +242,18 @@ def _view_op(rng, shape, dtype):
     if kind in ("view", "reshape"):
         s = _sizes_arg(rng, _factor_shape(rng, numel))
         return f"{kind}{s}", lambda x: getattr(x, kind)(*s)
+    if kind == "view_dtype":
+        target = pick(rng, ["float32", "int64", "int8", "bool", "complex64", "float16",
+                            "complex128", "uint8", dtype])
+        return f"view({target})", lambda x: x.view(getattr(lib(x), target))
+    if kind in ("view_as_real", "view_as_complex"):
+        return f"{kind}()", lambda x: getattr(lib(x), kind)(x)
+    if kind == "ravel":
+        return "ravel()", lambda x: x.ravel()
+    if kind == "broadcast_to":
+        lead = tuple(int(v) for v in rng.integers(1, 3, int(rng.integers(0, 2))))
+        size = lead + tuple(pick(rng, [n, -1, 2]) if n == 1 else pick(rng, [n, -1]) for n in shape)
+        return f"broadcast_to({size})", lambda x: lib(x).broadcast_to(x, size)
     if kind in ("view_as", "reshape_as"):
         s = tuple(abs(v) for v in _factor_shape(rng, numel))
         return f"{kind}({s})", lambda x: getattr(x, kind)(x.new_zeros(s))

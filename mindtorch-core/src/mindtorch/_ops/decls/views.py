@@ -488,6 +488,124 @@ def unfold(self, dimension, size, step):
     return self._view(shape + [size], stride + [self._stride[dimension]], self._offset)
 
 
+def _retyped(self, shape, stride, offset, dtype, tracked=True):
+    """A view of self's storage as another dtype (shape/stride/offset in its units).
+    Untracked views (Tensor.view(dtype)) share memory and version but have no _base."""
+    from ..._tensor import Tensor
+    return Tensor._make(self._storage, tuple(shape), tuple(stride), offset, dtype,
+                        (self._base if self._base is not None else self) if tracked else None,
+                        self._version_counter)
+
+
+def view_dtype(self, dtype):
+    """Tensor.view(dtype): the same bytes as another dtype (PyTorch's rules for element
+    sizes that differ: the last dim is split or merged)."""
+    # (PyTorch's dtype views are not tracked as views: no _base, even for the same dtype)
+    old, new = self.dtype.itemsize, dtype.itemsize
+    what = f"to view {scalar_type_name(self.dtype)} as {scalar_type_name(dtype)} (different " \
+           f"element sizes)"
+    if old == new:
+        return _retyped(self, self._shape, self._stride, self._offset, dtype, False)
+    if self.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    shape, stride = list(self._shape), list(self._stride)
+    if old > new:
+        r = old // new
+        if stride[-1] != 1:
+            raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {stride[-1]}")
+        shape[-1] *= r
+        stride = [st * r for st in stride[:-1]] + [1]
+        return _retyped(self, shape, stride, self._offset * r, dtype, False)
+    r = new // old
+    if shape[-1] % r:
+        raise RuntimeError(f"self.size(-1) must be divisible by {r} {what}, but got {shape[-1]}")
+    if self._offset % r:
+        raise RuntimeError(f"self.storage_offset() must be divisible by {r} {what}, but got "
+                           f"{self._offset}")
+    if stride[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {stride[-1]}")
+    for i, st in enumerate(stride[:-1]):
+        if st % r:
+            raise RuntimeError(f"self.stride({i}) must be divisible by {r} {what}, but got {st}")
+    shape[-1] //= r
+    return _retyped(self, shape, [st // r for st in stride[:-1]] + [1], self._offset // r, dtype,
+                    False)
+
+
+def view_as_real(self):
+    if not self.dtype.is_complex:
+        raise RuntimeError("view_as_real is only supported for complex tensors")
+    return _retyped(self, self._shape + (2,), tuple(st * 2 for st in self._stride) + (1,),
+                    self._offset * 2, self.dtype.to_real())
+
+
+def view_as_complex(self):
+    from ... import _dtype as D
+    if self.dtype is not D.float32 and self.dtype is not D.float64:
+        if self.dtype is D.float16:
+            raise RuntimeError("view_as_complex: complex32 (ComplexHalf) tensors are not "
+                               "supported by mindtorch")
+        raise RuntimeError(f"view_as_complex is only supported for half, float and double "
+                           f"tensors, but got a tensor of scalar type: "
+                           f"{scalar_type_name(self.dtype)}")
+    if self.ndim == 0:
+        raise RuntimeError("Input tensor must have one or more dimensions")
+    if self._shape[-1] != 2:
+        raise RuntimeError("Tensor must have a last dimension of size 2")
+    if self._stride[-1] != 1:
+        raise RuntimeError("Tensor must have a last dimension with stride 1")
+    if any(st % 2 for st in self._stride[:-1]):
+        raise RuntimeError("Tensor must have a stride divisible by 2 for all but last dimension")
+    if self._offset % 2:
+        raise RuntimeError("Tensor must have a storage_offset divisible by 2")
+    return _retyped(self, self._shape[:-1], tuple(st // 2 for st in self._stride[:-1]),
+                    self._offset // 2, self.dtype.to_complex())
+
+
+def broadcast_to(self, size):
+    return expand(self, size)
+
+
+def ravel(self):
+    # PyTorch: contiguous().view(-1), i.e. a copy unless self is contiguous
+    return view(self if self.is_contiguous() else self.contiguous(), (-1,))
+
+
+def broadcast_tensors(tensors):
+    from ..._shapes import broadcast_shapes
+    shape = broadcast_shapes(*(t._shape for t in tensors))
+    return tuple(expand(t, shape) for t in tensors)
+
+
+def meshgrid(tensors, indexing=None):
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t.ndim > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list "
+                               f"but got: {t}")
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+    if indexing is None:
+        warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
+                      "indexing argument.", UserWarning, stacklevel=4)
+        indexing = "ij"
+    elif indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but '
+                           f'received: {indexing}')
+    swap = indexing == "xy" and len(tensors) > 1  # xy: the first two inputs trade places
+    ts = list(tensors)
+    if swap:
+        ts[0], ts[1] = ts[1], ts[0]
+    shape = tuple(t.numel() for t in ts)
+    n = len(ts)
+    grids = [expand(view(t, (1,) * i + (-1,) + (1,) * (n - i - 1)), shape)
+             for i, t in enumerate(ts)]
+    if swap:
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
 def view_as(self, other):
     return view(self, other._shape)
 
@@ -534,6 +652,16 @@ _VIEWS = [
     ("view_as(Tensor(a) self, Tensor other) -> Tensor(a)", view_as, {"function": False}),
     ("reshape_as(Tensor(a) self, Tensor other) -> Tensor(a)", reshape_as, {"function": False}),
     ("alias(Tensor(a) self) -> Tensor(a)", alias, {"function": False, "method": False}),
+    ("view_dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", view_dtype,
+     {"function": False, "method": False}),
+    # (a method too, which PyTorch has not: Tensor.real/imag in _tensor.py call it)
+    ("view_as_real(Tensor(a) self) -> Tensor(a)", view_as_real, {}),
+    ("view_as_complex(Tensor(a) self) -> Tensor(a)", view_as_complex, {"method": False}),
+    ("broadcast_to(Tensor(a) self, int[] size) -> Tensor(a)", broadcast_to, {}),
+    ("ravel(Tensor(a) self) -> Tensor(a)", ravel, {}),
+    ("broadcast_tensors(Tensor[] tensors) -> Tensor[]", broadcast_tensors, {"method": False}),
+    ("meshgrid(Tensor[] tensors, *, str? indexing=None) -> Tensor[]", meshgrid,
+     {"method": False}),
     ("tensor_split(Tensor(a) self, int|int[] indices_or_sections, int dim=0) -> Tensor[]",
      tensor_split, {}),
     ("hsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("hsplit"), {}),
@@ -638,6 +766,41 @@ def _checked_first(name, check, arg_name=None):
 
 for _name in ("atleast_1d", "atleast_2d", "atleast_3d"):
     overload(OPS[_name], _atleast_public)
+
+
+def _view_public(binding):
+    """Tensor.view(*shape) and Tensor.view(dtype)."""
+    from ..._dtype import dtype as _dtype_t
+    view_dtype_ = OPS["view_dtype"].binding
+
+    def view(self, *size, **kwargs):
+        if "dtype" in kwargs:
+            return view_dtype_(self, kwargs.pop("dtype"), **kwargs)
+        if len(size) == 1 and type(size[0]) is _dtype_t:
+            return view_dtype_(self, size[0])
+        return binding(self, *size, **kwargs)
+    return view
+
+
+overload(OPS["view"], _view_public)
+
+
+def _tensors_public(binding):
+    """broadcast_tensors(*tensors) / meshgrid(*tensors or one sequence, indexing=)."""
+    def public(*tensors, **kwargs):
+        if binding._op.name == "meshgrid" and len(tensors) == 1 and \
+                isinstance(tensors[0], (list, tuple)):
+            tensors = tensors[0]
+        if not tensors and binding._op.name == "broadcast_tensors":
+            return ()
+        if not tensors:
+            raise RuntimeError("meshgrid expects a non-empty TensorList")
+        return binding(tuple(tensors), **kwargs)
+    return public
+
+
+overload(OPS["broadcast_tensors"], _tensors_public)
+overload(OPS["meshgrid"], _tensors_public)
 
 for _name, _check, _argname in (
         ("narrow", _check_narrow, None), ("split", _check_split, "split_size_or_sections"),
