@@ -27,6 +27,7 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 INTS = ("uint8", "int8", "int16", "int32", "int64")
 COMPLEX = ("complex64", "complex128")
 NAN, INF = float("nan"), float("inf")
+CASES = 800  # random cases per test (each test a fixed seed): ~0.5 s each on 2 cores
 
 # Cases where mindtorch is known to diverge because of code outside this test's scope
 # (files owned elsewhere); each entry: (regex matched against the case name, reason).
@@ -211,12 +212,13 @@ def diff(got, want, loose=False, tol_dtype=None):
             rtol, atol = (max(x, y) for x, y in zip((rtol, atol), _tol(tol_dtype, loose)))
         g = _to_torch(got)
         if want.is_complex():
-            # real and imaginary parts apart (inf - inf would be nan); a value with a nan
-            # part counts as nan (how inf and nan combine in complex arithmetic differs
-            # between C libraries: (nan-infj)**7 is inf+nanj in torch, nan+nanj in numpy)
+            # real and imaginary parts apart (inf - inf would be nan); values with a
+            # non-finite part only need to be non-finite on both sides (complex inf/nan
+            # arithmetic differs between C libraries: (nan-infj)**7 is inf+nanj in torch,
+            # nan+nanj in numpy; exp2(inf+4j) -inf+infj and inf+nanj)
             g, want = (torch.view_as_real(x.resolve_conj()).clone() for x in (g, want))
             for x in (g, want):
-                x[x.isnan().any(-1)] = NAN
+                x[(~x.isfinite()).any(-1)] = NAN
         try:
             torch.testing.assert_close(g, want, rtol=rtol, atol=atol,
                                        equal_nan=True, check_stride=False)
@@ -253,6 +255,7 @@ class Checker:
         """mfn/tfn: zero-argument callables running the case in mindtorch / torch.
         post(mt_result, th_result) may return an extra divergence (e.g. identity)."""
         self.count += 1
+        self.last_ok = False  # both returned, and the results agree
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -283,6 +286,8 @@ class Checker:
         d = diff(got, want, loose, tol_dtype) or (post(got, want) if post else None)
         if d:
             self.fail(name, d)
+        else:
+            self.last_ok = True
 
     def fail(self, name, what):
         for pattern, _ in KNOWN_FAILURES:
@@ -358,8 +363,9 @@ def _variants(check, case, mfn, tfn, mk, name, kwargs, rng, result_dtype_hint=No
             return None if got is margs[0] else "in-place result is not self"
         check(case + " in-place", lambda: getattr(margs[0], name + "_")(*margs[1:], **kwargs),
               lambda: getattr(targs[0], name + "_")(*targs[1:], **kwargs), loose, post)
-        if not check.failures or not check.failures[-1].startswith(case):
-            # the write went through to the (viewed) base
+        if check.last_ok:
+            # the write went through to the (viewed) base (when both succeeded: torch may
+            # have written part of the result before raising)
             d = diff(margs[0], targs[0], loose)
             if d:
                 check.fail(case + " in-place self", d)
@@ -407,7 +413,7 @@ def _unary_case(check, rng):
 @pytest.mark.parametrize("seed", range(4))
 def test_fuzz_unary(seed):
     check, rng = Checker(), np.random.default_rng(1000 + seed)
-    for _ in range(250):
+    for _ in range(CASES):
         _unary_case(check, rng)
     check.report()
 
@@ -498,7 +504,7 @@ def _no_trap(operand):
 @pytest.mark.parametrize("seed", range(6))
 def test_fuzz_binary(seed):
     check, rng = Checker(), np.random.default_rng(2000 + seed)
-    for _ in range(250):
+    for _ in range(CASES):
         _binary_case(check, rng)
     check.report()
 
@@ -568,7 +574,7 @@ def _ternary_case(check, rng):
 @pytest.mark.parametrize("seed", range(3))
 def test_fuzz_clamp_where_lerp(seed):
     check, rng = Checker(), np.random.default_rng(3000 + seed)
-    for _ in range(250):
+    for _ in range(CASES):
         _ternary_case(check, rng)
     check.report()
 
@@ -703,7 +709,7 @@ def _reduction_case(check, rng):
 @pytest.mark.parametrize("seed", range(5))
 def test_fuzz_reductions(seed):
     check, rng = Checker(), np.random.default_rng(4000 + seed)
-    for _ in range(250):
+    for _ in range(CASES):
         _reduction_case(check, rng)
     check.report()
 
@@ -791,7 +797,7 @@ def _operator_case(check, rng):
 @pytest.mark.parametrize("seed", range(3))
 def test_fuzz_python_operators(seed):
     check, rng = Checker(), np.random.default_rng(5000 + seed)
-    for _ in range(250):
+    for _ in range(CASES):
         _operator_case(check, rng)
     check.report()
 
@@ -965,6 +971,6 @@ def _to_case(check, rng):
 @pytest.mark.parametrize("seed", range(4))
 def test_fuzz_creation_and_conversion(seed):
     check, rng = Checker(), np.random.default_rng(6000 + seed)
-    for _ in range(250):
+    for _ in range(CASES):
         _creation_case(check, rng)
     check.report()

@@ -366,8 +366,21 @@ def _lerp(self, end, weight):
     with np.errstate(all="ignore"):
         d = e - s
         small = np.abs(w) < 0.5
-        r = np.where(small, s + w * d, e - d * (1 - w))
+        # torch: fmadd(small ? w : w - 1, end - self, small ? self : end), the product
+        # unrounded (a wider type holds it exactly)
+        coeff, base = np.where(small, w, w - 1), np.where(small, s, e)
+        wide = _FMA.get(np.dtype(ct.np))
+        if wide is not None:
+            r = (coeff.astype(wide) * d.astype(wide) + base.astype(wide)).astype(ct.np)
+        else:
+            r = coeff * d + base
     return wrap(np.asarray(r).astype(dt.np), dt)
+
+
+# types holding a product of two float32 (float64) values exactly (x86 long double: 64 bits)
+_FMA = {np.dtype(np.float32): np.float64}
+if np.finfo(np.longdouble).nmant >= 63:
+    _FMA[np.dtype(np.float64)] = np.longdouble
 
 
 def _round(self, decimals=None):

@@ -114,6 +114,7 @@ def _is_bool(x):
 
 def check_sub(self, other, alpha=1):
     """PyTorch's refusals for subtraction (shared by every backend's sub kernel)."""
+    check_int_scalars(self, other, alpha, promote=False)
     if _is_bool(self) and _is_bool(other):
         raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
                            "supported. Use the `^` or `logical_xor()` operator instead.")

@@ -366,7 +366,8 @@ def _logical(op, binding, self, args, kwargs, out):
             for d in dims_of(self, wrap_dims((dim,) if isinstance(dim, int) else dim or (),
                                              self.ndim)):
                 n *= self._shape[d]
-        if dim == () or n != 1:  # (a reduction over single elements reads them as is)
+        if dim == () or n != 1 or self.dtype.is_complex:
+            # (a reduction over single real elements reads them as is)
             self = _cast(_real(self) if self.dtype.is_complex else self, D.uint8)
     result = binding(self, *args, **kwargs)
     if result.dtype is not out.dtype:
@@ -502,6 +503,9 @@ def _empty_extremum_out(name, self, out):
         value = info.max if name == "min" else info.min
     else:
         value = _INF if name == "min" else -_INF
+    if out.dtype.kind in "ui":  # written as a checked Scalar
+        from ..._scalars import checked_scalar
+        checked_scalar(value, out.dtype)
     out.resize_(())
     return out.copy_(OPS["full"].binding((), value, dtype=dt, device=self._device))
 
