@@ -10,9 +10,11 @@ def cat(tensors, dim=0):
     shape, dtype, dim, parts = cat_plan(tensors, dim)
     if not parts:
         return wrap(np.empty(shape, dtype.np), dtype)
-    # np.concatenate always allocates, so the result never shares an input's memory
-    return wrap(np.concatenate([arr(t).astype(dtype.np, copy=False) for t in parts],
-                               axis=dim), dtype)
+    # a fresh C-contiguous result, as PyTorch's (np.concatenate alone would follow the
+    # inputs' layout)
+    out = np.empty(shape, dtype.np)
+    np.concatenate([arr(t).astype(dtype.np, copy=False) for t in parts], axis=dim, out=out)
+    return wrap(out, dtype)
 
 
 KERNELS = {"cat": cat}

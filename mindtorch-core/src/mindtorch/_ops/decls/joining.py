@@ -11,6 +11,7 @@ from ..._dtype import scalar_type_name
 from ..._promotion import promote_types
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, overload
+from ._helpers import _type_name
 
 
 def _legacy_empty(t):
@@ -80,6 +81,111 @@ def _column_stack(tensors):
     return OPS["cat"].call([t.reshape(t.numel(), 1) if t.ndim <= 1 else t for t in tensors], 1)
 
 
+# -- repetition ------------------------------------------------------------------------------
+
+def _fresh_copy(r, self):
+    """r, copied when it is still a view of self (PyTorch's repetitions never alias)."""
+    return OPS["clone"].call(r, "contiguous_format") if r._storage is self._storage else r
+
+
+def _repeat(self, repeats):
+    if len(repeats) < self.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number "
+                           "of dimensions of tensor")
+    shape = (1,) * (len(repeats) - self.ndim) + self._shape
+    out_shape = [r * n for r, n in zip(repeats, shape)]
+    for v in out_shape:
+        if v < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {v}: "
+                               f"{out_shape}")
+    # (1, n1, 1, n2, ...) expanded to (r1, n1, r2, n2, ...): each dim's copies side by side
+    inter = [d for n in shape for d in (1, n)]
+    spread = [d for r, n in zip(repeats, shape) for d in (r, n)]
+    r = self.reshape(inter).expand(spread).reshape(out_shape)
+    return _fresh_copy(r, self)
+
+
+def _tile(self, reps):
+    reps = tuple(reps)
+    if len(reps) < self.ndim:
+        reps = (1,) * (self.ndim - len(reps)) + reps
+    return _repeat(self, reps)
+
+
+def _tile_public(binding):
+    """tile(input, dims): the op's argument is `reps` (an int[] named dims would be
+    wrapped as dimensions by the binding)."""
+    def tile(input, *args, **kwargs):
+        if "dims" in kwargs:
+            kwargs["reps"] = kwargs.pop("dims")
+        return binding(input, *args, **kwargs)
+    return tile
+
+
+def _repeat_interleave(self, repeats, dim=None, output_size=None):
+    from ..._tensor import Tensor
+    if not isinstance(repeats, Tensor) and repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if dim is None:  # over the flattened tensor
+        self, dim = self.reshape(-1), 0
+    elif not self.ndim:  # PyTorch reads self.size(dim) first
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    n = self._shape[dim]
+    if isinstance(repeats, Tensor):
+        if repeats.ndim > 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        if repeats.dtype.name not in ("int64", "int32"):
+            raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for "
+                                      f"'{_type_name(repeats.dtype)}'")
+        if repeats.numel() == 1:
+            repeats = int(repeats.item())
+        else:
+            if repeats.numel() != n:
+                raise RuntimeError(f"repeats must have the same size as input along dim, but "
+                                   f"got repeats.size(0) = {repeats.numel()} and "
+                                   f"input.size({dim}) = {n}")
+            counts = repeats.tolist()  # (the result's size depends on the data)
+            if any(c < 0 for c in counts):
+                raise RuntimeError("repeats can not be negative")
+            if output_size is not None and output_size != sum(counts):
+                raise RuntimeError("allocated size does not match required size")
+            from ..._creation import tensor
+            index = tensor([i for i, c in enumerate(counts) for _ in range(c)],
+                           dtype=repeats.dtype, device=self._device)
+            return OPS["index_select"].call(self, dim, index)
+    if repeats < 0:
+        raise RuntimeError("Repeats must be non-negative")
+    if output_size is not None and output_size != n * repeats:
+        raise RuntimeError("allocated size does not match required size")
+    shape = list(self._shape)
+    r = self.unsqueeze(dim + 1).expand(shape[:dim + 1] + [repeats] + shape[dim + 1:])
+    shape[dim] *= repeats
+    return _fresh_copy(r.reshape(shape), self)
+
+
+def _repeat_interleave_public(binding):
+    """repeat_interleave(input, repeats, dim=None, *, output_size=None), and
+    repeat_interleave(repeats) giving the indices of a repeated arange."""
+    from ..._tensor import Tensor
+
+    def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+        if repeats is None:  # the one-tensor form
+            if isinstance(input, Tensor) and input.ndim != 1:
+                raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+            if isinstance(input, Tensor) and input.dtype.name not in ("int64", "int32"):
+                raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for "
+                                          f"'{_type_name(input.dtype)}'")
+            idx = OPS["arange"].binding(input.numel(), dtype=input.dtype, device=input.device)
+            return binding(idx, input, 0, output_size=output_size)
+        if not isinstance(repeats, Tensor) and type(repeats) is not int:
+            raise TypeError(f"repeat_interleave() received an invalid combination of arguments "
+                            f"- got ({type(repeats).__name__}), but expected one of: (Tensor "
+                            f"repeats, int dim, *, int output_size), (int repeats, int dim, *, "
+                            f"int output_size)")
+        return binding(input, repeats, dim, output_size=output_size)
+    return repeat_interleave
+
+
 # name -> (decomposition, the name PyTorch's empty-list error gives)
 _STACKS = {"hstack": (_hstack, "hstack"), "vstack": (_vstack, "vstack"),
            "row_stack": (_vstack, "vstack"), "dstack": (_dstack, "dstack"),
@@ -135,6 +241,13 @@ def _declare():
         _empty_list_error(OPS[name], ValueError, "torch.cat(): expected a non-empty list of "
                                                  "Tensors")
     _empty_list_error(OPS["stack"], RuntimeError, "stack expects a non-empty TensorList")
+    define("repeat(Tensor self, int[] repeats) -> Tensor", varargs="repeats", function=False,
+           decomposition=_repeat)
+    overload(define("tile(Tensor self, int[] reps) -> Tensor", varargs="reps",
+                    decomposition=_tile), _tile_public)
+    overload(define("repeat_interleave(Tensor self, Tensor|Scalar repeats, int? dim=None, *, "
+                    "int? output_size=None) -> Tensor", decomposition=_repeat_interleave),
+             _repeat_interleave_public)
     for name, (decomposition, shown) in _STACKS.items():
         op = define(f"{name}(Tensor[] tensors) -> Tensor", tags=("joining",), out=True,
                     method=False, decomposition=decomposition)
