@@ -64,6 +64,9 @@ OPERANDS = {
         "logical_xor")},
 }
 NO_OUT = {"isnan", "isinf", "isfinite", "relu", "rsub"}  # torch gives them no out=
+# torch.add(2, 3) is tensor(5): PyTorch's parser takes numbers as tensors for both operands
+# of these (option read by the bindings; see registry.py)
+NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "floor_divide"}
 # comparison aliases torch also exposes
 ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
            "not_equal": "ne", "multiply": "mul", "subtract": "sub", "divide": "div",
@@ -378,7 +381,8 @@ def _declare():
     for name, (kind, extra) in BINARY.items():
         a, b = OPERANDS.get(name, ("Tensor|Scalar", "Tensor|Scalar"))
         define(f"{name}({a} self, {b} other{extra}) -> Tensor",
-               tags=POINTWISE, promotion=kind, out=name not in NO_OUT)
+               tags=POINTWISE, promotion=kind, out=name not in NO_OUT,
+               numbers_as_tensors=name in NUMBERS_AS_TENSORS)
     define("clamp(Tensor self, Tensor|Scalar? min=None, Tensor|Scalar? max=None) -> Tensor",
            tags=POINTWISE, promotion="default", out=True)
     # the method is Tensor.where(condition, other), defined with Tensor
@@ -417,6 +421,7 @@ def _alias(alias, target):
     op = OPS[target]
     text = op.schema.text.replace(f"{target}(", f"{alias}(", 1)
     define(text, tags=op.tags, promotion=op.promotion, out=op.options.get("out", False),
+           numbers_as_tensors=op.options.get("numbers_as_tensors", False),
            decomposition=lambda *args: op.call(*args))  # lazy: no binding built at import
 
 
