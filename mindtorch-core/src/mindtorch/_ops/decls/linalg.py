@@ -198,6 +198,484 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
     return product + (base if beta == 1 else base * beta)
 
 
+def _combine(product, base, beta, alpha):
+    """alpha * product + beta * base (base ignored, NaNs and all, when beta is 0)."""
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product
+    return product + (base if beta == 1 else base * beta)
+
+
+def _int_coefficients(dtype, beta, alpha):
+    if isinstance(alpha, complex) or isinstance(beta, complex):
+        if dtype.kind != "c":
+            raise RuntimeError(f"value cannot be converted to type {_C_NAMES[dtype.name]} "
+                               f"without overflow")
+    return (int(beta), int(alpha)) if dtype.kind in "uib" else (beta, alpha)
+
+
+def _addmv(self, mat, vec, beta=1, alpha=1):
+    if mat.ndim != 2 or vec.ndim != 1 or self.ndim > 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {self.ndim}, {mat.ndim}, "
+                           f"{vec.ndim}")
+    n, m = mat._shape
+    if vec._shape[0] != m or (self.ndim and self._shape[0] not in (1, n)):
+        raise RuntimeError(f"size mismatch, got input ({self._shape[0] if self.ndim else 1}), "
+                           f"mat ({n}x{m}), vec ({vec._shape[0]})")
+    if not self.dtype is mat.dtype is vec.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                           f"{_type_name(self.dtype)}, {_type_name(mat.dtype)}, and "
+                           f"{_type_name(vec.dtype)}")
+    beta, alpha = _int_coefficients(self.dtype, beta, alpha)
+    if not mat.numel():  # PyTorch's shortcut: zeros, or beta * self (in self's shape)
+        if beta == 0:
+            return OPS["zeros"].binding((n,), dtype=self.dtype, device=self._device)
+        return OPS["mul"].call(self, OPS["full"].binding((), beta, dtype=self.dtype,
+                                                         device=self._device))
+    return _combine(OPS["mv"].call(mat, vec), self.expand((n,)), beta, alpha)
+
+
+def _baddbmm(self, batch1, batch2, beta=1, alpha=1):
+    if self.dtype is not batch1.dtype or self.dtype is not batch2.dtype and \
+            batch1.dtype is batch2.dtype:
+        if self.dtype is not batch1.dtype:
+            raise RuntimeError(f"Input dtypes must be the same, got: input "
+                               f"{_C_NAMES[self.dtype.name]}, batch1: "
+                               f"{_C_NAMES[batch1.dtype.name]}, batch2: "
+                               f"{_C_NAMES[batch2.dtype.name]}")
+    product = OPS["bmm"].call(batch1, batch2)
+    beta, alpha = _int_coefficients(self.dtype, beta, alpha)
+    return _combine(product, self.expand(product._shape), beta, alpha)
+
+
+def _addbmm(self, batch1, batch2, beta=1, alpha=1):
+    product = OPS["bmm"].call(batch1, batch2)
+    base = self.expand(product._shape[1:])
+    if self.dtype is not batch2.dtype:
+        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                           f"{_type_name(self.dtype)} and {_type_name(batch2.dtype)}")
+    beta, alpha = _int_coefficients(self.dtype, beta, alpha)
+    total = OPS["sum"].call(product, (0,), False, product.dtype)
+    return _combine(total, base, beta, alpha)
+
+
+def _addr(self, vec1, vec2, beta=1, alpha=1):
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.ndim}-D")
+    from ..._promotion import result_type
+    dtype = result_type(self, vec1, vec2)
+    for name, c in (("beta", beta), ("alpha", alpha)):
+        if dtype.kind in "uib" and isinstance(c, (float, complex)):
+            raise RuntimeError(f"For integral input tensors, argument {name} must not be a "
+                               f"floating point number.")
+        if dtype is not D.bool and isinstance(c, bool):
+            raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    product = OPS["outer"].call(vec1, vec2)
+    base = self.expand(product._shape)
+    if dtype is D.bool:  # logical: beta and self, or alpha and the outer product
+        r = product if alpha else OPS["zeros_like"].binding(product)
+        return OPS["logical_or"].call(r, base) if beta else r
+    return _combine(product, base, beta, alpha).to(dtype)
+
+
+def _tril_mask(self, diagonal, lower):
+    name = "tril" if lower else "triu"
+    if self.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    n, m = self._shape[-2:]
+    arange = OPS["arange"].binding
+    rows = arange(n, dtype=D.int64, device=self._device).unsqueeze(-1)
+    cols = arange(m, dtype=D.int64, device=self._device)
+    offset = cols - rows
+    return offset <= diagonal if lower else offset >= diagonal
+
+
+def _zero_of(self):
+    return OPS["zeros"].binding((), dtype=self.dtype, device=self._device)
+
+
+def _tril(self, diagonal=0):
+    return OPS["where"].call(_tril_mask(self, diagonal, True), self, _zero_of(self))
+
+
+def _triu(self, diagonal=0):
+    return OPS["where"].call(_tril_mask(self, diagonal, False), self, _zero_of(self))
+
+
+def _diag(self, diagonal=0):
+    if self.ndim == 1:
+        n = self._shape[0] + abs(diagonal)
+        out = OPS["zeros"].binding((n, n), dtype=self.dtype, device=self._device)
+        out.diagonal(diagonal).copy_(self)
+        out._version_counter[0] = 0
+        return out
+    if self.ndim == 2:
+        return OPS["clone"].call(self.diagonal(diagonal), "contiguous_format")
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
+
+
+def _diag_embed(self, offset=0, dim1=-2, dim2=-1):
+    if dim1 == dim2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    n = self._shape[-1] + abs(offset)
+    shape = list(self._shape[:-1])
+    for d in sorted((dim1, dim2)):
+        shape.insert(d, n)
+    out = OPS["zeros"].binding(tuple(shape), dtype=self.dtype, device=self._device)
+    out.diagonal(offset, dim1, dim2).copy_(self)
+    out._version_counter[0] = 0
+    return out
+
+
+def _diagflat(self, offset=0):
+    return _diag(self.reshape(-1), offset)
+
+
+def _trace(self):
+    if self.dtype is D.bool:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    if self.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {self.ndim}")
+    return OPS["sum"].call(self.diagonal(), None, False, None)
+
+
+def _tensordot(self, other, dims_self, dims_other):
+    if len(dims_self) != len(dims_other):
+        raise RuntimeError("both dimension lists should have same length")
+    if self.dtype is not other.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    from .._argcheck import wrap_dim
+    ds = [wrap_dim(d, self.ndim) for d in dims_self]
+    do = [wrap_dim(d, other.ndim) for d in dims_other]
+    for a, b, ra, rb in zip(ds, do, dims_self, dims_other):
+        na, nb = self._shape[a], other._shape[b]
+        if na != nb:
+            if na != 1 and nb != 1:
+                raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                                   f"{na} in dim {ra} and second has size {nb} in dim {rb}")
+            # a size-1 side broadcasts: the other side is summed over that dim
+            if na == 1:
+                other = OPS["sum"].call(other, (b,), True, other.dtype)
+            else:
+                self = OPS["sum"].call(self, (a,), True, self.dtype)
+    free_s = [d for d in range(self.ndim) if d not in ds]
+    free_o = [d for d in range(other.ndim) if d not in do]
+    def prod(t, dims):
+        n = 1
+        for d in dims:
+            n *= t._shape[d]
+        return n
+    k = prod(self, ds)
+    left = self.permute(free_s + ds).reshape(prod(self, free_s), k)
+    right = other.permute(do + free_o).reshape(k, prod(other, free_o))
+    out_shape = tuple(self._shape[d] for d in free_s) + tuple(other._shape[d] for d in free_o)
+    return OPS["mm"].call(left, right).reshape(out_shape)
+
+
+def _tensordot_public(binding):
+    """tensordot(a, b, dims=2): dims is a count (int or 0-dim tensor) of trailing/leading
+    dims, or a pair of dim lists."""
+    def tensordot(a, b, dims=2, out=None):
+        if hasattr(dims, "_shape"):
+            dims = dims.item() if not dims._shape else dims.tolist()
+        if isinstance(dims, int):
+            if dims < 0:
+                raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+            if dims > a.ndim or dims > b.ndim:
+                raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got "
+                                   f"dims={dims}")
+            ds, do = list(range(-dims, 0)), list(range(dims))
+        else:
+            ds, do = dims
+            ds = [ds] if isinstance(ds, int) else list(ds)
+            do = [do] if isinstance(do, int) else list(do)
+        return binding(a, b, ds, do, out=out)
+    return tensordot
+
+
+def _kron(self, other):
+    nd = max(self.ndim, other.ndim)
+    sa = (1,) * (nd - self.ndim) + self._shape
+    sb = (1,) * (nd - other.ndim) + other._shape
+    # (views, as PyTorch's _unsafe_view: a layout they can't view is an error there too)
+    a = self.view([d for n in sa for d in (n, 1)])
+    b = other.view([d for n in sb for d in (1, n)])
+    return OPS["mul"].call(a, b).view([x * y for x, y in zip(sa, sb)])
+
+
+def _cross(self, other, dim=None):
+    from ..._shapes import broadcast_shapes
+    shape = broadcast_shapes(self._shape, other._shape)
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
+                           f"{_type_name(other.dtype)}")
+    if self.dtype is D.bool:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    if dim is None:
+        import warnings
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
+                      "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
+                      "default value of dim will change to agree with that of "
+                      "linalg.cross in a future release.", UserWarning, stacklevel=4)
+        dim = next((d for d, n in enumerate(shape) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    else:
+        from .._argcheck import wrap_dim
+        d = wrap_dim(dim, len(shape))
+        sa = (1,) * (len(shape) - self.ndim) + self._shape
+        so = (1,) * (len(shape) - other.ndim) + other._shape
+        if sa[d] != 3 or so[d] != 3:  # (no broadcasting along dim)
+            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                               f"{sa[d]} and {so[d]}")
+        dim = d
+    a, b = self.expand(shape), other.expand(shape)
+    c = [a.select(dim, i) for i in range(3)]
+    e = [b.select(dim, i) for i in range(3)]
+    mul, sub = OPS["mul"].call, OPS["sub"].call
+    parts = [sub(mul(c[(i + 1) % 3], e[(i + 2) % 3]), mul(c[(i + 2) % 3], e[(i + 1) % 3]), 1)
+             for i in range(3)]
+    return OPS["stack"].call(parts, dim)
+
+
+def _matrix_power(self, n):
+    if self.ndim < 2:
+        raise RuntimeError("linalg.matrix_power: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if self._shape[-1] != self._shape[-2]:
+        raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
+                           f"they are {self._shape[-2]} by {self._shape[-1]} matrices")
+    if n < 0:
+        raise NotImplementedError("matrix_power with a negative exponent needs a matrix "
+                                  "inverse, which mindtorch does not implement yet")
+    if n == 0:
+        eye = OPS["eye"].binding(self._shape[-1], dtype=self.dtype, device=self._device)
+        return OPS["clone"].call(eye.expand(self._shape), "contiguous_format")
+    result, base = None, self
+    while n:  # binary powering
+        if n & 1:
+            result = base if result is None else OPS["matmul"].call(result, base)
+        n >>= 1
+        if n:
+            base = OPS["matmul"].call(base, base)
+    return result if result is not self else OPS["clone"].call(self, "contiguous_format")
+
+
+def _chain_matmul(matrices):
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    for t in matrices:
+        if t.ndim != 2:
+            raise RuntimeError(f"Tensor dimension is {t.ndim}, expected 2 instead.")
+    r = matrices[0]
+    if len(matrices) == 1:
+        return OPS["clone"].call(r, "contiguous_format")
+    for t in matrices[1:]:
+        r = OPS["mm"].call(r, t)
+    return r
+
+
+# -- einsum: operands aligned to one label order, contracted pairwise with bmm -------------
+
+def _einsum_parse(equation, tensors):
+    """(per operand: its labels, with None for ellipsis dims; the output labels)."""
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    terms = lhs.split(",")
+    if len(terms) < len(tensors):
+        raise RuntimeError("einsum(): more operands were provided than specified in the "
+                           "equation")
+    if len(terms) > len(tensors):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the "
+                           "equation")
+    pos = 0
+    ell_n = 0
+    parsed = []
+    for i, (term, t) in enumerate(zip(terms, tensors)):
+        labels, j, ell = [], 0, False
+        while j < len(term):
+            ch = term[j]
+            if term.startswith("...", j):
+                if ell:
+                    raise RuntimeError("einsum(): found '.' for operand {i} for which an "
+                                       "ellipsis was already found")
+                ell = True
+                labels.append(...)
+                j += 3
+                continue
+            if not ch.isascii() or not ch.isalpha():
+                raise RuntimeError(f"einsum(): invalid subscript given at index {pos + j} in "
+                                   f"the equation string, subscripts must be in [a-zA-Z]")
+            labels.append(ch)
+            j += 1
+        pos += len(term) + 1
+        named = len(labels) - ell
+        if not ell and named != t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({named}) "
+                               f"does not match the number of dimensions ({t.ndim}) for operand "
+                               f"{i} and no ellipsis was given")
+        if ell and named > t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({named}) "
+                               f"is more than the number of dimensions ({t.ndim}) for operand "
+                               f"{i}")
+        k = t.ndim - named
+        ell_n = max(ell_n, k) if ell else ell_n
+        out = []
+        for lab in labels:  # ellipsis dims get labels ("...", index from the right)
+            out.extend([("...", k - m) for m in range(k)] if lab is ... else [lab])
+        parsed.append(out)
+    ell_labels = [("...", m) for m in range(ell_n, 0, -1)]
+    if arrow:
+        out, j = [], 0
+        while j < len(rhs):
+            if rhs.startswith("...", j):
+                out.extend(ell_labels)
+                j += 3
+                continue
+            ch = rhs[j]
+            if not ch.isascii() or not ch.isalpha():
+                raise RuntimeError(f"einsum(): invalid subscript given at index "
+                                   f"{len(lhs) + 2 + j} in the equation string, subscripts must "
+                                   f"be in [a-zA-Z]")
+            if ch in out:
+                raise RuntimeError(f"einsum(): output subscript {ch} appears more than once in "
+                                   f"the output")
+            if not any(ch in p for p in parsed):
+                raise RuntimeError(f"einsum(): output subscript {ch} does not appear in the "
+                                   f"equation for any input operand")
+            out.append(ch)
+            j += 1
+    else:  # ellipsis dims, then the labels seen once, in alphabetical order
+        counts = {}
+        for p in parsed:
+            for lab in p:
+                if isinstance(lab, str):
+                    counts[lab] = counts.get(lab, 0) + 1
+        out = ell_labels + sorted(lab for lab, c in counts.items() if c == 1)
+    return parsed, out
+
+
+def _einsum(equation, tensors):
+    parsed, out = _einsum_parse(equation, tensors)
+    sizes = {}
+    ops = []
+    for i, (labels, t) in enumerate(zip(parsed, tensors)):
+        # a label repeated within an operand takes its diagonal
+        while len(set(labels)) != len(labels):
+            lab = next(x for x in labels if labels.count(x) > 1)
+            d1 = labels.index(lab)
+            d2 = labels.index(lab, d1 + 1)
+            if t._shape[d1] != t._shape[d2]:
+                raise RuntimeError(f"einsum(): subscript {lab} is repeated for operand {i} but "
+                                   f"the sizes don't match, {t._shape[d2]} != {t._shape[d1]}")
+            t = t.diagonal(0, d1, d2)
+            labels = [x for k, x in enumerate(labels) if k not in (d1, d2)] + [lab]
+        for lab, n in zip(labels, t._shape):
+            seen = sizes.get(lab)
+            if seen is None or seen == 1:
+                sizes[lab] = n
+            elif n != 1 and n != seen:
+                name = lab if isinstance(lab, str) else "..."
+                raise RuntimeError(f"einsum(): subscript {name} has size {n} for operand {i} "
+                                   f"which does not broadcast with previously seen size {seen}")
+        ops.append((t, labels))
+    order = list(out) + [lab for lab in sizes if lab not in out]  # summed labels last
+    aligned = []
+    for t, labels in ops:  # every operand viewed with all labels, size 1 where absent
+        perm = [labels.index(lab) for lab in order if lab in labels]
+        t = t.permute(perm)
+        shape, k = [], 0
+        for lab in order:
+            if lab in labels:
+                shape.append(t._shape[k])
+                k += 1
+            else:
+                shape.append(1)
+        aligned.append(t.reshape(shape))
+    n_out = len(out)
+    result = aligned[0]
+    for idx, other in enumerate(aligned[1:], 1):
+        rest = aligned[idx + 1:]
+        # labels neither in the output nor in a later operand are contracted now
+        sum_dims = [d for d in range(n_out, len(order))
+                    if all(r._shape[d] == 1 for r in rest)]
+        result = _contract(result, other, sum_dims)
+    sum_dims = [d for d in range(n_out, len(order)) if result._shape[d] != 1]
+    if sum_dims:
+        result = OPS["sum"].call(result, tuple(sum_dims), True, None if len(tensors) == 1
+                                 else result.dtype)
+    return result.reshape(result._shape[:n_out]) if len(order) > n_out else result
+
+
+def _contract(a, b, sum_dims):
+    """a * b summed over sum_dims (kept as size 1), as PyTorch's sumproduct_pair: a
+    batched matrix product over the dims both have, a plain product when nothing sums."""
+    nd = a.ndim
+    contract = [d for d in sum_dims if a._shape[d] > 1 and b._shape[d] > 1]
+    for d in sum_dims:  # a summed dim only one side has is summed there first
+        if a._shape[d] > 1 and b._shape[d] == 1:
+            a = OPS["sum"].call(a, (d,), True, a.dtype)
+        elif b._shape[d] > 1 and a._shape[d] == 1:
+            b = OPS["sum"].call(b, (d,), True, b.dtype)
+    if not contract:
+        return OPS["mul"].call(a, b)
+    keep = [d for d in range(nd) if d not in contract]
+    batch = [d for d in keep if a._shape[d] > 1 and b._shape[d] > 1]
+    left = [d for d in keep if a._shape[d] > 1 and b._shape[d] == 1]
+    right = [d for d in keep if b._shape[d] > 1 and a._shape[d] == 1]
+    ones = [d for d in keep if a._shape[d] == 1 and b._shape[d] == 1]
+
+    def prod(t, dims):
+        n = 1
+        for d in dims:
+            n *= t._shape[d]
+        return n
+    nb, nl, nr, nc = prod(a, batch), prod(a, left), prod(b, right), prod(a, contract)
+    x = a.permute(batch + left + contract + right + ones).reshape(nb, nl, nc)
+    y = b.permute(batch + contract + right + left + ones).reshape(nb, nc, nr)
+    r = OPS["bmm"].call(x, y)
+    shape = [a._shape[d] for d in batch] + [a._shape[d] for d in left] + \
+        [b._shape[d] for d in right]
+    r = r.reshape(shape)
+    # back to the aligned order, size 1 for every other dim
+    placed = batch + left + right
+    r = r.permute([placed.index(d) for d in sorted(placed)])
+    full = [a._shape[d] if d in batch or d in left else b._shape[d] if d in right else 1
+            for d in range(nd)]
+    return r.reshape(full)
+
+
+def _chain_matmul_public(binding):
+    def chain_matmul(*matrices, out=None):
+        if not matrices:
+            raise RuntimeError("chain_matmul(): Expected one or more matrices")
+        return binding(list(matrices), out=out)
+    return chain_matmul
+
+
+def _einsum_public(binding):
+    """einsum(equation, *operands) (or one list of operands), and the sublist form
+    einsum(op1, [0, 1], op2, [1, 2], [0, 2])."""
+    def einsum(*args):
+        if args and not isinstance(args[0], str):
+            letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+            def sub(lst):
+                return "".join("..." if x is ... else letters[x] for x in lst)
+            n = len(args) // 2
+            ops = list(args[0:2 * n:2])
+            eq = ",".join(sub(x) for x in args[1:2 * n:2])
+            if len(args) % 2:  # the output sublist
+                eq += "->" + sub(args[-1])
+            return binding(eq, ops)
+        if len(args) == 2 and isinstance(args[1], (list, tuple)):
+            return binding(args[0], list(args[1]))
+        return binding(args[0], list(args[1:]))
+    return einsum
+
+
 # -- out=: products want an out tensor of exactly their result's dtype ----------------------
 
 def _c_name(dtype):
@@ -242,6 +720,12 @@ def _strict_out(op, kind):
     overload(op, make)
 
 
+def _inplace(name):
+    def inplace(self, *args):
+        return self.copy_(OPS[name].call(self, *args))
+    return inplace
+
+
 def _declare():
     for name, args in (("mm", "Tensor self, Tensor mat2"), ("bmm", "Tensor self, Tensor mat2"),
                        ("mv", "Tensor self, Tensor vec"), ("dot", "Tensor self, Tensor tensor")):
@@ -257,6 +741,42 @@ def _declare():
     for name in ("outer", "ger"):
         define(f"{name}(Tensor self, Tensor vec2) -> Tensor", tags=("linalg",), out=True,
                decomposition=_outer)
+    coefficients = "*, Scalar beta=1, Scalar alpha=1"
+    for name, args, fn in (("addmv", "Tensor mat, Tensor vec", _addmv),
+                           ("addr", "Tensor vec1, Tensor vec2", _addr),
+                           ("baddbmm", "Tensor batch1, Tensor batch2", _baddbmm),
+                           ("addbmm", "Tensor batch1, Tensor batch2", _addbmm)):
+        define(f"{name}(Tensor self, {args}, {coefficients}) -> Tensor", tags=("linalg",),
+               out=True, decomposition=fn)
+    for name, fn in (("tril", _tril), ("triu", _triu)):
+        define(f"{name}(Tensor self, int diagonal=0) -> Tensor", out=True, decomposition=fn)
+    define("diag(Tensor self, int diagonal=0) -> Tensor", out=True, decomposition=_diag)
+    define("diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+           dim_extra=1, decomposition=_diag_embed)
+    define("diagflat(Tensor self, int offset=0) -> Tensor", decomposition=_diagflat)
+    define("trace(Tensor self) -> Tensor", decomposition=_trace)
+    overload(define("tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) "
+                    "-> Tensor", tags=("linalg",), method=False, out=True,
+                    decomposition=_tensordot), _tensordot_public)
+    define("kron(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
+           decomposition=_kron)
+    define("cross(Tensor self, Tensor other, int? dim=None) -> Tensor", tags=("linalg",),
+           out=True, decomposition=_cross)
+    define("matrix_power(Tensor self, int n) -> Tensor", tags=("linalg",), out=True,
+           decomposition=_matrix_power)
+    overload(define("chain_matmul(Tensor[] matrices) -> Tensor", tags=("linalg",),
+                    method=False, out=True, decomposition=_chain_matmul), _chain_matmul_public)
+    overload(define("einsum(str equation, Tensor[] tensors) -> Tensor", tags=("linalg",),
+                    method=False, decomposition=_einsum), _einsum_public)
+    # in-place forms: the result written back (copy_ refuses a result self can't hold)
+    for name, args in (("addmm", "Tensor mat1, Tensor mat2, " + coefficients),
+                       ("addmv", "Tensor mat, Tensor vec, " + coefficients),
+                       ("addr", "Tensor vec1, Tensor vec2, " + coefficients),
+                       ("baddbmm", "Tensor batch1, Tensor batch2, " + coefficients),
+                       ("addbmm", "Tensor batch1, Tensor batch2, " + coefficients),
+                       ("tril", "int diagonal=0"), ("triu", "int diagonal=0")):
+        define(f"{name}_(Tensor(a!) self, {args}) -> Tensor(a!)", tags=("inplace",),
+               function=False, decomposition=_inplace(name))
     for name, kind in (("mm", "mm"), ("bmm", "mm"), ("addmm", "mm"), ("matmul", "matmul"),
                        ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"),
                        ("inner", "tensordot")):
