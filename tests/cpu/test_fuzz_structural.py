@@ -232,7 +232,8 @@ def _view_op(rng, shape, dtype):
              "as_strided", "movedim", "moveaxis", "unfold", "view_as", "reshape_as",
              "split_with_sizes", "tensor_split", "hsplit", "vsplit", "dsplit", "narrow_tensor",
              "squeeze_int", "alias", "view_dtype", "view_as_real", "view_as_complex",
-             "broadcast_to", "ravel"]
+             "broadcast_to", "ravel", "t_", "transpose_", "unsqueeze_", "squeeze_",
+             "swapdims_"]
     kinds += [k for k, ranks in _PROPERTY_RANKS.items() if nd in ranks]
     if not dtype.startswith("complex"):  # mindtorch has no lazily conjugated views
         kinds.append("adjoint")
@@ -242,6 +243,12 @@ def _view_op(rng, shape, dtype):
     if kind in ("view", "reshape"):
         s = _sizes_arg(rng, _factor_shape(rng, numel))
         return f"{kind}{s}", lambda x: getattr(x, kind)(*s)
+    if kind in ("t_", "transpose_", "unsqueeze_", "squeeze_", "swapdims_"):
+        args = {"t_": (), "transpose_": (rdim(rng, nd), rdim(rng, nd)),
+                "swapdims_": (rdim(rng, nd), rdim(rng, nd)),
+                "unsqueeze_": (rdim(rng, nd, extra=1),),
+                "squeeze_": pick(rng, [(), (rdim(rng, nd),)])}[kind]
+        return f"{kind}{args}", lambda x: getattr(x, kind)(*args)
     if kind == "view_dtype":
         target = pick(rng, ["float32", "int64", "int8", "bool", "complex64", "float16",
                             "complex128", "uint8", dtype])

@@ -686,6 +686,48 @@ for _schema, _impl, _opts in _VIEWS:
     define(_schema, core_impl=_impl, tags=VIEW, **_opts)
 
 
+# -- in-place view ops: self takes the view's metadata (same storage; version bumped) ------
+
+def _in_place(view_fn):
+    def op(self, *args):
+        v = view_fn(self, *args)
+        self._shape, self._stride, self._offset = v._shape, v._stride, v._offset
+        self._cache = None  # (a backend's cached host view of the old layout)
+        return self
+    return op
+
+
+def _t_inplace(self):
+    if self.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is "
+                           f"{self.ndim}D")
+    return t(self)
+
+
+_INPLACE_VIEWS = [
+    ("t_(Tensor(a!) self) -> Tensor(a!)", _t_inplace, {}),
+    ("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose, {}),
+    ("swapaxes_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose, {}),
+    ("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose, {}),
+    ("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", unsqueeze, {"dim_extra": 1}),
+    ("squeeze_(Tensor(a!) self, int[]? dim=None) -> Tensor(a!)", squeeze, {}),
+    ("as_strided_(Tensor(a!) self, int[] size, int[] stride, int? storage_offset=None) "
+     "-> Tensor(a!)", as_strided, {"function": True}),
+]
+
+for _schema, _impl, _opts in _INPLACE_VIEWS:
+    define(_schema, core_impl=_in_place(_impl), tags=("inplace",),
+           **{"function": False, **_opts})
+
+
+def _resize_as_(self, the_template, memory_format=None):
+    return self.resize_(the_template._shape)
+
+
+define("resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) "
+       "-> Tensor(a!)", tags=("inplace",), decomposition=_resize_as_)
+
+
 # -- checks PyTorch makes before it wraps `dim` --------------------------------------------
 # The generated binding wraps dims before the op runs, so where PyTorch rejects a 0-dim
 # input (or a bad size) first, the public function checks that ahead of the binding.
