@@ -89,8 +89,9 @@ def rand_values(rng, dtype, shape, special=0.15, small=False):
 
 
 def _torch_from(base):
-    if base.dtype == M.bfloat16.np:
-        return torch.from_numpy(base.astype(np.float32)).to(torch.bfloat16)
+    if base.dtype == M.bfloat16.np:  # the same bits (torch's float -> bfloat16 of a nan
+        # sets the sign bit)
+        return torch.from_numpy(base.view(np.int16).copy()).view(torch.bfloat16)
     return torch.from_numpy(base.copy())
 
 

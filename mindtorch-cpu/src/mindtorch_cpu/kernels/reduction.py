@@ -3,6 +3,8 @@ in mindtorch._ops.decls.reduction; these kernels only compute.
 
 float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at the end.
 """
+import warnings
+
 import numpy as np
 
 from mindtorch import _dtype as D
@@ -24,9 +26,13 @@ def _acc(a, dtype):
     """a in the dtype that accumulates dtype's results (values first rounded to dtype, as
     PyTorch does for e.g. sum(float32 tensor, dtype=float16))."""
     acc = _WIDE.get(dtype, dtype.np)
-    if a.dtype != dtype.np and acc != dtype.np:
-        a = a.astype(dtype.np)
-    return a if a.dtype == acc else a.astype(acc)
+    if a.dtype == acc:
+        return a
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # overflow to inf, complex -> real: silent in torch
+        if a.dtype != dtype.np and acc != dtype.np:
+            a = a.astype(dtype.np)
+        return a if a.dtype == acc else a.astype(acc)
 
 
 def result(r, out):
@@ -59,7 +65,13 @@ def _count(self, dim):
 
 def mean(self, dim=None, keepdim=False, dtype=None):
     out = R.mean_dtype(self, dtype)
-    s = np.add.reduce(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim)
+    a = arr(self)
+    # a 16-bit result is computed in float32 from the input (not first rounded to it)
+    if out in _WIDE:
+        a = a if a.dtype == np.float32 else a.astype(np.float32)
+    else:
+        a = _acc(a, out)
+    s = np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
     n = _count(self, dim)
     if n == 0:
         with np.errstate(all="ignore"):  # the mean of nothing is nan
