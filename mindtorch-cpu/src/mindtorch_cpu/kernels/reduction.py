@@ -26,11 +26,12 @@ def _acc(a, dtype):
     """a in the dtype that accumulates dtype's results (values first rounded to dtype, as
     PyTorch does for e.g. sum(float32 tensor, dtype=float16))."""
     acc = _WIDE.get(dtype, dtype.np)
-    if a.dtype == acc:
+    round_first = a.dtype != dtype.np and acc != dtype.np
+    if a.dtype == acc and not round_first:
         return a
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")  # overflow to inf, complex -> real: silent in torch
-        if a.dtype != dtype.np and acc != dtype.np:
+        if round_first:
             a = a.astype(dtype.np)
         return a if a.dtype == acc else a.astype(acc)
 
