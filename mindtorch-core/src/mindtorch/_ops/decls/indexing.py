@@ -707,6 +707,111 @@ def _rot90(self, k=1, dims=(0, 1)):
     return OPS["clone"].call(self, "contiguous_format")
 
 
+# -- scatters of a whole slice: a copy of self with one view of it overwritten -------------
+
+def _view_scatter(view_of):
+    def scatter(self, src, *args):
+        out = OPS["clone"].call(self, None)
+        target = view_of(out, *args)
+        if target._shape != src._shape:
+            raise RuntimeError(f"expected src to have a size equal to the slice of self. src "
+                               f"size = {list(src._shape)}, slice size = "
+                               f"{list(target._shape)}")
+        target.copy_(src)
+        out._version_counter[0] = 0
+        return out
+    return scatter
+
+
+def _select_for_scatter(t, dim, index):
+    n = t._shape[dim] if t.ndim else 0
+    if not -n <= index < n:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(t._shape)} at dimension {dim}")
+    return t.select(dim, index)
+
+
+def _narrow_copy(self, dim, start, length):
+    return OPS["clone"].call(self.narrow(dim, start, length), "contiguous_format")
+
+
+# -- put / index_reduce ----------------------------------------------------------------------
+
+def _put_(self, index, source, accumulate=False):
+    if index.dtype is not D.int64:
+        raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
+                           f"{type_name(index.dtype)}")
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got "
+                           f"self.dtype = {type_name(self.dtype)} and source.dtype = "
+                           f"{type_name(source.dtype)}")
+    if source.numel() != index.numel():
+        raise IndexError(f"put_(): Expected source and index to have the same number of "
+                         f"elements, but got source.numel() = {source.numel()}, index.numel() = "
+                         f"{index.numel()}")
+    n = self.numel()
+    v = _first_out_of_range(index, n, negative_ok=True)
+    if v is not None:
+        raise IndexError(f"out of range: tried to access index {v} on a tensor of {n} elements.")
+    # write through a flat view when self has one, else into a contiguous copy
+    flat = self.view(-1) if self.is_contiguous() else OPS["clone"].call(self, None).reshape(-1)
+    OPS["index_put_"].call(flat, (index.reshape(-1),), source.reshape(-1), accumulate)
+    if flat._storage is not self._storage:
+        self.copy_(flat.view(self._shape))
+    return self
+
+
+_INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
+
+
+def _index_reduce_(self, dim, index, source, reduce, include_self=True):
+    import warnings
+    warnings.warn("index_reduce() is in beta and the API may change at any time.",
+                  UserWarning, stacklevel=4)
+    if reduce not in _INDEX_REDUCTIONS:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+    if index.ndim > 1:
+        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: "
+                         f"{index.ndim} with type: {type_name(index.dtype)} and size: "
+                         f"{list(index._shape)}")
+    if index.dtype is not D.int64 and index.dtype is not D.int32:
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
+                           f"{type_name(index.dtype)}")
+    if source.dtype is not self.dtype:
+        raise RuntimeError(f"index_reduce_(): self ({type_name(self.dtype)}) and source "
+                           f"({type_name(source.dtype)}) must have the same scalar type")
+    n = source._shape[dim] if source.ndim else 1
+    if index.numel() != n:
+        if not source.ndim:  # PyTorch's message reads source.size(dim) of a 0-dim source
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise RuntimeError(f"index_reduce_(): Number of indices ({index.numel()}) should be "
+                           f"equal to source.size(dim): ({n}), for dim: {dim}")
+    # PyTorch's dtype support differs by path: its 1-D path and include_self=False take
+    # neither complex nor bool; the sliced path lacks complex amax/amin and bool mean
+    odd = self.dtype.is_complex or self.dtype is D.bool
+    if odd and (not include_self or index.numel() and (
+            self.ndim <= 1 or reduce in ("amax", "amin") and self.dtype.is_complex or
+            reduce == "mean" and self.dtype is D.bool)):
+        name = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
+        raise NotImplementedError(f'"{name}" not implemented for \'{type_name(self.dtype)}\'')
+    if _empty_dim_writes(self, dim, index):
+        return self
+    size = self._shape[dim] if self.ndim else 1
+    if _first_out_of_range(index, size) is not None:
+        raise IndexError("index out of range in self")
+    if not source.numel():
+        return self
+    # every element of source scatters to its index along dim
+    shape = [1] * max(source.ndim, 1)
+    shape[dim] = n
+    target = self if self.ndim else self.reshape(1)
+    src = source if source.ndim else source.reshape(1)
+    idx = index.reshape(shape).expand(src._shape).to(D.int64)
+    OPS["scatter_reduce_"].call(target, dim, idx, src, reduce, include_self)
+    return self
+
+
 def _out_of_place(inplace):
     """The out-of-place op of an in-place decomposition: the same on a clone."""
     def op(self, *args):
@@ -762,6 +867,25 @@ def _declare():
                     decomposition=_roll), _roll_public)
     overload(define("rot90(Tensor self, int turns=1, int[] dims=(0, 1)) -> Tensor",
                     decomposition=_rot90), _rot90_public)
+    define("select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor",
+           decomposition=_view_scatter(_select_for_scatter))
+    define("slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, "
+           "int step=1) -> Tensor",
+           decomposition=_view_scatter(lambda t, *a: OPS["slice"].call(t, *a)))
+    define("diagonal_scatter(Tensor self, Tensor src, int offset=0, int dim1=0, int dim2=1) "
+           "-> Tensor", decomposition=_view_scatter(lambda t, *a: t.diagonal(*a)))
+    define("narrow_copy(Tensor self, int dim, int start, int length) -> Tensor", out=True,
+           decomposition=_narrow_copy)
+    define("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) "
+           "-> Tensor(a!)", tags=("inplace",), function=False, decomposition=_put_)
+    define("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
+           decomposition=_out_of_place(_put_))
+    define("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, "
+           "*, bool include_self=True) -> Tensor(a!)", tags=("inplace",), function=False,
+           decomposition=_index_reduce_)
+    define("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
+           "bool include_self=True) -> Tensor", out=True,
+           decomposition=_out_of_place(_index_reduce_))
     # index_fill / index_add / index_copy: index_put_ along one dim
     for name, inplace, args in (
             ("index_fill", _index_fill_, "Tensor|Scalar value"),

@@ -7,6 +7,7 @@ rule that every backend's cat uses.
 """
 from functools import reduce
 
+from ... import _dtype as D
 from ..._dtype import scalar_type_name
 from ..._promotion import promote_types
 from .._argcheck import wrap_dim
@@ -186,6 +187,73 @@ def _repeat_interleave_public(binding):
     return repeat_interleave
 
 
+def _check_vectors(tensors):
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t._shape)}")
+
+
+def _cartesian_prod(tensors):
+    _check_vectors(tensors)
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = OPS["meshgrid"].call(tuple(tensors), "ij")
+    return OPS["stack"].call([g.reshape(-1) for g in grids], 1)
+
+
+def _block_diag(tensors):
+    from ..._promotion import promote_types
+    mats = []
+    for i, t in enumerate(tensors):
+        if t.ndim > 2:
+            raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
+                               f"dimensions. Input {i} has {t.ndim} dimensions")
+        mats.append(t.reshape(1, -1) if t.ndim == 1 else t.reshape(1, 1) if t.ndim == 0 else t)
+    dtype = reduce(promote_types, (t.dtype for t in mats))
+    rows, cols = sum(m._shape[0] for m in mats), sum(m._shape[1] for m in mats)
+    out = OPS["zeros"].binding((rows, cols), dtype=dtype, device=mats[0]._device)
+    r = c = 0
+    for m in mats:
+        out.narrow(0, r, m._shape[0]).narrow(1, c, m._shape[1]).copy_(m)
+        r, c = r + m._shape[0], c + m._shape[1]
+    out._version_counter[0] = 0
+    return out
+
+
+def _combinations(self, r=2, with_replacement=False):
+    import itertools
+    _check_vectors([self])
+    if r == 0:
+        return OPS["empty"].binding((0,), dtype=self.dtype, device=self._device)
+    pick = itertools.combinations_with_replacement if with_replacement else \
+        itertools.combinations
+    combos = list(pick(range(self._shape[0]), r))
+    from ..._creation import tensor
+    index = tensor(combos, dtype=D.int64, device=self._device).reshape(len(combos), r)
+    return OPS["index_select"].call(self, 0, index.reshape(-1)).reshape(len(combos), r)
+
+
+def _tensors_varargs(empty):
+    """f(*tensors) for an op over a Tensor[]; `empty()` answers a call with none."""
+    def make(binding):
+        def public(*tensors):
+            if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+                tensors = tensors[0]
+            if not tensors:
+                return empty()
+            return binding(list(tensors))
+        return public
+    return make
+
+
+def _no_meshgrid():
+    raise RuntimeError("meshgrid expects a non-empty TensorList")
+
+
+def _empty_block_diag():
+    return OPS["empty"].binding((1, 0))
+
+
 # name -> (decomposition, the name PyTorch's empty-list error gives)
 _STACKS = {"hstack": (_hstack, "hstack"), "vstack": (_vstack, "vstack"),
            "row_stack": (_vstack, "vstack"), "dstack": (_dstack, "dstack"),
@@ -248,6 +316,12 @@ def _declare():
     overload(define("repeat_interleave(Tensor self, Tensor|Scalar repeats, int? dim=None, *, "
                     "int? output_size=None) -> Tensor", decomposition=_repeat_interleave),
              _repeat_interleave_public)
+    overload(define("cartesian_prod(Tensor[] tensors) -> Tensor", method=False,
+                    decomposition=_cartesian_prod), _tensors_varargs(_no_meshgrid))
+    overload(define("block_diag(Tensor[] tensors) -> Tensor", method=False,
+                    decomposition=_block_diag), _tensors_varargs(_empty_block_diag))
+    define("combinations(Tensor self, int r=2, bool with_replacement=False) -> Tensor",
+           method=False, decomposition=_combinations)
     for name, (decomposition, shown) in _STACKS.items():
         op = define(f"{name}(Tensor[] tensors) -> Tensor", tags=("joining",), out=True,
                     method=False, decomposition=decomposition)
