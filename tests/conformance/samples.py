@@ -60,6 +60,7 @@ SAMPLES = {
     "cauchy_": [lambda d: ((_t(d, (3,)), 0.0, 1.0), {})],
     "log_normal_": [lambda d: ((_t(d, (3,)), 1.0, 2.0), {})],
     "geometric_": [lambda d: ((_t(d, (3,), mindtorch.int64), 0.5), {})],
+    "poisson": [lambda d: ((_t(d, (2, 3)).abs(),), {})],
     "multinomial": [lambda d: ((_t(d, (2, 5)).abs(), 3), {}),
                     lambda d: ((_t(d, (5,), mindtorch.float64).abs(), 8, True), {})],
     "randperm": [lambda d: ((6,), {"device": d}),

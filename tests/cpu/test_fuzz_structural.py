@@ -1288,7 +1288,7 @@ def _random_case(rng):
                       "normal_tf", "normal_ft", "normal_ff", "bernoulli", "bernoulli_p",
                       "bernoulli_", "multinomial", "dropout", "uniform_", "normal_",
                       "random_", "random_to", "random_from_to", "rand_like", "randn_like",
-                      "randint_like", "exponential_", "geometric_"])
+                      "randint_like", "exponential_", "geometric_", "poisson"])
 
     def dt(L, d=dtype):
         return {} if d is None else {"dtype": getattr(L, d)}
@@ -1368,6 +1368,13 @@ def _random_case(rng):
         return f"multinomial(tensor{pshape}:{pd}, {n}, {repl})", \
             lambda L, g: L.multinomial(L.tensor(probs).to(getattr(L, pd)), n, repl,
                                        generator=g), None
+    if name == "poisson":
+        xd = pick(rng, ["float32", "float64", "bfloat16", "int64"]) \
+            if rng.random() < 0.3 else "float32"
+        rates = rng.random(shape) * 5 * (1 if rng.random() < 0.95 else -1)
+        return f"poisson(tensor{shape}:{xd})", \
+            lambda L, g: L.poisson(L.tensor(rates).to(getattr(L, xd)), generator=g), \
+            lambda v: (v >= 0).all() and (v == np.round(v)).all()
     if name == "dropout":
         xd = pick(rng, ["float32", "float64", "bfloat16", "int64"]) \
             if rng.random() < 0.3 else "float32"

@@ -2,6 +2,7 @@
 
 The Generator holds the seed and, per device, a backend-made state object
 (DeviceSpec.generator(seed, index)) that the device's random kernels draw from."""
+import contextlib
 import time
 
 from ._device import canonical
@@ -103,3 +104,18 @@ def set_rng_state(state):
 def generator_for(generator, device):
     """The generator a random kernel on `device` should use."""
     return generator if generator is not None else _default_for(device)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
+             device_type="cuda"):
+    """torch.random.fork_rng: the default generators' states are restored on exit."""
+    if not enabled:
+        yield
+        return
+    saved = {d: g.get_state() for d, g in list(_defaults.items())}
+    try:
+        yield
+    finally:
+        for d, state in saved.items():
+            _defaults[d].set_state(state)

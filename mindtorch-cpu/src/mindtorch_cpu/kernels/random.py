@@ -147,9 +147,19 @@ def normal(mean, std=1.0, generator=None):
     return wrap(z * s + m, dtype)
 
 
+def poisson(self, generator=None):
+    R.check_poisson(self)
+    rates = arr(self).astype(np.float64)
+    if rates.size and not (rates >= 0).all():  # (NaN too)
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    with np.errstate(invalid="ignore"):
+        draws = np.asarray(_rng(generator).poisson(np.minimum(rates, 1e18)), np.float64)
+    return wrap(draws, self.dtype)
+
+
 KERNELS = {
     "uniform_": uniform_, "normal_": normal_, "random_": random_, "bernoulli_": bernoulli_,
-    "multinomial": multinomial, "randperm": randperm, "normal": normal,
+    "multinomial": multinomial, "randperm": randperm, "normal": normal, "poisson": poisson,
 }
 for _name, _sample in _DISTRIBUTIONS.items():
     _k = _continuous(_name, _sample)

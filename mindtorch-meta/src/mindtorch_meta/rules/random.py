@@ -48,10 +48,15 @@ def normal(mean, std=1.0, generator=None):
     return R.normal_result(mean, std)
 
 
+def poisson(self, generator=None):
+    R.check_poisson(self)
+    return _same(self)
+
+
 RULES = {
     "uniform_": uniform_, "normal_": normal_, "random_": random_, "bernoulli_": bernoulli_,
     "exponential_": _distribution("exponential_", 1), "cauchy_": _distribution("cauchy_", 2),
     "log_normal_": _distribution("log_normal_", 2),
     "geometric_": _distribution("geometric_", 1),
-    "multinomial": multinomial, "randperm": randperm, "normal": normal,
+    "multinomial": multinomial, "randperm": randperm, "normal": normal, "poisson": poisson,
 }

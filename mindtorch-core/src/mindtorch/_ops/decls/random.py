@@ -195,6 +195,11 @@ def check_randperm(n, dtype):
     return dtype
 
 
+def check_poisson(self):
+    if self.dtype.kind != "f":
+        raise not_implemented("poisson_cpu", self.dtype)
+
+
 def normal_result(mean, std):
     """(shape, dtype) of normal(mean, std) with tensor mean and/or std, after checks."""
     mt, st = hasattr(mean, "_shape"), hasattr(std, "_shape")
@@ -462,6 +467,7 @@ def _declare():
         return normal
     overload(tensor_form, make_normal)
 
+    define(f"poisson(Tensor self, {_GEN}) -> Tensor", method=False, tags=("random",))
     define("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)",
            method=False, tags=("random",), decomposition=_native_dropout)
     define("dropout(Tensor input, float p=0.5, bool train=True) -> Tensor", method=False,
