@@ -53,8 +53,8 @@ def _as_tuple(index):
     list holding slices, sequences, tensors, None or Ellipsis is a tuple in disguise)."""
     if type(index) is tuple:
         return index
-    if isinstance(index, Tensor) or not _is_sequence(index) or isinstance(index, np.ndarray) \
-            and index.ndim == 0:
+    # (a NumPy array is an index tensor, never a tuple in disguise)
+    if isinstance(index, (Tensor, np.ndarray)) or not _is_sequence(index):
         return (index,)
     try:
         n = len(index)
@@ -99,6 +99,8 @@ def _bool_index(value, device):
 
 
 def _select_checked(t, dim, index, real_dim):
+    if not -2 ** 63 <= index < 2 ** 63:  # PyTorch unpacks the index as an int64 first
+        raise ValueError("Overflow when unpacking long long")
     size = t._shape[dim]
     if index < -size or index >= size:
         raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size "
