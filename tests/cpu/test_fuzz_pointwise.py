@@ -9,14 +9,14 @@ the same dtype, shape and values (torch.testing.assert_close tolerances, equal_n
 exception of the same builtin class.  Failures list every divergent case with a recipe to
 reproduce it.
 """
+import cmath
 import math
 import re
 import warnings
 
+import mindtorch as M
 import numpy as np
 import pytest
-
-import mindtorch as M
 from mindtorch._ops.decls import pointwise as P
 from reference import DTYPES, torch
 
@@ -34,16 +34,17 @@ CASES = 800  # random cases per test (each test a fixed seed): ~0.5 s each on 2 
 # A matching case is allowed to diverge.
 KNOWN_FAILURES = [
     (r"^(add|sub|subtract|mul|multiply|div|divide|true_divide|floor_divide)\(SS ",
-     "torch.add(2, 3): PyTorch takes numbers as tensors for both operands of these ops; "
-     "the generated bindings (registry.py) refuse calls without a tensor"),
+     ("torch.add(2, 3): PyTorch takes numbers as tensors for both operands of these ops; "
+      "the generated bindings (registry.py) refuse calls without a tensor")),
     (r"^a(max|min)\(.*\[repeated dims of an empty tensor\]",
-     "amax over an empty dim listed twice: torch reports the empty dim (IndexError), the "
-     "bindings (registry.py/_argcheck.wrap_dims) the repetition first (RuntimeError)"),
+     ("amax over an empty dim listed twice: torch reports the empty dim (IndexError), the "
+      "bindings (registry.py/_argcheck.wrap_dims) the repetition first (RuntimeError)")),
     (r"^norm\(.*'nuc'", "norm(p='nuc') needs a singular value decomposition (linalg)"),
-    (r"^operator unary \+ \(bool", "Tensor.__pos__ (_tensor.py) returns self without "
-     "torch.positive's bool check"),
-    (r"^operator unary ~ \((float|bfloat|complex)", "Tensor.__invert__ (_tensor.py) is "
-     "bitwise_not, whose error for floats is NotImplementedError; torch's ~ raises TypeError"),
+    (r"^operator unary \+ \(bool",
+     "Tensor.__pos__ (_tensor.py) returns self without torch.positive's bool check"),
+    (r"^operator unary ~ \((float|bfloat|complex)",
+     ("Tensor.__invert__ (_tensor.py) is bitwise_not, whose error for floats is "
+      "NotImplementedError; torch's ~ raises TypeError")),
 ]
 
 
@@ -110,16 +111,16 @@ def make_pair(rng, dtype, shape, layout=None, **kw):
         perm = [int(p) for p in rng.permutation(nd)]
         inv = [perm.index(i) for i in range(nd)]
         base = rand_values(rng, dtype, [shape[p] for p in perm], **kw)
-        view = lambda t: t.permute(*inv)  # noqa: E731
+        view = lambda t: t.permute(*inv)
     elif layout == "stepped":
         starts = [int(rng.integers(2)) for _ in shape]
         base = rand_values(rng, dtype, [2 * s + 1 for s in shape], **kw)
         index = tuple(slice(st, st + 2 * s, 2) for st, s in zip(starts, shape))
-        view = lambda t: t[index]  # noqa: E731
+        view = lambda t: t[index]
     elif layout == "expanded":
         small = tuple(1 if rng.random() < 0.5 else s for s in shape)
         base = rand_values(rng, dtype, small, **kw)
-        view = lambda t: t.expand(shape)  # noqa: E731
+        view = lambda t: t.expand(shape)
     elif layout == "strided":
         n = int(np.prod(shape))
         order = [int(p) for p in rng.permutation(nd)]
@@ -129,11 +130,11 @@ def make_pair(rng, dtype, shape, layout=None, **kw):
             acc *= max(shape[d], 1)
         offset = int(rng.integers(3))
         base = rand_values(rng, dtype, (2 * n + 4,), **kw)
-        view = lambda t: t.as_strided(shape, stride, offset)  # noqa: E731
+        view = lambda t: t.as_strided(shape, stride, offset)
     else:
         layout = "contiguous"
         base = rand_values(rng, dtype, shape, **kw)
-        view = lambda t: t  # noqa: E731
+        view = lambda t: t
     mt, th = view(M.tensor(base)), view(_torch_from(base))
     return mt, th, f"{dtype}{list(shape)}:{layout}"
 
@@ -238,7 +239,7 @@ def diff(got, want, loose=False, tol_dtype=None):
             if d:
                 return d
         return None
-    if got != want and not (got != got and want != want):
+    if got != want and not (_is_nan(got) and _is_nan(want)):
         return f"{got!r} != torch's {want!r}"
     if type(got) is not type(want):
         return f"result type {type(got).__name__} != torch's {type(want).__name__}"
@@ -301,6 +302,10 @@ class Checker:
             shown = "\n".join(self.failures[:limit])
             pytest.fail(f"{len(self.failures)} of {self.count} cases diverge from torch:\n"
                         f"{shown}", pytrace=False)
+
+
+def _is_nan(x):
+    return isinstance(x, (float, complex)) and cmath.isnan(x)
 
 
 def _complex32(x):
@@ -465,8 +470,8 @@ def _binary_case(check, rng):
             # float in its vectorized one); keep the exponent representable in float32
             b = (1e-3, 1e-3, b[2])
         return (a[0], b[0]), (a[1], b[1])
-    mfn = lambda *a, **kw: getattr(M, name)(*a, **kwargs, **kw)  # noqa: E731
-    tfn = lambda *a, **kw: getattr(torch, name)(*a, **kwargs, **kw)  # noqa: E731
+    mfn = lambda *a, **kw: getattr(M, name)(*a, **kwargs, **kw)
+    tfn = lambda *a, **kw: getattr(torch, name)(*a, **kwargs, **kw)
     if name == "pow" and _complex_pow_of_nonfinite(*mk()[1]):
         return
     if kinds[0] == "S":
@@ -694,6 +699,10 @@ def _reduction_case(check, rng):
               lambda: getattr(tx, name)(*ta, **tk), loose)
     elif variant == "out" and has_out and "other" not in args:
         odt = rand_dtype(rng)
+        if name in ("all", "any") and odt == "uint8" and dtype not in ("bool", "uint8"):
+            # whether torch first casts such an input to uint8 depends on its kernel path
+            # (0.3 reads as 0 in some reductions, as true in others): not compared
+            odt = "bool"
         if name in ("max", "min") and (args or "dim" in kwargs):
             mo = (M.empty(0, dtype=getattr(M, odt)), M.empty(0, dtype=M.int64))
             to = (torch.empty(0, dtype=getattr(torch, odt)), torch.empty(0, dtype=torch.int64))
@@ -839,13 +848,13 @@ def _creation_case(check, rng):
 
     if name in ("zeros", "ones", "empty", "full"):
         form, shape = _size_arg(rng, rand_shape(rng))
-        if name == "full":
+        if name == "full":  # full takes no varargs size
             value = rand_scalar(rng)
-            args = lambda lib: (_size(lib, "tuple" if form == "varargs" else form, shape)[0],  # noqa: E731
-                                value)
+            full_form = "tuple" if form == "varargs" else form
+            args = lambda lib: (_size(lib, full_form, shape)[0], value)
             case = f"full({form} {shape}, {value!r}, {kw})"
         else:
-            args = lambda lib: _size(lib, form, shape)  # noqa: E731
+            args = lambda lib: _size(lib, form, shape)
             case = f"{name}({form} {shape}, {kw})"
         check(case, lambda: _blank(name, getattr(M, name)(*args(M), **with_dtype(M))),
               lambda: _blank(name, getattr(torch, name)(*args(torch), **with_dtype(torch))),
@@ -959,8 +968,8 @@ def _to_case(check, rng):
     elif form == "type":
         mfn, tfn = (lambda: m.type(mt_dt)), (lambda: t.type(th_dt))
     else:
-        mfn = lambda: M.empty(shape, dtype=mt_dt).copy_(m)  # noqa: E731
-        tfn = lambda: torch.empty(shape, dtype=th_dt).copy_(t)  # noqa: E731
+        mfn = lambda: M.empty(shape, dtype=mt_dt).copy_(m)
+        tfn = lambda: torch.empty(shape, dtype=th_dt).copy_(t)
 
     def post(got, want):
         if (want is t) != (got is m):

@@ -2,7 +2,6 @@
 import warnings
 
 import numpy as np
-
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import creation as C

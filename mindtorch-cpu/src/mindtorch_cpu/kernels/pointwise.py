@@ -1,6 +1,5 @@
 """Pointwise kernels: numpy ufuncs, computed in the dtype PyTorch's promotion gives."""
 import numpy as np
-
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
@@ -9,7 +8,6 @@ from mindtorch._ops.decls.pointwise import check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
-
 
 
 def not_implemented(name, dtype):
@@ -339,7 +337,7 @@ def _neg(self):
 
 
 def _clamp(self, min=None, max=None):
-    min, max, dt, scalar = P.clamp_plan(self, min, max)  # checks number bounds too
+    min, max, dt, _ = P.clamp_plan(self, min, max)  # checks number bounds too
     a = arr(self)
     if a.dtype != dt.np:
         a = a.astype(dt.np)
@@ -489,6 +487,6 @@ KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD,
                              scalar_opmath=name == "mul")
                 for name, (fn, allow) in BINARY.items()})
 KERNELS.update({
-    "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp, "where": _where,
-    "round": _round, "gelu": _gelu_kernel, "pow": _pow_kernel, "lerp": _lerp,
+    "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp,
+    "where": _where, "round": _round, "gelu": _gelu_kernel, "pow": _pow_kernel, "lerp": _lerp,
 })

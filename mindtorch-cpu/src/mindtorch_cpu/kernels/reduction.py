@@ -6,7 +6,6 @@ float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at 
 import warnings
 
 import numpy as np
-
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import reduction as R
 

@@ -5,7 +5,8 @@ import operator
 import warnings
 
 from ... import _dtype as D
-from ..._creation import _contiguous as _contiguous_strides, _empty as _create_empty
+from ..._creation import _contiguous as _contiguous_strides
+from ..._creation import _empty as _create_empty
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes

@@ -435,6 +435,8 @@ def _var_forms(op, binding, self, args, kwargs, out):
         elif out.dtype.is_complex and not self.dtype.is_complex:
             raise NotImplementedError(f'"std_cpu" not implemented for '
                                       f"'{_type_name(out.dtype)}'")
+        if out.dtype.kind == "f" and self.dtype.kind == "f" and out.dtype is not self.dtype:
+            self = _cast(self, out.dtype)  # the input is read in out's dtype
     return binding(self, kw.pop("dim", None), kw.pop("unbiased", None),
                    kw.pop("keepdim", False), **kw, out=out)
 
