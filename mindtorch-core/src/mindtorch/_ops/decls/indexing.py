@@ -898,3 +898,17 @@ def _declare():
 
 
 _declare()
+
+
+def _exact_outs():
+    """out= of these ops takes only the result's dtype, as in PyTorch."""
+    from .linalg import exact_out
+    for name, kind in (("index_select", "index_select"), ("gather", "mm"), ("scatter", "mm"),
+                       ("scatter_add", "mm"), ("scatter_reduce", "mm"),
+                       ("masked_select", "masked_select"), ("nonzero", "nonzero"),
+                       ("take", "take"), ("take_along_dim", "mm"), ("index_add", "mm"),
+                       ("index_reduce", "mm"), ("narrow_copy", "narrow_copy")):
+        exact_out(OPS[name], kind)
+
+
+_exact_outs()

@@ -6,6 +6,7 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
+from ..._tensor import Tensor
 from ..dispatch import write_out
 from ..registry import OPS, define, overload
 from ._helpers import _type_name
@@ -649,6 +650,11 @@ def _contract(a, b, sum_dims):
 
 def _chain_matmul_public(binding):
     def chain_matmul(*matrices, out=None):
+        import warnings
+        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future "
+                      "PyTorch release. Use torch.linalg.multi_dot instead, which accepts a "
+                      "list of two or more tensors rather than multiple parameters.",
+                      UserWarning, stacklevel=2)
         if not matrices:
             raise RuntimeError("chain_matmul(): Expected one or more matrices")
         return binding(list(matrices), out=out)
@@ -683,17 +689,27 @@ def _c_name(dtype):
 
 
 def _out_message(kind, result, out, args):
+    got, want = _type_name(out.dtype), _type_name(result.dtype)
     if kind == "dot":
-        return (f"result dtype {_type_name(out.dtype)} does not match input dtype "
-                f"{_type_name(result.dtype)}")
+        return f"result dtype {got} does not match input dtype {want}"
     if kind == "addmv":
-        return (f"addmv input tensors must have the same dtype, but got "
-                f"{_type_name(out.dtype)}, {_type_name(args[0].dtype)}, and "
-                f"{_type_name(args[1].dtype)}")
+        return (f"addmv input tensors must have the same dtype, but got {got}, "
+                f"{_type_name(args[0].dtype)}, and {_type_name(args[1].dtype)}")
     if kind == "tensordot":
-        return (f"tensordot: Expected the output tensor to have dtype "
-                f"{_type_name(result.dtype)}, but got an output tensor with dtype "
-                f"{_type_name(out.dtype)}")
+        return (f"tensordot: Expected the output tensor to have dtype {want}, but got an "
+                f"output tensor with dtype {got}")
+    if kind in ("index_select", "masked_select"):
+        return f"{kind}(): self and result must have the same scalar type"
+    if kind == "nonzero":
+        return f"nonzero: Expected out tensor to have scalar type Long but got scalar type{got}"
+    if kind == "take":
+        return (f"take(): self and out expected to have the same dtype, but got self.dtype = "
+                f"{want} and out.dtype = {got}")
+    if kind == "narrow_copy":
+        return "Expected self.dtype() == output.dtype() to be true, but got false."
+    if kind == "multi_dot":
+        return (f"multi_dot(): expected out tensor to have dtype {_c_name(result.dtype)} but "
+                f"got {_c_name(out.dtype)}")
     return (f"Expected out tensor to have dtype {_c_name(result.dtype)}, but got "
             f"{_c_name(out.dtype)} instead")
 
@@ -704,19 +720,28 @@ def _matmul_out_kind(args):
     return "dot" if d1 == d2 == 1 else "addmv" if d2 == 1 and d1 >= 2 else "mm"
 
 
-def _strict_out(op, kind):
+def exact_out(op, kind="mm"):
+    """Make op's out= take only its result's dtype (RuntimeError with PyTorch's message
+    for `kind`), on top of any public wrapper op already has."""
+    prev = op._public
+
     def make(generated):
-        def product(*args, out=None, **kwargs):
+        inner = prev(generated) if prev is not None else generated
+
+        def public(*args, out=None, **kwargs):
             if out is None:
-                return generated(*args, **kwargs)
-            r = generated(*args, **kwargs)
+                return inner(*args, **kwargs)
+            r = inner(*args, **kwargs)
+            if not isinstance(r, Tensor) or not isinstance(out, Tensor):
+                return inner(*args, out=out, **kwargs)  # (its own out= handling/errors)
             k = _matmul_out_kind(args) if kind == "matmul" else kind
             # (inner with a 0-dim side is a mul: out= casts as for pointwise ops)
-            strict = kind != "tensordot" or all(getattr(a, "ndim", 0) for a in args[:2])
+            strict = kind != "inner" or all(getattr(a, "ndim", 0) for a in args[:2])
             if strict and r.dtype is not out.dtype:
-                raise RuntimeError(_out_message(k, r, out, args))
+                raise RuntimeError(_out_message("tensordot" if k == "inner" else k, r, out,
+                                                args))
             return write_out(op, out, r)
-        return product
+        return public
     overload(op, make)
 
 
@@ -778,9 +803,11 @@ def _declare():
         define(f"{name}_(Tensor(a!) self, {args}) -> Tensor(a!)", tags=("inplace",),
                function=False, decomposition=_inplace(name))
     for name, kind in (("mm", "mm"), ("bmm", "mm"), ("addmm", "mm"), ("matmul", "matmul"),
-                       ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"),
-                       ("inner", "tensordot")):
-        _strict_out(OPS[name], kind)
+                       ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"), ("inner", "inner"),
+                       ("tensordot", "tensordot"), ("addmv", "mm"), ("baddbmm", "mm"),
+                       ("addbmm", "mm"), ("tril", "mm"), ("triu", "mm"), ("diag", "mm"),
+                       ("cross", "mm"), ("matrix_power", "mm"), ("chain_matmul", "multi_dot")):
+        exact_out(OPS[name], kind)
 
 
 _declare()
