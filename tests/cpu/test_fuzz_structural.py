@@ -1618,3 +1618,47 @@ def test_linalg_ops(seed):
     rng = np.random.default_rng(seed + 70_000)
     desc, run = _linalg_case(rng)
     compare(_call(run, M), _call(run, torch), what=desc, exact=False)
+
+
+# -- out=: the structural ops take an out tensor of their result's dtype only ------------------
+
+_OUT_CASES = {
+    "index_select": lambda L, o: L.index_select(L.ones(3, 4), 0, L.tensor([0, 2]), out=o),
+    "gather": lambda L, o: L.gather(L.ones(3, 4), 1, L.tensor([[0], [1], [3]]), out=o),
+    "scatter": lambda L, o: L.scatter(L.ones(3, 4), 0, L.tensor([[1]]), 2.0, out=o),
+    "scatter_add": lambda L, o: L.scatter_add(L.ones(3, 4), 0, L.tensor([[1]]),
+                                              L.ones(1, 1), out=o),
+    "masked_select": lambda L, o: L.masked_select(L.ones(3, 4), L.ones(4) > 0, out=o),
+    "nonzero": lambda L, o: L.nonzero(L.eye(3), out=o),
+    "take": lambda L, o: L.take(L.ones(3, 4), L.tensor([0, 5]), out=o),
+    "take_along_dim": lambda L, o: L.take_along_dim(L.ones(3, 4), L.tensor([[0]]), 1, out=o),
+    "index_add": lambda L, o: L.index_add(L.ones(3), 0, L.tensor([1]), L.ones(1), out=o),
+    "narrow_copy": lambda L, o: L.narrow_copy(L.ones(3, 4), 1, 1, 2, out=o),
+    "cat": lambda L, o: L.cat([L.ones(2), L.ones(3)], out=o),
+    "stack": lambda L, o: L.stack([L.ones(2), L.ones(2)], out=o),
+    "hstack": lambda L, o: L.hstack([L.ones(2), L.ones(3)], out=o),
+    "mm": lambda L, o: L.mm(L.ones(2, 3), L.ones(3, 4), out=o),
+    "matmul": lambda L, o: L.matmul(L.ones(2, 3), L.ones(3), out=o),
+    "dot": lambda L, o: L.dot(L.ones(3), L.ones(3), out=o),
+    "addmm": lambda L, o: L.addmm(L.ones(4), L.ones(2, 3), L.ones(3, 4), out=o),
+    "tril": lambda L, o: L.tril(L.ones(3, 3), out=o),
+    "kron": lambda L, o: L.kron(L.ones(2, 2), L.ones(2), out=o),
+    "tensordot": lambda L, o: L.tensordot(L.ones(2, 3), L.ones(3, 2), 1, out=o),
+    "rand": lambda L, o: L.rand(2, 3, out=o),
+    "randint": lambda L, o: L.randint(5, (2, 3), out=o),
+    "randperm": lambda L, o: L.randperm(4, out=o),
+}
+
+
+@pytest.mark.parametrize("odtype", ["float32", "float64", "int64", "int32"])
+@pytest.mark.parametrize("name", sorted(_OUT_CASES))
+def test_out_dtypes(name, odtype):
+    fn = _OUT_CASES[name]
+
+    def run(L):
+        return fn(L, L.empty(0, dtype=getattr(L, odtype)))
+    m, t = _call(run, M), _call(run, torch)
+    if name in ("rand", "randint", "randperm"):
+        compare_random(m, t, name)
+    else:
+        compare(m, t, what=f"{name}(out={odtype})")
