@@ -357,6 +357,16 @@ def _index_put_public(binding):
     return index_put
 
 
+def _scatter_public(binding):
+    """scatter(input, dim, index, src) / scatter(input, dim, index, value): PyTorch's
+    keyword for a scalar is `value`."""
+    def scatter(*args, **kwargs):
+        if "value" in kwargs:
+            kwargs["src"] = kwargs.pop("value")
+        return binding(*args, **kwargs)
+    return scatter
+
+
 def _nonzero_wrapper(binding):
     """torch.nonzero's as_tuple form, on top of the op (which returns the (n, ndim) index
     matrix)."""
@@ -823,11 +833,11 @@ def _declare():
     define("index_select(Tensor self, int dim, Tensor index) -> Tensor", out=True)
     define("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
            out=True)
-    define("scatter(Tensor self, int dim, Tensor index, Tensor|Scalar src, *, "
-           "str? reduce=None) -> Tensor", out=True)
-    define("scatter_(Tensor(a!) self, int dim, Tensor index, Tensor|Scalar src, *, "
-           "str? reduce=None) -> Tensor(a!)", tags=("inplace",), function=False,
-           decomposition=_scatter_)
+    overload(define("scatter(Tensor self, int dim, Tensor index, Tensor|Scalar src, *, "
+                    "str? reduce=None) -> Tensor", out=True), _scatter_public)
+    overload(define("scatter_(Tensor(a!) self, int dim, Tensor index, Tensor|Scalar src, *, "
+                    "str? reduce=None) -> Tensor(a!)", tags=("inplace",), function=False,
+                    decomposition=_scatter_), _scatter_public)
     define("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", out=True)
     define("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
            tags=("inplace",), function=False, decomposition=_inplace_via("scatter_add"))

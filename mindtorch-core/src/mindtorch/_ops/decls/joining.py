@@ -278,7 +278,9 @@ def _empty_list_error(op, cls, message, takes_dim=True):
     binding finds no device in an empty list and raises a TypeError before any kernel
     can object.)"""
     def make(generated):
-        def join(tensors, dim=0, *, out=None):
+        def join(tensors, dim=0, *, out=None, axis=None):
+            if axis is not None:  # NumPy's name, which PyTorch takes too
+                dim = axis
             if isinstance(tensors, (list, tuple)):
                 if not tensors:
                     raise cls(message)

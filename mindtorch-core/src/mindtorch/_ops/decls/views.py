@@ -112,6 +112,12 @@ def transpose(self, dim0, dim1):
     return self._view(shape, stride, self._offset)
 
 
+def _swapaxes(self, axis0, axis1):
+    # (PyTorch names swapaxes' dims axis0/axis1, which the binding does not wrap)
+    from .._argcheck import wrap_dim
+    return transpose(self, wrap_dim(axis0, self.ndim), wrap_dim(axis1, self.ndim))
+
+
 def t(self):
     if self.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
@@ -624,7 +630,7 @@ _VIEWS = [
     ("as_strided(Tensor(a) self, int[] size, int[] stride, int? storage_offset=None) -> Tensor(a)",
      as_strided, {}),
     ("transpose(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", transpose, {}),
-    ("swapaxes(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", transpose, {}),
+    ("swapaxes(Tensor(a) self, int axis0, int axis1) -> Tensor(a)", _swapaxes, {}),
     ("swapdims(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", transpose, {}),
     ("t(Tensor(a) self) -> Tensor(a)", t, {}),
     ("permute(Tensor(a) self, int[] dims) -> Tensor(a)", permute, {"varargs": "dims"}),
@@ -707,7 +713,7 @@ def _t_inplace(self):
 _INPLACE_VIEWS = [
     ("t_(Tensor(a!) self) -> Tensor(a!)", _t_inplace, {}),
     ("transpose_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose, {}),
-    ("swapaxes_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose, {}),
+    ("swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)", _swapaxes, {}),
     ("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose, {}),
     ("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", unsqueeze, {"dim_extra": 1}),
     ("squeeze_(Tensor(a!) self, int[]? dim=None) -> Tensor(a!)", squeeze, {}),
