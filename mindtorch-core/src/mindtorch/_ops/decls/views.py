@@ -803,6 +803,9 @@ def _split_index_arg(args, kwargs, name):
 def _checked_first(name, check, arg_name=None):
     def make(generated):
         def public(*args, **kwargs):
+            for key in ("input", "tensor"):  # PyTorch's names for the tensor argument
+                if key in kwargs and not args:
+                    args = (kwargs.pop(key),)
             if arg_name is not None:
                 args, kwargs = _split_index_arg(args, kwargs, arg_name)
             if check is not None:
