@@ -80,8 +80,9 @@ def test_reflected_operators_and_scalars_first():
     for fn in (lambda a: 2 - a, lambda a: 2 / a, lambda a: 2 ** a, lambda a: 7 // a,
                lambda a: 7 % a, lambda a: 1.5 * a, lambda a: 3 & a, lambda a: 3 | a):
         assert_same(fn(t), fn(th))
+    assert_same(M.add(2, 3), torch.add(2, 3))  # torch takes numbers as tensors here
     with pytest.raises(TypeError):
-        M.add(2, 3)  # no tensor at all
+        M.pow(2, 3)  # ... but not here: no tensor at all
 
 
 def test_missing_kernel_names_op_device_and_backends():

@@ -42,6 +42,7 @@ class Tensor:
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device",
                  "_version_counter", "_cache", "__weakref__", "__dict__")
     __module__ = "mindtorch"
+    __array_priority__ = 1000  # numpy scalar <op> tensor defers to the tensor's operator
     # Rarely-set attributes live in the instance dict; these class defaults keep
     # creating a tensor cheap (the per-op cost is dominated by object setup).
     _base = None
@@ -306,13 +307,8 @@ class Tensor:
         return new
 
     # -- conversion --------------------------------------------------------------------
-    def to(self, *args, **kwargs):
-        from ._creation import to
-        return to(self, *args, **kwargs)
-
-    def _to(self, device, dtype, copy=False):
-        from ._creation import convert
-        return convert(self, device, dtype, copy)
+    # to/_to and the dtype shortcuts (double, float, ...) are mindtorch._creation's
+    # functions, bound by it once imported (a per-call import costs ~2 us)
 
     def cpu(self):
         return self._to("cpu", None)
@@ -323,42 +319,6 @@ class Tensor:
 
     def type_as(self, other):
         return self._to(None, other.dtype)
-
-    def double(self):
-        return self._to(None, D.float64)
-
-    def float(self):
-        return self._to(None, D.float32)
-
-    def half(self):
-        return self._to(None, D.float16)
-
-    def bfloat16(self):
-        return self._to(None, D.bfloat16)
-
-    def long(self):
-        return self._to(None, D.int64)
-
-    def int(self):
-        return self._to(None, D.int32)
-
-    def short(self):
-        return self._to(None, D.int16)
-
-    def char(self):
-        return self._to(None, D.int8)
-
-    def byte(self):
-        return self._to(None, D.uint8)
-
-    def bool(self):
-        return self._to(None, D.bool)
-
-    def cfloat(self):
-        return self._to(None, D.complex64)
-
-    def cdouble(self):
-        return self._to(None, D.complex128)
 
     # -- new_* factories -------------------------------------------------------------
     def _like_kwargs(self, dtype, device):
@@ -449,7 +409,13 @@ class Tensor:
         return self.bitwise_xor(other)
 
     def __pos__(self):
-        return self
+        return self.positive()
+
+    def __invert__(self):
+        if self.dtype.kind not in "uib":
+            raise TypeError("~ (operator.invert) is only implemented on integer and "
+                            "Boolean-type tensors")
+        return self.bitwise_not()
 
     def __contains__(self, element):
         if isinstance(element, (Tensor, numbers.Number)):
@@ -495,7 +461,7 @@ class Tensor:
 OPERATORS = {
     "__add__": "add", "__sub__": "sub", "__mul__": "mul", "__truediv__": "div",
     "__floordiv__": "floor_divide", "__mod__": "remainder", "__pow__": "pow",
-    "__matmul__": "matmul", "__neg__": "neg", "__abs__": "abs", "__invert__": "bitwise_not",
+    "__matmul__": "matmul", "__neg__": "neg", "__abs__": "abs",
     "__and__": "bitwise_and", "__or__": "bitwise_or", "__xor__": "bitwise_xor",
     "__lshift__": "bitwise_left_shift", "__rshift__": "bitwise_right_shift",
     "__eq__": "eq", "__ne__": "ne", "__lt__": "lt", "__le__": "le", "__gt__": "gt",

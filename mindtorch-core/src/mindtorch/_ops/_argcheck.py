@@ -35,19 +35,48 @@ def _is_number(x):
     return isinstance(x, (numbers.Number, np.bool_)) and not isinstance(x, np.ndarray)
 
 
+def _numpy_scalar(x):
+    """A numpy scalar as torch's argument parser reads it: float64/complex128 are Python
+    float/complex; integers read as int; bool_, the other floats and complex64 (its real
+    part only) as a double."""
+    if isinstance(x, np.integer):
+        return int(x)
+    if isinstance(x, np.complex128):
+        return complex(x)
+    if isinstance(x, np.complexfloating):
+        return float(x.real)
+    return float(x)
+
+
 def tensor_or_scalar(op, pos, x):
     if _is_tensor(x):
         return x
     if _is_number(x):
-        return x.item() if isinstance(x, np.generic) else x
+        return _numpy_scalar(x) if isinstance(x, np.generic) else x
     _fail(op, pos, x)
 
 
+def number_tensor(op, x):
+    """A number given for both operands of add/mul/...: the first as a 0-dim tensor
+    (ints beyond int64 fail as in PyTorch, which would make them uint64)."""
+    from .._creation import tensor
+    if type(x) is int and not -2 ** 63 <= x < 2 ** 63:
+        if x >= 2 ** 64:
+            raise OverflowError("int too big to convert")
+        if x < 0:
+            raise OverflowError("can't convert negative int to unsigned")
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           "attempted to promote UInt64 and Long")
+    return tensor(x)
+
+
 def scalar(op, pos, x):
+    if isinstance(x, np.generic):
+        return _numpy_scalar(x)
     if isinstance(x, (bool, complex)):
         return x
     if _is_number(x):
-        return x.item() if isinstance(x, np.generic) else x
+        return x
     if _is_tensor(x) and x.numel() == 1:
         return x.item()
     _fail(op, pos, x)

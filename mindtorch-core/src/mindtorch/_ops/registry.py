@@ -240,7 +240,12 @@ def _generate_binding(op):
         lines.append("dev = _factory_device(None)")
 
     if tensor_names and first_tensor is None and not any(a.name == "device" for a in s.args):
-        lines.append("if dev is None: _h.no_tensor(_op)")
+        if op.options.get("numbers_as_tensors"):  # torch.add(2, 3): the first as a tensor
+            n0 = tensor_names[0][0]
+            lines.append(f"if dev is None: {n0} = _h.number_tensor(_op, {n0}); "
+                         f"dev = {n0}._device; first = {n0}")
+        else:
+            lines.append("if dev is None: _h.no_tensor(_op)")
     call_args = ", ".join(_pyname(a.name) for a in s.args if a.name != "requires_grad")
     lines.append("k = _resolved.get(dev.type)")
     lines.append("if k is None: k = _op.resolve(dev.type)")
