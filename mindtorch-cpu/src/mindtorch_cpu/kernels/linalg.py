@@ -43,6 +43,7 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
     """Fused: one rounding of beta * self + alpha * mat1 @ mat2 in the compute dtype."""
     beta, alpha = L.addmm_coefficients(self, mat1, mat2, beta, alpha)
     shape = L.mm_shape(mat1, mat2)
+    L.check_bool_addmm(mat2.dtype, beta)
     base = self.expand(shape)  # torch's error when self does not broadcast to the result
     dt = mat2.dtype
     compute = _COMPUTE.get(dt, dt.np)

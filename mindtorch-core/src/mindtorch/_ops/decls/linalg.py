@@ -186,11 +186,19 @@ def addmm_coefficients(self, mat1, mat2, beta, alpha):
     return beta, alpha
 
 
+def check_bool_addmm(dtype, beta):
+    """A bool addmm gets past the product's checks only with nothing to multiply; PyTorch
+    then scales self by beta as a Long, which bool can't hold."""
+    if dtype is D.bool and beta != 0:
+        raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+
+
 def _addmm(self, mat1, mat2, beta=1, alpha=1):
     """beta * self + alpha * (mat1 @ mat2); beta == 0 ignores self (even its NaNs).
     Backends may fuse it (the CPU kernel rounds 16-bit floats once)."""
     beta, alpha = addmm_coefficients(self, mat1, mat2, beta, alpha)
     product = OPS["mm"].binding(mat1, mat2)
+    check_bool_addmm(self.dtype, beta)
     base = self.expand(product._shape)
     if alpha != 1:
         product = product * alpha

@@ -185,12 +185,11 @@ def check_randperm(n, dtype):
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     if dtype.kind not in "uif":
         raise not_implemented("randperm", dtype)
-    if dtype.kind == "f":
-        limit = (1 << FLOAT_DIGITS[dtype.name]) + 1
-        if n > limit:
-            raise RuntimeError(f"n cannot be greater than {limit} for "
-                               f"{_type_name(dtype)} type.")
-    elif n > 0 and n - 1 > D.iinfo(dtype).max:
+    if dtype is D.float16 and n > 2049:  # (PyTorch bounds only Half and Float)
+        raise RuntimeError("n cannot be greater than 2049 for Half type.")
+    if dtype is D.float32 and n > (1 << 24) + 1:
+        raise RuntimeError("n cannot be greater than 2^24+1 for Float type.")
+    if dtype.kind != "f" and n > 0 and n - 1 > D.iinfo(dtype).max:
         raise RuntimeError(f"value cannot be converted to type {dtype.name}_t without overflow")
     return dtype
 
