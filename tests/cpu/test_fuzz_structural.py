@@ -477,13 +477,7 @@ def _t_views(L):
     return [L.zeros(()), L.zeros(3), L.zeros(2, 3), L.zeros(2, 3, 4)]
 
 
-_PROPERTY_BUG = pytest.mark.xfail(strict=True, reason="_tensor.py: mT/H/mH should use the mT/"
-                                  "matrix_H/mH ops (rank checks, 0-D identity)")
-
-
-@pytest.mark.parametrize("prop", ["T", pytest.param("mT", marks=_PROPERTY_BUG),
-                                  pytest.param("H", marks=_PROPERTY_BUG),
-                                  pytest.param("mH", marks=_PROPERTY_BUG)])
+@pytest.mark.parametrize("prop", ["T", "mT", "H", "mH"])
 def test_matrix_properties(prop):
     for m, t in zip(_t_views(M), _t_views(torch)):
         compare(_call(lambda L: getattr(m, prop), M), _call(lambda L: getattr(t, prop), torch),
@@ -492,8 +486,6 @@ def test_matrix_properties(prop):
             assert getattr(m, prop) is m if prop != "T" else True
 
 
-@pytest.mark.xfail(strict=True, reason="registry.py: a varargs size given no argument at all "
-                   "should raise TypeError, as PyTorch's parser does")
 @pytest.mark.parametrize("name", ["view", "reshape", "permute", "expand"])
 def test_empty_varargs(name):
     check(lambda L: getattr(L.zeros(()), name)())

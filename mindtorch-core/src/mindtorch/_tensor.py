@@ -423,38 +423,44 @@ class Tensor:
         raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
                            f"passed in a {type(element)}.")
 
+    # matrix views and complex parts: view ops declared in _ops/decls/views.py
     @property
     def T(self):
-        return self.permute(tuple(range(self.ndim))[::-1])
+        return _op("numpy_T")(self)
 
     @property
     def mT(self):
-        return self.transpose(-2, -1)
+        return _op("mT")(self)
 
     @property
     def H(self):
-        return self.T.conj() if self.dtype.is_complex else self.T
+        return _op("matrix_H")(self)
 
     @property
     def mH(self):
-        return self.mT.conj() if self.dtype.is_complex else self.mT
+        return _op("mH")(self)
 
     @property
     def real(self):
         if not self.dtype.is_complex:
             return self
-        return self.view_as_real().select(-1, 0)
+        return _op("view_as_real")(self).select(-1, 0)
 
     @property
     def imag(self):
         if not self.dtype.is_complex:
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-        return self.view_as_real().select(-1, 1)
+        return _op("view_as_real")(self).select(-1, 1)
 
     def conj(self):
         if not self.dtype.is_complex:
             return self
         return self.conj_physical()
+
+
+def _op(name):
+    from ._ops import OPS
+    return OPS[name].binding
 
 
 # Python operator -> op name; bound in mindtorch/__init__.py once the ops exist.

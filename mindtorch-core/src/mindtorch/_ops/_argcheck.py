@@ -170,12 +170,15 @@ def wrap_dim(dim, ndim):
 
 
 def wrap_dims(dims, ndim):
-    out = tuple(wrap_dim(d, ndim) for d in dims)
-    if len(set(out)) != len(out):
-        for d in out:
-            if out.count(d) > 1:
-                raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
-    return out
+    """Wrapped dims, left to right: a repeated dim is reported before a later one that is
+    out of range, as in PyTorch."""
+    out = []
+    for d in dims:
+        w = wrap_dim(d, ndim)
+        if w in out:
+            raise RuntimeError(f"dim {w} appears multiple times in the list of dims")
+        out.append(w)
+    return tuple(out)
 
 
 def no_tensor(op):

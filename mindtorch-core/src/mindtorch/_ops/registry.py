@@ -160,6 +160,8 @@ def _generate_binding(op):
             params.append("*_va")
             kwonly_started = True
             params.append(f"{n}=None")
+            lines.append(f"if {n} is None and not _va: raise TypeError(\"{s.name}() missing 1 "
+                         f"required positional argument: '{n}'\")")
             lines.append(f"if {n} is None: {n} = _va[0] if len(_va) == 1 and "
                          f"not isinstance(_va[0], int) else _va")
             lines.append(f"elif _va: raise TypeError(\"{s.name}() got multiple values for "
@@ -211,58 +213,59 @@ def _generate_binding(op):
 
     # device: from the tensor arguments, else from a device= argument (factories)
     if first_tensor is not None:
-        lines.append(f"dev = {first_tensor}._device")
-        lines.append(f"first = {first_tensor}")
+        lines.append(f"_dev = {first_tensor}._device")
+        lines.append(f"_first = {first_tensor}")
         others = [(n, a) for n, a in tensor_names if n != first_tensor]
     elif tensor_names and tensor_names[0][1].type == "Tensor|Scalar":
         # usually a tensor: take its device inline rather than through _merge
         n = tensor_names[0][0]
-        lines.append(f"if type({n}) is Tensor: dev = {n}._device; first = {n}")
-        lines.append("else: dev = first = None")
+        lines.append(f"if type({n}) is Tensor: _dev = {n}._device; _first = {n}")
+        lines.append("else: _dev = _first = None")
         others = tensor_names
     else:
-        lines.append("dev = first = None")
+        lines.append("_dev = _first = None")
         others = tensor_names
     for n, a in others:
         if a.type == "Tensor" and not a.optional:
-            lines.append(f"if {n}._device is not dev: dev, first = _merge(_op, dev, {n}, first)")
+            lines.append(f"if {n}._device is not _dev: "
+                         f"_dev, _first = _merge(_op, _dev, {n}, _first)")
         elif a.type in ("Tensor", "Tensor|Scalar"):
-            lines.append(f"if isinstance({n}, Tensor) and {n}._device is not dev: "
-                         f"dev, first = _merge(_op, dev, {n}, first)")
+            lines.append(f"if isinstance({n}, Tensor) and {n}._device is not _dev: "
+                         f"_dev, _first = _merge(_op, _dev, {n}, _first)")
         else:
             lines.append(f"for _t in {n}:\n"
-                         f"        if _t is not None and _t._device is not dev: "
-                         f"dev, first = _merge(_op, dev, _t, first)")
+                         f"        if _t is not None and _t._device is not _dev: "
+                         f"_dev, _first = _merge(_op, _dev, _t, _first)")
     if any(a.name == "device" for a in s.args):
         guard = "device is not None" if tensor_names else "True"
-        lines.append(f"if {guard}: dev = device = _factory_device(device)")
+        lines.append(f"if {guard}: _dev = device = _factory_device(device)")
     elif not tensor_names:
-        lines.append("dev = _factory_device(None)")
+        lines.append("_dev = _factory_device(None)")
 
     if tensor_names and first_tensor is None and not any(a.name == "device" for a in s.args):
         if op.options.get("numbers_as_tensors"):  # torch.add(2, 3): the first as a tensor
             n0 = tensor_names[0][0]
-            lines.append(f"if dev is None: {n0} = _h.number_tensor(_op, {n0}); "
-                         f"dev = {n0}._device; first = {n0}")
+            lines.append(f"if _dev is None: {n0} = _h.number_tensor(_op, {n0}); "
+                         f"_dev = {n0}._device; _first = {n0}")
         else:
-            lines.append("if dev is None: _h.no_tensor(_op)")
+            lines.append("if _dev is None: _h.no_tensor(_op)")
     call_args = ", ".join(_pyname(a.name) for a in s.args if a.name != "requires_grad")
-    lines.append("k = _resolved.get(dev.type)")
-    lines.append("if k is None: k = _op.resolve(dev.type)")
+    lines.append("_k = _resolved.get(_dev.type)")
+    lines.append("if _k is None: _k = _op.resolve(_dev.type)")
     # Seam for autograd: the autograd layer will wrap the kernel call here when grad mode
     # is on and a tensor argument requires grad.
-    lines.append(f"r = k({call_args})")
+    lines.append(f"_r = _k({call_args})")
     if any(a.name == "requires_grad" for a in s.args):
-        lines.append("if requires_grad: _h.set_requires_grad(r)")
+        lines.append("if requires_grad: _h.set_requires_grad(_r)")
     for name in s.mutated:
         lines.append(f"{_pyname(name)}._version_counter[0] += 1")
     if op.options.get("out"):
-        lines.append("if out is not None: return _write_out(_op, out, r)")
+        lines.append("if out is not None: return _write_out(_op, out, _r)")
     if op.return_type is not None:
         ns["_ret"] = op.return_type
-        lines.append("return _ret(*r)")
+        lines.append("return _ret(*_r)")
     else:
-        lines.append("return r")
+        lines.append("return _r")
 
     fname = _pyname(s.name.split("::")[-1])
     src = f"def {fname}({', '.join(params)}):\n" + "".join(f"    {ln}\n" for ln in lines)
