@@ -1,4 +1,7 @@
-"""Run the toy backend: `pip install ./examples/toy_backend && python examples/toy_backend/demo.py`."""
+"""Run the toy backend:
+
+    pip install ./examples/toy_backend && python examples/toy_backend/demo.py
+"""
 import mindtorch
 
 x = mindtorch.tensor([1.0, 2.0, 3.0]).to("toy")

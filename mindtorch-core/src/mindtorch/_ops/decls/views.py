@@ -136,7 +136,8 @@ def permute(self, dims):
 
 def expand(self, size):
     if len(size) < self.ndim:
-        raise RuntimeError(f"expand(torch.{scalar_type_name(self.dtype)}Tensor{{{list(self._shape)}}},"
+        name = scalar_type_name(self.dtype)
+        raise RuntimeError(f"expand(torch.{name}Tensor{{{list(self._shape)}}},"
                            f" size=[{', '.join(map(str, size))}]): the number of sizes provided "
                            f"({len(size)}) must be greater or equal to the number of dimensions "
                            f"in the tensor ({self.ndim})")
