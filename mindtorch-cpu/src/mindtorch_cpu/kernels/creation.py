@@ -124,9 +124,11 @@ def fill_(self, value):
         if isinstance(value, int) and self.dtype.kind == "u":
             value = np.int64(value)  # negative ints wrap into unsigned types, as in c10
     dst = arr(self)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        dst[...] = np.asarray(value).astype(dst.dtype)
+    value = np.asarray(value)
+    if value.dtype.kind == "c" and dst.dtype.kind in "uif":
+        value = value.real  # checked above: the imaginary part is 0 (bool takes it all)
+    with np.errstate(all="ignore"):  # nan/inf/overflow casts behave as c10's (cheaper than
+        dst[...] = value.astype(dst.dtype)  # catching warnings)
     return self
 
 
