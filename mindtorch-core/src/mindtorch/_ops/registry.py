@@ -88,6 +88,17 @@ def overload(op, make):
     return op
 
 
+def route_overloads(op, route):
+    """overload() for the common case: route(args, kwargs) maps a call written against one
+    of PyTorch's overloads onto (args, kwargs) for op's schema binding."""
+    def make(binding):
+        def public(*args, **kwargs):
+            args, kwargs = route(args, kwargs)
+            return binding(*args, **kwargs)
+        return public
+    return overload(op, make)
+
+
 def clear_caches():
     for op in OPS.values():
         op.resolved.clear()

@@ -10,7 +10,7 @@ from ..._creation import _empty as _create_empty
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, route_overloads
 from ._helpers import _type_name
 
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
@@ -316,13 +316,6 @@ _ZERO = {D.bool: False}
 
 # -- PyTorch's overloads ------------------------------------------------------------------
 
-def _public(op, route):
-    def make(binding):
-        def public(*args, **kwargs):
-            args, kwargs = route(args, kwargs)
-            return binding(*args, **kwargs)
-        return public
-    overload(op, make)
 
 
 def _route_arange(args, kwargs):
@@ -351,24 +344,26 @@ def _route_full(args, kwargs):
 
 
 def _declare():
-    _public(define(f"empty(int[] size, {_FACTORY}) -> Tensor",
+    empty = define(f"empty(int[] size, {_FACTORY}) -> Tensor",
                    core_impl=lambda size, dtype, device: _empty(size, dtype, device),
-                   varargs="size", method=False), _route_sized("empty"))
+                   varargs="size", method=False)
+    route_overloads(empty, _route_sized("empty"))
     define(f"empty_strided(int[] size, int[] stride, {_FACTORY}) -> Tensor",
            core_impl=_empty_strided, method=False)
     define("new_empty_strided(Tensor self, int[] size, int[] stride, *, ScalarType? dtype=None, "
            "Device? device=None, bool requires_grad=False) -> Tensor", function=False,
            core_impl=_new_empty_strided)
-    _public(define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
-                   decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype,
-                                                                           device).zero_())),
-            _route_sized("zeros"))
-    _public(define(f"ones(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
-                   decomposition=lambda size, dtype, device: _fresh(_empty(size, dtype,
-                                                                           device).fill_(1))),
-            _route_sized("ones"))
-    _public(define(f"full(int[] size, Scalar fill_value, {_FACTORY}) -> Tensor", method=False,
-                   decomposition=_full), _route_full)
+    zeros = define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
+                   decomposition=lambda size, dtype, device:
+                   _fresh(_empty(size, dtype, device).zero_()))
+    route_overloads(zeros, _route_sized("zeros"))
+    ones = define(f"ones(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
+                  decomposition=lambda size, dtype, device:
+                  _fresh(_empty(size, dtype, device).fill_(1)))
+    route_overloads(ones, _route_sized("ones"))
+    full = define(f"full(int[] size, Scalar fill_value, {_FACTORY}) -> Tensor", method=False,
+                  decomposition=_full)
+    route_overloads(full, _route_full)
     define(f"empty_like(Tensor self, {_LIKE}) -> Tensor", method=False, core_impl=_empty_like)
     define(f"zeros_like(Tensor self, {_LIKE}) -> Tensor", method=False,
            decomposition=lambda self, dtype, device, mf: _fresh(_empty_like(self, dtype, device,
@@ -379,8 +374,9 @@ def _declare():
     define(f"full_like(Tensor self, Scalar fill_value, {_LIKE}) -> Tensor", method=False,
            decomposition=lambda self, v, dtype, device, mf: _fresh(_empty_like(self, dtype, device,
                                                                          mf).fill_(v)))
-    _public(define(f"arange(Scalar start, Scalar? end=None, Scalar step=1, {_FACTORY}) -> Tensor",
-                   method=False, tags=("factory",)), _route_arange)
+    arange = define(f"arange(Scalar start, Scalar? end=None, Scalar step=1, {_FACTORY}) -> "
+                    "Tensor", method=False, tags=("factory",))
+    route_overloads(arange, _route_arange)
     define(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY}) -> Tensor",
            method=False, tags=("factory",))
     define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False, tags=("factory",))

@@ -12,7 +12,7 @@ meta rules share them so both devices reject the same inputs with PyTorch's erro
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._shapes import numel as _numel
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, overload, route_overloads
 from ._helpers import _type_name
 from .creation import _empty, _empty_like, _fresh
 
@@ -296,14 +296,6 @@ def _dropout(input, p=0.5, train=True):
 
 # -- overloads PyTorch resolves by argument count ------------------------------------------
 
-def _overloaded(op, route):
-    """Give op PyTorch's overloads: `route(args, kwargs)` maps a call onto op's schema."""
-    def make(binding):
-        def public(*args, **kwargs):
-            args, kwargs = route(args, kwargs)
-            return binding(*args, **kwargs)
-        return public
-    overload(op, make)
 
 
 def _factory_kwargs(kwargs):
@@ -409,33 +401,33 @@ def _normal_is_float_form(args, kwargs):
 
 
 def _declare():
-    _overloaded(define(f"rand(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
-                       method=False, out=True, tags=("random", "factory"),
-                       decomposition=_rand), _route_factory("rand"))
-    _overloaded(define(f"randn(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
-                       method=False, out=True, tags=("random", "factory"),
-                       decomposition=_randn), _route_factory("randn"))
-    _overloaded(define(f"randint(int low, int high, int[] size, *, {_FACTORY}) -> Tensor",
-                       method=False, out=True, tags=("random", "factory"),
-                       decomposition=_randint), _route_randint)
-    _overloaded(define(f"randperm(int n, *, {_FACTORY}) -> Tensor", method=False, out=True,
-                       tags=("random", "factory")), _route_randperm)
+    route_overloads(define(f"rand(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
+                           method=False, out=True, tags=("random", "factory"),
+                           decomposition=_rand), _route_factory("rand"))
+    route_overloads(define(f"randn(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
+                           method=False, out=True, tags=("random", "factory"),
+                           decomposition=_randn), _route_factory("randn"))
+    route_overloads(define(f"randint(int low, int high, int[] size, *, {_FACTORY}) -> Tensor",
+                           method=False, out=True, tags=("random", "factory"),
+                           decomposition=_randint), _route_randint)
+    route_overloads(define(f"randperm(int n, *, {_FACTORY}) -> Tensor", method=False, out=True,
+                           tags=("random", "factory")), _route_randperm)
     define(f"rand_like(Tensor self, {_LIKE}) -> Tensor", method=False, tags=("random",),
            decomposition=_like(lambda t, g: t.uniform_(0, 1, generator=g)))
     define(f"randn_like(Tensor self, {_LIKE}) -> Tensor", method=False, tags=("random",),
            decomposition=_like(lambda t, g: t.normal_(0, 1, generator=g)))
-    _overloaded(define(f"randint_like(Tensor self, int low, int high, {_LIKE}) -> Tensor",
-                       method=False, tags=("random",), decomposition=_randint_like),
-                _route_randint_like)
+    route_overloads(define(f"randint_like(Tensor self, int low, int high, {_LIKE}) -> Tensor",
+                           method=False, tags=("random",), decomposition=_randint_like),
+                    _route_randint_like)
 
     inplace = ("random", "inplace")
     define(f"uniform_(Tensor(a!) self, float from=0, float to=1, {_GEN}) -> Tensor(a!)",
            function=False, tags=inplace)
-    _overloaded(OPS["uniform_"], _route_uniform)
+    route_overloads(OPS["uniform_"], _route_uniform)
     define(f"normal_(Tensor(a!) self, float mean=0, float std=1, {_GEN}) -> Tensor(a!)",
            function=False, tags=inplace)
-    _overloaded(define(f"random_(Tensor(a!) self, int from=0, int? to=None, {_GEN}) "
-                       f"-> Tensor(a!)", function=False, tags=inplace), _route_random)
+    route_overloads(define(f"random_(Tensor(a!) self, int from=0, int? to=None, {_GEN}) "
+                           f"-> Tensor(a!)", function=False, tags=inplace), _route_random)
     define(f"bernoulli_(Tensor(a!) self, Tensor|Scalar p=0.5, {_GEN}) -> Tensor(a!)",
            function=False, tags=inplace)
     define(f"exponential_(Tensor(a!) self, float lambd=1, {_GEN}) -> Tensor(a!)",
