@@ -370,8 +370,21 @@ def _checked_out(op, rule):
             rule(out, result, args, kwargs)
             return write_out(op, out, result)
         checked.__doc__ = op.schema.text
+        if op.name == "where":
+            return _where_one_arg(checked)
         return checked
     overload(op, make)
+
+
+def _where_one_arg(full):
+    """torch.where(condition) is torch.nonzero(condition, as_tuple=True)."""
+    def where(*args, **kwargs):
+        if len(args) == 1 and not kwargs:
+            from ... import nonzero
+            return nonzero(args[0], as_tuple=True)
+        return full(*args, **kwargs)
+    where.__doc__ = full.__doc__
+    return where
 
 
 def _declare():

@@ -1,0 +1,25 @@
+"""Run every program in PROGRAMS under one library; print delimited sections.
+
+Usage: python run_programs.py torch|mindtorch"""
+import contextlib
+import io
+import sys
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from programs import PROGRAMS  # noqa: E402
+
+lib = sys.argv[1]
+mod = __import__(lib)
+sys.modules["torch"] = mod  # `import torch` inside programs now binds `lib`
+out = sys.stdout
+for name, text in PROGRAMS.items():
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        try:
+            exec(compile(text, name, "exec"), {"__name__": "__main__"})
+        except Exception as e:  # the error class is part of the output
+            print(f"!! {type(e).__name__}")
+            if "-v" in sys.argv:
+                import traceback
+                traceback.print_exc(limit=-2)
+    out.write(f"===== {name}\n{buf.getvalue()}")
