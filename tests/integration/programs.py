@@ -299,3 +299,188 @@ print(torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-9])))
 print(torch.isclose(torch.tensor(1.0), torch.tensor(1.1)), torch.equal(logits, logits.clone()))
 print(torch.nan_to_num(torch.tensor([float("nan"), float("inf")])))
 ''', needs=("softmax", "log_softmax", "allclose", "isclose", "equal", "nan_to_num"))
+
+program("repr_edge", r'''
+import torch
+print(torch.arange(1200).reshape(30, 40))
+print(torch.arange(24.0).reshape(2, 3, 4) / 7)
+print(torch.tensor([[1e-8, 1.0], [100.0, 1e8]]))
+print(torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64), torch.tensor([1, 2], dtype=torch.int32))
+print(torch.tensor([1.5, 2.5], dtype=torch.float16), torch.tensor([1.5], dtype=torch.bfloat16))
+print(torch.tensor([True, False]), torch.tensor([[-1, 100], [5, -2000]]))
+print(torch.zeros(3, 0, 2), torch.empty(0, dtype=torch.int64), torch.ones(1, 1, 1))
+print(torch.tensor([0.0, -0.0, 1.0]), torch.tensor([1e20, -1e-20]), torch.tensor([12345.678]))
+print(torch.tensor([float("nan"), 1.0]), torch.tensor([float("inf"), 1e10]))
+print(torch.tensor(-0.5), torch.tensor(1e-10), torch.tensor(123456789), torch.tensor(1e100, dtype=torch.float64))
+print(torch.randn(5000).shape, torch.linspace(-1, 1, 2001))
+print(torch.tensor([3+4j, 1-2j]), torch.tensor([1.0, 2.0]).to(torch.complex64))
+print(torch.tensor([[1.0, 2.0]]).T, torch.tensor([1, 2]).to(torch.uint8), torch.tensor([-1], dtype=torch.int8))
+print(torch.Size([2, 3]), torch.Size([2, 3]) == (2, 3), torch.Size([2, 3]).numel(), torch.zeros(2, 3).shape[1:])
+print(repr(torch.zeros(2).shape), str(torch.ones(1)), f"{torch.zeros(2, 2)!r}")
+print(torch.tensor(2.0).__format__(".2f"), format(torch.tensor(3), "05d"), "{:.1f}".format(torch.tensor([1.25])[0]))
+''')
+
+program("inplace_views_aliasing", r'''
+import torch
+x = torch.zeros(3, 4)
+row = x[1]
+row += 5
+col = x[:, 2]
+col.fill_(-1)
+print(x)
+v = x.view(12)
+v[0] = 42
+print(x[0, 0], x.data_ptr() == v.data_ptr(), x.is_contiguous(), x.t().is_contiguous())
+y = x.t()
+y[0, 1] = 7
+print(x)
+c = x.clone()
+c.zero_()
+print(x.sum(), c.sum())
+d = x.detach()
+d.add_(1)
+print(x.sum().item())
+e = torch.arange(6)
+e[::2] *= 10
+print(e, e.flip(0))
+f = torch.ones(2, 3)
+f.mul_(torch.tensor([1.0, 2.0, 3.0])).sub_(1).div_(2)
+print(f, f.clamp_(0.2, 0.6), f.abs_(), f.neg_())
+g = torch.arange(4.0)
+g.copy_(torch.tensor([9, 8, 7, 6]))
+print(g, g.dtype)
+try:
+    torch.arange(4).add_(0.5)
+except RuntimeError:
+    print("RuntimeError inplace cast")
+h = torch.tensor([1, 2, 3])
+h2 = h
+h2 += 1
+print(h, h is h2)
+k = torch.ones(2, 2)
+k[0][1] = 5
+print(k, k.unsqueeze_(0).shape, k.squeeze_().shape, k.t_().shape)
+''')
+
+program("data_munging", r'''
+import torch
+torch.manual_seed(42)
+rows = [[1.0, 20.0, 0.0], [2.0, 35.0, 1.0], [3.0, float("nan"), 1.0], [4.0, 50.0, 0.0]]
+data = torch.tensor(rows)
+ages = data[:, 1]
+valid = ~torch.isnan(ages)
+mean_age = ages[valid].mean()
+ages_filled = torch.where(valid, ages, mean_age)
+print(ages_filled, f"mean={mean_age:.2f}")
+data[:, 1] = ages_filled
+groups = data[:, 2].long()
+for g in range(2):
+    sel = data[groups == g]
+    print(g, sel.shape[0], sel[:, 1].mean().item())
+perm = torch.randperm(4)
+print(perm.shape, perm.dtype, sorted(perm.tolist()))
+train, test = data[:3], data[3:]
+print(train.shape, test.shape, torch.cat((train, test)).shape)
+feats = data[:, :2]
+print((feats - feats.mean(0)) / feats.std(0))
+print(torch.stack([torch.tensor(r) for r in [[1, 2], [3, 4]]]), torch.tensor(list(range(5))).view(5, 1).expand(5, 2))
+batches = [data[i:i + 3] for i in range(0, len(data), 3)]
+print([b.shape for b in batches], [tuple(b.shape) for b in batches])
+names = ["a", "b", "c", "d"]
+best = data[:, 1].argmax().item()
+print(names[best], names[int(data[:, 0].argmin())])
+print(dict(zip(names, data[:, 0].int().tolist())))
+print(data.numpy().round(1).tolist()[0])
+r = torch.rand(3, 2)
+print(((r >= 0) & (r < 1)).all().item(), torch.randint(5, (2, 2)).shape, torch.normal(0.0, 1.0, (3,)).shape)
+''')
+
+program("math_ops", r'''
+import torch
+x = torch.linspace(-2, 2, 5)
+print(torch.sin(x), torch.cos(x), torch.atan2(x, torch.ones(5)), torch.exp2(x), torch.log1p(x.abs()))
+print(torch.relu(x), torch.erf(x), torch.rsqrt(x.abs() + 1), torch.reciprocal(x + 3), torch.square(x))
+print(torch.fmod(torch.tensor([-3, 3]), 2), torch.remainder(torch.tensor([-3, 3]), 2), torch.tensor([-3.5]) % 2)
+print(torch.floor_divide(torch.tensor([-7, 7]), 2), torch.div(torch.tensor([-7, 7]), 2, rounding_mode="trunc"), torch.div(torch.tensor([7]), 2, rounding_mode="floor"))
+print(torch.true_divide(torch.tensor([1]), 2), torch.tensor([5]) / torch.tensor([2]))
+print(torch.pow(torch.tensor([2, 3]), 2), torch.tensor([2]) ** -1.0 if True else 0, torch.tensor(0.0) ** 0)
+print(torch.bitwise_and(torch.tensor([12]), 10), torch.tensor([1]) << 3, torch.tensor([16]) >> 2, torch.tensor([5]) ^ torch.tensor([3]))
+print(torch.logical_and(torch.tensor([1, 0]), torch.tensor([1, 1])), torch.logical_not(torch.tensor([0, 2])))
+print(torch.log2(torch.tensor([8.0])), torch.log10(torch.tensor([1000.0])))
+print(torch.sqrt(torch.tensor([-1.0])), torch.log(torch.tensor([0.0, -1.0])), torch.tensor([1.0]) / 0, torch.tensor([0.0]) / 0)
+print(torch.tensor([1, 2]) / torch.tensor([0, 0]), torch.max(torch.tensor([1, 5]), torch.tensor([3, 2])), torch.min(torch.tensor([[1, 5], [0, 9]]), dim=0))
+try:
+    torch.tensor([1]) // 0
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.tensor([2.0]).pow(torch.tensor([0.5])), torch.tensor([True]) + torch.tensor([True]), torch.tensor([True]) * 2.5)
+''')
+
+program("pending_math", r'''
+import torch
+print(torch.hypot(torch.tensor([3.0]), torch.tensor([4.0])), torch.deg2rad(torch.tensor([180.0])))
+print(torch.addcmul(torch.zeros(2), torch.ones(2), torch.tensor([2.0, 3.0]), value=0.5), torch.addcdiv(torch.ones(2), torch.ones(2), torch.tensor([2.0, 4.0])))
+''', needs=("hypot", "deg2rad", "addcmul", "addcdiv"))
+
+program("error_classes", r'''
+import torch
+cases = {
+    "iter0d": lambda: list(torch.tensor(3)),
+    "len0d": lambda: len(torch.tensor(3)),
+    "fmt_multi": lambda: f"{torch.tensor([1.0, 2.0]):.2f}",
+    "float_multi": lambda: float(torch.tensor([1.0, 2.0])),
+    "int_empty": lambda: int(torch.tensor([])),
+    "float_index": lambda: torch.arange(3)[torch.tensor([1.0])],
+    "neg_oob": lambda: torch.arange(3)[-4],
+    "too_many_idx": lambda: torch.zeros(2)[0, 0],
+    "neg_step": lambda: torch.arange(5)[::-1],
+    "expand_bad": lambda: torch.zeros(2, 3).expand(4, 3),
+    "view_noncontig": lambda: torch.zeros(2, 3).t().view(6),
+    "stack_mismatch": lambda: torch.stack([torch.zeros(2), torch.zeros(3)]),
+    "mask_shape": lambda: torch.zeros(3)[torch.tensor([True, False])],
+    "setitem_shape": lambda: torch.zeros(3).__setitem__(slice(None), torch.ones(2)),
+    "matmul_1d": lambda: torch.ones(3) @ torch.ones(4),
+    "bad_dtype_arg": lambda: torch.zeros(2, dtype="float32"),
+    "tensor_str": lambda: torch.tensor("abc"),
+    "randint_bad": lambda: torch.randint(5, 2, (3,)),
+    "arange_bad": lambda: torch.arange(0, 5, 0),
+    "squeeze_dim": lambda: torch.zeros(2).squeeze(3),
+    "permute_bad": lambda: torch.zeros(2, 3).permute(0),
+    "reshape_neg": lambda: torch.zeros(6).reshape(-1, -1),
+    "cat_empty": lambda: torch.cat([]),
+    "item_multi": lambda: torch.zeros(2, 2).item(),
+    "bool_amb": lambda: 1 if torch.tensor([0, 1]) else 0,
+    "index_select_float": lambda: torch.zeros(3).index_select(0, torch.tensor([0.0])),
+    "gather_dim": lambda: torch.zeros(2, 2).gather(2, torch.zeros(2, 2, dtype=torch.long)),
+    "sum_str": lambda: torch.zeros(2).sum(dim="x"),
+    "add_none": lambda: torch.zeros(2) + None,
+    "bitwise_float": lambda: torch.tensor([1.5]) & 1,
+    "full_bad": lambda: torch.full(2, 1.0),
+    "eye_neg": lambda: torch.eye(-1),
+    "mean_int_dim": lambda: torch.arange(4).mean(0),
+}
+for name, fn in cases.items():
+    try:
+        r = fn()
+        print(name, "ok", r)
+    except Exception as e:
+        print(name, type(e).__name__)
+''')
+
+program("promotion_and_reductions_dtypes", r'''
+import torch
+for dt in [torch.bool, torch.uint8, torch.int8, torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32, torch.float64]:
+    t = torch.tensor([1, 0, 1], dtype=dt)
+    print(str(dt), t.sum().dtype, t.prod().dtype, t.cumsum(0).dtype, (t + 1).dtype, (t * 1.0).dtype, (t / 2).dtype, t.max().dtype, t.abs().dtype if dt != torch.bool else "-")
+    print(" ", t.float().mean().item(), t.sum(dtype=torch.float64).item(), (t == 1).dtype, t.to(torch.float32).sum().item())
+print(torch.tensor([1, 2]) + torch.tensor([1.5], dtype=torch.float64), torch.tensor([1], dtype=torch.uint8) + torch.tensor([1], dtype=torch.int8))
+print(torch.cat([torch.tensor([1]), torch.tensor([2.5])]), torch.stack([torch.tensor(1), torch.tensor(2)]).dtype)
+print(torch.tensor([1, 2]).float().dtype, torch.tensor(5, dtype=torch.int32) * torch.tensor([1.0], dtype=torch.float16))
+print(torch.tensor([200], dtype=torch.uint8) + torch.tensor([100], dtype=torch.uint8), torch.tensor([127], dtype=torch.int8) + 1)
+print(torch.tensor([2 ** 40]), torch.tensor([2 ** 40]).int() if False else torch.tensor([1.0e10]).long())
+print(torch.tensor([[1, 2], [3, 4]]).mean(dtype=torch.float32), torch.tensor([1, 2]).sum(0, keepdim=True))
+print(torch.tensor([1.5, 2.5]).half().sum(), torch.tensor([0.5] * 10).sum(), torch.tensor([0.1] * 10, dtype=torch.float64).sum())
+print(torch.tensor([1, 2, 3]) > 1.5, torch.tensor([1, 2, 3]) == 2.0, torch.tensor([1.0, 2.0]) < torch.tensor([2]))
+print(torch.tensor(3) * torch.tensor([1.5]), (torch.tensor(3.0, dtype=torch.float64) * torch.tensor([1], dtype=torch.int32)).dtype)
+print(torch.tensor([torch.tensor(1.5).item(), 2]), torch.tensor(torch.tensor([1, 2]).tolist()))
+''')
