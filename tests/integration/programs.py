@@ -484,3 +484,125 @@ print(torch.tensor([1, 2, 3]) > 1.5, torch.tensor([1, 2, 3]) == 2.0, torch.tenso
 print(torch.tensor(3) * torch.tensor([1.5]), (torch.tensor(3.0, dtype=torch.float64) * torch.tensor([1], dtype=torch.int32)).dtype)
 print(torch.tensor([torch.tensor(1.5).item(), 2]), torch.tensor(torch.tensor([1, 2]).tolist()))
 ''')
+
+program("python_protocols", r'''
+import math
+import numpy as np
+import torch
+t = torch.tensor([3.0, 1.0, 2.0])
+print(sum(t), max(t), min(t), sorted(t, key=lambda v: v.item()), list(reversed(t.tolist())))
+print(math.sqrt(t[0]), round(t[1].item()), round(torch.tensor(2.567).item(), 1), math.floor(torch.tensor(2.5)))
+print([x for x in t if x > 1.5], list(map(float, t)), enumerate(t).__next__()[1])
+print(np.float64(2.0) * t, type(np.float64(2.0) * t).__name__, t * np.float32(2.0))
+print(t + np.int64(1), (t + np.int64(1)).dtype, torch.tensor(np.float32(1.5)).dtype)
+print([torch.tensor(1), torch.tensor([2.0])], (torch.tensor(1), torch.zeros(2)), {"w": torch.ones(2)})
+r = t.max(0)
+v, i = r
+print(r.values, r.indices, v, i, r[0], len(r), type(r).__name__)
+print(t.min(dim=0, keepdim=True))
+d = {}
+a = torch.tensor(1)
+d[a] = "x"
+print(d[a], a in d, torch.tensor(1) in d)
+print(str(t.dtype).split(".")[-1], t.dtype.itemsize, t.shape == torch.Size([3]), t.shape[0] * 2, t.size() == (3,))
+print(isinstance(t, torch.Tensor), type(t).__name__, torch.is_tensor(5), torch.numel(t))
+print(bool(torch.tensor(0.0)), bool(torch.tensor([2])), not torch.tensor(False), int(torch.tensor(True)))
+x = torch.arange(4)
+print(x.tolist() == [0, 1, 2, 3], (x == torch.arange(4)).all(), torch.tensor(2) == 2, 2.0 == torch.tensor(2))
+print(float("%.3f" % torch.tensor(1 / 3)), "%d items" % torch.tensor(4), "{}".format(torch.tensor([1, 2])))
+print(x[torch.tensor(2)], x[np.int64(1)], x[[True, False, True, False]], x[np.array([0, 3])])
+print(range(5)[torch.tensor(2)], [10, 20, 30][torch.tensor(1)], torch.zeros(torch.tensor(3)).shape)
+print(torch.tensor([1, 2]).__array__().tolist(), np.array(torch.tensor([[1.5]])).shape, np.sum(torch.tensor([1, 2]).numpy()))
+''')
+
+program("printoptions_and_slices", r'''
+import torch
+x = torch.arange(20.0).reshape(4, 5) / 3
+print(x.t(), x[:, 1::2], x[::-1] if False else x.flip(1)[1:3])
+torch.set_printoptions(precision=2)
+print(x[:2])
+torch.set_printoptions(sci_mode=True)
+print(x[0])
+torch.set_printoptions(profile="default")
+print(x[0])
+torch.set_printoptions(threshold=5, edgeitems=1)
+print(torch.arange(10), x)
+torch.set_printoptions(profile="default")
+print(torch.arange(10), torch.tensor([1e-3, 1e3]), torch.tensor([1e-4, 1e4]), torch.tensor([0.001, 0.01]))
+print(torch.tensor([1.0, 10.0, 100.0, 1000.0, 10000.0, 100000.0]), torch.tensor([1e5, 1e-5]))
+print(torch.tensor([[0.5]] * 3).expand(3, 4), torch.zeros(2, 3)[:, 1:1])
+print(torch.arange(-5, 5).reshape(2, 5) * 1000, torch.tensor([-1.5, 22.25, 333.125]))
+print(torch.tensor([2.0 ** 24, 1.0]), torch.tensor([1.0, 2.0]) / 3 * 1e-3)
+''')
+
+program("scatter_gather_onehot", r'''
+import torch
+labels = torch.tensor([2, 0, 1, 2])
+n = labels.numel()
+onehot = torch.zeros(n, 3, dtype=torch.long)
+onehot[torch.arange(n), labels] = 1
+print(onehot, (onehot.argmax(1) == labels).all())
+print(torch.zeros(n, 3).scatter(1, labels.view(-1, 1), 2.5))
+print(torch.zeros(3, 3).scatter_(0, torch.tensor([[0, 1, 2]]), torch.ones(1, 3)))
+probs = torch.tensor([[0.2, 0.3, 0.5], [0.6, 0.3, 0.1], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])
+picked = probs.gather(1, labels.unsqueeze(1)).squeeze(1)
+print(picked, -picked.log().mean(), probs[range(4), labels])
+hist = torch.zeros(3).index_add(0, labels, torch.ones(n))
+print(hist, hist / hist.sum())
+emb = torch.arange(12.0).reshape(4, 3)
+print(emb[torch.tensor([[0, 1], [3, 3]])].shape, emb[labels].sum(0), torch.embedding(emb, labels) if False else "")
+x = torch.zeros(5)
+x.index_fill_(0, torch.tensor([1, 3]), 9.0)
+x[torch.tensor([0, 0])] += 1
+print(x, x.index_put((torch.tensor([4]),), torch.tensor(5.0)), torch.take(emb, torch.tensor([0, 11])))
+m = torch.zeros(2, 3)
+m.masked_fill_(torch.tensor([[True, False, True], [False, False, True]]), -1)
+print(m, m.masked_scatter(m < 0, torch.tensor([7.0, 8.0, 9.0])) if hasattr(m, "masked_scatter") else "")
+''')
+
+program("nan_ties_edge", r'''
+import torch
+x = torch.tensor([1.0, float("nan"), 3.0])
+print(x.max(), x.min(), x.sum(), x.mean(), x.argmax(), torch.maximum(x, torch.zeros(3)), x.clamp(0, 2))
+print(x == x, x != x, x > 0, torch.isfinite(x), x.nan_to_num(0.0).sum() if hasattr(x, "nan_to_num") else torch.where(x.isnan(), 0.0, x).sum(), x.isnan().any().item())
+t = torch.tensor([[3, 7, 7], [1, 1, 0]])
+print(t.argmax(), t.argmax(1), t.argmax(0, keepdim=True), t.max(1), t.argmin(1))
+print(torch.tensor([True, False]).sum(), torch.tensor([True, True]).cumsum(0), torch.tensor([False, True]).max(), torch.tensor([False, True]).float().mean())
+print(torch.tensor([-2 ** 63]).abs(), torch.tensor([-128], dtype=torch.int8).abs(), torch.tensor([5]) // -2, torch.tensor([-5]) % 3)
+print(torch.tensor([[1.0, 2.0], [3.0, 4.0]]).var(1, correction=0), torch.tensor([1.0]).std(), torch.tensor([2.0, 4.0]).var(unbiased=True))
+print(torch.zeros(0).max() if False else torch.zeros(0, 2).amax(1), torch.zeros(0).prod(), torch.zeros(0, dtype=torch.long).sum().dtype)
+print(torch.tensor(float("inf")) - torch.tensor(float("inf")), torch.tensor([1e38]) * 10, torch.tensor([1e-45]) / 2)
+print(torch.tensor([0.5, 1.5, 2.5, -0.5]).round(), torch.tensor([1.25, 1.35]).round(decimals=1), torch.tensor([7]).round())
+try:
+    torch.zeros(0).max()
+except (RuntimeError, IndexError) as e:
+    print(type(e).__name__)
+try:
+    torch.zeros(0).argmax()
+except (RuntimeError, IndexError) as e:
+    print(type(e).__name__)
+print(torch.tensor([3, 1, 2]).max(dim=0)[1].item(), torch.tensor([[1, 2], [3, 4]]).sum(-1).tolist(), torch.tensor([[1.0, 2.0], [3.0, 4.0]]).mean(-2))
+''')
+
+program("batched_linear_algebra_ops", r'''
+import torch
+A = torch.arange(8.0).reshape(2, 2, 2)
+B = torch.ones(2, 2, 3)
+print(A @ B, torch.matmul(A, torch.ones(2)), (A @ B).shape, torch.einsum("bij,bjk->bik", A, B).shape)
+v = torch.tensor([1.0, 2.0])
+print(v @ v, torch.tensor([[1.0, 2.0]]) @ torch.tensor([[3.0], [4.0]]), torch.mv(torch.eye(2), v), torch.inner(v, v) if hasattr(torch, "inner") else "")
+print(torch.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0]), dim=0) if hasattr(torch, "cross") else "", torch.trace(torch.eye(3)))
+print(torch.tensordot(torch.ones(2, 3), torch.ones(3, 2), dims=1) if hasattr(torch, "tensordot") else "", torch.baddbmm(torch.zeros(2, 2, 3), A, B).sum())
+I = torch.eye(3)
+print(I * 2 + torch.ones(3, 3).triu(), torch.diag_embed(torch.tensor([1, 2])) if hasattr(torch, "diag_embed") else "", torch.diagflat(torch.tensor([1, 2])) if hasattr(torch, "diagflat") else "")
+print(torch.tensor([[1, 2], [3, 4]]) @ torch.tensor([[1], [1]]), torch.tensor([1, 2], dtype=torch.int32) @ torch.tensor([1, 2], dtype=torch.int32))
+try:
+    torch.tensor([1, 2]) @ torch.tensor([1.0, 2.0])
+except RuntimeError:
+    print("RuntimeError dtype mismatch")
+W = torch.full((3, 2), 0.5)
+b = torch.tensor([0.1, -0.1])
+X = torch.arange(6.0).view(2, 3)
+h = torch.relu(X @ W + b)
+print(h, h.shape, torch.addmm(b, X, W), torch.nn.functional.relu(h) if hasattr(torch, "nn") and False else "")
+''')
