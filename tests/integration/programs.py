@@ -606,3 +606,58 @@ X = torch.arange(6.0).view(2, 3)
 h = torch.relu(X @ W + b)
 print(h, h.shape, torch.addmm(b, X, W), torch.nn.functional.relu(h) if hasattr(torch, "nn") and False else "")
 ''')
+
+program("one_liners", r'''
+import torch
+x = torch.arange(12).reshape(3, 4)
+f = x.float() / 4
+exprs = """
+f"{torch.tensor(5):>4}|{torch.tensor(5):d}|{torch.tensor(1234567):,}|{torch.tensor(0.5):%}"
+f"{torch.tensor(True)}|{torch.tensor([True])}|{torch.tensor(2.5):g}|{torch.tensor(1e-7):e}"
+format(torch.tensor(3.14159), ".2f"), format(torch.tensor(3.14159)), format(torch.tensor([1, 2]))
+x.sum(1).tolist(), x.t().reshape(-1).tolist(), x.flatten(1).shape, x.flatten(0, 1).shape
+x.view(2, -1, 2).shape, x.unflatten(1, (2, 2)).shape, x[:, :, None].expand(-1, -1, 2).shape
+x.split([1, 3], dim=1)[1], x.tensor_split(3, dim=1)[0] if hasattr(x, "tensor_split") else 0
+x.chunk(2, 1)[0], x.new_zeros(2), x.new_ones((1, 2)).dtype, x.new_tensor([1.5]).dtype, x.new_full((2,), 3)
+f.round(decimals=1), f.floor_divide(0.3), f.remainder(0.3), f.fmod(-0.3)
+x.bitwise_not(), x & 5, x | 1, x ^ x, x.logical_and(x > 3)
+torch.zeros(2, 3, dtype=torch.bool).any(), torch.ones(2, 0).all(), torch.zeros(0).any(), x.any(1), x.all(0)
+x.sum(dim=[0, 1]), x.mean(dtype=torch.float64) if False else x.float().mean((0, 1), keepdim=True), x.amax((0, 1))
+x.max(1).values.tolist(), x.min(), x.abs().sum().item() / x.numel()
+torch.arange(5)[torch.arange(5) > 2].tolist(), torch.arange(5)[-2:], torch.arange(5)[1:-1:2]
+torch.full((2, 2), float("nan")), torch.empty(2, 3).shape, torch.zeros([2, 2]).dtype, torch.ones((2,)).shape
+torch.tensor([[1, 2], [3, 4]])[:, [1, 0]], torch.tensor([[1, 2], [3, 4]])[[1, 0]][:, 0]
+torch.arange(10).view(2, 5)[:, ::2].contiguous().stride(), torch.arange(10).view(2, 5).T.stride()
+torch.arange(3.0).expand(2, 3).sum(0), torch.arange(3).repeat(2), torch.arange(3).repeat_interleave(2)
+torch.tensor([1, 2, 3]).flip(0).cumsum(0).flip(0), torch.tensor([3., 4.]).norm(p=1), torch.tensor([3., 4.]).norm(p=float("inf"))
+torch.where(torch.tensor([1, 0, 2]) > 0)[0], torch.tensor([0, 1, 0, 2]).nonzero().squeeze(1), torch.nonzero(torch.tensor([1, 0]), as_tuple=True)
+torch.tensor(3).expand(2), torch.tensor([5]).expand(3).clone(), torch.tensor([[1], [2]]).expand(-1, 3)
+torch.tensor([1, 2, 3]).to(dtype=torch.float64), torch.tensor([1, 2]).to("cpu").device, str(torch.zeros(1).device), torch.device("cpu")
+torch.tensor([[1, 2], [3, 4]]).sum(0) / torch.tensor([[1, 2], [3, 4]]).sum(), torch.tensor([7, 8]) * torch.tensor([[1], [2]])
+torch.zeros(3).uniform_().shape, torch.empty(4).normal_().shape, torch.manual_seed(1) is not None
+torch.tensor([[1.0, -1.0], [2.0, 0.0]]).sign(), torch.tensor([-1.5, 1.5]).trunc(), torch.tensor([9.0]).sqrt().int()
+torch.tensor([1, 2, 3]).float().mean().item(), torch.tensor([1, 2, 3, 4]).view(2, 2).float().std().item()
+torch.concat([torch.ones(1), torch.zeros(1)]) if hasattr(torch, "concat") else 0, torch.hstack([torch.ones(1), torch.zeros(2)]), torch.vstack([torch.ones(2), torch.zeros(2)])
+torch.column_stack([torch.ones(2), torch.zeros(2)]) if hasattr(torch, "column_stack") else 0, torch.dstack([torch.ones(2)]).shape if hasattr(torch, "dstack") else 0
+torch.atleast_2d(torch.tensor(1.0)) if hasattr(torch, "atleast_2d") else 0, torch.squeeze(torch.zeros(1, 2, 1), (0, 2)).shape
+torch.swapaxes(torch.zeros(1, 2, 3), 0, 2).shape, torch.zeros(2, 3, 4).transpose(-1, -2).shape, torch.zeros(2, 3, 4).mT.shape
+torch.eye(2, 3), torch.eye(3)[1:].t(), torch.linspace(0, 10, steps=3), torch.zeros(2, device="cpu").device.type, torch.zeros(1).is_cuda
+torch.tensor([1, 2]).type(torch.float32), torch.tensor([1, 2]).type("torch.DoubleTensor")
+torch.Tensor([1, 2]), torch.Tensor(2, 3).shape, torch.tensor([]).shape, torch.tensor([[]]).shape
+torch.zeros(2).new_empty(3).shape, torch.zeros(2, 2).numel(), torch.zeros(2, 2).nelement() if hasattr(torch.zeros(1), "nelement") else 4
+"""
+for line in exprs.strip().splitlines():
+    try:
+        r = eval(line)
+        print(r)
+    except Exception as e:
+        print("!", type(e).__name__)
+''')
+
+program("pending_legacy_cuda", r'''
+import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+x = torch.ones(2, 2, device=device).fill_diagonal_(0)
+print(device, x, torch.logspace(0, 2, 3), torch.tensor([1.0, 2.0]).dist(torch.tensor([4.0, 6.0])))
+print(torch.FloatTensor([1, 2]), torch.LongTensor([[1]]).dtype, torch.tensor([1.7]).type(torch.LongTensor))
+''', needs=("cuda", "logspace", "dist", "FloatTensor", "LongTensor"))
