@@ -661,3 +661,82 @@ x = torch.ones(2, 2, device=device).fill_diagonal_(0)
 print(device, x, torch.logspace(0, 2, 3), torch.tensor([1.0, 2.0]).dist(torch.tensor([4.0, 6.0])))
 print(torch.FloatTensor([1, 2]), torch.LongTensor([[1]]).dtype, torch.tensor([1.7]).type(torch.LongTensor))
 ''', needs=("cuda", "logspace", "dist", "FloatTensor", "LongTensor"))
+
+program("kmeans_knn", r'''
+import torch
+pts = torch.tensor([[0.0, 0.0], [0.1, 0.2], [5.0, 5.0], [5.2, 4.9], [0.2, 0.1], [4.8, 5.1]])
+centers = pts[[0, 2]].clone()
+for it in range(5):
+    d = ((pts[:, None, :] - centers[None, :, :]) ** 2).sum(-1)
+    assign = d.argmin(1)
+    new = torch.stack([pts[assign == k].mean(0) for k in range(2)])
+    shift = (new - centers).abs().max()
+    centers = new
+    print(it, assign.tolist(), f"{shift.item():.4f}")
+    if shift < 1e-6:
+        break
+print(centers)
+q = torch.tensor([[4.0, 4.0], [0.5, 0.5]])
+dist = torch.sqrt(((q.unsqueeze(1) - pts.unsqueeze(0)) ** 2).sum(dim=2))
+print(dist.shape, dist.argmin(dim=1), dist.min(dim=1).values)
+cos = (q @ pts.T) / (q.norm(dim=1, keepdim=True) * pts.norm(dim=1).clamp(min=1e-8))
+print(cos)
+''')
+
+program("logreg_images", r'''
+import torch
+torch.manual_seed(0)
+X = torch.tensor([[0.5, 1.0], [1.5, 2.0], [3.0, 3.5], [4.0, 5.0], [1.0, 0.5], [3.5, 4.5]])
+y = torch.tensor([0.0, 0.0, 1.0, 1.0, 0.0, 1.0])
+w = torch.zeros(2)
+b = torch.tensor(0.0)
+best = float("inf")
+for epoch in range(300):
+    z = X @ w + b
+    p = 1 / (1 + torch.exp(-z))
+    loss = -(y * torch.log(p + 1e-9) + (1 - y) * torch.log(1 - p + 1e-9)).mean()
+    gw = X.T @ (p - y) / len(y)
+    gb = (p - y).mean()
+    w -= 0.1 * gw
+    b -= 0.1 * gb
+    if loss < best:
+        best = loss.item()
+    if epoch % 100 == 0:
+        print(f"epoch {epoch:3d} loss={loss:.4f} w={[round(v, 4) for v in w.tolist()]}")
+pred = (torch.sigmoid(X @ w + b) > 0.5).float()
+print("acc", (pred == y).float().mean().item(), f"best {best:.4f}", b)
+imgs = torch.arange(2 * 3 * 4 * 4, dtype=torch.float32).reshape(2, 3, 4, 4) / 95
+mean = imgs.mean(dim=(0, 2, 3))
+std = imgs.std(dim=(0, 2, 3))
+norm = (imgs - mean[None, :, None, None]) / std.view(1, 3, 1, 1)
+print(mean, std, norm.mean().abs() < 1e-5, norm[0, 0, :2, :2])
+print(imgs.permute(0, 2, 3, 1).shape, imgs.flatten(1).shape, imgs[:, 0].max(), imgs.amax(dim=(2, 3)))
+print((imgs * 255).to(torch.uint8)[1, 2, -1], imgs.clamp(0.2, 0.8).sum().round())
+pooled = imgs.reshape(2, 3, 2, 2, 2, 2).amax(dim=(3, 5))
+print(pooled.shape, pooled[0, 0])
+''')
+
+program("timeseries_poly", r'''
+import torch
+ts = torch.tensor([10.0, 12.0, 11.0, 15.0, 18.0, 17.0, 21.0, 25.0])
+k = 3
+ma = torch.stack([ts[i:i + k].mean() for i in range(len(ts) - k + 1)])
+cs = torch.cat([torch.zeros(1), ts.cumsum(0)])
+ma2 = (cs[k:] - cs[:-k]) / k
+print(ma, bool(((ma - ma2).abs() < 1e-5).all()))
+ret = ts[1:] / ts[:-1] - 1
+print(ret, f"{ret.mean():.3%}", ret.std().item() > 0)
+ewm = [ts[0]]
+for v in ts[1:]:
+    ewm.append(0.5 * v + 0.5 * ewm[-1])
+print(torch.stack(ewm))
+x = torch.linspace(-1, 1, 5)
+feats = torch.stack([x ** p for p in range(4)], dim=1)
+print(feats)
+coef = torch.tensor([1.0, -2.0, 0.5, 3.0])
+print(feats @ coef, (feats * coef).sum(1))
+up = (ts[1:] > ts[:-1]).int()
+print(up, up.sum(), "streak", max(len(s) for s in "".join(map(str, up.tolist())).split("0")))
+z = (ts - ts.mean()) / ts.std()
+print(z.abs() > 1, ts[z.abs() > 1], torch.where(z > 0, torch.ones_like(ts), -torch.ones_like(ts)))
+''')
