@@ -740,3 +740,45 @@ print(up, up.sum(), "streak", max(len(s) for s in "".join(map(str, up.tolist()))
 z = (ts - ts.mean()) / ts.std()
 print(z.abs() > 1, ts[z.abs() > 1], torch.where(z > 0, torch.ones_like(ts), -torch.ones_like(ts)))
 ''')
+
+program("advanced_indexing", r'''
+import torch
+x = torch.arange(2 * 3 * 4 * 5).reshape(2, 3, 4, 5)
+i = torch.tensor([0, 2])
+j = torch.tensor([1, 3])
+print(x[:, i, j].shape, x[:, i, :, j].shape, x[0, :, j].shape, x[..., i].shape, x[1, ..., 0])
+print(x[i[:, None], :, j].shape if False else x[:, i[:, None], j].shape, x[[[0], [1]], [[1, 2]]].shape)
+print(x[x > 110].shape, x[0][x[0] % 7 == 0], x[:, torch.tensor([True, False, True])].shape)
+print(x[0, -1, torch.tensor([-1, -2])], x[torch.tensor(1), 0, 0], x[0, 0, 0, torch.tensor([[0, 1], [2, 3]])])
+print(x[None, ..., None].shape, x[:, None, 1].shape, x[1:, ..., 2:3].shape, x[[1]].shape, x[[1, 1, 0]][:, 0, 0, 0])
+y = torch.zeros(4, 3, dtype=torch.int64)
+y[1:3] = torch.tensor([7, 8, 9])
+y[:, 0] = 2.9
+y[torch.tensor([0, 0, 3]), torch.tensor([1, 1, 2])] = torch.tensor([5, 6, 7])
+y[y == 0] = -1
+y[..., -1] += 100
+print(y)
+z = torch.zeros(5)
+z[torch.tensor([1, 1, 2])] += 1
+print(z)
+w = torch.arange(10.0)
+w[w > 5] = w[w > 5] * 10
+w[[0, -1]] = torch.tensor(-3.0)
+w[2:4] = 0
+print(w)
+m = torch.zeros(3, 3)
+m[torch.eye(3).bool()] = torch.tensor([1.0, 2.0, 3.0])
+m[0, :] = torch.tensor([[4.0, 5.0, 6.0]])[0]
+print(m, m[m.diag() > 1], m[:, m[0] > 4])
+b = torch.tensor([[True, False], [False, True]])
+print(torch.tensor([[1, 2], [3, 4]])[b], torch.tensor([[1, 2], [3, 4]])[b.any(1)], torch.tensor([[1, 2], [3, 4]])[:, [True, False]])
+print(x.reshape(-1)[torch.tensor([], dtype=torch.long)], x[torch.zeros(2, 0, dtype=torch.long)].shape, x[0, 0][torch.tensor([False] * 4)].shape)
+try:
+    x[torch.tensor([0, 1]), torch.tensor([0, 1, 2])]
+except IndexError:
+    print("IndexError broadcast")
+try:
+    y[torch.tensor([9])] = 1
+except IndexError:
+    print("IndexError oob set")
+''')
