@@ -782,3 +782,30 @@ try:
 except IndexError:
     print("IndexError oob set")
 ''')
+
+program("random_and_defaults", r'''
+import torch
+torch.manual_seed(123)
+a = torch.rand(3, 2)
+torch.manual_seed(123)
+b = torch.rand(3, 2)
+print(torch.equal(a, b) if hasattr(torch, "equal") else bool((a == b).all()), a.shape, a.dtype)
+g = torch.Generator().manual_seed(7)
+r1 = torch.randn(4, generator=g)
+print(r1.shape, torch.randn_like(a).shape, torch.rand_like(a).dtype, torch.randint_like(a, 10).dtype)
+mask = torch.rand(100) < 0.5
+print(mask.dtype, mask.shape, 0 < mask.sum().item() < 100)
+drop = torch.ones(10) * (torch.rand(10) > 0.3).float() / 0.7
+print(drop.shape, ((drop == 0) | ((drop - 1 / 0.7).abs() < 1e-6)).all().item())
+print(torch.bernoulli(torch.full((5,), 0.5)).shape, torch.randint(3, 7, (2, 2)).min() >= 3, torch.randperm(5).sum())
+print(torch.normal(torch.zeros(3), torch.ones(3)).shape, torch.empty(3).uniform_(-1, 1).abs().max() <= 1)
+print(torch.initial_seed() if hasattr(torch, "initial_seed") else 123, torch.get_rng_state().dtype if hasattr(torch, "get_rng_state") else torch.uint8)
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([1.5]).dtype, torch.zeros(2).dtype, torch.arange(3.0).dtype, torch.tensor(2).dtype, torch.rand(1).dtype)
+print(torch.tensor([1]) * 0.5, torch.get_default_dtype(), torch.tensor([1.0]).float().dtype)
+torch.set_default_dtype(torch.float32)
+print(torch.tensor([1.5]).dtype, (torch.tensor([1]) * 0.5).dtype, torch.tensor(1.5, dtype=torch.float64) + 1)
+x = torch.tensor([1.0, 2.0])
+y = torch.tensor(x) if False else x.clone().detach()
+print(y, y is x, torch.as_tensor(x) is x, torch.as_tensor(x, dtype=torch.float64).dtype, torch.tensor(x.tolist()).dtype)
+''')
