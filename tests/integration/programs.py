@@ -809,3 +809,36 @@ x = torch.tensor([1.0, 2.0])
 y = torch.tensor(x) if False else x.clone().detach()
 print(y, y is x, torch.as_tensor(x) is x, torch.as_tensor(x, dtype=torch.float64).dtype, torch.tensor(x.tolist()).dtype)
 ''')
+
+program("keyword_spellings", r'''
+import torch
+x = torch.arange(6.0).reshape(2, 3)
+exprs = """
+torch.sum(x, dim=(0,)), torch.mean(x, 1, True), torch.max(x, 1, keepdim=True), torch.max(x, dim=1)[0]
+torch.cat(tensors=[x, x], dim=1).shape, torch.stack((x, x), dim=-1).shape, torch.cat([x, x], axis=0).shape
+torch.argmax(x, dim=None, keepdim=True) if True else 0, x.std(dim=0, unbiased=False, keepdim=True), torch.var(x, correction=2)
+x.norm(2, dim=1), x.sum(axis=0), x.mean(axis=1), x.size(dim=1), x.transpose(dim0=0, dim1=1).shape
+torch.clamp(x, min=torch.tensor(1.0), max=4), x.reshape((3, 2)).shape, x.permute((1, 0)).shape, x.permute(dims=(1, 0)).shape
+x.repeat((2, 1)).shape, x.expand((2, 2, 3)).shape, x.view((-1,)).shape, x.view(torch.Size([3, 2])).shape
+torch.zeros((2, 3)).shape, torch.ones([2]), torch.full(size=(2,), fill_value=1.0), torch.arange(start=1, end=5), torch.arange(end=3)
+torch.randn(size=(2,)).shape, torch.tensor(data=[1]), torch.zeros(size=[1, 2]).shape, torch.empty((0,)).shape
+torch.where(x > 2, x, other=torch.zeros(1)), torch.add(x, other=1, alpha=2), torch.sub(x, other=x)
+x.sum(keepdim=True, dim=1), x.squeeze(dim=0).shape, x.unsqueeze(dim=-1).shape, x.flatten(start_dim=0).shape
+torch.mul(x, 2, out=torch.empty(2, 3)), torch.matmul(x, other=x.t()), torch.pow(x, exponent=2), torch.pow(2, x)
+x.max(), x.max(0), torch.max(x, torch.ones(3)), x.min(dim=-1).indices, torch.min(x, 0, True).values
+x.to(torch.float64).dtype, x.to(dtype=torch.int32).dtype, x.to("cpu", torch.int8).dtype, x.to(torch.zeros(1, dtype=torch.int16)).dtype
+x.type(dtype=torch.int64).dtype, x.long().float().double().half().bfloat16().float().dtype
+torch.split(x, split_size_or_sections=1, dim=0)[0], x.split(2, 1)[1].shape, torch.chunk(x, chunks=2, dim=1)[1].shape
+torch.index_select(x, dim=1, index=torch.tensor([2])), torch.gather(x, 1, index=torch.tensor([[0], [2]]))
+torch.eq(x, 2), x.eq(other=2), x.gt(2).sum(), x.le(torch.tensor([0.0, 5.0, 5.0])), x.lt(1).any()
+torch.softmax if False else 0, torch.cumsum(x, dim=1), x.cumsum(dim=0), torch.cumsum(x, 1, dtype=torch.float64).dtype
+torch.tril(x, diagonal=-1), torch.triu(x), torch.flip(x, dims=[0, 1]), torch.roll(x, shifts=1), torch.roll(x, shifts=(1, 1), dims=(0, 1))
+torch.linspace(start=0, end=1, steps=3), torch.eye(n=2, m=3), torch.full((1,), 5, dtype=torch.float32), torch.zeros_like(x, dtype=torch.int32)
+torch.abs(-x), torch.neg(x).abs_(), torch.exp(x).log().round(), torch.round(x / 4, decimals=1)
+"""
+for line in exprs.strip().splitlines():
+    try:
+        print(eval(line))
+    except Exception as e:
+        print("!", type(e).__name__)
+''')

@@ -63,6 +63,7 @@ OPERANDS = {
        ("maximum", "minimum", "fmax", "fmin", "atan2", "logical_and", "logical_or",
         "logical_xor")},
 }
+SECOND = {"pow": "exponent"}  # PyTorch's name for the second operand, when not `other`
 NO_OUT = {"isnan", "isinf", "isfinite", "relu", "rsub"}  # torch gives them no out=
 # torch.add(2, 3) is tensor(5): PyTorch's parser takes numbers as tensors for both operands
 # of these (option read by the bindings; see registry.py)
@@ -393,7 +394,7 @@ def _declare():
                out=name not in NO_OUT)
     for name, (kind, extra) in BINARY.items():
         a, b = OPERANDS.get(name, ("Tensor|Scalar", "Tensor|Scalar"))
-        define(f"{name}({a} self, {b} other{extra}) -> Tensor",
+        define(f"{name}({a} self, {b} {SECOND.get(name, 'other')}{extra}) -> Tensor",
                tags=POINTWISE, promotion=kind, out=name not in NO_OUT,
                numbers_as_tensors=name in NUMBERS_AS_TENSORS)
     define("clamp(Tensor self, Tensor|Scalar? min=None, Tensor|Scalar? max=None) -> Tensor",
