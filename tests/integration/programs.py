@@ -842,3 +842,52 @@ for line in exprs.strip().splitlines():
     except Exception as e:
         print("!", type(e).__name__)
 ''')
+
+program("more_mistakes", r'''
+import torch
+cases = [
+    lambda: torch.zeros(1).expand(3).add_(1),
+    lambda: torch.arange(10).view(3, -1),
+    lambda: torch.arange(4).__itruediv__(2),
+    lambda: torch.zeros(4).__setitem__(torch.tensor([True, False, True, True]), torch.ones(2)),
+    lambda: torch.stack([]),
+    lambda: torch.zeros(2, 3).T.T.reshape(3, 2).view(-1),
+    lambda: torch.zeros(2, 3, 4).T.shape,
+    lambda: torch.tensor([1, 2]) + torch.tensor([True, False]),
+    lambda: torch.arange(4.0).view(torch.int32),
+    lambda: torch.zeros(3).unsqueeze(2),
+    lambda: torch.zeros(3, 4).transpose(0, 2),
+    lambda: torch.zeros(2, 2).sum(1, 2),
+    lambda: torch.ones(2, 2).max(dim=(0, 1)),
+    lambda: torch.cat((torch.zeros(2, 3), torch.zeros(2, 4)), dim=0),
+    lambda: torch.tensor([[1, 2], [3, 4]]).flatten()[4],
+    lambda: torch.empty(2, 3).copy_(torch.ones(3, 2)),
+    lambda: torch.zeros(3).masked_fill(torch.tensor([1, 0, 1]), 2.0),
+    lambda: torch.where(torch.tensor([1, 0]), 1.0, 0.0),
+    lambda: torch.arange(3).float().long().bool().int().sum().item(),
+    lambda: torch.full((2,), 3).add_(1.5),
+    lambda: torch.tensor([1.0]).item() + torch.tensor([1, 2]),
+    lambda: torch.tensor(2) @ torch.tensor(3),
+    lambda: torch.tensor([1.0, 2.0]).dot(torch.tensor([1, 2])),
+    lambda: torch.zeros(3).index_select(0, torch.tensor([[0]])),
+    lambda: torch.zeros(2, 2).gather(1, torch.tensor([[0, 3]])),
+    lambda: torch.zeros(3).scatter_(0, torch.tensor([4]), 1.0),
+    lambda: torch.ones(3).reshape(1, 3).squeeze(0).unsqueeze(-3),
+    lambda: torch.linspace(0, 1, -1),
+    lambda: torch.zeros(-1),
+    lambda: torch.zeros(2).sum(keepdim=True),
+    lambda: torch.randint(0, 5, 3),
+    lambda: torch.rand(2, 3)[:, 3],
+    lambda: list(torch.zeros(2, 2))[2],
+    lambda: torch.zeros(2, 3).split(0),
+    lambda: torch.tensor([[1, 2], [3]]),
+    lambda: torch.tensor([1, "a"]),
+    lambda: torch.tensor([None]),
+    lambda: torch.tensor(3).tolist() + 1,
+]
+for i, fn in enumerate(cases):
+    try:
+        print(i, fn())
+    except Exception as e:
+        print(i, type(e).__name__)
+''')

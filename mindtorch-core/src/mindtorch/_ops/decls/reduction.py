@@ -298,12 +298,13 @@ def _write(op, out, result):
 def _dtyped(op, binding, self, args, kwargs, out):
     """sum/prod/mean/cumsum: with out=, the result is computed in out's dtype (an explicit
     dtype= must equal it); sum/prod have out= only in their dim forms, prod takes one int
-    dim (never None) and keepdim only with it; mean wants a floating or complex dtype
+    dim (never None); keepdim comes only with a dim; mean wants a floating or complex dtype
     (checked before the dims)."""
     name = op.name
     given = _dim_given(args, kwargs)
-    if name == "prod" and (given and _dim_value(args, kwargs) is None or not given and (
-            "keepdim" in kwargs or "keepdims" in kwargs)):
+    # keepdim exists only in the dim overloads (sum(keepdim=True) is a TypeError)
+    if not given and ("keepdim" in kwargs or "keepdims" in kwargs) and name != "cumsum" or (
+            name == "prod" and given and _dim_value(args, kwargs) is None):
         raise _invalid(name, args, kwargs)
     if name == "mean" and _is_tensor(self):
         mean_dtype(self, kwargs.get("dtype") if isinstance(kwargs.get("dtype"), D.dtype)
