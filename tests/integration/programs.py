@@ -295,10 +295,29 @@ program("pending_softmax_close", r'''
 import torch
 logits = torch.tensor([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]])
 print(torch.softmax(logits, dim=1), torch.log_softmax(logits, 1), logits.softmax(-1).sum(1))
-print(torch.allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-9])))
-print(torch.isclose(torch.tensor(1.0), torch.tensor(1.1)), torch.equal(logits, logits.clone()))
 print(torch.nan_to_num(torch.tensor([float("nan"), float("inf")])))
-''', needs=("softmax", "log_softmax", "allclose", "isclose", "equal", "nan_to_num"))
+''', needs=("softmax", "log_softmax", "nan_to_num"))
+
+program("closeness_clip", r'''
+import torch
+a = torch.tensor([1.0, 2.0, 3.0])
+b = a + 1e-7
+print(torch.allclose(a, b), torch.equal(a, b), torch.equal(a, a.clone()), a.allclose(b, rtol=0, atol=0))
+print(torch.isclose(a, torch.tensor([1.0, 2.1, 3.0])), torch.isclose(torch.tensor(1.0), torch.tensor(1.1), atol=0.2))
+if torch.allclose(a.sum(), torch.tensor(6.0)):
+    print("sum ok")
+if not torch.equal(torch.zeros(2, 1), torch.zeros(1, 2)):
+    print("shapes differ")
+print(torch.isclose(torch.tensor([float("nan"), 1.0]), torch.tensor([float("nan"), 1.0]), equal_nan=True))
+print(torch.equal(torch.tensor([1, 2]), torch.tensor([1.0, 2.0])), torch.isclose(torch.tensor([3, 5]), torch.tensor([4, 5]), atol=1))
+for bad in [lambda: torch.isclose(torch.tensor([1]), torch.tensor([1.0])), lambda: torch.allclose(a, torch.ones(2)),
+            lambda: torch.equal(a, 1.0), lambda: torch.isclose(a, a, rtol=-1)]:
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__)
+print(torch.clip(a, 1.5, 2.5), a.clip(max=2), a.clone().clip_(min=2.5), torch.clip(torch.tensor([5, -5]), -1, 1))
+''')
 
 program("repr_edge", r'''
 import torch

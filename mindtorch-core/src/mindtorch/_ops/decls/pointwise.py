@@ -71,7 +71,7 @@ NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "floor_divide"}
 # comparison aliases torch also exposes
 ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
            "not_equal": "ne", "multiply": "mul", "subtract": "sub", "divide": "div",
-           "negative": "neg", "absolute": "abs", "arctan2": "atan2"}
+           "negative": "neg", "absolute": "abs", "arctan2": "atan2", "clip": "clamp"}
 ALIAS_INPLACE = set(ALIASES)  # torch has all of them (greater_, absolute_, ...)
 
 
@@ -388,7 +388,49 @@ def _where_one_arg(full):
     return where
 
 
+def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """PyTorch's closeness: equal, or a finite |self - other| <= atol + rtol * |other|
+    (integers compared in the default float dtype)."""
+    import mindtorch as M
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"{_type_name(self.dtype)} did not match {_type_name(other.dtype)}")
+    if rtol < 0:
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+    if atol < 0:
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+    close = self == other
+    if self.dtype is M.bool or rtol == 0 and atol == 0:
+        return close
+    if self.dtype.is_floating_point and equal_nan:
+        close = close | (self.isnan() & other.isnan())
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        self, other = self.to(M.get_default_dtype()), other.to(M.get_default_dtype())
+    err = (self - other).abs()
+    return close | (err.isfinite() & (err <= atol + rtol * other.abs()))
+
+
+def _equal(self, other):
+    """torch.equal: same shape and the same values (NaN never equals)."""
+    import mindtorch as M
+    if self.shape != other.shape:
+        return M.zeros((), dtype=M.bool, device=self.device)
+    return (self == other).all()
+
+
+def _declare_closeness():
+    close = "Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False"
+    define(f"isclose({close}) -> Tensor", decomposition=_isclose)
+    # allclose/equal answer with a Python bool: the public functions unwrap the op's
+    # 0-dim bool tensor
+    define(f"allclose({close}) -> Tensor",
+           decomposition=lambda *args: _isclose(*args).all())
+    define("equal(Tensor self, Tensor other) -> Tensor", decomposition=_equal)
+    for name in ("allclose", "equal"):
+        overload(OPS[name], lambda binding: lambda *a, **k: bool(binding(*a, **k)))
+
+
 def _declare():
+    _declare_closeness()
     for name, kind in UNARY.items():
         define(f"{name}(Tensor self) -> Tensor", tags=POINTWISE, promotion=kind,
                out=name not in NO_OUT)
