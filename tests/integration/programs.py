@@ -291,7 +291,7 @@ print(torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3))
 ''', needs=("cumprod", "median", "count_nonzero", "std_mean", "diff", "cummax", "clip",
              "isin", "bincount", "histc"))
 
-program("pending_softmax_close", r'''
+program("softmax_nan_to_num", r'''
 import torch
 logits = torch.tensor([[2.0, 1.0, 0.1], [0.5, 2.5, 0.3]])
 print(torch.softmax(logits, dim=1), torch.log_softmax(logits, 1), logits.softmax(-1).sum(1))

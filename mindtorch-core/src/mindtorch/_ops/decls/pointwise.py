@@ -417,7 +417,20 @@ def _equal(self, other):
     return (self == other).all()
 
 
+def _nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+    """NaN -> nan, +-inf -> posinf/neginf, by default the dtype's largest finite values."""
+    import mindtorch as M
+    if not self.dtype.is_floating_point:
+        return self.clone()
+    info = M.finfo(self.dtype)
+    r = M.where(self.isnan(), 0.0 if nan is None else nan, self)
+    r = M.where(r == float("inf"), info.max if posinf is None else posinf, r)
+    return M.where(r == float("-inf"), info.min if neginf is None else neginf, r)
+
+
 def _declare_closeness():
+    define("nan_to_num(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None)"
+           " -> Tensor", decomposition=_nan_to_num)
     close = "Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False"
     define(f"isclose({close}) -> Tensor", decomposition=_isclose)
     # allclose/equal answer with a Python bool: the public functions unwrap the op's

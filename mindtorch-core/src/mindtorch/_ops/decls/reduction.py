@@ -539,7 +539,38 @@ PUBLIC = {"sum": _dtyped, "prod": _dtyped, "mean": _dtyped, "cumsum": _dtyped,
           "var": _var_forms, "std": _var_forms}
 
 
+def _softmax_input(name, self, dtype):
+    x = self if dtype is None else self.to(dtype)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for '
+                                  f"'{_type_name(x.dtype)}'")
+    return x
+
+
+def _softmax(self, dim, dtype=None):
+    """exp(x - max) / sum: shifting by the max keeps exp finite."""
+    x = _softmax_input("softmax", self, dtype)
+    w = x.float() if x.dtype in _HALVES else x  # PyTorch accumulates halves in float
+    e = (w - w.amax(dim, keepdim=True)).exp()
+    return (e / e.sum(dim, keepdim=True)).to(x.dtype)
+
+
+def _log_softmax(self, dim, dtype=None):
+    x = _softmax_input("log_softmax", self, dtype)
+    w = x.float() if x.dtype in _HALVES else x
+    shifted = w - w.amax(dim, keepdim=True)
+    return (shifted - shifted.exp().sum(dim, keepdim=True).log()).to(x.dtype)
+
+
+_HALVES = (D.float16, D.bfloat16)
+
+
 def _declare():
+    for name, fn in (("softmax", _softmax), ("log_softmax", _log_softmax)):
+        define(f"{name}(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
+               decomposition=fn)
+    define("count_nonzero(Tensor self, int[]? dim=None) -> Tensor",
+           decomposition=lambda self, dim=None: (self != 0).sum(dim))
     dim_all = ", ".join(_ALL)
     for name in ("sum", "mean"):
         define(f"{name}(Tensor self, {dim_all}, *, ScalarType? dtype=None) -> Tensor",
