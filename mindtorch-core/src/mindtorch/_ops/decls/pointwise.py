@@ -428,7 +428,27 @@ def _nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     return M.where(r == float("-inf"), info.min if neginf is None else neginf, r)
 
 
-def _declare_closeness():
+def _diff(self, n=1, dim=-1, prepend=None, append=None):
+    """n-th forward difference along dim (xor for bool), after prepend/append."""
+    import mindtorch as M
+    if self.ndim == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    parts = [t for t in (prepend, self, append) if t is not None]
+    if any(t.ndim != self.ndim for t in parts):
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    x = M.cat(parts, dim) if len(parts) > 1 else self
+    for _ in range(n):
+        k = max(x.shape[dim] - 1, 0)
+        hi, lo = x.narrow(dim, min(1, x.shape[dim]), k), x.narrow(dim, 0, k)
+        x = hi ^ lo if x.dtype is M.bool else hi - lo
+    return x if x is not self else self.clone()
+
+
+def _declare_composites():
+    define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)"
+           " -> Tensor", decomposition=_diff)
     define("nan_to_num(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None)"
            " -> Tensor", decomposition=_nan_to_num)
     close = "Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False"
@@ -443,7 +463,7 @@ def _declare_closeness():
 
 
 def _declare():
-    _declare_closeness()
+    _declare_composites()
     for name, kind in UNARY.items():
         define(f"{name}(Tensor self) -> Tensor", tags=POINTWISE, promotion=kind,
                out=name not in NO_OUT)
