@@ -436,11 +436,28 @@ except RuntimeError as e:
 print(torch.tensor([2.0]).pow(torch.tensor([0.5])), torch.tensor([True]) + torch.tensor([True]), torch.tensor([True]) * 2.5)
 ''')
 
-program("pending_math", r'''
+program("math_composites", r'''
 import torch
-print(torch.hypot(torch.tensor([3.0]), torch.tensor([4.0])), torch.deg2rad(torch.tensor([180.0])))
+angles = torch.tensor([0.0, 90.0, 180.0, 270.0])
+rad = torch.deg2rad(angles)
+print(rad, torch.rad2deg(rad), torch.sin(rad).round(decimals=3), angles.deg2rad().cos().abs() < 1e-6)
 print(torch.addcmul(torch.zeros(2), torch.ones(2), torch.tensor([2.0, 3.0]), value=0.5), torch.addcdiv(torch.ones(2), torch.ones(2), torch.tensor([2.0, 4.0])))
-''', needs=("hypot", "deg2rad", "addcmul", "addcdiv"))
+m, v = torch.zeros(3), torch.ones(3)
+g = torch.tensor([0.1, -0.2, 0.3])
+m = m * 0.9 + 0.1 * g
+v = v.mul(0.999).addcmul(g, g, value=0.001)
+p = torch.tensor([1.0, 1.0, 1.0]).addcdiv(m, v.sqrt() + 1e-8, value=-0.01)
+print(m, v, p)
+try:
+    torch.addcdiv(torch.ones(2), torch.tensor([1, 2]), torch.tensor([1, 2]))
+except RuntimeError:
+    print("RuntimeError")
+''')
+
+program("pending_hypot", r'''
+import torch
+print(torch.hypot(torch.tensor([3.0]), torch.tensor([4.0])))
+''', needs=("hypot",))
 
 program("error_classes", r'''
 import torch

@@ -4,6 +4,8 @@ Every op here is tagged "pointwise" (broadcasting, result dtype from its promoti
 and gets an in-place variant `name_` and an `out=` argument.  Composite ops carry a
 decomposition into other ops (invariant 5); backends may still register fused kernels.
 """
+import math
+
 from ... import _dtype
 from ..registry import OPS, define, overload
 from ._helpers import _type_name, define_inplace
@@ -446,7 +448,30 @@ def _diff(self, n=1, dim=-1, prepend=None, append=None):
     return x if x is not self else self.clone()
 
 
+def _addcdiv(self, tensor1, tensor2, value=1):
+    import mindtorch as M
+    if not (tensor1.dtype.is_floating_point or tensor1.dtype.is_complex or
+            tensor2.dtype.is_floating_point or tensor2.dtype.is_complex):
+        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
+                           "future release addcdiv will perform a true division of tensor1 "
+                           "and tensor2. The historic addcdiv behavior can be implemented as "
+                           "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) "
+                           "for integer inputs and as (input + value * tensor1 / tensor2) for "
+                           "float inputs. The future addcdiv behavior is just the latter "
+                           "implementation: (input + value * tensor1 / tensor2), for all "
+                           "dtypes.")
+    return M.add(self, value * tensor1 / tensor2)
+
+
 def _declare_composites():
+    # PyTorch's kernels evaluate self + value * t1 * t2 (and / t2) left to right
+    define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+           decomposition=lambda self, t1, t2, value=1: self + value * t1 * t2)
+    define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
+           decomposition=_addcdiv)
+    for name, factor in (("deg2rad", math.pi / 180), ("rad2deg", 180 / math.pi)):
+        define(f"{name}(Tensor self) -> Tensor",
+               decomposition=lambda self, f=factor: self * f)
     define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)"
            " -> Tensor", decomposition=_diff)
     define("nan_to_num(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None)"
