@@ -928,3 +928,36 @@ for i, fn in enumerate(cases):
     except Exception as e:
         print(i, type(e).__name__)
 ''')
+
+program("classification_report", r'''
+import torch
+torch.manual_seed(0)
+logits = torch.tensor([[2.0, 0.5, -1.0], [0.1, 1.5, 0.2], [0.3, 0.2, 2.2], [1.2, 1.1, 0.9],
+                       [-0.5, 2.0, 0.1], [0.0, 0.1, 0.05], [3.0, -1.0, 0.0], [0.2, 0.1, 1.9]])
+target = torch.tensor([0, 1, 2, 1, 1, 2, 0, 2])
+probs = torch.softmax(logits, dim=1)
+pred = probs.argmax(dim=1)
+onehot = torch.eye(3)[target]
+ce = -(onehot * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+print(f"cross-entropy: {ce:.4f}  accuracy: {(pred == target).float().mean():.3f}")
+print("class  prec   rec    f1   support")
+for c in range(3):
+    tp = ((pred == c) & (target == c)).sum().item()
+    fp = ((pred == c) & (target != c)).sum().item()
+    fn = ((pred != c) & (target == c)).sum().item()
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    rec = tp / (tp + fn) if tp + fn else 0.0
+    f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+    print(f"{c:>5}  {prec:.2f}   {rec:.2f}  {f1:.2f}  {int((target == c).sum()):>4}")
+conf = torch.zeros(3, 3, dtype=torch.long)
+conf.index_put_((target, pred), torch.ones(8, dtype=torch.long), accumulate=True)
+print(conf, conf.diag().sum() / conf.sum(), conf.sum(0), conf.sum(1))
+top_conf = probs.max(dim=1)
+print([f"{v:.2f}" for v in top_conf.values.tolist()], top_conf.indices.equal(pred))
+uncertain = (probs.max(1).values < 0.5).nonzero().flatten()
+print("uncertain rows:", uncertain.tolist(), probs[uncertain].round(decimals=2))
+entropy = -(probs * probs.log()).sum(1)
+print(entropy, entropy.argmax().item(), torch.isclose(probs.sum(1), torch.ones(8)).all().item())
+margin = probs.gather(1, target[:, None]).squeeze(1) - probs.masked_fill(onehot.bool(), 0).amax(1)
+print(margin > 0, (margin > 0).equal(pred == target))
+''')
