@@ -91,7 +91,7 @@ _ONE_DIM_SAMPLES = [
 ]
 for _name in ("sum", "mean", "all", "any", "var", "std", "amax", "amin", "logsumexp"):
     SAMPLES[_name] = _REDUCE_SAMPLES
-for _name in ("prod", "argmax", "argmin", "_max_dim", "_min_dim", "cumsum"):
+for _name in ("prod", "argmax", "argmin", "_max_dim", "_min_dim", "cumsum", "cumprod"):
     SAMPLES[_name] = _ONE_DIM_SAMPLES
 SAMPLES.update({
     "max": [lambda d: ((_t(d, (3, 4)),), {}), lambda d: ((_t(d, (), _i64),), {}),

@@ -171,14 +171,17 @@ def logsumexp(self, dim, keepdim=False):
         return result(r, out)
 
 
-def cumsum(self, dim, dtype=None):
-    out = R.sum_dtype(self, dtype)
-    if out is D.bool and self.ndim and self.numel():  # (0-dim and empty: a plain copy)
-        raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
-    a = _acc(arr(self), out)
-    if not self.ndim:
-        return result(a.copy(), out)
-    return result(np.cumsum(a, axis=dim), out)
+def _scan(name, fn):
+    """cumsum/cumprod: in the sum dtype (integers and bool widen to int64)."""
+    def scan(self, dim, dtype=None):
+        out = R.sum_dtype(self, dtype)
+        if out is D.bool and self.ndim and self.numel():  # (0-dim and empty: a plain copy)
+            raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+        a = _acc(arr(self), out)
+        if not self.ndim:
+            return result(a.copy(), out)
+        return result(fn(a, axis=dim), out)
+    return scan
 
 
 KERNELS = {
@@ -198,5 +201,6 @@ KERNELS = {
     "var": _var("var"),
     "std": _var("std"),
     "logsumexp": logsumexp,
-    "cumsum": cumsum,
+    "cumsum": _scan("cumsum", np.cumsum),
+    "cumprod": _scan("cumprod", np.cumprod),
 }

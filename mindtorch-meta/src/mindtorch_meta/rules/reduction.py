@@ -69,5 +69,5 @@ RULES = {
     "_max_dim": _with_indices("_max_dim"), "_min_dim": _with_indices("_min_dim"),
     "all": _logical, "any": _logical,
     "var": _var("var"), "std": _var("std"),
-    "logsumexp": logsumexp, "cumsum": cumsum,
+    "logsumexp": logsumexp, "cumsum": cumsum, "cumprod": cumsum,
 }

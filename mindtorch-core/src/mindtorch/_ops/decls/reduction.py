@@ -1,4 +1,4 @@
-"""Reductions (sum, mean, max, var, ...) and scans (cumsum).
+"""Reductions (sum, mean, max, var, ...) and scans (cumsum, cumprod).
 
 Besides the declarations, this module holds the shape/dtype/validity rules of these ops
 as plain functions on tensor metadata (no data is read).  Every backend calls them, so
@@ -303,7 +303,8 @@ def _dtyped(op, binding, self, args, kwargs, out):
     name = op.name
     given = _dim_given(args, kwargs)
     # keepdim exists only in the dim overloads (sum(keepdim=True) is a TypeError)
-    if not given and ("keepdim" in kwargs or "keepdims" in kwargs) and name != "cumsum" or (
+    scan = name in ("cumsum", "cumprod")
+    if not given and not scan and ("keepdim" in kwargs or "keepdims" in kwargs) or (
             name == "prod" and given and _dim_value(args, kwargs) is None):
         raise _invalid(name, args, kwargs)
     if name == "mean" and _is_tensor(self):
@@ -534,6 +535,7 @@ def _norm_public(binding):
 
 
 PUBLIC = {"sum": _dtyped, "prod": _dtyped, "mean": _dtyped, "cumsum": _dtyped,
+          "cumprod": _dtyped,
           "amax": _values, "amin": _values, "argmax": _arg, "argmin": _arg,
           "all": _logical, "any": _logical, "logsumexp": _logsumexp,
           "var": _var_forms, "std": _var_forms}
@@ -595,8 +597,9 @@ def _declare():
            "ScalarType? dtype=None) -> Tensor", tags=REDUCTION, decomposition=_norm)
     define("logsumexp(Tensor self, int[] dim, bool keepdim=False) -> Tensor", tags=REDUCTION,
            out=True)
-    define("cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
-           promotion="int_to_long", out=True)
+    for name in ("cumsum", "cumprod"):
+        define(f"{name}(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor",
+               promotion="int_to_long", out=True)
 
     _extremum("max", "maximum")
     _extremum("min", "minimum")
