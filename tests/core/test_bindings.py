@@ -111,3 +111,19 @@ def test_named_tuple_results_print_like_torch():
                                 lambda L: L.ones(2, 3).permute(1.0, 0)])
 def test_int_lists_refuse_floats(fn):
     same_error(lambda: fn(M), lambda: fn(torch))
+
+
+def test_input_keyword_names_the_first_tensor_as_in_torch():
+    x, t = M.tensor([-1.0, 2.0]), torch.tensor([-1.0, 2.0])
+    assert_same(M.abs(input=x), torch.abs(input=t))
+    assert_same(M.sub(input=x, other=1), torch.sub(input=t, other=1))
+    assert_same(M.sum(input=x, dim=0), torch.sum(input=t, dim=0))
+    same_error(lambda: M.abs(), lambda: torch.abs())
+    same_error(lambda: M.sub(x), lambda: torch.sub(t))
+
+
+def test_no_cuda_and_broadcast_shapes_size():
+    assert M.cuda.is_available() is False and M.cuda.device_count() == 0
+    with pytest.raises(RuntimeError):
+        M.cuda.current_device()
+    assert repr(M.broadcast_shapes((2, 1), (3,))) == repr(torch.broadcast_shapes((2, 1), (3,)))

@@ -21,7 +21,8 @@ def broadcast_shapes(*shapes):
             elif n != 1 and n != cur:
                 raise RuntimeError(f"The size of tensor a ({cur}) must match the size of tensor "
                                    f"b ({n}) at non-singleton dimension {i}")
-    return tuple(out)
+    from ._tensor import Size
+    return Size(out)
 
 
 def reduced_shape(shape, dims, keepdim):

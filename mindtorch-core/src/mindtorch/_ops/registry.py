@@ -11,6 +11,7 @@ from . import schema as S
 from .dispatch import resolve
 
 OPS = {}  # name -> OpDef
+_NO = type("Missing", (), {"__repr__": lambda self: "<missing>"})()  # absent argument
 
 
 class OpDef:
@@ -77,7 +78,7 @@ def overload(op, make):
     cannot express.  op.call and dispatch keep using the schema binding.  Like the
     binding itself, the wrapper is made on first use."""
     def public(generated):
-        fn = make(generated)
+        fn = _accept_input_keyword(op, make(generated))
         fn.__name__ = fn.__qualname__ = op.name.split("::")[-1]
         fn.__module__ = "mindtorch"
         fn.__doc__ = op.options.get("doc") or fn.__doc__ or op.schema.text
@@ -86,6 +87,21 @@ def overload(op, make):
     op._public = public
     op._binding = None
     return op
+
+
+def _accept_input_keyword(op, fn):
+    """fn also taking its first tensor as input= (PyTorch's name in function calls)."""
+    s = op.schema
+    if not s.args or s.args[0].name != "self" or any(a.name == "input" for a in s.args):
+        return fn
+
+    def public(*args, **kwargs):
+        if kwargs and "input" in kwargs:
+            if args:
+                raise TypeError(f"{op.name}() got multiple values for argument 'input'")
+            args = (kwargs.pop("input"),)
+        return fn(*args, **kwargs)
+    return public
 
 
 def route_overloads(op, route):
@@ -165,9 +181,24 @@ def _generate_binding(op):
     tensor_names = []
     first_tensor = None
     varargs = op.options.get("varargs")  # int[] argument also given as f(2, 3)
+    # PyTorch's functions call their first tensor `input` (torch.abs(input=x)): its
+    # required positional arguments get a sentinel default so that `self` may come by
+    # that keyword, and are checked for presence explicitly.
+    input_alias = bool(s.args) and s.args[0].name == "self" and not s.args[0].kwarg_only \
+        and "input" not in {a.name for a in s.args}
+    ns["_NO"] = _NO
     for i, a in enumerate(s.args):
         n = _pyname(a.name)
-        if a.name == varargs:
+        if input_alias and a.required and not a.kwarg_only and a.name != varargs:
+            params.append(f"{n}=_NO")
+            if i == 0:
+                lines.append("if input is not _NO:")
+                lines.append(f"    if self is not _NO: raise TypeError(\"{s.name}() got "
+                             f"multiple values for argument 'input'\")")
+                lines.append("    self = input")
+            lines.append(f"if {n} is _NO: raise TypeError(\"{s.name}() missing 1 required "
+                         f"positional argument: '{'input' if i == 0 else n}'\")")
+        elif a.name == varargs:
             params.append("*_va")
             kwonly_started = True
             params.append(f"{n}=None")
@@ -202,6 +233,11 @@ def _generate_binding(op):
             params.append("*")
             kwonly_started = True
         params.append("out=None")
+    if input_alias:
+        if not kwonly_started:
+            params.append("*")
+            kwonly_started = True
+        params.append("input=_NO")
     # NumPy-style spellings PyTorch's argument parser also accepts
     names = {a.name for a in s.args}
     for alias, target in _ALIASES.items():
