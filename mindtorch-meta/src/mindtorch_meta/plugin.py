@@ -25,18 +25,19 @@ def mindtorch_register_devices(registry):
 
 
 def _kernel(op):
+    """The meta kernel of op (what it returns is read from the schema on first call, so
+    registering kernels does not parse every schema at import)."""
     name = op.name
-    if op.schema.mutated:
+    if op.mutates:
         def inplace(*args):
             infer(name, *args)
             return args[0]
         return inplace
-    multi = len(op.schema.returns) > 1
 
     def kernel(*args):
         meta = plugins.empty
         result = infer(name, *args)
-        if multi:
+        if len(op.schema.returns) > 1:
             return tuple(meta(shape, dtype, "meta") for shape, dtype in result)
         shape, dtype = result
         return meta(shape, dtype, "meta")
@@ -48,5 +49,5 @@ def _kernel(op):
 def mindtorch_register_kernels(registry):
     for name, op in OPS.items():
         if name in RULES or ("pointwise" in op.tags and op.decomposition is None
-                             and not op.schema.mutated):
+                             and not op.mutates):
             registry.impl(name, "meta", _kernel(op))

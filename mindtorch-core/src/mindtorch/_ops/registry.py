@@ -17,25 +17,45 @@ _NO = type("Missing", (), {"__repr__": lambda self: "<missing>"})()  # absent ar
 class OpDef:
     """Everything core knows about one operator."""
 
-    def __init__(self, schema, tags, promotion, decomposition, core_impl, options):
-        self.schema = schema
-        self.name = schema.name
+    def __init__(self, text, name, tags, promotion, decomposition, core_impl, options):
+        self.text = text
+        self.name = name
         self.tags = frozenset(tags)
         self.promotion = promotion
         self.decomposition = decomposition
         self.core_impl = core_impl  # metadata-only implementation shared by all devices
         self.options = options
         self.resolved = {}          # device type -> callable (cache; see dispatch.resolve)
+        self._schema = None
         self._binding = self._call = None
         self._public = None  # see overload()
-        self.return_type = None
-        if len(schema.returns) > 1 and all(r.name for r in schema.returns):
-            from .. import return_types
-            self.return_type = return_types.make(schema.name.lstrip("_"),
-                                                 [r.name for r in schema.returns])
+        self._return_type = False
 
-    # Bindings are generated on first use: compiling ~300 of them would dominate
-    # `import mindtorch`.
+    # The schema is parsed, and the binding generated, on first use: doing it for ~400
+    # ops would dominate `import mindtorch`.
+    @property
+    def schema(self):
+        if self._schema is None:
+            self._schema = _parse(self.text)
+        return self._schema
+
+    @property
+    def mutates(self):
+        """Whether the op writes to an argument (`Tensor(a!)`), read without parsing."""
+        return "!)" in self.text.partition("->")[0]
+
+    @property
+    def return_type(self):
+        """The named tuple class of an op with several named results, else None."""
+        if self._return_type is False:
+            returns = self.schema.returns
+            self._return_type = None
+            if len(returns) > 1 and all(r.name for r in returns):
+                from .. import return_types
+                self._return_type = return_types.make(self.name.lstrip("_"),
+                                                      [r.name for r in returns])
+        return self._return_type
+
     @property
     def binding(self):
         if self._binding is None:
@@ -55,7 +75,7 @@ class OpDef:
         return self._call
 
     def __repr__(self):
-        return f"<op {self.schema.text}>"
+        return f"<op {self.text}>"
 
     def resolve(self, device_type):
         fn = self.resolved[device_type] = resolve(self, device_type)
@@ -123,16 +143,25 @@ def clear_caches():
 def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **options):
     """Declare an operator.  options: method/function (bool: expose as Tensor method /
     mindtorch function), out (add an out= argument), dim_extra (dims may reach ndim +
-    dim_extra - 1, e.g. 1 for unsqueeze), doc."""
+    dim_extra - 1, e.g. 1 for unsqueeze), varargs, numbers_as_tensors, doc.
+    validate=True parses the schema now rather than on first use."""
+    name = text.partition("(")[0].strip().split(".")[0]
+    if name in OPS:
+        raise ValueError(f"operator {name!r} is already defined")
+    validate = options.pop("validate", False)
+    op = OpDef(text, name, tags, promotion, decomposition, core_impl, options)
+    if validate:
+        op.schema  # noqa: B018 - raises for a malformed schema
+    OPS[name] = op
+    return op
+
+
+def _parse(text):
     schema = S.parse(text)
-    if schema.name in OPS:
-        raise ValueError(f"operator {schema.name!r} is already defined")
     for a in schema.args:
         if a.type not in _CHECKS:
             raise ValueError(f"unknown argument type {a.type!r} in schema {text!r}")
-    op = OpDef(schema, tags, promotion, decomposition, core_impl, options)
-    OPS[op.name] = op
-    return op
+    return schema
 
 
 # -- binding generation ----------------------------------------------------------------

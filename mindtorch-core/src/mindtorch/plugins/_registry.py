@@ -83,7 +83,7 @@ class Registry:
         try:
             for schema, decomposition, tags, options in self.ops:
                 defined.append(define(schema, decomposition=decomposition, tags=tags,
-                                      **options).name)
+                                      validate=True, **options).name)
         except BaseException:
             for name in defined:
                 del OPS[name]

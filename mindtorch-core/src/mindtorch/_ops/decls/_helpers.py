@@ -8,7 +8,7 @@ def define_inplace(op):
     out-of-place op plus copy_, with PyTorch's checks on dtype and shape; a backend may
     register a fused kernel instead."""
     from ... import _promotion
-    args = op.schema.text[op.schema.text.index("(") + 1:op.schema.text.rindex(") ->")]
+    args = op.text[op.text.index("(") + 1:op.text.rindex(") ->")]
     first, _, rest = args.partition(",")
     first = first.replace("Tensor|Scalar self", "Tensor(a!) self").replace(
         "Tensor self", "Tensor(a!) self")

@@ -372,7 +372,7 @@ def _checked_out(op, rule):
             result = binding(*args, **kwargs)
             rule(out, result, args, kwargs)
             return write_out(op, out, result)
-        checked.__doc__ = op.schema.text
+        checked.__doc__ = op.text
         if op.name == "where":
             return _where_one_arg(checked)
         return checked
@@ -533,7 +533,7 @@ def _declare():
 
 def _alias(alias, target):
     op = OPS[target]
-    text = op.schema.text.replace(f"{target}(", f"{alias}(", 1)
+    text = op.text.replace(f"{target}(", f"{alias}(", 1)
     define(text, tags=op.tags, promotion=op.promotion, out=op.options.get("out", False),
            numbers_as_tensors=op.options.get("numbers_as_tensors", False),
            decomposition=lambda *args: op.call(*args))  # lazy: no binding built at import

@@ -285,7 +285,7 @@ def _public(name, wrapper):
     def make(binding):
         def public(self, *args, out=None, **kwargs):
             return wrapper(op, binding, self, args, kwargs, out)
-        public.__doc__ = op.schema.text
+        public.__doc__ = op.text
         return public
     overload(op, make)
 
