@@ -7,7 +7,6 @@ arguments, and calls the kernel resolved for that device (see dispatch.py).
 """
 import keyword
 
-from . import schema as S
 from .dispatch import resolve
 
 OPS = {}  # name -> OpDef
@@ -157,6 +156,7 @@ def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **
 
 
 def _parse(text):
+    from . import schema as S  # imported with the first op used, like the bindings
     schema = S.parse(text)
     for a in schema.args:
         if a.type not in _CHECKS:

@@ -10,16 +10,17 @@ import importlib
 import os
 import re
 import sys
-from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
 class EntryPoint:
-    name: str
-    value: str
-    group: str
-    distribution: str = ""
-    version: str = ""
+    __slots__ = ("name", "value", "group", "distribution", "version")
+
+    def __init__(self, name, value, group, distribution="", version=""):
+        self.name, self.value, self.group = name, value, group
+        self.distribution, self.version = distribution, version
+
+    def __repr__(self):
+        return f"EntryPoint(name={self.name!r}, value={self.value!r}, group={self.group!r})"
 
     def load(self):
         """Import `module` or `module:attr.path`, as importlib.metadata does."""

@@ -8,7 +8,6 @@ import os
 import re
 import sys
 import warnings
-from dataclasses import dataclass, field
 
 import pluggy
 
@@ -18,18 +17,21 @@ from ._registry import Registry
 from ._discovery import entry_points
 
 
-@dataclass
 class PluginStatus:
-    name: str
-    distribution: str
-    version: str
-    status: str = "loaded"         # loaded | disabled | failed
-    reason: str = ""
-    devices: list = field(default_factory=list)
-    kernels: int = 0
+    """What became of one discovered plugin (status: loaded | disabled | failed)."""
+
+    def __init__(self, name, distribution, version, status="loaded", reason="",
+                 devices=None, kernels=0):
+        self.name, self.distribution, self.version = name, distribution, version
+        self.status, self.reason = status, reason
+        self.devices = [] if devices is None else devices
+        self.kernels = kernels
 
     def as_dict(self):
         return dict(self.__dict__)
+
+    def __repr__(self):
+        return f"PluginStatus({self.as_dict()})"
 
 
 STATUS = {}  # plugin name -> PluginStatus

@@ -4,15 +4,11 @@ A plugin's hooks write into a staging `Registry`; only when every hook of that
 plugin succeeded is the staging area committed to these global tables, so a
 plugin that fails half-way leaves nothing behind.
 """
-from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
-
 DEVICES = {}  # device type name -> DeviceSpec
 KERNELS = {}  # op name -> {device type: kernel}
 _listeners = []  # called after each commit (the op table drops its resolution caches)
 
 
-@dataclass
 class DeviceSpec:
     """What a backend tells core about one device type.
 
@@ -26,25 +22,28 @@ class DeviceSpec:
             current_device, set_device, synchronize, ...)
     generator(seed, index) -> state             per-device random state for kernels
     has_data: False for devices whose tensors carry no data (meta)
+
+    (Plain classes rather than dataclasses here and in the loader: building dataclasses
+    costs ~7 ms of `import mindtorch`.)
     """
-    type: str
-    allocate: Callable
-    from_host: Callable
-    to_host: Callable
-    data_ptr: Callable = lambda handle: 0
-    module: Any = None
-    generator: Optional[Callable] = None
-    has_data: bool = True
-    plugin: str = ""
+
+    def __init__(self, type, allocate, from_host, to_host, data_ptr=lambda handle: 0,
+                 module=None, generator=None, has_data=True, plugin=""):
+        self.type, self.allocate, self.from_host, self.to_host = type, allocate, from_host, \
+            to_host
+        self.data_ptr, self.module, self.generator = data_ptr, module, generator
+        self.has_data, self.plugin = has_data, plugin
+
+    def __repr__(self):
+        return f"DeviceSpec(type={self.type!r}, plugin={self.plugin!r})"
 
 
-@dataclass
 class Registry:
     """Handed to a plugin's hooks; records what it registers for a later commit."""
-    plugin: str
-    devices: list = field(default_factory=list)
-    kernels: list = field(default_factory=list)
-    ops: list = field(default_factory=list)
+
+    def __init__(self, plugin):
+        self.plugin = plugin
+        self.devices, self.kernels, self.ops = [], [], []
 
     def register_device(self, type, **spec):
         """Register device type `type`; keyword arguments are DeviceSpec fields."""
