@@ -17,12 +17,19 @@ from ._ops import OPS
 from ._ops.decls.indexing import checked_scalar, is_mask
 from ._tensor import Tensor
 
-_select = OPS["select"].binding
-_slice = OPS["slice"].binding
-_unsqueeze = OPS["unsqueeze"].binding
-_alias = OPS["alias"].binding
-_index = OPS["index"].binding
-_index_put_ = OPS["index_put_"].call  # the op itself: its public function refuses None
+# the ops indexing is built from, bound on first use (generating their bindings at import
+# would cost ~5 ms of `import mindtorch`)
+_select = _slice = _unsqueeze = _alias = _index = _index_put_ = None
+
+
+def _bind():
+    global _select, _slice, _unsqueeze, _alias, _index, _index_put_
+    _slice = OPS["slice"].binding
+    _unsqueeze = OPS["unsqueeze"].binding
+    _alias = OPS["alias"].binding
+    _index = OPS["index"].binding
+    _index_put_ = OPS["index_put_"].call  # the op itself: its public function refuses None
+    _select = OPS["select"].binding
 
 _SEQUENCE_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
@@ -257,6 +264,8 @@ def _basic_view(t, items):
 
 
 def getitem(t, index):
+    if _select is None:
+        _bind()
     tp = type(index)
     if tp is int or tp is slice:
         r = _basic_view(t, (index,))
@@ -362,6 +371,8 @@ def _copy_to(dst, value):
 
 
 def setitem(t, index, value):
+    if _select is None:
+        _bind()
     value = _value(t, value)
     tp = type(index)
     if tp is int or tp is slice or tp is tuple:

@@ -8,7 +8,6 @@ parts.  Rows wrap at the line width; tensors with more than `threshold` elements
 only `edgeitems` rows at each end of every dim, with '...' between.
 """
 import contextlib
-import dataclasses
 import math
 
 import numpy as np
@@ -16,13 +15,10 @@ import numpy as np
 from . import _dtype as D
 
 
-@dataclasses.dataclass
 class _PrintOptions:
-    precision: int = 4
-    threshold: float = 1000
-    edgeitems: int = 3
-    linewidth: int = 80
-    sci_mode: object = None
+    def __init__(self, precision=4, threshold=1000, edgeitems=3, linewidth=80, sci_mode=None):
+        self.precision, self.threshold, self.edgeitems = precision, threshold, edgeitems
+        self.linewidth, self.sci_mode = linewidth, sci_mode
 
 
 PRINT_OPTS = _PrintOptions()
@@ -48,7 +44,7 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
 
 
 def get_printoptions():
-    return dataclasses.asdict(PRINT_OPTS)
+    return dict(vars(PRINT_OPTS))
 
 
 @contextlib.contextmanager
