@@ -471,27 +471,33 @@ def _index_fill_(self, dim, index, value):
     return self
 
 
-def _check_index_add(self, dim, index, source):
-    """index_add's checks, in PyTorch's order (index_func_meta_impl)."""
+def _check_index_func(name, self, dim, index, source, check_dim):
+    """The checks index_add_ and index_reduce_ share (PyTorch's index_func_meta_impl)."""
     if index.ndim > 1:
-        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: "
+        raise IndexError(f"{name}(): Index is supposed to be a vector, but got dim: "
                          f"{index.ndim} with type: {type_name(index.dtype)} and size: "
                          f"{list(index._shape)}")
     if index.dtype is not D.int64 and index.dtype is not D.int32:
-        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+        raise RuntimeError(f"{name}(): Expected dtype int32/int64 for index but got: "
                            f"{type_name(index.dtype)}")
     if source.dtype is not self.dtype:
-        raise RuntimeError(f"index_add_(): self ({type_name(self.dtype)}) and source "
+        raise RuntimeError(f"{name}(): self ({type_name(self.dtype)}) and source "
                            f"({type_name(source.dtype)}) must have the same scalar type")
-    if dim != 0 and dim >= source.ndim:
-        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+    if check_dim and dim != 0 and dim >= source.ndim:
+        raise RuntimeError(f"{name}(): Indexing dim {dim} is out of bounds of the source "
                            f"tensor with dim {source.ndim}")
     n = source._shape[dim] if source.ndim else 1
     if index.numel() != n:
         if not source.ndim:  # PyTorch's message reads source.size(dim) of a 0-dim source
             raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        raise RuntimeError(f"index_add_(): Number of indices ({index.numel()}) should be equal "
+        raise RuntimeError(f"{name}(): Number of indices ({index.numel()}) should be equal "
                            f"to source.size(dim): ({n}), for dim: {dim}")
+    return n
+
+
+def _check_index_add(self, dim, index, source):
+    """index_add's checks, in PyTorch's order (index_func_meta_impl)."""
+    _check_index_func("index_add_", self, dim, index, source, check_dim=True)
     ss, rs = list(self._shape), list(source._shape)
     if self.ndim and source.ndim:
         del ss[dim], rs[dim]
@@ -781,22 +787,7 @@ def _index_reduce_(self, dim, index, source, reduce, include_self=True):
     if reduce not in _INDEX_REDUCTIONS:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
                            f"amin but got {reduce}.")
-    if index.ndim > 1:
-        raise IndexError(f"index_reduce_(): Index is supposed to be a vector, but got dim: "
-                         f"{index.ndim} with type: {type_name(index.dtype)} and size: "
-                         f"{list(index._shape)}")
-    if index.dtype is not D.int64 and index.dtype is not D.int32:
-        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: "
-                           f"{type_name(index.dtype)}")
-    if source.dtype is not self.dtype:
-        raise RuntimeError(f"index_reduce_(): self ({type_name(self.dtype)}) and source "
-                           f"({type_name(source.dtype)}) must have the same scalar type")
-    n = source._shape[dim] if source.ndim else 1
-    if index.numel() != n:
-        if not source.ndim:  # PyTorch's message reads source.size(dim) of a 0-dim source
-            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-        raise RuntimeError(f"index_reduce_(): Number of indices ({index.numel()}) should be "
-                           f"equal to source.size(dim): ({n}), for dim: {dim}")
+    n = _check_index_func("index_reduce_", self, dim, index, source, check_dim=False)
     # PyTorch's dtype support differs by path: its 1-D path and include_self=False take
     # neither complex nor bool; the sliced path lacks complex amax/amin and bool mean
     odd = self.dtype.is_complex or self.dtype is D.bool
