@@ -465,12 +465,6 @@ def _is_dtype(x):
     return isinstance(x, D.dtype) or (isinstance(x, type) and x in _PY_TYPES)
 
 
-def parse_to(t, *args, **kwargs):
-    """(device, dtype, copy) of t.to(*args, **kwargs) (Tensor.to's current contract)."""
-    device, dtype, _, copy, _ = _parse_to(*args, **kwargs)
-    return device, dtype, copy
-
-
 def _parse_to(*args, **kwargs):
     """(device, dtype, non_blocking, copy, memory_format) from Tensor.to's overloads:
     to(device=None, dtype=None, non_blocking=False, copy=False), to(dtype, non_blocking,

@@ -26,11 +26,6 @@ def arr(t):
     return a
 
 
-def val(x):
-    """numpy view of a tensor argument; Python scalars pass through."""
-    return arr(x) if isinstance(x, Tensor) else x
-
-
 def wrap(a, dtype):
     """A tensor adopting `a` (a fresh result array, or numpy scalar) as its storage."""
     if type(a) is not _ndarray:

@@ -48,10 +48,6 @@ class Schema:
     def mutated(self):
         return tuple(a.name for a in self.args if a.mutated)
 
-    @property
-    def tensor_args(self):
-        return tuple(a for a in self.args if a.type.startswith("Tensor"))
-
 
 def _split_top(s, sep=","):
     parts, depth, cur = [], 0, []

@@ -6,7 +6,6 @@ plugin that fails half-way leaves nothing behind.
 """
 DEVICES = {}  # device type name -> DeviceSpec
 KERNELS = {}  # op name -> {device type: kernel}
-_listeners = []  # called after each commit (the op table drops its resolution caches)
 
 
 class DeviceSpec:
@@ -92,8 +91,6 @@ class Registry:
         for op_name, device_type, fn in self.kernels:
             KERNELS.setdefault(op_name, {})[device_type] = fn
         clear_caches()  # resolutions made before these kernels existed are stale
-        for listener in _listeners:
-            listener()
 
     @property
     def kernel_count(self):
