@@ -21,6 +21,7 @@ def th_dtype(name):
 
 def to_torch(t):
     """A torch tensor with t's values, dtype and shape (and, for views, strides)."""
+    t = t.detach()
     if t.dtype is mindtorch.bfloat16:
         return torch.from_numpy(np.array(t.float().numpy())).to(torch.bfloat16)
     return torch.from_numpy(np.array(t.numpy()))
@@ -47,7 +48,7 @@ def assert_same(mt_result, th_result, *, rtol=None, atol=None, check_stride=Fals
     assert tuple(mt_result.shape) == tuple(th_result.shape), (mt_result.shape, th_result.shape)
     if check_stride:
         assert mt_result.stride() == th_result.stride()
-    torch.testing.assert_close(to_torch(mt_result), th_result, rtol=rtol, atol=atol,
+    torch.testing.assert_close(to_torch(mt_result), th_result.detach(), rtol=rtol, atol=atol,
                                equal_nan=True)
 
 

@@ -29,6 +29,11 @@ from . import _indexing
 from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: F401
 from ._random import get_rng_state, set_rng_state  # noqa: F401
 from . import backends, ops, random, return_types, testing  # noqa: F401
+from . import autograd  # noqa: F401
+from .autograd.grad_mode import (  # noqa: F401
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+    set_grad_enabled,
+)
 
 globals().update(_ALIASES)
 strided = "torch.strided"

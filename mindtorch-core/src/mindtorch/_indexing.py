@@ -22,6 +22,9 @@ from ._tensor import Tensor
 _select = _slice = _unsqueeze = _alias = _index = _index_put_ = None
 
 
+from .autograd.grad_mode import state as _grad  # noqa: E402
+
+
 def _bind():
     global _select, _slice, _unsqueeze, _alias, _index, _index_put_
     _slice = OPS["slice"].binding
@@ -266,6 +269,8 @@ def _basic_view(t, items):
 def getitem(t, index):
     if _select is None:
         _bind()
+    if t._requires_grad and _grad.enabled:  # through the view ops, which record history
+        return _getitem_general(t, index)
     tp = type(index)
     if tp is int or tp is slice:
         r = _basic_view(t, (index,))
@@ -292,6 +297,10 @@ def getitem(t, index):
         return _unsqueeze(t, 0)
     elif index is Ellipsis:
         return _alias(t)
+    return _getitem_general(t, index)
+
+
+def _getitem_general(t, index):
     result, adv = _apply(t, _as_tuple(index))
     if adv is None:
         return _alias(t) if result is t else result

@@ -10,6 +10,10 @@ from . import _dtype as D
 from ._storage import host_view
 
 
+_GRAD_DTYPES = frozenset((D.float16, D.bfloat16, D.float32, D.float64, D.complex64,
+                          D.complex128))
+
+
 def contiguous_strides(shape):
     strides, acc = [], 1
     for n in reversed(shape):
@@ -46,9 +50,12 @@ class Tensor:
     # Rarely-set attributes live in the instance dict; these class defaults keep
     # creating a tensor cheap (the per-op cost is dominated by object setup).
     _base = None
-    requires_grad = False
-    grad = None
-    grad_fn = None
+    # autograd state (see autograd/_record.py): read by the generated op bindings
+    _requires_grad = False
+    _grad_fn = None
+    _output_nr = 0      # which output of _grad_fn this tensor is
+    _grad_version = 0   # a view's version when its history was recorded
+    _grad = None
 
     # legacy constructor: Tensor(sizes...) or Tensor(data) gives default-dtype tensors
     def __new__(cls, *args, device=None):
@@ -178,9 +185,138 @@ class Tensor:
     def _version(self):
         return self._version_counter[0]
 
+    # -- autograd --------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad=True):
+        if not isinstance(requires_grad, bool):
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' must be bool, not "
+                            f"{type(requires_grad).__name__}")
+        if self._grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError("you can only change requires_grad flags of leaf variables. "
+                                   "If you want to use a computed variable in a subgraph that "
+                                   "doesn't require differentiation use "
+                                   "var_no_grad = var.detach().")
+            return self
+        if requires_grad and self.dtype not in _GRAD_DTYPES:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
+        self._requires_grad = requires_grad
+        return self
+
+    @property
+    def grad_fn(self):
+        fn = self._grad_fn
+        if fn is not None and self._base is not None and \
+                self._grad_version != self._version_counter[0]:
+            from .autograd._record import regenerate_view_history
+            fn = regenerate_view_history(self)
+        return fn
+
     @property
     def is_leaf(self):
-        return self.grad_fn is None
+        return self._grad_fn is None
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def grad(self):
+        if self._grad_fn is not None and not self.__dict__.get("_retains_grad"):
+            import warnings
+            warnings.warn("The .grad attribute of a Tensor that is not a leaf Tensor is being "
+                          "accessed. Its .grad attribute won't be populated during "
+                          "autograd.backward(). If you indeed want the .grad field to be "
+                          "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf "
+                          "Tensor.", UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
+                                f"of type {type(value).__name__}")
+            if value.dtype is not self.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value._device is not self._device:
+                raise RuntimeError("assigned grad has data located on a different device")
+            if value._shape != self._shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    @property
+    def retains_grad(self):
+        return bool(self.__dict__.get("_retains_grad"))
+
+    @property
+    def _is_view_flag(self):
+        return self._base is not None
+
+    def is_view(self):  # (not a torch method; torch exposes ._is_view())
+        return self._base is not None
+
+    _is_view = is_view
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        from .autograd import backward
+        backward(self, gradient, retain_graph, create_graph, inputs)
+
+    def register_hook(self, hook):
+        """hook(grad) runs when this tensor's gradient is computed; returning a tensor
+        replaces the gradient.  Returns a handle whose remove() unregisters it."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        fn = self.grad_fn
+        if fn is not None:
+            return fn._register_tensor_hook(self._output_nr, hook)
+        from .utils.hooks import add_hook
+        hooks = self.__dict__.setdefault("_leaf_hooks", {})
+        return add_hook(hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """hook(tensor) runs after a leaf's .grad was accumulated."""
+        if self._grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require "
+                               "gradient")
+        from .utils.hooks import add_hook
+        return add_hook(self.__dict__.setdefault("_post_accumulate_hooks", {}), hook)
+
+    def retain_grad(self):
+        """Keep this non-leaf tensor's gradient in .grad during backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        fn = self.grad_fn
+        if fn is None or self.__dict__.get("_retains_grad"):
+            return
+        import weakref
+        ref = weakref.ref(self)
+
+        def retain(grad):
+            t = ref()
+            if t is not None:
+                if t._grad is None:
+                    t._grad = grad.detach().clone() if not grad._requires_grad else grad
+                else:
+                    t._grad = t._grad + grad
+        fn._register_tensor_hook(self._output_nr, retain, retain=True)
+        self._retains_grad = True
 
     @property
     def data(self):
@@ -196,16 +332,21 @@ class Tensor:
         self._cache = None
 
     def detach(self):
+        """A tensor sharing this one's data and version counter, without history."""
         return Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype,
                             self._base, self._version_counter)
 
     def detach_(self):
-        self.grad_fn = None
-        self.requires_grad = False
-        return self
-
-    def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
+        if self._base is not None and self._grad_fn is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
+                               "using DistributedDataParallel (DDP) for training, and "
+                               "gradient_as_bucket_view is set as True, gradients are views of "
+                               "DDP buckets, and hence detach_() cannot be called on these "
+                               "gradients. To fix this error, please refer to the "
+                               "Optimizer.zero_grad() function in torch/optim/optimizer.py as "
+                               "the solution.")
+        self._grad_fn = None
+        self._requires_grad = False
         return self
 
     def __hash__(self):

@@ -190,3 +190,8 @@ def set_requires_grad(t):
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
     t.requires_grad = True
+
+
+def out_requires_grad(op):
+    raise RuntimeError(f"{op.name}(): functions with out=... arguments don't support automatic "
+                       f"differentiation, but one of the arguments requires grad.")

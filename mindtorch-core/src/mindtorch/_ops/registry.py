@@ -29,6 +29,12 @@ class OpDef:
         self._binding = self._call = None
         self._public = None  # see overload()
         self._return_type = False
+        self._grad_plan = None  # how the autograd layer records this op (autograd/_record.py)
+
+    # autograd: set by derivative() / nondifferentiable() next to the op's define()
+    formulas = None                  # {"self": fn, "other": fn, "self, other": fn, ...}
+    differentiable = True
+    nondifferentiable_outputs = None
 
     # The schema is parsed, and the binding generated, on first use: doing it for ~400
     # ops would dominate `import mindtorch`.
@@ -134,6 +140,29 @@ def route_overloads(op, route):
     return overload(op, make)
 
 
+def derivative(op, formulas=None, *, name=None, nondifferentiable_outputs=None, **by_input):
+    """Declare op's backward formulas, one per differentiable input (a key naming several
+    inputs, "self, other", gives a function returning one gradient per name).  A formula's
+    parameter names say what it needs, and so what the op saves for backward: `grad`
+    (the output's gradient), `grads` (all outputs'), `result` / `results` (the op's
+    outputs), any schema argument by name (tensors are saved with their version), and
+    `<arg>_geometry` / `result_geometry` (shape, stride, offset without the tensor).
+    Gradients may be returned broadcast: the engine sums them to the input's shape."""
+    op.formulas = {**(formulas or {}), **by_input}
+    op.nondifferentiable_outputs = nondifferentiable_outputs
+    if name:
+        op.options["grad_name"] = name
+    op._grad_plan = None
+    return op
+
+
+def nondifferentiable(*ops):
+    """Mark ops whose outputs never require grad (random sampling, allocation-like)."""
+    for op in ops:
+        op.differentiable = False
+        op._grad_plan = None
+
+
 def clear_caches():
     for op in OPS.values():
         op.resolved.clear()
@@ -187,6 +216,16 @@ _CHECKS = {
     "Tensor?[]": ("False", "_h.optional_tensor_list"),
     "Layout": ("True", ""),
     "MemoryFormat": ("True", ""),
+}
+
+
+# whether an argument of each type requires grad (the binding's test for recording)
+_REQUIRES_GRAD = {
+    "Tensor": "{x}._requires_grad",
+    "Tensor?": "({x} is not None and {x}._requires_grad)",
+    "Tensor|Scalar": "(isinstance({x}, Tensor) and {x}._requires_grad)",
+    "Tensor[]": "_any_rg({x})",
+    "Tensor?[]": "_any_rg({x})",
 }
 
 
@@ -328,13 +367,25 @@ def _generate_binding(op):
     call_args = ", ".join(_pyname(a.name) for a in s.args if a.name != "requires_grad")
     lines.append("_k = _resolved.get(_dev.type)")
     lines.append("if _k is None: _k = _op.resolve(_dev.type)")
-    # Seam for autograd: the autograd layer will wrap the kernel call here when grad mode
-    # is on and a tensor argument requires grad.
-    lines.append(f"_r = _k({call_args})")
+    bumps = [f"{_pyname(name)}._version_counter[0] += 1" for name in s.mutated]
+    grad_tests = [_REQUIRES_GRAD[a.type if not (a.optional and a.type == "Tensor")
+                                 else "Tensor?"].replace("{x}", n) for n, a in tensor_names]
+    if grad_tests:
+        # the autograd layer (autograd/_record.py), which also bumps versions of its own
+        from ..autograd._record import any_requires_grad, record
+        from ..autograd.grad_mode import state
+        ns.update(_grad=state, _record=record, _any_rg=any_requires_grad)
+        lines.append(f"if _grad.enabled and ({' or '.join(grad_tests)}):")
+        if op.options.get("out"):
+            lines.append("    if out is not None: _h.out_requires_grad(_op)")
+        lines.append(f"    _r = _record(_op, _k, ({call_args},))")
+        lines.append("else:")
+        lines.extend("    " + ln for ln in [f"_r = _k({call_args})"] + bumps)
+    else:
+        lines.append(f"_r = _k({call_args})")
+        lines.extend(bumps)
     if any(a.name == "requires_grad" for a in s.args):
         lines.append("if requires_grad: _h.set_requires_grad(_r)")
-    for name in s.mutated:
-        lines.append(f"{_pyname(name)}._version_counter[0] += 1")
     if op.options.get("out"):
         lines.append("if out is not None: return _write_out(_op, out, _r)")
     if op.return_type is not None:

@@ -10,7 +10,7 @@ from ..._creation import _empty as _create_empty
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
-from ..registry import OPS, define, route_overloads
+from ..registry import OPS, define, derivative, route_overloads
 from ._helpers import _type_name
 
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
@@ -381,8 +381,11 @@ def _declare():
            method=False, tags=("factory",))
     define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False, tags=("factory",))
     # a Python number as src is copied like a 0-dim tensor (PyTorch wraps it)
-    define("copy_(Tensor(a!) self, Tensor|Scalar src, bool non_blocking=False) -> Tensor(a!)",
-           function=False, tags=("inplace",))
+    copy_ = define("copy_(Tensor(a!) self, Tensor|Scalar src, bool non_blocking=False) -> "
+                   "Tensor(a!)", function=False, tags=("inplace",))
+    # (the engine sums src's gradient over broadcast dims and casts it to src's dtype/device)
+    derivative(copy_, self=lambda grad: grad.new_zeros(grad.shape),
+               src=lambda grad: grad, name="CopyBackwards")
     define("fill_(Tensor(a!) self, Tensor|Scalar value) -> Tensor(a!)", tags=("inplace",))
     define("fill(Tensor self, Tensor|Scalar value) -> Tensor", method=False, decomposition=_fill)
     define("zero_(Tensor(a!) self) -> Tensor(a!)", tags=("inplace",),

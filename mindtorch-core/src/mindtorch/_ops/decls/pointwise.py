@@ -7,7 +7,7 @@ decomposition into other ops (invariant 5); backends may still register fused ke
 import math
 
 from ... import _dtype
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, define_inplace
 
 POINTWISE = ("pointwise",)
@@ -515,6 +515,7 @@ def _declare():
            promotion="default", out=True, decomposition=_lerp)
     for name, fn in _decompositions().items():
         OPS[name].decomposition = fn
+    _derivatives()
     for name in list(UNARY) + list(BINARY) + ["clamp", "round", "gelu", "silu", "lerp"]:
         if name not in NO_INPLACE:
             define_inplace(OPS[name])
@@ -529,6 +530,15 @@ def _declare():
         _checked_out(OPS[name], rule)
         if name in ALIASES.values():
             _checked_out(OPS[next(a for a, t in ALIASES.items() if t == name)], rule)
+
+
+def _derivatives():
+    """Backward formulas (see registry.derivative): gradients may be returned broadcast."""
+    derivative(OPS["add"], self=lambda grad: grad, other=lambda grad, alpha: grad * alpha)
+    derivative(OPS["mul"], self=lambda grad, other: grad * other,
+               other=lambda grad, self: grad * self)
+    derivative(OPS["neg"], self=lambda grad: -grad)
+    derivative(OPS["exp"], self=lambda grad, result: grad * result)
 
 
 def _alias(alias, target):

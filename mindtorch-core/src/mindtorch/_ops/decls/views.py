@@ -4,7 +4,8 @@ import warnings
 
 from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
-from ..registry import OPS, define, overload
+from ...autograd.functional_helpers import view_scatter
+from ..registry import OPS, define, derivative, nondifferentiable, overload
 
 VIEW = ("view",)
 
@@ -733,6 +734,102 @@ def _resize_as_(self, the_template, memory_format=None):
 
 define("resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) "
        "-> Tensor(a!)", tags=("inplace",), decomposition=_resize_as_)
+
+
+# -- backward formulas --------------------------------------------------------------------
+# A view's gradient is its input's gradient seen through the inverse view.  Geometry
+# arguments (shape, stride, offset) stand in for the tensors, so no data is kept; broadcast
+# views (expand, broadcast_to) return the grad as is and the engine sums it back.
+
+def _shape_of(grad, self_geometry):
+    return grad.reshape(self_geometry[0])
+
+
+def _generic(grad, self_geometry, result_geometry):
+    return view_scatter(grad, self_geometry, result_geometry)
+
+
+def _slice_grad(grad, self_geometry, dim, start, end, step):
+    return grad.new_zeros(self_geometry[0]).slice_scatter(grad, dim, start, end, step)
+
+
+def _narrow_grad(grad, self_geometry, dim, start, length):
+    start %= max(self_geometry[0][dim], 1)
+    return grad.new_zeros(self_geometry[0]).slice_scatter(grad, dim, start, start + length)
+
+
+def _pieces_grad(dim_of):
+    """split-like ops: the pieces lie one after another along a dim (dim_of(ndim, args))."""
+    def grad_fn(grads, self_geometry, dim=0):
+        return _cat_grads(grads, dim)
+
+    def grad_fn_n(grads, self_geometry):
+        return _cat_grads(grads, dim_of(len(self_geometry[0])))
+    return grad_fn if dim_of is None else grad_fn_n
+
+
+def _cat_grads(grads, dim):
+    import mindtorch
+    return mindtorch.cat(grads, dim)
+
+
+def _meshgrid_grad(grads, tensors, indexing=None):
+    out = []
+    n = len(grads)
+    for k, g in enumerate(grads):
+        axis = k
+        if indexing == "xy" and n >= 2 and k < 2:
+            axis = 1 - k
+        out.append(g.sum([d for d in range(g.ndim) if d != axis]).reshape(tensors[k].shape))
+    return out
+
+
+_RESHAPE = {"self": _shape_of}
+_VIEW_GRADS = {
+    **{name: _RESHAPE for name in ("view", "reshape", "view_as", "reshape_as", "flatten",
+                                   "unflatten", "ravel", "squeeze", "unsqueeze", "atleast_1d",
+                                   "atleast_2d", "atleast_3d", "squeeze_", "unsqueeze_")},
+    **{name: {"self": _generic} for name in ("as_strided", "movedim", "moveaxis", "unfold",
+                                             "diagonal", "as_strided_")},
+    **{name: {"self": lambda grad: grad} for name in ("expand", "expand_as", "broadcast_to",
+                                                      "alias")},
+    "transpose": {"self": lambda grad, dim0, dim1: grad.transpose(dim0, dim1)},
+    "swapdims": {"self": lambda grad, dim0, dim1: grad.transpose(dim0, dim1)},
+    "swapaxes": {"self": lambda grad, axis0, axis1: grad.transpose(axis0, axis1)},
+    "transpose_": {"self": lambda grad, dim0, dim1: grad.transpose(dim0, dim1)},
+    "swapdims_": {"self": lambda grad, dim0, dim1: grad.transpose(dim0, dim1)},
+    "swapaxes_": {"self": lambda grad, axis0, axis1: grad.transpose(axis0, axis1)},
+    "t": {"self": lambda grad: grad.t()},
+    "t_": {"self": lambda grad: grad.t()},
+    "numpy_T": {"self": lambda grad: grad.permute(tuple(range(grad.ndim))[::-1])},
+    "mT": {"self": lambda grad: grad.mT if grad.ndim >= 2 else grad},
+    "mH": {"self": lambda grad: grad.mH if grad.ndim >= 2 else grad},
+    "adjoint": {"self": lambda grad: grad.mH if grad.ndim >= 2 else grad},
+    "matrix_H": {"self": lambda grad: grad.mH if grad.ndim >= 2 else grad},
+    "permute": {"self": lambda grad, dims: grad.permute(
+        sorted(range(len(dims)), key=lambda i: dims[i]))},
+    "select": {"self": lambda grad, self_geometry, dim, index:
+               grad.new_zeros(self_geometry[0]).select_scatter(
+                   grad, dim, index % self_geometry[0][dim])},
+    "slice": {"self": _slice_grad},
+    "narrow": {"self": _narrow_grad},
+    "unbind": {"self": lambda grads, dim: __import__("mindtorch").stack(grads, dim)},
+    "split": {"self": _pieces_grad(None)},
+    "split_with_sizes": {"self": _pieces_grad(None)},
+    "chunk": {"self": _pieces_grad(None)},
+    "tensor_split": {"self": _pieces_grad(None)},
+    "vsplit": {"self": _pieces_grad(lambda nd: 0)},
+    "hsplit": {"self": _pieces_grad(lambda nd: 1 if nd > 1 else 0)},
+    "dsplit": {"self": _pieces_grad(lambda nd: 2)},
+    "view_as_real": {"self": lambda grad: __import__("mindtorch").view_as_complex(
+        grad.contiguous())},
+    "view_as_complex": {"self": lambda grad: __import__("mindtorch").view_as_real(grad)},
+    "broadcast_tensors": {"tensors": lambda grads: grads},
+    "meshgrid": {"tensors": _meshgrid_grad},
+}
+for _name, _formulas in _VIEW_GRADS.items():
+    derivative(OPS[_name], **_formulas)
+nondifferentiable(OPS["view_dtype"], OPS["resize_"], OPS["resize_as_"])
 
 
 # -- checks PyTorch makes before it wraps `dim` --------------------------------------------

@@ -1,0 +1,109 @@
+"""mindtorch.autograd: reverse-mode automatic differentiation, device-agnostic.
+
+Ops record their history through the dispatcher's autograd layer (_record.py); the engine
+(_engine.py) runs it backward.  Backward formulas are declared next to each op's schema
+(`derivative()` in _ops/registry.py) and use mindtorch ops only."""
+from . import graph  # noqa: F401
+from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
+from .grad_mode import (  # noqa: F401
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+    set_grad_enabled,
+)
+
+_LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function",
+         "gradcheck": "gradcheck", "gradgradcheck": "gradcheck"}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'mindtorch.autograd' has no attribute '{name}'")
+    import importlib
+    mod = importlib.import_module(f"{__name__}.{module}")
+    value = globals()[name] = getattr(mod, name)
+    return value
+
+
+def _tensors(x, what):
+    from .._tensor import Tensor
+    if x is None:
+        return None
+    if isinstance(x, Tensor):
+        return [x]
+    x = list(x)
+    for t in x:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"{what} must be a Tensor or a sequence of Tensors, not "
+                            f"{type(t).__name__}")
+    return x
+
+
+def _make_grads(outputs, grads, is_grads_batched=False):
+    """The gradients to start from: given ones (checked) or ones for scalar outputs."""
+    from .._tensor import Tensor
+    import mindtorch
+    if grads is None:
+        grads = [None] * len(outputs)
+    elif isinstance(grads, Tensor):
+        grads = [grads]
+    else:
+        grads = list(grads)
+    if len(grads) != len(outputs):
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
+                           if not grads else f"Mismatch in number of gradients: got "
+                           f"{len(grads)} but expected {len(outputs)}")
+    result = []
+    for out, g in zip(outputs, grads):
+        if g is None:
+            if out._requires_grad or out._grad_fn is not None:
+                if out.numel() != 1:
+                    raise RuntimeError("grad can be implicitly created only for scalar outputs")
+                if not (out.dtype.is_floating_point or out.dtype.is_complex):
+                    raise RuntimeError(f"grad can be implicitly created only for real scalar "
+                                       f"outputs but got {out.dtype}")
+            g = mindtorch.ones_like(out)
+        elif not isinstance(g, Tensor):
+            raise TypeError(f"gradients can be either Tensors or None, but got "
+                            f"{type(g).__name__}")
+        elif g._shape != out._shape and not is_grads_batched:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{len(result)}] has a shape of "
+                               f"{g.shape} and output[{len(result)}] has a shape of "
+                               f"{out.shape}.")
+        result.append(g)
+    return result
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+             inputs=None):
+    """Sum of gradients of `tensors` w.r.t. graph leaves, accumulated into their .grad."""
+    from ._engine import run_backward
+    tensors = _tensors(tensors, "tensors")
+    inputs = _tensors(inputs, "inputs")
+    if inputs is not None and not inputs:
+        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    grads = _make_grads(tensors, grad_tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    run_backward(tensors, grads, retain_graph, create_graph, inputs, accumulate=True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Gradients of `outputs` w.r.t. `inputs`, returned (not accumulated into .grad)."""
+    from ._engine import run_backward
+    import mindtorch
+    single = not isinstance(inputs, (list, tuple))
+    outputs = _tensors(outputs, "outputs")
+    inputs = _tensors(inputs, "inputs")
+    if not inputs:
+        raise RuntimeError("grad requires non-empty inputs.")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    grads = _make_grads(outputs, grad_outputs, is_grads_batched)
+    if retain_graph is None:
+        retain_graph = create_graph
+    result = run_backward(outputs, grads, retain_graph, create_graph, inputs, allow_unused,
+                          accumulate=False)
+    if materialize_grads:
+        result = [mindtorch.zeros_like(t) if g is None else g for t, g in zip(inputs, result)]
+    return tuple(result)

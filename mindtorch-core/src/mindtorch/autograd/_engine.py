@@ -1,0 +1,262 @@
+"""The backward engine: dependency counting over the graph, no recursion.
+
+1. From the root edges, count for every reachable node how many edges lead into it.
+2. Seed the roots' gradient buffers; a node whose count reaches zero is ready.  Ready
+   nodes run latest-created first (PyTorch's order for one device).
+3. Running a node: tensor hooks and pre-hooks on its incoming gradients, its formula
+   (grad mode = create_graph), post hooks, then each gradient is checked against the
+   input it belongs to (broadcast dims summed, dtype and device cast) and added into the
+   buffer of the node it flows to.  AccumulateGrad nodes write leaves' .grad.
+
+autograd.grad (and backward(inputs=...)) captures the gradients arriving at the given
+tensors' edges instead, and runs only the nodes on a path to them.
+"""
+import heapq
+
+from .._tensor import Tensor
+from .graph import set_grad_mode
+from .grad_mode import state
+from ._record import AccumulateGrad, edge
+
+
+def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
+                 allow_unused=False, accumulate=True):
+    """Returns the captured gradients of `inputs` (None when accumulating)."""
+    roots = []
+    for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
+        e = edge(t)
+        if e[0] is None:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not "
+                               f"have a grad_fn")
+        roots.append((e, g))
+    captures = None
+    if inputs is not None:
+        captures = {}
+        for k, t in enumerate(inputs):
+            e = edge(t) if t._grad_fn is not None or t._requires_grad else (None, 0)
+            if e[0] is None:
+                if not accumulate:
+                    raise RuntimeError("One of the differentiated Tensors does not require "
+                                       "grad")
+                continue
+            captures.setdefault((id(e[0]), e[1]), []).append(k)
+    nodes = _reachable([e[0] for e, _ in roots])
+    run = participating = None
+    if captures is not None:
+        targets = {c[0] for c in captures}
+        run = _needed(nodes, targets)
+        participating = run | targets
+    deps = {}
+    for node in nodes.values():
+        if run is not None and id(node) not in run:
+            continue
+        for nxt, _ in node.next_functions:
+            if nxt is not None and (participating is None or id(nxt) in participating):
+                deps[id(nxt)] = deps.get(id(nxt), 0) + 1
+
+    buffers = {}  # id(node) -> ([grads per output], [whether each is ours to keep])
+    for (node, nr), g in roots:
+        _add(buffers, node, nr, g, fresh=False)
+    ready = [(-node._seq, id(node), node) for node in {id(e[0]): e[0] for e, _ in roots}.values()
+             if deps.get(id(node), 0) == 0]
+    heapq.heapify(ready)
+    captured = [None] * len(inputs) if inputs is not None else None
+
+    with set_grad_mode(create_graph):
+        while ready:
+            _, nid, node = heapq.heappop(ready)
+            grads, fresh = buffers.pop(nid, ([None], [False]))
+            grads = _tensor_hooks(node, grads)
+            if captures is not None:
+                for nr, g in enumerate(grads):
+                    for k in captures.get((nid, nr), ()):
+                        captured[k] = g
+                if accumulate and isinstance(node, AccumulateGrad) and (nid, 0) in captures:
+                    _accumulate(node, grads[0], fresh[0], create_graph)
+                if nid not in run:
+                    continue
+            elif isinstance(node, AccumulateGrad):
+                _accumulate(node, grads[0], fresh[0], create_graph)
+                continue
+            if node._pre_hooks:
+                for hook in list(node._pre_hooks.values()):
+                    r = hook(tuple(grads))
+                    if r is not None:
+                        grads = list(r)
+            outs = node.apply(grads)
+            outs = validate(node, outs)
+            if node._hooks:
+                for hook in list(node._hooks.values()):
+                    r = hook(tuple(outs), tuple(grads))
+                    if r is not None:
+                        outs = list(r)
+            if state.anomaly and state.anomaly_check_nan:
+                _check_nan(node, outs)
+            if not retain_graph:
+                node._release()
+            seen = set()
+            for (nxt, nr), g in zip(node.next_functions, outs):
+                if nxt is None:
+                    continue
+                nxt_id = id(nxt)
+                if participating is not None and nxt_id not in participating:
+                    continue
+                if g is not None:
+                    is_fresh = id(g) not in seen and all(g is not x for x in grads)
+                    seen.add(id(g))
+                    _add(buffers, nxt, nr, g, is_fresh)
+                deps[nxt_id] -= 1
+                if deps[nxt_id] == 0:
+                    heapq.heappush(ready, (-nxt._seq, nxt_id, nxt))
+    if inputs is not None and not accumulate:
+        for k, t in enumerate(inputs):
+            if captured[k] is None and not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have "
+                                   "been used in the graph. Set allow_unused=True if this "
+                                   "is the desired behavior.")
+        return captured
+    if inputs is not None:  # backward(inputs=...) on non-leaf tensors: their .grad
+        for k, t in enumerate(inputs):
+            if t._grad_fn is not None and captured[k] is not None:
+                _set_grad(t, captured[k], create_graph)
+    return None
+
+
+def _reachable(starts):
+    nodes, stack = {}, list(starts)
+    while stack:
+        node = stack.pop()
+        if id(node) in nodes:
+            continue
+        nodes[id(node)] = node
+        for nxt, _ in node.next_functions:
+            if nxt is not None and id(nxt) not in nodes:
+                stack.append(nxt)
+    return nodes
+
+
+def _needed(nodes, targets):
+    """ids of the nodes that must run for gradients to reach the target nodes: those
+    with an edge into a target or into another such node."""
+    needed = set()
+    order = sorted(nodes.values(), key=lambda n: n._seq)  # edges point to older nodes
+    changed = True
+    while changed:
+        changed = False
+        for node in order:
+            if id(node) in needed:
+                continue
+            if any(nxt is not None and (id(nxt) in needed or id(nxt) in targets)
+                   for nxt, _ in node.next_functions):
+                needed.add(id(node))
+                changed = True
+    return needed
+
+
+def _add(buffers, node, nr, g, fresh):
+    entry = buffers.get(id(node))
+    if entry is None:
+        n = max(len(node._outputs_meta), nr + 1)
+        entry = buffers[id(node)] = ([None] * n, [False] * n)
+    grads, flags = entry
+    if grads[nr] is None:
+        grads[nr], flags[nr] = g, fresh
+    else:
+        grads[nr], flags[nr] = grads[nr] + g, True
+
+
+def _tensor_hooks(node, grads):
+    """Hooks registered on the tensors that are this node's outputs (or on its leaf)."""
+    if isinstance(node, AccumulateGrad):
+        hooks = node.variable.__dict__.get("_leaf_hooks")
+        if hooks and grads[0] is not None:
+            for hook in list(hooks.values()):
+                r = hook(grads[0])
+                if r is not None:
+                    grads = [r]
+        return grads
+    for table in (node._tensor_pre_hooks, node._retain_hooks):
+        if table:
+            for nr, hooks in table.items():
+                if nr < len(grads) and grads[nr] is not None:
+                    for hook in list(hooks.values()):
+                        r = hook(grads[nr])
+                        if r is not None:
+                            grads[nr] = r
+    return grads
+
+
+def validate(node, outs):
+    """Each gradient shaped, typed and placed like the input it belongs to."""
+    metas = node._inputs_meta
+    if len(outs) != len(node.next_functions):
+        raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
+                           f"(expected {len(node.next_functions)}, got {len(outs)})")
+    outs = list(outs)
+    for i, g in enumerate(outs):
+        if g is None or metas[i] is None:
+            continue
+        shape, dtype, device = metas[i]
+        if g._shape != shape:
+            from .functional_helpers import sum_to
+            try:
+                from .._shapes import broadcast_shapes
+                ok = tuple(broadcast_shapes(shape, g._shape)) == g._shape
+            except RuntimeError:
+                ok = False
+            if not ok:
+                raise RuntimeError(f"Function {node.name()} returned an invalid gradient at "
+                                   f"index {i} - got {list(g._shape)} but expected shape "
+                                   f"compatible with {list(shape)}")
+            g = sum_to(g, shape)
+        if g.dtype is not dtype:
+            g = g.to(dtype)
+        if g._device is not device:
+            g = g.to(device)
+        outs[i] = g
+    return outs
+
+
+def _accumulate(node, g, fresh, create_graph):
+    if g is None:
+        return
+    t = node.variable
+    _set_grad(t, g, create_graph, fresh)
+    hooks = t.__dict__.get("_post_accumulate_hooks")
+    if hooks:
+        for hook in list(hooks.values()):
+            hook(t)
+
+
+def _set_grad(t, g, create_graph, fresh=False):
+    old = t._grad
+    if old is None:
+        if create_graph:
+            t._grad = g
+        else:
+            t._grad = g.detach() if fresh else g.detach().clone()
+    elif create_graph or old._shape != g._shape:
+        t._grad = old + g
+    else:
+        with set_grad_mode(False):
+            old.add_(g)
+
+
+def _check_nan(node, outs):
+    for i, g in enumerate(outs):
+        if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):
+            msg = f"Function '{node.name()}' returned nan values in its {i}th output."
+            if node._trace:
+                import warnings
+                warnings.warn("Error detected in " + node.name() + ". Traceback of forward call "
+                              "that caused the error:\n" + "".join(node._trace),
+                              RuntimeWarning, stacklevel=2)
+            raise RuntimeError(msg)
+
+
+def as_list(x):
+    if x is None:
+        return None
+    if isinstance(x, Tensor):
+        return [x]
+    return list(x)

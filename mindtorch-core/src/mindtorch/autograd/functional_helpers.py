@@ -1,0 +1,75 @@
+"""Helpers that backward formulas share.  Written with mindtorch ops only (no data access,
+no device branches), so they run on every device and are differentiable themselves."""
+import math
+
+
+def _ops():
+    import mindtorch
+    return mindtorch
+
+
+def sum_to(grad, shape):
+    """grad summed over the dims along which an input of `shape` was broadcast."""
+    shape = tuple(shape)
+    if tuple(grad.shape) == shape:
+        return grad
+    lead = grad.ndim - len(shape)
+    if lead < 0:
+        return grad.reshape(shape)
+    dims = list(range(lead)) + [lead + i for i, n in enumerate(shape)
+                                if n == 1 and grad.shape[lead + i] != 1]
+    if dims:
+        grad = grad.sum(dims, keepdim=True)
+    return grad.reshape(shape)
+
+
+def unreduce(grad, shape, dim, keepdim):
+    """A reduction's grad (over `dim`, None = all) broadcast back to the input `shape`."""
+    if dim is None or (not keepdim and grad.ndim != len(shape) and not dim):
+        dims = range(len(shape))
+    else:
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        if not dims:
+            dims = range(len(shape))
+    if not keepdim:
+        for d in sorted(d % max(len(shape), 1) for d in dims):
+            if len(shape):
+                grad = grad.unsqueeze(d)
+    return grad.expand(shape)
+
+
+def view_index(base_geometry, view_geometry, device):
+    """int64 tensor shaped like the view: each element's row-major position in the base
+    (both given as (shape, stride, storage offset) over one storage)."""
+    M = _ops()
+    bshape, bstride, boffset = base_geometry
+    shape, stride, offset = view_geometry
+    n = math.prod(bshape)
+    from .._tensor import contiguous_strides
+    if tuple(bstride) == contiguous_strides(bshape) or n <= 1:
+        flat = M.arange(max(n, 1), device=device)
+        return flat.as_strided(shape, stride, offset - boffset)
+    extent = 1 + max(_last(bshape, bstride, boffset), _last(shape, stride, offset))
+    positions = M.arange(extent, device=device).as_strided(bshape, bstride, boffset)
+    inverse = M.zeros(extent, dtype=M.int64, device=device)
+    inverse[positions.reshape(-1)] = M.arange(n, device=device)
+    return inverse.as_strided(shape, stride, offset)
+
+
+def _last(shape, stride, offset):
+    return offset + sum((n - 1) * s for n, s in zip(shape, stride) if n)
+
+
+def view_scatter(grad, base_geometry, view_geometry):
+    """Gradient of a view's base from the view's gradient: summed where view elements
+    alias one base element (as expanded views do)."""
+    M = _ops()
+    bshape = base_geometry[0]
+    index = view_index(base_geometry, view_geometry, grad.device)
+    flat = M.zeros(math.prod(bshape), dtype=grad.dtype, device=grad.device)
+    flat = flat.index_add(0, index.reshape(-1), grad.reshape(-1))
+    return flat.reshape(bshape)
+
+
+def zeros_like_grad(grad):
+    return _ops().zeros_like(grad)

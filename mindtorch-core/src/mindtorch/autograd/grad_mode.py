@@ -1,0 +1,107 @@
+"""Grad mode: whether ops record autograd history.  Thread-local, as in PyTorch: each
+thread starts with grad mode on.  The generated op bindings read `state.enabled` directly."""
+import functools
+import threading
+
+
+class _State(threading.local):
+    enabled = True      # ops record history when an input requires grad
+    inference = False   # inside inference_mode(True)
+    anomaly = False     # detect_anomaly: remember forward tracebacks, check backward NaNs
+    anomaly_check_nan = True
+    saved_hooks = ()    # stack of (pack, unpack) from graph.saved_tensors_hooks
+
+
+state = _State()
+
+
+def is_grad_enabled():
+    return state.enabled
+
+
+def is_inference_mode_enabled():
+    return state.inference
+
+
+class _Mode:
+    """Base of the grad-mode context managers; each also works as a decorator."""
+    _enabled = True
+
+    def __enter__(self):
+        self._prev = state.enabled
+        state.enabled = self._enabled
+
+    def __exit__(self, *exc):
+        state.enabled = self._prev
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.clone():
+                return fn(*args, **kwargs)
+        return wrapper
+
+    def clone(self):
+        return type(self)()
+
+
+class no_grad(_Mode):
+    """Context manager / decorator: ops inside record no history."""
+    _enabled = False
+
+    def __init__(self, orig_func=None):  # (`@no_grad` without parentheses is not allowed
+        if orig_func is not None:        # in torch either, but no_grad()(fn) is)
+            raise TypeError("no_grad() takes no positional arguments")
+
+
+class enable_grad(_Mode):
+    """Context manager / decorator: ops record history again (inside no_grad)."""
+    _enabled = True
+
+    def __init__(self, orig_func=None):
+        if orig_func is not None:
+            raise TypeError("enable_grad() takes no positional arguments")
+
+
+class set_grad_enabled(_Mode):
+    """set_grad_enabled(mode): takes effect at once as a call, and is undone on leaving
+    when used as a context manager or decorator."""
+
+    def __init__(self, mode):
+        if not isinstance(mode, bool):
+            raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not "
+                            f"{type(mode).__name__}")
+        self._prev = state.enabled
+        self._enabled = mode
+        state.enabled = mode
+
+    def __enter__(self):
+        state.enabled = self._enabled
+
+    def __call__(self, fn):
+        state.enabled = self._prev  # as a decorator it must not change the mode now
+        return super().__call__(fn)
+
+    def clone(self):
+        return type(self)(self._enabled)
+
+
+class inference_mode(_Mode):
+    """Like no_grad (mindtorch has no separate inference tensors)."""
+
+    def __init__(self, mode=True):
+        self._mode = bool(mode)
+        self._enabled = not self._mode
+
+    def __enter__(self):
+        super().__enter__()
+        self._prev_inference = state.inference
+        state.inference = self._mode
+
+    def __exit__(self, *exc):
+        state.inference = self._prev_inference
+        return super().__exit__(*exc)
+
+    def clone(self):
+        return type(self)(self._mode)

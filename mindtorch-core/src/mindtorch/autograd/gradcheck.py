@@ -1,0 +1,143 @@
+"""gradcheck / gradgradcheck: analytical gradients against central finite differences.
+
+Both Jacobians are built with mindtorch ops on the inputs' device; inputs should be
+float64 for the finite differences to be meaningful (a warning says so otherwise)."""
+import warnings
+
+from .._tensor import Tensor
+
+
+class GradcheckError(RuntimeError):
+    pass
+
+
+def _as_tuple(x):
+    return (x,) if isinstance(x, Tensor) else tuple(x)
+
+
+def _unravel(j, shape):
+    idx = []
+    for n in reversed(shape):
+        idx.append(j % n)
+        j //= n
+    return tuple(reversed(idx))
+
+
+def _differentiable_outputs(outputs):
+    return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
+
+
+def _numerical_jacobians(func, inputs, x, eps):
+    """One (numel(x), numel(out)) Jacobian per output: column j is d out / d x[j]."""
+    import mindtorch
+    from .grad_mode import no_grad
+    data = x.detach()
+    columns = None
+    for j in range(x.numel()):
+        idx = _unravel(j, x.shape)
+        orig = data[idx].item()
+        with no_grad():
+            data[idx] = orig + eps
+        plus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs)]
+        with no_grad():
+            data[idx] = orig - eps
+        minus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs)]
+        with no_grad():
+            data[idx] = orig
+        if columns is None:
+            columns = [[] for _ in plus]
+        for c, p, m in zip(columns, plus, minus):
+            c.append((p - m) / (2 * eps))
+    if columns is None:
+        return None
+    return [mindtorch.stack(c) if c else None for c in columns]
+
+
+def _outputs_of(func, inputs):
+    return [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor) and
+            (o.dtype.is_floating_point or o.dtype.is_complex)]
+
+
+def _analytical_jacobians(outputs, x, index):
+    """Per output, (numel(x), numel(out)): column k is the gradient of out[k]."""
+    import mindtorch
+    from . import grad
+    result = []
+    for o in outputs:
+        rows = []
+        for k in range(o.numel()):
+            g_out = mindtorch.zeros(o.shape, dtype=o.dtype, device=o.device)
+            g_out.view(-1)[k] = 1
+            (g,) = grad(o, x, g_out, retain_graph=True, allow_unused=True)
+            rows.append(mindtorch.zeros_like(x).reshape(-1) if g is None else g.reshape(-1))
+        result.append(mindtorch.stack(rows, 1) if rows else
+                      mindtorch.zeros(x.numel(), 0, dtype=x.dtype, device=x.device))
+    return result
+
+
+def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
+              nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
+              check_batched_grad=False, check_batched_forward_grad=False,
+              check_forward_ad=False, check_backward_ad=True, fast_mode=False, masked=None):
+    """True if func's analytical gradients w.r.t. every input that requires grad match
+    finite differences (|a - n| <= atol + rtol * |n|); raises GradcheckError otherwise
+    (or returns False with raise_exception=False)."""
+    inputs = _as_tuple(inputs)
+    wrt = [(i, x) for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+    if not wrt:
+        raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
+                         "none of the them have requires_grad=True.")
+    for _, x in wrt:
+        if x.dtype.is_floating_point and x.dtype.itemsize < 8:
+            warnings.warn(f"Input #{_} requires gradient and is not a double precision floating "
+                          f"point. This check will likely fail if all the inputs are not of "
+                          f"double precision floating point. ", UserWarning, stacklevel=2)
+    outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
+    # analytical first: the finite differences modify the inputs in place
+    analytical = [_analytical_jacobians(outputs, x, i) for i, x in wrt]
+    try:
+        for (i, x), analytical in zip(wrt, analytical):
+            numerical = _numerical_jacobians(func, inputs, x, eps)
+            for k, (a, n) in enumerate(zip(analytical, numerical or [])):
+                if n is None:
+                    continue
+                n = n.to(a.dtype)
+                if a.shape != n.shape:
+                    n = n.reshape(a.shape)
+                if not bool(((a - n).abs() <= atol + rtol * n.abs()).all()):
+                    raise GradcheckError(f"Jacobian mismatch for output {k} with respect to "
+                                         f"input {i},\nnumerical:{n}\nanalytical:{a}\n")
+    except GradcheckError:
+        if raise_exception:
+            raise
+        return False
+    return True
+
+
+def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
+                  gen_non_contig_grad_outputs=False, raise_exception=True, nondet_tol=0.0,
+                  check_undefined_grad=True, check_grad_dtypes=False,
+                  check_batched_grad=False, check_fwd_over_rev=False, check_rev_over_rev=True,
+                  fast_mode=False, masked=False):
+    """gradcheck of the gradients themselves (second derivatives), with random (or given)
+    output gradients that are themselves differentiated."""
+    import mindtorch
+    from . import grad
+    inputs = _as_tuple(inputs)
+    outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
+    if grad_outputs is None:
+        gen = mindtorch.Generator().manual_seed(0)
+        grad_outputs = [mindtorch.rand(o.shape, generator=gen, dtype=o.dtype,
+                                       device=o.device).requires_grad_() for o in outputs]
+    grad_outputs = list(_as_tuple(grad_outputs))
+    n_in = len(inputs)
+    diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
+
+    def first_derivatives(*args):
+        ins, gos = args[:n_in], args[n_in:]
+        outs = _differentiable_outputs(_as_tuple(func(*ins)))
+        grads = grad(outs, [ins[i] for i in diff], gos, create_graph=True, allow_unused=True)
+        return tuple(g for g in grads if g is not None)
+
+    return gradcheck(first_derivatives, tuple(inputs) + tuple(grad_outputs), eps=eps,
+                     atol=atol, rtol=rtol, raise_exception=raise_exception)

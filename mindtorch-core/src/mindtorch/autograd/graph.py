@@ -1,0 +1,162 @@
+"""The backward graph: Node (one recorded op), saved tensors, saved_tensors_hooks."""
+import itertools
+
+from ..utils.hooks import add_hook
+from .grad_mode import state
+
+_sequence = itertools.count()
+
+_FREED = ("Trying to backward through the graph a second time (or directly access saved "
+          "tensors after they have already been freed). Saved intermediate values of the graph "
+          "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+          "you need to backward through the graph a second time or if you need to access saved "
+          "tensors after calling backward.")
+
+
+class Node:
+    """One recorded operation.  next_functions holds, per differentiable input, the
+    (node, output index) its gradient flows to, or (None, 0) for an input without grad.
+    Subclasses implement apply(grads) -> one gradient (or None) per next_functions entry."""
+    __slots__ = ("next_functions", "_seq", "_inputs_meta", "_outputs_meta", "_saved",
+                 "_freed", "_pre_hooks", "_hooks", "_tensor_pre_hooks", "_retain_hooks",
+                 "_trace", "__weakref__", "__dict__")
+    _has_saved = False
+
+    def __init__(self):
+        self._seq = next(_sequence)
+        self._pre_hooks = self._hooks = self._tensor_pre_hooks = self._retain_hooks = None
+        self._saved = None
+        self._freed = False
+        self._trace = None
+        if state.anomaly:
+            import traceback
+            self._trace = traceback.format_stack()[:-3]
+
+    def name(self):
+        return type(self).__name__
+
+    def __repr__(self):
+        return f"<{type(self).__name__} object at {id(self):#x}>"
+
+    @property
+    def metadata(self):
+        d = self.__dict__.get("_metadata")
+        if d is None:
+            d = self.__dict__["_metadata"] = {}
+        return d
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) after this node ran; may return new grad_inputs."""
+        if self._hooks is None:
+            self._hooks = {}
+        return add_hook(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        """fn(grad_outputs) before this node runs; may return new grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        return add_hook(self._pre_hooks, fn)
+
+    def _register_tensor_hook(self, output_nr, fn, retain=False):
+        attr = "_retain_hooks" if retain else "_tensor_pre_hooks"
+        table = getattr(self, attr)
+        if table is None:
+            table = {}
+            setattr(self, attr, table)
+        return add_hook(table.setdefault(output_nr, {}), fn)
+
+    def __call__(self, *grads):
+        from ._engine import validate
+        with _ModeGuard(state.enabled):
+            return tuple(validate(self, self.apply(list(grads))))
+
+    def apply(self, grads):
+        raise NotImplementedError
+
+    def _release(self):
+        if self._has_saved:
+            self._freed = True
+            self._saved = None
+
+
+class _ModeGuard:
+    def __init__(self, enabled):
+        self.enabled = enabled
+
+    def __enter__(self):
+        self.prev = state.enabled
+        state.enabled = self.enabled
+
+    def __exit__(self, *exc):
+        state.enabled = self.prev
+
+
+def set_grad_mode(enabled):
+    """Context manager setting grad mode (for the engine and the recording layer)."""
+    return _ModeGuard(enabled)
+
+
+# -- saved tensors ----------------------------------------------------------------------
+
+class SavedTensor:
+    """A tensor a node keeps for its backward, with the version it had when saved: using
+    it after an in-place change raises PyTorch's error.  A node's own output is kept
+    without its grad_fn (no reference cycle) and gets it back on unpack."""
+    __slots__ = ("tensor", "version", "output_nr", "packed", "unpack_hook")
+
+    def __init__(self, t, output_nr=None):
+        self.version = t._version_counter[0]
+        self.output_nr = output_nr
+        if output_nr is not None:
+            t = t.detach()
+        hooks = state.saved_hooks
+        if hooks:
+            pack, self.unpack_hook = hooks[-1]
+            self.packed = pack(t)
+            self.tensor = None
+        else:
+            self.tensor = t
+            self.unpack_hook = None
+
+    def unpack(self, node):
+        t = self.tensor
+        if self.unpack_hook is not None:
+            t = self.unpack_hook(self.packed)
+        elif t._version_counter[0] != self.version:
+            producer = node if self.output_nr is not None else t._grad_fn
+            which = "" if producer is None else \
+                f", which is output {self.output_nr or t._output_nr} of {producer.name()},"
+            raise RuntimeError(
+                f"one of the variables needed for gradient computation has been modified by an "
+                f"inplace operation: [{_type_desc(t)}]{which} is at version "
+                f"{t._version_counter[0]}; expected version {self.version} instead. Hint: "
+                f"enable anomaly detection to find the operation that failed to compute its "
+                f"gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+        if self.output_nr is not None and state.enabled:  # create_graph: reattach
+            t = t.detach()
+            t._requires_grad = True
+            t._grad_fn = node
+            t._output_nr = self.output_nr
+        return t
+
+
+def _type_desc(t):
+    from .._creation import parse_type_name
+    return f"{parse_type_name(t)} {list(t._shape)}"
+
+
+class saved_tensors_hooks:
+    """Context manager: tensors saved for backward inside it go through pack_hook when
+    saved and unpack_hook when used."""
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        state.saved_hooks = state.saved_hooks + ((self.pack_hook, self.unpack_hook),)
+        return self
+
+    def __exit__(self, *exc):
+        state.saved_hooks = state.saved_hooks[:-1]
+        return False
+
