@@ -334,9 +334,9 @@ def _freed_message():
 # -- in-place ops -----------------------------------------------------------------------
 
 def check_inplace(t):
-    if not isinstance(t, Tensor) or t._grad_fn is not None:
+    if not isinstance(t, Tensor):
         return
-    if t._requires_grad:
+    if t._requires_grad and t._grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
     base = t._base

@@ -29,8 +29,7 @@ class Node:
         self._freed = False
         self._trace = None
         if state.anomaly:
-            import traceback
-            self._trace = traceback.format_stack()[:-3]
+            self._trace = _forward_trace()
 
     def name(self):
         return type(self).__name__
@@ -79,6 +78,18 @@ class Node:
             self._saved = None
 
 
+def _forward_trace():
+    """The forward call's traceback, without mindtorch's own frames at its end."""
+    import os
+    import traceback
+    package = os.path.dirname(os.path.dirname(__file__))
+    frames = traceback.extract_stack()
+    while frames and (frames[-1].filename.startswith(package) or
+                      frames[-1].filename.startswith("<binding")):
+        frames.pop()
+    return traceback.format_list(frames)
+
+
 class _ModeGuard:
     def __init__(self, enabled):
         self.enabled = enabled
@@ -112,7 +123,11 @@ class SavedTensor:
         hooks = state.saved_hooks
         if hooks:
             pack, self.unpack_hook = hooks[-1]
-            self.packed = pack(t)
+            state.saved_hooks = ()  # tensors the hook itself saves are kept as they are
+            try:
+                self.packed = pack(t)
+            finally:
+                state.saved_hooks = hooks
             self.tensor = None
         else:
             self.tensor = t

@@ -1,0 +1,183 @@
+"""autograd.Function: user-defined ops with their own backward.
+
+The ctx a Function's forward receives is its graph node (as in PyTorch): what forward
+stores on it is there in backward."""
+import functools
+
+from .._tensor import Tensor
+from ._record import _DIFFERENTIABLE, check_inplace, edge, rebase_history
+from .grad_mode import state
+from .graph import Node, SavedTensor, set_grad_mode
+
+
+class FunctionCtx:
+    """What forward/setup_context may call on ctx."""
+
+    def save_for_backward(self, *tensors):
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument "
+                                f"{len(self._to_save or ())} is of type {type(t).__name__}")
+        self._to_save = tensors
+
+    def save_for_forward(self, *tensors):
+        self._saved_for_forward = tensors
+
+    def mark_dirty(self, *tensors):
+        self._dirty = tensors
+
+    def mark_non_differentiable(self, *tensors):
+        self._non_differentiable = tensors
+
+    def set_materialize_grads(self, value):
+        self._materialize = bool(value)
+
+    @property
+    def saved_tensors(self):
+        saved = self._saved
+        if saved is None:
+            if self._freed:
+                from .graph import _FREED
+                raise RuntimeError(_FREED)
+            return ()
+        return tuple(None if s is None else s.unpack(self) for s in saved)
+
+
+class BackwardCFunction(FunctionCtx, Node):
+    """The node of one Function call (and its ctx)."""
+    _has_saved = True
+    _forward_cls = None
+    _to_save = None
+    _dirty = ()
+    _non_differentiable = ()
+    _materialize = True
+    needs_input_grad = ()
+
+    def apply(self, grads):
+        cls = self._forward_cls
+        if self._materialize:
+            from ._record import _materialize
+            grads = [_materialize(g, m) for g, m in zip(grads, self._outputs_meta)]
+        result = cls.backward(self, *grads)
+        if not isinstance(result, tuple):
+            result = (result,)
+        n_args = len(self._arg_is_tensor)
+        if len(result) > n_args and all(g is None for g in result[n_args:]):
+            result = result[:n_args]  # extra trailing Nones are allowed
+        if len(result) != n_args:
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of "
+                               f"gradients (expected {n_args}, got {len(result)})")
+        out = []
+        for i, (g, is_tensor) in enumerate(zip(result, self._arg_is_tensor)):
+            if is_tensor:
+                out.append(g)
+            elif g is not None:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than "
+                                   f"None at position {i + 1}, but the corresponding forward "
+                                   f"input was not a Variable")
+        return out
+
+
+class FunctionMeta(type):
+    """Gives each Function subclass its node class, <Name>Backward."""
+
+    def __init__(cls, name, bases, attrs):
+        cls._backward_cls = type(name + "Backward", (BackwardCFunction,),
+                                 {"_forward_cls": cls, "__module__": cls.__module__})
+        super().__init__(name, bases, attrs)
+
+
+class Function(metaclass=FunctionMeta):
+    """Subclass with static forward(ctx, *args) (or forward(*args) plus
+    setup_context(ctx, inputs, output)) and backward(ctx, *grad_outputs); call
+    MyFunction.apply(*args)."""
+
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is "
+                           "deprecated. Please use new-style autograd function with static "
+                           "forward method.")
+
+    @staticmethod
+    def forward(*args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom "
+                                  "autograd.Function.")
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        raise NotImplementedError("setup_context is not implemented.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement either the backward or vjp method for "
+                                  "your custom autograd.Function to use it with backward "
+                                  "mode AD.")
+
+    vjp = backward
+
+    @classmethod
+    def apply(cls, *args, **kwargs):
+        ctx = cls._backward_cls()
+        is_tensor = [isinstance(a, Tensor) for a in args]
+        ctx._arg_is_tensor = is_tensor
+        ctx.needs_input_grad = tuple(t and a._requires_grad for t, a in zip(is_tensor, args))
+        recording = state.enabled and any(ctx.needs_input_grad)
+        tensors = [a for a, t in zip(args, is_tensor) if t]
+        edges = [edge(a) for a in tensors] if recording else None
+        separate = cls.setup_context is not Function.setup_context
+        with set_grad_mode(False):
+            if separate:
+                output = cls.forward(*args, **kwargs)
+                cls.setup_context(ctx, args, output)
+            else:
+                output = cls.forward(ctx, *args, **kwargs)
+        if not recording:
+            return output
+        single = isinstance(output, Tensor)
+        outs = (output,) if single else tuple(output)
+        ctx.next_functions = tuple(edges)
+        ctx._inputs_meta = [(a._shape, a.dtype, a._device) for a in tensors]
+        ctx._outputs_meta = [(o._shape, o.dtype, o._device) if isinstance(o, Tensor) else None
+                             for o in outs]
+        dirty = {id(t) for t in ctx._dirty}
+        non_diff = {id(t) for t in ctx._non_differentiable}
+        result = []
+        for k, o in enumerate(outs):
+            if isinstance(o, Tensor):
+                if id(o) in dirty:
+                    check_inplace(o)
+                    rebase_history(o, ctx)
+                    o._output_nr = k
+                else:
+                    if any(o is a for a in tensors):  # an input returned as is: an alias
+                        o = o._view(o._shape, o._stride, o._offset)
+                    if id(o) not in non_diff and o.dtype in _DIFFERENTIABLE:
+                        o._grad_fn = ctx
+                        o._output_nr = k
+                        o._requires_grad = True
+            result.append(o)
+        ctx._saved = _save(ctx, result)
+        return result[0] if single else type(output)(result) if isinstance(output, tuple) \
+            else result
+
+
+def _save(ctx, outputs):
+    to_save = ctx._to_save
+    if to_save is None:
+        return None
+    saved = []
+    for t in to_save:
+        if t is None:
+            saved.append(None)
+            continue
+        k = next((k for k, o in enumerate(outputs) if o is t and o._grad_fn is ctx), None)
+        saved.append(SavedTensor(t, k))
+    return saved
+
+
+def once_differentiable(fn):
+    """A backward that is not itself differentiable: runs with grad mode off."""
+    @functools.wraps(fn)
+    def wrapper(ctx, *args):
+        with set_grad_mode(False):
+            return fn(ctx, *args)
+    return wrapper
