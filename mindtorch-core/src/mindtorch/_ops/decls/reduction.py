@@ -19,7 +19,7 @@ import warnings
 from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
 
 REDUCTION = ("reduction",)
@@ -608,4 +608,220 @@ def _declare():
     overload(OPS["norm"], _norm_public)
 
 
+# -- backward formulas (see registry.derivative): PyTorch's, written with mindtorch ops ----
+# Reductions broadcast their gradient back over the reduced dims (`_back`); every formula
+# is data-independent (masks instead of branches on values), so it runs on any device.
+
+def _back(t, shape, dim, keepdim):
+    """t (shaped like a reduction's result) broadcast to the input's shape."""
+    from ...autograd.functional_helpers import unreduce
+    # (an int dim as a tuple: unreduce reads a falsy dim, as 0 is, as "every dim")
+    return unreduce(t, shape, (dim,) if isinstance(dim, int) else dim, keepdim)
+
+
+def _dims(shape, dim):
+    return tuple(range(len(shape))) if dim is None or dim == () else \
+        ((dim,) if isinstance(dim, int) else tuple(dim))
+
+
+def _count(shape, dim):
+    n = 1
+    for d in _dims(shape, dim) if shape else ():
+        n *= shape[d]
+    return n
+
+
+def _sum_grad(grad, self_geometry, dim, keepdim):
+    return _back(grad, self_geometry[0], dim, keepdim)
+
+
+def _mean_grad(grad, self_geometry, dim, keepdim):
+    shape = self_geometry[0]
+    return _back(grad / _count(shape, dim), shape, dim, keepdim)
+
+
+def _exclusive_prod(x, dim):
+    """Product of every other element along dim, without dividing (zeros are fine):
+    the products before each position times those after it."""
+    import mindtorch as M
+    n = x.shape[dim]
+    ones = x.new_ones(x.shape[:dim] + (1,) + x.shape[dim + 1:])
+    before = M.cat([ones, x.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    after = M.cat([x.narrow(dim, 1, n - 1), ones], dim).flip([dim]).cumprod(dim).flip([dim])
+    return before * after
+
+
+def _prod_grad(grad, self, dim, keepdim):
+    shape = tuple(self.shape)
+    if not shape:
+        return grad
+    if self.numel() == 0:
+        return _back(grad, shape, dim, keepdim)
+    if dim is None:
+        return grad * _exclusive_prod(self.reshape(-1), 0).conj().reshape(shape)
+    return _back(grad, shape, dim, keepdim) * _exclusive_prod(self, dim).conj()
+
+
+def _var_grad(grad, self, dim, unbiased, keepdim, correction):
+    """torch's var_backward, including its dof <= 0 conventions (inf, and NaN where an
+    element equals the mean of a full reduction)."""
+    import mindtorch as M
+    c = correction if correction is not None else (0 if unbiased is False else 1)
+    if dim is None or self.ndim == 0:
+        dof = self.numel() - c
+        if dof <= 0:
+            return grad * M.where(self == self.mean(), float("nan"), float("inf"))
+        return (2.0 / dof) * grad * (self - self.mean())
+    dof = _count(tuple(self.shape), dim) if dim != () else 1  # torch counts dim=() as 1
+    scale = 2.0 / (dof - c) if dof != c else float("inf")
+    if not keepdim:
+        grad = _back(grad, tuple(self.shape), dim, keepdim)
+    return scale * grad * (self - self.mean(dim, keepdim=True))
+
+
+def _std_grad(grad, self, result, dim, unbiased, keepdim, correction):
+    grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+    return _var_grad(grad_var, self, dim, unbiased, keepdim, correction)
+
+
+def _logsumexp_grad(grad, self, result, dim, keepdim):
+    shape = tuple(self.shape)
+    return _back(grad, shape, dim, keepdim) * (self - _back(result, shape, dim, keepdim)).exp()
+
+
+def _amax_grad(grad, self, result, dim, keepdim):
+    """Split evenly among the elements equal to the result (a NaN matches nothing)."""
+    shape = tuple(self.shape)
+    mask = self == _back(result, shape, dim, keepdim)
+    count = mask.sum(_dims(shape, dim) if shape else (), keepdim=True)
+    return _back(grad, shape, dim, keepdim) / count * mask
+
+
+def _evenly_grad(grad, self, result):
+    """max()/min(): split evenly among the ties; a NaN result goes to the NaNs."""
+    mask = (self == result).logical_or(self.isnan().logical_and(result.isnan()))
+    return mask * (grad / mask.sum())
+
+
+def _select_grad(grad, self_geometry, dim, keepdim, results):
+    """max(dim)/min(dim): all of it to the index returned."""
+    shape = self_geometry[0]
+    if not shape:
+        return grad
+    index = results[1]
+    if not keepdim:
+        grad, index = grad.unsqueeze(dim), index.unsqueeze(dim)
+    return grad.new_zeros(shape).scatter(dim, index, grad)
+
+
+def _reversed_cumsum(t, dim):
+    return t.flip([dim]).cumsum(dim).flip([dim])
+
+
+def _cumsum_grad(grad, dim):
+    return grad if grad.ndim == 0 else _reversed_cumsum(grad, dim)
+
+
+def _cumprod_grad(grad, self, dim, result):
+    """O(n) with zeros handled by masks (only positions up to the first zero get a
+    gradient); when the formula itself is differentiated (create_graph), PyTorch's O(n^2)
+    form, whose derivative is cumprod's second derivative everywhere."""
+    import mindtorch as M
+    if self.ndim == 0 or self.shape[dim] <= 1:
+        return grad
+    if M.is_grad_enabled():
+        return _cumprod_grad_quadratic(grad, self, dim)
+    x, y = self.conj(), result.conj()
+    zero = self == 0
+    seen = zero.cumsum(dim)
+    before = seen == 0                        # positions ahead of the first zero
+    first = zero.logical_and(seen == 1)       # the first zero
+    a = _reversed_cumsum(y * grad, dim) / M.where(before, x, 1)
+    b = _reversed_cumsum(grad * M.where(first, 1, x).cumprod(dim), dim)
+    return M.where(before, a, M.where(first, b, 0))
+
+
+def _cumprod_grad_quadratic(grad, self, dim):
+    import mindtorch as M
+    n = self.shape[dim]
+    k = M.arange(n, device=self.device)
+    # [k, j] = prod over i <= j, i != k of x_i; summed with grad_j over j >= k
+    x = self.conj().movedim(dim, -1).unsqueeze(-2)
+    omitted = M.where(k.unsqueeze(1) == k, 1, x).cumprod(-1)
+    upper = k.unsqueeze(1) <= k
+    g = grad.movedim(dim, -1).unsqueeze(-2)
+    return (omitted * g * upper).sum(-1).movedim(-1, dim)
+
+
+def _softmax_grad(grad, result, dim):
+    return (grad - (grad * result).sum(dim, keepdim=True)) * result
+
+
+def _log_softmax_grad(grad, result, dim):
+    return grad - result.exp() * grad.sum(dim, keepdim=True)
+
+
+def _sgn(x):
+    import mindtorch as M
+    if not x.dtype.is_complex:
+        return x.sign()
+    a = x.abs()
+    return M.where(a == 0, 0, x / a)
+
+
+def _norm_grad(grad, self, p, dim, keepdim, result):
+    """torch's norm_backward (the gradient at a zero norm is 0 for p >= 1)."""
+    p = 2.0 if p is None else float(p)
+    if p == 0:
+        return None
+    shape = tuple(self.shape)
+    if not keepdim and shape:
+        grad, result = _back(grad, shape, dim, keepdim), _back(result, shape, dim, keepdim)
+    if p == 1:
+        return _sgn(self) * grad
+    if p == 2:
+        return grad * (self / result).masked_fill(result == 0, 0)
+    if p in (_INF, -_INF):
+        a = self.abs()
+        mask = (a == result).logical_or(a.isnan())
+        count = mask.sum(_dims(shape, dim) if shape else (), keepdim=True)
+        return _sgn(self) * (grad / count * mask)
+    if p < 1:
+        scaled = _sgn(self) * self.abs().pow(p - 1).masked_fill(self == 0, 0)
+        return scaled * grad * result.pow(1 - p)
+    scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
+    if p < 2:
+        return _sgn(self) * self.abs().pow(p - 1) * scale
+    return self * self.abs().pow(p - 2) * scale
+
+
+_GRADS = {
+    "sum": {"self": _sum_grad},
+    "mean": {"self": _mean_grad},
+    "prod": {"self": _prod_grad},
+    "var": {"self": _var_grad},
+    "std": {"self": _std_grad},
+    "logsumexp": {"self": _logsumexp_grad},
+    "amax": {"self": _amax_grad},
+    "amin": {"self": _amax_grad},
+    "max": {"self": _evenly_grad, "name": "MaxBackward1"},
+    "min": {"self": _evenly_grad, "name": "MinBackward1"},
+    "_max_dim": {"self": _select_grad, "name": "MaxBackward0"},
+    "_min_dim": {"self": _select_grad, "name": "MinBackward0"},
+    "cumsum": {"self": _cumsum_grad},
+    "cumprod": {"self": _cumprod_grad},
+    "softmax": {"self": _softmax_grad},
+    "log_softmax": {"self": _log_softmax_grad},
+    "norm": {"self": _norm_grad, "name": "LinalgVectorNormBackward0"},
+}
+
+
+def _derivatives():
+    for op_name, formulas in _GRADS.items():
+        formulas = dict(formulas)
+        derivative(OPS[op_name], name=formulas.pop("name", None), **formulas)
+    nondifferentiable(*(OPS[n] for n in ("all", "any", "argmax", "argmin")))
+
+
 _declare()
+_derivatives()
