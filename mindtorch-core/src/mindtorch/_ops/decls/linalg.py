@@ -8,7 +8,7 @@ from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
 from ..dispatch import write_out
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 
 # C++ scalar type names, as torch's "expected m1 and m2 to have the same dtype" prints
@@ -314,12 +314,8 @@ def _triu(self, diagonal=0):
 
 
 def _diag(self, diagonal=0):
-    if self.ndim == 1:
-        n = self._shape[0] + abs(diagonal)
-        out = OPS["zeros"].binding((n, n), dtype=self.dtype, device=self._device)
-        out.diagonal(diagonal).copy_(self)
-        out._version_counter[0] = 0
-        return out
+    if self.ndim == 1:  # (diag_embed's node, as in PyTorch)
+        return OPS["diag_embed"].call(self, diagonal, 0, 1)
     if self.ndim == 2:
         return OPS["clone"].call(self.diagonal(diagonal), "contiguous_format")
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
@@ -459,9 +455,9 @@ def _matrix_power(self, n):
     if n < 0:
         raise NotImplementedError("matrix_power with a negative exponent needs a matrix "
                                   "inverse, which mindtorch does not implement yet")
-    if n == 0:
+    if n == 0:  # identities written over a copy of self, whose gradient is then zero
         eye = OPS["eye"].binding(self._shape[-1], dtype=self.dtype, device=self._device)
-        return OPS["clone"].call(eye.expand(self._shape), "contiguous_format")
+        return OPS["clone"].call(self, "contiguous_format").copy_(eye.expand(self._shape))
     result, base = None, self
     while n:  # binary powering
         if n & 1:
@@ -818,4 +814,89 @@ def _declare():
         exact_out(OPS[name], kind)
 
 
+# -- backward formulas (see registry.derivative) -------------------------------------------
+# Products, and the composites whose PyTorch node users see (AddmmBackward0 ...); the other
+# composites (matmul, inner, outer, tensordot, kron, einsum, ...) differentiate through
+# the products they decompose into.  `_h` is the conjugate transpose of the last two dims.
+
+def _h(t):
+    return t.mH if t.dtype.is_complex else t.mT
+
+
+def _scaled(t, c):
+    """t * c, skipped for c == 1 (PyTorch's maybe_multiply)."""
+    return t if c == 1 else t * c
+
+
+def _as(t, like):
+    return t if t.dtype is like.dtype else t.to(like.dtype)
+
+
+def _cross_dim(self, other, dim):
+    if dim is not None:
+        return dim
+    from ..._shapes import broadcast_shapes
+    return next(d for d, n in enumerate(broadcast_shapes(self.shape, other.shape)) if n == 3)
+
+
+def _addbmm_grad(which):
+    def grad_fn(grad, batch1, batch2, alpha):
+        g = grad.unsqueeze(0).expand(batch1.shape[0], *grad.shape)
+        if which == 1:
+            return _scaled(g.bmm(_h(batch2)), alpha)
+        return _scaled(_h(batch1).bmm(g), alpha)
+    return grad_fn
+
+
+def _trace_grad(grad, self_geometry):
+    import mindtorch as M
+    n, m = self_geometry[0]
+    return M.eye(n, m, dtype=grad.dtype, device=grad.device) * grad
+
+
+_GRADS = {
+    "mm": {"self": lambda grad, mat2: grad.mm(_h(mat2)),
+           "mat2": lambda grad, self: _h(self).mm(grad)},
+    "bmm": {"self": lambda grad, mat2: grad.bmm(_h(mat2)),
+            "mat2": lambda grad, self: _h(self).bmm(grad)},
+    "mv": {"self": lambda grad, vec: grad.unsqueeze(-1) * vec.conj(),
+           "vec": lambda grad, self: _h(self).mv(grad)},
+    "dot": {"self": lambda grad, tensor: grad * tensor.conj(),
+            "tensor": lambda grad, self: grad * self.conj()},
+    "vdot": {"self": lambda grad, other: grad.conj() * other,
+             "other": lambda grad, self: grad * self},
+    "addmm": {"self": lambda grad, beta: _scaled(grad, beta),
+              "mat1": lambda grad, mat2, alpha: _scaled(grad.mm(_h(mat2)), alpha),
+              "mat2": lambda grad, mat1, alpha: _scaled(_h(mat1).mm(grad), alpha)},
+    "addmv": {"self": lambda grad, beta: _scaled(grad, beta),
+              "mat": lambda grad, vec, alpha: _scaled(grad.unsqueeze(-1) * vec.conj(), alpha),
+              "vec": lambda grad, mat, alpha: _scaled(_h(mat).mv(grad), alpha)},
+    # addr promotes its operands: the products are taken in the result's dtype
+    "addr": {"self": lambda grad, beta: _scaled(grad, beta),
+             "vec1": lambda grad, vec2, alpha: _scaled(grad.mv(_as(vec2, grad).conj()), alpha),
+             "vec2": lambda grad, vec1, alpha: _scaled(_h(grad).mv(_as(vec1, grad)), alpha)},
+    "baddbmm": {"self": lambda grad, beta: _scaled(grad, beta),
+                "batch1": lambda grad, batch2, alpha: _scaled(grad.bmm(_h(batch2)), alpha),
+                "batch2": lambda grad, batch1, alpha: _scaled(_h(batch1).bmm(grad), alpha)},
+    "addbmm": {"self": lambda grad, beta: _scaled(grad, beta),
+               "batch1": _addbmm_grad(1), "batch2": _addbmm_grad(2)},
+    "tril": {"self": lambda grad, diagonal: grad.tril(diagonal)},
+    "triu": {"self": lambda grad, diagonal: grad.triu(diagonal)},
+    "diag_embed": {"self": lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2)},
+    "trace": {"self": _trace_grad},
+    "cross": {"self": lambda grad, self, other, dim: OPS["cross"].call(
+                  other.conj(), grad, _cross_dim(self, other, dim)),
+              "other": lambda grad, self, other, dim: OPS["cross"].call(
+                  grad, self.conj(), _cross_dim(self, other, dim)),
+              "name": "LinalgCrossBackward0"},
+}
+
+
+def _derivatives():
+    for op_name, formulas in _GRADS.items():
+        formulas = dict(formulas)
+        derivative(OPS[op_name], name=formulas.pop("name", None), **formulas)
+
+
 _declare()
+_derivatives()
