@@ -372,13 +372,13 @@ def _generate_binding(op):
                                  else "Tensor?"].replace("{x}", n) for n, a in tensor_names]
     if grad_tests:
         # the autograd layer (autograd/_record.py), which also bumps versions of its own
-        from ..autograd._record import any_requires_grad, record
+        from ..autograd._record import any_requires_grad, plan
         from ..autograd.grad_mode import state
-        ns.update(_grad=state, _record=record, _any_rg=any_requires_grad)
+        ns.update(_grad=state, _plan=plan, _any_rg=any_requires_grad)
         lines.append(f"if _grad.enabled and ({' or '.join(grad_tests)}):")
         if op.options.get("out"):
             lines.append("    if out is not None: _h.out_requires_grad(_op)")
-        lines.append(f"    _r = _record(_op, _k, ({call_args},))")
+        lines.append(f"    _r = (_op._grad_plan or _plan(_op)).run(_k, ({call_args},))")
         lines.append("else:")
         lines.extend("    " + ln for ln in [f"_r = _k({call_args})"] + bumps)
     else:

@@ -20,19 +20,20 @@ import weakref
 from .. import _dtype as D
 from .._tensor import Tensor
 from .grad_mode import state
+from . import graph
 from .graph import Node, SavedTensor
 
 _NONE_EDGE = (None, 0)
+_NOTHING = {}  # the saved values of a node that saves none (never written to)
 _DIFFERENTIABLE = frozenset((D.float16, D.bfloat16, D.float32, D.float64, D.complex64,
                              D.complex128))
 _TENSOR_TYPES = ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")
 
 
-def record(op, kernel, args):
-    plan = op._grad_plan
-    if plan is None:
-        plan = op._grad_plan = _Plan(op)
-    return plan.run(kernel, args)
+def plan(op):
+    """How op records (made on first use; the binding calls plan.run(kernel, args))."""
+    p = op._grad_plan = _Plan(op)
+    return p
 
 
 def any_requires_grad(tensors):
@@ -98,6 +99,9 @@ class _Plan:
         self.tensor_args = [(i, a.type in ("Tensor[]", "Tensor?[]"))
                             for i, a in enumerate(args) if a.type in _TENSOR_TYPES]
         self.has_lists = any(is_list for _, is_list in self.tensor_args)
+        self.tensor_idx = [i for i, _ in self.tensor_args]
+        # backend kernels return fresh tensors; core impls/decompositions may return an input
+        self.may_alias = op.core_impl is not None or op.decomposition is not None
         self.single = len(s.returns) == 1 and s.returns[0].type != "Tensor[]"
         formulas = op.formulas
         if formulas is not None:
@@ -143,6 +147,100 @@ class _Plan:
         cls_name = op.options.get("grad_name") or _node_name(op.name)
         self.node_cls = type(cls_name, (FormulaNode,), {"__slots__": (), "_plan": self,
                                                         "_has_saved": True})
+        if not self.has_lists:
+            self.run = self._generate_runner(args)
+
+    def _generate_runner(self, args):
+        """_run_formula specialised to this op as straight-line code (the hot path of
+        recording): one branch per tensor argument, and only the values saved that the
+        formulas of inputs requiring grad use."""
+        names = [f"a{i}" for i in range(len(args))]
+        lines = [f"{', '.join(names)}{',' if len(names) == 1 else ''} = args"]
+        lines += [f"_check({names[i]})" for i in self.mutated]
+        lines.append("node = _new(_Node); node._seq = _next(_seq)")  # Node.__init__, inlined
+        lines.append("if _state.anomaly: node._trace = _trace()")
+        for k, i in enumerate(self.tensor_idx):
+            a = names[i]
+            exact = args[i].type == "Tensor" and not args[i].optional
+            pad = "" if exact else "    "
+            if not exact:
+                lines.append(f"if isinstance({a}, Tensor):")
+            lines += [pad + ln for ln in (
+                f"fn = {a}._grad_fn",
+                "if fn is not None:",
+                f"    if {a}._base is not None and {a}._grad_version != "
+                f"{a}._version_counter[0]: fn = _regen({a})",
+                f"    e{k} = (fn, {a}._output_nr); m{k} = ({a}._shape, {a}.dtype, {a}._device)",
+                f"elif {a}._requires_grad:",
+                f"    e{k} = (_acc({a}), 0); m{k} = ({a}._shape, {a}.dtype, {a}._device)",
+                f"else: e{k} = _NONE; m{k} = None")]
+            if not exact:
+                lines.append(f"else: e{k} = _NONE; m{k} = None")
+        n = len(self.tensor_idx)
+        lines.append(f"node.next_functions = ({''.join(f'e{k}, ' for k in range(n))})")
+        lines.append(f"node._inputs_meta = ({''.join(f'm{k}, ' for k in range(n))})")
+        # which edges' formulas use each saved value
+        users = {}
+        for positions, fn, params in self.entries:
+            for p in params:
+                users.setdefault(p, set()).update(positions)
+        lines.append("saved = {}" if self.saved or self.geometries or self.save_result
+                     else "saved = _NOTHING")
+        for name, i in self.saved + [(g, i) for g, i in self.geometries if i is not None]:
+            cond = " or ".join(f"e{k}[0] is not None" for k in sorted(users[name]))
+            a = names[i]
+            if name.endswith("_geometry"):
+                value = f"({a}._shape, {a}._stride, {a}._offset)"
+            else:
+                value = f"_Saved({a}) if isinstance({a}, Tensor) else {a}"
+            lines.append(f"if {cond}: saved[{name!r}] = {value}")
+        lines += ["_state.enabled = False",
+                  "try: r = kernel(*args)",
+                  "finally: _state.enabled = True"]
+        lines += [f"{names[i]}._version_counter[0] += 1" for i in self.mutated]
+        if self.single:
+            lines.append("if isinstance(r, Tensor):")
+            lines.append("    node._outputs_meta = ((r._shape, r.dtype, r._device),)")
+            if 0 not in self.nondiff:
+                lines.append("    if r.dtype in _DIFF:")
+                attach = []
+                if self.may_alias:  # an input returned as is: alias it
+                    same = " or ".join(f"r is {names[i]}" for i in self.tensor_idx)
+                    attach.append(f"if {same}: r = r._view(r._shape, r._stride, r._offset)")
+                attach += ["r._grad_fn = node", "r._requires_grad = True",
+                           "if r._base is not None: r._grad_version = r._version_counter[0]"]
+                if self.mutated:
+                    lines.append(f"        if r is {names[self.mutated[0]]}: "
+                                 f"_rebase(r, node)")
+                    lines.append("        else:")
+                    lines += ["            " + ln for ln in attach]
+                else:
+                    lines += ["        " + ln for ln in attach]
+            lines.append("else: node._outputs_meta = (None,)")
+            lines.append("outs = (r,)")
+        else:
+            lines.append("outs = r")
+            lines.append("r = _attach_many(node, args, outs)")
+        if self.save_result:
+            lines.append("saved['result'] = [_Saved(o, k) if isinstance(o, Tensor) else o "
+                         "for k, o in enumerate(outs)]")
+        for name, i in self.geometries:
+            if i is None:
+                lines.append(f"saved[{name!r}] = (outs[0]._shape, outs[0]._stride, "
+                             f"outs[0]._offset)")
+        lines.append("node._saved = saved")
+        lines.append("return r")
+        ns = {"Tensor": Tensor, "_check": check_inplace, "_Node": self.node_cls,
+              "_regen": regenerate_view_history, "_acc": accumulator, "_NONE": _NONE_EDGE,
+              "_NOTHING": _NOTHING, "_Saved": SavedTensor, "_state": state,
+              "_DIFF": _DIFFERENTIABLE, "_rebase": rebase_history,
+              "_attach_many": self._attach_outputs,
+              "_new": object.__new__, "_next": next, "_seq": graph._sequence,
+              "_trace": graph._forward_trace}
+        src = "def run(kernel, args):\n" + "".join(f"    {ln}\n" for ln in lines)
+        exec(compile(src, f"<autograd {self.op.name}>", "exec"), ns)
+        ns["run"]._source = src
+        return ns["run"]
 
     # -- runners (bound as self.run) ----------------------------------------------------
     def _run_nondifferentiable(self, kernel, args):
@@ -167,37 +265,11 @@ class _Plan:
         return r
 
     def _run_formula(self, kernel, args):
+        """Recording for ops with Tensor[] arguments (others get a generated runner)."""
         for i in self.mutated:
             check_inplace(args[i])
         node = self.node_cls()
-        # inputs' edges before the kernel runs: an in-place op changes its input's history
-        edges, meta = [], []
-        slots = [] if self.has_lists else None
-        for i, is_list in self.tensor_args:
-            a = args[i]
-            if is_list:
-                start = len(edges)
-                for t in a:
-                    if t is None:
-                        edges.append(_NONE_EDGE)
-                        meta.append(None)
-                    else:
-                        edges.append(edge(t))
-                        meta.append((t._shape, t.dtype, t._device))
-                slots.append((start, len(edges)))
-            else:
-                if slots is not None:
-                    slots.append(len(edges))
-                if isinstance(a, Tensor):
-                    edges.append(edge(a))
-                    meta.append((a._shape, a.dtype, a._device))
-                else:
-                    edges.append(_NONE_EDGE)
-                    meta.append(None)
-        node.next_functions = tuple(edges)
-        node._inputs_meta = meta
-        if slots is not None:
-            node._slots = slots
+        self._list_edges(node, args)  # before the kernel: an in-place op changes history
         saved = {}
         for name, i in self.saved:
             a = args[i]
@@ -209,41 +281,15 @@ class _Plan:
         for name, i in self.geometries:
             if i is not None:
                 saved[name] = _geometry(args[i])
-
-        prev = state.enabled
         state.enabled = False
         try:
             r = kernel(*args)
         finally:
-            state.enabled = prev
+            state.enabled = True
         for i in self.mutated:
             args[i]._version_counter[0] += 1
-
         outs = (r,) if self.single else r
-        node._outputs_meta = [_meta(o) if isinstance(o, Tensor) else None for o in outs]
-        nondiff = self.nondiff
-        inputs = None
-        for k, o in enumerate(outs):
-            if not isinstance(o, Tensor) or o.dtype not in _DIFFERENTIABLE or k in nondiff:
-                continue
-            if self.mutated and o is args[self.mutated[0]]:
-                rebase_history(o, node)
-                continue
-            if inputs is None:
-                inputs = [args[i] for i, _ in self.tensor_args]
-            if any(o is a for a in inputs):  # an op returning its input: a fresh alias
-                o = o._view(o._shape, o._stride, o._offset)
-                if self.single:
-                    r = o
-                else:
-                    r = type(outs)(*(o if j == k else x for j, x in enumerate(outs))) \
-                        if hasattr(outs, "_fields") else type(outs)(
-                            o if j == k else x for j, x in enumerate(outs))
-            o._grad_fn = node
-            o._output_nr = k
-            o._requires_grad = True
-            if o._base is not None:
-                o._grad_version = o._version_counter[0]
+        outs = self._attach_outputs(node, args, outs)
         if self.save_result:
             saved["result"] = [SavedTensor(o, k) if isinstance(o, Tensor) else o
                                for k, o in enumerate(outs)]
@@ -251,7 +297,55 @@ class _Plan:
             if i is None:
                 saved[name] = _geometry(outs[0])
         node._saved = saved
-        return r
+        return outs[0] if self.single else outs
+
+    def _list_edges(self, node, args):
+        edges, meta, slots = [], [], []
+        for i, is_list in self.tensor_args:
+            a = args[i]
+            if is_list:
+                start = len(edges)
+                for t in a:
+                    edges.append(_NONE_EDGE if t is None else edge(t))
+                    meta.append(None if t is None else _meta(t))
+                slots.append((start, len(edges)))
+            else:
+                slots.append(len(edges))
+                edges.append(edge(a) if isinstance(a, Tensor) else _NONE_EDGE)
+                meta.append(_meta(a) if isinstance(a, Tensor) else None)
+        node.next_functions = tuple(edges)
+        node._inputs_meta = meta
+        node._slots = slots
+
+    def _attach_outputs(self, node, args, outs):  # (also used by generated runners)
+        """Outputs of a multi-output op get the node (each its own output_nr)."""
+        node._outputs_meta = [_meta(o) if isinstance(o, Tensor) else None for o in outs]
+        nondiff = self.nondiff
+        inputs = [args[i] for i, _ in self.tensor_args]
+        result = list(outs)
+        for k, o in enumerate(outs):
+            if not isinstance(o, Tensor) or o.dtype not in _DIFFERENTIABLE or k in nondiff:
+                continue
+            if self.mutated and o is args[self.mutated[0]]:
+                rebase_history(o, node)
+                continue
+            if any(o is a for a in inputs):  # an input returned as is: a fresh alias
+                o = result[k] = o._view(o._shape, o._stride, o._offset)
+            o._grad_fn = node
+            o._output_nr = k
+            o._requires_grad = True
+            if o._base is not None:
+                o._grad_version = o._version_counter[0]
+        if hasattr(outs, "_fields"):
+            return type(outs)(*result)
+        return type(outs)(result) if isinstance(outs, (tuple, list)) else outs
+
+
+def _is_input(r, args, idx):
+    for i in idx:
+        if args[i] is r:
+            return True
+    return False
 
 
 def _pyname(name):

@@ -18,16 +18,15 @@ class Node:
     (node, output index) its gradient flows to, or (None, 0) for an input without grad.
     Subclasses implement apply(grads) -> one gradient (or None) per next_functions entry."""
     __slots__ = ("next_functions", "_seq", "_inputs_meta", "_outputs_meta", "_saved",
-                 "_freed", "_pre_hooks", "_hooks", "_tensor_pre_hooks", "_retain_hooks",
-                 "_trace", "__weakref__", "__dict__")
+                 "__weakref__", "__dict__")
     _has_saved = False
+    # rarely set: class defaults keep recording cheap (set ones live in __dict__)
+    _pre_hooks = _hooks = _tensor_pre_hooks = _retain_hooks = _trace = None
+    _freed = False
 
     def __init__(self):
         self._seq = next(_sequence)
-        self._pre_hooks = self._hooks = self._tensor_pre_hooks = self._retain_hooks = None
         self._saved = None
-        self._freed = False
-        self._trace = None
         if state.anomaly:
             self._trace = _forward_trace()
 
@@ -113,31 +112,34 @@ class SavedTensor:
     """A tensor a node keeps for its backward, with the version it had when saved: using
     it after an in-place change raises PyTorch's error.  A node's own output is kept
     without its grad_fn (no reference cycle) and gets it back on unpack."""
-    __slots__ = ("tensor", "version", "output_nr", "packed", "unpack_hook")
+    __slots__ = ("tensor", "version", "output_nr", "hook")
 
     def __init__(self, t, output_nr=None):
         self.version = t._version_counter[0]
         self.output_nr = output_nr
-        if output_nr is not None:
-            t = t.detach()
+        if output_nr is not None:  # the data without the tensor (whose grad_fn is the node)
+            t = (t._storage, t._shape, t._stride, t._offset, t.dtype, t._base,
+                 t._version_counter)
         hooks = state.saved_hooks
         if hooks:
-            pack, self.unpack_hook = hooks[-1]
+            pack, unpack = hooks[-1]
             state.saved_hooks = ()  # tensors the hook itself saves are kept as they are
             try:
-                self.packed = pack(t)
+                self.hook = (pack(_tensor(t) if output_nr is not None else t), unpack)
             finally:
                 state.saved_hooks = hooks
             self.tensor = None
         else:
             self.tensor = t
-            self.unpack_hook = None
+            self.hook = None
 
     def unpack(self, node):
         t = self.tensor
-        if self.unpack_hook is not None:
-            t = self.unpack_hook(self.packed)
-        elif t._version_counter[0] != self.version:
+        if self.hook is not None:
+            t = self.hook[1](self.hook[0])
+        elif self.output_nr is not None:
+            t = _tensor(t)
+        if self.hook is None and t._version_counter[0] != self.version:
             producer = node if self.output_nr is not None else t._grad_fn
             which = "" if producer is None else \
                 f", which is output {self.output_nr or t._output_nr} of {producer.name()},"
@@ -147,12 +149,16 @@ class SavedTensor:
                 f"{t._version_counter[0]}; expected version {self.version} instead. Hint: "
                 f"enable anomaly detection to find the operation that failed to compute its "
                 f"gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
-        if self.output_nr is not None and state.enabled:  # create_graph: reattach
-            t = t.detach()
-            t._requires_grad = True
+        if self.output_nr is not None and self.hook is None and state.enabled:
+            t._requires_grad = True  # create_graph: the output with its history
             t._grad_fn = node
             t._output_nr = self.output_nr
         return t
+
+
+def _tensor(data):
+    from .._tensor import Tensor
+    return Tensor._make(*data)
 
 
 def _type_desc(t):
