@@ -58,7 +58,7 @@ def _make_grads(outputs, grads, is_grads_batched=False):
             if out._requires_grad or out._grad_fn is not None:
                 if out.numel() != 1:
                     raise RuntimeError("grad can be implicitly created only for scalar outputs")
-                if not (out.dtype.is_floating_point or out.dtype.is_complex):
+                if not out.dtype.is_floating_point:
                     raise RuntimeError(f"grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
             g = mindtorch.ones_like(out)

@@ -62,20 +62,23 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     heapq.heapify(ready)
     captured = [None] * len(inputs) if inputs is not None else None
 
+    check_nan = state.anomaly and state.anomaly_check_nan
+    pop, push = heapq.heappop, heapq.heappush
     with set_grad_mode(create_graph):
         while ready:
-            _, nid, node = heapq.heappop(ready)
+            _, nid, node = pop(ready)
             grads, fresh = buffers.pop(nid, ([None], [False]))
-            grads = _tensor_hooks(node, grads)
+            if node._tensor_pre_hooks or node._retain_hooks or type(node) is AccumulateGrad:
+                grads = _tensor_hooks(node, grads)
             if captures is not None:
                 for nr, g in enumerate(grads):
                     for k in captures.get((nid, nr), ()):
                         captured[k] = g
-                if accumulate and isinstance(node, AccumulateGrad) and (nid, 0) in captures:
+                if accumulate and type(node) is AccumulateGrad and (nid, 0) in captures:
                     _accumulate(node, grads[0], fresh[0], create_graph)
                 if nid not in run:
                     continue
-            elif isinstance(node, AccumulateGrad):
+            elif type(node) is AccumulateGrad:
                 _accumulate(node, grads[0], fresh[0], create_graph)
                 continue
             if node._pre_hooks:
@@ -83,18 +86,17 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     r = hook(tuple(grads))
                     if r is not None:
                         grads = list(r)
-            outs = node.apply(grads)
-            outs = validate(node, outs)
+            outs = validate(node, node.apply(grads))
             if node._hooks:
                 for hook in list(node._hooks.values()):
                     r = hook(tuple(outs), tuple(grads))
                     if r is not None:
                         outs = list(r)
-            if state.anomaly and state.anomaly_check_nan:
+            if check_nan:
                 _check_nan(node, outs)
             if not retain_graph:
                 node._release()
-            seen = set()
+            delivered = []
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is None:
                     continue
@@ -102,12 +104,15 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 if participating is not None and nxt_id not in participating:
                     continue
                 if g is not None:
-                    is_fresh = id(g) not in seen and all(g is not x for x in grads)
-                    seen.add(id(g))
+                    # a gradient this node passed through, or gave twice, is not ours to
+                    # keep as a leaf's .grad (AccumulateGrad copies it)
+                    is_fresh = _not_in(g, grads) and _not_in(g, delivered)
+                    delivered.append(g)
                     _add(buffers, nxt, nr, g, is_fresh)
-                deps[nxt_id] -= 1
-                if deps[nxt_id] == 0:
-                    heapq.heappush(ready, (-nxt._seq, nxt_id, nxt))
+                left = deps[nxt_id] - 1
+                deps[nxt_id] = left
+                if left == 0:
+                    push(ready, (-nxt._seq, nxt_id, nxt))
     if inputs is not None and not accumulate:
         for k, t in enumerate(inputs):
             if captured[k] is None and not allow_unused:
@@ -151,6 +156,13 @@ def _needed(nodes, targets):
                 needed.add(id(node))
                 changed = True
     return needed
+
+
+def _not_in(g, tensors):
+    for x in tensors:
+        if x is g:
+            return False
+    return True
 
 
 def _add(buffers, node, nr, g, fresh):

@@ -375,10 +375,14 @@ class FormulaNode(Node):
         for positions, fn, params in plan.entries:
             if slots is not None:
                 positions = [slots[p] for p in positions]
-            if not any(_wanted(edges, p) for p in positions):
+                if not any(_wanted(edges, p) for p in positions):
+                    continue
+            elif len(positions) == 1:
+                if edges[positions[0]][0] is None:
+                    continue
+            elif all(edges[p][0] is None for p in positions):
                 continue
-            values = [self._value(p, grads, saved) for p in params]
-            res = fn(*values)
+            res = fn(*[self._value(p, grads, saved) for p in params])
             if len(positions) == 1:
                 res = (res,)
             for p, g in zip(positions, res):

@@ -24,17 +24,15 @@ def sum_to(grad, shape):
 
 
 def unreduce(grad, shape, dim, keepdim):
-    """A reduction's grad (over `dim`, None = all) broadcast back to the input `shape`."""
-    if dim is None or (not keepdim and grad.ndim != len(shape) and not dim):
-        dims = range(len(shape))
-    else:
-        dims = [dim] if isinstance(dim, int) else list(dim)
-        if not dims:
-            dims = range(len(shape))
-    if not keepdim:
-        for d in sorted(d % max(len(shape), 1) for d in dims):
-            if len(shape):
-                grad = grad.unsqueeze(d)
+    """A reduction's grad (over `dim`: an int, a list, or None / () for all dims)
+    broadcast back to the input `shape`."""
+    nd = len(shape)
+    dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
+    if not dims:
+        dims = range(nd)
+    if not keepdim and nd:
+        for d in sorted(d % nd for d in dims):
+            grad = grad.unsqueeze(d)
     return grad.expand(shape)
 
 
