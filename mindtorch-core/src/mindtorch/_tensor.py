@@ -81,6 +81,12 @@ class Tensor:
         t._cache = None
         return t
 
+    def _parts(self):
+        """What Tensor._make(*parts) needs to rebuild this tensor's data without its
+        autograd state (cheaper to keep than a detached tensor)."""
+        return (self._storage, self._shape, self._stride, self._offset, self.dtype, self._base,
+                self._version_counter)
+
     def _view(self, shape, stride, offset):
         """A view sharing storage and version counter; its _base is the root base."""
         return Tensor._make(self._storage, tuple(shape), tuple(stride), offset, self.dtype,

@@ -118,8 +118,7 @@ class SavedTensor:
         self.version = t._version_counter[0]
         self.output_nr = output_nr
         if output_nr is not None:  # the data without the tensor (whose grad_fn is the node)
-            t = (t._storage, t._shape, t._stride, t._offset, t.dtype, t._base,
-                 t._version_counter)
+            t = t._parts()
         hooks = state.saved_hooks
         if hooks:
             pack, unpack = hooks[-1]
