@@ -10,7 +10,7 @@ from ..._creation import _empty as _create_empty
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
-from ..registry import OPS, define, derivative, route_overloads
+from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
 from ._helpers import _type_name
 
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
@@ -296,7 +296,8 @@ def _clone(self, memory_format=None):
 
 
 def _contiguous(self, memory_format=None):
-    return self if self.is_contiguous() else _clone(self, "contiguous_format")
+    # through the clone op: its graph node is CloneBackward0, as in PyTorch
+    return self if self.is_contiguous() else OPS["clone"].call(self, "contiguous_format")
 
 
 def _resize(self, size):
@@ -399,4 +400,21 @@ def _declare():
 
 
 _declare()
+
+
+def _zeros_like(grad):
+    return grad.new_zeros(grad._shape)
+
+
+def _derivatives():
+    # a tensor fill value gets the sum of the gradient of what it filled
+    fill = {"self": _zeros_like, "value": lambda grad: grad.sum()}
+    derivative(OPS["fill_"], **fill)
+    derivative(OPS["fill"], **fill)
+    derivative(OPS["zero_"], self=_zeros_like)
+    derivative(OPS["clone"], self=lambda grad: grad)
+    nondifferentiable(OPS["empty_like"], OPS["new_empty_strided"])
+
+
+_derivatives()
 __all__ = ["OPS"]

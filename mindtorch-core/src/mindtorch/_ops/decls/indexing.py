@@ -7,7 +7,7 @@ are PyTorch's whatever device runs the op.  They look at metadata only, never at
 from ... import _dtype as D
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
 from ..._shapes import broadcast_shapes
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, derivative, nondifferentiable, overload
 
 # names c10 prints for a dtype in masked_fill's error
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -297,22 +297,40 @@ def check_index_put_values(self, values, result_shape):
 
 # -- declarations ----------------------------------------------------------------------
 
+def _write(self, op, args):
+    """self.copy_(op(self, *args)).  When autograd records, op reads self's value from
+    before the write (a clone, if op's formula saves self) and self takes op's history
+    (the graph names op, as PyTorch's in-place ops do, not a copy)."""
+    from ...autograd import _record
+    recording = _record.recording(self, *args)
+    src = self.clone() if recording and _record.reads_self(op) else self
+    result = op.call(src, *args)
+    if recording and result._grad_fn is not None and self._base is None and \
+            result.dtype is self.dtype:
+        from ...autograd.grad_mode import no_grad
+        with no_grad():
+            self.copy_(result)
+        _record.adopt_history(self, result)
+        return self
+    return self.copy_(result)
+
+
 def _inplace_via(name):
     """Decomposition of an in-place op into its out-of-place op plus copy_ (backends may
     register a kernel that writes in place instead)."""
     def inplace(self, *args):
-        return self.copy_(OPS[name].call(self, *args))
+        return _write(self, OPS[name], args)
     return inplace
 
 
 def _scatter_(self, dim, index, src, reduce=None):
     check_scatter(self, dim, index, src)
-    return self.copy_(OPS["scatter"].call(self, dim, index, src, reduce))
+    return _write(self, OPS["scatter"], (dim, index, src, reduce))
 
 
 def _masked_fill_(self, mask, value):
     masked_fill_shape(self, mask, value, inplace=True)
-    return self.copy_(OPS["masked_fill"].call(self, mask, value))
+    return _write(self, OPS["masked_fill"], (mask, value))
 
 
 def _masked_scatter_(self, mask, source):
@@ -645,13 +663,13 @@ def _flip(self, dims):
 def _fliplr(self):
     if self.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
-    return _flip(self, (1,))
+    return OPS["flip"].call(self, (1,))  # the op: its graph node is FlipBackward0
 
 
 def _flipud(self):
     if self.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
-    return _flip(self, (0,))
+    return OPS["flip"].call(self, (0,))
 
 
 def _roll_public(binding):
@@ -899,6 +917,145 @@ def _declare():
 
 
 _declare()
+
+
+# -- backward formulas (see registry.derivative): PyTorch's, from derivatives.yaml ----------
+
+def _index_grad(grad, self_geometry, indices):
+    # repeated indices accumulate
+    return OPS["index_put"].call(grad.new_zeros(self_geometry[0]), indices, grad, True)
+
+
+def _index_put_self(grad, indices, accumulate):
+    if accumulate:
+        return grad
+    return OPS["index_put"].call(grad, indices, grad.new_zeros(()), False)  # overwritten
+
+
+def _no_reduce(reduce, name="scatter"):
+    if reduce is not None:  # (PyTorch has no formula for these overloads either)
+        raise NotImplementedError(f"the derivative for '{name}' with reduce={reduce!r} is not "
+                                  f"implemented.")
+
+
+def _scatter_self(grad, dim, index, reduce):
+    _no_reduce(reduce)
+    return grad.scatter(dim, index, 0)
+
+
+def _scatter_src(grad, dim, index, reduce):
+    _no_reduce(reduce)
+    return grad.gather(dim, index)
+
+
+def _scatter_reduce_grad(grad, self, dim, index, src, reduce, include_self, result):
+    """PyTorch's scatter_reduce_backward, including its conventions: amax/amin share a
+    gradient evenly among the elements equal to the result (self counted even when
+    include_self=False), and a zero in a product gets the product of the others."""
+    import mindtorch as M
+    reduce = SCATTER_REDUCTIONS[reduce]
+    if reduce == "sum":
+        g_self, g_src = grad, grad.gather(dim, index)
+    elif reduce == "mean":
+        n = (M.ones_like(grad) if include_self else M.zeros_like(grad)).scatter_add(
+            dim, index, M.ones_like(src))
+        n = n.masked_fill(n == 0, 1)
+        g_self, g_src = grad / n, grad.gather(dim, index) / n.gather(dim, index)
+    elif reduce == "prod":
+        masked_self = self.masked_fill(self == 0, 1)
+        g_self = grad * masked_self.scatter_reduce(dim, index, src, "prod",
+                                                   include_self=include_self) / masked_self
+        src_zero = src == 0
+        zeros_there = M.zeros_like(self).scatter_add(dim, index, src_zero.to(self.dtype)).gather(
+            dim, index)
+        single_zero = src_zero & (zeros_there == 1)
+        others = self.scatter_reduce(dim, index, src.masked_fill(single_zero, 1), "prod",
+                                     include_self=include_self)
+        g_src = M.where(single_zero, (grad * others).gather(dim, index),
+                        (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1))
+    else:  # amax / amin
+        value = result.gather(dim, index)
+        self_is = (self == result).to(self.dtype)
+        src_is = (src == value).to(self.dtype)
+        share = grad / self_is.scatter_add(dim, index, src_is)
+        g_self, g_src = self_is * share, src_is * share.gather(dim, index)
+    if not include_self:
+        g_self = g_self.scatter(dim, index, 0)
+    return g_self, g_src
+
+
+def _masked_select_grad(grad, self_geometry, mask):
+    shape = broadcast_shapes(self_geometry[0], mask._shape)
+    return grad.new_zeros(shape).masked_scatter(mask, grad)
+
+
+def _take_grad(grad, self_geometry, index):
+    shape = self_geometry[0]
+    flat = grad.new_zeros((_numel(shape),))
+    return OPS["index_put"].call(flat, (index.reshape(-1),), grad.reshape(-1), True).reshape(
+        shape)
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _zeroed(scatter, grad, region, *args):
+    """grad with the region a select/slice/diagonal_scatter wrote set to zero."""
+    return OPS[scatter].call(grad, region.new_zeros(region._shape), *args)
+
+
+def _slice_of(grad, dim, start, end, step):
+    return OPS["slice"].call(grad, dim, start, end, step)
+
+
+def _derivatives():
+    derivative(OPS["index"], self=_index_grad)
+    derivative(OPS["index_put"], self=_index_put_self,
+               values=lambda grad, indices: OPS["index"].call(grad, indices))
+    derivative(OPS["index_select"], self=lambda grad, self_geometry, dim, index:
+               grad.new_zeros(self_geometry[0]).index_add(dim, index, grad))
+    derivative(OPS["gather"], self=lambda grad, self_geometry, dim, index:
+               grad.new_zeros(self_geometry[0]).scatter_add(dim, index, grad))
+    derivative(OPS["scatter"], self=_scatter_self, src=_scatter_src)
+    derivative(OPS["scatter_add"], self=lambda grad: grad,
+               src=lambda grad, dim, index: grad.gather(dim, index))
+    derivative(OPS["scatter_reduce"], {"self, src": _scatter_reduce_grad})
+    derivative(OPS["masked_fill"], self=lambda grad, mask: grad.masked_fill(mask, 0),
+               value=lambda grad, mask: grad.masked_fill(~mask, 0).sum())
+    derivative(OPS["masked_select"], self=_masked_select_grad)
+    derivative(OPS["take"], self=_take_grad)
+    derivative(OPS["index_add"], self=lambda grad: grad,
+               source=lambda grad, dim, index, alpha:
+               grad.index_select(dim, index) * alpha if alpha != 1 else
+               grad.index_select(dim, index))
+    derivative(OPS["flip"], self=lambda grad, dims: grad.flip(dims))
+    derivative(OPS["roll"], self=lambda grad, shifts, axes:
+               OPS["roll"].call(grad, [-s for s in shifts], axes))
+    derivative(OPS["rot90"], self=lambda grad, turns, dims: OPS["rot90"].call(grad, -turns, dims))
+    # select/slice/diagonal_scatter: self gets grad with the written region zeroed, src
+    # that region of grad
+    derivative(OPS["select_scatter"],
+               self=lambda grad, dim, index: _zeroed("select_scatter", grad,
+                                                     grad.select(dim, index), dim, index),
+               src=lambda grad, dim, index: grad.select(dim, index))
+    derivative(OPS["slice_scatter"],
+               self=lambda grad, dim, start, end, step: _zeroed(
+                   "slice_scatter", grad, _slice_of(grad, dim, start, end, step), dim, start,
+                   end, step),
+               src=_slice_of)
+    derivative(OPS["diagonal_scatter"],
+               self=lambda grad, offset, dim1, dim2: _zeroed(
+                   "diagonal_scatter", grad, grad.diagonal(offset, dim1, dim2), offset, dim1,
+                   dim2),
+               src=lambda grad, offset, dim1, dim2: grad.diagonal(offset, dim1, dim2))
+    nondifferentiable(OPS["nonzero"])
+
+
+_derivatives()
 
 
 def _exact_outs():

@@ -11,7 +11,7 @@ from ... import _dtype as D
 from ..._dtype import scalar_type_name
 from ..._promotion import promote_types
 from .._argcheck import wrap_dim
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 
 
@@ -110,7 +110,7 @@ def _tile(self, reps):
     reps = tuple(reps)
     if len(reps) < self.ndim:
         reps = (1,) * (self.ndim - len(reps)) + reps
-    return _repeat(self, reps)
+    return OPS["repeat"].call(self, reps)  # the op: its graph node is RepeatBackward0
 
 
 def _tile_public(binding):
@@ -331,4 +331,43 @@ def _declare():
                           takes_dim=False)
 
 
+
+# -- backward formulas (see registry.derivative) --------------------------------------------
+
+def _cat_grad(grad, tensors, dim):
+    """grad cut into the inputs' pieces along dim; a skipped 1-D empty input gets an empty
+    gradient."""
+    # TODO: take the inputs' shapes (tensors_geometry) instead of the tensors once the
+    # engine saves geometries of a Tensor[] argument: saving them makes a later in-place
+    # change to an input an error PyTorch does not raise
+    grads, start = [], 0
+    d = dim % grad.ndim if grad.ndim else 0
+    for t in tensors:
+        if _legacy_empty(t):
+            grads.append(grad.new_zeros((0,)))
+            continue
+        n = t._shape[d]
+        grads.append(grad.narrow(d, start, n))
+        start += n
+    return grads
+
+
+def _repeat_grad(grad, self_geometry, repeats):
+    """The sum of the gradient over every copy: grad viewed as (r1, n1, r2, n2, ...) summed
+    over the r dims."""
+    shape = self_geometry[0]
+    full = (1,) * (len(repeats) - len(shape)) + tuple(shape)
+    if not full:
+        return grad
+    split = [d for r, n in zip(repeats, full) for d in (r, n)]
+    return grad.reshape(split).sum(list(range(0, len(split), 2))).reshape(shape)
+
+
+def _derivatives():
+    derivative(OPS["cat"], tensors=_cat_grad)
+    derivative(OPS["stack"], tensors=lambda grad, dim: list(grad.unbind(dim % grad.ndim)))
+    derivative(OPS["repeat"], self=_repeat_grad)
+
+
 _declare()
+_derivatives()
