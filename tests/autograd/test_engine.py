@@ -154,13 +154,28 @@ def test_leaf_grad_is_not_aliased_between_inputs():
     assert y.grad.tolist() == [1.0, 1.0]
 
 
-def test_higher_order_derivatives():
-    # f = x^3 * exp(x): f', f'', f''' against PyTorch
+HIGHER_ORDER = {
+    "x^3 exp(x)": lambda m, x: x * x * x * x.exp(),
+    "sin(x) cos(x)": lambda m, x: x.sin() * x.cos(),
+    "tanh": lambda m, x: x.tanh(),
+    "sigmoid(2x)": lambda m, x: (x * 2).sigmoid(),
+    "log(1 + x^2)": lambda m, x: (x * x + 1).log(),
+    "softmax": lambda m, x: m.softmax(x.reshape(1, 3), 1).reshape(3) * m.tensor(
+        [1.0, 2.0, 3.0], dtype=m.float64),
+    "x^2.5": lambda m, x: (x * x).pow(1.25),
+    "matmul": lambda m, x: (x.reshape(3, 1) @ (x * x).reshape(1, 3)).sum(0),
+}
+
+
+@pytest.mark.parametrize("name", list(HIGHER_ORDER))
+def test_higher_order_derivatives(name):
+    # f', f'', f''' against PyTorch (create_graph through every formula)
+    f = HIGHER_ORDER[name]
     results = []
     for m in (M, torch):
         x = leaf(m, [0.5, -1.0, 2.0], "float64")
-        f = (x * x * x * x.exp()).sum()
-        (g1,) = m.autograd.grad(f, x, create_graph=True)
+        y = f(m, x).sum()
+        (g1,) = m.autograd.grad(y, x, create_graph=True)
         (g2,) = m.autograd.grad(g1.sum(), x, create_graph=True)
         (g3,) = m.autograd.grad(g2.sum(), x)
         results.append((g1, g2, g3))

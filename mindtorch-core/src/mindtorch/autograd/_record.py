@@ -75,6 +75,16 @@ def _geometry(t):
     return (t._shape, t._stride, t._offset)
 
 
+def _geometry_of(a):
+    """<arg>_geometry of an argument: a tensor's (shape, stride, offset), a list of them for
+    a Tensor[] argument, None for a number."""
+    if isinstance(a, Tensor):
+        return (a._shape, a._stride, a._offset)
+    if type(a) in (list, tuple):
+        return [_geometry_of(t) for t in a]
+    return None
+
+
 class AccumulateGrad(Node):
     """Sink of a leaf: adds the incoming gradient into variable.grad (see _engine)."""
     __slots__ = ("variable",)
@@ -190,7 +200,7 @@ class _Plan:
             cond = " or ".join(f"e{k}[0] is not None" for k in sorted(users[name]))
             a = names[i]
             if name.endswith("_geometry"):
-                value = f"({a}._shape, {a}._stride, {a}._offset)"
+                value = f"_geometry_of({a})"
             else:
                 value = f"_Saved({a}) if isinstance({a}, Tensor) else {a}"
             lines.append(f"if {cond}: saved[{name!r}] = {value}")
@@ -235,7 +245,7 @@ class _Plan:
               "_NOTHING": _NOTHING, "_Saved": SavedTensor, "_state": state,
               "_DIFF": _DIFFERENTIABLE, "_rebase": rebase_history,
               "_attach_many": self._attach_outputs,
-              "_new": object.__new__, "_next": next, "_seq": graph._sequence,
+              "_geometry_of": _geometry_of, "_new": object.__new__, "_next": next, "_seq": graph._sequence,
               "_trace": graph._forward_trace}
         src = "def run(kernel, args):\n" + "".join(f"    {ln}\n" for ln in lines)
         exec(compile(src, f"<autograd {self.op.name}>", "exec"), ns)
@@ -275,12 +285,12 @@ class _Plan:
             a = args[i]
             if isinstance(a, Tensor):
                 a = SavedTensor(a)
-            elif type(a) in (list, tuple) and a and isinstance(a[0], Tensor):
-                a = [None if t is None else SavedTensor(t) for t in a]
+            elif type(a) in (list, tuple) and any(isinstance(t, Tensor) for t in a):
+                a = [SavedTensor(t) if isinstance(t, Tensor) else t for t in a]
             saved[name] = a
         for name, i in self.geometries:
             if i is not None:
-                saved[name] = _geometry(args[i])
+                saved[name] = _geometry_of(args[i])
         state.enabled = False
         try:
             r = kernel(*args)
@@ -405,8 +415,8 @@ class FormulaNode(Node):
             return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
         if isinstance(v, SavedTensor):
             return v.unpack(self)
-        if type(v) is list and v and isinstance(v[0], SavedTensor):
-            return [None if x is None else x.unpack(self) for x in v]
+        if type(v) is list and any(isinstance(x, SavedTensor) for x in v):
+            return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
         return v
 
 

@@ -27,7 +27,11 @@ def _differentiable_outputs(outputs):
     return [o for o in outputs if isinstance(o, Tensor) and o.requires_grad]
 
 
-def _numerical_jacobians(func, inputs, x, eps):
+def _differentiable_positions(outputs):
+    return [k for k, o in enumerate(outputs) if isinstance(o, Tensor) and o.requires_grad]
+
+
+def _numerical_jacobians(func, inputs, x, eps, positions):
     """One (numel(x), numel(out)) Jacobian per output: column j is d out / d x[j]."""
     import mindtorch
     from .grad_mode import no_grad
@@ -38,10 +42,10 @@ def _numerical_jacobians(func, inputs, x, eps):
         orig = data[idx].item()
         with no_grad():
             data[idx] = orig + eps
-        plus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs)]
+        plus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs, positions)]
         with no_grad():
             data[idx] = orig - eps
-        minus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs)]
+        minus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs, positions)]
         with no_grad():
             data[idx] = orig
         if columns is None:
@@ -53,9 +57,10 @@ def _numerical_jacobians(func, inputs, x, eps):
     return [mindtorch.stack(c) if c else None for c in columns]
 
 
-def _outputs_of(func, inputs):
-    return [o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor) and
-            (o.dtype.is_floating_point or o.dtype.is_complex)]
+def _outputs_of(func, inputs, positions):
+    """The outputs at `positions` (those that required grad in the analytical run)."""
+    outputs = _as_tuple(func(*inputs))
+    return [outputs[k] for k in positions]
 
 
 def _analytical_jacobians(outputs, x, index):
@@ -92,12 +97,14 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
             warnings.warn(f"Input #{_} requires gradient and is not a double precision floating "
                           f"point. This check will likely fail if all the inputs are not of "
                           f"double precision floating point. ", UserWarning, stacklevel=2)
-    outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
+    all_outputs = _as_tuple(func(*inputs))
+    positions = _differentiable_positions(all_outputs)
+    outputs = [all_outputs[k] for k in positions]
     # analytical first: the finite differences modify the inputs in place
     analytical = [_analytical_jacobians(outputs, x, i) for i, x in wrt]
     try:
         for (i, x), analytical in zip(wrt, analytical):
-            numerical = _numerical_jacobians(func, inputs, x, eps)
+            numerical = _numerical_jacobians(func, inputs, x, eps, positions)
             for k, (a, n) in enumerate(zip(analytical, numerical or [])):
                 if n is None:
                     continue
