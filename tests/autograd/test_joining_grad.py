@@ -101,3 +101,14 @@ def test_cat_input_grads_are_slices_of_the_output_grad():
     ga, gb = mindtorch.autograd.grad(mindtorch.cat([a, b], 1), (a, b), go)
     np.testing.assert_array_equal(ga.numpy(), [[0, 1], [3, 4]])
     np.testing.assert_array_equal(gb.numpy(), [[2], [5]])
+
+
+def test_cat_keeps_no_inputs():
+    # only the inputs' shapes are kept: changing an input afterwards is fine (as in torch)
+    for m in (mindtorch, torch):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        a = x * 1
+        out = m.cat([a, x * 2])
+        a.mul_(3)
+        out.sum().backward()
+        assert x.grad.tolist() == [3.0, 3.0]

@@ -334,19 +334,16 @@ def _declare():
 
 # -- backward formulas (see registry.derivative) --------------------------------------------
 
-def _cat_grad(grad, tensors, dim):
-    """grad cut into the inputs' pieces along dim; a skipped 1-D empty input gets an empty
-    gradient."""
-    # TODO: take the inputs' shapes (tensors_geometry) instead of the tensors once the
-    # engine saves geometries of a Tensor[] argument: saving them makes a later in-place
-    # change to an input an error PyTorch does not raise
+def _cat_grad(grad, tensors_geometry, dim):
+    """grad cut into the inputs' pieces along dim (from their shapes: the tensors are not
+    kept); a skipped 1-D empty input gets an empty gradient."""
     grads, start = [], 0
     d = dim % grad.ndim if grad.ndim else 0
-    for t in tensors:
-        if _legacy_empty(t):
+    for shape, _, _ in tensors_geometry:
+        if shape == (0,):  # (see _legacy_empty)
             grads.append(grad.new_zeros((0,)))
             continue
-        n = t._shape[d]
+        n = shape[d]
         grads.append(grad.narrow(d, start, n))
         start += n
     return grads
