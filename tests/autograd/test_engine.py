@@ -609,3 +609,24 @@ def test_graph_on_meta():
     y.backward()
     assert x.grad.shape == (4, 1) and x.grad.device.type == "meta"
     assert w.grad.shape == (3,) and w.grad.dtype is M.float32
+
+
+def test_decorators_without_parentheses_and_variable():
+    x = leaf(M, [1.0])
+
+    @M.no_grad
+    def f(t):
+        return t * 2
+
+    @M.inference_mode
+    def g(t):
+        return t * 2
+
+    @M.enable_grad
+    def h(t):
+        return t * 2
+    assert not f(x).requires_grad and not g(x).requires_grad
+    with M.no_grad():
+        assert h(x).requires_grad
+    v = M.autograd.Variable(M.ones(2), requires_grad=True)
+    assert v.requires_grad and v.is_leaf

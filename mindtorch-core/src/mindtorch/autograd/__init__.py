@@ -24,6 +24,19 @@ def __getattr__(name):
     return value
 
 
+class Variable:
+    """Legacy: Variable(t, requires_grad=False) is t itself (flagged), as in PyTorch."""
+
+    def __new__(cls, data=None, requires_grad=False, volatile=False):
+        from .._tensor import Tensor
+        if data is None:
+            import mindtorch
+            data = mindtorch.tensor([])
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+        return data.detach().requires_grad_(requires_grad) if requires_grad else data
+
+
 def _tensors(x, what):
     from .._tensor import Tensor
     if x is None:

@@ -46,22 +46,28 @@ class _Mode:
         return type(self)()
 
 
-class no_grad(_Mode):
+class _BareDecorator(_Mode):
+    """Also usable as a decorator without parentheses (`@no_grad`), as in PyTorch."""
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        if not callable(orig_func):
+            raise TypeError(f"{cls.__name__}() takes no positional arguments")
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None):
+        pass
+
+
+class no_grad(_BareDecorator):
     """Context manager / decorator: ops inside record no history."""
     _enabled = False
 
-    def __init__(self, orig_func=None):  # (`@no_grad` without parentheses is not allowed
-        if orig_func is not None:        # in torch either, but no_grad()(fn) is)
-            raise TypeError("no_grad() takes no positional arguments")
 
-
-class enable_grad(_Mode):
+class enable_grad(_BareDecorator):
     """Context manager / decorator: ops record history again (inside no_grad)."""
     _enabled = True
-
-    def __init__(self, orig_func=None):
-        if orig_func is not None:
-            raise TypeError("enable_grad() takes no positional arguments")
 
 
 class set_grad_enabled(_Mode):
@@ -89,6 +95,11 @@ class set_grad_enabled(_Mode):
 
 class inference_mode(_Mode):
     """Like no_grad (mindtorch has no separate inference tensors)."""
+
+    def __new__(cls, mode=True):
+        if callable(mode):  # @inference_mode without parentheses
+            return cls()(mode)
+        return super().__new__(cls)
 
     def __init__(self, mode=True):
         self._mode = bool(mode)
