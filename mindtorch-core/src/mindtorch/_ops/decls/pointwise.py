@@ -4,10 +4,11 @@ Every op here is tagged "pointwise" (broadcasting, result dtype from its promoti
 and gets an in-place variant `name_` and an `out=` argument.  Composite ops carry a
 decomposition into other ops (invariant 5); backends may still register fused kernels.
 """
+import cmath
 import math
 
 from ... import _dtype
-from ..registry import OPS, define, derivative, overload
+from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name, define_inplace
 
 POINTWISE = ("pointwise",)
@@ -533,12 +534,239 @@ def _declare():
 
 
 def _derivatives():
-    """Backward formulas (see registry.derivative): gradients may be returned broadcast."""
-    derivative(OPS["add"], self=lambda grad: grad, other=lambda grad, alpha: grad * alpha)
-    derivative(OPS["mul"], self=lambda grad, other: grad * other,
-               other=lambda grad, self: grad * self)
-    derivative(OPS["neg"], self=lambda grad: -grad)
-    derivative(OPS["exp"], self=lambda grad, result: grad * result)
+    """Backward formulas (see registry.derivative), PyTorch's (derivatives.yaml) written
+    with mindtorch ops; gradients may be returned broadcast.  Formulas ask for `result`
+    rather than `self` where they can, so in-place variants need not save a copy."""
+    for name, formulas in _GRADS.items():
+        derivative(OPS[name], **formulas, name=GRAD_NAMES.get(name))
+    nondifferentiable(*(OPS[name] for name in (
+        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+        "bitwise_right_shift")))
+
+
+def _M():
+    import mindtorch
+    return mindtorch
+
+
+def _cj(x):
+    """conj() where it matters: PyTorch's formulas conjugate for complex inputs."""
+    if type(x) is complex:
+        return x.conjugate()
+    return x.conj() if getattr(x, "dtype", None) is not None and x.dtype.is_complex else x
+
+
+def _times(grad, alpha):
+    return grad if type(alpha) is not bool and alpha == 1 else grad * _cj(alpha)
+
+
+def _zero(grad):
+    """The gradient of piecewise-constant ops (floor, sign, ...): zeros, not None."""
+    return _M().zeros_like(grad)
+
+
+def _keep(cond, grad):
+    """grad where cond holds, else 0."""
+    return _M().where(cond, grad, 0)
+
+
+def _sgn(self):
+    if not self.dtype.is_complex:
+        return self.sign()
+    a = self.abs()
+    return _M().where(a == 0, 0, self / a)
+
+
+def _not_implemented(name):
+    def raise_(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return raise_
+
+
+def _scalar_log(b):
+    """log of a Python number as PyTorch's Scalar.log() gives it (nan below 0)."""
+    if type(b) is complex:
+        return cmath.log(b)
+    return math.log(b) if b > 0 else -math.inf if b == 0 else math.nan
+
+
+def _pow_self(grad, self, exponent):
+    if not hasattr(exponent, "dtype"):
+        if exponent == 0:
+            return _zero(grad)
+        return grad * _cj(exponent * self.pow(exponent - 1))
+    return _M().where(exponent == 0, 0, grad * _cj(exponent * self.pow(exponent - 1)))
+
+
+def _pow_exponent(grad, self, exponent, result):
+    # d/de b**e = b**e * log b, except 0**e for e >= 0: 0 (as PyTorch, not nan)
+    M = _M()
+    nonneg = exponent >= 0 if not exponent.dtype.is_complex else \
+        (exponent.imag == 0) & (exponent.real >= 0)
+    if not hasattr(self, "dtype"):
+        log_base = _scalar_log(self)
+        if self == 0:
+            return grad * M.where(nonneg, 0, _cj(result * log_base))
+        return grad * _cj(result * log_base)
+    base = self if self.dtype is result.dtype else self.to(result.dtype)
+    return grad * M.where((self == 0) & nonneg, 0, _cj(result * base.log()))
+
+
+def _max_grad(grad, self, other, self_wins):
+    """maximum/minimum: ties split the gradient in half (NaN: both get it), as PyTorch."""
+    M = _M()
+    g = M.where(self == other, grad / 2, grad)
+    return M.where(self_wins, 0, g)
+
+
+def _fmax_keep(self, other, ge):
+    return ((self >= other) if ge else (self <= other)) | other.isnan()
+
+
+def _clamp_bounds(min, max):
+    """Whether clamp took tensor bounds (its Tensor overload; bounds then get gradients)."""
+    return all(b is None or hasattr(b, "_shape") for b in (min, max))
+
+
+def _clamp_self(grad, self, min, max):
+    if min is not None and max is not None:
+        return _keep((self >= min) & (self <= max), grad)
+    return _keep(self >= min if min is not None else self <= max, grad)
+
+
+def _clamp_min(grad, self, min, max):
+    if not _clamp_bounds(min, max):
+        return None
+    if max is not None:
+        return _keep((self < min) & (min < max), grad)
+    return _keep(self < min, grad)
+
+
+def _clamp_max(grad, self, min, max):
+    if not _clamp_bounds(min, max):
+        return None
+    if min is not None:
+        return _keep((self > max) | (max < min), grad)
+    return _keep(self > max, grad)
+
+
+def _gelu_grad(grad, self, approximate):
+    if approximate == "tanh":
+        beta, kappa = math.sqrt(2 / math.pi), 0.044715
+        x2 = self * self
+        t = (beta * (self + kappa * x2 * self)).tanh()
+        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * beta * (1 + 3 * kappa * x2))
+    cdf = 0.5 * (1 + (self * math.sqrt(0.5)).erf())
+    pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
+    return grad * (cdf + self * pdf)
+
+
+def _silu_grad(grad, self):
+    s = self.sigmoid()
+    return grad * _cj(s * (1 + self * (1 - s)))
+
+
+def _atan2_grad(grad, x, self, other):
+    """grad * x / (self**2 + other**2); 0 at the origin, as PyTorch gives."""
+    d = self * self + other * other
+    return _M().where(d == 0, 0, grad * x / d)
+
+
+def _div_other(grad, self, other, rounding_mode):
+    if rounding_mode is not None:
+        return _zero(grad)
+    return -grad * _cj(self / other / other)
+
+
+def _remainder_other(grad, self, other):
+    if not hasattr(self, "dtype"):  # remainder(Scalar, Tensor): none in PyTorch either
+        raise RuntimeError("derivative for aten::remainder is not implemented")
+    return -grad * self.div(other, rounding_mode="floor")
+
+
+LN2, LN10, DEG = math.log(2.0), math.log(10.0), math.pi / 180
+_ZERO = {"self": _zero}
+_GRADS = {
+    # unary
+    "neg": {"self": lambda grad: -grad},
+    "exp": {"self": lambda grad, result: grad * _cj(result)},
+    "abs": {"self": lambda grad, self: grad * _sgn(self)},
+    "acos": {"self": lambda grad, self: -grad * _cj((1 - self * self).rsqrt())},
+    "asin": {"self": lambda grad, self: grad * _cj((1 - self * self).rsqrt())},
+    "atan": {"self": lambda grad, self: grad / _cj(self * self + 1)},
+    "ceil": _ZERO, "floor": _ZERO, "round": _ZERO, "trunc": _ZERO, "sign": _ZERO,
+    "conj_physical": {"self": lambda grad: grad.conj_physical()},
+    "cos": {"self": lambda grad, self: -grad * _cj(self.sin())},
+    "cosh": {"self": lambda grad, self: grad * _cj(self.sinh())},
+    "sin": {"self": lambda grad, self: grad * _cj(self.cos())},
+    "sinh": {"self": lambda grad, self: grad * _cj(self.cosh())},
+    "tan": {"self": lambda grad, result: grad * _cj(1 + result * result)},
+    "tanh": {"self": lambda grad, result: grad * _cj(1 - result * result)},
+    "erf": {"self": lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp()},
+    "expm1": {"self": lambda grad, result: grad * _cj(result + 1)},
+    "exp2": {"self": lambda grad, result: grad * _cj(result) * LN2},
+    "log": {"self": lambda grad, self: grad / _cj(self)},
+    "log10": {"self": lambda grad, self: grad / (_cj(self) * LN10)},
+    "log2": {"self": lambda grad, self: grad / (_cj(self) * LN2)},
+    "log1p": {"self": lambda grad, self: grad / _cj(self + 1)},
+    "reciprocal": {"self": lambda grad, result: -grad * _cj(result * result)},
+    "sqrt": {"self": lambda grad, result: grad / (2 * _cj(result))},
+    "rsqrt": {"self": lambda grad, result: -0.5 * grad * _cj(result * result * result)},
+    "square": {"self": lambda grad, self: grad * (2 * _cj(self))},
+    "relu": {"self": lambda grad, result: _M().where(result <= 0, 0, grad)},
+    "sigmoid": {"self": lambda grad, result: grad * _cj((1 - result) * result)},
+    "gelu": {"self": _gelu_grad},
+    "silu": {"self": _silu_grad},
+    "frac": {"self": lambda grad: grad},
+    "deg2rad": {"self": lambda grad: grad * DEG},
+    "rad2deg": {"self": lambda grad: grad * (1 / DEG)},
+    "nan_to_num": {"self": lambda grad, self: _keep(self.isfinite(), grad)},
+    # binary
+    "add": {"self": lambda grad: grad, "other": lambda grad, alpha: _times(grad, alpha)},
+    "sub": {"self": lambda grad: grad, "other": lambda grad, alpha: _times(-grad, alpha)},
+    "rsub": {"self": lambda grad, alpha: _times(-grad, alpha), "other": lambda grad: grad},
+    "mul": {"self": lambda grad, other: grad * _cj(other),
+            "other": lambda grad, self: grad * _cj(self)},
+    "div": {"self": lambda grad, other, rounding_mode:
+            grad / _cj(other) if rounding_mode is None else _zero(grad),
+            "other": _div_other},
+    "floor_divide": {"self": _not_implemented("floor_divide"),
+                     "other": _not_implemented("floor_divide")},
+    "pow": {"self": _pow_self, "exponent": _pow_exponent},
+    "remainder": {"self": lambda grad: grad, "other": _remainder_other},
+    "fmod": {"self": lambda grad: grad,
+             "other": lambda grad, self, other: -grad * self.div(other, rounding_mode="trunc")},
+    "maximum": {"self": lambda grad, self, other: _max_grad(grad, self, other, self < other),
+                "other": lambda grad, self, other: _max_grad(grad, self, other, self > other)},
+    "minimum": {"self": lambda grad, self, other: _max_grad(grad, self, other, self > other),
+                "other": lambda grad, self, other: _max_grad(grad, self, other, self < other)},
+    "fmax": {"self": lambda grad, self, other: _keep(_fmax_keep(self, other, True), grad),
+             "other": lambda grad, self, other: _keep(~_fmax_keep(self, other, True), grad)},
+    "fmin": {"self": lambda grad, self, other: _keep(_fmax_keep(self, other, False), grad),
+             "other": lambda grad, self, other: _keep(~_fmax_keep(self, other, False), grad)},
+    "atan2": {"self": lambda grad, self, other: _atan2_grad(grad, other, self, other),
+              "other": lambda grad, self, other: _atan2_grad(-grad, self, self, other)},
+    "where": {"self": lambda grad, condition: _keep(condition, grad),
+              "other": lambda grad, condition: _M().where(condition, 0, grad)},
+    "clamp": {"self": _clamp_self, "min": _clamp_min, "max": _clamp_max},
+    "lerp": {"self": lambda grad, weight: grad * _cj(1 - weight),
+             "end": lambda grad, weight: grad * _cj(weight),
+             "weight": lambda grad, self, end: grad * _cj(end - self)},
+    "addcmul": {"self": lambda grad: grad,
+                "tensor1": lambda grad, tensor2, value: grad * _cj(tensor2 * value),
+                "tensor2": lambda grad, tensor1, value: grad * _cj(tensor1 * value)},
+    "addcdiv": {"self": lambda grad: grad,
+                "tensor1": lambda grad, tensor2, value: grad * _cj(value / tensor2),
+                "tensor2": lambda grad, tensor1, tensor2, value:
+                -grad * _cj(value * tensor1 / (tensor2 * tensor2))},
+}
+# PyTorch's node names where they are not the op's name in CamelCase.  Ops PyTorch splits
+# into overloads get one name here, the commonest form's: x ** 2 (PowBackward0; x ** y is
+# PowBackward1, 2 ** x PowBackward2), x.clamp(0, 1) (ClampBackward1; tensor bounds give
+# ClampBackward0), 2 - x (RsubBackward1), x % 2, fmod(x, 2), lerp(x, y, 0.5) (Backward0).
+GRAD_NAMES = {"log1p": "Log1PBackward0", "deg2rad": "Deg2RadBackward0",
+              "rad2deg": "Rad2DegBackward0", "square": "PowBackward0", "clamp": "ClampBackward1",
+              "rsub": "RsubBackward1", "floor_divide": "torch::autograd::NotImplemented"}
 
 
 def _alias(alias, target):
