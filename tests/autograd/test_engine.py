@@ -630,3 +630,26 @@ def test_decorators_without_parentheses_and_variable():
         assert h(x).requires_grad
     v = M.autograd.Variable(M.ones(2), requires_grad=True)
     assert v.requires_grad and v.is_leaf
+
+
+NAMED = {
+    "sum()": lambda m, x, y: x.sum(), "sum(0)": lambda m, x, y: x.sum(0),
+    "mean(0)": lambda m, x, y: x.mean(0), "prod(0)": lambda m, x, y: x.prod(0),
+    "x**2": lambda m, x, y: x ** 2, "x**y": lambda m, x, y: x ** y,
+    "2**x": lambda m, x, y: 2 ** x, "clamp(t)": lambda m, x, y: x.clamp(y * 0, y),
+    "div floor": lambda m, x, y: m.div(x, y, rounding_mode="floor"),
+    "x % y": lambda m, x, y: x % y, "fill_(t)": lambda m, x, y: (x * 1).fill_(y[0]),
+    "masked_fill(t)": lambda m, x, y: x.masked_fill(x > 0, y[0]),
+    "index_fill": lambda m, x, y: x.index_fill(0, m.tensor([0]), 1.0),
+    "to(float64)": lambda m, x, y: x.to(m.float64), "reshape": lambda m, x, y: x.reshape(3, 1),
+    "squeeze(0)": lambda m, x, y: x.reshape(1, 3).squeeze(0), "chunk": lambda m, x, y: x.chunk(3)[0],
+    "add_": lambda m, x, y: (x * 1).add_(y), "relu_": lambda m, x, y: (x * 1).relu_(),
+}
+
+
+@pytest.mark.parametrize("name", list(NAMED))
+def test_node_names_match_pytorch(name):
+    f = NAMED[name]
+    got = [f(m, leaf(m, [1.0, 2.0, 3.0]), m.tensor([2.0, 2.0, 2.0])).grad_fn.name()
+           for m in (M, torch)]
+    assert got[0] == got[1]

@@ -429,6 +429,8 @@ def _device_of(device):
     return canonical(as_device(device))
 
 
+from .autograd.grad_mode import state as _grad  # noqa: E402
+
 _ops = []  # [empty_like binding, its metadata-only impl, copy_ binding], found on first use
 
 
@@ -448,6 +450,14 @@ def convert(t, device=None, dtype=None, copy=False, memory_format=None):
     dtype = t.dtype if dtype is None else dtype
     if device is t._device and dtype is t.dtype and not copy:
         return t
+    if t._requires_grad and _grad.enabled:  # through the op, which records ToCopyBackward0
+        from ._ops import OPS
+        return OPS["_to_copy"].call(t, dtype, device, memory_format)
+    return copied(t, device, dtype, memory_format)
+
+
+def copied(t, device, dtype, memory_format=None):
+    """A fresh copy of t on `device` with `dtype` (what _to_copy computes)."""
     empty_like, allocate_like, copy_ = _ops or _conversion_ops()
     if device is t._device:  # allocation is metadata only: no need for the binding
         out = allocate_like(t, dtype, None, memory_format)

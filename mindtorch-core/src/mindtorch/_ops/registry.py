@@ -147,7 +147,9 @@ def derivative(op, formulas=None, *, name=None, nondifferentiable_outputs=None, 
     (the output's gradient), `grads` (all outputs'), `result` / `results` (the op's
     outputs), any schema argument by name (tensors are saved with their version), and
     `<arg>_geometry` / `result_geometry` (shape, stride, offset without the tensor).
-    Gradients may be returned broadcast: the engine sums them to the input's shape."""
+    Gradients may be returned broadcast: the engine sums them to the input's shape.
+    name: the node class name (default PyTorch's, `add` -> AddBackward0), or a function of
+    the op's arguments returning it, for ops PyTorch numbers by overload."""
     op.formulas = {**(formulas or {}), **by_input}
     op.nondifferentiable_outputs = nondifferentiable_outputs
     if name:

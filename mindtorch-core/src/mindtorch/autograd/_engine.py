@@ -21,7 +21,8 @@ from ._record import AccumulateGrad, edge
 
 def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                  allow_unused=False, accumulate=True):
-    """Returns the captured gradients of `inputs` (None when accumulating)."""
+    """Returns the captured gradients of `inputs` (None when accumulating).  Nodes are
+    dict keys by identity."""
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
         e = edge(t)
@@ -39,26 +40,26 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     raise RuntimeError("One of the differentiated Tensors does not require "
                                        "grad")
                 continue
-            captures.setdefault((id(e[0]), e[1]), []).append(k)
-    nodes = _reachable([e[0] for e, _ in roots])
+            captures.setdefault(e, []).append(k)
+    root_nodes = list({e[0]: None for e, _ in roots})
     run = participating = None
-    if captures is not None:
-        targets = {c[0] for c in captures}
+    if captures is None:
+        deps = _dependencies(root_nodes)
+    else:
+        nodes = _reachable(root_nodes)
+        targets = {node for node, _ in captures}
         run = _needed(nodes, targets)
         participating = run | targets
-    deps = {}
-    for node in nodes.values():
-        if run is not None and id(node) not in run:
-            continue
-        for nxt, _ in node.next_functions:
-            if nxt is not None and (participating is None or id(nxt) in participating):
-                deps[id(nxt)] = deps.get(id(nxt), 0) + 1
+        deps = {}
+        for node in run:
+            for nxt, _ in node.next_functions:
+                if nxt in participating:
+                    deps[nxt] = deps.get(nxt, 0) + 1
 
-    buffers = {}  # id(node) -> ([grads per output], [whether each is ours to keep])
+    buffers = {}  # node -> ([grads per output], [whether each is ours to keep])
     for (node, nr), g in roots:
-        _add(buffers, node, nr, g, fresh=False)
-    ready = [(-node._seq, id(node), node) for node in {id(e[0]): e[0] for e, _ in roots}.values()
-             if deps.get(id(node), 0) == 0]
+        _add(buffers, node, nr, g, False)
+    ready = [(-node._seq, node) for node in root_nodes if node not in deps]
     heapq.heapify(ready)
     captured = [None] * len(inputs) if inputs is not None else None
 
@@ -66,17 +67,17 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     pop, push = heapq.heappop, heapq.heappush
     with set_grad_mode(create_graph):
         while ready:
-            _, nid, node = pop(ready)
-            grads, fresh = buffers.pop(nid, ([None], [False]))
+            node = pop(ready)[1]
+            grads, fresh = buffers.pop(node, _NO_GRADS)
             if node._tensor_pre_hooks or node._retain_hooks or type(node) is AccumulateGrad:
                 grads = _tensor_hooks(node, grads)
             if captures is not None:
                 for nr, g in enumerate(grads):
-                    for k in captures.get((nid, nr), ()):
+                    for k in captures.get((node, nr), ()):
                         captured[k] = g
-                if accumulate and type(node) is AccumulateGrad and (nid, 0) in captures:
+                if accumulate and type(node) is AccumulateGrad and (node, 0) in captures:
                     _accumulate(node, grads[0], fresh[0], create_graph)
-                if nid not in run:
+                if node not in run:
                     continue
             elif type(node) is AccumulateGrad:
                 _accumulate(node, grads[0], fresh[0], create_graph)
@@ -98,21 +99,17 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 node._release()
             delivered = []
             for (nxt, nr), g in zip(node.next_functions, outs):
-                if nxt is None:
-                    continue
-                nxt_id = id(nxt)
-                if participating is not None and nxt_id not in participating:
+                if nxt is None or (participating is not None and nxt not in participating):
                     continue
                 if g is not None:
                     # a gradient this node passed through, or gave twice, is not ours to
                     # keep as a leaf's .grad (AccumulateGrad copies it)
-                    is_fresh = _not_in(g, grads) and _not_in(g, delivered)
+                    _add(buffers, nxt, nr, g, _not_in(g, grads) and _not_in(g, delivered))
                     delivered.append(g)
-                    _add(buffers, nxt, nr, g, is_fresh)
-                left = deps[nxt_id] - 1
-                deps[nxt_id] = left
-                if left == 0:
-                    push(ready, (-nxt._seq, nxt_id, nxt))
+                left = deps[nxt] - 1
+                deps[nxt] = left
+                if not left:
+                    push(ready, (-nxt._seq, nxt))
     if inputs is not None and not accumulate:
         for k, t in enumerate(inputs):
             if captured[k] is None and not allow_unused:
@@ -127,33 +124,46 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     return None
 
 
-def _reachable(starts):
-    nodes, stack = {}, list(starts)
+_NO_GRADS = ((None,), (False,))
+
+
+def _dependencies(roots):
+    """For every node reachable from roots: how many edges lead into it."""
+    deps, seen, stack = {}, set(roots), list(roots)
     while stack:
-        node = stack.pop()
-        if id(node) in nodes:
-            continue
-        nodes[id(node)] = node
-        for nxt, _ in node.next_functions:
-            if nxt is not None and id(nxt) not in nodes:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is not None:
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+    return deps
+
+
+def _reachable(starts):
+    nodes, stack = set(starts), list(starts)
+    while stack:
+        for nxt, _ in stack.pop().next_functions:
+            if nxt is not None and nxt not in nodes:
+                nodes.add(nxt)
                 stack.append(nxt)
     return nodes
 
 
 def _needed(nodes, targets):
-    """ids of the nodes that must run for gradients to reach the target nodes: those
-    with an edge into a target or into another such node."""
+    """The nodes that must run for gradients to reach the target nodes: those with an
+    edge into a target or into another such node."""
     needed = set()
-    order = sorted(nodes.values(), key=lambda n: n._seq)  # edges point to older nodes
+    order = sorted(nodes, key=lambda n: n._seq)  # edges point to older nodes
     changed = True
     while changed:
         changed = False
         for node in order:
-            if id(node) in needed:
+            if node in needed:
                 continue
-            if any(nxt is not None and (id(nxt) in needed or id(nxt) in targets)
+            if any(nxt is not None and (nxt in needed or nxt in targets)
                    for nxt, _ in node.next_functions):
-                needed.add(id(node))
+                needed.add(node)
                 changed = True
     return needed
 
@@ -166,10 +176,10 @@ def _not_in(g, tensors):
 
 
 def _add(buffers, node, nr, g, fresh):
-    entry = buffers.get(id(node))
+    entry = buffers.get(node)
     if entry is None:
-        n = max(len(node._outputs_meta), nr + 1)
-        entry = buffers[id(node)] = ([None] * n, [False] * n)
+        n = len(node._outputs_meta)
+        entry = buffers[node] = ([None] * n, [False] * n)
     grads, flags = entry
     if grads[nr] is None:
         grads[nr], flags[nr] = g, fresh

@@ -91,7 +91,7 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         super().__init__()
-        self._seq = float("inf")  # run as soon as ready, as PyTorch does
+        self._seq += 1 << 62  # run as soon as ready, as PyTorch does (and stay unique)
         self.variable = variable
         self.next_functions = ()
         self._inputs_meta = ()
@@ -154,11 +154,25 @@ class _Plan:
         self.geometries = list(geometries.items())
         nondiff = op.nondifferentiable_outputs
         self.nondiff = frozenset(nondiff or ())
-        cls_name = op.options.get("grad_name") or _node_name(op.name)
-        self.node_cls = type(cls_name, (FormulaNode,), {"__slots__": (), "_plan": self,
-                                                        "_has_saved": True})
+        name = op.options.get("grad_name") or _node_name(op.name)
+        self._classes = {}
+        if callable(name):  # PyTorch numbers some nodes by overload: chosen per call
+            self.name_of = name
+            self.node_cls = self._class_for
+        else:
+            self.node_cls = self._node_class(name)
         if not self.has_lists:
             self.run = self._generate_runner(args)
+
+    def _node_class(self, name):
+        cls = self._classes.get(name)
+        if cls is None:
+            cls = self._classes[name] = type(name, (FormulaNode,), {
+                "__slots__": (), "_plan": self, "_has_saved": True})
+        return cls
+
+    def _class_for(self, args):
+        return self._node_class(self.name_of(*args))
 
     def _generate_runner(self, args):
         """_run_formula specialised to this op as straight-line code (the hot path of
@@ -167,7 +181,8 @@ class _Plan:
         names = [f"a{i}" for i in range(len(args))]
         lines = [f"{', '.join(names)}{',' if len(names) == 1 else ''} = args"]
         lines += [f"_check({names[i]})" for i in self.mutated]
-        lines.append("node = _new(_Node); node._seq = _next(_seq)")  # Node.__init__, inlined
+        node_cls = "_Node(args)" if self.node_cls == self._class_for else "_Node"
+        lines.append(f"node = _new({node_cls}); node._seq = _next(_seq)")  # Node.__init__
         lines.append("if _state.anomaly: node._trace = _trace()")
         for k, i in enumerate(self.tensor_idx):
             a = names[i]
@@ -278,7 +293,8 @@ class _Plan:
         """Recording for ops with Tensor[] arguments (others get a generated runner)."""
         for i in self.mutated:
             check_inplace(args[i])
-        node = self.node_cls()
+        node = (self._class_for(args) if self.node_cls == self._class_for else
+                self.node_cls)()
         self._list_edges(node, args)  # before the kernel: an in-place op changes history
         saved = {}
         for name, i in self.saved:

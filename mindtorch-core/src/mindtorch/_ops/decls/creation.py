@@ -4,7 +4,7 @@ import math
 import operator
 import warnings
 
-from ... import _dtype as D
+from ... import _creation, _dtype as D
 from ..._creation import _contiguous as _contiguous_strides
 from ..._creation import _empty as _create_empty
 from ..._promotion import scalar_dtype
@@ -395,6 +395,11 @@ def _declare():
            decomposition=_clone)
     define("contiguous(Tensor(a) self, *, MemoryFormat? memory_format=None) -> Tensor(a)",
            function=False, decomposition=_contiguous)
+    # Tensor.to() when the result records history (_creation.convert)
+    define("_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, "
+           "MemoryFormat? memory_format=None) -> Tensor", function=False, method=False,
+           decomposition=lambda self, dtype, device, memory_format: _creation.copied(
+               self, device, dtype, memory_format))
     define("resize_(Tensor(a!) self, int[] size) -> Tensor(a!)", function=False,
            core_impl=_resize, varargs="size")
 
@@ -409,10 +414,13 @@ def _zeros_like(grad):
 def _derivatives():
     # a tensor fill value gets the sum of the gradient of what it filled
     fill = {"self": _zeros_like, "value": lambda grad: grad.sum()}
-    derivative(OPS["fill_"], **fill)
+    derivative(OPS["fill_"], **fill, name=lambda self, value:
+               f"FillBackward{2 + isinstance(value, type(self))}")
     derivative(OPS["fill"], **fill)
     derivative(OPS["zero_"], self=_zeros_like)
     derivative(OPS["clone"], self=lambda grad: grad)
+    # (the engine casts the gradient back to the input's dtype and device)
+    derivative(OPS["_to_copy"], self=lambda grad: grad)
     nondifferentiable(OPS["empty_like"], OPS["new_empty_strided"])
 
 

@@ -1020,13 +1020,22 @@ def _derivatives():
                grad.new_zeros(self_geometry[0]).index_add(dim, index, grad))
     derivative(OPS["gather"], self=lambda grad, self_geometry, dim, index:
                grad.new_zeros(self_geometry[0]).scatter_add(dim, index, grad))
-    derivative(OPS["scatter"], self=_scatter_self, src=_scatter_src)
+    derivative(OPS["scatter"], self=_scatter_self, src=_scatter_src,
+               name=lambda self, dim, index, src, reduce:
+               f"ScatterBackward{int(not isinstance(src, type(self)))}")
     derivative(OPS["scatter_add"], self=lambda grad: grad,
                src=lambda grad, dim, index: grad.gather(dim, index))
     derivative(OPS["scatter_reduce"], {"self, src": _scatter_reduce_grad})
     derivative(OPS["masked_fill"], self=lambda grad, mask: grad.masked_fill(mask, 0),
-               value=lambda grad, mask: grad.masked_fill(~mask, 0).sum())
+               value=lambda grad, mask: grad.masked_fill(~mask, 0).sum(),
+               name=lambda self, mask, value:
+               f"MaskedFillBackward{int(isinstance(value, type(self)))}")
     derivative(OPS["masked_select"], self=_masked_select_grad)
+    # index_fill: the filled entries get no gradient; a tensor value gets their sum
+    derivative(OPS["index_fill"], self=lambda grad, dim, index: grad.index_fill(dim, index, 0),
+               value=lambda grad, dim, index: grad.index_select(dim, index).sum(),
+               name=lambda self, dim, index, value:
+               f"IndexFillBackward{int(isinstance(value, type(self)))}")
     derivative(OPS["take"], self=_take_grad)
     derivative(OPS["index_add"], self=lambda grad: grad,
                source=lambda grad, dim, index, alpha:

@@ -764,9 +764,27 @@ _GRADS = {
 # into overloads get one name here, the commonest form's: x ** 2 (PowBackward0; x ** y is
 # PowBackward1, 2 ** x PowBackward2), x.clamp(0, 1) (ClampBackward1; tensor bounds give
 # ClampBackward0), 2 - x (RsubBackward1), x % 2, fmod(x, 2), lerp(x, y, 0.5) (Backward0).
-GRAD_NAMES = {"log1p": "Log1PBackward0", "deg2rad": "Deg2RadBackward0",
-              "rad2deg": "Rad2DegBackward0", "square": "PowBackward0", "clamp": "ClampBackward1",
-              "rsub": "RsubBackward1", "floor_divide": "torch::autograd::NotImplemented"}
+def _tensor(x):
+    return type(x).__name__ == "Tensor" or hasattr(x, "_grad_fn")
+
+
+# PyTorch's node names where they differ from the op's (some numbered by overload: a
+# function of the op's arguments)
+GRAD_NAMES = {
+    "log1p": "Log1PBackward0", "deg2rad": "Deg2RadBackward0", "rad2deg": "Rad2DegBackward0",
+    "square": "PowBackward0", "floor_divide": "torch::autograd::NotImplemented",
+    "pow": lambda self, exponent: "PowBackward2" if not _tensor(self) else
+    "PowBackward1" if _tensor(exponent) else "PowBackward0",
+    "clamp": lambda self, min, max: "ClampBackward0" if _tensor(min) or _tensor(max) else
+    "ClampBackward1",
+    "div": lambda self, other, rounding_mode: "DivBackward2" if rounding_mode else
+    "DivBackward0",
+    "remainder": lambda self, other: f"RemainderBackward{int(_tensor(other))}",
+    "fmod": lambda self, other: f"FmodBackward{int(_tensor(other))}",
+    "lerp": lambda self, end, weight: f"LerpBackward{int(_tensor(weight))}",
+    "round": lambda self, decimals: f"RoundBackward{int(decimals is not None)}",
+    "rsub": lambda self, other, alpha: f"RsubBackward{int(not _tensor(other))}",
+}
 
 
 def _alias(alias, target):

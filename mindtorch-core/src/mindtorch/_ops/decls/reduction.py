@@ -796,9 +796,13 @@ def _norm_grad(grad, self, p, dim, keepdim, result):
 
 
 _GRADS = {
-    "sum": {"self": _sum_grad},
-    "mean": {"self": _mean_grad},
-    "prod": {"self": _prod_grad},
+    # (PyTorch numbers the forms with a dim 1)
+    "sum": {"self": _sum_grad, "name": lambda self, dim, keepdim, dtype:
+            f"SumBackward{int(dim is not None)}"},
+    "mean": {"self": _mean_grad, "name": lambda self, dim, keepdim, dtype:
+             f"MeanBackward{int(dim is not None)}"},
+    "prod": {"self": _prod_grad, "name": lambda self, dim, keepdim, dtype:
+             f"ProdBackward{int(dim is not None)}"},
     "var": {"self": _var_grad},
     "std": {"self": _std_grad},
     "logsumexp": {"self": _logsumexp_grad},

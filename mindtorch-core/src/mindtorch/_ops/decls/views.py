@@ -827,8 +827,19 @@ _VIEW_GRADS = {
     "broadcast_tensors": {"tensors": lambda grads: grads},
     "meshgrid": {"tensors": _meshgrid_grad},
 }
+# PyTorch's node names where a view is another's alias or numbered by overload
+_VIEW_GRAD_NAMES = {
+    **{name: "ViewBackward0" for name in ("reshape", "flatten", "unflatten", "view_as",
+                                          "reshape_as", "ravel")},
+    **{name: "ExpandBackward0" for name in ("expand_as", "broadcast_to")},
+    **{name: "TransposeBackward0" for name in ("swapaxes", "swapdims", "mT", "mH",
+                                               "adjoint", "matrix_H")},
+    **{name: "PermuteBackward0" for name in ("movedim", "moveaxis", "numpy_T")},
+    "chunk": "SplitBackward0", "narrow": "SliceBackward0",
+    "squeeze": lambda self, dim: f"SqueezeBackward{int(dim is not None)}",
+}
 for _name, _formulas in _VIEW_GRADS.items():
-    derivative(OPS[_name], **_formulas)
+    derivative(OPS[_name], **_formulas, name=_VIEW_GRAD_NAMES.get(_name))
 nondifferentiable(OPS["view_dtype"], OPS["resize_"], OPS["resize_as_"])
 
 
