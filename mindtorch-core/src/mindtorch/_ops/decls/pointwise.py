@@ -609,7 +609,9 @@ def _pow_exponent(grad, self, exponent, result):
             return grad * M.where(nonneg, 0, _cj(result * log_base))
         return grad * _cj(result * log_base)
     base = self if self.dtype is result.dtype else self.to(result.dtype)
-    return grad * M.where((self == 0) & nonneg, 0, _cj(result * base.log()))
+    zero = (self == 0) & nonneg
+    # (log of 1 where the answer is 0 anyway: no 0 * -inf computed, so no NumPy warning)
+    return grad * M.where(zero, 0, _cj(result * base.masked_fill(zero, 1).log()))
 
 
 def _max_grad(grad, self, other, self_wins):
