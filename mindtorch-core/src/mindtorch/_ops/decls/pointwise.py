@@ -527,10 +527,15 @@ def _declare():
         if alias in ALIAS_INPLACE:
             define_inplace(OPS[alias])
     _abs_(OPS["absolute_"])
+    nondifferentiable(*(OPS[name + "_"] for name in BITWISE))
     for name, rule in EXACT_OUT.items():
         _checked_out(OPS[name], rule)
         if name in ALIASES.values():
             _checked_out(OPS[next(a for a, t in ALIASES.items() if t == name)], rule)
+
+
+BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
+           "bitwise_right_shift")
 
 
 def _derivatives():
@@ -539,9 +544,7 @@ def _derivatives():
     rather than `self` where they can, so in-place variants need not save a copy."""
     for name, formulas in _GRADS.items():
         derivative(OPS[name], **formulas, name=GRAD_NAMES.get(name))
-    nondifferentiable(*(OPS[name] for name in (
-        "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
-        "bitwise_right_shift")))
+    nondifferentiable(*(OPS[name] for name in BITWISE))
 
 
 def _M():
