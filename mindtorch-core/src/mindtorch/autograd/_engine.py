@@ -178,7 +178,7 @@ def _not_in(g, tensors):
 def _add(buffers, node, nr, g, fresh):
     entry = buffers.get(node)
     if entry is None:
-        n = len(node._outputs_meta)
+        n = len(node._outputs_meta) // 3
         entry = buffers[node] = ([None] * n, [False] * n)
     grads, flags = entry
     if grads[nr] is None:
@@ -216,9 +216,11 @@ def validate(node, outs):
                            f"(expected {len(node.next_functions)}, got {len(outs)})")
     outs = list(outs)
     for i, g in enumerate(outs):
-        if g is None or metas[i] is None:
+        if g is None:
             continue
-        shape, dtype, device = metas[i]
+        shape, dtype, device = metas[3 * i:3 * i + 3]
+        if shape is None:
+            continue
         if g._shape != shape:
             from .functional_helpers import sum_to
             try:

@@ -24,6 +24,14 @@ from . import graph
 from .graph import Node, SavedTensor
 
 _NONE_EDGE = (None, 0)
+_NO_META = (None, None, None)  # the metadata of an input without gradient
+
+
+class _NotRecorded:  # stands for an input without gradient where metadata is read
+    _shape = dtype = _device = None
+
+
+_NOT_RECORDED = _NotRecorded()
 _NOTHING = {}  # the saved values of a node that saves none (never written to)
 _DIFFERENTIABLE = frozenset((D.float16, D.bfloat16, D.float32, D.float64, D.complex64,
                              D.complex128))
@@ -68,7 +76,12 @@ def accumulator(t):
 
 
 def _meta(t):
-    return (t._shape, t.dtype, t._device)
+    return (t._shape, t.dtype, t._device) if isinstance(t, Tensor) else _NO_META
+
+
+def meta_of(flat, i):
+    """The i-th (shape, dtype, device) of a node's flat metadata tuple (None: none)."""
+    return flat[3 * i:3 * i + 3] if flat[3 * i] is not None else None
 
 
 def _geometry(t):
@@ -95,7 +108,7 @@ class AccumulateGrad(Node):
         self.variable = variable
         self.next_functions = ()
         self._inputs_meta = ()
-        self._outputs_meta = (_meta(variable),)
+        self._outputs_meta = _meta(variable)
 
 
 # -- plans: how one op records ----------------------------------------------------------
@@ -195,15 +208,16 @@ class _Plan:
                 "if fn is not None:",
                 f"    if {a}._base is not None and {a}._grad_version != "
                 f"{a}._version_counter[0]: fn = _regen({a})",
-                f"    e{k} = (fn, {a}._output_nr); m{k} = ({a}._shape, {a}.dtype, {a}._device)",
+                f"    e{k} = (fn, {a}._output_nr); m{k} = {a}",
                 f"elif {a}._requires_grad:",
-                f"    e{k} = (_acc({a}), 0); m{k} = ({a}._shape, {a}.dtype, {a}._device)",
-                f"else: e{k} = _NONE; m{k} = None")]
+                f"    e{k} = (_acc({a}), 0); m{k} = {a}",
+                f"else: e{k} = _NONE; m{k} = _NOT")]
             if not exact:
-                lines.append(f"else: e{k} = _NONE; m{k} = None")
+                lines.append(f"else: e{k} = _NONE; m{k} = _NOT")
         n = len(self.tensor_idx)
         lines.append(f"node.next_functions = ({''.join(f'e{k}, ' for k in range(n))})")
-        lines.append(f"node._inputs_meta = ({''.join(f'm{k}, ' for k in range(n))})")
+        lines.append("node._inputs_meta = (" + "".join(
+            f"m{k}._shape, m{k}.dtype, m{k}._device, " for k in range(n)) + ")")
         # which edges' formulas use each saved value
         users = {}
         for positions, fn, params in self.entries:
@@ -225,7 +239,7 @@ class _Plan:
         lines += [f"{names[i]}._version_counter[0] += 1" for i in self.mutated]
         if self.single:
             lines.append("if isinstance(r, Tensor):")
-            lines.append("    node._outputs_meta = ((r._shape, r.dtype, r._device),)")
+            lines.append("    node._outputs_meta = (r._shape, r.dtype, r._device)")
             if 0 not in self.nondiff:
                 lines.append("    if r.dtype in _DIFF:")
                 attach = []
@@ -241,7 +255,7 @@ class _Plan:
                     lines += ["            " + ln for ln in attach]
                 else:
                     lines += ["        " + ln for ln in attach]
-            lines.append("else: node._outputs_meta = (None,)")
+            lines.append("else: node._outputs_meta = _NO_META")
             lines.append("outs = (r,)")
         else:
             lines.append("outs = r")
@@ -260,7 +274,7 @@ class _Plan:
               "_NOTHING": _NOTHING, "_Saved": SavedTensor, "_state": state,
               "_DIFF": _DIFFERENTIABLE, "_rebase": rebase_history,
               "_attach_many": self._attach_outputs,
-              "_geometry_of": _geometry_of, "_new": object.__new__, "_next": next, "_seq": graph._sequence,
+              "_geometry_of": _geometry_of, "_NOT": _NOT_RECORDED, "_NO_META": _NO_META, "_new": object.__new__, "_next": next, "_seq": graph._sequence,
               "_trace": graph._forward_trace}
         src = "def run(kernel, args):\n" + "".join(f"    {ln}\n" for ln in lines)
         exec(compile(src, f"<autograd {self.op.name}>", "exec"), ns)
@@ -333,19 +347,19 @@ class _Plan:
                 start = len(edges)
                 for t in a:
                     edges.append(_NONE_EDGE if t is None else edge(t))
-                    meta.append(None if t is None else _meta(t))
+                    meta += _meta(t)
                 slots.append((start, len(edges)))
             else:
                 slots.append(len(edges))
                 edges.append(edge(a) if isinstance(a, Tensor) else _NONE_EDGE)
-                meta.append(_meta(a) if isinstance(a, Tensor) else None)
+                meta += _meta(a)
         node.next_functions = tuple(edges)
-        node._inputs_meta = meta
+        node._inputs_meta = tuple(meta)
         node._slots = slots
 
     def _attach_outputs(self, node, args, outs):  # (also used by generated runners)
         """Outputs of a multi-output op get the node (each its own output_nr)."""
-        node._outputs_meta = [_meta(o) if isinstance(o, Tensor) else None for o in outs]
+        node._outputs_meta = tuple(m for o in outs for m in _meta(o))
         nondiff = self.nondiff
         inputs = [args[i] for i, _ in self.tensor_args]
         result = list(outs)
@@ -421,9 +435,10 @@ class FormulaNode(Node):
 
     def _value(self, name, grads, saved):
         if name == "grad":
-            return _materialize(grads[0], self._outputs_meta[0])
+            return _materialize(grads[0], self._outputs_meta)
         if name == "grads":
-            return [_materialize(g, m) for g, m in zip(grads, self._outputs_meta)]
+            meta = self._outputs_meta
+            return [_materialize(g, meta[3 * k:3 * k + 3]) for k, g in enumerate(grads)]
         v = saved[name] if name != "results" else saved["result"]
         if name == "result":
             return v[0].unpack(self)
@@ -443,10 +458,11 @@ def _wanted(edges, p):
 
 
 def _materialize(g, meta):
-    if g is not None or meta is None:
+    """g, or zeros for a missing gradient of an output with metadata (shape, dtype, device)."""
+    if g is not None or meta is None or meta[0] is None:
         return g
     from .._ops import OPS
-    shape, dtype, device = meta
+    shape, dtype, device = meta[:3]
     return OPS["zeros"].binding(shape, dtype=dtype, device=device)
 
 
@@ -510,13 +526,13 @@ class CopySlices(Node):
         self.fn = fn
         self.base_geometry, self.view_geometry = _geometry(base), _geometry(view)
         self.next_functions = (edge(base),) + tuple(fn.next_functions[1:])
-        self._inputs_meta = [_meta(base)] + list(fn._inputs_meta[1:])
-        self._outputs_meta = [_meta(base)]
+        self._inputs_meta = _meta(base) + fn._inputs_meta[3:]
+        self._outputs_meta = _meta(base)
 
     def apply(self, grads):
         from ._engine import validate
         from .functional_helpers import view_index
-        g = _materialize(grads[0], self._outputs_meta[0])
+        g = _materialize(grads[0], self._outputs_meta)
         index = view_index(self.base_geometry, self.view_geometry, g.device)
         res = validate(self.fn, self.fn.apply([g.take(index)]))
         result = g.clone()
@@ -536,12 +552,12 @@ class AsStridedBackward0(Node):
         super().__init__()
         self.base_geometry, self.view_geometry = _geometry(base), _geometry(view)
         self.next_functions = (edge(base),)
-        self._inputs_meta = [_meta(base)]
-        self._outputs_meta = [_meta(view)]
+        self._inputs_meta = _meta(base)
+        self._outputs_meta = _meta(view)
 
     def apply(self, grads):
         from .functional_helpers import view_scatter
-        g = _materialize(grads[0], self._outputs_meta[0])
+        g = _materialize(grads[0], self._outputs_meta)
         return [view_scatter(g, self.base_geometry, self.view_geometry)]
 
 

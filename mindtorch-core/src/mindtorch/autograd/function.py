@@ -5,7 +5,7 @@ stores on it is there in backward."""
 import functools
 
 from .._tensor import Tensor
-from ._record import _DIFFERENTIABLE, check_inplace, edge, rebase_history
+from ._record import _DIFFERENTIABLE, _meta, check_inplace, edge, rebase_history
 from .grad_mode import state
 from .graph import Node, SavedTensor, set_grad_mode
 
@@ -57,7 +57,8 @@ class BackwardCFunction(FunctionCtx, Node):
         cls = self._forward_cls
         if self._materialize:
             from ._record import _materialize
-            grads = [_materialize(g, m) for g, m in zip(grads, self._outputs_meta)]
+            meta = self._outputs_meta
+            grads = [_materialize(g, meta[3 * k:3 * k + 3]) for k, g in enumerate(grads)]
         result = cls.backward(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
@@ -135,9 +136,8 @@ class Function(metaclass=FunctionMeta):
         single = isinstance(output, Tensor)
         outs = (output,) if single else tuple(output)
         ctx.next_functions = tuple(edges)
-        ctx._inputs_meta = [(a._shape, a.dtype, a._device) for a in tensors]
-        ctx._outputs_meta = [(o._shape, o.dtype, o._device) if isinstance(o, Tensor) else None
-                             for o in outs]
+        ctx._inputs_meta = tuple(m for a in tensors for m in _meta(a))
+        ctx._outputs_meta = tuple(m for o in outs for m in _meta(o))
         dirty = {id(t) for t in ctx._dirty}
         non_diff = {id(t) for t in ctx._non_differentiable}
         result = []

@@ -16,7 +16,9 @@ _FREED = ("Trying to backward through the graph a second time (or directly acces
 class Node:
     """One recorded operation.  next_functions holds, per differentiable input, the
     (node, output index) its gradient flows to, or (None, 0) for an input without grad.
-    Subclasses implement apply(grads) -> one gradient (or None) per next_functions entry."""
+    Subclasses implement apply(grads) -> one gradient (or None) per next_functions entry.
+    _inputs_meta / _outputs_meta: (shape, dtype, device) of each input / output, flat in
+    one tuple (one allocation per node: allocations drive the cyclic GC's work)."""
     __slots__ = ("next_functions", "_seq", "_inputs_meta", "_outputs_meta", "_saved",
                  "__weakref__", "__dict__")
     _has_saved = False
