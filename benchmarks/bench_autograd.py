@@ -8,7 +8,7 @@ For each library, on 4-element float32 tensors:
 - record: the same chain with the input requiring grad (graph recorded);
 - backward: forward with recording plus backward of the sum.
 Per-op recording overhead = (record - plain) / 100.  Each figure is the minimum over
-interleaved rounds (see bench_ops.py).  Prints a Markdown table.
+rounds interleaving every library and case (see bench_ops.py).  Prints a Markdown table.
 """
 import argparse
 import os
@@ -65,9 +65,11 @@ def main():
         torch = None
     fns = workloads(mindtorch, torch)
     repeat, total = (3, 0.1) if args.quick else (15, 0.5)
-    results = {}
-    for case in ("plain", "record", "backward"):
-        results[case] = best_times({lib: f[case] for lib, f in fns.items()}, total, repeat)
+    # every (library, case) in one interleaved measurement: noise hits them alike
+    best = best_times({(lib, case): f[case] for lib, f in fns.items() for case in f},
+                      total, repeat)
+    results = {case: {lib: best[(lib, case)] for lib in fns if (lib, case) in best}
+               for case in ("plain", "record", "backward")}
     libs = list(fns)
     print(f"| case ({N_OPS} ops, 4 x float32) | " + " | ".join(f"{lib} (us)" for lib in libs) +
           " | mt/torch |")
