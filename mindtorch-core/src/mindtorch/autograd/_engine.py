@@ -211,16 +211,18 @@ def _tensor_hooks(node, grads):
 def validate(node, outs):
     """Each gradient shaped, typed and placed like the input it belongs to."""
     metas = node._inputs_meta
-    if len(outs) != len(node.next_functions):
+    if len(outs) * 3 != len(metas):
         raise RuntimeError(f"function {node.name()} returned an incorrect number of gradients "
                            f"(expected {len(node.next_functions)}, got {len(outs)})")
-    outs = list(outs)
     for i, g in enumerate(outs):
         if g is None:
             continue
-        shape, dtype, device = metas[3 * i:3 * i + 3]
-        if shape is None:
+        k = 3 * i
+        shape, dtype, device = metas[k], metas[k + 1], metas[k + 2]
+        if shape is None or (g._shape == shape and g.dtype is dtype and g._device is device):
             continue
+        if type(outs) is not list:
+            outs = list(outs)
         if g._shape != shape:
             from .functional_helpers import sum_to
             try:

@@ -161,7 +161,9 @@ class _Plan:
                     saved[p] = index[p]
                 elif p not in ("grad", "grads"):
                     raise ValueError(f"derivative of {op.name}: unknown name {p!r}")
-            entries.append(([slot_of[index[n]] for n in names], fn, params))
+            positions = [slot_of[index[n]] for n in names]
+            entries.append((positions, fn, params, positions[0] if len(positions) == 1 and
+                            not self.has_lists else None))
         self.entries = entries
         self.saved = [(name, i) for name, i in saved.items()]
         self.geometries = list(geometries.items())
@@ -220,7 +222,7 @@ class _Plan:
             f"m{k}._shape, m{k}.dtype, m{k}._device, " for k in range(n)) + ")")
         # which edges' formulas use each saved value
         users = {}
-        for positions, fn, params in self.entries:
+        for positions, fn, params, _ in self.entries:
             for p in params:
                 users.setdefault(p, set()).update(positions)
         lines.append("saved = {}" if self.saved or self.geometries or self.save_result
@@ -412,14 +414,16 @@ class FormulaNode(Node):
         edges = self.next_functions
         out = [None] * len(edges)
         slots = self.__dict__.get("_slots")
-        for positions, fn, params in plan.entries:
+        for positions, fn, params, only in plan.entries:
             if slots is not None:
                 positions = [slots[p] for p in positions]
                 if not any(_wanted(edges, p) for p in positions):
                     continue
-            elif len(positions) == 1:
-                if edges[positions[0]][0] is None:
+            elif only is not None:  # the common case: a formula for one tensor input
+                if edges[only][0] is None:
                     continue
+                out[only] = fn(*[self._value(p, grads, saved) for p in params])
+                continue
             elif all(edges[p][0] is None for p in positions):
                 continue
             res = fn(*[self._value(p, grads, saved) for p in params])
@@ -435,7 +439,8 @@ class FormulaNode(Node):
 
     def _value(self, name, grads, saved):
         if name == "grad":
-            return _materialize(grads[0], self._outputs_meta)
+            g = grads[0]
+            return g if g is not None else _materialize(g, self._outputs_meta)
         if name == "grads":
             meta = self._outputs_meta
             return [_materialize(g, meta[3 * k:3 * k + 3]) for k, g in enumerate(grads)]
