@@ -653,3 +653,41 @@ def test_node_names_match_pytorch(name):
     got = [f(m, leaf(m, [1.0, 2.0, 3.0]), m.tensor([2.0, 2.0, 2.0])).grad_fn.name()
            for m in (M, torch)]
     assert got[0] == got[1]
+
+
+SETITEM_CASES = {
+    "number into a slice": lambda m, a: _set(a * 1, slice(0, 1), 10.0),
+    "then in place on the result": lambda m, a: _set(a * 1, 0, 10.0).mul_(a),
+    "augmented slice": lambda m, a: _imul_slice(a * 1),
+    "view written twice": lambda m, a: _twice(a * 1, a),
+}
+
+
+def _set(t, index, value):
+    t[index] = value
+    return t
+
+
+def _imul_slice(t):
+    t[1:] *= 2
+    return t
+
+
+def _twice(t, a):
+    v = t[1:]
+    v.mul_(2)
+    v.add_(a[:2] * a[1:])
+    return t
+
+
+@pytest.mark.parametrize("name", list(SETITEM_CASES))
+def test_writes_into_views_of_non_leaves(name):
+    results = []
+    for m in (M, torch):
+        a = leaf(m, [1.0, 2.0, 3.0])
+        out = SETITEM_CASES[name](m, a)
+        (out * m.tensor([1.0, 2.0, 3.0])).sum().backward()
+        results.append((out, a.grad, type(out.grad_fn).__name__))
+    assert_same(results[0][0], results[1][0])
+    assert_same(results[0][1], results[1][1])
+    assert results[0][2] == results[1][2]

@@ -963,3 +963,93 @@ print(entropy, entropy.argmax().item(), torch.isclose(probs.sum(1), torch.ones(8
 margin = probs.gather(1, target[:, None]).squeeze(1) - probs.masked_fill(onehot.bool(), 0).amax(1)
 print(margin > 0, (margin > 0).equal(pred == target))
 ''')
+
+program("autograd_training_by_hand", r'''
+import torch
+torch.manual_seed(0)
+X = torch.linspace(-1, 1, 40).reshape(20, 2)
+y = (X[:, :1] * 2 - X[:, 1:] > 0).float()
+w1 = (torch.arange(16.0).reshape(2, 8) / 10 - 0.7).requires_grad_()
+b1 = torch.zeros(8, requires_grad=True)
+w2 = (torch.arange(8.0).reshape(8, 1) / 8 - 0.4).requires_grad_()
+b2 = torch.zeros(1, requires_grad=True)
+print(w1.is_leaf, w1.requires_grad, w1.grad)
+for step in range(25):
+    h = torch.relu(X @ w1 + b1)
+    p = torch.sigmoid(h @ w2 + b2)
+    loss = -(y * torch.log(p + 1e-7) + (1 - y) * torch.log(1 - p + 1e-7)).mean()
+    if step == 0:
+        print(loss.grad_fn.name(), h.grad_fn.name(), h.requires_grad, h.is_leaf)
+    loss.backward()
+    with torch.no_grad():
+        for t in (w1, b1, w2, b2):
+            t -= 0.5 * t.grad
+            t.grad.zero_()
+    if step % 8 == 0:
+        print(step, round(loss.item(), 4))
+print([round(v, 4) for v in b2.tolist()], b1.grad.abs().sum().item())
+''')
+
+program("autograd_semantics", r'''
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = x * 2
+y.retain_grad()
+h = y.register_hook(lambda g: g * 3)
+z = (y ** 2).sum()
+z.backward(retain_graph=True)
+print(x.grad, y.grad)
+h.remove()
+x.grad = None
+z.backward()
+print(x.grad)
+try:
+    z.backward()
+except RuntimeError as e:
+    print("RuntimeError", str(e)[:40])
+try:
+    (x * 2).backward()
+except RuntimeError as e:
+    print("RuntimeError", str(e))
+try:
+    x.add_(1)
+except RuntimeError as e:
+    print("RuntimeError", str(e))
+a = x.detach().clone().requires_grad_()
+b = a * 1
+b[0] = 10.0
+b.mul_(a)
+print(b.grad_fn.name(), b)
+b.sum().backward()
+print(a.grad)
+g, = torch.autograd.grad((a.sin() * a).sum(), a, create_graph=True)
+g2, = torch.autograd.grad(g.sum(), a)
+print([round(v, 4) for v in g.tolist()], [round(v, 4) for v in g2.tolist()])
+u, v = torch.tensor([1.0], requires_grad=True), torch.tensor([2.0], requires_grad=True)
+print(torch.autograd.grad((u * 3).sum(), [u, v], allow_unused=True))
+with torch.no_grad():
+    print((u * 2).requires_grad, torch.is_grad_enabled())
+print(torch.is_grad_enabled(), (u * 2).requires_grad)
+w = u.double()
+print(w.grad_fn.name(), w.dtype)
+w.sum().backward()
+print(u.grad, u.grad.dtype)
+
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        ctx.save_for_backward(t)
+        return t * t
+
+    @staticmethod
+    def backward(ctx, g):
+        t, = ctx.saved_tensors
+        return 2 * t * g
+
+q = torch.tensor([3.0, -1.0], requires_grad=True)
+r = Square.apply(q)
+print(r.grad_fn.name())
+r.sum().backward()
+print(q.grad)
+print(torch.autograd.gradcheck(Square.apply, (q.detach().double().requires_grad_(),)))
+''')

@@ -384,7 +384,9 @@ def setitem(t, index, value):
         _bind()
     value = _value(t, value)
     tp = type(index)
-    if tp is int or tp is slice or tp is tuple:
+    # (a tensor with history is written through recorded views, so that the write
+    # rewrites its history: the fast path's views record nothing)
+    if (tp is int or tp is slice or tp is tuple) and not (t._requires_grad and _grad.enabled):
         view = _basic_view(t, index if tp is tuple else (index,))
         if view is not None:
             _copy_to(view, value)

@@ -274,7 +274,9 @@ class _Plan:
         ns = {"Tensor": Tensor, "_check": check_inplace, "_Node": self.node_cls,
               "_regen": regenerate_view_history, "_acc": accumulator, "_NONE": _NONE_EDGE,
               "_NOTHING": _NOTHING, "_Saved": SavedTensor, "_state": state,
-              "_DIFF": _DIFFERENTIABLE, "_rebase": rebase_history,
+              "_DIFF": _DIFFERENTIABLE,
+              # an in-place view op changes metadata, not data: no CopySlices
+              "_rebase": _restride if "inplace_view" in self.op.tags else rebase_history,
               "_attach_many": self._attach_outputs,
               "_geometry_of": _geometry_of, "_NOT": _NOT_RECORDED, "_NO_META": _NO_META, "_new": object.__new__, "_next": next, "_seq": graph._sequence,
               "_trace": graph._forward_trace}
@@ -495,15 +497,23 @@ def rebase_history(t, node):
     if t is a view, its base's history becomes CopySlices (the base with the view's
     region replaced by the op's result)."""
     base = t._base
-    if base is not None:
-        copy = CopySlices(base, t, node)
-        base._grad_fn = copy
+    t._requires_grad = True
+    if base is not None:  # the view's history is then its base's, seen through the view
+        base._grad_fn = CopySlices(base, t, node)
         base._output_nr = 0
         base._requires_grad = True
-        t._grad_version = t._version_counter[0]
+        regenerate_view_history(t)
+        return
+    t._grad_fn = node
+    t._output_nr = 0
+
+
+def _restride(t, node):
+    """History of a tensor an in-place view op (t_, squeeze_, ...) gave new metadata."""
     t._grad_fn = node
     t._output_nr = 0
     t._requires_grad = True
+    t._grad_version = t._version_counter[0]
 
 
 def adopt_history(t, result):

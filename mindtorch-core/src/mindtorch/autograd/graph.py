@@ -74,7 +74,9 @@ class Node:
         raise NotImplementedError
 
     def _release(self):
-        if self._has_saved:
+        """After backward without retain_graph: drop saved values (a node that saved
+        none may run again, as in PyTorch)."""
+        if self._has_saved and self._saved:
             self._freed = True
             self._saved = None
 

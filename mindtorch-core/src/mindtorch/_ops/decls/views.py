@@ -724,7 +724,7 @@ _INPLACE_VIEWS = [
 ]
 
 for _schema, _impl, _opts in _INPLACE_VIEWS:
-    define(_schema, core_impl=_in_place(_impl), tags=("inplace",),
+    define(_schema, core_impl=_in_place(_impl), tags=("inplace", "inplace_view"),
            **{"function": False, **_opts})
 
 
