@@ -1,7 +1,6 @@
 """Every op that takes a tensor says how it differentiates: a formula, a decomposition
 (its sub-ops record), or nondifferentiable.  An op missing here would record a node whose
 backward raises."""
-import mindtorch
 from mindtorch._ops import OPS
 
 TENSOR_TYPES = ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")

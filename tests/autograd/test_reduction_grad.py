@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import mindtorch
-from gradutil import check_gradgrad, check_grads, const, nc, rand, randn
+from gradutil import check_gradgrad, check_grads, nc, rand, randn
 from reference import assert_same
 
 M = mindtorch

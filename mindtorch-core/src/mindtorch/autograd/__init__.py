@@ -62,7 +62,7 @@ def _make_grads(outputs, grads, is_grads_batched=False):
     else:
         grads = list(grads)
     if len(grads) != len(outputs):
-        raise RuntimeError(f"grad can be implicitly created only for scalar outputs"
+        raise RuntimeError("grad can be implicitly created only for scalar outputs"
                            if not grads else f"Mismatch in number of gradients: got "
                            f"{len(grads)} but expected {len(outputs)}")
     result = []
@@ -105,7 +105,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """Gradients of `outputs` w.r.t. `inputs`, returned (not accumulated into .grad)."""
     from ._engine import run_backward
     import mindtorch
-    single = not isinstance(inputs, (list, tuple))
     outputs = _tensors(outputs, "outputs")
     inputs = _tensors(inputs, "inputs")
     if not inputs:

@@ -101,6 +101,7 @@ def _geometry_of(a):
 class AccumulateGrad(Node):
     """Sink of a leaf: adds the incoming gradient into variable.grad (see _engine)."""
     __slots__ = ("variable",)
+    _qualified_name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable):
         super().__init__()
@@ -182,8 +183,9 @@ class _Plan:
     def _node_class(self, name):
         cls = self._classes.get(name)
         if cls is None:
-            cls = self._classes[name] = type(name, (FormulaNode,), {
-                "__slots__": (), "_plan": self, "_has_saved": True})
+            cls = self._classes[name] = type(name.rsplit("::", 1)[-1], (FormulaNode,), {
+                "__slots__": (), "_plan": self, "_has_saved": True,
+                "_qualified_name": name if "::" in name else None})
         return cls
 
     def _class_for(self, args):
@@ -287,30 +289,28 @@ class _Plan:
 
     # -- runners (bound as self.run) ----------------------------------------------------
     def _run_nondifferentiable(self, kernel, args):
-        for i in self.mutated:
-            check_inplace(args[i])
-        prev = state.enabled
-        state.enabled = False
-        try:
-            r = kernel(*args)
-        finally:
-            state.enabled = prev
-        for i in self.mutated:
-            args[i]._version_counter[0] += 1
+        self._check_inplace(args)
+        r = _below_autograd(kernel, args)
+        self._bump(args)
         return r
 
     def _run_composite(self, kernel, args):
+        self._check_inplace(args)
+        r = self.impl(*args)
+        self._bump(args)
+        return r
+
+    def _check_inplace(self, args):
         for i in self.mutated:
             check_inplace(args[i])
-        r = self.impl(*args)
+
+    def _bump(self, args):
         for i in self.mutated:
             args[i]._version_counter[0] += 1
-        return r
 
     def _run_formula(self, kernel, args):
         """Recording for ops with Tensor[] arguments (others get a generated runner)."""
-        for i in self.mutated:
-            check_inplace(args[i])
+        self._check_inplace(args)
         node = (self._class_for(args) if self.node_cls == self._class_for else
                 self.node_cls)()
         self._list_edges(node, args)  # before the kernel: an in-place op changes history
@@ -325,13 +325,8 @@ class _Plan:
         for name, i in self.geometries:
             if i is not None:
                 saved[name] = _geometry_of(args[i])
-        state.enabled = False
-        try:
-            r = kernel(*args)
-        finally:
-            state.enabled = True
-        for i in self.mutated:
-            args[i]._version_counter[0] += 1
+        r = _below_autograd(kernel, args)
+        self._bump(args)
         outs = (r,) if self.single else r
         outs = self._attach_outputs(node, args, outs)
         if self.save_result:
@@ -385,11 +380,15 @@ class _Plan:
         return type(outs)(result) if isinstance(outs, (tuple, list)) else outs
 
 
-def _is_input(r, args, idx):
-    for i in idx:
-        if args[i] is r:
-            return True
-    return False
+def _below_autograd(kernel, args):
+    """The kernel run with grad mode off (a kernel that is a decomposition records
+    nothing: the op's own node stands for it)."""
+    prev = state.enabled
+    state.enabled = False
+    try:
+        return kernel(*args)
+    finally:
+        state.enabled = prev
 
 
 def _pyname(name):
@@ -535,6 +534,7 @@ class CopySlices(Node):
     """History of a base whose view was modified in place by `fn`'s op."""
     __slots__ = ("fn", "base_geometry", "view_geometry")
     _has_saved = True
+    _qualified_name = "torch::autograd::CopySlices"
 
     def __init__(self, base, view, fn):
         super().__init__()

@@ -25,6 +25,7 @@ class Node:
     # rarely set: class defaults keep recording cheap (set ones live in __dict__)
     _pre_hooks = _hooks = _tensor_pre_hooks = _retain_hooks = _trace = None
     _freed = False
+    _qualified_name = None  # name() of PyTorch's C++-only nodes: torch::autograd::...
 
     def __init__(self):
         self._seq = next(_sequence)
@@ -33,7 +34,7 @@ class Node:
             self._trace = _forward_trace()
 
     def name(self):
-        return type(self).__name__
+        return self._qualified_name or type(self).__name__
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"

@@ -386,7 +386,7 @@ def _declare():
                    "Tensor(a!)", function=False, tags=("inplace",))
     # (the engine sums src's gradient over broadcast dims and casts it to src's dtype/device)
     derivative(copy_, self=lambda grad: grad.new_zeros(grad.shape),
-               src=lambda grad: grad, name="CopyBackwards")
+               src=lambda grad: grad, name="torch::autograd::CopyBackwards")
     define("fill_(Tensor(a!) self, Tensor|Scalar value) -> Tensor(a!)", tags=("inplace",))
     define("fill(Tensor self, Tensor|Scalar value) -> Tensor", method=False, decomposition=_fill)
     define("zero_(Tensor(a!) self) -> Tensor(a!)", tags=("inplace",),
