@@ -29,16 +29,27 @@ print("x.t().reshape(6) =", x.t().reshape(6).tolist())
 features = torch.randn(64, 3)
 true_w = torch.tensor([[2.0], [-1.0], [0.5]])
 targets = features @ true_w + 0.01 * torch.randn(64, 1)
-w = torch.zeros(3, 1)
+w = torch.zeros(3, 1, requires_grad=True)
 for step in range(200):
-    residual = features @ w - targets
-    grad = features.t() @ residual * (2 / features.shape[0])
-    w = w - 0.1 * grad
-print("fitted w =", [round(v, 3) for v in w.flatten().tolist()],
-      "| loss =", round((residual ** 2).mean().item(), 6))
+    loss = ((features @ w - targets) ** 2).mean()
+    loss.backward()                      # autograd: d loss / d w into w.grad
+    with torch.no_grad():
+        w -= 0.1 * w.grad
+        w.grad.zero_()
+print("fitted w =", [round(v, 3) for v in w.detach().flatten().tolist()],
+      "| loss =", round(loss.item(), 6), "| graph:", loss.grad_fn.name())
+
+# Higher derivatives: d/dx, d2/dx2 of x^3 at x = 2 (12, 12)
+x3 = torch.tensor(2.0, requires_grad=True)
+(d1,) = torch.autograd.grad(x3 ** 3, x3, create_graph=True)
+(d2,) = torch.autograd.grad(d1, x3)
+print("d/dx x^3 =", d1.item(), "| d2/dx2 =", d2.item())
 
 # The meta device: the same program, shapes and dtypes only, no memory for data
 with torch.device("meta"):
     big = torch.randn(100_000, 4096)
-    out = (big @ torch.randn(4096, 1024)).relu().sum(dim=0)
-print("meta result:", out.shape, out.dtype, out.device)
+    weight = torch.randn(4096, 1024, requires_grad=True)
+    out = (big @ weight).relu().sum(dim=0)
+    out.sum().backward()                 # gradients on meta too: shapes and dtypes
+print("meta result:", out.shape, out.dtype, out.device, "| weight.grad:",
+      weight.grad.shape, weight.grad.device)
