@@ -3,7 +3,7 @@
 Ops record their history through the dispatcher's autograd layer (_record.py); the engine
 (_engine.py) runs it backward.  Backward formulas are declared next to each op's schema
 (`derivative()` in _ops/registry.py) and use mindtorch ops only."""
-from . import graph  # noqa: F401
+from . import functional, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
 from .grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,

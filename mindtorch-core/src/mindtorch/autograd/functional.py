@@ -1,0 +1,157 @@
+"""autograd.functional: vjp, jvp, jacobian, hessian, vhp, hvp, built on autograd.grad
+(reverse mode only; jvp and hvp use the double-backward trick)."""
+from .._tensor import Tensor
+
+
+def _tuple(x, what):
+    is_tuple = isinstance(x, (tuple, list))
+    items = tuple(x) if is_tuple else (x,)
+    for t in items:
+        if not isinstance(t, Tensor):
+            raise TypeError(f"The {what} given to the function must be either a Tensor or a "
+                            f"tuple of Tensors but got {type(t).__name__}.")
+    return is_tuple, items
+
+
+def _prepare(inputs, create_graph):
+    """Inputs as leaves that require grad (and that are not the caller's tensors)."""
+    return tuple(t.detach().requires_grad_(True) if not create_graph or not t.requires_grad
+                 else t.view_as(t) for t in inputs)
+
+
+def _grads(outputs, inputs, grad_outputs, create_graph, strict):
+    from . import grad
+    import mindtorch
+    diff = [o for o in outputs if o.requires_grad]
+    gos = [g for o, g in zip(outputs, grad_outputs) if o.requires_grad]
+    got = grad(diff, inputs, gos, create_graph=True, allow_unused=True) if diff else \
+        (None,) * len(inputs)
+    result = []
+    for i, (g, t) in enumerate(zip(got, inputs)):
+        if g is None:
+            if strict:
+                raise RuntimeError(f"The output of the user-provided function is independent "
+                                   f"of input {i}. This is not allowed in strict mode.")
+            g = mindtorch.zeros_like(t)
+        result.append(g if create_graph else g.detach())
+    return tuple(result)
+
+
+def _ones_for(outputs, v, what):
+    """The vector v of a product (ones for single-element outputs when not given)."""
+    import mindtorch
+    if v is None:
+        for o in outputs:
+            if o.numel() != 1:
+                raise RuntimeError(f"The vector v can only be None if the user-provided "
+                                   f"function returns a single Tensor with a single element.")
+        return tuple(mindtorch.ones_like(o) for o in outputs)
+    _, v = _tuple(v, "v")
+    if len(v) != len(outputs) or any(a.shape != b.shape for a, b in zip(v, outputs)):
+        raise RuntimeError(f"v has to have the same shape as the {what}")
+    return v
+
+
+def vjp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T J): the vector-Jacobian product at inputs."""
+    is_tuple, inputs = _tuple(inputs, "inputs")
+    inputs = _prepare(inputs, create_graph)
+    out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    v = _ones_for(outputs, v, "outputs")
+    res = _grads(outputs, inputs, v, create_graph, strict)
+    outputs = tuple(o if create_graph else o.detach() for o in outputs)
+    return (outputs if out_tuple else outputs[0]), (res if is_tuple else res[0])
+
+
+def jvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), J v): the Jacobian-vector product, as the vjp of a vjp."""
+    import mindtorch
+    from . import grad
+    is_tuple, inputs = _tuple(inputs, "inputs")
+    inputs = _prepare(inputs, create_graph)
+    v = _ones_for(inputs, v, "inputs")
+    out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    # u -> J^T u is linear in u: its vjp with v is J v
+    us = tuple(mindtorch.zeros_like(o).requires_grad_(True) for o in outputs)
+    diff = [(o, u) for o, u in zip(outputs, us) if o.requires_grad]
+    if diff:
+        jt_u = grad([o for o, _ in diff], inputs, [u for _, u in diff], create_graph=True,
+                    allow_unused=True)
+    else:
+        jt_u = (None,) * len(inputs)
+    pairs = [(g, w) for g, w in zip(jt_u, v) if g is not None]
+    res = grad([g for g, _ in pairs], us, [w for _, w in pairs], create_graph=create_graph,
+               allow_unused=True) if pairs else (None,) * len(us)
+    res = tuple(mindtorch.zeros_like(o) if r is None else (r if create_graph else r.detach())
+                for r, o in zip(res, outputs))
+    outputs = tuple(o if create_graph else o.detach() for o in outputs)
+    return (outputs if out_tuple else outputs[0]), (res if out_tuple else res[0])
+
+
+def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
+             strategy="reverse-mode"):
+    """d func(inputs) / d inputs: for output shape O and input shape I, a tensor of shape
+    O + I (tuples of them for several inputs or outputs)."""
+    import mindtorch
+    is_tuple, inputs = _tuple(inputs, "inputs")
+    inputs = _prepare(inputs, create_graph)
+    out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    rows = []
+    for o in outputs:
+        per_input = [[] for _ in inputs]
+        flat = o.reshape(-1)
+        for k in range(flat.numel()):
+            g_out = mindtorch.zeros_like(o).reshape(-1)
+            g_out[k] = 1
+            grads = _grads((o,), inputs, (g_out.reshape(o.shape),), create_graph, strict)
+            for j, g in enumerate(grads):
+                per_input[j].append(g)
+        rows.append(tuple(
+            (mindtorch.stack(per_input[j]) if per_input[j] else
+             mindtorch.zeros((0,) + tuple(t.shape), dtype=t.dtype, device=t.device))
+            .reshape(tuple(o.shape) + tuple(t.shape)) for j, t in enumerate(inputs)))
+    if not out_tuple and not is_tuple:
+        return rows[0][0]
+    if not out_tuple:
+        return rows[0]
+    if not is_tuple:
+        return tuple(r[0] for r in rows)
+    return tuple(rows)
+
+
+def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
+            outer_jacobian_strategy="reverse-mode"):
+    """The matrix of second derivatives of a scalar func at inputs."""
+    is_tuple, inputs_t = _tuple(inputs, "inputs")
+
+    def gradient(*xs):
+        out = func(*xs)
+        if not isinstance(out, Tensor) or out.numel() != 1:
+            raise RuntimeError("The function given to hessian should return a single Tensor "
+                               "with a single element.")
+        grads = _grads((out,), xs, (_one(out),), True, strict)
+        return grads if is_tuple else grads[0]
+    return jacobian(gradient, inputs_t if is_tuple else inputs_t[0], create_graph=create_graph,
+                    strict=strict)
+
+
+def _one(t):
+    import mindtorch
+    return mindtorch.ones_like(t)
+
+
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), v^T H) for a scalar func."""
+    is_tuple, inputs_t = _tuple(inputs, "inputs")
+    inputs_t = _prepare(inputs_t, True)
+    out = func(*inputs_t)
+    grads = _grads((out,), inputs_t, (_one(out),), True, strict)
+    v = _ones_for(inputs_t, v, "inputs")
+    res = _grads(grads, inputs_t, v, create_graph, strict)
+    out = out if create_graph else out.detach()
+    return out, (res if is_tuple else res[0])
+
+
+def hvp(func, inputs, v=None, create_graph=False, strict=False):
+    """(func(inputs), H v) for a scalar func (H is symmetric: the same as v^T H)."""
+    return vhp(func, inputs, v, create_graph, strict)
