@@ -43,8 +43,8 @@ def _ones_for(outputs, v, what):
     if v is None:
         for o in outputs:
             if o.numel() != 1:
-                raise RuntimeError(f"The vector v can only be None if the user-provided "
-                                   f"function returns a single Tensor with a single element.")
+                raise RuntimeError("The vector v can only be None if the user-provided "
+                                   "function returns a single Tensor with a single element.")
         return tuple(mindtorch.ones_like(o) for o in outputs)
     _, v = _tuple(v, "v")
     if len(v) != len(outputs) or any(a.shape != b.shape for a, b in zip(v, outputs)):
