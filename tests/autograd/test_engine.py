@@ -682,3 +682,17 @@ def test_writes_into_views_of_non_leaves(name):
     assert_same(results[0][0], results[1][0])
     assert_same(results[0][1], results[1][1])
     assert results[0][2] == results[1][2]
+
+
+def test_detached_view_is_not_a_view_for_autograd():
+    def program(m):
+        x = leaf(m, [1.0, 2.0, 3.0])
+        x[0:2].detach().add_(1)  # allowed: a detached tensor, not a view of a leaf
+        y = x * 1
+        w = leaf(m, [2.0, 3.0])
+        d = y[0:2].detach()
+        d.mul_(w)
+        assert y.grad_fn.name() == "MulBackward0" and d.grad_fn.name() == "MulBackward0"
+        (y.sum() + d.sum()).backward()
+        return x, x.grad, w.grad
+    same_as_torch(program)

@@ -338,9 +338,10 @@ class Tensor:
         self._cache = None
 
     def detach(self):
-        """A tensor sharing this one's data and version counter, without history."""
+        """A tensor sharing this one's data and version counter, without history (and not
+        a view as far as autograd goes: writing into it leaves the base's history alone)."""
         return Tensor._make(self._storage, self._shape, self._stride, self._offset, self.dtype,
-                            self._base, self._version_counter)
+                            None, self._version_counter)
 
     def detach_(self):
         if self._base is not None and self._grad_fn is not None:
