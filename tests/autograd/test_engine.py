@@ -696,3 +696,14 @@ def test_detached_view_is_not_a_view_for_autograd():
         (y.sum() + d.sum()).backward()
         return x, x.grad, w.grad
     same_as_torch(program)
+
+
+def test_deepcopy_gives_a_leaf_with_grad():
+    import copy
+    x = leaf(M, [1.0, 2.0])
+    (x * 2).sum().backward()
+    c = copy.deepcopy(x)
+    assert c.is_leaf and c.requires_grad and c.grad.tolist() == [2.0, 2.0]
+    assert c.grad is not x.grad
+    with pytest.raises(RuntimeError, match="graph leaves"):
+        copy.deepcopy(x * 2)

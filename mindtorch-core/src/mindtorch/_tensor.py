@@ -449,8 +449,17 @@ class Tensor:
                            self.requires_grad))
 
     def __deepcopy__(self, memo):
-        new = self.clone()
-        new.requires_grad = self.requires_grad
+        """A new leaf with a copy of the data (and of .grad), as PyTorch's."""
+        if self._grad_fn is not None:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
+                               "support the deepcopy protocol at the moment.")
+        from .autograd.grad_mode import no_grad
+        import copy
+        with no_grad():
+            new = self.clone()
+        new.requires_grad_(self._requires_grad)
+        if self._grad is not None:
+            new._grad = copy.deepcopy(self._grad, memo)
         memo[id(self)] = new
         return new
 
