@@ -78,7 +78,8 @@ def mindtorch_plugin_api_version():
 
 @hookimpl
 def mindtorch_define_ops(registry):
-    registry.define("toyops::scale(Tensor self, float factor) -> Tensor")
+    registry.define("toyops::scale(Tensor self, float factor) -> Tensor",
+                    derivatives={"self": lambda grad, factor: grad * factor})
     registry.define("toyops::twice(Tensor self) -> Tensor",
                     decomposition=lambda self: mindtorch.add(self, self))
     registry.define("toyops::probe(Tensor self, int dim, int[] dims, *, float factor=1.0, "
@@ -164,6 +165,21 @@ def out(site):
         except Exception as e:
             out[key] = [type(e).__name__, str(e)]
     out['backends'] = mindtorch.backends.list()
+    # autograd: a plugin op's own formula, and gradients through a plugin device
+    g = T([1., 2., 3.], requires_grad=True)
+    s = ops.toyops.scale(g, 2.5)
+    s.sum().backward()
+    out['scale_grad'] = [s.grad_fn.name(), g.grad.tolist()]
+    t = T([1., 2., 3.], requires_grad=True)
+    ops.toyops.twice(t).sum().backward()  # a decomposition: its sub-ops record
+    out['twice_grad'] = t.grad.tolist()
+    a = T([1., 2.], requires_grad=True)
+    on_toy2 = a.to('toy2')
+    w = T([3., 5.], requires_grad=True)
+    z = (on_toy2 * on_toy2 * w.to('toy2') + on_toy2).to('cpu').sum()
+    z.backward()
+    out['toy2_grad'] = [on_toy2.grad_fn.name(), str(on_toy2.device), a.grad.tolist(),
+                        w.grad.tolist(), str(a.grad.device)]
     """, site)
 
 
@@ -184,6 +200,13 @@ def test_two_device_types_status(out):
                                      "version": "0.3", "status": "loaded", "reason": "",
                                      "devices": [], "kernels": 2}
     assert out["import_warnings"] == []
+
+
+def test_autograd_with_plugin_ops_and_devices(out):
+    assert out["scale_grad"] == ["ScaleBackward0", [2.5, 2.5, 2.5]]
+    assert out["twice_grad"] == [2.0, 2.0, 2.0]
+    # d/da (a*a*w + a) = 2aw + 1; d/dw = a^2, computed on toy2 and copied back
+    assert out["toy2_grad"] == ["ToCopyBackward0", "toy2:0", [7.0, 21.0], [1.0, 4.0], "cpu"]
 
 
 def test_mismatch_between_plugin_devices(out):

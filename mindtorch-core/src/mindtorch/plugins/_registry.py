@@ -58,30 +58,40 @@ class Registry:
             raise TypeError(f"kernel for {op_name!r} must be callable")
         self.kernels.append((op_name, device_type, fn))
 
-    def define(self, schema, decomposition=None, tags=(), **options):
+    def define(self, schema, decomposition=None, tags=(), derivatives=None,
+               differentiable=True, **options):
         """Declare a new operator from a torch-style schema whose name has a namespace,
         e.g. "mylib::scale(Tensor self, float factor) -> Tensor" (reachable as
         mindtorch.ops.mylib.scale).  decomposition: an implementation written with
-        mindtorch ops, used on devices without a kernel; options as core's define()."""
+        mindtorch ops, used on devices without a kernel; derivatives: its backward
+        formulas, {"self": lambda grad, factor: grad * factor, ...}, as core's
+        derivative(); differentiable=False: its outputs never require grad; options as
+        core's define()."""
         name = schema.partition("(")[0].strip()
         if "::" not in name:
             raise ValueError(f"operators defined by plugins need a namespace "
                              f"('mylib::{name}'), got {name!r}")
-        self.ops.append((schema, decomposition, tuple(tags), options))
+        self.ops.append((schema, decomposition, tuple(tags), options,
+                         derivatives, differentiable))
 
     def _commit(self):
         """Publish what was staged, all or nothing: the checks and op definitions (which
         can fail) come first and are undone on failure; the table updates cannot fail."""
-        from .._ops.registry import OPS, clear_caches, define
+        from .._ops.registry import OPS, clear_caches, define, derivative, nondifferentiable
         for d in self.devices:
             if d.type in DEVICES and DEVICES[d.type].plugin != self.plugin:
                 raise RuntimeError(f"device type {d.type!r} is already registered by plugin "
                                    f"{DEVICES[d.type].plugin!r}")
         defined = []
         try:
-            for schema, decomposition, tags, options in self.ops:
-                defined.append(define(schema, decomposition=decomposition, tags=tags,
-                                      validate=True, **options).name)
+            for schema, decomposition, tags, options, formulas, differentiable in self.ops:
+                op = define(schema, decomposition=decomposition, tags=tags, validate=True,
+                            **options)
+                defined.append(op.name)
+                if formulas:
+                    derivative(op, formulas)
+                if not differentiable:
+                    nondifferentiable(op)
         except BaseException:
             for name in defined:
                 del OPS[name]
