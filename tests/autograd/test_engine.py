@@ -707,3 +707,17 @@ def test_deepcopy_gives_a_leaf_with_grad():
     assert c.grad is not x.grad
     with pytest.raises(RuntimeError, match="graph leaves"):
         copy.deepcopy(x * 2)
+
+
+def test_grad_mode_decorates_generators():
+    x = leaf(M, [1.0])
+
+    @M.no_grad()
+    def gen():
+        for _ in range(2):
+            yield (x * 2).requires_grad, M.is_grad_enabled()
+    seen = list(gen())
+    assert seen == [(False, False), (False, False)] and M.is_grad_enabled()
+    it = gen()
+    next(it)
+    assert M.is_grad_enabled()  # the mode does not leak between iterations

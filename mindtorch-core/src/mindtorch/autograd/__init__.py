@@ -105,6 +105,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """Gradients of `outputs` w.r.t. `inputs`, returned (not accumulated into .grad)."""
     from ._engine import run_backward
     import mindtorch
+    if is_grads_batched:
+        raise NotImplementedError("autograd.grad(is_grads_batched=True) is not supported by "
+                                  "mindtorch: call grad once per gradient instead")
     outputs = _tensors(outputs, "outputs")
     inputs = _tensors(inputs, "inputs")
     if not inputs:

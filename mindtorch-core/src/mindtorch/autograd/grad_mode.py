@@ -1,6 +1,7 @@
 """Grad mode: whether ops record autograd history.  Thread-local, as in PyTorch: each
 thread starts with grad mode on.  The generated op bindings read `state.enabled` directly."""
 import functools
+import inspect
 import threading
 
 
@@ -36,6 +37,20 @@ class _Mode:
         return False
 
     def __call__(self, fn):
+        if inspect.isgeneratorfunction(fn):  # the mode holds while the generator runs
+            @functools.wraps(fn)
+            def generator(*args, **kwargs):
+                with self.clone():
+                    gen = fn(*args, **kwargs)
+                    request = None
+                while True:
+                    with self.clone():
+                        try:
+                            request = yield gen.send(request)
+                        except StopIteration as stop:
+                            return stop.value
+            return generator
+
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
             with self.clone():
