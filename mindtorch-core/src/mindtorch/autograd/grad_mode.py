@@ -44,11 +44,12 @@ class _Mode:
                     gen = fn(*args, **kwargs)
                     request = None
                 while True:
-                    with self.clone():
+                    with self.clone():  # (left before yielding: the caller runs outside)
                         try:
-                            request = yield gen.send(request)
+                            response = gen.send(request)
                         except StopIteration as stop:
                             return stop.value
+                    request = yield response
             return generator
 
         @functools.wraps(fn)
