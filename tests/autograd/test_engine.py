@@ -250,8 +250,10 @@ def test_detach_and_requires_grad_rules():
     assert y._version == 1 and y.tolist() == [3.0, 5.0]
     with pytest.raises(RuntimeError, match="only change requires_grad flags of leaf"):
         y.requires_grad_(False)
-    with pytest.raises(RuntimeError, match="floating point and complex dtype"):
-        M.tensor([1, 2]).requires_grad_()
+    with pytest.raises(RuntimeError, match="only Tensors of floating point dtype can require"):
+        M.tensor([1, 2]).requires_grad_()  # (PyTorch's message for the method)
+    with pytest.raises(RuntimeError, match="Only Tensors of floating point and complex dtype"):
+        M.tensor([1, 2], requires_grad=True)
     z = x * 3
     z.detach_()
     assert z.is_leaf and not z.requires_grad

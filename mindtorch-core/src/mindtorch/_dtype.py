@@ -52,6 +52,8 @@ float32 = dtype("float32", np.float32, "f", 2)
 float64 = dtype("float64", np.float64, "f", 3)
 complex64 = dtype("complex64", np.complex64, "c", 2)
 complex128 = dtype("complex128", np.complex128, "c", 3)
+# the dtypes a tensor may require grad in
+DIFFERENTIABLE = frozenset((float16, bfloat16, float32, float64, complex64, complex128))
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
        complex64, complex128)

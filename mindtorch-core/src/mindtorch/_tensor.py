@@ -10,10 +10,6 @@ from . import _dtype as D
 from ._storage import host_view
 
 
-_GRAD_DTYPES = frozenset((D.float16, D.bfloat16, D.float32, D.float64, D.complex64,
-                          D.complex128))
-
-
 def contiguous_strides(shape):
     strides, acc = [], 1
     for n in reversed(shape):
@@ -211,9 +207,8 @@ class Tensor:
                                    "doesn't require differentiation use "
                                    "var_no_grad = var.detach().")
             return self
-        if requires_grad and self.dtype not in _GRAD_DTYPES:
-            raise RuntimeError("only Tensors of floating point and complex dtype can require "
-                               "gradients")
+        if requires_grad and self.dtype not in D.DIFFERENTIABLE:
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
         self._requires_grad = requires_grad
         return self
 
@@ -267,14 +262,8 @@ class Tensor:
     def retains_grad(self):
         return bool(self.__dict__.get("_retains_grad"))
 
-    @property
-    def _is_view_flag(self):
+    def _is_view(self):
         return self._base is not None
-
-    def is_view(self):  # (not a torch method; torch exposes ._is_view())
-        return self._base is not None
-
-    _is_view = is_view
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         from .autograd import backward

@@ -186,10 +186,11 @@ def no_tensor(op):
 
 
 def set_requires_grad(t):
-    if not (t.dtype.is_floating_point or t.dtype.is_complex):
+    from .._dtype import DIFFERENTIABLE
+    if t.dtype not in DIFFERENTIABLE:
         raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                            "gradients")
-    t.requires_grad = True
+    t._requires_grad = True
 
 
 def out_requires_grad(op):

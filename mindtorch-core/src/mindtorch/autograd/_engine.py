@@ -13,9 +13,7 @@ tensors' edges instead, and runs only the nodes on a path to them.
 """
 import heapq
 
-from .._tensor import Tensor
-from .graph import set_grad_mode
-from .grad_mode import state
+from .grad_mode import set_grad_enabled, state
 from ._record import AccumulateGrad, edge
 
 
@@ -65,7 +63,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
 
     check_nan = state.anomaly and state.anomaly_check_nan
     pop, push = heapq.heappop, heapq.heappush
-    with set_grad_mode(create_graph):
+    with set_grad_enabled(bool(create_graph)):
         while ready:
             node = pop(ready)[1]
             grads, fresh = buffers.pop(node, _NO_GRADS)
@@ -264,7 +262,7 @@ def _set_grad(t, g, create_graph, fresh=False):
     elif create_graph or old._shape != g._shape:
         t._grad = old + g
     else:
-        with set_grad_mode(False):
+        with set_grad_enabled(False):
             old.add_(g)
 
 
@@ -279,10 +277,3 @@ def _check_nan(node, outs):
                               RuntimeWarning, stacklevel=2)
             raise RuntimeError(msg)
 
-
-def as_list(x):
-    if x is None:
-        return None
-    if isinstance(x, Tensor):
-        return [x]
-    return list(x)

@@ -1,7 +1,7 @@
 """The autograd layer of the dispatcher.
 
-An op's generated binding calls `record(op, kernel, args)` instead of the kernel when grad
-mode is on and a tensor argument requires grad.  What happens depends on the op's
+An op's generated binding calls its plan's `run(kernel, args)` instead of the kernel when
+grad mode is on and a tensor argument requires grad.  What happens depends on the op's
 derivative declaration (`derivative()` in _ops/registry.py, next to the op's schema):
 
 - formula: the kernel runs below autograd (grad mode off) and one Node records the
@@ -21,7 +21,7 @@ from .. import _dtype as D
 from .._tensor import Tensor
 from .grad_mode import state
 from . import graph
-from .graph import Node, SavedTensor
+from .graph import _FREED, Node, SavedTensor
 
 _NONE_EDGE = (None, 0)
 _NO_META = (None, None, None)  # the metadata of an input without gradient
@@ -33,8 +33,6 @@ class _NotRecorded:  # stands for an input without gradient where metadata is re
 
 _NOT_RECORDED = _NotRecorded()
 _NOTHING = {}  # the saved values of a node that saves none (never written to)
-_DIFFERENTIABLE = frozenset((D.float16, D.bfloat16, D.float32, D.float64, D.complex64,
-                             D.complex128))
 _TENSOR_TYPES = ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")
 
 
@@ -77,15 +75,6 @@ def accumulator(t):
 
 def _meta(t):
     return (t._shape, t.dtype, t._device) if isinstance(t, Tensor) else _NO_META
-
-
-def meta_of(flat, i):
-    """The i-th (shape, dtype, device) of a node's flat metadata tuple (None: none)."""
-    return flat[3 * i:3 * i + 3] if flat[3 * i] is not None else None
-
-
-def _geometry(t):
-    return (t._shape, t._stride, t._offset)
 
 
 def _geometry_of(a):
@@ -184,7 +173,7 @@ class _Plan:
         cls = self._classes.get(name)
         if cls is None:
             cls = self._classes[name] = type(name.rsplit("::", 1)[-1], (FormulaNode,), {
-                "__slots__": (), "_plan": self, "_has_saved": True,
+                "__slots__": (), "_plan": self,
                 "_qualified_name": name if "::" in name else None})
         return cls
 
@@ -276,12 +265,12 @@ class _Plan:
         ns = {"Tensor": Tensor, "_check": check_inplace, "_Node": self.node_cls,
               "_regen": regenerate_view_history, "_acc": accumulator, "_NONE": _NONE_EDGE,
               "_NOTHING": _NOTHING, "_Saved": SavedTensor, "_state": state,
-              "_DIFF": _DIFFERENTIABLE,
+              "_DIFF": D.DIFFERENTIABLE,
               # an in-place view op changes metadata, not data: no CopySlices
               "_rebase": _restride if "inplace_view" in self.op.tags else rebase_history,
-              "_attach_many": self._attach_outputs,
-              "_geometry_of": _geometry_of, "_NOT": _NOT_RECORDED, "_NO_META": _NO_META, "_new": object.__new__, "_next": next, "_seq": graph._sequence,
-              "_trace": graph._forward_trace}
+              "_attach_many": self._attach_outputs, "_geometry_of": _geometry_of,
+              "_NOT": _NOT_RECORDED, "_NO_META": _NO_META, "_new": object.__new__,
+              "_next": next, "_seq": graph._sequence, "_trace": graph._forward_trace}
         src = "def run(kernel, args):\n" + "".join(f"    {ln}\n" for ln in lines)
         exec(compile(src, f"<autograd {self.op.name}>", "exec"), ns)
         ns["run"]._source = src
@@ -334,7 +323,7 @@ class _Plan:
                                for k, o in enumerate(outs)]
         for name, i in self.geometries:
             if i is None:
-                saved[name] = _geometry(outs[0])
+                saved[name] = _geometry_of(outs[0])
         node._saved = saved
         return outs[0] if self.single else outs
 
@@ -363,7 +352,7 @@ class _Plan:
         inputs = [args[i] for i, _ in self.tensor_args]
         result = list(outs)
         for k, o in enumerate(outs):
-            if not isinstance(o, Tensor) or o.dtype not in _DIFFERENTIABLE or k in nondiff:
+            if not isinstance(o, Tensor) or o.dtype not in D.DIFFERENTIABLE or k in nondiff:
                 continue
             if self.mutated and o is args[self.mutated[0]]:
                 rebase_history(o, node)
@@ -411,7 +400,7 @@ class FormulaNode(Node):
         plan = self._plan
         saved = self._saved
         if saved is None and self._freed:
-            raise RuntimeError(_freed_message())
+            raise RuntimeError(_FREED)
         edges = self.next_functions
         out = [None] * len(edges)
         slots = self.__dict__.get("_slots")
@@ -472,11 +461,6 @@ def _materialize(g, meta):
     return OPS["zeros"].binding(shape, dtype=dtype, device=device)
 
 
-def _freed_message():
-    from .graph import _FREED
-    return _FREED
-
-
 # -- in-place ops -----------------------------------------------------------------------
 
 def check_inplace(t):
@@ -533,13 +517,12 @@ def recording(*tensors):
 class CopySlices(Node):
     """History of a base whose view was modified in place by `fn`'s op."""
     __slots__ = ("fn", "base_geometry", "view_geometry")
-    _has_saved = True
     _qualified_name = "torch::autograd::CopySlices"
 
     def __init__(self, base, view, fn):
         super().__init__()
         self.fn = fn
-        self.base_geometry, self.view_geometry = _geometry(base), _geometry(view)
+        self.base_geometry, self.view_geometry = _geometry_of(base), _geometry_of(view)
         self.next_functions = (edge(base),) + tuple(fn.next_functions[1:])
         self._inputs_meta = _meta(base) + fn._inputs_meta[3:]
         self._outputs_meta = _meta(base)
@@ -551,7 +534,8 @@ class CopySlices(Node):
         index = view_index(self.base_geometry, self.view_geometry, g.device)
         res = validate(self.fn, self.fn.apply([g.take(index)]))
         result = g.clone()
-        region = res[0] if res[0] is not None else index.new_zeros(()).to(g.dtype)
+        # (the view's own gradient is not checked by validate when its old value had none)
+        region = res[0] if res[0] is not None else g.new_zeros(())
         result.put_(index, region.expand(index.shape).to(g.dtype))
         return [result] + list(res[1:])
 
@@ -565,7 +549,7 @@ class AsStridedBackward0(Node):
 
     def __init__(self, base, view):
         super().__init__()
-        self.base_geometry, self.view_geometry = _geometry(base), _geometry(view)
+        self.base_geometry, self.view_geometry = _geometry_of(base), _geometry_of(view)
         self.next_functions = (edge(base),)
         self._inputs_meta = _meta(base)
         self._outputs_meta = _meta(view)
@@ -589,7 +573,7 @@ def reads_self(op):
     for a composite op: its sub-ops may save it)."""
     if op.formulas is None:
         return op.differentiable
-    for fn in (op.formulas or {}).values():
+    for fn in op.formulas.values():
         code = fn.__code__
         if "self" in code.co_varnames[:code.co_argcount]:
             return True

@@ -7,10 +7,6 @@ def is_anomaly_enabled():
     return state.anomaly
 
 
-def is_anomaly_check_nan_enabled():
-    return state.anomaly_check_nan
-
-
 class set_detect_anomaly:
     """Sets anomaly detection on or off: at once as a call, until exit as a context
     manager."""

@@ -5,9 +5,10 @@ stores on it is there in backward."""
 import functools
 
 from .._tensor import Tensor
-from ._record import _DIFFERENTIABLE, _meta, check_inplace, edge, rebase_history
-from .grad_mode import state
-from .graph import Node, SavedTensor, set_grad_mode
+from .._dtype import DIFFERENTIABLE
+from ._record import _meta, check_inplace, edge, rebase_history
+from .grad_mode import set_grad_enabled, state
+from .graph import Node, SavedTensor
 
 
 class FunctionCtx:
@@ -19,9 +20,6 @@ class FunctionCtx:
                 raise TypeError(f"save_for_backward can only save variables, but argument "
                                 f"{len(self._to_save or ())} is of type {type(t).__name__}")
         self._to_save = tensors
-
-    def save_for_forward(self, *tensors):
-        self._saved_for_forward = tensors
 
     def mark_dirty(self, *tensors):
         self._dirty = tensors
@@ -45,7 +43,6 @@ class FunctionCtx:
 
 class BackwardCFunction(FunctionCtx, Node):
     """The node of one Function call (and its ctx)."""
-    _has_saved = True
     _forward_cls = None
     _to_save = None
     _dirty = ()
@@ -125,7 +122,7 @@ class Function(metaclass=FunctionMeta):
         tensors = [a for a, t in zip(args, is_tensor) if t]
         edges = [edge(a) for a in tensors] if recording else None
         separate = cls.setup_context is not Function.setup_context
-        with set_grad_mode(False):
+        with set_grad_enabled(False):
             if separate:
                 output = cls.forward(*args, **kwargs)
                 cls.setup_context(ctx, args, output)
@@ -146,11 +143,12 @@ class Function(metaclass=FunctionMeta):
                 if id(o) in dirty:
                     check_inplace(o)
                     rebase_history(o, ctx)
-                    o._output_nr = k
+                    if o._base is None:  # (a view's history is regenerated from its base)
+                        o._output_nr = k
                 else:
                     if any(o is a for a in tensors):  # an input returned as is: an alias
                         o = o._view(o._shape, o._stride, o._offset)
-                    if id(o) not in non_diff and o.dtype in _DIFFERENTIABLE:
+                    if id(o) not in non_diff and o.dtype in DIFFERENTIABLE:
                         o._grad_fn = ctx
                         o._output_nr = k
                         o._requires_grad = True
@@ -178,6 +176,6 @@ def once_differentiable(fn):
     """A backward that is not itself differentiable: runs with grad mode off."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
-        with set_grad_mode(False):
+        with set_grad_enabled(False):
             return fn(ctx, *args)
     return wrapper

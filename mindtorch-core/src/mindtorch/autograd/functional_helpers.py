@@ -68,6 +68,3 @@ def view_scatter(grad, base_geometry, view_geometry):
     flat = flat.index_add(0, index.reshape(-1), grad.reshape(-1))
     return flat.reshape(bshape)
 
-
-def zeros_like_grad(grad):
-    return _ops().zeros_like(grad)

@@ -21,7 +21,6 @@ class Node:
     one tuple (one allocation per node: allocations drive the cyclic GC's work)."""
     __slots__ = ("next_functions", "_seq", "_inputs_meta", "_outputs_meta", "_saved",
                  "__weakref__", "__dict__")
-    _has_saved = False
     # rarely set: class defaults keep recording cheap (set ones live in __dict__)
     _pre_hooks = _hooks = _tensor_pre_hooks = _retain_hooks = _trace = None
     _freed = False
@@ -68,8 +67,7 @@ class Node:
 
     def __call__(self, *grads):
         from ._engine import validate
-        with _ModeGuard(state.enabled):
-            return tuple(validate(self, self.apply(list(grads))))
+        return tuple(validate(self, self.apply(list(grads))))
 
     def apply(self, grads):
         raise NotImplementedError
@@ -77,7 +75,7 @@ class Node:
     def _release(self):
         """After backward without retain_graph: drop saved values (a node that saved
         none may run again, as in PyTorch)."""
-        if self._has_saved and self._saved:
+        if self._saved:
             self._freed = True
             self._saved = None
 
@@ -92,23 +90,6 @@ def _forward_trace():
                       frames[-1].filename.startswith("<binding")):
         frames.pop()
     return traceback.format_list(frames)
-
-
-class _ModeGuard:
-    def __init__(self, enabled):
-        self.enabled = enabled
-
-    def __enter__(self):
-        self.prev = state.enabled
-        state.enabled = self.enabled
-
-    def __exit__(self, *exc):
-        state.enabled = self.prev
-
-
-def set_grad_mode(enabled):
-    """Context manager setting grad mode (for the engine and the recording layer)."""
-    return _ModeGuard(enabled)
 
 
 # -- saved tensors ----------------------------------------------------------------------
