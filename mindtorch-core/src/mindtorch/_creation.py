@@ -15,6 +15,7 @@ from ._device import device as _device_t
 from ._promotion import promote_types
 from ._storage import UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
+from .autograd.grad_mode import state as _grad
 
 
 def _target_device(device):
@@ -428,8 +429,6 @@ def _device_of(device):
         return d
     return canonical(as_device(device))
 
-
-from .autograd.grad_mode import state as _grad  # noqa: E402
 
 _ops = []  # [empty_like binding, its metadata-only impl, copy_ binding], found on first use
 

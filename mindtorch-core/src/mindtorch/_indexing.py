@@ -16,13 +16,11 @@ from . import _dtype as D
 from ._ops import OPS
 from ._ops.decls.indexing import checked_scalar, is_mask
 from ._tensor import Tensor
+from .autograd.grad_mode import state as _grad
 
 # the ops indexing is built from, bound on first use (generating their bindings at import
 # would cost ~5 ms of `import mindtorch`)
 _select = _slice = _unsqueeze = _alias = _index = _index_put_ = None
-
-
-from .autograd.grad_mode import state as _grad  # noqa: E402
 
 
 def _bind():

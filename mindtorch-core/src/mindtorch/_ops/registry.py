@@ -33,6 +33,7 @@ class OpDef:
 
     # autograd: set by derivative() / nondifferentiable() next to the op's define()
     formulas = None                  # {"self": fn, "other": fn, "self, other": fn, ...}
+    grad_name = None                 # node class name, or a function of the arguments
     differentiable = True
     nondifferentiable_outputs = None
 
@@ -152,8 +153,7 @@ def derivative(op, formulas=None, *, name=None, nondifferentiable_outputs=None, 
     the op's arguments returning it, for ops PyTorch numbers by overload."""
     op.formulas = {**(formulas or {}), **by_input}
     op.nondifferentiable_outputs = nondifferentiable_outputs
-    if name:
-        op.options["grad_name"] = name
+    op.grad_name = name
     op._grad_plan = None
     return op
 

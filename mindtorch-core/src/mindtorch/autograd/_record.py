@@ -159,7 +159,7 @@ class _Plan:
         self.geometries = list(geometries.items())
         nondiff = op.nondifferentiable_outputs
         self.nondiff = frozenset(nondiff or ())
-        name = op.options.get("grad_name") or _node_name(op.name)
+        name = op.grad_name or _node_name(op.name)
         self._classes = {}
         if callable(name):  # PyTorch numbers some nodes by overload: chosen per call
             self.name_of = name

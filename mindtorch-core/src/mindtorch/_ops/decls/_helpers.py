@@ -14,31 +14,49 @@ def define_inplace(op):
         "Tensor self", "Tensor(a!) self")
     text = f"{op.name}_({first}{',' + rest if rest else ''}) -> Tensor(a!)"
 
-    def inplace(self, *args):
-        from ...autograd import _record
-        recording = _record.recording(self, *args)
-        # a formula that reads self needs the value from before the write
-        src = self.clone() if recording and _record.reads_self(op) else self
-        result = op.call(src, *args)
+    def check(self, result):
         if not _promotion.can_cast(result.dtype, self.dtype):
             raise RuntimeError(f"result type {_type_name(result.dtype)} can't be cast to the "
                                f"desired output type {_type_name(self.dtype)}")
         if result._shape != self._shape:
             raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the "
                                f"broadcast shape {list(result._shape)}")
-        if recording and result._grad_fn is not None and self._base is None and \
-                result.dtype is self.dtype:
-            from ...autograd.grad_mode import no_grad
-            with no_grad():
-                self.copy_(result)
-            _record.adopt_history(self, result)  # the graph names the op, not a copy
-            return self
-        return self.copy_(result)
+
+    def inplace(self, *args):
+        return write_into(self, op, args, check)
 
     return define(text, tags=op.tags | {"inplace"}, promotion=op.promotion,
                   decomposition=inplace, function=False)
 
 
+def write_into(self, op, args, check=None):
+    """self.copy_(op(self, *args)), the decomposition of an in-place op (check(self,
+    result) runs before the write).  When autograd records, op reads self's value from
+    before the write (a clone, if op's backward may read self) and self takes op's history
+    directly: the graph names op, as PyTorch's in-place ops do, not a copy."""
+    from ...autograd import _record
+    recording = _record.recording(self, *args)
+    src = self.clone() if recording and _record.reads_self(op) else self
+    result = op.call(src, *args)
+    if check is not None:
+        check(self, result)
+    if recording and result._grad_fn is not None and self._base is None and \
+            result.dtype is self.dtype:
+        from ...autograd.grad_mode import no_grad
+        with no_grad():
+            self.copy_(result)
+        _record.adopt_history(self, result)
+        return self
+    return self.copy_(result)
 
 
-__all__ = ["OPS", "define", "define_inplace", "derivative", "nondifferentiable"]
+def inplace_via(name):
+    """The decomposition of an in-place op into op `name` plus copy_ (see write_into); a
+    backend may register a kernel that writes in place instead."""
+    def inplace(self, *args):
+        return write_into(self, OPS[name], args)
+    return inplace
+
+
+__all__ = ["OPS", "define", "define_inplace", "derivative", "inplace_via", "nondifferentiable",
+           "write_into"]

@@ -8,6 +8,7 @@ from ... import _dtype as D
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
 from ..._shapes import broadcast_shapes
 from ..registry import OPS, define, derivative, nondifferentiable, overload
+from ._helpers import inplace_via, write_into
 
 # names c10 prints for a dtype in masked_fill's error
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -297,40 +298,14 @@ def check_index_put_values(self, values, result_shape):
 
 # -- declarations ----------------------------------------------------------------------
 
-def _write(self, op, args):
-    """self.copy_(op(self, *args)).  When autograd records, op reads self's value from
-    before the write (a clone, if op's formula saves self) and self takes op's history
-    (the graph names op, as PyTorch's in-place ops do, not a copy)."""
-    from ...autograd import _record
-    recording = _record.recording(self, *args)
-    src = self.clone() if recording and _record.reads_self(op) else self
-    result = op.call(src, *args)
-    if recording and result._grad_fn is not None and self._base is None and \
-            result.dtype is self.dtype:
-        from ...autograd.grad_mode import no_grad
-        with no_grad():
-            self.copy_(result)
-        _record.adopt_history(self, result)
-        return self
-    return self.copy_(result)
-
-
-def _inplace_via(name):
-    """Decomposition of an in-place op into its out-of-place op plus copy_ (backends may
-    register a kernel that writes in place instead)."""
-    def inplace(self, *args):
-        return _write(self, OPS[name], args)
-    return inplace
-
-
 def _scatter_(self, dim, index, src, reduce=None):
     check_scatter(self, dim, index, src)
-    return _write(self, OPS["scatter"], (dim, index, src, reduce))
+    return write_into(self, OPS["scatter"], (dim, index, src, reduce))
 
 
 def _masked_fill_(self, mask, value):
     masked_fill_shape(self, mask, value, inplace=True)
-    return _write(self, OPS["masked_fill"], (mask, value))
+    return write_into(self, OPS["masked_fill"], (mask, value))
 
 
 def _masked_scatter_(self, mask, source):
@@ -849,7 +824,7 @@ def _declare():
                     decomposition=_scatter_), _scatter_public)
     define("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", out=True)
     define("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-           tags=("inplace",), function=False, decomposition=_inplace_via("scatter_add"))
+           tags=("inplace",), function=False, decomposition=inplace_via("scatter_add"))
     define("masked_fill(Tensor self, Tensor mask, Tensor|Scalar value) -> Tensor")
     define("masked_fill_(Tensor(a!) self, Tensor mask, Tensor|Scalar value) -> Tensor(a!)",
            tags=("inplace",), function=False, decomposition=_masked_fill_)
@@ -866,7 +841,7 @@ def _declare():
                     "bool accumulate=False) -> Tensor"), _index_put_public)
     overload(define("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, "
                     "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
-                    decomposition=_inplace_via("index_put")), _index_put_public)
+                    decomposition=inplace_via("index_put")), _index_put_public)
     op = define("nonzero(Tensor self) -> Tensor", out=True, tags=("dynamic_output_shape",))
     overload(op, _nonzero_wrapper)
     define("argwhere(Tensor self) -> Tensor", tags=("dynamic_output_shape",),
@@ -878,7 +853,7 @@ def _declare():
            "bool include_self=True) -> Tensor", out=True)
     define("scatter_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
            "bool include_self=True) -> Tensor(a!)", tags=("inplace",), function=False,
-           decomposition=_inplace_via("scatter_reduce"))
+           decomposition=inplace_via("scatter_reduce"))
     define("flip(Tensor self, int[] dims) -> Tensor", varargs="dims", decomposition=_flip)
     define("fliplr(Tensor self) -> Tensor", decomposition=_fliplr)
     define("flipud(Tensor self) -> Tensor", decomposition=_flipud)

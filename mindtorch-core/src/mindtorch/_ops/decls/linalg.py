@@ -9,7 +9,7 @@ from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
-from ._helpers import _type_name
+from ._helpers import _type_name, inplace_via
 
 # C++ scalar type names, as torch's "expected m1 and m2 to have the same dtype" prints
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
@@ -749,12 +749,6 @@ def exact_out(op, kind="mm"):
     overload(op, make)
 
 
-def _inplace(name):
-    def inplace(self, *args):
-        return self.copy_(OPS[name].call(self, *args))
-    return inplace
-
-
 def _declare():
     for name, args in (("mm", "Tensor self, Tensor mat2"), ("bmm", "Tensor self, Tensor mat2"),
                        ("mv", "Tensor self, Tensor vec"), ("dot", "Tensor self, Tensor tensor")):
@@ -805,7 +799,7 @@ def _declare():
                        ("addbmm", "Tensor batch1, Tensor batch2, " + coefficients),
                        ("tril", "int diagonal=0"), ("triu", "int diagonal=0")):
         define(f"{name}_(Tensor(a!) self, {args}) -> Tensor(a!)", tags=("inplace",),
-               function=False, decomposition=_inplace(name))
+               function=False, decomposition=inplace_via(name))
     for name, kind in (("mm", "mm"), ("bmm", "mm"), ("addmm", "mm"), ("matmul", "matmul"),
                        ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"), ("inner", "inner"),
                        ("tensordot", "tensordot"), ("addmv", "mm"), ("baddbmm", "mm"),
