@@ -214,12 +214,10 @@ class Tensor:
 
     @property
     def grad_fn(self):
-        fn = self._grad_fn
-        if fn is not None and self._base is not None and \
-                self._grad_version != self._version_counter[0]:
-            from .autograd._record import regenerate_view_history
-            fn = regenerate_view_history(self)
-        return fn
+        if self._grad_fn is None:
+            return None
+        from .autograd._record import history
+        return history(self)
 
     @property
     def is_leaf(self):

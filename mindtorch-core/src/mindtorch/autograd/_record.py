@@ -51,12 +51,19 @@ def any_requires_grad(tensors):
 
 # -- edges ------------------------------------------------------------------------------
 
+def history(t):
+    """t's grad_fn, up to date: a view whose base changed in place since its history was
+    recorded gets it regenerated from the base's.  (The generated runners inline this.)"""
+    fn = t._grad_fn
+    if fn is not None and t._base is not None and t._grad_version != t._version_counter[0]:
+        fn = regenerate_view_history(t)
+    return fn
+
+
 def edge(t):
     """(node, output index) a gradient for tensor t flows to."""
-    fn = t._grad_fn
+    fn = history(t)
     if fn is not None:
-        if t._base is not None and t._grad_version != t._version_counter[0]:
-            fn = regenerate_view_history(t)
         return (fn, t._output_nr)
     if t._requires_grad:
         return (accumulator(t), 0)

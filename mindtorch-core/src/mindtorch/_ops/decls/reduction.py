@@ -19,6 +19,7 @@ import warnings
 from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
+from ...autograd.functional_helpers import unreduce
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
 
@@ -612,13 +613,6 @@ def _declare():
 # Reductions broadcast their gradient back over the reduced dims (`_back`); every formula
 # is data-independent (masks instead of branches on values), so it runs on any device.
 
-def _back(t, shape, dim, keepdim):
-    """t (shaped like a reduction's result) broadcast to the input's shape."""
-    from ...autograd.functional_helpers import unreduce
-    # (an int dim as a tuple: unreduce reads a falsy dim, as 0 is, as "every dim")
-    return unreduce(t, shape, (dim,) if isinstance(dim, int) else dim, keepdim)
-
-
 def _dims(shape, dim):
     return tuple(range(len(shape))) if dim is None or dim == () else \
         ((dim,) if isinstance(dim, int) else tuple(dim))
@@ -632,12 +626,12 @@ def _count(shape, dim):
 
 
 def _sum_grad(grad, self_geometry, dim, keepdim):
-    return _back(grad, self_geometry[0], dim, keepdim)
+    return unreduce(grad, self_geometry[0], dim, keepdim)
 
 
 def _mean_grad(grad, self_geometry, dim, keepdim):
     shape = self_geometry[0]
-    return _back(grad / _count(shape, dim), shape, dim, keepdim)
+    return unreduce(grad / _count(shape, dim), shape, dim, keepdim)
 
 
 def _exclusive_prod(x, dim):
@@ -656,10 +650,10 @@ def _prod_grad(grad, self, dim, keepdim):
     if not shape:
         return grad
     if self.numel() == 0:
-        return _back(grad, shape, dim, keepdim)
+        return unreduce(grad, shape, dim, keepdim)
     if dim is None:
         return grad * _exclusive_prod(self.reshape(-1), 0).conj().reshape(shape)
-    return _back(grad, shape, dim, keepdim) * _exclusive_prod(self, dim).conj()
+    return unreduce(grad, shape, dim, keepdim) * _exclusive_prod(self, dim).conj()
 
 
 def _var_grad(grad, self, dim, unbiased, keepdim, correction):
@@ -675,7 +669,7 @@ def _var_grad(grad, self, dim, unbiased, keepdim, correction):
     dof = _count(tuple(self.shape), dim) if dim != () else 1  # torch counts dim=() as 1
     scale = 2.0 / (dof - c) if dof != c else float("inf")
     if not keepdim:
-        grad = _back(grad, tuple(self.shape), dim, keepdim)
+        grad = unreduce(grad, tuple(self.shape), dim, keepdim)
     return scale * grad * (self - self.mean(dim, keepdim=True))
 
 
@@ -686,15 +680,15 @@ def _std_grad(grad, self, result, dim, unbiased, keepdim, correction):
 
 def _logsumexp_grad(grad, self, result, dim, keepdim):
     shape = tuple(self.shape)
-    return _back(grad, shape, dim, keepdim) * (self - _back(result, shape, dim, keepdim)).exp()
+    return unreduce(grad, shape, dim, keepdim) * (self - unreduce(result, shape, dim, keepdim)).exp()
 
 
 def _amax_grad(grad, self, result, dim, keepdim):
     """Split evenly among the elements equal to the result (a NaN matches nothing)."""
     shape = tuple(self.shape)
-    mask = self == _back(result, shape, dim, keepdim)
+    mask = self == unreduce(result, shape, dim, keepdim)
     count = mask.sum(_dims(shape, dim) if shape else (), keepdim=True)
-    return _back(grad, shape, dim, keepdim) / count * mask
+    return unreduce(grad, shape, dim, keepdim) / count * mask
 
 
 def _evenly_grad(grad, self, result):
@@ -776,7 +770,7 @@ def _norm_grad(grad, self, p, dim, keepdim, result):
         return None
     shape = tuple(self.shape)
     if not keepdim and shape:
-        grad, result = _back(grad, shape, dim, keepdim), _back(result, shape, dim, keepdim)
+        grad, result = unreduce(grad, shape, dim, keepdim), unreduce(result, shape, dim, keepdim)
     if p == 1:
         return _sgn(self) * grad
     if p == 2:
