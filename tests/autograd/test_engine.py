@@ -635,7 +635,8 @@ NAMED = {
     "masked_fill(t)": lambda m, x, y: x.masked_fill(x > 0, y[0]),
     "index_fill": lambda m, x, y: x.index_fill(0, m.tensor([0]), 1.0),
     "to(float64)": lambda m, x, y: x.to(m.float64), "reshape": lambda m, x, y: x.reshape(3, 1),
-    "squeeze(0)": lambda m, x, y: x.reshape(1, 3).squeeze(0), "chunk": lambda m, x, y: x.chunk(3)[0],
+    "squeeze(0)": lambda m, x, y: x.reshape(1, 3).squeeze(0),
+    "chunk": lambda m, x, y: x.chunk(3)[0],
     "add_": lambda m, x, y: (x * 1).add_(y), "relu_": lambda m, x, y: (x * 1).relu_(),
 }
 

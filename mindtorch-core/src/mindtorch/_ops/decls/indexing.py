@@ -6,7 +6,7 @@ are PyTorch's whatever device runs the op.  They look at metadata only, never at
 """
 from ... import _dtype as D
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
-from ..._shapes import broadcast_shapes
+from ..._shapes import broadcast_shapes, numel
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import inplace_via, write_into
 
@@ -608,114 +608,6 @@ def _index_copy_(self, dim, index, source):
     return self
 
 
-# -- reorderings: flip / roll / rot90 (copies, laid out like the input as in PyTorch) -------
-
-def _arange(n, device, start=0, step=1):
-    return OPS["arange"].binding(start, start + n * step if step > 0 else start + n * step,
-                                 step, dtype=D.int64, device=device)
-
-
-def _like_input(self, r):
-    """r (a fresh contiguous result) with self's strides, as PyTorch's empty_like(self) +
-    kernel would lay it out."""
-    if self.is_contiguous():
-        return r
-    from .creation import _empty_like
-    return _empty_like(self).copy_(r)
-
-
-def _flip(self, dims):
-    if not self.ndim:
-        return OPS["clone"].call(self, None)
-    r = self
-    for d in dims:
-        n = self._shape[d]
-        if n > 1:
-            r = OPS["index_select"].call(r, d, _arange(n, self._device, n - 1, -1))
-    return _like_input(self, r if r is not self else OPS["clone"].call(self, None))
-
-
-def _fliplr(self):
-    if self.ndim < 2:
-        raise RuntimeError("Input must be >= 2-d.")
-    return OPS["flip"].call(self, (1,))  # the op: its graph node is FlipBackward0
-
-
-def _flipud(self):
-    if self.ndim < 1:
-        raise RuntimeError("Input must be >= 1-d.")
-    return OPS["flip"].call(self, (0,))
-
-
-def _roll_public(binding):
-    """roll(input, shifts, dims=()): the op's argument is `axes`, wrapped here (the binding
-    would refuse a repeated dim, which roll takes)."""
-    def roll(input, shifts, dims=()):
-        return binding(input, shifts, dims)
-    return roll
-
-
-def _roll(self, shifts, dims=()):
-    """PyTorch's roll: dim by dim; an empty tensor is cloned without looking at dims."""
-    from .._argcheck import wrap_dim
-    if not shifts:
-        raise RuntimeError("`shifts` required")
-    if not dims:  # over the flattened tensor
-        if len(shifts) != 1:
-            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
-                               f"dims:0")
-        return _roll(self.reshape(-1), shifts, (0,)).view(self._shape)
-    if len(shifts) != len(dims):
-        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
-                           f"dims:{len(dims)}")
-    r = self
-    for shift, d in zip(shifts, dims):
-        if not r.numel():
-            break
-        d = wrap_dim(d, r.ndim)
-        n = r._shape[d]
-        if n:
-            s = shift % n
-            if s:
-                r = OPS["cat"].call((r.narrow(d, n - s, s), r.narrow(d, 0, n - s)), d)
-    return r if r is not self else OPS["clone"].call(self, "contiguous_format")
-
-
-def _check_rot90(self, dims):
-    if len(dims) != 2:
-        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
-    if self.ndim < 2:
-        raise RuntimeError(f"expected total dims >= 2, but got total dims = {self.ndim}")
-
-
-def _rot90_public(binding):
-    """rot90(input, k=1, dims=[0, 1]): the op's argument is `turns` (a schema argument
-    named k would shadow the generated binding's kernel variable); the rank checks come
-    before dims are wrapped, as in PyTorch."""
-    def rot90(input, k=1, dims=(0, 1)):
-        from ..._tensor import Tensor
-        if isinstance(input, Tensor) and isinstance(dims, (list, tuple)):
-            _check_rot90(input, dims)
-        return binding(input, k, dims)
-    return rot90
-
-
-def _rot90(self, k=1, dims=(0, 1)):
-    _check_rot90(self, dims)
-    d0, d1 = dims
-    if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
-                           f"dim1 = {d1}")
-    k %= 4
-    if k == 1:
-        return _flip(self, (d1,)).transpose(d0, d1)
-    if k == 2:
-        return _flip(self, (d0, d1))
-    if k == 3:
-        return _flip(self, (d0,)).transpose(d0, d1)
-    return OPS["clone"].call(self, "contiguous_format")
-
-
 # -- scatters of a whole slice: a copy of self with one view of it overwritten -------------
 
 def _view_scatter(view_of):
@@ -854,13 +746,6 @@ def _declare():
     define("scatter_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
            "bool include_self=True) -> Tensor(a!)", tags=("inplace",), function=False,
            decomposition=inplace_via("scatter_reduce"))
-    define("flip(Tensor self, int[] dims) -> Tensor", varargs="dims", decomposition=_flip)
-    define("fliplr(Tensor self) -> Tensor", decomposition=_fliplr)
-    define("flipud(Tensor self) -> Tensor", decomposition=_flipud)
-    overload(define("roll(Tensor self, int[] shifts, int[] axes=()) -> Tensor",
-                    decomposition=_roll), _roll_public)
-    overload(define("rot90(Tensor self, int turns=1, int[] dims=(0, 1)) -> Tensor",
-                    decomposition=_rot90), _rot90_public)
     define("select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor",
            decomposition=_view_scatter(_select_for_scatter))
     define("slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, "
@@ -966,16 +851,9 @@ def _masked_select_grad(grad, self_geometry, mask):
 
 def _take_grad(grad, self_geometry, index):
     shape = self_geometry[0]
-    flat = grad.new_zeros((_numel(shape),))
+    flat = grad.new_zeros((numel(shape),))
     return OPS["index_put"].call(flat, (index.reshape(-1),), grad.reshape(-1), True).reshape(
         shape)
-
-
-def _numel(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _zeroed(scatter, grad, region, *args):
@@ -1016,10 +894,6 @@ def _derivatives():
                source=lambda grad, dim, index, alpha:
                grad.index_select(dim, index) * alpha if alpha != 1 else
                grad.index_select(dim, index))
-    derivative(OPS["flip"], self=lambda grad, dims: grad.flip(dims))
-    derivative(OPS["roll"], self=lambda grad, shifts, axes:
-               OPS["roll"].call(grad, [-s for s in shifts], axes))
-    derivative(OPS["rot90"], self=lambda grad, turns, dims: OPS["rot90"].call(grad, -turns, dims))
     # select/slice/diagonal_scatter: self gets grad with the written region zeroed, src
     # that region of grad
     derivative(OPS["select_scatter"],

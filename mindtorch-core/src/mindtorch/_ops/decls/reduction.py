@@ -680,7 +680,8 @@ def _std_grad(grad, self, result, dim, unbiased, keepdim, correction):
 
 def _logsumexp_grad(grad, self, result, dim, keepdim):
     shape = tuple(self.shape)
-    return unreduce(grad, shape, dim, keepdim) * (self - unreduce(result, shape, dim, keepdim)).exp()
+    back = unreduce(result, shape, dim, keepdim)
+    return unreduce(grad, shape, dim, keepdim) * (self - back).exp()
 
 
 def _amax_grad(grad, self, result, dim, keepdim):

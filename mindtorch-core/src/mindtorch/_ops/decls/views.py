@@ -760,7 +760,7 @@ def _narrow_grad(grad, self_geometry, dim, start, length):
 
 def _pieces_grad(dim_of):
     """split-like ops: the pieces lie one after another along a dim (dim_of(ndim, args))."""
-    def grad_fn(grads, self_geometry, dim=0):
+    def grad_fn(grads, dim=0):
         return _cat_grads(grads, dim)
 
     def grad_fn_n(grads, self_geometry):
@@ -773,14 +773,15 @@ def _cat_grads(grads, dim):
     return mindtorch.cat(grads, dim)
 
 
-def _meshgrid_grad(grads, tensors, indexing=None):
+def _meshgrid_grad(grads, tensors_geometry, indexing=None):
     out = []
     n = len(grads)
     for k, g in enumerate(grads):
         axis = k
         if indexing == "xy" and n >= 2 and k < 2:
             axis = 1 - k
-        out.append(g.sum([d for d in range(g.ndim) if d != axis]).reshape(tensors[k].shape))
+        others = [d for d in range(g.ndim) if d != axis]
+        out.append(g.sum(others).reshape(tensors_geometry[k][0]))
     return out
 
 
