@@ -130,7 +130,9 @@ def test_complex_products_match_torch():
     for m in (M, torch):
         ta, tb, tv, tw = (m.tensor(x, dtype=m.complex128, requires_grad=True)
                           for x in (a, b, v, w))
-        r = (ta.mm(tb).sum() + ta.mv(tv).sum() * 1j + tv.dot(tw) + m.vdot(tv, tw) * (2 - 1j))
+        r = (ta.mm(tb).sum() + ta.mv(tv).sum() * 1j + tv.dot(tw) + m.vdot(tv, tw) * (2 - 1j)
+             + m.addmm(ta.mm(tb), tb.t(), ta.t(), alpha=1j, beta=2 - 1j).sum()
+             + m.addmv(tw[:2] * 1, tb.t() * 1, tv, alpha=2j).sum())  # complex alpha/beta
         seed = m.ones((), dtype=m.complex128)  # as backward from r's real part
         out.append(m.autograd.grad(r, (ta, tb, tv, tw), seed))
     assert_same(list(out[0]), list(out[1]))

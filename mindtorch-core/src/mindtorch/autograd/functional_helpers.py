@@ -23,6 +23,14 @@ def sum_to(grad, shape):
     return grad.reshape(shape)
 
 
+def scaled(grad, c):
+    """grad times a Python number c (conjugated, as PyTorch's formulas take it), skipped for
+    c == 1 (PyTorch's maybe_multiply)."""
+    if type(c) is not bool and c == 1:
+        return grad
+    return grad * (c.conjugate() if type(c) is complex else c)
+
+
 def unreduce(grad, shape, dim, keepdim):
     """A reduction's grad (over `dim`: an int, a list, or None / () for all dims)
     broadcast back to the input `shape`."""

@@ -7,6 +7,7 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
+from ...autograd.functional_helpers import scaled
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, inplace_via
@@ -817,11 +818,6 @@ def _h(t):
     return t.mH if t.dtype.is_complex else t.mT
 
 
-def _scaled(t, c):
-    """t * c, skipped for c == 1 (PyTorch's maybe_multiply)."""
-    return t if c == 1 else t * c
-
-
 def _as(t, like):
     return t if t.dtype is like.dtype else t.to(like.dtype)
 
@@ -829,7 +825,6 @@ def _as(t, like):
 def _cross_dim(self, other, dim):
     if dim is not None:
         return dim
-    from ..._shapes import broadcast_shapes
     return next(d for d, n in enumerate(broadcast_shapes(self.shape, other.shape)) if n == 3)
 
 
@@ -837,8 +832,8 @@ def _addbmm_grad(which):
     def grad_fn(grad, batch1, batch2, alpha):
         g = grad.unsqueeze(0).expand(batch1.shape[0], *grad.shape)
         if which == 1:
-            return _scaled(g.bmm(_h(batch2)), alpha)
-        return _scaled(_h(batch1).bmm(g), alpha)
+            return scaled(g.bmm(_h(batch2)), alpha)
+        return scaled(_h(batch1).bmm(g), alpha)
     return grad_fn
 
 
@@ -859,20 +854,20 @@ _GRADS = {
             "tensor": lambda grad, self: grad * self.conj()},
     "vdot": {"self": lambda grad, other: grad.conj() * other,
              "other": lambda grad, self: grad * self},
-    "addmm": {"self": lambda grad, beta: _scaled(grad, beta),
-              "mat1": lambda grad, mat2, alpha: _scaled(grad.mm(_h(mat2)), alpha),
-              "mat2": lambda grad, mat1, alpha: _scaled(_h(mat1).mm(grad), alpha)},
-    "addmv": {"self": lambda grad, beta: _scaled(grad, beta),
-              "mat": lambda grad, vec, alpha: _scaled(grad.unsqueeze(-1) * vec.conj(), alpha),
-              "vec": lambda grad, mat, alpha: _scaled(_h(mat).mv(grad), alpha)},
+    "addmm": {"self": lambda grad, beta: scaled(grad, beta),
+              "mat1": lambda grad, mat2, alpha: scaled(grad.mm(_h(mat2)), alpha),
+              "mat2": lambda grad, mat1, alpha: scaled(_h(mat1).mm(grad), alpha)},
+    "addmv": {"self": lambda grad, beta: scaled(grad, beta),
+              "mat": lambda grad, vec, alpha: scaled(grad.unsqueeze(-1) * vec.conj(), alpha),
+              "vec": lambda grad, mat, alpha: scaled(_h(mat).mv(grad), alpha)},
     # addr promotes its operands: the products are taken in the result's dtype
-    "addr": {"self": lambda grad, beta: _scaled(grad, beta),
-             "vec1": lambda grad, vec2, alpha: _scaled(grad.mv(_as(vec2, grad).conj()), alpha),
-             "vec2": lambda grad, vec1, alpha: _scaled(_h(grad).mv(_as(vec1, grad)), alpha)},
-    "baddbmm": {"self": lambda grad, beta: _scaled(grad, beta),
-                "batch1": lambda grad, batch2, alpha: _scaled(grad.bmm(_h(batch2)), alpha),
-                "batch2": lambda grad, batch1, alpha: _scaled(_h(batch1).bmm(grad), alpha)},
-    "addbmm": {"self": lambda grad, beta: _scaled(grad, beta),
+    "addr": {"self": lambda grad, beta: scaled(grad, beta),
+             "vec1": lambda grad, vec2, alpha: scaled(grad.mv(_as(vec2, grad).conj()), alpha),
+             "vec2": lambda grad, vec1, alpha: scaled(_h(grad).mv(_as(vec1, grad)), alpha)},
+    "baddbmm": {"self": lambda grad, beta: scaled(grad, beta),
+                "batch1": lambda grad, batch2, alpha: scaled(grad.bmm(_h(batch2)), alpha),
+                "batch2": lambda grad, batch1, alpha: scaled(_h(batch1).bmm(grad), alpha)},
+    "addbmm": {"self": lambda grad, beta: scaled(grad, beta),
                "batch1": _addbmm_grad(1), "batch2": _addbmm_grad(2)},
     "tril": {"self": lambda grad, diagonal: grad.tril(diagonal)},
     "triu": {"self": lambda grad, diagonal: grad.triu(diagonal)},

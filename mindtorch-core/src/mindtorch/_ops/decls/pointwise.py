@@ -8,6 +8,8 @@ import cmath
 import math
 
 from ... import _dtype
+from ..._tensor import Tensor
+from ...autograd.functional_helpers import scaled
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name, define_inplace
 
@@ -559,10 +561,6 @@ def _cj(x):
     return x.conj() if getattr(x, "dtype", None) is not None and x.dtype.is_complex else x
 
 
-def _times(grad, alpha):
-    return grad if type(alpha) is not bool and alpha == 1 else grad * _cj(alpha)
-
-
 def _zero(grad):
     """The gradient of piecewise-constant ops (floor, sign, ...): zeros, not None."""
     return _M().zeros_like(grad)
@@ -727,9 +725,9 @@ _GRADS = {
     "rad2deg": {"self": lambda grad: grad * (1 / DEG)},
     "nan_to_num": {"self": lambda grad, self: _keep(self.isfinite(), grad)},
     # binary
-    "add": {"self": lambda grad: grad, "other": lambda grad, alpha: _times(grad, alpha)},
-    "sub": {"self": lambda grad: grad, "other": lambda grad, alpha: _times(-grad, alpha)},
-    "rsub": {"self": lambda grad, alpha: _times(-grad, alpha), "other": lambda grad: grad},
+    "add": {"self": lambda grad: grad, "other": lambda grad, alpha: scaled(grad, alpha)},
+    "sub": {"self": lambda grad: grad, "other": lambda grad, alpha: scaled(-grad, alpha)},
+    "rsub": {"self": lambda grad, alpha: scaled(-grad, alpha), "other": lambda grad: grad},
     "mul": {"self": lambda grad, other: grad * _cj(other),
             "other": lambda grad, self: grad * _cj(self)},
     "div": {"self": lambda grad, other, rounding_mode:
@@ -765,12 +763,8 @@ _GRADS = {
                 "tensor2": lambda grad, tensor1, tensor2, value:
                 -grad * _cj(value * tensor1 / (tensor2 * tensor2))},
 }
-# PyTorch's node names where they are not the op's name in CamelCase.  Ops PyTorch splits
-# into overloads get one name here, the commonest form's: x ** 2 (PowBackward0; x ** y is
-# PowBackward1, 2 ** x PowBackward2), x.clamp(0, 1) (ClampBackward1; tensor bounds give
-# ClampBackward0), 2 - x (RsubBackward1), x % 2, fmod(x, 2), lerp(x, y, 0.5) (Backward0).
 def _tensor(x):
-    return type(x).__name__ == "Tensor" or hasattr(x, "_grad_fn")
+    return isinstance(x, Tensor)
 
 
 # PyTorch's node names where they differ from the op's (some numbered by overload: a
