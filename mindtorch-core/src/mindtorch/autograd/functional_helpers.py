@@ -23,6 +23,14 @@ def sum_to(grad, shape):
     return grad.reshape(shape)
 
 
+def sgn(x):
+    """x's sign, x / |x| for complex (0 at 0): the derivative of |x|."""
+    if not x.dtype.is_complex:
+        return x.sign()
+    a = x.abs()
+    return _ops().where(a == 0, 0, x / a)
+
+
 def scaled(grad, c):
     """grad times a Python number c (conjugated, as PyTorch's formulas take it), skipped for
     c == 1 (PyTorch's maybe_multiply)."""

@@ -9,7 +9,7 @@ import math
 
 from ... import _dtype
 from ..._tensor import Tensor
-from ...autograd.functional_helpers import scaled
+from ...autograd.functional_helpers import scaled, sgn as _sgn
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name, define_inplace
 
@@ -569,13 +569,6 @@ def _zero(grad):
 def _keep(cond, grad):
     """grad where cond holds, else 0."""
     return _M().where(cond, grad, 0)
-
-
-def _sgn(self):
-    if not self.dtype.is_complex:
-        return self.sign()
-    a = self.abs()
-    return _M().where(a == 0, 0, self / a)
 
 
 def _not_implemented(name):

@@ -19,7 +19,7 @@ import warnings
 from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
-from ...autograd.functional_helpers import unreduce
+from ...autograd.functional_helpers import sgn as _sgn, unreduce
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
 
@@ -610,7 +610,7 @@ def _declare():
 
 
 # -- backward formulas (see registry.derivative): PyTorch's, written with mindtorch ops ----
-# Reductions broadcast their gradient back over the reduced dims (`_back`); every formula
+# Reductions broadcast their gradient back over the reduced dims (`unreduce`); every formula
 # is data-independent (masks instead of branches on values), so it runs on any device.
 
 def _dims(shape, dim):
@@ -754,14 +754,6 @@ def _softmax_grad(grad, result, dim):
 
 def _log_softmax_grad(grad, result, dim):
     return grad - result.exp() * grad.sum(dim, keepdim=True)
-
-
-def _sgn(x):
-    import mindtorch as M
-    if not x.dtype.is_complex:
-        return x.sign()
-    a = x.abs()
-    return M.where(a == 0, 0, x / a)
 
 
 def _norm_grad(grad, self, p, dim, keepdim, result):
