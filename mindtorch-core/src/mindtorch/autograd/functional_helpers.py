@@ -23,6 +23,12 @@ def sum_to(grad, shape):
     return grad.reshape(shape)
 
 
+def zeros(grad):
+    """A zero gradient shaped like grad: for inputs the output does not vary with (floor,
+    sign, samplers, what an in-place write overwrote), where PyTorch gives zeros, not None."""
+    return grad.new_zeros(grad.shape)
+
+
 def sgn(x):
     """x's sign, x / |x| for complex (0 at 0): the derivative of |x|."""
     if not x.dtype.is_complex:

@@ -10,6 +10,7 @@ from ..._creation import _empty as _create_empty
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
+from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
 from ._helpers import _type_name
 
@@ -382,11 +383,8 @@ def _declare():
            method=False, tags=("factory",))
     define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False, tags=("factory",))
     # a Python number as src is copied like a 0-dim tensor (PyTorch wraps it)
-    copy_ = define("copy_(Tensor(a!) self, Tensor|Scalar src, bool non_blocking=False) -> "
-                   "Tensor(a!)", function=False, tags=("inplace",))
-    # (the engine sums src's gradient over broadcast dims and casts it to src's dtype/device)
-    derivative(copy_, self=lambda grad: grad.new_zeros(grad.shape),
-               src=lambda grad: grad, name="torch::autograd::CopyBackwards")
+    define("copy_(Tensor(a!) self, Tensor|Scalar src, bool non_blocking=False) -> Tensor(a!)",
+           function=False, tags=("inplace",))
     define("fill_(Tensor(a!) self, Tensor|Scalar value) -> Tensor(a!)", tags=("inplace",))
     define("fill(Tensor self, Tensor|Scalar value) -> Tensor", method=False, decomposition=_fill)
     define("zero_(Tensor(a!) self) -> Tensor(a!)", tags=("inplace",),
@@ -407,17 +405,16 @@ def _declare():
 _declare()
 
 
-def _zeros_like(grad):
-    return grad.new_zeros(grad._shape)
-
-
 def _derivatives():
+    # (the engine sums src's gradient over broadcast dims and casts it to src's dtype/device)
+    derivative(OPS["copy_"], self=zeros, src=lambda grad: grad,
+               name="torch::autograd::CopyBackwards")
     # a tensor fill value gets the sum of the gradient of what it filled
-    fill = {"self": _zeros_like, "value": lambda grad: grad.sum()}
+    fill = {"self": zeros, "value": lambda grad: grad.sum()}
     derivative(OPS["fill_"], **fill, name=lambda self, value:
                f"FillBackward{2 + isinstance(value, type(self))}")
     derivative(OPS["fill"], **fill)
-    derivative(OPS["zero_"], self=_zeros_like)
+    derivative(OPS["zero_"], self=zeros)
     derivative(OPS["clone"], self=lambda grad: grad)
     # (the engine casts the gradient back to the input's dtype and device)
     derivative(OPS["_to_copy"], self=lambda grad: grad)

@@ -9,7 +9,7 @@ import math
 
 from ... import _dtype
 from ..._tensor import Tensor
-from ...autograd.functional_helpers import scaled, sgn as _sgn
+from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name, define_inplace
 
@@ -561,11 +561,6 @@ def _cj(x):
     return x.conj() if getattr(x, "dtype", None) is not None and x.dtype.is_complex else x
 
 
-def _zero(grad):
-    """The gradient of piecewise-constant ops (floor, sign, ...): zeros, not None."""
-    return _M().zeros_like(grad)
-
-
 def _keep(cond, grad):
     """grad where cond holds, else 0."""
     return _M().where(cond, grad, 0)
@@ -587,7 +582,7 @@ def _scalar_log(b):
 def _pow_self(grad, self, exponent):
     if not hasattr(exponent, "dtype"):
         if exponent == 0:
-            return _zero(grad)
+            return zeros(grad)
         return grad * _cj(exponent * self.pow(exponent - 1))
     return _M().where(exponent == 0, 0, grad * _cj(exponent * self.pow(exponent - 1)))
 
@@ -670,7 +665,7 @@ def _atan2_grad(grad, x, self, other):
 
 def _div_other(grad, self, other, rounding_mode):
     if rounding_mode is not None:
-        return _zero(grad)
+        return zeros(grad)
     return -grad * _cj(self / other / other)
 
 
@@ -681,7 +676,7 @@ def _remainder_other(grad, self, other):
 
 
 LN2, LN10, DEG = math.log(2.0), math.log(10.0), math.pi / 180
-_ZERO = {"self": _zero}
+_ZERO = {"self": zeros}
 _GRADS = {
     # unary
     "neg": {"self": lambda grad: -grad},
@@ -724,7 +719,7 @@ _GRADS = {
     "mul": {"self": lambda grad, other: grad * _cj(other),
             "other": lambda grad, self: grad * _cj(self)},
     "div": {"self": lambda grad, other, rounding_mode:
-            grad / _cj(other) if rounding_mode is None else _zero(grad),
+            grad / _cj(other) if rounding_mode is None else zeros(grad),
             "other": _div_other},
     "floor_divide": {"self": _not_implemented("floor_divide"),
                      "other": _not_implemented("floor_divide")},

@@ -12,6 +12,7 @@ meta rules share them so both devices reject the same inputs with PyTorch's erro
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._shapes import numel as _numel
+from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name
 from .creation import _empty, _empty_like, _fresh
@@ -469,25 +470,21 @@ def _declare():
 # -- backward formulas: as in PyTorch, samples carry a zero gradient to the tensors they were
 # drawn into or parameterised by (returned broadcast: the engine sums them to each input)
 
-def _zeros(grad):
-    return grad.new_zeros(grad._shape)
-
-
 def _bernoulli_grad(grad, p):
     if p is not None:  # PyTorch has no formula for bernoulli(input, p)
         raise NotImplementedError("the derivative for 'bernoulli' with a float p is not "
                                   "implemented.")
-    return _zeros(grad)
+    return zeros(grad)
 
 
 def _derivatives():
     for name in ("uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_",
                  "geometric_"):
-        derivative(OPS[name], self=_zeros)
-    derivative(OPS["bernoulli_"], self=_zeros, p=_zeros)
+        derivative(OPS[name], self=zeros)
+    derivative(OPS["bernoulli_"], self=zeros, p=zeros)
     derivative(OPS["bernoulli"], self=_bernoulli_grad)
-    derivative(OPS["normal"], mean=_zeros, std=_zeros)
-    derivative(OPS["poisson"], self=_zeros)
+    derivative(OPS["normal"], mean=zeros, std=zeros)
+    derivative(OPS["poisson"], self=zeros)
     nondifferentiable(OPS["multinomial"])
 
 
