@@ -25,6 +25,7 @@ from ._ops.dispatch import set_cpu_fallback  # noqa: F401
 from ._ops.decls import creation as _d1, pointwise as _d2, views as _d3  # noqa: F401
 from ._ops.decls import indexing as _d4, joining as _d5, linalg as _d6  # noqa: F401
 from ._ops.decls import random as _d7, reduction as _d8, reorder as _d9  # noqa: F401
+from ._ops.decls import einsum as _d10  # noqa: F401
 from . import _indexing
 from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: F401
 from ._random import get_rng_state, set_rng_state  # noqa: F401
