@@ -5,7 +5,7 @@ import pytest
 import mindtorch
 from mindtorch._ops import OPS
 
-from samples import ops_with_kernels, samples_for
+from mindtorch.testing.opdb import ops_with_kernels, samples_for
 
 OPS_WITH_BOTH = ops_with_kernels("cpu", "meta")
 

@@ -21,15 +21,11 @@ from . import plugins  # noqa: F401
 from .plugins import _loader as _plugin_loader
 from ._ops import OPS as _OPS
 from ._ops.dispatch import set_cpu_fallback  # noqa: F401
-# declaring the ops (imported for that effect only, under private names)
-from ._ops.decls import creation as _d1, pointwise as _d2, views as _d3  # noqa: F401
-from ._ops.decls import indexing as _d4, joining as _d5, linalg as _d6  # noqa: F401
-from ._ops.decls import random as _d7, reduction as _d8, reorder as _d9  # noqa: F401
-from ._ops.decls import einsum as _d10  # noqa: F401
+from ._ops import decls as _decls  # noqa: F401 - declares every op
 from . import _indexing
 from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: F401
 from ._random import get_rng_state, set_rng_state  # noqa: F401
-from . import backends, ops, random, return_types, testing  # noqa: F401
+from . import backends, linalg, nn, ops, random, return_types, special, testing  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,

@@ -115,6 +115,13 @@ def float_(op, pos, x):
     _fail(op, pos, x)
 
 
+def float_list(op, pos, x):
+    """A sequence of real numbers, or one number standing for all of them."""
+    if isinstance(x, (list, tuple)):
+        return tuple(float_(op, pos, v) for v in x)
+    return (float_(op, pos, x),)
+
+
 def bool_(op, pos, x):
     if isinstance(x, np.bool_):
         return bool(x)

@@ -209,6 +209,8 @@ _CHECKS = {
     "int[]": ("type({x}) is tuple and not [v for v in {x} if type(v) is not int]", "_h.int_list"),
     "int|int[]": ("type({x}) is int", "_h.int_or_list"),
     "float": ("type({x}) is float", "_h.float_"),
+    "float[]": ("type({x}) is tuple and not [v for v in {x} if type(v) is not float]",
+                "_h.float_list"),
     "bool": ("type({x}) is bool", "_h.bool_"),
     "str": ("type({x}) is str", "_h.str_"),
     "ScalarType": ("type({x}) is _dtype_t", "_h.dtype_"),

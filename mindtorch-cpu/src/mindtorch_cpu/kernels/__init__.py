@@ -1,7 +1,6 @@
 """Every CPU kernel, by op name.  Each module exposes KERNELS = {op name: fn}."""
+import importlib
 import warnings
-
-from . import creation, indexing, joining, linalg, pointwise, random, reduction
 
 # NumPy reports floating-point edge cases (0 * inf, inf - inf, ...) as RuntimeWarnings;
 # PyTorch computes the same IEEE results silently.  Ignored for the warnings NumPy
@@ -9,6 +8,9 @@ from . import creation, indexing, joining, linalg, pointwise, random, reduction
 # call, unlike np.errstate.
 warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"mindtorch_cpu\.kernels\.")
 
+FAMILIES = ("creation", "pointwise", "reduction", "linalg", "joining", "indexing", "random",
+            "activation", "special", "sorting", "factorization", "conv", "pooling",
+            "resample", "normalization", "layers", "loss")
 ALL_KERNELS = {}
-for _m in (creation, pointwise, reduction, linalg, joining, indexing, random):
-    ALL_KERNELS.update(_m.KERNELS)
+for _family in FAMILIES:
+    ALL_KERNELS.update(importlib.import_module(f"{__name__}.{_family}").KERNELS)

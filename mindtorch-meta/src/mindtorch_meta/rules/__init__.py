@@ -1,6 +1,9 @@
 """Inference rules by op family; each module exposes RULES = {op name: rule}."""
-from . import creation, indexing, joining, linalg, random, reduction
+import importlib
 
+FAMILIES = ("creation", "reduction", "linalg", "joining", "indexing", "random", "activation",
+            "special", "sorting", "factorization", "conv", "pooling", "resample",
+            "normalization", "layers", "loss")
 RULES = {}
-for _m in (creation, reduction, linalg, joining, indexing, random):
-    RULES.update(_m.RULES)
+for _family in FAMILIES:
+    RULES.update(importlib.import_module(f"{__name__}.{_family}").RULES)

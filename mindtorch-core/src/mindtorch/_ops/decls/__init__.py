@@ -1,0 +1,9 @@
+"""Every op declaration, one module per family; importing this package declares them all."""
+import importlib
+
+FAMILIES = ("creation", "pointwise", "views", "indexing", "joining", "linalg", "random",
+            "reduction", "reorder", "einsum", "activation", "special", "sorting",
+            "factorization", "conv", "pooling", "resample", "normalization", "layers", "loss")
+
+for _family in FAMILIES:
+    importlib.import_module(f"{__name__}.{_family}")

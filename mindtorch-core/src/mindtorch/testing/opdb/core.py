@@ -1,23 +1,11 @@
-"""Sample arguments per op, built on any device, for device-generic checks.
-
-Pointwise ops get generic samples from their schema; other ops list theirs in SAMPLES.
-Each sample is a function (device) -> (args, kwargs)."""
+"""Samples of the ops declared before issue 4 (creation, pointwise, reductions, products,
+joining, indexing, random); generic samples for pointwise ops (see samples_for)."""
 import mindtorch
-from mindtorch._ops import OPS
+
+from ._make import ix as _ix, t as _t
 
 
-def _t(device, shape, dtype=mindtorch.float32, transposed=False):
-    if dtype.is_floating_point or dtype.is_complex:
-        t = mindtorch.randn(tuple(shape[::-1] if transposed else shape)).to(dtype)
-    elif dtype is mindtorch.bool:
-        t = mindtorch.randn(tuple(shape[::-1] if transposed else shape)) > 0
-    else:
-        t = mindtorch.randint(-5, 6, shape[::-1] if transposed else shape).to(dtype)
-    t = t.t() if transposed else t
-    return t.to(device)
-
-
-def _unary(op):
+def unary_samples(op):
     shapes = [((3, 4), mindtorch.float32, False), ((3, 4), mindtorch.float64, True),
               ((), mindtorch.float32, False), ((0, 3), mindtorch.float32, False),
               ((5,), mindtorch.int64, False), ((2, 3), mindtorch.bool, False),
@@ -25,7 +13,7 @@ def _unary(op):
     return [lambda d, s=s: ((_t(d, *s),), {}) for s in shapes]
 
 
-def _binary(op):
+def binary_samples(op):
     f32, i32, f64 = mindtorch.float32, mindtorch.int32, mindtorch.float64
     return [
         lambda d: ((_t(d, (3, 1)), _t(d, (1, 4))), {}),
@@ -107,11 +95,7 @@ SAMPLES.update({
             lambda d: (([_t(d, (2, 3), _b), _t(d, (2, 1), mindtorch.uint8)], 1), {})],
 })
 
-# indexing (index tensors are built on the host and moved, so both devices get the same)
-def _ix(d, values, dtype=_i64):
-    return mindtorch.tensor(values, dtype=dtype).to(d)
-
-
+# indexing
 _SCATTER_INDEX = [[0, 3, 1], [2, 2, 0]]
 SAMPLES.update({
     "index_select": [lambda d: ((_t(d, (3, 4), transposed=True), 1, _ix(d, [3, 0, 3])), {}),
@@ -145,21 +129,3 @@ SAMPLES.update({
     "nonzero": [lambda d: ((_t(d, (3, 4)),), {})],
     "masked_select": [lambda d: ((_t(d, (3, 4)), _t(d, (4,), _b)), {})],
 })
-
-
-def samples_for(op):
-    if op.name in SAMPLES:
-        return SAMPLES[op.name]
-    if "pointwise" in op.tags:
-        tensors = [a for a in op.schema.args if not a.kwarg_only]
-        if len(tensors) == 1:
-            return _unary(op)
-        if len(tensors) == 2:
-            return _binary(op)
-    return None
-
-
-def ops_with_kernels(*devices):
-    from mindtorch.plugins._registry import KERNELS
-    return sorted(name for name in OPS
-                  if all(d in KERNELS.get(name, {}) for d in devices))

@@ -1,0 +1,1 @@
+"""activation ops (being filled in by issue 4)."""

@@ -1,0 +1,1 @@
+"""conv ops (being filled in by issue 4)."""

@@ -1,0 +1,1 @@
+"""factorization ops (being filled in by issue 4)."""

@@ -1,0 +1,1 @@
+"""layers ops (being filled in by issue 4)."""

@@ -1,0 +1,1 @@
+"""loss ops (being filled in by issue 4)."""

@@ -1,0 +1,1 @@
+"""normalization ops (being filled in by issue 4)."""

@@ -1,0 +1,1 @@
+"""pooling ops (being filled in by issue 4)."""

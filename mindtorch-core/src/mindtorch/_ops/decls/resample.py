@@ -1,0 +1,1 @@
+"""resample ops (being filled in by issue 4)."""

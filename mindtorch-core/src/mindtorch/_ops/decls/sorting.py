@@ -1,0 +1,1 @@
+"""sorting ops (being filled in by issue 4)."""

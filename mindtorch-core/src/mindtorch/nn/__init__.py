@@ -1,0 +1,2 @@
+"""mindtorch.nn (torch.nn)."""
+from . import functional  # noqa: F401

@@ -1,0 +1,33 @@
+"""The op database: sample inputs for every op, built on any device, for device-generic
+checks.  Each family module has SAMPLES = {op name: [sample, ...]}, a sample being a
+function (device) -> (args, kwargs).  Pointwise ops without listed samples get generic
+ones from their schema."""
+import importlib
+
+from mindtorch._ops import OPS
+
+from .core import binary_samples, unary_samples
+
+FAMILIES = ("core", "activation", "special", "sorting", "factorization", "conv", "pooling",
+            "resample", "normalization", "layers", "loss")
+SAMPLES = {}
+for _family in FAMILIES:
+    SAMPLES.update(importlib.import_module(f"{__name__}.{_family}").SAMPLES)
+
+
+def samples_for(op):
+    if op.name in SAMPLES:
+        return SAMPLES[op.name]
+    if "pointwise" in op.tags:
+        tensors = [a for a in op.schema.args if not a.kwarg_only]
+        if len(tensors) == 1:
+            return unary_samples(op)
+        if len(tensors) == 2:
+            return binary_samples(op)
+    return None
+
+
+def ops_with_kernels(*devices):
+    from mindtorch.plugins._registry import KERNELS
+    return sorted(name for name in OPS
+                  if all(d in KERNELS.get(name, {}) for d in devices))

@@ -1,0 +1,2 @@
+"""Meta inference rules: activation ops."""
+RULES = {}

@@ -1,0 +1,2 @@
+"""Meta inference rules: conv ops."""
+RULES = {}

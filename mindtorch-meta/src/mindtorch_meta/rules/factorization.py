@@ -1,0 +1,2 @@
+"""Meta inference rules: factorization ops."""
+RULES = {}

@@ -1,0 +1,2 @@
+"""Meta inference rules: layers ops."""
+RULES = {}

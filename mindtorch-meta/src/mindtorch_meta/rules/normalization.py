@@ -1,0 +1,2 @@
+"""Meta inference rules: normalization ops."""
+RULES = {}

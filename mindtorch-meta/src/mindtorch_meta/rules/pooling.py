@@ -1,0 +1,2 @@
+"""Meta inference rules: pooling ops."""
+RULES = {}

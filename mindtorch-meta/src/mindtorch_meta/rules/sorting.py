@@ -1,0 +1,2 @@
+"""Meta inference rules: sorting ops."""
+RULES = {}
