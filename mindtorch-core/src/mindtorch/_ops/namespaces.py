@@ -1,15 +1,17 @@
 """Public modules besides `mindtorch` itself: mindtorch.linalg, mindtorch.special,
 mindtorch.nn.functional.  An op joins one with define(..., modules=("linalg",)); its name
 there drops the module's prefix, as PyTorch's do (op `linalg_inv` is `mindtorch.linalg.inv`,
-op `special_erfcx` is `mindtorch.special.erfcx`, op `conv2d` is `nn.functional.conv2d`)."""
+op `special_erfcx` is `mindtorch.special.erfcx`, op `conv2d` is `nn.functional.conv2d`),
+unless define(..., public_name=...) names it (op `im2col` is `nn.functional.unfold`, as
+`Tensor.unfold` is another op)."""
 from .registry import OPS
 
 
 def exports(module):
     """{public name: op} of the ops that joined `module`."""
     prefix = module.rpartition(".")[2] + "_"
-    return {op.name.removeprefix(prefix): op for op in OPS.values()
-            if module in op.options.get("modules", ())}
+    return {op.options.get("public_name") or op.name.removeprefix(prefix): op
+            for op in OPS.values() if module in op.options.get("modules", ())}
 
 
 def install(namespace, module):
