@@ -571,6 +571,9 @@ def type_(t, dtype=None, non_blocking=False, **kwargs):
     if dtype is None:
         return parse_type_name(t)
     device = None
+    from ._legacy_types import tensortype
+    if isinstance(dtype, tensortype):  # Tensor.type(torch.LongTensor)
+        dtype = f"torch.{dtype.__name__}"
     if isinstance(dtype, str):
         device, dtype = _parse_type(dtype)
         if device is not None:

@@ -345,6 +345,35 @@ def _route_full(args, kwargs):
     return args, kwargs
 
 
+def _logspace(start, end, steps, base, dtype, device):
+    # computed in double (as PyTorch's step arithmetic is) and rounded once to dtype
+    import mindtorch as M
+    dtype = dtype or D.get_default_dtype()
+    wide = M.complex128 if dtype.is_complex else M.float64
+    exponents = M.linspace(start, end, steps, dtype=wide, device=device)
+    return M.pow(float(base), exponents).to(dtype)
+
+
+def _triangle_indices(lower):
+    """tril_indices / triu_indices: the (row, col) pairs of the triangle, row by row."""
+    name = "tril_indices" if lower else "triu_indices"
+
+    def indices(row, col, offset, dtype, device):
+        import mindtorch as M
+        if row < 0 or col < 0:
+            raise RuntimeError(f"{name} expects row and col to be non-negative, got "
+                               f"row={row} and col={col}")
+        dtype = dtype or M.int64
+        if dtype not in (M.int32, M.int64):
+            raise RuntimeError(f'"{name}" not implemented for '
+                               f"'{_type_name(dtype)}'")
+        r = M.arange(row, device=device).unsqueeze(1)
+        c = M.arange(col, device=device)
+        mask = (c <= r + offset) if lower else (c >= r + offset)
+        return M.stack([r.expand(row, col)[mask], c.expand(row, col)[mask]]).to(dtype)
+    return indices
+
+
 def _declare():
     empty = define(f"empty(int[] size, {_FACTORY}) -> Tensor",
                    core_impl=lambda size, dtype, device: _empty(size, dtype, device),
@@ -382,6 +411,11 @@ def _declare():
     define(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY}) -> Tensor",
            method=False, tags=("factory",))
     define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False, tags=("factory",))
+    define(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, {_FACTORY}) -> "
+           "Tensor", method=False, tags=("factory",), decomposition=_logspace)
+    for lower, name in ((True, "tril_indices"), (False, "triu_indices")):
+        define(f"{name}(int row, int col, int offset=0, {_FACTORY}) -> Tensor", method=False,
+               tags=("factory",), decomposition=_triangle_indices(lower))
     # a Python number as src is copied like a 0-dim tensor (PyTorch wraps it)
     define("copy_(Tensor(a!) self, Tensor|Scalar src, bool non_blocking=False) -> Tensor(a!)",
            function=False, tags=("inplace",))
@@ -419,6 +453,7 @@ def _derivatives():
     # (the engine casts the gradient back to the input's dtype and device)
     derivative(OPS["_to_copy"], self=lambda grad: grad)
     nondifferentiable(OPS["empty_like"], OPS["new_empty_strided"])
+    nondifferentiable(OPS["logspace"], OPS["tril_indices"], OPS["triu_indices"])
 
 
 _derivatives()

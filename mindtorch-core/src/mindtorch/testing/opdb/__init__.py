@@ -9,7 +9,7 @@ from mindtorch._ops import OPS
 from .core import binary_samples, unary_samples
 
 FAMILIES = ("core", "activation", "special", "sorting", "factorization", "conv", "pooling",
-            "resample", "normalization", "layers", "loss")
+            "resample", "normalization", "layers", "loss", "numerics")
 SAMPLES = {}
 for _family in FAMILIES:
     SAMPLES.update(importlib.import_module(f"{__name__}.{_family}").SAMPLES)

@@ -1,0 +1,205 @@
+"""The numerics family and the creation additions against PyTorch: complex, polar, frexp,
+cov, corrcoef, trapezoid, cumulative_trapezoid, renorm, unravel_index, vander,
+fill_diagonal_, cumsum_/cumprod_, is_nonzero, is_same_size, logspace, tril/triu_indices and
+the legacy tensor types; values, dtypes, error classes, and the meta device's shapes."""
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import assert_same, same_error, to_torch, torch
+from test_reduction import check_meta, make
+
+RNG = np.random.default_rng(7)
+
+
+def both(fn, *mts, rtol=None, atol=None):
+    """fn(lib, *tensors) agrees between mindtorch and torch (values or error class);
+    on meta tensors it gives the cpu shapes and dtypes."""
+    ths = [to_torch(m) for m in mts]
+    try:
+        expected = fn(torch, *ths)
+    except Exception:  # noqa: BLE001 - compared by class below
+        same_error(lambda: fn(mindtorch, *mts), lambda: fn(torch, *ths))
+        return
+    got = fn(mindtorch, *mts)
+    if isinstance(expected, tuple):
+        assert type(got).__name__ == type(expected).__name__
+        got, expected = tuple(got), tuple(expected)
+    assert_same(got, expected, rtol=rtol, atol=atol)
+    check_meta(fn, *mts)
+
+
+def transposed(shape, dtype):
+    return make(shape[::-1], dtype).t()
+
+
+# (float16 parts: torch makes complex32, a dtype mindtorch lacks; it raises instead)
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("shapes", [((3, 1), (4,)), ((), ()), ((0, 2), (2,))])
+def test_complex_and_polar(dtype, shapes):
+    re, im = make(shapes[0], dtype), make(shapes[1], dtype)
+    both(lambda L, a, b: L.complex(a, b), re, im)
+    both(lambda L, a, b: L.polar(a.abs(), b), re, im)
+
+
+def test_complex_keeps_infinities_and_checks_dtypes():
+    inf = mindtorch.tensor([float("inf"), float("nan")])
+    both(lambda L, a, b: L.complex(a, b), inf, mindtorch.zeros(2))
+    both(lambda L, a, b: L.complex(a, b), mindtorch.zeros(2), inf)
+    both(lambda L, a, b: L.complex(a, b), mindtorch.zeros(2), mindtorch.zeros(2).double())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int32"])
+def test_frexp(dtype):
+    x = make((3, 4), dtype) * 7
+    both(lambda L, a: L.frexp(a), x)
+    both(lambda L, a: a.frexp(), x.t())
+    special = mindtorch.tensor([0.0, -0.0, float("inf"), -float("inf"), 1e-40, 3.0])
+    both(lambda L, a: L.frexp(a), special)
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"correction": 0}, {"correction": 3}])
+@pytest.mark.parametrize("shape", [(3, 5), (5,), (1, 4), (2, 1)])
+def test_cov_and_corrcoef(shape, kwargs):
+    x = make(shape, "float64")
+    both(lambda L, a: L.cov(a, **kwargs), x)
+    both(lambda L, a: a.cov(**kwargs), make(shape, "int64"))
+    both(lambda L, a: L.corrcoef(a), x)
+
+
+def test_cov_weights_and_errors():
+    x = make((2, 4), "float32")
+    fw, aw = mindtorch.tensor([1, 2, 1, 3]), mindtorch.tensor([0.5, 1.0, 2.0, 1.0])
+    for kw in ({"fweights": fw}, {"aweights": aw}, {"fweights": fw, "aweights": aw},
+               {"fweights": fw, "aweights": aw, "correction": 0}):
+        both(lambda L, a, f, w: L.cov(a, **{k: (f if k == "fweights" else w if k ==
+                                                "aweights" else v) for k, v in kw.items()}),
+             x, fw, aw)
+    both(lambda L, a: L.cov(a), make((2, 2, 2), "float32"))
+    both(lambda L, a, f: L.cov(a, fweights=f), x, fw.float())
+    both(lambda L, a, f: L.cov(a, aweights=f), x, fw)
+    both(lambda L, a, f: L.cov(a, fweights=f), x, fw[:3])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_trapezoid(dtype):
+    y = make((3, 4), dtype)
+    x = make((4,), "float64")
+    for name in ("trapezoid", "cumulative_trapezoid", "trapz"):
+        both(lambda L, a: getattr(L, name)(a), y)
+        both(lambda L, a: getattr(L, name)(a, dx=0.5, dim=0), y)
+        both(lambda L, a, b: getattr(L, name)(a, b), y, x)
+        both(lambda L, a, b: getattr(L, name)(a, b, dim=0), y.t(), make((3, 4), "float32"))
+        both(lambda L, a: getattr(L, name)(a), make((0,), dtype))
+    same_error(lambda: mindtorch.trapezoid(y, 2), lambda: torch.trapezoid(to_torch(y), 2))
+
+
+@pytest.mark.parametrize("p, dim, maxnorm", [(2, 0, 1.0), (1, 1, 5.0), (3, 2, 0.5),
+                                             (0, 0, 1.0), (2, 0, -1.0)])
+def test_renorm(p, dim, maxnorm):
+    x = make((2, 3, 4), "float32")
+    both(lambda L, a: L.renorm(a, p, dim, maxnorm), x)
+    both(lambda L, a: a.clone().renorm_(p, dim % 2, maxnorm), x.transpose(0, 1))
+    both(lambda L, a: L.renorm(a, 2, 0, 1), make((3, 3), "int64"))
+
+
+@pytest.mark.parametrize("indices, shape", [([5, 7], (2, 4)), (3, (2, 4)), ([-1, 9], (2, 4)),
+                                            ([[1, 2], [3, 0]], (4,)), ([0], (3, 0)),
+                                            ([1.0], (2,)), ([1], (2, -4)), (0, ())])
+def test_unravel_index(indices, shape):
+    got = lambda L: L.unravel_index(L.tensor(indices), shape)  # noqa: E731
+    same_error(lambda: got(mindtorch), lambda: got(torch))
+    try:
+        expected = got(torch)
+    except Exception:  # noqa: BLE001 - compared above
+        return
+    assert_same(list(got(mindtorch)), list(expected))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int32", "bool", "complex64"])
+@pytest.mark.parametrize("N, increasing", [(None, False), (4, True), (0, False), (1, True)])
+def test_vander(dtype, N, increasing):
+    both(lambda L, a: L.vander(a, N, increasing), make((3,), dtype))
+    both(lambda L, a: L.vander(a), make((2, 2), dtype))
+
+
+@pytest.mark.parametrize("shape, wrap", [((3, 4), False), ((7, 3), True), ((7, 3), False),
+                                         ((2, 2, 2), False), ((2, 3, 4), False), ((3,), False),
+                                         ((4, 3), True)])
+def test_fill_diagonal_(shape, wrap):
+    both(lambda L, a: a.clone().fill_diagonal_(5, wrap=wrap), make(shape, "float32"))
+    both(lambda L, a: a.clone().fill_diagonal_(True, wrap=wrap), make(shape, "int64"))
+    if len(shape) == 2:
+        x, tx = make(shape[::-1], "float32"), None
+        a, tx = x.t(), to_torch(x).t()
+        a.fill_diagonal_(-1.5, wrap)
+        tx.fill_diagonal_(-1.5, wrap)
+        assert_same(x, tx.t())  # written through the transposed view
+
+
+def test_inplace_scans():
+    for name in ("cumsum_", "cumprod_"):
+        both(lambda L, a: getattr(a.clone(), name)(1), make((3, 4), "float64"))
+        both(lambda L, a: getattr(a.clone(), name)(0), make((3, 4), "int64"))
+        both(lambda L, a: getattr(a.clone(), name)(0, dtype=L.float64), make((3,), "float32"))
+
+
+def test_size_predicates():
+    for data in ([0.0], [2], [], [1, 2], [[True]]):
+        same_error(lambda: mindtorch.tensor(data).is_nonzero(),
+                   lambda: torch.tensor(data).is_nonzero())
+        if len(data) == 1:
+            assert mindtorch.is_nonzero(mindtorch.tensor(data)) == \
+                torch.is_nonzero(torch.tensor(data))
+    assert mindtorch.is_same_size(mindtorch.ones(2, 3), mindtorch.ones(2, 3))
+    assert not mindtorch.ones(2, 3).is_same_size(mindtorch.ones(3, 2))
+
+
+@pytest.mark.parametrize("args, kwargs", [((0, 2, 3), {}), ((0, 1, 5), {"base": 2}),
+                                          ((0, 2, 3), {"dtype": "int64"}),
+                                          ((-2, 2, 7), {"dtype": "float64", "base": 3.0}),
+                                          ((1, 0, 1), {}), ((0, 3, 0), {})])
+def test_logspace(args, kwargs):
+    def run(L):
+        kw = {k: getattr(L, v) if k == "dtype" else v for k, v in kwargs.items()}
+        return L.logspace(*args, **kw)
+    assert_same(run(mindtorch), run(torch))
+    meta = mindtorch.logspace(*args, device="meta", **{k: getattr(mindtorch, v) if k == "dtype"
+                                                       else v for k, v in kwargs.items()})
+    assert (meta.shape, meta.dtype, meta.device.type) == (run(mindtorch).shape,
+                                                          run(mindtorch).dtype, "meta")
+
+
+@pytest.mark.parametrize("row, col, offset", [(3, 4, 1), (4, 3, -1), (0, 3, 0), (3, 3, 5),
+                                              (3, 3, -5), (1, 1, 0), (-1, 2, 0)])
+@pytest.mark.parametrize("name", ["tril_indices", "triu_indices"])
+def test_triangle_indices(name, row, col, offset):
+    same_error(lambda: getattr(mindtorch, name)(row, col, offset),
+               lambda: getattr(torch, name)(row, col, offset))
+    if row >= 0:
+        assert_same(getattr(mindtorch, name)(row, col, offset),
+                    getattr(torch, name)(row, col, offset))
+        assert_same(getattr(mindtorch, name)(row, col, dtype=mindtorch.int32),
+                    getattr(torch, name)(row, col, dtype=torch.int32))
+
+
+@pytest.mark.parametrize("name", ["FloatTensor", "DoubleTensor", "HalfTensor", "BFloat16Tensor",
+                                  "LongTensor", "IntTensor", "ShortTensor", "CharTensor",
+                                  "ByteTensor", "BoolTensor"])
+def test_legacy_tensor_types(name):
+    M, T = getattr(mindtorch, name), getattr(torch, name)
+    assert_same(M([1, 0]), T([1, 0]))
+    assert_same(M([[1], [2]]), T([[1], [2]]))
+    assert M(2, 3).shape == T(2, 3).shape and M().shape == T().shape
+    assert M(mindtorch.Size([4])).shape == (4,)
+    assert M(2, 3).dtype == getattr(mindtorch, str(T(1).dtype).split(".")[1])
+    x = mindtorch.tensor([1.7, -2.2])
+    assert_same(x.type(M), to_torch(x).type(T))
+    assert x.type(M).type() == f"torch.{name}"
+    assert isinstance(x.type(M), M) and not isinstance(x.to("meta").type(M.dtype), M)
+    assert repr(M) == repr(T)
+    for bad in ("a", mindtorch.ones(1, dtype=mindtorch.complex64)):
+        with pytest.raises(TypeError):
+            M(bad)
+    with pytest.raises(TypeError):
+        M([1], dtype=mindtorch.float64)
