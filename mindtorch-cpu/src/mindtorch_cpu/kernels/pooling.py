@@ -1,2 +1,286 @@
-"""CPU kernels: pooling ops."""
+"""Pooling kernels.  Shapes and validity come from the shared rules in
+mindtorch._ops.decls.pooling; these kernels only compute.
+
+Every kernel loops over the offsets inside a window (a few), each step working on whole
+strided views of the (padded) input at once, never over output positions.  16-bit floats
+compute in float32 (PyTorch's opmath type) and round once at the end; sums add in the
+window's row-major order, as PyTorch's CPU loops do.
+"""
+import functools
+import itertools
+
+import numpy as np
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import pooling as P
+
+from .._np import arr, wrap
+
+_WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
+
+
+def _work(t):
+    """t's values in the dtype its kernels compute in."""
+    a = arr(t)
+    wide = _WIDE.get(t.dtype)
+    return a.astype(wide) if wide is not None else a
+
+
+def _all(masks):  # (broadcasting, unlike np.logical_and.reduce)
+    return functools.reduce(np.logical_and, masks)
+
+
+def _any(masks):
+    return functools.reduce(np.logical_or, masks)
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _padded(a, nd, padding, total, fill):
+    """a with its last nd dims placed at offset `padding` in arrays of length `total`."""
+    lead = a.shape[:-nd]
+    out = np.full(lead + tuple(total), fill, a.dtype)
+    out[(Ellipsis,) + tuple(slice(p, p + n) for p, n in zip(padding, a.shape[-nd:]))] = a
+    return out
+
+
+def _along(v, i, nd):
+    """A 1d array shaped to broadcast along spatial dim i of nd (trailing dims)."""
+    shape = [1] * nd
+    shape[i] = -1
+    return np.asarray(v).reshape(shape)
+
+
+def _plane_strides(sizes):
+    strides, acc = [], 1
+    for n in reversed(sizes):
+        strides.append(acc)
+        acc *= n
+    return strides[::-1]
+
+
+class _Argmax:
+    """Running maximum and its flat index over window offsets, with PyTorch's rules: the
+    first valid position starts the window, a larger value or a NaN replaces the best (so
+    ties keep the first, NaN propagates), positions outside the input never count."""
+
+    def __init__(self, shape, spatial, dtype):
+        self.best = np.full(shape, _lowest(dtype), dtype)
+        self.index = np.zeros(shape, np.int64)
+        self.have = np.zeros(spatial, bool)
+        self.nan = dtype.kind == "f"
+
+    def update(self, values, valid, flat):
+        better = values > self.best
+        if self.nan:
+            better |= np.isnan(values)
+        better |= ~self.have
+        better &= valid
+        np.copyto(self.best, values, where=better)
+        np.copyto(self.index, flat, where=better)
+        self.have |= valid
+
+
+def _max_pool(nd, with_indices):
+    def kernel(self, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+        k, s, p, d, out = P.max_pool_plan(nd, self, kernel_size, stride, padding, dilation,
+                                          ceil_mode)
+        a = _work(self)
+        lead, sizes = a.shape[:-nd], a.shape[-nd:]
+        total = [max(p[i] + sizes[i], (out[i] - 1) * s[i] + (k[i] - 1) * d[i] + 1)
+                 for i in range(nd)]
+        padded = _padded(a, nd, p, total, _lowest(a.dtype))
+        if not with_indices:  # np.maximum propagates NaN, as PyTorch's max pooling does
+            best = np.full(lead + out, _lowest(a.dtype), a.dtype)
+            for offs in itertools.product(*map(range, k)):
+                np.maximum(best, padded[_window(offs, s, d, out)], out=best)
+            return wrap(best.astype(self.dtype.np), self.dtype)
+        acc = _Argmax(lead + out, out, a.dtype)
+        strides = _plane_strides(sizes)
+        base = [np.arange(out[i]) * s[i] - p[i] for i in range(nd)]
+        for offs in itertools.product(*map(range, k)):
+            pos = [_along(base[i] + offs[i] * d[i], i, nd) for i in range(nd)]
+            valid = _all([(q >= 0) & (q < n) for q, n in zip(pos, sizes)])
+            flat = sum(q * st for q, st in zip(pos, strides))
+            acc.update(padded[_window(offs, s, d, out)], valid, flat)
+        return (wrap(acc.best.astype(self.dtype.np), self.dtype),
+                wrap(acc.index, D.int64))
+    return kernel
+
+
+def _window(offs, stride, dilation, out):
+    """The strided view (index) of each window's element at offsets `offs`."""
+    return (Ellipsis,) + tuple(slice(o * d, o * d + (n - 1) * s + 1, s)
+                               for o, s, d, n in zip(offs, stride, dilation, out))
+
+
+def _avg_divisor(sizes, k, s, p, out, count_include_pad, divisor_override, dtype):
+    """Each output's divisor (broadcast over the spatial dims) and where its window lies
+    entirely outside the input (output 0), as PyTorch's avg pooling."""
+    pools, counts = [], []
+    for i, (n, kk, ss, pp, o) in enumerate(zip(sizes, k, s, p, out)):
+        start = np.arange(o) * ss - pp
+        end = np.minimum(start + kk, n + pp)
+        pools.append(_along(end - start, i, len(sizes)))
+        counts.append(_along(np.minimum(end, n) - np.maximum(start, 0), i, len(sizes)))
+    empty = _any([c <= 0 for c in counts])
+    if divisor_override is not None:
+        div = np.full(out, divisor_override)
+    else:
+        div = np.prod(np.broadcast_arrays(*(pools if count_include_pad else counts)), axis=0)
+    div = np.where(empty, 1, div).astype(dtype)
+    return div, empty
+
+
+def _divide(acc, div, empty):
+    if acc.dtype.kind == "i":  # C++ integer division: truncation toward zero
+        q = np.abs(acc) // div * np.sign(acc)
+    else:
+        q = acc / div
+    return np.where(empty, 0, q)
+
+
+def _avg_pool(nd):
+    def kernel(self, kernel_size, stride=None, padding=0, ceil_mode=False,
+               count_include_pad=True, divisor_override=None):
+        k, s, p, out = P.avg_pool_plan(nd, self, kernel_size, stride, padding, ceil_mode,
+                                       divisor_override)
+        a = _work(self)
+        lead, sizes = a.shape[:-nd], a.shape[-nd:]
+        total = [max(p[i] + sizes[i], (out[i] - 1) * s[i] + k[i]) for i in range(nd)]
+        padded = _padded(a, nd, p, total, 0)
+        acc = np.zeros(lead + out, a.dtype)
+        for offs in itertools.product(*map(range, k)):
+            acc += padded[_window(offs, s, (1,) * nd, out)]
+        div, empty = _avg_divisor(sizes, k, s, p, out, count_include_pad, divisor_override,
+                                  a.dtype)
+        return wrap(_divide(acc, div, empty).astype(self.dtype.np), self.dtype)
+    return kernel
+
+
+def _avg_pool_backward(nd):
+    def kernel(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+               divisor_override):
+        k, s, p, out = P.avg_pool_plan(nd, self, kernel_size, stride, padding, ceil_mode,
+                                       divisor_override)
+        _check_grad_shape(grad_output, self._shape[:-nd] + out)
+        g = _work(grad_output)
+        sizes = self._shape[-nd:]
+        div, empty = _avg_divisor(sizes, k, s, p, out, count_include_pad, divisor_override,
+                                  g.dtype)
+        delta = np.where(empty, 0, g / div).astype(g.dtype)
+        total = [max(p[i] + sizes[i], (out[i] - 1) * s[i] + k[i]) for i in range(nd)]
+        buf = np.zeros(g.shape[:-nd] + tuple(total), g.dtype)
+        for offs in itertools.product(*map(range, k)):
+            buf[_window(offs, s, (1,) * nd, out)] += delta  # (one offset: distinct cells)
+        grad = buf[(Ellipsis,) + tuple(slice(pp, pp + n) for pp, n in zip(p, sizes))]
+        return wrap(grad.astype(self.dtype.np), self.dtype)
+    return kernel
+
+
+def _check_grad_shape(grad, shape):
+    if tuple(grad._shape) != tuple(shape):
+        raise RuntimeError(f"Expected grad_output to have the same shape as output; output: "
+                           f"{list(shape)}, grad_output: {list(grad._shape)}")
+
+
+def _adaptive_offsets(sizes, out):
+    """Per dim: window starts, ends and the largest window (adaptive pooling)."""
+    starts, ends = [], []
+    for n, o in zip(sizes, out):
+        w = np.array(P.adaptive_windows(n, o), dtype=np.int64).reshape(o, 2)
+        starts.append(w[:, 0])
+        ends.append(w[:, 1])
+    widths = [int((e - b).max()) if len(b) else 0 for b, e in zip(starts, ends)]
+    return starts, ends, widths
+
+
+def _adaptive_steps(sizes, out):
+    """For each offset inside the windows: the gathered positions (one index array per
+    spatial dim, broadcasting to the output) and where they lie inside their window."""
+    nd = len(sizes)
+    starts, ends, widths = _adaptive_offsets(sizes, out)
+    for offs in itertools.product(*map(range, widths)):
+        pos = [starts[i] + offs[i] for i in range(nd)]
+        valid = _all([_along(q < e, i, nd)
+                                       for i, (q, e) in enumerate(zip(pos, ends))])
+        index = tuple(_along(np.minimum(q, n - 1), i, nd)
+                      for i, (q, n) in enumerate(zip(pos, sizes)))
+        yield index, valid
+
+
+def _adaptive_avg(nd):
+    def kernel(self, output_size):
+        shape = P.adaptive_plan(f"adaptive_avg_pool{nd}d", self, nd, output_size)
+        # (PyTorch's 3d kernel sums 16-bit floats in their own type, rounding each step)
+        a = _work(self) if nd == 2 else arr(self)
+        sizes, out = a.shape[-nd:], tuple(output_size)
+        acc = np.zeros(shape, a.dtype)
+        for index, valid in _adaptive_steps(sizes, out):
+            acc += np.where(valid, a[(Ellipsis,) + index], 0)
+        starts, ends, _ = _adaptive_offsets(sizes, out)
+        for i in range(nd):  # PyTorch divides by each window extent in turn
+            acc /= _along(ends[i] - starts[i], i, nd).astype(a.dtype)
+        return wrap(acc.astype(self.dtype.np), self.dtype)
+    return kernel
+
+
+def _adaptive_avg_backward(nd):
+    """The transpose of the averaging, one dim at a time: each output's gradient spread
+    over its window, divided by the window's extent."""
+    def kernel(grad_output, self):
+        g = _work(grad_output)
+        sizes, out = self._shape[-nd:], grad_output._shape[-nd:]
+        starts, ends, _ = _adaptive_offsets(sizes, out)
+        for i in range(nd):
+            j = np.arange(sizes[i])
+            spread = ((j >= starts[i][:, None]) & (j < ends[i][:, None])) / \
+                (ends[i] - starts[i])[:, None]
+            axis = g.ndim - nd + i
+            g = np.moveaxis(np.moveaxis(g, axis, -1) @ spread.astype(g.dtype), -1, axis)
+        return wrap(np.ascontiguousarray(g).astype(self.dtype.np), self.dtype)
+    return kernel
+
+
+def _adaptive_max(nd):
+    def kernel(self, output_size):
+        shape = P.adaptive_plan(f"adaptive_max_pool{nd}d", self, nd, output_size)
+        a = _work(self)
+        sizes, out = a.shape[-nd:], tuple(output_size)
+        acc = _Argmax(shape, out, a.dtype)
+        strides = _plane_strides(sizes)
+        for index, valid in _adaptive_steps(sizes, out):
+            acc.update(a[(Ellipsis,) + index], valid, sum(q * st for q, st in zip(index, strides)))
+        return (wrap(acc.best.astype(self.dtype.np), self.dtype), wrap(acc.index, D.int64))
+    return kernel
+
+
+def _max_unpool(nd):
+    def kernel(self, indices, output_size, stride=None, padding=None):
+        shape = P.max_unpool_plan(nd, self, indices, output_size, stride)
+        lead, plane = shape[:-nd], int(np.prod(output_size))
+        values = arr(self).reshape(lead + (-1,))
+        index = arr(indices).reshape(lead + (-1,))
+        bad = (index < 0) | (index >= plane)
+        if bad.any():
+            raise RuntimeError(f"Found an invalid max index: {index[bad].flat[0]} (output volumes "
+                               f"are of size {'x'.join(map(str, output_size))}")
+        out = np.zeros(lead + (plane,), self.dtype.np)
+        np.put_along_axis(out, index, values, axis=-1)
+        return wrap(out.reshape(shape), self.dtype)
+    return kernel
+
+
 KERNELS = {}
+for _nd in (2, 3):
+    KERNELS.update({
+        f"max_pool{_nd}d_with_indices": _max_pool(_nd, True),
+        f"max_pool{_nd}d": _max_pool(_nd, False),
+        f"avg_pool{_nd}d": _avg_pool(_nd),
+        f"avg_pool{_nd}d_backward": _avg_pool_backward(_nd),
+        f"_adaptive_avg_pool{_nd}d": _adaptive_avg(_nd),
+        f"_adaptive_avg_pool{_nd}d_backward": _adaptive_avg_backward(_nd),
+        f"adaptive_max_pool{_nd}d": _adaptive_max(_nd),
+        f"max_unpool{_nd}d": _max_unpool(_nd),
+    })

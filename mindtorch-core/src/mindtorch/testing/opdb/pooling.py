@@ -1,4 +1,111 @@
 """Samples of the pooling ops."""
-from ._make import ix, t  # noqa: F401
+import mindtorch
+
+from ._make import t
+
+_f16, _f64, _i64 = mindtorch.float16, mindtorch.float64, mindtorch.int64
+
+
+def _pooled(d, nd, shape, dtype=mindtorch.float32):
+    """(values, indices) of a max pooling with kernel 2, made on the cpu."""
+    v, i = getattr(mindtorch.nn.functional, f"max_pool{nd}d")(t("cpu", shape, dtype), 2,
+                                                              return_indices=True)
+    return v.to(d), i.to(d)
+
+
+def _nc(d, shape, dtype=mindtorch.float32):
+    """A non-contiguous tensor of `shape` (its last two dims transposed in memory)."""
+    return t(d, shape[:-2] + (shape[-1], shape[-2]), dtype).transpose(-1, -2)
+
+
+def _max(nd):
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+    return [
+        lambda d: ((t(d, s), 2), {}),
+        lambda d: ((t(d, s, _f64), 3, 2, 1, 2, True), {}),
+        lambda d: ((t(d, s[1:], _f16), 2, 1), {}),
+        lambda d: ((t(d, (0,) + s[1:]), 2), {}),
+        lambda d: ((t(d, s, _i64), (2,) * nd, (1,) * nd, 1), {}),
+        lambda d: ((_nc(d, s), 2), {}),
+        lambda d: ((t(d, s), 2), {"padding": 2}),  # rejected
+    ]
+
+
+def _avg(nd):
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+    return [
+        lambda d: ((t(d, s), 2), {}),
+        lambda d: ((t(d, s, _f64), 3, 2, 1, True, False), {}),
+        lambda d: ((_nc(d, s), 2, 1), {}),
+        lambda d: ((t(d, s[1:]), 2, 1, 1), {"divisor_override": 3}),
+        lambda d: ((t(d, (0,) + s[1:]), 2), {}),
+        lambda d: ((t(d, s, _i64), 2), {}),
+        lambda d: ((t(d, s, _f16), 2), {}),
+    ]
+
+
+def _avg_backward(nd):
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+
+    def sample(d, args):
+        x = t(d, s)
+        out = getattr(mindtorch.nn.functional, f"avg_pool{nd}d")(t("cpu", s), *args)
+        return (t(d, tuple(out.shape)), x, *args), {}
+    return [lambda d: sample(d, ((2,) * nd, (2,) * nd, (0,) * nd, False, True, None)),
+            lambda d: sample(d, ((3,) * nd, (2,) * nd, (1,) * nd, True, False, 2))]
+
+
+def _adaptive(nd, name):
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+    return [
+        lambda d: ((t(d, s), (3,) * nd), {}),
+        lambda d: ((t(d, s[1:], _f64), (7,) * nd), {}),
+        lambda d: ((t(d, (0,) + s[1:], _f16), (2,) * nd), {}),
+        lambda d: ((_nc(d, s), (1,) * nd), {}),
+        lambda d: ((t(d, s), (0,) * nd), {}),
+        lambda d: ((t(d, s, _i64), (2,) * nd), {}),
+    ]
+
+
+def _adaptive_backward(nd):
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+    return [lambda d: ((t(d, (1, 2) + (3,) * nd), t(d, s)), {}),
+            lambda d: ((t(d, (2,) + (7,) * nd, _f64), t(d, s[1:], _f64)), {})]
+
+
+def _unpool(nd):
+    s = (1, 2) + (4, 4, 6)[3 - nd:]
+    extra = ((2,) * 3, (0,) * 3) if nd == 3 else ()
+    return [
+        lambda d: (_pooled(d, nd, s) + (s[-nd:],) + extra, {}),
+        lambda d: (_pooled(d, nd, s[1:], _f64) + (tuple(n + 1 for n in s[-nd:]),) + extra, {}),
+    ]
+
 
 SAMPLES = {}
+for _nd in (2, 3):
+    SAMPLES.update({
+        f"max_pool{_nd}d_with_indices": _max(_nd),
+        f"max_pool{_nd}d": _max(_nd),
+        f"avg_pool{_nd}d": _avg(_nd),
+        f"avg_pool{_nd}d_backward": _avg_backward(_nd),
+        f"_adaptive_avg_pool{_nd}d": _adaptive(_nd, "avg"),
+        f"adaptive_avg_pool{_nd}d": _adaptive(_nd, "avg"),
+        f"_adaptive_avg_pool{_nd}d_backward": _adaptive_backward(_nd),
+        f"adaptive_max_pool{_nd}d": _adaptive(_nd, "max"),
+        f"max_unpool{_nd}d": _unpool(_nd),
+    })
+SAMPLES.update({
+    "max_pool1d": _max(1),
+    "max_pool1d_with_indices": _max(1),
+    "avg_pool1d": [lambda d: ((t(d, (2, 3, 7)), 3, 2, 1), {}),
+                   lambda d: ((t(d, (3, 7), _f64), 2), {"ceil_mode": True})],
+    "adaptive_avg_pool1d": [lambda d: ((t(d, (2, 3, 7)), 3), {}),
+                            lambda d: ((t(d, (3, 4), _f64), 9), {})],
+    "adaptive_max_pool1d": [lambda d: ((t(d, (2, 3, 7)), 3), {})],
+    "nn_adaptive_max_pool1d": [lambda d: ((t(d, (2, 3, 7)), 3), {"return_indices": True})],
+    "nn_adaptive_max_pool2d": [lambda d: ((t(d, (2, 3, 7, 5)), (3, None)), {})],
+    "nn_max_unpool2d": [lambda d: (_pooled(d, 2, (1, 2, 5, 4)) + (2,), {"output_size": (5, 4)})],
+    "lp_pool2d": [lambda d: ((t(d, (1, 2, 4, 6)), 2, 2), {}),
+                  lambda d: ((t(d, (2, 4, 6), _f64), 1.5, (2, 3), 1), {})],
+})
