@@ -1,1 +1,567 @@
-"""normalization ops (being filled in by issue 4)."""
+"""Normalization ops: batch, instance, layer, group and RMS norm, local response norm,
+normalize.
+
+As in PyTorch, layer and group norm go through `native_layer_norm` / `native_group_norm`
+(output, mean, rstd), which carry the backward formulas users see (NativeLayerNormBackward0,
+NativeGroupNormBackward0); batch norm goes through two hidden ops, one per mode, both
+recording NativeBatchNormBackward0 (split so that training's in-place update of the running
+statistics does not touch a tensor the eval formula saves).  torch.<name> and
+nn.functional.<name> differ in argument order or trailing arguments for batch, instance,
+layer and group norm: the functional forms are ops of their own (`functional_<name>`, the
+module's prefix dropped) decomposing into the torch.<name> op.  Every op decomposes into
+mindtorch ops, so any device runs it; cpu adds a fused native_layer_norm (measurably faster).
+
+The checks below look at metadata only; kernels, meta rules and decompositions share them.
+"""
+from ... import _dtype as D
+from ..._shapes import numel as _numel
+from ..registry import OPS, define, derivative
+from ._helpers import _type_name
+
+_HALVES = (D.float16, D.bfloat16)
+NN = ("nn.functional",)
+
+
+# -- checks shared by every device -----------------------------------------------------------
+
+def check_floating(kernel, t):
+    if t.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(t.dtype)}\'')
+
+
+def compute_dtype(input, *params):
+    """The dtype a norm computes in (float32 for 16-bit inputs), after PyTorch's CPU
+    mixed-dtype rule: parameters have input's dtype, or all are float32 when input is a
+    16-bit float."""
+    given = [p for p in params if p is not None]
+    mixed = input.dtype in _HALVES and given and given[0].dtype is D.float32
+    for p in given:
+        if p.dtype is not (D.float32 if mixed else input.dtype):
+            if input.dtype is D.float64 and not mixed:
+                raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
+                               "Float")
+    return D.float32 if input.dtype in _HALVES else input.dtype
+
+
+def layer_norm_plan(input, normalized_shape, weight, bias):
+    """PyTorch's layer_norm checks; returns the number of leading (batch) dims."""
+    shape = tuple(normalized_shape)
+    if not shape:
+        raise RuntimeError(f"Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           f"containing at least one element, but got normalized_shape = "
+                           f"{list(shape)}")
+    for name, p in (("weight", weight), ("bias", bias)):
+        if p is not None and p._shape != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {list(p._shape)} and normalized_shape = "
+                               f"{list(shape)}")
+    k = len(shape)
+    if input.ndim < k or input._shape[input.ndim - k:] != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*, {', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input._shape)}")
+    check_floating("LayerNormKernelImpl", input)
+    compute_dtype(input, weight, bias)
+    return input.ndim - k
+
+
+def group_norm_plan(input, weight, bias, N, C, HxW, group):
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
+    if group <= 0 or C % group:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {list(input._shape)} and "
+                           f"num_groups={group}")
+    if N * C * HxW != input.numel() or input._shape[:2] != (N, C):
+        raise RuntimeError(f"Expected input of {N} x {C} x {HxW} elements, but got input of "
+                           f"shape {list(input._shape)}")
+    for name, p in (("weight", weight), ("bias", bias)):
+        if p is not None and (p.ndim != 1 or p.numel() != C):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape {list(p._shape)} "
+                               f"and input of shape {list(input._shape)}")
+    check_floating("GroupNormKernelImpl", input)
+    return compute_dtype(input, weight, bias)
+
+
+def batch_norm_plan(input, weight, bias, running_mean, running_var, training, dtypes=True):
+    """PyTorch's batch_norm checks (the dtypes' too unless told); returns the compute
+    dtype."""
+    if input.ndim < 2:  # PyTorch fails reading size(1)
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[-{max(input.ndim, 1)}, {max(input.ndim, 1) - 1}], but got 1)")
+    if not training:
+        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+            if t is None:
+                raise RuntimeError(f"{name} must be defined in evaluation mode")
+    if (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither "
+                         "be None")
+    C = input._shape[1]
+    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                    ("running_var", running_var)):
+        if t is not None and t.numel() != C:
+            raise RuntimeError(f"{name} should contain {C} elements not {t.numel()}")
+    if not dtypes:
+        return None
+    check_floating("batch_norm", input)
+    return compute_dtype(input, weight, bias, running_mean, running_var)
+
+
+def _stat_dtype(input, *params):
+    """dtype of batch norm's saved statistics: float32 when 16-bit input meets float32
+    parameters (PyTorch's mixed kernels keep them so), else input's."""
+    mixed = input.dtype in _HALVES and any(p is not None and p.dtype is D.float32
+                                           for p in params)
+    return D.float32 if mixed else input.dtype
+
+
+def _channels(t, ndim):
+    """A per-channel vector t shaped to broadcast against a (N, C, *) input."""
+    return t.reshape((-1,) + (1,) * (ndim - 2))
+
+
+def _cast(t, dtype):
+    return t if t is None or t.dtype is dtype else t.to(dtype)
+
+
+# -- layer norm --------------------------------------------------------------------------------
+
+def _native_layer_norm(input, normalized_shape, weight, bias, eps):
+    axis = layer_norm_plan(input, normalized_shape, weight, bias)
+    dt = compute_dtype(input, weight, bias)
+    x = _cast(input, dt)
+    dims = tuple(range(axis, input.ndim))
+    mean = _mean(x, dims)
+    xc = x - mean
+    rstd = ((xc * xc).mean(dims, keepdim=True) + eps).rsqrt()
+    out = _affine(xc * rstd, _cast(weight, dt), _cast(bias, dt))
+    return out.to(input.dtype), mean.to(input.dtype), rstd.to(input.dtype)
+
+
+def _mean(x, dims):
+    """mean over dims (kept); 0 over no elements, as PyTorch's norms give (then rstd is nan)."""
+    if x.numel() or not x.ndim:
+        return x.mean(dims, keepdim=True)
+    return x.sum(dims, keepdim=True)
+
+
+def _affine(y, weight, bias):
+    if weight is not None:
+        y = y * weight
+    if bias is not None:
+        y = y + bias
+    return y
+
+
+def _layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05,
+                cudnn_enable=True):
+    return OPS["native_layer_norm"].call(input, normalized_shape, weight, bias, eps)[0]
+
+
+def _functional_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05):
+    return OPS["layer_norm"].call(input, normalized_shape, weight, bias, eps, True)
+
+
+# -- group norm --------------------------------------------------------------------------------
+
+def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
+    dt = group_norm_plan(input, weight, bias, N, C, HxW, group)
+    x = _cast(input, dt).reshape(N, group, C // group * HxW)
+    mean = _mean(x, (-1,))
+    xc = x - mean
+    rstd = ((xc * xc).mean(-1, keepdim=True) + eps).rsqrt()
+    y = (xc * rstd).reshape(input._shape)
+    nd = input.ndim
+    out = _affine(y, None if weight is None else _channels(_cast(weight, dt), nd),
+                  None if bias is None else _channels(_cast(bias, dt), nd))
+    return (out.to(input.dtype), mean.reshape(N, group).to(input.dtype),
+            rstd.reshape(N, group).to(input.dtype))
+
+
+def _group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
+    N, C = input._shape[:2]
+    HxW = _numel(input._shape[2:])
+    return OPS["native_group_norm"].call(input, weight, bias, N, C, HxW, num_groups, eps)[0]
+
+
+def _functional_group_norm(input, num_groups, weight=None, bias=None, eps=1e-05):
+    if input.ndim < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.ndim}")
+    size = [input._shape[0] * input._shape[1] // num_groups, num_groups] + \
+        list(input._shape[2:])
+    verify_batch_size(size)
+    return OPS["group_norm"].call(input, num_groups, weight, bias, eps, True)
+
+
+def verify_batch_size(size):
+    """nn.functional's refusal of a single value per channel in training."""
+    n = size[0]
+    for s in size[2:]:
+        n *= s
+    if n == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input "
+                         f"size {_size_repr(size)}")
+
+
+def _size_repr(size):
+    return f"torch.Size({list(size)})" if isinstance(size, tuple) else str(list(size))
+
+
+# -- batch norm --------------------------------------------------------------------------------
+
+def _batch_norm_training(input, weight, bias, eps):
+    """(output, mean, invstd, unbiased variance) with the statistics of this batch (in the
+    compute dtype)."""
+    dt = compute_dtype(input, weight, bias)
+    nd = input.ndim
+    dims = (0,) + tuple(range(2, nd))
+    x = _cast(input, dt)
+    mean = x.mean(dims, keepdim=True)
+    xc = x - mean
+    n = input.numel() // input._shape[1] if input._shape[1] else 0
+    sq = (xc * xc).sum(dims, keepdim=True)
+    invstd = (sq / n + eps).rsqrt()
+    out = _affine(xc * invstd, None if weight is None else _channels(_cast(weight, dt), nd),
+                  None if bias is None else _channels(_cast(bias, dt), nd))
+    unbiased = sq / (n - 1) if n > 1 else sq / 0.0
+    return out.to(input.dtype), mean.reshape(-1), invstd.reshape(-1), unbiased.reshape(-1)
+
+
+def _batch_norm_inference(input, weight, bias, running_mean, running_var, eps):
+    dt = compute_dtype(input, weight, bias, running_mean, running_var)
+    nd = input.ndim
+    invstd = (_cast(running_var, dt).reshape(-1) + eps).rsqrt()
+    scale = invstd if weight is None else invstd * _cast(weight, dt).reshape(-1)
+    shift = -_cast(running_mean, dt).reshape(-1) * scale
+    if bias is not None:
+        shift = shift + _cast(bias, dt).reshape(-1)
+    out = _cast(input, dt) * _channels(scale, nd) + _channels(shift, nd)
+    return out.to(input.dtype)
+
+
+def _native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
+                       eps):
+    batch_norm_plan(input, weight, bias, running_mean, running_var, training)
+    from ...autograd.grad_mode import no_grad, state
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if state.enabled and t is not None and t._requires_grad:
+            raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
+                               f"respect to argument '{name}'. This input cannot have "
+                               f"requires_grad True.")
+    if training:
+        out, mean, invstd, var = OPS["_batch_norm_training"].call(input, weight, bias, eps)
+        if running_mean is not None or running_var is not None:
+            with no_grad():  # running = momentum * batch + (1 - momentum) * running
+                for running, batch in ((running_mean, mean), (running_var, var)):
+                    if running is not None:
+                        new = batch.reshape(running._shape) * momentum + \
+                            running * (1 - momentum)
+                        running.copy_(new)
+        sdt = _stat_dtype(input, weight, bias, running_mean, running_var)
+        return out, mean.to(sdt), invstd.to(sdt)
+    out = OPS["_batch_norm_inference"].call(input, weight, bias, running_mean, running_var, eps)
+    empty = OPS["empty"].binding((0,), dtype=_stat_dtype(input, weight, bias, running_mean,
+                                                         running_var), device=input.device)
+    return out, empty, empty.clone()
+
+
+def _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
+                cudnn_enabled):
+    if not input.numel():  # PyTorch's batch_norm: an empty input skips the kernel
+        batch_norm_plan(input, weight, bias, running_mean, running_var, training, False)
+        out = input.clone()
+        if weight is not None:
+            out = out * weight.reshape(-1)[0]
+        if bias is not None:
+            out = out + bias.reshape(-1)[0]
+        return out
+    return OPS["native_batch_norm"].call(input, weight, bias, running_mean, running_var,
+                                         training, momentum, eps)[0]
+
+
+def _functional_batch_norm(input, running_mean, running_var, weight=None, bias=None,
+                           training=False, momentum=0.1, eps=1e-05):
+    if training:
+        verify_batch_size(tuple(input._shape))
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    return OPS["batch_norm"].call(input, weight, bias, running_mean, running_var, training,
+                                  momentum, eps, True)
+
+
+# -- instance norm: batch norm over a (1, N * C, *) view, as PyTorch computes it ---------------
+
+def _instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum,
+                   eps, cudnn_enabled):
+    if not use_input_stats and (running_mean is None or running_var is None):
+        raise RuntimeError("Expected running_mean and running_var to be defined when "
+                           "use_input_stats is false")
+    if input.ndim < 2:
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[-{max(input.ndim, 1)}, {max(input.ndim, 1) - 1}], but got 1)")
+    b, c = input._shape[:2]
+
+    def repeat(t):
+        return None if t is None else t.repeat(b)
+    rm, rv = repeat(running_mean), repeat(running_var)
+    x = input.contiguous().view((1, b * c) + input._shape[2:])
+    out = OPS["batch_norm"].call(x, repeat(weight), repeat(bias), rm, rv, use_input_stats,
+                                 momentum, eps, cudnn_enabled)
+    if use_input_stats and (running_mean is not None or running_var is not None):
+        from ...autograd.grad_mode import no_grad
+        with no_grad():  # each instance updated its copy: the running stats get their mean
+            for running, copies in ((running_mean, rm), (running_var, rv)):
+                if running is not None:
+                    running.copy_(copies.view(b, c).mean(0))
+    return out.view(input._shape)
+
+
+def _functional_instance_norm(input, running_mean=None, running_var=None, weight=None,
+                              bias=None, use_input_stats=True, momentum=0.1, eps=1e-05):
+    if use_input_stats:
+        n = 1
+        for s in input._shape[2:]:
+            n *= s
+        if n == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {_size_repr(tuple(input._shape))}")
+    return OPS["instance_norm"].call(input, weight, bias, running_mean, running_var,
+                                     use_input_stats, momentum, eps, True)
+
+
+# -- composites --------------------------------------------------------------------------------
+
+def _rms_norm(input, normalized_shape, weight=None, eps=None):
+    """PyTorch's composite: x * rsqrt(mean(x^2) + eps), computed in float32 for 16-bit
+    inputs; eps None is the compute dtype's machine epsilon."""
+    shape = tuple(normalized_shape)
+    k = len(shape)
+    if input.ndim < k or input._shape[input.ndim - k:] != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*{', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input._shape)}")
+    if weight is not None and weight._shape != shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {list(weight._shape)} and normalized_shape = "
+                           f"{list(shape)}")
+    check_floating("rms_norm", input)
+    dt = D.float32 if input.dtype in _HALVES else input.dtype
+    if eps is None:
+        eps = D.finfo(dt).eps
+    x = _cast(input, dt)
+    dims = tuple(range(input.ndim - 1, input.ndim - k - 1, -1))
+    y = x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt() if k else x * (x * x + eps).rsqrt()
+    if weight is not None:
+        y = y.to(input.dtype) * weight
+    return y.to(input.dtype)
+
+
+def _local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
+    """input / (k + alpha * mean of squares over a window of `size` channels) ** beta, the
+    window zero-padded size // 2 before and (size - 1) // 2 after each channel."""
+    import mindtorch as M
+    nd = input.ndim
+    if nd < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          "
+                         f"input (got {nd} dimensions)")
+    if size <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {size} kW: 1")
+    if input.numel() == 0:
+        return input
+    # the dtypes of the avg_pool kernel PyTorch averages with (2-d for 3-d input, else 3-d)
+    kernel = "avg_pool2d" if nd == 3 else "avg_pool3d_out_frame"
+    if input.dtype not in (D.float32, D.float64, D.int64) + (_HALVES if nd == 3 else ()):
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{_type_name(input.dtype)}'")
+    sq = input * input
+    C = input._shape[1]
+    before, after = size // 2, (size - 1) // 2
+    zeros = (sq.new_zeros((sq._shape[0], n) + sq._shape[2:]) for n in (before, after))
+    padded = M.cat([next(zeros), sq, next(zeros)], 1)
+    total = padded.narrow(1, 0, C)
+    for i in range(1, size):
+        total = total + padded.narrow(1, i, C)
+    # PyTorch averages with avg_pool, whose integer kernels truncate
+    mean = total / size if total.dtype.kind in "fc" else total.div(size, rounding_mode="trunc")
+    div = (mean * alpha + k).pow(beta)
+    return input / div
+
+
+def _normalize(input, p=2.0, dim=1, eps=1e-12):
+    """input / max(||input||_p over dim, eps)."""
+    denom = OPS["norm"].call(input, p, dim, True, None).clamp(min=eps).expand_as(input)
+    return input / denom
+
+
+# -- backward formulas -------------------------------------------------------------------------
+
+def _input_grad(grad, xhat, rstd, weight, dims):
+    """Gradient of the input of y = xhat * w + b, xhat = (x - mean) * rstd with the
+    statistics over `dims` (w broadcast against x)."""
+    g = grad if weight is None else grad * weight
+    return rstd * (g - g.mean(dims, keepdim=True) - xhat * (g * xhat).mean(dims, keepdim=True))
+
+
+def _sum_over(t, dims, shape):
+    """t summed over dims (none: t itself; sum(()) would reduce every dim), as `shape`."""
+    return (t.sum(dims) if dims else t).reshape(shape)
+
+
+def _compute(*ts):
+    """ts in their compute dtype (float32 for 16-bit floats)."""
+    return [None if t is None else t.float() if t.dtype in _HALVES else t for t in ts]
+
+
+def _statistics(x, dims, eps, saved_mean, saved_rstd):
+    """mean and rstd over dims (kept): the saved ones, or recomputed (differentiably) when
+    the formula itself is being differentiated, since they depend on x."""
+    import mindtorch as M
+    if not M.is_grad_enabled():
+        return _compute(saved_mean, saved_rstd)
+    mean = x.mean(dims, keepdim=True)
+    xc = x - mean
+    return mean, ((xc * xc).mean(dims, keepdim=True) + eps).rsqrt()
+
+
+def _layer_norm_grad(grad, input, normalized_shape, weight, bias_geometry, eps, results):
+    k = len(normalized_shape)
+    nd = input.ndim
+    dims, batch = tuple(range(nd - k, nd)), tuple(range(nd - k))
+    grad, x, w = _compute(grad, input, weight)
+    mean, rstd = _statistics(x, dims, eps, results[1], results[2])
+    xhat = (x - mean) * rstd
+    gw = None if w is None else _sum_over(grad * xhat, batch, w.shape)
+    gb = None if bias_geometry is None else _sum_over(grad, batch, bias_geometry[0])
+    return _input_grad(grad, xhat, rstd, w, dims), gw, gb
+
+
+def _group_norm_grad(grads, input, weight, bias_geometry, N, C, HxW, group, eps, results):
+    """Also takes the gradients of the mean and rstd outputs (PyTorch's are differentiable):
+    d mean / dx = 1 / n, d rstd / dx = -rstd^3 (x - mean) / n over each group."""
+    grad, x, w = _compute(grads[0], input, weight)
+    cg = C // group
+    x3 = x.reshape(N, group, cg * HxW)
+    mean, rstd = _statistics(x3, (-1,), eps, results[1].reshape(N, group, 1),
+                             results[2].reshape(N, group, 1))
+    xhat = (x3 - mean) * rstd
+    # the weight acts per channel: seen from (N, group, C / group * HxW), repeated HxW times
+    wv = None if w is None else \
+        w.reshape(group, cg, 1).expand(group, cg, HxW).reshape(group, cg * HxW)
+    gx = _input_grad(grad.reshape(x3.shape), xhat, rstd, wv, (-1,))
+    gmean, grstd = _compute(grads[1], grads[2])
+    n = cg * HxW
+    if n:
+        gx = gx + (gmean.reshape(N, group, 1) - grstd.reshape(N, group, 1) * rstd * rstd *
+                   rstd * (x3 - mean)) / n
+    g3 = grad.reshape(N, C, HxW)
+    gw = None if w is None else (g3 * xhat.reshape(g3.shape)).sum((0, 2)).reshape(weight.shape)
+    gb = None if bias_geometry is None else g3.sum((0, 2)).reshape(bias_geometry[0])
+    return gx.reshape(input.shape), gw, gb
+
+
+def _batch_norm_training_grad(grad, input, weight, bias_geometry, eps, results):
+    nd = input.ndim
+    dims = (0,) + tuple(range(2, nd))
+    grad, x, w = _compute(grad, input, weight)
+    mean, rstd = _statistics(x, dims, eps, _channels(results[1], nd), _channels(results[2], nd))
+    xhat = (x - mean) * rstd
+    gx = _input_grad(grad, xhat, rstd, None if w is None else _channels(w, nd), dims)
+    gw = None if w is None else (grad * xhat).sum(dims).reshape(weight.shape)
+    gb = None if bias_geometry is None else grad.sum(dims).reshape(bias_geometry[0])
+    return gx, gw, gb
+
+
+def _batch_norm_inference_grad(grad, input, weight, bias_geometry, running_mean, running_var,
+                               eps):
+    nd = input.ndim
+    dims = (0,) + tuple(range(2, nd))
+    grad, x, w, rm, rv = _compute(grad, input, weight, running_mean, running_var)
+    invstd = _channels((rv.reshape(-1) + eps).rsqrt(), nd)
+    gx = grad * invstd if w is None else grad * (invstd * _channels(w, nd))
+    gw = None if w is None else \
+        (grad * (x - _channels(rm, nd)) * invstd).sum(dims).reshape(weight.shape)
+    gb = None if bias_geometry is None else grad.sum(dims).reshape(bias_geometry[0])
+    return gx, gw, gb
+
+
+# -- declarations ------------------------------------------------------------------------------
+
+_NATIVE_OUT = "-> (Tensor, Tensor, Tensor)"
+
+
+def _declare():
+    define(f"native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, "
+           f"Tensor? bias, float eps) {_NATIVE_OUT}", method=False,
+           decomposition=_native_layer_norm)
+    define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
+           "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
+           method=False, decomposition=_layer_norm)
+    define("functional_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
+           "Tensor? bias=None, float eps=1e-05) -> Tensor", modules=NN, function=False,
+           method=False, decomposition=_functional_layer_norm)
+
+    define(f"native_group_norm(Tensor input, Tensor? weight, Tensor? bias, int N, int C, "
+           f"int HxW, int group, float eps) {_NATIVE_OUT}", method=False,
+           decomposition=_native_group_norm)
+    define("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
+           "float eps=1e-05, bool cudnn_enabled=True) -> Tensor", method=False,
+           decomposition=_group_norm)
+    define("functional_group_norm(Tensor input, int num_groups, Tensor? weight=None, "
+           "Tensor? bias=None, float eps=1e-05) -> Tensor", modules=NN, function=False,
+           method=False, decomposition=_functional_group_norm)
+
+    bn = "Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, " \
+         "Tensor? running_var"
+    define("_batch_norm_training(Tensor input, Tensor? weight, Tensor? bias, float eps) "
+           "-> (Tensor, Tensor, Tensor, Tensor)", function=False, method=False,
+           decomposition=_batch_norm_training)
+    define("_batch_norm_inference(Tensor input, Tensor? weight, Tensor? bias, "
+           "Tensor running_mean, Tensor running_var, float eps) -> Tensor", function=False,
+           method=False, decomposition=_batch_norm_inference)
+    define(f"native_batch_norm({bn}, bool training, float momentum, float eps) {_NATIVE_OUT}",
+           method=False, decomposition=_native_batch_norm)
+    define(f"batch_norm({bn}, bool training, float momentum, float eps, bool cudnn_enabled) "
+           f"-> Tensor", method=False, decomposition=_batch_norm)
+    define("functional_batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, "
+           "Tensor? weight=None, Tensor? bias=None, bool training=False, float momentum=0.1, "
+           "float eps=1e-05) -> Tensor", modules=NN, function=False, method=False,
+           decomposition=_functional_batch_norm)
+    define(f"instance_norm({bn}, bool use_input_stats, float momentum, float eps, "
+           f"bool cudnn_enabled) -> Tensor", method=False, decomposition=_instance_norm)
+    define("functional_instance_norm(Tensor input, Tensor? running_mean=None, "
+           "Tensor? running_var=None, Tensor? weight=None, Tensor? bias=None, "
+           "bool use_input_stats=True, float momentum=0.1, float eps=1e-05) -> Tensor",
+           modules=NN, function=False, method=False, decomposition=_functional_instance_norm)
+
+    define("rms_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
+           "float? eps=None) -> Tensor", modules=NN, method=False, decomposition=_rms_norm)
+    define("local_response_norm(Tensor input, int size, float alpha=0.0001, float beta=0.75, "
+           "float k=1.0) -> Tensor", modules=NN, function=False, method=False,
+           decomposition=_local_response_norm)
+    define("normalize(Tensor input, float p=2.0, int[] dim=1, float eps=1e-12) -> Tensor",
+           modules=NN, function=False, method=False, out=True, decomposition=_normalize)
+
+
+def _derivatives():
+    derivative(OPS["native_layer_norm"], {"input, weight, bias": _layer_norm_grad},
+               nondifferentiable_outputs=(1, 2))
+    # (the mean and rstd of group norm are differentiable outputs in PyTorch)
+    derivative(OPS["native_group_norm"], {"input, weight, bias": _group_norm_grad})
+    derivative(OPS["_batch_norm_training"], {"input, weight, bias": _batch_norm_training_grad},
+               name="NativeBatchNormBackward0", nondifferentiable_outputs=(1, 2, 3))
+    derivative(OPS["_batch_norm_inference"],
+               {"input, weight, bias": _batch_norm_inference_grad},
+               name="NativeBatchNormBackward0")
+
+
+_declare()
+_derivatives()

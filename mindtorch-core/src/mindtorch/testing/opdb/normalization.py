@@ -1,4 +1,55 @@
-"""Samples of the normalization ops."""
-from ._make import ix, t  # noqa: F401
+"""Samples of the normalization ops (running statistics are fresh tensors per sample, so
+in-place updates never leak between runs)."""
+import mindtorch
 
-SAMPLES = {}
+from ._make import t
+
+_f16, _bf16, _f64 = mindtorch.float16, mindtorch.bfloat16, mindtorch.float64
+
+
+def _pos(d, shape, dtype=mindtorch.float32):
+    return t(d, shape, dtype).abs() + 0.5
+
+
+SAMPLES = {
+    "native_layer_norm": [
+        lambda d: ((t(d, (4, 3, 5)), (5,), t(d, (5,)), t(d, (5,)), 1e-5), {}),
+        lambda d: ((t(d, (3, 5), _f64, transposed=True), (3, 5), None, None, 1e-3), {}),
+        lambda d: ((t(d, (2, 4), _bf16), (4,), t(d, (4,)), None, 1e-5), {}),
+        lambda d: ((t(d, (0, 4), _f16), (4,), None, t(d, (4,), _f16), 1e-5), {}),
+        lambda d: ((t(d, (2, 0)), (0,), None, None, 1e-5), {}),
+    ],
+    "layer_norm": [lambda d: ((t(d, (2, 3, 4)), (3, 4)), {"eps": 1e-3})],
+    "functional_layer_norm": [lambda d: ((t(d, (2, 3, 4)), (4,), t(d, (4,))), {})],
+    "native_group_norm": [
+        lambda d: ((t(d, (2, 6, 3)), t(d, (6,)), t(d, (6,)), 2, 6, 3, 3, 1e-5), {}),
+        lambda d: ((t(d, (2, 4), _bf16), None, None, 2, 4, 1, 2, 1e-5), {}),
+    ],
+    "group_norm": [lambda d: ((t(d, (2, 4, 2, 2), _f64), 2), {})],
+    "functional_group_norm": [lambda d: ((t(d, (3, 4, 2)), 4, t(d, (4,))), {})],
+    "native_batch_norm": [
+        lambda d: ((t(d, (4, 3, 2)), t(d, (3,)), t(d, (3,)), t(d, (3,)), _pos(d, (3,)), True,
+                    0.1, 1e-5), {}),
+        lambda d: ((t(d, (4, 3)), None, None, t(d, (3,)), _pos(d, (3,)), False, 0.1, 1e-5),
+                   {}),
+        lambda d: ((t(d, (2, 3, 2), _f16), None, None, None, None, True, 0.1, 1e-5), {}),
+    ],
+    "_batch_norm_training": [lambda d: ((t(d, (4, 3, 2)), t(d, (3,)), None, 1e-5), {})],
+    "_batch_norm_inference": [lambda d: ((t(d, (4, 3)), None, t(d, (3,)), t(d, (3,)),
+                                          _pos(d, (3,)), 1e-5), {})],
+    "batch_norm": [lambda d: ((t(d, (4, 3, 2, 2)), None, None, t(d, (3,)), _pos(d, (3,)),
+                               True, 0.1, 1e-5, False), {}),
+                   lambda d: ((t(d, (0, 3)), None, None, None, None, True, 0.1, 1e-5, False),
+                              {})],
+    "functional_batch_norm": [lambda d: ((t(d, (4, 3), transposed=True), t(d, (3,)),
+                                          _pos(d, (3,))), {"training": True})],
+    "instance_norm": [lambda d: ((t(d, (2, 3, 4)), None, None, t(d, (3,)), _pos(d, (3,)), True,
+                                  0.1, 1e-5, False), {})],
+    "functional_instance_norm": [lambda d: ((t(d, (2, 3, 2, 2), _f64),), {})],
+    "rms_norm": [lambda d: ((t(d, (3, 4)), (4,), t(d, (4,))), {}),
+                 lambda d: ((t(d, (2, 3), _bf16), (2, 3)), {"eps": 1e-3})],
+    "local_response_norm": [lambda d: ((t(d, (2, 5, 3)), 3), {}),
+                            lambda d: ((t(d, (1, 4, 2, 2), mindtorch.int64), 2), {})],
+    "normalize": [lambda d: ((t(d, (3, 4)),), {}),
+                  lambda d: ((t(d, (2, 3, 4), _f16), 1.0, (0, 2)), {})],
+}

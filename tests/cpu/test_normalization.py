@@ -1,0 +1,355 @@
+"""Normalization ops (batch/instance/layer/group/RMS norm, local response norm, normalize)
+against PyTorch: values and dtypes (16-bit inputs, mixed float32 parameters), in-place
+updates of running statistics, non-contiguous and empty inputs, error classes, and the meta
+device's shapes/dtypes."""
+import warnings
+
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import assert_same, to_torch, torch
+
+RNG = np.random.default_rng(0)
+TOL = {"float16": dict(rtol=2e-3, atol=2e-3), "bfloat16": dict(rtol=2e-2, atol=3e-2)}
+
+
+def make(shape, dtype="float32", low=-2.0, high=2.0, positive=False):
+    dt = getattr(mindtorch, dtype)
+    if dt.kind in "ui":
+        data = RNG.integers(0 if positive else -3, 4, shape)
+    else:
+        data = RNG.uniform(0.1 if positive else low, high, shape)
+    return mindtorch.tensor(np.asarray(data)).to(dt)
+
+
+def nc(shape, dtype="float32", **kw):
+    """A non-contiguous tensor of `shape` (a transpose of the reversed shape)."""
+    return make(shape[::-1], dtype, **kw).permute(*range(len(shape) - 1, -1, -1))
+
+
+def _builtin(e):
+    return next(c for c in type(e).__mro__ if c.__module__ == "builtins")
+
+
+def _ok(x):
+    return isinstance(x, (mindtorch.Tensor, torch.Tensor))
+
+
+def check(fn, *mts, rtol=None, atol=None, meta=True):
+    """fn(lib, *tensors) gives PyTorch's result (and leaves the inputs, e.g. running
+    statistics, as PyTorch leaves them), or an error of the same builtin class; on meta
+    tensors the same shapes/dtypes or the same error."""
+    ths = [to_torch(m) if _ok(m) else m for m in mts]
+    mts = [m.clone() if _ok(m) else m for m in mts]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            expected = fn(torch, *ths)
+        except Exception as e:  # noqa: BLE001 - matched by class
+            with pytest.raises(_builtin(e)):
+                fn(mindtorch, *mts)
+            if meta:
+                with pytest.raises(_builtin(e)):
+                    fn(mindtorch, *[m.to("meta") if _ok(m) else m for m in mts])
+            return None
+        metas = [m.to("meta") if _ok(m) else m for m in mts]
+        got = fn(mindtorch, *mts)
+        assert_same(got, expected, rtol=rtol, atol=atol)
+        for m, t in zip(mts, ths):
+            if _ok(m):
+                assert_same(m, t, rtol=rtol, atol=atol)
+        if meta:
+            mgot = fn(mindtorch, *metas)
+            flat = list(mgot) if isinstance(mgot, tuple) else [mgot]
+            for r, c in zip(flat, list(got) if isinstance(got, tuple) else [got]):
+                assert r.device.type == "meta"
+                assert (tuple(r.shape), r.dtype) == (tuple(c.shape), c.dtype)
+    return got
+
+
+def F(lib):
+    return lib.nn.functional
+
+
+# -- layer norm --------------------------------------------------------------------------------
+
+LAYER = [
+    ("last", (4, 3, 5), (5,)), ("two", (4, 3, 5), (3, 5)), ("all", (3, 5), (3, 5)),
+    ("1d", (6,), (6,)), ("empty_batch", (0, 5), (5,)), ("empty_norm", (3, 0), (0,)),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("case", LAYER, ids=lambda c: c[0])
+def test_layer_norm(case, dtype):
+    _, shape, ns = case
+    x, w, b = make(shape, dtype), make(ns, dtype), make(ns, dtype)
+    tol = TOL.get(dtype, {})
+    check(lambda L, x, w, b: F(L).layer_norm(x, ns, w, b, eps=1e-3), x, w, b, **tol)
+    check(lambda L, x: F(L).layer_norm(x, ns), x, **tol)
+    check(lambda L, x, w: L.layer_norm(x, ns, w, None, 1e-5, False), x, w, **tol)
+    check(lambda L, x, w, b: L.native_layer_norm(x, ns, w, b, 1e-5), x, w, b, **tol)
+
+
+def test_layer_norm_layouts_and_mixed():
+    x = nc((4, 3, 5))
+    check(lambda L, x: F(L).layer_norm(x, (5,)), x)
+    check(lambda L, x: F(L).layer_norm(x, (3, 5)), x[:, :, ::1])
+    check(lambda L, x, w: F(L).layer_norm(x, (4,), w), make((5, 3, 4))[::2], nc((4,)))
+    # 16-bit input with float32 parameters computes in float32 (PyTorch's mixed dtypes)
+    for dt in ("float16", "bfloat16"):
+        check(lambda L, x, w, b: F(L).layer_norm(x, (5,), w, b), make((3, 5), dt), make((5,)),
+              make((5,)), **TOL[dt])
+
+
+@pytest.mark.parametrize("args", [
+    ((4, 3, 5), (4,), None, None), ((4, 3, 5), (5,), (4,), None), ((4, 3, 5), (5,), (1, 5), None),
+    ((4, 3, 5), (), None, None), ((), (), None, None), ((4, 5), (6, 5), None, None),
+    ((4, 3, 5), (5,), None, (3,)),
+], ids=str)
+def test_layer_norm_errors(args):
+    shape, ns, ws, bs = args
+    x = make(shape)
+    w = None if ws is None else make(ws)
+    b = None if bs is None else make(bs)
+    check(lambda L, x: F(L).layer_norm(x, ns, w and _lib(L, w), b and _lib(L, b)), x)
+
+
+def _lib(L, t):
+    return to_torch(t) if L is torch else t
+
+
+@pytest.mark.parametrize("dtypes", [("int64", "float32"), ("float32", "float64"),
+                                    ("float64", "float32"), ("bfloat16", "float16"),
+                                    ("float16", "bfloat16")], ids=str)
+def test_norm_dtype_errors(dtypes):
+    x, p = make((4, 3, 5), dtypes[0]), make((5,), dtypes[1])
+    check(lambda L, x, w: F(L).layer_norm(x, (5,), w), x, p)
+    p3 = make((3,), dtypes[1])
+    check(lambda L, x, w: F(L).group_norm(x, 3, w), x, p3)
+    check(lambda L, x, w: F(L).batch_norm(x, None, None, w, training=True), x, p3)
+    check(lambda L, x, w: F(L).rms_norm(x, (5,), w), x, p)
+
+
+# -- batch norm --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(4, 3), (4, 3, 5), (2, 3, 2, 2), (2, 3, 1, 2, 2)], ids=str)
+def test_batch_norm(shape, dtype):
+    x, w, b = make(shape, dtype), make((3,), dtype), make((3,), dtype)
+    rm, rv = make((3,), dtype), make((3,), dtype, positive=True)
+    tol = TOL.get(dtype, {})
+    for training in (True, False):
+        check(lambda L, x, rm, rv, w, b: F(L).batch_norm(x, rm, rv, w, b, training, 0.3, 1e-3),
+              x, rm, rv, w, b, **tol)
+    check(lambda L, x: F(L).batch_norm(x, None, None, training=True), x, **tol)
+    check(lambda L, x, rm, rv: F(L).batch_norm(x, rm, rv), x, rm, rv, **tol)
+    for training in (True, False):
+        check(lambda L, x, w, b, rm, rv: L.native_batch_norm(x, w, b, rm, rv, training, 0.1,
+                                                             1e-5), x, w, b, rm, rv, **tol)
+        check(lambda L, x, w, b, rm, rv: L.batch_norm(x, w, b, rm, rv, training, 0.2, 1e-5,
+                                                      False), x, w, b, rm, rv, **tol)
+    check(lambda L, x: L.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5), x, **tol)
+
+
+def test_batch_norm_mixed_and_layouts():
+    # 16-bit input, float32 parameters and running statistics (updated in float32)
+    for dt in ("float16", "bfloat16"):
+        check(lambda L, x, rm, rv, w: F(L).batch_norm(x, rm, rv, w, None, True),
+              make((4, 3, 2), dt), make((3,)), make((3,), positive=True), make((3,)), **TOL[dt])
+        check(lambda L, x, w, b, rm, rv: L.native_batch_norm(x, w, b, rm, rv, True, 0.1, 1e-5),
+              make((4, 3, 2), dt), make((3,)), None, make((3,)), make((3,), positive=True),
+              **TOL[dt])
+        check(lambda L, x, w, b, rm, rv: L.native_batch_norm(x, w, b, rm, rv, False, 0.1, 1e-5),
+              make((4, 3, 2), dt), None, None, make((3,)), make((3,), positive=True), **TOL[dt])
+    check(lambda L, x, rm, rv: F(L).batch_norm(x, rm, rv, training=True), nc((4, 3, 5)),
+          make((3,)), make((3,), positive=True))
+    # parameters are checked by their number of elements only
+    check(lambda L, x, w: F(L).batch_norm(x, None, None, w, w, training=True), make((4, 3)),
+          make((3, 1)))
+
+
+def test_batch_norm_running_stats_views():
+    """The running statistics are written in place, also through views."""
+    base, tbase = make((2, 3)), None
+    tbase = to_torch(base)
+    x = make((4, 3, 2))
+    F(mindtorch).batch_norm(x, base[0], base[1].abs(), training=True, momentum=0.5)
+    rv_t = tbase[1].abs()
+    F(torch).batch_norm(to_torch(x), tbase[0], rv_t, training=True, momentum=0.5)
+    assert_same(base[0], tbase[0])
+    assert base._version > 0
+
+
+def test_batch_norm_empty():
+    check(lambda L, x: F(L).batch_norm(x, None, None, training=True), make((0, 3)))
+    check(lambda L, x, rm, rv: F(L).batch_norm(x, rm, rv), make((0, 3, 2)), make((3,)),
+          make((3,), positive=True))
+    check(lambda L, x, w, b: F(L).batch_norm(x, None, None, w, b, True), make((0, 3)),
+          make((3,)), make((3,)))
+    check(lambda L, x: L.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, False),
+          make((0, 3), "int64"))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x, r: F(L).batch_norm(x, None, None),
+    lambda L, x, r: F(L).batch_norm(x, r, None),
+    lambda L, x, r: F(L).batch_norm(x, r, None, training=True),
+    lambda L, x, r: F(L).batch_norm(x[:1, :, 0], None, None, training=True),
+    lambda L, x, r: F(L).batch_norm(x[0, 0], None, None, training=True),
+    lambda L, x, r: F(L).batch_norm(x, None, None, training=True, eps=0.0),
+    lambda L, x, r: F(L).batch_norm(x, None, None, eps=-1.0),
+    lambda L, x, r: F(L).batch_norm(x, r[:2], r[:2]),
+    lambda L, x, r: F(L).batch_norm(x, None, None, r[:2], training=True),
+    lambda L, x, r: F(L).batch_norm(x, r, r, momentum=None, training=True),
+    lambda L, x, r: F(L).batch_norm(x.long(), None, None, training=True),
+])
+def test_batch_norm_errors(call):
+    check(call, make((4, 3, 5)), make((3,), positive=True))
+
+
+# -- instance norm -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_instance_norm(dtype):
+    x, w, b = make((2, 3, 4), dtype), make((3,), dtype), make((3,), dtype)
+    rm, rv = make((3,), dtype), make((3,), dtype, positive=True)
+    tol = TOL.get(dtype, {})
+    check(lambda L, x: F(L).instance_norm(x), x, **tol)
+    check(lambda L, x, rm, rv, w, b: F(L).instance_norm(x, rm, rv, w, b, momentum=0.4),
+          x, rm, rv, w, b, **tol)
+    check(lambda L, x, rm, rv: F(L).instance_norm(x, rm, rv, use_input_stats=False), x, rm, rv,
+          **tol)
+    check(lambda L, x, w, b, rm, rv: L.instance_norm(x, w, b, rm, rv, True, 0.1, 1e-5, False),
+          make((2, 3, 2, 2), dtype), w, b, rm, rv, **tol)
+    check(lambda L, x: F(L).instance_norm(x), nc((2, 3, 5)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: F(L).instance_norm(x[:, :, :1]),
+    lambda L, x: F(L).instance_norm(x[0]),
+    lambda L, x: F(L).instance_norm(x, use_input_stats=False),
+    lambda L, x: F(L).instance_norm(x.long()),
+])
+def test_instance_norm_errors(call):
+    check(call, make((2, 3, 4)))
+
+
+# -- group norm --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("case", [((2, 6, 3), 3), ((2, 4), 2), ((3, 4, 2, 2), 1),
+                                  ((2, 4, 3), 4), ((0, 4, 2), 2)], ids=str)
+def test_group_norm(case, dtype):
+    shape, g = case
+    C = shape[1]
+    x, w, b = make(shape, dtype), make((C,), dtype), make((C,), dtype)
+    tol = TOL.get(dtype, {})
+    check(lambda L, x, w, b: F(L).group_norm(x, g, w, b, 1e-3), x, w, b, **tol)
+    check(lambda L, x: F(L).group_norm(x, g), x, **tol)
+    check(lambda L, x, w: L.group_norm(x, g, w, None, 1e-5, False), x, w, **tol)
+    n, hw = shape[0], int(np.prod(shape[2:]))
+    check(lambda L, x, w, b: L.native_group_norm(x, w, b, n, C, hw, g, 1e-5), x, w, b, **tol)
+
+
+def test_group_norm_layouts_and_mixed():
+    check(lambda L, x: F(L).group_norm(x, 2), nc((3, 4, 5)))
+    check(lambda L, x, w: F(L).group_norm(x, 3, w), make((2, 3, 4), "float16"), make((3,)),
+          **TOL["float16"])
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: F(L).group_norm(x, 2),
+    lambda L, x: F(L).group_norm(x[0, 0], 1),
+    lambda L, x: F(L).group_norm(x[:1, :, 0], 3),
+    lambda L, x: F(L).group_norm(x, 0),
+    lambda L, x: F(L).group_norm(x, 3, x[0, 0]),
+    lambda L, x: F(L).group_norm(x.long(), 3),
+    lambda L, x: L.group_norm(x, 2),
+    lambda L, x: L.native_group_norm(x, None, None, 4, 3, 4, 3, 1e-5),
+])
+def test_group_norm_errors(call):
+    check(call, make((4, 3, 5)))
+
+
+# -- RMS norm, local response norm, normalize ----------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_rms_norm(dtype):
+    x, w = make((4, 3, 5), dtype), make((3, 5), dtype)
+    tol = TOL.get(dtype, {})
+    check(lambda L, x: F(L).rms_norm(x, (5,)), x, **tol)
+    check(lambda L, x, w: F(L).rms_norm(x, (3, 5), w, 1e-3), x, w, **tol)
+    check(lambda L, x, w: L.rms_norm(x, [5], w[0]), x, w, **tol)
+    check(lambda L, x: F(L).rms_norm(x, (5,)), nc((4, 3, 5), dtype), **tol)
+    check(lambda L, x: F(L).rms_norm(x, (5,)), make((0, 5), dtype))
+
+
+def test_rms_norm_mixed_and_errors():
+    # mismatched parameter dtypes fall back to PyTorch's composite: the input's dtype wins
+    check(lambda L, x, w: F(L).rms_norm(x, (5,), w), make((3, 5)), make((5,), "float64"))
+    check(lambda L, x, w: F(L).rms_norm(x, (5,), w), make((3, 5), "float64"), make((5,)))
+    check(lambda L, x, w: F(L).rms_norm(x, (5,), w), make((3, 5), "bfloat16"), make((5,)),
+          **TOL["bfloat16"])
+    check(lambda L, x: F(L).rms_norm(x, (4,)), make((3, 5)))
+    check(lambda L, x: F(L).rms_norm(x, (5,), x[0, :4]), make((3, 5)))
+    check(lambda L, x: F(L).rms_norm(x, (5,)), make((3, 5), "int64"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bfloat16"])
+@pytest.mark.parametrize("case", [((2, 5, 3), 2), ((2, 5, 3), 3), ((1, 4, 2, 3), 5),
+                                  ((2, 3, 2, 2, 2), 1), ((0, 3, 4), 2)], ids=str)
+def test_local_response_norm(case, dtype):
+    shape, size = case
+    tol = TOL.get(dtype, {})
+    check(lambda L, x: F(L).local_response_norm(x, size), make(shape, dtype), **tol)
+    check(lambda L, x: F(L).local_response_norm(x, size, 0.1, 0.5, 2.0), make(shape, dtype),
+          **tol)
+
+
+def test_local_response_norm_layouts_and_errors():
+    check(lambda L, x: F(L).local_response_norm(x, 3), nc((2, 4, 3)))
+    check(lambda L, x: F(L).local_response_norm(x, 2), make((3, 4)))
+    check(lambda L, x: F(L).local_response_norm(x, 0), make((2, 3, 4)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("kw", [{}, {"p": 1.0}, {"p": float("inf")}, {"p": 3.0, "dim": 0},
+                                {"dim": (0, 2)}, {"dim": -1, "eps": 0.5}, {"p": 0.0}], ids=str)
+def test_normalize(kw, dtype):
+    tol = TOL.get(dtype, {})
+    check(lambda L, x: F(L).normalize(x, **kw), make((4, 3, 5), dtype), **tol)
+    check(lambda L, x: F(L).normalize(x, **kw), nc((4, 3, 5), dtype), **tol)
+
+
+def test_normalize_edges():
+    check(lambda L, x: F(L).normalize(x, dim=0), make((4,)))
+    check(lambda L, x: F(L).normalize(x, dim=0), make(()))
+    check(lambda L, x: F(L).normalize(x), make((0, 3)))
+    check(lambda L, x: F(L).normalize(x), mindtorch.zeros(2, 3))  # eps keeps it finite
+    check(lambda L, x: F(L).normalize(x), make((4,)))
+    check(lambda L, x: F(L).normalize(x), make((3, 4), "int64"))
+    out = mindtorch.empty(3, 4)
+    x = make((3, 4))
+    r = F(mindtorch).normalize(x, out=out)
+    assert r is out
+    assert_same(out, F(torch).normalize(to_torch(x)))
+
+
+def test_functional_names_and_signatures():
+    """nn.functional's forms take PyTorch's functional argument order; torch.<name> the
+    ATen one (no nn.functional-only names leak into mindtorch)."""
+    fn = mindtorch.nn.functional
+    for name in ("batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
+                 "local_response_norm", "normalize"):
+        assert callable(getattr(fn, name))
+    for name in ("local_response_norm", "normalize", "functional_batch_norm"):
+        assert not hasattr(mindtorch, name)
+    for name in ("batch_norm", "instance_norm", "layer_norm", "group_norm", "rms_norm",
+                 "native_layer_norm", "native_batch_norm", "native_group_norm"):
+        assert callable(getattr(mindtorch, name))
+    with pytest.raises(TypeError):
+        fn.layer_norm(make((2, 3)), (3,), cudnn_enable=True)
+    with pytest.raises(TypeError):
+        mindtorch.batch_norm(make((2, 3)), None, None, None, None, True, 0.1, 1e-5)
