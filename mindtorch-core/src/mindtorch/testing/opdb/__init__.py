@@ -31,3 +31,9 @@ def ops_with_kernels(*devices):
     from mindtorch.plugins._registry import KERNELS
     return sorted(name for name in OPS
                   if all(d in KERNELS.get(name, {}) for d in devices))
+
+
+# OpInfo records over the samples (see _info.py for the declared tables)
+from ._info import (  # noqa: E402,F401
+    CHECKS, DTYPES, SKIPS, TOLERANCES, TORCH_REFERENCES, XFAILS, OpInfo, op_db, opinfo,
+)

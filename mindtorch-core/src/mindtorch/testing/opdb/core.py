@@ -96,17 +96,18 @@ SAMPLES.update({
 })
 
 # indexing
-_SCATTER_INDEX = [[0, 3, 1], [2, 2, 0]]
+_SCATTER_INDEX = [[0, 3, 1], [2, 2, 0]]  # a repeated index: accumulating ops
+_UNIQUE_INDEX = [[0, 3, 1], [2, 1, 0]]   # plain scatter: repeated writes have no gradient
 SAMPLES.update({
     "index_select": [lambda d: ((_t(d, (3, 4), transposed=True), 1, _ix(d, [3, 0, 3])), {}),
                      lambda d: ((_t(d, ()), 0, _ix(d, 0)), {}),
                      lambda d: ((_t(d, (0, 2), _i64), 0, _ix(d, [], mindtorch.int32)), {})],
     "gather": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX)), {}),
                lambda d: ((_t(d, (), _b), 0, _ix(d, [0, 0])), {})],
-    "scatter": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX), _t(d, (2, 3))), {}),
+    "scatter": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _UNIQUE_INDEX), _t(d, (2, 3))), {}),
                 lambda d: ((_t(d, (3, 4), _i64, True), 1, _ix(d, _SCATTER_INDEX), 2.5),
                            {"reduce": "add"})],
-    "scatter_": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX), 1.0), {})],
+    "scatter_": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _UNIQUE_INDEX), 1.0), {})],
     "scatter_add": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX), _t(d, (2, 3))), {})],
     "scatter_add_": [lambda d: ((_t(d, (3, 4)), 0, _ix(d, [[2, 0]]), _t(d, (1, 3))), {})],
     "scatter_reduce": [lambda d: ((_t(d, (3, 4)), 1, _ix(d, _SCATTER_INDEX), _t(d, (2, 3)),

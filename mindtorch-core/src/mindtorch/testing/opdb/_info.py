@@ -1,0 +1,269 @@
+"""OpInfo records: what the conformance kit knows about each op, built from the registry
+and the SAMPLES of the family modules (the samples stay the contract family authors write
+to; everything else here is derived, or declared in the tables below)."""
+import importlib
+
+from mindtorch._ops import OPS
+
+CHECKS = ("forward", "backward", "meta", "inplace", "out")
+PUBLIC_MODULES = ("linalg", "special", "nn.functional")
+
+# -- declared tables ------------------------------------------------------------------------
+
+# The PyTorch function an op is compared with, where it is not found by the op's public
+# name: a dotted path under `torch` ("max", "Tensor.view", "ops.aten.index"), or a function
+# of the torch module returning a callable.
+TORCH_REFERENCES = {
+    "_max_dim": "max", "_min_dim": "min", "_median_dim": "median",
+    "_nanmedian_dim": "nanmedian", "normal_float_float": "normal", "view_dtype": "Tensor.view",
+    "numpy_T": lambda torch: lambda t: t.T, "mT": lambda torch: lambda t: t.mT,
+    "mH": lambda torch: lambda t: t.mH, "matrix_H": lambda torch: lambda t: t.H,
+}
+
+# Known gaps: {(op, check): reason} skips the check, {(op, check, device): reason} on that
+# device only; check "*" means every check.  Reasons say why, so the table can be read.
+SKIPS = {
+}
+
+# Known failures, run and reported as xfail (an unexpected pass shows as XPASS):
+# same keys as SKIPS.
+_NEG_BOOL = ("meta accepts a bool input that PyTorch refuses (\"Negation, the `-` operator, "
+             "on a bool tensor is not supported\"): the check is in the cpu kernel, not in "
+             "a validity rule both devices call")
+_INDICES = ("the decomposition indexes with a boolean mask (data-dependent): no meta "
+            "inference, where PyTorch's meta device has one")
+XFAILS = {
+    **{(op, check, "meta"): _NEG_BOOL for op in ("neg", "negative", "neg_", "negative_")
+       for check in ("forward", "out")},
+    **{(op, check): _INDICES for op in ("tril_indices", "triu_indices") for check in ("meta",)},
+    **{(op, "forward", "meta"): _INDICES for op in ("tril_indices", "triu_indices")},
+}
+
+# Per-op tolerances for the forward comparison where the op's algorithm legitimately
+# differs from PyTorch's in rounding: {op: {dtype name: (rtol, atol)}}.
+TOLERANCES = {
+}
+
+# Declared dtypes, where the samples do not show what an op supports.
+DTYPES = {
+}
+
+# Where an op's first floating input must lie for finite, differentiable results:
+# {op: (low, high)} (None: unbounded).  The backward check maps that input's sample values
+# into the open interval (gradients at the boundary or outside it are not checked).
+_POSITIVE = (0, None)
+_UNIT = (-1, 1)
+DOMAINS = {
+    **dict.fromkeys(("log", "log2", "log10", "sqrt", "rsqrt", "pow", "float_power", "lgamma",
+                     "digamma", "polygamma", "mvlgamma", "special_gammaln", "special_digamma",
+                     "special_psi", "special_polygamma", "special_multigammaln",
+                     "special_entr"), _POSITIVE),
+    **dict.fromkeys(("acos", "asin", "atanh", "arccos", "arcsin", "arctanh", "erfinv",
+                     "special_erfinv"), _UNIT),
+    **dict.fromkeys(("logit", "special_logit", "binary_cross_entropy", "special_ndtri"),
+                    (0, 1)),
+    **dict.fromkeys(("log1p", "special_log1p"), (-1, None)),
+    **dict.fromkeys(("acosh", "arccosh"), (1, None)),
+}
+
+
+def _numpy_references():
+    """A few references in NumPy, used when torch is not installed (or with
+    --mindtorch-reference=numpy): values only, compared after casting to the result's
+    dtype (NumPy's promotion rules are not PyTorch's)."""
+    import numpy as np
+    unary = {n: getattr(np, n) for n in ("abs", "exp", "sin", "cos", "tanh", "sqrt", "floor",
+                                         "ceil", "log1p", "expm1")}
+    unary.update(neg=np.negative, log=np.log, sigmoid=lambda x: 1 / (1 + np.exp(-x)),
+                 relu=lambda x: np.maximum(x, 0))
+    refs = {n: (lambda f: lambda x: f(x))(f) for n, f in unary.items()}
+    refs.update(
+        add=lambda a, b, alpha=1: np.add(a, np.multiply(b, alpha)),
+        sub=lambda a, b, alpha=1: np.subtract(a, np.multiply(b, alpha)),
+        mul=np.multiply, maximum=np.maximum, minimum=np.minimum,
+        mm=np.matmul, bmm=np.matmul, matmul=np.matmul, mv=np.matmul, dot=np.dot,
+        where=np.where, clone=np.copy,
+    )
+    return refs
+
+
+# -- the records ------------------------------------------------------------------------------
+
+class OpInfo:
+    """One op's entry: samples, public names, reference, autograd support, variants,
+    known skips.  Cheap to make; the reference is resolved on first use."""
+
+    def __init__(self, op, samples):
+        self.op = op
+        self.name = op.name
+        self.samples = list(samples or [])
+        self.tags = op.tags
+
+    def __repr__(self):
+        return f"<OpInfo {self.name}: {len(self.samples)} samples>"
+
+    # registry facts
+    @property
+    def autograd(self):
+        """'formula', 'decomposition' (its sub-ops record), 'nondifferentiable', or '' for
+        ops that take no tensor (nothing to differentiate)."""
+        op = self.op
+        if not any(a.type.startswith("Tensor") for a in op.schema.args):
+            return ""
+        if not op.differentiable:
+            return "nondifferentiable"
+        if op.formulas is not None:
+            return "formula"
+        if op.decomposition is not None or op.core_impl is not None:
+            return "decomposition"
+        return ""
+
+    @property
+    def supports_autograd(self):
+        return self.autograd in ("formula", "decomposition")
+
+    @property
+    def inplace(self):
+        """The in-place variant `<name>_` (an op of its own), if any."""
+        if self.name.endswith("_") or "::" in self.name:
+            return None
+        return OPS.get(self.name + "_")
+
+    @property
+    def supports_out(self):
+        return bool(self.op.options.get("out"))
+
+    @property
+    def random(self):
+        return "random" in self.tags
+
+    def public_names(self):
+        """Where users reach the op: mindtorch.x, Tensor.x, linalg.x, special.x,
+        nn.functional.x (private and plugin ops have none)."""
+        op, name = self.op, self.name
+        if name.startswith("_") or "::" in name:
+            return []
+        names = []
+        if op.options.get("function", True):
+            names.append(f"mindtorch.{name}")
+        if op.options.get("method", True):
+            names.append(f"Tensor.{name}")
+        for module in op.options.get("modules", ()):
+            prefix = module.rpartition(".")[2] + "_"
+            public = op.options.get("public_name") or name.removeprefix(prefix)
+            names.append(f"{module}.{public}")
+        return names
+
+    def dtypes(self):
+        """Declared dtypes, else those of the samples' first tensor argument (built on the
+        cpu, so this needs the cpu backend)."""
+        if self.name in DTYPES:
+            return frozenset(DTYPES[self.name])
+        import mindtorch
+        found = set()
+        for i, sample in enumerate(self.samples):
+            mindtorch.manual_seed(i)
+            args, kwargs = sample("cpu")
+            t = next(iter(_tensors((args, kwargs))), None)
+            if t is not None:
+                found.add(t.dtype)
+        return frozenset(found)
+
+    def domain(self):
+        """(low, high) where the op's first floating input is valid, or None."""
+        base = self.name[:-1] if self.name.endswith("_") else self.name
+        return DOMAINS.get(self.name) or DOMAINS.get(base)
+
+    def tolerance(self, dtype):
+        return TOLERANCES.get(self.name, {}).get(str(dtype).removeprefix("torch."))
+
+    def skip_reason(self, check, device=None):
+        return _lookup(SKIPS, self.name, check, device)
+
+    def xfail_reason(self, check, device=None):
+        return _lookup(XFAILS, self.name, check, device)
+
+    # references
+    def torch_reference(self, torch):
+        """The PyTorch callable this op is compared with, or None."""
+        override = TORCH_REFERENCES.get(self.name)
+        if callable(override):
+            return override(torch)
+        if override is not None:
+            return _dotted(torch, override)
+        op, name = self.op, self.name
+        if "::" in name:
+            return None
+        places = []
+        if op.options.get("function", True):
+            places.append(name)
+        for module in op.options.get("modules", ()):
+            prefix = module.rpartition(".")[2] + "_"
+            places.append(f"{module}.{op.options.get('public_name') or name.removeprefix(prefix)}")
+        if op.options.get("method", True):
+            places.append(f"Tensor.{name}")
+        # last, PyTorch's ATen operator of the same name (internal ops, and public names
+        # torch only has there, e.g. Tensor.gelu_)
+        for place in places + [f"ops.aten.{name}"]:
+            fn = _dotted(torch, place)
+            if fn is not None:
+                return fn
+        return None
+
+    def numpy_reference(self):
+        return _numpy_references().get(self.name)
+
+
+def _lookup(table, name, check, device):
+    for key in ((name, check, device), (name, "*", device), (name, check), (name, "*")):
+        if key in table:
+            return table[key]
+    return None
+
+
+def _dotted(root, path):
+    obj = root
+    for part in path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except (AttributeError, RuntimeError):
+            return None
+    return obj
+
+
+def _tensors(x):
+    import mindtorch
+    if isinstance(x, mindtorch.Tensor):
+        yield x
+    elif isinstance(x, (list, tuple)):
+        for v in x:
+            yield from _tensors(v)
+    elif isinstance(x, dict):
+        for v in x.values():
+            yield from _tensors(v)
+
+
+_DB = {}
+
+
+def op_db():
+    """{op name: OpInfo} for every op in the registry (plugin ops included), made once."""
+    from . import samples_for
+    if len(_DB) != len(OPS):
+        for name, op in OPS.items():
+            if name not in _DB:
+                _DB[name] = OpInfo(op, samples_for(op))
+    return _DB
+
+
+def opinfo(name):
+    return op_db()[name]
+
+
+def reload_samples():
+    """Re-read the family modules (after editing samples in a running session)."""
+    from . import FAMILIES, SAMPLES, __name__ as pkg
+    SAMPLES.clear()
+    for family in FAMILIES:
+        SAMPLES.update(importlib.reload(importlib.import_module(f"{pkg}.{family}")).SAMPLES)
+    _DB.clear()
