@@ -347,7 +347,7 @@ def _compare_numpy(actual, expected):
     import numpy as np
     actual_host = np.asarray(actual.detach()._host()) if isinstance(actual, Tensor) else actual
     expected = np.asarray(expected).astype(np.asarray(actual_host).dtype)
-    assert_close(actual, mindtorch.from_numpy(np.ascontiguousarray(expected)),
+    assert_close(actual, mindtorch.from_numpy(np.array(expected, order="C")),
                  check_device=False, equal_nan=True)
 
 
