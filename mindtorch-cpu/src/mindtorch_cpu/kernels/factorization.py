@@ -1,2 +1,276 @@
-"""CPU kernels: factorization ops."""
-KERNELS = {}
+"""CPU kernels of the factorizations and solvers: NumPy's and SciPy's LAPACK drivers (the
+ones torch's CPU backend calls: getrf, potrf, geqrf/orgqr, syevd, geev, gesdd, gelsy...),
+so results agree with torch's where LAPACK fixes them (R's diagonal signs, the order of
+eigenvalues).  Shapes, dtypes and errors come from the metadata rules in
+mindtorch._ops.decls.factorization.  A batch with a singular (or not positive-definite)
+matrix is redone matrix by matrix, to report LAPACK's info for each as torch does.
+"""
+import warnings
+
+import numpy as np
+import scipy.linalg as sla
+from scipy.linalg import lapack
+
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import factorization as F
+
+from .._np import arr, wrap
+
+_LinAlgError = np.linalg.LinAlgError
+
+
+def _matrices(a):
+    """a (..., m, n) as a list of 2-D arrays, and a function putting results back."""
+    batch = a.shape[:-2]
+    flat = a.reshape((-1,) + a.shape[-2:])
+    return list(flat), batch
+
+
+def _fail(check_errors, info, name, message):
+    """Raise LinAlgError for the first matrix whose info is not 0."""
+    if not check_errors:
+        return
+    bad = np.flatnonzero(info.reshape(-1))
+    if bad.size:
+        i = int(bad[0])
+        text = F.batch_message(i, info.ndim > 0, message(int(info.reshape(-1)[i])))
+        raise F.LinAlgError(f"{name}: {text}")
+
+
+def _lapack(name, m):
+    return lapack.get_lapack_funcs((name,), (m,))[0]
+
+
+def _lu_each(a, rhs=None):
+    """getrf (+ getrs with rhs, broadcast like a) per matrix: (solutions, info)."""
+    mats, batch = _matrices(a)
+    rhs_mats = _matrices(rhs)[0] if rhs is not None else None
+    info = np.zeros(len(mats), np.int32)
+    out = []
+    with np.errstate(all="ignore"):
+        for i, m in enumerate(mats):
+            lu, piv, info[i] = _lapack("getrf", m)(m)
+            b = rhs_mats[i] if rhs_mats is not None else np.eye(m.shape[-1], dtype=m.dtype)
+            out.append(_lapack("getrs", lu)(lu, piv, b)[0])
+    x = np.stack(out).reshape(batch + out[0].shape) if out else \
+        np.zeros(batch + (a.shape[-1], (rhs if rhs is not None else a).shape[-1]), a.dtype)
+    return x, info.reshape(batch)
+
+
+def inv_ex(A, check_errors=False):
+    (_, dt), _ = F.inv_meta(A)
+    a = arr(A)
+    info = np.zeros(a.shape[:-2], np.int32)
+    try:
+        r = np.linalg.inv(a)
+    except _LinAlgError:
+        r, info = _lu_each(a)
+        _fail(check_errors, info, "linalg.inv", lambda i: (
+            f"The diagonal element {i} is zero, the inversion could not be completed because "
+            f"the input matrix is singular."))
+    return wrap(np.asarray(r, dt.np), dt), wrap(info, D.int32)
+
+
+def det(A):
+    _, dt = F.det_meta(A)
+    return wrap(np.asarray(np.linalg.det(arr(A)), dt.np), dt)
+
+
+def slogdet(A):
+    (_, dt), (_, real) = F.slogdet_meta(A)
+    sign, logabs = np.linalg.slogdet(arr(A))
+    return wrap(np.asarray(sign, dt.np), dt), wrap(np.asarray(logabs, real.np), real)
+
+
+def _swap(a):
+    return np.swapaxes(a, -1, -2)
+
+
+def solve_ex(A, B, left=True, check_errors=False):
+    batch, vector, _ = F.solve_plan(A, B, left)
+    dt = A.dtype
+    a, b = arr(A), arr(B)
+    if vector:
+        b = b[..., None]
+    if not left:  # XA = B is A^T X^T = B^T
+        a, b = _swap(a), _swap(b)
+    ab = np.broadcast_to(a, batch + a.shape[-2:])
+    bb = np.broadcast_to(b, batch + b.shape[-2:])
+    info = np.zeros(A._shape[:-2], np.int32)
+    try:
+        x = np.linalg.solve(ab, bb)
+    except _LinAlgError:
+        x, _ = _lu_each(np.ascontiguousarray(ab), np.ascontiguousarray(bb))
+        _, info = _lu_each(a) if a.ndim > 2 else _lu_each(a[None])
+        info = info.reshape(A._shape[:-2])
+        _fail(check_errors, info, "torch.linalg.solve",
+              lambda i: "The solver failed because the input matrix is singular.")
+    if not left:
+        x = _swap(x)
+    if vector:
+        x = x[..., 0]
+    return wrap(np.asarray(x, dt.np), dt), wrap(info, D.int32)
+
+
+def _substitute(a, b, upper, unit):
+    """Triangular solve by substitution (LAPACK's trtrs refuses a zero diagonal; torch's
+    trsm gives inf/nan there): x's unsolved rows are 0, so A's other triangle is ignored."""
+    n = a.shape[-1]
+    x = np.zeros(np.broadcast_shapes(a.shape[:-2], b.shape[:-2]) + b.shape[-2:],
+                 np.result_type(a, b))
+    with np.errstate(all="ignore"):
+        for i in (range(n - 1, -1, -1) if upper else range(n)):
+            s = b[..., i, :] - np.einsum("...j,...jk->...k", a[..., i, :], x)
+            x[..., i, :] = s if unit else s / a[..., i, i, None]
+    return x
+
+
+def solve_triangular(A, B, upper, left=True, unitriangular=False):
+    shape, dt = F.solve_triangular_meta(A, B, upper, left, unitriangular)
+    a, b = arr(A), arr(B)
+    if not left:
+        a, b, upper = _swap(a), _swap(b), not upper
+    batch = shape[:-2]
+    a = np.broadcast_to(a, batch + a.shape[-2:])
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    if 0 in a.shape or 0 in b.shape:
+        x = np.zeros(b.shape, dt.np)
+    else:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                x = sla.solve_triangular(a, b, lower=not upper, unit_diagonal=unitriangular,
+                                         check_finite=False)
+        except _LinAlgError:
+            x = _substitute(a, b, upper, unitriangular)
+    if not left:
+        x = _swap(x)
+    return wrap(np.asarray(x, dt.np), dt)
+
+
+def cholesky_ex(A, upper=False, check_errors=False):
+    (_, dt), _ = F.cholesky_meta(A)
+    a = arr(A)
+    info = np.zeros(a.shape[:-2], np.int32)
+    try:
+        L = np.linalg.cholesky(a, upper=upper)
+    except _LinAlgError:
+        mats, batch = _matrices(a)
+        info = np.zeros(len(mats), np.int32)
+        out = []
+        for i, m in enumerate(mats):
+            c, info[i] = _lapack("potrf", m)(m, lower=not upper, clean=True)
+            out.append(c)
+        L, info = np.stack(out).reshape(a.shape), info.reshape(batch)
+        _fail(check_errors, info, "linalg.cholesky", lambda i: (
+            f"The factorization could not be completed because the input is not "
+            f"positive-definite (the leading minor of order {i} is not positive-definite)."))
+    return wrap(np.asarray(L, dt.np), dt), wrap(info, D.int32)
+
+
+def qr(A, mode="reduced"):
+    (qshape, dt), (rshape, _) = F.qr_meta(A, mode)
+    a = arr(A)
+    m, n = a.shape[-2:]
+    if 0 in a.shape:  # LAPACK has nothing to do: Q is (part of) the identity
+        q = np.broadcast_to(np.eye(m, qshape[-1] if mode != "r" else 0, dtype=dt.np),
+                            qshape) if mode != "r" else np.zeros(qshape, dt.np)
+        return wrap(np.array(q), dt), wrap(np.zeros(rshape, dt.np), dt)
+    if mode == "r":
+        return wrap(np.zeros((0,), dt.np), dt), wrap(np.asarray(np.linalg.qr(a, "r"), dt.np), dt)
+    q, r = np.linalg.qr(a, mode)
+    return wrap(np.asarray(q, dt.np), dt), wrap(np.asarray(r, dt.np), dt)
+
+
+def eigh(A, UPLO="L"):
+    (_, real), (_, dt) = F.eigh_meta(A, UPLO)
+    a = arr(A)
+    if a.shape[-1] == 0:
+        return wrap(np.zeros(a.shape[:-1], real.np), real), wrap(np.zeros(a.shape, dt.np), dt)
+    w, v = np.linalg.eigh(a, UPLO=UPLO.upper())
+    return wrap(np.asarray(w, real.np), real), wrap(np.asarray(v, dt.np), dt)
+
+
+def eig(A):
+    (_, c), _ = F.eig_meta(A)
+    a = arr(A)
+    if a.shape[-1] == 0 or 0 in a.shape[:-2]:
+        return wrap(np.zeros(a.shape[:-1], c.np), c), wrap(np.zeros(a.shape, c.np), c)
+    w, v = np.linalg.eig(a)
+    return wrap(np.asarray(w, c.np), c), wrap(np.asarray(v, c.np), c)
+
+
+def svd(A, full_matrices=True, driver=None):
+    (ushape, dt), (sshape, real), (vshape, _) = F.svd_meta(A, full_matrices, driver)
+    a = arr(A)
+    if 0 in a.shape:  # (identity) singular vectors of an empty matrix
+        eye = lambda shape: np.array(np.broadcast_to(  # noqa: E731
+            np.eye(*shape[-2:], dtype=dt.np), shape))
+        return wrap(eye(ushape), dt), wrap(np.zeros(sshape, real.np), real), \
+            wrap(eye(vshape), dt)
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    return wrap(np.asarray(u, dt.np), dt), wrap(np.asarray(s, real.np), real), \
+        wrap(np.asarray(vh, dt.np), dt)
+
+
+def lstsq(A, B, rcond=None, driver=None):
+    (sol_shape, dt), (res_shape, real), (rank_shape, _), (sv_shape, _) = \
+        F.lstsq_meta(A, B, rcond, driver)
+    batch, vector, driver = F.lstsq_plan(A, B, driver)
+    a = np.broadcast_to(arr(A), batch + A._shape[-2:])
+    b = arr(B)[..., None] if vector else arr(B)
+    b = np.broadcast_to(b, batch + b.shape[-2:])
+    m, n = a.shape[-2:]
+    k = b.shape[-1]
+    if rcond is None:
+        rcond = F.eps(dt) * max(m, n)
+    x = np.zeros(batch + (n, k), dt.np)
+    ranks = np.zeros(batch, np.int64)
+    svs = np.zeros(batch + (min(m, n),), real.np)
+    lapack_driver = "gelsy" if driver == "gels" else driver
+    if m and n:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for idx in np.ndindex(*batch):
+                sol, _, rank, s = sla.lstsq(a[idx], b[idx], cond=rcond, check_finite=False,
+                                            lapack_driver=lapack_driver)
+                x[idx], ranks[idx] = sol, rank
+                if s is not None:
+                    svs[idx] = s
+    if res_shape != (0,) and (driver == "gels" or (ranks == n).all()):
+        # (torch's gels skips LAPACK for an empty A: zeros)
+        residuals = (np.abs(b - a @ x) ** 2).sum(-2) * (driver != "gels" or n > 0)
+    else:
+        residuals = np.zeros((0,), real.np)
+    if vector:
+        x = x[..., 0]
+    return (wrap(x, dt), wrap(np.asarray(residuals, real.np), real),
+            wrap(ranks if rank_shape != (0,) else np.zeros((0,), np.int64), D.int64),
+            wrap(svs if sv_shape != (0,) else np.zeros((0,), real.np), real))
+
+
+def matrix_exp(A):
+    _, dt = F.matrix_exp_meta(A)
+    a = arr(A)
+    if 0 in a.shape:
+        return wrap(np.zeros(a.shape, dt.np), dt)
+    compute = np.float32 if dt in (D.float16, D.bfloat16) else dt.np
+    with np.errstate(all="ignore"):
+        r = sla.expm(a.astype(compute))
+    return wrap(np.asarray(r, dt.np), dt)
+
+
+KERNELS = {
+    "linalg_inv_ex": inv_ex,
+    "linalg_det": det,
+    "linalg_slogdet": slogdet,
+    "linalg_solve_ex": solve_ex,
+    "linalg_solve_triangular": solve_triangular,
+    "linalg_cholesky_ex": cholesky_ex,
+    "linalg_qr": qr,
+    "linalg_eigh": eigh,
+    "linalg_eig": eig,
+    "linalg_svd": svd,
+    "linalg_lstsq": lstsq,
+    "linalg_matrix_exp": matrix_exp,
+}

@@ -1,2 +1,19 @@
-"""Meta inference rules: factorization ops."""
-RULES = {}
+"""Meta inference of the factorizations and solvers: the metadata rules shared with the
+CPU kernels (mindtorch._ops.decls.factorization), which check arguments in torch's order.
+lstsq's residuals assume full rank (their size depends on the data on other devices)."""
+from mindtorch._ops.decls import factorization as F
+
+RULES = {
+    "linalg_inv_ex": F.inv_meta,
+    "linalg_det": F.det_meta,
+    "linalg_slogdet": F.slogdet_meta,
+    "linalg_solve_ex": F.solve_meta,
+    "linalg_solve_triangular": F.solve_triangular_meta,
+    "linalg_cholesky_ex": F.cholesky_meta,
+    "linalg_qr": F.qr_meta,
+    "linalg_eigh": F.eigh_meta,
+    "linalg_eig": F.eig_meta,
+    "linalg_svd": F.svd_meta,
+    "linalg_lstsq": F.lstsq_meta,
+    "linalg_matrix_exp": F.matrix_exp_meta,
+}

@@ -1,1 +1,807 @@
-"""factorization ops (being filled in by issue 4)."""
+"""Factorizations and solvers: torch.linalg (inv, det, solve, cholesky, qr, eigh, eig, svd,
+lstsq, matrix_exp, pinv, ...) and their torch.* spellings (inverse, det, slogdet, svd, qr,
+cholesky_solve, ...).
+
+Kernel ops (each backend implements them): linalg_inv_ex, linalg_det, linalg_slogdet,
+linalg_solve_ex, linalg_solve_triangular, linalg_cholesky_ex, linalg_qr, linalg_eigh,
+linalg_eig, linalg_svd, linalg_lstsq, linalg_matrix_exp.  Their metadata rules (torch's
+errors in torch's order, result shapes and dtypes) are the `*_meta` functions here: the
+CPU kernels call them first, and they are the meta device's rules.  Everything else
+decomposes into these ops.  A failure on the data (a singular matrix, one that is not
+positive-definite) raises LinAlgError, a RuntimeError, as torch.linalg.LinAlgError.
+"""
+import warnings
+
+from ... import _dtype as D
+from ..._shapes import broadcast_shapes, numel
+from ..._tensor import Tensor
+from ..dispatch import write_out
+from ..registry import OPS, define, derivative, overload
+from ._helpers import _type_name
+
+
+class LinAlgError(RuntimeError):
+    """A linear algebra function failed on its input's values (torch.linalg.LinAlgError)."""
+
+
+LinAlgError.__module__ = "mindtorch.linalg"
+
+_LOW = (D.float16, D.bfloat16)
+_EPS = {D.float32: 1.1920928955078125e-07, D.float64: 2.220446049250313e-16}
+
+
+def eps(dtype):
+    return _EPS[dtype.to_real()]
+
+
+def check_matrix(A, name, *, square=True, ints=None, halves="low"):
+    """torch's checks of a (batch of) matrix argument, in its order: rank, squareness,
+    dtype (RuntimeError, or NotImplementedError naming kernel `ints` where torch's
+    dispatch fails first), 16-bit floats (`halves`: "low" RuntimeError, a kernel name for
+    NotImplementedError, None to accept them)."""
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if square and A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{A._shape[-2]} by {A._shape[-1]} matrices")
+    dt = A.dtype
+    if dt.kind not in "fc":
+        if ints:
+            raise NotImplementedError(f'"{ints}" not implemented for \'{_type_name(dt)}\'')
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as input. "
+                           f"Got {_type_name(dt)}")
+    if dt in _LOW and halves:
+        if halves == "low":
+            raise RuntimeError(f"{name}: Low precision dtypes not supported. Got "
+                               f"{_type_name(dt)}")
+        raise NotImplementedError(f'"{halves}" not implemented for \'{_type_name(dt)}\'')
+
+
+def _same_dtype(name, A, B, a="A", b="B"):
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"{name}: Expected {a} and {b} to have the same dtype, but found "
+                           f"{a} of type {_type_name(A.dtype)} and {b} of type "
+                           f"{_type_name(B.dtype)} instead")
+
+
+def batch_message(index, batched, text):
+    """torch's message for a failure in matrix `index` of a batch."""
+    return f"(Batch element {index}): {text}" if batched else text
+
+
+# -- metadata rules of the kernel ops: ((shape, dtype), ...) of their results ------------
+
+def inv_meta(A, check_errors=False):
+    check_matrix(A, "linalg.inv")
+    return (A._shape, A.dtype), (A._shape[:-2], D.int32)
+
+
+def det_meta(A):
+    check_matrix(A, "linalg.det", halves="lu_cpu")
+    return A._shape[:-2], A.dtype
+
+
+def slogdet_meta(A):
+    check_matrix(A, "linalg.slogdet")
+    return (A._shape[:-2], A.dtype), (A._shape[:-2], A.dtype.to_real())
+
+
+def is_vector_rhs(A, B):
+    """torch's rule: B is a (batch of) vector(s) when 1-D, or shaped like A minus its last dim."""
+    return B.ndim == 1 or (B.ndim == A.ndim - 1 and B._shape == A._shape[:-1])
+
+
+def solve_plan(A, B, left=True, name="linalg.solve", kernel="lu_cpu", dtype_first=True):
+    """(broadcast batch shape, whether B is a vector, B's matrix shape) of AX = B (XA = B
+    when not left), after torch's checks."""
+    if dtype_first:
+        if A.dtype.kind not in "fc":
+            raise RuntimeError(f"{name}: Expected a floating point or complex tensor as "
+                               f"input. Got {_type_name(A.dtype)}")
+        _same_dtype(name, A, B)
+    vector = is_vector_rhs(A, B)
+    check_matrix(A, name, ints=kernel, halves=None)
+    if not dtype_first:
+        _same_dtype(name, A, B)
+    Bm = B._shape + (1,) if vector else B._shape
+    if len(Bm) < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    n = A._shape[-1]
+    if (Bm[-2] if left else Bm[-1]) != n:
+        raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({A._shape[-2]}x{n} and "
+                           f"{Bm[-2]}x{Bm[-1]})")
+    batch = broadcast_shapes(A._shape[:-2], Bm[:-2])
+    if A.dtype in _LOW:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(A.dtype)}\'')
+    return batch, vector, Bm[-2:]
+
+
+def solve_meta(A, B, left=True, check_errors=False):
+    batch, vector, mat = solve_plan(A, B, left)
+    shape = batch + (mat[:1] if vector else mat)
+    return (shape, A.dtype), (A._shape[:-2], D.int32)
+
+
+def solve_triangular_meta(A, B, upper, left=True, unitriangular=False):
+    batch, _, mat = solve_plan(A, B, left, "linalg.solve_triangular", "triangular_solve_cpu",
+                               dtype_first=False) if B.ndim >= 2 else _b_matrix(A, B)
+    return batch + mat, A.dtype
+
+
+def _b_matrix(A, B):
+    check_matrix(A, "linalg.solve_triangular", ints="triangular_solve_cpu", halves=None)
+    raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 "
+                       "dimensions.")
+
+
+def cholesky_meta(A, upper=False, check_errors=False):
+    check_matrix(A, "linalg.cholesky", halves="cholesky_cpu")
+    return (A._shape, A.dtype), (A._shape[:-2], D.int32)
+
+
+_QR_MODES = ("reduced", "complete", "r")
+
+
+def qr_meta(A, mode="reduced"):
+    check_matrix(A, "linalg.qr", square=False, halves="geqrf_cpu")
+    if mode not in _QR_MODES:
+        raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
+                           f"'reduced' (default), 'r', or 'complete'")
+    *batch, m, n = A._shape
+    batch, k = tuple(batch), min(m, n)
+    q = (0,) if mode == "r" else batch + ((m, m) if mode == "complete" else (m, k))
+    r = batch + ((m, n) if mode == "complete" else (k, n))
+    return (q, A.dtype), (r, A.dtype)
+
+
+def eigh_meta(A, UPLO="L"):
+    check_matrix(A, "linalg.eigh", ints="linalg_eigh_cpu", halves="linalg_eigh_cpu")
+    if UPLO not in ("L", "U", "l", "u"):
+        raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
+    return (A._shape[:-1], A.dtype.to_real()), (A._shape, A.dtype)
+
+
+def eig_meta(A, name="linalg.eig"):
+    if A.dtype.kind not in "fc":
+        raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(A.dtype)}")
+    check_matrix(A, name, halves="linalg_eig_out_cpu")
+    c = A.dtype.to_complex()
+    return (A._shape[:-1], c), (A._shape, c)
+
+
+def svd_meta(A, full_matrices=True, driver=None):
+    check_matrix(A, "linalg.svd", square=False, halves="linalg_svd_cpu")
+    if driver is not None:
+        raise RuntimeError("torch.linalg.svd: keyword argument `driver=` is only supported on "
+                           "CUDA inputs with cuSOLVER backend.")
+    *batch, m, n = A._shape
+    batch, k = tuple(batch), min(m, n)
+    u = batch + ((m, m) if full_matrices else (m, k))
+    vh = batch + ((n, n) if full_matrices else (k, n))
+    return (u, A.dtype), (batch + (k,), A.dtype.to_real()), (vh, A.dtype)
+
+
+LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq_plan(A, B, driver):
+    """(batch, vector case, driver) of lstsq(A, B) after torch's checks."""
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    if B.ndim < 1:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if A.dtype is not B.dtype:
+        raise RuntimeError(f"torch.linalg.lstsq: Expected input and other to have the same "
+                           f"dtype, but got input's dtype {_type_name(A.dtype)} and other's "
+                           f"dtype {_type_name(B.dtype)}")
+    if not (A.ndim >= B.ndim and A.ndim - B.ndim <= 1):
+        raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
+                           "other.dim() and (input.dim() - other.dim()) <= 1")
+    vector = A.ndim - B.ndim == 1
+    if (B._shape[-1] if vector else B._shape[-2]) != A._shape[-2]:
+        raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size("
+                           f"{-1 if vector else -2})")
+    driver = "gelsy" if driver is None else driver
+    if driver not in LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
+                           "gelsy, gelsd, gelss)")
+    batch = broadcast_shapes(A._shape[:-2], B._shape[:-1] if vector else B._shape[:-2])
+    return batch, vector, driver
+
+
+def lstsq_meta(A, B, rcond=None, driver=None):
+    """Residuals are computed when m > n and (for gelsd/gelss) every matrix has full rank:
+    a shape that depends on the data, assumed full rank here."""
+    batch, vector, driver = lstsq_plan(A, B, driver)
+    m, n = A._shape[-2:]
+    k = 1 if vector else B._shape[-1]
+    real = A.dtype.to_real()
+    solution = batch + ((n,) if vector else (n, k))
+    residuals = batch + (k,) if m > n and driver != "gelsy" else (0,)
+    rank = (0,) if driver == "gels" else batch
+    sv = batch + (min(m, n),) if driver in ("gelsd", "gelss") else (0,)
+    return (solution, A.dtype), (residuals, real), (rank, D.int64), (sv, real)
+
+
+def matrix_exp_meta(A):
+    check_matrix(A, "linalg.matrix_exp", halves=None)
+    return A._shape, A.dtype
+
+
+# -- decompositions ------------------------------------------------------------------------
+
+def _M():
+    import mindtorch
+    return mindtorch
+
+
+def _inv(A):
+    return OPS["linalg_inv_ex"].call(A, True)[0]
+
+
+def _solve(A, B, left=True):
+    return OPS["linalg_solve_ex"].call(A, B, left, True)[0]
+
+
+def _cholesky(A, upper=False):
+    return OPS["linalg_cholesky_ex"].call(A, upper, True)[0]
+
+
+def _cholesky_deprecated(self, upper=False):
+    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
+                  "removed in a future PyTorch release.\nL = torch.cholesky(A)\nshould be "
+                  "replaced with\nL = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, "
+                  "upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+                  "transform will produce equivalent results for all valid (symmetric positive "
+                  "definite) inputs.", UserWarning, stacklevel=4)
+    return _cholesky(self, upper)
+
+
+def _logdet(self):
+    check_matrix(self, "logdet")
+    sign, logabs = OPS["linalg_slogdet"].call(self)
+    if self.dtype.is_complex:
+        return sign.log() + logabs
+    return _M().where(sign == -1, float("nan"), logabs)
+
+
+def _cholesky_solve(self, input2, upper=False):
+    for name, t in (("b", self), ("u", input2)):
+        if t.ndim < 2:
+            raise RuntimeError(f"{name} should have at least 2 dimensions, but has {t.ndim} "
+                               f"dimensions instead")
+    if self.dtype is not input2.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_type_name(self.dtype)} and A of type {_type_name(input2.dtype)} "
+                           f"instead.")
+    if input2._shape[-1] != input2._shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are "
+                           f"{input2._shape[-2]} by {input2._shape[-1]} matrices")
+    if self._shape[-2] != input2._shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                           f"{input2._shape[-1]} by {input2._shape[-1]} but each b matrix is "
+                           f"{self._shape[-2]} by {self._shape[-1]}")
+    if self.dtype.kind not in "fc" or self.dtype in _LOW:
+        raise NotImplementedError(f'"cholesky_solve_cpu" not implemented for '
+                                  f'\'{_type_name(self.dtype)}\'')
+    L = input2.mH if upper else input2
+    st = OPS["linalg_solve_triangular"].call
+    return st(L.mH, st(L, self, False, True, False), True, True, False)
+
+
+def _cholesky_inverse(self, upper=False):
+    check_matrix(self, "cholesky_inverse", ints="cholesky_inverse_out_cpu",
+                 halves="cholesky_inverse_out_cpu")
+    eye = _M().eye(self._shape[-1], dtype=self.dtype, device=self.device)
+    return _cholesky_solve(eye.expand(self._shape), self, upper)
+
+
+def _svdvals(A, driver=None):
+    return OPS["linalg_svd"].call(A, False, driver)[1]
+
+
+def _svd(self, some=True, compute_uv=True):
+    if self.ndim < 2:
+        raise RuntimeError(f"linalg.svd: input should have at least 2 dimensions, but has "
+                           f"{self.ndim} dimensions instead")
+    if not compute_uv:
+        S = _svdvals(self)
+        m, n = self._shape[-2:]
+        U = self.new_zeros(self._shape[:-2] + (m, m))
+        return U, S, self.new_zeros(self._shape[:-2] + (n, n))
+    U, S, Vh = OPS["linalg_svd"].call(self, not some, None)
+    return U, S, Vh.mH
+
+
+def _qr(self, some=True):
+    return OPS["linalg_qr"].call(self, "reduced" if some else "complete")
+
+
+def _tolerances(A, atol, rtol, name):
+    """torch's get_atol_rtol: (atol, rtol) as float64 tensors (rtol defaults to
+    eps * max(m, n), or 0 where atol > 0)."""
+    M = _M()
+    as_t = lambda v: v if isinstance(v, Tensor) else M.tensor(  # noqa: E731
+        v, dtype=D.float64, device=A.device)
+    for label, v in (("atol", atol), ("rtol", rtol)):
+        if isinstance(v, Tensor) and v.dtype.is_complex:
+            raise RuntimeError(f"{name}: {label} tensor of complex type is not supported.")
+    if rtol is None:
+        default = eps(A.dtype) * max(A._shape[-2:])
+        rtol = default if atol is None else M.where(as_t(atol) > 0, 0.0, default)
+    return as_t(0.0 if atol is None else atol), as_t(rtol)
+
+
+def _pinv(A, rcond=None, hermitian=False, atol=None, rtol=None):
+    if A.ndim < 2 or A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
+        raise RuntimeError(f"linalg.pinv({_type_name(A.dtype)}{{{list(A._shape)}}}): expected "
+                           f"a tensor with 2 or more dimensions of float, double, cfloat or "
+                           f"cdouble types")
+    if rcond is not None:
+        if atol is not None or rtol is not None:
+            raise RuntimeError("linalg.pinv: rcond cannot be given with atol or rtol")
+        atol, rtol = 0.0, rcond
+    if A.numel() == 0:
+        return A.new_zeros(A._shape[:-2] + (A._shape[-1], A._shape[-2]))
+    M = _M()
+    atol, rtol = _tolerances(A, atol, rtol, "linalg.pinv")
+    if hermitian:
+        S, U = OPS["linalg_eigh"].call(A, "L")
+        absS = S.abs()
+        tol = M.maximum(atol.unsqueeze(-1), rtol.unsqueeze(-1) * absS.amax(-1, keepdim=True))
+        inv = M.where(absS > tol, S.reciprocal(), 0.0).to(A.dtype)
+        return (U * inv.unsqueeze(-2)) @ U.mH
+    U, S, Vh = OPS["linalg_svd"].call(A, False, None)
+    tol = M.maximum(atol.unsqueeze(-1), rtol.unsqueeze(-1) * S[..., :1])
+    inv = M.where(S > tol, S.reciprocal(), 0.0).to(A.dtype)
+    return (Vh.mH * inv.unsqueeze(-2)) @ U.mH
+
+
+def _pinverse(self, rcond=1e-15):
+    return OPS["linalg_pinv"].call(self, rcond, False, None, None)
+
+
+def _matrix_rank(A, tol=None, hermitian=False, atol=None, rtol=None):
+    if A.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
+                           "least 2 dimensions.")
+    if A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
+        raise RuntimeError("This function doesn't handle types other than float and double")
+    if tol is not None:
+        if atol is not None or rtol is not None:
+            raise RuntimeError("linalg.matrix_rank: tol cannot be given with atol or rtol")
+        atol, rtol = tol, 0.0
+    M = _M()
+    if A.numel() == 0:
+        return M.zeros(A._shape[:-2], dtype=D.int64, device=A.device)
+    atol, rtol = _tolerances(A, atol, rtol, "torch.linalg.matrix_rank")
+    if hermitian:
+        S = OPS["linalg_eigh"].call(A, "L")[0].abs()
+        top = S.amax(-1, keepdim=True)
+    else:
+        S = _svdvals(A)
+        top = S[..., :1]
+    tol = M.maximum(atol.unsqueeze(-1), rtol.unsqueeze(-1) * top)
+    return (S > tol).sum(-1)
+
+
+def _matrix_exp(self):
+    return OPS["linalg_matrix_exp"].call(self)
+
+
+def _declare():
+    linalg = {"tags": ("linalg",), "modules": ("linalg",), "function": False, "method": False}
+    kernels = [
+        ("linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)"),
+        ("linalg_det(Tensor A) -> Tensor"),
+        ("linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)"),
+        ("linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> "
+         "(Tensor result, Tensor info)"),
+        ("linalg_solve_triangular(Tensor A, Tensor B, *, bool upper, bool left=True, "
+         "bool unitriangular=False) -> Tensor"),
+        ("linalg_cholesky_ex(Tensor A, *, bool upper=False, bool check_errors=False) -> "
+         "(Tensor L, Tensor info)"),
+        ("linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R)"),
+        ("linalg_eigh(Tensor A, str UPLO='L') -> (Tensor eigenvalues, Tensor eigenvectors)"),
+        ("linalg_eig(Tensor A) -> (Tensor eigenvalues, Tensor eigenvectors)"),
+        ("linalg_svd(Tensor A, bool full_matrices=True, *, str? driver=None) -> "
+         "(Tensor U, Tensor S, Tensor Vh)"),
+        ("linalg_lstsq(Tensor A, Tensor B, float? rcond=None, *, str? driver=None) -> "
+         "(Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)"),
+        ("linalg_matrix_exp(Tensor A) -> Tensor"),
+    ]
+    for text in kernels:
+        define(text, **linalg)
+    composites = [
+        ("linalg_inv(Tensor A) -> Tensor", _inv),
+        ("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor", _solve),
+        ("linalg_cholesky(Tensor A, *, bool upper=False) -> Tensor", _cholesky),
+        ("linalg_eigvalsh(Tensor A, str UPLO='L') -> Tensor",
+         lambda A, UPLO="L": OPS["linalg_eigh"].call(A, UPLO)[0]),
+        ("linalg_eigvals(Tensor A) -> Tensor", _eigvals),
+        ("linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor", _svdvals),
+        ("linalg_pinv(Tensor A, Tensor|Scalar? rcond=None, bool hermitian=False, *, "
+         "Tensor|Scalar? atol=None, Tensor|Scalar? rtol=None) -> Tensor", _pinv),
+        ("linalg_matrix_rank(Tensor A, Tensor|Scalar? tol=None, bool hermitian=False, *, "
+         "Tensor|Scalar? atol=None, Tensor|Scalar? rtol=None) -> Tensor", _matrix_rank),
+    ]
+    for text, fn in composites:
+        define(text, decomposition=fn, **linalg)
+    # torch.* spellings (functions and Tensor methods)
+    for text, fn in (
+            ("inverse(Tensor self) -> Tensor", _inv),
+            ("det(Tensor self) -> Tensor", lambda self: OPS["linalg_det"].call(self)),
+            ("slogdet(Tensor self) -> (Tensor sign, Tensor logabsdet)",
+             lambda self: OPS["linalg_slogdet"].call(self)),
+            ("logdet(Tensor self) -> Tensor", _logdet),
+            ("cholesky(Tensor self, bool upper=False) -> Tensor", _cholesky_deprecated),
+            ("cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor",
+             _cholesky_solve),
+            ("cholesky_inverse(Tensor self, bool upper=False) -> Tensor", _cholesky_inverse),
+            ("svd(Tensor self, bool some=True, bool compute_uv=True) -> "
+             "(Tensor U, Tensor S, Tensor V)", _svd),
+            ("qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)", _qr),
+            ("pinverse(Tensor self, float rcond=1e-15) -> Tensor", _pinverse),
+            ("matrix_exp(Tensor self) -> Tensor", _matrix_exp)):
+        define(text, tags=("linalg",), decomposition=fn)
+    for name in ("linalg_inv", "linalg_det", "linalg_solve", "linalg_solve_triangular",
+                 "linalg_cholesky", "linalg_eigvalsh", "linalg_eigvals", "linalg_svdvals",
+                 "linalg_pinv", "linalg_matrix_rank", "linalg_matrix_exp", "inverse", "det",
+                 "logdet", "cholesky", "cholesky_solve", "cholesky_inverse", "pinverse"):
+        single_out(OPS[name])
+    for name in ("linalg_inv_ex", "linalg_slogdet", "linalg_solve_ex", "linalg_cholesky_ex",
+                 "linalg_qr", "linalg_eigh", "linalg_eig", "linalg_svd", "linalg_lstsq",
+                 "slogdet", "svd", "qr"):
+        tuple_out(OPS[name])
+
+
+def _eigvals(A):
+    eig_meta(A, "linalg.eigvals")
+    return OPS["linalg_eig"].call(A)[0]
+
+
+# -- out=: linalg functions want out tensors of their results' dtypes ----------------------
+
+def _check_out_dtype(r, out):
+    if r.dtype is not out.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_type_name(r.dtype).lower()}, "
+                           f"but got {_type_name(out.dtype).lower()} instead")
+
+
+def _with_out(op, write):
+    prev = op._public
+
+    def make(generated):
+        inner = prev(generated) if prev is not None else generated
+
+        def public(*args, out=None, **kwargs):
+            r = inner(*args, **kwargs)
+            return r if out is None else write(op, out, r)
+        return public
+    overload(op, make)
+
+
+def _write_one(op, out, r):
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{op.name}(): argument 'out' must be Tensor, not "
+                        f"{type(out).__name__}")
+    _check_out_dtype(r, out)
+    return write_out(op, out, r)
+
+
+def _write_tuple(op, out, r):
+    if not isinstance(out, (tuple, list)) or len(out) != len(r):
+        raise TypeError(f"{op.name}(): argument 'out' must be tuple of {len(r)} Tensors")
+    for o, x in zip(out, r):
+        _write_one(op, o, x)
+    return type(r)(*out)
+
+
+def single_out(op):
+    """out= for an op with one result (of exactly the result's dtype, as linalg wants)."""
+    _with_out(op, _write_one)
+
+
+def tuple_out(op):
+    """out=(t1, t2, ...) for an op with several results."""
+    _with_out(op, _write_tuple)
+
+
+
+# -- backward formulas (torch's FunctionsManual, written with mindtorch ops) ---------------
+# Quotients by eigenvalue / singular value gaps divide by 1 where a gap is 0: torch gets
+# 0/0 there when the loss does not depend on the vectors (it skips the term when their
+# gradient is undefined; here a missing gradient arrives as zeros).
+
+def _safe(den):
+    return _M().where(den == 0, 1, den)
+
+
+def _eye_mask(n, device):
+    return _M().eye(n, dtype=D.bool, device=device)
+
+
+def _inv_grad(grad, result):
+    inv_h = result.mH
+    return -(inv_h @ (grad @ inv_h))
+
+
+def _det_grad(grad, A, result):
+    """G = conj(det) * grad * A^{-H}.  First order: exactly singular matrices get 0 (torch
+    solves with a perturbed LU, and conj(det) = 0 there).  For higher orders, near-singular
+    matrices take the adjugate through the SVD (det U det Vh U diag(prod of the other
+    singular values) Vh), as torch does."""
+    from ...autograd.grad_mode import state
+    M = _M()
+    if A.numel() == 0:
+        return M.zeros_like(A)
+    n = A._shape[-1]
+    d = (grad * result.conj()).unsqueeze(-1).unsqueeze(-1) * M.eye(n, dtype=A.dtype,
+                                                                    device=A.device)
+    nonsingular = OPS["linalg_solve_ex"].call(A.mH, d, True, False)[0]
+    singular_det = (result == 0).unsqueeze(-1).unsqueeze(-1)
+    if not state.enabled:
+        return M.where(singular_det, 0.0, nonsingular)
+    U, S, Vh = OPS["linalg_svd"].call(A, True, None)
+    alpha = (OPS["linalg_det"].call(U) * OPS["linalg_det"].call(Vh)).conj() * grad
+    D_ = alpha.unsqueeze(-1) * _prod_others(S)
+    singular = (U * D_.unsqueeze(-2)) @ Vh
+    near = (result.abs() < 100 * eps(A.dtype)).unsqueeze(-1).unsqueeze(-1)
+    return M.where(near, singular, nonsingular)
+
+
+def _prod_others(S):
+    """For each i, the product of S_j over j != i (no division: exact where S_i = 0)."""
+    M = _M()
+    ones = M.ones_like(S[..., :1])
+    left = M.cat([ones, S[..., :-1]], -1).cumprod(-1)
+    right = M.cat([ones, S.flip(-1)[..., :-1]], -1).cumprod(-1).flip(-1)
+    return left * right
+
+
+def _slogdet_grad(grads, A, results):
+    g_sign, g_logabs = grads
+    sign = results[0]
+    g = g_logabs
+    if A.dtype.is_complex:
+        g = g - 1j * (g_sign.conj() * sign).imag
+    n = A._shape[-1]
+    d = g.unsqueeze(-1).unsqueeze(-1) * _M().eye(n, dtype=A.dtype, device=A.device)
+    return OPS["linalg_solve_ex"].call(A.mH, d, True, False)[0]
+
+
+def _solve_grad(grad, A, B_geometry, result, left):
+    """gB = A^{-H} gX (gX A^{-H} when not left); gA = -gB X^H (-X^H gB)."""
+    vector = len(B_geometry[0]) == 1 or (len(B_geometry[0]) == A.ndim - 1 and
+                                         tuple(B_geometry[0]) == A._shape[:-1])
+    gX, X = (grad.unsqueeze(-1), result.unsqueeze(-1)) if vector else (grad, result)
+    gB = OPS["linalg_solve_ex"].call(A.mH, gX, left, False)[0]
+    gA = -(gB @ X.mH) if left else -(X.mH @ gB)
+    return gA, gB.squeeze(-1) if vector else gB
+
+
+def _solve_triangular_grad(grad, A, result, upper, left, unitriangular):
+    gB = OPS["linalg_solve_triangular"].call(A.mH, grad, not upper, left, unitriangular)
+    gA = -(gB @ result.mH) if left else -(result.mH @ gB)
+    gA = gA.triu(int(unitriangular)) if upper else gA.tril(-int(unitriangular))
+    return gA, gB
+
+
+def _cholesky_grad(grad, result, upper):
+    L, gL = (result.mH, grad.mH) if upper else (result, grad)
+    gA = (L.mH @ gL).tril()
+    gA = 0.5 * (gA + gA.tril(-1).mH)
+    st = OPS["linalg_solve_triangular"].call
+    gA = st(L.mH, gA, True, True, False)
+    return st(L, gA, False, False, False)
+
+
+def _cholesky_solve_grad(grad, self, input2, result, upper):
+    gB = OPS["cholesky_solve"].call(grad, input2, upper)
+    common = gB @ result.mH
+    common = common + common.mH
+    return gB, (-(input2 @ common) if upper else -(common @ input2))
+
+
+def _cholesky_inverse_grad(grad, self, result, upper):
+    common = grad + grad.mH
+    common = result @ common @ result
+    return -(self @ common) if upper else -(common @ self)
+
+
+def _qr_grad(grads, results, mode):
+    if mode == "r":
+        raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when "
+                           "mode='r'. Please use linalg.qr(A, mode='reduced') if you are going "
+                           "to differentiate through linalg.qr.")
+    gQ, gR = grads
+    Q, R = results
+    m, n = Q._shape[-2], R._shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' "
+                           "and nrows > ncols.")
+    st = OPS["linalg_solve_triangular"].call
+    gA = gR @ R.mH - Q.mH @ gQ
+    if m >= n:
+        X = gA.triu()
+        X = X + X.mH
+        X = X - 0.5 * _real_diag_embed(X)
+        return st(R.mH, Q @ X + gQ, False, False, False)
+    X = -gA
+    X = (X - X.mH).tril()
+    if X.dtype.is_complex:
+        X = X - 0.5j * _diag_embed(X.diagonal(0, -2, -1).imag)
+    gA = st(R[..., :m].mH, Q @ X, False, False, False)
+    gA = _M().cat([gA, gA.new_zeros(gA._shape[:-1] + (n - m,))], -1)
+    return gA + Q @ gR
+
+
+def _diag_embed(v):
+    return OPS["diag_embed"].call(v, 0, -2, -1)
+
+
+def _real_diag_embed(X):
+    d = X.diagonal(0, -2, -1)
+    return _diag_embed(d.real if X.dtype.is_complex else d).to(X.dtype)
+
+
+def _eigh_grad(grads, results):
+    gL, gV = grads
+    L, V = results
+    M = _M()
+    VhgV = V.mH @ gV
+    VhgV = 0.5 * (VhgV - VhgV.mH)
+    E = L.unsqueeze(-2) - L.unsqueeze(-1)
+    eye = _eye_mask(L._shape[-1], L.device)
+    inner = M.where(eye, _diag_embed(gL).to(V.dtype), VhgV / _safe(M.where(eye, 1, E)))
+    return V @ (inner @ V.mH)
+
+
+def _eigvalsh_grad(grad, A, UPLO):
+    V = OPS["linalg_eigh"].call(A, UPLO)[1]
+    return (V * grad.unsqueeze(-2)) @ V.mH
+
+
+def _eig_grad(grads, A, results):
+    gL, gV = grads
+    L, V = results
+    M = _M()
+    Vh = V.mH
+    VhgV = Vh @ gV
+    VhgV = VhgV - Vh @ (V * VhgV.diagonal(0, -2, -1).real.unsqueeze(-2))
+    Lc = L.conj()
+    E = Lc.unsqueeze(-2) - Lc.unsqueeze(-1)
+    eye = _eye_mask(L._shape[-1], L.device)
+    inner = M.where(eye, _diag_embed(gL), VhgV / _safe(M.where(eye, 1, E)))
+    gA = OPS["linalg_solve_ex"].call(Vh, inner @ Vh, True, False)[0]
+    return gA if A.dtype.is_complex else gA.real
+
+
+def _eigvals_grad(grad, A):
+    V = OPS["linalg_eig"].call(A)[1]
+    Vh = V.mH
+    gA = OPS["linalg_solve_ex"].call(Vh, grad.unsqueeze(-1) * Vh, True, False)[0]
+    return gA if A.dtype.is_complex else gA.real
+
+
+def _svd_grad(grads, results, full_matrices):
+    gU, gS, gVh = grads
+    U, S, Vh = results
+    m, n, k = U._shape[-2], Vh._shape[-1], S._shape[-1]
+    if full_matrices and m != n:
+        U, gU = U[..., :k], gU[..., :k]
+        Vh, gVh = Vh[..., :k, :], gVh[..., :k, :]
+    M = _M()
+    skew = lambda X: X - X.mH  # noqa: E731
+    UhgU = skew(U.mH @ gU)
+    VhgV = skew(Vh @ gVh.mH)
+    S2 = S * S
+    eye = _eye_mask(k, S.device)
+    E = _safe(M.where(eye, 1, S2.unsqueeze(-2) - S2.unsqueeze(-1)))
+    gA = (UhgU * S.unsqueeze(-2) + S.unsqueeze(-1) * VhgV) / E
+    gA = gA + _diag_embed(gS)
+    if U.dtype.is_complex:
+        gA = gA + _diag_embed(UhgU.diagonal(0, -2, -1) / _safe(2.0 * S))
+    if m > n:
+        gA = U @ gA
+        gUSinv = gU / _safe(S).unsqueeze(-2)
+        gA = (gA + gUSinv - U @ (U.mH @ gUSinv)) @ Vh
+    elif m < n:
+        gA = gA @ Vh
+        SinvgVh = gVh / _safe(S).unsqueeze(-1)
+        gA = U @ (gA + SinvgVh - (SinvgVh @ Vh.mH) @ Vh)
+    else:
+        gA = U @ (gA @ Vh)
+    return gA
+
+
+def _svdvals_grad(grad, A):
+    U, _, Vh = OPS["linalg_svd"].call(A, False, None)
+    return (U * grad.unsqueeze(-2)) @ Vh
+
+
+def pinv_backward(grad, pinvA, A):
+    """torch's pinv_backward: the gradient of pinv at A, in the smaller dimension."""
+    m, n = A._shape[-2:]
+    pinvAh, gradh = pinvA.mH, grad.mH
+    if m <= n:
+        K = gradh @ pinvA
+        KpinvAh = K @ pinvAh
+        return (-(pinvA @ K).mH + KpinvAh - (A @ pinvA) @ KpinvAh +
+                (pinvAh @ pinvA) @ (gradh - K @ A))
+    K = pinvA @ gradh
+    pinvAhK = pinvAh @ K
+    return (-(K @ pinvA).mH + ((gradh - A @ K) @ pinvA) @ pinvAh + pinvAhK -
+            (pinvAhK @ pinvA) @ A)
+
+
+def _pinv_grad(grad, A, result):
+    return pinv_backward(grad, result, A)
+
+
+def _lstsq_grad(grads, A, B, results):
+    """From the solution through pinv(A), and from the residuals (when computed)."""
+    gX, gL = grads[0], grads[1]
+    vector = A.ndim - B.ndim == 1
+    col = (lambda t: t.unsqueeze(-1)) if vector else (lambda t: t)  # noqa: E731
+    Bm, gXm = col(B), col(gX)
+    pinvA = OPS["linalg_pinv"].call(A, None, False, None, None)
+    gA = pinv_backward(gXm @ Bm.mH, pinvA, A)
+    gB = pinvA.mH @ gXm
+    if gL.numel():
+        X = col(results[0])
+        r = A @ X - Bm
+        gLm = gL.unsqueeze(-2)
+        gA = gA + 2 * (gLm * r) @ X.mH
+        gB = gB - 2 * gLm * r
+    return gA, gB.squeeze(-1) if vector else gB
+
+
+def _matrix_exp_grad(grad, A):
+    """The upper right block of exp([[A^H, G], [0, A^H]])."""
+    M = _M()
+    Ah = A.mH
+    n = A._shape[-1]
+    top = M.cat([Ah, grad.to(A.dtype)], -1)
+    bottom = M.cat([M.zeros_like(Ah), Ah], -1)
+    big = OPS["linalg_matrix_exp"].call(M.cat([top, bottom], -2))
+    return big[..., :n, n:]
+
+
+_GRADS = {
+    "linalg_inv_ex": {"A": _inv_grad},
+    "linalg_det": {"A": _det_grad},
+    "linalg_slogdet": {"A": _slogdet_grad},
+    "linalg_solve_ex": {"A, B": _solve_grad},
+    "linalg_solve_triangular": {"A, B": _solve_triangular_grad},
+    "linalg_cholesky_ex": {"A": _cholesky_grad},
+    "cholesky": {"self": _cholesky_grad},
+    "cholesky_solve": {"self, input2": _cholesky_solve_grad},
+    "cholesky_inverse": {"self": _cholesky_inverse_grad},
+    "linalg_qr": {"A": _qr_grad},
+    "linalg_eigh": {"A": _eigh_grad},
+    "linalg_eigvalsh": {"A": _eigvalsh_grad, "name": "LinalgEighBackward0"},
+    "linalg_eig": {"A": _eig_grad},
+    "linalg_eigvals": {"A": _eigvals_grad, "name": "LinalgEigBackward0"},
+    "linalg_svd": {"A": _svd_grad},
+    "linalg_svdvals": {"A": _svdvals_grad, "name": "LinalgSvdBackward0"},
+    "linalg_pinv": {"A": _pinv_grad},
+    "linalg_lstsq": {"A, B": _lstsq_grad, "nondifferentiable_outputs": (2, 3)},
+    "linalg_matrix_exp": {"A": _matrix_exp_grad},
+}
+
+
+def _derivatives():
+    for op_name, formulas in _GRADS.items():
+        formulas = dict(formulas)
+        derivative(OPS[op_name], name=formulas.pop("name", None),
+                   nondifferentiable_outputs=formulas.pop("nondifferentiable_outputs", None),
+                   **formulas)
+
+
+_declare()
+_derivatives()
+from . import linalg_norms  # noqa: E402,F401  (norms and the rest of torch.linalg)

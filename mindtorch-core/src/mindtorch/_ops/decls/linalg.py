@@ -453,9 +453,8 @@ def _matrix_power(self, n):
     if self._shape[-1] != self._shape[-2]:
         raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
                            f"they are {self._shape[-2]} by {self._shape[-1]} matrices")
-    if n < 0:
-        raise NotImplementedError("matrix_power with a negative exponent needs a matrix "
-                                  "inverse, which mindtorch does not implement yet")
+    if n < 0:  # a power of the inverse (torch.linalg.inv's errors for singular matrices)
+        self, n = OPS["linalg_inv"].call(self), -n
     if n == 0:  # identities written over a copy of self, whose gradient is then zero
         eye = OPS["eye"].binding(self._shape[-1], dtype=self.dtype, device=self._device)
         return OPS["clone"].call(self, "contiguous_format").copy_(eye.expand(self._shape))
@@ -564,7 +563,7 @@ def _declare():
                        ("mv", "Tensor self, Tensor vec"), ("dot", "Tensor self, Tensor tensor")):
         define(f"{name}({args}) -> Tensor", tags=("linalg",), out=True)
     define("matmul(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
-           decomposition=_matmul)
+           decomposition=_matmul, modules=("linalg",))
     define("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
            "-> Tensor", tags=("linalg",), out=True, decomposition=_addmm)
     define("vdot(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
@@ -596,7 +595,7 @@ def _declare():
     define("cross(Tensor self, Tensor other, int? dim=None) -> Tensor", tags=("linalg",),
            out=True, decomposition=_cross)
     define("matrix_power(Tensor self, int n) -> Tensor", tags=("linalg",), out=True,
-           decomposition=_matrix_power)
+           decomposition=_matrix_power, modules=("linalg",))
     overload(define("chain_matmul(Tensor[] matrices) -> Tensor", tags=("linalg",),
                     method=False, out=True, decomposition=_chain_matmul), _chain_matmul_public)
     # in-place forms: the result written back (copy_ refuses a result self can't hold)

@@ -525,11 +525,11 @@ def _norm_public(binding):
                     raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
                                        f"{' '.join(map(str, dim))}")
                 p = 2
-            elif p == "nuc":
-                raise NotImplementedError("norm(p='nuc') needs a singular value decomposition, "
-                                          "which mindtorch does not provide yet")
-            else:
-                raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+            else:  # as torch.norm: matrix_norm over the given dims (every dim if None)
+                dims = range(self.ndim) if dim is None else [dim] if isinstance(dim, int) \
+                    else dim
+                return OPS["linalg_matrix_norm"].binding(self, p, list(dims), keepdim,
+                                                         dtype=dtype)
         return binding(self, p, dim, keepdim, dtype=dtype)
     norm.__doc__ = "norm(input, p='fro', dim=None, keepdim=False, dtype=None) -> Tensor"
     return norm
