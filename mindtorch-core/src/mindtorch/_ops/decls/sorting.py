@@ -1,1 +1,599 @@
-"""sorting ops (being filled in by issue 4)."""
+"""Sorting, selection and order statistics (sort, topk, kthvalue, median, mode, quantile),
+scans with indices (cummax, cummin, logcumsumexp), set ops (unique, isin), binning
+(searchsorted, bucketize, histc, histogram, bincount) and NaN-aware / paired reductions
+(nansum, nanmean, std_mean, var_mean, aminmax).
+
+The validity rules below read metadata only; the CPU kernels and the meta device both
+call them, so they raise the same errors.  Index choices on ties are torch's CPU ones:
+sort is stable (torch's unstable sort may order ties otherwise), median(dim) takes the
+((n - 1) // 2)-th element in (value, index) order, kthvalue the element torch's
+quickselect lands on, mode the last index of the smallest most frequent value, topk the
+lowest indices among equal values.  Ops whose result size depends on the data (unique,
+unique_consecutive, bincount) carry the tag "dynamic_output_shape".
+"""
+from ... import _dtype as D
+from ... import return_types
+from ..._shapes import reduced_shape
+from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
+from ._helpers import _type_name
+
+DYNAMIC = ("dynamic_output_shape",)
+
+
+# -- rules shared by every backend (metadata only) --------------------------------------
+
+def _not_implemented(kernel, dtype):
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(dtype)}\'')
+
+
+def dim_size(self, dim):
+    return self._shape[dim] if self.ndim else 1
+
+
+def reduced(self, dim, keepdim):
+    """Shape of a reduction over one dim (a 0-dim input stays 0-dim)."""
+    return reduced_shape(self._shape, (dim,), keepdim) if self.ndim else ()
+
+
+def _check_nonempty_dim(name, self, dim):
+    if self.ndim and self._shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
+
+
+def check_sort(self):
+    if self.dtype.is_complex:
+        raise RuntimeError("Sort does not support complex dtypes on CPU")
+
+
+def topk_shape(self, k, dim):
+    if self.dtype.is_complex:
+        raise RuntimeError("topk does not support complex dtypes on CPU")
+    if self.dtype is D.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    if not 0 <= k <= dim_size(self, dim):
+        raise RuntimeError("selected index k out of range")
+    return self._shape[:dim] + (k,) + self._shape[dim + 1:] if self.ndim else ()
+
+
+def kthvalue_shape(self, k, dim, keepdim):
+    if self.dtype is D.bool or self.dtype.is_complex:
+        raise _not_implemented("kthvalue_cpu", self.dtype)
+    _check_nonempty_dim("kthvalue", self, dim)
+    if not 0 < k <= dim_size(self, dim):
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    return reduced(self, dim, keepdim)
+
+
+def check_median(self):
+    if self.dtype is D.bool or self.dtype.is_complex:
+        raise _not_implemented("median_cpu", self.dtype)
+
+
+def median_dim_shape(name, self, dim, keepdim):
+    if self.dtype is D.bool or self.dtype.is_complex:
+        raise _not_implemented("median_out", self.dtype)
+    _check_nonempty_dim(name, self, dim)
+    return reduced(self, dim, keepdim)
+
+
+def mode_shape(self, dim, keepdim):
+    if self.dtype.is_complex:
+        raise _not_implemented("mode_cpu", self.dtype)
+    _check_nonempty_dim("mode", self, dim)
+    return reduced(self, dim, keepdim)
+
+
+def check_cumulative(name, self):
+    """cummax/cummin take every real dtype and bool; logcumsumexp floating and complex."""
+    if name == "logcumsumexp":
+        if self.dtype.kind not in "fc":
+            raise _not_implemented("logcumsumexp_out_cpu", self.dtype)
+    elif self.dtype.is_complex:
+        raise _not_implemented(f"{name}_cpu", self.dtype)
+
+
+def check_unique(self, dim):
+    """unique/unique_consecutive over `dim`: no other dim may be empty."""
+    if self.dtype.is_complex:
+        raise _not_implemented("unique", self.dtype)
+    if dim is not None and any(n == 0 for i, n in enumerate(self._shape) if i != dim):
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+
+
+def searchsorted_plan(sorted_sequence, self, out_int32, right, side, sorter):
+    """(result shape, result dtype, whether to search right, dtype compared in)."""
+    from ... import _promotion
+    from ..._tensor import Tensor
+    b = sorted_sequence
+    if side is not None and side not in ("left", "right"):
+        raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got "
+                           f"{side}")
+    if side == "left" and right:
+        raise RuntimeError("torch.searchsorted(): side and right can't be set to opposites, got "
+                           "side of left while right was True")
+    if not b.ndim:
+        raise RuntimeError("torch.searchsorted(): boundaries tensor should have positive "
+                           "dimension, but got 0 dimension")
+    tensor = isinstance(self, Tensor)
+    if not tensor and b.ndim != 1:
+        raise RuntimeError(f"torch.searchsorted(): input value can be a scalar only when "
+                           f"boundaries tensor dimension is 1, but we got boundaries tensor "
+                           f"dim({b.ndim}) and input value's dim(0) numel(1)")
+    if tensor and b.ndim != 1 and (self.ndim != b.ndim or self._shape[:-1] != b._shape[:-1]):
+        raise RuntimeError(f"torch.searchsorted(): boundaries tensor should be 1 dimension or "
+                           f"the first N-1 dimensions of boundaries tensor and input value "
+                           f"tensor must match, but we got boundaries tensor "
+                           f"{list(b._shape)} and input value tensor {list(self._shape)}")
+    if sorter is not None:
+        if sorter.dtype is not D.int64:
+            raise RuntimeError(f"torch.searchsorted(): sorter must be a tensor of long dtype "
+                               f"but got dtype {_type_name(sorter.dtype)}")
+        if sorter._shape != b._shape:
+            raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same "
+                               f"size, but got boundary tensor {list(b._shape)}and got sorter "
+                               f"tensor {list(sorter._shape)}")
+    common = _promotion.result_type(b, self)
+    if common is D.bool or common.is_complex:
+        raise _not_implemented("searchsorted_out_cpu", common)
+    shape = self._shape if tensor else ()
+    return shape, (D.int32 if out_int32 else D.int64), bool(right or side == "right"), common
+
+
+def check_bucketize(boundaries):
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+
+
+def histc_range(self, bins, min, max):
+    """The checks torch makes before reading data; whether the range comes from the data."""
+    if self.dtype.kind != "f":
+        raise _not_implemented("histogram_cpu", self.dtype)
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+    from_data = min == max and self.numel() > 0
+    if not from_data:
+        check_histc_range(min - 1 if min == max else min, max + 1 if min == max else max)
+    return from_data
+
+
+def check_histc_range(low, high):
+    import math
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{_num(low)}, {_num(high)}] is not finite")
+    if low >= high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+
+
+def _num(x):
+    return int(x) if float(x).is_integer() else x
+
+
+def histogram_plan(self, bins, range, weight):
+    """(number of bins, explicit edges given) for torch.histogram."""
+    from ..._tensor import Tensor
+    if self.dtype.kind != "f":
+        raise _not_implemented("histogram_cpu", self.dtype)
+    if weight is not None and (weight.dtype is not self.dtype or weight._shape != self._shape):
+        raise RuntimeError("torch.histogramdd(): if weight tensor is provided it should have "
+                           "the same shape as the input tensor excluding its innermost "
+                           "dimension, and the same dtype as the input")
+    if isinstance(bins, Tensor):
+        if bins.ndim != 1 or bins.dtype is not self.dtype:
+            raise RuntimeError("torch.histogramdd(): bins tensors should be 1-dimensional and "
+                               "have the same dtype as the input")
+        if range is not None:
+            raise TypeError("histogram(): range cannot be given together with bin edges")
+        return max(bins.numel() - 1, 0), True
+    if type(bins) is not int:
+        raise TypeError(f"histogram(): argument 'bins' must be int or Tensor, not "
+                        f"{type(bins).__name__}")
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got {bins} for "
+                           f"dimension 0")
+    if range is not None:
+        if len(range) != 2:
+            raise RuntimeError(f"torch.histogramdd(): for a 1-dimensional histogram range "
+                               f"should have 2 elements, but got {len(range)}")
+        if range[0] > range[1]:
+            raise RuntimeError(f"torch.histogramdd(): min should not exceed max, but got min "
+                               f"{range[0]} max {range[1]} for dimension 0")
+    return bins, False
+
+
+def bincount_dtype(self, weights, minlength):
+    if self.dtype.kind not in "ui" or self.dtype is D.bool:
+        raise _not_implemented("bincount_cpu", self.dtype)
+    if minlength < 0:
+        raise RuntimeError("minlength should be >= 0")
+    if self.ndim != 1:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is not None and (weights.ndim != 1 or weights._shape[0] != self._shape[0]):
+        raise RuntimeError("weights should be 1-d and have the same length as input")
+    if weights is None or not self.numel():
+        return D.int64
+    return D.float32 if weights.dtype is D.float32 else D.float64
+
+
+def isin_plan(elements, test_elements):
+    """(result shape, dtype both are compared in)."""
+    from ... import _promotion
+    from ..._tensor import Tensor
+    for x in (elements, test_elements):
+        if isinstance(x, Tensor) and (x.dtype is D.bool or x.dtype.is_complex):
+            raise RuntimeError(f"Unsupported input type encountered for isin(): "
+                               f"{_type_name(x.dtype)}")
+    shape = elements._shape if isinstance(elements, Tensor) else ()
+    return shape, _promotion.result_type(elements, test_elements)
+
+
+# -- composite ops ----------------------------------------------------------------------
+
+def _argsort(self, dim=-1, descending=False, stable=False):
+    return OPS["sort"].call(self, dim, descending, stable)[1]
+
+
+def _msort(self):
+    return OPS["sort"].call(self, 0, False, None)[0]
+
+
+def _bucketize(self, boundaries, out_int32=False, right=False):
+    check_bucketize(boundaries)
+    return OPS["searchsorted"].call(boundaries, self, out_int32, right, None, None)
+
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile_of(ignore_nan):
+    def quantile(self, q, dim=None, keepdim=False, interpolation="linear"):
+        """torch's quantile_impl: sort along the reduced dim, rank q among the (non-NaN)
+        values, gather and interpolate; differentiable through sort/gather/lerp."""
+        import mindtorch as M
+        from ..._tensor import Tensor
+        if not isinstance(q, Tensor):
+            if not 0 <= q <= 1:
+                raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
+            q = M.full((), q, dtype=self.dtype, device=self.device)
+        if interpolation not in _INTERPOLATIONS:
+            raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, "
+                               f"midpoint or nearest, but got {interpolation}")
+        if not self.numel():
+            raise RuntimeError("quantile() input tensor must be non-empty")
+        if q.ndim > 1:
+            raise RuntimeError("quantile() q must be a scalar or 1D tensor")
+        if self.dtype not in (D.float32, D.float64):
+            raise RuntimeError("quantile() input tensor must be either float or double dtype")
+        if q.dtype is not self.dtype:
+            raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
+        if _has_data(q) and not bool(((q >= 0) & (q <= 1)).all()):
+            raise RuntimeError("quantile() q values must be in the range [0, 1]")
+        if dim is None:
+            rows = self.reshape(-1)
+            shape = (1,) * self.ndim if keepdim else ()
+        else:
+            rows = self.movedim(dim, -1) if self.ndim else self.reshape(1)
+            shape = reduced(self, dim, keepdim)
+            if keepdim and self.ndim:  # the size-1 dim stays in place, as torch's view
+                rows = rows.unsqueeze(dim)
+        n = rows.shape[-1]
+        if n > 2 ** 24:
+            raise RuntimeError("quantile() input tensor is too large")
+        ordered = rows.sort(-1)[0]
+        nan = ordered.isnan()
+        if ignore_nan:
+            ranks = q * (nan.logical_not().sum(-1, keepdim=True) - 1)
+            ranks = ranks.masked_fill(ranks < 0, 0)
+        else:
+            ranks = (q * (n - 1)).masked_fill(nan.any(-1, keepdim=True), n - 1)
+        if interpolation in ("lower", "higher", "nearest"):
+            ranks = {"lower": ranks.floor, "higher": ranks.ceil,
+                     "nearest": ranks.round}[interpolation]()
+        below = ranks.long()
+        result = ordered.gather(-1, below)
+        if interpolation in ("linear", "midpoint"):
+            weights = M.full_like(ranks, 0.5) if interpolation == "midpoint" else ranks - below
+            result = result.lerp(ordered.gather(-1, ranks.ceil().long()), weights)
+        if q.ndim == 0:
+            return result.squeeze(-1).reshape(shape)
+        return result.movedim(-1, 0).reshape((q.shape[0],) + tuple(shape))
+    return quantile
+
+
+def _has_data(t):
+    from ...plugins._registry import DEVICES
+    return DEVICES[t._device.type].has_data
+
+
+def _nansum(self, dim=None, keepdim=False, dtype=None):
+    if self.dtype.is_complex:
+        raise RuntimeError("nansum on CPU does not support complex inputs")
+    kept = OPS["where"].call(self.isnan(), 0, self) if self.dtype.kind in "fc" else self
+    return OPS["sum"].call(kept, dim, keepdim, dtype)
+
+
+def _nanmean(self, dim=None, keepdim=False, dtype=None):
+    if self.dtype.kind not in "fc":
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {_type_name(self.dtype)}")
+    count = self.isnan().logical_not().sum(dim, keepdim)
+    return _nansum(self, dim, keepdim, dtype) / count
+
+
+def _paired(name):
+    def both(self, dim=None, unbiased=None, keepdim=False, correction=None):
+        spread = OPS[name].call(self, dim, unbiased, keepdim, correction)
+        return spread, OPS["mean"].call(self, dim, keepdim, None)
+    return both
+
+
+def _aminmax(self, dim=None, keepdim=False):
+    if dim is None and not self.numel():
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
+    if dim is not None and self.ndim and self._shape[dim] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {dim} to have non-zero size.")
+    if self.dtype.is_complex:
+        raise _not_implemented("aminmax_cpu", self.dtype)
+    dims = () if dim is None else (dim,)  # () reduces every dim (all size 1 with keepdim)
+    return self.amin(dims, keepdim), self.amax(dims, keepdim)
+
+
+# -- public wrappers: PyTorch's overloads -----------------------------------------------
+
+_VALUES_INDICES = ["values", "indices"]
+
+
+def _with_dim_form(name):
+    """median/nanmedian: (input) -> Tensor, (input, dim, keepdim=False) -> (values, indices)."""
+    full_op, dim_op = OPS[name], OPS[f"_{name}_dim"]
+    ret = return_types.make(name, _VALUES_INDICES)
+    unset = object()
+
+    def make(full):
+        def public(self, dim=unset, keepdim=unset):
+            if dim is unset:
+                if keepdim is not unset:
+                    raise TypeError(f"{name}() received an invalid combination of arguments - "
+                                    f"got keepdim without dim")
+                return full(self)
+            return ret(*dim_op.binding(self, dim, False if keepdim is unset else keepdim))
+        public.__doc__ = (f"{name}(input) -> Tensor\n{name}(input, dim, keepdim=False) -> "
+                          f"(Tensor values, Tensor indices)")
+        return public
+    overload(full_op, make)
+
+
+def _unique_public(op, consecutive):
+    """unique/unique_consecutive: the op returns (values, inverse, counts); the function
+    returns values alone or a tuple with the requested extras, as torch.unique does."""
+    def make(binding):
+        def public(self, *args, **kwargs):
+            if consecutive:
+                names = ("return_inverse", "return_counts", "dim")
+            else:
+                names = ("sorted", "return_inverse", "return_counts", "dim")
+            kw = dict(zip(names, args), **kwargs)
+            dim = kw.get("dim")
+            from ..._tensor import Tensor
+            if dim is not None and isinstance(self, Tensor) and not self.ndim:
+                raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+            values, inverse, counts = binding(self, **kw)
+            extras = [t for t, want in ((inverse, kw.get("return_inverse")),
+                                        (counts, kw.get("return_counts"))) if want]
+            return (values, *extras) if extras else values
+        return public
+    overload(op, make)
+
+
+def _stable_keyword_only(op):
+    """sort/argsort: with stable=, torch's only overload takes dim and descending by
+    keyword."""
+    def route(args, kwargs):
+        if len(args) > 1 and "stable" in kwargs:
+            raise TypeError(f"{op.name}() received an invalid combination of arguments - "
+                            f"dim and descending must be keywords when stable is given")
+        return args, kwargs
+    route_overloads(op, route)
+
+
+def _paired_public(op):
+    """std_mean/var_mean take var's overloads: (input, dim, unbiased, keepdim),
+    (input, dim=None, *, correction, keepdim) and (input, unbiased)."""
+    from . import reduction as R
+
+    def make(binding):
+        def drop_out(*args, out=None, **kwargs):
+            return binding(*args, **kwargs)
+
+        def public(self, *args, **kwargs):
+            from ..._tensor import Tensor
+            if isinstance(self, Tensor) and self.dtype.kind not in "fc":
+                raise RuntimeError(f"{op.name} only support floating point and complex dtypes")
+            return R._var_forms(op, drop_out, self, args, kwargs, None)
+        return public
+    overload(op, make)
+
+
+def _declare():
+    _stable_keyword_only(define(
+        "sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None) -> "
+        "(Tensor values, Tensor indices)"))
+    _stable_keyword_only(define(
+        "argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> "
+        "Tensor", decomposition=_argsort))
+    define("msort(Tensor self) -> Tensor", decomposition=_msort, out=True)
+    define("topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> "
+           "(Tensor values, Tensor indices)")
+    define("kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> "
+           "(Tensor values, Tensor indices)")
+    for name in ("median", "nanmedian"):
+        define(f"{name}(Tensor self) -> Tensor")
+        define(f"_{name}_dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)",
+               function=False, method=False)
+        _with_dim_form(name)
+    define("mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, "
+           "Tensor indices)")
+    for name in ("cummax", "cummin"):
+        define(f"{name}(Tensor self, int dim) -> (Tensor values, Tensor indices)")
+    define("logcumsumexp(Tensor self, int dim) -> Tensor", out=True)
+    for name, ignore_nan in (("quantile", False), ("nanquantile", True)):
+        define(f"{name}(Tensor self, Tensor|Scalar q, int? dim=None, bool keepdim=False, *, "
+               f"str interpolation='linear') -> Tensor", decomposition=_quantile_of(ignore_nan),
+               out=True)
+    _unique_public(define("unique(Tensor self, bool sorted=True, bool return_inverse=False, "
+                          "bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
+                          tags=DYNAMIC), consecutive=False)
+    _unique_public(define("unique_consecutive(Tensor self, bool return_inverse=False, "
+                          "bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
+                          tags=DYNAMIC), consecutive=True)
+    define("searchsorted(Tensor sorted_sequence, Tensor|Scalar self, *, bool out_int32=False, "
+           "bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", method=False,
+           out=True)
+    define("bucketize(Tensor|Scalar self, Tensor boundaries, *, bool out_int32=False, "
+           "bool right=False) -> Tensor", method=False, out=True, decomposition=_bucketize)
+    define("histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor", out=True)
+    define("histogram(Tensor self, Tensor|Scalar bins=100, *, float[]? range=None, "
+           "Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)")
+    define("bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor",
+           tags=DYNAMIC)
+    define("isin(Tensor|Scalar elements, Tensor|Scalar test_elements, *, "
+           "bool assume_unique=False, bool invert=False) -> Tensor", method=False, out=True)
+    for name in ("std", "var"):
+        _paired_public(define(
+            f"{name}_mean(Tensor self, int[]? dim=None, bool? unbiased=None, bool keepdim=False,"
+            f" *, Scalar? correction=None) -> (Tensor, Tensor)", decomposition=_paired(name),
+            method=False))
+    define("nansum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"
+           " -> Tensor", decomposition=_nansum, out=True)
+    define("nanmean(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"
+           " -> Tensor", decomposition=_nanmean, out=True)
+    define("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, "
+           "Tensor max)", decomposition=_aminmax)
+
+
+# -- backward formulas (PyTorch's, written with mindtorch ops) ----------------------------
+
+def _picked_grad(grad, shape, dim, index, keepdim=True):
+    """The input's gradient for an op whose outputs are elements picked along dim (sort,
+    topk, kthvalue, median/mode over a dim): grad written where index points."""
+    if not shape:
+        return grad
+    if not keepdim:
+        grad, index = grad.unsqueeze(dim), index.unsqueeze(dim)
+    return grad.new_zeros(shape).scatter(dim, index, grad)
+
+
+def _sort_grad(grad, self_geometry, dim, results):
+    return _picked_grad(grad, self_geometry[0], dim, results[1])
+
+
+def _reduce_pick_grad(grad, self_geometry, dim, keepdim, results):
+    return _picked_grad(grad, self_geometry[0], dim, results[1], keepdim)
+
+
+def _cumulative_grad(grad, self_geometry, dim, results):
+    """cummax/cummin: each output's gradient to the element it copied (repeats add)."""
+    shape = self_geometry[0]
+    if not shape:
+        return grad
+    return grad.new_zeros(shape).scatter_add(dim, results[1], grad)
+
+
+def _reverse_logcumsumexp(x, dim):
+    return x.flip([dim]).logcumsumexp(dim).flip([dim])
+
+
+def _logcumsumexp_grad(grad, self, result, dim):
+    """sum over i >= j of grad_i * exp(x_j - y_i), in log space (torch's formula): the
+    positive and negative parts of grad separately, so nothing overflows."""
+    if not self.ndim or not self.numel():
+        return grad
+    if grad.dtype.is_complex:
+        return (_reverse_logcumsumexp(grad.conj().log() - result, dim) + self).exp().conj()
+    import mindtorch as M
+    lowest = D.finfo(grad.dtype).min
+    log_abs = grad.abs().log()
+    parts = [(_reverse_logcumsumexp(M.where(keep, log_abs, lowest) - result, dim) + self).exp()
+             for keep in (grad > 0, grad < 0)]
+    return parts[0] - parts[1]
+
+
+def _evenly_grad(grad, self, result):
+    from .reduction import _evenly_grad as evenly
+    return evenly(grad, self, result)
+
+
+def _nansum_grad(grad, self, dim, keepdim):
+    from ...autograd.functional_helpers import unreduce
+    return unreduce(grad, tuple(self.shape), dim, keepdim) * self.isnan().logical_not()
+
+
+def _paired_grad(name):
+    def grad_fn(grads, self, results, dim, unbiased, keepdim, correction):
+        from . import reduction as R
+        spread = (R._std_grad(grads[0], self, results[0], dim, unbiased, keepdim, correction)
+                  if name == "std" else
+                  R._var_grad(grads[0], self, dim, unbiased, keepdim, correction))
+        geometry = (tuple(self.shape), None, None)
+        return spread + R._mean_grad(grads[1], geometry, dim, keepdim)
+    return grad_fn
+
+
+def _aminmax_grad(grads, self, results, dim, keepdim):
+    from .reduction import _amax_grad
+    dims = () if dim is None else dim
+    return (_amax_grad(grads[0], self, results[0], dims, keepdim) +
+            _amax_grad(grads[1], self, results[1], dims, keepdim))
+
+
+def _not_implemented_grad(message, cls=NotImplementedError):
+    def grad_fn(grad):
+        raise cls(message)
+    return grad_fn
+
+
+_GRADS = {
+    "sort": {"self": _sort_grad, "name": lambda self, dim, descending, stable:
+             f"SortBackward{int(stable is not None)}"},
+    "topk": {"self": _sort_grad},
+    "kthvalue": {"self": _reduce_pick_grad},
+    "_median_dim": {"self": _reduce_pick_grad, "name": "MedianBackward1"},
+    "_nanmedian_dim": {"self": _reduce_pick_grad, "name": "NanmedianBackward1"},
+    "mode": {"self": _reduce_pick_grad},
+    "median": {"self": _evenly_grad},
+    "nanmedian": {"self": _evenly_grad},
+    "cummax": {"self": _cumulative_grad},
+    "cummin": {"self": _cumulative_grad},
+    "logcumsumexp": {"self": _logcumsumexp_grad},
+    "nansum": {"self": _nansum_grad},
+    "std_mean": {"self": _paired_grad("std")},
+    "var_mean": {"self": _paired_grad("var")},
+    "aminmax": {"self": _aminmax_grad},
+    # torch records these, and fails only when backward reaches them
+    "unique": {"self": _not_implemented_grad("the derivative for 'unique' is not implemented."),
+               "name": lambda self, sorted, return_inverse, return_counts, dim:
+               "Unique2Backward0" if dim is None else "UniqueDimBackward0"},
+    "unique_consecutive": {"self": _not_implemented_grad(
+        "the derivative for 'unique_consecutive' is not implemented.")},
+    "bincount": {"weights": _not_implemented_grad(
+        "derivative for aten::bincount is not implemented", RuntimeError),
+        "name": "NotImplemented"},
+    "histogram": {"self": _not_implemented_grad(
+        "derivative for aten::histogram is not implemented", RuntimeError),
+        "weight": _not_implemented_grad(
+        "derivative for aten::histogram is not implemented", RuntimeError),
+        "name": "NotImplemented"},
+}
+
+
+def _derivatives():
+    for op_name, formulas in _GRADS.items():
+        formulas = dict(formulas)
+        derivative(OPS[op_name], name=formulas.pop("name", None), **formulas)
+    nondifferentiable(*(OPS[n] for n in ("argsort", "searchsorted", "bucketize", "histc",
+                                          "isin")))
+
+
+_declare()
+_derivatives()
