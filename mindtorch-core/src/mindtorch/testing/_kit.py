@@ -379,6 +379,17 @@ def check_backward(info, device):
                 r.skipped.append((i, "inputs too large for gradcheck"))
                 continue
             what = describe(args, kwargs)
+            # differentiate the inputs PyTorch differentiates (not e.g. running statistics)
+            theirs, differentiated = _torch_grads(info, sample, i)
+            if differentiated is None and info.nondifferentiable_args():
+                constant = {id(args[k]) for k in info.nondifferentiable_args() if k < len(args)}
+                differentiated = [id(t) not in constant for t in leaves]
+            if differentiated is not None:
+                for leaf, d in zip(leaves, differentiated):
+                    leaf.requires_grad_(d)
+                if not any(differentiated):
+                    r.skipped.append((i, "PyTorch differentiates none of the inputs"))
+                    continue
             fn = _with_leaves(info, args, kwargs, leaves)
             try:
                 outputs = [o for o in tensors(call(fn, leaves, {})) if o.requires_grad]
@@ -399,12 +410,11 @@ def check_backward(info, device):
                     with _quiet():
                         call(mindtorch.autograd.gradcheck, (fn, leaves), {})
                 else:
-                    _check_grad_metadata(outputs, leaves)
+                    _check_grad_metadata(outputs, [t for t in leaves if t.requires_grad])
             except NoKernel:
                 raise
             except Exception as e:
                 if not isinstance(e, _gradcheck_error()):
-                    theirs = _torch_backward_error(info, sample, i)
                     if theirs is not None and isinstance(e, base_error(theirs)):
                         r.ran -= 1  # PyTorch cannot differentiate this either
                         r.skipped.append((i, "PyTorch's backward raises too"))
@@ -455,15 +465,17 @@ def _into(t, low, high):
     return x.to(t.device)
 
 
-def _torch_backward_error(info, sample, i):
-    """The exception PyTorch raises differentiating this sample (float64), if any."""
+def _torch_grads(info, sample, i):
+    """(exception, differentiated): what PyTorch raises differentiating this sample in
+    float64 (or None), and per floating input whether it gets a gradient (None when that
+    is unknown: no torch, no reference, or an error)."""
     try:
         import torch
     except ImportError:
-        return None
+        return None, None
     ref = info.torch_reference(torch)
     if ref is None:
-        return None
+        return None, None
     leaves = []
     args, kwargs = _as_leaves(build(sample, i, "cpu"), leaves, info.domain())
     targs, tkwargs = to_torch((args, kwargs), torch)
@@ -475,10 +487,15 @@ def _torch_backward_error(info, sample, i):
             if info.op.mutates:
                 targs = [targs[0].clone(), *targs[1:]]
             outs = [o for o in _torch_tensors(ref(*targs, **tkwargs), torch) if o.requires_grad]
-            torch.autograd.grad([o.sum() for o in outs], tleaves, allow_unused=True)
+            if not outs:
+                return None, [False] * len(tleaves)
+            grads = torch.autograd.grad(outs, tleaves, [torch.ones_like(o) for o in outs],
+                                        allow_unused=True)
     except Exception as e:
-        return e
-    return None
+        return e, None
+    if len(grads) != len(leaves):
+        return None, None
+    return None, [g is not None for g in grads]
 
 
 def _with_leaves(info, args, kwargs, leaves):

@@ -35,5 +35,6 @@ def ops_with_kernels(*devices):
 
 # OpInfo records over the samples (see _info.py for the declared tables)
 from ._info import (  # noqa: E402,F401
-    CHECKS, DTYPES, SKIPS, TOLERANCES, TORCH_REFERENCES, XFAILS, OpInfo, op_db, opinfo,
+    CHECKS, DOMAINS, DTYPES, NOT_IN_TORCH, SKIPS, TOLERANCES, TORCH_REFERENCES, XFAILS, OpInfo,
+    op_db, opinfo,
 )

@@ -37,11 +37,22 @@ XFAILS = {
        for check in ("forward", "out")},
     **{(op, check): _INDICES for op in ("tril_indices", "triu_indices") for check in ("meta",)},
     **{(op, "forward", "meta"): _INDICES for op in ("tril_indices", "triu_indices")},
+    ("native_layer_norm", "forward"): "a bfloat16 input with a float32 weight: mean and rstd "
+                                      "are bfloat16, PyTorch's are float32",
 }
 
 # Per-op tolerances for the forward comparison where the op's algorithm legitimately
 # differs from PyTorch's in rounding: {op: {dtype name: (rtol, atol)}}.
-TOLERANCES = {
+_HALF_NORM = {"float16": (2e-3, 1e-4), "bfloat16": (1.6e-2, 1e-3)}  # float32 statistics,
+TOLERANCES = {                                                        # rounded at the end
+    "native_batch_norm": _HALF_NORM, "batch_norm": _HALF_NORM,
+}
+
+# Positional arguments PyTorch does not differentiate, for ops without a torch reference
+# to ask (the backward check leaves them constant): {op: (positions)}.
+NONDIFFERENTIABLE_ARGS = {
+    "_batch_norm_inference": (3, 4),   # running_mean, running_var
+    "_batch_norm_training": (3, 4),
 }
 
 # Declared dtypes, where the samples do not show what an op supports.
@@ -64,6 +75,17 @@ DOMAINS = {
                     (0, 1)),
     **dict.fromkeys(("log1p", "special_log1p"), (-1, None)),
     **dict.fromkeys(("acosh", "arccosh"), (1, None)),
+}
+
+
+# Public names mindtorch has and PyTorch 2.13 does not: {name: why}.  docs/ops.md does not
+# count them as torch functions; tests/conformance/test_ops_md.py fails on any other.
+_EXTRA = "exposed since before issue 4; to be hidden (function=False / method=False)"
+NOT_IN_TORCH = {
+    **dict.fromkeys(("Tensor.fmax_", "Tensor.fmin_", "Tensor.maximum_", "Tensor.minimum_",
+                     "Tensor.rsub", "Tensor.view_as_real", "mindtorch.view", "mindtorch.gelu",
+                     "Tensor.gelu", "Tensor.gelu_", "mindtorch.silu", "Tensor.silu",
+                     "Tensor.silu_"), _EXTRA),
 }
 
 
@@ -173,6 +195,9 @@ class OpInfo:
         """(low, high) where the op's first floating input is valid, or None."""
         base = self.name[:-1] if self.name.endswith("_") else self.name
         return DOMAINS.get(self.name) or DOMAINS.get(base)
+
+    def nondifferentiable_args(self):
+        return NONDIFFERENTIABLE_ARGS.get(self.name, ())
 
     def tolerance(self, dtype):
         return TOLERANCES.get(self.name, {}).get(str(dtype).removeprefix("torch."))
