@@ -168,8 +168,31 @@ def _median_dim(ignore_nan):
         index = np.take_along_axis(order, position[..., None], -1)[..., 0]
         if nan is not None and not ignore_nan:
             index = np.where(nan.any(-1), np.argmax(nan, -1), index)
+        elif nan is not None:  # rows of NaN only: where nth_element leaves equal elements
+            index = np.where(nan.all(-1), _nth_element_of_equals(n), index)
         return _reduced_result(self, *_pick(rows, index, dim, keepdim))
     return kernel
+
+
+def _nth_element_of_equals(n):
+    """The original index libstdc++'s std::nth_element (introselect) puts first among n
+    mutually equivalent elements: each round moves the middle element to the front and
+    swaps the rest pairwise from both ends; insertion sort then moves nothing."""
+    idx = list(range(n))
+    first, last, depth = 0, n, 2 * (n.bit_length() - 1)
+    while last - first > 3 and depth:
+        depth -= 1
+        mid = first + (last - first) // 2
+        idx[first], idx[mid] = idx[mid], idx[first]
+        lo, hi = first + 1, last
+        while True:
+            hi -= 1
+            if not lo < hi:
+                break
+            idx[lo], idx[hi] = idx[hi], idx[lo]
+            lo += 1
+        last = lo  # the cut is past position 0, so the search continues to its left
+    return idx[0]
 
 
 def _median(ignore_nan):
