@@ -1,1 +1,1033 @@
-"""loss ops (being filled in by issue 4)."""
+"""Loss functions, in PyTorch's two layers.
+
+- torch.nn.functional's functions (`nll_loss`, `mse_loss`, ...; `functional_<name>` where
+  `torch.<name>` also exists): the legacy size_average/reduce arguments (mapped to a
+  reduction with PyTorch's deprecation warning), reduction strings, broadcasting and the
+  checks PyTorch makes in Python.  All are compositions.
+- ATen's ops, with an int reduction (0 none, 1 mean, 2 sum): `torch.kl_div` & co. as
+  PyTorch's Python bindings expose them (their reduction defaults to 0 there), and the
+  hidden ops (`_nll_loss`, `_mse_loss`, ...) whose backward PyTorch names
+  (NllLossBackward0, MseLossBackward0, ...): those decompose into mindtorch ops and carry
+  their own formula; the rest are differentiable through their decompositions.
+
+Every check is metadata-only except where PyTorch's CPU kernels look at values (class
+targets out of bounds, BCE inputs outside [0, 1], negative variances): those run only on
+devices that hold data.
+"""
+import math
+import warnings
+
+from ... import _dtype as D
+from ... import _promotion
+from ..registry import OPS, define, derivative
+from .indexing import _has_data
+from .reduction import _caller_level
+
+F = ("nn.functional",)
+_HIDDEN = {"function": False, "method": False}
+_F_ONLY = dict(modules=F, **_HIDDEN)
+_TORCH_ONLY = {"method": False}  # torch.<name> (ATen form), not a Tensor method
+_EPSILON = 1e-12  # PyTorch's loss epsilon (cosine_embedding_loss, BCE's backward)
+_SINGLE_DOUBLE = (D.float32, D.float64)  # the margin losses' CPU kernels take no halves
+_LEGACY = "bool? size_average=None, bool? reduce=None, str reduction='mean'"
+
+
+# -- reductions ----------------------------------------------------------------------------
+
+def _warn(message):
+    warnings.warn(message, UserWarning, stacklevel=_caller_level())
+
+
+def _enum(reduction):
+    """torch.nn._reduction.get_enum."""
+    if reduction == "elementwise_mean":
+        _warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.")
+        return 1
+    enum = {"none": 0, "mean": 1, "sum": 2}.get(reduction)
+    if enum is None:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return enum
+
+
+def _legacy(size_average, reduce):
+    """torch.nn._reduction.legacy_get_string, with its deprecation warning."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    _warn(f"size_average and reduce args will be deprecated, please use "
+          f"reduction='{reduction}' instead.")
+    return reduction
+
+
+def _reduction(size_average, reduce, reduction):
+    """The reduction string a functional loss uses."""
+    if size_average is not None or reduce is not None:
+        return _legacy(size_average, reduce)
+    return reduction
+
+
+def _reduce(loss, reduction):
+    """ATen's apply_loss_reduction (any other int leaves the loss unreduced)."""
+    if reduction == 1:
+        return loss.mean()
+    if reduction == 2:
+        return loss.sum()
+    return loss
+
+
+def _reduce_named(loss, reduction, message="{} is not valid"):
+    """The reductions the Python-level losses apply themselves, by name."""
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(message.format(reduction))
+
+
+def _mean_scale(grad, reduction, n):
+    """grad of a mean over n elements (a sum's grad is grad itself)."""
+    return grad / n if reduction == 1 else grad
+
+
+# -- shared pieces -------------------------------------------------------------------------
+
+def _type_name(dtype):
+    return D.scalar_type_name(dtype)
+
+
+def _not_implemented(kernel, dtype):
+    return NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(dtype)}\'')
+
+
+def _floating(kernel, *tensors, dtypes=None):
+    """PyTorch's kernels dispatch on the (promoted) dtype of their operands."""
+    dtype = _promotion.result_type(*tensors) if len(tensors) > 1 else tensors[0].dtype
+    if not (dtype.is_floating_point if dtypes is None else dtype in dtypes):
+        raise _not_implemented(kernel, dtype)
+
+
+def _shape_of(shape):
+    return list(shape)
+
+
+def _into(dst, value):
+    """value as an in-place write into a tensor shaped and typed like dst would leave it
+    (PyTorch's losses compute some terms in place, which fixes their shapes and dtypes)."""
+    from ..._shapes import broadcast_shapes
+    shape = tuple(broadcast_shapes(dst.shape, value.shape))
+    if shape != tuple(dst.shape):
+        raise RuntimeError(f"output with shape {_shape_of(dst.shape)} doesn't match the "
+                           f"broadcast shape {_shape_of(shape)}")
+    if not _promotion.can_cast(value.dtype, dst.dtype):
+        raise RuntimeError(f"result type {_type_name(value.dtype)} can't be cast to the "
+                           f"desired output type {_type_name(dst.dtype)}")
+    value = value if value.dtype is dst.dtype else value.to(dst.dtype)
+    return value if tuple(value.shape) == shape else value.expand(shape)
+
+
+def _log_sigmoid(x, kernel="log_sigmoid_cpu"):
+    """log(sigmoid(x)) without overflow, differentiable everywhere with the right value at
+    0 (each branch sees only inputs that keep exp() finite)."""
+    import mindtorch as M
+    _floating(kernel, x)
+    neg = x.clamp(max=0)
+    pos = x.clamp(min=0)
+    return M.where(x < 0, neg - neg.exp().log1p(), -(-pos).exp().log1p())
+
+
+def _xlogx(t):
+    """xlogy(t, t): 0 where t == 0."""
+    import mindtorch as M
+    return M.where(t == 0, 0, t * t.log())
+
+
+def pairwise_distance(x1, x2, p, eps):
+    """torch.pairwise_distance: the p-norm of x1 - x2 + eps over the last dim."""
+    return (x1 - x2 + eps).norm(p, max(x1.ndim, x2.ndim) - 1)
+
+
+def _size_warning(self, target):
+    if tuple(target.shape) != tuple(self.shape):
+        _warn(f"Using a target size ({target.size()}) that is different to the input size "
+              f"({self.size()}). This will likely lead to incorrect results due to "
+              f"broadcasting. Please ensure they have the same size.")
+
+
+def _broadcast(self, target):
+    import mindtorch as M
+    return M.broadcast_tensors(self, target)
+
+
+def _no_grad_for(function, **tensors):
+    """PyTorch refuses, when recording, tensors its loss kernels have no derivative for."""
+    import mindtorch as M
+    if not M.is_grad_enabled():
+        return
+    for name, t in tensors.items():
+        if t is not None and t.requires_grad:
+            raise RuntimeError(f"The function '{function}' is not differentiable with respect "
+                               f"to argument '{name}'. This input cannot have requires_grad "
+                               f"True.")
+
+
+def _first_bad(values, bad):
+    """The first value (row-major) where bad holds, or None; only on devices with data."""
+    if not values.numel() or not _has_data(values) or not bad.any().item():
+        return None
+    return values[bad].reshape(-1)[0].item()
+
+
+def _class_view(weight, ndim, cdim):
+    """A per-class weight shaped to broadcast along an input's class dim."""
+    if ndim <= 1:
+        return weight
+    shape = [1] * ndim
+    shape[cdim] = weight.shape[0]
+    return weight.view(shape)
+
+
+# -- nll_loss and cross_entropy ------------------------------------------------------------
+
+def _nll_checks(self, target, weight):
+    """ATen's nll_loss / nll_loss2d checks (inputs of 1, 2 or 4 dims)."""
+    n_classes = self.shape[0 if self.ndim == 1 else 1]
+    if self.ndim == 4:
+        if target.ndim != 3:
+            raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but "
+                               f"got targets of dimension: {target.ndim}")
+        if weight is not None and weight.numel() != n_classes:
+            raise RuntimeError("weight tensor should be defined either for all or no classes")
+        if (self.shape[0], self.shape[2], self.shape[3]) != tuple(target.shape):
+            raise RuntimeError(f"size mismatch (got input: {_shape_of(self.shape)} , target: "
+                               f"{_shape_of(target.shape)}")
+    elif target.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if target.dtype is not D.int64 and target.dtype is not D.uint8:
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
+                           f"{_type_name(target.dtype)}")
+    if self.ndim != 4 and weight is not None and (weight.ndim != 1 or
+                                                  weight.numel() != n_classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {n_classes} "
+                           f"classes or no classes but got weight tensor of shape: "
+                           f"{_shape_of(weight.shape)}")
+    if not self.dtype.is_floating_point:
+        frame = "nll_loss2d_forward_out_frame" if self.ndim == 4 else "nll_loss_out_frame"
+        raise _not_implemented(frame, self.dtype)
+    if weight is not None and weight.dtype is not self.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
+                           f"{_type_name(weight.dtype)}")
+    return n_classes
+
+
+def _nll_parts(target, weight, ignore_index, dtype, n_classes):
+    """(valid, safe targets as int64 with ignored ones at 0, each target's weight with 0
+    for ignored ones): what nll_loss's forward and backward share."""
+    valid = target != ignore_index
+    safe = target.long().masked_fill(valid.logical_not(), 0)
+    if weight is None or not n_classes:
+        w = valid.to(dtype)
+    else:
+        w = weight.take(safe).masked_fill(valid.logical_not(), 0)
+    return valid, safe, w
+
+
+def _nll_loss(self, target, weight, reduction, ignore_index):
+    """-input[target] (times the target's weight) over inputs (C), (N, C) or (N, C, H, W);
+    'mean' divides by the summed weights of the targets not ignored."""
+    import mindtorch as M
+    n_classes = _nll_checks(self, target, weight)
+    v = _first_bad(target, (target != ignore_index).logical_and(
+        (target < 0).logical_or(target >= n_classes)))
+    if v is not None:
+        raise IndexError(f"Target {v} is out of bounds.")
+    valid, safe, w = _nll_parts(target, weight, ignore_index, self.dtype, n_classes)
+    if not n_classes:  # only ignored targets can get here
+        picked = self.new_zeros(target.shape)
+    elif self.ndim == 1:
+        picked = self.gather(0, safe.reshape(-1)).reshape(())
+        valid, w = valid.reshape(()), w.reshape(())
+    else:
+        picked = self.gather(1, safe.unsqueeze(1)).squeeze(1)
+    loss = M.where(valid, -picked * w, 0).to(self.dtype)
+    if reduction == 0:
+        return loss
+    if reduction == 2:
+        return loss.sum()
+    return loss.sum() / w.sum()
+
+
+def _nll_loss_grad(grad, self_geometry, target, weight, reduction, ignore_index):
+    import mindtorch as M
+    shape = self_geometry[0]
+    n_classes = shape[0 if len(shape) == 1 else 1]
+    zeros = grad.new_zeros(shape)
+    if not n_classes:
+        return zeros
+    valid, safe, w = _nll_parts(target, weight, ignore_index, grad.dtype, n_classes)
+    if len(shape) == 1:
+        valid, w, safe = valid.reshape(()), w.reshape(()), safe.reshape(1)
+    coef = M.where(valid, -w * grad, 0).to(grad.dtype)
+    if reduction == 1:
+        coef = coef / w.sum()
+    if len(shape) == 1:
+        return zeros.scatter(0, safe, coef.reshape(1))
+    return zeros.scatter(1, safe.unsqueeze(1), coef.unsqueeze(1))
+
+
+def _nll_loss_nd(self, target, weight, reduction, ignore_index):
+    """ATen's nll_loss_nd: inputs of any rank; 3 or more than 4 dims go through the 4-dim
+    form, as (N, C, 1, -1)."""
+    if self.ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {self.ndim})")
+    if self.ndim != 1 and self.shape[0] != (target.shape[0] if target.ndim else 0):
+        raise ValueError(f"Expected input batch_size ({self.shape[0]}) to match target "
+                         f"batch_size ({target.shape[0] if target.ndim else 0}).")
+    if self.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+        raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
+                         f"{target.shape[0]}")
+    _no_grad_for("nll_loss_forward", weight=weight)
+    nll = OPS["_nll_loss"].call
+    if self.ndim <= 2 or self.ndim == 4:
+        return nll(self, target, weight, reduction, ignore_index)
+    n, c = self.shape[:2]
+    out_size = (n,) + tuple(self.shape[2:])
+    if tuple(target.shape[1:]) != tuple(self.shape[2:]):
+        raise RuntimeError(f"Expected target size {list(out_size)}, got "
+                           f"{_shape_of(target.shape)}")
+    x = self.reshape(n, c, 1, -1) if self.numel() else self.reshape(n, c, 0, 0)
+    t = target.reshape(n, 1, -1) if target.numel() else target.reshape(n, 0, 0)
+    out = nll(x, t, weight, reduction, ignore_index)
+    return out if reduction != 0 else out.view(out_size)
+
+
+def _nll_loss_functional(self, target, weight, size_average, ignore_index, reduce, reduction):
+    reduction = _reduction(size_average, reduce, reduction)
+    return _nll_loss_nd(self, target, weight, _enum(reduction), ignore_index)
+
+
+def _cross_entropy(self, target, weight, size_average, ignore_index, reduce, reduction,
+                   label_smoothing):
+    """log_softmax over the class dim, then nll_loss (class targets, optionally smoothed)
+    or the product with the target (class probabilities, when the shapes agree)."""
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    cdim = 0 if self.ndim == 1 else 1
+    if tuple(self.shape) == tuple(target.shape):
+        if not target.dtype.is_floating_point:
+            raise RuntimeError(f"Expected floating point type for target with class "
+                               f"probabilities, got {_type_name(target.dtype)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        return _cross_entropy_probs(self, target, weight, reduction, label_smoothing, cdim)
+    if label_smoothing > 0:
+        _check_smoothing(label_smoothing)
+        return _cross_entropy_smoothed(self, target, weight, reduction, ignore_index,
+                                       label_smoothing, cdim)
+    return _nll_loss_nd(self.log_softmax(cdim), target, weight, reduction, ignore_index)
+
+
+def _check_smoothing(label_smoothing):
+    if label_smoothing > 1:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
+                           f"{label_smoothing:g}")
+
+
+def _cross_entropy_probs(self, target, weight, reduction, label_smoothing, cdim):
+    n_classes = self.size(cdim)
+    if weight is not None and (weight.ndim != 1 or weight.numel() != n_classes):
+        raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all "
+                           f"{n_classes} classes or no classes but got weight tensor of "
+                           f"shape: {_shape_of(weight.shape)}")
+    logp = self.log_softmax(cdim)
+    if label_smoothing > 0:
+        _check_smoothing(label_smoothing)
+        target = target * (1 - label_smoothing) + label_smoothing / n_classes
+    prod = logp * target
+    if weight is not None:
+        prod = prod * _class_view(weight, logp.ndim, cdim)
+    if reduction == 0:
+        return -prod.sum(cdim)
+    if reduction == 2:
+        return -prod.sum()
+    rows = self.numel() // n_classes if n_classes else 0
+    return -prod.sum() / rows if rows else -prod.sum() * math.nan
+
+
+def _cross_entropy_smoothed(self, target, weight, reduction, ignore_index, label_smoothing,
+                            cdim):
+    logp = self.log_softmax(cdim)
+    nll = _nll_loss_nd(logp, target, weight, reduction, ignore_index)
+    n_classes = logp.shape[cdim]
+    if weight is not None:
+        smooth = -(logp * _class_view(weight, logp.ndim, cdim)).sum(cdim)
+    else:
+        smooth = -logp.sum(cdim)
+    ignored = target == ignore_index
+    smooth = smooth.masked_fill(ignored, 0)
+    if reduction == 1:
+        if weight is not None:
+            safe = target.long().masked_fill(ignored, 0)
+            smooth = smooth.sum() / weight.take(safe).masked_fill(ignored, 0).sum()
+        else:
+            smooth = smooth.sum() / ignored.logical_not().sum()
+    elif reduction == 2:
+        smooth = smooth.sum()
+    return (1 - label_smoothing) * nll + smooth * (label_smoothing / n_classes)
+
+
+# -- pointwise regression losses -----------------------------------------------------------
+
+def _mse_loss(self, target, reduction):
+    _floating("mse_cpu", self, target)
+    diff = self - target
+    return _reduce(diff * diff, reduction)
+
+
+def _mse_grad(grad, self, target, reduction):
+    diff = self - target
+    return _mean_scale(2 * diff * grad, reduction, diff.numel())
+
+
+def _smooth_l1_loss(self, target, reduction, beta):
+    import mindtorch as M
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    _floating("smooth_l1_cpu", self, target)
+    d = (self - target).abs()
+    return _reduce(M.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def _smooth_l1_grad(grad, self, target, reduction, beta):
+    import mindtorch as M
+    diff = self - target
+    slope = M.where(diff.abs() < beta, diff / beta, diff.sign())
+    return _mean_scale(slope * grad, reduction, diff.numel())
+
+
+def _huber_loss(self, target, reduction, delta):
+    """PyTorch writes the loss into a tensor of self's dtype."""
+    import mindtorch as M
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    _floating("huber_cpu", self, target)
+    d = (self - target).abs()
+    loss = _into(self, M.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)))
+    return _reduce(loss, reduction)
+
+
+def _huber_grad(grad, self, target, reduction, delta):
+    diff = self - target
+    return _mean_scale(diff.clamp(-delta, delta) * grad, reduction, diff.numel())
+
+
+def _weighted(loss, self, weight, reduction, mean):
+    """The weighted forms of mse/l1/huber_loss, which PyTorch composes in Python."""
+    if tuple(weight.shape) != tuple(self.shape):
+        raise ValueError("Weights and input must have the same size.")
+    loss = loss * weight
+    if reduction == "mean":
+        return loss.sum() / weight.sum() if mean == "weights" else loss.mean()
+    return _reduce_named(loss, reduction, "Invalid reduction mode: {}. Expected one of "
+                                          "'none', 'mean', 'sum'.")
+
+
+def _mse_loss_functional(self, target, size_average, reduce, reduction, weight):
+    _size_warning(self, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    x, y = _broadcast(self, target)
+    if weight is not None:
+        return _weighted((x - y).pow(2), self, weight, reduction, "weights")
+    return OPS["_mse_loss"].call(x, y, _enum(reduction))
+
+
+def _l1(x, y, reduction):
+    return _reduce((x - y).abs(), _enum(reduction))
+
+
+def _l1_loss_functional(self, target, size_average, reduce, reduction, weight):
+    _size_warning(self, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    x, y = _broadcast(self, target)
+    if weight is not None:
+        return _weighted((x - y).abs(), self, weight, reduction, "weights")
+    return _l1(x, y, reduction)
+
+
+def _smooth_l1_loss_functional(self, target, size_average, reduce, reduction, beta):
+    _size_warning(self, target)
+    reduction = _reduction(size_average, reduce, reduction)
+    x, y = _broadcast(self, target)
+    if beta == 0:  # PyTorch's l1_loss then
+        return _l1(x, y, reduction)
+    return OPS["_smooth_l1_loss"].call(x, y, _enum(reduction), beta)
+
+
+def _huber_loss_functional(self, target, reduction, delta, weight):
+    _size_warning(self, target)
+    x, y = _broadcast(self, target)
+    if weight is None:
+        return OPS["_huber_loss"].call(x, y, _enum(reduction), delta)
+    return _weighted(OPS["_huber_loss"].call(x, y, 0, delta), self, weight, reduction, "mean")
+
+
+# -- binary cross entropy ------------------------------------------------------------------
+
+def _binary_cross_entropy(self, target, weight, reduction):
+    """-(t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch's."""
+    _floating("binary_cross_entropy", self)
+    if target.dtype is not self.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(target.dtype)} but expected "
+                           f"{_type_name(self.dtype)}")
+    if _first_bad(self, ((self >= 0).logical_and(self <= 1)).logical_not()) is not None:
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    log_x = self.log().clamp(min=-100)
+    log_1mx = (1 - self).log().clamp(min=-100)
+    loss = _into(self, (target - 1) * log_1mx - target * log_x)
+    if weight is not None:
+        loss = _into(loss, loss * weight)
+    return _reduce(loss, reduction)
+
+
+def _bce_self_grad(grad, self, target, weight, reduction):
+    g = grad * (self - target) / ((1 - self) * self).clamp(min=_EPSILON)
+    if weight is not None:
+        g = g * weight
+    return _mean_scale(g, reduction, self.numel())
+
+
+def _bce_target_grad(grad, self, target, weight, reduction):
+    g = ((-self).log1p() - self.log()) * grad  # -logit(self)
+    if weight is not None:
+        g = g * weight
+    return _mean_scale(g, reduction, self.numel())
+
+
+def _binary_cross_entropy_functional(self, target, weight, size_average, reduce, reduction):
+    from ..._shapes import broadcast_shapes
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    if tuple(target.shape) != tuple(self.shape):
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the "
+                         f"input size ({self.size()}) is deprecated. Please ensure they have "
+                         f"the same size.")
+    if weight is not None:
+        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
+    _no_grad_for("binary_cross_entropy", weight=weight)
+    return OPS["_binary_cross_entropy"].call(self, target, weight, reduction)
+
+
+def _bce_with_logits(self, target, weight, pos_weight, reduction):
+    """(1 - t) x - log(sigmoid(x)) (its log term scaled by 1 + (pos_weight - 1) t), as
+    PyTorch computes it: in place into (1 - target), so the loss has target's dtype."""
+    log_sig = _log_sigmoid(self)
+    if pos_weight is not None:
+        log_sig = _into(log_sig, log_sig * ((pos_weight - 1) * target + 1))
+    one_minus = 1 - target
+    loss = _into(one_minus, one_minus * self)
+    loss = _into(loss, loss - log_sig)
+    if weight is not None:
+        loss = _into(loss, loss * weight)
+    return _reduce(loss, reduction)
+
+
+def _bce_logits_self_grad(grad, self, target, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        t = pos_weight * target
+        g = (t + 1 - target) * self.sigmoid() - t
+    else:
+        g = self.sigmoid() - target
+    g = g * grad
+    if weight is not None:
+        g = g * weight
+    return _mean_scale(g, reduction, self.numel())
+
+
+def _bce_logits_target_grad(grad, self, target, weight, pos_weight, reduction):
+    if pos_weight is not None:
+        g = _log_sigmoid(-self) - _log_sigmoid(self) * pos_weight
+    else:
+        g = -self
+    g = g * grad
+    if weight is not None:
+        g = g * weight
+    return _mean_scale(g, reduction, self.numel())
+
+
+def _bce_with_logits_functional(self, target, weight, size_average, reduce, reduction,
+                                pos_weight):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    if tuple(target.shape) != tuple(self.shape):
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size "
+                         f"({self.size()})")
+    _no_grad_for("binary_cross_entropy_with_logits", weight=weight, pos_weight=pos_weight)
+    return OPS["binary_cross_entropy_with_logits"].call(self, target, weight, pos_weight,
+                                                        reduction)
+
+
+# -- distribution losses -------------------------------------------------------------------
+
+def _kl_div(self, target, reduction, log_target):
+    if self.dtype.is_complex or target.dtype.is_complex:
+        raise RuntimeError("kl_div: Complex inputs not supported.")
+    if not (self.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        loss = target.exp() * (target - self)
+    else:
+        loss = _xlogx(target) - target * self
+    return _reduce(loss, reduction)
+
+
+_KL_MEAN = ("reduction: 'mean' divides the total loss by both the batch size and the support "
+            "size.'batchmean' divides only by the batch size, and aligns with the KL div math "
+            "definition.'mean' will be changed to behave the same as 'batchmean' in the next "
+            "major release.")
+
+
+def _kl_div_functional(self, target, size_average, reduce, reduction, log_target):
+    if size_average is not None or reduce is not None:
+        enum = _enum(_legacy(size_average, reduce))
+    else:
+        if reduction == "mean":
+            _warn(_KL_MEAN)
+        enum = 2 if reduction == "batchmean" else _enum(reduction)
+    loss = OPS["kl_div"].call(self, target, enum, log_target)
+    if reduction == "batchmean" and self.ndim:
+        loss = loss / self.shape[0]
+    return loss
+
+
+def _poisson_nll_loss(self, target, log_input, full, eps, reduction):
+    if log_input:
+        loss = self.exp() - target * self
+    else:
+        loss = self - target * (self + eps).log()
+    if full:  # Stirling's approximation of log(target!), for targets above 1
+        stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce(loss, reduction)
+
+
+def _poisson_nll_loss_functional(self, target, log_input, full, size_average, eps, reduce,
+                                 reduction):
+    reduction = _reduction(size_average, reduce, reduction)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not a valid value for reduction")
+    return OPS["poisson_nll_loss"].call(self, target, log_input, full, eps, _enum(reduction))
+
+
+def _gaussian_nll_loss(self, target, var, full, eps, reduction):
+    import mindtorch as M
+    if not isinstance(var, M.Tensor):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * M.ones_like(self)
+    elif _first_bad(var, var < 0) is not None:
+        raise ValueError("var has negative entry/entries")
+    if tuple(var.shape) != tuple(self.shape):
+        if tuple(self.shape[:-1]) == tuple(var.shape):  # one variance per row
+            var = var.unsqueeze(-1)
+        elif not (self.ndim == var.ndim and
+                  sum(v for s, v in zip(self.shape, var.shape) if s != v) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with M.no_grad():  # clamped for stability; the gradient passes as if it were not
+        var.clamp_(min=eps)
+    loss = 0.5 * (var.log() + (self - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce_named(loss, reduction)
+
+
+# -- margin and embedding losses -----------------------------------------------------------
+
+def _full_like_cast(self, value):
+    """A Python number in a tensor of self's dtype and shape (ATen's `number - tensor`)."""
+    import mindtorch as M
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        return value
+    return M.full_like(self, int(value))
+
+
+def _hinge_embedding_loss(self, target, margin, reduction):
+    import mindtorch as M
+    zeros = M.zeros_like(self)
+    margin_clamp = (_full_like_cast(self, margin) - self).clamp_min(0)
+    loss = M.where(target != 1, margin_clamp, zeros) + M.where(target != -1, self, zeros)
+    return _reduce(loss, reduction)
+
+
+def _hinge_embedding_loss_functional(self, target, margin, size_average, reduce, reduction):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    return OPS["hinge_embedding_loss"].call(self, target, margin, reduction)
+
+
+def _margin_ranking_loss(input1, input2, target, margin, reduction):
+    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def _margin_ranking_loss_functional(input1, input2, target, margin, size_average, reduce,
+                                    reduction):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    if not input1.ndim == input2.ndim == target.ndim:
+        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
+                           f"dimension but got sizes: input1: {input1.size()}, input2: "
+                           f"{input2.size()}, target: {target.size()} ")
+    return OPS["margin_ranking_loss"].call(input1, input2, target, margin, reduction)
+
+
+def _cosine_embedding_loss(input1, input2, target, margin, reduction):
+    import mindtorch as M
+    tdim = target.ndim
+    if tdim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.ndim != tdim + 1 or input2.ndim != tdim + 1:
+        raise RuntimeError(f"{tdim}D target tensor expects {tdim + 1}D input tensors, but "
+                           f"found inputs with sizes {_shape_of(input1.shape)} and "
+                           f"{_shape_of(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(tdim)
+    mag1 = (input1 * input1).sum(tdim) + _EPSILON
+    mag2 = (input2 * input2).sum(tdim) + _EPSILON
+    cos = prod_sum / (mag1 * mag2).sqrt()
+    zeros = M.zeros_like(cos)
+    loss = (M.where(target == 1, 1 - cos, zeros) +
+            M.where(target == -1, (cos - margin).clamp_min(0), zeros))
+    return _reduce(loss, reduction)
+
+
+def _cosine_embedding_loss_functional(input1, input2, target, margin, size_average, reduce,
+                                      reduction):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    return OPS["cosine_embedding_loss"].call(input1, input2, target, margin, reduction)
+
+
+def check_triplet_dims(anchor, positive, negative):
+    if not anchor.ndim == positive.ndim == negative.ndim:
+        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have "
+                           f"the same number of dimensions, but got: anchor {anchor.ndim}D, "
+                           f"positive {positive.ndim}D, and negative {negative.ndim}D inputs")
+
+
+def check_triplet_margin(margin):
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+
+
+def _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction):
+    import mindtorch as M
+    check_triplet_dims(anchor, positive, negative)
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = M.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
+
+
+def _triplet_margin_loss_functional(anchor, positive, negative, margin, p, eps, swap,
+                                    size_average, reduce, reduction):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    check_triplet_margin(margin)
+    return OPS["triplet_margin_loss"].call(anchor, positive, negative, margin, p, eps, swap,
+                                           reduction)
+
+
+def _soft_margin_loss(self, target, reduction):
+    """log(1 + exp(-target * input)), written into self's dtype."""
+    return _reduce(_into(self, (-target * self).exp().log1p()), reduction)
+
+
+def _soft_margin_grad(grad, self, target, reduction):
+    g = -target * (target * self).neg().sigmoid() * grad
+    return _mean_scale(g, reduction, self.numel())
+
+
+def _soft_margin_loss_functional(self, target, size_average, reduce, reduction):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    _no_grad_for("soft_margin_loss", target=target)
+    return OPS["_soft_margin_loss"].call(self, target, reduction)
+
+
+def _multilabel_soft_margin_loss(self, target, weight, size_average, reduce, reduction):
+    reduction = _reduction(size_average, reduce, reduction)
+    loss = -(target * _log_sigmoid(self) + (1 - target) * _log_sigmoid(-self))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = self.ndim - 1
+    loss = loss.sum(class_dim) / self.size(class_dim)
+    return _reduce_named(loss, reduction)
+
+
+# -- multi-class margin losses -------------------------------------------------------------
+
+def _margin_frames(self, what):
+    """(rows, classes) of a (C) or (N, C) input (a 0-dim input is one row of one class)."""
+    nd = self.ndim
+    if not ((nd == 2 and self.shape[1]) or (nd == 1 and self.shape[0]) or nd == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {_shape_of(self.shape)}")
+    if nd <= 1:
+        return 1, (self.shape[0] if nd else 1)
+    return self.shape[0], self.shape[1]
+
+
+def _check_long(target):
+    if target.dtype is not D.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_type_name(target.dtype)}")
+
+
+def _multilabel_parts(self, target):
+    """(x, valid, safe, is_target) over rows: x (N, C); the target classes of a row are
+    its entries before the first -1 (valid), safe has the others at 0; is_target (N, C)
+    marks each row's target classes."""
+    import mindtorch as M
+    n, c = _margin_frames(self, "")
+    x = self.reshape(n, c)
+    t = target.reshape(n, c)
+    valid = (t == -1).cumsum(1) == 0
+    safe = t.masked_fill(valid.logical_not(), 0)
+    onehot = (safe.unsqueeze(2) == M.arange(c, device=self.device)).logical_and(
+        valid.unsqueeze(2))
+    return x, valid, safe, onehot, onehot.any(1)
+
+
+def _multilabel_margin_loss(self, target, reduction):
+    """sum over target classes j and other classes i of max(0, 1 - x[j] + x[i]) / C."""
+    import mindtorch as M
+    n, c = _margin_frames(self, "")
+    if self.ndim <= 1:
+        ok = target.ndim <= 1 and target.numel() == c
+    else:
+        ok = target.ndim == 2 and tuple(target.shape) == (n, c)
+    if not ok:
+        raise RuntimeError(f"inconsistent target size: {_shape_of(target.shape)} for input of "
+                           f"size: {_shape_of(self.shape)}")
+    _floating("multilabel_margin_loss_forward_out_frame", self, dtypes=_SINGLE_DOUBLE)
+    _check_long(target)
+    if _first_bad(target, (target < -1).logical_or(target >= c)) is not None:
+        raise RuntimeError("argument #2 'target' is out of range")
+    x, valid, safe, _, is_target = _multilabel_parts(self, target)
+    z = 1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)      # (N, J, I)
+    counted = valid.unsqueeze(2).logical_and(is_target.logical_not().unsqueeze(1))
+    loss = M.where(counted, (z).clamp_min(0), 0).sum((1, 2)) / c
+    if self.ndim <= 1:
+        loss = loss.reshape(())
+    return _reduce(loss.to(self.dtype), reduction)
+
+
+def _multilabel_margin_grad(grad, self, target, reduction):
+    import mindtorch as M
+    x, valid, safe, onehot, is_target = _multilabel_parts(self, target)
+    n, c = x.shape
+    z = 1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)
+    counted = valid.unsqueeze(2).logical_and(is_target.logical_not().unsqueeze(1))
+    active = (z > 0).logical_and(counted).to(grad.dtype)          # (N, J, I)
+    per_row = grad.reshape(-1, 1) / c if grad.ndim else grad.reshape(1, 1) / c
+    if reduction == 1:
+        per_row = per_row / n
+    g = active.sum(1) - (onehot.to(grad.dtype) * active.sum(2).unsqueeze(2)).sum(1)
+    return (g * per_row).reshape(self.shape)
+
+
+def _multilabel_margin_loss_functional(self, target, size_average, reduce, reduction):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    return OPS["_multilabel_margin_loss"].call(self, target, reduction)
+
+
+def _multi_margin_parts(self, target, p, margin, weight):
+    """Per row, the terms max(0, margin - x[y] + x[i]) (squared for p=2) for i != y, times
+    weight[y]; also the mask of counted terms and the target's one-hot."""
+    import mindtorch as M
+    n, c = _margin_frames(self, "")
+    x = self.reshape(n, c)
+    t = target.reshape(n, 1)
+    z = margin - x.gather(1, t) + x
+    other = M.arange(c, device=self.device) != t
+    active = (z > 0).logical_and(other)
+    w = weight.take(t) if weight is not None else None
+    return x, t, z, active, w
+
+
+def _multi_margin_loss(self, target, p, margin, weight, reduction):
+    import mindtorch as M
+    n, c = _margin_frames(self, "")
+    if target.ndim > 1 or target.numel() != n:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal "
+                           f"to the number of input samples (batch size). Expected target "
+                           f"size [{n}], but got {_shape_of(target.shape)}. Input has shape "
+                           f"{_shape_of(self.shape)}.")
+    if weight is not None and (weight.ndim > 1 or weight.numel() != c):
+        raise RuntimeError(f"inconsistent weight size, expected {c} but got "
+                           f"{_shape_of(weight.shape)}")
+    _check_long(target)
+    _floating("multi_margin_loss_cpu_kernel", self, dtypes=_SINGLE_DOUBLE)
+    if weight is not None and weight.dtype is not self.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
+                           f"{_type_name(weight.dtype)}")
+    if _first_bad(target, (target < 0).logical_or(target >= c)) is not None:
+        raise RuntimeError("target out of range")
+    x, t, z, active, w = _multi_margin_parts(self, target, p, margin, weight)
+    terms = M.where(active, z if p == 1 else z * z, 0)
+    if w is not None:
+        terms = terms * w
+    loss = (terms.sum(1) / c).reshape(target.shape).to(self.dtype)
+    return _reduce(loss, reduction)
+
+
+def _multi_margin_grad(grad, self, target, p, margin, weight, reduction):
+    x, t, z, active, w = _multi_margin_parts(self, target, p, margin, weight)
+    n, c = x.shape
+    g = active.to(grad.dtype) if p == 1 else 2 * z * active
+    if w is not None:
+        g = g * w
+    per_row = grad.reshape(-1, 1) / c if grad.ndim else grad.reshape(1, 1) / c
+    if reduction == 1:
+        per_row = per_row / n
+    g = g.scatter(1, t, -g.sum(1, keepdim=True))  # the target's own entry: minus the rest
+    return (g * per_row).reshape(self.shape)
+
+
+def _multi_margin_loss_functional(self, target, p, margin, weight, size_average, reduce,
+                                  reduction):
+    reduction = _enum(_reduction(size_average, reduce, reduction))
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.ndim != 1:
+        raise ValueError("weight must be one-dimensional")
+    _no_grad_for("multi_margin_loss", weight=weight)
+    return OPS["_multi_margin_loss"].call(self, target, p, margin, weight, reduction)
+
+
+# -- declarations --------------------------------------------------------------------------
+
+# name: (arguments after `Tensor self, Tensor target`, decomposition), all F-only
+_FUNCTIONAL = {
+    "cross_entropy": ("Tensor? weight=None, bool? size_average=None, int ignore_index=-100, "
+                      "bool? reduce=None, str reduction='mean', float label_smoothing=0.0",
+                      _cross_entropy),
+    "nll_loss": ("Tensor? weight=None, bool? size_average=None, int ignore_index=-100, "
+                 "bool? reduce=None, str reduction='mean'", _nll_loss_functional),
+    "mse_loss": (f"{_LEGACY}, Tensor? weight=None", _mse_loss_functional),
+    "l1_loss": (f"{_LEGACY}, Tensor? weight=None", _l1_loss_functional),
+    "smooth_l1_loss": (f"{_LEGACY}, float beta=1.0", _smooth_l1_loss_functional),
+    "huber_loss": ("str reduction='mean', float delta=1.0, Tensor? weight=None",
+                   _huber_loss_functional),
+    "binary_cross_entropy": (f"Tensor? weight=None, {_LEGACY}",
+                             _binary_cross_entropy_functional),
+    "functional_binary_cross_entropy_with_logits": (f"Tensor? weight=None, {_LEGACY}, "
+                                                    f"Tensor? pos_weight=None",
+                                                    _bce_with_logits_functional),
+    "functional_kl_div": (f"{_LEGACY}, bool log_target=False", _kl_div_functional),
+    "functional_poisson_nll_loss": ("bool log_input=True, bool full=False, "
+                                    "bool? size_average=None, float eps=1e-08, "
+                                    "bool? reduce=None, str reduction='mean'",
+                                    _poisson_nll_loss_functional),
+    "gaussian_nll_loss": ("Tensor|Scalar var, bool full=False, float eps=1e-06, "
+                          "str reduction='mean'", _gaussian_nll_loss),
+    "functional_hinge_embedding_loss": (f"float margin=1.0, {_LEGACY}",
+                                        _hinge_embedding_loss_functional),
+    "soft_margin_loss": (_LEGACY, _soft_margin_loss_functional),
+    "multilabel_soft_margin_loss": (f"Tensor? weight=None, {_LEGACY}",
+                                    _multilabel_soft_margin_loss),
+    "multilabel_margin_loss": (_LEGACY, _multilabel_margin_loss_functional),
+    "multi_margin_loss": (f"Scalar p=1, float margin=1.0, Tensor? weight=None, {_LEGACY}",
+                          _multi_margin_loss_functional),
+}
+_PAIRS = "Tensor input1, Tensor input2, Tensor target"
+_TRIPLETS = "Tensor anchor, Tensor positive, Tensor negative"
+
+# ATen's ops as torch.<name> exposes them: int reduction, defaulting to 0 ('none') there
+_ATEN = {
+    "binary_cross_entropy_with_logits": ("Tensor self, Tensor target, Tensor? weight=None, "
+                                         "Tensor? pos_weight=None, int reduction=0",
+                                         _bce_with_logits),
+    "kl_div": ("Tensor self, Tensor target, int reduction=0, *, bool log_target=False",
+               _kl_div),
+    "poisson_nll_loss": ("Tensor self, Tensor target, bool log_input, bool full, float eps, "
+                         "int reduction", _poisson_nll_loss),
+    "hinge_embedding_loss": ("Tensor self, Tensor target, float margin=1.0, int reduction=0",
+                             _hinge_embedding_loss),
+    "margin_ranking_loss": (f"{_PAIRS}, float margin=0.0, int reduction=0",
+                            _margin_ranking_loss),
+    "cosine_embedding_loss": (f"{_PAIRS}, float margin=0.0, int reduction=0",
+                              _cosine_embedding_loss),
+    "triplet_margin_loss": (f"{_TRIPLETS}, float margin=1.0, float p=2, float eps=1e-06, "
+                            f"bool swap=False, int reduction=0", _triplet_margin_loss),
+}
+
+# hidden ops with PyTorch's named backward nodes
+_NAMED = {
+    "_nll_loss": ("Tensor self, Tensor target, Tensor? weight, int reduction, "
+                  "int ignore_index", _nll_loss),
+    "_mse_loss": ("Tensor self, Tensor target, int reduction", _mse_loss),
+    "_smooth_l1_loss": ("Tensor self, Tensor target, int reduction, float beta",
+                        _smooth_l1_loss),
+    "_huber_loss": ("Tensor self, Tensor target, int reduction, float delta", _huber_loss),
+    "_binary_cross_entropy": ("Tensor self, Tensor target, Tensor? weight, int reduction",
+                              _binary_cross_entropy),
+    "_soft_margin_loss": ("Tensor self, Tensor target, int reduction", _soft_margin_loss),
+    "_multilabel_margin_loss": ("Tensor self, Tensor target, int reduction",
+                                _multilabel_margin_loss),
+    "_multi_margin_loss": ("Tensor self, Tensor target, Scalar p, Scalar margin, "
+                           "Tensor? weight, int reduction", _multi_margin_loss),
+}
+
+
+def _declare():
+    for name, (args, fn) in _FUNCTIONAL.items():
+        define(f"{name}(Tensor self, Tensor target, {args}) -> Tensor", decomposition=fn,
+               **_F_ONLY)
+    for name, (args, fn) in (
+            ("functional_margin_ranking_loss",
+             (f"{_PAIRS}, float margin=0, {_LEGACY}", _margin_ranking_loss_functional)),
+            ("functional_cosine_embedding_loss",
+             (f"{_PAIRS}, float margin=0, {_LEGACY}", _cosine_embedding_loss_functional)),
+            ("functional_triplet_margin_loss",
+             (f"{_TRIPLETS}, Scalar margin=1.0, float p=2, float eps=1e-06, bool swap=False, "
+              f"{_LEGACY}", _triplet_margin_loss_functional))):
+        define(f"{name}({args}) -> Tensor", decomposition=fn, **_F_ONLY)
+    for name, (args, fn) in _ATEN.items():
+        define(f"{name}({args}) -> Tensor", decomposition=fn, **_TORCH_ONLY)
+    for name, (args, fn) in _NAMED.items():
+        define(f"{name}({args}) -> Tensor", decomposition=fn, **_HIDDEN)
+
+
+def _refused(function, argument):
+    """The backward of an input PyTorch's kernel has no derivative for.  PyTorch refuses
+    such an input when recording; the functional losses do too (_no_grad_for), the ATen
+    ops called directly refuse it here, at backward."""
+    def formula(grad):
+        raise RuntimeError(f"The function '{function}' is not differentiable with respect to "
+                           f"argument '{argument}'. This input cannot have requires_grad True.")
+    return formula
+
+
+def _derivatives():
+    derivative(OPS["_nll_loss"], self=_nll_loss_grad,
+               weight=_refused("nll_loss_forward", "weight"),
+               name=lambda self, target, weight, reduction, ignore_index:
+               "NllLoss2DBackward0" if self.ndim == 4 else "NllLossBackward0")
+    derivative(OPS["_mse_loss"], self=_mse_grad,
+               target=lambda grad, self, target, reduction: -_mse_grad(grad, self, target,
+                                                                        reduction))
+    derivative(OPS["_smooth_l1_loss"], self=_smooth_l1_grad,
+               target=lambda grad, self, target, reduction, beta:
+               -_smooth_l1_grad(grad, self, target, reduction, beta))
+    derivative(OPS["_huber_loss"], self=_huber_grad,
+               target=lambda grad, self, target, reduction, delta:
+               -_huber_grad(grad, self, target, reduction, delta))
+    derivative(OPS["_binary_cross_entropy"], self=_bce_self_grad, target=_bce_target_grad,
+               weight=_refused("binary_cross_entropy", "weight"))
+    name = "binary_cross_entropy_with_logits"
+    derivative(OPS[name], self=_bce_logits_self_grad, target=_bce_logits_target_grad,
+               weight=_refused(name, "weight"), pos_weight=_refused(name, "pos_weight"))
+    derivative(OPS["_soft_margin_loss"], self=_soft_margin_grad,
+               target=_refused("soft_margin_loss", "target"))
+    derivative(OPS["_multilabel_margin_loss"], self=_multilabel_margin_grad)
+    derivative(OPS["_multi_margin_loss"], self=_multi_margin_grad,
+               weight=_refused("multi_margin_loss", "weight"))
+
+
+_declare()
+_derivatives()
