@@ -406,7 +406,8 @@ def _generate_binding(op):
     pos = [_pyname(a.name) for a in kernel_args]
     kw = ", ".join(f"{p}={p}" if a.kwarg_only or a.name == varargs else p
                    for p, a in zip(pos, kernel_args))
-    csrc = f"def call({', '.join(pos)}):\n    return {fname}({kw})\n"
+    ns["_binding"] = fn  # (not by its name: an argument may share it, as threshold's)
+    csrc = f"def call({', '.join(pos)}):\n    return _binding({kw})\n"
     exec(compile(csrc, f"<call {s.name}>", "exec"), ns)
     fn.__doc__ = op.options.get("doc") or s.text
     fn.__qualname__ = fname

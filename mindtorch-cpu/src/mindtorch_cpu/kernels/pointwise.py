@@ -131,20 +131,6 @@ def _sigmoid(a):
     return 1 / (1 + np.exp(-a))
 
 
-def _gelu_kernel(self, approximate="none"):
-    if self.dtype.kind not in "f":
-        raise not_implemented("GeluKernelImpl", self.dtype)
-    a = arr(self)
-    ca = a.astype(np.float32) if a.dtype.itemsize < 4 else a
-    if approximate == "tanh":
-        r = 0.5 * ca * (1 + np.tanh(np.sqrt(2 / np.pi) * (ca + 0.044715 * ca ** 3)))
-    elif approximate == "none":
-        r = 0.5 * ca * (1 + _erf(ca / np.sqrt(2)))
-    else:
-        raise RuntimeError("approximate argument must be either none or tanh.")
-    return wrap(r, self.dtype)
-
-
 def _scaled(fn, self, other, alpha):
     """fn(self, other * alpha), scaling in the result dtype as PyTorch does (a uint8
     operand must not wrap before promotion to int16), after PyTorch's alpha checks."""
@@ -416,6 +402,14 @@ def _sign(a):
     return np.where(np.isnan(a), np.zeros((), a.dtype), np.sign(a))  # sign(nan) is 0
 
 
+def _sgn(a):
+    """sign, or x / |x| (0 at 0) for complex numbers."""
+    if a.dtype.kind != "c":
+        return _sign(a)
+    m = np.abs(a)
+    return np.where(m == 0, 0, a / np.where(m == 0, 1, m)).astype(a.dtype)
+
+
 _BF16 = D.bfloat16.np
 
 
@@ -455,7 +449,8 @@ UNARY = {
     "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, None),
     "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
     "asin": (np.arcsin, None), "acos": (np.arccos, None), "atan": (np.arctan, None),
-    "log2": (np.log2, None), "log10": (np.log10, None),
+    "log2": (np.log2, None), "log10": (np.log10, None), "asinh": (np.arcsinh, None),
+    "acosh": (np.arccosh, None), "atanh": (np.arctanh, None), "sgn": (_sgn, None),
     "sigmoid": (_sigmoid, None), "erf": (_erf, "uibf"),
     "reciprocal": (np.reciprocal, None), "relu": (_relu, "uibf"),
     "floor": (_identity_for_ints(np.floor), "uif"), "ceil": (_identity_for_ints(np.ceil), "uif"),
@@ -488,5 +483,5 @@ KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD,
                 for name, (fn, allow) in BINARY.items()})
 KERNELS.update({
     "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp,
-    "where": _where, "round": _round, "gelu": _gelu_kernel, "pow": _pow_kernel, "lerp": _lerp,
+    "where": _where, "round": _round, "pow": _pow_kernel, "lerp": _lerp,
 })

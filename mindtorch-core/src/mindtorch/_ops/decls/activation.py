@@ -1,1 +1,472 @@
-"""activation ops (being filled in by issue 4)."""
+"""Activation functions: torch.nn.functional's (and torch's own: relu_, selu, celu, rrelu,
+threshold, prelu, hardshrink).
+
+Each activation is an op written as a decomposition into pointwise ops, computed in float32
+for float16/bfloat16 inputs as PyTorch's kernels do, with PyTorch's backward formula (one
+node of PyTorch's name).  Where F's signature differs from the op's (an `inplace=`
+argument, F.softmax's optional dim) the F function is a separate op, `functional_<name>`
+(exposed as F.<name>), choosing the op or its in-place variant.
+"""
+import math
+
+from ... import _dtype as D
+from ..._scalars import checked_scalar
+from ...autograd.functional_helpers import zeros
+from ..registry import OPS, define, derivative
+from ._helpers import _type_name, define_inplace
+from .pointwise import POINTWISE, _checked_out, _same_dtype, join
+
+F = ("nn.functional",)
+_HIDDEN = dict(function=False, method=False)  # F only: torch has no torch.<name>
+_HALVES = (D.float16, D.bfloat16)
+
+
+def _M():
+    import mindtorch
+    return mindtorch
+
+
+def _floating(name, self):
+    """self, if floating; else PyTorch's "not implemented" error."""
+    if self.dtype.kind != "f":
+        raise NotImplementedError(f'"{name}" not implemented for \'{_type_name(self.dtype)}\'')
+    return self
+
+
+def _up(x):
+    """x in the dtype PyTorch computes it in (float32 for 16-bit floats)."""
+    return x.float() if x.dtype in _HALVES else x
+
+
+def _down(r, like):
+    return r if r.dtype is like.dtype else r.to(like.dtype)
+
+
+def _float_args(self, *scalars):
+    """PyTorch's checked conversion of Scalar arguments to the computation type."""
+    for s in scalars:
+        checked_scalar(s, D.float32 if self.dtype in _HALVES else self.dtype)
+
+
+# -- forward decompositions --------------------------------------------------------------
+
+def _elu(self, alpha=1, scale=1, input_scale=1):
+    _float_args(_floating("elu", self), alpha, scale, input_scale)
+    x = _up(self)
+    neg = (x * input_scale).expm1() * (alpha * scale)
+    return _down(_M().where(x > 0, x * scale if scale != 1 else x, neg), self)
+
+
+SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def _check_celu(alpha):
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError: alpha cannot be 0 for CELU")
+
+
+def _celu(self, alpha=1.0):
+    _check_celu(alpha)
+    return _elu(self, alpha, 1, 1 / alpha)
+
+
+def _leaky_relu(self, negative_slope=0.01):
+    _float_args(_floating("leaky_relu", self), negative_slope)
+    x = _up(self)
+    return _down(_M().where(x > 0, x, x * negative_slope), self)
+
+
+def _int_bound(self, v):
+    """A Scalar argument of an integer op, as PyTorch converts it (checked, truncated)."""
+    checked_scalar(v, self.dtype)
+    return int(v) if self.dtype.kind in "ui" else v
+
+
+def _hardtanh(self, min_val=-1, max_val=1):
+    if self.dtype is D.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if self.dtype.is_complex:
+        raise NotImplementedError("clamp is not supported for complex types")
+    lo, hi = _int_bound(self, min_val), _int_bound(self, max_val)
+    return self.clamp(lo, hi)
+
+
+def _hardsigmoid(self):
+    x = _up(_floating("hardsigmoid", self))
+    return _down((x + 3).clamp(0, 6) / 6, self)
+
+
+def _hardswish(self):
+    x = _up(_floating("hardswish", self))
+    return _down(x * (x + 3).clamp(0, 6) / 6, self)
+
+
+def _softplus_up(x, beta, threshold):
+    bx = x * beta if beta != 1 else x
+    soft = bx.exp().log1p()
+    return _M().where(bx > threshold, x, soft / beta if beta != 1 else soft)
+
+
+def _softplus(self, beta=1, threshold=20):
+    _float_args(_floating("softplus", self), beta, threshold)
+    return _down(_softplus_up(_up(self), beta, threshold), self)
+
+
+def _mish(self):
+    x = _up(_floating("mish", self))
+    return _down(x * x.exp().log1p().tanh(), self)
+
+
+def _log_sigmoid(self):
+    x = _up(_floating("log_sigmoid", self))
+    # min(x, 0) - log1p(exp(-|x|)): no overflow either side
+    return _down(x.clamp(max=0) - (-x.abs()).exp().log1p(), self)
+
+
+def _hardshrink(self, lambd=0.5):
+    _float_args(_floating("hardshrink", self), lambd)
+    return _M().where((self >= -lambd) & (self <= lambd), 0, self)
+
+
+def _softshrink(self, lambd=0.5):
+    _floating("softshrink", self)
+    top = D.finfo(self.dtype).max
+    if not 0 <= lambd <= top:
+        raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
+                           f"{_type_name(self.dtype)}, but found {lambd}")
+    x = _up(self)
+    # |x| <= lambd: 0; else x shrunk towards 0 by lambd (NaN stays NaN)
+    return _down(_M().where(x.abs() <= lambd, 0, x - x.sign() * lambd), self)
+
+
+def _threshold(self, threshold, value):
+    if self.dtype is D.bool or self.dtype.is_complex:
+        raise NotImplementedError(f'"threshold_cpu" not implemented for '
+                                  f"'{_type_name(self.dtype)}'")
+    t, v = _int_bound(self, threshold), _int_bound(self, value)
+    return _M().where(self <= t, v, self)
+
+
+def _glu_halves(self, dim):
+    if self.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    n = self.shape[dim]
+    if n % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {dim} is size {n}")
+    return self.narrow(dim, 0, n // 2), self.narrow(dim, n // 2, n // 2)
+
+
+def _glu(self, dim=-1):
+    a, b = _glu_halves(_floating("glu", self), dim)
+    return _down(_up(a) * _up(b).sigmoid(), self)
+
+
+def _prelu_weight(self, weight):
+    """weight shaped to broadcast along self's channel dim (dim 1), with PyTorch's checks."""
+    _floating("prelu_cpu", self)
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    if weight.dtype is not self.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got "
+                           f"{_type_name(self.dtype)} and {_type_name(weight.dtype)}")
+    n, channels = weight.numel(), self.shape[1] if self.ndim >= 2 else 1
+    if n != 1 and n != channels:
+        raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {n} and channel size = {channels}.")
+    if n == 1:
+        return weight.reshape(())
+    return weight.reshape((n,) + (1,) * (self.ndim - 2))
+
+
+def _prelu(self, weight):
+    w = _prelu_weight(self, weight)
+    return _M().where(self > 0, self, w * self)
+
+
+def _check_rrelu(self, lower, upper):
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    _floating("leaky_relu_cpu", self)
+
+
+def _rrelu(self, lower=0.125, upper=1 / 3, training=False, generator=None):
+    """Training: each negative element scaled by a slope drawn from U(lower, upper) (the
+    noise); eval: the fixed slope (lower + upper) / 2."""
+    _check_rrelu(self, lower, upper)
+    M = _M()
+    noise = None
+    if training:
+        u = M.empty_like(self).uniform_(lower, upper, generator=generator)
+        noise = M.where(self > 0, 1, u).to(self.dtype)
+    return OPS["rrelu_with_noise"].call(self, noise, lower, upper, training)
+
+
+def _rrelu_with_noise(self, noise, lower, upper, training):
+    if training:
+        return self * noise
+    return _leaky_relu(self, (lower + upper) / 2)
+
+
+# -- F's softmax family: the implicit dim and dtype= --------------------------------------
+
+def _softmax_dim(name, ndim, stacklevel):
+    import warnings
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  f"to include dim=X as an argument.", stacklevel=stacklevel + 1)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def _functional_softmax(name, negate=False):
+    def fn(self, dim=None, _stacklevel=3, dtype=None):
+        if dim is None:
+            dim = _softmax_dim(name, self.ndim, _stacklevel + 2)
+        x = -self if negate else self
+        return OPS["log_softmax" if name == "log_softmax" else "softmax"].call(x, dim, dtype)
+    return fn
+
+
+# -- declarations ------------------------------------------------------------------------
+
+# name: (schema arguments after self, decomposition, F's arguments after input or None when
+# F.<name> is the op itself, exposure of the op)
+ACTIVATIONS = {
+    "elu": ("Scalar alpha=1, Scalar scale=1, Scalar input_scale=1", _elu,
+            "float alpha=1.0", _HIDDEN),
+    "selu": ("", lambda self: OPS["elu"].call(self, SELU_ALPHA, SELU_SCALE, 1), "", dict(
+        method=False)),
+    "celu": ("Scalar alpha=1.0", _celu, "float alpha=1.0", dict(method=False)),
+    "leaky_relu": ("Scalar negative_slope=0.01", _leaky_relu, "float negative_slope=0.01",
+                   _HIDDEN),
+    "hardtanh": ("Scalar min_val=-1, Scalar max_val=1", _hardtanh,
+                 "float min_val=-1.0, float max_val=1.0", _HIDDEN),
+    "hardsigmoid": ("", _hardsigmoid, "", _HIDDEN),
+    "hardswish": ("", _hardswish, "", _HIDDEN),
+    "mish": ("", _mish, "", _HIDDEN),
+    "threshold": ("Scalar threshold, Scalar value", _threshold, "float threshold, float value",
+                  dict(method=False)),
+    "rrelu": ("Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+              "Generator? generator=None", _rrelu,
+              "float lower=0.125, float upper=0.3333333333333333, bool training=False",
+              dict(method=False)),
+    "softplus": ("Scalar beta=1, Scalar threshold=20", _softplus, None, _HIDDEN),
+    "log_sigmoid": ("", _log_sigmoid, None, dict(_HIDDEN, public_name="logsigmoid")),
+    "hardshrink": ("Scalar lambd=0.5", _hardshrink, None, {}),
+    "softshrink": ("Scalar lambd=0.5", _softshrink, None, _HIDDEN),
+    "glu": ("int dim=-1", _glu, None, _HIDDEN),
+}
+# in-place variants torch has, and where they are exposed (F.elu_, torch.selu_, ...)
+INPLACE = {"elu": F, "selu": F, "celu": F, "leaky_relu": F, "hardtanh": F, "threshold": F,
+           "rrelu": F, "hardsigmoid": (), "hardswish": (), "mish": ()}
+TORCH_INPLACE = {"selu", "celu", "threshold", "rrelu", "relu"}  # torch.<name>_ exists
+# F.<name> that are F's own compositions (no node of their own in PyTorch either)
+COMPOSITIONS = {
+    "relu6": ("bool inplace=False", lambda self, inplace=False: (
+        OPS["hardtanh_"] if inplace else OPS["hardtanh"]).call(self, 0, 6)),
+    "softsign": ("", lambda self: self / (self.abs() + 1)),
+    "tanhshrink": ("", lambda self: self - self.tanh()),
+    "softmax": ("int? dim=None, int _stacklevel=3, ScalarType? dtype=None",
+                _functional_softmax("softmax")),
+    "log_softmax": ("int? dim=None, int _stacklevel=3, ScalarType? dtype=None",
+                    _functional_softmax("log_softmax")),
+    "softmin": ("int? dim=None, int _stacklevel=3, ScalarType? dtype=None",
+                _functional_softmax("softmin", negate=True)),
+}
+
+
+def _inplace_choice(name):
+    """F.<name>(input, ..., inplace): the op or its in-place variant (F's arguments are the
+    op's first ones; the rest take the op's defaults)."""
+    def fn(self, *args):
+        *args, inplace = args
+        op = OPS[name + "_" if inplace else name]
+        rest = [a.default for a in op.schema.args[1 + len(args):]]
+        return op.call(self, *args, *rest)
+    return fn
+
+
+def _with(extra, *more):
+    return ", ".join(a for a in (extra,) + more if a)
+
+
+def _declare():
+    _declare_pointwise()
+    for name, (extra, decomposition, f_args, exposure) in ACTIVATIONS.items():
+        modules = F if f_args is None else ()
+        define(f"{name}({_with('Tensor self', extra)}) -> Tensor", decomposition=decomposition,
+               modules=modules, **exposure)
+        if f_args is not None:
+            define(f"functional_{name}({_with('Tensor self', f_args, 'bool inplace=False')})"
+                   f" -> Tensor", decomposition=_inplace_choice(name), modules=F, **_HIDDEN)
+    define("rrelu_with_noise(Tensor self, Tensor? noise, Scalar lower, Scalar upper, "
+           "bool training) -> Tensor", decomposition=_rrelu_with_noise, **_HIDDEN)
+    define("prelu(Tensor self, Tensor weight) -> Tensor", decomposition=_prelu, modules=F)
+    for name, modules in INPLACE.items():
+        op = define_inplace(OPS[name])
+        op.options.update(modules=modules, function=name in TORCH_INPLACE, method=False)
+    # selu_ through elu_ (PyTorch's node: EluBackward1)
+    OPS["selu_"].decomposition = lambda self: OPS["elu_"].call(self, SELU_ALPHA, SELU_SCALE, 1)
+    join(OPS["relu_"], "nn.functional")
+    OPS["relu_"].options["function"] = True
+    define("functional_relu(Tensor self, bool inplace=False) -> Tensor",
+           decomposition=_inplace_choice("relu"), modules=F, **_HIDDEN)
+    define("functional_silu(Tensor self, bool inplace=False) -> Tensor",
+           decomposition=_inplace_choice("silu"), modules=F, **_HIDDEN)
+    for name, (extra, decomposition) in COMPOSITIONS.items():
+        define(f"functional_{name}({_with('Tensor self', extra)}) -> Tensor",
+               decomposition=decomposition, modules=F, **_HIDDEN)
+    for name in ("sigmoid", "tanh"):
+        join(OPS[name], "nn.functional")
+    _derivatives()
+
+
+def _declare_pointwise():
+    """gelu and silu (PyTorch's fused kernels) and their in-place variants."""
+    define("gelu(Tensor self, *, str approximate='none') -> Tensor", tags=POINTWISE,
+           promotion="default", modules=F)
+    define("silu(Tensor self) -> Tensor", tags=POINTWISE, promotion="default",
+           decomposition=_silu)
+    for name in ("gelu", "silu"):
+        define_inplace(OPS[name])
+    _checked_out(OPS["gelu"], _same_dtype)
+
+
+def check_gelu(self, approximate):
+    """gelu's checks (cpu kernel and meta rule)."""
+    _floating("GeluKernelImpl", self)
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def _silu(self):
+    if self.dtype.kind not in "fc":
+        _floating("silu_cpu", self)
+    return self * self.sigmoid()
+
+
+# -- backward formulas (PyTorch's derivatives.yaml) --------------------------------------
+
+def _where(cond, a, b):
+    return _M().where(cond, a, b)
+
+
+def _elu_grad(grad, self, alpha, scale, input_scale):
+    neg = grad * (input_scale * alpha * scale) * (self * input_scale).exp()
+    return _where(self > 0, grad * scale, neg)
+
+
+def _elu_result_grad(grad, result, alpha, scale, input_scale):
+    # the in-place variant only has its result: exp(x * s) = result / (alpha * scale) + 1
+    return _where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))
+
+
+def _leaky_result_grad(grad, result, negative_slope):
+    if negative_slope < 0:
+        raise RuntimeError("In-place leakyReLu backward calculation is triggered with a "
+                           "negative slope which is not supported. This is caused by calling "
+                           "in-place forward function with a negative slope, please call "
+                           "out-of-place version instead.")
+    return _where(result > 0, grad, grad * negative_slope)
+
+
+def _gelu_grad(grad, self, approximate):
+    if approximate == "tanh":
+        beta, kappa = math.sqrt(2 / math.pi), 0.044715
+        x2 = self * self
+        t = (beta * (self + kappa * x2 * self)).tanh()
+        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * beta * (1 + 3 * kappa * x2))
+    cdf = 0.5 * (1 + (self * math.sqrt(0.5)).erf())
+    pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
+    return grad * (cdf + self * pdf)
+
+
+def _silu_grad(grad, self):
+    s = self.sigmoid()
+    s = s.conj() if s.dtype.is_complex else s
+    x = self.conj() if self.dtype.is_complex else self
+    return grad * (s * (1 + x * (1 - s)))
+
+
+def _mish_grad(grad, self):
+    t = _softplus_up(self, 1, 20).tanh()
+    return grad * (t + self * self.sigmoid() * (1 - t * t))
+
+
+def _softplus_grad(grad, self, beta, threshold):
+    bx = self * beta
+    z = bx.exp()
+    return _where(bx > threshold, grad, grad * z / (z + 1))
+
+
+def _shrink_grad(grad, self, lambd):
+    return _where((self >= -lambd) & (self <= lambd), 0, grad)
+
+
+def _glu_grad(grad, self, dim):
+    a, b = _glu_halves(self, dim)
+    sb = b.sigmoid()
+    return _M().cat([grad * sb, grad * a * sb * (1 - sb)], dim)
+
+
+def _prelu_grads(grad, self, weight):
+    w = _prelu_weight(self, weight)
+    positive = self > 0
+    g_self = _where(positive, grad, w * grad)
+    g = _where(positive, 0, self * grad)
+    if weight.numel() == 1:
+        g_weight = g.sum().reshape(weight.shape)
+    else:
+        g_weight = g.sum([d for d in range(g.ndim) if d != 1]) if g.ndim > 1 else g
+    return g_self, g_weight
+
+
+def _rrelu_grad(grad, self, noise, lower, upper, training):
+    if training:
+        return grad * noise
+    return _where(self > 0, grad, grad * ((lower + upper) / 2))
+
+
+def _hardswish_grad(grad, self):
+    return _where(self < -3, 0, _where(self <= 3, grad * (self / 3 + 0.5), grad))
+
+
+_GRADS = {
+    "gelu": {"self": _gelu_grad},
+    "silu": {"self": _silu_grad},
+    "elu": {"self": _elu_grad},
+    "elu_": {"self": _elu_result_grad, "name": "EluBackward1"},
+    "celu": {"self": lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1, 1 / alpha)},
+    "celu_": {"self": lambda grad, result, alpha: _elu_result_grad(grad, result, alpha, 1,
+                                                                   1 / alpha),
+              "name": "CeluBackward1"},
+    "leaky_relu": {"self": lambda grad, self, negative_slope:
+                   _where(self > 0, grad, grad * negative_slope)},
+    "leaky_relu_": {"self": _leaky_result_grad, "name": "LeakyReluBackward1"},
+    "hardtanh": {"self": lambda grad, self, min_val, max_val:
+                 _where((self <= min_val) | (self >= max_val), 0, grad)},
+    "hardsigmoid": {"self": lambda grad, self: _where((self > -3) & (self < 3), grad / 6, 0)},
+    "hardswish": {"self": _hardswish_grad},
+    "mish": {"self": _mish_grad},
+    "threshold": {"self": lambda grad, self, threshold, value:
+                  _where(self <= threshold, 0, grad)},
+    "threshold_": {"self": lambda grad, result, threshold, value:
+                   _where(result <= threshold, 0, grad), "name": "ThresholdBackward1"},
+    "softplus": {"self": _softplus_grad},
+    "log_sigmoid": {"self": lambda grad, self: grad * (-self).sigmoid()},
+    "hardshrink": {"self": _shrink_grad},
+    "softshrink": {"self": _shrink_grad},
+    "glu": {"self": _glu_grad},
+    "prelu": {"self, weight": _prelu_grads, "name": "PreluKernelBackward0"},
+    "rrelu_with_noise": {"self": _rrelu_grad, "name": "RreluWithNoiseBackward0"},
+}
+
+
+def _derivatives():
+    for name, formulas in _GRADS.items():
+        formulas = dict(formulas)
+        derivative(OPS[name], name=formulas.pop("name", None), **formulas)
+
+
+__all__ = ["ACTIVATIONS", "COMPOSITIONS", "INPLACE", "zeros"]
+
+_declare()

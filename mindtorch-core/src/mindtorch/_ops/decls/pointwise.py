@@ -29,6 +29,7 @@ UNARY = {
     "log10": "int_to_float", "tan": "int_to_float", "sinh": "int_to_float",
     "cosh": "int_to_float", "asin": "int_to_float", "acos": "int_to_float",
     "atan": "int_to_float", "frac": "default", "signbit": "always_bool",
+    "sgn": "default",
 }
 NO_INPLACE = {"isnan", "isinf", "isfinite", "signbit"}
 
@@ -76,7 +77,8 @@ NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "floor_divide"}
 # comparison aliases torch also exposes
 ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
            "not_equal": "ne", "multiply": "mul", "subtract": "sub", "divide": "div",
-           "negative": "neg", "absolute": "abs", "arctan2": "atan2", "clip": "clamp"}
+           "negative": "neg", "absolute": "abs", "arctan2": "atan2", "clip": "clamp",
+           "arcsin": "asin", "arccos": "acos", "arctan": "atan", "fix": "trunc"}
 ALIAS_INPLACE = set(ALIASES)  # torch has all of them (greater_, absolute_, ...)
 
 
@@ -148,10 +150,6 @@ def _floating_only(kernel, t, complex_ok=False):
     return t
 
 
-def _silu(self):
-    return self * OPS["sigmoid"].binding(_floating_only("silu_cpu", self, complex_ok=True))
-
-
 def lerp_plan(self, end, weight):
     """Result dtype of lerp, with PyTorch's checks: end has self's dtype; a tensor weight
     too unless it is 0-dim (then the three promote together); a Python weight keeps self's
@@ -193,6 +191,11 @@ def _lerp(self, end, weight):
         return self + weight * diff if abs(weight) < 0.5 else end - diff * (1 - weight)
     weight = _cast(weight, dt)
     return M.where(weight.abs() < 0.5, self + weight * diff, end - diff * (1 - weight))
+
+
+def join(op, module):
+    """Expose op in one more public module (mindtorch.special, nn.functional) too."""
+    op.options["modules"] = tuple(op.options.get("modules", ())) + (module,)
 
 
 def _cast(t, dtype):
@@ -339,7 +342,7 @@ def _lerp_out(out, result, args, kwargs):
 # one dtype
 EXACT_OUT = {name: _same_dtype for name in
              ("neg", "bitwise_not", "ceil", "floor", "trunc", "round", "conj_physical",
-              "frac", "sign", "gelu")}
+              "frac", "sign", "sgn")}
 EXACT_OUT.update(abs=_abs_out, signbit=_signbit_out, where=_where_out, clamp=_clamp_out,
                  lerp=_lerp_out)
 
@@ -425,6 +428,8 @@ def _equal(self, other):
 def _nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     """NaN -> nan, +-inf -> posinf/neginf, by default the dtype's largest finite values."""
     import mindtorch as M
+    if self.dtype.is_complex:  # the real and imaginary parts separately
+        return M.complex(*(_nan_to_num(p, nan, posinf, neginf) for p in (self.real, self.imag)))
     if not self.dtype.is_floating_point:
         return self.clone()
     info = M.finfo(self.dtype)
@@ -477,8 +482,8 @@ def _declare_composites():
                decomposition=lambda self, f=factor: self * f)
     define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)"
            " -> Tensor", decomposition=_diff)
-    define("nan_to_num(Tensor self, float? nan=0.0, float? posinf=None, float? neginf=None)"
-           " -> Tensor", decomposition=_nan_to_num)
+    define("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None)"
+           " -> Tensor", decomposition=_nan_to_num, out=True)
     close = "Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False"
     define(f"isclose({close}) -> Tensor", decomposition=_isclose)
     # allclose/equal answer with a Python bool: the public functions unwrap the op's
@@ -508,18 +513,20 @@ def _declare():
     # decimals=None is round(t); an int (even 0) is torch's round(t, decimals=d) overload
     define("round(Tensor self, *, int? decimals=None) -> Tensor", tags=POINTWISE,
            promotion="default", out=True)
-    define("gelu(Tensor self, *, str approximate='none') -> Tensor", tags=POINTWISE,
-           promotion="default")
-    define("silu(Tensor self) -> Tensor", tags=POINTWISE, promotion="default",
-           decomposition=_silu)
     # +t: t itself (bool refused)
     define("positive(Tensor(a) self) -> Tensor(a)", decomposition=_positive)
     define("lerp(Tensor self, Tensor end, Tensor|Scalar weight) -> Tensor", tags=POINTWISE,
            promotion="default", out=True, decomposition=_lerp)
+    for name in ("min", "max"):  # clamp with one bound (numbered by overload, as clamp)
+        define(f"clamp_{name}(Tensor self, Tensor|Scalar {name}) -> Tensor", tags=POINTWISE,
+               promotion="default", out=True,
+               decomposition=lambda self, b, k=name: OPS["clamp"].call(self, *(
+                   (b, None) if k == "min" else (None, b))))
     for name, fn in _decompositions().items():
         OPS[name].decomposition = fn
     _derivatives()
-    for name in list(UNARY) + list(BINARY) + ["clamp", "round", "gelu", "silu", "lerp"]:
+    for name in list(UNARY) + list(BINARY) + ["clamp", "round", "lerp", "clamp_min",
+                                               "clamp_max", "addcmul", "addcdiv", "nan_to_num"]:
         if name not in NO_INPLACE:
             define_inplace(OPS[name])
     _abs_(OPS["abs_"])
@@ -641,20 +648,12 @@ def _clamp_max(grad, self, min, max):
     return _keep(self > max, grad)
 
 
-def _gelu_grad(grad, self, approximate):
-    if approximate == "tanh":
-        beta, kappa = math.sqrt(2 / math.pi), 0.044715
-        x2 = self * self
-        t = (beta * (self + kappa * x2 * self)).tanh()
-        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * beta * (1 + 3 * kappa * x2))
-    cdf = 0.5 * (1 + (self * math.sqrt(0.5)).erf())
-    pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
-    return grad * (cdf + self * pdf)
-
-
-def _silu_grad(grad, self):
-    s = self.sigmoid()
-    return grad * _cj(s * (1 + self * (1 - s)))
+def _sgn_grad(grad, self, result):
+    """0 for real inputs; PyTorch's sgn_backward for complex ones."""
+    if not self.dtype.is_complex:
+        return zeros(grad)
+    a = self.abs()
+    return ((grad - result * result * grad.conj()) / (2 * a)).masked_fill(a == 0, 0)
 
 
 def _atan2_grad(grad, x, self, other):
@@ -685,6 +684,7 @@ _GRADS = {
     "acos": {"self": lambda grad, self: -grad * _cj((1 - self * self).rsqrt())},
     "asin": {"self": lambda grad, self: grad * _cj((1 - self * self).rsqrt())},
     "atan": {"self": lambda grad, self: grad / _cj(self * self + 1)},
+    "sgn": {"self": _sgn_grad},
     "ceil": _ZERO, "floor": _ZERO, "round": _ZERO, "trunc": _ZERO, "sign": _ZERO,
     "conj_physical": {"self": lambda grad: grad.conj_physical()},
     "cos": {"self": lambda grad, self: -grad * _cj(self.sin())},
@@ -706,8 +706,6 @@ _GRADS = {
     "square": {"self": lambda grad, self: grad * (2 * _cj(self))},
     "relu": {"self": lambda grad, result: _M().where(result <= 0, 0, grad)},
     "sigmoid": {"self": lambda grad, result: grad * _cj((1 - result) * result)},
-    "gelu": {"self": _gelu_grad},
-    "silu": {"self": _silu_grad},
     "frac": {"self": lambda grad: grad},
     "deg2rad": {"self": lambda grad: grad * DEG},
     "rad2deg": {"self": lambda grad: grad * (1 / DEG)},
@@ -740,6 +738,10 @@ _GRADS = {
     "where": {"self": lambda grad, condition: _keep(condition, grad),
               "other": lambda grad, condition: _M().where(condition, 0, grad)},
     "clamp": {"self": _clamp_self, "min": _clamp_min, "max": _clamp_max},
+    "clamp_min": {"self": lambda grad, self, min: _keep(self >= min, grad),
+                  "min": lambda grad, self, min: _keep(self < min, grad)},
+    "clamp_max": {"self": lambda grad, self, max: _keep(self <= max, grad),
+                  "max": lambda grad, self, max: _keep(self > max, grad)},
     "lerp": {"self": lambda grad, weight: grad * _cj(1 - weight),
              "end": lambda grad, weight: grad * _cj(weight),
              "weight": lambda grad, self, end: grad * _cj(end - self)},
@@ -764,6 +766,8 @@ GRAD_NAMES = {
     "PowBackward1" if _tensor(exponent) else "PowBackward0",
     "clamp": lambda self, min, max: "ClampBackward0" if _tensor(min) or _tensor(max) else
     "ClampBackward1",
+    "clamp_min": lambda self, min: f"ClampMinBackward{int(_tensor(min))}",
+    "clamp_max": lambda self, max: f"ClampMaxBackward{int(_tensor(max))}",
     "div": lambda self, other, rounding_mode: "DivBackward2" if rounding_mode else
     "DivBackward0",
     "remainder": lambda self, other: f"RemainderBackward{int(_tensor(other))}",

@@ -553,6 +553,8 @@ def _softmax_input(name, self, dtype):
 def _softmax(self, dim, dtype=None):
     """exp(x - max) / sum: shifting by the max keeps exp finite."""
     x = _softmax_input("softmax", self, dtype)
+    if 0 in x.shape:  # (no max to shift by)
+        return x.clone()
     w = x.float() if x.dtype in _HALVES else x  # PyTorch accumulates halves in float
     e = (w - w.amax(dim, keepdim=True)).exp()
     return (e / e.sum(dim, keepdim=True)).to(x.dtype)
@@ -560,6 +562,8 @@ def _softmax(self, dim, dtype=None):
 
 def _log_softmax(self, dim, dtype=None):
     x = _softmax_input("log_softmax", self, dtype)
+    if 0 in x.shape:  # (no max to shift by)
+        return x.clone()
     w = x.float() if x.dtype in _HALVES else x
     shifted = w - w.amax(dim, keepdim=True)
     return (shifted - shifted.exp().sum(dim, keepdim=True).log()).to(x.dtype)

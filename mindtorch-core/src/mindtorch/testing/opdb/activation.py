@@ -1,4 +1,41 @@
-"""Samples of the activation ops."""
-from ._make import ix, t  # noqa: F401
+"""Samples of the activation functions (decls/activation.py)."""
+import mindtorch
 
-SAMPLES = {}
+from ._make import t
+
+_f32, _f64 = mindtorch.float32, mindtorch.float64
+
+
+def _float(*extra, **kwargs):
+    """Float32, transposed float64, 0-dim, empty and float16 inputs (extra: further
+    positional arguments)."""
+    cases = [((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False),
+             ((0, 3), _f32, False), ((4,), mindtorch.float16, False)]
+    return [lambda d, c=c: ((t(d, *c),) + extra, dict(kwargs)) for c in cases]
+
+
+SAMPLES = {
+    "gelu": _float() + [lambda d: ((t(d, (3, 4)),), {"approximate": "tanh"})],
+    "elu": _float() + [lambda d: ((t(d, (3,)), 0.5, 2.0, 1.5), {})],
+    "selu": _float(), "celu": _float(1.5),
+    "leaky_relu": _float(0.2), "hardtanh": _float(-0.5, 0.5) + [
+        lambda d: ((t(d, (5,), mindtorch.int32), -2, 2), {})],
+    "hardsigmoid": _float(), "hardswish": _float(), "mish": _float(),
+    "threshold": _float(0.1, 2.0) + [lambda d: ((t(d, (5,), mindtorch.int64), 1, 7), {})],
+    "rrelu": _float(0.1, 0.3),  # (eval: deterministic)
+    "softplus": _float(2.0, 1.0), "log_sigmoid": _float(), "hardshrink": _float(0.3),
+    "softshrink": _float(0.3), "glu": [lambda d: ((t(d, (3, 4)),), {}),
+                                       lambda d: ((t(d, (4, 3), _f64, True), 0), {})],
+    "prelu": [lambda d: ((t(d, (2, 3, 4)), t(d, (3,))), {}),
+              lambda d: ((t(d, (3, 4), _f64, True), t(d, (1,), _f64)), {}),
+              lambda d: ((t(d, ()), t(d, ())), {})],
+    "functional_relu6": _float(), "functional_softsign": _float(),
+    "functional_tanhshrink": _float(),
+    "functional_softmax": [lambda d: ((t(d, (3, 4)), 1), {}),
+                           lambda d: ((t(d, (3, 4)), 0), {"dtype": _f64})],
+    "functional_log_softmax": [lambda d: ((t(d, (3, 4), _f64, True), -1), {})],
+    "functional_softmin": [lambda d: ((t(d, (2, 3)), 1), {})],
+}
+for _name in ("elu", "celu", "leaky_relu", "hardtanh", "hardsigmoid", "hardswish", "mish",
+              "threshold", "relu", "silu", "selu", "rrelu"):
+    SAMPLES[f"functional_{_name}"] = SAMPLES.get(_name, _float())[:2]
