@@ -47,6 +47,7 @@ SAMPLES = {
         lambda d: ((t(d, (0, 2, 5)), t(d, (2, 2, 2))), {}),
     ],
     "conv2d": [
+        lambda d: ((t(d, (1, 2, 3, 3)), t(d, (2, 2, 2, 2)), t(d, (2,))), {"padding": 1}),
         lambda d: ((t(d, (2, 4, 5, 6)), t(d, (6, 2, 3, 2)), t(d, (6,))),
                    {"stride": (2, 1), "padding": (1, 0), "dilation": (1, 2), "groups": 2}),
         lambda d: ((_nc(d, (2, 3, 6, 5), _f64), t(d, (2, 3, 3, 3), _f64)), {"padding": "same"}),
@@ -57,6 +58,7 @@ SAMPLES = {
         lambda d: ((t(d, (2, 4, 5, 6)), t(d, (6, 3, 3, 3))), {}),  # a channel mismatch
     ],
     "conv3d": [
+        lambda d: ((t(d, (1, 1, 2, 3, 3)), t(d, (2, 1, 2, 2, 2)), t(d, (2,))), {"stride": 2}),
         lambda d: ((t(d, (1, 2, 3, 4, 4)), t(d, (2, 1, 2, 2, 3)), t(d, (2,))),
                    {"padding": 1, "groups": 2}),
         lambda d: ((t(d, (2, 3, 4, 4), _f64), t(d, (2, 2, 2, 2, 2), _f64)), {"stride": 2}),
