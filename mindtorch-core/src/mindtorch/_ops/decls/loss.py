@@ -761,7 +761,7 @@ def _multilabel_soft_margin_loss(self, target, weight, size_average, reduce, red
 
 # -- multi-class margin losses -------------------------------------------------------------
 
-def _margin_frames(self, what):
+def _margin_frames(self):
     """(rows, classes) of a (C) or (N, C) input (a 0-dim input is one row of one class)."""
     nd = self.ndim
     if not ((nd == 2 and self.shape[1]) or (nd == 1 and self.shape[0]) or nd == 0):
@@ -778,24 +778,33 @@ def _check_long(target):
 
 
 def _multilabel_parts(self, target):
-    """(x, valid, safe, is_target) over rows: x (N, C); the target classes of a row are
-    its entries before the first -1 (valid), safe has the others at 0; is_target (N, C)
-    marks each row's target classes."""
+    """Per row of x (N, C): z[n, j, i] = 1 - x[target j] + x[i], the mask of the (j, i)
+    pairs counted (j a target class, i not one: a row's target classes are its entries
+    before the first -1) and the targets' one-hot (N, J, C)."""
     import mindtorch as M
-    n, c = _margin_frames(self, "")
+    n, c = _margin_frames(self)
     x = self.reshape(n, c)
     t = target.reshape(n, c)
     valid = (t == -1).cumsum(1) == 0
     safe = t.masked_fill(valid.logical_not(), 0)
     onehot = (safe.unsqueeze(2) == M.arange(c, device=self.device)).logical_and(
         valid.unsqueeze(2))
-    return x, valid, safe, onehot, onehot.any(1)
+    z = 1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)
+    counted = valid.unsqueeze(2).logical_and(onehot.any(1).logical_not().unsqueeze(1))
+    return z, counted, onehot
+
+
+def _per_row(grad, reduction, n, c):
+    """The output gradient of each row of a margin loss, as (N, 1), with the 1/C (and the
+    mean's 1/N) of the loss."""
+    per_row = grad.reshape(-1, 1) / c
+    return per_row / n if reduction == 1 else per_row
 
 
 def _multilabel_margin_loss(self, target, reduction):
     """sum over target classes j and other classes i of max(0, 1 - x[j] + x[i]) / C."""
     import mindtorch as M
-    n, c = _margin_frames(self, "")
+    n, c = _margin_frames(self)
     if self.ndim <= 1:
         ok = target.ndim <= 1 and target.numel() == c
     else:
@@ -807,27 +816,20 @@ def _multilabel_margin_loss(self, target, reduction):
     _check_long(target)
     if _first_bad(target, (target < -1).logical_or(target >= c)) is not None:
         raise RuntimeError("argument #2 'target' is out of range")
-    x, valid, safe, _, is_target = _multilabel_parts(self, target)
-    z = 1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)      # (N, J, I)
-    counted = valid.unsqueeze(2).logical_and(is_target.logical_not().unsqueeze(1))
-    loss = M.where(counted, (z).clamp_min(0), 0).sum((1, 2)) / c
+    z, counted, _ = _multilabel_parts(self, target)
+    loss = M.where(counted, z.clamp_min(0), 0).sum((1, 2)) / c
     if self.ndim <= 1:
         loss = loss.reshape(())
     return _reduce(loss.to(self.dtype), reduction)
 
 
 def _multilabel_margin_grad(grad, self, target, reduction):
-    import mindtorch as M
-    x, valid, safe, onehot, is_target = _multilabel_parts(self, target)
-    n, c = x.shape
-    z = 1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)
-    counted = valid.unsqueeze(2).logical_and(is_target.logical_not().unsqueeze(1))
+    z, counted, onehot = _multilabel_parts(self, target)
+    n, _, c = z.shape
     active = (z > 0).logical_and(counted).to(grad.dtype)          # (N, J, I)
-    per_row = grad.reshape(-1, 1) / c if grad.ndim else grad.reshape(1, 1) / c
-    if reduction == 1:
-        per_row = per_row / n
+    # +1 for each counted pair a class is the `i` of, -1 for each it is the target of
     g = active.sum(1) - (onehot.to(grad.dtype) * active.sum(2).unsqueeze(2)).sum(1)
-    return (g * per_row).reshape(self.shape)
+    return (g * _per_row(grad, reduction, n, c)).reshape(self.shape)
 
 
 def _multilabel_margin_loss_functional(self, target, size_average, reduce, reduction):
@@ -835,11 +837,11 @@ def _multilabel_margin_loss_functional(self, target, size_average, reduce, reduc
     return OPS["_multilabel_margin_loss"].call(self, target, reduction)
 
 
-def _multi_margin_parts(self, target, p, margin, weight):
+def _multi_margin_parts(self, target, margin, weight):
     """Per row, the terms max(0, margin - x[y] + x[i]) (squared for p=2) for i != y, times
     weight[y]; also the mask of counted terms and the target's one-hot."""
     import mindtorch as M
-    n, c = _margin_frames(self, "")
+    n, c = _margin_frames(self)
     x = self.reshape(n, c)
     t = target.reshape(n, 1)
     z = margin - x.gather(1, t) + x
@@ -851,7 +853,7 @@ def _multi_margin_parts(self, target, p, margin, weight):
 
 def _multi_margin_loss(self, target, p, margin, weight, reduction):
     import mindtorch as M
-    n, c = _margin_frames(self, "")
+    n, c = _margin_frames(self)
     if target.ndim > 1 or target.numel() != n:
         raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal "
                            f"to the number of input samples (batch size). Expected target "
@@ -867,7 +869,7 @@ def _multi_margin_loss(self, target, p, margin, weight, reduction):
                            f"{_type_name(weight.dtype)}")
     if _first_bad(target, (target < 0).logical_or(target >= c)) is not None:
         raise RuntimeError("target out of range")
-    x, t, z, active, w = _multi_margin_parts(self, target, p, margin, weight)
+    x, t, z, active, w = _multi_margin_parts(self, target, margin, weight)
     terms = M.where(active, z if p == 1 else z * z, 0)
     if w is not None:
         terms = terms * w
@@ -876,16 +878,13 @@ def _multi_margin_loss(self, target, p, margin, weight, reduction):
 
 
 def _multi_margin_grad(grad, self, target, p, margin, weight, reduction):
-    x, t, z, active, w = _multi_margin_parts(self, target, p, margin, weight)
+    x, t, z, active, w = _multi_margin_parts(self, target, margin, weight)
     n, c = x.shape
     g = active.to(grad.dtype) if p == 1 else 2 * z * active
     if w is not None:
         g = g * w
-    per_row = grad.reshape(-1, 1) / c if grad.ndim else grad.reshape(1, 1) / c
-    if reduction == 1:
-        per_row = per_row / n
     g = g.scatter(1, t, -g.sum(1, keepdim=True))  # the target's own entry: minus the rest
-    return (g * per_row).reshape(self.shape)
+    return (g * _per_row(grad, reduction, n, c)).reshape(self.shape)
 
 
 def _multi_margin_loss_functional(self, target, p, margin, weight, size_average, reduce,
