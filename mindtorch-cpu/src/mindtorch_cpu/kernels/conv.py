@@ -11,7 +11,8 @@ round, so three routines serve both directions (and convolution_backward):
   _weight_grad grad . im2col(x)^T, over batch and positions at once
 
 16-bit floats compute in float32 and round once; integers in int64, wrapped back to
-their width (the residues torch's narrow accumulation gives).
+their width (the residues torch's narrow accumulation gives).  (NumPy's floating-point
+warnings are silenced for these modules by the filter in kernels/__init__.py.)
 """
 import math
 
@@ -27,6 +28,7 @@ from .reduction import result
 _COMPUTE = {D.float16: np.float32, D.bfloat16: np.float32, D.uint8: np.int64,
             D.int8: np.int64, D.int16: np.int64, D.int32: np.int64}
 _ALL = (slice(None), slice(None))
+_ndarray = np.ndarray
 
 
 def _compute(t, dtype):
@@ -53,11 +55,16 @@ def _crop(buf, padding, size):
 
 
 def _windows(xp, kernel, stride, dilation, out):
-    """The view (N, C, *K, *O) of xp (N, C, *S): [n, c, k, o] = xp[n, c, o*s + k*d]."""
+    """The read-only view (N, C, *K, *O) of xp (N, C, *S): [n, c, k, o] = xp[n, c, o*s + k*d]."""
     st = xp.strides[2:]
-    return as_strided(xp, xp.shape[:2] + tuple(kernel) + tuple(out),
-                      xp.strides[:2] + tuple(d * s for d, s in zip(dilation, st)) +
-                      tuple(a * s for a, s in zip(stride, st)), writeable=False)
+    shape = xp.shape[:2] + tuple(kernel) + tuple(out)
+    strides = xp.strides[:2] + tuple(d * s for d, s in zip(dilation, st)) + \
+        tuple(a * s for a, s in zip(stride, st))
+    if xp.flags.c_contiguous:  # (a few us cheaper than as_strided, on the hot path)
+        view = _ndarray(shape, xp.dtype, xp, 0, strides)
+        view.flags.writeable = False
+        return view
+    return as_strided(xp, shape, strides, writeable=False)
 
 
 def _scatter(cols, size, kernel, stride, dilation):
@@ -144,13 +151,12 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if empty:
         return wrap(np.zeros(shape, dt.np), dt)
     x, w = _compute(input, dt), _compute(weight, dt)
-    with np.errstate(all="ignore"):
-        if transposed:
-            r = _input_grad(x, w, groups, stride, padding, dilation, shape[2:])
-        else:
-            r = _forward(x, w, groups, stride, padding, dilation, shape[2:])
-        if bias is not None:
-            r += _compute(bias, dt).reshape((-1,) + (1,) * (len(shape) - 2))
+    if transposed:
+        r = _input_grad(x, w, groups, stride, padding, dilation, shape[2:])
+    else:
+        r = _forward(x, w, groups, stride, padding, dilation, shape[2:])
+    if bias is not None:
+        r += _compute(bias, dt).reshape((-1,) + (1,) * (len(shape) - 2))
     return result(r, dt)
 
 
@@ -169,23 +175,22 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
         return tuple(zeros(s) if m else None for s, m in
                      zip((input._shape, weight._shape, bias_shape), mask))
     go = _compute(grad_output, dt)
-    with np.errstate(all="ignore"):
-        if mask[0]:
-            w = _compute(weight, dt)
-            if transposed:
-                r = _forward(go, w, groups, stride, padding, dilation, input._shape[2:])
-            else:
-                r = _input_grad(go, w, groups, stride, padding, dilation, input._shape[2:])
-            gi = result(r, dt)
-        if mask[1]:
-            x = _compute(input, dt)
-            if transposed:  # the roles of input and gradient swap
-                r = _weight_grad(go, x, groups, stride, padding, dilation, kernel)
-            else:
-                r = _weight_grad(x, go, groups, stride, padding, dilation, kernel)
-            gw = result(r, dt)
-        if mask[2]:
-            gb = result(go.sum(axis=(0,) + tuple(range(2, go.ndim))), dt)
+    if mask[0]:
+        w = _compute(weight, dt)
+        if transposed:
+            r = _forward(go, w, groups, stride, padding, dilation, input._shape[2:])
+        else:
+            r = _input_grad(go, w, groups, stride, padding, dilation, input._shape[2:])
+        gi = result(r, dt)
+    if mask[1]:
+        x = _compute(input, dt)
+        if transposed:  # the roles of input and gradient swap
+            r = _weight_grad(go, x, groups, stride, padding, dilation, kernel)
+        else:
+            r = _weight_grad(x, go, groups, stride, padding, dilation, kernel)
+        gw = result(r, dt)
+    if mask[2]:
+        gb = result(go.sum(axis=(0,) + tuple(range(2, go.ndim))), dt)
     return gi, gw, gb
 
 
@@ -209,8 +214,7 @@ def col2im(self, output_size, kernel_size, dilation, padding, stride):
         cols = cols[None]
     cols = cols.reshape((cols.shape[0], shape[-3]) + tuple(kernel) + tuple(blocks))
     padded = [s + 2 * p for s, p in zip(size, padding)]
-    with np.errstate(all="ignore"):
-        r = _crop(_scatter(cols, padded, kernel, stride, dilation), padding, size)
+    r = _crop(_scatter(cols, padded, kernel, stride, dilation), padding, size)
     return result(r.reshape(shape), dt)
 
 
