@@ -515,6 +515,38 @@ def test_aminmax(dtype):
     check(lambda L, t: L.aminmax(t, 0), make((3,), "float32"))  # dim is keyword-only
 
 
+@pytest.mark.parametrize("fn", [
+    lambda L, x, o: L.sort(x, 0, out=o),
+    lambda L, x, o: L.sort(x, dim=1, stable=True, out=o),
+    lambda L, x, o: L.topk(x, 2, out=o),
+    lambda L, x, o: L.kthvalue(x, 2, 1, True, out=o),
+    lambda L, x, o: L.median(x, 0, out=o),
+    lambda L, x, o: L.nanmedian(x, -1, out=o),
+    lambda L, x, o: L.mode(x, 0, out=o),
+    lambda L, x, o: L.cummax(x, 1, out=o),
+    lambda L, x, o: L.cummin(x, 0, out=o),
+])
+@pytest.mark.parametrize("out_dtypes", [("float32", "int64"), ("float64", "int64"),
+                                        ("float32", "int32")])
+def test_tuple_out(fn, out_dtypes):
+    """out=(values, indices): written in place (resized), torch's `<op>_out` named tuple;
+    dtypes must be exact."""
+    x = make((3, 4), "float32", ties=True)
+
+    def with_out(L, t):
+        outs = tuple(L.empty(0, dtype=getattr(L, d)) for d in out_dtypes)
+        got = fn(L, t, outs)
+        assert got[0] is outs[0] and got[1] is outs[1]
+        return got
+    check(with_out, x)
+    check(lambda L, t: L.aminmax(t, dim=1, out=(L.empty(0), L.empty(0))), x)
+    check(lambda L, t: L.histogram(t, 3, out=(L.empty(0), L.empty(0))), x)
+    check(lambda L, t: L.median(t, out=L.empty(0)), x)  # (no dim: no out=)
+    check(lambda L, t: L.sort(t, out=L.empty(0)), x)
+    with pytest.raises(RuntimeError):
+        fn(mindtorch, x.clone().requires_grad_(), (mindtorch.empty(0), mindtorch.empty(0)))
+
+
 def test_public_names():
     for name in ("searchsorted", "bucketize", "isin", "std_mean", "var_mean"):
         assert hasattr(mindtorch, name) and not hasattr(mindtorch.Tensor, name)

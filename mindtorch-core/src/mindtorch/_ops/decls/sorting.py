@@ -344,22 +344,70 @@ def _aminmax(self, dim=None, keepdim=False):
 _VALUES_INDICES = ["values", "indices"]
 
 
+def _tuple_out(name, fields, out, args, kwargs):
+    """Checks of an out= tuple, made before computing (as torch's argument parser and
+    autograd do); returns its named tuple class (torch's `<name>_out`)."""
+    from ..._tensor import Tensor
+    from ...autograd.grad_mode import state
+    if not isinstance(out, (tuple, list)) or len(out) != len(fields) or \
+            not all(isinstance(o, Tensor) for o in out):
+        raise TypeError(f"{name}(): argument 'out' must be tuple of {len(fields)} Tensors")
+    if state.enabled and any(isinstance(a, Tensor) and a.requires_grad
+                             for a in (*args, *kwargs.values())):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
+                           f"automatic differentiation, but one of the arguments requires grad.")
+    ret = _OUT_TYPES.get(name)
+    if ret is None:
+        ret = _OUT_TYPES[name] = return_types.make(f"{name}_out", fields)
+    return ret
+
+
+_OUT_TYPES = {}
+
+
+def _write_tuple(op, ret, out, results):
+    from ..dispatch import write_out
+    from .reduction import _out_dtype_error
+    for o, r in zip(out, results):
+        if o.dtype is not r.dtype:
+            raise _out_dtype_error(r.dtype, o.dtype)
+    return ret(*(write_out(op, o, r) for o, r in zip(out, results)))
+
+
+def _with_out(op, fields, route=None):
+    """op's public function with torch's out=(tensors...) for its several results."""
+    def make(binding):
+        def public(*args, out=None, **kwargs):
+            if route is not None:
+                args, kwargs = route(args, kwargs)
+            if out is None:
+                return binding(*args, **kwargs)
+            ret = _tuple_out(op.name, fields, out, args, kwargs)
+            return _write_tuple(op, ret, out, binding(*args, **kwargs))
+        return public
+    overload(op, make)
+
+
 def _with_dim_form(name):
-    """median/nanmedian: (input) -> Tensor, (input, dim, keepdim=False) -> (values, indices)."""
+    """median/nanmedian: (input) -> Tensor, (input, dim, keepdim=False, *, out=None) ->
+    (values, indices)."""
     full_op, dim_op = OPS[name], OPS[f"_{name}_dim"]
     ret = return_types.make(name, _VALUES_INDICES)
     unset = object()
 
     def make(full):
-        def public(self, dim=unset, keepdim=unset):
+        def public(self, dim=unset, keepdim=unset, *, out=None):
             if dim is unset:
-                if keepdim is not unset:
-                    raise TypeError(f"{name}() received an invalid combination of arguments - "
-                                    f"got keepdim without dim")
+                if keepdim is not unset or out is not None:
+                    raise TypeError(f"{name}() missing 1 required positional argument: 'dim'")
                 return full(self)
-            return ret(*dim_op.binding(self, dim, False if keepdim is unset else keepdim))
-        public.__doc__ = (f"{name}(input) -> Tensor\n{name}(input, dim, keepdim=False) -> "
-                          f"(Tensor values, Tensor indices)")
+            keepdim = False if keepdim is unset else keepdim
+            if out is None:
+                return ret(*dim_op.binding(self, dim, keepdim))
+            out_ret = _tuple_out(name, _VALUES_INDICES, out, (self,), {})
+            return _write_tuple(dim_op, out_ret, out, dim_op.binding(self, dim, keepdim))
+        public.__doc__ = (f"{name}(input) -> Tensor\n{name}(input, dim, keepdim=False, *, "
+                          f"out=None) -> (Tensor values, Tensor indices)")
         return public
     overload(full_op, make)
 
@@ -394,7 +442,7 @@ def _stable_keyword_only(op):
             raise TypeError(f"{op.name}() received an invalid combination of arguments - "
                             f"dim and descending must be keywords when stable is given")
         return args, kwargs
-    route_overloads(op, route)
+    return route
 
 
 def _paired_public(op):
@@ -416,26 +464,27 @@ def _paired_public(op):
 
 
 def _declare():
-    _stable_keyword_only(define(
-        "sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None) -> "
-        "(Tensor values, Tensor indices)"))
-    _stable_keyword_only(define(
-        "argsort(Tensor self, int dim=-1, bool descending=False, *, bool stable=False) -> "
-        "Tensor", decomposition=_argsort))
+    sort = define("sort(Tensor self, int dim=-1, bool descending=False, *, bool? stable=None)"
+                  " -> (Tensor values, Tensor indices)")
+    _with_out(sort, _VALUES_INDICES, _stable_keyword_only(sort))
+    argsort = define("argsort(Tensor self, int dim=-1, bool descending=False, *, "
+                     "bool stable=False) -> Tensor", decomposition=_argsort)
+    route_overloads(argsort, _stable_keyword_only(argsort))
     define("msort(Tensor self) -> Tensor", decomposition=_msort, out=True)
-    define("topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> "
-           "(Tensor values, Tensor indices)")
-    define("kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> "
-           "(Tensor values, Tensor indices)")
+    _with_out(define("topk(Tensor self, int k, int dim=-1, bool largest=True, "
+                     "bool sorted=True) -> (Tensor values, Tensor indices)"), _VALUES_INDICES)
+    _with_out(define("kthvalue(Tensor self, int k, int dim=-1, bool keepdim=False) -> "
+                     "(Tensor values, Tensor indices)"), _VALUES_INDICES)
     for name in ("median", "nanmedian"):
         define(f"{name}(Tensor self) -> Tensor")
         define(f"_{name}_dim(Tensor self, int dim, bool keepdim=False) -> (Tensor, Tensor)",
                function=False, method=False)
         _with_dim_form(name)
-    define("mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, "
-           "Tensor indices)")
+    _with_out(define("mode(Tensor self, int dim=-1, bool keepdim=False) -> (Tensor values, "
+                     "Tensor indices)"), _VALUES_INDICES)
     for name in ("cummax", "cummin"):
-        define(f"{name}(Tensor self, int dim) -> (Tensor values, Tensor indices)")
+        _with_out(define(f"{name}(Tensor self, int dim) -> (Tensor values, Tensor indices)"),
+                  _VALUES_INDICES)
     define("logcumsumexp(Tensor self, int dim) -> Tensor", out=True)
     for name, ignore_nan in (("quantile", False), ("nanquantile", True)):
         define(f"{name}(Tensor self, Tensor|Scalar q, int? dim=None, bool keepdim=False, *, "
@@ -453,8 +502,9 @@ def _declare():
     define("bucketize(Tensor|Scalar self, Tensor boundaries, *, bool out_int32=False, "
            "bool right=False) -> Tensor", method=False, out=True, decomposition=_bucketize)
     define("histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor", out=True)
-    define("histogram(Tensor self, Tensor|Scalar bins=100, *, float[]? range=None, "
-           "Tensor? weight=None, bool density=False) -> (Tensor hist, Tensor bin_edges)")
+    _with_out(define("histogram(Tensor self, Tensor|Scalar bins=100, *, float[]? range=None, "
+                     "Tensor? weight=None, bool density=False) -> (Tensor hist, "
+                     "Tensor bin_edges)"), ["hist", "bin_edges"])
     define("bincount(Tensor self, Tensor? weights=None, int minlength=0) -> Tensor",
            tags=DYNAMIC)
     define("isin(Tensor|Scalar elements, Tensor|Scalar test_elements, *, "
@@ -468,8 +518,8 @@ def _declare():
            " -> Tensor", decomposition=_nansum, out=True)
     define("nanmean(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None)"
            " -> Tensor", decomposition=_nanmean, out=True)
-    define("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> (Tensor min, "
-           "Tensor max)", decomposition=_aminmax)
+    _with_out(define("aminmax(Tensor self, *, int? dim=None, bool keepdim=False) -> "
+                     "(Tensor min, Tensor max)", decomposition=_aminmax), ["min", "max"])
 
 
 # -- backward formulas (PyTorch's, written with mindtorch ops) ----------------------------
