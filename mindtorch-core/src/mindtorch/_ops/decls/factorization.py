@@ -16,7 +16,7 @@ from ... import _dtype as D
 from ..._shapes import broadcast_shapes, numel
 from ..._tensor import Tensor
 from ..dispatch import write_out
-from ..registry import OPS, define, derivative, overload
+from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
 
 
@@ -539,17 +539,21 @@ def _det_grad(grad, A, result):
     if A.numel() == 0:
         return M.zeros_like(A)
     n = A._shape[-1]
-    d = (grad * result.conj()).unsqueeze(-1).unsqueeze(-1) * M.eye(n, dtype=A.dtype,
-                                                                    device=A.device)
-    nonsingular = OPS["linalg_solve_ex"].call(A.mH, d, True, False)[0]
-    singular_det = (result == 0).unsqueeze(-1).unsqueeze(-1)
+    eye = M.eye(n, dtype=A.dtype, device=A.device)
+    d = (grad * result.conj()).unsqueeze(-1).unsqueeze(-1) * eye
+    solve = OPS["linalg_solve_ex"].call
     if not state.enabled:
-        return M.where(singular_det, 0.0, nonsingular)
-    U, S, Vh = OPS["linalg_svd"].call(A, True, None)
+        singular_det = (result == 0).unsqueeze(-1).unsqueeze(-1)
+        return M.where(singular_det, 0.0, solve(A.mH, d, True, False)[0])
+    # each formula on its matrices only (torch's masked_fmap); the others get a stand-in
+    # (the identity; distinct singular values), so that no inf reaches the masked branch
+    near = (result.abs() < 100 * eps(A.dtype)).unsqueeze(-1).unsqueeze(-1)
+    nonsingular = solve(M.where(near, eye, A).mH, d, True, False)[0]
+    spread = M.diag_embed(M.arange(1, n + 1, device=A.device).to(A.dtype))
+    U, S, Vh = OPS["linalg_svd"].call(M.where(near, A, spread), True, None)
     alpha = (OPS["linalg_det"].call(U) * OPS["linalg_det"].call(Vh)).conj() * grad
     D_ = alpha.unsqueeze(-1) * _prod_others(S)
     singular = (U * D_.unsqueeze(-2)) @ Vh
-    near = (result.abs() < 100 * eps(A.dtype)).unsqueeze(-1).unsqueeze(-1)
     return M.where(near, singular, nonsingular)
 
 
@@ -800,6 +804,7 @@ def _derivatives():
         derivative(OPS[op_name], name=formulas.pop("name", None),
                    nondifferentiable_outputs=formulas.pop("nondifferentiable_outputs", None),
                    **formulas)
+    nondifferentiable(OPS["linalg_matrix_rank"])  # (an integer count)
 
 
 _declare()

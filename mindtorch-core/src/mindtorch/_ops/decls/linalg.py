@@ -453,6 +453,7 @@ def _matrix_power(self, n):
     if self._shape[-1] != self._shape[-2]:
         raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
                            f"they are {self._shape[-2]} by {self._shape[-1]} matrices")
+    given = self
     if n < 0:  # a power of the inverse (torch.linalg.inv's errors for singular matrices)
         self, n = OPS["linalg_inv"].call(self), -n
     if n == 0:  # identities written over a copy of self, whose gradient is then zero
@@ -465,7 +466,7 @@ def _matrix_power(self, n):
         n >>= 1
         if n:
             base = OPS["matmul"].call(base, base)
-    return result if result is not self else OPS["clone"].call(self, "contiguous_format")
+    return result if result is not given else OPS["clone"].call(self, "contiguous_format")
 
 
 def _chain_matmul(matrices):
