@@ -392,10 +392,11 @@ def _with_dim_form(name):
     """median/nanmedian: (input) -> Tensor, (input, dim, keepdim=False, *, out=None) ->
     (values, indices)."""
     full_op, dim_op = OPS[name], OPS[f"_{name}_dim"]
-    ret = return_types.make(name, _VALUES_INDICES)
     unset = object()
 
-    def make(full):
+    def make(full):  # (on first use, as bindings are)
+        ret = return_types.make(name, _VALUES_INDICES)
+
         def public(self, dim=unset, keepdim=unset, *, out=None):
             if dim is unset:
                 if keepdim is not unset or out is not None:

@@ -40,7 +40,8 @@ SAMPLES = {
     "topk": [
         lambda d: ((t(d, (3, 5)), 2), {}),
         lambda d: ((t(d, (5, 3), _f64, transposed=True), 3, 0, False), {}),
-        lambda d: ((t(d, (4,), _i32), 4), {"sorted": False}),
+        lambda d: ((ix(d, [3, -1, 7, 0, 5], _i32), 3), {}),  # (distinct: torch's order of
+        lambda d: ((t(d, (4,)), 4), {"sorted": False}),       # ties is its algorithm's)
         lambda d: ((t(d, ()), 1), {}),
         lambda d: ((t(d, (2, 0)), 0), {}),
         lambda d: ((t(d, (2, 6), _f16), 1), {"largest": False}),
