@@ -1,2 +1,239 @@
-"""CPU kernels: resample ops."""
+"""Padding (reflection / replication) and upsampling kernels.  Shapes and validity come
+from the shared rules in mindtorch._ops.decls.resample; these kernels only compute.
+
+Both families are separable: along each spatial dim the output reads the input at a few
+positions ("taps") per output index, with weights.  The forward kernels gather whole
+slices per tap (np.take) and the backward kernels add them back (the transposed map,
+see _scatter), one dim at a time.  Index and weight computations replicate PyTorch's
+arithmetic (float32 scales for nearest, the opmath type -- float32 for 16-bit floats --
+for linear and cubic, the weights' rounding), so results match PyTorch's to the last bit
+or nearly.
+"""
+import numpy as np
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import resample as R
+
+from .._np import arr, wrap
+
+_WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
+
+
+def _work_dtype(dtype):
+    """The dtype PyTorch computes in: float32 for 16-bit floats and uint8."""
+    if dtype.kind == "f":
+        return _WIDE.get(dtype, dtype.np)
+    return np.dtype(np.float32)
+
+
+def _scatter(g, axis, index, size):
+    """The transpose of np.take(x, index, axis) for x of `size` along axis: each slice of g
+    added at its index (sorted once, then summed by runs with np.add.reduceat)."""
+    shape = list(g.shape)
+    shape[axis] = size
+    out = np.zeros(shape, g.dtype)
+    if index.size == 0 or g.size == 0:
+        return out
+    order = np.argsort(index, kind="stable")
+    sorted_index = index[order]
+    if (order != np.arange(order.size)).any():
+        g = np.take(g, order, axis=axis)
+    starts = np.flatnonzero(np.r_[True, sorted_index[1:] != sorted_index[:-1]])
+    sums = np.add.reduceat(g, starts, axis=axis)
+    out[(slice(None),) * axis + (sorted_index[starts],)] = sums
+    return out
+
+
+def _apply(a, nd, taps):
+    """a resampled along its last nd dims, the last dim first (PyTorch's innermost);
+    taps[i] = [(index, weight or None), ...] for spatial dim i."""
+    for i in reversed(range(nd)):
+        axis = a.ndim - nd + i
+        out = None
+        for index, weight in taps[i]:
+            v = np.take(a, index, axis=axis)
+            if weight is not None:
+                v = v * weight.reshape((-1,) + (1,) * (nd - 1 - i))
+            out = v if out is None else out + v
+        a = out
+    return a
+
+
+def _apply_transposed(g, nd, taps, sizes):
+    """The transpose of _apply: gradients added back to the input positions."""
+    for i in range(nd):
+        axis = g.ndim - nd + i
+        out = None
+        for index, weight in taps[i]:
+            v = g if weight is None else g * weight.reshape((-1,) + (1,) * (nd - 1 - i))
+            v = _scatter(v, axis, index, sizes[i])
+            out = v if out is None else out + v
+        g = out
+    return g
+
+
+# -- padding -----------------------------------------------------------------------------
+
+def _pad_taps(kind, sizes, padding):
+    """Per padded dim (first to last), the input position of each output position."""
+    nd = len(sizes)
+    taps = []
+    for i in range(nd):  # the padding list starts at the last dim
+        lo, hi = padding[2 * (nd - 1 - i)], padding[2 * (nd - 1 - i) + 1]
+        n = sizes[i]
+        j = np.arange(-lo, n + hi)
+        if kind == "reflection":
+            j = (n - 1) - np.abs((n - 1) - np.abs(j))
+        else:
+            j = np.clip(j, 0, n - 1)
+        taps.append([(j, None)])
+    return taps
+
+
+def _pad(kind, nd):
+    def kernel(self, padding):
+        R.pad_plan(kind, nd, self, padding)
+        taps = _pad_taps(kind, self._shape[-nd:], padding)
+        return wrap(_apply(arr(self), nd, taps), self.dtype)
+    return kernel
+
+
+def _pad_backward(kind, nd):
+    def kernel(grad_output, self, padding):
+        shape = R.pad_plan(kind, nd, self, padding)
+        _check_grad(grad_output, shape)
+        sizes = self._shape[-nd:]
+        g = arr(grad_output)
+        wide = _WIDE.get(grad_output.dtype)
+        g = g.astype(wide) if wide is not None else g
+        out = _apply_transposed(g, nd, _pad_taps(kind, sizes, padding), sizes)
+        return wrap(out.astype(self.dtype.np), self.dtype)
+    return kernel
+
+
+def _check_grad(grad, shape):
+    if tuple(grad._shape) != tuple(shape):
+        raise RuntimeError(f"Expected grad_output to have the same shape as output; output: "
+                           f"{list(shape)}, grad_output: {list(grad._shape)}")
+
+
+# -- upsampling --------------------------------------------------------------------------
+
+def _scale(n_in, n_out, align_corners, scale, ft):
+    """PyTorch's area_pixel_compute_scale in float type ft."""
+    if align_corners:
+        return ft(n_in - 1) / ft(n_out - 1) if n_out > 1 else ft(0)
+    if scale is not None and scale > 0:
+        return ft(1.0 / scale)
+    return ft(n_in) / ft(n_out)
+
+
+def _nearest_taps(n_in, n_out, scale, exact, backward=False):
+    # PyTorch's backward kernel (nearest_idx) copies equal sizes and halves indices for
+    # doubled sizes whatever the scale, where its forward kernel uses the scale
+    if backward and not exact and n_out in (n_in, 2 * n_in):
+        return [(np.arange(n_out) >> (n_out != n_in), None)]
+    s = _scale(n_in, n_out, False, scale, np.float32)
+    d = np.arange(n_out, dtype=np.float32)
+    src = np.floor((d + np.float32(0.5)) * s if exact else d * s)
+    return [(np.minimum(src.astype(np.int64), n_in - 1), None)]
+
+
+def _linear_taps(n_in, n_out, align_corners, scale, ft, wt):
+    if n_out == n_in:  # (PyTorch copies, whatever the scale)
+        return [(np.arange(n_out), None)]
+    s = _scale(n_in, n_out, align_corners, scale, ft)
+    d = np.arange(n_out, dtype=ft)
+    real = s * d if align_corners else np.maximum(s * (d + ft(0.5)) - ft(0.5), ft(0))
+    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    l1 = np.clip(real - i0.astype(ft), 0, 1)
+    i1 = i0 + (i0 < n_in - 1)
+    l1 = l1.astype(wt)
+    return [(i0, (wt(1) - l1).astype(ft)), (i1, l1.astype(ft))]
+
+
+_A = -0.75  # PyTorch's bicubic convolution coefficient
+
+
+def _cubic_taps(n_in, n_out, align_corners, scale, ft, wt):
+    s = _scale(n_in, n_out, align_corners, scale, ft)
+    d = np.arange(n_out, dtype=ft)
+    real = s * d if align_corners else s * (d + ft(0.5)) - ft(0.5)
+    i = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    t = np.clip(real - i.astype(ft), 0, 1)
+    a = ft(_A)
+
+    def near(x):  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+    return [(np.clip(i - 1 + j, 0, n_in - 1), w.astype(wt).astype(ft))
+            for j, w in enumerate(weights)]
+
+
+def _taps(name, sizes_in, sizes_out, align_corners, scales, dtype, backward=False):
+    _, mode, _ = R.UPSAMPLE[name]
+    ft = np.dtype(np.float64) if dtype is D.float64 else np.dtype(np.float32)
+    # PyTorch stores the weights in the input's dtype (16-bit floats rounded), except in
+    # its bilinear 2d kernel, which keeps them in float32
+    wt = dtype.np if dtype.kind == "f" and name != "upsample_bilinear2d" else ft
+    taps = []
+    for n_in, n_out, scale in zip(sizes_in, sizes_out, scales):
+        if mode.startswith("nearest"):
+            taps.append(_nearest_taps(n_in, n_out, scale, mode == "nearest-exact", backward))
+        elif mode == "linear":
+            taps.append(_linear_taps(n_in, n_out, align_corners, scale, ft.type, wt.type))
+        else:
+            taps.append(_cubic_taps(n_in, n_out, align_corners, scale, ft.type, wt.type))
+    return taps
+
+
+def _split(name, rest):
+    """(align_corners, per-dim scales) from an upsample op's trailing arguments."""
+    if R.UPSAMPLE[name][2]:
+        return rest[0], rest[1:]
+    return False, rest
+
+
+def _upsample(name):
+    nd, mode, _ = R.UPSAMPLE[name]
+
+    def kernel(self, output_size, *rest):
+        R.upsample_plan(name, self, output_size)
+        align_corners, scales = _split(name, rest)
+        taps = _taps(name, self._shape[2:], output_size, align_corners, scales, self.dtype)
+        a = arr(self)
+        if not mode.startswith("nearest"):
+            a = a.astype(_work_dtype(self.dtype))
+        out = _apply(a, nd, taps)
+        if self.dtype.kind == "u":  # uint8: rounded to nearest and saturated
+            out = np.clip(np.rint(out), 0, 255)
+        return wrap(out.astype(self.dtype.np), self.dtype)
+    return kernel
+
+
+def _upsample_backward(name):
+    nd = R.UPSAMPLE[name][0]
+
+    def kernel(grad_output, output_size, input_size, *rest):
+        sizes_in, sizes_out = R.upsample_sizes(name, input_size, output_size)
+        _check_grad(grad_output, tuple(input_size[:2]) + sizes_out)
+        align_corners, scales = _split(name, rest)
+        dtype = grad_output.dtype
+        taps = _taps(name, sizes_in, sizes_out, align_corners, scales, dtype, backward=True)
+        g = arr(grad_output).astype(_work_dtype(dtype))
+        out = _apply_transposed(g, nd, taps, sizes_in)
+        return wrap(out.astype(dtype.np), dtype)
+    return kernel
+
+
 KERNELS = {}
+for _kind in ("reflection", "replication"):
+    for _nd in (1, 2, 3):
+        KERNELS[f"{_kind}_pad{_nd}d"] = _pad(_kind, _nd)
+        KERNELS[f"{_kind}_pad{_nd}d_backward"] = _pad_backward(_kind, _nd)
+for _name in R.UPSAMPLE:
+    KERNELS[_name] = _upsample(_name)
+    KERNELS[_name + "_backward"] = _upsample_backward(_name)

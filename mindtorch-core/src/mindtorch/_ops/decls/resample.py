@@ -1,1 +1,730 @@
-"""resample ops (being filled in by issue 4)."""
+"""Resampling: padding (F.pad and ATen's constant / reflection / replication / circular
+padding), upsampling (F.interpolate and ATen's upsample_* ops with their backward ops),
+pixel / channel shuffles, grid sampling and affine grids.
+
+F.pad and F.interpolate are composites that choose an ATen op as PyTorch's do, so graphs
+show PyTorch's nodes (ConstantPadNdBackward0, ReflectionPad2DBackward0,
+UpsampleBilinear2DBackward0, ...).  The upsample ops interpolate separably, one spatial dim
+at a time (their kernels); their backward ops are the transposed maps, and each backward
+op's own derivative is the forward op again (both are linear), so double backward works.
+Grid sampling is written with mindtorch ops (gathers and scatter_add), forward and backward,
+so it runs on every device and its backward is differentiable too.
+"""
+import warnings
+
+from ...autograd.functional_helpers import zeros
+from ..registry import OPS, define, derivative, route_overloads
+from .pooling import check_dtype
+
+NN = ("nn.functional",)
+_NO_METHOD = {"method": False}
+_DIMS = {1: ("W",), 2: ("H", "W"), 3: ("D", "H", "W")}
+
+
+# -- padding: rules shared by every backend ---------------------------------------------
+
+def _pad_pairs(pad, ndim):
+    """(dim, left, right) for each padded dim: the pad list starts at the last dim."""
+    return [(ndim - 1 - i, pad[2 * i], pad[2 * i + 1]) for i in range(len(pad) // 2)]
+
+
+def constant_pad_shape(self, pad):
+    if len(pad) % 2:
+        raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+    if len(pad) // 2 > self.ndim:
+        raise RuntimeError(f"Length of pad should be no more than twice the number of dimensions "
+                           f"of the input. Pad length is {len(pad)}while the input has "
+                           f"{self.ndim}dimensions.")
+    shape = list(self._shape)
+    for dim, lo, hi in _pad_pairs(pad, self.ndim):
+        n = shape[dim] + lo + hi
+        if n < 0:
+            raise RuntimeError(f"The input size {shape[dim]}, plus negative padding {lo} and {hi} "
+                               f"resulted in a negative output size, which is invalid. Check "
+                               f"dimension {dim} of your input.")
+        shape[dim] = n
+    return tuple(shape)
+
+
+def pad_plan(kind, nd, self, padding):
+    """Output shape of reflection_pad{nd}d / replication_pad{nd}d, with PyTorch's checks."""
+    if len(padding) != 2 * nd:
+        raise RuntimeError(f"padding size is expected to be {2 * nd}, but got: {len(padding)}")
+    shape, ndim = self._shape, self.ndim
+    batched = ndim == nd + 2
+    if ndim not in (nd + 1, nd + 2) or 0 in shape[1 if batched else 0:]:
+        raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with possibly 0 "
+                           f"batch size and other non-zero dimensions for input, but got: "
+                           f"{list(shape)}")
+    out = list(shape)
+    for k, (dim, lo, hi) in enumerate(_pad_pairs(padding, ndim)):
+        if kind == "reflection" and not (lo < shape[dim] and hi < shape[dim]):
+            raise RuntimeError(f"Argument #{4 + 2 * k}: Padding size should be less than the "
+                               f"corresponding input dimension, but got: padding ({lo}, {hi}) "
+                               f"at dimension {dim} of input {list(shape)}")
+        out[dim] = shape[dim] + lo + hi
+    if min(out[ndim - nd:]) < 1:
+        letters = _DIMS[nd]
+        raise RuntimeError(f"input ({', '.join(f'{c}: {n}' for c, n in zip(letters, shape[-nd:]))})"
+                           f" is too small. Calculated output "
+                           f"{' '.join(f'{c}: {n}' for c, n in zip(letters, out[-nd:]))}")
+    check_dtype(f"{kind}_pad{nd}d", self, "fiuc")
+    return tuple(out)
+
+
+def _constant_pad_nd(self, pad, value=0):
+    """ATen's: crop for negative pads, then the input copied into a filled tensor."""
+    shape = constant_pad_shape(self, pad)
+    src = self
+    for dim, lo, hi in _pad_pairs(pad, self.ndim):
+        if lo < 0:
+            src = src.narrow(dim, -lo, src.shape[dim] + lo)
+        if hi < 0:
+            src = src.narrow(dim, 0, src.shape[dim] + hi)
+    if all(p <= 0 for p in pad):
+        return src.clone()
+    out = self.new_empty(shape).fill_(value)
+    dst = out
+    for dim, lo, hi in _pad_pairs(pad, self.ndim):
+        dst = dst.narrow(dim, max(lo, 0), src.shape[dim])
+    dst.copy_(src)
+    return out
+
+
+def _pad_circular(self, pad):
+    """ATen's: the (cropped) input copied in, then each padded side copied from the
+    opposite end of what was copied (graphs end in CopySlices, as PyTorch's)."""
+    n = len(pad) // 2
+    shape = list(self.shape)
+    for dim, lo, hi in _pad_pairs(pad, self.ndim):
+        size = shape[dim]
+        if lo > size or hi > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        shape[dim] = size + lo + hi
+        if shape[dim] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = self.new_empty(shape)
+    dst, src = out, self
+    for dim, lo, hi in _pad_pairs(pad, self.ndim):
+        dst = dst.narrow(dim, max(lo, 0), shape[dim] - max(lo, 0) - max(hi, 0))
+        src = src.narrow(dim, max(-lo, 0), self.shape[dim] - max(-lo, 0) - max(-hi, 0))
+    dst.copy_(src)
+    for dim, lo, hi in _pad_pairs(pad, self.ndim)[:n]:
+        size = shape[dim]
+        if lo > 0:
+            out.narrow(dim, 0, lo).copy_(out.narrow(dim, size - lo - max(hi, 0), lo))
+        if hi > 0:
+            out.narrow(dim, size - hi, hi).copy_(out.narrow(dim, max(lo, 0), hi))
+    return out
+
+
+_PAD_MODES = ("constant", "reflect", "replicate", "circular")
+
+
+def _pad(self, pad, mode="constant", value=None):
+    """F.pad: ATen's pad, choosing the op by mode and by how many dims are padded."""
+    if mode not in _PAD_MODES:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * self.ndim:
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{self.ndim}")
+    if mode == "constant":
+        return OPS["constant_pad_nd"].call(self, pad, 0.0 if value is None else value)
+    if value is not None and value != 0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    nd = len(pad) // 2
+    if nd in (1, 2, 3) and self.ndim in (nd + 1, nd + 2):
+        if mode == "circular":
+            return OPS["_pad_circular"].call(self, pad)
+        kind = "reflection" if mode == "reflect" else "replication"
+        return OPS[f"{kind}_pad{nd}d"].call(self, pad)
+    raise NotImplementedError(
+        f"Padding size {len(pad)} is not supported for {self.ndim}D input tensor.\n"
+        "Supported combinations for non-constant padding:\n"
+        "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+        "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+        "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+
+
+# -- upsampling: rules shared by every backend ------------------------------------------
+
+# op -> (spatial dims, interpolation, takes align_corners); the kernels key on the name
+UPSAMPLE = {
+    "upsample_nearest1d": (1, "nearest", False),
+    "upsample_nearest2d": (2, "nearest", False),
+    "upsample_nearest3d": (3, "nearest", False),
+    "_upsample_nearest_exact1d": (1, "nearest-exact", False),
+    "_upsample_nearest_exact2d": (2, "nearest-exact", False),
+    "_upsample_nearest_exact3d": (3, "nearest-exact", False),
+    "upsample_linear1d": (1, "linear", True),
+    "upsample_bilinear2d": (2, "linear", True),
+    "upsample_bicubic2d": (2, "cubic", True),
+    "upsample_trilinear3d": (3, "linear", True),
+}
+_SCALES = {1: ("scales",), 2: ("scales_h", "scales_w"), 3: ("scales_d", "scales_h", "scales_w")}
+# interpolate's (mode, input rank) -> op
+_INTERPOLATE = {("nearest", 3): "upsample_nearest1d", ("nearest", 4): "upsample_nearest2d",
+                ("nearest", 5): "upsample_nearest3d",
+                ("nearest-exact", 3): "_upsample_nearest_exact1d",
+                ("nearest-exact", 4): "_upsample_nearest_exact2d",
+                ("nearest-exact", 5): "_upsample_nearest_exact3d",
+                ("linear", 3): "upsample_linear1d", ("bilinear", 4): "upsample_bilinear2d",
+                ("bicubic", 4): "upsample_bicubic2d", ("trilinear", 5): "upsample_trilinear3d",
+                ("area", 3): "adaptive_avg_pool1d", ("area", 4): "adaptive_avg_pool2d",
+                ("area", 5): "adaptive_avg_pool3d"}
+_RANKS = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
+def upsample_sizes(name, input_size, output_size):
+    """ATen's upsample common check: (input sizes, output sizes) of the spatial dims."""
+    nd = UPSAMPLE[name][0]
+    if len(output_size) != nd:
+        raise RuntimeError(f"It is expected output_size equals to {nd}, but got size "
+                           f"{len(output_size)}")
+    if len(input_size) != nd + 2:
+        raise RuntimeError(f"It is expected input_size equals to {nd + 2}, but got size "
+                           f"{len(input_size)}")
+    sizes = tuple(input_size[2:])
+    if min(sizes) <= 0 or min(output_size) <= 0:
+        letters = _DIMS[nd]
+        raise RuntimeError(
+            f"Input and output sizes should be greater than 0, but got input "
+            f"({', '.join(f'{c}: {n}' for c, n in zip(letters, sizes))}) output "
+            f"({', '.join(f'{c}: {n}' for c, n in zip(letters, output_size))})")
+    return sizes, tuple(output_size)
+
+
+def upsample_plan(name, self, output_size):
+    """Output shape of an upsample op, with PyTorch's checks (uint8 is accepted by the
+    nearest modes and by bilinear / bicubic 2d, as PyTorch's CPU kernels)."""
+    nd, mode, _ = UPSAMPLE[name]
+    upsample_sizes(name, self._shape, output_size)
+    if self.numel() == 0 and 0 in self._shape[1:]:
+        raise RuntimeError(f"Non-empty {nd + 2}D data tensor expected but got a tensor with sizes "
+                           f"{list(self._shape)}")
+    uint8 = mode.startswith("nearest") or nd == 2
+    check_dtype(f"compute_indices_weights_{mode.split('-')[0]}", self, "f",
+                ("uint8",) if uint8 else ())
+    return self._shape[:2] + tuple(output_size)
+
+
+def _expand_sizes(value, self, what):
+    """interpolate's size / scale_factor: one number for every spatial dim, or a list of
+    exactly one per dim (PyTorch's messages)."""
+    nd = self.ndim - 2
+    if not isinstance(value, (list, tuple)):
+        return (value,) * nd
+    if len(value) != nd:
+        shape = list(self.shape[2:])
+        if what == "size":
+            raise ValueError(
+                f"Input and output must have the same number of spatial dimensions, but got "
+                f"input with spatial dimensions of {shape} and output size of {value}. Please "
+                f"provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+                f"(o1, o2, ...,oK) format.")
+        raise ValueError(
+            f"Input and scale_factor must have the same number of spatial dimensions, but got "
+            f"input with spatial dimensions of {shape} and scale_factor of shape {value}. Please "
+            f"provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+            f"(s1, s2, ...,sK) format.")
+    if what == "size" and not all(isinstance(v, int) or hasattr(v, "__index__") for v in value):
+        raise TypeError(f"expected size to be one of int or Tuple[int] or Tuple[int, int] or "
+                        f"Tuple[int, int, int], but got size with types "
+                        f"{[type(v) for v in value]}")
+    return tuple(value)
+
+
+_INTERPOLATE_ARGS = ("size", "scale_factor", "mode", "align_corners", "recompute_scale_factor",
+                     "antialias")
+
+
+def _route_interpolate(args, kwargs):
+    """interpolate's size and scale_factor as one value per spatial dim."""
+    args = list(args)
+    self = args[0] if args else kwargs.get("input")
+    if getattr(self, "ndim", 0) >= 3:
+        for i, name in enumerate(_INTERPOLATE_ARGS[:2], 1):
+            if len(args) > i and args[i] is not None:
+                args[i] = _expand_sizes(args[i], self, name)
+            elif kwargs.get(name) is not None:
+                kwargs[name] = _expand_sizes(kwargs[name], self, name)
+    return tuple(args), kwargs
+
+
+def _interpolate(self, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                 recompute_scale_factor=None, antialias=False):
+    """F.interpolate (PyTorch's Python function, op for op)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    nd = self.ndim - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is None and scale_factor is None:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    scales = scale_factor
+    if mode == "area" and size is None:
+        recompute_scale_factor = True
+    if size is None:  # C++ truncates size * scale (a double)
+        size = tuple(int(self.shape[i + 2] * s) for i, s in enumerate(scale_factor))
+        if recompute_scale_factor:
+            scales = None
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and self.ndim == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes "
+                         "and requires a 4-D tensor as input")
+    if mode == "lanczos" and self.ndim == 4:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+    if antialias:
+        raise NotImplementedError(f"interpolate(antialias=True) (mode '{mode}') is not "
+                                  f"supported by mindtorch")
+    name = _INTERPOLATE.get((mode, self.ndim))
+    if name is None:
+        need = _RANKS.get(mode)
+        if need is not None and self.ndim in (3, 4, 5):
+            raise NotImplementedError(f"Got {self.ndim}D input, but {mode} mode needs {need}D "
+                                      f"input")
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {self.ndim}D) for the "
+            f"modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+            f"nearest-exact (got {mode})")
+    if mode == "area":
+        return OPS[name].call(self, tuple(size))
+    extra = (align_corners,) if UPSAMPLE[name][2] else ()
+    per_dim = tuple(scales) if scales is not None else (None,) * nd
+    return OPS[name].call(self, tuple(size), *extra, *per_dim)
+
+
+def _deprecated(name, default_mode="nearest", default_align_corners=None):
+    """F.upsample, F.upsample_nearest, F.upsample_bilinear: interpolate with a warning."""
+    def upsample(self, size=None, scale_factor=None, mode=default_mode,
+                 align_corners=default_align_corners):
+        warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
+                      f"instead.", stacklevel=5)
+        return _interpolate(self, size, scale_factor, mode, align_corners)
+    return upsample
+
+
+# -- shuffles ----------------------------------------------------------------------------
+
+def _fresh(result, self):
+    """result, copied if it shares self's memory (the shuffles return new tensors)."""
+    return result.clone() if result._storage is self._storage else result
+
+
+def _pixel_shuffle(self, upscale_factor):
+    r = upscale_factor
+    if self.ndim < 3:
+        raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {self.ndim} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_shuffle expects a positive upscale_factor, but got {r}")
+    *lead, c, h, w = self.shape
+    if c % (r * r):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible "
+                           f"by the square of upscale_factor, but input.size(-3)={c} is not "
+                           f"divisible by {r * r}")
+    n = len(lead)
+    x = self.reshape(tuple(lead) + (c // (r * r), r, r, h, w))
+    x = x.permute(tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2)).contiguous()
+    return _fresh(x, self).reshape(tuple(lead) + (c // (r * r), h * r, w * r))
+
+
+def _pixel_unshuffle(self, downscale_factor):
+    r = downscale_factor
+    if self.ndim < 3:
+        raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {self.ndim} dimension(s)")
+    if r <= 0:
+        raise RuntimeError(f"pixel_unshuffle expects a positive downscale_factor, but got {r}")
+    *lead, c, h, w = self.shape
+    for dim, name, n in ((-2, "height", h), (-1, "width", w)):
+        if n % r:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by "
+                               f"downscale_factor, but input.size({dim})={n} is not divisible by "
+                               f"{r}")
+    k = len(lead)
+    x = self.reshape(tuple(lead) + (c, h // r, r, w // r, r))
+    x = x.permute(tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)).contiguous()
+    return _fresh(x, self).reshape(tuple(lead) + (c * r * r, h // r, w // r))
+
+
+def _channel_shuffle(self, groups):
+    if self.ndim <= 2:
+        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got "
+                           f"input with {self.ndim} dimension(s)")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    n, c, *rest = self.shape
+    if c % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and "
+                           f"{groups} groups.")
+    x = self.reshape((n, groups, c // groups) + tuple(rest)).transpose(1, 2).contiguous()
+    return _fresh(x, self).reshape(tuple(self.shape))
+
+
+# -- grid sampling (written with mindtorch ops: gathers and scatter_add) -----------------
+
+_GRID_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
+_GRID_PADDING = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def check_grid_sampler(input, grid, interpolation_mode):
+    """PyTorch's checks of grid_sampler's arguments (2d sampling)."""
+    if input.dtype is not grid.dtype:
+        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but "
+                           f"input has {input.dtype} and grid has {grid.dtype}")
+    if input.ndim not in (4, 5) or input.ndim != grid.ndim:
+        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of "
+                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
+                           f"with sizes {list(grid.shape)}")
+    if grid.shape[0] != input.shape[0]:
+        raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but "
+                           f"got input with sizes {list(input.shape)} and grid with sizes "
+                           f"{list(grid.shape)}")
+    if grid.shape[-1] != input.ndim - 2:
+        raise RuntimeError(f"grid_sampler(): expected grid to have size {input.ndim - 2} in last "
+                           f"dimension, but got grid with sizes {list(grid.shape)}")
+    for i in range(2, input.ndim):
+        if input.shape[i] == 0:
+            raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
+                               f"dimensions, but input has sizes {list(input.shape)} with "
+                               f"dimension {i} being empty")
+    if interpolation_mode == 2 and input.ndim == 5:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    check_dtype("grid_sampler_2d_cpu_kernel_impl", input, "f")
+
+
+def _reflect(x, twice_low, twice_high):
+    """PyTorch's reflect_coordinates, and its derivative (+-1)."""
+    import mindtorch as M
+    if twice_low == twice_high:
+        return x * 0, 0
+    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    shifted = x - low
+    sign = M.where(shifted < 0, -1.0, 1.0).to(x.dtype)
+    shifted = shifted.abs()
+    extra = M.fmod(shifted, span)
+    even = M.fmod((shifted / span).floor(), 2) == 0
+    return M.where(even, extra + low, span - extra + low), M.where(even, sign, -sign)
+
+
+def _source_index(coord, size, padding_mode, align_corners):
+    """Pixel coordinate of normalized grid values in [-1, 1] (PyTorch's
+    grid_sampler_compute_source_index) and its derivative with respect to them."""
+    if align_corners:
+        x, mult = (coord + 1) / 2 * (size - 1), (size - 1) / 2
+    else:
+        x, mult = ((coord + 1) * size - 1) / 2, size / 2
+    if padding_mode == 2:
+        x, flip = _reflect(x, 0, 2 * (size - 1)) if align_corners else \
+            _reflect(x, -1, 2 * size - 1)
+        mult = flip * mult
+    if padding_mode in (1, 2):  # clipped to the border: no gradient outside
+        inside = ((x > 0) & (x < size - 1)).to(x.dtype)
+        x, mult = x.clamp(0, size - 1), inside * mult
+    return x, mult
+
+
+class _Corners:
+    """What sampling 2d `input` at pixel coordinates (ix, iy) reads: for each corner
+    (nw, ne, sw, se, or the nearest pixel), its flat index, weight and in-bounds mask."""
+
+    def __init__(self, input, grid, interpolation_mode, padding_mode, align_corners):
+        self.n, self.c, self.h, self.w = input.shape
+        self.out = tuple(grid.shape[1:3])
+        self.ix, self.gx = _source_index(grid[..., 0], self.w, padding_mode, align_corners)
+        self.iy, self.gy = _source_index(grid[..., 1], self.h, padding_mode, align_corners)
+        if interpolation_mode == 1:  # nearest (rounding half to even, as nearbyint)
+            self.points = [(self.ix.round(), self.iy.round(), None)]
+            return
+        if interpolation_mode != 0:
+            raise NotImplementedError("grid_sample(mode='bicubic') is not supported by mindtorch")
+        x0, y0 = self.ix.floor(), self.iy.floor()
+        x1, y1 = x0 + 1, y0 + 1
+        ix, iy = self.ix, self.iy
+        self.points = [(x0, y0, (x1 - ix) * (y1 - iy)), (x1, y0, (ix - x0) * (y1 - iy)),
+                       (x0, y1, (x1 - ix) * (iy - y0)), (x1, y1, (ix - x0) * (iy - y0))]
+
+    def index(self, x, y):
+        """(flat index into each (n, c) plane, expanded over c; in-bounds mask)."""
+        valid = (x >= 0) & (x <= self.w - 1) & (y >= 0) & (y <= self.h - 1)
+        flat = (y.clamp(0, self.h - 1) * self.w + x.clamp(0, self.w - 1)).long()
+        count = self.out[0] * self.out[1]
+        return flat.reshape(self.n, 1, count).expand(self.n, self.c, count), \
+            valid.unsqueeze(1)
+
+    def values(self, input, x, y):
+        index, valid = self.index(x, y)
+        v = input.reshape(self.n, self.c, self.h * self.w).gather(2, index)
+        v = v.reshape((self.n, self.c) + self.out)
+        return v.masked_fill(~valid, 0)
+
+
+def _grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    check_grid_sampler(input, grid, interpolation_mode)
+    corners = _Corners(input, grid, interpolation_mode, padding_mode, align_corners)
+    out = None
+    for x, y, weight in corners.points:
+        v = corners.values(input, x, y)
+        term = v if weight is None else v * weight.unsqueeze(1)
+        out = term if out is None else out + term
+    return out
+
+
+def _grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, padding_mode,
+                              align_corners):
+    """(grad_input, grad_grid): grad_output spread back to the corners each output read
+    (scatter_add), and the weights' derivatives with respect to the grid."""
+    import mindtorch as M
+    corners = _Corners(input, grid, interpolation_mode, padding_mode, align_corners)
+    n, c, h, w = input.shape
+    count = corners.out[0] * corners.out[1]
+    g = grad_output.reshape(n, c, count)
+    grad_input = M.zeros((n, c, h * w), dtype=grad_output.dtype, device=grad_output.device)
+    for x, y, weight in corners.points:
+        index, valid = corners.index(x, y)
+        spread = grad_output if weight is None else grad_output * weight.unsqueeze(1)
+        spread = spread.masked_fill(~valid, 0).reshape(n, c, count)
+        grad_input = grad_input.scatter_add(2, index, spread)
+    grad_input = grad_input.reshape(input.shape)
+    if interpolation_mode == 1:
+        return grad_input, M.zeros_like(grid)
+    ix, iy = corners.ix.unsqueeze(1), corners.iy.unsqueeze(1)
+    (x0, y0, _), (x1, _, _), (_, y1, _), _ = corners.points
+    nw, ne, sw, se = (corners.values(input, x, y) for x, y, _ in corners.points)
+    x0, y0, x1, y1 = (t.unsqueeze(1) for t in (x0, y0, x1, y1))
+    gix = ((ne - nw) * (y1 - iy) + (se - sw) * (iy - y0)) * grad_output
+    giy = ((sw - nw) * (x1 - ix) + (se - ne) * (ix - x0)) * grad_output
+    grad_grid = M.stack([gix.sum(1) * corners.gx, giy.sum(1) * corners.gy], -1)
+    return grad_input, grad_grid
+
+
+def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    if input.ndim == 5:
+        check_grid_sampler(input, grid, interpolation_mode)
+        raise NotImplementedError("grid_sampler on 5D (volumetric) inputs is not supported by "
+                                  "mindtorch")
+    return OPS["grid_sampler_2d"].call(input, grid, interpolation_mode, padding_mode,
+                                       align_corners)
+
+
+_ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
+                  "align_corners=False since 1.3.0. Please specify align_corners=True if the old "
+                  "behavior is desired. See the documentation of grid_sample for details.")
+
+
+def _grid_sample(self, grid, mode="bilinear", padding_mode="zeros", align_corners=None):
+    if mode not in _GRID_MODES:
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in _GRID_PADDING:
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=4)
+        align_corners = False
+    return _grid_sampler(self, grid, _GRID_MODES[mode], _GRID_PADDING[padding_mode],
+                         align_corners)
+
+
+def _base_grid(like, size, align_corners):
+    """PyTorch's base grid of an affine grid: (x, y[, z], 1) at each output pixel, the
+    coordinates spaced in [-1, 1] (pixel centers unless align_corners)."""
+    import mindtorch as M
+
+    def steps(n):
+        if n <= 1:
+            return M.zeros(1, dtype=like.dtype, device=like.device)
+        r = M.linspace(-1, 1, n, dtype=like.dtype, device=like.device)
+        return r if align_corners else r * (n - 1) / n
+
+    spatial = tuple(size[2:])
+    nd = len(spatial)
+    coords = []
+    for i in range(nd):  # x varies along the last dim, y along the one before, ...
+        shape = [1] * nd
+        shape[nd - 1 - i] = spatial[nd - 1 - i]
+        coords.append(steps(spatial[nd - 1 - i]).reshape(shape).expand(spatial))
+    coords.append(M.ones(spatial, dtype=like.dtype, device=like.device))
+    return M.stack(coords, -1).reshape(-1, nd + 1)
+
+
+def _affine_grid_generator(theta, size, align_corners):
+    if len(size) not in (4, 5):
+        raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+    base = _base_grid(theta, size, align_corners)
+    return (base @ theta.transpose(1, 2)).reshape((size[0],) + tuple(size[2:]) +
+                                                   (len(size) - 2,))
+
+
+def _affine_grid(theta, size, align_corners=None):
+    if align_corners is None:
+        warnings.warn(_ALIGN_WARNING, stacklevel=4)
+        align_corners = False
+    if not theta.dtype.is_floating_point:
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    rows = {4: 2, 5: 3}.get(len(size))
+    if rows is None:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {list(size)}.")
+    if theta.ndim != 3 or tuple(theta.shape[-2:]) != (rows, rows + 1):
+        kind = "2D" if rows == 2 else "3D"
+        raise ValueError(f"Expected a batch of {kind} affine matrices of shape Nx{rows}x{rows + 1} "
+                         f"for size {list(size)}. Got {tuple(theta.shape)}.")
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                      "when align_corners=True. This is not an intended use case of affine_grid. "
+                      "See the documentation of affine_grid for details.", stacklevel=4)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
+    return OPS["affine_grid_generator"].call(theta, size, align_corners)
+
+
+# -- declarations ------------------------------------------------------------------------
+
+def _node(name):
+    """PyTorch's node name of an upsample / pad op: upsample_bilinear2d ->
+    UpsampleBilinear2DBackward0."""
+    words = name.strip("_").split("_")
+    return "".join(w[:-1].capitalize() + "D" if w[-1:] == "d" and w[-2:-1].isdigit() else
+                   w.capitalize() for w in words) + "Backward0"
+
+
+def _declare():
+    define("pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor",
+           decomposition=_pad, modules=NN, function=False, **_NO_METHOD)
+    define("constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor",
+           decomposition=_constant_pad_nd, **_NO_METHOD)
+    define("_pad_circular(Tensor self, int[] pad) -> Tensor", decomposition=_pad_circular,
+           function=False, **_NO_METHOD)
+    for kind in ("reflection", "replication"):
+        for nd in (1, 2, 3):
+            define(f"{kind}_pad{nd}d(Tensor self, int[] padding) -> Tensor", function=False,
+                   **_NO_METHOD)
+            define(f"{kind}_pad{nd}d_backward(Tensor grad_output, Tensor self, int[] padding) "
+                   f"-> Tensor", function=False, **_NO_METHOD)
+    for name, (nd, _, ac) in UPSAMPLE.items():
+        extra = ", bool align_corners" if ac else ""
+        scales = "".join(f", float? {s}=None" for s in _SCALES[nd])
+        define(f"{name}(Tensor self, int[] output_size{extra}{scales}) -> Tensor",
+               function=False, **_NO_METHOD)
+        define(f"{name}_backward(Tensor grad_output, int[] output_size, int[] input_size{extra}"
+               f"{scales}) -> Tensor", function=False, **_NO_METHOD)
+    interp = "float[]? scale_factor=None, str mode=\"nearest\", bool? align_corners=None"
+    route_overloads(define(f"interpolate(Tensor self, int[]? size=None, {interp}, "
+                           f"bool? recompute_scale_factor=None, bool antialias=False) -> Tensor",
+                           decomposition=_interpolate, modules=NN, function=False,
+                           **_NO_METHOD), _route_interpolate)
+    route_overloads(define(f"upsample(Tensor self, int[]? size=None, {interp}) -> Tensor",
+                           decomposition=_deprecated("upsample"), modules=NN, function=False,
+                           **_NO_METHOD), _route_interpolate)
+    for name, mode, ac in (("upsample_nearest", "nearest", None),
+                           ("upsample_bilinear", "bilinear", True)):
+        route_overloads(define(f"{name}(Tensor self, int[]? size=None, float[]? scale_factor=None)"
+                               f" -> Tensor", decomposition=_deprecated(name, mode, ac),
+                               modules=NN, function=False, **_NO_METHOD), _route_interpolate)
+    define("pixel_shuffle(Tensor self, int upscale_factor) -> Tensor",
+           decomposition=_pixel_shuffle, modules=NN, **_NO_METHOD)
+    define("pixel_unshuffle(Tensor self, int downscale_factor) -> Tensor",
+           decomposition=_pixel_unshuffle, modules=NN, **_NO_METHOD)
+    define("channel_shuffle(Tensor self, int groups) -> Tensor", decomposition=_channel_shuffle,
+           modules=NN, **_NO_METHOD)
+    define("native_channel_shuffle(Tensor self, int groups) -> Tensor",
+           decomposition=lambda self, groups: OPS["channel_shuffle"].call(self, groups),
+           modules=NN, **_NO_METHOD)
+    define("grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
+           "bool align_corners) -> Tensor", decomposition=_grid_sampler, **_NO_METHOD)
+    define("grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
+           "bool align_corners) -> Tensor", decomposition=_grid_sampler_2d, **_NO_METHOD)
+    define("grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, "
+           "int interpolation_mode, int padding_mode, bool align_corners) -> (Tensor, Tensor)",
+           decomposition=_grid_sampler_2d_backward, function=False, **_NO_METHOD)
+    define("grid_sample(Tensor input, Tensor grid, str mode=\"bilinear\", "
+           "str padding_mode=\"zeros\", bool? align_corners=None) -> Tensor",
+           decomposition=_grid_sample, modules=NN, function=False, **_NO_METHOD)
+    define("affine_grid_generator(Tensor theta, int[] size, bool align_corners) -> Tensor",
+           decomposition=_affine_grid_generator, **_NO_METHOD)
+    define("affine_grid(Tensor theta, int[] size, bool? align_corners=None) -> Tensor",
+           decomposition=_affine_grid, modules=NN, function=False, **_NO_METHOD)
+
+
+# -- backward formulas -------------------------------------------------------------------
+# Formula parameters name what a node saves, so each upsample schema gets formulas with
+# its own argument names (made from the table).
+
+def _upsample_formulas(name, nd, ac):
+    extra = ["align_corners"] if ac else []
+    scales = list(_SCALES[nd])
+    env = {"fwd": OPS[name], "bwd": OPS[name + "_backward"]}
+    params = ", ".join(["grad", "self_geometry", "output_size"] + extra + scales)
+    args = ", ".join(["grad", "output_size", "tuple(self_geometry[0])"] + extra + scales)
+    grad_self = eval(f"lambda {params}: bwd.call({args})", env)  # noqa: S307 - our own text
+    rest = ", ".join(["output_size"] + extra + scales)
+    grad_grad = eval(f"lambda grad, {rest}: fwd.call(grad, {rest})", env)  # noqa: S307
+    derivative(OPS[name], name=_node(name), self=grad_self)
+    derivative(OPS[name + "_backward"], name=_node(name + "_backward"), grad_output=grad_grad)
+
+
+def _pad_formulas(name):
+    op, backward = OPS[name], OPS[name + "_backward"]
+    derivative(op, name=_node(name),
+               self=lambda grad, self, padding: backward.call(grad, self, padding))
+    derivative(backward, name=_node(name + "_backward"),
+               grad_output=lambda grad, padding: op.call(grad, padding),
+               self=lambda grad: zeros(grad))
+
+
+def _derivatives():
+    derivative(OPS["constant_pad_nd"],
+               self=lambda grad, pad: OPS["constant_pad_nd"].call(grad, [-p for p in pad], 0))
+    for kind in ("reflection", "replication"):
+        for nd in (1, 2, 3):
+            _pad_formulas(f"{kind}_pad{nd}d")
+    for name, (nd, _, ac) in UPSAMPLE.items():
+        _upsample_formulas(name, nd, ac)
+    derivative(OPS["pixel_shuffle"],
+               self=lambda grad, upscale_factor: OPS["pixel_unshuffle"].call(grad, upscale_factor))
+    derivative(OPS["pixel_unshuffle"],
+               self=lambda grad, downscale_factor: OPS["pixel_shuffle"].call(grad,
+                                                                            downscale_factor))
+    derivative(OPS["channel_shuffle"],
+               self=lambda grad, groups: OPS["channel_shuffle"].call(grad,
+                                                                    grad.shape[1] // groups))
+    derivative(OPS["native_channel_shuffle"], self=_no_derivative("native_channel_shuffle"),
+               name="torch::autograd::NotImplemented")
+    backward = OPS["grid_sampler_2d_backward"]
+    derivative(OPS["grid_sampler_2d"], {
+        "input, grid": lambda grad, input, grid, interpolation_mode, padding_mode, align_corners:
+        backward.call(grad, input, grid, interpolation_mode, padding_mode, align_corners)},
+        name="GridSampler2DBackward0")
+    derivative(OPS["affine_grid_generator"], theta=_affine_grid_grad,
+               name="AffineGridGeneratorBackward0")
+
+
+def _no_derivative(name):
+    """PyTorch's backward for ops it gives no derivative (its NotImplemented node)."""
+    def raise_(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return raise_
+
+
+def _affine_grid_grad(grad, size, align_corners):
+    base = _base_grid(grad, size, align_corners)
+    g = grad.reshape(size[0], -1, len(size) - 2)
+    return (base.t() @ g).transpose(1, 2)
+
+
+_declare()
+_derivatives()

@@ -1,0 +1,337 @@
+"""Resampling against PyTorch: F.pad (every mode, negative padding, values, PyTorch's
+errors), F.interpolate / upsample (every mode, size or scale_factor, align_corners,
+recompute_scale_factor), pixel / channel shuffles, grid_sample and affine_grid; dtypes,
+non-contiguous inputs, empty batches, error classes and the meta device's shapes/dtypes."""
+import warnings
+
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import assert_same, to_torch, torch
+
+RNG = np.random.default_rng(0)
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+def F(lib):
+    return lib.nn.functional
+
+
+def make(shape, dtype="float32", nc=False):
+    """Random values (integers for integer dtypes); nc: non-contiguous (last two dims
+    transposed in memory)."""
+    dt = getattr(mindtorch, dtype)
+    if dt is mindtorch.bool:
+        data = RNG.random(shape) > 0.5
+    elif dt.kind in "ui":
+        data = RNG.integers(0 if dt.kind == "u" else -50, 100, shape)
+    else:
+        data = RNG.standard_normal(shape)
+        if dt.is_complex:
+            data = data + 1j * RNG.standard_normal(shape)
+    if nc and len(shape) >= 2:
+        data = np.ascontiguousarray(np.swapaxes(data, -1, -2))
+        return mindtorch.tensor(data).to(dt).transpose(-1, -2)
+    return mindtorch.tensor(data).to(dt)
+
+
+def _base(e):
+    return next(c for c in type(e).__mro__ if c.__module__ == "builtins")
+
+
+def check(fn, *mts, rtol=None, atol=None, meta=True):
+    """fn(lib, *tensors) gives the same result with mindtorch and torch (or both raise
+    errors of one builtin class); on meta, the same shapes and dtypes."""
+    ths = [to_torch(m) if isinstance(m, mindtorch.Tensor) else m for m in mts]
+    try:
+        expected = fn(torch, *ths)
+    except Exception as e:  # noqa: BLE001 - any torch error must be matched by class
+        with pytest.raises(_base(e)):
+            fn(mindtorch, *mts)
+        return
+    got = fn(mindtorch, *mts)
+    assert_same(got, expected, rtol=rtol, atol=atol)
+    if meta:
+        r = fn(mindtorch, *[m.to("meta") if isinstance(m, mindtorch.Tensor) else m for m in mts])
+        assert r.device.type == "meta" and r.shape == got.shape and r.dtype is got.dtype
+
+
+# -- padding -----------------------------------------------------------------------------
+
+PADS = [
+    # (pad, input shape) for every mode
+    ((1, 2), (2, 3, 5)),
+    ((2, 0), (3, 4)),
+    ((-1, 2), (2, 3, 5)),
+    ((1, -2), (2, 3, 5)),
+    ((1, 2, 2, 1), (2, 3, 4, 5)),
+    ((0, 1, -1, 2), (3, 4, 5)),
+    ((1, 1, 2, 0, 1, 2), (1, 2, 3, 4, 5)),
+    ((1, 0, 0, 1, 2, 1), (2, 3, 4, 5)),
+    ((1, 2), (2, 3, 4, 5)),             # non-constant modes: unsupported size combination
+    ((4, 1), (2, 3, 4)),                # reflect: padding too large
+    ((6, 0), (2, 3, 5)),                # circular: wraps more than once
+    ((-3, -2), (2, 3, 5)),              # cropped to nothing
+    ((1, 1), (0, 3, 4)),                # empty batch
+    ((1, 1), (2, 0, 4)),                # empty channels
+    ((1, 2, 3), (2, 3, 5)),             # odd length
+    ((1,) * 8, (2, 3, 5)),              # too long
+]
+MODES = ["constant", "reflect", "replicate", "circular"]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("pad,shape", PADS, ids=[f"{p}-{s}" for p, s in PADS])
+def test_pad(mode, pad, shape):
+    check(lambda m, x: F(m).pad(x, pad, mode=mode), make(shape))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_pad_non_contiguous(mode):
+    check(lambda m, x: F(m).pad(x, (2, 1, 1, 3), mode=mode), make((2, 3, 4, 5), nc=True))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64", "int64", "uint8", "bool",
+                                   "complex64"])
+def test_pad_dtypes(mode, dtype):
+    check(lambda m, x: F(m).pad(x, (1, 2), mode=mode), make((2, 3, 5), dtype))
+
+
+def test_constant_pad_values_and_torch_function():
+    x = make((2, 3, 4))
+    check(lambda m, x: F(m).pad(x, (1, 2, 0, 1), value=2.5), x)
+    check(lambda m, x: F(m).pad(x, (1, 1), value=-7), make((2, 3), "int64"))
+    check(lambda m, x: F(m).pad(x, (1, 1), value=1), make((2, 3), "bool"))
+    check(lambda m, x: F(m).pad(x, (), value=1), mindtorch.tensor(2.0))
+    check(lambda m, x: F(m).pad(x, (1, 1)), mindtorch.tensor(2.0))
+    check(lambda m, x: m.constant_pad_nd(x, (1, 2, -1, 0), 3), x)
+    check(lambda m, x: m.constant_pad_nd(x, (1, 2, 3)), x)
+    check(lambda m, x: m.constant_pad_nd(x, (-3, 0)), x)
+    check(lambda m, x: m.constant_pad_nd(x, (-5, 0)), x)
+
+
+def test_pad_mode_errors():
+    x = make((2, 3, 5))
+    check(lambda m, x: F(m).pad(x, (1, 1), mode="foo"), x)
+    check(lambda m, x: F(m).pad(x, (1, 1), mode="reflect", value=1.0), x)
+    check(lambda m, x: F(m).pad(x, (1, 1), mode="reflect", value=0.0), x)
+
+
+def test_pad_result_is_not_a_view():
+    x = make((2, 3))
+    y = mindtorch.nn.functional.pad(x, (-1, 0))
+    y.add_(1)
+    assert_same(x, to_torch(x))  # (unchanged)
+    assert not np.shares_memory(x.numpy(), y.numpy())
+
+
+# -- interpolation -----------------------------------------------------------------------
+
+INTERP = [
+    # (modes, input shape, keyword arguments)
+    (("nearest", "nearest-exact", "area"), (2, 3, 7), {"size": 11}),
+    (("nearest", "nearest-exact", "area", "linear"), (2, 3, 7), {"scale_factor": 0.7}),
+    (("nearest", "nearest-exact", "linear"), (2, 3, 7), {"scale_factor": 2}),
+    (("linear",), (2, 3, 7), {"size": 4, "align_corners": True}),
+    (("linear",), (2, 3, 7), {"scale_factor": 1.3, "recompute_scale_factor": True}),
+    (("nearest", "nearest-exact", "bilinear", "bicubic", "area"), (2, 3, 5, 6),
+     {"size": (7, 4)}),
+    (("nearest", "nearest-exact", "bilinear", "bicubic"), (2, 3, 5, 6), {"scale_factor": 1.7}),
+    (("nearest", "bilinear", "bicubic", "area"), (2, 3, 5, 6), {"scale_factor": (0.6, 2.0)}),
+    (("bilinear", "bicubic"), (2, 3, 5, 6), {"size": 9, "align_corners": True}),
+    (("bilinear", "bicubic"), (2, 3, 5, 6), {"size": (1, 6), "align_corners": True}),
+    (("nearest", "bilinear", "bicubic"), (2, 3, 5, 6),
+     {"scale_factor": 1.3, "recompute_scale_factor": True}),
+    (("nearest", "bilinear"), (2, 3, 5, 6), {"size": (5, 6)}),
+    (("nearest", "nearest-exact", "trilinear", "area"), (1, 2, 3, 4, 5), {"size": (4, 3, 7)}),
+    (("nearest", "nearest-exact", "trilinear"), (1, 2, 3, 4, 5), {"scale_factor": 1.5}),
+    (("trilinear",), (1, 2, 3, 4, 5), {"scale_factor": 2, "align_corners": True}),
+    (("nearest", "bilinear"), (0, 3, 4, 4), {"size": 3}),
+    (("bilinear",), (3, 4, 4), {"size": 3}),                     # needs 4D input
+    (("linear",), (2, 3, 4, 4), {"size": 3}),                    # needs 3D input
+    (("nearest",), (4, 4), {"size": 3}),
+    (("foo",), (2, 3, 4, 4), {"size": 3}),
+    (("nearest",), (2, 3, 4, 4), {"size": 3, "scale_factor": 2}),
+    (("nearest",), (2, 3, 4, 4), {}),
+    (("nearest",), (2, 3, 4, 4), {"size": (3,)}),
+    (("nearest",), (2, 3, 4, 4), {"size": (3.0, 4.0)}),
+    (("nearest",), (2, 3, 4, 4), {"scale_factor": (2.0,)}),
+    (("nearest", "bilinear"), (2, 3, 4, 4), {"size": 3, "align_corners": True}),
+    (("nearest",), (2, 3, 4, 4), {"size": 3, "recompute_scale_factor": True}),
+    (("nearest", "bilinear"), (2, 3, 4, 4), {"scale_factor": 0.1}),
+    (("nearest",), (2, 3, 4, 4), {"size": 0}),
+    (("nearest",), (2, 0, 4, 4), {"size": 3}),
+    (("nearest",), (2, 3, 4, 4), {"size": 3, "antialias": True}),
+    (("lanczos",), (2, 3, 4, 4), {"size": 3}),
+]
+
+
+@pytest.mark.parametrize("case", INTERP, ids=[f"{'-'.join(c[0])}-{c[1]}-{c[2]}" for c in INTERP])
+@pytest.mark.parametrize("nc", [False, True])
+def test_interpolate(case, nc):
+    modes, shape, kwargs = case
+    x = make(shape, nc=nc)
+    for mode in modes:
+        check(lambda m, x: F(m).interpolate(x, mode=mode, **kwargs), x, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("mode,shape", [("nearest", (1, 2, 5)), ("nearest", (1, 2, 4, 5)),
+                                        ("nearest-exact", (1, 2, 4, 5)),
+                                        ("nearest", (1, 1, 2, 3, 4)), ("bilinear", (1, 2, 4, 5)),
+                                        ("bicubic", (1, 2, 4, 5)), ("linear", (1, 2, 5)),
+                                        ("trilinear", (1, 1, 2, 3, 4)), ("area", (1, 2, 4, 5))])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64", "uint8", "int64", "bool"])
+def test_interpolate_dtypes(mode, shape, dtype):
+    x = make(shape, dtype)
+    # uint8 bilinear/bicubic: PyTorch rounds through its own fixed-point path (off by one)
+    atol = 1 if dtype == "uint8" and mode in ("bilinear", "bicubic") else None
+    check(lambda m, x: F(m).interpolate(x, scale_factor=1.7, mode=mode), x, atol=atol,
+          rtol=0 if atol else None)
+
+
+def test_antialias_is_not_supported():
+    x = make((1, 2, 4, 4))
+    for mode in ("bilinear", "bicubic"):
+        with pytest.raises(NotImplementedError, match="antialias"):
+            mindtorch.nn.functional.interpolate(x, size=3, mode=mode, antialias=True)
+
+
+def test_deprecated_upsample_functions_warn():
+    x = make((1, 2, 3, 4))
+    for fn in (lambda m, x: F(m).upsample(x, size=5), lambda m, x: F(m).upsample(x, None, 2, "bilinear"),
+               lambda m, x: F(m).upsample_nearest(x, scale_factor=2),
+               lambda m, x: F(m).upsample_bilinear(x, (5, 3))):
+        check(fn, x, rtol=1e-5, atol=1e-5, meta=False)
+        with pytest.warns(UserWarning, match="deprecated"):
+            fn(mindtorch, x)
+
+
+UPSAMPLE_OPS = [
+    ("upsample_nearest1d", (2, 3, 5), ([7], 1.5)),
+    ("upsample_nearest2d", (2, 3, 4, 5), ([7, 3], None, None)),
+    ("upsample_nearest3d", (1, 2, 3, 4, 5), ([4, 4, 4], None, 0.5, None)),
+    ("_upsample_nearest_exact1d", (2, 3, 5), ([7], None)),
+    ("_upsample_nearest_exact2d", (2, 3, 4, 5), ([7, 3], 1.5, 0.7)),
+    ("_upsample_nearest_exact3d", (1, 2, 3, 4, 5), ([4, 4, 4], None, None, None)),
+    ("upsample_linear1d", (2, 3, 5), ([7], False, 1.5)),
+    ("upsample_bilinear2d", (2, 3, 4, 5), ([7, 3], True, None, None)),
+    ("upsample_bicubic2d", (2, 3, 4, 5), ([7, 3], False, 2.0, 0.5)),
+    ("upsample_trilinear3d", (1, 2, 3, 4, 5), ([4, 4, 4], False, None, None, None)),
+]
+
+
+@pytest.mark.parametrize("name,shape,args", UPSAMPLE_OPS, ids=[c[0] for c in UPSAMPLE_OPS])
+def test_upsample_ops_and_backward(name, shape, args):
+    from mindtorch._ops import OPS
+    x = make(shape, "float64")
+    check(lambda m, x: OPS[name].binding(x, *args) if m is mindtorch else
+          getattr(torch._C._nn, name)(x, *args), x)
+    out = OPS[name].binding(x, *args)
+    g = make(tuple(out.shape), "float64")
+    check(lambda m, g: OPS[name + "_backward"].binding(g, args[0], list(shape), *args[1:])
+          if m is mindtorch else
+          getattr(torch.ops.aten, name + "_backward")(g, args[0], list(shape), *args[1:]), g)
+
+
+# -- shuffles ----------------------------------------------------------------------------
+
+SHUFFLES = [
+    (lambda m, x: F(m).pixel_shuffle(x, 2), (2, 8, 3, 4)),
+    (lambda m, x: m.pixel_shuffle(x, 3), (9, 2, 2)),
+    (lambda m, x: m.pixel_shuffle(x, 1), (2, 2, 3, 3)),
+    (lambda m, x: F(m).pixel_shuffle(x, 2), (1, 2, 4, 3, 3)),
+    (lambda m, x: F(m).pixel_shuffle(x, 2), (2, 6, 3, 4)),
+    (lambda m, x: F(m).pixel_shuffle(x, 0), (2, 8, 3, 4)),
+    (lambda m, x: F(m).pixel_shuffle(x, 2), (8, 3)),
+    (lambda m, x: F(m).pixel_unshuffle(x, 2), (2, 3, 4, 6)),
+    (lambda m, x: m.pixel_unshuffle(x, 2), (3, 4, 2)),
+    (lambda m, x: F(m).pixel_unshuffle(x, 2), (2, 3, 5, 6)),
+    (lambda m, x: F(m).pixel_unshuffle(x, 2), (2, 3, 4, 5)),
+    (lambda m, x: F(m).pixel_unshuffle(x, -1), (2, 3, 4, 4)),
+    (lambda m, x: F(m).channel_shuffle(x, 2), (2, 4, 3)),
+    (lambda m, x: m.channel_shuffle(x, 3), (2, 6, 2, 2)),
+    (lambda m, x: F(m).native_channel_shuffle(x, 2), (2, 4, 3, 3)),
+    (lambda m, x: F(m).channel_shuffle(x, 4), (2, 6, 3)),
+    (lambda m, x: F(m).channel_shuffle(x, 0), (2, 6, 3)),
+    (lambda m, x: F(m).channel_shuffle(x, 2), (2, 6)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(SHUFFLES)))
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_shuffles(i, dtype):
+    fn, shape = SHUFFLES[i]
+    check(fn, make(shape, dtype, nc=True))
+
+
+def test_pixel_shuffle_empty_batch_and_fresh_result():
+    check(lambda m, x: F(m).pixel_shuffle(x, 2), make((0, 4, 2, 2)))
+    x = make((1, 1, 2, 2))
+    y = mindtorch.pixel_shuffle(x, 1)
+    assert not np.shares_memory(x.numpy(), y.numpy())
+
+
+# -- grid sampling -----------------------------------------------------------------------
+
+def _grid(shape, low=-1.2, high=1.2, dtype="float32"):
+    return mindtorch.tensor(RNG.uniform(low, high, shape)).to(getattr(mindtorch, dtype))
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample(mode, padding_mode, align_corners):
+    check(lambda m, x, g: F(m).grid_sample(x, g, mode, padding_mode, align_corners),
+          make((2, 3, 4, 5), nc=True), _grid((2, 3, 6, 2), -2.5, 2.5), rtol=1e-5, atol=1e-5)
+
+
+def test_grid_sample_variants():
+    x, g = make((2, 3, 4, 5)), _grid((2, 3, 6, 2))
+    check(lambda m, x, g: m.grid_sampler(x, g, 0, 1, False), x, g, rtol=1e-5, atol=1e-5)
+    check(lambda m, x, g: m.grid_sampler_2d(x, g, 1, 2, True), x, g)
+    check(lambda m, x, g: F(m).grid_sample(x, g), x, g, rtol=1e-5, atol=1e-5)
+    check(lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), make((0, 3, 4, 5)),
+          _grid((0, 3, 6, 2)))
+    check(lambda m, x, g: F(m).grid_sample(x, g, align_corners=True), make((1, 1, 1, 1)),
+          _grid((1, 2, 2, 2)))
+    x64, g64 = make((1, 2, 3, 4), "float64"), _grid((1, 2, 2, 2), dtype="float64")
+    check(lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), x64, g64)
+    with pytest.warns(UserWarning, match="align_corners"):
+        mindtorch.nn.functional.grid_sample(x, g)
+
+
+def test_grid_sample_errors():
+    x, g = make((2, 3, 4, 5)), _grid((2, 3, 6, 2))
+    for fn, args in [
+        (lambda m, x, g: F(m).grid_sample(x, g, "foo", align_corners=False), (x, g)),
+        (lambda m, x, g: F(m).grid_sample(x, g, padding_mode="foo", align_corners=False), (x, g)),
+        (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x, g.double())),
+        (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x[:1], g)),
+        (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x, g[..., :1])),
+        (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x[0], g[0])),
+        (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x[:, :, :0], g)),
+        (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x.long(), g.long())),
+    ]:
+        check(fn, *args)
+
+
+def test_affine_grid():
+    t2 = mindtorch.tensor(RNG.standard_normal((2, 2, 3)), dtype=mindtorch.float32)
+    t3 = mindtorch.tensor(RNG.standard_normal((2, 3, 4)))
+    for ac in (False, True):
+        check(lambda m, t: F(m).affine_grid(t, (2, 3, 4, 5), align_corners=ac), t2,
+              rtol=1e-5, atol=1e-6)
+        check(lambda m, t: F(m).affine_grid(t, [2, 1, 3, 4, 2], ac), t3)
+        check(lambda m, t: m.affine_grid_generator(t, (2, 3, 1, 5), ac), t2, rtol=1e-5,
+              atol=1e-6)
+    for fn, t in [(lambda m, t: F(m).affine_grid(t, (2, 3, 4), False), t2),
+                  (lambda m, t: F(m).affine_grid(t, (2, 3, 4, 5, 6), False), t2),
+                  (lambda m, t: F(m).affine_grid(t.long(), (2, 3, 4, 5), False), t2),
+                  (lambda m, t: F(m).affine_grid(t, (2, 3, 0, 5), False), t2)]:
+        check(fn, t)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UserWarning):
+            mindtorch.nn.functional.affine_grid(t2, (2, 3, 4, 5))
