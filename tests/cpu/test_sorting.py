@@ -140,22 +140,32 @@ def test_topk(dtype):
                                     expected.values.sort(d).values)
 
 
-def _same_selection(got, expected, x, dim):
-    """Equal values, and indices pointing at them (torch breaks ties by its selection
-    algorithm; mindtorch takes the lowest indices)."""
-    assert_same(got.values, expected.values)
+def _same_selection(got, expected, x, dim, as_sets=False):
+    """Equal values (as sets: in any order), and indices pointing at them."""
+    if as_sets:
+        assert_same(got.values.sort(dim).values, expected.values.sort(dim).values)
+    else:
+        assert_same(got.values, expected.values)
     assert_same(x.gather(dim, got.indices), to_torch(got.values))
 
 
 def test_topk_ties_and_nan():
+    """Equal values: the indices torch's selection algorithm leaves (partial_sort when
+    k * 64 <= n, else nth_element then sort), NaN the largest."""
     x = mindtorch.tensor([2.0, 1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 1.0])
-    check(lambda L, t: t.topk(3), x)  # (here torch also gives the lowest indices)
-    _same_selection(x.topk(3, largest=False), to_torch(x).topk(3, largest=False), x, 0)
-    y = mindtorch.tensor([1.0, NAN, 3.0, NAN])  # NaN is the largest
+    check(lambda L, t: t.topk(3), x)
+    check(lambda L, t: t.topk(3, largest=False), x)
+    y = mindtorch.tensor([1.0, NAN, 3.0, NAN])
     check(lambda L, t: t.topk(2), y)
     check(lambda L, t: t.topk(2, largest=False), y)
-    z = make((3, 50), "int32", ties=True)
-    _same_selection(z.topk(5, 1), to_torch(z).topk(5, 1), z, 1)
+    for dtype in ("int32", "float16", "float64"):
+        z = make((3, 150), dtype, ties=True, nan=True)
+        for k in (1, 2, 3, 40, 149, 150):
+            for largest in (True, False):
+                check(lambda L, t: t.topk(k, 1, largest), z)
+    # sorted=False: torch's order is unspecified; the same values
+    _same_selection(z.topk(40, 1, sorted=False), to_torch(z).topk(40, 1, sorted=False), z, 1,
+                    as_sets=True)
 
 
 # -- kthvalue / median / nanmedian / mode -------------------------------------------------
@@ -209,6 +219,15 @@ def test_mode(dtype):
                 for keepdim in (False, True):
                     check(lambda L, t: L.mode(t, d, keepdim), x)
     check(lambda L, t: t.mode(), mindtorch.tensor([1.0, 2.0, 2.0, 1.0, 3.0]))
+
+
+def test_mode_long_rows_and_nan():
+    """Rows over 16 elements (torch's std::sort is no longer an insertion sort) and rows
+    with NaN (never equal to itself): the index torch's sort leaves."""
+    for dtype in ("int64", "float32", "bfloat16"):
+        check(lambda L, t: t.mode(1), make((4, 70), dtype, ties=True, nan=True))
+    check(lambda L, t: t.mode(), mindtorch.tensor([NAN, NAN, 1.0]))
+    check(lambda L, t: t.mode(0), make((40, 3), "int16", ties=True))
 
 
 def test_selection_dtypes_and_empty_dims():

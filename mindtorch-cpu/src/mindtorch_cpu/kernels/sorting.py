@@ -4,9 +4,13 @@ and dtypes come from the shared rules in mindtorch._ops.decls.sorting.
 Values are compared through `_key` (16-bit floats widened exactly to float32, where
 NumPy's sorting and NaN tests are reliable); results are gathered from the original
 array, so they keep their exact bits.  Sorting is always stable: NaN sorts last
-ascending and first descending, as in torch.
+ascending and first descending, as in torch.  Where torch's index choices on equal values
+come from its C++ algorithms (quickselect for kthvalue, libstdc++'s std::sort /
+nth_element / partial_sort for mode and topk), rows with ties replay those algorithms in
+Python: exact, but slow on large integer tensors full of ties.
 """
 import math
+import operator
 
 import numpy as np
 from mindtorch import _dtype as D
@@ -65,15 +69,198 @@ def sort(self, dim=-1, descending=False, stable=None):
 
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
-    """The k largest (smallest) along dim, NaN counting as the largest; equal values in
-    index order (torch leaves their order to its selection algorithm)."""
+    """The k largest (smallest) along dim, NaN counting as the largest.  Where equal values
+    make the choice or order of indices torch's algorithm's (std::partial_sort, or
+    std::nth_element then std::sort), that algorithm is replayed on the row; sorted=False
+    returns them sorted too (torch's order is unspecified then)."""
     S.topk_shape(self, k, dim)
     a = arr(self)
     if not self.ndim:
         return _scalar_result(self, a)
-    idx = _order(_key(self, a), dim, largest)
-    idx = np.take(idx, np.arange(k), axis=dim)
+    rows, key = _rows(self, dim)
+    order = _order(key, -1, largest)[..., :k]
+    if sorted and k:
+        chosen = np.take_along_axis(key, order, -1)
+        tied = _equal(self, chosen[..., 1:], chosen[..., :-1]).any(-1) | (
+            _equal(self, key, chosen[..., -1:]).sum(-1) >
+            _equal(self, chosen, chosen[..., -1:]).sum(-1))
+        if tied.any():
+            flat_key, flat_order = key.reshape(-1, key.shape[-1]), order.reshape(-1, k)
+            for r in np.flatnonzero(tied.reshape(-1)):
+                flat_order[r] = _torch_topk(flat_key[r].tolist(), k, largest)
+            order = flat_order.reshape(order.shape)
+    idx = np.ascontiguousarray(np.moveaxis(order, -1, dim))
     return wrap(np.take_along_axis(a, idx, dim), self.dtype), wrap(idx, _I64)
+
+
+def _equal(t, x, y):
+    """x == y, NaN equal to NaN (as equivalent elements under torch's comparators)."""
+    eq = x == y
+    return eq | (np.isnan(x) & np.isnan(y)) if t.dtype.kind == "f" else eq
+
+
+# -- libstdc++'s algorithms, replayed where torch's results depend on them ----------------
+# (std::sort, std::nth_element, std::partial_sort as GCC implements them, on a list of
+# (key, index) pairs ordered by `less` on keys; only called on rows with ties)
+
+def _swap(v, i, j):
+    v[i], v[j] = v[j], v[i]
+
+
+def _median_to_first(v, result, a, b, c, less):
+    if less(v[a][0], v[b][0]):
+        if less(v[b][0], v[c][0]):
+            _swap(v, result, b)
+        elif less(v[a][0], v[c][0]):
+            _swap(v, result, c)
+        else:
+            _swap(v, result, a)
+    elif less(v[a][0], v[c][0]):
+        _swap(v, result, a)
+    elif less(v[b][0], v[c][0]):
+        _swap(v, result, c)
+    else:
+        _swap(v, result, b)
+
+
+def _partition_pivot(v, first, last, less):
+    """__unguarded_partition_pivot: median of three moved to first, Hoare partition."""
+    _median_to_first(v, first, first + 1, first + (last - first) // 2, last - 1, less)
+    pivot, lo, hi = v[first][0], first + 1, last
+    while True:
+        while less(v[lo][0], pivot):
+            lo += 1
+        hi -= 1
+        while less(pivot, v[hi][0]):
+            hi -= 1
+        if not lo < hi:
+            return lo
+        _swap(v, lo, hi)
+        lo += 1
+
+
+def _linear_insert(v, last, less):
+    value = v[last]
+    while less(value[0], v[last - 1][0]):
+        v[last] = v[last - 1]
+        last -= 1
+    v[last] = value
+
+
+def _insertion_sort(v, first, last, less):
+    for i in range(first + 1, last):
+        if less(v[i][0], v[first][0]):
+            v[first + 1:i + 1], v[first] = v[first:i], v[i]
+        else:
+            _linear_insert(v, i, less)
+
+
+def _adjust_heap(v, first, hole, length, value, less):
+    top = child = hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if less(v[first + child][0], v[first + child - 1][0]):
+            child -= 1
+        v[first + hole] = v[first + child]
+        hole = child
+    if not length & 1 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        v[first + hole] = v[first + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and less(v[first + parent][0], value[0]):
+        v[first + hole] = v[first + parent]
+        hole, parent = parent, (parent - 1) // 2
+    v[first + hole] = value
+
+
+def _heap_select(v, first, middle, last, less):
+    length = middle - first
+    for parent in range((length - 2) // 2, -1, -1) if length > 1 else ():
+        _adjust_heap(v, first, parent, length, v[first + parent], less)
+    for i in range(middle, last):
+        if less(v[i][0], v[first][0]):
+            value, v[i] = v[i], v[first]
+            _adjust_heap(v, first, 0, length, value, less)
+
+
+def _partial_sort(v, first, middle, last, less):
+    _heap_select(v, first, middle, last, less)
+    while middle - first > 1:
+        middle -= 1
+        value, v[middle] = v[middle], v[first]
+        _adjust_heap(v, first, 0, middle - first, value, less)
+
+
+def _std_sort(v, first, last, less):
+    def loop(first, last, depth):
+        while last - first > 16:
+            if not depth:
+                _partial_sort(v, first, last, last, less)
+                return
+            depth -= 1
+            cut = _partition_pivot(v, first, last, less)
+            loop(cut, last, depth)
+            last = cut
+    if last - first > 1:
+        loop(first, last, 2 * ((last - first).bit_length() - 1))
+        _insertion_sort(v, first, min(last, first + 16), less)
+        for i in range(first + 16, last):
+            _linear_insert(v, i, less)
+
+
+def _nth_element(v, first, nth, last, less):
+    depth = 2 * ((last - first).bit_length() - 1)
+    while last - first > 3:
+        if not depth:
+            _heap_select(v, first, nth + 1, last, less)
+            _swap(v, first, nth)
+            return
+        depth -= 1
+        cut = _partition_pivot(v, first, last, less)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(v, first, last, less)
+
+
+def _greater(x, y):
+    return (x != x and y == y) or x > y
+
+
+def _smaller(x, y):
+    return (x == x and y != y) or x < y
+
+
+def _torch_topk(values, k, largest):
+    """The indices torch's CPU topk (sorted=True) returns for one row."""
+    v, n = [(x, i) for i, x in enumerate(values)], len(values)
+    if any(x != x for x in values):
+        less = _greater if largest else _smaller
+    else:  # (the same order without NaN, compared in C)
+        less = operator.gt if largest else operator.lt
+    if k * 64 <= n:
+        _partial_sort(v, 0, k, n, less)
+    else:
+        _nth_element(v, 0, k - 1, n, less)
+        _std_sort(v, 0, k - 1, less)  # (the k-th is in place already)
+    return [i for _, i in v[:k]]
+
+
+def _torch_mode_index(values):
+    """The index torch's CPU mode returns for one row: std::sort by value, then the last
+    element of the first longest run (NaN never equal, so each NaN is a run)."""
+    v, n = [(x, i) for i, x in enumerate(values)], len(values)
+    _std_sort(v, 0, n, operator.lt)
+    best = freq = index = 0
+    for i in range(n):
+        freq += 1
+        if i == n - 1 or v[i][0] != v[i + 1][0]:
+            if freq > best:
+                best, index = freq, v[i][1]
+            freq = 0
+    return index
 
 
 # -- kthvalue / median / mode -----------------------------------------------------------
@@ -218,8 +405,10 @@ def _median(ignore_nan):
 
 
 def mode(self, dim=-1, keepdim=False):
-    """The most frequent value (the smallest of equally frequent ones) and its last index
-    along dim (torch's sort of each row is stable for rows up to 16 elements)."""
+    """The most frequent value (the smallest of equally frequent ones) and the index torch
+    finds it at: the last of its run after std::sort, which keeps equal values in index
+    order for rows up to 16 elements; longer rows whose mode repeats, and rows with NaN,
+    replay that sort."""
     S.mode_shape(self, dim, keepdim)
     if not self.ndim:
         return _scalar_result(self, arr(self))
@@ -231,16 +420,19 @@ def mode(self, dim=-1, keepdim=False):
     s = np.take_along_axis(key, order, -1)
     new = np.ones((m, n), bool)
     new[:, 1:] = s[:, 1:] != s[:, :-1]
-    nan = _nan(self, s)
-    if nan is not None:  # NaNs count as one value
-        new[:, 1:] &= ~(nan[:, 1:] & nan[:, :-1])
     run = np.cumsum(new, axis=1) - 1
     counts = np.bincount((run + np.arange(m)[:, None] * n).reshape(-1),
                          minlength=m * n).reshape(m, n)
     best = np.argmax(counts, axis=1)
     last = n - 1 - np.argmax((run == best[:, None])[:, ::-1], axis=1)
-    index = order[np.arange(m), last].reshape(lead)
-    return _reduced_result(self, *_pick(rows, index, dim, keepdim))
+    index = order[np.arange(m), last]
+    replay = (counts.max(axis=1, initial=0) > 1) & (n > 16)
+    nan = _nan(self, key)
+    if nan is not None:
+        replay |= nan.any(axis=1)
+    for r in np.flatnonzero(replay):
+        index[r] = _torch_mode_index(key[r].tolist())
+    return _reduced_result(self, *_pick(rows, index.reshape(lead), dim, keepdim))
 
 
 # -- scans ------------------------------------------------------------------------------

@@ -6,9 +6,9 @@ scans with indices (cummax, cummin, logcumsumexp), set ops (unique, isin), binni
 The validity rules below read metadata only; the CPU kernels and the meta device both
 call them, so they raise the same errors.  Index choices on ties are torch's CPU ones:
 sort is stable (torch's unstable sort may order ties otherwise), median(dim) takes the
-((n - 1) // 2)-th element in (value, index) order, kthvalue the element torch's
-quickselect lands on, mode the last index of the smallest most frequent value, topk the
-lowest indices among equal values.  Ops whose result size depends on the data (unique,
+((n - 1) // 2)-th element in (value, index) order, and kthvalue, mode and topk
+(sorted=True) the index torch's selection / sorting algorithm leaves (the CPU kernels
+replay it on rows with ties).  Ops whose result size depends on the data (unique,
 unique_consecutive, bincount) carry the tag "dynamic_output_shape".
 """
 from ... import _dtype as D
