@@ -1,0 +1,457 @@
+"""Layer primitives (linear, bilinear, embedding, embedding_bag, one_hot, dropout variants,
+scaled_dot_product_attention, cosine_similarity, pairwise_distance, pdist) against PyTorch:
+values, dtypes, broadcasting, non-contiguous and empty inputs, error classes, the meta
+device's shapes/dtypes; dropout by its structure (random draws differ from PyTorch's)."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import assert_same, to_torch, torch
+from test_normalization import TOL, check, make, nc
+
+F = lambda lib: lib.nn.functional  # noqa: E731
+
+
+def ix(values, dtype="int64"):
+    return mindtorch.tensor(values).to(getattr(mindtorch, dtype))
+
+
+# -- linear, bilinear --------------------------------------------------------------------------
+
+LINEAR = [((4, 5), (6, 5), (6,)), ((2, 3, 5), (6, 5), (6,)), ((5,), (6, 5), (6,)),
+          ((2, 3, 5), (5,), None), ((2, 3, 5), (5,), ()), ((2, 2, 2, 5), (6, 5), (6,)),
+          ((0, 5), (6, 5), (6,)), ((4, 0), (6, 0), (6,)), ((4, 5), (0, 5), (0,))]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "float16", "bfloat16"])
+@pytest.mark.parametrize("shapes", LINEAR, ids=str)
+def test_linear(shapes, dtype):
+    xs, ws, bs = shapes
+    x, w = make(xs, dtype), make(ws, dtype)
+    b = None if bs is None else make(bs, dtype)
+    tol = TOL.get(dtype, {})
+    check(lambda L, x, w: F(L).linear(x, w), x, w, **tol)
+    if b is not None:
+        check(lambda L, x, w, b: F(L).linear(x, w, b), x, w, b, **tol)
+        check(lambda L, x, w, b: F(L).linear(input=x, weight=w, bias=b), x, w, b, **tol)
+
+
+def test_linear_layouts_and_errors():
+    check(lambda L, x, w, b: F(L).linear(x, w, b), nc((3, 4, 5)), nc((6, 5)), make((6,)))
+    check(lambda L, x, w, b: F(L).linear(x, w, b), nc((3, 5)), make((5, 6)).t(), make((6,)))
+    bad = [(make(()), make((6, 5)), None), (make((3, 5)), make((6, 4)), None),
+           (make((3, 5)), make((6, 5)), make((5,))), (make((3, 5)), make((6, 5)), make((3, 1))),
+           (make((3, 5)), make((6, 5), "float64"), None),
+           (make((2, 3, 5)), make((6, 5)), make((6,), "float64")),
+           (make((3, 5), "int64"), make((6, 5), "int64"), make((6,))),
+           (make((3, 5)), make((2, 6, 5)), None)]
+    for x, w, b in bad:
+        check(lambda L, x, w, b: F(L).linear(x, w, b), x, w, b)
+    assert not hasattr(mindtorch, "linear")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+@pytest.mark.parametrize("shapes", [((2, 3), (2, 4), (5, 3, 4), (5,)),
+                                    ((7, 2, 3), (7, 2, 4), (5, 3, 4), None),
+                                    ((3,), (4,), (5, 3, 4), (5,)),
+                                    ((0, 3), (0, 4), (5, 3, 4), (5,))], ids=str)
+def test_bilinear(shapes, dtype):
+    ts = [make(s, dtype) for s in shapes if s is not None]
+    fn = (lambda L, a, b, w: F(L).bilinear(a, b, w)) if len(ts) == 3 else \
+        (lambda L, a, b, w, c: L.bilinear(a, b, w, c))
+    check(fn, *ts, **TOL.get(dtype, {}))
+
+
+def test_bilinear_layouts_and_errors():
+    check(lambda L, a, b, w: F(L).bilinear(a, b, w), nc((2, 3)), nc((2, 4)), nc((5, 3, 4)))
+    bad = [((2, 3), (2, 4), (5, 3, 3), None), ((2, 3), (3, 4), (5, 3, 4), None),
+           ((2, 3), (2, 4), (5, 3, 4), (4,)), ((2, 3), (2, 2, 4), (5, 3, 4), None)]
+    for shapes in bad:
+        ts = [make(s) for s in shapes if s is not None]
+        check(lambda L, *ts: F(L).bilinear(*ts), *ts)
+    check(lambda L, a, b, w: F(L).bilinear(a, b, w), make((2, 3)), make((2, 4), "float64"),
+          make((5, 3, 4)))
+
+
+# -- embedding ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int64"])
+def test_embedding(dtype):
+    w = make((10, 3), dtype)
+    for idx in (ix([[1, 2], [3, 9]]), ix([4, 4, 0], "int32"), ix(7), ix([], "int64"),
+                ix([[1, 2, 3], [4, 5, 6]]).t()):
+        check(lambda L, i, w: F(L).embedding(i, w), idx, w)
+        check(lambda L, i, w: F(L).embedding(i, w, padding_idx=-2), idx, w)
+        check(lambda L, w, i: L.embedding(w, i), w, idx)
+    check(lambda L, i, w: F(L).embedding(i, w), ix([1, 2]), nc((10, 3), dtype))
+
+
+@pytest.mark.parametrize("norm_type", [2.0, 1.0, 3.5, float("inf")])
+def test_embedding_max_norm_renormalizes_weight_in_place(norm_type):
+    w = make((6, 4), high=3.0)
+    idx = ix([[0, 2, 2], [5, 1, 0]])
+    check(lambda L, i, w: F(L).embedding(i, w, max_norm=1.5, norm_type=norm_type), idx, w)
+    check(lambda L, w, i: L.embedding_renorm_(w, i, 1.0, norm_type), w, idx)
+
+
+def test_embedding_errors():
+    w = make((10, 3))
+    for args in [(ix([10]), w), (ix([-1]), w), (ix([1.0], "float32"), w), (ix([1], "uint8"), w),
+                 (ix([True], "bool"), w), (ix([1]), make((10,))), (ix([1]), make((10, 2, 2)))]:
+        check(lambda L, i, w: F(L).embedding(i, w), *args, meta=False)  # (values: no meta)
+    for pad in (10, -11):
+        check(lambda L, i, w: F(L).embedding(i, w, padding_idx=pad), ix([1]), w)
+    with pytest.raises(NotImplementedError):
+        F(mindtorch).embedding(ix([1]), w, sparse=True)
+
+
+def _bag_cases():
+    cases = []
+    offsets = {"two": ([0, 4], False), "empty_bags": ([0, 0, 4, 8], False),
+               "last": ([0, 4, 8], True), "one": ([0], False)}
+    for name, (off, last) in offsets.items():
+        for mode in (0, 1, 2):
+            for pad in (None, 4, -1):
+                cases.append(pytest.param(off, last, mode, pad,
+                                          id=f"{name}-mode{mode}-pad{pad}"))
+    return cases
+
+
+@pytest.mark.parametrize("off,last,mode,pad", _bag_cases())
+def test_embedding_bag_torch(off, last, mode, pad):
+    w = make((10, 3), "float64")
+    idx = ix([1, 2, 4, 5, 4, 3, 9, 2])
+    check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, mode, False, None, last, pad),
+          w, idx, ix(off))
+
+
+def test_embedding_bag_aux_outputs_float32():
+    """offset2bag stays empty on PyTorch's fast sum path (float32, contiguous rows, no
+    padding); bag_size counts for mean/max; max_indices the rows holding each maximum."""
+    w = mindtorch.arange(30.0).reshape(10, 3)
+    idx = ix([1, 2, 4, 5, 4, 3, 9, 2])
+    for mode in (0, 1, 2):
+        for pad in (None, 3):
+            check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, mode, False, None, False,
+                                                     pad), w, idx, ix([0, 0, 4, 8]))
+    check(lambda L, w, i, o: L.embedding_bag(w, i, o), nc((10, 3)), idx, ix([0, 3]))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_functional(mode, dtype):
+    w = make((10, 3), dtype)
+    tol = TOL.get(dtype, {})
+    idx = ix([1, 2, 4, 5, 4, 3, 9, 2])
+    check(lambda L, i, w, o: F(L).embedding_bag(i, w, o, mode=mode), idx, w, ix([0, 3, 3]),
+          **tol)
+    check(lambda L, i, w: F(L).embedding_bag(i, w, mode=mode), idx.reshape(2, 4), w, **tol)
+    check(lambda L, i, w, o: F(L).embedding_bag(i, w, o, mode=mode, include_last_offset=True),
+          idx, w, ix([0, 3, 8], "int32"), **tol)
+    check(lambda L, i, w, o: F(L).embedding_bag(i, w, o, mode=mode, padding_idx=2), idx, w,
+          ix([0, 5]), **tol)
+    if mode == "sum":
+        check(lambda L, i, w, o, p: F(L).embedding_bag(i, w, o, mode="sum",
+                                                       per_sample_weights=p),
+              idx, w, ix([0, 2, 6]), make((8,), dtype), **tol)
+
+
+def test_embedding_bag_max_norm_and_empty():
+    check(lambda L, i, w, o: F(L).embedding_bag(i, w, o, max_norm=1.0), ix([1, 2, 1]),
+          make((4, 3), high=3.0), ix([0, 1]))
+    check(lambda L, i, w, o: F(L).embedding_bag(i, w, o), ix([], "int64"), make((4, 3)),
+          ix([0, 0]))
+    check(lambda L, i, w, o: F(L).embedding_bag(i, w, o, mode="max"), ix([], "int64"),
+          make((4, 3)), ix([0]))
+
+
+@pytest.mark.parametrize("kw", [
+    {"offsets": None}, {"offsets": "2d"}, {"mode": "min"}, {"psw": "mean"},
+    {"psw": "short"}, {"idx": [10]}, {"idx": [-1]}, {"offsets": [1, 4]},
+    {"offsets": [0, 9]}, {"weight": "int"}, {"weight": "1d"}, {"idx": "float"},
+    {"padding_idx": 10}, {"idx": "3d"}, {"mode": "max", "scale_grad_by_freq": True},
+], ids=str)
+def test_embedding_bag_errors(kw):
+    kw = dict(kw)
+    idx = kw.pop("idx", [1, 2, 4, 5])
+    idx = make((2, 2, 2)).long() if idx == "3d" else ix([1.0], "float32") if idx == "float" \
+        else ix(idx)
+    offsets = kw.pop("offsets", [0, 2])
+    offsets = ix([[0], [2]]) if offsets == "2d" else None if offsets is None else ix(offsets)
+    w = {"int": make((10, 3), "int64"), "1d": make((10,))}.get(kw.pop("weight", ""),
+                                                              make((10, 3)))
+    psw = kw.pop("psw", None)
+    if psw:
+        kw["per_sample_weights"] = make((idx.numel() - (psw == "short"),))
+        kw.setdefault("mode", psw if psw != "short" else "sum")
+
+    def fn(L, i, w, o, *p):
+        extra = {k: (to_torch(v) if L is torch and isinstance(v, mindtorch.Tensor) else v)
+                 for k, v in kw.items()}
+        return F(L).embedding_bag(i, w, o, **extra)
+    check(fn, idx, w, offsets, meta=False)
+
+
+# -- one_hot -----------------------------------------------------------------------------------
+
+def test_one_hot():
+    for t, n in [(ix([0, 2, 1]), -1), (ix([[0, 3], [1, 1]]), 5), (ix(2), -1),
+                 (ix([], "int64"), 3), (ix([[0, 1, 2], [2, 1, 0]]).t(), -1)]:
+        check(lambda L, t: F(L).one_hot(t, n), t, meta=n != -1)
+    for t, n in [(ix([0, 1], "int32"), -1), (ix([0.0], "float32"), 2), (ix([0, -2]), 3),
+                 (ix([0, 2]), 2), (ix([], "int64"), -1), (ix([0]), 0), (ix([0]), -2)]:
+        check(lambda L, t: F(L).one_hot(t, n), t, meta=False)
+    assert F(mindtorch).one_hot(ix([0, 1]).to("meta"), 3).shape == (2, 3)
+    with pytest.raises(RuntimeError):
+        F(mindtorch).one_hot(ix([0, 1]).to("meta"))
+
+
+# -- dropout -----------------------------------------------------------------------------------
+
+ALL_DROPOUT = [("F", "dropout"), ("F", "alpha_dropout"), ("F", "feature_alpha_dropout"),
+               ("F", "dropout1d"), ("F", "dropout2d"), ("F", "dropout3d"),
+               ("torch", "dropout"), ("torch", "alpha_dropout"),
+               ("torch", "feature_alpha_dropout"), ("torch", "feature_dropout")]
+
+
+def _dropout_fn(where, name, inplace=False):
+    def fn(L, x, p=0.5, train=True):
+        if where == "F":
+            return getattr(F(L), name)(x, p, train, inplace)
+        return getattr(L, name + ("_" if inplace else ""))(x, p, train)
+    return fn
+
+
+@pytest.mark.parametrize("where,name", ALL_DROPOUT, ids=lambda v: str(v))
+def test_dropout_deterministic_cases(where, name):
+    """p = 0, p = 1, training off, empty input, bad p and bad dtypes as PyTorch."""
+    fn = _dropout_fn(where, name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for shape in ((3, 4), (2, 3, 4), (4,), (), (0, 4)):
+            x = make(shape)
+            for p, train in ((0.0, True), (1.0, True), (0.5, False), (1.0, False)):
+                check(lambda L, x: fn(L, x, p, train), x)
+            check(lambda L, x: fn(L, x, 1.5, True), x)
+            check(lambda L, x: fn(L, x, -0.1, False), x)
+        for dt in ("int64", "bool", "complex64"):
+            check(lambda L, x: fn(L, x, 0.5, True), make((3, 4)).to(getattr(mindtorch, dt)))
+
+
+def _structure(y, x, p, feature, alpha):
+    """y drawn by dropout from x: each element kept (x scaled) or dropped, whole channels at
+    once for the feature forms; returns the kept mask."""
+    y, x = y.double().numpy(), x.double().numpy()
+    if alpha:
+        a = 1.0 / math.sqrt((1.7580993408473766 ** 2 * p + 1) * (1 - p))
+        kept_v, dropped_v = a * x + 1.7580993408473766 * a * p, \
+            np.full_like(x, 1.7580993408473766 * a * (p - 1))
+    else:
+        kept_v, dropped_v = x / (1 - p), np.zeros_like(x)
+    kept = np.isclose(y, kept_v, rtol=1e-5, atol=1e-6)
+    dropped = np.isclose(y, dropped_v, rtol=1e-5, atol=1e-6)
+    assert (kept | dropped).all()
+    if feature:  # one draw per (sample, channel)
+        flat = kept.reshape(x.shape[0], x.shape[1], -1)
+        assert (flat.all(-1) | ~flat.any(-1)).all()
+    return kept
+
+
+@pytest.mark.filterwarnings("ignore:dropout")
+@pytest.mark.parametrize("where,name", ALL_DROPOUT, ids=lambda v: str(v))
+def test_dropout_draws(where, name):
+    feature = "feature" in name or name[-2:] in ("1d", "2d", "3d")
+    alpha = "alpha" in name
+    fn = _dropout_fn(where, name)
+    mindtorch.manual_seed(0)
+    shape = (40, 50, 3) if feature else (40, 50)
+    x = make(shape, low=0.5, high=1.5)
+    for p in (0.2, 0.7):
+        kept = _structure(fn(mindtorch, x, p, True), x, p, feature, alpha)
+        assert abs(kept.mean() - (1 - p)) < 0.06
+    y = fn(mindtorch, x.to(mindtorch.float16), 0.3, True)
+    assert y.dtype is mindtorch.float16 and y.shape == x.shape
+    assert fn(mindtorch, x.to("meta"), 0.3, True).shape == x.shape
+
+
+@pytest.mark.filterwarnings("ignore:dropout")
+def test_dropout_seeded_and_inplace():
+    x = make((6, 5))
+    mindtorch.manual_seed(3)
+    a = F(mindtorch).dropout(x, 0.5)
+    mindtorch.manual_seed(3)
+    b = F(mindtorch).dropout(x, 0.5)
+    assert_same(a, to_torch(b))
+    for where, name in ALL_DROPOUT:
+        y = make((4, 3, 2))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = _dropout_fn(where, name, inplace=True)(mindtorch, y, 0.4, True)
+        assert r is y and y.shape == (4, 3, 2) and y._version > 0
+        z = make((4, 3))
+        assert _dropout_fn(where, name, inplace=True)(mindtorch, z, 0.4, False) is z
+    x = make((3, 4))
+    assert F(mindtorch).dropout1d(x, 0.5, True, True) is x  # unsqueeze_ / squeeze_ back
+
+
+def test_dropout_nd_shapes_and_warnings():
+    for name, shape in [("dropout1d", (3, 4)), ("dropout1d", (2, 3, 4)),
+                        ("dropout2d", (2, 3, 4, 4)), ("dropout3d", (3, 2, 2, 2)),
+                        ("dropout3d", (4,))]:
+        check(lambda L, x: getattr(F(L), name)(x, 0.0), make(shape))
+    with pytest.warns(UserWarning):
+        F(mindtorch).dropout2d(make((2, 3)), 0.5)
+    with pytest.warns(UserWarning):
+        F(mindtorch).dropout2d(make((2, 3, 4)), 0.5)
+    check(lambda L, x: F(L).dropout1d(x, 0.5), make((2, 3, 4, 5)))
+    check(lambda L, x: F(L).dropout2d(x, 0.5), make((4,)))
+
+
+# -- scaled dot product attention --------------------------------------------------------------
+
+def _qkv(b=(2, 3), L=4, S=6, E=5, Ev=7, dtype="float32"):
+    return make(b + (L, E), dtype), make(b + (S, E), dtype), make(b + (S, Ev), dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("kw", [{}, {"is_causal": True}, {"scale": 0.3}, {"scale": -0.5},
+                                {"mask": "bool"}, {"mask": "float"}, {"mask": "bool_rows"},
+                                {"mask": "inf_rows"}, {"mask": "broadcast"}], ids=str)
+def test_sdpa(kw, dtype):
+    kw = dict(kw)
+    q, k, v = _qkv(dtype=dtype)
+    mask = kw.pop("mask", None)
+    if mask == "bool":
+        m = make((4, 6)) > 0
+    elif mask == "float":
+        m = make((4, 6), dtype)
+    elif mask == "bool_rows":  # rows masked everywhere give 0
+        m = make((4, 6)) > 0
+        m[1] = False
+    elif mask == "inf_rows":
+        m = make((4, 6), dtype)
+        m[0] = -math.inf
+    elif mask == "broadcast":
+        m = make((3, 1, 6)) > -1
+    tol = TOL.get(dtype, {})
+    if mask is None:
+        check(lambda L, q, k, v: F(L).scaled_dot_product_attention(q, k, v, **kw), q, k, v,
+              **tol)
+    else:
+        check(lambda L, q, k, v, m: F(L).scaled_dot_product_attention(q, k, v, m, **kw),
+              q, k, v, m, **tol)
+
+
+def test_sdpa_shapes():
+    sdpa = lambda L, *a, **k: F(L).scaled_dot_product_attention(*a, **k)  # noqa: E731
+    q, k, v = _qkv()
+    check(lambda L, q, k, v: sdpa(L, q, k, v), q[0], k[0], v[0])
+    check(lambda L, q, k, v: sdpa(L, q, k, v), q[0, 0], k[0, 0], v[0, 0])
+    check(lambda L, q, k, v: sdpa(L, q, k, v), q, k[:1], v[:1])  # batch broadcast
+    check(lambda L, q, k, v: sdpa(L, q, k, v), nc((2, 4, 5)), nc((2, 6, 5)), nc((2, 6, 3)))
+    check(lambda L, q, k, v: sdpa(L, q, k, v), q[:, :, :0], k, v)
+    check(lambda L, q, k, v: sdpa(L, q, k, v), q, k[:, :, :0], v[:, :, :0])
+    check(lambda L, q, k, v: sdpa(L, q, k, v, is_causal=True), make((1, 6, 5)),
+          make((1, 4, 5)), make((1, 4, 5)))
+    check(lambda L, q, k, v: sdpa(L, q, k, v, enable_gqa=True), make((2, 6, 4, 5)), k, v)
+    check(lambda L, q, k, v: sdpa(L, q, k, v, dropout_p=1.0), q, k, v)
+    check(lambda L, q, k, v: sdpa(L, q, k, v, dropout_p=-0.5), q, k, v)
+    out = sdpa(mindtorch, q, k, v, dropout_p=0.5)
+    assert out.shape == (2, 3, 4, 7)
+
+
+@pytest.mark.parametrize("case", [
+    "1d", "causal_and_mask", "bad_mask", "int_mask", "f64_mask", "mixed", "int",
+    "bad_k", "bad_v", "gqa_off", "gqa_bad"])
+def test_sdpa_errors(case):
+    q, k, v = _qkv()
+    m = None
+    if case == "1d":
+        q, k, v = q[0, 0, 0], k[0, 0, 0], v[0, 0, 0]
+    elif case == "causal_and_mask":
+        m = make((4, 6)) > 0
+    elif case == "bad_mask":
+        m = make((5, 6))
+    elif case == "int_mask":
+        m = make((4, 6), "int64")
+    elif case == "f64_mask":
+        m = make((4, 6), "float64")
+    elif case == "mixed":
+        k = k.double()
+    elif case == "int":
+        q, k, v = q.long(), k.long(), v.long()
+    elif case == "bad_k":
+        k = k[..., :4]
+    elif case == "bad_v":
+        v = v[..., :5, :]
+    elif case in ("gqa_off", "gqa_bad"):
+        q = make((2, 6 if case == "gqa_off" else 5, 4, 5))
+    kw = {"is_causal": case == "causal_and_mask", "enable_gqa": case == "gqa_bad"}
+    check(lambda L, q, k, v, m: F(L).scaled_dot_product_attention(q, k, v, m, **kw),
+          q, k, v, m)
+
+
+# -- distances ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_cosine_similarity(dtype):
+    tol = TOL.get(dtype, {})
+    a, b = make((4, 3, 5), dtype), make((4, 3, 5), dtype)
+    for kw in ({}, {"dim": -1}, {"dim": 0, "eps": 0.5}):
+        check(lambda L, a, b: F(L).cosine_similarity(a, b, **kw), a, b, **tol)
+    check(lambda L, a, b: L.cosine_similarity(a, b, -1), make((4, 1, 5), dtype),
+          make((3, 5), dtype), **tol)
+    check(lambda L, a, b: L.cosine_similarity(a, b, 0), make((5,), dtype), make((5,), dtype),
+          **tol)
+    check(lambda L, a, b: L.cosine_similarity(a, b, 0), make((), dtype), make((), dtype), **tol)
+    check(lambda L, a, b: F(L).cosine_similarity(a, b), nc((3, 4), dtype), make((3, 4), dtype),
+          **tol)
+    check(lambda L, a, b: F(L).cosine_similarity(a, b), make((0, 5), dtype),
+          make((0, 5), dtype), **tol)
+    check(lambda L, a, b: F(L).cosine_similarity(a, b), mindtorch.zeros(2, 3).to(a.dtype),
+          make((2, 3), dtype), **tol)
+
+
+def test_cosine_similarity_dtypes_and_errors():
+    check(lambda L, a, b: F(L).cosine_similarity(a, b), make((3, 4), "int64"), make((3, 4)))
+    check(lambda L, a, b: F(L).cosine_similarity(a, b), make((3, 4)), make((3, 4), "float64"))
+    check(lambda L, a, b: F(L).cosine_similarity(a, b), make((3, 4), "int64"),
+          make((3, 4), "int64"))
+    check(lambda L, a, b: F(L).cosine_similarity(a, b), make((4, 5)), make((3, 5)))
+    check(lambda L, a, b: F(L).cosine_similarity(a, b, 3), make((4, 5)), make((4, 5)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int64"])
+@pytest.mark.parametrize("p", [2.0, 1.0, 0.0, 3.0, float("inf"), -1.0])
+def test_pairwise_distance(p, dtype):
+    tol = TOL.get(dtype, {})
+    a, b = make((4, 5), dtype), make((4, 5), dtype)
+    check(lambda L, a, b: F(L).pairwise_distance(a, b, p), a, b, **tol)
+    check(lambda L, a, b: L.pairwise_distance(a, b, p, 1e-3, True), a, make((5,), dtype), **tol)
+    check(lambda L, a, b: F(L).pairwise_distance(a, b, p), make((5,), dtype), make((5,), dtype),
+          **tol)
+    check(lambda L, a, b: F(L).pairwise_distance(a, b, p), make((), dtype), make((), dtype),
+          **tol)
+    check(lambda L, a, b: F(L).pairwise_distance(a, b, p), nc((3, 4), dtype),
+          make((3, 4), dtype), **tol)
+    check(lambda L, a, b: F(L).pairwise_distance(a, b, p), make((0, 4), dtype),
+          make((0, 4), dtype), **tol)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 0.0, 0.5, 3.0, float("inf")])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pdist(p, dtype):
+    check(lambda L, x: F(L).pdist(x, p), make((5, 3), dtype))
+    check(lambda L, x: L.pdist(x, p), nc((4, 3), dtype))
+    for shape in ((1, 3), (0, 3), (3, 0)):
+        check(lambda L, x: F(L).pdist(x, p), make(shape, dtype))
+
+
+def test_pdist_errors():
+    for x, p in [(make((2, 3, 4)), 2.0), (make((3, 4), "int64"), 2.0), (make((3, 4)), -1.0),
+                 (make((3, 4), "float16"), 2.0), (make((3, 4), "bfloat16"), 2.0),
+                 (make((4,)), 2.0)]:
+        check(lambda L, x: F(L).pdist(x, p), x)
