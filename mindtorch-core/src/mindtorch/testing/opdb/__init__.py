@@ -8,7 +8,7 @@ from mindtorch._ops import OPS
 
 from .core import binary_samples, unary_samples
 
-FAMILIES = ("core", "activation", "special", "sorting", "factorization", "conv", "pooling",
+FAMILIES = ("core", "core_shapes", "core_linalg", "activation", "special", "sorting", "factorization", "conv", "pooling",
             "resample", "normalization", "layers", "loss", "numerics")
 SAMPLES = {}
 for _family in FAMILIES:

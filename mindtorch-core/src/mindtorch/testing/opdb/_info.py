@@ -39,6 +39,7 @@ XFAILS = {
     **{(op, "forward", "meta"): _INDICES for op in ("tril_indices", "triu_indices")},
     ("native_layer_norm", "forward"): "a bfloat16 input with a float32 weight: mean and rstd "
                                       "are bfloat16, PyTorch's are float32",
+    ("bernoulli", "out"): "bernoulli(t, p, out=) is accepted; PyTorch has out= only without p",
 }
 
 # Per-op tolerances for the forward comparison where the op's algorithm legitimately
@@ -54,6 +55,18 @@ NONDIFFERENTIABLE_ARGS = {
     "_batch_norm_inference": (3, 4),   # running_mean, running_var
     "_batch_norm_training": (3, 4),
 }
+
+# Ops whose results hold no defined values (allocation): compared like random ops, by
+# shape and dtype only.
+UNINITIALIZED = frozenset({"empty", "empty_like", "empty_strided", "new_empty_strided",
+                           "resize_", "resize_as_"})
+
+# Ops whose result (a Python bool, or its shape) depends on the data, besides those tagged
+# dynamic_output_shape: a device without data (meta) may refuse them with
+# NotImplementedError.
+DATA_DEPENDENT = frozenset({"allclose", "equal", "repeat_interleave", "nonzero",
+                            "masked_select", "argwhere", "unique", "unique_consecutive",
+                            "bincount", "histc", "item"})
 
 # Declared dtypes, where the samples do not show what an op supports.
 DTYPES = {
@@ -156,8 +169,14 @@ class OpInfo:
         return bool(self.op.options.get("out"))
 
     @property
+    def data_dependent(self):
+        return "dynamic_output_shape" in self.tags or self.name in DATA_DEPENDENT
+
+    @property
     def random(self):
-        return "random" in self.tags
+        """Results that are not reproducible (random, or uninitialized memory): checked by
+        shape and dtype only."""
+        return "random" in self.tags or self.name in UNINITIALIZED
 
     def public_names(self):
         """Where users reach the op: mindtorch.x, Tensor.x, linalg.x, special.x,

@@ -7,15 +7,20 @@ _i64 = mindtorch.int64
 def t(device, shape, dtype=mindtorch.float32, transposed=False):
     """Random values of `dtype` (made on the host from the global generator, so a seed
     gives the same values on every device); transposed=True gives a non-contiguous
-    tensor of the same shape."""
+    tensor of the same shape (dims reversed in memory; 1-d: every other element)."""
+    shape = tuple(shape)
+    if transposed and len(shape) == 1:
+        return t(device, (2 * shape[0],), dtype)[::2]
+    made = shape[::-1] if transposed else shape
     if dtype.is_floating_point or dtype.is_complex:
-        t = mindtorch.randn(tuple(shape[::-1] if transposed else shape)).to(dtype)
+        x = mindtorch.randn(made).to(dtype)
     elif dtype is mindtorch.bool:
-        t = mindtorch.randn(tuple(shape[::-1] if transposed else shape)) > 0
+        x = mindtorch.randn(made) > 0
     else:
-        t = mindtorch.randint(-5, 6, shape[::-1] if transposed else shape).to(dtype)
-    t = t.t() if transposed else t
-    return t.to(device)
+        x = mindtorch.randint(-5, 6, made).to(dtype)
+    if transposed and len(shape) > 1:
+        x = x.permute(tuple(range(len(shape)))[::-1])
+    return x.to(device)
 
 
 def ix(d, values, dtype=_i64):
