@@ -2,11 +2,10 @@
 logcumsumexp, quantile, std_mean/var_mean, nansum/nanmean, aminmax) against PyTorch
 (values and grads), finite differences (gradcheck) and the meta device (grad
 shapes/dtypes); torch's node names; the ops torch records but cannot differentiate."""
+import mindtorch
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
 from gradutil import check_gradgrad, check_grads, const, nc, randn
 from reference import assert_same
 

@@ -3,10 +3,9 @@ NaN-aware / paired reductions against PyTorch: values, index choices on ties, dt
 non-contiguous / 0-dim / empty inputs, error classes, and the meta device."""
 import math
 
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import assert_same, to_torch, torch
 
 torch.set_num_threads(1)  # torch's thread pool makes tiny ops ~1000x slower on a busy box
@@ -263,7 +262,7 @@ def test_cummax_cummin(name, dtype):
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "complex64",
                                    "complex128", "int64", "bool"])
 def test_logcumsumexp(dtype):
-    tol = {"float16": dict(rtol=2e-3, atol=2e-3), "bfloat16": dict(rtol=2e-2, atol=2e-2)}
+    tol = {"float16": {"rtol": 2e-3, "atol": 2e-3}, "bfloat16": {"rtol": 2e-2, "atol": 2e-2}}
     for shape in SHAPES:
         for x in layouts(shape, "float64"):
             x = x.to(getattr(mindtorch, dtype)) if dtype not in ("complex64", "complex128") \
@@ -321,8 +320,8 @@ def test_quantile_errors():
 
 # -- unique / unique_consecutive ---------------------------------------------------------
 
-UNIQUE_FLAGS = [dict(), dict(return_inverse=True), dict(return_counts=True),
-                dict(return_inverse=True, return_counts=True)]
+UNIQUE_FLAGS = [{}, {"return_inverse": True}, {"return_counts": True},
+                {"return_inverse": True, "return_counts": True}]
 
 
 @pytest.mark.parametrize("dtype", REAL)
@@ -367,7 +366,7 @@ def test_searchsorted():
     values = mindtorch.tensor([[-2.0, 0.0, 1.0, 6.0], [1.0, 3.0, 0.5, -1.0]])
     for right in (False, True):
         for out_int32 in (False, True):
-            kw = dict(right=right, out_int32=out_int32)
+            kw = {"right": right, "out_int32": out_int32}
             check(lambda L, s, v: L.searchsorted(s, v, **kw), seq, values)
             check(lambda L, s, v: L.searchsorted(s[0], v, **kw), seq, values)
             check(lambda L, s, v: L.searchsorted(s[1], v.t(), **kw), seq, values)
@@ -441,8 +440,8 @@ def test_histogram(dtype):
     w = make((3, 5), dtype).abs()
     edges = mindtorch.tensor([-3.0, -1.0, 0.0, 0.5, 2.0]).to(x.dtype)
     for bins in (1, 4, 7, edges):
-        for kw in (dict(), dict(range=(-1.0, 1.5)), dict(weight=w), dict(density=True),
-                   dict(weight=w, density=True)):
+        for kw in ({}, {"range": (-1.0, 1.5)}, {"weight": w}, {"density": True},
+                   {"weight": w, "density": True}):
             if "range" in kw and isinstance(bins, mindtorch.Tensor):
                 continue
             rest = {k: v for k, v in kw.items() if k != "weight"}
@@ -494,7 +493,7 @@ def test_isin(dtype):
 
 @pytest.mark.parametrize("dtype", REAL + ["complex64"])
 def test_nansum_nanmean(dtype):
-    tol = {"float16": dict(rtol=2e-3, atol=2e-3), "bfloat16": dict(rtol=2e-2, atol=2e-2)}
+    tol = {"float16": {"rtol": 2e-3, "atol": 2e-3}, "bfloat16": {"rtol": 2e-2, "atol": 2e-2}}
     for shape in SHAPES:
         for x in layouts(shape, dtype, nan=True):
             for d in [None, ()] + dims(len(shape)) + ([(0, -1)] if len(shape) > 1 else []):
@@ -517,7 +516,7 @@ def test_std_var_mean(name):
         for x in layouts((3, 4), dtype):
             for form in forms:
                 check(lambda L, t: form(L, getattr(L, name), t), x,
-                      **(dict(rtol=2e-3, atol=2e-3) if dtype == "float16" else {}))
+                      **({"rtol": 2e-3, "atol": 2e-3} if dtype == "float16" else {}))
     check_meta(lambda L, t: getattr(L, name)(t, 1), make((3, 4), "float32"))
 
 

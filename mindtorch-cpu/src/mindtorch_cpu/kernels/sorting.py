@@ -77,7 +77,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     a = arr(self)
     if not self.ndim:
         return _scalar_result(self, a)
-    rows, key = _rows(self, dim)
+    _, key = _rows(self, dim)
     order = _order(key, -1, largest)[..., :k]
     if sorted and k:
         chosen = np.take_along_axis(key, order, -1)
@@ -225,18 +225,21 @@ def _nth_element(v, first, nth, last, less):
     _insertion_sort(v, first, last, less)
 
 
-def _greater(x, y):
-    return (x != x and y == y) or x > y
+_isnan = math.isnan
+
+
+def _greater(x, y):  # NaN the greatest
+    return (_isnan(x) and not _isnan(y)) or x > y
 
 
 def _smaller(x, y):
-    return (x == x and y != y) or x < y
+    return (not _isnan(x) and _isnan(y)) or x < y
 
 
 def _torch_topk(values, k, largest):
     """The indices torch's CPU topk (sorted=True) returns for one row."""
     v, n = [(x, i) for i, x in enumerate(values)], len(values)
-    if any(x != x for x in values):
+    if any(map(_isnan, values)):
         less = _greater if largest else _smaller
     else:  # (the same order without NaN, compared in C)
         less = operator.gt if largest else operator.lt
@@ -278,8 +281,7 @@ def _torch_quickselect(values, k):
     n = len(values)
     vals, idx = list(values), list(range(n))
 
-    def gt(x, y):
-        return (x != x and y == y) or x > y
+    gt = _greater
 
     def swap(i, j):
         vals[i], vals[j] = vals[j], vals[i]

@@ -250,6 +250,7 @@ def _quantile_of(ignore_nan):
         """torch's quantile_impl: sort along the reduced dim, rank q among the (non-NaN)
         values, gather and interpolate; differentiable through sort/gather/lerp."""
         import mindtorch as M
+
         from ..._tensor import Tensor
         if not isinstance(q, Tensor):
             if not 0 <= q <= 1:
