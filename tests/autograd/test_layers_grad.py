@@ -6,11 +6,10 @@ pairwise_distance, pdist (PdistBackward0); dropout's gradient is its mask, scale
 import math
 import warnings
 
+import mindtorch
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
 from gradutil import check_gradgrad, check_grads, const, nc, rand, randn
 
 M = mindtorch

@@ -4,11 +4,10 @@
 nodes; rms_norm, local_response_norm and normalize differentiate through their
 decompositions.  Second derivatives for the formulas (their statistics are recomputed
 differentiably under create_graph)."""
+import mindtorch
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
 from gradutil import check_gradgrad, check_grads, const, nc, rand, randn
 
 M = mindtorch

@@ -5,14 +5,13 @@ device's shapes/dtypes; dropout by its structure (random draws differ from PyTor
 import math
 import warnings
 
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import assert_same, to_torch, torch
 from test_normalization import TOL, check, make, nc
 
-F = lambda lib: lib.nn.functional  # noqa: E731
+F = lambda lib: lib.nn.functional
 
 
 def ix(values, dtype="int64"):
@@ -103,7 +102,7 @@ def test_embedding_errors():
                  (ix([True], "bool"), w), (ix([1]), make((10,))), (ix([1]), make((10, 2, 2)))]:
         check(lambda L, i, w: F(L).embedding(i, w), *args, meta=False)  # (values: no meta)
     for pad in (10, -11):
-        check(lambda L, i, w: F(L).embedding(i, w, padding_idx=pad), ix([1]), w)
+        check(lambda L, i, w, pad=pad: F(L).embedding(i, w, padding_idx=pad), ix([1]), w)
     with pytest.raises(NotImplementedError):
         F(mindtorch).embedding(ix([1]), w, sparse=True)
 
@@ -135,8 +134,9 @@ def test_embedding_bag_aux_outputs_float32():
     idx = ix([1, 2, 4, 5, 4, 3, 9, 2])
     for mode in (0, 1, 2):
         for pad in (None, 3):
-            check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, mode, False, None, False,
-                                                     pad), w, idx, ix([0, 0, 4, 8]))
+            check(lambda L, w, i, o, mode=mode, pad=pad: L.embedding_bag(w, i, o, False, mode, False,
+                                                                        None, False, pad),
+                  w, idx, ix([0, 0, 4, 8]))
     check(lambda L, w, i, o: L.embedding_bag(w, i, o), nc((10, 3)), idx, ix([0, 3]))
 
 
@@ -200,10 +200,10 @@ def test_embedding_bag_errors(kw):
 def test_one_hot():
     for t, n in [(ix([0, 2, 1]), -1), (ix([[0, 3], [1, 1]]), 5), (ix(2), -1),
                  (ix([], "int64"), 3), (ix([[0, 1, 2], [2, 1, 0]]).t(), -1)]:
-        check(lambda L, t: F(L).one_hot(t, n), t, meta=n != -1)
+        check(lambda L, t, n=n: F(L).one_hot(t, n), t, meta=n != -1)
     for t, n in [(ix([0, 1], "int32"), -1), (ix([0.0], "float32"), 2), (ix([0, -2]), 3),
                  (ix([0, 2]), 2), (ix([], "int64"), -1), (ix([0]), 0), (ix([0]), -2)]:
-        check(lambda L, t: F(L).one_hot(t, n), t, meta=False)
+        check(lambda L, t, n=n: F(L).one_hot(t, n), t, meta=False)
     assert F(mindtorch).one_hot(ix([0, 1]).to("meta"), 3).shape == (2, 3)
     with pytest.raises(RuntimeError):
         F(mindtorch).one_hot(ix([0, 1]).to("meta"))
@@ -234,7 +234,7 @@ def test_dropout_deterministic_cases(where, name):
         for shape in ((3, 4), (2, 3, 4), (4,), (), (0, 4)):
             x = make(shape)
             for p, train in ((0.0, True), (1.0, True), (0.5, False), (1.0, False)):
-                check(lambda L, x: fn(L, x, p, train), x)
+                check(lambda L, x, p=p, train=train: fn(L, x, p, train), x)
             check(lambda L, x: fn(L, x, 1.5, True), x)
             check(lambda L, x: fn(L, x, -0.1, False), x)
         for dt in ("int64", "bool", "complex64"):
@@ -301,7 +301,7 @@ def test_dropout_nd_shapes_and_warnings():
     for name, shape in [("dropout1d", (3, 4)), ("dropout1d", (2, 3, 4)),
                         ("dropout2d", (2, 3, 4, 4)), ("dropout3d", (3, 2, 2, 2)),
                         ("dropout3d", (4,))]:
-        check(lambda L, x: getattr(F(L), name)(x, 0.0), make(shape))
+        check(lambda L, x, name=name: getattr(F(L), name)(x, 0.0), make(shape))
     with pytest.warns(UserWarning):
         F(mindtorch).dropout2d(make((2, 3)), 0.5)
     with pytest.warns(UserWarning):
@@ -346,7 +346,7 @@ def test_sdpa(kw, dtype):
 
 
 def test_sdpa_shapes():
-    sdpa = lambda L, *a, **k: F(L).scaled_dot_product_attention(*a, **k)  # noqa: E731
+    sdpa = lambda L, *a, **k: F(L).scaled_dot_product_attention(*a, **k)
     q, k, v = _qkv()
     check(lambda L, q, k, v: sdpa(L, q, k, v), q[0], k[0], v[0])
     check(lambda L, q, k, v: sdpa(L, q, k, v), q[0, 0], k[0, 0], v[0, 0])
@@ -401,7 +401,7 @@ def test_cosine_similarity(dtype):
     tol = TOL.get(dtype, {})
     a, b = make((4, 3, 5), dtype), make((4, 3, 5), dtype)
     for kw in ({}, {"dim": -1}, {"dim": 0, "eps": 0.5}):
-        check(lambda L, a, b: F(L).cosine_similarity(a, b, **kw), a, b, **tol)
+        check(lambda L, a, b, kw=kw: F(L).cosine_similarity(a, b, **kw), a, b, **tol)
     check(lambda L, a, b: L.cosine_similarity(a, b, -1), make((4, 1, 5), dtype),
           make((3, 5), dtype), **tol)
     check(lambda L, a, b: L.cosine_similarity(a, b, 0), make((5,), dtype), make((5,), dtype),
@@ -454,4 +454,4 @@ def test_pdist_errors():
     for x, p in [(make((2, 3, 4)), 2.0), (make((3, 4), "int64"), 2.0), (make((3, 4)), -1.0),
                  (make((3, 4), "float16"), 2.0), (make((3, 4), "bfloat16"), 2.0),
                  (make((4,)), 2.0)]:
-        check(lambda L, x: F(L).pdist(x, p), x)
+        check(lambda L, x, p=p: F(L).pdist(x, p), x)

@@ -4,14 +4,13 @@ updates of running statistics, non-contiguous and empty inputs, error classes, a
 device's shapes/dtypes."""
 import warnings
 
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import assert_same, to_torch, torch
 
 RNG = np.random.default_rng(0)
-TOL = {"float16": dict(rtol=2e-3, atol=2e-3), "bfloat16": dict(rtol=2e-2, atol=3e-2)}
+TOL = {"float16": {"rtol": 2e-3, "atol": 2e-3}, "bfloat16": {"rtol": 2e-2, "atol": 3e-2}}
 
 
 def make(shape, dtype="float32", low=-2.0, high=2.0, positive=False):
@@ -141,15 +140,18 @@ def test_batch_norm(shape, dtype):
     rm, rv = make((3,), dtype), make((3,), dtype, positive=True)
     tol = TOL.get(dtype, {})
     for training in (True, False):
-        check(lambda L, x, rm, rv, w, b: F(L).batch_norm(x, rm, rv, w, b, training, 0.3, 1e-3),
+        check(lambda L, x, rm, rv, w, b, t=training: F(L).batch_norm(x, rm, rv, w, b, t, 0.3,
+                                                                     1e-3),
               x, rm, rv, w, b, **tol)
     check(lambda L, x: F(L).batch_norm(x, None, None, training=True), x, **tol)
     check(lambda L, x, rm, rv: F(L).batch_norm(x, rm, rv), x, rm, rv, **tol)
     for training in (True, False):
-        check(lambda L, x, w, b, rm, rv: L.native_batch_norm(x, w, b, rm, rv, training, 0.1,
-                                                             1e-5), x, w, b, rm, rv, **tol)
-        check(lambda L, x, w, b, rm, rv: L.batch_norm(x, w, b, rm, rv, training, 0.2, 1e-5,
-                                                      False), x, w, b, rm, rv, **tol)
+        check(lambda L, x, w, b, rm, rv, t=training: L.native_batch_norm(x, w, b, rm, rv, t,
+                                                                         0.1, 1e-5),
+              x, w, b, rm, rv, **tol)
+        check(lambda L, x, w, b, rm, rv, t=training: L.batch_norm(x, w, b, rm, rv, t, 0.2, 1e-5,
+                                                                  False),
+              x, w, b, rm, rv, **tol)
     check(lambda L, x: L.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5), x, **tol)
 
 

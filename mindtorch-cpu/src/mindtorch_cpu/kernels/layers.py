@@ -11,7 +11,7 @@ from .._np import arr, wrap
 def pdist(self, p=2.0):
     (m,) = L.check_pdist(self, p)
     a = arr(self)
-    n, d = a.shape
+    d = a.shape[1]
     if m == 0 or d == 0:
         return wrap(np.zeros(m, self.dtype.np), self.dtype)
     from scipy.spatial import distance
