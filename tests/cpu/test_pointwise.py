@@ -1,5 +1,6 @@
-"""Pointwise ops against PyTorch: every op of the UNARY/BINARY tables plus clamp, where,
-round, gelu, silu, lerp, div rounding modes and pow; functional, in-place and out= forms;
+"""Pointwise ops against PyTorch: every op of the UNARY/BINARY tables plus clamp (and
+clamp_min/clamp_max), where, round, gelu, silu, lerp, nan_to_num, div rounding modes, pow
+and the in-place addcmul_/addcdiv_; functional, in-place and out= forms;
 all dtypes (same error class where torch refuses a dtype); broadcasting, Python scalars on
 either side, non-contiguous, 0-dim and empty inputs; meta shapes/dtypes equal cpu's."""
 import warnings
@@ -385,6 +386,53 @@ def test_clamp(dtype):
     compare(lambda: M.clamp(x, lo, hi), lambda: torch.clamp(th(x), th(lo), th(hi)),
             **_tol(dtype))
     compare(lambda: M.clamp(x, min=lo), lambda: torch.clamp(th(x), min=th(lo)), **_tol(dtype))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_clamp_min_max(dtype):
+    x = noncontig((3, 4), dtype, seed=19)
+    bound = make((4,), dtype, seed=20, low=-1, high=1)
+    for name in ("clamp_min", "clamp_max"):
+        for b in (0, -0.5, True, bound, M.tensor(0.5)):
+            got = compare(lambda: getattr(M, name)(x, b), lambda: getattr(torch, name)(th(x), th(b)),
+                          **_tol(dtype))
+            if got is None:
+                continue
+            check_meta([x, b], got, getattr(M, name))
+            compare(lambda: getattr(x, name)(b), lambda: getattr(th(x), name)(th(b)),
+                    **_tol(dtype))
+            compare(lambda: getattr(x.clone(), name + "_")(b),
+                    lambda: getattr(th(x), name + "_")(th(b)), **_tol(dtype))
+            out = M.empty(0, dtype=got.dtype)
+            assert getattr(M, name)(x, b, out=out) is out
+
+
+@pytest.mark.parametrize("dtype", ["int64", "float16", "float32", "float64", "complex64"])
+def test_addcmul_addcdiv_in_place(dtype):
+    a = noncontig((3, 4), dtype, seed=30)
+    b, c = make((4,), dtype, seed=31), make((3, 1), dtype, seed=32, nonzero=True)
+    for name in ("addcmul_", "addcdiv_"):
+        for kw in ({}, {"value": 2}):
+            compare(lambda: getattr(a.clone(), name)(b, c, **kw),
+                    lambda: getattr(th(a), name)(th(b), th(c), **kw), **_tol(dtype))
+    compare(lambda: make((4,), dtype).addcmul_(a, b), lambda: th(make((4,), dtype)).addcmul_(
+        th(a), th(b)))  # self cannot take the broadcast shape
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "float16", "bfloat16", "float32",
+                                   "float64", "complex64", "complex128"])
+def test_nan_to_num(dtype):
+    inf, nan = float("inf"), float("nan")
+    vals = [nan, inf, -inf, 1.5, -0.0]
+    x = M.tensor(vals).to(getattr(M, dtype)) if getattr(M, dtype).kind in "fc" else \
+        make((5,), dtype)
+    if x.dtype.is_complex:
+        x = x + M.tensor([inf, nan, 2.0, -inf, nan]).to(x.dtype) * 1j
+    for kw in ({}, dict(nan=1.0), dict(nan=0.5, posinf=9.0, neginf=-9.0), dict(posinf=1e300)):
+        got = compare(lambda: M.nan_to_num(x, **kw), lambda: torch.nan_to_num(th(x), **kw))
+        compare(lambda: x.clone().nan_to_num_(**kw), lambda: th(x).nan_to_num_(**kw))
+        out = M.empty(0, dtype=got.dtype)
+        assert M.nan_to_num(x, out=out, **kw) is out
 
 
 def test_clamp_nan_and_mixed():

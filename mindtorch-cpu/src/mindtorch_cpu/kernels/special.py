@@ -27,7 +27,7 @@ def unary(fn, name):
         out = op.result_dtype(self) if name != "angle" else S.angle_dtype(self.dtype)
         a = arr(self)
         compute = np.float32 if out.itemsize == 2 and out.kind == "f" else out.np
-        if a.dtype != compute:
+        if a.dtype != compute and a.dtype.kind != "c":  # (angle: complex in, real out)
             a = a.astype(compute)
         with np.errstate(all="ignore"):
             return wrap(fn(a), out)
@@ -69,8 +69,15 @@ def _heaviside(a, b):
     return np.where(a == 0, b, a > 0).astype(np.result_type(a, b))
 
 
-def _nextafter(a, b):
-    return np.nextafter(a, b)
+def _zeta(x, q):
+    # PyTorch: nan for q = +inf, unless x == 1 (SciPy: 0)
+    return np.where(np.isposinf(q) & (x != 1), np.nan, _special("zeta")(x, q))
+
+
+def _lcm(a, b):
+    # PyTorch's |a / gcd * b| (what overflows, overflows as in PyTorch)
+    g = np.gcd(a, b)
+    return np.abs(np.where(g == 0, 0, a // np.where(g == 0, 1, g) * b)).astype(g.dtype)
 
 
 def _logit(self, eps=None):
@@ -103,9 +110,9 @@ UNARY = {
 }
 BINARY = {
     "xlogy": _special("xlogy"), "special_xlog1py": _special("xlog1py"),
-    "special_zeta": _special("zeta"), "hypot": np.hypot, "copysign": np.copysign,
+    "special_zeta": _zeta, "hypot": np.hypot, "copysign": np.copysign,
     "logaddexp": _logaddexp, "logaddexp2": np.logaddexp2, "heaviside": _heaviside,
-    "nextafter": _nextafter, "gcd": np.gcd, "lcm": np.lcm,
+    "nextafter": np.nextafter, "gcd": np.gcd, "lcm": _lcm,
 }
 
 KERNELS = {name: unary(fn, name) for name, fn in UNARY.items()}

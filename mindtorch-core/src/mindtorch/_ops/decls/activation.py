@@ -10,7 +10,7 @@ argument, F.softmax's optional dim) the F function is a separate op, `functional
 import math
 
 from ... import _dtype as D
-from ..._scalars import checked_scalar
+from ..._scalars import _overflow, checked_scalar
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace
@@ -77,14 +77,20 @@ def _leaky_relu(self, negative_slope=0.01):
 
 
 def _int_bound(self, v):
-    """A Scalar argument of an integer op, as PyTorch converts it (checked, truncated)."""
+    """A Scalar argument of an integer op, as PyTorch converts it (truncated, checked)."""
+    if self.dtype.kind in "ui" and type(v) is not complex:
+        v, info = int(v), D.iinfo(self.dtype)
+        if not info.min <= v <= info.max:  # (c10's checked conversion)
+            raise _overflow(self.dtype)
     checked_scalar(v, self.dtype)
-    return int(v) if self.dtype.kind in "ui" else v
+    return v
 
 
 def _hardtanh(self, min_val=-1, max_val=1):
     if self.dtype is D.bool:
         raise RuntimeError("Bool inputs not supported for hardtanh")
+    if self.dtype.kind == "u" and (int(min_val) < 0 or int(max_val) < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     if self.dtype.is_complex:
         raise NotImplementedError("clamp is not supported for complex types")
     lo, hi = _int_bound(self, min_val), _int_bound(self, max_val)
@@ -220,7 +226,7 @@ def _softmax_dim(name, ndim, stacklevel):
 def _functional_softmax(name, negate=False):
     def fn(self, dim=None, _stacklevel=3, dtype=None):
         if dim is None:
-            dim = _softmax_dim(name, self.ndim, _stacklevel + 2)
+            dim = _softmax_dim(name, self.ndim, _stacklevel)
         x = -self if negate else self
         return OPS["log_softmax" if name == "log_softmax" else "softmax"].call(x, dim, dtype)
     return fn
@@ -232,22 +238,22 @@ def _functional_softmax(name, negate=False):
 # F.<name> is the op itself, exposure of the op)
 ACTIVATIONS = {
     "elu": ("Scalar alpha=1, Scalar scale=1, Scalar input_scale=1", _elu,
-            "float alpha=1.0", _HIDDEN),
+            "Scalar alpha=1.0", _HIDDEN),
     "selu": ("", lambda self: OPS["elu"].call(self, SELU_ALPHA, SELU_SCALE, 1), "", dict(
         method=False)),
-    "celu": ("Scalar alpha=1.0", _celu, "float alpha=1.0", dict(method=False)),
-    "leaky_relu": ("Scalar negative_slope=0.01", _leaky_relu, "float negative_slope=0.01",
+    "celu": ("Scalar alpha=1.0", _celu, "Scalar alpha=1.0", dict(method=False)),
+    "leaky_relu": ("Scalar negative_slope=0.01", _leaky_relu, "Scalar negative_slope=0.01",
                    _HIDDEN),
     "hardtanh": ("Scalar min_val=-1, Scalar max_val=1", _hardtanh,
-                 "float min_val=-1.0, float max_val=1.0", _HIDDEN),
+                 "Scalar min_val=-1.0, Scalar max_val=1.0", _HIDDEN),
     "hardsigmoid": ("", _hardsigmoid, "", _HIDDEN),
     "hardswish": ("", _hardswish, "", _HIDDEN),
     "mish": ("", _mish, "", _HIDDEN),
-    "threshold": ("Scalar threshold, Scalar value", _threshold, "float threshold, float value",
+    "threshold": ("Scalar threshold, Scalar value", _threshold, "Scalar threshold, Scalar value",
                   dict(method=False)),
     "rrelu": ("Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
               "Generator? generator=None", _rrelu,
-              "float lower=0.125, float upper=0.3333333333333333, bool training=False",
+              "Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False",
               dict(method=False)),
     "softplus": ("Scalar beta=1, Scalar threshold=20", _softplus, None, _HIDDEN),
     "log_sigmoid": ("", _log_sigmoid, None, dict(_HIDDEN, public_name="logsigmoid")),
@@ -274,6 +280,12 @@ COMPOSITIONS = {
 }
 
 
+def _functional_hardtanh(self, min_val=-1.0, max_val=1.0, inplace=False):
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _inplace_choice("hardtanh")(self, min_val, max_val, inplace)
+
+
 def _inplace_choice(name):
     """F.<name>(input, ..., inplace): the op or its in-place variant (F's arguments are the
     op's first ones; the rest take the op's defaults)."""
@@ -296,8 +308,9 @@ def _declare():
         define(f"{name}({_with('Tensor self', extra)}) -> Tensor", decomposition=decomposition,
                modules=modules, **exposure)
         if f_args is not None:
+            choice = _functional_hardtanh if name == "hardtanh" else _inplace_choice(name)
             define(f"functional_{name}({_with('Tensor self', f_args, 'bool inplace=False')})"
-                   f" -> Tensor", decomposition=_inplace_choice(name), modules=F, **_HIDDEN)
+                   f" -> Tensor", decomposition=choice, modules=F, **_HIDDEN)
     define("rrelu_with_noise(Tensor self, Tensor? noise, Scalar lower, Scalar upper, "
            "bool training) -> Tensor", decomposition=_rrelu_with_noise, **_HIDDEN)
     define("prelu(Tensor self, Tensor weight) -> Tensor", decomposition=_prelu, modules=F)

@@ -433,9 +433,12 @@ def _nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     if not self.dtype.is_floating_point:
         return self.clone()
     info = M.finfo(self.dtype)
-    r = M.where(self.isnan(), 0.0 if nan is None else nan, self)
-    r = M.where(r == float("inf"), info.max if posinf is None else posinf, r)
-    return M.where(r == float("-inf"), info.min if neginf is None else neginf, r)
+
+    def fit(v):  # as C++ converts a double: beyond the dtype's range is infinite
+        return v if not abs(v) > info.max else math.copysign(math.inf, v)
+    r = M.where(self.isnan(), 0.0 if nan is None else fit(nan), self)
+    r = M.where(r == math.inf, info.max if posinf is None else fit(posinf), r)
+    return M.where(r == -math.inf, info.min if neginf is None else fit(neginf), r)
 
 
 def _diff(self, n=1, dim=-1, prepend=None, append=None):

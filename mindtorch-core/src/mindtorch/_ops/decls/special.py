@@ -56,6 +56,8 @@ ACCEPTS = {"erfc": _REAL, "erfinv": _REAL, "lgamma": _REAL, "digamma": _REAL, "i
            "logaddexp2": "f", "nextafter": "f", "heaviside": "uibf", "gcd": "ui", "lcm": "ui",
            **{f"special_{n}": _REAL for n in ("erfcx", "i0e", "i1", "i1e", "ndtri",
                                               "log_ndtr", "entr")}}
+# ... and float16/bfloat16 too
+NO_HALF = {"special_zeta", "special_erfcx", "special_ndtri", "special_log_ndtr"}
 # names in PyTorch's messages where they differ
 _KERNEL_NAMES = {"special_zeta": "zeta", "special_xlog1py": "xlog1py"}
 
@@ -66,8 +68,9 @@ def check_accepts(name, dtype):
     if kinds is not None and dtype.kind not in kinds:
         raise NotImplementedError(f'"{_KERNEL_NAMES.get(name, name)}_cpu" not implemented for '
                                   f"'{_type_name(dtype)}'")
-    if name == "special_zeta" and dtype.itemsize == 2:
-        raise NotImplementedError(f"\"zeta_cpu\" not implemented for '{_type_name(dtype)}'")
+    if name in NO_HALF and dtype.kind == "f" and dtype.itemsize == 2:
+        raise NotImplementedError(f'"{_KERNEL_NAMES.get(name, name)}_cpu" not implemented for '
+                                  f"'{_type_name(dtype)}'")
 
 
 def angle_dtype(dtype):
@@ -198,7 +201,15 @@ class _SelfFirst:
 
 
 def _polygamma_(self, n):
-    return write_into(self, _SelfFirst(OPS["polygamma"]), (n,))
+    return write_into(self, _SelfFirst(OPS["polygamma"]), (n,), _fits)
+
+
+def _fits(self, result):
+    """An in-place result must cast to self's dtype (define_inplace's check)."""
+    from ... import _promotion
+    if not _promotion.can_cast(result.dtype, self.dtype):
+        raise RuntimeError(f"result type {_type_name(result.dtype)} can't be cast to the "
+                           f"desired output type {_type_name(self.dtype)}")
 
 
 def _polygamma_public(binding):
@@ -206,6 +217,8 @@ def _polygamma_public(binding):
     from ..._tensor import Tensor
 
     def polygamma(*args, **kwargs):
+        if "input" in kwargs:  # PyTorch's name for the tensor
+            kwargs["self"] = kwargs.pop("input")
         if args and isinstance(args[0], Tensor):
             return binding(*args[1:2], args[0], *args[2:], **kwargs)
         return binding(*args, **kwargs)
