@@ -318,7 +318,8 @@ def _qkv(b=(2, 3), L=4, S=6, E=5, Ev=7, dtype="float32"):
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 @pytest.mark.parametrize("kw", [{}, {"is_causal": True}, {"scale": 0.3}, {"scale": -0.5},
-                                {"mask": "bool"}, {"mask": "float"}, {"mask": "bool_rows"},
+                                {"mask": "bool"}, {"mask": "float"}, {"mask": "float32"},
+                                {"mask": "bool_rows"},
                                 {"mask": "inf_rows"}, {"mask": "broadcast"}], ids=str)
 def test_sdpa(kw, dtype):
     kw = dict(kw)
@@ -328,6 +329,8 @@ def test_sdpa(kw, dtype):
         m = make((4, 6)) > 0
     elif mask == "float":
         m = make((4, 6), dtype)
+    elif mask == "float32":  # (also taken by queries of other dtypes)
+        m = make((4, 6))
     elif mask == "bool_rows":  # rows masked everywhere give 0
         m = make((4, 6)) > 0
         m[1] = False

@@ -192,6 +192,8 @@ def test_batch_norm_empty():
           make((3,)), make((3,)))
     check(lambda L, x: L.batch_norm(x, None, None, None, None, True, 0.1, 1e-5, False),
           make((0, 3), "int64"))
+    check(lambda L, x: L.native_batch_norm(x, None, None, None, None, True, 0.1, 1e-5),
+          make((0, 3)))
 
 
 @pytest.mark.parametrize("call", [

@@ -569,8 +569,7 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
                            f"instead.")
     if query.dtype.kind != "f":
         raise RuntimeError(f"expected scalar type Float but found {_type_name(query.dtype)}")
-    if attn_mask is not None and attn_mask.dtype is not D.bool and \
-            attn_mask.dtype is not query.dtype:
+    if attn_mask is not None and attn_mask.dtype not in (D.bool, D.float32, query.dtype):
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {_c_name(attn_mask.dtype)} and  "
                            f"query.dtype: {_c_name(query.dtype)} instead.")

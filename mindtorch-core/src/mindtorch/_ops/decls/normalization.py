@@ -255,6 +255,9 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
             raise RuntimeError(f"The function 'native_batch_norm' is not differentiable with "
                                f"respect to argument '{name}'. This input cannot have "
                                f"requires_grad True.")
+    if training and not input.numel():  # (torch.batch_norm handles empty input itself)
+        raise RuntimeError(f"input tensor must have at least one element, but got input_sizes "
+                           f"= {list(input._shape)}")
     if training:
         out, mean, invstd, var = OPS["_batch_norm_training"].call(input, weight, bias, eps)
         if running_mean is not None or running_var is not None:
