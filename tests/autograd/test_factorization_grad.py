@@ -151,6 +151,28 @@ CASES = [
     ("linalg_tensorsolve", lambda m, a, b: L(m).tensorsolve(a, b),
      [_sq(4, 4).reshape(2, 2, 4), _x(2, 2)]),
     ("linalg_matmul", lambda m, a, b: L(m).matmul(a, b), [_x(2, 3), _x(3)]),
+    ("linalg_lu_factor", lambda m, a: L(m).lu_factor(a).LU, [_sq(3, 3)]),
+    ("linalg_lu_factor_ex", lambda m, a: L(m).lu_factor_ex(a).LU, [_x(2, 2)]),
+    ("linalg_lu_factor_ex_wide", lambda m, a: L(m).lu_factor_ex(a).LU, [_x(2, 2, 3)]),
+    ("linalg_lu_factor_ex_tall", lambda m, a: L(m).lu_factor_ex(a).LU, [nc(_x(3, 2))]),
+    ("linalg_lu", lambda m, a: L(m).lu(a)[1:], [_sq(2, 3, 3)]),
+    ("linalg_lu_wide", lambda m, a: L(m).lu(a)[1:], [_x(2, 3)]),
+    ("linalg_lu_tall", lambda m, a: L(m).lu(a)[1:], [_x(3, 2)]),
+    ("lu_unpack", lambda m, a: m.lu_unpack(*L(m).lu_factor(a))[1:], [_sq(3, 3)]),
+    ("lu_unpack_tall", lambda m, a: m.lu_unpack(*L(m).lu_factor(a))[1:], [_x(3, 2)]),
+    ("lu_unpack_wide", lambda m, a: m.lu_unpack(*L(m).lu_factor(a))[2], [_x(2, 3)]),
+    ("lu", lambda m, a: m.lu(a)[0], [_sq(3, 3)]),
+    ("linalg_lu_solve", lambda m, a, b: L(m).lu_solve(*L(m).lu_factor(a), b),
+     [_sq(3, 3), _x(3, 2)]),
+    ("linalg_lu_solve_adjoint", lambda m, a, b: L(m).lu_solve(*L(m).lu_factor(a), b,
+                                                              adjoint=True),
+     [_sq(2, 3, 3), _x(3, 1)]),
+    ("linalg_lu_solve_right", lambda m, a, b: L(m).lu_solve(*L(m).lu_factor(a), b, left=False),
+     [_sq(3, 3), nc(_x(2, 3))]),
+    ("linalg_lu_solve_right_adjoint",
+     lambda m, a, b: L(m).lu_solve(*L(m).lu_factor(a), b, left=False, adjoint=True),
+     [_sq(3, 3), _x(2, 3)]),
+    ("lu_solve", lambda m, a, b: m.lu_solve(b, *L(m).lu_factor(a)), [_sq(3, 3), _x(3, 2)]),
     ("dist", lambda m, a, b: m.dist(a, b), [_x(3, 2), _x(2)]),
     ("dist_p", lambda m, a, b: a.dist(b, 3), [_x(3), nc(_x(3))]),
     ("dist_inf", lambda m, a, b: m.dist(a, b, INF), [_x(2, 2), _x(2, 2)]),
@@ -287,7 +309,9 @@ def test_in_place_around_decompositions():
     lambda m, a: L(m).norm(a), lambda m, a: L(m).vector_norm(a),
     lambda m, a: L(m).cross(a, a), lambda m, a: m.cholesky_solve(a, a),
     lambda m, a: m.cholesky_inverse(a), lambda m, a: m.dist(a, a), lambda m, a: m.cdist(a, a),
-    lambda m, a: L(m).diagonal(a),
+    lambda m, a: L(m).diagonal(a), lambda m, a: L(m).lu_factor(a)[0],
+    lambda m, a: L(m).lu(a)[1], lambda m, a: m.lu_unpack(*L(m).lu_factor(a))[1],
+    lambda m, a: L(m).lu_solve(*L(m).lu_factor(a), a), lambda m, a: m.lu(a)[0],
 ])
 def test_node_names(fn):
     names = []
@@ -315,6 +339,8 @@ GRADGRAD = [
     ("matrix_exp", lambda m, a: L(m).matrix_exp(a), [_x(2, 2)]),
     ("lstsq", lambda m, a, b: L(m).lstsq(a, b).solution, [_x(3, 2), _x(3)]),
     ("cdist", lambda m, a, b: m.cdist(a, b), [_x(2, 2), _x(2, 2)]),
+    ("lu", lambda m, a: L(m).lu(a)[1:], [_sq(2, 2)]),
+    ("lu_solve", lambda m, a, b: L(m).lu_solve(*L(m).lu_factor(a), b), [_sq(2, 2), _x(2, 1)]),
 ]
 
 

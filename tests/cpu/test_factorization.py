@@ -661,3 +661,57 @@ def test_namespace():
     assert type(mindtorch.linalg.svd(rand((2, 2)))).__name__ == "linalg_svd"
     assert type(mindtorch.svd(rand((2, 2)))).__name__ == "svd"
     assert not hasattr(mindtorch, "linalg_inv") and not hasattr(mindtorch.Tensor, "cdist")
+
+
+# -- LU ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(3, 3), (2, 3, 4), (4, 2), (0, 3, 3), (3, 0), (1, 1)],
+                         ids=str)
+def test_lu_factor_and_unpack(shape, dtype):
+    a = rand(shape, dtype)
+    tol = TOL[dtype]
+    for x in (a, transposed(a)) if a.numel() else (a,):
+        check(lambda m, t: L(m).lu_factor(t), x, **tol)  # LAPACK's pivots (1-based int32)
+        check(lambda m, t: L(m).lu_factor_ex(t), x, **tol)
+        check(lambda m, t: L(m).lu(t), x, **tol)
+        check(lambda m, t: m.lu_unpack(*L(m).lu_factor(t)), x, **tol)
+        check(lambda m, t: m.lu_unpack(*L(m).lu_factor(t), unpack_data=False), x, **tol)
+        check(lambda m, t: m.lu_unpack(*L(m).lu_factor(t), unpack_pivots=False), x, **tol)
+        check(lambda m, t: m.lu(t), x, **tol)
+        check(lambda m, t: tuple(t.lu(get_infos=True)), x, **tol)
+    p, lower, upper = mindtorch.linalg.lu(a)
+    np.testing.assert_allclose((p @ lower @ upper).numpy(), a.numpy(), **tol)
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("adjoint", [True, False])
+def test_lu_solve(left, adjoint):
+    a = square((2, 3, 3))
+    b = rand((3, 2) if left else (2, 3))
+    fn = lambda m, x, y: L(m).lu_solve(*L(m).lu_factor(x), y, left=left,  # noqa: E731
+                                       adjoint=adjoint)
+    check(fn, a, b)
+    check(fn, a[0], rand((4,) + tuple(b.shape)))  # broadcasting B's batch
+    check(fn, a.to(mindtorch.complex128), b.to(mindtorch.complex128))
+    check(fn, rand((0, 3, 3)), b)
+    check(lambda m, x, y: m.lu_solve(y, *L(m).lu_factor(x)), a, rand((3, 2)))
+    check(lambda m, x, y: y.lu_solve(*L(m).lu_factor(x)), a, rand((3, 2)))
+
+
+def test_lu_errors():
+    a = rand((3, 3))
+    for fn in (lambda m, t: L(m).lu_factor(t[0]), lambda m, t: L(m).lu_factor(t.int()),
+               lambda m, t: L(m).lu_factor(t.half()), lambda m, t: L(m).lu(t, pivot=False),
+               lambda m, t: L(m).lu_factor_ex(t * 0).info,
+               lambda m, t: m.lu_unpack(t, t[0]),
+               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t), t[0]),
+               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t), t[:2]),
+               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t), t.float()),
+               lambda m, t: L(m).lu_solve(L(m).lu_factor(t)[0], t[0].long(), t),
+               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t[:, :2]), t)):
+        check(fn, a)
+    for fn in (lambda m, t: L(m).lu_factor(t * 0),  # (singular: cpu only)
+               lambda m, t: L(m).lu_factor_ex(t * 0, check_errors=True),
+               lambda m, t: m.lu_unpack(t, (t[0] * 9).int())):
+        check(fn, a, meta=False)

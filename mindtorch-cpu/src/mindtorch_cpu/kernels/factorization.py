@@ -13,6 +13,7 @@ from scipy.linalg import lapack
 
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import factorization as F
+from mindtorch._ops.decls import factorization_lu as LU_
 
 from .._np import arr, wrap
 
@@ -260,7 +261,84 @@ def matrix_exp(A):
     return wrap(np.asarray(r, dt.np), dt)
 
 
+def lu_factor_ex(A, pivot=True, check_errors=False):
+    (shape, dt), (pshape, _), (ishape, _) = LU_.lu_factor_meta(A, pivot, check_errors,
+                                                               "torch.linalg.lu_factor_ex")
+    a = arr(A)
+    lu = np.zeros(shape, dt.np)
+    piv = np.zeros(pshape, np.int32)
+    info = np.zeros(ishape, np.int32)
+    if a.size:
+        mats, _ = _matrices(a)
+        flat_lu = lu.reshape((-1,) + shape[-2:])
+        flat_piv, flat_info = piv.reshape(-1, pshape[-1]), info.reshape(-1)
+        for i, m in enumerate(mats):
+            flat_lu[i], p, flat_info[i] = _lapack("getrf", m)(m)
+            flat_piv[i] = p + 1  # (LAPACK's 1-based pivots, as torch returns them)
+    if check_errors:
+        bad = np.flatnonzero(info.reshape(-1))
+        if bad.size:
+            i = int(info.reshape(-1)[bad[0]])
+            raise RuntimeError(f"torch.linalg.lu_factor_ex: U[{i},{i}] is zero and using it on "
+                               f"lu_solve would result in a division by zero. If you still want "
+                               f"to perform the factorization, consider calling "
+                               f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+    return wrap(lu, dt), wrap(piv, D.int32), wrap(info, D.int32)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    (pshape, dt), (lshape, _), (ushape, _) = LU_.lu_unpack_meta(LU_data, LU_pivots,
+                                                               unpack_data, unpack_pivots)
+    lu = arr(LU_data)
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    if unpack_data:
+        lower = np.tril(lu[..., :, :k], -1) + np.eye(m, k, dtype=dt.np)
+        upper = np.triu(lu[..., :k, :])
+    else:
+        lower = upper = np.zeros((0,), dt.np)
+    if unpack_pivots:  # the row swaps of getrf, applied in order: A = P L U
+        piv = arr(LU_pivots).astype(np.int64) - 1
+        if piv.size and (piv.min() < 0 or piv.max() >= m):
+            raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
+                               "inclusive.Did you properly pass the result of lu_factor?")
+        batch = piv.shape[:-1]
+        perm = np.array(np.broadcast_to(np.arange(m), batch + (m,)))
+        for i in range(k):
+            j = piv[..., i:i + 1]
+            row_i = perm[..., i:i + 1].copy()
+            perm[..., i:i + 1] = np.take_along_axis(perm, j, -1)
+            np.put_along_axis(perm, j, row_i, -1)
+        P = np.zeros(batch + (m, m), dt.np)
+        np.put_along_axis(P, perm[..., None, :], 1, -2)
+    else:
+        P = np.zeros((0,), dt.np)
+    return wrap(P, dt), wrap(np.asarray(lower, dt.np), dt), wrap(np.asarray(upper, dt.np), dt)
+
+
+def lu_solve(LU, pivots, B, left=True, adjoint=False):
+    shape, dt = LU_.lu_solve_meta(LU, pivots, B, left, adjoint)
+    batch = shape[:-2]
+    b = arr(B)
+    if not left:  # X op(A) = B is op(A)^H X^H = B^H
+        b = np.conj(_swap(b))
+    trans = 2 if adjoint == left else 0
+    x = np.zeros(batch + b.shape[-2:], dt.np)
+    if x.size:
+        lu = np.broadcast_to(arr(LU), batch + LU._shape[-2:])
+        piv = np.broadcast_to(arr(pivots) - 1, batch + pivots._shape[-1:])
+        b = np.broadcast_to(b, x.shape)
+        for idx in np.ndindex(*batch):
+            x[idx] = _lapack("getrs", lu[idx])(lu[idx], piv[idx], b[idx], trans=trans)[0]
+    if not left:
+        x = np.conj(_swap(x))
+    return wrap(np.asarray(x, dt.np), dt)
+
+
 KERNELS = {
+    "linalg_lu_factor_ex": lu_factor_ex,
+    "lu_unpack": lu_unpack,
+    "linalg_lu_solve": lu_solve,
     "linalg_inv_ex": inv_ex,
     "linalg_det": det,
     "linalg_slogdet": slogdet,

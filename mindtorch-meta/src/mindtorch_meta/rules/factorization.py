@@ -2,6 +2,7 @@
 CPU kernels (mindtorch._ops.decls.factorization), which check arguments in torch's order.
 lstsq's residuals assume full rank (their size depends on the data on other devices)."""
 from mindtorch._ops.decls import factorization as F
+from mindtorch._ops.decls import factorization_lu as LU
 
 RULES = {
     "linalg_inv_ex": F.inv_meta,
@@ -16,4 +17,8 @@ RULES = {
     "linalg_svd": F.svd_meta,
     "linalg_lstsq": F.lstsq_meta,
     "linalg_matrix_exp": F.matrix_exp_meta,
+    "linalg_lu_factor_ex": lambda A, pivot=True, check_errors=False: LU.lu_factor_meta(
+        A, pivot, check_errors, "torch.linalg.lu_factor_ex"),
+    "lu_unpack": LU.lu_unpack_meta,
+    "linalg_lu_solve": LU.lu_solve_meta,
 }

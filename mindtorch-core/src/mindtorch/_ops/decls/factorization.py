@@ -810,3 +810,4 @@ def _derivatives():
 _declare()
 _derivatives()
 from . import linalg_norms  # noqa: E402,F401  (norms and the rest of torch.linalg)
+from . import factorization_lu  # noqa: E402,F401  (LU: lu_factor, lu, lu_solve, lu_unpack)

@@ -94,6 +94,17 @@ SAMPLES = {
     "linalg_tensorsolve": [lambda d: ((_sq(d, (6, 6)).reshape(6, 2, 3), t(d, (6,))), {})],
     "dist": [lambda d: ((t(d, (3, 4)), t(d, (4,))), {}),
              lambda d: ((t(d, (3,), _f64), t(d, (3,), _f64), 1), {})],
+    "linalg_lu_factor_ex": _RECT, "linalg_lu_factor": _SQUARE, "linalg_lu": _RECT,
+    "lu": [lambda d: ((_sq(d, (2, 3, 3)),), {"get_infos": True})],
+    "lu_unpack": [lambda d: (tuple(mindtorch.linalg.lu_factor(t(d, (2, 4, 3)))), {}),
+                  lambda d: (tuple(mindtorch.linalg.lu_factor(_sq(d, (3, 3), _c64))),
+                             {"unpack_pivots": False})],
+    "linalg_lu_solve": [
+        lambda d: (tuple(mindtorch.linalg.lu_factor(_sq(d, (3, 3)))) + (t(d, (2, 3, 2)),), {}),
+        lambda d: (tuple(mindtorch.linalg.lu_factor(_sq(d, (2, 3, 3), _f64))) +
+                   (t(d, (4, 3), _f64),), {"left": False, "adjoint": True})],
+    "lu_solve": [lambda d: ((t(d, (3, 2)),) + tuple(mindtorch.linalg.lu_factor(_sq(d, (3, 3)))),
+                            {})],
     "cdist": [lambda d: ((t(d, (2, 3, 4)), t(d, (5, 4))), {}),
               lambda d: ((t(d, (3, 2), _f64), t(d, (4, 2), _f64), 1.0), {})],
 }
