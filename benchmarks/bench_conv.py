@@ -3,6 +3,7 @@
     python benchmarks/bench_conv.py              # ~1 minute on 2 cores
     python benchmarks/bench_conv.py --quick      # smoke test, noisier
     python benchmarks/bench_conv.py --threads 0  # the libraries' default threads
+    python benchmarks/bench_conv.py --cpu-time   # CPU time, steadier on a busy machine
 
 The layers of a small CNN (batch 64, 3x3 kernels, padding 1): 1->16 and 16->32 channels on
 28x28 and 14x14 (MNIST-like, after a 2x2 pooling) and on 8x8 images.  "fwd" is
@@ -15,11 +16,14 @@ what mindtorch's kernel should be as fast as.
 
 Each timing is the minimum over rounds of a timeit loop; the rounds of the libraries are
 interleaved so that load from elsewhere on the machine hits them alike.  One BLAS / torch
-thread by default, as bench_ops.py (see there why).
+thread by default, as bench_ops.py (see there why).  --cpu-time times with the process's
+CPU time instead of the wall clock: other jobs on a shared machine then cost much less
+noise (meaningful with one thread; with several it sums them).
 """
 import argparse
 import os
 import sys
+import time
 import timeit
 
 # (key, label, batch, in channels, out channels, image size)
@@ -32,12 +36,12 @@ LAYERS = [
 ]
 
 
-def best_times(fns, min_total, repeat):
+def best_times(fns, min_total, repeat, clock=timeit.default_timer):
     """Seconds per call of each fn (minimum over interleaved rounds)."""
     timers, numbers = {}, {}
     for lib, fn in fns.items():
         fn()  # warm up
-        timers[lib] = timeit.Timer(fn)
+        timers[lib] = timeit.Timer(fn, timer=clock)
         n, t = timers[lib].autorange()
         numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
     best = {lib: float("inf") for lib in timers}
@@ -63,7 +67,8 @@ def np_cols(x, k):
 def np_forward(x, w, b):
     n, _, h, wd = x.shape
     cout, k = w.shape[0], w.shape[2]
-    out = np.matmul(w.reshape(cout, -1), np_cols(x, k)) + b[:, None]
+    out = np.matmul(w.reshape(cout, -1), np_cols(x, k))
+    out += b[:, None]  # (in place: a second large temporary costs page faults)
     return out.reshape(n, cout, h, wd)
 
 
@@ -71,7 +76,9 @@ def np_forward_backward(x, w, b, input_grad):
     n, c, h, wd = x.shape
     cout, k = w.shape[0], w.shape[2]
     cols = np_cols(x, k)
-    out = (np.matmul(w.reshape(cout, -1), cols) + b[:, None]).reshape(n, cout, h, wd)
+    out = np.matmul(w.reshape(cout, -1), cols)
+    out += b[:, None]
+    out = out.reshape(n, cout, h, wd)
     g = np.ones_like(out).reshape(n, cout, h * wd)  # d(sum)/d(out)
     gw = np.matmul(g, cols.transpose(0, 2, 1)).sum(0).reshape(w.shape)
     gb = g.sum((0, 2))
@@ -124,6 +131,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS / torch threads (0: the libraries' defaults)")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="time with the process's CPU time (see the module docstring)")
     args = parser.parse_args()
     if args.threads:  # before numpy and torch load their thread pools
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -144,14 +153,16 @@ def main():
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
           + (f", torch {torch.__version__} ({torch.get_num_threads()} thread(s))" if torch else "")
           + f", mindtorch {mt.__version__}; {os.cpu_count()} cpus, "
-          + (f"{args.threads} BLAS thread(s)" if args.threads else "default threads") + "\n")
+          + (f"{args.threads} BLAS thread(s)" if args.threads else "default threads")
+          + (", CPU time" if args.cpu_time else "") + "\n")
     print("| conv2d, batch 64, 3x3, padding 1 | pass | mindtorch (ms) | torch (ms) | numpy (ms) "
           "| mt/numpy | mt/torch |")
     print("|---|---|---|---|---|---|---|")
     for layer in LAYERS:
         fwd, both = workloads(mt, torch, layer)
         for label, fns in (("fwd", fwd), ("fwd+bwd", both)):
-            r = best_times(fns, min_total, repeat)
+            r = best_times(fns, min_total, repeat,
+                           time.process_time if args.cpu_time else timeit.default_timer)
             m, t, n = r.get("mindtorch"), r.get("torch"), r.get("numpy")
             print(f"| {layer[1]} | {label} | {fmt(m)} | {fmt(t)} | {fmt(n)} | {ratio(m, n)} "
                   f"| {ratio(m, t)} |", flush=True)
