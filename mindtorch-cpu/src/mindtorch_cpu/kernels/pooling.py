@@ -61,25 +61,39 @@ def _plane_strides(sizes):
 
 
 class _Argmax:
-    """Running maximum and its flat index over window offsets, with PyTorch's rules: the
-    first valid position starts the window, a larger value or a NaN replaces the best (so
-    ties keep the first, NaN propagates), positions outside the input never count."""
+    """Running maximum over window offsets and the offset it was found at, with PyTorch's
+    rules: the first valid position starts the window, a larger value or a NaN replaces the
+    best (so ties keep the first, NaN propagates, the last NaN wins), positions outside the
+    input never count.  `padded`: those positions read the lowest value (else they hold
+    other values and are masked).  Everything is arithmetic on whole arrays: masked copies
+    (np.copyto(where=), np.where) cost several times more on random masks."""
 
-    def __init__(self, shape, spatial, dtype):
+    def __init__(self, shape, spatial, dtype, count, padded):
         self.best = np.full(shape, _lowest(dtype), dtype)
-        self.index = np.zeros(shape, np.int64)
+        self.offset = np.zeros(shape, np.uint8 if count <= 256 else np.int32)
         self.have = np.zeros(spatial, bool)
+        self.complete = False
+        self.padded = padded
         self.nan = dtype.kind == "f"
 
-    def update(self, values, valid, flat):
+    def update(self, k, values, valid):
         better = values > self.best
         if self.nan:
             better |= np.isnan(values)
-        better |= ~self.have
-        better &= valid
-        np.copyto(self.best, values, where=better)
-        np.copyto(self.index, flat, where=better)
-        self.have |= valid
+        if not self.complete:  # (once every window has a value, padding never wins)
+            better |= ~self.have
+            better &= valid
+            self.have |= valid
+            self.complete = self.padded and self.have.all()
+        if not self.padded:
+            values = np.where(valid, values, _lowest(values.dtype))
+        np.maximum(self.best, values, out=self.best)  # (NaN-propagating)
+        off = self.offset
+        off += better * (off.dtype.type(k) - off)
+
+    def window_offsets(self, shape):
+        """The best offset of each output, per spatial dim (shape: the window's)."""
+        return np.unravel_index(self.offset, shape)
 
 
 def _max_pool(nd, with_indices):
@@ -88,24 +102,22 @@ def _max_pool(nd, with_indices):
                                           ceil_mode)
         a = _work(self)
         lead, sizes = a.shape[:-nd], a.shape[-nd:]
-        total = [max(p[i] + sizes[i], (out[i] - 1) * s[i] + (k[i] - 1) * d[i] + 1)
-                 for i in range(nd)]
-        padded = _padded(a, nd, p, total, _lowest(a.dtype))
+        views = _window_views(a, nd, k, s, p, d, out, _lowest(a.dtype))
         if not with_indices:  # np.maximum propagates NaN, as PyTorch's max pooling does
             best = np.full(lead + out, _lowest(a.dtype), a.dtype)
-            for offs in itertools.product(*map(range, k)):
-                np.maximum(best, padded[_window(offs, s, d, out)], out=best)
+            for _, view in views:
+                np.maximum(best, view, out=best)
             return wrap(best.astype(self.dtype.np), self.dtype)
-        acc = _Argmax(lead + out, out, a.dtype)
-        strides = _plane_strides(sizes)
-        base = [np.arange(out[i]) * s[i] - p[i] for i in range(nd)]
-        for offs in itertools.product(*map(range, k)):
-            pos = [_along(base[i] + offs[i] * d[i], i, nd) for i in range(nd)]
-            valid = _all([(q >= 0) & (q < n) for q, n in zip(pos, sizes)])
-            flat = sum(q * st for q, st in zip(pos, strides))
-            acc.update(padded[_window(offs, s, d, out)], valid, flat)
+        acc = _Argmax(lead + out, out, a.dtype, int(np.prod(k)), padded=True)
+        base = [_along(np.arange(out[i]) * s[i] - p[i], i, nd) for i in range(nd)]
+        for n, (offs, view) in enumerate(views):
+            valid = _all([(b + o * dd >= 0) & (b + o * dd < size)
+                          for b, o, dd, size in zip(base, offs, d, sizes)])
+            acc.update(n, view, valid)
+        pos = [b + o * dd for b, o, dd in zip(base, acc.window_offsets(k), d)]
+        flat = sum(q * st for q, st in zip(pos, _plane_strides(sizes)))
         return (wrap(acc.best.astype(self.dtype.np), self.dtype),
-                wrap(acc.index, D.int64))
+                wrap(np.asarray(flat, np.int64), D.int64))
     return kernel
 
 
@@ -113,6 +125,33 @@ def _window(offs, stride, dilation, out):
     """The strided view (index) of each window's element at offsets `offs`."""
     return (Ellipsis,) + tuple(slice(o * d, o * d + (n - 1) * s + 1, s)
                                for o, s, d, n in zip(offs, stride, dilation, out))
+
+
+def _window_views(a, nd, k, s, p, d, out, fill):
+    """For each offset inside the window (row-major), the view of every window's element
+    at that offset, over `a` padded with `fill`.  With strides > 1 the padded input is
+    first split into its stride phases (one copy), so each view steps by one element:
+    reading strided views once per offset costs far more."""
+    sizes = a.shape[-nd:]
+    total = [max(p[i] + sizes[i], (((k[i] - 1) * d[i]) // s[i] + out[i]) * s[i])
+             for i in range(nd)]
+    total = [-(-n // st) * st for n, st in zip(total, s)]  # whole phases
+    padded = _padded(a, nd, p, total, fill)
+    offsets = itertools.product(*map(range, k))
+    if all(st == 1 for st in s):
+        for offs in offsets:
+            yield offs, padded[_window(offs, s, d, out)]
+        return
+    lead = padded.shape[:-nd]
+    split = padded.reshape(lead + sum(((n // st, st) for n, st in zip(total, s)), ()))
+    m = len(lead)
+    phases = np.ascontiguousarray(split.transpose(
+        [m + 2 * i + 1 for i in range(nd)] + list(range(m)) + [m + 2 * i for i in range(nd)]))
+    for offs in offsets:
+        starts = [o * dd for o, dd in zip(offs, d)]
+        view = phases[tuple(b % st for b, st in zip(starts, s))]
+        yield offs, view[(Ellipsis,) + tuple(slice(b // st, b // st + n)
+                                             for b, st, n in zip(starts, s, out))]
 
 
 def _avg_divisor(sizes, k, s, p, out, count_include_pad, divisor_override, dtype):
@@ -148,11 +187,9 @@ def _avg_pool(nd):
                                        divisor_override)
         a = _work(self)
         lead, sizes = a.shape[:-nd], a.shape[-nd:]
-        total = [max(p[i] + sizes[i], (out[i] - 1) * s[i] + k[i]) for i in range(nd)]
-        padded = _padded(a, nd, p, total, 0)
         acc = np.zeros(lead + out, a.dtype)
-        for offs in itertools.product(*map(range, k)):
-            acc += padded[_window(offs, s, (1,) * nd, out)]
+        for _, view in _window_views(a, nd, k, s, p, (1,) * nd, out, 0):
+            acc += view
         div, empty = _avg_divisor(sizes, k, s, p, out, count_include_pad, divisor_override,
                                   a.dtype)
         return wrap(_divide(acc, div, empty).astype(self.dtype.np), self.dtype)
@@ -248,11 +285,15 @@ def _adaptive_max(nd):
         shape = P.adaptive_plan(f"adaptive_max_pool{nd}d", self, nd, output_size)
         a = _work(self)
         sizes, out = a.shape[-nd:], tuple(output_size)
-        acc = _Argmax(shape, out, a.dtype)
-        strides = _plane_strides(sizes)
-        for index, valid in _adaptive_steps(sizes, out):
-            acc.update(a[(Ellipsis,) + index], valid, sum(q * st for q, st in zip(index, strides)))
-        return (wrap(acc.best.astype(self.dtype.np), self.dtype), wrap(acc.index, D.int64))
+        starts, _, widths = _adaptive_offsets(sizes, out)
+        acc = _Argmax(shape, out, a.dtype, int(np.prod(widths)), padded=False)
+        for n, (index, valid) in enumerate(_adaptive_steps(sizes, out)):
+            acc.update(n, a[(Ellipsis,) + index], valid)
+        pos = [_along(b, i, nd) + o for i, (b, o) in
+               enumerate(zip(starts, acc.window_offsets(widths)))]
+        flat = sum(q * st for q, st in zip(pos, _plane_strides(sizes)))
+        return (wrap(acc.best.astype(self.dtype.np), self.dtype),
+                wrap(np.asarray(flat, np.int64), D.int64))
     return kernel
 
 

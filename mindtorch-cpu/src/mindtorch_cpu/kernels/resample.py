@@ -27,20 +27,52 @@ def _work_dtype(dtype):
 
 def _scatter(g, axis, index, size):
     """The transpose of np.take(x, index, axis) for x of `size` along axis: each slice of g
-    added at its index (sorted once, then summed by runs with np.add.reduceat)."""
+    added at its index.  Positions are grouped by how many earlier positions share their
+    index, so within a group the indices are distinct and fancy-indexed adds do it (strided
+    views where positions and indices step evenly): as many passes as an index repeats."""
     shape = list(g.shape)
     shape[axis] = size
     out = np.zeros(shape, g.dtype)
-    if index.size == 0 or g.size == 0:
+    n = index.size
+    if n == 0 or g.size == 0:
         return out
     order = np.argsort(index, kind="stable")
     sorted_index = index[order]
-    if (order != np.arange(order.size)).any():
-        g = np.take(g, order, axis=axis)
-    starts = np.flatnonzero(np.r_[True, sorted_index[1:] != sorted_index[:-1]])
-    sums = np.add.reduceat(g, starts, axis=axis)
-    out[(slice(None),) * axis + (sorted_index[starts],)] = sums
+    new = np.r_[True, sorted_index[1:] != sorted_index[:-1]]
+    rank = np.arange(n) - np.maximum.accumulate(np.where(new, np.arange(n), 0))
+    lead = (slice(None),) * axis
+    for k in range(int(rank.max()) + 1):
+        positions = np.sort(order[rank == k])
+        for src, dst in _runs(positions, index[positions]):
+            out[lead + (dst,)] += g[lead + (src,)]
     return out
+
+
+def _runs(positions, targets, most=8):
+    """(source, target) pairs covering positions -> targets (positions ascending, targets
+    distinct): slices for the stretches where both step evenly (at most `most` of them),
+    else the arrays themselves."""
+    n = positions.size
+    dp, dt = np.diff(positions), np.diff(targets)
+    runs, lo = [], 0
+    while lo < n:
+        if len(runs) == most:
+            return [(positions, targets)]
+        if lo == n - 1:
+            hi = n
+        else:
+            off = np.flatnonzero((dp[lo:] != dp[lo]) | (dt[lo:] != dt[lo]))
+            hi = lo + (off[0] if off.size else n - 1 - lo) + 1
+        runs.append((_slice(positions[lo], positions[hi - 1], dp[lo] if hi - lo > 1 else 1),
+                     _slice(targets[lo], targets[hi - 1], dt[lo] if hi - lo > 1 else 1)))
+        lo = hi
+    return runs
+
+
+def _slice(first, last, step):
+    """The slice from first to last (inclusive) by step (which may be negative)."""
+    stop = last + (1 if step > 0 else -1)
+    return slice(int(first), None if stop < 0 else int(stop), int(step))
 
 
 def _apply(a, nd, taps):
@@ -50,10 +82,13 @@ def _apply(a, nd, taps):
         axis = a.ndim - nd + i
         out = None
         for index, weight in taps[i]:
-            v = np.take(a, index, axis=axis)
+            v = np.take(a, index, axis=axis)  # (a fresh array: updated in place)
             if weight is not None:
-                v = v * weight.reshape((-1,) + (1,) * (nd - 1 - i))
-            out = v if out is None else out + v
+                v *= weight.reshape((-1,) + (1,) * (nd - 1 - i))
+            if out is None:
+                out = v
+            else:
+                out += v
         a = out
     return a
 
@@ -66,7 +101,10 @@ def _apply_transposed(g, nd, taps, sizes):
         for index, weight in taps[i]:
             v = g if weight is None else g * weight.reshape((-1,) + (1,) * (nd - 1 - i))
             v = _scatter(v, axis, index, sizes[i])
-            out = v if out is None else out + v
+            if out is None:
+                out = v
+            else:
+                out += v
         g = out
     return g
 
