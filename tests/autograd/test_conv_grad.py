@@ -181,3 +181,24 @@ def test_saved_input_modified_in_place_raises():
         h.add_(1)
         with pytest.raises(RuntimeError):
             y.sum().backward()
+
+
+@pytest.mark.parametrize("fn", [
+    lambda m, x, w, b: _f(m).conv2d(x, w, b, padding=1, stride=(1, 2)),
+    lambda m, x, w, b: _f(m).conv_transpose2d(x, w.transpose(0, 1), b, stride=2),
+], ids=["conv2d", "conv_transpose2d"])
+def test_complex_gradients_match_torch(fn):
+    """The other operand conjugated: PyTorch's convention for complex gradients."""
+    rng = np.random.default_rng(5)
+
+    def c(*shape):
+        return rng.standard_normal(shape) + 1j * rng.standard_normal(shape)
+    x, w, b, g = c(1, 2, 4, 4), c(2, 2, 2, 2), c(2), None
+    out = []
+    for m in (M, torch):
+        tx, tw, tb = (m.tensor(a, requires_grad=True) for a in (x, w, b))
+        y = fn(m, tx, tw, tb)
+        if g is None:
+            g = c(*y.shape)
+        out.append(m.autograd.grad(y, (tx, tw, tb), m.tensor(g)))
+    assert_same(list(out[0]), list(out[1]))

@@ -467,17 +467,25 @@ def _declare():
 
 # -- backward formulas --------------------------------------------------------------------
 # One formula per input, so that only the gradients wanted are computed (a first layer's
-# input usually needs none); each asks convolution_backward for its own output.
+# input usually needs none); each asks convolution_backward for its own output.  Complex
+# convolutions take the other operand conjugated (PyTorch's convention for gradients).
 
-def _backward(which):
-    mask = tuple(int(i == which) for i in range(3))
+def _cj(t):
+    return t.conj() if t.dtype.is_complex else t
 
-    def grad_fn(grad, input, weight, stride, padding, dilation, transposed, output_padding,
+
+def _input_grad(grad, input, weight, stride, padding, dilation, transposed, output_padding,
                 groups):
-        return OPS["convolution_backward"].call(grad, input, weight, None, stride, padding,
-                                                dilation, transposed, output_padding, groups,
-                                                mask)[which]
-    return grad_fn
+    return OPS["convolution_backward"].call(grad, input, _cj(weight), None, stride, padding,
+                                            dilation, transposed, output_padding, groups,
+                                            (1, 0, 0))[0]
+
+
+def _weight_grad_formula(grad, input, weight, stride, padding, dilation, transposed,
+                         output_padding, groups):
+    return OPS["convolution_backward"].call(grad, _cj(input), weight, None, stride, padding,
+                                            dilation, transposed, output_padding, groups,
+                                            (0, 1, 0))[1]
 
 
 def _bias_grad(grad):
@@ -494,7 +502,8 @@ def _col2im_grad(grad, kernel_size, dilation, padding, stride):
 
 
 def _derivatives():
-    derivative(OPS["convolution"], input=_backward(0), weight=_backward(1), bias=_bias_grad)
+    derivative(OPS["convolution"], input=_input_grad, weight=_weight_grad_formula,
+               bias=_bias_grad)
     derivative(OPS["im2col"], self=_im2col_grad, name="Im2ColBackward0")
     derivative(OPS["col2im"], self=_col2im_grad, name="Col2ImBackward0")
 
