@@ -173,6 +173,17 @@ CASES = [
      lambda m, a, b: L(m).lu_solve(*L(m).lu_factor(a), b, left=False, adjoint=True),
      [_sq(3, 3), _x(2, 3)]),
     ("lu_solve", lambda m, a, b: m.lu_solve(b, *L(m).lu_factor(a)), [_sq(3, 3), _x(3, 2)]),
+    ("linalg_householder_product", lambda m, a, t: L(m).householder_product(a, t),
+     [_x(4, 3), _x(2)]),
+    ("orgqr", lambda m, a, t: m.orgqr(a, t), [nc(_x(2, 3, 3)), _x(2, 3)]),
+    ("ormqr", lambda m, a, t, c: m.ormqr(a, t, c), [_x(3, 2), _x(2), _x(3, 2)]),
+    ("ormqr_right_transpose", lambda m, a, t, c: m.ormqr(a, t, c, False, True),
+     [_x(3, 3), _x(3), _x(2, 3)]),
+    ("triangular_solve", lambda m, b, a: m.triangular_solve(b, a), [_x(3, 2), _sq(3, 3)]),
+    ("triangular_solve_transpose", lambda m, b, a: b.triangular_solve(a, False, True, True),
+     [_x(2, 3, 1), _sq(3, 3)]),
+    ("frobenius_norm", lambda m, a: m.frobenius_norm(a, (0, 2)), [_x(2, 3, 2)]),
+    ("nuclear_norm", lambda m, a: m.nuclear_norm(a, True), [_x(2, 3, 2)]),
     ("dist", lambda m, a, b: m.dist(a, b), [_x(3, 2), _x(2)]),
     ("dist_p", lambda m, a, b: a.dist(b, 3), [_x(3), nc(_x(3))]),
     ("dist_inf", lambda m, a, b: m.dist(a, b, INF), [_x(2, 2), _x(2, 2)]),
@@ -276,6 +287,13 @@ def test_eigenvalue_losses_with_repeated_eigenvalues_are_finite():
     g, = mindtorch.autograd.grad(L(mindtorch).eigh(a).eigenvalues.sum() +
                                  L(mindtorch).svd(a).S.sum(), a)
     np.testing.assert_allclose(g.numpy(), 2 * np.eye(3))
+
+
+def test_geqrf_is_not_differentiable():
+    for m in (mindtorch, torch):
+        a = m.ones(3, 2, dtype=m.float64, requires_grad=True)
+        with pytest.raises(NotImplementedError, match="geqrf"):
+            m.geqrf(a)[0].sum().backward()
 
 
 def test_qr_mode_errors():

@@ -715,3 +715,63 @@ def test_lu_errors():
                lambda m, t: L(m).lu_factor_ex(t * 0, check_errors=True),
                lambda m, t: m.lu_unpack(t, (t[0] * 9).int())):
         check(fn, a, meta=False)
+
+
+# -- Householder reflectors, triangular_solve, frobenius/nuclear norms --------------------
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 3), (2, 4, 2), (2, 3, 5), (0, 3, 2)], ids=str)
+def test_geqrf_householder(shape, dtype):
+    a = rand(shape, dtype)
+    tol = TOL[dtype]
+    check(lambda m, t: m.geqrf(t), a, **tol)
+    check(lambda m, t: t.geqrf(), transposed(a) if a.numel() else a, **tol)
+    if shape[-2] >= shape[-1]:
+        check(lambda m, t: L(m).householder_product(*m.geqrf(t)), a, **tol)
+        check(lambda m, t: m.orgqr(*m.geqrf(t)), a, **tol)
+        check(lambda m, t: t.orgqr(m.geqrf(t)[1][..., :1]), a, **tol)
+        c = rand(shape[:-2] + (shape[-2], 2), dtype)
+        for left, transpose in ((True, False), (True, True)):
+            check(lambda m, t, u: m.ormqr(*m.geqrf(t), u, left, transpose), a, c, **tol)
+        check(lambda m, t, u: t.ormqr(m.geqrf(t)[1], u.mT, left=False, transpose=True), a, c,
+              **tol)
+
+
+def test_householder_errors():
+    a = rand((4, 3))
+    for fn in (lambda m, t: m.geqrf(t[0]), lambda m, t: m.geqrf(t.int()),
+               lambda m, t: L(m).householder_product(t[0], t[0]),
+               lambda m, t: L(m).householder_product(t.mT, t[0, :2]),
+               lambda m, t: L(m).householder_product(t, t[:, 0]),
+               lambda m, t: L(m).householder_product(t, t[0].double()),
+               lambda m, t: L(m).householder_product(t.unsqueeze(0), t[:2]),
+               lambda m, t: L(m).householder_product(t.long(), t[0].long()),
+               lambda m, t: m.ormqr(t, t[0], t[:2]),
+               lambda m, t: m.ormqr(t, t[0, :2], t)):
+        check(fn, a)
+
+
+@pytest.mark.parametrize("upper", [True, False])
+@pytest.mark.parametrize("transpose", [True, False])
+def test_triangular_solve(upper, transpose):
+    a, b = square((2, 3, 3)), rand((3, 2))
+    fn = lambda m, x, y: m.triangular_solve(y, x, upper, transpose)  # noqa: E731
+    check(fn, a, b)
+    check(lambda m, x, y: y.triangular_solve(x, upper=upper, transpose=transpose,
+                                             unitriangular=True), a[0], b)
+    check(fn, a.to(mindtorch.complex128), b.to(mindtorch.complex128))
+    for sa, sb, db in (((3, 3), (3,), "float64"), ((3, 3), (4, 2), "float64"),
+                       ((3, 3), (3, 2), "float32")):
+        check(fn, rand(sa), rand(sb, db))
+
+
+def test_frobenius_nuclear_norm_and_addmv_():
+    x = rand((2, 3, 4))
+    check(lambda m, t: m.frobenius_norm(t, (0, 1)), x)
+    check(lambda m, t: m.frobenius_norm(t, 1, keepdim=True), x)
+    check(lambda m, t: m.frobenius_norm(t, (0, 1, 2)), x)
+    check(lambda m, t: m.nuclear_norm(t), x)
+    check(lambda m, t: m.nuclear_norm(t, True), x)
+    check(lambda m, t: m.nuclear_norm(t, (0, 2), keepdim=True), x)
+    check(lambda m, t: m.nuclear_norm(t[0, 0]), x)
+    check(lambda m, s, a, v: m.addmv_(s, a, v, beta=2), rand((3,)), rand((3, 4)), rand((4,)))

@@ -13,6 +13,7 @@ from scipy.linalg import lapack
 
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import factorization as F
+from mindtorch._ops.decls import factorization_householder as H_
 from mindtorch._ops.decls import factorization_lu as LU_
 
 from .._np import arr, wrap
@@ -335,7 +336,20 @@ def lu_solve(LU, pivots, B, left=True, adjoint=False):
     return wrap(np.asarray(x, dt.np), dt)
 
 
+def geqrf(self):
+    (shape, dt), (tshape, _) = H_.geqrf_meta(self)
+    a = np.zeros(shape, dt.np)
+    tau = np.zeros(tshape, dt.np)
+    if a.size and tau.size:
+        mats, _ = _matrices(arr(self))
+        flat_a, flat_tau = a.reshape((-1,) + shape[-2:]), tau.reshape(-1, tshape[-1])
+        for i, m in enumerate(mats):
+            flat_a[i], flat_tau[i] = _lapack("geqrf", m)(m)[:2]
+    return wrap(a, dt), wrap(tau, dt)
+
+
 KERNELS = {
+    "geqrf": geqrf,
     "linalg_lu_factor_ex": lu_factor_ex,
     "lu_unpack": lu_unpack,
     "linalg_lu_solve": lu_solve,

@@ -2,6 +2,7 @@
 CPU kernels (mindtorch._ops.decls.factorization), which check arguments in torch's order.
 lstsq's residuals assume full rank (their size depends on the data on other devices)."""
 from mindtorch._ops.decls import factorization as F
+from mindtorch._ops.decls import factorization_householder as H
 from mindtorch._ops.decls import factorization_lu as LU
 
 RULES = {
@@ -21,4 +22,5 @@ RULES = {
         A, pivot, check_errors, "torch.linalg.lu_factor_ex"),
     "lu_unpack": LU.lu_unpack_meta,
     "linalg_lu_solve": LU.lu_solve_meta,
+    "geqrf": H.geqrf_meta,
 }

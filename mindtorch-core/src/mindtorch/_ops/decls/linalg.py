@@ -607,7 +607,7 @@ def _declare():
                        ("addbmm", "Tensor batch1, Tensor batch2, " + coefficients),
                        ("tril", "int diagonal=0"), ("triu", "int diagonal=0")):
         define(f"{name}_(Tensor(a!) self, {args}) -> Tensor(a!)", tags=("inplace",),
-               function=False, decomposition=inplace_via(name))
+               function=name == "addmv", decomposition=inplace_via(name))  # (torch.addmv_)
     for name, kind in (("mm", "mm"), ("bmm", "mm"), ("addmm", "mm"), ("matmul", "matmul"),
                        ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"), ("inner", "inner"),
                        ("tensordot", "tensordot"), ("addmv", "mm"), ("baddbmm", "mm"),

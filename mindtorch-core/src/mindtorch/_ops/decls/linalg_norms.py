@@ -8,7 +8,7 @@ Where torch takes a norm order that is a number or a string, the string form is 
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes, numel
 from .._argcheck import wrap_dim
-from ..registry import OPS, define, derivative, overload
+from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import _type_name
 from .factorization import check_matrix, single_out
 
@@ -270,6 +270,46 @@ def _linalg_cross(self, other, dim=-1):
     return OPS["cross"].call(self, other, dim)
 
 
+def _triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
+    """torch.triangular_solve(b, A): (A^{-1} b or A^{-T} b, A broadcast and copied)."""
+    for name, t in (("b", self), ("A", A)):
+        if t.ndim < 2:
+            raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 "
+                               f"dimensions, but it has {t.ndim} dimensions instead")
+    if self.dtype is not A.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{_type_name(self.dtype)} and A of type {_type_name(A.dtype)} "
+                           f"instead.")
+    if A._shape[-1] != A._shape[-2] or self._shape[-2] != A._shape[-1]:
+        raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
+                           f"{A._shape[-2]} by {A._shape[-1]} but each b matrix is "
+                           f"{self._shape[-2]} by {self._shape[-1]}")
+    op = A.mT if transpose else A
+    x = OPS["linalg_solve_triangular"].call(op, self, upper != transpose, True, unitriangular)
+    coefficient = A.expand(x._shape[:-2] + A._shape[-2:]).clone()
+    return x, coefficient
+
+
+def _frobenius_norm(self, dim, keepdim=False):
+    if len(dim) > 2:
+        raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
+                           f"instead.")
+    return _vector_norm(self, 2, dim, keepdim, None)
+
+
+def _nuclear_norm(self, dim=(-2, -1), keepdim=False):
+    return _matrix_norm(self, "nuc", dim, keepdim, None)
+
+
+def _nuclear_norm_route(args, kwargs):
+    """nuclear_norm(x, keepdim) or nuclear_norm(x, dim, keepdim)."""
+    if len(args) > 1 and isinstance(args[1], bool):
+        args = (args[0], (-2, -1)) + args[1:]
+    if args and getattr(args[0], "ndim", 2) < 2:  # (before the binding wraps the dims)
+        _check_matrix_norm(args[0], (-2, -1), None)
+    return args, kwargs
+
+
 # -- dist, cdist ---------------------------------------------------------------------------
 
 def _dist(self, other, p=2):
@@ -355,6 +395,14 @@ def _declare():
     define(f"_linalg_norm_str(Tensor A, str ord, {opts}) -> Tensor", decomposition=_norm_str,
            **hidden)
     define("_linalg_cond_str(Tensor A, str p) -> Tensor", decomposition=_cond, **hidden)
+    define("triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, "
+           "bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)",
+           tags=("linalg",), decomposition=_triangular_solve)
+    define("frobenius_norm(Tensor self, int[] dim, bool keepdim=False) -> Tensor",
+           tags=("linalg",), method=False, out=True, decomposition=_frobenius_norm)
+    route_overloads(define("nuclear_norm(Tensor self, int[] dim=[-2,-1], bool keepdim=False) "
+                           "-> Tensor", tags=("linalg",), method=False, out=True,
+                           decomposition=_nuclear_norm), _nuclear_norm_route)
     define("dist(Tensor self, Tensor other, Scalar p=2) -> Tensor", tags=("linalg",),
            decomposition=_dist)
     define("cdist(Tensor x1, Tensor x2, float p=2.0, str? compute_mode=None) -> Tensor",
