@@ -367,10 +367,15 @@ def _triangle_indices(lower):
         if dtype not in (M.int32, M.int64):
             raise RuntimeError(f'"{name}" not implemented for '
                                f"'{_type_name(dtype)}'")
-        r = M.arange(row, device=device).unsqueeze(1)
-        c = M.arange(col, device=device)
-        mask = (c <= r + offset) if lower else (c >= r + offset)
-        return M.stack([r.expand(row, col)[mask], c.expand(row, col)[mask]]).to(dtype)
+        # the triangle's shape is known from the arguments alone: built as host lists, so
+        # every device (meta too) gets it without a data-dependent op
+        rows, cols = [], []
+        for r in range(row):
+            span = range(max(0, min(col, r + offset + 1))) if lower else \
+                range(max(0, r + offset), col)
+            rows.extend([r] * len(span))
+            cols.extend(span)
+        return M.tensor([rows, cols], dtype=dtype, device=device).reshape(2, len(rows))
     return indices
 
 
