@@ -430,7 +430,9 @@ FOLD_ERRORS = [
     ("fold_divisible", lambda F, m: F.fold(m.ones(2, 35, 20), (6, 7), 3),
      "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
      "got input.size(1)=35 and kernel_size=(3, 3)."),
-    ("fold_divisible_unbatched", lambda F, m: F.fold(m.ones(35, 20), (6, 7), 3), None),
+    ("fold_divisible_unbatched", lambda F, m: F.fold(m.ones(35, 20), (6, 7), 3),
+     "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but "
+     "got input.size(1)=35 and kernel_size=(3, 3)."),
     ("fold_too_small", lambda F, m: F.fold(m.ones(2, 36, 20), (2, 2), 3), None),
     ("fold_output_size", lambda F, m: F.fold(m.ones(2, 36, 20), (6, 7, 3), 3),
      "It is expected output_size equals to 2, but got size 3"),

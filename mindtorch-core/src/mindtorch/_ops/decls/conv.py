@@ -156,7 +156,7 @@ def _supported(dtype, transposed, dim):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(dtype)}\'')
 
 
-def _blocks_params(op_name, names, values):
+def _blocks_params(names, values):
     """im2col/col2im's size-2 arguments, an int standing for both."""
     out = []
     for name, v in zip(names, values):
@@ -194,7 +194,7 @@ def _dim_error(t, d):
 def im2col_plan(self, kernel_size, dilation, padding, stride):
     """(result shape, kernel, dilation, padding, stride, blocks) of im2col (F.unfold)."""
     kernel, dilation, padding, stride = _blocks_params(
-        "im2col", ("kernel_size", "dilation", "padding", "stride"),
+        ("kernel_size", "dilation", "padding", "stride"),
         (kernel_size, dilation, padding, stride))
     _check_blocks(kernel, dilation, padding, stride, ("kernel", "dilation", "padding", "stride"))
     s = self._shape
@@ -225,7 +225,7 @@ def im2col_plan(self, kernel_size, dilation, padding, stride):
 def col2im_plan(self, output_size, kernel_size, dilation, padding, stride):
     """(result shape, output_size, kernel, dilation, padding, stride, blocks) of col2im."""
     size, kernel, dilation, padding, stride = _blocks_params(
-        "col2im", ("output_size", "kernel_size", "dilation", "padding", "stride"),
+        ("output_size", "kernel_size", "dilation", "padding", "stride"),
         (output_size, kernel_size, dilation, padding, stride))
     _check_blocks(kernel, dilation, padding, stride, ("kernel", "stride", "dilation", "padding"))
     s = self._shape
@@ -237,10 +237,9 @@ def col2im_plan(self, output_size, kernel_size, dilation, padding, stride):
         raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
                            f"batch size and non-zero dimensions for input, but got: {list(s)}")
     planes, length = s[-2:]
-    dim = self.ndim - 2
-    if planes % (kernel[0] * kernel[1]):
-        raise RuntimeError(f"Expected size of input's dimension {dim} to be divisible by the "
-                           f"product of kernel_size, but got input.size({dim})={planes} and "
+    if planes % (kernel[0] * kernel[1]):  # (dims counted with a batch, even for unbatched)
+        raise RuntimeError(f"Expected size of input's dimension 1 to be divisible by the "
+                           f"product of kernel_size, but got input.size(1)={planes} and "
                            f"kernel_size=({kernel[0]}, {kernel[1]}).")
     blocks = [(n + 2 * p - d * (k - 1) - 1) // st + 1
               for n, p, d, k, st in zip(size, padding, dilation, kernel, stride)]
