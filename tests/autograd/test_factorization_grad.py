@@ -365,3 +365,13 @@ GRADGRAD = [
 @pytest.mark.parametrize("fn,specs", [c[1:] for c in GRADGRAD], ids=[c[0] for c in GRADGRAD])
 def test_gradgrad(fn, specs):
     check_gradgrad(fn, *specs)
+
+
+def test_which_outputs_require_grad():
+    for fn in (lambda m, a: m.linalg.slogdet(a), lambda m, a: m.linalg.lstsq(a, a, driver="gelsd"),
+               lambda m, a: m.linalg.lu(a), lambda m, a: m.lu_unpack(*m.linalg.lu_factor(a)),
+               lambda m, a: m.linalg.lu_factor_ex(a), lambda m, a: m.linalg.inv_ex(a),
+               lambda m, a: m.geqrf(a), lambda m, a: m.linalg.eigh(a)):
+        flags = [[t.requires_grad for t in fn(m, m.eye(3, dtype=m.float64).requires_grad_())]
+                 for m in (mindtorch, torch)]
+        assert flags[0] == flags[1]

@@ -775,3 +775,22 @@ def test_frobenius_nuclear_norm_and_addmv_():
     check(lambda m, t: m.nuclear_norm(t, (0, 2), keepdim=True), x)
     check(lambda m, t: m.nuclear_norm(t[0, 0]), x)
     check(lambda m, s, a, v: m.addmv_(s, a, v, beta=2), rand((3,)), rand((3, 4)), rand((4,)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_16_bit_where_torch_computes(dtype):
+    dt = getattr(mindtorch, dtype)
+    x, y = rand((3, 4)).to(dt), rand((4,)).to(dt)
+    tol = dict(rtol=2e-2, atol=2e-2)
+    check(lambda m, a: L(m).vector_norm(a, 3), x, **tol)
+    check(lambda m, a: L(m).matrix_norm(a, -float("inf")), x, **tol)
+    check(lambda m, a: L(m).norm(a, dim=0), x, **tol)
+    check(lambda m, a, b: m.dist(a, b), x, y, **tol)
+    check(lambda m, a, b: L(m).vecdot(a, b), x, y, **tol)
+    check(lambda m, a, b: L(m).multi_dot([a, b]), x, y, **tol)
+    check(lambda m, a: L(m).vander(a), y, **tol)
+    check(lambda m, a, b: L(m).cross(a, b), x[:, :3], x[:, 1:], **tol)
+    check(lambda m, a: L(m).pinv(a), x)  # (errors)
+    check(lambda m, a: L(m).svdvals(a), x)
+    check(lambda m, a: L(m).eig(a[:, :3]), x)
+    check(lambda m, a: L(m).solve(a[:, :3], a), x)

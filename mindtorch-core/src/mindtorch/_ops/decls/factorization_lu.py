@@ -224,8 +224,9 @@ def _declare():
 
 def _derivatives():
     derivative(OPS["linalg_lu_factor_ex"], A=_lu_factor_ex_grad)
-    derivative(OPS["linalg_lu"], A=_lu_grad)
-    derivative(OPS["lu_unpack"], LU_data=_lu_unpack_grad)
+    # (the permutation P never requires grad)
+    derivative(OPS["linalg_lu"], A=_lu_grad, nondifferentiable_outputs=(0,))
+    derivative(OPS["lu_unpack"], LU_data=_lu_unpack_grad, nondifferentiable_outputs=(0,))
     derivative(OPS["linalg_lu_solve"], {"LU, B": _lu_solve_grad})
 
 

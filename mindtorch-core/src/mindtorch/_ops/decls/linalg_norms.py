@@ -228,9 +228,9 @@ def _multi_dot(tensors):
 
 
 def _linalg_vander(x, N=None):
-    if x.dtype is D.bool:
-        raise RuntimeError("linalg.vander supports floating point, complex, and integer "
-                           "tensors, but got Bool")
+    if x.dtype in (D.bool, D.float16, D.bfloat16):
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer "
+                           f"tensors, but got {_type_name(x.dtype)}")
     if N is None:
         N = x._shape[-1] if x.ndim else 1
     if N <= 1:
