@@ -279,7 +279,7 @@ def _grid(shape, low=-1.2, high=1.2, dtype="float32"):
     return mindtorch.tensor(RNG.uniform(low, high, shape)).to(getattr(mindtorch, dtype))
 
 
-@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align_corners", [False, True])
 def test_grid_sample(mode, padding_mode, align_corners):
@@ -287,10 +287,21 @@ def test_grid_sample(mode, padding_mode, align_corners):
           make((2, 3, 4, 5), nc=True), _grid((2, 3, 6, 2), -2.5, 2.5), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_3d(mode, padding_mode, align_corners):
+    check(lambda m, x, g: F(m).grid_sample(x, g, mode, padding_mode, align_corners),
+          make((2, 2, 3, 4, 5), nc=True), _grid((2, 2, 3, 4, 3), -2.5, 2.5), rtol=1e-5,
+          atol=1e-5)
+
+
 def test_grid_sample_variants():
     x, g = make((2, 3, 4, 5)), _grid((2, 3, 6, 2))
     check(lambda m, x, g: m.grid_sampler(x, g, 0, 1, False), x, g, rtol=1e-5, atol=1e-5)
     check(lambda m, x, g: m.grid_sampler_2d(x, g, 1, 2, True), x, g)
+    check(lambda m, x, g: m.grid_sampler_3d(x, g, 0, 0, True), x[None], _grid((1, 2, 3, 6, 3)),
+          rtol=1e-5, atol=1e-5)
     check(lambda m, x, g: F(m).grid_sample(x, g), x, g, rtol=1e-5, atol=1e-5)
     check(lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), make((0, 3, 4, 5)),
           _grid((0, 3, 6, 2)))
@@ -313,6 +324,10 @@ def test_grid_sample_errors():
         (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x[0], g[0])),
         (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x[:, :, :0], g)),
         (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False), (x.long(), g.long())),
+        (lambda m, x, g: F(m).grid_sample(x, g, "bicubic", align_corners=False),
+         (x[None], _grid((1, 2, 3, 6, 3)))),
+        (lambda m, x, g: F(m).grid_sample(x, g, align_corners=False),
+         (x[None], _grid((1, 2, 3, 6, 2)))),
     ]:
         check(fn, *args)
 

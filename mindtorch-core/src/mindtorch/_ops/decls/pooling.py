@@ -12,6 +12,7 @@ Indices are PyTorch's: the flat position of the maximum within its (unpadded) pl
 Besides the declarations this module holds the shape/validity rules every backend calls.
 """
 from ..._dtype import scalar_type_name as _type_name
+from ..._shapes import numel as _numel
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, overload, route_overloads
 
@@ -271,13 +272,6 @@ def _gather_max(grad, indices, nd):
     lead = tuple(indices.shape[:-nd])
     return grad.reshape(lead + (_numel(grad.shape[-nd:]),)).gather(
         -1, indices.reshape(lead + (_numel(indices.shape[-nd:]),))).reshape(indices.shape)
-
-
-def _numel(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 def _adaptive_avg(nd):

@@ -7,11 +7,13 @@ show PyTorch's nodes (ConstantPadNdBackward0, ReflectionPad2DBackward0,
 UpsampleBilinear2DBackward0, ...).  The upsample ops interpolate separably, one spatial dim
 at a time (their kernels); their backward ops are the transposed maps, and each backward
 op's own derivative is the forward op again (both are linear), so double backward works.
-Grid sampling is written with mindtorch ops (gathers and scatter_add), forward and backward,
-so it runs on every device and its backward is differentiable too.
+Grid sampling (2d and 3d) is written with mindtorch ops (gathers and scatter_add), forward
+and backward, so it runs on every device and its backward is differentiable too.
 """
+import itertools
 import warnings
 
+from ..._shapes import numel as _count
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, route_overloads
 from .pooling import check_dtype
@@ -403,7 +405,7 @@ def check_grid_sampler(input, grid, interpolation_mode):
                                f"dimension {i} being empty")
     if interpolation_mode == 2 and input.ndim == 5:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-    check_dtype("grid_sampler_2d_cpu_kernel_impl", input, "f")
+    check_dtype(f"grid_sampler_{input.ndim - 2}d_cpu_kernel_impl", input, "f")
 
 
 def _reflect(x, twice_low, twice_high):
@@ -420,104 +422,160 @@ def _reflect(x, twice_low, twice_high):
     return M.where(even, extra + low, span - extra + low), M.where(even, sign, -sign)
 
 
-def _source_index(coord, size, padding_mode, align_corners):
-    """Pixel coordinate of normalized grid values in [-1, 1] (PyTorch's
-    grid_sampler_compute_source_index) and its derivative with respect to them."""
+def _unnormalize(coord, size, align_corners):
+    """Pixel coordinate of normalized grid values in [-1, 1], and its derivative."""
     if align_corners:
-        x, mult = (coord + 1) / 2 * (size - 1), (size - 1) / 2
-    else:
-        x, mult = ((coord + 1) * size - 1) / 2, size / 2
+        return (coord + 1) / 2 * (size - 1), (size - 1) / 2
+    return ((coord + 1) * size - 1) / 2, size / 2
+
+
+def _pad_coordinates(x, size, padding_mode, align_corners):
+    """PyTorch's compute_coordinates (border: clipped; reflection: reflected, then clipped),
+    and its derivative."""
+    mult = 1
     if padding_mode == 2:
-        x, flip = _reflect(x, 0, 2 * (size - 1)) if align_corners else \
+        x, mult = _reflect(x, 0, 2 * (size - 1)) if align_corners else \
             _reflect(x, -1, 2 * size - 1)
-        mult = flip * mult
-    if padding_mode in (1, 2):  # clipped to the border: no gradient outside
+    if padding_mode in (1, 2):  # no gradient where clipped
         inside = ((x > 0) & (x < size - 1)).to(x.dtype)
         x, mult = x.clamp(0, size - 1), inside * mult
     return x, mult
 
 
-class _Corners:
-    """What sampling 2d `input` at pixel coordinates (ix, iy) reads: for each corner
-    (nw, ne, sw, se, or the nearest pixel), its flat index, weight and in-bounds mask."""
+_A = -0.75  # PyTorch's bicubic convolution coefficient
+
+
+def _cubic_weights(t):
+    """PyTorch's cubic convolution weights of the 4 taps around t in [0, 1), and their
+    derivatives with respect to t."""
+    def near(x):
+        return ((_A + 2) * x - (_A + 3)) * x * x + 1
+
+    def far(x):
+        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
+
+    def d_near(x):
+        return (3 * (_A + 2) * x - 2 * (_A + 3)) * x
+
+    def d_far(x):
+        return (3 * _A * x - 10 * _A) * x + 8 * _A
+
+    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+    grads = [d_far(t + 1), d_near(t), -d_near(1 - t), -d_far(2 - t)]
+    return weights, grads
+
+
+class _Taps:
+    """What sampling `input` (2d or 3d) at a grid reads: for each tap (the 2**nd linear
+    corners, the 16 bicubic neighbours or the nearest pixel), its pixel coordinates (one
+    per spatial dim, in the input's dim order), its weight and the weight's derivatives
+    with respect to the unnormalized coordinates; `mults` are the derivatives of those
+    coordinates with respect to the grid (whose last dim lists x, y[, z]: reversed)."""
 
     def __init__(self, input, grid, interpolation_mode, padding_mode, align_corners):
-        self.n, self.c, self.h, self.w = input.shape
-        self.out = tuple(grid.shape[1:3])
-        self.ix, self.gx = _source_index(grid[..., 0], self.w, padding_mode, align_corners)
-        self.iy, self.gy = _source_index(grid[..., 1], self.h, padding_mode, align_corners)
-        if interpolation_mode == 1:  # nearest (rounding half to even, as nearbyint)
-            self.points = [(self.ix.round(), self.iy.round(), None)]
+        self.n, self.c = input.shape[:2]
+        self.sizes = tuple(input.shape[2:])
+        nd = len(self.sizes)
+        self.out = tuple(grid.shape[1:-1])
+        coords, self.mults = [], []
+        for i, size in enumerate(self.sizes):
+            x, mult = _unnormalize(grid[..., nd - 1 - i], size, align_corners)
+            coords.append(x)
+            self.mults.append(mult)
+        if interpolation_mode == 2:  # bicubic (2d): padding applies to each tap
+            (iy, ix), (h, w) = coords, self.sizes
+            x0, y0 = ix.floor(), iy.floor()
+            wx, dwx = _cubic_weights(ix - x0)
+            wy, dwy = _cubic_weights(iy - y0)
+            self.points = []
+            for j in range(4):
+                y, _ = _pad_coordinates(y0 + (j - 1), h, padding_mode, align_corners)
+                for i in range(4):
+                    x, _ = _pad_coordinates(x0 + (i - 1), w, padding_mode, align_corners)
+                    self.points.append(((y, x), wx[i] * wy[j], (dwy[j] * wx[i], wy[j] * dwx[i])))
             return
-        if interpolation_mode != 0:
-            raise NotImplementedError("grid_sample(mode='bicubic') is not supported by mindtorch")
-        x0, y0 = self.ix.floor(), self.iy.floor()
-        x1, y1 = x0 + 1, y0 + 1
-        ix, iy = self.ix, self.iy
-        self.points = [(x0, y0, (x1 - ix) * (y1 - iy)), (x1, y0, (ix - x0) * (y1 - iy)),
-                       (x0, y1, (x1 - ix) * (iy - y0)), (x1, y1, (ix - x0) * (iy - y0))]
+        for i, size in enumerate(self.sizes):
+            coords[i], mult = _pad_coordinates(coords[i], size, padding_mode, align_corners)
+            self.mults[i] = mult * self.mults[i]
+        if interpolation_mode == 1:  # nearest (rounding half to even, as nearbyint)
+            self.points = [(tuple(x.round() for x in coords), None, None)]
+            return
+        lows = [x.floor() for x in coords]
+        # per dim, the factor of the low and of the high corner, and their derivatives
+        factors = [((lo + 1 - x, -1), (x - lo, 1)) for x, lo in zip(coords, lows)]
+        self.points = []
+        for corner in itertools.product((0, 1), repeat=nd):  # PyTorch's order (tnw, tne...)
+            parts = [factors[i][k] for i, k in enumerate(corner)]
+            weight = _product([f for f, _ in parts])
+            grads = tuple(sign * _product([f for j, (f, _) in enumerate(parts) if j != i])
+                          for i, (_, sign) in enumerate(parts))
+            self.points.append((tuple(lo + k for lo, k in zip(lows, corner)), weight, grads))
 
-    def index(self, x, y):
-        """(flat index into each (n, c) plane, expanded over c; in-bounds mask)."""
-        valid = (x >= 0) & (x <= self.w - 1) & (y >= 0) & (y <= self.h - 1)
-        flat = (y.clamp(0, self.h - 1) * self.w + x.clamp(0, self.w - 1)).long()
-        count = self.out[0] * self.out[1]
-        return flat.reshape(self.n, 1, count).expand(self.n, self.c, count), \
+    def index(self, pos):
+        """(flat index into each (n, c) volume, expanded over c; in-bounds mask)."""
+        valid = flat = None
+        for x, size in zip(pos, self.sizes):
+            inside = (x >= 0) & (x <= size - 1)
+            valid = inside if valid is None else valid & inside
+            x = x.clamp(0, size - 1)
+            flat = x if flat is None else flat * size + x
+        count = _count(self.out)
+        return flat.long().reshape(self.n, 1, count).expand(self.n, self.c, count), \
             valid.unsqueeze(1)
 
-    def values(self, input, x, y):
-        index, valid = self.index(x, y)
-        v = input.reshape(self.n, self.c, self.h * self.w).gather(2, index)
-        v = v.reshape((self.n, self.c) + self.out)
-        return v.masked_fill(~valid, 0)
+    def values(self, input, pos):
+        index, valid = self.index(pos)
+        v = input.reshape(self.n, self.c, _count(self.sizes)).gather(2, index)
+        return v.reshape((self.n, self.c) + self.out).masked_fill(~valid, 0)
 
 
-def _grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+def _product(factors):
+    out = factors[0] if factors else 1
+    for f in factors[1:]:
+        out = out * f
+    return out
+
+
+def _grid_sampler_nd(input, grid, interpolation_mode, padding_mode, align_corners):
     check_grid_sampler(input, grid, interpolation_mode)
-    corners = _Corners(input, grid, interpolation_mode, padding_mode, align_corners)
+    taps = _Taps(input, grid, interpolation_mode, padding_mode, align_corners)
     out = None
-    for x, y, weight in corners.points:
-        v = corners.values(input, x, y)
+    for pos, weight, _ in taps.points:
+        v = taps.values(input, pos)
         term = v if weight is None else v * weight.unsqueeze(1)
         out = term if out is None else out + term
     return out
 
 
-def _grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, padding_mode,
+def _grid_sampler_nd_backward(grad_output, input, grid, interpolation_mode, padding_mode,
                               align_corners):
-    """(grad_input, grad_grid): grad_output spread back to the corners each output read
+    """(grad_input, grad_grid): grad_output spread back to the taps each output read
     (scatter_add), and the weights' derivatives with respect to the grid."""
     import mindtorch as M
-    corners = _Corners(input, grid, interpolation_mode, padding_mode, align_corners)
-    n, c, h, w = input.shape
-    count = corners.out[0] * corners.out[1]
-    g = grad_output.reshape(n, c, count)
-    grad_input = M.zeros((n, c, h * w), dtype=grad_output.dtype, device=grad_output.device)
-    for x, y, weight in corners.points:
-        index, valid = corners.index(x, y)
+    taps = _Taps(input, grid, interpolation_mode, padding_mode, align_corners)
+    n, c = input.shape[:2]
+    count = _count(taps.out)
+    grad_input = M.zeros((n, c, _count(taps.sizes)), dtype=grad_output.dtype,
+                         device=grad_output.device)
+    grads = [0] * len(taps.sizes)
+    for pos, weight, dweight in taps.points:
+        index, valid = taps.index(pos)
         spread = grad_output if weight is None else grad_output * weight.unsqueeze(1)
         spread = spread.masked_fill(~valid, 0).reshape(n, c, count)
         grad_input = grad_input.scatter_add(2, index, spread)
+        if weight is not None:
+            v = taps.values(input, pos) * grad_output
+            grads = [g + v * d.unsqueeze(1) for g, d in zip(grads, dweight)]
     grad_input = grad_input.reshape(input.shape)
     if interpolation_mode == 1:
         return grad_input, M.zeros_like(grid)
-    ix, iy = corners.ix.unsqueeze(1), corners.iy.unsqueeze(1)
-    (x0, y0, _), (x1, _, _), (_, y1, _), _ = corners.points
-    nw, ne, sw, se = (corners.values(input, x, y) for x, y, _ in corners.points)
-    x0, y0, x1, y1 = (t.unsqueeze(1) for t in (x0, y0, x1, y1))
-    gix = ((ne - nw) * (y1 - iy) + (se - sw) * (iy - y0)) * grad_output
-    giy = ((sw - nw) * (x1 - ix) + (se - ne) * (ix - x0)) * grad_output
-    grad_grid = M.stack([gix.sum(1) * corners.gx, giy.sum(1) * corners.gy], -1)
-    return grad_input, grad_grid
+    per_dim = [g.sum(1) * m for g, m in zip(grads, taps.mults)]
+    return grad_input, M.stack(per_dim[::-1], -1)
 
 
 def _grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
-    if input.ndim == 5:
-        check_grid_sampler(input, grid, interpolation_mode)
-        raise NotImplementedError("grid_sampler on 5D (volumetric) inputs is not supported by "
-                                  "mindtorch")
-    return OPS["grid_sampler_2d"].call(input, grid, interpolation_mode, padding_mode,
-                                       align_corners)
+    name = "grid_sampler_3d" if input.ndim == 5 else "grid_sampler_2d"
+    return OPS[name].call(input, grid, interpolation_mode, padding_mode, align_corners)
 
 
 _ALIGN_WARNING = ("Default grid_sample and affine_grid behavior has changed to "
@@ -646,11 +704,14 @@ def _declare():
            modules=NN, **_NO_METHOD)
     define("grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
            "bool align_corners) -> Tensor", decomposition=_grid_sampler, **_NO_METHOD)
-    define("grid_sampler_2d(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, "
-           "bool align_corners) -> Tensor", decomposition=_grid_sampler_2d, **_NO_METHOD)
-    define("grid_sampler_2d_backward(Tensor grad_output, Tensor input, Tensor grid, "
-           "int interpolation_mode, int padding_mode, bool align_corners) -> (Tensor, Tensor)",
-           decomposition=_grid_sampler_2d_backward, function=False, **_NO_METHOD)
+    for nd in (2, 3):
+        define(f"grid_sampler_{nd}d(Tensor input, Tensor grid, int interpolation_mode, "
+               f"int padding_mode, bool align_corners) -> Tensor",
+               decomposition=_grid_sampler_nd, **_NO_METHOD)
+        define(f"grid_sampler_{nd}d_backward(Tensor grad_output, Tensor input, Tensor grid, "
+               f"int interpolation_mode, int padding_mode, bool align_corners) -> "
+               f"(Tensor, Tensor)", decomposition=_grid_sampler_nd_backward, function=False,
+               **_NO_METHOD)
     define("grid_sample(Tensor input, Tensor grid, str mode=\"bilinear\", "
            "str padding_mode=\"zeros\", bool? align_corners=None) -> Tensor",
            decomposition=_grid_sample, modules=NN, function=False, **_NO_METHOD)
@@ -704,13 +765,20 @@ def _derivatives():
                                                                     grad.shape[1] // groups))
     derivative(OPS["native_channel_shuffle"], self=_no_derivative("native_channel_shuffle"),
                name="torch::autograd::NotImplemented")
-    backward = OPS["grid_sampler_2d_backward"]
-    derivative(OPS["grid_sampler_2d"], {
-        "input, grid": lambda grad, input, grid, interpolation_mode, padding_mode, align_corners:
-        backward.call(grad, input, grid, interpolation_mode, padding_mode, align_corners)},
-        name="GridSampler2DBackward0")
+    for nd in (2, 3):
+        derivative(OPS[f"grid_sampler_{nd}d"], {"input, grid": _grid_sampler_grad(nd)},
+                   name=f"GridSampler{nd}DBackward0")
     derivative(OPS["affine_grid_generator"], theta=_affine_grid_grad,
                name="AffineGridGeneratorBackward0")
+
+
+def _grid_sampler_grad(nd):
+    backward = OPS[f"grid_sampler_{nd}d_backward"]
+
+    def grad_input_grid(grad, input, grid, interpolation_mode, padding_mode, align_corners):
+        return backward.call(grad, input, grid, interpolation_mode, padding_mode,
+                             align_corners)
+    return grad_input_grid
 
 
 def _no_derivative(name):
