@@ -290,8 +290,9 @@ def test_logcumsumexp_extremes():
 def test_quantile(name, interpolation):
     for dtype in ("float32", "float64"):
         for shape in [(), (6,), (3, 5), (2, 3, 4)]:
-            for x in layouts(shape, dtype, ties=True, nan=name == "nanquantile"):
-                qs = [0.0, 0.4, 1.0, mindtorch.tensor(0.25, dtype=x.dtype),
+            xs = list(layouts(shape, dtype, ties=True, nan=name == "nanquantile"))
+            for x in xs if dtype == "float32" else xs[:1]:
+                qs = [0.4, 1.0, mindtorch.tensor(0.25, dtype=x.dtype),
                       mindtorch.tensor([0.0, 0.125, 0.5, 5 / 6, 1.0], dtype=x.dtype)]
                 for q in qs:
                     for d in [None] + dims(len(shape)):
