@@ -4,11 +4,10 @@ dtypes).  Where a decomposition is only determined up to signs or phases (eigenv
 singular vectors), the losses are invariant under them, as PyTorch's own tests do."""
 import warnings
 
+import mindtorch
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
 from gradutil import check_gradgrad, check_grads, const, nc, randn
 
 RNG = np.random.default_rng(5)
@@ -32,7 +31,7 @@ def _sym(m, a):
     return a + a.mT
 
 
-L = lambda m: m.linalg  # noqa: E731
+L = lambda m: m.linalg
 INF = float("inf")
 
 CASES = [

@@ -6,10 +6,9 @@ inputs, dtypes, error classes (LinAlgError for singular matrices), out=, and the
 device's shapes/dtypes."""
 import warnings
 
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import assert_same, to_torch, torch
 
 RNG = np.random.default_rng(0)
@@ -88,7 +87,7 @@ def _flat(r):
     return list(r) if isinstance(r, tuple) else [r]
 
 
-L = lambda m: m.linalg  # noqa: E731
+L = lambda m: m.linalg
 
 
 # -- inverse, determinants, solvers --------------------------------------------------------
@@ -192,7 +191,7 @@ def test_solve_errors(shapes, dtypes):
 def test_solve_triangular(upper, left, unit):
     a = square((2, 3, 3))  # the other triangle is ignored
     b = rand((2, 3, 4) if left else (2, 4, 3))
-    fn = lambda m, x, y: L(m).solve_triangular(x, y, upper=upper, left=left,  # noqa: E731
+    fn = lambda m, x, y: L(m).solve_triangular(x, y, upper=upper, left=left,
                                                unitriangular=unit)
     check(fn, a, b)
     check(fn, transposed(a), b.float().double())
@@ -201,7 +200,7 @@ def test_solve_triangular(upper, left, unit):
 
 
 def test_solve_triangular_edge_cases():
-    tri = lambda m, x, y, **kw: L(m).solve_triangular(x, y, upper=True, **kw)  # noqa: E731
+    tri = lambda m, x, y, **kw: L(m).solve_triangular(x, y, upper=True, **kw)
     zero_diag = mindtorch.tensor([[1.0, 2.0], [0.0, 0.0]])  # torch gives inf/nan, no error
     got = mindtorch.linalg.solve_triangular(zero_diag, mindtorch.ones(2, 1), upper=True)
     assert not bool(got.isfinite().all())
@@ -689,7 +688,7 @@ def test_lu_factor_and_unpack(shape, dtype):
 def test_lu_solve(left, adjoint):
     a = square((2, 3, 3))
     b = rand((3, 2) if left else (2, 3))
-    fn = lambda m, x, y: L(m).lu_solve(*L(m).lu_factor(x), y, left=left,  # noqa: E731
+    fn = lambda m, x, y: L(m).lu_solve(*L(m).lu_factor(x), y, left=left,
                                        adjoint=adjoint)
     check(fn, a, b)
     check(fn, a[0], rand((4,) + tuple(b.shape)))  # broadcasting B's batch
@@ -755,7 +754,7 @@ def test_householder_errors():
 @pytest.mark.parametrize("transpose", [True, False])
 def test_triangular_solve(upper, transpose):
     a, b = square((2, 3, 3)), rand((3, 2))
-    fn = lambda m, x, y: m.triangular_solve(y, x, upper, transpose)  # noqa: E731
+    fn = lambda m, x, y: m.triangular_solve(y, x, upper, transpose)
     check(fn, a, b)
     check(lambda m, x, y: y.triangular_solve(x, upper=upper, transpose=transpose,
                                              unitriangular=True), a[0], b)

@@ -9,12 +9,11 @@ import warnings
 
 import numpy as np
 import scipy.linalg as sla
-from scipy.linalg import lapack
-
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import factorization as F
 from mindtorch._ops.decls import factorization_householder as H_
 from mindtorch._ops.decls import factorization_lu as LU_
+from scipy.linalg import lapack
 
 from .._np import arr, wrap
 
@@ -173,11 +172,10 @@ def cholesky_ex(A, upper=False, check_errors=False):
 def qr(A, mode="reduced"):
     (qshape, dt), (rshape, _) = F.qr_meta(A, mode)
     a = arr(A)
-    m, n = a.shape[-2:]
     if 0 in a.shape:  # LAPACK has nothing to do: Q is (part of) the identity
-        q = np.broadcast_to(np.eye(m, qshape[-1] if mode != "r" else 0, dtype=dt.np),
-                            qshape) if mode != "r" else np.zeros(qshape, dt.np)
-        return wrap(np.array(q), dt), wrap(np.zeros(rshape, dt.np), dt)
+        q = np.zeros(qshape, dt.np) if mode == "r" else \
+            np.array(np.broadcast_to(np.eye(*qshape[-2:], dtype=dt.np), qshape))
+        return wrap(q, dt), wrap(np.zeros(rshape, dt.np), dt)
     if mode == "r":
         return wrap(np.zeros((0,), dt.np), dt), wrap(np.asarray(np.linalg.qr(a, "r"), dt.np), dt)
     q, r = np.linalg.qr(a, mode)
@@ -206,7 +204,7 @@ def svd(A, full_matrices=True, driver=None):
     (ushape, dt), (sshape, real), (vshape, _) = F.svd_meta(A, full_matrices, driver)
     a = arr(A)
     if 0 in a.shape:  # (identity) singular vectors of an empty matrix
-        eye = lambda shape: np.array(np.broadcast_to(  # noqa: E731
+        eye = lambda shape: np.array(np.broadcast_to(
             np.eye(*shape[-2:], dtype=dt.np), shape))
         return wrap(eye(ushape), dt), wrap(np.zeros(sshape, real.np), real), \
             wrap(eye(vshape), dt)
@@ -216,7 +214,7 @@ def svd(A, full_matrices=True, driver=None):
 
 
 def lstsq(A, B, rcond=None, driver=None):
-    (sol_shape, dt), (res_shape, real), (rank_shape, _), (sv_shape, _) = \
+    (_, dt), (res_shape, real), (rank_shape, _), (sv_shape, _) = \
         F.lstsq_meta(A, B, rcond, driver)
     batch, vector, driver = F.lstsq_plan(A, B, driver)
     a = np.broadcast_to(arr(A), batch + A._shape[-2:])
@@ -288,7 +286,7 @@ def lu_factor_ex(A, pivot=True, check_errors=False):
 
 
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
-    (pshape, dt), (lshape, _), (ushape, _) = LU_.lu_unpack_meta(LU_data, LU_pivots,
+    (_, dt), _, _ = LU_.lu_unpack_meta(LU_data, LU_pivots,
                                                                unpack_data, unpack_pivots)
     lu = arr(LU_data)
     m, n = lu.shape[-2:]

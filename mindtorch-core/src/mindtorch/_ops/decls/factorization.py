@@ -13,7 +13,7 @@ positive-definite) raises LinAlgError, a RuntimeError, as torch.linalg.LinAlgErr
 import warnings
 
 from ... import _dtype as D
-from ..._shapes import broadcast_shapes, numel
+from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, nondifferentiable, overload
@@ -91,17 +91,18 @@ def is_vector_rhs(A, B):
     return B.ndim == 1 or (B.ndim == A.ndim - 1 and B._shape == A._shape[:-1])
 
 
-def solve_plan(A, B, left=True, name="linalg.solve", kernel="lu_cpu", dtype_first=True):
+def solve_plan(A, B, left=True, name="linalg.solve", kernel="lu_cpu", vectors=True):
     """(broadcast batch shape, whether B is a vector, B's matrix shape) of AX = B (XA = B
-    when not left), after torch's checks."""
-    if dtype_first:
+    when not left), after torch's checks.  linalg.solve (vectors=True) takes vector
+    right-hand sides and checks dtypes first; solve_triangular does neither."""
+    if vectors:
         if A.dtype.kind not in "fc":
             raise RuntimeError(f"{name}: Expected a floating point or complex tensor as "
                                f"input. Got {_type_name(A.dtype)}")
         _same_dtype(name, A, B)
-    vector = is_vector_rhs(A, B)
+    vector = vectors and is_vector_rhs(A, B)
     check_matrix(A, name, ints=kernel, halves=None)
-    if not dtype_first:
+    if not vectors:
         _same_dtype(name, A, B)
     Bm = B._shape + (1,) if vector else B._shape
     if len(Bm) < 2:
@@ -125,14 +126,8 @@ def solve_meta(A, B, left=True, check_errors=False):
 
 def solve_triangular_meta(A, B, upper, left=True, unitriangular=False):
     batch, _, mat = solve_plan(A, B, left, "linalg.solve_triangular", "triangular_solve_cpu",
-                               dtype_first=False) if B.ndim >= 2 else _b_matrix(A, B)
+                               vectors=False)
     return batch + mat, A.dtype
-
-
-def _b_matrix(A, B):
-    check_matrix(A, "linalg.solve_triangular", ints="triangular_solve_cpu", halves=None)
-    raise RuntimeError("linalg.solve_triangular: The input tensor B must have at least 2 "
-                       "dimensions.")
 
 
 def cholesky_meta(A, upper=False, check_errors=False):
@@ -324,7 +319,7 @@ def _tolerances(A, atol, rtol, name):
     """torch's get_atol_rtol: (atol, rtol) as float64 tensors (rtol defaults to
     eps * max(m, n), or 0 where atol > 0)."""
     M = _M()
-    as_t = lambda v: v if isinstance(v, Tensor) else M.tensor(  # noqa: E731
+    as_t = lambda v: v if isinstance(v, Tensor) else M.tensor(
         v, dtype=D.float64, device=A.device)
     for label, v in (("atol", atol), ("rtol", rtol)):
         if isinstance(v, Tensor) and v.dtype.is_complex:
@@ -423,10 +418,10 @@ def _declare():
          lambda A, UPLO="L": OPS["linalg_eigh"].call(A, UPLO)[0]),
         ("linalg_eigvals(Tensor A) -> Tensor", _eigvals),
         ("linalg_svdvals(Tensor A, *, str? driver=None) -> Tensor", _svdvals),
-        ("linalg_pinv(Tensor A, Tensor|Scalar? rcond=None, bool hermitian=False, *, "
-         "Tensor|Scalar? atol=None, Tensor|Scalar? rtol=None) -> Tensor", _pinv),
-        ("linalg_matrix_rank(Tensor A, Tensor|Scalar? tol=None, bool hermitian=False, *, "
-         "Tensor|Scalar? atol=None, Tensor|Scalar? rtol=None) -> Tensor", _matrix_rank),
+        (("linalg_pinv(Tensor A, Tensor|Scalar? rcond=None, bool hermitian=False, *, "
+          "Tensor|Scalar? atol=None, Tensor|Scalar? rtol=None) -> Tensor"), _pinv),
+        (("linalg_matrix_rank(Tensor A, Tensor|Scalar? tol=None, bool hermitian=False, *, "
+          "Tensor|Scalar? atol=None, Tensor|Scalar? rtol=None) -> Tensor"), _matrix_rank),
     ]
     for text, fn in composites:
         define(text, decomposition=fn, **linalg)
@@ -441,8 +436,8 @@ def _declare():
             ("cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor",
              _cholesky_solve),
             ("cholesky_inverse(Tensor self, bool upper=False) -> Tensor", _cholesky_inverse),
-            ("svd(Tensor self, bool some=True, bool compute_uv=True) -> "
-             "(Tensor U, Tensor S, Tensor V)", _svd),
+            (("svd(Tensor self, bool some=True, bool compute_uv=True) -> "
+              "(Tensor U, Tensor S, Tensor V)"), _svd),
             ("qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)", _qr),
             ("pinverse(Tensor self, float rcond=1e-15) -> Tensor", _pinverse),
             ("matrix_exp(Tensor self) -> Tensor", _matrix_exp)):
@@ -699,7 +694,7 @@ def _svd_grad(grads, results, full_matrices):
         U, gU = U[..., :k], gU[..., :k]
         Vh, gVh = Vh[..., :k, :], gVh[..., :k, :]
     M = _M()
-    skew = lambda X: X - X.mH  # noqa: E731
+    skew = lambda X: X - X.mH
     UhgU = skew(U.mH @ gU)
     VhgV = skew(Vh @ gVh.mH)
     S2 = S * S
@@ -750,7 +745,7 @@ def _lstsq_grad(grads, A, B, results):
     """From the solution through pinv(A), and from the residuals (when computed)."""
     gX, gL = grads[0], grads[1]
     vector = A.ndim - B.ndim == 1
-    col = (lambda t: t.unsqueeze(-1)) if vector else (lambda t: t)  # noqa: E731
+    col = (lambda t: t.unsqueeze(-1)) if vector else (lambda t: t)
     Bm, gXm = col(B), col(gX)
     pinvA = OPS["linalg_pinv"].call(A, None, False, None, None)
     gA = pinv_backward(gXm @ Bm.mH, pinvA, A)
@@ -809,6 +804,8 @@ def _derivatives():
 
 _declare()
 _derivatives()
-from . import linalg_norms  # noqa: E402,F401  (norms and the rest of torch.linalg)
-from . import factorization_lu  # noqa: E402,F401  (LU: lu_factor, lu, lu_solve, lu_unpack)
-from . import factorization_householder  # noqa: E402,F401  (geqrf, householder_product)
+from . import (
+    factorization_householder,  # noqa: F401  (geqrf, householder_product)
+    factorization_lu,  # noqa: F401  (LU: lu_factor, lu, lu_solve, lu_unpack)
+    linalg_norms,  # noqa: F401  (norms and the rest of torch.linalg)
+)
