@@ -487,6 +487,10 @@ SPECIAL_BINARY = {
     "float_power": (lambda m, x, y: m.float_power(x, y), POS, Y),
     "float_power_scalar": (lambda m, x: m.float_power(x, 2), X),
     "float_power_scalar_self": (lambda m, y: m.float_power(2, y), Y),
+    "igamma": (lambda m, a, x: m.igamma(a, x), const(POS + 0.5), POS),
+    "igammac": (lambda m, a, x: m.igammac(a, x), const(POS + 0.5), nc(POS[0])),
+    "special_gammainc": (lambda m, a, x: m.special.gammainc(a, x), const(POS + 1), POS),
+    "special_gammaincc": (lambda m, a, x: m.special.gammaincc(a, x), const(POS + 1), POS),
     "clamp_min_tensor": (lambda m, x, lo: m.clamp_min(x, lo), X, Y),
     "clamp_max_tensor": (lambda m, x, hi: m.clamp_max(x, hi), X, nc(Y)),
 }
@@ -526,6 +530,8 @@ SPECIAL_INPLACE = {
     **{name: (_inplace(name), X, Y) for name in ("hypot_", "copysign_", "nextafter_",
                                                  "ldexp_")},
     "xlogy_": (_inplace("xlogy_"), X, POS[0]),
+    "igamma_": (lambda m, x: (x.detach() * 0 + 1.5).igamma_(x), POS),
+    "igammac_": (lambda m, x: (x.detach() * 0 + 1.5).igammac_(x), POS),
     "float_power_": (_inplace("float_power_", 2.5), POS),
 }
 
@@ -537,7 +543,8 @@ def test_special_inplace(name):
 
 
 @pytest.mark.parametrize("name", ["asinh_", "acosh_", "atanh_", "arcsinh_", "arccosh_",
-                                  "arctanh_", "heaviside_", "heaviside", "special_zeta"])
+                                  "arctanh_", "heaviside_", "heaviside", "special_zeta",
+                                  "igamma", "igammac"])
 def test_no_derivative_in_pytorch(name):
     # PyTorch records these but raises on backward (NotImplementedError or RuntimeError)
     def run(m):
@@ -545,6 +552,8 @@ def test_no_derivative_in_pytorch(name):
         w = m.tensor([0.5, 1.0], dtype=m.float64)
         if name == "special_zeta":
             r = m.special.zeta(x, w)
+        elif name.startswith("igamma"):
+            r = getattr(m, name)(x, w)
         elif name.startswith("heaviside"):
             r = getattr(x * 1, name)(w)
         else:
@@ -587,6 +596,7 @@ SPECIAL_NAMES = {
     "float_power_1": lambda m, x, y: m.float_power(x, 2),
     "float_power_2": lambda m, x, y: m.float_power(2, y),
     "clamp_min": lambda m, x, y: m.clamp_min(x, 0.0),
+    "igamma": lambda m, x, y: m.special.gammainc(y, y), "igammac": lambda m, x, y: m.igammac(y, y),
     "clamp_min_tensor": lambda m, x, y: m.clamp_min(x, y),
     "clamp_max_tensor": lambda m, x, y: m.clamp_max(x, y),
     "addcmul_": lambda m, x, y: (x * 1).addcmul_(x, y), "fix": lambda m, x, y: m.fix(x),

@@ -17,6 +17,13 @@ from .pointwise import POINTWISE, _alias, _cj, _keep, _not_implemented, _tensor,
 
 SPECIAL = ("special",)
 
+# torch.special's Bessel functions and orthogonal polynomials (no gradient in PyTorch)
+BESSEL = ("airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0",
+          "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+          "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0")
+POLYNOMIALS = tuple(f"{kind}_polynomial_{p}" for kind, ps in (
+    ("chebyshev", "tuvw"), ("shifted_chebyshev", "tuvw"), ("hermite", ("h", "he")),
+    ("laguerre", "l"), ("legendre", "p")) for p in ps)
 # unary kernel ops: name -> (promotion kind, in-place variant?, in torch.special?)
 UNARY = {
     "erfc": ("int_to_float", True, True), "erfinv": ("int_to_float", True, True),
@@ -28,6 +35,7 @@ UNARY = {
     "atanh": ("int_to_float", True, False),
     **{f"special_{name}": ("int_to_float", False, True) for name in (
         "erfcx", "i0e", "i1", "i1e", "ndtri", "log_ndtr", "entr")},
+    **{f"special_{name}": ("int_to_float", False, True) for name in BESSEL},
 }
 # binary kernel ops: name -> (promotion kind, operand types, in-place?, in torch.special?)
 _TT, _TS, _SS = ("Tensor", "Tensor"), ("Tensor", "Tensor|Scalar"), ("Tensor|Scalar",) * 2
@@ -43,9 +51,13 @@ BINARY = {
     "nextafter": ("default", _TT, True, False),
     "gcd": ("default", _TT, True, False),
     "lcm": ("default", _TT, True, False),
+    "igamma": ("default", _TT, True, True), "igammac": ("default", _TT, True, True),
+    **{f"special_{name}": ("int_to_float", _SS, False, True) for name in POLYNOMIALS},
 }
-SECOND = {"heaviside": "values"}
-PUBLIC_NAMES = {"lgamma": "gammaln", "mvlgamma": "multigammaln"}  # their torch.special names
+SECOND = {"heaviside": "values", **{f"special_{name}": "n" for name in POLYNOMIALS}}
+# their torch.special names
+PUBLIC_NAMES = {"lgamma": "gammaln", "mvlgamma": "multigammaln", "igamma": "gammainc",
+                "igammac": "gammaincc"}
 
 # dtype kinds each op computes in (u: unsigned, i: signed, b: bool, f: float, c: complex);
 # the others raise PyTorch's NotImplementedError
@@ -54,12 +66,16 @@ ACCEPTS = {"erfc": _REAL, "erfinv": _REAL, "lgamma": _REAL, "digamma": _REAL, "i
            "polygamma": _REAL, "logit": _REAL, "xlogy": _REAL, "special_xlog1py": _REAL,
            "special_zeta": _REAL, "copysign": _REAL, "hypot": "f", "logaddexp": "fc",
            "logaddexp2": "f", "nextafter": "f", "heaviside": "uibf", "gcd": "ui", "lcm": "ui",
+           "igamma": "f", "igammac": "f",
+           **{f"special_{n}": _REAL for n in BESSEL + POLYNOMIALS},
            **{f"special_{n}": _REAL for n in ("erfcx", "i0e", "i1", "i1e", "ndtri",
                                               "log_ndtr", "entr")}}
 # ... and float16/bfloat16 too
-NO_HALF = {"special_zeta", "special_erfcx", "special_ndtri", "special_log_ndtr"}
+NO_HALF = {"special_zeta", "special_erfcx", "special_ndtri", "special_log_ndtr",
+           *(f"special_{n}" for n in BESSEL + POLYNOMIALS)}
 # names in PyTorch's messages where they differ
-_KERNEL_NAMES = {"special_zeta": "zeta", "special_xlog1py": "xlog1py"}
+_KERNEL_NAMES = {"special_zeta": "zeta", "special_xlog1py": "xlog1py",
+                 **{f"special_{n}": n for n in BESSEL + POLYNOMIALS}}
 
 
 def check_accepts(name, dtype):
@@ -414,6 +430,10 @@ _GRADS = {
     **{f"{name}_": {"self": _no_derivative(f"inplace version of {name}")}
        for name in ("asinh", "acosh", "atanh")},
     "ldexp": {"self, other": _ldexp_grads},
+    "igamma": {"self": _no_derivative("igamma: input"), "other": lambda grad, self, other:
+               grad * ((self - 1) * other.log() - other - self.lgamma()).exp()},
+    "igammac": {"self": _no_derivative("igammac: input"), "other": lambda grad, self, other:
+                -grad * ((self - 1) * other.log() - other - self.lgamma()).exp()},
 }
 
 
@@ -440,7 +460,8 @@ GRAD_NAMES = {
 def _derivatives():
     for name, formulas in _GRADS.items():
         derivative(OPS[name], **formulas, name=GRAD_NAMES.get(name))
-    nondifferentiable(*(OPS[n] for n in ("gcd", "lcm", "gcd_", "lcm_")))
+    nondifferentiable(*(OPS[n] for n in ("gcd", "lcm", "gcd_", "lcm_")),
+                      *(OPS[f"special_{n}"] for n in BESSEL + POLYNOMIALS))
 
 
 _declare()

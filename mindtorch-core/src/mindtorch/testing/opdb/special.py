@@ -1,5 +1,6 @@
 """Samples of the special functions and the remaining pointwise math (decls/special.py)."""
 import mindtorch
+from mindtorch._ops.decls import special as S
 
 from ._make import t
 
@@ -30,6 +31,14 @@ SAMPLES.update({name: _binary() for name in (
     "xlogy", "special_xlog1py", "hypot", "copysign", "logaddexp", "logaddexp2", "heaviside",
     "nextafter", "ldexp", "float_power")})
 SAMPLES.update({name: _binary(ints=True) for name in ("gcd", "lcm")})
+SAMPLES.update({f"special_{name}": _unary()[:5] for name in S.BESSEL})
+SAMPLES.update({f"special_{name}": [lambda d: ((t(d, (3, 1)), t(d, (4,), _i64).abs()), {}),
+                                    lambda d: ((t(d, (2, 3), _f64, True), 3), {}),
+                                    lambda d: ((0.5, t(d, (3,), _i64).abs()), {})]
+                for name in S.POLYNOMIALS})
+SAMPLES.update({name: [lambda d: ((t(d, (3, 1)).abs() + 0.5, t(d, (1, 4)).abs()), {}),
+                       lambda d: ((t(d, (2, 3), _f64, True).abs(), t(d, (3,), _f64).abs()), {})]
+                for name in ("igamma", "igammac")})
 SAMPLES.update({
     "angle": _unary() + [lambda d: ((t(d, (2, 3), mindtorch.complex64),), {})],
     "sinc": _unary() + [lambda d: ((t(d, (2, 3), mindtorch.complex128),), {})],
