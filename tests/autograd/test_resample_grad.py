@@ -46,7 +46,7 @@ CASES = [
      [randn(1, 2, 3, 3)]),
     ("_pad_circular", lambda m, x: F(m).pad(x, (1, 2, -1, 1), mode="circular"),
      [randn(1, 2, 3, 4)]),
-    ("interpolate_nearest", lambda m, x: F(m).interpolate(x, scale_factor=1.6), [randn(1, 2, 3, 4)]),
+    ("upsample_nearest2d", lambda m, x: F(m).interpolate(x, scale_factor=1.6), [randn(1, 2, 3, 4)]),
     ("upsample_nearest1d", lambda m, x: F(m).interpolate(x, size=7), [randn(1, 2, 3)]),
     ("upsample_nearest3d", lambda m, x: F(m).interpolate(x, scale_factor=(2, 1, 0.5)),
      [randn(1, 1, 2, 2, 4)]),
@@ -151,17 +151,22 @@ GRADGRAD = [
      [randn(1, 2, 1, 2)]),
     ("_pad_circular", lambda m, x: F(m).pad(x, (1, 2), mode="circular") ** 2, [randn(1, 1, 3)]),
 ]
-for _name in ("upsample_nearest1d", "_upsample_nearest_exact1d", "upsample_linear1d"):
-    GRADGRAD.append((_name + "_backward", lambda m, x, n=_name: _aten(
-        m, n, x, [5], *((False,) if "linear" in n else ()), None) ** 2, [randn(1, 1, 3)]))
-for _name in ("upsample_nearest2d", "_upsample_nearest_exact2d", "upsample_bilinear2d",
-              "upsample_bicubic2d"):
-    GRADGRAD.append((_name + "_backward", lambda m, x, n=_name: _aten(
-        m, n, x, [3, 4], *((True,) if "bi" in n else ()), None, None) ** 2, [randn(1, 1, 2, 3)]))
-for _name in ("upsample_nearest3d", "_upsample_nearest_exact3d", "upsample_trilinear3d"):
-    GRADGRAD.append((_name + "_backward", lambda m, x, n=_name: _aten(
-        m, n, x, [2, 3, 2], *((False,) if "tri" in n else ()), None, None, None) ** 2,
-        [randn(1, 1, 1, 2, 2)]))
+# (backward op, forward op's trailing arguments, input shape)
+_UPSAMPLE_BACKWARD = [
+    ("upsample_nearest1d_backward", ([5], None), (1, 1, 3)),
+    ("_upsample_nearest_exact1d_backward", ([5], None), (1, 1, 3)),
+    ("upsample_linear1d_backward", ([5], False, None), (1, 1, 3)),
+    ("upsample_nearest2d_backward", ([3, 4], None, None), (1, 1, 2, 3)),
+    ("_upsample_nearest_exact2d_backward", ([3, 4], None, None), (1, 1, 2, 3)),
+    ("upsample_bilinear2d_backward", ([3, 4], True, None, None), (1, 1, 2, 3)),
+    ("upsample_bicubic2d_backward", ([3, 4], False, None, None), (1, 1, 2, 3)),
+    ("upsample_nearest3d_backward", ([2, 3, 2], None, None, None), (1, 1, 1, 2, 2)),
+    ("_upsample_nearest_exact3d_backward", ([2, 3, 2], None, None, None), (1, 1, 1, 2, 2)),
+    ("upsample_trilinear3d_backward", ([2, 3, 2], False, None, None, None), (1, 1, 1, 2, 2)),
+]
+for _name, _args, _shape in _UPSAMPLE_BACKWARD:
+    GRADGRAD.append((_name, lambda m, x, n=_name[:-len("_backward")], a=_args:
+                     _aten(m, n, x, *a) ** 2, [randn(*_shape)]))
 GRADGRAD += [
     ("pixel_shuffle", lambda m, x: F(m).pixel_shuffle(x, 2) ** 2, [randn(1, 4, 1, 2)]),
     ("pixel_unshuffle", lambda m, x: F(m).pixel_unshuffle(x, 2) ** 2, [randn(1, 1, 2, 2)]),
