@@ -8,12 +8,10 @@ matrix is redone matrix by matrix, to report LAPACK's info for each as torch doe
 import warnings
 
 import numpy as np
-import scipy.linalg as sla
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import factorization as F
 from mindtorch._ops.decls import factorization_householder as H_
 from mindtorch._ops.decls import factorization_lu as LU_
-from scipy.linalg import lapack
 
 from .._np import arr, wrap
 
@@ -38,8 +36,15 @@ def _fail(check_errors, info, name, message):
         raise F.LinAlgError(f"{name}: {text}")
 
 
+def _sla():
+    """scipy.linalg, imported on first use (it costs ~100 ms, a large part of importing
+    mindtorch)."""
+    import scipy.linalg
+    return scipy.linalg
+
+
 def _lapack(name, m):
-    return lapack.get_lapack_funcs((name,), (m,))[0]
+    return _sla().lapack.get_lapack_funcs((name,), (m,))[0]
 
 
 def _lu_each(a, rhs=None):
@@ -140,7 +145,7 @@ def solve_triangular(A, B, upper, left=True, unitriangular=False):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                x = sla.solve_triangular(a, b, lower=not upper, unit_diagonal=unitriangular,
+                x = _sla().solve_triangular(a, b, lower=not upper, unit_diagonal=unitriangular,
                                          check_finite=False)
         except _LinAlgError:
             x = _substitute(a, b, upper, unitriangular)
@@ -232,7 +237,7 @@ def lstsq(A, B, rcond=None, driver=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for idx in np.ndindex(*batch):
-                sol, _, rank, s = sla.lstsq(a[idx], b[idx], cond=rcond, check_finite=False,
+                sol, _, rank, s = _sla().lstsq(a[idx], b[idx], cond=rcond, check_finite=False,
                                             lapack_driver=lapack_driver)
                 x[idx], ranks[idx] = sol, rank
                 if s is not None:
@@ -256,7 +261,7 @@ def matrix_exp(A):
         return wrap(np.zeros(a.shape, dt.np), dt)
     compute = np.float32 if dt in (D.float16, D.bfloat16) else dt.np
     with np.errstate(all="ignore"):
-        r = sla.expm(a.astype(compute))
+        r = _sla().expm(a.astype(compute))
     return wrap(np.asarray(r, dt.np), dt)
 
 
