@@ -793,3 +793,12 @@ def test_16_bit_where_torch_computes(dtype):
     check(lambda m, a: L(m).svdvals(a), x)
     check(lambda m, a: L(m).eig(a[:, :3]), x)
     check(lambda m, a: L(m).solve(a[:, :3], a), x)
+
+
+def test_import_does_not_load_scipy_linalg():
+    import subprocess
+    import sys
+    code = "import sys, mindtorch; print('scipy.linalg' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "False"
