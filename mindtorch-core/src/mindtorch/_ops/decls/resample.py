@@ -722,20 +722,47 @@ def _declare():
 
 
 # -- backward formulas -------------------------------------------------------------------
-# Formula parameters name what a node saves, so each upsample schema gets formulas with
-# its own argument names (made from the table).
 
 def _upsample_formulas(name, nd, ac):
-    extra = ["align_corners"] if ac else []
-    scales = list(_SCALES[nd])
-    env = {"fwd": OPS[name], "bwd": OPS[name + "_backward"]}
-    params = ", ".join(["grad", "self_geometry", "output_size"] + extra + scales)
-    args = ", ".join(["grad", "output_size", "tuple(self_geometry[0])"] + extra + scales)
-    grad_self = eval(f"lambda {params}: bwd.call({args})", env)  # noqa: S307 - our own text
-    rest = ", ".join(["output_size"] + extra + scales)
-    grad_grad = eval(f"lambda grad, {rest}: fwd.call(grad, {rest})", env)  # noqa: S307
-    derivative(OPS[name], name=_node(name), self=grad_self)
-    derivative(OPS[name + "_backward"], name=_node(name + "_backward"), grad_output=grad_grad)
+    """The op's formula (its backward op) and the backward op's (the op again: both are
+    linear).  A formula's parameters are schema names, so each signature has its pair."""
+    fwd, bwd = OPS[name], OPS[name + "_backward"]
+
+    def back(grad, geometry, output_size, *rest):
+        return bwd.call(grad, output_size, tuple(geometry[0]), *rest)
+
+    if nd == 1 and not ac:
+        pair = (lambda grad, self_geometry, output_size, scales:
+                back(grad, self_geometry, output_size, scales),
+                lambda grad, output_size, scales: fwd.call(grad, output_size, scales))
+    elif nd == 1:
+        pair = (lambda grad, self_geometry, output_size, align_corners, scales:
+                back(grad, self_geometry, output_size, align_corners, scales),
+                lambda grad, output_size, align_corners, scales:
+                fwd.call(grad, output_size, align_corners, scales))
+    elif nd == 2 and not ac:
+        pair = (lambda grad, self_geometry, output_size, scales_h, scales_w:
+                back(grad, self_geometry, output_size, scales_h, scales_w),
+                lambda grad, output_size, scales_h, scales_w:
+                fwd.call(grad, output_size, scales_h, scales_w))
+    elif nd == 2:
+        pair = (lambda grad, self_geometry, output_size, align_corners, scales_h, scales_w:
+                back(grad, self_geometry, output_size, align_corners, scales_h, scales_w),
+                lambda grad, output_size, align_corners, scales_h, scales_w:
+                fwd.call(grad, output_size, align_corners, scales_h, scales_w))
+    elif not ac:
+        pair = (lambda grad, self_geometry, output_size, scales_d, scales_h, scales_w:
+                back(grad, self_geometry, output_size, scales_d, scales_h, scales_w),
+                lambda grad, output_size, scales_d, scales_h, scales_w:
+                fwd.call(grad, output_size, scales_d, scales_h, scales_w))
+    else:
+        pair = (lambda grad, self_geometry, output_size, align_corners, scales_d, scales_h,
+                scales_w: back(grad, self_geometry, output_size, align_corners, scales_d,
+                               scales_h, scales_w),
+                lambda grad, output_size, align_corners, scales_d, scales_h, scales_w:
+                fwd.call(grad, output_size, align_corners, scales_d, scales_h, scales_w))
+    derivative(fwd, name=_node(name), self=pair[0])
+    derivative(bwd, name=_node(name + "_backward"), grad_output=pair[1])
 
 
 def _pad_formulas(name):
