@@ -522,6 +522,8 @@ SPECIAL_INPLACE = {
         ("erfc_", X), ("erfinv_", UNIT), ("lgamma_", POS + 0.5), ("digamma_", POS + 0.5),
         ("i0_", X), ("sinc_", X), ("logit_", OPEN_UNIT), ("sgn_", X), ("nan_to_num_", X))},
     "polygamma_": (_inplace("polygamma_", 2), POS + 0.5),
+    "arcsin_": (_inplace("arcsin_"), UNIT), "arccos_": (_inplace("arccos_"), UNIT),
+    "arctan_": (_inplace("arctan_"), X), "fix_": (_inplace("fix_"), X),
     "mvlgamma_": (_inplace("mvlgamma_", 2), ABOVE_ONE),
     "clamp_min_": (_inplace("clamp_min_", 0.1), X),
     "clamp_max_": (_inplace("clamp_max_"), X, Y),

@@ -11,13 +11,12 @@ import math
 
 from ... import _dtype as D
 from ..._scalars import _overflow, checked_scalar
-from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace
 from .pointwise import POINTWISE, _checked_out, _same_dtype, join
 
 F = ("nn.functional",)
-_HIDDEN = dict(function=False, method=False)  # F only: torch has no torch.<name>
+_HIDDEN = {"function": False, "method": False}  # F only: torch has no torch.<name>
 _HALVES = (D.float16, D.bfloat16)
 
 
@@ -234,14 +233,14 @@ def _functional_softmax(name, negate=False):
 
 # -- declarations ------------------------------------------------------------------------
 
+_RRELU = "Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False"
 # name: (schema arguments after self, decomposition, F's arguments after input or None when
 # F.<name> is the op itself, exposure of the op)
 ACTIVATIONS = {
     "elu": ("Scalar alpha=1, Scalar scale=1, Scalar input_scale=1", _elu,
             "Scalar alpha=1.0", _HIDDEN),
-    "selu": ("", lambda self: OPS["elu"].call(self, SELU_ALPHA, SELU_SCALE, 1), "", dict(
-        method=False)),
-    "celu": ("Scalar alpha=1.0", _celu, "Scalar alpha=1.0", dict(method=False)),
+    "selu": ("", lambda self: OPS["elu"].call(self, SELU_ALPHA, SELU_SCALE, 1), "", {"method": False}),
+    "celu": ("Scalar alpha=1.0", _celu, "Scalar alpha=1.0", {"method": False}),
     "leaky_relu": ("Scalar negative_slope=0.01", _leaky_relu, "Scalar negative_slope=0.01",
                    _HIDDEN),
     "hardtanh": ("Scalar min_val=-1, Scalar max_val=1", _hardtanh,
@@ -250,13 +249,10 @@ ACTIVATIONS = {
     "hardswish": ("", _hardswish, "", _HIDDEN),
     "mish": ("", _mish, "", _HIDDEN),
     "threshold": ("Scalar threshold, Scalar value", _threshold, "Scalar threshold, Scalar value",
-                  dict(method=False)),
-    "rrelu": ("Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
-              "Generator? generator=None", _rrelu,
-              "Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False",
-              dict(method=False)),
+                  {"method": False}),
+    "rrelu": (_RRELU + ", Generator? generator=None", _rrelu, _RRELU, {"method": False}),
     "softplus": ("Scalar beta=1, Scalar threshold=20", _softplus, None, _HIDDEN),
-    "log_sigmoid": ("", _log_sigmoid, None, dict(_HIDDEN, public_name="logsigmoid")),
+    "log_sigmoid": ("", _log_sigmoid, None, {**_HIDDEN, "public_name": "logsigmoid"}),
     "hardshrink": ("Scalar lambd=0.5", _hardshrink, None, {}),
     "softshrink": ("Scalar lambd=0.5", _softshrink, None, _HIDDEN),
     "glu": ("int dim=-1", _glu, None, _HIDDEN),
@@ -264,7 +260,7 @@ ACTIVATIONS = {
 # in-place variants torch has, and where they are exposed (F.elu_, torch.selu_, ...)
 INPLACE = {"elu": F, "selu": F, "celu": F, "leaky_relu": F, "hardtanh": F, "threshold": F,
            "rrelu": F, "hardsigmoid": (), "hardswish": (), "mish": ()}
-TORCH_INPLACE = {"selu", "celu", "threshold", "rrelu", "relu"}  # torch.<name>_ exists
+TORCH_INPLACE = {"selu", "celu", "threshold", "rrelu"}  # torch.<name>_ exists
 # F.<name> that are F's own compositions (no node of their own in PyTorch either)
 COMPOSITIONS = {
     "relu6": ("bool inplace=False", lambda self, inplace=False: (
@@ -479,7 +475,5 @@ def _derivatives():
         formulas = dict(formulas)
         derivative(OPS[name], name=formulas.pop("name", None), **formulas)
 
-
-__all__ = ["ACTIVATIONS", "COMPOSITIONS", "INPLACE", "zeros"]
 
 _declare()

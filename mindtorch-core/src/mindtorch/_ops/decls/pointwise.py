@@ -77,9 +77,9 @@ NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "floor_divide"}
 # comparison aliases torch also exposes
 ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
            "not_equal": "ne", "multiply": "mul", "subtract": "sub", "divide": "div",
-           "negative": "neg", "absolute": "abs", "arctan2": "atan2", "clip": "clamp",
-           "arcsin": "asin", "arccos": "acos", "arctan": "atan", "fix": "trunc"}
-ALIAS_INPLACE = set(ALIASES)  # torch has all of them (greater_, absolute_, ...)
+           "negative": "neg", "absolute": "abs", "arctan2": "atan2", "clip": "clamp"}
+UNARY_ALIASES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "fix": "trunc"}
+ALIAS_INPLACE = set(ALIASES) | set(UNARY_ALIASES)  # torch has all of them (greater_, ...)
 
 
 def _decompositions():
@@ -534,7 +534,8 @@ def _declare():
             define_inplace(OPS[name])
     _abs_(OPS["abs_"])
     _conj_physical_(OPS["conj_physical_"])
-    for alias, target in ALIASES.items():
+    aliases = {**ALIASES, **UNARY_ALIASES}
+    for alias, target in aliases.items():
         _alias(alias, target)
         if alias in ALIAS_INPLACE:
             define_inplace(OPS[alias])
@@ -542,8 +543,8 @@ def _declare():
     nondifferentiable(*(OPS[name + "_"] for name in BITWISE))
     for name, rule in EXACT_OUT.items():
         _checked_out(OPS[name], rule)
-        if name in ALIASES.values():
-            _checked_out(OPS[next(a for a, t in ALIASES.items() if t == name)], rule)
+        if name in aliases.values():
+            _checked_out(OPS[next(a for a, t in aliases.items() if t == name)], rule)
 
 
 BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",

@@ -301,7 +301,7 @@ def _forward(target, names):
     return fn
 
 
-_HIDDEN = dict(function=False, method=False)
+_HIDDEN = {"function": False, "method": False}
 
 
 def _exposure(name):
