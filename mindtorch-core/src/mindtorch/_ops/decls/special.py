@@ -291,7 +291,8 @@ def _declare():
         join(OPS[name], "special")
     for name in ("asinh", "acosh", "atanh"):
         _alias("arc" + name[1:], name)
-        define_inplace(OPS["arc" + name[1:]]).decomposition = OPS[name + "_"].call
+        define_inplace(OPS["arc" + name[1:]]).decomposition = \
+            lambda self, n=name: OPS[n + "_"].call(self)  # (no binding made at import)
     _derivatives()
 
 
