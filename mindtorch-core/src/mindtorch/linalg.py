@@ -1,5 +1,5 @@
 """mindtorch.linalg (torch.linalg): the ops declared with modules=("linalg",)."""
 from ._ops.decls.factorization import LinAlgError  # noqa: F401
-from ._ops.namespaces import install
+from ._ops.namespaces import install as _install
 
-install(globals(), "linalg")
+_install(globals(), "linalg")

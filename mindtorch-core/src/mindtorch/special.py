@@ -1,4 +1,4 @@
 """mindtorch.special (torch.special): the ops declared with modules=("special",)."""
-from ._ops.namespaces import install
+from ._ops.namespaces import install as _install
 
-install(globals(), "special")
+_install(globals(), "special")

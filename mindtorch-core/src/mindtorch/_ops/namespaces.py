@@ -30,6 +30,9 @@ def install(namespace, module):
         if op is None:
             raise AttributeError(f"module 'mindtorch.{module}' has no attribute '{name}'")
         fn = namespace[name] = op.binding
+        if fn.__name__ != name:  # functional_relu is F.relu to its users
+            fn.__name__ = fn.__qualname__ = name
+            fn.__module__ = f"mindtorch.{module}"
         return fn
 
     def __dir__():

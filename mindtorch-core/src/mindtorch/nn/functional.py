@@ -1,8 +1,8 @@
 """mindtorch.nn.functional (torch.nn.functional): the ops declared with
 modules=("nn.functional",)."""
-from .._ops.namespaces import install
+from .._ops.namespaces import install as _install
 
-install(globals(), "nn.functional")
+_install(globals(), "nn.functional")
 
 
 def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_function=None,
