@@ -804,8 +804,3 @@ def _derivatives():
 
 _declare()
 _derivatives()
-from . import (
-    factorization_householder,  # noqa: F401  (geqrf, householder_product)
-    factorization_lu,  # noqa: F401  (LU: lu_factor, lu, lu_solve, lu_unpack)
-    linalg_norms,  # noqa: F401  (norms and the rest of torch.linalg)
-)
