@@ -184,3 +184,13 @@ def test_integer_products_wrap_like_torch():
     check(lambda L, x: L.mm(x.reshape(1, 3), x.reshape(3, 1)), a)
     u = mindtorch.full((2, 2), 200, dtype=mindtorch.uint8)
     check(lambda L, x: L.matmul(x, x), u)
+
+
+@pytest.mark.parametrize("eq, shapes", [
+    ("bi,oij,bj->bo", [(0, 3), (5, 3, 4), (0, 4)]), ("bi,bi->b", [(0, 3), (0, 3)]),
+    ("ij,jk->ik", [(2, 0), (0, 3)]), ("bij,bjk->bik", [(2, 3, 0), (2, 0, 4)]),
+    ("i,i->", [(0,), (0,)]), ("bi,bj->bij", [(0, 2), (0, 3)])])
+def test_einsum_with_empty_dims(eq, shapes):
+    # a size-0 dim is one the operand has, not a broadcast one (size 1)
+    ts = [mindtorch.ones(s) for s in shapes]
+    _check_both(lambda L, *xs: L.einsum(eq, *xs), *ts)

@@ -137,20 +137,21 @@ def _einsum(equation, tensors):
 
 def _contract(a, b, sum_dims):
     """a * b summed over sum_dims (kept as size 1), as PyTorch's sumproduct_pair: a
-    batched matrix product over the dims both have, a plain product when nothing sums."""
+    batched matrix product over the dims both have, a plain product when nothing sums.
+    An operand lacks a dim when its size there is 1 (a size 0 is a dim it has)."""
     nd = a.ndim
-    contract = [d for d in sum_dims if a._shape[d] > 1 and b._shape[d] > 1]
+    contract = [d for d in sum_dims if a._shape[d] != 1 and b._shape[d] != 1]
     for d in sum_dims:  # a summed dim only one side has is summed there first
-        if a._shape[d] > 1 and b._shape[d] == 1:
+        if a._shape[d] != 1 and b._shape[d] == 1:
             a = OPS["sum"].call(a, (d,), True, a.dtype)
-        elif b._shape[d] > 1 and a._shape[d] == 1:
+        elif b._shape[d] != 1 and a._shape[d] == 1:
             b = OPS["sum"].call(b, (d,), True, b.dtype)
     if not contract:
         return OPS["mul"].call(a, b)
     keep = [d for d in range(nd) if d not in contract]
-    batch = [d for d in keep if a._shape[d] > 1 and b._shape[d] > 1]
-    left = [d for d in keep if a._shape[d] > 1 and b._shape[d] == 1]
-    right = [d for d in keep if b._shape[d] > 1 and a._shape[d] == 1]
+    batch = [d for d in keep if a._shape[d] != 1 and b._shape[d] != 1]
+    left = [d for d in keep if a._shape[d] != 1 and b._shape[d] == 1]
+    right = [d for d in keep if b._shape[d] != 1 and a._shape[d] == 1]
     ones = [d for d in keep if a._shape[d] == 1 and b._shape[d] == 1]
 
     def prod(t, dims):
