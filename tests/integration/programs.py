@@ -282,8 +282,7 @@ print(torch.tensor(5) > 3, (torch.tensor(5) > 3).item(), 2 in torch.tensor([1, 2
 print(sorted([torch.tensor(3), torch.tensor(1)])[0], torch.tensor(2) ** 10, pow(torch.tensor(2.0), 0.5))
 ''')
 
-# Programs below use ops mindtorch does not have yet; they are skipped until it does.
-program("pending_stats", r'''
+program("stats", r'''
 import torch
 data = torch.tensor([[2.0, 4.0, 4.0, 4.0], [5.0, 5.0, 7.0, 9.0]])
 print(torch.median(data), torch.tensor([3, 1, 2]).median())
@@ -456,7 +455,7 @@ except RuntimeError:
     print("RuntimeError")
 ''')
 
-program("pending_hypot", r'''
+program("hypot", r'''
 import torch
 print(torch.hypot(torch.tensor([3.0]), torch.tensor([4.0])))
 ''', needs=("hypot",))
@@ -693,7 +692,7 @@ for line in exprs.strip().splitlines():
         print("!", type(e).__name__)
 ''')
 
-program("pending_legacy_cuda", r'''
+program("legacy_cuda", r'''
 import torch
 device = "cuda" if torch.cuda.is_available() else "cpu"
 x = torch.ones(2, 2, device=device).fill_diagonal_(0)
@@ -1052,4 +1051,108 @@ print(r.grad_fn.name())
 r.sum().backward()
 print(q.grad)
 print(torch.autograd.gradcheck(Square.apply, (q.detach().double().requires_grad_(),)))
+''')
+
+
+program("cnn_by_functional", r'''
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+x = torch.linspace(-1, 1, 2 * 1 * 8 * 8).reshape(2, 1, 8, 8)
+w1 = (torch.arange(4 * 9, dtype=torch.float32).reshape(4, 1, 3, 3) % 5 - 2) / 10
+w1.requires_grad_()
+w2 = (torch.arange(3 * 64, dtype=torch.float32).reshape(3, 64) % 7 - 3) / 20
+w2.requires_grad_()
+h = F.relu(F.conv2d(x, w1, padding=1))
+h = F.max_pool2d(h, 2)
+print(h.shape, h.grad_fn.name())
+logits = F.linear(h.flatten(1), w2)
+loss = F.cross_entropy(logits, torch.tensor([0, 2]), label_smoothing=0.1)
+print(f"{loss.item():.5f}", loss.grad_fn.name())
+loss.backward()
+print(f"{w1.grad.abs().sum().item():.5f} {w2.grad.abs().sum().item():.5f}")
+print(F.avg_pool2d(x, 4).squeeze(), F.adaptive_avg_pool2d(x, 1).flatten())
+print(F.interpolate(x[:1, :, :2, :2], scale_factor=2, mode="bilinear", align_corners=False))
+print(F.pad(torch.arange(4.0).reshape(1, 2, 2), (1, 1), mode="reflect"))
+''')
+
+program("sorting_and_stats", r'''
+import torch
+scores = torch.tensor([[0.2, 0.9, 0.4, 0.9], [0.5, 0.1, 0.7, 0.3]])
+print(scores.topk(2, dim=1))
+print(torch.sort(scores, dim=1, descending=True, stable=True))
+print(scores.argsort(dim=0), torch.msort(scores))
+words = torch.tensor([3, 1, 3, 2, 1, 3])
+print(torch.unique(words, return_counts=True, return_inverse=True))
+print(torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 2, 1])))
+edges = torch.tensor([0.0, 0.25, 0.5, 0.75])
+print(torch.searchsorted(edges, scores), torch.bucketize(scores, edges, right=True))
+print(torch.quantile(scores, torch.tensor([0.25, 0.5]), dim=1))
+print(scores.median(dim=1), scores.kthvalue(2, 1).values, words.mode())
+print(torch.cummax(words, 0), torch.logcumsumexp(scores, 1))
+print(torch.var_mean(scores, dim=1), torch.nanmean(torch.tensor([1.0, float("nan"), 3.0])))
+print(torch.histc(scores, bins=4, min=0, max=1), torch.aminmax(scores))
+''')
+
+program("linear_algebra", r'''
+import torch
+A = torch.tensor([[4.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.5, 5.0]], dtype=torch.float64)
+b = torch.tensor([1.0, 2.0, 3.0], dtype=torch.float64)
+x = torch.linalg.solve(A, b)
+print(x, torch.allclose(A @ x, b))
+print(f"{torch.linalg.det(A).item():.10f}", torch.logdet(A), torch.linalg.slogdet(A))
+print(torch.allclose(torch.linalg.inv(A) @ A, torch.eye(3, dtype=torch.float64)))
+L = torch.linalg.cholesky(A)
+print(L, torch.dist(L @ L.T, A) < 1e-12)
+print(torch.linalg.eigvalsh(A), torch.linalg.svdvals(A))
+Q, R = torch.linalg.qr(A)
+print(R.diagonal().sign(), torch.dist(Q @ R, A) < 1e-12)
+print(torch.linalg.norm(A), torch.linalg.matrix_norm(A, ord=2), torch.linalg.vector_norm(b, 1))
+print(torch.linalg.matrix_rank(A), torch.linalg.pinv(A[:2]).shape, torch.linalg.cond(A))
+M = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 7.0]])
+print(torch.linalg.lstsq(M, torch.tensor([[1.0], [2.0], [3.0]])).solution)
+try:
+    torch.linalg.inv(torch.zeros(2, 2))
+except torch.linalg.LinAlgError as e:
+    print("LinAlgError", isinstance(e, RuntimeError))
+print(torch.cdist(M, M[:2]), torch.matrix_power(A[:2, :2], -1))
+''')
+
+program("attention_block", r'''
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+tokens = torch.arange(2 * 4 * 6, dtype=torch.float32).reshape(2, 4, 6).sin()
+h = F.layer_norm(tokens, (6,), eps=1e-5)
+q = k = v = h.reshape(2, 4, 2, 3).transpose(1, 2)
+att = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+print(att.shape, f"{att.abs().sum().item():.4f}")
+out = F.gelu(att.transpose(1, 2).reshape(2, 4, 6)) + tokens
+print(F.dropout(out, p=0.5, training=False).equal(out))
+print(F.softmax(out[0, 0], dim=0), F.log_softmax(out[0, 0], dim=-1).exp().sum())
+emb = F.embedding(torch.tensor([[0, 2], [1, 0]]), torch.eye(3) * 2, padding_idx=0)
+print(emb, F.one_hot(torch.tensor([2, 0]), 3))
+print(F.normalize(tokens[0], dim=-1).norm(dim=-1))
+print(F.cosine_similarity(tokens[0], tokens[1]), F.group_norm(tokens, 2).std(-1, False).shape)
+''')
+
+program("losses", r'''
+import torch
+import torch.nn.functional as F
+pred = torch.tensor([[0.2, -1.0, 0.5], [1.5, 0.3, -0.2]])
+target = torch.tensor([[0.0, 1.0, 1.0], [1.0, 0.0, 0.0]])
+for name in ("mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+             "binary_cross_entropy_with_logits", "multilabel_soft_margin_loss"):
+    print(name, f"{getattr(F, name)(pred, target).item():.6f}")
+print(F.binary_cross_entropy(pred.sigmoid(), target, reduction="none"))
+print(F.nll_loss(F.log_softmax(pred, 1), torch.tensor([2, 0]), ignore_index=0))
+print(F.cross_entropy(pred, torch.tensor([1, 2]), reduction="sum", weight=torch.tensor([1.0, 2.0, 0.5])))
+print(F.kl_div(F.log_softmax(pred, 1), F.softmax(target, 1), reduction="batchmean"))
+print(F.margin_ranking_loss(pred[0], pred[1], torch.tensor([1.0, -1.0, 1.0])))
+print(F.triplet_margin_loss(pred, target, pred.flip(0)), F.hinge_embedding_loss(pred, target * 2 - 1))
+print(F.multi_margin_loss(pred, torch.tensor([2, 0])), F.poisson_nll_loss(pred, target))
+try:
+    F.cross_entropy(pred, torch.tensor([1, 2, 0]))
+except ValueError as e:
+    print("ValueError", e)
 ''')

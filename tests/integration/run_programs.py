@@ -11,6 +11,8 @@ from programs import PROGRAMS  # noqa: E402
 lib = sys.argv[1]
 mod = __import__(lib)
 sys.modules["torch"] = mod  # `import torch` inside programs now binds `lib`
+for name in [n for n in sys.modules if n.startswith(lib + ".")]:  # torch.nn.functional, ...
+    sys.modules["torch" + name[len(lib):]] = sys.modules[name]
 out = sys.stdout
 for name, text in PROGRAMS.items():
     buf = io.StringIO()
