@@ -9,14 +9,13 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
                                       margin=1.0, swap=False, reduction="mean"):
     """torch.nn.functional.triplet_margin_with_distance_loss: a Python function, as in
     PyTorch (distance_function is any callable, so no op schema can hold it)."""
-    from .._ops.decls import loss
+    from .._ops.decls import loss_margin
     if reduction not in ("mean", "sum", "none"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
-    loss.check_triplet_margin(margin)
-    loss.check_triplet_dims(anchor, positive, negative)
-    if distance_function is None:  # torch.pairwise_distance with its defaults
-        def distance_function(x1, x2):
-            return loss.pairwise_distance(x1, x2, 2.0, 1e-6)
+    loss_margin.check_triplet_margin(margin)
+    loss_margin.check_triplet_dims(anchor, positive, negative)
+    if distance_function is None:  # as PyTorch: pairwise_distance with its defaults
+        from .. import pairwise_distance as distance_function
     dist_pos = distance_function(anchor, positive)
     dist_neg = distance_function(anchor, negative)
     if swap:

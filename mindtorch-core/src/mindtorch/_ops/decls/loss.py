@@ -12,7 +12,8 @@
 
 Every check is metadata-only except where PyTorch's CPU kernels look at values (class
 targets out of bounds, BCE inputs outside [0, 1], negative variances): those run only on
-devices that hold data.
+devices that hold data.  The margin and embedding losses live in loss_margin.py, built on
+the helpers and declare_tables here.
 """
 import math
 import warnings
@@ -27,8 +28,7 @@ F = ("nn.functional",)
 _HIDDEN = {"function": False, "method": False}
 _F_ONLY = dict(modules=F, **_HIDDEN)
 _TORCH_ONLY = {"method": False}  # torch.<name> (ATen form), not a Tensor method
-_EPSILON = 1e-12  # PyTorch's loss epsilon (cosine_embedding_loss, BCE's backward)
-_SINGLE_DOUBLE = (D.float32, D.float64)  # the margin losses' CPU kernels take no halves
+_EPSILON = 1e-12  # PyTorch's loss epsilon (BCE's backward, loss_margin's cosine_embedding)
 _LEGACY = "bool? size_average=None, bool? reduce=None, str reduction='mean'"
 
 
@@ -141,11 +141,6 @@ def _xlogx(t):
     """xlogy(t, t): 0 where t == 0."""
     import mindtorch as M
     return M.where(t == 0, 0, t * t.log())
-
-
-def pairwise_distance(x1, x2, p, eps):
-    """torch.pairwise_distance: the p-norm of x1 - x2 + eps over the last dim."""
-    return (x1 - x2 + eps).norm(p, max(x1.ndim, x2.ndim) - 1)
 
 
 def _size_warning(self, target):
@@ -641,263 +636,6 @@ def _gaussian_nll_loss(self, target, var, full, eps, reduction):
     return _reduce_named(loss, reduction)
 
 
-# -- margin and embedding losses -----------------------------------------------------------
-
-def _full_like_cast(self, value):
-    """A Python number in a tensor of self's dtype and shape (ATen's `number - tensor`)."""
-    import mindtorch as M
-    if self.dtype.is_floating_point or self.dtype.is_complex:
-        return value
-    return M.full_like(self, int(value))
-
-
-def _hinge_embedding_loss(self, target, margin, reduction):
-    import mindtorch as M
-    zeros = M.zeros_like(self)
-    margin_clamp = (_full_like_cast(self, margin) - self).clamp_min(0)
-    loss = M.where(target != 1, margin_clamp, zeros) + M.where(target != -1, self, zeros)
-    return _reduce(loss, reduction)
-
-
-def _hinge_embedding_loss_functional(self, target, margin, size_average, reduce, reduction):
-    reduction = _enum(_reduction(size_average, reduce, reduction))
-    return OPS["hinge_embedding_loss"].call(self, target, margin, reduction)
-
-
-def _margin_ranking_loss(input1, input2, target, margin, reduction):
-    return _reduce((-target * (input1 - input2) + margin).clamp_min(0), reduction)
-
-
-def _margin_ranking_loss_functional(input1, input2, target, margin, size_average, reduce,
-                                    reduction):
-    reduction = _enum(_reduction(size_average, reduce, reduction))
-    if not input1.ndim == input2.ndim == target.ndim:
-        raise RuntimeError(f"margin_ranking_loss : All input tensors should have same "
-                           f"dimension but got sizes: input1: {input1.size()}, input2: "
-                           f"{input2.size()}, target: {target.size()} ")
-    return OPS["margin_ranking_loss"].call(input1, input2, target, margin, reduction)
-
-
-def _cosine_embedding_loss(input1, input2, target, margin, reduction):
-    import mindtorch as M
-    tdim = target.ndim
-    if tdim not in (0, 1):
-        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    if input1.ndim != tdim + 1 or input2.ndim != tdim + 1:
-        raise RuntimeError(f"{tdim}D target tensor expects {tdim + 1}D input tensors, but "
-                           f"found inputs with sizes {_shape_of(input1.shape)} and "
-                           f"{_shape_of(input2.shape)}.")
-    prod_sum = (input1 * input2).sum(tdim)
-    mag1 = (input1 * input1).sum(tdim) + _EPSILON
-    mag2 = (input2 * input2).sum(tdim) + _EPSILON
-    cos = prod_sum / (mag1 * mag2).sqrt()
-    zeros = M.zeros_like(cos)
-    loss = (M.where(target == 1, 1 - cos, zeros) +
-            M.where(target == -1, (cos - margin).clamp_min(0), zeros))
-    return _reduce(loss, reduction)
-
-
-def _cosine_embedding_loss_functional(input1, input2, target, margin, size_average, reduce,
-                                      reduction):
-    reduction = _enum(_reduction(size_average, reduce, reduction))
-    return OPS["cosine_embedding_loss"].call(input1, input2, target, margin, reduction)
-
-
-def check_triplet_dims(anchor, positive, negative):
-    if not anchor.ndim == positive.ndim == negative.ndim:
-        raise RuntimeError(f"The anchor, positive, and negative tensors are expected to have "
-                           f"the same number of dimensions, but got: anchor {anchor.ndim}D, "
-                           f"positive {positive.ndim}D, and negative {negative.ndim}D inputs")
-
-
-def check_triplet_margin(margin):
-    if margin <= 0:
-        raise ValueError(f"margin must be greater than 0, got {margin}")
-
-
-def _triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction):
-    import mindtorch as M
-    check_triplet_dims(anchor, positive, negative)
-    d_pos = pairwise_distance(anchor, positive, p, eps)
-    d_neg = pairwise_distance(anchor, negative, p, eps)
-    if swap:
-        d_neg = M.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
-    return _reduce((margin + d_pos - d_neg).clamp_min(0), reduction)
-
-
-def _triplet_margin_loss_functional(anchor, positive, negative, margin, p, eps, swap,
-                                    size_average, reduce, reduction):
-    reduction = _enum(_reduction(size_average, reduce, reduction))
-    check_triplet_margin(margin)
-    return OPS["triplet_margin_loss"].call(anchor, positive, negative, margin, p, eps, swap,
-                                           reduction)
-
-
-def _soft_margin_loss(self, target, reduction):
-    """log(1 + exp(-target * input)), written into self's dtype."""
-    return _reduce(_into(self, (-target * self).exp().log1p()), reduction)
-
-
-def _soft_margin_grad(grad, self, target, reduction):
-    g = -target * (target * self).neg().sigmoid() * grad
-    return _mean_scale(g, reduction, self.numel())
-
-
-def _soft_margin_loss_functional(self, target, size_average, reduce, reduction):
-    reduction = _enum(_reduction(size_average, reduce, reduction))
-    _no_grad_for("soft_margin_loss", target=target)
-    return OPS["_soft_margin_loss"].call(self, target, reduction)
-
-
-def _multilabel_soft_margin_loss(self, target, weight, size_average, reduce, reduction):
-    reduction = _reduction(size_average, reduce, reduction)
-    loss = -(target * _log_sigmoid(self) + (1 - target) * _log_sigmoid(-self))
-    if weight is not None:
-        loss = loss * weight
-    class_dim = self.ndim - 1
-    loss = loss.sum(class_dim) / self.size(class_dim)
-    return _reduce_named(loss, reduction)
-
-
-# -- multi-class margin losses -------------------------------------------------------------
-
-def _margin_frames(self):
-    """(rows, classes) of a (C) or (N, C) input (a 0-dim input is one row of one class)."""
-    nd = self.ndim
-    if not ((nd == 2 and self.shape[1]) or (nd == 1 and self.shape[0]) or nd == 0):
-        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch "
-                           f"size, but got: {_shape_of(self.shape)}")
-    if nd <= 1:
-        return 1, (self.shape[0] if nd else 1)
-    return self.shape[0], self.shape[1]
-
-
-def _check_long(target):
-    if target.dtype is not D.int64:
-        raise RuntimeError(f"expected scalar type Long but found {_type_name(target.dtype)}")
-
-
-def _multilabel_parts(self, target):
-    """Per row of x (N, C): z[n, j, i] = 1 - x[target j] + x[i], the mask of the (j, i)
-    pairs counted (j a target class, i not one: a row's target classes are its entries
-    before the first -1) and the targets' one-hot (N, J, C)."""
-    import mindtorch as M
-    n, c = _margin_frames(self)
-    x = self.reshape(n, c)
-    t = target.reshape(n, c)
-    valid = (t == -1).cumsum(1) == 0
-    safe = t.masked_fill(valid.logical_not(), 0)
-    onehot = (safe.unsqueeze(2) == M.arange(c, device=self.device)).logical_and(
-        valid.unsqueeze(2))
-    z = 1 - x.gather(1, safe).unsqueeze(2) + x.unsqueeze(1)
-    counted = valid.unsqueeze(2).logical_and(onehot.any(1).logical_not().unsqueeze(1))
-    return z, counted, onehot
-
-
-def _per_row(grad, reduction, n, c):
-    """The output gradient of each row of a margin loss, as (N, 1), with the 1/C (and the
-    mean's 1/N) of the loss."""
-    per_row = grad.reshape(-1, 1) / c
-    return per_row / n if reduction == 1 else per_row
-
-
-def _multilabel_margin_loss(self, target, reduction):
-    """sum over target classes j and other classes i of max(0, 1 - x[j] + x[i]) / C."""
-    import mindtorch as M
-    n, c = _margin_frames(self)
-    if self.ndim <= 1:
-        ok = target.ndim <= 1 and target.numel() == c
-    else:
-        ok = target.ndim == 2 and tuple(target.shape) == (n, c)
-    if not ok:
-        raise RuntimeError(f"inconsistent target size: {_shape_of(target.shape)} for input of "
-                           f"size: {_shape_of(self.shape)}")
-    _floating("multilabel_margin_loss_forward_out_frame", self, dtypes=_SINGLE_DOUBLE)
-    _check_long(target)
-    if _first_bad(target, (target < -1).logical_or(target >= c)) is not None:
-        raise RuntimeError("argument #2 'target' is out of range")
-    z, counted, _ = _multilabel_parts(self, target)
-    loss = M.where(counted, z.clamp_min(0), 0).sum((1, 2)) / c
-    if self.ndim <= 1:
-        loss = loss.reshape(())
-    return _reduce(loss.to(self.dtype), reduction)
-
-
-def _multilabel_margin_grad(grad, self, target, reduction):
-    z, counted, onehot = _multilabel_parts(self, target)
-    n, _, c = z.shape
-    active = (z > 0).logical_and(counted).to(grad.dtype)          # (N, J, I)
-    # +1 for each counted pair a class is the `i` of, -1 for each it is the target of
-    g = active.sum(1) - (onehot.to(grad.dtype) * active.sum(2).unsqueeze(2)).sum(1)
-    return (g * _per_row(grad, reduction, n, c)).reshape(self.shape)
-
-
-def _multilabel_margin_loss_functional(self, target, size_average, reduce, reduction):
-    reduction = _enum(_reduction(size_average, reduce, reduction))
-    return OPS["_multilabel_margin_loss"].call(self, target, reduction)
-
-
-def _multi_margin_parts(self, target, margin, weight):
-    """Per row, the terms max(0, margin - x[y] + x[i]) (squared for p=2) for i != y, times
-    weight[y]; also the mask of counted terms and the target's one-hot."""
-    import mindtorch as M
-    n, c = _margin_frames(self)
-    x = self.reshape(n, c)
-    t = target.reshape(n, 1)
-    z = margin - x.gather(1, t) + x
-    other = M.arange(c, device=self.device) != t
-    active = (z > 0).logical_and(other)
-    w = weight.take(t) if weight is not None else None
-    return x, t, z, active, w
-
-
-def _multi_margin_loss(self, target, p, margin, weight, reduction):
-    import mindtorch as M
-    n, c = _margin_frames(self)
-    if target.ndim > 1 or target.numel() != n:
-        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal "
-                           f"to the number of input samples (batch size). Expected target "
-                           f"size [{n}], but got {_shape_of(target.shape)}. Input has shape "
-                           f"{_shape_of(self.shape)}.")
-    if weight is not None and (weight.ndim > 1 or weight.numel() != c):
-        raise RuntimeError(f"inconsistent weight size, expected {c} but got "
-                           f"{_shape_of(weight.shape)}")
-    _check_long(target)
-    _floating("multi_margin_loss_cpu_kernel", self, dtypes=_SINGLE_DOUBLE)
-    if weight is not None and weight.dtype is not self.dtype:
-        raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
-                           f"{_type_name(weight.dtype)}")
-    if _first_bad(target, (target < 0).logical_or(target >= c)) is not None:
-        raise RuntimeError("target out of range")
-    x, t, z, active, w = _multi_margin_parts(self, target, margin, weight)
-    terms = M.where(active, z if p == 1 else z * z, 0)
-    if w is not None:
-        terms = terms * w
-    loss = (terms.sum(1) / c).reshape(target.shape).to(self.dtype)
-    return _reduce(loss, reduction)
-
-
-def _multi_margin_grad(grad, self, target, p, margin, weight, reduction):
-    x, t, z, active, w = _multi_margin_parts(self, target, margin, weight)
-    n, c = x.shape
-    g = active.to(grad.dtype) if p == 1 else 2 * z * active
-    if w is not None:
-        g = g * w
-    g = g.scatter(1, t, -g.sum(1, keepdim=True))  # the target's own entry: minus the rest
-    return (g * _per_row(grad, reduction, n, c)).reshape(self.shape)
-
-
-def _multi_margin_loss_functional(self, target, p, margin, weight, size_average, reduce,
-                                  reduction):
-    reduction = _enum(_reduction(size_average, reduce, reduction))
-    if p != 1 and p != 2:
-        raise ValueError("only p == 1 and p == 2 supported")
-    if weight is not None and weight.ndim != 1:
-        raise ValueError("weight must be one-dimensional")
-    _no_grad_for("multi_margin_loss", weight=weight)
-    return OPS["_multi_margin_loss"].call(self, target, p, margin, weight, reduction)
-
-
 # -- declarations --------------------------------------------------------------------------
 
 # name: (arguments after `Tensor self, Tensor target`, decomposition), all F-only
@@ -924,17 +662,7 @@ _FUNCTIONAL = {
                                     _poisson_nll_loss_functional),
     "gaussian_nll_loss": ("Tensor|Scalar var, bool full=False, float eps=1e-06, "
                           "str reduction='mean'", _gaussian_nll_loss),
-    "functional_hinge_embedding_loss": (f"float margin=1.0, {_LEGACY}",
-                                        _hinge_embedding_loss_functional),
-    "soft_margin_loss": (_LEGACY, _soft_margin_loss_functional),
-    "multilabel_soft_margin_loss": (f"Tensor? weight=None, {_LEGACY}",
-                                    _multilabel_soft_margin_loss),
-    "multilabel_margin_loss": (_LEGACY, _multilabel_margin_loss_functional),
-    "multi_margin_loss": (f"Scalar p=1, float margin=1.0, Tensor? weight=None, {_LEGACY}",
-                          _multi_margin_loss_functional),
 }
-_PAIRS = "Tensor input1, Tensor input2, Tensor target"
-_TRIPLETS = "Tensor anchor, Tensor positive, Tensor negative"
 
 # ATen's ops as torch.<name> exposes them: int reduction, defaulting to 0 ('none') there
 _ATEN = {
@@ -945,14 +673,6 @@ _ATEN = {
                _kl_div),
     "poisson_nll_loss": ("Tensor self, Tensor target, bool log_input, bool full, float eps, "
                          "int reduction", _poisson_nll_loss),
-    "hinge_embedding_loss": ("Tensor self, Tensor target, float margin=1.0, int reduction=0",
-                             _hinge_embedding_loss),
-    "margin_ranking_loss": (f"{_PAIRS}, float margin=0.0, int reduction=0",
-                            _margin_ranking_loss),
-    "cosine_embedding_loss": (f"{_PAIRS}, float margin=0.0, int reduction=0",
-                              _cosine_embedding_loss),
-    "triplet_margin_loss": (f"{_TRIPLETS}, float margin=1.0, float p=2, float eps=1e-06, "
-                            f"bool swap=False, int reduction=0", _triplet_margin_loss),
 }
 
 # hidden ops with PyTorch's named backward nodes
@@ -965,30 +685,17 @@ _NAMED = {
     "_huber_loss": ("Tensor self, Tensor target, int reduction, float delta", _huber_loss),
     "_binary_cross_entropy": ("Tensor self, Tensor target, Tensor? weight, int reduction",
                               _binary_cross_entropy),
-    "_soft_margin_loss": ("Tensor self, Tensor target, int reduction", _soft_margin_loss),
-    "_multilabel_margin_loss": ("Tensor self, Tensor target, int reduction",
-                                _multilabel_margin_loss),
-    "_multi_margin_loss": ("Tensor self, Tensor target, Scalar p, Scalar margin, "
-                           "Tensor? weight, int reduction", _multi_margin_loss),
 }
 
 
-def _declare():
-    for name, (args, fn) in _FUNCTIONAL.items():
+def declare_tables(functional, aten, named):
+    """Declares a loss module's ops from its three tables (loss_margin's too)."""
+    for name, (args, fn) in functional.items():
         define(f"{name}(Tensor self, Tensor target, {args}) -> Tensor", decomposition=fn,
                **_F_ONLY)
-    for name, (args, fn) in (
-            ("functional_margin_ranking_loss",
-             (f"{_PAIRS}, float margin=0, {_LEGACY}", _margin_ranking_loss_functional)),
-            ("functional_cosine_embedding_loss",
-             (f"{_PAIRS}, float margin=0, {_LEGACY}", _cosine_embedding_loss_functional)),
-            ("functional_triplet_margin_loss",
-             (f"{_TRIPLETS}, Scalar margin=1.0, float p=2, float eps=1e-06, bool swap=False, "
-              f"{_LEGACY}", _triplet_margin_loss_functional))):
-        define(f"{name}({args}) -> Tensor", decomposition=fn, **_F_ONLY)
-    for name, (args, fn) in _ATEN.items():
+    for name, (args, fn) in aten.items():
         define(f"{name}({args}) -> Tensor", decomposition=fn, **_TORCH_ONLY)
-    for name, (args, fn) in _NAMED.items():
+    for name, (args, fn) in named.items():
         define(f"{name}({args}) -> Tensor", decomposition=fn, **_HIDDEN)
 
 
@@ -1021,12 +728,7 @@ def _derivatives():
     name = "binary_cross_entropy_with_logits"
     derivative(OPS[name], self=_bce_logits_self_grad, target=_bce_logits_target_grad,
                weight=_refused(name, "weight"), pos_weight=_refused(name, "pos_weight"))
-    derivative(OPS["_soft_margin_loss"], self=_soft_margin_grad,
-               target=_refused("soft_margin_loss", "target"))
-    derivative(OPS["_multilabel_margin_loss"], self=_multilabel_margin_grad)
-    derivative(OPS["_multi_margin_loss"], self=_multi_margin_grad,
-               weight=_refused("multi_margin_loss", "weight"))
 
 
-_declare()
+declare_tables(_FUNCTIONAL, _ATEN, _NAMED)
 _derivatives()
