@@ -1,6 +1,6 @@
 """Meta inference rules: padding and upsampling (shapes and checks from
-mindtorch._ops.decls.resample).  The composite ops (F.pad, interpolate, shuffles, grid
-sampling, affine grids) are inferred through their decompositions."""
+mindtorch._ops.decls.resample).  The composite ops (F.pad, interpolate, shuffles; and
+grid sampling, affine grids in decls.sampling) are inferred through their decompositions."""
 from mindtorch._ops.decls import resample as R
 
 

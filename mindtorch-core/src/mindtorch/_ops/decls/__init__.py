@@ -4,8 +4,8 @@ import importlib
 FAMILIES = ("creation", "pointwise", "views", "indexing", "joining", "linalg", "random",
             "reduction", "reorder", "einsum", "activation", "special", "sorting",
             "factorization", "factorization_lu", "factorization_householder", "linalg_norms",
-            "conv", "pooling", "resample", "normalization", "layers", "loss", "loss_margin",
-            "numerics")
+            "conv", "pooling", "resample", "sampling", "normalization", "layers", "loss",
+            "loss_margin", "numerics")
 
 for _family in FAMILIES:
     importlib.import_module(f"{__name__}.{_family}")

@@ -9,7 +9,7 @@ from mindtorch._ops import OPS
 from .core import binary_samples, unary_samples
 
 FAMILIES = ("core", "core_shapes", "core_linalg", "activation", "special", "sorting", "factorization", "conv", "pooling",
-            "resample", "normalization", "layers", "loss", "numerics")
+            "resample", "sampling", "normalization", "layers", "loss", "numerics")
 SAMPLES = {}
 for _family in FAMILIES:
     SAMPLES.update(importlib.import_module(f"{__name__}.{_family}").SAMPLES)
