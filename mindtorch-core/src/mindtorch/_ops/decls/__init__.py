@@ -1,8 +1,8 @@
 """Every op declaration, one module per family; importing this package declares them all."""
 import importlib
 
-FAMILIES = ("creation", "pointwise", "views", "indexing", "joining", "linalg", "random",
-            "reduction", "reorder", "einsum", "activation", "special", "sorting",
+FAMILIES = ("creation", "pointwise", "views", "splitting", "indexing", "joining", "linalg",
+            "random", "reduction", "reorder", "einsum", "activation", "special", "sorting",
             "factorization", "factorization_lu", "factorization_householder", "linalg_norms",
             "conv", "pooling", "resample", "sampling", "normalization", "layers", "loss",
             "loss_margin", "numerics")

@@ -1,5 +1,6 @@
 """View ops: computed in core from shape/stride/offset (invariant 4), shared by every
-device.  Each returns a tensor sharing storage and version counter with its input."""
+device.  Each returns a tensor sharing storage and version counter with its input.  The
+splitting views (split, chunk, unbind, tensor_split, hsplit, ...) are in `splitting`."""
 import warnings
 
 from ..._dtype import scalar_type_name
@@ -259,114 +260,6 @@ def select(self, dim, index):
     return self._view(self._shape[:dim] + self._shape[dim + 1:],
                       self._stride[:dim] + self._stride[dim + 1:],
                       self._offset + index * self._stride[dim])
-
-
-def unbind(self, dim=0):
-    if self.ndim == 0:
-        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
-    return tuple(select(self, dim, i) for i in range(self._shape[dim]))
-
-
-def split(self, split_size_or_sections, dim=0):
-    if self.ndim == 0:
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    size = self._shape[dim]
-    if isinstance(split_size_or_sections, int):
-        step = split_size_or_sections
-        if step < 0:
-            raise RuntimeError(f"split expects split_size be non-negative, but got "
-                               f"split_size={step}")
-        if step == 0 and size:
-            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got "
-                               f"dimension size of {size}")
-        # an empty dim still gives one (empty) piece
-        sections = [min(step, size - i) for i in range(0, size, step)] if step and size else [0]
-    else:
-        sections = list(split_size_or_sections)
-        if any(n < 0 for n in sections):
-            raise RuntimeError(f"split_with_sizes expects split_sizes have only non-negative "
-                               f"entries, but got split_sizes={sections}")
-        if sum(sections) != size:
-            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} "
-                               f"(input tensor's size at dimension {dim}), but got split_sizes="
-                               f"{sections}")
-    out, start = [], 0
-    for n in sections:
-        out.append(slice_(self, dim, start, start + n))
-        start += n
-    return tuple(out)
-
-
-def split_with_sizes(self, split_sizes, dim=0):
-    return split(self, tuple(split_sizes), dim)
-
-
-def chunk(self, chunks, dim=0):
-    if self.ndim == 0:
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if chunks <= 0:
-        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    size = self._shape[dim]
-    step = (size + chunks - 1) // chunks
-    if step == 0:
-        return tuple(slice_(self, dim, 0, 0) for _ in range(max(1, chunks))) if size == 0 \
-            else (self,)
-    return split(self, step, dim)
-
-
-def tensor_split(self, indices_or_sections, dim=0):
-    """tensor_split(int sections) / tensor_split(int[] indices); the public wrapper turns
-    a tensor argument into one of these (see _tensor_split_public)."""
-    if self.ndim == 0:
-        raise RuntimeError(f"tensor_split expected at least a 1-dimensional tensor, but got a "
-                           f"tensor with {self.ndim} dims")
-    size = self._shape[dim]
-    if isinstance(indices_or_sections, int):
-        sections = indices_or_sections
-        if sections <= 0:
-            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
-        small, extra = divmod(size, sections)
-        bounds, start = [], 0
-        for i in range(sections - 1):  # the first size % sections pieces are one longer
-            start += small + (i < extra)
-            bounds.append(start)
-    else:
-        bounds = list(indices_or_sections)
-    out, start = [], 0
-    for end in bounds + [size]:
-        # at::slice's rules: negative bounds count from the end, then clamp; end >= start
-        s = min(max(start + size if start < 0 else start, 0), size)
-        e = max(min(max(end + size if end < 0 else end, 0), size), s)
-        out.append(_narrowed(self, dim, s, e - s))
-        start = end
-    return tuple(out)
-
-
-def _narrowed(self, dim, start, length):
-    shape, stride = list(self._shape), self._stride
-    shape[dim] = length
-    return self._view(shape, stride, self._offset + start * stride[dim])
-
-
-# the rank each of hsplit/vsplit/dsplit needs and the dim it splits
-_NSPLITS = {"hsplit": (1, 1), "vsplit": (2, 0), "dsplit": (3, 2)}
-
-
-def _nsplit(name):
-    need, split_dim = _NSPLITS[name]
-
-    def nsplit(self, indices_or_sections):
-        if self.ndim < need:
-            raise RuntimeError(f"torch.{name} requires a tensor with at least {need} "
-                               f"dimension, but got a tensor with {self.ndim} dimensions!")
-        dim = 0 if self.ndim == 1 else split_dim  # hsplit splits a 1-D tensor along 0
-        k = indices_or_sections
-        if isinstance(k, int) and (k == 0 or self._shape[dim] % k):
-            raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the "
-                               f"size of the dimension {self._shape[dim]} is not divisible by "
-                               f"the split_size {k}!")
-        return tensor_split(self, k, dim)
-    return nsplit
 
 
 def _zero_dim_warning(what):
@@ -647,11 +540,6 @@ _VIEWS = [
     ("slice(Tensor(a) self, int dim=0, int? start=None, int? end=None, int step=1) -> Tensor(a)",
      slice_, {"function": False, "method": False}),
     ("select(Tensor(a) self, int dim, int index) -> Tensor(a)", select, {}),
-    ("unbind(Tensor(a) self, int dim=0) -> Tensor[]", unbind, {}),
-    ("split(Tensor(a) self, int|int[] split_size_or_sections, int dim=0) -> Tensor[]", split, {}),
-    ("split_with_sizes(Tensor(a) self, int[] split_sizes, int dim=0) -> Tensor[]",
-     split_with_sizes, {}),
-    ("chunk(Tensor(a) self, int chunks, int dim=0) -> Tensor[]", chunk, {}),
     ("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", diagonal, {}),
     ("movedim(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", movedim, {}),
     ("moveaxis(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", movedim, {}),
@@ -670,11 +558,6 @@ _VIEWS = [
     ("broadcast_tensors(Tensor[] tensors) -> Tensor[]", broadcast_tensors, {"method": False}),
     ("meshgrid(Tensor[] tensors, *, str? indexing=None) -> Tensor[]", meshgrid,
      {"method": False}),
-    ("tensor_split(Tensor(a) self, int|int[] indices_or_sections, int dim=0) -> Tensor[]",
-     tensor_split, {}),
-    ("hsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("hsplit"), {}),
-    ("vsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("vsplit"), {}),
-    ("dsplit(Tensor(a) self, int|int[] indices_or_sections) -> Tensor[]", _nsplit("dsplit"), {}),
     ("adjoint(Tensor(a) self) -> Tensor(a)", _matrix_op("adjoint()", conj=True), {}),
     ("atleast_1d(Tensor(a) self) -> Tensor(a)", _atleast(1), {"method": False}),
     ("atleast_2d(Tensor(a) self) -> Tensor(a)", _atleast(2), {"method": False}),
@@ -758,21 +641,6 @@ def _narrow_grad(grad, self_geometry, dim, start, length):
     return grad.new_zeros(self_geometry[0]).slice_scatter(grad, dim, start, start + length)
 
 
-def _pieces_grad(dim_of):
-    """split-like ops: the pieces lie one after another along a dim (dim_of(ndim, args))."""
-    def grad_fn(grads, dim=0):
-        return _cat_grads(grads, dim)
-
-    def grad_fn_n(grads, self_geometry):
-        return _cat_grads(grads, dim_of(len(self_geometry[0])))
-    return grad_fn if dim_of is None else grad_fn_n
-
-
-def _cat_grads(grads, dim):
-    import mindtorch
-    return mindtorch.cat(grads, dim)
-
-
 def _meshgrid_grad(grads, tensors_geometry, indexing=None):
     out = []
     n = len(grads)
@@ -814,14 +682,6 @@ _VIEW_GRADS = {
                    grad, dim, index % self_geometry[0][dim])},
     "slice": {"self": _slice_grad},
     "narrow": {"self": _narrow_grad},
-    "unbind": {"self": lambda grads, dim: __import__("mindtorch").stack(grads, dim)},
-    "split": {"self": _pieces_grad(None)},
-    "split_with_sizes": {"self": _pieces_grad(None)},
-    "chunk": {"self": _pieces_grad(None)},
-    "tensor_split": {"self": _pieces_grad(None)},
-    "vsplit": {"self": _pieces_grad(lambda nd: 0)},
-    "hsplit": {"self": _pieces_grad(lambda nd: 1 if nd > 1 else 0)},
-    "dsplit": {"self": _pieces_grad(lambda nd: 2)},
     "view_as_real": {"self": lambda grad: __import__("mindtorch").view_as_complex(
         grad.contiguous())},
     "view_as_complex": {"self": lambda grad: __import__("mindtorch").view_as_real(grad)},
@@ -836,7 +696,7 @@ _VIEW_GRAD_NAMES = {
     **{name: "TransposeBackward0" for name in ("swapaxes", "swapdims", "mT", "mH",
                                                "adjoint", "matrix_H")},
     **{name: "PermuteBackward0" for name in ("movedim", "moveaxis", "numpy_T")},
-    "chunk": "SplitBackward0", "narrow": "SliceBackward0",
+    "narrow": "SliceBackward0",
     "squeeze": lambda self, dim: f"SqueezeBackward{int(dim is not None)}",
 }
 for _name, _formulas in _VIEW_GRADS.items():
@@ -860,64 +720,16 @@ def _check_narrow(args, kwargs):
         raise RuntimeError("narrow(): length must be non-negative.")
 
 
-def _check_split(args, kwargs):
-    self, size = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "split_size_or_sections")
-    if getattr(self, "_shape", None) == ():
-        raise RuntimeError("split expects at least a 1-dimensional tensor")
-    if type(size) is int and size < 0:
-        raise RuntimeError(f"split expects split_size be non-negative, but got "
-                           f"split_size={size}")
-
-
-def _check_chunk(args, kwargs):
-    self, chunks = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "chunks")
-    if getattr(self, "_shape", None) == ():
-        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
-    if type(chunks) is int and chunks <= 0:
-        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
-
-
-def _check_tensor_split(args, kwargs):
-    self = _arg(args, kwargs, 0, "self")
-    if getattr(self, "_shape", None) == ():
-        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
-                           "tensor with 0 dims")
-
-
-def _split_index_arg(args, kwargs, name):
-    """tensor_split's Tensor overload: a 0-dim long tensor is a number of sections, a 1-D
-    one a list of indices; also PyTorch's keyword names of its three overloads."""
-    from ..._tensor import Tensor
-    for key in ("sections", "indices", "tensor_indices_or_sections", "split_size"):
-        if key in kwargs:
-            kwargs = dict(kwargs)
-            kwargs[name] = kwargs.pop(key)
-    k = _arg(args, kwargs, 1, name)
-    if isinstance(k, Tensor):
-        if k.dtype.name != "int64":
-            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype "
-                               f"of long, but got {scalar_type_name(k.dtype)}")
-        if k.ndim > 1:
-            raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a "
-                               f"zero-dimensional or one-dimensional tensor, but got a tensor "
-                               f"with {k.ndim} dims")
-        k = k.tolist()
-        if len(args) > 1:
-            args = args[:1] + (k,) + args[2:]
-        else:
-            kwargs = dict(kwargs)
-            kwargs[name] = k
-    return args, kwargs
-
-
-def _checked_first(name, check, arg_name=None):
+def _checked_first(name, check, prepare=None):
+    """The public function of op `name`: `prepare` (args, kwargs) -> (args, kwargs), then
+    `check` (args, kwargs), then the generated binding (splitting uses it too)."""
     def make(generated):
         def public(*args, **kwargs):
             for key in ("input", "tensor"):  # PyTorch's names for the tensor argument
                 if key in kwargs and not args:
                     args = (kwargs.pop(key),)
-            if arg_name is not None:
-                args, kwargs = _split_index_arg(args, kwargs, arg_name)
+            if prepare is not None:
+                args, kwargs = prepare(args, kwargs)
             if check is not None:
                 check(args, kwargs)
             return generated(*args, **kwargs)
@@ -963,10 +775,4 @@ def _tensors_public(binding):
 overload(OPS["broadcast_tensors"], _tensors_public)
 overload(OPS["meshgrid"], _tensors_public)
 
-for _name, _check, _argname in (
-        ("narrow", _check_narrow, None), ("split", _check_split, "split_size_or_sections"),
-        ("split_with_sizes", _check_split, None), ("chunk", _check_chunk, None),
-        ("tensor_split", _check_tensor_split, "indices_or_sections"),
-        ("hsplit", None, "indices_or_sections"), ("vsplit", None, "indices_or_sections"),
-        ("dsplit", None, "indices_or_sections")):
-    _checked_first(_name, _check, _argname)
+_checked_first("narrow", _check_narrow)
