@@ -10,6 +10,7 @@ import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import indexing as I
+from mindtorch._ops.decls import scatter as S
 from mindtorch._shapes import broadcast_shapes
 
 from .._np import arr, wrap
@@ -76,7 +77,7 @@ def index_select(self, dim, index):
 
 
 def gather(self, dim, index, sparse_grad=False):
-    I.check_gather(self, dim, index)
+    S.check_gather(self, dim, index)
     a, idx = _as1(self), _as1(index)
     _check_bounds(idx, a.shape[dim], dim)
     if idx.size == 0:
@@ -111,29 +112,29 @@ def _scatter_src(self, src):
 
 
 def scatter(self, dim, index, src, reduce=None):
-    I.check_scatter_reduce(reduce, src)
-    I.check_scatter(self, dim, index, src)
+    S.check_scatter_reduce(reduce, src)
+    S.check_scatter(self, dim, index, src)
     out = arr(self).copy()
     _scatter_into(out, dim, index, _scatter_src(self, src), reduce)
     return wrap(out, self.dtype)
 
 
 def scatter_(self, dim, index, src, reduce=None):
-    I.check_scatter_reduce(reduce, src)
-    I.check_scatter(self, dim, index, src)
+    S.check_scatter_reduce(reduce, src)
+    S.check_scatter(self, dim, index, src)
     _scatter_into(arr(self), dim, index, _scatter_src(self, src), reduce)
     return self
 
 
 def scatter_add(self, dim, index, src):
-    I.check_scatter(self, dim, index, src)
+    S.check_scatter(self, dim, index, src)
     out = arr(self).copy()
     _scatter_into(out, dim, index, src, "add")
     return wrap(out, self.dtype)
 
 
 def scatter_add_(self, dim, index, src):
-    I.check_scatter(self, dim, index, src)
+    S.check_scatter(self, dim, index, src)
     _scatter_into(arr(self), dim, index, src, "add")
     return self
 
@@ -181,14 +182,14 @@ def _scatter_reduce_into(out, dim, index, src, reduce, include_self, dtype):
 
 
 def scatter_reduce(self, dim, index, src, reduce, include_self=True):
-    reduce = I.check_scatter_reduce_op(self, dim, index, src, reduce)
+    reduce = S.check_scatter_reduce_op(self, dim, index, src, reduce)
     out = arr(self).copy()
     _scatter_reduce_into(out, dim, index, src, reduce, include_self, self.dtype)
     return wrap(out, self.dtype)
 
 
 def scatter_reduce_(self, dim, index, src, reduce, include_self=True):
-    reduce = I.check_scatter_reduce_op(self, dim, index, src, reduce)
+    reduce = S.check_scatter_reduce_op(self, dim, index, src, reduce)
     _scatter_reduce_into(arr(self), dim, index, src, reduce, include_self, self.dtype)
     return self
 

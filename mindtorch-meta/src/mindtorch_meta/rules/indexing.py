@@ -3,6 +3,7 @@ backend).  Ops whose result size depends on data (nonzero, masked_select, indexi
 a bool mask) cannot be inferred and raise NotImplementedError, as PyTorch's meta does."""
 from mindtorch import Tensor
 from mindtorch._ops.decls import indexing as I
+from mindtorch._ops.decls import scatter as S
 from mindtorch._shapes import broadcast_shapes
 
 
@@ -17,25 +18,25 @@ def index_select(self, dim, index):
 
 
 def gather(self, dim, index, sparse_grad=False):
-    I.check_gather(self, dim, index)
+    S.check_gather(self, dim, index)
     return index._shape, self.dtype
 
 
 def scatter(self, dim, index, src, reduce=None):
-    I.check_scatter_reduce(reduce, src)
-    I.check_scatter(self, dim, index, src)
+    S.check_scatter_reduce(reduce, src)
+    S.check_scatter(self, dim, index, src)
     if not isinstance(src, Tensor):
         I.checked_scalar(src, self.dtype)
     return self._shape, self.dtype
 
 
 def scatter_add(self, dim, index, src):
-    I.check_scatter(self, dim, index, src)
+    S.check_scatter(self, dim, index, src)
     return self._shape, self.dtype
 
 
 def scatter_reduce(self, dim, index, src, reduce, include_self=True):
-    I.check_scatter_reduce_op(self, dim, index, src, reduce)
+    S.check_scatter_reduce_op(self, dim, index, src, reduce)
     return self._shape, self.dtype
 
 

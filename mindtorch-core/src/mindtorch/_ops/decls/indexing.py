@@ -1,4 +1,5 @@
-"""Indexing ops: gathers, scatters, masks and advanced indexing.
+"""Indexing ops: index_select, take, masks, advanced indexing (index, index_put), the
+index_* ops along one dim, put and the slice scatters.  gather and scatter are in `scatter`.
 
 Besides the declarations this module holds the shape and dtype checks every backend
 shares (the cpu kernels and the meta rules call them), so the error classes and messages
@@ -52,101 +53,6 @@ def index_select_oob(self, dim, value):
         return IndexError("index out of range in self")
     return RuntimeError(f"INDICES element is out of DATA bounds, id={value} "
                         f"axis_dim={self._shape[dim]}")
-
-
-def _shape1(t):
-    """Shape treating a 0-dim tensor as 1-dim (PyTorch's ensure_nonempty_size)."""
-    return t._shape if t._shape else (1,)
-
-
-def check_gather(self, dim, index):
-    """gather's checks; the result shape is index's.  An empty index is not checked at
-    all (PyTorch returns an empty result of its shape)."""
-    if not index.numel():
-        return
-    _index_int_dtype("gather", index, "int32/int64")
-    if max(index.ndim, 1) != max(self.ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as input "
-                           "tensor")
-    si, ss = _shape1(index), _shape1(self)
-    if index.numel():
-        for d in range(len(si)):
-            if d != dim and si[d] > ss[d]:
-                raise RuntimeError(f"Size does not match at dimension {d} expected index "
-                                   f"{list(index._shape)} to be no larger than self "
-                                   f"{list(self._shape)} apart from dimension {dim}")
-
-
-def check_scatter(self, dim, index, src, op_name="scatter"):
-    """scatter/scatter_add's checks (src: a tensor or a Python scalar)."""
-    from ..._tensor import Tensor
-    if index.numel():
-        _index_int_dtype(op_name, index, "int32 or int64")
-    is_tensor = isinstance(src, Tensor)
-    if is_tensor and src.dtype is not self.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if not index.numel():  # PyTorch checks no shapes for an empty index
-        return
-    if max(index.ndim, 1) != max(self.ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as self "
-                           "tensor")
-    if is_tensor and dim >= max(src.ndim, 1):  # PyTorch reads src.size(dim) first
-        n = max(src.ndim, 1)
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
-                         f"but got {dim})")
-    if is_tensor and max(index.ndim, 1) != max(src.ndim, 1):
-        raise RuntimeError("Index tensor must have the same number of dimensions as src "
-                           "tensor")
-    si, ss = _shape1(index), _shape1(self)
-    sr = _shape1(src) if is_tensor else None
-    for d in range(len(si)):
-        if (d != dim and si[d] > ss[d]) or (sr is not None and si[d] > sr[d]):
-            if sr is None:
-                raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than "
-                                   f"self {list(self._shape)} apart from dimension {dim}")
-            raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than self "
-                               f"{list(self._shape)} apart from dimension {dim} and to be no "
-                               f"larger size than src {list(src._shape)}")
-
-
-def check_scatter_reduce(reduce, src):
-    if reduce is None:
-        return
-    if reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply.")
-    from ..._tensor import Tensor
-    if isinstance(src, Tensor):
-        import warnings
-        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
-                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                      "instead for more reduction options.", UserWarning, stacklevel=4)
-
-
-SCATTER_REDUCTIONS = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax",
-                      "amin": "amin", "max": "amax", "min": "amin"}
-
-
-def check_scatter_reduce_name(reduce):
-    """The reduction scatter_reduce applies (PyTorch also takes max/min for amax/amin)."""
-    r = SCATTER_REDUCTIONS.get(reduce)
-    if r is None:
-        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
-                           f"{reduce}")
-    return r
-
-
-def check_scatter_reduce_op(self, dim, index, src, reduce):
-    """scatter_reduce's checks (name, shapes, dtype support); returns the reduction."""
-    reduce = check_scatter_reduce_name(reduce)
-    check_scatter(self, dim, index, src)
-    if reduce == "mean" and self.dtype is D.bool and not index.numel():
-        # (PyTorch skips the scatter, then fails dividing by the counts)
-        raise NotImplementedError("\"div_floor_cpu\" not implemented for 'Bool'")
-    if index.numel() and (reduce == "mean" and self.dtype is D.bool or
-                          reduce in ("amax", "amin") and self.dtype.is_complex):
-        raise NotImplementedError(f'"scatter_gather_tensor_cpu_reduce_{reduce}" not implemented '
-                                  f"for '{type_name(self.dtype)}'")
-    return reduce
 
 
 def check_mask_dtype(mask, op_name="masked_fill_"):
@@ -298,11 +204,6 @@ def check_index_put_values(self, values, result_shape):
 
 # -- declarations ----------------------------------------------------------------------
 
-def _scatter_(self, dim, index, src, reduce=None):
-    check_scatter(self, dim, index, src)
-    return write_into(self, OPS["scatter"], (dim, index, src, reduce))
-
-
 def _masked_fill_(self, mask, value):
     masked_fill_shape(self, mask, value, inplace=True)
     return write_into(self, OPS["masked_fill"], (mask, value))
@@ -348,16 +249,6 @@ def _index_put_public(binding):
                                     f"NoneType")
         return binding(self, indices, values, accumulate)
     return index_put
-
-
-def _scatter_public(binding):
-    """scatter(input, dim, index, src) / scatter(input, dim, index, value): PyTorch's
-    keyword for a scalar is `value`."""
-    def scatter(*args, **kwargs):
-        if "value" in kwargs:
-            kwargs["src"] = kwargs.pop("value")
-        return binding(*args, **kwargs)
-    return scatter
 
 
 def _nonzero_wrapper(binding):
@@ -707,16 +598,6 @@ def _out_of_place(inplace):
 
 def _declare():
     define("index_select(Tensor self, int dim, Tensor index) -> Tensor", out=True)
-    define("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
-           out=True)
-    overload(define("scatter(Tensor self, int dim, Tensor index, Tensor|Scalar src, *, "
-                    "str? reduce=None) -> Tensor", out=True), _scatter_public)
-    overload(define("scatter_(Tensor(a!) self, int dim, Tensor index, Tensor|Scalar src, *, "
-                    "str? reduce=None) -> Tensor(a!)", tags=("inplace",), function=False,
-                    decomposition=_scatter_), _scatter_public)
-    define("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", out=True)
-    define("scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)",
-           tags=("inplace",), function=False, decomposition=inplace_via("scatter_add"))
     define("masked_fill(Tensor self, Tensor mask, Tensor|Scalar value) -> Tensor")
     define("masked_fill_(Tensor(a!) self, Tensor mask, Tensor|Scalar value) -> Tensor(a!)",
            tags=("inplace",), function=False, decomposition=_masked_fill_)
@@ -741,11 +622,6 @@ def _declare():
     define("take(Tensor self, Tensor index) -> Tensor", out=True, decomposition=_take)
     overload(define("take_along_dim(Tensor self, Tensor indices, int? dim=None) -> Tensor",
                     out=True, decomposition=_take_along_dim), _take_along_dim_public)
-    define("scatter_reduce(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
-           "bool include_self=True) -> Tensor", out=True)
-    define("scatter_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, "
-           "bool include_self=True) -> Tensor(a!)", tags=("inplace",), function=False,
-           decomposition=inplace_via("scatter_reduce"))
     define("select_scatter(Tensor self, Tensor src, int dim, int index) -> Tensor",
            decomposition=_view_scatter(_select_for_scatter))
     define("slice_scatter(Tensor self, Tensor src, int dim=0, int? start=None, int? end=None, "
@@ -792,58 +668,6 @@ def _index_put_self(grad, indices, accumulate):
     return OPS["index_put"].call(grad, indices, grad.new_zeros(()), False)  # overwritten
 
 
-def _no_reduce(reduce, name="scatter"):
-    if reduce is not None:  # (PyTorch has no formula for these overloads either)
-        raise NotImplementedError(f"the derivative for '{name}' with reduce={reduce!r} is not "
-                                  f"implemented.")
-
-
-def _scatter_self(grad, dim, index, reduce):
-    _no_reduce(reduce)
-    return grad.scatter(dim, index, 0)
-
-
-def _scatter_src(grad, dim, index, reduce):
-    _no_reduce(reduce)
-    return grad.gather(dim, index)
-
-
-def _scatter_reduce_grad(grad, self, dim, index, src, reduce, include_self, result):
-    """PyTorch's scatter_reduce_backward, including its conventions: amax/amin share a
-    gradient evenly among the elements equal to the result (self counted even when
-    include_self=False), and a zero in a product gets the product of the others."""
-    import mindtorch as M
-    reduce = SCATTER_REDUCTIONS[reduce]
-    if reduce == "sum":
-        g_self, g_src = grad, grad.gather(dim, index)
-    elif reduce == "mean":
-        n = (M.ones_like(grad) if include_self else M.zeros_like(grad)).scatter_add(
-            dim, index, M.ones_like(src))
-        n = n.masked_fill(n == 0, 1)
-        g_self, g_src = grad / n, grad.gather(dim, index) / n.gather(dim, index)
-    elif reduce == "prod":
-        masked_self = self.masked_fill(self == 0, 1)
-        g_self = grad * masked_self.scatter_reduce(dim, index, src, "prod",
-                                                   include_self=include_self) / masked_self
-        src_zero = src == 0
-        zeros_there = M.zeros_like(self).scatter_add(dim, index, src_zero.to(self.dtype)).gather(
-            dim, index)
-        single_zero = src_zero & (zeros_there == 1)
-        others = self.scatter_reduce(dim, index, src.masked_fill(single_zero, 1), "prod",
-                                     include_self=include_self)
-        g_src = M.where(single_zero, (grad * others).gather(dim, index),
-                        (grad * result).gather(dim, index) / src.masked_fill(src_zero, 1))
-    else:  # amax / amin
-        value = result.gather(dim, index)
-        self_is = (self == result).to(self.dtype)
-        src_is = (src == value).to(self.dtype)
-        share = grad / self_is.scatter_add(dim, index, src_is)
-        g_self, g_src = self_is * share, src_is * share.gather(dim, index)
-    if not include_self:
-        g_self = g_self.scatter(dim, index, 0)
-    return g_self, g_src
-
-
 def _masked_select_grad(grad, self_geometry, mask):
     shape = broadcast_shapes(self_geometry[0], mask._shape)
     return grad.new_zeros(shape).masked_scatter(mask, grad)
@@ -871,14 +695,6 @@ def _derivatives():
                values=lambda grad, indices: OPS["index"].call(grad, indices))
     derivative(OPS["index_select"], self=lambda grad, self_geometry, dim, index:
                grad.new_zeros(self_geometry[0]).index_add(dim, index, grad))
-    derivative(OPS["gather"], self=lambda grad, self_geometry, dim, index:
-               grad.new_zeros(self_geometry[0]).scatter_add(dim, index, grad))
-    derivative(OPS["scatter"], self=_scatter_self, src=_scatter_src,
-               name=lambda self, dim, index, src, reduce:
-               f"ScatterBackward{int(not isinstance(src, type(self)))}")
-    derivative(OPS["scatter_add"], self=lambda grad: grad,
-               src=lambda grad, dim, index: grad.gather(dim, index))
-    derivative(OPS["scatter_reduce"], {"self, src": _scatter_reduce_grad})
     derivative(OPS["masked_fill"], self=lambda grad, mask: grad.masked_fill(mask, 0),
                value=lambda grad, mask: grad.masked_fill(~mask, 0).sum(),
                name=lambda self, mask, value:
@@ -919,9 +735,8 @@ _derivatives()
 def _exact_outs():
     """out= of these ops takes only the result's dtype, as in PyTorch."""
     from .linalg import exact_out
-    for name, kind in (("index_select", "index_select"), ("gather", "mm"), ("scatter", "mm"),
-                       ("scatter_add", "mm"), ("scatter_reduce", "mm"),
-                       ("masked_select", "masked_select"), ("nonzero", "nonzero"),
+    for name, kind in (("index_select", "index_select"), ("masked_select", "masked_select"),
+                       ("nonzero", "nonzero"),
                        ("take", "take"), ("take_along_dim", "mm"), ("index_add", "mm"),
                        ("index_reduce", "mm"), ("narrow_copy", "narrow_copy")):
         exact_out(OPS[name], kind)
