@@ -2,7 +2,7 @@
 import importlib
 
 FAMILIES = ("creation", "pointwise", "views", "splitting", "indexing", "scatter",
-            "joining", "linalg", "random", "reduction", "reorder", "einsum",
+            "joining", "linalg", "random", "reduction", "norm", "reorder", "einsum",
             "activation", "special", "sorting", "factorization", "factorization_lu",
             "factorization_householder", "linalg_norms", "conv", "pooling", "resample",
             "sampling", "normalization", "layers", "loss", "loss_margin", "numerics")

@@ -355,13 +355,13 @@ def _cdist(x1, x2, p=2.0, compute_mode=None):
 
 
 def _dist_grad(grad, self, other, p, result):
-    from .reduction import _norm_grad
+    from .norm import _norm_grad
     g = _norm_grad(grad, self - other, p, None, False, result)
     return (None, None) if g is None else (g, -g)
 
 
 def _cdist_grad(grad, x1, x2, p, result):
-    from .reduction import _norm_grad
+    from .norm import _norm_grad
     if p == 0 or 0 in result.shape or x1.shape[-1] == 0:
         return x1.new_zeros(x1.shape), x2.new_zeros(x2.shape)
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)

@@ -10,7 +10,9 @@ max(t, dim, keepdim) (a named tuple (values, indices)) and max(t, other) (maximu
 One schema cannot return both a tensor and a tuple, so each form is its own op --
 `max` (full), `_max_dim` (hidden), `maximum` -- and the public mindtorch.max /
 Tensor.max is a small wrapper choosing among them (see registry.overload).  var/std (a bool
-second argument means `unbiased`) and norm (p may be a string) use the same device.
+second argument means `unbiased`) use the same device.  torch.norm is in `norm`; the
+private helpers here that other families reuse (_var_forms, _var_grad, _amax_grad, ...)
+stay importable from this module.
 """
 import re
 import sys
@@ -19,7 +21,7 @@ import warnings
 from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
-from ...autograd.functional_helpers import sgn as _sgn, unreduce
+from ...autograd.functional_helpers import unreduce
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
 
@@ -166,7 +168,7 @@ def logsumexp_dtype(self):
     return D.get_default_dtype() if self.dtype.kind in "uib" else self.dtype
 
 
-# -- composite ops ----------------------------------------------------------------------
+# -- conversions (used by the wrappers below and by `norm`) -----------------------------
 
 def _real(x):
     """The real part of a complex tensor, as a fresh tensor."""
@@ -181,64 +183,6 @@ def _cast(x, dtype):
 
 
 _INF = float("inf")
-
-
-def check_norm(self, dtype):
-    """vector_norm's checks on the input dtype and dtype= (made before the dims)."""
-    from ... import _promotion
-    if self.dtype.kind not in "fc":
-        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
-                           f"as input. Got {_type_name(self.dtype)}")
-    if dtype is None:
-        return
-    if dtype.kind not in "fc":
-        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, "
-                           f"but got {_type_name(dtype)}")
-    if dtype.is_complex != self.dtype.is_complex:
-        kind = "complex" if self.dtype.is_complex else "real"
-        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but "
-                           f"got {_type_name(dtype)}")
-    if _promotion.promote_types(self.dtype, dtype) is not dtype:
-        raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
-                           f"({_type_name(self.dtype)}) should be convertible without "
-                           f"narrowing to the specified dtype ({_type_name(dtype)})")
-
-
-def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
-    """torch.norm with a numeric p: the vector p-norm over dim (every dim if None)."""
-    check_norm(self, dtype)
-    x = self
-    if dtype is not None:
-        x = _cast(x, dtype)
-    out = x.dtype.to_real()
-    if out in (D.float16, D.bfloat16):  # accumulate in float32, as torch does
-        x = _cast(x, D.float32 if not x.dtype.is_complex else D.complex64)
-    ax = x.abs()
-    if p < 0 or p == _INF:  # no identity: an empty reduction is an error
-        if (dim is None or dim == ()) and self.numel() == 0:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
-                               f"tensor because the operation does not have an identity")
-        for d in dims_of(self, dim) if self.ndim else ():
-            if self._shape[d] == 0:
-                raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the "
-                                   f"dimension {d}because this dimension is empty and the "
-                                   f"operation does not have an identity")
-    n = 1
-    for d in dims_of(self, dim) if self.ndim else ():
-        n *= self._shape[d]
-    if p in (_INF, -_INF):
-        r = (ax.amax if p > 0 else ax.amin)(dim or (), keepdim)
-    elif n == 1 and p != 0:  # one element per result: torch takes its abs as is
-        r = ax.sum(dim, keepdim)
-    elif p == 0:
-        r = (ax != 0).sum(dim, keepdim, dtype=ax.dtype)
-    elif p == 1:
-        r = ax.sum(dim, keepdim)
-    elif p == 2:
-        r = (ax * ax).sum(dim, keepdim).sqrt()
-    else:
-        r = (ax ** p).sum(dim, keepdim) ** (1.0 / p)
-    return r if r.dtype is out else _cast(r, out)
 
 
 # -- public wrappers: PyTorch's overloads, checks made before dims are wrapped, out= ---------
@@ -515,26 +459,6 @@ def _empty_extremum_out(name, self, out):
     return out.copy_(OPS["full"].binding((), value, dtype=dt, device=self._device))
 
 
-def _norm_public(binding):
-    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
-        if _is_tensor(self) and (dtype is None or isinstance(dtype, D.dtype)):
-            check_norm(self, dtype)  # before the dims
-        if isinstance(p, str):
-            if p == "fro":
-                if dim is not None and not isinstance(dim, int) and len(dim) > 2:
-                    raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
-                                       f"{' '.join(map(str, dim))}")
-                p = 2
-            else:  # as torch.norm: matrix_norm over the given dims (every dim if None)
-                dims = range(self.ndim) if dim is None else [dim] if isinstance(dim, int) \
-                    else dim
-                return OPS["linalg_matrix_norm"].binding(self, p, list(dims), keepdim,
-                                                         dtype=dtype)
-        return binding(self, p, dim, keepdim, dtype=dtype)
-    norm.__doc__ = "norm(input, p='fro', dim=None, keepdim=False, dtype=None) -> Tensor"
-    return norm
-
-
 PUBLIC = {"sum": _dtyped, "prod": _dtyped, "mean": _dtyped, "cumsum": _dtyped,
           "cumprod": _dtyped,
           "amax": _values, "amin": _values, "argmax": _arg, "argmin": _arg,
@@ -598,8 +522,6 @@ def _declare():
     for name in ("var", "std"):
         define(f"{name}(Tensor self, int[]? dim=None, bool? unbiased=None, bool keepdim=False,"
                f" *, Scalar? correction=None) -> Tensor", tags=REDUCTION, out=True)
-    define("norm(Tensor self, Scalar? p=2, int[]? dim=None, bool keepdim=False, *, "
-           "ScalarType? dtype=None) -> Tensor", tags=REDUCTION, decomposition=_norm)
     define("logsumexp(Tensor self, int[] dim, bool keepdim=False) -> Tensor", tags=REDUCTION,
            out=True)
     for name in ("cumsum", "cumprod"):
@@ -610,7 +532,6 @@ def _declare():
     _extremum("min", "minimum")
     for name, wrapper in PUBLIC.items():
         _public(name, wrapper)
-    overload(OPS["norm"], _norm_public)
 
 
 # -- backward formulas (see registry.derivative): PyTorch's, written with mindtorch ops ----
@@ -760,32 +681,6 @@ def _log_softmax_grad(grad, result, dim):
     return grad - result.exp() * grad.sum(dim, keepdim=True)
 
 
-def _norm_grad(grad, self, p, dim, keepdim, result):
-    """torch's norm_backward (the gradient at a zero norm is 0 for p >= 1)."""
-    p = 2.0 if p is None else float(p)
-    if p == 0:
-        return None
-    shape = tuple(self.shape)
-    if not keepdim and shape:
-        grad, result = unreduce(grad, shape, dim, keepdim), unreduce(result, shape, dim, keepdim)
-    if p == 1:
-        return _sgn(self) * grad
-    if p == 2:
-        return grad * (self / result).masked_fill(result == 0, 0)
-    if p in (_INF, -_INF):
-        a = self.abs()
-        mask = (a == result).logical_or(a.isnan())
-        count = mask.sum(_dims(shape, dim) if shape else (), keepdim=True)
-        return _sgn(self) * (grad / count * mask)
-    if p < 1:
-        scaled = _sgn(self) * self.abs().pow(p - 1).masked_fill(self == 0, 0)
-        return scaled * grad * result.pow(1 - p)
-    scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
-    if p < 2:
-        return _sgn(self) * self.abs().pow(p - 1) * scale
-    return self * self.abs().pow(p - 2) * scale
-
-
 _GRADS = {
     # (PyTorch numbers the forms with a dim 1)
     "sum": {"self": _sum_grad, "name": lambda self, dim, keepdim, dtype:
@@ -807,7 +702,6 @@ _GRADS = {
     "cumprod": {"self": _cumprod_grad},
     "softmax": {"self": _softmax_grad},
     "log_softmax": {"self": _log_softmax_grad},
-    "norm": {"self": _norm_grad, "name": "LinalgVectorNormBackward0"},
 }
 
 
