@@ -23,6 +23,9 @@ CASES = {
     "fill_diagonal_": (lambda m, a: (a * 1).fill_diagonal_(2.0, wrap=True), randn(5, 2)),
     "cumsum_": (lambda m, a: (a * 1).cumsum_(1), randn(2, 3)),
     "cumprod_": (lambda m, a: (a * 1).cumprod_(0), nc(randn(3, 2))),
+    # (pointwise, but new with torch.deg2rad_ as a function)
+    "deg2rad_": (lambda m, a: m.deg2rad_(a * 1), randn(3)),
+    "rad2deg_": (lambda m, a: (a * 1).rad2deg_(), nc(randn(2, 2))),
 }
 
 

@@ -129,3 +129,24 @@ def test_no_cuda_and_broadcast_shapes_size():
     with pytest.raises(RuntimeError):
         M.cuda.current_device()
     assert repr(M.broadcast_shapes((2, 1), (3,))) == repr(torch.broadcast_shapes((2, 1), (3,)))
+
+
+def test_in_place_functions_torch_exposes():
+    from mindtorch._ops.decls import TORCH_INPLACE_FUNCTIONS
+    for name in TORCH_INPLACE_FUNCTIONS + ["detach_"]:
+        args = {"clamp_": {"min": 0.3}, "clip_": {"max": 0.3}, "clamp_max_": (0.4,),
+                "clamp_min_": (0.4,), "ldexp_": (2,), "xlogy_": (3.0,), "gcd_": (6,),
+                "lcm_": (4,)}.get(name, ())
+        kwargs = args if isinstance(args, dict) else {}
+        args = () if isinstance(args, dict) else args
+        dtype = "int64" if name in ("gcd_", "lcm_") else "float64"
+        data = [3, 4, 9] if dtype == "int64" else [0.25, 0.5, 0.75]
+        mine, theirs = (M.tensor(data, dtype=getattr(M, dtype)),
+                        torch.tensor(data, dtype=getattr(torch, dtype)))
+        tensor_args = name in ("ldexp_", "gcd_", "lcm_")
+        m_args = tuple(M.tensor(a) if tensor_args else a for a in args)
+        t_args = tuple(torch.tensor(a) if tensor_args else a for a in args)
+        got = getattr(M, name)(mine, *m_args, **kwargs)
+        expected = getattr(torch, name)(theirs, *t_args, **kwargs)
+        assert got is mine, name
+        assert_same(got, expected)

@@ -481,8 +481,8 @@ def _declare_composites():
     define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
            decomposition=_addcdiv)
     for name, factor in (("deg2rad", math.pi / 180), ("rad2deg", 180 / math.pi)):
-        define(f"{name}(Tensor self) -> Tensor",
-               decomposition=lambda self, f=factor: self * f)
+        define_inplace(define(f"{name}(Tensor self) -> Tensor",
+                              decomposition=lambda self, f=factor: self * f))
     define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)"
            " -> Tensor", decomposition=_diff)
     define("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None)"
