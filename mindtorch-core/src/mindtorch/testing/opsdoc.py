@@ -82,7 +82,9 @@ def render():
         "",
         "Columns: `kernel` a backend kernel; `decomp` the op's decomposition into other ops "
         "(runs wherever those run); `core` a metadata-only implementation in mindtorch-core "
-        "(views, allocation), shared by every device.",
+        "(views, allocation), shared by every device.  Whether a device's results are right "
+        "is what the conformance kit checks: `pytest --pyargs mindtorch.testing.conformance "
+        "--mindtorch-device=<name>` prints its pass / skip / fail table per op.",
         "",
         "| op | " + " | ".join(DEVICES) + " | autograd | public names |",
         "|---|" + "---|" * len(DEVICES) + "---|---|",

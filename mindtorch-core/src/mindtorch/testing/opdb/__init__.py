@@ -1,7 +1,7 @@
 """The op database: sample inputs for every op, built on any device, for device-generic
 checks.  Each family module has SAMPLES = {op name: [sample, ...]}, a sample being a
 function (device) -> (args, kwargs).  Pointwise ops without listed samples get generic
-ones from their schema."""
+ones from their schema, in-place variants (`x_`) the samples of `x`."""
 import importlib
 
 from mindtorch._ops import OPS
@@ -18,6 +18,8 @@ for _family in FAMILIES:
 def samples_for(op):
     if op.name in SAMPLES:
         return SAMPLES[op.name]
+    if op.name.endswith("_") and op.mutates and op.name[:-1] in SAMPLES:
+        return SAMPLES[op.name[:-1]]  # an in-place variant: the op's own samples
     if "pointwise" in op.tags:
         tensors = [a for a in op.schema.args if not a.kwarg_only]
         if len(tensors) == 1:
