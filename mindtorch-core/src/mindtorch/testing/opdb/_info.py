@@ -143,7 +143,10 @@ def _numpy_references():
                                          "ceil", "log1p", "expm1")}
     unary.update(neg=np.negative, log=np.log, sigmoid=lambda x: 1 / (1 + np.exp(-x)),
                  relu=lambda x: np.maximum(x, 0))
-    refs = {n: (lambda f: lambda x: f(x))(f) for n, f in unary.items()}
+    def floating(f):  # NumPy computes bool inputs in float16; PyTorch in float32
+        return lambda x: f(x.astype(np.float64) if x.dtype.kind in "biu" else x)
+    refs = {n: floating(f) for n, f in unary.items()}
+    refs.update(abs=np.abs, neg=np.negative, floor=np.floor, ceil=np.ceil)
     refs.update(
         add=lambda a, b, alpha=1: np.add(a, np.multiply(b, alpha)),
         sub=lambda a, b, alpha=1: np.subtract(a, np.multiply(b, alpha)),
