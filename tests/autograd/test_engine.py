@@ -549,6 +549,22 @@ def test_gradcheck_detects_wrong_formula():
     assert M.autograd.gradcheck(Wrong.apply, (x,), raise_exception=False) is False
 
 
+def test_gradcheck_checks_both_parts_of_complex_outputs():
+    class WrongImag(M.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * (1 + 2j)
+
+        @staticmethod
+        def backward(ctx, g):
+            return (g * (1 - 2j)).real * 0 + g.real  # drops the imaginary part's term
+
+    x = leaf(M, [1.0, 2.0], "float64")
+    assert M.autograd.gradcheck(lambda t: t * (1 + 2j), (x,))
+    with pytest.raises(RuntimeError, match="Jacobian mismatch"):
+        M.autograd.gradcheck(WrongImag.apply, (x,))
+
+
 def test_detect_anomaly_names_forward_op():
     class NanGrad(M.autograd.Function):
         @staticmethod

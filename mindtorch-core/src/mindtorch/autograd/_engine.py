@@ -234,6 +234,8 @@ def validate(node, outs):
                                    f"compatible with {list(shape)}")
             g = sum_to(g, shape)
         if g.dtype is not dtype:
+            if g.dtype.is_complex and not dtype.is_complex:
+                g = g.real  # a real input's gradient is the real part (as PyTorch's engine)
             g = g.to(dtype)
         if g._device is not device:
             g = g.to(device)

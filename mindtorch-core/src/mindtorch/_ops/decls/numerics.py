@@ -79,6 +79,13 @@ def _cov(input, correction=1, fweights=None, aweights=None):
     if w is None:
         mean = x.mean(1, keepdim=True)
         norm = n - correction
+        if norm <= 0:
+            import warnings
+
+            from .reduction import _caller_level
+            warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly "
+                          "less than the number of observations.", UserWarning,
+                          stacklevel=_caller_level())
     else:
         total = w.sum()
         mean = (x * w).sum(1, keepdim=True) / total
