@@ -55,7 +55,7 @@ XFAILS = {
 
 # Per-op tolerances for the forward comparison where the op's algorithm legitimately
 # differs from PyTorch's in rounding: {op: {dtype name: (rtol, atol)}}.
-_HALF_NORM = {"float16": (2e-3, 1e-4), "bfloat16": (1.6e-2, 1e-3)}  # float32 statistics,
+_HALF_NORM = {"float16": (4e-3, 5e-4), "bfloat16": (1.6e-2, 1e-3)}  # float32 statistics,
 TOLERANCES = {                                                        # rounded at the end
     "native_batch_norm": _HALF_NORM, "batch_norm": _HALF_NORM,
     # computed in float64 and rounded once to float16: one ulp from PyTorch's float32 path
