@@ -23,7 +23,7 @@ def _table(stdout):
     cols = [header.index(c) for c in CHECKS] + [None]
     rows = {}
     for ln in lines[start + 2:]:
-        if ln.startswith("ops: "):
+        if ln.startswith(("skips: ", "ops: ")):  # the legend, then the totals
             break
         rows[ln[:cols[0]].strip()] = {c: ln[a:b].strip() or "-"
                                      for c, a, b in zip(CHECKS, cols, cols[1:])}

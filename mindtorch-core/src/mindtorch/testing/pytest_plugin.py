@@ -156,6 +156,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
             reasons[cell] = reasons.get(cell, 0) + 1
     ops_passing = sum(1 for op in ops if any(results.get((op, c), ("",))[0] == "pass"
                                              for c in CHECKS))
+    if table != "none":
+        write("skips: no kernel = the device lacks a kernel the op needs; no ref = no "
+              "reference to compare with; nondiff = not differentiable; int only = no "
+              "floating input or output; as torch = PyTorch raises too; dyn shape = "
+              "data-dependent shape; - = the op has no in-place / out= variant "
+              "(reasons: pytest -rs)")
     write(f"ops: {len(ops)} ({ops_passing} with a passing check); checks: "
           + ", ".join(f"{counts.get(k, 0)} {k}" for k in ("pass", "fail", "skip", "xfail",
                                                            "xpass"))
