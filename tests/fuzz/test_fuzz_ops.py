@@ -54,7 +54,8 @@ EXAMPLES = os.environ.get("MINDTORCH_FUZZ_EXAMPLES")
 FUZZ = settings(settings.get_profile(PROFILE),
                 **({"max_examples": int(EXAMPLES)} if EXAMPLES else {}))
 HANG_SECONDS = 30    # per example (Python code; an alarm)
-OP_SECONDS = 600     # per op (its child process is killed: a hang in C code)
+OP_SECONDS = int(os.environ.get("MINDTORCH_FUZZ_OP_SECONDS", 600))  # per op (the worker
+# process is killed after it: a hang in C code)
 TRACE = os.environ.get("MINDTORCH_FUZZ_TRACE") == "1"
 MAX_NUMEL = 4096  # larger mutated inputs are not run (memory and time)
 
