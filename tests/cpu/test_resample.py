@@ -185,10 +185,19 @@ def test_interpolate(case, nc):
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float64", "uint8", "int64", "bool"])
 def test_interpolate_dtypes(mode, shape, dtype):
     x = make(shape, dtype)
-    # uint8 bilinear/bicubic: PyTorch rounds through its own fixed-point path (off by one)
-    atol = 1 if dtype == "uint8" and mode in ("bilinear", "bicubic") else None
-    check(lambda m, x: F(m).interpolate(x, scale_factor=1.7, mode=mode), x, atol=atol,
-          rtol=0 if atol else None)
+    check(lambda m, x: F(m).interpolate(x, scale_factor=1.7, mode=mode), x)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("channels", [3, 6])  # PyTorch's AVX2 path (<= 4) and generic one
+def test_interpolate_uint8_fixed_point(mode, channels):
+    # PyTorch's uint8 path: int16 weights, one dim at a time, rounding to uint8 in between
+    x = mindtorch.tensor(RNG.integers(0, 256, (2, channels, 5, 7))).to(mindtorch.uint8)
+    for kw in [{"size": (9, 4)}, {"size": (3, 11), "align_corners": True},
+               {"size": (5, 13)}, {"size": (2, 7), "align_corners": True},
+               {"scale_factor": (1.3, 0.6), "recompute_scale_factor": False}]:
+        check(lambda m, x: F(m).interpolate(x, mode=mode, **kw), x)
+        check(lambda m, x: F(m).interpolate(x, mode=mode, **kw), x.transpose(-1, -2))
 
 
 def test_antialias_is_not_supported():

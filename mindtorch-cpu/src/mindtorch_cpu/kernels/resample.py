@@ -235,19 +235,84 @@ def _split(name, rest):
     return False, rest
 
 
+# -- uint8 bilinear / bicubic: PyTorch's fixed-point separable path ----------------------
+# PyTorch resamples uint8 images one dim at a time (the last dim first, dims whose size is
+# unchanged skipped), each pass rounding back to uint8: weights computed in double,
+# scaled to int16 by a per-dim power of two, products summed in integers, then
+# (sum + half) >> precision saturated to [0, 255].
+
+def _uint8_weights(n_in, n_out, align_corners, scale, size):
+    """(first index, int16-scaled weights (n_out, size), precision) of one dim."""
+    s = _scale(n_in, n_out, align_corners, scale, np.float64)
+    d = np.arange(n_out, dtype=np.float64)
+    cubic = size == 4
+    real = s * d if align_corners else s * (d + 0.5) - 0.5
+    if not cubic and not align_corners:
+        real = np.maximum(real, 0.0)
+    # (PyTorch floors in float32: floorf)
+    index = np.minimum(np.floor(real.astype(np.float32)).astype(np.int64), n_in - 1)
+    lam = np.clip(real - index, 0.0, 1.0)
+    support = size // 2
+    lo = index - support + 1  # unbounded first index
+    first = np.maximum(lo, 0)
+    count = np.clip(np.minimum(index + support + 1, n_in) - first, 0, size)
+    w = np.zeros((n_out, size))
+    slot = np.zeros(n_out, np.int64)
+    rows = np.arange(n_out)
+    for j in range(size):  # out-of-range taps accumulate on the edge ones
+        x = np.abs((j + 1 - support) - lam)
+        if cubic:
+            a = _A
+            f = np.where(x < 1, ((a + 2) * x - (a + 3)) * x * x + 1,
+                         np.where(x < 2, ((a * x - 5 * a) * x + 8 * a) * x - 4 * a, 0.0))
+        else:
+            f = np.where(x < 1, 1 - x, 0.0)
+        slot = np.where(lo + j <= 0, 0, np.where(lo + j >= n_in - 1, count - 1, slot))
+        w[rows, slot] += f
+        slot = slot + 1
+    wmax = w.max(initial=0.0)
+    precision = 0
+    while precision < 22 and int(0.5 + wmax * (1 << (precision + 1))) < (1 << 15):
+        precision += 1
+    v = w * (1 << precision)
+    wi = np.where(v < 0, np.trunc(v - 0.5), np.trunc(v + 0.5)).astype(np.int64)
+    wi[np.arange(size) >= count[:, None]] = 0
+    return first, wi, precision
+
+
+def _upsample_uint8(a, output_size, align_corners, scales, size):
+    nd = len(output_size)
+    for i in reversed(range(nd)):
+        axis = a.ndim - nd + i
+        n_in, n_out = a.shape[axis], output_size[i]
+        if n_in == n_out:
+            continue
+        first, w, precision = _uint8_weights(n_in, n_out, align_corners, scales[i], size)
+        acc = np.full(a.shape[:axis] + (n_out,) + a.shape[axis + 1:], 1 << (precision - 1),
+                      np.int64)
+        shape = (-1,) + (1,) * (a.ndim - 1 - axis)
+        for k in range(size):
+            taps = np.take(a, np.minimum(first + k, n_in - 1), axis=axis).astype(np.int64)
+            acc += taps * w[:, k].reshape(shape)
+        a = np.clip(acc >> precision, 0, 255).astype(np.uint8)
+    return a.copy()
+
+
 def _upsample(name):
     nd, mode, _ = R.UPSAMPLE[name]
 
     def kernel(self, output_size, *rest):
         R.upsample_plan(name, self, output_size)
         align_corners, scales = _split(name, rest)
+        if self.dtype.kind == "u" and not mode.startswith("nearest"):
+            size = 4 if mode == "cubic" else 2
+            out = _upsample_uint8(arr(self), output_size, align_corners, scales, size)
+            return wrap(out, self.dtype)
         taps = _taps(name, self._shape[2:], output_size, align_corners, scales, self.dtype)
         a = arr(self)
         if not mode.startswith("nearest"):
             a = a.astype(_work_dtype(self.dtype))
         out = _apply(a, nd, taps)
-        if self.dtype.kind == "u":  # uint8: rounded to nearest and saturated
-            out = np.clip(np.rint(out), 0, 255)
         return wrap(out.astype(self.dtype.np), self.dtype)
     return kernel
 
