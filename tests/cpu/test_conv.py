@@ -281,7 +281,46 @@ ERRORS = [
                                                      [1], [0], [1], False, [0], 1),
      "Expected 4-dimensional input for 4-dimensional weight [3, 4, 3, 3], but got "
      "3-dimensional input of size [4, 6, 6] instead"),
+    # empty kernels: the kernels' own checks
+    ("empty_kernel_1d", lambda F, m: F.conv1d(m.ones(1, 2, 3), m.ones(2, 2, 0)),
+     "kernel size should be greater than zero, but got kernel_height: 1 kernel_width: 0"),
+    ("empty_kernel_2d", lambda F, m: F.conv2d(m.ones(1, 2, 3, 3), m.ones(2, 2, 0, 2)),
+     "kernel size should be greater than zero, but got kernel_height: 0 kernel_width: 2"),
+    ("empty_kernel_3d", lambda F, m: F.conv3d(m.ones(1, 2, 3, 3, 3), m.ones(2, 2, 2, 2, 0)),
+     "kernel size should be greater than zero, but got: 2 x 2 x 0 (TxHxW)"),
+    ("empty_kernel_t2d", lambda F, m: F.conv_transpose2d(m.ones(1, 2, 3, 3),
+                                                         m.ones(2, 2, 2, 0)),
+     "kernel size should be greater than zero, but got kernel_height: 2 kernel_width: 0"),
+    ("empty_weight_t1d", lambda F, m: F.conv_transpose1d(m.ones(1, 2, 3), m.ones(2, 0, 2)),
+     "non-empty 2D or 4D weight tensor expected, but got: [2, 0, 1, 2]"),
+    ("empty_weight_t2d", lambda F, m: F.conv_transpose2d(m.ones(1, 2, 3, 3),
+                                                         m.ones(2, 0, 2, 2)),
+     "non-empty 2D or 4D weight tensor expected, but got: [2, 0, 2, 2]"),
+    ("empty_weight_t3d", lambda F, m: F.conv_transpose3d(m.ones(1, 2, 3, 3, 3),
+                                                         m.ones(2, 0, 2, 2, 2)),
+     "non-empty 5D (n_output_plane x n_input_plane x kernel_depth x kernel_height x "
+     "kernel_width) tensor expected for weight, but got: [2, 0, 2, 2, 2]"),
+    ("bias_cast_t2d", lambda F, m: F.conv_transpose2d(m.ones(1, 2, 3, 3, dtype=m.int64),
+                                                      m.ones(2, 2, 2, 2, dtype=m.int64),
+                                                      m.ones(2)),
+     "result type Float can't be cast to the desired output type Long"),
+    ("bias_type_t3d", lambda F, m: F.conv_transpose3d(m.ones(1, 2, 3, 3, 3),
+                                                      m.ones(2, 2, 2, 2, 2),
+                                                      m.ones(2, dtype=m.bool)), None),
 ]
+
+
+@pytest.mark.parametrize("bias", ["bool", "float64", "int64", "float16", "uint8"])
+@pytest.mark.parametrize("n", [1, 2])
+def test_conv_transpose_bias_of_another_dtype(n, bias):
+    # PyTorch's slow transposed 1d/2d kernels add the bias in place, cast to the result
+    x = RNG.integers(-3, 4, (1, 2) + (3,) * n)
+    w = RNG.integers(-3, 4, (2, 2) + (2,) * n)
+    b = np.array([1, 0])
+    got, expected = (getattr(lib.nn.functional, f"conv_transpose{n}d")(
+        lib.tensor(x, dtype=lib.float32), lib.tensor(w, dtype=lib.float32),
+        lib.tensor(b).to(getattr(lib, bias))) for lib in (mindtorch, torch))
+    assert_same(got, expected)
 
 
 @pytest.mark.parametrize("fn,message", [c[1:] for c in ERRORS], ids=[c[0] for c in ERRORS])

@@ -156,7 +156,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     else:
         r = _forward(x, w, groups, stride, padding, dilation, shape[2:])
     if bias is not None:
-        r += _compute(bias, dt).reshape((-1,) + (1,) * (len(shape) - 2))
+        # (a transposed 1d/2d convolution's bias may be of another dtype: cast, as PyTorch)
+        r += arr(bias).astype(r.dtype).reshape((-1,) + (1,) * (len(shape) - 2))
     return result(r, dt)
 
 

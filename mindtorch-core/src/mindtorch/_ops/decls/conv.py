@@ -7,6 +7,7 @@ The shape, dtype and error rules (`conv_plan`, `im2col_plan`, `col2im_plan`) are
 functions of tensor metadata shared by every backend, in PyTorch's order of checks.
 """
 from ... import _dtype as D
+from ..._promotion import can_cast, promote_types
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 from .linalg import _C_NAMES
@@ -129,16 +130,44 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
                                f"dilation, but got {_per_axis('output_padding', output_padding)} "
                                f"{_per_axis('stride', stride)} "
                                f"{_per_axis('dilation', dilation)}")
-    _same_types(input, weight, bias)
+    # PyTorch's slow transposed 1d/2d kernel adds the bias in place (any dtype that casts)
+    added_bias = transposed and len(kernel) <= 2
+    _same_types(input, weight, None if added_bias else bias)
     if not transposed and 0 in dilation:
         raise RuntimeError("non-positive dilation is not supported")
+    _nonempty_kernel(ws, transposed)
     if transposed and any(n < 1 for n in out):
         raise RuntimeError(f"Given input size per channel: ({_sizes(spatial)}). Calculated "
                            f"output size per channel: ({_sizes(out)}). Output size is too "
                            f"small")
     _supported(input.dtype, transposed, len(kernel))
+    if added_bias and bias is not None:
+        bt = promote_types(input.dtype, bias.dtype)
+        if not can_cast(bt, input.dtype):
+            raise RuntimeError(f"result type {_type_name(bt)} can't be cast to the desired "
+                               f"output type {_type_name(input.dtype)}")
     return ((xs[0], channels) + tuple(out), input.dtype, stride, padding, dilation,
             output_padding, False)
+
+
+def _nonempty_kernel(ws, transposed):
+    """The kernels' own weight checks (after the dtype checks): no empty kernel dim; a
+    transposed kernel also no empty output channels."""
+    kernel = ws[2:]
+    if transposed and len(kernel) == 3 and 0 in ws:
+        raise RuntimeError(f"non-empty 5D (n_output_plane x n_input_plane x kernel_depth x "
+                           f"kernel_height x kernel_width) tensor expected for weight, but "
+                           f"got: {list(ws)}")
+    if 0 in kernel:
+        if len(kernel) == 3:
+            raise RuntimeError(f"kernel size should be greater than zero, but got: "
+                               f"{_sizes(kernel)} (TxHxW)")
+        kh, kw = ((1,) + tuple(kernel))[-2:]
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: "
+                           f"{kh} kernel_width: {kw}")
+    if transposed and ws[1] == 0:
+        shape = list(ws) if len(kernel) == 2 else [ws[0], ws[1], 1, ws[2]]
+        raise RuntimeError(f"non-empty 2D or 4D weight tensor expected, but got: {shape}")
 
 
 def _same_types(input, weight, bias):
