@@ -66,7 +66,11 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     with set_grad_enabled(bool(create_graph)):
         while ready:
             node = pop(ready)[1]
-            grads, fresh = buffers.pop(node, _NO_GRADS)
+            entry = buffers.pop(node, None)
+            if entry is None:  # every gradient for it was missing (None)
+                n = max(len(node._outputs_meta) // 3, 1)
+                entry = ([None] * n, [False] * n)
+            grads, fresh = entry
             if node._tensor_pre_hooks or node._retain_hooks or type(node) is AccumulateGrad:
                 grads = _tensor_hooks(node, grads)
             if captures is not None:
@@ -120,9 +124,6 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
             if t._grad_fn is not None and captured[k] is not None:
                 _set_grad(t, captured[k], create_graph)
     return None
-
-
-_NO_GRADS = ((None,), (False,))
 
 
 def _dependencies(roots):
@@ -187,18 +188,19 @@ def _add(buffers, node, nr, g, fresh):
 
 def _tensor_hooks(node, grads):
     """Hooks registered on the tensors that are this node's outputs (or on its leaf)."""
+    # (as PyTorch, tensor hooks also see a missing gradient, as None; retain_grad not)
     if isinstance(node, AccumulateGrad):
         hooks = node.variable.__dict__.get("_leaf_hooks")
-        if hooks and grads[0] is not None:
+        if hooks:
             for hook in list(hooks.values()):
                 r = hook(grads[0])
                 if r is not None:
                     grads = [r]
         return grads
-    for table in (node._tensor_pre_hooks, node._retain_hooks):
+    for table, skip_none in ((node._tensor_pre_hooks, False), (node._retain_hooks, True)):
         if table:
             for nr, hooks in table.items():
-                if nr < len(grads) and grads[nr] is not None:
+                if nr < len(grads) and not (skip_none and grads[nr] is None):
                     for hook in list(hooks.values()):
                         r = hook(grads[nr])
                         if r is not None:
@@ -244,10 +246,9 @@ def validate(node, outs):
 
 
 def _accumulate(node, g, fresh, create_graph):
-    if g is None:
-        return
     t = node.variable
-    _set_grad(t, g, create_graph, fresh)
+    if g is not None:
+        _set_grad(t, g, create_graph, fresh)
     hooks = t.__dict__.get("_post_accumulate_hooks")
     if hooks:
         for hook in list(hooks.values()):

@@ -410,6 +410,8 @@ class FormulaNode(Node):
             raise RuntimeError(_FREED)
         edges = self.next_functions
         out = [None] * len(edges)
+        if _all_none(grads):  # PyTorch's any_grad_defined: nothing flows on, not zeros
+            return out
         slots = self.__dict__.get("_slots")
         for positions, fn, params, only in plan.entries:
             if slots is not None:
@@ -451,6 +453,13 @@ class FormulaNode(Node):
         if type(v) is list and any(isinstance(x, SavedTensor) for x in v):
             return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
         return v
+
+
+def _all_none(grads):
+    for g in grads:
+        if g is not None:
+            return False
+    return True
 
 
 def _wanted(edges, p):
@@ -537,7 +546,9 @@ class CopySlices(Node):
     def apply(self, grads):
         from ._engine import validate
         from .functional_helpers import view_index
-        g = _materialize(grads[0], self._outputs_meta)
+        if grads[0] is None:
+            return [None] * len(self.next_functions)
+        g = grads[0]
         index = view_index(self.base_geometry, self.view_geometry, g.device)
         res = validate(self.fn, self.fn.apply([g.take(index)]))
         result = g.clone()
@@ -563,8 +574,9 @@ class AsStridedBackward0(Node):
 
     def apply(self, grads):
         from .functional_helpers import view_scatter
-        g = _materialize(grads[0], self._outputs_meta)
-        return [view_scatter(g, self.base_geometry, self.view_geometry)]
+        if grads[0] is None:
+            return [None]
+        return [view_scatter(grads[0], self.base_geometry, self.view_geometry)]
 
 
 def regenerate_view_history(t):
