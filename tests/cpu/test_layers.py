@@ -75,6 +75,22 @@ def test_bilinear_layouts_and_errors():
           make((5, 3, 4)))
 
 
+@pytest.mark.parametrize("shapes, dtypes", [
+    (((2, 3), (2, 4), (5, 3, 4), (5,)), ("float32",) * 3 + ("float64",)),  # bias dtype
+    (((2, 3), (2, 4), (5, 3, 4), (5,)), ("float32",) * 3 + ("int64",)),
+    (((2, 3), (3, 4), (5, 3, 4), (5,)), ("float32",) * 3 + ("float64",)),  # dtype first
+    (((2, 3), (2, 4), (3,), None), ("float32",) * 3),  # 1-d weight: IndexError
+    (((2, 3), (2, 4), (3, 4), None), ("float32",) * 3),  # 2-d weight: sizes compared
+    (((2, 3), (2, 4), (5, 3, 4, 1), None), ("float32",) * 3),  # 4-d weight
+    (((), (), (5, 3, 4), None), ("float32",) * 3),  # 0-d inputs: IndexError
+    (((2, 3), (2, 4), (5, 3, 4), ()), ("float32",) * 4),  # 0-d bias: IndexError
+])
+def test_bilinear_check_order(shapes, dtypes):
+    """PyTorch's order: dtypes (bias included) first, then sizes read with dim wrapping."""
+    ts = [make(s, d) for s, d in zip(shapes, dtypes) if s is not None]
+    check(lambda L, *ts: F(L).bilinear(*ts), *ts)
+
+
 # -- embedding ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int64"])
@@ -94,6 +110,16 @@ def test_embedding_max_norm_renormalizes_weight_in_place(norm_type):
     idx = ix([[0, 2, 2], [5, 1, 0]])
     check(lambda L, i, w: F(L).embedding(i, w, max_norm=1.5, norm_type=norm_type), idx, w)
     check(lambda L, w, i: L.embedding_renorm_(w, i, 1.0, norm_type), w, idx)
+
+
+@pytest.mark.parametrize("idx", [[-1, 0], [5], [-3, 5], [7, 5, 1], [-2, -1, 1]])
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_embedding_renorm_indices(idx, dtype):
+    """PyTorch's kernel selects each row (negative indices wrap); the smallest index out of
+    range is an IndexError; an empty weight refuses any index."""
+    check(lambda L, w, i: L.embedding_renorm_(w, i, 1.0, 2.0), make((2, 3), high=3.0),
+          ix(idx, dtype), meta=False)
+    check(lambda L, w, i: L.embedding_renorm_(w, i, 1.0, 2.0), make((0, 3)), ix(idx, dtype))
 
 
 def test_embedding_errors():
@@ -193,6 +219,32 @@ def test_embedding_bag_errors(kw):
                  for k, v in kw.items()}
         return F(L).embedding_bag(i, w, o, **extra)
     check(fn, idx, w, offsets, meta=False)
+
+
+def test_embedding_bag_padding_idx_keyword():
+    """torch.embedding_bag takes padding_idx only in its overload without defaults: as a
+    keyword it needs every argument before it (positional or keyword)."""
+    w, idx, off = make((6, 3)), ix([0, 2, 5, 1]), ix([0, 2])
+    for args, kw in [((), {"padding_idx": 1}), ((False, 1), {"padding_idx": 1}),
+                     ((False, 1, False, None), {"padding_idx": 1}),
+                     ((False, 1, False, None, False), {"padding_idx": 1}),
+                     ((False, 1, False, None), {"include_last_offset": False,
+                                                "padding_idx": 2}),
+                     ((), {"scale_grad_by_freq": False, "mode": 0, "sparse": False,
+                           "per_sample_weights": None, "include_last_offset": False,
+                           "padding_idx": None}),
+                     ((False, 2, False, None, False, 0), {})]:
+        check(lambda L, w, i, o: L.embedding_bag(w, i, o, *args, **kw), w, idx, off)
+
+
+@pytest.mark.parametrize("idt, odt", [("int32", "int32"), ("int32", "int64"),
+                                      ("int64", "int32")])
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_embedding_bag_index_dtypes(idt, odt, mode):
+    """offset2bag, bag_size and max_indices have the promoted index dtype (int32 only when
+    indices and offsets both are)."""
+    check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, mode, False, None, True),
+          make((6, 3)), ix([0, 2, 5, 1], idt), ix([0, 1, 4], odt))
 
 
 # -- one_hot -----------------------------------------------------------------------------------

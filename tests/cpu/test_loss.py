@@ -2,6 +2,7 @@
 dtypes for every reduction, half precision, non-contiguous, 0-dim, empty and K-dim inputs,
 the legacy size_average/reduce arguments and their warnings, error classes and messages,
 and the meta device's shapes and dtypes."""
+import math
 import warnings
 
 import numpy as np
@@ -302,7 +303,9 @@ def _const(value, dtype):
 @pytest.mark.parametrize("dtypes", [("int64", "int64"), ("bool", "bool"),
                                     ("float32", "float64"), ("float64", "float32"),
                                     ("float32", "int64"), ("float16", "float32"),
-                                    ("int64", "float32")], ids="-".join)
+                                    ("int64", "float32"), ("float32", "bool"),
+                                    ("bool", "float32"), ("bfloat16", "uint8")],
+                         ids="-".join)
 def test_dtype_rules(name, fn, args, dtypes):
     """Result dtypes (or error classes) for mixed and integer inputs."""
     data = RNG.uniform(-2, 2, (3, 4))
@@ -333,6 +336,30 @@ def test_torch_namespace_forms(name, fn):
     for r in ((), (0,), (1,), (2,), (5,)):
         check(lambda m, x, y: fn(m, x, y, *r), a, b)
     assert not hasattr(mindtorch.Tensor, name)
+
+
+@pytest.mark.parametrize("target", ["uint8", "int64", "bool", "float64"])
+@pytest.mark.parametrize("log_input", [True, False])
+def test_poisson_nll_loss_full_keeps_loss_dtype(target, log_input):
+    """full=True adds Stirling's term in place: the loss keeps its (bfloat16) dtype."""
+    x = _tensor(RNG.uniform(0.1, 2, (3, 4)), mindtorch.bfloat16, False)
+    t = _tensor(RNG.integers(0, 5, (3, 4)), _dt(target), False)
+    check(lambda m, x, t: m.poisson_nll_loss(x, t, log_input, True, 1e-8, 0), x, t,
+          rtol=2e-2, atol=2e-2)
+    check(lambda m, x, t: _F(m).poisson_nll_loss(x, t, log_input, True), x, t, rtol=2e-2,
+          atol=2e-2)
+
+
+@pytest.mark.parametrize("x, t", [([0.5, 0.2], [1.5, 0.0]), ([0.5, 0.2], [math.nan, 0.0]),
+                                  ([1.5, 0.2], [2.0, 0.0]), ([0.5, 1.2], [2.0, 0.0]),
+                                  ([1.5, 0.2], [0.0, 3.0]), ([0.5, 0.2], [-0.1, 1.0])])
+def test_binary_cross_entropy_target_range(x, t):
+    """Input, then target, element by element: the first value outside [0, 1] (or NaN)
+    names its tensor."""
+    a, b = (mindtorch.tensor(v) for v in (x, t))
+    check(lambda m, a, b: _F(m).binary_cross_entropy(a, b), a, b)
+    with pytest.raises(RuntimeError, match="of (input|target) should be"):
+        _F(mindtorch).binary_cross_entropy(a, b)
 
 
 def test_namespaces():

@@ -358,3 +358,35 @@ def test_functional_names_and_signatures():
         fn.layer_norm(make((2, 3)), (3,), cudnn_enable=True)
     with pytest.raises(TypeError):
         mindtorch.batch_norm(make((2, 3)), None, None, None, None, True, 0.1, 1e-5)
+
+
+# -- regressions found by the fuzzer ---------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("params", ["weight", "bias", "both", "none", "half"])
+def test_native_norm_statistics_dtype_with_float32_parameters(dtype, params):
+    """A 16-bit input with float32 parameters keeps float32 mean and rstd (PyTorch's mixed
+    kernels); without parameters, or with 16-bit ones, the input's dtype."""
+    pdt = dtype if params == "half" else "float32"
+    w = make((4,), pdt) if params in ("weight", "both", "half") else None
+    b = make((4,), pdt) if params in ("bias", "both") else None
+    check(lambda L, x, w, b: L.native_layer_norm(x, [4], w, b, 1e-5), make((3, 4), dtype), w,
+          b, rtol=2e-2, atol=2e-2)
+    check(lambda L, x, w, b: L.native_group_norm(x, w, b, 2, 4, 3, 2, 1e-5),
+          make((2, 4, 3), dtype), w, b, rtol=2e-2, atol=2e-2)
+
+
+@pytest.mark.parametrize("shape, norm", [((3,), [1, 3]), ((2, 3), [1, 2, 3]), ((), [1]),
+                                         ((3,), []), ((2, 3), [2]), ((3,), [2, 3])])
+def test_rms_norm_shape_errors(shape, norm):
+    """An input with fewer dims than normalized_shape: ValueError (checked after the
+    weight's shape and before the trailing sizes); an empty normalized_shape refused."""
+    check(lambda L, x: L.rms_norm(x, norm), make(shape))
+    check(lambda L, x, w: L.rms_norm(x, norm, w), make(shape), make((3,)))
+    check(lambda L, x: L.rms_norm(x, norm), make(shape, "int64"))
+
+
+def test_rms_norm_complex():
+    x = mindtorch.complex(make((2, 3)), make((2, 3)))
+    check(lambda L, x: L.rms_norm(x, [3]), x)
+    check(lambda L, x, w: L.rms_norm(x, [2, 3], w), x, make((2, 3)))

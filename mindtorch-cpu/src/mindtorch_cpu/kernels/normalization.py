@@ -26,11 +26,11 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
         y *= arr(weight).astype(ct, copy=False).reshape(n)
     if bias is not None:
         y += arr(bias).astype(ct, copy=False).reshape(n)
-    dt = input.dtype
+    dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)
     stats = shape[:axis] + (1,) * (len(shape) - axis)
     return (wrap(y.reshape(shape).astype(dt.np, copy=False), dt),
-            wrap(mean.reshape(stats).astype(dt.np), dt),
-            wrap(rstd.reshape(stats).astype(dt.np, copy=False), dt))
+            wrap(mean.reshape(stats).astype(sdt.np), sdt),
+            wrap(rstd.reshape(stats).astype(sdt.np, copy=False), sdt))
 
 
 KERNELS = {"native_layer_norm": native_layer_norm}

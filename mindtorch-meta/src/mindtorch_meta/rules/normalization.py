@@ -5,7 +5,8 @@ from mindtorch._ops.decls import normalization as N
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     axis = N.layer_norm_plan(input, normalized_shape, weight, bias)
     stats = input._shape[:axis] + (1,) * (input.ndim - axis)
-    return (input._shape, input.dtype), (stats, input.dtype), (stats, input.dtype)
+    sdt = N.stat_dtype(input, weight, bias)
+    return (input._shape, input.dtype), (stats, sdt), (stats, sdt)
 
 
 RULES = {"native_layer_norm": native_layer_norm}

@@ -1,16 +1,12 @@
-"""Layer primitives: linear, bilinear, embedding, embedding_bag, one_hot, the dropout
-variants, scaled_dot_product_attention, and the distances cosine_similarity,
-pairwise_distance, pdist.
+"""Layer primitives: linear, bilinear, one_hot, the dropout variants,
+scaled_dot_product_attention, and the distances cosine_similarity, pairwise_distance, pdist
+(embedding and embedding_bag: layers_embedding.py).
 
-Every op decomposes into mindtorch ops (so any device runs it).  embedding and
-embedding_bag carry backward formulas (PyTorch's EmbeddingBackward0 / EmbeddingBagBackward0:
-padding rows get no gradient, scale_grad_by_freq divides by each row's count); the others
-differentiate through their decompositions.  Where torch.<name> and nn.functional.<name>
-take different arguments (embedding, embedding_bag, dropout, alpha_dropout,
-feature_alpha_dropout), the functional form is an op of its own, `functional_<name>`
-(the module's prefix dropped), decomposing into the torch.<name> op.
-
-Checks that need index values (bounds, offsets) read them only on devices with data.
+Every op decomposes into mindtorch ops (so any device runs it); pdist carries its own
+backward formula, the others differentiate through their decompositions.  Where
+torch.<name> and nn.functional.<name> take different arguments (dropout, alpha_dropout,
+feature_alpha_dropout), the functional form is an op of its own, `functional_<name>` (the
+module's prefix dropped), decomposing into the torch.<name> op.
 """
 import math
 
@@ -69,8 +65,22 @@ def _linear(input, weight, bias=None):
     return out
 
 
+def _size(t, dim):
+    """t.size(dim) with PyTorch's IndexError (sym_size in its C++ checks)."""
+    if not t.ndim:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    from .._argcheck import wrap_dim
+    return t._shape[wrap_dim(dim, t.ndim)]
+
+
 def _bilinear(input1, input2, weight, bias=None):
-    """y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + b[o]."""
+    """y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + b[o]; PyTorch's checks in its
+    order (dtypes first; sizes read with dim wrapping, so a short weight is an IndexError)."""
+    names = [("input1", input1), ("input2", input2), ("weight", weight)] + \
+        ([("bias", bias)] if bias is not None else [])
+    if any(t.dtype is not input1.dtype for _, t in names):
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{n}: {_c_name(t.dtype)}" for n, t in names))
     if input1.ndim != input2.ndim:
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.ndim} and "
                            f"{input2.ndim}")
@@ -78,22 +88,15 @@ def _bilinear(input1, input2, weight, bias=None):
         if input1._shape[i] != input2._shape[i]:
             raise RuntimeError(f"bilinear(): input batch dimensions do not match: got "
                                f"{input1._shape[i]} and {input2._shape[i]}")
-    if weight.ndim != 3:
-        raise RuntimeError(f"bilinear(): weight must be 3-dimensional, got {weight.ndim}")
-    if input1._shape[-1] != weight._shape[1]:
-        raise RuntimeError(f"bilinear(): input1 size does not match weight size: got "
-                           f"{input1._shape[-1]} but expected {weight._shape[1]}")
-    if input2._shape[-1] != weight._shape[2]:
-        raise RuntimeError(f"bilinear(): input2 size does not match weight size: got "
-                           f"{input2._shape[-1]} but expected {weight._shape[2]}")
-    if bias is not None and (not bias.ndim or bias._shape[0] != weight._shape[0]):
+    for k, x in ((1, input1), (2, input2)):
+        if _size(x, -1) != _size(weight, k):
+            raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
+                               f"{_size(x, -1)} but expected {_size(weight, k)}")
+    if bias is not None and _size(bias, 0) != _size(weight, 0):
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
-                           f"{bias._shape[0] if bias.ndim else 0} but expected "
-                           f"{weight._shape[0]}")
-    if not input1.dtype is input2.dtype is weight.dtype:
-        raise RuntimeError(f"All tensors must have the same dtype, got input1: "
-                           f"{_c_name(input1.dtype)}, input2: {_c_name(input2.dtype)}, "
-                           f"weight: {_c_name(weight.dtype)}")
+                           f"{bias._shape[0]} but expected {weight._shape[0]}")
+    if weight.ndim != 3:  # (PyTorch's _trilinear)
+        raise RuntimeError("number of dimensions must match")
     x1 = input1.reshape(-1, input1._shape[-1])
     x2 = input2.reshape(-1, input2._shape[-1])
     o, i, j = weight._shape
@@ -101,324 +104,6 @@ def _bilinear(input1, input2, weight, bias=None):
     t = x1.matmul(weight.permute(1, 0, 2).reshape(i, o * j)).reshape(-1, o, j)
     out = t.matmul(x2.unsqueeze(-1)).reshape(input1._shape[:-1] + (o,))
     return out if bias is None else out + bias
-
-
-# -- embedding ---------------------------------------------------------------------------------
-
-def _check_indices(name, arg, t):
-    if t.dtype not in (D.int64, D.int32):
-        kind = "CPUBoolType" if t.dtype is D.bool else \
-            f"torch.{_type_name(t.dtype).replace('Bool', '')}Tensor"
-        raise RuntimeError(f"Expected tensor for argument #{arg} '{name}' to have one of the "
-                           f"following scalar types: Long, Int; but got {kind} instead (while "
-                           f"checking arguments for embedding{'_bag' if arg != 1 else ''})")
-
-
-def _embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
-    if weight.ndim != 2:
-        raise RuntimeError("'weight' must be 2-D")
-    _check_indices("indices", 1, indices)
-    _no_sparse(sparse)
-    rows = OPS["index_select"].call(weight, 0, indices.reshape(-1))
-    return rows.reshape(indices._shape + (weight._shape[1],))
-
-
-def _no_sparse(sparse):
-    if sparse:
-        raise NotImplementedError("sparse gradients (sparse=True) are not supported by "
-                                  "mindtorch: use sparse=False")
-
-
-def _embedding_renorm_(self, indices, max_norm, norm_type):
-    """Rows of self that indices select, rescaled in place to a norm of at most max_norm
-    (by max_norm / (norm + 1e-7), as PyTorch)."""
-    if self.ndim != 2:
-        raise RuntimeError(f"embedding_renorm_(): expected self to be 2-D, but got {self.ndim}"
-                           f"-D")
-    _check_indices("indices", 2, indices)
-    idx = indices.reshape(-1)
-    if not idx.numel():
-        return self
-    from ...autograd.grad_mode import no_grad
-    with no_grad():
-        rows = OPS["index_select"].call(self, 0, idx)
-        norms = OPS["norm"].call(rows, norm_type, (1,), True, None)
-        scale = _M().where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
-        # duplicates write the same row twice: the same values
-        OPS["index_copy_"].call(self, 0, idx, (rows * scale).to(self.dtype))
-    return self
-
-
-def _renorm(weight, indices, max_norm, norm_type):
-    """nn.functional's renormalisation: in place, outside autograd (PyTorch's
-    _no_grad_embedding_renorm_)."""
-    from ...autograd.grad_mode import no_grad
-    with no_grad():
-        OPS["embedding_renorm_"].call(weight, indices, max_norm, norm_type)
-
-
-def _functional_embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0,
-                          scale_grad_by_freq=False, sparse=False):
-    n = weight._shape[0] if weight.ndim else 0
-    if padding_idx is not None:
-        if padding_idx > 0 and padding_idx >= n or padding_idx < 0 and padding_idx < -n:
-            raise AssertionError("Padding_idx must be within num_embeddings")
-        if padding_idx < 0:
-            padding_idx += n
-    else:
-        padding_idx = -1
-    if max_norm is not None:
-        input = input.contiguous()
-        _renorm(weight, input, max_norm, norm_type)
-    return OPS["embedding"].call(weight, input, padding_idx, scale_grad_by_freq, sparse)
-
-
-def _embedding_grad(grad, weight_geometry, indices, padding_idx, scale_grad_by_freq):
-    """Rows of the gradient summed into the rows they were read from; none to the padding
-    row; divided by each row's count with scale_grad_by_freq."""
-    M = _M()
-    n, d = weight_geometry[0]
-    idx = indices.reshape(-1).long()
-    g = grad.reshape(idx.numel(), d)
-    if padding_idx >= 0:
-        g = M.where((idx != padding_idx).unsqueeze(1), g, 0)
-    if scale_grad_by_freq:
-        counts = _counts(idx, n, g.dtype)
-        g = g / counts.index_select(0, idx).unsqueeze(1)
-    return M.zeros((n, d), dtype=grad.dtype, device=grad.device).index_add(0, idx, g)
-
-
-def _counts(idx, n, dtype):
-    """How many times each of n rows occurs in idx."""
-    M = _M()
-    return M.zeros(n, dtype=dtype, device=idx.device).index_add(
-        0, idx, M.ones(idx._shape, dtype=dtype, device=idx.device))
-
-
-# -- embedding_bag -----------------------------------------------------------------------------
-
-_MODES = {"sum": 0, "mean": 1, "max": 2}
-
-
-def _offset2bag(offsets, n, bags):
-    """The bag of each of n indices: one count per bag's offset, accumulated (PyTorch's
-    make_offset2bag: with include_last_offset, indices past the last offset join the last
-    bag)."""
-    M = _M()
-    offsets = offsets.narrow(0, 0, bags)
-    marks = M.zeros(n + 1, dtype=D.int64, device=offsets.device).index_add(
-        0, offsets.long(), M.ones(offsets._shape, dtype=D.int64, device=offsets.device))
-    return (marks.cumsum(0) - 1).narrow(0, 0, n).clamp(min=0)  # (no bags: all in bag 0)
-
-
-def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
-                       include_last_offset, padding_idx):
-    """PyTorch's embedding_bag checks; returns (number of bags, padding index or -1)."""
-    if weight.dtype.kind != "f":
-        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
-                           f"following scalar types: Half, BFloat16, Float, Double; but got "
-                           f"torch.{_type_name(weight.dtype)}Tensor instead (while checking "
-                           f"arguments for embedding_bag)")
-    _check_indices("indices", 2, indices)
-    _check_indices("offsets", 3, offsets)
-    if indices.ndim != 1 or offsets.ndim != 1 or weight.ndim != 2:
-        what = "input" if indices.ndim != 1 else "offsets" if offsets.ndim != 1 else "weight"
-        raise RuntimeError(f"{what} has to be a {'2' if what == 'weight' else '1'}D Tensor")
-    if mode not in (0, 1, 2):
-        raise RuntimeError(f"embedding_bag: unknown mode {mode}")
-    if per_sample_weights is not None:
-        if mode != 0:
-            raise RuntimeError("embedding_bag: per_sample_weights only supported with "
-                               "mode='sum'")
-        if per_sample_weights._shape != indices._shape:
-            raise RuntimeError(f"embedding_bag: Expected per_sample_weights to have the same "
-                               f"shape as indices, got {list(per_sample_weights._shape)} and "
-                               f"{list(indices._shape)}")
-        if per_sample_weights.dtype is not weight.dtype:
-            raise RuntimeError(f"embedding_bag: Expected per_sample_weights.dtype to be "
-                               f"{_type_name(weight.dtype)}, got "
-                               f"{_type_name(per_sample_weights.dtype)}")
-    n = weight._shape[0]
-    if padding_idx is None:
-        padding_idx = -1
-    elif not -n <= padding_idx < n:
-        raise RuntimeError(f"padding_idx must be within the number of embeddings, -{n} "
-                           f"through {n - 1}, but got {padding_idx}")
-    elif padding_idx < 0:
-        padding_idx += n
-    bags = offsets._shape[0] - (1 if include_last_offset else 0)
-    if include_last_offset and bags < 1:
-        raise RuntimeError("include_last_offset: number of offset should be at least 1")
-    if _has_data(offsets) and offsets.numel():
-        first = offsets[0].item()
-        if first != 0:
-            raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the "
-                               f"mini-batch has to start from position 0. However, got {first}")
-        last = offsets[-1].item()
-        if last > indices.numel():
-            raise RuntimeError(f"offsets[-1] can not be greater than input's length "
-                               f"{indices.numel()} but got offsets[-1] of {last}")
-        if _any(offsets[1:] < offsets[:-1]):
-            raise RuntimeError("embedding_bag: offsets have to be non-decreasing")
-    bad = (indices < 0) | (indices >= n)
-    if _any(bad):
-        pos = OPS["argmax"].call(bad.to(D.uint8), None, False).item()
-        raise RuntimeError(f"Index {pos} of input takes value {indices[pos].item()} which is "
-                           f"not in the valid range [0, {n})")
-    return bags, padding_idx
-
-
-def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
-                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
-    """(output, offset2bag, bag_size, max_indices), the last three as PyTorch's cpu kernel
-    fills them (offset2bag empty on its fast sum path; bag_size zeros for sum;
-    max_indices bag_size again unless mode is max)."""
-    M = _M()
-    _no_sparse(sparse)
-    bags, pad = embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
-                                   include_last_offset, padding_idx)
-    n, d = indices.numel(), weight._shape[1]
-    dev = weight.device
-    bag = _offset2bag(offsets, n, bags)
-    # padding entries go to an extra bag, dropped at the end
-    keep = indices != pad
-    target = M.where(keep, bag, bags) if pad >= 0 else bag
-    rows = OPS["index_select"].call(weight, 0, indices.long())
-    counts = M.zeros(bags + 1, dtype=D.int64, device=dev).index_add(0, target, keep.long())
-    counts = counts.narrow(0, 0, bags)
-    if mode == 2:
-        out = M.zeros((bags + 1, d), dtype=weight.dtype, device=dev).scatter_reduce(
-            0, target.unsqueeze(1).expand(n, d), rows, "amax", include_self=False)
-        out = out.narrow(0, 0, bags)
-        max_indices = _bag_argmax(rows, out, bag, target, indices, counts, bags)
-    else:
-        if per_sample_weights is not None:
-            rows = rows * per_sample_weights.unsqueeze(1)
-        out = M.zeros((bags + 1, d), dtype=weight.dtype, device=dev).index_add(0, target, rows)
-        out = out.narrow(0, 0, bags)
-        if mode == 1:
-            out = out / counts.clamp(min=1).unsqueeze(1).to(weight.dtype)
-    # (PyTorch's fast sum path also drops indices past include_last_offset's last offset,
-    # unlike its other paths: not reproduced)
-    fast_sum = mode == 0 and pad < 0 and weight.dtype is not D.float64 and \
-        weight._stride[1] == 1
-    offset2bag = M.empty((0,), dtype=D.int64, device=dev) if fast_sum else bag
-    if mode == 0:
-        size = offsets._shape[0] if include_last_offset and not weight._requires_grad else bags
-        bag_size = M.zeros(size, dtype=D.int64, device=dev)
-    else:
-        bag_size = counts
-    if mode != 2:
-        max_indices = bag_size.clone()
-    return out, offset2bag, bag_size, max_indices
-
-
-def _bag_argmax(rows, out, bag, target, indices, counts, bags):
-    """For each bag and column, the row of weight holding the maximum (its first occurrence,
-    as PyTorch's kernel keeps); 0 for empty bags."""
-    M = _M()
-    n, d = rows._shape
-    if not n:
-        return M.zeros((bags, d), dtype=D.int64, device=rows.device)
-    pos = M.arange(n, device=rows.device).unsqueeze(1).expand(n, d)
-    best = out.index_select(0, bag.clamp(max=max(bags - 1, 0)))
-    cand = M.where(rows == best, pos, n)
-    first = M.full((bags + 1, d), n, dtype=D.int64, device=rows.device).scatter_reduce(
-        0, target.unsqueeze(1).expand(n, d), cand, "amin", include_self=True)
-    first = first.narrow(0, 0, bags)
-    found = first < n
-    return M.where(found, indices.long().index_select(0, first.clamp(max=n - 1).reshape(-1))
-                   .reshape(bags, d), 0)
-
-
-def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
-                        per_sample_weights, include_last_offset, padding_idx, results):
-    M = _M()
-    n_rows, d = weight.shape
-    idx = indices.reshape(-1).long()
-    n = idx.numel()
-    bags = grad.shape[0]
-    pad = -1 if padding_idx is None else padding_idx % n_rows
-    bag = _offset2bag(offsets, n, bags)
-    keep = idx != pad
-    gw = gp = None
-    if mode == 2:
-        max_indices = results[3]
-        nonempty = (results[2] > 0).unsqueeze(1)
-        flat = (max_indices * d + M.arange(d, device=grad.device)).reshape(-1)
-        gw = M.zeros(n_rows * d, dtype=grad.dtype, device=grad.device).index_add(
-            0, flat, M.where(nonempty, grad, 0).reshape(-1)).reshape(n_rows, d)
-        return gw, None
-    if not n or not bags:
-        return weight.new_zeros((n_rows, d)).to(grad.dtype), \
-            None if per_sample_weights is None else grad.new_zeros(idx._shape)
-    at = bag.clamp(max=bags - 1)
-    g = M.where(keep.unsqueeze(1), grad.index_select(0, at), 0)
-    if mode == 1:
-        counts = M.zeros(bags, dtype=grad.dtype, device=grad.device).index_add(
-            0, at, keep.to(grad.dtype))
-        g = g / counts.clamp(min=1).index_select(0, at).unsqueeze(1)
-    if per_sample_weights is not None:
-        gp = (g * weight.index_select(0, idx)).sum(1)
-        g = g * per_sample_weights.unsqueeze(1)
-    if scale_grad_by_freq:
-        g = g / _counts(idx, n_rows, g.dtype).index_select(0, idx).unsqueeze(1)
-    gw = M.zeros((n_rows, d), dtype=grad.dtype, device=grad.device).index_add(0, idx, g)
-    return gw, gp
-
-
-def _functional_embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
-                              scale_grad_by_freq=False, mode="mean", sparse=False,
-                              per_sample_weights=None, include_last_offset=False,
-                              padding_idx=None):
-    if weight.dtype is D.int64 and input.dtype.kind == "f":  # the old argument order
-        import warnings
-        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
-                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
-                      "`embedding_bag(input, weight, ...)`.", stacklevel=3)
-        weight, input = input, weight
-    if per_sample_weights is not None and input._shape != per_sample_weights._shape:
-        raise ValueError(f"embedding_bag: If per_sample_weights "
-                         f"(torch.Size({list(per_sample_weights._shape)})) is not None, then "
-                         f"it must have the same shape as the input "
-                         f"(torch.Size({list(input._shape)}))")
-    if weight.ndim != 2:
-        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
-                         f"{weight.ndim}")
-    if input.ndim == 2:
-        if offsets is not None:
-            raise ValueError(f"if input is 2D, then offsets has to be None, as input is treated "
-                             f"is a mini-batch of fixed length sequences. However, found "
-                             f"offsets of type {type(offsets)}")
-        offsets = OPS["arange"].binding(0, input.numel(), input._shape[1], dtype=input.dtype,
-                                        device=input.device)
-        include_last_offset = False
-        input = input.reshape(-1)
-        if per_sample_weights is not None:
-            per_sample_weights = per_sample_weights.reshape(-1)
-    elif input.ndim == 1:
-        if offsets is None:
-            raise ValueError("offsets has to be a 1D Tensor but got None")
-        if offsets.ndim != 1:
-            raise ValueError("offsets has to be a 1D Tensor")
-    else:
-        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
-                         f"{input.ndim}")
-    if mode not in _MODES:
-        raise ValueError("mode has to be one of sum, mean or max")
-    if mode == "max" and scale_grad_by_freq:
-        raise ValueError("max mode does not support scaling the gradient by the frequency")
-    if mode == "max" and sparse:
-        raise ValueError("max mode does not support sparse weights")
-    if max_norm is not None:
-        _renorm(weight, input, max_norm, norm_type)
-    if per_sample_weights is not None and mode != "sum":
-        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
-                                  f"per_sample_weights is only supported for mode='sum' (got "
-                                  f"mode='{mode}'). Please open a feature request on GitHub.")
-    return OPS["embedding_bag"].call(weight, input, offsets, scale_grad_by_freq, _MODES[mode],
-                                     sparse, per_sample_weights, include_last_offset,
-                                     padding_idx)[0]
 
 
 # -- one_hot -----------------------------------------------------------------------------------
@@ -711,25 +396,6 @@ def _declare():
     define("bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor? bias=None) -> Tensor",
            modules=NN, method=False, decomposition=_bilinear)
 
-    define("embedding(Tensor weight, Tensor indices, int padding_idx=-1, "
-           "bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", method=False,
-           decomposition=_embedding)
-    define("embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, "
-           "float norm_type) -> Tensor(a!)", method=False, decomposition=_embedding_renorm_)
-    define("functional_embedding(Tensor input, Tensor weight, int? padding_idx=None, "
-           "float? max_norm=None, float norm_type=2.0, bool scale_grad_by_freq=False, "
-           "bool sparse=False) -> Tensor", modules=NN, function=False, method=False,
-           decomposition=_functional_embedding)
-    define("embedding_bag(Tensor weight, Tensor indices, Tensor offsets, "
-           "bool scale_grad_by_freq=False, int mode=0, bool sparse=False, "
-           "Tensor? per_sample_weights=None, bool include_last_offset=False, "
-           "int? padding_idx=None) -> (Tensor, Tensor, Tensor, Tensor)", method=False,
-           decomposition=_embedding_bag)
-    define("functional_embedding_bag(Tensor input, Tensor weight, Tensor? offsets=None, "
-           "float? max_norm=None, float norm_type=2, bool scale_grad_by_freq=False, "
-           "str mode='mean', bool sparse=False, Tensor? per_sample_weights=None, "
-           "bool include_last_offset=False, int? padding_idx=None) -> Tensor", modules=NN,
-           function=False, method=False, decomposition=_functional_embedding_bag)
     define("one_hot(Tensor self, int num_classes=-1) -> Tensor", modules=NN, function=False,
            method=False, decomposition=_one_hot)
 
@@ -762,15 +428,7 @@ def _declare():
            decomposition=_pdist)
 
 
-def _renorm_not_differentiable(grad):
-    raise NotImplementedError("the derivative for 'embedding_renorm' is not implemented.")
-
-
 def _derivatives():
-    derivative(OPS["embedding"], weight=_embedding_grad)
-    derivative(OPS["embedding_bag"], {"weight, per_sample_weights": _embedding_bag_grad},
-               nondifferentiable_outputs=(1, 2, 3))
-    derivative(OPS["embedding_renorm_"], self=_renorm_not_differentiable)
     derivative(OPS["pdist"], self=_pdist_grad)
 
 

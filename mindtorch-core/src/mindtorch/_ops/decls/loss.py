@@ -373,14 +373,21 @@ def _cross_entropy_smoothed(self, target, weight, reduction, ignore_index, label
 
 # -- pointwise regression losses -----------------------------------------------------------
 
+def _diff(self, target):
+    """self - target in their common dtype, as PyTorch's loss kernels subtract (so a bool
+    operand is promoted rather than refused)."""
+    dt = _promotion.result_type(self, target)
+    return self.to(dt) - target.to(dt)
+
+
 def _mse_loss(self, target, reduction):
     _floating("mse_cpu", self, target)
-    diff = self - target
+    diff = _diff(self, target)
     return _reduce(diff * diff, reduction)
 
 
 def _mse_grad(grad, self, target, reduction):
-    diff = self - target
+    diff = _diff(self, target)
     return _mean_scale(2 * diff * grad, reduction, diff.numel())
 
 
@@ -389,13 +396,13 @@ def _smooth_l1_loss(self, target, reduction, beta):
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _floating("smooth_l1_cpu", self, target)
-    d = (self - target).abs()
+    d = _diff(self, target).abs()
     return _reduce(M.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
 
 def _smooth_l1_grad(grad, self, target, reduction, beta):
     import mindtorch as M
-    diff = self - target
+    diff = _diff(self, target)
     slope = M.where(diff.abs() < beta, diff / beta, diff.sign())
     return _mean_scale(slope * grad, reduction, diff.numel())
 
@@ -406,13 +413,17 @@ def _huber_loss(self, target, reduction, delta):
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _floating("huber_cpu", self, target)
-    d = (self - target).abs()
+    common = _promotion.result_type(self, target)
+    if not _promotion.can_cast(common, self.dtype):  # (PyTorch writes into self's dtype)
+        raise RuntimeError(f"result type {_type_name(common)} can't be cast to the desired "
+                           f"output type {_type_name(self.dtype)}")
+    d = _diff(self, target).abs()
     loss = _into(self, M.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta)))
     return _reduce(loss, reduction)
 
 
 def _huber_grad(grad, self, target, reduction, delta):
-    diff = self - target
+    diff = _diff(self, target)
     return _mean_scale(diff.clamp(-delta, delta) * grad, reduction, diff.numel())
 
 
@@ -474,14 +485,28 @@ def _binary_cross_entropy(self, target, weight, reduction):
     if target.dtype is not self.dtype:
         raise RuntimeError(f"Found dtype {_type_name(target.dtype)} but expected "
                            f"{_type_name(self.dtype)}")
-    if _first_bad(self, ((self >= 0).logical_and(self <= 1)).logical_not()) is not None:
-        raise RuntimeError("all elements of input should be between 0 and 1")
+    _check_unit_interval(self, target)
     log_x = self.log().clamp(min=-100)
     log_1mx = (1 - self).log().clamp(min=-100)
     loss = _into(self, (target - 1) * log_1mx - target * log_x)
     if weight is not None:
         loss = _into(loss, loss * weight)
     return _reduce(loss, reduction)
+
+
+def _check_unit_interval(self, target):
+    """PyTorch's kernel checks input, then target, element by element (NaN refused): the
+    first element outside [0, 1] of either names its tensor."""
+    if not self.numel() or not _has_data(self):
+        return
+    x, t = _broadcast(self, target)
+    bad_x = ((x >= 0).logical_and(x <= 1)).logical_not().reshape(-1)
+    bad_t = ((t >= 0).logical_and(t <= 1)).logical_not().reshape(-1)
+    either = bad_x.logical_or(bad_t)
+    if either.any().item():
+        first = either.to(D.uint8).argmax().item()
+        name = "input" if bad_x[first].item() else "target"
+        raise RuntimeError(f"all elements of {name} should be between 0 and 1")
 
 
 def _bce_self_grad(grad, self, target, weight, reduction):
@@ -597,9 +622,10 @@ def _poisson_nll_loss(self, target, log_input, full, eps, reduction):
         loss = self.exp() - target * self
     else:
         loss = self - target * (self + eps).log()
-    if full:  # Stirling's approximation of log(target!), for targets above 1
+    if full:  # Stirling's approximation of log(target!), for targets above 1, added in
+        # place (PyTorch's `loss +=`: the loss keeps its dtype)
         stirling = target * target.log() - target + 0.5 * (2 * math.pi * target).log()
-        loss = loss + stirling.masked_fill(target <= 1, 0)
+        loss = _into(loss, loss + stirling.masked_fill(target <= 1, 0))
     return _reduce(loss, reduction)
 
 

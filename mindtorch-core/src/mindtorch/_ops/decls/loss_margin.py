@@ -108,12 +108,14 @@ def _triplet_margin_loss_functional(anchor, positive, negative, margin, p, eps, 
 
 
 def _soft_margin_loss(self, target, reduction):
-    """log(1 + exp(-target * input)), written into self's dtype."""
-    return _reduce(_into(self, (-target * self).exp().log1p()), reduction)
+    """log(1 + exp(-target * input)), as PyTorch's neg(input).mul_(target): in -input's
+    dtype (a bool target is promoted, a bool input refused), then into self's dtype."""
+    neg = -self
+    return _reduce(_into(self, _into(neg, neg * target).exp().log1p()), reduction)
 
 
 def _soft_margin_grad(grad, self, target, reduction):
-    g = -target * (target * self).neg().sigmoid() * grad
+    g = -(target * (target * self).neg().sigmoid()) * grad
     return _mean_scale(g, reduction, self.numel())
 
 

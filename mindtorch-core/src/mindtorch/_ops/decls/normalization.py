@@ -110,8 +110,8 @@ def batch_norm_plan(input, weight, bias, running_mean, running_var, training, dt
     return compute_dtype(input, weight, bias, running_mean, running_var)
 
 
-def _stat_dtype(input, *params):
-    """dtype of batch norm's saved statistics: float32 when 16-bit input meets float32
+def stat_dtype(input, *params):
+    """dtype of the saved statistics (mean, rstd): float32 when 16-bit input meets float32
     parameters (PyTorch's mixed kernels keep them so), else input's."""
     mixed = input.dtype in _HALVES and any(p is not None and p.dtype is D.float32
                                            for p in params)
@@ -138,7 +138,8 @@ def _native_layer_norm(input, normalized_shape, weight, bias, eps):
     xc = x - mean
     rstd = ((xc * xc).mean(dims, keepdim=True) + eps).rsqrt()
     out = _affine(xc * rstd, _cast(weight, dt), _cast(bias, dt))
-    return out.to(input.dtype), mean.to(input.dtype), rstd.to(input.dtype)
+    sdt = stat_dtype(input, weight, bias)
+    return out.to(input.dtype), mean.to(sdt), rstd.to(sdt)
 
 
 def _mean(x, dims):
@@ -177,8 +178,9 @@ def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     nd = input.ndim
     out = _affine(y, None if weight is None else _channels(_cast(weight, dt), nd),
                   None if bias is None else _channels(_cast(bias, dt), nd))
-    return (out.to(input.dtype), mean.reshape(N, group).to(input.dtype),
-            rstd.reshape(N, group).to(input.dtype))
+    sdt = stat_dtype(input, weight, bias)
+    return (out.to(input.dtype), mean.reshape(N, group).to(sdt),
+            rstd.reshape(N, group).to(sdt))
 
 
 def _group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
@@ -267,10 +269,10 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
                         new = batch.reshape(running._shape) * momentum + \
                             running * (1 - momentum)
                         running.copy_(new)
-        sdt = _stat_dtype(input, weight, bias, running_mean, running_var)
+        sdt = stat_dtype(input, weight, bias, running_mean, running_var)
         return out, mean.to(sdt), invstd.to(sdt)
     out = OPS["_batch_norm_inference"].call(input, weight, bias, running_mean, running_var, eps)
-    empty = OPS["empty"].binding((0,), dtype=_stat_dtype(input, weight, bias, running_mean,
+    empty = OPS["empty"].binding((0,), dtype=stat_dtype(input, weight, bias, running_mean,
                                                          running_var), device=input.device)
     return out, empty, empty.clone()
 
@@ -345,24 +347,31 @@ def _functional_instance_norm(input, running_mean=None, running_var=None, weight
 
 def _rms_norm(input, normalized_shape, weight=None, eps=None):
     """PyTorch's composite: x * rsqrt(mean(x^2) + eps), computed in float32 for 16-bit
-    inputs; eps None is the compute dtype's machine epsilon."""
+    inputs; eps None is the compute dtype's machine epsilon.  Checks in PyTorch's order."""
     shape = tuple(normalized_shape)
     k = len(shape)
-    if input.ndim < k or input._shape[input.ndim - k:] != shape:
-        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
-                           f"[*{', '.join(map(str, shape))}], but got input of size"
-                           f"{list(input._shape)}")
+    if not k:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     if weight is not None and weight._shape != shape:
         raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
                            f"weight of shape {list(weight._shape)} and normalized_shape = "
                            f"{list(shape)}")
-    check_floating("rms_norm", input)
+    if input.ndim < k:
+        raise ValueError(f"Input tensor must have at least {k} dimensions, but got "
+                         f"{input.ndim}")
+    if input._shape[input.ndim - k:] != shape:
+        raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
+                           f"[*{', '.join(map(str, shape))}], but got input of size"
+                           f"{list(input._shape)}")
+    if input.dtype.kind not in "fc":
+        check_floating("rms_norm", input)
     dt = D.float32 if input.dtype in _HALVES else input.dtype
     if eps is None:
         eps = D.finfo(dt).eps
     x = _cast(input, dt)
     dims = tuple(range(input.ndim - 1, input.ndim - k - 1, -1))
-    y = x * ((x * x).mean(dims, keepdim=True) + eps).rsqrt() if k else x * (x * x + eps).rsqrt()
+    y = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
     if weight is not None:
         y = y.to(input.dtype) * weight
     return y.to(input.dtype)

@@ -19,8 +19,8 @@ SAMPLES = {
     "embedding_renorm_": [lambda d: ((t(d, (5, 3)), ix(d, [0, 3]), 1.0, 2.0), {})],
     "embedding_bag": [
         lambda d: ((t(d, (6, 3)), ix(d, [0, 2, 5, 1]), ix(d, [0, 2])), {}),
-        lambda d: ((t(d, (6, 3), _f64), ix(d, [0, 2, 5, 1]), ix(d, [0, 0, 3]), False, 1),
-                   {"padding_idx": 2}),
+        lambda d: ((t(d, (6, 3), _f64), ix(d, [0, 2, 5, 1]), ix(d, [0, 0, 3]), False, 1,
+                    False, None, False), {"padding_idx": 2}),
         lambda d: ((t(d, (6, 3)), ix(d, [0, 2, 5, 1], _i32), ix(d, [0, 1, 4], _i32), False, 2,
                     False, None, True), {}),
         lambda d: ((t(d, (6, 3)), ix(d, [0, 2, 5]), ix(d, [0]), False, 0, False,
