@@ -7,15 +7,16 @@ only converted (cast and laid out) on the host, tensors are converted by the ops
 import numbers
 import warnings
 
-import numpy as np
-
 from . import _dtype as D
 from ._device import as_device, canonical, default_device
 from ._device import device as _device_t
+from ._lazy import lazy
 from ._promotion import promote_types
 from ._storage import UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
 from .autograd.grad_mode import state as _grad
+
+np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 
 def _target_device(device):
@@ -97,7 +98,7 @@ def full(size, fill_value, **kwargs):
 # -- torch.tensor: PyTorch's rules for nested sequences ----------------------------------
 
 _MAX_DIMS = 64
-_WIDE = {"b": np.bool_, "u": np.int64, "i": np.int64, "f": np.float64, "c": np.complex128}
+_WIDE = {"b": "bool", "u": "int64", "i": "int64", "f": "float64", "c": "complex128"}
 
 
 def _is_sequence(x):

@@ -2,24 +2,32 @@
 
 Each dtype carries its NumPy equivalent because NumPy arrays are the host
 interchange format (tensor(), numpy(), from_numpy); bfloat16 comes from ml_dtypes.
+`dtype.np` is filled on first use (with NumPy's import), not at `import mindtorch`.
 """
-import ml_dtypes
-import numpy as np
+from ._lazy import lazy
+
+np = lazy("numpy", globals())
 
 
 class dtype:
     __slots__ = ("name", "itemsize", "is_floating_point", "is_complex", "is_signed",
                  "kind", "np", "_rank")
 
-    def __init__(self, name, np_dtype, kind, rank):
+    def __init__(self, name, itemsize, kind, rank):
         self.name = name
-        self.np = np.dtype(np_dtype)
-        self.itemsize = self.np.itemsize
+        self.itemsize = itemsize
         self.kind = kind  # 'b' bool, 'u'/'i' integral, 'f' floating, 'c' complex
         self.is_floating_point = kind == "f"
         self.is_complex = kind == "c"
         self.is_signed = kind in "ifc"
         self._rank = rank
+
+    def __getattr__(self, name):
+        # only reached while the `np` slot is unset: until the first use of any dtype's
+        if name != "np":
+            raise AttributeError(f"'torch.dtype' object has no attribute '{name}'")
+        _set_numpy_dtypes()
+        return self.np
 
     def __repr__(self):
         return "torch." + self.name
@@ -40,18 +48,18 @@ class dtype:
 
 
 # rank orders dtypes of one kind by width (promotion picks the wider)
-bool = dtype("bool", np.bool_, "b", 0)
-uint8 = dtype("uint8", np.uint8, "u", 1)
-int8 = dtype("int8", np.int8, "i", 1)
-int16 = dtype("int16", np.int16, "i", 2)
-int32 = dtype("int32", np.int32, "i", 3)
-int64 = dtype("int64", np.int64, "i", 4)
-float16 = dtype("float16", np.float16, "f", 1)
-bfloat16 = dtype("bfloat16", ml_dtypes.bfloat16, "f", 1)
-float32 = dtype("float32", np.float32, "f", 2)
-float64 = dtype("float64", np.float64, "f", 3)
-complex64 = dtype("complex64", np.complex64, "c", 2)
-complex128 = dtype("complex128", np.complex128, "c", 3)
+bool = dtype("bool", 1, "b", 0)
+uint8 = dtype("uint8", 1, "u", 1)
+int8 = dtype("int8", 1, "i", 1)
+int16 = dtype("int16", 2, "i", 2)
+int32 = dtype("int32", 4, "i", 3)
+int64 = dtype("int64", 8, "i", 4)
+float16 = dtype("float16", 2, "f", 1)
+bfloat16 = dtype("bfloat16", 2, "f", 1)
+float32 = dtype("float32", 4, "f", 2)
+float64 = dtype("float64", 8, "f", 3)
+complex64 = dtype("complex64", 8, "c", 2)
+complex128 = dtype("complex128", 16, "c", 3)
 # the dtypes a tensor may require grad in
 DIFFERENTIABLE = frozenset((float16, bfloat16, float32, float64, complex64, complex128))
 
@@ -63,7 +71,14 @@ ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16,
 ALIASES = {k: v for k, v in ALIASES.items() if v is not None}
 
 _NAMES = {d.name: d for d in ALL}
-_FROM_NP = {d.np: d for d in ALL}
+_FROM_NP = {}  # numpy dtype -> dtype, filled with dtype.np
+
+
+def _set_numpy_dtypes():
+    import ml_dtypes  # bfloat16 (and finfo for it)
+    for d in ALL:
+        d.np = np.dtype(ml_dtypes.bfloat16 if d is bfloat16 else d.name)
+        _FROM_NP[d.np] = d
 
 
 def _by_name(name):
@@ -83,6 +98,8 @@ def scalar_type_name(d):
 
 
 def from_numpy_dtype(np_dtype):
+    if not _FROM_NP:
+        _set_numpy_dtypes()
     try:
         return _FROM_NP[np.dtype(np_dtype)]
     except KeyError:
@@ -114,6 +131,7 @@ class finfo:
         type = type or get_default_dtype()
         if not (type.is_floating_point or type.is_complex):
             raise TypeError(f"finfo requires a floating point input type, got {type}")
+        import ml_dtypes
         fi = ml_dtypes.finfo(type.to_real().np)
         self.dtype = type.to_real().name
         self.bits = type.to_real().itemsize * 8

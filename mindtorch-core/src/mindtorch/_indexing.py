@@ -10,13 +10,14 @@ import numbers
 import operator
 import warnings
 
-import numpy as np
-
 from . import _dtype as D
+from ._lazy import lazy
 from ._ops import OPS
 from ._ops.decls.indexing import checked_scalar, is_mask
 from ._tensor import Tensor
 from .autograd.grad_mode import state as _grad
+
+np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 # the ops indexing is built from, bound on first use (generating their bindings at import
 # would cost ~5 ms of `import mindtorch`)

@@ -1,8 +1,9 @@
 """Untyped storage: a device buffer owned by a backend, shared by a tensor and its views."""
-import numpy as np
-
 from ._device import canonical
+from ._lazy import lazy
 from .plugins._registry import DEVICES
+
+np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 
 def _spec(device):

@@ -4,10 +4,11 @@ Python protocol, host conversion."""
 import math
 import numbers
 
-import numpy as np
-
 from . import _dtype as D
+from ._lazy import lazy
 from ._storage import host_view
+
+np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 
 def contiguous_strides(shape):

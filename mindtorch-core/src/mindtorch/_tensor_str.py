@@ -10,9 +10,10 @@ only `edgeitems` rows at each end of every dim, with '...' between.
 import contextlib
 import math
 
-import numpy as np
-
 from . import _dtype as D
+from ._lazy import lazy
+
+np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 
 class _PrintOptions:

@@ -3,7 +3,9 @@ array; kernels' fresh results are adopted as storage without a copy)."""
 import os
 import types
 
-import numpy as np
+from mindtorch._lazy import lazy
+
+np = lazy("numpy", globals())  # imported with the first tensor, not at `import mindtorch`
 
 
 def allocate(nbytes, index=None):

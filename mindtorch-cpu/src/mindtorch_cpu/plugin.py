@@ -2,7 +2,6 @@
 from mindtorch.plugins import PLUGIN_API_VERSION, hookimpl
 
 from . import device
-from .kernels import ALL_KERNELS
 
 
 @hookimpl
@@ -19,5 +18,11 @@ def mindtorch_register_devices(registry):
 
 @hookimpl
 def mindtorch_register_kernels(registry):
-    for name, fn in ALL_KERNELS.items():
-        registry.impl(name, "cpu", fn)
+    # the kernel modules (and NumPy) are imported when the first op runs, not at
+    # `import mindtorch`
+    registry.lazy_kernels("cpu", _all_kernels)
+
+
+def _all_kernels():
+    from .kernels import ALL_KERNELS
+    return ALL_KERNELS

@@ -5,7 +5,13 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import pointwise as P
 from mindtorch._shapes import broadcast_shapes
 
-from .rules import RULES
+RULES = {}  # op name -> rule (rules/), imported on first use: not at `import mindtorch`
+
+
+def _load_rules():
+    global RULES
+    from .rules import RULES
+    return RULES
 
 
 def infer(op_name, *args):
@@ -14,7 +20,7 @@ def infer(op_name, *args):
     Ops without a rule of their own are inferred generically: pointwise ops by
     broadcasting and their promotion kind, composite ops by running their decomposition
     on meta tensors (so every op that decomposes has inference too)."""
-    rule = RULES.get(op_name)
+    rule = (RULES or _load_rules()).get(op_name)
     if rule is not None:
         return rule(*args)
     op = OPS[op_name]

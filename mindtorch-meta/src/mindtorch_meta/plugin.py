@@ -8,8 +8,6 @@ from mindtorch._ops import OPS
 from mindtorch.plugins import PLUGIN_API_VERSION, hookimpl
 
 from . import device
-from .infer import infer
-from .rules import RULES
 
 
 @hookimpl
@@ -24,7 +22,7 @@ def mindtorch_register_devices(registry):
                              generator=lambda seed, index=None: None)
 
 
-def _kernel(op):
+def _kernel(op, infer):
     """The meta kernel of op (what it returns is read from the schema on first call, so
     registering kernels does not parse every schema at import)."""
     name = op.name
@@ -47,7 +45,15 @@ def _kernel(op):
 
 @hookimpl
 def mindtorch_register_kernels(registry):
-    for name, op in OPS.items():
-        if name in RULES or ("pointwise" in op.tags and op.decomposition is None
-                             and not op.mutates):
-            registry.impl(name, "meta", _kernel(op))
+    # the ops declared so far; the rules are imported when a kernel is first looked up,
+    # not at `import mindtorch`
+    ops = list(OPS.values())
+    registry.lazy_kernels("meta", lambda: _kernels(ops))
+
+
+def _kernels(ops):
+    from .infer import infer
+    from .rules import RULES
+    return {op.name: _kernel(op, infer) for op in ops
+            if op.name in RULES or ("pointwise" in op.tags and op.decomposition is None
+                                    and not op.mutates)}

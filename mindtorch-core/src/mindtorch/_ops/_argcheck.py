@@ -6,7 +6,9 @@ TypeError PyTorch's argument parser would, naming the op, argument and position.
 import numbers
 import operator
 
-import numpy as np
+from .._lazy import lazy
+
+np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 _TYPE_NAMES = {"Tensor|Scalar": "Tensor or Number", "Scalar": "Number", "int[]": "tuple of ints",
                "Tensor[]": "tuple of Tensors", "Tensor?[]": "tuple of Tensors",

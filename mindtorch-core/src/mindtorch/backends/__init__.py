@@ -13,6 +13,8 @@ from ..plugins._loader import load as _load
 def list():  # noqa: A001 - the name users look for
     """Every discovered plugin: name, distribution, version, devices, kernels, status
     (loaded / disabled / failed) and reason."""
+    from ..plugins._registry import load_pending
+    load_pending()  # lazily registered kernels count (and may fail) once loaded
     return [s.as_dict() for s in STATUS.values()]
 
 

@@ -109,6 +109,19 @@ def load_plugin(name, plugin, dist_name="", version="", warn=True):
     return status
 
 
+def _lazy_loaded(name, count):
+    status = STATUS.get(name)
+    if status is not None:
+        status.kernels += count
+
+
+def _lazy_failed(name, device_type, error):
+    """A plugin's lazy kernel table (Registry.lazy_kernels) failed to load, on first use."""
+    status = STATUS.get(name) or PluginStatus(name, "", "")
+    STATUS[name] = status
+    _fail(status, f"loading its {device_type} kernels failed: {type(error).__name__}: {error}")
+
+
 def _fail(status, reason, warn=True):
     status.status, status.reason = "failed", " ".join(reason.split())  # one line, for tables
     if warn:

@@ -5,7 +5,43 @@ plugin succeeded is the staging area committed to these global tables, so a
 plugin that fails half-way leaves nothing behind.
 """
 DEVICES = {}  # device type name -> DeviceSpec
-KERNELS = {}  # op name -> {device type: kernel}
+_KERNELS = {}  # op name -> {device type: kernel}; read it as KERNELS (see __getattr__)
+_PENDING = []  # [plugin name, device type, load] of committed lazy_kernels() not yet run
+_LATER = set()  # (op, device) registered by impl() after a pending loader of that device
+
+
+def __getattr__(name):
+    # KERNELS is complete only once the lazy kernel tables are loaded: reading it runs
+    # them (so `from ._registry import KERNELS` inside a function is always complete)
+    if name == "KERNELS":
+        if _PENDING:
+            load_pending()
+        return _KERNELS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def load_pending():
+    """Run the lazy kernel loaders committed so far (see Registry.lazy_kernels)."""
+    while _PENDING:
+        plugin, device_type, load = _PENDING[0]
+        try:
+            table = load()
+            for op_name, fn in table.items():
+                if not callable(fn):
+                    raise TypeError(f"kernel for {op_name!r} must be callable")
+        except Exception as e:
+            del _PENDING[0]
+            from ._loader import _lazy_failed
+            _lazy_failed(plugin, device_type, e)
+            continue
+        del _PENDING[0]
+        for op_name, fn in table.items():
+            if (op_name, device_type) not in _LATER:  # impl() after the loader wins
+                _KERNELS.setdefault(op_name, {})[device_type] = fn
+        from ._loader import _lazy_loaded
+        _lazy_loaded(plugin, len(table))
+    from .._ops.registry import clear_caches
+    clear_caches()
 
 
 class DeviceSpec:
@@ -43,6 +79,7 @@ class Registry:
     def __init__(self, plugin):
         self.plugin = plugin
         self.devices, self.kernels, self.ops = [], [], []
+        self.lazy = []
 
     def register_device(self, type, **spec):
         """Register device type `type`; keyword arguments are DeviceSpec fields."""
@@ -57,6 +94,18 @@ class Registry:
         if not callable(fn):
             raise TypeError(f"kernel for {op_name!r} must be callable")
         self.kernels.append((op_name, device_type, fn))
+
+    def lazy_kernels(self, device_type, load):
+        """Register the kernels `load()` returns, {op name: kernel}, for `device_type`,
+        calling it only when a kernel is first looked up (the first op run on any device,
+        mindtorch.backends.list(), ...), so that `import mindtorch` does not import the
+        kernel modules.  As impl() for each entry, except that an exception from load()
+        cannot undo the plugin's other registrations: it is reported with one
+        RuntimeWarning and the plugin is marked failed (its devices stay, without these
+        kernels)."""
+        if not callable(load):
+            raise TypeError(f"lazy_kernels for {device_type!r} needs a callable")
+        self.lazy.append((device_type, load))
 
     def define(self, schema, decomposition=None, tags=(), derivatives=None,
                differentiable=True, **options):
@@ -98,10 +147,15 @@ class Registry:
             raise
         for d in self.devices:
             DEVICES[d.type] = d
+        pending = {d for _, d, _ in _PENDING}
         for op_name, device_type, fn in self.kernels:
-            KERNELS.setdefault(op_name, {})[device_type] = fn
+            _KERNELS.setdefault(op_name, {})[device_type] = fn
+            if device_type in pending:
+                _LATER.add((op_name, device_type))
+        _PENDING.extend((self.plugin, d, load) for d, load in self.lazy)
         clear_caches()  # resolutions made before these kernels existed are stale
 
     @property
     def kernel_count(self):
+        """Kernels registered by impl(); lazy ones are counted when loaded."""
         return len(self.kernels)
