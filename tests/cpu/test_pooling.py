@@ -280,6 +280,67 @@ def test_pooling_errors(i):
     check(ERRORS[i], make((2, 3, 6, 6)))
 
 
+def _aten(lib, name):
+    from mindtorch._ops import OPS
+    if lib is not torch:
+        return OPS[name].binding
+    return getattr(torch, name, None) or getattr(torch._C._nn, name)
+
+
+def _unpool(nd, *args, **kwargs):
+    shape = (1, 2) + (2,) * nd
+    return lambda m, x: getattr(F(m), f"max_unpool{nd}d")(
+        x[:1, :2, :2, :2].reshape(shape), m.zeros(shape, dtype=m.int64, device=x.device),
+        *args, **kwargs)
+
+
+# F's argument forms (int vs sequence, PyTorch's Python-level checks and their exception
+# classes), each against PyTorch: success or the same error class
+ARGUMENT_FORMS = [
+    # avg_pool3d refuses a kernel larger than the input, whatever ceil_mode
+    lambda m, x: F(m).avg_pool3d(x[:, :, :2, :2, None].expand(2, 3, 2, 2, 2), 3, 1, 1, True),
+    # lp_pool unpacks _pair / _triple(kernel_size): ValueError; lp_pool1d multiplies by it
+    lambda m, x: F(m).lp_pool2d(x, 2, (2, 2, 2)),
+    lambda m, x: F(m).lp_pool2d(x, 2, [2]),
+    lambda m, x: F(m).lp_pool2d(x, float("inf"), [2, 3]),
+    lambda m, x: F(m).lp_pool3d(x[None], 2, (2, 2)),
+    lambda m, x: F(m).lp_pool3d(x[None], 1.5, 2),
+    lambda m, x: F(m).lp_pool1d(x[0], 2, [2]),
+    lambda m, x: F(m).lp_pool1d(x[0], 2, 3, 2),
+    # max_unpool: F's _unpool_output_size reads as many stride / padding values as the
+    # kernel has (extra ones ignored, missing ones an IndexError); ATen's 3d op checks them
+    _unpool(1, 2, padding=(0, 0)),
+    _unpool(2, 2, padding=(0, 0, 0)),
+    _unpool(2, [2]),
+    _unpool(3, 2, padding=(0, 0)),
+    _unpool(3, 2, stride=(2, 2)),
+    _unpool(3, 2, 2, 0, (4, 4, 4)),
+    lambda m, x: _aten(m, "max_unpool3d")(
+        x[:1, :1, :2, :2, None].expand(1, 1, 2, 2, 2),
+        m.zeros((1, 1, 2, 2, 2), dtype=m.int64, device=x.device), [4, 4, 4], [2, 2, 2], [0, 0]),
+    lambda m, x: _aten(m, "max_unpool2d")(
+        x[:1, :1, :2, :2], m.zeros((1, 1, 2, 2), dtype=m.int64, device=x.device), [4, -1]),
+    # adaptive pools: F's _list_with_default (ValueError on the rank first), ATen's int
+    # output_size for every dim, negative sizes, empty channels
+    lambda m, x: F(m).adaptive_avg_pool2d(x[0], (2, 2, 2)),
+    lambda m, x: F(m).adaptive_max_pool3d(x, (2, 2, 2, 2)),
+    lambda m, x: F(m).adaptive_max_pool2d(x, (2, None, 2)),
+    lambda m, x: F(m).adaptive_max_pool2d(x[0, 0], 2, True),
+    lambda m, x: F(m).adaptive_max_pool1d(x[0], (2, None)),
+    lambda m, x: F(m).adaptive_avg_pool3d(x[:0, :0, None], 2),
+    lambda m, x: F(m).adaptive_avg_pool3d(x[None], -1),
+    lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x, 3),
+    lambda m, x: _aten(m, "_adaptive_avg_pool3d")(x[None], 0),
+    lambda m, x: _aten(m, "adaptive_max_pool2d")(x, 2)[1],
+    lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x, (-2, 2)),
+]
+
+
+@pytest.mark.parametrize("i", range(len(ARGUMENT_FORMS)))
+def test_pooling_argument_forms(i):
+    check(ARGUMENT_FORMS[i], make((2, 3, 6, 6)))
+
+
 def test_unbatched_and_batched_agree():
     x = make((3, 6, 5))
     F_ = mindtorch.nn.functional

@@ -299,7 +299,7 @@ def _adaptive_max(nd):
 
 def _max_unpool(nd):
     def kernel(self, indices, output_size, stride=None, padding=None):
-        shape = P.max_unpool_plan(nd, self, indices, output_size, stride)
+        shape = P.max_unpool_plan(nd, self, indices, output_size, stride, padding)
         lead, plane = shape[:-nd], int(np.prod(output_size))
         values = arr(self).reshape(lead + (-1,))
         index = arr(indices).reshape(lead + (-1,))

@@ -37,7 +37,7 @@ def _adaptive(name, nd, with_indices):
 
 def _max_unpool(nd):
     def rule(self, indices, output_size, stride=None, padding=None):
-        return P.max_unpool_plan(nd, self, indices, output_size, stride), self.dtype
+        return P.max_unpool_plan(nd, self, indices, output_size, stride, padding), self.dtype
     return rule
 
 

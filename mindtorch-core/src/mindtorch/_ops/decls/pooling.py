@@ -78,11 +78,12 @@ def output_size(size, k, pad, stride, dilation, ceil_mode):
 
 
 def pool_plan(name, self, nd, kernel_size, stride, padding, dilation=1, ceil_mode=False,
-              lenient_rank=False):
+              lenient_rank=False, kernel_fits=False):
     """(kernel, stride, padding, dilation, output spatial sizes) of an nd max/avg pooling
     over the last nd dims of self (nd + 1 or nd + 2 dims: unbatched or batched), with
     PyTorch's checks.  lenient_rank: avg pooling reads the channel count first (an
-    IndexError for too few dims, as PyTorch's)."""
+    IndexError for too few dims, as PyTorch's); kernel_fits: the kernel may not exceed
+    the unpadded input (avg_pool3d's check, whatever ceil_mode)."""
     what = _WORDS[nd]
     k = expand(kernel_size, nd, f"{name}: kernel_size must either be a single int, or a "
                                 f"tuple of {what}")
@@ -112,6 +113,10 @@ def pool_plan(name, self, nd, kernel_size, stride, padding, dilation=1, ceil_mod
     if 0 in shape[ndim - nd - 1 if ndim == nd + 2 else 0:]:
         raise RuntimeError(f"Expected {nd + 1}D or {nd + 2}D (batch mode) tensor with optional 0 "
                            f"dim batch size for input, but got:{list(shape)}")
+    if kernel_fits and any(n < kk for n, kk in zip(sizes, k)):
+        raise RuntimeError(f"input image ({' '.join(f'{c}: {n}' for c, n in zip(letters, sizes))}"
+                           f") smaller than kernel size ("
+                           f"{' '.join(f'k{c}: {n}' for c, n in zip(letters, k))})")
     if any(k[i] // 2 < p[i] for i in range(nd)):
         got = ", ".join([f"pad{c} = {x}" for c, x in zip(letters[::-1], p[::-1])] +
                         [f"k{c} = {x}" for c, x in zip(letters[::-1], k[::-1])])
@@ -138,7 +143,7 @@ def avg_pool_plan(nd, self, kernel_size, stride, padding, ceil_mode, divisor_ove
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
     k, s, p, _, out = pool_plan(f"avg_pool{nd}d", self, nd, kernel_size, stride, padding, 1,
-                                ceil_mode, lenient_rank=nd == 2)
+                                ceil_mode, lenient_rank=nd == 2, kernel_fits=nd == 3)
     if nd == 2:
         check_dtype("avg_pool2d", self, "f", ("int64",))
     else:
@@ -154,8 +159,9 @@ def adaptive_plan(name, self, nd, output_size):
     if self.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got "
                            f"{list(self._shape)}")
-    is_max = name.startswith("adaptive_max")
-    for i in range(1 if is_max else self.ndim - nd, self.ndim):
+    # non-empty dims: max pooling's and avg_pool3d's from dim 1, avg_pool2d's spatial ones
+    start = 1 if name.startswith("adaptive_max") or nd == 3 else self.ndim - nd
+    for i in range(start, self.ndim):
         if self._shape[i] == 0:
             raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but input has sizes {list(self._shape)} with "
@@ -173,19 +179,29 @@ def adaptive_windows(size, out):
     return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
 
 
-def max_unpool_plan(nd, self, indices, output_size, stride=None):
-    """Output shape of max_unpool{nd}d."""
+def max_unpool_plan(nd, self, indices, output_size, stride=None, padding=None):
+    """Output shape of max_unpool{nd}d, with PyTorch's checks in its order (2d: the
+    output_size length before the rank; 3d: the rank, then output_size, stride, padding)."""
     name = "max_unpooling2d_forward_out_cpu" if nd == 2 else "max_unpooling3d_forward_out_cpu"
     if indices.dtype.kind != "i" or indices.dtype.itemsize != 8:
         raise RuntimeError(f"elements in indices should be type int64 but got: "
                            f"{_type_name(indices.dtype)}")
-    if len(output_size) != nd:
-        raise RuntimeError(f"There should be exactly {_WORDS[nd].split()[0]} elements "
-                           f"({', '.join(('depth', 'height', 'width')[3 - nd:])}) in output_size,"
-                           f" but got {len(output_size)} elements.")
+    axes = ", ".join(("depth", "height", "width")[3 - nd:])
+    word = _WORDS[nd].split()[0]
+
+    def check_length(arg, value):
+        if value is not None and len(value) != nd:
+            raise RuntimeError(f"There should be exactly {word} elements ({axes}) in {arg}, "
+                               f"but got{'' if nd == 2 else ':'} {len(value)} elements.")
+    if nd == 2:
+        check_length("output_size", output_size)
     if self.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"Input to max_unpooling{nd}d should be a {nd + 1}d or {nd + 2}d "
                            f"Tensor, but got a tensor with {self.ndim} dimensions.")
+    if nd == 3:
+        for arg, value in (("output_size", output_size), ("stride", stride),
+                           ("padding", padding)):
+            check_length(arg, value)
     if self._shape != indices._shape:
         raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
                            f"({list(self._shape)}) but got indices tensor with shape: "
@@ -195,9 +211,12 @@ def max_unpool_plan(nd, self, indices, output_size, stride=None):
             raise RuntimeError(f"{name}(): Expected input to have non-zero size for non-batch "
                                f"dimensions, but got {list(self._shape)} with dimension {i} "
                                f"being empty.")
-    if stride is not None and min(expand(stride, nd, "")) <= 0:
+    if stride is not None and min(stride) <= 0:
         raise RuntimeError(f"strides should be greater than zero, but got stride: {list(stride)}")
     check_dtype(f"max_unpool{nd}d", self, "f")
+    if min(output_size) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(output_size)}"
+                           f": {list(self._shape[:-nd] + tuple(output_size))}")
     return self._shape[:-nd] + tuple(output_size)
 
 
@@ -308,10 +327,15 @@ def _with_default(output_size, self, nd):
     """F's output sizes: one int stands for every dim, None keeps the input's size."""
     if isinstance(output_size, int) or output_size is None:
         output_size = (output_size,) * nd
+        if output_size[0] is not None:
+            return output_size
     output_size = tuple(output_size)
-    if len(output_size) != nd or self is None:  # (left to the op's checks)
+    if nd == 1 or self is None or not hasattr(self, "shape"):  # (left to the op's checks)
         return output_size
-    return tuple(self.shape[i - nd] if v is None else v for i, v in enumerate(output_size))
+    if nd > 1 and self.ndim <= len(output_size):  # F's _list_with_default
+        raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
+    n = len(output_size)
+    return tuple(self.shape[i - n] if v is None else v for i, v in enumerate(output_size))
 
 
 def _route_output_size(nd, drop_return_indices=False):
@@ -331,6 +355,16 @@ def _route_output_size(nd, drop_return_indices=False):
     return route
 
 
+def _int_output_size(nd):
+    def route(args, kwargs):
+        if len(args) > 1 and isinstance(args[1], int):
+            args = (args[0], (args[1],) * nd) + tuple(args[2:])
+        elif isinstance(kwargs.get("output_size"), int):
+            kwargs["output_size"] = (kwargs["output_size"],) * nd
+        return args, kwargs
+    return route
+
+
 def _switch_indices(values_name, with_indices_name, position, route=None):
     """F's return_indices: the with-indices op when true, else the values op."""
     def make(binding):
@@ -339,10 +373,10 @@ def _switch_indices(values_name, with_indices_name, position, route=None):
             if len(args) > position:
                 return_indices = args[position]
                 args = args[:position] + args[position + 1:]
+            if return_indices:  # (routed by its own binding)
+                return OPS[with_indices_name].binding(*args, **kwargs)
             if route is not None:
                 args, kwargs = route(args, kwargs)
-            if return_indices:
-                return OPS[with_indices_name].binding(*args, **kwargs)
             return binding(*args, **kwargs)
         return public
     return overload(OPS[values_name], make)
@@ -356,11 +390,16 @@ def _drop_return_indices(position):
     return route
 
 
+def _ntuple(value, n):
+    """torch.nn.modules.utils._ntuple: a sequence as it is, a number repeated n times."""
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
 def _nn_max_unpool(nd):
     def unpool(self, indices, kernel_size, stride=None, padding=0, output_size=None):
-        k = expand(kernel_size, nd, "")
-        s = k if stride is None else expand(stride, nd, "")
-        p = expand(padding, nd, "")
+        k = _ntuple(kernel_size, nd)
+        s = k if stride is None else _ntuple(stride, nd)
+        p = _ntuple(padding, nd)
         size = unpool_output_size(self, k, s, p, output_size)
         if nd == 1:
             return OPS["max_unpool2d"].call(self.unsqueeze(-1), indices.unsqueeze(-1),
@@ -372,30 +411,30 @@ def _nn_max_unpool(nd):
 
 
 def unpool_output_size(self, kernel, stride, padding, output_size):
-    """F._unpool_output_size: the default, or a requested size within a stride of it."""
+    """F._unpool_output_size: the default, or a requested size within a stride of it (its
+    IndexErrors where stride or padding are shorter than the kernel)."""
     nd = len(kernel)
-    default = [(self.shape[d - nd] - 1) * stride[d] + kernel[d] - 2 * padding[d]
+
+    def at(seq, i):
+        if not -len(seq) <= i < len(seq):
+            raise IndexError("tuple index out of range")
+        return seq[i]
+    default = [(at(self.shape, d - nd) - 1) * at(stride, d) + kernel[d] - 2 * at(padding, d)
                for d in range(nd)]
     if output_size is None:
-        size = default
-    else:
-        output_size = [output_size] if isinstance(output_size, int) else list(output_size)
-        if len(output_size) == nd + 2:
-            output_size = output_size[2:]
-        if len(output_size) != nd:
-            raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
-                             f"elements, but it has a length of '{len(output_size)}'")
-        for d in range(nd):
-            lo, hi = default[d] - stride[d], default[d] + stride[d]
-            if not lo < output_size[d] < hi:
-                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
-                                 f'{lo} and {hi})')
-        size = output_size
+        return default
+    output_size = list(output_size)
+    if len(output_size) == nd + 2:
+        output_size = output_size[2:]
+    if len(output_size) != nd:
+        raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
+                         f"elements, but it has a length of '{len(output_size)}'")
     for d in range(nd):
-        if size[d] < 0:
-            raise ValueError(f"max_unpooling: output_size must contain non-negative spatial "
-                             f"dimensions, but got output_size[{d}]={size[d]}")
-    return size
+        lo, hi = default[d] - stride[d], default[d] + stride[d]
+        if not lo < output_size[d] < hi:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f'{lo} and {hi})')
+    return output_size
 
 
 def _lp_pool(nd):
@@ -404,8 +443,12 @@ def _lp_pool(nd):
         if nd == 1:
             k = kernel_size if isinstance(kernel_size, int) else tuple(kernel_size)[0]
             count = k
-        else:
-            ks = expand(kernel_size, nd, "")
+        else:  # F unpacks _pair / _triple(kernel_size) first (its ValueError)
+            ks = _ntuple(kernel_size, nd)
+            if len(ks) < nd:
+                raise ValueError(f"not enough values to unpack (expected {nd}, got {len(ks)})")
+            if len(ks) > nd:
+                raise ValueError(f"too many values to unpack (expected {nd})")
             count = 1
             for n in ks:
                 count *= n
@@ -417,6 +460,9 @@ def _lp_pool(nd):
         avg = OPS[f"avg_pool{nd}d"].call
         extra = (True,) if nd == 1 else (True, None)
         out = avg(self.pow(norm_type), kernel_size, stride, 0, ceil_mode, *extra)
+        if nd == 1 and not isinstance(kernel_size, int):  # F's out.mul(kernel_size)
+            raise TypeError(f"mul(): argument 'other' (position 1) must be Tensor, not "
+                            f"{type(kernel_size).__name__}")
         return (M.sign(out) * M.relu(M.abs(out))).mul(count).pow(1.0 / norm_type)
     return lp_pool
 
@@ -479,11 +525,13 @@ def _declare():
                decomposition=lambda self, output_size, aten=aten:
                OPS[aten].call(self, output_size)[0], modules=NN, public_name=aten,
                function=False, **_NO_METHOD)
-        define(f"nn_max_unpool{nd}d(Tensor self, Tensor indices, int[] kernel_size, "
-               f"int[]? stride=None, int[] padding=0, int[]? output_size=None) -> Tensor",
+        # (int|int[]: F tells an int, repeated, from a sequence, taken as it is)
+        define(f"nn_max_unpool{nd}d(Tensor self, Tensor indices, int|int[] kernel_size, "
+               f"int|int[]? stride=None, int|int[] padding=0, int[]? output_size=None) -> "
+               f"Tensor",
                decomposition=_nn_max_unpool(nd), modules=NN, public_name=f"max_unpool{nd}d",
                function=False, **_NO_METHOD)
-        define(f"lp_pool{nd}d(Tensor self, Scalar norm_type, int[] kernel_size, "
+        define(f"lp_pool{nd}d(Tensor self, Scalar norm_type, int|int[] kernel_size, "
                f"int[]? stride=None, bool ceil_mode=False) -> Tensor",
                decomposition=_lp_pool(nd), modules=NN, function=False, **_NO_METHOD)
     define("max_unpool2d(Tensor self, Tensor indices, int[] output_size) -> Tensor",
@@ -501,6 +549,9 @@ def _declare():
                         _route_output_size(nd, drop_return_indices=True))
         if nd > 1:
             route_overloads(OPS[f"adaptive_avg_pool{nd}d"], _route_output_size(nd))
+            # ATen's SymInt[nd] output_size: an int stands for every dim
+            for aten in (f"_adaptive_avg_pool{nd}d", f"adaptive_max_pool{nd}d"):
+                route_overloads(OPS[aten], _int_output_size(nd))
 
 
 # -- backward formulas (PyTorch's; the backward ops are ops, so they run on any device) ----
