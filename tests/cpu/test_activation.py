@@ -206,3 +206,17 @@ def test_exposure_matches_torch():
         assert hasattr(M, name) and hasattr(torch, name), name
     for name in ("elu_", "leaky_relu_", "hardtanh_"):
         assert hasattr(MF, name) and not hasattr(M.Tensor, name)
+
+
+def test_threshold_inplace_backward_uses_the_input_before_the_write():
+    # the replacement value passes the threshold: the mask must come from the old input
+    data = [0.1, 0.6, -1.0, 2.0]
+    grads = []
+    for lib in (M, torch):
+        x = lib.tensor(data, requires_grad=True)
+        y = x * 1
+        lib.threshold_(y, 0.5, 10.0)
+        assert type(y.grad_fn).__name__ == "ThresholdBackward1"
+        y.sum().backward()
+        grads.append(x.grad)
+    assert grads[0].tolist() == grads[1].tolist() == [0.0, 1.0, 0.0, 1.0]

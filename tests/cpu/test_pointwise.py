@@ -10,7 +10,7 @@ import pytest
 
 import mindtorch
 from mindtorch._ops.decls import pointwise as P
-from reference import DTYPES, assert_same, to_torch, torch
+from reference import DTYPES, assert_same, same_error, to_torch, torch
 
 M = mindtorch
 torch.set_num_threads(1)  # tiny ops are much slower through torch's thread pool
@@ -551,3 +551,11 @@ def test_out_resize_and_dtype_rules():
             lambda: torch.exp(th(a), out=torch.empty(0, dtype=torch.int32)))
     compare(lambda: M.eq(a, b, out=M.empty(0, dtype=M.int64)),
             lambda: torch.eq(th(a), th(b), out=torch.empty(0, dtype=torch.int64)))
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("call", [lambda L, t: L.neg(t), lambda L, t: L.negative(t),
+                                  lambda L, t: t.neg_(), lambda L, t: -t])
+def test_neg_of_bool_refused_on_every_device(device, call):
+    same_error(lambda: call(mindtorch, mindtorch.ones(2, dtype=mindtorch.bool, device=device)),
+               lambda: call(torch, torch.ones(2, dtype=torch.bool)))

@@ -230,6 +230,8 @@ class _Plan:
             a = names[i]
             if name.endswith("_geometry"):
                 value = f"_geometry_of({a})"
+            elif i in self.mutated:  # the value before the write (PyTorch's original_self)
+                value = f"_Saved(_original({a}))"
             else:
                 value = f"_Saved({a}) if isinstance({a}, Tensor) else {a}"
             lines.append(f"if {cond}: saved[{name!r}] = {value}")
@@ -276,6 +278,7 @@ class _Plan:
               # an in-place view op changes metadata, not data: no CopySlices
               "_rebase": _restride if "inplace_view" in self.op.tags else rebase_history,
               "_attach_many": self._attach_outputs, "_geometry_of": _geometry_of,
+              "_original": _original,
               "_NOT": _NOT_RECORDED, "_NO_META": _NO_META, "_new": object.__new__,
               "_next": next, "_seq": graph._sequence, "_trace": graph._forward_trace}
         src = "def run(kernel, args):\n" + "".join(f"    {ln}\n" for ln in lines)
@@ -314,7 +317,7 @@ class _Plan:
         for name, i in self.saved:
             a = args[i]
             if isinstance(a, Tensor):
-                a = SavedTensor(a)
+                a = SavedTensor(_original(a) if i in self.mutated else a)
             elif type(a) in (list, tuple) and any(isinstance(t, Tensor) for t in a):
                 a = [SavedTensor(t) if isinstance(t, Tensor) else t for t in a]
             saved[name] = a
@@ -577,6 +580,15 @@ class AsStridedBackward0(Node):
         if grads[0] is None:
             return [None]
         return [view_scatter(grads[0], self.base_geometry, self.view_geometry)]
+
+
+def _original(t):
+    """A copy of a mutated argument an in-place op's formula reads, taken before the write."""
+    state.enabled = False
+    try:
+        return t.clone()
+    finally:
+        state.enabled = True
 
 
 def regenerate_view_history(t):

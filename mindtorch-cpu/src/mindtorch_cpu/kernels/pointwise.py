@@ -4,7 +4,7 @@ from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 from mindtorch._ops.decls import pointwise as P
-from mindtorch._ops.decls.pointwise import check_sub
+from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
@@ -316,10 +316,7 @@ _pow_binary = binary(_pow, "pow")
 
 
 def _neg(self):
-    if self.dtype is D.bool:
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
-                           "you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.")
+    check_neg(self)
     return wrap(np.negative(arr(self)), self.dtype)
 
 

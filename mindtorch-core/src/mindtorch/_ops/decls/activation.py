@@ -458,8 +458,9 @@ _GRADS = {
     "mish": {"self": _mish_grad},
     "threshold": {"self": lambda grad, self, threshold, value:
                   _where(self <= threshold, 0, grad)},
-    "threshold_": {"self": lambda grad, result, threshold, value:
-                   _where(result <= threshold, 0, grad), "name": "ThresholdBackward1"},
+    # self: its value before the write (saved as a copy by the recording runner)
+    "threshold_": {"self": lambda grad, self, threshold, value:
+                   _where(self <= threshold, 0, grad), "name": "ThresholdBackward1"},
     "softplus": {"self": _softplus_grad},
     "log_sigmoid": {"self": lambda grad, self: grad * (-self).sigmoid()},
     "hardshrink": {"self": _shrink_grad},

@@ -137,6 +137,14 @@ def check_sub(self, other, alpha=1):
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
 
 
+def check_neg(self):
+    """PyTorch's refusal to negate bools (shared by every backend's neg kernel)."""
+    if self.dtype is _dtype.bool:
+        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
+                           "you are trying to invert a mask, use the `~` or `logical_not()` "
+                           "operator instead.")
+
+
 def _sub(self, other, alpha=1):
     import mindtorch as M
     check_sub(self, other, alpha)
