@@ -275,6 +275,32 @@ def test_shuffles(i, dtype):
     check(fn, make(shape, dtype, nc=True))
 
 
+@pytest.mark.parametrize("shape", [(1, 0, 4, 4), (0, 4, 4, 4), (4, 0, 0), (2, 0, 6, 4)])
+def test_pixel_unshuffle_empty_input_is_returned_as_is(shape):
+    check(lambda m, x: F(m).pixel_unshuffle(x, 2), make(shape))
+    check(lambda m, x: F(m).pixel_shuffle(x, 2), make(shape))
+
+
+@pytest.mark.parametrize("pad", [[1, 2, 1], [1], [1, 1, 1, 1, 1], [1, 2, 1, 1, 1, 1, 1, 1], [],
+                                 [3, 3], [1, 1, -3, -1], [1, 0, 2]])
+def test_pad_circular_lengths(pad):
+    # PyTorch's _pad_circular: 1 or 2 non-padded dims (an odd last value is ignored)
+    from mindtorch._ops import OPS
+    x = make((1, 2, 3, 4))
+    check(lambda m, x: (torch.ops.aten._pad_circular if m is torch else
+                        OPS["_pad_circular"].binding)(x, pad), x, meta=False)
+
+
+@pytest.mark.parametrize("scale", [float("nan"), float("inf"), -float("inf"), 1e30, 2 ** 62])
+@pytest.mark.parametrize("mode", ["nearest", "area", "bilinear"])
+@pytest.mark.parametrize("recompute", [None, True])
+def test_interpolate_scale_overflow(scale, mode, recompute):
+    # C++'s checked int64 conversion (RuntimeError), or Python's int() and the binding's
+    # overflow (ValueError / OverflowError / TypeError) when the scale is recomputed
+    check(lambda m, x: F(m).interpolate(x, scale_factor=scale, mode=mode,
+                                        recompute_scale_factor=recompute), make((1, 1, 3, 4)))
+
+
 def test_pixel_shuffle_empty_batch_and_fresh_result():
     check(lambda m, x: F(m).pixel_shuffle(x, 2), make((0, 4, 2, 2)))
     x = make((1, 1, 2, 2))

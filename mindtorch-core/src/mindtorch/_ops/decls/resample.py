@@ -92,7 +92,11 @@ def _constant_pad_nd(self, pad, value=0):
 def _pad_circular(self, pad):
     """ATen's: the (cropped) input copied in, then each padded side copied from the
     opposite end of what was copied (graphs end in CopySlices, as PyTorch's)."""
-    n = len(pad) // 2
+    n = len(pad) // 2  # (an odd last value is ignored, as PyTorch's)
+    if self.ndim - n not in (1, 2):
+        raise RuntimeError(f"Invalid padding size, expected 1 or 2 non-padded dimensions, which "
+                           f"would be equivalent to padding of length {(self.ndim - 1) * 2} or "
+                           f"{(self.ndim - 2) * 2} respectively but got {len(pad)}")
     shape = list(self.shape)
     for dim, lo, hi in _pad_pairs(pad, self.ndim):
         size = shape[dim]
@@ -271,10 +275,9 @@ def _interpolate(self, size=None, scale_factor=None, mode="nearest", align_corne
     scales = scale_factor
     if mode == "area" and size is None:
         recompute_scale_factor = True
-    if size is None:  # C++ truncates size * scale (a double)
+    if size is None and recompute_scale_factor:  # Python's sym_int(size * scale)
         size = tuple(int(self.shape[i + 2] * s) for i, s in enumerate(scale_factor))
-        if recompute_scale_factor:
-            scales = None
+        scales = None
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and self.ndim == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes "
                          "and requires a 4-D tensor as input")
@@ -296,6 +299,16 @@ def _interpolate(self, size=None, scale_factor=None, mode="nearest", align_corne
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {self.ndim}D) for the "
             f"modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
             f"nearest-exact (got {mode})")
+    if size is None:  # C++'s checked int64 conversion of size * scale (a double)
+        size = []
+        for i, s in enumerate(scale_factor):
+            v = self.shape[i + 2] * s
+            if not -2.0 ** 63 <= v < 2.0 ** 63:  # (also NaN)
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
+            size.append(int(v))
+    elif not all(-2 ** 63 <= n < 2 ** 63 for n in size):
+        raise TypeError(f"{name}(): argument 'output_size' failed to unpack the object at pos 1 "
+                        f"with error \"Overflow when unpacking long\"")
     if mode == "area":
         return OPS[name].call(self, tuple(size))
     extra = (align_corners,) if UPSAMPLE[name][2] else ()
@@ -351,6 +364,8 @@ def _pixel_unshuffle(self, downscale_factor):
             raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by "
                                f"downscale_factor, but input.size({dim})={n} is not divisible by "
                                f"{r}")
+    if self.numel() == 0:  # PyTorch's shortcut: an empty input is returned as it is
+        return self.clone()
     k = len(lead)
     x = self.reshape(tuple(lead) + (c, h // r, r, w // r, r))
     x = x.permute(tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)).contiguous()
