@@ -285,3 +285,43 @@ def test_zero_dim_errors_like_torch(fn):
 
 def test_zero_dim_movedim_to_itself():
     _check_same(M.tensor(1.0).movedim(0, 0), torch.tensor(1.0).movedim(0, 0))
+
+
+# -- check order (fuzzer findings) ---------------------------------------------------------
+
+@pytest.mark.parametrize("step", [0, -1, 2])
+def test_slice_step_must_be_positive(step):
+    # aten::slice and slice_scatter: RuntimeError; Python indexing: ValueError (its own)
+    x, t = M.arange(6.0), torch.arange(6.0)
+    same_error(lambda: M._OPS["slice"].binding(x, 0, 0, 5, step),
+               lambda: torch.ops.aten.slice(t, 0, 0, 5, step))
+    src_m, src_t = x[0:5:2] if step > 0 else x, t[0:5:2] if step > 0 else t
+    same_error(lambda: x.slice_scatter(src_m, 0, 0, 5, step),
+               lambda: t.slice_scatter(src_t, 0, 0, 5, step))
+    same_error(lambda: x[::step], lambda: t[::step])
+
+
+@pytest.mark.parametrize("dims", [(0, 5), (0, 0, 5), (0, 5, 0), (5, 0, 0), (0, 0, 1),
+                                  (0, 1, 3), (2, 0, 1), (-1, 0, 1), (0,), (0, 1, 2, 3)])
+def test_permute_check_order(dims):
+    # PyTorch: the length, then each dim in turn wrapped (IndexError) and checked for repeats
+    x, t = M.zeros(2, 3, 4), torch.zeros(2, 3, 4)
+    same_error(lambda: x.permute(dims), lambda: t.permute(dims))
+    same_error(lambda: M.permute(x, dims=dims), lambda: torch.permute(t, dims=dims))
+    same_error(lambda: x.permute(*dims), lambda: t.permute(*dims))
+    if len(set(dims)) == 3 and max(dims) < 3:
+        assert x.permute(dims).shape == t.permute(dims).shape
+
+
+@pytest.mark.parametrize("name", ["movedim", "moveaxis"])
+@pytest.mark.parametrize("source,destination", [
+    ((0, 0), (1, 2)), ((0, 5), (1, 2)), ((0, 1), (1, 1)), ((0, 1), (5, 1)), ((0, 0), (5, 1)),
+    ((0, 5), (1, 1)), ((0,), (1, 2)), ((5,), (1, 2)), ((5, 0), (0, 0)), (0, 2),
+    ((0, -1), (-1, 0))])
+def test_movedim_check_order(name, source, destination):
+    # PyTorch: the lengths, then every dim wrapped, then repeats in source, in destination
+    x, t = M.zeros(2, 3, 4), torch.zeros(2, 3, 4)
+    same_error(lambda: getattr(M, name)(x, source, destination),
+               lambda: getattr(torch, name)(t, source, destination))
+    same_error(lambda: getattr(x, name)(source, destination),
+               lambda: getattr(t, name)(source, destination))

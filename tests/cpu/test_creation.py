@@ -753,3 +753,23 @@ def test_to_torch_roundtrip_of_every_dtype():
     for dt in DTYPES:
         m = M.tensor([0, 1], dtype=mt_dtype(dt))
         assert str(to_torch(m).dtype) == str(m.dtype)
+
+
+@pytest.mark.parametrize("size,stride", [((0, 3), (-1, 1)), ((0,), (-5,)), ((2, 0), (-3, -2)),
+                                         ((0, 3, 2), (-1, 100, -1)), ((3, 0, 2), (-7, -1, 5)),
+                                         ((2, 3), (-1, 1)), ((3,), (-1,)), ((2, 2), (2 ** 62, 1)),
+                                         ((0, 2), (2 ** 62, 1))])
+def test_empty_strided_negative_strides(size, stride):
+    # nothing to store: PyTorch allows negative strides (made contiguous ones); otherwise
+    # negative strides and an overflowing storage size are refused
+    for make in (lambda L: L.empty_strided(size, stride),
+                 lambda L: L.ones(2, dtype=L.float64).new_empty_strided(size, stride)):
+        try:
+            expected = make(torch)
+        except RuntimeError:
+            with pytest.raises(RuntimeError):
+                make(mindtorch)
+            continue
+        result = make(mindtorch)
+        assert (tuple(result.shape), result.stride(), str(result.dtype)) == (
+            tuple(expected.shape), expected.stride(), str(expected.dtype))

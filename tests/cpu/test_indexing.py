@@ -533,8 +533,8 @@ def test_take_along_dim():
     check(lambda L, x, i: x.take_along_dim(i, 0), make((3,), "int64"), idx([2, 2]))
     for bad in (idx([[0.0]], "float32"), idx([[0]], "int32"), idx([0]), idx([[[0]]])):
         check(lambda L, x, i: L.take_along_dim(x, i, 1), x, bad)
-    with pytest.raises(RuntimeError):  # PyTorch reads out of bounds here; we refuse
-        mindtorch.take_along_dim(x, idx([[4]]), 1)
+    # PyTorch takes indices along dim modulo the size (see test_take_along_dim_takes_...)
+    check(lambda L, x, i: L.take_along_dim(x, i, 1), x, idx([[4], [9], [-7]]))
 
 
 def test_argwhere():
@@ -651,3 +651,100 @@ def test_meta_composites():
         x.index_add(0, i, mindtorch.empty(3, 4, device="meta"))
     with pytest.raises(NotImplementedError):
         mindtorch.argwhere(x)
+
+
+# -- check order (fuzzer findings): the error PyTorch reports first, on both devices ------
+
+def _agree(fn, device="cpu"):
+    """fn(module) with mindtorch and with torch: the same result or the same error class
+    (torch on the cpu: mindtorch's meta device refuses what its cpu refuses)."""
+    try:
+        expected = fn(torch, "cpu")
+    except Exception:
+        same_error(lambda: fn(mindtorch, device), lambda: fn(torch, "cpu"))
+        return
+    result = fn(mindtorch, device)
+    if device == "cpu":
+        assert_same(result, expected)
+    else:
+        assert tuple(result.shape) == tuple(expected.shape)
+
+
+def _t(m, dev, shape, dtype="float32", fill=1):
+    return m.full(shape, fill, dtype=getattr(m, dtype), device=dev)
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("op", ["scatter_add", "scatter", "scatter_reduce"])
+@pytest.mark.parametrize("self_shape,index_shape,src_shape,dim", [
+    ((3, 4), (2, 3), (2,), 0),     # src read past its rank: IndexError
+    ((3, 4), (2, 3), (1,), 0),     # too small a src, then its rank: rank first
+    ((3, 4), (2, 5), (2,), 0),     # larger than self: src never read
+    ((3, 4), (2, 3), (), 1),       # a 0-dim src
+    ((3, 4), (1, 1), (), -1),
+    ((3,), (2,), (2, 3), 0),
+    ((3, 4), (2, 3), (2, 3, 1), 1),
+    ((3, 4), (2, 3), (4, 4), 1)])
+def test_scatter_shape_check_order(device, op, self_shape, index_shape, src_shape, dim):
+    extra = ("sum",) if op == "scatter_reduce" else ()
+    _agree(lambda m, dev: getattr(m, op)(_t(m, dev, self_shape, fill=0), dim,
+                                         _t(m, dev, index_shape, "int64", 0),
+                                         _t(m, dev, src_shape), *extra), device)
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("index_dtype", ["int64", "int32"])
+@pytest.mark.parametrize("index_shape", [(), (2,), (2, 2)])
+@pytest.mark.parametrize("value", ["scalar", (), (1,)])
+@pytest.mark.parametrize("dim", [0, -1, 2, -3])
+def test_index_fill_check_order(device, index_dtype, index_shape, value, dim):
+    # PyTorch: the value's rank, the index dtype, then dim, then the index's rank
+    def fn(m, dev):
+        v = 2.5 if value == "scalar" else _t(m, dev, value)
+        return _t(m, dev, (3, 4), fill=0).index_fill(dim, _t(m, dev, index_shape, index_dtype,
+                                                             0), v)
+    _agree(fn, device)
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("reduce", ["prod", "amax", "bad"])
+@pytest.mark.parametrize("self_shape,index_shape,src_shape,dim", [
+    ((3, 6), (3,), (3, 4), 0),     # a source of another shape: refused
+    ((3, 4), (2,), (2, 0), 0),
+    ((3, 4), (), (), 1),           # dim past the source's rank
+    ((3, 4), (2,), (2,), 1),
+    ((3, 4), (2,), (2, 4), 2),     # the reduction is checked before dim
+    ((3, 4), (2, 2), (2, 4), 0),
+    ((3, 4), (2,), (2, 4), 0)])
+def test_index_reduce_checks(device, reduce, self_shape, index_shape, src_shape, dim):
+    _agree(lambda m, dev: _t(m, dev, self_shape).index_reduce(
+        dim, _t(m, dev, index_shape, "int64", 0), _t(m, dev, src_shape, fill=2), reduce),
+        device)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("shape,dim,src", [((0, 4), 0, (2, 4)), ((4, 0), 1, (4, 2)),
+                                           ((0,), 0, (2,))])
+def test_index_reduce_into_empty_dim(include_self, shape, dim, src):
+    _agree(lambda m, dev: m.zeros(shape).index_reduce_(
+        dim, m.tensor([0, 1]), m.ones(src), "prod", include_self=include_self))
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("shape", [(5, 4), (3,), ()])
+@pytest.mark.parametrize("dim", [0, -1, 1, 2, -3])
+@pytest.mark.parametrize("start,length", [(0, 2), (-1, 1), (4, -1), (9, 1), (-6, 0), (1, 7)])
+def test_narrow_copy_check_order(device, shape, dim, start, length):
+    _agree(lambda m, dev: m.narrow_copy(_t(m, dev, shape), dim, start, length), device)
+
+
+@pytest.mark.parametrize("value", [5, -5, 3, -1, 2 ** 31, -2 ** 62, 2 ** 63 - 1, -2 ** 63])
+def test_take_along_dim_takes_indices_modulo(value):
+    # PyTorch takes the index modulo the size along dim (no bounds check there); without
+    # dim it gathers from the flattened input, bounds-checked
+    x = np.arange(12.0).reshape(3, 4)
+    for dim in (0, 1, -1, None):
+        _agree(lambda m, dev: m.take_along_dim(m.tensor(x), m.tensor([[value]]), dim))
+    _agree(lambda m, dev: m.take_along_dim(m.zeros(0, 4), m.tensor([[value]]), 0))
+    _agree(lambda m, dev: m.gather(m.tensor(x), 0, m.tensor([[value]])))
+    _agree(lambda m, dev: m.take(m.tensor(x), m.tensor([value])))

@@ -577,3 +577,30 @@ def test_public_names():
     x = mindtorch.tensor([2.0, 1.0])
     assert type(x.sort()) is mindtorch.return_types.sort
     assert type(x.median(0)) is mindtorch.return_types.median
+
+
+def test_bucketize_out_only_for_a_tensor_input():
+    b = mindtorch.tensor([1.0, 2.0, 3.0])
+    with pytest.raises(TypeError):
+        mindtorch.bucketize(2.5, b, out=mindtorch.empty(0, dtype=mindtorch.int64))
+    assert mindtorch.bucketize(2.5, b).item() == torch.bucketize(2.5, torch.tensor([1.0, 2, 3]))
+    out = mindtorch.empty(0, dtype=mindtorch.int64)
+    mindtorch.bucketize(mindtorch.tensor([2.5, 0.0]), b, out=out)
+    assert out.tolist() == [2, 0]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "bool"])
+@pytest.mark.parametrize("seq_shape,values_shape", [((0,), (3,)), ((3,), (0,)), ((0,), (0,)),
+                                                    ((2, 3), (2, 0)), ((2, 0), (2, 3))])
+def test_searchsorted_unsupported_dtype_with_no_values(dtype, seq_shape, values_shape):
+    # PyTorch returns for no values before it dispatches on the dtype
+    def run(L):
+        dt = getattr(L, dtype)
+        return L.searchsorted(L.zeros(seq_shape, dtype=dt), L.zeros(values_shape, dtype=dt))
+    try:
+        expected = run(torch)
+    except NotImplementedError:
+        with pytest.raises(NotImplementedError):
+            run(mindtorch)
+        return
+    assert_same(run(mindtorch), expected)

@@ -10,6 +10,7 @@ from ..._scalars import checked_scalar  # noqa: F401  (used by backends through 
 from ..._shapes import broadcast_shapes, numel
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import inplace_via, write_into
+from ._prechecks import _arg, _checked_first
 
 # names c10 prints for a dtype in masked_fill's error
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -299,8 +300,11 @@ def _take_along_dim(self, indices, dim=None):
                                   indices._shape[dim + 1:], self._shape))
     self_b = self.expand(shape)
     n = self._shape[dim]
-    if indices.numel() and _has_data(indices) and OPS["any"].binding(indices < 0).item():
-        indices = OPS["remainder"].call(indices, n)  # PyTorch wraps negatives once, modulo n
+    if indices.numel() and _has_data(indices):
+        # PyTorch takes every index modulo n (no bounds check along dim; n == 0 fails)
+        if n == 0:
+            raise RuntimeError("ZeroDivisionError")
+        indices = OPS["remainder"].call(indices, n)
     return OPS["gather"].call(self_b, dim, indices, False)
 
 
@@ -355,6 +359,31 @@ def _index_fill_(self, dim, index, value):
     return self
 
 
+def _check_index_fill_first(args, kwargs):
+    """index_fill's checks PyTorch makes before it wraps dim: the value's rank, then the
+    index dtype."""
+    from ..._tensor import Tensor
+    value, index = _arg(args, kwargs, 3, "value"), _arg(args, kwargs, 2, "index")
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    if isinstance(index, Tensor) and index.dtype is not D.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+
+
+def _check_index_reduce_name(reduce):
+    if reduce not in _INDEX_REDUCTIONS:
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
+                           f"amin but got {reduce}.")
+
+
+def _check_index_reduce_first(args, kwargs):
+    """index_reduce checks the reduction before it wraps dim."""
+    reduce = _arg(args, kwargs, 4, "reduce")
+    if isinstance(reduce, str):
+        _check_index_reduce_name(reduce)
+
+
 def _check_index_func(name, self, dim, index, source, check_dim):
     """The checks index_add_ and index_reduce_ share (PyTorch's index_func_meta_impl)."""
     if index.ndim > 1:
@@ -379,9 +408,9 @@ def _check_index_func(name, self, dim, index, source, check_dim):
     return n
 
 
-def _check_index_add(self, dim, index, source):
-    """index_add's checks, in PyTorch's order (index_func_meta_impl)."""
-    _check_index_func("index_add_", self, dim, index, source, check_dim=True)
+def _check_index_add(self, dim, index, source, name="index_add_"):
+    """index_add's (and index_reduce's) checks, in PyTorch's order (index_func_meta_impl)."""
+    _check_index_func(name, self, dim, index, source, check_dim=True)
     ss, rs = list(self._shape), list(source._shape)
     if self.ndim and source.ndim:
         del ss[dim], rs[dim]
@@ -406,14 +435,14 @@ def _first_out_of_range(index, size, negative_ok=False):
     return index[bad].reshape(-1)[0].item()
 
 
-def _empty_dim_writes(self, dim, index):
+def _empty_dim_writes(self, dim, index, restride_size=1):
     """PyTorch's index_fill_/index_copy_ on an empty self: a non-empty index into an empty
     dim fails when restriding; anything else writes nothing (and checks no index)."""
     if self.ndim and self._shape[dim] == 0 and index.numel():
-        # PyTorch views self with that dim as size 1, stride 0: an error when the storage
-        # is too small for it, else its bounds check fails
+        # PyTorch views self with that dim as size restride_size, stride 0: an error when
+        # the storage is too small for it, else its bounds check fails
         sizes = list(self._shape)
-        sizes[dim] = 1
+        sizes[dim] = restride_size
         strides = list(self._stride)
         strides[dim] = 0
         need = (self._offset + 1 + sum((n - 1) * st for n, st in zip(sizes, strides) if n)) \
@@ -523,7 +552,30 @@ def _select_for_scatter(t, dim, index):
     return t.select(dim, index)
 
 
+def _check_narrow_copy_first(args, kwargs):
+    """PyTorch's narrow_copy refuses a 0-dim input, then a too large dim (RuntimeError;
+    only a negative dim is wrapped, with IndexError)."""
+    self, dim = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "dim")
+    if not hasattr(self, "_shape") or type(dim) is not int:
+        return
+    if not self.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if dim >= self.ndim:
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")
+
+
 def _narrow_copy(self, dim, start, length):
+    size = self._shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
+                         f"but got {start})")
+    if start < 0:
+        start += size
+    if length < 0 or start > size - length:  # (narrow's own message differs for length < 0)
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
+                           f"({size}).")
     return OPS["clone"].call(self.narrow(dim, start, length), "contiguous_format")
 
 
@@ -560,10 +612,9 @@ def _index_reduce_(self, dim, index, source, reduce, include_self=True):
     import warnings
     warnings.warn("index_reduce() is in beta and the API may change at any time.",
                   UserWarning, stacklevel=4)
-    if reduce not in _INDEX_REDUCTIONS:
-        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
-                           f"amin but got {reduce}.")
-    n = _check_index_func("index_reduce_", self, dim, index, source, check_dim=False)
+    _check_index_reduce_name(reduce)
+    _check_index_add(self, dim, index, source, "index_reduce_")
+    n = index.numel()
     # PyTorch's dtype support differs by path: its 1-D path and include_self=False take
     # neither complex nor bool; the sliced path lacks complex amax/amin and bool mean
     odd = self.dtype.is_complex or self.dtype is D.bool
@@ -572,7 +623,12 @@ def _index_reduce_(self, dim, index, source, reduce, include_self=True):
             reduce == "mean" and self.dtype is D.bool)):
         name = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
         raise NotImplementedError(f'"{name}" not implemented for \'{type_name(self.dtype)}\'')
-    if _empty_dim_writes(self, dim, index):
+    if include_self and self.ndim and not self._shape[dim] and n:
+        # PyTorch's include_self path reads self's slices: its first select fails
+        raise IndexError("index out of range in self" if self.ndim == 1 else
+                         f"select(): index 0 out of range for tensor of size "
+                         f"{list(self._shape)} at dimension {dim}")
+    if _empty_dim_writes(self, dim, index, n):
         return self
     size = self._shape[dim] if self.ndim else 1
     if _first_out_of_range(index, size) is not None:
@@ -653,6 +709,11 @@ def _declare():
 
 
 _declare()
+_checked_first("index_fill", _check_index_fill_first)
+_checked_first("index_fill_", _check_index_fill_first)
+_checked_first("index_reduce", _check_index_reduce_first)
+_checked_first("narrow_copy", _check_narrow_copy_first)
+_checked_first("index_reduce_", _check_index_reduce_first)
 
 
 # -- backward formulas (see registry.derivative): PyTorch's, from derivatives.yaml ----------

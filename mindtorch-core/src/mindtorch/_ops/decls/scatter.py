@@ -46,23 +46,29 @@ def check_scatter(self, dim, index, src, op_name="scatter"):
     if max(index.ndim, 1) != max(self.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self "
                            "tensor")
-    if is_tensor and dim >= max(src.ndim, 1):  # PyTorch reads src.size(dim) first
-        n = max(src.ndim, 1)
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], "
-                         f"but got {dim})")
+    # PyTorch's scatter_shape_check: index against self (but along dim), then against src
+    # read with src.size(d) (an IndexError past src's rank); src's rank is checked before
+    # a wrong size is reported
+    si, ss = _shape1(index), _shape1(self)
+    wrong = any(d != dim and si[d] > ss[d] for d in range(len(si)))
+    if is_tensor and not wrong:
+        for d in range(len(si)):
+            if src.ndim and d >= src.ndim:
+                raise IndexError(f"Dimension out of range (expected to be in range of "
+                                 f"[{-src.ndim}, {src.ndim - 1}], but got {d})")
+            if si[d] > (src._shape[d] if src.ndim else 1):
+                wrong = True
+                break
     if is_tensor and max(index.ndim, 1) != max(src.ndim, 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as src "
                            "tensor")
-    si, ss = _shape1(index), _shape1(self)
-    sr = _shape1(src) if is_tensor else None
-    for d in range(len(si)):
-        if (d != dim and si[d] > ss[d]) or (sr is not None and si[d] > sr[d]):
-            if sr is None:
-                raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than "
-                                   f"self {list(self._shape)} apart from dimension {dim}")
-            raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than self "
-                               f"{list(self._shape)} apart from dimension {dim} and to be no "
-                               f"larger size than src {list(src._shape)}")
+    if wrong:
+        if not is_tensor:
+            raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than "
+                               f"self {list(self._shape)} apart from dimension {dim}")
+        raise RuntimeError(f"Expected index {list(index._shape)} to be no larger than self "
+                           f"{list(self._shape)} apart from dimension {dim} and to be no "
+                           f"larger size than src {list(src._shape)}")
 
 
 def check_scatter_reduce(reduce, src):

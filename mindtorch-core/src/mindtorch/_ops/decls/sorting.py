@@ -134,7 +134,8 @@ def searchsorted_plan(sorted_sequence, self, out_int32, right, side, sorter):
                                f"size, but got boundary tensor {list(b._shape)}and got sorter "
                                f"tensor {list(sorter._shape)}")
     common = _promotion.result_type(b, self)
-    if common is D.bool or common.is_complex:
+    # (PyTorch returns for no values before it dispatches on the dtype)
+    if (common is D.bool or common.is_complex) and not (tensor and not self.numel()):
         raise _not_implemented("searchsorted_out_cpu", common)
     shape = self._shape if tensor else ()
     return shape, (D.int32 if out_int32 else D.int64), bool(right or side == "right"), common
@@ -389,6 +390,17 @@ def _with_out(op, fields, route=None):
     overload(op, make)
 
 
+def _bucketize_public(binding):
+    """bucketize has out= only in its tensor overload, as in PyTorch."""
+    def bucketize(self, boundaries, *, out=None, **kwargs):
+        from ..._tensor import Tensor
+        if out is not None and not isinstance(self, Tensor):
+            raise TypeError(f"bucketize() received an invalid combination of arguments - got "
+                            f"({type(self).__name__}, {type(boundaries).__name__}, out=Tensor)")
+        return binding(self, boundaries, out=out, **kwargs)
+    return bucketize
+
+
 def _with_dim_form(name):
     """median/nanmedian: (input) -> Tensor, (input, dim, keepdim=False, *, out=None) ->
     (values, indices)."""
@@ -501,8 +513,9 @@ def _declare():
     define("searchsorted(Tensor sorted_sequence, Tensor|Scalar self, *, bool out_int32=False, "
            "bool right=False, str? side=None, Tensor? sorter=None) -> Tensor", method=False,
            out=True)
-    define("bucketize(Tensor|Scalar self, Tensor boundaries, *, bool out_int32=False, "
-           "bool right=False) -> Tensor", method=False, out=True, decomposition=_bucketize)
+    overload(define("bucketize(Tensor|Scalar self, Tensor boundaries, *, bool out_int32=False, "
+                    "bool right=False) -> Tensor", method=False, out=True,
+                    decomposition=_bucketize), _bucketize_public)
     define("histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor", out=True)
     _with_out(define("histogram(Tensor self, Tensor|Scalar bins=100, *, float[]? range=None, "
                      "Tensor? weight=None, bool density=False) -> (Tensor hist, "

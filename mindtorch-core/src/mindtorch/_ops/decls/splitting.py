@@ -4,7 +4,8 @@ shape/stride/offset, like every op in `views`); their gradient is the pieces' gr
 concatenated back along the split dim."""
 from ..._dtype import scalar_type_name
 from ..registry import OPS, define, derivative
-from .views import VIEW, _arg, _checked_first, select, slice_
+from ._prechecks import _arg, _checked_first
+from .views import VIEW, select, slice_
 
 
 def unbind(self, dim=0):

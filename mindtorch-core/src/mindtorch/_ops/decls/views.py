@@ -7,6 +7,7 @@ from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
 from ...autograd.functional_helpers import view_scatter
 from ..registry import OPS, define, derivative, nondifferentiable, overload
+from ._prechecks import _arg, _check_movedim, _check_permute, _checked_first
 
 VIEW = ("view",)
 
@@ -239,8 +240,8 @@ def narrow(self, dim, start, length):
 
 def slice_(self, dim=0, start=None, end=None, step=1):
     """self[..., start:end:step, ...] along dim (Python slice semantics, step > 0)."""
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
+    if step <= 0:  # aten::slice's check (Tensor.__getitem__ raises Python's ValueError first)
+        raise RuntimeError("slice step must be positive")
     size = self._shape[dim]
     start, end, _ = slice(start, end, step).indices(size)
     length = max(0, (end - start + step - 1) // step)
@@ -704,13 +705,7 @@ for _name, _formulas in _VIEW_GRADS.items():
 nondifferentiable(OPS["view_dtype"], OPS["resize_"], OPS["resize_as_"])
 
 
-# -- checks PyTorch makes before it wraps `dim` --------------------------------------------
-# The generated binding wraps dims before the op runs, so where PyTorch rejects a 0-dim
-# input (or a bad size) first, the public function checks that ahead of the binding.
-
-def _arg(args, kwargs, pos, name):
-    return args[pos] if len(args) > pos else kwargs.get(name)
-
+# -- checks PyTorch makes before it wraps `dim` (see _prechecks) ---------------------------
 
 def _check_narrow(args, kwargs):
     self, length = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 3, "length")
@@ -718,23 +713,6 @@ def _check_narrow(args, kwargs):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if type(length) is int and length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
-
-
-def _checked_first(name, check, prepare=None):
-    """The public function of op `name`: `prepare` (args, kwargs) -> (args, kwargs), then
-    `check` (args, kwargs), then the generated binding (splitting uses it too)."""
-    def make(generated):
-        def public(*args, **kwargs):
-            for key in ("input", "tensor"):  # PyTorch's names for the tensor argument
-                if key in kwargs and not args:
-                    args = (kwargs.pop(key),)
-            if prepare is not None:
-                args, kwargs = prepare(args, kwargs)
-            if check is not None:
-                check(args, kwargs)
-            return generated(*args, **kwargs)
-        return public
-    overload(OPS[name], make)
 
 
 for _name in ("atleast_1d", "atleast_2d", "atleast_3d"):
@@ -776,3 +754,6 @@ overload(OPS["broadcast_tensors"], _tensors_public)
 overload(OPS["meshgrid"], _tensors_public)
 
 _checked_first("narrow", _check_narrow)
+_checked_first("permute", _check_permute)
+_checked_first("movedim", _check_movedim)
+_checked_first("moveaxis", _check_movedim)
