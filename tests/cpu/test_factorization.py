@@ -393,6 +393,53 @@ def test_decomposition_errors():
         check(fn, rand((3, 3)))
 
 
+INF, NAN = float("inf"), float("nan")
+
+
+def _with(value, shape=(2, 4, 3), where=(1, 2, 1), dtype="float64"):
+    a = rand(shape, dtype)
+    a[where] = value
+    return a
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_svd_of_non_finite_input(dtype):
+    """NaN: LinAlgError naming the batch element, as PyTorch.  inf: LAPACK's gesdd may
+    loop forever, so it is not called: NaN singular values (what PyTorch's LAPACK gives
+    for most shapes); the finite matrices of the batch are unaffected."""
+    nan = _with(NAN, dtype=dtype)
+    for fn in (lambda m, t: L(m).svd(t), lambda m, t: L(m).svdvals(t),
+               lambda m, t: m.svd(t), lambda m, t: L(m).matrix_norm(t, "nuc")):
+        check(fn, nan, meta=False)
+    with pytest.raises(mindtorch.linalg.LinAlgError, match=r"\(Batch element 1\): The "
+                       "algorithm failed to converge because the input matrix contained "
+                       "non-finite values"):
+        mindtorch.linalg.svdvals(nan)
+    inf = _with(-INF, dtype=dtype)
+    tol = TOL[dtype]
+    for fn in (lambda m, t: L(m).svdvals(t), lambda m, t: L(m).matrix_rank(t),
+               lambda m, t: L(m).matrix_norm(t, 2), lambda m, t: L(m).cond(t)):
+        check(fn, inf, meta=False, **tol)
+    U, S, Vh = mindtorch.linalg.svd(inf)
+    assert S[1].isnan().all() and U[1].isnan().all() and Vh[1].isnan().all()
+    check(lambda m, t: L(m).svd(t)[1], inf[0], meta=False, **tol)
+
+
+def test_eig_eigh_of_non_finite_input():
+    """eig refuses infs and NaNs (RuntimeError), eigvals gives NaN for those matrices;
+    eigh's LAPACK failure on NaN is a LinAlgError (not NumPy's)."""
+    for value in (INF, NAN):
+        a = _with(value, shape=(2, 3, 3))
+        check(lambda m, t: L(m).eig(t), a, meta=False)
+        check(lambda m, t: L(m).eigvals(t)[0], a, meta=False)  # (the finite matrix)
+        assert L(mindtorch).eigvals(a)[1].isnan().all()  # (PyTorch: LAPACK's undefined values)
+    a = _with(NAN, shape=(3, 3), where=(1, 1), dtype="complex64")
+    for fn in (lambda m, t: L(m).eigh(t), lambda m, t: L(m).eigh(t.expand(2, 3, 3))):
+        check(fn, a, meta=False)
+    with pytest.raises(mindtorch.linalg.LinAlgError, match=r"linalg.eigh: \(Batch element 0\)"):
+        mindtorch.linalg.eigh(a.expand(2, 3, 3))
+
+
 # -- pinv, matrix_rank, lstsq, matrix_exp, matrix_power ------------------------------------
 
 @pytest.mark.parametrize("dtype", FLOATS)
@@ -662,107 +709,7 @@ def test_namespace():
     assert not hasattr(mindtorch, "linalg_inv") and not hasattr(mindtorch.Tensor, "cdist")
 
 
-# -- LU ------------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("shape", [(3, 3), (2, 3, 4), (4, 2), (0, 3, 3), (3, 0), (1, 1)],
-                         ids=str)
-def test_lu_factor_and_unpack(shape, dtype):
-    a = rand(shape, dtype)
-    tol = TOL[dtype]
-    for x in (a, transposed(a)) if a.numel() else (a,):
-        check(lambda m, t: L(m).lu_factor(t), x, **tol)  # LAPACK's pivots (1-based int32)
-        check(lambda m, t: L(m).lu_factor_ex(t), x, **tol)
-        check(lambda m, t: L(m).lu(t), x, **tol)
-        check(lambda m, t: m.lu_unpack(*L(m).lu_factor(t)), x, **tol)
-        check(lambda m, t: m.lu_unpack(*L(m).lu_factor(t), unpack_data=False), x, **tol)
-        check(lambda m, t: m.lu_unpack(*L(m).lu_factor(t), unpack_pivots=False), x, **tol)
-        check(lambda m, t: m.lu(t), x, **tol)
-        check(lambda m, t: tuple(t.lu(get_infos=True)), x, **tol)
-    p, lower, upper = mindtorch.linalg.lu(a)
-    np.testing.assert_allclose((p @ lower @ upper).numpy(), a.numpy(), **tol)
-
-
-@pytest.mark.parametrize("left", [True, False])
-@pytest.mark.parametrize("adjoint", [True, False])
-def test_lu_solve(left, adjoint):
-    a = square((2, 3, 3))
-    b = rand((3, 2) if left else (2, 3))
-    fn = lambda m, x, y: L(m).lu_solve(*L(m).lu_factor(x), y, left=left,
-                                       adjoint=adjoint)
-    check(fn, a, b)
-    check(fn, a[0], rand((4,) + tuple(b.shape)))  # broadcasting B's batch
-    check(fn, a.to(mindtorch.complex128), b.to(mindtorch.complex128))
-    check(fn, rand((0, 3, 3)), b)
-    check(lambda m, x, y: m.lu_solve(y, *L(m).lu_factor(x)), a, rand((3, 2)))
-    check(lambda m, x, y: y.lu_solve(*L(m).lu_factor(x)), a, rand((3, 2)))
-
-
-def test_lu_errors():
-    a = rand((3, 3))
-    for fn in (lambda m, t: L(m).lu_factor(t[0]), lambda m, t: L(m).lu_factor(t.int()),
-               lambda m, t: L(m).lu_factor(t.half()), lambda m, t: L(m).lu(t, pivot=False),
-               lambda m, t: L(m).lu_factor_ex(t * 0).info,
-               lambda m, t: m.lu_unpack(t, t[0]),
-               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t), t[0]),
-               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t), t[:2]),
-               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t), t.float()),
-               lambda m, t: L(m).lu_solve(L(m).lu_factor(t)[0], t[0].long(), t),
-               lambda m, t: L(m).lu_solve(*L(m).lu_factor(t[:, :2]), t)):
-        check(fn, a)
-    for fn in (lambda m, t: L(m).lu_factor(t * 0),  # (singular: cpu only)
-               lambda m, t: L(m).lu_factor_ex(t * 0, check_errors=True),
-               lambda m, t: m.lu_unpack(t, (t[0] * 9).int())):
-        check(fn, a, meta=False)
-
-
-# -- Householder reflectors, triangular_solve, frobenius/nuclear norms --------------------
-
-@pytest.mark.parametrize("dtype", FLOATS)
-@pytest.mark.parametrize("shape", [(5, 3), (3, 3), (2, 4, 2), (2, 3, 5), (0, 3, 2)], ids=str)
-def test_geqrf_householder(shape, dtype):
-    a = rand(shape, dtype)
-    tol = TOL[dtype]
-    check(lambda m, t: m.geqrf(t), a, **tol)
-    check(lambda m, t: t.geqrf(), transposed(a) if a.numel() else a, **tol)
-    if shape[-2] >= shape[-1]:
-        check(lambda m, t: L(m).householder_product(*m.geqrf(t)), a, **tol)
-        check(lambda m, t: m.orgqr(*m.geqrf(t)), a, **tol)
-        check(lambda m, t: t.orgqr(m.geqrf(t)[1][..., :1]), a, **tol)
-        c = rand(shape[:-2] + (shape[-2], 2), dtype)
-        for left, transpose in ((True, False), (True, True)):
-            check(lambda m, t, u: m.ormqr(*m.geqrf(t), u, left, transpose), a, c, **tol)
-        check(lambda m, t, u: t.ormqr(m.geqrf(t)[1], u.mT, left=False, transpose=True), a, c,
-              **tol)
-
-
-def test_householder_errors():
-    a = rand((4, 3))
-    for fn in (lambda m, t: m.geqrf(t[0]), lambda m, t: m.geqrf(t.int()),
-               lambda m, t: L(m).householder_product(t[0], t[0]),
-               lambda m, t: L(m).householder_product(t.mT, t[0, :2]),
-               lambda m, t: L(m).householder_product(t, t[:, 0]),
-               lambda m, t: L(m).householder_product(t, t[0].double()),
-               lambda m, t: L(m).householder_product(t.unsqueeze(0), t[:2]),
-               lambda m, t: L(m).householder_product(t.long(), t[0].long()),
-               lambda m, t: m.ormqr(t, t[0], t[:2]),
-               lambda m, t: m.ormqr(t, t[0, :2], t)):
-        check(fn, a)
-
-
-@pytest.mark.parametrize("upper", [True, False])
-@pytest.mark.parametrize("transpose", [True, False])
-def test_triangular_solve(upper, transpose):
-    a, b = square((2, 3, 3)), rand((3, 2))
-    fn = lambda m, x, y: m.triangular_solve(y, x, upper, transpose)
-    check(fn, a, b)
-    check(lambda m, x, y: y.triangular_solve(x, upper=upper, transpose=transpose,
-                                             unitriangular=True), a[0], b)
-    check(fn, a.to(mindtorch.complex128), b.to(mindtorch.complex128))
-    for sa, sb, db in (((3, 3), (3,), "float64"), ((3, 3), (4, 2), "float64"),
-                       ((3, 3), (3, 2), "float32")):
-        check(fn, rand(sa), rand(sb, db))
-
+# -- frobenius/nuclear norms, 16-bit floats, import cost ----------------------------------
 
 def test_frobenius_nuclear_norm_and_addmv_():
     x = rand((2, 3, 4))

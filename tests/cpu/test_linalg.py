@@ -150,6 +150,60 @@ def test_addmm_beta_zero_ignores_nan():
     check(lambda L, x, y: x.addmm(y, y.T, beta=0, alpha=3), s, a)
 
 
+ADD_PRODUCTS = {  # name: (shapes of self and the two factors)
+    "addmm": ((2, 2), (2, 3), (3, 2)), "addmv": ((2,), (2, 3), (3,)),
+    "addr": ((2, 3), (2,), (3,)), "baddbmm": ((2, 2, 2), (2, 2, 3), (2, 3, 2)),
+    "addbmm": ((2, 2), (2, 2, 3), (2, 3, 2))}
+
+
+@pytest.mark.parametrize("beta", [0, 1, 0.5])
+@pytest.mark.parametrize("alpha", [0, 0.0, 1, -2.0])
+@pytest.mark.parametrize("name", sorted(ADD_PRODUCTS))
+def test_add_products_with_non_finite_terms(name, alpha, beta):
+    """alpha = 0 skips the product (addmm, addmv, addbmm; not addr, baddbmm: PyTorch
+    propagates there), beta = 0 ignores self, NaNs and infs included."""
+    s, x, y = (make(shape, "float32") for shape in ADD_PRODUCTS[name])
+    x.view(-1)[0], x.view(-1)[-1] = float("nan"), float("inf")
+    s.view(-1)[0] = float("nan")
+    fn = lambda L, *ts: getattr(L, name)(*ts, alpha=alpha, beta=beta)  # noqa: E731
+    check(fn, s, x, y)
+    check(lambda L, *ts: getattr(ts[0].clone(), name + "_")(*ts[1:], alpha=alpha,
+                                                           beta=beta), s, x, y)
+
+
+@pytest.mark.parametrize("name", sorted(ADD_PRODUCTS))
+def test_add_products_in_place_refuse_complex_results(name):
+    """A real self can't hold a complex result (addr promotes: RuntimeError, not a cast;
+    the others refuse the dtypes first)."""
+    shapes = ADD_PRODUCTS[name]
+    s, x, y = make(shapes[0], "float32"), make(shapes[1], "complex64"), \
+        make(shapes[2], "complex64")
+    check(lambda L, a, b, c: getattr(a, name + "_")(b, c), s, x, y)
+    check(lambda L, a, b, c: getattr(a, name + "_")(b, c.real), s, x, y)
+    check(lambda L, a, b, c: getattr(a, name + "_")(b.real, c.real, alpha=1j), s, x, y)
+    with pytest.raises(RuntimeError):
+        getattr(s, name + "_")(x, y)
+
+
+def test_addbmm_in_place_resizes_a_broadcast_self():
+    # ((2, 1) is not compared: PyTorch overwrites self while it reads it, expanded)
+    for shape in ((), (2,), (1, 2)):
+        check(lambda L, a, b, c: a.clone().addbmm_(b, c), make(shape, "float32"),
+              make((3, 2, 4), "float32"), make((3, 4, 2), "float32"))
+
+
+@pytest.mark.parametrize("ranks", [(3, 2), (3, 1), (3, 0), (2, 2), (2, 3), (1, 3), (0, 3),
+                                   (4, 3), (4, 2), (3, 4)], ids=str)
+@pytest.mark.parametrize("name", ["addbmm", "baddbmm", "addbmm_", "baddbmm_"])
+def test_batched_add_products_check_order(name, ranks):
+    """PyTorch reads the factors' sizes (IndexError), expands self, then checks ranks."""
+    b1, b2 = (make((2,) * r, "float32") for r in ranks)
+    s = make((2, 2, 2) if name.startswith("b") else (2, 2), "float32")
+    check(lambda L, a, b, c: getattr(L, name)(a, b, c) if hasattr(L, name) else
+          getattr(a, name)(b, c), s, b1, b2)
+    check_meta(lambda L, a, b, c: getattr(a, name)(b, c), s, b1, b2)
+
+
 @pytest.mark.parametrize("fn, shapes, dtypes", [
     (lambda L, s, x, y: L.addmm(s, x, y), ((3,), (3,), (2, 3)), ("float32",) * 3),
     (lambda L, s, x, y: L.addmm(s, x, y), ((3,), (2, 3), (3,)), ("float32",) * 3),

@@ -192,7 +192,18 @@ def eigh(A, UPLO="L"):
     a = arr(A)
     if a.shape[-1] == 0:
         return wrap(np.zeros(a.shape[:-1], real.np), real), wrap(np.zeros(a.shape, dt.np), dt)
-    w, v = np.linalg.eigh(a, UPLO=UPLO.upper())
+    try:
+        w, v = np.linalg.eigh(a, UPLO=UPLO.upper())
+    except _LinAlgError:  # (NaN in the input): LAPACK's info for the first failing matrix
+        driver = "heevd" if a.dtype.kind == "c" else "syevd"
+        for i, m in enumerate(_matrices(a)[0]):
+            info = _lapack(driver, m)(m, lower=int(UPLO.upper() == "L"))[-1]
+            if info:
+                raise F.LinAlgError("linalg.eigh: " + F.batch_message(
+                    i, a.ndim > 2, f"The algorithm failed to converge because the input "
+                    f"matrix is ill-conditioned or has too many repeated eigenvalues (error "
+                    f"code: {info}).")) from None
+        raise
     return wrap(np.asarray(w, real.np), real), wrap(np.asarray(v, dt.np), dt)
 
 
@@ -201,6 +212,8 @@ def eig(A):
     a = arr(A)
     if a.shape[-1] == 0 or 0 in a.shape[:-2]:
         return wrap(np.zeros(a.shape[:-1], c.np), c), wrap(np.zeros(a.shape, c.np), c)
+    if not np.isfinite(a).all():
+        raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
     w, v = np.linalg.eig(a)
     return wrap(np.asarray(w, c.np), c), wrap(np.asarray(v, c.np), c)
 
@@ -213,9 +226,41 @@ def svd(A, full_matrices=True, driver=None):
             np.eye(*shape[-2:], dtype=dt.np), shape))
         return wrap(eye(ushape), dt), wrap(np.zeros(sshape, real.np), real), \
             wrap(eye(vshape), dt)
-    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices)
+    u, s, vh = _svd(a, full_matrices, ushape, sshape, vshape)
     return wrap(np.asarray(u, dt.np), dt), wrap(np.asarray(s, real.np), real), \
         wrap(np.asarray(vh, dt.np), dt)
+
+
+def _svd(a, full_matrices, ushape, sshape, vshape):
+    """NumPy's svd (gesdd), except on matrices holding NaN, which PyTorch refuses, or inf,
+    on which gesdd may loop forever: PyTorch's LAPACK gives NaN singular values there
+    (or, for some shapes, fails), so they get NaN without calling LAPACK."""
+    bad = ~np.isfinite(a).all(axis=(-2, -1))
+    if not bad.any():
+        try:
+            return np.linalg.svd(a, full_matrices=full_matrices)
+        except _LinAlgError:
+            bad = np.zeros(a.shape[:-2], bool)  # (found below, matrix by matrix)
+    nan = np.isnan(a).any(axis=(-2, -1)).reshape(-1)
+    if nan.any():
+        i = int(np.flatnonzero(nan)[0])
+        raise F.LinAlgError("linalg.svd: " + F.batch_message(
+            i, a.ndim > 2, "The algorithm failed to converge because the input matrix "
+            "contained non-finite values."))
+    real = np.empty(0, a.dtype).real.dtype
+    u, s, vh = (np.full(shape, np.nan, dt) for shape, dt in
+                ((ushape, a.dtype), (sshape, real), (vshape, a.dtype)))
+    flat = [x.reshape((-1,) + x.shape[len(sshape) - 1:]) for x in (a, u, s, vh)]
+    for i, (m, ok) in enumerate(zip(flat[0], ~bad.reshape(-1))):
+        if ok:
+            r = _lapack("gesdd", m)(m, compute_uv=1, full_matrices=int(full_matrices))
+            if r[-1] > 0:
+                raise F.LinAlgError("linalg.svd: " + F.batch_message(
+                    i, a.ndim > 2, f"The algorithm failed to converge because the input "
+                    f"matrix is ill-conditioned or has too many repeated singular values "
+                    f"(error code: {r[-1]})."))
+            flat[1][i], flat[2][i], flat[3][i] = r[:3]
+    return u, s, vh
 
 
 def lstsq(A, B, rcond=None, driver=None):
@@ -302,11 +347,8 @@ def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
     else:
         lower = upper = np.zeros((0,), dt.np)
     if unpack_pivots:  # the row swaps of getrf, applied in order: A = P L U
-        piv = arr(LU_pivots).astype(np.int64) - 1
-        if piv.size and (piv.min() < 0 or piv.max() >= m):
-            raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
-                               "inclusive.Did you properly pass the result of lu_factor?")
-        batch = piv.shape[:-1]
+        batch = lu.shape[:-2]
+        piv = arr(LU_pivots).astype(np.int64) - 1 if k else np.zeros(batch + (0,), np.int64)
         perm = np.array(np.broadcast_to(np.arange(m), batch + (m,)))
         for i in range(k):
             j = piv[..., i:i + 1]

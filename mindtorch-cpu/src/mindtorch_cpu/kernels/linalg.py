@@ -40,7 +40,8 @@ _bmm = _product(L.bmm_shape)
 
 
 def addmm(self, mat1, mat2, beta=1, alpha=1):
-    """Fused: one rounding of beta * self + alpha * mat1 @ mat2 in the compute dtype."""
+    """Fused: one rounding of beta * self + alpha * mat1 @ mat2 in the compute dtype (a
+    term with a zero coefficient is skipped)."""
     beta, alpha = L.addmm_coefficients(self, mat1, mat2, beta, alpha)
     shape = L.mm_shape(mat1, mat2)
     L.check_bool_addmm(mat2.dtype, beta)
@@ -48,8 +49,11 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
     dt = mat2.dtype
     compute = _COMPUTE.get(dt, dt.np)
     with np.errstate(all="ignore"):
-        r = np.matmul(arr(mat1).astype(compute), arr(mat2).astype(compute))
-        if alpha != 1:
+        if alpha == 0:  # (the product is skipped, NaNs and all, as PyTorch does)
+            r = np.zeros(shape, compute)
+        else:
+            r = np.matmul(arr(mat1).astype(compute), arr(mat2).astype(compute))
+        if alpha not in (0, 1):
             r *= alpha
         if beta != 0:
             r += arr(base).astype(compute) * beta

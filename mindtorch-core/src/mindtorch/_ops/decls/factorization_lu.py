@@ -49,9 +49,13 @@ def lu_unpack_meta(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
             raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor "
                                "of torch.int32 dtype.\nNote: this function is intended to be "
                                "used with the output produced by torch.linalg.lu_factor")
-        if LU_pivots._shape != batch + (k,):
+        # (PyTorch does not check the shape: it reads k pivots per matrix, none when k is 0)
+        if k and LU_pivots._shape != batch + (k,):
             raise RuntimeError(f"torch.lu_unpack: Expected LU_pivots to have shape "
                                f"{list(batch + (k,))} but got {list(LU_pivots._shape)}")
+        if k and _any_outside(LU_pivots, 1, m):
+            raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) "
+                               "inclusive.Did you properly pass the result of lu_factor?")
     dt = LU_data.dtype
     p = batch + (m, m) if unpack_pivots else (0,)
     lower, upper = (batch + (m, k), batch + (k, n)) if unpack_data else ((0,), (0,))
@@ -83,7 +87,27 @@ def lu_solve_meta(LU, pivots, B, left=True, adjoint=False):
         raise RuntimeError(f"linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be "
                            f"the same, but got pivots with shape {list(pivots._shape)} instead")
     _lu_dtype(LU)
-    return broadcast_shapes(LU._shape[:-2], B._shape[:-2]) + B._shape[-2:], LU.dtype
+    shape = broadcast_shapes(LU._shape[:-2], B._shape[:-2]) + B._shape[-2:]
+    if 0 not in shape:  # (PyTorch's kernel checks the pivots when it has work to do)
+        for side, test in (("greater or equal to 1", lambda p: p < 1),
+                           ("smaller or equal to LU.size(-2)", lambda p: p > n)):
+            if _any(test, pivots):
+                raise RuntimeError(f"Pivots given to lu_solve must all be {side}. Did you "
+                                   f"properly pass the result of lu_factor?")
+    return shape, LU.dtype
+
+
+def _any(test, t):
+    """Whether test(t) holds anywhere: a check on the data, so every device with data
+    refuses what LAPACK must not see (out-of-range pivots crash getrs); meta has none."""
+    from ...plugins._registry import DEVICES
+    if not t.numel() or not DEVICES[t._device.type].has_data:
+        return False
+    return bool(OPS["any"].binding(test(t)).item())
+
+
+def _any_outside(pivots, low, high):
+    return _any(lambda p: (p < low).logical_or(p > high), pivots)
 
 
 # -- decompositions ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
-from ._helpers import _type_name, inplace_via
+from ._helpers import _type_name, inplace_via, write_into
 
 # C++ scalar type names, as torch's "expected m1 and m2 to have the same dtype" prints
 _C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
@@ -200,17 +200,15 @@ def _addmm(self, mat1, mat2, beta=1, alpha=1):
     beta, alpha = addmm_coefficients(self, mat1, mat2, beta, alpha)
     product = OPS["mm"].binding(mat1, mat2)
     check_bool_addmm(self.dtype, beta)
-    base = self.expand(product._shape)
-    if alpha != 1:
-        product = product * alpha
-    if beta == 0:
-        return product
-    return product + (base if beta == 1 else base * beta)
+    return _combine(product, self.expand(product._shape), beta, alpha, True)
 
 
-def _combine(product, base, beta, alpha):
-    """alpha * product + beta * base (base ignored, NaNs and all, when beta is 0)."""
-    if alpha != 1:
+def _combine(product, base, beta, alpha, drop_product=False):
+    """alpha * product + beta * base (base ignored, NaNs and all, when beta is 0; so is the
+    product when alpha is 0 and drop_product: PyTorch's addmm, addmv and addbmm skip it)."""
+    if drop_product and alpha == 0:
+        product = OPS["zeros_like"].binding(product)
+    elif alpha != 1:
         product = product * alpha
     if beta == 0:
         return product
@@ -243,10 +241,22 @@ def _addmv(self, mat, vec, beta=1, alpha=1):
             return OPS["zeros"].binding((n,), dtype=self.dtype, device=self._device)
         return OPS["mul"].call(self, OPS["full"].binding((), beta, dtype=self.dtype,
                                                          device=self._device))
-    return _combine(OPS["mv"].call(mat, vec), self.expand((n,)), beta, alpha)
+    return _combine(OPS["mv"].call(mat, vec), self.expand((n,)), beta, alpha, True)
+
+
+def _size(t, d):
+    """PyTorch's t.size(d), with its IndexError for a tensor of fewer dims."""
+    if not t.ndim:
+        raise IndexError(f"Dimension specified as {d} but tensor has no dimensions")
+    if d >= t.ndim:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-t.ndim}, "
+                         f"{t.ndim - 1}], but got {d})")
+    return t._shape[d]
 
 
 def _baddbmm(self, batch1, batch2, beta=1, alpha=1):
+    # (PyTorch expands self to the result's shape first: its size reads come first)
+    self.expand((_size(batch1, 0), _size(batch1, 1), _size(batch2, 2)))
     if self.dtype is not batch1.dtype or self.dtype is not batch2.dtype and \
             batch1.dtype is batch2.dtype:
         if self.dtype is not batch1.dtype:
@@ -260,14 +270,26 @@ def _baddbmm(self, batch1, batch2, beta=1, alpha=1):
 
 
 def _addbmm(self, batch1, batch2, beta=1, alpha=1):
+    base = self.expand((_size(batch1, 1), _size(batch2, 2)))  # (PyTorch's order)
+    for name, t in (("batch1", batch1), ("batch2", batch2)):
+        if t.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    if batch1._shape[0] != batch2._shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                           f"{batch1._shape[0]} and {batch2._shape[0]}")
     product = OPS["bmm"].call(batch1, batch2)
-    base = self.expand(product._shape[1:])
     if self.dtype is not batch2.dtype:
         raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                            f"{_type_name(self.dtype)} and {_type_name(batch2.dtype)}")
     beta, alpha = _int_coefficients(self.dtype, beta, alpha)
-    total = OPS["sum"].call(product, (0,), False, product.dtype)
-    return _combine(total, base, beta, alpha)
+    if self.dtype is D.bool or alpha == 0:
+        total = OPS["sum"].call(product, (0,), False, product.dtype)
+        return _combine(total, base, beta, alpha, True)
+    # PyTorch adds alpha * (each batch's product) to beta * self in turn: a sequential sum
+    # rounds (and meets infs) as it does
+    start = OPS["zeros_like"].binding(base) if beta == 0 else base * beta
+    terms = OPS["cat"].call([start.unsqueeze(0), product * alpha if alpha != 1 else product], 0)
+    return OPS["cumsum"].call(terms, 0, self.dtype)[-1]
 
 
 def _addr(self, vec1, vec2, beta=1, alpha=1):
@@ -282,6 +304,7 @@ def _addr(self, vec1, vec2, beta=1, alpha=1):
                                f"floating point number.")
         if dtype is not D.bool and isinstance(c, bool):
             raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    _int_coefficients(dtype, beta, alpha)  # (complex coefficients need a complex result)
     product = OPS["outer"].call(vec1, vec2)
     base = self.expand(product._shape)
     if dtype is D.bool:  # logical: beta and self, or alpha and the outer product
@@ -559,6 +582,28 @@ def exact_out(op, kind="mm"):
     overload(op, make)
 
 
+def _addr_(self, *args):
+    """addr promotes: a result self's dtype can't hold is refused (not cast)."""
+    def check(self, result):
+        from ..._promotion import can_cast
+        if not can_cast(result.dtype, self.dtype):
+            raise RuntimeError(f"result type {_type_name(result.dtype)} can't be cast to the "
+                               f"desired output type {_type_name(self.dtype)}")
+    return write_into(self, OPS["addr"], args, check)
+
+
+def _addbmm_(self, *args):
+    """PyTorch's addbmm_ writes through addbmm's out=: a self that only broadcasts to the
+    result is resized to it."""
+    def check(self, result):
+        if self._shape != result._shape:
+            self.resize_(result._shape)
+    return write_into(self, OPS["addbmm"], args, check)
+
+
+_INPLACE = {"addr": _addr_, "addbmm": _addbmm_}
+
+
 def _declare():
     for name, args in (("mm", "Tensor self, Tensor mat2"), ("bmm", "Tensor self, Tensor mat2"),
                        ("mv", "Tensor self, Tensor vec"), ("dot", "Tensor self, Tensor tensor")):
@@ -607,7 +652,8 @@ def _declare():
                        ("addbmm", "Tensor batch1, Tensor batch2, " + coefficients),
                        ("tril", "int diagonal=0"), ("triu", "int diagonal=0")):
         define(f"{name}_(Tensor(a!) self, {args}) -> Tensor(a!)", tags=("inplace",),
-               function=name == "addmv", decomposition=inplace_via(name))  # (torch.addmv_)
+               function=name == "addmv",  # (torch.addmv_)
+               decomposition=_INPLACE.get(name) or inplace_via(name))
     for name, kind in (("mm", "mm"), ("bmm", "mm"), ("addmm", "mm"), ("matmul", "matmul"),
                        ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"), ("inner", "inner"),
                        ("tensordot", "tensordot"), ("addmv", "mm"), ("baddbmm", "mm"),
