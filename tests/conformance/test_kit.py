@@ -16,8 +16,10 @@ class Fake(OpInfo):
     """An OpInfo whose op is a plain function (and whose facts are given)."""
 
     def __init__(self, binding, samples, reference=None, tags=(), autograd="formula",
-                 inplace=None, out=False, mutates=False, numpy=None):
-        self.op = types.SimpleNamespace(binding=binding, mutates=mutates, options={})
+                 inplace=None, out=False, mutates=False, numpy=None, results=1):
+        returns = [types.SimpleNamespace(type="Tensor")] * results
+        self.op = types.SimpleNamespace(binding=binding, mutates=mutates, options={},
+                                        schema=types.SimpleNamespace(returns=returns))
         self.name, self.samples, self.tags = "fake", samples, frozenset(tags)
         self._ref, self._autograd, self._inplace, self._out = reference, autograd, inplace, out
         self._numpy = numpy
@@ -123,6 +125,40 @@ def test_backward_runs_gradcheck():
     assert verdict("backward", Fake(_WrongGrad.apply, UNARY), "meta")[0] == "pass"
 
 
+class _WrongComplexGrad(mindtorch.autograd.Function):
+    """z * (1+2j) with the gradient of PyTorch's convention unconjugated (wrong)."""
+    @staticmethod
+    def forward(ctx, z):
+        return z * (1 + 2j)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g * (1 + 2j)
+
+
+class _RightComplexGrad(_WrongComplexGrad):
+    @staticmethod
+    def backward(ctx, g):
+        return g * (1 - 2j)
+
+
+COMPLEX = [lambda d: ((t(d, (2, 3), mindtorch.complex64),), {}),
+           lambda d: ((t(d, (3, 2), mindtorch.complex128, True),), {})]
+
+
+def test_backward_checks_complex_inputs_through_their_real_view():
+    assert verdict("backward", Fake(mindtorch.sin, COMPLEX, torch.sin))[0] == "pass"
+    assert verdict("backward", Fake(_RightComplexGrad.apply, COMPLEX))[0] == "pass"
+    v, why = verdict("backward", Fake(_WrongComplexGrad.apply, COMPLEX))
+    assert v == "fail" and "Jacobian mismatch" in why and "sample 0" in why
+    # mixed real and complex inputs, against PyTorch's gradients too
+    mixed = [lambda d: ((t(d, (3,)), t(d, (3,), mindtorch.complex64)), {})]
+    assert verdict("backward", Fake(mindtorch.mul, mixed, torch.mul))[0] == "pass"
+    v, why = verdict("backward", Fake(lambda a, b: _WrongComplexGrad.apply(b) * a, mixed,
+                                      lambda a, b: b * (1 + 2j) * a))
+    assert v == "fail" and "the gradients differ from PyTorch's" in why
+
+
 def test_meta_check_compares_meta_with_the_device():
     assert verdict("meta", Fake(mindtorch.sin, UNARY))[0] == "pass"
     v, why = verdict("meta", Fake(lambda x: x.sum() if x.device.type == "meta" else x.sin(),
@@ -152,6 +188,34 @@ def test_out_check():
         return mindtorch.sin(x)
     v, why = verdict("out", Fake(ignores_out, UNARY, torch.sin, out=True))
     assert v == "fail" and "did not return the out tensor" in why
+
+
+SORTABLE = [lambda d: ((t(d, (3, 4)), 1), {}), lambda d: ((t(d, (5,), mindtorch.int32), 0), {})]
+
+
+def test_out_check_of_several_results():
+    # out=(values, indices): PyTorch's named tuple of the given tensors
+    sort = Fake(mindtorch.sort, SORTABLE, torch.sort, results=2)
+    assert verdict("out", sort) == ("pass", "")
+
+    def new_tensors(x, dim, out=None):
+        return mindtorch.sort(x, dim)
+    v, why = verdict("out", Fake(new_tensors, SORTABLE, torch.sort, results=2))
+    assert v == "fail" and "did not return the out tensors" in why
+
+    def no_out(x, dim):
+        return mindtorch.sort(x, dim)
+    v, why = verdict("out", Fake(no_out, SORTABLE, torch.sort, results=2))
+    assert v == "fail" and "out= raised TypeError" in why
+
+    def plain_tuple(x, dim, out=None):
+        return tuple(mindtorch.sort(x, dim, out=out))
+    v, why = verdict("out", Fake(plain_tuple, SORTABLE, torch.sort, results=2))
+    assert v == "fail" and "fields None, PyTorch ('values', 'indices')" in why
+    # PyTorch has no out= for split-like results: skipped, not failed
+    unbind2 = Fake(lambda x, dim: mindtorch.unbind(x[:2], dim), SORTABLE[:1],
+                   lambda x, dim: torch.unbind(x[:2], dim), results=2)
+    assert verdict("out", unbind2)[0] == "skip"
 
 
 def test_opinfo_records():

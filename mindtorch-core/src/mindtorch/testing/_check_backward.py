@@ -1,6 +1,11 @@
 """The backward check: gradients of an op's samples (float64 leaves on the device)
 against finite differences, or PyTorch's own where those do not apply; shapes and dtypes
-of the gradients on devices without data."""
+of the gradients on devices without data.
+
+Complex inputs are checked through their real view (as PyTorch's gradcheck does in
+effect): the leaf is the (..., 2) float64 tensor view_as_real(z), the op gets
+view_as_complex(leaf), so the finite differences perturb real and imaginary parts alike
+and the gradient checked is PyTorch's convention (dL/dx + i dL/dy for a real L)."""
 import mindtorch
 from mindtorch import Tensor
 
@@ -12,6 +17,7 @@ from ._sample_runs import (
 from ._torch_bridge import _torch_tensors, from_torch, to_torch
 
 GRAD_SAMPLES = 4         # samples per op gradchecked (the first that qualify)
+GRAD_COMPLEX_SAMPLES = 2  # ... and samples with complex inputs, besides
 GRAD_MAX_NUMEL = 64      # ... with at most this many input elements (gradcheck is O(n^2))
 
 
@@ -29,16 +35,20 @@ def check_backward(info, device):
     if has_data(device) and not has_float64(device):
         r.skipped.append((None, "the device has no float64"))
         return r
+    counted = {False: 0, True: 0}  # samples checked, without and with complex inputs
     for i, sample in enumerate(info.samples):
-        if r.ran >= GRAD_SAMPLES:
+        if counted[False] >= GRAD_SAMPLES and counted[True] >= GRAD_COMPLEX_SAMPLES:
             break
         ran = r.ran
         try:
             args, kwargs = build(sample, i, device)
-            leaves = []
+            leaves = _Leaves()
             args, kwargs = _as_leaves((args, kwargs), leaves, info.domain())
             if not leaves:
                 r.skipped.append((i, "no floating inputs"))
+                continue
+            kind = bool(leaves.complex)
+            if counted[kind] >= (GRAD_COMPLEX_SAMPLES if kind else GRAD_SAMPLES):
                 continue
             if sum(t.numel() for t in leaves) > GRAD_MAX_NUMEL:
                 r.skipped.append((i, "inputs too large for gradcheck"))
@@ -48,7 +58,7 @@ def check_backward(info, device):
             theirs, differentiated = _torch_grads(info, sample, i)
             if differentiated is None and info.nondifferentiable_args():
                 constant = {id(args[k]) for k in info.nondifferentiable_args() if k < len(args)}
-                differentiated = [id(t) not in constant for t in leaves]
+                differentiated = [id(a) not in constant for a in leaves.args]
             if differentiated is not None:
                 for leaf, d in zip(leaves, differentiated):
                     leaf.requires_grad_(d)
@@ -70,6 +80,7 @@ def check_backward(info, device):
                 r.skipped.append((i, "non-finite outputs"))
                 continue
             r.ran += 1
+            counted[kind] += 1
             try:
                 if has_data(device):
                     with _quiet():
@@ -82,6 +93,7 @@ def check_backward(info, device):
                 if not isinstance(e, _gradcheck_error()):
                     if theirs is not None and isinstance(e, base_error(theirs)):
                         r.ran -= 1  # PyTorch cannot differentiate this either
+                        counted[kind] -= 1
                         r.skipped.append((i, "PyTorch's backward raises too"))
                         continue
                 # not the finite differences (a gradient by convention, e.g. a symmetric
@@ -108,9 +120,21 @@ def _finite(t):
     return a.dtype.kind not in "fc" or bool(np.isfinite(a).all())
 
 
+class _Leaves(list):
+    """The leaves gradients are taken for, in argument order; .args: the argument each
+    stands for (the leaf itself, or the complex128 tensor a real view leaf views);
+    .complex: the indices of real views of complex arguments."""
+
+    def __init__(self):
+        super().__init__()
+        self.args, self.complex = [], set()
+
+
 def _as_leaves(x, leaves, domain=None):
-    """Floating tensors as float64 leaves requiring grad (collected in `leaves`), floating
-    dtype arguments as float64; the first leaf's values mapped into `domain`."""
+    """Floating tensors as float64 leaves requiring grad (collected in `leaves`, a
+    _Leaves), complex ones as complex128 tensors whose real views are the leaves; floating
+    (complex) dtype arguments as float64 (complex128); the first leaf's values mapped into
+    `domain` if it is real."""
     def one(v):
         if isinstance(v, Tensor) and v.dtype.is_floating_point:
             leaf = v.detach().to(mindtorch.float64)
@@ -118,11 +142,47 @@ def _as_leaves(x, leaves, domain=None):
                 leaf = _into(leaf, *domain)
             leaf.requires_grad_()
             leaves.append(leaf)
+            leaves.args.append(leaf)
             return leaf
+        if isinstance(v, Tensor) and v.dtype.is_complex:
+            z = v.detach().to(mindtorch.complex128)
+            leaf = mindtorch.view_as_real(z)  # shares z's memory: perturbing it perturbs z
+            leaf.requires_grad_()
+            leaves.complex.add(len(leaves))
+            leaves.append(leaf)
+            leaves.args.append(z)
+            return z
         if isinstance(v, mindtorch.dtype) and v.is_floating_point:
             return mindtorch.float64
+        if isinstance(v, mindtorch.dtype) and v.is_complex:
+            return mindtorch.complex128
         return v
     return _map(x, one)
+
+
+def _torch_leaves(targs, leaves, wanted, torch):
+    """PyTorch's counterparts of `leaves` in targs (the arguments converted from those
+    _as_leaves made): floating tensors themselves, complex ones as real-view leaves the
+    arguments are view_as_complex of; those of `wanted` indices require grad.
+    (targs, tleaves), or None if they cannot be paired."""
+    tleaves = []
+
+    def one(v):
+        if not isinstance(v, torch.Tensor) or not (v.dtype.is_floating_point or
+                                                   v.dtype.is_complex):
+            return v
+        k = len(tleaves)
+        if v.dtype.is_complex:
+            leaf = torch.view_as_real(v.detach()).requires_grad_(k in wanted)
+            tleaves.append(leaf)
+            return torch.view_as_complex(leaf)
+        tleaves.append(v.requires_grad_(k in wanted))
+        return v
+    targs = _map(targs, one)
+    if len(tleaves) != len(leaves) or any(tuple(t.shape) != tuple(leaf.shape)
+                                          for t, leaf in zip(tleaves, leaves)):
+        return None
+    return targs, tleaves
 
 
 def _into(t, low, high):
@@ -148,12 +208,12 @@ def _torch_grads(info, sample, i):
     ref = info.torch_reference(torch)
     if ref is None:
         return None, None
-    leaves = []
+    leaves = _Leaves()
     args, kwargs = _as_leaves(build(sample, i, "cpu"), leaves, info.domain())
-    targs, tkwargs = to_torch((args, kwargs), torch)
-    tleaves = [t for t in _torch_tensors((targs, tkwargs), torch) if t.dtype.is_floating_point]
-    for t in tleaves:
-        t.requires_grad_()
+    paired = _torch_leaves(to_torch((args, kwargs), torch), leaves, range(len(leaves)), torch)
+    if paired is None:
+        return None, None
+    (targs, tkwargs), tleaves = paired
     try:
         with _quiet():
             if info.op.mutates:
@@ -174,13 +234,14 @@ def _with_leaves(info, args, kwargs, leaves, invariant=True):
     """fn(*leaves) calling the op with the leaves at their places (and its results made
     comparable, see INVARIANT_OUTPUTS); an op writing into its first argument gets a copy
     (a leaf requiring grad cannot be modified in place)."""
-    ids = {id(t): k for k, t in enumerate(leaves)}
+    ids = {id(a): k for k, a in enumerate(leaves.args)}
     first = next(iter(tensors(args)), None)
 
     def fn(*new):
         def swap(v):
             if isinstance(v, Tensor) and id(v) in ids:
-                t = new[ids[id(v)]]
+                k = ids[id(v)]
+                t = mindtorch.view_as_complex(new[k]) if k in leaves.complex else new[k]
                 return t.clone() if info.op.mutates and v is first else t
             return v
         a, k = _map((args, kwargs), swap)
@@ -200,18 +261,17 @@ def _vjp_differs(info, sample, i, device, differentiated):
     ref = info.torch_reference(torch)
     if ref is None:
         return "; (no torch reference to compare the gradients with)"
-    leaves = []  # fresh: gradcheck may have left its inputs perturbed
+    leaves = _Leaves()  # fresh: gradcheck may have left its inputs perturbed
     args, kwargs = _as_leaves(build(sample, i, device), leaves, info.domain())
     for leaf, d in zip(leaves, differentiated or [True] * len(leaves)):
         leaf.requires_grad_(d)
     fn = _with_leaves(info, args, kwargs, leaves)
-    targs = to_torch(_as_leaves(build(sample, i, "cpu"), [], info.domain()), torch)
-    tleaves = [t for t in _torch_tensors(targs, torch) if t.dtype.is_floating_point]
-    if len(tleaves) != len(leaves):
-        return "; (cannot pair the inputs with PyTorch's)"
     wrt = [k for k, leaf in enumerate(leaves) if leaf.requires_grad]
-    for k in wrt:
-        tleaves[k].requires_grad_()
+    paired = _torch_leaves(to_torch(_as_leaves(build(sample, i, "cpu"), _Leaves(),
+                                               info.domain()), torch), leaves, wrt, torch)
+    if paired is None:
+        return "; (cannot pair the inputs with PyTorch's)"
+    targs, tleaves = paired
     try:
         with _quiet():
             a, kw = targs

@@ -120,7 +120,8 @@ _UNKNOWN = object()  # PyTorch cannot be asked (not installed, or no such functi
 def _torch_out_error(info, sample, i, dtype, data=True):
     """The exception PyTorch raises for this sample with out= (None if it accepts it,
     _UNKNOWN without torch or reference); for devices without data, None also where
-    PyTorch's meta accepts it."""
+    PyTorch's meta accepts it.  `dtype`: the result's, or a tuple of the results' (out=
+    then a tuple of tensors)."""
     try:
         import torch
     except ImportError:
@@ -133,9 +134,14 @@ def _torch_out_error(info, sample, i, dtype, data=True):
         args, kwargs = to_torch(build(sample, i, device), torch)
         try:
             with _quiet():
-                ref(*args, **kwargs, out=torch.empty(0, dtype=to_torch(dtype, torch),
-                                                     device=device))
+                ref(*args, **kwargs, out=_empty_out(dtype, device, torch))
             return None
         except Exception as e:
             error = error or e
     return error
+
+
+def _empty_out(dtype, device, torch):
+    if isinstance(dtype, tuple):
+        return tuple(_empty_out(d, device, torch) for d in dtype)
+    return torch.empty(0, dtype=to_torch(dtype, torch), device=device)

@@ -10,7 +10,7 @@ Per op (parametrized by op name) and check:
             and dtypes on meta)
   meta      the meta device infers the shapes and dtypes the device computes
   inplace   `<op>_` agrees with `<op>` (ops that have one)
-  out       out= agrees with the result (ops that take it)
+  out       out= agrees with the result (ops that take it; out=(a, b) for several results)
 Ops without a kernel on the device are skipped with "no kernel"; the plugin
 (mindtorch.testing.pytest_plugin) prints a pass / skip / fail table at the end.
 Known gaps are declared in mindtorch.testing.opdb._info (SKIPS, XFAILS).
@@ -18,6 +18,7 @@ Known gaps are declared in mindtorch.testing.opdb._info (SKIPS, XFAILS).
 import pytest
 
 from mindtorch.testing import opdb
+from mindtorch.testing._check_out import several_results
 from mindtorch.testing._kit import CHECK_FUNCTIONS
 
 try:  # the references are tiny: torch's thread pool only slows them down
@@ -29,7 +30,8 @@ except ImportError:
 _DB = opdb.op_db()
 OPS = sorted(_DB)
 OPS_INPLACE = [n for n in OPS if _DB[n].inplace is not None]
-OPS_OUT = [n for n in OPS if _DB[n].supports_out]
+# out=: declared, or a tuple of tensors for ops with several results (where PyTorch has it)
+OPS_OUT = [n for n in OPS if _DB[n].supports_out or several_results(_DB[n])]
 
 
 @pytest.fixture(scope="session")
