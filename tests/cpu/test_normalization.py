@@ -390,3 +390,51 @@ def test_rms_norm_complex():
     x = mindtorch.complex(make((2, 3)), make((2, 3)))
     check(lambda L, x: L.rms_norm(x, [3]), x)
     check(lambda L, x, w: L.rms_norm(x, [2, 3], w), x, make((2, 3)))
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (0, 3, 2), (0,), (2, 0, 3)])
+@pytest.mark.parametrize("training", [False, True])
+def test_batch_norm_empty_input_skips_checks(shape, training):
+    """An empty input skips batch_norm's kernel and checks (no running statistics needed
+    in evaluation mode): only scaled by weight[0] and shifted by bias[0]."""
+    check(lambda L, x: L.batch_norm(x, None, None, None, None, training, 0.1, 1e-5, True),
+          make(shape))
+    for w in (make((3,)), make((3,), "float64"), make((0,)), make((2, 3))):
+        check(lambda L, x, w: L.batch_norm(x, w, w, None, None, training, 0.1, 1e-5, True),
+              make(shape), w)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float16", "float32"),
+                                    ("float32", "float64", "float64"),
+                                    ("float32", "float32", "float16"),
+                                    ("float32", "bfloat16", "bfloat16"),
+                                    ("float16", "float32", "float32"),
+                                    ("float16", "float64", "float32"),
+                                    ("float16", "float16", "float32")])
+@pytest.mark.parametrize("use_input_stats", [True, False])
+@pytest.mark.parametrize("weight", [None, "float32"])
+def test_instance_norm_running_stats_dtype(dtypes, use_input_stats, weight):
+    """Running statistics of another dtype than the parameters' (or the kernel's) are taken
+    in that dtype when running_mean's differs, and updated in their own dtype."""
+    x, rm, rv = make((2, 3, 4), dtypes[0]), make((3,), dtypes[1]), make((3,), dtypes[2],
+                                                                           positive=True)
+    w = None if weight is None else make((3,), weight)
+    check(lambda L, x, rm, rv, w: L.instance_norm(x, w, None, rm, rv, use_input_stats, 0.1,
+                                                  1e-5, True), x, rm, rv, w, rtol=1e-2,
+          atol=1e-2)
+
+
+@pytest.mark.parametrize("shape", [(), (3,)])
+def test_group_norm_short_input(shape):
+    """torch.group_norm reads size(0) and size(1) (IndexError); nn.functional's refuses
+    first (RuntimeError)."""
+    check(lambda L, x: L.group_norm(x, 1), make(shape))
+    check(lambda L, x: F(L).group_norm(x, 1), make(shape))
+    check(lambda L, x: L.instance_norm(x, None, None, None, None, True, 0.1, 1e-5, True),
+          make(shape))
+
+
+def test_normalize_checks_dtype_before_dim():
+    check(lambda L, x: F(L).normalize(x, 1.0, (0, 3)), make((2, 3, 4), "int16"))
+    check(lambda L, x: F(L).normalize(x, 1.0, (0, 3)), make((2, 3, 4)))
+    check(lambda L, x: F(L).normalize(input=x, dim=0), make((2, 3)))

@@ -15,7 +15,8 @@ The checks below look at metadata only; kernels, meta rules and decompositions s
 """
 from ... import _dtype as D
 from ..._shapes import numel as _numel
-from ..registry import OPS, define, derivative
+from ..._tensor import Tensor
+from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 
 _HALVES = (D.float16, D.bfloat16)
@@ -184,9 +185,11 @@ def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
 
 
 def _group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enabled=True):
-    if input.ndim < 2:
-        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
-                           f"{input.ndim}")
+    if input.ndim < 2:  # PyTorch reads size(0) and size(1)
+        if not input.ndim:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got "
+                         "1)")
     N, C = input._shape[:2]
     HxW = _numel(input._shape[2:])
     return OPS["native_group_norm"].call(input, weight, bias, N, C, HxW, num_groups, eps)[0]
@@ -279,13 +282,12 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
 
 def _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                 cudnn_enabled):
-    if not input.numel():  # PyTorch's batch_norm: an empty input skips the kernel
-        batch_norm_plan(input, weight, bias, running_mean, running_var, training, False)
-        out = input.clone()
+    if not input.numel():  # PyTorch's batch_norm: an empty input skips the kernel and its
+        out = input.clone()  # checks, only scaled by weight[0] and shifted by bias[0]
         if weight is not None:
-            out = out * weight.reshape(-1)[0]
+            out = out * weight[0]
         if bias is not None:
-            out = out + bias.reshape(-1)[0]
+            out = out + bias[0]
         return out
     return OPS["native_batch_norm"].call(input, weight, bias, running_mean, running_var,
                                          training, momentum, eps)[0]
@@ -315,9 +317,21 @@ def _instance_norm(input, weight, bias, running_mean, running_var, use_input_sta
                          f"[-{max(input.ndim, 1)}, {max(input.ndim, 1) - 1}], but got 1)")
     b, c = input._shape[:2]
 
-    def repeat(t):
-        return None if t is None else t.repeat(b)
-    rm, rv = repeat(running_mean), repeat(running_var)
+    # PyTorch accepts running statistics of another dtype than the parameters' (or, without
+    # parameters, one the kernel does not take) when running_mean's differs: both then
+    # take that dtype; else they are checked as given
+    params = [p for p in (weight, bias) if p is not None]
+    sdt = None
+    if running_mean is not None:
+        if params:
+            sdt = None if running_mean.dtype is params[0].dtype else params[0].dtype
+        elif running_mean.dtype is not input.dtype and not (
+                input.dtype in _HALVES and running_mean.dtype is D.float32):
+            sdt = input.dtype
+
+    def repeat(t, dtype=None):
+        return None if t is None else _cast(t.repeat(b), dtype or t.dtype)
+    rm, rv = repeat(running_mean, sdt), repeat(running_var, sdt)
     x = input.contiguous().view((1, b * c) + input._shape[2:])
     out = OPS["batch_norm"].call(x, repeat(weight), repeat(bias), rm, rv, use_input_stats,
                                  momentum, eps, cudnn_enabled)
@@ -410,8 +424,25 @@ def _local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 
 def _normalize(input, p=2.0, dim=1, eps=1e-12):
     """input / max(||input||_p over dim, eps)."""
+    _check_norm_dtype(input)
     denom = OPS["norm"].call(input, p, dim, True, None).clamp(min=eps).expand_as(input)
     return input / denom
+
+
+def _check_norm_dtype(input):
+    if input.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {_type_name(input.dtype)}")
+
+
+def _normalize_public(binding):
+    """normalize's function: linalg.vector_norm checks the dtype before it wraps dim (the
+    binding wraps dims first)."""
+    def normalize(input=None, *args, **kwargs):
+        if isinstance(input, Tensor):
+            _check_norm_dtype(input)
+        return binding(input, *args, **kwargs)
+    return normalize
 
 
 # -- backward formulas -------------------------------------------------------------------------
@@ -559,8 +590,9 @@ def _declare():
     define("local_response_norm(Tensor input, int size, float alpha=0.0001, float beta=0.75, "
            "float k=1.0) -> Tensor", modules=NN, function=False, method=False,
            decomposition=_local_response_norm)
-    define("normalize(Tensor input, float p=2.0, int[] dim=1, float eps=1e-12) -> Tensor",
-           modules=NN, function=False, method=False, out=True, decomposition=_normalize)
+    overload(define("normalize(Tensor input, float p=2.0, int[] dim=1, float eps=1e-12) -> "
+                    "Tensor", modules=NN, function=False, method=False, out=True,
+                    decomposition=_normalize), _normalize_public)
 
 
 def _derivatives():
