@@ -702,3 +702,17 @@ def test_opdb_samples(name, samples):
         meta = op.binding(*margs, **mkwargs)
         assert (tuple(meta.shape), meta.dtype, meta.device.type) == \
             (tuple(got.shape), got.dtype, "meta")
+
+
+@pytest.mark.parametrize("which", ["weight", "pos_weight"])
+def test_bce_with_logits_torch_form_refuses_grad_weights_at_the_call(which):
+    """torch.binary_cross_entropy_with_logits refuses a weight requiring grad when it
+    records (not at backward); under no_grad it runs."""
+    for lib in (mindtorch, torch):
+        x = lib.randn(3, requires_grad=True)
+        w = lib.rand(3, requires_grad=True)
+        with pytest.raises(RuntimeError, match=f"with respect to argument '{which}'"):
+            lib.binary_cross_entropy_with_logits(x, lib.rand(3), **{which: w})
+        with lib.no_grad():
+            assert lib.binary_cross_entropy_with_logits(x, lib.rand(3), **{which: w}).shape \
+                == (3,)

@@ -20,7 +20,7 @@ import warnings
 
 from ... import _dtype as D
 from ... import _promotion
-from ..registry import OPS, define, derivative
+from ..registry import OPS, define, derivative, overload
 from .indexing import _has_data
 from .reduction import _caller_level
 
@@ -756,5 +756,17 @@ def _derivatives():
                weight=_refused(name, "weight"), pos_weight=_refused(name, "pos_weight"))
 
 
+def _bce_logits_public(binding):
+    """torch.binary_cross_entropy_with_logits refuses, when recording, a weight or
+    pos_weight requiring grad (PyTorch's check at the call, not at backward)."""
+    def binary_cross_entropy_with_logits(self, target, weight=None, pos_weight=None,
+                                         *args, **kwargs):
+        _no_grad_for("binary_cross_entropy_with_logits", weight=weight,
+                     pos_weight=pos_weight)
+        return binding(self, target, weight, pos_weight, *args, **kwargs)
+    return binary_cross_entropy_with_logits
+
+
 declare_tables(_FUNCTIONAL, _ATEN, _NAMED)
+overload(OPS["binary_cross_entropy_with_logits"], _bce_logits_public)
 _derivatives()
