@@ -331,6 +331,26 @@ def test_grid_sample_3d(mode, padding_mode, align_corners):
           atol=1e-5)
 
 
+@pytest.mark.parametrize("nd,mode", [(2, "bilinear"), (2, "nearest"), (2, "bicubic"),
+                                     (3, "bilinear"), (3, "nearest")])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_grid_sample_special_coordinates(nd, mode, padding_mode, dtype):
+    # NaN / inf / huge coordinates: PyTorch's 2d kernel (vectorized: NaN clipped to 0,
+    # folding by trunc, fused multiply-adds) and 3d kernel (scalar: NaN clipped to the
+    # last position, an int flip count, corners outside skipped)
+    rng = np.random.default_rng(nd)
+    g = rng.uniform(-1.5, 1.5, (1, 5) + (3,) * (nd - 1) + (nd,)) * \
+        10.0 ** rng.integers(0, 12, (1, 5) + (3,) * (nd - 1) + (nd,))
+    flat = g.reshape(-1)
+    flat[::2] = np.resize([np.nan, np.inf, -np.inf, 1e30, -1e30, 0.5, 5.9499225e6, 7e4],
+                          flat[::2].size)
+    x = make((1, 2) + (3, 4, 5)[3 - nd:], dtype)
+    for ac in (False, True):
+        check(lambda m, x, g: F(m).grid_sample(x, g, mode, padding_mode, ac), x,
+              mindtorch.tensor(g).to(getattr(mindtorch, dtype)), rtol=1e-5, atol=1e-5)
+
+
 def test_grid_sample_variants():
     x, g = make((2, 3, 4, 5)), _grid((2, 3, 6, 2))
     check(lambda m, x, g: m.grid_sampler(x, g, 0, 1, False), x, g, rtol=1e-5, atol=1e-5)

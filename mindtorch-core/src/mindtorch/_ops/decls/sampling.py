@@ -46,36 +46,64 @@ def check_grid_sampler(input, grid, interpolation_mode):
     check_dtype(f"grid_sampler_{input.ndim - 2}d_cpu_kernel_impl", input, "f")
 
 
-def _reflect(x, twice_low, twice_high):
-    """PyTorch's reflect_coordinates, and its derivative (+-1)."""
+def _reflect(x, twice_low, twice_high, vectorized):
+    """PyTorch's reflect_coordinates, and its derivative (+-1).  Its 2d kernel (vectorized)
+    folds by trunc(|x - low| / twice_span); its 3d kernel (scalar) by fmod and the parity
+    of the flips: the same for ordinary values, not for huge or non-finite ones."""
     import mindtorch as M
     if twice_low == twice_high:
         return x * 0, 0
-    low, span = twice_low / 2, (twice_high - twice_low) / 2
+    low = twice_low / 2
+    if vectorized:
+        twice_span = twice_high - twice_low
+        shifted = x - low
+        a = shifted.abs()
+        extra = _fma((a / twice_span).trunc(), -twice_span, a)
+        flip = extra > twice_span - extra
+        return M.where(flip, twice_span - extra, extra) + low, \
+            M.where(flip ^ (shifted < 0), -1.0, 1.0).to(x.dtype)
+    span = (twice_high - twice_low) / 2
     shifted = x - low
     sign = M.where(shifted < 0, -1.0, 1.0).to(x.dtype)
     shifted = shifted.abs()
     extra = M.fmod(shifted, span)
-    even = M.fmod((shifted / span).floor(), 2) == 0
+    flips = (shifted / span).floor()  # (as a C int: INT_MIN, even, where it overflows)
+    even = (M.fmod(flips, 2) == 0) | (flips >= 2.0 ** 31)
     return M.where(even, extra + low, span - extra + low), M.where(even, sign, -sign)
 
 
-def _unnormalize(coord, size, align_corners):
-    """Pixel coordinate of normalized grid values in [-1, 1], and its derivative."""
+def _fma(a, b, c):
+    """a * b + c rounded once, as the fused multiply-adds of PyTorch's (AVX2) vectorized
+    kernel: exact for float32 through float64 (float64 itself rounds twice)."""
+    import mindtorch as M
+    if a.dtype is M.float32:
+        return (a.double() * b + c).float()
+    return a * b + c
+
+
+def _unnormalize(coord, size, align_corners, vectorized):
+    """Pixel coordinate of normalized grid values in [-1, 1], and its derivative (the 2d
+    kernel's formula, vectorized, or the 3d one's)."""
     if align_corners:
+        if vectorized:
+            return (coord + 1) * ((size - 1) / 2), (size - 1) / 2
         return (coord + 1) / 2 * (size - 1), (size - 1) / 2
+    if vectorized:
+        return _fma(coord + 1, size / 2, -0.5), size / 2
     return ((coord + 1) * size - 1) / 2, size / 2
 
 
-def _pad_coordinates(x, size, padding_mode, align_corners):
+def _pad_coordinates(x, size, padding_mode, align_corners, vectorized):
     """PyTorch's compute_coordinates (border: clipped; reflection: reflected, then clipped),
-    and its derivative."""
+    and its derivative.  Clipping takes NaN to 0 in the 2d kernel (vectorized), to the
+    last position in the 3d one (std::min(size - 1, std::max(NaN, 0)))."""
     mult = 1
     if padding_mode == 2:
-        x, mult = _reflect(x, 0, 2 * (size - 1)) if align_corners else \
-            _reflect(x, -1, 2 * size - 1)
+        x, mult = _reflect(x, 0, 2 * (size - 1), vectorized) if align_corners else \
+            _reflect(x, -1, 2 * size - 1, vectorized)
     if padding_mode in (1, 2):  # no gradient where clipped
         inside = ((x > 0) & (x < size - 1)).to(x.dtype)
+        x = x.nan_to_num(0.0 if vectorized else size - 1.0, size - 1.0, 0.0)
         x, mult = x.clamp(0, size - 1), inside * mult
     return x, mult
 
@@ -117,7 +145,7 @@ class _Taps:
         self.out = tuple(grid.shape[1:-1])
         coords, self.mults = [], []
         for i, size in enumerate(self.sizes):
-            x, mult = _unnormalize(grid[..., nd - 1 - i], size, align_corners)
+            x, mult = _unnormalize(grid[..., nd - 1 - i], size, align_corners, nd == 2)
             coords.append(x)
             self.mults.append(mult)
         if interpolation_mode == 2:  # bicubic (2d): padding applies to each tap
@@ -127,13 +155,15 @@ class _Taps:
             wy, dwy = _cubic_weights(iy - y0)
             self.points = []
             for j in range(4):
-                y, _ = _pad_coordinates(y0 + (j - 1), h, padding_mode, align_corners)
+                y, _ = _pad_coordinates(y0 + (j - 1), h, padding_mode, align_corners, True)
                 for i in range(4):
-                    x, _ = _pad_coordinates(x0 + (i - 1), w, padding_mode, align_corners)
+                    x, _ = _pad_coordinates(x0 + (i - 1), w, padding_mode, align_corners,
+                                            True)
                     self.points.append(((y, x), wx[i] * wy[j], (dwy[j] * wx[i], wy[j] * dwx[i])))
             return
         for i, size in enumerate(self.sizes):
-            coords[i], mult = _pad_coordinates(coords[i], size, padding_mode, align_corners)
+            coords[i], mult = _pad_coordinates(coords[i], size, padding_mode, align_corners,
+                                               nd == 2)
             self.mults[i] = mult * self.mults[i]
         if interpolation_mode == 1:  # nearest (rounding half to even, as nearbyint)
             self.points = [(tuple(x.round() for x in coords), None, None)]
@@ -155,7 +185,9 @@ class _Taps:
         for x, size in zip(pos, self.sizes):
             inside = (x >= 0) & (x <= size - 1)
             valid = inside if valid is None else valid & inside
-            x = x.clamp(0, size - 1)
+            # (a NaN position reads nothing; a reflected bicubic tap may be a half-integer:
+            # truncated, as PyTorch converts it to an int)
+            x = x.clamp(0, size - 1).nan_to_num(0.0).trunc()
             flat = x if flat is None else flat * size + x
         count = _count(self.out)
         return flat.long().reshape(self.n, 1, count).expand(self.n, self.c, count), \
@@ -181,6 +213,9 @@ def _grid_sampler_nd(input, grid, interpolation_mode, padding_mode, align_corner
     for pos, weight, _ in taps.points:
         v = taps.values(input, pos)
         term = v if weight is None else v * weight.unsqueeze(1)
+        if weight is not None and input.ndim == 5:
+            # PyTorch's 3d kernel skips the corners outside (even with a NaN weight)
+            term = term.masked_fill(~taps.index(pos)[1], 0)
         out = term if out is None else out + term
     return out
 
