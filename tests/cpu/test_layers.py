@@ -234,7 +234,8 @@ def test_embedding_bag_padding_idx_keyword():
                            "per_sample_weights": None, "include_last_offset": False,
                            "padding_idx": None}),
                      ((False, 2, False, None, False, 0), {})]:
-        check(lambda L, w, i, o: L.embedding_bag(w, i, o, *args, **kw), w, idx, off)
+        check(lambda L, w, i, o, args=args, kw=kw: L.embedding_bag(w, i, o, *args, **kw), w,
+              idx, off)
 
 
 @pytest.mark.parametrize("idt, odt", [("int32", "int32"), ("int32", "int64"),
@@ -510,3 +511,34 @@ def test_pdist_errors():
                  (make((3, 4), "float16"), 2.0), (make((3, 4), "bfloat16"), 2.0),
                  (make((4,)), 2.0)]:
         check(lambda L, x, p=p: F(L).pdist(x, p), x)
+
+
+@pytest.mark.parametrize("bias_dtype", ["int64", "float64", "float16", "bool", "complex64"])
+@pytest.mark.parametrize("layout", ["contiguous", "permuted", "sliced", "bias2d", "2d", "1d"])
+def test_linear_bias_dtype_by_path(bias_dtype, layout):
+    """PyTorch's fused path (2-d input, or contiguous input with a 1-d bias) is addmm, which
+    refuses a bias of another dtype; otherwise the bias is added in place into the matmul
+    result (cast into it)."""
+    x = {"contiguous": make((2, 3, 4)), "permuted": nc((2, 3, 4)),
+         "sliced": make((2, 3, 8))[..., ::2], "bias2d": make((2, 3, 4)), "2d": make((3, 4)),
+         "1d": make((4,))}[layout]
+    b = make((3, 5) if layout == "bias2d" else (5,), bias_dtype)
+    check(lambda L, x, w, b: F(L).linear(x, w, b), x, make((5, 4)), b)
+
+
+@pytest.mark.parametrize("p", [0.0, 1.0, 2.0, 3.0, float("inf")])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pdist_special_values(p, dtype):
+    """In the input's precision (1e30 squared overflows to inf in float32), NaN propagating
+    for every p (also 0 and inf)."""
+    x = mindtorch.tensor([[1e30, 1.0, 2.0], [0.5, float("nan"), 1.0], [float("inf"), 1.0, 0.0],
+                          [1.0, 2.0, 3.0], [-1e30, 0.0, 65504.0]]).to(getattr(mindtorch, dtype))
+    check(lambda L, x: F(L).pdist(x, p), x)
+
+
+def test_embedding_bag_strided_per_sample_weights():
+    """PyTorch's fast sum path (empty offset2bag) needs unit-stride per_sample_weights."""
+    psw = mindtorch.zeros(6)[::2]
+    psw.copy_(mindtorch.tensor([0.5, 2.0, -1.0]))
+    check(lambda L, w, i, o, p: L.embedding_bag(w, i, o, False, 0, False, p), make((6, 3)),
+          ix([0, 2, 5]), ix([0]), psw)

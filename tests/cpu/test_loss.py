@@ -716,3 +716,12 @@ def test_bce_with_logits_torch_form_refuses_grad_weights_at_the_call(which):
         with lib.no_grad():
             assert lib.binary_cross_entropy_with_logits(x, lib.rand(3), **{which: w}).shape \
                 == (3,)
+
+
+@pytest.mark.parametrize("margin", [math.nan, math.inf, 1000.0, 2.7, -1.5])
+def test_hinge_embedding_margin_into_integer_input(margin):
+    """An integer input takes the margin as a tensor of its dtype: PyTorch's overflow check
+    (RuntimeError) for NaN, inf and out-of-range margins."""
+    x = mindtorch.tensor([1, -2, 3], dtype=mindtorch.int8)
+    t = mindtorch.tensor([1.0, -1.0, -1.0], dtype=mindtorch.float64)
+    check(lambda m, x, t: _F(m).hinge_embedding_loss(x, t, margin=margin), x, t)

@@ -11,6 +11,7 @@ module's prefix dropped), decomposing into the torch.<name> op.
 import math
 
 from ... import _dtype as D
+from ..._promotion import can_cast as _can_cast
 from ..._shapes import broadcast_shapes
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, write_into
@@ -57,12 +58,23 @@ def _linear(input, weight, bias=None):
                                f"{_type_name(bias.dtype)} and {_type_name(input.dtype)}")
         return OPS["addmm"].call(bias, input, wt, 1, 1)
     out = OPS["matmul"].call(input, wt)
-    if bias is not None:
+    if bias is None:
+        return out
+    if input.is_contiguous() and bias.ndim == 1:  # PyTorch's fused path: addmm's dtype check
         if bias.dtype is not out.dtype:
             raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                                f"{_type_name(bias.dtype)} and {_type_name(out.dtype)}")
-        out = out + bias.expand(out._shape)  # (bias may not widen the result)
-    return out
+        return out + bias.expand(out._shape)
+    # else matmul, then PyTorch's in-place add: bias broadcast and cast into the result
+    shape = broadcast_shapes(out._shape, bias._shape)
+    if tuple(shape) != out._shape:
+        raise RuntimeError(f"output with shape {list(out._shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    total = out + bias
+    if not _can_cast(total.dtype, out.dtype):
+        raise RuntimeError(f"result type {_type_name(total.dtype)} can't be cast to the "
+                           f"desired output type {_type_name(out.dtype)}")
+    return total.to(out.dtype)
 
 
 def _size(t, dim):

@@ -229,7 +229,8 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, s
     # (PyTorch's fast sum path also drops indices past include_last_offset's last offset,
     # unlike its other paths: not reproduced)
     fast_sum = mode == 0 and pad < 0 and weight.dtype is not D.float64 and \
-        weight._stride[1] == 1
+        weight._stride[1] == 1 and (per_sample_weights is None or
+                                    per_sample_weights._stride[0] == 1)
     offset2bag = M.empty((0,), dtype=D.int64, device=dev) if fast_sum else bag
     if mode == 0:
         size = offsets._shape[0] if include_last_offset and not weight._requires_grad else bags

@@ -21,7 +21,7 @@ def _full_like_cast(self, value):
     import mindtorch as M
     if self.dtype.is_floating_point or self.dtype.is_complex:
         return value
-    return M.full_like(self, int(value))
+    return M.full_like(self, value)  # (PyTorch's overflow check for NaN, inf, range)
 
 
 def _hinge_embedding_loss(self, target, margin, reduction):
