@@ -604,3 +604,55 @@ def test_searchsorted_unsupported_dtype_with_no_values(dtype, seq_shape, values_
             run(mindtorch)
         return
     assert_same(run(mindtorch), expected)
+
+
+@pytest.mark.parametrize("weights_shape", [None, (4,), (2, 2), (0,)])
+@pytest.mark.parametrize("minlength", [0, 3])
+def test_bincount_of_no_input_checks_no_weights(weights_shape, minlength):
+    def run(L):
+        w = None if weights_shape is None else L.ones(weights_shape)
+        return L.bincount(L.zeros(0, dtype=L.int64), w, minlength)
+    assert_same(run(mindtorch), run(torch))
+
+
+@pytest.mark.parametrize("edges", [[0.0, math.nan, 2, 3], [0.0, 1, math.inf, 3],
+                                   [-math.inf, 1, 2, 3], [3.0, 2, 1, 0], [0.0, 5, -1, 3],
+                                   [math.nan] * 4, [0, 1e30, -1e30, 2]])
+def test_histogram_unsorted_or_nonfinite_edges(edges):
+    # PyTorch's binary search (std::upper_bound) places values among such edges
+    for x in ([1.0, 2, 3, 4, 5, 6], [math.nan, 1, 2, math.inf, -math.inf, 0.5]):
+        assert_same(mindtorch.histogram(mindtorch.tensor(x), mindtorch.tensor(edges)),
+                    torch.histogram(torch.tensor(x), torch.tensor(edges)))
+
+
+@pytest.mark.parametrize("bins", ["one edge", "no edges", "0-dim", "int64", 0])
+def test_histogram_bins_errors(bins):
+    def run(L):
+        b = {"one edge": L.tensor([1.0]), "no edges": L.zeros(0), "0-dim": L.tensor(1.0),
+             "int64": L.tensor([1, 2])}.get(bins, bins)
+        return L.histogram(L.zeros(0), b)
+    with pytest.raises(RuntimeError):
+        run(torch)
+    with pytest.raises(RuntimeError):
+        run(mindtorch)
+
+
+@pytest.mark.parametrize("n_elements", [0, 1, 4, 100])
+@pytest.mark.parametrize("layout", ["transposed", "transposed float64", "strided 1-d",
+                                    "gapped float64"])
+def test_isin_test_elements_layout(n_elements, layout):
+    # PyTorch's brute-force path (few test elements) views them as 1-d: some layouts fail
+    def run(L):
+        t = {"transposed": lambda: L.arange(4.0).reshape(2, 2).t(),
+             "transposed float64": lambda: L.arange(4.0, dtype=L.float64).reshape(2, 2).t(),
+             "strided 1-d": lambda: L.arange(8.0)[::2],
+             "gapped float64": lambda: L.arange(16.0, dtype=L.float64)[::2].reshape(
+                 2, 4)[:, ::2].t()}[layout]()
+        return L.isin(L.arange(float(n_elements)), t)
+    try:
+        expected = run(torch)
+    except RuntimeError:
+        with pytest.raises(RuntimeError):
+            run(mindtorch)
+        return
+    assert_same(run(mindtorch), expected)

@@ -541,6 +541,21 @@ def histc(self, bins=100, min=0, max=0):
     return wrap(_linear_bins(a, t(lo), t(hi), bins, None).astype(a.dtype), self.dtype)
 
 
+def _upper_bound(seq, v):
+    """std::upper_bound of each of v in seq with its comparisons (`v < seq[mid]`), so that
+    NaN or unsorted edges put values where PyTorch's histogram does."""
+    first = np.zeros(v.shape, np.int64)
+    length = np.full(v.shape, seq.size, np.int64)
+    while (length > 0).any():
+        half = length >> 1
+        mid = first + half
+        left = v < seq[np.minimum(mid, seq.size - 1)]
+        right = (length > 0) & ~left
+        first = np.where(right, mid + 1, first)
+        length = np.where(right, length - half - 1, np.where(length > 0, half, 0))
+    return first
+
+
 def _linear_bins(a, lo, hi, bins, edges, weights=None):
     """Counts (or summed weights) of a's elements in `bins` equal bins over [lo, hi];
     with `edges`, a bin found by division is corrected against its neighbours' edges
@@ -574,8 +589,8 @@ def histogram(self, bins=100, range=None, weight=None, density=False):
         edges = arr(bins).copy()
         if nbins:
             keep = (a >= edges[0]) & (a <= edges[-1])
-            pos = np.minimum(np.searchsorted(_key(self, edges), _key(self, a[keep]),
-                                             side="right") - 1, nbins - 1)
+            pos = np.minimum(_upper_bound(_key(self, edges), _key(self, a[keep])) - 1,
+                             nbins - 1)
             hist = np.bincount(pos, weights=None if w is None else w[keep].astype(np.float64),
                                minlength=nbins)[:nbins]
         else:

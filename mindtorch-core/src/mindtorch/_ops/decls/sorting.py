@@ -180,17 +180,27 @@ def histogram_plan(self, bins, range, weight):
                            "the same shape as the input tensor excluding its innermost "
                            "dimension, and the same dtype as the input")
     if isinstance(bins, Tensor):
-        if bins.ndim != 1 or bins.dtype is not self.dtype:
-            raise RuntimeError("torch.histogramdd(): bins tensors should be 1-dimensional and "
-                               "have the same dtype as the input")
         if range is not None:
             raise TypeError("histogram(): range cannot be given together with bin edges")
-        return max(bins.numel() - 1, 0), True
+        if bins.dtype is not self.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have "
+                               f"the same dtype, but got input with dtype "
+                               f"{_type_name(self.dtype)} and bins for dimension 0 with dtype "
+                               f"{_type_name(bins.dtype)}")
+        if bins.ndim != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but "
+                               f"got {bins.ndim} dimensions in the bins tensor for dimension 0")
+        if not bins.numel():
+            raise RuntimeError("torch.histogramdd: bins tensor should have at least 1 element, "
+                               "but got 0 elements in the bins tensor for dimension 0")
+        if bins.numel() == 1:
+            raise RuntimeError("torch.histogram(): bins must be > 0, but got 0 for dimension 0")
+        return bins.numel() - 1, True
     if type(bins) is not int:
         raise TypeError(f"histogram(): argument 'bins' must be int or Tensor, not "
                         f"{type(bins).__name__}")
     if bins <= 0:
-        raise RuntimeError(f"torch.histogramdd(): bins must be > 0, but got {bins} for "
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
                            f"dimension 0")
     if range is not None:
         if len(range) != 2:
@@ -209,10 +219,10 @@ def bincount_dtype(self, weights, minlength):
         raise RuntimeError("minlength should be >= 0")
     if self.ndim != 1:
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
-    if weights is not None and (weights.ndim != 1 or weights._shape[0] != self._shape[0]):
-        raise RuntimeError("weights should be 1-d and have the same length as input")
-    if weights is None or not self.numel():
+    if weights is None or not self.numel():  # (PyTorch checks no weights for no input)
         return D.int64
+    if weights.ndim != 1 or weights._shape[0] != self._shape[0]:
+        raise RuntimeError("weights should be 1-d and have the same length as input")
     return D.float32 if weights.dtype is D.float32 else D.float64
 
 
@@ -225,7 +235,26 @@ def isin_plan(elements, test_elements):
             raise RuntimeError(f"Unsupported input type encountered for isin(): "
                                f"{_type_name(x.dtype)}")
     shape = elements._shape if isinstance(elements, Tensor) else ()
-    return shape, _promotion.result_type(elements, test_elements)
+    common = _promotion.result_type(elements, test_elements)
+    if isinstance(elements, Tensor) and isinstance(test_elements, Tensor):
+        _check_isin_view(elements, test_elements, common)
+    return shape, common
+
+
+def _check_isin_view(elements, test, common):
+    """PyTorch's brute-force isin (few test elements) views test_elements, converted to the
+    common dtype (preserve_format), as 1-d: a layout that cannot be fails."""
+    from .creation import preserve_strides
+    from .views import view_strides
+    n = elements.numel()
+    if not n or test.numel() >= int(10.0 * n ** 0.145):
+        return  # (nothing to do, or the sorting path)
+    stride = test._stride if test.dtype is common else preserve_strides(test._shape,
+                                                                         test._stride)
+    if view_strides(test._shape, stride, (test.numel(),)) is None:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride "
+                           "(at least one dimension spans across two contiguous subspaces). "
+                           "Use .reshape(...) instead.")
 
 
 # -- composite ops ----------------------------------------------------------------------
@@ -325,7 +354,8 @@ def _nanmean(self, dim=None, keepdim=False, dtype=None):
 def _paired(name):
     def both(self, dim=None, unbiased=None, keepdim=False, correction=None):
         spread = OPS[name].call(self, dim, unbiased, keepdim, correction)
-        return spread, OPS["mean"].call(self, dim, keepdim, None)
+        from .reduction import welford_mean
+        return spread, welford_mean(self, dim, keepdim)
     return both
 
 
