@@ -188,6 +188,25 @@ def test_interpolate_dtypes(mode, shape, dtype):
     check(lambda m, x: F(m).interpolate(x, scale_factor=1.7, mode=mode), x)
 
 
+@pytest.mark.parametrize("mode,shape,size", [
+    ("linear", (2, 3, 2), 6), ("linear", (1, 1, 1), 5), ("linear", (2, 2, 5), 5),
+    ("bilinear", (1, 2, 2, 1), (6, 1)), ("bilinear", (1, 3, 1, 1), (2, 5)),
+    ("trilinear", (1, 2, 4, 3, 3), (7, 7, 3)), ("bicubic", (1, 2, 3, 4), (5, 7))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_interpolate_non_finite_input(mode, shape, size, dtype):
+    # NaN where PyTorch gets one: inf * 0 from a zero weight (also where a size is
+    # unchanged: weights 1 and 0), source indices s * (d + 0.5) - 0.5 fused (one
+    # rounding), floored in float32
+    rng = np.random.default_rng(len(shape))
+    data = rng.standard_normal(shape)
+    flat = data.reshape(-1)
+    flat[::2] = np.resize([np.inf, -np.inf, np.nan, 1e30], flat[::2].size)
+    x = mindtorch.tensor(data).to(getattr(mindtorch, dtype))
+    for ac in (False, True):
+        check(lambda m, x: F(m).interpolate(x, size=size, mode=mode, align_corners=ac), x,
+              rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
 @pytest.mark.parametrize("channels", [3, 6])  # PyTorch's AVX2 path (<= 4) and generic one
 def test_interpolate_uint8_fixed_point(mode, channels):

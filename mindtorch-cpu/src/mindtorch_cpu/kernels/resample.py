@@ -165,6 +165,20 @@ def _scale(n_in, n_out, align_corners, scale, ft):
     return ft(n_in) / ft(n_out)
 
 
+def _source_index(s, d, ft):
+    """PyTorch's s * (d + 0.5) - 0.5 (align_corners=False), which its compiler fuses into
+    one multiply-add: rounded once, through float64 for float32 (through the x87 long
+    double for float64: rounded twice, but rarely differently)."""
+    wide = np.float64 if ft == np.float32 else np.longdouble
+    return (wide(s) * (d.astype(wide) + wide(0.5)) - wide(0.5)).astype(ft)
+
+
+def _floorf(real, n_in):
+    """PyTorch's guard_index_and_lambda index: floorf (a float64 index rounded to float32
+    first), at most the last position."""
+    return np.minimum(np.floor(real.astype(np.float32)).astype(np.int64), n_in - 1)
+
+
 def _nearest_taps(n_in, n_out, scale, exact, backward=False):
     # PyTorch's backward kernel (nearest_idx) copies equal sizes and halves indices for
     # doubled sizes whatever the scale, where its forward kernel uses the scale
@@ -177,12 +191,13 @@ def _nearest_taps(n_in, n_out, scale, exact, backward=False):
 
 
 def _linear_taps(n_in, n_out, align_corners, scale, ft, wt):
-    if n_out == n_in:  # (PyTorch copies, whatever the scale)
-        return [(np.arange(n_out), None)]
+    if n_out == n_in:  # PyTorch copies, whatever the scale: weights 1 and 0 on the same
+        i = np.arange(n_out)  # position (so an inf still gives inf * 0 = NaN, as PyTorch's)
+        return [(i, np.ones(n_out, ft)), (i, np.zeros(n_out, ft))]
     s = _scale(n_in, n_out, align_corners, scale, ft)
     d = np.arange(n_out, dtype=ft)
-    real = s * d if align_corners else np.maximum(s * (d + ft(0.5)) - ft(0.5), ft(0))
-    i0 = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    real = s * d if align_corners else np.maximum(_source_index(s, d, ft), ft(0))
+    i0 = _floorf(real, n_in)
     l1 = np.clip(real - i0.astype(ft), 0, 1)
     i1 = i0 + (i0 < n_in - 1)
     l1 = l1.astype(wt)
@@ -195,8 +210,8 @@ _A = -0.75  # PyTorch's bicubic convolution coefficient
 def _cubic_taps(n_in, n_out, align_corners, scale, ft, wt):
     s = _scale(n_in, n_out, align_corners, scale, ft)
     d = np.arange(n_out, dtype=ft)
-    real = s * d if align_corners else s * (d + ft(0.5)) - ft(0.5)
-    i = np.minimum(np.floor(real).astype(np.int64), n_in - 1)
+    real = s * d if align_corners else _source_index(s, d, ft)
+    i = _floorf(real, n_in)
     t = np.clip(real - i.astype(ft), 0, 1)
     a = ft(_A)
 
@@ -246,11 +261,10 @@ def _uint8_weights(n_in, n_out, align_corners, scale, size):
     s = _scale(n_in, n_out, align_corners, scale, np.float64)
     d = np.arange(n_out, dtype=np.float64)
     cubic = size == 4
-    real = s * d if align_corners else s * (d + 0.5) - 0.5
+    real = s * d if align_corners else _source_index(s, d, np.float64)
     if not cubic and not align_corners:
         real = np.maximum(real, 0.0)
-    # (PyTorch floors in float32: floorf)
-    index = np.minimum(np.floor(real.astype(np.float32)).astype(np.int64), n_in - 1)
+    index = _floorf(real, n_in)
     lam = np.clip(real - index, 0.0, 1.0)
     support = size // 2
     lo = index - support + 1  # unbounded first index
