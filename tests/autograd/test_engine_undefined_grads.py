@@ -158,7 +158,32 @@ def _create_graph_second_order(m):
     return x.grad, y.grad
 
 
+def _integer_index_paths(m):
+    # leaves that only choose indices (argmax, max(dim).indices, topk indices) get None
+    x, y = leaves(m, [[1.0, 5.0, 2.0], [3.0, 0.0, 4.0]], [[0.1, 0.9, 0.3], [0.5, 0.2, 0.8]])
+    z, = leaves(m, [1.0, 2.0, 3.0])
+    _, i = y.max(1)
+    _, k = y.reshape(-1).topk(2)
+    (x.gather(1, y.argmax(1, keepdim=True)).sum() + z[i].sum() + z[k % 3].sum()).backward()
+    return x.grad, y.grad, z.grad
+
+
+def _grad_through_integer_index(m):
+    x, w = leaves(m, [1.0, 5.0, 2.0], [1.0, 2.0, 3.0])
+    return m.autograd.grad(w[x.argmax()], [x, w], allow_unused=True)
+
+
+def _split_outputs_in_two_backwards(m):
+    x, = leaves(m, [1.0, 2.0, 3.0, 4.0])
+    a, b = (x * 2).split(2)
+    a.sum().backward(retain_graph=True)
+    first = x.grad.clone()
+    b.sum().backward()
+    return first, x.grad
+
+
 GRAPHS = {f.__name__[1:]: f for f in (
+    _integer_index_paths, _grad_through_integer_index, _split_outputs_in_two_backwards,
     _none_through_chain, _none_through_views_and_multi_output, _none_and_defined_paths_meet,
     _none_into_copyslices, _none_into_regenerated_view, _custom_function_gets_zeros_for_missing,
     _custom_function_all_missing_is_called, _multi_output_ops_one_used,
