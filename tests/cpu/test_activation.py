@@ -11,7 +11,7 @@ import pytest
 
 import mindtorch
 import mindtorch.nn.functional as MF
-from reference import DTYPES, torch
+from reference import DTYPES, same_error, torch
 from test_pointwise import _tol, check_meta, compare, make, noncontig, th
 
 M = mindtorch
@@ -220,3 +220,23 @@ def test_threshold_inplace_backward_uses_the_input_before_the_write():
         y.sum().backward()
         grads.append(x.grad)
     assert grads[0].tolist() == grads[1].tolist() == [0.0, 1.0, 0.0, 1.0]
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.rrelu(L.ones(3), -math.inf, 1.0),
+    lambda L: L.nn.functional.rrelu(L.ones(3), 0.1, math.inf, training=True),
+    lambda L: L.rrelu(L.ones(3, dtype=L.int64), 0.1, math.inf),
+    lambda L: L.rrelu(L.ones(3), 0.1, math.nan), lambda L: L.rrelu(L.ones(3), 0.5, 0.1),
+    # the in-place form only checks the order of the bounds
+    lambda L: L.rrelu_(L.tensor([1.0, -1.0]), 0.1, math.nan),
+    lambda L: L.rrelu_(L.tensor([1.0, -1.0]), 0.1, math.inf, True),
+])
+def test_rrelu_bounds(call):
+    same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+def test_rrelu_inplace_takes_an_infinite_bound():
+    for f in (lambda L: L.rrelu_(L.tensor([1.0, -1.0]), 0.1, math.inf),
+              lambda L: L.nn.functional.rrelu(L.tensor([1.0, -1.0]), 0.1, math.inf,
+                                              inplace=True)):
+        assert f(mindtorch).tolist() == f(torch).tolist() == [1.0, -math.inf]

@@ -2,6 +2,8 @@
 cov, corrcoef, trapezoid, cumulative_trapezoid, renorm, unravel_index, vander,
 fill_diagonal_, cumsum_/cumprod_, is_nonzero, is_same_size, logspace, tril/triu_indices and
 the legacy tensor types; values, dtypes, error classes, and the meta device's shapes."""
+import math
+
 import numpy as np
 import pytest
 
@@ -203,3 +205,92 @@ def test_legacy_tensor_types(name):
             M(bad)
     with pytest.raises(TypeError):
         M([1], dtype=mindtorch.float64)
+
+
+# -- PyTorch's integration arithmetic and refusals (Integration.cpp) ----------------------
+
+INF = math.inf
+
+
+@pytest.mark.parametrize("name", ["trapezoid", "trapz", "cumulative_trapezoid"])
+@pytest.mark.parametrize("data, dtype", [
+    ([200, 250, 100, 7], "uint8"),                    # sums wrap in uint8
+    ([2 ** 62, 2 ** 62, -2 ** 63, 5], "int64"),        # and in int64
+    ([1.0, INF, -INF, 2.0], "float32"), ([INF, -INF], "float64"), ([1.0, 2.0, INF], "float16"),
+    ([[1, 2, 3], [4, 5, 6]], "int32"), ([[1.5, -2.0], [0.5, 3.0]], "complex64"),
+])
+def test_integration_follows_pytorch_arithmetic(name, data, dtype):
+    y = mindtorch.tensor(data).to(getattr(mindtorch, dtype))
+    both(lambda L, t: getattr(L, name)(t), y)
+    both(lambda L, t: getattr(L, name)(t, dx=2.5), y)
+    x = mindtorch.tensor([0, 1, 3, 4][:y.shape[-1]], dtype=mindtorch.int8)
+    both(lambda L, t, x: getattr(L, name)(t, x), y, x)
+
+
+@pytest.mark.parametrize("name", ["trapezoid", "trapz", "cumulative_trapezoid"])
+@pytest.mark.parametrize("call", [
+    lambda L, f: f(L.ones(2, 3, dtype=L.bool)),
+    lambda L, f: f(L.ones(2, 0, dtype=L.bool)),                # empty: trapezoid returns
+    lambda L, f: f(L.ones(2, 3, dtype=L.bool), dim=5),         # cumulative: bool first
+    lambda L, f: f(L.ones(3), L.ones(3, dtype=L.bool)),
+    lambda L, f: f(L.ones(3), L.ones(2)),                      # one x per sample
+    lambda L, f: f(L.ones(2, 3), dx=1j), lambda L, f: f(L.ones(2, 3), dx=True),
+    lambda L, f: f(L.ones(2, 0, dtype=L.int32)),
+])
+def test_integration_checks(name, call):
+    same_error(lambda: call(mindtorch, getattr(mindtorch, name)),
+               lambda: call(torch, getattr(torch, name)))
+    try:
+        expected = call(torch, getattr(torch, name))
+    except Exception:  # noqa: BLE001 - the class is compared above
+        return
+    assert_same(call(mindtorch, getattr(mindtorch, name)), expected)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.cov(L.ones(2, 3), aweights=L.tensor([1.0, -1.0, 1.0])),
+    lambda L: L.cov(L.ones(2, 3), aweights=L.tensor([1.0, math.nan, 1.0])),
+    lambda L: L.cov(L.ones(2, 3), fweights=L.tensor([1, -1, 1])),
+    lambda L: L.cov(L.ones(2, 3), fweights=L.tensor([0, 0, 0])),    # weights sum to zero
+    lambda L: L.cov(L.ones(2, 3, dtype=L.bool)),
+    lambda L: L.corrcoef(L.ones(2, 3, dtype=L.bool)),
+    lambda L: L.cov(L.ones(2, 3), aweights=L.ones(2, 3)),
+    lambda L: L.cov(L.ones(2, 3), aweights=L.ones(4)),
+])
+def test_cov_checks(call):
+    same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+@pytest.mark.parametrize("fw, aw", [(None, None), ([2], None), (None, [0.5]), ([1], [2.0])])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64"])
+def test_cov_one_observation_corner_cases(fw, aw, dtype):
+    given = [(k, mindtorch.tensor(v)) for k, v in (("fweights", fw), ("aweights", aw))
+             if v is not None]
+    names = [k for k, _ in given]
+    x = mindtorch.tensor([[1.5], [2.0]]).to(getattr(mindtorch, dtype))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        both(lambda L, t, *w: L.cov(t, **dict(zip(names, w))), x, *(v for _, v in given))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.renorm(L.ones(3), 2, 5, 1.0),          # rank before dim
+    lambda L: L.renorm(L.ones(2, 3), 2, 5, math.nan),  # maxnorm before dim
+    lambda L: L.renorm(L.ones(2, 3), 0, 0, 1.0), lambda L: L.renorm(L.ones(2, 3), -1, 5, 1.0),
+    lambda L: L.renorm(L.ones(2, 3), 1j, 0, 1.0), lambda L: L.renorm(L.ones(2, 3), 1, 0, 1j),
+    lambda L: L.renorm(L.ones(2, 3), 2, 5, 1.0),
+    lambda L: L.renorm(L.ones(2, 3, dtype=L.int64), 1, 0, 1.0),
+    lambda L: L.ones(3).renorm_(2, 0, 1.0), lambda L: L.ones(2, 3).renorm_(2, 5, -1.0),
+    lambda L: L.renorm(L.ones(2, 3), p=2, dim=5, maxnorm=-1.0, out=L.empty(2, 3)),
+])
+def test_renorm_checks_in_pytorch_order(call):
+    same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+@pytest.mark.parametrize("name", ["cumsum_", "cumprod_"])
+@pytest.mark.parametrize("shape", [(3,), (1,), (0,), (), (2, 2)])
+def test_inplace_scans_refuse_bool(name, shape):
+    def call(L):
+        return getattr(L.ones(shape, dtype=L.bool), name)(0)
+    same_error(lambda: call(mindtorch), lambda: call(torch))

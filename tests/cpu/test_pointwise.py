@@ -3,6 +3,7 @@ clamp_min/clamp_max), where, round, gelu, silu, lerp, nan_to_num, div rounding m
 and the in-place addcmul_/addcdiv_; functional, in-place and out= forms;
 all dtypes (same error class where torch refuses a dtype); broadcasting, Python scalars on
 either side, non-contiguous, 0-dim and empty inputs; meta shapes/dtypes equal cpu's."""
+import math
 import warnings
 
 import numpy as np
@@ -559,3 +560,39 @@ def test_out_resize_and_dtype_rules():
 def test_neg_of_bool_refused_on_every_device(device, call):
     same_error(lambda: call(mindtorch, mindtorch.ones(2, dtype=mindtorch.bool, device=device)),
                lambda: call(torch, torch.ones(2, dtype=torch.bool)))
+
+
+@pytest.mark.parametrize("kw", [{"posinf": -math.inf}, {"neginf": math.inf},
+                                {"posinf": -math.inf, "neginf": math.inf, "nan": math.inf}])
+@pytest.mark.parametrize("dtype", ["float32", "float16", "complex64"])
+def test_nan_to_num_replaces_each_element_once(kw, dtype):
+    data = [math.inf, -math.inf, math.nan, 1.0]
+    m = mindtorch.tensor(data).to(getattr(mindtorch, dtype))
+    assert_same(mindtorch.nan_to_num(m, **kw), torch.nan_to_num(to_torch(m), **kw))
+
+
+@pytest.mark.parametrize("a, b, kw", [
+    ([complex(math.nan, 1), complex(1, math.inf), 1 + 1j],
+     [complex(math.nan, 1), complex(1, math.inf), complex(math.nan, 0)], {"equal_nan": True}),
+    ([complex(math.nan, 1), math.nan], [complex(1, math.nan), math.nan],
+     {"equal_nan": True, "rtol": 0, "atol": 0}),
+    ([math.nan, 1.0], [math.nan, 1.0], {"equal_nan": True, "rtol": 0, "atol": 0}),
+    ([True, False], [False, False], {"atol": 2}), ([True, False], [False, True], {"rtol": 2}),
+])
+def test_isclose_equal_nan_and_tolerances(a, b, kw):
+    ma, mb = mindtorch.tensor(a), mindtorch.tensor(b)
+    assert_same(mindtorch.isclose(ma, mb, **kw), torch.isclose(to_torch(ma), to_torch(mb), **kw))
+
+
+def test_diff_of_order_zero_ignores_prepend_and_append():
+    x, p, a = (mindtorch.tensor(v) for v in ([1.0, 2.0, 4.0], [5.0], [7.0]))
+    assert_same(mindtorch.diff(x, n=0, prepend=p, append=a),
+                torch.diff(to_torch(x), n=0, prepend=to_torch(p), append=to_torch(a)))
+    same_error(lambda: mindtorch.diff(x, n=0, prepend=mindtorch.ones(1, 1)),
+               lambda: torch.diff(to_torch(x), n=0, prepend=torch.ones(1, 1)))
+
+
+@pytest.mark.parametrize("name", ["rad2deg", "deg2rad", "rad2deg_", "deg2rad_"])
+def test_angle_conversions_refuse_complex(name):
+    same_error(lambda: getattr(mindtorch.ones(2, dtype=mindtorch.complex64), name)(),
+               lambda: getattr(torch.ones(2, dtype=torch.complex64), name)())

@@ -510,3 +510,20 @@ def test_dropout_reproducible_given_seed():
     b = M.dropout(x, 0.5, True).numpy()
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, M.dropout(x, 0.5, True).numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.normal(L.zeros(3), math.nan), lambda L: L.normal(0.0, math.nan, (2,)),
+    lambda L: L.normal(L.zeros(3), L.tensor([1.0, math.nan, 1.0])),
+    lambda L: L.zeros(3).normal_(0, math.nan), lambda L: L.normal(L.zeros(3), -1.0),
+])
+def test_normal_refuses_nan_std(call):
+    same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+def test_bernoulli_out_only_without_p():
+    same_error(lambda: mindtorch.bernoulli(mindtorch.ones(3), 0.5, out=mindtorch.empty(3)),
+               lambda: torch.bernoulli(torch.ones(3), 0.5, out=torch.empty(3)))
+    out = mindtorch.empty(3)
+    assert mindtorch.bernoulli(mindtorch.ones(3), out=out) is out
+    assert out.tolist() == [1.0, 1.0, 1.0]

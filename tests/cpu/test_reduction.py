@@ -383,3 +383,24 @@ def test_results_are_fresh():
     c = s.cumsum(0)
     c.fill_(1)
     assert s.item() == 3.0
+
+
+@pytest.mark.parametrize("name", ["std_mean", "var_mean"])
+@pytest.mark.parametrize("data, kw", [
+    ([math.inf, 1.0, 2.0], {}), ([1.0, 2.0, math.inf], {}), ([1.0, math.inf, math.inf], {}),
+    ([[1.0, math.inf], [2.0, 3.0]], {}), ([[1.0, math.inf], [2.0, 3.0]], {"dim": 0}),
+    ([[1.0, math.inf], [2.0, 3.0]], {"dim": 1, "keepdim": True}),
+    ([[1.0, 2.0], [3.0, -math.inf]], {"dim": (1, 0)}), (math.inf, {}),
+    ([complex(math.inf, 1), complex(1, math.inf), 2], {}),
+    ([1 + 1j, complex(1, math.inf)], {}),
+])
+@pytest.mark.parametrize("transpose", [False, True])
+def test_paired_mean_is_welfords(name, data, kw, transpose):
+    # PyTorch's Welford mean: an infinity followed by another element gives NaN
+    m = mindtorch.tensor(data)
+    if transpose and m.ndim == 2:
+        m = m.t()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_same(getattr(mindtorch, name)(m, **kw), getattr(torch, name)(to_torch(m), **kw))

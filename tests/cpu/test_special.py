@@ -404,3 +404,32 @@ def test_scipy_is_a_dependency_of_the_cpu_backend():
             "pyproject.toml").read_text()
     assert "scipy" in text
     assert np.isfinite(M.special.i0e(M.tensor([1.0])).item())
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("edtype", ["int8", "int32", "int64"])
+def test_ldexp_with_integer_exponents_is_c_ldexp(dtype, edtype):
+    # exact: no overflow of 2 ** e before the product, one rounding into subnormals,
+    # exponents read as a C int (int64 wraps)
+    x = mindtorch.tensor([1.0, 0.0, 2.0, -0.0, math.inf, -math.inf, math.nan, 1.5, 0.75, 3.0])
+    e = mindtorch.tensor([2000, 5000, -2000, 7, -3000, 3000, 1, -149, 1024, 2 ** 31 + 3])
+    m, me = x.to(getattr(mindtorch, dtype)), e.to(getattr(mindtorch, edtype))
+    assert_same(mindtorch.ldexp(m, me), torch.ldexp(to_torch(m), to_torch(me)))
+    for k in (-1074, -1075, -25, -24, -133):
+        e1 = mindtorch.tensor([k], dtype=mindtorch.int64)
+        assert_same(mindtorch.ldexp(m, e1), torch.ldexp(to_torch(m), to_torch(e1)))
+
+
+@pytest.mark.parametrize("dtypes", [("int64", "int64"), ("float32", "float32"),
+                                    ("complex64", "int64"), ("float16", "float32")])
+def test_ldexp_other_operands_multiply_by_a_power_of_two(dtypes):
+    x = mindtorch.tensor([0.0, 1.0, 2.0]).to(getattr(mindtorch, dtypes[0]))
+    e = mindtorch.tensor([5000.0, 200.0, -3.0]).to(getattr(mindtorch, dtypes[1]))
+    assert_same(mindtorch.ldexp(x, e), torch.ldexp(to_torch(x), to_torch(e)))
+
+
+@pytest.mark.parametrize("p", [0, 1, 2])
+def test_mvlgamma_refuses_bool_before_p(p):
+    from reference import same_error
+    same_error(lambda: mindtorch.mvlgamma(mindtorch.ones(3, dtype=mindtorch.bool), p),
+               lambda: torch.mvlgamma(torch.ones(3, dtype=torch.bool), p))

@@ -139,7 +139,7 @@ def normal(mean, std=1.0, generator=None):
     shape, dtype = R.normal_result(mean, std)
     m = arr(mean) if isinstance(mean, Tensor) else mean
     s = arr(std) if isinstance(std, Tensor) else std
-    if isinstance(std, Tensor) and s.size and (s < 0).any():
+    if isinstance(std, Tensor) and s.size and not (s >= 0).all():  # (NaN too)
         raise RuntimeError("normal expects all elements of std >= 0.0")
     z = _standard_normal(_rng(generator), shape + ((2,) if dtype.is_complex else ()), dtype)
     if dtype.is_complex:

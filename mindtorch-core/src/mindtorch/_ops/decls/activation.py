@@ -12,7 +12,7 @@ import math
 from ... import _dtype as D
 from ..._scalars import _overflow, checked_scalar
 from ..registry import OPS, define, derivative
-from ._helpers import _type_name, define_inplace
+from ._helpers import _type_name, define_inplace, write_into
 from .pointwise import POINTWISE, _checked_out, _same_dtype, join
 
 F = ("nn.functional",)
@@ -189,22 +189,37 @@ def _prelu(self, weight):
     return _M().where(self > 0, self, w * self)
 
 
-def _check_rrelu(self, lower, upper):
-    if lower > upper:
+def _check_rrelu(self, lower, upper, finite=True):
+    """rrelu's checks (PyTorch's rrelu_ does not require finite bounds)."""
+    for name, bound in (("lower", lower), ("upper", upper)):
+        if finite and not math.isfinite(bound):
+            raise RuntimeError(f"rrelu: {name} bound must be finite, got {float(bound):g}")
+    if not lower <= upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
     _floating("leaky_relu_cpu", self)
 
 
-def _rrelu(self, lower=0.125, upper=1 / 3, training=False, generator=None):
-    """Training: each negative element scaled by a slope drawn from U(lower, upper) (the
-    noise); eval: the fixed slope (lower + upper) / 2."""
-    _check_rrelu(self, lower, upper)
+def _rrelu_args(self, lower, upper, training, generator):
+    """rrelu_with_noise's arguments after self: training draws each negative element's
+    slope from U(lower, upper) (the noise); eval uses the fixed slope (lower + upper) / 2."""
     M = _M()
     noise = None
     if training:
         u = M.empty_like(self).uniform_(lower, upper, generator=generator)
         noise = M.where(self > 0, 1, u).to(self.dtype)
-    return OPS["rrelu_with_noise"].call(self, noise, lower, upper, training)
+    return noise, lower, upper, training
+
+
+def _rrelu(self, lower=0.125, upper=1 / 3, training=False, generator=None):
+    _check_rrelu(self, lower, upper)
+    return OPS["rrelu_with_noise"].call(self, *_rrelu_args(self, lower, upper, training,
+                                                           generator))
+
+
+def _rrelu_(self, lower=0.125, upper=1 / 3, training=False, generator=None):
+    _check_rrelu(self, lower, upper, finite=False)
+    return write_into(self, OPS["rrelu_with_noise"], _rrelu_args(self, lower, upper,
+                                                                 training, generator))
 
 
 def _rrelu_with_noise(self, noise, lower, upper, training):
@@ -313,6 +328,7 @@ def _declare():
     for name, modules in INPLACE.items():
         op = define_inplace(OPS[name])
         op.options.update(modules=modules, function=name in TORCH_INPLACE, method=False)
+    OPS["rrelu_"].decomposition = _rrelu_
     # selu_ through elu_ (PyTorch's node: EluBackward1)
     OPS["selu_"].decomposition = lambda self: OPS["elu_"].call(self, SELU_ALPHA, SELU_SCALE, 1)
     join(OPS["relu_"], "nn.functional")

@@ -48,58 +48,84 @@ def frexp_meta(self):
     return (self.shape, self.dtype), (self.shape, M.int32)
 
 
-def _observations(name, input):
-    if input.dim() > 2:
-        raise RuntimeError(f"{name}(): expected input to have two or fewer dimensions but got "
-                           f"an input with {input.dim()} dimensions")
-    return input if input.dim() == 2 else input.reshape(1, -1)
+def _holds(t):
+    """A 0-dim bool tensor's value, for PyTorch's data-dependent checks (not made on
+    devices without data: meta)."""
+    return t.device.type == "meta" or bool(t.item())
+
+
+def _check_weights(name, w, n, integral):
+    if w.dim() > 1:
+        raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions but got "
+                           f"{name} with {w.dim()} dimensions")
+    if integral and (w.dtype.is_floating_point or w.dtype.is_complex or
+                     w.dtype is _M().bool) or not integral and not w.dtype.is_floating_point:
+        kind = "integral" if integral else "floating point"
+        raise RuntimeError(f"cov(): expected {name} to have {kind} dtype but got {name} with "
+                           f"{_type_name(w.dtype)} dtype")
+    if w.numel() != n:
+        raise RuntimeError(f"cov(): expected {name} to have the same numel as there are "
+                           f"observations in the input but got {w.numel()} != {n}")
+    if n and not _holds(w.min() >= 0):  # (a NaN weight too)
+        raise RuntimeError(f"cov(): {name} cannot be negative")
 
 
 def _cov(input, correction=1, fweights=None, aweights=None):
+    """PyTorch's cov (Correlation.cpp), corner cases included."""
     M = _M()
-    x = _observations("cov", input)
+    if input.dim() > 2:
+        raise RuntimeError(f"cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {input.dim()} dimensions")
+    if input.dtype is M.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    x = input if input.dim() == 2 else input.reshape(1, -1)
     n = x.shape[1]
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        x = x.to(M.get_default_dtype())
     w = None
-    for name, weights in (("fweights", fweights), ("aweights", aweights)):
-        if weights is None:
-            continue
-        if weights.dim() > 1 or weights.numel() != n:
-            raise RuntimeError(f"cov(): expected {name} to have one or fewer dimensions and "
-                               f"{n} elements but got a {weights.dim()}-dimensional tensor "
-                               f"of {weights.numel()} elements")
-        if name == "fweights" and (weights.dtype.is_floating_point or weights.dtype.is_complex):
-            raise RuntimeError(f"cov(): expected fweights to have integral dtype but got "
-                               f"fweights with {_type_name(weights.dtype)} dtype")
-        if name == "aweights" and not weights.dtype.is_floating_point:
-            raise RuntimeError(f"cov(): expected aweights to have floating point dtype but got "
-                               f"aweights with {_type_name(weights.dtype)} dtype")
-        w = weights if w is None else w * weights
+    if fweights is not None:
+        _check_weights("fweights", fweights, n, True)
+        w = fweights
+    if aweights is not None:
+        _check_weights("aweights", aweights, n, False)
+        w = aweights if w is None else w * aweights
+    total = w.sum() if w is not None else M.tensor(n, device=x.device)
+    if w is not None and not _holds(total != 0):
+        raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    avg = (x * w if w is not None else x).sum(1) / total
     if w is None:
-        mean = x.mean(1, keepdim=True)
-        norm = n - correction
-        if norm <= 0:
-            import warnings
-
-            from .reduction import _caller_level
-            warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly "
-                          "less than the number of observations.", UserWarning,
-                          stacklevel=_caller_level())
+        norm = M.tensor(n - correction, device=x.device)
+    elif correction == 0:
+        norm = total
+    elif aweights is None:
+        norm = total - correction
+    elif fweights is None and n == 1 and correction == 1:
+        norm = M.tensor(0, device=x.device)
     else:
-        total = w.sum()
-        mean = (x * w).sum(1, keepdim=True) / total
-        norm = total - correction if aweights is None else \
-            total - correction * (w * aweights).sum() / total
-        norm = norm.clamp(min=0)
-    centred = x - mean
-    weighted = centred if w is None else centred * w
-    return (centred.matmul(weighted.t().conj()) / max(norm, 0) if w is None else
-            centred.matmul(weighted.t().conj()) / norm).squeeze()
+        norm = total - correction * (w * aweights).sum() / total
+    if norm.device.type != "meta" and bool((norm <= 0).item()):
+        import warnings
+
+        from .reduction import _caller_level
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly "
+                      "less than the number of observations.", UserWarning,
+                      stacklevel=_caller_level())
+        norm = M.zeros_like(norm)
+    if n == 1 and (fweights is None) != (aweights is None):
+        # one observation, one kind of weights: input - avg is exactly zero
+        x = M.zeros_like(x if x.dtype.is_floating_point or x.dtype.is_complex else
+                         x.to(M.float32))
+    else:
+        x = x - avg.unsqueeze(1)
+    c = x.mm((x * w if w is not None else x).t().conj())
+    if c.dtype.is_complex:  # PyTorch drops the (rounding) imaginary parts
+        c = M.complex(c.real, M.zeros_like(c.real))
+    return M.true_divide(c, norm).squeeze()
 
 
 def _corrcoef(input):
     M = _M()
+    if input.dim() > 2:
+        raise RuntimeError(f"corrcoef(): expected input to have two or fewer dimensions but got "
+                           f"an input with {input.dim()} dimensions")
     c = _cov(input)
     if c.dim() == 0:
         return c / c
@@ -111,38 +137,60 @@ def _corrcoef(input):
     return c.clamp(-1, 1)
 
 
-def _as_float(y):
-    return y if y.dtype.is_floating_point or y.dtype.is_complex else y.to(
-        _M().get_default_dtype())
+def _integration_checks(name, y, x, dx):
+    """PyTorch's refusals of bool samples and of a bool/complex dx."""
+    M = _M()
+    if x is None and y.dtype is M.bool:
+        raise RuntimeError(f"{name}: received a bool input for `y`, but bool is not supported")
+    if x is not None and M.bool in (y.dtype, x.dtype):
+        raise RuntimeError(f"{name}: received a bool input for `x` or `y`, but bool is not "
+                           f"supported")
+    if isinstance(dx, (bool, complex)):
+        raise RuntimeError(f"{name}: Currently, we only support dx as a real number.")
 
 
-def _spacing(y, x, dim):
-    """Per-interval widths along dim: a number, or a tensor broadcastable to y's slices."""
+def _pairs(t, dim):
+    """(t[:-1], t[1:]) along dim (both empty when dim is)."""
+    n = t.shape[dim]
+    return t.narrow(dim, 0, max(n - 1, 0)), t.narrow(dim, min(1, n), max(n - 1, 0))
+
+
+def _spacing(name, y, x, dim):
+    """x's differences along dim: a 1-d x lies along dim, a shorter x is padded in front
+    (broadcast with y's pairs only after the differences, as NumPy and PyTorch do)."""
     if x.dim() == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError(f"{name}: There must be one `x` value for each sample point")
         shape = [1] * y.dim()
-        shape[dim] = x.shape[0] - 1
-        return x.diff().reshape(shape)
-    return x.diff(dim=dim)
+        shape[dim] = x.shape[0]
+        x = x.view(shape)
+    elif x.dim() < y.dim():
+        x = x.view((1,) * (y.dim() - x.dim()) + tuple(x.shape))
+    left, right = _pairs(x, dim)
+    return right - left
 
 
+# PyTorch's arithmetic (and so its dtypes and integer wrap-around): the samples are summed
+# in their own dtype; a number dx uses sum(y) - (y[0] + y[-1]) / 2
 def _trapezoid(y, x=None, dx=None, dim=-1):
-    if y.shape[dim] == 0:  # PyTorch keeps an integer dtype here
-        return y.sum(dim)
-    y = _as_float(y)
-    pairs = y.narrow(dim, 0, y.shape[dim] - 1) + y.narrow(dim, 1, y.shape[dim] - 1)
+    if y.shape[dim] == 0:  # zeros of y's dtype, as NumPy's empty integral
+        shape = list(y.shape)
+        del shape[dim]
+        return y.new_zeros(shape)
+    _integration_checks("trapezoid", y, x, dx)
     if x is None:
-        return pairs.sum(dim) * ((1 if dx is None else dx) / 2)
-    return (pairs * _spacing(y, x, dim)).sum(dim) / 2
+        ends = y.select(dim, 0) + y.select(dim, -1)
+        return (y.sum(dim) - ends * 0.5) * float(1 if dx is None else dx)
+    left, right = _pairs(y, dim)
+    return ((left + right) * _spacing("trapezoid", y, x, dim)).sum(dim) / 2.0
 
 
 def _cumulative_trapezoid(y, x=None, dx=None, dim=-1):
-    y = _as_float(y)
-    if y.shape[dim] == 0:
-        return y.narrow(dim, 0, 0)
-    pairs = y.narrow(dim, 0, y.shape[dim] - 1) + y.narrow(dim, 1, y.shape[dim] - 1)
+    _integration_checks("cumulative_trapezoid", y, x, dx)
+    left, right = _pairs(y, dim)
     if x is None:
-        return pairs.cumsum(dim) * ((1 if dx is None else dx) / 2)
-    return (pairs * _spacing(y, x, dim)).cumsum(dim) / 2
+        return (float(1 if dx is None else dx) / 2.0 * (left + right)).cumsum(dim)
+    return ((left + right) * _spacing("cumulative_trapezoid", y, x, dim)).cumsum(dim) / 2.0
 
 
 def _route_integration(name):
@@ -157,16 +205,46 @@ def _route_integration(name):
         if x is not None and kwargs.get("dx") is not None:
             raise TypeError(f"{name}() received an invalid combination of arguments: "
                             f"x and dx are exclusive")
+        y = args[0] if args else kwargs.get("y")
+        if name == "cumulative_trapezoid" and x is None and getattr(y, "dtype", None) is \
+                _M().bool:  # (PyTorch checks this before dim)
+            _integration_checks(name, y, None, None)
         return args, kwargs
     return route
 
 
+def _check_renorm(self, p, maxnorm):
+    """renorm's checks, in PyTorch's order (all before dim is wrapped)."""
+    if isinstance(p, complex):
+        raise RuntimeError("renorm: p must be real-valued")
+    if not p > 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if isinstance(maxnorm, complex):
+        raise RuntimeError("renorm: maxnorm must be real-valued")
+    if not maxnorm >= 0:  # (NaN too)
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
+    if self.dim() <= 1:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {self.dim()} "
+                           f"dimensions")
+
+
+def _renorm_route(args, kwargs):
+    """renorm's checks before the binding wraps dim (PyTorch checks them first)."""
+    import numbers
+    names = ("self", "p", "dim", "maxnorm")
+    values = dict(zip(names, args))
+    values.update((k, v) for k, v in kwargs.items() if k in names)
+    self = values.get("self", kwargs.get("input"))
+    p, maxnorm = values.get("p"), values.get("maxnorm")
+    if isinstance(self, _M().Tensor) and all(isinstance(v, numbers.Number)
+                                             for v in (p, maxnorm)):
+        _check_renorm(self, p, maxnorm)
+    return args, kwargs
+
+
 def _renorm(self, p, dim, maxnorm):
     M = _M()
-    if p <= 0:
-        raise RuntimeError("renorm: non-positive-norm not supported")
-    if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm:g}")
+    _check_renorm(self, p, maxnorm)
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {_type_name(self.dtype)}")
@@ -238,6 +316,8 @@ def _inplace_scan(name):
             raise RuntimeError(f"Bad in-place call: input tensor dtype "
                                f"{_type_name(self.dtype).lower()} and output tensor dtype "
                                f"{_type_name(dtype).lower()} should match")
+        if self.dtype is _M().bool and self.dim() and self.numel():  # (no bool kernels)
+            raise NotImplementedError(f"\"{name}_out_cpu\" not implemented for 'Bool'")
         return write_into(self, OPS[name], (dim, dtype))
     return scan
 
@@ -263,12 +343,13 @@ def _declare():
         route_overloads(define(f"{name}(Tensor y, Tensor? x=None, *, Scalar? dx=None, "
                                "int dim=-1) -> Tensor", method=False, decomposition=fn),
                         _route_integration(name))
-    define("trapz(Tensor y, Tensor? x=None, *, Scalar? dx=None, int dim=-1) -> Tensor",
+    define("trapz(Tensor y, Tensor? x=None, *, float? dx=None, int dim=-1) -> Tensor",
            method=False, decomposition=_trapezoid)
-    define("renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor", out=True,
-           decomposition=_renorm)
-    define("renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> Tensor(a!)",
-           function=False, tags=("inplace",), decomposition=inplace_via("renorm"))
+    route_overloads(define("renorm(Tensor self, Scalar p, int dim, Scalar maxnorm) -> Tensor",
+                           out=True, decomposition=_renorm), _renorm_route)
+    route_overloads(define("renorm_(Tensor(a!) self, Scalar p, int dim, Scalar maxnorm) -> "
+                           "Tensor(a!)", function=False, tags=("inplace",),
+                           decomposition=inplace_via("renorm")), _renorm_route)
     define("vander(Tensor x, int? N=None, bool increasing=False) -> Tensor", method=False,
            decomposition=_vander)
     define("fill_diagonal_(Tensor(a!) self, Scalar fill_value, bool wrap=False) -> Tensor(a!)",

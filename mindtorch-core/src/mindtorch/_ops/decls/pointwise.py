@@ -415,10 +415,10 @@ def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if atol < 0:
         raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
     close = self == other
-    if self.dtype is M.bool or rtol == 0 and atol == 0:
-        return close
-    if self.dtype.is_floating_point and equal_nan:
+    if equal_nan and (self.dtype.is_floating_point or self.dtype.is_complex):
         close = close | (self.isnan() & other.isnan())
+    if rtol == 0 and atol == 0:
+        return close
     if not (self.dtype.is_floating_point or self.dtype.is_complex):
         self, other = self.to(M.get_default_dtype()), other.to(M.get_default_dtype())
     err = (self - other).abs()
@@ -444,9 +444,10 @@ def _nan_to_num(self, nan=0.0, posinf=None, neginf=None):
 
     def fit(v):  # as C++ converts a double: beyond the dtype's range is infinite
         return v if not abs(v) > info.max else math.copysign(math.inf, v)
+    # each element replaced once (posinf=-inf must not be replaced again as a -inf)
     r = M.where(self.isnan(), 0.0 if nan is None else fit(nan), self)
-    r = M.where(r == math.inf, info.max if posinf is None else fit(posinf), r)
-    return M.where(r == -math.inf, info.min if neginf is None else fit(neginf), r)
+    r = M.where(self == math.inf, info.max if posinf is None else fit(posinf), r)
+    return M.where(self == -math.inf, info.min if neginf is None else fit(neginf), r)
 
 
 def _diff(self, n=1, dim=-1, prepend=None, append=None):
@@ -459,6 +460,8 @@ def _diff(self, n=1, dim=-1, prepend=None, append=None):
     parts = [t for t in (prepend, self, append) if t is not None]
     if any(t.ndim != self.ndim for t in parts):
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if n == 0:  # PyTorch ignores prepend/append then
+        return self.clone()
     x = M.cat(parts, dim) if len(parts) > 1 else self
     for _ in range(n):
         k = max(x.shape[dim] - 1, 0)
@@ -482,6 +485,12 @@ def _addcdiv(self, tensor1, tensor2, value=1):
     return M.add(self, value * tensor1 / tensor2)
 
 
+def _angle(self, factor, name):
+    if self.dtype.is_complex:
+        raise RuntimeError(f"{name} is not supported for complex tensors.")
+    return self * factor
+
+
 def _declare_composites():
     # PyTorch's kernels evaluate self + value * t1 * t2 (and / t2) left to right
     define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
@@ -490,7 +499,7 @@ def _declare_composites():
            decomposition=_addcdiv)
     for name, factor in (("deg2rad", math.pi / 180), ("rad2deg", 180 / math.pi)):
         define_inplace(define(f"{name}(Tensor self) -> Tensor",
-                              decomposition=lambda self, f=factor: self * f))
+                              decomposition=lambda self, f=factor, n=name: _angle(self, f, n)))
     define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)"
            " -> Tensor", decomposition=_diff)
     define("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None)"

@@ -60,7 +60,7 @@ def check_uniform(self, low, high):
 
 def check_normal(dtype, std, tensor_std=False, numel=1):
     """normal_'s checks: std first; the dtype only when there is something to draw."""
-    if not tensor_std and std < 0:
+    if not tensor_std and not std >= 0:  # (NaN too)
         raise RuntimeError(f"normal expects std >= 0.0, but found std {_num(std)}")
     if numel and dtype.kind not in "fc":
         raise not_implemented("normal_kernel_cpu", dtype)
@@ -261,6 +261,19 @@ def _randint_like(self, low, high, generator=None, dtype=None, device=None,
     return _fresh(t.random_(low, high, generator=generator))
 
 
+def _route_bernoulli(args, kwargs):
+    """PyTorch's bernoulli(input, *, generator, out) and bernoulli(input, p, *, generator):
+    no out= with p."""
+    p = args[1] if len(args) > 1 else kwargs.get("p")
+    if p is not None and kwargs.get("out") is not None:
+        raise TypeError(f"bernoulli() received an invalid combination of arguments - got "
+                        f"(Tensor, {type(p).__name__}, out=Tensor), but expected one of:\n"
+                        f" * (Tensor input, *, torch.Generator generator = None, Tensor out = "
+                        f"None)\n * (Tensor input, float p, *, torch.Generator generator = "
+                        f"None)\n")
+    return args, kwargs
+
+
 def _bernoulli(self, p=None, generator=None):
     t = _empty_like(self, None, None, None)
     return _fresh(t.bernoulli_(self if p is None else p, generator=generator))
@@ -440,8 +453,9 @@ def _declare():
     define(f"geometric_(Tensor(a!) self, float p, {_GEN}) -> Tensor(a!)",
            function=False, tags=inplace)
 
-    define(f"bernoulli(Tensor self, float? p=None, {_GEN}) -> Tensor", out=True,
-           tags=("random",), decomposition=_bernoulli)
+    route_overloads(define(f"bernoulli(Tensor self, float? p=None, {_GEN}) -> Tensor",
+                           out=True, tags=("random",), decomposition=_bernoulli),
+                    _route_bernoulli)
     define(f"multinomial(Tensor self, int num_samples, bool replacement=False, {_GEN}) "
            f"-> Tensor", out=True, tags=("random",))
     # normal's float-mean/float-std/size overload is its own (hidden) op: one schema per op

@@ -14,6 +14,7 @@ second argument means `unbiased`) use the same device.  torch.norm is in `norm`;
 private helpers here that other families reuse (_var_forms, _var_grad, _amax_grad, ...)
 stay importable from this module.
 """
+import math
 import re
 import sys
 import warnings
@@ -494,6 +495,30 @@ def _log_softmax(self, dim, dtype=None):
 
 
 _HALVES = (D.float16, D.bfloat16)
+
+
+def welford_mean(self, dim, keepdim):
+    """The mean std_mean/var_mean return: PyTorch accumulates it with Welford's update
+    (mean += (x - mean) / n, in index order), so an infinity followed by any other element
+    makes it NaN where sum / n would be infinite."""
+    import mindtorch as M
+    if self.dtype.is_complex:  # each part on its own (its own infinities)
+        parts = (welford_mean(p, dim, keepdim) for p in (self.real, self.imag))
+        return M.complex(*parts)
+    mean = OPS["mean"].call(self, dim, keepdim, None)
+    if self.numel() == 0:
+        return mean
+    dims = dims_of(self, dim) if self.ndim else ()
+    last = None  # True at the last element of each reduced slice
+    for d in dims:
+        n = self._shape[d]
+        at_end = (M.arange(n, device=self.device) == n - 1).reshape(
+            (n,) + (1,) * (self.ndim - 1 - d))
+        last = at_end if last is None else last & at_end
+    if last is None:
+        return mean
+    early = (self.isinf() & ~last).any(dims, keepdim=keepdim)
+    return M.where(early, math.nan, mean)
 
 
 def _declare():

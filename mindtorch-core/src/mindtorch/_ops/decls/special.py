@@ -134,10 +134,23 @@ def _float_dtype(*operands):
 
 
 def _ldexp(self, other):
-    """self * 2 ** other, in the int_to_float promotion of both."""
-    if other.dtype is _M().bool:
+    """PyTorch's ldexp: a floating self with integer exponents is C's ldexp (exact, the
+    exponent read as a C int); other operands compute self * 2.0 ** other, in the
+    int_to_float promotion of both."""
+    M = _M()
+    if other.dtype is M.bool:
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
     dt = _float_dtype(self, other)
+    if self.dtype.is_floating_point and other.dtype.kind in "ui":
+        # self = m * 2**k (frexp), so the result is m * 2**(k + e): m * 2**E1 is exact
+        # (|E1| <= 1000 in float64), the last factor rounds once; beyond the clamps the
+        # result is 0 or inf (or self's 0, inf, nan) anyway
+        e = other.to(M.int32).clamp(-1200, 1200)
+        m, k = M.frexp(self.to(M.float64))
+        big = (k + e).clamp(-1100, 1100)
+        first = big.clamp(-1000, 1000)
+        r = m * M.pow(2.0, first.to(M.float64)) * M.pow(2.0, (big - first).to(M.float64))
+        return r.to(dt)
     scale = _M().pow(2.0, other.to(dt.to_real()))
     return self.to(dt) * scale
 
@@ -172,6 +185,8 @@ def _float_power_(self, exponent):
 def _mvlgamma_terms(self, p):
     """self - j/2 for j < p, along a new last dim."""
     M = _M()
+    if self.dtype is M.bool:
+        raise RuntimeError("The input tensor may not be a boolean tensor.")
     if p < 1:
         raise RuntimeError("p has to be greater than or equal to 1")
     x = self if self.dtype.is_floating_point else self.to(_float_dtype(self))
