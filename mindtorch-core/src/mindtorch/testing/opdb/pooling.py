@@ -82,6 +82,50 @@ def _unpool(nd):
     ]
 
 
+def _max_backward(nd):
+    """max_pool{nd}d_with_indices_backward: a gradient of the pooled shape and the indices
+    of a forward made on the cpu."""
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+
+    def sample(d, args, dtype=mindtorch.float32):
+        x = t("cpu", s, dtype)
+        _, i = getattr(mindtorch.nn.functional, f"max_pool{nd}d")(x, *args, return_indices=True)
+        return (t(d, tuple(i.shape), dtype), x.to(d), *args, i.to(d)), {}
+    return [lambda d: sample(d, ((2,) * nd, (2,) * nd, (0,) * nd, (1,) * nd, False)),
+            lambda d: sample(d, ((3,) * nd, (2,) * nd, (1,) * nd, (1,) * nd, True), _f64)]
+
+
+def _adaptive_max_backward(nd):
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+
+    def sample(d, size, dtype=mindtorch.float32):
+        x = t("cpu", s, dtype)
+        _, i = getattr(mindtorch.nn.functional, f"adaptive_max_pool{nd}d")(x, size, True)
+        return (t(d, tuple(i.shape), dtype), x.to(d), i.to(d)), {}
+    return [lambda d: sample(d, (3,) * nd), lambda d: sample(d, (2,) * nd, _f64)]
+
+
+def _nn_unpool(nd):
+    s = (1, 2) + (4, 4, 6)[3 - nd:]
+    def pooled(d, shape, dtype=mindtorch.float32):
+        if nd == 1:
+            v, i = mindtorch.nn.functional.max_pool1d(t("cpu", shape, dtype), 2,
+                                                      return_indices=True)
+            return v.to(d), i.to(d)
+        return _pooled(d, nd, shape, dtype)
+    return [
+        lambda d: (pooled(d, s) + (2,), {}),
+        lambda d: (pooled(d, s[1:], _f64) + (2, 2, 0, tuple(n + 1 for n in s[-nd:])), {}),
+    ]
+
+
+def _lp(nd):
+    s = (1, 2) + (5, 4, 6)[3 - nd:]
+    return [lambda d: ((t(d, s), 2, 2), {}),
+            lambda d: ((t(d, s[1:], _f64), 1.5, (3,) * nd, 1), {}),
+            lambda d: ((t(d, s), float("inf"), 2), {"ceil_mode": True})]
+
+
 SAMPLES = {}
 for _nd in (2, 3):
     SAMPLES.update({
@@ -94,7 +138,13 @@ for _nd in (2, 3):
         f"_adaptive_avg_pool{_nd}d_backward": _adaptive_backward(_nd),
         f"adaptive_max_pool{_nd}d": _adaptive(_nd, "max"),
         f"max_unpool{_nd}d": _unpool(_nd),
+        f"max_pool{_nd}d_with_indices_backward": _max_backward(_nd),
+        f"adaptive_max_pool{_nd}d_backward": _adaptive_max_backward(_nd),
+        f"adaptive_max_pool{_nd}d_with_indices": _adaptive(_nd, "max"),
     })
+for _nd in (1, 2, 3):
+    SAMPLES[f"lp_pool{_nd}d"] = _lp(_nd)
+    SAMPLES[f"nn_max_unpool{_nd}d"] = _nn_unpool(_nd)
 SAMPLES.update({
     "max_pool1d": _max(1),
     "max_pool1d_with_indices": _max(1),
@@ -105,7 +155,11 @@ SAMPLES.update({
     "adaptive_max_pool1d": [lambda d: ((t(d, (2, 3, 7)), 3), {})],
     "nn_adaptive_max_pool1d": [lambda d: ((t(d, (2, 3, 7)), 3), {"return_indices": True})],
     "nn_adaptive_max_pool2d": [lambda d: ((t(d, (2, 3, 7, 5)), (3, None)), {})],
-    "nn_max_unpool2d": [lambda d: (_pooled(d, 2, (1, 2, 5, 4)) + (2,), {"output_size": (5, 4)})],
-    "lp_pool2d": [lambda d: ((t(d, (1, 2, 4, 6)), 2, 2), {}),
-                  lambda d: ((t(d, (2, 4, 6), _f64), 1.5, (2, 3), 1), {})],
+    "adaptive_max_pool1d_with_indices": [lambda d: ((t(d, (2, 3, 7)), 3), {}),
+                                         lambda d: ((t(d, (3, 4), _f64), 9), {})],
+    "nn_adaptive_max_pool3d": [lambda d: ((t(d, (2, 3, 7, 5, 4)), (3, None, 2)), {}),
+                               lambda d: ((t(d, (3, 4, 5, 6), _f64), 2), {})],
 })
+SAMPLES["nn_max_unpool2d"].append(
+    lambda d: (_pooled(d, 2, (1, 2, 5, 4)) + (2,), {"output_size": (5, 4)}))
+SAMPLES["lp_pool2d"].append(lambda d: ((t(d, (2, 4, 6), _f64), 1.5, (2, 3), 1), {}))
