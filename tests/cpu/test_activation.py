@@ -11,7 +11,7 @@ import pytest
 
 import mindtorch
 import mindtorch.nn.functional as MF
-from reference import DTYPES, same_error, torch
+from reference import DTYPES, assert_same, same_error, torch
 from test_pointwise import _tol, check_meta, compare, make, noncontig, th
 
 M = mindtorch
@@ -240,3 +240,30 @@ def test_rrelu_inplace_takes_an_infinite_bound():
               lambda L: L.nn.functional.rrelu(L.tensor([1.0, -1.0]), 0.1, math.inf,
                                               inplace=True)):
         assert f(mindtorch).tolist() == f(torch).tolist() == [1.0, -math.inf]
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.hardtanh(L.ones(2, dtype=L.int64), -math.inf, 1),
+    lambda L: L.nn.functional.hardtanh(L.ones(2, dtype=L.uint8), math.nan, 1),
+    lambda L: L.nn.functional.hardtanh(L.ones(2, dtype=L.uint8), -1, 1),
+    lambda L: L.nn.functional.hardtanh(L.ones(2, dtype=L.int8), -1000, 1000),
+    lambda L: L.nn.functional.hardtanh_(L.ones(2, dtype=L.int8), 1, 1e30),
+    lambda L: L.nn.functional.relu6(L.ones(2, dtype=L.int8)),
+    lambda L: L.threshold(L.ones(2, dtype=L.int64), math.nan, 1),
+    lambda L: L.threshold_(L.ones(2, dtype=L.int8), 1, math.inf),
+])
+def test_integer_bounds_convert_as_pytorch(call):
+    same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("shape, dim, dtype", [((2, 0), 1, "int64"), ((0, 3), 1, "bool"),
+                                               ((2, 3), 0, "int64"), ((2, 3), 1, "int32"),
+                                               ((), 0, "int64"), ((2, 0), 0, "float32")])
+def test_softmax_dtype_refusal_names_pytorchs_kernel_and_skips_empty(name, shape, dim, dtype):
+    m = mindtorch.ones(shape, dtype=getattr(mindtorch, dtype))
+    same_error(lambda: getattr(mindtorch, name)(m, dim),
+               lambda: getattr(torch, name)(torch.ones(shape, dtype=getattr(torch, dtype)), dim))
+    if m.numel() == 0:
+        assert_same(getattr(mindtorch, name)(m, dim),
+                    getattr(torch, name)(torch.ones(shape, dtype=getattr(torch, dtype)), dim))

@@ -75,24 +75,29 @@ def _leaky_relu(self, negative_slope=0.01):
     return _down(_M().where(x > 0, x, x * negative_slope), self)
 
 
-def _int_bound(self, v):
-    """A Scalar argument of an integer op, as PyTorch converts it (truncated, checked)."""
-    if self.dtype.kind in "ui" and type(v) is not complex:
-        v, info = int(v), D.iinfo(self.dtype)
+def _int_bound(dtype, v):
+    """A Scalar argument of an op on `dtype`, as PyTorch converts it (integers: truncated,
+    checked)."""
+    if dtype.kind in "ui" and type(v) is not complex:
+        if not math.isfinite(v):  # (c10's checked conversion refuses NaN and inf)
+            raise _overflow(dtype)
+        v, info = int(v), D.iinfo(dtype)
         if not info.min <= v <= info.max:  # (c10's checked conversion)
-            raise _overflow(self.dtype)
-    checked_scalar(v, self.dtype)
+            raise _overflow(dtype)
+    checked_scalar(v, dtype)
     return v
 
 
 def _hardtanh(self, min_val=-1, max_val=1):
     if self.dtype is D.bool:
         raise RuntimeError("Bool inputs not supported for hardtanh")
-    if self.dtype.kind == "u" and (int(min_val) < 0 or int(max_val) < 0):
-        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    if self.dtype.kind in "ui":  # PyTorch reads integer bounds as int64 (checked) first
+        lo, hi = _int_bound(D.int64, min_val), _int_bound(D.int64, max_val)
+        if self.dtype.kind == "u" and (lo < 0 or hi < 0):
+            raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
     if self.dtype.is_complex:
         raise NotImplementedError("clamp is not supported for complex types")
-    lo, hi = _int_bound(self, min_val), _int_bound(self, max_val)
+    lo, hi = _int_bound(self.dtype, min_val), _int_bound(self.dtype, max_val)
     return self.clamp(lo, hi)
 
 
@@ -148,7 +153,7 @@ def _threshold(self, threshold, value):
     if self.dtype is D.bool or self.dtype.is_complex:
         raise NotImplementedError(f'"threshold_cpu" not implemented for '
                                   f"'{_type_name(self.dtype)}'")
-    t, v = _int_bound(self, threshold), _int_bound(self, value)
+    t, v = _int_bound(self.dtype, threshold), _int_bound(self.dtype, value)
     return _M().where(self <= t, v, self)
 
 

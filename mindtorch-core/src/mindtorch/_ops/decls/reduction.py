@@ -467,17 +467,20 @@ PUBLIC = {"sum": _dtyped, "prod": _dtyped, "mean": _dtyped, "cumsum": _dtyped,
           "var": _var_forms, "std": _var_forms}
 
 
-def _softmax_input(name, self, dtype):
+def _softmax_input(name, self, dim, dtype):
+    """self in the requested dtype, refused where PyTorch has no kernel (a kernel of its
+    own for the last dim); an empty input runs no kernel."""
     x = self if dtype is None else self.to(dtype)
-    if not x.dtype.is_floating_point:
-        raise NotImplementedError(f'"{name}_lastdim_kernel_impl" not implemented for '
+    if not x.dtype.is_floating_point and x.numel():
+        kernel = "lastdim_kernel_impl" if dim == max(x.ndim - 1, 0) else "kernel_impl"
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for '
                                   f"'{_type_name(x.dtype)}'")
     return x
 
 
 def _softmax(self, dim, dtype=None):
     """exp(x - max) / sum: shifting by the max keeps exp finite."""
-    x = _softmax_input("softmax", self, dtype)
+    x = _softmax_input("softmax", self, dim, dtype)
     if 0 in x.shape:  # (no max to shift by)
         return x.clone()
     w = x.float() if x.dtype in _HALVES else x  # PyTorch accumulates halves in float
@@ -486,7 +489,7 @@ def _softmax(self, dim, dtype=None):
 
 
 def _log_softmax(self, dim, dtype=None):
-    x = _softmax_input("log_softmax", self, dtype)
+    x = _softmax_input("log_softmax", self, dim, dtype)
     if 0 in x.shape:  # (no max to shift by)
         return x.clone()
     w = x.float() if x.dtype in _HALVES else x
