@@ -1,10 +1,10 @@
 """torch.device, plus the `with mindtorch.device(...)` default-device context."""
-import threading
+from _thread import _local as _thread_local  # threading.local, without importing threading
 
 # Names accepted even when no plugin provides them yet, so that code mentioning
 # e.g. "npu:0" parses before the backend is installed; using them then fails clearly.
 _WELL_KNOWN = {"cpu", "meta", "npu", "cuda"}
-_state = threading.local()
+_state = _thread_local()
 
 
 def _known_types():

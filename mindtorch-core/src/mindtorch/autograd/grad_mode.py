@@ -2,10 +2,10 @@
 thread starts with grad mode on.  The generated op bindings read `state.enabled` directly."""
 import functools
 import inspect
-import threading
+from _thread import _local as _thread_local  # threading.local, without importing threading
 
 
-class _State(threading.local):
+class _State(_thread_local):
     enabled = True      # ops record history when an input requires grad
     inference = False   # inside inference_mode(True)
     anomaly = False     # detect_anomaly: remember forward tracebacks, check backward NaNs

@@ -143,7 +143,9 @@ def _caller_level():
         if name.startswith("<frozen importlib"):  # warnings does not count these
             frame = frame.f_back
             continue
-        if not name.startswith(_PACKAGE_DIR):
+        # (generated bindings and recording runners count as mindtorch: a lazy kernel
+        # table fails inside the op call that needed it)
+        if not name.startswith((_PACKAGE_DIR, "<binding ", "<call ", "<autograd ")):
             return level
         frame, level = frame.f_back, level + 1
     return level

@@ -4,17 +4,21 @@ A plugin's hooks write into a staging `Registry`; only when every hook of that
 plugin succeeded is the staging area committed to these global tables, so a
 plugin that fails half-way leaves nothing behind.
 """
+from _thread import RLock
+
 DEVICES = {}  # device type name -> DeviceSpec
 _KERNELS = {}  # op name -> {device type: kernel}; read it as KERNELS (see __getattr__)
 _PENDING = []  # [plugin name, device type, load] of committed lazy_kernels() not yet run
 _LATER = set()  # (op, device) registered by impl() after a pending loader of that device
+_LOADING = RLock()  # held while loaders run
+_ACTIVE = []  # non-empty while a loader runs (other threads then wait for the lock)
 
 
 def __getattr__(name):
     # KERNELS is complete only once the lazy kernel tables are loaded: reading it runs
     # them (so `from ._registry import KERNELS` inside a function is always complete)
     if name == "KERNELS":
-        if _PENDING:
+        if _PENDING or _ACTIVE:
             load_pending()
         return _KERNELS
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -22,26 +26,31 @@ def __getattr__(name):
 
 def load_pending():
     """Run the lazy kernel loaders committed so far (see Registry.lazy_kernels)."""
-    while _PENDING:
-        plugin, device_type, load = _PENDING[0]
-        try:
-            table = load()
-            for op_name, fn in table.items():
-                if not callable(fn):
-                    raise TypeError(f"kernel for {op_name!r} must be callable")
-        except Exception as e:
-            del _PENDING[0]
-            from ._loader import _lazy_failed
-            _lazy_failed(plugin, device_type, e)
-            continue
-        del _PENDING[0]
+    with _LOADING:  # one thread loads; a loader that runs ops meanwhile does not recurse
+        while _PENDING:
+            _ACTIVE.append(_PENDING.pop(0))
+            try:
+                _run(*_ACTIVE[-1])
+            finally:
+                _ACTIVE.pop()
+
+
+def _run(plugin, device_type, load):
+    from ._loader import _lazy_failed, _lazy_loaded
+    try:
+        table = dict(load())
         for op_name, fn in table.items():
-            if (op_name, device_type) not in _LATER:  # impl() after the loader wins
-                _KERNELS.setdefault(op_name, {})[device_type] = fn
-        from ._loader import _lazy_loaded
-        _lazy_loaded(plugin, len(table))
+            if not callable(fn):
+                raise TypeError(f"kernel for {op_name!r} must be callable")
+    except Exception as e:  # reported like any plugin failure; the other plugins go on
+        _lazy_failed(plugin, device_type, e)
+        return
+    for op_name, fn in table.items():
+        if (op_name, device_type) not in _LATER:  # impl() after the loader wins
+            _KERNELS.setdefault(op_name, {})[device_type] = fn
+    _lazy_loaded(plugin, len(table))
     from .._ops.registry import clear_caches
-    clear_caches()
+    clear_caches()  # resolutions made while loading may predate these kernels
 
 
 class DeviceSpec:
