@@ -266,13 +266,59 @@ def test_out():
         mindtorch.linalg.inv(a, out=mindtorch.empty(0))
     out = mindtorch.empty(3, 2, dtype=mindtorch.float64)
     assert mindtorch.linalg.solve(a, b, out=out) is out
-    outs = (mindtorch.empty(0, dtype=mindtorch.float64), mindtorch.empty(0, dtype=mindtorch.float64))
+    outs = tuple(mindtorch.empty(0, dtype=mindtorch.float64) for _ in range(2))
     r = mindtorch.linalg.slogdet(a, out=outs)
     assert r.sign is outs[0] and r.logabsdet is outs[1]
     q, r_ = mindtorch.empty(0, dtype=mindtorch.float64), mindtorch.empty(0, dtype=mindtorch.float64)
     res = mindtorch.linalg.qr(a, out=(q, r_))
     assert res.Q is q
     assert_same(q @ r_, to_torch(a))
+
+
+def test_cholesky_edge_cases():
+    """torch.cholesky returns an empty input as it is (any shape or dtype); a NaN pivot
+    stops the factorization (LAPACK's info) as in PyTorch; cholesky_inverse refuses a
+    factor with a zero on its diagonal (LinAlgError naming the first)."""
+    for shape, dtype in (((0, 3), "float64"), ((2, 0, 3), "float32"), ((0,), "float64"),
+                         ((0, 3), "int64"), ((2, 3), "int64"), ((2, 2), "int64")):
+        check(lambda m, t: m.cholesky(t), rand(shape, dtype))
+    nan = float("nan")
+    for x in ([[nan, 1.0], [1, 1]], [[4.0, 1], [1, nan]], [[[1.0, 0], [0, 1]], [[1, 0], [0, nan]]]):
+        a = mindtorch.tensor(x)
+        check(lambda m, t: L(m).cholesky_ex(t).info, a, meta=False)
+        check(lambda m, t: L(m).cholesky(t), a, meta=False)
+    for x in ([[1.0, 0], [2, 0]], [[0.0, 0], [0, 0]], [[[1.0, 0], [0, 1]], [[1, 0], [2, 0]]]):
+        a = mindtorch.tensor(x, dtype=mindtorch.float64)
+        for upper in (False, True):
+            check(lambda m, t: m.cholesky_inverse(t, upper), a, meta=False)
+    with pytest.raises(mindtorch.linalg.LinAlgError, match=r"\(Batch element 1\): The diagonal "
+                       r"element 2 is zero"):
+        mindtorch.cholesky_inverse(mindtorch.tensor([[[1.0, 0], [0, 1]], [[1, 0], [2, 0]]]))
+
+
+@pytest.mark.parametrize("left", [True, False])
+@pytest.mark.parametrize("b_dtype", ["int64", "bool", "float32", "float64", "complex64"])
+def test_solve_triangular_casts_b_to_a_dtype(b_dtype, left):
+    """PyTorch 2.13 checks ranks and shapes, then A's dtype, and casts B to A's dtype."""
+    a = square((2, 3, 3))
+    b = rand((3, 2) if left else (2, 3), b_dtype)
+    fn = lambda m, x, y: L(m).solve_triangular(x, y, upper=True, left=left)  # noqa: E731
+    check(fn, a, b)
+    for x, y in ((a.long(), b), (a.half(), b), (a.long(), rand((4, 2))), (a[0, 0], b),
+                 (a.float(), rand((3,))), (a.half()[:, :2], b)):
+        check(fn, x, y)
+
+
+def test_matrix_power_and_exp_rounding():
+    """matrix_power multiplies in PyTorch's order (it decides where infs meet); float32
+    matrix_exp is computed in double precision (within PyTorch's ulps)."""
+    a = rand((3, 3), "float32")
+    a[0, 1], a[2, 0] = float("inf"), -float("inf")
+    for n in (2, 3, 4, 5, 6, 7):
+        check(lambda m, t: L(m).matrix_power(t, n), a)
+    big = mindtorch.tensor([[11.0, 0.5], [1, -2.5]])
+    check(lambda m, t: L(m).matrix_exp(t), big)
+    check(lambda m, t: L(m).matrix_exp(t), big.to(mindtorch.complex64))
 
 
 # -- decompositions: qr, eigh, eig, svd ----------------------------------------------------
@@ -537,164 +583,6 @@ def test_matrix_power(n):
     check(lambda m, t: L(m).matrix_power(t, n), a.long() if n >= 0 else a.to(mindtorch.int32))
 
 
-# -- vector/matrix norms, cond -------------------------------------------------------------
-
-MATRIX_ORDS = ["fro", "nuc", 2, -2, 1, -1, float("inf"), -float("inf")]
-
-
-@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64"])
-@pytest.mark.parametrize("ord", MATRIX_ORDS, ids=str)
-def test_matrix_norm(ord, dtype):
-    a = rand((2, 3, 4), dtype)
-    tol = TOL[dtype]
-    check(lambda m, t: L(m).matrix_norm(t, ord), a, **tol)
-    check(lambda m, t: L(m).matrix_norm(t, ord=ord, dim=(0, 2), keepdim=True), a, **tol)
-    check(lambda m, t: L(m).matrix_norm(t, ord, dim=(-1, 0)), transposed(a), **tol)
-    check(lambda m, t: L(m).norm(t, ord, dim=(1, 2)), a, **tol)
-    check(lambda m, t: L(m).norm(t[0], ord), a, **tol)
-    check(lambda m, t: L(m).matrix_norm(t, ord), rand((0, 3), dtype), **tol)
-    check(lambda m, t: L(m).matrix_norm(t, ord), rand((3, 0), dtype), **tol)
-    if not a.dtype.is_complex:
-        check(lambda m, t: L(m).matrix_norm(t, ord, dtype=m.float64), a, **tol)
-    if ord in ("fro", "nuc"):
-        check(lambda m, t: m.norm(t, ord, dim=(0, 1)), a, **tol)
-        check(lambda m, t: t.norm(p=ord, dim=(-1, -2), keepdim=True), a, **tol)
-
-
-def test_matrix_norm_default_and_errors():
-    a = rand((3, 4))
-    check(lambda m, t: L(m).matrix_norm(t), a)
-    check(lambda m, t: L(m).matrix_norm(t, dim=(1, 0)), a)
-    check(lambda m, t: m.norm(t, "nuc"), a)
-    check(lambda m, t: m.norm(t, "fro"), rand((2, 3, 4)))
-    for fn in (lambda m, t: L(m).matrix_norm(t[0]), lambda m, t: L(m).matrix_norm(t, 3),
-               lambda m, t: L(m).matrix_norm(t, "abc"), lambda m, t: L(m).matrix_norm(t.int()),
-               lambda m, t: L(m).matrix_norm(t, dim=(0, 0)),
-               lambda m, t: L(m).matrix_norm(t, dim=(0, 1, 1)),
-               lambda m, t: L(m).matrix_norm(t.half(), "nuc"),
-               lambda m, t: L(m).matrix_norm(t, 1, dtype=m.complex128),
-               lambda m, t: m.norm(t.unsqueeze(0), "nuc"),
-               lambda m, t: L(m).norm(t.unsqueeze(0), "fro"),
-               lambda m, t: L(m).norm(t.unsqueeze(0), 2),
-               lambda m, t: L(m).norm(t, dim=(0, 1, 1)),
-               lambda m, t: L(m).norm(t[0], "fro")):
-        check(fn, a)
-    check(lambda m, t: L(m).matrix_norm(t, 1), rand((3, 4)).half(), rtol=1e-2, atol=1e-2)
-
-
-@pytest.mark.parametrize("ord", [None, 0, 1, 2, 3.5, float("inf"), -float("inf"), -1])
-def test_vector_norm_and_norm(ord):
-    a = rand((2, 3, 4))
-    ov = 2 if ord is None else ord
-    check(lambda m, t: L(m).vector_norm(t, ov), a)
-    check(lambda m, t: L(m).vector_norm(t, ov, dim=(0, -1), keepdim=True), transposed(a))
-    check(lambda m, t: L(m).vector_norm(t, ov, dim=1, dtype=m.float64), a.float())
-    check(lambda m, t: L(m).norm(t, ord, dim=1), a)
-    check(lambda m, t: L(m).norm(t.reshape(-1), ord), a)
-    check(lambda m, t: L(m).norm(t), a)
-    check(lambda m, t: L(m).vector_norm(t, ov), rand((), "complex64"))
-    check(lambda m, t: L(m).vector_norm(t.int(), ov), a)
-
-
-@pytest.mark.parametrize("p", [None, 2, -2, 1, -1, float("inf"), -float("inf"), "fro", "nuc"])
-def test_cond(p):
-    a = square((2, 3, 3))
-    check(lambda m, t: L(m).cond(t, p), a)
-    check(lambda m, t: L(m).cond(t, p), a.to(mindtorch.complex64), rtol=1e-4, atol=1e-4)
-    singular = mindtorch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=mindtorch.float64)
-    if p not in (None, 2, -2, "nuc"):  # (svd-based: rounding decides)
-        check(lambda m, t: L(m).cond(t, p), singular)
-    check(lambda m, t: L(m).cond(t, p), rand((0, 0)))
-    check(lambda m, t: L(m).cond(t, p), rand((3, 4)))
-
-
-def test_cond_errors():
-    for fn in (lambda m, t: L(m).cond(t, 3), lambda m, t: L(m).cond(t, "abc"),
-               lambda m, t: L(m).cond(t[0]), lambda m, t: L(m).cond(t.int())):
-        check(fn, square((3, 3)))
-
-
-# -- products and the other linalg functions -----------------------------------------------
-
-def test_multi_dot():
-    a, b, c, d = rand((2, 3)), rand((3, 5)), rand((5, 1)), rand((1, 4))
-    for ts in ([a, b], [a, b, c], [a, b, c, d], [a[0], b, c], [a, b, c[:, 0]],
-               [a[0], b, c[:, 0]], [a[0], a[0]]):
-        check(lambda m, *t: L(m).multi_dot(list(t)), *ts)
-    check(lambda m, *t: L(m).multi_dot(t), rand((0, 3)), rand((3, 2)), rand((2, 0)))
-    for ts in ([a], [a, a], [a, b.float()], [a, b.unsqueeze(0)], [a.unsqueeze(0), b],
-               [a, b[0], c]):
-        check(lambda m, *t: L(m).multi_dot(list(t)), *ts)
-    out = mindtorch.empty(0, dtype=mindtorch.float64)
-    assert mindtorch.linalg.multi_dot([a, b], out=out) is out
-
-
-def test_vecdot_cross_diagonal():
-    x, y = rand((2, 3)), rand((3,))
-    check(lambda m, a, b: L(m).vecdot(a, b), x, y)
-    check(lambda m, a, b: L(m).vecdot(a, b), y, x)
-    check(lambda m, a, b: L(m).vecdot(a, b, dim=0), x.mT, y.unsqueeze(-1))
-    check(lambda m, a, b: L(m).vecdot(a, b), x.to(mindtorch.complex128),
-          x.to(mindtorch.complex128) * 1j)
-    check(lambda m, a, b: L(m).vecdot(a, b), x.long(), x.long())
-    check(lambda m, a, b: L(m).vecdot(a, b), x.float(), x)
-    check(lambda m, a, b: L(m).cross(a, b), x, y)
-    check(lambda m, a, b: L(m).cross(a, b), y, x)
-    check(lambda m, a, b: L(m).cross(a, b, dim=0), x.mT, y.unsqueeze(-1))
-    check(lambda m, a, b: L(m).cross(a, b), rand((2, 4)), rand((2, 4)))
-    z = rand((2, 3, 4))
-    check(lambda m, a: L(m).diagonal(a), z)
-    check(lambda m, a: L(m).diagonal(a, offset=1, dim1=0, dim2=2), z)
-    check(lambda m, a, b: L(m).matmul(a, b), rand((2, 3, 4)), rand((4, 2)))
-
-
-def test_vander_tensorinv_tensorsolve():
-    x = rand((2, 3))
-    check(lambda m, a: L(m).vander(a), x)
-    check(lambda m, a: L(m).vander(a, N=5), x[0])
-    check(lambda m, a: L(m).vander(a), mindtorch.tensor([1, 2, 3], dtype=mindtorch.int32))
-    for n in (0, 1):
-        check(lambda m, a: L(m).vander(a, N=n), x)
-    check(lambda m, a: L(m).vander(a), x.bool())
-    a = square((6, 6)).reshape(6, 2, 3)
-    check(lambda m, t: L(m).tensorinv(t, ind=1), a)
-    check(lambda m, t: L(m).tensorinv(t.reshape(2, 3, 2, 3)), a)
-    check(lambda m, t: L(m).tensorinv(t, ind=0), a)
-    check(lambda m, t: L(m).tensorinv(t.reshape(4, 9)), a)
-    b = rand((6,))
-    check(lambda m, t, u: L(m).tensorsolve(t, u), a, b)
-    check(lambda m, t, u: L(m).tensorsolve(t.reshape(2, 3, 6), u.reshape(2, 3)), a, b)
-    check(lambda m, t, u: L(m).tensorsolve(t.reshape(2, 3, 2, 3), u.reshape(2, 3), dims=(0,)),
-          a, b)
-    check(lambda m, t, u: L(m).tensorsolve(t, u[:4]), a, b)
-
-
-@pytest.mark.parametrize("p", [0, 1, 2, 3.5, float("inf")])
-def test_dist_cdist(p):
-    x, y = rand((3, 4)), rand((4,))
-    check(lambda m, a, b: m.dist(a, b, p), x, y)
-    check(lambda m, a, b: a.dist(b, p=p), transposed(x), x)
-    check(lambda m, a, b: m.dist(a, b), x.float(), y)
-    x1, x2 = rand((2, 3, 4)), rand((5, 4))
-    check(lambda m, a, b: m.cdist(a, b, p=p), x1, x2)
-    check(lambda m, a, b: m.cdist(a, b, p), rand((2, 1, 3, 2)), rand((4, 5, 2)))
-    check(lambda m, a, b: m.cdist(a, b, p, "use_mm_for_euclid_dist"), x1.float(),
-          x2.float(), rtol=1e-4, atol=1e-4)
-    check(lambda m, a, b: m.cdist(a, b, p), rand((0, 4)), x2)
-
-
-def test_dist_cdist_errors():
-    x = rand((3, 4))
-    for fn in (lambda m, a: m.dist(a.int(), a.int()), lambda m, a: m.cdist(a[0], a),
-               lambda m, a: m.cdist(a, a[:, :2]), lambda m, a: m.cdist(a.int(), a.int()),
-               lambda m, a: m.cdist(a, a, p=-1), lambda m, a: m.cdist(a, a.float()),
-               lambda m, a: m.cdist(a.to(m.complex64), a.to(m.complex64)),
-               lambda m, a: m.cdist(a.half(), a.half())):
-        check(fn, x)
-    with pytest.raises(ValueError):
-        mindtorch.cdist(x, x, compute_mode="fast")
-
-
 def test_namespace():
     names = ["LinAlgError", "cholesky", "cholesky_ex", "cond", "cross", "det", "diagonal",
              "eig", "eigh", "eigvals", "eigvalsh", "inv", "inv_ex", "lstsq", "matmul",
@@ -709,19 +597,7 @@ def test_namespace():
     assert not hasattr(mindtorch, "linalg_inv") and not hasattr(mindtorch.Tensor, "cdist")
 
 
-# -- frobenius/nuclear norms, 16-bit floats, import cost ----------------------------------
-
-def test_frobenius_nuclear_norm_and_addmv_():
-    x = rand((2, 3, 4))
-    check(lambda m, t: m.frobenius_norm(t, (0, 1)), x)
-    check(lambda m, t: m.frobenius_norm(t, 1, keepdim=True), x)
-    check(lambda m, t: m.frobenius_norm(t, (0, 1, 2)), x)
-    check(lambda m, t: m.nuclear_norm(t), x)
-    check(lambda m, t: m.nuclear_norm(t, True), x)
-    check(lambda m, t: m.nuclear_norm(t, (0, 2), keepdim=True), x)
-    check(lambda m, t: m.nuclear_norm(t[0, 0]), x)
-    check(lambda m, s, a, v: m.addmv_(s, a, v, beta=2), rand((3,)), rand((3, 4)), rand((4,)))
-
+# -- 16-bit floats, import cost -----------------------------------------------------------
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_16_bit_where_torch_computes(dtype):

@@ -128,6 +128,16 @@ def test_householder_errors():
         check(fn, a)
 
 
+def test_ormqr_ranks_and_batches():
+    a, tau = rand((4, 3)), rand((3,))
+    for x, t, c in ((a, tau, rand((1, 4, 2))), (a[None].expand(2, 4, 3), tau[None].expand(2, 3),
+                                                 rand((3, 4, 2))),
+                    (a[None].expand(2, 4, 3), tau[None].expand(2, 3), rand((1, 4, 2))),
+                    (a, tau, rand((1, 4, 2)).float()), (a, tau, rand((1, 5, 2))),
+                    (a[None].expand(2, 4, 3), tau[None].expand(2, 3), rand((4, 2)))):
+        check(lambda m, p, q, r: m.ormqr(p, q, r), x, t, c)
+
+
 @pytest.mark.parametrize("upper", [True, False])
 @pytest.mark.parametrize("transpose", [True, False])
 def test_triangular_solve(upper, transpose):

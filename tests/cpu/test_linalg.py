@@ -240,6 +240,20 @@ def test_integer_products_wrap_like_torch():
     check(lambda L, x: L.matmul(x, x), u)
 
 
+def test_chain_matmul_and_kron_layouts():
+    """chain_matmul multiplies in multi_dot's order (where infs meet); kron takes any
+    layout (PyTorch's own view of its product fails for some transposed inputs)."""
+    a, b, c = make((2, 3), "float32"), make((3, 4), "float32"), make((4, 2), "float32")
+    a[0, 0], c[1, 1] = float("inf"), -float("inf")
+    check(lambda L, *ts: L.chain_matmul(*ts), a, b, c)
+    check(lambda L, *ts: L.linalg.multi_dot(ts), a, b, c)
+    x, y = make((3, 2), "float32").mT, make((2, 2), "float32")
+    got = mindtorch.kron(x, y)
+    np.testing.assert_allclose(got.numpy(), np.kron(x.numpy(), y.numpy()))
+    check(lambda L, s, t: L.kron(s, t), x, y.mT)
+    check(lambda L, s, t: L.kron(s, t), make((4, 3), "float32")[::2], y)
+
+
 @pytest.mark.parametrize("eq, shapes", [
     ("bi,oij,bj->bo", [(0, 3), (5, 3, 4), (0, 4)]), ("bi,bi->b", [(0, 3), (0, 3)]),
     ("ij,jk->ik", [(2, 0), (0, 3)]), ("bij,bjk->bik", [(2, 3, 0), (2, 0, 4)]),

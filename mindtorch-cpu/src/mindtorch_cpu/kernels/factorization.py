@@ -134,6 +134,12 @@ def _substitute(a, b, upper, unit):
 def solve_triangular(A, B, upper, left=True, unitriangular=False):
     shape, dt = F.solve_triangular_meta(A, B, upper, left, unitriangular)
     a, b = arr(A), arr(B)
+    if B.dtype is not dt:  # (B takes A's dtype, as in torch)
+        if B.dtype.is_complex and not dt.is_complex:
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          UserWarning, stacklevel=2)
+            b = b.real
+        b = b.astype(dt.np)
     if not left:
         a, b, upper = _swap(a), _swap(b), not upper
     batch = shape[:-2]
@@ -160,6 +166,15 @@ def cholesky_ex(A, upper=False, check_errors=False):
     info = np.zeros(a.shape[:-2], np.int32)
     try:
         L = np.linalg.cholesky(a, upper=upper)
+        # (LAPACK's potrf also stops at a NaN pivot; NumPy's may not: the first NaN on L's
+        # diagonal is where it would have stopped)
+        nan = np.isnan(np.diagonal(L, 0, -2, -1))
+        if nan.any():
+            info = np.where(nan.any(-1), nan.argmax(-1) + 1, 0).astype(np.int32)
+            _fail(check_errors, info, "linalg.cholesky", lambda i: (
+                f"The factorization could not be completed because the input is not "
+                f"positive-definite (the leading minor of order {i} is not "
+                f"positive-definite)."))
     except _LinAlgError:
         mats, batch = _matrices(a)
         info = np.zeros(len(mats), np.int32)
@@ -304,7 +319,9 @@ def matrix_exp(A):
     a = arr(A)
     if 0 in a.shape:
         return wrap(np.zeros(a.shape, dt.np), dt)
-    compute = np.float32 if dt in (D.float16, D.bfloat16) else dt.np
+    # (in double precision: SciPy's single-precision Pade is tens of ulps off, where
+    # PyTorch's float32 result is within an ulp or two)
+    compute = np.complex128 if dt.is_complex else np.float64
     with np.errstate(all="ignore"):
         r = _sla().expm(a.astype(compute))
     return wrap(np.asarray(r, dt.np), dt)

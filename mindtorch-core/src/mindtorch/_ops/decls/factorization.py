@@ -91,27 +91,27 @@ def is_vector_rhs(A, B):
     return B.ndim == 1 or (B.ndim == A.ndim - 1 and B._shape == A._shape[:-1])
 
 
-def solve_plan(A, B, left=True, name="linalg.solve", kernel="lu_cpu", vectors=True):
-    """(broadcast batch shape, whether B is a vector, B's matrix shape) of AX = B (XA = B
-    when not left), after torch's checks.  linalg.solve (vectors=True) takes vector
-    right-hand sides and checks dtypes first; solve_triangular does neither."""
-    if vectors:
-        if A.dtype.kind not in "fc":
-            raise RuntimeError(f"{name}: Expected a floating point or complex tensor as "
-                               f"input. Got {_type_name(A.dtype)}")
-        _same_dtype(name, A, B)
-    vector = vectors and is_vector_rhs(A, B)
-    check_matrix(A, name, ints=kernel, halves=None)
-    if not vectors:
-        _same_dtype(name, A, B)
-    Bm = B._shape + (1,) if vector else B._shape
-    if len(Bm) < 2:
-        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+def _incompatible(name, A, Bm, left):
     n = A._shape[-1]
     if (Bm[-2] if left else Bm[-1]) != n:
         raise RuntimeError(f"{name}: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({A._shape[-2]}x{n} and "
                            f"{Bm[-2]}x{Bm[-1]})")
+
+
+def solve_plan(A, B, left=True, name="linalg.solve", kernel="lu_cpu"):
+    """(broadcast batch shape, whether B is a vector, B's matrix shape) of AX = B (XA = B
+    when not left), after torch's checks (dtypes first; B may be a vector)."""
+    if A.dtype.kind not in "fc":
+        raise RuntimeError(f"{name}: Expected a floating point or complex tensor as "
+                           f"input. Got {_type_name(A.dtype)}")
+    _same_dtype(name, A, B)
+    vector = is_vector_rhs(A, B)
+    check_matrix(A, name, ints=kernel, halves=None)
+    Bm = B._shape + (1,) if vector else B._shape
+    if len(Bm) < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    _incompatible(name, A, Bm, left)
     batch = broadcast_shapes(A._shape[:-2], Bm[:-2])
     if A.dtype in _LOW:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(A.dtype)}\'')
@@ -125,9 +125,22 @@ def solve_meta(A, B, left=True, check_errors=False):
 
 
 def solve_triangular_meta(A, B, upper, left=True, unitriangular=False):
-    batch, _, mat = solve_plan(A, B, left, "linalg.solve_triangular", "triangular_solve_cpu",
-                               vectors=False)
-    return batch + mat, A.dtype
+    """torch's order: ranks and shapes, then A's dtype; B is cast to A's dtype (which
+    the result takes), whatever its own."""
+    name = "linalg.solve_triangular"
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor A must have at least 2 dimensions.")
+    if A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"{name}: A must be batches of square matrices, but they are "
+                           f"{A._shape[-2]} by {A._shape[-1]} matrices")
+    if B.ndim < 2:
+        raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
+    _incompatible(name, A, B._shape, left)
+    batch = broadcast_shapes(B._shape[:-2], A._shape[:-2])
+    if A.dtype.kind not in "fc" or A.dtype in _LOW:
+        raise NotImplementedError(f'"triangular_solve_cpu" not implemented for '
+                                  f'\'{_type_name(A.dtype)}\'')
+    return batch + B._shape[-2:], A.dtype
 
 
 def cholesky_meta(A, upper=False, check_errors=False):
@@ -252,6 +265,9 @@ def _cholesky_deprecated(self, upper=False):
                   "upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
                   "transform will produce equivalent results for all valid (symmetric positive "
                   "definite) inputs.", UserWarning, stacklevel=4)
+    if not self.numel():  # (PyTorch returns before any check)
+        return self.new_empty(self._shape)
+    check_matrix(self, "cholesky", ints="cholesky_cpu", halves="cholesky_cpu")
     return _cholesky(self, upper)
 
 
@@ -290,8 +306,24 @@ def _cholesky_solve(self, input2, upper=False):
 def _cholesky_inverse(self, upper=False):
     check_matrix(self, "cholesky_inverse", ints="cholesky_inverse_out_cpu",
                  halves="cholesky_inverse_out_cpu")
+    _check_diagonal(self, "cholesky_inverse")
     eye = _M().eye(self._shape[-1], dtype=self.dtype, device=self.device)
     return _cholesky_solve(eye.expand(self._shape), self, upper)
+
+
+def _check_diagonal(A, name):
+    """LAPACK's (potri's) refusal of a triangular factor with a zero on its diagonal: a
+    LinAlgError naming the first such matrix and (1-based) element, on devices with data."""
+    if not _has_data(A):
+        return
+    zero = (A.diagonal(0, -2, -1) == 0).reshape(-1, A._shape[-1]).to(D.int64)
+    if not bool(zero.any().item()):
+        return
+    b = int(zero.amax(-1).argmax().item())
+    k = int(zero[b].argmax().item()) + 1
+    raise LinAlgError(f"{name}: " + batch_message(b, A.ndim > 2, (
+        f"The diagonal element {k} is zero, the inversion could not be completed because "
+        f"the input matrix is singular.")))
 
 
 def _svdvals(A, driver=None):

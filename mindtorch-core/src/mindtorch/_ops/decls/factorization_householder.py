@@ -75,6 +75,13 @@ def _ormqr(self, input2, input3, left=True, transpose=False):
     if tau._shape[-1] != min(C._shape[d], A._shape[-1]):
         raise RuntimeError(f"{name}: tau.shape[-1] must be equal to min(other.shape[{d}], "
                            f"input.shape[-1])")
+    if C.ndim != A.ndim:
+        raise RuntimeError(f"{name}: Expected other to have the same number of dimensions as "
+                           f"input, but got other.ndim equal to {C.ndim} and input.ndim is "
+                           f"equal to {A.ndim}")
+    if C._shape[:-2] != A._shape[:-2]:
+        raise RuntimeError(f"{name}: Expected batch dimensions of other to be equal to "
+                           f"input.shape[:-2], but got {list(C._shape[:-2])}")
     if C.dtype is not A.dtype:
         raise RuntimeError(f"{name}: Expected input and other to have the same dtype, but "
                            f"input has dtype {_type_name(A.dtype)} and other has dtype "

@@ -428,45 +428,66 @@ def _kron(self, other):
     nd = max(self.ndim, other.ndim)
     sa = (1,) * (nd - self.ndim) + self._shape
     sb = (1,) * (nd - other.ndim) + other._shape
-    # (views, as PyTorch's _unsafe_view: a layout they can't view is an error there too)
-    a = self.view([d for n in sa for d in (n, 1)])
-    b = other.view([d for n in sb for d in (1, n)])
-    return OPS["mul"].call(a, b).view([x * y for x, y in zip(sa, sb)])
+    a = self.reshape([d for n in sa for d in (n, 1)])
+    b = other.reshape([d for n in sb for d in (1, n)])
+    # (PyTorch views its product, and fails for some non-contiguous inputs: a reshape here)
+    return OPS["mul"].call(a, b).reshape([x * y for x, y in zip(sa, sb)])
 
 
 def _cross(self, other, dim=None):
-    from ..._shapes import broadcast_shapes
-    shape = broadcast_shapes(self._shape, other._shape)
-    if self.dtype is not other.dtype:
-        raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
-                           f"{_type_name(other.dtype)}")
-    if self.dtype is D.bool:
-        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
+    """torch.cross: the default dim is self's first of size 3 (not the broadcast shape's),
+    then linalg.cross's checks: ranks, dim, lengths, broadcasting, dtypes."""
     if dim is None:
         import warnings
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
                       "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
                       "default value of dim will change to agree with that of "
                       "linalg.cross in a future release.", UserWarning, stacklevel=4)
-        dim = next((d for d, n in enumerate(shape) if n == 3), None)
+        dim = next((d for d, n in enumerate(self._shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
-    else:
-        from .._argcheck import wrap_dim
-        d = wrap_dim(dim, len(shape))
-        sa = (1,) * (len(shape) - self.ndim) + self._shape
-        so = (1,) * (len(shape) - other.ndim) + other._shape
-        if sa[d] != 3 or so[d] != 3:  # (no broadcasting along dim)
-            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
-                               f"{sa[d]} and {so[d]}")
-        dim = d
+    check_same_rank(self, other)
+    from .._argcheck import wrap_dim
+    d = wrap_dim(dim, self.ndim)
+    if self._shape[d] != 3 or other._shape[d] != 3:  # (no broadcasting along dim)
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
+                           f"{self._shape[d]} and {other._shape[d]}")
+    shape = broadcast_shapes(self._shape, other._shape)
+    if self.dtype is not other.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
+                           f"{_type_name(other.dtype)}")
+    if self.dtype is D.bool:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     a, b = self.expand(shape), other.expand(shape)
-    c = [a.select(dim, i) for i in range(3)]
-    e = [b.select(dim, i) for i in range(3)]
+    c = [a.select(d, i) for i in range(3)]
+    e = [b.select(d, i) for i in range(3)]
     mul, sub = OPS["mul"].call, OPS["sub"].call
     parts = [sub(mul(c[(i + 1) % 3], e[(i + 2) % 3]), mul(c[(i + 2) % 3], e[(i + 1) % 3]), 1)
              for i in range(3)]
-    return OPS["stack"].call(parts, dim)
+    return OPS["stack"].call(parts, d)
+
+
+def check_same_rank(self, other):
+    if self.ndim != other.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+
+
+def same_rank_first(op, default_dim=None):
+    """op's public function checks its operands' ranks before the binding wraps `dim`
+    (an IndexError, which PyTorch's rank check precedes); torch.cross's default dim (None)
+    is looked for first."""
+    prev = op._public
+
+    def make(generated):
+        inner = prev(generated) if prev is not None else generated
+
+        def public(*args, **kwargs):
+            if len(args) >= 2 and hasattr(args[0], "ndim") and hasattr(args[1], "ndim") and \
+                    (args[2] if len(args) > 2 else kwargs.get("dim", default_dim)) is not None:
+                check_same_rank(args[0], args[1])
+            return inner(*args, **kwargs)
+        return public
+    overload(op, make)
 
 
 def _matrix_power(self, n):
@@ -476,20 +497,26 @@ def _matrix_power(self, n):
     if self._shape[-1] != self._shape[-2]:
         raise RuntimeError(f"linalg.matrix_power: A must be batches of square matrices, but "
                            f"they are {self._shape[-2]} by {self._shape[-1]} matrices")
-    given = self
     if n < 0:  # a power of the inverse (torch.linalg.inv's errors for singular matrices)
         self, n = OPS["linalg_inv"].call(self), -n
     if n == 0:  # identities written over a copy of self, whose gradient is then zero
         eye = OPS["eye"].binding(self._shape[-1], dtype=self.dtype, device=self._device)
         return OPS["clone"].call(self, "contiguous_format").copy_(eye.expand(self._shape))
-    result, base = None, self
-    while n:  # binary powering
-        if n & 1:
-            result = base if result is None else OPS["matmul"].call(result, base)
-        n >>= 1
-        if n:
-            base = OPS["matmul"].call(base, base)
-    return result if result is not given else OPS["clone"].call(self, "contiguous_format")
+    if n == 1:
+        return OPS["clone"].call(self, "contiguous_format")
+    # PyTorch's order of products (it decides where infs and NaNs meet): a @ a, (a @ a) @ a,
+    # then powers of two from the lowest bit, each multiplied into the result in turn
+    mm = OPS["matmul"].call
+    if n <= 3:
+        r = mm(self, self)
+        return r if n == 2 else mm(r, self)
+    z = result = None
+    while n:
+        bit, n = n & 1, n >> 1
+        z = self if z is None else mm(z, z)
+        if bit:
+            result = z if result is None else mm(result, z)
+    return result
 
 
 def _chain_matmul(matrices):
@@ -498,12 +525,9 @@ def _chain_matmul(matrices):
     for t in matrices:
         if t.ndim != 2:
             raise RuntimeError(f"Tensor dimension is {t.ndim}, expected 2 instead.")
-    r = matrices[0]
     if len(matrices) == 1:
-        return OPS["clone"].call(r, "contiguous_format")
-    for t in matrices[1:]:
-        r = OPS["mm"].call(r, t)
-    return r
+        return OPS["clone"].call(matrices[0], "contiguous_format")
+    return OPS["linalg_multi_dot"].call(matrices)  # (PyTorch's: its order of products)
 
 
 def _chain_matmul_public(binding):
@@ -660,6 +684,7 @@ def _declare():
                        ("addbmm", "mm"), ("tril", "mm"), ("triu", "mm"), ("diag", "mm"),
                        ("cross", "mm"), ("matrix_power", "mm"), ("chain_matmul", "multi_dot")):
         exact_out(OPS[name], kind)
+    same_rank_first(OPS["cross"])
 
 
 # -- backward formulas (see registry.derivative) -------------------------------------------

@@ -11,6 +11,7 @@ from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import _type_name
 from .factorization import check_matrix, single_out
+from .linalg import same_rank_first
 
 _INF = float("inf")
 
@@ -150,6 +151,9 @@ def _equal_rank(op):
     negative `dim` against the first one's rank: torch counts it in the broadcast shape."""
     def make(binding):
         def public(a, b, *args, **kwargs):
+            if hasattr(a, "ndim") and hasattr(b, "ndim"):  # (torch's order: dim comes last)
+                _vecdot_checks(a, b)
+                broadcast_shapes(a._shape, b._shape)
             if hasattr(a, "ndim") and hasattr(b, "ndim") and a.ndim != b.ndim:
                 n = max(a.ndim, b.ndim)
                 a = a.reshape((1,) * (n - a.ndim) + tuple(a.shape))
@@ -159,15 +163,18 @@ def _equal_rank(op):
     overload(op, make)
 
 
-def _vecdot(x, y, dim=-1):
-    for t in (x, y):
-        if t.dtype.kind not in "fc":
-            raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
-                               f"input. Got {_type_name(t.dtype)}")
+def _vecdot_checks(x, y):
+    if x.dtype.kind not in "fc":
+        raise RuntimeError(f"linalg.vecdot: Expected a floating point or complex tensor as "
+                           f"input. Got {_type_name(x.dtype)}")
     if x.dtype is not y.dtype:
         raise RuntimeError(f"linalg.vecdot: Expected x and y to have the same dtype, but found "
                            f"x of type {_type_name(x.dtype)} and y of type "
                            f"{_type_name(y.dtype)} instead")
+
+
+def _vecdot(x, y, dim=-1):
+    _vecdot_checks(x, y)
     return (x.conj() * y).sum(dim)
 
 
@@ -265,8 +272,6 @@ def _tensorsolve(A, B, dims=None):
 
 
 def _linalg_cross(self, other, dim=-1):
-    if self.ndim != other.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     return OPS["cross"].call(self, other, dim)
 
 
@@ -305,8 +310,10 @@ def _nuclear_norm_route(args, kwargs):
     """nuclear_norm(x, keepdim) or nuclear_norm(x, dim, keepdim)."""
     if len(args) > 1 and isinstance(args[1], bool):
         args = (args[0], (-2, -1)) + args[1:]
-    if args and getattr(args[0], "ndim", 2) < 2:  # (before the binding wraps the dims)
-        _check_matrix_norm(args[0], (-2, -1), None)
+    dim = args[1] if len(args) > 1 else kwargs.get("dim", (-2, -1))
+    if args and hasattr(args[0], "ndim") and (args[0].ndim < 2 or (
+            isinstance(dim, (tuple, list)) and len(dim) != 2)):  # (before dims are wrapped)
+        _check_matrix_norm(args[0], dim, None)
     return args, kwargs
 
 
@@ -339,7 +346,7 @@ def _cdist(x1, x2, p=2.0, compute_mode=None):
         if t.dtype.kind != "f":
             raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
                                f"{_type_name(t.dtype)}")
-    if p < 0:
+    if not p >= 0:  # (NaN too)
         raise RuntimeError("cdist only supports non-negative p values")
     if x1.dtype is not x2.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(x1.dtype)} but found "
@@ -351,6 +358,14 @@ def _cdist(x1, x2, p=2.0, compute_mode=None):
     if m == 0 or P == 0 or R == 0:
         return _M().zeros(batch + (P, R), dtype=x1.dtype, device=x1.device)
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
+    # PyTorch's kernels for p = 0 (sum of min(ceil(|d|), 1): NaN propagates) and p = inf
+    # (a running max from 0 that skips NaN)
+    if p == 0:
+        return OPS["minimum"].call(diff.abs().ceil(), _M().ones((), dtype=diff.dtype,
+                                                                device=diff.device)).sum(-1)
+    if p == float("inf"):
+        d = diff.abs()
+        return _M().where(d.isnan(), 0, d).amax(-1)
     return OPS["norm"].call(diff, p, (-1,), False, None)
 
 
@@ -411,7 +426,13 @@ def _declare():
     _str_or_number(OPS["linalg_norm"], OPS["_linalg_norm_str"], 1, "ord")
     _str_or_number(OPS["linalg_cond"], OPS["_linalg_cond_str"], 1, "p")
     _default_fro(OPS["linalg_matrix_norm"])
+    # (PyTorch checks dim's length before wrapping its dims)
+    _dim_length_first(OPS["linalg_matrix_norm"], 2, lambda A, dim, kw: len(dim) != 2 and
+                      _check_matrix_norm(A, dim, kw.get("dtype")))
+    _dim_length_first(OPS["linalg_norm"], 2, lambda A, dim, kw: len(dim) not in (1, 2) and
+                      _norm_checks(A, None, dim))
     _equal_rank(OPS["linalg_vecdot"])
+    same_rank_first(OPS["linalg_cross"], -1)
     for name in ("linalg_vector_norm", "linalg_matrix_norm", "linalg_norm", "linalg_cond",
                  "linalg_vecdot", "linalg_multi_dot", "linalg_cross", "linalg_vander",
                  "linalg_tensorinv", "linalg_tensorsolve", "dist"):
@@ -431,6 +452,24 @@ def _default_fro(op):
             A = args[0] if args else kwargs.get("A")
             if getattr(A, "ndim", 2) < 2:  # (before the binding wraps dim=(-2, -1))
                 _check_matrix_norm(A, (-2, -1), None)
+            return inner(*args, **kwargs)
+        return public
+    overload(op, make)
+
+
+def _dim_length_first(op, position, check):
+    """check(A, dim, kwargs) on op's arguments before the binding wraps `dim` (at
+    `position`) against A's rank."""
+    prev = op._public
+
+    def make(generated):
+        inner = prev(generated)
+
+        def public(*args, **kwargs):
+            dim = args[position] if len(args) > position else kwargs.get("dim")
+            A = args[0] if args else kwargs.get("A")
+            if isinstance(dim, (tuple, list)) and hasattr(A, "ndim"):
+                check(A, tuple(dim), kwargs)
             return inner(*args, **kwargs)
         return public
     overload(op, make)
