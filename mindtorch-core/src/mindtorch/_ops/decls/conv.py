@@ -7,7 +7,7 @@ The shape, dtype and error rules (`conv_plan`, `im2col_plan`, `col2im_plan`) are
 functions of tensor metadata shared by every backend, in PyTorch's order of checks.
 """
 from ... import _dtype as D
-from ..._promotion import can_cast, promote_types
+from ..._promotion import _combine, can_cast, promote_types
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 from .linalg import _C_NAMES
@@ -110,13 +110,14 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
                zip(spatial, stride, padding, dilation, kernel, output_padding)]
     empty = xs[0] == 0 or xs[1] == 0
     if empty:
+        dtype = _empty_dtype(input, weight, bias, transposed)
         if xs[1] == 0 and not transposed:  # (PyTorch's empty path keeps no channels)
             channels = 0
         if any(n < 0 for n in out):
             bad = next(n for n in out if n < 0)
             raise RuntimeError(f"invalid shape dimension {bad} at index "
                                f"{2 + out.index(bad)} of shape {[xs[0], channels] + out}")
-        return ((xs[0], channels) + tuple(out), input.dtype, stride, padding, dilation,
+        return ((xs[0], channels) + tuple(out), dtype, stride, padding, dilation,
                 output_padding, True)
     if 0 in xs:
         raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got "
@@ -130,24 +131,79 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
                                f"dilation, but got {_per_axis('output_padding', output_padding)} "
                                f"{_per_axis('stride', stride)} "
                                f"{_per_axis('dilation', dilation)}")
-    # PyTorch's slow transposed 1d/2d kernel adds the bias in place (any dtype that casts)
-    added_bias = transposed and len(kernel) <= 2
-    _same_types(input, weight, None if added_bias else bias)
+    # oneDNN (and the non-transposed kernels) get the dtypes checked first; PyTorch's slow
+    # transposed kernels check their shapes, then dispatch on the dtype, then read the
+    # weight (and, 3d, the bias) as the input's type; the 1d/2d one adds the bias in place
+    # (any dtype that casts)
+    mkldnn = onednn(input, weight, transposed, stride, dilation, groups, output_padding)
+    slow_transposed = transposed and not mkldnn
+    if mkldnn:
+        _same_types(input, weight, bias)
+    elif not transposed:  # (the bias first; the weight once the slow kernel dispatched)
+        _same_types(input, input, bias)
     if not transposed and 0 in dilation:
         raise RuntimeError("non-positive dilation is not supported")
     _nonempty_kernel(ws, transposed)
     if transposed and any(n < 1 for n in out):
-        raise RuntimeError(f"Given input size per channel: ({_sizes(spatial)}). Calculated "
-                           f"output size per channel: ({_sizes(out)}). Output size is too "
-                           f"small")
-    _supported(input.dtype, transposed, len(kernel))
-    if added_bias and bias is not None:
-        bt = promote_types(input.dtype, bias.dtype)
-        if not can_cast(bt, input.dtype):
-            raise RuntimeError(f"result type {_type_name(bt)} can't be cast to the desired "
-                               f"output type {_type_name(input.dtype)}")
+        # (oneDNN's deconvolution takes an empty dim, if not all of them, of its 2d view)
+        if slow_transposed or all(n < 1 for n in ([1] + out if len(out) == 1 else out)):
+            raise RuntimeError(f"Given input size per channel: ({_sizes(spatial)}). "
+                               f"Calculated output size per channel: ({_sizes(out)}). Output "
+                               f"size is too small")
+        if any(n < 0 for n in out):
+            raise RuntimeError("could not construct a memory descriptor using a format tag")
+    _supported(input.dtype, transposed, len(kernel), any(d != 1 for d in dilation))
+    if not transposed and not mkldnn:
+        _same_types(input, weight, None)
+    if slow_transposed:
+        for t in (weight, bias if len(kernel) == 3 else None):
+            if t is not None and t.dtype is not input.dtype:
+                raise RuntimeError(f"expected scalar type {_type_name(input.dtype)} but found "
+                                   f"{_type_name(t.dtype)}")
+        if bias is not None and len(kernel) <= 2:
+            bt = promote_types(input.dtype, bias.dtype)
+            if not can_cast(bt, input.dtype):
+                raise RuntimeError(f"result type {_type_name(bt)} can't be cast to the "
+                                   f"desired output type {_type_name(input.dtype)}")
     return ((xs[0], channels) + tuple(out), input.dtype, stride, padding, dilation,
             output_padding, False)
+
+
+def onednn(input, weight, transposed, stride, dilation, groups, output_padding):
+    """Whether PyTorch's CPU convolution takes its oneDNN (mkldnn) backend: its
+    use_mkldnn for float32 inputs (with one thread, as PyTorch is compared with), on the
+    4-d views of 1d convolutions.  That backend checks the bias dtype."""
+    if input.dtype is not D.float32:
+        return False
+    if transposed and any(op >= s for op, s in zip(output_padding, stride)):
+        return False
+    xs, ws = tuple(input._shape), tuple(weight._shape)
+    if len(xs) == 3:
+        xs, ws = xs[:2] + (1,) + xs[2:], ws[:2] + (1,) + ws[2:]
+    if not (any(s != 1 for s in stride) or any(d != 1 for d in dilation) or xs[0] >= 16 or
+            ws[-1] != 1 or ws[-2] != 1):
+        return False
+    return groups > 1 or (ws[-1] > 3 and ws[-2] > 3) or xs[0] > 1 or \
+        xs[0] * xs[1] * xs[2] * xs[3] > 20480
+
+
+def _empty_dtype(input, weight, bias, transposed):
+    """The dtype of PyTorch's empty-input path: input * weight.view(-1)[0] (a 0-dim
+    weight: its dtype only where of a higher category), input.view(-1) * weight.view(-1)
+    without channels; then output.add_(bias[0]).  Not transposed, the bias is checked
+    first."""
+    if bias is not None and not transposed and bias.dtype is not input.dtype:
+        _same_types(input, input, bias)
+    if input._shape[1] == 0:
+        dtype = promote_types(input.dtype, weight.dtype)
+    else:
+        if weight.numel() == 0:
+            raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+        dtype = _combine(input.dtype, weight.dtype)
+    if bias is not None and not can_cast(_combine(dtype, bias.dtype), dtype):
+        raise RuntimeError(f"result type {_type_name(_combine(dtype, bias.dtype))} can't be "
+                           f"cast to the desired output type {_type_name(dtype)}")
+    return dtype
 
 
 def _nonempty_kernel(ws, transposed):
@@ -177,8 +233,12 @@ def _same_types(input, weight, bias):
                                f"({_C_NAMES[t.dtype.name]}) should be the same")
 
 
-def _supported(dtype, transposed, dim):
-    """PyTorch's CPU kernels: no bool; transposed ones take no integers but int64."""
+def _supported(dtype, transposed, dim, dilated=False):
+    """PyTorch's CPU kernels: no bool; transposed and dilated ones take no integers but
+    int64."""
+    if dilated and not transposed and dtype.kind in "ui" and dtype is not D.int64:
+        raise NotImplementedError(f'"slow_conv_dilated<>" not implemented for '
+                                  f'\'{_type_name(dtype)}\'')
     if dtype is D.bool or transposed and dtype.kind in "ui" and dtype is not D.int64:
         kernel = (f"slow_conv_transpose{max(dim, 2)}d_out_cpu" if transposed else
                   "compute_columns3d" if dim == 3 else "slow_conv2d_cpu")
