@@ -29,7 +29,12 @@ CASES = [
     ("mm256", "matmul 256x256 float32", "ms", ("numpy", 1.1)),
     ("mm1024", "matmul 1024x1024 float32", "ms", ("numpy", 1.1)),
     ("import", "import (fresh process, median)", "ms", ("abs", 0.150)),
+    # what a script pays before its first result: mindtorch imports NumPy and its cpu
+    # kernels with the first tensor, not at import
+    ("import_op", "import + first op, ones(4) + 1 (fresh process, median)", "ms", None),
 ]
+# statement timed in a fresh interpreter for each import case ({m}: the library)
+IMPORT_CASES = {"import": "import {m}", "import_op": "import {m}; {m}.ones(4) + 1"}
 SCALE = {"us": 1e6, "ms": 1e3}
 
 
@@ -83,22 +88,25 @@ def workloads(mt, torch):
 
 
 def import_times(modules, runs):
-    """Median seconds of `import m` in a fresh interpreter, for each module (the runs of
-    the modules are interleaved)."""
-    code = "import time; t = time.perf_counter(); import {}; print(time.perf_counter() - t)"
+    """{case: {module: median seconds}} of each IMPORT_CASES statement in a fresh
+    interpreter (the runs of the modules and cases are interleaved)."""
+    code = "import time; t = time.perf_counter(); {}; print(time.perf_counter() - t)"
     # as installed packages are: with bytecode caches (which PYTHONDONTWRITEBYTECODE would
     # leave unwritten for the editable mindtorch sources: then every import recompiles)
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("MINDTORCH_") and k != "PYTHONDONTWRITEBYTECODE"}
-    times = {m: [] for m in modules}
+    times = {case: {m: [] for m in modules} for case in IMPORT_CASES}
     for m in modules:  # warm-up: writes missing .pyc files, warms the file cache
-        subprocess.run([sys.executable, "-c", f"import {m}"], env=env, check=True)
+        subprocess.run([sys.executable, "-c", IMPORT_CASES["import_op"].format(m=m)], env=env,
+                       check=True)
     for _ in range(runs):
-        for m in modules:
-            p = subprocess.run([sys.executable, "-c", code.format(m)], capture_output=True,
-                               text=True, env=env, check=True)
-            times[m].append(float(p.stdout))
-    return {m: statistics.median(t) for m, t in times.items()}
+        for case, stmt in IMPORT_CASES.items():
+            for m in modules:
+                p = subprocess.run([sys.executable, "-c", code.format(stmt.format(m=m))],
+                                   capture_output=True, text=True, env=env, check=True)
+                times[case][m].append(float(p.stdout))
+    return {case: {m: statistics.median(t) for m, t in by_module.items()}
+            for case, by_module in times.items()}
 
 
 def fmt(seconds, unit):
@@ -111,8 +119,8 @@ def ratio(a, b):
 
 def verdict(target, results):
     mt = results.get("mindtorch")
-    if mt is None:
-        return "n/a"
+    if mt is None or target is None:
+        return "n/a" if mt is None else "-"
     kind, value = target
     if kind == "abs":
         ok = mt <= value
@@ -150,8 +158,8 @@ def main():
         fns = {lib: cases[key] for lib, cases in libs.items() if key in cases}
         if fns:
             results[key] = best_times(fns, min_total, repeat)
-    results["import"] = import_times(["mindtorch", "numpy"] + (["torch"] if torch else []),
-                                     import_runs)
+    results.update(import_times(["mindtorch", "numpy"] + (["torch"] if torch else []),
+                                import_runs))
 
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
           + (f", torch {torch.__version__} ({torch.get_num_threads()} thread(s))" if torch else "")

@@ -22,13 +22,6 @@ class dtype:
         self.is_signed = kind in "ifc"
         self._rank = rank
 
-    def __getattr__(self, name):
-        # only reached while the `np` slot is unset: until the first use of any dtype's
-        if name != "np":
-            raise AttributeError(f"'torch.dtype' object has no attribute '{name}'")
-        _set_numpy_dtypes()
-        return self.np
-
     def __repr__(self):
         return "torch." + self.name
 
@@ -73,12 +66,34 @@ ALIASES = {k: v for k, v in ALIASES.items() if v is not None}
 _NAMES = {d.name: d for d in ALL}
 _FROM_NP = {}  # numpy dtype -> dtype, filled with dtype.np
 
+# dtype.np is set for every dtype on its first read (which imports NumPy): until then the
+# slot's descriptor is replaced by one that fills the slots and puts the plain slot
+# descriptor back, so that later reads cost what any slot read does (no __getattr__ hook,
+# which would slow down every dtype attribute read in the hot path).
+_NP_SLOT = dtype.__dict__["np"]
+
+
+class _NumpyOnFirstRead:
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self
+        _set_numpy_dtypes()
+        return _NP_SLOT.__get__(obj, cls)
+
+    def __set__(self, obj, value):
+        _NP_SLOT.__set__(obj, value)
+
+
+dtype.np = _NumpyOnFirstRead()
+
 
 def _set_numpy_dtypes():
     import ml_dtypes  # bfloat16 (and finfo for it)
     for d in ALL:
-        d.np = np.dtype(ml_dtypes.bfloat16 if d is bfloat16 else d.name)
-        _FROM_NP[d.np] = d
+        value = np.dtype(ml_dtypes.bfloat16 if d is bfloat16 else d.name)
+        _NP_SLOT.__set__(d, value)
+        _FROM_NP[value] = d
+    dtype.np = _NP_SLOT
 
 
 def _by_name(name):
