@@ -758,10 +758,12 @@ def test_to_torch_roundtrip_of_every_dtype():
 @pytest.mark.parametrize("size,stride", [((0, 3), (-1, 1)), ((0,), (-5,)), ((2, 0), (-3, -2)),
                                          ((0, 3, 2), (-1, 100, -1)), ((3, 0, 2), (-7, -1, 5)),
                                          ((2, 3), (-1, 1)), ((3,), (-1,)), ((2, 2), (2 ** 62, 1)),
-                                         ((0, 2), (2 ** 62, 1))])
+                                         ((0, 2), (2 ** 62, 1)), ((4, 1), (3, -1)),
+                                         ((1, 4), (-1, 1)), ((1, 1), (-5, -7)),
+                                         ((1, 2), (-1, -1)), ((2, 1), (-1, 1))])
 def test_empty_strided_negative_strides(size, stride):
-    # nothing to store: PyTorch allows negative strides (made contiguous ones); otherwise
-    # negative strides and an overflowing storage size are refused
+    # PyTorch refuses a negative stride over more than one element (with a nonzero size)
+    # and an overflowing storage size; other negative strides become contiguous ones
     for make in (lambda L: L.empty_strided(size, stride),
                  lambda L: L.ones(2, dtype=L.float64).new_empty_strided(size, stride)):
         try:

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import mindtorch
-from reference import torch
+from reference import assert_same, torch
 from test_reduction import check, check_meta, make
 
 torch.set_num_threads(1)
@@ -139,3 +139,24 @@ def test_out_and_freshness():
     s = mindtorch.stack([a])
     s.fill_(0)
     assert a.abs().sum().item() > 0
+
+
+@pytest.mark.parametrize("repeats", [[2 ** 62, 1, 1], [2 ** 63 - 1, 1, 0], [2 ** 40, 0, 0],
+                                     [-1, 2, 2], [3, 0, 1], [2 ** 62], [2 ** 40], [0]])
+@pytest.mark.parametrize("dim", [0, None])
+def test_repeat_interleave_huge_repeats(repeats, dim):
+    # refused (RuntimeError) before allocating, never a hang
+    def run(L, as_int):
+        r = repeats[0] if as_int else L.tensor(repeats)
+        return L.repeat_interleave(L.ones(3, 2), r, dim=dim)
+    for as_int in (True, False) if len(repeats) == 1 else (False,):
+        try:
+            expected = run(torch, as_int)
+        except RuntimeError:
+            with pytest.raises(RuntimeError):
+                run(mindtorch, as_int)
+            continue
+        assert_same(run(mindtorch, as_int), expected)
+    if dim == 0 and len(repeats) == 3 and min(repeats) >= 0 and sum(repeats) < 100:
+        assert_same(mindtorch.repeat_interleave(mindtorch.tensor(repeats)),
+                    torch.repeat_interleave(torch.tensor(repeats)))

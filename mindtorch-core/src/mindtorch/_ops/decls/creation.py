@@ -259,18 +259,19 @@ def _empty_strided(size, stride, dtype=None, device=None):
                            f"of strides ({len(stride)})")
     size = _check_size(size)
     dtype = dtype or D.get_default_dtype()
-    if 0 in size:
-        # nothing to store: PyTorch (TensorImpl::set_sizes_and_strides) replaces a negative
-        # stride by the contiguous stride over the dims to its right
-        stride = list(stride)
-        for i in range(len(size) - 1, -1, -1):
-            if stride[i] < 0:
-                stride[i] = 1 if i == len(size) - 1 else max(size[i + 1], 1) * stride[i + 1]
-        stride = tuple(stride)
-    elif any(s < 0 for s in stride) or (1 + sum((n - 1) * s for n, s in zip(size, stride))) * \
-            dtype.itemsize >= 2 ** 63:
+    # PyTorch's computeStorageNbytes (nothing to store with a zero size; a negative stride
+    # over more than one element overflows its unsigned arithmetic) ...
+    if 0 not in size and (any(s < 0 and n > 1 for n, s in zip(size, stride)) or (1 + sum(
+            (n - 1) * s for n, s in zip(size, stride))) * dtype.itemsize >= 2 ** 63):
         raise RuntimeError(f"Storage size calculation overflowed with sizes={list(size)} and "
                            f"strides={list(stride)}")
+    # ... then TensorImpl::set_sizes_and_strides replaces a negative stride by the
+    # contiguous stride over the dims to its right
+    stride = list(stride)
+    for i in range(len(size) - 1, -1, -1):
+        if stride[i] < 0:
+            stride[i] = 1 if i == len(size) - 1 else max(size[i + 1], 1) * stride[i + 1]
+    stride = tuple(stride)
     return _empty(size, dtype, device, stride)
 
 

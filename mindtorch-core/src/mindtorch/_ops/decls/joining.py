@@ -123,6 +123,25 @@ def _tile_public(binding):
     return tile
 
 
+# results past this many bytes are refused before allocating (PyTorch's allocator fails
+# on them on any machine of this size; NumPy would take the machine's memory first)
+_MAX_RESULT_BYTES = 2 ** 34
+
+
+def _check_result_size(self, rows, n):
+    """A repeat_interleave result of `rows` slices (of n along dim) as PyTorch's sizes
+    allow: int64 overflow refused, as PyTorch's size arithmetic; too large an allocation
+    refused as its allocator does."""
+    from .indexing import _has_data
+    elements = rows * (self.numel() // n if n else 0)
+    nbytes = max(elements * self.dtype.itemsize, rows * 8)
+    if rows >= 2 ** 63 or elements >= 2 ** 63 or nbytes >= 2 ** 63:
+        raise RuntimeError("numel: integer multiplication overflow")
+    if nbytes > _MAX_RESULT_BYTES and _has_data(self):
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to "
+                           f"allocate {nbytes} bytes.")
+
+
 def _repeat_interleave(self, repeats, dim=None, output_size=None):
     from ..._tensor import Tensor
     if not isinstance(repeats, Tensor) and repeats < 0:
@@ -148,16 +167,20 @@ def _repeat_interleave(self, repeats, dim=None, output_size=None):
             counts = repeats.tolist()  # (the result's size depends on the data)
             if any(c < 0 for c in counts):
                 raise RuntimeError("repeats can not be negative")
-            if output_size is not None and output_size != sum(counts):
+            total = sum(counts)
+            if output_size is not None and output_size != total:
                 raise RuntimeError("allocated size does not match required size")
-            from ..._creation import tensor
-            index = tensor([i for i, c in enumerate(counts) for _ in range(c)],
-                           dtype=repeats.dtype, device=self._device)
+            _check_result_size(self, total, n)
+            # slice i is taken where arange(total) passes the running sum of the counts
+            positions = OPS["arange"].binding(total, dtype=repeats.dtype, device=self._device)
+            index = OPS["searchsorted"].call(repeats.cumsum(0), positions, False, True, None,
+                                             None).to(repeats.dtype)
             return OPS["index_select"].call(self, dim, index)
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
     if output_size is not None and output_size != n * repeats:
         raise RuntimeError("allocated size does not match required size")
+    _check_result_size(self, n * repeats, n)
     shape = list(self._shape)
     r = self.unsqueeze(dim + 1).expand(shape[:dim + 1] + [repeats] + shape[dim + 1:])
     shape[dim] *= repeats
