@@ -406,6 +406,26 @@ def test_grid_sample_errors():
         check(fn, *args)
 
 
+@pytest.mark.parametrize("nd", [2, 3])
+@pytest.mark.parametrize("channels", [0, 2])
+@pytest.mark.parametrize("dtypes", [("int64", "float32"), ("float32", "float64"),
+                                    ("float32", "complex64"), ("float16", "float16")])
+def test_grid_sampler_dtype_checks(nd, channels, dtypes):
+    # an empty result: no dtype check in PyTorch's 2d kernel, the input's only in its 3d one
+    x = make((2, channels) + (3,) * nd, dtypes[0])
+    g = _grid((2,) + (2,) * nd + (nd,), dtype=dtypes[1])
+    check(lambda m, x, g: m.grid_sampler(x, g, 0, 0, False), x, g, rtol=2e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "bool", "float16", "complex64"])
+@pytest.mark.parametrize("size", [(2, 3, 4, 5), (2, 3, 1, 5, 3)])
+def test_affine_grid_generator_dtypes(dtype, size):
+    # integer grids: the scaled steps truncated; a unit dim refused for 16-bit floats
+    theta = make((2,) + ((2, 3) if len(size) == 4 else (3, 4)), dtype)
+    for ac in (False, True):
+        check(lambda m, t: m.affine_grid_generator(t, size, ac), theta, rtol=2e-2, atol=2e-2)
+
+
 def test_affine_grid():
     t2 = mindtorch.tensor(RNG.standard_normal((2, 2, 3)), dtype=mindtorch.float32)
     t3 = mindtorch.tensor(RNG.standard_normal((2, 3, 4)))

@@ -8,6 +8,7 @@ is differentiable too; no backend has kernels for these ops.
 import itertools
 import warnings
 
+from ..._dtype import scalar_type_name as _type_name
 from ..._shapes import numel as _count
 from ..registry import OPS, define, derivative
 from .pooling import check_dtype
@@ -21,10 +22,8 @@ _GRID_PADDING = {"zeros": 0, "border": 1, "reflection": 2}
 
 
 def check_grid_sampler(input, grid, interpolation_mode):
-    """PyTorch's checks of grid_sampler's arguments (2d sampling)."""
-    if input.dtype is not grid.dtype:
-        raise RuntimeError(f"grid_sampler(): expected input and grid to have same dtype, but "
-                           f"input has {input.dtype} and grid has {grid.dtype}")
+    """PyTorch's checks of grid_sampler's arguments; True when the result is empty (then
+    its 2d kernel checks no dtype, its 3d one the input's only)."""
     if input.ndim not in (4, 5) or input.ndim != grid.ndim:
         raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of "
                            f"dimensions, but got input with sizes {list(input.shape)} and grid "
@@ -43,7 +42,15 @@ def check_grid_sampler(input, grid, interpolation_mode):
                                f"dimension {i} being empty")
     if interpolation_mode == 2 and input.ndim == 5:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
-    check_dtype(f"grid_sampler_{input.ndim - 2}d_cpu_kernel_impl", input, "f")
+    if input.ndim == 5:
+        check_dtype("grid_sampler3d_cpu", input, "f")
+    if input.shape[0] * input.shape[1] * _count(grid.shape[1:-1]) == 0:
+        return True
+    check_dtype("grid_sampler_2d_cpu_kernel_impl", input, "f")
+    if grid.dtype is not input.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(input.dtype)} but found "
+                           f"{_type_name(grid.dtype)}")
+    return False
 
 
 def _reflect(x, twice_low, twice_high, vectorized):
@@ -207,7 +214,8 @@ def _product(factors):
 
 
 def _grid_sampler_nd(input, grid, interpolation_mode, padding_mode, align_corners):
-    check_grid_sampler(input, grid, interpolation_mode)
+    if check_grid_sampler(input, grid, interpolation_mode):
+        return input.new_zeros(tuple(input.shape[:2]) + tuple(grid.shape[1:-1]))
     taps = _Taps(input, grid, interpolation_mode, padding_mode, align_corners)
     out = None
     for pos, weight, _ in taps.points:
@@ -277,9 +285,13 @@ def _base_grid(like, size, align_corners):
 
     def steps(n):
         if n <= 1:
+            if like.dtype in (M.float16, M.bfloat16):  # (PyTorch's at::tensor(0, ...))
+                raise NotImplementedError(f'"tensor_cpu" not implemented for '
+                                          f'\'{_type_name(like.dtype)}\'')
             return M.zeros(1, dtype=like.dtype, device=like.device)
         r = M.linspace(-1, 1, n, dtype=like.dtype, device=like.device)
-        return r if align_corners else r * (n - 1) / n
+        # (PyTorch copies the scaled steps into the grid: truncated for integer dtypes)
+        return r if align_corners else (r * (n - 1) / n).to(like.dtype)
 
     spatial = tuple(size[2:])
     nd = len(spatial)
