@@ -267,3 +267,10 @@ def test_softmax_dtype_refusal_names_pytorchs_kernel_and_skips_empty(name, shape
     if m.numel() == 0:
         assert_same(getattr(mindtorch, name)(m, dim),
                     getattr(torch, name)(torch.ones(shape, dtype=getattr(torch, dtype)), dim))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_silu_of_16_bit_floats_in_float32(dtype):
+    x = M.linspace(-12, 12, 4001).to(getattr(M, dtype))[::2]
+    assert_same(MF.silu(x), TF.silu(torch.linspace(-12, 12, 4001).to(getattr(torch, dtype))[::2]),
+                rtol=1e-3, atol=0)

@@ -596,3 +596,12 @@ def test_diff_of_order_zero_ignores_prepend_and_append():
 def test_angle_conversions_refuse_complex(name):
     same_error(lambda: getattr(mindtorch.ones(2, dtype=mindtorch.complex64), name)(),
                lambda: getattr(torch.ones(2, dtype=torch.complex64), name)())
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.diff(L.ones(4, dtype=L.int64), -1, -3),    # order before dim
+    lambda L: L.diff(L.ones(()), 1, -3),                    # rank before dim
+    lambda L: L.ones(4).diff(n=-2, dim=4), lambda L: L.diff(L.ones(4), 1, 4),
+])
+def test_diff_checks_before_dim(call):
+    same_error(lambda: call(mindtorch), lambda: call(torch))

@@ -527,3 +527,14 @@ def test_bernoulli_out_only_without_p():
     out = mindtorch.empty(3)
     assert mindtorch.bernoulli(mindtorch.ones(3), out=out) is out
     assert out.tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("train", [True, False, None])
+@pytest.mark.parametrize("dtype", ["float32", "int64", "complex64"])
+def test_native_dropout_of_an_empty_input(train, dtype):
+    # PyTorch returns before any check: the mask has the input's dtype
+    out, mask = mindtorch.native_dropout(mindtorch.ones(0, 4, dtype=getattr(mindtorch, dtype)),
+                                         0.3, train)
+    tout, tmask = torch.native_dropout(torch.ones(0, 4, dtype=getattr(torch, dtype)), 0.3, train)
+    assert (str(out.dtype), str(mask.dtype), tuple(mask.shape)) == \
+        (str(tout.dtype), str(tmask.dtype), tuple(tmask.shape))

@@ -433,3 +433,18 @@ def test_mvlgamma_refuses_bool_before_p(p):
     from reference import same_error
     same_error(lambda: mindtorch.mvlgamma(mindtorch.ones(3, dtype=mindtorch.bool), p),
                lambda: torch.mvlgamma(torch.ones(3, dtype=torch.bool), p))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int32"])
+def test_trigamma_is_pytorchs_series(dtype):
+    # at the poles sin(pi x) does not round to 0: PyTorch gives large finite values
+    x = mindtorch.tensor([0.0, -1.0, -2.0, -5.0, -0.0, 0.3, -2.5, 3.0, 1e30, -1e30, 7e4,
+                          math.nan, math.inf, -math.inf]).to(getattr(mindtorch, dtype))
+    assert_same(mindtorch.polygamma(1, x), torch.polygamma(1, to_torch(x)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("eps", [None, 0.1])
+def test_logit_of_16_bit_floats_rounds_every_step(dtype, eps):
+    x = mindtorch.linspace(0.0001, 0.9999, 3001).to(getattr(mindtorch, dtype))
+    assert_same(mindtorch.logit(x, eps), torch.logit(to_torch(x), eps), rtol=0, atol=0)

@@ -98,8 +98,12 @@ def _logit(self, eps=None):
     a = arr(self).astype(np.float32 if out.itemsize == 2 else out.np)
     if eps is not None and eps >= 0:
         a = np.clip(a, eps, 1 - eps)
+    # 16-bit floats: every step rounded to the dtype, as PyTorch's kernel computes them
+    r = (lambda v: v.astype(out.np).astype(np.float32)) if out.itemsize == 2 else \
+        (lambda v: v)
     with np.errstate(all="ignore"):
-        return wrap(np.log(a / (1 - a)), out)
+        a = r(a)
+        return wrap(np.log(r(a / r(1 - a))), out)
 
 
 def _polygamma(n, self):
@@ -108,8 +112,28 @@ def _polygamma(n, self):
     a = arr(self).astype(np.float32 if out.itemsize == 2 else out.np)
     from scipy import special
     with np.errstate(all="ignore"):
-        r = special.psi(a) if n == 0 else special.polygamma(n, a)
-    return wrap(np.asarray(r).astype(a.dtype), out)
+        r = special.psi(a) if n == 0 else _trigamma(a) if n == 1 else special.polygamma(n, a)
+        return wrap(np.asarray(r).astype(a.dtype), out)
+
+
+def _trigamma(x):
+    """PyTorch's calc_trigamma (reflection below 0.5, six recurrence steps, asymptotic
+    series), in x's dtype: at the poles (non-positive integers) sin(pi x) does not round to
+    0, so PyTorch's values there are large finite numbers, not inf."""
+    t = x.dtype.type
+    pi = t(np.pi)
+    neg = x < t(0.5)
+    with np.errstate(all="ignore"):
+        s = np.sin(pi * x)
+        result = np.where(neg, -(pi * pi) / (s * s), t(0)).astype(x.dtype)
+        x = np.where(neg, t(1) - x, x)
+        for _ in range(6):
+            result = result + t(1) / (x * x)
+            x = x + t(1)
+        ixx = t(1) / (x * x)
+        result = result + (t(1) + t(1) / (t(2) * x) + ixx * (
+            t(1 / 6) - ixx * (t(1 / 30) - ixx * t(1 / 42)))) / x
+        return np.where(neg, -result, result)
 
 
 def _airy_ai(a):

@@ -371,7 +371,10 @@ def check_gelu(self, approximate):
 def _silu(self):
     if self.dtype.kind not in "fc":
         _floating("silu_cpu", self)
-    return self * self.sigmoid()
+    if self.dtype.is_complex:
+        return self * self.sigmoid()
+    x = _up(self)  # PyTorch's x / (1 + exp(-x)), 16-bit floats in float32
+    return _down(x / ((-x).exp() + 1), self)
 
 
 # -- backward formulas (PyTorch's derivatives.yaml) --------------------------------------

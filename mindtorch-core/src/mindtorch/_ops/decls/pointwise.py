@@ -10,7 +10,7 @@ import math
 from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
-from ..registry import OPS, define, derivative, nondifferentiable, overload
+from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name, define_inplace
 
 POINTWISE = ("pointwise",)
@@ -450,13 +450,26 @@ def _nan_to_num(self, nan=0.0, posinf=None, neginf=None):
     return M.where(self == -math.inf, info.min if neginf is None else fit(neginf), r)
 
 
-def _diff(self, n=1, dim=-1, prepend=None, append=None):
-    """n-th forward difference along dim (xor for bool), after prepend/append."""
-    import mindtorch as M
+def _check_diff(self, n):
     if self.ndim == 0:
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
+
+
+def _diff_route(args, kwargs):
+    """diff's checks before the binding wraps dim (PyTorch checks them first)."""
+    self = args[0] if args else kwargs.get("input", kwargs.get("self"))
+    n = args[1] if len(args) > 1 else kwargs.get("n", 1)
+    if isinstance(self, Tensor) and type(n) is int:
+        _check_diff(self, n)
+    return args, kwargs
+
+
+def _diff(self, n=1, dim=-1, prepend=None, append=None):
+    """n-th forward difference along dim (xor for bool), after prepend/append."""
+    import mindtorch as M
+    _check_diff(self, n)
     parts = [t for t in (prepend, self, append) if t is not None]
     if any(t.ndim != self.ndim for t in parts):
         raise RuntimeError("diff expects prepend or append to be the same dimension as input")
@@ -500,8 +513,8 @@ def _declare_composites():
     for name, factor in (("deg2rad", math.pi / 180), ("rad2deg", 180 / math.pi)):
         define_inplace(define(f"{name}(Tensor self) -> Tensor",
                               decomposition=lambda self, f=factor, n=name: _angle(self, f, n)))
-    define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None)"
-           " -> Tensor", decomposition=_diff)
+    route_overloads(define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, "
+                           "Tensor? append=None) -> Tensor", decomposition=_diff), _diff_route)
     define("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None)"
            " -> Tensor", decomposition=_nan_to_num, out=True)
     close = "Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False"

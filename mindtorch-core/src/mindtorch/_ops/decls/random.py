@@ -286,6 +286,8 @@ def _check_dropout_p(p):
 
 def _native_dropout(input, p, train=True):
     import mindtorch as M
+    if not input.numel():  # PyTorch returns early: a mask of input's dtype, no checks
+        return input.clone(), M.empty_like(input)
     if train is False:  # PyTorch: an identity with an all-true mask
         return input.clone(), M.ones_like(input, dtype=M.bool)
     if input.dtype.kind not in "fc":
