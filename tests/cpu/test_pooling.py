@@ -180,6 +180,17 @@ def test_max_pool_index_and_nan_conventions():
         check(fn, x)
 
 
+@pytest.mark.parametrize("nd", [2, 3])
+def test_avg_pool_int64_extremes(nd):
+    # sums wrap in int64, then C++ division truncates toward zero (also the minimum)
+    info = np.iinfo(np.int64)
+    data = np.resize([info.min, info.max, 3, -7, 0, info.min, 1, -1], (1, 2) + (4,) * nd)
+    x = mindtorch.tensor(data)
+    for k, divisor in ((1, None), (2, None), (2, -3), (3, 2)):
+        check(lambda m, x: getattr(F(m), f"avg_pool{nd}d")(x, k, None, 0, False, True,
+                                                            divisor), x)
+
+
 def test_avg_pool_int64_truncates():
     x = mindtorch.tensor([[[-1, -2, 3, 4, -5, -7, 1]]])
     for fn in (lambda m, x: F(m).avg_pool1d(x, 2), lambda m, x: F(m).avg_pool1d(x, 3, 2, 1),
@@ -333,6 +344,10 @@ ARGUMENT_FORMS = [
     lambda m, x: _aten(m, "_adaptive_avg_pool3d")(x[None], 0),
     lambda m, x: _aten(m, "adaptive_max_pool2d")(x, 2)[1],
     lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x, (-2, 2)),
+    # lp_pool1d's kernel_size goes to avg_pool1d as it is; an empty unpooled output
+    lambda m, x: F(m).lp_pool1d(x[0], 3.0, (), -1),
+    _unpool(1, 0),
+    _unpool(2, 0),
 ]
 
 

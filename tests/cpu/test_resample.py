@@ -300,6 +300,20 @@ def test_pixel_unshuffle_empty_input_is_returned_as_is(shape):
     check(lambda m, x: F(m).pixel_shuffle(x, 2), make(shape))
 
 
+@pytest.mark.parametrize("kind", ["reflection", "replication"])
+@pytest.mark.parametrize("shape,pad", [((2, 3, 4), (-2, -2)), ((2, 3, 4, 5), (0, 0, -2, -2)),
+                                       ((2, 3, 4, 5), (-5, 0, -2, -2)),
+                                       ((2, 3, 4, 5), (0, 0, -3, -2)),
+                                       ((2, 3, 3, 4, 5), (0, 0, 0, 0, -2, -1)),
+                                       ((2, 3, 3, 4, 5), (-5, 0, -4, 0, -2, -1))])
+def test_pad_negative_to_empty(kind, shape, pad):
+    # PyTorch refuses an output only when every padded dim is empty
+    from mindtorch._ops import OPS
+    name = f"{kind}_pad{len(pad) // 2}d"
+    check(lambda m, x: (getattr(torch._C._nn, name) if m is torch else OPS[name].binding)(
+        x, pad), make(shape))
+
+
 @pytest.mark.parametrize("pad", [[1, 2, 1], [1], [1, 1, 1, 1, 1], [1, 2, 1, 1, 1, 1, 1, 1], [],
                                  [3, 3], [1, 1, -3, -1], [1, 0, 2]])
 def test_pad_circular_lengths(pad):

@@ -173,8 +173,9 @@ def _avg_divisor(sizes, k, s, p, out, count_include_pad, divisor_override, dtype
 
 
 def _divide(acc, div, empty):
-    if acc.dtype.kind == "i":  # C++ integer division: truncation toward zero
-        q = np.abs(acc) // div * np.sign(acc)
+    if acc.dtype.kind == "i":  # C++ integer division: truncation toward zero (the floor
+        # division corrected, so that the wrapped sums' extremes divide right too)
+        q = acc // div + ((acc % div != 0) & ((acc < 0) != (div < 0)))
     else:
         q = acc / div
     return np.where(empty, 0, q)
@@ -300,6 +301,8 @@ def _adaptive_max(nd):
 def _max_unpool(nd):
     def kernel(self, indices, output_size, stride=None, padding=None):
         shape = P.max_unpool_plan(nd, self, indices, output_size, stride, padding)
+        if 0 in shape:  # (PyTorch checks no index then)
+            return wrap(np.zeros(shape, self.dtype.np), self.dtype)
         lead, plane = shape[:-nd], int(np.prod(output_size))
         values = arr(self).reshape(lead + (-1,))
         index = arr(indices).reshape(lead + (-1,))

@@ -440,9 +440,8 @@ def unpool_output_size(self, kernel, stride, padding, output_size):
 def _lp_pool(nd):
     def lp_pool(self, norm_type, kernel_size, stride=None, ceil_mode=False):
         import mindtorch as M
-        if nd == 1:
-            k = kernel_size if isinstance(kernel_size, int) else tuple(kernel_size)[0]
-            count = k
+        if nd == 1:  # (a sequence fails in avg_pool1d, or multiplying by it)
+            count = kernel_size
         else:  # F unpacks _pair / _triple(kernel_size) first (its ValueError)
             ks = _ntuple(kernel_size, nd)
             if len(ks) < nd:

@@ -61,11 +61,14 @@ def pad_plan(kind, nd, self, padding):
                                f"corresponding input dimension, but got: padding ({lo}, {hi}) "
                                f"at dimension {dim} of input {list(shape)}")
         out[dim] = shape[dim] + lo + hi
-    if min(out[ndim - nd:]) < 1:
+    if max(out[ndim - nd:]) < 1:  # (PyTorch's check: some dim non-empty)
         letters = _DIMS[nd]
         raise RuntimeError(f"input ({', '.join(f'{c}: {n}' for c, n in zip(letters, shape[-nd:]))})"
                            f" is too small. Calculated output "
                            f"{' '.join(f'{c}: {n}' for c, n in zip(letters, out[-nd:]))}")
+    if min(out[ndim - nd:]) < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension "
+                           f"{min(out[ndim - nd:])}: {out}")
     check_dtype(f"{kind}_pad{nd}d", self, "fiuc")
     return tuple(out)
 
