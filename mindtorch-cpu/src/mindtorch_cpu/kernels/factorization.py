@@ -12,6 +12,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import factorization as F
 from mindtorch._ops.decls import factorization_householder as H_
 from mindtorch._ops.decls import factorization_lu as LU_
+from mindtorch._ops.decls import factorization_spectral as S
 
 from .._np import arr, wrap
 
@@ -203,7 +204,7 @@ def qr(A, mode="reduced"):
 
 
 def eigh(A, UPLO="L"):
-    (_, real), (_, dt) = F.eigh_meta(A, UPLO)
+    (_, real), (_, dt) = S.eigh_meta(A, UPLO)
     a = arr(A)
     if a.shape[-1] == 0:
         return wrap(np.zeros(a.shape[:-1], real.np), real), wrap(np.zeros(a.shape, dt.np), dt)
@@ -223,7 +224,7 @@ def eigh(A, UPLO="L"):
 
 
 def eig(A):
-    (_, c), _ = F.eig_meta(A)
+    (_, c), _ = S.eig_meta(A)
     a = arr(A)
     if a.shape[-1] == 0 or 0 in a.shape[:-2]:
         return wrap(np.zeros(a.shape[:-1], c.np), c), wrap(np.zeros(a.shape, c.np), c)
@@ -234,7 +235,7 @@ def eig(A):
 
 
 def svd(A, full_matrices=True, driver=None):
-    (ushape, dt), (sshape, real), (vshape, _) = F.svd_meta(A, full_matrices, driver)
+    (ushape, dt), (sshape, real), (vshape, _) = S.svd_meta(A, full_matrices, driver)
     a = arr(A)
     if 0 in a.shape:  # (identity) singular vectors of an empty matrix
         eye = lambda shape: np.array(np.broadcast_to(

@@ -4,6 +4,7 @@ lstsq's residuals assume full rank (their size depends on the data on other devi
 from mindtorch._ops.decls import factorization as F
 from mindtorch._ops.decls import factorization_householder as H
 from mindtorch._ops.decls import factorization_lu as LU
+from mindtorch._ops.decls import factorization_spectral as S
 
 RULES = {
     "linalg_inv_ex": F.inv_meta,
@@ -13,9 +14,9 @@ RULES = {
     "linalg_solve_triangular": F.solve_triangular_meta,
     "linalg_cholesky_ex": F.cholesky_meta,
     "linalg_qr": F.qr_meta,
-    "linalg_eigh": F.eigh_meta,
-    "linalg_eig": F.eig_meta,
-    "linalg_svd": F.svd_meta,
+    "linalg_eigh": S.eigh_meta,
+    "linalg_eig": S.eig_meta,
+    "linalg_svd": S.svd_meta,
     "linalg_lstsq": F.lstsq_meta,
     "linalg_matrix_exp": F.matrix_exp_meta,
     "linalg_lu_factor_ex": lambda A, pivot=True, check_errors=False: LU.lu_factor_meta(
