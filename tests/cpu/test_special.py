@@ -448,3 +448,18 @@ def test_trigamma_is_pytorchs_series(dtype):
 def test_logit_of_16_bit_floats_rounds_every_step(dtype, eps):
     x = mindtorch.linspace(0.0001, 0.9999, 3001).to(getattr(mindtorch, dtype))
     assert_same(mindtorch.logit(x, eps), torch.logit(to_torch(x), eps), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["airy_ai", "bessel_j0", "bessel_j1", "bessel_y0",
+                                  "bessel_y1"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bessel_and_airy_follow_pytorchs_expansions(name, dtype):
+    # large arguments: PyTorch's expansions in the input's dtype (float32 rounding of
+    # x - pi/4 included); airy_ai: NaN at +-inf, 0 beyond 103.892
+    rng = np.random.default_rng(3)
+    values = np.concatenate([
+        [math.nan, math.inf, -math.inf, 0.0, -0.0, 1e30, -1e30, 1e-30, 65504.0, 70000.0, 0.5,
+         -2.5, 2.09, -2.09, 5.0, -5.0, 103.9], rng.standard_normal(200) * 3,
+        rng.standard_normal(200) * 1e4])
+    m = mindtorch.tensor(values).to(getattr(mindtorch, dtype))
+    assert_same(getattr(mindtorch.special, name)(m), getattr(torch.special, name)(to_torch(m)))
