@@ -605,3 +605,15 @@ def test_angle_conversions_refuse_complex(name):
 ])
 def test_diff_checks_before_dim(call):
     same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.add(L.ones(2, dtype=L.int8), 1, alpha=1000),
+    lambda L: L.sub(L.ones(2, dtype=L.int8), L.ones(2, dtype=L.int8), alpha=-129),
+    lambda L: L.add(L.ones(2, dtype=L.uint8), 1, alpha=-1),          # wraps, as in c10
+    lambda L: L.add(L.ones(2, dtype=L.float16), 1, alpha=1e6),
+    lambda L: L.add(L.ones(2, dtype=L.int8), 1, alpha=2 ** 63),
+    lambda L: L.ones(2, dtype=L.int8).add_(1, alpha=300),
+])
+def test_alpha_converted_to_the_result_dtype_checked(call):
+    same_error(lambda: call(mindtorch), lambda: call(torch))

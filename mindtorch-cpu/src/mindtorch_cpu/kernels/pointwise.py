@@ -145,6 +145,7 @@ def _scaled(fn, self, other, alpha):
     if isinstance(alpha, complex) and dt.kind != "c":
         raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex "
                            "number.")
+    checked_scalar(alpha, dt)  # alpha is converted to the result dtype (checked)
     a, b = _operand(self, dt), _operand(other, dt)
     try:
         with np.errstate(all="ignore"):
