@@ -294,3 +294,22 @@ def test_inplace_scans_refuse_bool(name, shape):
     def call(L):
         return getattr(L.ones(shape, dtype=L.bool), name)(0)
     same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+@pytest.mark.parametrize("out", [
+    lambda L: (L.empty(3), L.empty(3, dtype=L.int32)),
+    lambda L: (L.empty(3), L.empty(3)),                       # exponent must be int32
+    lambda L: (L.empty(3, dtype=L.float64), L.empty(3, dtype=L.int32)),
+    lambda L: L.empty(3),                                     # a tuple is required
+])
+def test_frexp_out_tuple(out):
+    same_error(lambda: mindtorch.frexp(mindtorch.ones(3), out=out(mindtorch)),
+               lambda: torch.frexp(torch.ones(3), out=out(torch)))
+    m_out, t_out = out(mindtorch), out(torch)
+    try:
+        expected = torch.frexp(torch.tensor([3.0, 0.25, -5.0]), out=t_out)
+    except (RuntimeError, TypeError):
+        return
+    got = mindtorch.frexp(mindtorch.tensor([3.0, 0.25, -5.0]), out=m_out)
+    assert got.mantissa is m_out[0] and got.exponent is m_out[1]
+    assert_same(tuple(got), tuple(expected))

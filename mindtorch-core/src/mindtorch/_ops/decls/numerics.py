@@ -3,7 +3,7 @@ observations (cov, corrcoef), integration (trapezoid, cumulative_trapezoid), ren
 unravel_index, vander, fill_diagonal_, the in-place scans, and the size predicates.
 All but frexp decompose into other ops."""
 from ..._dtype import scalar_type_name as _type_name
-from ..registry import OPS, define, derivative, route_overloads
+from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import inplace_via, write_into
 
 
@@ -46,6 +46,27 @@ def frexp_meta(self):
     _frexp_check(self)
     M = _M()
     return (self.shape, self.dtype), (self.shape, M.int32)
+
+
+def _frexp_public(binding):
+    """frexp(input, *, out=(mantissa, exponent)) with PyTorch's dtype checks of out."""
+    def frexp(*args, out=None, **kwargs):
+        if out is None:
+            return binding(*args, **kwargs)
+        from ..dispatch import write_out
+        from .sorting import _tuple_out
+        ret = _tuple_out("frexp", ["mantissa", "exponent"], out, args, kwargs)
+        mantissa, exponent = binding(*args, **kwargs)
+        if out[0].dtype is not mantissa.dtype:
+            raise RuntimeError(f"torch.frexp() expects mantissa to have dtype "
+                               f"{_type_name(mantissa.dtype).lower()} but got "
+                               f"{_type_name(out[0].dtype).lower()}")
+        if out[1].dtype is not _M().int32:
+            raise RuntimeError(f"torch.frexp() expects exponent to have int dtype but got "
+                               f"{_type_name(out[1].dtype).lower()}")
+        op = OPS["frexp"]
+        return ret(write_out(op, out[0], mantissa), write_out(op, out[1], exponent))
+    return frexp
 
 
 def _holds(t):
@@ -335,7 +356,8 @@ def _declare():
            decomposition=_complex)
     define("polar(Tensor abs, Tensor angle) -> Tensor", method=False, out=True,
            decomposition=_polar)
-    define("frexp(Tensor self) -> (Tensor mantissa, Tensor exponent)", out=True)
+    overload(define("frexp(Tensor self) -> (Tensor mantissa, Tensor exponent)", out=True),
+             _frexp_public)
     define("cov(Tensor self, *, int correction=1, Tensor? fweights=None, "
            "Tensor? aweights=None) -> Tensor", decomposition=_cov)
     define("corrcoef(Tensor self) -> Tensor", decomposition=_corrcoef)
