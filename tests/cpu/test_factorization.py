@@ -471,6 +471,15 @@ def test_svd_of_non_finite_input(dtype):
     check(lambda m, t: L(m).svd(t)[1], inf[0], meta=False, **tol)
 
 
+@pytest.mark.parametrize("driver", ["gelsd", "gelss"])
+def test_lstsq_of_non_finite_input(driver):
+    """LAPACK's failure is a RuntimeError (LinAlgError), as PyTorch's (an internal assert)."""
+    a, b = _with(NAN, shape=(4, 3), where=(1, 1)), rand((4, 2))
+    check(lambda m, x, y: L(m).lstsq(x, y, driver=driver), a, b, meta=False)
+    with pytest.raises(mindtorch.linalg.LinAlgError):
+        mindtorch.linalg.lstsq(a, b, driver=driver)
+
+
 def test_eig_eigh_of_non_finite_input():
     """eig refuses infs and NaNs (RuntimeError), eigvals gives NaN for those matrices;
     eigh's LAPACK failure on NaN is a LinAlgError (not NumPy's)."""

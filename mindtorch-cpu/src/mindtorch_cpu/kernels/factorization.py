@@ -298,8 +298,13 @@ def lstsq(A, B, rcond=None, driver=None):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for idx in np.ndindex(*batch):
-                sol, _, rank, s = _sla().lstsq(a[idx], b[idx], cond=rcond, check_finite=False,
-                                            lapack_driver=lapack_driver)
+                try:
+                    sol, _, rank, s = _sla().lstsq(a[idx], b[idx], cond=rcond,
+                                                   check_finite=False,
+                                                   lapack_driver=lapack_driver)
+                except ValueError as e:  # (SciPy's LinAlgError: LAPACK failed on NaN/inf)
+                    raise F.LinAlgError(f"torch.linalg.lstsq: LAPACK's {lapack_driver} "
+                                        f"failed: {e}") from None
                 x[idx], ranks[idx] = sol, rank
                 if s is not None:
                     svs[idx] = s
