@@ -110,16 +110,21 @@ def _pad_circular(self, pad):
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
     out = self.new_empty(shape)
     dst, src = out, self
-    for dim, lo, hi in _pad_pairs(pad, self.ndim):
-        dst = dst.narrow(dim, max(lo, 0), shape[dim] - max(lo, 0) - max(hi, 0))
-        src = src.narrow(dim, max(-lo, 0), self.shape[dim] - max(-lo, 0) - max(-hi, 0))
+    for dim, lo, hi in _pad_pairs(pad, self.ndim):  # (C++ slices: ends wrap, then clamp)
+        lead = (slice(None),) * dim
+        dst = dst[lead + (slice(max(lo, 0), shape[dim] - max(hi, 0)),)]
+        src = src[lead + (slice(max(-lo, 0), self.shape[dim] - max(-hi, 0)),)]
     dst.copy_(src)
     for dim, lo, hi in _pad_pairs(pad, self.ndim)[:n]:
         size = shape[dim]
-        if lo > 0:
+        # (a side wider than what was kept: PyTorch leaves values uninitialized; skipped)
+        if 0 < lo <= size - lo - max(hi, 0):
             out.narrow(dim, 0, lo).copy_(out.narrow(dim, size - lo - max(hi, 0), lo))
-        if hi > 0:
-            out.narrow(dim, size - hi, hi).copy_(out.narrow(dim, max(lo, 0), hi))
+        if hi > 0:  # PyTorch's copy, element by element, may read what it wrote: periodic
+            start, period = max(lo, 0), size - max(lo, 0) - hi
+            for off in range(0, hi if period > 0 else 0, max(period, 1)):
+                n = min(period, hi - off)
+                out.narrow(dim, size - hi + off, n).copy_(out.narrow(dim, start + off, n))
     return out
 
 
