@@ -207,6 +207,16 @@ def test_interpolate_non_finite_input(mode, shape, size, dtype):
               rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("size,scales", [((8, 3), (1.5, None)), ((4, 14), (None, 0.7)),
+                                         ((8, 14), (0.3, 3.0)), ((5, 9), (1.5, 0.4))])
+def test_upsample_nearest2d_ignores_scales_of_unchanged_or_doubled_sizes(size, scales):
+    # PyTorch's 2d nearest kernel (small outputs) copies or halves indices, whatever scale
+    from mindtorch._ops import OPS
+    x = make((2, 3, 4, 7), "float64")
+    check(lambda m, x: (torch._C._nn.upsample_nearest2d if m is torch else
+                        OPS["upsample_nearest2d"].binding)(x, list(size), *scales), x)
+
+
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
 @pytest.mark.parametrize("channels", [3, 6])  # PyTorch's AVX2 path (<= 4) and generic one
 def test_interpolate_uint8_fixed_point(mode, channels):

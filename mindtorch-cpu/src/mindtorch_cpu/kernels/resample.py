@@ -312,6 +312,13 @@ def _upsample_uint8(a, output_size, align_corners, scales, size):
     return a.copy()
 
 
+def _channels_last(t):
+    """Whether a 4-d tensor is laid out channels last (PyTorch's is_contiguous test)."""
+    n, c, h, w = t._shape
+    expected = {1: 1, 3: c, 2: w * c, 0: h * w * c}
+    return all(t._shape[i] == 1 or t.stride()[i] == expected[i] for i in range(4))
+
+
 def _upsample(name):
     nd, mode, _ = R.UPSAMPLE[name]
 
@@ -322,7 +329,13 @@ def _upsample(name):
             size = 4 if mode == "cubic" else 2
             out = _upsample_uint8(arr(self), output_size, align_corners, scales, size)
             return wrap(out, self.dtype)
-        taps = _taps(name, self._shape[2:], output_size, align_corners, scales, self.dtype)
+        # PyTorch's nearest 2d kernel for channels-last inputs of more than 3 channels or
+        # small outputs (its nearest_idx) copies equal sizes and halves indices for doubled
+        # ones, whatever the scale, as its backward kernels
+        shortcut = name == "upsample_nearest2d" and (
+            sum(output_size) <= 128 or self._shape[1] > 3 and _channels_last(self))
+        taps = _taps(name, self._shape[2:], output_size, align_corners, scales, self.dtype,
+                     backward=shortcut)
         a = arr(self)
         if not mode.startswith("nearest"):
             a = a.astype(_work_dtype(self.dtype))
