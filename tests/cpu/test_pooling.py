@@ -348,6 +348,10 @@ ARGUMENT_FORMS = [
     lambda m, x: F(m).lp_pool1d(x[0], 3.0, (), -1),
     _unpool(1, 0),
     _unpool(2, 0),
+    # empty results: no kernel runs, so no dtype is refused
+    lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x[:0].to(m.complex64), (2, 1)),
+    lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x[:0].long(), (2, 1)),
+    lambda m, x: F(m).max_unpool1d(x[:1, :2, 0, :3].long(), x[:1, :2, 0, :3].long() * 0, 0),
 ]
 
 

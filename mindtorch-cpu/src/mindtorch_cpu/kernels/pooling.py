@@ -251,6 +251,8 @@ def _adaptive_steps(sizes, out):
 def _adaptive_avg(nd):
     def kernel(self, output_size):
         shape = P.adaptive_plan(f"adaptive_avg_pool{nd}d", self, nd, output_size)
+        if 0 in shape:
+            return wrap(np.zeros(shape, self.dtype.np), self.dtype)
         # (PyTorch's 3d kernel sums 16-bit floats in their own type, rounding each step)
         a = _work(self) if nd == 2 else arr(self)
         sizes, out = a.shape[-nd:], tuple(output_size)
