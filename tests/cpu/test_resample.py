@@ -327,9 +327,20 @@ def test_pad_negative_to_empty(kind, shape, pad):
 @pytest.mark.parametrize("pad", [[1, 2, 1], [1], [1, 1, 1, 1, 1], [1, 2, 1, 1, 1, 1, 1, 1], [],
                                  [3, 3], [1, 1, -3, -1], [1, 0, 2]])
 def test_pad_circular_lengths(pad):
+    _check_pad_circular(pad, (1, 2, 3, 4))
+
+
+@pytest.mark.parametrize("pad", [[-1, 4], [-2, 3, 0, 1], [0, 3, -1, 0]])
+def test_pad_circular_wider_than_kept(pad):
+    # a right side wider than the kept input: PyTorch's element-by-element copy re-reads
+    # what it wrote (periodic), along the last dim
+    _check_pad_circular(pad, (2, 3, 4))
+
+
+def _check_pad_circular(pad, shape):
     # PyTorch's _pad_circular: 1 or 2 non-padded dims (an odd last value is ignored)
     from mindtorch._ops import OPS
-    x = make((1, 2, 3, 4))
+    x = make(shape)
     check(lambda m, x: (torch.ops.aten._pad_circular if m is torch else
                         OPS["_pad_circular"].binding)(x, pad), x, meta=False)
 
