@@ -775,3 +775,21 @@ def test_empty_strided_negative_strides(size, stride):
         result = make(mindtorch)
         assert (tuple(result.shape), result.stride(), str(result.dtype)) == (
             tuple(expected.shape), expected.stride(), str(expected.dtype))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int16", "int32", "int64"])
+@pytest.mark.parametrize("args", [(-1, 2, 4), (-1, 2, 7, 2), (0, 3, 4), (-1.5, 2.5, 5),
+                                  (2, -1, 4), (-1, 2, 4, -2.0), (-1, 2, 4, 0.5), (0, 30, 4),
+                                  (0, 20, 3, 10.0), (-1, 2, 1), (0, 2, 3, float("nan"))])
+def test_logspace_integral(dtype, args):
+    # PyTorch's integral kernel: ends converted to the dtype, a double step, float(base) **
+    # exponent, C++'s conversion (out of range and NaN: the lowest value); bool refused
+    def run(L):
+        return L.logspace(*args, dtype=getattr(L, dtype))
+    try:
+        expected = run(torch)
+    except (RuntimeError, NotImplementedError) as e:
+        with pytest.raises(type(e)):
+            run(mindtorch)
+        return
+    assert_same(run(mindtorch), expected)

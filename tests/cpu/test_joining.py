@@ -160,3 +160,16 @@ def test_repeat_interleave_huge_repeats(repeats, dim):
     if dim == 0 and len(repeats) == 3 and min(repeats) >= 0 and sum(repeats) < 100:
         assert_same(mindtorch.repeat_interleave(mindtorch.tensor(repeats)),
                     torch.repeat_interleave(torch.tensor(repeats)))
+
+
+@pytest.mark.parametrize("dtypes", [("bfloat16", "int64", "0-dim float32"),
+                                    ("int32", "0-dim float32"),
+                                    ("float16", "0-dim float64"), ("uint8", "0-dim int64"),
+                                    ("float32", "0-dim complex128"), ("bool", "0-dim int64")])
+def test_block_diag_promotes_as_result_type(dtypes):
+    # a 0-dim input takes part in the dtype as a scalar would (torch.result_type)
+    def run(L):
+        ts = [L.full((), -1, dtype=getattr(L, d.split()[-1])) if d.startswith("0-dim")
+              else L.ones(2, 3, dtype=getattr(L, d)) for d in dtypes]
+        return L.block_diag(*ts)
+    assert_same(run(mindtorch), run(torch))

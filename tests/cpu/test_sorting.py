@@ -656,3 +656,49 @@ def test_isin_test_elements_layout(n_elements, layout):
             run(mindtorch)
         return
     assert_same(run(mindtorch), expected)
+
+
+@pytest.mark.parametrize("weight_shape,weight_dtype", [((8,), "float64"), ((2, 4), "float64"),
+                                                       ((7,), "float64"), ((8,), "float32")])
+def test_histogram_weight_flattened(weight_shape, weight_dtype):
+    # PyTorch flattens input and weight: only their sizes must agree (then the dtypes)
+    def run(L):
+        w = L.arange(8, dtype=getattr(L, weight_dtype)).reshape(weight_shape)
+        return L.histogram(L.linspace(-1, 1, 8, dtype=L.float64).reshape(1, 8), 4,
+                           range=(-1.0, 1.0), weight=w, density=True)
+    try:
+        expected = run(torch)
+    except RuntimeError:
+        with pytest.raises(RuntimeError):
+            run(mindtorch)
+        return
+    assert_same(run(mindtorch), expected)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "bool", "float32", "complex64"])
+@pytest.mark.parametrize("dim", [3, 1, None, (0, 5)])
+def test_nanmean_dtype_checked_before_dim(dtype, dim):
+    def run(L):
+        return L.nanmean(L.ones(3, 4, dtype=getattr(L, dtype)), dim)
+    try:
+        expected = run(torch)
+    except (RuntimeError, IndexError) as e:
+        with pytest.raises(type(e)):
+            run(mindtorch)
+        return
+    assert_same(run(mindtorch), expected)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0,), (2, 3), ()])
+@pytest.mark.parametrize("dim", [0, -1])
+def test_mode_complex_empty_result_returned(shape, dim):
+    # PyTorch returns an empty (or 0-dim) input's result before it refuses complex
+    def run(L):
+        return tuple(L.mode(L.zeros(shape, dtype=L.complex64), dim))
+    try:
+        expected = run(torch)
+    except (NotImplementedError, IndexError) as e:
+        with pytest.raises(type(e)):
+            run(mindtorch)
+        return
+    assert_same(run(mindtorch), expected)

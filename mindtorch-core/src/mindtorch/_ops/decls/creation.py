@@ -360,9 +360,38 @@ def _logspace(start, end, steps, base, dtype, device):
     # computed in double (as PyTorch's step arithmetic is) and rounded once to dtype
     import mindtorch as M
     dtype = dtype or D.get_default_dtype()
+    if steps > 1 and (dtype is D.bool or dtype.kind in "ui"):
+        return _logspace_integral(start, end, steps, base, dtype, device)
     wide = M.complex128 if dtype.is_complex else M.float64
     exponents = M.linspace(start, end, steps, dtype=wide, device=device)
     return M.pow(float(base), exponents).to(dtype)
+
+
+def _logspace_integral(start, end, steps, base, dtype, device):
+    """PyTorch's integral logspace: start and end converted to dtype, a double step between
+    them, float(base) ** exponent in double, converted as its C++ cast does on x86 (values
+    out of the int32 range, int64 for int64, and NaN become the lowest value; narrower
+    types keep the low bits)."""
+    import mindtorch as M
+    if dtype is D.bool:
+        raise _not_implemented("logspace_cpu", dtype)
+    start, end, _ = linspace_plan(start, end, steps, dtype)
+    s, e = (int(v.real if isinstance(v, complex) else v) for v in (start, end))
+    if dtype.itemsize < 8:  # the ends as the dtype holds them, subtracted as C++ ints
+        bits = dtype.itemsize * 8
+        s, e = ((v % 2 ** bits) - (2 ** bits if dtype.kind == "i" and v % 2 ** bits >=
+                                   2 ** (bits - 1) else 0) for v in (s, e))
+    step = (e - s) / (steps - 1)
+    i = M.arange(steps, dtype=M.float64, device=device)
+    half = steps // 2
+    exponents = M.where(i < half, s + step * i, e - step * (steps - 1 - i))
+    base32 = M.tensor(float(base), dtype=M.float32).item()
+    values = M.pow(base32, exponents)
+    wide = 2 ** 63 if dtype is D.int64 else 2 ** 31
+    values = values.trunc()
+    inside = (values >= -float(wide)) & (values < float(wide))
+    ints = M.where(inside, values, 0.0).to(M.int64)
+    return ints.masked_fill(~inside, -wide).to(dtype)
 
 
 def _triangle_indices(lower):

@@ -225,14 +225,14 @@ def _cartesian_prod(tensors):
 
 
 def _block_diag(tensors):
-    from ..._promotion import promote_types
+    from ..._promotion import result_type
     mats = []
     for i, t in enumerate(tensors):
         if t.ndim > 2:
             raise RuntimeError(f"torch.block_diag: Input tensors must have 2 or fewer "
                                f"dimensions. Input {i} has {t.ndim} dimensions")
         mats.append(t.reshape(1, -1) if t.ndim == 1 else t.reshape(1, 1) if t.ndim == 0 else t)
-    dtype = reduce(promote_types, (t.dtype for t in mats))
+    dtype = result_type(*tensors)  # (a 0-dim input promotes as a scalar would)
     rows, cols = sum(m._shape[0] for m in mats), sum(m._shape[1] for m in mats)
     out = OPS["zeros"].binding((rows, cols), dtype=dtype, device=mats[0]._device)
     r = c = 0

@@ -16,6 +16,7 @@ from ... import return_types
 from ..._shapes import reduced_shape
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name
+from ._prechecks import _arg, _checked_first
 
 DYNAMIC = ("dynamic_output_shape",)
 
@@ -77,9 +78,10 @@ def median_dim_shape(name, self, dim, keepdim):
 
 
 def mode_shape(self, dim, keepdim):
-    if self.dtype.is_complex:
-        raise _not_implemented("mode_cpu", self.dtype)
     _check_nonempty_dim("mode", self, dim)
+    # (PyTorch returns an empty or 0-dim input's result before it looks at the dtype)
+    if self.dtype.is_complex and self.numel() and self.ndim:
+        raise _not_implemented("mode_cpu", self.dtype)
     return reduced(self, dim, keepdim)
 
 
@@ -175,10 +177,17 @@ def histogram_plan(self, bins, range, weight):
     from ..._tensor import Tensor
     if self.dtype.kind != "f":
         raise _not_implemented("histogram_cpu", self.dtype)
-    if weight is not None and (weight.dtype is not self.dtype or weight._shape != self._shape):
-        raise RuntimeError("torch.histogramdd(): if weight tensor is provided it should have "
-                           "the same shape as the input tensor excluding its innermost "
-                           "dimension, and the same dtype as the input")
+    # (PyTorch flattens both: the input to (n, 1), the weight to (n,))
+    if weight is not None and weight.numel() != self.numel():
+        raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have "
+                           f"the same shape as the input tensor excluding its innermost "
+                           f"dimension, but got input with shape [{self.numel()}, 1] and "
+                           f"weight with shape [{weight.numel()}]")
+    if weight is not None and weight.dtype is not self.dtype:
+        raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and "
+                           f"weight tensor should have the same dtype, but got "
+                           f"input({_type_name(self.dtype)}), and "
+                           f"weight({_type_name(weight.dtype)})")
     if isinstance(bins, Tensor):
         if range is not None:
             raise TypeError("histogram(): range cannot be given together with bin edges")
@@ -343,10 +352,14 @@ def _nansum(self, dim=None, keepdim=False, dtype=None):
     return OPS["sum"].call(kept, dim, keepdim, dtype)
 
 
-def _nanmean(self, dim=None, keepdim=False, dtype=None):
+def _check_nanmean_dtype(self):
     if self.dtype.kind not in "fc":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype "
                            f"but got {_type_name(self.dtype)}")
+
+
+def _nanmean(self, dim=None, keepdim=False, dtype=None):
+    _check_nanmean_dtype(self)
     count = self.isnan().logical_not().sum(dim, keepdim)
     return _nansum(self, dim, keepdim, dtype) / count
 
@@ -692,3 +705,13 @@ def _derivatives():
 
 _declare()
 _derivatives()
+
+
+def _check_nanmean_first(args, kwargs):
+    """nanmean checks the dtype before it wraps dim."""
+    self = _arg(args, kwargs, 0, "self")
+    if hasattr(self, "_shape"):
+        _check_nanmean_dtype(self)
+
+
+_checked_first("nanmean", _check_nanmean_first)
