@@ -1,6 +1,7 @@
 """Checks PyTorch makes before it wraps `dim`: the generated binding wraps dims before the
 op runs, so where PyTorch rejects a 0-dim input, a bad size or a bad argument first, the
 op's public function (views, splitting, indexing) checks that ahead of the binding."""
+from ... import _dtype as D
 from .._argcheck import wrap_dim
 from ..registry import OPS, overload
 
@@ -73,3 +74,29 @@ def _check_movedim(args, kwargs):
                        ("destination", _wrapped(destination, self.ndim))):
         if len(set(dims)) != len(dims):
             raise RuntimeError(f"movedim: repeated dim in `{what}` ({list(dims)})")
+
+
+def _check_index_fill_first(args, kwargs):
+    """index_fill's checks PyTorch makes before it wraps dim: the value's rank, then the
+    index dtype."""
+    from ..._tensor import Tensor
+    value, index = _arg(args, kwargs, 3, "value"), _arg(args, kwargs, 2, "index")
+    if isinstance(value, Tensor) and value.ndim:
+        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
+                           f"tensor with {value.ndim} dimension(s).")
+    if isinstance(index, Tensor) and index.dtype is not D.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+
+
+def _check_narrow_copy_first(args, kwargs):
+    """PyTorch's narrow_copy refuses a 0-dim input, then a too large dim (RuntimeError;
+    only a negative dim is wrapped, with IndexError)."""
+    self, dim = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "dim")
+    if not hasattr(self, "_shape") or type(dim) is not int:
+        return
+    if not self.ndim:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if dim >= self.ndim:
+        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
+                           "but got false.  (Could this error message be improved?  If so, "
+                           "please report an enhancement request to PyTorch.)")

@@ -10,7 +10,7 @@ from ..._scalars import checked_scalar  # noqa: F401  (used by backends through 
 from ..._shapes import broadcast_shapes, numel
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import inplace_via, write_into
-from ._prechecks import _arg, _checked_first
+from ._prechecks import _arg, _check_index_fill_first, _check_narrow_copy_first, _checked_first
 
 # names c10 prints for a dtype in masked_fill's error
 _C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
@@ -359,18 +359,6 @@ def _index_fill_(self, dim, index, value):
     return self
 
 
-def _check_index_fill_first(args, kwargs):
-    """index_fill's checks PyTorch makes before it wraps dim: the value's rank, then the
-    index dtype."""
-    from ..._tensor import Tensor
-    value, index = _arg(args, kwargs, 3, "value"), _arg(args, kwargs, 2, "index")
-    if isinstance(value, Tensor) and value.ndim:
-        raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
-                           f"tensor with {value.ndim} dimension(s).")
-    if isinstance(index, Tensor) and index.dtype is not D.int64:
-        raise IndexError("index_fill_(): Expected dtype int64 for index.")
-
-
 def _check_index_reduce_name(reduce):
     if reduce not in _INDEX_REDUCTIONS:
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or "
@@ -550,20 +538,6 @@ def _select_for_scatter(t, dim, index):
         raise IndexError(f"select(): index {index} out of range for tensor of size "
                          f"{list(t._shape)} at dimension {dim}")
     return t.select(dim, index)
-
-
-def _check_narrow_copy_first(args, kwargs):
-    """PyTorch's narrow_copy refuses a 0-dim input, then a too large dim (RuntimeError;
-    only a negative dim is wrapped, with IndexError)."""
-    self, dim = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 1, "dim")
-    if not hasattr(self, "_shape") or type(dim) is not int:
-        return
-    if not self.ndim:
-        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    if dim >= self.ndim:
-        raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
-                           "but got false.  (Could this error message be improved?  If so, "
-                           "please report an enhancement request to PyTorch.)")
 
 
 def _narrow_copy(self, dim, start, length):
