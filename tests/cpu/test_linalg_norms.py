@@ -214,3 +214,18 @@ def test_cdist_special_values(p):
     x = mindtorch.tensor([[inf, 1.0], [nan, 0], [1e30, 2]], dtype=mindtorch.float64)
     y = mindtorch.tensor([[inf, 1.0], [0, nan]], dtype=mindtorch.float64)
     check(lambda m, a, b: m.cdist(a, b, p=p), x, y)
+
+
+def test_dtype_and_order_checked_before_dims():
+    x = rand((2, 3, 4))
+    for fn in (lambda m, t: L(m).matrix_norm(t, 0, dim=(0, 3)),
+               lambda m, t: L(m).matrix_norm(t.long(), 0, dim=(0, 3)),
+               lambda m, t: L(m).matrix_norm(t, 3, dim=(0, 0)),
+               lambda m, t: m.frobenius_norm(t.long(), (0, 4)),
+               lambda m, t: m.frobenius_norm(t, (0, 4)),
+               lambda m, t: m.cdist(t.to(m.bfloat16), t), lambda m, t: m.cdist(t, t.half()),
+               lambda m, t: m.cross(t[0, :, :3].bool(), t[0, :, :3].float(), dim=1),
+               lambda m, t: L(m).matrix_rank(t[0, :, :3].to(m.bfloat16), atol=0.5, rtol=0.1),
+               lambda m, t: L(m).matrix_rank(t[0, :, :3].half(), hermitian=True, atol=0.5),
+               lambda m, t: L(m).matrix_rank(t[0, :, :3].half())):
+        check(fn, x)

@@ -79,7 +79,9 @@ def inv_ex(A, check_errors=False):
 
 
 def det(A):
-    _, dt = F.det_meta(A)
+    shape, dt = F.det_meta(A)
+    if not A.numel():  # (also 16-bit floats, which NumPy's linalg lacks: 1s of 0x0 matrices)
+        return wrap(np.ones(shape, dt.np), dt)
     return wrap(np.asarray(np.linalg.det(arr(A)), dt.np), dt)
 
 
@@ -165,6 +167,8 @@ def cholesky_ex(A, upper=False, check_errors=False):
     (_, dt), _ = F.cholesky_meta(A)
     a = arr(A)
     info = np.zeros(a.shape[:-2], np.int32)
+    if not a.size:
+        return wrap(np.zeros(a.shape, dt.np), dt), wrap(info, D.int32)
     try:
         L = np.linalg.cholesky(a, upper=upper)
         # (LAPACK's potrf also stops at a NaN pivot; NumPy's may not: the first NaN on L's
@@ -206,7 +210,7 @@ def qr(A, mode="reduced"):
 def eigh(A, UPLO="L"):
     (_, real), (_, dt) = S.eigh_meta(A, UPLO)
     a = arr(A)
-    if a.shape[-1] == 0:
+    if not a.size:
         return wrap(np.zeros(a.shape[:-1], real.np), real), wrap(np.zeros(a.shape, dt.np), dt)
     try:
         w, v = np.linalg.eigh(a, UPLO=UPLO.upper())

@@ -34,7 +34,7 @@ def eps(dtype):
     return _EPS[dtype.to_real()]
 
 
-def check_matrix(A, name, *, square=True, ints=None, halves="low"):
+def check_matrix(A, name, *, square=True, ints=None, halves="low", empty_ok=True):
     """torch's checks of a (batch of) matrix argument, in its order: rank, squareness,
     dtype (RuntimeError, or NotImplementedError naming kernel `ints` where torch's
     dispatch fails first), 16-bit floats (`halves`: "low" RuntimeError, a kernel name for
@@ -54,6 +54,8 @@ def check_matrix(A, name, *, square=True, ints=None, halves="low"):
         if halves == "low":
             raise RuntimeError(f"{name}: Low precision dtypes not supported. Got "
                                f"{_type_name(dt)}")
+        if empty_ok and not A.numel():  # (PyTorch's kernel is not reached: no error)
+            return
         raise NotImplementedError(f'"{halves}" not implemented for \'{_type_name(dt)}\'')
 
 
@@ -152,7 +154,7 @@ _QR_MODES = ("reduced", "complete", "r")
 
 
 def qr_meta(A, mode="reduced"):
-    check_matrix(A, "linalg.qr", square=False, halves="geqrf_cpu")
+    check_matrix(A, "linalg.qr", square=False, halves="geqrf_cpu", empty_ok=False)
     if mode not in _QR_MODES:
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of "
                            f"'reduced' (default), 'r', or 'complete'")

@@ -22,7 +22,7 @@ def eigh_meta(A, UPLO="L"):
 def eig_meta(A, name="linalg.eig"):
     if A.dtype.kind not in "fc":
         raise RuntimeError(f"Unknown Complex ScalarType for {_type_name(A.dtype)}")
-    check_matrix(A, name, halves="linalg_eig_out_cpu")
+    check_matrix(A, name, halves="linalg_eig_out_cpu", empty_ok=False)
     c = A.dtype.to_complex()
     return (A._shape[:-1], c), (A._shape, c)
 
@@ -117,6 +117,11 @@ def _matrix_rank(A, tol=None, hermitian=False, atol=None, rtol=None):
     if A.ndim < 2:
         raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at "
                            "least 2 dimensions.")
+    if A.dtype in (D.float16, D.bfloat16) and not (tol is None and atol is None and
+                                                   rtol is None):
+        # (with tolerances PyTorch goes straight to the kernel, which lacks the dtype)
+        kernel = "linalg_eigh_cpu" if hermitian else "linalg_svd_cpu"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(A.dtype)}\'')
     if A.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
         raise RuntimeError("This function doesn't handle types other than float and double")
     if tol is not None:

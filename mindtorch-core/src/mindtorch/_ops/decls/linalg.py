@@ -453,11 +453,11 @@ def _cross(self, other, dim=None):
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got "
                            f"{self._shape[d]} and {other._shape[d]}")
     shape = broadcast_shapes(self._shape, other._shape)
+    if self.dtype is D.bool:  # (the kernel's dtype first)
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     if self.dtype is not other.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
                            f"{_type_name(other.dtype)}")
-    if self.dtype is D.bool:
-        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     a, b = self.expand(shape), other.expand(shape)
     c = [a.select(d, i) for i in range(3)]
     e = [b.select(d, i) for i in range(3)]

@@ -348,11 +348,11 @@ def _cdist(x1, x2, p=2.0, compute_mode=None):
                                f"{_type_name(t.dtype)}")
     if not p >= 0:  # (NaN too)
         raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype in (D.float16, D.bfloat16):  # (x1's kernel first)
+        raise NotImplementedError(f"\"cdist\" not implemented for '{_type_name(x1.dtype)}'")
     if x1.dtype is not x2.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(x1.dtype)} but found "
                            f"{_type_name(x2.dtype)}")
-    if x1.dtype in (D.float16, D.bfloat16):
-        raise NotImplementedError(f"\"cdist\" not implemented for '{_type_name(x1.dtype)}'")
     batch = broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
     P, R, m = x1._shape[-2], x2._shape[-2], x1._shape[-1]
     if m == 0 or P == 0 or R == 0:
@@ -426,9 +426,9 @@ def _declare():
     _str_or_number(OPS["linalg_norm"], OPS["_linalg_norm_str"], 1, "ord")
     _str_or_number(OPS["linalg_cond"], OPS["_linalg_cond_str"], 1, "p")
     _default_fro(OPS["linalg_matrix_norm"])
-    # (PyTorch checks dim's length before wrapping its dims)
-    _dim_length_first(OPS["linalg_matrix_norm"], 2, lambda A, dim, kw: len(dim) != 2 and
-                      _check_matrix_norm(A, dim, kw.get("dtype")))
+    # (PyTorch checks dim's length, and the order, before wrapping its dims)
+    _dim_length_first(OPS["linalg_matrix_norm"], 2, _matrix_norm_first)
+    _dim_length_first(OPS["frobenius_norm"], 1, lambda A, dim, kw: _float_norm_input(A))
     _dim_length_first(OPS["linalg_norm"], 2, lambda A, dim, kw: len(dim) not in (1, 2) and
                       _norm_checks(A, None, dim))
     _equal_rank(OPS["linalg_vecdot"])
@@ -457,19 +457,36 @@ def _default_fro(op):
     overload(op, make)
 
 
+_MATRIX_ORDS = (2, -2, 1, -1, _INF, -_INF)
+
+
+def _matrix_norm_first(A, dim, kwargs):
+    ord = kwargs.get("ord", "fro")
+    if isinstance(ord, (int, float)) and not isinstance(ord, bool) and ord not in _MATRIX_ORDS:
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if len(dim) != 2:
+        _check_matrix_norm(A, dim, kwargs.get("dtype"))
+
+
+def _float_norm_input(A):
+    if A.dtype.kind not in "fc":
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {_type_name(A.dtype)} instead.")
+
+
 def _dim_length_first(op, position, check):
     """check(A, dim, kwargs) on op's arguments before the binding wraps `dim` (at
     `position`) against A's rank."""
     prev = op._public
 
     def make(generated):
-        inner = prev(generated)
+        inner = prev(generated) if prev is not None else generated
 
         def public(*args, **kwargs):
             dim = args[position] if len(args) > position else kwargs.get("dim")
-            A = args[0] if args else kwargs.get("A")
+            A = args[0] if args else kwargs.get("A", kwargs.get("self"))
             if isinstance(dim, (tuple, list)) and hasattr(A, "ndim"):
-                check(A, tuple(dim), kwargs)
+                check(A, tuple(dim), {"ord": args[1]} if len(args) > 1 else kwargs)
             return inner(*args, **kwargs)
         return public
     overload(op, make)
