@@ -274,3 +274,8 @@ def test_silu_of_16_bit_floats_in_float32(dtype):
     x = M.linspace(-12, 12, 4001).to(getattr(M, dtype))[::2]
     assert_same(MF.silu(x), TF.silu(torch.linspace(-12, 12, 4001).to(getattr(torch, dtype))[::2]),
                 rtol=1e-3, atol=0)
+
+
+def test_rrelu_training_refuses_float16():
+    same_error(lambda: M.rrelu(M.ones(2, dtype=M.float16), training=True),
+               lambda: torch.rrelu(torch.ones(2, dtype=torch.float16), training=True))

@@ -463,3 +463,14 @@ def test_bessel_and_airy_follow_pytorchs_expansions(name, dtype):
         rng.standard_normal(200) * 1e4])
     m = mindtorch.tensor(values).to(getattr(mindtorch, dtype))
     assert_same(getattr(mindtorch.special, name)(m), getattr(torch.special, name)(to_torch(m)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "complex64", "int64"])
+def test_ldexp_bool_exponent_refused_only_on_the_c_ldexp_path(dtype):
+    from reference import same_error
+
+    def call(L):
+        return L.ldexp(L.ones(2, dtype=getattr(L, dtype)), L.ones(2, dtype=L.bool))
+    same_error(lambda: call(mindtorch), lambda: call(torch))
+    if dtype in ("complex64", "int64"):
+        assert_same(call(mindtorch), call(torch))

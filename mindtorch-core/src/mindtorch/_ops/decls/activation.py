@@ -228,6 +228,8 @@ def _rrelu_(self, lower=0.125, upper=1 / 3, training=False, generator=None):
 
 
 def _rrelu_with_noise(self, noise, lower, upper, training):
+    if training and self.dtype is D.float16:  # (PyTorch's training kernel has no Half)
+        raise NotImplementedError("\"rrelu_with_noise_out_cpu\" not implemented for 'Half'")
     if training:
         return self * noise
     return _leaky_relu(self, (lower + upper) / 2)

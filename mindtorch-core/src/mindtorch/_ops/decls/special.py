@@ -138,7 +138,7 @@ def _ldexp(self, other):
     exponent read as a C int); other operands compute self * 2.0 ** other, in the
     int_to_float promotion of both."""
     M = _M()
-    if other.dtype is M.bool:
+    if other.dtype is M.bool and self.dtype.is_floating_point:  # (C's ldexp path only)
         raise NotImplementedError("\"ldexp_cpu_exp\" not implemented for 'Bool'")
     dt = _float_dtype(self, other)
     if self.dtype.is_floating_point and other.dtype.kind in "ui":
