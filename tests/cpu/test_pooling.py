@@ -351,6 +351,8 @@ ARGUMENT_FORMS = [
     # empty results: no kernel runs, so no dtype is refused
     lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x[:0].to(m.complex64), (2, 1)),
     lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x[:0].long(), (2, 1)),
+    lambda m, x: _aten(m, "_adaptive_avg_pool2d")(x.int(), (0, 0)),
+    lambda m, x: _aten(m, "_adaptive_avg_pool3d")(x[None].int(), (0, 0, 0)),
     lambda m, x: F(m).max_unpool1d(x[:1, :2, 0, :3].long(), x[:1, :2, 0, :3].long() * 0, 0),
 ]
 

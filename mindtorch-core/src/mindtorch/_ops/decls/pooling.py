@@ -170,8 +170,8 @@ def adaptive_plan(name, self, nd, output_size):
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(output_size)}"
                            f": {list(self._shape[:-nd] + tuple(output_size))}")
     shape = self._shape[:-nd] + tuple(output_size)
-    # (PyTorch's 2d average pooling runs no kernel, so checks no dtype, for an empty input)
-    if not (nd == 2 and name == "adaptive_avg_pool2d" and self.numel() == 0):
+    # (PyTorch's 2d average pooling runs no kernel, so checks no dtype, for an empty output)
+    if not (nd == 2 and name == "adaptive_avg_pool2d" and _numel(shape) == 0):
         check_dtype(name if nd == 2 else f"{name}_cpu", self, "f")
     return shape
 
