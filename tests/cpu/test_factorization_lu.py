@@ -84,6 +84,19 @@ def test_lu_solve_refuses_out_of_range_pivots(pivots):
     assert r.shape == (3, 2) and r.device.type == "meta"
 
 
+@pytest.mark.parametrize("dtype", ["int64", "bool", "float16"])
+def test_lu_of_empty_inputs_of_any_dtype(dtype):
+    """An empty input never reaches PyTorch's kernel: any dtype factorizes; lu_solve still
+    wants a floating point LU."""
+    x = mindtorch.ones((0, 3), dtype=getattr(mindtorch, dtype))
+    for fn in (lambda m, t: L(m).lu(t), lambda m, t: L(m).lu_factor(t),
+               lambda m, t: L(m).lu_factor_ex(t)):
+        check(fn, x)
+    e = mindtorch.ones((0, 0), dtype=x.dtype)
+    check(lambda m, a, b: L(m).lu_solve(a, L(m).lu_factor(a.float())[1], b), e,
+          mindtorch.ones((0, 2), dtype=x.dtype))
+
+
 def test_lu_unpack_pivots():
     """Pivots out of range are refused; with k = min(m, n) = 0 none is read (any shape)."""
     a = rand((3, 3))

@@ -31,7 +31,8 @@ def lu_factor_meta(A, pivot=True, check_errors=False, name="torch.lu_factor"):
     if A.ndim < 2:
         raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
                            f"{list(A._shape)} instead")
-    _lu_dtype(A)
+    if A.numel():  # (an empty input of any dtype never reaches the kernel)
+        _lu_dtype(A)
     _no_pivoting(pivot)
     *batch, m, n = A._shape
     batch = tuple(batch)
@@ -86,8 +87,12 @@ def lu_solve_meta(LU, pivots, B, left=True, adjoint=False):
     if pivots._shape != LU._shape[:-1]:
         raise RuntimeError(f"linalg.lu_solve: Expected LU.shape[:-1] and pivots.shape to be "
                            f"the same, but got pivots with shape {list(pivots._shape)} instead")
-    _lu_dtype(LU)
+    if LU.dtype.kind not in "fc":
+        raise RuntimeError(f"torch.linalg.lu_solve: Expected a floating point or complex tensor "
+                           f"as input. Got {_type_name(LU.dtype)}")
     shape = broadcast_shapes(LU._shape[:-2], B._shape[:-2]) + B._shape[-2:]
+    if 0 not in shape:
+        _lu_dtype(LU)
     if 0 not in shape:  # (PyTorch's kernel checks the pivots when it has work to do)
         for side, test in (("greater or equal to 1", lambda p: p < 1),
                            ("smaller or equal to LU.size(-2)", lambda p: p > n)):
