@@ -279,3 +279,13 @@ def test_silu_of_16_bit_floats_in_float32(dtype):
 def test_rrelu_training_refuses_float16():
     same_error(lambda: M.rrelu(M.ones(2, dtype=M.float16), training=True),
                lambda: torch.rrelu(torch.ones(2, dtype=torch.float16), training=True))
+
+
+@pytest.mark.parametrize("shapes", [((0,), (4,)), ((3,), (3, 1)), ((2, 3), (2, 3))])
+def test_rrelu_with_noise_shape_check(shapes):
+    s, n = shapes
+    same_error(lambda: M.rrelu_with_noise(M.ones(s), M.ones(n), 0.1, 0.3, False)
+               if hasattr(M, "rrelu_with_noise") else
+               M._ops.OPS["rrelu_with_noise"].call(M.ones(s), M.ones(n), 0.1, 0.3, False),
+               lambda: torch.ops.aten.rrelu_with_noise(torch.ones(s), torch.ones(n), 0.1, 0.3,
+                                                       False))

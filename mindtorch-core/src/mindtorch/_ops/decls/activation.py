@@ -228,6 +228,9 @@ def _rrelu_(self, lower=0.125, upper=1 / 3, training=False, generator=None):
 
 
 def _rrelu_with_noise(self, noise, lower, upper, training):
+    if noise is not None and noise.shape != self.shape:
+        raise RuntimeError(f"noise tensor shape must match self tensor shape. Got self.shape = "
+                           f"{list(self.shape)} noise.shape = {list(noise.shape)}")
     if training and self.dtype is D.float16:  # (PyTorch's training kernel has no Half)
         raise NotImplementedError("\"rrelu_with_noise_out_cpu\" not implemented for 'Half'")
     if training:
