@@ -262,3 +262,13 @@ def test_einsum_with_empty_dims(eq, shapes):
     # a size-0 dim is one the operand has, not a broadcast one (size 1)
     ts = [mindtorch.ones(s) for s in shapes]
     _check_both(lambda L, *xs: L.einsum(eq, *xs), *ts)
+
+
+@pytest.mark.parametrize("alpha, beta", [(1, 1), (2 + 1j, 0.5), (-0.5j, 0)])
+def test_addr_complex_grads(alpha, beta):
+    # vec2's gradient is grad.mT @ vec1.conj() (times conj(alpha)), as PyTorch's
+    from test_reduction import _complex_grads
+    _complex_grads(lambda L, s, a, b: L.addr(s, a, b, alpha=alpha, beta=beta),
+                   (3, 4), (3,), (4,))
+    _complex_grads(lambda L, s, a, b: L.addr(s, a, b, alpha=alpha, beta=beta),
+                   (4,), (3,), (4,), dtype="complex64")

@@ -404,3 +404,21 @@ def test_paired_mean_is_welfords(name, data, kw, transpose):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert_same(getattr(mindtorch, name)(m, **kw), getattr(torch, name)(to_torch(m), **kw))
+
+
+def _complex_grads(fn, *shapes, dtype="complex128"):
+    """fn's gradients (of |fn|.sum()) for complex inputs, in mindtorch and PyTorch."""
+    rng = np.random.default_rng(7)
+    data = [rng.standard_normal(s) + 1j * rng.standard_normal(s) for s in shapes]
+    ms = [mindtorch.tensor(d).to(getattr(mindtorch, dtype)).requires_grad_() for d in data]
+    ts = [to_torch(m).requires_grad_() for m in ms]
+    gm = mindtorch.autograd.grad(fn(mindtorch, *ms).abs().sum(), ms)
+    gt = torch.autograd.grad(fn(torch, *ts).abs().sum(), ts)
+    assert_same(tuple(gm), gt)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("dim, keepdim", [(1, False), ((0, 1), True), (0, False)])
+def test_logsumexp_complex_grad_is_conjugate(dtype, dim, keepdim):
+    # PyTorch's logsumexp_backward: grad * (self - result).exp().conj()
+    _complex_grads(lambda L, x: L.logsumexp(x, dim, keepdim), (3, 4), dtype=dtype)

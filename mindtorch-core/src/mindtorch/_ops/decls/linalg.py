@@ -743,7 +743,7 @@ _GRADS = {
     # addr promotes its operands: the products are taken in the result's dtype
     "addr": {"self": lambda grad, beta: scaled(grad, beta),
              "vec1": lambda grad, vec2, alpha: scaled(grad.mv(_as(vec2, grad).conj()), alpha),
-             "vec2": lambda grad, vec1, alpha: scaled(_h(grad).mv(_as(vec1, grad)), alpha)},
+             "vec2": lambda grad, vec1, alpha: scaled(grad.mT.mv(_as(vec1, grad).conj()), alpha)},
     "baddbmm": {"self": lambda grad, beta: scaled(grad, beta),
                 "batch1": lambda grad, batch2, alpha: scaled(grad.bmm(_h(batch2)), alpha),
                 "batch2": lambda grad, batch1, alpha: scaled(_h(batch1).bmm(grad), alpha)},

@@ -634,7 +634,7 @@ def _std_grad(grad, self, result, dim, unbiased, keepdim, correction):
 def _logsumexp_grad(grad, self, result, dim, keepdim):
     shape = tuple(self.shape)
     back = unreduce(result, shape, dim, keepdim)
-    return unreduce(grad, shape, dim, keepdim) * (self - back).exp()
+    return unreduce(grad, shape, dim, keepdim) * (self - back).exp().conj()
 
 
 def _amax_grad(grad, self, result, dim, keepdim):
