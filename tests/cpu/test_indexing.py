@@ -748,3 +748,41 @@ def test_take_along_dim_takes_indices_modulo(value):
     _agree(lambda m, dev: m.take_along_dim(m.zeros(0, 4), m.tensor([[value]]), 0))
     _agree(lambda m, dev: m.gather(m.tensor(x), 0, m.tensor([[value]])))
     _agree(lambda m, dev: m.take(m.tensor(x), m.tensor([value])))
+
+
+def same_complex_autograd(fn, make):
+    """fn(L, *make(L)) in mindtorch and PyTorch: both record, or both refuse at the call
+    with the same message (PyTorch's autograd has no complex formula for some ops)."""
+    import re
+    try:
+        expected = fn(torch, *make(torch))
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError, match=re.escape(str(e))):
+            fn(mindtorch, *make(mindtorch))
+        return
+    got = fn(mindtorch, *make(mindtorch))
+    assert got.requires_grad == expected.requires_grad
+    assert_same(got, expected)
+
+
+def _c(L, *shape, grad=True, seed=0):
+    g = np.random.default_rng(seed)
+    data = g.standard_normal(shape) + 1j * g.standard_normal(shape)
+    return L.tensor(data, dtype=L.complex64, requires_grad=grad)
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean"])
+@pytest.mark.parametrize("self_grad, source_grad, dtype", [
+    (True, True, "complex64"), (False, True, "complex64"), (True, False, "complex64"),
+    (True, True, "float32")])
+def test_index_reduce_refuses_complex_autograd(reduce, self_grad, source_grad, dtype):
+    def make(L):
+        x, s = _c(L, 5, 3, grad=self_grad), _c(L, 2, 3, grad=source_grad, seed=1)
+        if dtype == "float32":
+            x, s = x.real.detach().requires_grad_(), s.real.detach().requires_grad_()
+        return x, L.tensor([0, 3]), s
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_complex_autograd(lambda L, x, i, s: x.index_reduce(0, i, s, reduce), make)
+        # the in-place op records (as PyTorch's)
+        same_complex_autograd(lambda L, x, i, s: x.clone().index_reduce_(0, i, s, reduce), make)

@@ -542,3 +542,18 @@ def test_embedding_bag_strided_per_sample_weights():
     psw.copy_(mindtorch.tensor([0.5, 2.0, -1.0]))
     check(lambda L, w, i, o, p: L.embedding_bag(w, i, o, False, 0, False, p), make((6, 3)),
           ix([0, 2, 5]), ix([0]), psw)
+
+
+def test_embedding_refuses_complex_autograd():
+    from test_indexing import _c, same_complex_autograd
+    F = lambda L: L.nn.functional  # noqa: E731
+    same_complex_autograd(lambda L, i, w: F(L).embedding(i, w),
+                          lambda L: (L.tensor([[1, 0], [4, 4]]), _c(L, 5, 3)))
+    same_complex_autograd(lambda L, i, w: F(L).embedding(i, w, max_norm=1.0),
+                          lambda L: (L.tensor([1, 2]), _c(L, 5, 3)))
+    same_complex_autograd(lambda L, i, w: L.embedding(w, i),
+                          lambda L: (L.tensor([1, 2]), _c(L, 5, 3)))
+    same_complex_autograd(lambda L, i, w: F(L).embedding(i, w),
+                          lambda L: (L.tensor([1, 2]), _c(L, 5, 3, grad=False)))
+    same_complex_autograd(lambda L, i, w: F(L).embedding(i, w),
+                          lambda L: (L.tensor([1, 2]), _c(L, 5, 3).real))

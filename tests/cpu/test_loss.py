@@ -725,3 +725,12 @@ def test_hinge_embedding_margin_into_integer_input(margin):
     x = mindtorch.tensor([1, -2, 3], dtype=mindtorch.int8)
     t = mindtorch.tensor([1.0, -1.0, -1.0], dtype=mindtorch.float64)
     check(lambda m, x, t: _F(m).hinge_embedding_loss(x, t, margin=margin), x, t)
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_soft_margin_loss_refuses_complex_autograd(reduction):
+    from test_indexing import _c, same_complex_autograd
+    loss = lambda L, x, y: L.nn.functional.soft_margin_loss(x, y, reduction=reduction)  # noqa
+    same_complex_autograd(loss, lambda L: (_c(L, 2, 3), _c(L, 2, 3, grad=False, seed=1)))
+    same_complex_autograd(loss, lambda L: (_c(L, 2, 3), _c(L, 2, 3, seed=1)))  # target first
+    same_complex_autograd(loss, lambda L: (_c(L, 2, 3).real, _c(L, 2, 3, grad=False, seed=1).real))

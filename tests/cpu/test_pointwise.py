@@ -617,3 +617,12 @@ def test_diff_checks_before_dim(call):
 ])
 def test_alpha_converted_to_the_result_dtype_checked(call):
     same_error(lambda: call(mindtorch), lambda: call(torch))
+
+
+def test_nan_to_num_refuses_complex_autograd():
+    from test_indexing import _c, same_complex_autograd
+    same_complex_autograd(lambda L, x: L.nan_to_num(x), lambda L: (_c(L, 4),))
+    same_complex_autograd(lambda L, x: x.nan_to_num(1.0, 2.0), lambda L: (_c(L, 2, 3),))
+    same_complex_autograd(lambda L, x: x.clone().nan_to_num_(), lambda L: (_c(L, 4),))
+    same_complex_autograd(lambda L, x: L.nan_to_num(x), lambda L: (_c(L, 4).real,))
+    same_complex_autograd(lambda L, x: L.nan_to_num(x), lambda L: (_c(L, 4, grad=False),))

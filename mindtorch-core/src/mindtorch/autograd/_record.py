@@ -140,6 +140,8 @@ class _Plan:
                 raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
             self.run = self._run_formula
             self._compile(op, args, {a.name: missing for a in args if a.type in _TENSOR_TYPES})
+        if op.options.get("complex_autograd", True) is False:
+            self.run = _refusing_complex(self.run, op)
 
     def _compile(self, op, args, formulas):
         index = {_pyname(a.name): i for i, a in enumerate(args)}
@@ -377,6 +379,24 @@ class _Plan:
         if hasattr(outs, "_fields"):
             return type(outs)(*result)
         return type(outs)(result) if isinstance(outs, (tuple, list)) else outs
+
+
+_writing_into = [None]  # the op an in-place decomposition is running (see write_into)
+
+
+def _refusing_complex(run, op):
+    """PyTorch's generated autograd for ops without complex formulas: a complex output
+    refused when recorded (throw_error_for_complex_autograd), after the kernel ran."""
+    def checked(kernel, args):
+        r = run(kernel, args)
+        if _writing_into[-1] is op:  # its in-place variant records (as PyTorch's)
+            return r
+        for o in r if isinstance(r, (tuple, list)) else (r,):
+            if isinstance(o, Tensor) and o.dtype.is_complex and o._requires_grad:
+                raise RuntimeError(f"{op.name.lstrip('_')} does not support automatic "
+                                   f"differentiation for outputs with complex dtype.")
+        return r
+    return checked
 
 
 def _below_autograd(kernel, args):

@@ -3,6 +3,14 @@ from ..._dtype import scalar_type_name as _type_name
 from ..registry import OPS, define, derivative, nondifferentiable
 
 
+def refuse_complex_autograd(*names):
+    """Ops PyTorch's autograd has no complex formula for: recording one with a complex
+    output raises (see autograd/_record.py _refusing_complex)."""
+    for name in names:
+        OPS[name].options["complex_autograd"] = False
+        OPS[name]._grad_plan = None
+
+
 def define_inplace(op):
     """Declare `op.name + '_'`, writing op's result into self.  Decomposes into the
     out-of-place op plus copy_, with PyTorch's checks on dtype and shape; a backend may
@@ -37,7 +45,11 @@ def write_into(self, op, args, check=None):
     from ...autograd import _record
     recording = _record.recording(self, *args)
     src = self.clone() if recording and _record.reads_self(op) else self
-    result = op.call(src, *args)
+    _record._writing_into.append(op)
+    try:
+        result = op.call(src, *args)
+    finally:
+        _record._writing_into.pop()
     if check is not None:
         check(self, result)
     if recording and result._grad_fn is not None and self._base is None and \

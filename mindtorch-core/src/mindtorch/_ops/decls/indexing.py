@@ -9,7 +9,7 @@ from ... import _dtype as D
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
 from ..._shapes import broadcast_shapes, numel
 from ..registry import OPS, define, derivative, nondifferentiable, overload
-from ._helpers import inplace_via, write_into
+from ._helpers import inplace_via, write_into, refuse_complex_autograd
 from ._prechecks import _arg, _check_index_fill_first, _check_narrow_copy_first, _checked_first
 
 # names c10 prints for a dtype in masked_fill's error
@@ -725,6 +725,7 @@ def _slice_of(grad, dim, start, end, step):
 
 
 def _derivatives():
+    refuse_complex_autograd("index_reduce")  # (PyTorch has no complex formula)
     derivative(OPS["index"], self=_index_grad)
     derivative(OPS["index_put"], self=_index_put_self,
                values=lambda grad, indices: OPS["index"].call(grad, indices))

@@ -8,7 +8,7 @@ need index values (bounds, offsets) read them only on devices with data.
 """
 from ... import _dtype as D
 from ..registry import OPS, define, derivative, overload
-from ._helpers import _type_name
+from ._helpers import _type_name, refuse_complex_autograd
 from .layers import _M, NN, _any, _has_data
 
 
@@ -397,6 +397,7 @@ def _renorm_not_differentiable(grad):
 
 
 def _derivatives():
+    refuse_complex_autograd("embedding")  # (PyTorch has no complex formula)
     derivative(OPS["embedding"], weight=_embedding_grad)
     derivative(OPS["embedding_bag"], {"weight, per_sample_weights": _embedding_bag_grad},
                nondifferentiable_outputs=(1, 2, 3))

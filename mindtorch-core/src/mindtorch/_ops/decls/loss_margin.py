@@ -7,6 +7,7 @@ backward nodes after) and whose shared helpers they use.
 """
 from ... import _dtype as D
 from ..registry import OPS, define, derivative
+from ._helpers import refuse_complex_autograd
 from .loss import (_EPSILON, _F_ONLY, _LEGACY, _enum, _first_bad, _floating, _into,
                    _log_sigmoid, _mean_scale, _no_grad_for, _reduce, _reduce_named, _reduction,
                    _refused, _shape_of, _type_name, declare_tables)
@@ -329,6 +330,7 @@ def _declare():
 
 
 def _derivatives():
+    refuse_complex_autograd("_soft_margin_loss")  # (PyTorch has no complex formula)
     derivative(OPS["_soft_margin_loss"], self=_soft_margin_grad,
                target=_refused("soft_margin_loss", "target"))
     derivative(OPS["_multilabel_margin_loss"], self=_multilabel_margin_grad)

@@ -11,7 +11,7 @@ from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import _type_name, define_inplace
+from ._helpers import _type_name, define_inplace, refuse_complex_autograd
 
 POINTWISE = ("pointwise",)
 
@@ -582,6 +582,7 @@ BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_l
 
 
 def _derivatives():
+    refuse_complex_autograd("nan_to_num")  # (PyTorch has no complex formula)
     """Backward formulas (see registry.derivative), PyTorch's (derivatives.yaml) written
     with mindtorch ops; gradients may be returned broadcast.  Formulas ask for `result`
     rather than `self` where they can, so in-place variants need not save a copy."""
