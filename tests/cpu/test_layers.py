@@ -557,3 +557,22 @@ def test_embedding_refuses_complex_autograd():
                           lambda L: (L.tensor([1, 2]), _c(L, 5, 3, grad=False)))
     same_complex_autograd(lambda L, i, w: F(L).embedding(i, w),
                           lambda L: (L.tensor([1, 2]), _c(L, 5, 3).real))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape", [(1, 4), (0, 3), (3, 0), (2, 0), (1, 0), (2, 2)])
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+def test_pdist_half_only_refused_when_its_kernel_runs(dtype, shape, device):
+    # PyTorch computes no distance (and so checks no dtype) for < 2 rows or 0 columns
+    from reference import same_error
+    x = mindtorch.ones(shape, dtype=getattr(mindtorch, dtype), device=device)
+    same_error(lambda: mindtorch.pdist(x), lambda: torch.pdist(torch.ones(shape).to(
+        getattr(torch, dtype))))
+    if shape != (2, 2):
+        got = mindtorch.pdist(x)
+        expected = torch.pdist(torch.ones(shape).to(getattr(torch, dtype)))
+        if device == "cpu":
+            assert_same(got, expected)
+        else:
+            assert (tuple(got.shape), str(got.dtype)) == (tuple(expected.shape),
+                                                         str(expected.dtype))

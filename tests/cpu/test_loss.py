@@ -734,3 +734,25 @@ def test_soft_margin_loss_refuses_complex_autograd(reduction):
     same_complex_autograd(loss, lambda L: (_c(L, 2, 3), _c(L, 2, 3, grad=False, seed=1)))
     same_complex_autograd(loss, lambda L: (_c(L, 2, 3), _c(L, 2, 3, seed=1)))  # target first
     same_complex_autograd(loss, lambda L: (_c(L, 2, 3).real, _c(L, 2, 3, grad=False, seed=1).real))
+
+
+@pytest.mark.parametrize("dtype, tdtype, shape, weight", [
+    ("float16", "int32", (3, 4), None), ("complex64", "int32", (3, 4), None),
+    ("bfloat16", "int64", (3, 4), "float64"), ("float32", "int32", (3, 4), "float64"),
+    ("float32", "int64", (3, 4), "float64"), ("float16", "int32", (0, 4), "float64"),
+    ("int64", "int32", (0, 4), None), ("float32", "int32", (0, 4), None)])
+def test_multi_margin_loss_checks_in_pytorchs_order(dtype, tdtype, shape, weight):
+    # the kernel's dtype (NotImplementedError), then the target's (Long), then the weight's;
+    # an empty input returns before all of them
+    from reference import same_error
+    x = mindtorch.ones(shape).to(getattr(mindtorch, dtype))
+    t = mindtorch.zeros(shape[0], dtype=getattr(mindtorch, tdtype))
+    w = None if weight is None else mindtorch.ones(4, dtype=getattr(mindtorch, weight))
+    tw = None if w is None else to_torch(w)
+    mt = lambda: mindtorch.nn.functional.multi_margin_loss(x, t, weight=w)  # noqa: E731
+    th = lambda: torch.nn.functional.multi_margin_loss(to_torch(x), to_torch(t), weight=tw)  # noqa
+    same_error(mt, th)
+    if shape[0] == 0:
+        got, expected = mt(), th()
+        assert (got.dtype, got.shape) == (getattr(mindtorch, dtype), ()) and \
+            str(expected.dtype) == str(got.dtype)

@@ -338,9 +338,9 @@ def check_pdist(self, p):
         raise RuntimeError("pdist only supports floating-point dtypes")
     if p < 0:
         raise RuntimeError("pdist only supports non-negative p values")
-    if self.dtype in _HALVES:
-        raise NotImplementedError(f'"pdist" not implemented for \'{_type_name(self.dtype)}\'')
     n = self._shape[0]
+    if self.dtype in _HALVES and n > 1 and self._shape[1]:  # (else PyTorch skips its kernel)
+        raise NotImplementedError(f'"pdist" not implemented for \'{_type_name(self.dtype)}\'')
     return (n * (n - 1) // 2,)
 
 

@@ -239,8 +239,12 @@ def _multi_margin_loss(self, target, p, margin, weight, reduction):
     if weight is not None and (weight.ndim > 1 or weight.numel() != c):
         raise RuntimeError(f"inconsistent weight size, expected {c} but got "
                            f"{_shape_of(weight.shape)}")
-    _check_long(target)
+    if not self.numel():  # PyTorch returns before its kernel (unwritten: zeros here)
+        shape = (n,) if reduction == 0 and target.ndim else ()
+        return M.zeros(shape, dtype=self.dtype, device=self.device)
+    # its kernel's dtype first, then the target's and weight's data types it reads
     _floating("multi_margin_loss_cpu_kernel", self, dtypes=_SINGLE_DOUBLE)
+    _check_long(target)
     if weight is not None and weight.dtype is not self.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
                            f"{_type_name(weight.dtype)}")
