@@ -286,6 +286,65 @@ def test_rrelu_with_noise_shape_check(shapes):
     s, n = shapes
     same_error(lambda: M.rrelu_with_noise(M.ones(s), M.ones(n), 0.1, 0.3, False)
                if hasattr(M, "rrelu_with_noise") else
-               M._ops.OPS["rrelu_with_noise"].call(M.ones(s), M.ones(n), 0.1, 0.3, False),
+               M._ops.OPS["rrelu_with_noise"].call(M.ones(s), M.ones(n), 0.1, 0.3, False, None),
                lambda: torch.ops.aten.rrelu_with_noise(torch.ones(s), torch.ones(n), 0.1, 0.3,
                                                        False))
+
+
+def _rrelu_with_noise(L):
+    return torch.ops.aten.rrelu_with_noise if L is torch else \
+        mindtorch._ops.registry.OPS["rrelu_with_noise"].binding
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+def test_rrelu_with_noise_training_writes_the_noise(dtype):
+    # PyTorch draws U(lower, upper) where self <= 0 (1 elsewhere) into `noise`, and its
+    # backward multiplies by the noise as written
+    out = {}
+    for L in (mindtorch, torch):
+        x = L.tensor([[-1.0, 0.0, 2.0], [-3.0, float("nan"), 0.5]],
+                     dtype=getattr(L, dtype)).requires_grad_()
+        noise = L.full((2, 3), 7.0, dtype=getattr(L, dtype))
+        y = _rrelu_with_noise(L)(x, noise, 0.1, 0.3, True)
+        y.sum().backward()
+        out[L] = (x, noise, y)
+        assert type(y.grad_fn).__name__ == "RreluWithNoiseBackward0"
+        n = noise.float()
+        assert (n[x.detach() > 0] == 1).all() and bool((n[1, 1] == 1))  # (NaN: not <= 0)
+        drawn = n[x.detach() <= 0]
+        assert ((drawn >= 0.099) & (drawn <= 0.301)).all()
+        ref = (x.detach().float() * n)  # (PyTorch rounds input * slope once, in float)
+        ok = ~ref.isnan()
+        assert ((y.detach().float()[ok] - ref[ok]).abs() <= 0.01 * ref[ok].abs()).all()
+        assert (x.grad == noise).all()
+    x, noise, y = out[mindtorch]
+    assert_same(y, out[torch][2], atol=1, rtol=1)  # (dtype and shape: values are random)
+
+
+@pytest.mark.parametrize("self_dtype, noise_dtype, shape, training, lower, upper", [
+    ("float16", "float16", (3,), True, 0.1, 0.3), ("int64", "int64", (3,), True, 0.1, 0.3),
+    ("float32", "float64", (3,), True, 0.1, 0.3), ("float32", "float64", (3,), False, 0.1, 0.3),
+    ("float32", "float32", (2,), False, 0.1, 0.3), ("float32", "float32", (3,), True, 0.3, 0.1),
+    ("float32", "float32", (0,), True, 0.3, 0.1), ("float32", "float32", (3,), True,
+                                                    math.inf, math.inf),
+    ("float32", "float32", (3,), True, math.nan, 0.3)])
+@pytest.mark.parametrize("positive", [False, True])
+def test_rrelu_with_noise_errors(self_dtype, noise_dtype, shape, training, lower, upper,
+                                 positive):
+    # bounds are checked only when an element draws (as PyTorch's distribution is made)
+    def run(L):
+        x = L.full(shape, 1.0 if positive else -1.0).to(getattr(L, self_dtype))
+        noise = L.zeros(3, dtype=getattr(L, noise_dtype))
+        return _rrelu_with_noise(L)(x, noise, lower, upper, training)
+    same_error(lambda: run(mindtorch), lambda: run(torch))
+
+
+def test_rrelu_keeps_drawing_through_rrelu_with_noise():
+    x = mindtorch.tensor([-1.0, 2.0, -3.0], requires_grad=True)
+    y = MF.rrelu(x, 0.1, 0.3, training=True)
+    assert type(y.grad_fn).__name__ == "RreluWithNoiseBackward0"
+    y.sum().backward()
+    slope = y.detach() / x.detach()
+    assert (x.grad == slope).all() and slope[1] == 1
+    m = mindtorch.rrelu(mindtorch.tensor([-1.0], device="meta"), training=True)
+    assert (m.shape, m.dtype, m.device.type) == ((1,), mindtorch.float32, "meta")

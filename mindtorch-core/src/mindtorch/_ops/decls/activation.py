@@ -204,38 +204,65 @@ def _check_rrelu(self, lower, upper, finite=True):
     _floating("leaky_relu_cpu", self)
 
 
-def _rrelu_args(self, lower, upper, training, generator):
-    """rrelu_with_noise's arguments after self: training draws each negative element's
-    slope from U(lower, upper) (the noise); eval uses the fixed slope (lower + upper) / 2."""
-    M = _M()
-    noise = None
-    if training:
-        u = M.empty_like(self).uniform_(lower, upper, generator=generator)
-        noise = M.where(self > 0, 1, u).to(self.dtype)
-    return noise, lower, upper, training
-
-
 def _rrelu(self, lower=0.125, upper=1 / 3, training=False, generator=None):
     _check_rrelu(self, lower, upper)
-    return OPS["rrelu_with_noise"].call(self, *_rrelu_args(self, lower, upper, training,
-                                                           generator))
+    # PyTorch's rrelu: rrelu_with_noise into a fresh noise tensor
+    return OPS["rrelu_with_noise"].call(self, _M().empty_like(self), lower, upper, training,
+                                        generator)
 
 
 def _rrelu_(self, lower=0.125, upper=1 / 3, training=False, generator=None):
     _check_rrelu(self, lower, upper, finite=False)
-    return write_into(self, OPS["rrelu_with_noise"], _rrelu_args(self, lower, upper,
-                                                                 training, generator))
+    return write_into(self, OPS["rrelu_with_noise"], (_M().empty_like(self), lower, upper,
+                                                      training, generator))
 
 
-def _rrelu_with_noise(self, noise, lower, upper, training):
-    if noise is not None and noise.shape != self.shape:
+def _check_rrelu_with_noise(self, noise, training):
+    if noise.shape != self.shape:
         raise RuntimeError(f"noise tensor shape must match self tensor shape. Got self.shape = "
                            f"{list(self.shape)} noise.shape = {list(noise.shape)}")
-    if training and self.dtype is D.float16:  # (PyTorch's training kernel has no Half)
-        raise NotImplementedError("\"rrelu_with_noise_out_cpu\" not implemented for 'Half'")
+    if training:  # PyTorch's training kernel: floating types and BFloat16 (no Half)
+        if self.dtype.kind != "f" or self.dtype is D.float16:
+            raise NotImplementedError(f"\"rrelu_with_noise_out_cpu\" not implemented for "
+                                      f"'{_type_name(self.dtype)}'")
+        if noise.dtype is not self.dtype:  # (it writes the noise as self's type)
+            raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
+                               f"{_type_name(noise.dtype)}")
+
+
+def _rrelu_with_noise(self, noise, lower=0.125, upper=1 / 3, training=False, generator=None):
+    """Training draws each slope: U(lower, upper) where self <= 0, else 1, and writes them
+    into `noise` (the backward multiplies by them); eval is leaky_relu with the slope
+    (lower + upper) / 2 and leaves `noise` alone."""
+    _check_rrelu_with_noise(self, noise, training)
+    out, drawn = OPS["_rrelu_with_noise_functional"].call(self, noise, lower, upper, training,
+                                                         generator)
     if training:
-        return self * noise
-    return _leaky_relu(self, (lower + upper) / 2)
+        from ...autograd.grad_mode import no_grad
+        with no_grad():
+            noise.copy_(drawn)
+    return out
+
+
+def _rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training=False,
+                                 generator=None):
+    """rrelu_with_noise returning the noise it draws (noise_out) instead of writing it."""
+    _check_rrelu_with_noise(self, noise, training)
+    M = _M()
+    if not training:
+        return _leaky_relu(self, (lower + upper) / 2), noise.clone()
+    drawing = self <= 0
+    # PyTorch's uniform_real_distribution checks, made only for an element that draws
+    from .layers import _any
+    if not lower <= upper and _any(drawing):
+        raise RuntimeError("Expected from <= to to be true, but got false.")
+    if not float(upper) - float(lower) <= 1.7976931348623157e308 and _any(drawing):
+        raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true, "
+                           "but got false.")
+    opmath = D.float64 if self.dtype is D.float64 else D.float32
+    u = M.empty(self.shape, dtype=opmath, device=self.device).uniform_(generator=generator)
+    drawn = M.where(drawing, u * (upper - lower) + lower, 1).to(self.dtype)
+    return self * drawn, drawn
 
 
 # -- F's softmax family: the implicit dim and dtype= --------------------------------------
@@ -332,8 +359,13 @@ def _declare():
             choice = _functional_hardtanh if name == "hardtanh" else _inplace_choice(name)
             define(f"functional_{name}({_with('Tensor self', f_args, 'bool inplace=False')})"
                    f" -> Tensor", decomposition=choice, modules=F, **_HIDDEN)
-    define("rrelu_with_noise(Tensor self, Tensor? noise, Scalar lower, Scalar upper, "
-           "bool training) -> Tensor", decomposition=_rrelu_with_noise, **_HIDDEN)
+    rrelu_args = ("Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=False, "
+                  "Generator? generator=None")
+    define(f"rrelu_with_noise(Tensor self, Tensor(b!) noise, {rrelu_args}) -> Tensor",
+           tags=("random",), decomposition=_rrelu_with_noise, **_HIDDEN)
+    define(f"_rrelu_with_noise_functional(Tensor self, Tensor noise, {rrelu_args}) -> "
+           f"(Tensor, Tensor noise_out)", tags=("random",),
+           decomposition=_rrelu_with_noise_functional, **_HIDDEN)
     define("prelu(Tensor self, Tensor weight) -> Tensor", decomposition=_prelu, modules=F)
     for name, modules in INPLACE.items():
         op = define_inplace(OPS[name])
@@ -458,9 +490,9 @@ def _prelu_grads(grad, self, weight):
     return g_self, g_weight
 
 
-def _rrelu_grad(grad, self, noise, lower, upper, training):
-    if training:
-        return grad * noise
+def _rrelu_grad(grad, self, results, lower, upper, training):
+    if training:  # the slopes drawn (noise_out)
+        return grad * results[1]
     return _where(self > 0, grad, grad * ((lower + upper) / 2))
 
 
@@ -496,14 +528,17 @@ _GRADS = {
     "softshrink": {"self": _shrink_grad},
     "glu": {"self": _glu_grad},
     "prelu": {"self, weight": _prelu_grads, "name": "PreluKernelBackward0"},
-    "rrelu_with_noise": {"self": _rrelu_grad, "name": "RreluWithNoiseBackward0"},
+    "_rrelu_with_noise_functional": {"self": _rrelu_grad, "name": "RreluWithNoiseBackward0",
+                                    "nondifferentiable_outputs": (1,)},
 }
 
 
 def _derivatives():
     for name, formulas in _GRADS.items():
         formulas = dict(formulas)
-        derivative(OPS[name], name=formulas.pop("name", None), **formulas)
+        derivative(OPS[name], name=formulas.pop("name", None),
+                   nondifferentiable_outputs=formulas.pop("nondifferentiable_outputs", None),
+                   **formulas)
 
 
 _declare()

@@ -23,11 +23,16 @@ SAMPLES = {
     "hardsigmoid": _float(), "hardswish": _float(), "mish": _float(),
     "threshold": _float(0.1, 2.0) + [lambda d: ((t(d, (5,), mindtorch.int64), 1, 7), {})],
     "rrelu": _float(0.1, 0.3),  # (eval: deterministic)
-    # eval only: in training PyTorch draws the noise itself (into `noise`)
+    # training draws the noise (written into `noise`): random, compared by shape and dtype
     "rrelu_with_noise": [
-        lambda d, c=c: ((t(d, *c), t(d, *c).abs(), 0.1, 0.3, False), {})
+        lambda d, c=c, training=training: ((t(d, *c), t(d, *c).abs(), 0.1, 0.3, training), {})
+        for training in (False, True)
         for c in (((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False),
-                  ((0, 3), _f32, False), ((4,), mindtorch.float16, False))],
+                  ((0, 3), _f32, False), ((4,), mindtorch.float16, False),
+                  ((2, 3), mindtorch.bfloat16, False))],
+    "_rrelu_with_noise_functional": [
+        lambda d, c=c, training=training: ((t(d, *c), t(d, *c).abs(), 0.1, 0.3, training), {})
+        for training in (False, True) for c in (((3, 4), _f32, False), ((3, 4), _f64, True))],
     "softplus": _float(2.0, 1.0), "log_sigmoid": _float(), "hardshrink": _float(0.3),
     "softshrink": _float(0.3), "glu": [lambda d: ((t(d, (3, 4)),), {}),
                                        lambda d: ((t(d, (4, 3), _f64, True), 0), {})],
