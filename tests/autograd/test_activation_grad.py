@@ -209,10 +209,13 @@ def test_inplace_leaky_relu_negative_slope_backward_refused():
 
 
 def test_rrelu_with_noise_op():
-    # the op rrelu records: noise is the slope of each element (1 where x > 0)
+    # the op rrelu records draws the slopes into noise (1 where x > 0), as PyTorch's; the
+    # gradient is the noise drawn
     x = mindtorch.tensor([-1.0, 2.0], dtype=mindtorch.float64, requires_grad=True)
-    noise = mindtorch.tensor([0.25, 1.0], dtype=mindtorch.float64)
-    y = mindtorch._ops.OPS["rrelu_with_noise"].call(x, noise, 0.1, 0.3, True)
+    noise = mindtorch.tensor([0.25, 7.0], dtype=mindtorch.float64)
+    y = mindtorch._ops.OPS["rrelu_with_noise"].call(x, noise, 0.1, 0.3, True, None)
     (g,) = mindtorch.autograd.grad(y.sum(), [x])
-    assert y.tolist() == [-0.25, 2.0] and g.tolist() == [0.25, 1.0]
+    slope = noise[0].item()
+    assert 0.1 <= slope <= 0.3 and noise[1].item() == 1.0
+    assert y.tolist() == [-slope, 2.0] and g.tolist() == [slope, 1.0]
     assert y.grad_fn.name() == "RreluWithNoiseBackward0"
