@@ -793,3 +793,15 @@ def test_logspace_integral(dtype, args):
             run(mindtorch)
         return
     assert_same(run(mindtorch), expected)
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.empty(2 ** 50), lambda L: L.zeros(2 ** 47, dtype=L.float64),
+    lambda L: L.ones(2 ** 20).expand(2 ** 30, 2 ** 20).contiguous(),
+    lambda L: L.empty(2 ** 61, dtype=L.float64)])
+def test_allocation_beyond_memory_raises_runtime_error(make):
+    # PyTorch's allocator: RuntimeError (not numpy's MemoryError / ValueError)
+    from reference import same_error
+    same_error(lambda: make(mindtorch), lambda: make(torch))
+    with pytest.raises(RuntimeError, match="bytes"):
+        make(mindtorch)

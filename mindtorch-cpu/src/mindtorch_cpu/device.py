@@ -9,7 +9,14 @@ np = lazy("numpy", globals())  # imported with the first tensor, not at `import 
 
 
 def allocate(nbytes, index=None):
-    return np.empty(nbytes, np.uint8)
+    # PyTorch's allocator raises RuntimeError (numpy: MemoryError, or ValueError past 2**63)
+    try:
+        return np.empty(nbytes, np.uint8)
+    except MemoryError:
+        raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory: you tried to "
+                           f"allocate {nbytes} bytes.") from None
+    except ValueError:
+        raise RuntimeError(f"Storage size calculation overflowed: {nbytes} bytes") from None
 
 
 def from_host(array, index=None):
