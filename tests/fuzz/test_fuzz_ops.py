@@ -116,12 +116,6 @@ KNOWN = [
     (r"view_as_complex", r"complex32 \(ComplexHalf\) tensors are not supported",
      "a float16 input: PyTorch returns a complex32 view; mindtorch has no complex32 dtype "
      "(a missing dtype, refused with RuntimeError)"),
-    (r"rrelu_with_noise", r"args\[0\]\[4\]: False -> True",
-     "training=True: PyTorch draws the noise itself and writes it into `noise`; mindtorch's "
-     "op multiplies by the noise it is given (its rrelu draws it first) - not fixed yet"),
-    (r"multi_margin_loss", r"mindtorch raised RuntimeError: .*\nPyTorch raised "
-     r"NotImplementedError: .* not implemented for '", "PyTorch refuses the dtype of its "
-     "kernel (NotImplementedError) before mindtorch's check of the target (RuntimeError)"),
     (r"linalg_.*|svd|lstsq|cholesky.*|triangular_solve|lu.*|qr|eig.*|pinverse|det|logdet|"
      r"slogdet|matrix_exp|inverse", r"special values.*\n(.*\n)*.*(Tensor-likes|Scalars) are "
      r"not close", "non-finite values into LAPACK: results are undefined in both"),
@@ -148,9 +142,6 @@ KNOWN = [
      "double precision and rounds"),
     (r"orgqr|ormqr|householder_product|linalg_householder_product", r"special values.*\n(.*\n)*"
      r".*Greatest absolute difference: nan", "non-finite values into LAPACK"),
-    (r"pdist", r"mindtorch raised NotImplementedError: .* not implemented "
-     r"for '.*\nPyTorch returned", "an empty result of a dtype PyTorch's kernel lacks: "
-     "PyTorch returns it without running the kernel, mindtorch checks the dtype first"),
     (r"lu_unpack", r"Expected LU_pivots to have shape.*\nPyTorch returned",
      "PyTorch at fault: its lu_unpack does not check the pivots' shape (it reads k pivots per "
      "matrix wherever they are: out of bounds); mindtorch refuses pivots of another shape "
