@@ -13,7 +13,8 @@ from ... import _dtype as D
 from ..._scalars import _overflow, checked_scalar
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace, write_into
-from .pointwise import POINTWISE, _checked_out, _same_dtype, join
+from ._out_rules import _checked_out, _same_dtype
+from .pointwise import POINTWISE, join
 
 F = ("nn.functional",)
 _HIDDEN = {"function": False, "method": False}  # F only: torch has no torch.<name>

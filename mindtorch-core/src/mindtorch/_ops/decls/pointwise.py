@@ -12,6 +12,7 @@ from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name, define_inplace, refuse_complex_autograd
+from ._out_rules import EXACT_OUT, _checked_out
 
 POINTWISE = ("pointwise",)
 
@@ -301,109 +302,6 @@ def _abs_(op):
     op.decomposition = abs_
 
 
-# -- out= dtype rules stricter than "the result casts to out's dtype" ---------------------
-
-def _same_dtype(out, result, args, kwargs):
-    if out.dtype is not result.dtype:
-        raise RuntimeError(f"Found dtype {_type_name(out.dtype)} but expected "
-                           f"{_type_name(result.dtype)}")
-
-
-def _abs_out(out, result, args, kwargs):
-    # complex input: any floating out, or the input's own complex dtype (a real result
-    # must still cast to out)
-    src = args[0].dtype if args and hasattr(args[0], "dtype") else result.dtype
-    if not src.is_complex:
-        _same_dtype(out, result, args, kwargs)
-    elif out.dtype.is_complex and out.dtype is not src:
-        raise RuntimeError(f"Found dtype {_type_name(out.dtype)} but expected "
-                           f"{_type_name(src)}")
-
-
-def _signbit_out(out, result, args, kwargs):
-    if out.dtype is not _dtype.bool:
-        raise RuntimeError("signbit does not support non-boolean outputs.")
-
-
-def _where_out(out, result, args, kwargs):
-    if out.dtype is not result.dtype:
-        raise RuntimeError(f"Expected out type to be {_type_name(result.dtype)} but got "
-                           f"{_type_name(out.dtype)}")
-
-
-def _clamp_out(out, result, args, kwargs):
-    # clamp with number bounds is a unary kernel (one dtype); with tensor bounds out= only
-    # needs the result to cast
-    bounds = list(args[1:3]) + [kwargs.get("min"), kwargs.get("max")]
-    if any(b is not None and not hasattr(b, "_shape") for b in bounds):
-        _same_dtype(out, result, args, kwargs)
-
-
-def _lerp_out(out, result, args, kwargs):
-    # a weight tensor with dims makes lerp one-dtype (out included)
-    weight = args[2] if len(args) > 2 else kwargs.get("weight")
-    if getattr(weight, "_shape", ()):
-        _same_dtype(out, result, args, kwargs)
-
-
-# PyTorch's unary kernels that keep the input dtype check all operands (out included) for
-# one dtype
-EXACT_OUT = {name: _same_dtype for name in
-             ("neg", "bitwise_not", "ceil", "floor", "trunc", "round", "conj_physical",
-              "frac", "sign", "sgn")}
-EXACT_OUT.update(abs=_abs_out, signbit=_signbit_out, where=_where_out, clamp=_clamp_out,
-                 lerp=_lerp_out)
-
-
-def _where_tensors_only(args, kwargs):
-    # with out= only where(Tensor condition, Tensor input, Tensor other) exists
-    from ..._tensor import Tensor
-    values = list(args[1:3]) + [kwargs[k] for k in ("input", "self", "other") if k in kwargs]
-    for v in values:
-        if not isinstance(v, Tensor):
-            raise TypeError(f"where(): argument 'other' must be Tensor, not "
-                            f"{type(v).__name__}")
-
-
-OUT_PRECHECK = {"where": _where_tensors_only}
-
-
-def _checked_out(op, rule):
-    """op's public function checks out='s dtype with rule(out, result, args) first."""
-    from ..._tensor import Tensor
-    from ..dispatch import write_out
-    pre = OUT_PRECHECK.get(op.name)
-
-    def make(binding):
-        def checked(*args, out=None, **kwargs):
-            if out is None:
-                return binding(*args, **kwargs)
-            if not isinstance(out, Tensor):
-                raise TypeError(f"{op.name}(): argument 'out' must be Tensor, not "
-                                f"{type(out).__name__}")
-            if pre is not None:
-                pre(args, kwargs)
-            result = binding(*args, **kwargs)
-            rule(out, result, args, kwargs)
-            return write_out(op, out, result)
-        checked.__doc__ = op.text
-        if op.name == "where":
-            return _where_one_arg(checked)
-        return checked
-    overload(op, make)
-
-
-def _where_one_arg(full):
-    """torch.where(condition) is torch.nonzero(condition, as_tuple=True)."""
-    def where(*args, **kwargs):
-        if len(args) == 1 and not kwargs:
-            from ... import nonzero
-            return nonzero(args[0], as_tuple=True)
-        return full(*args, **kwargs)
-    where.__doc__ = full.__doc__
-    return where
-
-
 def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     """PyTorch's closeness: equal, or a finite |self - other| <= atol + rtol * |other|
     (integers compared in the default float dtype)."""
@@ -582,10 +480,10 @@ BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_l
 
 
 def _derivatives():
-    refuse_complex_autograd("nan_to_num")  # (PyTorch has no complex formula)
     """Backward formulas (see registry.derivative), PyTorch's (derivatives.yaml) written
     with mindtorch ops; gradients may be returned broadcast.  Formulas ask for `result`
     rather than `self` where they can, so in-place variants need not save a copy."""
+    refuse_complex_autograd("nan_to_num")  # (PyTorch has no complex formula)
     for name, formulas in _GRADS.items():
         derivative(OPS[name], **formulas, name=GRAD_NAMES.get(name))
     nondifferentiable(*(OPS[name] for name in BITWISE))
