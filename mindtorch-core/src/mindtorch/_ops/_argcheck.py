@@ -58,18 +58,52 @@ def tensor_or_scalar(op, pos, x):
     _fail(op, pos, x)
 
 
-def number_tensor(op, x):
-    """A number given for both operands of add/mul/...: the first as a 0-dim tensor
-    (ints beyond int64 fail as in PyTorch, which would make them uint64)."""
+def number_tensor(op, x, y=None, rounding_mode=None):
+    """A number given for both operands of add/mul/...: the first as a 0-dim tensor.
+    PyTorch makes an int in [2**63, 2**64) a uint64 number, which promotes with no
+    other number but a float or another uint64; mindtorch has no uint64 (see _big_numbers)."""
     from .._creation import tensor
-    if type(x) is int and not -2 ** 63 <= x < 2 ** 63:
-        if x >= 2 ** 64:
-            raise OverflowError("int too big to convert")
-        if x < 0:
-            raise OverflowError("can't convert negative int to unsigned")
-        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
-                           "attempted to promote UInt64 and Long")
+    if type(x) is int and not -2 ** 63 <= x < 2 ** 63 or \
+            type(y) is int and not -2 ** 63 <= y < 2 ** 63:
+        x = _big_numbers(op, x, y, rounding_mode)
     return tensor(x)
+
+
+# PyTorch's cpu kernel named when two uint64 numbers meet (its NotImplementedError)
+_UINT64_STUBS = {"add": "add_stub", "sub": "add_stub", "subtract": "add_stub",
+                 "floor_divide": "div_floor_cpu", "floor": "div_floor_cpu",
+                 "trunc": "div_trunc_cpu"}
+
+
+def _big_numbers(op, x, y, rounding_mode):
+    """torch.add(2**63, y) and friends, as PyTorch: returns the first number to use."""
+    def kind(v):
+        if type(v) is int and not -2 ** 63 <= v < 2 ** 63:
+            if v >= 2 ** 64:
+                raise OverflowError("int too big to convert")
+            if v < 0:
+                raise OverflowError("can't convert negative int to unsigned")
+            return "UInt64"
+        return ("Bool" if isinstance(v, bool) else "Long" if isinstance(v, int) else
+                "Double" if isinstance(v, float) else "ComplexFloat")
+    kx, ky = kind(x), kind(y)
+    if "Bool" in (kx, ky) and op.name in ("sub", "subtract"):   # checked first
+        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not "
+                           "supported. If you are trying to invert a mask, use the `~` or "
+                           "`logical_not()` operator instead.")
+    if "Double" in (kx, ky):        # a float wins: default-dtype floats, as PyTorch
+        return float(x)
+    if kx != ky:
+        raise RuntimeError("Promotion for uint16, uint32, uint64 types is not supported, "
+                           f"attempted to promote {kx} and {ky}")
+    stub = _UINT64_STUBS.get(rounding_mode or op.name)
+    if stub is not None:
+        raise NotImplementedError(f"\"{stub}\" not implemented for 'UInt64'")
+    if op.name in ("div", "divide", "true_divide"):   # true division: a float result
+        return float(x)
+    # mul: PyTorch returns a uint64 tensor, a dtype mindtorch does not have
+    raise NotImplementedError(f"{op.name}(): both operands are ints in [2**63, 2**64), "
+                              "which PyTorch computes in uint64; mindtorch has no uint64")
 
 
 def scalar(op, pos, x):

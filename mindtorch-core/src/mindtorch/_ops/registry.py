@@ -363,8 +363,9 @@ def _generate_binding(op):
 
     if tensor_names and first_tensor is None and not any(a.name == "device" for a in s.args):
         if op.options.get("numbers_as_tensors"):  # torch.add(2, 3): the first as a tensor
-            n0 = tensor_names[0][0]
-            lines.append(f"if _dev is None: {n0} = _h.number_tensor(_op, {n0}); "
+            n0, n1 = tensor_names[0][0], tensor_names[1][0]
+            rm = "rounding_mode" if "rounding_mode" in names else "None"
+            lines.append(f"if _dev is None: {n0} = _h.number_tensor(_op, {n0}, {n1}, {rm}); "
                          f"_dev = {n0}._device; _first = {n0}")
         else:
             lines.append("if _dev is None: _h.no_tensor(_op)")
