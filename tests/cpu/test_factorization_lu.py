@@ -163,3 +163,29 @@ def test_triangular_solve(upper, transpose):
     for sa, sb, db in (((3, 3), (3,), "float64"), ((3, 3), (4, 2), "float64"),
                        ((3, 3), (3, 2), "float32")):
         check(fn, rand(sa), rand(sb, db))
+
+
+def test_triangular_solve_out_tuple():
+    """out=(solution, cloned_coefficient), PyTorch's triangular_solve_out."""
+    from reference import assert_same, same_error, torch
+    A = rand((3, 3)).triu() + 3 * mindtorch.eye(3)
+    b = rand((3, 2))
+    outs = {m: (m.empty(0, dtype=m.float64), m.empty(5, dtype=m.float64))
+            for m in (mindtorch, torch)}
+    r = {m: m.triangular_solve(b if m is mindtorch else torch.tensor(b.numpy()),
+                               A if m is mindtorch else torch.tensor(A.numpy()),
+                               out=outs[m]) for m in (mindtorch, torch)}
+    assert r[mindtorch][0] is outs[mindtorch][0] and r[mindtorch].cloned_coefficient is \
+        outs[mindtorch][1]
+    assert_same(outs[mindtorch][0], outs[torch][0])
+    assert_same(outs[mindtorch][1], outs[torch][1])
+    for make in (lambda m: (m.empty(0, dtype=m.float64), m.empty(0)),
+                 lambda m: (m.empty(0),), lambda m: (m.empty(0), 1)):
+        same_error(lambda: mindtorch.triangular_solve(mindtorch.ones(3, 1), mindtorch.eye(3),
+                                                      out=make(mindtorch)),
+                   lambda: torch.triangular_solve(torch.ones(3, 1), torch.eye(3),
+                                                  out=make(torch)))
+    same_error(lambda: mindtorch.triangular_solve(mindtorch.ones(3, 1, requires_grad=True),
+                                                  mindtorch.eye(3), out=make(mindtorch)),
+               lambda: torch.triangular_solve(torch.ones(3, 1, requires_grad=True),
+                                              torch.eye(3), out=make(torch)))

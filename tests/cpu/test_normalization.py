@@ -438,3 +438,28 @@ def test_normalize_checks_dtype_before_dim():
     check(lambda L, x: F(L).normalize(x, 1.0, (0, 3)), make((2, 3, 4), "int16"))
     check(lambda L, x: F(L).normalize(x, 1.0, (0, 3)), make((2, 3, 4)))
     check(lambda L, x: F(L).normalize(input=x, dim=0), make((2, 3)))
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("dtype", ["float32", "float16"])
+def test_native_batch_norm_out_tuple(training, dtype):
+    """out=(output, save_mean, save_invstd): a plain tuple of the out tensors; evaluation
+    leaves save_mean/save_invstd as they were (PyTorch's native_batch_norm_out)."""
+    from reference import same_error
+    x = np.random.default_rng(0).standard_normal((4, 3, 2)).astype(dtype)
+    res = {}
+    for m in (mindtorch, torch):
+        args = (m.tensor(x), m.ones(3) * 2, m.zeros(3) + 0.5, m.zeros(3), m.ones(3))
+        out = (m.empty(0, dtype=getattr(m, dtype)), m.empty(0), m.full((2,), 7.0))
+        r = m.native_batch_norm(*args, training, 0.1, 1e-5, out=out)
+        assert type(r) is tuple and all(a is b for a, b in zip(r, out))
+        res[m] = out + args[3:]
+    for a, b in zip(res[mindtorch], res[torch]):
+        assert_same(a, b, rtol=2e-3, atol=1e-3)
+    for make in (lambda m: (m.empty(0, dtype=m.float64), m.empty(0), m.empty(0)),
+                 lambda m: (m.empty(0), m.empty(0), m.empty(0, dtype=m.float64)),
+                 lambda m: (m.empty(0), m.empty(0))):
+        same_error(lambda: mindtorch.native_batch_norm(
+            mindtorch.ones(4, 3), None, None, None, None, True, 0.1, 1e-5, out=make(mindtorch)),
+            lambda: torch.native_batch_norm(torch.ones(4, 3), None, None, None, None, True,
+                                            0.1, 1e-5, out=make(torch)))

@@ -413,6 +413,8 @@ def _declare():
     define("triangular_solve(Tensor self, Tensor A, bool upper=True, bool transpose=False, "
            "bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)",
            tags=("linalg",), decomposition=_triangular_solve)
+    from .sorting import _with_out  # out=(solution, cloned_coefficient), as PyTorch
+    _with_out(OPS["triangular_solve"], ["solution", "cloned_coefficient"])
     define("frobenius_norm(Tensor self, int[] dim, bool keepdim=False) -> Tensor",
            tags=("linalg",), method=False, out=True, decomposition=_frobenius_norm)
     route_overloads(define("nuclear_norm(Tensor self, int[] dim=[-2,-1], bool keepdim=False) "

@@ -280,6 +280,28 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
     return out, empty, empty.clone()
 
 
+def _native_batch_norm_public(binding):
+    """native_batch_norm(..., *, out=(output, save_mean, save_invstd)) as PyTorch's out
+    kernel: a plain tuple; in evaluation it leaves save_mean and save_invstd untouched."""
+    def native_batch_norm(*args, out=None, **kwargs):
+        if out is None:
+            return binding(*args, **kwargs)
+        from ..dispatch import write_out
+        from .sorting import _tuple_out
+        _tuple_out("native_batch_norm", ["output", "save_mean", "save_invstd"], out, args,
+                   kwargs)
+        results = binding(*args, **kwargs)
+        for o, r in zip(out, results):
+            if o.dtype is not r.dtype:
+                raise RuntimeError(f"expected scalar type {_type_name(r.dtype)} but found "
+                                   f"{_type_name(o.dtype)}")
+        training = args[5] if len(args) > 5 else kwargs["training"]
+        written = out if training else out[:1]
+        return tuple(write_out(OPS["native_batch_norm"], o, r) for o, r in
+                     zip(written, results)) + tuple(out[len(written):])
+    return native_batch_norm
+
+
 def _batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,
                 cudnn_enabled):
     if not input.numel():  # PyTorch's batch_norm: an empty input skips the kernel and its
@@ -570,8 +592,9 @@ def _declare():
     define("_batch_norm_inference(Tensor input, Tensor? weight, Tensor? bias, "
            "Tensor running_mean, Tensor running_var, float eps) -> Tensor", function=False,
            method=False, decomposition=_batch_norm_inference)
-    define(f"native_batch_norm({bn}, bool training, float momentum, float eps) {_NATIVE_OUT}",
-           method=False, decomposition=_native_batch_norm)
+    overload(define(f"native_batch_norm({bn}, bool training, float momentum, float eps) "
+                    f"{_NATIVE_OUT}", method=False, decomposition=_native_batch_norm),
+             _native_batch_norm_public)
     define(f"batch_norm({bn}, bool training, float momentum, float eps, bool cudnn_enabled) "
            f"-> Tensor", method=False, decomposition=_batch_norm)
     define("functional_batch_norm(Tensor input, Tensor? running_mean, Tensor? running_var, "
