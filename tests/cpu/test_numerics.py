@@ -69,6 +69,17 @@ def test_cov_and_corrcoef(shape, kwargs):
     both(lambda L, a: L.corrcoef(a), x)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_cov_and_corrcoef_complex(dtype):
+    # off-diagonal entries keep their imaginary parts (only the diagonal is real)
+    x = make((3, 5), dtype)
+    both(lambda L, a: L.cov(a), x)
+    both(lambda L, a, w: L.cov(a, correction=0, aweights=w), x, make((5,), "float64").abs())
+    both(lambda L, a: L.corrcoef(a), x.t().contiguous().t())
+    mt = mindtorch.cov(x)
+    assert mt.diagonal().imag.eq(0).all() and mt.imag.abs().max() > 0.1
+
+
 def test_cov_weights_and_errors():
     x = make((2, 4), "float32")
     fw, aw = mindtorch.tensor([1, 2, 1, 3]), mindtorch.tensor([0.5, 1.0, 2.0, 1.0])

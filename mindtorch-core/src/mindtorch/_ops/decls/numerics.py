@@ -137,8 +137,9 @@ def _cov(input, correction=1, fweights=None, aweights=None):
     else:
         x = x - avg.unsqueeze(1)
     c = x.mm((x * w if w is not None else x).t().conj())
-    if c.dtype.is_complex:  # PyTorch drops the (rounding) imaginary parts
-        c = M.complex(c.real, M.zeros_like(c.real))
+    if c.dtype.is_complex:  # a Hermitian product: its diagonal is real (PyTorch's BLAS
+        # gives exact zeros there; a fused multiply-add can leave rounding)
+        c = M.complex(c.real, c.imag.tril(-1) + c.imag.triu(1))
     return M.true_divide(c, norm).squeeze()
 
 

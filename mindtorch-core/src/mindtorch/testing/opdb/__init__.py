@@ -6,6 +6,7 @@ import importlib
 
 from mindtorch._ops import OPS
 
+from ._complex import with_complex
 from .core import binary_samples, unary_samples
 
 FAMILIES = ("core", "core_shapes", "core_linalg", "activation", "special", "sorting", "factorization", "conv", "pooling",
@@ -17,9 +18,10 @@ for _family in FAMILIES:
 
 def samples_for(op):
     if op.name in SAMPLES:
-        return SAMPLES[op.name]
+        return with_complex(op.name, SAMPLES[op.name])
     if op.name.endswith("_") and op.mutates and op.name[:-1] in SAMPLES:
-        return SAMPLES[op.name[:-1]]  # an in-place variant: the op's own samples
+        # an in-place variant: the op's own samples
+        return with_complex(op.name[:-1], SAMPLES[op.name[:-1]])
     if "pointwise" in op.tags:
         tensors = [a for a in op.schema.args if not a.kwarg_only]
         if len(tensors) == 1:

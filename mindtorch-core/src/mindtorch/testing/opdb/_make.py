@@ -12,7 +12,9 @@ def t(device, shape, dtype=mindtorch.float32, transposed=False):
     if transposed and len(shape) == 1:
         return t(device, (2 * shape[0],), dtype)[::2]
     made = shape[::-1] if transposed else shape
-    if dtype.is_floating_point or dtype.is_complex:
+    if dtype.is_complex:  # both parts random (a real value cast would test only half)
+        x = mindtorch.randn(made, dtype=mindtorch.complex128).to(dtype)
+    elif dtype.is_floating_point:
         x = mindtorch.randn(made).to(dtype)
     elif dtype is mindtorch.bool:
         x = mindtorch.randn(made) > 0

@@ -2,6 +2,7 @@
 joining, indexing, random); generic samples for pointwise ops (see samples_for)."""
 import mindtorch
 
+from ._complex import POINTWISE as _COMPLEX, complex_sample as _complex
 from ._make import ix as _ix, t as _t
 
 
@@ -10,12 +11,15 @@ def unary_samples(op):
               ((), mindtorch.float32, False), ((0, 3), mindtorch.float32, False),
               ((5,), mindtorch.int64, False), ((2, 3), mindtorch.bool, False),
               ((4,), mindtorch.float16, False)]
-    return [lambda d, s=s: ((_t(d, *s),), {}) for s in shapes]
+    samples = [lambda d, s=s: ((_t(d, *s),), {}) for s in shapes]
+    if op.name.removesuffix("_") in _COMPLEX:  # complex128, non-contiguous
+        samples.append(_complex(samples[1]))
+    return samples
 
 
 def binary_samples(op):
     f32, i32, f64 = mindtorch.float32, mindtorch.int32, mindtorch.float64
-    return [
+    samples = [
         lambda d: ((_t(d, (3, 1)), _t(d, (1, 4))), {}),
         lambda d: ((_t(d, (3, 4), i32), 2.5), {}),
         lambda d: ((_t(d, (2, 3), i32), _t(d, (3,), mindtorch.int64)), {}),
@@ -23,6 +27,9 @@ def binary_samples(op):
         lambda d: ((_t(d, (0, 3)), _t(d, (3,))), {}),
         lambda d: ((_t(d, (4,), mindtorch.bool), _t(d, (4,), mindtorch.uint8)), {}),
     ]
+    if op.name.removesuffix("_") in _COMPLEX:  # complex64 broadcast; complex128 with a
+        samples += [_complex(samples[0]), _complex(samples[3])]  # 0-dim complex64
+    return samples
 
 
 SAMPLES = {

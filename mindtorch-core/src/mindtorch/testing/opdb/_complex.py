@@ -1,0 +1,91 @@
+"""Complex samples: for each op PyTorch accepts complex inputs for (asked of torch 2.13 on
+the cpu: the op's first floating sample made complex), that sample again with complex
+floating tensors (float64 -> complex128, other floating dtypes -> complex64) whose
+imaginary parts are random too.  Ops not listed: PyTorch refuses complex inputs, or the
+family's samples already hold complex ones (see the family modules)."""
+import mindtorch
+
+from ._make import t
+from .factorization import _spd
+
+# Pointwise ops with generic samples (core.unary_samples / binary_samples): the in-place
+# variant `x_` gets the sample of `x` (PyTorch refuses some, e.g. abs_: checked as refusals)
+POINTWISE = frozenset("""
+    abs absolute acos acosh add arccos arccosh arcsin arcsinh arctan arctanh asin asinh atan
+    atanh conj_physical cos cosh div divide eq exp exp2 expm1 isfinite isinf isnan log log10
+    log1p log2 logical_and logical_not logical_or logical_xor mul multiply ne neg negative
+    not_equal pow reciprocal rsqrt rsub sgn sigmoid silu sin sinh sqrt square sub subtract tan
+    tanh true_divide
+""".split())
+
+# Ops with samples of their own: {op: index of the sample made complex}
+_FIRST = """
+    acosh asinh atanh float_power isreal ldexp special_expit
+    addcdiv addcmul all allclose any argwhere bmm cat copy_ diff equal fill_ gather index
+    index_add index_add_ index_copy index_copy_ index_fill index_fill_ index_put index_put_
+    index_reduce index_select isclose lerp lerp_ masked_fill_ masked_scatter masked_scatter_
+    masked_select mean mm mv nan_to_num nonzero norm positive prod put put_ scatter scatter_
+    scatter_add scatter_add_ scatter_reduce scatter_reduce_ std sum take take_along_dim var
+    where
+    addbmm addbmm_ addmm addmm_ addmv addmv_ addr addr_ baddbmm baddbmm_ chain_matmul cross
+    diag diag_embed diagflat einsum ger inner kron matmul matrix_power outer tensordot trace
+    tril tril_ triu triu_
+    _to_copy alias as_strided as_strided_ atleast_1d atleast_2d atleast_3d block_diag
+    broadcast_tensors broadcast_to cartesian_prod chunk clone column_stack combinations concat
+    concatenate contiguous diagonal diagonal_scatter dsplit dstack expand expand_as fill
+    flatten flip fliplr full_like hsplit hstack mT matrix_H meshgrid moveaxis movedim narrow
+    narrow_copy numpy_T ones_like permute ravel repeat repeat_interleave reshape reshape_as
+    roll rot90 row_stack select select_scatter slice slice_scatter split split_with_sizes
+    squeeze squeeze_ stack swapaxes swapaxes_ swapdims_ t t_ tensor_split tile transpose
+    transpose_ unbind unflatten unfold unsqueeze unsqueeze_ view view_as vsplit vstack zero_
+    zeros_like
+    corrcoef cov cumprod_ cumsum_ cumulative_trapezoid fill_diagonal_ renorm renorm_
+    trapezoid trapz vander std_mean
+    dist frobenius_norm linalg_cond linalg_cross
+    linalg_diagonal linalg_lu_solve linalg_matrix_norm linalg_multi_dot linalg_norm
+    linalg_solve_triangular linalg_tensorinv linalg_tensorsolve linalg_vander logdet lu
+    lu_solve nuclear_norm orgqr ormqr triangular_solve
+"""
+FROM_SAMPLE = {**dict.fromkeys(_FIRST.split(), 0), "count_nonzero": 2, "masked_fill": 1}
+
+c64, c128 = mindtorch.complex64, mindtorch.complex128
+# samples written out where the first floating one does not suit (cumsum(x, 1, True); a
+# Cholesky factor made complex is no Cholesky factor: its diagonal must stay real)
+_cholesky = mindtorch.linalg.cholesky
+EXTRA = {
+    "cholesky": [lambda d: ((_spd(d, (3, 3), c64),), {"upper": True})],
+    "cholesky_solve": [lambda d: ((t(d, (3, 2), c128), _cholesky(_spd(d, (3, 3), c128))), {})],
+    "cholesky_inverse": [lambda d: ((_cholesky(_spd(d, (2, 3, 3), c128)),), {}),
+                         lambda d: ((_cholesky(_spd(d, (3, 3), c64), upper=True), True), {})],
+    "cumsum": [lambda d: ((t(d, (3, 4), c64), 1), {}),
+               lambda d: ((t(d, (2, 3), c128, True), 0), {})],
+    "cumprod": [lambda d: ((t(d, (3, 4), c128, True), -1), {})],
+}
+
+
+def _complex_of(v):
+    if isinstance(v, mindtorch.Tensor) and v.dtype.is_floating_point:
+        dtype = c128 if v.dtype == mindtorch.float64 else c64
+        z = v.to(dtype)  # keeps the sample's geometry (strides)
+        if z.numel():
+            imag = mindtorch.randn(tuple(v.shape), dtype=mindtorch.float64).to(v.device)
+            z.add_(imag.to(dtype) * 1j)
+        return z
+    if isinstance(v, (list, tuple)) and not hasattr(v, "_fields"):
+        return type(v)(_complex_of(x) for x in v)
+    if isinstance(v, dict):
+        return {k: _complex_of(x) for k, x in v.items()}
+    return v
+
+
+def complex_sample(sample):
+    """`sample` with its floating tensors made complex (random imaginary parts)."""
+    return lambda d: _complex_of(sample(d))
+
+
+def with_complex(name, samples):
+    """An op's samples with its complex ones appended (see FROM_SAMPLE, EXTRA)."""
+    samples = list(samples)
+    if name in FROM_SAMPLE and FROM_SAMPLE[name] < len(samples):
+        samples.append(complex_sample(samples[FROM_SAMPLE[name]]))
+    return samples + EXTRA.get(name, [])
