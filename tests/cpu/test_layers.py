@@ -129,8 +129,32 @@ def test_embedding_errors():
         check(lambda L, i, w: F(L).embedding(i, w), *args, meta=False)  # (values: no meta)
     for pad in (10, -11):
         check(lambda L, i, w, pad=pad: F(L).embedding(i, w, padding_idx=pad), ix([1]), w)
-    with pytest.raises(NotImplementedError):
-        F(mindtorch).embedding(ix([1]), w, sparse=True)
+
+
+@pytest.mark.parametrize("bag", [False, True])
+def test_embedding_sparse_forward_as_torch_sparse_grad_refused(bag):
+    """sparse=True only makes weight's gradient sparse in PyTorch: the forward is the same;
+    mindtorch (no sparse layout) refuses that gradient at backward, never a dense one in
+    its place; per_sample_weights' gradient (dense in PyTorch too) is computed."""
+    w, i = make((6, 3)), ix([1, 2, 1, 5])
+    off = ix([0, 1])
+    fn = (lambda L, w, i: F(L).embedding_bag(i, w, off if L is mindtorch else to_torch(off),
+                                             sparse=True)) if bag else \
+        (lambda L, w, i: F(L).embedding(i, w, sparse=True))
+    assert_same(fn(mindtorch, w, i), fn(torch, to_torch(w), to_torch(i)))
+    wg = w.clone().requires_grad_()
+    with pytest.raises(NotImplementedError, match="sparse"):
+        fn(mindtorch, wg, i).sum().backward()
+    if bag:
+        res = []
+        for L in (mindtorch, torch):
+            p = (L.arange(4.0) if L is mindtorch else torch.arange(4.0)).requires_grad_()
+            ww, ii = (w, i) if L is mindtorch else (to_torch(w), to_torch(i))
+            oo = off if L is mindtorch else to_torch(off)
+            F(L).embedding_bag(ii, ww, oo, mode="sum", sparse=True,
+                               per_sample_weights=p).sum().backward()
+            res.append(p.grad)
+        assert_same(*res)
 
 
 def _bag_cases():

@@ -27,15 +27,17 @@ def _embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse
     if weight.ndim != 2:
         raise RuntimeError("'weight' must be 2-D")
     _check_indices("indices", 1, indices)
-    _no_sparse(sparse)
     rows = OPS["index_select"].call(weight, 0, indices.reshape(-1))
     return rows.reshape(indices._shape + (weight._shape[1],))
 
 
-def _no_sparse(sparse):
+def _no_sparse_grad(name, sparse):
+    """sparse=True changes only the layout of weight's gradient (PyTorch's forward is the
+    same): refused at backward, as mindtorch has no sparse tensors to return."""
     if sparse:
-        raise NotImplementedError("sparse gradients (sparse=True) are not supported by "
-                                  "mindtorch: use sparse=False")
+        raise NotImplementedError(f"{name}(sparse=True): weight's gradient would be a sparse "
+                                  f"(torch.sparse_coo) tensor, a layout mindtorch does not "
+                                  f"have; use sparse=False for a dense gradient")
 
 
 def _embedding_renorm_(self, indices, max_norm, norm_type):
@@ -101,9 +103,10 @@ def _functional_embedding(input, weight, padding_idx=None, max_norm=None, norm_t
     return OPS["embedding"].call(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
-def _embedding_grad(grad, weight_geometry, indices, padding_idx, scale_grad_by_freq):
+def _embedding_grad(grad, weight_geometry, indices, padding_idx, scale_grad_by_freq, sparse):
     """Rows of the gradient summed into the rows they were read from; none to the padding
     row; divided by each row's count with scale_grad_by_freq."""
+    _no_sparse_grad("embedding", sparse)
     M = _M()
     n, d = weight_geometry[0]
     idx = indices.reshape(-1).long()
@@ -202,7 +205,6 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, s
     fills them (offset2bag empty on its fast sum path; bag_size zeros for sum;
     max_indices bag_size again unless mode is max)."""
     M = _M()
-    _no_sparse(sparse)
     bags, pad = embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
                                    include_last_offset, padding_idx)
     n, d = indices.numel(), weight._shape[1]
@@ -314,6 +316,20 @@ def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode
     return gw, gp
 
 
+def _embedding_bag_weight_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
+                               sparse, per_sample_weights, include_last_offset, padding_idx,
+                               results):
+    _no_sparse_grad("embedding_bag", sparse)  # (per_sample_weights' gradient stays dense)
+    return _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
+                               per_sample_weights, include_last_offset, padding_idx, results)[0]
+
+
+def _embedding_bag_psw_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
+                            per_sample_weights, include_last_offset, padding_idx, results):
+    return _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
+                               per_sample_weights, include_last_offset, padding_idx, results)[1]
+
+
 def _functional_embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2,
                               scale_grad_by_freq=False, mode="mean", sparse=False,
                               per_sample_weights=None, include_last_offset=False,
@@ -399,8 +415,8 @@ def _renorm_not_differentiable(grad):
 def _derivatives():
     refuse_complex_autograd("embedding")  # (PyTorch has no complex formula)
     derivative(OPS["embedding"], weight=_embedding_grad)
-    derivative(OPS["embedding_bag"], {"weight, per_sample_weights": _embedding_bag_grad},
-               nondifferentiable_outputs=(1, 2, 3))
+    derivative(OPS["embedding_bag"], weight=_embedding_bag_weight_grad,
+               per_sample_weights=_embedding_bag_psw_grad, nondifferentiable_outputs=(1, 2, 3))
     derivative(OPS["embedding_renorm_"], self=_renorm_not_differentiable)
 
 
