@@ -45,6 +45,16 @@ _FIRST = """
     linalg_diagonal linalg_lu_solve linalg_matrix_norm linalg_multi_dot linalg_norm
     linalg_solve_triangular linalg_tensorinv linalg_tensorsolve linalg_vander logdet lu
     lu_solve nuclear_norm orgqr ormqr triangular_solve
+    _pad_circular channel_shuffle constant_pad_nd native_channel_shuffle pad pixel_shuffle
+    pixel_unshuffle reflection_pad1d reflection_pad1d_backward reflection_pad2d
+    reflection_pad2d_backward reflection_pad3d reflection_pad3d_backward replication_pad1d
+    replication_pad1d_backward replication_pad2d replication_pad2d_backward replication_pad3d
+    replication_pad3d_backward
+    col2im conv1d conv3d conv_transpose1d conv_transpose2d conv_transpose3d im2col
+    bilinear embedding embedding_renorm_ functional_embedding linear pairwise_distance
+    functional_poisson_nll_loss functional_triplet_margin_loss l1_loss poisson_nll_loss
+    soft_margin_loss triplet_margin_loss affine_grid_generator functional_silu
+    functional_softsign functional_tanhshrink normalize rms_norm
 """
 FROM_SAMPLE = {**dict.fromkeys(_FIRST.split(), 0), "count_nonzero": 2, "masked_fill": 1}
 
@@ -60,6 +70,19 @@ EXTRA = {
     "cumsum": [lambda d: ((t(d, (3, 4), c64), 1), {}),
                lambda d: ((t(d, (2, 3), c128, True), 0), {})],
     "cumprod": [lambda d: ((t(d, (3, 4), c128, True), -1), {})],
+    # reductions over dims, complex128
+    "logsumexp": [lambda d: ((t(d, (3, 4), c64), 1), {}),
+                  lambda d: ((t(d, (3, 4), c128, True), (0, 1), True), {})],
+    "sum": [lambda d: ((t(d, (2, 3, 4), c128), (0, -1)), {}),
+            lambda d: ((t(d, (3, 4), c64),), {"dtype": c128})],
+    "mean": [lambda d: ((t(d, (3, 4), c128, True), 1, True), {})],
+    "var": [lambda d: ((t(d, (3, 4), c128, True), 1), {"correction": 0, "keepdim": True})],
+    "std": [lambda d: ((t(d, (2, 3, 4), c128), (0, 2)), {})],
+    "prod": [lambda d: ((t(d, (2, 3), c128, True), 0), {})],
+    "norm": [lambda d: ((t(d, (3, 4), c128, True), 1, (1,), True), {}),
+             lambda d: ((t(d, (2, 3), c64), "fro"), {})],
+    "dot": [lambda d: ((t(d, (4,), c128), t(d, (4,), c128, True)), {})],
+    "mm": [lambda d: ((t(d, (3, 4), c128, True), t(d, (4, 2), c128)), {})],
 }
 
 
