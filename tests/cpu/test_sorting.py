@@ -702,3 +702,23 @@ def test_mode_complex_empty_result_returned(shape, dim):
             run(mindtorch)
         return
     assert_same(run(mindtorch), expected)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "bool"])
+@pytest.mark.parametrize("shape, dim", [((), 0), ((2, 0), 0), ((2, 0), 1), ((0, 3), -1),
+                                        ((3,), 0)])
+def test_cummax_kthvalue_dtype_check_only_when_a_kernel_runs(dtype, shape, dim):
+    # PyTorch copies a 0-dim input and returns empty ones without its kernel (which lacks
+    # complex, and bool for kthvalue): no dtype error there; empty-dim and k errors first
+    from reference import same_error
+    x = mindtorch.zeros(shape, dtype=getattr(mindtorch, dtype))
+    if x.numel():
+        x = x + (1j if dtype == "complex64" else True)
+    for name in ("cummax", "cummin"):
+        same_error(lambda: getattr(mindtorch, name)(x, dim),
+                   lambda: getattr(torch, name)(to_torch(x), dim))
+        if not x.dtype.is_complex or not x.ndim or not x.numel():
+            assert_same(getattr(mindtorch, name)(x, dim), getattr(torch, name)(to_torch(x), dim))
+    for k in (1, 2, 5):
+        same_error(lambda: mindtorch.kthvalue(x, k, dim),
+                   lambda: torch.kthvalue(to_torch(x), k, dim))

@@ -57,11 +57,12 @@ def topk_shape(self, k, dim):
 
 
 def kthvalue_shape(self, k, dim, keepdim):
-    if self.dtype is D.bool or self.dtype.is_complex:
-        raise _not_implemented("kthvalue_cpu", self.dtype)
+    # PyTorch's order: the empty dim, k, then (past its 0-dim copy) the kernel's dtypes
     _check_nonempty_dim("kthvalue", self, dim)
     if not 0 < k <= dim_size(self, dim):
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+    if self.ndim and (self.dtype is D.bool or self.dtype.is_complex):
+        raise _not_implemented("kthvalue_cpu", self.dtype)
     return reduced(self, dim, keepdim)
 
 
@@ -90,7 +91,8 @@ def check_cumulative(name, self):
     if name == "logcumsumexp":
         if self.dtype.kind not in "fc":
             raise _not_implemented("logcumsumexp_out_cpu", self.dtype)
-    elif self.dtype.is_complex:
+    elif self.dtype.is_complex and self.ndim and self.numel():
+        # PyTorch runs no kernel for a 0-dim (a copy) or empty input
         raise _not_implemented(f"{name}_cpu", self.dtype)
 
 

@@ -56,7 +56,15 @@ _FIRST = """
     soft_margin_loss triplet_margin_loss affine_grid_generator functional_silu
     functional_softsign functional_tanhshrink normalize rms_norm
 """
-FROM_SAMPLE = {**dict.fromkeys(_FIRST.split(), 0), "count_nonzero": 2, "masked_fill": 1}
+FROM_SAMPLE = {**dict.fromkeys(_FIRST.split(), 0), "count_nonzero": 2, "masked_fill": 1,
+               "view_dtype": 0, "bincount": 1,
+               # PyTorch casts to dtype first (dropping the imaginary parts)
+               "softmax": 1, "functional_softmax": 1,
+               # PyTorch takes these without running a kernel that lacks complex (empty
+               # inputs, a 1x1x1 adaptive average = a mean, a p=inf lp pooling = max pool)
+               "_adaptive_avg_pool2d": 2, "adaptive_avg_pool2d": 2, "adaptive_avg_pool3d": 3,
+               "batch_norm": 1, "convolution": 5, "cummax": 3, "cummin": 3, "kthvalue": 2,
+               "mode": 3, "lp_pool1d": 2, "lp_pool2d": 2, "lp_pool3d": 2, "searchsorted": 3}
 
 c64, c128 = mindtorch.complex64, mindtorch.complex128
 # samples written out where the first floating one does not suit (cumsum(x, 1, True); a
