@@ -600,3 +600,57 @@ def test_pdist_half_only_refused_when_its_kernel_runs(dtype, shape, device):
         else:
             assert (tuple(got.shape), str(got.dtype)) == (tuple(expected.shape),
                                                          str(expected.dtype))
+
+
+def _special_qkv(seed, lead, L, S, E, dtype):
+    rng = np.random.default_rng(seed)
+    arrs = [rng.standard_normal(lead + s).astype(dtype) for s in [(L, E), (S, E), (S, E)]]
+    for a in arrs:
+        for _ in range(rng.integers(0, 3)):
+            a[tuple(rng.integers(0, d) for d in a.shape)] = rng.choice([np.inf, -np.inf, np.nan])
+    return [mindtorch.tensor(a) for a in arrs], rng
+
+
+@pytest.mark.parametrize("seed", range(24))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("lead", [(2,), (2, 2)], ids=["math", "flash"])
+def test_sdpa_nonfinite_as_torch(seed, dtype, lead):
+    """NaN/inf inputs put NaN where PyTorch does: its math path (3-D here) adds a bool mask
+    or is_causal as 0 / -inf (a NaN or +inf score stays NaN); its cpu flash kernel (4-D)
+    fills the causal part with -inf and its row maximum skips NaN in the scalar tail."""
+    rng = np.random.default_rng(seed)
+    L, S = int(rng.integers(1, 11)), int(rng.integers(1, 11))
+    (q, k, v), rng = _special_qkv(seed, lead, L, S, 3, dtype)
+    kind = seed % 4
+    kw, m = {}, None
+    if kind == 1:
+        kw["is_causal"] = True
+    elif kind == 2:
+        m = mindtorch.tensor(rng.random((L, S)) < 0.5)
+    elif kind == 3:
+        a = rng.standard_normal((L, S)).astype(dtype)
+        a[rng.random((L, S)) < 0.3] = -np.inf
+        m = mindtorch.tensor(a)
+    check(lambda L_, q, k, v, m: F(L_).scaled_dot_product_attention(q, k, v, m, **kw),
+          q, k, v, m, meta=False)
+
+
+@pytest.mark.parametrize("S,pos,nan", [(3, 0, True), (8, 0, True), (9, 8, True), (9, 3, True),
+                                       (5, 4, False)])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sdpa_flash_row_of_nan_and_minus_inf(S, pos, nan, dtype):
+    """A row of -inf scores but one NaN (or +inf): PyTorch's flash kernel gives 0 when the
+    NaN sits in its scalar tail, NaN when in its vectorized part; +inf gives NaN."""
+    q = mindtorch.ones(1, 1, 1, 2, dtype=getattr(mindtorch, dtype))
+    k = mindtorch.ones(1, 1, S, 2, dtype=q.dtype)
+    k[0, 0, :, 0] = -math.inf
+    k[0, 0, pos, 0] = math.nan if nan else math.inf
+    check(lambda L_, q, k, v: F(L_).scaled_dot_product_attention(q, k, v), q, k, mindtorch.ones_like(k),
+          meta=False)
+
+
+def test_sdpa_mask_must_not_grow_the_scores():
+    """PyTorch's math path adds the mask in place: a mask broadcasting the scores to a
+    larger shape is its RuntimeError."""
+    check(lambda L_, q, k, v, m: F(L_).scaled_dot_product_attention(q, k, v, m, scale=0.5),
+          make((4, 1, 5)), make((6, 5)), make((6, 3)), make((4, 6)) > 0)

@@ -252,8 +252,11 @@ def _dropout_nd(n):
 def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
           enable_gqa=False):
     """PyTorch's math reference: softmax(q k^T * scale + mask) v, rows masked everywhere
-    giving 0 (its safe softmax); q and k each scaled by sqrt(scale) before the product."""
+    giving 0 (its safe softmax); q and k each scaled by sqrt(scale) before the product;
+    a bool mask (and is_causal) added as 0 / -inf.  Where PyTorch's cpu picks its flash
+    kernel (_flash_path) without a mask, that kernel's NaN/inf behaviour (see below)."""
     M = _M()
+    flash = attn_mask is None and _flash_path(query, key, value, dropout_p, enable_gqa)
     for t in (query, key, value):
         if t.ndim < 2:
             raise RuntimeError(f"Expected query, key, and value to all be  at least 2 "
@@ -282,22 +285,56 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         key = key.repeat_interleave(hq // hk, -3)
         value = value.repeat_interleave(hq // hv, -3)
     dt = D.float32 if query.dtype in _HALVES else query.dtype
+    if flash:
+        # the flash kernel: q @ k^T, the causal part filled with -inf, then scaled; a row
+        # whose maximum is -inf gives 0, NaN or +inf elsewhere a NaN row.  Its row maximum
+        # (_mul_reduce_max_fusion_kernel) keeps a NaN of its vectorized part but skips one
+        # in the scalar tail, the last S % lanes scores: a row of only -inf and such NaN
+        # gives 0.  Lanes of AVX2, PyTorch's cpu capability here (AVX512 would double them).
+        E = query._shape[-1]
+        attn = query.to(dt).matmul(key.to(dt).transpose(-2, -1))
+        if is_causal:
+            keep = M.ones((L, S), dtype=D.bool, device=query.device).tril()
+            attn = attn.masked_fill(keep.logical_not(), -math.inf)
+        attn = attn * (scale if scale is not None else 1 / math.sqrt(E) if E else math.inf)
+        lanes = 4 if dt is D.float64 else 8
+        tail = M.arange(S, device=query.device) >= S - S % lanes
+        top = M.where(attn.isnan() & tail, -math.inf, attn).amax(-1, keepdim=True)
+        attn = M.where(top == -math.inf, 0, attn.softmax(-1))
+        return attn.matmul(value.to(dt)).to(query.dtype)
     factor = math.sqrt(abs(scale) if scale is not None else 1 / math.sqrt(query._shape[-1]))
     q = query.to(dt) * (-factor if scale is not None and scale < 0 else factor)
     attn = q.matmul(key.to(dt).transpose(-2, -1) * factor)
     if is_causal:
         attn_mask = M.ones((L, S), dtype=D.bool, device=query.device).tril()
-    if attn_mask is not None:
-        if attn_mask.dtype is D.bool:
-            attn = attn.masked_fill(attn_mask.logical_not(), -math.inf)
-        else:
-            attn = attn + attn_mask.to(dt)
+    if attn_mask is not None:  # added, a bool mask as 0 / -inf: a NaN or +inf score stays
+        if attn_mask.dtype is D.bool:  # NaN where masked, as in PyTorch
+            attn_mask = M.zeros(attn_mask._shape, dtype=dt, device=query.device) \
+                .masked_fill(attn_mask.logical_not(), -math.inf)
+        shape = broadcast_shapes(attn._shape, attn_mask._shape)
+        if shape != attn._shape:  # PyTorch adds in place: the scores' shape must not grow
+            raise RuntimeError(f"output with shape {list(attn._shape)} doesn't match the "
+                               f"broadcast shape {list(shape)}")
+        attn = attn + attn_mask.to(dt)
     if S:  # (no keys: the empty product below gives zeros)
         masked = (attn == -math.inf).all(-1, keepdim=True)
         attn = M.where(masked, 0, attn.softmax(-1))
     if dropout_p > 0.0:
         attn = OPS["dropout"].call(attn, dropout_p, True)
     return attn.matmul(value.to(dt)).to(query.dtype)
+
+
+def _flash_path(query, key, value, dropout_p, enable_gqa):
+    """Whether PyTorch's cpu sdpa takes its flash kernel (sdp_utils_cpp's
+    use_flash_attention_cpp, no attn_mask here): no dropout; 4-D inputs of one batch
+    size (no broadcasting), one number of heads (or enable_gqa with key's and value's
+    equal and dividing query's), one head size; nonempty sequences; unit last strides."""
+    if dropout_p > 0.0 or not query.ndim == key.ndim == value.ndim == 4:
+        return False
+    (b, h, L, e), (bk, hk, S, ek), (bv, hv, _, ev) = query._shape, key._shape, value._shape
+    heads = h == hk == hv or enable_gqa and hk == hv and h % hk == 0
+    return b == bk == bv and heads and e == ek == ev and L > 0 and S > 0 and \
+        query._stride[-1] == key._stride[-1] == value._stride[-1] == 1
 
 
 # -- distances ---------------------------------------------------------------------------------
