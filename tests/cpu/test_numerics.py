@@ -69,6 +69,14 @@ def test_cov_and_corrcoef(shape, kwargs):
     both(lambda L, a: L.corrcoef(a), x)
 
 
+def test_logspace_complex_end_into_a_real_dtype_refused():
+    def run(L):
+        return L.logspace(0, 1j, 3, dtype=L.float32)
+    same_error(lambda: run(mindtorch), lambda: run(torch))
+    with pytest.raises(RuntimeError, match="logspace.*passed dtype Float"):
+        run(mindtorch)
+
+
 @pytest.mark.parametrize("dtype", ["complex64", "complex128"])
 def test_cov_and_corrcoef_complex(dtype):
     # off-diagonal entries keep their imaginary parts (only the diagonal is real)
@@ -171,7 +179,10 @@ def test_size_predicates():
 @pytest.mark.parametrize("args, kwargs", [((0, 2, 3), {}), ((0, 1, 5), {"base": 2}),
                                           ((0, 2, 3), {"dtype": "int64"}),
                                           ((-2, 2, 7), {"dtype": "float64", "base": 3.0}),
-                                          ((1, 0, 1), {}), ((0, 3, 0), {})])
+                                          ((1, 0, 1), {}), ((0, 3, 0), {}),
+                                          # complex ends: the default complex dtype
+                                          ((0, 1 + 1j, 4), {}), ((1j, 2, 3), {"base": 2}),
+                                          ((0, 2j, 3), {"dtype": "complex128"})])
 def test_logspace(args, kwargs):
     def run(L):
         kw = {k: getattr(L, v) if k == "dtype" else v for k, v in kwargs.items()}

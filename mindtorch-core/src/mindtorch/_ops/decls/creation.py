@@ -359,7 +359,13 @@ def _route_full(args, kwargs):
 def _logspace(start, end, steps, base, dtype, device):
     # computed in double (as PyTorch's step arithmetic is) and rounded once to dtype
     import mindtorch as M
-    dtype = dtype or D.get_default_dtype()
+    is_complex = any(isinstance(v, complex) for v in (start, end))
+    if is_complex and dtype is not None and not dtype.is_complex:
+        raise RuntimeError(f"torch.logspace(): inferred dtype "
+                           f"{_C_COMPLEX[D.default_complex_dtype().name]} can't be safely "
+                           f"cast to passed dtype {_type_name(dtype)}")
+    if dtype is None:  # a complex end: the default complex dtype (as linspace)
+        dtype = D.default_complex_dtype() if is_complex else D.get_default_dtype()
     if steps > 1 and (dtype is D.bool or dtype.kind in "ui"):
         return _logspace_integral(start, end, steps, base, dtype, device)
     wide = M.complex128 if dtype.is_complex else M.float64

@@ -24,10 +24,9 @@ def samples_for(op):
         return with_complex(op.name[:-1], SAMPLES[op.name[:-1]])
     if "pointwise" in op.tags:
         tensors = [a for a in op.schema.args if not a.kwarg_only]
-        if len(tensors) == 1:
-            return unary_samples(op)
-        if len(tensors) == 2:
-            return binary_samples(op)
+        generic = {1: unary_samples, 2: binary_samples}.get(len(tensors))
+        if generic is not None:  # (in place: the op's complex samples, e.g. refusals)
+            return with_complex(op.name.removesuffix("_"), generic(op))
     return None
 
 

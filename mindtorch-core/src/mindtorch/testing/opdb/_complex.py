@@ -89,6 +89,27 @@ EXTRA = {
     "prod": [lambda d: ((t(d, (2, 3), c128, True), 0), {})],
     "norm": [lambda d: ((t(d, (3, 4), c128, True), 1, (1,), True), {}),
              lambda d: ((t(d, (2, 3), c64), "fro"), {})],
+    # creation with complex dtypes or values (arange: PyTorch refuses complex)
+    "full": [lambda d: (((2, 3), 1 + 2j), {"device": d}),
+             lambda d: (((2,), 1.5), {"device": d, "dtype": c128})],
+    "full_like": [lambda d: ((t(d, (3, 4), c64, True), 1 - 1j), {}),
+                  lambda d: ((t(d, (3,)), 1j), {})],  # a complex value into float: refused
+    "zeros": [lambda d: (((2, 3),), {"device": d, "dtype": c64})],
+    "ones": [lambda d: ((3,), {"device": d, "dtype": c128})],
+    "eye": [lambda d: ((3,), {"device": d, "dtype": c64})],
+    "arange": [lambda d: ((3,), {"device": d, "dtype": c64})],
+    "linspace": [lambda d: ((0, 1 + 1j, 5), {"device": d}),
+                 lambda d: ((-1j, 2, 4), {"device": d, "dtype": c128}),
+                 lambda d: ((0, 1, 5), {"device": d, "dtype": c64})],
+    "logspace": [lambda d: ((0, 1 + 1j, 4), {"device": d}),
+                 lambda d: ((1j, 2, 3), {"device": d, "dtype": c128})],
+    # complex scalars
+    "fill_": [lambda d: ((t(d, (3, 4), c64, True), 2 - 1j), {})],
+    "masked_fill": [lambda d: ((t(d, (3, 4), c128), t(d, (4,), mindtorch.bool), 1j), {})],
+    "where": [lambda d: ((t(d, (3, 1), mindtorch.bool), t(d, (4,), c64), 2j), {})],
+    "add": [lambda d: ((t(d, (3, 4)), 1 + 1j), {}),  # a float tensor and a complex scalar
+            lambda d: ((t(d, (3,), c64), t(d, (3,), c64)), {"alpha": 2j})],
+    "mul": [lambda d: ((t(d, (3,), mindtorch.int64), 0.5j), {})],
     "dot": [lambda d: ((t(d, (4,), c128), t(d, (4,), c128, True)), {})],
     "mm": [lambda d: ((t(d, (3, 4), c128, True), t(d, (4, 2), c128)), {})],
 }
