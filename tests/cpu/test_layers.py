@@ -654,3 +654,34 @@ def test_sdpa_mask_must_not_grow_the_scores():
     larger shape is its RuntimeError."""
     check(lambda L_, q, k, v, m: F(L_).scaled_dot_product_attention(q, k, v, m, scale=0.5),
           make((4, 1, 5)), make((6, 5)), make((6, 3)), make((4, 6)) > 0)
+
+
+@pytest.mark.parametrize("dtypes", [("int16", "int32"), ("int16", "int64"), ("uint8", "int32"),
+                                    ("bool", "int32"), ("int32", "int16"), ("int16", "int16"),
+                                    ("float32", "int64"), ("int32", "int32"), ("bool", "bool")])
+@pytest.mark.parametrize("weight", ["float32", "int64"])
+def test_embedding_bag_promotes_indices_and_offsets(dtypes, weight):
+    """PyTorch promotes indices and offsets to one dtype (checked Long or Int before the
+    weight's dtype); the index outputs have that dtype."""
+    w = make((6, 3), weight)
+    i, o = ix([0, 1, 1, 5], dtypes[0]), ix([0, 1, 3], dtypes[1])
+    check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, 1, False, None, False), w, i, o)
+
+
+@pytest.mark.parametrize("idx", [[5, 1], [1, 5], [-6, 1], [], [0]])
+@pytest.mark.parametrize("dtype", ["int64", "bool", "float32"])
+def test_embedding_renorm_integer_weight(idx, dtype):
+    """An integer weight: norm()'s dtype error unless the smallest index is out of range."""
+    check(lambda L, w, i: L.embedding_renorm_(w, i, 1.0, 2.0), make((5, 3), dtype),
+          ix(idx), meta=False)
+
+
+@pytest.mark.parametrize("idx", [[0, 1, 2, 3], [1, 0, 3, 2], [2, 0, 0, 2], [3, 2, 1, 0]])
+@pytest.mark.parametrize("pad", [None, 2])
+def test_embedding_bag_max_nan_as_torch(idx, pad):
+    """mode='max' keeps a NaN only when it is the bag's first row (PyTorch's loop compares
+    later rows with '>'), and max_indices follows."""
+    w = mindtorch.tensor([[1., math.nan, 3.], [2., 0., math.inf], [math.nan, 5., -math.inf],
+                          [0., 1., 2.]])
+    check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, 2, False, None, False, pad),
+          w, ix(idx), ix([0, 2]), meta=False)

@@ -6,6 +6,8 @@ embedding_bag carry backward formulas (PyTorch's EmbeddingBackward0 / EmbeddingB
 padding rows get no gradient, scale_grad_by_freq divides by each row's count).  Checks that
 need index values (bounds, offsets) read them only on devices with data.
 """
+import math
+
 from ... import _dtype as D
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, refuse_complex_autograd
@@ -14,13 +16,14 @@ from .layers import _M, NN, _any, _has_data
 
 # -- embedding ---------------------------------------------------------------------------------
 
-def _check_indices(name, arg, t):
-    if t.dtype not in (D.int64, D.int32):
-        kind = "CPUBoolType" if t.dtype is D.bool else \
-            f"torch.{_type_name(t.dtype).replace('Bool', '')}Tensor"
+def _check_indices(name, arg, t, op="embedding", dtype=None):
+    dtype = dtype or t.dtype
+    if dtype not in (D.int64, D.int32):
+        kind = "CPUBoolType" if dtype is D.bool else \
+            f"torch.{_type_name(dtype).replace('Bool', '')}Tensor"
         raise RuntimeError(f"Expected tensor for argument #{arg} '{name}' to have one of the "
                            f"following scalar types: Long, Int; but got {kind} instead (while "
-                           f"checking arguments for embedding{'_bag' if arg != 1 else ''})")
+                           f"checking arguments for {op})")
 
 
 def _embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
@@ -46,10 +49,15 @@ def _embedding_renorm_(self, indices, max_norm, norm_type):
     if self.ndim != 2:
         raise RuntimeError(f"embedding_renorm_(): expected self to be 2-D, but got {self.ndim}"
                            f"-D")
-    _check_indices("indices", 2, indices)
+    _check_indices("indices", 2, indices, "embedding_renorm_")
     idx = indices.reshape(-1)
     if not idx.numel():
         return self
+    if self.dtype.kind not in "fc" and _has_data(idx) and \
+            -self._shape[0] <= idx.min().item() < self._shape[0]:
+        # PyTorch takes the norm of the smallest index's row first: refused for this dtype
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {_type_name(self.dtype)} instead.")
     idx = _renorm_rows(self, idx)
     from ...autograd.grad_mode import no_grad
     with no_grad():
@@ -142,16 +150,22 @@ def _offset2bag(offsets, n, bags):
     return (marks.cumsum(0) - 1).narrow(0, 0, n).clamp(min=0)  # (no bags: all in bag 0)
 
 
+def _index_dtype(indices, offsets):
+    from ..._promotion import promote_types
+    return promote_types(offsets.dtype, indices.dtype)
+
+
 def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
                        include_last_offset, padding_idx):
-    """PyTorch's embedding_bag checks; returns (number of bags, padding index or -1)."""
+    """PyTorch's embedding_bag checks; returns (number of bags, padding index or -1).
+    indices and offsets are promoted to one dtype first (PyTorch's
+    promoteIndicesAndOffsets), which must be int64 or int32."""
+    _check_indices("indices", 1, None, "embedding_bag", _index_dtype(indices, offsets))
     if weight.dtype.kind != "f":
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
                            f"following scalar types: Half, BFloat16, Float, Double; but got "
                            f"torch.{_type_name(weight.dtype)}Tensor instead (while checking "
                            f"arguments for embedding_bag)")
-    _check_indices("indices", 2, indices)
-    _check_indices("offsets", 3, offsets)
     if indices.ndim != 1 or offsets.ndim != 1 or weight.ndim != 2:
         what = "input" if indices.ndim != 1 else "offsets" if offsets.ndim != 1 else "weight"
         raise RuntimeError(f"{what} has to be a {'2' if what == 'weight' else '1'}D Tensor")
@@ -217,6 +231,13 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, s
     counts = M.zeros(bags + 1, dtype=D.int64, device=dev).index_add(0, target, keep.long())
     counts = counts.narrow(0, 0, bags)
     if mode == 2:
+        # PyTorch's loop keeps a bag's first row, then takes a later one where it is
+        # greater: a NaN counts only as the first (non-padding) row of its bag
+        pos = M.arange(n, device=dev)
+        first = M.full((bags + 1,), n, dtype=D.int64, device=dev).scatter_reduce(
+            0, target, pos, "amin", include_self=True)
+        later = (first.index_select(0, target) != pos).unsqueeze(1)
+        rows = M.where(rows.isnan() & later, -math.inf, rows)
         out = M.zeros((bags + 1, d), dtype=weight.dtype, device=dev).scatter_reduce(
             0, target.unsqueeze(1).expand(n, d), rows, "amax", include_self=False)
         out = out.narrow(0, 0, bags)
@@ -242,7 +263,7 @@ def _embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, s
     if mode != 2:
         max_indices = bag_size.clone()
     # PyTorch promotes indices and offsets to one index dtype (int64 unless both are int32)
-    idt = D.int32 if indices.dtype is offsets.dtype is D.int32 else D.int64
+    idt = _index_dtype(indices, offsets)
     return out, offset2bag.to(idt), bag_size.to(idt), max_indices.to(idt)
 
 
@@ -271,7 +292,7 @@ def _bag_argmax(rows, out, bag, target, indices, counts, bags):
         return M.zeros((bags, d), dtype=D.int64, device=rows.device)
     pos = M.arange(n, device=rows.device).unsqueeze(1).expand(n, d)
     best = out.index_select(0, bag.clamp(max=max(bags - 1, 0)))
-    cand = M.where(rows == best, pos, n)
+    cand = M.where((rows == best) | rows.isnan() & best.isnan(), pos, n)
     first = M.full((bags + 1, d), n, dtype=D.int64, device=rows.device).scatter_reduce(
         0, target.unsqueeze(1).expand(n, d), cand, "amin", include_self=True)
     first = first.narrow(0, 0, bags)
