@@ -663,3 +663,17 @@ def test_div_rounding_two_numbers_beyond_int64(mode, y):
     except Exception:
         return
     assert_same(mindtorch.div(_BIG, y, rounding_mode=mode), expected)
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("call", [
+    lambda L, a, b: L.floor_divide(a, b), lambda L, a, b: L.div(a, b, rounding_mode="floor"),
+    lambda L, a, b: L.div(a, b, rounding_mode="trunc"), lambda L, a, b: a.floor_divide_(b),
+    lambda L, a, b: L.floor_divide(a.real, 1j), lambda L, a, b: L.div(a, b)])
+def test_rounding_division_refuses_complex_on_every_device(device, call):
+    # PyTorch's cpu kernels lack complex floor/trunc division (NotImplementedError): the
+    # check is the declaration's, so the meta device refuses too
+    a = mindtorch.tensor([1 + 2j, -3.5 + 1j, 4j])
+    b = mindtorch.tensor([2 - 1j, 1 + 1j, -2 + 0.5j])
+    same_error(lambda: call(mindtorch, a.to(device), b.to(device)),
+               lambda: call(torch, to_torch(a), to_torch(b)))

@@ -8,4 +8,19 @@ def neg(self):
     return self._shape, self.dtype
 
 
-RULES = {"neg": neg}
+def _rounding_division(name):
+    """floor_divide, div: the generic rule, then the complex refusal of a rounding mode."""
+    def rule(*args):
+        from mindtorch._ops import OPS
+
+        from ..infer import pointwise_rule
+        shape, dtype = pointwise_rule(OPS[name])(*args)
+        mode = "floor" if name.startswith("floor_divide") else (
+            args[2] if len(args) > 2 else None)
+        P.check_rounding_division(dtype, mode)
+        return shape, dtype
+    return rule
+
+
+RULES = {"neg": neg, "floor_divide": _rounding_division("floor_divide"),
+         "div": _rounding_division("div")}

@@ -146,6 +146,14 @@ def check_neg(self):
                            "operator instead.")
 
 
+def check_rounding_division(dtype, rounding_mode):
+    """PyTorch's refusal of complex floor/trunc division (its cpu kernels lack complex),
+    shared by every backend: floor_divide, and div with a rounding mode."""
+    if rounding_mode is not None and dtype.is_complex:
+        raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for '
+                                  f'\'{_type_name(dtype)}\'')
+
+
 def _sub(self, other, alpha=1):
     import mindtorch as M
     check_sub(self, other, alpha)

@@ -66,6 +66,61 @@ FROM_SAMPLE = {**dict.fromkeys(_FIRST.split(), 0), "count_nonzero": 2, "masked_f
                "batch_norm": 1, "convolution": 5, "cummax": 3, "cummin": 3, "kthvalue": 2,
                "mode": 3, "lp_pool1d": 2, "lp_pool2d": 2, "lp_pool3d": 2, "searchsorted": 3}
 
+# Ops PyTorch refuses complex inputs for (its cpu kernels lack them, or it checks): their
+# first floating sample made complex, so the kit checks the refusal's exception class
+# (the `*_backward` kernels, which PyTorch refuses and mindtorch takes, are not listed:
+# see the report of this change)
+_REFUSED = """
+    _adaptive_avg_pool3d _max_dim _median_dim _min_dim _nanmedian_dim
+    _upsample_nearest_exact1d _upsample_nearest_exact2d _upsample_nearest_exact3d
+    adaptive_avg_pool1d adaptive_max_pool1d adaptive_max_pool1d_with_indices
+    adaptive_max_pool2d adaptive_max_pool2d_with_indices adaptive_max_pool3d
+    adaptive_max_pool3d_with_indices affine_grid amax amin aminmax arctan2 argmax argmin
+    argsort atan2 avg_pool1d avg_pool2d avg_pool3d binary_cross_entropy
+    binary_cross_entropy_with_logits bitwise_and bitwise_left_shift bitwise_not bitwise_not_
+    bitwise_or bitwise_right_shift bitwise_xor bucketize cdist ceil ceil_ celu celu_ clamp
+    clamp_ clamp_max clamp_min clip clip_ complex copysign cosine_embedding_loss
+    cosine_similarity cross_entropy deg2rad deg2rad_ digamma digamma_ elu elu_ embedding_bag
+    erf erf_ erfc erfc_ erfinv erfinv_ fix fix_ floor floor_ floor_divide fmax fmin fmod
+    frac frac_ frexp functional_batch_norm functional_binary_cross_entropy_with_logits
+    functional_celu functional_cosine_embedding_loss functional_elu functional_embedding_bag
+    functional_group_norm functional_hardsigmoid functional_hardswish functional_hardtanh
+    functional_hinge_embedding_loss functional_instance_norm functional_kl_div
+    functional_layer_norm functional_leaky_relu functional_log_softmax
+    functional_margin_ranking_loss functional_mish functional_relu functional_relu6
+    functional_rrelu functional_selu functional_softmin functional_threshold
+    gaussian_nll_loss ge gelu gelu_ glu greater greater_equal grid_sample grid_sampler
+    grid_sampler_2d grid_sampler_3d group_norm gt hardshrink hardsigmoid hardsigmoid_
+    hardswish hardswish_ hardtanh hardtanh_ heaviside heaviside_ hinge_embedding_loss histc
+    histogram huber_loss hypot i0 i0_ igamma igammac index_reduce_ instance_norm interpolate
+    isneginf isposinf kl_div layer_norm le leaky_relu leaky_relu_ less less_equal lgamma
+    lgamma_ local_response_norm log_sigmoid log_softmax logaddexp2 logit logit_ lt
+    margin_ranking_loss max max_pool1d max_pool1d_with_indices max_pool2d
+    max_pool2d_with_indices max_pool3d max_pool3d_with_indices max_unpool2d max_unpool3d
+    maximum median min minimum mish mish_ mse_loss msort multi_margin_loss
+    multilabel_margin_loss multilabel_soft_margin_loss mvlgamma mvlgamma_ nanmean nanmedian
+    nanquantile nansum native_batch_norm native_group_norm native_layer_norm nextafter
+    nll_loss nn_adaptive_max_pool1d nn_adaptive_max_pool2d nn_adaptive_max_pool3d
+    nn_max_unpool1d nn_max_unpool2d nn_max_unpool3d pdist polar polygamma prelu quantile
+    rad2deg rad2deg_ relu relu_ remainder round round_ rrelu rrelu_ selu selu_ sign sign_
+    signbit smooth_l1_loss softplus softshrink sort special_airy_ai special_bessel_j0
+    special_bessel_j1 special_bessel_y0 special_bessel_y1 special_chebyshev_polynomial_t
+    special_chebyshev_polynomial_u special_chebyshev_polynomial_v
+    special_chebyshev_polynomial_w special_entr special_erfcx special_hermite_polynomial_h
+    special_hermite_polynomial_he special_i0e special_i1 special_i1e
+    special_laguerre_polynomial_l special_legendre_polynomial_p special_log_ndtr
+    special_modified_bessel_i0 special_modified_bessel_i1 special_modified_bessel_k0
+    special_modified_bessel_k1 special_ndtr special_ndtri special_psi special_round
+    special_scaled_modified_bessel_k0 special_scaled_modified_bessel_k1
+    special_shifted_chebyshev_polynomial_t special_shifted_chebyshev_polynomial_u
+    special_shifted_chebyshev_polynomial_v special_shifted_chebyshev_polynomial_w
+    special_spherical_bessel_j0 special_xlog1py special_zeta threshold threshold_ topk trunc
+    trunc_ unique upsample upsample_bicubic2d upsample_bilinear upsample_bilinear2d
+    upsample_linear1d upsample_nearest upsample_nearest1d upsample_nearest2d
+    upsample_nearest3d upsample_trilinear3d view_as_complex xlogy
+"""
+FROM_SAMPLE.update(dict.fromkeys(_REFUSED.split(), 0), isin=1, unique_consecutive=1)
+
 c64, c128 = mindtorch.complex64, mindtorch.complex128
 # samples written out where the first floating one does not suit (cumsum(x, 1, True); a
 # Cholesky factor made complex is no Cholesky factor: its diagonal must stay real)
