@@ -685,3 +685,28 @@ def test_embedding_bag_max_nan_as_torch(idx, pad):
                           [0., 1., 2.]])
     check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, 2, False, None, False, pad),
           w, ix(idx), ix([0, 2]), meta=False)
+
+
+@pytest.mark.parametrize("case", ["batch", "heads", "seq", "bad_mask", "causal_mask", "inf_q"])
+def test_sdpa_empty_value_gives_zeros(case):
+    """An empty value: PyTorch returns zeros of query's rows by value's head size before
+    its other checks (NaN everywhere when query or key holds inf or NaN)."""
+    q, k = make((2, 3, 4, 5)), make((2, 3, 6, 5))
+    v = make({"batch": (0, 3, 6, 7), "heads": (2, 0, 6, 7)}.get(case, (2, 3, 0, 7)))
+    m = {"bad_mask": make((9, 9)), "causal_mask": make((4, 6)) > 0}.get(case)
+    if case == "inf_q":
+        q[0, 0, 0, 0] = math.inf
+    check(lambda L_, q, k, v, m: F(L_).scaled_dot_product_attention(
+        q, k, v, m, is_causal=case == "causal_mask"), q, k, v, m)
+
+
+@pytest.mark.parametrize("off", [[0, 2 ** 63 - 1, 2], [0, 2, -1], [0, 5, 2], [0, -1, 2],
+                                 [0, 1, 2 ** 63 - 1]])
+@pytest.mark.parametrize("mode,pad,dtype", [(0, None, "float32"), (0, 2, "float32"),
+                                            (1, None, "float32"), (2, 2, "float32"),
+                                            (0, None, "float64")])
+def test_embedding_bag_offsets_out_of_range(off, mode, pad, dtype):
+    """Offsets outside [0, len(input)]: PyTorch's IndexError off its fast sum path (its
+    index_add_ into offset2bag), a RuntimeError on it."""
+    check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, mode, False, None, False, pad),
+          make((6, 3), dtype), ix([0, 1, 2, 3]), ix(off), meta=False)

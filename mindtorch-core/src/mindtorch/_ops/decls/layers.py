@@ -273,6 +273,10 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {_c_name(attn_mask.dtype)} and  "
                            f"query.dtype: {_c_name(query.dtype)} instead.")
+    if not value.numel():  # PyTorch's shortcut, before its other checks: zeros, NaN where
+        shape = query._shape[:-1] + value._shape[-1:]  # query or key has inf or NaN
+        return M.zeros(shape, dtype=query.dtype, device=query.device) + \
+            (query.sum() + key.sum() + value.sum()) * 0
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")

@@ -203,6 +203,12 @@ def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
         if last > indices.numel():
             raise RuntimeError(f"offsets[-1] can not be greater than input's length "
                                f"{indices.numel()} but got offsets[-1] of {last}")
+        fast = mode == 0 and padding_idx < 0 and weight.dtype is not D.float64 and \
+            weight._stride[1] == 1 and (per_sample_weights is None or
+                                        per_sample_weights._stride[0] == 1)
+        if not fast and (_any(offsets < 0) or _any(offsets > indices.numel())):
+            # off PyTorch's fast sum path, make_offset2bag's index_add_ meets them first
+            raise IndexError("index out of range in self")
         if _any(offsets[1:] < offsets[:-1]):
             raise RuntimeError("embedding_bag: offsets have to be non-decreasing")
     bad = (indices < 0) | (indices >= n)
