@@ -422,3 +422,26 @@ def _complex_grads(fn, *shapes, dtype="complex128"):
 def test_logsumexp_complex_grad_is_conjugate(dtype, dim, keepdim):
     # PyTorch's logsumexp_backward: grad * (self - result).exp().conj()
     _complex_grads(lambda L, x: L.logsumexp(x, dim, keepdim), (3, 4), dtype=dtype)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "complex128"])
+def test_scans_start_from_the_identity(name, dtype):
+    # PyTorch's accumulator starts at 0 / 1: 0 + -0.0 is 0.0, and the complex product
+    # 1 * infj is nan+infj (not infj), which the rest of the scan carries on
+    inf, nan = float("inf"), float("nan")
+    values = [[-0.0, 2.0], [complex(0, inf), 2.0], [complex(inf, 0), 1j], [complex(-0.0, -0.0),
+              -1.0], [complex(nan, 1), 3.0]]
+    if dtype == "float32":
+        values = [[v.real if isinstance(v, complex) else v for v in row] for row in values]
+    dt = getattr(mindtorch, dtype)
+    x = mindtorch.tensor(values, dtype=dt)
+    for d, src in ((1, x), (0, x.t())):  # the scanned dim first or last in memory
+        got = getattr(mindtorch, name)(src, d)
+        want = getattr(torch, name)(to_torch(src), d)
+        assert_same(got, want)
+        g, w = got.numpy(), want.numpy()
+        for part in (np.real, np.imag):  # signed zeros too
+            a, b = part(g), part(w)
+            keep = ~np.isnan(a)
+            assert (np.signbit(a[keep]) == np.signbit(b[keep])).all()

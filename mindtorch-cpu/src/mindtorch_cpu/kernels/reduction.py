@@ -171,8 +171,10 @@ def logsumexp(self, dim, keepdim=False):
         return result(r, out)
 
 
-def _scan(name, fn):
-    """cumsum/cumprod: in the sum dtype (integers and bool widen to int64)."""
+def _scan(name, fn, identity):
+    """cumsum/cumprod: in the sum dtype (integers and bool widen to int64).  PyTorch's
+    accumulator starts at the identity, so the first element is 0 + x (-0.0 becomes 0.0) or
+    1 * x (a complex product: 1 * infj is nan+infj); a 0-dim input is copied."""
     def scan(self, dim, dtype=None):
         out = R.sum_dtype(self, dtype)
         if out is D.bool and self.ndim and self.numel():  # (0-dim and empty: a plain copy)
@@ -180,6 +182,11 @@ def _scan(name, fn):
         a = _acc(arr(self), out)
         if not self.ndim:
             return result(a.copy(), out)
+        if a.dtype.kind in "fc" and a.shape[dim]:
+            a = a.copy()
+            first = (slice(None),) * dim + (slice(0, 1),)
+            with np.errstate(invalid="ignore"):
+                a[first] = identity(a[first], np.ones((), a.dtype))
         return result(fn(a, axis=dim), out)
     return scan
 
@@ -201,6 +208,6 @@ KERNELS = {
     "var": _var("var"),
     "std": _var("std"),
     "logsumexp": logsumexp,
-    "cumsum": _scan("cumsum", np.cumsum),
-    "cumprod": _scan("cumprod", np.cumprod),
+    "cumsum": _scan("cumsum", np.cumsum, lambda x, one: x + (one - one)),
+    "cumprod": _scan("cumprod", np.cumprod, np.multiply),
 }
