@@ -445,3 +445,19 @@ def test_scans_start_from_the_identity(name, dtype):
             a, b = part(g), part(w)
             keep = ~np.isnan(a)
             assert (np.signbit(a[keep]) == np.signbit(b[keep])).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "float16"])
+def test_scans_accumulate_as_pytorch(dtype):
+    # PyTorch's cpu scans accumulate float32/complex64 in double (float for half types):
+    # bit-identical partial results, and a partial sum past float's range comes back
+    r = np.random.default_rng(3).standard_normal(600).astype(np.float32)
+    x = mindtorch.tensor(r).to(getattr(mindtorch, dtype))
+    if dtype == "complex64":
+        x = x + 1j * x.flip(0)
+    for name, src in (("cumsum", x), ("cumprod", x[:40])):
+        got = getattr(mindtorch, name)(src, 0).numpy()
+        want = getattr(torch, name)(to_torch(src), 0).numpy()
+        assert np.array_equal(got, want, equal_nan=True)
+    big = mindtorch.tensor([3e38, 3e38, -3e38, 1.0])
+    assert_same(mindtorch.cumsum(big, 0), torch.cumsum(to_torch(big), 0))

@@ -171,6 +171,9 @@ def logsumexp(self, dim, keepdim=False):
         return result(r, out)
 
 
+_SCAN_WIDE = {np.float32: np.float64, np.complex64: np.complex128}
+
+
 def _scan(name, fn, identity):
     """cumsum/cumprod: in the sum dtype (integers and bool widen to int64).  PyTorch's
     accumulator starts at the identity, so the first element is 0 + x (-0.0 becomes 0.0) or
@@ -183,11 +186,15 @@ def _scan(name, fn, identity):
         if not self.ndim:
             return result(a.copy(), out)
         if a.dtype.kind in "fc" and a.shape[dim]:
-            a = a.copy()
+            # PyTorch's cpu scans accumulate float in double (acc_type), each partial
+            # result rounded to the dtype (partial sums past float's range stay finite)
+            # (half types: already in float, their acc_type)
+            a = a.astype(_SCAN_WIDE.get(out.np.type, a.dtype))
             first = (slice(None),) * dim + (slice(0, 1),)
             with np.errstate(invalid="ignore"):
                 a[first] = identity(a[first], np.ones((), a.dtype))
-        return result(fn(a, axis=dim), out)
+        with np.errstate(all="ignore"):  # partial results past the dtype's range: inf
+            return result(fn(a, axis=dim), out)
     return scan
 
 
