@@ -722,3 +722,21 @@ def test_cummax_kthvalue_dtype_check_only_when_a_kernel_runs(dtype, shape, dim):
     for k in (1, 2, 5):
         same_error(lambda: mindtorch.kthvalue(x, k, dim),
                    lambda: torch.kthvalue(to_torch(x), k, dim))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "bool"])
+@pytest.mark.parametrize("shape", [(3, 0), (0,), (), (3, 2)])
+@pytest.mark.parametrize("name", ["median", "nanmedian"])
+def test_median_dtype_check_order(name, shape, dtype):
+    # PyTorch: an empty input's median is NaN whatever the dtype; over a dim, the empty-dim
+    # IndexError comes before the dtype's NotImplementedError
+    from reference import same_error
+    x = mindtorch.zeros(shape, dtype=getattr(mindtorch, dtype))
+    fn = getattr(mindtorch, name)
+    ref = getattr(torch, name)
+    for dev in ("cpu", "meta"):
+        same_error(lambda: fn(x.to(dev)), lambda: ref(to_torch(x)))
+        for d in range(max(x.ndim, 1)):
+            same_error(lambda: fn(x.to(dev), d), lambda: ref(to_torch(x), d))
+    if not x.numel():
+        assert_same(fn(x), ref(to_torch(x)))

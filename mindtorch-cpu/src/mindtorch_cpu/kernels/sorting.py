@@ -398,7 +398,7 @@ def _median(ignore_nan):
                 key = key[:0]
         if not key.size:  # nothing to take the median of: NaN, converted as C++ does
             # for integers (to the lowest int64 / int32, then truncated)
-            fill = math.nan if self.dtype.kind == "f" else \
+            fill = math.nan if self.dtype.kind in "fc" else \
                 np.iinfo(np.int64 if self.dtype.itemsize == 8 else np.int32).min
             return wrap(np.array(fill).astype(self.dtype.np), self.dtype)
         m = (key.size - 1) // 2

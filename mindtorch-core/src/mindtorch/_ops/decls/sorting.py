@@ -67,14 +67,15 @@ def kthvalue_shape(self, k, dim, keepdim):
 
 
 def check_median(self):
-    if self.dtype is D.bool or self.dtype.is_complex:
+    # (PyTorch returns an empty input's NaN before it looks at the dtype)
+    if (self.dtype is D.bool or self.dtype.is_complex) and self.numel():
         raise _not_implemented("median_cpu", self.dtype)
 
 
 def median_dim_shape(name, self, dim, keepdim):
+    _check_nonempty_dim(name, self, dim)  # (PyTorch's order: the empty dim, then dtypes)
     if self.dtype is D.bool or self.dtype.is_complex:
         raise _not_implemented("median_out", self.dtype)
-    _check_nonempty_dim(name, self, dim)
     return reduced(self, dim, keepdim)
 
 
