@@ -756,3 +756,18 @@ def test_multi_margin_loss_checks_in_pytorchs_order(dtype, tdtype, shape, weight
         got, expected = mt(), th()
         assert (got.dtype, got.shape) == (getattr(mindtorch, dtype), ()) and \
             str(expected.dtype) == str(got.dtype)
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+def test_cosine_embedding_loss_complex_refused_before_target_size(device):
+    # ATen clamps (refusing complex) before it compares the target with the inputs' rows
+    from reference import same_error
+    a = mindtorch.randn(3, 4, dtype=mindtorch.complex64, device=device)
+    t = mindtorch.ones(2, device=device)
+    for f, g in ((mindtorch.nn.functional.cosine_embedding_loss,
+                  torch.nn.functional.cosine_embedding_loss),
+                 (mindtorch.cosine_embedding_loss, torch.cosine_embedding_loss)):
+        ta = torch.randn(3, 4, dtype=torch.complex64)
+        same_error(lambda: f(a, a, t), lambda: g(ta, ta, torch.ones(2)))
+    with pytest.raises(NotImplementedError, match="clamp is not supported for complex"):
+        mindtorch.nn.functional.cosine_embedding_loss(a, a, t)

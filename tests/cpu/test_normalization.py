@@ -463,3 +463,38 @@ def test_native_batch_norm_out_tuple(training, dtype):
             mindtorch.ones(4, 3), None, None, None, None, True, 0.1, 1e-5, out=make(mindtorch)),
             lambda: torch.native_batch_norm(torch.ones(4, 3), None, None, None, None, True,
                                             0.1, 1e-5, out=make(torch)))
+
+
+@pytest.mark.parametrize("device", ["cpu", "meta"])
+@pytest.mark.parametrize("dtype, weight, hxw", [
+    ("complex64", None, 5), ("int64", None, 5), ("float32", "float64", 5),
+    ("float16", "float64", 5), ("float32", None, 5), ("complex64", 5, 3)])
+def test_native_group_norm_check_order(device, dtype, weight, hxw):
+    # PyTorch: groups, weight/bias sizes, dtypes, then input's size (in its kernel)
+    from reference import same_error
+
+    def args(lib, **kw):
+        x = lib.ones(2, 4, 3, dtype=getattr(lib, dtype), **kw)
+        w = (None if weight is None else lib.ones(weight, **kw) if isinstance(weight, int)
+             else lib.ones(4, dtype=getattr(lib, weight), **kw))
+        return x, w, None, 2, 4, hxw, 2, 1e-5
+    same_error(lambda: mindtorch.native_group_norm(*args(mindtorch, device=device)),
+               lambda: torch.native_group_norm(*args(torch)))
+
+
+@pytest.mark.parametrize("perm, step", [(None, 2), ((0, 2, 3, 1), None), ((0, 3, 1, 2), None),
+                                        (None, None)])
+def test_native_group_norm_layout_check(perm, step):
+    # native_group_norm takes contiguous or channels-last input only; group_norm copies first
+    from reference import same_error
+
+    def mk(lib):
+        x = lib.arange(240., dtype=lib.float64).reshape(2, 4, 5, 6)
+        if perm:
+            inv = [perm.index(i) for i in range(4)]
+            x = x.permute(*perm).contiguous().permute(*inv)
+        return x[..., ::step] if step else x
+    hw = 30 // (step or 1)
+    same_error(lambda: mindtorch.native_group_norm(mk(mindtorch), None, None, 2, 4, hw, 2, 1e-5),
+               lambda: torch.native_group_norm(mk(torch), None, None, 2, 4, hw, 2, 1e-5))
+    assert_same(mindtorch.group_norm(mk(mindtorch), 2), torch.group_norm(mk(torch), 2))

@@ -66,8 +66,9 @@ def _cosine_embedding_loss(input1, input2, target, margin, reduction):
     mag2 = (input2 * input2).sum(tdim) + _EPSILON
     cos = prod_sum / (mag1 * mag2).sqrt()
     zeros = M.zeros_like(cos)
-    loss = (M.where(target == 1, 1 - cos, zeros) +
-            M.where(target == -1, (cos - margin).clamp_min(0), zeros))
+    # both branches before target is compared (ATen's order: clamp refuses complex first)
+    pos, neg = 1 - cos, (cos - margin).clamp_min(0)
+    loss = M.where(target == 1, pos, zeros) + M.where(target == -1, neg, zeros)
     return _reduce(loss, reduction)
 
 

@@ -67,6 +67,26 @@ def layer_norm_plan(input, normalized_shape, weight, bias):
     return input.ndim - k
 
 
+# the layouts native_group_norm takes: contiguous, channels-last for 4-d and 5-d inputs
+# (dims from outermost to innermost; () is the default order)
+_LAYOUTS = {4: ((), (0, 2, 3, 1)), 5: ((), (0, 2, 3, 4, 1))}
+
+
+def _dense_in(t, order):
+    """Whether t is contiguous with its dims laid out in `order` (PyTorch's is_contiguous:
+    size-1 dims' strides do not count, empty tensors are contiguous)."""
+    shape, stride = t._shape, t.stride()
+    if 0 in shape:
+        return True
+    expected = 1
+    for d in reversed(order or range(len(shape))):
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
 def group_norm_plan(input, weight, bias, N, C, HxW, group):
     if input.ndim < 2:
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
@@ -75,16 +95,20 @@ def group_norm_plan(input, weight, bias, N, C, HxW, group):
         raise RuntimeError(f"Expected number of channels in input to be divisible by "
                            f"num_groups, but got input of shape {list(input._shape)} and "
                            f"num_groups={group}")
-    if N * C * HxW != input.numel() or input._shape[:2] != (N, C):
-        raise RuntimeError(f"Expected input of {N} x {C} x {HxW} elements, but got input of "
-                           f"shape {list(input._shape)}")
     for name, p in (("weight", weight), ("bias", bias)):
         if p is not None and (p.ndim != 1 or p.numel() != C):
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
                                f"channels in input, but got {name} of shape {list(p._shape)} "
                                f"and input of shape {list(input._shape)}")
+    if not any(_dense_in(input, order) for order in _LAYOUTS.get(input.ndim, ((),))):
+        raise RuntimeError("Expected X.is_contiguous(memory_format) to be true, but got false.")
+    # PyTorch's kernel checks the dtypes before the size (inside its dtype dispatch)
     check_floating("GroupNormKernelImpl", input)
-    return compute_dtype(input, weight, bias)
+    dt = compute_dtype(input, weight, bias)
+    if N * C * HxW != input.numel() or input._shape[:2] != (N, C):
+        raise RuntimeError(f"Expected input of {N} x {C} x {HxW} elements, but got input of "
+                           f"shape {list(input._shape)}")
+    return dt
 
 
 def batch_norm_plan(input, weight, bias, running_mean, running_var, training, dtypes=True):
@@ -192,6 +216,7 @@ def _group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enab
                          "1)")
     N, C = input._shape[:2]
     HxW = _numel(input._shape[2:])
+    input = input.contiguous()  # as PyTorch's group_norm, for native_group_norm's check
     return OPS["native_group_norm"].call(input, weight, bias, N, C, HxW, num_groups, eps)[0]
 
 
