@@ -771,3 +771,21 @@ def test_cosine_embedding_loss_complex_refused_before_target_size(device):
         same_error(lambda: f(a, a, t), lambda: g(ta, ta, torch.ones(2)))
     with pytest.raises(NotImplementedError, match="clamp is not supported for complex"):
         mindtorch.nn.functional.cosine_embedding_loss(a, a, t)
+
+
+@pytest.mark.parametrize("name", ["huber_loss", "mse_loss", "l1_loss"])
+@pytest.mark.parametrize("dtype", ["uint8", "bool", "float32"])
+@pytest.mark.parametrize("tshape, wshape", [((3, 4), (5,)), ((3, 5), (3, 4)), ((3, 4), (3, 4)),
+                                            ((4,), (3, 4))])
+def test_weighted_loss_checks_weight_first(name, dtype, tshape, wshape):
+    # PyTorch's Python checks the weight's size before it computes the loss (whose dtype
+    # may be refused: huber_cpu of Byte, bool subtraction)
+    from reference import same_error
+
+    def run(lib):
+        x = lib.ones(3, 4, dtype=getattr(lib, dtype))
+        t = lib.ones(*tshape, dtype=getattr(lib, dtype))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return getattr(lib.nn.functional, name)(x, t, weight=lib.ones(*wshape))
+    same_error(lambda: run(mindtorch), lambda: run(torch))

@@ -427,10 +427,14 @@ def _huber_grad(grad, self, target, reduction, delta):
     return _mean_scale(diff.clamp(-delta, delta) * grad, reduction, diff.numel())
 
 
+def _check_weight(self, weight):
+    """PyTorch checks the weight's size before it computes the unweighted loss."""
+    if weight is not None and tuple(weight.shape) != tuple(self.shape):
+        raise ValueError("Weights and input must have the same size.")
+
+
 def _weighted(loss, self, weight, reduction, mean):
     """The weighted forms of mse/l1/huber_loss, which PyTorch composes in Python."""
-    if tuple(weight.shape) != tuple(self.shape):
-        raise ValueError("Weights and input must have the same size.")
     loss = loss * weight
     if reduction == "mean":
         return loss.sum() / weight.sum() if mean == "weights" else loss.mean()
@@ -442,6 +446,7 @@ def _mse_loss_functional(self, target, size_average, reduce, reduction, weight):
     _size_warning(self, target)
     reduction = _reduction(size_average, reduce, reduction)
     x, y = _broadcast(self, target)
+    _check_weight(self, weight)
     if weight is not None:
         return _weighted((x - y).pow(2), self, weight, reduction, "weights")
     return OPS["_mse_loss"].call(x, y, _enum(reduction))
@@ -455,6 +460,7 @@ def _l1_loss_functional(self, target, size_average, reduce, reduction, weight):
     _size_warning(self, target)
     reduction = _reduction(size_average, reduce, reduction)
     x, y = _broadcast(self, target)
+    _check_weight(self, weight)
     if weight is not None:
         return _weighted((x - y).abs(), self, weight, reduction, "weights")
     return _l1(x, y, reduction)
@@ -472,6 +478,7 @@ def _smooth_l1_loss_functional(self, target, size_average, reduce, reduction, be
 def _huber_loss_functional(self, target, reduction, delta, weight):
     _size_warning(self, target)
     x, y = _broadcast(self, target)
+    _check_weight(self, weight)
     if weight is None:
         return OPS["_huber_loss"].call(x, y, _enum(reduction), delta)
     return _weighted(OPS["_huber_loss"].call(x, y, 0, delta), self, weight, reduction, "mean")
