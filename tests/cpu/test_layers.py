@@ -710,3 +710,23 @@ def test_embedding_bag_offsets_out_of_range(off, mode, pad, dtype):
     index_add_ into offset2bag), a RuntimeError on it."""
     check(lambda L, w, i, o: L.embedding_bag(w, i, o, False, mode, False, None, False, pad),
           make((6, 3), dtype), ix([0, 1, 2, 3]), ix(off), meta=False)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "int64"])
+@pytest.mark.parametrize("shape, kw", [((2, 3, 4), {}), ((1, 2, 3, 4), {"is_causal": True}),
+                                       ((2, 3, 4), {"mask": True, "is_causal": True}),
+                                       ((2, 3, 4), {"mask": True}), ((2, 3, 4), {"empty": True})])
+def test_sdpa_refuses_complex_like_torch(dtype, shape, kw):
+    # complex: the math path's softmax refuses it (NotImplementedError), after the
+    # mask/is_causal check and not for an empty value (PyTorch's early return)
+    from reference import same_error
+
+    def run(lib):
+        q = lib.ones(*shape, dtype=getattr(lib, dtype))
+        v = q[..., :0] if kw.get("empty") else q
+        mask = lib.ones(3, 3, dtype=lib.bool) if kw.get("mask") else None
+        return lib.nn.functional.scaled_dot_product_attention(
+            q, q, v, attn_mask=mask, is_causal=kw.get("is_causal", False))
+    same_error(lambda: run(mindtorch), lambda: run(torch))
+    if kw.get("empty"):
+        assert_same(run(mindtorch), run(torch))

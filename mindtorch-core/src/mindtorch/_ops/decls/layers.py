@@ -267,8 +267,6 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
                            f"query.dtype: {_c_name(query.dtype)} key.dtype: "
                            f"{_c_name(key.dtype)} and value.dtype: {_c_name(value.dtype)} "
                            f"instead.")
-    if query.dtype.kind != "f":
-        raise RuntimeError(f"expected scalar type Float but found {_type_name(query.dtype)}")
     if attn_mask is not None and attn_mask.dtype not in (D.bool, D.float32, query.dtype):
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {_c_name(attn_mask.dtype)} and  "
@@ -277,9 +275,14 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         shape = query._shape[:-1] + value._shape[-1:]  # query or key has inf or NaN
         return M.zeros(shape, dtype=query.dtype, device=query.device) + \
             (query.sum() + key.sum() + value.sum()) * 0
+    if query.dtype.kind not in "fc":
+        raise RuntimeError(f"expected scalar type Float but found {_type_name(query.dtype)}")
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")
+    if query.dtype.is_complex:  # (the math path's softmax refuses it)
+        raise NotImplementedError(f'"softmax_lastdim_kernel_impl" not implemented for '
+                                  f"'{_type_name(query.dtype)}'")
     L, S = query._shape[-2], key._shape[-2]
     if enable_gqa and query.ndim >= 3 and key.ndim >= 3:
         hq, hk, hv = query._shape[-3], key._shape[-3], value._shape[-3]
