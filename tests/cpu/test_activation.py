@@ -348,3 +348,19 @@ def test_rrelu_keeps_drawing_through_rrelu_with_noise():
     assert (x.grad == slope).all() and slope[1] == 1
     m = mindtorch.rrelu(mindtorch.tensor([-1.0], device="meta"), training=True)
     assert (m.shape, m.dtype, m.device.type) == ((1,), mindtorch.float32, "meta")
+
+
+_SPECIALS = [-math.inf, -1e30, -2.5, -0.0, 0.0, 1e-30, 0.5, 70000.0, math.inf, math.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("fn, alpha", [("celu", math.inf), ("celu", -math.inf),
+                                       ("celu", math.nan), ("celu", 1e-30), ("elu", math.inf),
+                                       ("elu", math.nan)])
+def test_elu_celu_special_alpha(dtype, fn, alpha):
+    # ATen takes x >= 0 as the positive branch: 0 (and -0) stay, not 0 * inf = NaN
+    def run(lib):
+        x = lib.tensor(_SPECIALS, dtype=getattr(lib, dtype))
+        f = getattr(lib.nn.functional, fn)
+        return f(x, alpha), f(x.flip(0)[::2], alpha)
+    assert_same(run(mindtorch), run(torch))

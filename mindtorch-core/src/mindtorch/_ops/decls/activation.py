@@ -54,7 +54,8 @@ def _elu(self, alpha=1, scale=1, input_scale=1):
     _float_args(_floating("elu", self), alpha, scale, input_scale)
     x = _up(self)
     neg = (x * input_scale).expm1() * (alpha * scale)
-    return _down(_M().where(x > 0, x * scale if scale != 1 else x, neg), self)
+    # x >= 0 as in ATen's vectorized kernel: 0 stays 0 even where alpha is inf (0 * inf)
+    return _down(_M().where(x >= 0, x * scale if scale != 1 else x, neg), self)
 
 
 SELU_ALPHA, SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
