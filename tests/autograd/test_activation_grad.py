@@ -6,7 +6,7 @@ import torch
 
 import mindtorch
 from gradutil import check_gradgrad, check_grads, nc, rand, randn
-from reference import same_error
+from reference import assert_same, same_error
 
 
 def F(m):
@@ -219,3 +219,26 @@ def test_rrelu_with_noise_op():
     assert 0.1 <= slope <= 0.3 and noise[1].item() == 1.0
     assert y.tolist() == [-slope, 2.0] and g.tolist() == [slope, 1.0]
     assert y.grad_fn.name() == "RreluWithNoiseBackward0"
+
+
+def test_rrelu_with_noise_functional_op():
+    # the functional form returns the drawn noise (noise_out) and leaves `noise` alone; its
+    # gradient is the slope used: (lower + upper) / 2 in evaluation, the drawn noise in
+    # training (compared with PyTorch's aten op in evaluation, where nothing is random)
+    def run(m, training):
+        x = m.tensor([-1.0, 2.0, -0.5], dtype=m.float64, requires_grad=True)
+        noise = m.ones(3, dtype=m.float64)
+        op = (m._ops.OPS["_rrelu_with_noise_functional"].call if m is mindtorch else
+              torch.ops.aten.rrelu_with_noise_functional)
+        out, drawn = op(x, noise, 0.1, 0.3, training, None)
+        (g,) = m.autograd.grad(out.sum(), [x])
+        return out, drawn, g, noise
+    out, drawn, g, _ = run(mindtorch, False)
+    tout, tdrawn, tg, _ = run(torch, False)
+    assert_same(out, tout)
+    assert_same(g, tg)
+    out, drawn, g, noise = run(mindtorch, True)
+    assert noise.tolist() == [1.0, 1.0, 1.0]       # not written
+    assert drawn[1].item() == 1.0 and all(0.1 <= drawn[i].item() <= 0.3 for i in (0, 2))
+    assert g.tolist() == drawn.tolist()
+    assert out.grad_fn.name() == "RreluWithNoiseBackward0"

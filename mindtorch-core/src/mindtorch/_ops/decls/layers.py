@@ -249,6 +249,14 @@ def _dropout_nd(n):
 
 # -- scaled dot product attention --------------------------------------------------------------
 
+def _safe_softmax(scores, masked):
+    """softmax over the last dim with the rows `masked` (keepdim bool) 0: their scores are
+    zeroed first, so neither the result nor its gradient holds the NaN of softmax(-inf...)
+    (PyTorch's _safe_softmax)."""
+    M = _M()
+    return M.where(masked, 0, M.where(masked, 0, scores).softmax(-1))
+
+
 def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None,
           enable_gqa=False):
     """PyTorch's math reference: softmax(q k^T * scale + mask) v, rows masked everywhere
@@ -307,7 +315,7 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         lanes = 4 if dt is D.float64 else 8
         tail = M.arange(S, device=query.device) >= S - S % lanes
         top = M.where(attn.isnan() & tail, -math.inf, attn).amax(-1, keepdim=True)
-        attn = M.where(top == -math.inf, 0, attn.softmax(-1))
+        attn = _safe_softmax(attn, top == -math.inf)
         return attn.matmul(value.to(dt)).to(query.dtype)
     factor = math.sqrt(abs(scale) if scale is not None else 1 / math.sqrt(query._shape[-1]))
     q = query.to(dt) * (-factor if scale is not None and scale < 0 else factor)
@@ -324,8 +332,7 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
                                f"broadcast shape {list(shape)}")
         attn = attn + attn_mask.to(dt)
     if S:  # (no keys: the empty product below gives zeros)
-        masked = (attn == -math.inf).all(-1, keepdim=True)
-        attn = M.where(masked, 0, attn.softmax(-1))
+        attn = _safe_softmax(attn, (attn == -math.inf).all(-1, keepdim=True))
     if dropout_p > 0.0:
         attn = OPS["dropout"].call(attn, dropout_p, True)
     return attn.matmul(value.to(dt)).to(query.dtype)
