@@ -474,3 +474,18 @@ def test_ldexp_bool_exponent_refused_only_on_the_c_ldexp_path(dtype):
     same_error(lambda: call(mindtorch), lambda: call(torch))
     if dtype in ("complex64", "int64"):
         assert_same(call(mindtorch), call(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_legendre_polynomial_p_special_values(dtype):
+    # PyTorch's early returns (n < 0, non-finite n, |x| == 1) and its recurrence; a NaN x
+    # with n >= 2 gives PyTorch's uninitialized result (not compared): mindtorch gives NaN
+    xs = [-math.inf, -1e30, -2.5, -1.0, -0.0, 0.0, 1e-30, 0.5, 1.0, 65504.0, 70000.0, math.inf]
+    ns = [-1.0, 0.0, 1.0, 2.0, 3.0, 6.0, 2.5, math.inf, -math.inf, math.nan, 1e30]
+    x = mindtorch.tensor(xs, dtype=getattr(mindtorch, dtype)).reshape(-1, 1)
+    n = mindtorch.tensor(ns, dtype=getattr(mindtorch, dtype))
+    tx, tn = to_torch(x), to_torch(n)
+    assert_same(mindtorch.special.legendre_polynomial_p(x, n),
+                torch.special.legendre_polynomial_p(tx, tn))
+    nan = mindtorch.tensor([math.nan], dtype=getattr(mindtorch, dtype))
+    assert mindtorch.special.legendre_polynomial_p(nan, 3).isnan().all()
