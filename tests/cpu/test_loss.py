@@ -789,3 +789,15 @@ def test_weighted_loss_checks_weight_first(name, dtype, tshape, wshape):
             warnings.simplefilter("ignore")
             return getattr(lib.nn.functional, name)(x, t, weight=lib.ones(*wshape))
     same_error(lambda: run(mindtorch), lambda: run(torch))
+
+
+@pytest.mark.parametrize("name, kw", [("huber_loss", "delta"), ("smooth_l1_loss", "beta")])
+@pytest.mark.parametrize("value", [math.nan, -1.0, 0.0, math.inf])
+def test_loss_nan_delta_beta_refused(name, kw, value):
+    # ATen's TORCH_CHECK(delta > 0) / (beta >= 0) refuse NaN as well
+    from reference import same_error
+
+    def run(lib):
+        x = lib.ones(3, 4)
+        return getattr(lib.nn.functional, name)(x, x * 2, **{kw: value})
+    same_error(lambda: run(mindtorch), lambda: run(torch))

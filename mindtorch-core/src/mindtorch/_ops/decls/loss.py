@@ -393,7 +393,7 @@ def _mse_grad(grad, self, target, reduction):
 
 def _smooth_l1_loss(self, target, reduction, beta):
     import mindtorch as M
-    if beta < 0:
+    if not beta >= 0:  # (NaN refused too, as ATen's TORCH_CHECK(beta >= 0))
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
     _floating("smooth_l1_cpu", self, target)
     d = _diff(self, target).abs()
@@ -410,7 +410,7 @@ def _smooth_l1_grad(grad, self, target, reduction, beta):
 def _huber_loss(self, target, reduction, delta):
     """PyTorch writes the loss into a tensor of self's dtype."""
     import mindtorch as M
-    if delta <= 0:
+    if not delta > 0:  # (NaN refused too)
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     _floating("huber_cpu", self, target)
     common = _promotion.result_type(self, target)
