@@ -32,11 +32,6 @@ SKIPS = {
 # same keys as SKIPS.  Values a kernel computes are keyed to its device ("cpu"): another
 # backend's kernel is checked afresh.
 XFAILS = {
-    # out=(a, b) for ops with several results (checked since the kit's out= check covers them)
-    ("triangular_solve", "out"): "triangular_solve has no out=(solution, cloned_coefficient); "
-                                 "PyTorch has it",
-    ("native_batch_norm", "out"): "native_batch_norm has no out=(output, save_mean, "
-                                  "save_invstd); PyTorch has it",
 }
 
 # Per-op tolerances for the forward comparison where the op's algorithm legitimately
