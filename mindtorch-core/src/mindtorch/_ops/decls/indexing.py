@@ -10,6 +10,7 @@ from ..._scalars import checked_scalar  # noqa: F401  (used by backends through 
 from ..._shapes import broadcast_shapes, numel
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import inplace_via, write_into, refuse_complex_autograd
+from .views import narrow_start
 from ._prechecks import _arg, _check_index_fill_first, _check_narrow_copy_first, _checked_first
 
 # names c10 prints for a dtype in masked_fill's error
@@ -541,15 +542,8 @@ def _select_for_scatter(t, dim, index):
 
 
 def _narrow_copy(self, dim, start, length):
-    size = self._shape[dim]
-    if not -size <= start <= size:
-        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
-                         f"but got {start})")
-    if start < 0:
-        start += size
-    if length < 0 or start > size - length:  # (narrow's own message differs for length < 0)
-        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
-                           f"({size}).")
+    # (a negative length gets the range message here, narrow's own check first there)
+    start = narrow_start(self._shape[dim], start, length)
     return OPS["clone"].call(self.narrow(dim, start, length), "contiguous_format")
 
 

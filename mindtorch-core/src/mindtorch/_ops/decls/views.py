@@ -226,16 +226,21 @@ def narrow(self, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
-    size = self._shape[dim]
+    start = narrow_start(self._shape[dim], start, length)
+    return slice_(self, dim, start, start + length, 1)
+
+
+def narrow_start(size, start, length):
+    """narrow's start, wrapped and checked (with length) against a dim of `size`."""
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], "
                          f"but got {start})")
     if start < 0:
         start += size
-    if start + length > size:
+    if length < 0 or start > size - length:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size "
                            f"({size}).")
-    return slice_(self, dim, start, start + length, 1)
+    return start
 
 
 def slice_(self, dim=0, start=None, end=None, step=1):
