@@ -45,11 +45,14 @@ def write_into(self, op, args, check=None):
     from ...autograd import _record
     recording = _record.recording(self, *args)
     src = self.clone() if recording and _record.reads_self(op) else self
-    _record._writing_into.append(op)
-    try:
+    if getattr(op, "options", {}).get("complex_autograd", True):
         result = op.call(src, *args)
-    finally:
-        _record._writing_into.pop()
+    else:  # the op refuses complex autograd, its in-place variant does not (see _record)
+        _record._writing_into.append(op)
+        try:
+            result = op.call(src, *args)
+        finally:
+            _record._writing_into.pop()
     if check is not None:
         check(self, result)
     if recording and result._grad_fn is not None and self._base is None and \
