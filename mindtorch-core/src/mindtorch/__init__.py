@@ -25,7 +25,9 @@ from ._ops import decls as _decls  # noqa: F401 - declares every op
 from . import _indexing
 from ._random import Generator, default_generator, initial_seed, manual_seed, seed  # noqa: F401
 from ._random import get_rng_state, set_rng_state  # noqa: F401
-from . import backends, linalg, nn, ops, random, return_types, special, testing  # noqa: F401
+from . import backends, linalg, nn, ops, optim, random, return_types, special, testing  # noqa: F401
+from . import utils  # noqa: F401
+from .serialization import load, save  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,

@@ -1,1 +1,2 @@
 """mindtorch.utils"""
+from . import data  # noqa: F401

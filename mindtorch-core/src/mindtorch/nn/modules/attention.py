@@ -1,0 +1,2 @@
+"""torch.nn.modules.attention"""
+__all__ = []

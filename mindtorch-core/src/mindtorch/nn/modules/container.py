@@ -1,0 +1,2 @@
+"""torch.nn.modules.container"""
+__all__ = []

@@ -1,0 +1,2 @@
+"""torch.nn.modules.conv"""
+__all__ = []

@@ -1,0 +1,2 @@
+"""torch.nn.modules.module"""
+__all__ = []

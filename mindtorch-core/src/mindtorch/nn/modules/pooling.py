@@ -1,0 +1,2 @@
+"""torch.nn.modules.pooling"""
+__all__ = []

@@ -1,0 +1,2 @@
+"""torch.nn.modules.transformer"""
+__all__ = []

@@ -1,0 +1,1 @@
+"""mindtorch.optim (torch.optim)"""

@@ -1,0 +1,1 @@
+"""mindtorch.utils.data (torch.utils.data)"""
