@@ -2,7 +2,7 @@
 
 Each family file lists its public classes in ``__all__``; this package re-exports them."""
 from . import (
-    activation, attention, batchnorm, container, conv, distance, dropout, flatten,
+    activation, attention, batchnorm, container, conv, distance, dropout, flatten, fold,
     instancenorm, linear, loss, module, normalization, padding, pixelshuffle, pooling, rnn,
     sparse, transformer, upsampling,
 )
@@ -10,7 +10,7 @@ from . import (
 _FAMILIES = (
     module, container, linear, flatten, conv, pooling, batchnorm, instancenorm,
     normalization, sparse, dropout, activation, attention, loss, rnn, transformer,
-    upsampling, pixelshuffle, padding, distance,
+    upsampling, pixelshuffle, padding, distance, fold,
 )
 __all__ = [name for family in _FAMILIES for name in family.__all__]
 globals().update({name: getattr(family, name) for family in _FAMILIES

@@ -1,0 +1,1 @@
+"""torch.nn.utils.rnn: padding and packing of variable-length sequences."""
