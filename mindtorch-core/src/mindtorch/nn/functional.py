@@ -23,3 +23,26 @@ def triplet_margin_with_distance_loss(anchor, positive, negative, *, distance_fu
     result = (margin + dist_pos - dist_neg).clamp_min(0)
     return result.sum() if reduction == "sum" else result.mean() if reduction == "mean" \
         else result
+
+
+# Python-level functions of sequence models (multi-head attention lives in its own file)
+from ._functional_attention import (  # noqa: E402,F401
+    _canonical_mask, _in_projection, _in_projection_packed, _mha_shape_check, _none_or_dtype,
+    multi_head_attention_forward,
+)
+
+
+def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
+    """torch.nn.functional.gumbel_softmax: softmax of (logits + Gumbel noise) / tau; hard=True
+    returns one-hot samples with the soft sample's gradient (straight-through)."""
+    if eps != 1e-10:
+        import warnings
+        warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
+    from .. import empty_like, zeros_like
+    gumbels = -empty_like(logits).exponential_().log()
+    y_soft = ((logits + gumbels) / tau).softmax(dim)
+    if not hard:
+        return y_soft
+    index = y_soft.max(dim, keepdim=True)[1]
+    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft
