@@ -1,0 +1,188 @@
+"""What runs inside a DataLoader worker process: fetching samples (also used in the
+main process when num_workers=0), the worker loop, and the exception wrapper that carries
+a worker's traceback back to the main process."""
+import os
+import pickle
+import queue
+import random
+import sys
+import traceback
+
+_worker_info = None
+_POLL = 5.0  # seconds between checks that the main process is still alive
+
+
+class WorkerInfo:
+    """id, num_workers, seed and dataset (this worker's copy); read-only once made."""
+    __initialized = False
+
+    def __init__(self, **kwargs):
+        for k, v in kwargs.items():
+            setattr(self, k, v)
+        self.__keys = tuple(kwargs)
+        self.__initialized = True
+
+    def __setattr__(self, key, val):
+        if self.__initialized:
+            raise RuntimeError(f"Cannot assign attributes to {self.__class__.__name__} objects")
+        super().__setattr__(key, val)
+
+    def __repr__(self):
+        items = ", ".join(f"{k}={getattr(self, k)}" for k in self.__keys)
+        return f"{self.__class__.__name__}({items})"
+
+
+def get_worker_info():
+    """This worker's WorkerInfo in a DataLoader worker process, None in the main one."""
+    return _worker_info
+
+
+class ExceptionWrapper:
+    """An exception with its formatted traceback, picklable across processes."""
+
+    def __init__(self, exc_info=None, where="in background"):
+        exc_info = exc_info or sys.exc_info()
+        self.exc_type = exc_info[0]
+        self.exc_msg = "".join(traceback.format_exception(*exc_info))
+        self.where = where
+
+    def reraise(self):
+        msg = f"Caught {self.exc_type.__name__} {self.where}.\nOriginal {self.exc_msg}"
+        if self.exc_type is KeyError:
+            msg = _KeyErrorMessage(msg)  # KeyError's str() would quote the whole text
+        try:
+            exception = self.exc_type(msg)
+        except Exception:  # an exception class that needs other arguments
+            raise RuntimeError(msg) from None
+        raise exception
+
+
+class _KeyErrorMessage(str):
+    def __repr__(self):
+        return self
+
+
+class _IterableDatasetStopIteration:
+    """A worker's iterable dataset copy is exhausted."""
+
+    def __init__(self, worker_id):
+        self.worker_id = worker_id
+
+
+class _ResumeIteration:
+    """Persistent workers: start a new epoch (sent to every worker, echoed back)."""
+
+
+class MapFetcher:
+    def __init__(self, dataset, auto_collation, collate_fn, drop_last):
+        self.dataset, self.auto_collation = dataset, auto_collation
+        self.collate_fn = collate_fn
+
+    def fetch(self, index):
+        d = self.dataset
+        if not self.auto_collation:
+            return self.collate_fn(d[index])
+        getitems = getattr(d, "__getitems__", None)
+        return self.collate_fn(getitems(index) if getitems else [d[i] for i in index])
+
+
+class IterableFetcher:
+    def __init__(self, dataset, auto_collation, collate_fn, drop_last):
+        self.it, self.auto_collation = iter(dataset), auto_collation
+        self.collate_fn, self.drop_last = collate_fn, drop_last
+        self.ended = False
+
+    def fetch(self, index):
+        if self.ended:
+            raise StopIteration
+        if not self.auto_collation:
+            return self.collate_fn(next(self.it))
+        data = []
+        for _ in index:
+            try:
+                data.append(next(self.it))
+            except StopIteration:
+                self.ended = True
+                break
+        if not data or (self.drop_last and len(data) < len(index)):
+            raise StopIteration
+        return self.collate_fn(data)
+
+
+def _seed_everything(seed):
+    """Python's, NumPy's (when loaded) and mindtorch's default generators."""
+    from ... import manual_seed
+    random.seed(seed)
+    manual_seed(seed)
+    np = sys.modules.get("numpy")
+    if np is not None:
+        np.random.seed(seed % (1 << 32))
+
+
+def _pickled(data, where):
+    """The batch as bytes: pickled here so that an unpicklable batch becomes an error in
+    the main process rather than a batch silently lost in the queue's feeder thread."""
+    try:
+        return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        wrapper = ExceptionWrapper(where=where)
+        try:
+            return pickle.dumps(wrapper, protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception:  # an exception class pickle cannot name
+            wrapper.exc_type = RuntimeError
+            return pickle.dumps(wrapper, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def worker_loop(fetcher_cls, dataset, index_queue, data_queue, done_event, auto_collation,
+                collate_fn, drop_last, base_seed, init_fn, worker_id, num_workers):
+    """Serve (idx, index) tasks until told to stop (None) or the parent dies."""
+    global _worker_info
+    try:
+        seed = base_seed + worker_id
+        _seed_everything(seed)
+        _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed,
+                                  dataset=dataset)
+        where = f"in DataLoader worker process {worker_id}"
+        init_error = None
+        try:
+            if init_fn is not None:
+                init_fn(worker_id)
+            fetcher = fetcher_cls(dataset, auto_collation, collate_fn, drop_last)
+        except Exception:
+            init_error = ExceptionWrapper(where=where)
+        iteration_end = False
+        parent = os.getppid()
+        while os.getppid() == parent:
+            try:
+                task = index_queue.get(timeout=_POLL)
+            except queue.Empty:
+                continue
+            if task is None:
+                break
+            if isinstance(task, _ResumeIteration):
+                data_queue.put((task, None))
+                iteration_end = False
+                fetcher = fetcher_cls(dataset, auto_collation, collate_fn, drop_last)
+                continue
+            if done_event.is_set() or iteration_end:
+                continue
+            idx, index = task
+            if init_error is not None:
+                data, init_error = init_error, None
+            else:
+                try:
+                    data = fetcher.fetch(index)
+                except StopIteration:
+                    if fetcher_cls is not IterableFetcher:
+                        data = ExceptionWrapper(where=where)
+                    else:
+                        data, iteration_end = _IterableDatasetStopIteration(worker_id), True
+                except Exception:
+                    data = ExceptionWrapper(where=where)
+            data_queue.put((idx, _pickled(data, where)))
+            del data, task
+    except KeyboardInterrupt:
+        pass
+    if done_event.is_set():
+        data_queue.cancel_join_thread()
+        data_queue.close()
