@@ -1,2 +1,512 @@
-"""torch.nn.modules.rnn"""
-__all__ = []
+"""torch.nn.modules.rnn: RNN, LSTM (with projections), GRU and their single-step cells.
+
+The recurrence is a Python loop over time steps of mindtorch ops: each layer projects the
+inputs of all steps with one matmul, then each step does one matmul with the hidden state.
+Packed sequences run the same loop on the batch_sizes[t] rows still active at step t."""
+import math
+import numbers
+import warnings
+
+import mindtorch
+
+from .. import functional as F
+from .. import init
+from ..parameter import Parameter
+from ..utils.rnn import PackedSequence
+from .module import Module
+
+__all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _apply_permutation(tensor, permutation, dim=1):
+    return tensor.index_select(dim, permutation)
+
+
+# One time step of each mode. `gi` is the input projection of the step (with b_ih, and b_hh
+# folded in except for the GRU, whose b_hn sits inside the reset gate's product).
+
+def _rnn_step(act):
+    def step(gi, state, w_hh_t, b_hh, w_hr):
+        h = act(mindtorch.addmm(gi, state[0], w_hh_t))
+        return h, (h,)
+    return step
+
+
+def _lstm_step(gi, state, w_hh_t, b_hh, w_hr):
+    h, c = state
+    i, f, g, o = mindtorch.addmm(gi, h, w_hh_t).chunk(4, 1)
+    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
+    h = o.sigmoid() * c.tanh()
+    if w_hr is not None:
+        h = h.matmul(w_hr.t())
+    return h, (h, c)
+
+
+def _gru_step(gi, state, w_hh_t, b_hh, w_hr):
+    h = state[0]
+    gh = h.matmul(w_hh_t) if b_hh is None else mindtorch.addmm(b_hh, h, w_hh_t)
+    i_r, i_z, i_n = gi.chunk(3, 1)
+    h_r, h_z, h_n = gh.chunk(3, 1)
+    r = (i_r + h_r).sigmoid()
+    z = (i_z + h_z).sigmoid()
+    n = (i_n + r * h_n).tanh()
+    h = (h - n) * z + n
+    return h, (h,)
+
+
+_STEPS = {"RNN_TANH": _rnn_step(lambda x: x.tanh()), "RNN_RELU": _rnn_step(lambda x: x.relu()),
+          "LSTM": _lstm_step, "GRU": _gru_step}
+
+
+def _run_direction(mode, gi, state, params, batch_sizes, reverse):
+    """One layer in one direction. gi: projected inputs, (T, B, G) or packed (sum, G);
+    state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states)."""
+    w_ih, w_hh, b_ih, b_hh, w_hr = params
+    step, w_hh_t = _STEPS[mode], w_hh.t()
+    if batch_sizes is None:  # every step has the whole batch
+        steps = range(gi.size(0) - 1, -1, -1) if reverse else range(gi.size(0))
+        outs = [None] * gi.size(0)
+        for t in steps:
+            outs[t], state = step(gi[t], state, w_hh_t, b_hh, w_hr)
+        return mindtorch.stack(outs), state
+    offsets = [0]
+    for bs in batch_sizes:
+        offsets.append(offsets[-1] + bs)
+    outs = [None] * len(batch_sizes)
+    if reverse:  # sequences join as the batch grows; their states start from state0
+        initial, state = state, tuple(s[:batch_sizes[-1]] for s in state)
+        for t in range(len(batch_sizes) - 1, -1, -1):
+            bs, active = batch_sizes[t], state[0].size(0)
+            if bs > active:
+                state = tuple(mindtorch.cat([s, s0[active:bs]]) for s, s0 in zip(state, initial))
+            outs[t], state = step(gi[offsets[t]:offsets[t + 1]], state, w_hh_t, b_hh, w_hr)
+        return mindtorch.cat(outs), state
+    finished = []  # final states of sequences that ended, latest-ending rows first
+    for t, bs in enumerate(batch_sizes):
+        if bs < state[0].size(0):
+            finished.append(tuple(s[bs:] for s in state))
+            state = tuple(s[:bs] for s in state)
+        outs[t], state = step(gi[offsets[t]:offsets[t + 1]], state, w_hh_t, b_hh, w_hr)
+    parts = [state] + finished[::-1]
+    return mindtorch.cat(outs), tuple(mindtorch.cat([p[k] for p in parts])
+                                      for k in range(len(state)))
+
+
+def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectional):
+    """The stacked (bi)directional recurrence. x: (T, B, I) or packed (sum, I); hx: tuple of
+    (layers * directions, B, *) states; layers[l][d] = (w_ih, w_hh, b_ih, b_hh, w_hr)."""
+    num_dirs = 2 if bidirectional else 1
+    finals = []
+    for layer, dirs in enumerate(layers):
+        if layer > 0 and dropout > 0 and training:
+            x = F.dropout(x, dropout, True)
+        outs = []
+        for d, (w_ih, w_hh, b_ih, b_hh, w_hr) in enumerate(dirs):
+            in_bias = b_ih if mode == "GRU" or b_hh is None else (
+                b_hh if b_ih is None else b_ih + b_hh)
+            gi = F.linear(x, w_ih, in_bias)
+            state = tuple(h[layer * num_dirs + d] for h in hx)
+            out, state = _run_direction(mode, gi, state, (w_ih, w_hh, b_ih, b_hh, w_hr),
+                                        batch_sizes, reverse=d == 1)
+            outs.append(out)
+            finals.append(state)
+        x = outs[0] if len(outs) == 1 else mindtorch.cat(outs, -1)
+    return x, tuple(mindtorch.stack([f[k] for f in finals]) for k in range(len(hx)))
+
+
+class RNNBase(Module):
+    """Parameters and checks shared by RNN, LSTM and GRU (PyTorch's names: weight_ih_l{k},
+    weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k}, weight_hr_l{k}, suffixed _reverse)."""
+
+    __constants__ = ["mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first",
+                     "dropout", "bidirectional", "proj_size"]
+
+    def __init__(self, mode, input_size, hidden_size, num_layers=1, bias=True,
+                 batch_first=False, dropout=0.0, bidirectional=False, proj_size=0, device=None,
+                 dtype=None):
+        factory = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        num_dirs = 2 if bidirectional else 1
+        if not isinstance(dropout, numbers.Number) or isinstance(dropout, bool) \
+                or not 0 <= dropout <= 1:
+            raise ValueError("dropout should be a number in range [0, 1] representing the "
+                             "probability of an element being zeroed")
+        if dropout > 0 and num_layers == 1:
+            warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
+                          "non-zero dropout expects num_layers greater than 1, but got "
+                          f"dropout={dropout} and num_layers={num_layers}", stacklevel=2)
+        for name, value, kind in (("bias", bias, bool), ("batch_first", batch_first, bool),
+                                  ("input_size", input_size, int)):
+            if not isinstance(value, kind):
+                raise TypeError(f"{name} should be of type {kind.__name__}, got: "
+                                f"{type(value).__name__}")
+        if input_size <= 0:
+            raise ValueError("input_size must be greater than zero")
+        if not isinstance(hidden_size, int):
+            raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable "
+                             "projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        gate_size = _GATES[mode] * hidden_size
+        real_hidden = proj_size if proj_size > 0 else hidden_size
+
+        self._flat_weights_names = []
+        self._all_weights = []
+        for layer in range(num_layers):
+            layer_input = input_size if layer == 0 else real_hidden * num_dirs
+            for direction in range(num_dirs):
+                shapes = {"weight_ih": (gate_size, layer_input),
+                          "weight_hh": (gate_size, real_hidden)}
+                if bias:
+                    shapes.update(bias_ih=(gate_size,), bias_hh=(gate_size,))
+                if proj_size > 0:
+                    shapes["weight_hr"] = (proj_size, hidden_size)
+                suffix = "_reverse" if direction == 1 else ""
+                names = []
+                for kind, shape in shapes.items():
+                    names.append(f"{kind}_l{layer}{suffix}")
+                    setattr(self, names[-1], Parameter(mindtorch.empty(shape, **factory)))
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self):
+        return [getattr(self, name, None) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self):
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
+
+    def flatten_parameters(self):
+        """No-op: the weights are used as they are (cuDNN's flat buffer does not apply)."""
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _layer_params(self):
+        """[layer][direction] -> (w_ih, w_hh, b_ih, b_hh, w_hr), None where absent."""
+        num_dirs = 2 if self.bidirectional else 1
+        layers = []
+        for layer in range(self.num_layers):
+            dirs = []
+            for d in range(num_dirs):
+                suffix = f"_l{layer}{'_reverse' if d else ''}"
+                dirs.append(tuple(getattr(self, kind + suffix, None) for kind in (
+                    "weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr")))
+            layers.append(dirs)
+        return layers
+
+    def check_input(self, input, batch_sizes):
+        weight_dtype = self._flat_weights[0].dtype
+        if input.dtype != weight_dtype:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight_dtype}). "
+                f"Convert input: input.to({weight_dtype}), or convert model: "
+                f"model.to({input.dtype})")
+        expected_dim = 2 if batch_sizes is not None else 3
+        if input.dim() != expected_dim:
+            raise RuntimeError(f"input must have {expected_dim} dimensions, got {input.dim()}")
+        if self.input_size != input.size(-1):
+            raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
+                               f"{self.input_size}, got {input.size(-1)}")
+
+    def get_expected_hidden_size(self, input, batch_sizes):
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
+        num_dirs = 2 if self.bidirectional else 1
+        return (self.num_layers * num_dirs, mini_batch,
+                self.proj_size if self.proj_size > 0 else self.hidden_size)
+
+    def check_hidden_size(self, hx, expected_hidden_size, msg="Expected hidden size {}, got {}"):
+        if tuple(hx.size()) != tuple(expected_hidden_size):
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.size())))
+
+    def check_forward_args(self, input, hidden, batch_sizes):
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
+
+    def permute_hidden(self, hx, permutation):
+        return hx if permutation is None else _apply_permutation(hx, permutation)
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**self.__dict__)
+
+    def _forward(self, input, hx, name, states):
+        """The forward of RNN/GRU (states=1, hx a tensor) and LSTM (states=2, hx a pair):
+        unbatched and packed inputs, zero initial states, PyTorch's checks."""
+        num_dirs = 2 if self.bidirectional else 1
+        real_hidden = self.proj_size if self.proj_size > 0 else self.hidden_size
+        sizes = (real_hidden, self.hidden_size)[:states]
+        packed = isinstance(input, PackedSequence)
+        is_batched, batch_dim = True, 0 if self.batch_first else 1
+        sorted_indices = unsorted_indices = batch_sizes = None
+        if packed:
+            input, batch_sizes, sorted_indices, unsorted_indices = input
+            max_batch = int(batch_sizes[0])
+        else:
+            if input.dim() not in (2, 3):
+                tensor = " tensor" if self.mode.startswith("RNN") else ""
+                raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D"
+                                 f"{tensor} instead")
+            is_batched = input.dim() == 3
+            if not is_batched:
+                input = input.unsqueeze(batch_dim)
+            max_batch = input.size(batch_dim)
+            if hx is not None:
+                self._check_hx_dims(hx, is_batched, states)
+                if not is_batched:
+                    hx = tuple(h.unsqueeze(1) for h in hx) if states == 2 else hx.unsqueeze(1)
+        if hx is None:
+            hx = tuple(mindtorch.zeros(self.num_layers * num_dirs, max_batch, size,
+                                       dtype=input.dtype, device=input.device) for size in sizes)
+            hx = hx if states == 2 else hx[0]
+        else:
+            hx = self.permute_hidden(hx, sorted_indices)
+        self.check_forward_args(input, hx, batch_sizes)
+        if batch_sizes is None:
+            if self.batch_first:
+                input = input.transpose(0, 1)
+            if input.size(0) == 0:
+                raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+        output, hidden = _rnn_forward(
+            self.mode, input, None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()],
+            hx if states == 2 else (hx,), self._layer_params(), self.dropout, self.training,
+            self.bidirectional)
+        hidden = hidden if states == 2 else hidden[0]
+        if packed:
+            output = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+            return output, self.permute_hidden(hidden, unsorted_indices)
+        if self.batch_first:
+            output = output.transpose(0, 1)
+        if not is_batched:
+            output = output.squeeze(batch_dim)
+            hidden = tuple(h.squeeze(1) for h in hidden) if states == 2 else hidden.squeeze(1)
+        return output, self.permute_hidden(hidden, unsorted_indices)
+
+    def _check_hx_dims(self, hx, is_batched, states):
+        want, kind = (3, "batched 3-D") if is_batched else (2, "unbatched 2-D")
+        if states == 1 and hx.dim() != want:
+            raise RuntimeError(f"For {kind} input, hx should also be {want}-D but got "
+                               f"{hx.dim()}-D tensor")
+        if states == 2 and (hx[0].dim() != want or hx[1].dim() != want):
+            raise RuntimeError(f"For {kind} input, hx and cx should also be {want}-D but got "
+                               f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
+
+
+class RNN(RNNBase):
+    """Elman RNN: h_t = tanh (or relu)(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh)."""
+
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if len(args) > 3:  # nonlinearity is RNN's fourth positional argument
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' "
+                             "or 'relu'.")
+        super().__init__("RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU",
+                         *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx, "RNN", 1)
+
+
+class LSTM(RNNBase):
+    """LSTM with gates (i, f, g, o) in that order of the weight rows; proj_size > 0 projects
+    h_t with weight_hr."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__("LSTM", *args, **kwargs)
+
+    def get_expected_cell_size(self, input, batch_sizes):
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
+        return (self.num_layers * (2 if self.bidirectional else 1), mini_batch, self.hidden_size)
+
+    def check_forward_args(self, input, hidden, batch_sizes):
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden[0], self.get_expected_hidden_size(input, batch_sizes),
+                               "Expected hidden[0] size {}, got {}")
+        self.check_hidden_size(hidden[1], self.get_expected_cell_size(input, batch_sizes),
+                               "Expected hidden[1] size {}, got {}")
+
+    def permute_hidden(self, hx, permutation):
+        if permutation is None:
+            return hx
+        return _apply_permutation(hx[0], permutation), _apply_permutation(hx[1], permutation)
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx, "LSTM", 2)
+
+
+class GRU(RNNBase):
+    """GRU with gates (r, z, n) in that order of the weight rows."""
+
+    def __init__(self, *args, **kwargs):
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+    def forward(self, input, hx=None):
+        return self._forward(input, hx, "GRU", 1)
+
+
+class RNNCellBase(Module):
+    """weight_ih, weight_hh (num_chunks * hidden_size rows), bias_ih, bias_hh."""
+
+    __constants__ = ["input_size", "hidden_size", "bias"]
+
+    def __init__(self, input_size, hidden_size, bias, num_chunks, device=None, dtype=None):
+        factory = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        rows = num_chunks * hidden_size
+        self.weight_ih = Parameter(mindtorch.empty((rows, input_size), **factory))
+        self.weight_hh = Parameter(mindtorch.empty((rows, hidden_size), **factory))
+        if bias:
+            self.bias_ih = Parameter(mindtorch.empty(rows, **factory))
+            self.bias_hh = Parameter(mindtorch.empty(rows, **factory))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self):
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self):
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _check_dims(self, input, hx, name):
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D "
+                             "instead")
+        for i, h in enumerate(hx or ()):
+            if h.dim() not in (1, 2):
+                what = "hidden" if name != "LSTMCell" else f"hx[{i}]"
+                raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {h.dim()}D "
+                                 "instead")
+
+    def _cell(self, input, hx, name, states, mode):
+        """Checks as PyTorch's cells, then one step of `mode` (hx: tuple of states)."""
+        self._check_dims(input, hx, name)
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            zeros = mindtorch.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
+                                    device=input.device)
+            hx = (zeros,) * states
+        elif not is_batched:
+            hx = tuple(h.unsqueeze(0) for h in hx)
+        if states == 2 and len(hx) != 2:
+            raise RuntimeError("lstm_cell expects two hidden states")
+        if input.size(1) != self.input_size:
+            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
+                               f"expected {self.input_size}")
+        for i, h in enumerate(hx):
+            if input.size(0) != h.size(0):
+                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{i} "
+                                   f"batch size {h.size(0)}")
+            if h.size(1) != self.hidden_size:
+                raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.size(1)}, "
+                                   f"expected {self.hidden_size}")
+        b_ih, b_hh = self.bias_ih, self.bias_hh
+        in_bias = b_ih if mode == "GRU" or b_hh is None else b_ih + b_hh
+        gi = F.linear(input, self.weight_ih, in_bias)
+        _, state = _STEPS[mode](gi, tuple(hx), self.weight_hh.t(), b_hh, None)
+        if not is_batched:
+            state = tuple(s.squeeze(0) for s in state)
+        return state
+
+
+class RNNCell(RNNCellBase):
+    """One step of RNN: h' = tanh (or relu)(x W_ih^T + b_ih + h W_hh^T + b_hh)."""
+
+    __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
+
+    def __init__(self, input_size, hidden_size, bias=True, nonlinearity="tanh", device=None,
+                 dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device,
+                         dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        if self.nonlinearity not in ("tanh", "relu"):
+            self._check_dims(input, None if hx is None else (hx,), "RNNCell")
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
+        return self._cell(input, None if hx is None else (hx,), "RNNCell", 1, mode)[0]
+
+
+class LSTMCell(RNNCellBase):
+    """One step of LSTM: returns (h', c')."""
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, hx=None):
+        return self._cell(input, hx, "LSTMCell", 2, "LSTM")
+
+
+class GRUCell(RNNCellBase):
+    """One step of GRU."""
+
+    def __init__(self, input_size, hidden_size, bias=True, device=None, dtype=None):
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device,
+                         dtype=dtype)
+
+    def forward(self, input, hx=None):
+        return self._cell(input, None if hx is None else (hx,), "GRUCell", 1, "GRU")[0]

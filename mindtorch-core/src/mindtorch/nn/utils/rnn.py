@@ -1,1 +1,228 @@
-"""torch.nn.utils.rnn: padding and packing of variable-length sequences."""
+"""torch.nn.utils.rnn: padding and packing of variable-length sequences.
+
+A PackedSequence holds the time steps one after another: step t contributes the rows of the
+batch_sizes[t] sequences still running (sequences sorted by decreasing length). Packing and
+padding are slices and concatenations of mindtorch ops, so gradients flow through them;
+lengths and batch sizes are CPU int64 tensors, as in PyTorch."""
+from collections.abc import Iterable
+from typing import NamedTuple
+
+import mindtorch
+
+__all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
+           "pad_packed_sequence", "pad_sequence", "unpad_sequence", "pack_sequence",
+           "unpack_sequence"]
+
+
+class PackedSequence_(NamedTuple):
+    data: mindtorch.Tensor
+    batch_sizes: mindtorch.Tensor
+    sorted_indices: mindtorch.Tensor | None
+    unsorted_indices: mindtorch.Tensor | None
+
+
+def _bind(optional, fn):
+    return None if optional is None else fn(optional)
+
+
+class PackedSequence(PackedSequence_):
+    """(data, batch_sizes, sorted_indices, unsorted_indices); build it with pack_sequence or
+    pack_padded_sequence. unsorted_indices defaults to the inverse of sorted_indices."""
+
+    def __new__(cls, data, batch_sizes=None, sorted_indices=None, unsorted_indices=None):
+        if unsorted_indices is None:
+            unsorted_indices = invert_permutation(sorted_indices)
+        if batch_sizes is None:  # PackedSequence((data, batch_sizes))
+            if not (isinstance(data, (list, tuple)) and len(data) == 2):
+                raise AssertionError("Expected data to be a list or tuple of length 2")
+            data, batch_sizes = data
+        elif batch_sizes.device.type != "cpu":
+            raise ValueError(
+                "batch_sizes should always be on CPU. Instances of PackedSequence should never "
+                "be created manually. They should be instantiated by functions like "
+                "pack_sequence and pack_padded_sequences in nn.utils.rnn. "
+                "https://pytorch.org/docs/stable/nn.html#torch.nn.utils.rnn.pack_sequence")
+        return super().__new__(cls, data, batch_sizes, sorted_indices, unsorted_indices)
+
+    def to(self, *args, **kwargs):
+        """data converted as Tensor.to; the indices follow data's device."""
+        data = self.data.to(*args, **kwargs)
+        if data is self.data:
+            return self
+        move = lambda t: t.to(data.device)  # noqa: E731
+        return type(self)(data, self.batch_sizes, _bind(self.sorted_indices, move),
+                          _bind(self.unsorted_indices, move))
+
+    def cpu(self, *args, **kwargs):
+        return self.to("cpu", *args, **kwargs)
+
+    def cuda(self, *args, **kwargs):
+        return self.to("cuda", *args, **kwargs)
+
+    def pin_memory(self):
+        return self
+
+    def double(self):
+        return self.to(dtype=mindtorch.double)
+
+    def float(self):
+        return self.to(dtype=mindtorch.float)
+
+    def half(self):
+        return self.to(dtype=mindtorch.half)
+
+    def long(self):
+        return self.to(dtype=mindtorch.long)
+
+    def int(self):
+        return self.to(dtype=mindtorch.int)
+
+    def short(self):
+        return self.to(dtype=mindtorch.short)
+
+    def char(self):
+        return self.to(dtype=mindtorch.int8)
+
+    def byte(self):
+        return self.to(dtype=mindtorch.uint8)
+
+    @property
+    def is_cuda(self):
+        return self.data.is_cuda
+
+    def is_pinned(self):
+        return False
+
+
+def invert_permutation(permutation):
+    """The permutation that undoes `permutation` (None stays None)."""
+    if permutation is None:
+        return None
+    return mindtorch.empty_like(permutation).scatter_(
+        0, permutation, mindtorch.arange(permutation.numel(), device=permutation.device))
+
+
+def _int_list(t):
+    return [int(v) for v in t.tolist()]
+
+
+def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True):
+    """Packs a padded (T, B, *) batch (B, T, * with batch_first) of sequences of the given
+    lengths; with enforce_sorted=False the batch is sorted by decreasing length first."""
+    if isinstance(lengths, mindtorch.Tensor):
+        lengths = lengths.to(dtype=mindtorch.int64)
+    else:
+        lengths = mindtorch.as_tensor(lengths, dtype=mindtorch.int64, device="cpu")
+    sorted_indices = None
+    if not enforce_sorted:
+        lengths, sorted_indices = mindtorch.sort(lengths, descending=True)
+        sorted_indices = sorted_indices.to(input.device)
+        input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if batch_first:
+        input = input.transpose(0, 1)
+    lens = _int_list(lengths)
+    if len(lens) != input.size(1):
+        raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
+                           f"{len(lens)} (batch_size={input.size(1)})")
+    if any(a < b for a, b in zip(lens, lens[1:])):
+        raise RuntimeError(
+            "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
+            "You can pass `enforce_sorted=False` to pack_padded_sequence and/or pack_sequence "
+            "to sidestep this requirement if you do not need ONNX exportability.")
+    if lens[-1] <= 0:
+        raise RuntimeError("Length of all samples has to be greater than 0, but found an "
+                           "element in 'lengths' that is <= 0")
+    if lens[0] > input.size(0):
+        raise RuntimeError(f"pack_padded_sequence: a length of {lens[0]} exceeds the padded "
+                           f"sequence length {input.size(0)}")
+    batch_sizes = [sum(n > t for n in lens) for t in range(lens[0])]
+    data = mindtorch.cat([input[t, :bs] for t, bs in enumerate(batch_sizes)])
+    return PackedSequence(data, mindtorch.tensor(batch_sizes, dtype=mindtorch.int64),
+                          sorted_indices, None)
+
+
+def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
+    """Inverse of pack_padded_sequence: (padded batch, lengths) in the original order; the
+    time dimension is total_length long when given."""
+    sizes = _int_list(sequence.batch_sizes)
+    max_len = len(sizes)
+    if total_length is not None:
+        if total_length < max_len:
+            raise ValueError(
+                "Expected total_length to be at least the length of the longest sequence in "
+                f"input, but got total_length={total_length} and max sequence length being "
+                f"{max_len}")
+        max_len = total_length
+    data = sequence.data
+    batch = sizes[0] if sizes else 0
+    tail = tuple(data.shape[1:])
+    steps, offset = [], 0
+    for bs in sizes:
+        step = data[offset:offset + bs]
+        offset += bs
+        if bs < batch:
+            step = mindtorch.cat([step, data.new_full((batch - bs, *tail), padding_value)])
+        steps.append(step)
+    padded = mindtorch.stack(steps) if steps else data.new_full((0, batch, *tail), padding_value)
+    if max_len > len(sizes):
+        padded = mindtorch.cat(
+            [padded, data.new_full((max_len - len(sizes), batch, *tail), padding_value)])
+    lengths = mindtorch.tensor([sum(bs > b for bs in sizes) for b in range(batch)],
+                               dtype=mindtorch.int64)
+    if batch_first:
+        padded = padded.transpose(0, 1)
+    if sequence.unsorted_indices is not None:
+        return (padded.index_select(0 if batch_first else 1, sequence.unsorted_indices),
+                lengths[sequence.unsorted_indices.cpu()])
+    return padded, lengths
+
+
+def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="right"):
+    """Stacks sequences of shapes (L_i, *) into (max L, B, *) (or (B, max L, *)), padded with
+    padding_value on padding_side; the result has the first sequence's dtype."""
+    if not isinstance(sequences, Iterable):
+        raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg "
+                           f"of type: {type(sequences)}")
+    sequences = tuple(sequences)
+    if not sequences:
+        raise RuntimeError("received an empty list of sequences")
+    if padding_side not in ("left", "right"):
+        raise RuntimeError(f"Expected padding_side to be one of left or right, but got "
+                           f"{padding_side}.")
+    first = sequences[0]
+    if first.dim() == 0:
+        raise RuntimeError("pad_sequence: expected sequences of at least one dimension")
+    tail = tuple(first.shape[1:])
+    for seq in sequences[1:]:
+        for d, (a, b) in enumerate(zip(tail, seq.shape[1:])):
+            if a != b:
+                raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor "
+                                   f"b ({b}) at non-singleton dimension {d + 1}")
+    max_len = max(seq.size(0) for seq in sequences)
+    padded = []
+    for seq in sequences:
+        seq = seq.to(first.dtype)
+        if seq.size(0) < max_len:
+            fill = first.new_full((max_len - seq.size(0), *tail), padding_value)
+            seq = mindtorch.cat([seq, fill] if padding_side == "right" else [fill, seq])
+        padded.append(seq)
+    return mindtorch.stack(padded, dim=0 if batch_first else 1)
+
+
+def unpad_sequence(padded_sequences, lengths, batch_first=False):
+    """The list of sequences (their first lengths[i] steps) of a padded batch."""
+    if not batch_first:
+        padded_sequences = padded_sequences.transpose(0, 1)
+    return [seq[:int(length)] for seq, length in zip(padded_sequences, lengths, strict=True)]
+
+
+def pack_sequence(sequences, enforce_sorted=True):
+    """Packs a list of sequences of shapes (L_i, *)."""
+    lengths = mindtorch.as_tensor([v.size(0) for v in sequences])
+    return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
+
+
+def unpack_sequence(packed_sequences):
+    """The list of sequences a PackedSequence holds, in their original order."""
+    padded, lengths = pad_packed_sequence(packed_sequences, batch_first=True)
+    return unpad_sequence(padded, lengths, batch_first=True)
