@@ -1,0 +1,300 @@
+"""torch.optim.Optimizer: parameter groups, per-parameter state and its state_dict.
+
+Subclasses give their defaults and `_update(group, params, grads, states)`, which runs under
+no_grad (grad mode = `differentiable`, as PyTorch) over the parameters that have a gradient;
+`_init_state(group, p)` fills a parameter's state on its first step."""
+from collections import defaultdict
+from collections.abc import Iterable
+from copy import deepcopy
+from itertools import chain
+import warnings
+
+from .._tensor import Tensor
+from ..autograd.grad_mode import enable_grad, set_grad_enabled
+
+__all__ = ["Optimizer", "required"]
+
+
+class _RequiredParameter:
+    """Marks a default that every parameter group must give (PyTorch's `required`)."""
+
+    def __repr__(self):
+        return "<required parameter>"
+
+
+required = _RequiredParameter()
+
+
+def _typename(obj):
+    if isinstance(obj, Tensor):
+        return obj.type()
+    cls = type(obj)
+    module = "" if cls.__module__ in ("builtins", "__builtin__", None) else cls.__module__ + "."
+    return module + cls.__qualname__
+
+
+def _scalar_dtype():
+    """The dtype of `step` and other scalar state: float64 when that is the default dtype."""
+    import mindtorch as M
+    return M.float64 if M.get_default_dtype() is M.float64 else M.float32
+
+
+def _step_tensor(value, p, where):
+    """A 0-dim scalar state tensor (`step`, NAdam's `mu_product`). PyTorch keeps it on the
+    CPU, read back with .item() (so parameters on any device, meta included, step alike),
+    unless capturable/fused (`where`, see _where)."""
+    import mindtorch as M
+    if where:
+        dtype = M.float32 if where == "fused" else _scalar_dtype()
+        return M.full((), value, dtype=dtype, device=p.device)
+    return M.tensor(value, dtype=_scalar_dtype())
+
+
+def _where(group):
+    """Where a group's `step` lives: "fused" (float32 on the parameter's device), True
+    (capturable: on the parameter's device) or False (a CPU tensor)."""
+    return "fused" if group.get("fused") else bool(group.get("capturable", False))
+
+
+def _value(x):
+    """A Python number from a hyperparameter that may be a (1-element) tensor."""
+    return x.item() if isinstance(x, Tensor) else x
+
+
+def _check(ok, message):
+    if not ok:
+        raise ValueError(message)
+
+
+def _check_lr(lr):
+    if isinstance(lr, Tensor) and lr.numel() != 1:
+        raise ValueError("Tensor lr must be 1-element")
+    _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+
+
+def _check_betas(betas):
+    for i in (0, 1):
+        _check(0.0 <= betas[i] < 1.0, f"Invalid beta parameter at index {i}: {betas[i]}")
+
+
+def _check_fused(fused, foreach, differentiable):
+    if fused:
+        if differentiable:
+            raise RuntimeError("`fused` does not support `differentiable`")
+        if foreach:
+            raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+
+
+def _as_real(t):
+    import mindtorch as M
+    return M.view_as_real(t) if isinstance(t, Tensor) and t.is_complex() else t
+
+
+class Optimizer:
+    # complex parameters are updated through their real views (all but SGD, as PyTorch)
+    _complex_as_real = True
+
+    def __init__(self, params, defaults):
+        self.defaults = defaults
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable of "
+                            "Tensors or dicts, but got " + _typename(params))
+        self.state = defaultdict(dict)
+        self.param_groups = []
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for param_group in param_groups:
+            self.add_param_group(param_group)
+
+    def __getstate__(self):
+        return {"defaults": self.defaults, "state": self.state, "param_groups": self.param_groups}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self.defaults.setdefault("differentiable", False)
+        # states of older versions may lack newer options or keep `step` as a number
+        for group in self.param_groups:
+            for name, default in self.defaults.items():
+                if default is not required:
+                    group.setdefault(name, default)
+            for p in group["params"]:
+                st = self.state.get(p)
+                if st and "step" in st and not isinstance(st["step"], Tensor):
+                    st["step"] = _step_tensor(float(st["step"]), p, _where(group))
+
+    def __repr__(self):
+        text = self.__class__.__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            text += "".join(f"    {k}: {group[k]}\n" for k in sorted(group) if k != "params")
+        return text + ")"
+
+    # ----------------------------------------------------------------- parameter groups
+    def add_param_group(self, param_group):
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            params = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
+        else:
+            params = list(params)
+        names = [p[0] for p in params if isinstance(p, tuple)]
+        param_group["params"] = [p[1] if isinstance(p, tuple) else p for p in params]
+        if names:
+            if len(names) != len(params):
+                raise ValueError("all optimizer params should be with/without names. "
+                                 "Some param names are missing")
+            param_group["param_names"] = names
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _typename(param))
+            if not self.defaults.get("differentiable", None) and not (
+                    param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            if default is required and name not in param_group:
+                raise ValueError("parameter group didn't specify a value of required "
+                                 f"optimization parameter {name}")
+            param_group.setdefault(name, default)
+        ids = [id(p) for p in param_group["params"]]
+        if len(ids) != len(set(ids)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; "
+                          "in future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        seen = set()
+        for group in self.param_groups:
+            seen.update(id(p) for p in group["params"])
+            if ("param_names" in param_group) != ("param_names" in group):
+                which = "with names" if "param_names" in param_group else "without names"
+                raise ValueError("all optimizer param groups should be with/without names. "
+                                 f"cannot add param group {which} to the optimizer")
+        if not seen.isdisjoint(ids):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none=True):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if set_to_none:
+                    p.grad = None
+                else:
+                    if p.grad.grad_fn is not None:
+                        p.grad.detach_()
+                    else:
+                        p.grad.requires_grad_(False)
+                    p.grad.zero_()
+
+    # ----------------------------------------------------------------------------- step
+    def step(self, closure=None):
+        if type(self)._update is Optimizer._update:
+            raise NotImplementedError
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with set_grad_enabled(bool(self.defaults.get("differentiable", False))):
+            for group in self.param_groups:
+                params = [p for p in group["params"] if p.grad is not None]
+                if not params:
+                    continue
+                grads = [p.grad for p in params]
+                states = [self._state_of(group, p) for p in params]
+                if self._complex_as_real:
+                    params, grads = [_as_real(p) for p in params], [_as_real(g) for g in grads]
+                    states = [{k: _as_real(v) for k, v in s.items()} for s in states]
+                self._update(group, params, grads, states)
+        return loss
+
+    def _state_of(self, group, p):
+        """p's state, initialised on first use (an optimizer with nothing to initialise,
+        SGD, leaves no empty entry behind, as PyTorch)."""
+        state = self.state.get(p)
+        if not state:
+            state = {}
+            self._init_state(group, p, state)
+            if state:
+                self.state[p] = state
+        return state
+
+    def _init_state(self, group, p, state):
+        pass
+
+    def _update(self, group, params, grads, states):
+        raise NotImplementedError
+
+    # ------------------------------------------------------------------------ state_dict
+    def state_dict(self):
+        index = {}
+        start = 0
+
+        def pack(group):
+            nonlocal start
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for i, p in enumerate(group["params"], start):
+                index.setdefault(id(p), i)
+            packed["params"] = [index[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            return packed
+
+        groups = [pack(g) for g in self.param_groups]
+        state = {(index[id(k)] if isinstance(k, Tensor) else k): v
+                 for k, v in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        state_dict = state_dict.copy()
+        groups = self.param_groups
+        saved_groups = deepcopy(state_dict["param_groups"])
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match "
+                             "the size of optimizer's group")
+        id_map = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                          chain.from_iterable(g["params"] for g in groups)))
+
+        def on_device(param, value, owner, key=None):
+            """A copy of value with its tensors on param's device (floating state in
+            param's dtype; `step` as it is unless capturable/fused)."""
+            if isinstance(value, Tensor):
+                if key == "step":
+                    if owner.get("capturable", False) or owner.get("fused", False):
+                        import mindtorch as M
+                        return value.to(dtype=M.float32, device=param.device)
+                    return value
+                if param.is_floating_point():
+                    return value.to(dtype=param.dtype, device=param.device)
+                return value.to(device=param.device)
+            if isinstance(value, dict):
+                return {k: on_device(param, v, owner, k) for k, v in value.items()}
+            if isinstance(value, Iterable) and not isinstance(value, str):
+                return type(value)(on_device(param, v, owner) for v in value)
+            return value
+
+        state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in id_map:
+                owner = next((g for g in state_dict["param_groups"] if k in g["params"]), {})
+                state[id_map[k]] = on_device(id_map[k], v, owner)
+            else:
+                state[k] = v
+
+        def update_group(group, new_group):
+            new_group["params"] = group["params"]
+            if "param_names" in group and "param_names" not in new_group:
+                new_group["param_names"] = group["param_names"]
+            return new_group
+
+        self.__setstate__({"state": state,
+                           "param_groups": [update_group(g, s) for g, s in zip(groups, saved_groups)]})
