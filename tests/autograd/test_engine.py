@@ -474,6 +474,24 @@ def test_function_ctx_features():
     assert seen["g_idx"] is None and x.grad.tolist() == [2.0, 2.0]
 
 
+def test_function_non_differentiable_input_returned_as_is():
+    # the alias made for a returned input keeps mark_non_differentiable (as PyTorch's)
+    class F(M.autograd.Function):
+        @staticmethod
+        def forward(ctx, *args):
+            ctx.mark_non_differentiable(*[a for a in args if not a.requires_grad])
+            return args
+
+        @staticmethod
+        def backward(ctx, *grads):
+            return grads
+
+    a, b = leaf(M, [1.0, 2.0]), M.tensor([3.0, 4.0])
+    x, y = F.apply(a, b)
+    assert x.requires_grad and x.grad_fn is not None
+    assert not y.requires_grad and y.grad_fn is None
+
+
 def test_function_mark_dirty():
     class AddOne(M.autograd.Function):
         @staticmethod

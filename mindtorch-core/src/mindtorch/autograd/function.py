@@ -146,9 +146,10 @@ class Function(metaclass=FunctionMeta):
                     if o._base is None:  # (a view's history is regenerated from its base)
                         o._output_nr = k
                 else:
+                    differentiable = id(o) not in non_diff
                     if any(o is a for a in tensors):  # an input returned as is: an alias
                         o = o._view(o._shape, o._stride, o._offset)
-                    if id(o) not in non_diff and o.dtype in DIFFERENTIABLE:
+                    if differentiable and o.dtype in DIFFERENTIABLE:
                         o._grad_fn = ctx
                         o._output_nr = k
                         o._requires_grad = True
