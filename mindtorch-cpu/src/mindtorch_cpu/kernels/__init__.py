@@ -10,7 +10,7 @@ warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"mindtorch_cp
 
 FAMILIES = ("creation", "pointwise", "reduction", "linalg", "joining", "indexing", "random",
             "activation", "special", "sorting", "factorization", "conv", "pooling",
-            "resample", "normalization", "layers", "loss", "numerics")
+            "resample", "normalization", "layers", "loss", "numerics", "inplace")
 ALL_KERNELS = {}
 for _family in FAMILIES:
     ALL_KERNELS.update(importlib.import_module(f"{__name__}.{_family}").KERNELS)

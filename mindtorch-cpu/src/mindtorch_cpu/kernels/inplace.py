@@ -1,0 +1,125 @@
+"""In-place arithmetic that writes into self's memory (optimizer updates, `x += y`).
+
+Core declares `op_` as `op` + copy_ (decls/_helpers.define_inplace), right for every dtype
+and layout but a full extra pass plus a result and a copy.  These kernels take the common
+case in one or two ufunc passes with `out=`: self float32/float64 with no element written
+twice, tensor operands of self's dtype that share memory with self only as self itself,
+and Python numbers (int/float) for the scalars.  Any other call runs the op's
+decomposition, so the checks, errors and promotion stay the core's.  The arithmetic is the
+decomposition's, step for step, so results are bit-identical to it.  (When autograd
+records, the binding runs the decomposition anyway: see autograd/_record.py.)
+"""
+import numpy as np
+from mindtorch import Tensor
+from mindtorch import _dtype as D
+from mindtorch._ops import OPS
+from mindtorch._scalars import checked_scalar
+
+from .._np import arr
+from .pointwise import _FMA
+
+
+
+class _Slow(Exception):
+    """Raised by a computation (before writing) to leave the call to the decomposition."""
+
+
+def _operands(self, operands):
+    """numpy operands for the fast path, or None when the decomposition must run."""
+    dt = self.dtype
+    if dt is not D.float32 and dt is not D.float64 or 0 in self._stride:
+        return None
+    out = [arr(self)]
+    for x in operands:
+        t = type(x)
+        if t is Tensor:
+            if x.dtype is not dt or (x._storage is self._storage and x is not self and (
+                    x._offset != self._offset or x._stride != self._stride
+                    or x._shape != self._shape)):
+                return None
+            out.append(arr(x))
+        elif t is float or t is int:
+            try:
+                checked_scalar(x, dt)
+            except (RuntimeError, OverflowError):
+                return None
+            out.append(dt.np.type(x))
+        elif x is None:
+            out.append(x)
+        else:
+            return None
+    return out
+
+
+def _fast(name, compute):
+    """Kernel for in-place op `name`: compute(*numpy operands) writes into the first one,
+    or raises _Slow / ValueError (operands that do not broadcast to it) before writing."""
+    op = OPS[name]
+
+    def kernel(self, *args):
+        ops = _operands(self, args)
+        if ops is not None:
+            try:
+                compute(*ops)
+                return self
+            except (_Slow, ValueError):
+                pass
+        from mindtorch._ops.dispatch import _decomposition
+        return _decomposition(op)(self, *args)
+    kernel.__name__ = name
+    return kernel
+
+
+def _add(a, b, alpha):
+    np.add(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
+
+
+def _sub(a, b, alpha):
+    np.subtract(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
+
+
+def _div(a, b, rounding_mode):
+    if rounding_mode is not None:
+        raise _Slow
+    np.true_divide(a, b, out=a)
+
+
+def _addcmul(a, t1, t2, value):
+    # the decomposition's order: self + value * t1 * t2
+    p = np.multiply(t1, t2) if value == 1 else np.multiply(np.multiply(value, t1), t2)
+    np.add(a, p, out=a)
+
+
+def _addcdiv(a, t1, t2, value):
+    # self + value * t1 / t2
+    np.add(a, np.divide(t1 if value == 1 else np.multiply(value, t1), t2), out=a)
+
+
+def _lerp(a, end, weight):
+    # the lerp kernel's formula: fmadd(small ? w : w - 1, end - self, small ? self : end),
+    # the product and sum in a wider type (pointwise._FMA)
+    if type(weight) is np.ndarray:
+        raise _Slow  # a tensor weight: elementwise choice (and its own promotion rules)
+    small = abs(weight) < 0.5
+    d = np.subtract(end, a)
+    coeff, base = (weight, a) if small else (weight - 1, end)
+    wide = _FMA.get(a.dtype)
+    if wide is None:
+        np.add(np.multiply(d, coeff, out=d), base, out=a)
+    else:
+        np.add(np.multiply(d, coeff, dtype=wide), base, out=a, casting="unsafe")
+
+
+_COMPUTE = {
+    "add_": _add,
+    "sub_": _sub,
+    "mul_": lambda a, b: np.multiply(a, b, out=a),
+    "div_": _div,
+    "addcmul_": _addcmul,
+    "addcdiv_": _addcdiv,
+    "lerp_": _lerp,
+    "sqrt_": lambda a: np.sqrt(a, out=a),
+    "neg_": lambda a: np.negative(a, out=a),
+}
+
+KERNELS = {name: _fast(name, fn) for name, fn in _COMPUTE.items()}
