@@ -57,7 +57,7 @@ class _Activation(Module):
             return
         cls._fn, cls._params = fn, params
         cls.__constants__ = list(params)
-        if "__init__" not in cls.__dict__:
+        if params and "__init__" not in cls.__dict__:  # else Module's (*args, **kwargs)
             cls.__init__ = _make_init(cls, params)
 
     def forward(self, input):
