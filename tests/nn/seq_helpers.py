@@ -50,10 +50,13 @@ def assert_close(mt_t, th_t, dtype="float64"):
     torch.testing.assert_close(to_torch(mt_t), th_t.detach(), equal_nan=True, **TOL[dtype])
 
 
-def check_forward_backward(mt_mod, th_mod, mt_args, th_args, dtype="float64", **kwargs):
+def check_forward_backward(mt_mod, th_mod, mt_args, th_args, dtype="float64", mt_kwargs=None,
+                           th_kwargs=None, **kwargs):
     """Same outputs; then the same gradients of inputs and parameters for a weighted sum of
-    all outputs (fixed random weights, so every output element matters)."""
-    mt_out, th_out = mt_mod(*mt_args, **kwargs), th_mod(*th_args, **kwargs)
+    all outputs (fixed random weights, so every output element matters). kwargs go to both
+    calls, mt_kwargs/th_kwargs (tensors) to one each."""
+    mt_out = mt_mod(*mt_args, **kwargs, **(mt_kwargs or {}))
+    th_out = th_mod(*th_args, **kwargs, **(th_kwargs or {}))
     mt_flat, th_flat = flat(mt_out), flat(th_out)
     assert len(mt_flat) == len(th_flat)
     for m, t in zip(mt_flat, th_flat):
