@@ -723,9 +723,30 @@ def _trace_grad(grad, self_geometry):
     return M.eye(n, m, dtype=grad.dtype, device=grad.device) * grad
 
 
+def _col_major(geometry):
+    """Whether a matrix is laid out as the transpose of a contiguous one (W.t() in linear)."""
+    (rows, cols), (s0, s1), _ = geometry
+    return s0 == 1 and s1 == rows and rows != 1 and cols != 1
+
+
+def _mm_grad_self(grad, mat2, self_geometry):
+    """grad @ mat2^H, computed transposed when self is column-major, so that the gradient
+    has self's layout (as PyTorch's mm_mat1_backward; a linear's weight gets a contiguous
+    .grad, not a transposed one that every later pointwise op would walk across)."""
+    if _col_major(self_geometry):
+        return _h(mat2.mm(_h(grad)))
+    return grad.mm(_h(mat2))
+
+
+def _mm_grad_mat2(grad, self, mat2_geometry):
+    """self^H @ grad, in mat2's layout (PyTorch's mm_mat2_backward)."""
+    if _col_major(mat2_geometry):
+        return _h(_h(grad).mm(self))
+    return _h(self).mm(grad)
+
+
 _GRADS = {
-    "mm": {"self": lambda grad, mat2: grad.mm(_h(mat2)),
-           "mat2": lambda grad, self: _h(self).mm(grad)},
+    "mm": {"self": _mm_grad_self, "mat2": _mm_grad_mat2},
     "bmm": {"self": lambda grad, mat2: grad.bmm(_h(mat2)),
             "mat2": lambda grad, self: _h(self).bmm(grad)},
     "mv": {"self": lambda grad, vec: grad.unsqueeze(-1) * vec.conj(),
@@ -735,8 +756,10 @@ _GRADS = {
     "vdot": {"self": lambda grad, other: grad.conj() * other,
              "other": lambda grad, self: grad * self},
     "addmm": {"self": lambda grad, beta: scaled(grad, beta),
-              "mat1": lambda grad, mat2, alpha: scaled(grad.mm(_h(mat2)), alpha),
-              "mat2": lambda grad, mat1, alpha: scaled(_h(mat1).mm(grad), alpha)},
+              "mat1": lambda grad, mat2, alpha, mat1_geometry:
+              scaled(_mm_grad_self(grad, mat2, mat1_geometry), alpha),
+              "mat2": lambda grad, mat1, alpha, mat2_geometry:
+              scaled(_mm_grad_mat2(grad, mat1, mat2_geometry), alpha)},
     "addmv": {"self": lambda grad, beta: scaled(grad, beta),
               "mat": lambda grad, vec, alpha: scaled(grad.unsqueeze(-1) * vec.conj(), alpha),
               "vec": lambda grad, mat, alpha: scaled(_h(mat).mv(grad), alpha)},
