@@ -52,11 +52,13 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
         if alpha == 0:  # (the product is skipped, NaNs and all, as PyTorch does)
             r = np.zeros(shape, compute)
         else:
-            r = np.matmul(arr(mat1).astype(compute), arr(mat2).astype(compute))
+            r = np.matmul(arr(mat1).astype(compute, copy=False),
+                          arr(mat2).astype(compute, copy=False))
         if alpha not in (0, 1):
             r *= alpha
-        if beta != 0:
-            r += arr(base).astype(compute) * beta
+        if beta != 0:  # (in place, self broadcast: no temporary of the result's size)
+            b = arr(base).astype(compute, copy=False)
+            r += b if beta == 1 else b * beta
         return result(r, dt)
 
 
