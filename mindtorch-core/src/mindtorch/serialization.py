@@ -1,9 +1,219 @@
-"""mindtorch.save / mindtorch.load (torch.save / torch.load)."""
+"""mindtorch.save / mindtorch.load in PyTorch's zip format (torch.save / torch.load).
+
+A checkpoint is an uncompressed zip archive `<stem>/`: `data.pkl` (the object, pickled
+with tensors as `torch._utils._rebuild_tensor_v2(storage, offset, size, stride, ...)`
+whose storages are persistent ids ('storage', torch.<X>Storage, key, location, numel)),
+`data/<key>` (each storage's bytes, 64-byte aligned), `byteorder`, `version`,
+`.format_version`, `.storage_alignment` and `.data/serialization_id`. Both directions
+use PyTorch's global names, so files move between PyTorch and mindtorch, and mindtorch
+reads them without PyTorch installed.
+
+Loading is safe by default (weights_only=True): the unpickler resolves only the globals
+a checkpoint of tensors and containers needs (PyTorch's weights_only allowlist, plus
+what add_safe_globals adds), so a pickle cannot call os.system or any other function.
+weights_only=False unpickles anything, which can run arbitrary code: use it only for
+files from a trusted source."""
+import contextlib
+import io
+import os
+import pickle
+import struct
+import sys
+import zipfile
+
+from ._lazy import lazy
+
+P = lazy("mindtorch._pickle_torch", globals(), "P")  # pickle machinery, loaded on first use
+
+DEFAULT_PROTOCOL = 2
+_ALIGNMENT = 64
 
 
-def save(obj, f, *args, **kwargs):
-    raise NotImplementedError("mindtorch.save is being written (issue 5)")
+# -- save ------------------------------------------------------------------------------------
+
+def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
+         _use_new_zipfile_serialization=True, _disable_byteorder_record=False):
+    """Write `obj` (tensors, state_dicts, optimizer states, containers, Python values)
+    to a path or a writable binary file object, in PyTorch's zip format."""
+    if not _use_new_zipfile_serialization:
+        raise NotImplementedError("mindtorch.save writes PyTorch's zip format only "
+                                  "(_use_new_zipfile_serialization=False is not supported)")
+    data_pkl = io.BytesIO()
+    pickler = P.TorchPickler(data_pkl, protocol=pickle_protocol)
+    pickler.dump(obj)
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "wb") as fh:
+            _write_archive(fh, _archive_name(f), data_pkl.getvalue(), pickler.storages,
+                           _disable_byteorder_record)
+    elif hasattr(f, "seek") and _seekable(f):
+        _write_archive(f, "archive", data_pkl.getvalue(), pickler.storages,
+                       _disable_byteorder_record)
+    else:  # a stream: build the archive in memory first
+        buf = io.BytesIO()
+        _write_archive(buf, "archive", data_pkl.getvalue(), pickler.storages,
+                       _disable_byteorder_record)
+        f.write(buf.getvalue())
 
 
-def load(f, *args, **kwargs):
-    raise NotImplementedError("mindtorch.load is being written (issue 5)")
+def _seekable(f):
+    try:
+        return f.seekable()
+    except Exception:
+        return False
+
+
+def _archive_name(path):
+    return os.path.splitext(os.path.basename(os.fspath(path)))[0] or "archive"
+
+
+def _write_archive(fh, name, data_pkl, storages, no_byteorder):
+    start = fh.tell()
+    with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
+        def record(rel, data):
+            info = zipfile.ZipInfo(f"{name}/{rel}", date_time=(1980, 1, 1, 0, 0, 0))
+            info.extra = _padding(fh.tell() - start, len(info.filename.encode()))
+            zf.writestr(info, data)
+        record("data.pkl", data_pkl)
+        record(".format_version", b"1")
+        record(".storage_alignment", str(_ALIGNMENT).encode())
+        if not no_byteorder:
+            record("byteorder", sys.byteorder.encode())
+        for key, storage in storages:
+            record(f"data/{key}", storage._host_bytes() if storage.nbytes() else b"")
+        record("version", b"3\n")
+        record(".data/serialization_id", _serialization_id())
+
+
+def _padding(offset, name_len):
+    """An extra field ('FB', as PyTorch's writer) that puts the record's data at a
+    multiple of 64 bytes from the archive's start, so it can be memory-mapped in place."""
+    pad = -(offset + 30 + name_len) % _ALIGNMENT
+    if pad == 0:
+        return b""
+    if pad < 4:
+        pad += _ALIGNMENT
+    return struct.pack("<HH", 0x4246, pad - 4) + b"Z" * (pad - 4)
+
+
+def _serialization_id():
+    return str(int.from_bytes(os.urandom(17), "little")).rjust(40, "0")[-40:].encode()
+
+
+# -- load ------------------------------------------------------------------------------------
+
+def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=None,
+         **pickle_load_args):
+    """Read what save (or torch.save, zip format) wrote, from a path or a readable binary
+    file object. weights_only (default True) loads only tensors, containers and plain
+    values; map_location ('cpu', a device, {saved location: target} or a callable
+    (storage, location) -> storage) chooses where storages go; mmap=True maps a file's
+    tensor data instead of reading it."""
+    if weights_only is None:
+        weights_only = pickle_module is None
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            return _load_file(fh, os.fspath(f), map_location, weights_only, mmap,
+                              pickle_load_args)
+    if mmap:
+        raise ValueError("f must be a file path in order to use the mmap argument")
+    return _load_file(f, None, map_location, weights_only, mmap, pickle_load_args)
+
+
+def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
+    start = fh.tell() if hasattr(fh, "tell") else 0
+    if not zipfile.is_zipfile(fh):
+        raise RuntimeError("mindtorch.load reads PyTorch's zip format (torch.save's default "
+                           "since PyTorch 1.6); this file is not a zip archive (the legacy "
+                           "format of _use_new_zipfile_serialization=False is not supported)")
+    fh.seek(start)
+    with zipfile.ZipFile(fh) as zf:
+        prefix = _archive_prefix(zf)
+        names = set(zf.namelist())
+        order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names \
+            else "little"
+        reader = _Records(zf, prefix, order, path if mmap else None, start)
+        loader = P.StorageLoader(reader, map_location)
+        cls = P.WeightsUnpickler if weights_only else P.FullUnpickler
+        unpickler = cls(io.BytesIO(zf.read(prefix + "data.pkl")), loader=loader,
+                        **pickle_args)
+        try:
+            return unpickler.load()
+        except pickle.UnpicklingError as e:
+            if weights_only:
+                raise pickle.UnpicklingError(P.weights_only_message(e)) from None
+            raise
+
+
+def _archive_prefix(zf):
+    for name in zf.namelist():
+        if name == "data.pkl" or name.endswith("/data.pkl"):
+            return name[:-len("data.pkl")]
+    raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
+
+
+class _Records:
+    """A checkpoint's storage records: read into fresh host arrays, or memory-mapped
+    copy-on-write from the file (mmap=True, as PyTorch's MAP_PRIVATE mapping)."""
+
+    def __init__(self, zf, prefix, byteorder, mmap_path, start):
+        self.zf, self.prefix, self.mmap_path, self.start = zf, prefix, mmap_path, start
+        self.swap = byteorder != sys.byteorder
+
+    def host_array(self, key, np):
+        name = f"{self.prefix}data/{key}"
+        try:
+            info = self.zf.getinfo(name)
+        except KeyError:
+            raise RuntimeError(f"PytorchStreamReader failed locating file data/{key}: file "
+                               f"not found") from None
+        if self.mmap_path is not None and info.compress_type == zipfile.ZIP_STORED \
+                and info.file_size:
+            return np.memmap(self.mmap_path, np.uint8, "c", self._data_offset(info),
+                             (info.file_size,))
+        out = np.empty(info.file_size, np.uint8)
+        with self.zf.open(info) as r:
+            r.readinto(memoryview(out))
+        return out
+
+    def _data_offset(self, info):
+        fp = self.zf.fp
+        fp.seek(self.start + info.header_offset)
+        header = fp.read(30)
+        name_len, extra_len = struct.unpack("<HH", header[26:30])
+        return self.start + info.header_offset + 30 + name_len + extra_len
+
+
+# -- allowlisting extra globals for weights_only loads ---------------------------------------
+
+def add_safe_globals(safe_globals):
+    """Let weights_only loads resolve these objects (or (object, "module.name") pairs)."""
+    for g in safe_globals:
+        obj, name = g if isinstance(g, tuple) else (g, f"{g.__module__}.{g.__qualname__}")
+        P.USER_GLOBALS[name] = obj
+
+
+def get_safe_globals():
+    return list(P.USER_GLOBALS.values())
+
+
+def clear_safe_globals():
+    P.USER_GLOBALS.clear()
+
+
+@contextlib.contextmanager
+def safe_globals(safe_globals):
+    saved = dict(P.USER_GLOBALS)
+    add_safe_globals(safe_globals)
+    try:
+        yield
+    finally:
+        P.USER_GLOBALS.clear()
+        P.USER_GLOBALS.update(saved)
+
+
+def _get_layout(name):  # torch.serialization._get_layout, named by sparse checkpoints
+    return name
+
+
+__all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "safe_globals", "DEFAULT_PROTOCOL"]

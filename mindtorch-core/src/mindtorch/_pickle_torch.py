@@ -1,0 +1,426 @@
+"""Pickling in PyTorch's conventions (for mindtorch.serialization): a pickler that
+writes tensors, dtypes, sizes and devices under PyTorch's global names, the rebuild
+functions those names resolve to when loading, and the two unpicklers (the restricted
+weights_only one and the full one)."""
+import _compat_pickle
+import codecs
+import collections
+import pickle
+from collections import OrderedDict
+
+from . import _dtype as D
+from ._device import device
+from ._lazy import lazy
+from ._storage import UntypedStorage
+from ._tensor import Size, Tensor
+
+np = lazy("numpy", globals())
+
+# mindtorch dtype name -> PyTorch's legacy storage class (the dtype tag of a storage)
+STORAGE_NAMES = {
+    "float32": "FloatStorage", "float64": "DoubleStorage", "float16": "HalfStorage",
+    "bfloat16": "BFloat16Storage", "int64": "LongStorage", "int32": "IntStorage",
+    "int16": "ShortStorage", "int8": "CharStorage", "uint8": "ByteStorage",
+    "bool": "BoolStorage", "complex64": "ComplexFloatStorage",
+    "complex128": "ComplexDoubleStorage",
+}
+# PyTorch dtypes mindtorch does not have, named so loading them fails clearly
+_MISSING_DTYPES = {"uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2",
+                   "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "qint8", "quint8",
+                   "qint32", "quint4x2", "quint2x4", "complex32", "bits8", "bits16",
+                   "float4_e2m1fn_x2", "int1", "int2", "int3", "int4", "int5", "int6", "int7",
+                   "uint1", "uint2", "uint3", "uint4", "uint5", "uint6", "uint7"}
+
+
+# -- writing -------------------------------------------------------------------------------
+
+class Global:
+    """A global written by its PyTorch name (the pickler emits GLOBAL 'module name')."""
+    _cache = {}
+
+    def __new__(cls, module, name):
+        g = cls._cache.get((module, name))
+        if g is None:
+            g = cls._cache[(module, name)] = object.__new__(cls)
+            g.module, g.name = module, name
+        return g
+
+    def __call__(self, *args):  # pickle's save_reduce wants a callable; never called
+        raise TypeError(f"{self.module}.{self.name} is a placeholder")
+
+
+def _utils(name):
+    return Global("torch._utils", name)
+
+
+class _StorageRef:
+    """Stands for a storage in the pickle; written as its persistent id."""
+    __slots__ = ("pid",)
+
+    def __init__(self, pid):
+        self.pid = pid
+
+
+class TorchPickler(pickle._Pickler):
+    """The pure-Python pickler (so globals can be written by name without importing
+    them), with tensors reduced as PyTorch reduces them. `storages` lists (key, storage)
+    in first-use order for the archive's data/ records."""
+    dispatch = dict(pickle._Pickler.dispatch)
+
+    def __init__(self, file, protocol=2):
+        super().__init__(file, protocol)
+        self.storages = []
+        self._refs = {}  # id(storage) -> (_StorageRef, dtype)
+
+    def save_torch_global(self, obj):
+        if self.proto >= 4:
+            self.save(obj.module)
+            self.save(obj.name)
+            self.write(pickle.STACK_GLOBAL)
+        else:
+            self.write(pickle.GLOBAL + f"{obj.module}\n{obj.name}\n".encode("utf-8"))
+        self.memoize(obj)
+
+    dispatch[Global] = save_torch_global
+
+    def save_dtype(self, obj):
+        self.save(Global("torch", obj.name))
+
+    dispatch[D.dtype] = save_dtype
+
+    def persistent_id(self, obj):
+        return obj.pid if type(obj) is _StorageRef else None
+
+    def reducer_override(self, obj):
+        if isinstance(obj, Tensor):
+            return self._reduce_tensor(obj)
+        if type(obj) is Size:
+            return Global("torch", "Size"), (tuple(obj),)
+        if type(obj) is device:
+            args = (obj.type,) if obj.index is None else (obj.type, obj.index)
+            return Global("torch", "device"), args
+        return NotImplemented
+
+    def _reduce_tensor(self, t):
+        from .nn.parameter import Parameter
+        if isinstance(t, Parameter):
+            data = Tensor._make(t._storage, t._shape, t._stride, t._offset, t.dtype)
+            state = _user_state(t)
+            if state:
+                return (_utils("_rebuild_parameter_with_state"),
+                        (data, t.requires_grad, OrderedDict(), state))
+            return _utils("_rebuild_parameter"), (data, t.requires_grad, OrderedDict())
+        if not t._storage._spec.has_data:  # meta: no data to write
+            return (_utils("_rebuild_meta_tensor_no_storage"),
+                    (t.dtype, tuple(t._shape), tuple(t._stride), t.requires_grad))
+        return (_utils("_rebuild_tensor_v2"),
+                (self._storage_ref(t._storage, t.dtype), t._offset, tuple(t._shape),
+                 tuple(t._stride), t.requires_grad, OrderedDict()))
+
+    def _storage_ref(self, storage, dtype):
+        known = self._refs.get(id(storage))
+        if known is not None:
+            if known[1] is not dtype:
+                raise RuntimeError("Cannot save multiple tensors or storages that view the "
+                                   "same data as different types")
+            return known[0]
+        key = str(len(self.storages))
+        pid = ("storage", Global("torch", STORAGE_NAMES[dtype.name]), key,
+               str(storage.device), storage.nbytes() // dtype.itemsize)
+        ref = _StorageRef(pid)
+        self._refs[id(storage)] = (ref, dtype)
+        self.storages.append((key, storage))
+        return ref
+
+
+def _user_state(t):
+    return {k: v for k, v in t.__dict__.items() if not k.startswith("_")}
+
+
+# -- reading: storages -----------------------------------------------------------------------
+
+class StorageType:
+    """What torch.<X>Storage names in a checkpoint: the dtype of a storage's elements
+    (None for torch.UntypedStorage: bytes)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __repr__(self):
+        return f"StorageType(dtype={self.dtype})"
+
+
+class LoadedStorage:
+    """A storage read from a checkpoint, with the element type its persistent id gave."""
+    __slots__ = ("untyped", "dtype")
+
+    def __init__(self, untyped, dtype):
+        self.untyped, self.dtype = untyped, dtype
+
+
+class StorageLoader:
+    """Makes each record's storage once (so tensors that shared a storage share it
+    again), on the device map_location chooses."""
+
+    def __init__(self, records, map_location):
+        self.records, self.map_location = records, map_location
+        self.cache = {}
+
+    def load(self, pid):
+        if type(pid) is not tuple or not pid or _ascii(pid[0]) != "storage":
+            raise pickle.UnpicklingError("Only persistent_load of storage is allowed, but got "
+                                         f"{pid!r}")
+        if len(pid) != 5 or not isinstance(pid[1], StorageType):
+            raise pickle.UnpicklingError(f"Invalid storage persistent id {pid!r}")
+        _, stype, key, location, numel = pid
+        key, location = _ascii(key), _ascii(location)
+        if type(numel) is not int or numel < 0:
+            raise pickle.UnpicklingError(f"Invalid storage size {numel!r}")
+        storage = self.cache.get(key)
+        if storage is None:
+            storage = self.cache[key] = self._make(key, location, stype.dtype, numel)
+        return LoadedStorage(storage, stype.dtype or D.uint8)
+
+    def _make(self, key, location, dtype, numel):
+        nbytes = numel * (dtype.itemsize if dtype is not None else 1)
+        arr = self.records.host_array(key, np)
+        if arr.size < nbytes:
+            raise RuntimeError(f"storage record data/{key} holds {arr.size} bytes, {nbytes} "
+                               f"expected")
+        arr = arr[:nbytes]
+        if self.records.swap and dtype is not None and dtype.itemsize > 1:
+            arr = arr.view(dtype.np).byteswap().view(np.uint8)
+        target = self._target(arr, location)
+        if isinstance(target, UntypedStorage):
+            return target
+        return UntypedStorage._from_host(arr, target)
+
+    def _target(self, arr, location):
+        m = self.map_location
+        if m is None:
+            where = location
+        elif isinstance(m, (str, device)):
+            where = m
+        elif isinstance(m, dict):
+            where = m.get(location, location)
+        elif callable(m):
+            cpu = UntypedStorage._from_host(arr, device("cpu"))
+            result = m(cpu, location)
+            if result is not None:
+                if not isinstance(result, UntypedStorage):
+                    raise TypeError(f"map_location should return a storage or None, got "
+                                    f"{type(result).__name__}")
+                return result
+            where = location
+        else:
+            raise ValueError(f"map_location should be a string, a device, a dict or a "
+                             f"callable, got {type(m).__name__}")
+        from ._device import canonical
+        dev = device(where) if isinstance(where, str) else where
+        if dev.type == "cuda":
+            from .plugins._registry import DEVICES
+            if "cuda" not in DEVICES:
+                raise RuntimeError("Attempting to deserialize object on a CUDA device but "
+                                   "torch.cuda.is_available() is False. If you are running on "
+                                   "a CPU-only machine, please use torch.load with "
+                                   "map_location=torch.device('cpu') to map your storages to "
+                                   "the CPU.")
+        return canonical(dev)
+
+
+def _ascii(s):
+    return s.decode("ascii") if isinstance(s, bytes) else s
+
+
+# -- reading: rebuild functions (what torch._utils' names resolve to) ------------------------
+
+def _tensor_from(storage, offset, size, stride, dtype=None):
+    if not isinstance(storage, LoadedStorage):
+        raise pickle.UnpicklingError(f"expected a storage, got {type(storage).__name__}")
+    dtype = dtype or storage.dtype
+    size, stride = tuple(size), tuple(stride)
+    if not (type(offset) is int and offset >= 0 and len(size) == len(stride)
+            and all(type(n) is int and n >= 0 for n in size)
+            and all(type(s) is int and s >= 0 for s in stride)):
+        raise RuntimeError(f"invalid tensor geometry: sizes {list(size)}, strides "
+                           f"{list(stride)}, storage offset {offset}")
+    nbytes = storage.untyped.nbytes()
+    if 0 not in size:
+        needed = (offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1) * dtype.itemsize
+        if needed > nbytes:
+            raise RuntimeError(f"setStorage: sizes {list(size)}, strides {list(stride)}, "
+                               f"storage offset {offset}, and itemsize {dtype.itemsize} "
+                               f"requiring a storage size of {needed} are out of bounds for "
+                               f"storage of size {nbytes}")
+    return Tensor._make(storage.untyped, size, stride, offset, dtype)
+
+
+def _with_grad(t, requires_grad):
+    if requires_grad:
+        t.requires_grad_(True)
+    return t
+
+
+def _rebuild_tensor(storage, storage_offset, size, stride):
+    return _tensor_from(storage, storage_offset, size, stride)
+
+
+def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       metadata=None):
+    return _with_grad(_tensor_from(storage, storage_offset, size, stride), requires_grad)
+
+
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
+                       dtype, metadata=None):
+    return _with_grad(_tensor_from(storage, storage_offset, size, stride, dtype),
+                      requires_grad)
+
+
+def _rebuild_parameter(data, requires_grad, backward_hooks):
+    from .nn.parameter import Parameter
+    return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    return _set_state(_rebuild_parameter(data, requires_grad, backward_hooks), state)
+
+
+def _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad):
+    from . import empty_strided
+    return _with_grad(empty_strided(size, stride, dtype=dtype, device="meta"), requires_grad)
+
+
+def _rebuild_from_type_v2(func, new_type, args, state):
+    ret = func(*args)
+    if type(ret) is not new_type:
+        from .nn.parameter import Parameter
+        if new_type is not Parameter:
+            raise pickle.UnpicklingError(f"cannot rebuild a tensor of type {new_type}")
+        ret = Parameter(ret, ret.requires_grad)
+    return _set_state(ret, state)
+
+
+def _set_state(obj, state):
+    if isinstance(state, tuple):
+        state = {k: v for part in state if part for k, v in part.items()}
+    for k, v in (state or {}).items():
+        setattr(obj, k, v)
+    return obj
+
+
+def _unsupported(what):
+    def rebuild(*args, **kwargs):
+        raise RuntimeError(f"mindtorch.load: {what} are not supported")
+    rebuild.__name__ = f"_rebuild_{what.replace(' ', '_')}"
+    return rebuild
+
+
+def _parameter_class():
+    from .nn.parameter import Parameter
+    return Parameter
+
+
+def _allowed_globals():
+    """PyTorch's weights_only allowlist, by PyTorch's names, as mindtorch objects."""
+    from ._dtype import ALL
+    from .serialization import _get_layout
+    rc = {
+        "collections.OrderedDict": OrderedDict, "collections.Counter": collections.Counter,
+        "torch.nn.parameter.Parameter": _parameter_class(),
+        "torch.serialization._get_layout": _get_layout, "torch.Size": Size,
+        "torch.Tensor": Tensor, "torch.device": device, "_codecs.encode": codecs.encode,
+        "builtins.bytearray": bytearray, "builtins.set": set, "builtins.complex": complex,
+        "torch.storage.UntypedStorage": StorageType(None),
+        "torch._tensor._rebuild_from_type_v2": _rebuild_from_type_v2,
+    }
+    for d in ALL:
+        rc[f"torch.{d.name}"] = d
+        rc[f"torch.{STORAGE_NAMES[d.name]}"] = StorageType(d)
+    for f in (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_tensor_v3, _rebuild_parameter,
+              _rebuild_parameter_with_state, _rebuild_meta_tensor_no_storage):
+        rc[f"torch._utils.{f.__name__}"] = f
+    for name, what in (("qtensor", "quantized tensors"), ("sparse_tensor", "sparse tensors"),
+                       ("nested_tensor", "nested tensors"),
+                       ("wrapper_subclass", "tensor subclasses"),
+                       ("device_tensor_from_cpu_tensor", "device tensors"),
+                       ("device_tensor_from_numpy", "device tensors")):
+        rc[f"torch._utils._rebuild_{name}"] = _unsupported(what)
+    return rc
+
+
+_ALLOWED = None
+USER_GLOBALS = {}  # serialization.add_safe_globals: "module.name" -> object
+_BLOCKED_MODULES = ("sys", "os", "posix", "nt")
+
+
+def allowed():
+    global _ALLOWED
+    if _ALLOWED is None:
+        _ALLOWED = _allowed_globals()
+    return _ALLOWED
+
+
+def _py3_name(module, name):
+    """Python 2 names in protocol-2 pickles (__builtin__.set) as Python 3's."""
+    if (module, name) in _compat_pickle.NAME_MAPPING:
+        return _compat_pickle.NAME_MAPPING[(module, name)]
+    return _compat_pickle.IMPORT_MAPPING.get(module, module), name
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file, *, loader, **kwargs):
+        super().__init__(file, **kwargs)
+        self.loader = loader
+
+    def persistent_load(self, pid):
+        return self.loader.load(pid)
+
+
+class WeightsUnpickler(_Unpickler):
+    """Resolves only allowlisted globals, so unpickling can call nothing else."""
+
+    def find_class(self, module, name):
+        module, name = _py3_name(module, name)
+        full = f"{module}.{name}"
+        obj = allowed().get(full, USER_GLOBALS.get(full))
+        if obj is not None:
+            return obj
+        if module in _BLOCKED_MODULES:
+            raise pickle.UnpicklingError(f"Trying to load unsupported GLOBAL {full} whose "
+                                         f"module {module} is blocked.")
+        if module == "torch" and name in _MISSING_DTYPES:
+            raise pickle.UnpicklingError(f"dtype torch.{name} is not supported by mindtorch")
+        shown = name if module == "builtins" else full
+        raise pickle.UnpicklingError(
+            f"Unsupported global: GLOBAL {shown} was not an allowed global by default. Please "
+            f"use `mindtorch.serialization.add_safe_globals([{shown}])` or the "
+            f"`mindtorch.serialization.safe_globals([{shown}])` context manager to allowlist "
+            f"this global if you trust this class/function.")
+
+
+class FullUnpickler(_Unpickler):
+    """weights_only=False: any global (PyTorch's names mapped to mindtorch's)."""
+
+    def find_class(self, module, name):
+        m3, n3 = _py3_name(module, name)
+        obj = allowed().get(f"{m3}.{n3}")
+        if obj is not None:
+            return obj
+        if m3 == "torch" or m3.startswith("torch."):
+            import importlib
+            try:
+                return getattr(importlib.import_module("mindtorch" + m3[5:]), n3)
+            except (ImportError, AttributeError):
+                raise pickle.UnpicklingError(f"mindtorch has no equivalent of {m3}.{n3}") \
+                    from None
+        return super().find_class(module, name)
+
+
+def weights_only_message(error):
+    return ("Weights only load failed. This file can still be loaded, to do so you have two "
+            "options, \x1b[1mdo those steps only if you trust the source of the "
+            "checkpoint\x1b[0m. \n\t(1) Re-running `mindtorch.load` with `weights_only` set to "
+            "`False` will likely succeed, but it can result in arbitrary code execution. Do it "
+            "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with "
+            "`weights_only=True` please check the recommended steps in the following error "
+            f"message.\n\tWeightsUnpickler error: {error}")
