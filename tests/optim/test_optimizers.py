@@ -25,6 +25,19 @@ CASES = (
        for o in grid(amsgrad=[False, True], weight_decay=[0, 0.1], maximize=[False, True])]
     + [("Adam", dict(lr=0.05, weight_decay=0.1, decoupled_weight_decay=True)),
        ("Adam", dict(lr=0.02, betas=(0.8, 0.9), eps=1e-3)), ("AdamW", {})]
+    + [("RMSprop", dict(lr=0.01, **o)) for o in grid(centered=[False, True], momentum=[0, 0.9],
+                                                    weight_decay=[0, 0.1],
+                                                    maximize=[False, True])]
+    + [("RMSprop", dict(alpha=0.5, eps=1e-2))]
+    + [("Adagrad", dict(lr=0.1, **o)) for o in grid(lr_decay=[0, 0.05], weight_decay=[0, 0.1],
+                                                   initial_accumulator_value=[0, 0.3],
+                                                   maximize=[False, True])]
+    + [("Adamax", dict(lr=0.05, **o)) for o in grid(weight_decay=[0, 0.1], maximize=[False, True])]
+    + [("Adamax", dict(betas=(0.5, 0.8), eps=1e-2))]
+    + [(name, dict(lr=0.05, **o)) for name in ("NAdam", "RAdam")
+       for o in grid(weight_decay=[0, 0.1], decoupled_weight_decay=[False, True],
+                     maximize=[False, True])]
+    + [("NAdam", dict(momentum_decay=0.1, betas=(0.8, 0.9))), ("RAdam", dict(betas=(0.5, 0.6)))]
 )
 
 
@@ -41,7 +54,10 @@ def test_matches_torch(case, dtype):
     assert_states(mo, to, dtype)
 
 
-@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW"])
+NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam"]
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_missing_gradients_and_groups(name):
     # a parameter without a gradient at some steps is skipped (no state until its first one)
     kwargs = {"lr": 0.05, "momentum": 0.9} if name == "SGD" else {"lr": 0.05}
@@ -55,29 +71,40 @@ def test_missing_gradients_and_groups(name):
 
 @pytest.mark.parametrize("name,kwargs", [("SGD", {"lr": 0.1, "momentum": 0.5}),
                                          ("Adam", {"lr": 0.05, "amsgrad": True}),
-                                         ("AdamW", {"lr": 0.05, "weight_decay": 0.1})])
+                                         ("AdamW", {"lr": 0.05, "weight_decay": 0.1}),
+                                         ("RMSprop", {"centered": True, "momentum": 0.5}),
+                                         ("Adagrad", {"initial_accumulator_value": 0.1}),
+                                         ("Adamax", {"weight_decay": 0.1}),
+                                         ("NAdam", {"weight_decay": 0.1}),
+                                         ("RAdam", {"weight_decay": 0.1})])
 def test_complex_parameters(name, kwargs):
     mo, to, _, _ = run_both(name, kwargs, "complex128", complex_=True)
     assert_states(mo, to, "complex128")
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c[1].get("weight_decay") != 0.1][:14],
-                         ids=case_id)
+LOAD_CASES = [c for c in CASES if c[1].get("weight_decay") != 0.1 and not c[1].get("maximize")]
+
+
+@pytest.mark.parametrize("case", LOAD_CASES, ids=case_id)
 def test_load_torch_state_and_continue(case):
     name, kwargs = case
-    # five steps in torch; its state loaded into a fresh mindtorch optimizer; five more in both
+    # five steps in torch; its state loaded into fresh optimizers of both libraries (loading
+    # casts floating state to the parameter's dtype: NAdam's mu_product becomes float64)
     _, to, _, tp = run_both(name, kwargs, steps=5)
     mp = [mindtorch.tensor(p.detach().numpy().copy()).requires_grad_() for p in tp]
+    tp = [p.detach().clone().requires_grad_() for p in tp]
     mo = getattr(mindtorch.optim, name)(mp, **kwargs)
     mo.load_state_dict(to_mt(to.state_dict()))
-    assert_states(mo, to, "float64")
+    to2 = getattr(torch.optim, name)(tp, **kwargs)
+    to2.load_state_dict(to.state_dict())
+    assert_states(mo, to2, "float64")
     for k in range(5, 10):
         backward(mindtorch, mp, k)
         backward(torch, tp, k)
         mo.step()
-        to.step()
+        to2.step()
         assert_params(mp, tp, "float64")
-    assert_states(mo, to, "float64")
+    assert_states(mo, to2, "float64")
 
 
 def test_state_dict_round_trip_and_lr_change():

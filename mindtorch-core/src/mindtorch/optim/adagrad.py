@@ -1,0 +1,56 @@
+"""torch.optim.Adagrad: with lr decay and an initial accumulator value. Its state exists for
+every parameter from construction on, as PyTorch's."""
+from .._tensor import Tensor
+from .optimizer import Optimizer, _check, _check_fused, _step_tensor, _value, _where
+
+__all__ = ["Adagrad"]
+
+
+class Adagrad(Optimizer):
+    def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
+                 eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check(0.0 <= lr_decay, f"Invalid lr_decay value: {lr_decay}")
+        _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        _check(0.0 <= initial_accumulator_value,
+               f"Invalid initial_accumulator_value value: {initial_accumulator_value}")
+        _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
+        super().__init__(params, dict(lr=lr, lr_decay=lr_decay, eps=eps,
+                                      weight_decay=weight_decay,
+                                      initial_accumulator_value=initial_accumulator_value,
+                                      foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable, fused=fused))
+        _check_fused(fused, foreach, differentiable)
+        for group in self.param_groups:
+            for p in group["params"]:
+                self._init_state(group, p, self.state[p])
+
+    def _init_state(self, group, p, state):
+        import mindtorch as M
+        state["step"] = _step_tensor(0.0, p, "fused" if _where(group) == "fused" else False)
+        init = self.defaults["initial_accumulator_value"]  # PyTorch reads the default here
+        state["sum"] = M.full_like(p, complex(init, init) if p.is_complex() else init)
+
+    def share_memory(self):
+        for group in self.param_groups:
+            for p in group["params"]:
+                self.state[p]["sum"].share_memory_()
+
+    def _update(self, group, params, grads, states):
+        lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
+        wd = _value(group["weight_decay"])
+        for p, grad, state in zip(params, grads, states):
+            step_t = state["step"]
+            step_t += 1
+            step = step_t.item()
+            if group["maximize"]:
+                grad = -grad
+            if wd != 0:
+                grad = grad.add(p, alpha=wd)
+            clr = lr / (1 + (step - 1) * lr_decay)
+            state_sum = state["sum"]
+            state_sum.addcmul_(grad, grad, value=1)
+            std = state_sum.sqrt().add_(eps)
+            p.addcdiv_(grad, std, value=_value(-clr))

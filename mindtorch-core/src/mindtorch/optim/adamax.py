@@ -1,0 +1,41 @@
+"""torch.optim.Adamax: Adam with the infinity norm."""
+from .._tensor import Tensor
+from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
+
+__all__ = ["Adamax"]
+
+
+class Adamax(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 foreach=None, *, maximize=False, differentiable=False, capturable=False):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
+        _check_betas(betas)
+        _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      foreach=foreach, maximize=maximize,
+                                      differentiable=differentiable, capturable=capturable))
+
+    def _init_state(self, group, p, state):
+        import mindtorch as M
+        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
+        state["exp_avg"] = M.zeros_like(p)
+        state["exp_inf"] = M.zeros_like(p)
+
+    def _update(self, group, params, grads, states):
+        import mindtorch as M
+        lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+        wd = _value(group["weight_decay"])
+        for p, grad, state in zip(params, grads, states):
+            if group["maximize"]:
+                grad = -grad
+            exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
+            step_t += 1
+            if wd != 0:
+                grad = grad.add(p, alpha=wd)
+            exp_avg.lerp_(grad, 1 - beta1)
+            M.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
+            clr = lr / (1 - beta1 ** step_t.item())
+            p.addcdiv_(exp_avg, exp_inf, value=_value(-clr))

@@ -1,0 +1,68 @@
+"""torch.optim.NAdam: Adam with Nesterov momentum (momentum decay schedule), weight decay
+coupled or decoupled. `mu_product` is a scalar state tensor, multiplied in its own dtype
+as PyTorch does (float32 unless the default dtype is float64)."""
+from .._tensor import Tensor
+from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+                 momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
+                 maximize=False, capturable=False, differentiable=False):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
+        _check_betas(betas)
+        _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        _check(0.0 <= momentum_decay, f"Invalid momentum_decay value: {momentum_decay}")
+        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                                      momentum_decay=momentum_decay,
+                                      decoupled_weight_decay=decoupled_weight_decay,
+                                      maximize=maximize, foreach=foreach,
+                                      capturable=capturable, differentiable=differentiable))
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            for p in group["params"]:
+                st = self.state.get(p)
+                if st and not isinstance(st.get("mu_product"), Tensor):
+                    st["mu_product"] = _step_tensor(st["mu_product"], p, group["capturable"])
+
+    def _init_state(self, group, p, state):
+        import mindtorch as M
+        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
+        state["mu_product"] = _step_tensor(1.0, p, bool(group["capturable"]))
+        state["exp_avg"] = M.zeros_like(p)
+        state["exp_avg_sq"] = M.zeros_like(p)
+
+    def _update(self, group, params, grads, states):
+        lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
+        wd, momentum_decay = _value(group["weight_decay"]), group["momentum_decay"]
+        for p, grad, state in zip(params, grads, states):
+            if group["maximize"]:
+                grad = -grad
+            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+            mu_product, step_t = state["mu_product"], state["step"]
+            step_t += 1
+            step = step_t.item()
+            bias_correction2 = 1 - beta2 ** step
+            if wd != 0:
+                if group["decoupled_weight_decay"]:
+                    p.mul_(_value(1 - lr * wd))
+                else:
+                    grad = grad.add(p, alpha=wd)
+            mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+            mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+            mu_product *= mu
+            exp_avg.lerp_(grad, 1 - beta1)
+            exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+            denom = exp_avg_sq.div(bias_correction2).sqrt()
+            mu_product_value = mu_product.item()
+            mu_product_next = mu_product_value * mu_next
+            denom.add_(eps)
+            p.addcdiv_(grad, denom, value=_value(-lr * (1.0 - mu) / (1.0 - mu_product_value)))
+            p.addcdiv_(exp_avg, denom, value=_value((-lr * mu_next) / (1.0 - mu_product_next)))

@@ -1,0 +1,56 @@
+"""torch.optim.RMSprop: centered or not, with momentum."""
+from .._tensor import Tensor
+from .optimizer import Optimizer, _check, _step_tensor, _value
+
+__all__ = ["RMSprop"]
+
+
+class RMSprop(Optimizer):
+    def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+                 centered=False, capturable=False, foreach=None, maximize=False,
+                 differentiable=False):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
+        _check(0.0 <= momentum, f"Invalid momentum value: {momentum}")
+        _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        _check(0.0 <= alpha, f"Invalid alpha value: {alpha}")
+        super().__init__(params, dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps,
+                                      centered=centered, weight_decay=weight_decay,
+                                      capturable=capturable, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable))
+
+    def _init_state(self, group, p, state):
+        import mindtorch as M
+        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
+        state["square_avg"] = M.zeros_like(p)
+        if group["momentum"] > 0:
+            state["momentum_buffer"] = M.zeros_like(p)
+        if group["centered"]:
+            state["grad_avg"] = M.zeros_like(p)
+
+    def _update(self, group, params, grads, states):
+        lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
+        wd, momentum = _value(group["weight_decay"]), group["momentum"]
+        for p, grad, state in zip(params, grads, states):
+            if group["maximize"]:
+                grad = -grad
+            state["step"] += 1
+            if wd != 0:
+                grad = grad.add(p, alpha=wd)
+            square_avg = state["square_avg"]
+            square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+            if group["centered"]:
+                grad_avg = state["grad_avg"]
+                grad_avg.lerp_(grad, 1 - alpha)
+                avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
+            else:
+                avg = square_avg.sqrt()
+            avg = avg.add_(eps)
+            if momentum > 0:
+                buf = state["momentum_buffer"]
+                buf.mul_(momentum).addcdiv_(grad, avg)
+                p.add_(buf, alpha=_value(-lr))
+            else:
+                p.addcdiv_(grad, avg, value=_value(-lr))
