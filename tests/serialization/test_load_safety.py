@@ -1,0 +1,216 @@
+"""mindtorch.load is safe by default (PyTorch's weights_only rules) and honours
+map_location; mindtorch objects round-trip."""
+import collections
+import io
+import os
+import pickle
+import zipfile
+
+import numpy as np
+import pytest
+import torch
+
+import mindtorch as mt
+import mindtorch.serialization as ser
+
+
+class Payload:
+    """Runs a shell command when unpickled."""
+
+    def __init__(self, marker):
+        self.marker = marker
+
+    def __reduce__(self):
+        return os.system, (f"touch {self.marker}",)
+
+
+class Custom:
+    def __init__(self, v=0):
+        self.v = v
+
+    def __eq__(self, other):
+        return isinstance(other, Custom) and other.v == self.v
+
+
+@pytest.mark.parametrize("writer", ["torch", "mindtorch"])
+def test_code_in_a_pickle_does_not_run(tmp_path, writer):
+    marker = tmp_path / "pwned"
+    path = tmp_path / "evil.pt"
+    obj = {"w": torch.ones(2) if writer == "torch" else mt.ones(2), "x": Payload(marker)}
+    (torch.save if writer == "torch" else mt.save)(obj, path)
+    with pytest.raises(pickle.UnpicklingError) as e:
+        mt.load(path)
+    assert str(e.value).startswith("Weights only load failed")
+    assert "GLOBAL posix.system whose module posix is blocked" in str(e.value) or \
+        "GLOBAL os.system" in str(e.value)
+    assert not marker.exists()
+    # explicitly trusting the file runs it: weights_only=False is a full unpickle
+    mt.load(path, weights_only=False)
+    assert marker.exists()
+
+
+def _raw_checkpoint(tmp_path, payload):
+    """A checkpoint whose data.pkl is `payload` (hand-written pickles)."""
+    path = tmp_path / "raw.pt"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("raw/data.pkl", payload)
+        z.writestr("raw/byteorder", "little")
+    return path
+
+
+@pytest.mark.parametrize("payload,fragment", [
+    (b"\x80\x02cbuiltins\neval\nX\x04\x00\x00\x001+1q\x00\x85R.", "GLOBAL eval was not"),
+    (b"\x80\x02c__builtin__\ngetattr\n.", "GLOBAL getattr was not"),
+    (b"\x80\x02csubprocess\nPopen\n.", "GLOBAL subprocess.Popen was not"),
+    (b"\x80\x02cos\nsystem\n.", "GLOBAL os.system whose module os is blocked"),
+    (b"\x80\x04\x8c\x08builtins\x8c\x04exec\x93.", "GLOBAL exec was not"),
+    (b"\x80\x02X\x04\x00\x00\x00evil\x85Q.", "Only persistent_load of storage is allowed"),
+])
+def test_hand_written_pickles_refused(tmp_path, payload, fragment):
+    path = _raw_checkpoint(tmp_path, payload)
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed") as e:
+        mt.load(path)
+    assert fragment in str(e.value)
+
+
+def test_out_of_bounds_geometry_refused(tmp_path):
+    mt.save({"t": mt.arange(4.0)}, tmp_path / "ok.pt")
+    z = zipfile.ZipFile(tmp_path / "ok.pt")
+    pkl = z.read("ok/data.pkl")
+    # shape (4,) -> (9,): would read past the 16-byte storage
+    bad = pkl.replace(b"K\x04\x85", b"K\x09\x85", 1)
+    assert bad != pkl
+    with zipfile.ZipFile(tmp_path / "bad.pt", "w") as out:
+        for info in z.infolist():
+            out.writestr(info.filename.replace("ok/", "bad/"),
+                         bad if info.filename.endswith("data.pkl") else z.read(info))
+    with pytest.raises(RuntimeError, match="out of bounds for storage of size 16"):
+        mt.load(tmp_path / "bad.pt")
+
+
+def test_custom_classes_need_allowlisting(tmp_path):
+    path = tmp_path / "c.pt"
+    mt.save({"c": Custom(3), "t": mt.ones(1)}, path)
+    with pytest.raises(pickle.UnpicklingError, match="Unsupported global: GLOBAL "
+                                                     f"{__name__}.Custom was not an allowed"):
+        mt.load(path)
+    with ser.safe_globals([Custom]):
+        assert mt.load(path)["c"] == Custom(3)
+    with pytest.raises(pickle.UnpicklingError):
+        mt.load(path)
+    ser.add_safe_globals([Custom])
+    try:
+        assert Custom in ser.get_safe_globals() and mt.load(path)["c"] == Custom(3)
+    finally:
+        ser.clear_safe_globals()
+    assert mt.load(path, weights_only=False)["c"] == Custom(3)
+
+
+def test_not_a_checkpoint(tmp_path):
+    (tmp_path / "x.pt").write_bytes(pickle.dumps({"a": 1}))
+    with pytest.raises(RuntimeError, match="zip"):
+        mt.load(tmp_path / "x.pt")
+    with pytest.raises(ValueError, match="f must be a file path in order to use the mmap"):
+        mt.load(io.BytesIO(b""), mmap=True)
+
+
+def _retarget(src, dst, location):
+    """Rewrite a checkpoint as if its storages had been saved on `location`."""
+    z = zipfile.ZipFile(src)
+    pkl = z.read("src/data.pkl")
+    new = location.encode()
+    pkl = pkl.replace(b"X\x03\x00\x00\x00cpu", b"X" + len(new).to_bytes(4, "little") + new)
+    with zipfile.ZipFile(dst, "w") as out:
+        for info in z.infolist():
+            out.writestr(info.filename.replace("src/", "dst/"),
+                         pkl if info.filename.endswith("data.pkl") else z.read(info))
+
+
+def test_map_location(tmp_path):
+    torch.save({"a": torch.arange(6.0).reshape(2, 3), "b": torch.ones(2, dtype=torch.int32)},
+               tmp_path / "src.pt")
+    _retarget(tmp_path / "src.pt", tmp_path / "dst.pt", "cuda:0")
+    with pytest.raises(RuntimeError, match="Attempting to deserialize object on a CUDA device"):
+        mt.load(tmp_path / "dst.pt")
+    for where in ("cpu", mt.device("cpu"), {"cuda:0": "cpu"}, lambda s, loc: s):
+        out = mt.load(tmp_path / "dst.pt", map_location=where)
+        assert out["a"].device.type == "cpu" and out["a"].tolist() == [[0, 1, 2], [3, 4, 5]]
+    seen = []
+    out = mt.load(tmp_path / "src.pt", map_location=lambda s, loc: seen.append(loc))
+    assert seen == ["cpu", "cpu"] and out["b"].tolist() == [1, 1]  # None: the saved place
+    meta = mt.load(tmp_path / "src.pt", map_location="meta")
+    assert meta["a"].device.type == "meta" and meta["a"].shape == (2, 3)
+    assert meta["b"].dtype == mt.int32
+    meta = mt.load(tmp_path / "src.pt", map_location={"cpu": "meta"})
+    assert meta["b"].device.type == "meta"
+    with pytest.raises(TypeError, match="map_location should return a storage"):
+        mt.load(tmp_path / "src.pt", map_location=lambda s, loc: 3)
+
+
+def test_mmap_load(tmp_path):
+    mt.save({"a": mt.arange(10.0), "b": mt.arange(3)}, tmp_path / "m.pt")
+    out = mt.load(tmp_path / "m.pt", mmap=True)
+    assert out["a"].tolist() == list(map(float, range(10))) and out["b"].tolist() == [0, 1, 2]
+    out["a"].add_(1)  # copy-on-write: the file keeps its values
+    assert mt.load(tmp_path / "m.pt")["a"].tolist() == list(map(float, range(10)))
+
+
+def test_mindtorch_round_trip(tmp_path):
+    base = mt.arange(12.0).reshape(3, 4)
+    obj = {"v": base.t(), "base": base, "row": base[2], "bf": mt.ones(2, 2, dtype=mt.bfloat16),
+           "p": mt.nn.Parameter(mt.randn(3)), "g": mt.zeros(2, requires_grad=True),
+           "meta": mt.empty(2, 5, device="meta"), "num": 3, "f": 2.5, "l": [1, (2, "x")],
+           "od": collections.OrderedDict(k=mt.tensor([True, False]))}
+    obj["od"]._metadata = {"": {"version": 1}}
+    mt.save(obj, tmp_path / "r.pt")
+    back = mt.load(tmp_path / "r.pt")
+    assert back["v"].untyped_storage() is back["base"].untyped_storage()
+    assert back["row"].untyped_storage() is back["base"].untyped_storage()
+    assert back["v"].stride() == (1, 4) and back["row"].storage_offset() == 8
+    for k in ("v", "base", "row", "bf", "p", "g"):
+        assert back[k].dtype == obj[k].dtype and back[k].requires_grad == obj[k].requires_grad
+        np.testing.assert_array_equal(back[k].detach().float().numpy(),
+                                      obj[k].detach().float().numpy())
+    assert type(back["p"]) is mt.nn.Parameter and back["p"].requires_grad
+    assert back["meta"].device.type == "meta" and back["meta"].shape == (2, 5)
+    assert back["num"] == 3 and back["f"] == 2.5 and back["l"] == [1, (2, "x")]
+    assert back["od"]._metadata == {"": {"version": 1}}
+    assert back["od"]["k"].tolist() == [True, False]
+    mt.save(3.25, tmp_path / "s.pt")
+    assert mt.load(tmp_path / "s.pt") == 3.25 == torch.load(tmp_path / "s.pt")
+
+
+def test_module_and_optimizer_state_round_trip(tmp_path):
+    model = mt.nn.Sequential(mt.nn.Linear(3, 4), mt.nn.BatchNorm1d(4), mt.nn.Linear(4, 1))
+    opt = mt.optim.Adam(model.parameters(), lr=0.1)
+    model(mt.randn(5, 3)).sum().backward()
+    opt.step()
+    mt.save({"model": model.state_dict(), "opt": opt.state_dict()}, tmp_path / "ck.pt")
+    ck = mt.load(tmp_path / "ck.pt")
+    fresh = mt.nn.Sequential(mt.nn.Linear(3, 4), mt.nn.BatchNorm1d(4), mt.nn.Linear(4, 1))
+    fresh.load_state_dict(ck["model"])
+    for (k, a), (_, b) in zip(model.state_dict().items(), fresh.state_dict().items()):
+        assert a.tolist() == b.tolist(), k
+    opt2 = mt.optim.Adam(fresh.parameters(), lr=0.1)
+    opt2.load_state_dict(ck["opt"])
+    assert opt2.state_dict()["param_groups"] == opt.state_dict()["param_groups"]
+    # and PyTorch reads both
+    tck = torch.load(tmp_path / "ck.pt", weights_only=True)
+    tmodel = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.BatchNorm1d(4),
+                                 torch.nn.Linear(4, 1))
+    tmodel.load_state_dict(tck["model"])
+    topt = torch.optim.Adam(tmodel.parameters(), lr=0.1)
+    topt.load_state_dict(tck["opt"])
+    assert topt.state_dict()["state"][0]["step"].item() == 1.0
+    x = np.random.default_rng(1).standard_normal((2, 3)).astype(np.float32)
+    fresh.eval(), tmodel.eval()
+    np.testing.assert_allclose(fresh(mt.tensor(x)).detach().numpy(),
+                               tmodel(torch.from_numpy(x)).detach().numpy(), rtol=1e-5,
+                               atol=1e-6)
+
+
+def test_same_storage_as_two_dtypes_refused(tmp_path):
+    a = mt.zeros(4)
+    b = mt.Tensor._make(a._storage, (4,), (1,), 0, mt.int32)
+    with pytest.raises(RuntimeError, match="view the same data as different types"):
+        mt.save([a, b], tmp_path / "x.pt")
