@@ -137,3 +137,18 @@ def test_buffer():
     assert nn.Buffer().shape == (0,)
     b.data.fill_(3)
     assert np.array_equal(t.detach().numpy(), [3.0, 3.0])  # shares the data
+
+
+def test_parameters_in_op_fast_paths():
+    # parameters take the bindings' and kernels' tensor fast paths (isinstance after the
+    # exact type test): same results as plain tensors, in every operand position
+    p = nn.Parameter(mt.tensor([1.0, 2.0]))
+    t = mt.tensor([1.0, 2.0])
+    for f in (lambda a: 2.0 * a, lambda a: a * 3, lambda a: a + a, lambda a: mt.add(1, a),
+              lambda a: mt.where(a > 1, a, 0.0), lambda a: a.mm(a.view(2, 1).t()) if False
+              else a.view(2, 1).mm(a.view(1, 2)), lambda a: mt.cat([a, a])):
+        r = f(p)
+        assert type(r) is mt.Tensor and r.tolist() == f(t).tolist()
+        assert r.requires_grad
+    with pytest.raises(TypeError):
+        mt.add(p, "x")

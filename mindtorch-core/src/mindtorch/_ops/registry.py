@@ -201,9 +201,10 @@ _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 _DIM_NAMES = {"dim", "dims", "dim0", "dim1", "dim2", "source", "destination", "dimension"}
 _CHECKS = {
     # type -> (fast test on argument {x}, converter called when the test fails)
-    "Tensor": ("type({x}) is Tensor", "_h.tensor"),
-    "Tensor|Scalar": ("type({x}) is Tensor or type({x}) is float or type({x}) is int",
-                      "_h.tensor_or_scalar"),
+    # (subclasses such as nn.Parameter pass through isinstance, after the exact test)
+    "Tensor": ("type({x}) is Tensor or isinstance({x}, Tensor)", "_h.tensor"),
+    "Tensor|Scalar": ("type({x}) is Tensor or type({x}) is float or type({x}) is int or "
+                      "isinstance({x}, Tensor)", "_h.tensor_or_scalar"),
     "Scalar": ("type({x}) is float or type({x}) is int", "_h.scalar"),
     "int": ("type({x}) is int", "_h.int_"),
     "int[]": ("type({x}) is tuple and not [v for v in {x} if type(v) is not int]", "_h.int_list"),
@@ -338,7 +339,8 @@ def _generate_binding(op):
     elif tensor_names and tensor_names[0][1].type == "Tensor|Scalar":
         # usually a tensor: take its device inline rather than through _merge
         n = tensor_names[0][0]
-        lines.append(f"if type({n}) is Tensor: _dev = {n}._device; _first = {n}")
+        lines.append(f"if type({n}) is Tensor or isinstance({n}, Tensor): "
+                     f"_dev = {n}._device; _first = {n}")
         lines.append("else: _dev = _first = None")
         others = tensor_names
     else:

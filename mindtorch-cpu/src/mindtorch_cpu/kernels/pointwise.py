@@ -66,15 +66,15 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
     from mindtorch._promotion import result_type
 
     def kernel(self, other):
-        dt = self.dtype if type(self) is Tensor else None
-        if dt is not None and type(other) is Tensor and other.dtype is dt:
+        dt = self.dtype if isinstance(self, Tensor) else None  # (nn.Parameter too)
+        if dt is not None and isinstance(other, Tensor) and other.dtype is dt:
             a, b = arr(self), arr(other)
         elif dt is not None and (type(other) is float or type(other) is int
                                  and _INT_MIN <= other < _INT_END) \
                 and dt.kind == "f" and dt is not D.bfloat16 \
                 and not (scalar_opmath and dt is D.float16):
             a, b = arr(self), other  # numpy's weak Python scalars promote like PyTorch here
-        elif dt is None and type(other) is Tensor and (type(self) is float or type(self) is int
+        elif dt is None and isinstance(other, Tensor) and (type(self) is float or type(self) is int
                                                        and _INT_MIN <= self < _INT_END) \
                 and other.dtype.kind == "f" and other.dtype is not D.bfloat16:
             dt = other.dtype
