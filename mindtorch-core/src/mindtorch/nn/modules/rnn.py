@@ -65,30 +65,27 @@ def _run_direction(mode, gi, state, params, batch_sizes, reverse):
     state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states)."""
     w_ih, w_hh, b_ih, b_hh, w_hr = params
     step, w_hh_t = _STEPS[mode], w_hh.t()
+    # the steps' slices in one op (its backward is one stack/cat, not one per step)
+    gis = gi.unbind(0) if batch_sizes is None else gi.split(batch_sizes)
+    outs = [None] * len(gis)
     if batch_sizes is None:  # every step has the whole batch
-        steps = range(gi.size(0) - 1, -1, -1) if reverse else range(gi.size(0))
-        outs = [None] * gi.size(0)
-        for t in steps:
-            outs[t], state = step(gi[t], state, w_hh_t, b_hh, w_hr)
+        for t in (range(len(gis) - 1, -1, -1) if reverse else range(len(gis))):
+            outs[t], state = step(gis[t], state, w_hh_t, b_hh, w_hr)
         return mindtorch.stack(outs), state
-    offsets = [0]
-    for bs in batch_sizes:
-        offsets.append(offsets[-1] + bs)
-    outs = [None] * len(batch_sizes)
     if reverse:  # sequences join as the batch grows; their states start from state0
         initial, state = state, tuple(s[:batch_sizes[-1]] for s in state)
         for t in range(len(batch_sizes) - 1, -1, -1):
             bs, active = batch_sizes[t], state[0].size(0)
             if bs > active:
                 state = tuple(mindtorch.cat([s, s0[active:bs]]) for s, s0 in zip(state, initial))
-            outs[t], state = step(gi[offsets[t]:offsets[t + 1]], state, w_hh_t, b_hh, w_hr)
+            outs[t], state = step(gis[t], state, w_hh_t, b_hh, w_hr)
         return mindtorch.cat(outs), state
     finished = []  # final states of sequences that ended, latest-ending rows first
     for t, bs in enumerate(batch_sizes):
         if bs < state[0].size(0):
             finished.append(tuple(s[bs:] for s in state))
             state = tuple(s[:bs] for s in state)
-        outs[t], state = step(gi[offsets[t]:offsets[t + 1]], state, w_hh_t, b_hh, w_hr)
+        outs[t], state = step(gis[t], state, w_hh_t, b_hh, w_hr)
     parts = [state] + finished[::-1]
     return mindtorch.cat(outs), tuple(mindtorch.cat([p[k] for p in parts])
                                       for k in range(len(state)))
