@@ -95,16 +95,16 @@ def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectio
     """The stacked (bi)directional recurrence. x: (T, B, I) or packed (sum, I); hx: tuple of
     (layers * directions, B, *) states; layers[l][d] = (w_ih, w_hh, b_ih, b_hh, w_hr)."""
     num_dirs = 2 if bidirectional else 1
+    initial = [h.unbind(0) for h in hx]
     finals = []
     for layer, dirs in enumerate(layers):
         if layer > 0 and dropout > 0 and training:
             x = F.dropout(x, dropout, True)
         outs = []
         for d, (w_ih, w_hh, b_ih, b_hh, w_hr) in enumerate(dirs):
-            in_bias = b_ih if mode == "GRU" or b_hh is None else (
-                b_hh if b_ih is None else b_ih + b_hh)
+            in_bias = b_ih if mode == "GRU" or b_ih is None else b_ih + b_hh
             gi = F.linear(x, w_ih, in_bias)
-            state = tuple(h[layer * num_dirs + d] for h in hx)
+            state = tuple(h[layer * num_dirs + d] for h in initial)
             out, state = _run_direction(mode, gi, state, (w_ih, w_hh, b_ih, b_hh, w_hr),
                                         batch_sizes, reverse=d == 1)
             outs.append(out)
@@ -460,7 +460,7 @@ class RNNCellBase(Module):
                 raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.size(1)}, "
                                    f"expected {self.hidden_size}")
         b_ih, b_hh = self.bias_ih, self.bias_hh
-        in_bias = b_ih if mode == "GRU" or b_hh is None else b_ih + b_hh
+        in_bias = b_ih if mode == "GRU" or b_ih is None else b_ih + b_hh
         gi = F.linear(input, self.weight_ih, in_bias)
         _, state = _STEPS[mode](gi, tuple(hx), self.weight_hh.t(), b_hh, None)
         if not is_batched:
