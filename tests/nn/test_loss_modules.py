@@ -286,6 +286,7 @@ def test_invalid_reduction_fails_at_forward():
         mt(mindtorch.zeros(2), mindtorch.zeros(2))
 
 
+@pytest.mark.filterwarnings("ignore:Using a target size")
 @pytest.mark.parametrize("name,specs", [
     ("CrossEntropyLoss", [("normal", (3, 4), True), ("class9", (3,), False)]),
     ("NLLLoss", [("normal", (3, 4), True), ("class4", (2,), False)]),
