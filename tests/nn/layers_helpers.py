@@ -104,5 +104,5 @@ def assert_same_repr(mt_mod, th_mod):
     assert repr(mt_mod) == repr(th_mod)
 
 
-__all__ = ["TOL", "assert_same", "assert_same_repr", "check_module", "close", "copy_params", "inputs",
-           "pair_modules", "to_torch", "torch"]
+__all__ = ["TOL", "assert_same", "assert_same_repr", "check_module", "close", "copy_params",
+           "inputs", "pair_modules", "to_torch", "torch"]
