@@ -1,0 +1,16 @@
+"""torch.nn.utils.init: skip_init."""
+import inspect
+
+__all__ = ["skip_init"]
+
+
+def skip_init(module_cls, *args, **kwargs):
+    """The module built on the meta device, then given uninitialised memory on `device`."""
+    from ..modules.module import Module
+    if not issubclass(module_cls, Module):
+        raise RuntimeError(f"Expected a Module; got {module_cls}")
+    if "device" not in inspect.signature(module_cls).parameters:
+        raise RuntimeError("Module must support a 'device' arg to skip initialization")
+    final_device = kwargs.pop("device", "cpu")
+    kwargs["device"] = "meta"
+    return module_cls(*args, **kwargs).to_empty(device=final_device)
