@@ -14,16 +14,17 @@ what add_safe_globals adds), so a pickle cannot call os.system or any other func
 weights_only=False unpickles anything, which can run arbitrary code: use it only for
 files from a trusted source."""
 import contextlib
-import io
 import os
-import pickle
-import struct
 import sys
-import zipfile
 
 from ._lazy import lazy
 
-P = lazy("mindtorch._pickle_torch", globals(), "P")  # pickle machinery, loaded on first use
+io = lazy("io", globals(), "io")
+pickle = lazy("pickle", globals(), "pickle")
+struct = lazy("struct", globals(), "struct")
+zipfile = lazy("zipfile", globals(), "zipfile")
+# the pickle machinery and the modules it needs are imported on first use
+P = lazy("mindtorch._pickle_torch", globals(), "P")
 
 DEFAULT_PROTOCOL = 2
 _ALIGNMENT = 64

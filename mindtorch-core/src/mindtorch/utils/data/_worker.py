@@ -2,11 +2,14 @@
 main process when num_workers=0), the worker loop, and the exception wrapper that carries
 a worker's traceback back to the main process."""
 import os
-import pickle
-import queue
-import random
 import sys
-import traceback
+
+from ..._lazy import lazy
+
+pickle = lazy("pickle", globals(), "pickle")  # imported when a worker first needs them
+queue = lazy("queue", globals(), "queue")
+random = lazy("random", globals(), "random")
+traceback = lazy("traceback", globals(), "traceback")
 
 _worker_info = None
 _POLL = 5.0  # seconds between checks that the main process is still alive

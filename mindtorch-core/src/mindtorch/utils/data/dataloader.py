@@ -4,16 +4,17 @@ Tensor.__reduce_ex__), in sampler order either way."""
 import itertools
 import math
 import os
-import pickle
-import queue
 import warnings
 
+from ..._lazy import lazy
 from . import _worker
 from ._collate import default_collate, default_convert  # noqa: F401 - torch re-exports them
 from ._worker import ExceptionWrapper, get_worker_info  # noqa: F401
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 
+pickle = lazy("pickle", globals(), "pickle")  # used by worker processes only
+queue = lazy("queue", globals(), "queue")
 _MAIN_POLL = 1.0  # seconds between checks that the workers are alive while waiting
 
 
