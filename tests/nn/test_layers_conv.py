@@ -217,3 +217,10 @@ def test_conv_factory_kwargs_and_meta(name):
     assert out.device.type == "meta" and tuple(out.shape) == tuple(ref.shape)
     m = cls(2, 4, 3, device="meta")
     assert m.weight.device.type == "meta"
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("dims,transposed", [(1, False), (2, False), (2, True)])
+def test_conv_half_precision(dims, transposed, dtype):
+    th, mt = _conv_pair(dims, dict(padding=1), dtype, transposed=transposed)
+    check_module(th, mt, *inputs((2, 4, *SPATIAL[dims]), dtype=dtype), dtype=dtype)

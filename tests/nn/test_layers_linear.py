@@ -158,3 +158,11 @@ def test_linear_forward_under_no_grad_and_eval():
         out = mt(x)
     assert not out.requires_grad
     assert_same(out, th(tx).detach())
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_half_precision(dtype):
+    th, mt = pair_modules(tnn.Linear, mnn.Linear, 30, 20, dtype=dtype)
+    check_module(th, mt, *inputs((8, 30), dtype=dtype), dtype=dtype)
+    th, mt = pair_modules(tnn.Bilinear, mnn.Bilinear, 3, 4, 5, dtype=dtype)
+    check_module(th, mt, *inputs((6, 3), (6, 4), dtype=dtype), dtype=dtype)
