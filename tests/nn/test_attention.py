@@ -101,7 +101,9 @@ def test_module_options(kwargs, mask):
     mt, th = make(**kwargs)
     mk, tk = masks(mask)
     bf = kwargs.get("batch_first", False)
-    shape = (lambda n, s, e: (s, n, e) if not bf else (n, s, e))
+
+    def shape(n, s, e):
+        return (n, s, e) if bf else (s, n, e)
     mq, tq = randn(*shape(N, L, E))
     mk_, tk_ = randn(*shape(N, S, kwargs.get("kdim", E)), seed=11)
     mv, tv = randn(*shape(N, S, kwargs.get("vdim", E)), seed=12)

@@ -82,16 +82,15 @@ def test_encoder_layer_masks(src_mask, kpm, bias):
     mx, tx = seq(N, S, False, 1)
     mm, tm = mask_pair(src_mask, S)
     mk, tk = mask_pair("kpm" if kpm else None, S)
-    check_forward_backward(m, t, (mx,), (tx,), mt_kwargs=dict(src_mask=mm, src_key_padding_mask=mk),
+    check_forward_backward(m, t, (mx,), (tx,),
+                           mt_kwargs=dict(src_mask=mm, src_key_padding_mask=mk),
                            th_kwargs=dict(src_mask=tm, src_key_padding_mask=tk))
 
 
-@pytest.mark.parametrize("src_mask", [None, "causal", "bool"])
+@pytest.mark.parametrize("src_mask,is_causal", [(None, None), ("causal", None),
+                                                ("causal", True), ("bool", None)])
 @pytest.mark.parametrize("kpm", [False, True])
-@pytest.mark.parametrize("is_causal", [None, True])
 def test_encoder_stack(src_mask, kpm, is_causal):
-    if is_causal and src_mask != "causal":
-        pytest.skip("is_causal is a hint for a causal mask")
     mt, th = pair_modules(
         lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(D, NHEAD, FF, 0.0), 2,
                                       nn.LayerNorm(D)),
@@ -223,8 +222,8 @@ def test_encoder_eval_padding(batch_first, left_aligned):
 
 
 def test_nested_tensor_warning():
-    with pytest.warns(UserWarning, match="enable_nested_tensor is True, but "
-                      "self.use_nested_tensor is False because encoder_layer.self_attn.batch_first"):
+    with pytest.warns(UserWarning, match="enable_nested_tensor is True, but self.use_nested_"
+                      "tensor is False because encoder_layer.self_attn.batch_first"):
         enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(D, NHEAD), 1)
     assert enc.use_nested_tensor is False and enc.enable_nested_tensor is True
     with warnings.catch_warnings():
@@ -237,7 +236,8 @@ def test_nested_tensor_warning():
 
 def test_structure_and_repr():
     for m, t in [
-            (nn.TransformerEncoderLayer(D, NHEAD, FF), torch.nn.TransformerEncoderLayer(D, NHEAD, FF)),
+            (nn.TransformerEncoderLayer(D, NHEAD, FF),
+             torch.nn.TransformerEncoderLayer(D, NHEAD, FF)),
             (nn.TransformerDecoderLayer(D, NHEAD, FF, activation=nn.GELU()),
              torch.nn.TransformerDecoderLayer(D, NHEAD, FF, activation=torch.nn.GELU())),
             (nn.TransformerEncoder(nn.TransformerEncoderLayer(D, NHEAD, FF), 3, nn.LayerNorm(D)),

@@ -302,10 +302,10 @@ class RNNBase(Module):
                 input = input.transpose(0, 1)
             if input.size(0) == 0:
                 raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-        output, hidden = _rnn_forward(
-            self.mode, input, None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()],
-            hx if states == 2 else (hx,), self._layer_params(), self.dropout, self.training,
-            self.bidirectional)
+        sizes_list = None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()]
+        output, hidden = _rnn_forward(self.mode, input, sizes_list, hx if states == 2 else (hx,),
+                                      self._layer_params(), self.dropout, self.training,
+                                      self.bidirectional)
         hidden = hidden if states == 2 else hidden[0]
         if packed:
             output = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
