@@ -130,7 +130,7 @@ def main(argv=None):
 
     elapsed = time.perf_counter() - start
     if on_meta:
-        print(f"meta: {args.epochs} epochs of shapes checked, logits {tuple(model(x_test).shape)}"
+        print(f"meta: {args.epochs} epoch(s) of shapes checked, logits {tuple(model(x_test).shape)}"
               f" ({elapsed:.1f} s)")
         return None
     args.out_dir.mkdir(parents=True, exist_ok=True)
