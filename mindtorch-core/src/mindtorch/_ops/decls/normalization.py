@@ -117,18 +117,18 @@ def batch_norm_plan(input, weight, bias, running_mean, running_var, training, dt
     if input.ndim < 2:  # PyTorch fails reading size(1)
         raise IndexError(f"Dimension out of range (expected to be in range of "
                          f"[-{max(input.ndim, 1)}, {max(input.ndim, 1) - 1}], but got 1)")
-    if not training:
-        for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-            if t is None:
-                raise RuntimeError(f"{name} must be defined in evaluation mode")
+    # ATen's order: each running stat's size (or its absence in eval mode), then the
+    # weight's and bias's sizes, then the running stats' pairing
+    C = input._shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var),
+                    ("weight", weight), ("bias", bias)):
+        if t is None and not training and name.startswith("running"):
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+        if t is not None and t.numel() != C:
+            raise RuntimeError(f"{name} should contain {C} elements not {t.numel()}")
     if (running_mean is None) != (running_var is None):
         raise ValueError("running_mean and running_var must either both be None or neither "
                          "be None")
-    C = input._shape[1]
-    for name, t in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                    ("running_var", running_var)):
-        if t is not None and t.numel() != C:
-            raise RuntimeError(f"{name} should contain {C} elements not {t.numel()}")
     if not dtypes:
         return None
     check_floating("batch_norm", input)
