@@ -146,6 +146,25 @@ def test_wrong_input_rank(name, rank):
     assert str(mt_err.value) == str(th_err.value)
 
 
+@pytest.mark.parametrize("sizes,training", [
+    ((4, None, None, None), True), ((4, None, None, None), False),
+    ((4, 3, 5, None), False), ((3, 4, 5, None), False), ((None, 4, 5, 6), True),
+    ((None, None, 5, 4), True), ((3, None, None, None), True), ((None, None, 3, 7), False)])
+def test_batch_norm_check_order(sizes, training):
+    """Wrong channel counts and missing running stats: PyTorch's first error (ATen checks
+    running_mean, running_var, weight, bias in turn; then the running stats' pairing)."""
+    def call(lib):
+        tensors = [None if n is None else lib.zeros(n) for n in sizes]
+        return lib.nn.functional.batch_norm(lib.zeros(2, 3), *tensors[:2], *tensors[2:],
+                                            training=training)
+
+    with pytest.raises(Exception) as th_err:
+        call(torch)
+    with pytest.raises(type(th_err.value)) as mt_err:
+        call(mindtorch)
+    assert str(mt_err.value) == str(th_err.value)
+
+
 def test_batchnorm_single_value_per_channel_in_training():
     with pytest.raises(ValueError):
         nn.BatchNorm1d(3)(mindtorch.zeros(1, 3))
