@@ -140,7 +140,6 @@ def _hook_dicts():
 
 class Module:
     """Base class for all neural network modules."""
-    __module__ = "mindtorch.nn"
     dump_patches = False
     _version = 1
     call_super_init = False
