@@ -301,3 +301,15 @@ def test_meta_device():
     out, w = mt(x, x, x)
     assert out.device.type == "meta" and tuple(out.shape) == (N, L, E)
     assert tuple(w.shape) == (N, L, L)
+
+
+@pytest.mark.parametrize("q_shape,kv_shape", [((0, N, E), (S, N, E)), ((L, 0, E), (S, 0, E)),
+                                              ((L, N, E), (0, N, E)), ((0, E), (S, E))])
+@pytest.mark.parametrize("need_weights", [True, False])
+def test_empty(q_shape, kv_shape, need_weights):
+    mt, th = make()
+    mq, tq = randn(*q_shape)
+    mkv, tkv = randn(*kv_shape, seed=2)
+    out_m = mt(mq, mkv, mkv, need_weights=need_weights)
+    out_t = th(tq, tkv, tkv, need_weights=need_weights)
+    _compare_and_backward(mt, th, out_m, out_t, [mq, mkv], [tq, tkv])

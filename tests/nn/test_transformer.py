@@ -296,3 +296,12 @@ def test_meta_device():
     assert all(p.device.type == "meta" for p in model.parameters())
     out = model(mindtorch.empty(N, S, D, device="meta"), mindtorch.empty(N, T, D, device="meta"))
     assert out.device.type == "meta" and tuple(out.shape) == (N, T, D)
+
+
+def test_empty_batch():
+    th = small_transformer(torch).double()
+    mt = small_transformer(mindtorch).double()
+    mt.load_state_dict({k: to_mt(v) for k, v in th.state_dict().items()})
+    msrc, tsrc = randn(S, 0, D)
+    mtgt, ttgt = randn(T, 0, D, seed=3)
+    check_forward_backward(mt, th, (msrc, mtgt), (tsrc, ttgt))

@@ -233,7 +233,8 @@ def multi_head_attention_forward(
         if dropout_p > 0.0:
             weights = F.dropout(weights, p=dropout_p)
         out = mindtorch.bmm(weights, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
-        out = F.linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, -1)
+        out = F.linear(out, out_proj_weight, out_proj_bias)
+        out = out.view(tgt_len, bsz, out.size(1))  # (no -1: the output may be empty)
         weights = weights.view(bsz, num_heads, tgt_len, src_len)
         if average_attn_weights:
             weights = weights.mean(dim=1)
@@ -249,5 +250,6 @@ def multi_head_attention_forward(
     v = v.view(bsz, num_heads, src_len, head_dim)
     out = F.scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
     out = out.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
-    out = F.linear(out, out_proj_weight, out_proj_bias).view(tgt_len, bsz, -1)
+    out = F.linear(out, out_proj_weight, out_proj_bias)
+    out = out.view(tgt_len, bsz, out.size(1))
     return (out if is_batched else out.squeeze(1)), None
