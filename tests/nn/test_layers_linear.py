@@ -166,3 +166,19 @@ def test_half_precision(dtype):
     check_module(th, mt, *inputs((8, 30), dtype=dtype), dtype=dtype)
     th, mt = pair_modules(tnn.Bilinear, mnn.Bilinear, 3, 4, 5, dtype=dtype)
     check_module(th, mt, *inputs((6, 3), (6, 4), dtype=dtype), dtype=dtype)
+
+
+@pytest.mark.parametrize("name,args", [("Linear", (300, 200)), ("Bilinear", (20, 30, 40)),
+                                       ("Conv2d", (12, 80, 5, 1, 0, 1, 4)),
+                                       ("ConvTranspose1d", (30, 20, 5)),
+                                       ("Embedding", (300, 100))])
+def test_default_init_same_distribution_as_torch(name, args):
+    # two-sample Kolmogorov-Smirnov test of the weights (and biases) against PyTorch's
+    stats = pytest.importorskip("scipy.stats")
+    mindtorch.manual_seed(1)
+    torch.manual_seed(1)
+    mt, th = getattr(mnn, name)(*args), getattr(tnn, name)(*args)
+    for (n, p), (_, q) in zip(mt.named_parameters(), th.named_parameters()):
+        a, b = p.detach().reshape(-1).numpy(), q.detach().reshape(-1).numpy()
+        assert stats.ks_2samp(a, b).pvalue > 1e-4, n
+        assert stats.ks_2samp(a, 0.9 * b).pvalue < 1e-4 or a.size < 5000, n  # the test can fail
