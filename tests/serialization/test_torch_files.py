@@ -200,3 +200,30 @@ def test_save_to_streams_and_path_like(tmp_path):
     mt.save(mt.ones(2), buf)
     buf.seek(4)
     assert mt.load(buf).tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("name", ["state_dict", "optimizer", "dtypes", "views", "odd", "nested"])
+def test_torch_legacy_format_loads(tmp_path, name):
+    obj = torch_objects()[name]
+    torch.save(obj, tmp_path / "legacy.pt", _use_new_zipfile_serialization=False)
+    assert not zipfile.is_zipfile(tmp_path / "legacy.pt")
+    same(mt.load(tmp_path / "legacy.pt"), obj)
+    with open(tmp_path / "legacy.pt", "rb") as fh:
+        same(mt.load(fh, weights_only=False), obj)
+    if name == "views":
+        v = mt.load(tmp_path / "legacy.pt")
+        assert all(shares_storage(v[k], v["base"]) for k in ("row", "col", "t", "step"))
+        meta = mt.load(tmp_path / "legacy.pt", map_location="meta")
+        assert meta["t"].device.type == "meta" and meta["t"].stride() == (1, 6)
+
+
+def test_legacy_format_is_restricted_too(tmp_path):
+    class Payload:
+        def __reduce__(self):
+            return os.system, ("true",)
+    torch.save({"x": Payload()}, tmp_path / "evil.pt", _use_new_zipfile_serialization=False)
+    import pickle
+    with pytest.raises(pickle.UnpicklingError, match="Weights only load failed"):
+        mt.load(tmp_path / "evil.pt")
+    with pytest.raises(RuntimeError, match="mmap can only be used with files saved with"):
+        mt.load(tmp_path / "evil.pt", mmap=True)

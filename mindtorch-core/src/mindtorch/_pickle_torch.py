@@ -158,6 +158,16 @@ class LoadedStorage:
         self.untyped, self.dtype = untyped, dtype
 
 
+def _check_pid(pid, length):
+    if type(pid) is not tuple or not pid or _ascii(pid[0]) != "storage":
+        raise pickle.UnpicklingError("Only persistent_load of storage is allowed, but got "
+                                     f"{pid!r}")
+    if len(pid) != length or not isinstance(pid[1], StorageType) or type(pid[4]) is not int \
+            or pid[4] < 0:
+        raise pickle.UnpicklingError(f"Invalid storage persistent id {pid!r}")
+    return pid
+
+
 class StorageLoader:
     """Makes each record's storage once (so tensors that shared a storage share it
     again), on the device map_location chooses."""
@@ -167,18 +177,11 @@ class StorageLoader:
         self.cache = {}
 
     def load(self, pid):
-        if type(pid) is not tuple or not pid or _ascii(pid[0]) != "storage":
-            raise pickle.UnpicklingError("Only persistent_load of storage is allowed, but got "
-                                         f"{pid!r}")
-        if len(pid) != 5 or not isinstance(pid[1], StorageType):
-            raise pickle.UnpicklingError(f"Invalid storage persistent id {pid!r}")
-        _, stype, key, location, numel = pid
-        key, location = _ascii(key), _ascii(location)
-        if type(numel) is not int or numel < 0:
-            raise pickle.UnpicklingError(f"Invalid storage size {numel!r}")
+        _, stype, key, location, numel = _check_pid(pid, 5)
+        key = _ascii(key)
         storage = self.cache.get(key)
         if storage is None:
-            storage = self.cache[key] = self._make(key, location, stype.dtype, numel)
+            storage = self.cache[key] = self._make(key, _ascii(location), stype.dtype, numel)
         return LoadedStorage(storage, stype.dtype or D.uint8)
 
     def _make(self, key, location, dtype, numel):
@@ -190,42 +193,85 @@ class StorageLoader:
         arr = arr[:nbytes]
         if self.records.swap and dtype is not None and dtype.itemsize > 1:
             arr = arr.view(dtype.np).byteswap().view(np.uint8)
-        target = self._target(arr, location)
-        if isinstance(target, UntypedStorage):
-            return target
-        return UntypedStorage._from_host(arr, target)
+        return place(arr, location, self.map_location)
 
-    def _target(self, arr, location):
-        m = self.map_location
-        if m is None:
-            where = location
-        elif isinstance(m, (str, device)):
-            where = m
-        elif isinstance(m, dict):
-            where = m.get(location, location)
-        elif callable(m):
-            cpu = UntypedStorage._from_host(arr, device("cpu"))
-            result = m(cpu, location)
-            if result is not None:
-                if not isinstance(result, UntypedStorage):
-                    raise TypeError(f"map_location should return a storage or None, got "
-                                    f"{type(result).__name__}")
-                return result
-            where = location
-        else:
-            raise ValueError(f"map_location should be a string, a device, a dict or a "
-                             f"callable, got {type(m).__name__}")
-        from ._device import canonical
-        dev = device(where) if isinstance(where, str) else where
-        if dev.type == "cuda":
-            from .plugins._registry import DEVICES
-            if "cuda" not in DEVICES:
-                raise RuntimeError("Attempting to deserialize object on a CUDA device but "
-                                   "torch.cuda.is_available() is False. If you are running on "
-                                   "a CPU-only machine, please use torch.load with "
-                                   "map_location=torch.device('cpu') to map your storages to "
-                                   "the CPU.")
-        return canonical(dev)
+
+def place(arr, location, map_location):
+    """A storage holding host bytes `arr`, saved on `location`, where map_location says."""
+    m = map_location
+    if m is None:
+        where = location
+    elif isinstance(m, (str, device)):
+        where = m
+    elif isinstance(m, dict):
+        where = m.get(location, location)
+    elif callable(m):
+        result = m(UntypedStorage._from_host(arr, device("cpu")), location)
+        if result is not None:
+            if not isinstance(result, UntypedStorage):
+                raise TypeError(f"map_location should return a storage or None, got "
+                                f"{type(result).__name__}")
+            return result
+        where = location
+    else:
+        raise ValueError(f"map_location should be a string, a device, a dict or a callable, "
+                         f"got {type(m).__name__}")
+    from ._device import canonical
+    dev = device(where) if isinstance(where, str) else where
+    if dev.type == "cuda":
+        from .plugins._registry import DEVICES
+        if "cuda" not in DEVICES:
+            raise RuntimeError("Attempting to deserialize object on a CUDA device but "
+                               "torch.cuda.is_available() is False. If you are running on a "
+                               "CPU-only machine, please use torch.load with "
+                               "map_location=torch.device('cpu') to map your storages to the "
+                               "CPU.")
+    return UntypedStorage._from_host(arr, canonical(dev))
+
+
+class LegacyStorageLoader:
+    """Storages of PyTorch's pre-zip format, whose bytes follow the pickle: made empty
+    while unpickling (on cpu, where fill() writes into them, or meta), filled after."""
+
+    def __init__(self, map_location):
+        self.map_location = map_location
+        self.roots, self.views = {}, {}
+
+    def load(self, pid):
+        _, stype, key, location, numel, view = _check_pid(pid, 6)
+        dtype = stype.dtype or D.uint8
+        key = _ascii(key)
+        if key not in self.roots:
+            storage = place(np.zeros(numel * dtype.itemsize, np.uint8), _ascii(location),
+                            self.map_location)
+            if storage.device.type not in ("cpu", "meta"):
+                raise NotImplementedError("checkpoints of PyTorch's legacy (non-zip) format "
+                                          "load onto the cpu or meta device only")
+            self.roots[key] = (storage, dtype)
+        storage = self.roots[key][0]
+        if view is not None:  # a storage that is a slice of another (very old files)
+            view_key, offset, size = view
+            if view_key not in self.views:
+                part = storage._host_bytes()[offset * dtype.itemsize:
+                                             (offset + size) * dtype.itemsize]
+                self.views[view_key] = UntypedStorage._from_host(part, storage.device)
+            storage = self.views[view_key]
+        return LoadedStorage(storage, dtype)
+
+    def fill(self, fh, keys, swap):
+        for key in keys:
+            numel = int.from_bytes(fh.read(8), "little")
+            storage, dtype = self.roots[key]
+            if numel * dtype.itemsize != storage.nbytes():
+                raise RuntimeError(f"storage {key}: {numel} elements in the file, "
+                                   f"{storage.nbytes() // dtype.itemsize} expected")
+            data = np.frombuffer(fh.read(storage.nbytes()), np.uint8)
+            if data.size != storage.nbytes():
+                raise RuntimeError("unexpected end of file in the storages' data")
+            if swap and dtype.itemsize > 1:
+                data = data.view(dtype.np).byteswap().view(np.uint8)
+            if storage.device.type == "cpu":
+                storage._host_bytes()[:] = data
 
 
 def _ascii(s):

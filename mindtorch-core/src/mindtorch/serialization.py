@@ -6,7 +6,8 @@ whose storages are persistent ids ('storage', torch.<X>Storage, key, location, n
 `data/<key>` (each storage's bytes, 64-byte aligned), `byteorder`, `version`,
 `.format_version`, `.storage_alignment` and `.data/serialization_id`. Both directions
 use PyTorch's global names, so files move between PyTorch and mindtorch, and mindtorch
-reads them without PyTorch installed.
+reads them without PyTorch installed. PyTorch's older (pre-1.6, non-zip) format loads too
+(onto cpu or meta); save writes the zip format only.
 
 Loading is safe by default (weights_only=True): the unpickler resolves only the globals
 a checkpoint of tensors and containers needs (PyTorch's weights_only allowlist, plus
@@ -121,11 +122,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 
 def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
-    start = fh.tell() if hasattr(fh, "tell") else 0
+    start = fh.tell()
     if not zipfile.is_zipfile(fh):
-        raise RuntimeError("mindtorch.load reads PyTorch's zip format (torch.save's default "
-                           "since PyTorch 1.6); this file is not a zip archive (the legacy "
-                           "format of _use_new_zipfile_serialization=False is not supported)")
+        fh.seek(start)
+        return _load_legacy(fh, map_location, weights_only, mmap, pickle_args)
     fh.seek(start)
     with zipfile.ZipFile(fh) as zf:
         prefix = _archive_prefix(zf)
@@ -143,6 +143,44 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
             if weights_only:
                 raise pickle.UnpicklingError(P.weights_only_message(e)) from None
             raise
+
+
+_LEGACY_MAGIC, _LEGACY_PROTOCOL = 0x1950A86A20F9469CFC6C, 1001
+
+
+def _load_legacy(fh, map_location, weights_only, mmap, pickle_args):
+    """PyTorch's format before 1.6 (_use_new_zipfile_serialization=False): pickles of the
+    magic number, the protocol version, the system info, the object and the storage keys,
+    then each storage's element count and bytes."""
+    if mmap:
+        raise RuntimeError("mmap can only be used with files saved with "
+                           "`torch.save(_use_new_zipfile_serialization=True), please torch.save "
+                           "your checkpoint with this option in order to use mmap.")
+    loader = P.LegacyStorageLoader(map_location)
+    cls = P.WeightsUnpickler if weights_only else P.FullUnpickler
+
+    def unpickle():
+        try:
+            return cls(fh, loader=loader, **pickle_args).load()
+        except pickle.UnpicklingError as e:
+            if weights_only:
+                raise pickle.UnpicklingError(P.weights_only_message(e)) from None
+            raise
+    try:
+        magic = unpickle()
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
+        magic = None
+    if magic != _LEGACY_MAGIC:
+        raise RuntimeError("Invalid magic number; corrupt file? (mindtorch.load reads "
+                           "PyTorch's zip format and its legacy pickle format)")
+    if unpickle() != _LEGACY_PROTOCOL:
+        raise RuntimeError("Invalid protocol version in the checkpoint")
+    info = unpickle()
+    result = unpickle()
+    keys = unpickle()
+    little = info.get("little_endian", True) if isinstance(info, dict) else True
+    loader.fill(fh, [str(k) for k in keys], little != (sys.byteorder == "little"))
+    return result
 
 
 def _archive_prefix(zf):
