@@ -224,3 +224,18 @@ def test_conv_factory_kwargs_and_meta(name):
 def test_conv_half_precision(dims, transposed, dtype):
     th, mt = _conv_pair(dims, dict(padding=1), dtype, transposed=transposed)
     check_module(th, mt, *inputs((2, 4, *SPATIAL[dims]), dtype=dtype), dtype=dtype)
+
+
+def test_conv_reset_parameters_of_a_noncontiguous_weight():
+    # drawn in contiguous order: a permuted-layout weight gets the values a contiguous one gets
+    m = mnn.Conv2d(3, 4, 3)
+    m.weight = mnn.Parameter(m.weight.detach().permute(0, 2, 3, 1).contiguous()
+                             .permute(0, 3, 1, 2))
+    stride = m.weight.stride()
+    mindtorch.manual_seed(5)
+    m.reset_parameters()
+    ref = mnn.Conv2d(3, 4, 3)
+    mindtorch.manual_seed(5)
+    ref.reset_parameters()
+    assert m.weight.stride() == stride
+    assert mindtorch.equal(m.weight, ref.weight) and mindtorch.equal(m.bias, ref.bias)
