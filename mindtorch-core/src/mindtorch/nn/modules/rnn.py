@@ -60,10 +60,9 @@ _STEPS = {"RNN_TANH": _rnn_step(lambda x: x.tanh()), "RNN_RELU": _rnn_step(lambd
           "LSTM": _lstm_step, "GRU": _gru_step}
 
 
-def _run_direction(mode, gi, state, params, batch_sizes, reverse):
+def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse):
     """One layer in one direction. gi: projected inputs, (T, B, G) or packed (sum, G);
     state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states)."""
-    w_ih, w_hh, b_ih, b_hh, w_hr = params
     step, w_hh_t = _STEPS[mode], w_hh.t()
     # the steps' slices in one op (its backward is one stack/cat, not one per step)
     gis = gi.unbind(0) if batch_sizes is None else gi.split(batch_sizes)
@@ -105,8 +104,8 @@ def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectio
             in_bias = b_ih if mode == "GRU" or b_ih is None else b_ih + b_hh
             gi = F.linear(x, w_ih, in_bias)
             state = tuple(h[layer * num_dirs + d] for h in initial)
-            out, state = _run_direction(mode, gi, state, (w_ih, w_hh, b_ih, b_hh, w_hr),
-                                        batch_sizes, reverse=d == 1)
+            out, state = _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes,
+                                        reverse=d == 1)
             outs.append(out)
             finals.append(state)
         x = outs[0] if len(outs) == 1 else mindtorch.cat(outs, -1)
