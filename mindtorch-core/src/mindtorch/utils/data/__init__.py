@@ -1,7 +1,7 @@
 """mindtorch.utils.data (torch.utils.data): datasets, samplers, collation and the
 DataLoader."""
-from ._collate import default_collate, default_convert  # noqa: F401
-from ._worker import get_worker_info  # noqa: F401
+from ._utils.collate import default_collate, default_convert  # noqa: F401
+from ._utils.worker import get_worker_info  # noqa: F401
 from .dataloader import DataLoader, _DatasetKind  # noqa: F401
 from .dataset import (  # noqa: F401
     ChainDataset, ConcatDataset, Dataset, IterableDataset, StackDataset, Subset, TensorDataset,

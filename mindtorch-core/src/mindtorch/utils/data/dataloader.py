@@ -7,9 +7,9 @@ import os
 import warnings
 
 from ..._lazy import lazy
-from . import _worker
-from ._collate import default_collate, default_convert  # noqa: F401 - torch re-exports them
-from ._worker import ExceptionWrapper, get_worker_info  # noqa: F401
+from ._utils import worker as _worker
+from ._utils.collate import default_collate, default_convert  # noqa: F401 - torch re-exports them
+from ._utils.worker import ExceptionWrapper, get_worker_info  # noqa: F401
 from .dataset import IterableDataset
 from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 

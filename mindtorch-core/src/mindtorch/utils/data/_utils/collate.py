@@ -5,7 +5,7 @@ import copy
 import re
 import sys
 
-from ..._tensor import Tensor
+from ...._tensor import Tensor
 
 _STR_OR_OBJECT = re.compile(r"[SaUO]")  # numpy dtype codes default_collate cannot stack
 
@@ -41,7 +41,7 @@ def _rebuild(template, items):
 def default_convert(data):
     """Numpy arrays and scalars become tensors, inside any containers; nothing is
     batched (the collate_fn of a DataLoader with batch_size=None)."""
-    from ... import as_tensor
+    from .... import as_tensor
     if isinstance(data, Tensor):
         return data
     if _is_numpy(data):
@@ -62,29 +62,29 @@ def default_convert(data):
 # -- leaf collate functions, keyed by sample type --------------------------------------
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
-    from ... import stack
+    from .... import stack
     return stack(batch, 0)
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
-    from ... import as_tensor
+    from .... import as_tensor
     if _STR_OR_OBJECT.search(batch[0].dtype.str):
         raise TypeError(default_collate_err_msg_format.format(batch[0].dtype))
     return collate([as_tensor(b) for b in batch], collate_fn_map=collate_fn_map)
 
 
 def collate_numpy_scalar_fn(batch, *, collate_fn_map=None):
-    from ... import as_tensor
+    from .... import as_tensor
     return as_tensor(batch)
 
 
 def collate_float_fn(batch, *, collate_fn_map=None):
-    from ... import float64, tensor
+    from .... import float64, tensor
     return tensor(batch, dtype=float64)
 
 
 def collate_int_fn(batch, *, collate_fn_map=None):  # bool too: a bool tensor
-    from ... import tensor
+    from .... import tensor
     return tensor(batch)
 
 

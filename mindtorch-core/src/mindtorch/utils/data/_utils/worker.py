@@ -4,7 +4,7 @@ a worker's traceback back to the main process."""
 import os
 import sys
 
-from ..._lazy import lazy
+from ...._lazy import lazy
 
 pickle = lazy("pickle", globals(), "pickle")  # imported when a worker first needs them
 queue = lazy("queue", globals(), "queue")
@@ -114,7 +114,7 @@ class IterableFetcher:
 
 def _seed_everything(seed):
     """Python's, NumPy's (when loaded) and mindtorch's default generators."""
-    from ... import manual_seed
+    from .... import manual_seed
     random.seed(seed)
     manual_seed(seed)
     np = sys.modules.get("numpy")
