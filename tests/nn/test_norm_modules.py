@@ -326,3 +326,41 @@ def test_meta_device_construction_and_forward():
     y = mindtorch.empty(2, 4, 4, device="meta")
     assert ln(y).shape == (2, 4, 4) and gn(y).shape == (2, 4, 4)
     assert nn.InstanceNorm1d(4, device="meta").weight is None
+
+
+def _network(lib):
+    n = lib.nn
+    return n.Sequential(n.Linear(6, 8), n.BatchNorm1d(8, momentum=None), n.GELU(),
+                        n.LayerNorm(8), n.Linear(8, 5), n.GroupNorm(1, 5), n.SiLU(),
+                        n.Linear(5, 3))
+
+
+def test_small_network_trains_as_pytorch():
+    """Ten SGD steps of a network mixing these modules, in float64: same losses, parameters
+    and running statistics as PyTorch's."""
+    th = _network(torch).double()
+    mt = _network(mindtorch).double()
+    mt.load_state_dict({k: mindtorch.tensor(v.numpy()) for k, v in th.state_dict().items()})
+    th_loss_fn, mt_loss_fn = tnn.CrossEntropyLoss(label_smoothing=0.1), \
+        nn.CrossEntropyLoss(label_smoothing=0.1)
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        x, y = rng.standard_normal((16, 6)), rng.integers(0, 3, 16)
+        th_loss = th_loss_fn(th(torch.from_numpy(x)), torch.from_numpy(y))
+        mt_loss = mt_loss_fn(mt(mindtorch.tensor(x)), mindtorch.tensor(y))
+        close(mt_loss, th_loss, "float64")
+        th.zero_grad()
+        mt.zero_grad()
+        th_loss.backward()
+        mt_loss.backward()
+        with torch.no_grad(), mindtorch.no_grad():
+            for p in th.parameters():
+                p.sub_(0.1 * p.grad)
+            for p in mt.parameters():
+                p.sub_(0.1 * p.grad)
+    for key, value in th.state_dict().items():
+        close(mt.state_dict()[key], value, "float64")
+    th.eval()
+    mt.eval()
+    x = rng.standard_normal((4, 6))
+    close(mt(mindtorch.tensor(x)), th(torch.from_numpy(x)), "float64")
