@@ -9,24 +9,23 @@ from collections import OrderedDict, namedtuple
 
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
-from ...utils.hooks import BackwardHook, RemovableHandle, _WeakModuleHook
+from ...utils import hooks as _hooks
+from ...utils.hooks import (  # noqa: F401  (torch.nn.modules.module's public functions)
+    _WeakModuleHook, _add_hook, _global_backward_hooks, _global_backward_pre_hooks,
+    _global_buffer_registration_hooks, _global_forward_hooks, _global_forward_pre_hooks,
+    _global_module_registration_hooks, _global_parameter_registration_hooks,
+    _run_registration_hooks, register_module_backward_hook,
+    register_module_buffer_registration_hook, register_module_forward_hook,
+    register_module_forward_pre_hook, register_module_full_backward_hook,
+    register_module_full_backward_pre_hook, register_module_module_registration_hook,
+    register_module_parameter_registration_hook,
+)
 from ..parameter import Buffer, Parameter
 
 __all__ = ["Module"]
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
-# global hooks (register_module_*): run for every module, before the module's own
-_global_backward_pre_hooks = OrderedDict()
-_global_backward_hooks = OrderedDict()
-_global_is_full_backward_hook = None
-_global_forward_pre_hooks = OrderedDict()
-_global_forward_hooks = OrderedDict()
-_global_forward_hooks_always_called = OrderedDict()
-_global_forward_hooks_with_kwargs = OrderedDict()
-_global_buffer_registration_hooks = OrderedDict()
-_global_module_registration_hooks = OrderedDict()
-_global_parameter_registration_hooks = OrderedDict()
 
 
 def _typename(obj):
@@ -35,70 +34,6 @@ def _typename(obj):
     module = type(obj).__module__
     name = type(obj).__qualname__
     return name if module in ("builtins", None) else f"{module}.{name}"
-
-
-def _add_hook(hooks, hook, prepend=False, extra=None):
-    handle = RemovableHandle(hooks, extra_dict=extra)
-    hooks[handle.id] = hook
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle
-
-
-def register_module_forward_pre_hook(hook):
-    return _add_hook(_global_forward_pre_hooks, hook)
-
-
-def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
-    handle = _add_hook(_global_forward_hooks, hook, extra=[
-        _global_forward_hooks_with_kwargs, _global_forward_hooks_always_called])
-    if with_kwargs:
-        _global_forward_hooks_with_kwargs[handle.id] = True
-    if always_call:
-        _global_forward_hooks_always_called[handle.id] = True
-    return handle
-
-
-def _set_global_backward_kind(full):
-    global _global_is_full_backward_hook
-    if _global_is_full_backward_hook is (not full):
-        raise RuntimeError("Cannot use both regular backward hooks and full backward hooks as "
-                           "a global Module hook. Please use only one of them.")
-    _global_is_full_backward_hook = full
-
-
-def register_module_backward_hook(hook):
-    _set_global_backward_kind(False)
-    return _add_hook(_global_backward_hooks, hook)
-
-
-def register_module_full_backward_hook(hook):
-    _set_global_backward_kind(True)
-    return _add_hook(_global_backward_hooks, hook)
-
-
-def register_module_full_backward_pre_hook(hook):
-    return _add_hook(_global_backward_pre_hooks, hook)
-
-
-def register_module_buffer_registration_hook(hook):
-    return _add_hook(_global_buffer_registration_hooks, hook)
-
-
-def register_module_module_registration_hook(hook):
-    return _add_hook(_global_module_registration_hooks, hook)
-
-
-def register_module_parameter_registration_hook(hook):
-    return _add_hook(_global_parameter_registration_hooks, hook)
-
-
-def _run_registration_hooks(hooks, module, name, value):
-    for hook in hooks.values():
-        out = hook(module, name, value)
-        if out is not None:
-            value = out
-    return value
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -175,90 +110,9 @@ class Module:
 
     _call_impl = _wrapped_call_impl = __call__
 
-    def _call_with_hooks(self, args, kwargs):
-        result = None
-        called_always = set()
-        try:
-            full, non_full = self._get_backward_hooks()
-            pre_bw = self._get_backward_pre_hooks()
-            for hook_id, hook in (*_global_forward_pre_hooks.items(),
-                                  *self._forward_pre_hooks.items()):
-                if hook_id in self._forward_pre_hooks_with_kwargs:
-                    out = hook(self, args, kwargs)
-                    if out is not None:
-                        if not (isinstance(out, tuple) and len(out) == 2):
-                            raise RuntimeError(f"forward pre-hook must return None or a tuple "
-                                               f"of (new_args, new_kwargs), but got {out}.")
-                        args, kwargs = out
-                else:
-                    out = hook(self, args)
-                    if out is not None:
-                        args = out if isinstance(out, tuple) else (out,)
-            bw_hook = None
-            if full or pre_bw:
-                bw_hook = BackwardHook(self, full, pre_bw)
-                args = bw_hook.setup_input_hook(args)
-            result = self.forward(*args, **kwargs)
-            for hook_id, hook in (*_global_forward_hooks.items(),
-                                  *self._forward_hooks.items()):
-                if hook_id in self._forward_hooks_always_called or \
-                        hook_id in _global_forward_hooks_always_called:
-                    called_always.add(hook_id)
-                if hook_id in self._forward_hooks_with_kwargs or \
-                        hook_id in _global_forward_hooks_with_kwargs:
-                    out = hook(self, args, kwargs, result)
-                else:
-                    out = hook(self, args, result)
-                if out is not None:
-                    result = out
-            if bw_hook:
-                if not isinstance(result, (Tensor, tuple)):
-                    warnings.warn("For backward hooks to be called, module output should be a "
-                                  "Tensor or a tuple of Tensors but received "
-                                  f"{type(result)}", stacklevel=2)
-                result = bw_hook.setup_output_hook(result)
-            if non_full:
-                var = result
-                while not isinstance(var, Tensor):
-                    var = next(v for v in var.values() if isinstance(v, Tensor)) \
-                        if isinstance(var, dict) else var[0]
-                if var.grad_fn is not None:
-                    for hook in non_full:
-                        var.grad_fn.register_hook(_WeakModuleHook(hook, self))
-            return result
-        except Exception:
-            for hooks, global_ in ((_global_forward_hooks, True), (self._forward_hooks, False)):
-                for hook_id, hook in list(hooks.items()):
-                    always = (_global_forward_hooks_always_called if global_
-                              else self._forward_hooks_always_called)
-                    if hook_id not in always or hook_id in called_always:
-                        continue
-                    try:
-                        kw = hook_id in (_global_forward_hooks_with_kwargs if global_
-                                         else self._forward_hooks_with_kwargs)
-                        out = hook(self, args, kwargs, result) if kw else \
-                            hook(self, args, result)
-                        if out is not None:
-                            result = out
-                    except Exception as e:
-                        warnings.warn(f"{'global ' if global_ else ''}module forward hook "
-                                      f"with ``always_call=True`` raised an exception that "
-                                      f"was silenced as another error was raised in forward: "
-                                      f"{e}", stacklevel=2)
-            raise
-
-    def _get_backward_hooks(self):
-        full, non_full = [], []
-        for kind, hooks in ((_global_is_full_backward_hook, _global_backward_hooks),
-                            (self._is_full_backward_hook, self._backward_hooks)):
-            if kind is True:
-                full += hooks.values()
-            elif kind is False:
-                non_full += hooks.values()
-        return full, non_full
-
-    def _get_backward_pre_hooks(self):
-        return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
+    _call_with_hooks = _hooks.call_with_hooks
+    _get_backward_hooks = _hooks.backward_hooks
+    _get_backward_pre_hooks = _hooks.backward_pre_hooks
 
     # -- hooks -------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
