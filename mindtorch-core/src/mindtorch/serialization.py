@@ -112,6 +112,9 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     tensor data instead of reading it."""
     if weights_only is None:
         weights_only = pickle_module is None
+    elif weights_only and pickle_module is not None:
+        raise RuntimeError("Can not safely load weights when explicit pickle_module is "
+                           "specified")
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _load_file(fh, os.fspath(f), map_location, weights_only, mmap,
@@ -132,7 +135,7 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
         names = set(zf.namelist())
         order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names \
             else "little"
-        reader = _Records(zf, prefix, order, path if mmap else None, start)
+        reader = _Records(zf, prefix, order, path if mmap else None)
         loader = P.StorageLoader(reader, map_location)
         cls = P.WeightsUnpickler if weights_only else P.FullUnpickler
         unpickler = cls(io.BytesIO(zf.read(prefix + "data.pkl")), loader=loader,
@@ -194,8 +197,8 @@ class _Records:
     """A checkpoint's storage records: read into fresh host arrays, or memory-mapped
     copy-on-write from the file (mmap=True, as PyTorch's MAP_PRIVATE mapping)."""
 
-    def __init__(self, zf, prefix, byteorder, mmap_path, start):
-        self.zf, self.prefix, self.mmap_path, self.start = zf, prefix, mmap_path, start
+    def __init__(self, zf, prefix, byteorder, mmap_path):
+        self.zf, self.prefix, self.mmap_path = zf, prefix, mmap_path
         self.swap = byteorder != sys.byteorder
 
     def host_array(self, key, np):
@@ -215,11 +218,10 @@ class _Records:
         return out
 
     def _data_offset(self, info):
-        fp = self.zf.fp
-        fp.seek(self.start + info.header_offset)
-        header = fp.read(30)
-        name_len, extra_len = struct.unpack("<HH", header[26:30])
-        return self.start + info.header_offset + 30 + name_len + extra_len
+        fp = self.zf.fp  # header_offset counts from the file's start (zipfile adds any prefix)
+        fp.seek(info.header_offset)
+        name_len, extra_len = struct.unpack("<HH", fp.read(30)[26:30])
+        return info.header_offset + 30 + name_len + extra_len
 
 
 # -- allowlisting extra globals for weights_only loads ---------------------------------------

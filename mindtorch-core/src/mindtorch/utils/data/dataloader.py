@@ -394,5 +394,8 @@ class _MultiProcessIter(_BaseIter):
             q.close()
 
     def __del__(self):
-        if getattr(self, "_workers", None) is not None:
-            self._shutdown_workers()
+        if not getattr(self, "_shutdown", True):
+            try:
+                self._shutdown_workers()
+            except Exception:  # interpreter shutdown: modules may be gone already
+                pass
