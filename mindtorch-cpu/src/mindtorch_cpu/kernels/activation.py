@@ -18,3 +18,12 @@ def _gelu(self, approximate="none"):
 
 
 KERNELS = {"gelu": _gelu}
+
+
+def _threshold_backward(grad, self, threshold):
+    """grad where self > threshold, else 0 (one pass; the decomposition takes two ops)."""
+    g = arr(grad)
+    return wrap(np.where(arr(self) <= threshold, g.dtype.type(0), g), grad.dtype)
+
+
+KERNELS["threshold_backward"] = _threshold_backward

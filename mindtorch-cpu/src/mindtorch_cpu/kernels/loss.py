@@ -1,2 +1,77 @@
-"""CPU kernels: loss ops."""
-KERNELS = {}
+"""CPU kernels: loss ops (the others decompose into pointwise and reduction ops).
+
+nll_loss (cross_entropy's second half) and its backward are fused: their decompositions
+take ~15 small ops each, which is most of a small classifier's loss time.  The arithmetic
+is the decompositions' (same operations in the same dtype), checks and errors the core's.
+"""
+import numpy as np
+from mindtorch._ops.decls import loss as L
+
+from .._np import arr, wrap
+
+
+def _parts(target, weight, ignore_index, np_dtype, n_classes):
+    """(valid, safe targets with ignored ones at 0, each target's weight, 0 if ignored)."""
+    t = arr(target)
+    valid = t != ignore_index
+    safe = np.where(valid, t, 0).astype(np.int64, copy=False)
+    if weight is None or not n_classes:
+        w = valid.astype(np_dtype)
+    else:
+        w = np.where(valid, arr(weight)[safe], np_dtype.type(0))
+    return valid, safe, w
+
+
+def _sum(a):
+    """sum(), as the reduction kernel: 16-bit floats accumulate in float32, round once."""
+    acc = np.float32 if a.dtype.itemsize == 2 and a.dtype.kind != "i" else a.dtype
+    return np.add.reduce(a, axis=None, dtype=acc).astype(a.dtype)
+
+
+def _nll_loss(self, target, weight, reduction, ignore_index):
+    n_classes = L._nll_checks(self, target, weight)
+    t = arr(target)
+    bad = (t != ignore_index) & ((t < 0) | (t >= n_classes))
+    if bad.any():
+        raise IndexError(f"Target {t[bad].reshape(-1)[0]} is out of bounds.")
+    x = arr(self)
+    valid, safe, w = _parts(target, weight, ignore_index, x.dtype, n_classes)
+    if not n_classes:
+        picked = np.zeros(t.shape, x.dtype)
+    elif x.ndim == 1:
+        picked = x[safe.reshape(-1)].reshape(())
+        valid, w = valid.reshape(()), w.reshape(())
+    else:  # (N, C) or (N, C, H, W): the target's class of each row
+        picked = np.take_along_axis(x, safe[:, None], 1)[:, 0]
+    loss = np.where(valid, -picked * w, x.dtype.type(0))
+    if reduction == 0:
+        return wrap(loss, self.dtype)
+    total = _sum(loss)
+    if reduction == 1:
+        total = total / _sum(w)
+    return wrap(np.asarray(total, x.dtype), self.dtype)
+
+
+def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index):
+    shape = tuple(self_size)
+    dt = arr(grad).dtype
+    out = np.zeros(shape, dt)
+    n_classes = shape[0 if len(shape) == 1 else 1]
+    if not n_classes:
+        return wrap(out, grad.dtype)
+    valid, safe, w = _parts(target, weight, ignore_index, dt, n_classes)
+    if len(shape) == 1:
+        valid, w, safe = valid.reshape(()), w.reshape(()), safe.reshape(1)
+    coef = -w * arr(grad)
+    if reduction == 1:  # (ignored targets get 0, not 0 / 0 when all are ignored)
+        coef = coef / _sum(w)
+    coef = np.where(valid, coef, dt.type(0))
+    if len(shape) == 1:
+        out[safe] = coef.reshape(1)
+    else:
+        coef = np.broadcast_to(coef, safe.shape)
+        np.put_along_axis(out, safe[:, None], coef[:, None], 1)
+    return wrap(out, grad.dtype)
+
+
+KERNELS = {"_nll_loss": _nll_loss, "_nll_loss_backward": _nll_loss_backward}

@@ -369,6 +369,10 @@ def _declare():
            f"(Tensor, Tensor noise_out)", tags=("random",),
            decomposition=_rrelu_with_noise_functional, **_HIDDEN)
     define("prelu(Tensor self, Tensor weight) -> Tensor", decomposition=_prelu, modules=F)
+    # relu's and threshold's backward as one op, so a backend can fuse it (ATen's)
+    define("threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor",
+           decomposition=lambda grad, self, threshold: _where(self <= threshold, 0, grad),
+           **_HIDDEN)
     for name, modules in INPLACE.items():
         op = define_inplace(OPS[name])
         op.options.update(modules=modules, function=name in TORCH_INPLACE, method=False)
@@ -520,10 +524,11 @@ _GRADS = {
     "hardswish": {"self": _hardswish_grad},
     "mish": {"self": _mish_grad},
     "threshold": {"self": lambda grad, self, threshold, value:
-                  _where(self <= threshold, 0, grad)},
+                  OPS["threshold_backward"].call(grad, self, threshold)},
     # self: its value before the write (saved as a copy by the recording runner)
     "threshold_": {"self": lambda grad, self, threshold, value:
-                   _where(self <= threshold, 0, grad), "name": "ThresholdBackward1"},
+                   OPS["threshold_backward"].call(grad, self, threshold),
+                   "name": "ThresholdBackward1"},
     "softplus": {"self": _softplus_grad},
     "log_sigmoid": {"self": lambda grad, self: grad * (-self).sigmoid()},
     "hardshrink": {"self": _shrink_grad},

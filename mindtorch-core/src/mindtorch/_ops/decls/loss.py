@@ -263,9 +263,10 @@ def _nll_loss_grad(grad, self_geometry, target, weight, reduction, ignore_index)
     valid, safe, w = _nll_parts(target, weight, ignore_index, grad.dtype, n_classes)
     if len(shape) == 1:
         valid, w, safe = valid.reshape(()), w.reshape(()), safe.reshape(1)
-    coef = M.where(valid, -w * grad, 0).to(grad.dtype)
-    if reduction == 1:
+    coef = -w * grad
+    if reduction == 1:  # (ignored targets get 0, not 0 / 0 when all are ignored)
         coef = coef / w.sum()
+    coef = M.where(valid, coef, 0).to(grad.dtype)
     if len(shape) == 1:
         return zeros.scatter(0, safe, coef.reshape(1))
     return zeros.scatter(1, safe.unsqueeze(1), coef.unsqueeze(1))
@@ -712,6 +713,12 @@ _ATEN = {
 _NAMED = {
     "_nll_loss": ("Tensor self, Tensor target, Tensor? weight, int reduction, "
                   "int ignore_index", _nll_loss),
+    # _nll_loss's backward as one op, so a backend can fuse it (ATen's nll_loss_backward)
+    "_nll_loss_backward": ("Tensor grad, Tensor target, Tensor? weight, int[] self_size, "
+                           "int reduction, int ignore_index",
+                           lambda grad, target, weight, size, reduction, ignore_index:
+                           _nll_loss_grad(grad, (tuple(size),), target, weight, reduction,
+                                          ignore_index)),
     "_mse_loss": ("Tensor self, Tensor target, int reduction", _mse_loss),
     "_smooth_l1_loss": ("Tensor self, Tensor target, int reduction, float beta",
                         _smooth_l1_loss),
@@ -743,7 +750,10 @@ def _refused(function, argument):
 
 
 def _derivatives():
-    derivative(OPS["_nll_loss"], self=_nll_loss_grad,
+    derivative(OPS["_nll_loss"],
+               self=lambda grad, self_geometry, target, weight, reduction, ignore_index:
+               OPS["_nll_loss_backward"].call(grad, target, weight, self_geometry[0], reduction,
+                                              ignore_index),
                weight=_refused("nll_loss_forward", "weight"),
                name=lambda self, target, weight, reduction, ignore_index:
                "NllLoss2DBackward0" if self.ndim == 4 else "NllLossBackward0")

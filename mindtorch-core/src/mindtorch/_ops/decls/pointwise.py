@@ -645,7 +645,7 @@ _GRADS = {
     "sqrt": {"self": lambda grad, result: grad / (2 * _cj(result))},
     "rsqrt": {"self": lambda grad, result: -0.5 * grad * _cj(result * result * result)},
     "square": {"self": lambda grad, self: grad * (2 * _cj(self))},
-    "relu": {"self": lambda grad, result: _M().where(result <= 0, 0, grad)},
+    "relu": {"self": lambda grad, result: OPS["threshold_backward"].call(grad, result, 0)},
     "sigmoid": {"self": lambda grad, result: grad * _cj((1 - result) * result)},
     "frac": {"self": lambda grad: grad},
     "deg2rad": {"self": lambda grad: grad * DEG},

@@ -18,10 +18,28 @@ TORCH_REFERENCES = {
     "_nanmedian_dim": "nanmedian", "normal_float_float": "normal", "view_dtype": "Tensor.view",
     "numpy_T": lambda torch: lambda t: t.T, "mT": lambda torch: lambda t: t.mT,
     "mH": lambda torch: lambda t: t.mH, "matrix_H": lambda torch: lambda t: t.H,
+    "threshold_backward": "ops.aten.threshold_backward",
+    "_nll_loss_backward": lambda torch: _torch_nll_loss_backward(torch),
     # ATen's take an output_mask mindtorch's (always both gradients) do not
     **{f"grid_sampler_{n}d_backward": (lambda n: lambda torch: lambda *a: getattr(
         torch.ops.aten, f"grid_sampler_{n}d_backward")(*a, [True, True]))(n) for n in (2, 3)},
 }
+
+def _torch_nll_loss_backward(torch):
+    """PyTorch's nll_loss_backward as mindtorch's _nll_loss_backward takes it (its
+    total_weight argument computed as PyTorch's forward does)."""
+    def backward(grad, target, weight, size, reduction, ignore_index):
+        x = torch.zeros(size, dtype=grad.dtype)
+        valid = target != ignore_index
+        n_classes = size[0 if len(size) == 1 else 1]
+        w = valid.to(grad.dtype) if weight is None else \
+            torch.where(valid, weight[target.clamp(0, n_classes - 1)], 0)
+        total = w.sum()
+        fn = torch.ops.aten.nll_loss2d_backward if len(size) == 4 else \
+            torch.ops.aten.nll_loss_backward
+        return fn(grad, x, target, weight, reduction, ignore_index, total)
+    return backward
+
 
 # Known gaps: {(op, check): reason} skips the check, {(op, check, device): reason} on that
 # device only; check "*" means every check.  Reasons say why, so the table can be read.

@@ -22,6 +22,11 @@ SAMPLES = {
         lambda d: ((t(d, (5,), mindtorch.int32), -2, 2), {})],
     "hardsigmoid": _float(), "hardswish": _float(), "mish": _float(),
     "threshold": _float(0.1, 2.0) + [lambda d: ((t(d, (5,), mindtorch.int64), 1, 7), {})],
+    # (grad, input, threshold): relu's backward with threshold 0
+    "threshold_backward": [lambda d, c=c: ((t(d, *c), t(d, *c), th), {})
+                           for c, th in ((((3, 4), _f32, False), 0), (((3, 4), _f64, True), 0.3),
+                                         (((), _f32, False), 0), (((0, 3), _f32, False), 0),
+                                         (((4,), mindtorch.float16, False), -0.5))],
     "rrelu": _float(0.1, 0.3),  # (eval: deterministic)
     # training draws the noise (written into `noise`): random, compared by shape and dtype
     "rrelu_with_noise": [

@@ -38,6 +38,17 @@ SAMPLES = {
         lambda d: ((t(d, (3, 4), mindtorch.float16), ix(d, [0, -100, 1])), {}),
     ],
     "_nll_loss": [lambda d: ((t(d, (3, 4)), ix(d, _CLASSES), None, 1, -100), {})],
+    # (grad, target, weight, input size, reduction, ignore_index)
+    "_nll_loss_backward": [
+        lambda d: ((t(d, ()), ix(d, _CLASSES), None, (3, 4), 1, -100), {}),
+        lambda d: ((t(d, (3,), _f64), ix(d, [0, 1, 3]), t(d, (4,), _f64).abs(), (3, 4), 0, 1),
+                   {}),
+        lambda d: ((t(d, ()), ix(d, [[[0, 1], [2, -100]]]), t(d, (3,)).abs(), (1, 3, 2, 2),
+                    2, -100), {}),
+        lambda d: ((t(d, ()), ix(d, 2), None, (5,), 1, -100), {}),
+        lambda d: ((t(d, (), mindtorch.float16), ix(d, [0, -100, 1]), None, (3, 4), 1, -100),
+                   {}),
+    ],
     "mse_loss": [
         lambda d: ((t(d, (3, 4)), t(d, (3, 4), transposed=True)), {}),
         lambda d: ((t(d, (3, 4), _f64), t(d, (3, 4))), {"reduction": "none",

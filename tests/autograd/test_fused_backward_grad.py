@@ -1,0 +1,43 @@
+"""Backward ops a backend may fuse (threshold_backward for relu/threshold,
+_nll_loss_backward for nll_loss/cross_entropy): their own gradients (double backward)
+against PyTorch's aten ops and finite differences."""
+import torch
+
+import mindtorch
+from gradutil import check_gradgrad, check_grads, const, randn
+from mindtorch._ops import OPS
+
+
+def _nll_backward(m, grad, size, target, weight, reduction, ignore_index):
+    if m is mindtorch:
+        return OPS["_nll_loss_backward"].call(grad, target, weight, size, reduction,
+                                              ignore_index)
+    x = torch.zeros(size, dtype=grad.dtype)
+    valid = target != ignore_index
+    w = valid.to(grad.dtype) if weight is None else torch.where(valid, weight[target.clamp(0)],
+                                                               0)
+    return torch.ops.aten.nll_loss_backward(grad, x, target, weight, reduction, ignore_index,
+                                            w.sum())
+
+
+def test_threshold_backward_grads():
+    def fn(m, g, x):
+        if m is mindtorch:
+            return OPS["threshold_backward"].call(g, x, 0.25)
+        return torch.ops.aten.threshold_backward(g, x, 0.25)
+    check_grads(fn, randn(3, 4), const(randn(3, 4)))
+
+
+def test_nll_loss_backward_grads():
+    target = const([0, 3, -100], dtype="int64")
+    for reduction in (0, 1, 2):
+        shape = (3,) if reduction == 0 else ()
+        check_grads(lambda m, g, t: _nll_backward(m, g, (3, 4), t, None, reduction, -100),
+                    randn(*shape), target)
+
+
+def test_relu_and_cross_entropy_second_derivatives():
+    check_gradgrad(lambda m, x: m.relu(x) * x, randn(3, 4))
+    check_gradgrad(lambda m, x: m.nn.functional.threshold(x, 0.1, 2.0) * x, randn(5))
+    check_gradgrad(lambda m, x: m.nn.functional.cross_entropy(
+        x, m.tensor([0, 2, 1])) * x.sum(), randn(3, 4))
