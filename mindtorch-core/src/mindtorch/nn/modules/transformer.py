@@ -49,10 +49,6 @@ def _get_clones(module, n):
     return ModuleList([copy.deepcopy(module) for _ in range(n)])
 
 
-def _layer_norms(d_model, eps, bias, factory, n):
-    return [LayerNorm(d_model, eps=eps, bias=bias, **factory) for _ in range(n)]
-
-
 class Transformer(Module):
     """Encoder-decoder Transformer; matrices of its parameters are xavier_uniform_."""
 
@@ -229,10 +225,10 @@ class _LayerBase(Module):
         self.dropout = Dropout(dropout)
         self.linear2 = Linear(dim_feedforward, d_model, bias=bias, **factory)
         self.norm_first = norm_first
-        for i, norm in enumerate(_layer_norms(d_model, layer_norm_eps, bias, factory, n_norms)):
-            setattr(self, f"norm{i + 1}", norm)
-        for i in range(n_norms):
-            setattr(self, f"dropout{i + 1}", Dropout(dropout))
+        for i in range(1, n_norms + 1):  # norm1.., then dropout1.. (PyTorch's order)
+            setattr(self, f"norm{i}", LayerNorm(d_model, eps=layer_norm_eps, bias=bias, **factory))
+        for i in range(1, n_norms + 1):
+            setattr(self, f"dropout{i}", Dropout(dropout))
         self.activation = _get_activation_fn(activation) if isinstance(activation, str) \
             else activation
 
