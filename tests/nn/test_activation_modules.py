@@ -186,7 +186,8 @@ def test_hardtanh_arguments():
 def test_constructor_argument_errors():
     with pytest.raises(TypeError):
         nn.Threshold()
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match=r"^ReLU.__init__\(\) got an unexpected keyword "
+                                        "argument 'bogus'$"):
         nn.ReLU(inplace=True, bogus=1)
     with pytest.raises(TypeError):
         nn.ELU(1.0, False, 3)

@@ -33,7 +33,10 @@ def _make_init(cls, params):
         inspect.Parameter(name, kind, default=default) for name, default in params.items()])
 
     def __init__(self, *args, **kwargs):
-        bound = signature.bind(self, *args, **kwargs)
+        try:
+            bound = signature.bind(self, *args, **kwargs)
+        except TypeError as e:  # named as Python names a function's argument errors
+            raise TypeError(f"{cls.__name__}.__init__() {e}") from None
         bound.apply_defaults()
         Module.__init__(self)
         for name in params:
