@@ -155,3 +155,21 @@ def test_exception_in_dataset_propagates_in_main_process():
             return 3
     with pytest.raises(KeyError):
         next(iter(mud.DataLoader(Broken())))
+
+
+def test_tensor_dataset_batches_gathered_like_stacked_rows():
+    m, t = _datasets()
+
+    class Sub(mud.TensorDataset):  # a subclass goes row by row
+        pass
+    sub = Sub(*m.tensors)
+    for sampler in ([-1, 0, 3, -10], [9, 9, 2]):
+        want = list(tud.DataLoader(t, batch_size=3, sampler=sampler))
+        for ds in (m, sub):
+            got = list(mud.DataLoader(ds, batch_size=3, sampler=sampler))
+            for a, b in zip(got, want, strict=True):
+                _same(a, b)
+                assert all(x.is_contiguous() for x in a)
+    for ds in (m, sub):
+        with pytest.raises(IndexError):
+            list(mud.DataLoader(ds, batch_size=2, sampler=[0, 10]))

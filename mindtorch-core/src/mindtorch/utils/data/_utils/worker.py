@@ -10,6 +10,7 @@ pickle = lazy("pickle", globals(), "pickle")  # imported when a worker first nee
 queue = lazy("queue", globals(), "queue")
 random = lazy("random", globals(), "random")
 traceback = lazy("traceback", globals(), "traceback")
+np = lazy("numpy", globals())
 
 _worker_info = None
 _POLL = 5.0  # seconds between checks that the main process is still alive
@@ -80,11 +81,21 @@ class MapFetcher:
     def __init__(self, dataset, auto_collation, collate_fn, drop_last):
         self.dataset, self.auto_collation = dataset, auto_collation
         self.collate_fn = collate_fn
+        from ..dataset import TensorDataset
+        from .collate import default_collate
+        # a TensorDataset batch under default_collate is each tensor's rows at the indices:
+        # one gather per tensor gives the same batch as indexing and stacking every row
+        self.gather = (auto_collation and collate_fn is default_collate
+                       and type(dataset) is TensorDataset)
 
     def fetch(self, index):
         d = self.dataset
         if not self.auto_collation:
             return self.collate_fn(d[index])
+        if self.gather:
+            from .... import from_numpy
+            rows = from_numpy(np.asarray(index, dtype=np.int64))
+            return [t[rows] for t in d.tensors]
         getitems = getattr(d, "__getitems__", None)
         return self.collate_fn(getitems(index) if getitems else [d[i] for i in index])
 
