@@ -166,3 +166,21 @@ def test_packed_sequence_object():
     assert p.half().data.dtype == mindtorch.float16 and p.byte().data.dtype == mindtorch.uint8
     assert p.is_cuda is False and p.is_pinned() is False
     assert p._replace(data=data * 2).data.tolist() == (data * 2).tolist()
+
+
+def test_meta_device():
+    """Batch sizes and lengths stay on the CPU (as PyTorch's) under a meta default device;
+    an RNN runs on the packed meta data."""
+    with mindtorch.device("meta"):
+        x = mindtorch.empty(5, 3, 4)
+        packed = mr.pack_padded_sequence(x, [5, 3, 2])
+        assert packed.data.device.type == "meta" and tuple(packed.data.shape) == (10, 4)
+        assert packed.batch_sizes.device.type == "cpu"
+        assert packed.batch_sizes.tolist() == [3, 3, 2, 1, 1]
+        lstm = mindtorch.nn.LSTM(4, 6, bidirectional=True)
+        out, (h, c) = lstm(packed)
+        padded, lengths = mr.pad_packed_sequence(out)
+    assert out.data.device.type == "meta" and tuple(out.data.shape) == (10, 12)
+    assert tuple(h.shape) == (2, 3, 6) and h.device.type == "meta"
+    assert tuple(padded.shape) == (5, 3, 12) and lengths.tolist() == [5, 3, 2]
+    assert lengths.device.type == "cpu"

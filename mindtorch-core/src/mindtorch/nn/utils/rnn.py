@@ -137,8 +137,8 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
                            f"sequence length {input.size(0)}")
     batch_sizes = [sum(n > t for n in lens) for t in range(lens[0])]
     data = mindtorch.cat([input[t, :bs] for t, bs in enumerate(batch_sizes)])
-    return PackedSequence(data, mindtorch.tensor(batch_sizes, dtype=mindtorch.int64),
-                          sorted_indices, None)
+    return PackedSequence(data, mindtorch.tensor(batch_sizes, dtype=mindtorch.int64,
+                                                 device="cpu"), sorted_indices, None)
 
 
 def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_length=None):
@@ -168,7 +168,7 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
         padded = mindtorch.cat(
             [padded, data.new_full((max_len - len(sizes), batch, *tail), padding_value)])
     lengths = mindtorch.tensor([sum(bs > b for bs in sizes) for b in range(batch)],
-                               dtype=mindtorch.int64)
+                               dtype=mindtorch.int64, device="cpu")
     if batch_first:
         padded = padded.transpose(0, 1)
     if sequence.unsorted_indices is not None:
@@ -218,7 +218,7 @@ def unpad_sequence(padded_sequences, lengths, batch_first=False):
 
 def pack_sequence(sequences, enforce_sorted=True):
     """Packs a list of sequences of shapes (L_i, *)."""
-    lengths = mindtorch.as_tensor([v.size(0) for v in sequences])
+    lengths = mindtorch.as_tensor([v.size(0) for v in sequences], device="cpu")
     return pack_padded_sequence(pad_sequence(sequences), lengths, enforce_sorted=enforce_sorted)
 
 
