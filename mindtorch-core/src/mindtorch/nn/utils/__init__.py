@@ -1,5 +1,5 @@
 """torch.nn.utils"""
-from . import rnn  # noqa: F401
+from . import parametrizations, parametrize, rnn  # noqa: F401
 from .clip_grad import (  # noqa: F401
     _clip_grads_with_norm_ as clip_grads_with_norm_,
     _get_total_norm as get_total_norm,
@@ -9,7 +9,8 @@ from .clip_grad import (  # noqa: F401
 )
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from .init import skip_init  # noqa: F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_grad_value_",
-           "get_total_norm", "parameters_to_vector", "rnn", "skip_init",
-           "vector_to_parameters"]
+           "get_total_norm", "parameters_to_vector", "parametrizations", "parametrize",
+           "remove_weight_norm", "rnn", "skip_init", "vector_to_parameters", "weight_norm"]
