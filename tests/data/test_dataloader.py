@@ -49,8 +49,8 @@ def test_shuffle_is_a_permutation_and_reproducible():
     assert a == epoch(0) and a != epoch(1)
     flat = [i for b in a for i in b]
     assert len(flat) == 20
-    rows = [r for b in mud.DataLoader(m, batch_size=6, shuffle=True,
-                                      generator=mt.Generator().manual_seed(0)) for r in b[0].tolist()]
+    loader = mud.DataLoader(m, batch_size=6, shuffle=True, generator=mt.Generator().manual_seed(0))
+    rows = [r for b in loader for r in b[0].tolist()]
     assert sorted(r[0] for r in rows) == list(range(0, 40, 2))
     # the generator advances: two epochs of one loader differ, the pair is reproducible
     g = mt.Generator().manual_seed(4)

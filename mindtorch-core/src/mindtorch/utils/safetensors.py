@@ -45,11 +45,12 @@ def _host_arrays(tensors):
             raise KeyError(v.dtype)
     failing = [names for names in _find_shared_tensors(tensors) if len(names) > 1]
     if failing:
-        raise RuntimeError(f"""
-            Some tensors share memory, this will lead to duplicate memory on disk and potential differences when loading them again: {failing}.
-            A potential way to correctly save your model is to use `save_model`.
-            More information at https://huggingface.co/docs/safetensors/torch_shared_tensors
-            """)
+        raise RuntimeError(
+            "\n            Some tensors share memory, this will lead to duplicate memory on disk "
+            f"and potential differences when loading them again: {failing}.\n            A "
+            "potential way to correctly save your model is to use `save_model`.\n            "
+            "More information at https://huggingface.co/docs/safetensors/torch_shared_tensors"
+            "\n            ")
     return {k: np.asarray(v.detach().cpu().numpy(), order="C") for k, v in tensors.items()}
 
 
