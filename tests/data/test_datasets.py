@@ -147,6 +147,21 @@ def test_random_split_errors_and_default_generator():
     assert [list(s) for s in mud.random_split(range(6), [3, 3])] == first
 
 
+def test_sampler_base():
+    with pytest.raises(NotImplementedError):
+        iter(mud.Sampler())
+    with pytest.raises(TypeError):
+        mud.Sampler([1, 2])
+
+    class Evens(mud.Sampler):
+        def __init__(self, n):
+            self.n = n
+
+        def __iter__(self):
+            return iter(range(0, self.n, 2))
+    assert list(mud.BatchSampler(Evens(7), 3, False)) == [[0, 2, 4], [6]]
+
+
 def test_sequential_and_batch_sampler_match_torch():
     for n, bs, drop in ((10, 3, False), (10, 3, True), (9, 3, True), (0, 2, False), (5, 7, True)):
         m = mud.BatchSampler(mud.SequentialSampler(range(n)), bs, drop)

@@ -8,10 +8,8 @@ import itertools
 
 
 class Sampler:
-    """Base class: subclasses define __iter__ (and __len__ where it is known)."""
-
-    def __init__(self, data_source=None):
-        pass
+    """Base class: subclasses define __iter__ (and __len__ where it is known). It takes
+    no constructor arguments, as PyTorch's (whose data_source argument is gone)."""
 
     def __iter__(self):
         raise NotImplementedError
