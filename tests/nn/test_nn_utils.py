@@ -204,3 +204,44 @@ def test_all_names():
                      "clip_grad_value_", "get_total_norm", "parameters_to_vector",
                      "vector_to_parameters", "skip_init", "rnn"):
             assert hasattr(nn.utils, name) and hasattr(torch.nn.utils, name)
+
+
+def test_functional_call():
+    from test_module import MT, TH, to_mt
+    m, t = MT[3]().double(), TH[3]().double()
+    x = torch.linspace(-1, 1, 8, dtype=torch.float64).reshape(2, 4)
+    w = torch.linspace(0, 1, 24, dtype=torch.float64).reshape(6, 4).requires_grad_()
+    rm = to_mt(torch.ones(6, dtype=torch.float64))
+    wm = to_mt(w).requires_grad_()
+    for tie in (True, False):
+        with pytest.warns(FutureWarning, match="torch.func.functional_call"):
+            out_m = nn.utils.stateless.functional_call(
+                m, {"fc1.weight": wm, "body.2.running_mean": rm}, (to_mt(x),),
+                tie_weights=tie)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out_t = torch.nn.utils.stateless.functional_call(
+                t, {"fc1.weight": w, "body.2.running_mean": torch.ones(6, dtype=torch.float64)},
+                x, tie_weights=tie)
+        np.testing.assert_allclose(out_m.item(), out_t.item(), rtol=1e-12)
+        out_m.backward()
+        out_t.backward()
+        np.testing.assert_allclose(wm.grad.numpy(), w.grad.numpy(), rtol=1e-10)
+    # the module's own tensors are back
+    assert m.fc1.weight is m.tied and type(m.fc1.weight) is nn.Parameter
+    assert not m.body[2].running_mean.any()
+
+    def errors(lib, mod, sd):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                lib.nn.utils.stateless.functional_call(mod, sd, lib.ones(2, 4,
+                                                                         dtype=lib.float64),
+                                                       strict=True)
+            except Exception as e:
+                return type(e), str(e)
+    assert errors(mt, m, {"nope": mt.ones(1)}) == errors(torch, t, {"nope": torch.ones(1)})
+    a, b = mt.ones(6, 4), mt.zeros(6, 4)
+    with pytest.raises(ValueError, match="which are tied"):
+        nn.utils.stateless._functional_call(m, {"fc1.weight": a, "tied": b}, mt.ones(2, 4))
+    assert m.fc1.weight is m.tied

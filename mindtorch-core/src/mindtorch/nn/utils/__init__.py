@@ -1,5 +1,5 @@
 """torch.nn.utils"""
-from . import parametrizations, parametrize, rnn  # noqa: F401
+from . import parametrizations, parametrize, rnn, stateless  # noqa: F401
 from .clip_grad import (  # noqa: F401
     _clip_grads_with_norm_ as clip_grads_with_norm_,
     _get_total_norm as get_total_norm,
@@ -13,4 +13,5 @@ from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_grad_value_",
            "get_total_norm", "parameters_to_vector", "parametrizations", "parametrize",
-           "remove_weight_norm", "rnn", "skip_init", "vector_to_parameters", "weight_norm"]
+           "remove_weight_norm", "rnn", "skip_init", "stateless", "vector_to_parameters",
+           "weight_norm"]
