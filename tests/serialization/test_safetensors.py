@@ -132,3 +132,19 @@ def test_save_and_load_model_with_tied_weights(tmp_path):
     missing, unexpected = ms.load_model(mt.nn.Linear(3, 5), tmp_path / "tied.safetensors",
                                         strict=False)
     assert missing == {"weight", "bias"} and unexpected == ["emb.weight"]
+
+
+def test_load_without_torch_installed(tmp_path):
+    import subprocess
+    import sys
+    t = torch.arange(6, dtype=torch.float32).reshape(2, 3).to(torch.bfloat16)
+    st.save_file({"w": t, "m": torch.tensor([True, False])}, tmp_path / "x.safetensors")
+    script = ("import sys; sys.modules['torch'] = None\n"
+              "import mindtorch.utils.safetensors as ms\n"
+              f"d = ms.load_file({str(tmp_path / 'x.safetensors')!r})\n"
+              "print(d['w'].dtype, d['w'].float().tolist(), d['m'].tolist())\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split("\n")[0] == \
+        "torch.bfloat16 [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] [True, False]"
