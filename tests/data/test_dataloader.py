@@ -173,3 +173,16 @@ def test_tensor_dataset_batches_gathered_like_stacked_rows():
     for ds in (m, sub):
         with pytest.raises(IndexError):
             list(mud.DataLoader(ds, batch_size=2, sampler=[0, 10]))
+
+
+def test_meta_tensors_batch_to_meta_batches():
+    x = mt.empty(10, 3, device="meta")
+    y = mt.empty(10, dtype=mt.int64, device="meta")
+
+    class Sub(mud.TensorDataset):
+        pass
+    for ds in (mud.TensorDataset(x, y), Sub(x, y)):
+        batches = list(mud.DataLoader(ds, batch_size=4, shuffle=True))
+        assert [tuple(a.shape) for a, _ in batches] == [(4, 3), (4, 3), (2, 3)]
+        assert all(a.device.type == b.device.type == "meta" for a, b in batches)
+        assert all(b.dtype == mt.int64 for _, b in batches)
