@@ -245,3 +245,38 @@ def test_functional_call():
     with pytest.raises(ValueError, match="which are tied"):
         nn.utils.stateless._functional_call(m, {"fc1.weight": a, "tied": b}, mt.ones(2, 4))
     assert m.fc1.weight is m.tied
+
+
+@pytest.mark.parametrize("kind", ["conv", "conv_t", "linear"])
+def test_fusion(kind):
+    def build(lib):
+        lib.manual_seed(0)
+        if kind == "conv":
+            layer, bn = lib.nn.Conv2d(3, 4, 3), lib.nn.BatchNorm2d(4)
+        elif kind == "conv_t":
+            layer, bn = lib.nn.ConvTranspose2d(3, 4, 3, bias=False), lib.nn.BatchNorm2d(4)
+        else:
+            layer, bn = lib.nn.Linear(5, 4), lib.nn.BatchNorm1d(4)
+        return layer.double().eval(), bn.double().eval()
+    (lm, bm), (lt, bt) = build(mt), build(torch)
+    lm.load_state_dict({k: mt.tensor(v.numpy()) for k, v in lt.state_dict().items()})
+    for k, v in bt.state_dict().items():  # non-trivial statistics
+        v.copy_(torch.linspace(0.5, 1.5, v.numel(), dtype=v.dtype).reshape(v.shape)
+                if v.is_floating_point() else v)
+    bm.load_state_dict({k: mt.tensor(v.numpy()) for k, v in bt.state_dict().items()})
+    if kind == "linear":
+        fm, ft = nn.utils.fuse_linear_bn_eval(lm, bm), torch.nn.utils.fuse_linear_bn_eval(lt, bt)
+        x = torch.linspace(-1, 1, 10, dtype=torch.float64).reshape(2, 5)
+    else:
+        t = kind == "conv_t"
+        fm = nn.utils.fuse_conv_bn_eval(lm, bm, transpose=t)
+        ft = torch.nn.utils.fuse_conv_bn_eval(lt, bt, transpose=t)
+        x = torch.linspace(-1, 1, 150, dtype=torch.float64).reshape(2, 3, 5, 5)
+    assert fm is not lm and type(fm.weight) is nn.Parameter
+    np.testing.assert_allclose(fm(mt.tensor(x.numpy())).detach().numpy(),
+                               ft(x).detach().numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(fm(mt.tensor(x.numpy())).detach().numpy(),
+                               bm(lm(mt.tensor(x.numpy()))).detach().numpy(), rtol=1e-10,
+                               atol=1e-12)
+    with pytest.raises(AssertionError, match="Fusion only for eval!"):
+        nn.utils.fuse_linear_bn_eval(lm.train(), bm)

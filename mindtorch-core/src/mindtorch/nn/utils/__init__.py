@@ -8,10 +8,14 @@ from .clip_grad import (  # noqa: F401
     clip_grad_value_,
 )
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from .fusion import (  # noqa: F401
+    fuse_conv_bn_eval, fuse_conv_bn_weights, fuse_linear_bn_eval, fuse_linear_bn_weights,
+)
 from .init import skip_init  # noqa: F401
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 
 __all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grads_with_norm_", "clip_grad_value_",
-           "get_total_norm", "parameters_to_vector", "parametrizations", "parametrize",
-           "remove_weight_norm", "rnn", "skip_init", "stateless", "vector_to_parameters",
-           "weight_norm"]
+           "fuse_conv_bn_eval", "fuse_conv_bn_weights", "fuse_linear_bn_eval",
+           "fuse_linear_bn_weights", "get_total_norm", "parameters_to_vector",
+           "parametrizations", "parametrize", "remove_weight_norm", "rnn", "skip_init",
+           "stateless", "vector_to_parameters", "weight_norm"]
