@@ -113,6 +113,8 @@ def test_not_a_checkpoint(tmp_path):
     with pytest.raises(ValueError, match="f must be a file path in order to use the mmap"):
         mt.load(io.BytesIO(b""), mmap=True)
     mt.save({"a": mt.ones(1)}, tmp_path / "y.pt")
+    with pytest.raises(RuntimeError, match="Parent directory .*nowhere does not exist"):
+        mt.save(1, tmp_path / "nowhere" / "x.pt")
     with pytest.raises(RuntimeError, match="Can not safely load weights when explicit "
                                            "pickle_module is specified"):
         mt.load(tmp_path / "y.pt", pickle_module=pickle, weights_only=True)

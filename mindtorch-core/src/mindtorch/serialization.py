@@ -44,6 +44,9 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
     pickler = P.TorchPickler(data_pkl, protocol=pickle_protocol)
     pickler.dump(obj)
     if isinstance(f, (str, os.PathLike)):
+        parent = os.path.dirname(os.path.abspath(os.fspath(f)))
+        if not os.path.isdir(parent):
+            raise RuntimeError(f"Parent directory {parent} does not exist.")
         with open(f, "wb") as fh:
             _write_archive(fh, _archive_name(f), data_pkl.getvalue(), pickler.storages,
                            _disable_byteorder_record)
