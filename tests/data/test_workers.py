@@ -244,3 +244,9 @@ def test_breaking_early_shuts_workers_down():
     for w in workers:
         w.join(timeout=10)
         assert not w.is_alive()
+
+
+def test_spawn_start_method():
+    loader = mud.DataLoader(Squares(7), batch_size=3, num_workers=1,
+                            multiprocessing_context="spawn")
+    assert _rows(loader) == [[i, i * i] for i in range(7)]
