@@ -145,10 +145,21 @@ def test_parameters_in_op_fast_paths():
     p = nn.Parameter(mt.tensor([1.0, 2.0]))
     t = mt.tensor([1.0, 2.0])
     for f in (lambda a: 2.0 * a, lambda a: a * 3, lambda a: a + a, lambda a: mt.add(1, a),
-              lambda a: mt.where(a > 1, a, 0.0), lambda a: a.mm(a.view(2, 1).t()) if False
-              else a.view(2, 1).mm(a.view(1, 2)), lambda a: mt.cat([a, a])):
+              lambda a: mt.where(a > 1, a, 0.0), lambda a: a.view(2, 1).mm(a.view(1, 2)),
+              lambda a: mt.cat([a, a])):
         r = f(p)
         assert type(r) is mt.Tensor and r.tolist() == f(t).tolist()
         assert r.requires_grad
     with pytest.raises(TypeError):
         mt.add(p, "x")
+
+
+def test_parameter_as_inplace_operand():
+    # a parameter as the other operand of an in-place op takes the kernel's fast path too
+    p = nn.Parameter(mt.tensor([1.0, 2.0]))
+    g = mt.tensor([0.5, 0.5])
+    with mt.no_grad():
+        g.add_(p, alpha=2.0).addcmul_(p, p, value=0.5).lerp_(p, 0.25)
+    q = torch.tensor([1.0, 2.0])
+    h = torch.tensor([0.5, 0.5]).add_(q, alpha=2.0).addcmul_(q, q, value=0.5).lerp_(q, 0.25)
+    assert g.tolist() == h.tolist()

@@ -32,7 +32,7 @@ def _operands(self, operands):
     out = [arr(self)]
     for x in operands:
         t = type(x)
-        if t is Tensor:
+        if t is Tensor or isinstance(x, Tensor):  # (nn.Parameter too)
             if x.dtype is not dt or (x._storage is self._storage and x is not self and (
                     x._offset != self._offset or x._stride != self._stride
                     or x._shape != self._shape)):
