@@ -50,7 +50,7 @@ _REDUCED = (D.float16, D.bfloat16)
 
 
 def _one_element(x):
-    return type(x) is not Tensor or x.numel() == 1
+    return not isinstance(x, Tensor) or x.numel() == 1
 
 
 def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=False):
