@@ -1,5 +1,6 @@
 """Backward ops a backend may fuse (threshold_backward for relu/threshold,
-_nll_loss_backward for nll_loss/cross_entropy): their own gradients (double backward)
+_nll_loss_backward for nll_loss/cross_entropy, _softmax_backward_data and
+_log_softmax_backward_data): their own gradients (double backward)
 against PyTorch's aten ops and finite differences."""
 import torch
 
@@ -41,3 +42,17 @@ def test_relu_and_cross_entropy_second_derivatives():
     check_gradgrad(lambda m, x: m.nn.functional.threshold(x, 0.1, 2.0) * x, randn(5))
     check_gradgrad(lambda m, x: m.nn.functional.cross_entropy(
         x, m.tensor([0, 2, 1])) * x.sum(), randn(3, 4))
+
+
+def test_softmax_backward_data_grads():
+    for name in ("_softmax_backward_data", "_log_softmax_backward_data"):
+        def fn(m, g, y, name=name):
+            if m is mindtorch:
+                return OPS[name].call(g, y, 1, mindtorch.float64)
+            return getattr(torch.ops.aten, name)(g, y, 1, torch.float64)
+        check_grads(fn, randn(3, 4), randn(3, 4))
+
+
+def test_softmax_second_derivatives():
+    check_gradgrad(lambda m, x: m.softmax(x, 1) * x, randn(3, 4))
+    check_gradgrad(lambda m, x: m.log_softmax(x, 0) * x, randn(3, 4))

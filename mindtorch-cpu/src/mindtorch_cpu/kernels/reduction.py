@@ -198,7 +198,63 @@ def _scan(name, fn, identity):
     return scan
 
 
+def _softmax_like(name, log):
+    """softmax / log_softmax in one kernel: the decomposition's steps (shift by the max,
+    exp, sum; 16-bit floats in float32), without its intermediate tensors."""
+    def kernel(self, dim, dtype=None):
+        x = R._softmax_input(name, self, dim, dtype)
+        a = arr(x)
+        if 0 in a.shape:
+            return wrap(a.copy(), x.dtype)
+        if x.dtype in _WIDE:
+            a = a.astype(np.float32)
+        axis = dim if a.ndim else 0
+        a = a if a.ndim else a.reshape(1)  # (numpy's 0-dim results are scalars)
+        shifted = np.subtract(a, np.maximum.reduce(a, axis=axis, keepdims=True))
+        e = np.exp(shifted)
+        total = np.add.reduce(e, axis=axis, keepdims=True)
+        if log:
+            r = np.subtract(shifted, np.log(total, out=total), out=shifted)
+        else:
+            r = np.divide(e, total, out=e)
+        r = r.reshape(x._shape)
+        return wrap(r if r.dtype == x.dtype.np else r.astype(x.dtype.np), x.dtype)
+    return kernel
+
+
+def _softmax_backward_like(log):
+    """The softmax formulas as one kernel: (grad - sum(grad * y)) * y, and for
+    log_softmax grad - exp(y) * sum(grad); 16-bit floats computed in float32."""
+    def kernel(grad_output, output, dim, input_dtype):
+        g, y = arr(grad_output), arr(output)
+        if grad_output.dtype in _WIDE:
+            g = g.astype(np.float32)
+        if output.dtype in _WIDE:
+            y = y.astype(np.float32)
+        axis = dim if y.ndim else 0
+        if not y.ndim:  # (numpy's 0-dim results are scalars)
+            g, y = g.reshape(1), y.reshape(1)
+
+        def total(a):
+            return np.add.reduce(a, axis=axis, keepdims=True)
+        if log:
+            r = np.exp(y)
+            r = np.multiply(r, total(g), out=r if r.dtype == g.dtype else None)
+            r = np.subtract(g, r, out=r if r.dtype == g.dtype else None)
+        else:
+            r = np.multiply(g, y)
+            r = np.subtract(g, total(r), out=r if r.dtype == g.dtype else None)
+            r = np.multiply(r, y, out=r if r.dtype == y.dtype else None)
+        r = r.reshape(output._shape)
+        return wrap(r if r.dtype == input_dtype.np else r.astype(input_dtype.np), input_dtype)
+    return kernel
+
+
 KERNELS = {
+    "softmax": _softmax_like("softmax", False),
+    "log_softmax": _softmax_like("log_softmax", True),
+    "_softmax_backward_data": _softmax_backward_like(False),
+    "_log_softmax_backward_data": _softmax_backward_like(True),
     "sum": _reducer(np.add),
     "prod": _reducer(np.multiply),
     "mean": mean,

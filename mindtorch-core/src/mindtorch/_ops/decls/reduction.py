@@ -500,6 +500,11 @@ def _log_softmax(self, dim, dtype=None):
 _HALVES = (D.float16, D.bfloat16)
 
 
+def _up(x):
+    """16-bit floats computed in float32 (PyTorch's softmax backward kernels)."""
+    return x.float() if x.dtype in _HALVES else x
+
+
 def welford_mean(self, dim, keepdim):
     """The mean std_mean/var_mean return: PyTorch accumulates it with Welford's update
     (mean += (x - mean) / n, in index order), so an infinity followed by any other element
@@ -528,6 +533,12 @@ def _declare():
     for name, fn in (("softmax", _softmax), ("log_softmax", _log_softmax)):
         define(f"{name}(Tensor self, int dim, ScalarType? dtype=None) -> Tensor",
                decomposition=fn)
+    # their backward as ops a backend can fuse (ATen's), differentiable through these
+    for name, fn in (("_softmax_backward_data", _softmax_grad),
+                     ("_log_softmax_backward_data", _log_softmax_grad)):
+        define(f"{name}(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype)"
+               f" -> Tensor", decomposition=lambda grad, output, dim, input_dtype, fn=fn:
+               fn(_up(grad), _up(output), dim).to(input_dtype), function=False, method=False)
     define("count_nonzero(Tensor self, int[]? dim=None) -> Tensor",
            decomposition=lambda self, dim=None: (self != 0).sum(dim))
     dim_all = ", ".join(_ALL)
@@ -728,8 +739,10 @@ _GRADS = {
     "_min_dim": {"self": _select_grad, "name": "MinBackward0"},
     "cumsum": {"self": _cumsum_grad},
     "cumprod": {"self": _cumprod_grad},
-    "softmax": {"self": _softmax_grad},
-    "log_softmax": {"self": _log_softmax_grad},
+    "softmax": {"self": lambda grad, result, dim: OPS["_softmax_backward_data"].call(
+        grad, result, dim, result.dtype)},
+    "log_softmax": {"self": lambda grad, result, dim: OPS["_log_softmax_backward_data"].call(
+        grad, result, dim, result.dtype)},
 }
 
 

@@ -19,6 +19,8 @@ TORCH_REFERENCES = {
     "numpy_T": lambda torch: lambda t: t.T, "mT": lambda torch: lambda t: t.mT,
     "mH": lambda torch: lambda t: t.mH, "matrix_H": lambda torch: lambda t: t.H,
     "threshold_backward": "ops.aten.threshold_backward",
+    "_softmax_backward_data": "ops.aten._softmax_backward_data",
+    "_log_softmax_backward_data": "ops.aten._log_softmax_backward_data",
     "_nll_loss_backward": lambda torch: _torch_nll_loss_backward(torch),
     # ATen's take an output_mask mindtorch's (always both gradients) do not
     **{f"grid_sampler_{n}d_backward": (lambda n: lambda torch: lambda *a: getattr(

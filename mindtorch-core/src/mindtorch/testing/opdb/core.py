@@ -180,6 +180,17 @@ SAMPLES.update({
                 lambda d: ((_t(d, ()), 0), {}), lambda d: ((_t(d, (0, 3)), 1), {})],
     "log_softmax": [lambda d: ((_t(d, (3, 4), transposed=True), -1), {}),
                     lambda d: ((_t(d, (4,), mindtorch.float16), 0), {})],
+    # (grad, output, dim, input dtype)
+    **{name: [lambda d, log=log: ((_t(d, (3, 4)), _t(d, (3, 4)).log_softmax(1) if log
+                                   else _t(d, (3, 4)).softmax(1), 1, mindtorch.float32), {}),
+              lambda d, log=log: ((_t(d, (2, 3, 4), mindtorch.float64, True),
+                                   _t(d, (2, 3, 4), mindtorch.float64).softmax(0), 0,
+                                   mindtorch.float64), {}),
+              lambda d: ((_t(d, ()), _t(d, ()), 0, mindtorch.float32), {}),
+              lambda d: ((_t(d, (4,), mindtorch.float16), _t(d, (4,), mindtorch.float16)
+                          .softmax(0), 0, mindtorch.float16), {})]
+       for name, log in (("_softmax_backward_data", False),
+                         ("_log_softmax_backward_data", True))},
     "diff": [lambda d: ((_t(d, (3, 4)),), {}), lambda d: ((_t(d, (3, 4)), 2, 0), {}),
              lambda d: ((_t(d, (4,), _i64), 1, -1, _ix(d, [1, 2]), _ix(d, [7])), {})],
     # random (values differ by device; shapes and dtypes must not)
