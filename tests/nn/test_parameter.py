@@ -77,10 +77,12 @@ def test_ops_give_plain_tensors():
 
 
 def test_nonfloat_requires_grad_error():
-    with pytest.raises(RuntimeError):
+    msg = "Only Tensors of floating point and complex dtype can require gradients"
+    with pytest.raises(RuntimeError, match=msg):
         nn.Parameter(mt.ones(2, dtype=mt.int64))
-    with pytest.raises(RuntimeError):
+    with pytest.raises(RuntimeError, match=msg):
         torch.nn.Parameter(torch.ones(2, dtype=torch.int64))
+    assert nn.Parameter(mt.ones(2, dtype=mt.complex64)).requires_grad
     with pytest.raises(TypeError):
         nn.Parameter([1.0, 2.0])
 

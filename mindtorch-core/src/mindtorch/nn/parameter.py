@@ -20,6 +20,9 @@ class Parameter(Tensor):
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter(): argument 'data' must be Tensor, not "
                             f"{type(data).__name__}")
+        if requires_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         p = cls._make(data._storage, data._shape, data._stride, data._offset, data.dtype,
                       None, data._version_counter)
         return p.requires_grad_(requires_grad)

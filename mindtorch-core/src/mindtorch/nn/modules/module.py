@@ -55,6 +55,12 @@ def _addindent(text, spaces):
                                        for ln in lines[1:])
 
 
+def _unreachable(method):
+    return RuntimeError(f"Reached a code path in Module.{method}() that should never be called. "
+                        "Please file an issue at https://github.com/pytorch/pytorch/issues/new?"
+                        "template=bug-report.yml to report this bug.")
+
+
 def _forward_unimplemented(self, *input):
     raise NotImplementedError(
         f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -286,12 +292,10 @@ class Module:
         return self.get_submodule(module_path), name
 
     def get_extra_state(self):
-        raise RuntimeError("Reached a code path in Module.get_extra_state() that should never "
-                           "be called.")
+        raise _unreachable("get_extra_state")
 
     def set_extra_state(self, state):
-        raise RuntimeError("Reached a code path in Module.set_extra_state() that should never "
-                           "be called.")
+        raise _unreachable("set_extra_state")
 
     # -- attribute protocol ------------------------------------------------------------
     def __getattr__(self, name):
