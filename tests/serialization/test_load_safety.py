@@ -221,3 +221,48 @@ def test_same_storage_as_two_dtypes_refused(tmp_path):
     b = mt.Tensor._make(a._storage, (4,), (1,), 0, mt.int32)
     with pytest.raises(RuntimeError, match="view the same data as different types"):
         mt.save([a, b], tmp_path / "x.pt")
+
+
+def _crafted(tmp_path, reduce_value):
+    """A checkpoint holding one mindtorch tensor's storage and an object pickled as
+    reduce_value(ref), ref standing for that storage."""
+    from mindtorch import _pickle_torch as P
+
+    class Marker:
+        pass
+
+    class Crafting(P.TorchPickler):
+        def reducer_override(self, obj):
+            if isinstance(obj, Marker):
+                t = mt.arange(4.0)
+                return reduce_value(self._storage_ref(t._storage, t.dtype), P)
+            return super().reducer_override(obj)
+    buf = io.BytesIO()
+    pickler = Crafting(buf, protocol=2)
+    pickler.dump({"x": Marker()})
+    path = tmp_path / "crafted.pt"
+    with open(path, "wb") as fh:
+        ser._write_archive(fh, "crafted", buf.getvalue(), pickler.storages, False)
+    return path
+
+
+def test_pickles_cannot_rewrite_tensor_geometry(tmp_path):
+    args = lambda ref: (ref, 0, (4,), (1,), False, collections.OrderedDict())  # noqa: E731
+    ok = _crafted(tmp_path, lambda ref, P: (P._utils("_rebuild_tensor_v2"), args(ref)))
+    assert mt.load(ok)["x"].tolist() == [0.0, 1.0, 2.0, 3.0]
+    for state in ({"_shape": (10 ** 6,)}, (None, {"_stride": (10 ** 6,)}), {"dtype": mt.float64}):
+        bad = _crafted(tmp_path, lambda ref, P: (P._utils("_rebuild_tensor_v2"), args(ref),
+                                                 state))
+        with pytest.raises(pickle.UnpicklingError, match="Can only build OrderedDict"):
+            mt.load(bad)
+        via_type = _crafted(tmp_path, lambda ref, P: (
+            P.Global("torch._tensor", "_rebuild_from_type_v2"),
+            (P._utils("_rebuild_tensor_v2"), P.Global("torch", "Tensor"), args(ref),
+             state if isinstance(state, dict) else state[1])))
+        with pytest.raises(pickle.UnpicklingError, match="cannot restore attribute"):
+            mt.load(via_type)
+    user = _crafted(tmp_path, lambda ref, P: (
+        P.Global("torch._tensor", "_rebuild_from_type_v2"),
+        (P._utils("_rebuild_tensor_v2"), P.Global("torch", "Tensor"), args(ref),
+         {"note": "kept"})))
+    assert mt.load(user)["x"].note == "kept"

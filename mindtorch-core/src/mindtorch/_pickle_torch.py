@@ -347,9 +347,13 @@ def _rebuild_from_type_v2(func, new_type, args, state):
 
 
 def _set_state(obj, state):
+    """A tensor's saved Python attributes. Names its class defines (shape, stride,
+    storage, dtype, ...) are refused: a pickle must not rewrite a tensor's geometry."""
     if isinstance(state, tuple):
         state = {k: v for part in state if part for k, v in part.items()}
     for k, v in (state or {}).items():
+        if not isinstance(k, str) or hasattr(type(obj), k):
+            raise pickle.UnpicklingError(f"cannot restore attribute {k!r} of a tensor")
         setattr(obj, k, v)
     return obj
 
@@ -422,8 +426,28 @@ class _Unpickler(pickle.Unpickler):
         return self.loader.load(pid)
 
 
-class WeightsUnpickler(_Unpickler):
-    """Resolves only allowlisted globals, so unpickling can call nothing else."""
+class WeightsUnpickler(pickle._Unpickler):
+    """Resolves only allowlisted globals, so unpickling can call nothing else, and builds
+    (BUILD opcode) only dicts and allowlisted user types, never tensors. The pure-Python
+    unpickler, so that BUILD can be checked (a checkpoint's data.pkl is small)."""
+    dispatch = dict(pickle._Unpickler.dispatch)
+
+    def __init__(self, file, *, loader, **kwargs):
+        super().__init__(file, **kwargs)
+        self.loader = loader
+
+    def persistent_load(self, pid):
+        return self.loader.load(pid)
+
+    def load_build(self):
+        inst = self.stack[-2]  # under the state
+        if not (type(inst) in (OrderedDict, dict, collections.Counter)
+                or type(inst) in USER_GLOBALS.values()):
+            raise pickle.UnpicklingError(f"Can only build OrderedDict or types allowlisted "
+                                         f"via `add_safe_globals`, but got {type(inst)}")
+        super().load_build()
+
+    dispatch[pickle.BUILD[0]] = load_build
 
     def find_class(self, module, name):
         module, name = _py3_name(module, name)
