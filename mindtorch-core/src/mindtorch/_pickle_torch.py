@@ -284,6 +284,8 @@ def _tensor_from(storage, offset, size, stride, dtype=None):
     if not isinstance(storage, LoadedStorage):
         raise pickle.UnpicklingError(f"expected a storage, got {type(storage).__name__}")
     dtype = dtype or storage.dtype
+    if not isinstance(dtype, D.dtype):
+        raise pickle.UnpicklingError(f"expected a dtype, got {type(dtype).__name__}")
     size, stride = tuple(size), tuple(stride)
     if not (type(offset) is int and offset >= 0 and len(size) == len(stride)
             and all(type(n) is int and n >= 0 for n in size)
