@@ -210,7 +210,7 @@ class Optimizer:
                     continue
                 grads = [p.grad for p in params]
                 states = [self._state_of(group, p) for p in params]
-                if self._complex_as_real:
+                if self._complex_as_real and any(p.is_complex() for p in params):
                     params, grads = [_as_real(p) for p in params], [_as_real(g) for g in grads]
                     states = [{k: _as_real(v) for k, v in s.items()} for s in states]
                 self._update(group, params, grads, states)

@@ -1,5 +1,6 @@
 """torch.optim.SGD: stochastic gradient descent with momentum, dampening, Nesterov."""
 from .._tensor import Tensor
+from ._multi_tensor import split_flat
 from .optimizer import Optimizer, _check, _check_fused, _value
 
 __all__ = ["SGD"]
@@ -25,19 +26,41 @@ class SGD(Optimizer):
         _check_fused(fused, foreach, differentiable)
 
     def _update(self, group, params, grads, states):
-        lr, wd = group["lr"], _value(group["weight_decay"])
-        momentum, dampening = group["momentum"], group["dampening"]
-        for p, grad in zip(params, grads):
-            if group["maximize"]:
-                grad = -grad
-            if wd != 0:
-                grad = grad.add(p, alpha=wd)
-            if momentum != 0:
-                state = self.state[p]
-                buf = state.get("momentum_buffer")
-                if buf is None:
-                    buf = state["momentum_buffer"] = grad.detach().clone()
-                else:
-                    buf.mul_(momentum).add_(grad, alpha=1 - dampening)
-                grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-            p.add_(grad, alpha=_value(-lr))
+        rest = zip(params, grads, states)
+        if group["momentum"] != 0:  # (without momentum a step is one op per tensor anyway)
+            states = [self.state[p] for p in params]
+            flat, flat_grads, rest = split_flat(self, group, params, grads, states,
+                                                ("momentum_buffer",), with_step=False)
+            if flat is not None:
+                self._update_flat(group, flat, flat_grads)
+        for p, grad, state in rest:
+            grad = self._direction(group, grad, p, state)
+            p.add_(grad, alpha=_value(-group["lr"]))
+
+    def _update_flat(self, group, flat, grads):
+        """The same arithmetic on the flat momentum buffer (see _multi_tensor)."""
+        params = flat.flat_params() if group["weight_decay"] != 0 else None
+        direction = self._direction(group, flat.grad(grads), params, flat.buffers)
+        if direction is flat.buffers["momentum_buffer"]:
+            views = flat.views["momentum_buffer"]
+        else:  # Nesterov: a new flat tensor
+            views = flat.scratch_views
+            flat.scratch.copy_(direction)
+        flat.apply(views, alpha=_value(-group["lr"]))
+
+    @staticmethod
+    def _direction(group, grad, p, state):
+        """The step's direction from the gradient (momentum buffer in `state` updated)."""
+        if group["maximize"]:
+            grad = -grad
+        wd, momentum = _value(group["weight_decay"]), group["momentum"]
+        if wd != 0:
+            grad = grad.add(p, alpha=wd)
+        if momentum != 0:
+            buf = state.get("momentum_buffer")
+            if buf is None:
+                buf = state["momentum_buffer"] = grad.detach().clone()
+            else:
+                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        return grad

@@ -1,0 +1,149 @@
+"""Optimizer step cost: mindtorch, PyTorch and a hand-written NumPy update, side by side.
+
+    python benchmarks/bench_optim.py              # ~1 minute
+    python benchmarks/bench_optim.py --quick
+    python benchmarks/bench_optim.py --cpu-time   # CPU time, steadier on a busy machine
+
+One `optimizer.step()` over fixed gradients (float32), for two parameter sets:
+- mlp: the parameters of the MLP 784-256-256-10 of the training benchmark (6 tensors,
+  269,322 values): large tensors, the cost is the arithmetic;
+- many: 200 tensors of 512 values (a model of biases and norms): the cost is per tensor.
+Rows: SGD, SGD with momentum 0.9, Adam, AdamW. Columns: mindtorch's default (small tensors
+through the flat multi-tensor path, optim/_multi_tensor.py), mindtorch with foreach=False
+(the per-tensor loop only), torch's default (its single-tensor loop on CPU), torch with
+foreach=True, and NumPy in-place ufuncs with the same arithmetic (the floor a Python
+framework can reach). Timings are the minimum over
+interleaved rounds (see bench_ops.py); torch and BLAS use one thread by default.
+"""
+import argparse
+import os
+import sys
+import time
+import timeit
+
+SETS = {"mlp": [(256, 784), (256,), (256, 256), (256,), (10, 256), (10,)],
+        "many": [(512,)] * 200}
+OPTIMIZERS = {"SGD": {"lr": 0.01}, "SGD momentum": {"lr": 0.01, "momentum": 0.9},
+              "Adam": {"lr": 1e-3}, "AdamW": {"lr": 1e-3, "weight_decay": 0.01}}
+
+
+def best_times(fns, min_total, repeat, clock=timeit.default_timer):
+    """Seconds per call of each fn (minimum over rounds interleaving the libraries)."""
+    timers, numbers = {}, {}
+    for lib, fn in fns.items():
+        try:
+            fn()  # warm up; also creates the optimizer state
+        except Exception as e:  # noqa: BLE001 - e.g. an option a version lacks
+            print(f"note: {lib} skipped: {type(e).__name__}: {str(e)[:90]}", file=sys.stderr)
+            continue
+        timers[lib] = timeit.Timer(fn, timer=clock)
+        n, t = timers[lib].autorange()
+        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
+    best = {lib: float("inf") for lib in timers}
+    for _ in range(repeat):
+        for lib, timer in timers.items():
+            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
+    return best
+
+
+def numpy_step(np, name, kw, params, grads):
+    """The same update with NumPy in-place ufuncs (one scratch buffer per tensor)."""
+    lr = kw["lr"]
+    scratch = [np.empty_like(p) for p in params]
+    if name.startswith("SGD"):
+        bufs = [g.copy() for g in grads]
+        mom = kw.get("momentum", 0)
+
+        def step():
+            for p, g, b, t in zip(params, grads, bufs, scratch):
+                if mom:
+                    np.multiply(b, mom, out=b)
+                    np.add(b, g, out=b)
+                    g = b
+                np.multiply(g, -lr, out=t)
+                np.add(p, t, out=p)
+        return step
+    b1, b2, eps, wd = 0.9, 0.999, 1e-8, kw.get("weight_decay", 0)
+    ms, vs = [np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params]
+    count = [0]
+
+    def step():
+        count[0] += 1
+        k = count[0]
+        size = lr / (1 - b1 ** k)
+        bc2 = (1 - b2 ** k) ** 0.5
+        for p, g, m, v, t in zip(params, grads, ms, vs, scratch):
+            if wd:
+                np.multiply(p, 1 - lr * wd, out=p)
+            np.subtract(g, m, out=t)          # m += (1 - b1) (g - m)
+            np.multiply(t, 1 - b1, out=t)
+            np.add(m, t, out=m)
+            np.multiply(v, b2, out=v)         # v = b2 v + (1 - b2) g g
+            np.multiply(g, g, out=t)
+            np.multiply(t, 1 - b2, out=t)
+            np.add(v, t, out=v)
+            np.sqrt(v, out=t)                 # p -= size m / (sqrt(v) / bc2 + eps)
+            np.divide(t, bc2, out=t)
+            np.add(t, eps, out=t)
+            np.divide(m, t, out=t)
+            np.multiply(t, -size, out=t)
+            np.add(p, t, out=p)
+    return step
+
+
+def workloads(np, mt, torch, shapes, name, kw):
+    rng = np.random.default_rng(0)
+    init = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    grads = [(rng.standard_normal(s) * 1e-3).astype(np.float32) for s in shapes]
+    cls = "AdamW" if name == "AdamW" else name.split()[0]
+    fns = {}
+    for label, lib, extra in (("mindtorch", mt, {}), ("mindtorch per-tensor", mt, {"foreach": False}),
+                              ("torch", torch, {}), ("torch foreach", torch, {"foreach": True})):
+        if lib is None:
+            continue
+        ps = [lib.tensor(a.copy()).requires_grad_() for a in init]
+        for p, g in zip(ps, grads):
+            p.grad = lib.tensor(g.copy())
+        fns[label] = getattr(lib.optim, cls)(ps, **kw, **extra).step
+    fns["numpy"] = numpy_step(np, name, kw, [a.copy() for a in init], grads)
+    return fns
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="BLAS / torch threads (0: the libraries' defaults)")
+    parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
+    args = parser.parse_args()
+    if args.threads:
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ[var] = str(args.threads)
+    import numpy as np
+    import mindtorch as mt
+    try:
+        import torch
+        if args.threads:
+            torch.set_num_threads(args.threads)
+    except ImportError:
+        torch = None
+    min_total, repeat = (0.05, 3) if args.quick else (0.3, 7)
+    clock = time.process_time if args.cpu_time else timeit.default_timer
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
+          + (f", torch {torch.__version__} ({torch.get_num_threads()} thread(s))" if torch else "")
+          + f"; {os.cpu_count()} cpus" + (", CPU time" if args.cpu_time else "") + "\n")
+    cols = ["mindtorch", "mindtorch per-tensor", "torch", "torch foreach", "numpy"]
+    print("| params | optimizer | " + " | ".join(f"{c} (us)" for c in cols)
+          + " | mt/torch | mt/numpy |")
+    print("|---|---|" + "---|" * (len(cols) + 2))
+    for set_name, shapes in SETS.items():
+        for name, kw in OPTIMIZERS.items():
+            r = best_times(workloads(np, mt, torch, shapes, name, kw), min_total, repeat, clock)
+            best_mt = r.get("mindtorch", float("nan"))
+            cells = [f"{r[c] * 1e6:.0f}" if c in r else "n/a" for c in cols]
+            ratios = [f"{best_mt / r[c]:.2f}x" if c in r else "n/a" for c in ("torch", "numpy")]
+            print(f"| {set_name} | {name} | " + " | ".join(cells + ratios) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
