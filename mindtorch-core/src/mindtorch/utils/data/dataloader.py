@@ -285,7 +285,6 @@ class _MultiProcessIter(_BaseIter):
         super()._reset(loader, first_iter)
         self._send_idx = self._rcvd_idx = 0
         self._task_info = {}       # batch number -> (worker id,) or (worker id, data)
-        self._outstanding = 0
         self._active = [True] * self._num_workers
         self._cycle = itertools.cycle(range(self._num_workers))
         if not first_iter:  # persistent workers: restart them, drop the old epoch's results
@@ -311,7 +310,6 @@ class _MultiProcessIter(_BaseIter):
             return  # every worker's iterable dataset copy is exhausted
         self._index_queues[wid].put((self._send_idx, index))
         self._task_info[self._send_idx] = (wid,)
-        self._outstanding += 1
         self._send_idx += 1
 
     def _get_data(self):
@@ -354,7 +352,6 @@ class _MultiProcessIter(_BaseIter):
                 self._rcvd_idx += 1
                 return self._process(info[1])
             idx, data = self._get_data()
-            self._outstanding -= 1
             if isinstance(data, _worker._IterableDatasetStopIteration):
                 self._retire(data.worker_id)
                 self._try_put_index()
