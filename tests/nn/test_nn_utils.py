@@ -142,6 +142,15 @@ def test_clip_grad_value(clip):
     check_grads(ms, ts)
 
 
+def test_clip_grad_value_without_grads():
+    # PyTorch 2.13 refuses a list without gradients (an internal check of its grouping)
+    for utils, lib in ((nn.utils, mt), (torch.nn.utils, torch)):
+        with pytest.raises(RuntimeError, match="nested_tensorlist"):
+            utils.clip_grad_value_([lib.nn.Parameter(lib.ones(2))], 1.0)
+        with pytest.raises(RuntimeError, match="nested_tensorlist"):
+            utils.clip_grad_value_([], 1.0)
+
+
 def test_parameters_to_vector_roundtrip():
     ms, ts = params_pair(grads=False)
     v = nn.utils.parameters_to_vector(ms)

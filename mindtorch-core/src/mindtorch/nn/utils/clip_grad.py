@@ -94,6 +94,11 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
     if isinstance(parameters, Tensor):
         parameters = [parameters]
     clip_value = float(clip_value)
-    for group in _grouped([p.grad for p in parameters if p.grad is not None]):
+    grads = [p.grad for p in parameters if p.grad is not None]
+    if not grads:  # PyTorch 2.13's grouping refuses an empty list (its internal check)
+        raise RuntimeError("Expected !nested_tensorlist[0].empty() to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    for group in _grouped(grads):
         for g in group:
             g.clamp_(min=-clip_value, max=clip_value)
