@@ -261,3 +261,50 @@ def test_spectral_norm_matches_given_same_vectors():
     assert abs(np.linalg.svd(w.detach().numpy(), compute_uv=False)[0] - 1) < 1e-6
     with pytest.raises(ValueError, match="has no parameter or buffer with name 'nope'"):
         nn.utils.parametrizations.spectral_norm(MT[0](2, 2), "nope")
+
+
+X5 = torch.linspace(-1, 1, 10, dtype=torch.float64).reshape(2, 5)
+
+
+def test_spectral_norm_hook_form():
+    def build(lib, C, P):
+        lib.manual_seed(0)
+        return lib.nn.utils.spectral_norm(C[0](5, 3).double(), n_power_iterations=2)
+    m, t = both(build)
+    m.load_state_dict({k: to_mt(v) for k, v in t.state_dict().items()})
+    assert list(m.state_dict()) == list(t.state_dict()) == ["bias", "weight_orig", "weight_u",
+                                                            "weight_v"]
+    assert dict(m.state_dict()._metadata) == dict(t.state_dict()._metadata)
+    x = X5
+    for mode in ("train", "train", "eval"):
+        getattr(m, mode)()
+        getattr(t, mode)()
+        om, ot = m(to_mt(x)), t(x)
+        np.testing.assert_allclose(om.detach().numpy(), ot.detach().numpy(), rtol=1e-10)
+        np.testing.assert_allclose(m.weight_u.numpy(), t.weight_u.numpy(), rtol=1e-10)
+    om.sum().backward()
+    ot.sum().backward()
+    np.testing.assert_allclose(m.weight_orig.grad.numpy(), t.weight_orig.grad.numpy(),
+                               rtol=1e-9, atol=1e-12)
+    with pytest.raises(RuntimeError, match="Cannot register two spectral_norm hooks"):
+        nn.utils.spectral_norm(m)
+    nn.utils.remove_spectral_norm(m)
+    torch.nn.utils.remove_spectral_norm(t)
+    assert_same_module(m, t, x)
+    assert not m._forward_pre_hooks and not m._state_dict_hooks
+    with pytest.raises(ValueError, match="spectral_norm of 'weight' not found in"):
+        nn.utils.remove_spectral_norm(m)
+
+
+def test_spectral_norm_loads_version_0_state_dict():
+    # a checkpoint without weight_v and with the normalised weight (spectral_norm before 1.0)
+    torch.manual_seed(0)
+    t = torch.nn.utils.spectral_norm(TH[0](5, 3).double())
+    t(X5)
+    old = {"bias": t.bias, "weight_orig": t.weight_orig, "weight_u": t.weight_u,
+           "weight": t.weight.detach()}
+    t2 = torch.nn.utils.spectral_norm(TH[0](5, 3).double())
+    t2.load_state_dict(dict(old))
+    m = nn.utils.spectral_norm(MT[0](5, 3).double())
+    m.load_state_dict({k: to_mt(v) for k, v in old.items()})
+    np.testing.assert_allclose(m.weight_v.numpy(), t2.weight_v.numpy(), rtol=1e-8)
