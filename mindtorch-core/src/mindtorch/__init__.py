@@ -28,6 +28,12 @@ from ._random import get_rng_state, set_rng_state  # noqa: F401
 from . import backends, linalg, nn, ops, optim, random, return_types, special, testing  # noqa: F401
 from . import utils  # noqa: F401
 from .serialization import load, save  # noqa: F401
+from ._runtime import (  # noqa: F401
+    are_deterministic_algorithms_enabled, compile, get_default_device,
+    get_deterministic_debug_mode, get_float32_matmul_precision, get_num_interop_threads,
+    get_num_threads, is_deterministic_algorithms_warn_only_enabled, set_default_device,
+    set_deterministic_debug_mode, set_float32_matmul_precision, set_num_interop_threads,
+    set_num_threads, typename, use_deterministic_algorithms)
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,

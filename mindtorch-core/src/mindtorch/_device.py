@@ -77,9 +77,16 @@ def _default_accelerator():
     return "npu"
 
 
+_global = [None]  # set_default_device's device, beneath every `with device(...)` block
+
+
+def set_global_default(d):
+    _global[0] = d
+
+
 def default_device():
     stack = getattr(_state, "stack", None)
-    return stack[-1] if stack else None
+    return stack[-1] if stack else _global[0]
 
 
 _CANONICAL = {}

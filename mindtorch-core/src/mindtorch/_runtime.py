@@ -1,0 +1,117 @@
+"""Process-wide settings scripts set before training (torch.set_num_threads,
+use_deterministic_algorithms, set_float32_matmul_precision, set_default_device, ...),
+torch.typename and torch.compile.
+
+mindtorch's kernels are deterministic and its float32 matmuls run in full precision,
+so those settings are recorded and reported back, as PyTorch does, without changing a
+result."""
+import os as _os
+
+from . import _device
+
+_state = {"threads": _os.cpu_count() or 1, "interop": _os.cpu_count() or 1,
+          "deterministic": False, "warn_only": False, "matmul_precision": "highest"}
+
+
+def _positive_int(name, n):
+    if type(n) is not int:
+        raise RuntimeError(f"{name} expects an int, but got {type(n).__name__}")
+    if n <= 0:
+        raise RuntimeError(f"{name} expects a positive integer")
+    return n
+
+
+def set_num_threads(n):
+    _state["threads"] = _positive_int("set_num_threads", n)
+
+
+def get_num_threads():
+    return _state["threads"]
+
+
+def set_num_interop_threads(n):
+    _state["interop"] = _positive_int("set_num_interop_threads", n)
+
+
+def get_num_interop_threads():
+    return _state["interop"]
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    _state["deterministic"], _state["warn_only"] = bool(mode), bool(warn_only)
+
+
+def are_deterministic_algorithms_enabled():
+    return _state["deterministic"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    return _state["warn_only"]
+
+
+_DEBUG_MODES = ("default", "warn", "error")
+
+
+def set_deterministic_debug_mode(debug_mode):
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError("invalid value of debug_mode, expected one of `default`, "
+                               f"`warn`, `error`, but got {debug_mode}")
+        debug_mode = _DEBUG_MODES.index(debug_mode)
+    elif not isinstance(debug_mode, int):
+        raise TypeError(f"debug_mode must be str or int, but got {type(debug_mode)}")
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got "
+                           f"{debug_mode}")
+    use_deterministic_algorithms(debug_mode > 0, warn_only=debug_mode == 1)
+
+
+def get_deterministic_debug_mode():
+    if not _state["deterministic"]:
+        return 0
+    return 1 if _state["warn_only"] else 2
+
+
+def set_float32_matmul_precision(precision):
+    if precision not in ("highest", "high", "medium"):
+        import warnings
+        warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current "
+                      f"setFloat32MatmulPrecision call has no effect.", stacklevel=2)
+        return
+    _state["matmul_precision"] = precision
+
+
+def get_float32_matmul_precision():
+    return _state["matmul_precision"]
+
+
+def set_default_device(device):
+    """Factories' device when no `with mindtorch.device(...)` block is active; None
+    restores the CPU."""
+    _device.set_global_default(None if device is None else _device.device(device))
+
+
+def get_default_device():
+    return _device.default_device() or _device.device("cpu")
+
+
+def typename(obj):
+    """'torch.FloatTensor' for a tensor, else the object's qualified class name."""
+    from ._tensor import Tensor
+    if isinstance(obj, Tensor):
+        return obj.type()
+    cls = obj if isinstance(obj, type) else type(obj)
+    module = getattr(cls, "__module__", "") or ""
+    name = getattr(cls, "__qualname__", cls.__name__)
+    return name if module in ("", "builtins") else f"{module}.{name}"
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
+            options=None, disable=False, **kwargs):  # noqa: A001 - torch's name
+    """mindtorch runs eagerly and has no graph compiler: the model (or function) is
+    returned as it is, so `model = torch.compile(model)` computes what it did."""
+    if model is None:
+        return lambda fn: fn
+    if not callable(model):
+        raise RuntimeError("torch.compile: the model must be callable")
+    return model

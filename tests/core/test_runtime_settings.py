@@ -1,0 +1,137 @@
+"""Process-wide settings scripts touch before training (threads, determinism, matmul
+precision, default device), torch.typename, torch.compile and the torch.backends
+accelerator namespaces, against PyTorch."""
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import mindtorch
+
+
+@pytest.fixture
+def restore():
+    saved = [(lib.get_num_threads(), lib.get_num_interop_threads(),
+              lib.get_deterministic_debug_mode(), lib.get_float32_matmul_precision())
+             for lib in (torch, mindtorch)]
+    yield
+    for lib, (threads, _, mode, prec) in zip((torch, mindtorch), saved):
+        lib.set_num_threads(threads)
+        lib.set_deterministic_debug_mode(mode)
+        lib.set_float32_matmul_precision(prec)
+        lib.set_default_device(None)
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_num_threads_round_trip(restore, n):
+    for lib in (torch, mindtorch):
+        lib.set_num_threads(n)
+        assert lib.get_num_threads() == n
+    assert isinstance(mindtorch.get_num_interop_threads(), int)
+
+
+@pytest.mark.parametrize("bad", [0, -2, 1.5])
+def test_num_threads_errors(restore, bad):
+    messages = []
+    for lib in (torch, mindtorch):
+        with pytest.raises(RuntimeError) as e:
+            lib.set_num_threads(bad)
+        messages.append(str(e.value))
+    assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("mode", ["default", "warn", "error", 0, 1, 2])
+def test_deterministic_modes(restore, mode):
+    got = []
+    for lib in (torch, mindtorch):
+        lib.set_deterministic_debug_mode(mode)
+        got.append((lib.get_deterministic_debug_mode(), lib.are_deterministic_algorithms_enabled(),
+                    lib.is_deterministic_algorithms_warn_only_enabled()))
+    assert got[0] == got[1]
+    for lib in (torch, mindtorch):
+        lib.use_deterministic_algorithms(True, warn_only=True)
+        got.append(lib.get_deterministic_debug_mode())
+    assert got[-1] == got[-2] == 1
+
+
+@pytest.mark.parametrize("mode", [3, "x"])
+def test_deterministic_mode_errors(restore, mode):
+    errors = []
+    for lib in (torch, mindtorch):
+        with pytest.raises(RuntimeError) as e:
+            lib.set_deterministic_debug_mode(mode)
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]
+
+
+def test_matmul_precision(restore):
+    for lib in (torch, mindtorch):
+        assert lib.get_float32_matmul_precision() == "highest"
+        lib.set_float32_matmul_precision("high")
+        assert lib.get_float32_matmul_precision() == "high"
+        with pytest.warns(UserWarning):
+            lib.set_float32_matmul_precision("fastest")
+        assert lib.get_float32_matmul_precision() == "high"
+
+
+def test_default_device(restore):
+    assert mindtorch.get_default_device() == mindtorch.device("cpu")
+    mindtorch.set_default_device("meta")
+    assert mindtorch.get_default_device() == mindtorch.device("meta")
+    assert mindtorch.ones(2).device.type == "meta"
+    assert mindtorch.nn.Linear(2, 3).weight.device.type == "meta"
+    with mindtorch.device("cpu"):  # a `with` block wins over the global default
+        assert mindtorch.zeros(1).device.type == "cpu"
+        assert mindtorch.get_default_device() == mindtorch.device("cpu")
+    assert mindtorch.zeros(1).device.type == "meta"
+    mindtorch.set_default_device(None)
+    assert mindtorch.ones(2).device.type == "cpu"
+    with mindtorch.device("meta"):
+        assert mindtorch.get_default_device() == mindtorch.device("meta")
+
+
+def test_typename():
+    cases = [(1, None), ("s", None), (3.5, None)]
+    for obj, _ in cases:
+        assert mindtorch.typename(obj) == torch.typename(obj)
+    for dtype in ("float32", "int64", "bool", "float64"):
+        t = torch.ones(1, dtype=getattr(torch, dtype))
+        m = mindtorch.ones(1, dtype=getattr(mindtorch, dtype))
+        assert mindtorch.typename(m) == torch.typename(t)
+    assert mindtorch.typename(mindtorch.nn.Parameter(mindtorch.ones(1))) == "torch.FloatTensor"
+    assert mindtorch.typename(mindtorch.nn.Linear(1, 1)) == "mindtorch.nn.modules.linear.Linear"
+
+
+def test_compile_runs_the_model():
+    model = mindtorch.nn.Linear(2, 2)
+    assert mindtorch.compile(model) is model
+    assert mindtorch.compile(mode="max-autotune")(model) is model
+
+    @mindtorch.compile
+    def f(x):
+        return x * 2
+    assert f(mindtorch.ones(1)).item() == 2.0
+    with pytest.raises(RuntimeError):
+        mindtorch.compile(3)
+
+
+def test_backends_namespaces():
+    for lib in (torch, mindtorch):
+        b = lib.backends
+        assert (b.cudnn.is_available(), b.mps.is_available(), b.mps.is_built(),
+                b.cuda.is_built(), b.cudnn.version()) == (False, False, False, False, None)
+        assert (b.cudnn.enabled, b.cudnn.benchmark, b.cudnn.deterministic) == (True, False, False)
+        assert b.cuda.matmul.allow_tf32 is False and b.cuda.flash_sdp_enabled() is True
+    mindtorch.backends.cudnn.benchmark = True
+    assert mindtorch.backends.cudnn.benchmark is True
+    mindtorch.backends.cudnn.benchmark = False
+
+
+def test_import_submodule_spelling_and_no_numpy():
+    code = ("import sys, mindtorch.backends.cudnn as cudnn, mindtorch\n"
+            "cudnn.deterministic = True\n"
+            "assert mindtorch.backends.cudnn.deterministic\n"
+            "assert mindtorch.get_num_threads() >= 1\n"
+            "assert 'numpy' not in sys.modules, 'numpy imported'\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
