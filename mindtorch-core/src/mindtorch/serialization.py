@@ -76,7 +76,9 @@ def _write_archive(fh, name, data_pkl, storages, no_byteorder):
     with zipfile.ZipFile(fh, "w", zipfile.ZIP_STORED, allowZip64=True) as zf:
         def record(rel, data):
             info = zipfile.ZipInfo(f"{name}/{rel}", date_time=(1980, 1, 1, 0, 0, 0))
-            info.extra = _padding(fh.tell() - start, len(info.filename.encode()))
+            # zipfile adds a 20-byte zip64 field to the local header of large records
+            z64 = 20 if len(data) * 1.05 > zipfile.ZIP64_LIMIT else 0
+            info.extra = _padding(fh.tell() - start, len(info.filename.encode()) + z64)
             zf.writestr(info, data)
         record("data.pkl", data_pkl)
         record(".format_version", b"1")
