@@ -492,6 +492,39 @@ def test_function_non_differentiable_input_returned_as_is():
     assert not y.requires_grad and y.grad_fn is None
 
 
+def test_function_view_output_refuses_inplace():
+    # PyTorch forbids writing in place into a Function's output that views an input
+    for lib in (M, torch):
+        class F(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        class G(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.view(2)
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+        x = lib.ones(2, requires_grad=True)
+        for fn, name in ((F, "F"), (G, "G")):
+            for src in (x, x * 1):
+                with pytest.raises(RuntimeError, match=f"Output 0 of {name} is a view and is "
+                                                       "being modified inplace"):
+                    fn.apply(src).add_(1)
+        y = F.apply(x * 1)
+        with lib.no_grad():
+            y.add_(1)  # allowed without grad mode
+        assert F.apply(x * 1).clone().add_(1).tolist() == [2.0, 2.0]
+
+
 def test_function_mark_dirty():
     class AddOne(M.autograd.Function):
         @staticmethod

@@ -509,6 +509,14 @@ def check_inplace(t):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
     base = t._base
+    if base is not None and "_custom_function_view" in t.__dict__:
+        k, name = t._custom_function_view
+        raise RuntimeError(f"Output {k} of {name} is a view and is being modified inplace. This "
+                           "view was created inside a custom Function (or because an input was "
+                           "returned as-is) and the autograd logic to handle view+inplace would "
+                           "override the custom backward associated with the custom Function, "
+                           "leading to incorrect gradients. This behavior is forbidden. You can "
+                           "fix this by cloning the output of the custom Function.")
     if base is not None and base._requires_grad and base._grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")

@@ -153,6 +153,8 @@ class Function(metaclass=FunctionMeta):
                         o._grad_fn = ctx
                         o._output_nr = k
                         o._requires_grad = True
+                        if o._base is not None:  # in-place writes to it are refused
+                            o._custom_function_view = (k, cls.__name__)
             result.append(o)
         ctx._saved = _save(ctx, result)
         return result[0] if single else type(output)(result) if isinstance(output, tuple) \
