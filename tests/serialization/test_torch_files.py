@@ -227,3 +227,20 @@ def test_legacy_format_is_restricted_too(tmp_path):
         mt.load(tmp_path / "evil.pt")
     with pytest.raises(RuntimeError, match="mmap can only be used with files saved with"):
         mt.load(tmp_path / "evil.pt", mmap=True)
+
+
+@pytest.mark.parametrize("zip64_limit", [None, 1000])
+def test_records_are_64_byte_aligned(tmp_path, monkeypatch, zip64_limit):
+    import struct
+    if zip64_limit:  # records past the limit get a zip64 field in their local header
+        monkeypatch.setattr(zipfile, "ZIP64_LIMIT", zip64_limit)
+    mt.save({"a": mt.ones(300), "b": mt.arange(500.0), "c": mt.ones(3, dtype=mt.int8)},
+            tmp_path / "al.pt")
+    raw = (tmp_path / "al.pt").read_bytes()
+    for info in zipfile.ZipFile(tmp_path / "al.pt").infolist():
+        name_len, extra_len = struct.unpack("<HH", raw[info.header_offset + 26:
+                                                       info.header_offset + 30])
+        assert (info.header_offset + 30 + name_len + extra_len) % 64 == 0, info.filename
+    monkeypatch.undo()
+    out = torch.load(tmp_path / "al.pt", mmap=True)
+    assert out["b"][-1].item() == 499.0 and out["c"].tolist() == [1, 1, 1]
