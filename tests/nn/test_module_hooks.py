@@ -283,3 +283,17 @@ def test_hooks_do_not_change_results():
     np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-12)
     for p, q in zip(m.parameters(), t.parameters()):
         np.testing.assert_allclose(p.grad.numpy(), q.grad.numpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_full_backward_hook_with_inplace_forward_refused():
+    # PyTorch refuses an in-place op on the hooked module's input/output aliases
+    for lib in (mt, torch):
+        m = lib.nn.ReLU(inplace=True)
+        m.register_full_backward_hook(lambda *a: None)
+        x = lib.tensor([[1.0, -2.0]], requires_grad=True)
+        with pytest.raises(RuntimeError, match="Output 0 of BackwardHookFunction is a view"):
+            m(x * 1)
+        m2 = lib.nn.ReLU(inplace=False)
+        m2.register_full_backward_hook(lambda *a: None)
+        m2(x * 1).sum().backward()
+        assert x.grad.tolist() == [[1.0, 0.0]]
