@@ -27,7 +27,6 @@ __all__ = ["Module"]
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
 
-
 def _typename(obj):
     if isinstance(obj, Tensor):
         return obj.type()
