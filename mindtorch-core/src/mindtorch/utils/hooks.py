@@ -340,6 +340,7 @@ def call_with_hooks(self, args, kwargs):
                                   f"{e}", stacklevel=2)
         raise
 
+
 def backward_hooks(self):
     """(full, non-full) backward hooks of a module, the global ones first."""
     full, non_full = [], []
@@ -350,6 +351,7 @@ def backward_hooks(self):
         elif kind is False:
             non_full += hooks.values()
     return full, non_full
+
 
 def backward_pre_hooks(self):
     return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
