@@ -266,3 +266,22 @@ def test_pickles_cannot_rewrite_tensor_geometry(tmp_path):
         (P._utils("_rebuild_tensor_v2"), P.Global("torch", "Tensor"), args(ref),
          {"note": "kept"})))
     assert mt.load(user)["x"].note == "kept"
+
+
+def test_whole_module_needs_weights_only_false(tmp_path):
+    model = mt.nn.Sequential(mt.nn.Linear(2, 3), mt.nn.ReLU())
+    mt.save(model, tmp_path / "full.pt")
+    with pytest.raises(pickle.UnpicklingError, match="GLOBAL mindtorch.nn.modules.container."
+                                                     "Sequential was not an allowed global"):
+        mt.load(tmp_path / "full.pt")
+    again = mt.load(tmp_path / "full.pt", weights_only=False)
+    x = mt.randn(4, 2)
+    assert type(again) is mt.nn.Sequential and again(x).tolist() == model(x).tolist()
+    # PyTorch's whole-module pickles load as the mindtorch modules of the same names
+    torch.save(torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU()), tmp_path / "t.pt")
+    tm = torch.load(tmp_path / "t.pt", weights_only=False)
+    mm = mt.load(tmp_path / "t.pt", weights_only=False)
+    assert type(mm[0]) is mt.nn.Linear and type(mm[1]) is mt.nn.ReLU
+    xt = np.random.default_rng(0).standard_normal((3, 2)).astype(np.float32)
+    np.testing.assert_allclose(mm(mt.tensor(xt)).detach().numpy(),
+                               tm(torch.from_numpy(xt)).detach().numpy(), rtol=1e-6)
