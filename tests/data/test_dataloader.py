@@ -186,3 +186,19 @@ def test_meta_tensors_batch_to_meta_batches():
         assert [tuple(a.shape) for a, _ in batches] == [(4, 3), (4, 3), (2, 3)]
         assert all(a.device.type == b.device.type == "meta" for a, b in batches)
         assert all(b.dtype == mt.int64 for _, b in batches)
+
+
+def test_shuffle_order_is_the_same_in_every_process():
+    import subprocess
+    import sys
+    script = ("import mindtorch as mt\n"
+              "from mindtorch.utils.data import DataLoader, random_split\n"
+              "g = mt.Generator().manual_seed(123)\n"
+              "print([b.tolist() for b in DataLoader(list(range(10)), batch_size=4, "
+              "shuffle=True, generator=g)])\n"
+              "mt.manual_seed(5)\n"
+              "print([list(s) for s in random_split(range(6), [2, 4])])\n")
+    outs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=120) for _ in range(2)]
+    assert all(o.returncode == 0 for o in outs), outs[0].stderr
+    assert outs[0].stdout == outs[1].stdout and outs[0].stdout.count("[") > 3
