@@ -1,10 +1,12 @@
 """Backward ops a backend may fuse (threshold_backward for relu/threshold,
 _nll_loss_backward for nll_loss/cross_entropy, _softmax_backward_data and
-_log_softmax_backward_data): their own gradients (double backward)
+_log_softmax_backward_data, _layer_norm_backward): their own gradients (double backward)
 against PyTorch's aten ops and finite differences."""
+import numpy as np
 import torch
 
 import mindtorch
+from reference import assert_same
 from gradutil import check_gradgrad, check_grads, const, randn
 from mindtorch._ops import OPS
 
@@ -56,3 +58,27 @@ def test_softmax_backward_data_grads():
 def test_softmax_second_derivatives():
     check_gradgrad(lambda m, x: m.softmax(x, 1) * x, randn(3, 4))
     check_gradgrad(lambda m, x: m.log_softmax(x, 0) * x, randn(3, 4))
+
+
+def test_layer_norm_backward_op_and_second_derivatives():
+    # the op against PyTorch's (values: PyTorch's double backward of it also differentiates
+    # the statistics, which this op takes as given)
+    rng = np.random.default_rng(3)
+    g, x = rng.standard_normal((2, 3, 4)), rng.standard_normal((2, 3, 4))
+    for weight in (rng.standard_normal(4), None):
+        got, expected = [], []
+        for m, out in ((mindtorch, got), (torch, expected)):
+            gt, xt = m.tensor(g), m.tensor(x)
+            w = None if weight is None else m.tensor(weight)
+            mean = xt.mean(-1, keepdim=True)
+            rstd = (xt.var(-1, unbiased=False, keepdim=True) + 1e-5).rsqrt()
+            if m is mindtorch:
+                out += OPS["_layer_norm_backward"].call(gt, xt, mean, rstd, w, (4,))
+            else:
+                out += torch.ops.aten.native_layer_norm_backward(
+                    gt, xt, (4,), mean, rstd, torch.ones(4, dtype=xt.dtype) if w is None
+                    else w, torch.zeros(4, dtype=xt.dtype), [True, True, True])
+        assert_same(got, expected)
+    # create_graph: the formula differentiates through the statistics instead
+    check_gradgrad(lambda m, x, w: m.nn.functional.layer_norm(x, (4,), w) * x, randn(3, 4),
+                   randn(4))

@@ -1,10 +1,27 @@
-"""Normalization kernels: a fused layer norm (the other norms decompose).  On (64, 128, 384)
-float32 it takes about half the time of its decomposition: rows of a 2-D view, the variance
-as one dot product per row, and the affine steps in place."""
+"""Normalization kernels: a fused layer norm and its backward (the other norms decompose).
+
+Both work on rows of a 2-D view (rows = the batch dims, n = the normalized elements) in
+blocks of rows: the steps of the formulas reread a block while it is still cached, and the
+only full-size arrays are the results (a fresh full-size temporary per step costs its
+page faults too).  Row statistics are dot products (np.einsum), not products then sums.
+(64, 128, 384) float32 on a loaded 2-core machine: backward ~30 -> ~10-14 ms.)"""
 import numpy as np
+from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
 
 from .._np import arr, wrap
+
+_BLOCK = 1 << 18  # elements per block of rows (1 MiB of float32; smaller blocks measured
+#                   slower: numpy's per-call cost)
+
+
+def _blocks(rows, n):
+    step = max(1, _BLOCK // max(n, 1))
+    return [(i, min(i + step, rows)) for i in range(0, rows, step)]
+
+
+def _vector(t, ct, n):
+    return None if t is None else arr(t).astype(ct, copy=False).reshape(n)
 
 
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
@@ -13,19 +30,24 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     shape = input._shape
     rows = int(np.prod(shape[:axis]))
     n = int(np.prod(shape[axis:]))
-    x = arr(input).astype(ct, copy=False).reshape(rows, n)
-    if n:
-        mean = x.mean(1, keepdims=True, dtype=ct)
-    else:  # PyTorch: 0 over no elements (and rstd nan)
-        mean = np.zeros((rows, 1), ct)
-    y = x - mean
+    x = arr(input).reshape(rows, n)
+    w, b = _vector(weight, ct, n), _vector(bias, ct, n)
+    y = np.empty((rows, n), ct)
+    mean = np.zeros((rows, 1), ct)  # PyTorch: 0 over no elements (and rstd nan)
+    rstd = np.empty((rows, 1), ct)
     with np.errstate(all="ignore"):
-        rstd = 1 / np.sqrt(np.einsum("ij,ij->i", y, y)[:, None] / ct.type(n) + ct.type(eps))
-    y *= rstd
-    if weight is not None:
-        y *= arr(weight).astype(ct, copy=False).reshape(n)
-    if bias is not None:
-        y += arr(bias).astype(ct, copy=False).reshape(n)
+        for i, j in _blocks(rows, n):
+            xb, yb = x[i:j].astype(ct, copy=False), y[i:j]
+            if n:
+                np.divide(np.add.reduce(xb, axis=1, keepdims=True), ct.type(n), out=mean[i:j])
+            np.subtract(xb, mean[i:j], out=yb)
+            var = np.einsum("ij,ij->i", yb, yb)[:, None] / ct.type(n)
+            np.divide(1, np.sqrt(var + ct.type(eps)), out=rstd[i:j])
+            yb *= rstd[i:j]
+            if w is not None:
+                yb *= w
+            if b is not None:
+                yb += b
     dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)
     stats = shape[:axis] + (1,) * (len(shape) - axis)
     return (wrap(y.reshape(shape).astype(dt.np, copy=False), dt),
@@ -33,4 +55,41 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
             wrap(rstd.reshape(stats).astype(sdt.np, copy=False), sdt))
 
 
-KERNELS = {"native_layer_norm": native_layer_norm}
+def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
+    """The decomposition's formulas: xhat = (x - mean) * rstd; the input's gradient
+    rstd * (wg - mean(wg) - xhat * mean(wg * xhat)) with wg = grad * weight, and the sums
+    of grad * xhat and of grad over the rows."""
+    shape = input._shape
+    axis = len(shape) - len(normalized_shape)
+    ct = np.dtype(np.float32) if input.dtype in N._HALVES else arr(input).dtype
+    rows, n = int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))
+    g, x = arr(grad).reshape(rows, n), arr(input).reshape(rows, n)
+    m = arr(mean).astype(ct, copy=False).reshape(rows, 1)
+    r = arr(rstd).astype(ct, copy=False).reshape(rows, 1)
+    w = _vector(weight, ct, n)
+    gx = np.empty((rows, n), ct)
+    gw, gb = np.zeros(n, ct), np.zeros(n, ct)
+    with np.errstate(all="ignore"):  # (no elements per row: 0 / 0, as the decomposition)
+        for i, j in _blocks(rows, n):
+            gblk = g[i:j].astype(ct, copy=False)
+            xhat = np.subtract(x[i:j].astype(ct, copy=False), m[i:j])
+            xhat *= r[i:j]
+            gw += np.einsum("ij,ij->j", gblk, xhat)
+            gb += np.add.reduce(gblk, axis=0)
+            wg = gx[i:j]
+            if w is None:
+                wg[...] = gblk
+            else:
+                np.multiply(gblk, w, out=wg)
+            c1 = np.add.reduce(wg, axis=1, keepdims=True) / ct.type(n)
+            c2 = np.einsum("ij,ij->i", wg, xhat)[:, None] / ct.type(n)
+            wg -= c1
+            xhat *= c2
+            wg -= xhat
+            wg *= r[i:j]
+    dt = D.float32 if input.dtype in N._HALVES else input.dtype
+    return (wrap(gx.reshape(shape), dt), wrap(gw.reshape(normalized_shape), dt),
+            wrap(gb.reshape(normalized_shape), dt))
+
+
+KERNELS = {"native_layer_norm": native_layer_norm, "_layer_norm_backward": _layer_norm_backward}

@@ -522,7 +522,26 @@ def _statistics(x, dims, eps, saved_mean, saved_rstd):
     return mean, ((xc * xc).mean(dims, keepdim=True) + eps).rsqrt()
 
 
+def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
+    """The gradients of layer norm from its saved statistics: the input's, and the sums
+    over the batch dims of grad * xhat and of grad (the weight's and bias' gradients), in
+    the compute dtype; an op so that a backend can fuse it."""
+    k = len(normalized_shape)
+    nd = input.ndim
+    dims, batch = tuple(range(nd - k, nd)), tuple(range(nd - k))
+    grad, x, w, mean, rstd = _compute(grad, input, weight, mean, rstd)
+    xhat = (x - mean) * rstd
+    shape = tuple(normalized_shape)
+    return (_input_grad(grad, xhat, rstd, w, dims), _sum_over(grad * xhat, batch, shape),
+            _sum_over(grad, batch, shape))
+
+
 def _layer_norm_grad(grad, input, normalized_shape, weight, bias_geometry, eps, results):
+    import mindtorch as M
+    if not M.is_grad_enabled():  # (create_graph: the statistics differentiated, below)
+        gx, gw, gb = OPS["_layer_norm_backward"].call(grad, input, results[1], results[2],
+                                                      weight, normalized_shape)
+        return gx, None if weight is None else gw, None if bias_geometry is None else gb
     k = len(normalized_shape)
     nd = input.ndim
     dims, batch = tuple(range(nd - k, nd)), tuple(range(nd - k))
@@ -592,6 +611,9 @@ def _declare():
     define(f"native_layer_norm(Tensor input, int[] normalized_shape, Tensor? weight, "
            f"Tensor? bias, float eps) {_NATIVE_OUT}", method=False,
            decomposition=_native_layer_norm)
+    define("_layer_norm_backward(Tensor grad, Tensor input, Tensor mean, Tensor rstd, "
+           "Tensor? weight, int[] normalized_shape) -> (Tensor, Tensor, Tensor)",
+           function=False, method=False, decomposition=_layer_norm_backward)
     define("layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, "
            "Tensor? bias=None, float eps=1e-05, bool cudnn_enable=True) -> Tensor",
            method=False, decomposition=_layer_norm)

@@ -20,6 +20,10 @@ TORCH_REFERENCES = {
     "mH": lambda torch: lambda t: t.mH, "matrix_H": lambda torch: lambda t: t.H,
     "threshold_backward": "ops.aten.threshold_backward",
     "_softmax_backward_data": "ops.aten._softmax_backward_data",
+    "_layer_norm_backward": lambda torch: lambda g, x, mean, rstd, w, shape: \
+    torch.ops.aten.native_layer_norm_backward(
+        g, x, shape, mean, rstd, torch.ones(shape, dtype=x.dtype) if w is None else w,
+        torch.zeros(shape, dtype=x.dtype), [True, True, True]),
     "_log_softmax_backward_data": "ops.aten._log_softmax_backward_data",
     "_nll_loss_backward": lambda torch: _torch_nll_loss_backward(torch),
     # ATen's take an output_mask mindtorch's (always both gradients) do not

@@ -11,6 +11,15 @@ def _pos(d, shape, dtype=mindtorch.float32):
     return t(d, shape, dtype).abs() + 0.5
 
 
+def _layer_norm_backward_args(d, shape, normalized, dtype, transposed, weight):
+    """_layer_norm_backward's arguments, with the input's own statistics."""
+    x = t(d, shape, dtype, transposed)
+    dims = tuple(range(len(shape) - len(normalized), len(shape)))
+    rstd = (x.var(dims, unbiased=False, keepdim=True) + 1e-5).rsqrt()
+    w = t(d, normalized, dtype) if weight else None
+    return (t(d, shape, dtype), x, x.mean(dims, keepdim=True), rstd, w, normalized), {}
+
+
 SAMPLES = {
     "native_layer_norm": [
         lambda d: ((t(d, (4, 3, 5)), (5,), t(d, (5,)), t(d, (5,)), 1e-5), {}),
@@ -18,6 +27,11 @@ SAMPLES = {
         lambda d: ((t(d, (2, 4), _bf16), (4,), t(d, (4,)), None, 1e-5), {}),
         lambda d: ((t(d, (0, 4), _f16), (4,), None, t(d, (4,), _f16), 1e-5), {}),
         lambda d: ((t(d, (2, 0)), (0,), None, None, 1e-5), {}),
+    ],
+    # (grad, input, mean, rstd, weight, normalized_shape)
+    "_layer_norm_backward": [
+        lambda d: _layer_norm_backward_args(d, (4, 3, 5), (5,), mindtorch.float32, False, True),
+        lambda d: _layer_norm_backward_args(d, (3, 5), (3, 5), _f64, True, False),
     ],
     "layer_norm": [lambda d: ((t(d, (2, 3, 4)), (3, 4)), {"eps": 1e-3})],
     "functional_layer_norm": [lambda d: ((t(d, (2, 3, 4)), (4,), t(d, (4,))), {})],
