@@ -250,3 +250,21 @@ def test_spawn_start_method():
     loader = mud.DataLoader(Squares(7), batch_size=3, num_workers=1,
                             multiprocessing_context="spawn")
     assert _rows(loader) == [[i, i * i] for i in range(7)]
+
+
+class SlowFirst(mud.Dataset):
+    def __getitem__(self, i):
+        if i == 0:
+            time.sleep(1.0)
+        return i
+
+    def __len__(self):
+        return 8
+
+
+def test_in_order_false_hands_out_batches_as_they_arrive():
+    got = [b.tolist() for b in mud.DataLoader(SlowFirst(), batch_size=2, num_workers=2,
+                                              in_order=False)]
+    assert sorted(got) == [[0, 1], [2, 3], [4, 5], [6, 7]] and got[0] != [0, 1]
+    ordered = [b.tolist() for b in mud.DataLoader(SlowFirst(), batch_size=2, num_workers=2)]
+    assert ordered == [[0, 1], [2, 3], [4, 5], [6, 7]]

@@ -263,7 +263,7 @@ class _MultiProcessIter(_BaseIter):
         super().__init__(loader)
         import multiprocessing
         ctx = loader.multiprocessing_context or multiprocessing.get_context()
-        self._prefetch = loader.prefetch_factor
+        self._prefetch, self._in_order = loader.prefetch_factor, loader.in_order
         self._result_queue = ctx.Queue()
         self._done_event = ctx.Event()
         self._index_queues, self._workers = [], []
@@ -356,6 +356,9 @@ class _MultiProcessIter(_BaseIter):
                 self._retire(data.worker_id)
                 self._try_put_index()
             elif idx != self._rcvd_idx:
+                if not self._in_order:  # in_order=False: hand out whatever arrives first
+                    del self._task_info[idx]
+                    return self._process(data)
                 self._task_info[idx] += (data,)
             else:
                 del self._task_info[idx]
