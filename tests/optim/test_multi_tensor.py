@@ -24,13 +24,14 @@ def make(lib, name, kwargs, dtypes, foreach=None):
     rng = np.random.default_rng(1)
     ps = [lib.tensor(rng.standard_normal(s).astype(dt)).requires_grad_()
           for s, dt in zip(SHAPES, dtypes)]
-    extra = {} if lib is torch or foreach is None else {"foreach": foreach}
+    extra = {} if foreach is None else {"foreach": foreach}  # torch's foreach path too
     return ps, getattr(lib.optim, name)(ps, **kwargs, **extra)
 
 
 def run(name, kwargs, dtypes, steps=8, skip=(), foreach=None):
     sign = -1 if kwargs.get("maximize") else 1
-    runs = [make(mindtorch, name, kwargs, dtypes, foreach), make(torch, name, kwargs, dtypes)]
+    runs = [make(mindtorch, name, kwargs, dtypes, foreach),
+            make(torch, name, kwargs, dtypes, foreach)]
     for k in range(steps):
         for lib, (ps, opt) in zip((mindtorch, torch), runs):
             backward(lib, ps, k, skip=skip[k] if k < len(skip) else None, sign=sign)
@@ -42,7 +43,7 @@ def run(name, kwargs, dtypes, steps=8, skip=(), foreach=None):
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
 def test_flat_matches_per_tensor_and_torch(name, kwargs, dtype):
     dtypes = [dtype] * 6 + ["float64", dtype]
-    (mp, mo), (tp, to) = run(name, kwargs, dtypes)
+    (mp, mo), (tp, to) = run(name, kwargs, dtypes, foreach=True)
     assert mo.__dict__.get("_flat"), "the multi-tensor path did not run"
     (pp, po), _ = run(name, kwargs, dtypes, foreach=False)
     assert not po.__dict__.get("_flat")
@@ -60,7 +61,7 @@ def test_missing_gradients(name, kwargs):
     # tensor 1 (small) misses steps 2 and 3, tensor 0 step 5: the flat buffers are rebuilt
     # from the tensors that can share them; counts that differ stay per tensor
     skip = [None, None, 1, 1, None, 0, None, None, None, None]
-    (mp, mo), (tp, to) = run(name, kwargs, ["float64"] * 8, steps=10, skip=skip)
+    (mp, mo), (tp, to) = run(name, kwargs, ["float64"] * 8, steps=10, skip=skip, foreach=True)
     assert_params(mp, tp, "float64")
     assert_states(mo, to, "float64")
 
@@ -81,6 +82,21 @@ def test_load_state_dict_then_flat():
     assert fresh.__dict__.get("_flat")
     assert_params(ps, tp, "float64")
     assert_states(fresh, to, "float64")
+
+
+def test_default_thresholds():
+    # foreach=None: Adam from MIN_TENSORS small tensors on, SGD (momentum) from 24
+    def flat_used(name, n, **kw):
+        ps = [mindtorch.ones(8, requires_grad=True) for _ in range(n)]
+        for p in ps:
+            p.grad = mindtorch.ones(8)
+        opt = getattr(mindtorch.optim, name)(ps, lr=0.1, **kw)
+        for _ in range(3):
+            opt.step()
+        return bool(opt.__dict__.get("_flat"))
+    assert flat_used("Adam", _multi_tensor.MIN_TENSORS)
+    assert not flat_used("SGD", 8, momentum=0.9) and flat_used("SGD", 24, momentum=0.9)
+    assert flat_used("SGD", 2, momentum=0.9, foreach=True)
 
 
 def test_few_small_tensors_stay_per_tensor():

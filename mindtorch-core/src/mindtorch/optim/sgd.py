@@ -30,7 +30,8 @@ class SGD(Optimizer):
         if group["momentum"] != 0:  # (without momentum a step is one op per tensor anyway)
             states = [self.state[p] for p in params]
             flat, flat_grads, rest = split_flat(self, group, params, grads, states,
-                                                ("momentum_buffer",), with_step=False)
+                                                ("momentum_buffer",), with_step=False,
+                                                min_tensors=24)
             if flat is not None:
                 self._update_flat(group, flat, flat_grads)
         for p, grad, state in rest:
