@@ -730,3 +730,14 @@ def test_sdpa_refuses_complex_like_torch(dtype, shape, kw):
     same_error(lambda: run(mindtorch), lambda: run(torch))
     if kw.get("empty"):
         assert_same(run(mindtorch), run(torch))
+
+
+def test_embedding_renorm_scale_in_double():
+    """PyTorch takes each row's norm as a double and scales by max_norm / (norm + 1e-7)
+    in double (1e-7 vanishes next to a float32 norm): the rows equal PyTorch's bit for bit."""
+    rows = [[5.234435081481934, -2.283620595932007], [2.7047722339630127, 1.5074830055236816],
+            [-0.36867067217826843, -2.8073081970214844], [-2.074982166290283, -1.1902605295181274]]
+    w, ref = mindtorch.tensor(rows), torch.tensor(rows)
+    mindtorch.embedding_renorm_(w, ix([0, 1, 2, 3]), 1.0, 2.0)
+    torch.embedding_renorm_(ref, torch.tensor([0, 1, 2, 3]), 1.0, 2.0)
+    assert w.tolist() == ref.tolist()

@@ -62,10 +62,15 @@ def _embedding_renorm_(self, indices, max_norm, norm_type):
     from ...autograd.grad_mode import no_grad
     with no_grad():
         rows = OPS["index_select"].call(self, 0, idx)
-        norms = OPS["norm"].call(rows, norm_type, (1,), True, None)
+        # PyTorch takes each norm as a double, scales by max_norm / (norm + 1e-7) in double
+        # and multiplies the row in its opmath type (float32 for 16-bit floats)
+        norms = OPS["norm"].call(rows, norm_type, (1,), True, None).to(D.float64)
         scale = _M().where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        wide = self.dtype in (D.float64, D.complex128)
+        op = rows if wide or self.dtype.itemsize >= 4 else rows.to(D.float32)
+        scale = scale.to(D.float64 if wide else D.float32)
         # duplicates write the same row twice: the same values
-        OPS["index_copy_"].call(self, 0, idx, (rows * scale).to(self.dtype))
+        OPS["index_copy_"].call(self, 0, idx, (op * scale).to(self.dtype))
     return self
 
 
