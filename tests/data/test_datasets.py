@@ -263,3 +263,30 @@ def test_default_collate_tensors_and_numpy():
 
 def test_worker_info_outside_workers():
     assert mud.get_worker_info() is None
+
+
+@pytest.mark.parametrize("n,replicas,drop", [(10, 3, False), (10, 3, True), (9, 3, False),
+                                             (2, 4, False), (7, 2, True)])
+def test_distributed_sampler(n, replicas, drop):
+    shards = []
+    for rank in range(replicas):
+        m = mud.DistributedSampler(range(n), replicas, rank, shuffle=False, drop_last=drop)
+        t = tud.DistributedSampler(range(n), replicas, rank, shuffle=False, drop_last=drop)
+        assert list(m) == list(t) and len(m) == len(t)
+        s = mud.DistributedSampler(range(n), replicas, rank, seed=3, drop_last=drop)
+        s.set_epoch(1)
+        shards.append(list(s))
+        assert len(shards[-1]) == len(t)
+    flat = [i for sh in shards for i in sh]
+    assert set(flat) <= set(range(n)) and (drop or set(flat) == set(range(n)))
+    again = mud.DistributedSampler(range(n), replicas, 0, seed=3, drop_last=drop)
+    again.set_epoch(1)
+    assert list(again) == shards[0]
+
+
+def test_distributed_sampler_errors():
+    with pytest.raises(ValueError, match=r"Invalid rank 3, rank should be in the interval "
+                                         r"\[0, 2\]"):
+        mud.DistributedSampler(range(4), 3, 3)
+    with pytest.raises(RuntimeError, match="Requires distributed package"):
+        mud.DistributedSampler(range(4))
