@@ -1,0 +1,454 @@
+"""Programs (see test_programs_ml.py): training as tutorials write it: MLP, CNN, RNN and
+Transformer classifiers on fixed pseudo-random data, every optimizer and the common
+lr schedulers, train/eval loops with accuracy, gradient clipping and accumulation,
+freezing, parameter groups, custom autograd functions.  Initial weights come from
+numpy (the libraries' generators differ); float64 runs print many digits, float32 runs
+few (float32 training drifts apart in the last bits)."""
+from programs_registry import program
+
+PRELUDE = r'''
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+def det(model, seed=0, scale=0.3):
+    rng = np.random.RandomState(seed)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.from_numpy(rng.uniform(-scale, scale, tuple(p.shape))))
+    return model
+def blobs(n, dim, classes, seed=0, dtype=torch.float32):
+    rng = np.random.RandomState(seed)
+    y = rng.randint(0, classes, n)
+    centers = rng.randn(classes, dim) * 2
+    x = centers[y] + rng.randn(n, dim)
+    return torch.tensor(x, dtype=dtype), torch.from_numpy(y)
+'''
+
+
+def tr(name, text, needs=()):
+    program(name, PRELUDE + text, needs)
+
+
+tr("train_mlp_sgd_float64", r'''
+torch.manual_seed(0)
+X, y = blobs(64, 5, 3, dtype=torch.float64)
+model = det(nn.Sequential(nn.Linear(5, 16), nn.ReLU(), nn.Linear(16, 3))).double()
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
+loss_fn = nn.CrossEntropyLoss()
+for step in range(20):
+    opt.zero_grad()
+    loss = loss_fn(model(X), y)
+    loss.backward()
+    opt.step()
+    if step % 4 == 0:
+        print(f"step {step:2d} loss {loss.item():.10f}")
+with torch.no_grad():
+    pred = model(X).argmax(dim=1)
+acc = (pred == y).float().mean().item()
+print(f"accuracy {acc:.4f}", (pred == y).sum().item(), len(y))
+print(model[0].bias.detach().numpy().round(8))
+print(opt)
+print(opt.state_dict()["param_groups"])
+print(sorted(opt.state_dict()["state"][0].keys()), len(opt.state_dict()["state"]))
+''')
+
+tr("train_mlp_adamw_float32", r'''
+X, y = blobs(48, 4, 2, seed=1)
+model = det(nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 2)), seed=1).float()
+opt = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.01, amsgrad=True)
+for epoch in range(10):
+    model.train()
+    logits = model(X)
+    loss = F.cross_entropy(logits, y)
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    opt.step()
+    print(epoch, round(loss.item(), 4))
+model.eval()
+with torch.no_grad():
+    probs = torch.softmax(model(X), dim=-1)
+print(probs[:3], (probs.argmax(-1) == y).float().mean())
+print(opt.state_dict()["param_groups"][0]["amsgrad"], opt.state[model[0].weight]["step"])
+''')
+
+tr("train_cnn_float64", r'''
+class CNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(4)
+        self.conv2 = nn.Conv2d(4, 6, 3)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.fc = nn.Linear(6 * 1 * 1, 3)
+    def forward(self, x):
+        x = self.pool(F.relu(self.bn1(self.conv1(x))))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = torch.flatten(x, 1)
+        return self.fc(x)
+rng = np.random.RandomState(3)
+X = torch.from_numpy(rng.randn(12, 1, 8, 8))
+y = torch.from_numpy(rng.randint(0, 3, 12))
+model = det(CNN(), seed=3).double()
+opt = torch.optim.Adam(model.parameters(), lr=0.01, betas=(0.9, 0.99))
+for step in range(15):
+    opt.zero_grad()
+    out = model(X)
+    loss = F.cross_entropy(out, y)
+    loss.backward()
+    opt.step()
+    if step % 3 == 0:
+        print(step, f"{loss.item():.10f}")
+print(model.bn1.running_mean.numpy().round(8), model.bn1.num_batches_tracked)
+model.eval()
+with torch.no_grad():
+    print(model(X[:4]).numpy().round(7))
+print(sum(p.numel() for p in model.parameters() if p.requires_grad))
+''')
+
+tr("train_lstm_classifier", r'''
+class TextRNN(nn.Module):
+    def __init__(self, vocab, emb, hidden, classes):
+        super().__init__()
+        self.embedding = nn.Embedding(vocab, emb, padding_idx=0)
+        self.lstm = nn.LSTM(emb, hidden, batch_first=True, bidirectional=True)
+        self.dropout = nn.Dropout(0.0)
+        self.fc = nn.Linear(2 * hidden, classes)
+    def forward(self, ids):
+        h, (hn, cn) = self.lstm(self.embedding(ids))
+        feat = torch.cat([hn[-2], hn[-1]], dim=1)
+        return self.fc(self.dropout(feat))
+rng = np.random.RandomState(5)
+ids = torch.from_numpy(rng.randint(1, 20, (8, 7)))
+labels = torch.from_numpy(rng.randint(0, 2, 8))
+model = det(TextRNN(20, 6, 5, 2), seed=5).double()
+print(model)
+opt = torch.optim.RMSprop(model.parameters(), lr=0.01, alpha=0.9, momentum=0.5, centered=True)
+for step in range(10):
+    opt.zero_grad()
+    loss = F.cross_entropy(model(ids), labels)
+    loss.backward()
+    norm = nn.utils.clip_grad_norm_(model.parameters(), max_norm=0.5)
+    opt.step()
+    print(step, f"{loss.item():.9f}", f"{norm.item():.9f}")
+nn.utils.clip_grad_value_(model.parameters(), clip_value=0.01)
+print(max(p.grad.abs().max().item() for p in model.parameters()))
+''')
+
+tr("train_gru_regression_float32", r'''
+rng = np.random.RandomState(7)
+t = np.linspace(0, 6, 40)
+series = np.sin(t) + 0.1 * rng.randn(40)
+win = 8
+Xs = np.stack([series[i:i + win] for i in range(30)])[:, :, None]
+ys = series[win:win + 30, None]
+X = torch.tensor(Xs, dtype=torch.float32)
+Y = torch.tensor(ys, dtype=torch.float32)
+class Forecaster(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.gru = nn.GRU(1, 8, num_layers=2, batch_first=True)
+        self.head = nn.Linear(8, 1)
+    def forward(self, x):
+        out, _ = self.gru(x)
+        return self.head(out[:, -1, :])
+model = det(Forecaster(), seed=7, scale=0.2)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+crit = nn.MSELoss()
+for epoch in range(8):
+    opt.zero_grad()
+    loss = crit(model(X), Y)
+    loss.backward()
+    opt.step()
+    print(epoch, f"{loss.item():.4f}")
+with torch.no_grad():
+    print(model(X[-3:]).squeeze(-1))
+''')
+
+tr("train_transformer_classifier", r'''
+class TinyTransformer(nn.Module):
+    def __init__(self, vocab=16, d=8, heads=2, classes=3, max_len=6):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.pos = nn.Parameter(torch.zeros(1, max_len, d))
+        layer = nn.TransformerEncoderLayer(d, heads, dim_feedforward=16, dropout=0.0, batch_first=True)
+        self.encoder = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(d)
+        self.cls = nn.Linear(d, classes)
+    def forward(self, ids, pad_mask=None):
+        h = self.tok(ids) + self.pos[:, : ids.shape[1]]
+        h = self.encoder(h, src_key_padding_mask=pad_mask)
+        return self.cls(self.norm(h.mean(dim=1)))
+rng = np.random.RandomState(11)
+ids = torch.from_numpy(rng.randint(1, 16, (6, 6)))
+labels = torch.from_numpy(rng.randint(0, 3, 6))
+model = det(TinyTransformer(), seed=11, scale=0.2).double()
+opt = torch.optim.Adam(model.parameters(), lr=5e-3)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=3, gamma=0.5)
+for epoch in range(8):
+    model.train()
+    opt.zero_grad()
+    loss = F.cross_entropy(model(ids), labels)
+    loss.backward()
+    opt.step()
+    sched.step()
+    print(epoch, f"{loss.item():.9f}", sched.get_last_lr())
+model.eval()
+with torch.no_grad():
+    logits = model(ids)
+print(logits.numpy().round(6), logits.argmax(1))
+''')
+
+tr("optimizers_quadratic", r'''
+A = torch.tensor([[3.0, 0.5], [0.5, 1.0]], dtype=torch.float64)
+b = torch.tensor([1.0, -2.0], dtype=torch.float64)
+def run(make, steps=15):
+    x = torch.tensor([2.0, 2.0], dtype=torch.float64, requires_grad=True)
+    opt = make([x])
+    for _ in range(steps):
+        opt.zero_grad()
+        loss = 0.5 * x @ A @ x - b @ x
+        loss.backward()
+        opt.step()
+    return x.detach().numpy().round(10).tolist(), round(loss.item(), 10)
+O = torch.optim
+for name, make in [
+    ("sgd", lambda p: O.SGD(p, lr=0.1)),
+    ("sgd_momentum", lambda p: O.SGD(p, lr=0.1, momentum=0.9, dampening=0.1)),
+    ("sgd_nesterov", lambda p: O.SGD(p, lr=0.1, momentum=0.9, nesterov=True, weight_decay=0.01)),
+    ("sgd_maximize", lambda p: O.SGD(p, lr=0.01, maximize=True)),
+    ("adam", lambda p: O.Adam(p, lr=0.1)),
+    ("adam_amsgrad_wd", lambda p: O.Adam(p, lr=0.1, amsgrad=True, weight_decay=0.1)),
+    ("adamw", lambda p: O.AdamW(p, lr=0.1, weight_decay=0.5)),
+    ("rmsprop", lambda p: O.RMSprop(p, lr=0.01)),
+    ("rmsprop_centered", lambda p: O.RMSprop(p, lr=0.01, momentum=0.9, centered=True)),
+    ("adagrad", lambda p: O.Adagrad(p, lr=0.5, lr_decay=0.01, initial_accumulator_value=0.1)),
+    ("adamax", lambda p: O.Adamax(p, lr=0.2)),
+    ("nadam", lambda p: O.NAdam(p, lr=0.1)),
+    ("nadam_decoupled", lambda p: O.NAdam(p, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)),
+    ("radam", lambda p: O.RAdam(p, lr=0.1)),
+    ("radam_decoupled", lambda p: O.RAdam(p, lr=0.1, weight_decay=0.1, decoupled_weight_decay=True)),
+]:
+    print(name, *run(make))
+x = torch.tensor([1.0, 1.0], dtype=torch.float64, requires_grad=True)
+opt = O.LBFGS([x], lr=1, max_iter=20) if hasattr(O, "LBFGS") else None
+''')
+
+tr("optimizer_state_and_groups", r'''
+model = det(nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4), nn.Linear(4, 1))).double()
+decay, no_decay = [], []
+for name, p in model.named_parameters():
+    (no_decay if name.endswith("bias") or name.startswith("1.") else decay).append(p)
+opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}], lr=0.01)
+print(len(opt.param_groups), [len(g["params"]) for g in opt.param_groups], [g["weight_decay"] for g in opt.param_groups])
+print(sorted(opt.param_groups[0].keys()))
+x = torch.from_numpy(np.linspace(-1, 1, 15).reshape(5, 3))
+for _ in range(3):
+    opt.zero_grad()
+    model(x).pow(2).mean().backward()
+    opt.step()
+sd = opt.state_dict()
+print(sd["param_groups"][1]["params"], sorted(sd["state"]), sorted(sd["state"][0]))
+print(sd["state"][0]["step"], sd["state"][2]["exp_avg"].numpy().round(9))
+model2 = det(nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4), nn.Linear(4, 1))).double()
+model2.load_state_dict(model.state_dict())
+params2 = list(model2.parameters())
+opt2 = torch.optim.AdamW([{"params": [params2[0], params2[4]], "weight_decay": 0.1},
+                          {"params": [params2[1], params2[2], params2[3], params2[5]], "weight_decay": 0.0}], lr=0.01)
+opt2.load_state_dict(sd)
+for o, m in [(opt, model), (opt2, model2)]:
+    o.zero_grad()
+    m(x).pow(2).mean().backward()
+    o.step()
+print(all(torch.equal(a, b) for a, b in zip(model.parameters(), model2.parameters())))
+for g in opt.param_groups:
+    g["lr"] *= 0.5
+print([g["lr"] for g in opt.param_groups])
+extra = nn.Parameter(torch.ones(2, dtype=torch.float64))
+opt.add_param_group({"params": [extra], "lr": 0.1})
+print(len(opt.param_groups), opt.param_groups[2]["lr"], opt.param_groups[2]["betas"], opt.param_groups[2]["weight_decay"])
+try:
+    opt.add_param_group({"params": [decay[0]]})
+except ValueError as e:
+    print("ValueError", e)
+try:
+    torch.optim.SGD(model.parameters(), lr=-1)
+except ValueError as e:
+    print("ValueError", e)
+try:
+    torch.optim.Adam([], lr=0.1)
+except ValueError as e:
+    print("ValueError", e)
+''')
+
+tr("lr_schedulers", r'''
+def lrs(make_sched, steps=12, lr=0.1, opt_cls=torch.optim.SGD, **kw):
+    p = nn.Parameter(torch.zeros(1))
+    opt = opt_cls([p], lr=lr, **kw)
+    sched = make_sched(opt)
+    out = []
+    for _ in range(steps):
+        opt.step()
+        out.append(round(opt.param_groups[0]["lr"], 8))
+        sched.step()
+    return out
+S = torch.optim.lr_scheduler
+print(lrs(lambda o: S.StepLR(o, step_size=4, gamma=0.1)))
+print(lrs(lambda o: S.MultiStepLR(o, milestones=[2, 5, 9], gamma=0.5)))
+print(lrs(lambda o: S.ExponentialLR(o, gamma=0.9)))
+print(lrs(lambda o: S.CosineAnnealingLR(o, T_max=10, eta_min=0.001)))
+print(lrs(lambda o: S.CosineAnnealingWarmRestarts(o, T_0=4, T_mult=2)))
+print(lrs(lambda o: S.LinearLR(o, start_factor=0.25, total_iters=4)))
+print(lrs(lambda o: S.LambdaLR(o, lr_lambda=lambda e: 1.0 / (1 + e))))
+print(lrs(lambda o: S.OneCycleLR(o, max_lr=1.0, total_steps=12), opt_cls=torch.optim.SGD, momentum=0.9))
+print(lrs(lambda o: S.SequentialLR(o, [S.LinearLR(o, 0.1, total_iters=3), S.CosineAnnealingLR(o, T_max=8)], milestones=[3])))
+print(lrs(lambda o: S.PolynomialLR(o, total_iters=8, power=2.0)))
+print(lrs(lambda o: S.CyclicLR(o, base_lr=0.01, max_lr=0.1, step_size_up=3), momentum=0.9))
+p = nn.Parameter(torch.zeros(1))
+opt = torch.optim.Adam([p], lr=0.1)
+plateau = S.ReduceLROnPlateau(opt, mode="min", factor=0.5, patience=1)
+for val in [1.0, 0.9, 0.95, 0.96, 0.97, 0.5, 0.6, 0.7, 0.8]:
+    plateau.step(val)
+    print(opt.param_groups[0]["lr"], end=" ")
+print()
+opt = torch.optim.SGD([p], lr=1.0)
+sched = S.StepLR(opt, 2)
+for _ in range(3):
+    opt.step()
+    sched.step()
+print(sched.state_dict(), sched.get_last_lr(), sched.last_epoch)
+''')
+
+tr("train_eval_loop", r'''
+from torch.utils.data import DataLoader, TensorDataset, random_split
+import copy
+torch.manual_seed(42)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+X, y = blobs(80, 6, 4, seed=2, dtype=torch.float64)
+train_ds = TensorDataset(X[:60], y[:60])
+val_ds = TensorDataset(X[60:], y[60:])
+train_loader = DataLoader(train_ds, batch_size=16, shuffle=False)
+val_loader = DataLoader(val_ds, batch_size=8)
+model = det(nn.Sequential(nn.Linear(6, 12), nn.BatchNorm1d(12), nn.ReLU(), nn.Dropout(0.0), nn.Linear(12, 4)), seed=2)
+model = model.double().to(device)
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9, nesterov=True)
+scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=5)
+best_acc, best_state = 0.0, None
+for epoch in range(5):
+    model.train()
+    running, seen = 0.0, 0
+    for xb, yb in train_loader:
+        xb, yb = xb.to(device), yb.to(device)
+        optimizer.zero_grad()
+        loss = criterion(model(xb), yb)
+        loss.backward()
+        optimizer.step()
+        running += loss.item() * xb.size(0)
+        seen += xb.size(0)
+    scheduler.step()
+    model.eval()
+    correct = total = 0
+    val_loss = 0.0
+    with torch.no_grad():
+        for xb, yb in val_loader:
+            out = model(xb)
+            val_loss += criterion(out, yb).item() * len(yb)
+            _, predicted = torch.max(out, 1)
+            total += yb.size(0)
+            correct += (predicted == yb).sum().item()
+    acc = 100.0 * correct / total
+    print(f"epoch {epoch} train_loss {running / seen:.8f} val_loss {val_loss / total:.8f} acc {acc:.2f}% lr {scheduler.get_last_lr()[0]:.6f}")
+    if acc >= best_acc:
+        best_acc, best_state = acc, copy.deepcopy(model.state_dict())
+model.load_state_dict(best_state)
+print(best_acc, list(best_state)[:3], len(train_loader), len(val_loader))
+''')
+
+tr("grad_accumulation_and_freeze", r'''
+backbone = det(nn.Sequential(nn.Linear(4, 6), nn.GELU()), seed=4).double()
+head = det(nn.Linear(6, 2), seed=5).double()
+for p in backbone.parameters():
+    p.requires_grad = False
+frozen = [p.clone() for p in backbone.parameters()]
+model = nn.Sequential(backbone, head)
+opt = torch.optim.SGD(filter(lambda p: p.requires_grad, model.parameters()), lr=0.2)
+print(len(opt.param_groups[0]["params"]), sum(p.numel() for p in model.parameters() if p.requires_grad))
+X, y = blobs(16, 4, 2, seed=4, dtype=torch.float64)
+accum = 4
+opt.zero_grad()
+for i in range(16):
+    loss = F.cross_entropy(model(X[i:i + 1]), y[i:i + 1]) / accum
+    loss.backward()
+    if (i + 1) % accum == 0:
+        opt.step()
+        opt.zero_grad()
+        print(i, f"{loss.item() * accum:.10f}")
+print(all(torch.equal(a, b) for a, b in zip(frozen, backbone.parameters())), backbone[0].weight.grad)
+print(head.weight.detach().numpy().round(9))
+''')
+
+tr("custom_autograd_function", r'''
+class MyReLU(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * (x > 0).to(grad.dtype)
+class ScaleGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale):
+        ctx.scale = scale
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.scale, None
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.l1, self.l2 = nn.Linear(3, 5), nn.Linear(5, 1)
+    def forward(self, x):
+        return self.l2(ScaleGrad.apply(MyReLU.apply(self.l1(x)), 0.5))
+net = det(Net(), seed=8).double()
+X = torch.from_numpy(np.random.RandomState(8).randn(10, 3))
+Y = X.sum(1, keepdim=True)
+opt = torch.optim.SGD(net.parameters(), lr=0.05)
+for step in range(6):
+    opt.zero_grad()
+    loss = F.mse_loss(net(X), Y)
+    loss.backward()
+    opt.step()
+    print(step, f"{loss.item():.10f}")
+out = net(X[:2])
+print(out.grad_fn.name(), net.l1.weight.grad.numpy().round(9))
+x = torch.tensor([-1.0, 2.0], dtype=torch.float64, requires_grad=True)
+print(torch.autograd.gradcheck(MyReLU.apply, (x,)))
+''')
+
+tr("train_float32_mixed", r'''
+torch.manual_seed(0)
+torch.set_num_threads(1)
+torch.backends.cudnn.benchmark = True
+print(torch.get_num_threads())
+X, y = blobs(32, 8, 4, seed=9)
+model = det(nn.Sequential(nn.Linear(8, 32), nn.SiLU(), nn.LayerNorm(32), nn.Linear(32, 4)), seed=9)
+opt = torch.optim.Adam(model.parameters(), lr=3e-3)
+sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-2, total_steps=10)
+losses = []
+for step in range(10):
+    opt.zero_grad()
+    loss = F.cross_entropy(model(X), y, label_smoothing=0.05)
+    loss.backward()
+    opt.step()
+    sched.step()
+    losses.append(loss.item())
+print([round(l, 3) for l in losses])
+print(losses[-1] < losses[0], f"{opt.param_groups[0]['lr']:.3e}")
+logits = model(X)
+acc = (logits.argmax(-1) == y).float().mean()
+print(acc, acc.dtype, logits.dtype)
+print(torch.stack([p.grad.norm() for p in model.parameters()]).norm() > 0)
+''')
