@@ -3,7 +3,8 @@ from collections import OrderedDict
 
 from .._tensor import Tensor
 
-__all__ = ["Parameter", "Buffer", "is_lazy"]
+__all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedBuffer",
+           "UninitializedTensorMixin"]
 
 
 class Parameter(Tensor):
@@ -75,5 +76,72 @@ class Buffer(Tensor, metaclass=_BufferMeta):
         return t
 
 
+class UninitializedTensorMixin:
+    """A parameter or buffer whose shape is not known yet (lazy modules): it holds an empty
+    tensor until materialize() gives it memory and turns it into ``cls_to_become``."""
+    __slots__ = ()
+
+    def materialize(self, shape, device=None, dtype=None):
+        from .._creation import empty
+        device = self.data.device if device is None else device
+        dtype = self.data.dtype if dtype is None else dtype
+        self.data = empty(shape, device=device, dtype=dtype)
+        self.__class__ = self.cls_to_become
+
+    @property
+    def shape(self):
+        raise RuntimeError("Can't access the shape of an uninitialized parameter or buffer. This "
+                           "error usually happens in `load_state_dict` when trying to load an "
+                           "uninitialized parameter into an initialized one. Call `forward` to "
+                           "initialize the parameters before accessing their attributes.")
+
+    def share_memory_(self):
+        raise RuntimeError("Can't share memory on an uninitialized parameter or buffer. Call "
+                           "`forward` to initialize the parameters before calling "
+                           "`module.share_memory()`.")
+
+    def __repr__(self):
+        return f"<{self.__class__.__name__}>"
+
+    __str__ = __repr__
+
+    def __reduce_ex__(self, protocol):
+        return self.__class__, (self.requires_grad,)
+
+
 def is_lazy(param):
-    return False
+    """Whether param is an UninitializedParameter or UninitializedBuffer."""
+    return isinstance(param, UninitializedTensorMixin)
+
+
+def _uninitialized_data(device, dtype):
+    from .._creation import empty
+    return empty(0, device=device, dtype=dtype)
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    __slots__ = ()
+    __module__ = "mindtorch.nn.parameter"
+    cls_to_become = Parameter
+
+    def __new__(cls, requires_grad=True, device=None, dtype=None):
+        return Parameter.__new__(cls, _uninitialized_data(device, dtype), requires_grad)
+
+    def __deepcopy__(self, memo):
+        if id(self) not in memo:
+            memo[id(self)] = type(self)(self.requires_grad, self.data.device, self.data.dtype)
+        return memo[id(self)]
+
+
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
+    __slots__ = ()
+    __module__ = "mindtorch.nn.parameter"
+    cls_to_become = Tensor
+
+    def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
+        data = _uninitialized_data(device, dtype)
+        t = cls._make(data._storage, data._shape, data._stride, data._offset, data.dtype)
+        t.requires_grad_(requires_grad)
+        t.persistent = persistent
+        t._is_buffer = True
+        return t

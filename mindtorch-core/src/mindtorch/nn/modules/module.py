@@ -20,7 +20,7 @@ from ...utils.hooks import (  # noqa: F401  (torch.nn.modules.module's public fu
     register_module_full_backward_pre_hook, register_module_module_registration_hook,
     register_module_parameter_registration_hook,
 )
-from ..parameter import Buffer, Parameter
+from ..parameter import Buffer, Parameter, is_lazy
 
 __all__ = ["Module"]
 
@@ -637,9 +637,10 @@ class Module:
                                   "torch.Tensor or Tensor-like object from checkpoint but "
                                   f"received {type(value)}")
                 continue
-            if param.ndim == 0 and value._shape == (1,):
+            lazy = is_lazy(param)  # (its shape comes with its first forward)
+            if not lazy and param.ndim == 0 and value._shape == (1,):
                 value = value[0]
-            if value._shape != param._shape:
+            if not lazy and value._shape != param._shape:
                 error_msgs.append(f"size mismatch for {key}: copying a param with shape "
                                   f"{value.shape} from checkpoint, the shape in current "
                                   f"model is {param.shape}.")
