@@ -35,6 +35,12 @@ _FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dat
 
 
 class DataLoader:
+    """Iterates over `dataset` in batches: torch.utils.data.DataLoader's arguments,
+    defaults and argument errors. shuffle draws a fresh permutation per epoch from
+    `generator` (a mindtorch.Generator; the default generator when None): the same seed
+    gives the same order on every run, though not PyTorch's order (mindtorch's random
+    streams differ). num_workers > 0 loads in worker processes; pin_memory is accepted
+    and does nothing (no accelerator to pin for)."""
     __initialized = False
 
     def __init__(self, dataset, batch_size=1, shuffle=None, sampler=None, batch_sampler=None,
