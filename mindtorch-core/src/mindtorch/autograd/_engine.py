@@ -258,8 +258,8 @@ def _accumulate(node, g, fresh, create_graph):
 def _set_grad(t, g, create_graph, fresh=False):
     old = t._grad
     if old is None:
-        if create_graph:
-            t._grad = g
+        if create_graph or fresh and g._grad_fn is None and not g._requires_grad:
+            t._grad = g  # (a fresh gradient without history is already what detach gives)
         else:
             t._grad = g.detach() if fresh else g.detach().clone()
     elif create_graph or old._shape != g._shape:

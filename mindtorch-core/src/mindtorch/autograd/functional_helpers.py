@@ -16,11 +16,10 @@ def sum_to(grad, shape):
     lead = grad.ndim - len(shape)
     if lead < 0:
         return grad.reshape(shape)
-    dims = list(range(lead)) + [lead + i for i, n in enumerate(shape)
-                                if n == 1 and grad.shape[lead + i] != 1]
-    if dims:
-        grad = grad.sum(dims, keepdim=True)
-    return grad.reshape(shape)
+    inner = [lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1]
+    if not inner:  # only leading dims (a bias): the sum has the shape already
+        return grad.sum(list(range(lead))) if lead else grad.reshape(shape)
+    return grad.sum(list(range(lead)) + inner, keepdim=True).reshape(shape)
 
 
 def zeros(grad):
