@@ -259,3 +259,17 @@ def test_int_tensor_errors_match():
             except Exception as e:
                 with pytest.raises(type(e)):
                     fn(mt, init)
+
+
+def test_private_helpers():
+    mt.manual_seed(3)
+    t = init._no_grad_trunc_normal_(mt.empty(1000), 0.0, 1.0, -1.0, 1.0)
+    assert t.abs().max() <= 1.0
+    assert (init._no_grad_fill_(mt.empty(3), 2.0) == 2).all()
+    assert (init._no_grad_zero_(mt.ones(3)) == 0).all()
+    u = init._no_grad_uniform_(mt.empty(1000), -1.0, 1.0)
+    assert u.min() >= -1 and u.max() <= 1
+    assert init._no_grad_normal_(mt.empty(10), 0.0, 1.0).shape == (10,)
+    for name in ("_no_grad_uniform_", "_no_grad_normal_", "_no_grad_trunc_normal_",
+                 "_no_grad_fill_", "_no_grad_zero_"):
+        assert hasattr(tinit, name)
