@@ -135,3 +135,20 @@ def test_import_submodule_spelling_and_no_numpy():
             "assert mindtorch.get_num_threads() >= 1\n"
             "assert 'numpy' not in sys.modules, 'numpy imported'\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_cuda_namespace_without_cuda():
+    """A script's set_seed() and memory reporting run on a machine without CUDA, as on
+    PyTorch's CPU build; device queries fail; Tensor.cuda() names the missing device."""
+    for lib in (torch, mindtorch):
+        c = lib.cuda
+        for seed_call in (c.manual_seed, c.manual_seed_all):
+            assert seed_call(0) is None
+        assert (c.seed(), c.seed_all(), c.empty_cache()) == (None, None, None)
+        assert (c.memory_allocated(), c.max_memory_allocated(), c.memory_reserved()) == (0, 0, 0)
+        assert c.is_bf16_supported() is False and c.is_available() is False
+        assert lib.ones(2).get_device() == -1 and lib.ones(2).is_pinned() is False
+    for call in (lambda: mindtorch.cuda.synchronize(), lambda: mindtorch.cuda.get_device_name(0),
+                 lambda: mindtorch.ones(1).cuda(), lambda: mindtorch.nn.Linear(1, 1).cuda()):
+        with pytest.raises(RuntimeError, match="cuda"):
+            call()

@@ -19,4 +19,26 @@ def _unavailable(*args, **kwargs):
                        "provides the 'cuda' device (see `python -m mindtorch.backends`)")
 
 
-current_device = set_device = synchronize = manual_seed = manual_seed_all = _unavailable
+current_device = set_device = synchronize = get_device_name = get_device_properties = \
+    get_device_capability = get_rng_state = set_rng_state = init = current_stream = \
+    ipc_collect = _unavailable
+
+
+def _nothing(*args, **kwargs):
+    """Seeding and cache calls: PyTorch queues them until CUDA starts (never, here), so a
+    script's set_seed() helper runs on a machine without CUDA."""
+
+
+manual_seed = manual_seed_all = seed = seed_all = empty_cache = reset_peak_memory_stats = \
+    _nothing
+
+
+def _zero(device=None):
+    return 0
+
+
+memory_allocated = max_memory_allocated = memory_reserved = max_memory_reserved = _zero
+
+
+def is_bf16_supported(including_emulation=True):
+    return False

@@ -458,6 +458,20 @@ class Tensor:
     def cpu(self):
         return self._to("cpu", None)
 
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        from ._device import device as device_
+        d = device if isinstance(device, (str, device_)) else device_("cuda", device)
+        if device_(d).type != "cuda":
+            raise RuntimeError(f"Invalid device, must be cuda device, but got: {d}")
+        return self._to(d, None)
+
+    def get_device(self):
+        """The device index; -1 for the host's devices (cpu, meta)."""
+        return -1 if self._device.index is None else self._device.index
+
+    def is_pinned(self, device=None):
+        return False
+
     def type(self, dtype=None, non_blocking=False, **kwargs):
         from ._creation import type_
         return type_(self, dtype, non_blocking, **kwargs)
