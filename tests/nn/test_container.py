@@ -289,3 +289,11 @@ def test_containers_in_a_model_state_dict_roundtrip():
     assert repr(m) == repr(t)
     m.load_state_dict({k: to_mt(v) + 1 for k, v in t.state_dict().items()})
     assert m.pl[0].tolist() == [2.0, 2.0] and type(m.pl[0]) is nn.Parameter
+
+
+def test_deprecated_container():
+    with pytest.warns(FutureWarning, match="`nn.Container` is deprecated"):
+        c = nn.Container(a=MT[1](), b=MT[0](1, 2))
+    with pytest.warns(FutureWarning):
+        t = torch.nn.Container(a=TH[1](), b=TH[0](1, 2))
+    assert repr(c) == repr(t)

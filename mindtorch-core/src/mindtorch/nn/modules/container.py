@@ -1,6 +1,7 @@
 """torch.nn.modules.container: Sequential, ModuleList, ModuleDict, ParameterList,
-ParameterDict."""
+ParameterDict (and the deprecated Container)."""
 import operator
+import warnings
 from collections import OrderedDict
 from collections import abc
 from itertools import chain, islice
@@ -9,7 +10,8 @@ from ..._tensor import Tensor
 from ..parameter import Parameter
 from .module import Module, _addindent, _typename
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
+__all__ = ["Container", "Sequential", "ModuleList", "ModuleDict", "ParameterList",
+           "ParameterDict"]
 
 
 def _abs_index(idx, size):
@@ -28,6 +30,18 @@ def _renumber(module):
     # keys "0", "1", ... again after a deletion, keeping the order
     module._modules = dict(zip(map(str, range(len(module._modules))),
                                module._modules.values()))
+
+
+class Container(Module):
+    """Deprecated: a Module whose keyword arguments become its children."""
+
+    def __init__(self, **kwargs):
+        super().__init__()
+        warnings.warn("`nn.Container` is deprecated. All of its functionality is now "
+                      "implemented in `nn.Module`. Subclass that instead.", FutureWarning,
+                      stacklevel=2)
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 class Sequential(Module):
