@@ -308,3 +308,41 @@ def test_spectral_norm_loads_version_0_state_dict():
     m = nn.utils.spectral_norm(MT[0](5, 3).double())
     m.load_state_dict({k: to_mt(v) for k, v in old.items()})
     np.testing.assert_allclose(m.weight_v.numpy(), t2.weight_v.numpy(), rtol=1e-8)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5)])
+@pytest.mark.parametrize("orthogonal_map", [None, "matrix_exp", "cayley", "householder"])
+@pytest.mark.parametrize("triv", [True, False])
+def test_orthogonal(shape, orthogonal_map, triv):
+    def build(lib, C, P):
+        lib.manual_seed(0)
+        m = C[0](shape[1], shape[0]).double()
+        return lib.nn.utils.parametrizations.orthogonal(m, orthogonal_map=orthogonal_map,
+                                                        use_trivialization=triv)
+    m, t = both(build)
+    assert list(m.state_dict()) == list(t.state_dict())
+    m.load_state_dict({k: to_mt(v) for k, v in t.state_dict().items()})
+    x = torch.linspace(-1, 1, 2 * shape[1], dtype=torch.float64).reshape(2, shape[1])
+    assert_same_module(m, t, x)
+    w = m.weight.detach().numpy()
+    gram = w @ w.T if shape[0] <= shape[1] else w.T @ w
+    np.testing.assert_allclose(gram, np.eye(min(shape)), atol=1e-10)
+
+
+def test_orthogonal_assignment_and_errors():
+    m = nn.utils.parametrizations.orthogonal(MT[0](4, 4).double())
+    q = np.linalg.qr(np.arange(16.0).reshape(4, 4) + np.eye(4))[0]
+    m.weight = mt.tensor(q)
+    np.testing.assert_allclose(m.weight.detach().numpy(), q, atol=1e-10)
+    for lib, C in ((mt, MT), (torch, TH)):
+        P = lib.nn.utils.parametrizations
+        with pytest.raises(ValueError, match="Expected a matrix or batch of matrices. Got a "
+                                             "tensor of 1 dimensions."):
+            P.orthogonal(C[0](2, 2), "bias")
+        with pytest.raises(ValueError, match='orthogonal_map has to be one of'):
+            P.orthogonal(C[0](2, 2), orthogonal_map="qr")
+        with pytest.raises(ValueError, match="Expected a matrix or batch of matrices of shape"):
+            P.orthogonal(C[0](2, 2).double()).weight = lib.ones(3, 3, dtype=lib.float64)
+        m2 = P.orthogonal(C[0](3, 3).double(), use_trivialization=False)
+        with pytest.raises(NotImplementedError, match="use_trivialization=False"):
+            m2.weight = lib.eye(3, dtype=lib.float64)

@@ -1,11 +1,124 @@
-"""torch.nn.utils.parametrizations: weight_norm and spectral_norm as parametrizations."""
+"""torch.nn.utils.parametrizations: orthogonal, weight_norm and spectral_norm as
+parametrizations."""
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..modules.module import Module
 from . import parametrize
 from .weight_norm import _weight_norm, norm_except_dim
 
-__all__ = ["spectral_norm", "weight_norm"]
+__all__ = ["orthogonal", "spectral_norm", "weight_norm"]
+
+_ORTHOGONAL_MAPS = ("matrix_exp", "cayley", "householder")
+
+
+def _is_orthogonal(q):
+    from ... import allclose, eye, finfo
+    n, k = q.size(-2), q.size(-1)
+    eps = 10.0 * n * finfo(q.dtype).eps
+    return allclose(q.mH @ q, eye(k, dtype=q.dtype, device=q.device), atol=eps)
+
+
+def _make_orthogonal(a):
+    """The Q of a's QR factorisation with R's diagonal made positive."""
+    from ... import geqrf, linalg
+    x, tau = geqrf(a)
+    q = linalg.householder_product(x, tau)
+    return q * x.diagonal(dim1=-2, dim2=-1).sgn().unsqueeze(-2)
+
+
+class _Orthogonal(Module):
+    """Maps an unconstrained matrix to an orthogonal one (matrix_exp or cayley of its
+    skew-symmetric lower part, or householder reflectors); with use_trivialization the
+    result is multiplied by ``base``, the orthogonal matrix last assigned."""
+
+    def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
+        super().__init__()
+        if weight.is_complex() and orthogonal_map == "householder":
+            raise ValueError("The householder parametrization does not support complex "
+                             "tensors.")
+        self.shape = weight.shape
+        self.orthogonal_map = orthogonal_map
+        if use_trivialization:
+            self.register_buffer("base", None)
+
+    def forward(self, x):
+        from ... import cat, eye, linalg, matrix_exp
+        n, k = x.size(-2), x.size(-1)
+        transposed = n < k
+        if transposed:
+            x = x.mT
+            n, k = k, n
+        if self.orthogonal_map in ("matrix_exp", "cayley"):
+            x = x.tril()
+            if n != k:
+                x = cat([x, x.new_zeros(n, n - k).expand(*x.shape[:-2], -1, -1)], dim=-1)
+            a = x - x.mH
+            if self.orthogonal_map == "matrix_exp":
+                q = matrix_exp(a)
+            else:
+                i = eye(n, dtype=a.dtype, device=a.device)
+                q = linalg.solve(i.add(a, alpha=-0.5), i.add(a, alpha=0.5))
+            if n != k:
+                q = q[..., :k]
+        else:
+            a = x.tril(diagonal=-1)
+            tau = 2.0 / (1.0 + (a * a).sum(dim=-2))
+            q = linalg.householder_product(a, tau)
+            q = q * x.diagonal(dim1=-2, dim2=-1).int().unsqueeze(-2)
+        if hasattr(self, "base"):
+            q = self.base @ q
+        return q.mT if transposed else q
+
+    def right_inverse(self, q):
+        from ... import cat, geqrf, randn, zeros_like
+        with no_grad():
+            if q.shape != self.shape:
+                raise ValueError(f"Expected a matrix or batch of matrices of shape "
+                                 f"{self.shape}. Got a tensor of shape {q.shape}.")
+            q_init = q
+            n, k = q.size(-2), q.size(-1)
+            transpose = n < k
+            if transpose:
+                q = q.mT
+                n, k = k, n
+            if not hasattr(self, "base"):
+                if self.orthogonal_map in ("cayley", "matrix_exp"):
+                    raise NotImplementedError("It is not possible to assign to the matrix "
+                                              "exponential or the Cayley parametrizations when "
+                                              "use_trivialization=False.")
+                a, tau = geqrf(q)
+                d = a.diagonal(dim1=-2, dim2=-1)
+                d.sign_()
+                d[tau == 0.0] *= -1
+                return a.mT if transpose else a
+            if n == k:
+                q = q.clone() if _is_orthogonal(q) else _make_orthogonal(q)
+            else:  # completed to a square matrix by random columns
+                extra = randn(*(q.size()[:-2] + (n, n - k)), dtype=q.dtype, device=q.device)
+                q = _make_orthogonal(cat([q, extra], dim=-1))
+            self.base = q
+            neg_id = zeros_like(q_init)
+            neg_id.diagonal(dim1=-2, dim2=-1).fill_(-1.0)
+            return neg_id
+
+
+def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization=True):
+    """``module.<name>`` constrained to (semi-)orthogonal matrices."""
+    weight = getattr(module, name, None)
+    if not isinstance(weight, Tensor):
+        raise ValueError(f"Module '{module}' has no parameter or buffer with name '{name}'")
+    if weight.ndim < 2:
+        raise ValueError(f"Expected a matrix or batch of matrices. Got a tensor of "
+                         f"{weight.ndim} dimensions.")
+    if orthogonal_map is None:
+        orthogonal_map = "matrix_exp" if weight.size(-2) == weight.size(-1) or \
+            weight.is_complex() else "householder"
+    if orthogonal_map not in _ORTHOGONAL_MAPS:
+        raise ValueError(f'orthogonal_map has to be one of "matrix_exp", "cayley", '
+                         f'"householder". Got: {orthogonal_map}')
+    orth = _Orthogonal(weight, orthogonal_map, use_trivialization=use_trivialization)
+    parametrize.register_parametrization(module, name, orth, unsafe=True)
+    return module
 
 
 class _WeightNorm(Module):
