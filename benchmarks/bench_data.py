@@ -1,0 +1,116 @@
+"""Data-pipeline paths (what DataLoader's default_collate and user code hit): mindtorch,
+PyTorch and NumPy side by side.
+
+    python benchmarks/bench_data.py              # ~1 minute
+    python benchmarks/bench_data.py --quick
+
+Rows: stack/cat of 64 small tensors (a collated batch of samples), stack of 64 0-dim
+tensors (a batch of labels), tensor() from Python lists (flat ints / floats / bools, a
+nested 64x10 list, numpy scalars, 0-dim tensors), tensor()/as_tensor()/from_numpy() of a
+numpy array, and default_collate of 64 (image, label) samples. NumPy's column is the
+nearest NumPy call (np.stack, np.concatenate, np.array). Timings are the minimum over
+interleaved rounds (see bench_ops.py); torch and BLAS use one thread.
+"""
+import argparse
+import os
+import sys
+import timeit
+
+
+def best_times(fns, min_total, repeat):
+    """Seconds per call of each fn (minimum over rounds interleaving the libraries)."""
+    timers, numbers = {}, {}
+    for lib, fn in fns.items():
+        fn()
+        timers[lib] = timeit.Timer(fn)
+        n, t = timers[lib].autorange()
+        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
+    best = {lib: float("inf") for lib in timers}
+    for _ in range(repeat):
+        for lib, timer in timers.items():
+            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
+    return best
+
+
+def cases(np, mt, torch):
+    """name -> {library: zero-argument callable}, the same data for every library."""
+    rng = np.random.default_rng(0)
+    rows = [rng.standard_normal(784).astype(np.float32) for _ in range(64)]
+    ints = [int(v) for v in rng.integers(0, 10, 64)]
+    floats = [float(v) for v in rng.standard_normal(64)]
+    bools = [bool(v) for v in rng.integers(0, 2, 64)]
+    nested = [[float(v) for v in r] for r in rng.standard_normal((64, 10))]
+    np_scalars = list(rng.standard_normal(64).astype(np.float32))
+    image = rng.standard_normal((64, 784)).astype(np.float32)
+    libs = {"mindtorch": mt, "torch": torch}
+    out = {}
+
+    def add(name, make, numpy_fn=None):
+        out[name] = {lib: make(m) for lib, m in libs.items() if m is not None}
+        if numpy_fn is not None:
+            out[name]["numpy"] = numpy_fn
+
+    def per_lib(fn):  # (library module, its own tensors) -> callable
+        return lambda m: fn(m, [m.from_numpy(r) for r in rows])
+    add("stack 64 x (784,) float32", per_lib(lambda m, ts: lambda: m.stack(ts)),
+        lambda: np.stack(rows))
+    add("cat 64 x (784,) float32", per_lib(lambda m, ts: lambda: m.cat(ts)),
+        lambda: np.concatenate(rows))
+    add("stack 64 x (784,), dim=1", per_lib(lambda m, ts: lambda: m.stack(ts, 1)),
+        lambda: np.stack(rows, 1))
+    zero_dim = [np.asarray(v) for v in floats]
+    add("stack 64 0-dim tensors",
+        lambda m: (lambda ts: lambda: m.stack(ts))([m.tensor(v) for v in floats]),
+        lambda: np.stack(zero_dim))
+    add("tensor(64 ints)", lambda m: lambda: m.tensor(ints), lambda: np.array(ints))
+    add("tensor(64 floats)", lambda m: lambda: m.tensor(floats), lambda: np.array(floats))
+    add("tensor(64 bools)", lambda m: lambda: m.tensor(bools), lambda: np.array(bools))
+    add("tensor(64x10 nested floats)", lambda m: lambda: m.tensor(nested),
+        lambda: np.array(nested))
+    add("tensor(64 numpy float32 scalars)", lambda m: lambda: m.tensor(np_scalars),
+        lambda: np.array(np_scalars))
+    add("tensor(64 0-dim tensors)",
+        lambda m: (lambda ts: lambda: m.tensor(ts))([m.tensor(v) for v in floats]))
+    add("tensor(ndarray 64x784)", lambda m: lambda: m.tensor(image), lambda: image.copy())
+    add("as_tensor(ndarray 64x784)", lambda m: lambda: m.as_tensor(image),
+        lambda: np.asarray(image))
+    add("from_numpy(ndarray 64x784)", lambda m: lambda: m.from_numpy(image))
+
+    def collate(m):
+        samples = [(m.from_numpy(r), i) for r, i in zip(rows, ints)]
+        fn = m.utils.data.default_collate
+        return lambda: fn(samples)
+    add("default_collate 64 x (tensor(784,), int)", collate)
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args()
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = "1"
+    import numpy as np
+    import mindtorch as mt
+    import mindtorch.utils.data  # noqa: F401
+    try:
+        import torch
+        import torch.utils.data  # noqa: F401
+        torch.set_num_threads(1)
+    except ImportError:
+        torch = None
+    min_total, repeat = (0.02, 3) if args.quick else (0.2, 7)
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
+          + (f", torch {torch.__version__}" if torch else "") + f"; {os.cpu_count()} cpus\n")
+    cols = ["mindtorch", "torch", "numpy"]
+    print("| case | " + " | ".join(f"{c} (us)" for c in cols) + " | mt/torch | mt/numpy |")
+    print("|---|" + "---|" * (len(cols) + 2))
+    for name, fns in cases(np, mt, torch).items():
+        r = best_times(fns, min_total, repeat)
+        cells = [f"{r[c] * 1e6:.1f}" if c in r else "-" for c in cols]
+        ratios = [f"{r['mindtorch'] / r[c]:.2f}x" if c in r else "-" for c in ("torch", "numpy")]
+        print(f"| {name} | " + " | ".join(cells + ratios) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
