@@ -204,3 +204,56 @@ def test_no_warnings_on_step():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         mindtorch.optim.AdamW([p]).step()
+
+
+def test_hooks_match_torch():
+    logs = []
+    for lib in (mindtorch, torch):
+        log = []
+        mod = importlib.import_module(lib.__name__ + ".optim.optimizer")
+        p = lib.ones(2, requires_grad=True)
+        p.grad = lib.ones(2)
+        opt = lib.optim.SGD([p], lr=0.5)
+        g = mod.register_optimizer_step_pre_hook(lambda o, a, k: log.append("global pre"))
+        h1 = opt.register_step_pre_hook(lambda o, a, k: log.append(("pre", len(a), a[0] is o, sorted(k))))
+        opt.register_step_post_hook(lambda o, a, k: log.append("post"))
+        opt.register_state_dict_pre_hook(lambda o: log.append("sd pre"))
+        opt.register_state_dict_post_hook(lambda o, sd: dict(sd, extra=1))
+        opt.register_load_state_dict_pre_hook(
+            lambda o, sd: log.append(("load pre", sorted(sd))) or None)
+        opt.register_load_state_dict_post_hook(lambda o: log.append("load post"), prepend=True)
+        opt.step()
+        h1.remove()
+        g.remove()
+        opt.step(closure=None)
+        sd = opt.state_dict()
+        log.append(sorted(sd))
+        del sd["extra"]
+        opt.load_state_dict(sd)
+        # a pre-hook may replace the arguments
+        opt.register_step_pre_hook(lambda o, a, k: ((o,), {"closure": lambda: 7.0}))
+        log.append(opt.step())
+        bad = opt.register_step_pre_hook(lambda o, a, k: 3)
+        try:
+            opt.step()
+        except RuntimeError:
+            log.append("refused")
+        bad.remove()
+        logs.append(log)
+    assert logs[0] == logs[1]
+
+
+def test_pickle_and_deepcopy():
+    import copy
+    import pickle
+    p = mindtorch.ones(3, requires_grad=True)
+    p.grad = mindtorch.ones(3)
+    opt = mindtorch.optim.Adam([p], lr=0.1)
+    opt.step()
+    for clone in (copy.deepcopy(opt), pickle.loads(pickle.dumps(opt))):
+        assert clone.state_dict()["param_groups"] == opt.state_dict()["param_groups"]
+        q = clone.param_groups[0]["params"][0]
+        assert clone.state[q]["step"].item() == 1.0
+        q.grad = mindtorch.ones(3)  # (pickling a tensor drops its grad, as in PyTorch)
+        clone.step()
+        assert clone.state[q]["step"].item() == 2.0

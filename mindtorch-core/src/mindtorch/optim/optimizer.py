@@ -3,16 +3,64 @@
 Subclasses give their defaults and `_update(group, params, grads, states)`, which runs under
 no_grad (grad mode = `differentiable`, as PyTorch) over the parameters that have a gradient;
 `_init_state(group, p)` fills a parameter's state on its first step."""
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
+import functools
 from copy import deepcopy
 from itertools import chain
 import warnings
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
+from ..utils.hooks import RemovableHandle
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "register_optimizer_step_post_hook",
+           "register_optimizer_step_pre_hook", "required"]
+
+_global_pre_hooks = OrderedDict()
+_global_post_hooks = OrderedDict()
+_HOOK_TABLES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
+                "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
+                "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
+
+
+def _add_hook(table, hook, prepend=False):
+    handle = RemovableHandle(table)
+    table[handle.id] = hook
+    if prepend:
+        table.move_to_end(handle.id, last=False)
+    return handle
+
+
+def register_optimizer_step_pre_hook(hook):
+    """A step pre-hook for every optimizer: hook(optimizer, args, kwargs), run before the
+    instances' own."""
+    return _add_hook(_global_pre_hooks, hook)
+
+
+def register_optimizer_step_post_hook(hook):
+    return _add_hook(_global_post_hooks, hook)
+
+
+def _hooked_step(step):
+    """step() running the global and instance step hooks around it (PyTorch patches the
+    step of each optimizer class once, at its first instance)."""
+    @functools.wraps(step)
+    def wrapper(*args, **kwargs):
+        self = args[0]  # the hooks see step's arguments with self, as PyTorch's
+        for hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
+            result = hook(self, args, kwargs)
+            if result is not None:
+                if not (isinstance(result, tuple) and len(result) == 2):
+                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
+                                       f"new_kwargs), but got {result}.")
+                args, kwargs = result
+        out = step(*args, **kwargs)
+        for hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
+            hook(self, args, kwargs)
+        return out
+    wrapper.hooked = True
+    return wrapper
 
 
 class _RequiredParameter:
@@ -96,6 +144,9 @@ class Optimizer:
 
     def __init__(self, params, defaults):
         self.defaults = defaults
+        for table in _HOOK_TABLES:
+            setattr(self, table, OrderedDict())
+        self._patch_step_function()
         if isinstance(params, Tensor):
             raise TypeError("params argument given to the optimizer should be an iterable of "
                             "Tensors or dicts, but got " + _typename(params))
@@ -114,6 +165,10 @@ class Optimizer:
 
     def __setstate__(self, state):
         self.__dict__.update(state)
+        for table in _HOOK_TABLES:
+            if table not in self.__dict__:
+                setattr(self, table, OrderedDict())
+        self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
         # states of older versions may lack newer options or keep `step` as a number
         for group in self.param_groups:
@@ -131,6 +186,36 @@ class Optimizer:
             text += f"\nParameter Group {i}\n"
             text += "".join(f"    {k}: {group[k]}\n" for k in sorted(group) if k != "params")
         return text + ")"
+
+    # ---------------------------------------------------------------------------- hooks
+    def _patch_step_function(self):
+        cls = type(self)
+        if not getattr(cls.step, "hooked", False):
+            cls.step = _hooked_step(cls.step)
+
+    def register_step_pre_hook(self, hook):
+        """hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs), before step."""
+        return _add_hook(self._optimizer_step_pre_hooks, hook)
+
+    def register_step_post_hook(self, hook):
+        """hook(optimizer, args, kwargs), after step."""
+        return _add_hook(self._optimizer_step_post_hooks, hook)
+
+    def register_state_dict_pre_hook(self, hook, prepend=False):
+        """hook(optimizer), before state_dict() builds the dict."""
+        return _add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend=False):
+        """hook(optimizer, state_dict) -> None or the state_dict to return."""
+        return _add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend=False):
+        """hook(optimizer, state_dict) -> None or the state_dict to load."""
+        return _add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend=False):
+        """hook(optimizer), after load_state_dict()."""
+        return _add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # ----------------------------------------------------------------- parameter groups
     def add_param_group(self, param_group):
@@ -235,6 +320,8 @@ class Optimizer:
 
     # ------------------------------------------------------------------------ state_dict
     def state_dict(self):
+        for hook in self._optimizer_state_dict_pre_hooks.values():
+            hook(self)
         index = {}
         start = 0
 
@@ -250,10 +337,19 @@ class Optimizer:
         groups = [pack(g) for g in self.param_groups]
         state = {(index[id(k)] if isinstance(k, Tensor) else k): v
                  for k, v in self.state.items()}
-        return {"state": state, "param_groups": groups}
+        state_dict = {"state": state, "param_groups": groups}
+        for hook in self._optimizer_state_dict_post_hooks.values():
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
+        return state_dict
 
     def load_state_dict(self, state_dict):
         state_dict = state_dict.copy()
+        for hook in self._optimizer_load_state_dict_pre_hooks.values():
+            result = hook(self, state_dict)
+            if result is not None:
+                state_dict = result
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
         if len(groups) != len(saved_groups):
@@ -298,3 +394,5 @@ class Optimizer:
 
         self.__setstate__({"state": state,
                            "param_groups": [update_group(g, s) for g, s in zip(groups, saved_groups)]})
+        for hook in self._optimizer_load_state_dict_post_hooks.values():
+            hook(self)
