@@ -297,3 +297,27 @@ def test_full_backward_hook_with_inplace_forward_refused():
         m2.register_full_backward_hook(lambda *a: None)
         m2(x * 1).sum().backward()
         assert x.grad.tolist() == [[1.0, 0.0]]
+
+
+def test_global_registration_hooks():
+    def scenario(lib, C, log):
+        mod = mt_module_mod if lib is mt else th_module_mod
+        handles = [
+            mod.register_module_parameter_registration_hook(
+                lambda m, n, p: log.append(("param", type(m).__name__, n))),
+            mod.register_module_buffer_registration_hook(
+                lambda m, n, b: log.append(("buffer", n)) or (b * 2 if b is not None else b)),
+            mod.register_module_module_registration_hook(
+                lambda m, n, s: log.append(("module", n, type(s).__name__))),
+        ]
+        try:
+            m = C[2](2)
+            m.child = C[1]()
+            m.add_module("other", None)
+            log.append(m.running_mean)
+        finally:
+            for h in handles:
+                h.remove()
+        m.extra = C[1]()
+    log = run_both(scenario)
+    assert ("param", "Norm", "weight") in log and ("module", "child", "Act") in log
