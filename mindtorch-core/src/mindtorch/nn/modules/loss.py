@@ -1,7 +1,6 @@
 """torch.nn.modules.loss: the loss modules, each a thin call of its nn.functional loss.
 
-Not here: CTCLoss (there is no F.ctc_loss yet) and LinearCrossEntropyLoss (no
-F.linear_cross_entropy)."""
+Not here: LinearCrossEntropyLoss (no F.linear_cross_entropy)."""
 import warnings
 
 from ..._ops.decls.loss import _legacy
@@ -13,7 +12,7 @@ __all__ = [
     "MSELoss", "BCELoss", "BCEWithLogitsLoss", "HingeEmbeddingLoss", "MultiLabelMarginLoss",
     "SmoothL1Loss", "HuberLoss", "SoftMarginLoss", "CrossEntropyLoss",
     "MultiLabelSoftMarginLoss", "CosineEmbeddingLoss", "MarginRankingLoss", "MultiMarginLoss",
-    "TripletMarginLoss", "TripletMarginWithDistanceLoss",
+    "TripletMarginLoss", "TripletMarginWithDistanceLoss", "CTCLoss",
 ]
 
 
@@ -312,3 +311,18 @@ class TripletMarginWithDistanceLoss(_Loss):
         return F.triplet_margin_with_distance_loss(
             anchor, positive, negative, distance_function=self.distance_function,
             margin=self.margin, swap=self.swap, reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification loss of (T, N, C) log-probabilities against
+    unaligned targets."""
+    __constants__ = ["blank", "reduction"]
+
+    def __init__(self, blank=0, reduction="mean", zero_infinity=False):
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths):
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)

@@ -138,4 +138,25 @@ SAMPLES = {
                                                                 "reduction": "none"}),
     ],
     "triplet_margin_loss": [lambda d: ((t(d, (3, 4)), t(d, (3, 4)), t(d, (3, 4)), 2.0), {})],
+    # (T, N, C) log-probabilities, padded or concatenated targets, lengths as tensors or ints;
+    # the last sample's first target cannot be aligned in 2 steps (an infinite loss, 0 with
+    # zero_infinity)
+    "functional_ctc_loss": [
+        lambda d: ((_logp(d, (4, 2, 4)), ix(d, [[1, 1], [3, 0]]), ix(d, [4, 3]), ix(d, [2, 1])),
+                   {}),
+        lambda d: ((_logp(d, (5, 3, 4), _f64), ix(d, [2, 2, 1, 0]), ix(d, [5, 4, 0]),
+                    ix(d, [2, 2, 0])), {"reduction": "sum", "blank": 3}),
+        lambda d: ((_logp(d, (4, 3)), ix(d, [2, 1]), ix(d, 4), ix(d, 2)), {"reduction": "none"}),
+        lambda d: ((_logp(d, (3, 2, 3)), ix(d, [[1, 1], [2, 1]]), ix(d, [2, 3]), ix(d, [2, 2])),
+                   {"zero_infinity": True, "reduction": "none"}),
+    ],
+    "ctc_loss": [
+        lambda d: ((_logp(d, (4, 2, 4)), ix(d, [[1, 2, 0], [3, 0, 0]]), (4, 2), (2, 1)), {}),
+        lambda d: ((t(d, (3, 2, 3), _f64), ix(d, [1, 2, 2]), ix(d, [3, 3]), ix(d, [1, 2]), 0,
+                    0), {}),
+    ],
 }
+
+
+def _logp(d, shape, dtype=mindtorch.float32):
+    return t(d, shape, dtype).log_softmax(-1)
