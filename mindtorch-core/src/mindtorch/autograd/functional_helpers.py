@@ -17,9 +17,15 @@ def sum_to(grad, shape):
     if lead < 0:
         return grad.reshape(shape)
     inner = [lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1]
+    total = _sum_op()  # (the op itself: torch.sum's public overload wrapper costs more)
     if not inner:  # only leading dims (a bias): the sum has the shape already
-        return grad.sum(list(range(lead))) if lead else grad.reshape(shape)
-    return grad.sum(list(range(lead)) + inner, keepdim=True).reshape(shape)
+        return total(grad, tuple(range(lead)), False, None) if lead else grad.reshape(shape)
+    return total(grad, tuple(range(lead)) + tuple(inner), True, None).reshape(shape)
+
+
+def _sum_op():
+    from .._ops import OPS
+    return OPS["sum"].call
 
 
 def zeros(grad):

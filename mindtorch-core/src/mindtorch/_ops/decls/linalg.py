@@ -695,7 +695,8 @@ def _declare():
 # the products they decompose into.  `_h` is the conjugate transpose of the last two dims.
 
 def _h(t):
-    return t.mH if t.dtype.is_complex else t.mT
+    # (the op's binding directly: Tensor.mT looks the op up on every call)
+    return OPS["mH" if t.dtype.is_complex else "mT"].binding(t)
 
 
 def _as(t, like):
