@@ -741,3 +741,16 @@ def test_embedding_renorm_scale_in_double():
     mindtorch.embedding_renorm_(w, ix([0, 1, 2, 3]), 1.0, 2.0)
     torch.embedding_renorm_(ref, torch.tensor([0, 1, 2, 3]), 1.0, 2.0)
     assert w.tolist() == ref.tolist()
+
+
+@pytest.mark.parametrize("shape", [(5,), (4, 5), (2, 3, 5), (2, 2, 3, 5), (0, 3, 5)], ids=str)
+@pytest.mark.parametrize("bias_shape", [(3,), (1,), ()], ids=str)
+def test_linear_graph_node_as_torch(shape, bias_shape):
+    """A contiguous input with a 1-D bias folds into one addmm viewed back (PyTorch's
+    ViewBackward0 / AddmmBackward0, which printed outputs show); other biases add."""
+    names = []
+    for L in (torch, mindtorch):
+        x = L.arange(float(math.prod(shape))).reshape(shape).requires_grad_()
+        out = L.nn.functional.linear(x, L.ones(3, 5), L.ones(bias_shape))
+        names.append(out.grad_fn.name())
+    assert names[1] == names[0]

@@ -57,14 +57,21 @@ def _linear(input, weight, bias=None):
             raise RuntimeError(f"self and mat2 must have the same dtype, but got "
                                f"{_type_name(bias.dtype)} and {_type_name(input.dtype)}")
         return OPS["addmm"].call(bias, input, wt, 1, 1)
+    if bias is not None and input.is_contiguous() and bias.ndim == 1:
+        # PyTorch's fused path: rows folded into one addmm (its dtype check), then viewed
+        # back (a ViewBackward0 node)
+        if bias.dtype is not input.dtype:
+            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
+                               f"{_type_name(bias.dtype)} and {_type_name(input.dtype)}")
+        lead = input._shape[:-1]
+        rows = 1
+        for n in lead:
+            rows *= n
+        flat = OPS["addmm"].call(bias, input.reshape(rows, input._shape[-1]), wt, 1, 1)
+        return flat.view(lead + (flat._shape[1],))
     out = OPS["matmul"].call(input, wt)
     if bias is None:
         return out
-    if input.is_contiguous() and bias.ndim == 1:  # PyTorch's fused path: addmm's dtype check
-        if bias.dtype is not out.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                               f"{_type_name(bias.dtype)} and {_type_name(out.dtype)}")
-        return out + bias.expand(out._shape)
     # else matmul, then PyTorch's in-place add: bias broadcast and cast into the result
     shape = broadcast_shapes(out._shape, bias._shape)
     if tuple(shape) != out._shape:
