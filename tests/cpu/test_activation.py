@@ -161,6 +161,21 @@ def test_prelu(dtype):
             compare(lambda: MF.prelu(y, w), lambda: TF.prelu(th(y), th(w)))
 
 
+def test_prelu_errors_exact():
+    """PyTorch's checks in its order, exact class (NotImplementedError is a RuntimeError, so
+    compare() would not tell a wrong one) and message."""
+    cases = [(M.tensor([1, -2]), M.tensor([0.25])), (M.tensor([1, -2]), M.tensor([[1.0]])),
+             (M.tensor([True]), M.tensor([1], dtype=M.int8)), (M.tensor(1.0), M.ones(2)),
+             (M.ones(1, 2), M.ones(1, 2)), (M.ones(1, 3), M.ones(2)),
+             (M.tensor([1, -2]), M.tensor([1])), (M.tensor([True]), M.tensor([True]))]
+    for x, w in cases:
+        with pytest.raises(Exception) as want:
+            TF.prelu(th(x), th(w))
+        with pytest.raises(Exception) as got:
+            MF.prelu(x, w)
+        assert type(got.value) is type(want.value) and str(got.value) == str(want.value)
+
+
 def test_glu_errors():
     for shape, dim in (((3,), -1), ((), -1), ((4, 2), 2), ((4, 3), 1)):
         x = make(shape, "float32")

@@ -174,18 +174,21 @@ def _glu(self, dim=-1):
 
 
 def _prelu_weight(self, weight):
-    """weight shaped to broadcast along self's channel dim (dim 1), with PyTorch's checks."""
-    _floating("prelu_cpu", self)
-    if weight.ndim > 1:
-        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
-                           f"ndim = {weight.ndim}")
+    """weight shaped to broadcast along self's channel dim (dim 1), with PyTorch's checks in
+    its order (dtypes, sizes, weight's rank; the kernel's floating check last)."""
     if weight.dtype is not self.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got "
                            f"{_type_name(self.dtype)} and {_type_name(weight.dtype)}")
     n, channels = weight.numel(), self.shape[1] if self.ndim >= 2 else 1
+    if n != 1 and self.ndim == 0:
+        raise RuntimeError("Not allow zero-dim input tensor.")
     if n != 1 and n != channels:
         raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found "
                            f"parameter numbers = {n} and channel size = {channels}.")
+    if weight.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.ndim}")
+    _floating("prelu_cpu", self)
     if n == 1:
         return weight.reshape(())
     return weight.reshape((n,) + (1,) * (self.ndim - 2))
