@@ -22,6 +22,8 @@ def test_every_activation_is_exported():
     assert sorted(nn.modules.activation.__all__) == sorted(NAMES)
     for name in NAMES:
         assert getattr(nn, name).__name__ == name
+    # (re-exported, as PyTorch's, from attention.py; listed in nn.modules once)
+    assert nn.modules.activation.MultiheadAttention is nn.MultiheadAttention
 
 
 def _parameters(cls):

@@ -13,6 +13,7 @@ import mindtorch
 
 from .. import functional as F, init
 from ..parameter import Parameter
+from .attention import MultiheadAttention  # noqa: F401 (torch.nn.modules.activation's too)
 from .module import Module
 
 __all__ = [
