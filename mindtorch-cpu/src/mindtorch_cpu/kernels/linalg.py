@@ -45,7 +45,9 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
     beta, alpha = L.addmm_coefficients(self, mat1, mat2, beta, alpha)
     shape = L.mm_shape(mat1, mat2)
     L.check_bool_addmm(mat2.dtype, beta)
-    base = self.expand(shape)  # torch's error when self does not broadcast to the result
+    s = self._shape
+    if s != shape and (len(s) > 2 or any(a != 1 and a != b for a, b in zip(s[::-1], shape[::-1]))):
+        self.expand(shape)  # torch's error when self does not broadcast to the result
     dt = mat2.dtype
     compute = _COMPUTE.get(dt, dt.np)
     with np.errstate(all="ignore"):
@@ -57,7 +59,7 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
         if alpha not in (0, 1):
             r *= alpha
         if beta != 0:  # (in place, self broadcast: no temporary of the result's size)
-            b = arr(base).astype(compute, copy=False)
+            b = arr(self).astype(compute, copy=False)
             r += b if beta == 1 else b * beta
         return result(r, dt)
 
