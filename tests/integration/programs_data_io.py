@@ -217,3 +217,38 @@ except Exception as e:
 buf.seek(0)
 print(torch.load(buf, weights_only=False))
 ''')
+
+io("data_loader_options", r'''
+from torch.utils.data import DataLoader, TensorDataset, Dataset
+import numpy as np
+ds = TensorDataset(torch.arange(10.0).unsqueeze(1), torch.arange(10))
+def init_fn(worker_id):
+    np.random.seed(worker_id)
+loader = DataLoader(ds, batch_size=4, shuffle=False, num_workers=0, pin_memory=True, worker_init_fn=init_fn,
+                    drop_last=False, collate_fn=None, timeout=0, prefetch_factor=None, persistent_workers=False)
+print([b[1].tolist() for b in loader], len(loader.dataset), loader.num_workers)
+print(type(loader.sampler).__name__, type(loader.batch_sampler).__name__)
+shuffled = DataLoader(ds, batch_size=4, shuffle=True)
+print(type(shuffled.sampler).__name__, sorted(torch.cat([b[1] for b in shuffled]).tolist()))
+it = iter(loader)
+print(next(it)[1], next(it)[1], len(it) if hasattr(it, "__len__") else 3)
+class Pairs(Dataset):
+    def __len__(self):
+        return 5
+    def __getitem__(self, i):
+        return torch.full((2,), float(i)), torch.tensor(i % 2, dtype=torch.float32)
+xb, yb = next(iter(DataLoader(Pairs(), batch_size=5)))
+print(xb, yb, yb.dtype)
+print(DataLoader(Pairs(), batch_size=2, collate_fn=lambda b: len(b)).__iter__().__next__())
+for (xb, yb) in DataLoader(ds, batch_size=3, num_workers=2, worker_init_fn=init_fn):
+    print(yb.tolist(), end=" ")
+print()
+try:
+    DataLoader(ds, batch_size=2, shuffle=True, sampler=range(10))
+except ValueError as e:
+    print("ValueError", e)
+try:
+    len(DataLoader(torch.utils.data.IterableDataset()))
+except Exception as e:
+    print(type(e).__name__)
+''')

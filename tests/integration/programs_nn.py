@@ -595,3 +595,175 @@ try:
 except ValueError as e:
     print("ValueError", e)
 ''')
+
+ml("nn_module_surgery", r'''
+import copy, pickle, io
+import torch.nn as nn
+class Backbone(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 8), nn.ReLU())
+        self.fc = nn.Linear(8, 10)
+    def forward(self, x):
+        return self.fc(self.features(x))
+model = det(Backbone())
+print(model.fc)
+model.fc = nn.Linear(model.fc.in_features, 3)
+det(model.fc)
+print(model.fc, [n for n, _ in model.named_parameters()][-2:])
+model.features[2] = nn.Identity()
+print(model.features)
+model.features.append(nn.Dropout(0.5))
+model.features.insert(0, nn.Flatten())
+del model.features[-1]
+print(len(model.features), model.features)
+model.add_module("extra", nn.Tanh())
+model.register_parameter("alpha", nn.Parameter(torch.tensor(0.5)))
+model.register_parameter("unused", None)
+model.register_buffer("mask", None)
+print([n for n, _ in model.named_parameters()], model.unused, list(model.state_dict())[-2:])
+shared = nn.Linear(2, 2)
+twin = nn.Sequential(shared, nn.ReLU(), shared)
+print(len(list(twin.modules())), len(list(twin.parameters())), [n for n, _ in twin.named_modules()])
+print(len(list(twin.named_modules(remove_duplicate=False))), len(list(twin.named_parameters(remove_duplicate=False))))
+clone = copy.deepcopy(model)
+x = data(3, 4)
+print(torch.equal(clone(x), model(x)), clone.fc.weight is model.fc.weight, clone.fc.weight.requires_grad)
+buf = io.BytesIO()
+pickle.dump(model.fc, buf)
+buf.seek(0)
+back = pickle.load(buf)
+print(type(back).__name__, torch.equal(back.weight, model.fc.weight))
+del model.extra
+print(hasattr(model, "extra"), [n for n, _ in model.named_children()])
+try:
+    model.fc = "not a module"
+except TypeError as e:
+    print("TypeError")
+try:
+    model.alpha = torch.ones(1)
+except TypeError as e:
+    print("TypeError", e)
+model.alpha = nn.Parameter(torch.tensor(2.0))
+model.alpha = None
+print(model.alpha, "alpha" in dict(model.named_parameters()))
+try:
+    model.register_buffer("fc", torch.ones(1))
+except KeyError as e:
+    print("KeyError", e)
+try:
+    getattr(model, "missing")
+except AttributeError as e:
+    print("AttributeError", e)
+print(model.forward.__name__, callable(model), isinstance(model, nn.Module))
+sd = {"module." + k: v for k, v in model.state_dict().items()}
+fixed = {k.replace("module.", "", 1): v for k, v in sd.items()}
+print(model.load_state_dict(fixed))
+''')
+
+ml("nn_parametrizations", r'''
+import torch.nn as nn
+from torch.nn.utils import parametrize
+lin = det(nn.Linear(4, 3))
+wn = nn.utils.weight_norm(det(nn.Linear(4, 3)))
+print(sorted(n for n, _ in wn.named_parameters()), wn.weight_g.shape)
+print(wn(data(2, 4)).detach())
+wn2 = nn.utils.parametrizations.weight_norm(det(nn.Linear(4, 3)))
+print(sorted(n for n, _ in wn2.named_parameters()), type(wn2).__name__)
+print(wn2(data(2, 4)).detach())
+print(list(wn2.state_dict()))
+class Symmetric(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+m = det(nn.Linear(3, 3))
+parametrize.register_parametrization(m, "weight", Symmetric())
+print(torch.equal(m.weight, m.weight.T), parametrize.is_parametrized(m), m)
+out = m(data(2, 3)).sum()
+out.backward()
+print(m.parametrizations.weight.original.grad)
+parametrize.remove_parametrizations(m, "weight")
+print(parametrize.is_parametrized(m), type(m.weight).__name__)
+orth = nn.utils.parametrizations.orthogonal(det(nn.Linear(3, 3)))
+print(torch.allclose(orth.weight @ orth.weight.T, torch.eye(3), atol=1e-5))
+''')
+
+ml("nn_tensor_hooks_and_grad", r'''
+import torch.nn as nn
+model = det(nn.Sequential(nn.Linear(3, 4), nn.ReLU(), nn.Linear(4, 1)))
+x = data(5, 3).requires_grad_(True)
+h = model[0](x)
+h.retain_grad()
+seen = []
+handle = h.register_hook(lambda g: seen.append(g.clone()) or g * 2)
+out = model[2](model[1](h)).sum()
+out.backward()
+print(h.grad, seen[0])
+print(x.grad)
+handle.remove()
+x = data(4, 3).requires_grad_(True)
+y = model(x)
+g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+penalty = ((g.norm(2, dim=1) - 1) ** 2).mean()
+penalty.backward()
+print(f"{penalty.item():.6f}", model[0].weight.grad)
+model.zero_grad()
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+loss = (w ** 3).sum()
+grad_w, = torch.autograd.grad(loss, w, create_graph=True)
+hess = torch.stack([torch.autograd.grad(grad_w[i], w, retain_graph=True)[0] for i in range(2)])
+print(grad_w, hess)
+@torch.no_grad()
+def predict(m, inp):
+    return m(inp)
+print(predict(model, data(2, 3)).requires_grad)
+@torch.inference_mode()
+def predict2(m, inp):
+    return m(inp)
+r = predict2(model, data(2, 3))
+print(r.requires_grad, r.is_inference() if hasattr(r, "is_inference") else True)
+with torch.set_grad_enabled(False):
+    print(model(data(1, 3)).requires_grad, torch.is_grad_enabled())
+print(torch.is_grad_enabled())
+try:
+    model(data(2, 3)).backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+z = model(data(2, 3)).sum()
+z.backward(retain_graph=True)
+z.backward()
+print(model[2].bias.grad)
+try:
+    z.backward()
+except RuntimeError as e:
+    print("RuntimeError", str(e)[:60])
+''')
+
+ml("nn_grad_fn_reprs", r'''
+import torch.nn as nn
+import torch.nn.functional as F
+x = data(2, 3, 6, 6)
+mods = [nn.Linear(6, 2), nn.Conv2d(3, 2, 3), nn.BatchNorm2d(3), nn.LayerNorm(6), nn.GroupNorm(3, 3), nn.ReLU(),
+        nn.MaxPool2d(2), nn.AvgPool2d(2), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.0), nn.Softmax(-1),
+        nn.GELU(), nn.Sigmoid(), nn.Tanh(), nn.LeakyReLU(), nn.Upsample(scale_factor=2), nn.ConvTranspose2d(3, 1, 2)]
+for m in mods:
+    det(m)
+    x1 = x.clone().requires_grad_()
+    out = m(x1)
+    print(type(m).__name__, type(out.grad_fn).__name__, tuple(out.shape))
+lin = det(nn.Linear(6, 2))
+v = data(4, 6).requires_grad_()
+print(lin(v))
+print(lin(v[0]))
+print(lin(data(2, 2, 6)).grad_fn.name())
+emb = det(nn.Embedding(4, 3))
+print(emb(torch.tensor([1, 2])))
+lstm = det(nn.LSTM(3, 2, batch_first=True))
+o, (h, c) = lstm(data(1, 2, 3))
+print(o, h.grad_fn is not None)
+t = v.sum(1).mean()
+print(t, t.grad_fn.next_functions[0][0].name())
+print((v * 2)[0, :2], v.view(24)[:2], v.T[0, :2], v.reshape(2, 12).sum(0)[:2])
+print(F.cross_entropy(lin(v), torch.tensor([0, 1, 1, 0])), F.mse_loss(lin(v), torch.zeros(4, 2)))
+print(nn.Parameter(torch.zeros(2)) * 1, nn.Parameter(torch.ones(2, 2, dtype=torch.float64)))
+print(torch.cat([v[:1], v[1:2]]).grad_fn.name(), torch.stack([v[0], v[1]]).grad_fn.name(), v.max(1)[0].grad_fn.name())
+''')

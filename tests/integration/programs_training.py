@@ -452,3 +452,240 @@ acc = (logits.argmax(-1) == y).float().mean()
 print(acc, acc.dtype, logits.dtype)
 print(torch.stack([p.grad.norm() for p in model.parameters()]).norm() > 0)
 ''')
+
+tr("custom_optimizer_and_closure", r'''
+class SignSGD(torch.optim.Optimizer):
+    def __init__(self, params, lr=0.01, momentum=0.0):
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        super().__init__(params, dict(lr=lr, momentum=momentum))
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                state = self.state[p]
+                if len(state) == 0:
+                    state["buf"] = torch.zeros_like(p)
+                    state["step"] = 0
+                buf = state["buf"]
+                buf.mul_(group["momentum"]).add_(p.grad)
+                state["step"] += 1
+                p.add_(buf.sign(), alpha=-group["lr"])
+        return loss
+model = det(nn.Linear(3, 1), seed=12).double()
+X = torch.from_numpy(np.random.RandomState(12).randn(20, 3))
+Y = X @ torch.tensor([[1.0], [-2.0], [0.5]], dtype=torch.float64)
+opt = SignSGD(model.parameters(), lr=0.05, momentum=0.5)
+def closure():
+    opt.zero_grad()
+    loss = F.mse_loss(model(X), Y)
+    loss.backward()
+    return loss
+for step in range(8):
+    loss = opt.step(closure)
+    print(step, f"{loss.item():.10f}")
+print(opt)
+print(opt.state_dict()["state"][0]["step"], sorted(opt.state_dict()["state"][1]))
+print(opt.defaults, type(opt.param_groups).__name__)
+class WarmupLinear(torch.optim.lr_scheduler.LambdaLR):
+    def __init__(self, optimizer, warmup, total):
+        super().__init__(optimizer, lambda s: min((s + 1) / warmup, max(0.0, (total - s) / (total - warmup))))
+opt = torch.optim.SGD(model.parameters(), lr=1.0)
+sched = WarmupLinear(opt, 3, 10)
+lrs = []
+for _ in range(10):
+    opt.step()
+    sched.step()
+    lrs.append(round(sched.get_last_lr()[0], 6))
+print(lrs)
+class Halving(torch.optim.lr_scheduler.LRScheduler):
+    def get_lr(self):
+        return [base / (2 ** self.last_epoch) for base in self.base_lrs]
+opt = torch.optim.SGD(model.parameters(), lr=1.0)
+h = Halving(opt)
+for _ in range(3):
+    opt.step()
+    h.step()
+print(h.get_last_lr(), opt.param_groups[0]["initial_lr"])
+''')
+
+tr("metrics_and_inference", r'''
+rng = np.random.RandomState(21)
+logits = torch.from_numpy(rng.randn(12, 5))
+labels = torch.from_numpy(rng.randint(0, 5, 12))
+pred = logits.argmax(dim=1)
+print("acc", (pred == labels).sum().item() / len(labels), (pred == labels).float().mean())
+top3 = logits.topk(3, dim=1).indices
+print("top3", (top3 == labels.unsqueeze(1)).any(dim=1).float().mean().item())
+conf = torch.bincount(labels * 5 + pred, minlength=25).reshape(5, 5)
+print(conf)
+tp = conf.diag().float()
+precision = tp / conf.sum(0).clamp(min=1)
+recall = tp / conf.sum(1).clamp(min=1)
+f1 = 2 * precision * recall / (precision + recall).clamp(min=1e-12)
+print(precision, recall, f1.mean())
+probs = F.softmax(logits, dim=-1)
+conf_vals, conf_idx = probs.max(dim=-1)
+print(conf_vals.numpy().round(6), torch.equal(conf_idx, pred))
+print(F.one_hot(labels, 5).float().mul(probs).sum(1).log().neg().mean(), F.cross_entropy(logits, labels))
+outs = []
+model = det(nn.Sequential(nn.Linear(5, 3), nn.Softmax(dim=1)), seed=21).double().eval()
+with torch.no_grad():
+    for chunk in torch.split(logits, 5):
+        outs.append(model(chunk))
+allp = torch.cat(outs)
+print(allp.shape, allp.sum(1).numpy().round(10), torch.stack(outs[:2]).shape)
+print(torch.unique(pred, return_counts=True), torch.sort(conf_vals, descending=True).indices[:4])
+print(logits.mean().item() == logits.mean().item(), round(logits.std().item(), 8), logits.max().item())
+emb = F.normalize(logits, dim=1)
+sim = emb @ emb.T
+print(sim.diag().numpy().round(10), sim.fill_diagonal_(-1).argmax(1))
+print(torch.where(probs > 0.3, 1, 0).sum(1), torch.nonzero(probs > 0.4).shape)
+''')
+
+tr("amp_disabled_loop", r'''
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+use_amp = device.type == "cuda"
+model = det(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)), seed=30).double().to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler(device.type, enabled=use_amp)
+X, y = blobs(16, 4, 2, seed=30, dtype=torch.float64)
+for step in range(4):
+    opt.zero_grad(set_to_none=True)
+    with torch.autocast(device_type=device.type, dtype=torch.bfloat16, enabled=use_amp):
+        loss = F.cross_entropy(model(X), y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    scaler.step(opt)
+    scaler.update()
+    print(step, f"{loss.item():.10f}", scaler.is_enabled())
+''')
+
+tr("optimizer_reprs_and_kwargs", r'''
+model = det(nn.Linear(2, 1)).double()
+O = torch.optim
+for opt in [O.SGD(model.parameters(), lr=0.1), O.Adam(model.parameters()), O.AdamW(model.parameters(), lr=1e-3),
+            O.RMSprop(model.parameters()), O.Adagrad(model.parameters()), O.Adamax(model.parameters()),
+            O.NAdam(model.parameters()), O.RAdam(model.parameters()),
+            O.Adam(model.parameters(), lr=1e-3, foreach=False, capturable=False, differentiable=False, fused=None)]:
+    print(opt)
+    print(sorted(opt.defaults))
+opt = O.Adam(model.parameters(), lr=0.01)
+x = torch.ones(3, 2, dtype=torch.float64)
+for _ in range(2):
+    opt.zero_grad()
+    model(x).sum().backward()
+    opt.step()
+print(opt.state_dict())
+print(model.weight.grad is not None)
+opt.zero_grad()
+print(model.weight.grad)
+named = O.SGD(model.named_parameters(), lr=0.1, momentum=0.9)
+model(x).sum().backward()
+named.step()
+print(named.state_dict()["param_groups"])
+t = O.Adam(model.parameters(), lr=torch.tensor(0.01))
+print(type(t.param_groups[0]["lr"]).__name__)
+try:
+    O.Adam(model.parameters(), betas=(1.5, 0.9))
+except ValueError as e:
+    print("ValueError", e)
+try:
+    O.SGD(model.parameters(), lr=0.1, nesterov=True)
+except ValueError as e:
+    print("ValueError", e)
+''')
+
+tr("train_conv_variety_float64", r'''
+class AutoEncoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.Sequential(nn.Conv2d(2, 4, 3, stride=2, padding=1), nn.PReLU(4), nn.BatchNorm2d(4),
+                                 nn.Conv2d(4, 6, 3, stride=2, padding=1, padding_mode="reflect"), nn.ELU())
+        self.dec = nn.Sequential(nn.ConvTranspose2d(6, 4, 2, stride=2), nn.LeakyReLU(0.1),
+                                 nn.Upsample(scale_factor=2, mode="bilinear", align_corners=False),
+                                 nn.Conv2d(4, 2, 3, padding="same"), nn.Sigmoid())
+    def forward(self, x):
+        return self.dec(self.enc(x))
+class TextCNN(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.EmbeddingBag(12, 4, mode="mean")
+        self.tok = nn.Embedding(12, 4)
+        self.convs = nn.ModuleList([nn.Conv1d(4, 3, k, padding=k // 2) for k in (2, 3)])
+        self.pool = nn.AdaptiveMaxPool1d(1)
+        self.out = nn.Linear(6 + 4, 2)
+    def forward(self, ids):
+        e = self.tok(ids).transpose(1, 2)
+        feats = [self.pool(F.relu(c(e))).squeeze(-1) for c in self.convs]
+        return self.out(torch.cat(feats + [self.emb(ids)], dim=1))
+rng = np.random.RandomState(40)
+imgs = torch.from_numpy(rng.rand(4, 2, 8, 8))
+ae = det(AutoEncoder(), seed=40, scale=0.4).double()
+opt = torch.optim.Adam(ae.parameters(), lr=0.01)
+for step in range(6):
+    opt.zero_grad()
+    recon = ae(imgs)
+    loss = F.binary_cross_entropy(recon, imgs)
+    loss.backward()
+    opt.step()
+    print("ae", step, recon.shape, f"{loss.item():.10f}")
+ids = torch.from_numpy(rng.randint(0, 12, (5, 7)))
+lab = torch.from_numpy(rng.randint(0, 2, 5))
+tc = det(TextCNN(), seed=41).double()
+opt = torch.optim.SGD(tc.parameters(), lr=0.3, momentum=0.8)
+for step in range(6):
+    opt.zero_grad()
+    loss = F.cross_entropy(tc(ids), lab)
+    loss.backward()
+    opt.step()
+    print("textcnn", step, f"{loss.item():.10f}")
+pool = nn.MaxPool2d(2, return_indices=True)
+unpool = nn.MaxUnpool2d(2)
+o, idx = pool(imgs[:1, :1, :4, :4])
+print(unpool(o, idx).numpy().round(6), idx)
+''')
+
+tr("train_seq2seq_transformer", r'''
+torch.manual_seed(0)
+model = nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16,
+                       dropout=0.0, batch_first=True)
+det(model, seed=50, scale=0.25)
+model.double()
+src_emb = det(nn.Embedding(10, 8), seed=51).double()
+gen = det(nn.Linear(8, 10), seed=52).double()
+rng = np.random.RandomState(50)
+src = torch.from_numpy(rng.randint(1, 10, (3, 5)))
+tgt = torch.from_numpy(rng.randint(1, 10, (3, 4)))
+params = list(model.parameters()) + list(src_emb.parameters()) + list(gen.parameters())
+opt = torch.optim.AdamW(params, lr=0.01)
+sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / 3))
+tgt_mask = model.generate_square_subsequent_mask(3, dtype=torch.float64)
+print(tgt_mask)
+for step in range(6):
+    opt.zero_grad()
+    out = model(src_emb(src), src_emb(tgt[:, :-1]), tgt_mask=tgt_mask,
+                src_key_padding_mask=(src == 0), tgt_is_causal=True)
+    logits = gen(out)
+    loss = F.cross_entropy(logits.reshape(-1, 10), tgt[:, 1:].reshape(-1))
+    loss.backward()
+    nn.utils.clip_grad_norm_(params, 1.0)
+    opt.step()
+    sched.step()
+    print(step, f"{loss.item():.10f}", round(sched.get_last_lr()[0], 6))
+mha = det(nn.MultiheadAttention(6, 3, kdim=4, vdim=5, batch_first=True), seed=53).double()
+q = torch.from_numpy(rng.randn(2, 3, 6))
+k = torch.from_numpy(rng.randn(2, 4, 4))
+v = torch.from_numpy(rng.randn(2, 4, 5))
+o, w = mha(q, k, v)
+o.sum().backward()
+print(o.detach().numpy().round(8), mha.q_proj_weight.grad.numpy().round(8))
+print(sorted(n for n, _ in mha.named_parameters()))
+''')
