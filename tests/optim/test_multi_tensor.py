@@ -15,7 +15,15 @@ CASES = [("Adam", {"lr": 0.05}), ("Adam", {"lr": 0.05, "amsgrad": True, "weight_
          ("AdamW", {"lr": 0.05}), ("AdamW", {"lr": 0.05, "maximize": True}),
          ("SGD", {"lr": 0.05, "momentum": 0.9}),
          ("SGD", {"lr": 0.05, "momentum": 0.9, "nesterov": True, "weight_decay": 0.1}),
-         ("SGD", {"lr": 0.05, "momentum": 0.5, "dampening": 0.2})]
+         ("SGD", {"lr": 0.05, "momentum": 0.5, "dampening": 0.2}),
+         ("RMSprop", {"lr": 0.01}), ("RMSprop", {"lr": 0.01, "centered": True, "momentum": 0.5,
+                                                 "weight_decay": 0.1}),
+         ("Adagrad", {"lr": 0.1, "lr_decay": 0.01, "weight_decay": 0.1}),
+         ("Adamax", {"lr": 0.05, "weight_decay": 0.1}),
+         ("NAdam", {"lr": 0.05}), ("NAdam", {"lr": 0.05, "weight_decay": 0.1,
+                                             "decoupled_weight_decay": True}),
+         ("RAdam", {"lr": 0.05, "weight_decay": 0.1}),
+         ("RAdam", {"lr": 0.05, "weight_decay": 0.1, "decoupled_weight_decay": True})]
 # small tensors of several shapes, one large (per-tensor), one float64 (other dtype)
 SHAPES = [(7,), (3, 5), (), (2, 1, 4), (9,), (200, 200), (6,), (4, 4)]
 
@@ -56,7 +64,7 @@ def test_flat_matches_per_tensor_and_torch(name, kwargs, dtype):
     assert_states(mo, to, dtype)
 
 
-@pytest.mark.parametrize("name,kwargs", CASES[:5], ids=[f"{n}-{k}" for n, k in CASES[:5]])
+@pytest.mark.parametrize("name,kwargs", CASES, ids=[f"{n}-{k}" for n, k in CASES])
 def test_missing_gradients(name, kwargs):
     # tensor 1 (small) misses steps 2 and 3, tensor 0 step 5: the flat buffers are rebuilt
     # from the tensors that can share them; counts that differ stay per tensor

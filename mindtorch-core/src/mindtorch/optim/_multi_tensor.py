@@ -2,20 +2,24 @@
 buffer per state key, so one op updates the state of all of them (PyTorch's foreach, done
 by flattening instead of by list kernels).
 
-Per step their gradients are concatenated once (one op plus a view each) and the update
-reaches each parameter with one in-place op on a slice of the flat result: N small tensors
-cost ~2N + k ops instead of the per-tensor loop's ~kN. Large tensors stay in the per-tensor
-loop: flattening them costs a pass and loses cache locality (each tensor's k ops run while
-it is in cache), which measured slower (benchmarks/bench_optim.py). Every element goes
-through the same ops in the same order as in the per-tensor loop, so results are
-bit-identical and the state_dict is the same (its tensors are views of a shared buffer).
+Each optimizer writes its update once, for one tensor: `update(group, p, grad, state)`.
+The flat path calls the same function with `state` holding the flat buffers (scalar state
+such as `step` as one 1-D tensor), `grad` the concatenated gradients and `p` a
+`FlatParams`, which applies the in-place ops an update makes to a parameter (`mul_`,
+`add_`, `addcdiv_`) to each parameter from the flat operands; `value(p)` reads the
+parameters (coupled weight decay). N small tensors then cost ~2N + k ops instead of the
+per-tensor loop's ~kN, and every element goes through the same ops in the same order:
+results are bit-identical, and the state_dict is the same (its tensors are views of a shared
+buffer).
 
-A tensor joins the flat buffers when it is real, floating, contiguous, small, of the first
-such tensor's dtype and device; they must all have a gradient and have taken the same
-number of steps, otherwise the step runs per tensor (and the buffers are rebuilt when the
-path applies again)."""
+Large tensors stay in the per-tensor loop: flattening them costs a pass and loses cache
+locality (each tensor's k ops run while it is in cache), which measured slower
+(benchmarks/bench_optim.py). A tensor joins the flat buffers when it is real, floating,
+contiguous, small, of the first such tensor's dtype and device; they must all have a
+gradient and equal scalar state (the same number of steps), otherwise the step runs per
+tensor (and the buffers are rebuilt when the path applies again)."""
 
-__all__ = ["FlatState", "split_flat"]
+__all__ = ["FlatParams", "FlatState", "split_flat", "value", "count"]
 
 SMALL = 1 << 15   # elements: a tensor this size or smaller may join the flat buffers
 # fewer small tensors than this: no gain over the per-tensor loop. The gain is the ops
@@ -24,12 +28,29 @@ SMALL = 1 << 15   # elements: a tensor this size or smaller may join the flat bu
 MIN_TENSORS = 4
 
 
-class FlatState:
-    """The flat buffers of one group's small tensors: `buffers[key]` (state) and `views[key]`
-    (its per-parameter views, which are the state's tensors), `scratch` (a flat buffer for
-    the update, `scratch_views` per parameter), `steps` (the step counters)."""
+def value(p):
+    """The parameter's values: p itself, or the flat parameters' concatenation."""
+    return p.value() if isinstance(p, FlatParams) else p
 
-    __slots__ = ("params", "pflat", "sizes", "buffers", "views", "steps", "scratch",
+
+def count(state, key="step"):
+    """Add one to a scalar state (`step`) and return it as a number."""
+    t = state[key]
+    t += 1
+    return (t if t.ndim == 0 else t[0]).item()
+
+
+def first(t):
+    """A scalar state's value as a number (the flat path keeps one per tensor, all equal)."""
+    return (t if t.ndim == 0 else t[0]).item()
+
+
+class FlatState:
+    """The flat buffers of one group's small tensors: `state[key]` (flat state, what the
+    update sees) and `views[key]` (the per-parameter views, which are the tensors'
+    state), `scratch` (a flat buffer for an update, with `scratch_views`)."""
+
+    __slots__ = ("params", "pflat", "sizes", "keys", "state", "views", "scratch",
                  "scratch_views")
 
     def grad(self, grads):
@@ -37,19 +58,45 @@ class FlatState:
         import mindtorch as M
         return M.cat([g if g.ndim == 1 else g.reshape(-1) for g in grads])
 
-    def flat_params(self):
+    def views_of(self, t):
+        """Per-parameter views of a flat tensor: a state buffer's or the scratch's (t is
+        copied there)."""
+        if t is self.scratch:
+            return self.scratch_views
+        for key in self.keys:
+            if t is self.state[key]:
+                return self.views[key]
+        self.scratch.copy_(t)
+        return self.scratch_views
+
+
+class FlatParams:
+    """The flat tensors' parameters, as an update written for one tensor uses its p."""
+
+    __slots__ = ("flat",)
+
+    def __init__(self, flat):
+        self.flat = flat
+
+    def value(self):
         import mindtorch as M
-        return M.cat(self.pflat)
+        return M.cat(self.flat.pflat)
 
-    def step(self):
-        """Count a step for every tensor; the (common) step number."""
-        self.steps += 1
-        return self.views["step"][0].item()
+    def mul_(self, factor):
+        for p in self.flat.params:
+            p.mul_(factor)
+        return self
 
-    def apply(self, update, alpha=1):
-        """p += alpha * update for every parameter, from the update's per-parameter views."""
-        for p, u in zip(self.params, update):
+    def add_(self, other, alpha=1):
+        for p, u in zip(self.flat.params, self.flat.views_of(other)):
             p.add_(u, alpha=alpha)
+        return self
+
+    def addcdiv_(self, t1, t2, value=1):
+        # p.addcdiv_(t1, t2, value=v) is p + (v * t1) / t2: the same roundings here
+        import mindtorch as M
+        M.mul(t1, value, out=self.flat.scratch).div_(t2)
+        return self.add_(self.flat.scratch)
 
 
 def _small(p, like):
@@ -61,38 +108,38 @@ def _small(p, like):
                             and p.grad.dtype is like.dtype and p.grad.device == like.device)
 
 
-def _build(params, states, keys, with_step, min_tensors):
+def _build(params, states, keys, scalars, min_tensors):
     import mindtorch as M
     chosen, like = [], None
     for p, st in zip(params, states):
-        if _small(p, like) and all(st.get(k) is not None for k in keys):
+        if _small(p, like) and all(st.get(k) is not None for k in keys + scalars):
             chosen.append((p, st))
             like = p if like is None else like
     if len(chosen) < min_tensors:
         return None
-    if with_step and len({st["step"].item() for _, st in chosen}) != 1:
-        return None  # tensors that missed steps: their bias corrections differ
+    for key in scalars:  # tensors that missed steps: their bias corrections differ
+        if len({st[key].item() for _, st in chosen}) != 1:
+            return None
     flat = FlatState()
     flat.params = [p for p, _ in chosen]
     flat.pflat = [p.view(-1) for p in flat.params]
     flat.sizes = [p.numel() for p in flat.params]
-    flat.buffers, flat.views, flat.steps = {}, {}, None
+    flat.keys, flat.state, flat.views = keys, {}, {}
     chosen_states = [st for _, st in chosen]
 
     def shaped(buf):
         return [v.view(p.shape) for v, p in zip(buf.split(flat.sizes), flat.params)]
     for key in keys:
         buf = M.cat([st[key].reshape(-1) for st in chosen_states])
-        flat.buffers[key], flat.views[key] = buf, shaped(buf)
-        for st, v in zip(chosen_states, flat.views[key]):
+        flat.state[key], flat.views[key] = buf, shaped(buf)
+    for key in scalars:
+        buf = M.stack([st[key] for st in chosen_states])
+        flat.state[key], flat.views[key] = buf, [buf[i] for i in range(len(chosen))]
+    for key, views in flat.views.items():
+        for st, v in zip(chosen_states, views):
             st[key] = v
     flat.scratch = M.empty(sum(flat.sizes), dtype=like.dtype, device=like.device)
     flat.scratch_views = shaped(flat.scratch)
-    if with_step:
-        flat.steps = M.stack([st["step"] for st in chosen_states])
-        flat.views["step"] = [flat.steps[i] for i in range(len(chosen_states))]
-        for st, v in zip(chosen_states, flat.views["step"]):
-            st["step"] = v
     return flat
 
 
@@ -113,29 +160,28 @@ def _positions(flat, params, states):
     return out
 
 
-def split_flat(opt, group, params, grads, states, keys, with_step=True,
+def split_flat(opt, group, params, grads, states, keys, scalars=("step",),
                min_tensors=MIN_TENSORS):
-    """(flat, flat_grads, rest): the FlatState of the group's small tensors with their
-    gradients in its order, and the (param, grad, state) triples left to the per-tensor
-    loop. flat is None when the multi-tensor path does not apply (foreach=False, or see
-    the module docstring; foreach=None applies it from min_tensors small tensors on,
-    foreach=True from two)."""
-    everything = (None, None, list(zip(params, grads, states)))
+    """[(p, grad, state)] for the update: first the group's small tensors as one
+    (FlatParams, flat grad, flat state) when the multi-tensor path applies, then the
+    tensors left to the per-tensor loop. foreach=False never flattens, foreach=None from
+    min_tensors small tensors on, foreach=True from two."""
+    everything = list(zip(params, grads, states))
     foreach = group.get("foreach")
     if foreach is False:
         return everything
-    if foreach:  # asked for: whenever two tensors can share the buffers
+    if foreach:
         min_tensors = 2
     cache = opt.__dict__.setdefault("_flat", {})
     flat = cache.get(id(group))
     where = None if flat is None else _positions(flat, params, states)
     if where is None:
         cache.pop(id(group), None)
-        flat = _build(params, states, keys, with_step, min_tensors)
+        flat = _build(params, states, tuple(keys), tuple(scalars), min_tensors)
         if flat is None:
             return everything
         where = _positions(flat, params, states)
         cache[id(group)] = flat
     taken = set(where)
-    rest = [t for j, t in enumerate(zip(params, grads, states)) if j not in taken]
-    return flat, [grads[j] for j in where], rest
+    return ([(FlatParams(flat), flat.grad([grads[j] for j in where]), flat.state)]
+            + [t for j, t in enumerate(everything) if j not in taken])

@@ -1,6 +1,7 @@
 """torch.optim.Adagrad: with lr decay and an initial accumulator value. Its state exists for
 every parameter from construction on, as PyTorch's."""
 from .._tensor import Tensor
+from ._multi_tensor import count, value
 from .optimizer import Optimizer, _check, _check_fused, _step_tensor, _value, _where
 
 __all__ = ["Adagrad"]
@@ -38,19 +39,19 @@ class Adagrad(Optimizer):
             for p in group["params"]:
                 self.state[p]["sum"].share_memory_()
 
-    def _update(self, group, params, grads, states):
+    def _state_keys(self, group):
+        return ("sum",)
+
+    def _update_one(self, group, p, grad, state):
         lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
         wd = _value(group["weight_decay"])
-        for p, grad, state in zip(params, grads, states):
-            step_t = state["step"]
-            step_t += 1
-            step = step_t.item()
-            if group["maximize"]:
-                grad = -grad
-            if wd != 0:
-                grad = grad.add(p, alpha=wd)
-            clr = lr / (1 + (step - 1) * lr_decay)
-            state_sum = state["sum"]
-            state_sum.addcmul_(grad, grad, value=1)
-            std = state_sum.sqrt().add_(eps)
-            p.addcdiv_(grad, std, value=_value(-clr))
+        step = count(state)
+        if group["maximize"]:
+            grad = -grad
+        if wd != 0:
+            grad = grad.add(value(p), alpha=wd)
+        clr = lr / (1 + (step - 1) * lr_decay)
+        state_sum = state["sum"]
+        state_sum.addcmul_(grad, grad, value=1)
+        std = state_sum.sqrt().add_(eps)
+        p.addcdiv_(grad, std, value=_value(-clr))

@@ -1,7 +1,7 @@
 """torch.optim.Adam (and the update AdamW shares): Adam with amsgrad, maximize, weight
 decay coupled to the gradient or decoupled."""
 from .._tensor import Tensor
-from ._multi_tensor import split_flat
+from ._multi_tensor import count, value
 from .optimizer import (Optimizer, _check, _check_betas, _check_fused, _check_lr,
                         _step_tensor, _value, _where)
 
@@ -49,54 +49,22 @@ class Adam(Optimizer):
         if group["amsgrad"]:
             state["max_exp_avg_sq"] = M.zeros_like(p)
 
-    def _update(self, group, params, grads, states):
-        keys = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
-        flat, flat_grads, rest = split_flat(self, group, params, grads, states, keys)
-        if flat is not None:
-            self._update_flat(group, flat, flat_grads)
-        for p, grad, state in rest:
-            if group["maximize"]:
-                grad = -grad
-            state["step"] += 1
-            step = state["step"].item()
-            if group["weight_decay"] != 0:
-                if group["decoupled_weight_decay"]:
-                    p.mul_(self._decay(group))
-                else:
-                    grad = grad.add(p, alpha=_value(group["weight_decay"]))
-            denom, step_size = self._moments(group, grad, state, step)
-            p.addcdiv_(state["exp_avg"], denom, value=step_size)
+    def _state_keys(self, group):
+        return ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
 
-    def _update_flat(self, group, flat, grads):
-        """The same arithmetic on the flat buffers (see _multi_tensor)."""
+    def _update_one(self, group, p, grad, state):
         import mindtorch as M
-        grad = flat.grad(grads)
+        # a tensor lr or beta is computed with as such and read at the end, as PyTorch
+        lr, wd, eps = group["lr"], _value(group["weight_decay"]), group["eps"]
+        beta1, beta2 = group["betas"]
         if group["maximize"]:
             grad = -grad
-        step = flat.step()
-        if group["weight_decay"] != 0:
+        step = count(state)
+        if wd != 0:
             if group["decoupled_weight_decay"]:
-                decay = self._decay(group)
-                for p in flat.params:
-                    p.mul_(decay)
+                p.mul_(_value(1 - lr * wd))
             else:
-                grad = grad.add(flat.flat_params(), alpha=_value(group["weight_decay"]))
-        denom, step_size = self._moments(group, grad, flat.buffers, step)
-        # p.addcdiv_(m, denom, value=s) is p + (s * m) / denom: the same two roundings here
-        M.mul(flat.buffers["exp_avg"], step_size, out=flat.scratch).div_(denom)
-        flat.apply(flat.scratch_views)
-
-    @staticmethod
-    def _decay(group):
-        # a tensor lr or beta is computed with as such and read at the end, as PyTorch
-        return _value(1 - group["lr"] * _value(group["weight_decay"]))
-
-    @staticmethod
-    def _moments(group, grad, state, step):
-        """Update the moments in `state`; the denominator and the (negative) step size."""
-        import mindtorch as M
-        lr, eps = group["lr"], group["eps"]
-        beta1, beta2 = group["betas"]
+                grad = grad.add(value(p), alpha=wd)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, _value(1 - beta1))
         exp_avg_sq.mul_(_value(beta2)).addcmul_(grad, grad, value=_value(1 - beta2))
@@ -107,4 +75,5 @@ class Adam(Optimizer):
             M.maximum(second, exp_avg_sq, out=second)
         else:
             second = exp_avg_sq
-        return (second.sqrt() / bias_correction2_sqrt).add_(eps), -step_size
+        denom = (second.sqrt() / bias_correction2_sqrt).add_(eps)
+        p.addcdiv_(exp_avg, denom, value=-step_size)

@@ -1,5 +1,6 @@
 """torch.optim.Adamax: Adam with the infinity norm."""
 from .._tensor import Tensor
+from ._multi_tensor import count, value
 from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
 
 __all__ = ["Adamax"]
@@ -24,18 +25,20 @@ class Adamax(Optimizer):
         state["exp_avg"] = M.zeros_like(p)
         state["exp_inf"] = M.zeros_like(p)
 
-    def _update(self, group, params, grads, states):
+    def _state_keys(self, group):
+        return ("exp_avg", "exp_inf")
+
+    def _update_one(self, group, p, grad, state):
         import mindtorch as M
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         wd = _value(group["weight_decay"])
-        for p, grad, state in zip(params, grads, states):
-            if group["maximize"]:
-                grad = -grad
-            exp_avg, exp_inf, step_t = state["exp_avg"], state["exp_inf"], state["step"]
-            step_t += 1
-            if wd != 0:
-                grad = grad.add(p, alpha=wd)
-            exp_avg.lerp_(grad, 1 - beta1)
-            M.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
-            clr = lr / (1 - beta1 ** step_t.item())
-            p.addcdiv_(exp_avg, exp_inf, value=_value(-clr))
+        if group["maximize"]:
+            grad = -grad
+        step = count(state)
+        if wd != 0:
+            grad = grad.add(value(p), alpha=wd)
+        exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        M.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)
+        clr = lr / (1 - beta1 ** step)
+        p.addcdiv_(exp_avg, exp_inf, value=_value(-clr))

@@ -2,6 +2,7 @@
 coupled or decoupled. `mu_product` is a scalar state tensor, multiplied in its own dtype
 as PyTorch does (float32 unless the default dtype is float64)."""
 from .._tensor import Tensor
+from ._multi_tensor import count, first, value
 from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
 
 __all__ = ["NAdam"]
@@ -39,30 +40,33 @@ class NAdam(Optimizer):
         state["exp_avg"] = M.zeros_like(p)
         state["exp_avg_sq"] = M.zeros_like(p)
 
-    def _update(self, group, params, grads, states):
+    _scalar_keys = ("step", "mu_product")
+
+    def _state_keys(self, group):
+        return ("exp_avg", "exp_avg_sq")
+
+    def _update_one(self, group, p, grad, state):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         wd, momentum_decay = _value(group["weight_decay"]), group["momentum_decay"]
-        for p, grad, state in zip(params, grads, states):
-            if group["maximize"]:
-                grad = -grad
-            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-            mu_product, step_t = state["mu_product"], state["step"]
-            step_t += 1
-            step = step_t.item()
-            bias_correction2 = 1 - beta2 ** step
-            if wd != 0:
-                if group["decoupled_weight_decay"]:
-                    p.mul_(_value(1 - lr * wd))
-                else:
-                    grad = grad.add(p, alpha=wd)
-            mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
-            mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
-            mu_product *= mu
-            exp_avg.lerp_(grad, 1 - beta1)
-            exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-            denom = exp_avg_sq.div(bias_correction2).sqrt()
-            mu_product_value = mu_product.item()
-            mu_product_next = mu_product_value * mu_next
-            denom.add_(eps)
-            p.addcdiv_(grad, denom, value=_value(-lr * (1.0 - mu) / (1.0 - mu_product_value)))
-            p.addcdiv_(exp_avg, denom, value=_value((-lr * mu_next) / (1.0 - mu_product_next)))
+        if group["maximize"]:
+            grad = -grad
+        step = count(state)
+        bias_correction2 = 1 - beta2 ** step
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(_value(1 - lr * wd))
+            else:
+                grad = grad.add(value(p), alpha=wd)
+        mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
+        mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
+        mu_product = state["mu_product"]
+        mu_product *= mu  # in its own dtype, as PyTorch
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        mu_product_value = first(mu_product)
+        mu_product_next = mu_product_value * mu_next
+        denom.add_(eps)
+        p.addcdiv_(grad, denom, value=_value(-lr * (1.0 - mu) / (1.0 - mu_product_value)))
+        p.addcdiv_(exp_avg, denom, value=_value((-lr * mu_next) / (1.0 - mu_product_next)))

@@ -1,8 +1,10 @@
 """torch.optim.Optimizer: parameter groups, per-parameter state and its state_dict.
 
-Subclasses give their defaults and `_update(group, params, grads, states)`, which runs under
-no_grad (grad mode = `differentiable`, as PyTorch) over the parameters that have a gradient;
-`_init_state(group, p)` fills a parameter's state on its first step."""
+Subclasses give their defaults, `_init_state(group, p, state)`, which fills a parameter's
+state on its first step, and `_update_one(group, p, grad, state)`, one parameter's update,
+which step() runs under no_grad (grad mode = `differentiable`, as PyTorch) for the
+parameters that have a gradient, small ones together through the multi-tensor path
+(_multi_tensor.py) when `_state_keys(group)` names the state it may flatten."""
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 import functools
@@ -13,6 +15,7 @@ import warnings
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import RemovableHandle
+from ._multi_tensor import MIN_TENSORS, split_flat
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
            "register_optimizer_step_pre_hook", "required"]
@@ -282,7 +285,7 @@ class Optimizer:
 
     # ----------------------------------------------------------------------------- step
     def step(self, closure=None):
-        if type(self)._update is Optimizer._update:
+        if type(self)._update_one is Optimizer._update_one:
             raise NotImplementedError
         loss = None
         if closure is not None:
@@ -296,8 +299,9 @@ class Optimizer:
                 grads = [p.grad for p in params]
                 states = [self._state_of(group, p) for p in params]
                 if self._complex_as_real and any(p.is_complex() for p in params):
+                    states = [{k: _as_real(v) for k, v in s.items()} if p.is_complex() else s
+                              for p, s in zip(params, states)]
                     params, grads = [_as_real(p) for p in params], [_as_real(g) for g in grads]
-                    states = [{k: _as_real(v) for k, v in s.items()} for s in states]
                 self._update(group, params, grads, states)
         return loss
 
@@ -315,7 +319,23 @@ class Optimizer:
     def _init_state(self, group, p, state):
         pass
 
+    # the multi-tensor path (_multi_tensor): the state tensors and scalars that may live
+    # in flat buffers (None: the optimizer has none), from how many small tensors on
+    _scalar_keys = ("step",)
+    _min_tensors = MIN_TENSORS
+
+    def _state_keys(self, group):
+        return None
+
     def _update(self, group, params, grads, states):
+        keys = self._state_keys(group)
+        items = zip(params, grads, states) if keys is None else split_flat(
+            self, group, params, grads, states, keys, self._scalar_keys, self._min_tensors)
+        for p, grad, state in items:
+            self._update_one(group, p, grad, state)
+
+    def _update_one(self, group, p, grad, state):
+        """One step for p (a tensor, or the flat tensors' FlatParams) and its state."""
         raise NotImplementedError
 
     # ------------------------------------------------------------------------ state_dict

@@ -1,6 +1,7 @@
 """torch.optim.RAdam: rectified Adam (plain momentum steps until the variance's rectification
 term is defined, rho_t > 5), weight decay coupled or decoupled."""
 from .._tensor import Tensor
+from ._multi_tensor import count, value
 from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
 
 __all__ = ["RAdam"]
@@ -28,30 +29,32 @@ class RAdam(Optimizer):
         state["exp_avg"] = M.zeros_like(p)
         state["exp_avg_sq"] = M.zeros_like(p)
 
-    def _update(self, group, params, grads, states):
+    def _state_keys(self, group):
+        return ("exp_avg", "exp_avg_sq")
+
+    def _update_one(self, group, p, grad, state):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
         wd = _value(group["weight_decay"])
+        if group["maximize"]:
+            grad = -grad
+        step = count(state)
+        if wd != 0:
+            if group["decoupled_weight_decay"]:
+                p.mul_(_value(1 - lr * wd))
+            else:
+                grad = grad.add(value(p), alpha=wd)
+        exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
+        bias_correction1 = 1 - beta1 ** step
+        bias_correction2 = 1 - beta2 ** step
+        update = exp_avg / bias_correction1 * _value(lr)
+        # the variance's rectification term is defined from rho_t > 5 on; before, momentum
         rho_inf = 2 / (1 - beta2) - 1
-        for p, grad, state in zip(params, grads, states):
-            if group["maximize"]:
-                grad = -grad
-            exp_avg, exp_avg_sq, step_t = state["exp_avg"], state["exp_avg_sq"], state["step"]
-            step_t += 1
-            step = step_t.item()
-            if wd != 0:
-                if group["decoupled_weight_decay"]:
-                    p.mul_(_value(1 - lr * wd))
-                else:
-                    grad = grad.add(p, alpha=wd)
-            exp_avg.lerp_(grad, 1 - beta1)
-            exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-            bias_correction1 = 1 - beta1 ** step
-            bias_correction2 = 1 - beta2 ** step
-            update = exp_avg / bias_correction1 * _value(lr)
-            rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-            if rho_t > 5.0:
-                rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
-                        / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
-                adaptive_lr = (bias_correction2 ** 0.5) / exp_avg_sq.sqrt().add_(eps)
-                update = update * adaptive_lr * rect
-            p.add_(update, alpha=-1.0)
+        rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
+        if rho_t > 5.0:
+            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                    / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+            adaptive_lr = (bias_correction2 ** 0.5) / exp_avg_sq.sqrt().add_(eps)
+            update = update * adaptive_lr * rect
+        p.add_(update, alpha=-1.0)

@@ -1,5 +1,6 @@
 """torch.optim.RMSprop: centered or not, with momentum."""
 from .._tensor import Tensor
+from ._multi_tensor import count, value
 from .optimizer import Optimizer, _check, _step_tensor, _value
 
 __all__ = ["RMSprop"]
@@ -30,27 +31,30 @@ class RMSprop(Optimizer):
         if group["centered"]:
             state["grad_avg"] = M.zeros_like(p)
 
-    def _update(self, group, params, grads, states):
+    def _state_keys(self, group):
+        return (("square_avg",) + (("momentum_buffer",) if group["momentum"] > 0 else ())
+                + (("grad_avg",) if group["centered"] else ()))
+
+    def _update_one(self, group, p, grad, state):
         lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
         wd, momentum = _value(group["weight_decay"]), group["momentum"]
-        for p, grad, state in zip(params, grads, states):
-            if group["maximize"]:
-                grad = -grad
-            state["step"] += 1
-            if wd != 0:
-                grad = grad.add(p, alpha=wd)
-            square_avg = state["square_avg"]
-            square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
-            if group["centered"]:
-                grad_avg = state["grad_avg"]
-                grad_avg.lerp_(grad, 1 - alpha)
-                avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
-            else:
-                avg = square_avg.sqrt()
-            avg = avg.add_(eps)
-            if momentum > 0:
-                buf = state["momentum_buffer"]
-                buf.mul_(momentum).addcdiv_(grad, avg)
-                p.add_(buf, alpha=_value(-lr))
-            else:
-                p.addcdiv_(grad, avg, value=_value(-lr))
+        if group["maximize"]:
+            grad = -grad
+        count(state)
+        if wd != 0:
+            grad = grad.add(value(p), alpha=wd)
+        square_avg = state["square_avg"]
+        square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
+        if group["centered"]:
+            grad_avg = state["grad_avg"]
+            grad_avg.lerp_(grad, 1 - alpha)
+            avg = square_avg.addcmul(grad_avg, grad_avg, value=-1).sqrt_()
+        else:
+            avg = square_avg.sqrt()
+        avg = avg.add_(eps)
+        if momentum > 0:
+            buf = state["momentum_buffer"]
+            buf.mul_(momentum).addcdiv_(grad, avg)
+            p.add_(buf, alpha=_value(-lr))
+        else:
+            p.addcdiv_(grad, avg, value=_value(-lr))

@@ -1,6 +1,6 @@
 """torch.optim.SGD: stochastic gradient descent with momentum, dampening, Nesterov."""
 from .._tensor import Tensor
-from ._multi_tensor import split_flat
+from ._multi_tensor import value
 from .optimizer import Optimizer, _check, _check_fused, _value
 
 __all__ = ["SGD"]
@@ -25,38 +25,24 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
         _check_fused(fused, foreach, differentiable)
 
+    _scalar_keys = ()
+    _min_tensors = 24  # the measured break-even: ~2 ops saved per tensor
+
+    def _state_keys(self, group):
+        return ("momentum_buffer",) if group["momentum"] != 0 else None
+
     def _update(self, group, params, grads, states):
-        rest = zip(params, grads, states)
-        if group["momentum"] != 0:  # (without momentum a step is one op per tensor anyway)
+        # the momentum buffer appears at the first step: the state must be the registered one
+        if group["momentum"] != 0:  # (without, no state: SGD leaves no empty entries)
             states = [self.state[p] for p in params]
-            flat, flat_grads, rest = split_flat(self, group, params, grads, states,
-                                                ("momentum_buffer",), with_step=False,
-                                                min_tensors=24)
-            if flat is not None:
-                self._update_flat(group, flat, flat_grads)
-        for p, grad, state in rest:
-            grad = self._direction(group, grad, p, state)
-            p.add_(grad, alpha=_value(-group["lr"]))
+        super()._update(group, params, grads, states)
 
-    def _update_flat(self, group, flat, grads):
-        """The same arithmetic on the flat momentum buffer (see _multi_tensor)."""
-        params = flat.flat_params() if group["weight_decay"] != 0 else None
-        direction = self._direction(group, flat.grad(grads), params, flat.buffers)
-        if direction is flat.buffers["momentum_buffer"]:
-            views = flat.views["momentum_buffer"]
-        else:  # Nesterov: a new flat tensor
-            views = flat.scratch_views
-            flat.scratch.copy_(direction)
-        flat.apply(views, alpha=_value(-group["lr"]))
-
-    @staticmethod
-    def _direction(group, grad, p, state):
-        """The step's direction from the gradient (momentum buffer in `state` updated)."""
+    def _update_one(self, group, p, grad, state):
         if group["maximize"]:
             grad = -grad
         wd, momentum = _value(group["weight_decay"]), group["momentum"]
         if wd != 0:
-            grad = grad.add(p, alpha=wd)
+            grad = grad.add(value(p), alpha=wd)
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
@@ -64,4 +50,4 @@ class SGD(Optimizer):
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-        return grad
+        p.add_(grad, alpha=_value(-group["lr"]))
