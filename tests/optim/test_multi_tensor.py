@@ -136,3 +136,22 @@ def test_state_tensors_are_views_of_one_buffer():
     opt.state[ps[0]]["exp_avg"].fill_(100.0)
     opt.step()
     assert opt.state[ps[0]]["exp_avg"][0].item() > 50
+
+
+@pytest.mark.parametrize("name", ["Adam", "RMSprop", "NAdam"])
+def test_complex_and_real_mixed(name):
+    # complex tensors go per tensor (through real views); the real ones share flat buffers
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal(5) + 1j * rng.standard_normal(5)] + [
+        rng.standard_normal(s) for s in [(4,), (2, 3), (6,), (3,), (5,)]]
+    runs = []
+    for lib in (mindtorch, torch):
+        ps = [lib.tensor(a.copy()).requires_grad_() for a in arrays]
+        opt = getattr(lib.optim, name)(ps, lr=0.05)
+        for k in range(6):
+            backward(lib, ps, k)
+            opt.step()
+        runs.append((ps, opt))
+    assert runs[0][1].__dict__.get("_flat")
+    assert_params(runs[0][0], runs[1][0], "float64")
+    assert_states(runs[0][1], runs[1][1], "float64")
