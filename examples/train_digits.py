@@ -103,7 +103,8 @@ def main(argv=None):
                         batch_size=args.batch_size, shuffle=True,
                         generator=torch.Generator().manual_seed(args.seed))
 
-    model = make_model(torch.nn).to(device)
+    with device:  # parameters created on the device (on meta: no memory)
+        model = make_model(torch.nn)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     loss_fn = torch.nn.CrossEntropyLoss()
     name = "PyTorch " + torch.__version__ if args.torch else "mindtorch"
