@@ -44,9 +44,11 @@ def test_float64_agrees_to_rounding(encoders):
     """In float64 every op's rounding is tiny: what differs from PyTorch would be the math."""
     mt, th = encoders
     batch = SENTENCES[:3]
-    ours = mt.model.double()(*mt.tokenize(batch))
-    ref = th.model.double()(*th.tokenize(batch))
-    mt.model.float(), th.model.float()
+    try:
+        ours = mt.model.double()(*mt.tokenize(batch))
+        ref = th.model.double()(*th.tokenize(batch))
+    finally:  # back to the float32 weights (exactly: they were float32 values)
+        mt.model.float(), th.model.float()
     np.testing.assert_allclose(ours.detach().numpy(), ref.detach().numpy(), rtol=0, atol=1e-12)
 
 
