@@ -27,9 +27,7 @@ import programs_data_io  # noqa: E402,F401
 ML_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 
 # program -> why it fails under mindtorch now (the owner of the cause is named)
-XFAIL = {
-    "amp_disabled_loop": "torch.amp (GradScaler, autocast) and torch.autocast missing",
-}
+XFAIL = {}
 
 
 class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):

@@ -42,3 +42,10 @@ memory_allocated = max_memory_allocated = memory_reserved = max_memory_reserved 
 
 def is_bf16_supported(including_emulation=True):
     return False
+
+
+def __getattr__(name):
+    if name == "amp":  # torch.cuda.amp.GradScaler(enabled=...), torch.cuda.amp.autocast(...)
+        from .amp import _DeviceAmp
+        return _DeviceAmp("cuda")
+    raise AttributeError(f"module 'mindtorch.cuda' has no attribute '{name}'")
