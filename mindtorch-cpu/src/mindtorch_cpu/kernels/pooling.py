@@ -318,9 +318,41 @@ def _max_unpool(nd):
     return kernel
 
 
+def _max_pool_backward(nd):
+    """Windows that cannot overlap (stride >= the dilated kernel) have distinct argmax
+    positions: the gradient is put at them (one pass, exact), not scatter-added (the
+    decomposition, np.add.at: several times slower); overlapping windows decompose."""
+    name = f"max_pool{nd}d_with_indices_backward"
+
+    def per_dim(v, default):
+        v = default if v is None or v == () else (v,) if isinstance(v, int) else tuple(v)
+        return v * nd if len(v) == 1 else v
+
+    def kernel(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices):
+        k = per_dim(kernel_size, None)
+        s, d = per_dim(stride, k), per_dim(dilation, (1,))
+        if len(k) != nd or len(s) != nd or len(d) != nd or \
+                any(si < (ki - 1) * di + 1 for ki, si, di in zip(k, s, d)) or \
+                grad_output._shape != indices._shape or grad_output.dtype is not self.dtype:
+            from mindtorch._ops import OPS
+            from mindtorch._ops.dispatch import _decomposition
+            return _decomposition(OPS[name])(grad_output, self, kernel_size, stride, padding,
+                                             dilation, ceil_mode, indices)
+        shape = self._shape
+        lead = shape[:-nd]
+        out = np.zeros(lead + (int(np.prod(shape[-nd:])),), self.dtype.np)
+        if not out.size or not grad_output.numel():
+            return wrap(out.reshape(shape), self.dtype)
+        np.put_along_axis(out, arr(indices).reshape(lead + (-1,)),
+                          arr(grad_output).reshape(lead + (-1,)), axis=-1)
+        return wrap(out.reshape(shape), self.dtype)
+    return kernel
+
+
 KERNELS = {}
 for _nd in (2, 3):
     KERNELS.update({
+        f"max_pool{_nd}d_with_indices_backward": _max_pool_backward(_nd),
         f"max_pool{_nd}d_with_indices": _max_pool(_nd, True),
         f"max_pool{_nd}d": _max_pool(_nd, False),
         f"avg_pool{_nd}d": _avg_pool(_nd),
