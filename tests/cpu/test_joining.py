@@ -173,3 +173,31 @@ def test_block_diag_promotes_as_result_type(dtypes):
               else L.ones(2, 3, dtype=getattr(L, d)) for d in dtypes]
         return L.block_diag(*ts)
     assert_same(run(mindtorch), run(torch))
+
+
+@pytest.mark.parametrize("shape", [(), (5,), (2, 3), (2, 0, 3)], ids=str)
+def test_stack_many_tensors_kernel_and_decomposition(shape):
+    """cpu's stack kernel (a cat into the result with two dims merged) and the
+    decomposition other devices use (unsqueeze views + cat) both give torch's values,
+    dtype and (contiguous) strides, for every dim and mixed dtypes."""
+    from mindtorch._ops import OPS
+    ts = [make(shape, "float32") for _ in range(63)] + [make(shape, "int64")]
+    if shape:
+        ts[1] = make((1,) + shape[1:], "float32").expand(shape)  # stride 0
+    if len(shape) == 2:
+        ts[2] = make(shape[::-1], "float32").t()  # non-contiguous
+    ths = [torch.from_numpy(t.numpy().copy()) for t in ts]
+    for dim in range(-len(shape) - 1, len(shape) + 1):
+        expected = torch.stack(ths, dim)
+        for got in (mindtorch.stack(ts, dim), OPS["stack"].decomposition(ts, dim)):
+            assert_same(got, expected)
+            assert got.stride() == expected.stride()
+
+
+def test_stack_records_through_its_formula():
+    a = mindtorch.tensor([1.0, 2.0], requires_grad=True)
+    b = mindtorch.tensor([3.0, 4.0], requires_grad=True)
+    s = mindtorch.stack([a, b.detach(), b], 1)
+    assert type(s.grad_fn).__name__ == "StackBackward0"
+    (s * mindtorch.arange(6.0).reshape(2, 3)).sum().backward()
+    assert a.grad.tolist() == [0.0, 3.0] and b.grad.tolist() == [2.0, 5.0]

@@ -7,6 +7,7 @@ import numbers
 import operator
 
 from .._lazy import lazy
+from .._tensor import Tensor  # (_tensor imports this module only inside functions)
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
@@ -23,7 +24,6 @@ def _fail(op, pos, value, expected=None):
 
 
 def _is_tensor(x):
-    from .._tensor import Tensor
     return isinstance(x, Tensor)
 
 
@@ -193,13 +193,19 @@ def generator(op, pos, x):
 
 
 def tensor_list(op, pos, x):
-    if isinstance(x, (list, tuple)) and all(_is_tensor(t) for t in x):
+    if isinstance(x, (list, tuple)):
+        for t in x:
+            if type(t) is not Tensor and not isinstance(t, Tensor):
+                _fail(op, pos, x)
         return tuple(x)
     _fail(op, pos, x)
 
 
 def optional_tensor_list(op, pos, x):
-    if isinstance(x, (list, tuple)) and all(t is None or _is_tensor(t) for t in x):
+    if isinstance(x, (list, tuple)):
+        for t in x:
+            if t is not None and type(t) is not Tensor and not isinstance(t, Tensor):
+                _fail(op, pos, x)
         return tuple(x)
     _fail(op, pos, x)
 

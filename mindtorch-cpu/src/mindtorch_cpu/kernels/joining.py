@@ -1,20 +1,33 @@
-"""cat: shapes, dtype and errors from the shared rule mindtorch._ops.decls.joining.cat_plan."""
+"""cat and stack: shapes, dtype and errors from the shared rules cat_plan / stack_plan of
+mindtorch._ops.decls.joining.  Results are fresh C-contiguous arrays, as PyTorch's
+(np.concatenate alone would follow the inputs' layout)."""
 import numpy as np
 
-from mindtorch._ops.decls.joining import cat_plan
+from mindtorch._ops.decls.joining import cat_plan, stack_plan
 
 from .._np import arr, wrap
 
 
 def cat(tensors, dim=0):
     shape, dtype, dim, parts = cat_plan(tensors, dim)
-    if not parts:
-        return wrap(np.empty(shape, dtype.np), dtype)
-    # a fresh C-contiguous result, as PyTorch's (np.concatenate alone would follow the
-    # inputs' layout)
     out = np.empty(shape, dtype.np)
-    np.concatenate([arr(t).astype(dtype.np, copy=False) for t in parts], axis=dim, out=out)
+    if parts:
+        np.concatenate([arr(t) for t in parts], axis=dim, out=out, casting="unsafe")
     return wrap(out, dtype)
 
 
-KERNELS = {"cat": cat}
+def stack(tensors, dim=0):
+    shape, dtype, dim = stack_plan(tensors, dim)
+    out = np.empty(shape, dtype.np)
+    n = len(tensors)
+    if dim < len(shape) - 1:  # a cat along dim, into out with dims dim and dim+1 merged
+        merged = shape[:dim] + (n * shape[dim + 1],) + shape[dim + 2:]
+        np.concatenate([arr(t) for t in tensors], axis=dim, out=out.reshape(merged),
+                       casting="unsafe")
+    else:  # the new last dim: each input gets a trailing 1
+        np.concatenate([arr(t)[..., None] for t in tensors], axis=dim, out=out,
+                       casting="unsafe")
+    return wrap(out, dtype)
+
+
+KERNELS = {"cat": cat, "stack": stack}

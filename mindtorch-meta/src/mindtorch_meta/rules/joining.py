@@ -1,5 +1,5 @@
-"""cat's shape and dtype (concat, concatenate and stack decompose into cat)."""
-from mindtorch._ops.decls.joining import cat_plan
+"""cat's and stack's shape and dtype (concat and concatenate decompose into cat)."""
+from mindtorch._ops.decls.joining import cat_plan, stack_plan
 
 
 def cat(tensors, dim=0):
@@ -7,4 +7,9 @@ def cat(tensors, dim=0):
     return shape, dtype
 
 
-RULES = {"cat": cat}
+def stack(tensors, dim=0):
+    shape, dtype, _ = stack_plan(tensors, dim)
+    return shape, dtype
+
+
+RULES = {"cat": cat, "stack": stack}

@@ -25,43 +25,72 @@ def cat_plan(tensors, dim):
     cat(tensors, dim); raises torch's errors."""
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
-    for i, t in enumerate(tensors):
-        if not t._shape:
-            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be "
-                               f"concatenated")
-    # every tensor (skipped empties too) takes part in the result dtype
-    dtype = reduce(promote_types, (t.dtype for t in tensors))
-    parts = [(i, t) for i, t in enumerate(tensors) if not _legacy_empty(t)]
+    shapes = [t._shape for t in tensors]
+    if () in shapes:
+        raise RuntimeError(f"zero-dimensional tensor (at position {shapes.index(())}) cannot "
+                           f"be concatenated")
+    dtype = tensors[0].dtype
+    dtypes = [t.dtype for t in tensors]
+    if dtypes.count(dtype) != len(dtypes):  # every tensor (skipped empties too) takes part
+        dtype = reduce(promote_types, dtypes)
+    parts = tensors if (0,) not in shapes else \
+        [t for t in tensors if t._shape != (0,)]  # (see _legacy_empty)
     if not parts:
         return (0,), dtype, 0, ()
-    ref = parts[0][1]
-    ndim = ref.ndim
+    ref = parts[0]._shape
+    ndim = len(ref)
     dim = wrap_dim(dim, ndim)
+    before, after = ref[:dim], ref[dim + 1:]
+    if parts is tensors and shapes.count(ref) == len(shapes):  # the common case: all alike
+        return before + (ref[dim] * len(shapes),) + after, dtype, dim, tuple(parts)
     size = 0
-    for i, t in parts:
+    for t in parts:
+        s = t._shape
+        if s != ref and (len(s) != ndim or s[:dim] != before or s[dim + 1:] != after):
+            _cat_mismatch(tensors, ref, dim)
+        size += s[dim]
+    return before + (size,) + after, dtype, dim, tuple(parts)
+
+
+def _cat_mismatch(tensors, ref, dim):
+    """torch's error for the first tensor whose shape does not fit the first one's."""
+    ndim = len(ref)
+    for i, t in enumerate(tensors):
+        if _legacy_empty(t):
+            continue
         if t.ndim != ndim:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {ndim} and "
                                f"{t.ndim}")
         for k in range(ndim):
-            if k != dim and t._shape[k] != ref._shape[k]:
+            if k != dim and t._shape[k] != ref[k]:
                 raise RuntimeError(f"Sizes of tensors must match except in dimension {dim}. "
-                                   f"Expected size {ref._shape[k]} but got size {t._shape[k]} "
+                                   f"Expected size {ref[k]} but got size {t._shape[k]} "
                                    f"for tensor number {i} in the list.")
-        size += t._shape[dim]
-    shape = ref._shape[:dim] + (size,) + ref._shape[dim + 1:]
-    return shape, dtype, dim, tuple(t for _, t in parts)
+
+
+def stack_plan(tensors, dim):
+    """(result shape, result dtype, wrapped dim) of stack(tensors, dim); raises torch's
+    errors.  The shared rule of every backend's stack (and of the decomposition)."""
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    shape = tensors[0]._shape
+    dim = wrap_dim(dim, len(shape) + 1)
+    shapes = [t._shape for t in tensors]
+    if shapes.count(shape) != len(shapes):
+        i = next(i for i, s in enumerate(shapes) if s != shape)
+        raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                           f"{list(shape)} at entry 0 and {list(shapes[i])} at entry {i}")
+    dtype = tensors[0].dtype
+    dtypes = [t.dtype for t in tensors]
+    if dtypes.count(dtype) != len(dtypes):
+        dtype = reduce(promote_types, dtypes)
+    return shape[:dim] + (len(tensors),) + shape[dim:], dtype, dim
 
 
 def _stack(tensors, dim=0):
-    if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    ref = tensors[0]
-    dim = wrap_dim(dim, ref.ndim + 1)
-    for i, t in enumerate(tensors):
-        if t._shape != ref._shape:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
-                               f"{list(ref._shape)} at entry 0 and {list(t._shape)} at entry {i}")
-    return OPS["cat"].binding([t.unsqueeze(dim) for t in tensors], dim)
+    dim = stack_plan(tensors, dim)[2]
+    unsqueeze = OPS["unsqueeze"].core_impl  # (views are metadata: no binding needed)
+    return OPS["cat"].call([unsqueeze(t, dim) for t in tensors], dim)
 
 
 def _hstack(tensors):
