@@ -2,10 +2,12 @@
 import mindtorch
 
 from .. import functional as F, init
-from ..parameter import Parameter
+from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from .lazy import LazyModuleMixin
 from .module import Module
 
-__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LazyBatchNorm1d", "LazyBatchNorm2d",
+           "LazyBatchNorm3d", "SyncBatchNorm"]
 
 
 class _NormBase(Module):
@@ -164,3 +166,54 @@ class SyncBatchNorm(_BatchNorm):
         for name, child in module.named_children():
             result.add_module(name, cls.convert_sync_batchnorm(child, process_group))
         return result
+
+
+class _LazyNormBase(LazyModuleMixin, _NormBase):
+    """A norm built with 0 features and no tensors; its weight, bias and running statistics
+    stay uninitialized until the first input's dim 1 gives num_features."""
+
+    def __init__(self, eps=1e-5, momentum=0.1, affine=True, track_running_stats=True,
+                 device=None, dtype=None, *, bias=True):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__(0, eps, momentum, False, False, bias=False, **factory_kwargs)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(**factory_kwargs)
+            if bias:
+                self.bias = UninitializedParameter(**factory_kwargs)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(**factory_kwargs)
+            self.running_var = UninitializedBuffer(**factory_kwargs)
+            self.num_batches_tracked = mindtorch.tensor(0, dtype=mindtorch.long, device=device)
+
+    def reset_parameters(self):
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input):
+        if not self.has_uninitialized_params():
+            return
+        self.num_features = input.shape[1]  # (PyTorch's dim, for unbatched input too)
+        for t in (self.weight, self.bias, self.running_mean, self.running_var):
+            if t is not None:
+                t.materialize((self.num_features,))
+        self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyNormBase, _BatchNorm):
+    """BatchNorm1d with num_features inferred from the first input (input.size(1))."""
+    cls_to_become = BatchNorm1d
+    _dims, _dims_text = BatchNorm1d._dims, BatchNorm1d._dims_text
+
+
+class LazyBatchNorm2d(_LazyNormBase, _BatchNorm):
+    """BatchNorm2d with num_features inferred from the first input (input.size(1))."""
+    cls_to_become = BatchNorm2d
+    _dims, _dims_text = BatchNorm2d._dims, BatchNorm2d._dims_text
+
+
+class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
+    """BatchNorm3d with num_features inferred from the first input (input.size(1))."""
+    cls_to_become = BatchNorm3d
+    _dims, _dims_text = BatchNorm3d._dims, BatchNorm3d._dims_text

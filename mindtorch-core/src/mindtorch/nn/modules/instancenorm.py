@@ -2,9 +2,10 @@
 import warnings
 
 from .. import functional as F
-from .batchnorm import _NormBase, _dims_error
+from .batchnorm import _LazyNormBase, _NormBase, _dims_error
 
-__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"]
+__all__ = ["InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "LazyInstanceNorm1d",
+           "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
 class _InstanceNorm(_NormBase):
@@ -83,3 +84,21 @@ class InstanceNorm2d(_InstanceNorm):
 class InstanceNorm3d(_InstanceNorm):
     """Instance normalisation over (N, C, D, H, W) or unbatched (C, D, H, W) input."""
     _unbatched_dim = 4
+
+
+class LazyInstanceNorm1d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm1d with num_features inferred from the first input (input.size(1))."""
+    cls_to_become = InstanceNorm1d
+    _unbatched_dim = InstanceNorm1d._unbatched_dim
+
+
+class LazyInstanceNorm2d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm2d with num_features inferred from the first input (input.size(1))."""
+    cls_to_become = InstanceNorm2d
+    _unbatched_dim = InstanceNorm2d._unbatched_dim
+
+
+class LazyInstanceNorm3d(_LazyNormBase, _InstanceNorm):
+    """InstanceNorm3d with num_features inferred from the first input (input.size(1))."""
+    cls_to_become = InstanceNorm3d
+    _unbatched_dim = InstanceNorm3d._unbatched_dim
