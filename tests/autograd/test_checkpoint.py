@@ -1,0 +1,76 @@
+"""torch.utils.checkpoint against PyTorch: reentrant and non-reentrant forms give the
+unchecked values and gradients (inputs and parameters), dropout inside a segment draws
+the same mask on recomputation, the reentrant form's no-grad-input pitfall, errors,
+checkpoint_sequential."""
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import mindtorch
+
+
+def build(lib, seed=0):
+    rng = np.random.RandomState(seed)
+    model = lib.nn.Sequential(lib.nn.Linear(3, 5), lib.nn.Tanh(), lib.nn.Linear(5, 4),
+                              lib.nn.GELU(), lib.nn.Linear(4, 2)).double()
+    with lib.no_grad():
+        for p in model.parameters():
+            p.copy_(lib.from_numpy(rng.uniform(-0.5, 0.5, tuple(p.shape))))
+    x = lib.from_numpy(np.random.RandomState(seed + 1).randn(6, 3)).requires_grad_()
+    return model, x
+
+
+def grads_of(lib, run):
+    model, x = build(lib)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = run(lib, model, x)
+    (out ** 2).sum().backward()
+    return [out.detach().numpy(), x.grad.numpy()] + [p.grad.numpy() for p in model.parameters()]
+
+
+RUNS = {
+    "reentrant": lambda L, m, x: L.utils.checkpoint.checkpoint(m, x, use_reentrant=True),
+    "non_reentrant": lambda L, m, x: L.utils.checkpoint.checkpoint(m, x, use_reentrant=False),
+    "segment": lambda L, m, x: m[4](L.utils.checkpoint.checkpoint(
+        lambda h: m[3](m[2](m[1](m[0](h)))), x, use_reentrant=True)),
+    "sequential": lambda L, m, x: L.utils.checkpoint.checkpoint_sequential(
+        m, 2, x, use_reentrant=True),
+    "sequential3": lambda L, m, x: L.utils.checkpoint.checkpoint_sequential(
+        m, 3, x, use_reentrant=False),
+}
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_values_and_gradients_as_torch(name):
+    got, want = grads_of(mindtorch, RUNS[name]), grads_of(torch, RUNS[name])
+    plain = grads_of(mindtorch, lambda L, m, x: m(x))
+    for g, w, p in zip(got, want, plain):
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(g, p, rtol=1e-12, atol=1e-12)
+
+
+def test_dropout_recomputed_with_the_same_mask():
+    drop = mindtorch.nn.Dropout(0.5)
+    x = mindtorch.ones(4, 8, dtype=mindtorch.float64, requires_grad=True)
+    out = mindtorch.utils.checkpoint.checkpoint(lambda t: drop(t) * t, x, use_reentrant=True)
+    out.sum().backward()
+    kept = (out.detach() != 0).double()
+    # d/dx (mask * 2 * x * x) = 4 x mask: the recomputed mask is the forward's
+    assert mindtorch.equal(x.grad, 4 * kept)
+
+
+def test_reentrant_without_grad_inputs():
+    for lib in (torch, mindtorch):
+        model, x = build(lib)
+        with pytest.warns(UserWarning, match="None of the inputs"):
+            out = lib.utils.checkpoint.checkpoint(model, x.detach(), use_reentrant=True)
+        assert not out.requires_grad
+        out = lib.utils.checkpoint.checkpoint(model, x.detach(), use_reentrant=False)
+        assert out.requires_grad
+        with pytest.raises(ValueError, match="Unexpected keyword arguments: k"):
+            lib.utils.checkpoint.checkpoint(lambda a, k=1: a, x, use_reentrant=True, k=2)
+        with pytest.warns(UserWarning, match="use_reentrant"):
+            lib.utils.checkpoint.checkpoint(model, x)
