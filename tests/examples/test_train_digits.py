@@ -1,6 +1,7 @@
 """examples/train_digits.py in its short mode: mindtorch trains to a useful accuracy, the
 checkpoint loads in mindtorch and PyTorch, the meta device checks shapes, and the same
 script runs on PyTorch."""
+import numpy as np
 import pytest
 
 import mindtorch
@@ -61,4 +62,9 @@ def test_meta_device_checks_shapes_only(tmp_path, capsys):
 def test_same_script_runs_on_torch(tmp_path):
     accuracy = train_digits.main(["--torch", "--quick", "--out-dir", str(tmp_path)])
     assert accuracy >= 0.9
-    assert set(torch.load(tmp_path / "train_digits.pt")) == {"epoch", "model", "optimizer"}
+    th_logits, _ = _test_logits(torch, torch.load(tmp_path / "train_digits.pt")["model"])
+    # PyTorch's checkpoint runs in mindtorch
+    ckpt = mindtorch.load(tmp_path / "train_digits.pt")
+    assert set(ckpt) == {"epoch", "model", "optimizer"}
+    logits, _ = _test_logits(mindtorch, ckpt["model"])
+    np.testing.assert_allclose(logits.numpy(), th_logits.numpy(), rtol=1e-5, atol=1e-5)
