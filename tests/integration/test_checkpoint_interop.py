@@ -17,7 +17,7 @@ OPTIMIZERS = [("Adam", {"lr": 0.01, "amsgrad": True}), ("SGD", {"lr": 0.1, "mome
 
 
 def build(lib):
-    m = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4), lib.nn.ReLU(),
+    m = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.Tanh(), lib.nn.BatchNorm1d(4),
                           lib.nn.Linear(4, 2)).double()
     rng = np.random.RandomState(0)
     with lib.no_grad():
