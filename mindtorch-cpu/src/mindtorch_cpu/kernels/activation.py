@@ -57,9 +57,17 @@ KERNELS = {"gelu": _gelu}
 
 
 def _threshold_backward(grad, self, threshold):
-    """grad where self > threshold, else 0 (one pass; the decomposition takes two ops)."""
+    """grad where self > threshold, else 0.  As grad * (self > threshold) (+ 0, which
+    turns -0 into PyTorch's 0), several times faster than np.where; unless the product
+    holds a NaN, which may come from an inf or NaN grad where self <= threshold."""
     g = arr(grad)
-    return wrap(np.where(arr(self) <= threshold, g.dtype.type(0), g), grad.dtype)
+    keep = np.logical_not(np.less_equal(arr(self), threshold))  # (a NaN self keeps grad)
+    if g.ndim and g.dtype.kind == "f" and keep.shape == g.shape:
+        r = np.multiply(g, keep)
+        r += g.dtype.type(0)
+        if not np.isnan(np.add.reduce(r, axis=None)):
+            return wrap(r, grad.dtype)
+    return wrap(np.where(keep, g, g.dtype.type(0)), grad.dtype)
 
 
 KERNELS["threshold_backward"] = _threshold_backward
