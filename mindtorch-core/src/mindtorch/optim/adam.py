@@ -75,5 +75,5 @@ class Adam(Optimizer):
             M.maximum(second, exp_avg_sq, out=second)
         else:
             second = exp_avg_sq
-        denom = (second.sqrt() / bias_correction2_sqrt).add_(eps)
+        denom = second.sqrt().div_(bias_correction2_sqrt).add_(eps)  # (in place: no temporary)
         p.addcdiv_(exp_avg, denom, value=-step_size)

@@ -64,7 +64,7 @@ class NAdam(Optimizer):
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        denom = exp_avg_sq.div(bias_correction2).sqrt()
+        denom = exp_avg_sq.div(bias_correction2).sqrt_()
         mu_product_value = first(mu_product)
         mu_product_next = mu_product_value * mu_next
         denom.add_(eps)

@@ -48,7 +48,7 @@ class RAdam(Optimizer):
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
-        update = exp_avg / bias_correction1 * _value(lr)
+        update = (exp_avg / bias_correction1).mul_(_value(lr))
         # the variance's rectification term is defined from rho_t > 5 on; before, momentum
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
@@ -56,5 +56,5 @@ class RAdam(Optimizer):
             rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
             adaptive_lr = (bias_correction2 ** 0.5) / exp_avg_sq.sqrt().add_(eps)
-            update = update * adaptive_lr * rect
+            update = update.mul_(adaptive_lr).mul_(rect)
         p.add_(update, alpha=-1.0)
