@@ -252,3 +252,33 @@ try:
 except Exception as e:
     print(type(e).__name__)
 ''')
+
+io("data_worker_errors_and_persistence", r'''
+from torch.utils.data import DataLoader, Dataset, TensorDataset
+class Flaky(Dataset):
+    def __len__(self):
+        return 6
+    def __getitem__(self, i):
+        if i == 4:
+            raise ValueError(f"bad sample {i}")
+        return torch.tensor([float(i)])
+for workers in (0, 2):
+    got = []
+    try:
+        for b in DataLoader(Flaky(), batch_size=2, num_workers=workers):
+            got.append(b.flatten().tolist())
+    except ValueError as e:
+        print(workers, "ValueError", got, "bad sample 4" in str(e))
+ds = TensorDataset(torch.arange(8.0))
+loader = DataLoader(ds, batch_size=3, num_workers=2, persistent_workers=True)
+for epoch in range(2):
+    print(epoch, [b[0].tolist() for b in loader])
+class Dicts(Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        import numpy as np
+        return {"img": np.full((2, 2), i, dtype=np.float32), "label": i, "tags": [i, i + 1]}
+for b in DataLoader(Dicts(), batch_size=2, num_workers=2):
+    print(b["img"].shape, b["img"].dtype, b["label"], b["tags"])
+''')

@@ -767,3 +767,81 @@ print(F.cross_entropy(lin(v), torch.tensor([0, 1, 1, 0])), F.mse_loss(lin(v), to
 print(nn.Parameter(torch.zeros(2)) * 1, nn.Parameter(torch.ones(2, 2, dtype=torch.float64)))
 print(torch.cat([v[:1], v[1:2]]).grad_fn.name(), torch.stack([v[0], v[1]]).grad_fn.name(), v.max(1)[0].grad_fn.name())
 ''')
+
+ml("nn_printing", r'''
+import torch.nn as nn
+model = det(nn.Sequential(nn.Linear(2, 3), nn.BatchNorm1d(3), nn.Linear(3, 1)))
+print(model.state_dict())
+print(list(model.parameters())[:2])
+print(dict(model.named_buffers()))
+out = model(data(4, 2))
+loss = out.pow(2).mean()
+print(f"loss: {loss:.4f} | {loss.item():.3e} | {loss:8.3f}|")
+acc = (out > 0).float().mean()
+print(f"acc {acc:.2%} {acc.item():.1%}", "{:.3f}".format(loss))
+torch.set_printoptions(precision=2)
+print(out, model[0].weight)
+torch.set_printoptions(precision=6, sci_mode=False)
+print(out * 1e-5, model[0].weight * 1e4)
+torch.set_printoptions(profile="default")
+print(out * 1e6, torch.tensor([1e-8, 1.0, 123456.0]))
+print(model[1].running_var.dtype, model[1].num_batches_tracked.dtype, out.detach().numpy().dtype)
+print(repr(model[0].weight.data), model[0].weight.data.requires_grad)
+print(model[0].weight.T.shape, model[0].weight.mT.shape, model[0].bias.shape, out.squeeze().shape)
+print(torch.tensor(3.0), torch.tensor([2], dtype=torch.int32), torch.tensor([True]), torch.zeros(2, 0))
+print(nn.Parameter(torch.tensor(1.5)), nn.Parameter(torch.ones(2), requires_grad=False))
+''')
+
+ml("nn_meta_and_advanced_hooks", r'''
+import torch.nn as nn
+with torch.device("meta"):
+    big = nn.Sequential(nn.Linear(1000, 1000), nn.ReLU(), nn.Linear(1000, 10))
+print(big[0].weight.device, big[0].weight.is_meta, sum(p.numel() for p in big.parameters()))
+print(big(torch.empty(3, 1000, device="meta")).shape)
+meta_lin = nn.Linear(4, 2, device="meta")
+print(meta_lin.weight.device, meta_lin)
+real = meta_lin.to_empty(device="cpu")
+print(real is meta_lin, real.weight.device, real.weight.shape)
+det(real)
+print(real(data(1, 4)).detach())
+src = det(nn.Linear(4, 2))
+tgt = nn.Linear(4, 2, device="meta")
+tgt.load_state_dict(src.state_dict(), assign=True)
+print(tgt.weight.device, torch.equal(tgt.weight, src.weight), type(tgt.weight).__name__, tgt.weight.requires_grad)
+m = det(nn.Linear(3, 3))
+calls = []
+def pre(mod, args, kwargs):
+    calls.append(("pre", sorted(kwargs)))
+    return (args[0] * 2,), kwargs
+def post(mod, args, kwargs, out):
+    calls.append(("post", len(args)))
+    return out + 1
+def first(mod, inp, out):
+    calls.append("first")
+m.register_forward_pre_hook(pre, with_kwargs=True)
+m.register_forward_hook(post, with_kwargs=True)
+m.register_forward_hook(first, prepend=True)
+x = data(2, 3)
+print(m(x).detach(), calls)
+class KW(nn.Module):
+    def forward(self, x, scale=1.0, *, shift=0.0):
+        return x * scale + shift
+kw = KW()
+kw.register_forward_pre_hook(lambda mod, a, k: (a, {**k, "shift": 10.0}), with_kwargs=True)
+print(kw(torch.ones(2), scale=3.0), kw(torch.ones(1), 2.0))
+bp = []
+lin = det(nn.Linear(2, 2))
+lin.register_full_backward_pre_hook(lambda mod, gout: bp.append(tuple(gout[0].shape)) or (gout[0] * 0.5,))
+lin(data(3, 2)).sum().backward()
+print(bp, lin.weight.grad)
+glob = []
+h = nn.modules.module.register_module_forward_hook(lambda mod, i, o: glob.append(type(mod).__name__))
+nn.Sequential(nn.ReLU(), nn.Tanh())(torch.ones(1))
+h.remove()
+nn.ReLU()(torch.ones(1))
+print(glob)
+sd_calls = []
+lin.register_state_dict_post_hook(lambda mod, sd, prefix, local: sd_calls.append(sorted(sd)))
+lin.state_dict()
+print(sd_calls)
+''')
