@@ -28,13 +28,27 @@ def _sum(a):
     return np.add.reduce(a, axis=None, dtype=acc).astype(a.dtype)
 
 
+def _plain(x, t, weight, ignore_index, n_classes):
+    """The common case, (N, C) input without weight and every target a class: the same
+    arithmetic (a weight of 1 per row) with plain row indexing."""
+    return weight is None and x.ndim == 2 and x.dtype.kind == "f" and x.dtype.itemsize >= 4 \
+        and t.size and ignore_index < 0 and t.min() >= 0 and t.max() < n_classes
+
+
 def _nll_loss(self, target, weight, reduction, ignore_index):
     n_classes = L._nll_checks(self, target, weight)
     t = arr(target)
+    x = arr(self)
+    if _plain(x, t, weight, ignore_index, n_classes):
+        loss = np.negative(x[np.arange(t.size), t])
+        if reduction != 0:
+            loss = np.add.reduce(loss, axis=None)
+            if reduction == 1:
+                loss = loss / x.dtype.type(t.size)
+        return wrap(np.asarray(loss, x.dtype), self.dtype)
     bad = (t != ignore_index) & ((t < 0) | (t >= n_classes))
     if bad.any():
         raise IndexError(f"Target {t[bad].reshape(-1)[0]} is out of bounds.")
-    x = arr(self)
     valid, safe, w = _parts(target, weight, ignore_index, x.dtype, n_classes)
     if not n_classes:
         picked = np.zeros(t.shape, x.dtype)
@@ -58,6 +72,13 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
     out = np.zeros(shape, dt)
     n_classes = shape[0 if len(shape) == 1 else 1]
     if not n_classes:
+        return wrap(out, grad.dtype)
+    t = arr(target)
+    if _plain(out, t, weight, ignore_index, n_classes):
+        coef = np.negative(arr(grad))
+        if reduction == 1:
+            coef = coef / dt.type(t.size)
+        out[np.arange(t.size), t] = coef
         return wrap(out, grad.dtype)
     valid, safe, w = _parts(target, weight, ignore_index, dt, n_classes)
     if len(shape) == 1:
