@@ -152,3 +152,25 @@ def test_cuda_namespace_without_cuda():
                  lambda: mindtorch.ones(1).cuda(), lambda: mindtorch.nn.Linear(1, 1).cuda()):
         with pytest.raises(RuntimeError, match="cuda"):
             call()
+
+
+def test_accelerator_without_one():
+    """The quickstart tutorial's device line runs; no installed backend is an accelerator."""
+    for lib in (torch, mindtorch):
+        a = lib.accelerator
+        device = a.current_accelerator().type if a.is_available() else "cpu"
+        assert device == "cpu" and a.current_accelerator() is None and a.device_count() == 0
+        for call in (a.current_device_index, a.synchronize):
+            with pytest.raises(RuntimeError, match="Cannot access accelerator device"):
+                call()
+
+
+def test_accelerator_from_a_plugin_device(monkeypatch):
+    from types import SimpleNamespace
+    from mindtorch.plugins._registry import DEVICES, DeviceSpec
+    module = SimpleNamespace(is_available=lambda: True, device_count=lambda: 2,
+                             current_device=lambda: 1)
+    monkeypatch.setitem(DEVICES, "npu", DeviceSpec("npu", None, None, None, module=module))
+    a = mindtorch.accelerator
+    assert a.is_available() and a.current_accelerator() == mindtorch.device("npu")
+    assert a.device_count() == 2 and a.current_device_index() == 1
