@@ -841,3 +841,83 @@ for t in range(100):
     optimizer.step()
 print(f"{loss.item():.8f}", net.string())
 ''')
+
+tr("tutorial_quickstart", r'''
+import os, tempfile
+from torch.utils.data import DataLoader, Dataset
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+print(f"Using {device} device")
+class FakeImages(Dataset):
+    def __init__(self, n, seed):
+        rng = np.random.RandomState(seed)
+        self.x = rng.rand(n, 1, 28, 28).astype(np.float32)
+        self.y = rng.randint(0, 10, n)
+    def __len__(self):
+        return len(self.y)
+    def __getitem__(self, i):
+        return torch.from_numpy(self.x[i]), int(self.y[i])
+train_dataloader = DataLoader(FakeImages(96, 0), batch_size=32)
+test_dataloader = DataLoader(FakeImages(40, 1), batch_size=32)
+for X, y in test_dataloader:
+    print(f"Shape of X [N, C, H, W]: {X.shape}")
+    print(f"Shape of y: {y.shape} {y.dtype}")
+    break
+class NeuralNetwork(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.flatten = nn.Flatten()
+        self.linear_relu_stack = nn.Sequential(
+            nn.Linear(28 * 28, 32), nn.ReLU(), nn.Linear(32, 32), nn.ReLU(), nn.Linear(32, 10))
+    def forward(self, x):
+        x = self.flatten(x)
+        logits = self.linear_relu_stack(x)
+        return logits
+model = det(NeuralNetwork(), seed=80, scale=0.05).to(device)
+print(model)
+loss_fn = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=1e-1)
+def train(dataloader, model, loss_fn, optimizer):
+    size = len(dataloader.dataset)
+    model.train()
+    for batch, (X, y) in enumerate(dataloader):
+        X, y = X.to(device), y.to(device)
+        pred = model(X)
+        loss = loss_fn(pred, y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        if batch % 2 == 0:
+            loss, current = loss.item(), (batch + 1) * len(X)
+            print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+def test(dataloader, model, loss_fn):
+    size = len(dataloader.dataset)
+    num_batches = len(dataloader)
+    model.eval()
+    test_loss, correct = 0, 0
+    with torch.no_grad():
+        for X, y in dataloader:
+            X, y = X.to(device), y.to(device)
+            pred = model(X)
+            test_loss += loss_fn(pred, y).item()
+            correct += (pred.argmax(1) == y).type(torch.float).sum().item()
+    test_loss /= num_batches
+    correct /= size
+    print(f"Test Error: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+for t in range(2):
+    print(f"Epoch {t+1}\n-------------------------------")
+    train(train_dataloader, model, loss_fn, optimizer)
+    test(test_dataloader, model, loss_fn)
+print("Done!")
+with tempfile.TemporaryDirectory() as d:
+    torch.save(model.state_dict(), os.path.join(d, "model.pth"))
+    model = NeuralNetwork().to(device)
+    model.load_state_dict(torch.load(os.path.join(d, "model.pth"), weights_only=True))
+classes = ["T-shirt/top", "Trouser", "Pullover", "Dress", "Coat", "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot"]
+model.eval()
+x, y = test_dataloader.dataset[0][0], test_dataloader.dataset[0][1]
+with torch.no_grad():
+    x = x.to(device)
+    pred = model(x)
+    predicted, actual = classes[pred[0].argmax(0)], classes[y]
+    print(f'Predicted: "{predicted}", Actual: "{actual}"')
+''')
