@@ -26,6 +26,9 @@ TORCH_REFERENCES = {
         torch.zeros(shape, dtype=x.dtype), [True, True, True]),
     "_log_softmax_backward_data": "ops.aten._log_softmax_backward_data",
     "_nll_loss_backward": lambda torch: _torch_nll_loss_backward(torch),
+    "_ctc_loss_intlist": "ctc_loss",
+    "fractional_max_pool2d": "_C._nn.fractional_max_pool2d",
+    "fractional_max_pool3d": "_C._nn.fractional_max_pool3d",
     # ATen's take an output_mask mindtorch's (always both gradients) do not
     **{f"grid_sampler_{n}d_backward": (lambda n: lambda torch: lambda *a: getattr(
         torch.ops.aten, f"grid_sampler_{n}d_backward")(*a, [True, True]))(n) for n in (2, 3)},

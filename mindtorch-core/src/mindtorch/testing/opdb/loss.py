@@ -150,6 +150,9 @@ SAMPLES = {
         lambda d: ((_logp(d, (3, 2, 3)), ix(d, [[1, 1], [2, 1]]), ix(d, [2, 3]), ix(d, [2, 2])),
                    {"zero_infinity": True, "reduction": "none"}),
     ],
+    "_ctc_loss_intlist": [
+        lambda d: ((_logp(d, (4, 2, 3), _f64), ix(d, [1, 2, 2]), (4, 3), (1, 2), 0, 2, False),
+                   {})],
     "ctc_loss": [
         lambda d: ((_logp(d, (4, 2, 4)), ix(d, [[1, 2, 0], [3, 0, 0]]), (4, 2), (2, 1)), {}),
         lambda d: ((t(d, (3, 2, 3), _f64), ix(d, [1, 2, 2]), ix(d, [3, 3]), ix(d, [1, 2]), 0,

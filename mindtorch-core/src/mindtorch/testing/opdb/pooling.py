@@ -163,3 +163,36 @@ SAMPLES.update({
 SAMPLES["nn_max_unpool2d"].append(
     lambda d: (_pooled(d, 2, (1, 2, 5, 4)) + (2,), {"output_size": (5, 4)}))
 SAMPLES["lp_pool2d"].append(lambda d: ((t(d, (2, 4, 6), _f64), 1.5, (2, 3), 1), {}))
+
+
+def _u(d, shape, dtype=mindtorch.float32):
+    """Fractional pooling's samples: values in (0, 1)."""
+    return t(d, shape, dtype).sigmoid()
+
+
+SAMPLES.update({  # (fixed samples: the pooling windows are PyTorch's)
+    "fractional_max_pool2d": [lambda d: ((t(d, (1, 2, 5, 4)), (2, 2), (3, 3), _u(d, (1, 2, 2))),
+                                         {})],
+    "fractional_max_pool3d": [
+        lambda d: ((t(d, (1, 4, 3, 5)), (2, 1, 2), (2, 2, 3), _u(d, (1, 1, 3))), {})],
+    "functional_fractional_max_pool2d": [
+        lambda d: ((t(d, (1, 2, 5, 4)), 2), {"output_size": 3,
+                                             "_random_samples": _u(d, (1, 2, 2))}),
+        lambda d: ((_nc(d, (2, 7, 6), _f64), (2, 3)),
+                   {"output_ratio": (0.5, 0.5), "return_indices": True,
+                    "_random_samples": _u(d, (1, 2, 2), _f64)}),
+        lambda d: ((t(d, (2, 3, 6, 6), _f16), 3), {"output_size": (2, 3),
+                                                   "_random_samples": _u(d, (2, 3, 2), _f16)}),
+    ],
+    "functional_fractional_max_pool2d_with_indices": [
+        lambda d: ((t(d, (1, 2, 5, 4)), 2, 3, None, False, _u(d, (1, 2, 2))), {})],
+    "functional_fractional_max_pool3d": [
+        lambda d: ((t(d, (1, 1, 4, 3, 5)), 2), {"output_size": (2, 1, 3),
+                                                "_random_samples": _u(d, (1, 1, 3))}),
+        lambda d: ((t(d, (2, 5, 4, 4), _f64), (2, 1, 2)),
+                   {"output_ratio": 0.5, "_random_samples": _u(d, (1, 2, 3), _f64)}),
+    ],
+    "functional_fractional_max_pool3d_with_indices": [
+        lambda d: ((t(d, (1, 4, 3, 4)), (2, 1, 2)), {"output_size": 2,
+                                                     "_random_samples": _u(d, (1, 1, 3))})],
+})
