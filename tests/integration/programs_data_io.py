@@ -282,3 +282,50 @@ class Dicts(Dataset):
 for b in DataLoader(Dicts(), batch_size=2, num_workers=2):
     print(b["img"].shape, b["img"].dtype, b["label"], b["tags"])
 ''')
+
+io("serialization_map_location_and_legacy", r'''
+import io, os, tempfile
+import torch.nn as nn
+model = nn.Linear(2, 2)
+with torch.no_grad():
+    model.weight.copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    model.bias.fill_(0.5)
+buf = io.BytesIO()
+torch.save({"state_dict": model.state_dict(), "best_acc1": torch.tensor(71.5), "arch": "linear"}, buf)
+for loc in [lambda storage, loc: storage, {"cuda:0": "cpu"}, "cpu", torch.device("cpu"), None]:
+    buf.seek(0)
+    ck = torch.load(buf, map_location=loc)
+    print(ck["state_dict"]["weight"].device, ck["best_acc1"], ck["arch"])
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "list.pt")
+    torch.save([torch.ones(2), torch.zeros(1, dtype=torch.int64)], path)
+    print(torch.load(path, mmap=True))
+    from pathlib import Path
+    torch.save({"k": torch.arange(3)}, Path(d) / "p.pt")
+    print(torch.load(Path(d) / "p.pt")["k"], os.path.getsize(path) > 0)
+print("Model's state_dict:")
+for param_tensor in model.state_dict():
+    print(param_tensor, "\t", model.state_dict()[param_tensor].size())
+optimizer = torch.optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+print("Optimizer's state_dict:")
+for var_name in optimizer.state_dict():
+    print(var_name, "\t", optimizer.state_dict()[var_name])
+''')
+
+io("serialization_corrupt_input", r'''
+import io
+for raw in [b"not a checkpoint", b""]:
+    for kw in [{}, {"weights_only": False}]:
+        try:
+            torch.load(io.BytesIO(raw), **kw)
+        except Exception as e:
+            print(len(raw), kw, type(e).__name__)
+''')
+
+io("serialization_legacy_format_save", r'''
+import io
+buf = io.BytesIO()
+torch.save({"w": torch.arange(4.0).reshape(2, 2), "n": 3}, buf, _use_new_zipfile_serialization=False)
+buf.seek(0)
+print(torch.load(buf))
+''')
