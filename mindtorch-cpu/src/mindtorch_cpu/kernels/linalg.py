@@ -50,18 +50,17 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
         self.expand(shape)  # torch's error when self does not broadcast to the result
     dt = mat2.dtype
     compute = _COMPUTE.get(dt, dt.np)
-    with np.errstate(all="ignore"):
-        if alpha == 0:  # (the product is skipped, NaNs and all, as PyTorch does)
-            r = np.zeros(shape, compute)
-        else:
-            r = np.matmul(arr(mat1).astype(compute, copy=False),
-                          arr(mat2).astype(compute, copy=False))
-        if alpha not in (0, 1):
-            r *= alpha
-        if beta != 0:  # (in place, self broadcast: no temporary of the result's size)
-            b = arr(self).astype(compute, copy=False)
-            r += b if beta == 1 else b * beta
-        return result(r, dt)
+    if alpha == 0:  # (the product is skipped, NaNs and all, as PyTorch does)
+        r = np.zeros(shape, compute)
+    else:
+        r = np.matmul(arr(mat1).astype(compute, copy=False),
+                      arr(mat2).astype(compute, copy=False))
+    if alpha not in (0, 1):
+        r *= alpha
+    if beta != 0:  # (in place, self broadcast: no temporary of the result's size)
+        b = arr(self).astype(compute, copy=False)
+        r += b if beta == 1 else b * beta
+    return result(r, dt)
 
 
 KERNELS = {
