@@ -5,7 +5,11 @@ data itself is never computed on here (invariant 1: core has no kernels): host d
 only converted (cast and laid out) on the host, tensors are converted by the ops
 (empty_like + copy_)."""
 import numbers
+import operator
 import warnings
+from itertools import chain
+
+_chain = chain.from_iterable
 
 from . import _dtype as D
 from ._device import as_device, canonical, default_device
@@ -22,7 +26,7 @@ np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 def _target_device(device):
     if device is None:
         device = default_device() or "cpu"
-    return canonical(as_device(device))
+    return _device_of(device)
 
 
 _CONTIGUOUS = {}  # shape -> contiguous strides (a bounded cache of the common shapes)
@@ -134,13 +138,13 @@ def _infer(x):
     sequences promote their items."""
     if isinstance(x, (np.ndarray, np.generic)):
         return D.from_numpy_dtype(x.dtype)
-    if isinstance(x, bool):
+    if isinstance(x, bool):  # Python's number types and their subclasses only
         return D.bool
-    if isinstance(x, numbers.Integral):
+    if isinstance(x, int):
         return D.int64
-    if isinstance(x, numbers.Real):
+    if isinstance(x, float):
         return D.get_default_dtype()
-    if isinstance(x, numbers.Complex):
+    if isinstance(x, complex):
         return D.default_complex_dtype()
     if isinstance(x, Tensor):
         return x.dtype
@@ -158,29 +162,58 @@ def _infer(x):
             if dtype is D.complex128:
                 break
         return dtype
-    raise RuntimeError(f"Could not infer dtype of {type(x).__name__}")
+    raise RuntimeError(f"Could not infer dtype of {_tp_name(type(x))}")
+
+
+def _tp_name(cls):
+    """The type's name as CPython's C API shows it (decimal.Decimal, but Fraction)."""
+    heap = cls.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE: classes defined in Python
+    return cls.__name__ if heap or cls.__module__ == "builtins" else \
+        f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _read_leaf(x, dtype):
+    """A leaf of no Python number type read as PyTorch reads it for dtype: through
+    __index__ for integer and bool dtypes, __float__ (or __complex__) otherwise."""
+    try:
+        if isinstance(x, (str, bytes)):
+            raise TypeError
+        if dtype.kind in "uib":
+            return operator.index(x)
+        return complex(x) if dtype.kind == "c" else float(x)
+    except TypeError:
+        raise TypeError(f"'{_tp_name(type(x))}' object cannot be interpreted as an integer"
+                        if dtype.kind in "uib" else
+                        f"must be real number, not {_tp_name(type(x))}") from None
 
 
 def _store(x, sizes, dim, dtype, out):
     """Append the leaves of x to out, checking the shape as PyTorch's recursive_store."""
     if dim == len(sizes):
-        integral = dtype.kind in "ui"  # PyTorch reads the leaf with __index__ then
+        kind = dtype.kind  # PyTorch reads the leaf with __index__ for "uib"
         if isinstance(x, Tensor):
-            if x.numel() != 1 or integral and x.dtype.kind not in "uib":
-                if integral:
+            if x.numel() != 1 or kind in "uib" and x.dtype.kind not in "uib":
+                if kind in "uib":
                     raise TypeError("only integer tensors of a single element can be converted "
                                     "to an index")
                 raise ValueError("only one element tensors can be converted to Python scalars")
             x = x.item()
+            if kind == "f" and isinstance(x, complex):  # c10's checked conversion
+                if x.imag:
+                    raise RuntimeError("value cannot be converted to type double without "
+                                       "overflow")
+                x = x.real
         elif isinstance(x, (np.generic, np.ndarray)):
-            if integral and x.dtype.kind in "fcb" and not isinstance(x, float):  # no __index__
+            k = x.dtype.kind  # no __index__; Python's float and complex are read directly
+            if kind in "ui" and k in "fcb" and not isinstance(x, float) or \
+                    kind == "b" and k in "fc" and not isinstance(x, (float, complex)):
                 raise TypeError(f"'numpy.{x.dtype.name}' object cannot be interpreted as an "
                                 f"integer")
             x = x.item()
-        elif _is_sequence(x):
-            raise TypeError(f"'{type(x).__name__}' object cannot be interpreted as an integer"
-                            if dtype.kind in "uib" else
-                            f"must be real number, not {type(x).__name__}")
+            if kind == "f" and k == "c":  # numpy's complex read as a real: its real part
+                x = x.real
+        elif not isinstance(x, (int, float, complex)):
+            x = _read_leaf(x, dtype)
         out.append(x)
         return
     if not _is_sequence(x):
@@ -202,6 +235,8 @@ def _store(x, sizes, dim, dtype, out):
 def _cast_leaves(host, dtype):
     """Python numbers (a wide host array) written into `dtype` with PyTorch's checks: a
     complex into a real dtype and out-of-range values into an integer dtype raise."""
+    if host.dtype == dtype.np:  # nothing to check or cast
+        return host
     kind = dtype.kind
     if host.dtype.kind == "c" and kind in "uif" and host.size:
         raise TypeError("'complex' object cannot be interpreted as an integer" if kind != "f"
@@ -222,28 +257,102 @@ def _cast_leaves(host, dtype):
         return host.astype(dtype.np, copy=False)
 
 
+_NEST = frozenset((list, tuple))
+_PY_LEAVES = frozenset((bool, int, float))
+
+
+def _regular_nest(data):
+    """(sizes, leaves in order, their set of types) when data is a non-empty, regular
+    (not ragged) nest of lists and tuples whose leaves share one kind of type, else None.
+    The fast path of tensor(): one pass per level, no per-leaf Python code."""
+    sizes = [len(data)]
+    flat = data
+    while sizes[-1]:
+        types = set(map(type, flat))
+        if not types <= _NEST:
+            return sizes, flat, types
+        if len(sizes) == _MAX_DIMS:
+            return None
+        lengths = set(map(len, flat))
+        if len(lengths) != 1:
+            return None
+        sizes.append(lengths.pop())
+        flat = list(_chain(flat))
+    return None
+
+
+def _fast_leaves(data, dtype):
+    """(sizes, leaves, inferred dtype, numpy scalar type or None) of torch.tensor(data,
+    dtype=dtype) for the common nests: Python bools/ints/floats, or numpy scalars of one
+    type (then only with dtype None or theirs); None for anything else (mixtures with
+    other leaves, ragged or empty nests), which the general path decides, errors included.
+    The inference is _infer's for these leaves."""
+    nest = _regular_nest(data)
+    if nest is None:
+        return None
+    sizes, flat, types = nest
+    if types <= _PY_LEAVES:
+        inferred = D.get_default_dtype() if float in types else \
+            D.int64 if int in types else D.bool
+        return sizes, flat, inferred, None
+    if len(types) == 1:
+        (leaf,) = types
+        if issubclass(leaf, np.generic) and leaf.__module__ == "numpy":
+            try:
+                inferred = D.from_numpy_dtype(leaf)
+            except TypeError:
+                return None
+            if dtype is None or dtype is inferred:
+                return sizes, flat, inferred, leaf
+    return None
+
+
 def _host_from_sequence(data, dtype):
     """(C-contiguous host array, dtype) of torch.tensor(data) for Python data."""
-    if isinstance(data, (str, bytes)):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    sizes = _sizes(data)
-    inferred = _infer(data)
-    target = dtype or inferred
-    flat = []
-    # PyTorch converts each leaf as it stores it: the first bad value, or a break in the
-    # nest's shape after the good ones, is the error it reports
-    if 0 not in sizes:  # PyTorch reads no element of an empty nest (nor checks its shape)
+    fast = _fast_leaves(data, dtype) if type(data) in _NEST else None
+    if fast is not None:
+        sizes, flat, inferred, leaf = fast
+        target = dtype or inferred
+    else:
+        if isinstance(data, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        sizes = _sizes(data)
         try:
-            _store(data, sizes, 0, target, flat)
-        except (TypeError, ValueError):
-            _raise_first_leaf_error(flat, target)
-            raise
+            inferred = _infer(data)
+        except (RuntimeError, TypeError):  # (PyTorch infers nothing when given a dtype)
+            if dtype is None:
+                raise
+            inferred = dtype
+        target = dtype or inferred
+        flat, leaf = [], None
+        # PyTorch converts each leaf as it stores it: the first bad value, or a break in
+        # the nest's shape after the good ones, is the error it reports
+        if 0 not in sizes:  # PyTorch reads no element of an empty nest (nor its shape)
+            try:
+                _store(data, sizes, 0, target, flat)
+            except (TypeError, ValueError):
+                _raise_first_leaf_error(flat, target)
+                raise
     try:
-        host = _wide_array(flat, inferred, target).reshape(sizes)
-        return _cast_leaves(host, target), target
+        if target.kind in "ui" and inferred.kind == "f":  # ints and floats into an int dtype
+            return _mixed_into_integers(flat, target).reshape(sizes), target
+        host = np.array(flat, dtype=leaf) if leaf else _wide_array(flat, inferred, target)
+        return _cast_leaves(host.reshape(sizes), target), target
     except (TypeError, ValueError, RuntimeError):
         _raise_first_leaf_error(flat, target)
         raise
+
+
+def _mixed_into_integers(flat, dtype):
+    """Python ints and floats written into an integer dtype: each checked as its own type,
+    as PyTorch reads each leaf (an int may wrap into an unsigned type, a float may not)."""
+    integral = np.array([isinstance(x, numbers.Integral) for x in flat], dtype=bool)
+    out = np.empty(len(flat), dtype.np)
+    out[integral] = _cast_leaves(_wide_array([x for x, i in zip(flat, integral) if i],
+                                             D.int64, dtype), dtype)
+    out[~integral] = _cast_leaves(np.array([x for x, i in zip(flat, integral) if not i],
+                                           dtype=np.float64), dtype)
+    return out
 
 
 def _raise_first_leaf_error(flat, dtype):
@@ -271,7 +380,8 @@ def _wide_array(flat, inferred, target):
     dtype are read as floats: 2**64 fits a float32)."""
     if target.kind == "b":  # any number reads as its truth value (2**70 too)
         return np.array([bool(x) for x in flat], dtype=np.bool_)
-    kind = target.kind if inferred.kind in "ui" and target.kind in "fc" else inferred.kind
+    kind = target.kind if inferred.kind in "ui" and target.kind in "fc" or \
+        inferred.kind == "c" and target.kind == "f" else inferred.kind
     try:
         return np.array(flat, dtype=_WIDE[kind])
     except OverflowError:
