@@ -167,3 +167,22 @@ def test_leaves_of_no_number_type(leaf):
 def test_numpy_and_tensor_leaves_read_for_the_dtype(leaf):
     for dtype in DTYPES:
         compare(lambda T: _tensor(T, [eval(leaf, {"T": T, "np": np})], dtype))
+
+
+@pytest.mark.parametrize("make", ["np.arange(12.0).reshape(3, 4)", "np.arange(10)[::5][:1]",
+                                  "np.arange(6, dtype=np.float32)[None, :, None]",
+                                  "np.arange(24).reshape(2, 3, 4)[:, ::2]", "np.array(2.5)",
+                                  "np.zeros((0, 3))", "np.arange(6).reshape(2, 3).T"])
+def test_numpy_arrays_shared_and_copied(make):
+    """from_numpy / as_tensor share the array's memory (contiguous arrays are the storage
+    themselves), tensor() copies; strides as torch's."""
+    for fn in ("from_numpy", "as_tensor", "tensor"):
+        compare(lambda T: getattr(T, fn)(eval(make, {"np": np})))
+        a = eval(make, {"np": np})
+        t = getattr(mindtorch, fn)(a)
+        if a.size:
+            last = (-1,) * a.ndim
+            a[last] = -1
+            assert (t[last].item() == -1) == (fn != "tensor")
+            t[(0,) * a.ndim] = 7
+            assert (a[(0,) * a.ndim] == 7) == (fn != "tensor")

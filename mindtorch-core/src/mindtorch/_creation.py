@@ -60,11 +60,11 @@ def _empty(shape, dtype, device, stride=None):
     return Tensor._make(storage, shape, stride, 0, dtype)
 
 
-def _from_host_array(arr, device, requires_grad=False):
+def _from_host_array(arr, device, dtype=None, requires_grad=False):
     arr = arr if arr.flags.c_contiguous else np.array(arr, order="C")  # keeps 0-dim
-    dtype = D.from_numpy_dtype(arr.dtype)
+    dtype = dtype or D.from_numpy_dtype(arr.dtype)
     storage = UntypedStorage._from_host(arr, device)
-    t = Tensor._make(storage, arr.shape, contiguous_strides(arr.shape), 0, dtype)
+    t = Tensor._make(storage, arr.shape, _contiguous(arr.shape), 0, dtype)
     if requires_grad:
         _requires_grad(t)
     return t
@@ -456,6 +456,11 @@ def _check_ndarray(array):
                          "order. Conversion between byte orders is currently not supported.")
     dtype = D.from_numpy_dtype(array.dtype)
     isz = array.itemsize
+    for s in array.strides:
+        if s < 0 or s % isz:
+            break
+    else:
+        return dtype
     if any(s < 0 for s in array.strides):
         raise ValueError("At least one stride in the given numpy array is negative, and tensors "
                          "with negative strides are not currently supported. (You can probably "
@@ -469,14 +474,17 @@ def _check_ndarray(array):
 def _copy_ndarray(array, dtype, device):
     """A tensor holding a copy of a numpy array, cast to dtype (C++ casts) and laid out like
     the array (PyTorch: from_numpy, then a preserve_format copy)."""
-    from ._ops.decls.creation import preserve_strides
     src = _check_ndarray(array)
     dtype = dtype or src
-    stride = tuple(s // array.itemsize for s in array.strides)
-    if stride == contiguous_strides(array.shape) and array.size:  # the common case
+    isz = array.itemsize
+    stride = tuple([s // isz for s in array.strides])
+    if stride == _contiguous(array.shape) and array.size:  # the common case
+        if dtype is src:  # (a cast may warn, a copy does not)
+            return _from_host_array(array.copy(), device, dtype)
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
-            return _from_host_array(array.astype(dtype.np), device)
+            return _from_host_array(array.astype(dtype.np), device, dtype)
+    from ._ops.decls.creation import preserve_strides
     stride = preserve_strides(array.shape, stride)
     span = 0 if array.size == 0 else sum((n - 1) * s for n, s in zip(array.shape, stride)) + 1
     flat = np.empty(span, dtype.np)
@@ -504,17 +512,18 @@ def from_numpy(array):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
     dtype = _check_ndarray(array)
     isz = array.itemsize
-    stride = tuple(s // isz for s in array.strides)
+    stride = tuple([s // isz for s in array.strides])
     if array.size == 0:
         span = 0
         raw = np.empty(0, np.uint8)
+    elif array.flags.c_contiguous:  # the array itself is the storage (as cpu's from_host)
+        span, raw = array.nbytes, array
     else:
         span = (sum((n - 1) * s for n, s in zip(array.shape, stride)) + 1) * isz
         first = array[(slice(0, 1),) * array.ndim].reshape(-1).view(np.uint8) if array.ndim \
             else array.reshape(1).view(np.uint8)
         raw = np.lib.stride_tricks.as_strided(first, shape=(span,), strides=(1,))
-    cpu = canonical("cpu")
-    storage = UntypedStorage._wrap(raw, span, cpu)
+    storage = UntypedStorage._wrap(raw, span, _device_of("cpu"))
     return Tensor._make(storage, tuple(array.shape), stride, 0, dtype)
 
 
