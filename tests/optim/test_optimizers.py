@@ -38,6 +38,13 @@ CASES = (
        for o in grid(weight_decay=[0, 0.1], decoupled_weight_decay=[False, True],
                      maximize=[False, True])]
     + [("NAdam", dict(momentum_decay=0.1, betas=(0.8, 0.9))), ("RAdam", dict(betas=(0.5, 0.6)))]
+    + [("Adadelta", dict(lr=0.5, **o)) for o in grid(weight_decay=[0, 0.1],
+                                                    maximize=[False, True])]
+    + [("Adadelta", dict(rho=0.5, eps=1e-3))]
+    + [("Rprop", dict(lr=0.01, **o)) for o in grid(maximize=[False, True])]
+    + [("Rprop", dict(etas=(0.3, 1.5), step_sizes=(1e-3, 0.05)))]
+    + [("ASGD", dict(lr=0.05, **o)) for o in grid(weight_decay=[0, 0.1], maximize=[False, True])]
+    + [("ASGD", dict(lr=0.05, t0=3, lambd=0.01, alpha=0.5))]
 )
 
 
@@ -54,7 +61,8 @@ def test_matches_torch(case, dtype):
     assert_states(mo, to, dtype)
 
 
-NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam"]
+NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam", "Adadelta",
+         "Rprop", "ASGD"]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -76,7 +84,9 @@ def test_missing_gradients_and_groups(name):
                                          ("Adagrad", {"initial_accumulator_value": 0.1}),
                                          ("Adamax", {"weight_decay": 0.1}),
                                          ("NAdam", {"weight_decay": 0.1}),
-                                         ("RAdam", {"weight_decay": 0.1})])
+                                         ("RAdam", {"weight_decay": 0.1}),
+                                         ("Adadelta", {"weight_decay": 0.1}),
+                                         ("Rprop", {}), ("ASGD", {"t0": 2})])
 def test_complex_parameters(name, kwargs):
     mo, to, _, _ = run_both(name, kwargs, "complex128", complex_=True)
     assert_states(mo, to, "complex128")

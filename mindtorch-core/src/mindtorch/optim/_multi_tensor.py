@@ -6,7 +6,7 @@ Each optimizer writes its update once, for one tensor: `update(group, p, grad, s
 The flat path calls the same function with `state` holding the flat buffers (scalar state
 such as `step` as one 1-D tensor), `grad` the concatenated gradients and `p` a
 `FlatParams`, which applies the in-place ops an update makes to a parameter (`mul_`,
-`add_`, `addcdiv_`) to each parameter from the flat operands; `value(p)` reads the
+`add_`, `addcmul_`, `addcdiv_`) to each parameter from the flat operands; `value(p)` reads the
 parameters (coupled weight decay). N small tensors then cost ~2N + k ops instead of the
 per-tensor loop's ~kN, and every element goes through the same ops in the same order:
 results are bit-identical, and the state_dict is the same (its tensors are views of a shared
@@ -91,6 +91,12 @@ class FlatParams:
         for p, u in zip(self.flat.params, self.flat.views_of(other)):
             p.add_(u, alpha=alpha)
         return self
+
+    def addcmul_(self, t1, t2, value=1):
+        # p.addcmul_(t1, t2, value=v) is p + v * t1 * t2, left to right
+        import mindtorch as M
+        M.mul(t1, value, out=self.flat.scratch).mul_(t2)
+        return self.add_(self.flat.scratch)
 
     def addcdiv_(self, t1, t2, value=1):
         # p.addcdiv_(t1, t2, value=v) is p + (v * t1) / t2: the same roundings here

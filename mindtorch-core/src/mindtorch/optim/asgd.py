@@ -1,0 +1,55 @@
+"""torch.optim.ASGD: averaged SGD. Its scalar state (step, eta, mu) lives on the
+parameter's device, as PyTorch's."""
+from .._tensor import Tensor
+from ._multi_tensor import count, first, value
+from .optimizer import Optimizer, _check, _scalar_dtype, _value
+
+__all__ = ["ASGD"]
+
+
+class ASGD(Optimizer):
+    _scalar_keys = ("step", "eta", "mu")
+
+    def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
+                 foreach=None, maximize=False, differentiable=False, capturable=False):
+        if isinstance(lr, Tensor) and lr.numel() != 1:
+            raise ValueError("Tensor lr must be 1-element")
+        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0,
+                                      weight_decay=weight_decay, foreach=foreach,
+                                      maximize=maximize, differentiable=differentiable,
+                                      capturable=capturable))
+
+    def _init_state(self, group, p, state):
+        import mindtorch as M
+        dt = _scalar_dtype()
+        state["step"] = M.zeros((), dtype=dt, device=p.device)
+        state["eta"] = M.full((), _value(group["lr"]), dtype=dt, device=p.device)
+        state["mu"] = M.ones((), dtype=dt, device=p.device)
+        state["ax"] = M.zeros_like(p)
+
+    def _state_keys(self, group):
+        return ("ax",)
+
+    def _update_one(self, group, p, grad, state):
+        import mindtorch as M
+        lr, lambd, alpha, t0 = _value(group["lr"]), group["lambd"], group["alpha"], group["t0"]
+        wd = _value(group["weight_decay"])
+        if group["maximize"]:
+            grad = -grad
+        step = count(state)
+        if wd != 0:
+            grad = grad.add(value(p), alpha=wd)
+        eta = first(state["eta"])
+        p.mul_(1 - lambd * eta)  # decay
+        p.add_(grad, alpha=-eta)
+        ax = state["ax"]
+        if first(state["mu"]) != 1:
+            ax.add_(value(p).sub(ax).mul_(first(state["mu"])))
+        else:
+            ax.copy_(value(p))
+        # through a tensor of the default dtype, as PyTorch (rounded to float32 by default,
+        # whatever eta's dtype: loading a state casts it to the parameter's)
+        state["eta"].copy_(M.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
+        state["mu"].copy_(M.as_tensor(1 / max(1, step - t0)))
