@@ -754,3 +754,21 @@ def test_linear_graph_node_as_torch(shape, bias_shape):
         out = L.nn.functional.linear(x, L.ones(3, 5), L.ones(bias_shape))
         names.append(out.grad_fn.name())
     assert names[1] == names[0]
+
+
+@pytest.mark.parametrize("shape", [(3,), (2, 3), (2, 2, 3)], ids=str)
+@pytest.mark.parametrize("dtypes", [("float64", "float32", "float32"), ("float32", "float64", "float64"),
+                                    ("float32", "float32", "float64"), ("float32", "float64", "float32")],
+                         ids=str)
+@pytest.mark.parametrize("bias_shape", [(2,), (1, 2), (1, 1, 2)], ids=str)
+def test_linear_dtype_errors_as_torch(shape, dtypes, bias_shape):
+    """A float64 input to a float32 Linear: addmm's messages in its order (self/mat2, then
+    mat1/mat2), on every rank through the fused path; 1-D-once-squeezed biases fuse."""
+    errors = []
+    for L in (torch, mindtorch):
+        di, dw, db = (getattr(L, d) for d in dtypes)
+        with pytest.raises(RuntimeError) as e:
+            L.nn.functional.linear(L.ones(shape, dtype=di), L.ones(2, 3, dtype=dw),
+                                   L.ones(bias_shape, dtype=db))
+        errors.append(str(e.value))
+    assert errors[1] == errors[0]

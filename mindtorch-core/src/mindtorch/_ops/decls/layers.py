@@ -43,6 +43,11 @@ def _c_name(dtype):
 
 # -- linear, bilinear ------------------------------------------------------------------------
 
+def _fusable(bias):
+    """PyTorch's test for a bias an addmm can take: contiguous, 1-D once squeezed."""
+    return bias.is_contiguous() and (bias.ndim == 1 or bias.squeeze().ndim == 1)
+
+
 def _linear(input, weight, bias=None):
     """input @ weight.T + bias (addmm for a 2-d input, as PyTorch)."""
     if input.ndim == 0 or weight.ndim == 0:
@@ -52,17 +57,11 @@ def _linear(input, weight, bias=None):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
                            f"{weight.ndim}D")
     wt = weight.t()
-    if input.ndim == 2 and bias is not None:
-        if bias.dtype is not input.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                               f"{_type_name(bias.dtype)} and {_type_name(input.dtype)}")
-        return OPS["addmm"].call(bias, input, wt, 1, 1)
-    if bias is not None and input.is_contiguous() and bias.ndim == 1:
-        # PyTorch's fused path: rows folded into one addmm (its dtype check), then viewed
+    if bias is not None and (input.ndim == 2 or input.is_contiguous() and _fusable(bias)):
+        if input.ndim == 2:
+            return OPS["addmm"].call(bias, input, wt, 1, 1)
+        # PyTorch's fused path for other ranks: rows folded into one addmm, then viewed
         # back (a ViewBackward0 node)
-        if bias.dtype is not input.dtype:
-            raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                               f"{_type_name(bias.dtype)} and {_type_name(input.dtype)}")
         lead = input._shape[:-1]
         rows = 1
         for n in lead:

@@ -175,9 +175,10 @@ def addmm_coefficients(self, mat1, mat2, beta, alpha):
     for name, m in (("mat1", mat1), ("mat2", mat2)):
         if m.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m.ndim}-D tensor")
-    if self.dtype is not mat2.dtype:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                           f"{_type_name(self.dtype)} and {_type_name(mat2.dtype)}")
+    for a, b, names in ((self, mat2, "self and mat2"), (mat1, mat2, "mat1 and mat2")):
+        if a.dtype is not b.dtype:  # (before the shapes, as PyTorch)
+            raise RuntimeError(f"{names} must have the same dtype, but got "
+                               f"{_type_name(a.dtype)} and {_type_name(b.dtype)}")
     kind = mat2.dtype.kind
     if kind != "c" and (isinstance(alpha, complex) or isinstance(beta, complex)):
         raise RuntimeError(f"value cannot be converted to type {_C_NAMES[mat2.dtype.name]} "
