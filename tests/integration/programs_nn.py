@@ -845,3 +845,43 @@ lin.register_state_dict_post_hook(lambda mod, sd, prefix, local: sd_calls.append
 lin.state_dict()
 print(sd_calls)
 ''')
+
+ml("nn_common_errors", r'''
+import numpy as np
+import torch.nn as nn
+import torch.nn.functional as F
+cases = [
+    ("float64 batch into float32 Linear", lambda: nn.Linear(2, 2)(torch.from_numpy(np.ones((1, 2))))),
+    ("wrong in_features", lambda: nn.Linear(3, 2)(torch.ones(4, 2))),
+    ("int32 targets", lambda: F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 1], dtype=torch.int32))),
+    ("float targets of class shape", lambda: F.cross_entropy(torch.ones(2, 3), torch.tensor([0.0, 1.0]))),
+    ("target out of range", lambda: F.cross_entropy(torch.ones(2, 3), torch.tensor([0, 3]))),
+    ("bce input > 1", lambda: F.binary_cross_entropy(torch.tensor([1.5]), torch.tensor([1.0]))),
+    ("conv channels", lambda: nn.Conv2d(3, 4, 3)(torch.ones(1, 1, 5, 5))),
+    ("conv too small", lambda: nn.Conv2d(1, 1, 3)(torch.ones(1, 1, 2, 2))),
+    ("float indices", lambda: nn.Embedding(3, 2)(torch.tensor([1.0]))),
+    ("inplace on saved", lambda: (lambda y: (y.add_(1), y.sum().backward()))(torch.ones(2, requires_grad=True).sigmoid())),
+    ("inplace on leaf", lambda: torch.ones(2, requires_grad=True).add_(1)),
+    ("bn features", lambda: nn.BatchNorm1d(3)(torch.ones(4, 2))),
+    ("layernorm shape", lambda: nn.LayerNorm(4)(torch.ones(2, 3))),
+    ("lstm input size", lambda: nn.LSTM(3, 4)(torch.ones(2, 5, 4))),
+    ("mha heads", lambda: nn.MultiheadAttention(6, 4)),
+    ("view of transposed", lambda: torch.ones(2, 3).t().view(6)),
+    ("backward without grad", lambda: torch.ones(2).sum().backward()),
+    ("numpy of grad tensor", lambda: torch.ones(2, requires_grad=True).numpy()),
+    ("item of many", lambda: torch.ones(2).item()),
+    ("state_dict shape", lambda: nn.Linear(2, 2).load_state_dict({"weight": torch.ones(3, 2), "bias": torch.ones(2)})),
+    ("params not iterable", lambda: torch.optim.SGD(torch.ones(2, requires_grad=True), lr=0.1)),
+    ("non-leaf param", lambda: torch.optim.SGD([torch.ones(2, requires_grad=True) * 2], lr=0.1)),
+    ("batch_size 0", lambda: torch.utils.data.DataLoader([1, 2], batch_size=0)),
+    ("ragged batch", lambda: next(iter(torch.utils.data.DataLoader([torch.ones(2), torch.ones(3)], batch_size=2)))),
+    ("sequential index", lambda: nn.Sequential(nn.ReLU())[3]),
+    ("module without forward", lambda: nn.Module()(torch.ones(1))),
+]
+for name, fn in cases:
+    try:
+        fn()
+        print(name, "ok")
+    except Exception as e:
+        print(name, type(e).__name__, str(e).splitlines()[0][:100])
+''')
