@@ -13,6 +13,8 @@ tensors' edges instead, and runs only the nodes on a path to them.
 """
 import heapq
 
+from .._shapes import broadcast_shapes
+from .functional_helpers import sum_to
 from .grad_mode import set_grad_enabled, state
 from ._record import AccumulateGrad, edge
 
@@ -224,9 +226,7 @@ def validate(node, outs):
         if type(outs) is not list:
             outs = list(outs)
         if g._shape != shape:
-            from .functional_helpers import sum_to
             try:
-                from .._shapes import broadcast_shapes
                 ok = tuple(broadcast_shapes(shape, g._shape)) == g._shape
             except RuntimeError:
                 ok = False
