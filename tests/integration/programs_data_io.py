@@ -329,3 +329,36 @@ torch.save({"w": torch.arange(4.0).reshape(2, 2), "n": 3}, buf, _use_new_zipfile
 buf.seek(0)
 print(torch.load(buf))
 ''')
+
+io("data_collate_details", r'''
+import collections
+import numpy as np
+from torch.utils.data import default_collate, default_convert, TensorDataset, Subset, DataLoader
+Point = collections.namedtuple("Point", ["x", "y"])
+print(default_collate([Point(1, 2.0), Point(3, 4.0)]))
+print(default_collate([np.float32(1.5), np.float32(2.5)]), default_collate([np.float64(1.5), np.float64(2)]).dtype)
+print(default_collate([np.int64(1), np.int32(2)]), default_collate([np.array(1.0), np.array(2.0)]))
+print(default_collate([True, False]), default_collate([b"a", b"b"]), default_collate(["x", "y"]))
+print(default_collate([torch.tensor(1, dtype=torch.int16), torch.tensor(2, dtype=torch.int16)]))
+print(default_collate([{"a": [1, 2], "b": (torch.ones(1), "s")}, {"a": [3, 4], "b": (torch.zeros(1), "t")}]))
+print(default_convert(np.arange(3)), default_convert([np.float64(1.0), "s"]), default_convert({"k": np.ones(2)}))
+try:
+    default_collate([None, None])
+except TypeError as e:
+    print("TypeError", str(e)[:60])
+try:
+    default_collate([[1, 2], [3]])
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    default_collate([np.array(["a"]), np.array(["b"])])
+except TypeError as e:
+    print("TypeError", str(e)[:70])
+ds = TensorDataset(torch.arange(6))
+print(ds[2], type(ds[2]).__name__, len(ds + ds), (ds + ds)[7])
+sub = Subset(Subset(ds, [5, 4, 3, 2]), [0, 2])
+print(len(sub), sub[1], sub[[0, 1]] if hasattr(sub, "__getitems__") else None)
+print([b for b in DataLoader(ds, batch_size=4, drop_last=False)])
+print([b for b in DataLoader(list(range(5)), batch_size=2)], [b for b in DataLoader(np.arange(4.0), batch_size=3)])
+print([b for b in DataLoader([{"a": 1}, {"a": 2}], batch_size=None)])
+''')

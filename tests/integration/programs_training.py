@@ -921,3 +921,25 @@ with torch.no_grad():
     predicted, actual = classes[pred[0].argmax(0)], classes[y]
     print(f'Predicted: "{predicted}", Actual: "{actual}"')
 ''')
+
+tr("default_dtype_float64_training", r'''
+torch.set_default_dtype(torch.float64)
+try:
+    print(torch.get_default_dtype(), torch.tensor([1.0]).dtype, torch.zeros(1).dtype, torch.arange(3.0).dtype)
+    model = nn.Sequential(nn.Linear(3, 4), nn.LayerNorm(4), nn.GELU(), nn.Linear(4, 1))
+    print([p.dtype for p in model.parameters()][:2], nn.Embedding(2, 2).weight.dtype, nn.LSTM(2, 2).weight_ih_l0.dtype)
+    det(model, seed=90)
+    X = torch.tensor(np.random.RandomState(90).randn(10, 3))
+    Y = torch.tensor(np.random.RandomState(91).randn(10, 1))
+    opt = torch.optim.NAdam(model.parameters(), lr=0.05)
+    for step in range(5):
+        opt.zero_grad()
+        loss = F.smooth_l1_loss(model(X), Y)
+        loss.backward()
+        opt.step()
+        print(step, f"{loss.item():.12f}")
+    print(torch.nn.functional.softmax(torch.tensor([1.0, 2.0]), 0).dtype, (torch.ones(1) * 2.5).dtype)
+finally:
+    torch.set_default_dtype(torch.float32)
+print(torch.tensor([1.0]).dtype)
+''')
