@@ -15,7 +15,7 @@ import mindtorch
 from creation_helpers import compare
 from reference import torch
 
-from mindtorch import _creation
+from mindtorch import _from_sequence
 
 BIG = [2 ** 31, 2 ** 63 - 1, -2 ** 63, 2 ** 63, -2 ** 63 - 1, 2 ** 64, 2 ** 70]
 LEAVES = [0, 1, -7, 300, True, False, 0.5, -2.25, 1e300, math.inf, -math.inf, math.nan,
@@ -126,9 +126,9 @@ def test_zero_dim_tensors_and_arrays_as_leaves():
 def test_the_fast_path_is_taken():
     """The common nests never reach the per-leaf general path."""
     calls = []
-    store = _creation._store
+    store = _from_sequence._store
     try:
-        _creation._store = lambda *a: calls.append(a) or store(*a)
+        _from_sequence._store = lambda *a: calls.append(a) or store(*a)
         mindtorch.tensor([[1.0, 2.0], [3.0, 4.0]])
         mindtorch.tensor([True, 2, 3.5])
         mindtorch.tensor(list(np.arange(4, dtype=np.float32)))
@@ -136,7 +136,7 @@ def test_the_fast_path_is_taken():
         mindtorch.tensor([np.float32(1), 2.0])
         assert calls
     finally:
-        _creation._store = store
+        _from_sequence._store = store
 
 
 def test_results_are_fresh_and_contiguous():
@@ -186,3 +186,34 @@ def test_numpy_arrays_shared_and_copied(make):
             assert (t[last].item() == -1) == (fn != "tensor")
             t[(0,) * a.ndim] = 7
             assert (a[(0,) * a.ndim] == 7) == (fn != "tensor")
+
+
+@pytest.mark.parametrize("text", [
+    "[T.tensor(1.5), T.tensor(2.0), T.tensor(-3.0)]",
+    "[T.tensor(1), T.tensor(2)]",
+    "[[T.tensor(True)], [T.tensor(False)]]",
+    "[[T.tensor(1.5, dtype=T.float16)] * 3] * 2",
+    "(T.tensor(1.5, dtype=T.float64), T.tensor(2.5, dtype=T.float64))",
+    "[T.tensor(1), T.tensor(2.5)]",                          # mixed dtypes: general path
+    "[T.tensor(1.5), 2.5]",
+    "[T.tensor([1.5]), T.tensor([2.5])]",                    # 1-element, not 0-dim
+    "[T.tensor([1.5, 2.0]), T.tensor([2.5, 1.0])]",          # several elements: refused
+    "[T.tensor(1.5, requires_grad=True), T.tensor(2.0)]",
+    "[T.tensor(1.5, device='meta')]",
+    "[T.tensor(1.5), T.tensor(2.5)[None][0]]",               # a view as a leaf
+])
+@pytest.mark.parametrize("dtype", [None, "float32", "float64", "int64", "bool"])
+def test_tensors_as_leaves(text, dtype):
+    compare(lambda T: _tensor(T, eval(text, {"T": T}), dtype))
+
+
+def test_tensor_leaves_give_a_fresh_tensor_of_its_own():
+    leaves = [mindtorch.tensor(float(i)) for i in range(6)]
+    for data in (leaves, [leaves[:3], leaves[3:]]):
+        t = mindtorch.tensor(data, requires_grad=True)
+        assert t._base is None and t.is_contiguous() and t.grad_fn is None
+        assert t._version == 0
+        with mindtorch.no_grad():
+            t.view(-1)[0] = 9
+        assert leaves[0].item() == 0
+    assert mindtorch.tensor(leaves, device="meta").device.type == "meta"

@@ -1,0 +1,306 @@
+"""torch.tensor(data) for Python data: PyTorch's rules for nested sequences (shape read
+off the first elements, dtype inference, per-leaf reading and its errors), with a fast
+path for the common nests (regular nests of Python numbers, of numpy scalars of one type,
+or of 0-dim tensors).  Host data only: the result is a numpy array (or, for tensor
+leaves, a stack of them through the op)."""
+import numbers
+import operator
+from itertools import chain
+
+from . import _dtype as D
+from ._lazy import lazy
+from ._promotion import promote_types
+from ._storage import _spec
+from ._tensor import Tensor
+
+np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
+_chain = chain.from_iterable
+
+_MAX_DIMS = 64
+_WIDE = {"b": "bool", "u": "int64", "i": "int64", "f": "float64", "c": "complex128"}
+
+
+def _is_sequence(x):
+    """Python's sequence check as PyTorch applies it (tensors and numpy scalars are leaves;
+    strings and 0-dim arrays count as sequences, and fail later as in PyTorch)."""
+    if isinstance(x, (list, tuple, range, np.ndarray, str, bytes)):
+        return True
+    if isinstance(x, (Tensor, np.generic, dict, numbers.Number)):
+        return False
+    return hasattr(type(x), "__getitem__") and hasattr(type(x), "__len__")
+
+
+def _sizes(data):
+    """The shape read off the first elements (PyTorch's compute_sizes)."""
+    sizes = []
+    x = data
+    while _is_sequence(x):
+        if isinstance(x, np.ndarray) and x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        n = len(x)
+        sizes.append(n)
+        if len(sizes) > _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{type(x).__name__}'")
+        if n == 0:
+            break
+        x = x[0]
+    return sizes
+
+
+def _infer(x):
+    """The dtype torch.tensor infers (PyTorch's infer_scalar_type): numpy leaves keep their
+    dtype, Python numbers give bool / int64 / the default float or complex dtype, and
+    sequences promote their items."""
+    if isinstance(x, (np.ndarray, np.generic)):
+        return D.from_numpy_dtype(x.dtype)
+    if isinstance(x, bool):  # Python's number types and their subclasses only
+        return D.bool
+    if isinstance(x, int):
+        return D.int64
+    if isinstance(x, float):
+        return D.get_default_dtype()
+    if isinstance(x, complex):
+        return D.default_complex_dtype()
+    if isinstance(x, Tensor):
+        return x.dtype
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(x).__name__}'")
+    if _is_sequence(x):
+        if len(x) == 0:
+            return D.get_default_dtype()
+        dtype = None
+        for item in x:
+            if item is x:
+                raise TypeError("new(): self-referential lists are incompatible")
+            d = _infer(item)
+            dtype = d if dtype is None else promote_types(dtype, d)
+            if dtype is D.complex128:
+                break
+        return dtype
+    raise RuntimeError(f"Could not infer dtype of {_tp_name(type(x))}")
+
+
+def _tp_name(cls):
+    """The type's name as CPython's C API shows it (decimal.Decimal, but Fraction)."""
+    heap = cls.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE: classes defined in Python
+    return cls.__name__ if heap or cls.__module__ == "builtins" else \
+        f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _read_leaf(x, dtype):
+    """A leaf of no Python number type read as PyTorch reads it for dtype: through
+    __index__ for integer and bool dtypes, __float__ (or __complex__) otherwise."""
+    try:
+        if isinstance(x, (str, bytes)):
+            raise TypeError
+        if dtype.kind in "uib":
+            return operator.index(x)
+        return complex(x) if dtype.kind == "c" else float(x)
+    except TypeError:
+        raise TypeError(f"'{_tp_name(type(x))}' object cannot be interpreted as an integer"
+                        if dtype.kind in "uib" else
+                        f"must be real number, not {_tp_name(type(x))}") from None
+
+
+def _store(x, sizes, dim, dtype, out):
+    """Append the leaves of x to out, checking the shape as PyTorch's recursive_store."""
+    if dim == len(sizes):
+        kind = dtype.kind  # PyTorch reads the leaf with __index__ for "uib"
+        if isinstance(x, Tensor):
+            if x.numel() != 1 or kind in "uib" and x.dtype.kind not in "uib":
+                if kind in "uib":
+                    raise TypeError("only integer tensors of a single element can be converted "
+                                    "to an index")
+                raise ValueError("only one element tensors can be converted to Python scalars")
+            if not _spec(x._device).has_data:
+                raise RuntimeError(f"Tensor.item() cannot be called on {x._device.type} "
+                                   f"tensors")
+            x = x.item()
+            if kind == "f" and isinstance(x, complex):  # c10's checked conversion
+                if x.imag:
+                    raise RuntimeError("value cannot be converted to type double without "
+                                       "overflow")
+                x = x.real
+        elif isinstance(x, (np.generic, np.ndarray)):
+            k = x.dtype.kind  # no __index__; Python's float and complex are read directly
+            if kind in "ui" and k in "fcb" and not isinstance(x, float) or \
+                    kind == "b" and k in "fc" and not isinstance(x, (float, complex)):
+                raise TypeError(f"'numpy.{x.dtype.name}' object cannot be interpreted as an "
+                                f"integer")
+            x = x.item()
+            if kind == "f" and k == "c":  # numpy's complex read as a real: its real part
+                x = x.real
+        elif not isinstance(x, (int, float, complex)):
+            x = _read_leaf(x, dtype)
+        out.append(x)
+        return
+    if not _is_sequence(x):
+        raise TypeError("not a sequence")
+    n = len(x)
+    if n != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {n})")
+    if isinstance(x, np.ndarray):
+        if x.shape != tuple(sizes[dim:]):
+            bad = next(i for i, (a, b) in enumerate(zip(x.shape, sizes[dim:])) if a != b)
+            raise ValueError(f"expected sequence of length {sizes[dim + bad]} at dim "
+                             f"{dim + bad} (got {x.shape[bad]})")
+        out.extend(x.ravel().tolist())
+        return
+    for item in x:
+        _store(item, sizes, dim + 1, dtype, out)
+
+
+def _cast_leaves(host, dtype):
+    """Python numbers (a wide host array) written into `dtype` with PyTorch's checks: a
+    complex into a real dtype and out-of-range values into an integer dtype raise."""
+    if host.dtype == dtype.np:  # nothing to check or cast
+        return host
+    kind = dtype.kind
+    if host.dtype.kind == "c" and kind in "uif" and host.size:
+        raise TypeError("'complex' object cannot be interpreted as an integer" if kind != "f"
+                        else "must be real number, not complex")
+    if kind in "ui" and host.dtype.kind in "fi" and host.size:
+        info = D.iinfo(dtype)
+        if host.dtype.kind == "f":
+            with np.errstate(invalid="ignore"):
+                bad = ~np.isfinite(host) | (host < info.min) | (host > info.max)
+        elif kind == "u":  # c10 lets negative ints wrap into unsigned types
+            bad = (host < -info.max) | (host > info.max)
+        else:
+            bad = (host < info.min) | (host > info.max)
+        if bad.any():
+            raise RuntimeError(f"value cannot be converted to type {dtype.name} without "
+                               f"overflow")
+    with np.errstate(all="ignore"):
+        return host.astype(dtype.np, copy=False)
+
+
+NEST = frozenset((list, tuple))
+_PY_LEAVES = frozenset((bool, int, float))
+
+
+def regular_nest(data):
+    """(sizes, leaves in order, their set of types) when data is a non-empty, regular
+    (not ragged) nest of lists and tuples whose leaves share one kind of type, else None.
+    The fast path of tensor(): one pass per level, no per-leaf Python code."""
+    sizes = [len(data)]
+    flat = data
+    while sizes[-1]:
+        types = set(map(type, flat))
+        if not types <= NEST:
+            return sizes, flat, types
+        if len(sizes) == _MAX_DIMS:
+            return None
+        lengths = set(map(len, flat))
+        if len(lengths) != 1:
+            return None
+        sizes.append(lengths.pop())
+        flat = list(_chain(flat))
+    return None
+
+
+def _fast_leaves(nest, dtype):
+    """(sizes, leaves, inferred dtype, numpy scalar type or None) of torch.tensor(data,
+    dtype=dtype) for the common nests: Python bools/ints/floats, or numpy scalars of one
+    type (then only with dtype None or theirs); None for anything else (mixtures with
+    other leaves, ragged or empty nests), which the general path decides, errors included.
+    The inference is _infer's for these leaves."""
+    sizes, flat, types = nest
+    if types <= _PY_LEAVES:
+        inferred = D.get_default_dtype() if float in types else \
+            D.int64 if int in types else D.bool
+        return sizes, flat, inferred, None
+    if len(types) == 1:
+        (leaf,) = types
+        if issubclass(leaf, np.generic) and leaf.__module__ == "numpy":
+            try:
+                inferred = D.from_numpy_dtype(leaf)
+            except TypeError:
+                return None
+            if dtype is None or dtype is inferred:
+                return sizes, flat, inferred, leaf
+    return None
+
+
+def host_from_sequence(data, dtype, nest=None):
+    """(C-contiguous host array, dtype) of torch.tensor(data) for Python data; nest is
+    regular_nest(data) when the caller has it."""
+    if nest is None and type(data) in NEST:
+        nest = regular_nest(data)
+    fast = _fast_leaves(nest, dtype) if nest is not None else None
+    if fast is not None:
+        sizes, flat, inferred, leaf = fast
+        target = dtype or inferred
+    else:
+        if isinstance(data, (str, bytes)):
+            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+        sizes = _sizes(data)
+        try:
+            inferred = _infer(data)
+        except (RuntimeError, TypeError):  # (PyTorch infers nothing when given a dtype)
+            if dtype is None:
+                raise
+            inferred = dtype
+        target = dtype or inferred
+        flat, leaf = [], None
+        # PyTorch converts each leaf as it stores it: the first bad value, or a break in
+        # the nest's shape after the good ones, is the error it reports
+        if 0 not in sizes:  # PyTorch reads no element of an empty nest (nor its shape)
+            try:
+                _store(data, sizes, 0, target, flat)
+            except (TypeError, ValueError):
+                _raise_first_leaf_error(flat, target)
+                raise
+    try:
+        if target.kind in "ui" and inferred.kind == "f":  # ints and floats into an int dtype
+            return _mixed_into_integers(flat, target).reshape(sizes), target
+        host = np.array(flat, dtype=leaf) if leaf else _wide_array(flat, inferred, target)
+        return _cast_leaves(host.reshape(sizes), target), target
+    except (TypeError, ValueError, RuntimeError):
+        _raise_first_leaf_error(flat, target)
+        raise
+
+
+def _mixed_into_integers(flat, dtype):
+    """Python ints and floats written into an integer dtype: each checked as its own type,
+    as PyTorch reads each leaf (an int may wrap into an unsigned type, a float may not)."""
+    integral = np.array([isinstance(x, numbers.Integral) for x in flat], dtype=bool)
+    out = np.empty(len(flat), dtype.np)
+    out[integral] = _cast_leaves(_wide_array([x for x, i in zip(flat, integral) if i],
+                                             D.int64, dtype), dtype)
+    out[~integral] = _cast_leaves(np.array([x for x, i in zip(flat, integral) if not i],
+                                           dtype=np.float64), dtype)
+    return out
+
+
+def _raise_first_leaf_error(flat, dtype):
+    """Raise the error of the first leaf PyTorch would refuse to write into dtype (checked
+    one by one, in order: only on the error path)."""
+    kind = dtype.kind
+    if kind not in "uif":
+        return
+    for x in flat:
+        if isinstance(x, (complex, np.complexfloating)):
+            raise TypeError("'complex' object cannot be interpreted as an integer" if kind != "f"
+                            else "must be real number, not complex")
+        if kind == "f":
+            continue
+        if isinstance(x, (int, np.integer)) and not -2 ** 63 <= x < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+        try:
+            _cast_leaves(np.array([x]), dtype)
+        except OverflowError:
+            raise ValueError("Overflow when unpacking long long") from None
+
+
+def _wide_array(flat, inferred, target):
+    """The leaves in the widest dtype of their kind (Python ints bound for a floating
+    dtype are read as floats: 2**64 fits a float32)."""
+    if target.kind == "b":  # any number reads as its truth value (2**70 too)
+        return np.array([bool(x) for x in flat], dtype=np.bool_)
+    kind = target.kind if inferred.kind in "ui" and target.kind in "fc" or \
+        inferred.kind == "c" and target.kind == "f" else inferred.kind
+    try:
+        return np.array(flat, dtype=_WIDE[kind])
+    except OverflowError:
+        raise ValueError("Overflow when unpacking long long") from None
