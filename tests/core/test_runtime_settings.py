@@ -174,3 +174,30 @@ def test_accelerator_from_a_plugin_device(monkeypatch):
     a = mindtorch.accelerator
     assert a.is_available() and a.current_accelerator() == mindtorch.device("npu")
     assert a.device_count() == 2 and a.current_device_index() == 1
+
+
+def test_distributed_single_process_helpers():
+    """A script's get_rank() helper takes the single-process branch; group queries raise
+    PyTorch's error for a process that never called init_process_group."""
+    dist = mindtorch.distributed
+
+    def get_rank(d):
+        return d.get_rank() if d.is_available() and d.is_initialized() else 0
+    assert get_rank(dist) == get_rank(torch.distributed) == 0
+    errors = []
+    for d in (torch.distributed, dist):
+        with pytest.raises(ValueError) as e:
+            d.get_world_size()
+        errors.append(str(e.value))
+    assert errors[0] == errors[1]
+
+
+def test_multiprocessing_namespace():
+    import mindtorch.multiprocessing as mp
+    assert mp.get_sharing_strategy() == torch.multiprocessing.get_sharing_strategy()
+    assert mp.get_all_sharing_strategies() == torch.multiprocessing.get_all_sharing_strategies()
+    mp.set_sharing_strategy("file_system")
+    assert mp.get_sharing_strategy() == "file_system"
+    mp.set_sharing_strategy("file_descriptor")
+    assert mp.cpu_count() >= 1 and mp.get_start_method() in mp.get_all_start_methods()
+    assert mindtorch.multiprocessing is mp
