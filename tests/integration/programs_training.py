@@ -943,3 +943,70 @@ finally:
     torch.set_default_dtype(torch.float32)
 print(torch.tensor([1.0]).dtype)
 ''')
+
+tr("lr_scheduler_details", r'''
+import warnings
+warnings.simplefilter("ignore")
+S = torch.optim.lr_scheduler
+p = nn.Parameter(torch.zeros(1))
+def opt(lr=0.1, **kw):
+    return torch.optim.SGD([p], lr=lr, momentum=0.9, **kw)
+o = opt()
+r = S.ReduceLROnPlateau(o, mode="max", factor=0.1, patience=0, threshold=0.05, threshold_mode="abs", cooldown=1, min_lr=1e-3)
+for metric in [0.5, 0.52, 0.6, 0.6, 0.61, 0.59, 0.58, 0.57, 0.7, 0.7]:
+    r.step(metric)
+    print(round(o.param_groups[0]["lr"], 6), r.num_bad_epochs, r.cooldown_counter, end=" | ")
+print()
+print(sorted(r.state_dict()), r.best, r.get_last_lr())
+o = opt()
+s = S.StepLR(o, step_size=2)
+print(s.get_last_lr(), s.last_epoch, s.optimizer is o, s.base_lrs)
+for epoch in range(5):
+    o.step()
+    s.step()
+print(s.get_last_lr(), s.last_epoch, s.state_dict())
+o = opt()
+s = S.MultiStepLR(o, milestones=[3, 1], gamma=0.5)
+print(s.milestones, s.state_dict()["milestones"])
+o = opt()
+s = S.ExponentialLR(o, gamma=0.5, last_epoch=-1)
+o.step(); s.step(); o.step(); s.step()
+s2 = S.ExponentialLR(opt(), gamma=0.5)
+s2.load_state_dict(s.state_dict())
+print(s2.last_epoch, s2.get_last_lr(), s2.optimizer.param_groups[0]["lr"])
+o = opt()
+c = S.ChainedScheduler([S.ConstantLR(o, factor=0.5, total_iters=2), S.ExponentialLR(o, gamma=0.9)])
+out = []
+for _ in range(5):
+    o.step()
+    c.step()
+    out.append(round(c.get_last_lr()[0], 8))
+print(out)
+o = opt()
+oc = S.OneCycleLR(o, max_lr=0.5, epochs=2, steps_per_epoch=3, pct_start=0.4, anneal_strategy="linear", three_phase=True)
+out = []
+for _ in range(6):
+    o.step()
+    out.append((round(o.param_groups[0]["lr"], 8), round(o.param_groups[0]["momentum"], 6)))
+    oc.step()
+print(out)
+o = torch.optim.Adam([p], lr=0.1)
+oc = S.OneCycleLR(o, max_lr=0.5, total_steps=4)
+print(o.param_groups[0]["betas"], o.param_groups[0]["initial_lr"], o.param_groups[0]["max_lr"], o.param_groups[0]["min_lr"])
+o = opt()
+w = S.CosineAnnealingWarmRestarts(o, T_0=3, T_mult=1, eta_min=0.01)
+out = []
+for i in range(7):
+    o.step()
+    w.step(i + 0.5)
+    out.append(round(o.param_groups[0]["lr"], 8))
+print(out)
+try:
+    S.StepLR(opt(), step_size=2, last_epoch=3)
+except KeyError as e:
+    print("KeyError", e)
+try:
+    S.OneCycleLR(opt(), max_lr=0.1)
+except ValueError as e:
+    print("ValueError", e)
+''')
