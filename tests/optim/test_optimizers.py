@@ -139,3 +139,32 @@ def test_state_dict_round_trip_and_lr_change():
     to.step()
     assert_params(mp, tp, "float64")
     assert_states(mo, to, "float64")
+
+
+FUSED = [("Adam", dict(lr=0.05, fused=True)), ("AdamW", dict(lr=0.05, fused=True, amsgrad=True)),
+         ("SGD", dict(lr=0.05, momentum=0.9, fused=True)), ("Adagrad", dict(lr=0.1, fused=True))]
+
+
+@pytest.mark.parametrize("case", FUSED, ids=case_id)
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_fused_option(case, dtype):
+    # PyTorch's fused CPU kernels: the same values here; `step` float32 on the device
+    mo, to, _, _ = run_both(*case, dtype)
+    assert_states(mo, to, dtype)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_tensor_lr(name):
+    # a 0-dim float32 lr: its value takes part in the arithmetic as PyTorch's does
+    def make(lib):
+        return {"lr": lib.tensor(0.03)}
+    arrays = __import__("optim_helpers").initial("float64")
+    runs = []
+    for lib in (mindtorch, torch):
+        ps = [lib.tensor(a.copy()).requires_grad_() for a in arrays]
+        opt = getattr(lib.optim, name)(ps, **make(lib))
+        for k in range(6):
+            backward(lib, ps, k)
+            opt.step()
+        runs.append((ps, opt))
+    assert_params(runs[0][0], runs[1][0], "float64")

@@ -34,7 +34,8 @@ class ASGD(Optimizer):
 
     def _update_one(self, group, p, grad, state):
         import mindtorch as M
-        lr, lambd, alpha, t0 = _value(group["lr"]), group["lambd"], group["alpha"], group["t0"]
+        # (a tensor lr stays one: PyTorch computes the next eta with it in its dtype)
+        lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
         wd = _value(group["weight_decay"])
         if group["maximize"]:
             grad = -grad
