@@ -231,14 +231,18 @@ def _adopt_ndarray(array, dtype, device, copy):
     device = _target_device(device)
     if copy or device.type != "cpu" or (dtype is not None and dtype is not src):
         return _copy_ndarray(array, dtype, device)
-    return from_numpy(array)
+    return _shared(array, src)
 
 
 def from_numpy(array):
     """A cpu tensor sharing memory with a numpy array (any non-negative strides)."""
     if not isinstance(array, np.ndarray):
         raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    dtype = _check_ndarray(array)
+    return _shared(array, _check_ndarray(array))
+
+
+def _shared(array, dtype):
+    """from_numpy of an array _check_ndarray accepted (as dtype)."""
     isz = array.itemsize
     stride = tuple([s // isz for s in array.strides])
     if array.size == 0:
