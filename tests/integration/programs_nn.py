@@ -885,3 +885,58 @@ for name, fn in cases:
     except Exception as e:
         print(name, type(e).__name__, str(e).splitlines()[0][:100])
 ''')
+
+ml("nn_subclassing_internals", r'''
+from typing import Optional
+import torch.nn as nn
+from torch.nn.common_types import _size_2_t
+from torch.nn.modules.loss import _Loss, _WeightedLoss
+from torch.nn.modules.batchnorm import _BatchNorm
+from torch.nn.modules.conv import _ConvNd
+from torch.nn.modules.utils import _pair
+from torch.optim.lr_scheduler import _LRScheduler
+from torch.optim.optimizer import Optimizer
+class FocalLoss(_WeightedLoss):
+    def __init__(self, gamma=2.0, weight=None, reduction="mean"):
+        super().__init__(weight=weight, reduction=reduction)
+        self.gamma = gamma
+    def forward(self, input, target):
+        logp = nn.functional.log_softmax(input, dim=-1)
+        ce = nn.functional.nll_loss(logp, target, weight=self.weight, reduction="none")
+        p = torch.exp(-ce)
+        loss = (1 - p) ** self.gamma * ce
+        return loss.mean() if self.reduction == "mean" else loss.sum()
+crit = FocalLoss(weight=torch.tensor([1.0, 2.0, 0.5]))
+print(crit, crit.reduction, list(crit.state_dict()))
+print(crit(data(4, 3), torch.tensor([0, 2, 1, 1])))
+class Scaled(_Loss):
+    def forward(self, a, b):
+        return ((a - b) ** 2).sum() if self.reduction == "sum" else ((a - b) ** 2).mean()
+print(Scaled(reduction="sum")(data(3), torch.zeros(3)), Scaled()(data(3), torch.zeros(3)))
+class MyConv(nn.Module):
+    def __init__(self, cin: int, cout: int, kernel_size: _size_2_t, padding: Optional[_size_2_t] = None):
+        super().__init__()
+        self.conv = nn.Conv2d(cin, cout, kernel_size, padding=_pair(padding or 0))
+    def forward(self, x):
+        return self.conv(x)
+net = nn.Sequential(MyConv(1, 2, 3, 1), nn.BatchNorm2d(2), nn.ReLU(), nn.Conv1d(2, 2, 1))
+decay, no_decay = [], []
+for mod in net.modules():
+    for name, p in mod.named_parameters(recurse=False):
+        (no_decay if isinstance(mod, _BatchNorm) or name == "bias" else decay).append(p)
+print(len(decay), len(no_decay), [isinstance(m, _ConvNd) for m in net.modules()])
+class Warmup(_LRScheduler):
+    def __init__(self, optimizer, warmup, last_epoch=-1):
+        self.warmup = warmup
+        super().__init__(optimizer, last_epoch)
+    def get_lr(self):
+        return [base * min(1.0, (self.last_epoch + 1) / self.warmup) for base in self.base_lrs]
+opt = torch.optim.SGD(decay, lr=0.4)
+w = Warmup(opt, 4)
+lrs = []
+for _ in range(5):
+    opt.step()
+    w.step()
+    lrs.append(round(w.get_last_lr()[0], 6))
+print(lrs, isinstance(opt, Optimizer))
+''')
