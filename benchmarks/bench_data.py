@@ -3,26 +3,29 @@ PyTorch and NumPy side by side.
 
     python benchmarks/bench_data.py              # ~1 minute
     python benchmarks/bench_data.py --quick
+    python benchmarks/bench_data.py --cpu-time   # CPU time, steadier on a busy machine
 
 Rows: stack/cat of 64 small tensors (a collated batch of samples), stack of 64 0-dim
 tensors (a batch of labels), tensor() from Python lists (flat ints / floats / bools, a
 nested 64x10 list, numpy scalars, 0-dim tensors), tensor()/as_tensor()/from_numpy() of a
-numpy array, and default_collate of 64 (image, label) samples. NumPy's column is the
+numpy array, and default_collate of 64 (image, label) samples (images as tensors, or as
+numpy arrays, which become tensors one by one through as_tensor). NumPy's column is the
 nearest NumPy call (np.stack, np.concatenate, np.array). Timings are the minimum over
 interleaved rounds (see bench_ops.py); torch and BLAS use one thread.
 """
 import argparse
 import os
 import sys
+import time
 import timeit
 
 
-def best_times(fns, min_total, repeat):
+def best_times(fns, min_total, repeat, clock=timeit.default_timer):
     """Seconds per call of each fn (minimum over rounds interleaving the libraries)."""
     timers, numbers = {}, {}
     for lib, fn in fns.items():
         fn()
-        timers[lib] = timeit.Timer(fn)
+        timers[lib] = timeit.Timer(fn, timer=clock)
         n, t = timers[lib].autorange()
         numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
     best = {lib: float("inf") for lib in timers}
@@ -59,8 +62,12 @@ def cases(np, mt, torch):
     add("stack 64 x (784,), dim=1", per_lib(lambda m, ts: lambda: m.stack(ts, 1)),
         lambda: np.stack(rows, 1))
     zero_dim = [np.asarray(v) for v in floats]
-    add("stack 64 0-dim tensors",
-        lambda m: (lambda ts: lambda: m.stack(ts))([m.tensor(v) for v in floats]),
+    def over_scalars(fn):  # (library module) -> fn(m, its 0-dim tensors) as a callable
+        def make(m):
+            ts = [m.tensor(v) for v in floats]
+            return lambda: fn(m, ts)
+        return make
+    add("stack 64 0-dim tensors", over_scalars(lambda m, ts: m.stack(ts)),
         lambda: np.stack(zero_dim))
     add("tensor(64 ints)", lambda m: lambda: m.tensor(ints), lambda: np.array(ints))
     add("tensor(64 floats)", lambda m: lambda: m.tensor(floats), lambda: np.array(floats))
@@ -69,44 +76,47 @@ def cases(np, mt, torch):
         lambda: np.array(nested))
     add("tensor(64 numpy float32 scalars)", lambda m: lambda: m.tensor(np_scalars),
         lambda: np.array(np_scalars))
-    add("tensor(64 0-dim tensors)",
-        lambda m: (lambda ts: lambda: m.tensor(ts))([m.tensor(v) for v in floats]))
+    add("tensor(64 0-dim tensors)", over_scalars(lambda m, ts: m.tensor(ts)))
     add("tensor(ndarray 64x784)", lambda m: lambda: m.tensor(image), lambda: image.copy())
     add("as_tensor(ndarray 64x784)", lambda m: lambda: m.as_tensor(image),
         lambda: np.asarray(image))
     add("from_numpy(ndarray 64x784)", lambda m: lambda: m.from_numpy(image))
 
-    def collate(m):
-        samples = [(m.from_numpy(r), i) for r, i in zip(rows, ints)]
+    def collate(m, arrays=False):
+        samples = [(r if arrays else m.from_numpy(r), i) for r, i in zip(rows, ints)]
         fn = m.utils.data.default_collate
         return lambda: fn(samples)
     add("default_collate 64 x (tensor(784,), int)", collate)
+    add("default_collate 64 x (ndarray(784,), int)", lambda m: collate(m, arrays=True))
     return out
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
     args = parser.parse_args()
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[var] = "1"
-    import numpy as np
     import mindtorch as mt
-    import mindtorch.utils.data  # noqa: F401
+    import mindtorch.utils.data
+    import numpy as np
     try:
         import torch
-        import torch.utils.data  # noqa: F401
+        import torch.utils.data
         torch.set_num_threads(1)
     except ImportError:
         torch = None
     min_total, repeat = (0.02, 3) if args.quick else (0.2, 7)
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
-          + (f", torch {torch.__version__}" if torch else "") + f"; {os.cpu_count()} cpus\n")
+          + (f", torch {torch.__version__}" if torch else "") + f"; {os.cpu_count()} cpus"
+          + (", CPU time" if args.cpu_time else "") + "\n")
+    clock = time.process_time if args.cpu_time else timeit.default_timer
     cols = ["mindtorch", "torch", "numpy"]
     print("| case | " + " | ".join(f"{c} (us)" for c in cols) + " | mt/torch | mt/numpy |")
     print("|---|" + "---|" * (len(cols) + 2))
     for name, fns in cases(np, mt, torch).items():
-        r = best_times(fns, min_total, repeat)
+        r = best_times(fns, min_total, repeat, clock)
         cells = [f"{r[c] * 1e6:.1f}" if c in r else "-" for c in cols]
         ratios = [f"{r['mindtorch'] / r[c]:.2f}x" if c in r else "-" for c in ("torch", "numpy")]
         print(f"| {name} | " + " | ".join(cells + ratios) + " |", flush=True)
