@@ -3,10 +3,10 @@ one numpy conversion, no per-leaf Python code) against torch: inferred dtype, va
 dtype= casts, overflow and ragged errors, and the cases the fast path hands back to the
 general one (mixtures, empty dims, tensors as leaves)."""
 import itertools
-from decimal import Decimal
-from fractions import Fraction
 import math
 import warnings
+from decimal import Decimal
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -166,7 +166,7 @@ def test_leaves_of_no_number_type(leaf):
                                   "T.tensor(1+0j)", "T.tensor(True)", "T.tensor(2)"])
 def test_numpy_and_tensor_leaves_read_for_the_dtype(leaf):
     for dtype in DTYPES:
-        compare(lambda T: _tensor(T, [eval(leaf, {"T": T, "np": np})], dtype))
+        compare(lambda T, d=dtype: _tensor(T, [eval(leaf, {"T": T, "np": np})], d))
 
 
 @pytest.mark.parametrize("make", ["np.arange(12.0).reshape(3, 4)", "np.arange(10)[::5][:1]",
@@ -177,7 +177,7 @@ def test_numpy_arrays_shared_and_copied(make):
     """from_numpy / as_tensor share the array's memory (contiguous arrays are the storage
     themselves), tensor() copies; strides as torch's."""
     for fn in ("from_numpy", "as_tensor", "tensor"):
-        compare(lambda T: getattr(T, fn)(eval(make, {"np": np})))
+        compare(lambda T, f=fn: getattr(T, f)(eval(make, {"np": np})))
         a = eval(make, {"np": np})
         t = getattr(mindtorch, fn)(a)
         if a.size:
