@@ -1,0 +1,64 @@
+"""Regression tests for the bugs the QA pass found (each against torch)."""
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import assert_same, same_error
+
+torch = pytest.importorskip("torch")
+
+BOTH = (mindtorch, torch)
+
+
+@pytest.mark.parametrize("fn", ["dropout", "alpha_dropout", "feature_alpha_dropout"])
+@pytest.mark.parametrize("p,training", [(0.0, True), (0.5, False), (1.0, False), (0.5, True)])
+def test_inplace_dropout_that_changes_nothing_accepts_a_leaf(fn, p, training):
+    # ATen's <fn>_ returns the input untouched when p == 0 or not training: no in-place check
+    outcome = []
+    for L in BOTH:
+        x = L.ones(2, 3, requires_grad=True)
+        try:
+            outcome.append(getattr(L.nn.functional, fn)(x, p, training, True) is x)
+        except RuntimeError:
+            outcome.append("RuntimeError")
+    assert outcome[0] == outcome[1]
+
+
+def test_dropout_module_inplace_eval_keeps_the_graph():
+    for L in BOTH:
+        x = L.ones(3, requires_grad=True)
+        y = L.nn.Dropout(0.5, inplace=True).eval()(x * 2)
+        y.sum().backward()
+        assert x.grad.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_transformer_reads_the_batch_size_before_the_rank_check():
+    ms, ts = (L.nn.Transformer(8, 2, 1, 1, 16, 0.0) for L in BOTH)
+    same_error(lambda: ms(mindtorch.zeros(8), mindtorch.zeros(4, 2, 8)),
+               lambda: ts(torch.zeros(8), torch.zeros(4, 2, 8)))
+
+
+@pytest.mark.parametrize("shape", [(3, 4), (4,)])
+@pytest.mark.parametrize("kw", [dict(size=(5, 6), mode="bilinear"), dict(size=5),
+                                dict(scale_factor=[2.0]), dict(scale_factor=2.0)])
+def test_interpolate_below_3d_checks_list_lengths_first(shape, kw):
+    same_error(lambda: mindtorch.nn.functional.interpolate(mindtorch.zeros(shape), **kw),
+               lambda: torch.nn.functional.interpolate(torch.zeros(shape), **kw))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_hardsigmoid_gradient_bits(dtype):
+    rng = np.random.default_rng(0)
+    x, g = rng.standard_normal(200).astype(dtype) * 4, rng.standard_normal(200).astype(dtype)
+    grads = []
+    for L in BOTH:
+        t = L.tensor(x, requires_grad=True)
+        L.nn.functional.hardsigmoid(t).backward(L.tensor(g))
+        grads.append(t.grad)
+    assert_same(grads[0], grads[1], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "int64", "bool", "float64"])
+def test_cross_map_lrn2d_refuses_non_floating_input(dtype):
+    same_error(lambda: mindtorch.nn.CrossMapLRN2d(3)(mindtorch.ones(2, 4, 3, 3, dtype=getattr(mindtorch, dtype))),
+               lambda: torch.nn.CrossMapLRN2d(3)(torch.ones(2, 4, 3, 3, dtype=getattr(torch, dtype))))
