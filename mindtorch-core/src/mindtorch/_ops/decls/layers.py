@@ -210,6 +210,8 @@ def _functional(name):
     inplace= choosing <name>_."""
     def fn(input, p=0.5, training=True, inplace=False):
         _check_functional_p(p)
+        if inplace and (p == 0 or not training or input.numel() == 0):
+            return input  # ATen's <name>_ returns it untouched (no in-place check)
         return OPS[name + "_" if inplace else name].call(input, p, training)
     return fn
 
