@@ -81,8 +81,8 @@ class Transformer(Module):
                 src_key_padding_mask=None, tgt_key_padding_mask=None,
                 memory_key_padding_mask=None, src_is_causal=None, tgt_is_causal=None,
                 memory_is_causal=False):
-        if src.dim() == 3 and src.size(0 if self.batch_first else 1) != \
-                tgt.size(0 if self.batch_first else 1):
+        batch = 0 if self.batch_first else 1  # sizes read before the rank check, as PyTorch
+        if src.size(batch) != tgt.size(batch) and src.dim() == 3:
             raise RuntimeError("the batch number of src and tgt must be equal")
         if src.size(-1) != self.d_model or tgt.size(-1) != self.d_model:
             raise RuntimeError("the feature number of src and tgt must be equal to d_model")
