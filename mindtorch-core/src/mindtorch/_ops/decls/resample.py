@@ -255,12 +255,17 @@ def _route_interpolate(args, kwargs):
     """interpolate's size and scale_factor as one value per spatial dim."""
     args = list(args)
     self = args[0] if args else kwargs.get("input")
-    if getattr(self, "ndim", 0) >= 3:
-        for i, name in enumerate(_INTERPOLATE_ARGS[:2], 1):
-            if len(args) > i and args[i] is not None:
-                args[i] = _expand_sizes(args[i], self, name)
-            elif kwargs.get(name) is not None:
-                kwargs[name] = _expand_sizes(kwargs[name], self, name)
+    ndim = getattr(self, "ndim", 0)
+    for i, name in enumerate(_INTERPOLATE_ARGS[:2], 1):
+        given = len(args) > i and args[i] is not None
+        value = args[i] if given else kwargs.get(name)
+        # below 3-D only a list is checked (its length mismatches: PyTorch's ValueError)
+        if value is None or (ndim < 3 and not isinstance(value, (list, tuple))):
+            continue
+        if given:
+            args[i] = _expand_sizes(value, self, name)
+        else:
+            kwargs[name] = _expand_sizes(value, self, name)
     return tuple(args), kwargs
 
 
