@@ -523,7 +523,9 @@ _GRADS = {
     "leaky_relu_": {"self": _leaky_result_grad, "name": "LeakyReluBackward1"},
     "hardtanh": {"self": lambda grad, self, min_val, max_val:
                  _where((self <= min_val) | (self >= max_val), 0, grad)},
-    "hardsigmoid": {"self": lambda grad, self: _where((self > -3) & (self < 3), grad / 6, 0)},
+    # ATen multiplies by 1/6 rounded to float32 (also for float64)
+    "hardsigmoid": {"self": lambda grad, self: _where((self > -3) & (self < 3),
+                                                      grad * 0.1666666716337204, 0)},
     "hardswish": {"self": _hardswish_grad},
     "mish": {"self": _mish_grad},
     "threshold": {"self": lambda grad, self, threshold, value:
