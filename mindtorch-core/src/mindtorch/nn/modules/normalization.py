@@ -61,6 +61,11 @@ class _CrossMapLRN2d(mindtorch.autograd.Function):
         if input.dim() != 4:
             raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D "
                              "instead.")
+        if not input.is_floating_point():  # PyTorch's in-place float arithmetic on it
+            from ..._dtype import scalar_type_name
+            raise RuntimeError(f"result type {'Long' if input.dtype is mindtorch.bool else 'Float'}"
+                               f" can't be cast to the desired output type "
+                               f"{scalar_type_name(input.dtype)}")
         channels = input.size(1)
         pre_pad = int((size - 1) / 2 + 1)
         stops = [min(c + pre_pad, channels) for c in range(channels)]
