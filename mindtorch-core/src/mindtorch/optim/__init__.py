@@ -1,6 +1,6 @@
 """mindtorch.optim (torch.optim): optimizers and learning-rate schedulers, computed with
 mindtorch ops so that they run on every backend."""
-from . import lr_scheduler  # noqa: F401
+from . import lr_scheduler, swa_utils  # noqa: F401
 from .adadelta import Adadelta
 from .adagrad import Adagrad
 from .adam import Adam
@@ -16,4 +16,4 @@ from .rprop import Rprop
 from .sgd import SGD
 
 __all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "LBFGS", "NAdam", "Optimizer",
-           "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler"]
+           "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler", "swa_utils"]
