@@ -126,7 +126,7 @@ def __getattr__(name):
     spec = plugins._registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
         return spec.module
-    if name in ("distributed", "multiprocessing"):  # stdlib-backed, imported on first use
+    if name in ("distributed", "distributions", "multiprocessing"):  # imported on first use
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     if name == "cuda":  # scripts ask torch.cuda.is_available(); no backend provides CUDA

@@ -1,17 +1,17 @@
 """Type aliases for layer arguments that take a scalar or a tuple (kernel sizes, strides,
 scale factors), as torch.nn.common_types names them for annotations in user modules."""
-from typing import Optional, Tuple, TypeVar, Union
+from typing import TypeVar, Union
 
 from .._tensor import Tensor
 
 T = TypeVar("T")
-_scalar_or_tuple_any_t = Union[T, Tuple[T, ...]]
-_scalar_or_tuple_1_t = Union[T, Tuple[T]]
-_scalar_or_tuple_2_t = Union[T, Tuple[T, T]]
-_scalar_or_tuple_3_t = Union[T, Tuple[T, T, T]]
-_scalar_or_tuple_4_t = Union[T, Tuple[T, T, T, T]]
-_scalar_or_tuple_5_t = Union[T, Tuple[T, T, T, T, T]]
-_scalar_or_tuple_6_t = Union[T, Tuple[T, T, T, T, T, T]]
+_scalar_or_tuple_any_t = Union[T, tuple[T, ...]]
+_scalar_or_tuple_1_t = Union[T, tuple[T]]
+_scalar_or_tuple_2_t = Union[T, tuple[T, T]]
+_scalar_or_tuple_3_t = Union[T, tuple[T, T, T]]
+_scalar_or_tuple_4_t = Union[T, tuple[T, T, T, T]]
+_scalar_or_tuple_5_t = Union[T, tuple[T, T, T, T, T]]
+_scalar_or_tuple_6_t = Union[T, tuple[T, T, T, T, T, T]]
 
 _size_any_t = _scalar_or_tuple_any_t[int]
 _size_1_t = _scalar_or_tuple_1_t[int]
@@ -20,9 +20,9 @@ _size_3_t = _scalar_or_tuple_3_t[int]
 _size_4_t = _scalar_or_tuple_4_t[int]
 _size_5_t = _scalar_or_tuple_5_t[int]
 _size_6_t = _scalar_or_tuple_6_t[int]
-_size_any_opt_t = _scalar_or_tuple_any_t[Optional[int]]
-_size_2_opt_t = _scalar_or_tuple_2_t[Optional[int]]
-_size_3_opt_t = _scalar_or_tuple_3_t[Optional[int]]
+_size_any_opt_t = _scalar_or_tuple_any_t[int | None]
+_size_2_opt_t = _scalar_or_tuple_2_t[int | None]
+_size_3_opt_t = _scalar_or_tuple_3_t[int | None]
 
 _ratio_2_t = _scalar_or_tuple_2_t[float]
 _ratio_3_t = _scalar_or_tuple_3_t[float]

@@ -1,0 +1,68 @@
+"""Bernoulli(probs or logits)."""
+from . import constraints
+from .distribution import (
+    _EMPTY,
+    Distribution,
+    _lazy_property,
+    broadcast_all,
+    logits_to_probs,
+    probs_to_logits,
+)
+
+
+def _one_of(probs, logits):
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+class Bernoulli(Distribution):
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.boolean
+    has_enumerate_support = True
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        _one_of(probs, logits)
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+            shape = self.probs.size()
+        else:
+            (self.logits,) = broadcast_all(logits)
+            shape = self.logits.size()
+        super().__init__(shape, validate_args=validate_args)
+
+    @_lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @_lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    mean = property(lambda self: self.probs)
+    variance = property(lambda self: self.probs * (1 - self.probs))
+    param_shape = property(lambda self: self._param.size())
+    _param = property(lambda self: self.__dict__.get("probs", self.__dict__.get("logits")))
+
+    @property
+    def mode(self):
+        mode = (self.probs >= 0.5).to(self.probs.dtype)
+        return mode.masked_fill(self.probs == 0.5, float("nan"))
+
+    def sample(self, sample_shape=_EMPTY):
+        import mindtorch
+        shape = self._extended_shape(sample_shape)
+        with mindtorch.no_grad():
+            return mindtorch.bernoulli(self.probs.expand(shape))
+
+    def log_prob(self, value):
+        import mindtorch
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = mindtorch.broadcast_tensors(self.logits, value)
+        return -mindtorch.nn.functional.binary_cross_entropy_with_logits(logits, value,
+                                                                         reduction="none")
+
+    def entropy(self):
+        import mindtorch
+        return mindtorch.nn.functional.binary_cross_entropy_with_logits(
+            self.logits, self.probs, reduction="none")
