@@ -1010,3 +1010,39 @@ try:
 except ValueError as e:
     print("ValueError", e)
 ''')
+
+tr("distributions_policy_and_vae", r'''
+from torch.distributions import Categorical, Normal, Bernoulli, kl_divergence
+policy = det(nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 3)), seed=100).double()
+opt = torch.optim.Adam(policy.parameters(), lr=0.01)
+rng = np.random.RandomState(100)
+states = torch.from_numpy(rng.randn(6, 4))
+actions = torch.from_numpy(rng.randint(0, 3, 6))
+rewards = torch.from_numpy(rng.rand(6))
+gamma, R, returns = 0.99, 0.0, []
+for r in reversed(rewards.tolist()):
+    R = r + gamma * R
+    returns.insert(0, R)
+returns = torch.tensor(returns, dtype=torch.float64)
+returns = (returns - returns.mean()) / (returns.std() + 1e-8)
+for step in range(4):
+    dist = Categorical(logits=policy(states))
+    loss = -(dist.log_prob(actions) * returns).sum() - 0.01 * dist.entropy().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, f"{loss.item():.10f}", dist.probs[0].detach().numpy().round(8))
+print(dist, dist.batch_shape, dist.sample().shape, dist.sample((5,)).shape)
+enc = det(nn.Linear(5, 4), seed=101).double()
+x = torch.from_numpy(rng.rand(3, 5))
+h = enc(x)
+mu, logvar = h[:, :2], h[:, 2:]
+q = Normal(mu, torch.exp(0.5 * logvar))
+kl = kl_divergence(q, Normal(torch.zeros_like(mu), torch.ones_like(mu))).sum(-1).mean()
+kl_closed = -0.5 * torch.sum(1 + logvar - mu.pow(2) - logvar.exp(), dim=-1).mean()
+print(f"{kl.item():.10f}", torch.allclose(kl, kl_closed), q.rsample().shape, q.rsample().requires_grad)
+kl.backward()
+print(enc.weight.grad.numpy().round(8))
+b = Bernoulli(logits=torch.tensor([0.2, -1.0], dtype=torch.float64))
+print(b, b.probs, b.log_prob(torch.tensor([1.0, 0.0], dtype=torch.float64)), b.entropy())
+''')
