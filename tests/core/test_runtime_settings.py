@@ -201,3 +201,10 @@ def test_multiprocessing_namespace():
     mp.set_sharing_strategy("file_descriptor")
     assert mp.cpu_count() >= 1 and mp.get_start_method() in mp.get_all_start_methods()
     assert mindtorch.multiprocessing is mp
+
+
+def test_detach_function():
+    for lib in (torch, mindtorch):
+        x = lib.ones(2, requires_grad=True) * 2
+        d = lib.detach(x)
+        assert not d.requires_grad and d.tolist() == [2.0, 2.0]

@@ -47,7 +47,7 @@ from ._legacy_types import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 globals().update(_LEGACY_TYPES)
 from ._ops.decls.numerics import is_nonzero, is_same_size, unravel_index  # noqa: E402,F401
 Tensor.is_nonzero, Tensor.is_same_size = is_nonzero, is_same_size
-detach_ = Tensor.detach_  # torch.detach_(t), as torch has it
+detach, detach_ = Tensor.detach, Tensor.detach_  # torch.detach(t), as torch has them
 strided = "torch.strided"
 contiguous_format, preserve_format = "contiguous_format", "preserve_format"
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
