@@ -11,7 +11,7 @@ import mindtorch
 torch = pytest.importorskip("torch")
 
 NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam", "Adadelta",
-         "Rprop", "ASGD"]
+         "Rprop", "ASGD", "Adafactor"]
 
 
 def available(name):
@@ -53,6 +53,9 @@ BAD = [
     ("Adadelta", dict(lr=-1)), ("Adadelta", dict(rho=1.5)), ("Adadelta", dict(eps=-1)),
     ("Adadelta", dict(weight_decay=-1)), ("Rprop", dict(lr=-1)), ("Rprop", dict(etas=(1.1, 1.2))),
     ("Rprop", dict(etas=(0.5, 0.9))), ("ASGD", dict(lr=-1)), ("ASGD", dict(weight_decay=-1)),
+    ("Adafactor", dict(lr=-1)), ("Adafactor", dict(beta2_decay=0.5)),
+    ("Adafactor", dict(eps=(-1, 1e-3))), ("Adafactor", dict(eps=(None, -1))),
+    ("Adafactor", dict(d=0.5)), ("Adafactor", dict(weight_decay=-1)),
 ]
 
 
@@ -160,8 +163,10 @@ def test_defaults_and_repr_match(name):
     assert repr(m) == repr(t)
 
 
-@pytest.mark.parametrize("name", [n for n in NAMES if n != "ASGD"])  # (ASGD reads its
-def test_meta_parameters(name):  # scalar state, kept on the parameter's device, as PyTorch)
+# (ASGD reads its scalar state, kept on the parameter's device, and Adafactor reads norms,
+# as PyTorch's: neither steps on meta there either)
+@pytest.mark.parametrize("name", [n for n in NAMES if n not in ("ASGD", "Adafactor")])
+def test_meta_parameters(name):
     # shape-only parameters step too: the step counter stays a CPU tensor, as in PyTorch
     if not available(name):
         pytest.skip(f"{name} not yet")
@@ -261,3 +266,11 @@ def test_pickle_and_deepcopy():
         q.grad = mindtorch.ones(3)  # (pickling a tensor drops its grad, as in PyTorch)
         clone.step()
         assert clone.state[q]["step"].item() == 2.0
+
+
+def test_adafactor_refuses_complex():
+    for lib in (mindtorch, torch):
+        p = lib.ones(2, dtype=lib.complex64, requires_grad=True)
+        p.grad = lib.ones(2, dtype=lib.complex64)
+        with pytest.raises(RuntimeError, match="Adafactor does not support complex"):
+            lib.optim.Adafactor([p]).step()

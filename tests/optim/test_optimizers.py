@@ -45,6 +45,9 @@ CASES = (
     + [("Rprop", dict(etas=(0.3, 1.5), step_sizes=(1e-3, 0.05)))]
     + [("ASGD", dict(lr=0.05, **o)) for o in grid(weight_decay=[0, 0.1], maximize=[False, True])]
     + [("ASGD", dict(lr=0.05, t0=3, lambd=0.01, alpha=0.5))]
+    + [("Adafactor", dict(lr=0.05, **o)) for o in grid(weight_decay=[0, 0.1],
+                                                      maximize=[False, True])]
+    + [("Adafactor", dict(beta2_decay=-0.5, eps=(1e-20, 1e-2), d=1.5))]
 )
 
 
@@ -62,7 +65,7 @@ def test_matches_torch(case, dtype):
 
 
 NAMES = ["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam", "Adadelta",
-         "Rprop", "ASGD"]
+         "Rprop", "ASGD", "Adafactor"]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -2,6 +2,7 @@
 mindtorch ops so that they run on every backend."""
 from . import lr_scheduler, swa_utils  # noqa: F401
 from .adadelta import Adadelta
+from .adafactor import Adafactor
 from .adagrad import Adagrad
 from .adam import Adam
 from .adamax import Adamax
@@ -15,5 +16,5 @@ from .rmsprop import RMSprop
 from .rprop import Rprop
 from .sgd import SGD
 
-__all__ = ["ASGD", "Adadelta", "Adagrad", "Adam", "Adamax", "AdamW", "LBFGS", "NAdam", "Optimizer",
+__all__ = ["ASGD", "Adadelta", "Adafactor", "Adagrad", "Adam", "Adamax", "AdamW", "LBFGS", "NAdam", "Optimizer",
            "RAdam", "RMSprop", "Rprop", "SGD", "lr_scheduler", "swa_utils"]

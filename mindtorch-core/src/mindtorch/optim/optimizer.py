@@ -172,7 +172,6 @@ class Optimizer:
             if table not in self.__dict__:
                 setattr(self, table, OrderedDict())
         self._patch_step_function()
-        self.defaults.setdefault("differentiable", False)
         # states of older versions may lack newer options or keep `step` as a number
         for group in self.param_groups:
             for name, default in self.defaults.items():
@@ -182,6 +181,8 @@ class Optimizer:
                 st = self.state.get(p)
                 if st and "step" in st and not isinstance(st["step"], Tensor):
                     st["step"] = _step_tensor(float(st["step"]), p, _where(group))
+        # (after the groups: an optimizer without the option does not get it in its groups)
+        self.defaults.setdefault("differentiable", False)
 
     def __repr__(self):
         text = self.__class__.__name__ + " ("
