@@ -362,3 +362,31 @@ print([b for b in DataLoader(ds, batch_size=4, drop_last=False)])
 print([b for b in DataLoader(list(range(5)), batch_size=2)], [b for b in DataLoader(np.arange(4.0), batch_size=3)])
 print([b for b in DataLoader([{"a": 1}, {"a": 2}], batch_size=None)])
 ''')
+
+io("serialization_safe_globals", r'''
+import io, argparse
+import numpy as np
+for obj in [{"arr": np.ones(2)}, {"ns": argparse.Namespace(a=1)}, {"f": np.float64(1.5)}, {"s": {1, 2}},
+            {"c": complex(1, 2)}, {"b": b"x", "t": (1, None)}]:
+    buf = io.BytesIO()
+    torch.save(obj, buf)
+    buf.seek(0)
+    try:
+        print(torch.load(buf))
+    except Exception as e:
+        print(type(e).__name__)
+buf = io.BytesIO()
+torch.save({"args": argparse.Namespace(lr=0.1), "w": torch.ones(1)}, buf)
+with torch.serialization.safe_globals([argparse.Namespace]):
+    buf.seek(0)
+    print(torch.load(buf))
+torch.serialization.add_safe_globals([argparse.Namespace])
+buf.seek(0)
+print(torch.load(buf)["args"].lr, argparse.Namespace in torch.serialization.get_safe_globals())
+torch.serialization.clear_safe_globals()
+buf.seek(0)
+try:
+    torch.load(buf)
+except Exception as e:
+    print(type(e).__name__)
+''')
