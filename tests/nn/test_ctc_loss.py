@@ -128,6 +128,22 @@ def test_zero_infinity_and_impossible_alignments():
     assert np.isnan(m.grad.numpy()[:3, 0]).all() and not np.isnan(m.grad.numpy()[3:]).any()
 
 
+def test_special_values_forward():
+    """NaN, infinite and huge log-probabilities give PyTorch's losses: unreachable cells stay
+    -inf at the first step even where their emission is NaN, and exp(log_probs) overflowing
+    does not turn a finite loss into NaN."""
+    x = _log_probs(3, 2, 3, seed=8)
+    x[0, 1, 0] = np.nan  # the blank at t=0 of a target that cannot use it
+    x[1, 1, 2] = -np.inf
+    x[0, 0, 0] = 1e30
+    x[2, 0, 1] = 70000.0
+    targets, il, tl = torch.tensor([[1, 0], [2, 2]]), (3, 3), (1, 2)
+    expected = F.ctc_loss(torch.from_numpy(x), targets, il, tl, reduction="none")
+    actual = MF.ctc_loss(mindtorch.tensor(x), _m(targets), il, tl, reduction="none")
+    assert np.isfinite(expected.numpy()).all()
+    np.testing.assert_allclose(actual.numpy(), expected.numpy(), rtol=1e-12)
+
+
 def test_torch_ctc_loss_int_reduction():
     x = _log_probs(6, 2, 4, seed=5)
     targets = torch.tensor([[1, 2], [3, 3]])

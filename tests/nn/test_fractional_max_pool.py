@@ -84,6 +84,26 @@ def test_nan_ties_noncontiguous_and_edge_sizes():
     _exact(got, want)
 
 
+@pytest.mark.parametrize("kernel", [(0, 2), (2, 0), (2, -1)])
+def test_empty_windows_like_torch(kernel):
+    """A kernel size <= 0: ATen's -inf, indexed at the window's start."""
+    m, ms = _inputs((1, 2, 5, 4), 2, "float32")
+    got = MF.fractional_max_pool2d(m, kernel, (4, 3), _random_samples=ms, return_indices=True)
+    want = F.fractional_max_pool2d(to_torch(m), kernel, (4, 3), _random_samples=to_torch(ms),
+                                   return_indices=True)
+    _exact(got[0], want[0])
+    np.testing.assert_array_equal(got[1].numpy(), want[1].numpy())
+
+
+def test_integer_input_with_an_empty_output():
+    x = mindtorch.ones(1, 2, 5, 4, dtype=mindtorch.int32)
+    s = mindtorch.ones(1, 2, 2, dtype=mindtorch.int32)
+    v, i = MF.fractional_max_pool2d(x, 2, 0, _random_samples=s, return_indices=True)
+    assert v.shape == (1, 2, 0, 0) and v.dtype is mindtorch.int32 and i.dtype is mindtorch.int64
+    with pytest.raises(NotImplementedError, match="fractional_max_pool2d_out_frame"):
+        MF.fractional_max_pool2d(x, 2, 2, _random_samples=s)
+
+
 def test_with_indices_forms_and_keywords():
     m, ms = _inputs((2, 3, 7, 6), 2, "float32")
     t, ts = to_torch(m), to_torch(ms)
@@ -174,6 +194,12 @@ BAD = [
     (3, (2, 3, 5, 6, 7), ((2, 2),), {"output_size": 2}),
     (3, (2, 3, 5, 6, 7), (2,), {"output_size": (2, 2)}),
     (3, (2, 3, 5, 6, 7), (2,), {}),
+    (2, (1, 2, 5, 4), ((2,),), {"output_size": 3}),               # a 1-tuple is not an int
+    (2, (1, 2, 5, 4), (2,), {"output_size": (3,)}),
+    (2, (1, 2, 5, 4), (2,), {"output_ratio": (0.5,)}),            # IndexError
+    (3, (1, 2, 5, 4, 6), (2,), {"output_ratio": (0.5,)}),
+    (2, (1, 2, 5, 4), (2,), {"output_size": 2, "_random_samples": _s(1, 2, 2).to(
+        torch.complex64)}),
 ]
 
 

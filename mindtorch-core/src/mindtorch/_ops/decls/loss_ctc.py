@@ -145,6 +145,8 @@ def _negative_log_likelihood(lp, ext, il, tl):
         padded = M.cat([pad, alpha], 1)
         before = M.where(skip, padded[:, :width], -math.inf)
         step = emit[t] + _logsumexp(M.stack([alpha, padded[:, 1:width + 1], before]), 0)
+        if t == 0:  # only the first two positions start (-inf elsewhere even for a NaN emit)
+            step = M.where(M.arange(width, device=lp.device) < 2, step, -math.inf)
         alpha = M.where((il > t).unsqueeze(1), step, alpha)  # frozen after the input ends
     end = 2 * tl.unsqueeze(1)
     last = alpha.gather(1, end)
@@ -162,7 +164,9 @@ def _torch_gradient(nll, lp, il, zero_infinity):
     if not zero_infinity:
         scale = M.where(inside.logical_and(infinite.unsqueeze(1)), math.nan, scale)
     e = lp.exp()
-    zero = ((e - e.detach()) * scale).sum((0, 2))  # 0 (NaN where infinite, not chosen)
+    # 0 with the gradient exp(lp) (where exp overflows: 0 with a NaN gradient, not inf - inf);
+    # NaN in the rows of infinite losses, which the where below does not choose
+    zero = (M.where(e.detach().isfinite(), e - e.detach(), 0) * scale).sum((0, 2))
     return M.where(infinite, 0 if zero_infinity else nll, nll + zero)
 
 

@@ -10,6 +10,7 @@ with ATen's rule (the first maximum, a NaN over any number; the last NaN); the g
 autograd's through the gathers (a scatter-add into the input, as PyTorch's backward).
 """
 from ..registry import OPS, define, overload
+from .loss import _floating
 
 NN = ("nn.functional",)
 _HIDDEN = {"function": False, "method": False}
@@ -81,29 +82,36 @@ def _starts(sample, size, out, k):
 def _fractional_max_pool(n):
     def pool(self, kernel_size, output_size, random_samples):
         import mindtorch as M
-        kernel_size, output_size = tuple(kernel_size), tuple(output_size)
-        if len(kernel_size) == 1:
-            kernel_size = kernel_size * n
-        if len(output_size) == 1:
-            output_size = output_size * n
+        # (an int stands for every dim; a sequence must have n: ATen's int[n] arguments)
+        kernel_size = (kernel_size,) * n if isinstance(kernel_size, int) else tuple(kernel_size)
+        output_size = (output_size,) * n if isinstance(output_size, int) else tuple(output_size)
         _check(self, kernel_size, output_size, random_samples, n)
         x = self if self.ndim == n + 2 else self.unsqueeze(0)
         b, p, spatial = x.shape[0], x.shape[1], tuple(x.shape[2:])
+        if b * p * _prod(output_size):  # (the kernel, and its dtypes, for a non-empty output)
+            _floating(f"fractional_max_pool{n}d_out_frame", self)
+        elif not self.dtype.is_floating_point:  # nothing to compute: empty results
+            shape = tuple(self.shape[:self.ndim - n]) + output_size
+            return self.new_empty(shape), self.new_empty(shape, dtype=M.int64)
         samples = random_samples[:b]
         # ATen's sample order: 2d (W, H), 3d (T, H, W)
         which = (1, 0) if n == 2 else (0, 1, 2)
         flat = None
         for d in range(n):
             start = _starts(samples[..., which[d]], spatial[d], output_size[d], kernel_size[d])
-            pos = start.unsqueeze(-1) + M.arange(kernel_size[d], device=x.device)  # (B,P,o,k)
+            extent = max(kernel_size[d], 1)  # (an empty kernel keeps its window's start)
+            pos = start.unsqueeze(-1) + M.arange(extent, device=x.device)  # (B, P, o, k)
             # position d of each (output, window) pair, as a stride-weighted offset
-            stride = _prod(spatial[d + 1:])
             shape = [b, p] + [1] * (2 * n)
-            shape[2 + d], shape[2 + n + d] = output_size[d], kernel_size[d]
-            term = (pos * stride).reshape(shape)
+            shape[2 + d], shape[2 + n + d] = output_size[d], extent
+            term = (pos * _prod(spatial[d + 1:])).reshape(shape)
             flat = term if flat is None else flat + term
-        window = _prod(kernel_size)
-        flat = flat.reshape(b, p, *output_size, window)
+        flat = flat.reshape(b, p, *output_size, _prod(max(k, 1) for k in kernel_size))
+        window = _prod(max(k, 0) for k in kernel_size)
+        if window == 0:  # (a kernel size <= 0) ATen's -inf, indexed at the window's start
+            starts = flat[..., 0]
+            out = x.new_full(tuple(starts.shape), -float("inf"))
+            return (out, starts) if self.ndim == n + 2 else (out.squeeze(0), starts.squeeze(0))
         values = x.reshape(b, p, _prod(spatial)).gather(
             2, flat.reshape(b, p, _prod(output_size) * window)).reshape(flat.shape)
         k = _argmax_with_nan(values)
@@ -145,8 +153,7 @@ def _functional(n):
             if n == 2 and len(output_ratio) > 2:
                 raise ValueError("fractional_max_pool2d requires output_ratio to either be a "
                                  "single Int or tuple of Ints.")
-            ratio = tuple(output_ratio) * (n if len(output_ratio) == 1 else 1)
-            output_size = [int(self.size(d - n) * ratio[d]) for d in range(n)]
+            output_size = [int(self.size(d - n) * output_ratio[d]) for d in range(n)]
         if _random_samples is None:
             batch = 1 if self.ndim == n + 1 else self.shape[0]
             _random_samples = M.rand(batch, self.size(-n - 1), n, dtype=self.dtype,
@@ -198,12 +205,12 @@ def _with_out(binding):
 
 
 def _declare():
-    args = ("Tensor self, int[] kernel_size, int[]? output_size=None, "
+    args = ("Tensor self, int|int[] kernel_size, int|int[]? output_size=None, "
             "float[]? output_ratio=None, bool return_indices=False, "
             "Tensor? _random_samples=None")
     for n in (2, 3):
         name = f"fractional_max_pool{n}d"
-        define(f"{name}(Tensor self, int[] kernel_size, int[] output_size, "
+        define(f"{name}(Tensor self, int|int[] kernel_size, int|int[] output_size, "
                f"Tensor random_samples) -> (Tensor output, Tensor indices)",
                decomposition=_fractional_max_pool(n), **_HIDDEN)
         overload(OPS[name], _with_out)
