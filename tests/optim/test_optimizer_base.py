@@ -56,6 +56,7 @@ BAD = [
     ("Adafactor", dict(lr=-1)), ("Adafactor", dict(beta2_decay=0.5)),
     ("Adafactor", dict(eps=(-1, 1e-3))), ("Adafactor", dict(eps=(None, -1))),
     ("Adafactor", dict(d=0.5)), ("Adafactor", dict(weight_decay=-1)),
+    ("SparseAdam", dict(lr=0)), ("SparseAdam", dict(eps=0)), ("SparseAdam", dict(betas=(1, 0.5))),
 ]
 
 
@@ -274,3 +275,14 @@ def test_adafactor_refuses_complex():
         p.grad = lib.ones(2, dtype=lib.complex64)
         with pytest.raises(RuntimeError, match="Adafactor does not support complex"):
             lib.optim.Adafactor([p]).step()
+
+
+def test_sparse_adam_refuses_dense_gradients_and_complex():
+    for lib in (mindtorch, torch):
+        p = lib.ones(2, requires_grad=True)
+        p.grad = lib.ones(2)
+        opt = lib.optim.SparseAdam([p])
+        with pytest.raises(RuntimeError, match="SparseAdam does not support dense gradients"):
+            opt.step()
+        with pytest.raises(ValueError, match=r"Complex params at indices \[\[0, 1\]\]"):
+            lib.optim.SparseAdam([p, lib.ones(2, dtype=lib.complex64, requires_grad=True)])
