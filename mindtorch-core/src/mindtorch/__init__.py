@@ -27,8 +27,7 @@ from ._random import Generator, default_generator, initial_seed, manual_seed, se
 from ._random import get_rng_state, set_rng_state  # noqa: F401
 from . import backends, linalg, nn, ops, optim, random, return_types, special, testing  # noqa: F401
 from . import utils  # noqa: F401
-from . import accelerator, amp  # noqa: F401
-from .amp import autocast, is_autocast_enabled  # noqa: F401
+from . import accelerator  # noqa: F401
 from .serialization import load, save  # noqa: F401
 from ._runtime import (  # noqa: F401
     are_deterministic_algorithms_enabled, compile, get_default_device,
@@ -126,9 +125,12 @@ def __getattr__(name):
     spec = plugins._registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
         return spec.module
-    if name in ("distributed", "distributions", "multiprocessing"):  # imported on first use
+    if name in ("amp", "distributed", "distributions", "multiprocessing"):  # on first use
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
+    if name in ("autocast", "is_autocast_enabled"):
+        from . import amp
+        return getattr(amp, name)
     if name == "cuda":  # scripts ask torch.cuda.is_available(); no backend provides CUDA
         from . import _no_cuda
         return _no_cuda
