@@ -171,3 +171,31 @@ def test_tensor_lr(name):
             opt.step()
         runs.append((ps, opt))
     assert_params(runs[0][0], runs[1][0], "float64")
+
+
+@pytest.mark.parametrize("kwargs", [{"lr": 0.02}, {"lr": 0.02, "nesterov": False, "momentum": 0.5},
+                                    {"adjust_lr_fn": "match_rms_adamw", "weight_decay": 0.0},
+                                    {"ns_steps": 3, "eps": 1e-3}])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_muon(kwargs, dtype):
+    # 2-D parameters only; Newton-Schulz in bfloat16 as PyTorch's (equal here to the bit)
+    rng = __import__("numpy").random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(dtype) for s in [(6, 4), (3, 8), (5, 5)]]
+    runs = []
+    for lib in (mindtorch, torch):
+        ps = [lib.tensor(a.copy()).requires_grad_() for a in arrays]
+        opt = lib.optim.Muon(ps, **kwargs)
+        for k in range(5):
+            backward(lib, ps, k)
+            opt.step()
+        runs.append((ps, opt))
+    assert_params(runs[0][0], runs[1][0], dtype)
+    assert_states(runs[0][1], runs[1][1], dtype)
+
+
+def test_muon_errors():
+    for lib in (mindtorch, torch):
+        with pytest.raises(ValueError, match="Muon only supports 2D parameters"):
+            lib.optim.Muon([lib.ones(3, requires_grad=True)])
+        with pytest.raises(ValueError, match="Adjust learning rate function x"):
+            lib.optim.Muon([lib.ones(3, 3, requires_grad=True)], adjust_lr_fn="x")
