@@ -47,7 +47,11 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         parent = os.path.dirname(os.path.abspath(os.fspath(f)))
         if not os.path.isdir(parent):
             raise RuntimeError(f"Parent directory {parent} does not exist.")
-        with open(f, "wb") as fh:
+        try:
+            fh = open(f, "wb")
+        except OSError as e:  # PyTorch's C++ writer reports it as RuntimeError
+            raise RuntimeError(f"open file failed with strerror: {e.strerror}") from None
+        with fh:
             _write_archive(fh, _archive_name(f), data_pkl.getvalue(), pickler.storages,
                            _disable_byteorder_record)
     elif hasattr(f, "seek") and _seekable(f):
@@ -176,8 +180,8 @@ def _load_legacy(fh, map_location, weights_only, mmap, pickle_args):
             raise
     try:
         magic = unpickle()
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
-        magic = None
+    except (pickle.UnpicklingError, ValueError, TypeError):
+        magic = None  # (an empty or cut file's EOFError propagates, as PyTorch's)
     if magic != _LEGACY_MAGIC:
         raise RuntimeError("Invalid magic number; corrupt file? (mindtorch.load reads "
                            "PyTorch's zip format and its legacy pickle format)")
