@@ -60,3 +60,32 @@ def test_output_saving_nodes_refuse_in_both(first):
         y = L.nn.Sequential(getattr(L.nn, first)(), L.nn.ReLU(inplace=True))(x)
         with pytest.raises(RuntimeError, match="modified by an inplace operation"):
             y.sum().backward()
+
+
+OPS_WITH_AUX_OUTPUTS = {
+    "max_dim": lambda L, x: x.max(1)[0],
+    "sort": lambda L, x: x.sort(1)[0],
+    "topk": lambda L, x: x.topk(2, 1)[0],
+    "cummax": lambda L, x: x.cummax(1)[0],
+    "max_pool1d": lambda L, x: L.nn.functional.max_pool1d(x.unsqueeze(0), 2),
+    "embedding_bag_mean": lambda L, x: L.nn.functional.embedding_bag(
+        L.tensor([0, 1, 2, 1]), x, L.tensor([0, 2]), mode="mean"),
+    "layer_norm": lambda L, x: L.nn.functional.layer_norm(x, (4,)),
+    "slogdet": lambda L, x: L.linalg.slogdet(x[:, :3])[1],
+}
+
+
+@pytest.mark.xfail(reason=KNOWN, raises=RuntimeError, strict=False)
+@pytest.mark.parametrize("name", list(OPS_WITH_AUX_OUTPUTS))
+def test_writing_the_main_output_of_an_op_with_saved_indices(name):
+    """PyTorch saves only the auxiliary outputs (indices, statistics, sign) these formulas
+    read: writing the main output in place leaves backward valid."""
+    grads = []
+    for L in (torch, mindtorch):
+        x = L.tensor([[1.0, 3.0, 2.0, 0.5], [4.0, -1.0, 2.5, 3.0], [0.2, 0.1, 0.3, 0.4]],
+                     requires_grad=True)
+        y = OPS_WITH_AUX_OUTPUTS[name](L, x)
+        y.mul_(2)
+        y.sum().backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_allclose(grads[1], grads[0], rtol=1e-6, atol=1e-6)
