@@ -102,7 +102,8 @@ def workloads(np, mt, torch, shapes, name, kw):
     grads = [(rng.standard_normal(s) * 1e-3).astype(np.float32) for s in shapes]
     cls = "AdamW" if name == "AdamW" else name.split()[0]
     fns = {}
-    for label, lib, extra in (("mindtorch", mt, {}), ("mindtorch per-tensor", mt, {"foreach": False}),
+    for label, lib, extra in (("mindtorch", mt, {}),
+                              ("mindtorch per-tensor", mt, {"foreach": False}),
                               ("torch", torch, {}), ("torch foreach", torch, {"foreach": True})):
         if lib is None:
             continue

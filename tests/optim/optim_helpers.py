@@ -28,7 +28,8 @@ def loss_of(lib, params, k):
     for i, p in enumerate(params):
         c = 0.3 + 0.1 * ((i + k) % 3)
         x = p.abs() ** 2 if p.is_complex() else p * p
-        total = total + (c * x + 0.05 * x * x).sum() + (p.real if p.is_complex() else p).sum() * (0.2 * (k % 2) - 0.1)
+        linear = (p.real if p.is_complex() else p).sum() * (0.2 * (k % 2) - 0.1)
+        total = total + (c * x + 0.05 * x * x).sum() + linear
     return total
 
 

@@ -225,7 +225,8 @@ def test_hooks_match_torch():
         p.grad = lib.ones(2)
         opt = lib.optim.SGD([p], lr=0.5)
         g = mod.register_optimizer_step_pre_hook(lambda o, a, k: log.append("global pre"))
-        h1 = opt.register_step_pre_hook(lambda o, a, k: log.append(("pre", len(a), a[0] is o, sorted(k))))
+        h1 = opt.register_step_pre_hook(
+            lambda o, a, k: log.append(("pre", len(a), a[0] is o, sorted(k))))
         opt.register_step_post_hook(lambda o, a, k: log.append("post"))
         opt.register_state_dict_pre_hook(lambda o: log.append("sd pre"))
         opt.register_state_dict_post_hook(lambda o, sd: dict(sd, extra=1))

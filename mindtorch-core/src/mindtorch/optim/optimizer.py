@@ -413,7 +413,7 @@ class Optimizer:
                 new_group["param_names"] = group["param_names"]
             return new_group
 
-        self.__setstate__({"state": state,
-                           "param_groups": [update_group(g, s) for g, s in zip(groups, saved_groups)]})
+        groups = [update_group(g, s) for g, s in zip(groups, saved_groups)]
+        self.__setstate__({"state": state, "param_groups": groups})
         for hook in self._optimizer_load_state_dict_post_hooks.values():
             hook(self)
