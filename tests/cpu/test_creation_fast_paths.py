@@ -217,3 +217,32 @@ def test_tensor_leaves_give_a_fresh_tensor_of_its_own():
             t.view(-1)[0] = 9
         assert leaves[0].item() == 0
     assert mindtorch.tensor(leaves, device="meta").device.type == "meta"
+
+
+@pytest.mark.parametrize("text", [
+    "[np.arange(3.0), np.arange(3.0) * 2]",
+    "[np.ones((2, 3), np.float32)] * 4",
+    "[[np.arange(2)], [np.arange(2) + 5]]",
+    "(np.array([True, False]), np.array([False, False]))",
+    "[np.arange(3.0), np.arange(3)]",                        # mixed dtypes: general path
+    "[np.arange(3.0), np.arange(2.0)]",                      # ragged
+    "[np.arange(3.0).astype('>f8'), np.arange(3.0).astype('>f8')]",
+    "[np.arange(6.0)[::2], np.arange(3.0)]",
+    "[np.ones(2, np.float32)]", "[np.array([True])]", "[np.array([300])]",
+    "[np.array([1 + 2j], np.complex64)]", "[np.array([1 + 2j])]", "[np.zeros(0, np.float32)]",
+])
+@pytest.mark.parametrize("dtype", [None, "float32", "float64", "int64", "uint8", "bool"])
+def test_numpy_arrays_as_leaves(text, dtype):
+    compare(lambda T: _tensor(T, eval(text, {"np": np}), dtype))
+
+
+def test_list_of_arrays_warns_once_as_torch():
+    _from_sequence._warned.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mindtorch.tensor([np.arange(3.0)])
+        mindtorch.tensor([np.arange(3.0)])
+        mindtorch.tensor([[np.arange(3.0)]])  # the first item is a list: no warning
+    assert [str(w.message)[:52] for w in caught] == \
+        ["Creating a tensor from a list of numpy.ndarrays is e"]
+    assert caught[0].filename == __file__

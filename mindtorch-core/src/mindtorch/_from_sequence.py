@@ -5,6 +5,7 @@ or of 0-dim tensors).  Host data only: the result is a numpy array (or, for tens
 leaves, a stack of them through the op)."""
 import numbers
 import operator
+import warnings
 from itertools import chain
 
 from . import _dtype as D
@@ -51,8 +52,8 @@ def _infer(x):
     """The dtype torch.tensor infers (PyTorch's infer_scalar_type): numpy leaves keep their
     dtype, Python numbers give bool / int64 / the default float or complex dtype, and
     sequences promote their items."""
-    if isinstance(x, (np.ndarray, np.generic)):
-        return D.from_numpy_dtype(x.dtype)
+    if isinstance(x, (np.ndarray, np.generic)):  # (byte order does not matter here)
+        return D.from_numpy_dtype(x.dtype if x.dtype.isnative else x.dtype.newbyteorder("="))
     if isinstance(x, bool):  # Python's number types and their subclasses only
         return D.bool
     if isinstance(x, int):
@@ -122,13 +123,9 @@ def _store(x, sizes, dim, dtype, out):
                                        "overflow")
                 x = x.real
         elif isinstance(x, (np.generic, np.ndarray)):
-            k = x.dtype.kind  # no __index__; Python's float and complex are read directly
-            if kind in "ui" and k in "fcb" and not isinstance(x, float) or \
-                    kind == "b" and k in "fc" and not isinstance(x, (float, complex)):
-                raise TypeError(f"'numpy.{x.dtype.name}' object cannot be interpreted as an "
-                                f"integer")
+            _check_numpy_leaves(x.dtype, dtype)
             x = x.item()
-            if kind == "f" and k == "c":  # numpy's complex read as a real: its real part
+            if kind == "f" and isinstance(x, complex):  # numpy's complex read as a real
                 x = x.real
         elif not isinstance(x, (int, float, complex)):
             x = _read_leaf(x, dtype)
@@ -144,10 +141,24 @@ def _store(x, sizes, dim, dtype, out):
             bad = next(i for i, (a, b) in enumerate(zip(x.shape, sizes[dim:])) if a != b)
             raise ValueError(f"expected sequence of length {sizes[dim + bad]} at dim "
                              f"{dim + bad} (got {x.shape[bad]})")
+        if x.size:
+            _check_numpy_leaves(x.dtype, dtype)
+        if dtype.kind == "f" and x.dtype.kind == "c":
+            x = x.real
         out.extend(x.ravel().tolist())
         return
     for item in x:
         _store(item, sizes, dim + 1, dtype, out)
+
+
+def _check_numpy_leaves(np_dtype, dtype):
+    """Refuse numpy values PyTorch cannot read into dtype: integer and bool dtypes read
+    through __index__, which numpy's floats, complex and bools lack (its float64 and
+    complex128 are Python floats and complex numbers, read directly)."""
+    k, kind = np_dtype.kind, dtype.kind
+    if kind in "ui" and k in "fcb" and np_dtype.char != "d" or \
+            kind == "b" and k in "fc" and np_dtype.char not in "dD":
+        raise TypeError(f"'numpy.{np_dtype.name}' object cannot be interpreted as an integer")
 
 
 def _cast_leaves(host, dtype):
@@ -200,11 +211,12 @@ def regular_nest(data):
 
 
 def _fast_leaves(nest, dtype):
-    """(sizes, leaves, inferred dtype, numpy scalar type or None) of torch.tensor(data,
-    dtype=dtype) for the common nests: Python bools/ints/floats, or numpy scalars of one
-    type (then only with dtype None or theirs); None for anything else (mixtures with
-    other leaves, ragged or empty nests), which the general path decides, errors included.
-    The inference is _infer's for these leaves."""
+    """(sizes, leaves, inferred dtype, numpy dtype of the leaves or None) of
+    torch.tensor(data, dtype=dtype) for the common nests: Python bools/ints/floats, or
+    numpy scalars of one type, or numpy arrays of one shape and dtype (these two only with
+    dtype None or theirs); None for anything else (mixtures with other leaves, ragged or
+    empty nests), which the general path decides, errors included.  The inference is
+    _infer's for these leaves."""
     sizes, flat, types = nest
     if types <= _PY_LEAVES:
         inferred = D.get_default_dtype() if float in types else \
@@ -219,14 +231,39 @@ def _fast_leaves(nest, dtype):
                 return None
             if dtype is None or dtype is inferred:
                 return sizes, flat, inferred, leaf
+        elif leaf is np.ndarray:
+            shape, dt = flat[0].shape, flat[0].dtype
+            if not shape or not dt.isnative or \
+                    any(a.shape != shape or a.dtype != dt for a in flat):  # (0-dim: len() fails)
+                return None
+            try:
+                inferred = D.from_numpy_dtype(dt)
+            except TypeError:
+                return None
+            if dtype is None or dtype is inferred:
+                return sizes + list(shape), flat, inferred, dt
     return None
+
+
+_warned = []
+
+
+def _warn_list_of_arrays(data):
+    """PyTorch's warning (once per process) for a list whose first item is a numpy array."""
+    if not _warned and data and isinstance(data[0], np.ndarray):
+        _warned.append(True)
+        warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. "
+                      "Please consider converting the list to a single numpy.ndarray with "
+                      "numpy.array() before converting to a tensor.", UserWarning, stacklevel=4)
 
 
 def host_from_sequence(data, dtype, nest=None):
     """(C-contiguous host array, dtype) of torch.tensor(data) for Python data; nest is
     regular_nest(data) when the caller has it."""
-    if nest is None and type(data) in NEST:
-        nest = regular_nest(data)
+    if type(data) in NEST:
+        _warn_list_of_arrays(data)
+        if nest is None:
+            nest = regular_nest(data)
     fast = _fast_leaves(nest, dtype) if nest is not None else None
     if fast is not None:
         sizes, flat, inferred, leaf = fast
@@ -254,7 +291,8 @@ def host_from_sequence(data, dtype, nest=None):
     try:
         if target.kind in "ui" and inferred.kind == "f":  # ints and floats into an int dtype
             return _mixed_into_integers(flat, target).reshape(sizes), target
-        host = np.array(flat, dtype=leaf) if leaf else _wide_array(flat, inferred, target)
+        host = np.array(flat, dtype=leaf) if leaf is not None else \
+            _wide_array(flat, inferred, target)
         return _cast_leaves(host.reshape(sizes), target), target
     except (TypeError, ValueError, RuntimeError):
         _raise_first_leaf_error(flat, target)
