@@ -198,3 +198,24 @@ def test_threshold_backward_matches_torch():
             assert_same(ma, a.grad)
         ma = a.grad
     assert to_torch(ma).shape == (6,)
+
+
+@pytest.mark.parametrize("name", ["_softmax_backward_data", "_log_softmax_backward_data"])
+def test_softmax_backward_ops_checks_and_dtypes_as_torch(name):
+    # (grad dtype, output dtype, input_dtype): PyTorch's cpu result is grad's dtype; output
+    # of another dtype, the half-to-float case and non-floating grads are refused
+    cases = [("float32", "float32", "float64"), ("float64", "float64", "float16"),
+             ("float16", "float16", "float32"), ("float32", "complex128", "float32"),
+             ("float32", "float64", "float32"), ("float32", "float32", "float16"),
+             ("int64", "int64", "int64"), ("bool", "bool", "float32")]
+    for g, y, i in cases:
+        outcome = []
+        for lib, fn in ((torch, getattr(torch.ops.aten, name)), (mindtorch, OPS[name].call),
+                        (mindtorch, _decomposition(OPS[name]))):
+            args = (lib.ones(3, 4, dtype=getattr(lib, g)), lib.ones(3, 4, dtype=getattr(lib, y)),
+                    1, getattr(lib, i))
+            try:
+                outcome.append(str(fn(*args).dtype))
+            except (RuntimeError, NotImplementedError) as e:
+                outcome.append((type(e), str(e)))
+        assert outcome[0] == outcome[1] == outcome[2], (g, y, i, outcome)

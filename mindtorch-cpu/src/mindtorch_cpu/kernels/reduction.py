@@ -225,7 +225,10 @@ def _softmax_like(name, log):
 def _softmax_backward_like(log):
     """The softmax formulas as one kernel: (grad - sum(grad * y)) * y, and for
     log_softmax grad - exp(y) * sum(grad); 16-bit floats computed in float32."""
+    name = "log_softmax_backward" if log else "softmax_backward"
+
     def kernel(grad_output, output, dim, input_dtype):
+        dt = R.softmax_backward_dtype(name, grad_output, output, dim, input_dtype)
         g, y = arr(grad_output), arr(output)
         if grad_output.dtype in _WIDE:
             g = g.astype(np.float32)
@@ -246,7 +249,7 @@ def _softmax_backward_like(log):
             r = np.subtract(g, total(r), out=r if r.dtype == g.dtype else None)
             r = np.multiply(r, y, out=r if r.dtype == y.dtype else None)
         r = r.reshape(output._shape)
-        return wrap(r if r.dtype == input_dtype.np else r.astype(input_dtype.np), input_dtype)
+        return wrap(r if r.dtype == dt.np else r.astype(dt.np), dt)
     return kernel
 
 

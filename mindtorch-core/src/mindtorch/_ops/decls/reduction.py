@@ -500,6 +500,32 @@ def _log_softmax(self, dim, dtype=None):
 _HALVES = (D.float16, D.bfloat16)
 
 
+def softmax_backward_dtype(name, grad, output, dim, input_dtype):
+    """The result dtype of PyTorch's cpu softmax backward ops, grad's, after their checks:
+    output of grad's dtype, no half-to-float case (input_dtype is read for nothing else),
+    floating types only."""
+    for t in (output, input_dtype):
+        dt = getattr(t, "dtype", t)
+        if dt is not grad.dtype and (t is output or (grad.dtype, dt) == (D.float32, D.float16)):
+            raise RuntimeError(f"expected scalar type {_type_name(grad.dtype)} but found "
+                               f"{_type_name(dt)}")
+    if not grad.dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if dim == max(grad.ndim - 1, 0) else "kernel_impl"
+        raise NotImplementedError(f'"{name}_{kernel}" not implemented for '
+                                  f"'{_type_name(grad.dtype)}'")
+    return grad.dtype
+
+
+def _softmax_backward(formula, name):
+    """The decomposition of a softmax backward op: its checks, then the formula."""
+    kernel = name.strip("_").replace("_data", "")
+
+    def backward(grad, output, dim, input_dtype):
+        dt = softmax_backward_dtype(kernel, grad, output, dim, input_dtype)
+        return formula(_up(grad), _up(output), dim).to(dt)
+    return backward
+
+
 def _up(x):
     """16-bit floats computed in float32 (PyTorch's softmax backward kernels)."""
     return x.float() if x.dtype in _HALVES else x
@@ -537,8 +563,8 @@ def _declare():
     for name, fn in (("_softmax_backward_data", _softmax_grad),
                      ("_log_softmax_backward_data", _log_softmax_grad)):
         define(f"{name}(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype)"
-               f" -> Tensor", decomposition=lambda grad, output, dim, input_dtype, fn=fn:
-               fn(_up(grad), _up(output), dim).to(input_dtype), function=False, method=False)
+               f" -> Tensor", decomposition=_softmax_backward(fn, name), function=False,
+               method=False)
     define("count_nonzero(Tensor self, int[]? dim=None) -> Tensor",
            decomposition=lambda self, dim=None: (self != 0).sum(dim))
     dim_all = ", ".join(_ALL)
