@@ -1,6 +1,6 @@
-"""Loss modules (loss.py) against PyTorch: every loss class of torch.nn (but
-LinearCrossEntropyLoss, whose functional mindtorch lacks; CTCLoss's inputs are in
-test_ctc_loss.py), signatures, repr, weight buffers
+"""Loss modules (loss.py) against PyTorch: every loss class of torch.nn (CTCLoss's and
+LinearCrossEntropyLoss's inputs are in test_ctc_loss.py / test_linear_cross_entropy.py),
+signatures, repr, weight buffers
 in the state_dict, forward and backward for every reduction, legacy size_average/reduce,
 and constructor errors."""
 import inspect
@@ -15,7 +15,7 @@ from layers_helpers import check_module, close, torch
 
 tnn = torch.nn
 DTYPES = ["float64", "float32"]
-MISSING = {"LinearCrossEntropyLoss"}  # no F.linear_cross_entropy
+MISSING = set()
 NAMES = [n for n in tnn.modules.loss.__all__ if n not in MISSING]
 REDUCTIONS = ["mean", "sum", "none"]
 

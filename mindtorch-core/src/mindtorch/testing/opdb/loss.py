@@ -150,6 +150,13 @@ SAMPLES = {
         lambda d: ((_logp(d, (3, 2, 3)), ix(d, [[1, 1], [2, 1]]), ix(d, [2, 3]), ix(d, [2, 2])),
                    {"zero_infinity": True, "reduction": "none"}),
     ],
+    "functional_linear_cross_entropy": [
+        lambda d: ((t(d, (3, 4)), t(d, (5, 4)), ix(d, [0, 4, 2])),
+                   {"linear_bias": t(d, (5,)), "reduction": "sum", "label_smoothing": 0.1}),
+        lambda d: ((t(d, (4,), _f64), t(d, (3, 2, 4), _f64), ix(d, [1, 0])), {}),
+        lambda d: ((t(d, (2, 4)), t(d, (3, 4), transposed=True), ix(d, [1, -100])),
+                   {"reduction": "none"}),
+    ],
     "_ctc_loss_intlist": [
         lambda d: ((_logp(d, (4, 2, 3), _f64), ix(d, [1, 2, 2]), (4, 3), (1, 2), 0, 2, False),
                    {})],
