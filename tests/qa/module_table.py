@@ -244,6 +244,10 @@ CASES = {
     "AdaptiveLogSoftmaxWithLoss": [
         (C("AdaptiveLogSoftmaxWithLoss", 8, 10, [4, 8], div_value=2.0), [(3, 8), ("idx", (3,), 10)]),
         (C("AdaptiveLogSoftmaxWithLoss", 6, 7, [3], head_bias=True), [(2, 6), ("idx", (2,), 7)])],
+    "LinearCrossEntropyLoss": [
+        (C("LinearCrossEntropyLoss", 4, 5), [(3, 4), ("idx", (3,), 5)]),
+        (C("LinearCrossEntropyLoss", 4, 5, bias=True, reduction="sum", label_smoothing=0.1,
+           ignore_index=2), [(2, 3, 4), ("idx", (2, 3), 5)])],
     "CTCLoss": [(C("CTCLoss"), [(6, 2, 4), ("idx", (2, 3), 3), ("fn", lambda r: np.array([6, 5])),
                                 ("fn", lambda r: np.array([3, 2]))])],
     # lazy modules (forwarded once before the weights are copied)

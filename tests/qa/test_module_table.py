@@ -26,6 +26,7 @@ TOL = {"float32": (1e-4, 1e-5), "float64": (1e-9, 1e-10), "float16": (2e-2, 2e-2
 # (class, case, perturbation) not compared, and why
 KNOWN = {
     ("MultiMarginLoss", 0, "empty"): pytest.mark.skip(reason="torch returns uninitialised memory"),
+    ("MultiMarginLoss", 1, "empty"): pytest.mark.skip(reason="torch returns uninitialised memory"),
     ("CosineSimilarity", 0, "rank-2"): pytest.mark.xfail(
         strict=True, reason="registry.py wraps `dim` against x1's rank before broadcasting: "
         "cosine_similarity(0-dim, (2, 5)) raises IndexError, torch broadcasts"),
@@ -47,6 +48,7 @@ def test_every_shared_class_is_in_the_table():
 
 def _build(name, i):
     build, _ = CASES[name][i]
+    torch.manual_seed(0)  # torch's initial weights are copied: the same ones every run
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return build(mindtorch), build(torch)
