@@ -172,7 +172,6 @@ def _torch_gradient(nll, lp, il, zero_infinity):
 
 def _ctc(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity):
     """ATen's ctc_loss for lengths as tensors or int lists."""
-    import mindtorch as M
     batched = log_probs.ndim == 3
     lp = log_probs if batched else log_probs.unsqueeze(1)
     il, il_values = _lengths(input_lengths, "input_lengths", lp.device)

@@ -2,6 +2,7 @@
 approximation): a head over the frequent classes plus one entry per tail cluster, each
 cluster a low-rank projection evaluated only for the rows whose target falls in it."""
 from collections import namedtuple
+from itertools import pairwise
 
 import mindtorch
 
@@ -77,7 +78,7 @@ class AdaptiveLogSoftmaxWithLoss(Module):
         gather_inds = target.new_empty(target.size(0))
         used = 0
         bounds = [0] + self.cutoffs
-        for i, (low, high) in enumerate(zip(bounds, bounds[1:])):
+        for i, (low, high) in enumerate(pairwise(bounds)):
             mask = (target >= low) & (target < high)
             rows = mask.nonzero().squeeze()
             if rows.numel() == 0:
