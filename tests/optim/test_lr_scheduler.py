@@ -214,3 +214,23 @@ def test_onecycle_needs_momentum():
         opt = lib.optim.Adagrad([lib.ones(2, requires_grad=True)])
         with pytest.raises(ValueError, match="optimizer must support momentum"):
             lib.optim.lr_scheduler.OneCycleLR(opt, 0.1, 5)
+
+
+def test_step_order_warnings():
+    for lib in (mindtorch, torch):
+        opt = optimizer(lib)
+        sched = lib.optim.lr_scheduler.StepLR(opt, 2)
+        with pytest.warns(UserWarning, match="before `optimizer.step\\(\\)`"):
+            sched.step()
+        opt = optimizer(lib)
+        sched = lib.optim.lr_scheduler.ExponentialLR(opt, 0.9)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            for _ in range(3):
+                opt.step()
+                sched.step()
+        opt.step = lambda closure=None: None  # replaced after the scheduler was made
+        sched2 = lib.optim.lr_scheduler.StepLR(optimizer(lib), 2)
+        sched2.optimizer.step = lambda closure=None: None
+        with pytest.warns(UserWarning, match="has been overridden"):
+            sched2.step()
