@@ -1087,3 +1087,47 @@ for i in range(3):
     print("[%d/3] Loss_D: %.8f Loss_G: %.8f D(x): %.8f D(G(z)): %.8f / %.8f" % (i, errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))
 print(fake.shape, netG[1].running_mean.numpy().round(8))
 ''')
+
+tr("lbfgs_lazy_swa", r'''
+x = torch.from_numpy(np.linspace(-1, 1, 20)).unsqueeze(1)
+y = 3 * x ** 2 - x + 0.5
+model = det(nn.Sequential(nn.Linear(1, 8), nn.Tanh(), nn.Linear(8, 1)), seed=120).double()
+opt = torch.optim.LBFGS(model.parameters(), lr=0.5, max_iter=10, history_size=5, line_search_fn="strong_wolfe")
+def closure():
+    opt.zero_grad()
+    loss = F.mse_loss(model(x), y)
+    loss.backward()
+    return loss
+for step in range(3):
+    loss = opt.step(closure)
+    print(step, f"{loss.item():.10f}")
+print(sorted(opt.state_dict()["state"][0].keys()) if opt.state_dict()["state"] else None)
+lazy = nn.Sequential(nn.LazyLinear(5), nn.ReLU(), nn.LazyLinear(2))
+print(lazy)
+lazy(torch.ones(3, 7))
+print(lazy, [tuple(p.shape) for p in lazy.parameters()])
+from torch.optim.swa_utils import AveragedModel, SWALR
+base = det(nn.Linear(3, 1), seed=121).double()
+swa = AveragedModel(base)
+o = torch.optim.SGD(base.parameters(), lr=0.1)
+s = SWALR(o, swa_lr=0.05, anneal_epochs=2)
+X = torch.from_numpy(np.random.RandomState(121).randn(8, 3))
+for epoch in range(4):
+    o.zero_grad()
+    F.mse_loss(base(X), X.sum(1, keepdim=True)).backward()
+    o.step()
+    swa.update_parameters(base)
+    s.step()
+    print(epoch, round(o.param_groups[0]["lr"], 8), swa.n_averaged.item())
+print(swa.module.weight.detach().numpy().round(10), list(swa.state_dict())[:3])
+''')
+
+tr("nn_utils_prune", r'''
+import torch.nn.utils.prune as prune
+lin = det(nn.Linear(4, 3), seed=122)
+prune.l1_unstructured(lin, name="weight", amount=0.5)
+print(sorted(n for n, _ in lin.named_parameters()), sorted(n for n, _ in lin.named_buffers()))
+print(lin.weight, int((lin.weight == 0).sum()))
+prune.remove(lin, "weight")
+print(sorted(n for n, _ in lin.named_parameters()), type(lin.weight).__name__)
+''')
