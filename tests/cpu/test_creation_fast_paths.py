@@ -226,6 +226,7 @@ def test_tensor_leaves_give_a_fresh_tensor_of_its_own():
     "(np.array([True, False]), np.array([False, False]))",
     "[np.arange(3.0), np.arange(3)]",                        # mixed dtypes: general path
     "[np.arange(3.0), np.arange(2.0)]",                      # ragged
+    "[np.array(1.5), np.array(2.5)]",                        # 0-dim: len() fails in torch
     "[np.arange(3.0).astype('>f8'), np.arange(3.0).astype('>f8')]",
     "[np.arange(6.0)[::2], np.arange(3.0)]",
     "[np.ones(2, np.float32)]", "[np.array([True])]", "[np.array([300])]",
