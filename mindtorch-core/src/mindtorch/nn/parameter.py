@@ -18,9 +18,8 @@ class Parameter(Tensor):
         if data is None:
             from .._creation import empty
             data = empty(0)
-        if not isinstance(data, Tensor):
-            raise TypeError(f"Parameter(): argument 'data' must be Tensor, not "
-                            f"{type(data).__name__}")
+        if not isinstance(data, Tensor):  # PyTorch fails on data.detach()
+            raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
         if requires_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
