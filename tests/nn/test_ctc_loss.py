@@ -195,6 +195,13 @@ def test_meta_device():
     assert x.grad.shape == x.shape and x.grad.device.type == "meta"
     flat = mindtorch.ones(7, dtype=mindtorch.long, device="meta")
     assert MF.ctc_loss(x, flat, lengths, lengths, reduction="sum").shape == ()
+    # lengths on the host for log_probs on another device (as PyTorch allows for cuda)
+    host = mindtorch.tensor([6, 5, 4]), mindtorch.tensor([4, 2, 1], dtype=mindtorch.int32)
+    assert MF.ctc_loss(x, targets, *host, reduction="none").shape == (3,)
+    with pytest.raises(RuntimeError, match="target_lengths must be integral"):
+        MF.ctc_loss(x, targets, host[0], host[1].float())
+    with pytest.raises(RuntimeError, match="Expected input_lengths to have value at most 6"):
+        mindtorch.ctc_loss(x, targets, host[0] + 1, host[1])
 
 
 _X = torch.randn(5, 2, 4).log_softmax(2)

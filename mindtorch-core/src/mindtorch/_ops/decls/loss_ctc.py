@@ -34,13 +34,16 @@ def _lengths(lengths, name, device):
     data): lengths given as a tensor (any shape, flattened, as ATen) or as ints."""
     import mindtorch as M
     if isinstance(lengths, M.Tensor):
-        if lengths.dtype.is_floating_point or lengths.dtype.is_complex or \
-                lengths.dtype is D.bool:
-            raise RuntimeError(f"{name} must be integral")
-        flat = lengths.reshape(-1).long()
+        flat = _integral(lengths, name).reshape(-1).long()
         return flat.to(device), flat.tolist() if _has_data(flat) else None
     values = [int(v) for v in lengths]
     return M.tensor(values, dtype=D.int64, device=device), values
+
+
+def _integral(lengths, name):
+    if lengths.dtype.is_floating_point or lengths.dtype.is_complex or lengths.dtype is D.bool:
+        raise RuntimeError(f"{name} must be integral")
+    return lengths
 
 
 def _check(log_probs, targets, lengths, il, tl, blank):
@@ -200,7 +203,16 @@ def _route(binding, int_lists, reduction_of):
 
     def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0,
                  reduction=0, zero_infinity=False):
-        tensors = [isinstance(v, M.Tensor) for v in (input_lengths, target_lengths)]
+        lengths = (input_lengths, target_lengths)
+        tensors = [isinstance(v, M.Tensor) for v in lengths]
+        if all(tensors) and isinstance(log_probs, M.Tensor) and \
+                any(t.device != log_probs.device and _has_data(t) for t in lengths):
+            # lengths held on the host for log_probs elsewhere (as PyTorch allows): their
+            # values, checked as the tensor op checks them
+            input_lengths, target_lengths = (
+                tuple(_integral(t, name).reshape(-1).tolist())
+                for t, name in zip(lengths, ("input_lengths", "target_lengths")))
+            tensors = [False, False]
         if all(tensors):
             return binding(log_probs, targets, input_lengths, target_lengths, blank,
                            reduction, zero_infinity)
