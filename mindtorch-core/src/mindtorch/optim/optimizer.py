@@ -98,7 +98,7 @@ def _step_tensor(value, p, where):
     if where:
         dtype = M.float32 if where == "fused" else _scalar_dtype()
         return M.full((), value, dtype=dtype, device=p.device)
-    return M.tensor(value, dtype=_scalar_dtype())
+    return M.tensor(value, dtype=_scalar_dtype(), device="cpu")  # (even in a device context)
 
 
 def _where(group):
