@@ -247,3 +247,11 @@ def test_list_of_arrays_warns_once_as_torch():
     assert [str(w.message)[:52] for w in caught] == \
         ["Creating a tensor from a list of numpy.ndarrays is e"]
     assert caught[0].filename == __file__
+
+
+@pytest.mark.parametrize("text", ["range(5)", "range(0)", "[range(3), range(3)]",
+                                  "[range(3), [1.5, 2, 3]]", "(range(2), range(3))",
+                                  "range(2 ** 63 - 2, 2 ** 63)", "range(2 ** 63, 2 ** 63 + 1)"])
+@pytest.mark.parametrize("dtype", [None, "float32", "uint8", "bool"])
+def test_ranges(text, dtype):
+    _same(eval(text), dtype, message=False)

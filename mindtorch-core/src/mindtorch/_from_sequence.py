@@ -186,7 +186,7 @@ def _cast_leaves(host, dtype):
         return host.astype(dtype.np, copy=False)
 
 
-NEST = frozenset((list, tuple))
+NEST = frozenset((list, tuple, range))
 _PY_LEAVES = frozenset((bool, int, float))
 
 
