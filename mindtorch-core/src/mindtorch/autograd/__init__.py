@@ -10,8 +10,11 @@ from .grad_mode import (  # noqa: F401
     set_grad_enabled,
 )
 
-_LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function",
-         "gradcheck": "gradcheck", "gradgradcheck": "gradcheck"}
+# (imported here, not lazily: a first `import mindtorch.autograd.gradcheck` would otherwise
+# bind the package's `gradcheck` to that submodule instead of the function)
+from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
+
+_LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function"}
 
 
 def __getattr__(name):
