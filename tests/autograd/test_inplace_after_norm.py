@@ -9,9 +9,6 @@ import torch
 
 import mindtorch
 
-KNOWN = ("autograd/_record.py saves every output for a formula that asks for `results`, so "
-         "the main output's version is checked at backward; PyTorch's nodes save only the "
-         "statistics/indices (result1, result2)")
 
 LAYERS = {
     "batchnorm_train": lambda L: L.nn.BatchNorm2d(3),
@@ -23,8 +20,6 @@ LAYERS = {
     "adaptive_maxpool": lambda L: L.nn.AdaptiveMaxPool2d(2),
     "conv": lambda L: L.nn.Conv2d(3, 3, 1),
 }
-SAVES_OUTPUT = {"batchnorm_train", "layernorm", "groupnorm", "instancenorm", "maxpool",
-                "adaptive_maxpool"}
 
 
 def run(L, name, act):
@@ -45,9 +40,7 @@ ACTS = {"relu": lambda L: L.nn.ReLU(inplace=True),
 
 @pytest.mark.parametrize("act", list(ACTS))
 @pytest.mark.parametrize("name", list(LAYERS))
-def test_inplace_activation_after_layer_trains_as_torch(request, name, act):
-    if name in SAVES_OUTPUT:
-        request.applymarker(pytest.mark.xfail(reason=KNOWN, raises=RuntimeError, strict=False))
+def test_inplace_activation_after_layer_trains_as_torch(name, act):
     want, got = run(torch, name, ACTS[act]), run(mindtorch, name, ACTS[act])
     for w, g in zip(want, got):
         np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
@@ -75,7 +68,6 @@ OPS_WITH_AUX_OUTPUTS = {
 }
 
 
-@pytest.mark.xfail(reason=KNOWN, raises=RuntimeError, strict=False)
 @pytest.mark.parametrize("name", list(OPS_WITH_AUX_OUTPUTS))
 def test_writing_the_main_output_of_an_op_with_saved_indices(name):
     """PyTorch saves only the auxiliary outputs (indices, statistics, sign) these formulas

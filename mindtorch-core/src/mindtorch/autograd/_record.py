@@ -469,13 +469,35 @@ class FormulaNode(Node):
         v = saved[name] if name != "results" else saved["result"]
         if name == "result":
             return v[0].unpack(self)
-        if name == "results":
-            return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
+        if name == "results":  # unpacked (and version-checked) only where a formula reads
+            return _LazyResults(v, self)
         if isinstance(v, SavedTensor):
             return v.unpack(self)
         if type(v) is list and any(isinstance(x, SavedTensor) for x in v):
             return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
         return v
+
+
+class _LazyResults:
+    """A node's saved outputs as a formula sees them: each is unpacked when read. PyTorch's
+    nodes keep only the outputs their formula uses, so writing in place into an unread
+    output (BatchNorm's main output, then ReLU(inplace=True)) must not fail at backward."""
+    __slots__ = ("_saved", "_node")
+
+    def __init__(self, saved, node):
+        self._saved, self._node = saved, node
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self._saved)))]
+        x = self._saved[k]
+        return x.unpack(self._node) if isinstance(x, SavedTensor) else x
+
+    def __len__(self):
+        return len(self._saved)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self._saved)))
 
 
 def _all_none(grads):
