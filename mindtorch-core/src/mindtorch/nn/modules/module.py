@@ -5,6 +5,7 @@ A module keeps its parameters, buffers and children in three dicts (``_parameter
 PyTorch's; calling a module without hooks is one truth test of four dicts and forward."""
 import itertools
 import warnings
+from typing import TypeVar
 from collections import OrderedDict, namedtuple
 
 from ..._tensor import Tensor
@@ -80,6 +81,7 @@ def _hook_dicts():
 
 class Module:
     """Base class for all neural network modules."""
+    T_destination = TypeVar("T_destination", bound=dict)  # (state_dict's annotations)
     dump_patches = False
     _version = 1
     call_super_init = False
