@@ -150,3 +150,14 @@ def test_in_place_functions_torch_exposes():
         expected = getattr(torch, name)(theirs, *t_args, **kwargs)
         assert got is mine, name
         assert_same(got, expected)
+
+
+def test_str_arguments_take_str_subclasses_as_torch():
+    np = pytest.importorskip("numpy")
+    mode = np.str_("tanh")  # (a str subclass, as strings read from arrays or configs come)
+    assert_same(M.nn.functional.gelu(M.ones(3), approximate=mode),
+                torch.nn.functional.gelu(torch.ones(3), approximate=mode))
+    assert M.nn.functional.ctc_loss(M.zeros(2, 1, 3), M.tensor([1]), (2,), (1,),
+                                    reduction=np.str_("sum")).shape == ()
+    with pytest.raises(TypeError, match=r"argument 'approximate' \(position 2\) must be str"):
+        M.nn.functional.gelu(M.ones(3), approximate=3)

@@ -165,6 +165,8 @@ def bool_(op, pos, x):
 
 
 def str_(op, pos, x):
+    if isinstance(x, str):  # a str subclass (numpy.str_), as PyTorch's parser takes it
+        return str(x)
     _fail(op, pos, x)
 
 
