@@ -170,6 +170,7 @@ class _Plan:
         self.nondiff = frozenset(nondiff or ())
         name = op.grad_name or _node_name(op.name)
         self._classes = {}
+        self._apply = self._generate_apply() if self.single and not self.has_lists else None
         if callable(name):  # PyTorch numbers some nodes by overload: chosen per call
             self.name_of = name
             self.node_cls = self._class_for
@@ -181,10 +182,53 @@ class _Plan:
     def _node_class(self, name):
         cls = self._classes.get(name)
         if cls is None:
-            cls = self._classes[name] = type(name.rsplit("::", 1)[-1], (FormulaNode,), {
-                "__slots__": (), "_plan": self,
-                "_qualified_name": name if "::" in name else None})
+            body = {"__slots__": (), "_plan": self,
+                    "_qualified_name": name if "::" in name else None}
+            if self._apply is not None:
+                body["apply"] = self._apply
+            cls = self._classes[name] = type(name.rsplit("::", 1)[-1], (FormulaNode,), body)
         return cls
+
+    def _generate_apply(self):
+        """FormulaNode.apply specialised to this single-output op without Tensor[]
+        arguments (the hot path of backward): each formula called directly with its
+        values, skipped when no input it serves needs a gradient."""
+        n = len(self.tensor_args)
+        lines = ["saved = self._saved",
+                 "if saved is None and self._freed: raise RuntimeError(_FREED)",
+                 "edges = self.next_functions",
+                 f"out = [None] * {n}",
+                 "g = grads[0]",
+                 "if g is None: return out"]  # PyTorch's any_grad_defined
+        ns = {"_FREED": _FREED, "_Saved": SavedTensor}
+        for k, (positions, fn, params, _) in enumerate(self.entries):
+            ns[f"f{k}"] = fn
+            values = []
+            for p in params:
+                if p == "grad":
+                    values.append("g")
+                elif p == "grads":
+                    values.append("list(grads)")
+                elif p == "result":
+                    values.append("saved['result'][0].unpack(self)")
+                elif p == "results":
+                    values.append("[x.unpack(self) if type(x) is _Saved else x "
+                                  "for x in saved['result']]")
+                else:
+                    values.append(f"(v.unpack(self) if type(v := saved[{p!r}]) is _Saved "
+                                  f"else v)")
+            cond = " or ".join(f"edges[{q}][0] is not None" for q in positions)
+            call = f"f{k}({', '.join(values)})"
+            if len(positions) == 1:
+                lines.append(f"if {cond}: out[{positions[0]}] = {call}")
+            else:
+                lines.append(f"if {cond}:")
+                lines.append(f"    for p, x in zip({tuple(positions)}, {call}): out[p] = x")
+        lines.append("return out")
+        src = "def apply(self, grads):\n" + "".join(f"    {ln}\n" for ln in lines)
+        exec(compile(src, f"<backward {self.op.name}>", "exec"), ns)
+        ns["apply"]._source = src
+        return ns["apply"]
 
     def _class_for(self, args):
         return self._node_class(self.name_of(*args))
