@@ -68,3 +68,13 @@ def test_module_has_t_destination():
     # torch.nn.Module.T_destination: code annotating state_dict overrides names it
     assert mindtorch.nn.Module.T_destination.__name__ == torch.nn.Module.T_destination.__name__
     assert "T_destination" in dir(mindtorch.nn.Linear(2, 2))
+
+
+def test_safetensors_load_file_orders_names_as_safetensors_torch(tmp_path):
+    pytest.importorskip("safetensors")
+    import safetensors.torch as ts
+    import mindtorch.utils.safetensors as ms
+    names = ["s", "a", "e", "b.weight", "b.bias", "z", "c"]
+    ts.save_file({n: torch.ones(i + 1) for i, n in enumerate(names)}, str(tmp_path / "x.st"))
+    for _ in range(5):  # the deserializer's own order varies from call to call
+        assert list(ms.load_file(str(tmp_path / "x.st"))) == list(ts.load_file(str(tmp_path / "x.st")))

@@ -70,7 +70,8 @@ def load(data):
     """{name: tensor} (cpu) from safetensors bytes."""
     from .. import _dtype, from_numpy
     out = {}
-    for name, view in _package().deserialize(data):
+    # by name, as safetensors.torch.load_file (safe_open's keys); deserialize's order varies
+    for name, view in sorted(_package().deserialize(data), key=lambda item: item[0]):
         tag = view["dtype"]
         if tag not in _TAGS:
             raise TypeError(f"safetensors dtype {tag} is not supported by mindtorch")
