@@ -78,3 +78,12 @@ def test_safetensors_load_file_orders_names_as_safetensors_torch(tmp_path):
     ts.save_file({n: torch.ones(i + 1) for i, n in enumerate(names)}, str(tmp_path / "x.st"))
     for _ in range(5):  # the deserializer's own order varies from call to call
         assert list(ms.load_file(str(tmp_path / "x.st"))) == list(ts.load_file(str(tmp_path / "x.st")))
+
+
+@pytest.mark.parametrize("lengths", [[[1, 3]], [[3], [1]], 2])
+@pytest.mark.parametrize("enforce_sorted", [True, False])
+def test_pack_padded_sequence_refuses_lengths_not_1d(lengths, enforce_sorted):
+    def run(L):
+        lens = L.tensor(lengths)
+        return L.nn.utils.rnn.pack_padded_sequence(L.zeros(3, 2, 4), lens, enforce_sorted=enforce_sorted)
+    same_error(lambda: run(mindtorch), lambda: run(torch))

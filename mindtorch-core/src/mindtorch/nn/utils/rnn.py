@@ -118,6 +118,9 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         lengths, sorted_indices = mindtorch.sort(lengths, descending=True)
         sorted_indices = sorted_indices.to(input.device)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if lengths.dim() != 1:
+        raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
+                           f"{lengths.dim()}D cpu Long tensor")
     if batch_first:
         input = input.transpose(0, 1)
     lens = _int_list(lengths)
