@@ -29,11 +29,6 @@ ML_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 # program -> why it fails under mindtorch now (the owner of the cause is named)
 XFAIL = {
     "nn_utils_prune": "torch.nn.utils.prune missing (nn/utils)",
-    "serialization_legacy_format_save": "save(_use_new_zipfile_serialization=False) raises "
-                                        "NotImplementedError (serialization.py)",
-    "serialization_corrupt_input": "load of bytes that are no checkpoint: KeyError/RuntimeError "
-                                   "where torch raises UnpicklingError/EOFError "
-                                   "(serialization.py)",
 }
 
 

@@ -67,8 +67,9 @@ class TorchPickler(pickle._Pickler):
     in first-use order for the archive's data/ records."""
     dispatch = dict(pickle._Pickler.dispatch)
 
-    def __init__(self, file, protocol=2):
+    def __init__(self, file, protocol=2, legacy=False):
         super().__init__(file, protocol)
+        self.legacy = legacy  # pre-zip format: a storage's id ends with its view (None)
         self.storages = []
         self._refs = {}  # id(storage) -> (_StorageRef, dtype)
 
@@ -126,7 +127,8 @@ class TorchPickler(pickle._Pickler):
             return known[0]
         key = str(len(self.storages))
         pid = ("storage", Global("torch", STORAGE_NAMES[dtype.name]), key,
-               str(storage.device), storage.nbytes() // dtype.itemsize)
+               str(storage.device), storage.nbytes() // dtype.itemsize) \
+            + ((None,) if self.legacy else ())
         ref = _StorageRef(pid)
         self._refs[id(storage)] = (ref, dtype)
         self.storages.append((key, storage))
@@ -267,7 +269,8 @@ class LegacyStorageLoader:
                                    f"{storage.nbytes() // dtype.itemsize} expected")
             data = np.frombuffer(fh.read(storage.nbytes()), np.uint8)
             if data.size != storage.nbytes():
-                raise RuntimeError("unexpected end of file in the storages' data")
+                raise RuntimeError(f"unexpected EOF, expected {storage.nbytes() - data.size} "
+                                   f"more bytes. The file might be corrupted.")
             if swap and dtype.itemsize > 1:
                 data = data.view(dtype.np).byteswap().view(np.uint8)
             if storage.device.type == "cpu":
@@ -440,6 +443,14 @@ class WeightsUnpickler(pickle._Unpickler):
 
     def persistent_load(self, pid):
         return self.loader.load(pid)
+
+    def load(self):
+        try:
+            return super().load()
+        except KeyError as e:  # the pure-Python unpickler's dispatch lookup of an opcode
+            if e.args and type(e.args[0]) is int:
+                raise pickle.UnpicklingError(f"Unsupported operand {e.args[0]}") from None
+            raise
 
     def load_build(self):
         inst = self.stack[-2]  # under the state

@@ -6,8 +6,8 @@ whose storages are persistent ids ('storage', torch.<X>Storage, key, location, n
 `data/<key>` (each storage's bytes, 64-byte aligned), `byteorder`, `version`,
 `.format_version`, `.storage_alignment` and `.data/serialization_id`. Both directions
 use PyTorch's global names, so files move between PyTorch and mindtorch, and mindtorch
-reads them without PyTorch installed. PyTorch's older (pre-1.6, non-zip) format loads too
-(onto cpu or meta); save writes the zip format only.
+reads them without PyTorch installed. PyTorch's older (pre-1.6, non-zip) format is read
+(onto cpu or meta) and written (_use_new_zipfile_serialization=False) too.
 
 Loading is safe by default (weights_only=True): the unpickler resolves only the globals
 a checkpoint of tensors and containers needs (PyTorch's weights_only allowlist, plus
@@ -38,8 +38,10 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
     """Write `obj` (tensors, state_dicts, optimizer states, containers, Python values)
     to a path or a writable binary file object, in PyTorch's zip format."""
     if not _use_new_zipfile_serialization:
-        raise NotImplementedError("mindtorch.save writes PyTorch's zip format only "
-                                  "(_use_new_zipfile_serialization=False is not supported)")
+        if isinstance(f, (str, os.PathLike)):
+            with open(f, "wb") as fh:
+                return _save_legacy(obj, fh, pickle_protocol)
+        return _save_legacy(obj, f, pickle_protocol)
     data_pkl = io.BytesIO()
     pickler = P.TorchPickler(data_pkl, protocol=pickle_protocol)
     pickler.dump(obj)
@@ -62,6 +64,28 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         _write_archive(buf, "archive", data_pkl.getvalue(), pickler.storages,
                        _disable_byteorder_record)
         f.write(buf.getvalue())
+
+
+def _save_legacy(obj, f, protocol):
+    """PyTorch's pre-1.6 format (read by _load_legacy): the pickles of the magic number,
+    the protocol version, the system info, the object and its storage keys, then each
+    storage as its element count (int64, little-endian) and its bytes."""
+    buf = io.BytesIO()
+    for header in (_LEGACY_MAGIC, _LEGACY_PROTOCOL,
+                   {"protocol_version": _LEGACY_PROTOCOL,
+                    "little_endian": sys.byteorder == "little",
+                    "type_sizes": {"short": 2, "int": 4, "long": 4}}):
+        pickle.dump(header, buf, protocol=protocol)
+    pickler = P.TorchPickler(buf, protocol=protocol, legacy=True)
+    pickler.dump(obj)
+    storages = sorted(pickler.storages, key=lambda ks: ks[0])  # as PyTorch: keys as strings
+    pickle.dump([key for key, _ in storages], buf, protocol=protocol)
+    for key, storage in storages:
+        dtype = pickler._refs[id(storage)][1]
+        buf.write((storage.nbytes() // dtype.itemsize).to_bytes(8, "little"))
+        if storage.nbytes():
+            buf.write(storage._host_bytes().tobytes())
+    f.write(buf.getvalue())
 
 
 def _seekable(f):
@@ -135,11 +159,16 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
 
 def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
     start = fh.tell()
-    if not zipfile.is_zipfile(fh):
-        fh.seek(start)
-        return _load_legacy(fh, map_location, weights_only, mmap, pickle_args)
+    is_zip = fh.read(4) == b"PK\x03\x04"  # as PyTorch: the first record's magic decides
     fh.seek(start)
-    with zipfile.ZipFile(fh) as zf:
+    if not is_zip:
+        return _load_legacy(fh, map_location, weights_only, mmap, pickle_args)
+    try:
+        zf = zipfile.ZipFile(fh)
+    except zipfile.BadZipFile:
+        raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding "
+                           "central directory") from None
+    with zf:
         prefix = _archive_prefix(zf)
         names = set(zf.namelist())
         order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names \
@@ -178,13 +207,9 @@ def _load_legacy(fh, map_location, weights_only, mmap, pickle_args):
             if weights_only:
                 raise pickle.UnpicklingError(P.weights_only_message(e)) from None
             raise
-    try:
-        magic = unpickle()
-    except (pickle.UnpicklingError, ValueError, TypeError):
-        magic = None  # (an empty or cut file's EOFError propagates, as PyTorch's)
-    if magic != _LEGACY_MAGIC:
-        raise RuntimeError("Invalid magic number; corrupt file? (mindtorch.load reads "
-                           "PyTorch's zip format and its legacy pickle format)")
+    # bytes that are no pickle raise the unpickler's error (an empty file's EOFError)
+    if unpickle() != _LEGACY_MAGIC:
+        raise RuntimeError("Invalid magic number; corrupt file?")
     if unpickle() != _LEGACY_PROTOCOL:
         raise RuntimeError("Invalid protocol version in the checkpoint")
     info = unpickle()
@@ -196,10 +221,16 @@ def _load_legacy(fh, map_location, weights_only, mmap, pickle_args):
 
 
 def _archive_prefix(zf):
-    for name in zf.namelist():
-        if name == "data.pkl" or name.endswith("/data.pkl"):
-            return name[:-len("data.pkl")]
-    raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not found")
+    """The archive's folder: the first record's (PyTorch's reader checks for a version
+    record, then for data.pkl, in it)."""
+    names = zf.namelist()
+    prefix = names[0].split("/")[0] + "/" if names and "/" in names[0] else ""
+    if not ({prefix + "version", prefix + ".data/version"} & set(names)):
+        raise RuntimeError('Expected hasRecord("version") to be true, but got false.')
+    if prefix + "data.pkl" not in names:
+        raise RuntimeError("PytorchStreamReader failed locating file data.pkl: file not "
+                           "found")
+    return prefix
 
 
 class _Records:
