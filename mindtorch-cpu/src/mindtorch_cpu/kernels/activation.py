@@ -10,34 +10,50 @@ from .pointwise import _erf
 # erf(u) = 1 - t (a1 + t (a2 + ... + t a5)) exp(-u^2), t = 1 / (1 + p u), for u >= 0.
 _AS_P = 0.3275911
 _AS_A = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # a5 .. a1
-_BLOCK = 1 << 16  # elements per pass: the block's temporaries stay in cache
+_BLOCK = 1 << 15  # elements per pass (4 scratch blocks of 128 KiB: in L2; smaller ones cost more calls)
+_SIGN = np.int32(-1 << 31)  # float32's sign bit, as int32
 
 
 def _gelu_f32(x):
-    """gelu(x) of float32 x through that erf, block by block in place (about 4x faster than
-    scipy's float64 erf, and closer to PyTorch's results)."""
+    """gelu(x) of float32 x through that erf, block by block in place in four scratch blocks
+    (about 4x faster than scipy's float64 erf, and closer to PyTorch's results).  The
+    polynomial carries a factor 1/2 (exact: a power of two), which folds gelu's 0.5 in; the
+    sign of erf is set on its bits (copysign costs as much as five other passes)."""
     f = np.float32
+    half = [f(c / 2) for c in _AS_A]
+    xf = x.reshape(-1)
     out = np.empty(x.shape, f)
-    for xb, r in zip(np.array_split(x.reshape(-1), max(1, x.size // _BLOCK)),
-                     np.array_split(out.reshape(-1), max(1, x.size // _BLOCK))):
-        au = np.multiply(xb, f(np.sqrt(0.5)))
-        np.abs(au, out=au)
-        t = np.multiply(au, f(_AS_P))
-        t += 1
-        np.divide(1, t, out=t)
-        np.multiply(t, f(_AS_A[0]), out=r)
-        for c in _AS_A[1:]:
-            r += f(c)
-            r *= t
-        np.square(au, out=au)
-        np.negative(au, out=au)
-        r *= np.exp(au, out=au)
-        np.subtract(1, r, out=r)  # erf(|u|)
-        np.copysign(r, xb, out=r)
-        r += 1
-        r *= f(0.5)  # before x: 2 * x may overflow
-        r *= xb
+    of = out.reshape(-1)
+    m = max(1, min(_BLOCK, xf.size))
+    a_, t_, s_ = np.empty(m, f), np.empty(m, f), np.empty(m, np.int32)
+    with np.errstate(all="ignore"):  # (inf and nan flow through as in PyTorch, silently)
+        for i in range(0, xf.size, m):
+            _gelu_block(xf[i:i + m], of[i:i + m], a_, t_, s_, half)
     return out
+
+
+def _gelu_block(xb, r, a_, t_, s_, half):
+    """r = gelu(xb), with the first xb.size elements of the scratch arrays."""
+    f, n = np.float32, xb.size
+    a, t, s = a_[:n], t_[:n], s_[:n]
+    xi, ai, ri = xb.view(np.int32), a.view(np.int32), r.view(np.int32)
+    np.bitwise_and(xi, _SIGN, out=s)
+    np.bitwise_xor(xi, s, out=ai)  # |x|
+    a *= f(np.sqrt(0.5))  # |u|, u = x / sqrt(2)
+    np.multiply(a, f(_AS_P), out=t)
+    t += 1
+    np.divide(1, t, out=t)
+    np.multiply(t, half[0], out=r)
+    for c in half[1:]:
+        r += c
+        r *= t
+    np.square(a, out=a)
+    np.negative(a, out=a)
+    r *= np.exp(a, out=a)
+    np.subtract(f(0.5), r, out=r)  # erf(|u|) / 2
+    np.bitwise_xor(ri, s, out=ri)  # erf(u) / 2
+    r += f(0.5)
+    r *= xb
 
 
 def _gelu(self, approximate="none"):
