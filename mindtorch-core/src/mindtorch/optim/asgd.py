@@ -44,7 +44,7 @@ class ASGD(Optimizer):
             grad = grad.add(value(p), alpha=wd)
         eta = first(state["eta"])
         p.mul_(1 - lambd * eta)  # decay
-        p.add_(grad, alpha=-eta)
+        self._axpy_(group, p, grad, -eta)
         ax = state["ax"]
         if first(state["mu"]) != 1:
             ax.add_(value(p).sub(ax).mul_(first(state["mu"])))

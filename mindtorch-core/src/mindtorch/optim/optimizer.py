@@ -15,7 +15,7 @@ import warnings
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import RemovableHandle
-from ._multi_tensor import MIN_TENSORS, split_flat
+from ._multi_tensor import MIN_TENSORS, SMALL, split_flat
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
            "register_optimizer_step_pre_hook", "required"]
@@ -338,6 +338,24 @@ class Optimizer:
     def _update_one(self, group, p, grad, state):
         """One step for p (a tensor, or the flat tensors' FlatParams) and its state."""
         raise NotImplementedError
+
+    def _axpy_(self, group, p, x, alpha):
+        """p.add_(x, alpha=alpha), the same arithmetic, without a temporary of x's size for
+        large tensors: the product goes to a scratch buffer kept per shape. In a training
+        loop a fresh temporary of a large tensor costs its page faults each step (on the
+        MLP of the training benchmark: SGD's step ~740 -> ~400 us)."""
+        if (isinstance(p, Tensor) and p.numel() > SMALL and alpha != 1
+                and not group.get("differentiable")):
+            import mindtorch as M
+            key = (tuple(x.shape), x.dtype, x.device)
+            scratch = self.__dict__.setdefault("_scratch", {})
+            s = scratch.get(key)
+            if s is None:
+                s = scratch[key] = M.empty(x.shape, dtype=x.dtype, device=x.device)
+            s.copy_(x)
+            p.add_(s.mul_(alpha))
+        else:
+            p.add_(x, alpha=alpha)
 
     # ------------------------------------------------------------------------ state_dict
     def state_dict(self):

@@ -50,4 +50,4 @@ class SGD(Optimizer):
             else:
                 buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
             grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-        p.add_(grad, alpha=_value(-group["lr"]))
+        self._axpy_(group, p, grad, _value(-group["lr"]))
