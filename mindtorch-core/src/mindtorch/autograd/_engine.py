@@ -73,7 +73,12 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 n = max(len(node._outputs_meta) // 3, 1)
                 entry = ([None] * n, [False] * n)
             grads, fresh = entry
-            if node._tensor_pre_hooks or node._retain_hooks or type(node) is AccumulateGrad:
+            if type(node) is AccumulateGrad:
+                if captures is None and "_leaf_hooks" not in node.variable.__dict__:
+                    _accumulate(node, grads[0], fresh[0], create_graph)  # the common case
+                    continue
+                grads = _tensor_hooks(node, grads)
+            elif node._tensor_pre_hooks or node._retain_hooks:
                 grads = _tensor_hooks(node, grads)
             if captures is not None:
                 for nr, g in enumerate(grads):
@@ -108,7 +113,12 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 if g is not None:
                     # a gradient this node passed through, or gave twice, is not ours to
                     # keep as a leaf's .grad (AccumulateGrad copies it)
-                    _add(buffers, nxt, nr, g, _not_in(g, grads) and _not_in(g, delivered))
+                    fresh = _not_in(g, grads) and _not_in(g, delivered)
+                    entry = buffers.get(nxt)
+                    if entry is None and len(nxt._outputs_meta) == 3:  # one output
+                        buffers[nxt] = ([g], [fresh])
+                    else:
+                        _add(buffers, nxt, nr, g, fresh)
                     delivered.append(g)
                 left = deps[nxt] - 1
                 deps[nxt] = left

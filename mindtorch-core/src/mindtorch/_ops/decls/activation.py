@@ -342,10 +342,15 @@ def _functional_hardtanh(self, min_val=-1.0, max_val=1.0, inplace=False):
 def _inplace_choice(name):
     """F.<name>(input, ..., inplace): the op or its in-place variant (F's arguments are the
     op's first ones; the rest take the op's defaults)."""
+    chosen = {}  # inplace -> (op, its remaining defaults): looked up once
+
     def fn(self, *args):
         *args, inplace = args
-        op = OPS[name + "_" if inplace else name]
-        rest = [a.default for a in op.schema.args[1 + len(args):]]
+        entry = chosen.get(inplace)
+        if entry is None:
+            op = OPS[name + "_" if inplace else name]
+            entry = chosen[inplace] = (op, [a.default for a in op.schema.args[1 + len(args):]])
+        op, rest = entry
         return op.call(self, *args, *rest)
     return fn
 

@@ -50,15 +50,15 @@ def _fusable(bias):
 
 def _linear(input, weight, bias=None):
     """input @ weight.T + bias (addmm for a 2-d input, as PyTorch)."""
-    if input.ndim == 0 or weight.ndim == 0:
+    ndim, wdim = len(input._shape), len(weight._shape)
+    if ndim == 0 or wdim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are "
-                           f"{input.ndim}D and {weight.ndim}D")
-    if weight.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
-                           f"{weight.ndim}D")
+                           f"{ndim}D and {wdim}D")
+    if wdim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {wdim}D")
     wt = weight.t()
-    if bias is not None and (input.ndim == 2 or input.is_contiguous() and _fusable(bias)):
-        if input.ndim == 2:
+    if bias is not None and (ndim == 2 or input.is_contiguous() and _fusable(bias)):
+        if ndim == 2:
             return OPS["addmm"].call(bias, input, wt, 1, 1)
         # PyTorch's fused path for other ranks: rows folded into one addmm, then viewed
         # back (a ViewBackward0 node)

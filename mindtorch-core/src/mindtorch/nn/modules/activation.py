@@ -48,6 +48,18 @@ def _make_init(cls, params):
     return __init__
 
 
+def _make_forward(cls, fn, params):
+    """forward(self, input) -> F.<fn>(input, name=self.name, ...) as straight code (no
+    kwargs dict per call; F's function still looked up per call, as a patched F sees)."""
+    args = "".join(f", {name}=self.{name}" for name in params)
+    ns = {"F": F}
+    exec(f"def forward(self, input):\n    return F.{fn}(input{args})\n", ns)
+    forward = ns["forward"]
+    forward.__qualname__ = f"{cls.__name__}.forward"
+    forward._made = True
+    return forward
+
+
 class _Activation(Module):
     """An activation whose constructor arguments are the F function's keyword arguments.
     Subclasses name the function and the arguments with their defaults as class keywords;
@@ -63,6 +75,10 @@ class _Activation(Module):
         cls.__constants__ = list(params)
         if params and "__init__" not in cls.__dict__:  # else Module's (*args, **kwargs)
             cls.__init__ = _make_init(cls, params)
+        inherited = cls.forward  # _Activation's, or one made here for a parent class
+        if "forward" not in cls.__dict__ and (inherited is _Activation.forward or
+                                              getattr(inherited, "_made", False)):
+            cls.forward = _make_forward(cls, fn, params)
 
     def forward(self, input):
         return getattr(F, self._fn)(input, **{name: getattr(self, name) for name in self._params})
