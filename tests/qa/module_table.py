@@ -247,7 +247,7 @@ CASES = {
     "LinearCrossEntropyLoss": [
         (C("LinearCrossEntropyLoss", 4, 5), [(3, 4), ("idx", (3,), 5)]),
         (C("LinearCrossEntropyLoss", 4, 5, bias=True, reduction="sum", label_smoothing=0.1,
-           ignore_index=2), [(2, 3, 4), ("idx", (2, 3), 5)])],
+           ignore_index=2), [(6, 4), ("idx", (6,), 5)])],
     "CTCLoss": [(C("CTCLoss"), [(6, 2, 4), ("idx", (2, 3), 3), ("fn", lambda r: np.array([6, 5])),
                                 ("fn", lambda r: np.array([3, 2]))])],
     # lazy modules (forwarded once before the weights are copied)
