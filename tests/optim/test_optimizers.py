@@ -199,3 +199,25 @@ def test_muon_errors():
             lib.optim.Muon([lib.ones(3, requires_grad=True)])
         with pytest.raises(ValueError, match="Adjust learning rate function x"):
             lib.optim.Muon([lib.ones(3, 3, requires_grad=True)], adjust_lr_fn="x")
+
+
+@pytest.mark.parametrize("name,kwargs", [("SGD", {"lr": 0.01}),
+                                         ("SGD", {"lr": 0.01, "momentum": 0.9}),
+                                         ("RMSprop", {"momentum": 0.5}), ("RAdam", {}),
+                                         ("Adadelta", {}), ("ASGD", {})])
+def test_large_tensors_share_a_scratch_buffer(name, kwargs):
+    # p += alpha * x on tensors above the multi-tensor size goes through one scratch
+    # buffer per dtype (views of it per shape): several large shapes, growing sizes
+    rng = __import__("numpy").random.default_rng(2)
+    arrays = [rng.standard_normal(s) for s in [(200, 180), (190, 200), (250, 250), (36000,)]]
+    runs = []
+    for lib in (mindtorch, torch):
+        ps = [lib.tensor(a.copy()).requires_grad_() for a in arrays]
+        opt = getattr(lib.optim, name)(ps, **kwargs)
+        for k in range(4):
+            backward(lib, ps, k)
+            opt.step()
+        runs.append((ps, opt))
+    assert_params(runs[0][0], runs[1][0], "float64")
+    scratch = runs[0][1].__dict__.get("_scratch", {})
+    assert len(scratch) == 1 and next(iter(scratch.values()))[0].numel() == 250 * 250

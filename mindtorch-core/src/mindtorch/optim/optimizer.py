@@ -341,21 +341,31 @@ class Optimizer:
 
     def _axpy_(self, group, p, x, alpha):
         """p.add_(x, alpha=alpha), the same arithmetic, without a temporary of x's size for
-        large tensors: the product goes to a scratch buffer kept per shape. In a training
-        loop a fresh temporary of a large tensor costs its page faults each step (on the
-        MLP of the training benchmark: SGD's step ~740 -> ~400 us)."""
+        large tensors: the product goes to a scratch buffer (one per dtype and device, as
+        large as the largest tensor; its views cached per shape). In a training loop a
+        fresh temporary of a large tensor costs its page faults each step
+        (benchmarks/README.md)."""
         if (isinstance(p, Tensor) and p.numel() > SMALL and alpha != 1
                 and not group.get("differentiable")):
-            import mindtorch as M
-            key = (tuple(x.shape), x.dtype, x.device)
-            scratch = self.__dict__.setdefault("_scratch", {})
-            s = scratch.get(key)
-            if s is None:
-                s = scratch[key] = M.empty(x.shape, dtype=x.dtype, device=x.device)
+            s = self._scratch_view(x)
             s.copy_(x)
             p.add_(s.mul_(alpha))
         else:
             p.add_(x, alpha=alpha)
+
+    def _scratch_view(self, x):
+        import mindtorch as M
+        scratch = self.__dict__.setdefault("_scratch", {})
+        key = (x.dtype, x.device)
+        buf, views = scratch.get(key, (None, {}))
+        if buf is None or buf.numel() < x.numel():
+            buf, views = M.empty(x.numel(), dtype=x.dtype, device=x.device), {}
+            scratch[key] = (buf, views)
+        shape = tuple(x.shape)
+        view = views.get(shape)
+        if view is None:
+            view = views[shape] = buf[:x.numel()].view(shape)
+        return view
 
     # ------------------------------------------------------------------------ state_dict
     def state_dict(self):
