@@ -4,6 +4,7 @@
     python benchmarks/bench_training.py --quick      # smoke test, noisier
     python benchmarks/bench_training.py --cpu-time   # CPU time, steadier on a busy machine
     python benchmarks/bench_training.py --threads 0  # the libraries' default threads
+    python benchmarks/bench_training.py --modules    # also nn.Sequential + optim.SGD
 
 The model of issue 5: an MLP 784-256-256-10 (ReLU), batch 64, float32, cross-entropy loss,
 plain SGD (lr 0.01).  A step is what a training loop does: forward, clear the gradients,
@@ -94,6 +95,27 @@ def framework_step(lib, np):
     return step
 
 
+def module_step(lib, np):
+    """The same model as users write it: nn.Sequential, nn.CrossEntropyLoss, optim.SGD."""
+    params, x, y = data(np)
+    nn = lib.nn
+    model = nn.Sequential(*[m for a, b in zip(SIZES, SIZES[1:])
+                            for m in (nn.Linear(a, b), nn.ReLU())][:-1])
+    with lib.no_grad():
+        for p, value in zip(model.parameters(), params):
+            p.copy_(lib.tensor(value))
+    loss_fn, opt = nn.CrossEntropyLoss(), lib.optim.SGD(model.parameters(), lr=LR)
+    x, y = lib.tensor(x), lib.tensor(y)
+
+    def step():
+        opt.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+    return step
+
+
 def set_threads(threads):
     if threads:  # before numpy and torch load their thread pools
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -149,6 +171,10 @@ def main():
     parser.add_argument("--rss", choices=("mindtorch", "torch", "numpy"),
                         help="only print the peak RSS of 10 steps of this library")
     parser.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
+    parser.add_argument("--modules", action="store_true",
+                        help="also the step as users write it (nn.Sequential, "
+                             "nn.CrossEntropyLoss, optim.SGD; its / torch column against "
+                             "torch's same form)")
     args = parser.parse_args()
     set_threads(args.threads)
     if args.rss:
@@ -159,11 +185,13 @@ def main():
     libs = {name: load(name, args.threads) for name in names}
     fns = {name: framework_step(lib, np) for name, lib in libs.items()}
     fns["numpy"] = numpy_step(np)
+    if args.modules:
+        fns.update({f"{name} (nn + optim)": module_step(lib, np) for name, lib in libs.items()})
     losses = {name: float(fn().detach() if name != 'numpy' else fn()) for name, fn in fns.items()}
     min_total, repeat = (0.1, 3) if args.quick else (1.0, 9)
     best = best_times(fns, min_total, repeat, time.process_time if args.cpu_time else timeit.default_timer)
     rss = {}
-    for name in list(fns):
+    for name in [n for n in fns if n in ("mindtorch", "torch", "numpy")]:
         cmd = [sys.executable, __file__, "--rss", name, "--threads", str(args.threads)]
         rss[name] = float(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
 
@@ -178,7 +206,10 @@ def main():
     for name in fns:
         t = best[name]
         vs_torch = f"{t / best['torch']:.2f}x" if "torch" in best else "n/a"
-        print(f"| {name} | {t * 1e6:.0f} | {t / best['numpy']:.2f}x | {vs_torch} | {rss[name]:.0f} "
+        if name.endswith("(nn + optim)") and "torch (nn + optim)" in best:
+            vs_torch = f"{t / best['torch (nn + optim)']:.2f}x"
+        rss_col = f"{rss[name]:.0f}" if name in rss else "-"
+        print(f"| {name} | {t * 1e6:.0f} | {t / best['numpy']:.2f}x | {vs_torch} | {rss_col} "
               f"| {losses[name]:.6f} |")
 
 
