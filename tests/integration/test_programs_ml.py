@@ -28,7 +28,6 @@ ML_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 
 # program -> why it fails under mindtorch now (the owner of the cause is named)
 XFAIL = {
-    "nn_utils_prune": "torch.nn.utils.prune missing (nn/utils)",
 }
 
 
