@@ -1,5 +1,5 @@
 """torch.nn.utils"""
-from . import parametrizations, parametrize, rnn, stateless  # noqa: F401
+from . import parametrizations, parametrize, prune, rnn, stateless  # noqa: F401
 from .clip_grad import (  # noqa: F401
     _clip_grads_with_norm_ as clip_grads_with_norm_,
     _get_total_norm as get_total_norm,
