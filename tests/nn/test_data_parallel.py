@@ -1,10 +1,9 @@
 """nn.DataParallel / nn.parallel against torch on a machine without accelerators:
 DataParallel calls its module (state_dict keys prefixed `module.`), DistributedDataParallel
 needs a process group, the per-device helpers refuse."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from layers_helpers import check_module, close, copy_params, inputs
 from reference import same_error
 

@@ -1,15 +1,14 @@
 """nn.utils.prune against torch.nn.utils.prune: the same masks (deterministic methods),
 counts and shapes (random ones), parameters/buffers/hooks, forward and gradients, remove,
 and the errors."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from layers_helpers import close, pair_modules
 from reference import assert_same, same_error, to_torch
 
 torch = pytest.importorskip("torch")
-import torch.nn.utils.prune as tprune  # noqa: E402 (torch.nn.utils does not import it)
+import torch.nn.utils.prune as tprune
 
 mprune = mindtorch.nn.utils.prune
 
@@ -103,11 +102,11 @@ def test_ln_structured_conv(n, dim, amount):
 
 def test_iterative_pruning_makes_a_container():
     th, mt = _pair("conv", tied=True)
-    steps = [("l1_unstructured", dict(amount=0.2)),
-             ("ln_structured", dict(amount=1, n=2, dim=0)),
-             ("l1_unstructured", dict(amount=5)),
-             ("ln_structured", dict(amount=0.4, n=1, dim=-1)),
-             ("custom_from_mask", dict(mask=None)),
+    steps = [("l1_unstructured", {"amount": 0.2}),
+             ("ln_structured", {"amount": 1, "n": 2, "dim": 0}),
+             ("l1_unstructured", {"amount": 5}),
+             ("ln_structured", {"amount": 0.4, "n": 1, "dim": -1}),
+             ("custom_from_mask", {"mask": None}),
              ("identity", {})]
     mask = (np.arange(4 * 3 * 9).reshape(4, 3, 3, 3) % 5 != 0).astype(np.float64)
     for fname, kw in steps:

@@ -5,10 +5,9 @@ import io
 import pickle
 import zipfile
 
+import mindtorch as mt
 import pytest
 import torch
-
-import mindtorch as mt
 from ser_helpers import same_tensor, shares_storage
 from test_torch_files import _mindtorch_objects
 

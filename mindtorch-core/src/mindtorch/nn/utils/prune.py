@@ -12,10 +12,25 @@ from collections.abc import Iterable
 
 import mindtorch as torch
 
-__all__ = ["BasePruningMethod", "PruningContainer", "Identity", "RandomUnstructured",
-           "L1Unstructured", "RandomStructured", "LnStructured", "CustomFromMask",
-           "identity", "random_unstructured", "l1_unstructured", "random_structured",
-           "ln_structured", "global_unstructured", "custom_from_mask", "remove", "is_pruned"]
+__all__ = [
+    "BasePruningMethod",
+    "CustomFromMask",
+    "Identity",
+    "L1Unstructured",
+    "LnStructured",
+    "PruningContainer",
+    "RandomStructured",
+    "RandomUnstructured",
+    "custom_from_mask",
+    "global_unstructured",
+    "identity",
+    "is_pruned",
+    "l1_unstructured",
+    "ln_structured",
+    "random_structured",
+    "random_unstructured",
+    "remove",
+]
 
 
 class BasePruningMethod(ABC):
