@@ -36,7 +36,8 @@ _ALIGNMENT = 64
 def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
          _use_new_zipfile_serialization=True, _disable_byteorder_record=False):
     """Write `obj` (tensors, state_dicts, optimizer states, containers, Python values)
-    to a path or a writable binary file object, in PyTorch's zip format."""
+    to a path or a writable binary file object, in PyTorch's zip format (its legacy
+    format with _use_new_zipfile_serialization=False)."""
     if not _use_new_zipfile_serialization:
         if isinstance(f, (str, os.PathLike)):
             with open(f, "wb") as fh:
