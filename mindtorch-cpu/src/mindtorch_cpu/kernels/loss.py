@@ -31,8 +31,12 @@ def _sum(a):
 def _plain(x, t, weight, ignore_index, n_classes):
     """The common case, (N, C) input without weight and every target a class: the same
     arithmetic (a weight of 1 per row) with plain row indexing."""
-    return weight is None and x.ndim == 2 and x.dtype.kind == "f" and x.dtype.itemsize >= 4 \
-        and t.size and ignore_index < 0 and t.min() >= 0 and t.max() < n_classes
+    if not (weight is None and x.ndim == 2 and x.dtype.kind == "f" and x.dtype.itemsize >= 4
+            and t.size and ignore_index < 0):
+        return False
+    if t.dtype == np.int64:  # one reduction: negative targets read as unsigned are huge
+        return t.view(np.uint64).max() < n_classes
+    return t.min() >= 0 and t.max() < n_classes
 
 
 def _nll_loss(self, target, weight, reduction, ignore_index):
