@@ -10,8 +10,13 @@ from .pointwise import _erf
 # erf(u) = 1 - t (a1 + t (a2 + ... + t a5)) exp(-u^2), t = 1 / (1 + p u), for u >= 0.
 _AS_P = 0.3275911
 _AS_A = (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)  # a5 .. a1
-_BLOCK = 1 << 15  # elements per pass (4 scratch blocks of 128 KiB: in L2; smaller ones cost more calls)
+_BLOCK = 1 << 16  # elements per pass (measured best of 16K..128K)
 _SIGN = np.int32(-1 << 31)  # float32's sign bit, as int32
+# The constants as 0-d arrays: a ufunc call with one costs ~0.25 us less than with a scalar.
+_C = {k: np.array(v, np.float32) for k, v in
+      dict(one=1, half=0.5, sqrt_half=np.sqrt(0.5), p=_AS_P).items()}
+_A_HALF = [np.array(np.float32(c) / 2) for c in _AS_A]  # (exact halves)
+_SIGN_0D = np.array(_SIGN)
 
 
 def _gelu_f32(x):
@@ -19,41 +24,39 @@ def _gelu_f32(x):
     (about 4x faster than scipy's float64 erf, and closer to PyTorch's results).  The
     polynomial carries a factor 1/2 (exact: a power of two), which folds gelu's 0.5 in; the
     sign of erf is set on its bits (copysign costs as much as five other passes)."""
-    f = np.float32
-    half = [f(c / 2) for c in _AS_A]
     xf = x.reshape(-1)
-    out = np.empty(x.shape, f)
+    out = np.empty(x.shape, np.float32)
     of = out.reshape(-1)
     m = max(1, min(_BLOCK, xf.size))
-    a_, t_, s_ = np.empty(m, f), np.empty(m, f), np.empty(m, np.int32)
+    scratch = np.empty(m, np.float32), np.empty(m, np.float32), np.empty(m, np.int32)
     with np.errstate(all="ignore"):  # (inf and nan flow through as in PyTorch, silently)
         for i in range(0, xf.size, m):
-            _gelu_block(xf[i:i + m], of[i:i + m], a_, t_, s_, half)
+            _gelu_block(xf[i:i + m], of[i:i + m], *scratch)
     return out
 
 
-def _gelu_block(xb, r, a_, t_, s_, half):
+def _gelu_block(xb, r, a_, t_, s_):
     """r = gelu(xb), with the first xb.size elements of the scratch arrays."""
-    f, n = np.float32, xb.size
+    n, c = xb.size, _C
     a, t, s = a_[:n], t_[:n], s_[:n]
     xi, ai, ri = xb.view(np.int32), a.view(np.int32), r.view(np.int32)
-    np.bitwise_and(xi, _SIGN, out=s)
+    np.bitwise_and(xi, _SIGN_0D, out=s)
     np.bitwise_xor(xi, s, out=ai)  # |x|
-    a *= f(np.sqrt(0.5))  # |u|, u = x / sqrt(2)
-    np.multiply(a, f(_AS_P), out=t)
-    t += 1
-    np.divide(1, t, out=t)
-    np.multiply(t, half[0], out=r)
-    for c in half[1:]:
-        r += c
-        r *= t
+    np.multiply(a, c["sqrt_half"], out=a)  # |u|, u = x / sqrt(2)
+    np.multiply(a, c["p"], out=t)
+    np.add(t, c["one"], out=t)
+    np.divide(c["one"], t, out=t)
+    np.multiply(t, _A_HALF[0], out=r)
+    for k in _A_HALF[1:]:
+        np.add(r, k, out=r)
+        np.multiply(r, t, out=r)
     np.square(a, out=a)
     np.negative(a, out=a)
-    r *= np.exp(a, out=a)
-    np.subtract(f(0.5), r, out=r)  # erf(|u|) / 2
+    np.multiply(r, np.exp(a, out=a), out=r)
+    np.subtract(c["half"], r, out=r)  # erf(|u|) / 2
     np.bitwise_xor(ri, s, out=ri)  # erf(u) / 2
-    r += f(0.5)
-    r *= xb
+    np.add(r, c["half"], out=r)
+    np.multiply(r, xb, out=r)
 
 
 def _gelu(self, approximate="none"):
