@@ -359,8 +359,8 @@ def test_rrelu_keeps_drawing_through_rrelu_with_noise():
     y = MF.rrelu(x, 0.1, 0.3, training=True)
     assert type(y.grad_fn).__name__ == "RreluWithNoiseBackward0"
     y.sum().backward()
-    slope = y.detach() / x.detach()
-    assert (x.grad == slope).all() and slope[1] == 1
+    slope = y.detach() / x.detach()  # the drawn slopes, up to float32 rounding of x * slope
+    assert mindtorch.allclose(x.grad, slope, rtol=1e-6, atol=0) and x.grad[1] == 1
     m = mindtorch.rrelu(mindtorch.tensor([-1.0], device="meta"), training=True)
     assert (m.shape, m.dtype, m.device.type) == ((1,), mindtorch.float32, "meta")
 
