@@ -278,6 +278,7 @@ def _batch_norm_inference(input, weight, bias, running_mean, running_var, eps):
 
 def _native_batch_norm(input, weight, bias, running_mean, running_var, training, momentum,
                        eps):
+    check_floating("batch_norm", input)  # ATen's native op dispatches on dtype before any check
     batch_norm_plan(input, weight, bias, running_mean, running_var, training)
     from ...autograd.grad_mode import no_grad, state
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
