@@ -114,8 +114,7 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     # a gradient this node passed through, or gave twice, is not ours to
                     # keep as a leaf's .grad (AccumulateGrad copies it)
                     fresh = _not_in(g, grads) and _not_in(g, delivered)
-                    entry = buffers.get(nxt)
-                    if entry is None and len(nxt._outputs_meta) == 3:  # one output
+                    if len(nxt._outputs_meta) == 3 and nxt not in buffers:  # one output
                         buffers[nxt] = ([g], [fresh])
                     else:
                         _add(buffers, nxt, nr, g, fresh)

@@ -11,12 +11,13 @@ def _ops():
 def sum_to(grad, shape):
     """grad summed over the dims along which an input of `shape` was broadcast."""
     shape = tuple(shape)
-    if tuple(grad.shape) == shape:
+    have = grad._shape
+    if have == shape:
         return grad
-    lead = grad.ndim - len(shape)
+    lead = len(have) - len(shape)
     if lead < 0:
         return grad.reshape(shape)
-    inner = [lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1]
+    inner = [lead + i for i, n in enumerate(shape) if n == 1 and have[lead + i] != 1]
     total = _sum_op()  # (the op itself: torch.sum's public overload wrapper costs more)
     if not inner:  # only leading dims (a bias): the sum has the shape already
         return total(grad, tuple(range(lead)), False, None) if lead else grad.reshape(shape)
