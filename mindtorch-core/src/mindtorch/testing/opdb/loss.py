@@ -153,7 +153,7 @@ SAMPLES = {
     "functional_linear_cross_entropy": [
         lambda d: ((t(d, (3, 4)), t(d, (5, 4)), ix(d, [0, 4, 2])),
                    {"linear_bias": t(d, (5,)), "reduction": "sum", "label_smoothing": 0.1}),
-        lambda d: ((t(d, (4,), _f64), t(d, (3, 2, 4), _f64), ix(d, [1, 0])), {}),
+        lambda d: ((t(d, (2, 4), _f64), t(d, (3, 2, 4), _f64), ix(d, [[1, 0], [2, 1]])), {}),
         lambda d: ((t(d, (2, 4)), t(d, (3, 4), transposed=True), ix(d, [1, -100])),
                    {"reduction": "none"}),
     ],
