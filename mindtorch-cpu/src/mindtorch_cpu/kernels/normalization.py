@@ -5,6 +5,8 @@ blocks of rows: the steps of the formulas reread a block while it is still cache
 only full-size arrays are the results (a fresh full-size temporary per step costs its
 page faults too).  Row statistics are dot products (BLAS, vecdot), not products then sums.
 (64, 128, 384) float32 on a loaded 2-core machine: backward ~30 -> ~10-14 ms.)"""
+import math
+
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
@@ -40,8 +42,8 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     axis = N.layer_norm_plan(input, normalized_shape, weight, bias)
     ct = N.compute_dtype(input, weight, bias).np
     shape = input._shape
-    rows = int(np.prod(shape[:axis]))
-    n = int(np.prod(shape[axis:]))
+    rows = math.prod(shape[:axis])
+    n = math.prod(shape[axis:])
     x = arr(input).reshape(rows, n)
     w, b = _vector(weight, ct, n), _vector(bias, ct, n)
     y = np.empty((rows, n), ct)
@@ -72,7 +74,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)
     stats = shape[:axis] + (1,) * (len(shape) - axis)
     return (wrap(y.reshape(shape).astype(dt.np, copy=False), dt),
-            wrap(mean.reshape(stats).astype(sdt.np), sdt),
+            wrap(mean.reshape(stats).astype(sdt.np, copy=False), sdt),
             wrap(rstd.reshape(stats).astype(sdt.np, copy=False), sdt))
 
 
@@ -83,7 +85,7 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     shape = input._shape
     axis = len(shape) - len(normalized_shape)
     ct = np.dtype(np.float32) if input.dtype in N._HALVES else arr(input).dtype
-    rows, n = int(np.prod(shape[:axis])), int(np.prod(shape[axis:]))
+    rows, n = math.prod(shape[:axis]), math.prod(shape[axis:])
     g, x = arr(grad).reshape(rows, n), arr(input).reshape(rows, n)
     m = arr(mean).astype(ct, copy=False).reshape(rows, 1)
     r = arr(rstd).astype(ct, copy=False).reshape(rows, 1)
