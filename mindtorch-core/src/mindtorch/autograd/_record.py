@@ -200,7 +200,7 @@ class _Plan:
                  f"out = [None] * {n}",
                  "g = grads[0]",
                  "if g is None: return out"]  # PyTorch's any_grad_defined
-        ns = {"_FREED": _FREED, "_Saved": SavedTensor}
+        ns = {"_FREED": _FREED, "_Saved": SavedTensor, "_LazyResults": _LazyResults}
         for k, (positions, fn, params, _) in enumerate(self.entries):
             ns[f"f{k}"] = fn
             values = []
@@ -211,9 +211,8 @@ class _Plan:
                     values.append("list(grads)")
                 elif p == "result":
                     values.append("saved['result'][0].unpack(self)")
-                elif p == "results":
-                    values.append("[x.unpack(self) if type(x) is _Saved else x "
-                                  "for x in saved['result']]")
+                elif p == "results":  # unpacked where read (see _LazyResults)
+                    values.append("_LazyResults(saved['result'], self)")
                 else:
                     values.append(f"(v.unpack(self) if type(v := saved[{p!r}]) is _Saved "
                                   f"else v)")

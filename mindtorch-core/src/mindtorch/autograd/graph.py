@@ -142,8 +142,14 @@ class SavedTensor:
 
 
 def _tensor(data):
-    from .._tensor import Tensor
-    return Tensor._make(*data)
+    global _make
+    if _make is None:  # (a function-level import per unpack costs ~1 us)
+        from .._tensor import Tensor
+        _make = Tensor._make
+    return _make(*data)
+
+
+_make = None
 
 
 def _type_desc(t):
