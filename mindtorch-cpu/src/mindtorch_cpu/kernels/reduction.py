@@ -206,6 +206,8 @@ def _softmax_rows(shifted, log):
     in place: the row sums as one matrix-vector product (BLAS; numpy's add.reduce over short
     rows costs 3x as much), and softmax as exp * (1 / sum), as PyTorch's cpu kernel does."""
     n = shifted.shape[-1]
+    # (x - max(x) keeps a non-contiguous x's layout: reshape copies it, so the result is
+    # the rows, not `shifted`)
     rows = shifted.reshape(-1, n)
     e = np.exp(rows) if log else np.exp(rows, out=rows)
     total = e @ np.ones(n, e.dtype)
@@ -213,7 +215,7 @@ def _softmax_rows(shifted, log):
         rows -= np.log(total, out=total)[:, None]
     else:
         rows *= np.divide(1, total, out=total)[:, None]
-    return shifted
+    return rows.reshape(shifted.shape)
 
 
 def _softmax_like(name, log):
