@@ -202,7 +202,7 @@ _BLAS_FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _softmax_rows(shifted, log):
-    """softmax / log_softmax over the last axis of x - max(x) (a fresh C-contiguous array),
+    """softmax / log_softmax over the last axis of x - max(x) (a fresh array),
     in place: the row sums as one matrix-vector product (BLAS; numpy's add.reduce over short
     rows costs 3x as much), and softmax as exp * (1 / sum), as PyTorch's cpu kernel does."""
     n = shifted.shape[-1]
