@@ -167,11 +167,7 @@ def _unpool(L, m, size):
     return m(pooled, idx, output_size=size)
 
 
-KNOWN = {
-    "ce_all_ignored": pytest.mark.xfail(strict=True, reason="mindtorch-cpu nll_loss kernel: "
-                                        "NumPy's 'invalid value encountered in scalar divide' "
-                                        "RuntimeWarning when every target is ignored (0/0)"),
-}
+KNOWN = {}
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, marks=KNOWN.get(c, ())) for c in sorted(CASES)])

@@ -65,8 +65,9 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     if reduction == 0:
         return wrap(loss, self.dtype)
     total = _sum(loss)
-    if reduction == 1:
-        total = total / _sum(w)
+    if reduction == 1:  # every target ignored: 0 / 0 is NaN, as PyTorch's (no NumPy warning)
+        weight_sum = _sum(w)
+        total = total / weight_sum if weight_sum else x.dtype.type("nan")
     return wrap(np.asarray(total, x.dtype), self.dtype)
 
 
