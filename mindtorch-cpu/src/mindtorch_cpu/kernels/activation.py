@@ -5,7 +5,6 @@ from mindtorch._ops.decls import activation as A
 from .._np import arr, wrap
 from .pointwise import _erf
 
-
 # PyTorch's cpu GELU takes erf in float32 from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7):
 # erf(u) = 1 - t (a1 + t (a2 + ... + t a5)) exp(-u^2), t = 1 / (1 + p u), for u >= 0.
 _AS_P = 0.3275911
@@ -14,7 +13,7 @@ _BLOCK = 1 << 16  # elements per pass (measured best of 16K..128K)
 _SIGN = np.int32(-1 << 31)  # float32's sign bit, as int32
 # The constants as 0-d arrays: a ufunc call with one costs ~0.25 us less than with a scalar.
 _C = {k: np.array(v, np.float32) for k, v in
-      dict(one=1, half=0.5, sqrt_half=np.sqrt(0.5), p=_AS_P).items()}
+      {"one": 1, "half": 0.5, "sqrt_half": np.sqrt(0.5), "p": _AS_P}.items()}
 _A_HALF = [np.array(np.float32(c) / 2) for c in _AS_A]  # (exact halves)
 _SIGN_0D = np.array(_SIGN)
 
