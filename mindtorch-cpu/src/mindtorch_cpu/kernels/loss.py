@@ -65,9 +65,9 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     if reduction == 0:
         return wrap(loss, self.dtype)
     total = _sum(loss)
-    if reduction == 1:  # every target ignored: 0 / 0 is NaN, as PyTorch's (no NumPy warning)
-        weight_sum = _sum(w)
-        total = total / weight_sum if weight_sum else x.dtype.type("nan")
+    if reduction == 1:  # a zero weight sum (every target ignored) divides as PyTorch's, quietly
+        with np.errstate(divide="ignore", invalid="ignore"):
+            total = total / _sum(w)
     return wrap(np.asarray(total, x.dtype), self.dtype)
 
 
@@ -90,7 +90,8 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
         valid, w, safe = valid.reshape(()), w.reshape(()), safe.reshape(1)
     coef = -w * arr(grad)
     if reduction == 1:  # (ignored targets get 0, not 0 / 0 when all are ignored)
-        coef = coef / _sum(w)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            coef = coef / _sum(w)
     coef = np.where(valid, coef, dt.type(0))
     if len(shape) == 1:
         out[safe] = coef.reshape(1)
