@@ -15,7 +15,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from bench_ops import best_times  # noqa: E402
+from _timing import best_times  # noqa: E402
 
 N_OPS = 100
 

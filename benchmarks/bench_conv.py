@@ -26,6 +26,8 @@ import sys
 import time
 import timeit
 
+from _timing import best_times
+
 # (key, label, batch, in channels, out channels, image size)
 LAYERS = [
     ("c1_28", "1->16, 28x28", 64, 1, 16, 28),
@@ -34,21 +36,6 @@ LAYERS = [
     ("c1_8", "1->16, 8x8", 64, 1, 16, 8),
     ("c2_8", "16->32, 8x8", 64, 16, 32, 8),
 ]
-
-
-def best_times(fns, min_total, repeat, clock=timeit.default_timer):
-    """Seconds per call of each fn (minimum over interleaved rounds)."""
-    timers, numbers = {}, {}
-    for lib, fn in fns.items():
-        fn()  # warm up
-        timers[lib] = timeit.Timer(fn, timer=clock)
-        n, t = timers[lib].autorange()
-        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
-    best = {lib: float("inf") for lib in timers}
-    for _ in range(repeat):
-        for lib, timer in timers.items():
-            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
-    return best
 
 
 # -- the NumPy reference ----------------------------------------------------------------

@@ -19,20 +19,7 @@ import sys
 import time
 import timeit
 
-
-def best_times(fns, min_total, repeat, clock=timeit.default_timer):
-    """Seconds per call of each fn (minimum over rounds interleaving the libraries)."""
-    timers, numbers = {}, {}
-    for lib, fn in fns.items():
-        fn()
-        timers[lib] = timeit.Timer(fn, timer=clock)
-        n, t = timers[lib].autorange()
-        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
-    best = {lib: float("inf") for lib in timers}
-    for _ in range(repeat):
-        for lib, timer in timers.items():
-            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
-    return best
+from _timing import best_times
 
 
 def cases(np, mt, torch):

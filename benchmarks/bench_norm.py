@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from bench_conv import best_times
+from _timing import best_times
 
 CASES = [("layer_norm (64, 128, 384)", (64, 128, 384), "layer_norm"),
          ("softmax (8, 12, 128, 128)", (8, 12, 128, 128), "softmax")]

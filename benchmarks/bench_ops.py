@@ -18,7 +18,8 @@ import os
 import statistics
 import subprocess
 import sys
-import timeit
+
+from _timing import best_times
 
 # (key, label, unit, target on mindtorch: ("abs", seconds) or ("numpy", max ratio))
 CASES = [
@@ -36,27 +37,6 @@ CASES = [
 # statement timed in a fresh interpreter for each import case ({m}: the library)
 IMPORT_CASES = {"import": "import {m}", "import_op": "import {m}; {m}.ones(4) + 1"}
 SCALE = {"us": 1e6, "ms": 1e3}
-
-
-def best_times(fns, min_total=0.2, repeat=5):
-    """Seconds per call of each fn: the minimum over `repeat` rounds of a loop lasting
-    about min_total / repeat seconds.  Rounds interleave the libraries, so a burst of load
-    from elsewhere on the machine hits all of them alike."""
-    timers, numbers = {}, {}
-    for lib, fn in fns.items():
-        try:
-            fn()  # warm up (first-use binding generation, caches)
-        except Exception as e:  # e.g. an op whose kernel is not written yet
-            print(f"note: {lib} skipped: {type(e).__name__}: {str(e)[:90]}", file=sys.stderr)
-            continue
-        timers[lib] = timeit.Timer(fn)
-        n, t = timers[lib].autorange()
-        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
-    best = {lib: float("inf") for lib in timers}
-    for _ in range(repeat):
-        for lib, timer in timers.items():
-            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
-    return best
 
 
 def workloads(mt, torch):

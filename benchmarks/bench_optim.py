@@ -22,31 +22,14 @@ import sys
 import time
 import timeit
 
+from _timing import best_times
+
 SETS = {"mlp": [(256, 784), (256,), (256, 256), (256,), (10, 256), (10,)],
         "many": [(512,)] * 200}
 OPTIMIZERS = {"SGD": {"lr": 0.01}, "SGD momentum": {"lr": 0.01, "momentum": 0.9},
               "Adam": {"lr": 1e-3}, "AdamW": {"lr": 1e-3, "weight_decay": 0.01},
               "RMSprop": {"lr": 1e-3}, "Adagrad": {"lr": 1e-2}, "Adamax": {"lr": 1e-3},
               "NAdam": {"lr": 1e-3}, "RAdam": {"lr": 1e-3}}
-
-
-def best_times(fns, min_total, repeat, clock=timeit.default_timer):
-    """Seconds per call of each fn (minimum over rounds interleaving the libraries)."""
-    timers, numbers = {}, {}
-    for lib, fn in fns.items():
-        try:
-            fn()  # warm up; also creates the optimizer state
-        except Exception as e:  # noqa: BLE001 - e.g. an option a version lacks
-            print(f"note: {lib} skipped: {type(e).__name__}: {str(e)[:90]}", file=sys.stderr)
-            continue
-        timers[lib] = timeit.Timer(fn, timer=clock)
-        n, t = timers[lib].autorange()
-        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
-    best = {lib: float("inf") for lib in timers}
-    for _ in range(repeat):
-        for lib, timer in timers.items():
-            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
-    return best
 
 
 def numpy_step(np, name, kw, params, grads):

@@ -25,6 +25,8 @@ import sys
 import time
 import timeit
 
+from _timing import best_times
+
 SIZES = (784, 256, 256, 10)
 BATCH, LR = 64, 0.01
 
@@ -145,22 +147,6 @@ def peak_rss(name, threads):
         return next(int(line.split()[1]) for line in f if line.startswith("VmHWM")) / 1024
 
 
-def best_times(fns, min_total, repeat, clock):
-    """Seconds per call of each fn (minimum over interleaved rounds)."""
-    timers, numbers = {}, {}
-    for lib, fn in fns.items():
-        for _ in range(20):  # warm up (bindings generated on first use, caches)
-            fn()
-        timers[lib] = timeit.Timer(fn, timer=clock)
-        n, t = timers[lib].autorange()
-        numbers[lib] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
-    best = {lib: float("inf") for lib in timers}
-    for _ in range(repeat):
-        for lib, timer in timers.items():
-            best[lib] = min(best[lib], timer.timeit(numbers[lib]) / numbers[lib])
-    return best
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
@@ -189,7 +175,8 @@ def main():
         fns.update({f"{name} (nn + optim)": module_step(lib, np) for name, lib in libs.items()})
     losses = {name: float(fn().detach() if name != 'numpy' else fn()) for name, fn in fns.items()}
     min_total, repeat = (0.1, 3) if args.quick else (1.0, 9)
-    best = best_times(fns, min_total, repeat, time.process_time if args.cpu_time else timeit.default_timer)
+    best = best_times(fns, min_total, repeat,
+                      time.process_time if args.cpu_time else timeit.default_timer, warmup=20)
     rss = {}
     for name in [n for n in fns if n in ("mindtorch", "torch", "numpy")]:
         cmd = [sys.executable, __file__, "--rss", name, "--threads", str(args.threads)]

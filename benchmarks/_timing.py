@@ -1,0 +1,27 @@
+"""The timing loop every benchmark shares: libraries timed side by side in one process."""
+import sys
+import timeit
+
+
+def best_times(fns, min_total=0.2, repeat=5, clock=timeit.default_timer, warmup=1):
+    """Seconds per call of each fn in `fns` (key -> zero-argument callable): the minimum
+    over `repeat` rounds of a loop lasting about min_total / repeat seconds. Rounds
+    interleave the keys, so a burst of load from elsewhere on the machine hits all of them
+    alike. A fn that fails its warm-up (first-use binding generation, caches, optimizer
+    state) is skipped with a note, e.g. an op a library lacks."""
+    timers, numbers = {}, {}
+    for key, fn in fns.items():
+        try:
+            for _ in range(warmup):
+                fn()
+        except Exception as e:  # noqa: BLE001 - reported, and the key left out
+            print(f"note: {key} skipped: {type(e).__name__}: {str(e)[:90]}", file=sys.stderr)
+            continue
+        timers[key] = timeit.Timer(fn, timer=clock)
+        n, t = timers[key].autorange()
+        numbers[key] = max(1, int(n * min_total / max(t, 1e-9) / repeat))
+    best = {key: float("inf") for key in timers}
+    for _ in range(repeat):
+        for key, timer in timers.items():
+            best[key] = min(best[key], timer.timeit(numbers[key]) / numbers[key])
+    return best
