@@ -1,7 +1,6 @@
 """torch.optim.Adadelta."""
-from .._tensor import Tensor
-from ._multi_tensor import count, value
-from .optimizer import Optimizer, _check, _step_tensor, _value
+from ._multi_tensor import count
+from .optimizer import Optimizer, _check, _check_lr, _value
 
 __all__ = ["Adadelta"]
 
@@ -9,9 +8,7 @@ __all__ = ["Adadelta"]
 class Adadelta(Optimizer):
     def __init__(self, params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0, foreach=None, *,
                  capturable=False, maximize=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 <= rho <= 1.0, f"Invalid rho value: {rho}")
         _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
@@ -19,22 +16,13 @@ class Adadelta(Optimizer):
                                       maximize=maximize, capturable=capturable,
                                       foreach=foreach, differentiable=differentiable))
 
-    def _init_state(self, group, p, state):
-        import mindtorch as M
-        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
-        state["square_avg"] = M.zeros_like(p)
-        state["acc_delta"] = M.zeros_like(p)
-
     def _state_keys(self, group):
         return ("square_avg", "acc_delta")
 
     def _update_one(self, group, p, grad, state):
-        rho, eps, wd = group["rho"], group["eps"], _value(group["weight_decay"])
+        rho, eps = group["rho"], group["eps"]
         count(state)
-        if group["maximize"]:
-            grad = -grad
-        if wd != 0:
-            grad = grad.add(value(p), alpha=wd)
+        grad = self._grad(group, p, grad)
         square_avg, acc_delta = state["square_avg"], state["acc_delta"]
         square_avg.mul_(rho).addcmul_(grad, grad, value=1 - rho)
         std = square_avg.add(eps).sqrt_()

@@ -1,8 +1,7 @@
 """torch.optim.Adagrad: with lr decay and an initial accumulator value. Its state exists for
 every parameter from construction on, as PyTorch's."""
-from .._tensor import Tensor
-from ._multi_tensor import count, value
-from .optimizer import Optimizer, _check, _check_fused, _step_tensor, _value, _where
+from ._multi_tensor import count
+from .optimizer import Optimizer, _check, _check_fused, _check_lr, _step_tensor, _value, _where
 
 __all__ = ["Adagrad"]
 
@@ -10,9 +9,7 @@ __all__ = ["Adagrad"]
 class Adagrad(Optimizer):
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
                  eps=1e-10, foreach=None, *, maximize=False, differentiable=False, fused=None):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 <= lr_decay, f"Invalid lr_decay value: {lr_decay}")
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
         _check(0.0 <= initial_accumulator_value,
@@ -44,12 +41,8 @@ class Adagrad(Optimizer):
 
     def _update_one(self, group, p, grad, state):
         lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
-        wd = _value(group["weight_decay"])
         step = count(state)
-        if group["maximize"]:
-            grad = -grad
-        if wd != 0:
-            grad = grad.add(value(p), alpha=wd)
+        grad = self._grad(group, p, grad)
         clr = lr / (1 + (step - 1) * lr_decay)
         state_sum = state["sum"]
         state_sum.addcmul_(grad, grad, value=1)

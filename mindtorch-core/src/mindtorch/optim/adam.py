@@ -1,9 +1,8 @@
 """torch.optim.Adam (and the update AdamW shares): Adam with amsgrad, maximize, weight
 decay coupled to the gradient or decoupled."""
 from .._tensor import Tensor
-from ._multi_tensor import count, value
-from .optimizer import (Optimizer, _check, _check_betas, _check_fused, _check_lr,
-                        _step_tensor, _value, _where)
+from ._multi_tensor import count
+from .optimizer import Optimizer, _check, _check_betas, _check_fused, _check_lr, _value
 
 __all__ = ["Adam"]
 
@@ -41,30 +40,15 @@ class Adam(Optimizer):
         super().__init__(params, defaults)
         _check_fused(fused, foreach, differentiable)
 
-    def _init_state(self, group, p, state):
-        import mindtorch as M
-        state["step"] = _step_tensor(0.0, p, _where(group))
-        state["exp_avg"] = M.zeros_like(p)
-        state["exp_avg_sq"] = M.zeros_like(p)
-        if group["amsgrad"]:
-            state["max_exp_avg_sq"] = M.zeros_like(p)
-
     def _state_keys(self, group):
         return ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
 
     def _update_one(self, group, p, grad, state):
         import mindtorch as M
         # a tensor lr or beta is computed with as such and read at the end, as PyTorch
-        lr, wd, eps = group["lr"], _value(group["weight_decay"]), group["eps"]
-        beta1, beta2 = group["betas"]
-        if group["maximize"]:
-            grad = -grad
+        lr, eps, (beta1, beta2) = group["lr"], group["eps"], group["betas"]
+        grad = self._grad(group, p, grad, group["decoupled_weight_decay"])
         step = count(state)
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(_value(1 - lr * wd))
-            else:
-                grad = grad.add(value(p), alpha=wd)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, _value(1 - beta1))
         exp_avg_sq.mul_(_value(beta2)).addcmul_(grad, grad, value=_value(1 - beta2))

@@ -1,7 +1,6 @@
 """torch.optim.Adamax: Adam with the infinity norm."""
-from .._tensor import Tensor
-from ._multi_tensor import count, value
-from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
+from ._multi_tensor import count
+from .optimizer import Optimizer, _check, _check_betas, _check_lr, _value
 
 __all__ = ["Adamax"]
 
@@ -9,9 +8,7 @@ __all__ = ["Adamax"]
 class Adamax(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  foreach=None, *, maximize=False, differentiable=False, capturable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
         _check_betas(betas)
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
@@ -19,24 +16,14 @@ class Adamax(Optimizer):
                                       foreach=foreach, maximize=maximize,
                                       differentiable=differentiable, capturable=capturable))
 
-    def _init_state(self, group, p, state):
-        import mindtorch as M
-        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
-        state["exp_avg"] = M.zeros_like(p)
-        state["exp_inf"] = M.zeros_like(p)
-
     def _state_keys(self, group):
         return ("exp_avg", "exp_inf")
 
     def _update_one(self, group, p, grad, state):
         import mindtorch as M
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-        wd = _value(group["weight_decay"])
-        if group["maximize"]:
-            grad = -grad
+        grad = self._grad(group, p, grad)
         step = count(state)
-        if wd != 0:
-            grad = grad.add(value(p), alpha=wd)
         exp_avg, exp_inf = state["exp_avg"], state["exp_inf"]
         exp_avg.lerp_(grad, 1 - beta1)
         M.maximum(exp_inf.mul_(beta2), grad.abs().add_(eps), out=exp_inf)

@@ -1,8 +1,7 @@
 """torch.optim.ASGD: averaged SGD. Its scalar state (step, eta, mu) lives on the
 parameter's device, as PyTorch's."""
-from .._tensor import Tensor
 from ._multi_tensor import count, first, value
-from .optimizer import Optimizer, _check, _scalar_dtype, _value
+from .optimizer import Optimizer, _check, _check_lr, _scalar_dtype, _value
 
 __all__ = ["ASGD"]
 
@@ -12,9 +11,7 @@ class ASGD(Optimizer):
 
     def __init__(self, params, lr=1e-2, lambd=1e-4, alpha=0.75, t0=1e6, weight_decay=0,
                  foreach=None, maximize=False, differentiable=False, capturable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
         super().__init__(params, dict(lr=lr, lambd=lambd, alpha=alpha, t0=t0,
                                       weight_decay=weight_decay, foreach=foreach,
@@ -36,12 +33,8 @@ class ASGD(Optimizer):
         import mindtorch as M
         # (a tensor lr stays one: PyTorch computes the next eta with it in its dtype)
         lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
-        wd = _value(group["weight_decay"])
-        if group["maximize"]:
-            grad = -grad
+        grad = self._grad(group, p, grad)
         step = count(state)
-        if wd != 0:
-            grad = grad.add(value(p), alpha=wd)
         eta = first(state["eta"])
         p.mul_(1 - lambd * eta)  # decay
         self._axpy_(group, p, grad, -eta)

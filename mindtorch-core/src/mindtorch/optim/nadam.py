@@ -2,8 +2,8 @@
 coupled or decoupled. `mu_product` is a scalar state tensor, multiplied in its own dtype
 as PyTorch does (float32 unless the default dtype is float64)."""
 from .._tensor import Tensor
-from ._multi_tensor import count, first, value
-from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
+from ._multi_tensor import count, first
+from .optimizer import Optimizer, _check, _check_betas, _check_lr, _step_tensor, _value
 
 __all__ = ["NAdam"]
 
@@ -12,9 +12,7 @@ class NAdam(Optimizer):
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  momentum_decay=4e-3, decoupled_weight_decay=False, *, foreach=None,
                  maximize=False, capturable=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
         _check_betas(betas)
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
@@ -33,30 +31,18 @@ class NAdam(Optimizer):
                 if st and not isinstance(st.get("mu_product"), Tensor):
                     st["mu_product"] = _step_tensor(st["mu_product"], p, group["capturable"])
 
-    def _init_state(self, group, p, state):
-        import mindtorch as M
-        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
-        state["mu_product"] = _step_tensor(1.0, p, bool(group["capturable"]))
-        state["exp_avg"] = M.zeros_like(p)
-        state["exp_avg_sq"] = M.zeros_like(p)
-
     _scalar_keys = ("step", "mu_product")
+    _scalar_starts = {"mu_product": 1.0}
 
     def _state_keys(self, group):
         return ("exp_avg", "exp_avg_sq")
 
     def _update_one(self, group, p, grad, state):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-        wd, momentum_decay = _value(group["weight_decay"]), group["momentum_decay"]
-        if group["maximize"]:
-            grad = -grad
+        momentum_decay = group["momentum_decay"]
+        grad = self._grad(group, p, grad, group["decoupled_weight_decay"])
         step = count(state)
         bias_correction2 = 1 - beta2 ** step
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(_value(1 - lr * wd))
-            else:
-                grad = grad.add(value(p), alpha=wd)
         mu = beta1 * (1.0 - 0.5 * (0.96 ** (step * momentum_decay)))
         mu_next = beta1 * (1.0 - 0.5 * (0.96 ** ((step + 1) * momentum_decay)))
         mu_product = state["mu_product"]

@@ -1,10 +1,11 @@
 """torch.optim.Optimizer: parameter groups, per-parameter state and its state_dict.
 
-Subclasses give their defaults, `_init_state(group, p, state)`, which fills a parameter's
-state on its first step, and `_update_one(group, p, grad, state)`, one parameter's update,
+Subclasses give their defaults, `_state_keys(group)`, the state tensors like the parameter
+(zeros on its first step, after the scalar `step`, unless `_init_state(group, p, state)` is
+overridden), and `_update_one(group, p, grad, state)`, one parameter's update,
 which step() runs under no_grad (grad mode = `differentiable`, as PyTorch) for the
 parameters that have a gradient, small ones together through the multi-tensor path
-(_multi_tensor.py) when `_state_keys(group)` names the state it may flatten."""
+(_multi_tensor.py), which may flatten the state `_state_keys` names."""
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 import functools
@@ -15,7 +16,7 @@ import warnings
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import RemovableHandle
-from ._multi_tensor import MIN_TENSORS, SMALL, split_flat
+from ._multi_tensor import MIN_TENSORS, SMALL, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
            "register_optimizer_step_pre_hook", "required"]
@@ -318,11 +319,20 @@ class Optimizer:
         return state
 
     def _init_state(self, group, p, state):
-        pass
+        """The usual first state: the scalars (`step`...), then zeros like p for each of
+        _state_keys."""
+        keys = self._state_keys(group)
+        if keys is not None:
+            import mindtorch as M
+            for key in self._scalar_keys:
+                state[key] = _step_tensor(self._scalar_starts.get(key, 0.0), p, _where(group))
+            for key in keys:
+                state[key] = M.zeros_like(p)
 
     # the multi-tensor path (_multi_tensor): the state tensors and scalars that may live
     # in flat buffers (None: the optimizer has none), from how many small tensors on
     _scalar_keys = ("step",)
+    _scalar_starts = {}  # their first values other than 0
     _min_tensors = MIN_TENSORS
 
     def _state_keys(self, group):
@@ -338,6 +348,20 @@ class Optimizer:
     def _update_one(self, group, p, grad, state):
         """One step for p (a tensor, or the flat tensors' FlatParams) and its state."""
         raise NotImplementedError
+
+    @staticmethod
+    def _grad(group, p, grad, decoupled=False):
+        """The gradient the update follows: negated to maximize, plus the weight decay
+        coupled to it (a `decoupled` one shrinks p instead)."""
+        if group["maximize"]:
+            grad = -grad
+        wd = _value(group["weight_decay"])
+        if wd != 0:
+            if decoupled:
+                p.mul_(_value(1 - group["lr"] * wd))
+            else:
+                grad = grad.add(value(p), alpha=wd)
+        return grad
 
     def _axpy_(self, group, p, x, alpha):
         """p.add_(x, alpha=alpha), the same arithmetic, without a temporary of x's size for

@@ -1,8 +1,7 @@
 """torch.optim.RAdam: rectified Adam (plain momentum steps until the variance's rectification
 term is defined, rho_t > 5), weight decay coupled or decoupled."""
-from .._tensor import Tensor
-from ._multi_tensor import count, value
-from .optimizer import Optimizer, _check, _check_betas, _step_tensor, _value
+from ._multi_tensor import count
+from .optimizer import Optimizer, _check, _check_betas, _check_lr, _value
 
 __all__ = ["RAdam"]
 
@@ -11,9 +10,7 @@ class RAdam(Optimizer):
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False,
                  capturable=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
         _check_betas(betas)
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
@@ -23,26 +20,13 @@ class RAdam(Optimizer):
                                       decoupled_weight_decay=decoupled_weight_decay,
                                       differentiable=differentiable))
 
-    def _init_state(self, group, p, state):
-        import mindtorch as M
-        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
-        state["exp_avg"] = M.zeros_like(p)
-        state["exp_avg_sq"] = M.zeros_like(p)
-
     def _state_keys(self, group):
         return ("exp_avg", "exp_avg_sq")
 
     def _update_one(self, group, p, grad, state):
         lr, (beta1, beta2), eps = group["lr"], group["betas"], group["eps"]
-        wd = _value(group["weight_decay"])
-        if group["maximize"]:
-            grad = -grad
+        grad = self._grad(group, p, grad, group["decoupled_weight_decay"])
         step = count(state)
-        if wd != 0:
-            if group["decoupled_weight_decay"]:
-                p.mul_(_value(1 - lr * wd))
-            else:
-                grad = grad.add(value(p), alpha=wd)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)

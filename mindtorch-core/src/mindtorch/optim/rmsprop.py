@@ -1,7 +1,6 @@
 """torch.optim.RMSprop: centered or not, with momentum."""
-from .._tensor import Tensor
-from ._multi_tensor import count, value
-from .optimizer import Optimizer, _check, _step_tensor, _value
+from ._multi_tensor import count
+from .optimizer import Optimizer, _check, _check_lr, _value
 
 __all__ = ["RMSprop"]
 
@@ -10,9 +9,7 @@ class RMSprop(Optimizer):
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
                  centered=False, capturable=False, foreach=None, maximize=False,
                  differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 <= eps, f"Invalid epsilon value: {eps}")
         _check(0.0 <= momentum, f"Invalid momentum value: {momentum}")
         _check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
@@ -22,27 +19,15 @@ class RMSprop(Optimizer):
                                       capturable=capturable, foreach=foreach,
                                       maximize=maximize, differentiable=differentiable))
 
-    def _init_state(self, group, p, state):
-        import mindtorch as M
-        state["step"] = _step_tensor(0.0, p, bool(group["capturable"]))
-        state["square_avg"] = M.zeros_like(p)
-        if group["momentum"] > 0:
-            state["momentum_buffer"] = M.zeros_like(p)
-        if group["centered"]:
-            state["grad_avg"] = M.zeros_like(p)
-
     def _state_keys(self, group):
         return (("square_avg",) + (("momentum_buffer",) if group["momentum"] > 0 else ())
                 + (("grad_avg",) if group["centered"] else ()))
 
     def _update_one(self, group, p, grad, state):
         lr, alpha, eps = group["lr"], group["alpha"], group["eps"]
-        wd, momentum = _value(group["weight_decay"]), group["momentum"]
-        if group["maximize"]:
-            grad = -grad
+        momentum = group["momentum"]
+        grad = self._grad(group, p, grad)
         count(state)
-        if wd != 0:
-            grad = grad.add(value(p), alpha=wd)
         square_avg = state["square_avg"]
         square_avg.mul_(alpha).addcmul_(grad, grad, value=1 - alpha)
         if group["centered"]:

@@ -1,8 +1,7 @@
 """torch.optim.Rprop: resilient backpropagation (per-element step sizes grown or shrunk by
 the sign agreement of successive gradients)."""
-from .._tensor import Tensor
 from ._multi_tensor import count
-from .optimizer import Optimizer, _check, _step_tensor, _value
+from .optimizer import Optimizer, _check, _check_lr, _step_tensor, _value
 
 __all__ = ["Rprop"]
 
@@ -10,9 +9,7 @@ __all__ = ["Rprop"]
 class Rprop(Optimizer):
     def __init__(self, params, lr=1e-2, etas=(0.5, 1.2), step_sizes=(1e-6, 50), *,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
-        if isinstance(lr, Tensor) and lr.numel() != 1:
-            raise ValueError("Tensor lr must be 1-element")
-        _check(0.0 <= lr, f"Invalid learning rate: {lr}")
+        _check_lr(lr)
         _check(0.0 < etas[0] < 1.0 < etas[1], f"Invalid eta values: {etas[0]}, {etas[1]}")
         super().__init__(params, dict(lr=lr, etas=etas, step_sizes=step_sizes, foreach=foreach,
                                       maximize=maximize, differentiable=differentiable,

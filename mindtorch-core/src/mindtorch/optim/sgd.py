@@ -1,6 +1,5 @@
 """torch.optim.SGD: stochastic gradient descent with momentum, dampening, Nesterov."""
 from .._tensor import Tensor
-from ._multi_tensor import value
 from .optimizer import Optimizer, _check, _check_fused, _value
 
 __all__ = ["SGD"]
@@ -31,6 +30,9 @@ class SGD(Optimizer):
     def _state_keys(self, group):
         return ("momentum_buffer",) if group["momentum"] != 0 else None
 
+    def _init_state(self, group, p, state):
+        pass  # the momentum buffer is the first gradient (_update_one)
+
     def _update(self, group, params, grads, states):
         # the momentum buffer appears at the first step: the state must be the registered one
         if group["momentum"] != 0:  # (without, no state: SGD leaves no empty entries)
@@ -38,11 +40,7 @@ class SGD(Optimizer):
         super()._update(group, params, grads, states)
 
     def _update_one(self, group, p, grad, state):
-        if group["maximize"]:
-            grad = -grad
-        wd, momentum = _value(group["weight_decay"]), group["momentum"]
-        if wd != 0:
-            grad = grad.add(value(p), alpha=wd)
+        grad, momentum = self._grad(group, p, grad), group["momentum"]
         if momentum != 0:
             buf = state.get("momentum_buffer")
             if buf is None:
