@@ -108,6 +108,18 @@ class _ConvNd(Module):
             s += f", padding_mode={self.padding_mode}"
         return s
 
+    def _conv_forward(self, input, weight, bias):
+        """The F.convNd of the rank; a hook that subclasses override (transposed ones
+        override forward instead)."""
+        conv = getattr(F, f"conv{len(self.kernel_size)}d")
+        if self.padding_mode != "zeros":
+            input = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return conv(input, weight, bias, self.stride, 0, self.dilation, self.groups)
+        return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input):
+        return self._conv_forward(input, self.weight, self.bias)
+
 
 class Conv1d(_ConvNd):
     """1-d convolution over (N, C_in, L) or (C_in, L) input."""
@@ -119,17 +131,6 @@ class Conv1d(_ConvNd):
                          padding if isinstance(padding, str) else _single(padding),
                          _single(dilation), False, _single(0), groups, bias, padding_mode,
                          device=device, dtype=dtype)
-
-    def _conv_forward(self, input, weight, bias):
-        if self.padding_mode != "zeros":
-            return F.conv1d(F.pad(input, self._reversed_padding_repeated_twice,
-                                  mode=self.padding_mode),
-                            weight, bias, self.stride, 0, self.dilation, self.groups)
-        return F.conv1d(input, weight, bias, self.stride, self.padding, self.dilation,
-                        self.groups)
-
-    def forward(self, input):
-        return self._conv_forward(input, self.weight, self.bias)
 
 
 class Conv2d(_ConvNd):
@@ -143,17 +144,6 @@ class Conv2d(_ConvNd):
                          _pair(dilation), False, _pair(0), groups, bias, padding_mode,
                          device=device, dtype=dtype)
 
-    def _conv_forward(self, input, weight, bias):
-        if self.padding_mode != "zeros":
-            return F.conv2d(F.pad(input, self._reversed_padding_repeated_twice,
-                                  mode=self.padding_mode),
-                            weight, bias, self.stride, 0, self.dilation, self.groups)
-        return F.conv2d(input, weight, bias, self.stride, self.padding, self.dilation,
-                        self.groups)
-
-    def forward(self, input):
-        return self._conv_forward(input, self.weight, self.bias)
-
 
 class Conv3d(_ConvNd):
     """3-d convolution over (N, C_in, D, H, W) or (C_in, D, H, W) input."""
@@ -165,17 +155,6 @@ class Conv3d(_ConvNd):
                          padding if isinstance(padding, str) else _triple(padding),
                          _triple(dilation), False, _triple(0), groups, bias, padding_mode,
                          device=device, dtype=dtype)
-
-    def _conv_forward(self, input, weight, bias):
-        if self.padding_mode != "zeros":
-            return F.conv3d(F.pad(input, self._reversed_padding_repeated_twice,
-                                  mode=self.padding_mode),
-                            weight, bias, self.stride, 0, self.dilation, self.groups)
-        return F.conv3d(input, weight, bias, self.stride, self.padding, self.dilation,
-                        self.groups)
-
-    def forward(self, input):
-        return self._conv_forward(input, self.weight, self.bias)
 
 
 class _ConvTransposeNd(_ConvNd):
