@@ -13,41 +13,29 @@ from . import functional as F
 
 def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads):
     """Whether the inputs are batched (3-D query) or not (2-D); PyTorch's rank checks."""
-    if query.dim() == 3:
-        if key.dim() != 3 or value.dim() != 3:
+    rank = query.dim()
+    if rank not in (2, 3):
+        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
+                             f"{rank}-D query tensor")
+    which = f"{'batched' if rank == 3 else 'unbatched'} ({rank}-D) `query`"
+    if key.dim() != rank or value.dim() != rank:
+        raise AssertionError(
+            f"For {which}, expected `key` and `value` to be {rank}-D"
+            f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != rank - 1:
+        raise AssertionError(
+            f"For {which}, expected `key_padding_mask` to be `None` or {rank - 1}-D"
+            f" but found {key_padding_mask.dim()}-D tensor instead")
+    if attn_mask is not None and attn_mask.dim() not in (2, 3):
+        raise AssertionError(
+            f"For {which}, expected `attn_mask` to be `None`, 2-D or 3-D"
+            f" but found {attn_mask.dim()}-D tensor instead")
+    if rank == 2 and attn_mask is not None and attn_mask.dim() == 3:
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if tuple(attn_mask.shape) != expected:
             raise AssertionError(
-                "For batched (3-D) `query`, expected `key` and `value` to be 3-D"
-                f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
-        if key_padding_mask is not None and key_padding_mask.dim() != 2:
-            raise AssertionError(
-                "For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D"
-                f" but found {key_padding_mask.dim()}-D tensor instead")
-        if attn_mask is not None and attn_mask.dim() not in (2, 3):
-            raise AssertionError(
-                "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
-                f" but found {attn_mask.dim()}-D tensor instead")
-        return True
-    if query.dim() == 2:
-        if key.dim() != 2 or value.dim() != 2:
-            raise AssertionError(
-                "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D"
-                f" but found {key.dim()}-D and {value.dim()}-D tensors respectively")
-        if key_padding_mask is not None and key_padding_mask.dim() != 1:
-            raise AssertionError(
-                "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D"
-                f" but found {key_padding_mask.dim()}-D tensor instead")
-        if attn_mask is not None:
-            if attn_mask.dim() not in (2, 3):
-                raise AssertionError(
-                    "For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D"
-                    f" but found {attn_mask.dim()}-D tensor instead")
-            expected = (num_heads, query.shape[0], key.shape[0])
-            if attn_mask.dim() == 3 and tuple(attn_mask.shape) != expected:
-                raise AssertionError(
-                    f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}")
-        return False
-    raise AssertionError("query should be unbatched 2D or batched 3D tensor but received "
-                         f"{query.dim()}-D query tensor")
+                f"Expected `attn_mask` shape to be {expected} but got {attn_mask.shape}")
+    return rank == 3
 
 
 def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
