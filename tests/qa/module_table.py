@@ -272,6 +272,7 @@ CASES = {
     "ParameterList": [(lambda L: L.nn.ParameterList([L.nn.Parameter(L.zeros(2)), L.zeros(3, 1)]), None)],
     "ParameterDict": [(lambda L: L.nn.ParameterDict({"w": L.nn.Parameter(L.zeros(2, 2))}), None)],
     "Module": [(C("Module"), [ACT])],
+    "DataParallel": [(lambda L: L.nn.DataParallel(L.nn.Linear(4, 3)), [(2, 4)])],
     "Container": [(lambda L: L.nn.Container(lin=L.nn.Linear(2, 2)), None)],
     "RNNBase": [(C("RNNBase", "GRU", 4, 5, 2), [(3, 2, 4)])],
     "RNNCellBase": [(C("RNNCellBase", 4, 5, True, 2), None)],
