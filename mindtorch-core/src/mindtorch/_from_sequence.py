@@ -10,7 +10,7 @@ from itertools import chain
 
 from . import _dtype as D
 from ._lazy import lazy
-from ._promotion import promote_types
+from ._promotion import promote_types, scalar_dtype
 from ._storage import _spec
 from ._tensor import Tensor
 
@@ -54,14 +54,8 @@ def _infer(x):
     sequences promote their items."""
     if isinstance(x, (np.ndarray, np.generic)):  # (byte order does not matter here)
         return D.from_numpy_dtype(x.dtype if x.dtype.isnative else x.dtype.newbyteorder("="))
-    if isinstance(x, bool):  # Python's number types and their subclasses only
-        return D.bool
-    if isinstance(x, int):
-        return D.int64
-    if isinstance(x, float):
-        return D.get_default_dtype()
-    if isinstance(x, complex):
-        return D.default_complex_dtype()
+    if isinstance(x, (bool, int, float, complex)):  # Python's numbers and their subclasses
+        return scalar_dtype(x)
     if isinstance(x, Tensor):
         return x.dtype
     if isinstance(x, (str, bytes)):
