@@ -15,7 +15,7 @@ import warnings
 
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
-from ..utils.hooks import RemovableHandle
+from ..utils.hooks import _add_hook, _args_kwargs_result
 from ._multi_tensor import MIN_TENSORS, SMALL, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
@@ -26,14 +26,6 @@ _global_post_hooks = OrderedDict()
 _HOOK_TABLES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
                 "_optimizer_state_dict_pre_hooks", "_optimizer_state_dict_post_hooks",
                 "_optimizer_load_state_dict_pre_hooks", "_optimizer_load_state_dict_post_hooks")
-
-
-def _add_hook(table, hook, prepend=False):
-    handle = RemovableHandle(table)
-    table[handle.id] = hook
-    if prepend:
-        table.move_to_end(handle.id, last=False)
-    return handle
 
 
 def register_optimizer_step_pre_hook(hook):
@@ -53,11 +45,8 @@ def _hooked_step(step):
     def wrapper(*args, **kwargs):
         self = args[0]  # the hooks see step's arguments with self, as PyTorch's
         for hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
-            result = hook(self, args, kwargs)
+            result = _args_kwargs_result(hook(self, args, kwargs), step)
             if result is not None:
-                if not (isinstance(result, tuple) and len(result) == 2):
-                    raise RuntimeError(f"{step} must return None or a tuple of (new_args, "
-                                       f"new_kwargs), but got {result}.")
                 args, kwargs = result
         out = step(*args, **kwargs)
         for hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):

@@ -256,6 +256,14 @@ def register_module_parameter_registration_hook(hook):
     return _add_hook(_global_parameter_registration_hooks, hook)
 
 
+def _args_kwargs_result(out, what):
+    """A with-kwargs pre-hook's result: None, or the (new_args, new_kwargs) it returns."""
+    if out is not None and not (isinstance(out, tuple) and len(out) == 2):
+        raise RuntimeError(f"{what} must return None or a tuple of (new_args, new_kwargs), "
+                           f"but got {out}.")
+    return out
+
+
 def _run_registration_hooks(hooks, module, name, value):
     for hook in hooks.values():
         out = hook(module, name, value)
@@ -277,11 +285,8 @@ def call_with_hooks(self, args, kwargs):
         for hook_id, hook in (*_global_forward_pre_hooks.items(),
                               *self._forward_pre_hooks.items()):
             if hook_id in self._forward_pre_hooks_with_kwargs:
-                out = hook(self, args, kwargs)
+                out = _args_kwargs_result(hook(self, args, kwargs), "forward pre-hook")
                 if out is not None:
-                    if not (isinstance(out, tuple) and len(out) == 2):
-                        raise RuntimeError(f"forward pre-hook must return None or a tuple "
-                                           f"of (new_args, new_kwargs), but got {out}.")
                     args, kwargs = out
             else:
                 out = hook(self, args)
