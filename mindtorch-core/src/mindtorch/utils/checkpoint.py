@@ -10,15 +10,15 @@ from ..autograd.grad_mode import enable_grad, no_grad
 
 class _Recompute(_autograd.Function):
     @staticmethod
-    def forward(ctx, run, preserve_rng, kwargs, *args):
+    def forward(ctx, run, preserve_rng, *args):
         import mindtorch
-        ctx.run, ctx.kwargs = run, kwargs
+        ctx.run = run
         ctx.rng = mindtorch.get_rng_state() if preserve_rng else None
         ctx.slots = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         ctx.others = [None if isinstance(a, Tensor) else a for a in args]
         ctx.save_for_backward(*[args[i] for i in ctx.slots])
         with no_grad():
-            return run(*args, **kwargs)
+            return run(*args)
 
     @staticmethod
     def backward(ctx, *grads):
@@ -32,7 +32,7 @@ class _Recompute(_autograd.Function):
             mindtorch.set_rng_state(ctx.rng)
         try:
             with enable_grad():
-                outputs = ctx.run(*args, **ctx.kwargs)
+                outputs = ctx.run(*args)
         finally:
             if state is not None:
                 mindtorch.set_rng_state(state)
@@ -44,7 +44,7 @@ class _Recompute(_autograd.Function):
                                "not necessary")
         _autograd.backward([o for o, _ in pairs], [g for _, g in pairs])
         inputs = [a.grad if isinstance(a, Tensor) else None for a in args]
-        return (None, None, None) + tuple(inputs)
+        return (None, None) + tuple(inputs)
 
 
 def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default",
@@ -67,7 +67,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
         warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
                       stacklevel=2)
-    return _Recompute.apply(function, preserve_rng_state, kwargs, *args)
+    return _Recompute.apply(function, preserve_rng_state, *args)
 
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
