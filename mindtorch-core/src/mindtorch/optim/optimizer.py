@@ -13,6 +13,7 @@ from copy import deepcopy
 from itertools import chain
 import warnings
 
+from .._runtime import typename as _typename
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import _add_hook, _args_kwargs_result
@@ -64,14 +65,6 @@ class _RequiredParameter:
 
 
 required = _RequiredParameter()
-
-
-def _typename(obj):
-    if isinstance(obj, Tensor):
-        return obj.type()
-    cls = type(obj)
-    module = "" if cls.__module__ in ("builtins", "__builtin__", None) else cls.__module__ + "."
-    return module + cls.__qualname__
 
 
 def _scalar_dtype():

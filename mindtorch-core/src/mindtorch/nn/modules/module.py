@@ -8,6 +8,7 @@ import warnings
 from typing import TypeVar
 from collections import OrderedDict, namedtuple
 
+from ..._runtime import typename as _typename
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils import hooks as _hooks
@@ -26,14 +27,6 @@ from ..parameter import Buffer, Parameter, is_lazy
 __all__ = ["Module"]
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
-
-
-def _typename(obj):
-    if isinstance(obj, Tensor):
-        return obj.type()
-    module = type(obj).__module__
-    name = type(obj).__qualname__
-    return name if module in ("builtins", None) else f"{module}.{name}"
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
