@@ -25,8 +25,14 @@ def sum_to(grad, shape):
 
 
 def _sum_op():
-    from .._ops import OPS
-    return OPS["sum"].call
+    global _sum
+    if _sum is None:  # (looked up once: a function-level import per call costs ~1 us)
+        from .._ops import OPS
+        _sum = OPS["sum"].call
+    return _sum
+
+
+_sum = None
 
 
 def zeros(grad):
