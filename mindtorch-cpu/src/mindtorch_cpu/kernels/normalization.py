@@ -105,7 +105,7 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
             else:
                 np.multiply(gblk, w, out=wg)
             c1 = np.add.reduce(wg, axis=1, keepdims=True) / ct.type(n)
-            c2 = np.einsum("ij,ij->i", wg, xhat)[:, None] / ct.type(n)
+            c2 = _rowdot(wg, xhat, None)[:, None] / ct.type(n)
             wg -= c1
             xhat *= c2
             wg -= xhat
