@@ -1,4 +1,4 @@
-"""Machine-learning programs (programs_nn.py, programs_training.py, programs_data_io.py):
+"""Machine-learning programs (programs_nn_*.py, programs_training_*.py, programs_data_io.py):
 identical stdout under torch and mindtorch.  This file is also their runner:
 `python test_programs_ml.py torch|mindtorch [-v] [name...]` prints delimited sections.
 
@@ -21,8 +21,13 @@ if HERE not in sys.path:
 from programs_registry import PROGRAMS  # noqa: E402
 
 _before = set(PROGRAMS)
-import programs_nn  # noqa: E402,F401 - each adds its programs to the registry
-import programs_training  # noqa: E402,F401
+import programs_nn_modules  # noqa: E402,F401 - each adds its programs to the registry
+import programs_nn_layers  # noqa: E402,F401
+import programs_nn_autograd  # noqa: E402,F401
+import programs_training_loops  # noqa: E402,F401
+import programs_training_optim  # noqa: E402,F401
+import programs_training_sched  # noqa: E402,F401
+import programs_training_tutorials  # noqa: E402,F401
 import programs_data_io  # noqa: E402,F401
 ML_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 
