@@ -16,7 +16,7 @@ import warnings
 from .._runtime import typename as _typename
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
-from ..utils.hooks import _add_hook, _args_kwargs_result
+from ..utils.hooks import _args_kwargs_result, add_hook
 from ._multi_tensor import MIN_TENSORS, SMALL, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
@@ -32,11 +32,11 @@ _HOOK_TABLES = ("_optimizer_step_pre_hooks", "_optimizer_step_post_hooks",
 def register_optimizer_step_pre_hook(hook):
     """A step pre-hook for every optimizer: hook(optimizer, args, kwargs), run before the
     instances' own."""
-    return _add_hook(_global_pre_hooks, hook)
+    return add_hook(_global_pre_hooks, hook)
 
 
 def register_optimizer_step_post_hook(hook):
-    return _add_hook(_global_post_hooks, hook)
+    return add_hook(_global_post_hooks, hook)
 
 
 def _hooked_step(step):
@@ -182,27 +182,27 @@ class Optimizer:
 
     def register_step_pre_hook(self, hook):
         """hook(optimizer, args, kwargs) -> None or (new_args, new_kwargs), before step."""
-        return _add_hook(self._optimizer_step_pre_hooks, hook)
+        return add_hook(self._optimizer_step_pre_hooks, hook)
 
     def register_step_post_hook(self, hook):
         """hook(optimizer, args, kwargs), after step."""
-        return _add_hook(self._optimizer_step_post_hooks, hook)
+        return add_hook(self._optimizer_step_post_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook, prepend=False):
         """hook(optimizer), before state_dict() builds the dict."""
-        return _add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_pre_hooks, hook, prepend)
 
     def register_state_dict_post_hook(self, hook, prepend=False):
         """hook(optimizer, state_dict) -> None or the state_dict to return."""
-        return _add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_state_dict_post_hooks, hook, prepend)
 
     def register_load_state_dict_pre_hook(self, hook, prepend=False):
         """hook(optimizer, state_dict) -> None or the state_dict to load."""
-        return _add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_pre_hooks, hook, prepend)
 
     def register_load_state_dict_post_hook(self, hook, prepend=False):
         """hook(optimizer), after load_state_dict()."""
-        return _add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
+        return add_hook(self._optimizer_load_state_dict_post_hooks, hook, prepend)
 
     # ----------------------------------------------------------------- parameter groups
     def add_param_group(self, param_group):

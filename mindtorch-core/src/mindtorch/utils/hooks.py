@@ -35,9 +35,13 @@ class RemovableHandle:
         self.remove()
 
 
-def add_hook(hooks_dict, fn):
-    handle = RemovableHandle(hooks_dict)
+def add_hook(hooks_dict, fn, prepend=False, extra=None):
+    """Register fn in hooks_dict (first with prepend; `extra` are the flag dicts the
+    handle also clears) and return its RemovableHandle."""
+    handle = RemovableHandle(hooks_dict, extra_dict=extra)
     hooks_dict[handle.id] = fn
+    if prepend:
+        hooks_dict.move_to_end(handle.id, last=False)
     return handle
 
 
@@ -200,20 +204,12 @@ _global_module_registration_hooks = OrderedDict()
 _global_parameter_registration_hooks = OrderedDict()
 
 
-def _add_hook(hooks, hook, prepend=False, extra=None):
-    handle = RemovableHandle(hooks, extra_dict=extra)
-    hooks[handle.id] = hook
-    if prepend:
-        hooks.move_to_end(handle.id, last=False)
-    return handle
-
-
 def register_module_forward_pre_hook(hook):
-    return _add_hook(_global_forward_pre_hooks, hook)
+    return add_hook(_global_forward_pre_hooks, hook)
 
 
 def register_module_forward_hook(hook, *, with_kwargs=False, always_call=False):
-    handle = _add_hook(_global_forward_hooks, hook, extra=[
+    handle = add_hook(_global_forward_hooks, hook, extra=[
         _global_forward_hooks_with_kwargs, _global_forward_hooks_always_called])
     if with_kwargs:
         _global_forward_hooks_with_kwargs[handle.id] = True
@@ -232,28 +228,28 @@ def _set_global_backward_kind(full):
 
 def register_module_backward_hook(hook):
     _set_global_backward_kind(False)
-    return _add_hook(_global_backward_hooks, hook)
+    return add_hook(_global_backward_hooks, hook)
 
 
 def register_module_full_backward_hook(hook):
     _set_global_backward_kind(True)
-    return _add_hook(_global_backward_hooks, hook)
+    return add_hook(_global_backward_hooks, hook)
 
 
 def register_module_full_backward_pre_hook(hook):
-    return _add_hook(_global_backward_pre_hooks, hook)
+    return add_hook(_global_backward_pre_hooks, hook)
 
 
 def register_module_buffer_registration_hook(hook):
-    return _add_hook(_global_buffer_registration_hooks, hook)
+    return add_hook(_global_buffer_registration_hooks, hook)
 
 
 def register_module_module_registration_hook(hook):
-    return _add_hook(_global_module_registration_hooks, hook)
+    return add_hook(_global_module_registration_hooks, hook)
 
 
 def register_module_parameter_registration_hook(hook):
-    return _add_hook(_global_parameter_registration_hooks, hook)
+    return add_hook(_global_parameter_registration_hooks, hook)
 
 
 def _args_kwargs_result(out, what):

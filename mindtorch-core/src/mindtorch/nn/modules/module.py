@@ -13,7 +13,7 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils import hooks as _hooks
 from ...utils.hooks import (  # noqa: F401  (torch.nn.modules.module's public functions)
-    _WeakModuleHook, _add_hook, _global_backward_hooks, _global_backward_pre_hooks,
+    _WeakModuleHook, add_hook, _global_backward_hooks, _global_backward_pre_hooks,
     _global_buffer_registration_hooks, _global_forward_hooks, _global_forward_pre_hooks,
     _global_module_registration_hooks, _global_parameter_registration_hooks,
     _run_registration_hooks, register_module_backward_hook,
@@ -116,17 +116,17 @@ class Module:
 
     # -- hooks -------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
-        handle = _add_hook(self._forward_pre_hooks, hook, prepend,
-                           self._forward_pre_hooks_with_kwargs)
+        handle = add_hook(self._forward_pre_hooks, hook, prepend,
+                          self._forward_pre_hooks_with_kwargs)
         if with_kwargs:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
         return handle
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
                               always_call=False):
-        handle = _add_hook(self._forward_hooks, hook, prepend,
-                           [self._forward_hooks_with_kwargs,
-                            self._forward_hooks_always_called])
+        handle = add_hook(self._forward_hooks, hook, prepend,
+                          [self._forward_hooks_with_kwargs,
+                           self._forward_hooks_always_called])
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
         if always_call:
@@ -140,35 +140,35 @@ class Module:
         self._is_full_backward_hook = full
 
     def register_full_backward_pre_hook(self, hook, prepend=False):
-        return _add_hook(self._backward_pre_hooks, hook, prepend)
+        return add_hook(self._backward_pre_hooks, hook, prepend)
 
     def register_full_backward_hook(self, hook, prepend=False):
         self._set_backward_kind(True)
-        return _add_hook(self._backward_hooks, hook, prepend)
+        return add_hook(self._backward_hooks, hook, prepend)
 
     def register_backward_hook(self, hook):
         self._set_backward_kind(False)
-        return _add_hook(self._backward_hooks, hook)
+        return add_hook(self._backward_hooks, hook)
 
     def register_state_dict_pre_hook(self, hook):
-        return _add_hook(self._state_dict_pre_hooks, hook)
+        return add_hook(self._state_dict_pre_hooks, hook)
 
     def register_state_dict_post_hook(self, hook):
         hook._from_public_api = True
-        return _add_hook(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def _register_state_dict_hook(self, hook):
-        return _add_hook(self._state_dict_hooks, hook)
+        return add_hook(self._state_dict_hooks, hook)
 
     def _register_load_state_dict_pre_hook(self, hook, with_module=False):
-        return _add_hook(self._load_state_dict_pre_hooks,
-                         _WeakModuleHook(hook, self if with_module else None))
+        return add_hook(self._load_state_dict_pre_hooks,
+                        _WeakModuleHook(hook, self if with_module else None))
 
     def register_load_state_dict_pre_hook(self, hook):
         return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     def register_load_state_dict_post_hook(self, hook):
-        return _add_hook(self._load_state_dict_post_hooks, hook)
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     # -- registration ------------------------------------------------------------------
     def _check_new_member(self, kind, table, name):
