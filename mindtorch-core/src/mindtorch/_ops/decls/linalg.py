@@ -7,7 +7,7 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
-from ...autograd.functional_helpers import scaled
+from ...autograd.functional_helpers import scaled, sum_to
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, inplace_via, write_into
@@ -757,7 +757,9 @@ _GRADS = {
             "tensor": lambda grad, self: grad * self.conj()},
     "vdot": {"self": lambda grad, other: grad.conj() * other,
              "other": lambda grad, self: grad * self},
-    "addmm": {"self": lambda grad, beta: scaled(grad, beta),
+    # (a broadcast bias summed here, not by the engine's generic shape check: cheaper)
+    "addmm": {"self": lambda grad, beta, self_geometry: sum_to(scaled(grad, beta),
+                                                               self_geometry[0]),
               "mat1": lambda grad, mat2, alpha, mat1_geometry:
               scaled(_mm_grad_self(grad, mat2, mat1_geometry), alpha),
               "mat2": lambda grad, mat1, alpha, mat2_geometry:

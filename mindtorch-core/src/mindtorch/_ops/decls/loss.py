@@ -275,17 +275,21 @@ def _nll_loss_grad(grad, self_geometry, target, weight, reduction, ignore_index)
 def _nll_loss_nd(self, target, weight, reduction, ignore_index):
     """ATen's nll_loss_nd: inputs of any rank; 3 or more than 4 dims go through the 4-dim
     form, as (N, C, 1, -1)."""
-    if self.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {self.ndim})")
-    if self.ndim != 1 and self.shape[0] != (target.shape[0] if target.ndim else 0):
-        raise ValueError(f"Expected input batch_size ({self.shape[0]}) to match target "
-                         f"batch_size ({target.shape[0] if target.ndim else 0}).")
-    if self.ndim == 1 and target.ndim == 1 and target.shape[0] != 1:
+    shape, tshape = self._shape, target._shape  # (the hot path of every classifier's loss)
+    ndim = len(shape)
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
+    batch = tshape[0] if tshape else 0
+    if ndim != 1 and shape[0] != batch:
+        raise ValueError(f"Expected input batch_size ({shape[0]}) to match target "
+                         f"batch_size ({batch}).")
+    if ndim == 1 and len(tshape) == 1 and batch != 1:
         raise ValueError(f"For 1D input, 1D target must have size 1, but got target size: "
-                         f"{target.shape[0]}")
-    _no_grad_for("nll_loss_forward", weight=weight)
+                         f"{batch}")
+    if weight is not None:
+        _no_grad_for("nll_loss_forward", weight=weight)
     nll = OPS["_nll_loss"].call
-    if self.ndim <= 2 or self.ndim == 4:
+    if ndim <= 2 or ndim == 4:
         return nll(self, target, weight, reduction, ignore_index)
     n, c = self.shape[:2]
     out_size = (n,) + tuple(self.shape[2:])
@@ -308,8 +312,8 @@ def _cross_entropy(self, target, weight, size_average, ignore_index, reduce, red
     """log_softmax over the class dim, then nll_loss (class targets, optionally smoothed)
     or the product with the target (class probabilities, when the shapes agree)."""
     reduction = _enum(_reduction(size_average, reduce, reduction))
-    cdim = 0 if self.ndim == 1 else 1
-    if tuple(self.shape) == tuple(target.shape):
+    cdim = 0 if len(self._shape) == 1 else 1
+    if self._shape == target._shape:
         if not target.dtype.is_floating_point:
             raise RuntimeError(f"Expected floating point type for target with class "
                                f"probabilities, got {_type_name(target.dtype)}")
