@@ -3,6 +3,7 @@ import numpy as np
 from mindtorch._ops.decls import activation as A
 
 from .._np import arr, wrap
+from ._jit import loops
 from .pointwise import _erf
 
 # PyTorch's cpu GELU takes erf in float32 from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7):
@@ -19,7 +20,17 @@ _SIGN_0D = np.array(_SIGN)
 
 
 def _gelu_f32(x):
-    """gelu(x) of float32 x through that erf, block by block in place in four scratch blocks
+    """gelu(x) of float32 x: compiled (numba: one pass, ~5x faster) when numba is there."""
+    jit = loops()
+    if jit is None:
+        return _gelu_f32_blocks(x)
+    out = np.empty(x.shape, np.float32)
+    jit.gelu_f32(np.ascontiguousarray(x).reshape(-1), out.reshape(-1))
+    return out
+
+
+def _gelu_f32_blocks(x):
+    """gelu(x) of float32 x through that erf in NumPy, block by block in place in four scratch blocks
     (about 4x faster than scipy's float64 erf, and closer to PyTorch's results).  The
     polynomial carries a factor 1/2 (exact: a power of two), which folds gelu's 0.5 in; the
     sign of erf is set on its bits (copysign costs as much as five other passes)."""

@@ -12,6 +12,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
 
 from .._np import arr, wrap
+from ._jit import loops
 
 _BLOCK = 1 << 18  # elements per block of rows (1 MiB of float32; smaller blocks measured
 #                   slower: numpy's per-call cost)
@@ -38,6 +39,14 @@ def _vector(t, ct, n):
     return None if t is None else arr(t).astype(ct, copy=False).reshape(n)
 
 
+_COMPILED = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled forward's dtypes
+
+
+def _dense(v, n, ct, fill):
+    """The compiled forward's weight or bias: contiguous, `fill` for a missing one."""
+    return np.full(n, fill, ct) if v is None else np.ascontiguousarray(v)
+
+
 def native_layer_norm(input, normalized_shape, weight, bias, eps):
     axis = N.layer_norm_plan(input, normalized_shape, weight, bias)
     ct = N.compute_dtype(input, weight, bias).np
@@ -49,6 +58,22 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     y = np.empty((rows, n), ct)
     mean = np.zeros((rows, 1), ct)  # PyTorch: 0 over no elements (and rstd nan)
     rstd = np.empty((rows, 1), ct)
+    jit = loops() if n and x.dtype == ct and ct in _COMPILED else None
+    if jit is not None:  # (one pass over the rows, cached; ~3x faster)
+        jit.layer_norm_rows(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
+                            eps, y, mean.reshape(rows), rstd.reshape(rows))
+    else:
+        _layer_norm_blocks(x, w, b, eps, y, mean, rstd)
+    dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)
+    stats = shape[:axis] + (1,) * (len(shape) - axis)
+    return (wrap(y.reshape(shape).astype(dt.np, copy=False), dt),
+            wrap(mean.reshape(stats).astype(sdt.np, copy=False), sdt),
+            wrap(rstd.reshape(stats).astype(sdt.np, copy=False), sdt))
+
+
+def _layer_norm_blocks(x, w, b, eps, y, mean, rstd):
+    """The forward in NumPy, blocks of rows at a time, into y, mean and rstd."""
+    (rows, n), ct = y.shape, y.dtype
     ones = np.ones(n, ct) if 0 < n <= _DOT_ROWS else None
     with np.errstate(all="ignore"):
         for i, j in _blocks(rows, n, _FORWARD_BLOCK):
@@ -71,11 +96,6 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
                 yb *= w
             if b is not None:
                 yb += b
-    dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)
-    stats = shape[:axis] + (1,) * (len(shape) - axis)
-    return (wrap(y.reshape(shape).astype(dt.np, copy=False), dt),
-            wrap(mean.reshape(stats).astype(sdt.np, copy=False), sdt),
-            wrap(rstd.reshape(stats).astype(sdt.np, copy=False), sdt))
 
 
 def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):

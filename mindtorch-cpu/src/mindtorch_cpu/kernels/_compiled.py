@@ -1,0 +1,90 @@
+"""Loops compiled by numba for kernels that NumPy would run as many passes over memory:
+GELU (erf and exp per element) and the layer norm's rows.  Imported through _jit.loops() on
+first use only (numba's import costs ~0.2 s); compiled once per dtype, cached on disk.
+
+fastmath allows contraction into FMAs (and, for the row sums, reassociation so that they
+vectorize), never 'no NaNs / no infs': those flow through as in PyTorch."""
+import math
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+_JIT = dict(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
+
+
+@intrinsic
+def _as_float32(typingctx, bits):
+    """The float32 with these int32 bits (a free bitcast, which vectorizes)."""
+    return types.float32(types.int32), lambda ctx, b, sig, args: b.bitcast(
+        args[0], ir.FloatType())
+
+
+@intrinsic
+def _bits(typingctx, value):
+    """The int32 bits of a float32."""
+    return types.int32(types.float32), lambda ctx, b, sig, args: b.bitcast(
+        args[0], ir.IntType(32))
+
+
+_f = np.float32
+# exp(-y) = 2^n exp(r), n = round(-y / ln 2) found by adding 1.5 * 2^23 (the sum's low
+# mantissa bits are n), r = -y - n ln 2 in two parts (Cody & Waite), exp(r) by Taylor to r^7
+# (|r| <= ln(2) / 2: under float32's rounding), 2^n built from its exponent bits.
+_LOG2E, _SHIFTER = _f(1.4426950408889634), _f(1.5 * 2 ** 23)
+_LN2_HI, _LN2_LO = _f(0.693359375), _f(-2.12194440e-4)
+_E2, _E3, _E4, _E5, _E6, _E7 = (_f(1 / math.factorial(k)) for k in range(2, 8))
+_MAX_Y = _f(87)  # exp(-87) ~ 1.6e-38, still normal; beyond, the term is below rounding
+
+# erf as PyTorch's cpu GELU takes it (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7):
+# erf(u) = 1 - t (a1 + t (a2 + ... + t a5)) exp(-u^2), t = 1 / (1 + p u), for u >= 0.
+_P, _SQRT_HALF, _ONE, _HALF = _f(0.3275911), _f(math.sqrt(0.5)), _f(1), _f(0.5)
+_A5, _A4, _A3, _A2, _A1 = (_f(c) for c in
+                           (1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592))
+
+
+@numba.njit(inline="always")
+def _exp_neg(y):
+    """exp(-y) of a float32 y in [0, 87], within about an ulp."""
+    k = -y * _LOG2E + _SHIFTER
+    n = k - _SHIFTER
+    r = -y - n * _LN2_HI
+    r = r - n * _LN2_LO
+    p = ((((((_E7 * r + _E6) * r + _E5) * r + _E4) * r + _E3) * r + _E2) * r + _ONE) * r + _ONE
+    return p * _as_float32((_bits(k) + np.int32(127)) << np.int32(23))
+
+
+@numba.njit(**_JIT)
+def gelu_f32(x, out):
+    """out = gelu(x) = x / 2 (1 + erf(x / sqrt(2))), both 1-D contiguous float32, in the
+    order of PyTorch's vectorized kernel's steps (most results bit-identical to its)."""
+    for i in range(x.size):
+        v = x[i]
+        u = v * _SQRT_HALF
+        t = _ONE / (_P * abs(u) + _ONE)
+        r = (((_A5 * t + _A4) * t + _A3) * t + _A2) * t + _A1
+        erf = _ONE - (_exp_neg(min(u * u, _MAX_Y)) * t) * r
+        out[i] = v * _HALF * (_ONE + math.copysign(erf, u))
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+def layer_norm_rows(x, w, b, eps, y, mean, rstd):
+    """y = (x - mean) * rstd * w + b over the rows of the 2-D C-contiguous x (n > 0
+    columns), the rows' statistics summed in float64 (two passes: no cancellation)."""
+    rows, n = x.shape
+    for i in range(rows):
+        xr, yr = x[i], y[i]
+        s = 0.0
+        for j in range(n):
+            s += xr[j]
+        m = s / n
+        v = 0.0
+        for j in range(n):
+            d = xr[j] - m
+            v += d * d
+        mean[i], rstd[i] = m, 1.0 / math.sqrt(v / n + eps)
+        mc, rc = mean[i], rstd[i]  # (rounded to x's dtype)
+        for j in range(n):
+            yr[j] = (xr[j] - mc) * rc * w[j] + b[j]
