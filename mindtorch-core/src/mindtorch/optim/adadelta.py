@@ -28,4 +28,4 @@ class Adadelta(Optimizer):
         std = square_avg.add(eps).sqrt_()
         delta = acc_delta.add(eps).sqrt_().div_(std).mul_(grad)
         acc_delta.mul_(rho).addcmul_(delta, delta, value=1 - rho)
-        self._axpy_(group, p, delta, _value(-group["lr"]))
+        p.add_(delta, alpha=_value(-group["lr"]))

@@ -37,8 +37,9 @@ class Adafactor(Optimizer):
         else:
             state["variance"] = M.zeros_like(grad)
 
-    def _update(self, group, params, grads, states):
+    def _update(self, group, params, grads):
         import mindtorch as M
+        states = self._states(group, params)
         if any(p.is_complex() for p in params):
             raise RuntimeError("Adafactor does not support complex parameters")
         # eps1 None: the first parameter's machine epsilon, kept for the others (PyTorch's)

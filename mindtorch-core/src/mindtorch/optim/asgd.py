@@ -37,7 +37,7 @@ class ASGD(Optimizer):
         step = count(state)
         eta = first(state["eta"])
         p.mul_(1 - lambd * eta)  # decay
-        self._axpy_(group, p, grad, -eta)
+        p.add_(grad, alpha=-eta)
         ax = state["ax"]
         if first(state["mu"]) != 1:
             ax.add_(value(p).sub(ax).mul_(first(state["mu"])))

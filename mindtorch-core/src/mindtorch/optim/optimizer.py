@@ -17,7 +17,7 @@ from .._runtime import typename as _typename
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import _args_kwargs_result, add_hook
-from ._multi_tensor import MIN_TENSORS, SMALL, split_flat, value
+from ._multi_tensor import MIN_TENSORS, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
            "register_optimizer_step_pre_hook", "required"]
@@ -278,15 +278,8 @@ class Optimizer:
         with set_grad_enabled(bool(self.defaults.get("differentiable", False))):
             for group in self.param_groups:
                 params = [p for p in group["params"] if p.grad is not None]
-                if not params:
-                    continue
-                grads = [p.grad for p in params]
-                states = [self._state_of(group, p) for p in params]
-                if self._complex_as_real and any(p.is_complex() for p in params):
-                    states = [{k: _as_real(v) for k, v in s.items()} if p.is_complex() else s
-                              for p, s in zip(params, states)]
-                    params, grads = [_as_real(p) for p in params], [_as_real(g) for g in grads]
-                self._update(group, params, grads, states)
+                if params:
+                    self._update(group, params, [p.grad for p in params])
         return loss
 
     def _state_of(self, group, p):
@@ -320,7 +313,18 @@ class Optimizer:
     def _state_keys(self, group):
         return None
 
-    def _update(self, group, params, grads, states):
+    def _states(self, group, params):
+        """The parameters' states for this step (_state_of each)."""
+        return [self._state_of(group, p) for p in params]
+
+    def _update(self, group, params, grads):
+        """One step for a group's parameters that have a gradient: the small ones together
+        (split_flat), the others one by one, complex ones through their real views."""
+        states = self._states(group, params)
+        if self._complex_as_real and any(p.is_complex() for p in params):
+            states = [{k: _as_real(v) for k, v in s.items()} if p.is_complex() else s
+                      for p, s in zip(params, states)]
+            params, grads = [_as_real(p) for p in params], [_as_real(g) for g in grads]
         keys = self._state_keys(group)
         items = zip(params, grads, states) if keys is None else split_flat(
             self, group, params, grads, states, keys, self._scalar_keys, self._min_tensors)
@@ -344,34 +348,6 @@ class Optimizer:
             else:
                 grad = grad.add(value(p), alpha=wd)
         return grad
-
-    def _axpy_(self, group, p, x, alpha):
-        """p.add_(x, alpha=alpha), the same arithmetic, without a temporary of x's size for
-        large tensors: the product goes to a scratch buffer (one per dtype and device, as
-        large as the largest tensor; its views cached per shape). In a training loop a
-        fresh temporary of a large tensor costs its page faults each step
-        (benchmarks/README.md)."""
-        if (isinstance(p, Tensor) and p.numel() > SMALL and alpha != 1
-                and not group.get("differentiable")):
-            s = self._scratch_view(x)
-            s.copy_(x)
-            p.add_(s.mul_(alpha))
-        else:
-            p.add_(x, alpha=alpha)
-
-    def _scratch_view(self, x):
-        import mindtorch as M
-        scratch = self.__dict__.setdefault("_scratch", {})
-        key = (x.dtype, x.device)
-        buf, views = scratch.get(key, (None, {}))
-        if buf is None or buf.numel() < x.numel():
-            buf, views = M.empty(x.numel(), dtype=x.dtype, device=x.device), {}
-            scratch[key] = (buf, views)
-        shape = tuple(x.shape)
-        view = views.get(shape)
-        if view is None:
-            view = views[shape] = buf[:x.numel()].view(shape)
-        return view
 
     # ------------------------------------------------------------------------ state_dict
     def state_dict(self):

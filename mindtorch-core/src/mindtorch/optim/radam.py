@@ -41,4 +41,4 @@ class RAdam(Optimizer):
                     / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
             adaptive_lr = (bias_correction2 ** 0.5) / exp_avg_sq.sqrt().add_(eps)
             update = update.mul_(adaptive_lr).mul_(rect)
-        self._axpy_(group, p, update, -1.0)
+        p.add_(update, alpha=-1.0)

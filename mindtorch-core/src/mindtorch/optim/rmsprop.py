@@ -40,6 +40,6 @@ class RMSprop(Optimizer):
         if momentum > 0:
             buf = state["momentum_buffer"]
             buf.mul_(momentum).addcdiv_(grad, avg)
-            self._axpy_(group, p, buf, _value(-lr))
+            p.add_(buf, alpha=_value(-lr))
         else:
             p.addcdiv_(grad, avg, value=_value(-lr))

@@ -28,24 +28,27 @@ class SGD(Optimizer):
     _min_tensors = 24  # the measured break-even: ~2 ops saved per tensor
 
     def _state_keys(self, group):
-        return ("momentum_buffer",) if group["momentum"] != 0 else None
+        return ("momentum_buffer",)  # (with momentum: _update)
 
-    def _init_state(self, group, p, state):
-        pass  # the momentum buffer is the first gradient (_update_one)
+    def _states(self, group, params):
+        # the momentum buffer is the first gradient (_update_one): the registered states
+        return [self.state[p] for p in params]
 
-    def _update(self, group, params, grads, states):
-        # the momentum buffer appears at the first step: the state must be the registered one
-        if group["momentum"] != 0:  # (without, no state: SGD leaves no empty entries)
-            states = [self.state[p] for p in params]
-        super()._update(group, params, grads, states)
+    def _update(self, group, params, grads):
+        if group["momentum"] != 0:
+            return super()._update(group, params, grads)
+        # without momentum, no state (SGD leaves no empty entries) and one op per tensor
+        lr = _value(-group["lr"])
+        plain = not group["maximize"] and _value(group["weight_decay"]) == 0
+        for p, grad in zip(params, grads):
+            p.add_(grad if plain else self._grad(group, p, grad), alpha=lr)
 
     def _update_one(self, group, p, grad, state):
         grad, momentum = self._grad(group, p, grad), group["momentum"]
-        if momentum != 0:
-            buf = state.get("momentum_buffer")
-            if buf is None:
-                buf = state["momentum_buffer"] = grad.detach().clone()
-            else:
-                buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-            grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-        self._axpy_(group, p, grad, _value(-group["lr"]))
+        buf = state.get("momentum_buffer")
+        if buf is None:
+            buf = state["momentum_buffer"] = grad.detach().clone()
+        else:
+            buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+        grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+        p.add_(grad, alpha=_value(-group["lr"]))
