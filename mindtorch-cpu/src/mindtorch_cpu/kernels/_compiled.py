@@ -36,7 +36,10 @@ _f = np.float32
 _LOG2E, _SHIFTER = _f(1.4426950408889634), _f(1.5 * 2 ** 23)
 _LN2_HI, _LN2_LO = _f(0.693359375), _f(-2.12194440e-4)
 _E2, _E3, _E4, _E5, _E6, _E7 = (_f(1 / math.factorial(k)) for k in range(2, 8))
-_MAX_Y = _f(87)  # exp(-87) ~ 1.6e-38, still normal; beyond, the term is below rounding
+# Past y = 17, erf = 1 - exp(-y) t r rounds to 1 (exp(-y) t r < 2^-25); the clamp also keeps
+# the products normal (subnormal ones cost ~5x on the CPUs measured).
+_MAX_Y = _f(17)
+_EXP_MIN = _f(87)  # exp(-y) past it: subnormal or 0 in float32, taken as 0
 
 # erf as PyTorch's cpu GELU takes it (Abramowitz & Stegun 7.1.26, |error| < 1.5e-7):
 # erf(u) = 1 - t (a1 + t (a2 + ... + t a5)) exp(-u^2), t = 1 / (1 + p u), for u >= 0.
@@ -67,6 +70,29 @@ def gelu_f32(x, out):
         r = (((_A5 * t + _A4) * t + _A3) * t + _A2) * t + _A1
         erf = _ONE - (_exp_neg(min(u * u, _MAX_Y)) * t) * r
         out[i] = v * _HALF * (_ONE + math.copysign(erf, u))
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+def softmax_rows_f32(x, out):
+    """out = softmax over the rows of the 2-D C-contiguous float32 x (n > 0 columns):
+    exp(x - max) times 1 / sum, as PyTorch's kernel.  A NaN (or an inf - inf) makes its
+    exp NaN, hence the whole row NaN through the sum; exp(-inf) is 0."""
+    rows, n = x.shape
+    for i in range(rows):
+        xr, orow = x[i], out[i]
+        m = xr[0]
+        for j in range(1, n):
+            m = max(m, xr[j])
+        s = _f(0)
+        for j in range(n):
+            y = m - xr[j]
+            e = _exp_neg(_EXP_MIN if y > _EXP_MIN else y)  # (NaN stays NaN)
+            e = _f(0) if y > _EXP_MIN else e
+            orow[j] = e
+            s += e
+        r = _ONE / s
+        for j in range(n):
+            orow[j] *= r
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})

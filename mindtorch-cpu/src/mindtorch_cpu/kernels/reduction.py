@@ -10,6 +10,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import reduction as R
 
 from .._np import arr, wrap
+from ._jit import loops
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
 
@@ -230,6 +231,12 @@ def _softmax_like(name, log):
             a = a.astype(np.float32)
         axis = dim if a.ndim else 0
         a = a if a.ndim else a.reshape(1)  # (numpy's 0-dim results are scalars)
+        jit = loops() if not log and axis == a.ndim - 1 and a.dtype == np.float32 else None
+        if jit is not None:  # (one compiled pass per row: ~2.5x faster)
+            rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
+            out = np.empty(rows.shape, np.float32)
+            jit.softmax_rows_f32(rows, out)
+            return wrap(out.reshape(x._shape).astype(x.dtype.np, copy=False), x.dtype)
         shifted = np.subtract(a, np.maximum.reduce(a, axis=axis, keepdims=True))
         if axis == a.ndim - 1 and a.ndim > 1 and shifted.dtype in _BLAS_FLOATS:
             return wrap(_softmax_rows(shifted, log).reshape(x._shape).astype(
