@@ -45,6 +45,29 @@ def test_int_list_arguments_accept_varargs_sequences_and_sizes():
     assert x.view(M.tensor(2), 3).shape == (2, 3)  # 0-dim integer tensors are ints
 
 
+@pytest.mark.parametrize("call", [
+    lambda L, x: L.topk(x, True), lambda L, x: L.topk(x, k=True), lambda L, x: L.flatten(x, True),
+    lambda L, x: L.softmax(x, True), lambda L, x: x.unsqueeze(True), lambda L, x: L.zeros(True),
+    lambda L, x: L.zeros((True, 2)), lambda L, x: L.zeros((2.0, 3)), lambda L, x: x.chunk(True),
+    lambda L, x: L.flatten(x, __import__("numpy").bool_(True)), lambda L, x: L.tril(x, True),
+    # accepted, as PyTorch's parser only looks at a sequence's first element
+    lambda L, x: L.zeros((2, True)), lambda L, x: x.sum((0, True)),
+], ids=lambda _: "")
+def test_bools_are_not_ints(call):
+    """A bool is an int in Python, not to PyTorch's argument parser (TypeError), and the
+    message names the argument and the type as PyTorch's does."""
+    x, t = M.ones(2, 3), torch.ones(2, 3)
+    same_error(lambda: call(M, x), lambda: call(torch, t))
+    try:
+        call(torch, t)
+    except TypeError as e:
+        with pytest.raises(TypeError) as info:
+            call(M, x)
+        assert str(e).split(" must be ")[-1] == str(info.value).split(" must be ")[-1]
+    else:
+        assert_same(call(M, x), call(torch, t))
+
+
 def test_dtype_and_device_arguments():
     assert M.zeros(2, dtype=M.int32).dtype is M.int32
     assert M.zeros(2, device=M.device("meta")).device.type == "meta"

@@ -20,7 +20,13 @@ def _fail(op, pos, value, expected=None):
     arg = op.schema.args[pos]
     expected = expected or _TYPE_NAMES.get(arg.type, arg.type)
     raise TypeError(f"{op.name}(): argument '{arg.name}' (position {pos + 1}) must be "
-                    f"{expected}, not {type(value).__name__}")
+                    f"{expected}, not {_type_name(value)}")
+
+
+def _type_name(value):
+    """The type's name as PyTorch's parser prints it (numpy's types qualified: numpy.bool)."""
+    cls = type(value)
+    return f"numpy.{cls.__name__}" if cls.__module__.startswith("numpy") else cls.__name__
 
 
 def _is_tensor(x):
@@ -118,8 +124,15 @@ def scalar(op, pos, x):
     _fail(op, pos, x)
 
 
+def _not_int(x):
+    """What PyTorch's parser refuses where it wants an int: floats, complex, bools (an int
+    subclass it does not take as one) and tensors that are not integers."""
+    return isinstance(x, (float, complex, bool, np.bool_)) or \
+        _is_tensor(x) and x.dtype.kind not in "ui"
+
+
 def int_(op, pos, x):
-    if isinstance(x, (float, complex)) or _is_tensor(x) and x.dtype.kind not in "uib":
+    if _not_int(x):
         _fail(op, pos, x)
     try:
         return operator.index(x)
@@ -129,6 +142,13 @@ def int_(op, pos, x):
 
 def int_list(op, pos, x):
     if isinstance(x, (list, tuple)) or hasattr(x, "__iter__") and not _is_tensor(x):
+        # PyTorch's parser looks at the first element's type only: (True, 2) is refused,
+        # (2, True) is read as (2, 1)
+        if isinstance(x, (list, tuple)) and x and _not_int(x[0]):
+            arg = op.schema.args[pos]
+            raise TypeError(f"{op.name}(): argument '{arg.name}' (position {pos + 1}) must be "
+                            f"tuple of ints, but found element of type {_type_name(x[0])} "
+                            f"at pos 0")
         try:
             return tuple(operator.index(v) for v in x)
         except TypeError:
@@ -162,6 +182,16 @@ def bool_(op, pos, x):
     if isinstance(x, np.bool_):
         return bool(x)
     _fail(op, pos, x)
+
+
+def bool_list(op, pos, x):
+    """A sequence of bools (ints read as bools, as aten's bool[] masks take them)."""
+    if isinstance(x, (list, tuple)):
+        try:
+            return tuple(bool(operator.index(v)) for v in x)
+        except TypeError:
+            pass
+    _fail(op, pos, x, "tuple of bools")
 
 
 def str_(op, pos, x):

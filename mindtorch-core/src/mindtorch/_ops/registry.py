@@ -173,7 +173,8 @@ def clear_caches():
 def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **options):
     """Declare an operator.  options: method/function (bool: expose as Tensor method /
     mindtorch function), out (add an out= argument), dim_extra (dims may reach ndim +
-    dim_extra - 1, e.g. 1 for unsqueeze), varargs, numbers_as_tensors, doc.
+    dim_extra - 1, e.g. 1 for unsqueeze), wrap_dims=False (the op wraps its dims itself,
+    e.g. against its inputs' broadcast rank), varargs, numbers_as_tensors, doc.
     validate=True parses the schema now rather than on first use."""
     name = text.partition("(")[0].strip().split(".")[0]
     if name in OPS:
@@ -213,6 +214,8 @@ _CHECKS = {
     "float[]": ("type({x}) is tuple and not [v for v in {x} if type(v) is not float]",
                 "_h.float_list"),
     "bool": ("type({x}) is bool", "_h.bool_"),
+    "bool[]": ("type({x}) is tuple and not [v for v in {x} if type(v) is not bool]",
+               "_h.bool_list"),
     "str": ("type({x}) is str", "_h.str_"),
     "ScalarType": ("type({x}) is _dtype_t", "_h.dtype_"),
     "Device": ("type({x}) is _device_t", "_h.device_"),
@@ -277,8 +280,9 @@ def _generate_binding(op):
             params.append(f"{n}=None")
             lines.append(f"if {n} is None and not _va: raise TypeError(\"{s.name}() missing 1 "
                          f"required positional argument: '{n}'\")")
+            # (a lone bool stays itself, for the int[] check to refuse as PyTorch does)
             lines.append(f"if {n} is None: {n} = _va[0] if len(_va) == 1 and "
-                         f"not isinstance(_va[0], int) else _va")
+                         f"(not isinstance(_va[0], int) or type(_va[0]) is bool) else _va")
             lines.append(f"elif _va: raise TypeError(\"{s.name}() got multiple values for "
                          f"argument '{n}'\")")
         else:
@@ -322,7 +326,7 @@ def _generate_binding(op):
             lines.insert(0, f"if {alias} is not None: {target} = {alias}")
 
     # dims are wrapped against the first tensor's rank
-    if first_tensor is not None:
+    if first_tensor is not None and op.options.get("wrap_dims", True):
         extra = op.options.get("dim_extra", 0)
         for a in s.args:
             if a.name in _DIM_NAMES and a.type in ("int", "int[]"):

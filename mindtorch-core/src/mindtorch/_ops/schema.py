@@ -3,8 +3,8 @@
     "add(Tensor self, Tensor|Scalar other, *, Scalar alpha=1) -> Tensor"
 
 Types: Tensor, Tensor?, Tensor[], Tensor?[], Scalar, Tensor|Scalar, int, int[], float,
-bool, str, ScalarType, Device, Generator, Layout, MemoryFormat (each may end in `?`
-for "or None").  `Tensor(a!)` marks an argument the op writes to.  `int[]` also
+float[], bool, bool[], str, ScalarType, Device, Generator, Layout, MemoryFormat (each may
+end in `?` for "or None").  `Tensor(a!)` marks an argument the op writes to.  `int[]` also
 accepts a single int.  Returns: `Tensor`, `Tensor[]`, `(Tensor values, Tensor indices)`
 (a named tuple), `Scalar`, `bool`, `int`, or `()` for nothing.
 """

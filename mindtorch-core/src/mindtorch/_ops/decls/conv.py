@@ -497,7 +497,7 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
     stride, padding, dilation, output_padding = conv_params(
         weight, stride, padding, dilation, output_padding, groups)
     conv = OPS["convolution"].call
-    mask = tuple(output_mask) + (0,) * (3 - len(output_mask))
+    mask = tuple(output_mask) + (False,) * (3 - len(output_mask))
     gi = gw = gb = None
     if mask[0]:
         if not transposed:
@@ -535,7 +535,7 @@ def _declare():
            "int groups) -> Tensor", tags=("conv",), method=False)
     define("convolution_backward(Tensor grad_output, Tensor input, Tensor weight, "
            "int[]? bias_sizes, int[] stride, int[] padding, int[] dilation, bool transposed, "
-           "int[] output_padding, int groups, int[] output_mask) -> (Tensor, Tensor, Tensor)",
+           "int[] output_padding, int groups, bool[] output_mask) -> (Tensor, Tensor, Tensor)",
            tags=("conv",), function=False, method=False,
            decomposition=_convolution_backward)
     for n in (1, 2, 3):
@@ -566,14 +566,14 @@ def _input_grad(grad, input, weight, stride, padding, dilation, transposed, outp
                 groups):
     return OPS["convolution_backward"].call(grad, input, _cj(weight), None, stride, padding,
                                             dilation, transposed, output_padding, groups,
-                                            (1, 0, 0))[0]
+                                            (True, False, False))[0]
 
 
 def _weight_grad_formula(grad, input, weight, stride, padding, dilation, transposed,
                          output_padding, groups):
     return OPS["convolution_backward"].call(grad, _cj(input), weight, None, stride, padding,
                                             dilation, transposed, output_padding, groups,
-                                            (0, 1, 0))[1]
+                                            (False, True, False))[1]
 
 
 def _bias_grad(grad):
