@@ -14,9 +14,15 @@ def is_initialized():
     return False
 
 
+class CudaUnavailable(AssertionError, RuntimeError):
+    """PyTorch's CPU build raises AssertionError for any use of CUDA; a RuntimeError too, as
+    for any other device type no installed backend provides."""
+
+
 def _unavailable(*args, **kwargs):
-    raise RuntimeError("Torch not compiled with CUDA enabled: no installed mindtorch backend "
-                       "provides the 'cuda' device (see `python -m mindtorch.backends`)")
+    raise CudaUnavailable("Torch not compiled with CUDA enabled: no installed mindtorch "
+                          "backend provides the 'cuda' device (see `python -m "
+                          "mindtorch.backends`)")
 
 
 current_device = set_device = synchronize = get_device_name = get_device_properties = \

@@ -9,6 +9,9 @@ np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 def _spec(device):
     spec = DEVICES.get(device.type)
     if spec is None:
+        if device.type == "cuda":
+            from ._no_cuda import _unavailable
+            _unavailable()
         from .backends import _installed_summary
         raise RuntimeError(f"device type '{device.type}' is not available: no installed "
                            f"backend registers it (installed backends: {_installed_summary()})")
