@@ -104,3 +104,20 @@ def test_no_grad_views_keep_requires_grad(view):
             y = ops[view](x)
         seen.append((y.requires_grad, y.is_leaf, y.grad_fn is None))
     assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("s1,s2", [((), (3, 4)), ((3, 4), ()), ((4,), (2, 3, 4)),
+                                   ((1, 4), (3, 1)), ((2, 3, 4), (4,))])
+@pytest.mark.parametrize("dim", [-3, -1, 0, 1, 2])
+def test_cosine_similarity_wraps_dim_against_the_broadcast_rank(s1, s2, dim):
+    # (the binding used to wrap dim against x1's rank before the inputs were broadcast)
+    rng = np.random.default_rng(0)
+    a, b = rng.random(s1), rng.random(s2)
+    run = {L: (lambda L=L: L.nn.functional.cosine_similarity(L.tensor(a), L.tensor(b), dim=dim))
+           for L in BOTH}
+    same_error(run[mindtorch], run[torch])
+    try:
+        expected = run[torch]()
+    except (RuntimeError, IndexError):
+        return
+    assert_same(run[mindtorch](), expected)

@@ -491,7 +491,7 @@ def _declare():
            "float? scale=None, bool enable_gqa=False) -> Tensor", modules=NN, function=False,
            method=False, decomposition=_sdpa)
     define("cosine_similarity(Tensor x1, Tensor x2, int dim=1, float eps=1e-08) -> Tensor",
-           modules=NN, method=False, decomposition=_cosine_similarity)
+           modules=NN, method=False, wrap_dims=False, decomposition=_cosine_similarity)
     define("pairwise_distance(Tensor x1, Tensor x2, float p=2.0, float eps=1e-06, "
            "bool keepdim=False) -> Tensor", modules=NN, method=False,
            decomposition=_pairwise_distance)
