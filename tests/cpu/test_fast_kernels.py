@@ -1,0 +1,202 @@
+"""The compiled (numba) kernels - float32 GELU, the layer norm forward, float32 softmax over
+the last dim - against PyTorch, forward and backward: both dtypes where they apply, strided,
+empty and 0-dim inputs, special values; the NumPy paths they replace (numba missing) give the
+same results; and `import mindtorch` does not import numba."""
+import subprocess
+import sys
+
+import mindtorch
+import numpy as np
+import pytest
+from mindtorch_cpu.kernels import _jit
+from reference import assert_same, to_torch, torch
+
+RNG = np.random.default_rng(0)
+F32_TOL = {"rtol": 1e-5, "atol": 2e-5}  # (normalized values: float32 statistics round)
+SPECIAL = np.array([0, -0.0, 1e-30, -1e-30, 1e-8, -1e-45, 3.4e38, -3.4e38, np.inf, -np.inf,
+                    np.nan, 5.9, -5.9, 17.5, -17.5, 40, -40, 1e4, -1e4])
+
+
+@pytest.fixture(params=["compiled", "numpy"])
+def path(request, monkeypatch):
+    """Each test runs with the compiled loops and with the NumPy paths (numba missing)."""
+    if request.param == "numpy":
+        monkeypatch.setattr(_jit, "_loops", False)
+    else:
+        assert _jit.loops() is not None, "numba is a dependency of mindtorch-cpu"
+    return request.param
+
+
+def pair(data, dtype="float32", requires_grad=False):
+    m = mindtorch.tensor(np.asarray(data)).to(getattr(mindtorch, dtype))
+    t = to_torch(m)
+    if requires_grad:
+        m.requires_grad_(True)
+        t.requires_grad_(True)
+    return m, t
+
+
+def check_grad(mt_fn, th_fn, m, t, rtol=None, atol=None):
+    """Forward and the input's gradient (for a random upstream gradient) against PyTorch."""
+    mo, to = mt_fn(m), th_fn(t)
+    assert_same(mo, to, rtol=rtol, atol=atol)
+    g = RNG.standard_normal(tuple(to.shape))
+    mg, tg = pair(g, str(to.dtype).split(".")[1])
+    (mgx,) = mindtorch.autograd.grad(mo, m, mg)
+    (tgx,) = torch.autograd.grad(to, t, tg)
+    assert_same(mgx, tgx, rtol=rtol, atol=atol)
+
+
+# GELU ------------------------------------------------------------------------------------
+
+def test_gelu_wide_range_and_special_values(path):
+    x = np.concatenate([RNG.standard_normal(70_000) * 4, np.linspace(-20, 20, 40_001), SPECIAL])
+    m, t = pair(x)
+    out = mindtorch.nn.functional.gelu(m)
+    ref = torch.nn.functional.gelu(t)
+    assert_same(out, ref, rtol=1.3e-6, atol=5e-7)
+    o, r = out.numpy(), ref.numpy()
+    assert (o == r).mean() > 0.8  # PyTorch's erf, step by step: mostly bit-identical
+    tail = o[-len(SPECIAL):]
+    assert np.isnan(tail[[9, 10]]).all() and tail[8] == np.inf  # gelu(-inf) is nan
+    assert tail[6] == np.float32(3.4e38) and tail[7] == 0 and tail[-1] == 0
+
+
+@pytest.mark.parametrize("shape", [(), (0,), (0, 5), (1,), (4, 0, 3), (7, 33, 9)])
+def test_gelu_shapes(path, shape):
+    m, t = pair(RNG.standard_normal(shape) * 3)
+    assert_same(mindtorch.nn.functional.gelu(m), torch.nn.functional.gelu(t))
+
+
+def test_gelu_strided_and_broadcast_input(path):
+    m, t = pair(RNG.standard_normal((6, 40, 9)) * 3)
+    f, tf = mindtorch.nn.functional.gelu, torch.nn.functional.gelu
+    assert_same(f(m[:, ::3].transpose(0, 2)), tf(t[:, ::3].transpose(0, 2)))
+    assert_same(f(m[:1].expand(5, 40, 9)), tf(t[:1].expand(5, 40, 9)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("approximate", ["none", "tanh"])
+def test_gelu_backward(path, dtype, approximate):
+    m, t = pair(np.concatenate([RNG.standard_normal(500) * 3, [0, 6, -6, 12, -12]]), dtype, True)
+    check_grad(lambda a: mindtorch.nn.functional.gelu(a, approximate=approximate),
+               lambda a: torch.nn.functional.gelu(a, approximate=approximate), m, t)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_gelu_half_types_round_like_pytorch(path, dtype):
+    m, t = pair(RNG.standard_normal(3000) * 3, dtype)
+    out, ref = mindtorch.nn.functional.gelu(m), torch.nn.functional.gelu(t)
+    assert_same(out, ref)
+    assert (out.float().numpy() == ref.float().numpy()).mean() > 0.99  # (the tails' last bits)
+
+
+# layer norm ------------------------------------------------------------------------------
+
+def layer_norm_pair(shape, n_dims, dtype, weight=True, bias=True, offset=0.0):
+    x = RNG.standard_normal(shape) * 3 + offset
+    norm = shape[len(shape) - n_dims:]
+    w = [pair(RNG.standard_normal(norm), dtype, True) if weight else (None, None)]
+    b = [pair(RNG.standard_normal(norm), dtype, True) if bias else (None, None)]
+    return pair(x, dtype, True), w[0], b[0], list(norm)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("affine", [(True, True), (True, False), (False, True), (False, False)])
+def test_layer_norm_native_outputs(path, dtype, affine):
+    (m, t), (mw, tw), (mb, tb), norm = layer_norm_pair((3, 17, 384), 1, dtype, *affine)
+    got = mindtorch.native_layer_norm(m, norm, mw, mb, 1e-12)
+    ref = torch.native_layer_norm(t, norm, tw, tb, 1e-12)
+    for g, r in zip(got, ref):  # y, mean, rstd
+        assert_same(g, r, **(F32_TOL if dtype == "float32" else {}))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_layer_norm_backward_all_inputs(path, dtype):
+    (m, t), (mw, tw), (mb, tb), norm = layer_norm_pair((4, 6, 5, 8), 2, dtype)
+    mo = mindtorch.nn.functional.layer_norm(m, norm, mw, mb, 1e-5)
+    to = torch.nn.functional.layer_norm(t, norm, tw, tb, 1e-5)
+    tol = dict(rtol=1e-4, atol=1e-4) if dtype == "float32" else {}
+    assert_same(mo, to, **tol)
+    g = RNG.standard_normal(tuple(to.shape))
+    mg, tg = pair(g, dtype)
+    assert_same(mindtorch.autograd.grad(mo, (m, mw, mb), mg),
+                torch.autograd.grad(to, (t, tw, tb), tg), **tol)
+
+
+def test_layer_norm_large_mean_no_cancellation(path):
+    """Rows far from 0 (mean 1e4, deviation 3): the two-pass variance keeps its digits."""
+    (m, t), (mw, tw), (mb, tb), norm = layer_norm_pair((64, 96), 1, "float64", offset=1e4)
+    assert_same(mindtorch.nn.functional.layer_norm(m, norm, mw, mb),
+                torch.nn.functional.layer_norm(t, norm, tw, tb))
+    x = m.detach().float()
+    y = mindtorch.nn.functional.layer_norm(x, norm)
+    assert_same(y, torch.nn.functional.layer_norm(to_torch(x), norm), rtol=1e-3, atol=1e-3)
+
+
+def test_layer_norm_strided_empty_and_special_rows(path):
+    f, tf = mindtorch.nn.functional.layer_norm, torch.nn.functional.layer_norm
+    m, t = pair(RNG.standard_normal((8, 10, 12)))
+    assert_same(f(m.transpose(0, 2), [8]), tf(t.transpose(0, 2), [8]), **F32_TOL)
+    assert_same(f(m[:, ::2, :], [12]), tf(t[:, ::2, :], [12]), **F32_TOL)
+    e, te = pair(np.zeros((0, 7)))
+    assert_same(f(e, [7]), tf(te, [7]))
+    z, tz = pair(np.zeros((3, 0)))
+    assert_same(mindtorch.native_layer_norm(z, [0], None, None, 1e-5),
+                torch.native_layer_norm(tz, [0], None, None, 1e-5))
+    x = RNG.standard_normal((4, 6))
+    x[1, 2], x[2, 0], x[3] = np.nan, np.inf, 5.0  # a NaN row, an inf row, a constant row
+    s, ts = pair(x)
+    assert_same(f(s, [6]), tf(ts, [6]), **F32_TOL)
+
+
+# softmax ---------------------------------------------------------------------------------
+
+def softmax_cases():
+    x = RNG.standard_normal((5, 12, 37)).astype(np.float32) * 6
+    x[..., 30:] = -np.inf  # masked keys
+    x[0, 0] = -np.inf  # a fully masked row: NaN
+    x[0, 1, 3], x[0, 2, 4], x[0, 3, 5] = np.nan, np.inf, 1e30
+    x[1, 0, :2] = 100, -100  # exp underflows to 0
+    return x
+
+
+def test_softmax_last_dim_special_values(path):
+    m, t = pair(softmax_cases())
+    out, ref = m.softmax(-1), t.softmax(-1)
+    assert_same(out, ref)
+    assert np.isnan(out.numpy()[0, :3]).all() and (out.numpy()[..., 30:][1:] == 0).all()
+
+
+@pytest.mark.parametrize("shape", [(), (1,), (0,), (3, 0), (0, 4), (2, 1), (6, 300)])
+def test_softmax_shapes(path, shape):
+    m, t = pair(RNG.standard_normal(shape) * 4)
+    assert_same(mindtorch.softmax(m, -1), torch.softmax(t, -1))
+    assert_same(mindtorch.log_softmax(m, -1), torch.log_softmax(t, -1))
+
+
+def test_softmax_strided_other_dims_and_dtypes(path):
+    m, t = pair(softmax_cases()[1:] / 3)
+    assert_same(m.transpose(1, 2).softmax(-1), t.transpose(1, 2).softmax(-1))
+    assert_same(m[..., ::2].softmax(-1), t[..., ::2].softmax(-1))
+    assert_same(m.softmax(1), t.softmax(1))
+    for dtype in ("float16", "bfloat16", "float64"):
+        a, ta = pair(RNG.standard_normal((9, 50)) * 4, dtype)
+        assert_same(a.softmax(-1), ta.softmax(-1))
+        assert_same(mindtorch.softmax(m, -1, dtype=getattr(mindtorch, dtype)),
+                    torch.softmax(t, -1, dtype=getattr(torch, dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_softmax_backward(path, dtype):
+    m, t = pair(RNG.standard_normal((4, 7, 33)) * 3, dtype, True)
+    check_grad(lambda a: a.softmax(-1), lambda a: a.softmax(-1), m, t)
+
+
+# loading ---------------------------------------------------------------------------------
+
+def test_import_does_not_load_numba():
+    code = ("import sys, mindtorch; x = mindtorch.ones(3); (x + 1).sum(); "
+            "assert 'numba' not in sys.modules; "
+            "mindtorch.nn.functional.gelu(x); assert 'numba' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
