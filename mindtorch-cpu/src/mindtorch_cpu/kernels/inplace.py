@@ -6,18 +6,22 @@ case in one or two ufunc passes with `out=`: self float32/float64 with no elemen
 twice, tensor operands of self's dtype that share memory with self only as self itself,
 and Python numbers (int/float) for the scalars.  Any other call runs the op's
 decomposition, so the checks, errors and promotion stay the core's.  The arithmetic is the
-decomposition's, step for step, so results are bit-identical to it.  (When autograd
-records, the binding runs the decomposition anyway: see autograd/_record.py.)
+decomposition's, step for step, so results are bit-identical to it, except `add_`/`sub_`
+with an alpha: with numba they round `self + alpha * other` once per element, as PyTorch's
+cpu kernel does (an FMA), in one pass (_fmadd.py).  (When autograd records, the binding
+runs the decomposition anyway: see autograd/_record.py.)
 """
 import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
-from mindtorch._scalars import checked_scalar
 
 from .._np import arr
 from .pointwise import _FMA
 
+_F32_MAX = float(np.finfo(np.float32).max)
+_INF = float("inf")
+_LOOPS = None  # kernels._fmadd once imported, False without numba
 
 
 class _Slow(Exception):
@@ -38,10 +42,12 @@ def _operands(self, operands):
                     or x._shape != self._shape)):
                 return None
             out.append(arr(x))
-        elif t is float or t is int:
-            try:
-                checked_scalar(x, dt)
-            except (RuntimeError, OverflowError):
+        elif t is float:  # (checked_scalar's overflow test, inline: the decomposition raises)
+            if dt is D.float32 and _F32_MAX < abs(x) < _INF:
+                return None
+            out.append(dt.np.type(x))
+        elif t is int:
+            if not -2 ** 63 <= x < 2 ** 64:
                 return None
             out.append(dt.np.type(x))
         elif x is None:
@@ -70,12 +76,55 @@ def _fast(name, compute):
     return kernel
 
 
+def _loops():
+    global _LOOPS
+    if _LOOPS is None:
+        try:
+            from . import _fmadd as loops
+        except ImportError:
+            loops = False
+        _LOOPS = loops
+    return _LOOPS or None
+
+
+def _axpy(a, b, alpha):
+    """a += alpha * b: one rounding per element (PyTorch's fmadd) with numba, else NumPy's
+    product and sum (two roundings)."""
+    loops = _loops()
+    if loops is None:
+        np.add(a, np.multiply(b, alpha), out=a)
+        return
+    if b.shape != a.shape:
+        b = np.broadcast_to(b, a.shape)  # (ValueError, before writing, if it does not)
+    if not b.flags.c_contiguous:
+        b = np.ascontiguousarray(b)
+    if a.flags.c_contiguous:
+        loops.axpy(a.reshape(-1), b.reshape(-1), alpha)
+    else:
+        r = np.ascontiguousarray(a)
+        loops.axpy(r.reshape(-1), b.reshape(-1), alpha)
+        np.copyto(a, r)
+
+
+def fmadd(a, b, alpha):
+    """a + alpha * b as a new array, rounded as _axpy (out-of-place add/sub with alpha)."""
+    r = np.array(np.broadcast_to(a, np.broadcast_shapes(np.shape(a), np.shape(b))))
+    _axpy(r, b, alpha)
+    return r
+
+
 def _add(a, b, alpha):
-    np.add(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
+    if alpha == 1:
+        np.add(a, b, out=a)
+    else:
+        _axpy(a, b, alpha)
 
 
 def _sub(a, b, alpha):
-    np.subtract(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
+    if alpha == 1:
+        np.subtract(a, b, out=a)
+    else:
+        _axpy(a, b, -alpha)
 
 
 def _div(a, b, rounding_mode):
