@@ -19,6 +19,7 @@ from mindtorch._ops import OPS
 from .._np import arr
 from .pointwise import _FMA
 
+_SCALARS = {D.float32: np.float32, D.float64: np.float64}  # the fast path's dtypes
 _F32_MAX = float(np.finfo(np.float32).max)
 _INF = float("inf")
 _LOOPS = None  # kernels._fmadd once imported, False without numba
@@ -31,7 +32,8 @@ class _Slow(Exception):
 def _operands(self, operands):
     """numpy operands for the fast path, or None when the decomposition must run."""
     dt = self.dtype
-    if dt is not D.float32 and dt is not D.float64 or 0 in self._stride:
+    scalar = _SCALARS.get(dt)
+    if scalar is None or 0 in self._stride:
         return None
     out = [arr(self)]
     for x in operands:
@@ -43,13 +45,13 @@ def _operands(self, operands):
                 return None
             out.append(arr(x))
         elif t is float:  # (checked_scalar's overflow test, inline: the decomposition raises)
-            if dt is D.float32 and _F32_MAX < abs(x) < _INF:
+            if scalar is np.float32 and _F32_MAX < abs(x) < _INF:
                 return None
-            out.append(dt.np.type(x))
+            out.append(scalar(x))
         elif t is int:
             if not -2 ** 63 <= x < 2 ** 64:
                 return None
-            out.append(dt.np.type(x))
+            out.append(scalar(x))
         elif x is None:
             out.append(x)
         else:
@@ -90,20 +92,17 @@ def _loops():
 def _axpy(a, b, alpha):
     """a += alpha * b: one rounding per element (PyTorch's fmadd) with numba, else NumPy's
     product and sum (two roundings)."""
-    loops = _loops()
+    loops = _LOOPS or _loops()
     if loops is None:
         np.add(a, np.multiply(b, alpha), out=a)
-        return
-    if b.shape != a.shape:
-        b = np.broadcast_to(b, a.shape)  # (ValueError, before writing, if it does not)
-    if not b.flags.c_contiguous:
-        b = np.ascontiguousarray(b)
-    if a.flags.c_contiguous:
-        loops.axpy(a.reshape(-1), b.reshape(-1), alpha)
+    elif b.shape == a.shape and a.flags.c_contiguous and b.flags.c_contiguous:
+        loops.axpy(a.ravel(), b.ravel(), alpha)  # (the common case: views, no copies)
     else:
+        b = np.ascontiguousarray(np.broadcast_to(b, a.shape))  # (ValueError before writing)
         r = np.ascontiguousarray(a)
-        loops.axpy(r.reshape(-1), b.reshape(-1), alpha)
-        np.copyto(a, r)
+        loops.axpy(r.ravel(), b.ravel(), alpha)
+        if r is not a:
+            np.copyto(a, r)
 
 
 def fmadd(a, b, alpha):
