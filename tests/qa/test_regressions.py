@@ -121,3 +121,31 @@ def test_cosine_similarity_wraps_dim_against_the_broadcast_rank(s1, s2, dim):
     except (RuntimeError, IndexError):
         return
     assert_same(run[mindtorch](), expected)
+
+
+OVERLAP_CASES = {  # in-place and out= writes against an input sharing the same memory
+    "mul_ shifted": lambda L, c: c[1:].mul_(c[:-1]),
+    "add_ transposed": lambda L, c: c[:9].view(3, 3).add_(c[:9].view(3, 3).t()),
+    "clamp_ min": lambda L, c: c[1:].clamp_(min=c[:-1]),
+    "addcmul_": lambda L, c: c[1:].addcmul_(c[:-1], c[:-1]),
+    "index_add_": lambda L, c: c.index_add_(0, L.tensor([0, 1]), c[:2]),
+    "add out=": lambda L, c: L.add(c[:-1], 1, out=c[1:]),
+    # allowed: the same memory exactly, disjoint parts, a fill value, a non-dense operand
+    "mul_ self": lambda L, c: c.mul_(c),
+    "add_ disjoint": lambda L, c: c[:2].add_(c[2:4]),
+    "add out=self": lambda L, c: L.add(c, 1, out=c),
+    "fill_ own element": lambda L, c: c.fill_(c[2]),
+    "masked_fill_ own element": lambda L, c: c.masked_fill_(c > 2, c[0]),
+    "lerp_ expanded": lambda L, c: c.lerp_(c[0:1].expand(10), 0.5),
+}
+
+
+@pytest.mark.parametrize("case", list(OVERLAP_CASES))
+def test_writes_partly_overlapping_an_input_are_refused(case):
+    run = {L: (lambda L=L: OVERLAP_CASES[case](L, L.arange(10.0))) for L in BOTH}
+    same_error(run[mindtorch], run[torch])
+    try:
+        expected = run[torch]()
+    except RuntimeError:
+        return
+    assert_same(run[mindtorch](), expected)

@@ -241,6 +241,34 @@ def _pyname(name):
     return name + "_" if keyword.iskeyword(name) else name
 
 
+# in-place ops that write no data from other tensors (metadata, storage, their own checks)
+_NO_OVERLAP_CHECK = {"copy_", "resize_", "resize_as_", "set_"}
+
+
+def _overlap_checks(op, tensor_names):
+    """Lines refusing a written tensor (in place or out=) that partly overlaps an input in
+    memory, as PyTorch does: the result would depend on the order elements are written in.
+    On the hot path only an identity test of the storages."""
+    s = op.schema
+    if "inplace_view" in op.tags or s.name in _NO_OVERLAP_CHECK:
+        return []
+    # (a fill value is read once, as a number, before anything is written: not checked)
+    singles = [(n, a) for n, a in tensor_names
+               if a.type in ("Tensor", "Tensor|Scalar") and a.name != "value"]
+    lines = []
+    for m in map(_pyname, s.mutated):
+        for n, a in singles:
+            if n != m:
+                guard = "" if a.type == "Tensor" and not a.optional else \
+                    f"isinstance({n}, Tensor) and "
+                lines.append(f"if {guard}{n}._storage is {m}._storage and {n} is not {m}: "
+                             f"_h.check_no_overlap({m}, {n})")
+    if op.options.get("out") and singles:
+        inputs = ", ".join(n for n, _ in singles)
+        lines.append(f"if out is not None: _h.check_out_overlap(out, ({inputs},))")
+    return lines
+
+
 def _generate_binding(op):
     from . import _argcheck as _h
     from .._device import device
@@ -375,6 +403,7 @@ def _generate_binding(op):
                          f"_dev = {n0}._device; _first = {n0}")
         else:
             lines.append("if _dev is None: _h.no_tensor(_op)")
+    lines.extend(_overlap_checks(op, tensor_names))
     call_args = ", ".join(_pyname(a.name) for a in s.args if a.name != "requires_grad")
     lines.append("_k = _resolved.get(_dev.type)")
     lines.append("if _k is None: _k = _op.resolve(_dev.type)")
