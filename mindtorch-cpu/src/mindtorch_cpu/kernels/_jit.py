@@ -1,6 +1,7 @@
-"""The compiled loops (kernels/_compiled.py), imported on first use: numba's import costs
-~0.2 s, which `import mindtorch` does not pay.  Without numba (a platform it has no wheel
-for) the kernels keep their NumPy paths."""
+"""The compiled loops (kernels/_compiled.py), imported on first use, not with mindtorch:
+numba's import costs ~0.2 s, loading the loops from numba's disk cache ~0.5 s more
+(compiling one, the first time, ~1-2 s).  Without numba (a platform it has no wheel for)
+the kernels keep their NumPy paths."""
 _loops = None  # the module once imported; False when numba is missing
 
 
@@ -10,7 +11,7 @@ def loops():
     if _loops is None:
         try:
             from . import _compiled
-        except ImportError:
+        except (ImportError, RuntimeError):  # (RuntimeError: numba finds no cache directory)
             _compiled = False
         _loops = _compiled
     return _loops or None
