@@ -135,6 +135,7 @@ def test_linalg_error_on_singular(fn, batched):
         warnings.simplefilter("ignore")
         fn(mindtorch, a)
     assert isinstance(e.value, RuntimeError)
+    assert type(e.value).__name__ == type(e.value).__qualname__ == "_LinAlgError"  # as torch's
     assert ("Batch element 0" in str(e.value)) == batched
     check(fn, a, meta=False)  # torch raises too
 

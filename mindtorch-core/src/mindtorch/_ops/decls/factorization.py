@@ -25,6 +25,7 @@ class LinAlgError(RuntimeError):
 
 
 LinAlgError.__module__ = "mindtorch.linalg"
+LinAlgError.__name__ = LinAlgError.__qualname__ = "_LinAlgError"  # type(e).__name__ as torch's
 
 _LOW = (D.float16, D.bfloat16)
 _EPS = {D.float32: 1.1920928955078125e-07, D.float64: 2.220446049250313e-16}
