@@ -114,3 +114,44 @@ def layer_norm_rows(x, w, b, eps, y, mean, rstd):
         mc, rc = mean[i], rstd[i]  # (rounded to x's dtype)
         for j in range(n):
             yr[j] = (xr[j] - mc) * rc * w[j] + b[j]
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+def layer_norm_backward_rows(g, x, mean, rstd, w, gx, gw, gb):
+    """The layer norm's gradients over rows (n > 0 columns; all arrays C-contiguous, of x's
+    dtype but gw, gb: float64 sums, added to): with xhat = (x - mean) rstd and wg = g w,
+    gx = rstd (wg - mean(wg) - xhat mean(wg xhat)), gw += sum of g xhat, gb += sum of g."""
+    rows, n = x.shape
+    for i in range(rows):
+        gr, xr, gxr = g[i], x[i], gx[i]
+        m, r = mean[i], rstd[i]
+        s1 = 0.0
+        s2 = 0.0
+        for j in range(n):
+            xh = (xr[j] - m) * r
+            wg = gr[j] * w[j]
+            s1 += wg
+            s2 += wg * xh
+            gw[j] += gr[j] * xh
+            gb[j] += gr[j]
+        gxr[0] = s1 / n  # (rounded to the dtype, as the NumPy path's means)
+        c1 = gxr[0]
+        gxr[0] = s2 / n
+        c2 = gxr[0]
+        for j in range(n):
+            gxr[j] = (gr[j] * w[j] - c1 - (xr[j] - m) * r * c2) * r
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+def softmax_backward_rows(g, y, out):
+    """out = (g - sum(g y)) y over the rows of 2-D C-contiguous arrays of one dtype."""
+    rows, n = y.shape
+    for i in range(rows):
+        gr, yr, orow = g[i], y[i], out[i]
+        s = 0.0
+        for j in range(n):
+            s += gr[j] * yr[j]
+        orow[0] = s  # (rounded to the dtype)
+        c = orow[0]
+        for j in range(n):
+            orow[j] = (gr[j] - c) * yr[j]

@@ -111,6 +111,24 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     r = arr(rstd).astype(ct, copy=False).reshape(rows, 1)
     w = _vector(weight, ct, n)
     gx = np.empty((rows, n), ct)
+    jit = loops() if n and g.dtype == x.dtype == ct and ct in _COMPILED else None
+    if jit is not None:  # (two compiled passes per row: ~4x faster)
+        sums = np.zeros((2, n))
+        jit.layer_norm_backward_rows(np.ascontiguousarray(g), np.ascontiguousarray(x),
+                                     np.ascontiguousarray(m.reshape(rows)),
+                                     np.ascontiguousarray(r.reshape(rows)), _dense(w, n, ct, 1), gx,
+                                     sums[0], sums[1])
+        gw, gb = sums.astype(ct)
+    else:
+        gw, gb = _layer_norm_backward_blocks(g, x, m, r, w, gx)
+    dt = D.float32 if input.dtype in N._HALVES else input.dtype
+    return (wrap(gx.reshape(shape), dt), wrap(gw.reshape(normalized_shape), dt),
+            wrap(gb.reshape(normalized_shape), dt))
+
+
+def _layer_norm_backward_blocks(g, x, m, r, w, gx):
+    """The backward in NumPy, blocks of rows at a time: gx in place, and (gw, gb)."""
+    (rows, n), ct = gx.shape, gx.dtype
     gw, gb = np.zeros(n, ct), np.zeros(n, ct)
     with np.errstate(all="ignore"):  # (no elements per row: 0 / 0, as the decomposition)
         for i, j in _blocks(rows, n):
@@ -130,9 +148,7 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
             xhat *= c2
             wg -= xhat
             wg *= r[i:j]
-    dt = D.float32 if input.dtype in N._HALVES else input.dtype
-    return (wrap(gx.reshape(shape), dt), wrap(gw.reshape(normalized_shape), dt),
-            wrap(gb.reshape(normalized_shape), dt))
+    return gw, gb
 
 
 KERNELS = {"native_layer_norm": native_layer_norm, "_layer_norm_backward": _layer_norm_backward}

@@ -268,6 +268,14 @@ def _softmax_backward_like(log):
         if not y.ndim:  # (numpy's 0-dim results are scalars)
             g, y = g.reshape(1), y.reshape(1)
 
+        jit = (loops() if not log and axis == y.ndim - 1 and y.size and g.dtype == y.dtype
+               and y.dtype in _BLAS_FLOATS else None)
+        if jit is not None:  # (one compiled pass per row: ~3x faster)
+            rows = (np.ascontiguousarray(a).reshape(-1, y.shape[-1]) for a in (g, y))
+            r = np.empty(g.shape, g.dtype)
+            jit.softmax_backward_rows(*rows, r.reshape(-1, y.shape[-1]))
+            return wrap(r.reshape(output._shape).astype(dt.np, copy=False), dt)
+
         def total(a):
             return np.add.reduce(a, axis=axis, keepdims=True)
         if log:
