@@ -1,6 +1,7 @@
-"""`a += alpha * b` rounded once per element, as PyTorch's add/sub with alpha compute it on
-cpu (its vectorized fmadd), compiled by numba: one pass where NumPy needs a product
-temporary and two (differently rounded) passes.  Imported on first use (inplace._loop)."""
+"""Multiply-adds rounded once per element, as PyTorch's cpu kernels compute `add`/`sub` with
+an alpha and `lerp` (their vectorized fmadd), compiled by numba: one pass where NumPy needs
+a product temporary and either rounds twice or goes through a wider type.  Imported on
+first use (inplace._loops)."""
 import numba
 from numba.extending import intrinsic
 
@@ -17,3 +18,23 @@ def axpy(a, b, alpha):
     scalar of that dtype."""
     for i in range(a.size):
         a[i] = _fma(alpha, b[i], a[i])
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def fma(x, y, z, out):
+    """out[i] = fma(x[i], y[i], z[i]): 1-D contiguous arrays of one float dtype."""
+    for i in range(out.size):
+        out[i] = _fma(x[i], y[i], z[i])
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def lerp(a, end, coeff, small):
+    """a[i] = lerp(a[i], end[i], w) as PyTorch's kernel: fma(coeff, end - a, base) with
+    coeff = w, base = a where |w| < 0.5 (`small`), else coeff = w - 1, base = end; a and
+    end 1-D contiguous, coeff a scalar, all of one float dtype."""
+    if small:
+        for i in range(a.size):
+            a[i] = _fma(coeff, end[i] - a[i], a[i])
+    else:
+        for i in range(a.size):
+            a[i] = _fma(coeff, end[i] - a[i], end[i])

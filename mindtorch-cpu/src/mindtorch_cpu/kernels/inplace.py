@@ -98,11 +98,16 @@ def _axpy(a, b, alpha):
     elif b.shape == a.shape and a.flags.c_contiguous and b.flags.c_contiguous:
         loops.axpy(a.ravel(), b.ravel(), alpha)  # (the common case: views, no copies)
     else:
-        b = np.ascontiguousarray(np.broadcast_to(b, a.shape))  # (ValueError before writing)
-        r = np.ascontiguousarray(a)
+        b = _contiguous(np.broadcast_to(b, a.shape))  # (ValueError before writing)
+        r = _contiguous(a)
         loops.axpy(r.ravel(), b.ravel(), alpha)
         if r is not a:
             np.copyto(a, r)
+
+
+def _contiguous(a):
+    """a, or a C-contiguous copy of it (of its shape: np.ascontiguousarray makes 0-d 1-d)."""
+    return a if a.flags.c_contiguous else a.copy()
 
 
 def fmadd(a, b, alpha):
@@ -144,18 +149,33 @@ def _addcdiv(a, t1, t2, value):
 
 
 def _lerp(a, end, weight):
-    # the lerp kernel's formula: fmadd(small ? w : w - 1, end - self, small ? self : end),
-    # the product and sum in a wider type (pointwise._FMA)
+    # the lerp kernel's formula: fmadd(small ? w : w - 1, end - self, small ? self : end)
     if type(weight) is np.ndarray:
         raise _Slow  # a tensor weight: elementwise choice (and its own promotion rules)
     small = abs(weight) < 0.5
-    d = np.subtract(end, a)
-    coeff, base = (weight, a) if small else (weight - 1, end)
-    wide = _FMA.get(a.dtype)
-    if wide is None:
-        np.add(np.multiply(d, coeff, out=d), base, out=a)
+    coeff = weight if small else weight - 1  # (in a's dtype)
+    loops = _LOOPS or _loops()
+    if (loops is not None and end.shape == a.shape and a.flags.c_contiguous
+            and end.flags.c_contiguous):
+        loops.lerp(a.ravel(), end.ravel(), coeff, small)
     else:
-        np.add(np.multiply(d, coeff, dtype=wide), base, out=a, casting="unsafe")
+        np.copyto(a, fma(coeff, np.subtract(end, a), a if small else end))
+
+
+def fma(x, y, z):
+    """x * y + z rounded once per element (broadcast; one float dtype), as PyTorch's fmadd:
+    compiled, else through a wider type holding the product exactly (pointwise._FMA), else
+    rounded twice."""
+    loops = _LOOPS or _loops()
+    if loops is not None:
+        x, y, z = (_contiguous(v) for v in np.broadcast_arrays(x, y, z))
+        out = np.empty(z.shape, z.dtype)
+        loops.fma(x.ravel(), y.ravel(), z.ravel(), out.ravel())
+        return out
+    wide = _FMA.get(np.result_type(x, y, z))
+    if wide is None:
+        return x * y + z
+    return (np.multiply(x, y, dtype=wide) + z).astype(np.result_type(x, y, z))
 
 
 _COMPUTE = {

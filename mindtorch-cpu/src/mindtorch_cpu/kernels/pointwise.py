@@ -356,9 +356,9 @@ def _lerp(self, end, weight):
         # torch: fmadd(small ? w : w - 1, end - self, small ? self : end), the product
         # unrounded (a wider type holds it exactly)
         coeff, base = np.where(small, w, w - 1), np.where(small, s, e)
-        wide = _FMA.get(np.dtype(ct.np))
-        if wide is not None:
-            r = (coeff.astype(wide) * d.astype(wide) + base.astype(wide)).astype(ct.np)
+        if ct is D.float32 or ct is D.float64:
+            from .inplace import fma
+            r = fma(coeff, d, base)
         else:
             r = coeff * d + base
     return wrap(np.asarray(r).astype(dt.np), dt)

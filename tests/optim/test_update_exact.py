@@ -1,7 +1,7 @@
-"""SGD bit-identical to PyTorch's: its update is `add` / `add_` with an alpha, which PyTorch's
-cpu kernel rounds once per element (a fused multiply-add); mindtorch's cpu kernels do the
-same (kernels/_fmadd.py), so the parameters and momentum buffers match to the bit, not only
-within a tolerance."""
+"""The update arithmetic bit-identical to PyTorch's: `add`/`sub` with an alpha (SGD's update)
+and `lerp` (Adam's first moment), which PyTorch's cpu kernels round once per element (a
+fused multiply-add); mindtorch's cpu kernels do the same (kernels/_fmadd.py). SGD's
+parameters and momentum buffers then match to the bit, not only within a tolerance."""
 import itertools
 
 import numpy as np
@@ -52,7 +52,7 @@ def test_sgd_bit_identical_to_torch(kwargs, dtype, foreach):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_add_sub_with_alpha_bit_identical_to_torch(dtype):
+def test_add_sub_with_alpha_and_lerp_bit_identical_to_torch(dtype):
     # in place and out of place, contiguous, transposed, broadcast and 0-dim operands (not
     # a Python number with an alpha: PyTorch's scalar loop for the last elements of a row
     # rounds alpha * number first, its vectorized loop does not)
@@ -72,6 +72,13 @@ def test_add_sub_with_alpha_bit_identical_to_torch(dtype):
         lambda L: L.add(L.tensor(row), L.tensor(x), alpha=-0.2),  # broadcast self
         lambda L: L.tensor(x).add(L.tensor(y.T.copy()).T, alpha=2.5),
         lambda L: L.tensor(x)[::2].add_(L.tensor(y)[1::2], alpha=0.45),
+        lambda L: L.tensor(x).lerp_(L.tensor(y), 0.1),
+        lambda L: L.tensor(x).lerp_(L.tensor(y), -0.7),
+        lambda L: L.tensor(x.T.copy()).T.lerp_(L.tensor(y), 0.001),
+        lambda L: L.tensor(x).lerp_(L.tensor(row), 0.3),
+        lambda L: L.lerp(L.tensor(x), L.tensor(y), 0.999),
+        lambda L: L.lerp(L.tensor(row), L.tensor(x), 0.2),
+        lambda L: L.lerp(L.tensor(x), L.tensor(y), L.tensor(np.abs(y) % 1)),  # tensor weight
     ]
     for case in cases:
         np.testing.assert_array_equal(case(mindtorch).numpy(), case(torch).numpy())
