@@ -82,7 +82,17 @@ def det(A):
     shape, dt = F.det_meta(A)
     if not A.numel():  # (also 16-bit floats, which NumPy's linalg lacks: 1s of 0x0 matrices)
         return wrap(np.ones(shape, dt.np), dt)
-    return wrap(np.asarray(np.linalg.det(arr(A)), dt.np), dt)
+    # the product of the diagonal of getrf(A^T) (a row-major A read as column-major), as
+    # torch: NumPy's det goes through exp(log|det|), so det([[1, 2], [3, 4]]) in float64
+    # was -2.0000000000000004 where torch gives -2.0
+    mats, _ = _matrices(arr(A))
+    out = np.empty(len(mats), dt.np)
+    with np.errstate(all="ignore"):
+        for i, m in enumerate(mats):
+            lu, piv, _ = _lapack("getrf", m)(m.T)
+            flips = np.count_nonzero(piv != np.arange(len(piv)))
+            out[i] = np.prod(np.diagonal(lu)) * (-1 if flips % 2 else 1)
+    return wrap(out.reshape(shape), dt)
 
 
 def slogdet(A):
