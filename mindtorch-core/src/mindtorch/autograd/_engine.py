@@ -126,9 +126,9 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
     if inputs is not None and not accumulate:
         for k, t in enumerate(inputs):
             if captured[k] is None and not allow_unused:
-                raise RuntimeError("One of the differentiated Tensors appears to not have "
-                                   "been used in the graph. Set allow_unused=True if this "
-                                   "is the desired behavior.")
+                raise RuntimeError(f"The differentiated Tensor at index {k} appears to not "
+                                   f"have been used in the graph. Set allow_unused=True if "
+                                   f"this is the desired behavior.")
         return captured
     if inputs is not None:  # backward(inputs=...) on non-leaf tensors: their .grad
         for k, t in enumerate(inputs):
