@@ -347,3 +347,389 @@ with torch.random.fork_rng():
     torch.rand(3)
 print(torch.equal(torch.rand(1), torch.rand(1)))
 ''')
+
+program("qa_grad_modes", r'''
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+with torch.no_grad():
+    y = x * 2
+print(y.requires_grad, y.grad_fn, torch.is_grad_enabled())
+with torch.no_grad():
+    with torch.enable_grad():
+        z = x * 2
+print(z.requires_grad, z.grad_fn.name() if hasattr(z.grad_fn, "name") else None, type(z.grad_fn).__name__)
+with torch.inference_mode():
+    w = x * 2
+print(w.requires_grad, torch.is_inference_mode_enabled())
+torch.set_grad_enabled(False)
+print((x * 3).requires_grad)
+torch.set_grad_enabled(True)
+with torch.set_grad_enabled(False):
+    print((x + 1).requires_grad)
+@torch.no_grad()
+def f(t):
+    return t * 5
+print(f(x).requires_grad, f.__name__)
+@torch.inference_mode()
+def g(t):
+    return t + 1
+print(g(x).requires_grad)
+try:
+    (x * 2).backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+a = torch.ones(2)
+try:
+    a.sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.ones(2).requires_grad_().is_leaf, torch.ones(2, requires_grad=True).sum().is_leaf)
+try:
+    torch.tensor([1, 2], requires_grad=True)
+except RuntimeError as e:
+    print("RuntimeError", e)
+q = torch.tensor([1.0, 2.0], requires_grad=True)
+q2 = q * q
+q2.retain_grad()
+q2.sum().backward(retain_graph=True)
+print(q.grad, q2.grad)
+q2.sum().backward()
+print(q.grad)
+q.grad.zero_()
+print(q.grad, q.grad_fn, q2.grad_fn.next_functions[0][0].__class__.__name__)
+try:
+    s = (q * 2).sum()
+    s.backward()
+    s.backward()
+except RuntimeError as e:
+    print("RuntimeError", str(e).split(".")[0])
+''')
+
+program("qa_higher_order", r'''
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+y = (x ** 3).sum()
+(g,) = torch.autograd.grad(y, x, create_graph=True)
+print(g, g.requires_grad, g.grad_fn is not None)
+(h,) = torch.autograd.grad(g.sum(), x)
+print(h)
+z = torch.tensor(2.0, requires_grad=True)
+f = z.sin() * z ** 2
+d1 = torch.autograd.grad(f, z, create_graph=True)[0]
+d2 = torch.autograd.grad(d1, z, create_graph=True)[0]
+d3 = torch.autograd.grad(d2, z)[0]
+print(round(d1.item(), 6), round(d2.item(), 6), round(d3.item(), 6))
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+b = torch.tensor([3.0, 4.0], requires_grad=True)
+out = (a * b).sum()
+ga, gb = torch.autograd.grad(out, (a, b))
+print(ga, gb)
+out2 = a * b
+print(torch.autograd.grad(out2, a, grad_outputs=torch.tensor([1.0, 0.5])))
+print(torch.autograd.grad((a ** 2).sum(), [a, b], allow_unused=True))
+try:
+    torch.autograd.grad((a ** 2).sum(), [a, b])
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.autograd.grad(a * 2, a)
+except RuntimeError as e:
+    print("RuntimeError", e)
+from torch.autograd.functional import jacobian, hessian
+print(jacobian(lambda t: t ** 2, torch.tensor([1.0, 2.0])))
+print(hessian(lambda t: (t ** 3).sum(), torch.tensor([1.0, 2.0])))
+w = torch.tensor([0.5, -1.0], requires_grad=True)
+loss = (w ** 2).sum()
+grads = torch.autograd.grad(loss, w, create_graph=True)[0]
+penalty = grads.pow(2).sum()
+penalty.backward()
+print(w.grad)
+x2 = torch.tensor([2.0], requires_grad=True)
+y2 = x2 * x2
+y2.backward(create_graph=True)
+print(x2.grad.detach(), x2.grad.requires_grad)
+''')
+
+program("qa_custom_function", r'''
+import torch
+class MyReLU(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, inp):
+        ctx.save_for_backward(inp)
+        return inp.clamp(min=0)
+    @staticmethod
+    def backward(ctx, grad_output):
+        (inp,) = ctx.saved_tensors
+        g = grad_output.clone()
+        g[inp < 0] = 0
+        return g
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, k):
+        ctx.k = k
+        return x * k
+    @staticmethod
+    def backward(ctx, g):
+        return g * ctx.k, None
+class TwoOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.mark_non_differentiable
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        return g1 * 2 + g2 * 3
+x = torch.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+y = MyReLU.apply(x)
+print(y, type(y.grad_fn).__name__)
+y.sum().backward()
+print(x.grad)
+x.grad = None
+Scale.apply(x, 4.0).sum().backward()
+print(x.grad)
+x.grad = None
+a, b = TwoOut.apply(x)
+(a.sum() + b.sum()).backward()
+print(x.grad, a.requires_grad)
+with torch.no_grad():
+    print(MyReLU.apply(x).requires_grad)
+class Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+    @staticmethod
+    def backward(ctx, g):
+        (x,) = ctx.saved_tensors
+        return 2 * x * g
+print(torch.autograd.gradcheck(Sq.apply, (torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True),)))
+class Bad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 1
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+try:
+    Bad.apply(torch.ones(2, requires_grad=True)).sum().backward()
+except RuntimeError as e:
+    print("RuntimeError", e)
+class NoGradIn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x + 1
+    @staticmethod
+    def backward(ctx, g):
+        return g
+print(NoGradIn.apply(torch.ones(2)).requires_grad)
+class Once(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.mark_dirty(x)
+        return x.mul_(2)
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+t = torch.ones(2, requires_grad=True).clone()
+out = Once.apply(t)
+print(out is t, out)
+''')
+
+program("qa_hooks_detach_clone", r'''
+import torch
+x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+seen = []
+h = x.register_hook(lambda g: seen.append(g.clone()) or g * 2)
+(x * x).sum().backward()
+print(x.grad, seen)
+h.remove()
+x.grad = None
+(x * x).sum().backward()
+print(x.grad)
+y = x * 2
+y.register_hook(lambda g: print("hook y", g))
+y.sum().backward()
+d = x.detach()
+print(d.requires_grad, d.data_ptr() == x.data_ptr(), d.is_leaf, d.grad_fn)
+d[0] = 100
+print(x)
+c = x.clone()
+print(c.requires_grad, c.is_leaf, type(c.grad_fn).__name__, c.data_ptr() == x.data_ptr())
+c2 = x.detach().clone()
+c2[1] = -5
+print(x, c2)
+print(x.data.requires_grad, x.data.data_ptr() == x.data_ptr())
+xx = x.detach().requires_grad_(True)
+print(xx.is_leaf, xx.requires_grad)
+m = torch.nn.Linear(2, 1)
+calls = []
+m.weight.register_hook(lambda g: calls.append(tuple(g.shape)))
+m(torch.ones(3, 2)).sum().backward()
+print(calls)
+acc = []
+p = torch.tensor([1.0, 2.0], requires_grad=True)
+p.register_post_accumulate_grad_hook(lambda t: acc.append(t.grad.sum().item()))
+(p * 3).sum().backward()
+print(acc)
+''')
+
+program("qa_module_save_load", r'''
+import io
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, 3, padding=1)
+        self.bn = nn.BatchNorm2d(2)
+        self.fc = nn.Linear(2 * 4 * 4, 3)
+        self.register_buffer("steps", torch.zeros((), dtype=torch.long))
+    def forward(self, x):
+        self.steps += 1
+        x = F.relu(self.bn(self.conv(x)))
+        return self.fc(x.flatten(1))
+torch.manual_seed(0)
+net = Net()
+with torch.no_grad():
+    for i, p in enumerate(net.parameters()):
+        p.copy_(torch.linspace(-0.5, 0.5, p.numel()).reshape(p.shape) * (i + 1))
+x = torch.linspace(-1, 1, 32).reshape(2, 1, 4, 4)
+out = net(x)
+print(out)
+sd = net.state_dict()
+print(list(sd.keys()))
+print({k: tuple(v.shape) for k, v in sd.items()})
+buf = io.BytesIO()
+torch.save(sd, buf)
+buf.seek(0)
+loaded = torch.load(buf)
+print(type(loaded).__name__, list(loaded) == list(sd), loaded["steps"], loaded["bn.num_batches_tracked"])
+net2 = Net()
+print(net2.load_state_dict(loaded))
+net.eval(); net2.eval()
+print(torch.equal(net(x), net2(x)))
+buf2 = io.BytesIO()
+torch.save({"model": net.state_dict(), "epoch": 3, "lr": 0.1, "names": ["a", "b"], "t": torch.arange(3)}, buf2)
+buf2.seek(0)
+ck = torch.load(buf2, weights_only=True)
+print(ck["epoch"], ck["lr"], ck["names"], ck["t"], sorted(ck))
+bad = dict(loaded)
+bad.pop("fc.bias")
+bad["extra"] = torch.zeros(1)
+print(net2.load_state_dict(bad, strict=False))
+try:
+    net2.load_state_dict(bad)
+except RuntimeError as e:
+    print("RuntimeError", e)
+wrong = dict(loaded)
+wrong["fc.weight"] = torch.zeros(5, 5)
+try:
+    net2.load_state_dict(wrong)
+except RuntimeError as e:
+    print("RuntimeError", e)
+import __main__
+__main__.Net = Net  # (pickle finds the class there)
+buf3 = io.BytesIO()
+torch.save(net, buf3)
+buf3.seek(0)
+whole = torch.load(buf3, weights_only=False)
+print(type(whole).__name__, whole.training)
+print(net)
+''')
+
+program("qa_dataloader", r'''
+import torch
+from torch.utils.data import Dataset, DataLoader, TensorDataset, random_split, Subset
+class Squares(Dataset):
+    def __init__(self, n):
+        self.n = n
+    def __len__(self):
+        return self.n
+    def __getitem__(self, i):
+        return {"x": torch.tensor([float(i), float(i) ** 2]), "y": i % 3, "name": f"item{i}"}
+ds = Squares(10)
+dl = DataLoader(ds, batch_size=4)
+for b in dl:
+    print(b["x"].shape, b["y"], b["name"])
+print(len(dl), len(DataLoader(ds, batch_size=4, drop_last=True)))
+def collate(items):
+    xs = torch.stack([it["x"] for it in items])
+    return xs.sum(0), len(items)
+for s, n in DataLoader(ds, batch_size=3, collate_fn=collate):
+    print(s, n)
+tds = TensorDataset(torch.arange(12.0).reshape(6, 2), torch.arange(6))
+for xb, yb in DataLoader(tds, batch_size=4):
+    print(xb, yb)
+print(tds[2], len(tds))
+g = torch.Generator().manual_seed(0)
+tr, te = random_split(range(10), [7, 3], generator=g)
+print(len(tr), len(te), sorted(list(tr) + list(te)) == list(range(10)))
+tr2, te2 = random_split(range(10), [0.8, 0.2], generator=torch.Generator().manual_seed(1))
+print(len(tr2), len(te2))
+torch.manual_seed(0)
+order = [b.tolist() for b in DataLoader(torch.arange(8), batch_size=3, shuffle=True)]
+print([len(o) for o in order], sorted(sum(order, [])))
+print(list(DataLoader(Subset(torch.arange(10) * 10, [1, 3, 5]), batch_size=2)))
+print(next(iter(DataLoader([(1, 2.0), (3, 4.0)], batch_size=2))))
+print(next(iter(DataLoader([[1, 2], [3, 4]], batch_size=2))))
+print(next(iter(DataLoader([torch.ones(2)] * 3, batch_size=None))))
+print(next(iter(DataLoader(list(range(5)), batch_size=5))).dtype, next(iter(DataLoader([0.5, 1.5], batch_size=2))).dtype)
+''')
+
+program("qa_optim_sched_clip", r'''
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+with torch.no_grad():
+    for i, p in enumerate(model.parameters()):
+        p.copy_(torch.cos(torch.arange(p.numel(), dtype=torch.float32) + i).reshape(p.shape) * 0.5)
+x = torch.linspace(-1, 1, 15).reshape(5, 3)
+y = x.sum(1, keepdim=True) ** 2
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=1e-4)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+for epoch in range(5):
+    opt.zero_grad()
+    loss = nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+    opt.step()
+    sched.step()
+    print(epoch, f"{loss.item():.4f}", f"{norm.item():.4f}", sched.get_last_lr(), opt.param_groups[0]["lr"])
+opt2 = torch.optim.Adam(model.parameters(), lr=0.01)
+s2 = torch.optim.lr_scheduler.CosineAnnealingLR(opt2, T_max=4)
+s3 = torch.optim.lr_scheduler.OneCycleLR(torch.optim.SGD(model.parameters(), lr=0.1), max_lr=1.0, total_steps=6)
+lrs = []
+for i in range(6):
+    opt2.zero_grad()
+    nn.functional.l1_loss(model(x), y).backward()
+    torch.nn.utils.clip_grad_value_(model.parameters(), 0.05)
+    opt2.step()
+    s2.step()
+    s3.optimizer.step()
+    s3.step()
+    lrs.append((round(s2.get_last_lr()[0], 6), round(s3.get_last_lr()[0], 6)))
+print(lrs)
+print([round(p.detach().sum().item(), 4) for p in model.parameters()])
+plat = torch.optim.lr_scheduler.ReduceLROnPlateau(opt2, patience=1, factor=0.5)
+for v in [1.0, 0.9, 0.95, 0.97, 0.99, 1.2]:
+    plat.step(v)
+    print(opt2.param_groups[0]["lr"], end=" ")
+print()
+print(opt2.state_dict()["param_groups"][0]["lr"], sorted(opt2.state_dict()["param_groups"][0]))
+print(torch.nn.utils.clip_grad_norm_([torch.zeros(2, requires_grad=True)], 1.0))
+lam = torch.optim.lr_scheduler.LambdaLR(torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0), lambda e: 0.9 ** e)
+for _ in range(3):
+    lam.optimizer.step()
+    lam.step()
+print(lam.get_last_lr(), lam.last_epoch)
+ms = torch.optim.lr_scheduler.MultiStepLR(torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=1.0), milestones=[1, 3], gamma=0.1)
+out = []
+for _ in range(4):
+    ms.optimizer.step()
+    ms.step()
+    out.append(ms.get_last_lr()[0])
+print(out)
+print(opt)
+''')
