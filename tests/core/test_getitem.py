@@ -160,6 +160,13 @@ ERRORS = [
     (lambda L: "a", TypeError, None),
     (lambda L: L.tensor([4]), IndexError, "index 4 is out of bounds for dimension 0 with size 4"),
     (lambda L: (0, L.tensor([-6])), IndexError, "index -6 is out of bounds"),
+    # an index tensor's dim is its position among the index tensors, as in PyTorch's kernel
+    (lambda L: (slice(None), L.tensor([0, 5])), IndexError,
+     "index 5 is out of bounds for dimension 0 with size 5"),
+    (lambda L: (L.tensor([0]), slice(None), L.tensor([6])), IndexError,
+     "index 6 is out of bounds for dimension 1 with size 6"),
+    (lambda L: (slice(None), slice(None), [9]), IndexError,
+     "index 9 is out of bounds for dimension 0 with size 6"),
     (lambda L: L.tensor([1.0]), IndexError,
      "tensors used as indices must be long, int, byte or bool tensors"),
     (lambda L: L.tensor([1], dtype=L.int16), IndexError, "tensors used as indices"),

@@ -246,12 +246,14 @@ def _index_arrays(self, indices):
 
 def _check_index_bounds(self, key):
     """PyTorch checks indices in the kernel, i.e. only when there is an element to
-    compute: call when the indexing result is not empty."""
-    for d, k in enumerate(key):
-        if not isinstance(k, slice):
-            n = self._shape[d]
-            _check_bounds(k, n, d, lambda v, d=d, n=n: IndexError(
-                f"index {v} is out of bounds for dimension {d} with size {n}"), negative=True)
+    compute: call when the indexing result is not empty.  The message names the index
+    tensor's position among the index tensors (x[:, [0, 5]] blames "dimension 0"), as
+    PyTorch's kernel, which sees the indexed dims only."""
+    tensors = [(d, k) for d, k in enumerate(key) if not isinstance(k, slice)]
+    for i, (d, k) in enumerate(tensors):
+        n = self._shape[d]
+        _check_bounds(k, n, d, lambda v, i=i, n=n: IndexError(
+            f"index {v} is out of bounds for dimension {i} with size {n}"), negative=True)
 
 
 def index(self, indices):
