@@ -19,10 +19,19 @@ def broadcast_shapes(*shapes):
             if cur == 1:
                 out[i] = n
             elif n != 1 and n != cur:
-                raise RuntimeError(f"The size of tensor a ({cur}) must match the size of tensor "
-                                   f"b ({n}) at non-singleton dimension {i}")
+                _mismatch(out, s, ndim)
     from ._tensor import Size
     return Size(out)
+
+
+def _mismatch(out, s, ndim):
+    """Raise for the last dim where s does not broadcast against out (PyTorch checks from
+    the trailing dim; out's dims past the first mismatch still hold their values before s)."""
+    for i in range(ndim - 1, ndim - len(s) - 1, -1):
+        cur, n = out[i], s[i - ndim + len(s)]
+        if cur != 1 and n != 1 and n != cur:
+            raise RuntimeError(f"The size of tensor a ({cur}) must match the size of tensor "
+                               f"b ({n}) at non-singleton dimension {i}")
 
 
 def reduced_shape(shape, dims, keepdim):
