@@ -28,9 +28,6 @@ TOL = {"float32": (1e-4, 1e-5), "float64": (1e-9, 1e-10), "float16": (2e-2, 2e-2
 KNOWN = {
     ("MultiMarginLoss", 0, "empty"): pytest.mark.skip(reason="torch returns uninitialised memory"),
     ("MultiMarginLoss", 1, "empty"): pytest.mark.skip(reason="torch returns uninitialised memory"),
-    ("CosineSimilarity", 0, "rank-2"): pytest.mark.xfail(
-        strict=True, reason="registry.py wraps `dim` against x1's rank before broadcasting: "
-        "cosine_similarity(0-dim, (2, 5)) raises IndexError, torch broadcasts"),
 }
 
 IDS = [(name, i) for name, cases in CASES.items() for i in range(len(cases))]

@@ -89,20 +89,32 @@ def test_pack_padded_sequence_refuses_lengths_not_1d(lengths, enforce_sorted):
     same_error(lambda: run(mindtorch), lambda: run(torch))
 
 
-@pytest.mark.xfail(strict=True, reason="autograd core (_record.py, not editable here): a view "
-                   "taken under no_grad of a tensor that requires grad reports "
-                   "requires_grad=False; PyTorch reports True (and refuses in-place writes "
-                   "to it under grad mode)")
-@pytest.mark.parametrize("view", ["flatten", "index", "transpose", "reshape"])
+@pytest.mark.parametrize("view", ["flatten", "index", "transpose", "reshape", "split",
+                                  "ellipsis", "advanced index"])
 def test_no_grad_views_keep_requires_grad(view):
+    """A view taken under no_grad of a tensor that requires grad requires grad (a leaf of no
+    history, whose gradient goes nowhere); in-place writes to it under grad mode are refused.
+    A copy (advanced indexing) does not require grad."""
     ops = {"flatten": lambda x: x.flatten(), "index": lambda x: x[0],
-           "transpose": lambda x: x.t(), "reshape": lambda x: x.reshape(6)}
+           "transpose": lambda x: x.t(), "reshape": lambda x: x.reshape(6),
+           "split": lambda x: x.split(1)[1], "ellipsis": lambda x: x[...],
+           "advanced index": lambda x: x[[1, 0]]}
     seen = []
     for L in BOTH:
         x = L.ones(2, 3, requires_grad=True)
         with L.no_grad():
             y = ops[view](x)
-        seen.append((y.requires_grad, y.is_leaf, y.grad_fn is None))
+        z = (y * 2).sum()
+        state = [y.requires_grad, y.is_leaf, y.grad_fn is None, z.requires_grad]
+        if z.requires_grad:
+            z.backward()
+            state += [x.grad, y.grad]
+        try:
+            y.mul_(2)
+            state.append("written")
+        except RuntimeError as e:
+            state.append(str(e)[:40])
+        seen.append(state)
     assert seen[0] == seen[1]
 
 

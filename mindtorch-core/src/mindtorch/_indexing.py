@@ -13,6 +13,7 @@ import warnings
 from . import _dtype as D
 from ._lazy import lazy
 from ._ops import OPS
+from ._ops._argcheck import no_grad_view
 from ._ops.decls.indexing import checked_scalar, is_mask
 from ._tensor import Tensor
 from .autograd.grad_mode import state as _grad
@@ -268,8 +269,15 @@ def _basic_view(t, items):
 def getitem(t, index):
     if _select is None:
         _bind()
-    if t._requires_grad and _grad.enabled:  # through the view ops, which record history
-        return _getitem_general(t, index)
+    if t._requires_grad:
+        if _grad.enabled:  # through the view ops, which record history
+            return _getitem_general(t, index)
+        return no_grad_view(t, _getitem_plain(t, index))
+    return _getitem_plain(t, index)
+
+
+def _getitem_plain(t, index):
+    """t[index] without recording: basic indexing as views, the rest through the ops."""
     tp = type(index)
     if tp is int or tp is slice:
         r = _basic_view(t, (index,))

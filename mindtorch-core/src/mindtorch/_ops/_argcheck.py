@@ -278,6 +278,18 @@ def check_out_overlap(out, inputs):
                 check_no_overlap(out, t)
 
 
+def no_grad_view(base, result):
+    """Views taken with grad mode off of a tensor that requires grad: they require grad too,
+    as leaves without history that in-place writes under grad mode refuse (PyTorch's
+    CreationMeta::NO_GRAD_MODE).  (Reached only when the binding did not record: grad mode
+    off, since the base requires grad.)"""
+    for v in result if isinstance(result, (tuple, list)) else (result,):
+        if v is not base and v._storage is base._storage and not v._requires_grad:
+            v._requires_grad = True
+            v._no_grad_view = True
+    return result
+
+
 def no_tensor(op):
     raise TypeError(f"{op.name}(): expected at least one argument to be a Tensor")
 

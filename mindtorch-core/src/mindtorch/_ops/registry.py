@@ -421,6 +421,9 @@ def _generate_binding(op):
         lines.append(f"    _r = (_op._grad_plan or _plan(_op)).run(_k, ({call_args},))")
         lines.append("else:")
         lines.extend("    " + ln for ln in [f"_r = _k({call_args})"] + bumps)
+        if "view" in op.tags and first_tensor is not None:
+            lines.append(f"    if {first_tensor}._requires_grad: "
+                         f"_r = _h.no_grad_view({first_tensor}, _r)")
     else:
         lines.append(f"_r = _k({call_args})")
         lines.extend(bumps)

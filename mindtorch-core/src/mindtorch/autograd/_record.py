@@ -71,8 +71,13 @@ def edge(t):
 
 
 def accumulator(t):
-    """The AccumulateGrad node of leaf t (one per leaf while the graph holds it)."""
-    ref = t.__dict__.get("_accumulator")
+    """The AccumulateGrad node of leaf t (one per leaf while the graph holds it); None for a
+    view taken under no_grad, which requires grad through its base but, as in PyTorch, has
+    no gradient of its own to accumulate."""
+    d = t.__dict__
+    ref = d.get("_accumulator")
+    if ref is None and "_no_grad_view" in d:
+        return None
     node = ref() if ref is not None else None
     if node is None:
         node = AccumulateGrad(t)
@@ -570,6 +575,13 @@ def _materialize(g, meta):
 def check_inplace(t):
     if not isinstance(t, Tensor):
         return
+    if "_no_grad_view" in t.__dict__:
+        raise RuntimeError(
+            "A view was created in no_grad mode and is being modified inplace with grad mode "
+            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+            "You can clarify your code by moving both the view and the inplace either both "
+            "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+            "outside (if you want the inplace to be tracked).")
     if t._requires_grad and t._grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")

@@ -155,6 +155,8 @@ class Function(metaclass=FunctionMeta):
                         o._requires_grad = True
                         if o._base is not None:  # in-place writes to it are refused
                             o._custom_function_view = (k, cls.__name__)
+                            # (a view forward made under no_grad: it has history now)
+                            o.__dict__.pop("_no_grad_view", None)
             result.append(o)
         ctx._saved = _save(ctx, result)
         return result[0] if single else type(output)(result) if isinstance(output, tuple) \
