@@ -38,3 +38,18 @@ def lerp(a, end, coeff, small):
     else:
         for i in range(a.size):
             a[i] = _fma(coeff, end[i] - a[i], end[i])
+
+
+# addcmul_ / addcdiv_ in one pass, rounded step by step as the NumPy kernels (and the
+# core's decompositions) round them: self + (value * t1) * t2, self + (value * t1) / t2
+# (value 1 leaves t1 exact); no contraction into FMAs (no fastmath)
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def addcmul(a, t1, t2, value):
+    for i in range(a.size):
+        a[i] = a[i] + value * t1[i] * t2[i]
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")
+def addcdiv(a, t1, t2, value):
+    for i in range(a.size):
+        a[i] = a[i] + value * t1[i] / t2[i]

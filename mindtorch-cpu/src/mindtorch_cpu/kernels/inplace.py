@@ -2,14 +2,14 @@
 
 Core declares `op_` as `op` + copy_ (decls/_helpers.define_inplace), right for every dtype
 and layout but a full extra pass plus a result and a copy.  These kernels take the common
-case in one or two ufunc passes with `out=`: self float32/float64 with no element written
-twice, tensor operands of self's dtype that share memory with self only as self itself,
-and Python numbers (int/float) for the scalars.  Any other call runs the op's
-decomposition, so the checks, errors and promotion stay the core's.  The arithmetic is the
-decomposition's, step for step, so results are bit-identical to it, except `add_`/`sub_`
-with an alpha: with numba they round `self + alpha * other` once per element, as PyTorch's
-cpu kernel does (an FMA), in one pass (_fmadd.py).  (When autograd records, the binding
-runs the decomposition anyway: see autograd/_record.py.)
+case in one pass (a compiled loop, _fmadd.py, for same-shape contiguous operands) or two
+ufunc passes with `out=`: self float32/float64 with no element written twice, tensor
+operands of self's dtype that share memory with self only as self itself, and Python
+numbers (int/float) for the scalars.  Any other call runs the op's decomposition, so the
+checks, errors and promotion stay the core's.  The arithmetic is the decomposition's, step
+for step, so results are bit-identical to it; `add`/`sub` with an alpha and `lerp` round
+their multiply-add once (an FMA, as PyTorch's cpu kernels), in place or not.  (When
+autograd records, the binding runs the decomposition anyway: see autograd/_record.py.)
 """
 import numpy as np
 from mindtorch import Tensor
@@ -137,14 +137,31 @@ def _div(a, b, rounding_mode):
     np.true_divide(a, b, out=a)
 
 
+def _flat(a, *operands):
+    """The compiled loops, when they apply: operands of a's shape, all C-contiguous."""
+    loops = _LOOPS or _loops()
+    if loops is not None and a.flags.c_contiguous and all(
+            x.shape == a.shape and x.flags.c_contiguous for x in operands):
+        return loops
+    return None
+
+
 def _addcmul(a, t1, t2, value):
     # the decomposition's order: self + value * t1 * t2
+    loops = _flat(a, t1, t2)
+    if loops is not None:
+        loops.addcmul(a.ravel(), t1.ravel(), t2.ravel(), value)
+        return
     p = np.multiply(t1, t2) if value == 1 else np.multiply(np.multiply(value, t1), t2)
     np.add(a, p, out=a)
 
 
 def _addcdiv(a, t1, t2, value):
     # self + value * t1 / t2
+    loops = _flat(a, t1, t2)
+    if loops is not None:
+        loops.addcdiv(a.ravel(), t1.ravel(), t2.ravel(), value)
+        return
     np.add(a, np.divide(t1 if value == 1 else np.multiply(value, t1), t2), out=a)
 
 
