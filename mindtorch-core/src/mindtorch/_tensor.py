@@ -472,6 +472,22 @@ class Tensor:
     def is_pinned(self, device=None):
         return False
 
+    def apply_(self, callable):
+        """Replace each element by callable(element), in Python (PyTorch's apply_)."""
+        return self._apply_python("apply_", callable, self)
+
+    def map_(self, tensor, callable):
+        """self[i] = callable(self[i], tensor[i]), tensor broadcast to self's shape."""
+        return self._apply_python("map_", callable, self, tensor.expand_as(self))
+
+    def _apply_python(self, name, fn, *operands):
+        if self.requires_grad:
+            raise RuntimeError(f"Can't call {name}() on Variable that requires grad. Use "
+                               f"var.detach().{name}() instead.")
+        from ._creation import tensor
+        values = [fn(*v) for v in zip(*(t.reshape(-1).tolist() for t in operands))]
+        return self.copy_(tensor(values, dtype=self.dtype, device=self._device).reshape(self._shape))
+
     def type(self, dtype=None, non_blocking=False, **kwargs):
         from ._creation import type_
         return type_(self, dtype, non_blocking, **kwargs)

@@ -1,0 +1,35 @@
+"""Tensor.apply_ / map_: a Python callable per element, as PyTorch (CPU)."""
+import pytest
+
+import mindtorch
+from reference import assert_same, torch
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.arange(6).reshape(2, 3).t(),  # non-contiguous, int64
+    lambda L: L.linspace(-1, 1, 5),
+    lambda L: L.tensor(3.0),
+    lambda L: L.zeros(0),
+], ids=["int-strided", "float", "0-dim", "empty"])
+def test_apply_(make):
+    ours, theirs = make(mindtorch), make(torch)
+    assert ours.apply_(lambda v: v * 2 + 0.7) is ours
+    theirs.apply_(lambda v: v * 2 + 0.7)
+    assert_same(ours, theirs)
+
+
+def test_map_broadcasts_other():
+    ours, theirs = mindtorch.ones(2, 3), torch.ones(2, 3)
+    ours.map_(mindtorch.tensor([1.0, 2.0, 3.0]), lambda a, b: a * 10 + b)
+    theirs.map_(torch.tensor([1.0, 2.0, 3.0]), lambda a, b: a * 10 + b)
+    assert_same(ours, theirs)
+    with pytest.raises(RuntimeError, match="expanded size"):
+        mindtorch.ones(2).map_(mindtorch.ones(3), lambda a, b: a)
+
+
+def test_refuses_tensor_requiring_grad():
+    x = mindtorch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match=r"Can't call apply_\(\) on Variable that requires"):
+        x.apply_(float)
+    with pytest.raises(RuntimeError, match=r"Can't call map_\(\)"):
+        x.map_(x, max)
