@@ -733,3 +733,152 @@ for _ in range(4):
 print(out)
 print(opt)
 ''')
+
+program("qa_functional_ops", r'''
+import torch
+import torch.nn.functional as F
+x = torch.arange(16.0).reshape(1, 1, 4, 4)
+print(F.pad(x, (1, 1)).shape, F.pad(x, (1, 2, 0, 1), value=-1)[0, 0], F.pad(x, (1, 1, 1, 1), mode="reflect")[0, 0, 0], F.pad(x, (2, 0), mode="replicate")[0, 0, 0], F.pad(x, (1, 1), mode="circular")[0, 0, 0])
+print(F.pad(torch.arange(3.0), (1, 1)), F.pad(torch.ones(2, 2), (0, 0, 1, 0)))
+print(F.interpolate(x, scale_factor=2, mode="nearest")[0, 0, :2], F.interpolate(x, size=(2, 2), mode="bilinear", align_corners=False), F.interpolate(x, size=3, mode="bilinear", align_corners=True))
+print(F.interpolate(torch.arange(4.0).reshape(1, 1, 4), scale_factor=1.5, mode="linear"), F.interpolate(x, scale_factor=0.5, mode="area"), F.interpolate(x, size=(3, 5), mode="bicubic", align_corners=False).round(decimals=4))
+w = torch.arange(18.0).reshape(2, 1, 3, 3) / 10
+print(F.conv2d(x, w), F.conv2d(x, w, padding=1, stride=2), F.conv2d(x, w, padding="same").shape, F.conv2d(x, w[:1], dilation=2, bias=torch.tensor([0.5])))
+print(F.conv1d(torch.arange(10.0).reshape(1, 2, 5), torch.ones(3, 2, 2), groups=1), F.conv_transpose2d(x, w.transpose(0, 1), stride=2).shape)
+print(F.max_pool2d(x, 2), F.avg_pool2d(x, 2, stride=1), F.max_pool2d(x, 3, stride=1, padding=1)[0, 0, 0], F.adaptive_avg_pool2d(x, 1), F.adaptive_max_pool2d(x, (2, 1)), F.max_pool2d(x, 2, return_indices=True)[1])
+print(F.avg_pool2d(x, 3, stride=2, padding=1, count_include_pad=False), F.max_pool1d(torch.arange(6.0).reshape(1, 1, 6), 2), F.lp_pool2d(x, 2, 2))
+print(F.one_hot(torch.tensor([0, 2, 1])), F.one_hot(torch.tensor([[1], [3]]), num_classes=5).shape, F.one_hot(torch.tensor([0, 2])).dtype)
+emb = torch.arange(12.0).reshape(4, 3)
+print(F.embedding(torch.tensor([[0, 3], [1, 1]]), emb), F.embedding(torch.tensor([1]), emb, max_norm=1.0), F.embedding_bag(torch.tensor([0, 1, 2, 3]), emb, torch.tensor([0, 2]), mode="mean"))
+v = torch.tensor([[3.0, 4.0], [0.0, 0.0], [1.0, 1.0]])
+print(F.normalize(v), F.normalize(v, p=1, dim=0), F.cosine_similarity(v, torch.ones(3, 2)), F.pairwise_distance(v, torch.zeros(3, 2)))
+print(F.softmax(v, dim=1), F.log_softmax(v, 0), F.softmin(v, 1), F.gumbel_softmax(v, tau=1, hard=True).sum(1), F.relu6(v * 2), F.hardtanh(v - 2), F.leaky_relu(v - 2, 0.2), F.elu(v - 2), F.gelu(v - 2), F.gelu(v, approximate="tanh"), F.silu(v), F.mish(v - 1), F.softplus(v, beta=2), F.logsigmoid(v), F.glu(v, 1), F.hardswish(v - 2), F.selu(v - 2), F.celu(v - 2), F.threshold(v, 1.0, -1.0), F.softsign(v), F.tanhshrink(v))
+grid = torch.tensor([[[[-1.0, -1.0], [0.0, 0.0]], [[1.0, 1.0], [0.5, -0.5]]]])
+print(F.grid_sample(x, grid, align_corners=False), F.grid_sample(x, grid, mode="nearest", align_corners=True), F.grid_sample(x, grid, padding_mode="border", align_corners=False))
+theta = torch.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]])
+print(F.affine_grid(theta, (1, 1, 2, 2), align_corners=False))
+print(F.unfold(x, 2).shape, F.fold(F.unfold(x, 2), (4, 4), 2).equal(x * 0 + F.fold(F.unfold(x, 2), (4, 4), 2)), F.pixel_shuffle(torch.arange(8.0).reshape(1, 4, 1, 2), 2), F.dropout(v, 0.5, training=False), F.dropout(v, 0.0))
+print(F.linear(v, torch.ones(1, 2), torch.tensor([1.0])), F.bilinear(v, v, torch.ones(1, 2, 2)), F.layer_norm(v, (2,)), F.batch_norm(v, torch.zeros(2), torch.ones(2)), F.group_norm(x, 1), F.instance_norm(x), F.local_response_norm(x.expand(1, 3, 4, 4), 2)[0, :, 0, 0])
+''')
+
+program("qa_losses_reduction", r'''
+import torch
+import torch.nn.functional as F
+logits = torch.tensor([[2.0, 0.5, -1.0], [0.1, 0.2, 3.0], [1.0, 1.0, 1.0]])
+t = torch.tensor([0, 2, 1])
+print(F.cross_entropy(logits, t), F.cross_entropy(logits, t, reduction="none"), F.cross_entropy(logits, t, reduction="sum"), F.cross_entropy(logits, t, label_smoothing=0.1), F.cross_entropy(logits, t, weight=torch.tensor([1.0, 2.0, 0.5])), F.cross_entropy(logits, torch.tensor([0, -100, 1])), F.cross_entropy(logits, t, ignore_index=2))
+print(F.cross_entropy(logits, F.softmax(logits * 2, 1)), F.nll_loss(F.log_softmax(logits, 1), t), F.cross_entropy(logits.unsqueeze(2).expand(3, 3, 2), t.unsqueeze(1).expand(3, 2)))
+p = torch.tensor([0.2, 0.9, 0.5])
+y = torch.tensor([0.0, 1.0, 1.0])
+print(F.binary_cross_entropy(p, y), F.binary_cross_entropy_with_logits(p, y, pos_weight=torch.tensor([2.0, 1.0, 1.0])), F.mse_loss(p, y), F.l1_loss(p, y, reduction="sum"), F.smooth_l1_loss(p * 3, y, beta=0.5), F.huber_loss(p * 3, y, delta=0.5), F.kl_div(p.log(), y, reduction="batchmean"), F.kl_div(p.log(), y.clamp(0.1), reduction="sum", log_target=False))
+print(F.margin_ranking_loss(p, y, torch.tensor([1.0, -1.0, 1.0])), F.hinge_embedding_loss(p, torch.tensor([1.0, -1.0, 1.0])), F.soft_margin_loss(p, torch.tensor([1.0, -1.0, 1.0])), F.cosine_embedding_loss(logits, logits.flip(0), torch.tensor([1, -1, 1])), F.triplet_margin_loss(logits, logits * 0.5, logits.flip(0)), F.poisson_nll_loss(p, y), F.gaussian_nll_loss(p, y, torch.ones(3)), F.multi_margin_loss(logits, t), F.multilabel_soft_margin_loss(logits, torch.eye(3)), F.multilabel_margin_loss(logits, torch.tensor([[0, -1, 1], [2, -1, 0], [1, 0, -1]])))
+try:
+    F.cross_entropy(logits, torch.tensor([0, 3, 1]))
+except (IndexError, RuntimeError) as e:
+    print(type(e).__name__, e)
+try:
+    F.mse_loss(p, torch.ones(4))
+except RuntimeError as e:
+    print(type(e).__name__, e)
+try:
+    F.binary_cross_entropy(p * 2, y)
+except RuntimeError as e:
+    print(type(e).__name__, e)
+try:
+    F.cross_entropy(logits, t.float())
+except RuntimeError as e:
+    print(type(e).__name__, e)
+try:
+    F.nll_loss(logits, t.int())
+except RuntimeError as e:
+    print(type(e).__name__, e)
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    F.mse_loss(torch.ones(3, 1), torch.ones(3))
+    print([str(x.message) for x in w])
+''')
+
+program("qa_error_messages", r'''
+import torch
+def attempt(f):
+    try:
+        r = f()
+        print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+x = torch.arange(6.0).reshape(2, 3)
+attempt(lambda: x @ x)
+attempt(lambda: torch.mm(x, torch.ones(2)))
+attempt(lambda: x + torch.ones(3, 2))
+attempt(lambda: x[2])
+attempt(lambda: x[0, 5])
+attempt(lambda: x[:, torch.tensor([0, 3])])
+attempt(lambda: x[torch.tensor([0.0])])
+attempt(lambda: x[torch.tensor([True, False, True])])
+attempt(lambda: x.view(4))
+attempt(lambda: x.t().view(6))
+attempt(lambda: x.reshape(5, -1))
+attempt(lambda: x.reshape(-1, -1))
+attempt(lambda: torch.cat([x, torch.ones(2)]))
+attempt(lambda: torch.cat([x, torch.ones(3, 2)]))
+attempt(lambda: torch.stack([x, torch.ones(3, 2)]))
+attempt(lambda: x.sum(2))
+attempt(lambda: x.transpose(0, 2))
+attempt(lambda: x.permute(0))
+attempt(lambda: x.expand(3, 3))
+attempt(lambda: x.squeeze(3))
+attempt(lambda: torch.zeros(2, 3).item())
+attempt(lambda: torch.ones(2).gather(0, torch.tensor([5])))
+attempt(lambda: torch.ones(3).index_select(0, torch.tensor([3])))
+attempt(lambda: torch.tensor([1, 2]) + torch.tensor(["a"]) if False else torch.tensor([[1, 2], [3]]))
+attempt(lambda: torch.nn.Linear(3, 2)(torch.ones(4, 5)))
+attempt(lambda: torch.nn.Conv2d(3, 8, 3)(torch.ones(1, 4, 8, 8)))
+attempt(lambda: torch.nn.Conv2d(3, 8, 5)(torch.ones(1, 3, 2, 2)))
+attempt(lambda: torch.nn.Embedding(5, 2)(torch.tensor([5])))
+attempt(lambda: torch.nn.Embedding(5, 2)(torch.tensor([1.0])))
+attempt(lambda: torch.nn.BatchNorm1d(3)(torch.ones(1, 3)))
+attempt(lambda: torch.nn.LSTM(3, 4)(torch.ones(2, 5)))
+attempt(lambda: torch.ones(2, 3).numpy() if False else torch.ones(2, requires_grad=True).numpy())
+attempt(lambda: torch.tensor([1.0]).long().backward())
+attempt(lambda: len(torch.tensor(3)))
+attempt(lambda: iter(torch.tensor(3)))
+attempt(lambda: int(torch.tensor([1, 2])))
+attempt(lambda: bool(torch.tensor([1, 2])))
+attempt(lambda: float(torch.ones(2)))
+attempt(lambda: torch.ones(2, 3).split([1, 1], dim=1))
+attempt(lambda: torch.ones(3).chunk(0))
+attempt(lambda: torch.arange(0, 10, -1))
+attempt(lambda: torch.ones(-1))
+attempt(lambda: torch.ones(2).unsqueeze(3))
+attempt(lambda: torch.ones(2, 2).masked_fill(torch.tensor([1, 0]), 0))
+attempt(lambda: torch.where(torch.tensor([1, 0]), 1.0, 0.0))
+attempt(lambda: torch.ones(2, 3).scatter_(1, torch.tensor([[3]]), 1.0))
+attempt(lambda: torch.ones(3).view(torch.float64))
+attempt(lambda: torch.nn.functional.softmax(torch.ones(2, 3)))
+attempt(lambda: torch.tensor([1, 2]).float().mean(dtype=torch.int64))
+attempt(lambda: torch.empty(2, 3).copy_(torch.ones(4)))
+attempt(lambda: torch.full((2,), 1.5, dtype=torch.int64))
+attempt(lambda: torch.tensor(1.5).to(torch.int64).item())
+''')
+
+program("qa_tensor_methods_misc", r'''
+import torch
+x = torch.arange(12).reshape(3, 4)
+print(x.shape, x.size(), x.size(1), x.size(-1), x.dim(), x.ndim, x.numel(), x.nelement(), x.element_size(), x.dtype, x.device, x.is_floating_point(), x.is_complex(), x.stride(), x.storage_offset(), x[1:].storage_offset())
+print(x.T, x.mT.shape, x.flatten(), x.view(-1, 6), x.reshape(2, 2, 3).permute(2, 0, 1).shape, x.unsqueeze(0).shape, x.unflatten(1, (2, 2)).shape, x.movedim(0, 1).shape, x.swapaxes(0, 1).shape)
+print(x.chunk(2, 1), x.split(2), x.split([1, 2]), x.unbind(1), x.tensor_split(3, dim=1), torch.hsplit(x, 2)[0], torch.vsplit(x, [1])[1])
+print(torch.cat([x, x], 1).shape, torch.stack([x, x], 2).shape, torch.hstack([x, x]).shape, torch.vstack([x, x]).shape, torch.dstack([x, x]).shape, torch.column_stack([torch.arange(2), torch.arange(2)]), torch.row_stack([torch.arange(2)] * 2))
+print(x.repeat(2, 1).shape, x.repeat_interleave(2, dim=0).shape, torch.repeat_interleave(torch.tensor([1, 2]), torch.tensor([2, 3])), x.tile((2,)).shape, x.expand(2, 3, 4).shape, x.flip(1), x.fliplr(), x.roll(1, 1), x.roll(shifts=(1, 1), dims=(0, 1)), x.rot90())
+print(x.gather(1, torch.tensor([[0], [1], [3]])), torch.zeros(3, 4).scatter(1, torch.tensor([[0], [1], [3]]), 1.0), torch.zeros(5).scatter_add(0, torch.tensor([0, 0, 4]), torch.ones(3)), torch.zeros(3).scatter_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([5.0, 2.0, 1.0]), reduce="amax", include_self=False))
+print(torch.zeros(3).index_add(0, torch.tensor([0, 0]), torch.ones(2)), x.index_select(1, torch.tensor([0, 2])), torch.zeros(2, 3).index_fill(1, torch.tensor([1]), 7), x.take(torch.tensor([0, 11])), x.narrow(1, 1, 2), x.select(0, 1), x.diagonal(), x.triu(1).sum())
+print(x.tolist(), x[0].tolist(), x.numpy().dtype, x.float().numpy().dtype, torch.from_numpy(x.numpy()).dtype, torch.as_tensor([1, 2]), torch.as_tensor(x) is x, torch.tensor(x.numpy()).shape)
+print(torch.zeros(2, 3).new_ones(2), x.new_tensor([1, 2]).dtype, x.new_zeros(1, 2).dtype, x.new_full((2,), 7), x.new_empty(3).shape, torch.zeros_like(x, dtype=torch.float32), torch.ones_like(x).dtype, torch.full_like(x, 2.7), torch.empty_like(x).shape)
+print(torch.arange(5), torch.arange(1, 4), torch.arange(0, 1, 0.25), torch.arange(5.0).dtype, torch.arange(1, 2.5, 0.5), torch.linspace(0, 1, 5), torch.logspace(0, 2, 3), torch.full((2, 2), 3), torch.full((2,), 3.0).dtype, torch.full((2,), True).dtype, torch.eye(3).dtype, torch.zeros(2, dtype=torch.int32))
+print(torch.tensor([[1, 2], [3, 4]]).T.contiguous().is_contiguous(), x.t().is_contiguous(), x.t().contiguous().stride(), x.data_ptr() == x.view(-1).data_ptr(), x.equal(x.clone()), x.clone().storage().size() if False else x.untyped_storage().nbytes())
+print(torch.meshgrid(torch.arange(2), torch.arange(3), indexing="ij")[1], torch.cartesian_prod(torch.arange(2), torch.arange(2)), torch.combinations(torch.arange(3)), torch.tril_indices(3, 3), torch.bincount(torch.tensor([0, 1, 1, 3])), torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3))
+print(x.float().apply_(lambda v: v * 2) if False else x.float().map_(x.float(), lambda a, b: a + b).sum(), x.sum().item(), x.max().item(), type(x.tolist()[0][0]).__name__, x.float().mean().item())
+print(list(x), [r.shape for r in x], len(x), 5 in x, x[0] if x.any() else None, hash(x) == id(x) or True)
+print(torch.is_tensor(x), torch.is_floating_point(x.float()), torch.numel(x), torch.get_default_dtype(), x.type(), x.cpu() is x, x.to("cpu") is x, x.to(torch.int64) is x, x.long() is x, x.detach() is x)
+print(x.abs().__class__.__name__, isinstance(x, torch.Tensor), type(torch.ones(1)).__module__ if False else x.is_leaf, torch.Size([2, 3]), torch.Size([2, 3]).numel(), x.shape == (3, 4), x.shape[0] * 2, list(x.shape), tuple(x.shape))
+''')
