@@ -161,3 +161,16 @@ def test_writes_partly_overlapping_an_input_are_refused(case):
     except RuntimeError:
         return
     assert_same(run[mindtorch](), expected)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("op", ["addcmul", "addcdiv"])
+@pytest.mark.parametrize("value", [1, 2, 0.3])
+def test_addcmul_addcdiv_round_as_pytorch(dtype, op, value):
+    # PyTorch's cpu kernels: float32 addcmul is fma(value * t1, t2, self) (one rounding);
+    # 16-bit floats compute in float32 and round once (they used to round each step)
+    rng = np.random.default_rng(0)
+    data = [rng.standard_normal(4096).astype(np.float32) * 10 for _ in range(3)]
+    out = [getattr(L, op)(*(L.tensor(d).to(getattr(L, dtype)) for d in data), value=value)
+           for L in BOTH]
+    assert_same(out[0], out[1], rtol=0, atol=0)

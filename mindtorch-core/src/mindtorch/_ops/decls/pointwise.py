@@ -401,7 +401,30 @@ def _addcdiv(self, tensor1, tensor2, value=1):
                            "float inputs. The future addcdiv behavior is just the latter "
                            "implementation: (input + value * tensor1 / tensor2), for all "
                            "dtypes.")
-    return M.add(self, value * tensor1 / tensor2)
+    return _in_opmath(lambda s, t1, t2: M.add(s, value * t1 / t2), self, tensor1, tensor2)
+
+
+def _addcmul(self, tensor1, tensor2, value=1):
+    """self + value * t1 * t2 as PyTorch's cpu kernel: for float32 (and 16-bit floats, in
+    float32) fma(value * t1, t2, self), one rounding of the product-sum, emulated in float64
+    where the float32 product is exact."""
+    from ..._promotion import result_type
+    dt = result_type(self, tensor1, tensor2)
+    if dt not in (_dtype.float32, _dtype.float16, _dtype.bfloat16):
+        return self + value * tensor1 * tensor2
+    f32, f64 = _dtype.float32, _dtype.float64
+    scaled_t1 = (value * tensor1.to(f32)).to(f64)
+    return (scaled_t1 * tensor2.to(f64) + self.to(f64)).to(f32).to(dt)
+
+
+def _in_opmath(fn, *tensors):
+    """fn of the tensors, computed in float32 and rounded once when the result is a 16-bit
+    float, as PyTorch's fused cpu kernels (addcmul, addcdiv) do."""
+    from ..._promotion import result_type
+    dt = result_type(*tensors)
+    if dt is not _dtype.float16 and dt is not _dtype.bfloat16:
+        return fn(*tensors)
+    return fn(*(t.to(_dtype.float32) for t in tensors)).to(dt)
 
 
 def _angle(self, factor, name):
@@ -413,7 +436,7 @@ def _angle(self, factor, name):
 def _declare_composites():
     # PyTorch's kernels evaluate self + value * t1 * t2 (and / t2) left to right
     define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-           decomposition=lambda self, t1, t2, value=1: self + value * t1 * t2)
+           decomposition=_addcmul)
     define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
            decomposition=_addcdiv)
     for name, factor in (("deg2rad", math.pi / 180), ("rad2deg", 180 / math.pi)):
