@@ -33,3 +33,14 @@ def test_refuses_tensor_requiring_grad():
         x.apply_(float)
     with pytest.raises(RuntimeError, match=r"Can't call map_\(\)"):
         x.map_(x, max)
+
+
+def test_conj_and_neg_bits_resolve_to_self():
+    """conj() materialises in mindtorch: is_conj is False and resolve_* return self (for a
+    tensor without the bit torch does the same)."""
+    z = mindtorch.tensor([1 + 2j, 3j])
+    for t in (z, z.conj(), mindtorch.ones(2)):
+        assert not t.is_conj() and not mindtorch.is_conj(t) and not mindtorch.is_neg(t)
+        assert t.resolve_conj() is t and mindtorch.resolve_neg(t) is t
+        assert mindtorch.resolve_conj(t) is t
+    assert_same(z.conj().resolve_conj(), torch.tensor([1 + 2j, 3j]).conj().resolve_conj())

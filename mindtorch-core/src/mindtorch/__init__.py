@@ -111,6 +111,22 @@ def numel(t):
     return t.numel()
 
 
+def is_conj(t):
+    return t.is_conj()
+
+
+def is_neg(t):
+    return t.is_neg()
+
+
+def resolve_conj(t):
+    return t.resolve_conj()
+
+
+def resolve_neg(t):
+    return t.resolve_neg()
+
+
 _bind_ops()
 _plugin_loader.load_all()
 _bind_ops()  # ops that plugins defined

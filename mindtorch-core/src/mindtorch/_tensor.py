@@ -472,6 +472,19 @@ class Tensor:
     def is_pinned(self, device=None):
         return False
 
+    # conj() and neg() materialise (no lazy conjugate/negative bit): nothing to resolve
+    def is_conj(self):
+        return False
+
+    def is_neg(self):
+        return False
+
+    def resolve_conj(self):
+        return self
+
+    def resolve_neg(self):
+        return self
+
     def apply_(self, callable):
         """Replace each element by callable(element), in Python (PyTorch's apply_)."""
         return self._apply_python("apply_", callable, self)
