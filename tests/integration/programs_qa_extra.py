@@ -882,3 +882,135 @@ print(list(x), [r.shape for r in x], len(x), 5 in x, x[0] if x.any() else None, 
 print(torch.is_tensor(x), torch.is_floating_point(x.float()), torch.numel(x), torch.get_default_dtype(), x.type(), x.cpu() is x, x.to("cpu") is x, x.to(torch.int64) is x, x.long() is x, x.detach() is x)
 print(x.abs().__class__.__name__, isinstance(x, torch.Tensor), type(torch.ones(1)).__module__ if False else x.is_leaf, torch.Size([2, 3]), torch.Size([2, 3]).numel(), x.shape == (3, 4), x.shape[0] * 2, list(x.shape), tuple(x.shape))
 ''')
+
+program("qa_creation_from_data", r'''
+import numpy as np
+import torch
+print(torch.tensor([1, 2.5]), torch.tensor([True, 2]), torch.tensor([1, 2.0, 3j]), torch.tensor([[1, 2], [3, 4]], dtype=torch.float16))
+print(torch.tensor(np.array([1, 2], dtype=np.int32)), torch.tensor(np.array([1.5], dtype=np.float32)).dtype, torch.tensor(np.float64(2.5)), torch.tensor(np.array(3)), torch.from_numpy(np.array([True, False])))
+print(torch.tensor(np.arange(6).reshape(2, 3)[:, ::2]), torch.as_tensor(np.array([1.0, 2.0]), dtype=torch.float32))
+print(torch.tensor([torch.tensor(1.0), torch.tensor(2.0)]), torch.tensor([[]]).shape, torch.tensor([[], []]).shape, torch.tensor(()), torch.tensor(range(4)))
+print(torch.tensor([1, 2], dtype=torch.float64).numpy(), torch.tensor([1.5]).numpy().dtype, torch.zeros(2, dtype=torch.bool).numpy())
+a = np.array([1.0, 2.0])
+t = torch.from_numpy(a)
+a[0] = 10
+print(t, torch.tensor(a), torch.as_tensor(a).data_ptr() == t.data_ptr())
+print(torch.tensor(2 ** 40), torch.tensor(-3).dtype, torch.tensor(1e300), torch.tensor(1e300, dtype=torch.float32), torch.tensor([1, 2**62]))
+try:
+    torch.tensor([1, 2 ** 64])
+except (RuntimeError, OverflowError) as e:
+    print(type(e).__name__, e)
+try:
+    torch.tensor([[1, 2], [3]])
+except ValueError as e:
+    print("ValueError", e)
+try:
+    torch.tensor("abc")
+except (TypeError, ValueError) as e:
+    print(type(e).__name__, e)
+try:
+    torch.tensor([1, None])
+except (TypeError, RuntimeError) as e:
+    print(type(e).__name__, e)
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+import warnings
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    y = torch.tensor(x)
+    print(y.requires_grad, len(w), "clone().detach()" in str(w[0].message) if w else None)
+print(torch.finfo(torch.float32).eps, torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).tiny, torch.iinfo(torch.int8).min, torch.iinfo(torch.int32).max, torch.finfo().bits, torch.iinfo(torch.uint8))
+print(torch.finfo(torch.float64))
+print(torch.float32.is_floating_point, torch.int64.is_signed, torch.complex64.is_complex, torch.float16.itemsize, str(torch.bfloat16), repr(torch.float), torch.float is torch.float32, torch.long, torch.double, torch.half, torch.cfloat)
+torch.set_default_dtype(torch.float64)
+print(torch.tensor([1.0]).dtype, torch.ones(1).dtype, torch.arange(1.0).dtype, torch.tensor([1]).dtype, torch.tensor(1 + 1j).dtype, torch.get_default_dtype())
+print(torch.tensor([1.5]))
+torch.set_default_dtype(torch.float32)
+print(torch.tensor([1.5]).dtype, torch.tensor(2j).dtype)
+''')
+
+program("qa_integer_bitwise", r'''
+import torch
+a = torch.tensor([12, -7, 5, 0])
+b = torch.tensor([5, 3, -2, 7])
+print(a // b, a % b, torch.fmod(a, b), torch.remainder(a, b), torch.div(a, b, rounding_mode="trunc"), torch.div(a, b, rounding_mode="floor"), torch.div(a, b), a.true_divide(b))
+print(a & b, a | b, a ^ b, ~a, a << 2, a >> 1, torch.bitwise_and(a, 6), torch.bitwise_left_shift(a, 1), a.abs(), a.neg(), a.sign(), a.pow(2), torch.tensor(2) ** torch.tensor([0, 3, 10]))
+print(torch.tensor([100], dtype=torch.int8) + 100, torch.tensor([250], dtype=torch.uint8) + 10, torch.tensor([2 ** 62]) * 4, torch.tensor([-128], dtype=torch.int8).abs(), torch.tensor([5], dtype=torch.uint8) - 10)
+try:
+    torch.tensor([1]) // torch.tensor([0])
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.tensor([1.0]) / 0, torch.tensor([-1.0]) / 0, torch.tensor([0.0]) / 0, torch.tensor([5]) / 0, torch.tensor([5.0]) // 0, torch.tensor([5.0]) % 0)
+print(torch.tensor([7, 8]).float() / torch.tensor([2, 3]), torch.gcd(torch.tensor([12, 18]), torch.tensor([8, 27])), torch.lcm(torch.tensor([4]), torch.tensor([6])))
+print(torch.tensor([3, 1, 2]).max(), torch.tensor([3, 1, 2]).float().mean(), torch.tensor([True, False]).int(), torch.tensor([1, 0]).bool().logical_not(), torch.logical_and(torch.tensor([1, 0]), torch.tensor([2, 2])), torch.logical_xor(torch.tensor([1.0, 0.0]), torch.tensor([1.0, 1.0])))
+print(torch.tensor([1, 2, 3]) * 1.5, torch.tensor([1, 2, 3]) + True, torch.tensor([True]) + True, torch.tensor([1, 2], dtype=torch.int16) * torch.tensor(3.5), torch.tensor([7]) ** -1.0)
+try:
+    torch.tensor([2]) ** -1
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.tensor([5, 6]).float().floor_divide(torch.tensor([2.0, -4.0])), torch.tensor([-5, 5]) % 3, torch.tensor([-5.5, 5.5]) % 3, torch.tensor(-5) // 3)
+print(torch.tensor([1, 2, 3]).sum(dtype=torch.int8).dtype, torch.tensor([100, 100], dtype=torch.int8).sum(), torch.tensor([1, 2], dtype=torch.int32).cumsum(0).dtype, torch.tensor([3, 4], dtype=torch.int16).prod().dtype)
+print(torch.clamp(torch.tensor([1, 5, 9]), 2, 6), torch.clamp(torch.tensor([1, 5, 9]), 2.5).dtype, torch.tensor([1, 2]).clamp(max=torch.tensor([0, 5])), torch.tensor([1, 2]).float().clamp(min=1.5))
+''')
+
+program("qa_complex_special", r'''
+import torch
+torch.set_printoptions(precision=4)
+z = torch.tensor([1 + 2j, -3 + 0.5j, 0j])
+print(z, z.real, z.imag, z.abs(), z.angle(), z.conj(), z * z, z / (1 + 1j), z.exp(), torch.view_as_real(z), torch.complex(torch.tensor([1.0]), torch.tensor([2.0])), torch.polar(torch.tensor([2.0]), torch.tensor([0.0])))
+print(z.dtype, z.real.dtype, z.abs().dtype, (z + 1).dtype, z.sum(), z.mean(), z.conj().resolve_conj())
+x = torch.tensor([0.5, 1.0, 2.0])
+print(torch.erf(x), torch.erfc(x), torch.erfinv(torch.tensor([0.0, 0.5])), torch.lgamma(x), torch.digamma(x), torch.special.expit(x), torch.special.logit(torch.tensor([0.25])), torch.special.xlogy(x, x), torch.special.entr(x), torch.special.i0(x), torch.special.ndtr(x), torch.special.log_ndtr(x), torch.sinc(x), torch.special.gammaln(x), torch.special.softmax(x, 0), torch.special.bessel_j0(x))
+print(torch.log1p(x), torch.expm1(x), torch.log2(x), torch.log10(x), torch.exp2(x), torch.sigmoid(x), torch.logit(torch.tensor([0.3])), torch.atan2(x, -x), torch.hypot(x, x), torch.sinh(x), torch.asinh(x), torch.acosh(x + 1), torch.atanh(x / 3), torch.deg2rad(x), torch.rad2deg(x), torch.logaddexp(x, x), torch.xlogy(x, 2.0), torch.nextafter(torch.tensor([1.0]), torch.tensor([2.0])) - 1, torch.frexp(x), torch.ldexp(x, torch.tensor([2])), torch.copysign(x, -1.0), torch.float_power(x, 2), torch.fmax(x, torch.tensor([1.0, float("nan"), 0.0])), torch.nan_to_num(torch.tensor([float("nan"), float("inf")]), posinf=9.0))
+''')
+
+program("qa_nn_misc", r'''
+import torch
+import torch.nn as nn
+from torch.nn.utils.rnn import pad_sequence, pack_padded_sequence, pad_packed_sequence
+class Block(nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.lin = nn.Linear(d, d)
+        self.norm = nn.LayerNorm(d)
+        self.drop = nn.Dropout(0.5)
+        self.extra = nn.Parameter(torch.ones(d))
+        self.register_buffer("running", torch.zeros(d), persistent=False)
+    def forward(self, x):
+        return self.drop(self.norm(self.lin(x))) * self.extra
+m = nn.Sequential(Block(4), nn.ReLU(), Block(4))
+print(sum(p.numel() for p in m.parameters()), sum(p.numel() for p in m.parameters() if p.requires_grad))
+print([n for n, _ in m.named_parameters()])
+print([n for n, _ in m.named_buffers()], list(m.state_dict().keys())[:4])
+print([n for n, _ in m.named_modules()], [type(c).__name__ for c in m.children()])
+m[0].lin.requires_grad_(False)
+print([n for n, p in m.named_parameters() if p.requires_grad])
+m.eval()
+print(m.training, m[0].training, m[0].drop.training)
+x = torch.ones(2, 4)
+print(torch.equal(m(x), m(x)))
+m.train()
+print(m.training, m[0].drop.p)
+print(m)
+print(m[0], m[-1].lin, len(m), m[1:])
+m.apply(lambda mod: nn.init.zeros_(mod.weight) if isinstance(mod, nn.Linear) else None)
+print(m[0].lin.weight.sum().item(), m[0].lin.weight.requires_grad)
+m.half()
+print(m[0].lin.weight.dtype, m[0].running.dtype)
+m.float()
+m.to(torch.float64)
+print(m[0].extra.dtype)
+ml = nn.ModuleList([nn.Linear(2, 2) for _ in range(3)])
+md = nn.ModuleDict({"a": nn.ReLU(), "b": nn.Tanh()})
+pl = nn.ParameterList([nn.Parameter(torch.ones(2)) for _ in range(2)])
+print(len(ml), list(md.keys()), md["b"], len(list(pl.parameters())), pl)
+seqs = [torch.tensor([1, 2, 3]), torch.tensor([4, 5]), torch.tensor([6])]
+padded = pad_sequence(seqs, batch_first=True)
+print(padded, pad_sequence(seqs, padding_value=-1).shape)
+packed = pack_padded_sequence(padded, torch.tensor([3, 2, 1]), batch_first=True)
+print(packed.data, packed.batch_sizes)
+out, lens = pad_packed_sequence(packed, batch_first=True)
+print(out, lens)
+p = nn.Parameter(torch.tensor([1.0, 2.0]))
+print(p, repr(p), isinstance(p, torch.Tensor), p.requires_grad, nn.Parameter(torch.ones(1), requires_grad=False))
+print(nn.Flatten()(torch.ones(2, 3, 4)).shape, nn.Unflatten(1, (2, 6))(torch.ones(2, 12)).shape, nn.Identity()(x).shape, nn.Softmax(dim=1)(torch.tensor([[1.0, 2.0]])))
+''')
