@@ -1014,3 +1014,78 @@ p = nn.Parameter(torch.tensor([1.0, 2.0]))
 print(p, repr(p), isinstance(p, torch.Tensor), p.requires_grad, nn.Parameter(torch.ones(1), requires_grad=False))
 print(nn.Flatten()(torch.ones(2, 3, 4)).shape, nn.Unflatten(1, (2, 6))(torch.ones(2, 12)).shape, nn.Identity()(x).shape, nn.Softmax(dim=1)(torch.tensor([[1.0, 2.0]])))
 ''')
+
+program("qa_repr_stress", r'''
+import math
+import torch
+vals = [0.0, 1.0, -1.0, 0.5, 1e-4, 1e-5, 123.456, 1e4, 99999.0, 1e5, 1e8, 1e9, 1e10, 1e16, 3.14159265, 2.0 / 3, -0.001, 7e-9, float("inf"), float("nan")]
+for i in range(0, len(vals) - 1):
+    t = torch.tensor(vals[i:i + 3])
+    print(t, t.double(), t.half(), t.bfloat16())
+print(torch.tensor([[1e-3, 1e3], [1.0, 2.0]]), torch.tensor([1.0, 2.0, 3.0]) * 1e-8, torch.tensor([1.0, 10.0, 100.0, 1000.0, 10000.0]))
+for n in (1, 3, 6, 7, 1000, 1001):
+    print(torch.arange(n).float().mul(0.37).sin()[-3:], torch.arange(n).sum())
+print(torch.tensor([-1, 10, -100]), torch.tensor([[1, -2], [300, 4]]), torch.tensor([1, 2, 3], dtype=torch.int8) * -1)
+print(torch.tensor([1 + 0j, 1e-5j, -2.5 + 3j]), torch.tensor([1e10 + 1j]), torch.tensor([[1j, 2], [3, 4 - 1j]]), torch.tensor([float("nan") + 1j]))
+print(torch.full((2, 3), 1e-9), torch.full((2, 2), -0.5).to(torch.float16), torch.tensor([1 / 3, 2 / 3]).to(torch.bfloat16))
+print(torch.arange(24).reshape(2, 3, 4).float() / 7)
+print(torch.zeros(2, 0, 3), torch.zeros(0, dtype=torch.int32), torch.ones(1, 1, 1), torch.tensor([[[]]]))
+print(torch.randn(3, 4).shape, torch.tensor(0.1 + 0.2), torch.tensor(1 / 3, dtype=torch.float64), torch.tensor(100.0), torch.tensor(1e-7), torch.tensor(-0.0))
+x = torch.linspace(-3, 3, 7, requires_grad=True)
+print(x, x * 2, x.relu(), x.sum(), x[2:], x.view(7, 1)[0], x.mean(0, keepdim=True))
+y = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+print(y ** 2, y.to(torch.float32), y.exp().log(), y.unsqueeze(0).expand(2, 2))
+print(torch.tensor(2.5, requires_grad=True) * 2, torch.nn.Parameter(torch.tensor([1, 2], dtype=torch.float16)))
+torch.set_printoptions(precision=6)
+print(torch.tensor([math.pi, math.e]), torch.tensor([math.pi], dtype=torch.float64))
+torch.set_printoptions(precision=1, sci_mode=False)
+print(torch.tensor([1e-8, 12345.678]), torch.tensor([0.05, 0.15, 0.25]))
+torch.set_printoptions(profile="default")
+print(str(torch.tensor([1.0, 2.0]).numpy()), repr(torch.tensor([1.0]).tolist()), f"{torch.tensor(3.14159):.2f}", "{:>8}".format(str(torch.tensor(5))), format(torch.tensor(2.5), ".1e"))
+try:
+    print(f"{torch.tensor([1.0, 2.0]):.2f}")
+except (TypeError, ValueError, RuntimeError) as e:
+    print(type(e).__name__, e)
+print(torch.tensor([1.0, 2.0]).__repr__() == str(torch.tensor([1.0, 2.0])), torch.Size([2, 3]), repr(torch.Size([])), torch.device("cpu"), repr(torch.device("cpu")), torch.float32, torch.tensor([1]).device.type)
+''')
+
+program("qa_autograd_ops_grads", r'''
+import torch
+torch.set_printoptions(precision=5)
+def grads(f, *shapes, dtype=torch.float64):
+    xs = [torch.linspace(-0.9, 1.3, int(torch.tensor(s).prod())).reshape(s).to(dtype).requires_grad_() for s in shapes]
+    out = f(*xs)
+    out.backward(torch.ones_like(out) * 0.5 if out.dim() else None)
+    return [x.grad for x in xs]
+print(grads(lambda a, b: (a @ b).sum(), (2, 3), (3, 4)))
+print(grads(lambda a: a.softmax(-1)[..., 0].sum(), (2, 3)))
+print(grads(lambda a: a.norm(), (3, 2)))
+print(grads(lambda a: a.max(), (5,)), grads(lambda a: a.abs(), (4,)), grads(lambda a: a.clamp(-0.5, 0.5), (4,)))
+print(grads(lambda a: a.sort()[0] * torch.arange(4.0, dtype=torch.float64), (4,)))
+print(grads(lambda a: a[[0, 0, 2]].sum(), (3, 2)), grads(lambda a: a.expand(3, 2).sum(), (1, 2)))
+print(grads(lambda a, b: torch.where(a > 0, a, b).sum(), (4,), (4,)))
+print(grads(lambda a: torch.linalg.det(a + torch.eye(2, dtype=torch.float64)), (2, 2)))
+print(grads(lambda a: torch.cat([a, a * 2]).prod(), (3,)))
+print(grads(lambda a: a.var(), (5,)), grads(lambda a: a.std(0).sum(), (3, 2)))
+print(grads(lambda a: torch.nn.functional.cross_entropy(a, torch.tensor([0, 2])), (2, 3)))
+print(grads(lambda a: a.cumsum(0).sum(), (4,)), grads(lambda a: a.cumprod(0).sum(), (4,)))
+print(grads(lambda a: torch.sqrt(a.abs() + 1).sum() + a.sigmoid().sum() + a.tanh().sum() + a.exp().sum(), (3,)))
+print(grads(lambda a: a.relu().sum(), (5,)), grads(lambda a: torch.nn.functional.gelu(a).sum(), (3,)), grads(lambda a: a.pow(3).sum(), (3,)))
+print(grads(lambda a: a.mean(1).sum(), (2, 3), dtype=torch.float32))
+print(grads(lambda a: torch.stack([a, a]).logsumexp(0).sum(), (3,)))
+x = torch.tensor([0.0], requires_grad=True)
+(x.abs() + x.relu() + x.clamp(min=0) + torch.sqrt(x + 1)).sum().backward()
+print(x.grad)
+y = torch.tensor([0.0, 1.0], requires_grad=True)
+torch.sqrt(y).sum().backward()
+print(y.grad)
+z = torch.tensor([2.0, 2.0, 1.0], requires_grad=True)
+z.max().backward()
+print(z.grad)
+w = torch.tensor([1.0, 3.0, 3.0], requires_grad=True)
+w.amax().backward()
+print(w.grad)
+v = torch.tensor([1.0, 3.0, 2.0], requires_grad=True)
+v.median().backward()
+print(v.grad)
+''')
