@@ -5,6 +5,7 @@ import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import creation as C
+from mindtorch._creation import _contiguous
 from mindtorch._ops.decls.pointwise import check_int_scalars
 from mindtorch._scalars import checked_scalar
 
@@ -132,5 +133,19 @@ def fill_(self, value):
     return self
 
 
+def _filled_like(value):
+    """zeros_like / ones_like in one allocation (the decomposition is empty_like + fill_:
+    two ops, on every backward's implicit gradient)."""
+    def kernel(self, dtype=None, device=None, memory_format=None):
+        dtype = dtype or self.dtype
+        shape = self._shape
+        if memory_format == "contiguous_format" or self._stride == _contiguous(shape):
+            return wrap(np.full(shape, value, dtype.np), dtype)
+        out = C._empty_like(self, dtype, device, memory_format)  # the input's layout
+        arr(out)[...] = value
+        return out
+    return kernel
+
+
 KERNELS = {"arange": arange, "linspace": linspace, "eye": eye, "copy_": copy_,
-           "fill_": fill_}
+           "fill_": fill_, "zeros_like": _filled_like(0), "ones_like": _filled_like(1)}
