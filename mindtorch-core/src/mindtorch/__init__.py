@@ -2,9 +2,10 @@
 
     import mindtorch as torch
 """
-__version__ = "0.1.0"
-
 import math as _math
+
+from . import version  # noqa: F401
+from .version import __version__  # noqa: F401
 
 from ._dtype import (  # noqa: F401
     bfloat16, bool, complex64, complex128, dtype, finfo, float16, float32, float64,
