@@ -142,9 +142,12 @@ def __getattr__(name):
     spec = plugins._registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
         return spec.module
-    if name in ("amp", "distributed", "distributions", "multiprocessing"):  # on first use
+    if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "vmap":
+        from .func import vmap
+        return vmap
     if name in ("autocast", "is_autocast_enabled"):
         from . import amp
         return getattr(amp, name)

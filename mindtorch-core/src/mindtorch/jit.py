@@ -1,0 +1,49 @@
+"""torch.jit for eager-only mindtorch: script and trace return what they are given (the
+module or function computes what it did, as torch.compile here), the decorators mark
+nothing, and save/load pickle the object whole."""
+__all__ = ["script", "trace", "ignore", "unused", "export", "is_scripting", "is_tracing",
+           "save", "load", "Final", "annotate"]
+
+from typing import Final  # noqa: F401 - torch.jit.Final, an annotation
+
+
+def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):
+    return obj
+
+
+def trace(func, example_inputs=None, *args, **kwargs):
+    return func
+
+
+def ignore(drop=False, **kwargs):
+    return drop if callable(drop) else (lambda fn: fn)
+
+
+def unused(fn):
+    return fn
+
+
+def export(fn):
+    return fn
+
+
+def annotate(the_type, the_value):
+    return the_value
+
+
+def is_scripting():
+    return False
+
+
+def is_tracing():
+    return False
+
+
+def save(m, f, _extra_files=None):
+    from .serialization import save as _save
+    _save(m, f)
+
+
+def load(f, map_location=None, _extra_files=None):
+    from .serialization import load as _load
+    return _load(f, map_location=map_location, weights_only=False)
