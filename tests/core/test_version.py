@@ -9,3 +9,9 @@ def test_version_module():
         assert getattr(mindtorch.version, name) is None is getattr(torch.version, name)
     assert set(torch.version.__all__) <= set(dir(mindtorch.version))
     assert mindtorch.version.debug is False and isinstance(mindtorch.version.git_version, str)
+
+
+def test_is_storage():
+    t = mindtorch.ones(2)
+    assert mindtorch.is_storage(t.untyped_storage()) and not mindtorch.is_storage(t)
+    assert torch.is_storage(torch.ones(2).untyped_storage())

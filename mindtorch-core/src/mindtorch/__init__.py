@@ -100,6 +100,11 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
+def is_storage(obj):
+    from ._storage import UntypedStorage
+    return isinstance(obj, UntypedStorage)
+
+
 def is_floating_point(t):
     return t.dtype.is_floating_point
 
