@@ -1,4 +1,5 @@
-"""torch.distributions (a subset): Normal, Uniform, Bernoulli and Categorical with
+"""torch.distributions (a subset): Normal, Uniform, Bernoulli, Categorical, Exponential,
+Laplace, Independent and MultivariateNormal with
 PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and reprs, and
 kl_divergence between members of one family.  Samples come from mindtorch's generator
 (their values differ from PyTorch's; their distribution does not)."""
@@ -7,5 +8,6 @@ from .bernoulli import Bernoulli  # noqa: F401
 from .categorical import Categorical  # noqa: F401
 from .distribution import Distribution  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
+from .more import Exponential, Independent, Laplace, MultivariateNormal  # noqa: F401
 from .normal import Normal  # noqa: F401
 from .uniform import Uniform  # noqa: F401

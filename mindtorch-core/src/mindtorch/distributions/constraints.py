@@ -36,6 +36,31 @@ class _GreaterThan(Constraint):
         return f"GreaterThan(lower_bound={self.lower_bound})"
 
 
+class _GreaterThanEq(_GreaterThan):
+    def check(self, value):
+        return self.lower_bound <= value
+
+    def __repr__(self):
+        return f"GreaterThanEq(lower_bound={self.lower_bound})"
+
+
+class _LowerCholesky(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        lower = (value.tril() == value).flatten(-2).all(-1)
+        return lower & (value.diagonal(dim1=-2, dim2=-1) > 0).all(-1)
+
+
+class _PositiveDefinite(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        import mindtorch
+        symmetric = mindtorch.isclose(value, value.mT, atol=1e-6).flatten(-2).all(-1)
+        return symmetric & (mindtorch.linalg.cholesky_ex(value).info == 0)
+
+
 class _Interval(Constraint):
     def __init__(self, lower_bound, upper_bound):
         self.lower_bound, self.upper_bound = lower_bound, upper_bound
@@ -86,9 +111,13 @@ real = _Real()
 real_vector = _IndependentReal()
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+lower_cholesky = _LowerCholesky()
+positive_definite = _PositiveDefinite()
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 greater_than = _GreaterThan
+greater_than_eq = _GreaterThanEq
 interval = _Interval
 half_open_interval = _HalfOpenInterval
 integer_interval = _IntegerInterval

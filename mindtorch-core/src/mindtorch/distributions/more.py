@@ -1,0 +1,215 @@
+"""Exponential, Laplace, Independent and MultivariateNormal, with PyTorch's parameters,
+shapes, formulas and reprs (samples from mindtorch's generator)."""
+import math
+
+from . import constraints
+from .distribution import _EMPTY, Distribution, _lazy_property, broadcast_all
+
+
+def _m():
+    import mindtorch
+    return mindtorch
+
+
+class Exponential(Distribution):
+    arg_constraints = {"rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, rate, validate_args=None):
+        (self.rate,) = broadcast_all(rate)
+        super().__init__(self.rate.size(), validate_args=validate_args)
+
+    mean = property(lambda self: self.rate.reciprocal())
+    mode = property(lambda self: _m().zeros_like(self.rate))
+    stddev = property(lambda self: self.rate.reciprocal())
+    variance = property(lambda self: self.rate.pow(-2))
+
+    def rsample(self, sample_shape=_EMPTY):
+        shape = self._extended_shape(sample_shape)
+        return self.rate.new_empty(shape).exponential_() / self.rate
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return self.rate.log() - self.rate * value
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 1 - (-self.rate * value).exp()
+
+    def icdf(self, value):
+        return -(-value).log1p() / self.rate
+
+    def entropy(self):
+        return 1.0 - self.rate.log()
+
+
+class Laplace(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(self.loc.size(), validate_args=validate_args)
+
+    mean = property(lambda self: self.loc)
+    mode = property(lambda self: self.loc)
+    variance = property(lambda self: 2 * self.scale.pow(2))
+    stddev = property(lambda self: (2 ** 0.5) * self.scale)
+
+    def rsample(self, sample_shape=_EMPTY):
+        shape = self._extended_shape(sample_shape)
+        eps = _m().finfo(self.loc.dtype).eps
+        u = self.loc.new_empty(shape).uniform_(eps - 1, 1)
+        return self.loc - self.scale * u.sign() * (-u.abs()).log1p()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return -(2 * self.scale).log() - (value - self.loc).abs() / self.scale
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 0.5 - 0.5 * (value - self.loc).sign() * \
+            (-(value - self.loc).abs() / self.scale).expm1()
+
+    def icdf(self, value):
+        term = value - 0.5
+        return self.loc - self.scale * term.sign() * (-2 * term.abs()).log1p()
+
+    def entropy(self):
+        return 1 + (2 * self.scale).log()
+
+
+def _sum_rightmost(value, dim):
+    return value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1) if dim else value
+
+
+class Independent(Distribution):
+    arg_constraints = {}
+
+    def __init__(self, base_distribution, reinterpreted_batch_ndims, validate_args=None):
+        n = reinterpreted_batch_ndims
+        if n > len(base_distribution.batch_shape):
+            raise ValueError(f"Expected reinterpreted_batch_ndims <= "
+                             f"len(base_distribution.batch_shape), actual {n} vs "
+                             f"{len(base_distribution.batch_shape)}")
+        self.base_dist, self.reinterpreted_batch_ndims = base_distribution, n
+        shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
+        event_dim = n + len(base_distribution.event_shape)
+        super().__init__(shape[:len(shape) - event_dim], shape[len(shape) - event_dim:],
+                         validate_args=False)  # the base distribution validates
+
+    has_rsample = property(lambda self: self.base_dist.has_rsample)
+    support = property(lambda self: self.base_dist.support)
+    mean = property(lambda self: self.base_dist.mean)
+    mode = property(lambda self: self.base_dist.mode)
+    variance = property(lambda self: self.base_dist.variance)
+
+    def sample(self, sample_shape=_EMPTY):
+        return self.base_dist.sample(sample_shape)
+
+    def rsample(self, sample_shape=_EMPTY):
+        return self.base_dist.rsample(sample_shape)
+
+    def log_prob(self, value):
+        return _sum_rightmost(self.base_dist.log_prob(value), self.reinterpreted_batch_ndims)
+
+    def entropy(self):
+        return _sum_rightmost(self.base_dist.entropy(), self.reinterpreted_batch_ndims)
+
+    def __repr__(self):
+        return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
+
+
+class MultivariateNormal(Distribution):
+    arg_constraints = {"loc": constraints.real_vector,
+                       "covariance_matrix": constraints.positive_definite,
+                       "precision_matrix": constraints.positive_definite,
+                       "scale_tril": constraints.lower_cholesky}
+    support = constraints.real_vector
+    has_rsample = True
+
+    def __init__(self, loc, covariance_matrix=None, precision_matrix=None, scale_tril=None,
+                 validate_args=None):
+        M = _m()
+        if loc.dim() < 1:
+            raise ValueError("loc must be at least one-dimensional.")
+        given = [m for m in (covariance_matrix, precision_matrix, scale_tril) if m is not None]
+        if len(given) != 1:
+            raise ValueError("Exactly one of covariance_matrix or precision_matrix or "
+                             "scale_tril may be specified.")
+        (matrix,) = given
+        if matrix.dim() < 2:
+            name = "scale_tril matrix" if scale_tril is not None else (
+                "covariance_matrix" if covariance_matrix is not None else "precision_matrix")
+            raise ValueError(f"{name} must be at least two-dimensional, with optional "
+                             f"leading batch dimensions")
+        batch = M.broadcast_shapes(matrix.shape[:-2], loc.shape[:-1])
+        square = batch + matrix.shape[-2:]
+        if scale_tril is not None:
+            self.scale_tril = scale_tril.expand(square)
+        elif covariance_matrix is not None:
+            self.covariance_matrix = covariance_matrix.expand(square)
+        else:
+            self.precision_matrix = precision_matrix.expand(square)
+        self.loc = loc.expand(batch + (-1,))
+        super().__init__(batch, self.loc.shape[-1:], validate_args=validate_args)
+        if scale_tril is not None:
+            self._unbroadcasted_scale_tril = scale_tril
+        elif covariance_matrix is not None:
+            self._unbroadcasted_scale_tril = M.linalg.cholesky(covariance_matrix)
+        else:
+            self._unbroadcasted_scale_tril = M.linalg.cholesky(
+                M.cholesky_inverse(M.linalg.cholesky(precision_matrix)))
+
+    def _square(self, value):
+        return value.expand(self._batch_shape + self._event_shape + self._event_shape)
+
+    # the two spellings not given, computed on first use
+    @_lazy_property
+    def scale_tril(self):
+        return self._square(self._unbroadcasted_scale_tril)
+
+    @_lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return self._square(L @ L.mT)
+
+    @_lazy_property
+    def precision_matrix(self):
+        return self._square(_m().cholesky_inverse(self._unbroadcasted_scale_tril))
+
+    mean = property(lambda self: self.loc)
+    mode = property(lambda self: self.loc)
+    variance = property(lambda self: self._unbroadcasted_scale_tril.pow(2).sum(-1).expand(
+        self._batch_shape + self._event_shape))
+
+    def rsample(self, sample_shape=_EMPTY):
+        shape = self._extended_shape(sample_shape)
+        eps = _m().randn(shape, dtype=self.loc.dtype, device=self.loc.device)
+        return self.loc + (self._unbroadcasted_scale_tril @ eps.unsqueeze(-1)).squeeze(-1)
+
+    def _half_log_det(self):
+        return self._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        diff = value - self.loc
+        L = self._unbroadcasted_scale_tril
+        shape = _m().broadcast_shapes(L.shape[:-2], diff.shape[:-1])
+        z = _m().linalg.solve_triangular(L.expand(shape + L.shape[-2:]),
+                                         diff.expand(shape + diff.shape[-1:]).unsqueeze(-1),
+                                         upper=False).squeeze(-1)
+        k = self._event_shape[0]
+        return -0.5 * (k * math.log(2 * math.pi) + z.pow(2).sum(-1)) - self._half_log_det()
+
+    def entropy(self):
+        k = self._event_shape[0]
+        h = 0.5 * k * (1.0 + math.log(2 * math.pi)) + self._half_log_det()
+        return h.expand(self._batch_shape) if len(self._batch_shape) else h
