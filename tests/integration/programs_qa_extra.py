@@ -1089,3 +1089,89 @@ v = torch.tensor([1.0, 3.0, 2.0], requires_grad=True)
 v.median().backward()
 print(v.grad)
 ''')
+
+program("qa_runtime_apis", r'''
+import torch
+import torch.nn as nn
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+print(device, torch.cuda.is_available(), torch.cuda.device_count(), torch.backends.mps.is_available())
+torch.backends.cudnn.benchmark = True
+torch.backends.cudnn.deterministic = True
+torch.use_deterministic_algorithms(True)
+print(torch.are_deterministic_algorithms_enabled())
+torch.use_deterministic_algorithms(False)
+torch.set_num_threads(1)
+print(torch.get_num_threads(), isinstance(torch.__version__, str), torch.version.cuda)
+model = nn.Linear(3, 2)
+with torch.no_grad():
+    model.weight.fill_(0.5)
+    model.bias.fill_(-0.25)
+compiled = torch.compile(model)
+x = torch.ones(2, 3)
+print(compiled(x).detach())
+scripted = torch.jit.script(model) if hasattr(torch.jit, "script") else model
+print(scripted(x))
+with torch.autocast("cpu", enabled=False):
+    print(model(x).dtype)
+scaler = torch.amp.GradScaler("cpu", enabled=False) if hasattr(torch, "amp") else None
+loss = model(x).sum()
+scaler.scale(loss).backward()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler.step(opt)
+scaler.update()
+print(model.weight)
+torch.testing.assert_close(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-7]))
+try:
+    torch.testing.assert_close(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.5]))
+except AssertionError as e:
+    print("AssertionError", str(e).splitlines()[0])
+try:
+    torch.testing.assert_close(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64))
+except AssertionError as e:
+    print("AssertionError", str(e).splitlines()[0])
+vec = torch.nn.utils.parameters_to_vector(model.parameters())
+print(vec)
+torch.nn.utils.vector_to_parameters(vec * 0 + 1, model.parameters())
+print(model.bias)
+from torch.func import vmap, grad
+print(vmap(lambda r: (r ** 2).sum())(torch.arange(6.0).reshape(2, 3)), grad(lambda t: (t ** 3).sum())(torch.tensor([1.0, 2.0])))
+print(torch.vmap(torch.dot)(torch.ones(2, 3), torch.arange(6.0).reshape(2, 3)))
+from torch.utils.checkpoint import checkpoint
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+out = checkpoint(lambda t: (t.sin() * 2).sum(), a, use_reentrant=False)
+out.backward()
+print(a.grad)
+print(torch.get_default_device() if hasattr(torch, "get_default_device") else "cpu")
+gen = torch.Generator(device="cpu")
+print(gen.device, type(gen.seed()).__name__)
+print(torch.typename(torch.ones(1)), torch.is_storage(torch.ones(1)), torch.is_nonzero(torch.tensor([1])), torch.numel(torch.ones(2, 3)))
+''')
+
+program("qa_distributions", r'''
+import torch
+from torch.distributions import Normal, Categorical, Bernoulli, Uniform, MultivariateNormal, kl_divergence, Independent, Exponential, Laplace
+torch.distributions.Distribution.set_default_validate_args(True)  # (torch.compile, run before, turns it off)
+torch.set_printoptions(precision=5)
+n = Normal(torch.tensor([0.0, 1.0]), torch.tensor([1.0, 2.0]))
+print(n, n.mean, n.stddev, n.variance, n.log_prob(torch.tensor([0.5, 0.5])), n.entropy(), n.cdf(torch.tensor([0.0, 1.0])), n.icdf(torch.tensor([0.5, 0.975])))
+print(n.sample().shape, n.sample((3,)).shape, n.rsample((2,)).requires_grad, n.batch_shape, n.event_shape)
+c = Categorical(probs=torch.tensor([0.2, 0.3, 0.5]))
+print(c, c.log_prob(torch.tensor([0, 2])), c.entropy(), c.probs, Categorical(logits=torch.tensor([0.0, 1.0])).probs, c.sample((4,)).shape, c.param_shape if hasattr(c, "param_shape") else None)
+b = Bernoulli(probs=torch.tensor([0.3]))
+print(b.log_prob(torch.tensor([1.0])), b.mean, b.entropy())
+u = Uniform(0.0, 2.0)
+print(u.log_prob(torch.tensor(1.0)), u.mean, u.sample((5,)).max() < 2)
+mvn = MultivariateNormal(torch.zeros(2), torch.tensor([[2.0, 0.5], [0.5, 1.0]]))
+print(mvn.log_prob(torch.tensor([0.5, -0.5])), mvn.entropy(), mvn.covariance_matrix, mvn.scale_tril)
+print(Exponential(torch.tensor(2.0)).log_prob(torch.tensor(1.0)), Laplace(0.0, 2.0).log_prob(torch.tensor(1.0)))
+print(kl_divergence(Normal(0.0, 1.0), Normal(1.0, 2.0)), kl_divergence(c, Categorical(probs=torch.ones(3) / 3)))
+ind = Independent(Normal(torch.zeros(3), torch.ones(3)), 1)
+print(ind.batch_shape, ind.event_shape, ind.log_prob(torch.zeros(3)))
+try:
+    Normal(torch.tensor([0.0]), torch.tensor([-1.0]))
+except ValueError as e:
+    print("ValueError", str(e)[:60])
+mu = torch.tensor([0.5], requires_grad=True)
+Normal(mu, 1.0).log_prob(torch.tensor([2.0])).sum().backward()
+print(mu.grad)
+''')
