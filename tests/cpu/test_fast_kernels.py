@@ -8,6 +8,7 @@ import sys
 import mindtorch
 import numpy as np
 import pytest
+from mindtorch._ops.registry import OPS
 from mindtorch_cpu.kernels import _jit
 from reference import assert_same, to_torch, torch
 
@@ -168,6 +169,9 @@ def test_softmax_last_dim_special_values(path):
     out, ref = m.softmax(-1), t.softmax(-1)
     assert_same(out, ref)
     assert np.isnan(out.numpy()[0, :3]).all() and (out.numpy()[..., 30:][1:] == 0).all()
+    out = m.log_softmax(-1)
+    assert_same(out, t.log_softmax(-1))
+    assert np.isnan(out.numpy()[0, :3]).all() and (out.numpy()[..., 30:][1:] == -np.inf).all()
 
 
 @pytest.mark.parametrize("shape", [(), (1,), (0,), (3, 0), (0, 4), (2, 1), (6, 300)])
@@ -190,9 +194,20 @@ def test_softmax_strided_other_dims_and_dtypes(path):
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
-def test_softmax_backward(path, dtype):
-    m, t = pair(RNG.standard_normal((4, 7, 33)) * 3, dtype, True)
-    check_grad(lambda a: a.softmax(-1), lambda a: a.softmax(-1), m, t)
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_softmax_backward(path, dtype, name):
+    x = RNG.standard_normal((4, 7, 33)) * 3
+    x[0, 0, :5] = -np.inf  # masked: zero gradients
+    m, t = pair(x, dtype, True)
+    check_grad(lambda a: getattr(a, name)(-1), lambda a: getattr(a, name)(-1), m, t)
+
+
+def test_log_softmax_backward_data_any_output(path):
+    """The backward op on outputs that log_softmax cannot give (> 0: the NumPy path)."""
+    for y in (RNG.standard_normal((5, 9)) - 4, RNG.standard_normal((5, 9)) * 5):
+        (mg, tg), (my, ty) = pair(RNG.standard_normal((5, 9))), pair(y)
+        assert_same(OPS["_log_softmax_backward_data"].call(mg, my, 1, mindtorch.float32),
+                    torch.ops.aten._log_softmax_backward_data(tg, ty, 1, torch.float32))
 
 
 # loading ---------------------------------------------------------------------------------

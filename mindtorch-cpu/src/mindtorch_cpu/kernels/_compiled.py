@@ -72,30 +72,70 @@ def gelu_f32(x, out):
         out[i] = v * _HALF * (_ONE + math.copysign(erf, u))
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+@numba.njit(inline="always")
+def _exp_shifted(y):
+    """exp(-y) for y >= 0 (a shift by the row's max), 0 past _EXP_MIN; NaN stays NaN."""
+    e = _exp_neg(_EXP_MIN if y > _EXP_MIN else y)
+    return _f(0) if y > _EXP_MIN else e
+
+
+@numba.njit(inline="always")
+def _row_max(xr):
+    m = xr[0]
+    for j in range(1, xr.size):
+        m = max(m, xr[j])
+    return m
+
+
+_ROWS = dict(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+
+
+@numba.njit(**_ROWS)
 def softmax_rows_f32(x, out):
     """out = softmax over the rows of the 2-D C-contiguous float32 x (n > 0 columns):
     exp(x - max) times 1 / sum, as PyTorch's kernel.  A NaN (or an inf - inf) makes its
     exp NaN, hence the whole row NaN through the sum; exp(-inf) is 0."""
-    rows, n = x.shape
-    for i in range(rows):
+    for i in range(x.shape[0]):
         xr, orow = x[i], out[i]
-        m = xr[0]
-        for j in range(1, n):
-            m = max(m, xr[j])
+        m = _row_max(xr)
         s = _f(0)
-        for j in range(n):
-            y = m - xr[j]
-            e = _exp_neg(_EXP_MIN if y > _EXP_MIN else y)  # (NaN stays NaN)
-            e = _f(0) if y > _EXP_MIN else e
+        for j in range(xr.size):
+            e = _exp_shifted(m - xr[j])
             orow[j] = e
             s += e
         r = _ONE / s
-        for j in range(n):
+        for j in range(xr.size):
             orow[j] *= r
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+@numba.njit(**_ROWS)
+def log_softmax_rows_f32(x, out):
+    """out = (x - max) - log(sum(exp(x - max))) over the rows, as softmax_rows_f32."""
+    for i in range(x.shape[0]):
+        xr, orow = x[i], out[i]
+        m = _row_max(xr)
+        s = _f(0)
+        for j in range(xr.size):
+            s += _exp_shifted(m - xr[j])
+        lse = np.float32(math.log(s))
+        for j in range(xr.size):
+            orow[j] = (xr[j] - m) - lse
+
+
+@numba.njit(**_ROWS)
+def log_softmax_backward_rows_f32(g, y, out):
+    """out = g - exp(y) sum(g) over the rows of float32 g and y = log_softmax's output."""
+    for i in range(y.shape[0]):
+        gr, yr, orow = g[i], y[i], out[i]
+        s = 0.0
+        for j in range(yr.size):
+            s += gr[j]
+        c = np.float32(s)
+        for j in range(yr.size):
+            orow[j] = gr[j] - _exp_shifted(-yr[j]) * c
+
+
+@numba.njit(**_ROWS)
 def layer_norm_rows(x, w, b, eps, y, mean, rstd):
     """y = (x - mean) * rstd * w + b over the rows of the 2-D C-contiguous x (n > 0
     columns), the rows' statistics summed in float64 (two passes: no cancellation)."""
@@ -116,7 +156,7 @@ def layer_norm_rows(x, w, b, eps, y, mean, rstd):
             yr[j] = (xr[j] - mc) * rc * w[j] + b[j]
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+@numba.njit(**_ROWS)
 def layer_norm_backward_rows(g, x, mean, rstd, w, gx, gw, gb):
     """The layer norm's gradients over rows (n > 0 columns; all arrays C-contiguous, of x's
     dtype but gw, gb: float64 sums, added to): with xhat = (x - mean) rstd and wg = g w,
@@ -142,7 +182,7 @@ def layer_norm_backward_rows(g, x, mean, rstd, w, gx, gw, gb):
             gxr[j] = (gr[j] * w[j] - c1 - (xr[j] - m) * r * c2) * r
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
+@numba.njit(**_ROWS)
 def softmax_backward_rows(g, y, out):
     """out = (g - sum(g y)) y over the rows of 2-D C-contiguous arrays of one dtype."""
     rows, n = y.shape

@@ -231,11 +231,11 @@ def _softmax_like(name, log):
             a = a.astype(np.float32)
         axis = dim if a.ndim else 0
         a = a if a.ndim else a.reshape(1)  # (numpy's 0-dim results are scalars)
-        jit = loops() if not log and axis == a.ndim - 1 and a.dtype == np.float32 else None
+        jit = loops() if axis == a.ndim - 1 and a.dtype == np.float32 else None
         if jit is not None:  # (one compiled pass per row: ~2.5x faster)
             rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
             out = np.empty(rows.shape, np.float32)
-            jit.softmax_rows_f32(rows, out)
+            (jit.log_softmax_rows_f32 if log else jit.softmax_rows_f32)(rows, out)
             return wrap(out.reshape(x._shape).astype(x.dtype.np, copy=False), x.dtype)
         shifted = np.subtract(a, np.maximum.reduce(a, axis=axis, keepdims=True))
         if axis == a.ndim - 1 and a.ndim > 1 and shifted.dtype in _BLAS_FLOATS:
@@ -268,12 +268,15 @@ def _softmax_backward_like(log):
         if not y.ndim:  # (numpy's 0-dim results are scalars)
             g, y = g.reshape(1), y.reshape(1)
 
-        jit = (loops() if not log and axis == y.ndim - 1 and y.size and g.dtype == y.dtype
-               and y.dtype in _BLAS_FLOATS else None)
+        # (log_softmax's: float32, and outputs <= 0 as log_softmax's are, for the loop's exp)
+        jit = (loops() if axis == y.ndim - 1 and y.size and g.dtype == y.dtype and (
+            y.dtype == np.float32 and np.maximum.reduce(y, axis=None) <= 0 if log
+            else y.dtype in _BLAS_FLOATS) else None)
         if jit is not None:  # (one compiled pass per row: ~3x faster)
             rows = (np.ascontiguousarray(a).reshape(-1, y.shape[-1]) for a in (g, y))
             r = np.empty(g.shape, g.dtype)
-            jit.softmax_backward_rows(*rows, r.reshape(-1, y.shape[-1]))
+            fn = jit.log_softmax_backward_rows_f32 if log else jit.softmax_backward_rows
+            fn(*rows, r.reshape(-1, y.shape[-1]))
             return wrap(r.reshape(output._shape).astype(dt.np, copy=False), dt)
 
         def total(a):
