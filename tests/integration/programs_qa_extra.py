@@ -1175,3 +1175,108 @@ mu = torch.tensor([0.5], requires_grad=True)
 Normal(mu, 1.0).log_prob(torch.tensor([2.0])).sum().backward()
 print(mu.grad)
 ''')
+
+program("qa_training_classifier", r'''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import TensorDataset, DataLoader
+n = 60
+x = torch.stack([torch.linspace(-2, 2, n), torch.cos(torch.linspace(0, 6, n))], 1)
+y = ((x[:, 0] * x[:, 1]) > 0).long()
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(2, 8), nn.ReLU(), nn.Dropout(0.0), nn.Linear(8, 2))
+    def forward(self, inp):
+        return self.net(inp)
+model = MLP().double()
+with torch.no_grad():
+    for i, p in enumerate(model.parameters()):
+        p.copy_(torch.sin(torch.arange(p.numel(), dtype=torch.float64) * 0.9 + i).reshape(p.shape) * 0.6)
+opt = torch.optim.Adam(model.parameters(), lr=0.05)
+sched = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.9)
+dl = DataLoader(TensorDataset(x.double(), y), batch_size=20)
+for epoch in range(4):
+    model.train()
+    total, correct = 0.0, 0
+    for xb, yb in dl:
+        opt.zero_grad(set_to_none=True)
+        logits = model(xb)
+        loss = F.cross_entropy(logits, yb)
+        loss.backward()
+        opt.step()
+        total += loss.item() * len(xb)
+        correct += (logits.argmax(1) == yb).sum().item()
+    sched.step()
+    model.eval()
+    with torch.no_grad():
+        acc = (model(x.double()).argmax(dim=1) == y).float().mean()
+    print(f"epoch {epoch} loss {total / n:.6f} train_acc {correct / n:.4f} acc {acc.item():.4f} lr {sched.get_last_lr()[0]:.5f}")
+probs = F.softmax(model(x.double()[:3]), dim=1)
+print(probs.detach().numpy().round(4).tolist(), probs.sum(1))
+print({k: v.shape for k, v in opt.state_dict()["state"][0].items()}, opt.state_dict()["param_groups"][0]["betas"])
+''')
+
+program("qa_views_and_memory", r'''
+import torch
+x = torch.arange(12.0).reshape(3, 4)
+t = x.t()
+print(t.is_contiguous(), t.stride(), t.contiguous().stride(), x.view(4, 3).stride(), x[:, 1].stride(), x[::2, ::2].shape, x[::2, ::2].stride())
+try:
+    t.view(12)
+except RuntimeError as e:
+    print("RuntimeError", str(e)[:60])
+print(t.reshape(12), t.flatten().is_contiguous(), x.unsqueeze(1).stride(), x.expand(2, 3, 4).stride(), x.narrow(0, 1, 2).storage_offset())
+s = x.as_strided((2, 2), (1, 4))
+print(s, x.unfold(1, 2, 2).shape, x.unfold(1, 2, 2)[0])
+e = torch.zeros(3).expand(2, 3)
+try:
+    e.add_(1)
+except RuntimeError as err:
+    print("RuntimeError", str(err)[:70])
+a = torch.arange(6.0)
+b = a.view(2, 3)
+b[0, 0] = 100
+c = a[1:4]
+c.mul_(-1)
+print(a, b, a._version, b._version, c._base is a, b._base is a, a._base)
+d = a.reshape(3, 2)
+print(d.data_ptr() == a.data_ptr(), a.clone().data_ptr() == a.data_ptr(), a.contiguous() is a, t.contiguous() is t)
+chunks = torch.arange(10).chunk(3)
+chunks[0][0] = -1
+print(chunks, torch.arange(10).split(4)[-1])
+u = torch.arange(4.0)
+v = u.view(torch.int32)
+print(v.dtype, v.shape, torch.arange(4, dtype=torch.int16).view(torch.int8).shape)
+w = torch.ones(2, 3)
+w.resize_(3, 2)
+print(w.shape, torch.empty(0).resize_(2, 2).shape, torch.ones(5).set_(torch.zeros(2).untyped_storage()).shape if False else "")
+y = torch.arange(8).reshape(2, 4)
+y[:, ::2] = torch.tensor([[10, 20], [30, 40]])
+y[1].fill_(7)
+y.T[0] = -5
+print(y)
+z = torch.zeros(2, 2)
+z.diagonal().fill_(3)
+z.tril_(-0) if False else None
+print(z, z.diagonal().is_contiguous(), z.diagonal().stride())
+''')
+
+program("qa_nn_layers_shapes", r'''
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+x = torch.linspace(-1, 1, 2 * 3 * 8 * 8).reshape(2, 3, 8, 8)
+for layer in [nn.Conv2d(3, 4, 3), nn.Conv2d(3, 4, 3, stride=2, padding=1), nn.Conv2d(3, 6, (3, 1), groups=3, dilation=2), nn.ConvTranspose2d(3, 2, 4, stride=2, padding=1), nn.MaxPool2d(2), nn.MaxPool2d(3, 2, 1), nn.AvgPool2d(3, stride=1, padding=1), nn.AdaptiveAvgPool2d((1, 1)), nn.AdaptiveMaxPool2d(3), nn.Upsample(scale_factor=2), nn.BatchNorm2d(3), nn.InstanceNorm2d(3), nn.GroupNorm(3, 3), nn.Dropout2d(0.5), nn.Flatten(), nn.PixelShuffle(1), nn.ZeroPad2d(1), nn.ReflectionPad2d(2), nn.LocalResponseNorm(2), nn.Conv2d(3, 4, 3, padding="same", bias=False)]:
+    print(type(layer).__name__, tuple(layer(x).shape))
+seq = torch.linspace(-1, 1, 2 * 5 * 4).reshape(2, 5, 4)
+for layer in [nn.LSTM(4, 6, batch_first=True), nn.GRU(4, 6, num_layers=2, batch_first=True, bidirectional=True), nn.RNN(4, 3, batch_first=True, nonlinearity="relu")]:
+    out, h = layer(seq)
+    print(type(layer).__name__, tuple(out.shape), tuple(h[0].shape) if isinstance(h, tuple) else tuple(h.shape))
+enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(d_model=4, nhead=2, dim_feedforward=8, batch_first=True), num_layers=2, enable_nested_tensor=False)
+print(tuple(enc(seq).shape), tuple(nn.MultiheadAttention(4, 2, batch_first=True)(seq, seq, seq)[1].shape))
+print(tuple(nn.Embedding(10, 3, padding_idx=0)(torch.tensor([[0, 5], [9, 1]])).shape), tuple(nn.EmbeddingBag(10, 3)(torch.tensor([[1, 2], [3, 4]])).shape), tuple(nn.Bilinear(4, 4, 2)(seq, seq).shape))
+print(tuple(nn.Conv1d(5, 2, 3)(seq).shape), tuple(nn.MaxPool1d(2)(seq).shape), tuple(nn.LayerNorm(4)(seq).shape), tuple(nn.BatchNorm1d(5)(seq).shape), tuple(nn.Conv3d(1, 2, 2)(torch.ones(1, 1, 3, 3, 3)).shape))
+print(nn.Conv2d(3, 4, 3), nn.LSTM(4, 6, batch_first=True), nn.TransformerEncoderLayer(4, 2, 8), nn.BatchNorm2d(3, momentum=0.2), nn.Embedding(10, 3, padding_idx=0), nn.MultiheadAttention(4, 2))
+''')
