@@ -1,9 +1,10 @@
 """Loops compiled by numba for kernels that NumPy would run as many passes over memory:
-GELU (erf and exp per element) and the layer norm's rows.  Imported through _jit.loops() on
-first use only (numba's import costs ~0.2 s); compiled once per dtype, cached on disk.
+GELU (erf and exp per element), softmax and log_softmax over rows (exp per element), the
+layer norm's rows, and their backwards.  Imported through _jit.loops() on first use only;
+compiled once per dtype, cached on disk.
 
-fastmath allows contraction into FMAs (and, for the row sums, reassociation so that they
-vectorize), never 'no NaNs / no infs': those flow through as in PyTorch."""
+fastmath allows contraction into FMAs (and, in the row loops, reassociation so that their
+sums vectorize), never 'no NaNs / no infs': those flow through as in PyTorch."""
 import math
 
 import numba
@@ -13,6 +14,7 @@ from numba import types
 from numba.extending import intrinsic
 
 _JIT = dict(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
+_ROWS = dict(_JIT, fastmath={"contract", "reassoc"})
 
 
 @intrinsic
@@ -85,9 +87,6 @@ def _row_max(xr):
     for j in range(1, xr.size):
         m = max(m, xr[j])
     return m
-
-
-_ROWS = dict(cache=True, nogil=True, error_model="numpy", fastmath={"contract", "reassoc"})
 
 
 @numba.njit(**_ROWS)
