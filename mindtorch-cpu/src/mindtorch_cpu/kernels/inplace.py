@@ -2,14 +2,14 @@
 
 Core declares `op_` as `op` + copy_ (decls/_helpers.define_inplace), right for every dtype
 and layout but a full extra pass plus a result and a copy.  These kernels take the common
-case in one pass (a compiled loop, _fmadd.py, for same-shape contiguous operands) or two
-ufunc passes with `out=`: self float32/float64 with no element written twice, tensor
-operands of self's dtype that share memory with self only as self itself, and Python
-numbers (int/float) for the scalars.  Any other call runs the op's decomposition, so the
-checks, errors and promotion stay the core's.  The arithmetic is the decomposition's, step
-for step, so results are bit-identical to it; `add`/`sub` with an alpha and `lerp` round
-their multiply-add once (an FMA, as PyTorch's cpu kernels), in place or not.  (When
-autograd records, the binding runs the decomposition anyway: see autograd/_record.py.)
+case in one or two ufunc passes with `out=` (or one compiled loop, _update_loops.py, for
+`lerp_`, `addcmul_`, `addcdiv_` on same-shape contiguous operands): self float32/float64
+with no element written twice, tensor operands of self's dtype that share memory with self
+only as self itself, and Python numbers (int/float) for the scalars.  Any other call runs
+the op's decomposition, so the checks, errors and promotion stay the core's.  The
+arithmetic is the decomposition's, step for step, so results are bit-identical to it.
+(When autograd records, the binding runs the decomposition anyway: see
+autograd/_record.py.)
 """
 import numpy as np
 from mindtorch import Tensor
@@ -22,7 +22,7 @@ from .pointwise import _FMA
 _SCALARS = {D.float32: np.float32, D.float64: np.float64}  # the fast path's dtypes
 _F32_MAX = float(np.finfo(np.float32).max)
 _INF = float("inf")
-_LOOPS = None  # kernels._fmadd once imported, False without numba
+_LOOPS = None  # kernels._update_loops once imported, False without numba
 
 
 class _Slow(Exception):
@@ -82,27 +82,11 @@ def _loops():
     global _LOOPS
     if _LOOPS is None:
         try:
-            from . import _fmadd as loops
+            from . import _update_loops as loops
         except ImportError:
             loops = False
         _LOOPS = loops
     return _LOOPS or None
-
-
-def _axpy(a, b, alpha):
-    """a += alpha * b: one rounding per element (PyTorch's fmadd) with numba, else NumPy's
-    product and sum (two roundings)."""
-    loops = _LOOPS or _loops()
-    if loops is None:
-        np.add(a, np.multiply(b, alpha), out=a)
-    elif b.shape == a.shape and a.flags.c_contiguous and b.flags.c_contiguous:
-        loops.axpy(a.ravel(), b.ravel(), alpha)  # (the common case: views, no copies)
-    else:
-        b = _contiguous(np.broadcast_to(b, a.shape))  # (ValueError before writing)
-        r = _contiguous(a)
-        loops.axpy(r.ravel(), b.ravel(), alpha)
-        if r is not a:
-            np.copyto(a, r)
 
 
 def _contiguous(a):
@@ -110,25 +94,12 @@ def _contiguous(a):
     return a if a.flags.c_contiguous else a.copy()
 
 
-def fmadd(a, b, alpha):
-    """a + alpha * b as a new array, rounded as _axpy (out-of-place add/sub with alpha)."""
-    r = np.array(np.broadcast_to(a, np.broadcast_shapes(np.shape(a), np.shape(b))))
-    _axpy(r, b, alpha)
-    return r
-
-
 def _add(a, b, alpha):
-    if alpha == 1:
-        np.add(a, b, out=a)
-    else:
-        _axpy(a, b, alpha)
+    np.add(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
 
 
 def _sub(a, b, alpha):
-    if alpha == 1:
-        np.subtract(a, b, out=a)
-    else:
-        _axpy(a, b, -alpha)
+    np.subtract(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
 
 
 def _div(a, b, rounding_mode):
@@ -147,13 +118,18 @@ def _flat(a, *operands):
 
 
 def _addcmul(a, t1, t2, value):
-    # the decomposition's order: self + value * t1 * t2
+    # the decomposition's: self + (value * t1) * t2, float32's product-sum rounded once
+    # (PyTorch's fmadd; in float64, which holds the float32 product exactly, as the core)
+    fused = a.dtype == np.float32
     loops = _flat(a, t1, t2)
     if loops is not None:
-        loops.addcmul(a.ravel(), t1.ravel(), t2.ravel(), value)
+        loops.addcmul(a.ravel(), t1.ravel(), t2.ravel(), value, fused)
         return
-    p = np.multiply(t1, t2) if value == 1 else np.multiply(np.multiply(value, t1), t2)
-    np.add(a, p, out=a)
+    scaled = t1 if value == 1 else np.multiply(value, t1)
+    if fused:
+        np.add(np.multiply(scaled, t2, dtype=np.float64), a, out=a, casting="unsafe")
+    else:
+        np.add(a, np.multiply(scaled, t2), out=a)
 
 
 def _addcdiv(a, t1, t2, value):
@@ -171,9 +147,8 @@ def _lerp(a, end, weight):
         raise _Slow  # a tensor weight: elementwise choice (and its own promotion rules)
     small = abs(weight) < 0.5
     coeff = weight if small else weight - 1  # (in a's dtype)
-    loops = _LOOPS or _loops()
-    if (loops is not None and end.shape == a.shape and a.flags.c_contiguous
-            and end.flags.c_contiguous):
+    loops = _flat(a, end)
+    if loops is not None:
         loops.lerp(a.ravel(), end.ravel(), coeff, small)
     else:
         np.copyto(a, fma(coeff, np.subtract(end, a), a if small else end))

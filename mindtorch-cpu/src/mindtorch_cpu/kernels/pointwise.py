@@ -148,10 +148,6 @@ def _scaled(fn, self, other, alpha):
     checked_scalar(alpha, dt)  # alpha is converted to the result dtype (checked)
     a, b = _operand(self, dt), _operand(other, dt)
     try:
-        if dt is D.float32 or dt is D.float64:  # rounded once, as PyTorch's fmadd
-            from .inplace import fmadd
-            alpha = dt.np.type(alpha)
-            return wrap(fmadd(a, b, alpha if fn is np.add else -alpha), dt)
         with np.errstate(all="ignore"):
             return wrap(fn(a, np.multiply(b, np.asarray(alpha).astype(dt.np))), dt)
     except ValueError:

@@ -1,7 +1,9 @@
-"""Multiply-adds rounded once per element, as PyTorch's cpu kernels compute `add`/`sub` with
-an alpha and `lerp` (their vectorized fmadd), compiled by numba: one pass where NumPy needs
-a product temporary and either rounds twice or goes through a wider type.  Imported on
-first use (inplace._loops)."""
+"""The in-place kernels' compiled loops (kernels/inplace.py), one pass over memory each where
+NumPy needs temporaries, rounded as the NumPy path and the core's decompositions (and
+PyTorch's cpu kernels): `lerp` and float32 `addcmul` fuse their last multiply-add (an FMA,
+exact here where NumPy emulates it in a wider type), `addcdiv` rounds step by step.
+Imported on first use (inplace._loops).  Not used by `add_`/`sub_`: numba's import and
+code loading cost ~120 MiB of RSS, which a plain SGD training loop does not pay."""
 import numba
 from numba.extending import intrinsic
 
@@ -10,14 +12,6 @@ from numba.extending import intrinsic
 def _fma(typingctx, a, b, c):
     """a * b + c rounded once (llvm.fma: the FMA instruction, else libm's exact fma)."""
     return a(a, a, a), lambda ctx, builder, sig, args: builder.fma(*args)
-
-
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def axpy(a, b, alpha):
-    """a[i] = fma(alpha, b[i], a[i]): a and b 1-D contiguous of one float dtype, alpha a
-    scalar of that dtype."""
-    for i in range(a.size):
-        a[i] = _fma(alpha, b[i], a[i])
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
@@ -40,13 +34,17 @@ def lerp(a, end, coeff, small):
             a[i] = _fma(coeff, end[i] - a[i], end[i])
 
 
-# addcmul_ / addcdiv_ in one pass, rounded step by step as the NumPy kernels (and the
-# core's decompositions) round them: self + (value * t1) * t2, self + (value * t1) / t2
-# (value 1 leaves t1 exact); no contraction into FMAs (no fastmath)
+# addcmul_ / addcdiv_ in one pass, rounded as the core's decompositions (PyTorch's cpu
+# kernels): self + (value * t1) * t2 with the last multiply-add fused for float32 (`fused`),
+# rounded step by step for float64; self + (value * t1) / t2 (value 1 leaves t1 exact)
 @numba.njit(cache=True, nogil=True, error_model="numpy")
-def addcmul(a, t1, t2, value):
-    for i in range(a.size):
-        a[i] = a[i] + value * t1[i] * t2[i]
+def addcmul(a, t1, t2, value, fused):
+    if fused:
+        for i in range(a.size):
+            a[i] = _fma(value * t1[i], t2[i], a[i])
+    else:
+        for i in range(a.size):
+            a[i] = a[i] + value * t1[i] * t2[i]
 
 
 @numba.njit(cache=True, nogil=True, error_model="numpy")
