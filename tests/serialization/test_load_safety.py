@@ -286,3 +286,12 @@ def test_whole_module_needs_weights_only_false(tmp_path):
     xt = np.random.default_rng(0).standard_normal((3, 2)).astype(np.float32)
     np.testing.assert_allclose(mm(mt.tensor(xt)).detach().numpy(),
                                tm(torch.from_numpy(xt)).detach().numpy(), rtol=1e-6)
+
+
+def test_not_a_pickle_message_is_torchs():
+    import io
+    with pytest.raises(pickle.UnpicklingError) as ours:
+        mt.load(io.BytesIO(b"not a checkpoint"))
+    with pytest.raises(pickle.UnpicklingError) as theirs:
+        torch.load(io.BytesIO(b"not a checkpoint"))
+    assert str(ours.value) == str(theirs.value)

@@ -6,6 +6,7 @@ import _compat_pickle
 import codecs
 import collections
 import pickle
+import re
 from collections import OrderedDict
 
 from . import _dtype as D
@@ -499,11 +500,25 @@ class FullUnpickler(_Unpickler):
         return super().find_class(module, name)
 
 
+_UNSAFE = ("In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
+           "`torch.load` from `False` to `True`. Re-running `torch.load` with `weights_only` "
+           "set to `False` will likely succeed, but it can result in arbitrary code execution. "
+           "Do it only if you got the file from a trusted source.")
+_DOCS = ("\n\nCheck the documentation of torch.load to learn more about types accepted by "
+         "default with weights_only https://pytorch.org/docs/stable/generated/torch.load.html.")
+
+
 def weights_only_message(error):
-    return ("Weights only load failed. This file can still be loaded, to do so you have two "
-            "options, \x1b[1mdo those steps only if you trust the source of the "
-            "checkpoint\x1b[0m. \n\t(1) Re-running `mindtorch.load` with `weights_only` set to "
-            "`False` will likely succeed, but it can result in arbitrary code execution. Do it "
-            "only if you got the file from a trusted source.\n\t(2) Alternatively, to load with "
-            "`weights_only=True` please check the recommended steps in the following error "
-            f"message.\n\tWeightsUnpickler error: {error}")
+    """PyTorch's text: advice on allowlisting for a refused global, else a generic failure
+    (a file that is no pickle, an unsupported opcode)."""
+    message = str(error)
+    if re.search(r"GLOBAL (\S+) was not an allowed global by default.", message):
+        return ("Weights only load failed. This file can still be loaded, to do so you have "
+                "two options, \x1b[1mdo those steps only if you trust the source of the "
+                f"checkpoint\x1b[0m. \n\t(1) {_UNSAFE}\n\t(2) Alternatively, to load with "
+                "`weights_only=True` please check the recommended steps in the following error "
+                f"message.\n\tWeightsUnpickler error: {message}{_DOCS}")
+    issue = "" if re.search(r"whose module (\S+) is blocked", message) else (
+        "Please file an issue with the following so that we can make `weights_only=True` "
+        "compatible with your use case: WeightsUnpickler error: ")
+    return f"Weights only load failed. {_UNSAFE}\n{issue}\n\n{message}{_DOCS}"
