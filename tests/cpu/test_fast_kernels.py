@@ -118,7 +118,7 @@ def test_layer_norm_backward_all_inputs(path, dtype, affine):
     (m, t), (mw, tw), (mb, tb), norm = layer_norm_pair((4, 6, 5, 8), 2, dtype, affine, affine)
     mo = mindtorch.nn.functional.layer_norm(m, norm, mw, mb, 1e-5)
     to = torch.nn.functional.layer_norm(t, norm, tw, tb, 1e-5)
-    tol = dict(rtol=1e-4, atol=1e-4) if dtype == "float32" else {}
+    tol = {"rtol": 1e-4, "atol": 1e-4} if dtype == "float32" else {}
     assert_same(mo, to, **tol)
     g = RNG.standard_normal(tuple(to.shape))
     mg, tg = pair(g, dtype)

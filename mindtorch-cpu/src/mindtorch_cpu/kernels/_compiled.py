@@ -13,8 +13,8 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
-_JIT = dict(cache=True, nogil=True, error_model="numpy", fastmath={"contract"})
-_ROWS = dict(_JIT, fastmath={"contract", "reassoc"})
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": {"contract"}}
+_ROWS = {**_JIT, "fastmath": {"contract", "reassoc"}}
 
 
 @intrinsic
@@ -77,7 +77,7 @@ def gelu_f32(x, out):
 @numba.njit(inline="always")
 def _exp_shifted(y):
     """exp(-y) for y >= 0 (a shift by the row's max), 0 past _EXP_MIN; NaN stays NaN."""
-    e = _exp_neg(_EXP_MIN if y > _EXP_MIN else y)
+    e = _exp_neg(_EXP_MIN if y > _EXP_MIN else y)  # noqa: FURB136 (min() would drop a NaN)
     return _f(0) if y > _EXP_MIN else e
 
 

@@ -30,8 +30,9 @@ def _gelu_f32(x):
 
 
 def _gelu_f32_blocks(x):
-    """gelu(x) of float32 x through that erf in NumPy, block by block in place in four scratch blocks
-    (about 4x faster than scipy's float64 erf, and closer to PyTorch's results).  The
+    """gelu(x) of float32 x through that erf in NumPy (without numba), block by block in
+    place in four scratch blocks (about 4x faster than scipy's float64 erf, and closer to
+    PyTorch's results).  The
     polynomial carries a factor 1/2 (exact: a power of two), which folds gelu's 0.5 in; the
     sign of erf is set on its bits (copysign costs as much as five other passes)."""
     xf = x.reshape(-1)

@@ -39,11 +39,11 @@ def _vector(t, ct, n):
     return None if t is None else arr(t).astype(ct, copy=False).reshape(n)
 
 
-_COMPILED = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled forward's dtypes
+_COMPILED = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled loops' dtypes
 
 
 def _dense(v, n, ct, fill):
-    """The compiled forward's weight or bias: contiguous, `fill` for a missing one."""
+    """A weight or bias for the compiled loops: contiguous, `fill` for a missing one."""
     return np.full(n, fill, ct) if v is None else np.ascontiguousarray(v)
 
 
@@ -59,7 +59,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     mean = np.zeros((rows, 1), ct)  # PyTorch: 0 over no elements (and rstd nan)
     rstd = np.empty((rows, 1), ct)
     jit = loops() if n and x.dtype == ct and ct in _COMPILED else None
-    if jit is not None:  # (one pass over the rows, cached; ~3x faster)
+    if jit is not None:  # (each row read while in cache: ~3x faster)
         jit.layer_norm_rows(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
                             eps, y, mean.reshape(rows), rstd.reshape(rows))
     else:
@@ -114,10 +114,8 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     jit = loops() if n and g.dtype == x.dtype == ct and ct in _COMPILED else None
     if jit is not None:  # (two compiled passes per row: ~4x faster)
         sums = np.zeros((2, n))
-        jit.layer_norm_backward_rows(np.ascontiguousarray(g), np.ascontiguousarray(x),
-                                     np.ascontiguousarray(m.reshape(rows)),
-                                     np.ascontiguousarray(r.reshape(rows)), _dense(w, n, ct, 1), gx,
-                                     sums[0], sums[1])
+        g, x, m, r = (np.ascontiguousarray(a) for a in (g, x, m.reshape(rows), r.reshape(rows)))
+        jit.layer_norm_backward_rows(g, x, m, r, _dense(w, n, ct, 1), gx, sums[0], sums[1])
         gw, gb = sums.astype(ct)
     else:
         gw, gb = _layer_norm_backward_blocks(g, x, m, r, w, gx)
