@@ -1280,3 +1280,104 @@ print(tuple(nn.Embedding(10, 3, padding_idx=0)(torch.tensor([[0, 5], [9, 1]])).s
 print(tuple(nn.Conv1d(5, 2, 3)(seq).shape), tuple(nn.MaxPool1d(2)(seq).shape), tuple(nn.LayerNorm(4)(seq).shape), tuple(nn.BatchNorm1d(5)(seq).shape), tuple(nn.Conv3d(1, 2, 2)(torch.ones(1, 1, 3, 3, 3)).shape))
 print(nn.Conv2d(3, 4, 3), nn.LSTM(4, 6, batch_first=True), nn.TransformerEncoderLayer(4, 2, 8), nn.BatchNorm2d(3, momentum=0.2), nn.Embedding(10, 3, padding_idx=0), nn.MultiheadAttention(4, 2))
 ''')
+
+program("qa_warnings_and_misuse", r'''
+import io
+import warnings
+import torch
+import torch.nn as nn
+def caught(f):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            r = f()
+        except Exception as e:
+            r = f"{type(e).__name__}: {str(e).splitlines()[0]}"
+    return r, [f"{x.category.__name__}: {str(x.message).splitlines()[0][:90]}" for x in w]
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 2
+print(caught(lambda: y.grad))
+print(caught(lambda: x.numpy()))
+print(caught(lambda: torch.stack([])))
+print(caught(lambda: torch.cat([])))
+print(caught(lambda: y.backward(torch.ones(3))))
+print(caught(lambda: nn.Linear(2, 2).register_parameter("w", torch.ones(2))))
+m = nn.Module()
+print(caught(lambda: setattr(m, "p", nn.Parameter(torch.ones(1))) or list(m.state_dict())))
+print(caught(lambda: m.register_buffer("p", torch.ones(1))))
+print(caught(lambda: nn.Sequential(nn.Linear(2, 2))[3]))
+print(caught(lambda: nn.functional.softmax(torch.ones(2, 2))))
+print(caught(lambda: torch.nn.functional.dropout(torch.ones(2), p=1.5)))
+print(caught(lambda: torch.optim.SGD([torch.ones(2, requires_grad=True)], lr=-1)))
+print(caught(lambda: torch.optim.Adam([], lr=0.1)))
+print(caught(lambda: torch.optim.SGD(nn.Linear(2, 2).parameters())))
+opt = torch.optim.SGD([torch.ones(2, requires_grad=True)], lr=0.1)
+sched = torch.optim.lr_scheduler.StepLR(opt, 1)
+print(caught(lambda: sched.step()))
+print(caught(lambda: torch.tensor([1.0, 2.0]).item()))
+print(caught(lambda: torch.arange(10).view(3, -1)))
+print(caught(lambda: torch.ones(2, 2)[torch.tensor([[True, False]])]))
+print(caught(lambda: torch.ones(3).index_put_((torch.tensor([0]),), torch.tensor([1.0, 2.0]))))
+print(caught(lambda: torch.load(io.BytesIO(b"not a checkpoint"))))
+print(caught(lambda: nn.Linear(2, 2).load_state_dict({"weight": torch.ones(2, 2)})))
+print(caught(lambda: torch.nn.utils.clip_grad_norm_([torch.ones(2, requires_grad=True)], 1.0)))
+print(caught(lambda: torch.randint(5, 2, (3,))))
+print(caught(lambda: torch.randn(2, 3, dtype=torch.int64)))
+print(caught(lambda: torch.ones(2).type(torch.FloatTensor).type()))
+print(caught(lambda: torch.FloatTensor([1, 2])))
+print(caught(lambda: torch.LongTensor(2, 3).shape))
+print(caught(lambda: torch.Tensor([1, 2]).dtype))
+print(caught(lambda: torch.Tensor(2, 3).shape))
+print(caught(lambda: torch.empty(2, 3).normal_(std=-1)))
+print(caught(lambda: torch.nn.init.kaiming_uniform_(torch.empty(0))))
+print(caught(lambda: torch.tensor([1, 2, 3])[torch.tensor([True, False])]))
+''')
+
+program("qa_state_dict_repr_and_copy", r'''
+import copy
+import io
+import torch
+import torch.nn as nn
+m = nn.Sequential(nn.Linear(2, 2), nn.BatchNorm1d(2))
+with torch.no_grad():
+    m[0].weight.copy_(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
+    m[0].bias.fill_(0.5)
+sd = m.state_dict()
+print(sd)
+print(type(sd).__name__, sd["0.weight"].requires_grad, sd["1.num_batches_tracked"].dtype)
+m2 = copy.deepcopy(m)
+m2[0].weight.data.mul_(2)
+print(m[0].weight.sum().item(), m2[0].weight.sum().item(), m2[0].weight.requires_grad, type(m2[0].weight).__name__)
+t = torch.tensor([1.0, 2.0], requires_grad=True)
+tc = copy.deepcopy(t)
+print(tc, tc.requires_grad, tc.is_leaf, copy.copy(torch.arange(3)))
+buf = io.BytesIO()
+a = torch.arange(6.0)
+torch.save({"a": a, "view": a[2:4], "list": [a, 1, "s"], "tuple": (torch.tensor(1),), "dtype": torch.float16, "size": torch.Size([2, 3]), "dev": torch.device("cpu")}, buf)
+buf.seek(0)
+obj = torch.load(buf, map_location="cpu")
+obj["view"][0] = -1
+print(obj["a"], obj["view"], obj["list"], obj["tuple"], obj["dtype"], obj["size"], obj["dev"])
+buf = io.BytesIO()
+torch.save(torch.arange(4, dtype=torch.int16)[::2], buf)
+buf.seek(0)
+r = torch.load(buf)
+print(r, r.dtype, r.is_contiguous(), r.stride())
+buf = io.BytesIO()
+p = nn.Parameter(torch.ones(2))
+torch.save(p, buf)
+buf.seek(0)
+q = torch.load(buf)
+print(type(q).__name__, q.requires_grad, q)
+opt = torch.optim.Adam(m.parameters(), lr=0.01)
+m(torch.ones(3, 2)).sum().backward()
+opt.step()
+osd = opt.state_dict()
+buf = io.BytesIO()
+torch.save(osd, buf)
+buf.seek(0)
+o2 = torch.optim.Adam(m.parameters(), lr=0.5)
+o2.load_state_dict(torch.load(buf))
+print(o2.param_groups[0]["lr"], o2.state_dict()["state"][0]["step"], sorted(o2.state_dict()["state"][0]))
+print(o2)
+''')
