@@ -3,6 +3,7 @@
     python benchmarks/bench_optim.py              # ~2 minutes
     python benchmarks/bench_optim.py --quick
     python benchmarks/bench_optim.py --cpu-time   # CPU time, steadier on a busy machine
+    python benchmarks/bench_optim.py --sets mlp --optimizers SGD "SGD momentum"
 
 One `optimizer.step()` over fixed gradients (float32), for two parameter sets:
 - mlp: the parameters of the MLP 784-256-256-10 of the training benchmark (6 tensors,
@@ -11,7 +12,9 @@ One `optimizer.step()` over fixed gradients (float32), for two parameter sets:
 Rows: SGD, SGD with momentum 0.9, Adam, AdamW (these four with a NumPy reference), RMSprop,
 Adagrad, Adamax, NAdam, RAdam. Columns: mindtorch's default (small tensors
 through the flat multi-tensor path, optim/_multi_tensor.py), mindtorch with foreach=False
-(the per-tensor loop only), torch's default (its single-tensor loop on CPU), torch with
+(the per-tensor loop only), for SGD the same update written by hand with mindtorch ops
+(`p.add_(p.grad, alpha=-lr)` under no_grad: the difference is the optimizer's own cost),
+torch's default (its single-tensor loop on CPU), torch with
 foreach=True, and NumPy in-place ufuncs with the same arithmetic (the floor a Python
 framework can reach). Timings are the minimum over
 interleaved rounds (see bench_ops.py); torch and BLAS use one thread by default.
@@ -94,6 +97,16 @@ def workloads(np, mt, torch, shapes, name, kw):
         for p, g in zip(ps, grads):
             p.grad = lib.tensor(g.copy())
         fns[label] = getattr(lib.optim, cls)(ps, **kw, **extra).step
+    if name == "SGD":  # the update written out with mindtorch ops: the optimizer's overhead
+        ps = [mt.tensor(a.copy()).requires_grad_() for a in init]
+        for p, g in zip(ps, grads):
+            p.grad = mt.tensor(g.copy())
+
+        def by_hand(ps=ps, lr=kw["lr"]):
+            with mt.no_grad():
+                for p in ps:
+                    p.add_(p.grad, alpha=-lr)
+        fns["mindtorch by hand"] = by_hand
     reference = numpy_step(np, name, kw, [a.copy() for a in init], grads)
     if reference is not None:
         fns["numpy"] = reference
@@ -106,6 +119,10 @@ def main():
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS / torch threads (0: the libraries' defaults)")
     parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
+    parser.add_argument("--sets", nargs="+", choices=list(SETS), default=list(SETS),
+                        help="parameter sets (default: all)")
+    parser.add_argument("--optimizers", nargs="+", choices=list(OPTIMIZERS),
+                        default=list(OPTIMIZERS), help="optimizer rows (default: all)")
     args = parser.parse_args()
     if args.threads:
         for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -123,12 +140,15 @@ def main():
     print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
           + (f", torch {torch.__version__} ({torch.get_num_threads()} thread(s))" if torch else "")
           + f"; {os.cpu_count()} cpus" + (", CPU time" if args.cpu_time else "") + "\n")
-    cols = ["mindtorch", "mindtorch per-tensor", "torch", "torch foreach", "numpy"]
+    cols = ["mindtorch", "mindtorch per-tensor", "mindtorch by hand", "torch", "torch foreach",
+            "numpy"]
     print("| params | optimizer | " + " | ".join(f"{c} (us)" for c in cols)
           + " | mt/torch | mt/numpy |")
     print("|---|---|" + "---|" * (len(cols) + 2))
-    for set_name, shapes in SETS.items():
-        for name, kw in OPTIMIZERS.items():
+    for set_name in args.sets:
+        shapes = SETS[set_name]
+        for name in args.optimizers:
+            kw = OPTIMIZERS[name]
             r = best_times(workloads(np, mt, torch, shapes, name, kw), min_total, repeat, clock)
             best_mt = r.get("mindtorch", float("nan"))
             cells = [f"{r[c] * 1e6:.0f}" if c in r else "n/a" for c in cols]
