@@ -40,6 +40,10 @@ def unary(fn, name, *, allow=None):
         a = arr(self)
         if out.kind in "fc" and a.dtype != out.np and dt.kind not in "fc":
             a = a.astype(out.np)
+        if dt in _REDUCED:  # 16-bit floats compute in float32, rounding once (as PyTorch)
+            with np.errstate(all="ignore"):
+                r = fn(a.astype(np.float32))
+            return wrap(r.astype(out.np) if r.dtype == np.float32 else r, out)
         with np.errstate(all="ignore"):
             return wrap(fn(a), out)
     kernel.__name__ = name
@@ -125,6 +129,16 @@ def _special(name):
 
 
 _erf = _special("erf")
+
+
+def _reciprocal(a):
+    # complex: a division as PyTorch's (np.reciprocal gives 1/(2+0j) = 0.5-0j and
+    # 1/0 = nan+nanj where PyTorch gives 0.5+0j and inf+nanj)
+    return np.divide(1, a) if a.dtype.kind == "c" else np.reciprocal(a)
+
+
+def _rsqrt(a):
+    return _reciprocal(np.sqrt(a))
 
 
 def _sigmoid(a):
@@ -451,7 +465,7 @@ UNARY = {
     "log2": (np.log2, None), "log10": (np.log10, None), "asinh": (np.arcsinh, None),
     "acosh": (np.arccosh, None), "atanh": (np.arctanh, None), "sgn": (_sgn, None),
     "sigmoid": (_sigmoid, None), "erf": (_erf, "uibf"),
-    "reciprocal": (np.reciprocal, None), "relu": (_relu, "uibf"),
+    "reciprocal": (_reciprocal, None), "rsqrt": (_rsqrt, None), "relu": (_relu, "uibf"),
     "floor": (_identity_for_ints(np.floor), "uif"), "ceil": (_identity_for_ints(np.ceil), "uif"),
     "trunc": (_identity_for_ints(np.trunc), "uif"), "sign": (_sign, "uibf"),
     "logical_not": (np.logical_not, None), "bitwise_not": (np.invert, _INT),
