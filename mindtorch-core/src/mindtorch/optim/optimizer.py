@@ -5,7 +5,9 @@ Subclasses give their defaults, `_state_keys(group)`, the state tensors like the
 overridden), and `_update_one(group, p, grad, state)`, one parameter's update,
 which step() runs under no_grad (grad mode = `differentiable`, as PyTorch) for the
 parameters that have a gradient, small ones together through the multi-tensor path
-(_multi_tensor.py), which may flatten the state `_state_keys` names."""
+(_multi_tensor.py), which may flatten the state `_state_keys` names. An optimizer may
+take a whole group's step itself by overriding `_update(group, params, grads)` (SGD
+without momentum: one `add_` per parameter, no state)."""
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 import functools
