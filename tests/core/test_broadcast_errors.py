@@ -19,3 +19,17 @@ def test_binary_op_broadcast_message(a, b):
         mindtorch.ones(a).mul_(mindtorch.ones(b)) if len(a) >= len(b) else \
             mindtorch.ones(b).mul_(mindtorch.ones(a))
     assert "must match the size of tensor" in str(ours.value)
+
+
+def test_broadcast_tensors_returns_inputs_of_the_broadcast_shape():
+    """As PyTorch: no node for a tensor already of the shape (mse_loss's graph goes straight
+    to its input: MseLossBackward0 -> SigmoidBackward0), ExpandBackward0 for the others."""
+    for L in (mindtorch, torch):
+        a = L.ones(2, requires_grad=True) * 2
+        x, y = L.broadcast_tensors(a, L.ones(3, 2))
+        assert type(x.grad_fn).__name__ == "ExpandBackward0" and tuple(y.shape) == (3, 2)
+        x, y = L.broadcast_tensors(a, L.ones(2))
+        assert x is a
+        loss = L.nn.functional.mse_loss(a.sigmoid(), L.ones(2))
+        assert [type(n[0]).__name__ for n in loss.grad_fn.next_functions] == \
+            ["SigmoidBackward0", "NoneType"]

@@ -747,8 +747,16 @@ def _tensors_public(binding):
         if binding._op.name == "meshgrid" and len(tensors) == 1 and \
                 isinstance(tensors[0], (list, tuple)):
             tensors = tensors[0]
-        if not tensors and binding._op.name == "broadcast_tensors":
-            return ()
+        if binding._op.name == "broadcast_tensors":
+            if not tensors:
+                return ()
+            from ..._shapes import broadcast_shapes
+            from ..._tensor import Tensor
+            if all(isinstance(t, Tensor) for t in tensors) and not kwargs:
+                # as PyTorch's expand_outplace: a tensor already of the broadcast shape is
+                # returned itself (no node in the graph), the others expanded
+                shape = broadcast_shapes(*(t._shape for t in tensors))
+                return tuple(t if t._shape == shape else t.expand(shape) for t in tensors)
         if not tensors:
             raise RuntimeError("meshgrid expects a non-empty TensorList")
         return binding(tuple(tensors), **kwargs)
