@@ -20,11 +20,13 @@ SPECIAL = np.array([0, -0.0, 1e-30, -1e-30, 1e-8, -1e-45, 3.4e38, -3.4e38, np.in
 
 @pytest.fixture(params=["compiled", "numpy"])
 def path(request, monkeypatch):
-    """Each test runs with the compiled loops and with the NumPy paths (numba missing)."""
+    """Each test runs with the compiled loops (for any size) and with the NumPy paths (as
+    without numba)."""
     if request.param == "numpy":
         monkeypatch.setattr(_jit, "_loops", False)
     else:
-        assert _jit.loops() is not None, "numba is a dependency of mindtorch-cpu"
+        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
+        assert _jit.loops(0) is not None, "numba is a dependency of mindtorch-cpu"
     return request.param
 
 
@@ -212,8 +214,21 @@ def test_log_softmax_backward_data_any_output(path):
 
 # loading ---------------------------------------------------------------------------------
 
-def test_import_does_not_load_numba():
-    code = ("import sys, mindtorch; x = mindtorch.ones(3); (x + 1).sum(); "
+def test_numba_loaded_by_large_inputs_only():
+    """numba (~120 MiB of LLVM) is not loaded by `import mindtorch`, nor by the kernels'
+    small inputs, only by a large one."""
+    code = ("import sys, mindtorch; F = mindtorch.nn.functional; x = mindtorch.ones(64, 10); "
+            "F.gelu(x); F.layer_norm(x, [10]).log_softmax(-1); x.softmax(-1); "
             "assert 'numba' not in sys.modules; "
-            "mindtorch.nn.functional.gelu(x); assert 'numba' in sys.modules")
+            "F.gelu(mindtorch.ones(1 << 16)); assert 'numba' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_large_inputs_take_the_compiled_loops():
+    x = RNG.standard_normal((_jit.MIN_SIZE // 64, 64))
+    m, t = pair(x)
+    assert_same(m.softmax(-1), t.softmax(-1))
+    assert_same(mindtorch.nn.functional.gelu(m), torch.nn.functional.gelu(t))
+    assert_same(mindtorch.nn.functional.layer_norm(m, [64]),
+                torch.nn.functional.layer_norm(t, [64]), **F32_TOL)
+    assert _jit._loops  # (loaded)

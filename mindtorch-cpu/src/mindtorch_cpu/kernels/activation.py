@@ -20,8 +20,8 @@ _SIGN_0D = np.array(_SIGN)
 
 
 def _gelu_f32(x):
-    """gelu(x) of float32 x: compiled (numba: one pass, ~5x faster) when numba is there."""
-    jit = loops()
+    """gelu(x) of float32 x: compiled (numba: one pass, ~5x faster) for large x."""
+    jit = loops(x.size)
     if jit is None:
         return _gelu_f32_blocks(x)
     out = np.empty(x.shape, np.float32)

@@ -58,7 +58,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     y = np.empty((rows, n), ct)
     mean = np.zeros((rows, 1), ct)  # PyTorch: 0 over no elements (and rstd nan)
     rstd = np.empty((rows, 1), ct)
-    jit = loops() if n and x.dtype == ct and ct in _COMPILED else None
+    jit = loops(rows * n) if n and x.dtype == ct and ct in _COMPILED else None
     if jit is not None:  # (each row read while in cache: ~3x faster)
         jit.layer_norm_rows(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
                             eps, y, mean.reshape(rows), rstd.reshape(rows))
@@ -111,7 +111,7 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     r = arr(rstd).astype(ct, copy=False).reshape(rows, 1)
     w = _vector(weight, ct, n)
     gx = np.empty((rows, n), ct)
-    jit = loops() if n and g.dtype == x.dtype == ct and ct in _COMPILED else None
+    jit = loops(rows * n) if n and g.dtype == x.dtype == ct and ct in _COMPILED else None
     if jit is not None:  # (two compiled passes per row: ~4x faster)
         sums = np.zeros((2, n))
         g, x, m, r = (np.ascontiguousarray(a) for a in (g, x, m.reshape(rows), r.reshape(rows)))

@@ -231,7 +231,7 @@ def _softmax_like(name, log):
             a = a.astype(np.float32)
         axis = dim if a.ndim else 0
         a = a if a.ndim else a.reshape(1)  # (numpy's 0-dim results are scalars)
-        jit = loops() if axis == a.ndim - 1 and a.dtype == np.float32 else None
+        jit = loops(a.size) if axis == a.ndim - 1 and a.dtype == np.float32 else None
         if jit is not None:  # (one compiled pass per row: ~2.5x faster)
             rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
             out = np.empty(rows.shape, np.float32)
@@ -269,7 +269,7 @@ def _softmax_backward_like(log):
             g, y = g.reshape(1), y.reshape(1)
 
         # (log_softmax's: float32, and outputs <= 0 as log_softmax's are, for the loop's exp)
-        jit = (loops() if axis == y.ndim - 1 and y.size and g.dtype == y.dtype and (
+        jit = (loops(y.size) if axis == y.ndim - 1 and y.size and g.dtype == y.dtype and (
             y.dtype == np.float32 and np.maximum.reduce(y, axis=None) <= 0 if log
             else y.dtype in _BLAS_FLOATS) else None)
         if jit is not None:  # (one compiled pass per row: ~3x faster)
