@@ -1484,3 +1484,68 @@ for _ in range(3):
     optimizer.step()
     print(round(loss.item(), 3))
 ''')
+
+program("qa_module_hooks_and_norms", r'''
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.set_printoptions(precision=5)
+lin = nn.Linear(3, 2)
+with torch.no_grad():
+    lin.weight.copy_(torch.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]]))
+    lin.bias.copy_(torch.tensor([0.05, -0.05]))
+log = []
+h1 = lin.register_forward_pre_hook(lambda m, inp: log.append(("pre", tuple(inp[0].shape))))
+h2 = lin.register_forward_hook(lambda m, inp, out: out * 2)
+h3 = lin.register_full_backward_hook(lambda m, gin, gout: log.append(("bwd", tuple(gin[0].shape), tuple(gout[0].shape))))
+x = torch.ones(4, 3, requires_grad=True)
+y = lin(x)
+y.sum().backward()
+print(y, log, x.grad)
+h1.remove(); h2.remove(); h3.remove()
+print(lin(torch.ones(1, 3)))
+def kw_hook(m, args, kwargs):
+    return args, kwargs
+lin.register_forward_pre_hook(kw_hook, with_kwargs=True)
+print(lin(input=torch.ones(1, 3)) if False else lin(torch.ones(1, 3)))
+bn = nn.BatchNorm1d(3)
+data = torch.arange(12.0).reshape(4, 3)
+bn(data)
+print(bn.running_mean, bn.running_var, bn.num_batches_tracked)
+bn.eval()
+print(bn(data))
+bn2 = nn.BatchNorm1d(3, momentum=None)
+bn2(data); bn2(data * 2)
+print(bn2.running_mean, bn2.running_var)
+bn3 = nn.BatchNorm1d(3, affine=False, track_running_stats=False)
+print(bn3(data), bn3.running_mean)
+ln = nn.LayerNorm([3], elementwise_affine=False)
+print(ln(data), nn.RMSNorm(3)(data) if hasattr(nn, "RMSNorm") else "")
+q = torch.linspace(-1, 1, 2 * 2 * 3 * 4).reshape(2, 2, 3, 4)
+print(F.scaled_dot_product_attention(q, q, q), F.scaled_dot_product_attention(q, q, q, is_causal=True)[0, 0])
+mask = torch.tensor([[True, False, True], [True, True, False], [False, True, True]])
+print(F.scaled_dot_product_attention(q, q, q, attn_mask=mask)[1, 1])
+wn = nn.utils.parametrizations.weight_norm(nn.Linear(3, 2))
+print(sorted(n for n, _ in wn.named_parameters()))
+sn = nn.utils.parametrizations.spectral_norm(nn.Linear(3, 3))
+print(sorted(n for n, _ in sn.named_parameters()), type(sn.parametrizations.weight[0]).__name__)
+''')
+
+program("qa_dataloader_workers", r'''
+import torch
+from torch.utils.data import DataLoader, Dataset, get_worker_info
+class DS(Dataset):
+    def __len__(self):
+        return 10
+    def __getitem__(self, i):
+        info = get_worker_info()
+        return torch.tensor([i, i * i]), (info is not None)
+if __name__ == "__main__":
+    dl = DataLoader(DS(), batch_size=4, num_workers=2)
+    out = list(dl)
+    print(len(out), out[0][0], out[-1][0], [b[1].tolist() for b in out])
+    dl2 = DataLoader(DS(), batch_size=3, num_workers=2, persistent_workers=True, prefetch_factor=2)
+    for epoch in range(2):
+        print(epoch, [b[0][:, 0].tolist() for b in dl2])
+    print(get_worker_info())
+''')
