@@ -793,3 +793,34 @@ def test_grad_mode_decorates_generators():
     it = gen()
     next(it)
     assert M.is_grad_enabled()  # the mode does not leak between iterations
+
+
+def test_version_check_message_names_the_op_as_torch():
+    """'which is output 0 of Exp' (the saving node's op), the current producer for inputs
+    ('of Add' after add_), CopySlices by its C++ name."""
+    def message(L, make):
+        x = L.ones(2, 2, requires_grad=True)
+        y, z = make(L, x)
+        with pytest.raises(RuntimeError) as e:
+            z.backward()
+        return str(e.value).split("which is ")[1].split(", is")[0]
+
+    def exp_out(L, x):
+        y = x.exp()
+        z = y.sum()
+        y.mul_(2)
+        return y, z
+
+    def mul_in(L, x):
+        y = x @ x
+        z = (y * y).sum()
+        y.add_(1)
+        return y, z
+
+    def setitem(L, x):
+        y = x * 1
+        z = (y * y).sum()
+        y[0] = 5
+        return y, z
+    for make in (exp_out, mul_in, setitem):
+        assert message(M, make) == message(torch, make)

@@ -1,5 +1,6 @@
 """The backward graph: Node (one recorded op), saved tensors, saved_tensors_hooks."""
 import itertools
+import re
 
 from ..utils.hooks import add_hook
 from .grad_mode import state
@@ -127,7 +128,7 @@ class SavedTensor:
         if self.hook is None and t._version_counter[0] != self.version:
             producer = node if self.output_nr is not None else t._grad_fn
             which = "" if producer is None else \
-                f", which is output {self.output_nr or t._output_nr} of {producer.name()},"
+                f", which is output {self.output_nr or t._output_nr} of {_op_name(producer)},"
             raise RuntimeError(
                 f"one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [{_type_desc(t)}]{which} is at version "
@@ -171,4 +172,13 @@ class saved_tensors_hooks:
     def __exit__(self, *exc):
         state.saved_hooks = state.saved_hooks[:-1]
         return False
+
+
+def _op_name(node):
+    """A node as PyTorch's version-check message names it: the op ("Exp" for ExpBackward0),
+    CopySlices by its C++ name."""
+    name = node.name()
+    if name == "CopySlices":
+        return "torch::autograd::CopySlices"
+    return re.sub(r"Backward\d*$", "", name)
 
