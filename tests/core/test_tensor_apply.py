@@ -44,3 +44,20 @@ def test_conj_and_neg_bits_resolve_to_self():
         assert t.resolve_conj() is t and mindtorch.resolve_neg(t) is t
         assert mindtorch.resolve_conj(t) is t
     assert_same(z.conj().resolve_conj(), torch.tensor([1 + 2j, 3j]).conj().resolve_conj())
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.ones(2),  # size
+    lambda L: L.ones(2, 3),
+    lambda L: L.ones(3, dtype=L.float64),  # dtype
+    lambda L: L.ones(3, dtype=L.int64),
+    lambda L: L.ones(3, dtype=L.float16),
+    lambda L: L.ones(3, device="meta"),  # device
+], ids=["size", "rank", "double", "long", "half", "meta"])
+def test_grad_assignment_errors_as_torch(make):
+    ours, theirs = mindtorch.ones(3, requires_grad=True), torch.ones(3, requires_grad=True)
+    with pytest.raises(RuntimeError) as e_theirs:
+        theirs.grad = make(torch)
+    with pytest.raises(RuntimeError) as e_ours:
+        ours.grad = make(mindtorch)
+    assert str(e_ours.value) == str(e_theirs.value)

@@ -39,6 +39,14 @@ class Size(tuple):
         return Size(tuple(other) + tuple(self))
 
 
+# dtypes by their C++ type names (PyTorch's TypeMeta), as its messages print them
+_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+              "bool": "bool", "complex64": "c10::complex<float>",
+              "complex128": "c10::complex<double>"}
+
+
 class Tensor:
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device",
                  "_version_counter", "_cache", "__weakref__", "__dict__")
@@ -246,11 +254,24 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
             if value.dtype is not self.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_CPP_NAMES[value.dtype.name]}'"
+                    f" to a tensor with grad_dtype '{D.scalar_type_name(self.dtype)}'. The "
+                    f"gradient must match the tensor's grad_dtype (defaults to the tensor's "
+                    f"dtype). You can set the tensor's grad_dtype attribute with a specific "
+                    f"dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
+                    f"the dtypes of a tensor and its gradient may break downstream systems "
+                    f"that assume they match.")
             if value._device is not self._device:
-                raise RuntimeError("assigned grad has data located on a different device")
+                raise RuntimeError(f"attempting to assign a gradient with device type "
+                                   f"'{value._device.type}' to a tensor with device type "
+                                   f"'{self._device.type}'. Please ensure that the gradient "
+                                   f"and the tensor are on the same device")
             if value._shape != self._shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(f"attempting to assign a gradient of size "
+                                   f"'{list(value._shape)}' to a tensor of size "
+                                   f"'{list(self._shape)}'. Please ensure that the gradient "
+                                   f"and the tensor are the same size")
         self._grad = value
 
     @grad.deleter
