@@ -17,6 +17,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 
 from .._np import arr
+from ._jit import MIN_SIZE
 from .pointwise import _FMA
 
 _SCALARS = {D.float32: np.float32, D.float64: np.float64}  # the fast path's dtypes
@@ -78,12 +79,16 @@ def _fast(name, compute):
     return kernel
 
 
-def _loops():
+def _loops(size):
+    """kernels._update_loops for `size` elements, or None: fewer than _jit.MIN_SIZE (numba
+    costs ~120 MiB RSS, which small-tensor scripts do not pay; see _jit.py) or no numba."""
     global _LOOPS
+    if size < MIN_SIZE:
+        return None
     if _LOOPS is None:
         try:
             from . import _update_loops as loops
-        except ImportError:
+        except (ImportError, RuntimeError):  # (RuntimeError: numba finds no cache directory)
             loops = False
         _LOOPS = loops
     return _LOOPS or None
@@ -110,7 +115,7 @@ def _div(a, b, rounding_mode):
 
 def _flat(a, *operands):
     """The compiled loops, when they apply: operands of a's shape, all C-contiguous."""
-    loops = _LOOPS or _loops()
+    loops = _loops(a.size)
     if loops is not None and a.flags.c_contiguous and all(
             x.shape == a.shape and x.flags.c_contiguous for x in operands):
         return loops
@@ -158,9 +163,10 @@ def fma(x, y, z):
     """x * y + z rounded once per element (broadcast; one float dtype), as PyTorch's fmadd:
     compiled, else through a wider type holding the product exactly (pointwise._FMA), else
     rounded twice."""
-    loops = _LOOPS or _loops()
+    x, y, z = np.broadcast_arrays(x, y, z)
+    loops = _loops(z.size)
     if loops is not None:
-        x, y, z = (_contiguous(v) for v in np.broadcast_arrays(x, y, z))
+        x, y, z = map(_contiguous, (x, y, z))
         out = np.empty(z.shape, z.dtype)
         loops.fma(x.ravel(), y.ravel(), z.ravel(), out.ravel())
         return out
