@@ -824,3 +824,27 @@ def test_version_check_message_names_the_op_as_torch():
         return y, z
     for make in (exp_out, mul_in, setitem):
         assert message(M, make) == message(torch, make)
+
+
+@pytest.mark.parametrize("make", [lambda t: t.unbind(), lambda t: t.split(2),
+                                  lambda t: t.chunk(2), lambda t: t.tensor_split(2),
+                                  lambda t: t.hsplit(2)],
+                         ids=["unbind", "split", "chunk", "tensor_split", "hsplit"])
+@pytest.mark.parametrize("leaf", [False, True])
+def test_multi_output_views_refuse_inplace_as_torch(make, leaf):
+    """unbind/split/chunk outputs of a tensor requiring grad cannot change in place
+    ("Output 1 of Unbind is a view ..."); tensor_split/hsplit pieces can (as in torch)."""
+    def run(L):
+        s = L.ones(4, 4, requires_grad=True)
+        s = s if leaf else s * 1
+        try:
+            make(s)[1].mul_(2)
+        except RuntimeError as e:
+            return str(e)
+        return "ok"
+    ours, theirs = run(M), run(torch)
+    assert (ours == "ok") == (theirs == "ok")
+    if "multiple views" in theirs:
+        assert ours == theirs
+    with M.no_grad():
+        M.ones(4, requires_grad=True).unbind()[0].mul_(2)  # no grad recording: allowed

@@ -572,6 +572,11 @@ def _materialize(g, meta):
 
 # -- in-place ops -----------------------------------------------------------------------
 
+# the nodes of ops returning several views of their input (unbind, split, chunk): PyTorch
+# refuses in-place changes of those views (tensor_split and hsplit... are allowed)
+_MULTI_VIEW_NODES = frozenset({"UnbindBackward0", "SplitBackward0", "SplitWithSizesBackward0"})
+
+
 def check_inplace(t):
     if not isinstance(t, Tensor):
         return
@@ -586,6 +591,12 @@ def check_inplace(t):
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
     base = t._base
+    if base is not None and t._grad_fn is not None and t._grad_fn.name() in _MULTI_VIEW_NODES:
+        raise RuntimeError(f"Output {t._output_nr} of {t._grad_fn.name()[:-9]} is a view and is "
+                           f"being modified inplace. This view is the output of a function "
+                           f"that returns multiple views. Such functions do not allow the "
+                           f"output views to be modified inplace. You should replace the "
+                           f"inplace operation by an out-of-place one.")
     if base is not None and "_custom_function_view" in t.__dict__:
         k, name = t._custom_function_view
         raise RuntimeError(f"Output {k} of {name} is a view and is being modified inplace. This "
