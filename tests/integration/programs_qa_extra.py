@@ -1549,3 +1549,58 @@ if __name__ == "__main__":
         print(epoch, [b[0][:, 0].tolist() for b in dl2])
     print(get_worker_info())
 ''')
+
+program("qa_autograd_errors", r'''
+import torch
+def attempt(f):
+    try:
+        r = f()
+        print("ok", r)
+    except Exception as e:
+        print(type(e).__name__, str(e).splitlines()[0])
+w = torch.ones(3, requires_grad=True)
+attempt(lambda: w[0].add_(1))
+attempt(lambda: w.view(3).mul_(2))
+attempt(lambda: w.t_())
+attempt(lambda: setattr(w, "grad", torch.ones(2)))
+attempt(lambda: setattr(w, "grad", torch.ones(3, dtype=torch.float64)))
+attempt(lambda: setattr(w, "requires_grad", False) or w.requires_grad)
+v = torch.ones(3, requires_grad=True) * 1
+attempt(lambda: setattr(v, "requires_grad", False))
+attempt(lambda: v.detach_().requires_grad)
+x = torch.ones(2, requires_grad=True)
+y = x.exp()
+z = y.sum()
+y.mul_(2)
+attempt(lambda: z.backward())
+a = torch.ones(2, requires_grad=True)
+b = a * 2
+b.sum().backward()
+attempt(lambda: b.sum().backward())
+c = a.sigmoid()
+c.sum().backward()
+attempt(lambda: c.sum().backward())
+attempt(lambda: torch.autograd.grad(torch.ones(2).sum(), torch.ones(2)))
+attempt(lambda: torch.autograd.backward([a * 2], [torch.ones(3)]))
+attempt(lambda: (a * 2).backward(torch.ones(2, 1)))
+attempt(lambda: torch.ones(2, requires_grad=True).numpy())
+attempt(lambda: torch.ones(2, requires_grad=True).tolist())
+attempt(lambda: torch.ones(2, requires_grad=True).item())
+attempt(lambda: float(torch.ones(1, requires_grad=True)))
+with torch.no_grad():
+    w2 = torch.ones(2, requires_grad=True)
+    w2.add_(1)
+print(w2, w2.grad_fn)
+p = torch.nn.Parameter(torch.ones(2))
+attempt(lambda: p.add_(1))
+with torch.no_grad():
+    p.add_(1)
+print(p)
+q = torch.ones(2, requires_grad=True)
+r = q[0]
+attempt(lambda: r.backward())
+print(q.grad)
+s = torch.tensor([1.0, 2.0], requires_grad=True) * 1
+out = s.unbind()
+attempt(lambda: out[0].mul_(2))
+''')
