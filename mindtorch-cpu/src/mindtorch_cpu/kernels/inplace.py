@@ -151,12 +151,20 @@ def _lerp(a, end, weight):
     if type(weight) is np.ndarray:
         raise _Slow  # a tensor weight: elementwise choice (and its own promotion rules)
     small = abs(weight) < 0.5
-    coeff = weight if small else weight - 1  # (in a's dtype)
-    loops = _flat(a, end)
-    if loops is not None:
-        loops.lerp(a.ravel(), end.ravel(), coeff, small)
+    coeff, base = (weight, a) if small else (weight - 1, end)  # (in a's dtype)
+    if a.size >= MIN_SIZE:  # the compiled loop (or fma's, for other layouts)
+        loops = _flat(a, end)
+        if loops is not None:
+            loops.lerp(a.ravel(), end.ravel(), coeff, small)
+        else:
+            np.copyto(a, fma(coeff, np.subtract(end, a), base))
+        return
+    d = np.subtract(end, a)
+    wide = _FMA.get(a.dtype)  # the product exact in a wider type, as fma's NumPy path
+    if wide is None:
+        np.add(np.multiply(d, coeff, out=d), base, out=a)
     else:
-        np.copyto(a, fma(coeff, np.subtract(end, a), a if small else end))
+        np.add(np.multiply(d, coeff, dtype=wide), base, out=a, casting="unsafe")
 
 
 def fma(x, y, z):
