@@ -1604,3 +1604,47 @@ s = torch.tensor([1.0, 2.0], requires_grad=True) * 1
 out = s.unbind()
 attempt(lambda: out[0].mul_(2))
 ''')
+
+program("qa_python_protocols_misc", r'''
+import pickle, copy
+import torch as T
+x = T.arange(6.0).reshape(2, 3)
+r = []
+r.append([x.device == "cpu", str(x.device), x.device.type, x.device.index, T.device("cpu", 0) if False else T.device("cpu"), T.device("cuda:1").index, T.device("cuda", 2), repr(T.device("cuda:0")), T.device("meta")])
+r.append([T.float32 == T.float, hash(T.float32) == hash(T.float), str(T.int64), T.float32.to_complex(), T.complex64.to_real(), T.float16.is_signed, T.bool.itemsize, T.uint8.is_signed])
+r.append([x.shape == T.Size([2, 3]), x.shape + (1,), x.shape[1:], T.Size([2, 3]) == [2, 3], T.Size((2, 3)).numel(), len(T.Size([])), x.size(dim=1), x.shape.count(3), x.shape.index(3)])
+r.append([pickle.loads(pickle.dumps(x)), pickle.loads(pickle.dumps(T.float64)), pickle.loads(pickle.dumps(T.Size([1, 2]))), pickle.loads(pickle.dumps(T.device("cpu")))])
+r.append([copy.deepcopy(T.nn.Linear(2, 2).weight).shape, x.__array__().dtype if hasattr(x, "__array__") else None, sorted(x.flatten().tolist(), reverse=True)[:2], max(x.flatten()).item(), sum(x.flatten()).item(), abs(-x)[0], -x[0], +x[0], x[0] ** 2, 2 - x[0], 1 / (x[0] + 1), x[0] // 2, divmod(7, 2)])
+r.append([x @ x.T, x.T @ x, (x > 2).sum().item(), x.__len__(), x[0].__contains__(1.0), list(reversed(x[0])), x.argmax(1).tolist(), x.numpy().sum(), float(x[0, 1]), int(x[1, 2]), complex(x[0, 0]), bool(x[0, 1]), x[0, 1].__index__() if False else "", round(x[0, 1].item() / 3, 3)])
+r.append(["%.2f" % x[0, 1], "{:.1f}".format(x[1, 1].item()), "{}".format(x[0, 0]), f"{x[1, 0]!r}", x[0].__format__(""), [f"{v:.1f}" for v in x[0]]])
+r.append([x.int() & 3, x.long() | 8, x.bool() ^ True, x.int() >> 1, 5 & x.int(), x.int().__invert__(), x.__eq__(None) if False else x == x.clone(), x != 2, x.__hash__ is not None, id(x) == id(x.data)])
+import numpy as np
+r.append([np.float32(2.0) * x[0], (np.array([1.0, 2.0, 3.0]) + x[0].numpy()), x[0] * np.float64(2), T.tensor(np.int64(3)) + 1, T.tensor([np.float32(1.5), np.float32(2.5)]).dtype, T.as_tensor(np.array([True])).dtype, x[0] + np.array(1.0) if False else ""])
+for line in r:
+    print(line)
+''')
+
+program("qa_init_and_gains", r'''
+import torch
+import torch.nn as nn
+print([round(nn.init.calculate_gain(n), 6) for n in ["linear", "conv2d", "sigmoid", "tanh", "relu", "selu"]], round(nn.init.calculate_gain("leaky_relu", 0.2), 6))
+w = torch.empty(3, 4)
+print(nn.init.constant_(w, 0.5), nn.init.ones_(w).sum(), nn.init.zeros_(w).sum(), nn.init.eye_(w))
+d = torch.empty(2, 2, 3)
+print(nn.init.dirac_(d))
+torch.manual_seed(0)
+expected = {"xavier_uniform_": (2 / 96) ** 0.5, "xavier_normal_": (2 / 96) ** 0.5, "kaiming_uniform_": (1 / 3 / 32) ** 0.5 * 2 ** 0.5 / (1 + 5) ** 0.5 * 3 ** 0.5, "kaiming_normal_": (2 / 32) ** 0.5, "orthogonal_": 1 / 64 ** 0.5 * (64 / 32) ** 0 * (32 / 64) ** 0.5 * (64 / 32) ** 0.5 / (64 / 32) ** 0.5, "trunc_normal_": 0.88, "uniform_": (1 / 12) ** 0.5, "normal_": 1.0}
+for fn in [nn.init.xavier_uniform_, nn.init.xavier_normal_, nn.init.kaiming_uniform_, nn.init.kaiming_normal_, nn.init.trunc_normal_, nn.init.uniform_, nn.init.normal_]:
+    t = fn(torch.empty(256, 32))
+    print(fn.__name__, tuple(t.shape), t.dtype, bool(t.abs().max() < 10), abs(t.std().item() / expected[fn.__name__] - 1) < 0.1)
+q = nn.init.orthogonal_(torch.empty(4, 4))
+print(torch.allclose(q @ q.T, torch.eye(4), atol=1e-5))
+print(nn.init._calculate_fan_in_and_fan_out(torch.empty(8, 4, 3, 3)))
+try:
+    nn.init.xavier_uniform_(torch.empty(3))
+except ValueError as e:
+    print("ValueError", e)
+lin = nn.Linear(100, 50)
+bound = 1 / 100 ** 0.5
+print(bool(lin.weight.abs().max() <= bound), bool(lin.bias.abs().max() <= bound), lin.weight.requires_grad)
+''')
