@@ -1633,7 +1633,7 @@ print(nn.init.constant_(w, 0.5), nn.init.ones_(w).sum(), nn.init.zeros_(w).sum()
 d = torch.empty(2, 2, 3)
 print(nn.init.dirac_(d))
 torch.manual_seed(0)
-expected = {"xavier_uniform_": (2 / 96) ** 0.5, "xavier_normal_": (2 / 96) ** 0.5, "kaiming_uniform_": (1 / 3 / 32) ** 0.5 * 2 ** 0.5 / (1 + 5) ** 0.5 * 3 ** 0.5, "kaiming_normal_": (2 / 32) ** 0.5, "orthogonal_": 1 / 64 ** 0.5 * (64 / 32) ** 0 * (32 / 64) ** 0.5 * (64 / 32) ** 0.5 / (64 / 32) ** 0.5, "trunc_normal_": 0.88, "uniform_": (1 / 12) ** 0.5, "normal_": 1.0}
+expected = {"xavier_uniform_": (2 / 288) ** 0.5, "xavier_normal_": (2 / 288) ** 0.5, "kaiming_uniform_": (2 / 32) ** 0.5, "kaiming_normal_": (2 / 32) ** 0.5, "trunc_normal_": 0.88, "uniform_": (1 / 12) ** 0.5, "normal_": 1.0}
 for fn in [nn.init.xavier_uniform_, nn.init.xavier_normal_, nn.init.kaiming_uniform_, nn.init.kaiming_normal_, nn.init.trunc_normal_, nn.init.uniform_, nn.init.normal_]:
     t = fn(torch.empty(256, 32))
     print(fn.__name__, tuple(t.shape), t.dtype, bool(t.abs().max() < 10), abs(t.std().item() / expected[fn.__name__] - 1) < 0.1)
