@@ -1648,3 +1648,49 @@ lin = nn.Linear(100, 50)
 bound = 1 / 100 ** 0.5
 print(bool(lin.weight.abs().max() <= bound), bool(lin.bias.abs().max() <= bound), lin.weight.requires_grad)
 ''')
+
+
+# -- known gaps (strict xfails in test_programs_qa_extra.py) -------------------------------
+
+program("qa_gap_fft", r'''
+import torch
+x = torch.tensor([1.0, 2.0, 0.0, -1.0])
+print(torch.fft.fft(x), torch.fft.rfft(x), torch.fft.irfft(torch.fft.rfft(x), n=4), torch.fft.fftfreq(4))
+''')
+
+program("qa_gap_inference_tensors", r'''
+import torch
+x = torch.ones(2, requires_grad=True)
+with torch.inference_mode():
+    y = x * 2
+print(y.is_inference(), x.is_inference())
+''')
+
+program("qa_gap_autocast_cpu", r'''
+import torch
+lin = torch.nn.Linear(3, 2)
+with torch.autocast("cpu", dtype=torch.bfloat16):
+    print(lin(torch.ones(1, 3)).dtype)
+''')
+
+program("qa_gap_more_distributions", r'''
+import torch
+from torch.distributions import Beta, Gamma, Dirichlet, Poisson, LogNormal
+print(Beta(torch.tensor(2.0), torch.tensor(3.0)).log_prob(torch.tensor(0.4)), Gamma(2.0, 1.0).mean, Dirichlet(torch.ones(3)).log_prob(torch.tensor([0.2, 0.3, 0.5])), Poisson(3.0).log_prob(torch.tensor(2.0)), LogNormal(0.0, 1.0).log_prob(torch.tensor(1.5)))
+''')
+
+program("qa_gap_dtypes", r'''
+import torch
+print(torch.tensor([1.0], dtype=torch.float16) + 2j, torch.tensor([1, 2], dtype=torch.uint16))
+''')
+
+program("qa_gap_half_log_softmax", r'''
+import torch
+print(torch.linspace(-3, 3, 7, dtype=torch.float16).log_softmax(0))
+''')
+
+program("qa_gap_channels_last", r'''
+import torch
+x = torch.ones(1, 3, 4, 4).to(memory_format=torch.channels_last)
+print(x.stride(), x.is_contiguous(memory_format=torch.channels_last))
+''')
