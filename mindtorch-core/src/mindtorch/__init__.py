@@ -100,6 +100,9 @@ def is_tensor(obj):
     return isinstance(obj, Tensor)
 
 
+from ._gradient import gradient  # noqa: E402,F401
+
+
 def is_storage(obj):
     from ._storage import UntypedStorage
     return isinstance(obj, UntypedStorage)
