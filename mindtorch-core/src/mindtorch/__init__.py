@@ -101,6 +101,10 @@ def is_tensor(obj):
 
 
 from ._gradient import gradient  # noqa: E402,F401
+from ._windows import (  # noqa: E402,F401
+    bartlett_window, blackman_window, conj, hamming_window, hann_window, imag, is_signed,
+    kaiser_window, real, scalar_tensor,
+)
 
 
 def is_storage(obj):

@@ -1,0 +1,97 @@
+"""Window functions (hann, hamming, blackman, bartlett, kaiser) built as PyTorch builds
+them (an arange scaled and transformed in place, in the window's dtype), so the values
+round alike; and the small complex-part functions torch.real / imag / conj."""
+import math
+
+
+def _window(name, length, periodic, dtype, device, requires_grad, build):
+    import mindtorch as M
+    dtype = dtype or M.get_default_dtype()
+    if not dtype.is_floating_point:
+        raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype="
+                           f"{_CPP.get(dtype.name, dtype.name)}, device=cpu, layout=Strided "
+                           f"(default), requires_grad=false (default), pinned_memory=false, "
+                           f"memory_format=(nullopt))")
+    if length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got "
+                           f"window_length={length}")
+    if length <= 1:
+        w = M.ones(length, dtype=dtype, device=device)
+    else:
+        n = length + 1 if periodic else length
+        w = build(M, n, dtype, device)
+        w = w.narrow(0, 0, length) if periodic else w
+    return w.requires_grad_(requires_grad) if requires_grad else w
+
+
+_CPP = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
+        "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+        "complex128": "c10::complex<double>"}
+
+
+def _factory(name, build, **defaults):
+    def window(window_length, periodic=True, *args, dtype=None, layout=None, device=None,
+               pin_memory=False, requires_grad=False, **kwargs):
+        params = dict(defaults)
+        params.update(zip(list(defaults), args))
+        params.update(kwargs)
+        return _window(name, window_length, periodic, dtype, device, requires_grad,
+                       lambda M, n, dt, dev: build(M, n, dt, dev, **params))
+    window.__name__ = name
+    return window
+
+
+def _hamming(M, n, dtype, device, alpha=0.54, beta=0.46):
+    w = M.arange(n, dtype=dtype, device=device)
+    return w.mul_(math.pi * 2.0 / (n - 1)).cos_().mul_(-beta).add_(alpha)
+
+
+def _blackman(M, n, dtype, device):
+    w = M.arange(n, dtype=dtype, device=device).mul_(math.pi / (n - 1))
+    return w.mul(4).cos_().mul_(0.08) - w.mul(2).cos_().mul_(0.5) + 0.42
+
+
+def _bartlett(M, n, dtype, device):
+    w = M.arange(n, dtype=dtype, device=device).mul_(2.0 / (n - 1))
+    half = ((n - 1) >> 1) + 1
+    w.narrow(0, half, n - half).mul_(-1).add_(2)
+    return w
+
+
+def _kaiser(M, n, dtype, device, beta=12.0):
+    alpha = (n - 1) / 2.0
+    k = M.arange(n, dtype=dtype, device=device)
+    return M.special.i0(beta * (1 - ((k - alpha) / alpha) ** 2).clamp(min=0).sqrt()) / \
+        M.special.i0(M.tensor(beta, dtype=dtype, device=device))
+
+
+hamming_window = _factory("hamming_window", _hamming, alpha=0.54, beta=0.46)
+hann_window = _factory("hann_window", lambda M, n, dt, dev: _hamming(M, n, dt, dev, 0.5, 0.5))
+blackman_window = _factory("blackman_window", _blackman)
+bartlett_window = _factory("bartlett_window", _bartlett)
+kaiser_window = _factory("kaiser_window", _kaiser, beta=12.0)
+
+
+def real(input):
+    return input.real
+
+
+def imag(input):
+    if not input.dtype.is_complex:
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+    return input.imag
+
+
+def conj(input):
+    return input.conj()
+
+
+def is_signed(input):
+    return input.dtype.is_signed
+
+
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
+                  requires_grad=False):
+    import mindtorch as M
+    return M.tensor(s, dtype=dtype or M.get_default_dtype(), device=device,
+                    requires_grad=requires_grad)
