@@ -101,10 +101,18 @@ def is_tensor(obj):
 
 
 from ._gradient import gradient  # noqa: E402,F401
+from ._legacy_types import set_default_tensor_type  # noqa: E402,F401
+from .autograd.anomaly_mode import (  # noqa: E402,F401
+    is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
+)
 from ._windows import (  # noqa: E402,F401
     bartlett_window, blackman_window, conj, hamming_window, hann_window, imag, is_signed,
     kaiser_window, real, scalar_tensor,
 )
+
+
+def get_device(t):
+    return t.get_device()
 
 
 def is_storage(obj):

@@ -47,3 +47,20 @@ class tensortype(type):
 
 LEGACY_TYPES = {f"{name}Tensor": tensortype(f"{name}Tensor", (), {"dtype": dtype})
                 for name, dtype in _TYPES.items()}
+
+
+def set_default_tensor_type(t):
+    """Deprecated torch.set_default_tensor_type(torch.DoubleTensor or 'torch.FloatTensor'):
+    the type's dtype becomes the default (CPU types only)."""
+    import warnings
+    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
+                  UserWarning, stacklevel=2)
+    name = t if isinstance(t, str) else f"torch.{getattr(t, '__name__', t)}"
+    kind = name[len("torch."):-len("Tensor")] if name.startswith("torch.") and \
+        name.endswith("Tensor") else None
+    if kind not in _TYPES:
+        raise TypeError(f"invalid type: '{name}'")
+    if not _TYPES[kind].is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    D.set_default_dtype(_TYPES[kind])

@@ -7,6 +7,15 @@ def is_anomaly_enabled():
     return state.anomaly
 
 
+def is_anomaly_check_nan_enabled():
+    return state.anomaly_check_nan
+
+
+def set_anomaly_enabled(enabled, check_nan=True):
+    """torch.set_anomaly_enabled: anomaly detection on or off from now on."""
+    state.anomaly, state.anomaly_check_nan = bool(enabled), bool(check_nan)
+
+
 class set_detect_anomaly:
     """Sets anomaly detection on or off: at once as a call, until exit as a context
     manager."""
