@@ -174,10 +174,10 @@ def split_flat(opt, group, params, grads, states, keys, scalars=("step",),
     min_tensors small tensors on, foreach=True from two."""
     everything = list(zip(params, grads, states))
     foreach = group.get("foreach")
-    if foreach is False:
-        return everything
     if foreach:
         min_tensors = 2
+    if foreach is False or len(params) < min_tensors:  # (too few tensors: no scan each step)
+        return everything
     cache = opt.__dict__.setdefault("_flat", {})
     flat = cache.get(id(group))
     where = None if flat is None else _positions(flat, params, states)
