@@ -2,7 +2,7 @@
 import pytest
 
 import mindtorch
-from reference import assert_same, torch
+from reference import assert_same, to_torch, torch
 
 
 @pytest.mark.parametrize("make", [
@@ -61,3 +61,20 @@ def test_grad_assignment_errors_as_torch(make):
     with pytest.raises(RuntimeError) as e_ours:
         ours.grad = make(mindtorch)
     assert str(e_ours.value) == str(e_theirs.value)
+
+
+def test_sum_to_size_and_layout_flags():
+    x = mindtorch.arange(6.0).reshape(2, 3)
+    for size in ((1, 3), (3,), (2, 1), (1, 1), (2, 3)):
+        assert_same(x.sum_to_size(*size), to_torch(x).sum_to_size(*size))
+    assert x.sum_to_size((2, 3)) is x
+    with pytest.raises(RuntimeError) as ours:
+        x.sum_to_size(2, 2)
+    with pytest.raises(RuntimeError) as theirs:
+        to_torch(x).sum_to_size(2, 2)
+    assert str(ours.value) == str(theirs.value)
+    t = torch.ones(1)
+    for flag in ("is_sparse", "is_sparse_csr", "is_quantized", "is_mkldnn", "is_nested",
+                 "is_mps", "is_xpu"):
+        assert getattr(mindtorch.ones(1), flag) is getattr(t, flag) is False
+    assert x.const_data_ptr() == x.data_ptr()

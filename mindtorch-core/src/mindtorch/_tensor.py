@@ -163,6 +163,11 @@ class Tensor:
     def is_npu(self):
         return self._device.type == "npu"
 
+    is_mps = property(lambda self: self._device.type == "mps")
+    is_xpu = property(lambda self: self._device.type == "xpu")
+    # layouts and formats mindtorch has none of (code tests them before special paths)
+    is_sparse = is_sparse_csr = is_quantized = is_mkldnn = is_nested = False
+
     @property
     def layout(self):
         return "torch.strided"
@@ -492,6 +497,22 @@ class Tensor:
 
     def is_pinned(self, device=None):
         return False
+
+    def const_data_ptr(self):
+        return self.data_ptr()
+
+    def sum_to_size(self, *size):
+        """The sum of self over the dims that `size` broadcasts along (self must be
+        expandable from size)."""
+        size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+        shape = self._shape
+        lead = len(shape) - len(size)
+        if lead < 0 or any(n != 1 and n != m for n, m in zip(size, shape[lead:])):
+            raise RuntimeError(f"size {{{list(size)}}} is not expandable to size "
+                               f"{{{list(shape)}}}.")
+        out = self.sum(tuple(range(lead))) if lead else self
+        dims = tuple(i for i, (n, m) in enumerate(zip(size, shape[lead:])) if n == 1 and m != 1)
+        return out.sum(dims, keepdim=True) if dims else out
 
     # conj() and neg() materialise (no lazy conjugate/negative bit): nothing to resolve
     def is_conj(self):
