@@ -1650,6 +1650,53 @@ print(bool(lin.weight.abs().max() <= bound), bool(lin.bias.abs().max() <= bound)
 ''')
 
 
+program("qa_optimizer_scheduler_state", r'''
+import torch as T
+nn = T.nn
+m = nn.Linear(2, 1)
+with T.no_grad():
+    m.weight.fill_(0.5); m.bias.fill_(0.1)
+for opt in [T.optim.Adam(m.parameters(), lr=0.01), T.optim.SGD(m.parameters(), lr=0.1, momentum=0.9), T.optim.AdamW(m.parameters()), T.optim.RMSprop(m.parameters()), T.optim.Adagrad(m.parameters())]:
+    m(T.ones(3, 2)).sum().backward()
+    opt.step()
+    print(opt.state_dict())
+    print(dict(opt.state[m.weight]) if len(opt.state) else {})
+    opt.zero_grad()
+s = T.optim.lr_scheduler.StepLR(T.optim.SGD(m.parameters(), lr=0.1), 2)
+print(s.state_dict())
+s2 = T.optim.lr_scheduler.CosineAnnealingWarmRestarts(T.optim.SGD(m.parameters(), lr=0.1), T_0=3)
+for _ in range(4): s2.optimizer.step(); s2.step()
+print(s2.state_dict(), s2.get_last_lr())
+s3 = T.optim.lr_scheduler.SequentialLR(T.optim.SGD(m.parameters(), lr=0.1), [T.optim.lr_scheduler.LinearLR(T.optim.SGD(m.parameters(), lr=0.1), 0.5, total_iters=2)], milestones=[]) if False else None
+o = T.optim.SGD(m.parameters(), lr=0.1)
+w = T.optim.lr_scheduler.LinearLR(o, start_factor=0.5, total_iters=3)
+c = T.optim.lr_scheduler.ConstantLR(o, factor=0.5, total_iters=2)
+ch = T.optim.lr_scheduler.ChainedScheduler([w, c])
+lrs = []
+for _ in range(5):
+    o.step(); ch.step(); lrs.append(round(o.param_groups[0]["lr"], 6))
+print(lrs)
+o2 = T.optim.SGD(m.parameters(), lr=0.1)
+seq = T.optim.lr_scheduler.SequentialLR(o2, [T.optim.lr_scheduler.LinearLR(o2, 0.1, total_iters=2), T.optim.lr_scheduler.ExponentialLR(o2, 0.9)], milestones=[2])
+lrs = []
+for _ in range(5):
+    o2.step(); seq.step(); lrs.append(round(o2.param_groups[0]["lr"], 6))
+print(lrs)
+o3 = T.optim.SGD(m.parameters(), lr=0.1)
+cyc = T.optim.lr_scheduler.CyclicLR(o3, 0.01, 0.1, step_size_up=2)
+lrs = []
+for _ in range(6):
+    o3.step(); cyc.step(); lrs.append(round(o3.param_groups[0]["lr"], 6))
+print(lrs, o3.param_groups[0].get("momentum"))
+o4 = T.optim.SGD(m.parameters(), lr=0.1)
+poly = T.optim.lr_scheduler.PolynomialLR(o4, total_iters=4, power=2.0)
+lrs = []
+for _ in range(5):
+    o4.step(); poly.step(); lrs.append(round(o4.param_groups[0]["lr"], 6))
+print(lrs)
+''')
+
+
 # -- known gaps (strict xfails in test_programs_qa_extra.py) -------------------------------
 
 program("qa_gap_fft", r'''
