@@ -47,13 +47,17 @@ def _hooked_step(step):
     @functools.wraps(step)
     def wrapper(*args, **kwargs):
         self = args[0]  # the hooks see step's arguments with self, as PyTorch's
-        for hook in chain(_global_pre_hooks.values(), self._optimizer_step_pre_hooks.values()):
-            result = _args_kwargs_result(hook(self, args, kwargs), step)
-            if result is not None:
-                args, kwargs = result
+        pre = self._optimizer_step_pre_hooks
+        if pre or _global_pre_hooks:  # (the common case has none: no chain to build)
+            for hook in chain(_global_pre_hooks.values(), pre.values()):
+                result = _args_kwargs_result(hook(self, args, kwargs), step)
+                if result is not None:
+                    args, kwargs = result
         out = step(*args, **kwargs)
-        for hook in chain(self._optimizer_step_post_hooks.values(), _global_post_hooks.values()):
-            hook(self, args, kwargs)
+        post = self._optimizer_step_post_hooks  # (read after the step, which may add some)
+        if post or _global_post_hooks:
+            for hook in chain(post.values(), _global_post_hooks.values()):
+                hook(self, args, kwargs)
         return out
     wrapper.hooked = True
     return wrapper
@@ -279,9 +283,14 @@ class Optimizer:
                 loss = closure()
         with set_grad_enabled(bool(self.defaults.get("differentiable", False))):
             for group in self.param_groups:
-                params = [p for p in group["params"] if p.grad is not None]
+                params, grads = [], []
+                for p in group["params"]:
+                    grad = p.grad
+                    if grad is not None:
+                        params.append(p)
+                        grads.append(grad)
                 if params:
-                    self._update(group, params, [p.grad for p in params])
+                    self._update(group, params, grads)
         return loss
 
     def _state_of(self, group, p):
