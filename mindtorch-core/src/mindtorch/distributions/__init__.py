@@ -1,5 +1,5 @@
 """torch.distributions (a subset): Normal, Uniform, Bernoulli, Categorical, Exponential,
-Laplace, Independent and MultivariateNormal with
+Laplace, Independent, MultivariateNormal, Gamma, Beta, Dirichlet, Poisson and LogNormal with
 PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and reprs, and
 kl_divergence between members of one family.  Samples come from mindtorch's generator
 (their values differ from PyTorch's; their distribution does not)."""
@@ -7,6 +7,7 @@ from . import constraints  # noqa: F401
 from .bernoulli import Bernoulli  # noqa: F401
 from .categorical import Categorical  # noqa: F401
 from .distribution import Distribution  # noqa: F401
+from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
 from .more import Exponential, Independent, Laplace, MultivariateNormal  # noqa: F401
 from .normal import Normal  # noqa: F401

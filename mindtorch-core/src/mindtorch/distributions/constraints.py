@@ -107,11 +107,22 @@ class _IndependentReal(_Real):
         return "IndependentConstraint(Real(), 1)"
 
 
+class _IndependentPositive(_GreaterThan):
+    event_dim = 1
+
+    def check(self, value):
+        return (value > self.lower_bound).all(-1)
+
+    def __repr__(self):
+        return "IndependentConstraint(GreaterThan(lower_bound=0.0), 1)"
+
+
 real = _Real()
 real_vector = _IndependentReal()
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
 nonnegative = _GreaterThanEq(0.0)
+independent_positive_vector = _IndependentPositive(0.0)
 lower_cholesky = _LowerCholesky()
 positive_definite = _PositiveDefinite()
 unit_interval = _Interval(0.0, 1.0)

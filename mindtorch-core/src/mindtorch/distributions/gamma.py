@@ -1,0 +1,216 @@
+"""Gamma, Beta, Dirichlet, Poisson and LogNormal with PyTorch's parameters, formulas and
+reprs.  Gamma samples come from Marsaglia and Tsang's rejection method on mindtorch's
+generator (Beta and Dirichlet from normalised Gammas); PyTorch's reparameterised
+gradients with respect to the concentration are not computed (rsample's gradient flows
+to the rate only)."""
+from . import constraints
+from .distribution import _EMPTY, Distribution, broadcast_all
+from .normal import Normal
+
+
+def _m():
+    import mindtorch
+    return mindtorch
+
+
+class _IntegerGreaterThan(constraints.Constraint):
+    is_discrete = True
+
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+    def __repr__(self):
+        return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
+
+
+nonnegative_integer = _IntegerGreaterThan(0)
+
+
+def standard_gamma(concentration):
+    """Gamma(concentration, 1) samples, one per element (Marsaglia-Tsang)."""
+    M = _m()
+    with M.no_grad():
+        c = concentration.detach()
+        boost = c < 1  # sample with c + 1, then scale by u ** (1 / c)
+        a = M.where(boost, c + 1, c)
+        d = a - 1.0 / 3
+        k = (9 * d).rsqrt()
+        out = M.zeros_like(c)
+        pending = M.ones_like(c, dtype=M.bool)
+        while bool(pending.any()):
+            x = M.randn_like(c)
+            v = (1 + k * x) ** 3
+            u = M.rand_like(c)
+            ok = (v > 0) & (u.log() < 0.5 * x * x + d - d * v + d * v.clamp(min=1e-30).log())
+            take = pending & ok
+            out = M.where(take, d * v, out)
+            pending = pending & ~take
+        scale = M.where(boost, M.rand_like(c) ** (1 / c), M.ones_like(c))
+        tiny = M.finfo(c.dtype).tiny
+        return (out * scale).clamp(min=tiny)
+
+
+class Gamma(Distribution):
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None):
+        self.concentration, self.rate = broadcast_all(concentration, rate)
+        super().__init__(self.concentration.size(), validate_args=validate_args)
+
+    mean = property(lambda self: self.concentration / self.rate)
+    mode = property(lambda self: ((self.concentration - 1) / self.rate).clamp(min=0))
+    variance = property(lambda self: self.concentration / self.rate.pow(2))
+
+    def rsample(self, sample_shape=_EMPTY):
+        shape = self._extended_shape(sample_shape)
+        return standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _m()
+        c, r = self.concentration, self.rate
+        return M.xlogy(c, r) + M.xlogy(c - 1, value) - r * value - M.lgamma(c)
+
+    def entropy(self):
+        M = _m()
+        c = self.concentration
+        return c - self.rate.log() + M.lgamma(c) + (1.0 - c) * M.digamma(c)
+
+
+class Dirichlet(Distribution):
+    arg_constraints = {"concentration": constraints.independent_positive_vector}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, concentration, validate_args=None):
+        if concentration.dim() < 1:
+            raise ValueError("`concentration` parameter must be at least one-dimensional.")
+        self.concentration = concentration
+        super().__init__(concentration.shape[:-1], concentration.shape[-1:],
+                         validate_args=validate_args)
+
+    mean = property(lambda self: self.concentration / self.concentration.sum(-1, True))
+    variance = property(lambda self: _dirichlet_variance(self.concentration))
+
+    @property
+    def mode(self):
+        c = self.concentration
+        return ((c - 1).clamp(min=0) / (c - 1).clamp(min=0).sum(-1, True))
+
+    def rsample(self, sample_shape=_EMPTY):
+        shape = self._extended_shape(sample_shape)
+        g = standard_gamma(self.concentration.expand(shape))
+        return g / g.sum(-1, True)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _m()
+        c = self.concentration
+        return M.xlogy(c - 1.0, value).sum(-1) + M.lgamma(c.sum(-1)) - M.lgamma(c).sum(-1)
+
+    def entropy(self):
+        M = _m()
+        c = self.concentration
+        k = c.size(-1)
+        a0 = c.sum(-1)
+        return (M.lgamma(c).sum(-1) - M.lgamma(a0) - (k - a0) * M.digamma(a0) -
+                ((c - 1.0) * M.digamma(c)).sum(-1))
+
+
+def _dirichlet_variance(c):
+    c0 = c.sum(-1, True)
+    return c * (c0 - c) / (c0.pow(2) * (c0 + 1))
+
+
+class Beta(Distribution):
+    arg_constraints = {"concentration1": constraints.positive,
+                       "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None):
+        M = _m()
+        c1, c0 = broadcast_all(concentration1, concentration0)
+        self._dirichlet = Dirichlet(M.stack([c1, c0], -1), validate_args=validate_args)
+        super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
+
+    concentration1 = property(lambda self: self._dirichlet.concentration[..., 0])
+    concentration0 = property(lambda self: self._dirichlet.concentration[..., 1])
+    mean = property(lambda self: self.concentration1 / (self.concentration1 +
+                                                       self.concentration0))
+    mode = property(lambda self: self._dirichlet.mode[..., 0])
+    variance = property(lambda self: self._dirichlet.variance[..., 0])
+
+    def rsample(self, sample_shape=_EMPTY):
+        return self._dirichlet.rsample(sample_shape).select(-1, 0)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _m()
+        return self._dirichlet.log_prob(M.stack([value, 1.0 - value], -1))
+
+    def entropy(self):
+        return self._dirichlet.entropy()
+
+
+class Poisson(Distribution):
+    arg_constraints = {"rate": constraints.nonnegative}
+    support = nonnegative_integer
+
+    def __init__(self, rate, validate_args=None):
+        (self.rate,) = broadcast_all(rate)
+        super().__init__(self.rate.size(), validate_args=validate_args)
+
+    mean = property(lambda self: self.rate)
+    mode = property(lambda self: self.rate.floor())
+    variance = property(lambda self: self.rate)
+
+    def sample(self, sample_shape=_EMPTY):
+        M = _m()
+        with M.no_grad():
+            return M.poisson(self.rate.expand(self._extended_shape(sample_shape)))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _m()
+        rate, value = broadcast_all(self.rate, value)
+        return value.xlogy(rate) - rate - M.lgamma(value + 1)
+
+
+class LogNormal(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.base_dist = Normal(loc, scale, validate_args=validate_args)
+        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
+
+    loc = property(lambda self: self.base_dist.loc)
+    scale = property(lambda self: self.base_dist.scale)
+    mean = property(lambda self: (self.loc + self.scale.pow(2) / 2).exp())
+    mode = property(lambda self: (self.loc - self.scale.pow(2)).exp())
+    variance = property(lambda self: self.scale.pow(2).expm1() *
+                        (2 * self.loc + self.scale.pow(2)).exp())
+
+    def rsample(self, sample_shape=_EMPTY):
+        return self.base_dist.rsample(sample_shape).exp()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        y = value.log()
+        return self.base_dist.log_prob(y) - y
+
+    def entropy(self):
+        return self.base_dist.entropy() + self.loc
+
