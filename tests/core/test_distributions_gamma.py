@@ -27,7 +27,9 @@ def test_values_match_torch():
     from reference import torch
     for ours, theirs in zip(_values(mindtorch), _values(torch)):
         if isinstance(theirs, torch.Tensor):
-            assert ours.tolist() == pytest.approx(theirs.tolist(), rel=1e-5, abs=1e-6)
+            assert ours.reshape(-1).tolist() == pytest.approx(theirs.reshape(-1).tolist(),
+                                                              rel=1e-5, abs=1e-6)
+            assert tuple(ours.shape) == tuple(theirs.shape)
             assert str(ours.dtype) == str(theirs.dtype)
         else:
             assert str(ours) == str(theirs)
