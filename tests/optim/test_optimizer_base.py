@@ -254,6 +254,30 @@ def test_hooks_match_torch():
     assert logs[0] == logs[1]
 
 
+
+def test_hooks_added_during_a_step_as_torch():
+    # post hooks are read after the step: one registered by the closure (or by a pre-hook)
+    # runs in that step; without any hook the step takes the unhooked path
+    logs = []
+    for lib in (mindtorch, torch):
+        log = []
+        p = lib.ones(2, requires_grad=True)
+        p.grad = lib.ones(2)
+        opt = lib.optim.SGD([p], lr=0.5)
+
+        def closure():
+            if not log:
+                opt.register_step_post_hook(lambda o, a, k: log.append("post"))
+            log.append("closure")
+            return 1.0
+        log.append(opt.step(closure))
+        opt.register_step_pre_hook(lambda o, a, k: log.append("pre") or opt.register_step_post_hook(
+            lambda o, a, k: log.append("late post")) and None)
+        opt.step()
+        log.append(p.detach().numpy().tolist())
+        logs.append(log)
+    assert logs[0] == logs[1]
+
 def test_pickle_and_deepcopy():
     import copy
     import pickle
