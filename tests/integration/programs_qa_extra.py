@@ -1720,7 +1720,7 @@ with torch.autocast("cpu", dtype=torch.bfloat16):
     print(lin(torch.ones(1, 3)).dtype)
 ''')
 
-program("qa_gap_more_distributions", r'''
+program("qa_more_distributions", r'''
 import torch
 from torch.distributions import Beta, Gamma, Dirichlet, Poisson, LogNormal
 print(Beta(torch.tensor(2.0), torch.tensor(3.0)).log_prob(torch.tensor(0.4)), Gamma(2.0, 1.0).mean, Dirichlet(torch.ones(3)).log_prob(torch.tensor([0.2, 0.3, 0.5])), Poisson(3.0).log_prob(torch.tensor(2.0)), LogNormal(0.0, 1.0).log_prob(torch.tensor(1.5)))

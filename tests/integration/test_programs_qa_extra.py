@@ -21,7 +21,6 @@ XFAIL = {
     "qa_gap_fft": "torch.fft is not implemented",
     "qa_gap_inference_tensors": "inference_mode is no_grad: no inference tensors (is_inference)",
     "qa_gap_autocast_cpu": "autocast on cpu raises NotImplementedError",
-    "qa_gap_more_distributions": "distributions lacks Beta, Gamma, Dirichlet, Poisson, LogNormal",
     "qa_gap_dtypes": "no complex32 (float16 + complex) nor uint16",
     "qa_gap_half_log_softmax": "float16 log_softmax rounds once; torch's vectorised kernel "
                                "rounds its intermediate sum and log to float16",
