@@ -1697,6 +1697,25 @@ print(lrs)
 ''')
 
 
+program("qa_module_reprs_wide", r'''
+import warnings
+warnings.simplefilter("ignore")
+import torch as T
+nn = T.nn
+mods = [nn.Conv2d(3, 8, (3, 5), stride=(2, 1), padding=(1, 2), dilation=2, groups=1, bias=False, padding_mode="reflect"), nn.Conv1d(4, 4, 3, groups=4, padding="same"), nn.ConvTranspose2d(4, 2, 3, stride=2, output_padding=1),
+ nn.LSTM(10, 20, num_layers=2, dropout=0.1, bidirectional=True, batch_first=True), nn.GRU(5, 5, bias=False), nn.RNN(3, 4, nonlinearity="relu"), nn.LSTMCell(3, 4), nn.GRUCell(2, 2),
+ nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True), nn.Upsample(size=(4, 4)), nn.MaxPool2d(3, stride=2, padding=1, ceil_mode=True), nn.AvgPool1d(2), nn.AdaptiveAvgPool2d((None, 3)), nn.MaxPool2d(2, return_indices=True),
+ nn.Dropout(p=0.3, inplace=True), nn.Dropout1d(), nn.AlphaDropout(0.2), nn.LeakyReLU(0.1, inplace=True), nn.ELU(alpha=0.5), nn.Softplus(beta=2, threshold=10), nn.Hardtanh(-2, 2), nn.PReLU(3), nn.GELU(approximate="tanh"), nn.Softmax(dim=-1), nn.LogSoftmax(1), nn.Threshold(0.1, 20), nn.CELU(), nn.SiLU(), nn.Mish(), nn.Hardswish(), nn.ReLU6(), nn.Tanhshrink(), nn.Softsign(), nn.GLU(), nn.Softmin(0), nn.RReLU(),
+ nn.BatchNorm1d(4, eps=1e-3, momentum=None, affine=False), nn.LayerNorm((4, 5), elementwise_affine=False, bias=False), nn.GroupNorm(2, 4, affine=False), nn.InstanceNorm1d(3, affine=True, track_running_stats=True), nn.LocalResponseNorm(3), nn.RMSNorm(4, eps=1e-5),
+ nn.Embedding(10, 3, padding_idx=1, max_norm=2.0, scale_grad_by_freq=True), nn.EmbeddingBag(5, 2, mode="max"), nn.Linear(3, 2, bias=False), nn.Bilinear(2, 3, 4), nn.Identity(3, unused=1), nn.Flatten(0, 2), nn.Unflatten(1, (2, 3)),
+ nn.CrossEntropyLoss(weight=T.ones(3), ignore_index=0, label_smoothing=0.1), nn.MSELoss(reduction="sum"), nn.BCEWithLogitsLoss(pos_weight=T.ones(2)), nn.NLLLoss(), nn.SmoothL1Loss(beta=0.5), nn.HuberLoss(delta=2.0), nn.KLDivLoss(reduction="batchmean", log_target=True), nn.CTCLoss(blank=1), nn.TripletMarginLoss(margin=2.0, p=1),
+ nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, activation="gelu", batch_first=True, norm_first=True), nn.MultiheadAttention(8, 2, dropout=0.1, bias=False, kdim=4, vdim=4), nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1, num_decoder_layers=1, dim_feedforward=16),
+ nn.PixelShuffle(2), nn.PixelUnshuffle(2), nn.ZeroPad2d((1, 2, 0, 1)), nn.ConstantPad1d(2, 3.5), nn.ReflectionPad1d(1), nn.ReplicationPad2d(1), nn.CircularPad2d(1), nn.Fold((4, 4), 2), nn.Unfold(2, stride=2), nn.ChannelShuffle(2), nn.CosineSimilarity(dim=0), nn.PairwiseDistance(p=1.0), nn.Sequential(), nn.ModuleList(), nn.ParameterDict({"a": nn.Parameter(T.ones(2))})]
+for m in mods:
+    print(repr(m))
+''')
+
+
 # -- known gaps (strict xfails in test_programs_qa_extra.py) -------------------------------
 
 program("qa_gap_fft", r'''
