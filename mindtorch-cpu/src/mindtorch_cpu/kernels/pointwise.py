@@ -374,7 +374,9 @@ def _lerp(self, end, weight):
     return wrap(np.asarray(r).astype(dt.np), dt)
 
 
-# types holding a product of two float32 (float64) values exactly (x86 long double: 64 bits)
+# wider types for a fused multiply-add's NumPy path: float64 holds a product of two
+# float32 values exactly; x86's long double (64-bit mantissa) holds 64 of a float64
+# product's 106 bits, which is closer than float64's two roundings but not exact
 _FMA = {np.dtype(np.float32): np.float64}
 if np.finfo(np.longdouble).nmant >= 63:
     _FMA[np.dtype(np.float64)] = np.longdouble
