@@ -5,17 +5,16 @@ taken from _jit.MIN_SIZE elements on; forced here for any size) bit-identical to
 path they replace."""
 import itertools
 
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
-from mindtorch_cpu.kernels import inplace
+from mindtorch_cpu.kernels import _jit
 
 torch = pytest.importorskip("torch")
 
 # large tensors (per-tensor loop), small ones (the multi-tensor path with foreach), 0-dim
 SHAPES = [(256, 300), (300,), (33, 70), (5,), (), (7, 7)] + [(64,)] * 20
-OPTIONS = [dict(momentum=m, dampening=d, weight_decay=wd, nesterov=n, maximize=mx)
+OPTIONS = [{"momentum": m, "dampening": d, "weight_decay": wd, "nesterov": n, "maximize": mx}
            for m, d, wd, n, mx in itertools.product([0, 0.9], [0, 0.3], [0, 0.01],
                                                    [False, True], [False, True])
            if not n or (m and not d)]
@@ -43,7 +42,7 @@ def _run(lib, dtype, kwargs, steps=3):
                          ids=lambda o: "-".join(f"{k}={v}" for k, v in o.items()))
 def test_sgd_matches_torch(kwargs, dtype, foreach):
     # (PyTorch rounds `p + alpha * g` once, NumPy twice: an ulp apart at most per step)
-    tol = dict(rtol=1e-6, atol=1e-6) if dtype == "float32" else dict(rtol=1e-13, atol=1e-14)
+    tol = {"rtol": 1e-6, "atol": 1e-6} if dtype == "float32" else {"rtol": 1e-13, "atol": 1e-14}
     mp, ms = _run(mindtorch, dtype, dict(kwargs, foreach=foreach))
     tp, ts = _run(torch, dtype, dict(kwargs, foreach=foreach))
     for m, t in zip(mp, tp):
@@ -65,7 +64,7 @@ def _operands(dtype):
 def path(request, monkeypatch):
     if request.param == "compiled":
         pytest.importorskip("numba")
-        monkeypatch.setattr(inplace, "MIN_SIZE", 0)
+        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
     return request.param
 
 
@@ -95,7 +94,7 @@ def test_lerp_bit_identical_to_torch(dtype, path):
                                         ("lerp_", 0.2), ("lerp_", 0.8)])
 def test_compiled_loops_as_numpy_path(name, value, dtype, monkeypatch):
     pytest.importorskip("numba")
-    monkeypatch.setattr(inplace, "MIN_SIZE", 0)
+    monkeypatch.setattr(_jit, "MIN_SIZE", 0)
     x, y, z, _ = _operands(dtype)
     args = (y, value) if name == "lerp_" else (y, z)
     kwargs = {} if name == "lerp_" else {"value": value}
@@ -105,7 +104,7 @@ def test_compiled_loops_as_numpy_path(name, value, dtype, monkeypatch):
                                                   *(args[1:] if name == "lerp_" else
                                                     [mindtorch.tensor(z)]), **kwargs)
     compiled = run().numpy()
-    monkeypatch.setattr(inplace, "MIN_SIZE", 1 << 62)  # the NumPy path (as without numba)
+    monkeypatch.setattr(_jit, "MIN_SIZE", 1 << 62)  # the NumPy path (as without numba)
     numpy_path = run().numpy()
     if name == "lerp_" and dtype == "float64":  # (long double: not always one rounding)
         np.testing.assert_allclose(compiled, numpy_path, rtol=1e-15)

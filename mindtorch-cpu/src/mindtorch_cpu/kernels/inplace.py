@@ -17,13 +17,12 @@ from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 
 from .._np import arr
-from ._jit import MIN_SIZE
+from . import _jit
 from .pointwise import _FMA
 
 _SCALARS = {D.float32: np.float32, D.float64: np.float64}  # the fast path's dtypes
 _F32_MAX = float(np.finfo(np.float32).max)
 _INF = float("inf")
-_LOOPS = None  # kernels._update_loops once imported, False without numba
 
 
 class _Slow(Exception):
@@ -80,18 +79,8 @@ def _fast(name, compute):
 
 
 def _loops(size):
-    """kernels._update_loops for `size` elements, or None: fewer than _jit.MIN_SIZE (numba
-    costs ~120 MiB RSS, which small-tensor scripts do not pay; see _jit.py) or no numba."""
-    global _LOOPS
-    if size < MIN_SIZE:
-        return None
-    if _LOOPS is None:
-        try:
-            from . import _update_loops as loops
-        except (ImportError, RuntimeError):  # (RuntimeError: numba finds no cache directory)
-            loops = False
-        _LOOPS = loops
-    return _LOOPS or None
+    """kernels._update_loops for `size` elements, or None (see _jit.compiled)."""
+    return _jit.compiled("_update_loops", size)
 
 
 def _contiguous(a):
@@ -152,7 +141,7 @@ def _lerp(a, end, weight):
         raise _Slow  # a tensor weight: elementwise choice (and its own promotion rules)
     small = abs(weight) < 0.5
     coeff, base = (weight, a) if small else (weight - 1, end)  # (in a's dtype)
-    if a.size >= MIN_SIZE:  # the compiled loop (or fma's, for other layouts)
+    if a.size >= _jit.MIN_SIZE:  # the compiled loop (or fma's, for other layouts)
         loops = _flat(a, end)
         if loops is not None:
             loops.lerp(a.ravel(), end.ravel(), coeff, small)
