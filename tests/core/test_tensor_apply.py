@@ -78,3 +78,14 @@ def test_sum_to_size_and_layout_flags():
                  "is_mps", "is_xpu"):
         assert getattr(mindtorch.ones(1), flag) is getattr(t, flag) is False
     assert x.const_data_ptr() == x.data_ptr()
+
+
+def test_resize_refuses_tensors_requiring_grad():
+    for make in (lambda L: L.ones(3, requires_grad=True), lambda L: L.ones(3, requires_grad=True) * 1):
+        for L in (mindtorch, torch):
+            t = make(L)
+            with pytest.raises(RuntimeError, match="cannot resize variables that require grad"):
+                t.resize_(4)
+            with L.no_grad(), pytest.raises(RuntimeError, match="cannot resize variables"):
+                t.resize_(3)
+    assert mindtorch.ones(2).resize_(2, 2).shape == (2, 2)

@@ -13,6 +13,7 @@ from ..._shapes import broadcast_shapes
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
 from ._helpers import _type_name
+from ._prechecks import _checked_first
 
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
 _LIKE = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False, " \
@@ -488,6 +489,15 @@ def _declare():
 
 
 _declare()
+
+
+def _check_resize(args, kwargs):
+    self = args[0] if args else kwargs.get("self")
+    if getattr(self, "requires_grad", False):  # (in any grad mode, as PyTorch)
+        raise RuntimeError("cannot resize variables that require grad")
+
+
+_checked_first("resize_", _check_resize)
 
 
 def _derivatives():
