@@ -848,3 +848,12 @@ def test_multi_output_views_refuse_inplace_as_torch(make, leaf):
         assert ours == theirs
     with M.no_grad():
         M.ones(4, requires_grad=True).unbind()[0].mul_(2)  # no grad recording: allowed
+
+
+def test_split_node_names_as_torch():
+    def names(L):
+        s = L.ones(4, requires_grad=True) * 1
+        return [type(t.grad_fn).__name__ for t in (s.split([1, 3])[0], s.split(2)[0],
+                                                   s.split((2, 2))[1], s.chunk(2)[0],
+                                                   L.split(s, [1, 3])[0])]
+    assert names(M) == names(torch)

@@ -160,8 +160,13 @@ _SPLIT_GRADS = {
     "hsplit": _pieces_grad(lambda nd: 1 if nd > 1 else 0),
     "dsplit": _pieces_grad(lambda nd: 2),
 }
+_SPLIT_NAMES = {  # PyTorch's nodes: chunk is a split, split by sizes SplitWithSizes
+    "chunk": "SplitBackward0",
+    "split": lambda self, split_size_or_sections, dim=0: "SplitBackward0"
+    if isinstance(split_size_or_sections, int) else "SplitWithSizesBackward0",
+}
 for _name, _formula in _SPLIT_GRADS.items():
-    derivative(OPS[_name], self=_formula, name="SplitBackward0" if _name == "chunk" else None)
+    derivative(OPS[_name], self=_formula, name=_SPLIT_NAMES.get(_name))
 
 
 # -- checks PyTorch makes before it wraps `dim` (see views) -------------------------------
