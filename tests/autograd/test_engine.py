@@ -852,8 +852,9 @@ def test_multi_output_views_refuse_inplace_as_torch(make, leaf):
 
 def test_split_node_names_as_torch():
     def names(L):
-        s = L.ones(4, requires_grad=True) * 1
+        s = L.ones(4, 4, requires_grad=True) * 1
         return [type(t.grad_fn).__name__ for t in (s.split([1, 3])[0], s.split(2)[0],
                                                    s.split((2, 2))[1], s.chunk(2)[0],
-                                                   L.split(s, [1, 3])[0])]
+                                                   L.split(s, [1, 3])[0], s.tensor_split(2)[1],
+                                                   s.hsplit(2)[0], s.vsplit([1])[1])]
     assert names(M) == names(torch)

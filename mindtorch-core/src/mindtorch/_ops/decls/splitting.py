@@ -160,8 +160,10 @@ _SPLIT_GRADS = {
     "hsplit": _pieces_grad(lambda nd: 1 if nd > 1 else 0),
     "dsplit": _pieces_grad(lambda nd: 2),
 }
-_SPLIT_NAMES = {  # PyTorch's nodes: chunk is a split, split by sizes SplitWithSizes
-    "chunk": "SplitBackward0",
+_SPLIT_NAMES = {  # PyTorch's nodes: chunk is a split, split by sizes SplitWithSizes,
+    # tensor_split and h/v/dsplit pieces are slices
+    "chunk": "SplitBackward0", "tensor_split": "SliceBackward0", "hsplit": "SliceBackward0",
+    "vsplit": "SliceBackward0", "dsplit": "SliceBackward0",
     "split": lambda self, split_size_or_sections, dim=0: "SplitBackward0"
     if isinstance(split_size_or_sections, int) else "SplitWithSizesBackward0",
 }
