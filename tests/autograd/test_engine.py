@@ -858,3 +858,15 @@ def test_split_node_names_as_torch():
                                                    L.split(s, [1, 3])[0], s.tensor_split(2)[1],
                                                    s.hsplit(2)[0], s.vsplit([1])[1])]
     assert names(M) == names(torch)
+
+
+def test_reshape_node_names_as_torch():
+    """reshape/flatten record ViewBackward0 for a contiguous input, ReshapeAliasBackward0
+    for a strided view, UnsafeViewBackward0 when the result is a copy."""
+    def names(L):
+        y = L.arange(24.0).reshape(2, 3, 4).requires_grad_() * 1
+        return [type(t.grad_fn).__name__ for t in (
+            y.reshape(6, 4), y.transpose(1, 2).reshape(-1), y.permute(2, 0, 1).reshape(4, 6),
+            y.transpose(0, 1).flatten(), y.transpose(1, 2).flatten(0, 1), y[:, :, ::2].reshape(12),
+            y.reshape_as(L.ones(4, 6)), y.transpose(1, 2).reshape_as(L.ones(24)), y[0].reshape(12))]
+    assert names(M) == names(torch)

@@ -694,10 +694,28 @@ _VIEW_GRADS = {
     "broadcast_tensors": {"tensors": lambda grads: grads},
     "meshgrid": {"tensors": _meshgrid_grad},
 }
+def _view_or_copy(self, shape):
+    """reshape's node as PyTorch names it: a view of a contiguous tensor, a _reshape_alias
+    of a strided one, or the _unsafe_view of a copy when no strides express the shape."""
+    if view_strides(self._shape, self._stride, tuple(shape)) is None:
+        return "UnsafeViewBackward0"
+    return "ViewBackward0" if self.is_contiguous() else "ReshapeAliasBackward0"
+
+
+def _flatten_node(self, start_dim=0, end_dim=-1):
+    shape, nd = self._shape, max(self.ndim, 1)
+    s, e = start_dim % nd, end_dim % nd
+    if not self.ndim or s >= e:
+        return "ViewBackward0"
+    return _view_or_copy(self, shape[:s] + (_numel(shape[s:e + 1]),) + shape[e + 1:])
+
+
 # PyTorch's node names where a view is another's alias or numbered by overload
 _VIEW_GRAD_NAMES = {
-    **{name: "ViewBackward0" for name in ("reshape", "flatten", "unflatten", "view_as",
-                                          "reshape_as", "ravel")},
+    **{name: "ViewBackward0" for name in ("unflatten", "view_as", "ravel")},
+    "reshape": lambda self, shape: _view_or_copy(self, infer_size(shape, self.numel())),
+    "reshape_as": lambda self, other: _view_or_copy(self, other._shape),
+    "flatten": _flatten_node,
     **{name: "ExpandBackward0" for name in ("expand_as", "broadcast_to")},
     **{name: "TransposeBackward0" for name in ("swapaxes", "swapdims", "mT", "mH",
                                                "adjoint", "matrix_H")},
