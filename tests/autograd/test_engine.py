@@ -870,3 +870,27 @@ def test_reshape_node_names_as_torch():
             y.transpose(0, 1).flatten(), y.transpose(1, 2).flatten(0, 1), y[:, :, ::2].reshape(12),
             y.reshape_as(L.ones(4, 6)), y.transpose(1, 2).reshape_as(L.ones(24)), y[0].reshape(12))]
     assert names(M) == names(torch)
+
+
+def test_matmul_folds_with_unsafe_view_as_torch():
+    """matmul's batched results go through "_unsafe_view": UnsafeViewBackward0, not a view
+    of the mm/bmm result (in-place ops on it record their own node), gradients as torch."""
+    def run(L):
+        a = L.linspace(-1, 1, 24, dtype=L.float64).reshape(2, 3, 4).requires_grad_()
+        w = L.linspace(0, 2, 20, dtype=L.float64).reshape(4, 5).requires_grad_()
+        outs = [a @ w, L.matmul(a, a.transpose(1, 2)), a @ w[:, 0]]
+        names = [type(o.grad_fn).__name__ for o in outs]
+        o = a @ w
+        bases = o._base is None
+        o.relu_()
+        (o.sum() + outs[1].pow(2).sum() + outs[2].sum()).backward()
+        return names, bases, type(o.grad_fn).__name__, a.grad, w.grad
+    ours, theirs = run(M), run(torch)
+    assert ours[:3] == theirs[:3]
+    assert_same(ours[3], theirs[3])
+    assert_same(ours[4], theirs[4])
+    x = M.ones(6, dtype=M.float64, requires_grad=True)
+    y = M._ops.OPS["_unsafe_view"].binding(x * 2, (2, 3))
+    assert y._base is None and type(y.grad_fn).__name__ == "UnsafeViewBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0] * 6

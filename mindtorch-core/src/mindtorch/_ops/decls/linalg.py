@@ -126,8 +126,8 @@ def _matmul(self, other):
             rows *= s
         folded = self.reshape(rows, self._shape[-1])
         if d2 == 1:
-            return OPS["mv"].binding(folded, other).view(lead)
-        return mm(folded, other).view(lead + (other._shape[-1],))
+            return OPS["_unsafe_view"].binding(OPS["mv"].binding(folded, other), lead)
+        return OPS["_unsafe_view"].binding(mm(folded, other), lead + (other._shape[-1],))
     # batched: 1-D sides become a row (left) or a column (right), dropped at the end
     left = self.unsqueeze(0) if d1 == 1 else self
     right = other.unsqueeze(-1) if d2 == 1 else other
@@ -139,7 +139,8 @@ def _matmul(self, other):
         count *= s
     out = OPS["bmm"].binding(left.expand(batch + (n, k)).reshape(count, n, k),
                              right.expand(batch + (k2, p)).reshape(count, k2, p))
-    return out.view(batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ()))
+    return OPS["_unsafe_view"].binding(out, batch + ((n,) if d1 > 1 else ()) +
+                                       ((p,) if d2 > 1 else ()))
 
 
 def _vdot(self, other):

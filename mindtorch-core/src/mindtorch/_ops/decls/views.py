@@ -583,6 +583,21 @@ for _schema, _impl, _opts in _VIEWS:
     define(_schema, core_impl=_impl, tags=VIEW, **_opts)
 
 
+def _unsafe_view(self, size):
+    """PyTorch's _unsafe_view: a contiguous tensor under a new shape, sharing its storage
+    but not recorded as a view of it (matmul reshapes its mm/bmm result with it: the result
+    is a tensor of its own for autograd, UnsafeViewBackward0, and in-place ops on it do
+    not rewrite the mm's history)."""
+    from ..._tensor import Tensor, contiguous_strides
+    shape = infer_size(size, self.numel())
+    return Tensor._make(self._storage, shape, contiguous_strides(shape), self._offset,
+                        self.dtype, None, self._version_counter)
+
+
+define("_unsafe_view(Tensor self, int[] size) -> Tensor", core_impl=_unsafe_view,
+       function=False, method=False)
+
+
 # -- in-place view ops: self takes the view's metadata (same storage; version bumped) ------
 
 def _in_place(view_fn):
@@ -725,6 +740,7 @@ _VIEW_GRAD_NAMES = {
 }
 for _name, _formulas in _VIEW_GRADS.items():
     derivative(OPS[_name], **_formulas, name=_VIEW_GRAD_NAMES.get(_name))
+derivative(OPS["_unsafe_view"], **_RESHAPE)
 nondifferentiable(OPS["view_dtype"], OPS["resize_"], OPS["resize_as_"])
 
 
