@@ -894,3 +894,17 @@ def test_matmul_folds_with_unsafe_view_as_torch():
     assert y._base is None and type(y.grad_fn).__name__ == "UnsafeViewBackward0"
     y.sum().backward()
     assert x.grad.tolist() == [2.0] * 6
+
+
+def test_reshape_copy_is_no_view_as_torch():
+    """A reshape that must copy returns a tensor of its own (no _base): writes to it leave
+    the input alone and in-place ops record their own node (MulBackward0)."""
+    def run(L):
+        y = L.ones(2, 3, requires_grad=True) * 1
+        r = y.t().reshape(6)
+        out = [r._base is None, type(r.grad_fn).__name__, type(r.mul_(2).grad_fn).__name__]
+        z = L.arange(6.0).reshape(2, 3)
+        q = z.t().reshape(6)
+        q[0] = 100
+        return out + [z[0, 0].item(), q._base is None]
+    assert run(M) == run(torch)

@@ -82,7 +82,7 @@ def reshape(self, shape):
     stride = view_strides(self._shape, self._stride, shape)
     if stride is not None:
         return self._view(shape, stride, self._offset)
-    return view(self.contiguous(), shape)
+    return _unsafe_view(self.contiguous(), shape)  # a copy, no view (as PyTorch)
 
 
 def as_strided(self, size, stride, storage_offset=None):
