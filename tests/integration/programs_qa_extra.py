@@ -1717,6 +1717,37 @@ for m in mods:
 ''')
 
 
+program("qa_grad_fn_names", r'''
+import warnings
+warnings.simplefilter("ignore")
+import torch as T
+F = T.nn.functional
+x = T.linspace(-1, 1, 12).reshape(3, 4).requires_grad_()
+i = T.tensor([0, 2])
+ops = {
+ "add_s": lambda: x + 1, "radd": lambda: 1 + x, "sub_s": lambda: x - 1, "rsub": lambda: 1 - x, "mul_s": lambda: x * 2, "div_s": lambda: x / 2, "rdiv": lambda: 2 / x, "pow_s": lambda: x ** 2, "rpow": lambda: 2 ** x, "pow_t": lambda: x ** x, "neg": lambda: -x,
+ "matmul": lambda: x @ x.T, "mm": lambda: x.mm(x.T), "mv": lambda: x.mv(x[0]), "dot": lambda: x[0].dot(x[1]), "bmm": lambda: x.unsqueeze(0).bmm(x.T.unsqueeze(0)), "matmul_1d": lambda: x @ x[0], "matmul_3d": lambda: x.unsqueeze(0) @ x.T,
+ "t": lambda: x.t(), "T": lambda: x.T, "mT": lambda: x.mT, "transpose": lambda: x.transpose(0, 1), "permute": lambda: x.permute(1, 0), "view": lambda: x.view(12), "reshape": lambda: x.reshape(12), "reshape_copy": lambda: x.t().reshape(12), "flatten": lambda: x.flatten(), "squeeze": lambda: x.unsqueeze(0).squeeze(0), "squeeze_dim": lambda: x.unsqueeze(0).squeeze(), "unsqueeze": lambda: x.unsqueeze(1), "expand": lambda: x[:1].expand(3, 4), "expand_as": lambda: x[:1].expand_as(x), "repeat": lambda: x.repeat(2, 1), "contiguous": lambda: x.t().contiguous(), "clone": lambda: x.clone(), "detach_mul": lambda: x.detach() * x,
+ "index_int": lambda: x[0], "index_slice": lambda: x[1:], "index_step": lambda: x[:, ::2], "index_tensor": lambda: x[i], "index_bool": lambda: x[x > 0], "index_none": lambda: x[None], "index_ellipsis": lambda: x[..., 0], "index_2": lambda: x[0, 1], "index_adv2": lambda: x[i, i],
+ "sum": lambda: x.sum(), "sum_dim": lambda: x.sum(0), "mean": lambda: x.mean(), "mean_dim": lambda: x.mean(1), "max": lambda: x.max(), "max_dim": lambda: x.max(0)[0], "amax": lambda: x.amax(0), "min": lambda: x.min(), "std": lambda: x.std(), "var": lambda: x.var(0), "norm": lambda: x.norm(), "norm_dim": lambda: x.norm(dim=1), "prod": lambda: x.prod(), "logsumexp": lambda: x.logsumexp(1), "cumsum": lambda: x.cumsum(0), "median": lambda: x.median(), "sort": lambda: x.sort()[0], "topk": lambda: x.topk(2)[0], "kth": lambda: x.kthvalue(2)[0],
+ "relu": lambda: x.relu(), "F.relu": lambda: F.relu(x), "sigmoid": lambda: x.sigmoid(), "tanh": lambda: x.tanh(), "exp": lambda: x.exp(), "log": lambda: x.abs().log(), "sqrt": lambda: x.abs().sqrt(), "abs": lambda: x.abs(), "clamp": lambda: x.clamp(0, 1), "clamp_min": lambda: x.clamp(min=0), "where": lambda: T.where(x > 0, x, 0.0), "masked_fill": lambda: x.masked_fill(x > 0, 0),
+ "softmax": lambda: x.softmax(1), "log_softmax": lambda: x.log_softmax(1), "F.gelu": lambda: F.gelu(x), "F.silu": lambda: F.silu(x), "F.leaky": lambda: F.leaky_relu(x), "F.elu": lambda: F.elu(x), "F.softplus": lambda: F.softplus(x), "F.dropout_eval": lambda: F.dropout(x, 0.5, False), "F.hardtanh": lambda: F.hardtanh(x), "F.relu6": lambda: F.relu6(x), "F.mish": lambda: F.mish(x),
+ "F.linear": lambda: F.linear(x, x), "F.linear_b": lambda: F.linear(x, x, x[:, 0]), "F.mse": lambda: F.mse_loss(x, x.detach() * 2), "F.l1": lambda: F.l1_loss(x, x.detach()), "F.ce": lambda: F.cross_entropy(x, T.tensor([0, 1, 2])), "F.nll": lambda: F.nll_loss(x, T.tensor([0, 1, 2])), "F.bce": lambda: F.binary_cross_entropy(x.sigmoid(), T.ones(3, 4)), "F.bcel": lambda: F.binary_cross_entropy_with_logits(x, T.ones(3, 4)), "F.smoothl1": lambda: F.smooth_l1_loss(x, T.ones(3, 4)), "F.kl": lambda: F.kl_div(x, T.ones(3, 4), reduction="batchmean"),
+ "F.layer_norm": lambda: F.layer_norm(x, (4,)), "F.batch_norm": lambda: F.batch_norm(x, None, None, training=True), "F.normalize": lambda: F.normalize(x), "F.pad": lambda: F.pad(x, (1, 1)), "F.embedding": lambda: F.embedding(T.tensor([0, 1]), x), "F.one_hot_mul": lambda: F.one_hot(T.tensor([0, 1]), 4) * x[:2], "F.conv1d": lambda: F.conv1d(x.unsqueeze(0), x.unsqueeze(2)[:, :, :]), "F.max_pool1d": lambda: F.max_pool1d(x.unsqueeze(0), 2), "F.avg_pool1d": lambda: F.avg_pool1d(x.unsqueeze(0), 2), "F.interp": lambda: F.interpolate(x.unsqueeze(0), scale_factor=2), "F.cos": lambda: F.cosine_similarity(x, x), "F.sdpa": lambda: F.scaled_dot_product_attention(x, x, x),
+ "cat": lambda: T.cat([x, x]), "stack": lambda: T.stack([x, x]), "chunk": lambda: x.chunk(2)[0], "split": lambda: x.split(2)[0], "unbind": lambda: x.unbind()[0], "gather": lambda: x.gather(1, T.tensor([[0], [1], [2]])), "scatter": lambda: x.scatter(1, T.tensor([[0], [1], [2]]), 0.0), "index_select": lambda: x.index_select(0, i), "flip": lambda: x.flip(0), "roll": lambda: x.roll(1), "tril": lambda: x.tril(), "diag": lambda: x.diagonal(), "trace": lambda: x[:, :3].trace(), "einsum": lambda: T.einsum("ij,ij->i", x, x), "outer": lambda: T.outer(x[0], x[1]), "cross": lambda: T.linalg.cross(x[:, :3], x[:, 1:]),
+ "to_double": lambda: x.double(), "to_same": lambda: x.float() * 1, "type_as": lambda: x.type_as(T.ones(1, dtype=T.float64)), "lerp": lambda: x.lerp(x * 2, 0.5), "addmm": lambda: T.addmm(x[:, :3], x, x.T[:, :3]), "addcmul": lambda: T.addcmul(x, x, x), "erf": lambda: x.erf(), "atan2": lambda: T.atan2(x, x + 2), "maximum": lambda: T.maximum(x, x * 2), "sign_mul": lambda: x.sign() * x, "round": lambda: x.round(), "floor": lambda: x.floor(), "frac": lambda: x.frac(), "rsqrt": lambda: (x.abs() + 1).rsqrt(), "reciprocal": lambda: (x + 2).reciprocal(),
+ "det": lambda: T.linalg.det(x[:, :3]), "inv": lambda: T.linalg.inv(x[:, :3] + T.eye(3) * 3), "svd": lambda: T.linalg.svdvals(x), "cholesky": lambda: T.linalg.cholesky(x @ x.T + T.eye(3)), "solve": lambda: T.linalg.solve(x[:, :3] + T.eye(3) * 3, x[:, 0]), "vector_norm": lambda: T.linalg.vector_norm(x), "matrix_norm": lambda: T.linalg.matrix_norm(x),
+ "inplace_add": lambda: x.clone().add_(1), "inplace_mul": lambda: x.clone().mul_(x), "inplace_relu": lambda: x.clone().relu_(), "setitem": lambda: (lambda y: (y.__setitem__(0, 5.0), y)[1])(x.clone()), "setitem_t": lambda: (lambda y: (y.__setitem__(i, x[:2]), y)[1])(x.clone()), "copy_": lambda: T.zeros(3, 4).copy_(x), "zero_": lambda: x.clone().zero_(), "fill_": lambda: x.clone().fill_(2), "masked_fill_": lambda: x.clone().masked_fill_(x > 0, 1.0), "clamp_": lambda: x.clone().clamp_(0, 1), "scatter_add": lambda: x.scatter_add(1, T.tensor([[0], [1], [2]]), x[:, :1]),
+}
+for k, f in ops.items():
+    try:
+        out = f()
+        print(k, type(out.grad_fn).__name__)
+    except Exception as e:
+        print(k, "!!", type(e).__name__)
+''')
+
+
 # -- known gaps (strict xfails in test_programs_qa_extra.py) -------------------------------
 
 program("qa_gap_fft", r'''
