@@ -908,3 +908,13 @@ def test_reshape_copy_is_no_view_as_torch():
         q[0] = 100
         return out + [z[0, 0].item(), q._base is None]
     assert run(M) == run(torch)
+
+
+def test_flatten_of_one_dim_is_the_tensor_itself():
+    for L in (M, torch):
+        y = L.ones(2, 3, 4, requires_grad=True) * 1
+        t = y.transpose(0, 2)
+        assert t.flatten(2) is t and L.flatten(t, 1, -2) is t
+        assert type(t.flatten(2).grad_fn).__name__ == "TransposeBackward0"
+        with pytest.raises(IndexError):
+            t.flatten(1, 4)

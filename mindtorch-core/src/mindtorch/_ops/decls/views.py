@@ -798,6 +798,21 @@ def _tensors_public(binding):
 
 
 overload(OPS["broadcast_tensors"], _tensors_public)
+
+
+def _flatten_public(binding):
+    """flatten over a single dim is the tensor itself, as in PyTorch (no node recorded)."""
+    def public(self, start_dim=0, end_dim=-1):
+        from ..._tensor import Tensor
+        if isinstance(self, Tensor) and self.ndim and type(start_dim) is int and \
+                type(end_dim) is int and -self.ndim <= start_dim < self.ndim and \
+                -self.ndim <= end_dim < self.ndim and start_dim % self.ndim == end_dim % self.ndim:
+            return self
+        return binding(self, start_dim, end_dim)
+    return public
+
+
+overload(OPS["flatten"], _flatten_public)
 overload(OPS["meshgrid"], _tensors_public)
 
 _checked_first("narrow", _check_narrow)
