@@ -918,3 +918,18 @@ def test_flatten_of_one_dim_is_the_tensor_itself():
         assert type(t.flatten(2).grad_fn).__name__ == "TransposeBackward0"
         with pytest.raises(IndexError):
             t.flatten(1, 4)
+
+
+def test_index_add_and_fill_in_place_node_names():
+    def run(L):
+        x = L.linspace(0, 1, 12, dtype=L.float64).reshape(3, 4).requires_grad_()
+        s = L.ones(2, 4, dtype=L.float64, requires_grad=True)
+        i = L.tensor([0, 2])
+        a = (x * 1).index_add_(0, i, s, alpha=2)
+        b = (x * 1).index_fill_(1, i, 1.0)
+        ((a * a).sum() + (b * b).sum()).backward()
+        return [type(a.grad_fn).__name__, type(b.grad_fn).__name__], x.grad, s.grad
+    ours, theirs = run(M), run(torch)
+    assert ours[0] == theirs[0] == ["IndexAddBackward0", "IndexFillBackward0"]
+    assert_same(ours[1], theirs[1])
+    assert_same(ours[2], theirs[2])

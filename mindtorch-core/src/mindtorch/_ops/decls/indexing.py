@@ -613,6 +613,18 @@ def _index_reduce_(self, dim, index, source, reduce, include_self=True):
     return self
 
 
+def _named_inplace(name, inplace):
+    """index_add_ / index_fill_: when autograd records, the out-of-place op's node
+    (IndexAddBackward0, as PyTorch names the in-place op's) through write_into; else the
+    in-place decomposition (index_put_ along the dim)."""
+    def op(self, *args):
+        from ...autograd import _record
+        if _record.recording(self, *args):
+            return write_into(self, OPS[name], args)
+        return inplace(self, *args)
+    return op
+
+
 def _out_of_place(inplace):
     """The out-of-place op of an in-place decomposition: the same on a clone."""
     def op(self, *args):
@@ -673,7 +685,8 @@ def _declare():
         define(f"{name}(Tensor self, int dim, Tensor index, {args}) -> Tensor",
                decomposition=_out_of_place(inplace), out=name == "index_add")
         define(f"{name}_(Tensor(a!) self, int dim, Tensor index, {args}) -> Tensor(a!)",
-               tags=("inplace",), function=False, decomposition=inplace)
+               tags=("inplace",), function=False,
+               decomposition=_named_inplace(name, inplace) if name != "index_copy" else inplace)
 
 
 _declare()
