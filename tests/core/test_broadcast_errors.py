@@ -1,7 +1,6 @@
 """Broadcasting errors blame the trailing-most mismatching dim with PyTorch's message."""
-import pytest
-
 import mindtorch
+import pytest
 from reference import torch
 
 CASES = [((2, 3), (3, 2)), ((2, 3, 4), (5, 3, 1)), ((4, 1, 3), (2, 5)), ((2, 3), (4,)),

@@ -1,10 +1,8 @@
 """Gamma, Beta, Dirichlet, Poisson and LogNormal against torch.distributions (values,
 reprs, supports, validation, gradients) and their samplers by moments."""
 
-import pytest
-
 import mindtorch
-
+import pytest
 
 
 def _values(L):

@@ -1,9 +1,8 @@
 """Exponential, Laplace, Independent and MultivariateNormal against torch.distributions:
 values, shapes, reprs, validation errors and gradients (samples by shape and moments)."""
-import pytest
-
 import mindtorch
-from reference import assert_same, to_torch, torch
+import pytest
+from reference import assert_same, torch
 
 COV = [[2.0, 0.5], [0.5, 1.0]]
 

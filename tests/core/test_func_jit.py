@@ -2,9 +2,8 @@
 torch."""
 import io
 
-import pytest
-
 import mindtorch
+import pytest
 from reference import assert_same, to_torch, torch
 
 

@@ -1,8 +1,7 @@
 """torch.gradient against torch: uniform and coordinate spacings, edge orders, dims,
 integer inputs, errors and autograd through it."""
-import pytest
-
 import mindtorch
+import pytest
 from reference import assert_same, to_torch, torch
 
 V = [1.0, 4.0, 9.5, 16.0, 25.0, 30.0]

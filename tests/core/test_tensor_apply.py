@@ -1,7 +1,6 @@
 """Tensor.apply_ / map_: a Python callable per element, as PyTorch (CPU)."""
-import pytest
-
 import mindtorch
+import pytest
 from reference import assert_same, to_torch, torch
 
 

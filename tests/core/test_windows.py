@@ -1,8 +1,7 @@
 """Window functions and torch.real/imag/conj/is_signed/scalar_tensor against torch
 (hann/hamming/blackman/bartlett bit for bit; kaiser float32 within i0's rounding)."""
-import pytest
-
 import mindtorch
+import pytest
 from reference import assert_same, torch
 
 WINDOWS = ["hann_window", "hamming_window", "blackman_window", "bartlett_window",

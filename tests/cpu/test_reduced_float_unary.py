@@ -3,10 +3,9 @@ half arithmetic rounded every step: sigmoid(bfloat16(-2)) was 0.1196, torch's 0.
 rsqrt rounds once; complex reciprocal/rsqrt as a division (0.5+0j, inf+nanj)."""
 import warnings
 
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import to_torch, torch
 
 OPS = ["sigmoid", "exp", "tanh", "sin", "cos", "log1p", "expm1", "erf", "atan", "sinh",

@@ -1,4 +1,4 @@
-"""QA programs (programs_qa_extra.py): identical stdout under torch and mindtorch, one
+"""QA programs (programs_qa_extra*.py): identical stdout under torch and mindtorch, one
 subprocess per library.  Also their runner, through test_programs_ml's import alias:
 `python test_programs_qa_extra.py torch|mindtorch [-v] [name...]`."""
 import os
@@ -10,10 +10,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from programs_registry import PROGRAMS  # noqa: E402
+from programs_registry import PROGRAMS
 
 _before = set(PROGRAMS)
-import programs_qa_extra  # noqa: E402,F401 - adds its programs to the registry
+import programs_qa_extra  # noqa: F401 - each adds its programs to the registry
+import programs_qa_extra_2  # noqa: F401
+import programs_qa_extra_3  # noqa: F401
+
 QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 
 # program -> why it still differs under mindtorch (strict: an unexpected pass fails)
@@ -33,14 +36,14 @@ if __name__ == "__main__":
     _run(sys.argv[1], args or QA_PROGRAMS, "-v" in sys.argv)
     sys.exit(0)
 
-import pytest  # noqa: E402
+import pytest
 
 
 def _sections(lib):
     proc = subprocess.run([sys.executable, __file__, lib], capture_output=True, text=True,
                           timeout=300, cwd=HERE)
     assert proc.returncode == 0, proc.stderr
-    parts = re.split(r"^===== (\S+)\n", proc.stdout, flags=re.M)[1:]
+    parts = re.split(r"^===== (\S+)\n", proc.stdout, flags=re.MULTILINE)[1:]
     return dict(zip(parts[::2], parts[1::2]))
 
 

@@ -2,7 +2,7 @@
 slice and stacking the results (PyTorch's results, without its batching rules' speed);
 grad / grad_and_value differentiate through mindtorch's autograd, nesting like
 PyTorch's (grad(grad(f)))."""
-__all__ = ["vmap", "grad", "grad_and_value"]
+__all__ = ["grad", "grad_and_value", "vmap"]
 
 
 def _tree_map(fn, tree):
@@ -14,8 +14,9 @@ def _tree_map(fn, tree):
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
-    from ._tensor import Tensor
     import mindtorch as M
+
+    from ._tensor import Tensor
 
     def mapped(*args, **kwargs):
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)

@@ -1,10 +1,21 @@
 """torch.jit for eager-only mindtorch: script and trace return what they are given (the
 module or function computes what it did, as torch.compile here), the decorators mark
 nothing, and save/load pickle the object whole."""
-__all__ = ["script", "trace", "ignore", "unused", "export", "is_scripting", "is_tracing",
-           "save", "load", "Final", "annotate"]
+__all__ = [
+    "Final",
+    "annotate",
+    "export",
+    "ignore",
+    "is_scripting",
+    "is_tracing",
+    "load",
+    "save",
+    "script",
+    "trace",
+    "unused",
+]
 
-from typing import Final  # noqa: F401 - torch.jit.Final, an annotation
+from typing import Final
 
 
 def script(obj, optimize=None, _frames_up=0, _rcb=None, example_inputs=None):

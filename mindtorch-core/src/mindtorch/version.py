@@ -1,5 +1,5 @@
 """torch.version: what this build is (a CPU build: no CUDA, HIP, ROCm or XPU)."""
-__all__ = ["__version__", "debug", "cuda", "git_version", "hip", "rocm", "xpu"]
+__all__ = ["__version__", "cuda", "debug", "git_version", "hip", "rocm", "xpu"]
 __version__ = "0.1.0"
 debug = False
 cuda = None
