@@ -32,3 +32,19 @@ def test_broadcast_tensors_returns_inputs_of_the_broadcast_shape():
         loss = L.nn.functional.mse_loss(a.sigmoid(), L.ones(2))
         assert [type(n[0]).__name__ for n in loss.grad_fn.next_functions] == \
             ["SigmoidBackward0", "NoneType"]
+
+
+@pytest.mark.parametrize("shapes", [
+    [(2, 3), (3, 2)], [(2, 3), (1, 3), (4, 3)], [(2,), (3,), (1,)], [(1, -1)], [(2,), 2, (3,)],
+    [2, (3, 1)], [], [(0,), (1,)], [(0,), (5,)], [(2,), 2.0], [[2, 1], (1, 4)],
+], ids=str)
+def test_public_broadcast_shapes_as_torch(shapes):
+    """torch.broadcast_shapes takes ints as 1-D shapes and raises its own messages."""
+    try:
+        expected = torch.broadcast_shapes(*shapes)
+    except Exception as e:  # noqa: BLE001 - the class and message are compared
+        with pytest.raises(type(e)) as ours:
+            mindtorch.broadcast_shapes(*shapes)
+        assert str(ours.value) == str(e)
+    else:
+        assert tuple(mindtorch.broadcast_shapes(*shapes)) == tuple(expected)

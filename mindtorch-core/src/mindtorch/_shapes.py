@@ -24,6 +24,32 @@ def broadcast_shapes(*shapes):
     return Size(out)
 
 
+def broadcast_shapes_public(*shapes):
+    """torch.broadcast_shapes: shapes (ints count as 1-D) checked one after another from
+    their trailing dim, with PyTorch's errors."""
+    for s in shapes:
+        if not isinstance(s, (int, tuple, list)) or \
+                not isinstance(s, int) and not all(isinstance(n, int) for n in s):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a "
+                               f"list of ints, got {s}")
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes]
+    result = [1] * max((len(s) for s in shapes), default=0)
+    for k, s in enumerate(shapes):
+        for i in range(-1, -len(s) - 1, -1):
+            n = s[i]
+            if n < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+            if n == 1 or n == result[i]:
+                continue
+            if result[i] != 1:
+                raise RuntimeError(f"Attempting to broadcast a dimension of length {n} at {i}! "
+                                   f"Mismatching argument at index {k} had {tuple(s)}; but "
+                                   f"expected shape should be broadcastable to {result}")
+            result[i] = n
+    from ._tensor import Size
+    return Size(result)
+
+
 def _mismatch(out, s, ndim):
     """Raise for the last dim where s does not broadcast against out (PyTorch checks from
     the trailing dim; out's dims past the first mismatch still hold their values before s)."""
