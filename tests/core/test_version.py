@@ -41,3 +41,15 @@ def test_legacy_default_tensor_type_anomaly_and_get_device():
     finally:
         mindtorch.set_anomaly_enabled(False)
     assert mindtorch.get_device(mindtorch.ones(1)) == torch.get_device(torch.ones(1)) == -1
+
+
+def test_zeros_negative_size_message():
+    import pytest
+    for make in (lambda L: L.zeros(2, -1), lambda L: L.zeros((-3,)), lambda L: L.zeros(size=(-1,))):
+        with pytest.raises(RuntimeError) as theirs:
+            make(torch)
+        with pytest.raises(RuntimeError) as ours:
+            make(mindtorch)
+        assert str(ours.value) == str(theirs.value) == "zeros: Dimension size must be non-negative."
+    with pytest.raises(RuntimeError, match="negative dimension -1"):
+        mindtorch.ones(-1)

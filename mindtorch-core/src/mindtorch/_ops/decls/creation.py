@@ -349,6 +349,16 @@ def _route_sized(name):
     return route
 
 
+def _route_zeros(args, kwargs):
+    """torch.zeros's own message for a negative size (other factories: empty's)."""
+    args, kwargs = _route_sized("zeros")(args, kwargs)
+    size = kwargs.get("size", args[0] if len(args) == 1 and not isinstance(args[0], int)
+                      else args)
+    if isinstance(size, (tuple, list)) and any(type(n) is int and n < 0 for n in size):
+        raise RuntimeError("zeros: Dimension size must be non-negative.")
+    return args, kwargs
+
+
 def _route_full(args, kwargs):
     size = args[0] if args else kwargs.get("size")
     if isinstance(size, int) and not isinstance(size, bool):  # full takes no varargs size
@@ -439,7 +449,7 @@ def _declare():
     zeros = define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
                    decomposition=lambda size, dtype, device:
                    _fresh(_empty(size, dtype, device).zero_()))
-    route_overloads(zeros, _route_sized("zeros"))
+    route_overloads(zeros, _route_zeros)
     ones = define(f"ones(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
                   decomposition=lambda size, dtype, device:
                   _fresh(_empty(size, dtype, device).fill_(1)))
