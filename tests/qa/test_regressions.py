@@ -174,3 +174,27 @@ def test_addcmul_addcdiv_round_as_pytorch(dtype, op, value):
     out = [getattr(L, op)(*(L.tensor(d).to(getattr(L, dtype)) for d in data), value=value)
            for L in BOTH]
     assert_same(out[0], out[1], rtol=0, atol=0)
+
+
+NODE_INPUTS = {  # ops with inputs PyTorch's nodes have no edge for (indices, masks, targets)
+    "index_select": lambda L, x: x.index_select(0, L.tensor([0, 2])),
+    "advanced index": lambda L, x: x[L.tensor([0, 2])],
+    "gather": lambda L, x: x.gather(1, L.tensor([[0], [1], [2]])),
+    "where": lambda L, x: L.where(x > 0, x, 0.0),
+    "embedding": lambda L, x: L.nn.functional.embedding(L.tensor([0, 2]), x),
+    "mse_loss": lambda L, x: L.nn.functional.mse_loss(x, L.zeros(3, 4)),
+    "index_put": lambda L, x: x.index_put((L.tensor([0, 2]),), L.ones(2, 4)),
+    "scatter": lambda L, x: x.scatter(0, L.tensor([[0, 1, 2, 0]]), L.ones(1, 4)),
+    "mul scalar": lambda L, x: x * 2,
+    "cat": lambda L, x: L.cat([x, x]),
+}
+
+
+@pytest.mark.parametrize("case", list(NODE_INPUTS))
+def test_next_functions_have_differentiable_inputs_only(case):
+    names = []
+    for L in BOTH:
+        x = L.randn(3, 4, requires_grad=True)
+        names.append([None if f is None else type(f).__name__
+                      for f, _ in NODE_INPUTS[case](L, x).grad_fn.next_functions])
+    assert names[0] == names[1]

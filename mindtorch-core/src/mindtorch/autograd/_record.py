@@ -123,6 +123,13 @@ class _Plan:
         self.mutated = [i for i, a in enumerate(args) if a.mutated]
         self.tensor_args = [(i, a.type in ("Tensor[]", "Tensor?[]"))
                             for i, a in enumerate(args) if a.type in _TENSOR_TYPES]
+        # (kept for the alias test: an output that is one of the op's tensor arguments)
+        self.alias_idx = [i for i, _ in self.tensor_args]
+        if op.formulas is not None:  # edges only for differentiable inputs, as PyTorch's
+            # nodes: an index, mask, target or condition gets no next_functions entry
+            diff = {n.strip() for key in op.formulas for n in key.split(",")}
+            self.tensor_args = [(i, is_list) for i, is_list in self.tensor_args
+                                if _pyname(args[i].name) in diff]
         self.has_lists = any(is_list for _, is_list in self.tensor_args)
         self.tensor_idx = [i for i, _ in self.tensor_args]
         # backend kernels return fresh tensors; core impls/decompositions may return an input
@@ -296,7 +303,7 @@ class _Plan:
                 lines.append("    if r.dtype in _DIFF:")
                 attach = []
                 if self.may_alias:  # an input returned as is: alias it
-                    same = " or ".join(f"r is {names[i]}" for i in self.tensor_idx)
+                    same = " or ".join(f"r is {names[i]}" for i in self.alias_idx)
                     attach.append(f"if {same}: r = r._view(r._shape, r._stride, r._offset)")
                 attach += ["r._grad_fn = node", "r._requires_grad = True",
                            "if r._base is not None: r._grad_version = r._version_counter[0]"]
@@ -409,7 +416,7 @@ class _Plan:
         """Outputs of a multi-output op get the node (each its own output_nr)."""
         node._outputs_meta = tuple(m for o in outs for m in _meta(o))
         nondiff = self.nondiff
-        inputs = [args[i] for i, _ in self.tensor_args]
+        inputs = [args[i] for i in self.alias_idx]
         result = list(outs)
         for k, o in enumerate(outs):
             if not isinstance(o, Tensor) or o.dtype not in D.DIFFERENTIABLE or k in nondiff:
