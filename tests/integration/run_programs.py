@@ -1,4 +1,4 @@
-"""Run every program in PROGRAMS under one library; print delimited sections.
+"""Run every program of programs.py (BASIC_PROGRAMS) under one library; print delimited sections.
 
 Usage: python run_programs.py torch|mindtorch"""
 import contextlib
@@ -6,7 +6,7 @@ import io
 import sys
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from programs import PROGRAMS  # noqa: E402
+from programs import BASIC_PROGRAMS, PROGRAMS  # noqa: E402
 
 lib = sys.argv[1]
 mod = __import__(lib)
@@ -14,7 +14,8 @@ sys.modules["torch"] = mod  # `import torch` inside programs now binds `lib`
 for name in [n for n in sys.modules if n.startswith(lib + ".")]:  # torch.nn.functional, ...
     sys.modules["torch" + name[len(lib):]] = sys.modules[name]
 out = sys.stdout
-for name, text in PROGRAMS.items():
+for name in BASIC_PROGRAMS:
+    text = PROGRAMS[name]
     buf = io.StringIO()
     with contextlib.redirect_stdout(buf):
         try:

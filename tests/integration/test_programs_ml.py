@@ -10,15 +10,13 @@ import importlib
 import importlib.abc
 import importlib.util
 import os
-import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from programs_registry import PROGRAMS  # noqa: E402
+from programs_registry import PROGRAMS, sections  # noqa: E402
 
 _before = set(PROGRAMS)
 import programs_nn_modules  # noqa: E402,F401 - each adds its programs to the registry
@@ -84,11 +82,7 @@ import pytest  # noqa: E402
 
 
 def _sections(lib):
-    proc = subprocess.run([sys.executable, __file__, lib], capture_output=True, text=True,
-                          timeout=300, cwd=HERE)
-    assert proc.returncode == 0, proc.stderr
-    parts = re.split(r"^===== (\S+)\n", proc.stdout, flags=re.M)[1:]
-    return dict(zip(parts[::2], parts[1::2]))
+    return sections(__file__, lib)
 
 
 @pytest.fixture(scope="module")

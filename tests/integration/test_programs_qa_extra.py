@@ -2,15 +2,13 @@
 subprocess per library.  Also their runner, through test_programs_ml's import alias:
 `python test_programs_qa_extra.py torch|mindtorch [-v] [name...]`."""
 import os
-import re
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from programs_registry import PROGRAMS
+from programs_registry import PROGRAMS, sections
 
 _before = set(PROGRAMS)
 import programs_qa_extra  # noqa: F401 - each adds its programs to the registry
@@ -40,11 +38,7 @@ import pytest
 
 
 def _sections(lib):
-    proc = subprocess.run([sys.executable, __file__, lib], capture_output=True, text=True,
-                          timeout=300, cwd=HERE)
-    assert proc.returncode == 0, proc.stderr
-    parts = re.split(r"^===== (\S+)\n", proc.stdout, flags=re.MULTILINE)[1:]
-    return dict(zip(parts[::2], parts[1::2]))
+    return sections(__file__, lib)
 
 
 @pytest.fixture(scope="module")
