@@ -17,6 +17,11 @@ from reference import assert_same
 RNG = np.random.default_rng(0)
 
 
+def leaf(module, data, dtype="float32"):
+    """A tensor of `module` (mindtorch or torch) that requires grad."""
+    return module.tensor(data, dtype=getattr(module, dtype), requires_grad=True)
+
+
 def randn(*shape):
     return RNG.standard_normal(shape)
 

@@ -1,0 +1,119 @@
+"""Autograd node names (grad_fn.name(), shown in grad_fn=<...> of a printed tensor) and the
+graph shapes behind them, compared with PyTorch."""
+import pytest
+import torch
+
+import mindtorch
+from gradutil import leaf
+from reference import assert_same
+
+M = mindtorch
+
+
+NAMED = {
+    "sum()": lambda m, x, y: x.sum(), "sum(0)": lambda m, x, y: x.sum(0),
+    "mean(0)": lambda m, x, y: x.mean(0), "prod(0)": lambda m, x, y: x.prod(0),
+    "x**2": lambda m, x, y: x ** 2, "x**y": lambda m, x, y: x ** y,
+    "2**x": lambda m, x, y: 2 ** x, "clamp(t)": lambda m, x, y: x.clamp(y * 0, y),
+    "div floor": lambda m, x, y: m.div(x, y, rounding_mode="floor"),
+    "x % y": lambda m, x, y: x % y, "fill_(t)": lambda m, x, y: (x * 1).fill_(y[0]),
+    "masked_fill(t)": lambda m, x, y: x.masked_fill(x > 0, y[0]),
+    "index_fill": lambda m, x, y: x.index_fill(0, m.tensor([0]), 1.0),
+    "to(float64)": lambda m, x, y: x.to(m.float64), "reshape": lambda m, x, y: x.reshape(3, 1),
+    "squeeze(0)": lambda m, x, y: x.reshape(1, 3).squeeze(0),
+    "chunk": lambda m, x, y: x.chunk(3)[0],
+    "add_": lambda m, x, y: (x * 1).add_(y), "relu_": lambda m, x, y: (x * 1).relu_(),
+}
+
+
+@pytest.mark.parametrize("name", list(NAMED))
+def test_node_names_match_pytorch(name):
+    f = NAMED[name]
+    got = [f(m, leaf(m, [1.0, 2.0, 3.0]), m.tensor([2.0, 2.0, 2.0])).grad_fn.name()
+           for m in (M, torch)]
+    assert got[0] == got[1]
+
+
+def test_split_node_names_as_torch():
+    def names(L):
+        s = L.ones(4, 4, requires_grad=True) * 1
+        return [type(t.grad_fn).__name__ for t in (s.split([1, 3])[0], s.split(2)[0],
+                                                   s.split((2, 2))[1], s.chunk(2)[0],
+                                                   L.split(s, [1, 3])[0], s.tensor_split(2)[1],
+                                                   s.hsplit(2)[0], s.vsplit([1])[1])]
+    assert names(M) == names(torch)
+
+
+def test_reshape_node_names_as_torch():
+    """reshape/flatten record ViewBackward0 for a contiguous input, ReshapeAliasBackward0
+    for a strided view, UnsafeViewBackward0 when the result is a copy."""
+    def names(L):
+        y = L.arange(24.0).reshape(2, 3, 4).requires_grad_() * 1
+        return [type(t.grad_fn).__name__ for t in (
+            y.reshape(6, 4), y.transpose(1, 2).reshape(-1), y.permute(2, 0, 1).reshape(4, 6),
+            y.transpose(0, 1).flatten(), y.transpose(1, 2).flatten(0, 1), y[:, :, ::2].reshape(12),
+            y.reshape_as(L.ones(4, 6)), y.transpose(1, 2).reshape_as(L.ones(24)), y[0].reshape(12))]
+    assert names(M) == names(torch)
+
+
+def test_matmul_folds_with_unsafe_view_as_torch():
+    """matmul's batched results go through "_unsafe_view": UnsafeViewBackward0, not a view
+    of the mm/bmm result (in-place ops on it record their own node), gradients as torch."""
+    def run(L):
+        a = L.linspace(-1, 1, 24, dtype=L.float64).reshape(2, 3, 4).requires_grad_()
+        w = L.linspace(0, 2, 20, dtype=L.float64).reshape(4, 5).requires_grad_()
+        outs = [a @ w, L.matmul(a, a.transpose(1, 2)), a @ w[:, 0]]
+        names = [type(o.grad_fn).__name__ for o in outs]
+        o = a @ w
+        bases = o._base is None
+        o.relu_()
+        (o.sum() + outs[1].pow(2).sum() + outs[2].sum()).backward()
+        return names, bases, type(o.grad_fn).__name__, a.grad, w.grad
+    ours, theirs = run(M), run(torch)
+    assert ours[:3] == theirs[:3]
+    assert_same(ours[3], theirs[3])
+    assert_same(ours[4], theirs[4])
+    x = M.ones(6, dtype=M.float64, requires_grad=True)
+    y = M._ops.OPS["_unsafe_view"].binding(x * 2, (2, 3))
+    assert y._base is None and type(y.grad_fn).__name__ == "UnsafeViewBackward0"
+    y.sum().backward()
+    assert x.grad.tolist() == [2.0] * 6
+
+
+def test_reshape_copy_is_no_view_as_torch():
+    """A reshape that must copy returns a tensor of its own (no _base): writes to it leave
+    the input alone and in-place ops record their own node (MulBackward0)."""
+    def run(L):
+        y = L.ones(2, 3, requires_grad=True) * 1
+        r = y.t().reshape(6)
+        out = [r._base is None, type(r.grad_fn).__name__, type(r.mul_(2).grad_fn).__name__]
+        z = L.arange(6.0).reshape(2, 3)
+        q = z.t().reshape(6)
+        q[0] = 100
+        return out + [z[0, 0].item(), q._base is None]
+    assert run(M) == run(torch)
+
+
+def test_flatten_of_one_dim_is_the_tensor_itself():
+    for L in (M, torch):
+        y = L.ones(2, 3, 4, requires_grad=True) * 1
+        t = y.transpose(0, 2)
+        assert t.flatten(2) is t and L.flatten(t, 1, -2) is t
+        assert type(t.flatten(2).grad_fn).__name__ == "TransposeBackward0"
+        with pytest.raises(IndexError):
+            t.flatten(1, 4)
+
+
+def test_index_add_and_fill_in_place_node_names():
+    def run(L):
+        x = L.linspace(0, 1, 12, dtype=L.float64).reshape(3, 4).requires_grad_()
+        s = L.ones(2, 4, dtype=L.float64, requires_grad=True)
+        i = L.tensor([0, 2])
+        a = (x * 1).index_add_(0, i, s, alpha=2)
+        b = (x * 1).index_fill_(1, i, 1.0)
+        ((a * a).sum() + (b * b).sum()).backward()
+        return [type(a.grad_fn).__name__, type(b.grad_fn).__name__], x.grad, s.grad
+    ours, theirs = run(M), run(torch)
+    assert ours[0] == theirs[0] == ["IndexAddBackward0", "IndexFillBackward0"]
+    assert_same(ours[1], theirs[1])
+    assert_same(ours[2], theirs[2])
