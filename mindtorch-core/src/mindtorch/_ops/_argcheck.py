@@ -262,22 +262,6 @@ def wrap_dims(dims, ndim):
     return tuple(out)
 
 
-def check_no_overlap(written, other):
-    """The written tensor and an input of the same storage must not partly overlap."""
-    from .decls.creation import _partial_overlap
-    if _partial_overlap(written, other):
-        raise RuntimeError("unsupported operation: some elements of the input tensor and the "
-                           "written-to tensor refer to a single memory location. Please "
-                           "clone() the tensor before performing the operation.")
-
-
-def check_out_overlap(out, inputs):
-    if isinstance(out, Tensor):
-        for t in inputs:
-            if isinstance(t, Tensor) and t._storage is out._storage and t is not out:
-                check_no_overlap(out, t)
-
-
 def no_grad_view(base, result):
     """Views taken with grad mode off of a tensor that requires grad: they require grad too,
     as leaves without history that in-place writes under grad mode refuse (PyTorch's

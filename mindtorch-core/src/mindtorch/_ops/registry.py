@@ -262,10 +262,10 @@ def _overlap_checks(op, tensor_names):
                 guard = "" if a.type == "Tensor" and not a.optional else \
                     f"isinstance({n}, Tensor) and "
                 lines.append(f"if {guard}{n}._storage is {m}._storage and {n} is not {m}: "
-                             f"_h.check_no_overlap({m}, {n})")
+                             f"_no_overlap({m}, {n})")
     if op.options.get("out") and singles:
         inputs = ", ".join(n for n, _ in singles)
-        lines.append(f"if out is not None: _h.check_out_overlap(out, ({inputs},))")
+        lines.append(f"if out is not None: _out_overlap(out, ({inputs},))")
     return lines
 
 
@@ -274,6 +274,7 @@ def _generate_binding(op):
     from .._device import device
     from .._dtype import dtype
     from .._tensor import Tensor
+    from .decls.creation import check_no_overlap, check_out_overlap
     from .dispatch import factory_device, merge_devices, write_out
 
     s = op.schema
@@ -281,7 +282,8 @@ def _generate_binding(op):
     kwonly_started = False
     ns = {"_h": _h, "Tensor": Tensor, "_dtype_t": dtype, "_device_t": device, "_op": op,
           "_resolved": op.resolved, "_merge": merge_devices, "_factory_device": factory_device,
-          "_write_out": write_out}
+          "_write_out": write_out, "_no_overlap": check_no_overlap,
+          "_out_overlap": check_out_overlap}
     tensor_names = []
     first_tensor = None
     varargs = op.options.get("varargs")  # int[] argument also given as f(2, 3)

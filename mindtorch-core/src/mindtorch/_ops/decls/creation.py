@@ -10,6 +10,7 @@ from ..._creation import _empty as _create_empty
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
+from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
 from ._helpers import _type_name
@@ -138,11 +139,25 @@ def check_copy(self, src):
             not self.dtype.is_complex:
         warnings.warn("Casting complex values to real discards the imaginary part",
                       UserWarning, stacklevel=4)
-    if self is not src and hasattr(src, "_storage") and _partial_overlap(self, src):
+    if self is not src and hasattr(src, "_storage"):
+        check_no_overlap(self, src)
+    return shape
+
+
+def check_no_overlap(written, other):
+    """A written tensor (copy_, in place, out=) must not partly overlap an input in memory:
+    the result would depend on the order the elements are written in (PyTorch refuses)."""
+    if _partial_overlap(written, other):
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please "
                            "clone() the tensor before performing the operation.")
-    return shape
+
+
+def check_out_overlap(out, inputs):
+    if isinstance(out, Tensor):
+        for t in inputs:
+            if isinstance(t, Tensor) and t._storage is out._storage and t is not out:
+                check_no_overlap(out, t)
 
 
 def _partial_overlap(a, b):
