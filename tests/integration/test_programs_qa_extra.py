@@ -14,6 +14,7 @@ _before = set(PROGRAMS)
 import programs_qa_extra  # noqa: F401 - each adds its programs to the registry
 import programs_qa_extra_2  # noqa: F401
 import programs_qa_extra_3  # noqa: F401
+import programs_qa_tensor
 
 QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 
@@ -27,6 +28,7 @@ XFAIL = {
                                "rounds its intermediate sum and log to float16",
     "qa_gap_channels_last": "no channels_last memory format",
 }
+XFAIL.update(programs_qa_tensor.XFAIL)
 
 if __name__ == "__main__":
     from test_programs_ml import _run
