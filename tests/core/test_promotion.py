@@ -137,6 +137,17 @@ def test_inplace_that_cannot_cast_raises_and_leaves_input():
         t += M.ones(3)
 
 
+@pytest.mark.parametrize("src,dst", [("float32", "int64"), ("float64", "int32"),
+                                     ("complex64", "float32"), ("int64", "bool")])
+def test_out_that_cannot_cast_raises_torch_message(src, dst):
+    def run(lib, dt):
+        try:
+            lib.add(lib.ones(2, dtype=dt(src)), 1, out=lib.zeros(2, dtype=dt(dst)))
+        except RuntimeError as e:
+            return str(e)
+    assert run(M, mt_dtype) == run(torch, th_dtype) is not None
+
+
 def test_inplace_tensor_operand_cast_rules():
     for a, b in PAIRS:
         m = M.ones(2, dtype=mt_dtype(a))

@@ -117,9 +117,10 @@ def factory_device(d):
 def write_out(op, out, result):
     """Copy `result` into the user's out= tensor, resizing it like PyTorch does."""
     from .. import _promotion
+    from .._dtype import scalar_type_name
     if not _promotion.can_cast(result.dtype, out.dtype):
-        raise RuntimeError(f"result type {result.dtype.name.capitalize()} can't be cast to the "
-                           f"desired output type {out.dtype.name.capitalize()}")
+        raise RuntimeError(f"result type {scalar_type_name(result.dtype)} can't be cast to the "
+                           f"desired output type {scalar_type_name(out.dtype)}")
     if out._shape != result._shape:
         if out.numel() != 0:
             warnings.warn(f"An output with one or more elements was resized since it had shape "
