@@ -656,6 +656,15 @@ def test_sdpa_mask_must_not_grow_the_scores():
           make((4, 1, 5)), make((6, 5)), make((6, 3)), make((4, 6)) > 0)
 
 
+
+@pytest.mark.parametrize("mask", [(4, 6), (2, 1, 4, 6), (1, 1, 1, 6), "bool", "3d"], ids=str)
+def test_sdpa_causal_with_mask_where_flash_applies(mask):
+    """Where PyTorch's cpu takes its flash kernel (4-D, one head size, a 2-D or 4-D mask)
+    is_causal and attn_mask are merged; elsewhere (a 3-D mask here) it refuses both."""
+    m = make((4, 6)) > 0 if mask == "bool" else make((1, 4, 6)) if mask == "3d" else make(mask)
+    check(lambda L_, q, k, v, m: F(L_).scaled_dot_product_attention(q, k, v, m, is_causal=True),
+          *_qkv(Ev=5), m)
+
 @pytest.mark.parametrize("dtypes", [("int16", "int32"), ("int16", "int64"), ("uint8", "int32"),
                                     ("bool", "int32"), ("int32", "int16"), ("int16", "int16"),
                                     ("float32", "int64"), ("int32", "int32"), ("bool", "bool")])

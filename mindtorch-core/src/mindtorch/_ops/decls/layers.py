@@ -272,7 +272,9 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
     a bool mask (and is_causal) added as 0 / -inf.  Where PyTorch's cpu picks its flash
     kernel (_flash_path) without a mask, that kernel's NaN/inf behaviour (see below)."""
     M = _M()
-    flash = attn_mask is None and _flash_path(query, key, value, dropout_p, enable_gqa)
+    fast = _flash_path(query, key, value, dropout_p, enable_gqa) and \
+        (attn_mask is None or attn_mask.ndim in (2, 4))
+    flash = fast and attn_mask is None
     for t in (query, key, value):
         if t.ndim < 2:
             raise RuntimeError(f"Expected query, key, and value to all be  at least 2 "
@@ -293,7 +295,7 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
             (query.sum() + key.sum() + value.sum()) * 0
     if query.dtype.kind not in "fc":
         raise RuntimeError(f"expected scalar type Float but found {_type_name(query.dtype)}")
-    if is_causal and attn_mask is not None:
+    if is_causal and attn_mask is not None and not fast:  # (the flash kernel merges them)
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be set "
                            "when is_causal=True")
     if query.dtype.is_complex:  # (the math path's softmax refuses it)
@@ -329,7 +331,9 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
     q = query.to(dt) * (-factor if scale is not None and scale < 0 else factor)
     attn = q.matmul(key.to(dt).transpose(-2, -1) * factor)
     if is_causal:
-        attn_mask = M.ones((L, S), dtype=D.bool, device=query.device).tril()
+        causal = M.ones((L, S), dtype=D.bool, device=query.device).tril()
+        attn_mask = causal if attn_mask is None else attn_mask & causal \
+            if attn_mask.dtype is D.bool else M.where(causal, attn_mask, -math.inf)
     if attn_mask is not None:  # added, a bool mask as 0 / -inf: a NaN or +inf score stays
         if attn_mask.dtype is D.bool:  # NaN where masked, as in PyTorch
             attn_mask = M.zeros(attn_mask._shape, dtype=dt, device=query.device) \
