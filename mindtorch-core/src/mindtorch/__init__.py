@@ -28,6 +28,7 @@ from ._random import Generator, default_generator, initial_seed, manual_seed, se
 from ._random import get_rng_state, set_rng_state  # noqa: F401
 from . import backends, linalg, nn, ops, optim, random, return_types, special, testing  # noqa: F401
 from . import utils  # noqa: F401
+from . import fft  # noqa: F401
 from . import accelerator  # noqa: F401
 from .serialization import load, save  # noqa: F401
 from ._runtime import (  # noqa: F401

@@ -6,7 +6,8 @@ FAMILIES = ("creation", "pointwise", "views", "splitting", "indexing", "scatter"
             "activation", "special", "sorting", "factorization", "factorization_lu",
             "factorization_householder", "linalg_norms", "conv", "pooling", "resample",
             "sampling", "normalization", "layers", "layers_embedding", "loss", "loss_margin",
-            "loss_ctc", "loss_linear", "pooling_fractional", "numerics", "factorization_spectral")
+            "loss_ctc", "loss_linear", "pooling_fractional", "numerics", "factorization_spectral",
+            "fft")
 
 for _family in FAMILIES:
     importlib.import_module(f"{__name__}.{_family}")

@@ -1,0 +1,55 @@
+"""CPU kernels of the Fourier transforms (mindtorch._ops.decls.fft): NumPy's pocketfft,
+which computes float32 / complex64 in single precision, as PyTorch's CPU kernels do."""
+import numpy as np
+
+from mindtorch._ops.decls import fft as F
+
+from .._np import arr, wrap
+
+# NumPy's `norm` naming the scaling (0 none, 1 1/sqrt(n), 2 1/n) of each direction
+_FORWARD = ("backward", "ortho", "forward")
+_INVERSE = ("forward", "ortho", "backward")
+
+
+def _result(a, dtype):
+    return wrap(np.asarray(a, dtype=dtype.np), dtype)
+
+
+def fft_c2c(self, dim, normalization, forward):
+    shape, dtype = F.c2c_meta(self, dim, normalization, forward)
+    a = arr(self)
+    if not dim or a.size == 0:
+        return _result(a.copy(), dtype)
+    if forward:
+        out = np.fft.fftn(a, axes=dim, norm=_FORWARD[normalization])
+    else:
+        out = np.fft.ifftn(a, axes=dim, norm=_INVERSE[normalization])
+    return _result(out, dtype)
+
+
+def fft_r2c(self, dim, normalization, onesided):
+    shape, dtype = F.r2c_meta(self, dim, normalization, onesided)
+    a = arr(self)
+    if a.size == 0:
+        return _result(np.zeros(shape), dtype)
+    norm = _FORWARD[normalization]
+    if onesided:
+        out = np.fft.rfftn(a, axes=dim, norm=norm)
+    else:
+        out = np.fft.fftn(a.astype(dtype.np), axes=dim, norm=norm)
+    return _result(out, dtype)
+
+
+def fft_c2r(self, dim, normalization, last_dim_size):
+    shape, dtype = F.c2r_meta(self, dim, normalization, last_dim_size)
+    a = arr(self)
+    if 0 in shape:
+        return _result(np.zeros(shape), dtype)
+    sizes = [shape[d] for d in dim]
+    # (pocketfft reads the first last_dim_size // 2 + 1 terms of the last dim, and only
+    # the real parts of those that are their own mirror)
+    out = np.fft.irfftn(a, s=sizes, axes=dim, norm=_INVERSE[normalization])
+    return _result(out, dtype)
+
+
+KERNELS = {"_fft_c2c": fft_c2c, "_fft_r2c": fft_r2c, "_fft_c2r": fft_c2r}
