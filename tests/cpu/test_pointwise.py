@@ -325,6 +325,19 @@ def test_integer_division_by_zero(name):
     compare(lambda: getattr(M, name)(f, 0.0), lambda: getattr(torch, name)(th(f), 0.0))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_remainder_zero_keeps_dividend_sign(dtype):
+    # fmod moved to the divisor's sign: an exact zero keeps the dividend's sign (-0.0 % 1)
+    a = M.tensor([-0.0, 0.0, -0.0, 0.0, -4.0, 4.0, 3.0, -3.0, 7.5], dtype=getattr(M, dtype))
+    b = M.tensor([1.0, 1.0, -1.0, -1.0, 2.0, -2.0, float("inf"), float("inf"), -2.0],
+                 dtype=getattr(M, dtype))
+    for f in (lambda x, y: x % y, lambda x, y: x.remainder(1.0), lambda x, y: 7.5 % y):
+        got, want = f(a, b), f(th(a), th(b))
+        assert got.float().copysign(M.tensor(1.0)).tolist() == \
+            want.float().copysign(torch.tensor(1.0)).tolist() and \
+            got.float().signbit().tolist() == want.float().signbit().tolist()
+
+
 @pytest.mark.parametrize("mode", [None, "trunc", "floor"])
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_div_rounding_modes(mode, dtype):

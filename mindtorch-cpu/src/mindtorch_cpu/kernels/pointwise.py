@@ -248,7 +248,10 @@ def _reduced_floor_divide(a, b, dt):
 def _remainder(a, b):
     if hasattr(a, "dtype") and np.issubdtype(a.dtype, np.integer):
         _int_zero_check(a, b)
-    return np.remainder(a, b)
+        return np.remainder(a, b)
+    # PyTorch's rule, fmod moved to b's sign: a zero result keeps a's sign (numpy's is b's)
+    m = np.fmod(a, b)
+    return np.where((m != 0) & ((np.asarray(b) < 0) != (m < 0)), m + b, m)
 
 
 def _fmod(a, b):
