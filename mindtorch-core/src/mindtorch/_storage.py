@@ -1,4 +1,15 @@
-"""Untyped storage: a device buffer owned by a backend, shared by a tensor and its views."""
+"""Storages.  UntypedStorage: a device buffer owned by a backend (handle + nbytes + device),
+shared by a tensor and its views.  TypedStorage: what Tensor.storage() returns (deprecated
+in PyTorch), an UntypedStorage read as elements of one dtype.
+
+Core has no kernels: element access, fill and copy go through ops on a flat tensor laid
+over the storage's bytes, so they work on every backend (and raise on `meta`, which has no
+data).  Memory sharing and pinning: mindtorch's cpu storage is private process memory
+(tensors cross process boundaries by value, see mindtorch.multiprocessing), so
+share_memory_() leaves it where it is and is_shared() says False; with no accelerator,
+pin_memory() raises as PyTorch's does on a CPU-only machine."""
+import warnings
+
 from ._device import canonical
 from ._lazy import lazy
 from .plugins._registry import DEVICES
@@ -18,7 +29,117 @@ def _spec(device):
     return spec
 
 
-class UntypedStorage:
+def _flat(storage, dtype, n=None):
+    """A 1-D tensor of `dtype` over the storage's first n elements (all by default)."""
+    from ._tensor import Tensor
+    n = storage._nbytes // dtype.itemsize if n is None else n
+    return Tensor._make(storage, (n,), (1,), 0, dtype)
+
+
+def _no_data(storage):
+    if not storage._spec.has_data:
+        raise NotImplementedError(f"Not available for '{storage.device.type}' device type")
+
+
+def _check_index(i, n):
+    if not isinstance(i, int) or isinstance(i, bool):
+        if hasattr(i, "__index__") and not isinstance(i, bool):
+            i = i.__index__()
+        else:
+            raise TypeError(f"can't index a storage with {type(i).__name__}")
+    if not -n <= i < n:
+        raise IndexError(f"index {i} out of range for storage of size {n}")
+    return i % n if n else i
+
+
+def _pin_memory(device, dtype=None):
+    if device.type != "cpu":
+        from ._dtype import uint8
+        name = device.type.capitalize() + _TYPE_NAME(dtype or uint8)
+        raise RuntimeError(f"cannot pin '{name}Type' only dense CPU tensors can be pinned")
+    raise RuntimeError("Cannot access accelerator device when none is available.")
+
+
+def _TYPE_NAME(dtype):  # 'Float' for float32
+    from ._dtype import scalar_type_name
+    return scalar_type_name(dtype)
+
+
+def _share(storage):
+    if not storage._spec.has_data:
+        raise RuntimeError("_share_fd_: only available on CPU")
+    return storage  # private process memory: see the module docstring
+
+
+class _StorageBase:
+    """What both storage kinds compute the same way from _elements()."""
+    __slots__ = ()
+
+    def _elements(self):
+        raise NotImplementedError
+
+    def __len__(self):
+        return self.size()
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            raise RuntimeError("slices are only supported in UntypedStorage.__getitem__")
+        _no_data(self._untyped())
+        return self._elements()[_check_index(i, self.size())].item()
+
+    def __setitem__(self, i, value):
+        if isinstance(i, slice):
+            self._elements()[i] = value
+            return
+        _no_data(self._untyped())
+        self._elements()[_check_index(i, self.size())] = value
+
+    def __iter__(self):
+        return iter(self.tolist())
+
+    def tolist(self):
+        _no_data(self._untyped())
+        return self._elements().tolist()
+
+    def fill_(self, value):
+        self._elements().fill_(value)
+        return self
+
+    def data_ptr(self):
+        return self._untyped().data_ptr()
+
+    def is_shared(self):
+        return False
+
+    def share_memory_(self):
+        _share(self._untyped())
+        return self
+
+    def is_pinned(self, device="cuda"):
+        return False
+
+    def pin_memory(self, device="cuda"):
+        _pin_memory(self.device)
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    @property
+    def is_meta(self):
+        return self.device.type == "meta"
+
+    def __str__(self):
+        if self.device.type == "meta" or not self._untyped()._spec.has_data:
+            data = "..."
+        else:
+            data = " " + "\n ".join(str(v) for v in self.tolist())
+        return f"{data}\n[{self._description()} of size {len(self)}]"
+
+    __repr__ = __str__
+
+
+class UntypedStorage(_StorageBase):
     __slots__ = ("_handle", "_nbytes", "device", "__weakref__")
 
     def __init__(self, nbytes=0, device="cpu"):
@@ -42,10 +163,24 @@ class UntypedStorage:
         spec = _spec(device)
         return cls._wrap(spec.from_host(array, device.index), array.nbytes, device, spec)
 
+    def _untyped(self):
+        return self
+
+    def untyped(self):
+        return self
+
+    def _elements(self):
+        from ._dtype import uint8
+        return _flat(self, uint8)
+
     def nbytes(self):
         return self._nbytes
 
-    size = nbytes
+    def size(self):
+        return self._nbytes
+
+    def element_size(self):
+        return 1
 
     def data_ptr(self):
         return self._spec.data_ptr(self._handle)
@@ -57,11 +192,120 @@ class UntypedStorage:
                                       f"device: they have no data")
         return self._spec.to_host(self._handle, self._nbytes)
 
-    def __len__(self):
-        return self._nbytes
+    def __getitem__(self, i):
+        if isinstance(i, slice):  # (PyTorch gives a storage sharing the bytes)
+            raise NotImplementedError("mindtorch storages do not support slicing; slice a "
+                                      "tensor over the storage instead")
+        return _StorageBase.__getitem__(self, i)
 
-    def __repr__(self):
-        return f"UntypedStorage(nbytes={self._nbytes}, device={self.device})"
+    def copy_(self, src, non_blocking=False):
+        if src.nbytes() != self._nbytes:
+            raise RuntimeError(f"size does not match, self was {self._nbytes} bytes but src "
+                               f"was {src.nbytes()} bytes")
+        self._elements().copy_(src._untyped()._elements())
+        return self
+
+    def clone(self):
+        return self._elements().clone()._storage
+
+    def cpu(self):
+        return self if self.device.type == "cpu" else self._elements().cpu()._storage
+
+    def to(self, *, device, non_blocking=False):
+        dev = canonical(device)
+        return self if dev is self.device else self._elements().to(dev)._storage
+
+    def type(self, dtype=None, non_blocking=False):
+        if dtype is None:
+            return "torch.storage.UntypedStorage"
+        raise NotImplementedError("UntypedStorage.type(dtype) is not supported")
+
+    def _description(self):
+        return f"torch.storage.UntypedStorage(device={self.device})"
+
+
+_warned = [False]
+
+
+def _warn_typed_storage_removal(stacklevel=3):
+    """PyTorch warns once per process that TypedStorage is deprecated."""
+    if not _warned[0]:
+        _warned[0] = True
+        warnings.warn("TypedStorage is deprecated. It will be removed in the future and "
+                      "UntypedStorage will be the only storage class. This should only matter "
+                      "to you if you are using storages directly.  To access UntypedStorage "
+                      "directly, use tensor.untyped_storage() instead of tensor.storage()",
+                      UserWarning, stacklevel=stacklevel)
+
+
+class TypedStorage(_StorageBase):
+    """An UntypedStorage read as elements of `dtype` (Tensor.storage())."""
+    is_sparse = False
+
+    def __init__(self, *args, wrap_storage=None, dtype=None, device=None, _internal=False):
+        if not _internal:
+            _warn_typed_storage_removal()
+        from ._dtype import get_default_dtype
+        self.dtype = dtype or get_default_dtype()
+        if wrap_storage is None:
+            n = args[0] if args and isinstance(args[0], int) else 0
+            wrap_storage = UntypedStorage(n * self.dtype.itemsize, device or "cpu")
+            if args and not isinstance(args[0], int):  # TypedStorage(sequence)
+                data = list(args[0])
+                wrap_storage = UntypedStorage(len(data) * self.dtype.itemsize,
+                                              device or "cpu")
+                _flat(wrap_storage, self.dtype).copy_(_as_tensor(data, self.dtype))
+        self._untyped_storage = wrap_storage
+
+    @property
+    def device(self):
+        return self._untyped_storage.device
+
+    def _untyped(self):
+        return self._untyped_storage
+
+    def untyped(self):
+        return self._untyped_storage
+
+    def _elements(self):
+        return _flat(self._untyped_storage, self.dtype)
+
+    def size(self):
+        return self._untyped_storage._nbytes // self.dtype.itemsize
+
+    def nbytes(self):
+        return self._untyped_storage._nbytes
+
+    def element_size(self):
+        return self.dtype.itemsize
+
+    def copy_(self, source, non_blocking=None):
+        src = source._elements() if isinstance(source, _StorageBase) else source
+        self._elements().copy_(src)
+        return self
+
+    def clone(self):
+        return TypedStorage(wrap_storage=self._untyped_storage.clone(), dtype=self.dtype,
+                            _internal=True)
+
+    def cpu(self):
+        return TypedStorage(wrap_storage=self._untyped_storage.cpu(), dtype=self.dtype,
+                            _internal=True)
+
+    def type(self, dtype=None, non_blocking=False):
+        if dtype is None:  # the legacy class name: torch.FloatStorage
+            from ._creation import _TYPE_NAMES
+            prefix = "torch." if self.device.type == "cpu" else f"torch.{self.device.type}."
+            return prefix + _TYPE_NAMES[self.dtype].replace("Tensor", "Storage")
+        raise NotImplementedError("TypedStorage.type(dtype) is not supported")
+
+    def _description(self):
+        return f"torch.storage.TypedStorage(dtype={self.dtype}, device={self.device})"
+
+
+def _as_tensor(data, dtype):
+    from ._creation import tensor
+    return tensor(data, dtype=dtype)
 
 
 def host_view(storage, shape, stride, offset, dtype):
