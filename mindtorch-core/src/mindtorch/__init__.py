@@ -116,9 +116,12 @@ def get_device(t):
     return t.get_device()
 
 
+from ._storage import TypedStorage, UntypedStorage  # noqa: E402
+from . import _tensor_storage  # noqa: E402,F401 - Tensor.storage(), set_(), ...
+
+
 def is_storage(obj):
-    from ._storage import UntypedStorage
-    return isinstance(obj, UntypedStorage)
+    return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
 def is_floating_point(t):
