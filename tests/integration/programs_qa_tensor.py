@@ -405,3 +405,180 @@ x <<= 1
 x >>= torch.tensor([1, 2])
 print(x, torch.gcd(torch.tensor([12, -18, 0]), torch.tensor([8, 12, 5])), torch.lcm(torch.tensor([4, 6, 0]), torch.tensor([6, 4, 3])))
 ''')
+
+program("qt_reduce_dims_dtypes", r'''
+import torch
+x = torch.arange(24.0).reshape(2, 3, 4)
+print(x.sum((0, 2)), x.sum((-1, 0), keepdim=True).shape, x.mean((1, 2)), x.amax((0, 1)), x.amin(dim=(2,), keepdim=True).shape, x.prod(1).shape)
+print(x.sum(()), x.mean(()), x.std((0, 2)), x.var(dim=(0, 1), correction=2), x.std(1, correction=0, keepdim=True).shape, x.logsumexp((0, 2)))
+print(x.norm(dim=(1, 2)), x.norm(p=1, dim=(0, 2)), torch.linalg.vector_norm(x, dim=(0, 1), ord=3), x.count_nonzero((0, 1)))
+b = torch.tensor([[True, False, True], [True, True, True]])
+print(b.sum(), b.sum(0), b.sum(1).dtype, b.prod(), b.prod(1).dtype, b.any(1), b.all(0), b.cumsum(1), b.float().mean())
+i8 = torch.tensor([100, 100, 100], dtype=torch.int8)
+u8 = torch.tensor([200, 200], dtype=torch.uint8)
+print(i8.sum(), i8.sum().dtype, i8.sum(dtype=torch.int8), u8.sum(), u8.prod(), u8.cumsum(0), i8.cumprod(0), i8.max(), i8.min().dtype)
+print(torch.tensor([1, 2, 3], dtype=torch.int32).sum(dtype=torch.float32), torch.tensor([1.5, 2.5]).sum(dtype=torch.float64), torch.tensor([1.5, 2.5]).mean(dtype=torch.float64))
+for f in ["mean", "std", "var"]:
+    try:
+        getattr(torch.tensor([1, 2, 3]), f)()
+    except RuntimeError as e:
+        print(f, "RuntimeError", e)
+try:
+    torch.tensor([1.5]).mean(dtype=torch.int64)
+except RuntimeError as e:
+    print("RuntimeError", e)
+h = torch.tensor([60000.0, 60000.0], dtype=torch.float16)
+print(h.sum(), h.mean(), h.sum(dtype=torch.float32), torch.tensor([0.1] * 10, dtype=torch.bfloat16).sum())
+print(torch.tensor([1.0, 2.0]).std(correction=2), torch.tensor([5.0]).std(), torch.tensor([5.0]).var(correction=0), torch.tensor([]).mean(), torch.tensor([]).std(), torch.tensor([]).var())
+try:
+    x.sum(3)
+except IndexError as e:
+    print("IndexError", e)
+try:
+    x.sum((0, 0))
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.zeros(0, 3).amax(0)
+except (IndexError, RuntimeError) as e:
+    print(type(e).__name__, e)
+print(torch.zeros(0, 3).amax(1), torch.zeros(0, 3).max(1), torch.zeros(2, 0).sum(1), torch.zeros(2, 0).prod(1), torch.zeros(2, 0).all(1), torch.zeros(2, 0).any(1))
+''')
+
+program("qt_nan_reductions", r'''
+import torch
+n = float("nan")
+x = torch.tensor([[1.0, n, 3.0], [n, n, n], [2.0, 5.0, -1.0]])
+print(x.nansum(), x.nansum(1), x.nanmean(1), x.nanmedian(), x.nanmedian(1), x.nanquantile(0.5, dim=1), x.nanquantile(torch.tensor([0.1, 0.9]), dim=1))
+print(x.sum(1), x.mean(1), x.max(1), x.min(0), x.argmax(1), x.amax(1), x.median(1), x.median(), x.quantile(0.5, dim=1))
+print(x.max(), x.argmin(), x.argmax(), x.logsumexp(1), x.cumsum(1), x.cummax(1), x.cummin(1), x.sort(1), x.topk(1, dim=1))
+print(torch.fmax(x[0], x[2]), torch.fmin(x[0], x[2]), torch.maximum(x[0], x[2]), torch.minimum(x[0], x[2]), torch.max(x[0], x[2]))
+print(torch.nan_to_num(x), torch.nan_to_num(torch.tensor([n, float("inf"), -float("inf")]), nan=0.5, posinf=9.0, neginf=-9.0), x.isnan().sum(1))
+print(torch.tensor([n, n]).nanmean(), torch.tensor([n]).nansum(), torch.tensor([1, 2]).nansum(), torch.tensor([n, 1.0]).nanmedian(), torch.tensor([n]).nanmedian())
+print(x.std(1), x.var(0), x.prod(1), x.norm(dim=1), x.aminmax(dim=1), x.unique(), x.mode(1).values)
+print(torch.tensor([1.0, n]).allclose(torch.tensor([1.0, n]), equal_nan=True), torch.tensor([1.0, n]).equal(torch.tensor([1.0, n])), torch.isclose(torch.tensor([n, 1.0]), torch.tensor([n, 1.0 + 1e-9]), equal_nan=True))
+''')
+
+program("qt_namedtuple_returns", r'''
+import torch
+x = torch.tensor([[3.0, 1.0, 3.0], [2.0, 2.0, 0.0]])
+for r in [x.max(1), x.min(dim=0), x.sort(), x.topk(2), x.kthvalue(1, 1), x.median(0), x.mode(1), x.cummax(1), x.aminmax(), torch.var_mean(x, 1), torch.std_mean(x), x.nanmedian(1), torch.frexp(x), torch.linalg.slogdet(torch.eye(2)), torch.linalg.eigh(torch.eye(2)), torch.linalg.qr(torch.eye(2)), torch.linalg.svd(torch.eye(2)), torch.linalg.lu_factor(torch.eye(2)), torch.unique(torch.tensor([1, 1]), return_counts=True)]:
+    print(type(r).__name__, len(r), isinstance(r, tuple))
+r = x.max(1)
+print(r, r.values, r.indices, r[0] is r.values, repr(r).startswith("torch.return_types.max("))
+v, i = x.sort(1, descending=True)
+print(v, i)
+print(x.argmax(1), x.argmax(0), x.argmin(1), torch.tensor([1, 3, 3, 2]).argmax(), torch.tensor([2.0, 0.0, 0.0]).argmin(), torch.tensor([[1, 1], [1, 1]]).argmax(), torch.tensor([[1, 1], [1, 1]]).argmax(1))
+print(x.max(1, keepdim=True), x.min(dim=-1, keepdim=True).indices.shape)
+print(torch.max(x, 1).values, torch.max(x, dim=0)[1], torch.min(x, 0, True)[0].shape)
+m = torch.max(torch.tensor([1.0, 5.0, 5.0]), 0)
+print(m, m.indices.item())
+''')
+
+program("qt_scans", r'''
+import torch
+x = torch.tensor([[1.0, 2.0, -3.0, 4.0], [0.5, -0.5, 2.0, 0.0]])
+print(x.cumsum(-1), x.cumprod(0), x.cumsum(dim=0, dtype=torch.float64), torch.cumsum(x.int(), 1), torch.cumprod(x.long(), 1).dtype)
+print(x.logcumsumexp(1), torch.logcumsumexp(torch.tensor([-float("inf"), 0.0, -float("inf")]), 0), torch.logcumsumexp(torch.tensor([1000.0, 1000.0]), 0))
+print(x.cummax(1), x.cummin(dim=1), torch.tensor([1, 3, 3, 2, 3]).cummax(0), torch.tensor([2.0, 2.0, 1.0, 1.0]).cummin(0))
+print(torch.tensor([1, 2, 3]).cumsum(0), torch.tensor([True, False, True]).cumsum(0), torch.tensor([True, False]).cumprod(0), torch.tensor([200, 100], dtype=torch.uint8).cumsum(0))
+print(torch.zeros(0).cumsum(0), torch.tensor(5.0).cumsum(0), torch.tensor(3).cumprod(0), torch.zeros(2, 0).cummax(1))
+y = x.clone()
+y.cumsum_(1)
+print(y, torch.cumulative_trapezoid(torch.tensor([1.0, 2.0, 3.0])), torch.trapezoid(torch.tensor([1.0, 2.0, 3.0]), dx=0.5), torch.trapz(torch.tensor([1.0, 4.0]), torch.tensor([0.0, 2.0])))
+a = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+a.cumprod(0).sum().backward()
+print(a.grad)
+b = torch.tensor([1.0, 0.0, 3.0], requires_grad=True)
+b.cumprod(0).sum().backward()
+print(b.grad)
+c = torch.tensor([0.5, 2.0, 1.0], requires_grad=True)
+c.cummax(0).values.sum().backward()
+print(c.grad)
+d = torch.tensor([0.5, 2.0, 1.0], requires_grad=True)
+d.logcumsumexp(0).sum().backward()
+print(d.grad)
+''')
+
+program("qt_quantile_median_mode", r'''
+import torch
+torch.set_printoptions(precision=6)
+x = torch.tensor([[4.0, 1.0, 3.0, 2.0], [10.0, 10.0, 0.0, 5.0]])
+for how in ["linear", "lower", "higher", "nearest", "midpoint"]:
+    print(how, x.quantile(0.4, dim=1, interpolation=how), x.quantile(torch.tensor([0.0, 0.5, 1.0]), dim=1, keepdim=True, interpolation=how).shape, torch.quantile(x, 0.25, interpolation=how))
+print(torch.tensor([1.0, 2.0, 3.0, 4.0]).quantile(torch.tensor([0.125, 0.375, 0.625, 0.875]), interpolation="nearest"))
+print(x.median(1), x.median(0), torch.tensor([1.0, 2.0, 3.0, 4.0]).median(), torch.tensor([3, 1, 2, 4]).median(), torch.tensor([5, 5, 1, 1]).median(0))
+print(x.mode(1), torch.tensor([1, 2, 2, 3, 3]).mode(), torch.tensor([[1, 1, 2], [3, 2, 2]]).mode(0), torch.tensor([2.0, 1.0, 1.0, 2.0]).mode())
+try:
+    x.quantile(1.5)
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.tensor([1, 2]).quantile(0.5)
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    x.quantile(0.5, interpolation="cubic")
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(x.quantile(0.5, dim=0, keepdim=True), x.double().quantile(torch.tensor([0.3], dtype=torch.float64)), torch.tensor([7.0]).quantile(0.9))
+print(x.kthvalue(1, 1), x.kthvalue(4, dim=1, keepdim=True), torch.tensor([3, 3, 1, 3]).kthvalue(2))
+try:
+    x.kthvalue(5, 1)
+except (RuntimeError, IndexError) as e:
+    print(type(e).__name__, e)
+''')
+
+program("qt_unique_counting", r'''
+import torch
+x = torch.tensor([[1, 2, 1], [3, 1, 2], [1, 2, 1]])
+print(torch.unique(x, dim=0, return_inverse=True, return_counts=True), torch.unique(x, dim=1, return_counts=True))
+print(torch.unique(x, sorted=False, return_inverse=True)[1].shape, x.unique(return_inverse=True)[1], torch.unique(torch.tensor([3.5, -1.0, 3.5, 0.0])))
+print(torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1]), return_inverse=True, return_counts=True), torch.unique_consecutive(x, dim=0), torch.unique_consecutive(torch.tensor([[1, 1], [1, 1], [2, 2]]), dim=0, return_counts=True))
+print(torch.unique(torch.tensor([True, False, True])), torch.unique(torch.tensor([], dtype=torch.long), return_counts=True), torch.unique(torch.tensor(5)))
+print(torch.bincount(torch.tensor([0, 1, 1, 3])), torch.bincount(torch.tensor([0, 1, 1, 3]), minlength=6), torch.bincount(torch.tensor([0, 1, 1]), weights=torch.tensor([0.5, 1.0, 2.0])), torch.bincount(torch.tensor([], dtype=torch.long)), torch.bincount(torch.tensor([2, 2]), weights=torch.tensor([1, 2])).dtype)
+print(torch.bincount(torch.tensor([1, 1]), weights=torch.tensor([1.5, 1.5], dtype=torch.float64)).dtype, torch.tensor([2, 0, 2], dtype=torch.uint8).bincount())
+for bad in [torch.tensor([-1, 2]), torch.tensor([1.0, 2.0]), torch.tensor([[1, 2]])]:
+    try:
+        torch.bincount(bad)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+print(torch.histc(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=4), torch.histc(torch.tensor([1.0, 2.0, 1.0]), bins=4, min=0, max=3), torch.histc(torch.tensor([5.0, 5.0]), bins=3), torch.histc(torch.tensor([0.0, 10.0, 11.0, -1.0]), bins=2, min=0, max=10))
+h = torch.histogram(torch.tensor([1.0, 2.0, 1.0, 4.0]), bins=3)
+print(h, h.hist, h.bin_edges, torch.histogram(torch.tensor([1.0, 2.0, 2.5]), bins=torch.tensor([0.0, 1.0, 2.0, 3.0]), density=True))
+print(torch.histogram(torch.tensor([1.0, 2.0, 3.0]), bins=2, range=(0.0, 4.0), weight=torch.tensor([1.0, 2.0, 3.0])))
+try:
+    torch.histc(torch.tensor([1, 2]), bins=2)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.tensor([1, 2, 2, 5]).count_nonzero(), torch.tensor([[0, 1], [2, 0]]).count_nonzero(dim=1), torch.tensor([True, False]).count_nonzero())
+''')
+
+program("qt_search_sort_stable", r'''
+import torch
+s = torch.tensor([1, 3, 3, 5, 7])
+v = torch.tensor([[3, 6], [0, 9]])
+print(torch.searchsorted(s, v), torch.searchsorted(s, v, right=True), torch.searchsorted(s, v, side="right"), torch.searchsorted(s, 3), torch.searchsorted(s, torch.tensor(4)), torch.searchsorted(s, v, out_int32=True).dtype)
+uns = torch.tensor([5, 1, 7, 3, 3])
+print(torch.searchsorted(uns, torch.tensor([3, 6]), sorter=uns.argsort()), torch.searchsorted(torch.tensor([[1.0, 2.0], [0.0, 10.0]]), torch.tensor([[1.5], [5.0]])))
+print(torch.searchsorted(torch.tensor([1.0, float("nan")]), torch.tensor([float("nan"), 2.0])), torch.searchsorted(torch.tensor([0.5, 1.5]), torch.tensor([1, 2])))
+print(torch.bucketize(torch.tensor([[1, 3], [5, 8]]), s), torch.bucketize(torch.tensor(3), s, right=True), torch.bucketize(torch.tensor([1.0]), torch.tensor([1.0]), out_int32=True))
+try:
+    torch.searchsorted(s, v, side="left", right=True)
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.searchsorted(torch.tensor([[1, 2]]), torch.tensor([1, 2]))
+except RuntimeError as e:
+    print("RuntimeError", e)
+t = torch.tensor([2, 1, 2, 1, 2, 0])
+print(t.sort(stable=True), t.sort(descending=True, stable=True), t.argsort(stable=True, descending=True), torch.sort(t, dim=0, stable=True).indices)
+print(torch.tensor([0.0, -0.0, 0.0, -0.0]).sort(stable=True), torch.tensor([float("inf"), float("nan"), -float("inf"), 1.0]).sort(descending=True))
+print(t.topk(3), t.topk(3, largest=False), t.topk(0), t.float().topk(2, sorted=True), torch.tensor([[1, 5, 5], [2, 2, 2]]).topk(2, dim=1))
+try:
+    t.topk(7)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.tensor([True, False, True, False]).argsort(stable=True), torch.tensor([3, 1, 2], dtype=torch.uint8).sort(descending=True), torch.tensor([1.5, 0.5], dtype=torch.float16).sort())
+print(t.msort(), torch.tensor([[3, 1], [2, 4]]).msort(), torch.argsort(torch.tensor([[3, 1], [2, 4]]), dim=0, descending=True))
+''')
