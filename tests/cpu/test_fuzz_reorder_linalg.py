@@ -223,3 +223,16 @@ def test_out_dtypes(name, odtype):
         compare_random(m, t, name)
     else:
         compare(m, t, what=f"{name}(out={odtype})")
+
+
+@pytest.mark.parametrize("dims", [[0, 0], [1, -1], [0, -2], [0, 2], [-1, -2], [0]])
+def test_rot90_dims_errors(dims):
+    # equal dims (after wrapping) are reported with the dims as given, before flip's check
+    import mindtorch
+
+    def run(lib):
+        try:
+            return tuple(lib.zeros(3, 4).rot90(1, dims).shape)
+        except (RuntimeError, IndexError) as e:
+            return type(e).__name__, str(e)
+    assert run(mindtorch) == run(torch)

@@ -80,6 +80,11 @@ def _check_rot90(self, dims):
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if self.ndim < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {self.ndim}")
+    from .._argcheck import wrap_dim
+    if all(isinstance(d, int) for d in dims) and \
+            wrap_dim(dims[0], self.ndim) == wrap_dim(dims[1], self.ndim):
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
+                           f"and dim1 = {dims[1]}")
 
 
 def _rot90_public(binding):
@@ -97,9 +102,6 @@ def _rot90_public(binding):
 def _rot90(self, k=1, dims=(0, 1)):
     _check_rot90(self, dims)
     d0, d1 = dims
-    if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and "
-                           f"dim1 = {d1}")
     k %= 4
     if k == 1:
         return _flip(self, (d1,)).transpose(d0, d1)
