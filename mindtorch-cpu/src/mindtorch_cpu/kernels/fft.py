@@ -11,6 +11,13 @@ _FORWARD = ("backward", "ortho", "forward")
 _INVERSE = ("forward", "ortho", "backward")
 
 
+def _refuse_empty(a):
+    # PyTorch's CPU kernels (oneMKL) refuse empty inputs, even where only the batch is empty
+    if a.size == 0:
+        raise RuntimeError("MKL FFT error: Intel oneMKL DFTI ERROR: Inconsistent "
+                           "configuration parameters")
+
+
 def _result(a, dtype):
     return wrap(np.asarray(a, dtype=dtype.np), dtype)
 
@@ -18,7 +25,8 @@ def _result(a, dtype):
 def fft_c2c(self, dim, normalization, forward):
     shape, dtype = F.c2c_meta(self, dim, normalization, forward)
     a = arr(self)
-    if not dim or a.size == 0:
+    _refuse_empty(a)
+    if not dim:
         return _result(a.copy(), dtype)
     if forward:
         out = np.fft.fftn(a, axes=dim, norm=_FORWARD[normalization])
@@ -30,8 +38,7 @@ def fft_c2c(self, dim, normalization, forward):
 def fft_r2c(self, dim, normalization, onesided):
     shape, dtype = F.r2c_meta(self, dim, normalization, onesided)
     a = arr(self)
-    if a.size == 0:
-        return _result(np.zeros(shape), dtype)
+    _refuse_empty(a)
     norm = _FORWARD[normalization]
     if onesided:
         out = np.fft.rfftn(a, axes=dim, norm=norm)
@@ -43,8 +50,7 @@ def fft_r2c(self, dim, normalization, onesided):
 def fft_c2r(self, dim, normalization, last_dim_size):
     shape, dtype = F.c2r_meta(self, dim, normalization, last_dim_size)
     a = arr(self)
-    if 0 in shape:
-        return _result(np.zeros(shape), dtype)
+    _refuse_empty(a)
     sizes = [shape[d] for d in dim]
     # (pocketfft reads the first last_dim_size // 2 + 1 terms of the last dim, and only
     # the real parts of those that are their own mirror)

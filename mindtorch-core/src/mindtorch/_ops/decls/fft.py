@@ -295,7 +295,7 @@ def _ihfftn(self, s=None, dim=None, norm=None):
     scale = _norm(norm, False)
     out = OPS["_fft_r2c"].call(x, dim[-1:], scale, True).conj()
     if len(dim) > 1:
-        out = OPS["_fft_c2c"].call(out, dim[:-1], scale, True)
+        out = OPS["_fft_c2c"].call(out, dim[:-1], scale, False)
     return out
 
 
