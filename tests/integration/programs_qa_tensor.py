@@ -582,3 +582,137 @@ except RuntimeError as e:
 print(torch.tensor([True, False, True, False]).argsort(stable=True), torch.tensor([3, 1, 2], dtype=torch.uint8).sort(descending=True), torch.tensor([1.5, 0.5], dtype=torch.float16).sort())
 print(t.msort(), torch.tensor([[3, 1], [2, 4]]).msort(), torch.argsort(torch.tensor([[3, 1], [2, 4]]), dim=0, descending=True))
 ''')
+
+program("qt_view_reshape_strides", r'''
+import torch
+x = torch.arange(24.0).reshape(2, 3, 4)
+t = x.transpose(0, 2)
+print(t.shape, t.stride(), t.is_contiguous(), t.storage_offset(), x[:, 1].stride(), x[:, 1].storage_offset(), x[1, :, ::2].stride(), x[1, :, ::2].storage_offset())
+try:
+    t.view(-1)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(t.reshape(-1)[:5], t.contiguous().view(4, 6).stride(), x.view(6, 4).stride(), x.view(2, 12)[1, :3], x.permute(2, 0, 1).view(4, 6).shape if x.permute(2, 0, 1).is_contiguous() else "nc")
+print(x[:, :, :2].reshape(2, 6).stride(), x[:, 1:].reshape(2, 8).is_contiguous(), x.view(2, 3, 2, 2).stride(), x.unflatten(2, (2, 2)).stride())
+for shape in [(5, 5), (-1, -1), (7, -1), (0, -1)]:
+    try:
+        x.view(*shape)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+print(x.view(torch.int32).shape, x.view(torch.float64).shape, x.view(torch.uint8).shape, x.view(torch.float32) is x)
+try:
+    x[:, :, :3].view(torch.float64)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(x.expand(2, 2, 3, 4).stride(), x[:, :1].expand(2, 5, 4).stride(), torch.ones(3, 1).expand(-1, 4).is_contiguous(), torch.tensor(1.0).expand(2, 3).stride())
+e = torch.zeros(3, 1).expand(3, 4)
+print(e.contiguous().stride(), e.clone().stride(), e.clone(memory_format=torch.preserve_format).stride(), t.clone().stride(), t.clone(memory_format=torch.contiguous_format).stride(), torch.empty_like(t).stride(), torch.zeros_like(x[:, :, ::2]).stride())
+print(x[0].t().stride(), x[0].T.is_contiguous(), x.mT.shape, x.mT.stride(), x[0].t().contiguous().stride(), x.narrow(2, 1, 2).stride(), x.narrow(2, 1, 2).storage_offset())
+print(x.unfold(2, 2, 1).shape, x.unfold(2, 2, 1).stride(), x.as_strided((2, 2), (1, 2)), x.as_strided((3,), (4,), 1))
+s = x.select(1, 2)
+s.fill_(-1)
+print(x[0], x.diagonal(0, 1, 2).stride(), x.diagonal(1, 1, 2), x.diagonal(offset=-1, dim1=1, dim2=2).storage_offset())
+''')
+
+program("qt_broadcast_expand_repeat", r'''
+import torch
+a = torch.tensor([[1], [2], [3]])
+print(a.expand(3, 4), a.expand(2, 3, 2).shape, a.expand(-1, 2), a.expand_as(torch.zeros(3, 5)).shape, torch.broadcast_to(a, (2, 3, 3)).shape)
+try:
+    a.expand(4, 4)
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    a.expand(3)
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.ones(2, 3) + torch.ones(3, 2)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.broadcast_tensors(torch.ones(2, 1), torch.zeros(3))[0].shape, torch.broadcast_shapes((2, 1), (1, 3), (3,)), torch.broadcast_shapes((5,), ()))
+v = torch.tensor([1, 2, 3])
+print(v.repeat(2), v.repeat(2, 2), v.repeat(1, 2, 1).shape, v.repeat_interleave(2), v.repeat_interleave(torch.tensor([1, 0, 2])), torch.repeat_interleave(torch.tensor([2, 3])))
+m = torch.tensor([[1, 2], [3, 4]])
+print(m.repeat_interleave(2, dim=0), m.repeat_interleave(torch.tensor([1, 3]), dim=1), m.repeat_interleave(3), m.repeat(2, 1, 1).shape, m.tile((2,)), m.tile((2, 1, 2)).shape)
+try:
+    v.repeat()
+except TypeError:
+    print("TypeError")
+try:
+    m.repeat(2)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(v.repeat_interleave(2, output_size=6), torch.tensor(5).repeat(3), torch.tensor(5).repeat_interleave(2), torch.zeros(0).repeat(3).shape)
+w = torch.ones(2, 3, requires_grad=True)
+(w.expand(4, 2, 3) * torch.arange(4.0).reshape(4, 1, 1)).sum().backward()
+print(w.grad)
+z = torch.tensor([1.0, 2.0], requires_grad=True)
+(z.repeat_interleave(torch.tensor([2, 3])) * torch.arange(5.0)).sum().backward()
+print(z.grad)
+''')
+
+program("qt_flip_roll_tri", r'''
+import torch
+x = torch.arange(12).reshape(3, 4)
+print(x.flip(0), x.flip((0, 1)), x.flip(-1), x.fliplr(), x.flipud(), torch.flip(torch.arange(3), [0]))
+print(x.roll(1), x.roll(-1, 0), x.roll((1, 2), (0, 1)), x.roll(5, 1), torch.roll(x, shifts=13), x.roll(0))
+print(x.rot90(), x.rot90(2), x.rot90(-1), x.rot90(1, [1, 0]), x.rot90(4), torch.rot90(torch.arange(8).reshape(2, 2, 2), 1, [1, 2]))
+try:
+    x.rot90(1, [0, 0])
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(x.tril(), x.tril(1), x.tril(-2), x.triu(2), x.triu(-1), x.triu(10), torch.ones(2, 3, 3).tril(-1).sum((1, 2)))
+y = torch.ones(3, 3)
+y.tril_(0)
+y.triu_(-1)
+print(y, torch.tril_indices(3, 3), torch.triu_indices(3, 4, 1), torch.tril_indices(2, 3, offset=-1))
+d = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+print(torch.diag_embed(d), torch.diag_embed(d, offset=1).shape, torch.diag_embed(d, dim1=0, dim2=2).shape, torch.diagonal(torch.diag_embed(d), dim1=-2, dim2=-1))
+print(torch.diagflat(torch.tensor([1, 2])), torch.diagflat(d, 1), torch.diag(torch.tensor([1, 2]), -1), torch.diag(x, 1), torch.diag(x, -2), x.diagonal(), x.diagonal(2))
+print(torch.block_diag(torch.ones(2, 2), torch.tensor([[5]]), torch.tensor([7, 8])), torch.block_diag(torch.ones(1, 2, dtype=torch.int64), torch.ones(1, 1)).dtype)
+z = torch.zeros(3, 3)
+z.fill_diagonal_(5)
+z.diagonal().add_(1)
+print(z, torch.zeros(5, 2).fill_diagonal_(1, wrap=True))
+''')
+
+program("qt_split_chunk_unbind", r'''
+import torch
+x = torch.arange(10)
+print(x.chunk(3), x.chunk(4), x.chunk(6), x.chunk(20), torch.arange(0).chunk(2))
+print(x.split(3), x.split([2, 3, 5]), x.split(10), x.split(20), torch.split(torch.arange(6).reshape(2, 3), 1, dim=1))
+try:
+    x.split([2, 3])
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    x.chunk(0)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(x.tensor_split(3), x.tensor_split([2, 5]), x.tensor_split((1, 1, 20)), x.tensor_split(torch.tensor([4, 7])), x.tensor_split(torch.tensor(4)), x.tensor_split(11))
+m = torch.arange(12).reshape(3, 4)
+print(m.unbind(), m.unbind(1), torch.unbind(m, dim=-1)[0], m.hsplit(2), m.vsplit([1]), torch.arange(8).reshape(2, 2, 2).dsplit(2)[1].shape)
+try:
+    m.hsplit(3)
+except RuntimeError as e:
+    print("RuntimeError", e)
+parts = m.split(2, dim=1)
+print([p.stride() for p in parts], [p.storage_offset() for p in parts], [p.is_contiguous() for p in m.chunk(2)])
+print(m.movedim(0, 1).shape, torch.arange(24).reshape(2, 3, 4).movedim((0, 1), (2, 0)).shape, torch.moveaxis(torch.zeros(2, 3, 4), -1, 0).shape, torch.zeros(2, 3, 4).permute(-1, 0, 1).shape, torch.zeros(2, 3, 4).swapaxes(0, 2).shape, torch.zeros(2, 3).swapdims(0, 1).shape)
+for bad in [(0, 0, 1), (0, 1), (0, 1, 3)]:
+    try:
+        torch.zeros(2, 3, 4).permute(*bad)
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
+s = torch.zeros(1, 2, 1, 3, 1)
+print(s.squeeze().shape, s.squeeze(0).shape, s.squeeze(1).shape, s.squeeze((0, 2)).shape, s.squeeze((-1, 1)).shape, s.unsqueeze(-1).shape, s.unsqueeze(0).shape, torch.zeros(()).unsqueeze(0).shape, torch.zeros(()).squeeze().shape)
+try:
+    s.unsqueeze(7)
+except IndexError as e:
+    print("IndexError", e)
+try:
+    s.squeeze(5)
+except IndexError as e:
+    print("IndexError", e)
+''')
