@@ -26,7 +26,6 @@ XFAIL = {
     "qa_gap_dtypes": "no complex32 (float16 + complex) nor uint16",
     "qa_gap_half_log_softmax": "float16 log_softmax rounds once; torch's vectorised kernel "
                                "rounds its intermediate sum and log to float16",
-    "qa_gap_channels_last": "no channels_last memory format",
 }
 XFAIL.update(programs_qa_tensor.XFAIL)
 

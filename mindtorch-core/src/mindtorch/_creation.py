@@ -295,12 +295,16 @@ def _conversion_ops():
 
 def convert(t, device=None, dtype=None, copy=False, memory_format=None):
     """t on `device` with `dtype`: t itself when nothing changes and no copy is asked for,
-    else a fresh tensor laid out like t (preserve_format) or contiguous.  As in PyTorch,
-    memory_format alone never forces a copy (only channels_last formats would)."""
+    else a fresh tensor laid out like t (preserve_format) or in memory_format.  As in
+    PyTorch, memory_format copies only when t's strides suggest another format."""
     device = t._device if device is None else _device_of(device)
     dtype = t.dtype if dtype is None else dtype
     if device is t._device and dtype is t.dtype and not copy:
-        return t
+        if memory_format is None or memory_format == "preserve_format":
+            return t
+        from ._memory_format import suggest
+        if suggest(t) == memory_format:
+            return t
     if t._requires_grad and _grad.enabled:  # through the op, which records ToCopyBackward0
         from ._ops import OPS
         return OPS["_to_copy"].call(t, dtype, device, memory_format)

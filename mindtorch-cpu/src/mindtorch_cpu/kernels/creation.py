@@ -139,7 +139,8 @@ def _filled_like(value):
     def kernel(self, dtype=None, device=None, memory_format=None):
         dtype = dtype or self.dtype
         shape = self._shape
-        if memory_format == "contiguous_format" or self._stride == _contiguous(shape):
+        if memory_format == "contiguous_format" or (self._stride == _contiguous(shape) and (
+                memory_format is None or memory_format == "preserve_format")):
             return wrap(np.full(shape, value, dtype.np), dtype)
         out = C._empty_like(self, dtype, device, memory_format)  # the input's layout
         arr(out)[...] = value

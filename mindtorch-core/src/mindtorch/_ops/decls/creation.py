@@ -7,6 +7,7 @@ import warnings
 from ... import _creation, _dtype as D
 from ..._creation import _contiguous as _contiguous_strides
 from ..._creation import _empty as _create_empty
+from ..._memory_format import strides as format_strides
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
@@ -295,8 +296,19 @@ def _empty_like(self, dtype=None, device=None, memory_format=None):
     dtype, device = dtype or self.dtype, device or self._device
     shape = self._shape
     if memory_format == "contiguous_format" or self._stride == _contiguous_strides(shape):
-        return _create_empty(shape, dtype, device)  # contiguous stays contiguous
-    return _create_empty(shape, dtype, device, preserve_strides(shape, self._stride))
+        if memory_format is None or memory_format in ("contiguous_format", "preserve_format"):
+            return _create_empty(shape, dtype, device)  # contiguous stays contiguous
+    if memory_format is None or memory_format == "preserve_format":
+        return _create_empty(shape, dtype, device, preserve_strides(shape, self._stride))
+    return _create_empty(shape, dtype, device, format_strides(shape, memory_format))
+
+
+def _empty_in_format(size, dtype=None, device=None, memory_format=None):
+    if memory_format is None or memory_format == "contiguous_format":
+        return _empty(size, dtype, device)
+    size = _check_size(size)
+    return _create_empty(size, dtype or D.get_default_dtype(), device,
+                         format_strides(size, memory_format))
 
 
 def _new_empty_strided(self, size, stride, dtype=None, device=None):
@@ -325,7 +337,10 @@ def _clone(self, memory_format=None):
 
 def _contiguous(self, memory_format=None):
     # through the clone op: its graph node is CloneBackward0, as in PyTorch
-    return self if self.is_contiguous() else OPS["clone"].call(self, "contiguous_format")
+    fmt = "contiguous_format" if memory_format in (None, "preserve_format") else memory_format
+    if fmt != "contiguous_format":
+        format_strides(self._shape, fmt)  # (the rank check)
+    return self if self.is_contiguous(fmt) else OPS["clone"].call(self, fmt)
 
 
 def _resize(self, size):
@@ -452,8 +467,8 @@ def _triangle_indices(lower):
 
 
 def _declare():
-    empty = define(f"empty(int[] size, {_FACTORY}) -> Tensor",
-                   core_impl=lambda size, dtype, device: _empty(size, dtype, device),
+    empty = define(f"empty(int[] size, {_FACTORY}, MemoryFormat? memory_format=None) -> Tensor",
+                   core_impl=_empty_in_format,
                    varargs="size", method=False)
     route_overloads(empty, _route_sized("empty"))
     define(f"empty_strided(int[] size, int[] stride, {_FACTORY}) -> Tensor",

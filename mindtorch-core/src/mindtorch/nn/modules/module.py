@@ -514,7 +514,7 @@ class Module:
 
     def to(self, *args, **kwargs):
         from ..._creation import _parse_to
-        device, dtype, non_blocking, _, _ = _parse_to(*args, **kwargs)
+        device, dtype, non_blocking, _, memory_format = _parse_to(*args, **kwargs)
         if dtype is not None:
             if not (dtype.is_floating_point or dtype.is_complex):
                 raise TypeError("nn.Module.to only accepts floating point or complex dtypes, "
@@ -528,9 +528,11 @@ class Module:
                               "not work as expected.", stacklevel=2)
 
         def convert(t):
+            fmt = {"memory_format": memory_format} if memory_format is not None and \
+                t.dim() in (4, 5) else {}  # (the format applies to 4-D and 5-D tensors)
             try:
                 return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None,
-                            non_blocking)
+                            non_blocking, **fmt)
             except NotImplementedError as e:
                 if "meta" in str(e):
                     raise NotImplementedError(

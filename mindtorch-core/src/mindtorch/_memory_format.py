@@ -1,0 +1,85 @@
+"""Memory formats: torch.contiguous_format, channels_last, channels_last_3d,
+preserve_format, and the stride rules that go with them (ATen's get_channels_last_strides,
+is_channels_last_contiguous, is_channels_last_strides / suggest_memory_format).
+
+A format is a str subclass holding its name, so code comparing with the name
+("contiguous_format") and the formats themselves agree; repr/str print torch's names."""
+
+
+class memory_format(str):
+    __module__ = "mindtorch"
+    __slots__ = ()
+
+    def __repr__(self):
+        return "torch." + str.__str__(self)
+
+    __str__ = __repr__
+
+
+contiguous_format = memory_format("contiguous_format")
+channels_last = memory_format("channels_last")
+channels_last_3d = memory_format("channels_last_3d")
+preserve_format = memory_format("preserve_format")
+
+_RANK = {"channels_last": 4, "channels_last_3d": 5}
+
+
+def _order(ndim):
+    """Dims from fastest to slowest in a channels-last layout: C, spatial dims from the
+    last, then N."""
+    return (1, *range(ndim - 1, 1, -1), 0)
+
+
+def strides(shape, fmt):
+    """The strides of a fresh tensor of `shape` in format `fmt` (not preserve_format)."""
+    rank = _RANK.get(fmt)
+    if rank is None:
+        if fmt == "preserve_format":
+            raise RuntimeError("unsupported memory format Preserve")
+        from ._tensor import contiguous_strides
+        return contiguous_strides(shape)
+    if len(shape) != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {str.__str__(fmt)} format")
+    out, acc = [0] * rank, 1
+    for d in _order(rank):  # (plain products: a zero size zeroes the slower strides)
+        out[d] = acc
+        acc *= shape[d]
+    return tuple(out)
+
+
+def is_contiguous_as(shape, stride, fmt):
+    """Tensor.is_contiguous(memory_format=fmt) for a channels-last format."""
+    rank = _RANK[fmt]
+    if len(shape) != rank:
+        return False
+    expected = 1
+    for d in _order(rank):
+        if shape[d] != 1:
+            if stride[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def _strides_like(shape, stride, rank):
+    """Whether the strides order dims as channels-last does (ATen's
+    is_channels_last_strides_2d/3d): what suggest_memory_format goes by."""
+    if len(shape) != rank or stride[1] == 0:
+        return False
+    low = 0
+    for d in _order(rank):
+        if shape[d] == 0 or stride[d] < low:
+            return False
+        if d == 0 and low == stride[1]:  # N and C ambiguous: not channels-last
+            return False
+        low = stride[d] * (shape[d] if shape[d] > 1 else 1)
+    return True
+
+
+def suggest(t):
+    """The format t's strides suggest (Tensor.suggest_memory_format / to()'s aliasing)."""
+    if _strides_like(t._shape, t._stride, 4):
+        return channels_last
+    if _strides_like(t._shape, t._stride, 5):
+        return channels_last_3d
+    return contiguous_format
