@@ -182,6 +182,9 @@ class Tensor:
         return self.dtype.is_signed
 
     def is_contiguous(self, memory_format=None):
+        if memory_format is not None and memory_format in ("channels_last", "channels_last_3d"):
+            from ._memory_format import is_contiguous_as
+            return is_contiguous_as(self._shape, self._stride, memory_format)
         if 0 in self._shape:
             return True
         expected = 1
