@@ -242,6 +242,21 @@ def test_arange_values_long_float_ranges():
     compare(lambda T: T.arange(0, 1000, 0.1, dtype=T.float16), rtol=1e-3, atol=0.5)
 
 
+@cases("T.range(0, 3)", "T.range(0, 2.5)", "T.range(1, 4, 0.5)", "T.range(0, 1, 0.1)",
+       "T.range(0, 1, 0.3)", "T.range(3, 0, -1)", "T.range(0, 3, dtype=T.int64)",
+       "T.range(-3, 5, 3, dtype=T.int32)", "T.range(0, 3, dtype=T.float64)",
+       "T.range(0, 3, requires_grad=True)", "T.range(2, 2)", "T.range(0, 2, device='meta')",
+       # errors
+       "T.range(0, 3, 0)", "T.range(3, 0)", "T.range(0, float('inf'))", "T.range(5)")
+def test_range_deprecated_inclusive(text):
+    compare(expr(text))
+
+
+def test_range_warns_deprecated():
+    with pytest.warns(UserWarning, match="torch.range is deprecated"):
+        mindtorch.range(0, 1)
+
+
 @cases("T.linspace(0, 1, 5)", "T.linspace(0, 1, 0)", "T.linspace(0, 1, 1)",
        "T.linspace(3, 1, 1)", "T.linspace(1, 0, 7)", "T.linspace(0, 1, 11)",
        "T.linspace(-1, 1, 101)", "T.linspace(-3.7, 5.9, 33)", "T.linspace(1, 1, 3)",

@@ -94,6 +94,35 @@ def full(size, fill_value, **kwargs):
     return _op("full")(size, fill_value, **kwargs)
 
 
+def deprecated_range(start=0, end=None, step=1, *, out=None, dtype=None, layout=None,
+                     device=None, requires_grad=False):
+    """torch.range: start, start + step, ... up to end inclusive (floor((end - start) / step)
+    + 1 values), in the default dtype unless dtype= says otherwise; deprecated, as in
+    PyTorch."""
+    if end is None:
+        raise TypeError('range() missing 1 required positional arguments: "end"')
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    from ._ops.decls.creation import arange_plan
+    dtype = dtype or D.get_default_dtype()
+    arange_plan(start, end, step, dtype)  # PyTorch's checks of the bounds and step
+    if dtype.kind in "uib":  # accumulated in int64, as PyTorch
+        start, end, step = int(start), int(end), int(step)
+        n = abs(end - start) // abs(step) + 1
+    else:
+        n = int((float(end) - float(start)) / float(step)) + 1
+    r = (_op("arange")(n, dtype=D.float64 if dtype.kind in "fc" else D.int64, device=device)
+         * step + start).to(dtype)
+    if out is not None:
+        return out.resize_(r.shape).copy_(r)
+    return r.requires_grad_() if requires_grad else r
+
+
+deprecated_range.__name__ = deprecated_range.__qualname__ = "range"
+
+
 _PY_TYPES = {float: D.float64, int: D.int64, bool: D.bool, complex: D.complex128}
 
 
