@@ -117,3 +117,69 @@ def test_index_add_and_fill_in_place_node_names():
     assert ours[0] == theirs[0] == ["IndexAddBackward0", "IndexFillBackward0"]
     assert_same(ours[1], theirs[1])
     assert_same(ours[2], theirs[2])
+
+
+def _edges(fn):
+    """grad_fn.next_functions as (node name or None, input_nr) pairs."""
+    return [(None if f is None else type(f).__name__, nr) for f, nr in fn.next_functions]
+
+
+# A Python number picks PyTorch's Scalar overload, whose node has no edge for it (pow,
+# clamp, lerp, masked_fill, ...); ops whose Python signature is Tensor-only wrap it as a
+# tensor and keep a None edge (add, mul, div, where); a Tensor bound keeps every edge.
+EDGES = {
+    "x**2": lambda m, x, w: x ** 2, "2**x": lambda m, x, w: 2 ** x,
+    "pow(2.0, x)": lambda m, x, w: m.pow(2.0, x), "x**w": lambda m, x, w: x ** w,
+    "clamp(0, 1)": lambda m, x, w: x.clamp(0, 1), "clamp(min=0)": lambda m, x, w: x.clamp(min=0),
+    "clamp(w, None)": lambda m, x, w: x.clamp(w, None), "clamp_max": lambda m, x, w: x.clamp_max(1),
+    "clamp_(0, 1)": lambda m, x, w: (x * 1).clamp_(0, 1),
+    "lerp(w, 0.5)": lambda m, x, w: x.lerp(w, 0.5), "lerp(w, w)": lambda m, x, w: x.lerp(w, w),
+    "lerp_": lambda m, x, w: (x * 1).lerp_(w, 0.3),
+    "masked_fill": lambda m, x, w: x.masked_fill(x > 0, 1.0),
+    "masked_fill_": lambda m, x, w: (x * 1).masked_fill_(x > 0, 1.0),
+    "1 - x": lambda m, x, w: 1 - x, "x % 2": lambda m, x, w: x % 2,
+    "fmod": lambda m, x, w: x.fmod(2), "remainder(2.0, x)": lambda m, x, w: m.remainder(2.0, x),
+    "x // 2": lambda m, x, w: x // 2, "fill_": lambda m, x, w: (x * 1).fill_(2),
+    "index_fill": lambda m, x, w: x.index_fill(0, m.tensor([0]), 2.0),
+    "scatter value": lambda m, x, w: x.scatter(0, m.tensor([0]), 2.0),
+    "xlogy(x, 2)": lambda m, x, w: m.xlogy(x, 2.0), "xlogy(2, x)": lambda m, x, w: m.xlogy(2.0, x),
+    "copysign": lambda m, x, w: x.copysign(-1.0), "float_power": lambda m, x, w: x.float_power(2),
+    "bernoulli_(0.5)": lambda m, x, w: (x * 1).bernoulli_(0.5),
+    "bernoulli_(t)": lambda m, x, w: (x * 1).bernoulli_(m.full((3,), 0.5)),
+    "normal(x, 1.0)": lambda m, x, w: m.normal(x, 1.0), "normal(1.0, x)": lambda m, x, w: m.normal(1.0, x),
+    "normal(x, w)": lambda m, x, w: m.normal(x, w),
+    "x + 1": lambda m, x, w: x + 1, "x * 2": lambda m, x, w: x * 2, "x / 2": lambda m, x, w: x / 2,
+    "2 / x": lambda m, x, w: 2 / x, "mul_": lambda m, x, w: (x * 1).mul_(2),
+    "where(c, x, 0)": lambda m, x, w: m.where(x > 0, x, 0.0),
+    "where(c, 1, x)": lambda m, x, w: m.where(x > 0, 1.0, x),
+    "cross_entropy weight": lambda m, x, w: m.nn.functional.cross_entropy(
+        x.view(1, 3), m.tensor([1]), weight=m.ones(3)),
+    "nll_loss weight": lambda m, x, w: m.nn.functional.nll_loss(
+        x.view(1, 3), m.tensor([1]), weight=m.ones(3)),
+}
+
+
+@pytest.mark.parametrize("name", list(EDGES))
+def test_next_functions_as_torch(name):
+    f = EDGES[name]
+    got = [f(m, leaf(m, [0.5, 0.25, 0.75]), leaf(m, [0.3, 0.6, 0.9])).grad_fn for m in (M, torch)]
+    assert (got[0].name(), _edges(got[0])) == (got[1].name(), _edges(got[1]))
+
+
+def test_refused_loss_weight_raises_when_recorded():
+    for m in (M, torch):
+        with pytest.raises(RuntimeError, match="not differentiable with respect to argument "
+                                               "'weight'"):
+            m.nn.functional.nll_loss(leaf(m, [[0.5, 0.25]]), m.tensor([1]),
+                                     weight=leaf(m, [1.0, 2.0]))
+
+
+def test_scalar_overload_gradients_unchanged():
+    """Dropping a number's edge leaves the gradients of the tensors as they were."""
+    def grads(m):
+        x, w = leaf(m, [0.5, 0.25, 0.75]), leaf(m, [0.3, 0.6, 0.9])
+        (x.pow(3) + x.clamp(0.3, 0.6) + x.lerp(w, 0.25) + m.xlogy(2.0, x)
+         + x.masked_fill(x > 0.6, 2.0)).sum().backward()
+        return x.grad, w.grad
+    for a, b in zip(grads(M), grads(torch)):
+        assert_same(a, b)

@@ -174,7 +174,8 @@ def define(text, decomposition=None, tags=(), promotion=None, core_impl=None, **
     """Declare an operator.  options: method/function (bool: expose as Tensor method /
     mindtorch function), out (add an out= argument), dim_extra (dims may reach ndim +
     dim_extra - 1, e.g. 1 for unsqueeze), wrap_dims=False (the op wraps its dims itself,
-    e.g. against its inputs' broadcast rank), varargs, numbers_as_tensors, doc.
+    e.g. against its inputs' broadcast rank), varargs, numbers_as_tensors, wrapped_numbers
+    (a number operand stays an input of the autograd node: see autograd/_record.py), doc.
     validate=True parses the schema now rather than on first use."""
     name = text.partition("(")[0].strip().split(".")[0]
     if name in OPS:

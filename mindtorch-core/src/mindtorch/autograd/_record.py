@@ -116,7 +116,9 @@ class AccumulateGrad(Node):
 # -- plans: how one op records ----------------------------------------------------------
 
 class _Plan:
-    def __init__(self, op):
+    def __init__(self, op, numbers=frozenset()):
+        """numbers: positions of Tensor|Scalar arguments given Python numbers that are not
+        inputs of the node (see _scalar_overloads); each such set has its own plan."""
         s = op.schema
         args = [a for a in s.args if a.name != "requires_grad"]  # kernels' convention
         self.op = op
@@ -127,9 +129,10 @@ class _Plan:
         self.alias_idx = [i for i, _ in self.tensor_args]
         if op.formulas is not None:  # edges only for differentiable inputs, as PyTorch's
             # nodes: an index, mask, target or condition gets no next_functions entry
-            diff = {n.strip() for key in op.formulas for n in key.split(",")}
+            diff = {n.strip() for key, fn in op.formulas.items() for n in key.split(",")
+                    if not getattr(fn, "refuses_grad", False)}
             self.tensor_args = [(i, is_list) for i, is_list in self.tensor_args
-                                if _pyname(args[i].name) in diff]
+                                if _pyname(args[i].name) in diff and i not in numbers]
         self.has_lists = any(is_list for _, is_list in self.tensor_args)
         self.tensor_idx = [i for i, _ in self.tensor_args]
         # backend kernels return fresh tensors; core impls/decompositions may return an input
@@ -137,8 +140,18 @@ class _Plan:
         self.single = len(s.returns) == 1 and s.returns[0].type != "Tensor[]"
         formulas = op.formulas
         if formulas is not None:
+            kept = {_pyname(args[i].name) for i, _ in self.tensor_args}
+            formulas = {key: fn for key, fn in formulas.items()
+                        if {n.strip() for n in key.split(",")} & kept}
             self.run = self._run_formula
             self._compile(op, args, formulas)
+            scalars = [i for i, _ in self.tensor_args if args[i].type == "Tensor|Scalar"]
+            if scalars and not numbers and not op.options.get("wrapped_numbers"):
+                self.run = self._scalar_overloads(scalars, args)
+            refused = [(index, fn) for index, a in enumerate(args)
+                       if getattr(fn := op.formulas.get(_pyname(a.name)), "refuses_grad", False)]
+            if refused and not numbers:
+                self.run = _refusing_grad(self.run, refused)
         elif not op.differentiable:
             self.run = self._run_nondifferentiable
         elif op.decomposition is not None:
@@ -243,6 +256,29 @@ class _Plan:
 
     def _class_for(self, args):
         return self._node_class(self.name_of(*args))
+
+    def _scalar_overloads(self, positions, args):
+        """PyTorch's Scalar overloads: a Python number in a Tensor|Scalar argument is not
+        an input of the node (pow(x, 2), clamp(x, 0, 1), masked_fill(m, 0.0) have one
+        edge).  Ops that wrap numbers as tensors (add, mul, where: option wrapped_numbers)
+        keep a None edge for them.  Optional ones (clamp's min/max) go together: None is
+        an input of the Tensor overload, clamp(x, t, None)."""
+        full, variants = self.run, {}
+        required = [i for i in positions if not args[i].optional]
+        optional = [i for i in positions if args[i].optional]
+
+        def run(kernel, call_args):
+            numbers = [i for i in required if not isinstance(call_args[i], Tensor)]
+            if optional and not any(isinstance(call_args[i], Tensor) for i in optional):
+                numbers += optional
+            if not numbers:
+                return full(kernel, call_args)
+            key = frozenset(numbers)
+            variant = variants.get(key)
+            if variant is None:
+                variant = variants[key] = _Plan(self.op, key)
+            return variant.run(kernel, call_args)
+        return run
 
     def _generate_runner(self, args):
         """_run_formula specialised to this op as straight-line code (the hot path of
@@ -437,6 +473,18 @@ class _Plan:
 
 
 _writing_into = [None]  # the op an in-place decomposition is running (see write_into)
+
+
+def _refusing_grad(run, refused):
+    """PyTorch refuses when recording an input its kernel has no derivative for (a loss's
+    weight): refusing formulas (refuses_grad) raise for an input that requires grad, and
+    give no edge."""
+    def refusing(kernel, args):
+        for i, formula in refused:
+            if isinstance(args[i], Tensor) and args[i]._requires_grad:
+                formula(None)
+        return run(kernel, args)
+    return refusing
 
 
 def _refusing_complex(run, op):
@@ -712,6 +760,20 @@ def _original(t):
         return t.clone()
     finally:
         state.enabled = True
+
+
+def original_with_history(t):
+    """t's value before an in-place write, standing for t as the op's input: a copy with
+    t's history, so the in-place node's edge leads to t's node as in PyTorch's graph (no
+    CloneBackward0 in between).  A leaf that requires grad (refused by the write) keeps a
+    recorded clone."""
+    fn = history(t)
+    if fn is None and t._requires_grad:
+        return t.clone()
+    c = _original(t)
+    if fn is not None:
+        c._grad_fn, c._output_nr, c._requires_grad = fn, t._output_nr, True
+    return c
 
 
 def regenerate_view_history(t):

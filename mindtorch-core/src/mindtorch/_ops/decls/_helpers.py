@@ -40,11 +40,12 @@ def define_inplace(op):
 def write_into(self, op, args, check=None):
     """self.copy_(op(self, *args)), the decomposition of an in-place op (check(self,
     result) runs before the write).  When autograd records, op reads self's value from
-    before the write (a clone, if op's backward may read self) and self takes op's history
-    directly: the graph names op, as PyTorch's in-place ops do, not a copy."""
+    before the write (a copy with self's history, if op's backward may read self) and
+    self takes op's history directly: the graph names op, as PyTorch's in-place ops do,
+    not a copy."""
     from ...autograd import _record
     recording = _record.recording(self, *args)
-    src = self.clone() if recording and _record.reads_self(op) else self
+    src = _record.original_with_history(self) if recording and _record.reads_self(op) else self
     if getattr(op, "options", {}).get("complex_autograd", True):
         result = op.call(src, *args)
     else:  # the op refuses complex autograd, its in-place variant does not (see _record)

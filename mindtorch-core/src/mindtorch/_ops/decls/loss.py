@@ -744,12 +744,12 @@ def declare_tables(functional, aten, named):
 
 
 def _refused(function, argument):
-    """The backward of an input PyTorch's kernel has no derivative for.  PyTorch refuses
-    such an input when recording; the functional losses do too (_no_grad_for), the ATen
-    ops called directly refuse it here, at backward."""
+    """An input PyTorch's kernel has no derivative for: refused when recording (the
+    functional losses also check first, _no_grad_for), and not an edge of the node."""
     def formula(grad):
         raise RuntimeError(f"The function '{function}' is not differentiable with respect to "
                            f"argument '{argument}'. This input cannot have requires_grad True.")
+    formula.refuses_grad = True
     return formula
 
 

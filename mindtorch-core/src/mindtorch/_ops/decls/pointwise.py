@@ -75,6 +75,9 @@ NO_OUT = {"isnan", "isinf", "isfinite", "relu", "rsub"}  # torch gives them no o
 # torch.add(2, 3) is tensor(5): PyTorch's parser takes numbers as tensors for both operands
 # of these (option read by the bindings; see registry.py)
 NUMBERS_AS_TENSORS = {"add", "sub", "mul", "div", "true_divide", "floor_divide"}
+# PyTorch wraps a Python number operand of these as a tensor (their Python signatures are
+# Tensor-only): the number stays an input of the autograd node, with a None edge
+WRAPPED_NUMBERS = {"add", "sub", "mul", "div", "true_divide", "where"}
 # comparison aliases torch also exposes
 ALIASES = {"greater": "gt", "greater_equal": "ge", "less": "lt", "less_equal": "le",
            "not_equal": "ne", "multiply": "mul", "subtract": "sub", "divide": "div",
@@ -466,12 +469,13 @@ def _declare():
         a, b = OPERANDS.get(name, ("Tensor|Scalar", "Tensor|Scalar"))
         define(f"{name}({a} self, {b} {SECOND.get(name, 'other')}{extra}) -> Tensor",
                tags=POINTWISE, promotion=kind, out=name not in NO_OUT,
-               numbers_as_tensors=name in NUMBERS_AS_TENSORS)
+               numbers_as_tensors=name in NUMBERS_AS_TENSORS,
+               wrapped_numbers=name in WRAPPED_NUMBERS)
     define("clamp(Tensor self, Tensor|Scalar? min=None, Tensor|Scalar? max=None) -> Tensor",
            tags=POINTWISE, promotion="default", out=True)
     # the method is Tensor.where(condition, other), defined with Tensor
     define("where(Tensor condition, Tensor|Scalar self, Tensor|Scalar other) -> Tensor",
-           tags=POINTWISE, promotion="default", out=True, method=False)
+           tags=POINTWISE, promotion="default", out=True, method=False, wrapped_numbers=True)
     # decimals=None is round(t); an int (even 0) is torch's round(t, decimals=d) overload
     define("round(Tensor self, *, int? decimals=None) -> Tensor", tags=POINTWISE,
            promotion="default", out=True)
@@ -734,7 +738,8 @@ GRAD_NAMES = {
     "clamp_max": lambda self, max: f"ClampMaxBackward{int(_tensor(max))}",
     "div": lambda self, other, rounding_mode: "DivBackward2" if rounding_mode else
     "DivBackward0",
-    "remainder": lambda self, other: f"RemainderBackward{int(_tensor(other))}",
+    "remainder": lambda self, other: "torch::autograd::NotImplemented" if not _tensor(self)
+    else f"RemainderBackward{int(_tensor(other))}",
     "fmod": lambda self, other: f"FmodBackward{int(_tensor(other))}",
     "lerp": lambda self, end, weight: f"LerpBackward{int(_tensor(weight))}",
     "round": lambda self, decimals: f"RoundBackward{int(decimals is not None)}",

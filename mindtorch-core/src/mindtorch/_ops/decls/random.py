@@ -12,6 +12,7 @@ meta rules share them so both devices reject the same inputs with PyTorch's erro
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._shapes import numel as _numel
+from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name
@@ -493,13 +494,20 @@ def _bernoulli_grad(grad, p):
     return zeros(grad)
 
 
+def _is_tensor(x):
+    return isinstance(x, Tensor)
+
+
 def _derivatives():
     for name in ("uniform_", "normal_", "random_", "exponential_", "cauchy_", "log_normal_",
                  "geometric_"):
         derivative(OPS[name], self=zeros)
-    derivative(OPS["bernoulli_"], self=zeros, p=zeros)
+    # PyTorch numbers the nodes by overload: a Tensor or a float p, mean or std
+    derivative(OPS["bernoulli_"], self=zeros, p=zeros,
+               name=lambda self, p, generator: f"BernoulliBackward{1 if _is_tensor(p) else 2}")
     derivative(OPS["bernoulli"], self=_bernoulli_grad)
-    derivative(OPS["normal"], mean=zeros, std=zeros)
+    derivative(OPS["normal"], mean=zeros, std=zeros, name=lambda mean, std, generator:
+               f"NormalBackward{_is_tensor(mean) + 2 * _is_tensor(std)}")
     derivative(OPS["poisson"], self=zeros)
     nondifferentiable(OPS["multinomial"])
 
