@@ -6,9 +6,10 @@ from mindtorch._ops.decls import fft as F
 
 from .._np import arr, wrap
 
-# NumPy's `norm` naming the scaling (0 none, 1 1/sqrt(n), 2 1/n) of each direction
-_FORWARD = ("backward", "ortho", "forward")
-_INVERSE = ("forward", "ortho", "backward")
+# NumPy's `norm` naming the scaling (0 none, 1 1/sqrt(n), 2 1/n) of each direction (as
+# PyTorch's kernels, any other number scales by 1/n)
+_FORWARD = {0: "backward", 1: "ortho"}
+_INVERSE = {0: "forward", 1: "ortho"}
 
 
 def _refuse_empty(a):
@@ -29,9 +30,9 @@ def fft_c2c(self, dim, normalization, forward):
     if not dim:
         return _result(a.copy(), dtype)
     if forward:
-        out = np.fft.fftn(a, axes=dim, norm=_FORWARD[normalization])
+        out = np.fft.fftn(a, axes=dim, norm=_FORWARD.get(normalization, "forward"))
     else:
-        out = np.fft.ifftn(a, axes=dim, norm=_INVERSE[normalization])
+        out = np.fft.ifftn(a, axes=dim, norm=_INVERSE.get(normalization, "backward"))
     return _result(out, dtype)
 
 
@@ -39,7 +40,7 @@ def fft_r2c(self, dim, normalization, onesided):
     shape, dtype = F.r2c_meta(self, dim, normalization, onesided)
     a = arr(self)
     _refuse_empty(a)
-    norm = _FORWARD[normalization]
+    norm = _FORWARD.get(normalization, "forward")
     if onesided:
         out = np.fft.rfftn(a, axes=dim, norm=norm)
     else:
@@ -54,7 +55,7 @@ def fft_c2r(self, dim, normalization, last_dim_size):
     sizes = [shape[d] for d in dim]
     # (pocketfft reads the first last_dim_size // 2 + 1 terms of the last dim, and only
     # the real parts of those that are their own mirror)
-    out = np.fft.irfftn(a, s=sizes, axes=dim, norm=_INVERSE[normalization])
+    out = np.fft.irfftn(a, s=sizes, axes=dim, norm=_INVERSE.get(normalization, "backward"))
     return _result(out, dtype)
 
 
