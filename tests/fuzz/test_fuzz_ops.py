@@ -189,6 +189,14 @@ KNOWN = [
     (r"(functional_|_)?ctc_loss(_intlist)?", r"mindtorch raised RuntimeError: index -?\d+ is "
      r"out of bounds for dimension 2.*\nPyTorch returned", "PyTorch at fault: a target label "
      "outside [0, C) reads log_probs out of bounds (garbage); mindtorch refuses it"),
+    (r"_fft_(c2c|r2c|c2r)", r"mindtorch raised (IndexError: Dimension out of range|Runtime"
+     r"Error: dim \d+ appears multiple times).*\nPyTorch|args\[0\]\[1\]\[\d\]: -?\d+ -> -\d+",
+     "PyTorch at fault: its internal FFT ops do not check nor wrap their dims (out of range "
+     "or negative: an internal assert, a failing permute or a garbage allocation; repeated: a "
+     "result transformed twice); mindtorch wraps them or refuses them"),
+    (r"_?fft_.*", r"special values.*\n(.*\n)*.*Greatest absolute difference: (nan|inf)",
+     "inf / NaN inputs: which outputs come out NaN or inf depends on the FFT's butterflies "
+     "(oneMKL's in PyTorch, pocketfft's here): undefined in both"),
     (r"(functional_|_)?ctc_loss(_intlist)?", r"'args\[0\]\[1\]: layout sliced'.*\n(.*\n)*.*"
      r"are not close", "PyTorch at fault: for strided concatenated (1-d) targets its batch "
      "offsets ignore the stride (it reads other targets' labels); mindtorch's losses are those "
