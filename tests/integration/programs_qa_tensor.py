@@ -716,3 +716,141 @@ try:
 except IndexError as e:
     print("IndexError", e)
 ''')
+
+program("qt_ranges_rounding", r'''
+import torch
+torch.set_printoptions(precision=8)
+print(torch.arange(0, 1, 0.1), torch.arange(0, 1, 0.1).shape, torch.arange(1, 2.5, 0.5), torch.arange(-1, 1, 0.3), torch.arange(0.0, 0.9, 0.3).shape)
+print(torch.arange(5).dtype, torch.arange(5.0).dtype, torch.arange(0, 5, 2).dtype, torch.arange(0, 5, 0.5).dtype, torch.arange(torch.tensor(3)).dtype, torch.arange(1, 4, dtype=torch.float64))
+print(torch.arange(10, 0, -3), torch.arange(0, -1, -0.25), torch.arange(3, dtype=torch.uint8), torch.arange(0, 1, 1 / 3), torch.arange(0, 10, 2.5, dtype=torch.int64))
+for bad in [(0, 5, 0), (5, 0, 1), (0, float("inf"))]:
+    try:
+        torch.arange(*bad)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+print(torch.arange(5, 5), torch.linspace(0, 1, 5), torch.linspace(-1, 1, 4), torch.linspace(0, 1, 1), torch.linspace(0, 1, 0), torch.linspace(3, 3, 3))
+print(torch.linspace(0, 10, 4, dtype=torch.int64), torch.linspace(0, 1, 3, dtype=torch.float64), torch.linspace(torch.tensor(0.0), torch.tensor(2.0), 3), torch.linspace(1, 0, 6))
+print(torch.linspace(0, 1, 7)[3].item(), torch.linspace(-5, 5, 11), torch.linspace(0, 1, 11).sum().item() == 5.5)
+print(torch.logspace(0, 2, 3), torch.logspace(0, 1, 3, base=2), torch.logspace(-2, 2, 5, dtype=torch.float64), torch.logspace(0, 3, 4, dtype=torch.int64), torch.logspace(1, 1, 1))
+try:
+    torch.linspace(0, 1, -1)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.range(0, 3), torch.range(0, 1, 0.25), torch.range(1, 3, dtype=torch.int64))
+''')
+
+program("qt_factories_dtype_inference", r'''
+import torch
+print(torch.full((2,), 3).dtype, torch.full((2,), 3.0).dtype, torch.full((2,), True).dtype, torch.full((2,), 1j).dtype, torch.full((2,), 3, dtype=torch.float16), torch.full((), 7))
+print(torch.full_like(torch.zeros(2, dtype=torch.int32), 2.7), torch.full_like(torch.zeros(2), 5), torch.full((1, 2), float("nan")), torch.full([2], -1, dtype=torch.uint8))
+print(torch.zeros_like(torch.ones(2, 3, dtype=torch.int8)), torch.ones_like(torch.ones(2), dtype=torch.bool), torch.empty_like(torch.zeros(2, 2)).shape, torch.rand_like(torch.zeros(2)).dtype, torch.zeros_like(torch.tensor(3.0)))
+try:
+    torch.rand_like(torch.zeros(2, dtype=torch.int64))
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.randn(2, dtype=torch.int32)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.eye(3), torch.eye(2, 4, dtype=torch.int64), torch.eye(0), torch.eye(1, 3, dtype=torch.bool), torch.ones(2, 3, dtype=torch.complex64))
+print(torch.zeros(2, 3).shape, torch.zeros((2, 3)).shape, torch.zeros([2, 3]).shape, torch.zeros(torch.Size([2])).shape, torch.ones(()).shape, torch.zeros(size=(1, 2)).shape, torch.empty(0).shape)
+print(torch.tensor([[1, 2], [3, 4]]).new_zeros(3), torch.tensor([1.5]).new_ones((2, 2)), torch.tensor([1], dtype=torch.int8).new_full((2,), 3.9), torch.tensor([1.0]).new_tensor([1, 2]), torch.tensor([1.0]).new_empty(3).shape, torch.tensor([1]).new_tensor([1.5]).dtype)
+a, b = torch.meshgrid(torch.arange(3), torch.arange(2), indexing="ij")
+c, d = torch.meshgrid(torch.arange(3), torch.arange(2), indexing="xy")
+print(a, b, c, d, torch.meshgrid(torch.arange(2), indexing="ij"), [t.shape for t in torch.meshgrid(torch.arange(2), torch.arange(3), torch.arange(4), indexing="xy")])
+print(torch.cartesian_prod(torch.tensor([1, 2]), torch.tensor([3, 4, 5])), torch.combinations(torch.tensor([1, 2, 3]), r=2, with_replacement=True))
+print(torch.zeros(2, 3, dtype=torch.float64).dtype, torch.empty(2, dtype=torch.bool).shape, torch.scalar_tensor(3), torch.scalar_tensor(3, dtype=torch.int64), torch.as_tensor([1, 2]), torch.as_tensor(3.5), torch.asarray([True]))
+for bad in [(-1,), (2, -3)]:
+    try:
+        torch.ones(*bad)
+    except RuntimeError as e:
+        print("RuntimeError", e)
+try:
+    torch.zeros(2.5)
+except TypeError:
+    print("TypeError")
+''')
+
+program("qt_tensor_from_python", r'''
+import torch
+print(torch.tensor([1, 2.5, True]), torch.tensor([True, 1]), torch.tensor([[1, 2], [3.0, 4]]), torch.tensor([1, 2 + 0j]), torch.tensor([[True], [False]]).dtype)
+print(torch.tensor([]).dtype, torch.tensor([[]]).shape, torch.tensor([[], []]).shape, torch.tensor(((1, 2), (3, 4))), torch.tensor([torch.tensor(1.5), 2]), torch.tensor([torch.tensor([1, 2]).sum(), 7]))
+print(torch.tensor([1, 2], dtype=torch.float16), torch.tensor(2 ** 63 - 1), torch.tensor([-(2 ** 63)]), torch.tensor(3.0, dtype=torch.int32), torch.tensor([1.9, -1.9], dtype=torch.int64), torch.tensor(range(4)))
+for bad in [[[1, 2], [3]], [1, [2]], [[1], 2], "abc", [1, "a"], [None], 2 ** 64]:
+    try:
+        torch.tensor(bad)
+        print("ok", bad)
+    except (ValueError, TypeError, RuntimeError) as e:
+        print(type(e).__name__, e)
+try:
+    torch.tensor([300], dtype=torch.uint8)
+    print("no overflow error")
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.tensor([[torch.ones(2)], [torch.ones(2)]])
+except (ValueError, TypeError, RuntimeError) as e:
+    print(type(e).__name__)
+t = torch.arange(3.0)
+print(t.clone().detach(), torch.tensor([t[0], t[1]]), torch.stack([t, t]).shape, torch.as_tensor(t) is t, torch.as_tensor(t, dtype=torch.float64) is t)
+x = torch.tensor([[1, 2], [3, 4]])
+print(x.tolist(), x[0].tolist(), torch.tensor(1.5).tolist(), torch.tensor([True]).tolist(), torch.tensor([1 + 2j]).tolist(), torch.tensor([0.1], dtype=torch.float16).tolist(), torch.tensor([0.1]).tolist())
+print(torch.tensor([7]).item(), torch.tensor([[2.5]]).item(), torch.tensor(True).item(), torch.tensor(1j).item(), type(torch.tensor(3, dtype=torch.uint8).item()).__name__)
+try:
+    torch.tensor([1, 2]).item()
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.tensor([]).item()
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(int(torch.tensor([3.7])), float(torch.tensor(2)), bool(torch.tensor([0.0])), complex(torch.tensor(1.5)), torch.tensor(5).__index__(), [10, 20, 30][torch.tensor(1)])
+for f in [int, float, bool]:
+    try:
+        f(torch.tensor([1, 2]))
+    except (RuntimeError, ValueError, TypeError) as e:
+        print(f.__name__, type(e).__name__, e)
+try:
+    [1, 2][torch.tensor(1.0)]
+except TypeError as e:
+    print("TypeError", e)
+''')
+
+program("qt_numpy_bridge_dtypes", r'''
+import numpy as np
+import torch
+for dt in [np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8, np.uint8, np.bool_, np.complex64, np.complex128]:  # (no uint16/32/64: qa_gap_dtypes)
+    a = np.array([1, 0, 2], dtype=dt)
+    t = torch.tensor(a)
+    f = torch.from_numpy(a)
+    print(dt.__name__, t.dtype, f.dtype, torch.as_tensor(a).dtype, t.numpy().dtype, t.tolist())
+a = np.arange(6, dtype=np.float32).reshape(2, 3)
+f = torch.from_numpy(a)
+a[0, 0] = 100
+f[1, 1] = -5
+print(f, a, torch.tensor(a)[0, 0].item())
+t = torch.ones(3)
+n = t.numpy()
+n[0] = 7
+t[1] = 9
+print(t, n, type(n).__name__)
+print(torch.from_numpy(a[:, ::2]).stride(), torch.from_numpy(a.T).stride(), torch.from_numpy(np.array(5.0)).shape, torch.from_numpy(np.zeros((0, 2))).shape)
+print(torch.tensor(np.float64(1.5)).dtype, torch.tensor(np.int32(3)).dtype, torch.tensor([np.float32(1), np.float32(2)]).dtype, torch.tensor(np.array([1.5, 2.5])).dtype, torch.tensor(np.bool_(True)).dtype)
+print(torch.ones(2) + np.float64(1.5), (torch.ones(2, dtype=torch.float32) * np.float64(2.0)).dtype, (torch.ones(2, dtype=torch.int32) + np.int64(1)).dtype)
+print(torch.tensor([1, 2]).numpy().dtype, torch.tensor([1.0]).double().numpy().dtype, torch.arange(4).reshape(2, 2).t().numpy().flags["C_CONTIGUOUS"], np.asarray(torch.tensor([1.0, 2.0])), np.array(torch.tensor([[1, 2]])).shape)
+try:
+    torch.ones(2, requires_grad=True).numpy()
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.ones(2, requires_grad=True).detach().numpy(), torch.ones(2, requires_grad=True).numpy(force=True))
+try:
+    torch.from_numpy([1, 2])
+except TypeError as e:
+    print("TypeError", e)
+neg = np.arange(4)[::-1]
+try:
+    torch.from_numpy(neg)
+except ValueError as e:
+    print("ValueError", e)
+print(torch.tensor(neg), torch.as_tensor(np.array([1, 2], dtype=np.int64)).dtype)
+''')
