@@ -97,6 +97,13 @@ CASES = [
     ("grid_sample_bicubic_reflection",
      lambda m, x, g: F(m).grid_sample(x, g, "bicubic", "reflection", True),
      [randn(1, 1, 3, 4), GRID[:, :2]]),
+    ("_upsample_bilinear2d_aa",
+     lambda m, x: F(m).interpolate(x, (2, 7), mode="bilinear", antialias=True),
+     [nc(randn(1, 2, 5, 4))]),
+    ("_upsample_bicubic2d_aa", lambda m, x: F(m).interpolate(
+        x, (3, 2), mode="bicubic", align_corners=True, antialias=True), [randn(1, 1, 7, 5)]),
+    ("_upsample_lanczos2d_aa", lambda m, x: F(m).interpolate(
+        x, scale_factor=0.6, mode="lanczos", antialias=True), [randn(1, 2, 6, 5)]),
     ("affine_grid", lambda m, t: F(m).affine_grid(t, (2, 1, 3, 4), align_corners=False),
      [randn(2, 2, 3)]),
     ("affine_grid_generator", lambda m, t: m.affine_grid_generator(t, (1, 1, 2, 3, 2), True),
@@ -164,6 +171,9 @@ _UPSAMPLE_BACKWARD = [
     ("upsample_nearest3d_backward", ([2, 3, 2], None, None, None), (1, 1, 1, 2, 2)),
     ("_upsample_nearest_exact3d_backward", ([2, 3, 2], None, None, None), (1, 1, 1, 2, 2)),
     ("upsample_trilinear3d_backward", ([2, 3, 2], False, None, None, None), (1, 1, 1, 2, 2)),
+    ("_upsample_bilinear2d_aa_backward", ([3, 4], False, None, None), (1, 1, 2, 3)),
+    ("_upsample_bicubic2d_aa_backward", ([2, 2], True, None, None), (1, 1, 3, 5)),
+    ("_upsample_lanczos2d_aa_backward", ([5, 2], False, 0.5, None), (1, 1, 3, 5)),
 ]
 for _name, _args, _shape in _UPSAMPLE_BACKWARD:
     GRADGRAD.append((_name, lambda m, x, n=_name[:-len("_backward")], a=_args:

@@ -229,11 +229,32 @@ def test_interpolate_uint8_fixed_point(mode, channels):
         check(lambda m, x: F(m).interpolate(x, mode=mode, **kw), x.transpose(-1, -2))
 
 
-def test_antialias_is_not_supported():
-    x = make((1, 2, 4, 4))
-    for mode in ("bilinear", "bicubic"):
-        with pytest.raises(NotImplementedError, match="antialias"):
-            mindtorch.nn.functional.interpolate(x, size=3, mode=mode, antialias=True)
+AA = [  # (shape, interpolate's keywords): down- and upsampling, one dim each way
+    ((2, 3, 9, 7), {"size": (4, 3)}), ((1, 2, 4, 5), {"size": (7, 11)}),
+    ((1, 2, 5, 6), {"size": (3, 9)}), ((1, 1, 1, 6), {"size": (1, 1)}),
+    ((1, 2, 7, 9), {"scale_factor": 0.3}),
+    ((1, 2, 7, 9), {"scale_factor": (0.4, 2.5), "recompute_scale_factor": True}),
+]
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("case", AA, ids=str)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_interpolate_antialias(case, mode, align_corners, dtype):
+    shape, kw = case
+    x = make(shape, dtype, nc=True)
+    check(lambda m, x: F(m).interpolate(x, mode=mode, align_corners=align_corners,
+                                        antialias=True, **kw), x, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype,shape,mode", [
+    ("float16", (1, 1, 4, 4), "bilinear"), ("bfloat16", (1, 1, 4, 4), "bicubic"),
+    ("int64", (1, 1, 4, 4), "bilinear"), ("float32", (1, 4, 4), "bilinear"),
+    ("float32", (1, 1, 4, 4), "nearest"), ("float32", (1, 1, 4, 4, 4), "bicubic")])
+def test_interpolate_antialias_errors(dtype, shape, mode):
+    check(lambda m, x: F(m).interpolate(x, size=2, mode=mode, antialias=True),
+          make(shape, dtype))
 
 
 def test_deprecated_upsample_functions_warn():

@@ -299,10 +299,7 @@ def _interpolate(self, size=None, scale_factor=None, mode="nearest", align_corne
             raise ValueError("Lanczos mode does not support align_corners=True")
         if not antialias:
             raise ValueError("Lanczos mode requires antialias=True")
-    if antialias:
-        raise NotImplementedError(f"interpolate(antialias=True) (mode '{mode}') is not "
-                                  f"supported by mindtorch")
-    name = _INTERPOLATE.get((mode, self.ndim))
+    name = f"_upsample_{mode}2d_aa" if antialias else _INTERPOLATE.get((mode, self.ndim))
     if name is None:
         need = _RANKS.get(mode)
         if need is not None and self.ndim in (3, 4, 5):
@@ -324,7 +321,7 @@ def _interpolate(self, size=None, scale_factor=None, mode="nearest", align_corne
                         f"with error \"Overflow when unpacking long\"")
     if mode == "area":
         return OPS[name].call(self, tuple(size))
-    extra = (align_corners,) if UPSAMPLE[name][2] else ()
+    extra = (align_corners,) if antialias or UPSAMPLE[name][2] else ()
     per_dim = tuple(scales) if scales is not None else (None,) * nd
     return OPS[name].call(self, tuple(size), *extra, *per_dim)
 

@@ -74,6 +74,14 @@ def _upsample_samples():
 
 
 _upsample_samples()
+for _mode in ("bilinear", "bicubic", "lanczos"):  # antialiased: down- and upsampling
+    SAMPLES[f"_upsample_{_mode}2d_aa"] = [
+        lambda d: ((t(d, (2, 3, 9, 5)), [4, 7], False), {}),
+        lambda d: ((_nc(d, (1, 2, 4, 6), _f64), [3, 3], False, 0.8, None), {}),
+        lambda d: ((t(d, (1, 2, 4, 6), _f16), [3, 3], False), {})]  # refused
+    SAMPLES[f"_upsample_{_mode}2d_aa_backward"] = [
+        lambda d: ((t(d, (2, 3, 4, 7)), [4, 7], [2, 3, 9, 5], False), {}),
+        lambda d: ((t(d, (1, 2, 3, 3), _f64), [3, 3], [1, 2, 4, 6], False, 0.8, None), {})]
 SAMPLES.update({
     "pad": [lambda d: ((t(d, (2, 3, 4)), (1, 2)), {"mode": "reflect"}),
             lambda d: ((t(d, (2, 3, 4), _i64), (1, -1, 2, 0)), {"value": 3.0}),

@@ -1,0 +1,129 @@
+"""Antialiased 2-D resampling (F.interpolate(antialias=True); ATen's _upsample_*2d_aa ops
+and their backward ops).
+
+Each output pixel is a normalised, filter-weighted average of the input pixels within the
+filter's support, stretched by the scale when downsampling (PIL's resampling, which
+PyTorch's kernels follow).  The weights depend on sizes only, so each spatial dim is a
+(out, in) matrix built from Python numbers, and the op is `Wh @ x @ Ww^T`; the backward op
+is the transposed map, and each one's derivative is the other (both are linear).
+"""
+import math
+
+from ... import _dtype as D
+from ..registry import define, derivative
+from .resample import _node
+from ._helpers import _type_name
+
+
+def _cubic(x, a=-0.5):  # Keys' cubic convolution with PIL's a
+    x = abs(x)
+    if x < 1.0:
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+    return (((x - 5) * x + 8) * x - 4) * a if x < 2.0 else 0.0
+
+
+def _sinc(x):
+    return 1.0 if x == 0.0 else math.sin(math.pi * x) / (math.pi * x)
+
+
+# mode -> (interpolation size: the filter's support is half of it, the filter)
+AA = {
+    "bilinear": (2, lambda x: max(0.0, 1.0 - abs(x))),
+    "bicubic": (4, _cubic),
+    "lanczos": (6, lambda x: _sinc(x) * _sinc(x / 3) if -3.0 < x < 3.0 else 0.0),
+}
+
+
+def _scale(n_in, n_out, align_corners, scale):
+    """PyTorch's area_pixel_compute_scale: input pixels per output pixel."""
+    if align_corners:
+        return (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    return 1.0 / scale if scale is not None and scale > 0 else n_in / n_out
+
+
+def _weights(mode, n_in, n_out, align_corners, scale):
+    """The (n_out, n_in) resampling matrix of one dim, as nested lists."""
+    size, fn = AA[mode]
+    s = _scale(n_in, n_out, align_corners, scale)
+    support = size / 2 * s if s >= 1.0 else size / 2
+    inv = 1.0 / s if s >= 1.0 else 1.0
+    rows = []
+    for i in range(n_out):
+        centre = s * (i + 0.5)
+        lo = max(int(centre - support + 0.5), 0)  # (C++'s truncating casts)
+        hi = min(int(centre + support + 0.5), n_in)
+        w = [fn((j - centre + 0.5) * inv) for j in range(lo, hi)]
+        total = sum(w)
+        row = [0.0] * n_in
+        for j, v in zip(range(lo, hi), w):
+            row[j] = v / total if total else v
+        rows.append(row)
+    return rows
+
+
+def _matrices(mode, like, input_hw, output_size, align_corners, scales_h, scales_w):
+    from ... import tensor
+    return [tensor(_weights(mode, n_in, n_out, align_corners, s), dtype=like.dtype,
+                   device=like.device)
+            for n_in, n_out, s in zip(input_hw, output_size, (scales_h, scales_w))]
+
+
+def _plan(name, self, output_size):
+    if len(output_size) != 2:
+        raise RuntimeError(f"It is expected output_size equals to 2, but got size "
+                           f"{len(output_size)}")
+    if self.ndim != 4:
+        raise RuntimeError(f"It is expected input_size equals to 4, but got size {self.ndim}")
+    if min(self._shape[2:]) <= 0 or min(output_size) <= 0:
+        h, w = self._shape[2:]
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
+                           f"(H: {h}, W: {w}) output (H: {output_size[0]}, W: {output_size[1]})")
+    if self.dtype is D.uint8:  # PyTorch's fixed-point path (PIL's rounding): not reproduced
+        raise NotImplementedError(f"{name} of uint8 images is not supported by mindtorch")
+    if self.dtype not in (D.float32, D.float64):
+        raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
+                                  f"'{_type_name(self.dtype)}'")
+
+
+def _forward(mode):
+    def upsample_aa(self, output_size, align_corners, scales_h=None, scales_w=None):
+        _plan(f"_upsample_{mode}2d_aa", self, output_size)
+        wh, ww = _matrices(mode, self, self._shape[2:], output_size, align_corners,
+                           scales_h, scales_w)
+        return wh.matmul(self).matmul(ww.transpose(0, 1))
+    return upsample_aa
+
+
+def _backward(mode):
+    def upsample_aa_backward(grad_output, output_size, input_size, align_corners,
+                             scales_h=None, scales_w=None):
+        wh, ww = _matrices(mode, grad_output, input_size[2:], output_size, align_corners,
+                           scales_h, scales_w)
+        return wh.transpose(0, 1).matmul(grad_output).matmul(ww)
+    return upsample_aa_backward
+
+
+def _declare():
+    scales = "float? scales_h=None, float? scales_w=None"
+    for mode in AA:
+        name = f"_upsample_{mode}2d_aa"
+        fwd = define(f"{name}(Tensor self, int[] output_size, bool align_corners, {scales}) "
+                     f"-> Tensor", decomposition=_forward(mode), function=False, method=False)
+        bwd = define(f"{name}_backward(Tensor grad_output, int[] output_size, int[] input_size, "
+                     f"bool align_corners, {scales}) -> Tensor",
+                     decomposition=_backward(mode), function=False, method=False)
+        _formulas(name, fwd, bwd)
+
+
+def _formulas(name, fwd, bwd):
+    def back(grad, self_geometry, output_size, align_corners, scales_h, scales_w):
+        return bwd.call(grad, output_size, tuple(self_geometry[0]), align_corners, scales_h,
+                        scales_w)
+
+    def again(grad, output_size, align_corners, scales_h, scales_w):
+        return fwd.call(grad, output_size, align_corners, scales_h, scales_w)
+    derivative(fwd, name=_node(name), self=back)
+    derivative(bwd, name=_node(name + "_backward"), grad_output=again)
+
+
+_declare()
