@@ -21,7 +21,7 @@ def test_ops_md_is_current():
 def test_public_names_resolve_in_mindtorch():
     namespaces = {"mindtorch": mindtorch, "Tensor": mindtorch.Tensor,
                   "linalg": mindtorch.linalg, "special": mindtorch.special,
-                  "nn.functional": mindtorch.nn.functional}
+                  "nn.functional": mindtorch.nn.functional, "fft": mindtorch.fft}
     missing = [p for info in opdb.op_db().values() for p in info.public_names()
                if not hasattr(namespaces[p.rpartition(".")[0]], p.rpartition(".")[2])]
     assert not missing, missing
@@ -30,7 +30,8 @@ def test_public_names_resolve_in_mindtorch():
 def test_public_names_exist_in_torch():
     torch = pytest.importorskip("torch")
     namespaces = {"mindtorch": torch, "Tensor": torch.Tensor, "linalg": torch.linalg,
-                  "special": torch.special, "nn.functional": torch.nn.functional}
+                  "special": torch.special, "nn.functional": torch.nn.functional,
+                  "fft": torch.fft}
     extra = sorted(p for info in opdb.op_db().values() for p in info.public_names()
                    if not hasattr(namespaces[p.rpartition(".")[0]], p.rpartition(".")[2])
                    and p not in opdb.NOT_IN_TORCH)

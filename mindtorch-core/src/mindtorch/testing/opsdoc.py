@@ -50,7 +50,7 @@ def render():
                     + ", ".join(f"`{p}`" + (" (not in torch)" if p in NOT_IN_TORCH else "")
                                 for p in public) + " |")
     functions = {m: len(publics.get(m, ())) for m in ("mindtorch", "linalg", "special",
-                                                      "nn.functional")}
+                                                      "nn.functional", "fft")}
     methods = len(publics.get("Tensor", ()))
 
     def runs(d):
@@ -68,7 +68,8 @@ def render():
         f"**{sum(functions.values())} public torch functions** "
         f"({functions['mindtorch']} `mindtorch.x`, {functions['linalg']} `linalg.x`, "
         f"{functions['special']} `special.x`, {functions['nn.functional']} "
-        f"`nn.functional.x`) and {methods} `Tensor.x` methods, from {len(names)} operators "
+        f"`nn.functional.x`, {functions['fft']} `fft.x`) and {methods} `Tensor.x` methods, "
+        f"from {len(names)} operators "
         "(functions that are not operators, such as `tensor` or `manual_seed`, and names "
         "PyTorch does not have, marked below, are not counted).",
         "",
