@@ -1,5 +1,6 @@
 """dtypes: attributes like torch's, tensor() dtype inference, the default dtype."""
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -62,9 +63,22 @@ def test_iinfo_like_torch(name):
 
 
 def test_info_errors_like_torch():
-    same_error(lambda: M.finfo(M.int32), lambda: torch.finfo(torch.int32))
-    same_error(lambda: M.iinfo(M.float32), lambda: torch.iinfo(torch.float32))
+    for m_call, t_call in [(lambda: M.finfo(M.int32), lambda: torch.finfo(torch.int32)),
+                           (lambda: M.iinfo(M.float32), lambda: torch.iinfo(torch.float32)),
+                           (lambda: M.iinfo(M.bool), lambda: torch.iinfo(torch.bool))]:
+        with pytest.raises(TypeError) as want:
+            t_call()
+        with pytest.raises(TypeError, match=re.escape(str(want.value))):
+            m_call()
     assert M.finfo().dtype == "float32"
+
+
+@pytest.mark.parametrize("name", ["float16", "bfloat16", "float32", "float64", "complex64",
+                                  "uint8", "int8", "int16", "int32", "int64"])
+def test_info_repr_like_torch(name):
+    info = "finfo" if name[0] in "fbc" else "iinfo"
+    m, t = getattr(M, info)(mt_dtype(name)), getattr(torch, info)(th_dtype(name))
+    assert repr(m) == repr(t) and str(m) == str(t)
 
 
 def test_dtype_predicates_on_tensors():

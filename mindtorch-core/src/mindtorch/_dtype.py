@@ -145,7 +145,8 @@ class finfo:
     def __init__(self, type=None):
         type = type or get_default_dtype()
         if not (type.is_floating_point or type.is_complex):
-            raise TypeError(f"finfo requires a floating point input type, got {type}")
+            raise TypeError("torch.finfo() requires a floating point input type. Use "
+                            "torch.iinfo to handle 'torch.finfo'")
         import ml_dtypes
         fi = ml_dtypes.finfo(type.to_real().np)
         self.dtype = type.to_real().name
@@ -154,13 +155,24 @@ class finfo:
         self.tiny = self.smallest_normal = float(fi.tiny)
         self.resolution = 10.0 ** -int(fi.precision)
 
+    def __repr__(self):  # PyTorch prints its numbers as C's %g
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
+                f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
+                f"tiny={self.tiny:g}, dtype={self.dtype})")
+
 
 class iinfo:
     def __init__(self, type):
-        if not (type.is_integral or type is bool):
-            raise TypeError(f"iinfo requires an integer input type, got {type}")
-        ii = np.iinfo(type.np) if type is not bool else None
+        if type is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if not type.is_integral:
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo "
+                            "to handle 'torch.iinfo'")
+        ii = np.iinfo(type.np)
         self.dtype = type.name
         self.bits = type.itemsize * 8
-        self.max = int(ii.max) if ii else 1
-        self.min = int(ii.min) if ii else 0
+        self.max = int(ii.max)
+        self.min = int(ii.min)
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
