@@ -597,6 +597,16 @@ def test_isclose_equal_nan_and_tolerances(a, b, kw):
     assert_same(mindtorch.isclose(ma, mb, **kw), torch.isclose(to_torch(ma), to_torch(mb), **kw))
 
 
+@pytest.mark.parametrize("kw", [{"rtol": -1}, {"rtol": -0.5}, {"atol": -1e-5},
+                                {"atol": -123456789.0}])
+def test_isclose_negative_tolerance_message(kw):
+    def run(lib):
+        with pytest.raises(RuntimeError) as e:
+            lib.allclose(lib.ones(1), lib.ones(1), **kw)
+        return str(e.value)
+    assert run(mindtorch) == run(torch)  # the number printed as C++ prints a double
+
+
 def test_diff_of_order_zero_ignores_prepend_and_append():
     x, p, a = (mindtorch.tensor(v) for v in ([1.0, 2.0, 4.0], [5.0], [7.0]))
     assert_same(mindtorch.diff(x, n=0, prepend=p, append=a),

@@ -320,9 +320,9 @@ def _isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if self.dtype is not other.dtype:
         raise RuntimeError(f"{_type_name(self.dtype)} did not match {_type_name(other.dtype)}")
     if rtol < 0:
-        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol}")
+        raise RuntimeError(f"rtol must be greater than or equal to zero, but got {rtol:g}")
     if atol < 0:
-        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol}")
+        raise RuntimeError(f"atol must be greater than or equal to zero, but got {atol:g}")
     close = self == other
     if equal_nan and (self.dtype.is_floating_point or self.dtype.is_complex):
         close = close | (self.isnan() & other.isnan())
