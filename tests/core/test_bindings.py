@@ -184,3 +184,19 @@ def test_str_arguments_take_str_subclasses_as_torch():
                                     reduction=np.str_("sum")).shape == ()
     with pytest.raises(TypeError, match=r"argument 'approximate' \(position 2\) must be str"):
         M.nn.functional.gelu(M.ones(3), approximate=3)
+
+
+def test_device_modules_import_like_torch():
+    """`import torch.cuda` / `from torch.cuda.amp import GradScaler` in scripts: the device
+    modules are importable, not only attributes."""
+    import importlib
+
+    cuda = importlib.import_module("mindtorch.cuda")
+    assert cuda is M.cuda and cuda.is_available() is False
+    from mindtorch.cuda.amp import GradScaler
+    scaler = GradScaler(enabled=False)
+    assert scaler.is_enabled() is False
+    with pytest.raises(ModuleNotFoundError, match="mindtorch.no_such_device"):
+        importlib.import_module("mindtorch.no_such_device")
+    with pytest.raises(ImportError, match="no_such_name"):
+        exec("from mindtorch.cuda import no_such_name", {})

@@ -47,6 +47,9 @@ out['dtype_roundtrip'] = str(T([1, 2], dtype=mindtorch.int16).to('toy').cpu().dt
 # the device module
 toy = mindtorch.toy
 out['module'] = [toy.is_available(), toy.device_count(), toy.current_device()]
+import mindtorch.toy as imported_toy                      # the import statement too
+from mindtorch.toy import device_count
+out['import_module'] = [imported_toy is toy, device_count()]
 toy.set_device(1)
 z = T([1.]).to('toy')
 out['set_device'] = [str(z.device), toy.current_device()]
@@ -120,6 +123,7 @@ def test_toy_computes(toy, key, expected):
 
 def test_toy_device_module(toy):
     assert toy["module"] == [True, 2, 0]
+    assert toy["import_module"] == [True, 2]
     assert toy["set_device"] == ["toy:1", 1]
     assert "toy:1" in toy["index_mismatch"] and "toy:0" in toy["index_mismatch"]
 

@@ -31,6 +31,7 @@ from . import backends, linalg, nn, ops, optim, random, return_types, special, t
 from . import utils  # noqa: F401
 from . import fft  # noqa: F401
 from . import accelerator  # noqa: F401
+from . import _device_modules
 from .serialization import load, save  # noqa: F401
 from ._runtime import (  # noqa: F401
     are_deterministic_algorithms_enabled, compile, get_default_device,
@@ -122,6 +123,10 @@ from ._storage import TypedStorage, UntypedStorage  # noqa: E402
 from . import _tensor_storage  # noqa: E402,F401 - Tensor.storage(), set_(), ...
 
 
+def is_inference(input):
+    return input.is_inference()
+
+
 def is_storage(obj):
     return isinstance(obj, (UntypedStorage, TypedStorage))
 
@@ -157,6 +162,7 @@ def resolve_neg(t):
 _bind_ops()
 _plugin_loader.load_all()
 _bind_ops()  # ops that plugins defined
+_device_modules.install()
 
 
 def __getattr__(name):

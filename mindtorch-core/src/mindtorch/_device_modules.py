@@ -1,0 +1,55 @@
+"""`import mindtorch.npu`, `from mindtorch.cuda.amp import GradScaler`: the device modules
+(`mindtorch.<device type>`) are objects that backends register, or the no-CUDA stand-in,
+not files of this package.  Attribute access reaches them through mindtorch.__getattr__;
+this finder lets import statements reach them (and their submodule-like attributes) too.
+It sits after the standard finders, so it only answers names no file provides."""
+import importlib.abc
+import importlib.util
+import sys
+
+_PREFIX = "mindtorch."
+
+
+def device_module(name):
+    """The object exposed as mindtorch.<name>, or None."""
+    from .plugins import _registry
+    spec = _registry.DEVICES.get(name)
+    if spec is not None and spec.module is not None:
+        return spec.module
+    if name == "cuda":
+        from . import _no_cuda
+        return _no_cuda
+    return None
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, fullname, path=None, target=None):
+        if not fullname.startswith(_PREFIX):
+            return None
+        head, *rest = fullname[len(_PREFIX):].split(".")
+        obj = device_module(head)
+        for part in rest:
+            if obj is None:
+                return None
+            obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+        # a package (it has __path__): its own attributes can be imported in turn
+        spec = importlib.util.spec_from_loader(fullname, self, is_package=True)
+        spec.loader_state = obj, getattr(obj, "__spec__", None)
+        return spec
+
+    def create_module(self, spec):
+        return spec.loader_state[0]
+
+    def exec_module(self, module):
+        """Nothing to run: the object exists already.  A module of its own package
+        keeps its own spec (importing set ours)."""
+        original = module.__spec__.loader_state[1]
+        if original is not None:
+            module.__spec__ = original
+
+
+def install():
+    if not any(isinstance(f, _Finder) for f in sys.meta_path):
+        sys.meta_path.append(_Finder())
