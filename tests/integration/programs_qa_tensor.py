@@ -854,3 +854,77 @@ except ValueError as e:
     print("ValueError", e)
 print(torch.tensor(neg), torch.as_tensor(np.array([1, 2], dtype=np.int64)).dtype)
 ''')
+
+program("qt_special_functions", r'''
+import torch
+torch.set_printoptions(precision=8)
+x = torch.tensor([-2.5, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 10.0], dtype=torch.float64)
+p = torch.tensor([0.0, 0.1, 0.5, 0.9, 1.0], dtype=torch.float64)
+print(torch.erf(x), torch.erfc(x), torch.special.erfcx(x[5:]), torch.erfinv(p * 2 - 1), torch.special.ndtri(p), torch.special.ndtr(x), torch.special.log_ndtr(x))
+print(torch.lgamma(x), torch.digamma(x), torch.polygamma(1, x[4:]), torch.polygamma(2, x[4:]), torch.special.multigammaln(x[6:], 2), torch.mvlgamma(x[6:], p=3))
+print(torch.i0(x), torch.special.i0e(x), torch.special.i1(x), torch.special.i1e(x), torch.special.bessel_j0(x) if hasattr(torch.special, "bessel_j0") else None)
+print(torch.xlogy(x, x.abs()), torch.xlogy(torch.zeros(2), torch.tensor([0.0, float("nan")])), torch.special.xlog1py(p, p), torch.special.entr(p), torch.sinc(x), torch.special.sinc(torch.tensor(0.0)))
+print(torch.logit(p), torch.logit(p, eps=0.05), torch.special.logit(p, 1e-6), torch.special.expit(x), torch.expm1(x * 1e-10), torch.log1p(x[3:] * 1e-10), torch.special.exp2(x), torch.special.expm1(x[:2]))
+print(torch.special.zeta(x[6:], torch.tensor([1.0, 2.0], dtype=torch.float64)), torch.special.gammaln(x[4:]), torch.special.psi(x[4:]), torch.special.log_softmax(x, 0)[:2], torch.special.softmax(x, 0).sum())
+print(torch.special.gammainc(x[4:], x[4:]), torch.special.gammaincc(x[4:], x[4:] + 1))
+print(torch.special.round(x), torch.special.logsumexp(x, 0), torch.lgamma(torch.tensor([0.0, -1.0, float("inf")])), torch.digamma(torch.tensor([0.0, -1.0, -0.0])))
+torch.set_printoptions(precision=5)  # float32: 5 digits (kernels differ in the last ulp)
+f = torch.tensor([0.1, 0.5, 2.0])
+print(torch.igamma(torch.tensor([1.0, 2.0]), torch.tensor([0.5, 3.0])), f.erf(), f.lgamma(), (f + 1).digamma(), torch.tensor([0.1, 0.5, -0.9]).erfinv(), f.i0(), f.sinc(), f.logit(), f.polygamma(1))
+print(torch.erf(torch.tensor([1, 2])), torch.lgamma(torch.tensor([3])).dtype, torch.special.expit(torch.tensor([0])).dtype, torch.erf(torch.tensor([0.5], dtype=torch.float16)))
+''')
+
+program("qt_clamp_lerp_atan2", r'''
+import torch
+x = torch.tensor([-3.0, -1.0, 0.0, 2.0, 5.0])
+lo = torch.tensor([-2.0, 0.0, 1.0, 1.0, 1.0])
+hi = torch.tensor([2.0, 2.0, 0.5, 1.5, 10.0])
+print(x.clamp(lo, hi), x.clamp(min=lo), x.clamp(max=hi), torch.clamp(x, -1, torch.tensor(1.0)), x.clamp(2, 1), x.clamp(min=float("nan")), torch.tensor([float("nan"), 1.0]).clamp(0, 0.5))
+print(torch.tensor([1, 5, 9]).clamp(2, 7), torch.tensor([1, 5, 9]).clamp(2.5, 7.5), torch.tensor([1, 5, 9]).clamp(min=torch.tensor(4.5)), torch.tensor([1, 5], dtype=torch.uint8).clamp(-1, 3), x.clamp_min(0), x.clamp_max(0))
+try:
+    x.clamp()
+except RuntimeError as e:
+    print("RuntimeError", e)
+y = x.clone()
+y.clamp_(lo, hi)
+print(y, torch.clip(x, max=1), x.clamp(torch.tensor(0.0), None))
+a = torch.tensor([0.0, 10.0])
+print(torch.lerp(a, torch.tensor([10.0, 0.0]), 0.3), torch.lerp(a, torch.tensor([10.0, 0.0]), torch.tensor([0.0, 0.75])), a.lerp(torch.tensor(5.0), 1.5), torch.lerp(a.double(), a.double() + 1, 0.5))
+print(torch.hypot(torch.tensor([3.0, 5.0, 0.0]), torch.tensor([4.0, 12.0, 0.0])), torch.hypot(torch.tensor([float("inf")]), torch.tensor([float("nan")])))
+yy = torch.tensor([1.0, 1.0, -1.0, -1.0, 0.0, 0.0, -0.0, 0.0])
+xx = torch.tensor([1.0, -1.0, 1.0, -1.0, 1.0, -1.0, -1.0, 0.0])
+print(torch.atan2(yy, xx), yy.arctan2(xx), torch.atan2(torch.tensor([1, 2]), torch.tensor([1, 1])), torch.atan2(torch.tensor([1.0]), torch.tensor([float("inf")])))
+print(torch.copysign(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([-0.0, 0.0, -5.0])), torch.copysign(torch.tensor([1, 2]), -1), torch.signbit(torch.tensor([-0.0, 0.0, -1.0])), torch.sgn(torch.tensor([3 + 4j, 0j])), torch.sign(torch.tensor([-0.0, float("nan")])))
+print(torch.fmod(torch.tensor([-5.5, 5.5]), torch.tensor([2.0, -2.0])), torch.remainder(torch.tensor([-5.5, 5.5]), torch.tensor([2.0, -2.0])), torch.fmod(torch.tensor([-5, 5]), 3), torch.remainder(torch.tensor([-5, 5]), -3), torch.remainder(-5, torch.tensor([3])))
+print(torch.float_power(torch.tensor([2, 3]), 2), torch.float_power(torch.tensor([2.0]), torch.tensor([0.5])).dtype, torch.pow(2, torch.tensor([0.5, 3.0])), torch.pow(torch.tensor([2, -2]), 3), torch.tensor([0.0, -8.0]) ** (1 / 3), torch.tensor([4]) ** 0.5)
+try:
+    torch.tensor([2]) ** -1
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.tensor([2.0]) ** -1, torch.tensor([0]) ** 0, torch.tensor([-1.0]) ** 0.5, torch.tensor(2) ** torch.tensor(10), torch.tensor([1, 2, 3]).pow(torch.tensor([0, 1, 2])), torch.tensor([True]) ** 2)
+''')
+
+program("qt_rounding_float_bits", r'''
+import torch
+x = torch.tensor([2.5, 3.5, -2.5, -0.5, 0.5, 1.2345, -1.2355, 1234.5678])
+print(x.round(), x.round(decimals=1), x.round(decimals=2), x.round(decimals=-1), x.round(decimals=-2), torch.round(x, decimals=3))
+print(torch.tensor([15, 25, -35]).round(), torch.tensor([1.5], dtype=torch.float16).round(), torch.tensor([0.125, 0.375], dtype=torch.float64).round(decimals=2))
+m, e = torch.frexp(torch.tensor([0.0, 1.0, -3.0, 8.5, 1e-40, float("inf")]))
+print(m, e, e.dtype, torch.ldexp(torch.tensor([1.0, 0.75]), torch.tensor([3, -1])), torch.ldexp(torch.tensor([1.0]), torch.tensor([200])), torch.frexp(torch.tensor([0.3], dtype=torch.float64)))
+print(torch.nextafter(torch.tensor([1.0, 1.0, 0.0]), torch.tensor([2.0, 0.0, 1.0])) - torch.tensor([1.0, 1.0, 0.0]), torch.nextafter(torch.tensor([0.0], dtype=torch.float64), torch.tensor([1.0], dtype=torch.float64)) > 0)
+print(torch.finfo(torch.float32).eps, torch.finfo(torch.float16).max, torch.finfo(torch.bfloat16).tiny, torch.finfo(torch.float64).resolution, torch.finfo().dtype, torch.iinfo(torch.int8).min, torch.iinfo(torch.uint8).max, torch.iinfo(torch.int64).bits)
+print(torch.finfo(torch.float32), torch.iinfo(torch.int32))
+print(torch.trunc(torch.tensor([-1.7, 1.7])), torch.fix(torch.tensor([-1.7])), torch.frac(torch.tensor([-1.75, 2.25])), torch.ceil(torch.tensor([-0.5, 0.5])), torch.floor(torch.tensor([-0.5])), torch.floor(torch.tensor([3])))
+a = torch.tensor([1.0, float("nan"), 1.0, float("inf"), 1e-9])
+b = torch.tensor([1.0 + 1e-6, float("nan"), 1.1, float("inf"), 0.0])
+print(torch.isclose(a, b), torch.isclose(a, b, equal_nan=True), torch.isclose(a, b, rtol=0.2), torch.isclose(a, b, atol=1e-8, rtol=0), torch.allclose(a, b, equal_nan=True, rtol=0.2), torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3])))
+print(torch.isclose(torch.tensor([1 + 1j]), torch.tensor([1 + 1.000001j])), torch.isfinite(a), torch.isinf(a), torch.isposinf(a), torch.isneginf(-a), torch.isreal(torch.tensor([1 + 0j, 1j])), torch.isnan(torch.tensor([1, 2])))
+try:
+    torch.isclose(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64))
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.allclose(a, b, rtol=-1)
+except RuntimeError as e:
+    print("RuntimeError", e)
+''')
