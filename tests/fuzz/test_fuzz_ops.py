@@ -189,14 +189,13 @@ KNOWN = [
     (r"(functional_|_)?ctc_loss(_intlist)?", r"mindtorch raised RuntimeError: index -?\d+ is "
      r"out of bounds for dimension 2.*\nPyTorch returned", "PyTorch at fault: a target label "
      "outside [0, C) reads log_probs out of bounds (garbage); mindtorch refuses it"),
-    (r"_fft_(c2c|r2c|c2r)", r"mindtorch raised (IndexError: Dimension out of range|Runtime"
-     r"Error: dim \d+ appears multiple times).*\nPyTorch|args\[0\]\[1\]\[\d\]: -?\d+ -> -\d+",
-     "PyTorch at fault: its internal FFT ops do not check nor wrap their dims (out of range "
-     "or negative: an internal assert, a failing permute or a garbage allocation; repeated: a "
-     "result transformed twice); mindtorch wraps them or refuses them"),
     (r"_?fft_.*", r"special values.*\n(.*\n)*.*Greatest absolute difference: (nan|inf)",
      "inf / NaN inputs: which outputs come out NaN or inf depends on the FFT's butterflies "
      "(oneMKL's in PyTorch, pocketfft's here): undefined in both"),
+    (r"fft_.*", r"special values.*float32.*\n(.*\n)*.*Greatest relative difference: "
+     r"(\d\.\d+e-0[3-7]|0\.00\d+) ", "float32 transforms of huge values (65504, "
+     "70000, 1e30) cancelling: pocketfft's butterflies round otherwise than oneMKL's, "
+     "within ulps of the summands (both equally far from the float64 result)"),
     (r"(functional_|_)?ctc_loss(_intlist)?", r"'args\[0\]\[1\]: layout sliced'.*\n(.*\n)*.*"
      r"are not close", "PyTorch at fault: for strided concatenated (1-d) targets its batch "
      "offsets ignore the stride (it reads other targets' labels); mindtorch's losses are those "
@@ -219,11 +218,13 @@ CRASHES = {
 def _ops():
     """Ops with samples and a PyTorch reference, except the backward kernels (`*_backward`:
     internal, fed by their forward; PyTorch's do not validate their inputs and crash on
-    mutated ones).  MINDTORCH_FUZZ_FROM=<op> starts at that op (to resume a run)."""
+    mutated ones) and the FFT kernel ops (`_fft_*`: internal, fed by mindtorch.fft's
+    functions; PyTorch's do not check nor wrap their dims and abort on some).
+    MINDTORCH_FUZZ_FROM=<op> starts at that op (to resume a run)."""
     db = opdb.op_db()
     return sorted(name for name, info in db.items()
                   if info.samples and info.torch_reference(torch) is not None and
-                  not name.endswith("_backward") and
+                  not name.endswith("_backward") and not name.startswith("_fft_") and
                   name >= os.environ.get("MINDTORCH_FUZZ_FROM", ""))
 
 

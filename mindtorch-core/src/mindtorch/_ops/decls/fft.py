@@ -59,6 +59,11 @@ def c2r_meta(self, dim, normalization, last_dim_size):
     if last_dim_size < 1:
         raise RuntimeError(f"Invalid number of data points ({last_dim_size}) specified")
     shape = list(self._shape)
+    if shape[dim[-1]] not in (last_dim_size // 2 + 1, last_dim_size):
+        # (an internal assert in PyTorch: the caller sizes the onesided input)
+        raise RuntimeError(f"_fft_c2r: expected {last_dim_size // 2 + 1} (or "
+                           f"{last_dim_size}) input elements along dim {dim[-1]} for an "
+                           f"output of {last_dim_size}, but got {shape[dim[-1]]}")
     shape[dim[-1]] = last_dim_size
     return tuple(shape), self.dtype.to_real()
 
