@@ -1,5 +1,5 @@
-"""torch.func's vmap/grad (looped and autograd-based) and torch.jit's pass-through, against
-torch."""
+"""torch.func's vmap/grad (looped and autograd-based), functional_call and torch.jit's
+pass-through, against torch."""
 import io
 
 import mindtorch
@@ -52,3 +52,26 @@ def test_jit_passes_through():
     buf.seek(0)
     back = mindtorch.jit.load(buf)
     assert back(mindtorch.ones(1, 3)).tolist() == m(mindtorch.ones(1, 3)).tolist()
+
+
+def test_func_functional_call_takes_one_dict_or_several():
+    def run(L):
+        m = L.nn.Linear(3, 2)
+        with L.no_grad():
+            m.weight.copy_(L.arange(6.0).reshape(2, 3))
+            m.bias.fill_(0.5)
+        x = L.arange(6.0).reshape(2, 3) / 4
+        outs = [L.func.functional_call(m, {"bias": L.ones(2)}, (x,)),
+                L.func.functional_call(m, ({"weight": L.ones(2, 3)}, {"bias": L.zeros(2)}), x),
+                L.func.functional_call(m, [{}], args=(), kwargs={"input": x})]
+        errors = []
+        for bad in (({"bias": L.ones(2)}, {"bias": L.zeros(2)}), [{}, 3], 3):
+            try:
+                L.func.functional_call(m, bad, (x,))
+            except ValueError as e:
+                errors.append(str(e))
+        return outs, errors
+    (ours, our_errors), (theirs, their_errors) = both(run)
+    for o, t in zip(ours, theirs):
+        assert_same(o, t)
+    assert len(our_errors) == 3 and our_errors == their_errors

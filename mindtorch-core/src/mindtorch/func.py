@@ -1,8 +1,8 @@
 """torch.func (a subset): vmap maps a function over a batch dim by calling it once per
 slice and stacking the results (PyTorch's results, without its batching rules' speed);
 grad / grad_and_value differentiate through mindtorch's autograd, nesting like
-PyTorch's (grad(grad(f)))."""
-__all__ = ["grad", "grad_and_value", "vmap"]
+PyTorch's (grad(grad(f))); functional_call is nn.utils.stateless's, taking several dicts."""
+__all__ = ["functional_call", "grad", "grad_and_value", "vmap"]
 
 
 def _tree_map(fn, tree):
@@ -77,3 +77,28 @@ def grad(func, argnums=0, has_aux=False):
         g, value = gv(*args, **kwargs)
         return (g, value[1]) if has_aux else g
     return wrapped
+
+
+def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
+                    tie_weights=True, strict=False):
+    """module(*args, **kwargs) with the named parameters / buffers of one dict, or of a
+    list or tuple of dicts with distinct keys, in place of the module's own."""
+    from .nn.utils.stateless import _functional_call
+    dicts = parameter_and_buffer_dicts
+    if isinstance(dicts, dict):
+        merged = dicts
+    elif isinstance(dicts, (list, tuple)):
+        if not all(isinstance(d, dict) for d in dicts):
+            raise ValueError("Expected all elements of parameter_and_buffer_dicts to be "
+                             "dictionaries")
+        keys = [k for d in dicts for k in d]
+        repeated = [k for k in dict.fromkeys(keys) if keys.count(k) > 1]
+        if repeated:
+            raise ValueError(f"{repeated} appeared in multiple dictionaries; behavior of "
+                             f"functional call is ambiguous")
+        merged = {k: v for d in dicts for k, v in d.items()}
+    else:
+        raise ValueError(f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple "
+                         f"of dicts, but got {type(dicts)}")
+    return _functional_call(module, merged, args, kwargs, tie_weights=tie_weights,
+                            strict=strict)
