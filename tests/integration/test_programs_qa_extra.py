@@ -1,6 +1,7 @@
-"""QA programs (programs_qa_extra*.py, programs_qa_nn*.py...): identical stdout under torch
-and mindtorch, one subprocess per library.  Also their runner, through test_programs_ml's import alias:
-`python test_programs_qa_extra.py torch|mindtorch [-v] [name...]`."""
+"""QA programs (programs_qa_extra*.py, programs_qa_nn*.py, ...): identical stdout under
+torch and mindtorch, one subprocess per library.  Also their runner, through
+test_programs_ml's import alias: `python test_programs_qa_extra.py torch|mindtorch [-v]
+[name...]`."""
 import os
 import sys
 
@@ -15,6 +16,8 @@ import programs_qa_extra  # noqa: F401 - each adds its programs to the registry
 import programs_qa_extra_2  # noqa: F401
 import programs_qa_extra_3  # noqa: F401
 import programs_qa_nn  # noqa: F401
+import programs_qa_nn_2  # noqa: F401
+import programs_qa_nn_3  # noqa: F401
 import programs_qa_tensor
 
 QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
