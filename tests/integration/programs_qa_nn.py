@@ -1,12 +1,13 @@
 """QA programs on models and training (run by test_programs_qa_extra.py): recurrent and
-attention models, parametrizations, module APIs, optimisers and schedulers, losses,
-normalisation, convolution and resampling layers, data loading; continued in
-programs_qa_nn_2.py.  Weights and data are set deterministically (`det`, below) since
-mindtorch need not reproduce torch's random streams."""
+attention models, parametrizations, module APIs, optimisers and schedulers; continued in
+programs_qa_nn_2.py (losses, normalisation, convolution and resampling layers) and
+programs_qa_nn_3.py (training workflows, data loading).  Weights and data are set
+deterministically (`det`, below) since mindtorch need not reproduce torch's random streams."""
 from programs_registry import program
 
 # Prefix of every program: `det(m)` fills a module's parameters with fixed values,
-# `fixed(*shape)` makes a fixed tensor, `show` prints a tensor rounded to 4 decimals.
+# `fixed(*shape)` makes a fixed tensor, `show` prints a tensor rounded to 4 decimals (and
+# -0.0 as 0.0: the sign of a rounded tiny value is float noise).
 HEAD = r'''
 import torch
 import torch.nn as nn
@@ -22,7 +23,7 @@ def det(m, scale=0.3):
             p.copy_(fixed(*p.shape, k=i, scale=scale).to(p.dtype))
     return m
 def show(*ts):
-    print(*[t.detach().double().round(decimals=4) if isinstance(t, torch.Tensor) else t for t in ts])
+    print(*[t.detach().double().round(decimals=4) + 0.0 if isinstance(t, torch.Tensor) else t for t in ts])
 '''
 
 
