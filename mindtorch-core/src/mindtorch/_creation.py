@@ -147,9 +147,16 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         if t is None:
             host, dtype = host_from_sequence(data, dtype, nest)
             t = _from_host_array(host, device, dtype)
+    if _grad.inference:
+        _inference_tensor(t)
     if requires_grad:
         _requires_grad(t)
     return t
+
+
+def _inference_tensor(t):
+    from .autograd._inference import mark_new
+    return mark_new(t)
 
 
 def _stacked(nest, dtype, device):
@@ -259,7 +266,8 @@ def _adopt_ndarray(array, dtype, device, copy):
     src = _check_ndarray(array)
     device = _target_device(device)
     if copy or device.type != "cpu" or (dtype is not None and dtype is not src):
-        return _copy_ndarray(array, dtype, device)
+        t = _copy_ndarray(array, dtype, device)
+        return _inference_tensor(t) if _grad.inference else t
     return _shared(array, src)
 
 
@@ -285,7 +293,8 @@ def _shared(array, dtype):
             else array.reshape(1).view(np.uint8)
         raw = np.lib.stride_tricks.as_strided(first, shape=(span,), strides=(1,))
     storage = UntypedStorage._wrap(raw, span, _device_of("cpu"))
-    return Tensor._make(storage, tuple(array.shape), stride, 0, dtype)
+    t = Tensor._make(storage, tuple(array.shape), stride, 0, dtype)
+    return _inference_tensor(t) if _grad.inference else t
 
 
 def _rebuild(array, device, requires_grad):
@@ -349,7 +358,7 @@ def copied(t, device, dtype, memory_format=None):
         out = empty_like(t, dtype=dtype, device=device, memory_format=memory_format)
     copy_(out, t)
     out._version_counter[0] = 0  # a fresh result: filling it is no modification
-    return out
+    return _inference_tensor(out) if _grad.inference else out
 
 
 _TO_NAMES = ("device", "dtype", "non_blocking", "copy")

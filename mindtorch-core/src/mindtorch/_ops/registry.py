@@ -407,6 +407,12 @@ def _generate_binding(op):
         else:
             lines.append("if _dev is None: _h.no_tensor(_op)")
     lines.extend(_overlap_checks(op, tensor_names))
+    # in inference mode an op's fresh results are inference tensors (autograd/_inference.py)
+    from ..autograd import _inference
+    from ..autograd.grad_mode import state
+    ns.update(_grad=state, _inf_mark=_inference.mark)
+    inputs = "".join(n + ", " for n, _ in tensor_names)
+    mark = [] if s.mutated else [f"if _grad.inference: _r = _inf_mark(_r, ({inputs}))"]
     call_args = ", ".join(_pyname(a.name) for a in s.args if a.name != "requires_grad")
     lines.append("_k = _resolved.get(_dev.type)")
     lines.append("if _k is None: _k = _op.resolve(_dev.type)")
@@ -423,13 +429,13 @@ def _generate_binding(op):
             lines.append("    if out is not None: _h.out_requires_grad(_op)")
         lines.append(f"    _r = (_op._grad_plan or _plan(_op)).run(_k, ({call_args},))")
         lines.append("else:")
-        lines.extend("    " + ln for ln in [f"_r = _k({call_args})"] + bumps)
+        lines.extend("    " + ln for ln in [f"_r = _k({call_args})"] + bumps + mark)
         if "view" in op.tags and first_tensor is not None:
             lines.append(f"    if {first_tensor}._requires_grad: "
                          f"_r = _h.no_grad_view({first_tensor}, _r)")
     else:
         lines.append(f"_r = _k({call_args})")
-        lines.extend(bumps)
+        lines.extend(bumps + mark)
     if any(a.name == "requires_grad" for a in s.args):
         lines.append("if requires_grad: _h.set_requires_grad(_r)")
     if op.options.get("out"):

@@ -110,7 +110,7 @@ class set_grad_enabled(_Mode):
 
 
 class inference_mode(_Mode):
-    """Like no_grad (mindtorch has no separate inference tensors)."""
+    """no_grad, and tensors made inside are inference tensors (autograd/_inference.py)."""
 
     def __new__(cls, mode=True):
         if callable(mode):  # @inference_mode without parentheses

@@ -102,6 +102,9 @@ class SavedTensor:
     __slots__ = ("tensor", "version", "output_nr", "hook")
 
     def __init__(self, t, output_nr=None):
+        if type(t._version_counter) is not list:  # an inference tensor
+            from ._inference import check_save
+            check_save(t)
         self.version = t._version_counter[0]
         self.output_nr = output_nr
         if output_nr is not None:  # the data without the tensor (whose grad_fn is the node)
