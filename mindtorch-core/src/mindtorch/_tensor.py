@@ -202,7 +202,14 @@ class Tensor:
 
     @property
     def _version(self):
+        if type(self._version_counter) is not list:
+            from .autograd._inference import no_version
+            no_version()
         return self._version_counter[0]
+
+    def is_inference(self):
+        """Whether this is an inference tensor (made in inference_mode())."""
+        return type(self._version_counter) is not list
 
     # -- autograd --------------------------------------------------------------------
     @property
@@ -226,6 +233,9 @@ class Tensor:
             return self
         if requires_grad and self.dtype not in D.DIFFERENTIABLE:
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and type(self._version_counter) is not list:
+            from .autograd._inference import check_requires_grad
+            check_requires_grad(self)
         self._requires_grad = requires_grad
         return self
 
