@@ -3,6 +3,7 @@ other torch.linalg functions (multi_dot, vecdot, cross, diagonal, vander, tensor
 tensorsolve, dist, cdist) against PyTorch (the helpers are test_factorization's)."""
 import mindtorch
 import pytest
+from reference import torch
 from test_factorization import TOL, L, check, rand, square, transposed
 
 # -- vector/matrix norms, cond -------------------------------------------------------------
@@ -194,6 +195,21 @@ def test_vecdot_and_cross_check_order():
                lambda m, f, i: m.cross(f.mT, f[:1].mT), lambda m, f, i: m.cross(f[0, 0], f[0]),
                lambda m, f, i: m.cross(f[:1], f), lambda m, f, i: m.cross(f, i, dim=1)):
         check(fn, f, i)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda m: L(m).cross(m.ones(2), m.ones(2)), lambda m: m.cross(m.ones(3, 2), m.ones(3, 2), 1),
+    lambda m: L(m).cross(m.ones(2, 3), m.ones(2, 3), dim=-2),
+    lambda m: L(m).vecdot(m.ones(2), m.ones(1)), lambda m: L(m).vecdot(m.ones(0), m.ones(1)),
+    lambda m: L(m).vecdot(m.ones(1, 2), m.ones(1))])
+def test_vecdot_cross_messages(fn):
+    # cross names dim as given (-1, not its wrapped value); 1-D vecdot is vdot: no broadcast
+    def run(lib):
+        try:
+            return fn(lib).tolist()
+        except RuntimeError as e:
+            return str(e)
+    assert run(mindtorch) == run(torch)
 
 
 def test_norm_dim_length_checked_before_wrapping():

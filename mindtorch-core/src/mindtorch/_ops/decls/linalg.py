@@ -476,17 +476,26 @@ def check_same_rank(self, other):
 
 def same_rank_first(op, default_dim=None):
     """op's public function checks its operands' ranks before the binding wraps `dim`
-    (an IndexError, which PyTorch's rank check precedes); torch.cross's default dim (None)
-    is looked for first."""
+    (an IndexError, which PyTorch's rank check precedes), then their lengths along dim,
+    named as given (-1, not the wrapped dim); torch.cross's default dim (None) is looked
+    for first."""
     prev = op._public
 
     def make(generated):
         inner = prev(generated) if prev is not None else generated
 
         def public(*args, **kwargs):
+            dim = args[2] if len(args) > 2 else kwargs.get("dim", default_dim)
             if len(args) >= 2 and hasattr(args[0], "ndim") and hasattr(args[1], "ndim") and \
-                    (args[2] if len(args) > 2 else kwargs.get("dim", default_dim)) is not None:
-                check_same_rank(args[0], args[1])
+                    dim is not None:
+                a, b = args[0], args[1]
+                check_same_rank(a, b)
+                if isinstance(dim, int):
+                    from .._argcheck import wrap_dim
+                    d = wrap_dim(dim, a.ndim)
+                    if a._shape[d] != 3 or b._shape[d] != 3:
+                        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have "
+                                           f"length 3. Got {a._shape[d]} and {b._shape[d]}")
             return inner(*args, **kwargs)
         return public
     overload(op, make)

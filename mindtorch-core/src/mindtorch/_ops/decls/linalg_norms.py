@@ -153,6 +153,9 @@ def _equal_rank(op):
         def public(a, b, *args, **kwargs):
             if hasattr(a, "ndim") and hasattr(b, "ndim"):  # (torch's order: dim comes last)
                 _vecdot_checks(a, b)
+                if a.ndim == b.ndim == 1:  # PyTorch takes vdot's path: no broadcasting
+                    from .linalg import dot_shape
+                    dot_shape(a, b)
                 broadcast_shapes(a._shape, b._shape)
             if hasattr(a, "ndim") and hasattr(b, "ndim") and a.ndim != b.ndim:
                 n = max(a.ndim, b.ndim)
