@@ -479,7 +479,10 @@ class Tensor:
         """A new leaf with a copy of the data (and of .grad), as PyTorch's."""
         if self._grad_fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
-                               "support the deepcopy protocol at the moment.")
+                               "support the deepcopy protocol at the moment.  If you were "
+                               "attempting to deepcopy a module, this may be because of a "
+                               "torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
         from .autograd.grad_mode import no_grad
         import copy
         with no_grad():
