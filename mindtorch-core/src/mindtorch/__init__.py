@@ -173,6 +173,9 @@ def __getattr__(name):
     # device modules registered by plugins: mindtorch.npu, mindtorch.cpu, ...
     spec = plugins._registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
+        if not hasattr(spec.module, "amp"):  # torch.cpu.amp.autocast (deprecated spelling)
+            from .amp import _DeviceAmp
+            spec.module.amp = _DeviceAmp(name)
         return spec.module
     if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func"):
         import importlib
@@ -180,13 +183,18 @@ def __getattr__(name):
     if name == "vmap":
         from .func import vmap
         return vmap
-    if name in ("autocast", "is_autocast_enabled"):
-        from . import amp
-        return getattr(amp, name)
+    if name in _AUTOCAST_NAMES:
+        from .amp import autocast_mode
+        return getattr(autocast_mode, name)
     if name == "cuda":  # scripts ask torch.cuda.is_available(); no backend provides CUDA
         from . import _no_cuda
         return _no_cuda
     raise AttributeError(f"module 'mindtorch' has no attribute '{name}'")
+
+
+_AUTOCAST_NAMES = ("autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
+                   "is_autocast_cpu_enabled", "get_autocast_cpu_dtype",
+                   "is_autocast_cache_enabled", "clear_autocast_cache")
 
 
 def __dir__():

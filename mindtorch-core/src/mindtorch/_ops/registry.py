@@ -406,6 +406,12 @@ def _generate_binding(op):
                          f"_dev = {n0}._device; _first = {n0}")
         else:
             lines.append("if _dev is None: _h.no_tensor(_op)")
+    from .. import _autocast
+    if _autocast.policy(s.name):  # (only the ops autocast casts test for it)
+        ns.update(_ac=_autocast.state, _ac_run=_autocast.run)
+        args = "".join(_pyname(a.name) + ", " for a in s.args if a.name != "requires_grad")
+        out = " and out is None" if op.options.get("out") else ""
+        lines.append(f"if _ac.on{out}: return _ac_run(_op, ({args}))")
     lines.extend(_overlap_checks(op, tensor_names))
     # in inference mode an op's fresh results are inference tensors (autograd/_inference.py)
     from ..autograd import _inference

@@ -1,9 +1,7 @@
-"""torch.amp: GradScaler (loss scaling, on any device) and autocast.
-
-mindtorch has no autocast yet: an autocast region that PyTorch would enable raises
-NotImplementedError (rather than silently computing in the wrong precision); one that
-PyTorch disables (enabled=False, or device_type 'cuda' without CUDA) runs as it is."""
-from .autocast_mode import autocast, custom_bwd, custom_fwd, is_autocast_available  # noqa: F401
+"""torch.amp: GradScaler (loss scaling, on any device) and autocast (autocast_mode.py)."""
+from .autocast_mode import (  # noqa: F401
+    autocast, custom_bwd, custom_fwd, get_autocast_dtype, is_autocast_available,
+    is_autocast_enabled, set_autocast_dtype)
 from .grad_scaler import GradScaler  # noqa: F401
 
 
@@ -19,8 +17,9 @@ class _DeviceAmp:
                           growth_interval, enabled)
 
     def autocast(self, enabled=True, dtype=None, cache_enabled=True):
-        return autocast(self.device_type, dtype, enabled, cache_enabled)
-
-
-def is_autocast_enabled(device_type=None):
-    return False
+        import warnings
+        d = self.device_type
+        warnings.warn(f"`torch.{d}.amp.autocast(args...)` is deprecated. Please use "
+                      f"`torch.amp.autocast('{d}', args...)` instead.", FutureWarning,
+                      stacklevel=2)
+        return autocast(d, dtype, enabled, cache_enabled)

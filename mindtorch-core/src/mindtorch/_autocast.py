@@ -1,0 +1,85 @@
+"""Autocast's op policies and state (torch.autocast; the public side is mindtorch.amp).
+
+While a region is on, the binding of each op listed here calls `run`, which casts the op's
+floating tensor arguments on the autocast device as PyTorch's autocast does, then calls
+the op with autocast off (so its decomposition is not cast again).  The casts are ops, so
+autograd records them (ToCopyBackward0) and gradients come back in the inputs' dtypes.
+Other ops' bindings carry no autocast code at all."""
+from _thread import _local as _thread_local
+
+
+class _State(_thread_local):
+    on = False   # some device type has autocast on (what the bindings test)
+    dtypes = {}  # device type -> autocast dtype, for the device types that have it on
+
+
+state = _State()
+
+# PyTorch's CPU autocast lists (ops mindtorch has): lower precision (the autocast dtype)
+# and float32; float64 tensors are never cast.  (Its "promote" ops, cat and stack,
+# already promote to the widest dtype here.)
+_LOWER = ("conv1d", "conv2d", "conv3d", "bmm", "mm", "linalg_vecdot", "baddbmm", "addmm",
+          "addbmm", "linear", "matmul", "conv_transpose1d", "conv_transpose2d",
+          "conv_transpose3d", "prelu", "scaled_dot_product_attention")
+_FP32 = ("avg_pool3d", "binary_cross_entropy", "grid_sampler", "polar", "prod", "quantile",
+         "nanquantile", "stft", "cdist", "trace", "view_as_complex", "cholesky",
+         "cholesky_inverse", "cholesky_solve", "inverse", "lu_solve", "orgqr", "ormqr",
+         "pinverse", "max_pool3d", "max_unpool2d", "max_unpool3d", "adaptive_avg_pool3d",
+         "reflection_pad1d", "reflection_pad2d", "replication_pad1d", "replication_pad2d",
+         "replication_pad3d", "mse_loss", "cosine_embedding_loss", "nll_loss", "nll_loss2d",
+         "hinge_embedding_loss", "poisson_nll_loss", "smooth_l1_loss", "cross_entropy_loss",
+         "cross_entropy", "l1_loss", "huber_loss", "margin_ranking_loss", "soft_margin_loss",
+         "triplet_margin_loss", "multi_margin_loss", "ctc_loss", "kl_div",
+         "multilabel_margin_loss", "binary_cross_entropy_with_logits", "fft_fft", "fft_ifft",
+         "fft_fft2", "fft_ifft2", "fft_fftn", "fft_ifftn", "fft_rfft", "fft_irfft",
+         "fft_rfft2", "fft_irfft2", "fft_rfftn", "fft_irfftn", "fft_hfft", "fft_ihfft",
+         "linalg_cond", "linalg_matrix_rank", "linalg_solve", "linalg_cholesky",
+         "linalg_svdvals", "linalg_eigvals", "linalg_eigvalsh", "linalg_inv",
+         "linalg_householder_product", "linalg_tensorinv", "linalg_tensorsolve", "geqrf",
+         "qr", "svd", "triangular_solve", "fractional_max_pool2d", "fractional_max_pool3d",
+         "adaptive_max_pool3d", "linalg_qr", "linalg_cholesky_ex", "linalg_svd", "linalg_eig",
+         "linalg_eigh", "linalg_lstsq", "linalg_inv_ex")
+POLICY = {**dict.fromkeys(_FP32, "fp32"), **dict.fromkeys(_LOWER, "lower")}
+_NN = "functional_"  # nn.functional ops are declared with this prefix
+
+
+def policy(name):
+    """The autocast policy of an op name, or None."""
+    return POLICY.get(name[len(_NN):] if name.startswith(_NN) else name)
+
+
+def run(op, args):
+    """op(*args) under autocast: its eligible tensors cast, the op itself run with
+    autocast off."""
+    from ._dtype import float32, float64
+    from ._tensor import Tensor
+    device = next((a._device.type for a in _tensors(args)), None)
+    dtype = state.dtypes.get(device)
+    prev_on, prev = state.on, state.dtypes
+    state.on, state.dtypes = False, {}
+    try:
+        if dtype is not None:
+            to = float32 if policy(op.name) == "fp32" else dtype
+
+            def cast(a):
+                if isinstance(a, Tensor):
+                    if a._device.type == device and a.dtype.is_floating_point and \
+                            a.dtype is not float64 and a.dtype is not to:
+                        return a.to(to)
+                    return a
+                if isinstance(a, (list, tuple)) and any(isinstance(t, Tensor) for t in a):
+                    return type(a)(cast(t) for t in a)
+                return a
+            args = [cast(a) for a in args]
+        return op.call(*args)
+    finally:
+        state.on, state.dtypes = prev_on, prev
+
+
+def _tensors(args):
+    from ._tensor import Tensor
+    for a in args:
+        if isinstance(a, Tensor):
+            yield a
+        elif isinstance(a, (list, tuple)):
+            yield from (t for t in a if isinstance(t, Tensor))
