@@ -424,6 +424,135 @@ for f in [lambda: torch.linalg.solve(torch.ones(2, 3), torch.ones(2)), lambda: t
 ''')
 
 
+program("qt_gather_scatter_family", r'''
+import torch
+x = torch.arange(12.0).reshape(3, 4)
+idx = torch.tensor([[0, 3], [1, 1], [2, 0]])
+print(x.gather(1, idx), torch.gather(x, 0, torch.tensor([[2, 1, 0, 0]])), torch.take_along_dim(x, idx, dim=1), torch.take_along_dim(x, torch.tensor([[5]])), x.take(torch.tensor([0, 11, -1])))
+z = torch.zeros(3, 4)
+print(z.scatter(1, idx, 1.0), z.scatter(1, idx, torch.full((3, 2), 2.0)), z.scatter_add(1, idx, torch.ones(3, 2)), z.scatter(1, idx, 5.0, reduce="add"), torch.ones(3, 4).scatter(1, idx, 3.0, reduce="multiply"))
+src = torch.tensor([[5.0, 1.0], [2.0, 7.0], [3.0, 3.0]])
+for red in ["sum", "prod", "mean", "amax", "amin"]:
+    print(red, z.scatter_reduce(1, idx, src, reduce=red), torch.ones(3, 4).scatter_reduce(1, idx, src, reduce=red, include_self=False))
+print(torch.zeros(5).index_copy(0, torch.tensor([4, 0]), torch.tensor([1.0, 2.0])), torch.zeros(2, 3).index_copy(1, torch.tensor([2]), torch.ones(2, 1)), torch.zeros(4).index_fill(0, torch.tensor([1, 3]), -1))
+print(torch.ones(5).index_reduce(0, torch.tensor([0, 0, 2]), torch.tensor([2.0, 3.0, 4.0]), "prod"), torch.zeros(4).index_reduce(0, torch.tensor([1, 1]), torch.tensor([5.0, 1.0]), "amax", include_self=False), torch.zeros(3).index_reduce(0, torch.tensor([0, 0]), torch.tensor([1.0, 2.0]), "mean"))
+p = torch.zeros(2, 3)
+p.put_(torch.tensor([0, 5, 5]), torch.tensor([1.0, 2.0, 3.0]), accumulate=True)
+print(p, torch.zeros(4).put(torch.tensor([-1]), torch.tensor([9.0])), torch.zeros(2, 2).masked_scatter(torch.tensor([[True, False], [True, True]]), torch.arange(1.0, 5.0)))
+for bad in [lambda: x.gather(1, torch.tensor([[4]])), lambda: x.gather(1, torch.tensor([[0.0]])), lambda: x.gather(2, idx), lambda: z.scatter(1, idx, src.int()), lambda: x.take(torch.tensor([12])), lambda: z.scatter_reduce(1, idx, src, reduce="max"), lambda: x.gather(1, torch.tensor([0, 1]))]:
+    try:
+        bad()
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
+w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+out = torch.zeros(2).scatter_add(0, torch.tensor([1, 1, 0]), w)
+(out * torch.tensor([10.0, 100.0])).sum().backward()
+print(out, w.grad, type(out.grad_fn).__name__)
+v = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+g = v.gather(1, torch.tensor([[1, 1], [0, 1]]))
+g.sum().backward()
+print(v.grad, type(g.grad_fn).__name__)
+''')
+
+program("qt_cat_stack_family", r'''
+import torch
+a = torch.tensor([[1, 2], [3, 4]])
+b = torch.tensor([[5.5, 6.5]])
+print(torch.cat([a, b]), torch.cat([a, b]).dtype, torch.cat((a, a), dim=1), torch.cat([a, torch.tensor([])]), torch.cat([torch.zeros(0, 2), a]).shape, torch.cat([a], -1) is a, torch.concat([a, a]).shape, torch.concatenate([a, a], axis=1).shape)
+print(torch.stack([a, a]).shape, torch.stack([a, a], dim=-1).shape, torch.stack([torch.tensor(1), torch.tensor(2.5)]), torch.hstack([torch.tensor([1]), torch.tensor([2, 3])]), torch.vstack([torch.tensor([1, 2]), torch.tensor([3, 4])]), torch.dstack([a, a]).shape, torch.column_stack([torch.tensor([1, 2]), a]), torch.row_stack([a, a]).shape)
+print(torch.atleast_1d(torch.tensor(1)), torch.atleast_2d(torch.tensor([1, 2])), torch.atleast_3d(a).shape, torch.atleast_1d(torch.tensor(1), torch.tensor([2, 3])), torch.atleast_3d(torch.tensor(5)).shape)
+print(torch.cat([torch.tensor([True]), torch.tensor([2], dtype=torch.uint8)]), torch.cat([torch.tensor([1], dtype=torch.int8), torch.tensor([1], dtype=torch.uint8)]).dtype, torch.stack([torch.tensor([1.0], dtype=torch.float16), torch.tensor([2.0])]).dtype)
+for bad in [lambda: torch.cat([a, torch.ones(2, 3)]), lambda: torch.stack([a, torch.ones(3, 2)]), lambda: torch.cat([]), lambda: torch.cat([a, torch.ones(2)]), lambda: torch.cat([a], dim=2), lambda: torch.stack([a], dim=4), lambda: torch.cat(a)]:
+    try:
+        bad()
+    except (RuntimeError, IndexError, ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+o = torch.empty(0)
+torch.cat([torch.ones(2), torch.zeros(1)], out=o)
+print(o, torch.cat([torch.ones(2, 1), torch.zeros(2, 1)], 1).is_contiguous(), torch.stack([a.t(), a.t()]).stride(), torch.cat([a.t(), a.t()], 0).stride())
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.tensor([3.0], requires_grad=True)
+c = torch.cat([x, y, torch.tensor([4.0])])
+(c * torch.arange(1.0, 5.0)).sum().backward()
+print(c, x.grad, y.grad, type(c.grad_fn).__name__, type(torch.stack([x, x]).grad_fn).__name__)
+''')
+
+program("qt_python_protocols", r'''
+import copy
+import pickle
+import torch
+x = torch.tensor([[1, 2], [3, 4]])
+print(len(x), [r.tolist() for r in x], list(torch.tensor([1.5, 2.5])), 3 in x, 9 in x, torch.tensor([1, 2]) in x, 2.0 in torch.tensor([2.0]))
+try:
+    len(torch.tensor(1))
+except TypeError as e:
+    print("TypeError", e)
+try:
+    iter(torch.tensor(1))
+except TypeError as e:
+    print("TypeError", e)
+try:
+    bool(torch.tensor([1, 2]))
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(bool(torch.tensor([0])), bool(torch.tensor(2.5)), not torch.tensor(0), torch.tensor(3) and 5, torch.tensor([]).numel())
+try:
+    bool(torch.tensor([]))
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(hash(x) == hash(x), hash(x) != hash(x.clone()), {x: 1}[x], x.__hash__ is not None, x[...] is x)
+print(f"{torch.tensor(3.14159):.2f}", f"{torch.tensor(7):03d}", f"{torch.tensor(2.5)}", "{:>8}".format(str(torch.tensor(1))), format(torch.tensor(1.5), ".1e"), "%.3f" % torch.tensor(2.0), "%d" % torch.tensor(4))
+try:
+    f"{torch.tensor([1.0, 2.0]):.2f}"
+except TypeError as e:
+    print("TypeError", e)
+d = copy.deepcopy(x)
+d[0, 0] = 100
+s = copy.copy(x)
+print(x[0, 0].item(), d.equal(x), pickle.loads(pickle.dumps(torch.tensor([1.5, float("nan")]))), pickle.loads(pickle.dumps(x[:, 1])))
+g = torch.tensor([1.0, 2.0], requires_grad=True)
+h = g * 2
+print(copy.deepcopy(g).requires_grad, copy.deepcopy(g).is_leaf)
+try:
+    copy.deepcopy(h)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(sorted([torch.tensor(3), torch.tensor(1), torch.tensor(2)]), max(torch.tensor([4, 9, 2])), sum(torch.tensor([1, 2, 3])), min([torch.tensor(2.5), torch.tensor(-1.0)]), abs(torch.tensor(-3)))
+try:
+    round(torch.tensor(2.567), 2)
+except TypeError as e:
+    print("TypeError", e)
+import math
+import operator
+print(math.floor(torch.tensor(2.7)), math.isclose(torch.tensor(1.0), 1.0), operator.index(torch.tensor(3)), range(10)[torch.tensor(2):torch.tensor(5)], pow(torch.tensor(2), 3), ~torch.tensor(True), +torch.tensor([1]))
+try:
+    operator.index(torch.tensor(3.0))
+except TypeError as e:
+    print("TypeError", e)
+try:
+    operator.index(torch.tensor([1, 2]))
+except TypeError as e:
+    print("TypeError", e)
+''')
+
+program("qt_tensor_attributes", r'''
+import torch
+for d in [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int8, torch.uint8, torch.bool, torch.complex64, torch.complex128]:
+    t = torch.zeros(2, 3, dtype=d)
+    print(d, t.element_size(), t.itemsize, t.nbytes, t.dtype.itemsize, d.is_floating_point, d.is_complex, d.is_signed, t.is_floating_point(), t.is_signed(), torch.is_floating_point(t), d.to_real() if d.is_complex else None, d.to_complex() if d.is_floating_point and d not in (torch.float16, torch.bfloat16) else None)
+x = torch.arange(24).reshape(2, 3, 4)
+print(x.dim(), x.ndim, x.ndimension(), x.numel(), x.nelement(), x.size(), x.size(1), x.size(-1), x.shape[0], x.shape[-2:], x.stride(0), x.stride(-1), x.is_leaf, x.device, x.is_cpu, x.is_cuda, x.layout, x.is_sparse, x.is_quantized, x.is_meta)
+try:
+    x.size(3)
+except IndexError as e:
+    print("IndexError", e)
+print(x.type_as(torch.tensor(1.0)).dtype, x.to(torch.tensor(1.0, dtype=torch.float64)).dtype, x.to(torch.float16).dtype, x.to("cpu") is x, x.to(torch.int64) is x, x.to(torch.int64, copy=True) is x, x.to(dtype=torch.int64).data_ptr() == x.data_ptr(), x.cpu() is x, x.float().type(torch.int32).dtype)
+print(torch.tensor([float("inf"), -1.5, 3.99, 1e10]).int(), torch.tensor([255.9, 0.2]).to(torch.uint8), torch.tensor([1e10]).long(), torch.tensor([2.5, -2.5]).short(), torch.tensor([1.7]).char(), torch.tensor([1, 0, 2]).bool().byte(), torch.tensor([1 + 2j]).abs().half())
+print(torch.Size([2, 3]), torch.Size([2, 3]).numel(), torch.Size([]), torch.Size([2]) + torch.Size([3]), torch.Size([2, 3])[1:], type(torch.Size([2, 3])[1:]).__name__, torch.Size([2, 3]) == (2, 3), isinstance(x.shape, tuple), repr(torch.zeros(0).shape))
+print(x.is_contiguous(), x.mT.is_contiguous(), x.data_ptr() == x.view(-1).data_ptr(), x.untyped_storage().nbytes() if hasattr(x, "untyped_storage") else None, x.get_device(), x.dtype == torch.long, torch.int == torch.int32, torch.float == torch.float32, torch.double, torch.half, torch.cfloat, torch.long)
+''')
+
+
 # -- known gaps (XFAIL in programs_qa_tensor.py) --------------------------------------------------------------
 
 program("qt_gap_conj_view", r'''
@@ -432,4 +561,15 @@ z = torch.tensor([1 + 1j, 2 - 1j])
 c = z.conj()
 z[0] = 5 + 5j
 print(c, c.is_conj(), torch.is_conj(c), c.resolve_conj().is_conj(), c.data_ptr() == z.data_ptr())
+''')
+
+program("qt_gap_pickle_views", r'''
+import copy
+import pickle
+import torch
+x = torch.tensor([[1, 2], [3, 4]])
+s = copy.copy(x)
+s[0, 0] = 100
+v = pickle.loads(pickle.dumps(x[:, 1]))
+print(x[0, 0].item(), v, v.stride(), v.storage_offset(), v.is_contiguous())
 ''')
