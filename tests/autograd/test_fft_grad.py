@@ -41,6 +41,10 @@ CASES = {
     "fft_ihfftn": (lambda m, a: m.fft.ihfftn(a, norm="ortho"), randn(2, 3, 4)),
     "fft_fftshift": (lambda m, a: m.fft.fftshift(a, dim=(0, -1)), randn(3, 2, 4)),
     "fft_ifftshift": (lambda m, a: m.fft.ifftshift(a), nc(randn(3, 5))),
+    "stft": (lambda m, a, w: m.stft(a, 6, 2, window=w, return_complex=True), randn(2, 14),
+             randn(6)),
+    "istft": (lambda m, a, b, w: m.istft(_c(m, a, b), 8, 3, 6, window=w + 3), randn(5, 4),
+              randn(5, 4), randn(6)),
     # the kernel ops themselves
     "_fft_c2c": (lambda m, a, b: m._fft_c2c(_c(m, a, b), [0, 1], 1, False), randn(3, 4),
                  randn(3, 4)),

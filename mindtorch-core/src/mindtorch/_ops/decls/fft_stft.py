@@ -1,0 +1,223 @@
+"""Short-time Fourier transforms: torch.stft and torch.istft (and their methods), composed
+of the FFT kernel ops of decls/fft.py: frames are a strided view of the (padded) signal,
+windowed and transformed; istft inverts each frame and overlap-adds them (fold), divided
+by the window's squared overlap-add envelope.  (A sub-family of decls/fft.py.)"""
+import warnings
+
+from ..registry import OPS, define
+from .factorization import _has_data
+from .fft import BY_N, BY_ROOT_N, NONE
+
+
+def _M():
+    import mindtorch
+    return mindtorch
+
+
+_WARNED = set()
+
+
+def _warn_once(key, message):
+    # (PyTorch's TORCH_WARN_ONCE: once per process)
+    if key not in _WARNED:
+        _WARNED.add(key)
+        warnings.warn(message, UserWarning, stacklevel=4)
+
+
+def _type_str(t):
+    """A tensor's type as PyTorch's error messages print it."""
+    if t.dtype.is_complex:
+        from ..._dtype import scalar_type_name
+        return f"{t.device.type.upper()}{scalar_type_name(t.dtype)}Type"
+    return t.type()
+
+
+def _window_repr(window):
+    return "None" if window is None else f"{_type_str(window)}{{{list(window.shape)}}}"
+
+
+def _window_to_n_fft(window, win_length, n_fft, like):
+    """The window (ones without one) zero-padded on both sides to n_fft, centred."""
+    M = _M()
+    if window is None:
+        window = M.ones(win_length, dtype=like.dtype.to_real() if like.dtype.is_complex
+                        else like.dtype, device=like.device)
+    left = (n_fft - win_length) // 2
+    if win_length != n_fft:
+        window = OPS["constant_pad_nd"].call(window, [left, n_fft - win_length - left], 0)
+    return window
+
+
+def _stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+          pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
+          align_to_window=None):
+    M = _M()
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
+    if center:  # reflect-pad (or pad_mode) n_fft // 2 at both ends, as torch.functional
+        ndim = self.ndim
+        pad = n_fft // 2
+        extended = self.reshape((1,) * (3 - ndim) + tuple(self.shape)) if ndim < 3 else self
+        self = M.nn.functional.pad(extended, [pad, pad], pad_mode)
+        self = self.reshape(self.shape[-ndim:]) if ndim < 3 else self
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    wants_complex = self.dtype.is_complex or (window is not None and window.dtype.is_complex)
+    if return_complex is None and not wants_complex:
+        raise RuntimeError("stft requires the return_complex parameter be given for real "
+                           "inputs, and will further require that return_complex=True in a "
+                           "future PyTorch release.")
+    return_complex = wants_complex if return_complex is None else return_complex
+    if not return_complex:
+        _warn_once("stft real", "stft with return_complex=False is deprecated. In a future "
+                   "pytorch release, stft will return complex tensors for all inputs, and "
+                   "return_complex=False will raise an error.\nNote: you can still call "
+                   "torch.view_as_real on the complex output to recover the old return "
+                   "format.")
+    if window is None:
+        _warn_once("stft window", "A window was not provided. A rectangular window will be "
+                   "applied,which is known to cause spectral leakage. Other windows such as "
+                   "torch.hann_window or torch.hamming_window are recommended to reduce "
+                   "spectral leakage.To suppress this warning and use a rectangular window, "
+                   "explicitly set `window=torch.ones(n_fft, device=<device>)`.")
+
+    def fail(why):
+        raise RuntimeError(
+            f"stft({_type_str(self)}{list(self.shape)}, n_fft={n_fft}, hop_length={hop}, "
+            f"win_length={win}, window={_window_repr(window)}, normalized={int(normalized)}, "
+            f"onesided={'None' if onesided is None else int(onesided)}, return_complex="
+            f"{int(return_complex)}, align_to_window="
+            f"{'None' if align_to_window is None else int(align_to_window)}) : {why}")
+
+    if not (self.dtype.is_floating_point or self.dtype.is_complex):
+        fail("expected a tensor of floating point or complex values")
+    if self.ndim not in (1, 2):
+        fail("expected a 1D or 2D tensor")
+    x = self.unsqueeze(0) if self.ndim == 1 else self
+    length = x.shape[1]
+    if n_fft <= 0 or n_fft > length:
+        # (with align_to_window PyTorch names win_length there)
+        fail(f"expected 0 < n_fft < {length}, but got n_fft="
+             f"{win if align_to_window else n_fft}")
+    if hop <= 0:
+        fail(f"expected hop_length > 0, but got hop_length={hop}")
+    if win <= 0 or win > n_fft:
+        fail(f"expected 0 < win_length <= n_fft, but got win_length={win}")
+    if window is not None and (window.ndim != 1 or window.shape[0] != win):
+        fail(f"expected a 1D window tensor of size equal to win_length={win}, but got window "
+             f"with size {list(window.shape)}")
+    if align_to_window:  # frames of win_length at every hop, the window's place in n_fft
+        left = (n_fft - win) // 2
+        frames = OPS["constant_pad_nd"].call(x, [left, n_fft - win - left], 0)
+    else:
+        frames = x
+    frames = frames.unfold(1, n_fft, hop)  # (batch, n_frames, n_fft), a view
+    if window is not None or win != n_fft:
+        frames = frames * _window_to_n_fft(window, win, n_fft, x)
+    scale = BY_ROOT_N if normalized else NONE
+    if frames.dtype.is_complex:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        out = OPS["_fft_c2c"].call(frames, (2,), scale, True)
+    else:
+        out = OPS["_fft_r2c"].call(frames, (2,), scale, True if onesided is None else onesided)
+    out = out.transpose(1, 2)
+    if self.ndim == 1:
+        out = out.squeeze(0)
+    return out if return_complex else M.view_as_real(out)
+
+
+def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+           normalized=False, onesided=None, length=None, return_complex=False):
+    M = _M()
+    hop = n_fft >> 2 if hop_length is None else hop_length
+    win = n_fft if win_length is None else win_length
+    if not self.dtype.is_complex:
+        raise RuntimeError("istft requires a complex-valued input tensor matching the output "
+                           "from stft with return_complex=True.")
+
+    def fail(why, sep=" : "):
+        raise RuntimeError(
+            f"istft({_type_str(self)}{list(self.shape)}, n_fft={n_fft}, hop_length={hop}, "
+            f"win_length={win}, window={_window_repr(window)}, center={int(center)}, "
+            f"normalized={int(normalized)}, onesided="
+            f"{'None' if onesided_arg is None else int(onesided_arg)}, length="
+            f"{'None' if length is None else length}, return_complex={int(return_complex)})"
+            f"{sep}{why}")
+
+    onesided_arg = onesided
+    if self.ndim < 2:  # (PyTorch reads the sizes of the real view first)
+        raise IndexError(f"Dimension out of range (expected to be in range of "
+                         f"[{-self.ndim - 1}, {self.ndim}], but got -3)")
+    if self.numel() == 0:
+        fail("input tensor cannot be empty.")
+    if self.ndim > 3:  # (counted as PyTorch does, with the real view's last dim)
+        fail(f"expected a tensor with 3 or 4 dimensions, but got {self.ndim + 1}")
+    n_frames, fft_size = self.shape[-1], self.shape[-2]
+    onesided = fft_size != n_fft if onesided is None else onesided
+    if onesided and n_fft // 2 + 1 != fft_size:
+        fail(f"expected the frequency dimension (3rd to the last) of the input tensor to "
+             f"match n_fft / 2 + 1 when onesided=True, but got {fft_size}")
+    if not onesided and n_fft != fft_size:
+        fail(f"expected the frequency dimension (3rd to the last) of the input tensor to "
+             f"match n_fft when onesided=False, but got {fft_size}")
+    if not 0 < hop <= win:
+        fail("expected 0 < hop_length <= win_length")
+    if not 0 < win <= n_fft:
+        fail("expected 0 < win_length <= n_fft")
+    if window is not None and (window.ndim != 1 or window.shape[0] != win):
+        fail("Invalid window shape. window has to be 1D and length of `win_length`")
+    if window is None:
+        _warn_once("istft window", "A window was not provided. A rectangular window will be "
+                   "applied.Please provide the same window used by stft to make the inversion "
+                   "lossless.To suppress this warning and use a rectangular window, explicitly "
+                   "set `window=torch.ones(n_fft, device=<device>)`.")
+    window = _window_to_n_fft(window, win, n_fft, self)
+    x = (self.unsqueeze(0) if self.ndim == 2 else self).transpose(1, 2)  # (ch, frames, freq)
+    scale = BY_ROOT_N if normalized else BY_N
+    if return_complex:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
+        frames = OPS["_fft_c2c"].call(x, (2,), scale, False)
+    else:
+        if window.dtype.is_complex:
+            raise RuntimeError("Complex windows are incompatible with return_complex=False")
+        if not onesided:
+            x = x.narrow(-1, 0, n_fft // 2 + 1)
+        frames = OPS["_fft_c2r"].call(x, (2,), scale, n_fft)
+    total = n_fft + hop * (n_frames - 1)
+
+    def overlap_add(f):  # (ch, frames, n_fft) -> (ch, total)
+        cols = f.transpose(1, 2)
+        return M.nn.functional.fold(cols, (1, total), (1, n_fft), stride=(1, hop))[:, 0, 0]
+
+    y = overlap_add(frames * window)
+    envelope = overlap_add((window * window).expand(1, n_frames, n_fft))
+    start = n_fft // 2 if center else 0
+    end = start + length if length is not None else -(n_fft // 2) if center else total
+    y, envelope = y[:, start:end], envelope[:, start:end]
+    if _has_data(envelope) and bool((envelope.abs().min() < 1e-11).item()):
+        fail("window overlap add min: 1\n[ CPUBoolType{} ]", " ")
+    y = y / envelope
+    if self.ndim == 2:
+        y = y.squeeze(0)
+    if end > total:
+        _warn_once("istft length", "The length of signal is shorter than the length "
+                   "parameter. Result is being padded with zeros in the tail. Please check "
+                   "your center and hop_length settings.")
+        y = OPS["constant_pad_nd"].call(y, [0, end - total], 0)
+    return y
+
+
+def _declare():
+    define("stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
+           "Tensor? window=None, bool center=True, str pad_mode='reflect', "
+           "bool normalized=False, bool? onesided=None, bool? return_complex=None, "
+           "bool? align_to_window=None) -> Tensor", decomposition=_stft, tags=("fft",))
+    define("istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
+           "Tensor? window=None, bool center=True, bool normalized=False, "
+           "bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor",
+           decomposition=_istft, tags=("fft",))
+
+
+_declare()
