@@ -177,14 +177,39 @@ def test_set_under_no_grad_and_out_of_bounds():
 
 def test_sharing_and_pinning():
     def f(lib):
-        x = lib.ones(3)
+        x = lib.arange(4.0)
+        v = x[1:]
         r = [x.is_shared(), x.is_pinned(), outcome(lambda: x.pin_memory()),
-             x.storage().is_pinned()]
+             x.storage().is_pinned(), x.untyped_storage().is_shared()]
+        p = x.data_ptr()
+        r += [x.share_memory_() is x, x.is_shared(), v.is_shared(), x.storage().is_shared(),
+              x.untyped_storage().is_shared(), x.data_ptr() == p, x.tolist()]
+        x.add_(1)
+        r += [x.tolist(), x.share_memory_().is_shared(), lib.ones(0).share_memory_().is_shared()]
+        m = lib.nn.Linear(2, 2)
+        m.share_memory()
+        r.append([p.is_shared() for p in m.parameters()])
         return r
-    both(f)
-    # mindtorch's cpu memory is process memory: share_memory_ keeps it and says so
-    x = mindtorch.ones(3)
-    assert x.share_memory_() is x and x.is_shared() is False and x.tolist() == [1.0] * 3
+    r = both(f)
+    assert r[6] is True
+
+
+def _child(t):
+    t.mul_(10)
+
+
+def test_shared_memory_is_seen_by_forked_processes():
+    import multiprocessing as mp
+    x = mindtorch.arange(4.0).share_memory_()
+    proc = mp.get_context("fork").Process(target=_child, args=(x,))
+    proc.start()
+    proc.join()
+    assert proc.exitcode == 0 and x.tolist() == [0.0, 10.0, 20.0, 30.0]
+    y = mindtorch.arange(4.0)  # not shared: the child changes its own copy
+    proc = mp.get_context("fork").Process(target=_child, args=(y,))
+    proc.start()
+    proc.join()
+    assert y.tolist() == [0.0, 1.0, 2.0, 3.0]
 
 
 def test_meta():

@@ -4,9 +4,12 @@ in PyTorch), an UntypedStorage read as elements of one dtype.
 
 Core has no kernels: element access, fill and copy go through ops on a flat tensor laid
 over the storage's bytes, so they work on every backend (and raise on `meta`, which has no
-data).  Memory sharing and pinning: mindtorch's cpu storage is private process memory
-(tensors cross process boundaries by value, see mindtorch.multiprocessing), so
-share_memory_() leaves it where it is and is_shared() says False; with no accelerator,
+data).  Memory sharing: share_memory_() moves the bytes to memory the backend can share
+(cpu: an anonymous shared mapping, which processes forked afterwards share, as PyTorch's
+Hogwild examples need; a pickled tensor still travels by value, so processes started with
+"spawn" get copies).  Tensors already holding a numpy view of the old bytes (cpu caches
+one per tensor) are not redirected: share a tensor before making aliases of it, as
+Module.share_memory() right after construction does.  Pinning: with no accelerator,
 pin_memory() raises as PyTorch's does on a CPU-only machine."""
 import warnings
 
@@ -66,9 +69,12 @@ def _TYPE_NAME(dtype):  # 'Float' for float32
 
 
 def _share(storage):
-    if not storage._spec.has_data:
+    spec = storage._spec
+    if not spec.has_data:
         raise RuntimeError("_share_fd_: only available on CPU")
-    return storage  # private process memory: see the module docstring
+    if spec.share_memory is not None:  # (a device without it: left as it is, as torch's cuda)
+        storage._handle = spec.share_memory(storage._handle, storage._nbytes)
+    return storage
 
 
 class _StorageBase:
@@ -109,7 +115,8 @@ class _StorageBase:
         return self._untyped().data_ptr()
 
     def is_shared(self):
-        return False
+        u = self._untyped()
+        return bool(u._spec.is_shared(u._handle))
 
     def share_memory_(self):
         _share(self._untyped())

@@ -13,11 +13,12 @@ def storage(self):
 
 
 def is_shared(self):
-    return False
+    return self._storage.is_shared()
 
 
 def share_memory_(self):
     _share(self._storage)
+    self._cache = None  # (a backend's view of the old bytes)
     return self
 
 

@@ -31,6 +31,22 @@ def data_ptr(handle):
     return handle.__array_interface__["data"][0]
 
 
+def share_memory(handle, nbytes):
+    """The bytes copied to an anonymous shared mapping, which processes forked afterwards
+    share (writes on either side are seen by the other)."""
+    if is_shared(handle):
+        return handle
+    import mmap
+    shared = np.frombuffer(mmap.mmap(-1, max(nbytes, 1)), np.uint8, nbytes)
+    shared[...] = to_host(handle, nbytes)
+    return shared
+
+
+def is_shared(handle):
+    base = handle.base
+    return type(base) is memoryview and type(base.obj).__name__ == "mmap"
+
+
 def generator(seed, index=None):
     return np.random.Generator(np.random.PCG64(seed))
 

@@ -66,17 +66,22 @@ class DeviceSpec:
             current_device, set_device, synchronize, ...)
     generator(seed, index) -> state             per-device random state for kernels
     has_data: False for devices whose tensors carry no data (meta)
+    share_memory(handle, nbytes) -> handle       the bytes moved to memory other processes
+                                                 can map (optional: Tensor.share_memory_())
+    is_shared(handle) -> bool                    whether share_memory made this handle
 
     (Plain classes rather than dataclasses here and in the loader: building dataclasses
     costs ~7 ms of `import mindtorch`.)
     """
 
     def __init__(self, type, allocate, from_host, to_host, data_ptr=lambda handle: 0,
-                 module=None, generator=None, has_data=True, plugin=""):
+                 module=None, generator=None, has_data=True, plugin="", share_memory=None,
+                 is_shared=lambda handle: False):
         self.type, self.allocate, self.from_host, self.to_host = type, allocate, from_host, \
             to_host
         self.data_ptr, self.module, self.generator = data_ptr, module, generator
         self.has_data, self.plugin = has_data, plugin
+        self.share_memory, self.is_shared = share_memory, is_shared
 
     def __repr__(self):
         return f"DeviceSpec(type={self.type!r}, plugin={self.plugin!r})"
