@@ -1,6 +1,7 @@
 """Process-wide settings scripts touch before training (threads, determinism, matmul
 precision, default device), torch.typename, torch.compile and the torch.backends
 accelerator namespaces, against PyTorch."""
+import copy
 import subprocess
 import sys
 
@@ -104,16 +105,28 @@ def test_typename():
 
 
 def test_compile_runs_the_model():
-    model = mindtorch.nn.Linear(2, 2)
-    assert mindtorch.compile(model) is model
-    assert mindtorch.compile(mode="max-autotune")(model) is model
+    """A function comes back as it is; a module in PyTorch's OptimizedModule wrapper (its
+    repr, `_orig_mod.` state_dict keys, attributes and training flag forwarded)."""
+    def run(L):
+        model = L.nn.Sequential(L.nn.Linear(2, 2), L.nn.ReLU())
+        c = L.compile(model)
+        c.eval()
+        c.extra = 3
+        out = [repr(c), list(c.state_dict()), c._orig_mod is model, model.training, len(c),
+               model.extra, type(L.compile(mode="max-autotune")(model)).__name__,
+               isinstance(c, L._dynamo.eval_frame.OptimizedModule),
+               type(copy.deepcopy(c)).__name__, c(L.ones(1, 2)).shape]
+        c.train()
+        out.append(model.training)
 
-    @mindtorch.compile
-    def f(x):
-        return x * 2
-    assert f(mindtorch.ones(1)).item() == 2.0
-    with pytest.raises(RuntimeError):
-        mindtorch.compile(3)
+        @L.compile
+        def f(x):
+            return x * 2
+        out += [f.__name__, f(L.ones(1)).item()]
+        with pytest.raises(AssertionError, match="A callable function is expected"):
+            L.compile(3)
+        return out
+    assert run(mindtorch) == run(torch)
 
 
 def test_backends_namespaces():

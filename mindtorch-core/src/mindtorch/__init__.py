@@ -177,7 +177,8 @@ def __getattr__(name):
             from .amp import _DeviceAmp
             spec.module.amp = _DeviceAmp(name)
         return spec.module
-    if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func"):
+    if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func",
+                "_dynamo"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     if name == "vmap":

@@ -108,10 +108,18 @@ def typename(obj):
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
             options=None, disable=False, **kwargs):  # noqa: A001 - torch's name
-    """mindtorch runs eagerly and has no graph compiler: the model (or function) is
-    returned as it is, so `model = torch.compile(model)` computes what it did."""
+    """mindtorch runs eagerly and has no graph compiler: a function is returned as it is,
+    a module wrapped in an OptimizedModule that calls it (PyTorch's wrapper: its
+    state_dict keys start with `_orig_mod.`), so `model = torch.compile(model)` computes
+    what it did."""
     if model is None:
-        return lambda fn: fn
+        return lambda fn: compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+                                  mode=mode, options=options, disable=disable)
     if not callable(model):
-        raise RuntimeError("torch.compile: the model must be callable")
+        raise AssertionError(f"A callable function is expected, but {type(model)} is "
+                             f"provided.")
+    from .nn import Module
+    if isinstance(model, Module):
+        from ._dynamo import OptimizedModule
+        return OptimizedModule(model)
     return model
