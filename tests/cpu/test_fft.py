@@ -135,12 +135,12 @@ def test_zero_dim_and_empty_batches():
     # torch's CPU kernels (oneMKL) refuse empty batches
     for name in C2C_R2C:
         x = _data((0, 4), "complex64" if name in ("irfft", "hfft") else "float32")
-        same_error(lambda: getattr(mindtorch.fft, name)(x),
-                   lambda: getattr(torch.fft, name)(to_torch(x)))
+        same_error(lambda n=name, x=x: getattr(mindtorch.fft, n)(x),
+                   lambda n=name, x=x: getattr(torch.fft, n)(to_torch(x)))
     for name in ("rfftn", "irfftn", "fftn"):
         x = _data((2, 0, 3), "complex128" if name == "irfftn" else "float64")
-        same_error(lambda: getattr(mindtorch.fft, name)(x, dim=(0, 2)),
-                   lambda: getattr(torch.fft, name)(to_torch(x), dim=(0, 2)))
+        same_error(lambda n=name, x=x: getattr(mindtorch.fft, n)(x, dim=(0, 2)),
+                   lambda n=name, x=x: getattr(torch.fft, n)(to_torch(x), dim=(0, 2)))
         assert getattr(mindtorch.fft, name)(x.to("meta"), dim=(0, 2)).shape == \
             getattr(torch.fft, name)(to_torch(x).to("meta"), dim=(0, 2)).shape
 
@@ -163,7 +163,7 @@ def test_frequencies(name):
     assert m(4, out=out) is out and out.shape == (t(4).shape[0],)
     for bad in (lambda lib: getattr(lib.fft, name)(4, dtype=lib.int64),
                 lambda lib: getattr(lib.fft, name)(-1)):
-        same_error(lambda: bad(mindtorch), lambda: bad(torch))
+        same_error(lambda bad=bad: bad(mindtorch), lambda bad=bad: bad(torch))
     with pytest.raises(RuntimeError, match="fftfreq requires a floating point or complex"):
         m(4, dtype=mindtorch.int32)
 

@@ -1,7 +1,8 @@
 """Public modules besides `mindtorch` itself: mindtorch.linalg, mindtorch.special,
-mindtorch.fft, mindtorch.nn.functional.  An op joins one with define(..., modules=("linalg",)); its name
-there drops the module's prefix, as PyTorch's do (op `linalg_inv` is `mindtorch.linalg.inv`,
-op `special_erfcx` is `mindtorch.special.erfcx`, op `conv2d` is `nn.functional.conv2d`),
+mindtorch.fft, mindtorch.nn.functional.  An op joins one with define(...,
+modules=("linalg",)); its name there drops the module's prefix, as PyTorch's do (op
+`linalg_inv` is `mindtorch.linalg.inv`, op `fft_rfft` is `mindtorch.fft.rfft`, op
+`special_erfcx` is `mindtorch.special.erfcx`, op `conv2d` is `nn.functional.conv2d`),
 unless define(..., public_name=...) names it (op `im2col` is `nn.functional.unfold`, as
 `Tensor.unfold` is another op)."""
 from .registry import OPS

@@ -24,7 +24,7 @@ def _result(a, dtype):
 
 
 def fft_c2c(self, dim, normalization, forward):
-    shape, dtype = F.c2c_meta(self, dim, normalization, forward)
+    _, dtype = F.c2c_meta(self, dim, normalization, forward)
     a = arr(self)
     _refuse_empty(a)
     if not dim:
@@ -37,7 +37,7 @@ def fft_c2c(self, dim, normalization, forward):
 
 
 def fft_r2c(self, dim, normalization, onesided):
-    shape, dtype = F.r2c_meta(self, dim, normalization, onesided)
+    _, dtype = F.r2c_meta(self, dim, normalization, onesided)
     a = arr(self)
     _refuse_empty(a)
     norm = _FORWARD.get(normalization, "forward")

@@ -147,13 +147,13 @@ def _points(n):
 
 def _resize(x, dims, sizes):
     """x zero-padded or trimmed to `sizes` along `dims`."""
-    pad, trimmed = [0] * (2 * x.ndim), False
+    pad = [0] * (2 * x.ndim)
     for d, n in zip(dims, sizes):
         have = x._shape[d]
         if n > have:
             pad[2 * (x.ndim - 1 - d) + 1] = n - have
         elif n < have:
-            x, trimmed = x.narrow(d, 0, n), True
+            x = x.narrow(d, 0, n)
     if any(pad):
         x = OPS["constant_pad_nd"].call(x, pad, 0)
     return x
