@@ -180,3 +180,23 @@ def test_meta_device():
         assert lib.zeros_like(x, memory_format=lib.channels_last).stride() == (60, 1, 15, 3)
         assert lib.empty(2, 3, 4, 5, device="meta",
                          memory_format=lib.channels_last).stride() == (60, 1, 15, 3)
+
+
+def test_convert_conv_weight_memory_format():
+    def f(lib):
+        net = lib.nn.Sequential(lib.nn.Conv2d(3, 4, 3), lib.nn.ConvTranspose2d(4, 2, 3),
+                                lib.nn.Linear(2, 2), lib.nn.Sequential(lib.nn.Conv2d(2, 2, 1)))
+        r = lib.nn.utils.convert_conv2d_weight_memory_format(net, lib.channels_last)
+        net3 = lib.nn.Conv3d(2, 2, 1)
+        lib.nn.utils.convert_conv3d_weight_memory_format(net3, lib.channels_last_3d)
+        return (r is net, [p.stride() for p in net.parameters()], net3.weight.stride(),
+                type(net[0].weight).__name__, net[0].weight.requires_grad)
+    both(f)
+
+
+def test_cpu_memory_format():
+    def f(lib):
+        x = lib.ones(2, 3, 4, 5)
+        return (x.cpu(memory_format=lib.channels_last).stride(), x.cpu() is x,
+                x.cpu(memory_format=lib.preserve_format) is x)
+    both(f)
