@@ -497,7 +497,9 @@ class Tensor:
     # to/_to and the dtype shortcuts (double, float, ...) are mindtorch._creation's
     # functions, bound by it once imported (a per-call import costs ~2 us)
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
+        if memory_format is not None:
+            return self.to("cpu", memory_format=memory_format)
         return self._to("cpu", None)
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -569,6 +571,11 @@ class Tensor:
     # -- new_* factories -------------------------------------------------------------
     def _like_kwargs(self, dtype, device):
         return dict(dtype=dtype or self.dtype, device=device or self._device)
+
+    def new(self, *args, device=None, **kwargs):
+        """The legacy constructor with self's dtype and device: new(2, 3), new([1, 2])."""
+        from ._legacy_types import legacy_new
+        return legacy_new(self.dtype, device or self._device, args, kwargs)
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
