@@ -276,6 +276,12 @@ def test_public_names():
              "irfft2", "rfftn", "irfftn", "hfft", "ihfft", "hfft2", "ihfft2", "hfftn",
              "ihfftn", "fftfreq", "rfftfreq", "fftshift", "ifftshift"}
     assert names <= set(dir(mindtorch.fft))
+    import torch.fft
+    assert set(mindtorch.fft.__all__) == set(torch.fft.__all__)
+    assert mindtorch.fft.Tensor is mindtorch.Tensor
+    scope = {}
+    exec("from mindtorch.fft import *", scope)
+    assert set(torch.fft.__all__) <= set(scope)
     assert mindtorch.fft.fft.__name__ == "fft"
     with pytest.raises(AttributeError):
         mindtorch.fft.nonexistent  # noqa: B018
