@@ -288,6 +288,15 @@ def test_new_methods(text):
     compare(lambda T: eval(text, {"T": T, "np": np, "x": T.tensor([[1, 2, 3], [4, 5, 6]])}))
 
 
+@cases("x.new(2, 3).shape", "x.new(2).dtype", "x.new([1.7, 2])", "x.new((1, 2))", "x.new().shape",
+       "x.new(T.Size([3])).shape", "x.new(x) is x", "x.new(x).data_ptr() == x.data_ptr()",
+       "x.float().new(2).dtype", "x.to('meta').new(2)", "x.new(2, device='cpu').shape",
+       "x.new(x.float())", "x.new('a')", "x.new(2, dtype=T.int32)")
+def test_legacy_new_method(text):
+    # x.new(...): the legacy constructor with x's dtype and device
+    compare(lambda T: eval(text, {"T": T, "x": T.tensor([1, 2])}))
+
+
 @cases("T.Tensor(2, 3).shape", "T.Tensor([1, 2])", "T.Tensor(2, 3).dtype")
 def test_legacy_constructor_and_new_ones_keyword(text):
     compare(lambda T: eval(text, {"T": T, "x": T.tensor([1, 2])}))

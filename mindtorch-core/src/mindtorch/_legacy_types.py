@@ -19,30 +19,37 @@ class tensortype(type):
         return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu"
 
     def __call__(cls, *args, device=None, **kwargs):
-        from . import _creation
-        from ._tensor import Tensor
-        if kwargs:
-            raise TypeError(f"new() received an invalid combination of arguments - got "
-                            f"unexpected keyword arguments {sorted(kwargs)}")
-        if not args:
-            return _creation.empty(0, dtype=cls.dtype, device=device)
-        if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
-                len(args) == 1 and type(args[0]).__name__ == "Size":
-            return _creation.empty(*args, dtype=cls.dtype, device=device)
-        if len(args) > 1:
-            raise TypeError(f"new() received an invalid combination of arguments - got "
-                            f"{tuple(type(a).__name__ for a in args)}")
-        data = args[0]
-        if isinstance(data, Tensor):
-            if data.dtype is not cls.dtype:
-                raise TypeError(f"expected {cls.dtype} tensor (got {data.dtype} tensor)")
-            return data.detach()
-        if isinstance(data, (str, bytes)):
-            raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-        return _creation.tensor(data, dtype=cls.dtype, device=device)
+        return legacy_new(cls.dtype, device, args, kwargs)
 
     def __repr__(cls):
         return f"<class 'torch.{cls.__name__}'>"
+
+
+def legacy_new(dtype, device, args, kwargs):
+    """The legacy constructor (FloatTensor(...), Tensor.new(...)) of `dtype` tensors: no
+    argument (empty), sizes or a torch.Size (uninitialised), a tensor of that dtype
+    (detached alias) or data."""
+    from . import _creation
+    from ._tensor import Tensor
+    if kwargs:
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"unexpected keyword arguments {sorted(kwargs)}")
+    if not args:
+        return _creation.empty(0, dtype=dtype, device=device)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
+            len(args) == 1 and type(args[0]).__name__ == "Size":
+        return _creation.empty(*args, dtype=dtype, device=device)
+    if len(args) > 1:
+        raise TypeError(f"new() received an invalid combination of arguments - got "
+                        f"{tuple(type(a).__name__ for a in args)}")
+    data = args[0]
+    if isinstance(data, Tensor):
+        if data.dtype is not dtype:
+            raise TypeError(f"expected {dtype} tensor (got {data.dtype} tensor)")
+        return data.detach()
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
+    return _creation.tensor(data, dtype=dtype, device=device)
 
 
 LEGACY_TYPES = {f"{name}Tensor": tensortype(f"{name}Tensor", (), {"dtype": dtype})
