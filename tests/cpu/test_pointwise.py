@@ -607,6 +607,17 @@ def test_isclose_negative_tolerance_message(kw):
     assert run(mindtorch) == run(torch)  # the number printed as C++ prints a double
 
 
+@pytest.mark.parametrize("call", [
+    lambda L, z: L.maximum(z, z), lambda L, z: z.minimum(z.real), lambda L, z: L.max(z, z),
+    lambda L, z: L.min(z.real, z), lambda L, z: L.fmax(z, z), lambda L, z: z.fmin(z)])
+def test_extrema_refuse_complex_with_torch_message(call):
+    def run(L):
+        with pytest.raises(RuntimeError) as e:
+            call(L, L.tensor([1j, 2.0]))
+        return str(e.value)
+    assert run(mindtorch) == run(torch)
+
+
 def test_diff_of_order_zero_ignores_prepend_and_append():
     x, p, a = (mindtorch.tensor(v) for v in ([1.0, 2.0, 4.0], [5.0], [7.0]))
     assert_same(mindtorch.diff(x, n=0, prepend=p, append=a),

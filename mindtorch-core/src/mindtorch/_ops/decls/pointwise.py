@@ -12,6 +12,7 @@ from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name, define_inplace, refuse_complex_autograd
+from ._prechecks import _checked_first
 from ._out_rules import EXACT_OUT, _checked_out
 
 POINTWISE = ("pointwise",)
@@ -756,3 +757,16 @@ def _alias(alias, target):
 
 
 _declare()
+
+
+def _refuse_complex_extremum(name):
+    def check(args, kwargs):  # (after the binding's argument checks: two tensors)
+        operands = (*args[:2], kwargs.get("other"))[:2]
+        if all(isinstance(a, Tensor) for a in operands) and \
+                any(a.dtype.is_complex for a in operands):
+            raise RuntimeError(f"{name} not implemented for complex tensors.")
+    return check
+
+
+for _name in ("maximum", "minimum", "fmax", "fmin"):  # (PyTorch checks before any kernel)
+    _checked_first(_name, _refuse_complex_extremum(_name))
