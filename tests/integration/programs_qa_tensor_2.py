@@ -553,6 +553,92 @@ print(x.is_contiguous(), x.mT.is_contiguous(), x.data_ptr() == x.view(-1).data_p
 ''')
 
 
+program("qt_stats_cov_vander", r'''
+import torch
+torch.set_printoptions(precision=6)
+obs = torch.tensor([[1.0, 2.0, 4.0, 7.0], [2.0, 1.0, 0.0, -1.0], [0.5, 0.5, 0.5, 0.5]], dtype=torch.float64)
+print(torch.cov(obs), torch.cov(obs, correction=0), torch.cov(obs[0]), torch.cov(obs, fweights=torch.tensor([1, 2, 1, 1])), torch.cov(obs, aweights=torch.tensor([0.5, 1.0, 1.0, 2.0], dtype=torch.float64)))
+print(torch.corrcoef(obs[:2]), torch.corrcoef(obs), torch.corrcoef(obs[0]))
+print(torch.vander(torch.tensor([1, 2, 3])), torch.vander(torch.tensor([1.0, 2.0]), N=4, increasing=True), torch.linalg.vander(torch.tensor([2, 3]), N=3))
+print(torch.renorm(torch.tensor([[3.0, 4.0], [0.3, 0.4]]), p=2, dim=0, maxnorm=1.0), torch.tensor([[1.0, 1.0], [10.0, 0.0]]).renorm(1, 1, 5))
+print(torch.diff(torch.tensor([1, 4, 9, 16]), n=2), torch.diff(torch.tensor([[1, 2], [4, 8]]), dim=0, append=torch.tensor([[0, 0]])), torch.diff(torch.tensor([True, False, False])), torch.diff(torch.tensor([1.0]), n=3))
+print(torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0])), torch.gradient(torch.tensor([1.0, 4.0, 9.0, 16.0]), spacing=2.0, edge_order=2), torch.gradient(torch.tensor([[1.0, 2.0, 4.0], [2.0, 5.0, 9.0]]), dim=1))
+print(torch.logaddexp(torch.tensor([0.0, -1000.0, 1000.0]), torch.tensor([0.0, -1000.0, 1000.0])), torch.logaddexp2(torch.tensor([1.0]), torch.tensor([1.0])), torch.tensor([1, 2, 3]).float().std(unbiased=True), torch.tensor([[1.0, 2.0], [3.0, 5.0]]).var(0, unbiased=False))
+a = torch.tensor([1.0, 2.0, 3.0])
+print(torch.addcmul(a, a, a, value=0.5), torch.addcdiv(a, a, torch.tensor([2.0, 4.0, 0.0]), value=2), torch.rsub(a, 1), torch.sub(a, a, alpha=2), torch.add(a, 1, alpha=3), torch.tensor([1, 2]).add(torch.tensor([1, 1]), alpha=2))
+try:
+    torch.add(torch.tensor([1, 2]), torch.tensor([1, 1]), alpha=0.5)
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    torch.cov(torch.ones(2, 2, 2))
+except RuntimeError as e:
+    print("RuntimeError", e)
+''')
+
+program("qt_comparisons_minmax", r'''
+import torch
+i = torch.tensor([1, 5, 3])
+f = torch.tensor([1.0, 4.5, float("nan")])
+print(i == f, i < f, i >= 3, i.eq(3.0), i.ne(torch.tensor(5)), f.gt(i), torch.lt(i, 2.5), torch.tensor([True, False]) == 1, torch.tensor([1 + 1j]) == torch.tensor([1 + 1j]))
+print(torch.maximum(i, f), torch.minimum(i, f), torch.max(i, f.nan_to_num()).dtype, torch.fmax(i, f), torch.maximum(torch.tensor([1], dtype=torch.uint8), torch.tensor([-1], dtype=torch.int8)), torch.maximum(i, torch.tensor(2.5)))
+try:
+    torch.maximum(i, 2)
+except TypeError as e:
+    print("TypeError", e)
+try:
+    torch.tensor([1 + 1j]).maximum(torch.tensor([1j]))
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.equal(i, i.float()), torch.equal(i, i.clone()), torch.equal(torch.zeros(2), torch.zeros(3)), torch.equal(torch.tensor([float("nan")]), torch.tensor([float("nan")])), torch.equal(torch.tensor(1), torch.tensor([1])))
+print(i.max(), i.float().min(), torch.tensor([True, False]).max(), torch.tensor([True, False]).sum(), torch.tensor([3, 3, 1]).argmax(), torch.tensor([[2, 9], [9, 2]]).argmax(dim=0), torch.tensor([float("nan"), 1.0]).argmin(), torch.tensor([-0.0, 0.0]).max())
+print(i.clamp(min=torch.tensor([2, 2, 2])), torch.eq(torch.tensor([[1, 2]]), torch.tensor([[1], [2]])), torch.tensor([1, 2]) != torch.tensor([1.0, 2.5]), (torch.tensor([1, 2]) < torch.tensor([2, 1])).dtype, torch.ge(torch.tensor([1.0]), torch.tensor([1], dtype=torch.int64)))
+s = torch.tensor([3.0, 1.0, 2.0])
+s.clamp_(max=2.5)
+print(s, torch.isin(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([2, 3])), torch.isin(torch.tensor([1, 2]), 2), torch.isin(torch.tensor([1, 2]), torch.tensor([2]), invert=True), torch.isin(3, torch.tensor([1, 3])))
+print(torch.sort(torch.tensor([2, 1, 2]), descending=True).indices, torch.tensor([1.0, -1.0]).abs().eq(1).all(), torch.tensor([]).all(), torch.tensor([]).any(), torch.all(torch.tensor([1, 2])), torch.any(torch.tensor([0.0, -0.0])), torch.tensor([[1, 0], [1, 1]]).all(dim=1), torch.tensor([1, 0], dtype=torch.uint8).all().dtype)
+''')
+
+program("qt_einsum_tensordot_more", r'''
+import torch
+a = torch.arange(6.0).reshape(2, 3)
+b = torch.arange(12.0).reshape(3, 4)
+m = torch.arange(9.0).reshape(3, 3)
+print(torch.einsum("ij,jk", a, b), torch.einsum("ii->i", m), torch.einsum("ii", m), torch.einsum("ij->", a), torch.einsum("i,i", a[0], a[1]), torch.einsum("ij,ij->ij", a, a))
+print(torch.einsum("...j,jk->...k", a, b), torch.einsum("b...->...", torch.ones(2, 3, 4)).shape, torch.einsum("ij...,jk->ik...", torch.ones(2, 3, 5), torch.ones(3, 4)).shape, torch.einsum("i...i", torch.ones(3, 2, 3)).shape)
+print(torch.einsum("i j, j k -> i k", a, b).shape, torch.einsum("bij,bjk->bik", torch.ones(2, 2, 3), torch.ones(1, 3, 4)).shape, torch.einsum(a, [0, 1], b, [1, 2], [0, 2]), torch.einsum("ij->ji", torch.tensor([[1, 2]])))
+print(torch.einsum("i,j,k->ijk", torch.ones(2), torch.ones(3), torch.ones(4)).shape, torch.einsum("ab,ab,ab->a", a, a, a), torch.einsum("ii->", torch.tensor([[1, 2], [3, 4]])))
+for bad in [lambda: torch.einsum("ij,jk", a, a), lambda: torch.einsum("ij", a, a), lambda: torch.einsum("ijk", a), lambda: torch.einsum("ij->ik", a), lambda: torch.einsum("ij->jj", a)]:
+    try:
+        bad()
+    except (RuntimeError, ValueError) as e:
+        print(type(e).__name__, e)
+print(torch.tensordot(a, b, dims=1), torch.tensordot(a, a, dims=([0, 1], [0, 1])), torch.tensordot(a, a, dims=0).shape, torch.tensordot(torch.ones(2, 3, 4), torch.ones(4, 3, 5), dims=([1, 2], [1, 0])).shape, torch.tensordot(a, b, dims=[[1], [0]]))
+print(torch.kron(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[0, 1], [1, 0]])), torch.kron(torch.ones(2), torch.ones(3, 1)).shape, torch.outer(torch.tensor([1, 2]), torch.tensor([1.5, 0.5])), torch.inner(a, a), torch.inner(torch.tensor([1.0, 2.0]), torch.tensor(3.0)))
+try:
+    torch.tensordot(a, b, dims=2)
+except RuntimeError as e:
+    print("RuntimeError", e)
+''')
+
+program("qt_legacy_constructors", r'''
+import torch
+print(torch.Tensor([1, 2]), torch.Tensor(2, 3).shape, torch.Tensor().shape, torch.Tensor(torch.Size([2])).shape, torch.FloatTensor([1, 2]), torch.LongTensor([1.7, 2]), torch.DoubleTensor(2).dtype, torch.BoolTensor([1, 0]), torch.IntTensor([3]).dtype, torch.ByteTensor([255]))
+print(torch.tensor([1.0]).new(2).shape, torch.tensor([1.0]).new([3, 4]), torch.tensor([1]).new_tensor([3.5]).dtype, torch.tensor([1.0]).new().shape, torch.HalfTensor([1.5]), torch.ShortTensor([2]).dtype, torch.CharTensor([-1]).dtype)
+print(torch.FloatTensor([1]).type(), torch.tensor([1]).type(torch.FloatTensor).dtype, torch.tensor([1.5]).type("torch.LongTensor"), isinstance(torch.ones(1), torch.FloatTensor), isinstance(torch.ones(1, dtype=torch.int64), torch.FloatTensor), isinstance(torch.ones(1), torch.Tensor))
+try:
+    torch.Tensor([1, 2], dtype=torch.int64)
+except TypeError:
+    print("TypeError")
+try:
+    torch.FloatTensor("a")
+except TypeError:
+    print("TypeError")
+x = torch.Tensor([[1, 2], [3, 4]])
+print(x.dtype, x.requires_grad, torch.Tensor([True]).dtype, torch.Tensor(3).fill_(2), torch.empty(2).new_ones(1))
+''')
+
+
 # -- known gaps (XFAIL in programs_qa_tensor.py) --------------------------------------------------------------
 
 program("qt_gap_conj_view", r'''
