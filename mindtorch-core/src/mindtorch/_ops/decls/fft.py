@@ -27,7 +27,7 @@ NONE, BY_ROOT_N, BY_N = 0, 1, 2  # normalization of the kernel ops
 # -- metadata rules of the kernel ops ---------------------------------------------------------
 
 def _check_dims(self, dim):
-    if not dim:  # (PyTorch reads the last one of an empty list)
+    if not dim:  # (PyTorch fails reading the last of an empty list)
         raise RuntimeError("FFT: at least one dimension to transform must be given")
     if len(set(dim)) != len(dim):
         raise RuntimeError("FFT dims must be unique")
@@ -74,15 +74,20 @@ def _c2c_grad(grad, dim, normalization, forward):
     return OPS["_fft_c2c"].call(grad, dim, normalization, not forward)
 
 
+def _pad_last(t, dim, size):
+    """t zero-padded at the end of `dim` to `size`."""
+    missing = size - t._shape[dim]
+    if missing <= 0:
+        return t
+    pad = [0] * (2 * t.ndim)
+    pad[2 * (t.ndim - 1 - dim) + 1] = missing
+    return OPS["constant_pad_nd"].call(t, pad, 0)
+
+
 def _r2c_grad(grad, self_geometry, dim, normalization, onesided):
     # the adjoint of a real-to-complex DFT: the inverse complex DFT of the gradient (the
     # dropped half of a onesided result contributes nothing: zeros), real part
-    last = dim[-1]
-    missing = self_geometry[0][last] - grad._shape[last]
-    if onesided and missing > 0:
-        pad = [0] * (2 * grad.ndim)
-        pad[2 * (grad.ndim - 1 - last) + 1] = missing
-        grad = OPS["constant_pad_nd"].call(grad, pad, 0)
+    grad = _pad_last(grad, dim[-1], self_geometry[0][dim[-1]])
     return OPS["_fft_c2c"].call(grad, dim, normalization, False).real
 
 
@@ -99,7 +104,8 @@ def _c2r_grad(grad, self_geometry, dim, normalization):
         twice = _M().ones(k, dtype=g.dtype.to_real(), device=g.device)
         twice[1:1 + doubled] = 2
         g = g * twice.reshape(shape)
-    return g
+    # (a full-length input: the terms past the onesided half are not read)
+    return _pad_last(g, last, self_geometry[0][last])
 
 
 # -- the public functions ---------------------------------------------------------------------
