@@ -7,6 +7,7 @@ views and detached aliases (which share the counter) are inference tensors too, 
 test costs nothing on the ordinary path.  The op bindings mark fresh results while
 `state.inference` is set (results sharing an input's counter, i.e. views and in-place
 results, keep it); SavedTensor refuses an inference tensor."""
+from .._tensor import Tensor
 from .grad_mode import state
 
 
@@ -36,22 +37,34 @@ def is_inference(t):
 
 
 def mark(result, inputs):
-    """Make the fresh tensors of an op's result inference tensors (in inference mode)."""
-    from .._tensor import Tensor
-    seen = {id(t._version_counter) for t in inputs if isinstance(t, Tensor)}
-    for t in inputs:  # (list arguments: cat's tensors)
-        if isinstance(t, (list, tuple)):
-            seen.update(id(u._version_counter) for u in t if isinstance(u, Tensor))
-    fresh = {}
-    for r in (result if isinstance(result, (tuple, list)) else (result,)):
-        if isinstance(r, Tensor) and type(r._version_counter) is not InferenceCounter and \
-                id(r._version_counter) not in seen:
-            old = r._version_counter
-            new = fresh.get(id(old))
-            if new is None:
-                new = fresh[id(old)] = InferenceCounter(old)
-            r._version_counter = new
+    """Make the fresh tensors of an op's result inference tensors (in inference mode):
+    those with a normal version counter that no input shares (not views or aliases)."""
+    if type(result) is Tensor:  # the common case, kept short
+        vc = result._version_counter
+        if type(vc) is list and _unshared(vc, inputs):
+            result._version_counter = InferenceCounter(vc)
+    elif isinstance(result, (tuple, list)):
+        fresh = {}  # (outputs sharing one fresh counter keep sharing it)
+        for r in result:
+            vc = getattr(r, "_version_counter", None)
+            if type(vc) is list and isinstance(r, Tensor) and _unshared(vc, inputs):
+                r._version_counter = fresh.get(id(vc)) or \
+                    fresh.setdefault(id(vc), InferenceCounter(vc))
+    elif isinstance(result, Tensor):
+        mark((result,), inputs)
     return result
+
+
+def _unshared(vc, inputs):
+    for t in inputs:
+        if isinstance(t, Tensor):
+            if t._version_counter is vc:
+                return False
+        elif type(t) in (list, tuple):  # (Tensor[] arguments)
+            for u in t:
+                if isinstance(u, Tensor) and u._version_counter is vc:
+                    return False
+    return True
 
 
 def mark_new(t):
