@@ -182,7 +182,9 @@ _COMPUTE = {
     "addcdiv_": _addcdiv,
     "lerp_": _lerp,
     "sqrt_": lambda a: np.sqrt(a, out=a),
-    "neg_": lambda a: np.negative(a, out=a),
+    # (not np.negative(a, out=a): numpy 2.4's 4-byte negative writes a strided (n, 1)
+    # column wrongly, reading it as contiguous)
+    "neg_": lambda a: np.copyto(a, np.negative(a)),
 }
 
 KERNELS = {name: _fast(name, fn) for name, fn in _COMPUTE.items()}
