@@ -74,3 +74,12 @@ def test_reentrant_without_grad_inputs():
             lib.utils.checkpoint.checkpoint(lambda a, k=1: a, x, use_reentrant=True, k=2)
         with pytest.warns(UserWarning, match="use_reentrant"):
             lib.utils.checkpoint.checkpoint(model, x)
+
+
+def test_reentrant_node_name_as_torch():
+    names = []
+    for lib in (torch, mindtorch):
+        model, x = build(lib)
+        out = lib.utils.checkpoint.checkpoint(model, x, use_reentrant=True)
+        names.append(type(out.grad_fn).__name__)
+    assert names[1] == names[0] == "CheckpointFunctionBackward"

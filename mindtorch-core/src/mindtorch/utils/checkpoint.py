@@ -8,7 +8,9 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, no_grad
 
 
-class _Recompute(_autograd.Function):
+class CheckpointFunction(_autograd.Function):
+    """The reentrant checkpoint's node (PyTorch's name: CheckpointFunctionBackward)."""
+
     @staticmethod
     def forward(ctx, run, preserve_rng, *args):
         import mindtorch
@@ -67,7 +69,7 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
         warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
                       stacklevel=2)
-    return _Recompute.apply(function, preserve_rng_state, *args)
+    return CheckpointFunction.apply(function, preserve_rng_state, *args)
 
 
 def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwargs):
