@@ -267,6 +267,8 @@ def _accumulate(node, g, fresh, create_graph):
 def _set_grad(t, g, create_graph, fresh=False):
     old = t._grad
     if old is None:
+        if g._stride != t._stride and not create_graph and not _obeys_layout(g, t):
+            g, fresh = _laid_out_like(g, t), True  # (e.g. sum's expanded gradient)
         if create_graph or fresh and g._grad_fn is None and not g._requires_grad:
             t._grad = g  # (a fresh gradient without history is already what detach gives)
         else:
@@ -276,6 +278,29 @@ def _set_grad(t, g, create_graph, fresh=False):
     else:
         with set_grad_enabled(False):
             old.add_(g)
+
+
+def _obeys_layout(g, t):
+    """PyTorch's gradient layout contract: a leaf's .grad has the leaf's strides when the
+    leaf is dense (sizes 1 aside), else is contiguous."""
+    from .._ops.decls.creation import non_overlapping_and_dense
+    if non_overlapping_and_dense(t._shape, t._stride):
+        return all(n == 1 or a == b for n, a, b in zip(t._shape, g._stride, t._stride))
+    return g.is_contiguous()
+
+
+def _laid_out_like(g, t):
+    """A copy of g obeying the layout contract of t's gradient."""
+    from .._ops.decls.creation import non_overlapping_and_dense
+    import mindtorch
+    with set_grad_enabled(False):
+        if non_overlapping_and_dense(t._shape, t._stride):
+            out = mindtorch.empty_strided(t._shape, t._stride, dtype=g.dtype, device=g._device)
+        else:
+            out = mindtorch.empty(t._shape, dtype=g.dtype, device=g._device)
+        out.copy_(g)
+    out._version_counter[0] = 0
+    return out
 
 
 def _check_nan(node, outs):
