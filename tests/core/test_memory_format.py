@@ -200,3 +200,27 @@ def test_cpu_memory_format():
         return (x.cpu(memory_format=lib.channels_last).stride(), x.cpu() is x,
                 x.cpu(memory_format=lib.preserve_format) is x)
     both(f)
+
+
+def test_gradient_layout_contract():
+    """A leaf's .grad takes the leaf's strides (dense leaves) or is contiguous, whatever the
+    backward formula returned: an expanded gradient (sum's) accumulates a second time."""
+    def f(lib):
+        x = lib.ones(2, 3, 4, 4).contiguous(memory_format=lib.channels_last).requires_grad_()
+        w = lib.ones(5, 3, 3, 3).contiguous(memory_format=lib.channels_last).requires_grad_()
+        lib.nn.functional.conv2d(x, w).sum().backward()
+        r = [x.grad.stride(), w.grad.stride()]
+        p = lib.ones(3, 4).t().requires_grad_()
+        (p * 2).sum().backward()
+        q = lib.ones(4, 3)[:, :2].requires_grad_()  # not dense: a contiguous gradient
+        (q * 2).sum().backward()
+        s = lib.ones(3, requires_grad=True)
+        s.sum().backward()
+        s.sum().backward()
+        c = x.detach().requires_grad_()
+        c.sum(1).sum().backward()
+        c.mean().backward()
+        r += [p.grad.stride(), q.grad.stride(), s.grad.stride(), s.grad.tolist(),
+              c.grad.stride(), c.grad[0, 0, 0].tolist()]
+        return r
+    both(f)
