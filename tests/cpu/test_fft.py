@@ -243,6 +243,33 @@ def test_out():
     assert_same(out, torch.fft.irfftn(to_torch(_data((3, 4), "complex128"))))
 
 
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2",
+                                  "ifftn", "rfftn", "irfft2", "hfftn", "ihfft2", "fftfreq",
+                                  "rfftfreq"])
+def test_out_dtypes(name):
+    # torch's out= rules: complex results want a complex out, real ones a floating out
+    # (any width: the result is cast), a conjugated result (ifft / ihfft of real input) its
+    # own dtype; fftfreq computes in out's dtype
+    for inp, out in itertools.product(["float32", "complex128"], ["float32", "float64",
+                                      "complex64", "complex128", "int64", "float16"]):
+        results = []
+        for lib in (mindtorch, torch):
+            x = lib.arange(24.).reshape(4, 6).to(getattr(lib, inp))
+            o = lib.empty(0, dtype=getattr(lib, out))
+            fn = getattr(lib.fft, name)
+            try:
+                r = fn(5, 0.3, out=o) if "freq" in name else fn(x, out=o)
+                assert r is o
+                results.append(o)
+            except Exception as e:
+                results.append(e)
+        got, want = results
+        if isinstance(want, Exception):
+            assert type(got) is type(want) and str(got) == str(want), (inp, out, got)
+        else:
+            assert_same(got, want, rtol=1e-3 if out == "float16" else 1e-5, atol=1e-3)
+
+
 def test_meta_matches_cpu():
     for name in C2C_R2C + ND + ["fft2", "rfft2", "irfft2", "hfft2", "ihfft2"]:
         dtype = "float64" if name in ("rfft", "ihfft", "rfftn", "ihfftn", "rfft2",

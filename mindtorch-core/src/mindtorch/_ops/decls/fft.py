@@ -12,8 +12,9 @@ decompose into them: they promote the input, wrap and check dims and sizes in to
 order, zero-pad or trim the input to the requested sizes, and map the `norm` string to
 the scaling of the direction they compute."""
 from ... import _dtype as D
-from ..registry import OPS, define, derivative
+from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
+from ._out_rules import _checked_out
 
 
 def _M():
@@ -317,10 +318,10 @@ def _scale(n, d):
     return 1.0 / (n * d) if n * d else math.copysign(math.inf, d) if n else math.inf
 
 
-def _freq_dtype(dtype):
+def _freq_dtype(dtype, name="fftfreq"):
     dtype = D.get_default_dtype() if dtype is None else dtype
     if not (dtype.is_floating_point or dtype.is_complex):
-        raise RuntimeError("fftfreq requires a floating point or complex dtype")
+        raise RuntimeError(f"{name} requires a floating point or complex dtype")
     return dtype
 
 
@@ -334,7 +335,7 @@ def _fftfreq(n, d=1.0, dtype=None, layout=None, device=None):
 
 
 def _rfftfreq(n, d=1.0, dtype=None, layout=None, device=None):
-    dtype = _freq_dtype(dtype)
+    dtype = _freq_dtype(dtype, "rfftfreq")
     return _M().arange(n // 2 + 1, dtype=dtype, device=device).mul_(_scale(n, d))
 
 
@@ -345,6 +346,36 @@ def _shift(inverse):
         shifts = tuple((self._shape[d] + inverse) // 2 for d in dims)
         return self.roll(shifts, dims)
     return shift
+
+
+# out=: torch checks the kind of dtype (complex for complex results, floating for real
+# ones), naming the n-dimensional function for the 2-dimensional ones (and fftn for ifftn)
+
+def _out_kind(fname, complex_result):
+    def rule(out, result, args, kwargs):
+        if complex_result != out.dtype.is_complex or not (out.dtype.is_complex or
+                                                          out.dtype.is_floating_point):
+            raise RuntimeError(f"{fname} expects a "
+                               f"{'complex' if complex_result else 'floating point'} output "
+                               f"tensor, but got {_type_name(out.dtype)}")
+        x = args[0] if args else kwargs.get("input", kwargs.get("self"))
+        if fname in ("ifft", "ihfft") and not x.dtype.is_complex and \
+                out.dtype is not result.dtype:  # (written by a conjugation into out)
+            raise RuntimeError(f"Found dtype {_type_name(out.dtype)} but expected "
+                               f"{_type_name(result.dtype)}")
+    return rule
+
+
+def _freq_out(binding):
+    """fftfreq / rfftfreq with out=: computed in out's dtype, as torch's."""
+    def freq(*args, out=None, **kwargs):
+        if out is not None and kwargs.get("dtype") is None:
+            if out.dtype.is_complex:
+                raise NotImplementedError(f'"arange_cpu" not implemented for '
+                                          f'\'{_type_name(out.dtype)}\'')
+            kwargs["dtype"] = out.dtype
+        return binding(*args, out=out, **kwargs)
+    return freq
 
 
 def _declare():
@@ -367,6 +398,14 @@ def _declare():
            **fft)
     define(f"fft_rfftfreq(int n, float d=1.0, {factory}) -> Tensor", decomposition=_rfftfreq,
            **fft)
+    for name in ("fft", "ifft", "rfft", "ihfft", "irfft", "hfft"):
+        real = name in ("irfft", "hfft")
+        _checked_out(OPS[f"fft_{name}"], _out_kind(name, not real))
+        nd = "fftn" if name == "ifft" else f"{name}n"
+        _checked_out(OPS[f"fft_{name}n"], _out_kind(nd, not real))
+        _checked_out(OPS[f"fft_{name}2"], _out_kind(nd, not real))
+    overload(OPS["fft_fftfreq"], _freq_out)
+    overload(OPS["fft_rfftfreq"], _freq_out)
     shift = {k: v for k, v in fft.items() if k != "out"}
     define("fft_fftshift(Tensor self, int[]? dim=None) -> Tensor", decomposition=_shift(0),
            **shift)
