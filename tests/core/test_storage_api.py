@@ -226,3 +226,9 @@ def test_meta():
     n = mindtorch.empty(0, device="meta").set_(m.untyped_storage(), 1, (2,), (2,))
     assert n.is_set_to(mindtorch.empty(0, device="meta").set_(n)) and n.stride() == (2,)
     assert (n + 1).shape == (2,) and n.device.type == "meta"
+
+
+def test_storage_module():
+    from mindtorch.storage import TypedStorage, UntypedStorage
+    assert TypedStorage is mindtorch.TypedStorage and UntypedStorage is mindtorch.UntypedStorage
+    assert isinstance(mindtorch.ones(1).untyped_storage(), UntypedStorage)
