@@ -1,6 +1,7 @@
 """Backward ops a backend may fuse (threshold_backward for relu/threshold,
 _nll_loss_backward for nll_loss/cross_entropy, _softmax_backward_data and
-_log_softmax_backward_data, _layer_norm_backward): their own gradients (double backward)
+_log_softmax_backward_data, _layer_norm_backward) and the fused recurrent cells
+(_lstm_cell, _gru_cell and their backward ops): their own gradients (double backward)
 against PyTorch's aten ops and finite differences."""
 import numpy as np
 import torch
@@ -82,3 +83,41 @@ def test_layer_norm_backward_op_and_second_derivatives():
     # create_graph: the formula differentiates through the statistics instead
     check_gradgrad(lambda m, x, w: m.nn.functional.layer_norm(x, (4,), w) * x, randn(3, 4),
                    randn(4))
+
+
+def _cells(m):
+    """The fused cells in m: mindtorch's ops, or the PyTorch references the kit uses."""
+    if m is mindtorch:
+        return {name: OPS[name].call for name in ("_lstm_cell", "_lstm_cell_backward",
+                                                  "_gru_cell", "_gru_cell_backward")}
+    from mindtorch.testing.opdb.rnn import torch_references
+    return torch_references(torch)
+
+
+def test_lstm_cell_grads():
+    check_grads(lambda m, gates, cx: _cells(m)["_lstm_cell"](gates, cx)[:2],
+                randn(3, 8), randn(3, 2))
+
+
+def test_gru_cell_grads():
+    check_grads(lambda m, gi, gh, hx: _cells(m)["_gru_cell"](gi, gh, hx)[0],
+                randn(3, 6), randn(3, 6), randn(3, 2))
+
+
+def test_cell_backward_ops_grads():
+    """The backward ops from a workspace (constant: the forward computed it)."""
+    gates, cx = mindtorch.tensor(randn(3, 8)), mindtorch.tensor(randn(3, 2))
+    workspace = const(OPS["_lstm_cell"].call(gates, cx)[2].numpy())
+    check_grads(lambda m, gh, gc, c, w: _cells(m)["_lstm_cell_backward"](gh, gc, c, w),
+                randn(3, 2), randn(3, 2), const(cx.numpy()), workspace)
+    gi, gh, hx = (mindtorch.tensor(randn(3, n)) for n in (6, 6, 2))
+    workspace = const(OPS["_gru_cell"].call(gi, gh, hx)[1].numpy())
+    check_grads(lambda m, g, h, w: _cells(m)["_gru_cell_backward"](g, h, w),
+                randn(3, 2), randn(3, 2), workspace)
+
+
+def test_cell_second_derivatives():
+    check_gradgrad(lambda m, gates, cx: OPS["_lstm_cell"].call(gates, cx)[0] * cx,
+                   randn(2, 8), randn(2, 2))
+    check_gradgrad(lambda m, gi, gh, hx: OPS["_gru_cell"].call(gi, gh, hx)[0] * hx,
+                   randn(2, 6), randn(2, 6), randn(2, 2))

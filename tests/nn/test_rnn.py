@@ -3,6 +3,7 @@ and backward (inputs, initial states, every parameter), packed sequences, errors
 import math
 import warnings
 
+import numpy as np
 import pytest
 from seq_helpers import check_forward_backward, pair_modules, randn, to_mt
 
@@ -281,3 +282,56 @@ def test_meta_device_shapes():
     out, (h, c) = m(mindtorch.empty(5, 2, 4, device="meta"))
     assert (tuple(out.shape), tuple(h.shape), tuple(c.shape)) == ((5, 2, 4), (4, 2, 2), (4, 2, 3))
     assert out.device.type == "meta"
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_double_backward(mode):
+    """Gradients of gradients (create_graph) through the fused cells, as PyTorch's."""
+    mt, th = make(mode, num_layers=2, bidirectional=True)
+    mx, tx = randn(4, 2, 4)
+    grads = []
+    for mod, x in ((mt, mx.requires_grad_()), (th, tx.requires_grad_())):
+        lib = mindtorch if mod is mt else torch
+        out, _ = mod(x)
+        params = [x, *mod.parameters()]
+        first = lib.autograd.grad(out.pow(2).sum(), params, create_graph=True)
+        penalty = sum((g * g).sum() for g in first)
+        grads.append(lib.autograd.grad(penalty, params))
+    for a, b in zip(*grads):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-9, atol=1e-11)
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+def test_float16(mode):
+    """float16 modules run the cells in float32 and round their results (PyTorch rounds
+    each op): close to PyTorch's at float16's precision."""
+    mt, th = make(mode, dtype="float16")
+    mx, tx = randn(5, 2, 4, dtype="float16")
+    mo, _ = mt(mx)
+    to, _ = th(tx)
+    assert mo.dtype == mindtorch.float16
+    tol = 1e-2
+    np.testing.assert_allclose(mo.float().detach().numpy(), to.float().detach().numpy(),
+                               rtol=tol, atol=tol)
+    mo.float().sum().backward()
+    to.float().sum().backward()
+    np.testing.assert_allclose(mx.grad.float().numpy(), tx.grad.float().numpy(),
+                               rtol=5 * tol, atol=5 * tol)
+
+
+@pytest.mark.parametrize("mode,cell", [("LSTM", "LstmCellBackward0"),
+                                       ("GRU", "GruCellBackward0")])
+def test_one_fused_node_per_step(mode, cell):
+    """A step records its matmul and one cell node (not a dozen pointwise nodes)."""
+    mt, _ = make(mode)
+    out, _ = mt(randn(3, 2, 4)[0])
+    names, seen, todo = [], set(), [out.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        names.append(type(node).__name__)
+        todo.extend(f for f, _ in node.next_functions)
+    assert names.count(cell) == 3
+    assert not {"SigmoidBackward0", "TanhBackward0"} & set(names)

@@ -1,13 +1,15 @@
 """torch.nn.modules.rnn: RNN, LSTM (with projections), GRU and their single-step cells.
 
 The recurrence is a Python loop over time steps of mindtorch ops: each layer projects the
-inputs of all steps with one matmul, then each step does one matmul with the hidden state.
+inputs of all steps with one matmul, then each step does one matmul with the hidden state
+and one fused cell op (the gates' pointwise math: _lstm_cell, _gru_cell).
 Packed sequences run the same loop on the batch_sizes[t] rows still active at step t."""
 import math
 import numbers
 import warnings
 
 import mindtorch
+from mindtorch._ops import OPS
 
 from .. import functional as F
 from .. import init
@@ -18,6 +20,8 @@ from .module import Module
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+# the pointwise math of a step after its matmuls, fused (see _ops/decls/rnn.py)
+_LSTM_CELL, _GRU_CELL = OPS["_lstm_cell"], OPS["_gru_cell"]
 
 
 def _apply_permutation(tensor, permutation, dim=1):
@@ -36,9 +40,7 @@ def _rnn_step(act):
 
 def _lstm_step(gi, state, w_hh_t, b_hh, w_hr):
     h, c = state
-    i, f, g, o = mindtorch.addmm(gi, h, w_hh_t).chunk(4, 1)
-    c = f.sigmoid() * c + i.sigmoid() * g.tanh()
-    h = o.sigmoid() * c.tanh()
+    h, c, _ = _LSTM_CELL.call(mindtorch.addmm(gi, h, w_hh_t), c)  # (gates' math: one op)
     if w_hr is not None:
         h = h.matmul(w_hr.t())
     return h, (h, c)
@@ -47,12 +49,7 @@ def _lstm_step(gi, state, w_hh_t, b_hh, w_hr):
 def _gru_step(gi, state, w_hh_t, b_hh, w_hr):
     h = state[0]
     gh = h.matmul(w_hh_t) if b_hh is None else mindtorch.addmm(b_hh, h, w_hh_t)
-    i_r, i_z, i_n = gi.chunk(3, 1)
-    h_r, h_z, h_n = gh.chunk(3, 1)
-    r = (i_r + h_r).sigmoid()
-    z = (i_z + h_z).sigmoid()
-    n = (i_n + r * h_n).tanh()
-    h = (h - n) * z + n
+    h = _GRU_CELL.call(gi, gh, h)[0]
     return h, (h,)
 
 

@@ -10,7 +10,8 @@ from ._complex import with_complex
 from .core import binary_samples, unary_samples
 
 FAMILIES = ("core", "core_shapes", "core_linalg", "activation", "special", "sorting", "factorization", "conv", "pooling",
-            "resample", "sampling", "normalization", "layers", "loss", "numerics", "fft")
+            "resample", "sampling", "normalization", "layers", "loss", "numerics", "fft",
+            "rnn")
 SAMPLES = {}
 for _family in FAMILIES:
     SAMPLES.update(importlib.import_module(f"{__name__}.{_family}").SAMPLES)

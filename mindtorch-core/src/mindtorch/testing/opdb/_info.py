@@ -29,6 +29,10 @@ TORCH_REFERENCES = {
     "_ctc_loss_intlist": "ctc_loss",
     "fractional_max_pool2d": "_C._nn.fractional_max_pool2d",
     "fractional_max_pool3d": "_C._nn.fractional_max_pool3d",
+    # the fused recurrent cells: see opdb/rnn.py
+    **{name: (lambda name: lambda torch: importlib.import_module(
+        f"{__package__}.rnn").torch_references(torch)[name])(name)
+       for name in ("_lstm_cell", "_lstm_cell_backward", "_gru_cell", "_gru_cell_backward")},
     # ATen's take an output_mask mindtorch's (always both gradients) do not
     **{f"grid_sampler_{n}d_backward": (lambda n: lambda torch: lambda *a: getattr(
         torch.ops.aten, f"grid_sampler_{n}d_backward")(*a, [True, True]))(n) for n in (2, 3)},
