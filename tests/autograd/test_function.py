@@ -178,3 +178,26 @@ def test_once_differentiable():
     x = leaf(M, [3.0])
     (g,) = M.autograd.grad(Sq.apply(x).sum(), x, create_graph=True)
     assert g.tolist() == [6.0] and not g.requires_grad
+
+
+@pytest.mark.parametrize("as_view", [False, True])
+def test_output_aliasing_an_input_modified_in_place_keeps_the_function_node(as_view):
+    """An input returned as is (or as a view, a gradient reversal layer's x.view_as(x))
+    after an in-place op on it: the output's node is the Function's, and its backward runs
+    (its history was not to be regenerated from the base's)."""
+    def run(L):
+        class Reverse(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.view_as(x) if as_view else x
+
+            @staticmethod
+            def backward(ctx, g):
+                return -0.5 * g
+        w = L.tensor([1.0, -2.0, 3.0], requires_grad=True)
+        h = w * 2
+        h.relu_()
+        out = Reverse.apply(h)
+        (out * L.tensor([1.0, 2.0, 3.0])).sum().backward()
+        return type(out.grad_fn).__name__, out._base is h, w.grad.tolist()
+    assert run(M) == run(torch) == ("ReverseBackward", True, [-1.0, -0.0, -3.0])

@@ -154,6 +154,7 @@ class Function(metaclass=FunctionMeta):
                         o._output_nr = k
                         o._requires_grad = True
                         if o._base is not None:  # in-place writes to it are refused
+                            o._grad_version = o._version_counter[0]  # (history is current)
                             o._custom_function_view = (k, cls.__name__)
                             # (a view forward made under no_grad: it has history now)
                             o.__dict__.pop("_no_grad_view", None)
