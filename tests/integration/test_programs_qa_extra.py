@@ -18,6 +18,7 @@ import programs_qa_extra_3  # noqa: F401
 import programs_qa_nn  # noqa: F401
 import programs_qa_nn_2  # noqa: F401
 import programs_qa_nn_3  # noqa: F401
+import programs_qa_nn_4
 import programs_qa_tensor
 
 QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
@@ -29,6 +30,7 @@ XFAIL = {
                                "rounds its intermediate sum and log to float16",
 }
 XFAIL.update(programs_qa_tensor.XFAIL)
+XFAIL.update(programs_qa_nn_4.XFAIL)
 
 if __name__ == "__main__":
     from test_programs_ml import _run
