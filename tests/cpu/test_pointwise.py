@@ -618,6 +618,18 @@ def test_extrema_refuse_complex_with_torch_message(call):
     assert run(mindtorch) == run(torch)
 
 
+@pytest.mark.parametrize("name", ["floor", "ceil", "round", "trunc", "frac", "sign", "signbit",
+                                  "erf", "relu"])
+@pytest.mark.parametrize("value", [1j, True])
+def test_unary_refusals_with_torch_messages(name, value):
+    def run(L):
+        try:
+            return getattr(L, name)(L.tensor([value])).tolist()
+        except RuntimeError as e:  # (NotImplementedError is one)
+            return type(e).__name__, str(e)
+    assert run(mindtorch) == run(torch)
+
+
 def test_diff_of_order_zero_ignores_prepend_and_append():
     x, p, a = (mindtorch.tensor(v) for v in ([1.0, 2.0, 4.0], [5.0], [7.0]))
     assert_same(mindtorch.diff(x, n=0, prepend=p, append=a),

@@ -10,8 +10,24 @@ from mindtorch._scalars import checked_scalar
 from .._np import arr, wrap
 
 
+# PyTorch's own words where its refusal is not the generic '"<op>_cpu" not implemented'
+_COMPLEX_REFUSALS = {
+    "floor": "floor is not supported for complex inputs",
+    "ceil": "ceil is not supported for complex inputs",
+    "trunc": "trunc is not supported for complex inputs",
+    "sign": "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use "
+            "torch.sgn instead.",
+    "signbit": "signbit is not implemented for complex tensors.",
+    "relu": "clamp is not supported for complex types",
+}
+_VML = {"floor", "ceil", "round", "trunc", "erf"}  # kernels PyTorch names <op>_vml_cpu
+
+
 def not_implemented(name, dtype):
-    return NotImplementedError(f'"{name}_cpu" not implemented for \'{D.scalar_type_name(dtype)}\'')
+    if dtype.is_complex and name in _COMPLEX_REFUSALS:
+        return NotImplementedError(_COMPLEX_REFUSALS[name])
+    kernel = f"{name}_vml_cpu" if name in _VML else f"{name}_cpu"
+    return NotImplementedError(f'"{kernel}" not implemented for \'{D.scalar_type_name(dtype)}\'')
 
 
 def _operand(x, dt):
