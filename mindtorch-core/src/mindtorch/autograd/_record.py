@@ -566,9 +566,10 @@ class FormulaNode(Node):
         if name == "grad":
             g = grads[0]
             return g if g is not None else _materialize(g, self._outputs_meta)
-        if name == "grads":
-            meta = self._outputs_meta
-            return [_materialize(g, meta[3 * k:3 * k + 3]) for k, g in enumerate(grads)]
+        if name == "grads":  # (a nondifferentiable output's stays None: no formula reads it)
+            meta, nondiff = self._outputs_meta, self._plan.nondiff
+            return [g if k in nondiff else _materialize(g, meta[3 * k:3 * k + 3])
+                    for k, g in enumerate(grads)]
         v = saved[name] if name != "results" else saved["result"]
         if name == "result":
             return v[0].unpack(self)
