@@ -224,3 +224,55 @@ def test_gradient_layout_contract():
               c.grad.stride(), c.grad[0, 0, 0].tolist()]
         return r
     both(f)
+
+
+_KEEPING = {  # ops whose cpu results keep a channels-last input's layout, as PyTorch's
+    "conv2d": lambda F, c, c3: F.conv2d(c, c[:3, :, :3, :3].contiguous()),
+    "conv3d": lambda F, c, c3: F.conv3d(c3, c3[:2, :, :1, :1, :1].contiguous()),
+    # (float32 3-d convolutions keep channels_last_3d: PyTorch gives them oneDNN, except
+    # for a 1x1x1 kernel on one thread, which tests here run on)
+    "conv3d float32": lambda F, c, c3: F.conv3d(c3.float(),
+                                                c3[:2, :, :2, :2, :2].float().contiguous()),
+    "conv_transpose2d": lambda F, c, c3: F.conv_transpose2d(
+        c, c.transpose(0, 1)[:, :2, :2, :2].contiguous()),
+    "max_pool2d": lambda F, c, c3: F.max_pool2d(c, 2),
+    "max_pool2d indices": lambda F, c, c3: F.max_pool2d(c, 2, return_indices=True)[1],
+    "avg_pool2d": lambda F, c, c3: F.avg_pool2d(c, 2),
+    "adaptive_avg_pool2d": lambda F, c, c3: F.adaptive_avg_pool2d(c, 3),
+    "adaptive_max_pool2d": lambda F, c, c3: F.adaptive_max_pool2d(c, 3),
+    "max_pool3d": lambda F, c, c3: F.max_pool3d(c3, 2),
+    "nearest": lambda F, c, c3: F.interpolate(c, scale_factor=2),
+    "bilinear": lambda F, c, c3: F.interpolate(c, scale_factor=2, mode="bilinear"),
+    "bicubic": lambda F, c, c3: F.interpolate(c, scale_factor=2, mode="bicubic"),
+    "trilinear": lambda F, c, c3: F.interpolate(c3, scale_factor=2, mode="trilinear"),
+    "reflect": lambda F, c, c3: F.pad(c, (1, 1, 1, 1), mode="reflect"),
+    "replicate3d": lambda F, c, c3: F.pad(c3, (1, 1, 1, 1, 1, 1), mode="replicate"),
+    "cat": lambda F, c, c3: mindtorch.cat([c, c], 1) if isinstance(c, mindtorch.Tensor)
+    else torch.cat([c, c], 1),
+    "cat mixed": lambda F, c, c3: mindtorch.cat([c, c.contiguous()], 1)
+    if isinstance(c, mindtorch.Tensor) else torch.cat([c, c.contiguous()], 1),
+    "batch_norm": lambda F, c, c3: F.batch_norm(c, None, None, training=True),
+    "avg_pool3d (contiguous)": lambda F, c, c3: F.avg_pool3d(c3, 2),
+}
+
+
+@pytest.mark.parametrize("name", list(_KEEPING))
+def test_result_layout_and_gradients(name):
+    a, a3 = (np.random.default_rng(s).standard_normal(sh) for s, sh in
+             ((0, (2, 4, 6, 6)), (1, (2, 4, 4, 4, 4))))
+    res = []
+    for lib in (mindtorch, torch):
+        c = lib.tensor(a).contiguous(memory_format=lib.channels_last).requires_grad_()
+        c3 = lib.tensor(a3).contiguous(memory_format=lib.channels_last_3d).requires_grad_()
+        r = _KEEPING[name](lib.nn.functional, c, c3)
+        if r.dtype.is_floating_point:
+            r.pow(2).sum().backward()
+        grads = [g.numpy() if g is not None else None for g in (c.grad, c3.grad)]
+        res.append((r.stride(), r.detach().numpy(), grads))
+    assert res[0][0] == res[1][0]
+    tol = 1e-5 if res[0][1].dtype == np.float32 else 1e-10
+    np.testing.assert_allclose(res[0][1], res[1][1], rtol=tol, atol=tol)
+    for g, h in zip(res[0][2], res[1][2]):
+        assert (g is None) == (h is None)
+        if g is not None:
+            np.testing.assert_allclose(g, h, rtol=tol * 10, atol=tol * 10)

@@ -83,3 +83,21 @@ def suggest(t):
     if _strides_like(t._shape, t._stride, 5):
         return channels_last_3d
     return contiguous_format
+
+
+def conv_format(input, weight):
+    """The layout of a convolution's result (PyTorch's cpu convolutions): channels-last
+    when the input's or the weight's strides suggest it, else None (contiguous).  (3-d:
+    only float32 convolutions, which PyTorch gives oneDNN, keep channels_last_3d.)"""
+    for fmt in (channels_last, channels_last_3d):
+        if suggest(input) == fmt or suggest(weight) == fmt:
+            if fmt is channels_last_3d and input.dtype.name != "float32":
+                return None
+            return fmt
+    return None
+
+
+def common_format(tensors):
+    """The format all tensors' strides suggest, else contiguous_format (cat's result)."""
+    formats = {suggest(t) for t in tensors}
+    return formats.pop() if len(formats) == 1 else contiguous_format

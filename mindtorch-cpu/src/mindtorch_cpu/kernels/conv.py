@@ -20,6 +20,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from mindtorch import _dtype as D
+from mindtorch._memory_format import conv_format
 from mindtorch._ops.decls import conv as C
 
 from .._np import arr, wrap
@@ -158,6 +159,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if bias is not None:
         # (a transposed 1d/2d convolution's bias may be of another dtype: cast, as PyTorch)
         r += arr(bias).astype(r.dtype).reshape((-1,) + (1,) * (len(shape) - 2))
+    if conv_format(input, weight) is not None:  # channels-last in, channels-last out
+        r = np.moveaxis(np.ascontiguousarray(np.moveaxis(r, 1, -1)), -1, 1)
     return result(r, dt)
 
 

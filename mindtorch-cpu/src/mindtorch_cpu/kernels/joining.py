@@ -1,8 +1,10 @@
 """cat and stack: shapes, dtype and errors from the shared rules cat_plan / stack_plan of
 mindtorch._ops.decls.joining.  Results are fresh C-contiguous arrays, as PyTorch's
-(np.concatenate alone would follow the inputs' layout)."""
+(np.concatenate alone would follow the inputs' layout), or channels-last when cat's
+inputs all are."""
 import numpy as np
 
+from mindtorch._memory_format import common_format
 from mindtorch._ops.decls.joining import cat_plan, stack_plan
 
 from .._np import arr, wrap
@@ -10,7 +12,10 @@ from .._np import arr, wrap
 
 def cat(tensors, dim=0):
     shape, dtype, dim, parts = cat_plan(tensors, dim)
-    out = np.empty(shape, dtype.np)
+    if len(shape) in (4, 5) and parts and common_format(parts) != "contiguous_format":
+        out = np.moveaxis(np.empty(shape[:1] + shape[2:] + shape[1:2], dtype.np), -1, 1)
+    else:
+        out = np.empty(shape, dtype.np)
     if parts:
         np.concatenate([arr(t) for t in parts], axis=dim, out=out, casting="unsafe")
     return wrap(out, dtype)

@@ -14,6 +14,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import pooling as P
 
 from .._np import arr, wrap
+from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
 
@@ -362,3 +363,6 @@ for _nd in (2, 3):
         f"adaptive_max_pool{_nd}d": _adaptive_max(_nd),
         f"max_unpool{_nd}d": _max_unpool(_nd),
     })
+keep_channels_last(KERNELS, ("max_pool2d", "max_pool2d_with_indices", "avg_pool2d",
+                             "_adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool3d",
+                             "max_pool3d_with_indices"))

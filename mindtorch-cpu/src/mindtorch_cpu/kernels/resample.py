@@ -14,6 +14,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import resample as R
 
 from .._np import arr, wrap
+from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
 
@@ -367,3 +368,5 @@ for _kind in ("reflection", "replication"):
 for _name in R.UPSAMPLE:
     KERNELS[_name] = _upsample(_name)
     KERNELS[_name + "_backward"] = _upsample_backward(_name)
+keep_channels_last(KERNELS, [n for n, (nd, _, _) in R.UPSAMPLE.items() if nd > 1] +
+                   [f"{k}_pad{nd}d" for k in ("reflection", "replication") for nd in (2, 3)])
