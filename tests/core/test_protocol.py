@@ -149,6 +149,52 @@ def test_array_protocol():
     assert np.array(M.tensor(3)).shape == ()
 
 
+class _Reflecting:
+    """An operand that tensors refuse and that answers every reflected operator."""
+
+
+for _name in ("radd", "rsub", "rmul", "rtruediv", "rfloordiv", "rmod", "rpow", "rmatmul",
+              "rand", "ror", "rxor", "rlshift", "rrshift"):
+    setattr(_Reflecting, f"__{_name}__", lambda self, other, n=_name: n)
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv", "floordiv", "mod", "pow",
+                                "matmul", "and_", "or_", "xor", "lshift", "rshift", "iadd",
+                                "imul", "lt", "eq"])
+def test_operators_defer_to_the_other_operand(op):
+    # t <op> obj: NotImplemented from the tensor, so obj's reflected method answers
+    def run(lib, other):
+        t = lib.ones(2, dtype=lib.int64)
+        try:
+            return getattr(operator, op)(t, other)
+        except TypeError as e:
+            return str(e)
+    assert run(M, _Reflecting()) == run(torch, _Reflecting())
+    assert run(M, None) == run(torch, None) and run(M, "a") == run(torch, "a")
+
+
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "truediv", "floordiv", "pow", "matmul",
+                                "and_"])
+def test_reflected_operators_refuse_like_python(op):
+    def run(lib):
+        try:
+            getattr(operator, op)("a", lib.ones(2, dtype=lib.int64))
+        except TypeError as e:
+            return str(e)
+    assert run(M) == run(torch) is not None
+
+
+def test_numpy_ufuncs_and_ndarray_operands_give_tensors():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # torch's __array_wrap__
+        for fn in (np.sin, lambda t: np.greater(t, 1.5), lambda t: t + np.ones(2),
+                   lambda t: np.float64(2) * t, lambda t: np.maximum(t, np.ones(2, np.int8)),
+                   lambda t: t @ np.ones(2)):
+            got, want = fn(M.tensor([1.0, 2.0])), fn(torch.tensor([1.0, 2.0]))
+            assert isinstance(got, M.Tensor) and str(got.dtype) == str(want.dtype)
+            np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6)
+
+
 @pytest.mark.parametrize("make", [
     lambda: np.arange(12.0).reshape(3, 4),
     lambda: np.arange(12.0).reshape(3, 4).T,

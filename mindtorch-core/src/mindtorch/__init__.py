@@ -17,7 +17,7 @@ from ._promotion import can_cast, promote_types, result_type  # noqa: F401
 from ._shapes import broadcast_shapes_public as broadcast_shapes  # noqa: F401
 from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
 from ._creation import as_tensor, asarray, from_numpy, tensor  # noqa: F401
-from ._creation import deprecated_range as range  # noqa: F401,A001 - torch.range
+from ._creation import deprecated_range as range  # noqa: F401 - torch.range
 from ._tensor_str import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from . import plugins  # noqa: F401
 from .plugins import _loader as _plugin_loader
@@ -81,23 +81,26 @@ def _bind_ops():
         if op.options.get("method", True) and name not in Tensor.__dict__:
             setattr(Tensor, name, _LazyMethod(op, name))
     for dunder, name in _OPERATORS.items():
-        if name in _OPS and dunder not in ("__eq__", "__ne__"):
-            setattr(Tensor, dunder, _LazyMethod(_OPS[name], dunder))
-    for dunder in ("__eq__", "__ne__"):
-        setattr(Tensor, dunder, _comparison(_OPS[_OPERATORS[dunder]]))
+        if name in _OPS:
+            setattr(Tensor, dunder, _LazyMethod(_OPS[name], dunder) if dunder in _UNARY
+                    else _binary_operator(_OPS[name]))
     Tensor.__getitem__, Tensor.__setitem__ = _indexing.getitem, _indexing.setitem
 
 
-def _comparison(op):
-    """== and != give NotImplemented (so Python falls back to identity) for operands
-    that are neither tensors nor numbers, e.g. `t == None`."""
-    def compare(self, other):
+_UNARY = {"__neg__", "__abs__"}
+
+
+def _binary_operator(op):
+    """A binary operator gives NotImplemented for an operand its op refuses (TypeError), as
+    PyTorch's: Python then tries the other operand's reflected method (`t + obj` calls
+    obj.__radd__), or raises its own TypeError; `t == None` falls back to identity."""
+    def operator(self, other):
         try:
             return op.binding(self, other)
         except TypeError:
             return NotImplemented
-    compare.__name__ = op.name
-    return compare
+    operator.__name__ = op.name
+    return operator
 
 
 def is_tensor(obj):

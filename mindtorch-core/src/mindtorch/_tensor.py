@@ -47,6 +47,18 @@ _CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
               "complex128": "c10::complex<double>"}
 
 
+def _reflected(method):
+    """A reflected operator gives NotImplemented for an operand its op refuses, so that
+    Python raises its own TypeError, as PyTorch's do."""
+    def operator(self, other):
+        try:
+            return method(self, other)
+        except TypeError:
+            return NotImplemented
+    operator.__name__ = method.__name__
+    return operator
+
+
 class Tensor:
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device",
                  "_version_counter", "_cache", "__weakref__", "__dict__")
@@ -406,6 +418,12 @@ class Tensor:
         a = self.cpu()._host()
         return a if dtype is None else a.astype(dtype)
 
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """numpy's ufuncs (np.sin(t), ndarray + t) give tensors, as PyTorch's; a bool
+        result becomes uint8, as there."""
+        from ._creation import from_numpy
+        return from_numpy(array.astype("uint8") if array.dtype == bool else array)
+
     def item(self):
         if self.numel() != 1:
             raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to "
@@ -612,52 +630,61 @@ class Tensor:
         setitem(self, index, value)
 
     # -- Python operators not expressible as a direct op binding ---------------------
+    # (reflected: NotImplemented for an operand the op refuses, see _binary_operator)
+    @_reflected
     def __radd__(self, other):
         return self.add(other)
 
+    @_reflected
     def __rmul__(self, other):
         return self.mul(other)
 
+    @_reflected
     def __rsub__(self, other):
         return self.rsub(other)
 
+    @_reflected
     def __rtruediv__(self, other):
         return self.reciprocal().mul(other)
 
+    @_reflected
     def __rfloordiv__(self, other):
-        from . import _ops
-        return _ops.OPS["floor_divide"].binding(other, self)
+        return _op("floor_divide")(other, self)
 
+    @_reflected
     def __rmod__(self, other):
-        from . import _ops
-        return _ops.OPS["remainder"].binding(other, self)
+        return _op("remainder")(other, self)
 
+    @_reflected
     def __rpow__(self, other):
-        from . import _ops
-        return _ops.OPS["pow"].binding(other, self)
+        return _op("pow")(other, self)
 
+    @_reflected
     def __rmatmul__(self, other):
-        return other.matmul(self)
+        return _op("matmul")(other, self)
 
+    @_reflected
     def __rlshift__(self, other):
-        from . import _ops
-        return _ops.OPS["bitwise_left_shift"].binding(other, self)
+        return _op("bitwise_left_shift")(other, self)
 
+    @_reflected
     def __rrshift__(self, other):
-        from . import _ops
-        return _ops.OPS["bitwise_right_shift"].binding(other, self)
+        return _op("bitwise_right_shift")(other, self)
 
     def where(self, condition, other):
         """Tensor.where(condition, y): self where condition holds, else y."""
         from . import _ops
         return _ops.OPS["where"].binding(condition, self, other)
 
+    @_reflected
     def __rand__(self, other):
         return self.bitwise_and(other)
 
+    @_reflected
     def __ror__(self, other):
         return self.bitwise_or(other)
 
+    @_reflected
     def __rxor__(self, other):
         return self.bitwise_xor(other)
 
