@@ -240,6 +240,7 @@ _KEEPING = {  # ops whose cpu results keep a channels-last input's layout, as Py
     "avg_pool2d": lambda F, c, c3: F.avg_pool2d(c, 2),
     "adaptive_avg_pool2d": lambda F, c, c3: F.adaptive_avg_pool2d(c, 3),
     "adaptive_max_pool2d": lambda F, c, c3: F.adaptive_max_pool2d(c, 3),
+    "adaptive_avg_pool2d to 1": lambda F, c, c3: F.adaptive_avg_pool2d(c, 1),
     "max_pool3d": lambda F, c, c3: F.max_pool3d(c3, 2),
     "nearest": lambda F, c, c3: F.interpolate(c, scale_factor=2),
     "bilinear": lambda F, c, c3: F.interpolate(c, scale_factor=2, mode="bilinear"),
