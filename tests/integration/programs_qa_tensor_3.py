@@ -134,6 +134,36 @@ for c in cases:
 ''')
 
 
+program("qt_operator_deferral_numpy", r"""
+import warnings
+import numpy as np
+import torch
+warnings.simplefilter("ignore", DeprecationWarning)
+class Meters:
+    def __init__(self, v):
+        self.v = v
+    def __radd__(self, other):
+        return f"Meters({other.sum().item()} + {self.v})"
+    def __rmul__(self, other):
+        return f"scaled {other.tolist()} by {self.v}"
+    def __rmatmul__(self, other):
+        return "rmatmul"
+x = torch.tensor([1.0, 2.0])
+print(x + Meters(3), x * Meters(2), x @ Meters(1))
+y = torch.tensor([1.0])
+y += 1
+print(y)
+for bad in [lambda: x + None, lambda: x * "a", lambda: "a" - x, lambda: None @ x, lambda: x < "b", lambda: x ** [1], lambda: x & None]:
+    try:
+        bad()
+    except TypeError as e:
+        print("TypeError", e)
+print(x == None, x != "a", x == "a")
+print(type(np.sin(x)).__name__, np.sin(x), np.add(x, 1), np.greater(x, 1.5), np.sqrt(torch.tensor([4])), type(x + np.ones(2)).__name__, (x + np.ones(2)).dtype, np.float64(2) * x)
+print(np.asarray(x).dtype, np.array(torch.tensor([[1, 2]])).shape, np.concatenate([x, x]), np.mean(np.asarray(x)))
+""")
+
+
 # -- known gaps (XFAIL in programs_qa_tensor.py) -------------------------------------------
 
 program("qt_gap_conj_view", r'''
