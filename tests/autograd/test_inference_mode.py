@@ -142,3 +142,17 @@ def test_meta_device():
         return (m.is_inference(), m.t().is_inference(), outcome(lambda: m.add_(1)),
                 outcome(lambda: lib.ones(3, device="meta", requires_grad=True) * m[0]))
     both(f)
+
+
+def test_views_of_normal_tensors_made_inside():
+    def f(lib):
+        x, xr = lib.ones(2), lib.ones(2, requires_grad=True)
+        with lib.inference_mode():
+            v, vr, d = x[0:1], xr[0:1], xr.detach()[0:1]
+            w = xr.view(2)
+        with lib.no_grad():
+            g = xr[1:]
+        return (v.is_inference(), vr.is_inference(), vr.requires_grad, v.add_(1).tolist(),
+                outcome(lambda: vr.add_(1)), outcome(lambda: w.mul_(2)),
+                outcome(lambda: g.add_(1)), d.add_(1).tolist(), x.tolist(), xr.tolist())
+    both(f)

@@ -269,8 +269,9 @@ def no_grad_view(base, result):
     off, since the base requires grad.)"""
     for v in result if isinstance(result, (tuple, list)) else (result,):
         if v is not base and v._storage is base._storage and not v._requires_grad:
+            from ..autograd.grad_mode import state
             v._requires_grad = True
-            v._no_grad_view = True
+            v._no_grad_view = "inference" if state.inference else "no_grad"  # (the mode)
     return result
 
 

@@ -636,13 +636,16 @@ _MULTI_VIEW_NODES = frozenset({"UnbindBackward0", "SplitBackward0", "SplitWithSi
 def check_inplace(t):
     if not isinstance(t, Tensor):
         return
-    if "_no_grad_view" in t.__dict__:
+    mode = t.__dict__.get("_no_grad_view")
+    if mode is not None:
+        modes = ("inference mode", "in normal mode", "inference_mode") if mode == "inference" \
+            else ("no_grad mode", "with grad mode enabled", "no_grad")
         raise RuntimeError(
-            "A view was created in no_grad mode and is being modified inplace with grad mode "
-            "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
-            "You can clarify your code by moving both the view and the inplace either both "
-            "inside the no_grad block (if you don't want the inplace to be tracked) or both "
-            "outside (if you want the inplace to be tracked).")
+            f"A view was created in {modes[0]} and is being modified inplace {modes[1]}. "
+            f"Given that this use case is ambiguous and error-prone, it is forbidden. "
+            f"You can clarify your code by moving both the view and the inplace either both "
+            f"inside the {modes[2]} block (if you don't want the inplace to be tracked) or both "
+            f"outside (if you want the inplace to be tracked).")
     if t._requires_grad and t._grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
                            "operation.")
