@@ -95,3 +95,17 @@ def test_parallel_namespace_and_helpers():
                lambda: Q.data_parallel(t, torch.ones(1, 1)))
     with pytest.raises(RuntimeError):
         P.scatter(mindtorch.ones(2), [0])
+
+
+def test_consume_prefix_of_a_data_parallel_checkpoint():
+    """A DataParallel state_dict loads into the bare module once its `module.` prefix is
+    consumed (keys and _metadata, whose "module" entry becomes the root's)."""
+    def run(lib):
+        m = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.BatchNorm1d(3))
+        sd = lib.nn.DataParallel(m).state_dict()
+        sd["other.x"] = lib.ones(1)
+        lib.nn.modules.utils.consume_prefix_in_state_dict_if_present(sd, "module.")
+        keys, meta = list(sd), sorted(sd._metadata)
+        del sd["other.x"]
+        return keys, meta, str(m.load_state_dict(sd))
+    assert run(mindtorch) == run(torch)
