@@ -18,8 +18,8 @@ def to_torch(x, torch):
             return torch.device("meta" if v.type == "meta" else "cpu")
         if isinstance(v, mindtorch.Generator):
             return None
-        if v in ("contiguous_format", "preserve_format") and isinstance(v, str):
-            return getattr(torch, v)
+        if isinstance(v, str) and v in _FORMATS:  # (memory formats are str subclasses)
+            return getattr(torch, str.__str__(v))
         return v
     return _map(x, one)
 
@@ -145,3 +145,6 @@ def _empty_out(dtype, device, torch):
     if isinstance(dtype, tuple):
         return tuple(_empty_out(d, device, torch) for d in dtype)
     return torch.empty(0, dtype=to_torch(dtype, torch), device=device)
+
+
+_FORMATS = ("contiguous_format", "preserve_format", "channels_last", "channels_last_3d")
