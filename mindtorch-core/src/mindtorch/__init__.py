@@ -181,7 +181,7 @@ def __getattr__(name):
             spec.module.amp = _DeviceAmp(name)
         return spec.module
     if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func",
-                "_dynamo"):
+                "_dynamo", "profiler"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     if name == "vmap":

@@ -18,6 +18,9 @@ _LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable
 
 
 def __getattr__(name):
+    if name == "profiler":  # (its own submodule, imported on first use)
+        import importlib
+        return importlib.import_module(f"{__name__}.profiler")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'mindtorch.autograd' has no attribute '{name}'")
