@@ -2,7 +2,6 @@
 normalisation, convolution and resampling layers."""
 from programs_qa_nn import qa
 
-
 qa("qa_nn_loss_option_matrix", r'''
 logits = fixed(6, 4, scale=2.0).requires_grad_()
 target = torch.tensor([0, 3, -100, 1, 2, 3])

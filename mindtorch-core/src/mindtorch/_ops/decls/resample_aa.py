@@ -11,8 +11,8 @@ import math
 
 from ... import _dtype as D
 from ..registry import define, derivative
-from .resample import _node
 from ._helpers import _type_name
+from .resample import _node
 
 
 def _cubic(x, a=-0.5):  # Keys' cubic convolution with PIL's a
