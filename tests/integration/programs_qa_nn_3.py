@@ -386,3 +386,39 @@ except RuntimeError as e:
     print("RuntimeError", e)
 print(nn.MaxPool2d(3, 2, 1, dilation=2, ceil_mode=True), nn.AvgPool1d(2, count_include_pad=False), nn.AdaptiveMaxPool2d((None, 3), return_indices=True))
 ''')
+
+qa("qa_nn_profiled_training_and_parallel_checkpoint", r'''
+import io
+from torch.profiler import profile, record_function, schedule, ProfilerActivity
+from torch.nn.modules.utils import consume_prefix_in_state_dict_if_present
+model = det(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2)))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+x, y = fixed(6, 4), torch.tensor([0, 1, 1, 0, 1, 0])
+traces = []
+def ready(prof):
+    traces.append(sorted((e.key, e.count) for e in prof.key_averages() if e.key in ("forward", "backward", "step")))
+with profile(activities=[ProfilerActivity.CPU], schedule=schedule(wait=1, warmup=1, active=2, repeat=1),
+             on_trace_ready=ready) as prof:
+    for it in range(5):
+        with record_function("forward"):
+            loss = F.cross_entropy(model(x), y)
+        with record_function("backward"):
+            opt.zero_grad()
+            loss.backward()
+        with record_function("step"):
+            opt.step()
+        prof.step()
+print(traces, prof.step_num)
+show(loss)
+dp = nn.DataParallel(model)
+show(dp(x)[0])
+buf = io.BytesIO()
+torch.save({"model": dp.state_dict()}, buf)
+buf.seek(0)
+sd = torch.load(buf)["model"]
+print(list(sd)[:2])
+consume_prefix_in_state_dict_if_present(sd, "module.")
+fresh = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 2))
+print(fresh.load_state_dict(sd), list(sd)[:2])
+show(fresh(x)[0])
+''')
