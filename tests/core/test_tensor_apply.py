@@ -77,6 +77,17 @@ def test_sum_to_size_and_layout_flags():
                  "is_mps", "is_xpu"):
         assert getattr(mindtorch.ones(1), flag) is getattr(t, flag) is False
     assert x.const_data_ptr() == x.data_ptr()
+    assert repr(x.layout) == repr(t.layout) == repr(mindtorch.strided) == "torch.strided"
+    assert x.layout == mindtorch.strided and isinstance(x.layout, mindtorch.layout)
+
+
+@pytest.mark.parametrize("make", [lambda L: L.zeros(2, 3), lambda L: L.zeros(2, 3).t(),
+                                  lambda L: L.zeros(2, 1, 3), lambda L: L.zeros(()),
+                                  lambda L: L.zeros(2, 3, 4, 5).permute(0, 2, 3, 1),
+                                  lambda L: L.zeros(3, 1).expand(3, 4),
+                                  lambda L: L.zeros(4, 1, 1).permute(2, 1, 0)])
+def test_dim_order(make):
+    assert make(mindtorch).dim_order() == make(torch).dim_order()
 
 
 def test_resize_refuses_tensors_requiring_grad():

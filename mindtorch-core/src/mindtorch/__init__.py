@@ -51,7 +51,7 @@ globals().update(_LEGACY_TYPES)
 from ._ops.decls.numerics import is_nonzero, is_same_size, unravel_index  # noqa: E402,F401
 Tensor.is_nonzero, Tensor.is_same_size = is_nonzero, is_same_size
 detach, detach_ = Tensor.detach, Tensor.detach_  # torch.detach(t), as torch has them
-strided = "torch.strided"
+from ._layout import layout, strided  # noqa: F401
 from ._memory_format import (  # noqa: E402,F401
     channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format)
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e

@@ -182,7 +182,12 @@ class Tensor:
 
     @property
     def layout(self):
-        return "torch.strided"
+        from ._layout import strided
+        return strided
+
+    def dim_order(self, *, ambiguity_check=False):
+        """The dims from outermost to innermost: by decreasing stride, ties in order."""
+        return tuple(sorted(range(self.ndim), key=lambda d: -self._stride[d]))
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
