@@ -319,3 +319,20 @@ def test_c2r_of_a_full_length_input_has_a_gradient():
     re, im = (_data((2, 6), "float64", seed).requires_grad_() for seed in (1, 2))
     assert mindtorch.autograd.gradcheck(
         lambda a, b: mindtorch._fft_c2r(mindtorch.complex(a, b), [1], 1, 6), (re, im))
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("fft", {"dim": 0}), ("rfft", {"dim": 1}), ("irfft", {"dim": 0}), ("hfft", {"dim": 2}),
+    ("fftn", {"dim": (2, 0)}), ("rfftn", {"dim": (0, 3, 1)}), ("irfftn", {"dim": (0, 1, 3)}),
+    ("ihfftn", {"dim": (1, 3, 0)}), ("fft2", {}), ("irfft2", {"s": (3, 4)})])
+def test_result_layout(name, kwargs):
+    # torch's CPU results: untransformed dims outermost in the input's stride order, then
+    # the transformed ones (strides of size-1 dims not compared: conjugation relays them)
+    for perm in ((0, 1, 2, 3), (3, 1, 0, 2), (2, 3, 0, 1)):
+        for dtype in ("float32", "complex64"):
+            if dtype == "complex64" and name in ("rfft", "rfftn", "ihfftn"):
+                continue
+            x = _data((3, 4, 5, 6), dtype).permute(perm)
+            got = getattr(mindtorch.fft, name)(x, **kwargs)
+            want = getattr(torch.fft, name)(to_torch(x), **kwargs)
+            assert got.stride() == want.stride(), (perm, dtype)

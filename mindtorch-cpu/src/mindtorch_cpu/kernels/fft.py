@@ -1,7 +1,9 @@
 """CPU kernels of the Fourier transforms (mindtorch._ops.decls.fft): NumPy's pocketfft,
-which computes float32 / complex64 in single precision, as PyTorch's CPU kernels do."""
+which computes float32 / complex64 in single precision, as PyTorch's CPU kernels do.
+Results are laid out as PyTorch's (decls.fft.result_order): the transform runs over the
+trailing axes of a permuted view and its contiguous result is permuted back."""
 import numpy as np
-
+from mindtorch import plugins
 from mindtorch._ops.decls import fft as F
 
 from .._np import arr, wrap
@@ -19,8 +21,19 @@ def _refuse_empty(a):
                            "configuration parameters")
 
 
-def _result(a, dtype):
-    return wrap(np.asarray(a, dtype=dtype.np), dtype)
+def _laid_out(a, dims, dtype, transform):
+    """transform(view, axes) over `dims` of array a, as a tensor with PyTorch's result
+    layout (its strides exactly, size-1 dims' included)."""
+    order = F.result_order(_strides(a), dims)
+    axes = tuple(range(a.ndim - len(dims), a.ndim))
+    t = wrap(np.ascontiguousarray(transform(a.transpose(order), axes), dtype=dtype.np), dtype)
+    back = np.argsort(order)
+    return plugins.make_tensor(t._storage, [t._shape[i] for i in back],
+                               [t._stride[i] for i in back], 0, dtype)
+
+
+def _strides(a):
+    return [s // a.itemsize for s in a.strides]
 
 
 def fft_c2c(self, dim, normalization, forward):
@@ -28,12 +41,11 @@ def fft_c2c(self, dim, normalization, forward):
     a = arr(self)
     _refuse_empty(a)
     if not dim:
-        return _result(a.copy(), dtype)
-    if forward:
-        out = np.fft.fftn(a, axes=dim, norm=_FORWARD.get(normalization, "forward"))
-    else:
-        out = np.fft.ifftn(a, axes=dim, norm=_INVERSE.get(normalization, "backward"))
-    return _result(out, dtype)
+        return wrap(a.copy(), dtype)
+    fn, norm = (np.fft.fftn, _FORWARD.get(normalization, "forward")) if forward else \
+        (np.fft.ifftn, _INVERSE.get(normalization, "backward"))
+    dims = F.by_stride(_strides(a), dim)
+    return _laid_out(a, dims, dtype, lambda v, axes: fn(v, axes=axes, norm=norm))
 
 
 def fft_r2c(self, dim, normalization, onesided):
@@ -41,22 +53,27 @@ def fft_r2c(self, dim, normalization, onesided):
     a = arr(self)
     _refuse_empty(a)
     norm = _FORWARD.get(normalization, "forward")
+    dims = F.by_stride(_strides(a), dim[:-1]) + [dim[-1]]
     if onesided:
-        out = np.fft.rfftn(a, axes=dim, norm=norm)
+        fn = lambda v, axes: np.fft.rfftn(v, axes=axes, norm=norm)  # noqa: E731
     else:
-        out = np.fft.fftn(a.astype(dtype.np), axes=dim, norm=norm)
-    return _result(out, dtype)
+        fn = lambda v, axes: np.fft.fftn(v.astype(dtype.np), axes=axes, norm=norm)  # noqa: E731
+    return _laid_out(a, dims, dtype, fn)
 
 
 def fft_c2r(self, dim, normalization, last_dim_size):
-    shape, dtype = F.c2r_meta(self, dim, normalization, last_dim_size)
+    _, dtype = F.c2r_meta(self, dim, normalization, last_dim_size)
     a = arr(self)
     _refuse_empty(a)
-    sizes = [shape[d] for d in dim]
+    norm = _INVERSE.get(normalization, "backward")
+    if len(dim) > 1:  # as PyTorch's: a c2c transform of the other dims first
+        others = F.by_stride(_strides(a), dim[:-1])
+        a = arr(_laid_out(a, others, self.dtype,
+                          lambda v, axes: np.fft.ifftn(v, axes=axes, norm=norm)))
     # (pocketfft reads the first last_dim_size // 2 + 1 terms of the last dim, and only
     # the real parts of those that are their own mirror)
-    out = np.fft.irfftn(a, s=sizes, axes=dim, norm=_INVERSE.get(normalization, "backward"))
-    return _result(out, dtype)
+    return _laid_out(a, [dim[-1]], dtype, lambda v, axes: np.fft.irfft(
+        v, n=last_dim_size, axis=axes[0], norm=norm))
 
 
 KERNELS = {"_fft_c2c": fft_c2c, "_fft_r2c": fft_r2c, "_fft_c2r": fft_c2r}

@@ -5,7 +5,9 @@ Three kernel ops, as PyTorch's: `_fft_c2c` (complex to complex, either direction
 non-redundant terms) and `_fft_c2r` (Hermitian complex to real, backward direction; the
 last dim's output length is given).  Each transforms the dims listed, scaled by
 `normalization`: 0 none, 1 by 1/sqrt(n), 2 by 1/n (n the signal's element count).  Their
-metadata rules are here (every backend calls them) with their backward formulas.
+metadata rules are here (every backend calls them) with their backward formulas, and
+`result_order`: the layout (strides) of PyTorch's CPU results, which the cpu kernels give
+theirs (the meta device's results are contiguous).
 
 The public functions (`mindtorch.fft.fft`, `rfft2`, `hfftn`, `fftfreq`, `fftshift`, ...)
 decompose into them: they promote the input, wrap and check dims and sizes in torch's
@@ -67,6 +69,36 @@ def c2r_meta(self, dim, normalization, last_dim_size):
                            f"output of {last_dim_size}, but got {shape[dim[-1]]}")
     shape[dim[-1]] = last_dim_size
     return tuple(shape), self.dtype.to_real()
+
+
+def _batch_first(ndim, dims):
+    """The dims not transformed, as libstdc++'s std::partition of 0..ndim-1 leaves them
+    (it swaps from both ends)."""
+    order, first, last = list(range(ndim)), 0, ndim
+    while True:
+        while first != last and order[first] not in dims:
+            first += 1
+        if first == last:
+            return order[:first]
+        last -= 1
+        while first != last and order[last] in dims:
+            last -= 1
+        if first == last:
+            return order[:first]
+        order[first], order[last] = order[last], order[first]
+        first += 1
+
+
+def by_stride(strides, dims):
+    """dims, larger strides first (stable, as std::sort's insertion sort of so few)."""
+    return sorted(dims, key=lambda d: -strides[d])
+
+
+def result_order(strides, dims):
+    """PyTorch's CPU layout of a transform over `dims` (in the order it runs them): the
+    result's dims from outermost to innermost, the others first in the input's stride
+    order, then `dims`.  (c2c runs its dims sorted by stride, r2c all but the last.)"""
+    return by_stride(strides, _batch_first(len(strides), dims)) + list(dims)
 
 
 # -- backward formulas ------------------------------------------------------------------------
