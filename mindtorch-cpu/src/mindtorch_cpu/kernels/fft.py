@@ -55,9 +55,9 @@ def fft_r2c(self, dim, normalization, onesided):
     norm = _FORWARD.get(normalization, "forward")
     dims = F.by_stride(_strides(a), dim[:-1]) + [dim[-1]]
     if onesided:
-        fn = lambda v, axes: np.fft.rfftn(v, axes=axes, norm=norm)  # noqa: E731
+        fn = lambda v, axes: np.fft.rfftn(v, axes=axes, norm=norm)
     else:
-        fn = lambda v, axes: np.fft.fftn(v.astype(dtype.np), axes=axes, norm=norm)  # noqa: E731
+        fn = lambda v, axes: np.fft.fftn(v.astype(dtype.np), axes=axes, norm=norm)
     return _laid_out(a, dims, dtype, fn)
 
 
