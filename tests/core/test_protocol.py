@@ -274,3 +274,27 @@ def test_size_like_torch():
 
 def test_tuple_plus_size_is_size():
     assert repr((1,) + M.Size([2, 3])) == repr((1,) + torch.Size([2, 3]))
+
+
+@pytest.mark.parametrize("kw", [{"dtype": "int32"}, {"dtype": "int16", "count": 3, "offset": 2},
+                                {"dtype": "uint8", "offset": 11}, {"dtype": "bfloat16"},
+                                {"dtype": "float32", "requires_grad": True},
+                                {"dtype": "int64"}, {"dtype": "int32", "offset": 12},
+                                {"dtype": "int32", "count": 4}, {"dtype": "int32", "count": 0}])
+def test_frombuffer_like_torch(kw):
+    def run(lib, buf):
+        args = dict(kw, dtype=getattr(lib, kw["dtype"]))
+        try:
+            t = lib.frombuffer(buf, **args)
+        except ValueError as e:
+            return str(e)
+        return t.tolist(), str(t.dtype), t.requires_grad
+    data = bytes(range(1, 13))
+    assert run(M, bytearray(data)) == run(torch, bytearray(data))
+    buf = bytearray(data)
+    t = M.frombuffer(buf, dtype=M.uint8)
+    t[0] = 100
+    buf[1] = 50
+    assert buf[0] == 100 and t[1].item() == 50  # the buffer's memory, shared
+    with pytest.warns(UserWarning, match="not writable"):
+        M.frombuffer(data, dtype=M.uint8)

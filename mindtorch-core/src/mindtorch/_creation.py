@@ -278,6 +278,38 @@ def from_numpy(array):
     return _shared(array, _check_ndarray(array))
 
 
+def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
+    """A 1-D cpu tensor over an object exposing the buffer protocol (sharing its memory),
+    with PyTorch's checks of count and offset."""
+    mem = memoryview(buffer).cast("B")
+    size, isz = mem.nbytes, dtype.itemsize
+    if size == 0 or count == 0:
+        raise ValueError(f"both buffer length ({size}) and count ({count}) must not be 0")
+    if not 0 <= offset < size:
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than "
+                         f"buffer length ({size} bytes) minus 1")
+    if count < 0:
+        if (size - offset) % isz:
+            raise ValueError(f"buffer length ({size - offset} bytes) after offset ({offset} "
+                             f"bytes) must be a multiple of element size ({isz})")
+        count = (size - offset) // isz
+    elif size - offset < count * isz:
+        raise ValueError(f"requested buffer length ({count} * {isz} bytes) after offset "
+                         f"({offset} bytes) must not be greater than actual buffer length "
+                         f"({size} bytes)")
+    array = np.frombuffer(mem, dtype=np.uint8, count=count * isz, offset=offset)
+    if mem.readonly:  # (PyTorch writes through it; a copy keeps the buffer intact)
+        warnings.warn("The given buffer is not writable, and PyTorch does not support "
+                      "non-writable tensors. This means you can write to the underlying "
+                      "(supposedly non-writable) buffer using the tensor. You may want to copy "
+                      "the buffer to protect its data or make it writable before converting it "
+                      "to a tensor. This type of warning will be suppressed for the rest of "
+                      "this program.", UserWarning, stacklevel=2)
+        array = array.copy()
+    t = _shared(array.view(dtype.np), dtype)
+    return t.requires_grad_() if requires_grad else t
+
+
 def _shared(array, dtype):
     """from_numpy of an array _check_ndarray accepted (as dtype)."""
     isz = array.itemsize
