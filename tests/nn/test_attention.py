@@ -1,6 +1,8 @@
 """nn.MultiheadAttention and F.multi_head_attention_forward against PyTorch: forward and
 backward with every mask kind, kdim/vdim, bias_kv, zero attention, batch_first, unbatched,
-need_weights / average_attn_weights, is_causal; parameters, init, repr, errors."""
+need_weights / average_attn_weights, is_causal; parameters, init, repr, errors; the
+backend selection of nn.attention.sdpa_kernel."""
+import importlib
 import math
 import warnings
 
@@ -313,3 +315,31 @@ def test_empty(q_shape, kv_shape, need_weights):
     out_m = mt(mq, mkv, mkv, need_weights=need_weights)
     out_t = th(tq, tkv, tkv, need_weights=need_weights)
     _compare_and_backward(mt, th, out_m, out_t, [mq, mkv], [tq, tkv])
+
+
+def _sdpa_kernel_session(lib):
+    """What a script sees of nn.attention.sdpa_kernel: the flags inside and after the
+    block, which selections run, and the errors."""
+    att = importlib.import_module(f"{lib.__name__}.nn.attention")
+    flags = lib.backends.cuda
+    q = lib.ones(1, 2, 3, 4)
+    seen = [repr(att.SDPBackend.MATH), str(att.SDPBackend.FLASH_ATTENTION),
+            int(att.SDPBackend.OVERRIDEABLE)]
+    B = att.SDPBackend
+    for backends in (B.MATH, B.FLASH_ATTENTION, B.EFFICIENT_ATTENTION, B.CUDNN_ATTENTION,
+                     [B.EFFICIENT_ATTENTION, B.MATH], [], "math"):
+        try:
+            with att.sdpa_kernel(backends) as ctx:
+                state = [flags.math_sdp_enabled(), flags.flash_sdp_enabled(),
+                         flags.mem_efficient_sdp_enabled(), flags.cudnn_sdp_enabled()]
+                out = lib.nn.functional.scaled_dot_product_attention(q, q, q)
+                seen.append((ctx, state, out.sum().item()))
+        except (RuntimeError, AssertionError) as e:
+            seen.append((type(e).__name__, str(e)))
+    seen.append([flags.math_sdp_enabled(), flags.flash_sdp_enabled(),
+                 flags.mem_efficient_sdp_enabled(), flags.cudnn_sdp_enabled()])
+    return seen
+
+
+def test_sdpa_kernel_as_torch():
+    assert _sdpa_kernel_session(mindtorch) == _sdpa_kernel_session(torch)

@@ -10,7 +10,8 @@ class _MatmulFlags:
 
 
 matmul = _MatmulFlags()
-_sdp = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True}
+_sdp = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True,
+        "overrideable": True}  # (nn.attention.sdpa_kernel sets them too)
 
 
 def is_built():
@@ -39,3 +40,11 @@ def enable_math_sdp(enabled):
 
 def math_sdp_enabled():
     return _sdp["math"]
+
+
+def enable_cudnn_sdp(enabled):
+    _sdp["cudnn"] = bool(enabled)
+
+
+def cudnn_sdp_enabled():
+    return _sdp["cudnn"]

@@ -271,6 +271,8 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
     giving 0 (its safe softmax); q and k each scaled by sqrt(scale) before the product;
     a bool mask (and is_causal) added as 0 / -inf.  Where PyTorch's cpu picks its flash
     kernel (_flash_path) without a mask, that kernel's NaN/inf behaviour (see below)."""
+    from ...nn.attention import check_backends
+    check_backends()  # (nn.attention.sdpa_kernel may have turned this implementation off)
     M = _M()
     fast = _flash_path(query, key, value, dropout_p, enable_gqa) and \
         (attn_mask is None or attn_mask.ndim in (2, 4))
