@@ -26,7 +26,8 @@ def both(fn):
     return m
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int16", "uint8", "bool"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int16", "uint8", "bool",
+                                   "bfloat16", "float16", "complex64", "int8"])
 def test_typed_storage_elements(dtype):
     def f(lib):
         x = lib.tensor([[0, 1, 2], [3, 0, 5]]).to(getattr(lib, dtype))
