@@ -233,3 +233,17 @@ def test_storage_module():
     from mindtorch.storage import TypedStorage, UntypedStorage
     assert TypedStorage is mindtorch.TypedStorage and UntypedStorage is mindtorch.UntypedStorage
     assert isinstance(mindtorch.ones(1).untyped_storage(), UntypedStorage)
+
+
+def test_typed_storage_construction_and_names():
+    def f(lib):
+        r = [lib.TypedStorage(3).size(), lib.TypedStorage([1, 2], dtype=lib.int64).tolist(),
+             lib.TypedStorage(dtype=lib.float64).size()]
+        s = lib.TypedStorage(2, dtype=lib.float16, device="meta")
+        r += [str(s.dtype), s.device.type, lib.tensor([1, 2]).storage().type(),
+              lib.tensor([1.0], device="meta").storage().type(),
+              lib.UntypedStorage(3).type(), lib.tensor([1.0, 2.0]).storage().is_cuda,
+              outcome(lambda: lib.tensor([1.0, 2.0]).storage().copy_(lib.tensor([3.0, 4.0]))),
+              lib.tensor([True, False]).untyped_storage().tolist()]
+        return r
+    both(f)

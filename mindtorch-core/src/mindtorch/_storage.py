@@ -287,8 +287,10 @@ class TypedStorage(_StorageBase):
         return self.dtype.itemsize
 
     def copy_(self, source, non_blocking=None):
-        src = source._elements() if isinstance(source, _StorageBase) else source
-        self._elements().copy_(src)
+        if not isinstance(source, _StorageBase):
+            raise TypeError(f"copy_(): argument 'src' (position 1) must be torch.Storage, not "
+                            f"{type(source).__name__}")
+        self._elements().copy_(source._elements())
         return self
 
     def clone(self):
@@ -300,9 +302,12 @@ class TypedStorage(_StorageBase):
                             _internal=True)
 
     def type(self, dtype=None, non_blocking=False):
-        if dtype is None:  # the legacy class name: torch.FloatStorage
+        if dtype is None:  # the legacy class name (torch.FloatStorage) where there is one
             from ._creation import _TYPE_NAMES
-            prefix = "torch." if self.device.type == "cpu" else f"torch.{self.device.type}."
+            dev = self.device.type
+            if dev not in ("cpu", "cuda") or self.dtype not in _TYPE_NAMES:
+                return "torch.storage.TypedStorage"
+            prefix = "torch." if dev == "cpu" else f"torch.{dev}."
             return prefix + _TYPE_NAMES[self.dtype].replace("Tensor", "Storage")
         raise NotImplementedError("TypedStorage.type(dtype) is not supported")
 
