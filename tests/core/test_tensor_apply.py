@@ -85,7 +85,13 @@ def test_sum_to_size_and_layout_flags():
                                   lambda L: L.zeros(2, 1, 3), lambda L: L.zeros(()),
                                   lambda L: L.zeros(2, 3, 4, 5).permute(0, 2, 3, 1),
                                   lambda L: L.zeros(3, 1).expand(3, 4),
-                                  lambda L: L.zeros(4, 1, 1).permute(2, 1, 0)])
+                                  lambda L: L.zeros(4, 1, 1).permute(2, 1, 0),
+                                  lambda L: L.zeros(2, 3, 4)[:, :1].expand(2, 5, 4),
+                                  lambda L: L.zeros(2, 1, 3, 3).permute(0, 2, 3, 1),
+                                  lambda L: L.zeros(2, 3, 4, 5).permute(0, 2, 3, 1)[:, ::2],
+                                  lambda L: L.zeros(2, 3, 1, 1).permute(0, 2, 3, 1),
+                                  lambda L: L.zeros(3, 0, 2).transpose(0, 2),
+                                  lambda L: L.zeros(2, 2, 2).as_strided((2, 2, 2), (1, 1, 1))])
 def test_dim_order(make):
     assert make(mindtorch).dim_order() == make(torch).dim_order()
 

@@ -186,8 +186,14 @@ class Tensor:
         return strided
 
     def dim_order(self, *, ambiguity_check=False):
-        """The dims from outermost to innermost: by decreasing stride, ties in order."""
-        return tuple(sorted(range(self.ndim), key=lambda d: -self._stride[d]))
+        """The dims from outermost to innermost, as a fresh tensor laid out like this one
+        would order them (contiguous and channels-last tensors: their own order)."""
+        from ._memory_format import is_contiguous_as
+        from ._ops.decls.creation import stride_order
+        dense = self.is_contiguous()
+        if dense != is_contiguous_as(self._shape, self._stride, "channels_last"):
+            return tuple(range(self.ndim)) if dense else (0, 2, 3, 1)
+        return tuple(reversed(stride_order(self._shape, self._stride)))
 
     def is_floating_point(self):
         return self.dtype.is_floating_point

@@ -218,6 +218,17 @@ def preserve_strides(shape, stride):
     dimensions (ATen's infer_dense_strides; zero strides keep their place)."""
     if non_overlapping_and_dense(shape, stride):
         return tuple(stride)
+    out, cur = [0] * len(shape), 1
+    for d in stride_order(shape, stride):
+        out[d] = cur
+        if shape[d] > 1:
+            cur *= shape[d]
+    return tuple(out)
+
+
+def stride_order(shape, stride):
+    """The dims from innermost to outermost by their strides (ATen's stable insertion sort:
+    zero strides keep their place, equal strides put the longer dim outside)."""
     ndim = len(shape)
     perm = list(range(ndim - 1, -1, -1))
 
@@ -239,12 +250,7 @@ def preserve_strides(shape, stride):
                 d1 = d0
             elif c < 0:
                 break
-    out, cur = [0] * ndim, 1
-    for d in perm:
-        out[d] = cur
-        if shape[d] > 1:
-            cur *= shape[d]
-    return tuple(out)
+    return perm
 
 
 # -- allocation (core) -------------------------------------------------------------------
