@@ -164,6 +164,35 @@ print(np.asarray(x).dtype, np.array(torch.tensor([[1, 2]])).shape, np.concatenat
 """)
 
 
+program("qt_buffers_layout_dim_order", r"""
+import array
+import warnings
+import torch
+buf = bytearray(range(1, 13))
+t = torch.frombuffer(buf, dtype=torch.int32)
+buf[0] = 100
+print(t, torch.frombuffer(buf, dtype=torch.int16, count=3, offset=2), torch.frombuffer(array.array("d", [0.5, 1.5]), dtype=torch.float64), torch.frombuffer(buf, dtype=torch.uint8, requires_grad=False)[-2:])
+t[1] = -1
+print(list(buf[4:8]))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    print(torch.frombuffer(b"\x01\x00\x02\x00", dtype=torch.int16), len(w))
+for kw in [dict(dtype=torch.int64), dict(dtype=torch.int32, offset=12), dict(dtype=torch.int32, count=4), dict(dtype=torch.int32, count=0)]:
+    try:
+        torch.frombuffer(buf, **kw)
+    except ValueError as e:
+        print("ValueError", e)
+x = torch.zeros(2, 3, 4)
+print(x.layout, [x.layout], x.layout == torch.strided, torch.strided, type(torch.strided).__name__, x.dim_order(), x.transpose(0, 2).dim_order(), x.permute(1, 2, 0).dim_order(), x[:, :1].expand(2, 5, 4).dim_order())
+print(torch.zeros(2).new(3).shape, torch.tensor([1.5]).new([1, 2]), torch.tensor([1]).new(2, 2).dtype, torch.range(0, 4, 2), torch.range(1, 2, 0.5, dtype=torch.float64))
+print(torch.finfo(torch.float16), torch.iinfo(torch.int16), torch.finfo(torch.bfloat16).eps)
+try:
+    torch.iinfo(torch.bool)
+except TypeError as e:
+    print("TypeError", e)
+""")
+
+
 # -- known gaps (XFAIL in programs_qa_tensor.py) -------------------------------------------
 
 program("qt_gap_conj_view", r'''
