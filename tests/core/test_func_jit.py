@@ -75,3 +75,55 @@ def test_func_functional_call_takes_one_dict_or_several():
     for o, t in zip(ours, theirs):
         assert_same(o, t)
     assert len(our_errors) == 3 and our_errors == their_errors
+
+
+def _leaves(tree):
+    """A pytree's leaves in order, with each tensor's requires_grad alongside."""
+    if isinstance(tree, dict):
+        return [x for k in sorted(tree) for x in [k] + _leaves(tree[k])]
+    if isinstance(tree, (tuple, list)):
+        return [x for t in tree for x in _leaves(t)]
+    return [tree, tree.requires_grad] if hasattr(tree, "requires_grad") else [tree]
+
+
+def _transforms(L):
+    f64 = L.float64
+    x, y = L.tensor([0.5, 1.0], dtype=f64), L.tensor([2.0, 3.0], dtype=f64)
+    ones = L.ones(2, dtype=f64)
+    fn = L.func
+    lin = L.nn.Linear(2, 2, dtype=f64)
+    with L.no_grad():
+        lin.weight.copy_(L.tensor([[1.0, 2.0], [3.0, -1.0]]))
+        lin.bias.fill_(0.5)
+    params = dict(lin.named_parameters())
+    out = [fn.jacrev(lambda a, b: (a.sin() * b, (a * b).sum()))(x, y),
+           fn.jacfwd(lambda a, b: a.exp() * b, argnums=(0, 1))(x, y),
+           fn.jacrev(lambda a: (a.sum(), {"k": a * 2}), has_aux=False)(x),
+           fn.jacrev(lambda a: (a ** 2, a.cos()), has_aux=True)(x),
+           fn.hessian(lambda a: (a ** 3).sum())(x),
+           fn.hessian(lambda a, b: (a ** 2 * b).sum(), argnums=(0, 1))(x, y),
+           fn.jacrev(lambda a: L.zeros(3, dtype=f64))(x),
+           fn.grad(lambda a: fn.jacrev(lambda b: (b ** 3).sum())(a).sum())(x),
+           fn.vmap(fn.jacrev(lambda a: a.sin().sum()))(L.ones(3, 2, dtype=f64)),
+           fn.jacrev(lambda p, v: fn.functional_call(lin, p, (v,)))(params, x),
+           fn.hessian(lambda p: fn.functional_call(lin, p, (x,)).pow(2).sum())(params)]
+    o, vjp_fn = fn.vjp(lambda a, b: (a * b, a.sum()), x, y)
+    out += [o, vjp_fn((ones, L.tensor(1.0, dtype=f64)))]
+    o, vjp_fn, aux = fn.vjp(lambda p: (fn.functional_call(lin, p, (x,)), p["bias"] * 3), params,
+                            has_aux=True)
+    out += [o, vjp_fn(ones), aux]
+    out += [fn.jvp(lambda a: a ** 2, (x,), (ones,)),
+            fn.jvp(lambda a, b: a * b, (x, y), (ones, L.zeros(2, dtype=f64))),
+            fn.jvp(lambda a: (a.exp(), a), (x,), (ones,), has_aux=True)]
+    # a closed-over parameter keeps the Jacobian differentiable (Jacobian penalties)
+    jac = fn.vmap(fn.jacrev(lin))(L.stack([x, y]))
+    jac.pow(2).sum().backward()
+    out += [jac, lin.weight.grad]
+    return out
+
+
+def test_jacobian_transforms_as_torch():
+    ours, theirs = _leaves(_transforms(mindtorch)), _leaves(_transforms(torch))
+    assert len(ours) == len(theirs)
+    for o, t in zip(ours, theirs):
+        assert_same(o, t, rtol=1e-12, atol=1e-12)

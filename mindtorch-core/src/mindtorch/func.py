@@ -1,8 +1,12 @@
 """torch.func (a subset): vmap maps a function over a batch dim by calling it once per
 slice and stacking the results (PyTorch's results, without its batching rules' speed);
 grad / grad_and_value differentiate through mindtorch's autograd, nesting like
-PyTorch's (grad(grad(f))); functional_call is nn.utils.stateless's, taking several dicts."""
-__all__ = ["functional_call", "grad", "grad_and_value", "vmap"]
+PyTorch's (grad(grad(f))); vjp, jvp, jacrev, jacfwd and hessian likewise through reverse
+mode (jvp and jacfwd by the double-backward trick or reverse rows: their values, not
+PyTorch's forward-mode speed); functional_call is nn.utils.stateless's, taking several
+dicts."""
+__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
+           "vjp", "vmap"]
 
 
 def _tree_map(fn, tree):
@@ -98,7 +102,152 @@ def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, 
                              f"functional call is ambiguous")
         merged = {k: v for d in dicts for k, v in d.items()}
     else:
-        raise ValueError(f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple "
+        raise ValueError(f"Expected parameter_and_buffer_dicts to be a dict, or a list/tuple "  # noqa: TRY004
                          f"of dicts, but got {type(dicts)}")
     return _functional_call(module, merged, args, kwargs, tie_weights=tie_weights,
                             strict=strict)
+
+
+def _leaves(tree):
+    out = []
+    _tree_map(out.append, tree)
+    return out
+
+
+def _rebuild(tree, leaves):
+    it = iter(leaves)
+    return _tree_map(lambda _: next(it), tree)
+
+
+def _differentiable(args, nums):
+    """args with the tensors of those at nums (pytrees of tensors) made to require grad:
+    detached copies unless they already do (inside another transform they keep its graph);
+    whether any did (nesting)."""
+    args = list(args)
+    leaves = [t for k in nums for t in _leaves(args[k])]
+    outer = any(t.requires_grad for t in leaves)
+    for k in nums:
+        args[k] = _tree_map(lambda t: t if t.requires_grad else t.detach().requires_grad_(),
+                            args[k])
+    return args, outer
+
+
+def _reaches_other_leaves(t, own):
+    """Whether t's graph reaches a leaf other than the transform's own inputs (a tensor
+    requiring grad that func closed over, such as a model's parameters)."""
+    seen, todo = set(), [t.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        leaf = getattr(node, "variable", None)
+        if leaf is not None and not any(leaf is x for x in own):
+            return True
+        todo.extend(n for n, _ in node.next_functions)
+    return False
+
+
+def _finish(tree, outer, own=()):
+    """Results as the caller sees them: inside another transform as they are; outside,
+    detached from the transform's own inputs (those reaching a closed-over tensor that
+    requires grad stay differentiable, as with PyTorch's functorch levels)."""
+    if outer:
+        return tree
+    return _tree_map(lambda t: t if getattr(t, "grad_fn", None) is not None and
+                     _reaches_other_leaves(t, own) else
+                     t.detach() if hasattr(t, "detach") else t, tree)
+
+
+def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_copy=False):
+    """The Jacobian of func at the arguments argnums, one reverse pass per output element:
+    for each output (a pytree of tensors), the argument's pytree of tensors of shape
+    output.shape + input.shape (a tuple over argnums when it is a tuple)."""
+    import mindtorch as M
+
+    def wrapped(*args, **kwargs):
+        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        args, outer = _differentiable(args, nums)
+        trees = [args[k] for k in nums]
+        inputs = [t for tree in trees for t in _leaves(tree)]
+        with M.enable_grad():
+            out = func(*args, **kwargs)
+            out, aux = out if has_aux else (out, None)
+
+            def jac(o):
+                rows = [[] for _ in inputs]
+                flat = o.reshape(-1)
+                for i in range(flat.numel() if o.requires_grad else 0):
+                    gs = M.autograd.grad(flat[i], inputs, retain_graph=True, create_graph=True,
+                                         allow_unused=True)
+                    for row, g, x in zip(rows, gs, inputs):
+                        row.append(M.zeros_like(x) if g is None else g)
+                jacs = iter([M.stack(row).reshape(o.shape + x.shape) if row else
+                             M.zeros(o.shape + x.shape, dtype=x.dtype, device=x.device)
+                             for row, x in zip(rows, inputs)])
+                per_arg = tuple(_rebuild(tree, [next(jacs) for _ in _leaves(tree)])
+                                for tree in trees)
+                return per_arg[0] if isinstance(argnums, int) else per_arg
+            result = _finish(_tree_map(jac, out), outer, inputs)
+        return (result, _finish(aux, outer, inputs)) if has_aux else result
+    return wrapped
+
+
+def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
+    """The Jacobian as jacrev computes it (no forward mode here: same values)."""
+    return jacrev(func, argnums, has_aux=has_aux)
+
+
+def hessian(func, argnums=0):
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+def vjp(func, *primals, has_aux=False):
+    """(func(*primals), vjp_fn[, aux]): vjp_fn(cotangents) is the tuple of the
+    vector-Jacobian products, one per primal (pytrees of tensors, as the primals)."""
+    import mindtorch as M
+    args, outer = _differentiable(primals, range(len(primals)))
+    inputs = _leaves(args)
+    with M.enable_grad():
+        out = func(*args)
+        out, aux = out if has_aux else (out, None)
+    outs = _leaves(out)
+
+    def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        cots = _leaves(cotangents)
+        pairs = [(o, c) for o, c in zip(outs, cots) if o.requires_grad]
+        with M.enable_grad():
+            gs = M.autograd.grad([o for o, _ in pairs], inputs, [c for _, c in pairs],
+                                 retain_graph=retain_graph,
+                                 create_graph=True if create_graph is None else create_graph,
+                                 allow_unused=True) if pairs else (None,) * len(inputs)
+        gs = [M.zeros_like(a) if g is None else g for g, a in zip(gs, inputs)]
+        return _finish(tuple(_rebuild(args, gs)), outer, inputs)
+    result = (_finish(out, outer, inputs), vjp_fn)
+    return result + (_finish(aux, outer, inputs),) if has_aux else result
+
+
+def jvp(func, primals, tangents, *, strict=False, has_aux=False):
+    """(func(*primals), the Jacobian-vector product with tangents[, aux]), by the
+    double-backward trick (autograd.functional.jvp)."""
+    import mindtorch as M
+    if not isinstance(primals, tuple):  # (PyTorch's error classes and messages)
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. "  # noqa: TRY004
+                           "it should be valid to call f(*primals).")
+    if not isinstance(tangents, tuple) or len(tangents) != len(primals):
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
+                           "the same python structure.")
+    outer = any(p.requires_grad for p in primals)
+    aux = []
+
+    def f(*args):
+        out = func(*args)
+        if has_aux:
+            out, extra = out
+            aux.append(extra)
+        return out
+    with M.enable_grad():
+        out, tangent_out = M.autograd.functional.jvp(f, primals, tangents, create_graph=outer,
+                                                     strict=strict)
+    result = (out, tangent_out)
+    return result + (_finish(aux[0], outer),) if has_aux else result
