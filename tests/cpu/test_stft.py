@@ -92,6 +92,15 @@ def test_istft(name):
     _both(ISTFT[name], X, HANN[:8], dtype="float32", grad=False)
 
 
+def test_integer_and_half_windows():
+    spec = RNG.standard_normal((5, 7)) + 1j * RNG.standard_normal((5, 7))
+    for dtype in ("int64", "bool", "float16", "float64"):
+        got, want = (lib.istft(lib.tensor(spec, dtype=lib.complex64), 8, 2,
+                               window=lib.ones(8, dtype=getattr(lib, dtype)))
+                     for lib in (mindtorch, torch))
+        assert_same(got, want)
+
+
 def test_istft_inverts_stft():
     x = mindtorch.tensor(X)
     w = mindtorch.tensor(HANN[:8])

@@ -192,6 +192,8 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         return M.nn.functional.fold(cols, (1, total), (1, n_fft), stride=(1, hop))[:, 0, 0]
 
     y = overlap_add(frames * window)
+    if not (window.dtype.is_floating_point or window.dtype.is_complex):
+        window = window.to(frames.dtype)  # (its integral squares, summed exactly)
     envelope = overlap_add((window * window).expand(1, n_frames, n_fft))
     start = n_fft // 2 if center else 0
     end = start + length if length is not None else -(n_fft // 2) if center else total
