@@ -127,3 +127,32 @@ def test_jacobian_transforms_as_torch():
     assert len(ours) == len(theirs)
     for o, t in zip(ours, theirs):
         assert_same(o, t, rtol=1e-12, atol=1e-12)
+
+
+def _per_sample_grads(L):
+    """PyTorch's per-sample-gradients tutorial: vmap(grad(loss)) over a batch, the model's
+    parameters and buffers given as dicts through functional_call."""
+    model = L.nn.Sequential(L.nn.Linear(3, 4), L.nn.BatchNorm1d(4), L.nn.Tanh(),
+                            L.nn.Linear(4, 2)).eval()
+    with L.no_grad():
+        for i, p in enumerate(model.parameters()):
+            p.copy_(L.sin(L.arange(p.numel(), dtype=L.float32) + i).reshape(p.shape) * 0.5)
+    params = {k: v.detach() for k, v in model.named_parameters()}
+    buffers = {k: v.detach() for k, v in model.named_buffers()}
+
+    def loss(params, buffers, sample, target):
+        out = L.func.functional_call(model, (params, buffers), (sample.unsqueeze(0),))
+        return L.nn.functional.cross_entropy(out, target.unsqueeze(0))
+    data, targets = L.sin(L.arange(15.0)).reshape(5, 3), L.tensor([0, 1, 1, 0, 1])
+    grads = L.func.vmap(L.func.grad(loss), in_dims=(None, None, 0, 0))(params, buffers, data,
+                                                                         targets)
+    g, value = L.func.grad_and_value(loss, argnums=(0, 2))(params, buffers, data[0], targets[0])
+    stacked = L.func.vmap(lambda t: {"a": t * 2, "b": (t.sum(), t)})(data)
+    return [grads, g, value, stacked]
+
+
+def test_per_sample_gradients_as_torch():
+    ours, theirs = _leaves(_per_sample_grads(mindtorch)), _leaves(_per_sample_grads(torch))
+    assert len(ours) == len(theirs)
+    for o, t in zip(ours, theirs):
+        assert_same(o, t, rtol=1e-5, atol=1e-6)

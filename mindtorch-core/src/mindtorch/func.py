@@ -18,6 +18,9 @@ def _tree_map(fn, tree):
 
 
 def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
+    """func mapped over dim in_dims of its arguments (per argument: a dim for every tensor
+    of that argument's pytree, or None to pass it whole), by one call per slice; the
+    results' tensors stacked at out_dims."""
     import mindtorch as M
 
     from ._tensor import Tensor
@@ -28,7 +31,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError(f"vmap(in_dims={in_dims}, ...)(<inputs>): in_dims is not "
                              f"compatible with the structure of `inputs`. in_dims has "
                              f"structure {len(dims)} but inputs has structure {len(args)}.")
-        sizes = {a.shape[d] for a, d in zip(args, dims) if d is not None and isinstance(a, Tensor)}
+        sizes = {t.shape[d] for a, d in zip(args, dims) if d is not None
+                 for t in _leaves(a) if isinstance(t, Tensor)}
         if not sizes:
             raise ValueError("vmap: at least one input must be a Tensor mapped over a dim "
                              "(in_dims not None)")
@@ -36,26 +40,36 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
                              f"dimension, got sizes {sorted(sizes)} for the mapped dimension")
         (n,) = sizes
-        results = [func(*[a.select(d, i) if d is not None and isinstance(a, Tensor) else a
-                          for a, d in zip(args, dims)], **kwargs) for i in range(n)]
+
+        def piece(a, d, i):
+            return a if d is None else _tree_map(
+                lambda t: t.select(d, i) if isinstance(t, Tensor) else t, a)
+        results = [func(*[piece(a, d, i) for a, d in zip(args, dims)], **kwargs)
+                   for i in range(n)]
         first = results[0]
-        if isinstance(first, tuple):
-            outs = out_dims if isinstance(out_dims, tuple) else (out_dims,) * len(first)
-            return tuple(M.stack([r[k] for r in results], outs[k]) for k in range(len(first)))
-        return M.stack([M.as_tensor(r) for r in results], out_dims)
+        if isinstance(first, tuple) and isinstance(out_dims, tuple):
+            return tuple(_stack([r[k] for r in results], out_dims[k])
+                         for k in range(len(first)))
+        return _stack(results, out_dims)
+
+    def _stack(results, dim):
+        columns = zip(*[_leaves(r) for r in results])
+        return _rebuild(results[0], [M.stack([M.as_tensor(v) for v in col], dim)
+                                     for col in columns])
     return mapped
 
 
 def grad_and_value(func, argnums=0, has_aux=False):
+    """(gradient of func's scalar output at the arguments argnums - pytrees of tensors as
+    they are - , value): the gradient as the argument's pytree (a tuple over argnums when
+    it is a tuple)."""
     import mindtorch as M
 
     def wrapped(*args, **kwargs):
         nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
-        args = list(args)
-        outer = [args[k].requires_grad for k in nums]  # inside another grad: keep the link
-        for k in nums:
-            if not args[k].requires_grad:
-                args[k] = args[k].detach().requires_grad_()
+        args, outer = _differentiable(args, nums)
+        trees = [args[k] for k in nums]
+        inputs = [t for tree in trees for t in _leaves(tree)]
         with M.enable_grad():
             out = func(*args, **kwargs)
             value, aux = out if has_aux else (out, None)
@@ -64,13 +78,14 @@ def grad_and_value(func, argnums=0, has_aux=False):
                                    "scalar Tensor, got tensor with "
                                    f"{getattr(value, 'ndim', 0)} dims. Maybe you wanted to "
                                    "use the vjp or jacrev APIs instead?")
-            gs = M.autograd.grad(value, [args[k] for k in nums], create_graph=any(outer),
-                                 allow_unused=True)
-        gs = tuple(M.zeros_like(args[k]) if g is None else g for g, k in zip(gs, nums))
-        if not any(outer):
-            gs, value = tuple(g.detach() for g in gs), value.detach()
-        g = gs[0] if isinstance(argnums, int) else gs
-        return (g, (value, aux)) if has_aux else (g, value)
+            keep = outer or _reaches_other_leaves(value, inputs)
+            gs = M.autograd.grad(value, inputs, create_graph=keep, allow_unused=True) \
+                if value.requires_grad else (None,) * len(inputs)
+        gs = iter([M.zeros_like(x) if g is None else g for g, x in zip(gs, inputs)])
+        per_arg = tuple(_rebuild(tree, [next(gs) for _ in _leaves(tree)]) for tree in trees)
+        g = _finish(per_arg[0] if isinstance(argnums, int) else per_arg, outer, inputs)
+        value = _finish(value, outer, inputs)
+        return (g, (value, _finish(aux, outer, inputs))) if has_aux else (g, value)
     return wrapped
 
 
@@ -177,8 +192,9 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             def jac(o):
                 rows = [[] for _ in inputs]
                 flat = o.reshape(-1)
+                keep = outer or o.requires_grad and _reaches_other_leaves(o, inputs)
                 for i in range(flat.numel() if o.requires_grad else 0):
-                    gs = M.autograd.grad(flat[i], inputs, retain_graph=True, create_graph=True,
+                    gs = M.autograd.grad(flat[i], inputs, retain_graph=True, create_graph=keep,
                                          allow_unused=True)
                     for row, g, x in zip(rows, gs, inputs):
                         row.append(M.zeros_like(x) if g is None else g)
