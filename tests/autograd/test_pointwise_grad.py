@@ -1,5 +1,7 @@
 """Gradients of the pointwise ops (formulas in _ops/decls/pointwise.py and the composite
 ops' decompositions), against PyTorch, gradcheck and the meta device."""
+import math
+
 import numpy as np
 import pytest
 import torch
@@ -181,6 +183,16 @@ SPECIAL = {
     "log_at_0": (unary("log"), np.abs(Z)),
     "atan2_origin": (binary("atan2"), np.zeros(2), np.array([0.0, 1.0])),
 }
+
+
+def test_atan2_origin_gradient_signed_zeros():
+    # PyTorch: grad * -self * (masked reciprocal): -0.0 for `other` at the origin
+    def run(L):
+        a = L.tensor([0.0, -0.0, 1.0], dtype=L.float64, requires_grad=True)
+        b = L.tensor([0.0, 0.0, 1.0], dtype=L.float64, requires_grad=True)
+        L.atan2(a, b).sum().backward()
+        return [(v, math.copysign(1, v)) for v in a.grad.tolist() + b.grad.tolist()]
+    assert run(mindtorch) == run(torch)
 
 
 @pytest.mark.parametrize("name", sorted(SPECIAL))

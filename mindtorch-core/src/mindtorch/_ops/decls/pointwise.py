@@ -626,9 +626,10 @@ def _sgn_grad(grad, self, result):
 
 
 def _atan2_grad(grad, x, self, other):
-    """grad * x / (self**2 + other**2); 0 at the origin, as PyTorch gives."""
-    d = self * self + other * other
-    return _M().where(d == 0, 0, grad * x / d)
+    """grad * x * (1 / (self**2 + other**2)), the reciprocal 0 where infinite (the origin),
+    computed in PyTorch's order (so signed zeros agree)."""
+    recip = (self * self + other * other).reciprocal()
+    return grad * x * recip.masked_fill(recip.isinf(), 0)
 
 
 def _div_other(grad, self, other, rounding_mode):
@@ -703,7 +704,7 @@ _GRADS = {
     "fmin": {"self": lambda grad, self, other: _keep(_fmax_keep(self, other, False), grad),
              "other": lambda grad, self, other: _keep(~_fmax_keep(self, other, False), grad)},
     "atan2": {"self": lambda grad, self, other: _atan2_grad(grad, other, self, other),
-              "other": lambda grad, self, other: _atan2_grad(-grad, self, self, other)},
+              "other": lambda grad, self, other: _atan2_grad(grad, -self, self, other)},
     "where": {"self": lambda grad, condition: _keep(condition, grad),
               "other": lambda grad, condition: _M().where(condition, 0, grad)},
     "clamp": {"self": _clamp_self, "min": _clamp_min, "max": _clamp_max},
