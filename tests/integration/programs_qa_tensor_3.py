@@ -193,6 +193,29 @@ except TypeError as e:
 """)
 
 
+program("qt_grad_edges_ties", r"""
+import torch
+torch.set_printoptions(precision=5)
+def g(f, *vals):
+    xs = [torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in vals]
+    out = f(*xs)
+    out.sum().backward()
+    return [x.grad for x in xs]
+print(g(lambda a: a.max(1).values, [[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]]), g(lambda a: a.min(0).values, [[1.0, 1.0], [1.0, 2.0]]), g(lambda a: a.amin(1), [[1.0, 1.0, 5.0]]))
+print(g(lambda a: a.topk(2).values, [1.0, 3.0, 3.0, 2.0]), g(lambda a: a.kthvalue(2).values, [3.0, 1.0, 1.0]), g(lambda a: a.sort(stable=True).values * torch.arange(3.0, dtype=torch.float64), [2.0, 1.0, 2.0]))
+print(g(lambda a: a.norm(), [0.0, 0.0]), g(lambda a: a.norm(p=1), [0.0, -1.0]), g(lambda a: torch.linalg.vector_norm(a, ord=float("inf")), [1.0, -3.0, 3.0]), g(lambda a, b: torch.dist(a, b), [1.0, 2.0], [1.0, 2.0]))
+print(g(lambda a: a.prod(), [2.0, 0.0, 3.0]), g(lambda a: a.prod(), [0.0, 0.0, 3.0]), g(lambda a: a.prod(0), [[2.0, 0.0], [4.0, 5.0]]), g(lambda a, b: a ** b, [0.0, 0.0, 2.0], [0.0, 2.0, 0.5]))
+print(g(lambda a: a.std(), [3.0]), g(lambda a: a.var(correction=0), [1.0, 1.0]), g(lambda a: a.logsumexp(0), [float("-inf"), float("-inf")]), g(lambda a: a.logsumexp(0), [float("-inf"), 0.0]))
+print(g(lambda a, b: torch.maximum(a, b), [1.0, 2.0, 3.0], [1.0, 0.0, 5.0]), g(lambda a, b: torch.fmin(a, b), [1.0, float("nan")], [1.0, 2.0]), g(lambda a: a.clamp(min=torch.tensor([1.0, 0.0], dtype=torch.float64)), [1.0, -1.0]), g(lambda a: a.clamp(0.0, 0.0), [0.0, 1.0]))
+print(g(lambda a, b: torch.atan2(a, b), [0.0, 1.0], [0.0, 1.0]), g(lambda a, b: torch.hypot(a, b), [0.0, 3.0], [0.0, 4.0]), g(lambda a: a.abs(), [0.0, -2.0]), g(lambda a: a.sign(), [1.0]), g(lambda a: a.round(), [1.4]), g(lambda a: a.frac(), [1.5]))
+print(g(lambda a: a.cummax(0).values, [1.0, 1.0, 0.5, 2.0]), g(lambda a: a.cummin(0).values, [3.0, 1.0, 1.0]), g(lambda a: a.median(), [1.0, 2.0, 2.0, 3.0]), g(lambda a: a.nanmedian(), [float("nan"), 1.0, 2.0]), g(lambda a: a.nansum(), [float("nan"), 2.0]), g(lambda a: a.nanmean(), [float("nan"), 2.0, 4.0]))
+print(g(lambda a: a.index_select(0, torch.tensor([0, 0, 1])), [1.0, 2.0]), g(lambda a: a.masked_fill(torch.tensor([True, False]), 5.0), [1.0, 2.0]), g(lambda a: a.unfold(0, 2, 1), [1.0, 2.0, 3.0]), g(lambda a: a.as_strided((2, 2), (1, 1)), [1.0, 2.0, 3.0]))
+print(g(lambda a: torch.trace(a) + torch.diag(a).sum() + a.tril(-1).sum(), [[1.0, 2.0], [3.0, 4.0]]), g(lambda a: a.flip(0) * torch.arange(3.0, dtype=torch.float64), [1.0, 2.0, 3.0]), g(lambda a: a.roll(1) * torch.arange(3.0, dtype=torch.float64), [1.0, 2.0, 3.0]))
+print(g(lambda a: torch.where(a > 0, a.sqrt(), torch.zeros(1, dtype=torch.float64)), [-1.0, 4.0]), g(lambda a: torch.where(a > 0, a.log(), a), [-1.0, 1.0]), g(lambda a: a.log_softmax(0)[0], [1.0, 2.0]), g(lambda a: torch.special.xlogy(a, a), [0.0, 2.0]))
+print(g(lambda a: a.renorm(2, 0, 1.0), [[3.0, 4.0], [0.3, 0.4]]), g(lambda a: torch.nn.functional.normalize(a, dim=0), [0.0, 0.0]), g(lambda a: a.cumsum(0).flip(0).cumprod(0), [1.0, 2.0]))
+""")
+
+
 # -- known gaps (XFAIL in programs_qa_tensor.py) -------------------------------------------
 
 program("qt_gap_conj_view", r'''
