@@ -1,5 +1,6 @@
 """torch.func's vmap/grad (looped and autograd-based), functional_call and torch.jit's
 pass-through, against torch."""
+import copy
 import io
 
 import mindtorch
@@ -153,6 +154,40 @@ def _per_sample_grads(L):
 
 def test_per_sample_gradients_as_torch():
     ours, theirs = _leaves(_per_sample_grads(mindtorch)), _leaves(_per_sample_grads(torch))
+    assert len(ours) == len(theirs)
+    for o, t in zip(ours, theirs):
+        assert_same(o, t, rtol=1e-5, atol=1e-6)
+
+
+def _ensemble(L):
+    """PyTorch's model-ensembling tutorial: stack_module_state, a meta-device copy of the
+    model called through functional_call under vmap."""
+    def make(i):
+        m = L.nn.Sequential(L.nn.Linear(3, 4), L.nn.BatchNorm1d(4), L.nn.ReLU(),
+                            L.nn.Linear(4, 2))
+        with L.no_grad():
+            for j, p in enumerate(m.parameters()):
+                p.copy_(L.sin(L.arange(p.numel(), dtype=L.float32) * (i + 1) + j)
+                        .reshape(p.shape) * 0.5)
+        return m.eval()
+    models = [make(i) for i in range(3)]
+    params, buffers = L.func.stack_module_state(models)
+    base = copy.deepcopy(models[0]).to("meta")
+    x = L.sin(L.arange(6.0)).reshape(2, 3)
+    out = L.func.vmap(lambda p, b, v: L.func.functional_call(base, (p, b), (v,)),
+                      in_dims=(0, 0, None))(params, buffers, x)
+    out.sum().backward()
+    errors = []
+    for bad in ([], [models[0], make(1).train()]):
+        try:
+            L.func.stack_module_state(bad)
+        except RuntimeError as e:
+            errors.append(str(e))
+    return [params, buffers, out, params["0.weight"].grad, errors]
+
+
+def test_model_ensembling_as_torch():
+    ours, theirs = _leaves(_ensemble(mindtorch)), _leaves(_ensemble(torch))
     assert len(ours) == len(theirs)
     for o, t in zip(ours, theirs):
         assert_same(o, t, rtol=1e-5, atol=1e-6)

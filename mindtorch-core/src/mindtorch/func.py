@@ -4,9 +4,9 @@ grad / grad_and_value differentiate through mindtorch's autograd, nesting like
 PyTorch's (grad(grad(f))); vjp, jvp, jacrev, jacfwd and hessian likewise through reverse
 mode (jvp and jacfwd by the double-backward trick or reverse rows: their values, not
 PyTorch's forward-mode speed); functional_call is nn.utils.stateless's, taking several
-dicts."""
+dicts, and stack_module_state stacks the states of an ensemble for it."""
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "vjp", "vmap"]
+           "stack_module_state", "vjp", "vmap"]
 
 
 def _tree_map(fn, tree):
@@ -267,3 +267,31 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                                                      strict=strict)
     result = (out, tangent_out)
     return result + (_finish(aux[0], outer),) if has_aux else result
+
+
+def stack_module_state(models):
+    """({name: the models' parameters stacked}, {name: their buffers stacked}) of models of
+    one class and mode; stacked parameters are new leaves requiring grad."""
+    import mindtorch as M
+    if not models:
+        raise RuntimeError("stack_module_state: Expected at least one model, got 0.")
+    if len({m.training for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to have the same "
+                           "training/eval mode.")
+    if len({type(m) for m in models}) > 1:
+        raise RuntimeError("stack_module_state: Expected all models to be of the same class.")
+
+    def stacked(named):
+        tables = [dict(getattr(m, named)()) for m in models]
+        out = {}
+        for name in tables[0]:
+            tensors = [t[name] for t in tables]
+            flags = {t.requires_grad for t in tensors}
+            if len(flags) > 1:
+                raise RuntimeError(f"Expected {name} from each model to have the same "
+                                   f".requires_grad")
+            out[name] = M.stack(tensors)
+            if flags == {True}:
+                out[name] = out[name].detach().requires_grad_()
+        return out
+    return stacked("named_parameters"), stacked("named_buffers")
