@@ -538,3 +538,13 @@ def test_native_dropout_of_an_empty_input(train, dtype):
     tout, tmask = torch.native_dropout(torch.ones(0, 4, dtype=getattr(torch, dtype)), 0.3, train)
     assert (str(out.dtype), str(mask.dtype), tuple(mask.shape)) == \
         (str(tout.dtype), str(tmask.dtype), tuple(tmask.shape))
+
+
+@pytest.mark.parametrize("call", [lambda L: L.randn(2, layout=L.strided),
+                                  lambda L: L.rand(2, 3, layout=L.strided),
+                                  lambda L: L.randint(3, (2,), layout=L.strided),
+                                  lambda L: L.randperm(3, layout=L.strided)])
+def test_factories_take_the_strided_layout(call):
+    got, want = call(M), call(torch)
+    assert (tuple(got.shape), str(got.dtype), repr(got.layout)) == \
+        (tuple(want.shape), str(want.dtype), repr(want.layout))

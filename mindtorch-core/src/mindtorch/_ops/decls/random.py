@@ -10,6 +10,7 @@ The checks below only look at dtypes and scalar arguments (no data); cpu kernels
 meta rules share them so both devices reject the same inputs with PyTorch's errors.
 """
 from ... import _dtype as D
+from ..._layout import strided as _strided
 from ..._shapes import broadcast_shapes
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
@@ -321,7 +322,7 @@ def _factory_kwargs(kwargs):
     if "layout" in kwargs or "pin_memory" in kwargs or "out" in kwargs:
         kwargs = dict(kwargs)
         layout = kwargs.pop("layout", None)
-        if layout not in (None, "torch.strided"):
+        if layout not in (None, _strided):
             raise RuntimeError(f"unsupported layout {layout}: mindtorch has strided tensors only")
         if kwargs.pop("pin_memory", False):
             raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
