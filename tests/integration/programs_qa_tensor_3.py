@@ -216,6 +216,71 @@ print(g(lambda a: a.renorm(2, 0, 1.0), [[3.0, 4.0], [0.3, 0.4]]), g(lambda a: to
 """)
 
 
+program("qt_views_inplace_autograd", r"""
+import torch
+a = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+b = a * 1
+v = b[1:3]
+v.mul_(10)
+print(b, type(b.grad_fn).__name__, type(v.grad_fn).__name__, v._base is b, b._base, v.is_view() if hasattr(v, "is_view") else None)
+b.sum().backward()
+print(a.grad)
+c = torch.zeros(3, 2, requires_grad=True).clone()
+c[:, 0] = torch.tensor([1.0, 2.0, 3.0])
+c.t()[1].add_(5)
+print(c, type(c.grad_fn).__name__, c._version)
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x.exp()
+z = y[0:1]
+y.add_(1)
+try:
+    z.sum().backward()
+    print(x.grad)
+except RuntimeError as e:
+    print("RuntimeError", str(e)[:80])
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+with torch.no_grad():
+    w[0] = 5
+    w.mul_(2)
+print(w, w.requires_grad, w.grad_fn, w.is_leaf, w._version)
+try:
+    w[0] = 1
+except RuntimeError as e:
+    print("RuntimeError", e)
+try:
+    w.view(2)[0] = 3
+except RuntimeError as e:
+    print("RuntimeError", e)
+d = w.detach()
+d.zero_()
+print(w, d._version, w._version)
+w.data.fill_(7)
+print(w, w.requires_grad)
+p = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+q = p.view(3, 1).expand(3, 2)
+try:
+    q.add_(1)
+except RuntimeError as e:
+    print("RuntimeError", str(e)[:90])
+r = p * 2
+s1, s2 = r.split(2)
+try:
+    s1.mul_(2)
+except RuntimeError as e:
+    print("RuntimeError", str(e)[:120])
+u = r.unbind(0)
+try:
+    u[0].add_(1)
+except RuntimeError as e:
+    print("RuntimeError", str(e)[:120])
+m = torch.ones(2, 2, requires_grad=True)
+n = m.clone()
+n.diagonal().mul_(3)
+n.sum().backward()
+print(m.grad, type(n.grad_fn).__name__)
+""")
+
+
 # -- known gaps (XFAIL in programs_qa_tensor.py) -------------------------------------------
 
 program("qt_gap_conj_view", r'''
