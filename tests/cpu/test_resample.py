@@ -240,7 +240,7 @@ AA = [  # (shape, interpolate's keywords): down- and upsampling, one dim each wa
 @pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])
 @pytest.mark.parametrize("align_corners", [False, True])
 @pytest.mark.parametrize("case", AA, ids=str)
-@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "uint8"])
 def test_interpolate_antialias(case, mode, align_corners, dtype):
     shape, kw = case
     x = make(shape, dtype, nc=True)

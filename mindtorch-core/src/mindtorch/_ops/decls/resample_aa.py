@@ -5,7 +5,8 @@ Each output pixel is a normalised, filter-weighted average of the input pixels w
 filter's support, stretched by the scale when downsampling (PIL's resampling, which
 PyTorch's kernels follow).  The weights depend on sizes only, so each spatial dim is a
 (out, in) matrix built from Python numbers, and the op is `Wh @ x @ Ww^T`; the backward op
-is the transposed map, and each one's derivative is the other (both are linear).
+is the transposed map, and each one's derivative is the other (both are linear).  uint8
+images take PyTorch's fixed-point path (PIL's rounding, one pass per dim).
 """
 import math
 
@@ -61,6 +62,33 @@ def _weights(mode, n_in, n_out, align_corners, scale):
     return rows
 
 
+def _fixed_point(rows):
+    """PyTorch's uint8 weights (PIL's): the most bits at which the largest weight still
+    fits an int16, and the weights rounded to that many bits."""
+    top = max((v for row in rows for v in row), default=0.0)
+    bits = 0
+    while bits < 22 and int(0.5 + top * (1 << (bits + 1))) < (1 << 15):
+        bits += 1
+    return bits, [[math.floor(0.5 + v * (1 << bits)) for v in row] for row in rows]
+
+
+def _uint8(mode, self, output_size, align_corners, scales):
+    """uint8 images as PyTorch's kernel resamples them: width then height, each pass in
+    fixed point (integer weights, round half up, clamped to 0..255, stored as uint8); a
+    dim whose size does not change is not resampled."""
+    from ... import tensor
+    x = self
+    for dim, n_out, scale in ((3, output_size[1], scales[1]), (2, output_size[0], scales[0])):
+        n_in = x._shape[dim]
+        if n_in == n_out:
+            continue
+        bits, q = _fixed_point(_weights(mode, n_in, n_out, align_corners, scale))
+        w = tensor(q, dtype=D.int64, device=x.device)
+        acc = x.to(D.int64).matmul(w.transpose(0, 1)) if dim == 3 else w.matmul(x.to(D.int64))
+        x = ((acc + (1 << bits >> 1)) >> bits).clamp(0, 255).to(D.uint8)
+    return x if x is not self else self.clone()
+
+
 def _matrices(mode, like, input_hw, output_size, align_corners, scales_h, scales_w):
     from ... import tensor
     return [tensor(_weights(mode, n_in, n_out, align_corners, s), dtype=like.dtype,
@@ -78,9 +106,7 @@ def _plan(name, self, output_size):
         h, w = self._shape[2:]
         raise RuntimeError(f"Input and output sizes should be greater than 0, but got input "
                            f"(H: {h}, W: {w}) output (H: {output_size[0]}, W: {output_size[1]})")
-    if self.dtype is D.uint8:  # PyTorch's fixed-point path (PIL's rounding): not reproduced
-        raise NotImplementedError(f"{name} of uint8 images is not supported by mindtorch")
-    if self.dtype not in (D.float32, D.float64):
+    if self.dtype not in (D.float32, D.float64, D.uint8):
         raise NotImplementedError(f'"compute_index_ranges_weights" not implemented for '
                                   f"'{_type_name(self.dtype)}'")
 
@@ -88,6 +114,8 @@ def _plan(name, self, output_size):
 def _forward(mode):
     def upsample_aa(self, output_size, align_corners, scales_h=None, scales_w=None):
         _plan(f"_upsample_{mode}2d_aa", self, output_size)
+        if self.dtype is D.uint8:
+            return _uint8(mode, self, output_size, align_corners, (scales_h, scales_w))
         wh, ww = _matrices(mode, self, self._shape[2:], output_size, align_corners,
                            scales_h, scales_w)
         return wh.matmul(self).matmul(ww.transpose(0, 1))

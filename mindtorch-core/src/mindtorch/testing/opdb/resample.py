@@ -78,6 +78,7 @@ for _mode in ("bilinear", "bicubic", "lanczos"):  # antialiased: down- and upsam
     SAMPLES[f"_upsample_{_mode}2d_aa"] = [
         lambda d: ((t(d, (2, 3, 9, 5)), [4, 7], False), {}),
         lambda d: ((_nc(d, (1, 2, 4, 6), _f64), [3, 3], False, 0.8, None), {}),
+        lambda d: ((t(d, (1, 3, 7, 5), _u8), [3, 9], False), {}),
         lambda d: ((t(d, (1, 2, 4, 6), _f16), [3, 3], False), {})]  # refused
     SAMPLES[f"_upsample_{_mode}2d_aa_backward"] = [
         lambda d: ((t(d, (2, 3, 4, 7)), [4, 7], [2, 3, 9, 5], False), {}),
