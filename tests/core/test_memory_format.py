@@ -273,3 +273,11 @@ def test_result_layout_and_gradients(name):
         assert (g is None) == (h is None)
         if g is not None:
             np.testing.assert_allclose(g, h, rtol=tol * 10, atol=tol * 10)
+
+
+def test_formats_pickle_and_copy_to_themselves():
+    import copy
+    import pickle
+    for f in (mindtorch.channels_last, mindtorch.channels_last_3d, mindtorch.contiguous_format,
+              mindtorch.preserve_format):
+        assert pickle.loads(pickle.dumps(f)) is f and copy.deepcopy(f) is f

@@ -15,6 +15,9 @@ class memory_format(str):
 
     __str__ = __repr__
 
+    def __reduce__(self):  # pickled by name: mindtorch.channels_last, the one object
+        return str.__str__(self)
+
 
 contiguous_format = memory_format("contiguous_format")
 channels_last = memory_format("channels_last")
