@@ -32,11 +32,10 @@ def _spec(device):
     return spec
 
 
-def _flat(storage, dtype, n=None):
-    """A 1-D tensor of `dtype` over the storage's first n elements (all by default)."""
+def _flat(storage, dtype):
+    """A 1-D tensor of `dtype` over all of the storage's bytes."""
     from ._tensor import Tensor
-    n = storage._nbytes // dtype.itemsize if n is None else n
-    return Tensor._make(storage, (n,), (1,), 0, dtype)
+    return Tensor._make(storage, (storage._nbytes // dtype.itemsize,), (1,), 0, dtype)
 
 
 def _no_data(storage):
@@ -58,14 +57,10 @@ def _check_index(i, n):
 def _pin_memory(device, dtype=None):
     if device.type != "cpu":
         from ._dtype import uint8
-        name = device.type.capitalize() + _TYPE_NAME(dtype or uint8)
+        from ._dtype import scalar_type_name  # ('Float' for float32)
+        name = device.type.capitalize() + scalar_type_name(dtype or uint8)
         raise RuntimeError(f"cannot pin '{name}Type' only dense CPU tensors can be pinned")
     raise RuntimeError("Cannot access accelerator device when none is available.")
-
-
-def _TYPE_NAME(dtype):  # 'Float' for float32
-    from ._dtype import scalar_type_name
-    return scalar_type_name(dtype)
 
 
 def _share(storage):
@@ -137,7 +132,7 @@ class _StorageBase:
         return self.device.type == "meta"
 
     def __str__(self):
-        if self.device.type == "meta" or not self._untyped()._spec.has_data:
+        if not self._untyped()._spec.has_data:  # (meta)
             data = "..."
         else:
             data = " " + "\n ".join(str(v) for v in self.tolist())
