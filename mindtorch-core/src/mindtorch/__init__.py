@@ -187,6 +187,10 @@ def __getattr__(name):
     if name == "vmap":
         from .func import vmap
         return vmap
+    if name.startswith("_foreach_"):
+        from ._foreach import FUNCTIONS
+        if name in FUNCTIONS:
+            return FUNCTIONS[name]
     if name in _AUTOCAST_NAMES:
         from .amp import autocast_mode
         return getattr(autocast_mode, name)
