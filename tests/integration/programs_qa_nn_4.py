@@ -438,6 +438,72 @@ show(step(fixed(3)))
 print(step.__name__)
 ''')
 
+qa("qa_nn_custom_optimizer_scheduler_and_ema", r'''
+import copy
+import math
+class Lion(torch.optim.Optimizer):
+    def __init__(self, params, lr=1e-4, betas=(0.9, 0.99), weight_decay=0.0):
+        if lr <= 0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        super().__init__(params, dict(lr=lr, betas=betas, weight_decay=weight_decay))
+    @torch.no_grad()
+    def step(self, closure=None):
+        loss = None
+        if closure is not None:
+            with torch.enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                p.mul_(1 - group["lr"] * group["weight_decay"])
+                state = self.state[p]
+                if len(state) == 0:
+                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                exp_avg = state["exp_avg"]
+                b1, b2 = group["betas"]
+                update = exp_avg * b1 + p.grad * (1 - b1)
+                p.add_(torch.sign(update), alpha=-group["lr"])
+                exp_avg.mul_(b2).add_(p.grad, alpha=1 - b2)
+        return loss
+class WarmupCosine(torch.optim.lr_scheduler.LRScheduler):
+    def __init__(self, optimizer, warmup, total, last_epoch=-1):
+        self.warmup, self.total = warmup, total
+        super().__init__(optimizer, last_epoch)
+    def get_lr(self):
+        e = self.last_epoch
+        if e < self.warmup:
+            return [b * (e + 1) / self.warmup for b in self.base_lrs]
+        t = (e - self.warmup) / max(1, self.total - self.warmup)
+        return [b * 0.5 * (1 + math.cos(math.pi * t)) for b in self.base_lrs]
+model = det(nn.Sequential(nn.Linear(3, 4), nn.GELU(), nn.Linear(4, 1)))
+ema = copy.deepcopy(model).requires_grad_(False)
+opt = Lion(model.parameters(), lr=0.05, weight_decay=0.1)
+sched = WarmupCosine(opt, warmup=2, total=6)
+print(opt)
+x, y = fixed(8, 3), fixed(8, 1, k=1.0)
+for step in range(6):
+    loss = opt.step(lambda: (opt.zero_grad(), F.mse_loss(model(x), y))[1].backward() or F.mse_loss(model(x), y))
+    sched.step()
+    with torch.no_grad():
+        ema_p, model_p = list(ema.parameters()), list(model.parameters())
+        torch._foreach_lerp_(ema_p, model_p, 0.2)
+        norms = torch._foreach_norm([p.grad for p in model.parameters()])
+    show(step, loss, sched.get_last_lr()[0], torch.stack(norms).sum())
+show(model[0].weight[0], ema[2].bias, ema(x)[:3, 0])
+print(sorted(opt.state_dict()["state"][0]), sorted(sched.state_dict()))
+with torch.no_grad():
+    params = list(model.parameters())
+    torch._foreach_mul_(params, 0.5)
+    torch._foreach_add_(params, [torch.ones_like(p) for p in params], alpha=0.1)
+    scaled = torch._foreach_div(params, 2.0)
+show(params[1], scaled[1], torch._foreach_max(params)[0])
+try:
+    Lion(model.parameters(), lr=0)
+except ValueError as e:
+    print("ValueError", e)
+''')
+
 # -- known gaps (strict xfails in test_programs_qa_extra.py) --------------------------------
 
 qa("qa_nn_gap_sparse_embedding", r'''
