@@ -190,3 +190,14 @@ def test_program_qa_gap_autocast_cpu():
         with lib.autocast("cpu", dtype=lib.bfloat16):
             return str(lin(lib.ones(1, 3)).dtype)
     assert both(f) == "torch.bfloat16"
+
+
+def test_device_amp_spellings_import():
+    def f(lib):
+        import importlib
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ac = importlib.import_module(f"{lib.__name__}.cpu.amp").autocast
+            with ac():
+                return str((lib.ones(2, 2) @ lib.ones(2, 2)).dtype)
+    assert both(f) == "torch.bfloat16"

@@ -176,10 +176,7 @@ def __getattr__(name):
     # device modules registered by plugins: mindtorch.npu, mindtorch.cpu, ...
     spec = plugins._registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
-        if not hasattr(spec.module, "amp"):  # torch.cpu.amp.autocast (deprecated spelling)
-            from .amp import _DeviceAmp
-            spec.module.amp = _DeviceAmp(name)
-        return spec.module
+        return _device_modules.device_module(name)
     if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func",
                 "_dynamo", "profiler"):
         import importlib

@@ -15,6 +15,9 @@ def device_module(name):
     from .plugins import _registry
     spec = _registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
+        if not hasattr(spec.module, "amp"):  # torch.cpu.amp.autocast (deprecated spelling)
+            from .amp import _DeviceAmp
+            spec.module.amp = _DeviceAmp(name)
         return spec.module
     if name == "cuda":
         from . import _no_cuda
