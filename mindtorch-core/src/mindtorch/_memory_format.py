@@ -81,6 +81,9 @@ def _strides_like(shape, stride, rank):
 
 def suggest(t):
     """The format t's strides suggest (Tensor.suggest_memory_format / to()'s aliasing)."""
+    shape, stride = t._shape, t._stride
+    if len(shape) not in (4, 5) or (stride[-1] == 1 and shape[-1] > 1 and shape[1] > 1):
+        return contiguous_format  # (the common case, at once: a unit stride on the last dim)
     if _strides_like(t._shape, t._stride, 4):
         return channels_last
     if _strides_like(t._shape, t._stride, 5):
