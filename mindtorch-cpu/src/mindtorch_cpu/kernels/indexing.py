@@ -267,10 +267,29 @@ def index(self, indices):
     if 0 in shape:
         return wrap(np.empty(shape, self.dtype.np), self.dtype)
     try:  # numpy checks the bounds (PyTorch's range, negatives included)...
-        return wrap(arr(self)[key], self.dtype)  # (fancy indexing copies)
+        r = arr(self)[key]  # (fancy indexing copies)
     except IndexError:  # ...and PyTorch's message names the first bad index
         _check_index_bounds(self, key)
         raise
+    return wrap(_laid_out(r, self, key), self.dtype)
+
+
+def _laid_out(r, self, key):
+    """numpy's result r of self[key] in PyTorch's strides for it (contiguous for a
+    contiguous self and contiguous indices, the usual case)."""
+    r = np.asarray(r)  # (a 0-dim index gives a numpy scalar)
+    arrays = [k for k in key if not isinstance(k, slice)]
+    if self.is_contiguous() and all(k.flags.c_contiguous for k in arrays):
+        return r if r.flags.c_contiguous else r.copy()
+    layouts = [None if isinstance(k, slice) else
+               (k.shape, tuple(s // k.itemsize for s in k.strides)) for k in key]
+    shape, strides = I.index_result_strides(self._shape, self._stride, layouts)
+    if r.strides == tuple(s * r.itemsize for s in strides):
+        return r
+    out = np.lib.stride_tricks.as_strided(np.empty(r.size, r.dtype), shape,
+                                          tuple(s * r.itemsize for s in strides))
+    np.copyto(out, r)
+    return out
 
 
 def index_put_(self, indices, values, accumulate=False):

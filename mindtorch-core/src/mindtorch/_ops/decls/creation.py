@@ -226,19 +226,24 @@ def preserve_strides(shape, stride):
     return tuple(out)
 
 
-def stride_order(shape, stride):
-    """The dims from innermost to outermost by their strides (ATen's stable insertion sort:
-    zero strides keep their place, equal strides put the longer dim outside)."""
+def stride_order(shape, *strides):
+    """The dims from innermost to outermost by the strides of one or more operands of that
+    shape (ATen's TensorIterator order: a stable insertion sort where the first operand
+    whose strides tell two dims apart decides; zero strides tell nothing, equal strides
+    put the longer dim outside)."""
     ndim = len(shape)
     perm = list(range(ndim - 1, -1, -1))
 
     def should_swap(d0, d1):
-        s0, s1 = stride[d0], stride[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return -1 if s0 < s1 else 1
-        return 1 if shape[d0] > shape[d1] else 0
+        for stride in strides:
+            s0, s1 = stride[d0], stride[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
 
     for i in range(1, ndim):  # ATen's stable insertion sort
         d1 = i
