@@ -3,8 +3,8 @@
 nn.LSTM / nn.GRU (nn/modules/rnn.py) compute the gates' matmuls as ops of their own; what
 follows them (sigmoids, tanhs, products of one step) is one op here, and its backward one
 op, instead of a dozen recorded ops and graph nodes per step.  Each op decomposes into
-ordinary ops, which is how a backend without a fused kernel runs it.  (PyTorch has the same split: _thnn_fused_lstm_cell and
-_thnn_fused_gru_cell, with a workspace.)
+ordinary ops, which is how a backend without a fused kernel runs it.  (PyTorch has the
+same split: _thnn_fused_lstm_cell and _thnn_fused_gru_cell, with a workspace.)
 
 Layouts as PyTorch's weights: LSTM gates (B, 4H) in the order input, forget, cell, output;
 GRU input / hidden projections (B, 3H) in the order reset, update, new, the hidden bias

@@ -1,6 +1,5 @@
 """Samples of the fused recurrent cells (_ops/decls/rnn.py), and their references in
-PyTorch: torch.lstm_cell / torch.gru_cell with identity input weights, so that the input
-projection is the gates the op takes, and torch's autograd for the backward ops."""
+PyTorch (see torch_references)."""
 import mindtorch
 from mindtorch._ops import OPS
 
@@ -53,17 +52,16 @@ SAMPLES = {
 
 
 def torch_references(torch):
-    """{op name: the PyTorch function it is compared with}."""
-    def eye_weights(gates, hidden, n):
-        return (torch.eye(n * hidden, dtype=gates.dtype),
-                torch.zeros(n * hidden, hidden, dtype=gates.dtype))
-
+    """{op name: the PyTorch function it is compared with}: the cell's math in PyTorch's
+    ops, as ATen's LSTMCell / GRUCell compute it after their matmuls (torch.lstm_cell
+    takes weights, whose matmul would mix inf and NaN across the gates), and torch's
+    autograd of it for the backward ops."""
     def lstm_cell(gates, cx):
-        hy, cy = torch.lstm_cell(gates, (torch.zeros_like(cx), cx),
-                                 *eye_weights(gates, cx.shape[1], 4))
         i, f, g, o = gates.chunk(4, 1)
-        workspace = torch.cat([i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid(), cy.tanh()], 1)
-        return hy, cy, workspace.detach()
+        i, f, g, o = i.sigmoid(), f.sigmoid(), g.tanh(), o.sigmoid()
+        cy = f * cx + i * g
+        tc = cy.tanh()
+        return o * tc, cy, torch.cat([i, f, g, o, tc], 1).detach()
 
     def variable(x):  # (differentiable results in the arguments that require grad)
         return x if x.requires_grad else x.detach().requires_grad_()
@@ -79,18 +77,12 @@ def torch_references(torch):
                                    create_graph=True)
 
     def gru_cell(input_gates, hidden_gates, hx):
-        # gru_cell's hidden projection is hx @ w_hh.T + b_hh: with w_hh zero and b_hh the
-        # given projection (one row per sample), row by row
-        rows = [torch.gru_cell(input_gates[k:k + 1], hx[k:k + 1],
-                               torch.eye(input_gates.shape[1], dtype=hx.dtype),
-                               torch.zeros(input_gates.shape[1], hx.shape[1], dtype=hx.dtype),
-                               None, hidden_gates[k]) for k in range(hx.shape[0])]
-        hy = torch.cat(rows) if rows else torch.zeros_like(hx)
         i_r, i_z, i_n = input_gates.chunk(3, 1)
         h_r, h_z, h_n = hidden_gates.chunk(3, 1)
         r = (i_r + h_r).sigmoid()
-        workspace = torch.cat([r, (i_z + h_z).sigmoid(), (i_n + r * h_n).tanh(), h_n], 1)
-        return hy, workspace.detach()
+        z = (i_z + h_z).sigmoid()
+        n = (i_n + r * h_n).tanh()
+        return (hx - n) * z + n, torch.cat([r, z, n, h_n], 1).detach()
 
     def gru_cell_backward(grad, hx, workspace):
         """(The workspace is taken as a constant.)"""
