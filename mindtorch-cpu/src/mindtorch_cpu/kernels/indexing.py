@@ -199,7 +199,7 @@ def scatter_reduce_(self, dim, index, src, reduce, include_self=True):
 def masked_fill(self, mask, value):
     shape = I.masked_fill_shape(self, mask, value, inplace=False)
     v = _np_scalar(value, self.dtype)
-    out = np.array(np.broadcast_to(arr(self), shape))
+    out = np.array(np.broadcast_to(arr(self), shape), order="C")  # (contiguous, as PyTorch)
     np.copyto(out, v, where=arr(mask))
     return wrap(out, self.dtype)
 

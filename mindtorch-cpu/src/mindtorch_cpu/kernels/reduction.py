@@ -9,8 +9,16 @@ import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import reduction as R
 
-from .._np import arr, wrap
+from .._np import arr
+from .._np import wrap as _wrap_strided
 from ._jit import loops
+
+
+def wrap(a, dtype):
+    """Results here are contiguous, as PyTorch allocates reduction, scan and softmax
+    outputs (numpy's follow a permuted input's order)."""
+    a = np.asarray(a)
+    return _wrap_strided(a if a.flags.c_contiguous else a.copy(), dtype)
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
 
@@ -36,13 +44,15 @@ def _acc(a, dtype):
         return a if a.dtype == acc else a.astype(acc)
 
 
-def result(r, out):
+def result(r, out, contiguous=False):
     """Wrap r, computed in a wider dtype, as dtype `out`.  16-bit floats overflow to inf
-    silently, as in torch (numpy would warn about the cast)."""
+    silently, as in torch (numpy would warn about the cast).  contiguous: as this file's
+    reductions and scans (other kernels keep r's layout)."""
+    wrap_ = wrap if contiguous else _wrap_strided
     if out in _WIDE:
         with np.errstate(over="ignore"):
-            return wrap(np.asarray(r).astype(out.np), out)
-    return wrap(r, out)
+            return wrap_(np.asarray(r).astype(out.np), out)
+    return wrap_(r, out)
 
 
 def _reducer(ufunc):
@@ -53,7 +63,8 @@ def _reducer(ufunc):
 
     def kernel(self, dim=None, keepdim=False, dtype=None):
         out = R.sum_dtype(self, dtype)
-        return result(reduce(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim), out)
+        r = reduce(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim)
+        return result(r, out, True)
     return kernel
 
 
@@ -76,8 +87,8 @@ def mean(self, dim=None, keepdim=False, dtype=None):
     n = _count(self, dim)
     if n == 0:
         with np.errstate(all="ignore"):  # the mean of nothing is nan
-            return result(s / n, out)
-    return result(s / n, out)
+            return result(s / n, out, True)
+    return result(s / n, out, True)
 
 
 def _extremum(name, ufunc):
@@ -162,14 +173,15 @@ def logsumexp(self, dim, keepdim=False):
     a = _acc(arr(self), out)
     with np.errstate(all="ignore"):
         if a.size == 0:
-            return result(np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdim)), out)
+            r = np.log(np.sum(np.exp(a), axis=axis, keepdims=keepdim))
+            return result(r, out, True)
         # shift by the (real) max; an infinite max shifts by 0 so inf - inf never appears
         m = np.max(a.real, axis=axis, keepdims=True)
         m = np.where(np.isfinite(m), m, 0)
         r = np.log(np.sum(np.exp(a - m), axis=axis, keepdims=True)) + m
         if not keepdim:
             r = r.reshape(R.out_shape(self, dim, False))
-        return result(r, out)
+        return result(r, out, True)
 
 
 _SCAN_WIDE = {np.float32: np.float64, np.complex64: np.complex128}
@@ -185,7 +197,7 @@ def _scan(name, fn, identity):
             raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
         a = _acc(arr(self), out)
         if not self.ndim:
-            return result(a.copy(), out)
+            return result(a.copy(), out, True)
         if a.dtype.kind in "fc" and a.shape[dim]:
             # PyTorch's cpu scans accumulate float in double (acc_type), each partial
             # result rounded to the dtype (partial sums past float's range stay finite)
@@ -195,7 +207,7 @@ def _scan(name, fn, identity):
             with np.errstate(invalid="ignore"):
                 a[first] = identity(a[first], np.ones((), a.dtype))
         with np.errstate(all="ignore"):  # partial results past the dtype's range: inf
-            return result(fn(a, axis=dim), out)
+            return result(fn(a, axis=dim), out, True)
     return scan
 
 

@@ -454,7 +454,8 @@ def _cumulative(name, accumulate):
             hit |= nan
         positions = np.arange(a.shape[dim]).reshape((-1,) + (1,) * (a.ndim - dim - 1))
         idx = np.maximum.accumulate(np.where(hit, positions, 0), axis=dim)
-        return wrap(np.take_along_axis(a, idx, dim), self.dtype), wrap(idx, _I64)
+        values = np.ascontiguousarray(np.take_along_axis(a, idx, dim))  # (as PyTorch)
+        return wrap(values, self.dtype), wrap(np.ascontiguousarray(idx), _I64)
     return kernel
 
 

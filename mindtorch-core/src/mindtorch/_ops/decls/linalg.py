@@ -332,11 +332,18 @@ def _zero_of(self):
 
 
 def _tril(self, diagonal=0):
-    return OPS["where"].call(_tril_mask(self, diagonal, True), self, _zero_of(self))
+    return _contiguous(OPS["where"].call(_tril_mask(self, diagonal, True), self,
+                                         _zero_of(self)))
 
 
 def _triu(self, diagonal=0):
-    return OPS["where"].call(_tril_mask(self, diagonal, False), self, _zero_of(self))
+    return _contiguous(OPS["where"].call(_tril_mask(self, diagonal, False), self,
+                                         _zero_of(self)))
+
+
+def _contiguous(r):
+    """PyTorch's tril/triu results are contiguous (where's follow its mask's layout)."""
+    return r if r.is_contiguous() else OPS["clone"].call(r, "contiguous_format")
 
 
 def _diag(self, diagonal=0):
