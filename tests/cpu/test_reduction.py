@@ -473,13 +473,16 @@ _LAYOUT_OPS = {
     "softmax": lambda x: x.softmax(1), "log_softmax": lambda x: x.log_softmax(0),
     "masked_fill": lambda x: x.masked_fill(x > 5, 0), "tril": lambda x: x.tril(),
     "triu": lambda x: x.triu(1), "sum_keepdim": lambda x: x.sum(1, keepdim=True),
+    "sort": lambda x: x.sort(0).values, "sort_indices": lambda x: x.sort(1).indices,
+    "argsort": lambda x: x.argsort(2), "sort_sliced": lambda x: x[:, ::2].sort(0).values,
 }
 
 
 @pytest.mark.parametrize("name", list(_LAYOUT_OPS))
 def test_results_of_permuted_inputs_are_laid_out_as_torch(name):
     # PyTorch allocates reduction / scan / softmax / masked_fill / tril results contiguous
-    # (numpy's follow a permuted input): x.transpose(0, 2).sum(1).view(-1) works
+    # (numpy's follow a permuted input): x.transpose(0, 2).sum(1).view(-1) works; sort's
+    # are laid out like the input
     for perm in ((2, 1, 0), (1, 2, 0)):
         got = _LAYOUT_OPS[name](mindtorch.arange(24.0).reshape(2, 3, 4).permute(*perm))
         want = _LAYOUT_OPS[name](torch.arange(24.0).reshape(2, 3, 4).permute(*perm))

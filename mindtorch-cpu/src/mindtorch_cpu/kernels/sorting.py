@@ -15,6 +15,7 @@ import operator
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import sorting as S
+from mindtorch._ops.decls.creation import _empty_like
 
 from .._np import arr, wrap
 
@@ -65,7 +66,14 @@ def sort(self, dim=-1, descending=False, stable=None):
     if not self.ndim:
         return _scalar_result(self, a)
     idx = _order(_key(self, a), dim, descending)
-    return wrap(np.take_along_axis(a, idx, dim), self.dtype), wrap(idx, _I64)
+    values = np.take_along_axis(a, idx, dim)
+    if self.is_contiguous():
+        return wrap(values, self.dtype), wrap(idx, _I64)
+    # PyTorch's results are laid out like the input (empty_like)
+    out, out_idx = _empty_like(self), _empty_like(self, _I64)
+    np.copyto(arr(out), values)
+    np.copyto(arr(out_idx), idx)
+    return out, out_idx
 
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
