@@ -281,6 +281,21 @@ print(m.grad, type(n.grad_fn).__name__)
 """)
 
 
+program("qt_result_layouts_view", r"""
+import torch
+x = torch.arange(24.0).reshape(2, 3, 4)
+t = x.transpose(0, 2)
+for name, r in [("x[:, idx]", x[:, [2, 0]]), ("x[..., idx]", x[..., [1, 3]]), ("x[0, :, idx]", x[0, :, [1, 3]]), ("t[:, idx]", t[:, [0, 2]]), ("x[mask]", x[:, x[0] > 5]),
+                ("sum", t.sum(1)), ("mean", t.mean(0)), ("amax", t.amax(2)), ("std", t.std(1)), ("cumsum", t.cumsum(0)), ("cummax", t.cummax(1).values), ("softmax", t.softmax(1)),
+                ("masked_fill", t.masked_fill(t > 5, 0)), ("tril", t.tril()), ("where", torch.where(t > 5, t, 0.0)), ("exp", t.exp()), ("add", t + 1), ("clone", t.clone()), ("sort", t.sort(0).values)]:
+    print(name, tuple(r.shape), r.stride(), r.is_contiguous())
+print(x[:, [2, 0]].view(-1)[:6], t.sum(1).view(-1), t.softmax(1).view(4, 6)[0], x.permute(2, 0, 1).mean(1).view(-1)[:4])
+emb = torch.arange(20.0).reshape(5, 4)
+idx = torch.tensor([[0, 2], [4, 1]])
+print(emb[idx].view(4, 4)[1], emb[:, [3, 1]].view(10)[:4], emb.t()[[1, 2]].stride())
+""")
+
+
 # -- known gaps (XFAIL in programs_qa_tensor.py) -------------------------------------------
 
 program("qt_gap_conj_view", r'''
