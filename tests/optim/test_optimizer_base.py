@@ -311,3 +311,49 @@ def test_sparse_adam_refuses_dense_gradients_and_complex():
             opt.step()
         with pytest.raises(ValueError, match=r"Complex params at indices \[\[0, 1\]\]"):
             lib.optim.SparseAdam([p, lib.ones(2, dtype=lib.complex64, requires_grad=True)])
+
+
+def _meta_gradient(lib, name, kwargs, learned_lr=False):
+    """differentiable=True: two steps on a non-leaf copy of w0 whose gradients keep their
+    graph, then the gradient of a loss of the result with respect to w0 (and to a tensor
+    learning rate)."""
+    w0 = lib.tensor([0.5, -1.0], dtype=lib.float64, requires_grad=True)
+    lr = lib.tensor(0.1, dtype=lib.float64, requires_grad=True) if learned_lr else 0.1
+    w = w0.clone()
+    opt = getattr(lib.optim, name)([w], lr=lr, differentiable=True, **kwargs)
+    for _ in range(2):
+        loss = ((w * lib.tensor([1.0, 2.0], dtype=lib.float64)) ** 2).sum()
+        (w.grad,) = lib.autograd.grad(loss, w, create_graph=True)
+        opt.step()
+    (w ** 2).sum().backward()
+    return [w.detach().numpy(), w0.grad.numpy()] + ([lr.grad.numpy()] if learned_lr else [])
+
+
+@pytest.mark.parametrize("name,kwargs,learned_lr", [
+    ("SGD", {}, False), ("SGD", {"momentum": 0.9, "nesterov": True}, False),
+    ("SGD", {}, True), ("SGD", {"weight_decay": 0.1}, True), ("Adam", {}, False),
+    ("Adam", {"weight_decay": 0.1}, False), ("AdamW", {}, False), ("Adagrad", {}, False),
+    ("NAdam", {}, False), ("RAdam", {}, False), ("Adadelta", {}, False), ("ASGD", {}, False)])
+def test_differentiable_steps_give_torch_meta_gradients(name, kwargs, learned_lr):
+    got = _meta_gradient(mindtorch, name, kwargs, learned_lr)
+    want = _meta_gradient(torch, name, kwargs, learned_lr)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["Adam", "NAdam", "SGD"])
+def test_differentiable_steps_with_many_parameters(name):
+    """Many small parameters (the multi-tensor path's case) still step one by one when
+    differentiable, so the meta-gradient is PyTorch's."""
+    def run(lib):
+        w0 = lib.arange(30, dtype=lib.float64).reshape(30, 1).div(30).requires_grad_()
+        ws = [row.clone() for row in w0.unbind(0)]
+        opt = getattr(lib.optim, name)(ws, lr=0.1, differentiable=True)
+        loss = sum((w * (i + 1)) ** 2 for i, w in enumerate(ws)).sum()
+        grads = lib.autograd.grad(loss, ws, create_graph=True)
+        for w, g in zip(ws, grads):
+            w.grad = g
+        opt.step()
+        sum((w ** 2).sum() for w in ws).backward()
+        return w0.grad.numpy()
+    np.testing.assert_allclose(run(mindtorch), run(torch), rtol=1e-10, atol=1e-12)

@@ -178,6 +178,8 @@ def split_flat(opt, group, params, grads, states, keys, scalars=("step",),
         min_tensors = 2
     if foreach is False or len(params) < min_tensors:  # (too few tensors: no scan each step)
         return everything
+    if group.get("differentiable"):  # (per tensor, as PyTorch's default for it)
+        return everything
     cache = opt.__dict__.setdefault("_flat", {})
     flat = cache.get(id(group))
     where = None if flat is None else _positions(flat, params, states)

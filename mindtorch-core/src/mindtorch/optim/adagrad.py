@@ -46,5 +46,6 @@ class Adagrad(Optimizer):
         clr = lr / (1 + (step - 1) * lr_decay)
         state_sum = state["sum"]
         state_sum.addcmul_(grad, grad, value=1)
-        std = state_sum.sqrt().add_(eps)
+        # (differentiable: out of place, so that the root autograd saved stays as it was)
+        std = state_sum.sqrt() + eps if group["differentiable"] else state_sum.sqrt().add_(eps)
         p.addcdiv_(grad, std, value=_value(-clr))

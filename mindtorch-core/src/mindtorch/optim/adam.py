@@ -59,5 +59,13 @@ class Adam(Optimizer):
             M.maximum(second, exp_avg_sq, out=second)
         else:
             second = exp_avg_sq
-        denom = second.sqrt().div_(bias_correction2_sqrt).add_(eps)  # (in place: no temporary)
-        p.addcdiv_(exp_avg, denom, value=-step_size)
+        if group["differentiable"]:
+            # PyTorch's form: the bias corrections as tensors of the step's dtype (a tensor
+            # lr or betas stay in the graph), out of place where autograd saved a value
+            step_t = state["step"]
+            neg = -(lr / (1 - beta1 ** step_t))
+            denom = second.sqrt() / ((1 - beta2 ** step_t).sqrt() * neg) + eps / neg
+            p.addcdiv_(exp_avg.clone(), denom)
+        else:
+            denom = second.sqrt().div_(bias_correction2_sqrt).add_(eps)  # (no temporary)
+            p.addcdiv_(exp_avg, denom, value=-step_size)

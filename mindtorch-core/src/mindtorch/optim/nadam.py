@@ -50,9 +50,15 @@ class NAdam(Optimizer):
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, 1 - beta1)
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
-        denom = exp_avg_sq.div(bias_correction2).sqrt_()
         mu_product_value = first(mu_product)
         mu_product_next = mu_product_value * mu_next
-        denom.add_(eps)
+        if group["differentiable"]:
+            # PyTorch's form: the factors as tensors of mu_product's dtype, out of place
+            # where autograd saved a value
+            denom = exp_avg_sq.div(bias_correction2).sqrt() + eps
+            p.addcdiv_(grad * (-lr * (1.0 - mu) / (1.0 - mu_product)), denom)
+            p.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - mu_product * mu_next)), denom)
+            return
+        denom = exp_avg_sq.div(bias_correction2).sqrt_().add_(eps)
         p.addcdiv_(grad, denom, value=_value(-lr * (1.0 - mu) / (1.0 - mu_product_value)))
         p.addcdiv_(exp_avg, denom, value=_value((-lr * mu_next) / (1.0 - mu_product_next)))

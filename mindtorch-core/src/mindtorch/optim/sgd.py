@@ -38,10 +38,9 @@ class SGD(Optimizer):
         if group["momentum"] != 0:
             return super()._update(group, params, grads)
         # without momentum, no state (SGD leaves no empty entries) and one op per tensor
-        lr = _value(-group["lr"])
         plain = not group["maximize"] and _value(group["weight_decay"]) == 0
         for p, grad in zip(params, grads):
-            p.add_(grad if plain else self._grad(group, p, grad), alpha=lr)
+            _descend(p, grad if plain else self._grad(group, p, grad), group["lr"])
 
     def _update_one(self, group, p, grad, state):
         grad, momentum = self._grad(group, p, grad), group["momentum"]
@@ -51,4 +50,13 @@ class SGD(Optimizer):
         else:
             buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
         grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-        p.add_(grad, alpha=_value(-group["lr"]))
+        _descend(p, grad, group["lr"])
+
+
+def _descend(p, grad, lr):
+    """p -= lr * grad; a tensor lr that requires grad (a learned learning rate, with
+    differentiable=True) stays in the graph, as in PyTorch."""
+    if isinstance(lr, Tensor) and lr.requires_grad:
+        p.addcmul_(grad, lr, value=-1)
+    else:
+        p.add_(grad, alpha=_value(-lr))
