@@ -356,6 +356,28 @@ for it in range(2):
     meta.step()
     show(qloss, net[0].weight.grad.flatten(), net[4].weight.grad[:4], net[1].running_mean)
 print(net[1].num_batches_tracked, grads[0].requires_grad, fast["5.bias"].grad_fn.__class__.__name__)
+log_lr = torch.tensor(-2.0, requires_grad=True)
+hyper = torch.optim.Adam([log_lr], lr=0.05)
+for outer in range(3):
+    w = fixed(3, k=2.0).double().requires_grad_().clone()
+    inner = torch.optim.SGD([w], lr=log_lr.exp(), differentiable=True)
+    for _ in range(2):
+        (w.grad,) = torch.autograd.grad((w - 1).pow(2).sum(), w, create_graph=True)
+        inner.step()
+    val = (w - 1).pow(2).sum()
+    hyper.zero_grad()
+    val.backward()
+    hyper.step()
+    show(val, log_lr.grad, log_lr)
+for name in ("Adam", "NAdam", "Adagrad"):
+    w0 = fixed(3, k=3.0).double().requires_grad_()
+    w = w0.clone()
+    inner = getattr(torch.optim, name)([w], lr=0.1, differentiable=True)
+    for _ in range(2):
+        (w.grad,) = torch.autograd.grad(w.pow(4).sum(), w, create_graph=True)
+        inner.step()
+    w.sum().backward()
+    show(name, w, w0.grad)
 m = det(nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1)))
 base = torch.optim.SGD(m.parameters(), lr=0.1)
 x, y = fixed(6, 3), fixed(6, 1, k=2.0)
