@@ -374,7 +374,7 @@ for name in ("Adam", "NAdam", "Adagrad"):
     w = w0.clone()
     inner = getattr(torch.optim, name)([w], lr=0.1, differentiable=True)
     for _ in range(2):
-        (w.grad,) = torch.autograd.grad(w.pow(4).sum(), w, create_graph=True)
+        (w.grad,) = torch.autograd.grad((w * 1.0).pow(4).sum(), w, create_graph=True)
         inner.step()
     w.sum().backward()
     show(name, w, w0.grad)
