@@ -319,13 +319,8 @@ def test_float16(mode):
                                rtol=5 * tol, atol=5 * tol)
 
 
-@pytest.mark.parametrize("mode,cell", [("LSTM", "LstmCellBackward0"),
-                                       ("GRU", "GruCellBackward0")])
-def test_one_fused_node_per_step(mode, cell):
-    """A step records its matmul and one cell node (not a dozen pointwise nodes)."""
-    mt, _ = make(mode)
-    out, _ = mt(randn(3, 2, 4)[0])
-    names, seen, todo = [], set(), [out.grad_fn]
+def _node_names(t):
+    names, seen, todo = [], set(), [t.grad_fn]
     while todo:
         node = todo.pop()
         if node is None or id(node) in seen:
@@ -333,5 +328,19 @@ def test_one_fused_node_per_step(mode, cell):
         seen.add(id(node))
         names.append(type(node).__name__)
         todo.extend(f for f, _ in node.next_functions)
-    assert names.count(cell) == 3
+    return names
+
+
+@pytest.mark.parametrize("mode,cell", [("LSTM", "LstmCellBackward0"),
+                                       ("GRU", "GruCellBackward0")])
+def test_graph_size(mode, cell):
+    """A layer-direction over a whole batch is one node; packed sequences record per step
+    one matmul and one fused cell node (not a dozen pointwise nodes)."""
+    mt, _ = make(mode, num_layers=2, bidirectional=True)
+    out, _ = mt(randn(3, 2, 4)[0])
+    names = _node_names(out)
+    assert names.count("RecurrenceBackward") == 4 and cell not in names
+    packed = mt_rnn.pack_sequence([randn(3, 4)[0], randn(2, 4)[0]])
+    names = _node_names(mt(packed)[0].data)
+    assert names.count(cell) == 4 * 3  # (3 steps in each of the 4 layer-directions)
     assert not {"SigmoidBackward0", "TanhBackward0"} & set(names)

@@ -73,11 +73,11 @@ def _lstm_cell(gates, cx):
     dt, r, (a, c) = _operands(gates, cx)
     work = np.empty((a.shape[0], a.shape[1] // 4 * 5), a.dtype)
     i, f, g, o, tc = _chunks(work, 5)
-    ai, af, ag, ao = _chunks(a, 4)
-    _sigmoid(ai, i)
-    _sigmoid(af, f)
-    np.tanh(ag, out=g)
-    _sigmoid(ao, o)
+    # the sigmoids over all the gates at once (one call on contiguous data is ~25%
+    # cheaper than three on column blocks, even counting the cell gate's wasted part)
+    s_i, s_f, _, s_o = _chunks(_sigmoid(a, np.empty_like(a)), 4)
+    i[...], f[...], o[...] = s_i, s_f, s_o
+    np.tanh(_chunks(a, 4)[2], out=g)
     r(work)
     cy = r(f * c)
     cy += r(i * g)

@@ -15,6 +15,7 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
+from ._recurrence import Recurrence
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -57,9 +58,16 @@ _STEPS = {"RNN_TANH": _rnn_step(lambda x: x.tanh()), "RNN_RELU": _rnn_step(lambd
           "LSTM": _lstm_step, "GRU": _gru_step}
 
 
-def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse):
+def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fused=True):
     """One layer in one direction. gi: projected inputs, (T, B, G) or packed (sum, G);
-    state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states)."""
+    state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states).
+    When autograd records a whole-batch LSTM / GRU sequence, the layer is one graph node
+    (_recurrence.py)."""
+    if fused and mode in ("LSTM", "GRU") and w_hr is None and batch_sizes is None and \
+            len(gi) and mindtorch.is_grad_enabled():
+        out, *state = Recurrence.apply(mode, reverse, gi, w_hh,
+                                       b_hh if mode == "GRU" else None, *state)
+        return out, tuple(state)
     step, w_hh_t = _STEPS[mode], w_hh.t()
     # the steps' slices in one op (its backward is one stack/cat, not one per step)
     gis = gi.unbind(0) if batch_sizes is None else gi.split(batch_sizes)
