@@ -142,3 +142,16 @@ def test_empty_file_on_disk(tmp_path):
         mt.load(tmp_path / "e.pt")
     with pytest.raises(EOFError, match="Ran out of input"):
         mt.load(tmp_path / "e.pt", weights_only=False)
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_saving_a_local_object_raises_the_c_picklers_error(legacy):
+    """A module holding a lambda (or class) defined in a function: AttributeError 'Can't
+    pickle local object', as torch.save (the C pickler) raises."""
+    def run(lib):
+        model = lib.nn.Linear(2, 2)
+        model.act = lambda x: x
+        with pytest.raises(AttributeError) as err:
+            lib.save(model, io.BytesIO(), _use_new_zipfile_serialization=not legacy)
+        return str(err.value)
+    assert run(mt) == run(torch)

@@ -7,6 +7,7 @@ import codecs
 import collections
 import pickle
 import re
+import types
 from collections import OrderedDict
 
 from . import _dtype as D
@@ -84,6 +85,16 @@ class TorchPickler(pickle._Pickler):
         self.memoize(obj)
 
     dispatch[Global] = save_torch_global
+
+    def save_global(self, obj, name=None):
+        qualname = name or getattr(obj, "__qualname__", None)
+        if isinstance(qualname, str) and "<locals>" in qualname.split("."):
+            # (the C pickler's error, which PyTorch's save meets: a lambda or class defined
+            # inside a function)
+            raise AttributeError(f"Can't pickle local object {qualname!r}")
+        super().save_global(obj, name)
+
+    dispatch[types.FunctionType] = save_global
 
     def save_dtype(self, obj):
         self.save(Global("torch", obj.name))
