@@ -340,7 +340,22 @@ def test_graph_size(mode, cell):
     out, _ = mt(randn(3, 2, 4)[0])
     names = _node_names(out)
     assert names.count("RecurrenceBackward") == 4 and cell not in names
+    assert names.count("AddmmBackward0") == 4  # (the input projections only)
     packed = mt_rnn.pack_sequence([randn(3, 4)[0], randn(2, 4)[0]])
     names = _node_names(mt(packed)[0].data)
     assert names.count(cell) == 4 * 3  # (3 steps in each of the 4 layer-directions)
     assert not {"SigmoidBackward0", "TanhBackward0"} & set(names)
+
+
+@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_output_node_names_as_torch(mode, dtype):
+    """PyTorch's float32 LSTM layer is one MkldnnRnnLayerBackward0 node; a GRU's or a
+    float64 LSTM's outputs are stacked (StackBackward0)."""
+    mt, th = make(mode, dtype=dtype)
+    mx, tx = randn(3, 2, 4, dtype=dtype)
+    (mo, mh), (to, t_h) = mt(mx), th(tx)
+    assert mo.grad_fn.name() == to.grad_fn.name()
+    if mode == "LSTM":
+        mh, t_h = mh[0], t_h[0]
+    assert mh.grad_fn.name() == t_h.grad_fn.name()

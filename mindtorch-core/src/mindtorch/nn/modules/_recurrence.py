@@ -18,9 +18,11 @@ _BACKWARD = {"LSTM": OPS["_lstm_cell_backward"], "GRU": OPS["_gru_cell_backward"
 
 
 class Recurrence(Function):
-    """apply(mode, reverse, gi, w_hh, b_hh, *state) -> (outputs (T, B, H), *final state).
-    gi: the projected inputs (T > 0, B, G), input biases included (LSTM: b_hh too, so its
-    b_hh is None here); state: (h0,) or (h0, c0), each (B, H)."""
+    """apply(mode, reverse, gi, w_hh, b_hh, *state) -> (*outputs of each step (B, H),
+    *final state), the caller stacking the outputs (StackBackward0, as PyTorch's graph of
+    a GRU or a float64 LSTM).  gi: the projected inputs (T > 0, B, G), input biases
+    included (LSTM: b_hh too, so its b_hh is None here); state: (h0,) or (h0, c0)."""
+    stacked = False
 
     @staticmethod
     def forward(ctx, mode, reverse, gi, w_hh, b_hh, *state):
@@ -43,17 +45,20 @@ class Recurrence(Function):
         first = before[-1] if reverse else before[0]
         ctx.save_for_backward(gi, w_hh, b_hh, *first, mindtorch.stack(work), *previous)
         ctx.mode, ctx.reverse, ctx.n_state = mode, reverse, len(state)
-        return (mindtorch.stack(outs), *state)
+        ctx.stacked = ctx._forward_cls.stacked  # (ctx is the node of this class's call)
+        return (mindtorch.stack(outs), *state) if ctx.stacked else (*outs, *state)
 
     @staticmethod
-    def backward(ctx, grad_out, *grad_state):
+    def backward(ctx, *grads):
         mode, k = ctx.mode, ctx.n_state
+        grad_out = grads[0] if ctx.stacked else mindtorch.stack(grads[:-k])
+        grad_state = grads[-k:]
         saved = ctx.saved_tensors
         gi, w_hh, b_hh, initial = saved[0], saved[1], saved[2], saved[3:3 + k]
         work, previous = saved[3 + k], saved[4 + k:]
         if mindtorch.is_grad_enabled():  # create_graph: the recorded loop, differentiated
             return (None, None) + _recorded_grads(ctx, gi, w_hh, b_hh, initial,
-                                                  (grad_out,) + grad_state)
+                                                  (grad_out,) + tuple(grad_state))
         n = gi.shape[0]
         backward = _BACKWARD[mode]
         d_state = list(grad_state)
@@ -77,6 +82,24 @@ class Recurrence(Function):
         if need[4]:
             g_b = g_gh.sum((0, 1))
         return (None, None, g_gi, g_w, g_b, *d_state)
+
+
+class MkldnnRnnLayer(Recurrence):
+    """The same, with the outputs stacked inside: PyTorch's float32 LSTM layer is one node,
+    MkldnnRnnLayerBackward0 (its oneDNN kernel), and its outputs' grad_fn shows it."""
+    stacked = True
+
+
+MkldnnRnnLayer._backward_cls.__name__ = "MkldnnRnnLayerBackward0"
+
+
+def apply(mode, reverse, gi, w_hh, b_hh, state):
+    """(outputs (T, B, H), final state) of one layer-direction, one graph node."""
+    if mode == "LSTM" and gi.dtype is mindtorch.float32:
+        out, *state = MkldnnRnnLayer.apply(mode, reverse, gi, w_hh, b_hh, *state)
+        return out, tuple(state)
+    r = Recurrence.apply(mode, reverse, gi, w_hh, b_hh, *state)
+    return mindtorch.stack(r[:-len(state)]), tuple(r[-len(state):])
 
 
 def _recorded_grads(ctx, gi, w_hh, b_hh, initial, grads):

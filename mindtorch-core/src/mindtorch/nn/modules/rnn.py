@@ -15,7 +15,7 @@ from .. import functional as F
 from .. import init
 from ..parameter import Parameter
 from ..utils.rnn import PackedSequence
-from ._recurrence import Recurrence
+from . import _recurrence
 from .module import Module
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
@@ -65,9 +65,8 @@ def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fuse
     (_recurrence.py)."""
     if fused and mode in ("LSTM", "GRU") and w_hr is None and batch_sizes is None and \
             len(gi) and mindtorch.is_grad_enabled():
-        out, *state = Recurrence.apply(mode, reverse, gi, w_hh,
-                                       b_hh if mode == "GRU" else None, *state)
-        return out, tuple(state)
+        return _recurrence.apply(mode, reverse, gi, w_hh, b_hh if mode == "GRU" else None,
+                                 state)
     step, w_hh_t = _STEPS[mode], w_hh.t()
     # the steps' slices in one op (its backward is one stack/cat, not one per step)
     gis = gi.unbind(0) if batch_sizes is None else gi.split(batch_sizes)
