@@ -344,8 +344,12 @@ def _max_pool_backward(nd):
         out = np.zeros(lead + (int(np.prod(shape[-nd:])),), self.dtype.np)
         if not out.size or not grad_output.numel():
             return wrap(out.reshape(shape), self.dtype)
-        np.put_along_axis(out, arr(indices).reshape(lead + (-1,)),
-                          arr(grad_output).reshape(lead + (-1,)), axis=-1)
+        # one flat assignment at each plane's offset (np.put_along_axis builds an index
+        # array per leading dim: ~4x slower)
+        plane = out.shape[-1]
+        at = arr(indices).reshape(lead + (-1,)) + \
+            np.arange(0, out.size, plane, dtype=np.int64).reshape(lead + (1,))
+        out.reshape(-1)[at.reshape(-1)] = arr(grad_output).reshape(-1)
         return wrap(out.reshape(shape), self.dtype)
     return kernel
 
