@@ -1,10 +1,9 @@
 """torch.nn.grad (conv{1,2,3}d_input / _weight) against PyTorch: values for strides,
 padding, dilation and groups, and differentiability when a given tensor requires grad."""
+import mindtorch
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
 
 CASES = [  # (nd, input shape, weight shape, conv keywords)
     (1, (2, 4, 9), (6, 2, 3), {"stride": 2, "padding": 1, "groups": 2}),
@@ -23,7 +22,8 @@ def test_conv_input_and_weight_gradients_as_torch(nd, xs, ws, kw):
     go = rng.standard_normal(go_shape)
     outs = []
     for L in (mindtorch, torch):
-        t = lambda a, rg=False: L.tensor(a, requires_grad=rg)  # noqa: E731
+        def t(a, rg=False, L=L):
+            return L.tensor(a, requires_grad=rg)
         gx = getattr(L.nn.grad, f"conv{nd}d_input")(xs, t(w), t(go), **kw)
         gw = getattr(L.nn.grad, f"conv{nd}d_weight")(t(x), ws, t(go), **kw)
         gor = t(go, True)
