@@ -319,6 +319,10 @@ def lstsq(A, B, rcond=None, driver=None):
                 except ValueError as e:  # (SciPy's LinAlgError: LAPACK failed on NaN/inf)
                     raise F.LinAlgError(f"torch.linalg.lstsq: LAPACK's {lapack_driver} "
                                         f"failed: {e}") from None
+                if s is not None and not np.isfinite(s).all():  # (SciPy >= 1.18 returns
+                    # the failed SVD's NaNs and garbage instead of raising)
+                    raise F.LinAlgError(f"torch.linalg.lstsq: LAPACK's {lapack_driver} "
+                                        f"failed: SVD did not converge")
                 x[idx], ranks[idx] = sol, rank
                 if s is not None:
                     svs[idx] = s
