@@ -1,9 +1,13 @@
 """torch.distributions (a subset): Normal, Uniform, Bernoulli, Categorical, Exponential,
-Laplace, Independent, MultivariateNormal, Gamma, Beta, Dirichlet, Poisson and LogNormal with
-PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and reprs, and
-kl_divergence between members of one family.  Samples come from mindtorch's generator
+Laplace, Independent, MultivariateNormal, Gamma, Beta, Dirichlet, Poisson, LogNormal,
+OneHotCategorical, MixtureSameFamily and TransformedDistribution (with the elementwise
+transforms) with PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and
+reprs, and kl_divergence between members of one family.  Samples come from mindtorch's generator
 (their values differ from PyTorch's; their distribution does not)."""
-from . import constraints  # noqa: F401
+from . import (
+    constraints,  # noqa: F401
+    transforms,  # noqa: F401
+)
 from .bernoulli import Bernoulli  # noqa: F401
 from .categorical import Categorical  # noqa: F401
 from .distribution import Distribution  # noqa: F401
@@ -11,4 +15,22 @@ from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
 from .more import Exponential, Independent, Laplace, MultivariateNormal  # noqa: F401
 from .normal import Normal  # noqa: F401
+from .transformed import (  # noqa: F401
+    MixtureSameFamily,
+    OneHotCategorical,
+    OneHotCategoricalStraightThrough,
+    TransformedDistribution,
+)
+from .transforms import (  # noqa: F401
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    PowerTransform,
+    SigmoidTransform,
+    SoftplusTransform,
+    TanhTransform,
+    Transform,
+    identity_transform,
+)
 from .uniform import Uniform  # noqa: F401
