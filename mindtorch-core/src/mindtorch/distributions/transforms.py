@@ -308,7 +308,7 @@ class TanhTransform(Transform):
     __hash__ = object.__hash__
     _call = staticmethod(lambda x: x.tanh())
     # (no clamping at +-1: cache_size=1 gives back the x a y came from)
-    _inverse = staticmethod(lambda y: 0.5 * (y.log1p() - (-y).log1p()))
+    _inverse = staticmethod(lambda y: y.atanh())
 
     def log_abs_det_jacobian(self, x, y):
         # log(1 - tanh(x)^2) in a form that keeps its precision for large |x|
