@@ -1,8 +1,9 @@
 """torch.distributions (a subset): Normal, Uniform, Bernoulli, Categorical, Exponential,
 Laplace, Independent, MultivariateNormal, Gamma, Beta, Dirichlet, Poisson, LogNormal,
-OneHotCategorical, MixtureSameFamily and TransformedDistribution (with the elementwise
-transforms) with PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and
-reprs, and kl_divergence between members of one family.  Samples come from mindtorch's generator
+Cauchy, HalfNormal, Gumbel, StudentT, Chi2, Geometric, Binomial, OneHotCategorical,
+MixtureSameFamily and TransformedDistribution (with the elementwise transforms) with
+PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and reprs, and
+kl_divergence between members of one family.  Samples come from mindtorch's generator
 (their values differ from PyTorch's; their distribution does not)."""
 from . import (
     constraints,  # noqa: F401
@@ -11,6 +12,7 @@ from . import (
 from .bernoulli import Bernoulli  # noqa: F401
 from .categorical import Categorical  # noqa: F401
 from .distribution import Distribution  # noqa: F401
+from .extra import Binomial, Cauchy, Chi2, Geometric, Gumbel, HalfNormal, StudentT  # noqa: F401
 from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
 from .more import Exponential, Independent, Laplace, MultivariateNormal  # noqa: F401

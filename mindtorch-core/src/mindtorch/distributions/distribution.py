@@ -42,8 +42,36 @@ class Distribution:
     event_shape = property(lambda self: self._event_shape)
 
     @property
+    def mean(self):
+        raise NotImplementedError(f"{self.__class__} does not implement mean")
+
+    @property
+    def mode(self):
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
+    def variance(self):
+        raise NotImplementedError(f"{self.__class__} does not implement variance")
+
+    @property
     def stddev(self):
         return self.variance.sqrt()
+
+    # (what a family does not define: PyTorch's NotImplementedError)
+    def log_prob(self, value):
+        raise NotImplementedError
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def entropy(self):
+        raise NotImplementedError
+
+    def enumerate_support(self, expand=True):
+        raise NotImplementedError
 
     def sample(self, sample_shape=_EMPTY):
         with no_grad():

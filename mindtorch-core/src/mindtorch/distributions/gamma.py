@@ -77,6 +77,11 @@ class Gamma(Distribution):
         c, r = self.concentration, self.rate
         return M.xlogy(c, r) + M.xlogy(c - 1, value) - r * value - M.lgamma(c)
 
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return _m().special.gammainc(self.concentration, self.rate * value)
+
     def entropy(self):
         M = _m()
         c = self.concentration

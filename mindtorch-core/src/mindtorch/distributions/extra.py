@@ -1,0 +1,318 @@
+"""Cauchy, HalfNormal, Gumbel, StudentT, Chi2, Geometric and Binomial, with PyTorch's
+parameters, formulas (log_prob, cdf/icdf, entropy, moments), supports and reprs (samples
+from mindtorch's generator)."""
+import math
+
+from . import constraints
+from .distribution import (
+    _EMPTY,
+    Distribution,
+    _lazy_property,
+    broadcast_all,
+    logits_to_probs,
+    probs_to_logits,
+)
+from .gamma import Gamma, nonnegative_integer
+from .normal import Normal
+
+_EULER_GAMMA = 0.57721566490153286060
+
+
+def _m():
+    import mindtorch
+    return mindtorch
+
+
+def _full(like, value, shape=None):
+    return _m().full(shape if shape is not None else like.shape, value, dtype=like.dtype,
+                     device=like.device)
+
+
+class Cauchy(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(self.loc.size(), validate_args=validate_args)
+
+    mean = property(lambda self: _full(self.loc, math.nan, self._extended_shape()))
+    mode = property(lambda self: self.loc)
+    variance = property(lambda self: _full(self.loc, math.inf, self._extended_shape()))
+
+    def rsample(self, sample_shape=_EMPTY):
+        eps = self.loc.new_empty(self._extended_shape(sample_shape)).cauchy_()
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (-math.log(math.pi) - self.scale.log()
+                - (((value - self.loc) / self.scale) ** 2).log1p())
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return _m().atan((value - self.loc) / self.scale) / math.pi + 0.5
+
+    def icdf(self, value):
+        return _m().tan(math.pi * (value - 0.5)) * self.scale + self.loc
+
+    def entropy(self):
+        return math.log(4 * math.pi) + self.scale.log()
+
+
+class HalfNormal(Distribution):
+    """|X| for X ~ Normal(0, scale)."""
+    arg_constraints = {"scale": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, scale, validate_args=None):
+        self.base_dist = Normal(0, scale, validate_args=False)
+        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
+
+    scale = property(lambda self: self.base_dist.scale)
+    mean = property(lambda self: self.scale * math.sqrt(2 / math.pi))
+    mode = property(lambda self: _m().zeros_like(self.scale))
+    variance = property(lambda self: self.scale.pow(2) * (1 - 2 / math.pi))
+
+    def rsample(self, sample_shape=_EMPTY):
+        return self.base_dist.rsample(sample_shape).abs()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        log_prob = self.base_dist.log_prob(value) + math.log(2)
+        return _m().where(value >= 0, log_prob, -math.inf)
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 2 * self.base_dist.cdf(value) - 1
+
+    def icdf(self, prob):
+        return self.base_dist.icdf((prob + 1) / 2)
+
+    def entropy(self):
+        return self.base_dist.entropy() - math.log(2)
+
+
+class Gumbel(Distribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(self.loc.size(), validate_args=validate_args)
+
+    mean = property(lambda self: self.loc + self.scale * _EULER_GAMMA)
+    mode = property(lambda self: self.loc)
+    stddev = property(lambda self: (math.pi / math.sqrt(6)) * self.scale)
+    variance = property(lambda self: self.stddev.pow(2))
+
+    def rsample(self, sample_shape=_EMPTY):
+        fi = _m().finfo(self.loc.dtype)
+        u = self.loc.new_empty(self._extended_shape(sample_shape)).uniform_(fi.tiny, 1 - fi.eps)
+        return self.loc - self.scale * (-u.log()).log()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        return -(self.scale.log() + z + (-z).exp())
+
+    def cdf(self, value):
+        return (-(-(value - self.loc) / self.scale).exp()).exp()
+
+    def icdf(self, value):
+        return self.loc - self.scale * (-value.log()).log()
+
+    def entropy(self):
+        return self.scale.log() + (1 + _EULER_GAMMA)
+
+
+class Chi2(Gamma):
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df, validate_args=None):
+        (df,) = broadcast_all(df)
+        super().__init__(0.5 * df, _full(df, 0.5), validate_args=validate_args)
+
+    df = property(lambda self: self.concentration * 2)
+
+
+class StudentT(Distribution):
+    arg_constraints = {"df": constraints.positive, "loc": constraints.real,
+                       "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, df, loc=0.0, scale=1.0, validate_args=None):
+        self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
+        self._chi2 = Chi2(self.df)
+        super().__init__(self.df.size(), validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return _m().where(self.df > 1, self.loc, math.nan)
+
+    mode = property(lambda self: self.loc)
+
+    @property
+    def variance(self):
+        M = _m()
+        finite = self.scale.pow(2) * self.df / (self.df - 2)
+        return M.where(self.df > 2, finite, M.where(self.df > 1, math.inf, math.nan))
+
+    def rsample(self, sample_shape=_EMPTY):
+        M = _m()
+        shape = self._extended_shape(sample_shape)
+        x = M.randn(shape, dtype=self.df.dtype, device=self.df.device)
+        z = self._chi2.rsample(sample_shape)
+        return self.loc + self.scale * x * (z / self.df).rsqrt()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _m()
+        y = (value - self.loc) / self.scale
+        z = (self.scale.log() + 0.5 * self.df.log() + 0.5 * math.log(math.pi)
+             + M.lgamma(0.5 * self.df) - M.lgamma(0.5 * (self.df + 1.0)))
+        return -0.5 * (self.df + 1.0) * (y ** 2.0 / self.df).log1p() - z
+
+    def entropy(self):
+        M = _m()
+        lbeta = M.lgamma(0.5 * self.df) + math.lgamma(0.5) - M.lgamma(0.5 * (self.df + 1))
+        return (self.scale.log() + 0.5 * (self.df + 1) * (M.digamma(0.5 * (self.df + 1))
+                                                          - M.digamma(0.5 * self.df))
+                + 0.5 * self.df.log() + lbeta)
+
+
+def _one_of(probs, logits):
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+class Geometric(Distribution):
+    """The number of failures before the first success."""
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = nonnegative_integer
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        _one_of(probs, logits)
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+        else:
+            (self.logits,) = broadcast_all(logits)
+        super().__init__(self.probs.size() if probs is not None else self.logits.size(),
+                         validate_args=validate_args)
+
+    @_lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @_lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    mean = property(lambda self: 1.0 / self.probs - 1.0)
+    mode = property(lambda self: _m().zeros_like(self.probs))
+    variance = property(lambda self: (1.0 / self.probs - 1.0) / self.probs)
+
+    def sample(self, sample_shape=_EMPTY):
+        M = _m()
+        with M.no_grad():
+            tiny = M.finfo(self.probs.dtype).tiny
+            u = self.probs.new_empty(self._extended_shape(sample_shape)).uniform_(tiny, 1)
+            return (u.log() / (-self.probs).log1p()).floor()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        value, probs = broadcast_all(value, self.probs)
+        probs = _m().where((probs == 1) & (value == 0), 0.0, probs)
+        return value * (-probs).log1p() + self.probs.log()
+
+    def entropy(self):
+        bce = _m().nn.functional.binary_cross_entropy_with_logits
+        return bce(self.logits, self.probs, reduction="none") / self.probs
+
+
+class Binomial(Distribution):
+    arg_constraints = {"total_count": nonnegative_integer, "probs": constraints.unit_interval,
+                       "logits": constraints.real}
+    has_enumerate_support = True
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        _one_of(probs, logits)
+        if probs is not None:
+            self.total_count, self.probs = broadcast_all(total_count, probs)
+            self.total_count = self.total_count.type_as(self.probs)
+            shape = self.probs.size()
+        else:
+            self.total_count, self.logits = broadcast_all(total_count, logits)
+            self.total_count = self.total_count.type_as(self.logits)
+            shape = self.logits.size()
+        super().__init__(shape, validate_args=validate_args)
+
+    @_lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @_lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def support(self):
+        return constraints.integer_interval(0, self.total_count)
+
+    mean = property(lambda self: self.total_count * self.probs)
+    variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))
+
+    @property
+    def mode(self):
+        return ((self.total_count + 1) * self.probs).floor().clamp(max=self.total_count)
+
+    def sample(self, sample_shape=_EMPTY):
+        M = _m()
+        with M.no_grad():
+            shape = self._extended_shape(sample_shape)
+            n = int(self.total_count.max().item()) if self.total_count.numel() else 0
+            trials = M.rand(tuple(shape) + (n,), dtype=self.probs.dtype,
+                            device=self.probs.device)
+            taken = M.arange(n, device=self.probs.device) < self.total_count.unsqueeze(-1)
+            hits = (trials < self.probs.unsqueeze(-1)) & taken
+            return hits.sum(-1).to(self.probs.dtype)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _m()
+        logits = self.logits
+        n = self.total_count
+        clamped = (logits.clamp(min=0) + logits - logits.clamp(max=0)) / 2
+        normalize = n * clamped + n * (-logits.abs()).exp().log1p() - M.lgamma(n + 1)
+        return value * logits - M.lgamma(value + 1) - M.lgamma(n - value + 1) - normalize
+
+    def entropy(self):
+        n = int(self.total_count.max().item())
+        if not bool((self.total_count == n).all()):
+            raise NotImplementedError("Inhomogeneous total count not supported by "
+                                      "`entropy`.")
+        log_prob = self.log_prob(self.enumerate_support(False))
+        return -(log_prob.exp() * log_prob).sum(0)
+
+    def enumerate_support(self, expand=True):
+        M = _m()
+        n = int(self.total_count.max().item())
+        if not bool((self.total_count == n).all()):
+            raise NotImplementedError("Inhomogeneous total count not supported by "
+                                      "`enumerate_support`.")
+        values = M.arange(1 + n, dtype=self.probs.dtype if "probs" in self.__dict__
+                          else self.logits.dtype, device=self.total_count.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + tuple(self._batch_shape)) if expand else values
