@@ -1,4 +1,5 @@
-"""Cauchy, HalfNormal, Gumbel, StudentT, Chi2, Geometric and Binomial against
+"""Cauchy, HalfNormal, HalfCauchy, Gumbel, StudentT, Chi2, Geometric, Binomial,
+Multinomial, RelaxedBernoulli and RelaxedOneHotCategorical against
 torch.distributions: log_prob, cdf/icdf, moments, entropy, supports, reprs, gradients, the
 base class's NotImplementedError for what a family lacks, and validation errors (samples by
 shape, dtype and support)."""
@@ -16,6 +17,8 @@ FAMILIES = {  # name -> (make(L), a value in the support, a value outside it)
     "Cauchy": (lambda L: L.distributions.Cauchy(_t(L, 0.5, -1.0, 2.0), _t(L, 1.0, 0.5, 2.0)),
                (0.3, 1.7, 4.0), None),
     "HalfNormal": (lambda L: L.distributions.HalfNormal(_t(L, 1.0, 0.5, 2.0)),
+                   (0.3, 1.7, 4.0), (-1.0, 0.5, 2.5)),
+    "HalfCauchy": (lambda L: L.distributions.HalfCauchy(_t(L, 1.0, 0.5, 2.0)),
                    (0.3, 1.7, 4.0), (-1.0, 0.5, 2.5)),
     "Gumbel": (lambda L: L.distributions.Gumbel(_t(L, 0.5, -1.0, 2.0), _t(L, 1.0, 0.5, 2.0)),
                (0.3, 1.7, 4.0), None),
@@ -87,3 +90,36 @@ def test_binomial_support_and_errors():
             D.Cauchy(0.0, -1.0)
         s = D.Binomial(_t(L, 2.0, 7.0), _t(L, 0.5, 0.3)).sample((100,))
         assert bool((s >= 0).all()) and bool((s <= _t(L, 2.0, 7.0)).all())
+
+
+def _vector_families(L):
+    D = L.distributions
+    temp = _t(L, 0.5)
+    return [
+        (D.Multinomial(5, _t(L, [0.2, 0.3, 0.5], [0.1, 0.1, 0.8])),
+         _t(L, [1.0, 2.0, 2.0], [0.0, 0.0, 5.0]), _t(L, [1.0, 2.0, 3.0], [0.0, 0.0, 5.0])),
+        (D.Multinomial(3, logits=_t(L, 0.1, -0.2, 0.3)), _t(L, 1.0, 1.0, 1.0),
+         _t(L, -1.0, 2.0, 1.0)),
+        (D.RelaxedBernoulli(temp, probs=_t(L, 0.2, 0.7)), _t(L, 0.3, 0.9), _t(L, 1.5, 0.5)),
+        (D.RelaxedOneHotCategorical(temp, logits=_t(L, [0.1, 0.5, -0.2], [1.0, 0.0, 0.0])),
+         _t(L, [0.2, 0.5, 0.3], [0.6, 0.3, 0.1]), _t(L, [0.2, 0.5, 0.4], [0.6, 0.3, 0.1])),
+    ]
+
+
+def test_vector_families_as_torch():
+    def run(L):
+        out = []
+        for d, inside, outside in _vector_families(L):
+            s = d.rsample((3,)) if d.has_rsample else d.sample((3,))
+            out += [d.log_prob(inside), _outcome(d.entropy), _outcome(lambda d=d: d.mean),
+                    repr(d), repr(d.support), d.has_rsample, tuple(s.shape),
+                    bool(d.support.check(s).all()),
+                    _outcome(lambda d=d, x=outside: d.log_prob(x))]
+        return out
+    for o, e in zip(run(mindtorch), run(torch)):
+        if isinstance(e, torch.Tensor):
+            assert_same(o, e, rtol=1e-10, atol=1e-12)
+        else:
+            assert o == e, (o, e)
+    with pytest.raises(NotImplementedError):
+        mindtorch.distributions.Multinomial(_t(mindtorch, 5.0), _t(mindtorch, 0.5, 0.5))

@@ -12,7 +12,17 @@ from . import (
 from .bernoulli import Bernoulli  # noqa: F401
 from .categorical import Categorical  # noqa: F401
 from .distribution import Distribution  # noqa: F401
-from .extra import Binomial, Cauchy, Chi2, Geometric, Gumbel, HalfNormal, StudentT  # noqa: F401
+from .extra import (  # noqa: F401
+    Binomial,
+    Cauchy,
+    Chi2,
+    Geometric,
+    Gumbel,
+    HalfCauchy,
+    HalfNormal,
+    Multinomial,
+    StudentT,
+)
 from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
 from .more import Exponential, Independent, Laplace, MultivariateNormal  # noqa: F401
@@ -21,6 +31,8 @@ from .transformed import (  # noqa: F401
     MixtureSameFamily,
     OneHotCategorical,
     OneHotCategoricalStraightThrough,
+    RelaxedBernoulli,
+    RelaxedOneHotCategorical,
     TransformedDistribution,
 )
 from .transforms import (  # noqa: F401

@@ -316,3 +316,103 @@ class Binomial(Distribution):
                           else self.logits.dtype, device=self.total_count.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + tuple(self._batch_shape)) if expand else values
+
+
+class HalfCauchy(Distribution):
+    """|X| for X ~ Cauchy(0, scale)."""
+    arg_constraints = {"scale": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, scale, validate_args=None):
+        self.base_dist = Cauchy(0, scale, validate_args=False)
+        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
+
+    scale = property(lambda self: self.base_dist.scale)
+    mean = property(lambda self: _full(self.scale, math.inf, self._extended_shape()))
+    mode = property(lambda self: _m().zeros_like(self.scale))
+    variance = property(lambda self: self.base_dist.variance)
+
+    def rsample(self, sample_shape=_EMPTY):
+        return self.base_dist.rsample(sample_shape).abs()
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        log_prob = self.base_dist.log_prob(value) + math.log(2)
+        return _m().where(value >= 0, log_prob, -math.inf)
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 2 * self.base_dist.cdf(value) - 1
+
+    def icdf(self, prob):
+        return self.base_dist.icdf((prob + 1) / 2)
+
+    def entropy(self):
+        return self.base_dist.entropy() - math.log(2)
+
+
+class _MultinomialSupport(constraints.Constraint):
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, x):
+        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
+
+    def __repr__(self):
+        return "Multinomial()"
+
+
+class Multinomial(Distribution):
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise NotImplementedError("inhomogeneous total_count is not supported")
+        from .categorical import Categorical
+        self.total_count = total_count
+        self._categorical = Categorical(probs=probs, logits=logits)
+        self._binomial = Binomial(total_count=total_count, probs=self.probs)
+        super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
+                         validate_args=validate_args)
+
+    probs = property(lambda self: self._categorical.probs)
+    logits = property(lambda self: self._categorical.logits)
+    param_shape = property(lambda self: self._categorical.param_shape)
+    support = property(lambda self: _MultinomialSupport(self.total_count))
+    mean = property(lambda self: self.probs * self.total_count)
+    variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))
+
+    def sample(self, sample_shape=_EMPTY):
+        from .. import Size
+        M = _m()
+        with M.no_grad():
+            draws = self._categorical.sample(Size((self.total_count,) + tuple(sample_shape)))
+            draws = draws.permute(tuple(range(1, draws.dim())) + (0,))
+            counts = M.zeros(self._extended_shape(sample_shape), dtype=M.int64,
+                             device=draws.device)
+            counts.scatter_add_(-1, draws, M.ones_like(draws))
+            return counts.to(self.probs.dtype)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        M = _m()
+        logits, value = broadcast_all(self.logits, value)
+        logits = M.where((value == 0) & (logits == -math.inf), 0.0, logits)
+        return (M.lgamma(value.sum(-1) + 1) - M.lgamma(value + 1).sum(-1)
+                + (logits * value).sum(-1))
+
+    def entropy(self):
+        M = _m()
+        n = M.tensor(self.total_count)  # (integer: lgamma(n + 1) in float32, as PyTorch)
+        support = self._binomial.enumerate_support(expand=False)[1:]
+        binomial_probs = self._binomial.log_prob(support).exp()
+        weights = M.lgamma(support + 1)
+        return (n * self._categorical.entropy() - M.lgamma(n + 1)
+                + (binomial_probs * weights).sum([0, -1]))

@@ -1,13 +1,23 @@
 """TransformedDistribution (a base distribution pushed through transforms: squashed
 Gaussian policies, log-normal-like families), OneHotCategorical (and its straight-through
-form) and MixtureSameFamily, with PyTorch's shapes, formulas and reprs."""
+form), MixtureSameFamily and the Concrete / Gumbel-softmax relaxations (RelaxedBernoulli,
+RelaxedOneHotCategorical), with PyTorch's shapes, formulas and reprs."""
 from .. import Size
 from ..autograd.grad_mode import no_grad
 from . import constraints
 from .categorical import Categorical
-from .distribution import _EMPTY, Distribution
+from .distribution import (
+    _EMPTY,
+    Distribution,
+    _lazy_property,
+    broadcast_all,
+    clamp_probs,
+    logits_to_probs,
+    probs_to_logits,
+)
+from .extra import _one_of
 from .more import Independent
-from .transforms import ComposeTransform, Transform, _sum_rightmost
+from .transforms import ComposeTransform, ExpTransform, SigmoidTransform, Transform, _sum_rightmost
 
 
 def _m():
@@ -249,3 +259,106 @@ class MixtureSameFamily(Distribution):
     def __repr__(self):
         return (f"MixtureSameFamily(\n  {self.mixture_distribution},\n  "
                 f"{self.component_distribution})")
+
+
+def _uniform_open(shape, like):
+    return clamp_probs(_m().rand(shape, dtype=like.dtype, device=like.device))
+
+
+class LogitRelaxedBernoulli(Distribution):
+    """The logit of a RelaxedBernoulli sample (Concrete relaxation)."""
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        _one_of(probs, logits)
+        self.temperature = temperature
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+        else:
+            (self.logits,) = broadcast_all(logits)
+        shape = (self.probs if probs is not None else self.logits).size()
+        super().__init__(shape, validate_args=validate_args)
+
+    @_lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @_lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    def rsample(self, sample_shape=_EMPTY):
+        u = _uniform_open(self._extended_shape(sample_shape), self.probs)
+        p = clamp_probs(self.probs)
+        return (u.log() - (-u).log1p() + p.log() - (-p).log1p()) / self.temperature
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        logits, value = broadcast_all(self.logits, value)
+        diff = logits - value.mul(self.temperature)
+        return self.temperature.log() + diff - 2 * diff.exp().log1p()
+
+
+class RelaxedBernoulli(TransformedDistribution):
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        base = LogitRelaxedBernoulli(temperature, probs, logits)
+        super().__init__(base, SigmoidTransform(), validate_args=validate_args)
+
+    temperature = property(lambda self: self.base_dist.temperature)
+    logits = property(lambda self: self.base_dist.logits)
+    probs = property(lambda self: self.base_dist.probs)
+
+
+class ExpRelaxedCategorical(Distribution):
+    """The log of a RelaxedOneHotCategorical sample (Gumbel-softmax in log space)."""
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    support = constraints.real_vector
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        self._categorical = Categorical(probs, logits)
+        self.temperature = temperature
+        super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
+                         validate_args=validate_args)
+
+    probs = property(lambda self: self._categorical.probs)
+    logits = property(lambda self: self._categorical.logits)
+    param_shape = property(lambda self: self._categorical.param_shape)
+
+    def rsample(self, sample_shape=_EMPTY):
+        u = _uniform_open(self._extended_shape(sample_shape), self.logits)
+        gumbels = -((-(u.log())).log())
+        scores = (self.logits + gumbels) / self.temperature
+        return scores - scores.logsumexp(dim=-1, keepdim=True)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        k = self._categorical._num_events
+        log_scale = _m().full_like(self.temperature, float(k)).lgamma() - \
+            self.temperature.log().mul(-(k - 1))
+        logits, value = broadcast_all(self.logits, value)
+        score = logits - value.mul(self.temperature)
+        score = (score - score.logsumexp(dim=-1, keepdim=True)).sum(-1)
+        return score + log_scale
+
+
+class RelaxedOneHotCategorical(TransformedDistribution):
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        base = ExpRelaxedCategorical(temperature, probs, logits, validate_args=validate_args)
+        super().__init__(base, ExpTransform(), validate_args=validate_args)
+
+    temperature = property(lambda self: self.base_dist.temperature)
+    logits = property(lambda self: self.base_dist.logits)
+    probs = property(lambda self: self.base_dist.probs)
