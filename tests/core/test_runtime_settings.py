@@ -4,7 +4,9 @@ accelerator namespaces, against PyTorch."""
 import copy
 import subprocess
 import sys
+import warnings
 
+import numpy as np
 import pytest
 import torch
 
@@ -226,3 +228,57 @@ def test_detach_function():
         x = lib.ones(2, requires_grad=True) * 2
         d = lib.detach(x)
         assert not d.requires_grad and d.tolist() == [2.0, 2.0]
+
+
+def test_warn_always_repeats_the_once_per_process_warnings():
+    """torch.set_warn_always(True): PyTorch's TORCH_WARN_ONCE warnings (here conv's
+    padding='same' with an even kernel) come every time; back to once after False."""
+    x, w = mindtorch.ones(1, 1, 5), mindtorch.ones(1, 1, 2)
+
+    def count(calls):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            for _ in range(calls):
+                mindtorch.nn.functional.conv1d(x, w, padding="same")
+        return sum("padding='same'" in str(s.message) for s in seen)
+
+    assert mindtorch.is_warn_always_enabled() is False
+    count(1)  # (the process's first: maybe here)
+    assert count(2) == 0
+    mindtorch.set_warn_always(True)
+    try:
+        assert mindtorch.is_warn_always_enabled() is True and count(2) == 2
+    finally:
+        mindtorch.set_warn_always(False)
+    assert count(2) == 0
+    with pytest.raises(RuntimeError, match="expects a bool"):
+        mindtorch.set_warn_always(1)
+
+
+@pytest.mark.parametrize("name,hidden,gates,states", [
+    ("lstm_cell", 4, 16, 2), ("gru_cell", 4, 12, 1), ("rnn_tanh_cell", 4, 4, 1),
+    ("rnn_relu_cell", 4, 4, 1)])
+@pytest.mark.parametrize("bias", [True, False])
+def test_functional_cells_as_torch(name, hidden, gates, states, bias):
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal(s) for s in ((2, 3), (2, hidden), (2, hidden), (gates, 3),
+                                              (gates, hidden), (gates,), (gates,))]
+    results = []
+    for lib in (mindtorch, torch):
+        x, h, c, w_ih, w_hh, b_ih, b_hh = (lib.tensor(a, requires_grad=True) for a in arrays)
+        hx = (h, c) if states == 2 else h
+        out = getattr(lib, name)(x, hx, w_ih, w_hh, *((b_ih, b_hh) if bias else ()))
+        outs = out if isinstance(out, tuple) else (out,)
+        sum(o.sum() for o in outs).backward()
+        results.append([o.detach().numpy() for o in outs] +
+                       [t.grad.numpy() for t in (x, h, w_ih, w_hh)])
+    for a, b in zip(*results):
+        np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)
+
+
+def test_namespace_aliases():
+    assert mindtorch.newaxis is torch.newaxis is None
+    assert mindtorch.GradScaler is mindtorch.amp.GradScaler
+    with pytest.raises(RuntimeError, match="lstm_cell expects two hidden states"):
+        mindtorch.lstm_cell(mindtorch.ones(1, 2), (mindtorch.ones(1, 1),), mindtorch.ones(4, 2),
+                            mindtorch.ones(4, 1))

@@ -15,7 +15,7 @@ import mindtorch
 from creation_helpers import compare
 from reference import torch
 
-from mindtorch import _from_sequence
+from mindtorch import _from_sequence, _warn_once
 
 BIG = [2 ** 31, 2 ** 63 - 1, -2 ** 63, 2 ** 63, -2 ** 63 - 1, 2 ** 64, 2 ** 70]
 LEAVES = [0, 1, -7, 300, True, False, 0.5, -2.25, 1e300, math.inf, -math.inf, math.nan,
@@ -238,7 +238,7 @@ def test_numpy_arrays_as_leaves(text, dtype):
 
 
 def test_list_of_arrays_warns_once_as_torch():
-    _from_sequence._warned.clear()
+    _warn_once._seen.discard("list of arrays")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         mindtorch.tensor([np.arange(3.0)])

@@ -32,6 +32,8 @@ from . import utils  # noqa: F401
 from . import fft  # noqa: F401
 from . import accelerator  # noqa: F401
 from . import _device_modules
+from ._rnn_cells import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: F401
+from ._warn_once import is_warn_always_enabled, set_warn_always  # noqa: F401
 from .serialization import load, save  # noqa: F401
 from ._runtime import (  # noqa: F401
     are_deterministic_algorithms_enabled, compile, get_default_device,
@@ -55,6 +57,7 @@ from ._layout import layout, strided  # noqa: F401
 from ._memory_format import (  # noqa: E402,F401
     channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format)
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
+newaxis = None  # (x[:, torch.newaxis], as NumPy's)
 
 
 class _LazyMethod:
@@ -188,6 +191,9 @@ def __getattr__(name):
         from ._foreach import FUNCTIONS
         if name in FUNCTIONS:
             return FUNCTIONS[name]
+    if name == "GradScaler":
+        from .amp import GradScaler
+        return GradScaler
     if name in _AUTOCAST_NAMES:
         from .amp import autocast_mode
         return getattr(autocast_mode, name)

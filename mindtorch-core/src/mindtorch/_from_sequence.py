@@ -5,7 +5,6 @@ or of 0-dim tensors).  Host data only: the result is a numpy array (or, for tens
 leaves, a stack of them through the op)."""
 import numbers
 import operator
-import warnings
 from itertools import chain
 
 from . import _dtype as D
@@ -13,6 +12,7 @@ from ._lazy import lazy
 from ._promotion import promote_types, scalar_dtype
 from ._storage import _spec
 from ._tensor import Tensor
+from ._warn_once import warn_once
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 _chain = chain.from_iterable
@@ -239,16 +239,12 @@ def _fast_leaves(nest, dtype):
     return None
 
 
-_warned = []
-
-
 def _warn_list_of_arrays(data):
     """PyTorch's warning (once per process) for a list whose first item is a numpy array."""
-    if not _warned and data and isinstance(data[0], np.ndarray):
-        _warned.append(True)
-        warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. "
-                      "Please consider converting the list to a single numpy.ndarray with "
-                      "numpy.array() before converting to a tensor.", UserWarning, stacklevel=4)
+    if data and isinstance(data[0], np.ndarray):
+        warn_once("list of arrays", "Creating a tensor from a list of numpy.ndarrays is "
+                  "extremely slow. Please consider converting the list to a single "
+                  "numpy.ndarray with numpy.array() before converting to a tensor.")
 
 
 def host_from_sequence(data, dtype, nest=None):

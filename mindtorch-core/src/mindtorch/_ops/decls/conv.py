@@ -8,10 +8,10 @@ functions of tensor metadata shared by every backend, in PyTorch's order of chec
 """
 from ... import _dtype as D
 from ..._promotion import _combine, can_cast, promote_types
+from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 from .linalg import _C_NAMES
-
 
 # -- shared rules -------------------------------------------------------------------------
 
@@ -394,9 +394,6 @@ def _conv_transpose_nd(n):
     return conv_transpose
 
 
-_warned_same = []
-
-
 def _same_padding(n, input, weight, stride, dilation, groups):
     """padding='same' as PyTorch computes it: (input, symmetric padding), the input padded
     by one more zero on the far side of a dim whose total padding is odd."""
@@ -424,12 +421,8 @@ def _same_padding(n, input, weight, stride, dilation, groups):
     left = [t // 2 for t in total]
     extra = [t - 2 * lo for t, lo in zip(total, left)]  # 0 or 1 (negative dilation: -1)
     if any(e > 0 for e in extra):
-        if not _warned_same:
-            import warnings
-            warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
-                          "require a zero-padded copy of the input be created", UserWarning,
-                          stacklevel=4)
-            _warned_same.append(True)
+        warn_once("conv same", "Using padding='same' with even kernel lengths and odd "
+                  "dilation may require a zero-padded copy of the input be created")
         shape = input._shape[:2] + tuple(s + max(e, 0) for s, e in
                                          zip(input._shape[2:], extra))
         padded = OPS["zeros"].binding(shape, dtype=input.dtype, device=input._device)

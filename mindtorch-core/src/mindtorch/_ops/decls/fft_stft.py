@@ -2,8 +2,7 @@
 of the FFT kernel ops of decls/fft.py: frames are a strided view of the (padded) signal,
 windowed and transformed; istft inverts each frame and overlap-adds them (fold), divided
 by the window's squared overlap-add envelope.  (A sub-family of decls/fft.py.)"""
-import warnings
-
+from ..._warn_once import warn_once
 from ..registry import OPS, define
 from .factorization import _has_data
 from .fft import BY_N, BY_ROOT_N, NONE
@@ -12,16 +11,6 @@ from .fft import BY_N, BY_ROOT_N, NONE
 def _M():
     import mindtorch
     return mindtorch
-
-
-_WARNED = set()
-
-
-def _warn_once(key, message):
-    # (PyTorch's TORCH_WARN_ONCE: once per process)
-    if key not in _WARNED:
-        _WARNED.add(key)
-        warnings.warn(message, UserWarning, stacklevel=4)
 
 
 def _type_str(t):
@@ -69,17 +58,17 @@ def _stft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
                            "future PyTorch release.")
     return_complex = wants_complex if return_complex is None else return_complex
     if not return_complex:
-        _warn_once("stft real", "stft with return_complex=False is deprecated. In a future "
-                   "pytorch release, stft will return complex tensors for all inputs, and "
-                   "return_complex=False will raise an error.\nNote: you can still call "
-                   "torch.view_as_real on the complex output to recover the old return "
-                   "format.")
+        warn_once("stft real", "stft with return_complex=False is deprecated. In a future "
+                  "pytorch release, stft will return complex tensors for all inputs, and "
+                  "return_complex=False will raise an error.\nNote: you can still call "
+                  "torch.view_as_real on the complex output to recover the old return "
+                  "format.")
     if window is None:
-        _warn_once("stft window", "A window was not provided. A rectangular window will be "
-                   "applied,which is known to cause spectral leakage. Other windows such as "
-                   "torch.hann_window or torch.hamming_window are recommended to reduce "
-                   "spectral leakage.To suppress this warning and use a rectangular window, "
-                   "explicitly set `window=torch.ones(n_fft, device=<device>)`.")
+        warn_once("stft window", "A window was not provided. A rectangular window will be "
+                  "applied,which is known to cause spectral leakage. Other windows such as "
+                  "torch.hann_window or torch.hamming_window are recommended to reduce "
+                  "spectral leakage.To suppress this warning and use a rectangular window, "
+                  "explicitly set `window=torch.ones(n_fft, device=<device>)`.")
 
     def fail(why):
         raise RuntimeError(
@@ -168,10 +157,10 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if window is not None and (window.ndim != 1 or window.shape[0] != win):
         fail("Invalid window shape. window has to be 1D and length of `win_length`")
     if window is None:
-        _warn_once("istft window", "A window was not provided. A rectangular window will be "
-                   "applied.Please provide the same window used by stft to make the inversion "
-                   "lossless.To suppress this warning and use a rectangular window, explicitly "
-                   "set `window=torch.ones(n_fft, device=<device>)`.")
+        warn_once("istft window", "A window was not provided. A rectangular window will be "
+                  "applied.Please provide the same window used by stft to make the inversion "
+                  "lossless.To suppress this warning and use a rectangular window, explicitly "
+                  "set `window=torch.ones(n_fft, device=<device>)`.")
     window = _window_to_n_fft(window, win, n_fft, self)
     x = (self.unsqueeze(0) if self.ndim == 2 else self).transpose(1, 2)  # (ch, frames, freq)
     scale = BY_ROOT_N if normalized else BY_N
@@ -204,9 +193,9 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     if self.ndim == 2:
         y = y.squeeze(0)
     if end > total:
-        _warn_once("istft length", "The length of signal is shorter than the length "
-                   "parameter. Result is being padded with zeros in the tail. Please check "
-                   "your center and hop_length settings.")
+        warn_once("istft length", "The length of signal is shorter than the length "
+                  "parameter. Result is being padded with zeros in the tail. Please check "
+                  "your center and hop_length settings.")
         y = OPS["constant_pad_nd"].call(y, [0, end - total], 0)
     return y
 

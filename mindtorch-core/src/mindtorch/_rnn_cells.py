@@ -1,0 +1,32 @@
+"""torch.lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell: one step of a recurrent cell
+from its weights (what nn.LSTMCell & co. compute; one matmul per weight and the fused
+cell op of nn/modules/rnn.py)."""
+
+
+def _step(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
+    from .nn import functional as F
+    from .nn.modules.rnn import _STEPS
+    if mode == "GRU":  # (its b_hh sits inside the reset gate's product)
+        in_bias = b_ih
+    else:  # the two biases as one, added to the input projection
+        in_bias = b_hh if b_ih is None else b_ih if b_hh is None else b_ih + b_hh
+    return _STEPS[mode](F.linear(input, w_ih, in_bias), hx, w_hh.t(),
+                        b_hh if mode == "GRU" else None, None)[1]
+
+
+def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    if len(hx) != 2:
+        raise RuntimeError("lstm_cell expects two hidden states")
+    return _step("LSTM", input, tuple(hx), w_ih, w_hh, b_ih, b_hh)
+
+
+def gru_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _step("GRU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
+
+
+def rnn_tanh_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _step("RNN_TANH", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
+
+
+def rnn_relu_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    return _step("RNN_RELU", input, (hx,), w_ih, w_hh, b_ih, b_hh)[0]
