@@ -63,6 +63,18 @@ class _StorageRef:
         self.pid = pid
 
 
+def _local_object_error(qualname):
+    """The C pickler's error for an object defined in a function, as this Python words it
+    ("Can't pickle local object" until 3.12, "Can't get local object" from 3.13)."""
+    def local():
+        pass
+    try:
+        pickle.dumps(local)
+    except Exception as e:  # noqa: BLE001 - its class is what we want
+        return type(e)(str(e).replace(local.__qualname__, qualname))
+    return AttributeError(f"Can't pickle local object {qualname!r}")
+
+
 class TorchPickler(pickle._Pickler):
     """The pure-Python pickler (so globals can be written by name without importing
     them), with tensors reduced as PyTorch reduces them. `storages` lists (key, storage)
@@ -91,7 +103,7 @@ class TorchPickler(pickle._Pickler):
         if isinstance(qualname, str) and "<locals>" in qualname.split("."):
             # (the C pickler's error, which PyTorch's save meets: a lambda or class defined
             # inside a function)
-            raise AttributeError(f"Can't pickle local object {qualname!r}")
+            raise _local_object_error(qualname)
         super().save_global(obj, name)
 
     dispatch[types.FunctionType] = save_global
