@@ -67,3 +67,23 @@ def same_error(mt_fn, th_fn):
     base = next(c for c in expected.__mro__ if c.__module__ == "builtins")
     with pytest.raises(base):
         mt_fn()
+
+
+def outcome(fn):
+    """fn()'s value, or (exception class name, message)."""
+    try:
+        return fn()
+    except Exception as e:  # noqa: BLE001 - the class is what is compared
+        return type(e).__name__, str(e)
+
+
+def same_outcome(fn, quiet=False):
+    """fn(mindtorch) and fn(torch) give the same value or the same error (class and
+    message); returns it.  quiet: warnings ignored while they run."""
+    import warnings
+    with warnings.catch_warnings():
+        if quiet:
+            warnings.simplefilter("ignore")
+        m, t = outcome(lambda: fn(mindtorch)), outcome(lambda: fn(torch))
+    assert m == t
+    return m

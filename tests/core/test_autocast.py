@@ -7,21 +7,12 @@ import numpy as np
 import pytest
 
 import mindtorch
+from reference import outcome, same_outcome
 
 torch = pytest.importorskip("torch")
 
 
-def outcome(fn):
-    try:
-        return fn()
-    except Exception as e:  # noqa: BLE001 - the class is what is compared
-        return type(e).__name__, str(e)
-
-
-def both(fn):
-    m, t = outcome(lambda: fn(mindtorch)), outcome(lambda: fn(torch))
-    assert m == t
-    return m
+both = same_outcome
 
 
 def _data(seed, *shape):

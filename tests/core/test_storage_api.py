@@ -5,25 +5,14 @@ import warnings
 import pytest
 
 import mindtorch
+from reference import outcome, same_outcome
 
 torch = pytest.importorskip("torch")
 LIBS = [mindtorch, torch]
 
 
-def outcome(fn):
-    """fn()'s value, or (exception class name, message)."""
-    try:
-        return fn()
-    except Exception as e:  # noqa: BLE001 - the class is what is compared
-        return type(e).__name__, str(e)
-
-
 def both(fn):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        m, t = outcome(lambda: fn(mindtorch)), outcome(lambda: fn(torch))
-    assert m == t
-    return m
+    return same_outcome(fn, quiet=True)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int16", "uint8", "bool",
