@@ -526,6 +526,47 @@ except ValueError as e:
     print("ValueError", e)
 ''')
 
+qa("qa_nn_probabilistic_heads", r'''
+from torch.distributions import (StudentT, Gumbel, HalfNormal, Cauchy, Binomial, Multinomial, Geometric,
+                                 RelaxedOneHotCategorical, RelaxedBernoulli, Chi2, HalfCauchy)
+x = torch.linspace(-2, 2, 8).unsqueeze(1).double()
+y = (0.7 * x + 0.2 + 0.3 * torch.sin(5 * x)).squeeze(1)
+head = det(nn.Linear(1, 3)).double()
+opt = torch.optim.Adam(head.parameters(), lr=0.05)
+for step in range(5):
+    loc, log_scale, log_df = head(x).unbind(-1)
+    dist = StudentT(F.softplus(log_df) + 1.0, loc, log_scale.exp())
+    nll = -dist.log_prob(y).mean()
+    opt.zero_grad()
+    nll.backward()
+    opt.step()
+    show(step, nll)
+show(dist.mean[:3], dist.variance[:3], dist.entropy()[:3])
+print(dist, dist.support, dist.batch_shape)
+logits = det(nn.Linear(2, 3)).double()(fixed(4, 2).double())
+temp = torch.tensor(0.7, dtype=torch.float64)
+g = RelaxedOneHotCategorical(temp, logits=logits)
+soft = torch.softmax(logits, -1)
+show(g.log_prob(soft), g.probs[0])
+print(g.rsample().shape, g.support, g.has_rsample)
+rb = RelaxedBernoulli(temp, logits=logits[:, 0])
+show(rb.log_prob(torch.sigmoid(logits[:, 1])))
+v = torch.tensor([0.5, 1.5, 3.0], dtype=torch.float64)
+for d in (Gumbel(v, v), HalfNormal(v), Cauchy(v, v), HalfCauchy(v), Chi2(v)):
+    show(type(d).__name__, d.log_prob(v), d.cdf(v), d.entropy() if not isinstance(d, Chi2) else d.mean)
+counts = torch.tensor([[1.0, 2.0, 2.0], [0.0, 0.0, 5.0]], dtype=torch.float64)
+mn = Multinomial(5, logits=logits[:2])
+show(mn.log_prob(counts), mn.mean, mn.entropy())
+bn = Binomial(torch.tensor([3.0, 10.0]), logits=logits[:2, 0])
+show(bn.log_prob(torch.tensor([1.0, 7.0])), bn.mean, bn.variance, bn.mode)
+geo = Geometric(torch.tensor([0.3, 0.8]))
+show(geo.log_prob(torch.tensor([2.0, 0.0])), geo.mean, geo.entropy())
+try:
+    StudentT(torch.tensor([-1.0]))
+except ValueError as e:
+    print("ValueError", str(e)[:60])
+''')
+
 # -- known gaps (strict xfails in test_programs_qa_extra.py) --------------------------------
 
 qa("qa_nn_gap_sparse_embedding", r'''
