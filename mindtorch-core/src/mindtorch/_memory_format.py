@@ -2,21 +2,13 @@
 preserve_format, and the stride rules that go with them (ATen's get_channels_last_strides,
 is_channels_last_contiguous, is_channels_last_strides / suggest_memory_format).
 
-A format is a str subclass holding its name, so code comparing with the name
-("contiguous_format") and the formats themselves agree; repr/str print torch's names."""
+A format is a TorchName (see _layout.py): a str holding its name ("channels_last")."""
+from ._layout import TorchName
 
 
-class memory_format(str):
+class memory_format(TorchName):
     __module__ = "mindtorch"
     __slots__ = ()
-
-    def __repr__(self):
-        return "torch." + str.__str__(self)
-
-    __str__ = __repr__
-
-    def __reduce__(self):  # pickled by name: mindtorch.channels_last, the one object
-        return str.__str__(self)
 
 
 contiguous_format = memory_format("contiguous_format")
