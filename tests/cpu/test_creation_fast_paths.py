@@ -4,6 +4,7 @@ dtype= casts, overflow and ragged errors, and the cases the fast path hands back
 general one (mixtures, empty dims, tensors as leaves)."""
 import itertools
 import math
+import re
 import warnings
 from decimal import Decimal
 from fractions import Fraction
@@ -152,7 +153,7 @@ class _Index:
 
 
 @pytest.mark.parametrize("leaf", [None, "ab", "a", {}, _Index(), Fraction(1, 2),
-                                  Decimal("1.5")], ids=repr)
+                                  Decimal("1.5"), re.compile("a")], ids=repr)
 def test_leaves_of_no_number_type(leaf):
     """PyTorch infers nothing when given a dtype: the leaf is read for that dtype."""
     for dtype in DTYPES:

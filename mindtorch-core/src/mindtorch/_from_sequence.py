@@ -77,8 +77,10 @@ def _infer(x):
 
 def _tp_name(cls):
     """The type's name as CPython's C API shows it (decimal.Decimal, but Fraction)."""
-    heap = cls.__flags__ & (1 << 9)  # Py_TPFLAGS_HEAPTYPE: classes defined in Python
-    return cls.__name__ if heap or cls.__module__ == "builtins" else \
+    # classes defined in Python are heap types (Py_TPFLAGS_HEAPTYPE) that are not immutable
+    # (Py_TPFLAGS_IMMUTABLETYPE), unlike C heap types (decimal.Decimal on 3.13, re.Pattern)
+    python_class = cls.__flags__ & (1 << 9) and not cls.__flags__ & (1 << 8)
+    return cls.__name__ if python_class or cls.__module__ == "builtins" else \
         f"{cls.__module__}.{cls.__qualname__}"
 
 
