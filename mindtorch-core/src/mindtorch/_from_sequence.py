@@ -150,9 +150,11 @@ def _store(x, sizes, dim, dtype, out):
 def _check_numpy_leaves(np_dtype, dtype):
     """Refuse numpy values PyTorch cannot read into dtype: integer and bool dtypes read
     through __index__, which numpy's floats, complex and bools lack (its float64 and
-    complex128 are Python floats and complex numbers, read directly)."""
+    complex128 are Python floats and complex numbers, read directly; bools keep a
+    deprecated __index__ up to numpy 2.2, the last for Python 3.10)."""
     k, kind = np_dtype.kind, dtype.kind
-    if kind in "ui" and k in "fcb" and np_dtype.char != "d" or \
+    refused = "fc" if hasattr(np.bool_, "__index__") else "fcb"
+    if kind in "ui" and k in refused and np_dtype.char != "d" or \
             kind == "b" and k in "fc" and np_dtype.char not in "dD":
         raise TypeError(f"'numpy.{np_dtype.name}' object cannot be interpreted as an integer")
 
