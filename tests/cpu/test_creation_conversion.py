@@ -1,6 +1,8 @@
 """copy_ and .to() between every pair of dtypes (broadcasting, non-contiguous, overlapping
 memory), fill_/zero_, clone/contiguous, the dtype helpers, .type() and the new_* methods,
 against PyTorch."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -320,3 +322,25 @@ def test_to_torch_roundtrip_of_every_dtype():
     for dt in DTYPES:
         m = M.tensor([0, 1], dtype=mt_dtype(dt))
         assert str(to_torch(m).dtype) == str(m.dtype)
+
+
+@pytest.mark.parametrize("call", [lambda L: L.tensor(L.ones(2)),
+                                  lambda L: L.tensor([1.0]).new_tensor(L.ones(1)),
+                                  lambda L: L.tensor([L.ones(1)]), lambda L: L.tensor([1.5]),
+                                  lambda L: L.as_tensor(L.ones(1)), lambda L: L.Tensor(L.ones(1))])
+def test_copy_construct_warning_like_torch(call):
+    # torch.tensor(t) / t.new_tensor(t) advise detach().clone(), at the caller's line
+    def run(L):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            call(L)
+        return [(str(w.message), w.filename) for w in caught]
+    assert run(M) == run(torch)
+
+
+def test_legacy_constructor_of_a_tensor_aliases_it():
+    for dtype in ("float32", "int64"):
+        for L in (M, torch):
+            a = L.ones(2, dtype=getattr(L, dtype))
+            b = L.Tensor(a)
+            assert b.data_ptr() == a.data_ptr() and b.dtype == a.dtype

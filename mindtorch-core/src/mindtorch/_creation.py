@@ -134,7 +134,21 @@ def _dtype_arg(dtype, fn="tensor"):
     return dtype
 
 
+def warn_copy_construct(data, what):
+    """PyTorch's advice when torch.tensor / new_tensor copy a tensor."""
+    if isinstance(data, Tensor):
+        warnings.warn(f"To copy construct from a tensor, it is recommended to use "
+                      f"sourceTensor.detach().clone() or sourceTensor.detach().clone()"
+                      f".requires_grad_(True), rather than {what}(sourceTensor).",
+                      UserWarning, stacklevel=3)
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    warn_copy_construct(data, "torch.tensor")
+    return _tensor(data, dtype, device, requires_grad)
+
+
+def _tensor(data, dtype=None, device=None, requires_grad=False):
     dtype = _dtype_arg(dtype)
     device = _target_device(device)
     if isinstance(data, Tensor):  # a copy, laid out like data

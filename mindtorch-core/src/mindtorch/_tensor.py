@@ -79,6 +79,8 @@ class Tensor:
         from . import _creation
         if not args:
             args = (0,)
+        elif len(args) == 1 and isinstance(args[0], Tensor):  # an alias, as PyTorch's
+            return args[0].detach()
         elif len(args) == 1 and not isinstance(args[0], (int, Size)):
             return _creation.tensor(args[0], dtype=D.get_default_dtype(), device=device)
         return _creation.empty(*args, dtype=D.get_default_dtype(), device=device)
@@ -628,8 +630,9 @@ class Tensor:
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         from . import _creation
-        return _creation.tensor(data, **self._like_kwargs(dtype, device),
-                                requires_grad=requires_grad)
+        _creation.warn_copy_construct(data, "tensor.new_tensor")
+        return _creation._tensor(data, **self._like_kwargs(dtype, device),
+                                 requires_grad=requires_grad)
 
     # -- indexing ----------------------------------------------------------------------
     def __getitem__(self, index):
