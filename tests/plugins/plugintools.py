@@ -5,8 +5,12 @@ import os
 import subprocess
 import sys
 import textwrap
-import tomllib
 from pathlib import Path
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10: its forerunner, which pytest requires there
+    import tomli as tomllib
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "toy_backend"
