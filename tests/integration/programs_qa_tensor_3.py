@@ -185,6 +185,11 @@ for kw in [dict(dtype=torch.int64), dict(dtype=torch.int32, offset=12), dict(dty
 x = torch.zeros(2, 3, 4)
 print(x.layout, [x.layout], x.layout == torch.strided, torch.strided, type(torch.strided).__name__, x.dim_order(), x.transpose(0, 2).dim_order(), x.permute(1, 2, 0).dim_order(), x[:, :1].expand(2, 5, 4).dim_order())
 print(torch.zeros(2).new(3).shape, torch.tensor([1.5]).new([1, 2]), torch.tensor([1]).new(2, 2).dtype, torch.range(0, 4, 2), torch.range(1, 2, 0.5, dtype=torch.float64))
+src = torch.arange(3)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    copied, aliased = torch.tensor(src), torch.Tensor(src)
+    print(copied, aliased, aliased.data_ptr() == src.data_ptr(), copied.data_ptr() == src.data_ptr(), [str(m.message)[:45] for m in w])
 print(torch.finfo(torch.float16), torch.iinfo(torch.int16), torch.finfo(torch.bfloat16).eps)
 try:
     torch.iinfo(torch.bool)
