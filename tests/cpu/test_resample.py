@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import mindtorch
+from mindtorch._ops import OPS
 from reference import assert_same, to_torch, torch
 
 RNG = np.random.default_rng(0)
@@ -246,6 +247,29 @@ def test_interpolate_antialias(case, mode, align_corners, dtype):
     x = make(shape, dtype, nc=True)
     check(lambda m, x: F(m).interpolate(x, mode=mode, align_corners=align_corners,
                                         antialias=True, **kw), x, rtol=1e-5, atol=1e-6)
+
+
+def _aa_op(m, mode):
+    name = f"_upsample_{mode}2d_aa"
+    return getattr(torch.ops.aten, name) if m is torch else OPS[name].call
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic", "lanczos"])
+@pytest.mark.parametrize("size,scales", [([4, 5], (0.8, None)), ([3, 6], (None, 0.7))])
+def test_antialias_skips_an_unchanged_dim_whatever_its_scale(mode, size, scales):
+    """A dim keeping its size is not resampled, even with a scale given (PyTorch's kernel
+    skips that pass)."""
+    check(lambda m, x: _aa_op(m, mode)(x, size, False, *scales), make((1, 2, 4, 6), "float64"))
+
+
+def test_antialias_width_one_is_the_separable_result():
+    """Output width 1 with the height resampled: PyTorch 2.13's kernel gives every row the
+    same value there (a bug of its height pass over a width-1 image); mindtorch gives
+    the separable result: PyTorch's height pass on the full width, then its width pass."""
+    x = make((1, 2, 4, 6), "float64")
+    aa = _aa_op(torch, "bilinear")
+    expected = aa(aa(to_torch(x), [3, 6], False, None, None), [3, 1], False, None, None)
+    assert_same(_aa_op(mindtorch, "bilinear")(x, [3, 1], False, None, None), expected)
 
 
 @pytest.mark.parametrize("dtype,shape,mode", [

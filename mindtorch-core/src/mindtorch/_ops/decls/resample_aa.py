@@ -90,8 +90,11 @@ def _uint8(mode, self, output_size, align_corners, scales):
 
 
 def _matrices(mode, like, input_hw, output_size, align_corners, scales_h, scales_w):
+    """The resampling matrices of height and width; None for a dim whose size does not
+    change (PyTorch skips that pass, whatever its scale)."""
     from ... import tensor
-    return [tensor(_weights(mode, n_in, n_out, align_corners, s), dtype=like.dtype,
+    return [None if n_in == n_out else
+            tensor(_weights(mode, n_in, n_out, align_corners, s), dtype=like.dtype,
                    device=like.device)
             for n_in, n_out, s in zip(input_hw, output_size, (scales_h, scales_w))]
 
@@ -118,7 +121,9 @@ def _forward(mode):
             return _uint8(mode, self, output_size, align_corners, (scales_h, scales_w))
         wh, ww = _matrices(mode, self, self._shape[2:], output_size, align_corners,
                            scales_h, scales_w)
-        return wh.matmul(self).matmul(ww.transpose(0, 1))
+        x = self if wh is None else wh.matmul(self)
+        x = x if ww is None else x.matmul(ww.transpose(0, 1))
+        return self.clone() if x is self else x
     return upsample_aa
 
 
@@ -127,7 +132,9 @@ def _backward(mode):
                              scales_h=None, scales_w=None):
         wh, ww = _matrices(mode, grad_output, input_size[2:], output_size, align_corners,
                            scales_h, scales_w)
-        return wh.transpose(0, 1).matmul(grad_output).matmul(ww)
+        g = grad_output if wh is None else wh.transpose(0, 1).matmul(grad_output)
+        g = g if ww is None else g.matmul(ww)
+        return grad_output.clone() if g is grad_output else g
     return upsample_aa_backward
 
 
