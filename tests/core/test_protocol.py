@@ -147,6 +147,13 @@ def test_array_protocol():
     assert np.asarray(torch.arange(4.0), dtype=np.float64).dtype == np.float64
     np.testing.assert_array_equal(np.add(t, 1), [1.0, 2.0, 3.0, 4.0])
     assert np.array(M.tensor(3)).shape == ()
+    # numpy()'s refusals, as PyTorch's __array__: requires grad, another device
+    for lib in (M, torch):
+        with pytest.raises(RuntimeError, match="Can't call numpy\\(\\) on Tensor that "
+                                               "requires grad"):
+            np.sin(lib.ones(2, requires_grad=True))
+    same_error(lambda: np.asarray(M.ones(2, device="meta")),
+               lambda: np.asarray(torch.ones(2, device="meta")))
 
 
 class _Reflecting:

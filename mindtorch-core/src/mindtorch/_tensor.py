@@ -428,8 +428,10 @@ class Tensor:
         return self._host()
 
     def __array__(self, dtype=None, copy=None):
-        a = self.cpu()._host()
-        return a if dtype is None else a.astype(dtype)
+        """np.asarray(t), np.sin(t): numpy()'s rules, as PyTorch's (a tensor requiring grad
+        or on another device is refused)."""
+        a = self.numpy()
+        return a if dtype is None else a.astype(dtype, copy=False)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         """numpy's ufuncs (np.sin(t), ndarray + t) give tensors, as PyTorch's; a bool
