@@ -164,8 +164,11 @@ def solve_triangular(A, B, upper, left=True, unitriangular=False):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                x = _sla().solve_triangular(a, b, lower=not upper, unit_diagonal=unitriangular,
-                                         check_finite=False)
+                # (matrix by matrix: SciPy < 1.16, the last for Python 3.10, takes no batch)
+                x = np.array([_sla().solve_triangular(a[i], b[i], lower=not upper,
+                                                      unit_diagonal=unitriangular,
+                                                      check_finite=False)
+                              for i in np.ndindex(*batch)]).reshape(b.shape)
         except _LinAlgError:
             x = _substitute(a, b, upper, unitriangular)
     if not left:
