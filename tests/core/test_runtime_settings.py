@@ -111,7 +111,7 @@ def test_compile_runs_the_model():
     repr, `_orig_mod.` state_dict keys, attributes and training flag forwarded)."""
     def run(L):
         model = L.nn.Sequential(L.nn.Linear(2, 2), L.nn.ReLU())
-        c = L.compile(model)
+        c = L.compile(model, backend="eager")  # (inductor needs a C++ toolchain)
         c.eval()
         c.extra = 3
         out = [repr(c), list(c.state_dict()), c._orig_mod is model, model.training, len(c),
@@ -121,7 +121,7 @@ def test_compile_runs_the_model():
         c.train()
         out.append(model.training)
 
-        @L.compile
+        @L.compile(backend="eager")
         def f(x):
             return x * 2
         out += [f.__name__, f(L.ones(1)).item()]
