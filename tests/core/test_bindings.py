@@ -200,3 +200,19 @@ def test_device_modules_import_like_torch():
         importlib.import_module("mindtorch.no_such_device")
     with pytest.raises(ImportError, match="no_such_name"):
         exec("from mindtorch.cuda import no_such_name", {})
+
+
+@pytest.mark.parametrize("make", [
+    lambda L, kw: L.zeros(2, **kw), lambda L, kw: L.empty(2, 3, **kw),
+    lambda L, kw: L.full((2,), 1.5, **kw), lambda L, kw: L.arange(3, **kw),
+    lambda L, kw: L.eye(2, **kw), lambda L, kw: L.zeros_like(L.ones(2), **kw),
+    lambda L, kw: L.rand(2, **kw), lambda L, kw: L.randint(0, 3, (2,), **kw),
+    lambda L, kw: L.hann_window(4, **kw), lambda L, kw: L.linspace(0, 1, 3, **kw)])
+def test_factories_take_layout_and_pin_memory(make):
+    """PyTorch's factories take layout= (strided) and pin_memory= (refused without an
+    accelerator, as on PyTorch's CPU build)."""
+    kw = {"layout": None, "pin_memory": False}
+    for lib in (M, torch):
+        kw["layout"] = lib.strided
+        assert make(lib, kw).layout == lib.strided
+    same_error(lambda: make(M, {"pin_memory": True}), lambda: make(torch, {"pin_memory": True}))

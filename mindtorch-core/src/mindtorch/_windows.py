@@ -3,6 +3,8 @@ them (an arange scaled and transformed in place, in the window's dtype), so the 
 round alike; and the small complex-part functions torch.real / imag / conj."""
 import math
 
+from ._ops._argcheck import factory_layout
+
 
 def _window(name, length, periodic, dtype, device, requires_grad, build):
     import mindtorch as M
@@ -32,6 +34,7 @@ _CPP = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "sign
 def _factory(name, build, **defaults):
     def window(window_length, periodic=True, *args, dtype=None, layout=None, device=None,
                pin_memory=False, requires_grad=False, **kwargs):
+        factory_layout(layout, pin_memory)
         params = dict(defaults)
         params.update(zip(list(defaults), args))
         params.update(kwargs)
@@ -93,5 +96,6 @@ def is_signed(input):
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                   requires_grad=False):
     import mindtorch as M
+    factory_layout(layout, pin_memory)
     return M.tensor(s, dtype=dtype or M.get_default_dtype(), device=device,
                     requires_grad=requires_grad)

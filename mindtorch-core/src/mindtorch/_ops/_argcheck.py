@@ -290,3 +290,14 @@ def set_requires_grad(t):
 def out_requires_grad(op):
     raise RuntimeError(f"{op.name}(): functions with out=... arguments don't support automatic "
                        f"differentiation, but one of the arguments requires grad.")
+
+
+def factory_layout(layout, pin_memory):
+    """A factory's layout= and pin_memory=, as PyTorch accepts them (strided, unpinned
+    tensors are what mindtorch makes; see decls/random.py's _factory_kwargs too)."""
+    from .._layout import strided
+    if layout is not None and layout is not strided:
+        raise RuntimeError(f"unsupported layout {layout}: mindtorch has strided tensors only")
+    if pin_memory:
+        raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
+                           "pinned memory allocator is available on this system.")

@@ -346,8 +346,17 @@ def _generate_binding(op):
             params.append("*")
             kwonly_started = True
         params.append("input=_NO")
-    # NumPy-style spellings PyTorch's argument parser also accepts
     names = {a.name for a in s.args}
+    # factories (those taking device= and requires_grad=) also take PyTorch's layout= and
+    # pin_memory=
+    if {"device", "requires_grad"} <= names and not names & {"layout", "pin_memory"}:
+        if not kwonly_started:
+            params.append("*")
+            kwonly_started = True
+        params += ["layout=None", "pin_memory=False"]
+        lines.insert(0, "if layout is not None or pin_memory: "
+                        "_h.factory_layout(layout, pin_memory)")
+    # NumPy-style spellings PyTorch's argument parser also accepts
     for alias, target in _ALIASES.items():
         if target in names and alias not in names:
             if not kwonly_started:

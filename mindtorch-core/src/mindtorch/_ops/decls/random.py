@@ -10,11 +10,11 @@ The checks below only look at dtypes and scalar arguments (no data); cpu kernels
 meta rules share them so both devices reject the same inputs with PyTorch's errors.
 """
 from ... import _dtype as D
-from ..._layout import strided as _strided
 from ..._shapes import broadcast_shapes
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
+from .._argcheck import factory_layout
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name
 from .creation import _empty, _empty_like, _fresh
@@ -321,12 +321,7 @@ def _factory_kwargs(kwargs):
     and out=: the draw takes out's dtype, which an explicit dtype= must equal."""
     if "layout" in kwargs or "pin_memory" in kwargs or "out" in kwargs:
         kwargs = dict(kwargs)
-        layout = kwargs.pop("layout", None)
-        if layout not in (None, _strided):
-            raise RuntimeError(f"unsupported layout {layout}: mindtorch has strided tensors only")
-        if kwargs.pop("pin_memory", False):
-            raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; "
-                               "no pinned memory allocator is available on this system.")
+        factory_layout(kwargs.pop("layout", None), kwargs.pop("pin_memory", False))
         out = kwargs.get("out")
         if out is not None and hasattr(out, "dtype"):
             dtype = kwargs.get("dtype")
