@@ -305,3 +305,17 @@ def test_frombuffer_like_torch(kw):
     assert buf[0] == 100 and t[1].item() == 50  # the buffer's memory, shared
     with pytest.warns(UserWarning, match="not writable"):
         M.frombuffer(data, dtype=M.uint8)
+
+
+def test_comparisons_with_numpy_arrays_as_torch():
+    """t == ndarray compares elementwise (PyTorch's __eq__); its other operators leave the
+    array to NumPy (t != ndarray falls back to identity; t + ndarray is NumPy's add)."""
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        r = [(x == np.array([1.0, 3.0])).tolist(), L.tensor([1, 2]) == np.array([1, 3]),
+             (x.detach() == np.array(1.0)).tolist(), x.detach() != np.array([1.0, 3.0]),
+             x == "a"]
+        r[1] = r[1].tolist()
+        return r
+    assert run(M) == run(torch)
+    same_error(lambda: M.ones(2) == np.ones(3), lambda: torch.ones(2) == np.ones(3))

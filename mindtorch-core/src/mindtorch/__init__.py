@@ -96,11 +96,15 @@ _UNARY = {"__neg__", "__abs__"}
 def _binary_operator(op):
     """A binary operator gives NotImplemented for an operand its op refuses (TypeError), as
     PyTorch's: Python then tries the other operand's reflected method (`t + obj` calls
-    obj.__radd__), or raises its own TypeError; `t == None` falls back to identity."""
+    obj.__radd__), or raises its own TypeError; `t == None` falls back to identity.
+    `t == ndarray` compares elementwise, as PyTorch's __eq__ (its other operators leave
+    arrays to NumPy)."""
     def operator(self, other):
         try:
             return op.binding(self, other)
         except TypeError:
+            if op.name == "eq" and type(other).__name__ == "ndarray":
+                return op.binding(self, as_tensor(other))
             return NotImplemented
     operator.__name__ = op.name
     return operator
