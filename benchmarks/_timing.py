@@ -1,6 +1,16 @@
-"""The timing loop every benchmark shares: libraries timed side by side in one process."""
+"""What every benchmark shares: the BLAS / OpenMP thread limit, and the timing loop
+(libraries timed side by side in one process)."""
+import os
 import sys
 import timeit
+
+
+def limit_threads(threads):
+    """BLAS / OpenMP threads of the process (0: the libraries' defaults); to be called
+    before numpy and torch start their thread pools."""
+    if threads:
+        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+            os.environ[var] = str(threads)
 
 
 def best_times(fns, min_total=0.2, repeat=5, clock=timeit.default_timer, warmup=1):

@@ -26,7 +26,7 @@ import sys
 import time
 import timeit
 
-from _timing import best_times
+from _timing import best_times, limit_threads
 
 # (key, label, batch, in channels, out channels, image size)
 LAYERS = [
@@ -121,9 +121,7 @@ def main():
     parser.add_argument("--cpu-time", action="store_true",
                         help="time with the process's CPU time (see the module docstring)")
     args = parser.parse_args()
-    if args.threads:  # before numpy and torch load their thread pools
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = str(args.threads)
+    limit_threads(args.threads)
     global np
     import numpy as np
     min_total, repeat = (0.05, 3) if args.quick else (0.5, 9)

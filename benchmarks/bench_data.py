@@ -19,7 +19,7 @@ import sys
 import time
 import timeit
 
-from _timing import best_times
+from _timing import best_times, limit_threads
 
 
 def cases(np, mt, torch):
@@ -83,8 +83,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
     args = parser.parse_args()
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = "1"
+    limit_threads(1)
     import mindtorch as mt
     import mindtorch.utils.data
     import numpy as np

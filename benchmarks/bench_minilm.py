@@ -21,6 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples"))
 
+from _timing import limit_threads  # noqa: E402
+
 SUBJECTS = ["A man", "The girl", "A monkey", "Two children", "The old dog", "A chef",
             "My neighbour", "The orchestra"]
 ACTIONS = ["is eating a piece of bread", "is riding a horse along the beach",
@@ -50,9 +52,7 @@ def main():
     p.add_argument("--threads", type=int, default=1,
                    help="BLAS / torch threads (0: the libraries' defaults)")
     args = p.parse_args()
-    if args.threads:  # before numpy and torch start their thread pools
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = str(args.threads)
+    limit_threads(args.threads)
     import numpy as np
     import torch
 

@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from _timing import best_times
+from _timing import best_times, limit_threads
 
 CASES = [("layer_norm (64, 128, 384)", (64, 128, 384), "layer_norm"),
          ("softmax (8, 12, 128, 128)", (8, 12, 128, 128), "softmax")]
@@ -50,8 +50,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
     args = parser.parse_args()
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[var] = "1"
+    limit_threads(1)
     import numpy as np
     import mindtorch as mt
     import mindtorch.nn.functional  # noqa: F401

@@ -19,7 +19,7 @@ import statistics
 import subprocess
 import sys
 
-from _timing import best_times
+from _timing import best_times, limit_threads
 
 # (key, label, unit, target on mindtorch: ("abs", seconds) or ("numpy", max ratio))
 CASES = [
@@ -117,9 +117,7 @@ def main():
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS / torch threads (0: the libraries' defaults)")
     args = parser.parse_args()
-    if args.threads:  # before numpy and torch load their thread pools
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = str(args.threads)
+    limit_threads(args.threads)
     global np
     import numpy as np
     min_total, repeat, import_runs = (0.05, 3, 3) if args.quick else (0.6, 15, 9)

@@ -25,7 +25,7 @@ import sys
 import time
 import timeit
 
-from _timing import best_times
+from _timing import best_times, limit_threads
 
 SETS = {"mlp": [(256, 784), (256,), (256, 256), (256,), (10, 256), (10,)],
         "many": [(512,)] * 200}
@@ -124,9 +124,7 @@ def main():
     parser.add_argument("--optimizers", nargs="+", choices=list(OPTIMIZERS),
                         default=list(OPTIMIZERS), help="optimizer rows (default: all)")
     args = parser.parse_args()
-    if args.threads:
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = str(args.threads)
+    limit_threads(args.threads)
     import numpy as np
     import mindtorch as mt
     try:

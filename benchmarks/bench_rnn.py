@@ -16,7 +16,7 @@ import os
 import sys
 import time
 
-from _timing import best_times
+from _timing import best_times, limit_threads
 
 
 def workloads(lib):
@@ -74,9 +74,7 @@ def main():
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS / torch threads (0: the libraries' defaults)")
     args = parser.parse_args()
-    if args.threads:
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = str(args.threads)
+    limit_threads(args.threads)
     import mindtorch
     import torch
     if args.threads:

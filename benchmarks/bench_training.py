@@ -25,7 +25,7 @@ import sys
 import time
 import timeit
 
-from _timing import best_times
+from _timing import best_times, limit_threads
 
 SIZES = (784, 256, 256, 10)
 BATCH, LR = 64, 0.01
@@ -118,12 +118,6 @@ def module_step(lib, np):
     return step
 
 
-def set_threads(threads):
-    if threads:  # before numpy and torch load their thread pools
-        for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-            os.environ[var] = str(threads)
-
-
 def load(name, threads):
     if name == "mindtorch":
         import mindtorch as lib
@@ -162,7 +156,7 @@ def main():
                              "nn.CrossEntropyLoss, optim.SGD; its / torch column against "
                              "torch's same form)")
     args = parser.parse_args()
-    set_threads(args.threads)
+    limit_threads(args.threads)
     if args.rss:
         print(f"{peak_rss(args.rss, args.threads):.1f}")
         return
