@@ -262,7 +262,7 @@ def _copy_ndarray(array, dtype, device):
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
             return _from_host_array(array.astype(dtype.np), device, dtype)
-    from ._ops.decls.creation import preserve_strides
+    from ._strides import preserve_strides
     stride = preserve_strides(array.shape, stride)
     span = 0 if array.size == 0 else sum((n - 1) * s for n, s in zip(array.shape, stride)) + 1
     flat = np.empty(span, dtype.np)

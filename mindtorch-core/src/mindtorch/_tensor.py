@@ -191,7 +191,7 @@ class Tensor:
         """The dims from outermost to innermost, as a fresh tensor laid out like this one
         would order them (contiguous and channels-last tensors: their own order)."""
         from ._memory_format import is_contiguous_as
-        from ._ops.decls.creation import stride_order
+        from ._strides import stride_order
         dense = self.is_contiguous()
         if dense != is_contiguous_as(self._shape, self._stride, "channels_last"):
             return tuple(range(self.ndim)) if dense else (0, 2, 3, 1)

@@ -283,7 +283,7 @@ def _set_grad(t, g, create_graph, fresh=False):
 def _obeys_layout(g, t):
     """PyTorch's gradient layout contract: a leaf's .grad has the leaf's strides when the
     leaf is dense (sizes 1 aside), else is contiguous."""
-    from .._ops.decls.creation import non_overlapping_and_dense
+    from .._strides import non_overlapping_and_dense
     if non_overlapping_and_dense(t._shape, t._stride):
         return all(n == 1 or a == b for n, a, b in zip(t._shape, g._stride, t._stride))
     return g.is_contiguous()
@@ -291,7 +291,7 @@ def _obeys_layout(g, t):
 
 def _laid_out_like(g, t):
     """A copy of g obeying the layout contract of t's gradient."""
-    from .._ops.decls.creation import non_overlapping_and_dense
+    from .._strides import non_overlapping_and_dense
     import mindtorch
     with set_grad_enabled(False):
         if non_overlapping_and_dense(t._shape, t._stride):

@@ -12,6 +12,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import indexing as I
 from mindtorch._ops.decls import scatter as S
 from mindtorch._shapes import broadcast_shapes
+from mindtorch._strides import index_result_strides
 
 from .._np import arr, wrap
 
@@ -283,7 +284,7 @@ def _laid_out(r, self, key):
         return r if r.flags.c_contiguous else r.copy()
     layouts = [None if isinstance(k, slice) else
                (k.shape, tuple(s // k.itemsize for s in k.strides)) for k in key]
-    shape, strides = I.index_result_strides(self._shape, self._stride, layouts)
+    shape, strides = index_result_strides(self._shape, self._stride, layouts)
     if r.strides == tuple(s * r.itemsize for s in strides):
         return r
     out = np.lib.stride_tricks.as_strided(np.empty(r.size, r.dtype), shape,

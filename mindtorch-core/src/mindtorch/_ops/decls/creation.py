@@ -11,6 +11,7 @@ from ..._memory_format import strides as format_strides
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
+from ..._strides import non_overlapping_and_dense, preserve_strides
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
@@ -185,79 +186,6 @@ def _numel(shape):
     return n
 
 
-def _is_contiguous(shape, stride):
-    if 0 in shape:
-        return True
-    expected = 1
-    for n, s in zip(reversed(shape), reversed(stride)):
-        if n != 1 and s != expected:
-            return False
-        expected *= n
-    return True
-
-
-def non_overlapping_and_dense(shape, stride):
-    """PyTorch's is_non_overlapping_and_dense: the elements fill a block of memory exactly
-    once, in some order of dimensions."""
-    if _is_contiguous(shape, stride):
-        return True
-    perm = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, stride[d]))
-    expected = 1
-    for d in perm:
-        if shape[d] < 2:
-            return True
-        if stride[d] != expected:
-            return False
-        expected *= shape[d]
-    return True
-
-
-def preserve_strides(shape, stride):
-    """Strides PyTorch gives a fresh tensor laid out like (shape, stride) (preserve_format):
-    the same strides when those are dense, else dense strides in the same order of
-    dimensions (ATen's infer_dense_strides; zero strides keep their place)."""
-    if non_overlapping_and_dense(shape, stride):
-        return tuple(stride)
-    out, cur = [0] * len(shape), 1
-    for d in stride_order(shape, stride):
-        out[d] = cur
-        if shape[d] > 1:
-            cur *= shape[d]
-    return tuple(out)
-
-
-def stride_order(shape, *strides):
-    """The dims from innermost to outermost by the strides of one or more operands of that
-    shape (ATen's TensorIterator order: a stable insertion sort where the first operand
-    whose strides tell two dims apart decides; zero strides tell nothing, equal strides
-    put the longer dim outside)."""
-    ndim = len(shape)
-    perm = list(range(ndim - 1, -1, -1))
-
-    def should_swap(d0, d1):
-        for stride in strides:
-            s0, s1 = stride[d0], stride[d1]
-            if s0 == 0 or s1 == 0:
-                continue
-            if s0 != s1:
-                return -1 if s0 < s1 else 1
-            if shape[d0] > shape[d1]:
-                return 1
-        return 0
-
-    for i in range(1, ndim):  # ATen's stable insertion sort
-        d1 = i
-        for j in range(1, i + 1):
-            d0 = i - j
-            c = should_swap(perm[d0], perm[d1])
-            if c > 0:
-                perm[d0], perm[d1] = perm[d1], perm[d0]
-                d1 = d0
-            elif c < 0:
-                break
-    return perm
-
-
 # -- allocation (core) -------------------------------------------------------------------
 
 def _check_size(size):
@@ -370,7 +298,6 @@ _ZERO = {D.bool: False}
 
 
 # -- PyTorch's overloads ------------------------------------------------------------------
-
 
 
 def _route_arange(args, kwargs):

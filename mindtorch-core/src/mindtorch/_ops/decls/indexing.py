@@ -136,37 +136,6 @@ def advanced_index_shape(self_shape, index_shapes):
     return bshape + tuple(rest)
 
 
-def index_result_strides(self_shape, self_stride, index_layouts):
-    """The strides of PyTorch's self[indices] (its TensorIterator's layout over self
-    restrided to the result's shape, then the index tensors).  index_layouts: per indexed
-    dim, None or the (shape, strides) of its integer index (masks expanded)."""
-    from .creation import stride_order
-    pos = [i for i, s in enumerate(index_layouts) if s is not None]
-    dims = list(range(len(self_shape)))
-    if pos and pos[-1] - pos[0] + 1 != len(pos):  # not adjacent: indexed dims go first
-        dims = pos + [d for d in dims if d not in pos]
-        pos = list(range(len(pos)))
-        index_layouts = [index_layouts[d] if d < len(index_layouts) else None for d in dims]
-    shape = [self_shape[d] for d in dims]
-    stride = [self_stride[d] for d in dims]
-    bshape = broadcast_shapes(*(index_layouts[i][0] for i in pos)) if pos else ()
-    first, last = (pos[0], pos[-1] + 1) if pos else (0, 0)
-    out = tuple(shape[:first]) + tuple(bshape) + tuple(shape[last:])
-    pad = (first, len(shape) - last)
-    operands = [stride[:first] + [0] * len(bshape) + stride[last:]]
-    for i in pos:
-        ishape, istride = index_layouts[i]
-        lead = len(bshape) - len(ishape)  # broadcast: new and size-1 dims get stride 0
-        b = [0] * lead + [0 if n == 1 and m != 1 else st
-                          for n, m, st in zip(ishape, bshape[lead:], istride)]
-        operands.append([0] * pad[0] + b + [0] * pad[1])
-    strides, cur = [0] * len(out), 1
-    for d in stride_order(out, *operands):
-        strides[d] = cur
-        cur *= out[d]
-    return out, tuple(strides)
-
-
 def check_index_list(self, indices):
     """Dtype, 0-dim mask and rank checks of an index list; returns the number of self dims
     it indexes."""

@@ -256,7 +256,7 @@ def isin_plan(elements, test_elements):
 def _check_isin_view(elements, test, common):
     """PyTorch's brute-force isin (few test elements) views test_elements, converted to the
     common dtype (preserve_format), as 1-d: a layout that cannot be fails."""
-    from .creation import preserve_strides
+    from ..._strides import preserve_strides
     from .views import view_strides
     n = elements.numel()
     if not n or test.numel() >= int(10.0 * n ** 0.145):

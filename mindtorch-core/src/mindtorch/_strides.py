@@ -1,0 +1,107 @@
+"""Stride rules shared by every backend (as _shapes.py holds the shape rules): whether a
+layout is dense, ATen's TensorIterator order of dims, the strides PyTorch gives a result
+laid out like its input (preserve_format) or an advanced-indexing result."""
+from ._shapes import broadcast_shapes
+
+
+def _is_contiguous(shape, stride):
+    if 0 in shape:
+        return True
+    expected = 1
+    for n, s in zip(reversed(shape), reversed(stride)):
+        if n != 1 and s != expected:
+            return False
+        expected *= n
+    return True
+
+
+def non_overlapping_and_dense(shape, stride):
+    """PyTorch's is_non_overlapping_and_dense: the elements fill a block of memory exactly
+    once, in some order of dimensions."""
+    if _is_contiguous(shape, stride):
+        return True
+    perm = sorted(range(len(shape)), key=lambda d: (shape[d] < 2, stride[d]))
+    expected = 1
+    for d in perm:
+        if shape[d] < 2:
+            return True
+        if stride[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def preserve_strides(shape, stride):
+    """Strides PyTorch gives a fresh tensor laid out like (shape, stride) (preserve_format):
+    the same strides when those are dense, else dense strides in the same order of
+    dimensions (ATen's infer_dense_strides; zero strides keep their place)."""
+    if non_overlapping_and_dense(shape, stride):
+        return tuple(stride)
+    out, cur = [0] * len(shape), 1
+    for d in stride_order(shape, stride):
+        out[d] = cur
+        if shape[d] > 1:
+            cur *= shape[d]
+    return tuple(out)
+
+
+def stride_order(shape, *strides):
+    """The dims from innermost to outermost by the strides of one or more operands of that
+    shape (ATen's TensorIterator order: a stable insertion sort where the first operand
+    whose strides tell two dims apart decides; zero strides tell nothing, equal strides
+    put the longer dim outside)."""
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))
+
+    def should_swap(d0, d1):
+        for stride in strides:
+            s0, s1 = stride[d0], stride[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    for i in range(1, ndim):  # ATen's stable insertion sort
+        d1 = i
+        for j in range(1, i + 1):
+            d0 = i - j
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    return perm
+
+
+def index_result_strides(self_shape, self_stride, index_layouts):
+    """The strides of PyTorch's self[indices] (its TensorIterator's layout over self
+    restrided to the result's shape, then the index tensors).  index_layouts: per indexed
+    dim, None or the (shape, strides) of its integer index (masks expanded)."""
+    pos = [i for i, s in enumerate(index_layouts) if s is not None]
+    dims = list(range(len(self_shape)))
+    if pos and pos[-1] - pos[0] + 1 != len(pos):  # not adjacent: indexed dims go first
+        dims = pos + [d for d in dims if d not in pos]
+        pos = list(range(len(pos)))
+        index_layouts = [index_layouts[d] if d < len(index_layouts) else None for d in dims]
+    shape = [self_shape[d] for d in dims]
+    stride = [self_stride[d] for d in dims]
+    bshape = broadcast_shapes(*(index_layouts[i][0] for i in pos)) if pos else ()
+    first, last = (pos[0], pos[-1] + 1) if pos else (0, 0)
+    out = tuple(shape[:first]) + tuple(bshape) + tuple(shape[last:])
+    pad = (first, len(shape) - last)
+    operands = [stride[:first] + [0] * len(bshape) + stride[last:]]
+    for i in pos:
+        ishape, istride = index_layouts[i]
+        lead = len(bshape) - len(ishape)  # broadcast: new and size-1 dims get stride 0
+        b = [0] * lead + [0 if n == 1 and m != 1 else st
+                          for n, m, st in zip(ishape, bshape[lead:], istride)]
+        operands.append([0] * pad[0] + b + [0] * pad[1])
+    strides, cur = [0] * len(out), 1
+    for d in stride_order(out, *operands):
+        strides[d] = cur
+        cur *= out[d]
+    return out, tuple(strides)
