@@ -63,6 +63,13 @@ ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16,
            "chalf": None}
 ALIASES = {k: v for k, v in ALIASES.items() if v is not None}
 
+# dtypes by their C++ type names (c10's TypeMeta), as PyTorch's messages print them
+CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
+             "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
+             "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
+             "bool": "bool", "complex64": "c10::complex<float>",
+             "complex128": "c10::complex<double>"}
+
 _NAMES = {d.name: d for d in ALL}
 _FROM_NP = {}  # numpy dtype -> dtype, filled with dtype.np
 

@@ -39,12 +39,7 @@ class Size(tuple):
         return Size(tuple(other) + tuple(self))
 
 
-# dtypes by their C++ type names (PyTorch's TypeMeta), as its messages print them
-_CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-              "bool": "bool", "complex64": "c10::complex<float>",
-              "complex128": "c10::complex<double>"}
+_CPP_NAMES = D.CPP_NAMES  # (also read by _tensor_storage.py)
 
 
 def _reflected(method):

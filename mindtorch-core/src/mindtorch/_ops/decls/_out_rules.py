@@ -2,6 +2,8 @@
 (PyTorch's kernels that compute in one dtype check out= for it): the public function
 checks out= with a rule before writing."""
 from ... import _dtype
+from ..._tensor import Tensor
+from ..dispatch import write_out
 from ..registry import overload
 from ._helpers import _type_name
 
@@ -104,3 +106,67 @@ def _where_one_arg(full):
         return full(*args, **kwargs)
     where.__doc__ = full.__doc__
     return where
+
+
+# -- products (and the ops PyTorch checks like them) want an out tensor of exactly their
+# result's dtype: exact_out ----------------------------------------------------------------
+
+def _cpp(dtype):
+    return _dtype.CPP_NAMES[dtype.name]
+
+
+def _out_message(kind, result, out, args):
+    got, want = _type_name(out.dtype), _type_name(result.dtype)
+    if kind == "dot":
+        return f"result dtype {got} does not match input dtype {want}"
+    if kind == "addmv":
+        return (f"addmv input tensors must have the same dtype, but got {got}, "
+                f"{_type_name(args[0].dtype)}, and {_type_name(args[1].dtype)}")
+    if kind == "tensordot":
+        return (f"tensordot: Expected the output tensor to have dtype {want}, but got an "
+                f"output tensor with dtype {got}")
+    if kind in ("index_select", "masked_select"):
+        return f"{kind}(): self and result must have the same scalar type"
+    if kind == "nonzero":
+        return f"nonzero: Expected out tensor to have scalar type Long but got scalar type{got}"
+    if kind == "take":
+        return (f"take(): self and out expected to have the same dtype, but got self.dtype = "
+                f"{want} and out.dtype = {got}")
+    if kind == "narrow_copy":
+        return "Expected self.dtype() == output.dtype() to be true, but got false."
+    if kind == "multi_dot":
+        return (f"multi_dot(): expected out tensor to have dtype {_cpp(result.dtype)} but "
+                f"got {_cpp(out.dtype)}")
+    return (f"Expected out tensor to have dtype {_cpp(result.dtype)}, but got "
+            f"{_cpp(out.dtype)} instead")
+
+
+def _matmul_out_kind(args):
+    """The product matmul runs (whose out= message PyTorch shows) for these ranks."""
+    d1, d2 = (getattr(a, "ndim", 0) for a in args[:2])
+    return "dot" if d1 == d2 == 1 else "addmv" if d2 == 1 and d1 >= 2 else "mm"
+
+
+def exact_out(op, kind="mm"):
+    """Make op's out= take only its result's dtype (RuntimeError with PyTorch's message
+    for `kind`), on top of any public wrapper op already has."""
+    prev = op._public
+
+    def make(generated):
+        inner = prev(generated) if prev is not None else generated
+
+        def public(*args, out=None, **kwargs):
+            if out is None:
+                return inner(*args, **kwargs)
+            r = inner(*args, **kwargs)
+            if not isinstance(r, Tensor) or not isinstance(out, Tensor):
+                return inner(*args, out=out, **kwargs)  # (its own out= handling/errors)
+            k = _matmul_out_kind(args) if kind == "matmul" else kind
+            # (inner with a 0-dim side is a mul: out= casts as for pointwise ops)
+            strict = kind != "inner" or all(getattr(a, "ndim", 0) for a in args[:2])
+            if strict and r.dtype is not out.dtype:
+                raise RuntimeError(_out_message("tensordot" if k == "inner" else k, r, out,
+                                                args))
+            return write_out(op, out, r)
+        return public
+    overload(op, make)

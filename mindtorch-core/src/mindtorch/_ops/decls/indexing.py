@@ -13,11 +13,7 @@ from ._helpers import inplace_via, write_into, refuse_complex_autograd
 from .views import narrow_start
 from ._prechecks import _arg, _check_index_fill_first, _check_narrow_copy_first, _checked_first
 
-# names c10 prints for a dtype in masked_fill's error
-_C_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-            "uint8": "unsigned char", "float32": "float", "float64": "double",
-            "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_C_NAMES = D.CPP_NAMES  # (masked_fill's error names the mask's dtype so)
 
 
 type_name = D.scalar_type_name
@@ -777,7 +773,7 @@ _derivatives()
 
 def _exact_outs():
     """out= of these ops takes only the result's dtype, as in PyTorch."""
-    from .linalg import exact_out
+    from ._out_rules import exact_out
     for name, kind in (("index_select", "index_select"), ("masked_select", "masked_select"),
                        ("nonzero", "nonzero"),
                        ("take", "take"), ("take_along_dim", "mm"), ("index_add", "mm"),

@@ -6,18 +6,12 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
-from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled, sum_to
-from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, inplace_via, write_into
+from ._out_rules import exact_out
 
-# C++ scalar type names, as torch's "expected m1 and m2 to have the same dtype" prints
-_C_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
-            "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
-            "bool": "bool", "complex64": "c10::complex<float>",
-            "complex128": "c10::complex<double>"}
+_C_NAMES = D.CPP_NAMES  # (m1 and m2's dtype error, conv's)
 
 
 def _no_bool(kernel_name, *tensors):
@@ -332,18 +326,13 @@ def _zero_of(self):
 
 
 def _tril(self, diagonal=0):
-    return _contiguous(OPS["where"].call(_tril_mask(self, diagonal, True), self,
-                                         _zero_of(self)))
+    # (contiguous, as PyTorch's tril: where's result follows its mask's layout)
+    return OPS["where"].call(_tril_mask(self, diagonal, True), self, _zero_of(self)).contiguous()
 
 
 def _triu(self, diagonal=0):
-    return _contiguous(OPS["where"].call(_tril_mask(self, diagonal, False), self,
-                                         _zero_of(self)))
-
-
-def _contiguous(r):
-    """PyTorch's tril/triu results are contiguous (where's follow its mask's layout)."""
-    return r if r.is_contiguous() else OPS["clone"].call(r, "contiguous_format")
+    return OPS["where"].call(_tril_mask(self, diagonal, False), self,
+                             _zero_of(self)).contiguous()
 
 
 def _diag(self, diagonal=0):
@@ -561,69 +550,6 @@ def _chain_matmul_public(binding):
             raise RuntimeError("chain_matmul(): Expected one or more matrices")
         return binding(list(matrices), out=out)
     return chain_matmul
-
-
-# -- out=: products want an out tensor of exactly their result's dtype ----------------------
-
-def _c_name(dtype):
-    return _C_NAMES[dtype.name]
-
-
-def _out_message(kind, result, out, args):
-    got, want = _type_name(out.dtype), _type_name(result.dtype)
-    if kind == "dot":
-        return f"result dtype {got} does not match input dtype {want}"
-    if kind == "addmv":
-        return (f"addmv input tensors must have the same dtype, but got {got}, "
-                f"{_type_name(args[0].dtype)}, and {_type_name(args[1].dtype)}")
-    if kind == "tensordot":
-        return (f"tensordot: Expected the output tensor to have dtype {want}, but got an "
-                f"output tensor with dtype {got}")
-    if kind in ("index_select", "masked_select"):
-        return f"{kind}(): self and result must have the same scalar type"
-    if kind == "nonzero":
-        return f"nonzero: Expected out tensor to have scalar type Long but got scalar type{got}"
-    if kind == "take":
-        return (f"take(): self and out expected to have the same dtype, but got self.dtype = "
-                f"{want} and out.dtype = {got}")
-    if kind == "narrow_copy":
-        return "Expected self.dtype() == output.dtype() to be true, but got false."
-    if kind == "multi_dot":
-        return (f"multi_dot(): expected out tensor to have dtype {_c_name(result.dtype)} but "
-                f"got {_c_name(out.dtype)}")
-    return (f"Expected out tensor to have dtype {_c_name(result.dtype)}, but got "
-            f"{_c_name(out.dtype)} instead")
-
-
-def _matmul_out_kind(args):
-    """The product matmul runs (whose out= message PyTorch shows) for these ranks."""
-    d1, d2 = (getattr(a, "ndim", 0) for a in args[:2])
-    return "dot" if d1 == d2 == 1 else "addmv" if d2 == 1 and d1 >= 2 else "mm"
-
-
-def exact_out(op, kind="mm"):
-    """Make op's out= take only its result's dtype (RuntimeError with PyTorch's message
-    for `kind`), on top of any public wrapper op already has."""
-    prev = op._public
-
-    def make(generated):
-        inner = prev(generated) if prev is not None else generated
-
-        def public(*args, out=None, **kwargs):
-            if out is None:
-                return inner(*args, **kwargs)
-            r = inner(*args, **kwargs)
-            if not isinstance(r, Tensor) or not isinstance(out, Tensor):
-                return inner(*args, out=out, **kwargs)  # (its own out= handling/errors)
-            k = _matmul_out_kind(args) if kind == "matmul" else kind
-            # (inner with a 0-dim side is a mul: out= casts as for pointwise ops)
-            strict = kind != "inner" or all(getattr(a, "ndim", 0) for a in args[:2])
-            if strict and r.dtype is not out.dtype:
-                raise RuntimeError(_out_message("tensordot" if k == "inner" else k, r, out,
-                                                args))
-            return write_out(op, out, r)
-        return public
-    overload(op, make)
 
 
 def _addr_(self, *args):

@@ -188,10 +188,7 @@ _INF = float("inf")
 
 # -- public wrappers: PyTorch's overloads, checks made before dims are wrapped, out= ---------
 
-_C_TYPES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-            "int16": "short int", "int32": "int", "int64": "long int", "float16": "c10::Half",
-            "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
-            "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+_C_TYPES = D.CPP_NAMES
 
 
 def _out_dtype_error(expected, got):
