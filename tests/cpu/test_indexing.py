@@ -786,30 +786,3 @@ def test_index_reduce_refuses_complex_autograd(reduce, self_grad, source_grad, d
         same_complex_autograd(lambda L, x, i, s: x.index_reduce(0, i, s, reduce), make)
         # the in-place op records (as PyTorch's)
         same_complex_autograd(lambda L, x, i, s: x.clone().index_reduce_(0, i, s, reduce), make)
-
-
-_LAYOUT_CASES = [
-    (lambda L: L.arange(24).reshape(2, 3, 4), lambda L, x: [
-        (slice(None), [2, 0]), (slice(None), slice(None), [1, 3]), (0, slice(None), [1, 3]),
-        ([0, 1], slice(None), [1, 2]), (slice(None), [[0], [1]], [1, 2]), (x > 5,),
-        (slice(None), L.tensor([[0, 1], [1, 2]]).t()), (L.tensor([[0, 1], [1, 0]]).t(),),
-        ([[0, 1]], slice(None), [[1], [2]]), (L.tensor(1),)]),
-    (lambda L: L.arange(24).reshape(2, 3, 4).transpose(0, 2), lambda L, x: [
-        (slice(None), [0, 2]), ([0, 1],), (slice(None), slice(None), [1, 0]),
-        ([1, 2], slice(None), [0, 1]), (slice(None, None, 2), [0, 1]),
-        (slice(None), slice(None), L.tensor([[0, 1], [1, 0]]).t())]),
-    (lambda L: L.arange(120).reshape(2, 3, 4, 5).permute(0, 2, 3, 1), lambda L, x: [
-        (slice(None), [0, 1], slice(None), [2, 0]), (slice(None), slice(None), [1]),
-        ([1], [2], [3]), (slice(None), L.tensor([[0], [3]]), L.tensor([1, 2]))]),
-]
-
-
-@pytest.mark.parametrize("case", range(len(_LAYOUT_CASES)))
-def test_advanced_indexing_result_strides(case):
-    # PyTorch lays the result out as its TensorIterator orders self (restrided) and the
-    # indices: x[:, idx] of a contiguous x is contiguous (so .view works on it)
-    make, keys = _LAYOUT_CASES[case]
-    for km, kt in zip(keys(mindtorch, make(mindtorch)), keys(torch, make(torch))):
-        got, want = make(mindtorch)[km], make(torch)[kt]
-        assert (tuple(got.shape), got.stride(), got.tolist()) == \
-            (tuple(want.shape), want.stride(), want.tolist()), km
