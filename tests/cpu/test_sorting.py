@@ -606,6 +606,15 @@ def test_searchsorted_unsupported_dtype_with_no_values(dtype, seq_shape, values_
     assert_same(run(mindtorch), expected)
 
 
+@pytest.mark.parametrize("name", ["sort", "argsort", "msort"])
+def test_sort_complex_error_message(name):
+    def message(L):
+        with pytest.raises(RuntimeError) as e:
+            getattr(L, name)(L.tensor([1j, 2.0]))
+        return str(e.value)
+    assert message(mindtorch) == message(torch)
+
+
 @pytest.mark.parametrize("weights_shape", [None, (4,), (2, 2), (0,)])
 @pytest.mark.parametrize("minlength", [0, 3])
 def test_bincount_of_no_input_checks_no_weights(weights_shape, minlength):

@@ -43,7 +43,7 @@ def _check_nonempty_dim(name, self, dim):
 
 def check_sort(self):
     if self.dtype.is_complex:
-        raise RuntimeError("Sort does not support complex dtypes on CPU")
+        raise RuntimeError(" Sort does not support complex dtypes on CPU")  # PyTorch's space
 
 
 def topk_shape(self, k, dim):
