@@ -20,6 +20,7 @@ import programs_qa_nn_2  # noqa: F401
 import programs_qa_nn_3  # noqa: F401
 import programs_qa_nn_4
 import programs_qa_tensor
+import programs_qa_data  # and through it programs_qa_io, programs_qa_misc
 
 QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 
@@ -31,6 +32,7 @@ XFAIL = {
 }
 XFAIL.update(programs_qa_tensor.XFAIL)
 XFAIL.update(programs_qa_nn_4.XFAIL)
+XFAIL.update(programs_qa_data.XFAIL)
 
 if __name__ == "__main__":
     from test_programs_ml import _run
