@@ -1,0 +1,317 @@
+"""QA programs on utilities as users write them (continued from programs_qa_io.py):
+torch.utils.checkpoint, torch.testing.assert_close, print options, einsum, torch.linalg,
+torch.special, complex arithmetic, distances, and searching/counting/sorting.  Values are
+printed rounded where the two libraries' LAPACK/ufunc paths may differ in the last bits.
+XFAIL: the known gaps (strict)."""
+from programs_registry import program
+
+# program -> why it still differs under mindtorch
+XFAIL = {}
+
+program("qm_checkpoint_grads", r'''
+import warnings
+import torch
+from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+w = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(2, 3).requires_grad_()
+def block(x, scale=2.0):
+    return torch.tanh(x @ w) * scale
+x0 = torch.linspace(0, 1, 4, dtype=torch.float64).reshape(2, 2).requires_grad_()
+ref = block(x0).sum()
+gx, gw = torch.autograd.grad(ref, (x0, w))
+for reentrant in (False, True):
+    x = x0.detach().clone().requires_grad_()
+    w.grad = None
+    out = checkpoint(block, x, use_reentrant=reentrant)
+    print(reentrant, out.requires_grad, type(out).__name__, round(out.sum().item(), 10))
+    out.sum().backward()
+    print(torch.allclose(x.grad, gx), torch.allclose(w.grad, gw))
+    y = checkpoint(block, x, 3.0, use_reentrant=reentrant)
+    print(round(y.sum().item(), 10))
+with warnings.catch_warnings(record=True) as ws:
+    warnings.simplefilter("always")
+    xr = torch.ones(2, 2, dtype=torch.float64)
+    out = checkpoint(block, xr, use_reentrant=True)
+    print(out.requires_grad, len(ws) > 0)
+out = checkpoint(block, torch.ones(2, 2, dtype=torch.float64), use_reentrant=False)
+print(out.requires_grad, out.grad_fn is not None)
+def two(a, b):
+    return a * b, a + b
+p, q = checkpoint(two, x0, torch.full((2, 2), 2.0, dtype=torch.float64), use_reentrant=False)
+(p.sum() + q.sum()).backward()
+print(x0.grad)
+seq = torch.nn.Sequential(torch.nn.Linear(3, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1)).double()
+with torch.no_grad():
+    for i, prm in enumerate(seq.parameters()):
+        prm.copy_(torch.linspace(-0.5, 0.5, prm.numel(), dtype=torch.float64).reshape(prm.shape) * (i + 1))
+inp = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(2, 3).requires_grad_()
+o = checkpoint_sequential(seq, 2, inp, use_reentrant=False)
+o.sum().backward()
+print(o.detach().flatten().tolist(), inp.grad.flatten().tolist(), seq[0].weight.grad.sum().item())
+with torch.no_grad():
+    print(checkpoint(block, x0, use_reentrant=False).requires_grad)
+''')
+
+program("qm_assert_close_messages", r'''
+import torch
+from torch.testing import assert_close
+def show(*a, **k):
+    try:
+        assert_close(*a, **k)
+        print("ok")
+    except Exception as e:
+        print(type(e).__name__, "|", str(e).replace("\n", " | "))
+show(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.0 + 1e-7]))
+show(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([1.0, 2.5, 3.0]))
+show(torch.tensor([1, 2]), torch.tensor([1, 3]))
+show(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64))
+show(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64), check_dtype=False)
+show(torch.ones(2), torch.ones(3))
+show(torch.tensor([float("nan")]), torch.tensor([float("nan")]))
+show(torch.tensor([float("nan")]), torch.tensor([float("nan")]), equal_nan=True)
+show(torch.tensor([1.0, 2.0]), torch.tensor([1.1, 2.0]), rtol=0.2, atol=0)
+show(torch.tensor([1.0]), torch.tensor([1.1]), rtol=0.01)
+try:
+    assert_close(torch.tensor([1.0]), 1.0)
+except TypeError as e:
+    print("TypeError", str(e).split("<class")[0])
+show(1.0, 1.0 + 1e-9)
+show(1, 2)
+show([torch.ones(2), torch.zeros(1)], [torch.ones(2), torch.ones(1)])
+show({"a": torch.ones(1)}, {"b": torch.ones(1)})
+show(torch.ones(2, 2), torch.ones(2, 2).t(), check_stride=True)
+show(torch.ones(2, 2).t(), torch.ones(2, 2).t().contiguous(), check_stride=True)
+show(torch.tensor([1 + 1j]), torch.tensor([1 + 1.5j]))
+show(torch.zeros(3, 3), torch.eye(3))
+show(torch.tensor([True, False]), torch.tensor([True, True]))
+show(torch.ones(2, requires_grad=True), torch.ones(2))
+show(torch.tensor([1.0]), torch.tensor([2.0]), msg="custom message")
+''')
+
+program("qm_printoptions", r'''
+import torch
+x = torch.tensor([1.123456789, 22.5, 1e-5, 3000.0])
+print(x)
+torch.set_printoptions(precision=2)
+print(x, torch.tensor([0.5, 1.25]))
+torch.set_printoptions(sci_mode=False)
+print(x, torch.tensor([1e-8, 1.0]))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([1.0, 2.0]))
+torch.set_printoptions(precision=4, sci_mode=None, linewidth=40)
+print(torch.arange(20.0) / 3)
+torch.set_printoptions(profile="short")
+print(torch.arange(2000.0).reshape(40, 50), torch.tensor([3.14159265]))
+torch.set_printoptions(profile="full")
+full = str(torch.arange(1100))
+print(len(full), "..." in full, full[-60:])
+torch.set_printoptions(profile="default")
+print(torch.arange(1100.0), torch.tensor([3.14159265]))
+torch.set_printoptions(threshold=5, edgeitems=1)
+print(torch.arange(10), torch.arange(30).reshape(5, 6))
+torch.set_printoptions(profile="default")
+torch.set_printoptions(precision=6)
+print(torch.tensor([1 / 3], dtype=torch.float64), torch.tensor([1 / 3 + 1j / 7]))
+torch.set_printoptions(profile="default")
+print(torch.tensor([1 / 3]))
+''')
+
+program("qm_einsum_forms", r'''
+import torch
+a = torch.arange(6.0).reshape(2, 3)
+b = torch.arange(12.0).reshape(3, 4)
+v = torch.arange(3.0)
+bt = torch.arange(24.0).reshape(2, 3, 4)
+print(torch.einsum("ij,jk->ik", a, b), torch.einsum("ij,jk", a, b).shape, torch.einsum("ii", torch.arange(9.0).reshape(3, 3)), torch.einsum("ii->i", torch.arange(9.0).reshape(3, 3)))
+print(torch.einsum("i,i->", v, v), torch.einsum("i,j->ij", v, v), torch.einsum("ij->ji", a), torch.einsum("ij->", a), torch.einsum("ij->j", a))
+print(torch.einsum("bij,bjk->bik", bt, bt.transpose(1, 2)).shape, torch.einsum("...ij->...ji", bt).shape, torch.einsum("b...,b...->b", bt, bt))
+print(torch.einsum("i j , j k -> i k", a, b).sum(), torch.einsum(a, [0, 1], b, [1, 2], [0, 2]).sum(), torch.einsum("ij,jk,kl->il", a, b, b.t()).shape)
+print(torch.einsum("bhqd,bhkd->bhqk", torch.ones(1, 2, 3, 4), torch.ones(1, 2, 5, 4)).shape, torch.einsum("i,i", torch.tensor([1, 2]), torch.tensor([3, 4])), torch.einsum("ij,ij->ij", a, a).dtype)
+print(torch.einsum("ij,j->i", [a, v]), torch.einsum("i->", torch.tensor([], dtype=torch.float32)), torch.einsum("ab,ab->a", a.double(), a.double()).dtype)
+for eq, ops in (("ij,jk->ik", (a, a)), ("ij->k", (a,)), ("ij,jk", (a,)), ("iij->j", (a,)), ("ij->ii", (a,))):
+    try:
+        torch.einsum(eq, *ops)
+    except (RuntimeError, ValueError) as e:
+        print(type(e).__name__, e)
+x = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(2, 3).requires_grad_()
+y = torch.linspace(0, 2, 12, dtype=torch.float64).reshape(3, 4).requires_grad_()
+torch.einsum("ij,jk->", x, y).backward()
+print(x.grad, torch.round(y.grad.sum(), decimals=8) + 0.0)
+''')
+
+program("qm_linalg_solvers", r'''
+import torch
+A = torch.tensor([[4.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.5, 5.0]], dtype=torch.float64)
+B = torch.tensor([[1.0, 2.0], [0.0, 1.0], [3.0, -1.0]], dtype=torch.float64)
+def r(t, n=6):
+    return torch.round(t, decimals=n) + 0.0  # + 0.0: no sign of a rounded-away zero
+X = torch.linalg.solve(A, B)
+print(r(X), torch.allclose(A @ X, B), r(torch.linalg.solve(A, B[:, 0])), torch.linalg.solve(A, B[:, 0]).shape)
+print(r(torch.linalg.solve(A, B.t(), left=False)), torch.linalg.solve(A.expand(2, 3, 3), B).shape)
+print(r(torch.linalg.inv(A)), r(torch.linalg.det(A)), torch.linalg.slogdet(A), torch.linalg.slogdet(-A))
+print(r(torch.det(torch.eye(3) * 2)), torch.linalg.det(torch.ones(2, 2)), torch.logdet(A).dtype, torch.logdet(-A))
+L = torch.linalg.cholesky(A)
+print(r(L), r(torch.linalg.cholesky(A, upper=True)), torch.allclose(L @ L.T, A), r(torch.cholesky_solve(B, L)), r(torch.cholesky_inverse(L)))
+Q, R = torch.linalg.qr(B)
+print(Q.shape, R.shape, torch.allclose(Q @ R, B), torch.linalg.qr(B, mode="complete").Q.shape, torch.linalg.qr(B, mode="r")[0].shape, torch.linalg.qr(B, mode="r")[1].shape)
+ls = torch.linalg.lstsq(B, torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64))
+print(type(ls).__name__, r(ls.solution), ls.residuals.shape, ls.rank, ls.singular_values.shape)
+print(r(torch.linalg.pinv(B)), torch.linalg.matrix_rank(B), torch.linalg.matrix_rank(torch.ones(3, 3)), torch.linalg.matrix_rank(torch.zeros(2, 2)), torch.linalg.matrix_rank(A, hermitian=True))
+for bad in (lambda: torch.linalg.inv(torch.zeros(2, 2)), lambda: torch.linalg.cholesky(-A), lambda: torch.linalg.solve(torch.ones(2, 3), torch.ones(2)), lambda: torch.linalg.inv(torch.ones(2, 3)), lambda: torch.linalg.det(torch.ones(3))):
+    try:
+        bad()
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+info = torch.linalg.inv_ex(torch.zeros(2, 2))
+print(type(info).__name__, info.info, torch.linalg.cholesky_ex(-A).info)
+print(torch.linalg.inv(torch.eye(2, dtype=torch.int64).float()).dtype)
+try:
+    torch.linalg.inv(torch.eye(2, dtype=torch.int64))
+except RuntimeError as e:
+    print("RuntimeError", e)
+''')
+
+program("qm_linalg_decomp_norms", r'''
+import torch
+A = torch.tensor([[4.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.5, 5.0]], dtype=torch.float64)
+M = torch.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype=torch.float64)
+def r(t, n=6):
+    return torch.round(t, decimals=n) + 0.0  # + 0.0: no sign of a rounded-away zero
+w, V = torch.linalg.eigh(A)
+print(r(w), torch.allclose(V @ torch.diag(w) @ V.T, A), r(torch.linalg.eigvalsh(A)), torch.linalg.eigh(A, UPLO="U").eigenvalues.shape)
+e = torch.linalg.eigvals(torch.tensor([[0.0, -1.0], [1.0, 0.0]]))
+print(e.dtype, sorted(e.tolist(), key=lambda z: z.imag))
+ev, evec = torch.linalg.eig(torch.tensor([[2.0, 0.0], [0.0, 3.0]]))
+print(ev, evec.dtype, evec.abs())
+U, S, Vh = torch.linalg.svd(M, full_matrices=False)
+print(r(S), U.shape, Vh.shape, torch.allclose(U @ torch.diag(S) @ Vh, M), torch.linalg.svd(M).U.shape, r(torch.linalg.svdvals(M)))
+u, s, v = torch.svd(M)
+print(u.shape, r(s), v.shape, torch.allclose(u @ torch.diag(s) @ v.T, M))
+print(r(torch.linalg.norm(M)), r(torch.linalg.norm(M, "fro")), r(torch.linalg.norm(M, "nuc")), r(torch.linalg.norm(M, 2)), r(torch.linalg.norm(M, -2)), r(torch.linalg.norm(M, 1)), r(torch.linalg.norm(M, float("inf"))), r(torch.linalg.norm(M, -float("inf"))))
+v3 = torch.tensor([3.0, -4.0, 0.0])
+print(torch.linalg.norm(v3), torch.linalg.norm(v3, 1), torch.linalg.norm(v3, float("inf")), torch.linalg.norm(v3, 0), torch.linalg.norm(v3, -float("inf")), torch.linalg.vector_norm(v3, 3), torch.linalg.norm(M, dim=0), torch.linalg.norm(M, dim=1, keepdim=True).shape)
+print(torch.linalg.vector_norm(M), torch.linalg.vector_norm(M, dim=(0, 1)), torch.linalg.matrix_norm(M), r(torch.linalg.matrix_norm(M, ord=2)), torch.linalg.vector_norm(torch.ones(2, dtype=torch.int64).float(), dtype=torch.float64).dtype)
+print(torch.norm(M), torch.norm(M, p=1), torch.norm(M, dim=1), torch.norm(v3, p=2), torch.linalg.cond(torch.eye(2) * 3), r(torch.linalg.cond(A)))
+for bad in (lambda: torch.linalg.norm(M, "fro", dim=0), lambda: torch.linalg.matrix_norm(v3), lambda: torch.linalg.norm(torch.ones(2, 2, 2), 2), lambda: torch.linalg.vector_norm(torch.ones(2, dtype=torch.int64))):
+    try:
+        print(bad())
+    except RuntimeError as e:
+        print("RuntimeError", e)
+P, Lw, Up = torch.linalg.lu(A)
+print(P, torch.allclose(P @ Lw @ Up, A), r(torch.linalg.lu_factor(A).LU), torch.linalg.lu_factor(A).pivots)
+print(r(torch.linalg.matrix_power(A, 3)), torch.linalg.matrix_power(A, 0), r(torch.linalg.matrix_power(A, -1)), r(torch.linalg.matrix_exp(torch.zeros(2, 2))))
+print(torch.linalg.cross(torch.tensor([1.0, 0.0, 0.0]), torch.tensor([0.0, 1.0, 0.0])), torch.linalg.vecdot(M, M), torch.linalg.multi_dot([M.T, M, torch.ones(2, 1, dtype=torch.float64)]), torch.linalg.diagonal(A))
+''')
+
+program("qm_special_functions", r'''
+import torch
+x = torch.tensor([-2.0, -0.5, 0.0, 0.5, 1.0, 3.0], dtype=torch.float64)
+p = torch.tensor([0.5, 1.0, 2.5, 10.0], dtype=torch.float64)
+def r(t):
+    return torch.round(t, decimals=8)
+sp = torch.special
+print(r(sp.erf(x)), r(sp.erfc(x)), r(sp.erfinv(torch.tensor([-0.9, 0.0, 0.5], dtype=torch.float64))), r(sp.erfcx(x)))
+print(r(sp.expit(x)), r(sp.logit(torch.tensor([0.1, 0.5, 0.9], dtype=torch.float64))), r(sp.logit(torch.tensor([0.0, 1.0, 0.5]), eps=0.1)), r(sp.exp2(x)), r(sp.expm1(x)), r(sp.log1p(x[2:])))
+print(r(sp.gammaln(p)), r(sp.digamma(p)), r(sp.psi(p)), r(sp.polygamma(1, p)), r(sp.polygamma(2, p)), r(sp.multigammaln(p + 1, 2)))
+print(r(sp.i0(x)), r(sp.i0e(x)), r(sp.i1(x)), r(sp.i1e(x)), r(sp.ndtr(x)), r(sp.ndtri(torch.tensor([0.1, 0.5, 0.975], dtype=torch.float64))), r(sp.log_ndtr(x)))
+print(r(sp.sinc(x)), r(sp.entr(torch.tensor([-1.0, 0.0, 0.5, 1.0], dtype=torch.float64))), r(sp.xlogy(torch.tensor([0.0, 2.0]), torch.tensor([0.0, 3.0]))), r(sp.xlog1py(torch.tensor([0.0, 2.0]), torch.tensor([-1.0, 3.0]))))
+print(r(sp.logsumexp(x, 0)), r(sp.softmax(x, 0)), r(sp.log_softmax(x, 0)), r(sp.round(x)), r(sp.zeta(torch.tensor([2.0, 3.0], dtype=torch.float64), torch.tensor([1.0, 2.0], dtype=torch.float64))))
+print(r(sp.gammainc(p, p)), r(sp.gammaincc(p, p)), r(sp.bessel_j0(x)), r(sp.bessel_j1(x)))
+print(sp.erf(torch.tensor([1, 2])).dtype, sp.expit(torch.tensor([0])).dtype, sp.gammaln(torch.tensor([0.0, -1.0])), sp.digamma(torch.tensor([0.0, -1.0])), sp.i0(torch.tensor([1], dtype=torch.int32)).dtype)
+print(torch.lgamma(torch.tensor([0.5, 100.0])), torch.mvlgamma(torch.tensor([2.5]), 3), torch.sinc(torch.tensor([0.0, 0.5])), torch.xlogy(2, torch.tensor([4.0])), torch.special.xlogy(torch.tensor([0.0]), float("nan")))
+''')
+
+program("qm_complex_arith", r'''
+import torch
+z = torch.tensor([1 + 2j, -3 + 0.5j, 0j, 2 - 2j])
+w = torch.tensor([0.5 - 1j, 1j, 2 + 0j, -1 - 1j])
+print(z, z.dtype, z + w, z * w, z / torch.tensor([1 + 1j, 2j, 1 + 0j, 1j]), z - 1, z * 2.5, 1j * z)
+print(z.real, z.imag, z.abs(), z.angle(), z.conj(), torch.conj_physical(z), z.sgn(), (z ** 2), z.exp(), z.sqrt())
+print(torch.view_as_real(z), torch.view_as_complex(torch.tensor([[1.0, 2.0], [3.0, 4.0]])), torch.complex(torch.tensor([1.0]), torch.tensor([-1.0])), torch.polar(torch.tensor([2.0]), torch.tensor([0.0])))
+print(z.sum(), z.mean(), z.prod(), torch.dot(z, w), torch.vdot(z, w), z @ w, z.reshape(2, 2) @ w.reshape(2, 2))
+print(z.to(torch.complex128), (z + torch.tensor(1.0, dtype=torch.float64)).dtype, (torch.tensor([1], dtype=torch.int32) * z).dtype, torch.tensor(2.0) * z, (z == w), z.isfinite(), z.isnan())
+print(torch.tensor([1e10 + 1e-10j, 1.5 + 0j]), torch.tensor([1.0 + 0j], dtype=torch.complex128), torch.tensor([float("inf") + 1j, complex(float("nan"), 0)]), torch.zeros(2, dtype=torch.complex64), torch.tensor(3 - 4j))
+print(torch.tensor([[1 + 1j, 100.25 - 3j], [0.001j, -2]]), torch.ones(2, 2, dtype=torch.complex64) * (1 / 3 + 0.2j))
+for bad in (lambda: z < w, lambda: z.max(), lambda: torch.sort(z), lambda: z.clamp(0, 1), lambda: torch.view_as_real(torch.ones(2))):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+zz = torch.tensor([1 + 1j, 2 - 1j], requires_grad=True)
+(zz * zz.conj()).real.sum().backward()
+print(zz.grad, z.abs().dtype, z.item() if z.numel() == 1 else z[0].item(), torch.linalg.norm(z), complex(z[1]))
+''')
+
+program("qm_distances", r'''
+import torch
+a = torch.tensor([[0.0, 0.0], [3.0, 4.0], [1.0, 1.0]], dtype=torch.float64)
+b = torch.tensor([[1.0, 0.0], [0.0, 2.0]], dtype=torch.float64)
+def r(t):
+    return torch.round(t, decimals=8)
+print(r(torch.cdist(a, b)), r(torch.cdist(a, b, p=1)), r(torch.cdist(a, b, p=float("inf"))), r(torch.cdist(a, b, p=0)), r(torch.cdist(a, b, p=3)))
+print(torch.cdist(a.unsqueeze(0).expand(2, 3, 2), b).shape, torch.cdist(a.float(), b.float(), compute_mode="use_mm_for_euclid_dist").dtype, torch.cdist(torch.zeros(0, 2), b.float()).shape)
+print(r(torch.pdist(a)), r(torch.pdist(a, p=1)), torch.pdist(a[:1]).shape, r(torch.pdist(a, p=float("inf"))))
+print(r(torch.cosine_similarity(a, torch.ones(3, 2, dtype=torch.float64))), r(torch.nn.functional.cosine_similarity(a, a[1:2], dim=1)), r(torch.cosine_similarity(a, a, dim=0)), r(torch.cosine_similarity(torch.zeros(2), torch.ones(2), dim=0)))
+print(r(torch.nn.functional.pairwise_distance(a, torch.ones(3, 2, dtype=torch.float64))), r(torch.nn.functional.pairwise_distance(a, a, p=1, eps=0)), r(torch.dist(a, torch.zeros(3, 2, dtype=torch.float64))), r(torch.dist(a, a + 1, p=1)))
+x = a.clone().requires_grad_()
+torch.cdist(x, b).sum().backward()
+print(r(x.grad))
+y = a.clone().requires_grad_()
+torch.pdist(y).sum().backward()
+print(r(y.grad))
+c = a.clone().requires_grad_()
+torch.cosine_similarity(c, b[:1]).sum().backward()
+print(r(c.grad))
+for bad in (lambda: torch.cdist(a, torch.ones(2, 3, dtype=torch.float64)), lambda: torch.cdist(a, b, p=-1), lambda: torch.pdist(torch.ones(2, 2, 2)), lambda: torch.cdist(torch.ones(2), b)):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+''')
+
+program("qm_bucketize_search_hist", r'''
+import torch
+bnd = torch.tensor([1, 3, 5, 7, 9])
+v = torch.tensor([[3, 6, 9], [0, 1, 10]])
+print(torch.bucketize(v, bnd), torch.bucketize(v, bnd, right=True), torch.bucketize(v, bnd, out_int32=True).dtype, torch.bucketize(4, bnd), torch.bucketize(torch.tensor(4.5), bnd.double()))
+ss = torch.tensor([[1, 3, 5, 7, 9], [2, 4, 6, 8, 10]])
+print(torch.searchsorted(ss, torch.tensor([[3, 6, 9], [3, 6, 9]])), torch.searchsorted(ss, torch.tensor([[3, 6, 9], [3, 6, 9]]), right=True), torch.searchsorted(bnd, 5, side="right"), torch.searchsorted(bnd, torch.tensor([5]), side="left"))
+uns = torch.tensor([5, 1, 9, 3])
+print(torch.searchsorted(uns, torch.tensor([4, 6]), sorter=torch.argsort(uns)), torch.searchsorted(torch.tensor([1.0, float("nan")]), torch.tensor([float("nan"), 2.0])))
+for bad in (lambda: torch.searchsorted(bnd, 3, side="middle"), lambda: torch.searchsorted(bnd, 3, side="left", right=True), lambda: torch.searchsorted(ss, torch.tensor([1, 2])), lambda: torch.bucketize(v, ss)):
+    try:
+        bad()
+    except RuntimeError as e:
+        print("RuntimeError", e)
+h = torch.tensor([1.0, 2.0, 1.0, 4.0, 2.5, 0.0, 4.0])
+print(torch.histc(h, bins=4), torch.histc(h, bins=4, min=0, max=3), torch.histc(torch.tensor([2.0, 2.0]), bins=3), torch.histc(torch.tensor([]), bins=2), torch.histc(h.double(), bins=2).dtype)
+hv = torch.histogram(h, bins=3)
+print(type(hv).__name__, hv.hist, hv.bin_edges, torch.histogram(h, torch.tensor([0.0, 1.0, 5.0])).hist, torch.histogram(h, bins=2, range=(0.0, 2.0), density=True).hist)
+print(torch.bincount(torch.tensor([0, 1, 1, 3])), torch.bincount(torch.tensor([0, 1, 1, 3]), minlength=6), torch.bincount(torch.tensor([1, 1]), weights=torch.tensor([0.5, 0.25])), torch.bincount(torch.tensor([], dtype=torch.long)), torch.bincount(torch.tensor([2]), weights=torch.tensor([1.0], dtype=torch.float64)).dtype)
+for bad in (lambda: torch.bincount(torch.tensor([-1, 2])), lambda: torch.bincount(torch.tensor([1.0])), lambda: torch.bincount(torch.tensor([[1]])), lambda: torch.histc(torch.tensor([1, 2]), bins=2), lambda: torch.histc(h, bins=2, min=3, max=1)):
+    try:
+        print(bad())
+    except RuntimeError as e:
+        print("RuntimeError", e)
+''')
+
+program("qm_unique_sort_topk", r'''
+import torch
+x = torch.tensor([3, 1, 2, 3, 1, 3, 0])
+print(torch.unique(x), torch.unique(x, return_counts=True), torch.unique(x, return_inverse=True), torch.unique(x, sorted=True, return_inverse=True, return_counts=True))
+m = torch.tensor([[1, 2], [3, 4], [1, 2], [0, 5]])
+print(torch.unique(m, dim=0), torch.unique(m, dim=0, return_counts=True, return_inverse=True), torch.unique(m, dim=1), torch.unique(torch.tensor([[2, 1, 2], [4, 3, 4]]), dim=1, return_inverse=True))
+print(torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1, 1])), torch.unique_consecutive(torch.tensor([1, 1, 2, 1]), return_counts=True, return_inverse=True), torch.unique(torch.tensor([float("nan"), 1.0, float("nan")])), torch.unique(torch.tensor([], dtype=torch.long), return_counts=True))
+print(x.unique(return_counts=True)[1].dtype, torch.unique(torch.tensor([True, False, True])), torch.unique(torch.tensor([2.5, -0.0, 0.0])))
+s = torch.tensor([2, 1, 2, 1, 0, 2, 1])
+print(torch.sort(s, stable=True), torch.sort(s, descending=True, stable=True), torch.argsort(s, stable=True), torch.sort(torch.tensor([[3, 1], [1, 1]]), dim=0, stable=True))
+f = torch.tensor([1.0, float("nan"), -1.0, float("inf"), -float("inf"), 0.0, -0.0])
+print(torch.sort(f), torch.sort(f, descending=True).values, torch.argsort(f, stable=True), torch.sort(torch.tensor([True, False, True]), stable=True))
+t = torch.tensor([5, 1, 5, 3, 5, 1])
+print(torch.topk(t, 2), torch.topk(t, 3, largest=False), torch.topk(t, 6).values, torch.topk(torch.tensor([[1.0, 3.0, 3.0], [2.0, 2.0, 0.0]]), 1, dim=1), torch.topk(t, 0), torch.topk(f[[0, 2, 5]], 2).values)
+print(torch.kthvalue(t, 2), torch.kthvalue(torch.tensor([[3.0, 1.0], [2.0, 2.0]]), 1, dim=1, keepdim=True), torch.msort(torch.tensor([[2, 1], [1, 3]])))
+for bad in (lambda: torch.topk(t, 7), lambda: torch.kthvalue(t, 0), lambda: torch.unique(m, dim=2), lambda: torch.topk(t, 1, dim=1)):
+    try:
+        bad()
+    except (RuntimeError, IndexError) as e:
+        print(type(e).__name__, e)
+''')
