@@ -6,9 +6,12 @@
 
 A step is forward, backward and an Adam update of: an embedding + 2-layer LSTM (hidden 128)
 text classifier over 50 tokens, batch 32; a bidirectional GRU (hidden 64) over 100 steps,
-batch 16; an LSTMCell (hidden 128) unrolled by hand over 20 steps, batch 32.  The
-recurrences are Python loops over time steps in mindtorch (one matmul and one fused cell
-op per step); PyTorch runs them in C++.  CPU time, one BLAS / torch thread by default (see
+batch 16; an LSTMCell (hidden 128) unrolled by hand over 20 steps, batch 32; a
+bidirectional LSTM (hidden 64) over a packed batch of 32 sequences of 10 to 60 steps
+(pack_padded_sequence); an LSTM with proj_size 64 (hidden 128) over 50 steps, batch 32; a
+tanh RNN (hidden 128) over 100 steps, batch 32.  The recurrences are Python loops over
+time steps in mindtorch (one matmul and one fused cell op per step); PyTorch runs them in
+C++.  CPU time, one BLAS / torch thread by default (see
 bench_ops.py why).
 """
 import argparse
@@ -45,6 +48,17 @@ def workloads(lib):
                 h, c = self.cell(x[t], (h, c))
             return h
 
+    class Packed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lstm = nn.LSTM(32, 64, bidirectional=True)
+
+        def forward(self, x):
+            lengths = [60 - 50 * k // 31 for k in range(32)]  # 60 down to 10, sorted
+            packed = nn.utils.rnn.pack_padded_sequence(x, lengths)
+            out, _ = self.lstm(packed)
+            return nn.utils.rnn.pad_packed_sequence(out)[0]
+
     tokens = lib.randint(0, 1000, (32, 50))
     return {
         "LSTM classifier (2x128, 50 steps, batch 32)": (Classifier(), tokens,
@@ -55,6 +69,12 @@ def workloads(lib):
                                                        lambda o: o[0].pow(2).mean()),
         "LSTMCell loop (128, 20 steps, batch 32)": (Unrolled(), lib.randn(20, 32, 32),
                                                    lambda o: o.pow(2).mean()),
+        "packed bidirectional LSTM (64, 10-60 steps, batch 32)": (
+            Packed(), lib.randn(60, 32, 32), lambda o: o.pow(2).mean()),
+        "LSTM proj_size 64 (128, 50 steps, batch 32)": (
+            nn.LSTM(32, 128, proj_size=64), lib.randn(50, 32, 32), lambda o: o[0].pow(2).mean()),
+        "tanh RNN (128, 100 steps, batch 32)": (nn.RNN(32, 128), lib.randn(100, 32, 32),
+                                                lambda o: o[0].pow(2).mean()),
     }
 
 

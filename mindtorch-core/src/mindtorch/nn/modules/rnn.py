@@ -3,7 +3,8 @@
 The recurrence is a Python loop over time steps of mindtorch ops: each layer projects the
 inputs of all steps with one matmul, then each step does one matmul with the hidden state
 and one fused cell op (the gates' pointwise math: _lstm_cell, _gru_cell).
-Packed sequences run the same loop on the batch_sizes[t] rows still active at step t."""
+Packed sequences run the same loop on the batch_sizes[t] rows still active at step t.
+Recorded by autograd, each layer-direction is one graph node (_recurrence.py)."""
 import math
 import numbers
 import warnings
@@ -61,37 +62,21 @@ _STEPS = {"RNN_TANH": _rnn_step(lambda x: x.tanh()), "RNN_RELU": _rnn_step(lambd
 def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fused=True):
     """One layer in one direction. gi: projected inputs, (T, B, G) or packed (sum, G);
     state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states).
-    When autograd records a whole-batch LSTM / GRU sequence, the layer is one graph node
-    (_recurrence.py)."""
-    if fused and mode in ("LSTM", "GRU") and w_hr is None and batch_sizes is None and \
-            len(gi) and mindtorch.is_grad_enabled():
+    When autograd records, the layer is one graph node (_recurrence.py); else (and for
+    that node's double backward) a loop of steps."""
+    if fused and len(gi) and mindtorch.is_grad_enabled():
         return _recurrence.apply(mode, reverse, gi, w_hh, b_hh if mode == "GRU" else None,
-                                 state)
+                                 w_hr, batch_sizes, state)
     step, w_hh_t = _STEPS[mode], w_hh.t()
     # the steps' slices in one op (its backward is one stack/cat, not one per step)
     gis = gi.unbind(0) if batch_sizes is None else gi.split(batch_sizes)
     outs = [None] * len(gis)
-    if batch_sizes is None:  # every step has the whole batch
-        for t in (range(len(gis) - 1, -1, -1) if reverse else range(len(gis))):
-            outs[t], state = step(gis[t], state, w_hh_t, b_hh, w_hr)
-        return mindtorch.stack(outs), state
-    if reverse:  # sequences join as the batch grows; their states start from state0
-        initial, state = state, tuple(s[:batch_sizes[-1]] for s in state)
-        for t in range(len(batch_sizes) - 1, -1, -1):
-            bs, active = batch_sizes[t], state[0].size(0)
-            if bs > active:
-                state = tuple(mindtorch.cat([s, s0[active:bs]]) for s, s0 in zip(state, initial))
-            outs[t], state = step(gis[t], state, w_hh_t, b_hh, w_hr)
-        return mindtorch.cat(outs), state
-    finished = []  # final states of sequences that ended, latest-ending rows first
-    for t, bs in enumerate(batch_sizes):
-        if bs < state[0].size(0):
-            finished.append(tuple(s[bs:] for s in state))
-            state = tuple(s[:bs] for s in state)
+
+    def run(t, state):
         outs[t], state = step(gis[t], state, w_hh_t, b_hh, w_hr)
-    parts = [state] + finished[::-1]
-    return mindtorch.cat(outs), tuple(mindtorch.cat([p[k] for p in parts])
-                                      for k in range(len(state)))
+        return state
+    state = _recurrence._walk(_recurrence._sizes(gi, batch_sizes), reverse, state, run)
+    return (mindtorch.stack if batch_sizes is None else mindtorch.cat)(outs), state
 
 
 def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectional):
