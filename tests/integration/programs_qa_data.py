@@ -320,6 +320,88 @@ print(list(SequentialSampler(ds))[:3], isinstance(loader.sampler, Sampler))
 ''')
 
 
+program("qd_collate_edge_types", r'''
+import collections
+import numpy as np
+import torch
+from torch.utils.data import default_collate, default_convert, DataLoader
+class MyList(list):
+    pass
+print(default_collate([np.bool_(True), np.bool_(False)]), default_collate([np.float16(1.5), np.float16(2)]).dtype, default_collate([np.uint8(3), np.uint8(4)]).dtype)
+print(default_collate([np.str_("a"), np.str_("b")]), default_collate([np.array(3), np.array(4)]), default_collate([np.zeros((2, 0)), np.zeros((2, 0))]).shape)
+print(default_collate([torch.tensor([1, 2], dtype=torch.int8), torch.tensor([3, 4], dtype=torch.int8)]).dtype)
+print(default_collate([collections.OrderedDict(b=1, a=2), collections.OrderedDict(b=3, a=4)]), type(default_collate([collections.OrderedDict(b=1)])).__name__)
+print(type(default_collate([MyList([1, 2]), MyList([3, 4])])).__name__, default_collate([MyList([1, 2]), MyList([3, 4])]))
+print(default_collate([collections.defaultdict(int, {"k": 1}), collections.defaultdict(int, {"k": 2})]))
+print(default_collate([(1, "a"), (2, "b")]), type(default_collate([(1, "a"), (2, "b")])).__name__, type(default_collate([[1, 2]])).__name__)
+print(default_convert([np.array([1, 2]), (np.float64(2.5),)]), default_convert(MyList([np.ones(1)])), default_convert(collections.OrderedDict(a=np.zeros(1))))
+print(default_convert(np.array(b"x")), default_convert(np.array([object()], dtype=object)).__class__.__name__)
+print(default_collate([torch.ones(2, 3).t(), torch.zeros(2, 3).t()]).shape, default_collate([torch.ones(2, 3).t(), torch.zeros(2, 3).t()]).is_contiguous())
+print(default_collate([torch.tensor(1.5, requires_grad=True), torch.tensor(2.0)]).requires_grad, default_collate([np.ones(2, dtype=np.float32)]).dtype)
+try:
+    default_collate([])
+except Exception as e:
+    print(type(e).__name__)
+try:
+    default_collate([(1, 2), (3,)])
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(next(iter(DataLoader([{"a": i, "b": [i, i]} for i in range(4)], batch_size=4))))
+print(next(iter(DataLoader(range(6), batch_size=4))), next(iter(DataLoader(np.arange(6.0).reshape(3, 2), batch_size=2))).dtype)
+''')
+
+program("qd_getitems_and_map_style", r'''
+import torch
+from torch.utils.data import Dataset, DataLoader, Subset, Sampler
+class Batched(Dataset):
+    calls = []
+    def __len__(self):
+        return 7
+    def __getitem__(self, i):
+        return torch.tensor(i)
+    def __getitems__(self, idxs):
+        self.calls.append(list(idxs))
+        return [torch.tensor(i * 10) for i in idxs]
+d = Batched()
+print([b.tolist() for b in DataLoader(d, batch_size=3)], d.calls)
+print([b.tolist() for b in DataLoader(d, batch_size=None)][:3])
+sub = Subset(d, [6, 5, 4])
+print([b.tolist() for b in DataLoader(sub, batch_size=2)], d.calls[-2:])
+class Chunks(Sampler):
+    def __iter__(self):
+        return iter([[0, 1], [5], [2, 3, 4]])
+    def __len__(self):
+        return 3
+class Plain(Dataset):
+    def __len__(self):
+        return 6
+    def __getitem__(self, i):
+        return i * 2
+print([b.tolist() for b in DataLoader(Plain(), batch_sampler=Chunks())])
+print([b for b in DataLoader(Plain(), batch_size=None, sampler=[3, 1])])
+print([b.tolist() for b in DataLoader(Plain(), sampler=range(5, -1, -2), batch_size=2)])
+print([b.tolist() for b in DataLoader(Subset(Plain(), torch.tensor([4, 2])), batch_size=2)])
+class Generic(Dataset[int]):
+    def __len__(self):
+        return 2
+    def __getitem__(self, i):
+        return i
+print(list(DataLoader(Generic())), isinstance(Generic(), Dataset), Sampler[int] is not None)
+class KeyErr(Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        if i == 2:
+            raise KeyError("missing-" + str(i))
+        return i
+for nw in (0, 2):
+    try:
+        list(DataLoader(KeyErr(), batch_size=1, num_workers=nw))
+    except KeyError as e:
+        print(nw, "KeyError", "missing-2" in str(e))
+''')
+
+
 import programs_qa_io  # noqa: E402 - the programs continue there, then in programs_qa_misc
 import programs_qa_misc  # noqa: E402
 
