@@ -4,6 +4,7 @@ import collections
 import io
 import os
 import pickle
+import warnings
 import zipfile
 
 import numpy as np
@@ -64,7 +65,7 @@ def _raw_checkpoint(tmp_path, payload):
     (b"\x80\x02c__builtin__\ngetattr\n.", "GLOBAL getattr was not"),
     (b"\x80\x02csubprocess\nPopen\n.", "GLOBAL subprocess.Popen was not"),
     (b"\x80\x02cos\nsystem\n.", "GLOBAL os.system whose module os is blocked"),
-    (b"\x80\x04\x8c\x08builtins\x8c\x04exec\x93.", "GLOBAL exec was not"),
+    (b"\x80\x04\x8c\x08builtins\x8c\x04exec\x93.", "Unsupported operand 140"),  # as torch
     (b"\x80\x02X\x04\x00\x00\x00evil\x85Q.", "Only persistent_load of storage is allowed"),
 ])
 def test_hand_written_pickles_refused(tmp_path, payload, fragment):
@@ -72,6 +73,26 @@ def test_hand_written_pickles_refused(tmp_path, payload, fragment):
     with pytest.raises(pickle.UnpicklingError, match="Weights only load failed") as e:
         mt.load(path)
     assert fragment in str(e.value)
+
+
+@pytest.mark.parametrize("protocol", [2, 3, 4, 5])
+def test_weights_only_runs_protocol_2_opcodes_only(protocol):
+    # PyTorch's weights-only unpickler knows protocol 2's opcodes (warning for another
+    # protocol), so protocol 4's FRAME refuses the file; weights_only=False loads it
+    def load(L):
+        buf = io.BytesIO()
+        L.save([L.ones(1), {"a": (1, 2.5)}], buf, pickle_protocol=protocol)
+        buf.seek(0)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            try:
+                got = repr(L.load(buf))
+            except pickle.UnpicklingError as e:
+                got = str(e)
+        buf.seek(0)
+        assert repr(L.load(buf, weights_only=False)) == "[tensor([1.]), {'a': (1, 2.5)}]"
+        return got, [str(m.message) for m in w]
+    assert load(mt) == load(torch)
 
 
 def test_out_of_bounds_geometry_refused(tmp_path):

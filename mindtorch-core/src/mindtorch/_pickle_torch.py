@@ -8,6 +8,7 @@ import collections
 import pickle
 import re
 import types
+import warnings
 from collections import OrderedDict
 
 from . import _dtype as D
@@ -455,11 +456,34 @@ class _Unpickler(pickle.Unpickler):
         return self.loader.load(pid)
 
 
+# the opcodes PyTorch's weights-only unpickler runs: protocol 2's (what torch.save writes),
+# none of protocol 4's (FRAME, SHORT_BINUNICODE, MEMOIZE, STACK_GLOBAL...)
+_WEIGHTS_OPCODES = b"".join([
+    pickle.GLOBAL, pickle.NEWOBJ, pickle.REDUCE, pickle.BUILD, pickle.APPEND, pickle.APPENDS,
+    pickle.SETITEM, pickle.SETITEMS, pickle.MARK, pickle.TUPLE, pickle.TUPLE1, pickle.TUPLE2,
+    pickle.TUPLE3, pickle.NONE, pickle.NEWFALSE, pickle.NEWTRUE, pickle.EMPTY_TUPLE,
+    pickle.EMPTY_LIST, pickle.EMPTY_DICT, pickle.EMPTY_SET, pickle.BININT, pickle.BININT1,
+    pickle.BININT2, pickle.BINFLOAT, pickle.BINUNICODE, pickle.SHORT_BINSTRING, pickle.BINPERSID,
+    pickle.BINGET, pickle.LONG_BINGET, pickle.BINPUT, pickle.LONG_BINPUT, pickle.LONG1,
+    pickle.PROTO, pickle.STOP])
+
+
 class WeightsUnpickler(pickle._Unpickler):
     """Resolves only allowlisted globals, so unpickling can call nothing else, and builds
     (BUILD opcode) only dicts and allowlisted user types, never tensors. The pure-Python
     unpickler, so that BUILD can be checked (a checkpoint's data.pkl is small)."""
-    dispatch = dict(pickle._Unpickler.dispatch)
+    dispatch = {op: pickle._Unpickler.dispatch[op] for op in _WEIGHTS_OPCODES}
+
+    def load_proto(self):
+        super().load_proto()
+        if self.proto != 2:
+            warnings.warn(f"Detected pickle protocol {self.proto} in the checkpoint, which was "
+                          "not the default pickle protocol used by `torch.load` (2). The "
+                          "weights_only Unpickler might not support all instructions "
+                          "implemented by this protocol, please file an issue for adding "
+                          "support if you encounter this.", stacklevel=2)
+
+    dispatch[pickle.PROTO[0]] = load_proto
 
     def __init__(self, file, *, loader, **kwargs):
         super().__init__(file, **kwargs)
