@@ -318,3 +318,145 @@ with tempfile.TemporaryDirectory() as d:
     other.save({"t": other.arange(3)}, p)
     print(torch.load(p)["t"], torch.load(p, mmap=True)["t"])
 ''')
+
+program("qi_whole_module_and_params", r'''
+import io
+import torch
+from torch import nn
+m = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+with torch.no_grad():
+    for i, p in enumerate(m.parameters()):
+        p.copy_(torch.linspace(-1, 1, p.numel()).reshape(p.shape) * (i + 1))
+buf = io.BytesIO()
+torch.save(m, buf)
+buf.seek(0)
+try:
+    torch.load(buf)
+except Exception as e:
+    print(type(e).__name__)
+buf.seek(0)
+m2 = torch.load(buf, weights_only=False)
+print(m2, type(m2[0]).__name__, m2(torch.ones(1, 2)).detach(), m2.training, m2[0].weight.requires_grad, type(m2[0].weight).__name__)
+p = nn.Parameter(torch.arange(3.0))
+q = nn.Parameter(torch.ones(2), requires_grad=False)
+b = io.BytesIO()
+torch.save({"p": p, "q": q, "plist": nn.ParameterList([nn.Parameter(torch.zeros(1))]).state_dict()}, b)
+b.seek(0)
+d = torch.load(b)
+print(type(d["p"]).__name__, d["p"].requires_grad, d["q"].requires_grad, d["p"], d["plist"])
+b.seek(0)
+print(type(torch.load(b, weights_only=False)["p"]).__name__)
+pd = nn.ParameterDict({"a": nn.Parameter(torch.ones(1)), "b": nn.Parameter(torch.zeros(2))})
+ml = nn.ModuleList([nn.Linear(1, 1, bias=False), nn.BatchNorm1d(1, affine=False)])
+print(list(pd.state_dict()), list(ml.state_dict()), list(nn.ModuleDict({"x": nn.Linear(1, 2)}).state_dict()))
+tgt = nn.Linear(2, 2)
+src = {"weight": torch.ones(2, 2, dtype=torch.float64), "bias": torch.zeros(2, dtype=torch.float64)}
+print(tgt.load_state_dict(src), tgt.weight.dtype)
+print(tgt.load_state_dict(src, assign=True), tgt.weight.dtype, type(tgt.weight).__name__, tgt.weight.requires_grad)
+class Extra(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(1, 1)
+        self.count = 0
+    def get_extra_state(self):
+        return {"count": self.count}
+    def set_extra_state(self, state):
+        self.count = state["count"] + 100
+e = Extra()
+e.count = 5
+sd = e.state_dict()
+print(list(sd), sd["_extra_state"])
+e2 = Extra()
+print(e2.load_state_dict(sd), e2.count)
+sd.pop("_extra_state")
+print(Extra().load_state_dict(sd, strict=False))
+''')
+
+program("qi_scheduler_and_optim_states", r'''
+import io
+import torch
+from torch import nn
+def params():
+    return [nn.Parameter(torch.ones(2)), nn.Parameter(torch.zeros(1))]
+p = params()
+opt = torch.optim.SGD([{"params": p[:1], "lr": 0.1}, {"params": p[1:], "lr": 0.01, "momentum": 0.5}], lr=1.0, momentum=0.9, nesterov=True)
+for _ in range(2):
+    opt.zero_grad()
+    (p[0].sum() * 2 + p[1].sum()).backward()
+    opt.step()
+sd = opt.state_dict()
+print(sd["param_groups"], {k: {n: (v.tolist() if hasattr(v, "tolist") else v) for n, v in s.items()} for k, s in sd["state"].items()})
+p2 = params()
+opt2 = torch.optim.SGD([{"params": p2[:1]}, {"params": p2[1:]}], lr=1.0)
+opt2.load_state_dict(sd)
+print([g["lr"] for g in opt2.param_groups], [g["momentum"] for g in opt2.param_groups], opt2.param_groups[0]["nesterov"])
+print(opt2.state[p2[0]]["momentum_buffer"], opt2.state[p2[0]]["momentum_buffer"] is sd["state"][0]["momentum_buffer"])
+o = torch.optim.AdamW(params(), lr=1e-3)
+sched = torch.optim.lr_scheduler.OneCycleLR(o, max_lr=0.1, total_steps=10)
+for _ in range(3):
+    o.step()
+    sched.step()
+s = sched.state_dict()
+print(sorted(s), round(s["_last_lr"][0], 8), s["total_steps"], s["last_epoch"])
+o3 = torch.optim.SGD(params(), lr=0.5)
+plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(o3, patience=0, factor=0.5)
+for v in (1.0, 2.0, 3.0):
+    plateau.step(v)
+ps = plateau.state_dict()
+print(sorted(ps), ps["best"], ps["num_bad_epochs"], o3.param_groups[0]["lr"], ps["_last_lr"])
+o4 = torch.optim.SGD(params(), lr=1.0)
+seq = torch.optim.lr_scheduler.SequentialLR(o4, [torch.optim.lr_scheduler.ConstantLR(o4, factor=0.5, total_iters=2), torch.optim.lr_scheduler.ExponentialLR(o4, gamma=0.9)], milestones=[2])
+lrs = []
+for _ in range(4):
+    o4.step()
+    seq.step()
+    lrs.append(round(seq.get_last_lr()[0], 6))
+ss = seq.state_dict()
+print(lrs, sorted(ss), [sorted(x) for x in ss["_schedulers"]])
+buf = io.BytesIO()
+torch.save({"opt": sd, "sched": s, "plateau": ps, "seq": ss}, buf)
+buf.seek(0)
+back = torch.load(buf)
+print(back["plateau"]["best"], back["seq"]["_milestones"], back["opt"]["param_groups"][1]["momentum"])
+''')
+
+program("qi_archive_layout", r'''
+import io
+import os
+import pickle
+import tempfile
+import zipfile
+import torch
+buf = io.BytesIO()
+torch.save({"a": torch.arange(3), "b": torch.ones(2, dtype=torch.float64)}, buf)
+z = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+print(sorted(n for n in z.namelist() if "serialization_id" not in n))
+print(z.read("archive/byteorder"), z.read("archive/version").strip(), z.read("archive/data/0"), len(z.read("archive/data/1")))
+print(buf.getvalue()[:2], [i.compress_type for i in z.infolist()][:3])
+with tempfile.TemporaryDirectory() as d:
+    p = os.path.join(d, "my.ckpt")
+    torch.save(torch.zeros(1), p)
+    print(sorted(n for n in zipfile.ZipFile(p).namelist() if "serialization_id" not in n)[:2])
+class TextFile(io.StringIO):
+    pass
+try:
+    torch.save(torch.ones(1), TextFile())
+except Exception as e:
+    print(type(e).__name__)
+for kw in ({"pickle_protocol": 2}, {"pickle_protocol": 4}):
+    b = io.BytesIO()
+    torch.save([torch.ones(1)], b, **kw)
+    b.seek(0)
+    print(torch.load(b))
+try:
+    torch.load(io.BytesIO(b""))
+except Exception as e:
+    print(type(e).__name__)
+raw = io.BytesIO()
+pickle.dump({"x": 1}, raw)
+raw.seek(0)
+try:
+    print(torch.load(raw, weights_only=False))
+except Exception as e:
+    print(type(e).__name__)
+''')
