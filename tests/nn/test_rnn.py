@@ -301,11 +301,11 @@ def test_double_backward(mode):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-9, atol=1e-11)
 
 
-@pytest.mark.parametrize("mode", ["LSTM", "GRU"])
-def test_float16(mode):
+@pytest.mark.parametrize("mode,extra", MODES)
+def test_float16(mode, extra):
     """float16 modules run the cells in float32 and round their results (PyTorch rounds
     each op): close to PyTorch's at float16's precision."""
-    mt, th = make(mode, dtype="float16")
+    mt, th = make(mode, dtype="float16", **extra)
     mx, tx = randn(5, 2, 4, dtype="float16")
     mo, _ = mt(mx)
     to, _ = th(tx)

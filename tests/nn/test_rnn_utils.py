@@ -184,3 +184,36 @@ def test_meta_device():
     assert tuple(h.shape) == (2, 3, 6) and h.device.type == "meta"
     assert tuple(padded.shape) == (5, 3, 12) and lengths.tolist() == [5, 3, 2]
     assert lengths.device.type == "cpu"
+
+
+@pytest.mark.parametrize("enforce_sorted", [True, False])
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_pack_pad_graph_and_double_backward(enforce_sorted, batch_first):
+    """Packing is one node (PackPaddedSequenceBackward0), padding one in-place copy
+    (CopySlices), as PyTorch's; gradients of gradients through both are torch's."""
+    lengths = [2, 4, 1] if not enforce_sorted else [4, 2, 1]
+    mx, tx = randn(*((3, 5, 2) if batch_first else (5, 3, 2)))
+    results = []
+    for lib, r, x in ((mindtorch, mr, mx), (torch, tr, tx)):
+        p = r.pack_padded_sequence(x, lengths, batch_first=batch_first,
+                                   enforce_sorted=enforce_sorted)
+        padded, _ = r.pad_packed_sequence(p._replace(data=p.data.sin()), batch_first,
+                                          total_length=6)
+        (g,) = lib.autograd.grad(padded.pow(3).sum(), x, create_graph=True)
+        (gg,) = lib.autograd.grad((g * g).sum(), x)
+        names = (p.data.grad_fn.name(), r.pad_packed_sequence(p)[0].grad_fn.name())
+        results.append((padded, g, gg, names))
+    (m_pad, m_g, m_gg, m_names), (t_pad, t_g, t_gg, t_names) = results
+    assert m_names == t_names
+    for m, t in ((m_pad, t_pad), (m_g, t_g), (m_gg, t_gg)):
+        assert_close(m, t)
+
+
+def test_pack_pad_integer_data():
+    x = mindtorch.arange(12).reshape(4, 3)
+    p = mr.pack_padded_sequence(x, [4, 2, 1])
+    t = tr.pack_padded_sequence(torch.arange(12).reshape(4, 3), [4, 2, 1])
+    assert p.data.tolist() == t.data.tolist() and p.data.dtype == mindtorch.int64
+    m_pad, _ = mr.pad_packed_sequence(p, padding_value=-1)
+    t_pad, _ = tr.pad_packed_sequence(t, padding_value=-1)
+    assert m_pad.tolist() == t_pad.tolist() and m_pad.dtype == mindtorch.int64

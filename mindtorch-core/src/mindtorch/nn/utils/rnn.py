@@ -9,6 +9,8 @@ from typing import NamedTuple
 
 import mindtorch
 
+from ...autograd.function import Function
+
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
            "pad_packed_sequence", "pad_sequence", "unpad_sequence", "pack_sequence",
            "unpack_sequence"]
@@ -102,6 +104,36 @@ def invert_permutation(permutation):
         0, permutation, mindtorch.arange(permutation.numel(), device=permutation.device))
 
 
+def _packed_rows(batch_sizes, batch, device):
+    """The rows of a (T * batch, *) time-major padded batch that a PackedSequence of these
+    batch sizes holds, in its order."""
+    rows = [t * batch + b for t, bs in enumerate(batch_sizes) for b in range(bs)]
+    return mindtorch.tensor(rows, dtype=mindtorch.int64, device=device)
+
+
+class _PackPaddedSequence(Function):
+    """A PackedSequence's data from a padded batch (time-major after the optional
+    transpose): its packed rows, one gather, and one graph node as in PyTorch."""
+
+    @staticmethod
+    def forward(ctx, input, index, batch_first):
+        ctx.save_for_backward(index)
+        ctx.shape, ctx.batch_first = tuple(input.shape), batch_first
+        padded = input.transpose(0, 1) if batch_first else input
+        return padded.reshape(-1, *padded.shape[2:]).index_select(0, index)
+
+    @staticmethod
+    def backward(ctx, grad):
+        index, = ctx.saved_tensors
+        shape = ctx.shape[1::-1] + ctx.shape[2:] if ctx.batch_first else ctx.shape
+        full = grad.new_zeros((shape[0] * shape[1], *shape[2:])).index_copy(0, index, grad)
+        full = full.view(shape)
+        return full.transpose(0, 1) if ctx.batch_first else full, None, None
+
+
+_PackPaddedSequence._backward_cls.__name__ = "PackPaddedSequenceBackward0"
+
+
 def _int_list(t):
     return [int(v) for v in t.tolist()]
 
@@ -121,12 +153,11 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if lengths.dim() != 1:
         raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D cpu Long tensor")
-    if batch_first:
-        input = input.transpose(0, 1)
+    time_dim, batch_dim = (1, 0) if batch_first else (0, 1)
     lens = _int_list(lengths)
-    if len(lens) != input.size(1):
+    if len(lens) != input.size(batch_dim):
         raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
-                           f"{len(lens)} (batch_size={input.size(1)})")
+                           f"{len(lens)} (batch_size={input.size(batch_dim)})")
     if any(a < b for a, b in zip(lens, lens[1:])):
         raise RuntimeError(
             "`lengths` array must be sorted in decreasing order when `enforce_sorted` is True. "
@@ -135,11 +166,12 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
     if lens[-1] <= 0:
         raise RuntimeError("Length of all samples has to be greater than 0, but found an "
                            "element in 'lengths' that is <= 0")
-    if lens[0] > input.size(0):
+    if lens[0] > input.size(time_dim):
         raise RuntimeError(f"pack_padded_sequence: a length of {lens[0]} exceeds the padded "
-                           f"sequence length {input.size(0)}")
+                           f"sequence length {input.size(time_dim)}")
     batch_sizes = [sum(n > t for n in lens) for t in range(lens[0])]
-    data = mindtorch.cat([input[t, :bs] for t, bs in enumerate(batch_sizes)])
+    index = _packed_rows(batch_sizes, input.size(batch_dim), input.device)
+    data = _PackPaddedSequence.apply(input, index, batch_first)
     return PackedSequence(data, mindtorch.tensor(batch_sizes, dtype=mindtorch.int64,
                                                  device="cpu"), sorted_indices, None)
 
@@ -159,17 +191,10 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
     data = sequence.data
     batch = sizes[0] if sizes else 0
     tail = tuple(data.shape[1:])
-    steps, offset = [], 0
-    for bs in sizes:
-        step = data[offset:offset + bs]
-        offset += bs
-        if bs < batch:
-            step = mindtorch.cat([step, data.new_full((batch - bs, *tail), padding_value)])
-        steps.append(step)
-    padded = mindtorch.stack(steps) if steps else data.new_full((0, batch, *tail), padding_value)
-    if max_len > len(sizes):
-        padded = mindtorch.cat(
-            [padded, data.new_full((max_len - len(sizes), batch, *tail), padding_value)])
+    padded = data.new_full((max_len, batch, *tail), padding_value)
+    # the packed rows into their places, one op (PyTorch's graph: CopySlices)
+    padded.view(max_len * batch, *tail).index_copy_(0, _packed_rows(sizes, batch, data.device),
+                                                    data)
     lengths = mindtorch.tensor([sum(bs > b for bs in sizes) for b in range(batch)],
                                dtype=mindtorch.int64, device="cpu")
     if batch_first:
