@@ -1,7 +1,7 @@
 """Every op declaration, one module per family; importing this package declares them all."""
 import importlib
 
-FAMILIES = ("creation", "pointwise", "views", "splitting", "indexing", "scatter",
+FAMILIES = ("creation", "pointwise", "views", "splitting", "view_copies", "indexing", "scatter",
             "joining", "linalg", "random", "reduction", "norm", "reorder", "einsum",
             "activation", "special", "sorting", "factorization", "factorization_lu",
             "factorization_householder", "linalg_norms", "conv", "pooling", "resample",

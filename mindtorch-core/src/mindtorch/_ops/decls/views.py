@@ -261,7 +261,8 @@ def select(self, dim, index):
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     size = self._shape[dim]
     if index < -size or index >= size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{list(self._shape)} at dimension {dim}")
     index %= size
     return self._view(self._shape[:dim] + self._shape[dim + 1:],
                       self._stride[:dim] + self._stride[dim + 1:],

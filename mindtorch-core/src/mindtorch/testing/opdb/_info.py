@@ -16,6 +16,7 @@ PUBLIC_MODULES = ("linalg", "special", "nn.functional")
 TORCH_REFERENCES = {
     "_max_dim": "max", "_min_dim": "min", "_median_dim": "median",
     "_nanmedian_dim": "nanmedian", "normal_float_float": "normal", "view_dtype": "Tensor.view",
+    "_view_copy_dtype": "view_copy",
     "numpy_T": lambda torch: lambda t: t.T, "mT": lambda torch: lambda t: t.mT,
     "mH": lambda torch: lambda t: t.mH, "matrix_H": lambda torch: lambda t: t.H,
     "threshold_backward": "ops.aten.threshold_backward",
