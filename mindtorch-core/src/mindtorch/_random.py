@@ -37,15 +37,30 @@ class Generator:
         return self._state
 
     def get_state(self):
+        """The state as a uint8 tensor: the backend's own byte layout when its state
+        object has one (the cpu backend's is PyTorch's), else a pickle."""
         import pickle
-        from ._creation import tensor
         import numpy as np
-        blob = pickle.dumps((self._seed, self._state))
+        from ._creation import tensor
+        state = self.state()
+        blob = state.get_state() if hasattr(state, "get_state") else \
+            pickle.dumps((self._seed, state))
         return tensor(np.frombuffer(blob, dtype=np.uint8).copy())
 
     def set_state(self, new_state):
         import pickle
-        self._seed, self._state = pickle.loads(new_state.numpy().tobytes())
+        from ._tensor import Tensor
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype.name != "uint8":
+            raise RuntimeError(f"expected a torch.ByteTensor, but got {new_state.type()}")
+        blob = new_state.numpy().tobytes()
+        state = self.state()
+        if hasattr(state, "set_state"):
+            state.set_state(blob)
+            self._seed = state.seed
+        else:
+            self._seed, self._state = pickle.loads(blob)
         return self
 
 

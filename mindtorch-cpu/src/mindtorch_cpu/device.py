@@ -48,7 +48,8 @@ def is_shared(handle):
 
 
 def generator(seed, index=None):
-    return np.random.Generator(np.random.PCG64(seed))
+    from .mt19937 import Engine  # PyTorch's CPU generator, so seeds give PyTorch's numbers
+    return Engine(seed)
 
 
 module = types.SimpleNamespace(

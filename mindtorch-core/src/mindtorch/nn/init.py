@@ -52,19 +52,38 @@ def _norm_cdf(x):
 
 
 def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
-    """Normal(mean, std) truncated to [a, b], by inverting the normal CDF of a uniform
-    draw between the CDF's values at a and b."""
+    """Normal(mean, std) truncated to [a, b] by rejection, as PyTorch 2.13 draws it (so a
+    seed gives its values): when [a, b] holds more than 30% of the mass, normals redrawn
+    where they fall outside; else uniforms on [a, b] accepted with probability
+    pdf(x) / pdf(mode), pending ones redrawn."""
     if tensor.is_meta:
         return tensor
     if mean < a - 2 * std or mean > b + 2 * std:
         warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. The "
                       "distribution of values may be incorrect.", stacklevel=2)
+    import mindtorch as M
     with no_grad():
-        lo, hi = _norm_cdf((a - mean) / std), _norm_cdf((b - mean) / std)
-        tensor.uniform_(2 * lo - 1, 2 * hi - 1, generator=generator)
-        tensor.erfinv_()
-        tensor.mul_(std * math.sqrt(2.0)).add_(mean)
-        tensor.clamp_(min=a, max=b)
+        if _norm_cdf((b - mean) / std) - _norm_cdf((a - mean) / std) > 0.3:
+            # the bounds in the tensor's dtype, so the test matches the stored values
+            lo, hi = (tensor.new_tensor(v, device="cpu").item() for v in (a, b))
+            tensor.normal_(mean, std, generator=generator)
+            outside = (tensor < lo) | (tensor > hi)
+            while outside.any():
+                redraw = M.empty_like(tensor).normal_(mean, std, generator=generator)
+                tensor.copy_(M.where(outside, redraw, tensor))
+                outside = (tensor < lo) | (tensor > hi)
+            return tensor
+        log_peak = -0.5 * ((max(a, min(mean, b)) - mean) / std) ** 2
+
+        def rejected(x):  # log u > log(pdf(x) / pdf(mode)), u ~ U(0, 1)
+            log_ratio = (x - mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+            return M.empty_like(tensor).uniform_(generator=generator).log_().gt(log_ratio)
+        tensor.uniform_(a, b, generator=generator)
+        pending = rejected(tensor.clone())
+        while pending.any():
+            candidates = M.empty_like(tensor).uniform_(a, b, generator=generator)
+            tensor.copy_(M.where(pending, candidates, tensor))
+            pending = M.where(pending, rejected(candidates), pending)
     return tensor
 
 

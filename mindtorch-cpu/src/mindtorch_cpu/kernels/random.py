@@ -1,6 +1,14 @@
-"""Random kernels: numpy draws from the generator's state (an np.random.Generator made
-by the cpu device's `generator`).  In-place samplers fill their tensor through its
-strided numpy view; the factories and *_like ops are decompositions into these."""
+"""Random kernels drawing PyTorch's numbers: the cpu generator's state is PyTorch's
+Mersenne Twister (mindtorch_cpu.mt19937), and each kernel turns its 32- or 64-bit draws into
+values as PyTorch's CPU kernels do (the same draws, order, roundings and fused
+multiply-adds), so a seed gives PyTorch's tensors.
+
+Element-wise samplers visit a tensor's elements in memory order, as PyTorch's serial
+TensorIterator loops do; complex tensors are drawn as their real view (re, im pairs).
+"""
+import math
+import os
+
 import numpy as np
 
 from mindtorch import Tensor
@@ -9,142 +17,254 @@ from mindtorch._ops.decls import random as R
 from mindtorch._random import generator_for
 
 from .._np import CPU, arr, wrap
+from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
+
+_U64 = np.uint64
+# dtypes whose random_(from, to) takes 64-bit draws when to - from >= 2**32
+_WIDE_RANGE = (D.int64, D.float64, D.float32, D.bfloat16)
 
 
-def _rng(generator):
+def _capability():
+    """PyTorch's ATen CPU capability on this machine (its normal_ depends on it)."""
+    forced = os.environ.get("ATEN_CPU_CAPABILITY", "").upper()
+    if forced in ("DEFAULT", "AVX2", "AVX512"):
+        return forced
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f
+                          if line.startswith("flags")), [])
+    except OSError:
+        return "DEFAULT"
+    if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= set(flags):
+        return "AVX512"
+    return "AVX2" if {"avx2", "fma"} <= set(flags) else "DEFAULT"
+
+
+_AVX2 = _capability() == "AVX2"
+
+
+def _engine(generator):
     if generator is not None and generator.device.type != "cpu":
         raise RuntimeError(f"Expected a 'cpu' device type for generator but found "
                            f"'{generator.device.type}'")
     return generator_for(generator, CPU).state()
 
 
-def _fill(self, values):
-    """Write sampled values (any real/complex numpy dtype) into self; returns self."""
+def _memory_order(shape, strides):
+    """Axis permutation visiting the elements in increasing address order."""
+    return sorted(range(len(shape)), key=lambda d: -strides[d])
+
+
+def _real_view(self):
+    """(shape, strides) of self, or of its real view when complex (re, im innermost)."""
+    shape, strides = self._shape, self._stride
+    if self.dtype.is_complex:
+        return shape + (2,), tuple(2 * s for s in strides) + (1,)
+    return shape, strides
+
+
+def _fill(self, flat):
+    """Write values given in self's memory order (of its real view when complex)."""
     a = arr(self)
     if a.size:
-        a[...] = values.astype(a.dtype, copy=False)
+        shape, strides = _real_view(self)
+        order = _memory_order(shape, strides)
+        v = flat.reshape([shape[d] for d in order]).transpose(np.argsort(order))
+        if self.dtype.is_complex:
+            v = v[..., 0] + 1j * v[..., 1]
+        a[...] = v.astype(a.dtype, copy=False)
     return self
 
 
-def _real_shape(self):
-    """Shape to sample: complex tensors sample real and imaginary parts separately."""
-    return self._shape + (2,) if self.dtype.is_complex else self._shape
+def _in_memory_order(self, values):
+    """values (broadcast to self's shape) flattened in self's memory order."""
+    order = _memory_order(self._shape, self._stride)
+    return np.broadcast_to(values, self._shape).transpose(order).reshape(-1)
 
 
-def _as_complex(self, values):
-    return values[..., 0] + 1j * values[..., 1] if self.dtype.is_complex else values
+def _count(self):
+    return self.numel() * (2 if self.dtype.is_complex else 1)
 
 
-def _unit_uniform(rng, shape, dtype):
-    """Uniform in [0, 1) on the grid of the dtype's mantissa, so that rounding to the
-    dtype never yields 1 (as PyTorch draws)."""
-    digits = R.FLOAT_DIGITS[dtype.to_real().name]
-    if digits == 53:
-        return rng.random(shape)
-    if digits == 24:
-        return rng.random(shape, dtype=np.float32)
-    return rng.integers(0, 1 << digits, shape) * (1.0 / (1 << digits))
+def _digits(self):
+    return R.FLOAT_DIGITS[self.dtype.to_real().name]
 
 
 def uniform_(self, low=0.0, high=1.0, generator=None):
+    """x * (to - from) + from, fused, with x a uniform on the 2**-53 grid (double) or the
+    2**-24 grid (float32 arithmetic, also for the 16-bit dtypes, rounded at the end)."""
     R.check_uniform(self, low, high)
-    u = _unit_uniform(_rng(generator), _real_shape(self), self.dtype)
-    return _fill(self, _as_complex(self, u * (high - low) + low if (low, high) != (0, 1) else u))
-
-
-def _standard_normal(rng, shape, dtype):
-    wide = dtype.to_real() is D.float64
-    return rng.standard_normal(shape, dtype=np.float64 if wide else np.float32)
+    n = _count(self)
+    wide = self.dtype.to_real() is D.float64
+    x = unit_uniform(_engine(generator), n, 53 if wide else 24)
+    if wide:
+        return _fill(self, fma64(x, np.float64(high) - np.float64(low), low))
+    lo, hi = np.float32(low), np.float32(high)
+    v = fma32(x, hi - lo, lo)
+    narrow = self.dtype.to_real().np.type
+    if narrow is not np.float32:  # a value rounding up to `to` becomes `from`
+        v = v.astype(narrow)
+        v[v == narrow(high)] = narrow(low)
+    return _fill(self, v)
 
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     R.check_normal(self.dtype, std, numel=self.numel())
-    z = _standard_normal(_rng(generator), _real_shape(self), self.dtype)
+    n = _count(self)
+    if not n:
+        return self
     if self.dtype.is_complex:  # each part has variance std**2 / 2 (PyTorch's convention)
         std = std / np.sqrt(2)
-    return _fill(self, _as_complex(self, z * std + mean))
+    engine = _engine(generator)
+    if n < 16 or not self.is_contiguous():
+        return _fill(self, one_at_a_time(engine, n, mean, std))
+    if self.dtype.to_real() is D.float32 and _AVX2:
+        return _fill(self, fill_avx2(engine, n, mean, std))
+    # (16-bit dtypes: float32 uniforms and math; PyTorch's values only when n % 16 == 0)
+    return _fill(self, fill_blocks(engine, n, mean, std, 53 if _digits(self) == 53 else 24))
 
 
 def random_(self, low=0, high=None, generator=None):
+    """(draw % range) + from, in wrapping 64-bit arithmetic; 64-bit draws for wide ranges
+    of the dtypes PyTorch gives them (the full int64 range: the draw itself)."""
     lo, hi = R.random_bounds(self.dtype, low, high, self.numel())
-    return _fill(self, _rng(generator).integers(lo, hi, self._shape, dtype=np.int64,
-                                                endpoint=True))
+    n = self.numel()
+    if not n:
+        return self
+    engine, span = _engine(generator), hi - lo + 1
+    if span == 1 << 64:
+        return _fill(self, engine.random64(n).view(np.int64))
+    wide = span >= 1 << 32 and self.dtype in _WIDE_RANGE
+    r = engine.random64(n) if wide else engine.random(n)
+    return _fill(self, (r % _U64(span) + _U64(lo % (1 << 64))).view(np.int64))
 
 
 def bernoulli_(self, p=0.5, generator=None):
+    """uniform < p: a double uniform for a Python or float64 p, a float one for float32."""
     R.check_bernoulli(self, p)
-    rng = _rng(generator)
-    if isinstance(p, Tensor):
-        probs = np.broadcast_to(arr(p).astype(np.float64), self._shape)
-        if probs.size and not ((probs >= 0) & (probs <= 1)).all():
-            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
-    else:
-        probs = p
-    return _fill(self, rng.random(self._shape) < probs)
+    n = self.numel()
+    if not n:
+        return self
+    engine = _engine(generator)
+    if not isinstance(p, Tensor):
+        return _fill(self, unit_uniform(engine, n, 53) < p)
+    probs = _in_memory_order(self, arr(p))
+    if not ((probs >= 0) & (probs <= 1)).all():
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    wide = p.dtype is D.float64
+    return _fill(self, unit_uniform(engine, n, 53 if wide else 24)
+                 < probs.astype(np.float64 if wide else np.float32))
 
 
-def _continuous(name, sample):
-    def kernel(self, a=None, b=None, generator=None):
-        R.check_distribution(name, self, a, b)
-        return _fill(self, sample(_rng(generator), self._shape, a, b))
-    kernel.__name__ = name
-    return kernel
+def _double_uniform(self, generator):
+    return unit_uniform(_engine(generator), self.numel(), 53)
 
 
-# name -> sampler(rng, shape, first parameter, second parameter)
-_DISTRIBUTIONS = {
-    "exponential_": lambda rng, shape, lambd, _: rng.exponential(1.0 / lambd, shape),
-    "cauchy_": lambda rng, shape, median, sigma: median + sigma * rng.standard_cauchy(shape),
-    "log_normal_": lambda rng, shape, mean, std: rng.lognormal(mean, std, shape),
-    "geometric_": lambda rng, shape, p, _: rng.geometric(p, shape),
-}
+def exponential_(self, lambd=1.0, generator=None):
+    R.check_distribution("exponential_", self, lambd)
+    with np.errstate(divide="ignore"):
+        return _fill(self, -1.0 / lambd * np.log1p(-_double_uniform(self, generator)))
 
 
-def _one_param(kernel):
-    return lambda self, a, generator=None: kernel(self, a, None, generator)
+def geometric_(self, p, generator=None):
+    R.check_distribution("geometric_", self, p)
+    with np.errstate(divide="ignore"):
+        return _fill(self, np.ceil(np.log(_double_uniform(self, generator)) / np.log(1.0 - p)))
+
+
+def cauchy_(self, median=0.0, sigma=1.0, generator=None):
+    R.check_distribution("cauchy_", self, median, sigma)
+    u = _double_uniform(self, generator)
+    return _fill(self, fma64(sigma, np.tan(np.pi * (u - 0.5)), median))
+
+
+def log_normal_(self, mean=1.0, std=2.0, generator=None):
+    R.check_distribution("log_normal_", self, mean, std)
+    return _fill(self, np.exp(one_at_a_time(_engine(generator), self.numel(), mean, std)))
 
 
 def multinomial(self, num_samples, replacement=False, generator=None):
+    """PyTorch's two algorithms: without replacement (or one sample) the largest
+    p / Exp(1) keys; with replacement a binary search of double uniforms in the cumulative
+    distribution, summed and normalised in the input's dtype."""
     shape = R.check_multinomial(self, num_samples, replacement)
-    rows = 1 if self.ndim == 1 else self._shape[0]
-    p = arr(self).astype(np.float64).reshape(rows, self._shape[-1])
+    cats = self._shape[-1]
+    p = arr(self).reshape(-1, cats)
     if p.size and not (np.isfinite(p).all() and (p >= 0).all()):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
-    total = p.sum(axis=1, keepdims=True)
-    if (total <= 0).any():
+    if (p.sum(axis=1) <= 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
-    rng = _rng(generator)
-    if not replacement:
-        # PyTorch's algorithm: the largest p / Exp(1) keys; categories of probability 0
-        # come last, once the others are exhausted
-        keys = p / rng.exponential(size=p.shape)
+    if not replacement or num_samples == 1:
+        q = exponential_(wrap(np.empty(p.shape, p.dtype), self.dtype), 1.0, generator)
+        keys = p / arr(q)  # (ties, zero probabilities among them, in index order)
         out = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     else:
-        cdf = np.cumsum(p / total, axis=1)
-        u = rng.random((p.shape[0], num_samples))
-        # the last category of non-zero probability absorbs rounding at the top of the cdf
-        last = p.shape[1] - 1 - np.argmax(p[:, ::-1] > 0, axis=1)
-        out = np.empty(u.shape, np.int64)
-        for row in range(p.shape[0]):
-            out[row] = np.minimum(np.searchsorted(cdf[row], u[row], side="right"), last[row])
+        cdf = np.cumsum(p, axis=1, dtype=p.dtype)
+        cdf /= cdf[:, -1:]
+        cdf[:, -1] = 1
+        u = unit_uniform(_engine(generator), p.shape[0] * num_samples, 53)
+        u = u.reshape(p.shape[0], num_samples)
+        out = np.stack([np.searchsorted(c.astype(np.float64), row) for c, row in zip(cdf, u)])
     return wrap(out.reshape(shape).astype(np.int64), D.int64)
 
 
 def randperm(n, generator=None, dtype=None, device=None):
+    """Fisher-Yates from the front: position i swaps with i + draw % (n - i)."""
     dtype = R.check_randperm(n, dtype)
-    return wrap(_rng(generator).permutation(n), dtype)
+    perm = list(range(n))
+    if n > 1:
+        offsets = _engine(generator).random(n - 1) % np.arange(n, 1, -1, dtype=_U64)
+        for i, k in enumerate(offsets.tolist()):
+            perm[i], perm[i + k] = perm[i + k], perm[i]
+    return wrap(np.array(perm, np.int64), dtype)
 
 
 def normal(mean, std=1.0, generator=None):
+    """PyTorch's composition: standard normals (scaled by a Python std) in the result's
+    layout, then multiplied by a tensor std and shifted by the mean, rounding each step."""
     shape, dtype = R.normal_result(mean, std)
-    m = arr(mean) if isinstance(mean, Tensor) else mean
-    s = arr(std) if isinstance(std, Tensor) else std
-    if isinstance(std, Tensor) and s.size and not (s >= 0).all():  # (NaN too)
+    tensor_std = isinstance(std, Tensor)
+    if tensor_std and std.numel() and not (arr(std) >= 0).all():  # (NaN too)
         raise RuntimeError("normal expects all elements of std >= 0.0")
-    z = _standard_normal(_rng(generator), shape + ((2,) if dtype.is_complex else ()), dtype)
-    if dtype.is_complex:
-        z = (z[..., 0] + 1j * z[..., 1]) / np.sqrt(2)
-    return wrap(z * s + m, dtype)
+    out = wrap(np.empty(shape, dtype.np), dtype)
+    normal_(out, 0.0, 1.0 if tensor_std else std, generator)
+    a = arr(out)
+    if tensor_std:
+        np.multiply(a, arr(std), out=a, casting="unsafe")
+    m = arr(mean) if isinstance(mean, Tensor) else np.asarray(mean, dtype.np)
+    np.add(a, m, out=a, casting="unsafe")
+    return out
+
+
+def _poisson_one(engine, lam):
+    """One Poisson draw as PyTorch's sample_poisson: transformed rejection (Hoermann)
+    from rate 10, else the product of uniforms."""
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u, v = unit_uniform(engine, 2, 53).tolist()
+            u -= 0.5
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+                    <= -lam + k * loglam - math.lgamma(k + 1.0)):
+                return k
+    if lam == 0:
+        return 0
+    x, prod, limit = 0, 1.0, math.exp(-lam)
+    while True:
+        prod *= float(unit_uniform(engine, 1, 53)[0])
+        if prod <= limit:
+            return x
+        x += 1
 
 
 def poisson(self, generator=None):
@@ -152,15 +272,14 @@ def poisson(self, generator=None):
     rates = arr(self).astype(np.float64)
     if rates.size and not (rates >= 0).all():  # (NaN too)
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    with np.errstate(invalid="ignore"):
-        draws = np.asarray(_rng(generator).poisson(np.minimum(rates, 1e18)), np.float64)
-    return wrap(draws, self.dtype)
+    engine = _engine(generator) if rates.size else None
+    draws = [_poisson_one(engine, lam) for lam in rates.reshape(-1).tolist()]
+    return wrap(np.array(draws, np.float64).reshape(rates.shape), self.dtype)
 
 
 KERNELS = {
     "uniform_": uniform_, "normal_": normal_, "random_": random_, "bernoulli_": bernoulli_,
-    "multinomial": multinomial, "randperm": randperm, "normal": normal, "poisson": poisson,
+    "exponential_": exponential_, "geometric_": geometric_, "cauchy_": cauchy_,
+    "log_normal_": log_normal_, "multinomial": multinomial, "randperm": randperm,
+    "normal": normal, "poisson": poisson,
 }
-for _name, _sample in _DISTRIBUTIONS.items():
-    _k = _continuous(_name, _sample)
-    KERNELS[_name] = _one_param(_k) if _name in ("exponential_", "geometric_") else _k

@@ -8,6 +8,7 @@ argument, F.softmax's optional dim) the F function is a separate op, `functional
 (exposed as F.<name>), choosing the op or its in-place variant.
 """
 import math
+import struct
 
 from ... import _dtype as D
 from ..._scalars import _overflow, checked_scalar
@@ -264,9 +265,17 @@ def _rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training
     if not float(upper) - float(lower) <= 1.7976931348623157e308 and _any(drawing):
         raise RuntimeError("Expected to - from <= std::numeric_limits<T>::max() to be true, "
                            "but got false.")
+    # PyTorch's loop: a double uniform on [lower, upper) (multiply, then add) for each
+    # element that draws, in order, so a seed gives its slopes
+    from .layers import _has_data
+    count = int(drawing.sum()) if _has_data(drawing) else self.numel()
+    u = M.empty(count, dtype=D.float64, device=self.device).uniform_(generator=generator)
     opmath = D.float64 if self.dtype is D.float64 else D.float32
-    u = M.empty(self.shape, dtype=opmath, device=self.device).uniform_(generator=generator)
-    drawn = M.where(drawing, u * (upper - lower) + lower, 1).to(self.dtype)
+    slopes = M.ones(self.shape, dtype=opmath, device=self.device)
+    if opmath is D.float32:  # (the bounds are rounded to the math type first)
+        lower, upper = (struct.unpack("f", struct.pack("f", v))[0] for v in (lower, upper))
+    u = (u * (float(upper) - float(lower)) + float(lower)).to(opmath)
+    drawn = slopes.masked_scatter_(drawing, u).to(self.dtype)
     return self * drawn, drawn
 
 

@@ -1,0 +1,211 @@
+"""A seed gives PyTorch's random numbers: the same program, seeded the same, draws the same
+tensors bit for bit from mindtorch's cpu generator as from PyTorch's (random factories,
+in-place samplers, dropout, nn.init and module construction, distributions, data
+shuffling), and generator states move between the two frameworks."""
+import numpy as np
+import pytest
+
+import mindtorch as mt
+
+torch = pytest.importorskip("torch")
+
+
+def _numpy(x):
+    if isinstance(x, (list, tuple)):
+        return [_numpy(v) for v in x]
+    if hasattr(x, "detach"):
+        x = x.detach()
+        if "bfloat16" in str(x.dtype):
+            x = x.float()
+        return x.numpy()
+    return np.asarray(x)
+
+
+def same_draws(program, seed=0):
+    """Run program(lib) after lib.manual_seed(seed) in both frameworks; equal bits."""
+    results = []
+    for lib in (torch, mt):
+        lib.manual_seed(seed)
+        results.append(_numpy(program(lib)))
+    a, b = results
+    for x, y in zip(a if isinstance(a, list) else [a], b if isinstance(b, list) else [b]):
+        assert x.shape == y.shape and x.dtype == y.dtype
+        np.testing.assert_array_equal(y, x)
+
+
+FLOATS = ["float32", "float64"]
+SIZES = [0, 1, 5, 15, 16, 17, 100, 1001]
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", FLOATS + ["float16", "bfloat16"])
+def test_rand(dtype, n):
+    same_draws(lambda L: L.rand(n, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("n", SIZES + [4096 + 7])
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_randn(dtype, n):
+    same_draws(lambda L: L.randn(n, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_randn_16_bit_in_whole_blocks_of_16(dtype):
+    same_draws(lambda L: [L.randn(5, dtype=getattr(L, dtype)), L.randn(4, 8, dtype=getattr(L, dtype))])
+
+
+PROGRAMS = {
+    "uniform_ f32": lambda L: L.empty(50).uniform_(-0.37, 2.1),
+    "uniform_ f64": lambda L: L.empty(50, dtype=L.float64).uniform_(-0.37, 2.1),
+    "uniform_ f16 (1.0 wraps to from)": lambda L: L.empty(1001, dtype=L.float16).uniform_(),
+    "normal_ f32": lambda L: L.empty(50).normal_(0.3, 1.7),
+    "normal_ f64": lambda L: L.empty(50, dtype=L.float64).normal_(0.3, 1.7),
+    "normal_ small": lambda L: L.empty(5).normal_(0.3, 1.7),
+    "complex": lambda L: [L.randn(3, 7, dtype=L.complex64), L.rand(3, 7, dtype=L.complex128)],
+    # one-at-a-time normals leave their pair's second value for the next call
+    "normal cache": lambda L: [L.randn(3), L.rand(2), L.randn(1), L.randn(5), L.randn(20)],
+    # non-contiguous tensors are visited in memory order
+    "transposed": lambda L: [L.empty(5, 7).t().normal_(), L.empty(50, 70).t().normal_(),
+                             L.empty(5, 7).t().uniform_(), L.zeros(6, 8)[:, ::2].normal_()],
+    "randint": lambda L: [L.randint(3, 13, (100,)), L.randint(-5, 2 ** 40, (30,)),
+                          L.randint(-50, -3, (30,)), L.randint(10, (2, 3), dtype=L.int8)],
+    "random_ bounds": lambda L: [L.empty(10, dtype=L.int64).random_(-2 ** 63, None),
+                                 L.empty(10, dtype=L.int64).random_(5, None),
+                                 L.empty(10).random_(3, 9), L.empty(10, dtype=L.float64).random_(9)],
+    "randperm": lambda L: [L.randperm(n) for n in (0, 1, 2, 10, 1000)] +
+                          [L.randperm(10, dtype=L.float32)],
+    "bernoulli": lambda L: [L.empty(100).bernoulli_(0.3), L.bernoulli(L.linspace(0, 1, 50)),
+                            L.bernoulli(L.linspace(0, 1, 50, dtype=L.float64)),
+                            L.empty(4, 5).bernoulli_(L.linspace(0, 1, 5))],
+    "dropout": lambda L: [L.nn.functional.dropout(L.ones(10, 10), 0.4),
+                          L.nn.Dropout(0.2)(L.ones(4, 30)),
+                          L.nn.functional.dropout2d(L.ones(2, 6, 3, 3), 0.5),
+                          L.nn.functional.dropout1d(L.ones(2, 6, 3), 0.5),
+                          L.nn.functional.alpha_dropout(L.ones(4, 30), 0.3, True),
+                          L.nn.functional.feature_alpha_dropout(L.ones(2, 6, 3, 3), 0.3, True)],
+    "continuous": lambda L: [L.empty(30).exponential_(2.5), L.empty(30, dtype=L.float64).exponential_(),
+                             L.empty(30).geometric_(0.3), L.empty(30, dtype=L.float64).cauchy_(1.0, 2.0),
+                             L.empty(30, dtype=L.float64).log_normal_(0.5, 0.7)],
+    "multinomial": lambda L: [
+        L.multinomial(L.tensor([0.1, 0.2, 0.3, 0.4, 0.0]), 4),
+        L.multinomial(L.tensor([[0.1, 0.2, 0.3, 0.4], [1., 0, 0, 2]]), 7, replacement=True),
+        L.multinomial(L.tensor([[0.1, 0.2, 0.3, 0.4], [1., 0, 0, 2]]), 1, replacement=True)],
+    "normal(mean, std)": lambda L: [L.normal(L.arange(6.).reshape(2, 3), L.linspace(0.1, 1, 3)),
+                                    L.normal(L.arange(20.), 0.5), L.normal(0.5, L.linspace(0.1, 2, 20)),
+                                    L.normal(0.5, 2.0, (4, 5))],
+    "poisson": lambda L: L.poisson(L.tensor([0.0, 0.5, 3.0, 9.9, 10.0, 50.0, 1000.0])),
+    "generator": lambda L: L.randn(20, generator=L.Generator().manual_seed(7)),
+    "like": lambda L: [L.rand_like(L.ones(3, 4)), L.randn_like(L.ones(40)),
+                       L.randint_like(L.ones(5), 10)],
+    "rrelu": lambda L: L.nn.functional.rrelu(L.linspace(-1, 1, 30), training=True),
+}
+
+
+@pytest.mark.parametrize("name", PROGRAMS)
+def test_samplers(name):
+    same_draws(PROGRAMS[name])
+
+
+def _state(module):
+    return list(module.state_dict().values())
+
+
+MODULES = {
+    "Linear": lambda L: L.nn.Linear(20, 30),
+    "Conv2d": lambda L: L.nn.Conv2d(3, 8, 3),
+    "ConvTranspose2d": lambda L: L.nn.ConvTranspose2d(3, 4, 2),
+    "Embedding": lambda L: L.nn.Embedding(10, 20, padding_idx=0),
+    "LSTM": lambda L: L.nn.LSTM(5, 7, 2, bidirectional=True),
+    "GRU": lambda L: L.nn.GRU(5, 7),
+    "MultiheadAttention": lambda L: L.nn.MultiheadAttention(16, 4),
+    "TransformerEncoderLayer": lambda L: L.nn.TransformerEncoderLayer(16, 4, 32),
+    "Bilinear": lambda L: L.nn.Bilinear(3, 4, 5),
+}
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_construction(name):
+    same_draws(lambda L: _state(MODULES[name](L)))
+
+
+INITS = {
+    "kaiming_normal_": lambda L, t: L.nn.init.kaiming_normal_(t),
+    "kaiming_uniform_": lambda L, t: L.nn.init.kaiming_uniform_(t, a=0.1),
+    "xavier_uniform_": lambda L, t: L.nn.init.xavier_uniform_(t),
+    "xavier_normal_": lambda L, t: L.nn.init.xavier_normal_(t),
+    "trunc_normal_": lambda L, t: L.nn.init.trunc_normal_(t, std=0.02),
+    "trunc_normal_ narrow": lambda L, t: L.nn.init.trunc_normal_(t, 0.5, 1.0, -0.1, 0.1),
+    "sparse_": lambda L, t: L.nn.init.sparse_(t, 0.3),
+    "normal_": lambda L, t: L.nn.init.normal_(t, 0.1, 0.02),
+    "uniform_": lambda L, t: L.nn.init.uniform_(t, -0.1, 0.5),
+}
+
+
+@pytest.mark.parametrize("name", INITS)
+def test_init(name):
+    same_draws(lambda L: [INITS[name](L, L.empty(20, 30)), L.rand(3)])
+
+
+def test_orthogonal_init_draws_the_same_normals():
+    # (the QR factorisation of those normals agrees to rounding, and the stream after it)
+    results = []
+    for lib in (torch, mt):
+        lib.manual_seed(0)
+        results.append((_numpy(lib.nn.init.orthogonal_(lib.empty(6, 9))), _numpy(lib.rand(3))))
+    np.testing.assert_allclose(results[1][0], results[0][0], rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(results[1][1], results[0][1])
+
+
+DISTRIBUTIONS = {
+    "Normal": lambda D, L: D.Normal(L.zeros(3), L.ones(3)).sample((4,)),
+    "Bernoulli": lambda D, L: D.Bernoulli(probs=L.full((20,), 0.3)).sample(),
+    "Categorical": lambda D, L: D.Categorical(probs=L.tensor([0.2, 0.3, 0.5])).sample((10,)),
+    "Uniform": lambda D, L: D.Uniform(0.0, 2.0).sample((10,)),
+    "Exponential": lambda D, L: D.Exponential(L.tensor([2.0])).sample((10,)),
+    "Poisson": lambda D, L: D.Poisson(L.tensor([4.0, 30.0])).sample((10,)),
+}
+
+
+@pytest.mark.parametrize("name", DISTRIBUTIONS)
+def test_distribution_samples(name):
+    same_draws(lambda L: DISTRIBUTIONS[name](L.distributions, L))
+
+
+def test_data_shuffling_and_splits():
+    def program(L):
+        data = L.utils.data
+        loader = data.DataLoader(data.TensorDataset(L.arange(20)), batch_size=6, shuffle=True)
+        epochs = [L.cat([b for (b,) in loader]) for _ in range(2)]
+        parts = data.random_split(range(10), [0.3, 0.7])
+        weighted = list(data.WeightedRandomSampler([0.1, 0.5, 0.2, 0.2], 8))
+        subset = list(data.SubsetRandomSampler([3, 5, 7, 9]))
+        return epochs + [np.array(list(p)) for p in parts] + [np.array(weighted),
+                                                              np.array(subset), L.rand(2)]
+    same_draws(program)
+
+
+def test_states_move_between_frameworks():
+    torch.manual_seed(3)
+    torch.randn(3)  # leaves a cached normal in the state
+    torch.rand(5)
+    state = torch.get_rng_state()
+    mt.set_rng_state(mt.tensor(state.numpy()))
+    np.testing.assert_array_equal(mt.get_rng_state().numpy(), state.numpy())
+    np.testing.assert_array_equal(mt.randn(7).numpy(), torch.randn(7).numpy())
+    mt.manual_seed(11)
+    mt.rand(4)
+    torch.set_rng_state(torch.from_numpy(mt.get_rng_state().numpy()))
+    np.testing.assert_array_equal(torch.rand(600).numpy(), mt.rand(600).numpy())
+    g = mt.Generator().manual_seed(5)
+    saved = g.get_state()
+    first = mt.randn(10, generator=g)
+    g.set_state(saved)
+    np.testing.assert_array_equal(mt.randn(10, generator=g).numpy(), first.numpy())
+    assert g.initial_seed() == 5
+
+
+def test_bad_states():
+    with pytest.raises(RuntimeError, match="RNG state"):
+        mt.set_rng_state(mt.zeros(10, dtype=mt.uint8))
+    with pytest.raises(TypeError):
+        mt.set_rng_state(b"\x00" * 5056)
