@@ -52,10 +52,12 @@ def test_values_and_gradients_as_torch(name):
         np.testing.assert_allclose(g, p, rtol=1e-12, atol=1e-12)
 
 
-def test_dropout_recomputed_with_the_same_mask():
+@pytest.mark.parametrize("reentrant", [True, False])
+def test_dropout_recomputed_with_the_same_mask(reentrant):
     drop = mindtorch.nn.Dropout(0.5)
     x = mindtorch.ones(4, 8, dtype=mindtorch.float64, requires_grad=True)
-    out = mindtorch.utils.checkpoint.checkpoint(lambda t: drop(t) * t, x, use_reentrant=True)
+    out = mindtorch.utils.checkpoint.checkpoint(lambda t: drop(t) * t, x,
+                                                use_reentrant=reentrant)
     out.sum().backward()
     kept = (out.detach() != 0).double()
     # d/dx (mask * 2 * x * x) = 4 x mask: the recomputed mask is the forward's
@@ -83,3 +85,44 @@ def test_reentrant_node_name_as_torch():
         out = lib.utils.checkpoint.checkpoint(model, x, use_reentrant=True)
         names.append(type(out.grad_fn).__name__)
     assert names[1] == names[0] == "CheckpointFunctionBackward"
+
+
+def _recording(lib):
+    calls = []
+
+    def segment(t, scale=1.0):
+        calls.append(1)
+        return (t ** 3).sin() * scale
+    return calls, segment
+
+
+def test_non_reentrant_recomputes_in_backward():
+    # the segment runs again in backward (its activations are not kept), as in PyTorch;
+    # under no_grad it runs once; a retained graph's second backward reruns it again
+    counts = []
+    for lib in (torch, mindtorch):
+        calls, segment = _recording(lib)
+        x = lib.tensor([0.5, 2.0], dtype=lib.float64, requires_grad=True)
+        out = lib.utils.checkpoint.checkpoint(segment, x, scale=2.0, use_reentrant=False)
+        seen = [len(calls)]
+        out.sum().backward(retain_graph=True)
+        seen.append(len(calls))
+        out.sum().backward()
+        seen.append(len(calls))
+        with lib.no_grad():
+            lib.utils.checkpoint.checkpoint(segment, x, use_reentrant=False)
+        counts.append((seen + [len(calls)], x.grad.tolist()))
+    assert counts[1] == counts[0]
+
+
+def test_non_reentrant_create_graph():
+    # second-order gradients through a non-reentrant segment: its rerun keeps a graph
+    results = []
+    for lib in (torch, mindtorch):
+        _, segment = _recording(lib)
+        x = lib.tensor([0.5, 2.0, -1.0], dtype=lib.float64, requires_grad=True)
+        out = lib.utils.checkpoint.checkpoint(segment, x, use_reentrant=False)
+        g, = lib.autograd.grad(out.sum(), x, create_graph=True)
+        gg, = lib.autograd.grad(g.sum(), x)
+        results.append(np.concatenate([g.detach().numpy(), gg.numpy()]))
+    np.testing.assert_allclose(results[1], results[0], rtol=1e-12, atol=1e-12)

@@ -5,7 +5,28 @@ recomputation.  Values and gradients equal the unchecked run's; only the segment
 inputs are kept between forward and backward."""
 from .. import autograd as _autograd
 from .._tensor import Tensor
+from ..autograd.graph import saved_tensors_hooks
 from ..autograd.grad_mode import enable_grad, no_grad
+
+_NO_DEFAULT = ("the use_reentrant parameter should be passed explicitly. {} use_reentrant=False "
+               "is recommended, but if you need to preserve the current default behavior, you "
+               "can pass use_reentrant=True. Refer to docs for more details on the differences "
+               "between the two variants.")
+
+
+def _rerun(run, args, kwargs, rng):
+    """run(*args, **kwargs) again with grad on and the CPU random state of the first run
+    (dropout draws the same mask); the random state is left as it was."""
+    import mindtorch
+    state = mindtorch.get_rng_state() if rng is not None else None
+    if state is not None:
+        mindtorch.set_rng_state(rng)
+    try:
+        with enable_grad():
+            return run(*args, **kwargs)
+    finally:
+        if state is not None:
+            mindtorch.set_rng_state(state)
 
 
 class CheckpointFunction(_autograd.Function):
@@ -24,20 +45,11 @@ class CheckpointFunction(_autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
-        import mindtorch
         args = list(ctx.others)
         saved = ctx.saved_tensors
         for i, t in zip(ctx.slots, saved):
             args[i] = t.detach().requires_grad_(t.requires_grad)
-        state = mindtorch.get_rng_state() if ctx.rng is not None else None
-        if state is not None:
-            mindtorch.set_rng_state(ctx.rng)
-        try:
-            with enable_grad():
-                outputs = ctx.run(*args)
-        finally:
-            if state is not None:
-                mindtorch.set_rng_state(state)
+        outputs = _rerun(ctx.run, args, {}, ctx.rng)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         pairs = [(o, g) for o, g in zip(outputs, grads)
                  if isinstance(o, Tensor) and o.requires_grad and g is not None]
@@ -49,21 +61,69 @@ class CheckpointFunction(_autograd.Function):
         return (None, None) + tuple(inputs)
 
 
+class _NonReentrant:
+    """The non-reentrant checkpoint's saved-tensor hooks: the segment's forward keeps only
+    the index of each tensor it saves; the first unpack in backward reruns the segment (it
+    saves the same tensors in the same order) and hands out its saved tensors, each once
+    (a second backward reruns again).  Under create_graph the rerun takes the original
+    inputs and keeps its graph, so higher-order gradients flow through it; otherwise it
+    takes detached inputs (requires_grad kept) and keeps detached values."""
+
+    def __init__(self, run, args, kwargs, rng):
+        self.run, self.args, self.kwargs, self.rng = run, args, kwargs, rng
+        self.count = 0
+        self.saved = {}
+
+    def pack(self, t):
+        self.count += 1
+        return self.count - 1
+
+    def unpack(self, i):
+        if i not in self.saved:
+            self._recompute()
+        return self.saved.pop(i)
+
+    def _recompute(self):
+        from ..autograd.grad_mode import is_grad_enabled
+        graph = is_grad_enabled()  # backward(create_graph=True)
+        kept = []
+        args = self.args if graph else [
+            a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
+            for a in self.args]
+
+        def keep(t):
+            kept.append(t if graph else t.detach())
+            return len(kept) - 1
+        with saved_tensors_hooks(keep, kept.__getitem__):
+            _rerun(self.run, args, self.kwargs, self.rng)
+        if len(kept) != self.count:
+            raise RuntimeError(f"torch.utils.checkpoint: A different number of tensors was "
+                               f"saved during the original forward and recomputation.\n"
+                               f"Number of tensors saved during forward: {self.count}\n"
+                               f"Number of tensors saved during recomputation: {len(kept)}")
+        self.saved = dict(enumerate(kept))
+
+
 def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default",
                debug=False, preserve_rng_state=True, **kwargs):
     """function(*args, **kwargs), its activations recomputed in backward instead of kept.
 
     use_reentrant=True is PyTorch's original form (a graph node that recomputes; only
     inputs that require grad make the output require grad).  use_reentrant=False records
-    the segment's graph as an ordinary call does: its values and gradients are those of
-    PyTorch's non-reentrant checkpoint; mindtorch keeps the activations."""
+    the segment's graph as an ordinary call does, but its saved tensors are dropped and
+    recomputed in backward (saved-tensor hooks)."""
     import warnings
     if use_reentrant is None:
-        warnings.warn("torch.utils.checkpoint: the use_reentrant parameter should be passed "
-                      "explicitly; use_reentrant=False is recommended", stacklevel=2)
+        warnings.warn("torch.utils.checkpoint: " + _NO_DEFAULT.format(
+            "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
+            "exception."), stacklevel=2)
         use_reentrant = True  # PyTorch's default
     if not use_reentrant:
-        return function(*args, **kwargs)
+        import mindtorch
+        rng = mindtorch.get_rng_state() if preserve_rng_state else None
+        hooks = _NonReentrant(function, args, kwargs, rng)
+        with saved_tensors_hooks(hooks.pack, hooks.unpack):
+            return function(*args, **kwargs)
     if kwargs:
         raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
     if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
@@ -77,8 +137,9 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     segment runs normally."""
     if use_reentrant is None:
         import warnings
-        warnings.warn("torch.utils.checkpoint.checkpoint_sequential: the use_reentrant "
-                      "parameter should be passed explicitly", stacklevel=2)
+        warnings.warn("torch.utils.checkpoint.checkpoint_sequential: " + _NO_DEFAULT.format(
+            "In version 2.9 we will raise an exception if use_reentrant is not passed."),
+            stacklevel=2)
         use_reentrant = True
     children = list(functions.children()) if hasattr(functions, "children") else list(functions)
     size = len(children) // segments
