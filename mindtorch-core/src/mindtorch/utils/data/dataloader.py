@@ -38,8 +38,8 @@ class DataLoader:
     """Iterates over `dataset` in batches: torch.utils.data.DataLoader's arguments,
     defaults and argument errors. shuffle draws a fresh permutation per epoch from
     `generator` (a mindtorch.Generator; the default generator when None): the same seed
-    gives the same order on every run, though not PyTorch's order (mindtorch's random
-    streams differ). num_workers > 0 loads in worker processes; pin_memory is accepted
+    gives the same order on every run, PyTorch's order (the cpu generator draws
+    PyTorch's numbers). num_workers > 0 loads in worker processes; pin_memory is accepted
     and does nothing (no accelerator to pin for)."""
     __initialized = False
 

@@ -3,7 +3,7 @@ batches) for the DataLoader.
 
 Random samplers draw from mindtorch generators with PyTorch's call pattern (randperm per
 epoch, randint in chunks of 32, multinomial), so a seeded generator gives the same order
-on every run. The orders are not PyTorch's: mindtorch's random streams differ."""
+on every run -- PyTorch's order, since the cpu generator draws PyTorch's numbers."""
 import itertools
 
 
