@@ -264,6 +264,18 @@ def test_einsum_with_empty_dims(eq, shapes):
     _check_both(lambda L, *xs: L.einsum(eq, *xs), *ts)
 
 
+@pytest.mark.parametrize("eq, shapes", [
+    ("...ij,...jk", [(2, 2, 3), (3, 3, 2)]), ("...ij,...jk", [(5, 2, 2, 3), (5, 3, 3, 2)]),
+    ("...ij,...jk", [(2, 2, 3), (4, 3, 3, 2)]), ("...ij,...jk", [(4, 2, 2, 3), (3, 3, 2)]),
+    ("ij,jk", [(2, 3), (2, 2)])])
+def test_einsum_broadcast_error_message(eq, shapes):
+    def message(L):
+        with pytest.raises(RuntimeError) as e:
+            L.einsum(eq, *[L.ones(s) for s in shapes])
+        return str(e.value)
+    assert message(mindtorch) == message(torch)
+
+
 @pytest.mark.parametrize("alpha, beta", [(1, 1), (2 + 1j, 0.5), (-0.5j, 0)])
 def test_addr_complex_grads(alpha, beta):
     # vec2's gradient is grad.mT @ vec1.conj() (times conj(alpha)), as PyTorch's

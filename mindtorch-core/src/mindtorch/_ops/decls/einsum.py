@@ -102,10 +102,14 @@ def _einsum(equation, tensors):
             seen = sizes.get(lab)
             if seen is None or seen == 1:
                 sizes[lab] = n
-            elif n != 1 and n != seen:
-                name = lab if isinstance(lab, str) else "..."
-                raise RuntimeError(f"einsum(): subscript {name} has size {n} for operand {i} "
+            elif n != 1 and n != seen and isinstance(lab, str):
+                raise RuntimeError(f"einsum(): subscript {lab} has size {n} for operand {i} "
                                    f"which does not broadcast with previously seen size {seen}")
+            elif n != 1 and n != seen:  # (the missing space is PyTorch's)
+                dim = sum(not isinstance(x, str) for x in labels) - lab[1]
+                raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in operand "
+                                   f"{i}has size {n} which does not broadcast with previously "
+                                   f"seen ellipsis with size {seen} for the respective dimension")
         ops.append((t, labels))
     order = list(out) + [lab for lab in sizes if lab not in out]  # summed labels last
     aligned = []
