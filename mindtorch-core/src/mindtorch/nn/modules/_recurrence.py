@@ -98,11 +98,11 @@ class Recurrence(Function):
     @staticmethod
     def backward(ctx, *grads):
         mode, batch_sizes, saved = ctx.mode, ctx.batch_sizes, ctx.saved_tensors
-        gi, w_hh, b_hh, w_hr = saved[:4]
         k = ctx.n_state
-        initial, work, previous, raw = saved[4:4 + k], saved[4 + k], saved[5 + k:-1], saved[-1]
         if mindtorch.is_grad_enabled():  # create_graph: the recorded loop, differentiated
             return (None,) * 3 + _recorded_grads(ctx, saved[:4 + k], grads)
+        gi, w_hh, w_hr = saved[0], saved[1], saved[3]
+        work, previous, raw = saved[4 + k], saved[5 + k:-1], saved[-1]
         packed = batch_sizes is not None
         parts = (lambda x: x.split(batch_sizes)) if packed else (lambda x: x.unbind(0))
         go = parts(grads[0]) if ctx.stacked else grads[:-k]
