@@ -123,14 +123,18 @@ class IterableFetcher:
         return self.collate_fn(data)
 
 
-def _seed_everything(seed):
-    """Python's, NumPy's (when loaded) and mindtorch's default generators."""
+def _seed_everything(base_seed, worker_id):
+    """Python's and mindtorch's default generators get base_seed + worker_id; NumPy's
+    global one (when loaded) PyTorch's four words hashed from both (NumPy's SeedSequence
+    mixing), so a worker's draws are PyTorch's."""
     from .... import manual_seed
+    seed = base_seed + worker_id
     random.seed(seed)
     manual_seed(seed)
     np = sys.modules.get("numpy")
     if np is not None:
-        np.random.seed(seed % (1 << 32))
+        entropy = [worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32, 0]
+        np.random.seed(np.random.SeedSequence(entropy).generate_state(4))
 
 
 def _pickled(data, where):
@@ -153,7 +157,7 @@ def worker_loop(fetcher_cls, dataset, index_queue, data_queue, done_event, auto_
     global _worker_info
     try:
         seed = base_seed + worker_id
-        _seed_everything(seed)
+        _seed_everything(base_seed, worker_id)
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed,
                                   dataset=dataset)
         where = f"in DataLoader worker process {worker_id}"
