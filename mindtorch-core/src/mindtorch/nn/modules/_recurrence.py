@@ -58,8 +58,9 @@ class Recurrence(Function):
     each step, *final state), the caller stacking (padded: StackBackward0, as PyTorch's
     graph of a GRU, an RNN or a float64 LSTM) or concatenating (packed: CatBackward0) the
     outputs.  gi: the projected inputs, (T > 0, B, G) or packed (sum(batch_sizes), G),
-    input biases included (but for a GRU, b_hh too: b_hh is the GRU's only); w_hr: the
-    LSTM's projection or None; state: (h0,) or (h0, c0)."""
+    input biases included, and b_hh too but for a GRU (whose b_hh sits inside the reset
+    gate's product: passed apart, else None); w_hr: the LSTM's projection or None; state:
+    (h0,) or (h0, c0)."""
     stacked = False
 
     @staticmethod
