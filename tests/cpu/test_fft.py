@@ -81,6 +81,20 @@ def test_one_dim_odd_and_even_outputs(name):
     check(name, _data((2, 3, 4), dtype), n=None, dim=1)
 
 
+@pytest.mark.parametrize("shape, dims", [((4,), None), ((5,), None), ((3, 4), None),
+                                         ((2, 3, 4), None), ((2, 3, 4), (0, 2)), ((4, 6), -1)])
+def test_real_input_mirrored_half_signs(shape, dims):
+    # a real input's two-sided transform is its one-sided half, then the conjugate mirror
+    # of it (PyTorch's fill): the mirrored half's zeros are negative ones (an impulse's)
+    x = mindtorch.zeros(shape, dtype=mindtorch.float64)
+    x.view(-1)[0] = 1.0
+    got = mindtorch.fft.fftn(x, dim=dims)
+    want = torch.fft.fftn(to_torch(x), dim=dims)
+    assert_same(got, want)
+    signs = lambda a: np.signbit(np.stack([a.real, a.imag]))
+    assert (signs(got.numpy()) == signs(want.numpy())).all()
+
+
 @pytest.mark.parametrize("dtype", ["int64", "int32", "bool", "uint8"])
 def test_integer_and_bool_inputs_promote(dtype):
     for name in C2C_R2C:

@@ -54,11 +54,21 @@ def fft_r2c(self, dim, normalization, onesided):
     _refuse_empty(a)
     norm = _FORWARD.get(normalization, "forward")
     dims = F.by_stride(_strides(a), dim[:-1]) + [dim[-1]]
-    if onesided:
-        fn = lambda v, axes: np.fft.rfftn(v, axes=axes, norm=norm)
-    else:
-        fn = lambda v, axes: np.fft.fftn(v.astype(dtype.np), axes=axes, norm=norm)
+    def fn(v, axes):
+        half = np.fft.rfftn(v, axes=axes, norm=norm)
+        return half if onesided else _conjugate_fill(half, axes, v.shape[axes[-1]])
     return _laid_out(a, dims, dtype, fn)
+
+
+def _conjugate_fill(half, axes, n):
+    """The two-sided transform of real data from its one-sided half, as PyTorch fills it:
+    X[..., k] = conj(X[-i..., n - k]) past the half (so zeros' signs are its)."""
+    last = axes[-1]
+    k = half.shape[last]
+    mirror = np.take(half, np.arange(n - k, 0, -1), axis=last)
+    for ax in axes[:-1]:  # index -i (mod size) along the other transformed dims
+        mirror = np.roll(np.flip(mirror, ax), 1, ax)
+    return np.concatenate([half, np.conj(mirror)], axis=last)
 
 
 def fft_c2r(self, dim, normalization, last_dim_size):
