@@ -315,3 +315,211 @@ for bad in (lambda: torch.topk(t, 7), lambda: torch.kthvalue(t, 0), lambda: torc
     except (RuntimeError, IndexError) as e:
         print(type(e).__name__, e)
 ''')
+
+program("qm_checkpoint_options", r'''
+import warnings
+import torch
+from torch.utils.checkpoint import checkpoint
+lin = torch.nn.Linear(3, 3).double()
+with torch.no_grad():
+    lin.weight.copy_(torch.linspace(-1, 1, 9, dtype=torch.float64).reshape(3, 3))
+    lin.bias.zero_()
+x = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(2, 3).requires_grad_()
+def f(t, scale=1.0):
+    return torch.relu(lin(t)) * scale
+try:
+    checkpoint(f, x, scale=2.0, use_reentrant=True)
+except ValueError as e:
+    print("ValueError", e)
+out = checkpoint(f, x, scale=2.0, use_reentrant=False)
+out.sum().backward()
+print(x.grad, lin.weight.grad.sum().item())
+try:
+    checkpoint(f, x)
+except Exception as e:
+    print(type(e).__name__, str(e)[:90])
+drop = torch.nn.Dropout(0.5)
+def g(t):
+    return drop(t * 1.0)
+y = torch.ones(200, dtype=torch.float64, requires_grad=True)
+for reentrant in (False, True):
+    y.grad = None
+    o = checkpoint(g, y, use_reentrant=reentrant, preserve_rng_state=True)
+    o.sum().backward()
+    print(reentrant, torch.equal(y.grad, (o != 0).double() * 2), 40 < int((o == 0).sum()) < 160)
+calls = []
+def counted(t):
+    calls.append(1)
+    return t.sin()
+z = torch.ones(2, requires_grad=True)
+checkpoint(counted, z, use_reentrant=False).sum().backward()
+print(len(calls))
+calls.clear()
+with torch.no_grad():
+    r = checkpoint(counted, z, use_reentrant=False)
+print(len(calls), r.requires_grad)
+def nested(t):
+    return checkpoint(torch.cos, t, use_reentrant=False) * 2
+w = torch.tensor([0.5, 1.0], requires_grad=True)
+checkpoint(nested, w, use_reentrant=False).sum().backward()
+print(w.grad)
+def returns_tuple(t):
+    return t * 2, 5, None
+a, n, none = checkpoint(returns_tuple, w, use_reentrant=False)
+print(a, n, none)
+''')
+
+program("qm_assert_close_more", r'''
+import numpy as np
+import torch
+from torch.testing import assert_close, make_tensor
+def show(*a, **k):
+    try:
+        assert_close(*a, **k)
+        print("ok")
+    except Exception as e:
+        print(type(e).__name__, "|", str(e).replace("\n", " | "))
+show(np.array([1.0, 2.0]), np.array([1.0, 2.0]))
+show(np.array([1.0, 2.0]), np.array([1.0, 3.0]))
+try:
+    assert_close(torch.tensor([1.0]), np.array([1.0]))
+except TypeError as e:
+    print("TypeError", str(e).split("<class")[0])
+show(torch.tensor(1.0), torch.tensor([1.0]))
+show(torch.tensor([1.0, 2.0]).half(), torch.tensor([1.0, 2.001]).half())
+show(torch.tensor([1.0, 2.0]).bfloat16(), torch.tensor([1.0, 2.01]).bfloat16())
+show(torch.tensor([1, 2], dtype=torch.int8), torch.tensor([1, 2], dtype=torch.int16), check_dtype=False)
+show(torch.tensor([100000.0]), torch.tensor([100001.0]))
+show(torch.tensor([float("inf")]), torch.tensor([float("inf")]))
+show(torch.tensor([float("inf")]), torch.tensor([-float("inf")]))
+show(torch.tensor([1e-8]), torch.tensor([0.0]))
+show(torch.tensor([0.0, 1.0, 2.0, 3.0, 4.0]), torch.tensor([0.1, 1.2, 2.0, 3.5, 4.0]))
+show(torch.arange(12.0).reshape(3, 4), torch.arange(12.0).reshape(3, 4) + torch.eye(3, 4) * 1e-3)
+show((1.0, 2.0), [1.0, 2.0])
+show([1, 2], [1, 2, 3])
+show("a", "a")
+show(None, None)
+show(torch.tensor([1.0]), torch.tensor([1.0]), atol=1e-3, rtol=0)
+show(torch.tensor([1.0]), torch.tensor([1.5]), msg=lambda m: "wrapped: " + m.splitlines()[0])
+show(torch.ones(2), torch.ones(2), check_device=False, check_layout=False)
+t = make_tensor((2, 3), dtype=torch.float32, device="cpu", low=-1, high=1)
+print(t.shape, t.dtype, bool((t >= -1).all() and (t < 1).all()), make_tensor((4,), dtype=torch.int64, device="cpu", low=0, high=3).dtype, make_tensor((), dtype=torch.bool, device="cpu").dtype)
+print(make_tensor((2, 2), dtype=torch.float64, device="cpu", requires_grad=True).requires_grad, make_tensor((3, 4), dtype=torch.float32, device="cpu", noncontiguous=True).is_contiguous())
+''')
+
+program("qm_linalg_batched_empty_grads", r'''
+import torch
+def r(t, n=6):
+    return torch.round(t, decimals=n) + 0.0
+A = torch.tensor([[[2.0, 1.0], [1.0, 3.0]], [[4.0, -1.0], [0.5, 1.0]]], dtype=torch.float64)
+b = torch.tensor([[1.0], [2.0]], dtype=torch.float64)
+print(r(torch.linalg.solve(A, b)), torch.linalg.solve(A, b).shape, r(torch.linalg.det(A)), r(torch.linalg.inv(A)).shape)
+print(torch.linalg.det(torch.zeros(0, 0)), torch.linalg.inv(torch.zeros(0, 0)).shape, torch.linalg.det(torch.zeros(3, 0, 0)), torch.linalg.slogdet(torch.zeros(0, 0)))
+print(torch.linalg.svdvals(torch.zeros(0, 3)).shape, torch.linalg.svd(torch.zeros(2, 0)).U.shape, torch.linalg.eigh(torch.zeros(0, 0)).eigenvalues.shape, torch.linalg.qr(torch.zeros(3, 0)).Q.shape, torch.linalg.norm(torch.zeros(0)))
+print(torch.linalg.matrix_rank(torch.zeros(0, 3)), torch.linalg.pinv(torch.zeros(0, 2)).shape, torch.linalg.cholesky(torch.zeros(0, 0)).shape, torch.linalg.solve(torch.zeros(0, 0), torch.zeros(0, 2)).shape)
+print(torch.linalg.matrix_rank(A), torch.linalg.matrix_rank(torch.tensor([[1.0, 0.0], [0.0, 1e-10]]), atol=1e-5), torch.linalg.matrix_rank(torch.tensor([[1.0, 0.0], [0.0, 1e-3]]), rtol=0.01), torch.linalg.matrix_rank(torch.diag(torch.tensor([1.0, 1e-9])), tol=1e-6))
+print(r(torch.linalg.pinv(torch.tensor([[1.0, 2.0], [2.0, 4.0]], dtype=torch.float64))), r(torch.linalg.pinv(torch.tensor([[2.0, 1.0], [1.0, 2.0]], dtype=torch.float64), hermitian=True)))
+T = torch.tensor([[2.0, 0.0], [1.0, 4.0]], dtype=torch.float64)
+print(r(torch.linalg.solve_triangular(T, b, upper=False)), r(torch.linalg.solve_triangular(T.t(), b, upper=True)), r(torch.linalg.solve_triangular(T, b.t(), upper=False, left=False)), r(torch.linalg.solve_triangular(T, b, upper=False, unitriangular=True)))
+sol = torch.triangular_solve(b, T, upper=False)
+print(type(sol).__name__, r(sol.solution), torch.equal(sol.cloned_coefficient, T))
+ls = torch.linalg.lstsq(torch.tensor([[1.0, 1.0], [1.0, 2.0], [1.0, 3.0]]), torch.tensor([1.0, 2.0, 2.0]).unsqueeze(1), driver="gelsd")
+print(r(ls.solution, 4), r(ls.residuals, 4), ls.rank, r(ls.singular_values, 4))
+M = torch.tensor([[2.0, 1.0], [1.0, 3.0]], dtype=torch.float64, requires_grad=True)
+for name, fn in (("det", torch.linalg.det), ("inv", lambda m: torch.linalg.inv(m).sum()), ("slogdet", lambda m: torch.linalg.slogdet(m).logabsdet), ("solve", lambda m: torch.linalg.solve(m, b).sum()), ("eigvalsh", lambda m: torch.linalg.eigvalsh(m).pow(2).sum()), ("cholesky", lambda m: torch.linalg.cholesky(m).sum()), ("norm_nuc", lambda m: torch.linalg.matrix_norm(m, "nuc")), ("svdvals", lambda m: torch.linalg.svdvals(m).sum()), ("pinv", lambda m: torch.linalg.pinv(m).sum()), ("qr", lambda m: torch.linalg.qr(m).R.sum()), ("matrix_exp", lambda m: torch.linalg.matrix_exp(m).sum())):
+    g, = torch.autograd.grad(fn(M), M)
+    print(name, r(g).tolist())
+print(torch.linalg.norm(torch.tensor([[1.0, 2.0]]), ord=None, dim=(0, 1)), torch.linalg.norm(torch.tensor([3.0, 4.0]), 2.5), torch.linalg.vector_norm(torch.tensor([[3.0, 4.0]]), ord=1, dim=-1, keepdim=True), torch.linalg.norm(torch.tensor([1 + 1j, 1 - 1j])))
+''')
+
+program("qm_complex_views_grads_print", r'''
+import torch
+z = torch.tensor([1 + 2j, 3 - 1j])
+r = z.real
+r[0] = 10
+print(z, z.imag._base is z if hasattr(z.imag, "_base") else None, z.real.stride(), z.imag.storage_offset())
+z.imag.mul_(2)
+print(z)
+try:
+    torch.ones(2).imag
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(torch.ones(2).real, torch.tensor([1 + 0j]).abs().dtype, torch.tensor([0j]).angle(), torch.tensor([-1 + 0j]).angle(), torch.tensor([-1.0]).angle(), torch.tensor([1, -2]).angle())
+print(torch.tensor([1 + 1j]) / 0, torch.tensor([0j]) / 0, torch.tensor([1 + 0j]) ** 0.5, torch.tensor([-4 + 0j]).sqrt(), torch.tensor([-1.0]).sqrt(), torch.tensor([1j]) ** 2, torch.tensor([2 + 0j]) ** torch.tensor([1j]))
+print(torch.tensor([-0.0 - 0.0j]), torch.tensor([1e-5 + 1e5j]), torch.tensor([1.5 - 0.25j], dtype=torch.complex128), torch.randn(0, dtype=torch.complex64), torch.tensor([[1 + 1j]]).t(), torch.eye(2, dtype=torch.complex64))
+w = torch.tensor([3 + 4j, 1 - 1j], requires_grad=True)
+w.abs().sum().backward()
+print(w.grad)
+w.grad = None
+(w * w).real.sum().backward()
+print(w.grad)
+w.grad = None
+torch.view_as_real(w * 1j).sum().backward()
+print(w.grad)
+w.grad = None
+w.angle().sum().backward()
+print(torch.round(torch.view_as_real(w.grad), decimals=6))
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = torch.complex(x, x * 2)
+(y * y.conj()).real.sum().backward()
+print(x.grad, y.dtype, torch.tensor(1 + 1j).item(), complex(torch.tensor(2.5 + 0j)), torch.tensor([1 + 1j]).tolist(), torch.tensor(1j).dtype)
+print(torch.tensor([1.0, 2.0]) + 1j, (torch.tensor([1, 2]) * 1j).dtype, torch.tensor([1.0], dtype=torch.float64) * 1j, torch.full((2,), 1j), torch.zeros(1) + torch.tensor(1j, dtype=torch.complex128))
+print(torch.fft.fft(torch.tensor([1.0, 0.0, 0.0, 0.0])) if hasattr(torch, "fft") else None)
+''')
+
+program("qm_unique_search_more", r'''
+import torch
+x = torch.tensor([3, 1, 2, 3, 1, 3, 0])
+u, inv, cnt = torch.unique(x, sorted=False, return_inverse=True, return_counts=True)
+print(sorted(u.tolist()), torch.equal(u[inv], x), dict(zip(u.tolist(), cnt.tolist())) == {0: 1, 1: 2, 2: 1, 3: 3})
+f = torch.tensor([[1.0, float("nan")], [1.0, float("nan")]])
+print(torch.unique(f), torch.unique(f, dim=0), torch.unique(torch.tensor([[1, 2], [1, 2]]), dim=0, return_inverse=True, return_counts=True))
+print(torch.unique(torch.zeros(0, 3), dim=0), torch.unique(torch.zeros(2, 0), dim=1), torch.unique(torch.tensor(5)), torch.unique(torch.tensor(5), return_inverse=True))
+print(torch.unique_consecutive(torch.tensor([[1, 1], [1, 1], [2, 2]]), dim=0, return_counts=True), torch.unique_consecutive(torch.tensor([]), return_inverse=True))
+print(torch.searchsorted(torch.tensor([1.0, 2.0, 3.0]), torch.tensor([[0.5, 2.0], [3.5, 2.5]])), torch.searchsorted(torch.tensor([1, 2, 3]), torch.tensor([2.5])), torch.searchsorted(torch.tensor([1, 2, 3]), 2, out_int32=True))
+print(torch.bucketize(torch.tensor([1.0, 2.0]), torch.tensor([])), torch.searchsorted(torch.tensor([[]]), torch.tensor([[1.0]])), torch.bucketize(torch.tensor([[5]]), torch.tensor([1, 5, 5, 9]), right=True))
+print(torch.histc(torch.tensor([0.0, 1.0, 1.0, 2.0]), bins=2, min=0, max=0), torch.histc(torch.tensor([-5.0, 5.0, 0.5]), bins=2, min=0, max=1), torch.histc(torch.tensor([float("nan"), 1.0]), bins=2, min=0, max=2))
+hw = torch.histogram(torch.tensor([0.5, 1.5, 1.5]), bins=2, range=(0.0, 2.0), weight=torch.tensor([1.0, 2.0, 0.5]))
+print(hw.hist, hw.bin_edges, torch.histogram(torch.tensor([1.0, 2.0], dtype=torch.float64), bins=2).hist.dtype)
+hd = torch.histogramdd(torch.tensor([[0.0, 0.0], [1.0, 1.0], [0.5, 0.9]]), bins=[2, 2])
+print(hd.hist, hd.bin_edges)
+print(torch.bincount(torch.tensor([1, 1, 2]), weights=torch.tensor([0.5, 0.5, 1.0])).dtype, torch.bincount(torch.tensor([0, 0]), weights=torch.tensor([1, 2])), torch.bincount(torch.tensor([3], dtype=torch.int8)), torch.bincount(torch.tensor([0, 1]), weights=torch.tensor([1.0, 2.0], dtype=torch.float16)).dtype)
+t = torch.tensor([[1, 1, 1, 1], [2, 2, 1, 1]])
+print(torch.topk(t, 2, dim=1), torch.topk(torch.ones(6), 3).indices, torch.topk(torch.tensor([float("nan"), 1.0, float("nan")]), 2), torch.topk(torch.tensor([1, 2, 3]), 2, sorted=False).values.sort().values)
+print(torch.sort(torch.tensor([[2, 1, 2], [1, 1, 0]]), dim=-1, descending=True, stable=True), torch.sort(torch.ones(5), stable=True).indices, torch.sort(torch.tensor([3, 3, 1, 1]), descending=True).indices)
+print(torch.argsort(torch.tensor([0.0, -0.0, 0.0]), stable=True), torch.sort(torch.tensor([1, 2], dtype=torch.uint8), descending=True), torch.sort(torch.tensor(3)), torch.sort(torch.tensor([]), descending=True))
+print(torch.mode(torch.tensor([1, 2, 2, 3, 3])), torch.median(torch.tensor([1.0, 2.0, 3.0, 4.0])), torch.nanmedian(torch.tensor([1.0, float("nan"), 3.0])), torch.median(torch.tensor([[1, 5], [3, 3]]), dim=1))
+''')
+
+program("qm_einsum_special_more", r'''
+import torch
+a = torch.arange(6.0).reshape(2, 3)
+print(torch.einsum("...", torch.tensor(3.0)), torch.einsum("i...->...", a), torch.einsum("...j,j", a, torch.ones(3)), torch.einsum("ij,ij->", a, a), torch.einsum("ijk->kji", torch.arange(8.0).reshape(2, 2, 2)).shape)
+print(torch.einsum("i,j,k->ijk", torch.ones(2), torch.ones(3), torch.arange(2.0)).sum(), torch.einsum("bn,anm,bm->ba", torch.ones(2, 3), torch.ones(4, 3, 5), torch.ones(2, 5)), torch.einsum("ii->", torch.ones(0, 0)))
+print(torch.einsum("ij,jk->ik", torch.ones(2, 3, dtype=torch.int64), torch.ones(3, 2, dtype=torch.int64)), torch.einsum("i,i->i", torch.tensor([1 + 1j]), torch.tensor([1 - 1j])), torch.einsum("Ab,bC->AC", a, a.t()))
+print(torch.einsum("ij,jk", torch.ones(2, 1), torch.ones(3, 2)) if False else torch.einsum("ij,jk", torch.ones(2, 1), torch.ones(1, 2)), torch.einsum("ii->i", torch.ones(2, 2, dtype=torch.bool)))
+for eq, ops in (("ij,jk->ik", (a, torch.ones(3, 2, dtype=torch.float64))), ("i->i", (torch.ones(2), torch.ones(2))), ("i?->i", (a,)), ("ij->i->j", (a,)), ("...ij,...jk", (torch.ones(2, 2, 3), torch.ones(3, 3, 2)))):
+    try:
+        print(torch.einsum(eq, *ops).shape)
+    except (RuntimeError, ValueError) as e:
+        print(type(e).__name__, e)
+sp = torch.special
+x = torch.tensor([0.5, 1.0, 4.0], dtype=torch.float32)
+print(sp.softmax(torch.tensor([1, 2, 3]), 0, dtype=torch.float64), sp.log_softmax(x, 0, dtype=torch.float64).dtype, sp.logsumexp(torch.tensor([[0.0, -float("inf")]]), 1), sp.logsumexp(torch.tensor([-float("inf"), -float("inf")]), 0))
+print(sp.xlogy(torch.tensor([0.0, 1.0]), torch.tensor([float("nan"), 0.0])), sp.xlog1py(0.0, torch.tensor([-1.0])), sp.entr(torch.tensor([0.0])), sp.logit(torch.tensor([0.25], dtype=torch.float64)), sp.erfinv(torch.tensor([1.0, -1.0, 2.0])))
+print(sp.polygamma(0, torch.tensor([1.0])), sp.polygamma(3, torch.tensor([1.0, 2.0], dtype=torch.float64)), sp.multigammaln(torch.tensor([3.0]), 3), sp.zeta(2.0, torch.tensor([1.0])), sp.zeta(torch.tensor([2.0]), 1.0))
+try:
+    sp.multigammaln(torch.tensor([0.5]), 3)
+except RuntimeError as e:
+    print("RuntimeError", e)
+print(sp.i0(torch.tensor([0.0, 10.0, -10.0])), sp.i1(torch.tensor([100.0])), sp.i0e(torch.tensor([1000.0])), sp.ndtri(torch.tensor([0.0, 1.0])), sp.log_ndtr(torch.tensor([-40.0, 40.0], dtype=torch.float64)))
+print(sp.gammaln(torch.tensor([1e-30, 1e30])), sp.digamma(torch.tensor([1e-8, -0.5])), sp.erfcx(torch.tensor([-30.0, 30.0, 1e5])), sp.sinc(torch.tensor([1e-20, 3.0])), sp.expm1(torch.tensor([1e-10])), sp.log1p(torch.tensor([-1.0, -2.0])))
+g = torch.tensor([0.5, 2.0], dtype=torch.float64, requires_grad=True)
+for name in ("erf", "erfc", "erfinv", "gammaln", "digamma", "i0", "i0e", "i1", "i1e", "ndtr", "log_ndtr", "expit", "logit", "sinc", "entr", "erfcx", "ndtri"):
+    try:
+        v = getattr(sp, name)(g if name not in ("erfinv", "logit", "ndtri") else g / 4)
+        gr, = torch.autograd.grad(v.sum(), g)
+        print(name, torch.round(gr, decimals=8).tolist())
+    except Exception as e:
+        print(name, type(e).__name__)
+''')
