@@ -126,3 +126,15 @@ def test_non_reentrant_create_graph():
         gg, = lib.autograd.grad(g.sum(), x)
         results.append(np.concatenate([g.detach().numpy(), gg.numpy()]))
     np.testing.assert_allclose(results[1], results[0], rtol=1e-12, atol=1e-12)
+
+
+def test_sequential_keyword_arguments():
+    for lib in (torch, mindtorch):
+        model, x = build(lib)
+        for reentrant in (True, False):
+            with pytest.raises(ValueError, match="Unexpected keyword arguments: foo"):
+                lib.utils.checkpoint.checkpoint_sequential(model, 1, x, use_reentrant=reentrant,
+                                                           foo=1)
+            out = lib.utils.checkpoint.checkpoint_sequential(model, 2, x, use_reentrant=reentrant,
+                                                             preserve_rng_state=False)
+            assert tuple(out.shape) == (6, 2)

@@ -141,6 +141,9 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
             "In version 2.9 we will raise an exception if use_reentrant is not passed."),
             stacklevel=2)
         use_reentrant = True
+    preserve = kwargs.pop("preserve_rng_state", True)
+    if kwargs:
+        raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
     children = list(functions.children()) if hasattr(functions, "children") else list(functions)
     size = len(children) // segments
 
@@ -154,5 +157,6 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     end = -1
     for start in range(0, size * (segments - 1), size):
         end = start + size - 1
-        input = checkpoint(run(start, end), input, use_reentrant=use_reentrant, **kwargs)
+        input = checkpoint(run(start, end), input, use_reentrant=use_reentrant,
+                           preserve_rng_state=preserve)
     return run(end + 1, len(children) - 1)(input)
