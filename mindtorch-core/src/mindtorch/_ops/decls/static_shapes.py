@@ -1,0 +1,219 @@
+"""Data-dependent ops whose result shapes their arguments fix: nonzero_static (a fixed
+number of rows, padded or cut) and histogramdd (PyTorch's three ops behind it: the bin
+edges, the histogram over counted bins, the histogram over given edges).  They decompose
+into index arithmetic with static shapes, so every backend runs them and `meta` infers
+them wherever the edges do not come from the data."""
+import math
+
+from ... import _dtype as D
+from ... import return_types
+from ..registry import OPS, define, nondifferentiable
+from ._helpers import _type_name
+
+
+def _cpp(dtype):
+    return D.CPP_NAMES.get(dtype.name, dtype.name)
+
+
+def _ops():
+    import mindtorch
+    return mindtorch
+
+
+# -- nonzero_static ---------------------------------------------------------------------
+
+def _nonzero_static(self, size, fill_value=-1):
+    """The first `size` rows of nonzero(self), then rows of fill_value: each nonzero
+    element's coordinates are written to its rank among them, the ones past `size` into a
+    spare last row that is dropped."""
+    M = _ops()
+    if size < 0:
+        raise RuntimeError("nonzero_static: 'size' must be an non-negative integer")
+    nd, n = self.ndim, self.numel()
+    out = M.full((size + 1, nd), fill_value, dtype=D.int64, device=self.device)
+    if n and size and nd:
+        mask = (self != 0).reshape(-1)
+        rank = mask.long().cumsum(0) - 1
+        rows = M.where(mask & (rank < size), rank, size)
+        flat, coords = M.arange(n, device=self.device), []
+        for extent in reversed(self._shape):  # row-major coordinates of each element
+            coords.append(flat % extent)
+            flat = flat.div(extent, rounding_mode="floor")
+        out.index_copy_(0, rows, M.stack(coords[::-1], 1))
+    return out[:size].clone()
+
+
+define("nonzero_static(Tensor self, *, int size, int fill_value=-1) -> Tensor", out=True,
+       decomposition=_nonzero_static)
+nondifferentiable(OPS["nonzero_static"])
+
+
+# -- histogramdd ------------------------------------------------------------------------
+
+def _check_input(self, nbins, weight, kernel="histogramdd"):
+    if self.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    # (edges from counted bins are made for float and double only)
+    if self.dtype.kind != "f" or (kernel == "histogramdd" and self.dtype.itemsize < 4):
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(self.dtype)}\'')
+    if nbins != self._shape[-1]:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
+                           "dimension of the input.")
+    if weight is not None:
+        if weight._shape != self._shape[:-1]:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have "
+                               f"the same shape as the input tensor excluding its innermost "
+                               f"dimension, but got input with shape {list(self._shape)} and "
+                               f"weight with shape {list(weight._shape)}")
+        if weight.dtype is not self.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor "
+                               f"and weight tensor should have the same dtype, but got "
+                               f"input({_cpp(self.dtype)}), and weight({_cpp(weight.dtype)})")
+
+
+def _outer_edges(self, bins, given):
+    """(leftmost, rightmost) edge per dim: `range`, else the data's extent (0 and 1 without
+    data); a single value widened by half a unit each side."""
+    d = self._shape[-1]
+    for i, b in enumerate(bins):
+        if b <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for "
+                               f"dimension {i}")
+    if given is not None:
+        if len(given) != 2 * d:
+            raise RuntimeError(f"torch.histogramdd: for a {d}-dimensional histogram range "
+                               f"should have {2 * d} elements, but got {len(given)}")
+        bounds = [(float(given[2 * i]), float(given[2 * i + 1])) for i in range(d)]
+    elif self.numel():
+        lo, hi = self.reshape(-1, d).aminmax(dim=0)
+        bounds = list(zip(lo.tolist(), hi.tolist()))
+    else:
+        bounds = [(0.0, 1.0)] * d
+    out = []
+    for i, (lo, hi) in enumerate(bounds):
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension {i}'s range [{_num(lo)}, "
+                               f"{_num(hi)}] is not finite")
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                               f"{_num(lo)} max {_num(hi)} for dimension {i}")
+        out.append((lo - 0.5, hi + 0.5) if lo == hi else (lo, hi))
+    return out
+
+
+def _num(x):
+    return int(x) if math.isfinite(x) and float(x).is_integer() else x
+
+
+def _bin_edges(self, bins, range=None, weight=None, density=False):
+    _check_input(self, len(bins), weight)
+    M = _ops()
+    return tuple(M.linspace(lo, hi, b + 1, dtype=self.dtype, device=self.device)
+                 for (lo, hi), b in zip(_outer_edges(self, bins, range), bins))
+
+
+def _bin_positions(v, edges, linear):
+    """Each value's bin along one dim and whether it lies within the edges.  linear: the
+    equal-width bins found by division, then corrected against the neighbouring edges
+    (PyTorch's local search, so rounding puts values where its kernel does); otherwise a
+    binary search over the edges.  The last bin includes its right edge."""
+    M = _ops()
+    nb = edges.numel() - 1
+    lo, hi = edges[0], edges[-1]
+    inside = (v >= lo) & (v <= hi)
+    if not linear:
+        pos = M.searchsorted(edges, v.contiguous(), right=True) - 1
+    else:
+        guess = ((v - lo) * nb / (hi - lo)).nan_to_num(0).clamp(0, nb).long()
+        first = (guess - 1).clamp(min=0)
+        stop = (guess + 2).clamp(max=nb + 1)
+        count = M.zeros_like(guess)
+        for step in range(3):  # upper_bound over edges[first:stop]
+            j = first + step
+            count += (j < stop) & (edges.take(j.clamp(max=nb)) <= v)
+        pos = first + count - 1
+    return pos.clamp(0, max(nb - 1, 0)), inside
+
+
+def _histogram_over(self, edges, weight, density, linear):
+    M = _ops()
+    d = self._shape[-1]
+    x = self.reshape(-1, d)
+    sizes = [e.numel() - 1 for e in edges]
+    flat = M.zeros(x._shape[0], dtype=D.int64, device=self.device)
+    valid = M.ones(x._shape[0], dtype=D.bool, device=self.device)
+    for i, e in enumerate(edges):
+        pos, inside = _bin_positions(x.select(1, i), e, linear)
+        flat, valid = flat * sizes[i] + pos, valid & inside
+    w = M.ones(x._shape[0], dtype=self.dtype, device=self.device) if weight is None \
+        else weight.reshape(-1)
+    hist = M.zeros(math.prod(sizes), dtype=self.dtype, device=self.device)
+    hist.index_add_(0, M.where(valid, flat, 0), M.where(valid, w, 0))
+    hist = hist.reshape(sizes)
+    if density:
+        hist = hist / hist.sum()
+        for i, e in enumerate(edges):
+            shape = [1] * d
+            shape[i] = sizes[i]
+            hist = hist / e.diff().reshape(shape)
+    return hist
+
+
+def _from_bin_cts(self, bins, range=None, weight=None, density=False):
+    edges = _bin_edges(self, bins, range, weight)
+    return _histogram_over(self, edges, weight, density, linear=True)
+
+
+def _from_bin_tensors(self, bins, weight=None, density=False):
+    _check_input(self, len(bins), weight, "histogram_cpu")
+    for i, e in enumerate(bins):
+        if e.dtype is not self.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have "
+                               f"the same dtype, but got input with dtype {_cpp(self.dtype)} "
+                               f"and bins for dimension {i} with dtype {_cpp(e.dtype)}")
+        if e.ndim != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but "
+                               f"got {e.ndim} dimensions in the bins tensor for dimension {i}")
+        if not e.numel():
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, "
+                               f"but got 0 elements in the bins tensor for dimension {i}")
+    return _histogram_over(self, bins, weight, density, linear=False)
+
+
+_HIST_ARGS = "float[]? range=None, Tensor? weight=None, bool density=False"
+define(f"_histogramdd_bin_edges(Tensor self, int[] bins, *, {_HIST_ARGS}) -> Tensor[]",
+       decomposition=_bin_edges, function=False, method=False)
+define(f"_histogramdd_from_bin_cts(Tensor self, int[] bins, *, {_HIST_ARGS}) -> Tensor",
+       decomposition=_from_bin_cts, function=False, method=False)
+define("_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? weight=None, "
+       "bool density=False) -> Tensor", decomposition=_from_bin_tensors, function=False,
+       method=False)
+nondifferentiable(OPS["_histogramdd_bin_edges"], OPS["_histogramdd_from_bin_cts"],
+                  OPS["_histogramdd_from_bin_tensors"])
+_RESULT = return_types.make("histogramdd", ["hist", "bin_edges"])
+
+
+def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A002
+    """torch.histogramdd(input, bins, range=None, weight=None, density=False) ->
+    (hist, bin_edges): bins an int (each dim), a sequence of ints, or a sequence of 1-D
+    edge tensors."""
+    from ..._tensor import Tensor
+    if type(bins) is int:
+        if not isinstance(input, Tensor) or input.ndim < 2:
+            raise RuntimeError("torch.histogramdd: input tensor should have at least 2 "
+                               "dimensions")
+        bins = [bins] * input._shape[-1]
+    bins = list(bins)
+    if bins and all(isinstance(b, Tensor) for b in bins):  # (range is then ignored)
+        if isinstance(input, Tensor) and input.ndim >= 2 and len(bins) != input._shape[-1]:
+            raise RuntimeError(f"torch.histogramdd: expected {input._shape[-1]} sequences of "
+                               f"bin edges for a {input._shape[-1]}-dimensional histogram but "
+                               f"got {len(bins)}")
+        hist = OPS["_histogramdd_from_bin_tensors"].binding(input, bins, weight=weight,
+                                                            density=density)
+        return _RESULT(hist, tuple(bins))
+    edges = OPS["_histogramdd_bin_edges"].binding(input, bins, range=range, weight=weight,
+                                                  density=density)
+    hist = OPS["_histogramdd_from_bin_cts"].binding(input, bins, range=range, weight=weight,
+                                                    density=density)
+    return _RESULT(hist, tuple(edges))
