@@ -402,6 +402,71 @@ for nw in (0, 2):
 ''')
 
 
+program("qd_distributed_sampler_and_seeds", r'''
+import torch
+from torch.utils.data import DataLoader, TensorDataset, get_worker_info
+from torch.utils.data.distributed import DistributedSampler
+ds = TensorDataset(torch.arange(10))
+for rank in (0, 1, 2):
+    s = DistributedSampler(ds, num_replicas=3, rank=rank, shuffle=False)
+    print(rank, list(s), len(s), s.num_samples, s.total_size)
+s = DistributedSampler(ds, num_replicas=3, rank=1, shuffle=False, drop_last=True)
+print(list(s), len(s))
+parts = []
+for rank in range(4):
+    s = DistributedSampler(ds, num_replicas=4, rank=rank, shuffle=True, seed=7)
+    s.set_epoch(3)
+    parts.append(list(s))
+print([len(p) for p in parts], sorted(set(i for p in parts for i in p)), sum(len(p) for p in parts))
+a = DistributedSampler(ds, num_replicas=2, rank=0, seed=1)
+b = DistributedSampler(ds, num_replicas=2, rank=0, seed=1)
+print(list(a) == list(b), a.epoch, a.shuffle, a.seed)
+for bad in ({"rank": 2}, {"rank": -1}):
+    try:
+        DistributedSampler(ds, num_replicas=2, **bad)
+    except ValueError as e:
+        print("ValueError", e)
+l = DataLoader(ds, batch_size=2, sampler=DistributedSampler(ds, num_replicas=2, rank=1, shuffle=False))
+print([b[0].tolist() for b in l], len(l))
+class Seeds(torch.utils.data.Dataset):
+    def __len__(self):
+        return 4
+    def __getitem__(self, i):
+        info = get_worker_info()
+        return torch.tensor([info.id, int(torch.initial_seed() == info.seed)]), info.seed
+rows = list(DataLoader(Seeds(), batch_size=2, num_workers=2))
+print(sorted(r[0][:, 0].tolist()[0] for r in rows), all(r[0][:, 1].all() for r in rows), len({int(r[1][0]) for r in rows}))
+g1 = [int(r[1][0]) for r in DataLoader(Seeds(), batch_size=2, num_workers=2, generator=torch.Generator().manual_seed(5))]
+g2 = [int(r[1][0]) for r in DataLoader(Seeds(), batch_size=2, num_workers=2, generator=torch.Generator().manual_seed(5))]
+print(g1 == g2, g1[1] - g1[0])
+''')
+
+program("qd_collate_fn_map", r'''
+import collections
+import torch
+from torch.utils.data import DataLoader
+from torch.utils.data._utils.collate import collate, default_collate_fn_map, collate_tensor_fn
+class Box:
+    def __init__(self, v):
+        self.v = v
+def collate_box(batch, *, collate_fn_map=None):
+    return Box(sum(b.v for b in batch))
+fn_map = dict(default_collate_fn_map)
+fn_map[Box] = collate_box
+out = collate([(Box(1), torch.ones(2)), (Box(2), torch.zeros(2))], collate_fn_map=fn_map)
+print(type(out).__name__, out[0].v, out[1])
+print(sorted(getattr(k, "__name__", str(k)) for k in default_collate_fn_map))
+print(collate_tensor_fn([torch.ones(1), torch.ones(1)]), collate([1.5, 2.5], collate_fn_map=default_collate_fn_map))
+try:
+    collate([Box(1), Box(2)], collate_fn_map=default_collate_fn_map)
+except TypeError as e:
+    print("TypeError", str(e)[:60])
+def my_collate(batch):
+    return collate(batch, collate_fn_map={**default_collate_fn_map, Box: collate_box})
+print([b[0].v for b in DataLoader([(Box(i), i) for i in range(5)], batch_size=2, collate_fn=my_collate)])
+''')
+
+
 import programs_qa_io  # noqa: E402 - the programs continue there, then in programs_qa_misc
 import programs_qa_misc  # noqa: E402
 
