@@ -460,3 +460,103 @@ try:
 except Exception as e:
     print(type(e).__name__)
 ''')
+
+program("qi_load_state_dict_edges", r'''
+import collections
+import torch
+from torch import nn
+bn = nn.BatchNorm1d(3)
+sd = bn.state_dict()
+old = collections.OrderedDict((k, v) for k, v in sd.items() if k != "num_batches_tracked")
+print(nn.BatchNorm1d(3).load_state_dict(old))
+old._metadata = collections.OrderedDict({"": {"version": 2}})
+try:
+    nn.BatchNorm1d(3).load_state_dict(old)
+except RuntimeError as e:
+    print("RuntimeError", str(e).replace("\n", " | "))
+class Tied(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(2, 2, bias=False)
+        self.b = nn.Linear(2, 2, bias=False)
+        self.b.weight = self.a.weight
+t = Tied()
+print(list(t.state_dict()), len(list(t.parameters())), [n for n, _ in t.named_parameters()], [n for n, _ in t.named_parameters(remove_duplicate=False)])
+sd = t.state_dict()
+sd["a.weight"] = torch.ones(2, 2)
+sd["b.weight"] = torch.zeros(2, 2)
+t.load_state_dict(sd)
+print(t.a.weight, t.a.weight is t.b.weight)
+lin = nn.Linear(2, 2)
+for bad in ({"weight": 3, "bias": torch.zeros(2)}, {"weight": torch.ones(2, 2, dtype=torch.int64), "bias": torch.zeros(2)}, {"weight": torch.ones(4), "bias": torch.zeros(2)}):
+    try:
+        print(lin.load_state_dict(bad), lin.weight.dtype, lin.weight[0])
+    except (RuntimeError, TypeError) as e:
+        print(type(e).__name__, str(e).replace("\n", " | ")[:200])
+try:
+    lin.load_state_dict([("weight", torch.ones(2, 2))])
+except TypeError as e:
+    print("TypeError", e)
+p = nn.utils.parametrizations.weight_norm(nn.Linear(2, 3))
+print(list(p.state_dict()))
+class Sym(nn.Module):
+    def forward(self, X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+q = nn.Linear(3, 3)
+nn.utils.parametrize.register_parametrization(q, "weight", Sym())
+print(list(q.state_dict()), type(q).__name__, q.parametrizations.weight.original.shape)
+r = nn.Linear(3, 3)
+nn.utils.parametrize.register_parametrization(r, "weight", Sym())
+print(r.load_state_dict(q.state_dict()), torch.equal(r.weight, q.weight))
+m = nn.Sequential(nn.Linear(1, 1))
+print(m.load_state_dict({"0.weight": torch.ones(1, 1)}, strict=False))
+m.register_module("extra", nn.Linear(1, 2))
+del m[0]
+print(list(m.state_dict()), list(dict(m.named_children())))
+''')
+
+program("qi_optimizer_hooks_and_param_groups", r'''
+import torch
+from torch import nn
+w = nn.Parameter(torch.tensor([1.0, -1.0]))
+b = nn.Parameter(torch.tensor([0.5]))
+opt = torch.optim.Adam([{"params": [w]}, {"params": [b], "lr": 0.01, "weight_decay": 0.1}], lr=0.1)
+opt.add_param_group({"params": nn.Parameter(torch.zeros(1)), "betas": (0.5, 0.5)})
+print([sorted(g) == sorted(opt.param_groups[0]) for g in opt.param_groups], [g["lr"] for g in opt.param_groups], opt.param_groups[2]["betas"])
+try:
+    opt.add_param_group({"params": [w]})
+except ValueError as e:
+    print("ValueError", e)
+try:
+    torch.optim.SGD([w, w], lr=0.1)
+except Exception as e:
+    print(type(e).__name__)
+seen = []
+opt.register_step_pre_hook(lambda o, args, kwargs: seen.append("pre"))
+opt.register_step_post_hook(lambda o, args, kwargs: seen.append("post"))
+opt.register_state_dict_pre_hook(lambda o: seen.append("sd_pre"))
+def sd_post(o, sd):
+    sd["note"] = "x"
+    return sd
+opt.register_state_dict_post_hook(sd_post)
+def load_pre(o, sd):
+    seen.append("load_pre")
+    sd = dict(sd)
+    sd.pop("note", None)
+    return sd
+opt.register_load_state_dict_pre_hook(load_pre)
+opt.register_load_state_dict_post_hook(lambda o: seen.append("load_post"))
+(w.sum() + b.sum()).backward()
+opt.step()
+sd = opt.state_dict()
+print(seen, sd["note"], sorted(sd["state"]), [g["params"] for g in sd["param_groups"]])
+opt.load_state_dict(sd)
+print(seen[-2:], opt.state[w]["step"], torch.round(w.detach(), decimals=6))
+opt.zero_grad()
+print(w.grad, b.grad)
+opt2 = torch.optim.SGD([w], lr=0.1)
+(w * 2).sum().backward()
+opt2.zero_grad(set_to_none=False)
+print(w.grad)
+print(repr(torch.optim.SGD([w], lr=0.1, momentum=0.9)).splitlines()[:4])
+''')
