@@ -12,6 +12,8 @@ Three paths, chosen as PyTorch chooses them:
 """
 import numpy as np
 
+from . import _jit
+
 f32, f64 = np.float32, np.float64
 _TWO_PI = 2 * np.pi
 
@@ -114,11 +116,18 @@ def _blocks(u, pair):
 
 
 def fill_avx2(engine, n, mean, std):
+    u = unit_uniform(engine, n + (16 if n % 16 else 0), 24)
+    loops = _jit.compiled("_random_loops", n)
+    if loops is not None:  # (one compiled pass: the same arithmetic)
+        out = np.empty(n, f32)
+        loops.normal_avx2(u, out, f32(mean), f32(std))
+        return out
+
     def pair(first, second):
         radius = np.sqrt(f32(-2) * _log(f32(1) - first))
         s, c = _sincos(f32(_TWO_PI) * second)
         return fma32(radius * c, f32(std), f32(mean)), fma32(radius * s, f32(std), f32(mean))
-    return _blocks(unit_uniform(engine, n + (16 if n % 16 else 0), 24), pair)
+    return _blocks(u, pair)
 
 
 def fill_blocks(engine, n, mean, std, digits):

@@ -17,6 +17,7 @@ from mindtorch._ops.decls import random as R
 from mindtorch._random import generator_for
 
 from .._np import CPU, arr, wrap
+from . import _jit
 from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
 
 _U64 = np.uint64
@@ -211,11 +212,15 @@ def multinomial(self, num_samples, replacement=False, generator=None):
 def randperm(n, generator=None, dtype=None, device=None):
     """Fisher-Yates from the front: position i swaps with i + draw % (n - i)."""
     dtype = R.check_randperm(n, dtype)
+    if n < 2:
+        return wrap(np.arange(n), dtype)
+    offsets = _engine(generator).random(n - 1) % np.arange(n, 1, -1, dtype=_U64)
+    loops = _jit.compiled("_random_loops", n)
+    if loops is not None:
+        return wrap(loops.randperm(offsets.astype(np.int64)), dtype)
     perm = list(range(n))
-    if n > 1:
-        offsets = _engine(generator).random(n - 1) % np.arange(n, 1, -1, dtype=_U64)
-        for i, k in enumerate(offsets.tolist()):
-            perm[i], perm[i + k] = perm[i + k], perm[i]
+    for i, k in enumerate(offsets.tolist()):
+        perm[i], perm[i + k] = perm[i + k], perm[i]
     return wrap(np.array(perm, np.int64), dtype)
 
 
