@@ -7,6 +7,7 @@ import math
 
 from ... import _dtype as D
 from ... import return_types
+from .._argcheck import wrap_dim
 from ..registry import OPS, define, nondifferentiable
 from ._helpers import _type_name
 
@@ -217,3 +218,75 @@ def histogramdd(input, bins, range=None, weight=None, density=False):  # noqa: A
     hist = OPS["_histogramdd_from_bin_cts"].binding(input, bins, range=range, weight=weight,
                                                     density=density)
     return _RESULT(hist, tuple(edges))
+
+
+# -- segment_reduce ---------------------------------------------------------------------
+# Segments along `axis` given by lengths or offsets (leading dims as data's before axis):
+# one scatter_reduce of the data into a result with a row per segment plus a spare row
+# for elements outside every segment.
+
+_SEGMENT_REDUCTIONS = {"sum": "sum", "mean": "sum", "prod": "prod", "max": "amax",
+                       "amax": "amax", "min": "amin", "amin": "amin"}
+_EMPTY = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -math.inf, "amin": math.inf}
+
+
+def _segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=0,
+                    unsafe=False, initial=None):
+    M = _ops()
+    if reduce not in _SEGMENT_REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got "
+                           f"{reduce}")
+    if indices is not None:
+        raise RuntimeError("segment_reduce(): indices based reduction is not supported yet.")
+    if lengths is None and offsets is None:
+        raise RuntimeError("segment_reduce(): Either lengths or offsets must be defined.")
+    bounds = lengths if lengths is not None else offsets
+    for t, kernel in ((bounds, "_segment_reduce_lengths_cpu_kernel1"),
+                      (data, "_segment_reduce_cpu")):
+        wrong = t.dtype not in (D.int32, D.int64) if t is bounds else t.dtype.kind != "f"
+        if wrong:
+            raise NotImplementedError(f'"{kernel}" not implemented for '
+                                      f"'{_type_name(t.dtype)}'")
+    axis = wrap_dim(axis, data.ndim)
+    if bounds.ndim - 1 != axis:
+        raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of "
+                           f"lengths but got {axis}.")
+    size = data._shape[axis]
+    if lengths is not None:
+        if not unsafe:
+            if bool((lengths < 0).any()):
+                raise RuntimeError("lengths contains negative value!")
+            if bool((lengths.sum(-1) != size).any()):
+                raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis "
+                                   "to sum to data.size(lengths.dim()-1) when !unsafe.")
+        ends = lengths.long().cumsum(-1)
+        offsets = M.cat([M.zeros_like(ends.narrow(-1, 0, 1)), ends], -1)
+    offsets = offsets.long()
+    n = offsets._shape[-1] - 1
+    lead = data._shape[:axis]
+    # each element's segment; before the first offset or from the last on: the spare row n
+    pos = M.arange(size, device=data.device).expand(*lead, size).contiguous()
+    seg = M.searchsorted(offsets.contiguous(), pos, right=True) - 1
+    seg = M.where((seg >= 0) & (seg < n), seg, n)
+    rest = data._shape[axis + 1:]
+    index = seg.reshape(*lead, size, *([1] * len(rest))).expand(data._shape)
+    how = _SEGMENT_REDUCTIONS[reduce]
+    start = initial if initial is not None and how in ("sum", "prod") else _EMPTY[how]
+    out = M.full((*lead, n + 1, *rest), start, dtype=data.dtype, device=data.device)
+    out = out.scatter_reduce(axis, index, data, how, include_self=True).narrow(axis, 0, n)
+    if initial is not None and how in ("amax", "amin"):
+        # the initial value bounds each segment; a data value equal to it keeps the whole
+        # gradient (PyTorch's ties are among the data only)
+        out = M.where(out >= initial if how == "amax" else out <= initial, out, initial)
+    if reduce == "mean":
+        counts = offsets.diff(dim=-1).reshape(*lead, n, *([1] * len(rest)))
+        if initial is not None:  # (the initial value joined each segment's sum)
+            out = M.where(counts > 0, out / counts, initial)
+        else:
+            out = out / counts
+    return out
+
+
+define("segment_reduce(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, "
+       "Tensor? offsets=None, int axis=0, bool unsafe=False, Scalar? initial=None) -> Tensor",
+       decomposition=_segment_reduce, method=False)

@@ -1,7 +1,7 @@
 """Samples of nonzero_static and histogramdd's ops (decls/static_shapes.py)."""
 import mindtorch
 
-from ._make import t
+from ._make import ix, t
 
 f32, f64, i64 = mindtorch.float32, mindtorch.float64, mindtorch.int64
 
@@ -27,4 +27,11 @@ SAMPLES = {
         lambda d: ((t(d, (6, 2)), _edges(d, [-2., 0., 1.], [-1., 0., 0.5, 3.])), {}),
         lambda d: ((t(d, (5, 2), f64), _edges(d, [-3., 3.], [-1., 1.], dtype=f64)),
                    {"weight": t(d, (5,), f64), "density": True})],
+    "segment_reduce": [
+        lambda d: ((t(d, (7,)), "sum"), {"lengths": ix(d, [2, 0, 4, 1])}),
+        lambda d: ((t(d, (2, 5, 3), f64), "mean"), {"lengths": ix(d, [[1, 4], [3, 2]]),
+                                                     "axis": 1, "initial": 0.5}),
+        lambda d: ((t(d, (6, 2), transposed=True), "max"), {"offsets": ix(d, [0, 2, 2, 6])}),
+        lambda d: ((t(d, (5,), f64), "prod"), {"lengths": ix(d, [3, 2]), "unsafe": True}),
+        lambda d: ((t(d, (5,)), "amin"), {"offsets": ix(d, [1, 3, 4]), "initial": 0.})],
 }
