@@ -11,6 +11,7 @@ import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import factorization as F
 from mindtorch._ops.decls import factorization_householder as H_
+from mindtorch._ops.decls import factorization_ldl as LDL
 from mindtorch._ops.decls import factorization_lu as LU_
 from mindtorch._ops.decls import factorization_spectral as S
 
@@ -425,6 +426,42 @@ def lu_solve(LU, pivots, B, left=True, adjoint=False):
     return wrap(np.asarray(x, dt.np), dt)
 
 
+
+def _ldl_lapack(op, m, hermitian):
+    """sytrf / sytrs, or hetrf / hetrs for a Hermitian complex matrix."""
+    return _lapack(("he" if hermitian and m.dtype.kind == "c" else "sy") + op, m)
+
+
+def ldl_factor_ex(A, hermitian=False, check_errors=False):
+    (shape, dt), (pshape, _), (ishape, _) = LDL.ldl_factor_meta(A, hermitian, check_errors)
+    ld = np.zeros(shape, dt.np)
+    piv = np.zeros(pshape, np.int32)
+    info = np.zeros(ishape, np.int32)
+    if ld.size:
+        flat_ld, flat_piv = ld.reshape((-1,) + shape[-2:]), piv.reshape(-1, pshape[-1])
+        flat_info = info.reshape(-1)
+        for i, m in enumerate(_matrices(arr(A))[0]):
+            f, p, flat_info[i] = _ldl_lapack("trf", m, hermitian)(m, lower=1)
+            flat_ld[i], flat_piv[i] = np.tril(f), p  # (the upper triangle: zeros, as torch)
+    if check_errors and info.any():
+        raise RuntimeError(f"torch.linalg.ldl_factor_ex: Unknown error code: "
+                           f"{int(info.reshape(-1)[np.flatnonzero(info)[0]])}.")
+    return wrap(ld, dt), wrap(piv, D.int32), wrap(info, D.int32)
+
+
+def ldl_solve(LD, pivots, B, hermitian=False):
+    shape, dt = LDL.ldl_solve_meta(LD, pivots, B, hermitian)
+    batch = shape[:-2]
+    x = np.zeros(shape, dt.np)
+    if x.size:
+        ld = np.broadcast_to(arr(LD), batch + LD._shape[-2:])
+        piv = np.broadcast_to(arr(pivots).astype(np.int32), batch + pivots._shape[-1:])
+        b = np.broadcast_to(arr(B), shape)
+        for idx in np.ndindex(*batch):
+            x[idx] = _ldl_lapack("trs", ld[idx], hermitian)(ld[idx], piv[idx], b[idx],
+                                                          lower=1)[0]
+    return wrap(x, dt)
+
 def geqrf(self):
     (shape, dt), (tshape, _) = H_.geqrf_meta(self)
     a = np.zeros(shape, dt.np)
@@ -439,6 +476,8 @@ def geqrf(self):
 
 KERNELS = {
     "geqrf": geqrf,
+    "linalg_ldl_factor_ex": ldl_factor_ex,
+    "linalg_ldl_solve": ldl_solve,
     "linalg_lu_factor_ex": lu_factor_ex,
     "lu_unpack": lu_unpack,
     "linalg_lu_solve": lu_solve,

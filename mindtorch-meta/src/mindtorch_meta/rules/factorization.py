@@ -3,6 +3,7 @@ CPU kernels (mindtorch._ops.decls.factorization), which check arguments in torch
 lstsq's residuals assume full rank (their size depends on the data on other devices)."""
 from mindtorch._ops.decls import factorization as F
 from mindtorch._ops.decls import factorization_householder as H
+from mindtorch._ops.decls import factorization_ldl as LDL
 from mindtorch._ops.decls import factorization_lu as LU
 from mindtorch._ops.decls import factorization_spectral as S
 
@@ -24,4 +25,6 @@ RULES = {
     "lu_unpack": LU.lu_unpack_meta,
     "linalg_lu_solve": LU.lu_solve_meta,
     "geqrf": H.geqrf_meta,
+    "linalg_ldl_factor_ex": LDL.ldl_factor_meta,
+    "linalg_ldl_solve": LDL.ldl_solve_meta,
 }

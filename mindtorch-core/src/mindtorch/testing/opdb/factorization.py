@@ -106,6 +106,11 @@ SAMPLES = {
     "lu_solve": [lambda d: ((t(d, (3, 2)),) + tuple(mindtorch.linalg.lu_factor(_sq(d, (3, 3)))),
                             {})],
     "geqrf": _RECT,
+    "linalg_ldl_factor_ex": [lambda d: ((_sym(d, (3, 3)),), {}),
+                             lambda d: ((_sym(d, (2, 3, 3), _c64),), {"hermitian": True})],
+    "linalg_ldl_factor": [lambda d: ((_sym(d, (2, 4, 4), _f64),), {})],
+    "linalg_ldl_solve": [lambda d: (tuple(mindtorch.linalg.ldl_factor(_sym(d, (3, 3)))) +
+                                    (t(d, (2, 3, 2)),), {})],
     "linalg_householder_product": [lambda d: (tuple(mindtorch.geqrf(t(d, (2, 4, 3)))), {}),
                                    lambda d: ((t(d, (3, 3), _c64), t(d, (2,), _c64)), {})],
     "orgqr": [lambda d: (tuple(mindtorch.geqrf(t(d, (4, 3), _f64))), {})],
