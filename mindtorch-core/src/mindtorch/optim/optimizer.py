@@ -19,6 +19,7 @@ from .._runtime import typename as _typename
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import _args_kwargs_result, add_hook
+from ._capturable import check_capturable
 from ._multi_tensor import MIN_TENSORS, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
@@ -290,6 +291,8 @@ class Optimizer:
                         params.append(p)
                         grads.append(grad)
                 if params:
+                    if group.get("capturable"):
+                        check_capturable(self, group, params)
                     self._update(group, params, grads)
         return loss
 
