@@ -523,3 +523,69 @@ for name in ("erf", "erfc", "erfinv", "gammaln", "digamma", "i0", "i0e", "i1", "
     except Exception as e:
         print(name, type(e).__name__)
 ''')
+
+program("qm_printoptions_more", r'''
+import torch
+torch.set_printoptions(linewidth=30)
+print(torch.arange(12).reshape(2, 6) * 1000, torch.tensor([True, False] * 8), torch.arange(-5, 5, dtype=torch.int8))
+print(torch.linspace(-1, 1, 8, requires_grad=True) * 2)
+torch.set_printoptions(profile="default")
+torch.set_printoptions(precision=1, sci_mode=False)
+print(torch.tensor([[1e6, 1e-6], [float("nan"), -float("inf")]]), torch.tensor([0.05, 0.15, 0.25, 2.55]), torch.tensor([123456789.0]))
+torch.set_printoptions(precision=8)
+print(torch.tensor([1 / 3]), torch.tensor([1 / 3], dtype=torch.float64), torch.tensor([1 / 3], dtype=torch.float16), torch.tensor([0.1, 100.0]))
+torch.set_printoptions(profile="default")
+torch.set_printoptions(threshold=3, edgeitems=2)
+print(torch.arange(5.0), torch.zeros(2, 2, 5), torch.arange(4))
+torch.set_printoptions(profile="default")
+torch.set_printoptions(sci_mode=True, precision=3)
+print(torch.tensor([0.0, 1.0]), torch.tensor([1 + 2j]), torch.tensor(5.0), torch.tensor([1, 2]))
+torch.set_printoptions(profile="default")
+for v in ([1e-4, 1.0], [1e-5, 1.0], [1e8, 1.0], [1e7, 1.0], [0.0001, 0.0002], [1e16], [123.456, 0.001], [-0.0, 0.0], [1e-10, 1e10]):
+    print(torch.tensor(v), torch.tensor(v, dtype=torch.float64))
+print(torch.tensor([2.0 ** 60]), torch.tensor([10 ** 12]), torch.tensor([float("nan"), 1.5]), torch.tensor([float("inf"), -float("inf"), 3.0]), torch.tensor([1e-320], dtype=torch.float64))
+''')
+
+program("qm_linalg_extras", r'''
+import torch
+def r(t, n=6):
+    return torch.round(t, decimals=n) + 0.0
+A = torch.tensor([[4.0, 1.0, 2.0], [1.0, 3.0, 0.5], [2.0, 0.5, 5.0]], dtype=torch.float64)
+b = torch.tensor([[1.0], [2.0], [3.0]], dtype=torch.float64)
+LU, piv = torch.linalg.lu_factor(A)
+print(r(torch.linalg.lu_solve(LU, piv, b)), r(torch.linalg.lu_solve(LU, piv, b, adjoint=True)), r(torch.lu_solve(b, LU, piv)))
+Pm, Lm, Um = torch.lu_unpack(LU, piv)
+print(torch.allclose(Pm @ Lm @ Um, A), r(Lm), Pm.dtype)
+ld, pv = torch.linalg.ldl_factor(A)
+print(r(torch.linalg.ldl_solve(ld, pv, b)), pv.dtype)
+h = torch.linalg.householder_product(torch.tensor([[1.0, 0.0], [0.5, 1.0], [0.2, 0.3]], dtype=torch.float64), torch.tensor([1.2, 0.4], dtype=torch.float64))
+print(r(h))
+T = torch.arange(1.0, 17.0, dtype=torch.float64).reshape(4, 2, 2) + torch.eye(4, dtype=torch.float64).reshape(4, 2, 2)
+print(torch.linalg.tensorinv(T, ind=1).shape, r(torch.linalg.tensorsolve(torch.eye(6, dtype=torch.float64).reshape(2, 3, 6), torch.ones(2, 3, dtype=torch.float64))))
+print(torch.linalg.vander(torch.tensor([1, 2, 3])), torch.linalg.vander(torch.tensor([1.0, 2.0]), N=4), torch.vander(torch.tensor([1, 2, 3]), N=2, increasing=True))
+ev = torch.linalg.eigvals(torch.tensor([[1.0, 2.0], [-2.0, 1.0]], dtype=torch.complex128))
+print(sorted([(round(z.real, 6), round(z.imag, 6)) for z in ev.tolist()]), torch.linalg.eigvalsh(torch.tensor([[2.0, 1j], [-1j, 2.0]])).dtype)
+H = torch.tensor([[2.0, 1 - 1j], [1 + 1j, 3.0]], dtype=torch.complex128)
+print(r(torch.linalg.eigvalsh(H)), r(torch.view_as_real(torch.linalg.cholesky(H))), r(torch.view_as_real(torch.linalg.inv(H))), r(torch.view_as_real(torch.linalg.det(H))))
+print(torch.linalg.matrix_norm(torch.ones(2, 3, 3), ord="fro"), r(torch.linalg.matrix_norm(torch.arange(18.0).reshape(2, 3, 3), ord=2), 3), torch.linalg.norm(torch.ones(2, 2, 2), dim=(1, 2)))
+print(torch.linalg.solve_ex(A, b).info, torch.linalg.lu_factor_ex(A).info, torch.linalg.ldl_factor_ex(A).info, torch.linalg.inv_ex(A).inverse.shape)
+print(torch.linalg.cross(torch.tensor([[1.0, 2.0, 3.0]]), torch.tensor([[4.0, 5.0, 6.0], [1.0, 0.0, 0.0]])), torch.cross(torch.eye(3), torch.ones(3, 3), dim=1))
+for bad in (lambda: torch.linalg.cross(torch.ones(2), torch.ones(2)), lambda: torch.linalg.lu_solve(LU, piv, torch.ones(2, 1, dtype=torch.float64)), lambda: torch.linalg.tensorinv(T, ind=0), lambda: torch.linalg.vander(torch.tensor(1.0))):
+    try:
+        print(bad())
+    except RuntimeError as e:
+        print("RuntimeError", e)
+''')
+
+program("qm_sort_topk_dtypes", r'''
+import torch
+for dt in (torch.float16, torch.bfloat16, torch.int8, torch.uint8, torch.int16, torch.float64, torch.bool):
+    x = torch.tensor([3, 1, 2, 3, 0, 1], dtype=dt)
+    print(dt, torch.sort(x, stable=True).indices.tolist(), torch.sort(x, descending=True, stable=True).indices.tolist(), torch.argsort(x, stable=True).tolist(), x.unique().tolist(), torch.unique(x, return_counts=True)[1].tolist())
+    if dt is not torch.bool:
+        print(torch.topk(x, 3).values.tolist(), torch.topk(x, 2, largest=False).indices.tolist(), torch.kthvalue(x, 3).values.item(), torch.msort(x).tolist(), torch.searchsorted(torch.sort(x).values, torch.tensor([2], dtype=dt)).tolist(), x.max().item(), x.argmax().item(), x.argmin().item())
+h = torch.tensor([1.0, float("nan"), -1.0, float("nan")], dtype=torch.float16)
+print(torch.sort(h), torch.topk(h, 2), torch.sort(h, descending=True).indices, h.argmax(), h.argmin(), h.max(), torch.unique(h))
+m = torch.tensor([[3.0, 1.0, 2.0], [1.0, 1.0, 1.0]])
+print(torch.sort(m, dim=0, descending=True), torch.topk(m, 2, dim=0), torch.argsort(m.t(), dim=1, stable=True), torch.sort(m.t(), dim=0).indices.stride())
+''')
