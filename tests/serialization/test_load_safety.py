@@ -316,3 +316,25 @@ def test_not_a_pickle_message_is_torchs():
     with pytest.raises(pickle.UnpicklingError) as theirs:
         torch.load(io.BytesIO(b"not a checkpoint"))
     assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize("writer", ["torch", "mindtorch"])
+def test_get_unsafe_globals_in_checkpoint(tmp_path, writer):
+    # the GLOBALs weights_only would refuse, read statically (safe_globals counted), as torch
+    W = torch if writer == "torch" else mt
+    obj = {"arr": np.arange(3), "t": W.ones(2), "od": collections.OrderedDict(a=W.zeros(1)),
+           "s": {1, 2}, "sz": W.Size([2]), "dt": W.float16, "p": W.nn.Parameter(W.ones(1)),
+           "c": collections.Counter("ab"), "x": Custom(1)}
+    path = tmp_path / "g.pt"
+    W.save(obj, path)
+    for lib in (torch, mt):
+        got = [sorted(lib.serialization.get_unsafe_globals_in_checkpoint(path))]
+        with lib.serialization.safe_globals([np.ndarray, Custom]):
+            with open(path, "rb") as fh:
+                got.append(sorted(lib.serialization.get_unsafe_globals_in_checkpoint(fh)))
+        if lib is torch:
+            expected = got
+    assert got == expected
+    assert "numpy.ndarray" in expected[0] and "numpy.ndarray" not in expected[1]
+    with pytest.raises(ValueError, match="Expected input to be a checkpoint"):
+        mt.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b"not a zip"))

@@ -468,6 +468,22 @@ _WEIGHTS_OPCODES = b"".join([
     pickle.PROTO, pickle.STOP])
 
 
+def unsafe_globals_in_pickle(data):
+    """The GLOBALs ("module.name", as the pickle spells them) of the pickle `data` that
+    weights_only would refuse, read from its opcodes (those the weights-only unpickler
+    runs; another one is refused as it would be)."""
+    import pickletools
+    found = set()
+    for op, arg, _ in pickletools.genops(data):
+        code = op.code.encode("latin-1")
+        if code not in _WEIGHTS_OPCODES:
+            raise pickle.UnpicklingError(f"Unsupported operand {code[0]}")
+        if code == pickle.GLOBAL:
+            found.add(tuple(arg.split(" ", 1)))
+    safe = allowed().keys() | USER_GLOBALS.keys()
+    return {f"{m}.{n}" for m, n in found if ".".join(_py3_name(m, n)) not in safe}
+
+
 class WeightsUnpickler(pickle._Unpickler):
     """Resolves only allowlisted globals, so unpickling can call nothing else, and builds
     (BUILD opcode) only dicts and allowlisted user types, never tensors. The pure-Python

@@ -293,9 +293,27 @@ def safe_globals(safe_globals):
         P.USER_GLOBALS.update(saved)
 
 
+def get_unsafe_globals_in_checkpoint(f):
+    """The "module.name" of each pickle GLOBAL in a zip checkpoint (a path or a binary file
+    object) that weights_only would refuse; read from the pickle's opcodes, nothing is
+    unpickled (so a global a reduction pushes at load time is not seen)."""
+    if isinstance(f, (str, os.PathLike)):
+        with open(f, "rb") as fh:
+            return get_unsafe_globals_in_checkpoint(fh)
+    start = f.tell()
+    is_zip = f.read(4) == b"PK\x03\x04"
+    f.seek(start)
+    if not is_zip:
+        raise ValueError("Expected input to be a checkpoint returned by torch.save")
+    with zipfile.ZipFile(f) as zf:
+        data = zf.read(_archive_prefix(zf) + "data.pkl")
+    return list(P.unsafe_globals_in_pickle(data))
+
+
 def _get_layout(name):  # torch.serialization._get_layout, named by sparse checkpoints
     return name
 
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
+           "get_unsafe_globals_in_checkpoint",
            "safe_globals", "DEFAULT_PROTOCOL"]
