@@ -560,3 +560,33 @@ opt2.zero_grad(set_to_none=False)
 print(w.grad)
 print(repr(torch.optim.SGD([w], lr=0.1, momentum=0.9)).splitlines()[:4])
 ''')
+
+program("qi_numpy_and_safe_globals", r'''
+import io
+import pickle
+import numpy as np
+import torch
+buf = io.BytesIO()
+torch.save({"arr": np.arange(3, dtype=np.int16), "f": np.float64(2.5), "t": torch.ones(2)}, buf)
+buf.seek(0)
+try:
+    torch.load(buf)
+except pickle.UnpicklingError as e:
+    msg = str(e)
+    print("UnpicklingError", "numpy" in msg, "add_safe_globals" in msg, "weights_only" in msg)
+buf.seek(0)
+d = torch.load(buf, weights_only=False)
+print(d["arr"], d["arr"].dtype, type(d["f"]).__name__, d["t"])
+buf.seek(0)
+with torch.serialization.safe_globals([np.core.multiarray._reconstruct, np.ndarray, np.dtype, np.dtypes.Int16DType, np.dtypes.Float64DType, np.core.multiarray.scalar]):
+    try:
+        print(torch.load(buf)["arr"])
+    except pickle.UnpicklingError as e:
+        print("UnpicklingError", str(e).split("WeightsUnpickler error: ")[-1][:70])
+print(sorted(torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(buf.getvalue()))))
+b2 = io.BytesIO()
+torch.save({"t": torch.ones(1), "n": None, "tup": (1, "a"), "big": 2 ** 70, "neg": -5, "fl": float("inf")}, b2)
+print(sorted(torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b2.getvalue()))))
+b2.seek(0)
+print(torch.load(b2))
+''')

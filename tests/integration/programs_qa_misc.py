@@ -589,3 +589,18 @@ print(torch.sort(h), torch.topk(h, 2), torch.sort(h, descending=True).indices, h
 m = torch.tensor([[3.0, 1.0, 2.0], [1.0, 1.0, 1.0]])
 print(torch.sort(m, dim=0, descending=True), torch.topk(m, 2, dim=0), torch.argsort(m.t(), dim=1, stable=True), torch.sort(m.t(), dim=0).indices.stride())
 ''')
+
+program("qm_special_polynomials_bessel", r'''
+import torch
+sp = torch.special
+x = torch.tensor([-1.5, -0.5, 0.0, 0.3, 1.0, 2.5, 7.0], dtype=torch.float64)
+def r(t):
+    return torch.round(t, decimals=7) + 0.0
+for name in ("airy_ai", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1", "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1", "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0"):
+    print(name, r(getattr(sp, name)(x)).tolist())
+n = torch.tensor([0, 1, 2, 3, 5], dtype=torch.float64)
+u = torch.tensor([0.5], dtype=torch.float64)
+for name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_polynomial_v", "chebyshev_polynomial_w", "hermite_polynomial_h", "hermite_polynomial_he", "laguerre_polynomial_l", "legendre_polynomial_p", "shifted_chebyshev_polynomial_t", "shifted_chebyshev_polynomial_u"):
+    print(name, r(getattr(sp, name)(u, n)).tolist(), r(getattr(sp, name)(torch.tensor([2.0, -0.3], dtype=torch.float64), 3)).tolist(), getattr(sp, name)(torch.tensor([1, 2]), torch.tensor([2])).dtype)
+print(sp.bessel_j0(torch.tensor([1.0])).dtype, sp.airy_ai(torch.tensor([1])).dtype, sp.chebyshev_polynomial_t(0.5, torch.tensor([2])).dtype, sp.hermite_polynomial_h(torch.tensor([1.0], dtype=torch.float64), -1))
+''')
