@@ -101,7 +101,7 @@ def test_timer_protocol_on_real_timings():
         y = torch.ones(3) + x
     """, setup="x = 2", globals={"unused": 1}, label="L", sub_label="S", description="D",
                  num_threads=2)
-    assert t._task_spec.stmt == "y = torch.ones(3) + x"  # dedented, the block string's newlines gone
+    assert t._task_spec.stmt == "y = torch.ones(3) + x"  # dedented, outer newlines gone
     assert t._globals["torch"] is mindtorch and t._globals["unused"] == 1
     before = mindtorch.get_num_threads()
     m = t.timeit(50)
