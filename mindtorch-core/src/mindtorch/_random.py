@@ -3,7 +3,7 @@
 The Generator holds the seed and, per device, a backend-made state object
 (DeviceSpec.generator(seed, index)) that the device's random kernels draw from."""
 import contextlib
-import time
+import os
 
 from ._device import canonical
 
@@ -20,8 +20,15 @@ class Generator:
         return self
 
     def seed(self):
-        self.manual_seed(time.time_ns() & ((1 << 63) - 1))
+        """Seed with a non-deterministic 64-bit number (returned)."""
+        self.manual_seed(int.from_bytes(os.urandom(8), "little"))
         return self._seed
+
+    def clone_state(self):
+        """A new generator of this device in the same state."""
+        twin = Generator(self.device)
+        twin.set_state(self.get_state())
+        return twin
 
     def initial_seed(self):
         return self._seed
@@ -50,10 +57,8 @@ class Generator:
     def set_state(self, new_state):
         import pickle
         from ._tensor import Tensor
-        if not isinstance(new_state, Tensor):
-            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
-        if new_state.dtype.name != "uint8":
-            raise RuntimeError(f"expected a torch.ByteTensor, but got {new_state.type()}")
+        if not isinstance(new_state, Tensor) or new_state.dtype.name != "uint8":
+            raise TypeError("RNG state must be a torch.ByteTensor")
         blob = new_state.numpy().tobytes()
         state = self.state()
         if hasattr(state, "set_state"):
@@ -66,6 +71,8 @@ class Generator:
 
 def _check_seed(seed):
     """PyTorch's seed range: a signed or unsigned 64-bit integer (negatives wrap)."""
+    if not hasattr(seed, "__index__") and not (isinstance(seed, float) and seed.is_integer()):
+        raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
     seed = int(seed)
     if not -(1 << 63) <= seed < 1 << 64:
         raise ValueError("Overflow when unpacking long long")
@@ -83,6 +90,8 @@ def _default_for(device):
         g = _defaults[device] = Generator(device)
         if _global_seed[0] is not None:
             g.manual_seed(_global_seed[0])
+        else:  # as PyTorch's: unseeded programs draw differently on every run
+            g.seed()
     return g
 
 

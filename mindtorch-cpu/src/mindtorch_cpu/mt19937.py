@@ -60,13 +60,12 @@ class Engine:
 
     def set_state(self, blob):
         if len(blob) != _LAYOUT.size:
-            raise RuntimeError(f"Expected either a THGeneratorState of size {_LAYOUT.size - 8} "
-                               f"or a CPUGeneratorImplState of size {_LAYOUT.size} but found "
-                               f"the input RNG state size to be {len(blob)}")
+            raise RuntimeError(f"Expected a CPUGeneratorImplState of size {_LAYOUT.size} but "
+                               f"found the input RNG state size to be {len(blob)}")
         v = _LAYOUT.unpack(blob)
         seed, left, _, nxt = v[:4]
         if not 1 <= left <= _N or nxt > _N:
-            raise RuntimeError("The input RNG state must be a valid CPUGeneratorImplState")
+            raise RuntimeError("Invalid mt19937 state")
         normal_y, normal_valid, float_normal, float_valid = v[4 + _N + 1], v[-3], v[-2], v[-1]
         self.seed = seed
         self.bits.state = {"bit_generator": "MT19937",

@@ -1,0 +1,43 @@
+"""torch.Generator's API around the state: seeding rules, clone_state, state errors, and
+the default generator's non-deterministic seed (PyTorch 2.13's)."""
+import subprocess
+import sys
+
+import pytest
+
+import mindtorch as mt
+
+
+def test_fresh_generator_seed_and_clone_state():
+    g = mt.Generator()
+    assert g.initial_seed() == 67280421310721
+    g.manual_seed(3)
+    mt.rand(4, generator=g)
+    twin = g.clone_state()
+    assert isinstance(twin, mt.Generator) and twin is not g
+    assert mt.rand(5, generator=twin).tolist() == mt.rand(5, generator=g).tolist()
+
+
+def test_default_generator_is_seeded_differently_per_process():
+    code = "import mindtorch as m; print(m.initial_seed(), m.rand(2).tolist())"
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout for _ in range(2)}
+    assert len(runs) == 2
+
+
+def test_seed_and_state_errors():
+    with pytest.raises(RuntimeError, match="manual_seed expected a long, but got str"):
+        mt.Generator().manual_seed("a")
+    with pytest.raises(ValueError, match="Overflow"):
+        mt.manual_seed(2 ** 64 + 1)
+    with pytest.raises(TypeError, match="RNG state must be a torch.ByteTensor"):
+        mt.set_rng_state(mt.zeros(5056))
+    with pytest.raises(RuntimeError, match="of size 5056 but found the input RNG state size "
+                                           "to be 100"):
+        mt.set_rng_state(mt.zeros(100, dtype=mt.uint8))
+    state = mt.get_rng_state()
+    state[8:12] = 0  # `left` 0: not a Mersenne Twister position
+    with pytest.raises(RuntimeError, match="Invalid mt19937 state"):
+        mt.set_rng_state(state)
+    mt.manual_seed(-1)  # negative seeds wrap to unsigned 64 bits, as PyTorch's
+    assert mt.initial_seed() == 2 ** 64 - 1
