@@ -118,6 +118,32 @@ def test_assert_close_agrees_with_torch(actual, expected, kwargs):
     assert mine == theirs
 
 
+ALLCLOSE_CASES = [
+    (T([1.0]), T([1.0], "float64"), {}), (T([1.0]), T([0.0]), {}),
+    (T([1.0, 2.0]), [1, 2.5], {}), (T([1.0, 1.00005]), T([1.0, 1.0]), {}),
+    (T([1.0, NAN]), T([1.0, NAN]), {}), (T([1.0, NAN]), T([1.0, NAN]), {"equal_nan": False}),
+    (T([1, 2], "int64"), T([1, 3], "int64"), {}), (T([1.0]), T([1.5]), {"rtol": 0.5, "atol": 0}),
+    (T([1.0]), T([1.5]), {"msg": "boom"}), (1.0, 1.00001, {}), ([1.0, 2.0], [1.0, 2.0], {}),
+    (T([1.0, 1.0], "float16"), T([1.0005, 1.0005]), {}),
+    (T([1.0], "complex64"), T([1.00001], "complex64"), {}),
+    (T([[1.0, 2.0], [3.0, 4.0]], transposed=True), T([[1.0, 3.0], [2.0, 4.0]]), {}),
+    (T([1.0, 2.0]), T([1.0, 2.0, 3.0]), {}), (T([1.0]), T([1.5]), {"rtol": 0.1}),
+]
+
+
+@pytest.mark.parametrize("actual, expected, kwargs", ALLCLOSE_CASES,
+                         ids=[str(i) for i in range(len(ALLCLOSE_CASES))])
+def test_deprecated_assert_allclose_agrees_with_torch(actual, expected, kwargs):
+    # expected in actual's dtype, no dtype/stride check, NaNs equal, the old tolerances
+    with pytest.warns(FutureWarning, match="assert_allclose\\(\\)` is deprecated since 1.12"):
+        mine = _outcome(mindtorch.testing.assert_allclose, _build(mindtorch, actual),
+                        _build(mindtorch, expected), kwargs)
+    with pytest.warns(FutureWarning):
+        theirs = _outcome(torch.testing.assert_allclose, _build(torch, actual),
+                          _build(torch, expected), kwargs)
+    assert mine == theirs
+
+
 def _perturbed(rng, dtype, shape):
     """Random values, and a copy with a few elements nudged by amounts around the dtype's
     tolerance (some within, some beyond), nan/inf sprinkled in."""

@@ -1,6 +1,6 @@
 """Testing helpers for mindtorch and for backend authors.
 
-- `assert_close`, `make_tensor`: as torch.testing's.
+- `assert_close`, `make_tensor` (and the deprecated `assert_allclose`): as torch.testing's.
 - `mindtorch.testing.opdb`: the op database (samples, references, gradient support,
   in-place / out= variants, known skips) behind the conformance kit.
 - `pytest --pyargs mindtorch.testing.conformance --mindtorch-device=<name>`: the
@@ -11,7 +11,8 @@
 Loaded on first use (`import mindtorch` imports this package and must stay cheap).
 """
 
-_LAZY = {"assert_close": "_comparison", "make_tensor": "_creation"}
+_LAZY = {"assert_close": "_comparison", "assert_allclose": "_comparison",
+         "make_tensor": "_creation"}
 
 
 def __getattr__(name):

@@ -301,3 +301,31 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
             compare()
         except _Mismatch as m:
             raise m.to_error(msg) from None
+
+
+# assert_allclose's tolerances (torch.testing's before 1.12): the larger of the two dtypes'
+# (others, complex included, exact)
+_ALLCLOSE_TOLERANCES = {float16: (1e-3, 1e-3), float32: (1e-4, 1e-5), float64: (1e-5, 1e-8)}
+
+
+def assert_allclose(actual, expected, rtol=None, atol=None, equal_nan=True, msg=""):
+    """Deprecated (PyTorch 1.12) form of assert_close: `expected` is taken in `actual`'s
+    dtype, dtypes and strides are not compared, NaNs are equal by default and the default
+    tolerances are the older ones (float32: rtol 1e-4, atol 1e-5)."""
+    __tracebackhide__ = True
+    import warnings
+    warnings.warn("`torch.testing.assert_allclose()` is deprecated since 1.12 and will be "
+                  "removed in a future release. Please use `torch.testing.assert_close()` "
+                  "instead. You can find detailed upgrade instructions in "
+                  "https://github.com/pytorch/pytorch/issues/61844.", FutureWarning,
+                  stacklevel=2)
+    if not isinstance(actual, mindtorch.Tensor):
+        actual = mindtorch.tensor(actual)
+    if not isinstance(expected, mindtorch.Tensor):
+        expected = mindtorch.tensor(expected, dtype=actual.dtype)
+    if rtol is None and atol is None:
+        rtols, atols = zip(*[_ALLCLOSE_TOLERANCES.get(t.dtype, (0.0, 0.0))
+                             for t in (actual, expected)])
+        rtol, atol = max(rtols), max(atols)
+    assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=equal_nan,
+                 check_device=True, check_dtype=False, check_stride=False, msg=msg or None)
