@@ -9,3 +9,17 @@ try:  # torch's thread pool makes tiny reference ops slow on a busy 2-core machi
     torch.set_num_threads(1)
 except ImportError:
     pass
+
+import pytest  # noqa: E402
+
+import mindtorch  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fixed_random_streams():
+    """Each test starts from seed 0 in both frameworks: their default generators are
+    seeded non-deterministically per process, and tests must not depend on the order
+    they run in."""
+    mindtorch.manual_seed(0)
+    if "torch" in sys.modules:
+        sys.modules["torch"].manual_seed(0)
