@@ -209,8 +209,8 @@ def sparse_(tensor, sparsity, std=0.01, generator=None):
     num_zeros = math.ceil(sparsity * rows)
     with no_grad():
         tensor.normal_(0, std, generator=generator)
-        for col in range(cols):
-            tensor[randperm(rows, generator=generator)[:num_zeros], col] = 0
+        for col in range(cols):  # PyTorch draws the zeros' rows from the default generator
+            tensor[randperm(rows)[:num_zeros], col] = 0
     return tensor
 
 
