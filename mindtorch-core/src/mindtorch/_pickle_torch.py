@@ -245,6 +245,12 @@ def place(arr, location, map_location):
                          f"got {type(m).__name__}")
     from ._device import canonical
     dev = device(where) if isinstance(where, str) else where
+    cuda_unavailable(dev)
+    return UntypedStorage._from_host(arr, canonical(dev))
+
+
+def cuda_unavailable(dev):
+    """PyTorch's error for restoring a storage on cuda where there is none."""
     if dev.type == "cuda":
         from .plugins._registry import DEVICES
         if "cuda" not in DEVICES:
@@ -253,7 +259,6 @@ def place(arr, location, map_location):
                                "CPU-only machine, please use torch.load with "
                                "map_location=torch.device('cpu') to map your storages to the "
                                "CPU.")
-    return UntypedStorage._from_host(arr, canonical(dev))
 
 
 class LegacyStorageLoader:

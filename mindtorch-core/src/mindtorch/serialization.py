@@ -18,7 +18,12 @@ import contextlib
 import os
 import sys
 
+from . import _serialization_config as _config
 from ._lazy import lazy
+from ._serialization_config import (  # noqa: F401
+    LoadEndianness, default_restore_location, get_crc32_options, get_default_load_endianness,
+    get_default_mmap_options, location_tag, set_crc32_options, set_default_load_endianness,
+    set_default_mmap_options)
 
 io = lazy("io", globals(), "io")
 pickle = lazy("pickle", globals(), "pickle")
@@ -173,7 +178,7 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
         prefix = _archive_prefix(zf)
         names = set(zf.namelist())
         order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names \
-            else "little"
+            else _config.fallback_byteorder()
         reader = _Records(zf, prefix, order, path if mmap else None)
         loader = P.StorageLoader(reader, map_location)
         cls = P.WeightsUnpickler if weights_only else P.FullUnpickler
@@ -235,8 +240,9 @@ def _archive_prefix(zf):
 
 
 class _Records:
-    """A checkpoint's storage records: read into fresh host arrays, or memory-mapped
-    copy-on-write from the file (mmap=True, as PyTorch's MAP_PRIVATE mapping)."""
+    """A checkpoint's storage records: read into fresh host arrays, or memory-mapped from
+    the file (mmap=True): copy-on-write, or writing through under MAP_SHARED
+    (set_default_mmap_options)."""
 
     def __init__(self, zf, prefix, byteorder, mmap_path):
         self.zf, self.prefix, self.mmap_path = zf, prefix, mmap_path
@@ -251,9 +257,17 @@ class _Records:
                                f"not found") from None
         if self.mmap_path is not None and info.compress_type == zipfile.ZIP_STORED \
                 and info.file_size:
-            return np.memmap(self.mmap_path, np.uint8, "c", self._data_offset(info),
-                             (info.file_size,))
+            shared = _config.get_default_mmap_options() == _config._mmap.MAP_SHARED
+            return np.memmap(self.mmap_path, np.uint8, "r+" if shared else "c",
+                             self._data_offset(info), (info.file_size,))
         out = np.empty(info.file_size, np.uint8)
+        fp = self.zf.fp
+        if info.compress_type == zipfile.ZIP_STORED and hasattr(fp, "readinto"):
+            # read in place, no crc32 check (PyTorch's reader has none: a record written
+            # through a MAP_SHARED mapping still loads)
+            fp.seek(self._data_offset(info))
+            if fp.readinto(memoryview(out)) == info.file_size:
+                return out
         with self.zf.open(info) as r:
             r.readinto(memoryview(out))
         return out
@@ -315,5 +329,7 @@ def _get_layout(name):  # torch.serialization._get_layout, named by sparse check
 
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
-           "get_unsafe_globals_in_checkpoint",
+           "get_unsafe_globals_in_checkpoint", "LoadEndianness", "get_default_load_endianness",
+           "set_default_load_endianness", "get_default_mmap_options", "set_default_mmap_options",
+           "get_crc32_options", "set_crc32_options", "location_tag", "default_restore_location",
            "safe_globals", "DEFAULT_PROTOCOL"]

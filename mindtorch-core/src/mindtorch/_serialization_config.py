@@ -1,0 +1,82 @@
+"""torch.serialization's settings and location helpers: the fallback byte order of a
+checkpoint without a byteorder record, the mmap flags of load(mmap=True), the crc32
+switch of save, and the storage location tags load resolves (location_tag,
+default_restore_location).  (Re-exported by mindtorch.serialization.)"""
+import enum
+import mmap as _mmap
+import sys
+
+
+class LoadEndianness(enum.Enum):
+    NATIVE = 1
+    LITTLE = 2
+    BIG = 3
+
+
+_CONFIG = {"endianness": None, "mmap_flags": _mmap.MAP_PRIVATE, "crc32": True}
+
+
+def get_default_load_endianness():
+    return _CONFIG["endianness"]
+
+
+def set_default_load_endianness(endianness):
+    """The byte order of a checkpoint that does not record one (default None: native)."""
+    if not isinstance(endianness, LoadEndianness) and endianness is not None:
+        raise TypeError("Invalid argument type in function set_default_load_endianness")
+    _CONFIG["endianness"] = endianness
+
+
+def fallback_byteorder():
+    e = _CONFIG["endianness"]
+    return {LoadEndianness.LITTLE: "little", LoadEndianness.BIG: "big"}.get(e, sys.byteorder)
+
+
+def get_default_mmap_options():
+    return _CONFIG["mmap_flags"]
+
+
+class set_default_mmap_options:
+    """load(mmap=True)'s mapping: mmap.MAP_PRIVATE (copy-on-write, the default) or
+    mmap.MAP_SHARED (writes reach the file); a call, or a context manager restoring the
+    previous flags."""
+
+    def __init__(self, flags):
+        if flags != _mmap.MAP_PRIVATE and flags != _mmap.MAP_SHARED:
+            raise ValueError(f"Invalid argument in function set_default_mmap_options, expected "
+                             f"mmap.MAP_PRIVATE or mmap.MAP_SHARED, but got {flags}")
+        self.prev = _CONFIG["mmap_flags"]
+        _CONFIG["mmap_flags"] = flags
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        _CONFIG["mmap_flags"] = self.prev
+
+
+def get_crc32_options():
+    return _CONFIG["crc32"]
+
+
+def set_crc32_options(compute_crc32):
+    """Recorded only: zip records always carry their crc32 here."""
+    _CONFIG["crc32"] = compute_crc32
+
+
+def location_tag(storage):
+    """The location save records for a storage: its device ("cpu", "meta", "cuda:0")."""
+    return str(storage.device)
+
+
+def default_restore_location(storage, location):
+    """`storage` moved to the saved `location`, as load does without map_location."""
+    from ._device import device
+    from ._pickle_torch import cuda_unavailable
+    try:
+        dev = device(location)
+    except (RuntimeError, ValueError, TypeError):
+        raise RuntimeError(f"don't know how to restore data location of "
+                           f"torch.storage.UntypedStorage (tagged with {location})") from None
+    cuda_unavailable(dev)
+    return storage.to(device=dev)
