@@ -25,6 +25,7 @@ from .extra import (  # noqa: F401
 )
 from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson  # noqa: F401
 from .kl import kl_divergence, register_kl  # noqa: F401
+from .matrix import LKJCholesky, LowRankMultivariateNormal, Wishart  # noqa: F401
 from .more import Exponential, Independent, Laplace, MultivariateNormal  # noqa: F401
 from .normal import Normal  # noqa: F401
 from .transformed import (  # noqa: F401

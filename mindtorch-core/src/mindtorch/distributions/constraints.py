@@ -117,7 +117,38 @@ class _IndependentPositive(_GreaterThan):
         return "IndependentConstraint(GreaterThan(lower_bound=0.0), 1)"
 
 
+class _Independent(Constraint):
+    """`base` over events of `reinterpreted_batch_ndims` more dims (all must hold)."""
+
+    def __init__(self, base_constraint, reinterpreted_batch_ndims):
+        self.base_constraint, self.reinterpreted_batch_ndims = (base_constraint,
+                                                                reinterpreted_batch_ndims)
+        self.event_dim = base_constraint.event_dim + reinterpreted_batch_ndims
+
+    def check(self, value):
+        ok = self.base_constraint.check(value)
+        n = self.reinterpreted_batch_ndims
+        return ok.reshape(ok.shape[:ok.dim() - n] + (-1,)).all(-1) if n else ok
+
+    def __repr__(self):
+        return (f"IndependentConstraint({self.base_constraint!r}, "
+                f"{self.reinterpreted_batch_ndims})")
+
+
+class _CorrCholesky(Constraint):
+    """Lower-triangular with a positive diagonal and rows of unit norm (the Cholesky
+    factors of correlation matrices)."""
+    event_dim = 2
+
+    def check(self, value):
+        tol = 10 * __import__("mindtorch").finfo(value.dtype).eps * value.shape[-1]
+        unit_rows = ((value.norm(dim=-1) - 1).abs() <= tol).all(-1)
+        return _LowerCholesky().check(value) & unit_rows
+
+
 real = _Real()
+independent = _Independent
+corr_cholesky = _CorrCholesky()
 real_vector = _IndependentReal()
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
