@@ -138,3 +138,46 @@ def test_sequential_keyword_arguments():
             out = lib.utils.checkpoint.checkpoint_sequential(model, 2, x, use_reentrant=reentrant,
                                                              preserve_rng_state=False)
             assert tuple(out.shape) == (6, 2)
+
+
+def test_helpers_as_torch():
+    got = []
+    for lib in (torch, mindtorch):
+        cp = lib.utils.checkpoint
+        x = lib.ones(2, dtype=lib.float64, requires_grad=True)
+        d = cp.detach_variable((x, 3))
+        row = [d[0] is x, d[0].requires_grad, d[1], issubclass(cp.CheckpointError, RuntimeError),
+               cp.get_device_states(x), [type(c).__name__ for c in cp.noop_context_fn()]]
+        with pytest.raises(RuntimeError, match="Only tuple of tensors is supported. Got "
+                                               "Unsupported input type: list"):
+            cp.detach_variable([x])
+        with pytest.warns(UserWarning, match="None of the inputs have requires_grad=True"):
+            cp.check_backward_validity((lib.ones(1), 2))
+        with cp.set_checkpoint_early_stop(False), cp.set_checkpoint_debug_enabled(True):
+            out = cp.checkpoint(lambda t: t.exp(), x, use_reentrant=False)
+        out.sum().backward()
+        row.append(x.grad.tolist())
+        got.append(row)
+    assert got[1] == got[0]
+
+
+def test_context_fn():
+    # the forward and the rerun run in context_fn()'s two managers (non-reentrant only)
+    import contextlib
+    for lib in (torch, mindtorch):
+        seen = []
+
+        @contextlib.contextmanager
+        def mark(name):
+            seen.append(name)
+            yield
+
+        x = lib.tensor([0.5, 1.0], requires_grad=True)
+        out = lib.utils.checkpoint.checkpoint(lambda t: t.sin() * t, x, use_reentrant=False,
+                                              context_fn=lambda: (mark("fwd"), mark("rerun")))
+        out.sum().backward()
+        assert seen == ["fwd", "rerun"]
+        with pytest.raises(ValueError, match="Passing `context_fn` or `debug` is only "
+                                             "supported when use_reentrant=False."):
+            lib.utils.checkpoint.checkpoint(lambda t: t, x, use_reentrant=True,
+                                            context_fn=lambda: (mark("a"), mark("b")))

@@ -3,10 +3,65 @@ forward without recording a graph; backward runs it again with grad enabled (the
 random state restored, so dropout draws the same mask) and backpropagates through that
 recomputation.  Values and gradients equal the unchecked run's; only the segment's
 inputs are kept between forward and backward."""
+import contextlib
+import warnings
+
 from .. import autograd as _autograd
 from .._tensor import Tensor
 from ..autograd.graph import saved_tensors_hooks
 from ..autograd.grad_mode import enable_grad, no_grad
+
+_SETTINGS = {"early_stop": True, "debug": None}  # recorded (the rerun always runs whole)
+
+
+class CheckpointError(RuntimeError):
+    """A non-reentrant segment that did not save the same tensors when rerun."""
+
+
+def detach_variable(inputs):
+    """The tensors of the tuple `inputs` detached (requires_grad kept), others as they are."""
+    if not isinstance(inputs, tuple):
+        raise RuntimeError(f"Only tuple of tensors is supported. Got Unsupported input type: "
+                           f"{type(inputs).__name__}")
+    return tuple(x.detach().requires_grad_(x.requires_grad) if isinstance(x, Tensor) else x
+                 for x in inputs)
+
+
+def check_backward_validity(inputs):
+    if not any(isinstance(x, Tensor) and x.requires_grad for x in inputs):
+        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
+                      stacklevel=3)
+
+
+def noop_context_fn():
+    return contextlib.nullcontext(), contextlib.nullcontext()
+
+
+def get_device_states(*args):
+    """The accelerators' random states of the tensors' devices: none without one."""
+    return [], []
+
+
+def set_device_states(devices, states, *, device_type=None):
+    pass
+
+
+@contextlib.contextmanager
+def set_checkpoint_early_stop(enable):
+    prev, _SETTINGS["early_stop"] = _SETTINGS["early_stop"], enable
+    try:
+        yield
+    finally:
+        _SETTINGS["early_stop"] = prev
+
+
+@contextlib.contextmanager
+def set_checkpoint_debug_enabled(enabled):
+    prev, _SETTINGS["debug"] = _SETTINGS["debug"], enabled
+    try:
+        yield
+    finally:
+        _SETTINGS["debug"] = prev
 
 _NO_DEFAULT = ("the use_reentrant parameter should be passed explicitly. {} use_reentrant=False "
                "is recommended, but if you need to preserve the current default behavior, you "
@@ -69,8 +124,9 @@ class _NonReentrant:
     inputs and keeps its graph, so higher-order gradients flow through it; otherwise it
     takes detached inputs (requires_grad kept) and keeps detached values."""
 
-    def __init__(self, run, args, kwargs, rng):
+    def __init__(self, run, args, kwargs, rng, context):
         self.run, self.args, self.kwargs, self.rng = run, args, kwargs, rng
+        self.context = context  # entered around the rerun
         self.count = 0
         self.saved = {}
 
@@ -94,25 +150,25 @@ class _NonReentrant:
         def keep(t):
             kept.append(t if graph else t.detach())
             return len(kept) - 1
-        with saved_tensors_hooks(keep, kept.__getitem__):
+        with saved_tensors_hooks(keep, kept.__getitem__), self.context:
             _rerun(self.run, args, self.kwargs, self.rng)
         if len(kept) != self.count:
-            raise RuntimeError(f"torch.utils.checkpoint: A different number of tensors was "
+            raise CheckpointError(f"torch.utils.checkpoint: A different number of tensors was "
                                f"saved during the original forward and recomputation.\n"
                                f"Number of tensors saved during forward: {self.count}\n"
                                f"Number of tensors saved during recomputation: {len(kept)}")
         self.saved = dict(enumerate(kept))
 
 
-def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism_check="default",
-               debug=False, preserve_rng_state=True, **kwargs):
+def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
+               determinism_check="default", debug=False, preserve_rng_state=True, **kwargs):
     """function(*args, **kwargs), its activations recomputed in backward instead of kept.
 
     use_reentrant=True is PyTorch's original form (a graph node that recomputes; only
     inputs that require grad make the output require grad).  use_reentrant=False records
     the segment's graph as an ordinary call does, but its saved tensors are dropped and
-    recomputed in backward (saved-tensor hooks)."""
-    import warnings
+    recomputed in backward (saved-tensor hooks); context_fn() gives the two context
+    managers the forward and the rerun run in."""
     if use_reentrant is None:
         warnings.warn("torch.utils.checkpoint: " + _NO_DEFAULT.format(
             "Starting in PyTorch 2.9, calling checkpoint without use_reentrant will raise an "
@@ -121,14 +177,16 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=None, determinism
     if not use_reentrant:
         import mindtorch
         rng = mindtorch.get_rng_state() if preserve_rng_state else None
-        hooks = _NonReentrant(function, args, kwargs, rng)
-        with saved_tensors_hooks(hooks.pack, hooks.unpack):
+        forward_context, rerun_context = context_fn()
+        hooks = _NonReentrant(function, args, kwargs, rng, rerun_context)
+        with saved_tensors_hooks(hooks.pack, hooks.unpack), forward_context:
             return function(*args, **kwargs)
+    if context_fn is not noop_context_fn or debug is not False:
+        raise ValueError("Passing `context_fn` or `debug` is only supported when "
+                         "use_reentrant=False.")
     if kwargs:
         raise ValueError("Unexpected keyword arguments: " + ",".join(kwargs))
-    if not any(isinstance(a, Tensor) and a.requires_grad for a in args):
-        warnings.warn("None of the inputs have requires_grad=True. Gradients will be None",
-                      stacklevel=2)
+    check_backward_validity(args)
     return CheckpointFunction.apply(function, preserve_rng_state, *args)
 
 
@@ -136,7 +194,6 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
     """A Sequential (or list of modules) cut into `segments` checkpointed runs; the last
     segment runs normally."""
     if use_reentrant is None:
-        import warnings
         warnings.warn("torch.utils.checkpoint.checkpoint_sequential: " + _NO_DEFAULT.format(
             "In version 2.9 we will raise an exception if use_reentrant is not passed."),
             stacklevel=2)
