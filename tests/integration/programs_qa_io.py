@@ -590,3 +590,31 @@ print(sorted(torch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(b2.
 b2.seek(0)
 print(torch.load(b2))
 ''')
+
+program("qi_serialization_settings", r'''
+import io
+import mmap
+import os
+import tempfile
+import torch
+s = torch.serialization
+print(s.get_default_load_endianness(), s.get_default_mmap_options() == mmap.MAP_PRIVATE, s.get_crc32_options(), s.location_tag(torch.ones(1).untyped_storage()))
+buf = io.BytesIO()
+torch.save({"w": torch.arange(3.0)}, buf)
+buf.seek(0)
+print(torch.load(buf, map_location=lambda st, loc: s.default_restore_location(st, "cpu")))
+try:
+    s.default_restore_location(torch.ones(1).untyped_storage(), "nowhere")
+except RuntimeError as e:
+    print("RuntimeError", e)
+with tempfile.TemporaryDirectory() as d:
+    p = os.path.join(d, "m.pt")
+    torch.save({"w": torch.zeros(3)}, p)
+    with s.set_default_mmap_options(mmap.MAP_SHARED):
+        torch.load(p, mmap=True)["w"].fill_(7)
+    print(torch.load(p)["w"], s.get_default_mmap_options() == mmap.MAP_PRIVATE)
+try:
+    s.set_default_mmap_options(0)
+except ValueError as e:
+    print("ValueError", e)
+''')

@@ -604,3 +604,30 @@ for name in ("chebyshev_polynomial_t", "chebyshev_polynomial_u", "chebyshev_poly
     print(name, r(getattr(sp, name)(u, n)).tolist(), r(getattr(sp, name)(torch.tensor([2.0, -0.3], dtype=torch.float64), 3)).tolist(), getattr(sp, name)(torch.tensor([1, 2]), torch.tensor([2])).dtype)
 print(sp.bessel_j0(torch.tensor([1.0])).dtype, sp.airy_ai(torch.tensor([1])).dtype, sp.chebyshev_polynomial_t(0.5, torch.tensor([2])).dtype, sp.hermite_polynomial_h(torch.tensor([1.0], dtype=torch.float64), -1))
 ''')
+
+program("qm_lowrank_and_deprecated_testing", r'''
+import warnings
+import numpy as np
+import torch
+rng = np.random.default_rng(0)
+A = torch.tensor(rng.standard_normal((8, 3)) @ rng.standard_normal((3, 5)))
+U, S, V = torch.svd_lowrank(A, q=4)
+print(type((U, S, V)).__name__, U.shape, S.shape, V.shape, torch.round(S[:3], decimals=6), torch.allclose(U @ torch.diag(S) @ V.T, A))
+U, S, V = torch.pca_lowrank(A)
+C = A - A.mean(0)
+print(U.shape, V.shape, torch.round(S[:3], decimals=6), torch.round(S[:3] ** 2 / 7, decimals=6), torch.allclose(U @ torch.diag(S) @ V.T, C))
+try:
+    torch.pca_lowrank(A, q=6)
+except ValueError as e:
+    print("ValueError", e)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    torch.testing.assert_allclose(torch.tensor([1.0, 2.0]), [1.0, 2.00001])
+    print([m.category.__name__ for m in w])
+    try:
+        torch.testing.assert_allclose(torch.tensor([1.0, 2.0]), torch.tensor([1.0, 2.1], dtype=torch.float64))
+    except AssertionError as e:
+        print(str(e).splitlines()[0], str(e).splitlines()[-1])
+ld, piv = torch.linalg.ldl_factor(torch.tensor([[0.0, 1.0], [1.0, 0.0]], dtype=torch.float64))
+print(ld, piv, torch.linalg.ldl_solve(ld, piv, torch.tensor([[1.0], [2.0]], dtype=torch.float64)))
+''')
