@@ -20,7 +20,8 @@ _TWO_PI = 2 * np.pi
 
 def fma32(a, b, c):
     """float32 a * b + c with one rounding (the product is exact in float64)."""
-    return (np.asarray(a, f64) * np.asarray(b, f64) + np.asarray(c, f64)).astype(f32)
+    t = np.multiply(a, b, dtype=f64)
+    return np.add(t, c, out=t, dtype=f64).astype(f32)
 
 
 def _split(a):
@@ -31,6 +32,8 @@ def _split(a):
 
 def fma64(a, b, c):
     """float64 a * b + c rounded once (error-free product and sum, then their errors)."""
+    if np.isscalar(b) and b == 1 and np.isscalar(c) and c == 0:
+        return np.asarray(a, f64)  # (a * 1 + 0: exact)
     a, b, c = np.asarray(a, f64), np.asarray(b, f64), np.asarray(c, f64)
     p = a * b
     ah, al = _split(a)
@@ -61,13 +64,11 @@ _DP = [f32(c) for c in (-0.78515625, -2.4187564849853515625e-4, -3.7748949774459
 
 
 def _log(x):
-    x = np.maximum(x, f32(1.17549435e-38))  # (denormals cut off)
-    bits = x.view(np.int32)
-    e = ((bits >> 23) - 0x7f).astype(f32) + f32(1)
-    m = ((bits & ~0x7f800000) | 0x3f000000).view(f32)  # the mantissa in [0.5, 1)
+    m, e = np.frexp(np.maximum(x, f32(1.17549435e-38)))  # x = m * 2**e, m in [0.5, 1)
+    e = e.astype(f32)
     small = m < f32(0.707106781186547524)
-    x = (m - f32(1)) + np.where(small, m, f32(0))
-    e = e - small.astype(f32)
+    x = (m - f32(1)) + m * small  # (m * False: 0)
+    e -= small
     z = x * x
     y = np.full_like(x, _LOG_P[0])
     for c in _LOG_P[1:]:
@@ -103,15 +104,17 @@ def _sincos(x):
 
 def _blocks(u, pair):
     """Apply pair(u1 block, u2 block) -> (first 8, last 8) to each 16-block of u, then
-    redraw a ragged tail as PyTorch does (u holds n + 16 uniforms when n % 16)."""
+    redraw a ragged tail as PyTorch does (u holds n + 16 uniforms when n % 16: the last
+    16 are the tail's, whose results overwrite the last 16 elements)."""
     n = len(u) if len(u) % 16 == 0 else len(u) - 16
     full = n // 16 * 16
+    b = np.concatenate([u[:full], u[n:]]).reshape(-1, 16) if n != full else u.reshape(-1, 16)
+    first, second = pair(b[:, :8], b[:, 8:])
+    done = np.concatenate([first, second], axis=1).reshape(-1)
+    if n == full:
+        return done
     out = np.empty(n, u.dtype)
-    b, o = u[:full].reshape(-1, 16), out[:full].reshape(-1, 16)
-    o[:, :8], o[:, 8:] = pair(b[:, :8], b[:, 8:])
-    if n != full:
-        t = u[n:]
-        out[n - 16:n - 8], out[n - 8:n] = pair(t[:8], t[8:])
+    out[:full], out[n - 16:] = done[:full], done[full:]
     return out
 
 
@@ -126,6 +129,8 @@ def fill_avx2(engine, n, mean, std):
     def pair(first, second):
         radius = np.sqrt(f32(-2) * _log(f32(1) - first))
         s, c = _sincos(f32(_TWO_PI) * second)
+        if std == 1 and mean == 0:  # (fma(x, 1, 0) is x)
+            return radius * c, radius * s
         return fma32(radius * c, f32(std), f32(mean)), fma32(radius * s, f32(std), f32(mean))
     return _blocks(u, pair)
 
