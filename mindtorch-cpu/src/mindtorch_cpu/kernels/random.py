@@ -6,19 +6,18 @@ multiply-adds), so a seed gives PyTorch's tensors.
 Element-wise samplers visit a tensor's elements in memory order, as PyTorch's serial
 TensorIterator loops do; complex tensors are drawn as their real view (re, im pairs).
 """
-import math
 import os
 
 import numpy as np
-
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import random as R
 from mindtorch._random import generator_for
 
 from .._np import CPU, arr, wrap
-from . import _jit
+from . import _jit, _rejection
 from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
+from ._gamma_grad import standard_gamma_grad
 
 _U64 = np.uint64
 # dtypes whose random_(from, to) takes 64-bit draws when to - from >= 2**32
@@ -41,7 +40,8 @@ def _capability():
     return "AVX2" if {"avx2", "fma"} <= set(flags) else "DEFAULT"
 
 
-_AVX2 = _capability() == "AVX2"
+_CAPABILITY = _capability()
+_AVX2 = _CAPABILITY == "AVX2"
 
 
 def _engine(generator):
@@ -241,50 +241,123 @@ def normal(mean, std=1.0, generator=None):
     return out
 
 
-def _poisson_one(engine, lam):
-    """One Poisson draw as PyTorch's sample_poisson: transformed rejection (Hoermann)
-    from rate 10, else the product of uniforms."""
-    if lam >= 10:
-        slam, loglam = math.sqrt(lam), math.log(lam)
-        b = 0.931 + 2.53 * slam
-        a = -0.059 + 0.02483 * b
-        invalpha = 1.1239 + 1.1328 / (b - 3.4)
-        vr = 0.9277 - 3.6224 / (b - 2)
-        while True:
-            u, v = unit_uniform(engine, 2, 53).tolist()
-            u -= 0.5
-            us = 0.5 - abs(u)
-            k = math.floor((2 * a / us + b) * u + lam + 0.43)
-            if us >= 0.07 and v <= vr:
-                return k
-            if k < 0 or (us < 0.013 and v > us):
-                continue
-            if (math.log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
-                    <= -lam + k * loglam - math.lgamma(k + 1.0)):
-                return k
-    if lam == 0:
-        return 0
-    x, prod, limit = 0, 1.0, math.exp(-lam)
-    while True:
-        prod *= float(unit_uniform(engine, 1, 53)[0])
-        if prod <= limit:
-            return x
-        x += 1
-
-
 def poisson(self, generator=None):
     R.check_poisson(self)
     rates = arr(self).astype(np.float64)
     if rates.size and not (rates >= 0).all():  # (NaN too)
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     engine = _engine(generator) if rates.size else None
-    draws = [_poisson_one(engine, lam) for lam in rates.reshape(-1).tolist()]
+    draws = [_rejection.poisson(engine, lam) for lam in rates.reshape(-1).tolist()]
     return wrap(np.array(draws, np.float64).reshape(rates.shape), self.dtype)
+
+
+def _clamp_below(v, low):
+    """C++'s std::max(low, v): NaN becomes low."""
+    return np.where(v > low, v, low)
+
+
+def _gammas(engine, alphas, single):
+    return np.array([_rejection.gamma(engine, a, single) for a in alphas.tolist()], np.float64)
+
+
+def _standard_gamma(self, generator=None):
+    """One Marsaglia-Tsang draw per element (in C order), at least the dtype's tiny."""
+    R.check_gamma("gamma_cpu", self)
+    alphas = arr(self).reshape(-1)
+    dt = alphas.dtype.type
+    g = _gammas(_engine(generator), alphas, dt is np.float32) if alphas.size else alphas
+    v = _clamp_below(g.astype(dt), np.finfo(dt).tiny)
+    return wrap(v.reshape(self._shape), self.dtype)
+
+
+def _multi_row_sum(x):
+    """ATen's cascade over axis 1 of x: 4 accumulator levels, each level_step additions
+    folded into the next."""
+    size = x.shape[1]
+    power = max(4, ((size - 1).bit_length() if size > 2 else 1) // 4)
+    step, mask = 1 << power, (1 << power) - 1
+    acc = [np.zeros(x.shape[:1] + x.shape[2:]) for _ in range(4)]
+    i = 0
+    while i + step <= size:
+        for _ in range(step):
+            acc[0] = acc[0] + x[:, i]
+            i += 1
+        for j in range(1, 4):
+            acc[j], acc[j - 1] = acc[j] + acc[j - 1], 0 * acc[j]
+            if i & (mask << (j * power)):
+                break
+    for k in range(i, size):
+        acc[0] = acc[0] + x[:, k]
+    return acc[0] + acc[1] + acc[2] + acc[3]
+
+
+def _row_sum(x):
+    """ATen's row_sum along axis 1: four interleaved cascades, the leftovers, then the
+    four partial sums."""
+    size = x.shape[1]
+    n = size // 4
+    parts = _multi_row_sum(x[:, :4 * n].reshape(x.shape[0], n, 4, *x.shape[2:]))
+    total = parts[:, 0]
+    for k in range(4 * n, size):
+        total = total + x[:, k]
+    return total + parts[:, 1] + parts[:, 2] + parts[:, 3]
+
+
+def _aten_sum_last(a):
+    """a.sum(-1) of a float64 array in the order of PyTorch's CPU sum kernel (contiguous
+    inner reduction): whole SIMD vectors lane by lane, then the leftover elements, then
+    the lanes."""
+    if not a.size:
+        return a.sum(-1)
+    rows = a.reshape(-1, a.shape[-1])
+    width = 8 if _CAPABILITY == "AVX512" else 4  # doubles in a Vectorized<double>
+    k = rows.shape[1]
+    if k < width:
+        return _row_sum(rows).reshape(a.shape[:-1])
+    n = k // width
+    lanes = _row_sum(rows[:, :n * width].reshape(-1, n, width))
+    total = np.zeros(rows.shape[0])
+    for j in range(n * width, k):
+        total = total + rows[:, j]
+    for j in range(width):
+        total = total + lanes[:, j]
+    return total.reshape(a.shape[:-1])
+
+
+def _sample_dirichlet(self, generator=None):
+    """Double Gammas normalised along the last dim, kept inside (tiny, 1)."""
+    R.check_gamma("dirichlet", self)
+    a = arr(self)
+    dt = a.dtype.type
+    g = _gammas(_engine(generator), a.reshape(-1), False) if a.size else a.astype(np.float64)
+    g = _clamp_below(g, np.finfo(np.float64).tiny).reshape(a.shape)
+    v = _clamp_below((g / _aten_sum_last(g)[..., None]).astype(dt), np.finfo(dt).tiny)
+    top = np.nextafter(dt(1), dt(0))
+    return wrap(np.where(v < top, v, top), self.dtype)
+
+
+def binomial(count, prob, generator=None):
+    shape = R.check_binomial(count, prob)
+    c, p = (np.broadcast_to(arr(t), shape).reshape(-1) for t in (count, prob))
+    dt = c.dtype.type
+    engine = _engine(generator) if c.size else None
+    draws = [_rejection.binomial(engine, n, q, dt is np.float32)
+             for n, q in zip(c.tolist(), p.tolist())]
+    return wrap(np.array(draws, dt).reshape(shape), count.dtype)
+
+
+def _standard_gamma_grad(self, output):
+    """d sample / d concentration of _standard_gamma's samples (its backward)."""
+    R.check_gamma("_standard_gamma_grad_cpu", self)
+    g = standard_gamma_grad(arr(self), arr(output)).astype(arr(self).dtype)
+    return wrap(g.reshape(self._shape), self.dtype)
 
 
 KERNELS = {
     "uniform_": uniform_, "normal_": normal_, "random_": random_, "bernoulli_": bernoulli_,
     "exponential_": exponential_, "geometric_": geometric_, "cauchy_": cauchy_,
     "log_normal_": log_normal_, "multinomial": multinomial, "randperm": randperm,
-    "normal": normal, "poisson": poisson,
+    "normal": normal, "poisson": poisson, "_standard_gamma": _standard_gamma,
+    "_sample_dirichlet": _sample_dirichlet, "binomial": binomial,
+    "_standard_gamma_grad": _standard_gamma_grad,
 }

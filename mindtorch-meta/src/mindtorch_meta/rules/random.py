@@ -53,10 +53,31 @@ def poisson(self, generator=None):
     return _same(self)
 
 
+def _standard_gamma(self, generator=None):
+    R.check_gamma("gamma_cpu", self)
+    return _same(self)
+
+
+def _sample_dirichlet(self, generator=None):
+    R.check_gamma("dirichlet", self)
+    return _same(self)
+
+
+def _standard_gamma_grad(self, output):
+    R.check_gamma("_standard_gamma_grad_cpu", self)
+    return _same(self)
+
+
+def binomial(count, prob, generator=None):
+    return R.check_binomial(count, prob), count.dtype
+
+
 RULES = {
     "uniform_": uniform_, "normal_": normal_, "random_": random_, "bernoulli_": bernoulli_,
     "exponential_": _distribution("exponential_", 1), "cauchy_": _distribution("cauchy_", 2),
     "log_normal_": _distribution("log_normal_", 2),
     "geometric_": _distribution("geometric_", 1),
     "multinomial": multinomial, "randperm": randperm, "normal": normal, "poisson": poisson,
+    "_standard_gamma": _standard_gamma, "_sample_dirichlet": _sample_dirichlet,
+    "binomial": binomial, "_standard_gamma_grad": _standard_gamma_grad,
 }

@@ -202,6 +202,27 @@ def check_poisson(self):
         raise not_implemented("poisson_cpu", self.dtype)
 
 
+def check_gamma(kernel, self):
+    """_standard_gamma ("gamma_cpu") and _sample_dirichlet ("dirichlet"): float32/64."""
+    if self.dtype not in (D.float32, D.float64):
+        raise not_implemented(kernel, self.dtype)
+
+
+def check_binomial(count, prob):
+    """binomial's checks; the result's shape (count and prob broadcast)."""
+    for name, t in (("count", count), ("prob", prob)):
+        if t.dtype.kind != "f":
+            raise ValueError(f"binomial only supports floating-point dtypes for {name}, got: "
+                             f"{_type_name(t.dtype)}")
+    shape = broadcast_shapes(count._shape, prob._shape)
+    if prob.dtype is not count.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(prob.dtype)} but expected "
+                           f"{_type_name(count.dtype)}")
+    if count.dtype not in (D.float32, D.float64):
+        raise not_implemented("binomial_cpu", count.dtype)
+    return shape
+
+
 def normal_result(mean, std):
     """(shape, dtype) of normal(mean, std) with tensor mean and/or std, after checks."""
     mt, st = hasattr(mean, "_shape"), hasattr(std, "_shape")
@@ -473,6 +494,12 @@ def _declare():
     overload(tensor_form, make_normal)
 
     define(f"poisson(Tensor self, {_GEN}) -> Tensor", method=False, tags=("random",))
+    define(f"binomial(Tensor count, Tensor prob, {_GEN}) -> Tensor", method=False,
+           tags=("random",))
+    define(f"_standard_gamma(Tensor self, {_GEN}) -> Tensor", method=False, tags=("random",))
+    define(f"_sample_dirichlet(Tensor self, {_GEN}) -> Tensor", method=False,
+           tags=("random",))
+    define("_standard_gamma_grad(Tensor self, Tensor output) -> Tensor", method=False)
     define("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)",
            method=False, tags=("random",), decomposition=_native_dropout)
     define("dropout(Tensor input, float p=0.5, bool train=True) -> Tensor", method=False,
@@ -490,6 +517,12 @@ def _bernoulli_grad(grad, p):
     return zeros(grad)
 
 
+def _no_derivative(name):
+    def grad(grad):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return grad
+
+
 def _is_tensor(x):
     return isinstance(x, Tensor)
 
@@ -505,6 +538,13 @@ def _derivatives():
     derivative(OPS["normal"], mean=zeros, std=zeros, name=lambda mean, std, generator:
                f"NormalBackward{_is_tensor(mean) + 2 * _is_tensor(std)}")
     derivative(OPS["poisson"], self=zeros)
+    derivative(OPS["binomial"], count=_no_derivative("binomial"),
+               prob=_no_derivative("binomial"))
+    derivative(OPS["_sample_dirichlet"], self=_no_derivative("_sample_dirichlet"))
+    derivative(OPS["_standard_gamma"], self=lambda grad, self, result:
+               grad * OPS["_standard_gamma_grad"].call(self, result))
+    derivative(OPS["_standard_gamma_grad"], self=_no_derivative("_standard_gamma_grad"),
+               output=_no_derivative("_standard_gamma_grad"))
     nondifferentiable(OPS["multinomial"])
 
 

@@ -1,0 +1,214 @@
+"""PyTorch's element-by-element rejection samplers (Poisson, Gamma, Binomial), drawing
+from the generator in the same order and computing in the same precisions, so a seed
+gives PyTorch's values.
+
+PyTorch's CPU kernels for these live outside its vectorised (FMA-contracted) sources:
+plain double arithmetic with the C library's functions (Python's math module), with the
+parameter itself kept in the tensor's dtype where PyTorch keeps it (float32 steps are
+rounded through numpy.float32).  C semantics (NaN / inf instead of exceptions) come from
+the small guards below.
+"""
+import math
+
+import numpy as np
+
+_MASK53 = (1 << 53) - 1
+_TWO_PI = 2 * math.pi
+f32 = np.float32
+_THIRD_F = float(f32(1) / f32(3))  # PyTorch writes 1.0f / 3.0f
+_SQUEEZE_F = float(f32(0.0331))
+# log-factorial Stirling remainders for k = 0..9 (then a series)
+_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+         0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+         0.00925546218271273, 0.00833056343336287)
+
+
+# -- C semantics for math functions -----------------------------------------------------
+
+def _log(x):
+    return math.log(x) if x > 0 else -math.inf if x == 0 else math.nan
+
+
+def _sqrt(x):
+    return math.sqrt(x) if x >= 0 else math.nan
+
+
+def _div(a, b):
+    if b:
+        return a / b
+    if math.isnan(a) or a == 0:
+        return math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)
+
+
+def _pow(x, y):
+    try:
+        return math.pow(x, y)
+    except OverflowError:
+        return math.inf
+    except (ValueError, ZeroDivisionError):  # (0 ** negative, negative ** fraction)
+        return math.inf if x == 0 else math.nan
+
+
+def _floor(x):
+    return math.floor(x) if math.isfinite(x) else x
+
+
+def _ceil(x):
+    return math.ceil(x) if math.isfinite(x) else x
+
+
+# -- the generator's scalar draws --------------------------------------------------------
+
+def uniform(engine):
+    """uniform_real_distribution<double>(0, 1): 53 bits of a 64-bit draw."""
+    hi, lo = engine.random(2).tolist()
+    return ((hi << 32 | lo) & _MASK53) * 2.0 ** -53
+
+
+def normal(engine):
+    """normal_distribution<double>(0, 1): the cached value, else a Box-Muller pair whose
+    second value is cached."""
+    if engine.normal is not None:
+        v, engine.normal = engine.normal, None
+        return v
+    u1, u2 = uniform(engine), uniform(engine)
+    radius = math.sqrt(-2.0 * math.log1p(-u2))
+    theta = _TWO_PI * u1
+    engine.normal = radius * math.sin(theta)
+    return radius * math.cos(theta)
+
+
+# -- samplers ----------------------------------------------------------------------------
+
+def poisson(engine, lam):
+    """sample_poisson: transformed rejection (Hoermann) from rate 10, else the product of
+    uniforms."""
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            u = uniform(engine) - 0.5
+            v = uniform(engine)
+            us = 0.5 - abs(u)
+            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            if us >= 0.07 and v <= vr:
+                return k
+            if k < 0 or (us < 0.013 and v > us):
+                continue
+            if (_log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
+                    <= -lam + k * loglam - math.lgamma(k + 1.0)):
+                return k
+    if lam == 0:
+        return 0
+    x, prod, limit = 0, 1.0, math.exp(-lam)
+    while True:
+        prod *= uniform(engine)
+        if prod <= limit:
+            return x
+        x += 1
+
+
+def gamma(engine, alpha, single):
+    """sample_gamma: Marsaglia and Tsang's method, alpha < 1 boosted to alpha + 1 and the
+    result scaled by U ** (1 / alpha).  `single`: alpha is a float32 (its boost and d are
+    float32 arithmetic); the draws and the rest are double.  Returns a double."""
+    scale = 1.0
+    if alpha < 1:
+        if alpha == 0:
+            return 0.0
+        inv = float(f32(1) / f32(alpha)) if single else _div(1.0, alpha)
+        scale *= _pow(1 - uniform(engine), inv)
+        alpha = float(f32(alpha) + f32(1)) if single else alpha + 1.0
+    d = float(f32(alpha) - f32(_THIRD_F)) if single else alpha - _THIRD_F
+    c = _div(1.0, _sqrt(9.0 * d))
+    while True:
+        while True:
+            x = normal(engine)
+            y = 1.0 + c * x
+            if not y <= 0:
+                break
+        v = y * y * y
+        u = 1 - uniform(engine)
+        xx = x * x
+        if u < 1.0 - _SQUEEZE_F * xx * xx or _log(u) < 0.5 * xx + d * (1.0 - v + _log(v)):
+            return scale * d * v
+
+
+def _stirling_tail(k):
+    if k <= 9:
+        return _TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+class _Arith:
+    """The tensor dtype's arithmetic for the count / prob steps PyTorch does in it."""
+
+    def __init__(self, single):
+        self.t = f32 if single else float
+
+    def __call__(self, x):
+        return float(self.t(x))
+
+
+def _inversion(engine, count, prob, rnd):
+    """Geometric waiting times until they pass count."""
+    logprob = rnd(np.log1p(rnd.t(-prob)))
+    total, hits = 0.0, 0
+    while True:
+        total += _ceil(_div(_log(uniform(engine)), logprob))
+        if total > count:
+            return float(hits)
+        hits += 1
+
+
+def _btrs(engine, count, prob, rnd):
+    """Hoermann's transformed rejection with squeeze (BTRS), as PyTorch writes it."""
+    t = rnd.t
+    stddev = rnd(np.sqrt(t(t(t(count) * t(prob)) * t(1 - t(prob)))))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * prob
+    c = rnd(t(count) * t(prob)) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = rnd(t(prob) / t(1 - t(prob)))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = math.floor(rnd(t(count + 1) * t(prob)))
+    while True:
+        u = uniform(engine) - 0.5
+        v = uniform(engine)
+        us = 0.5 - abs(u)
+        k = rnd(_floor((2 * a / us + b) * u + c))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and v <= v_r:
+            return k
+        v = _log(v * alpha / (a / (us * us) + b))
+        bound = ((m + 0.5) * _log((m + 1) / (r * (count - m + 1)))
+                 + rnd(count + 1) * _log((count - m + 1) / rnd(rnd(count - k) + 1))
+                 + (k + 0.5) * _log(r * rnd(rnd(count - k) + 1) / rnd(k + 1))
+                 + _stirling_tail(m) + _stirling_tail(count - m)
+                 - _stirling_tail(k) - _stirling_tail(rnd(count - k)))
+        if v <= bound:
+            return k
+
+
+def binomial(engine, count, prob, single):
+    """sample_binomial: inversion when count * min(p, 1 - p) < 10, else BTRS; p > 1/2
+    counts the failures."""
+    rnd = _Arith(single)
+    if count <= 0 or prob <= 0:
+        return 0.0
+    if prob >= 1:
+        return count
+    if prob <= 0.5:
+        draw = _btrs if rnd(rnd.t(count) * rnd.t(prob)) >= 10 else _inversion
+        return draw(engine, count, prob, rnd)
+    if prob > 0.5:
+        q = rnd(1.0 - prob)
+        draw = _btrs if rnd(rnd.t(count) * rnd.t(q)) >= 10 else _inversion
+        return rnd(count - draw(engine, count, q, rnd))
+    return math.nan
