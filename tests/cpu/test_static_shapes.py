@@ -131,3 +131,4 @@ def test_histogramdd_shapes_and_positional_arguments():
 ])
 def test_histogramdd_errors(call):
     same_outcome(lambda T: call(T).hist.tolist())
+

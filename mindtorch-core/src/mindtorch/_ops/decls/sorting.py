@@ -689,12 +689,12 @@ _GRADS = {
         "the derivative for 'unique_consecutive' is not implemented.")},
     "bincount": {"weights": _not_implemented_grad(
         "derivative for aten::bincount is not implemented", RuntimeError),
-        "name": "NotImplemented"},
+        "name": "torch::autograd::NotImplemented"},
     "histogram": {"self": _not_implemented_grad(
         "derivative for aten::histogram is not implemented", RuntimeError),
         "weight": _not_implemented_grad(
         "derivative for aten::histogram is not implemented", RuntimeError),
-        "name": "NotImplemented"},
+        "name": "torch::autograd::NotImplemented"},
 }
 
 

@@ -8,7 +8,7 @@ import math
 from ... import _dtype as D
 from ... import return_types
 from .._argcheck import wrap_dim
-from ..registry import OPS, define, nondifferentiable
+from ..registry import OPS, define, derivative, nondifferentiable
 from ._helpers import _type_name
 
 
@@ -189,8 +189,21 @@ define(f"_histogramdd_from_bin_cts(Tensor self, int[] bins, *, {_HIST_ARGS}) -> 
 define("_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? weight=None, "
        "bool density=False) -> Tensor", decomposition=_from_bin_tensors, function=False,
        method=False)
-nondifferentiable(OPS["_histogramdd_bin_edges"], OPS["_histogramdd_from_bin_cts"],
-                  OPS["_histogramdd_from_bin_tensors"])
+
+
+def _no_derivative(name):
+    """PyTorch records these ops (their results require grad) but cannot differentiate
+    them: backward raises."""
+    def formula(grads):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
+for _name, _inputs in (("_histogramdd_bin_edges", ("self", "weight")),
+                       ("_histogramdd_from_bin_cts", ("self", "weight")),
+                       ("_histogramdd_from_bin_tensors", ("self", "bins", "weight"))):
+    derivative(OPS[_name], **dict.fromkeys(_inputs, _no_derivative(_name)),
+               name="torch::autograd::NotImplemented")
 _RESULT = return_types.make("histogramdd", ["hist", "bin_edges"])
 
 

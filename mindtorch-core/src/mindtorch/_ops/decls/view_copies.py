@@ -133,7 +133,7 @@ def _declare_copies():
     # detach_copy: recorded, with no backward (as PyTorch's NotImplemented node)
     derivative(define("detach_copy(Tensor self) -> Tensor", out=True, method=False,
                       decomposition=lambda self: OPS["clone"].call(self, "contiguous_format")),
-               self=_no_formula, name="NotImplemented")
+               self=_no_formula, name="torch::autograd::NotImplemented")
     exact_out(OPS["detach_copy"], "copy")
     # view_copy(dtype): the bits reinterpreted, as view(dtype); not differentiable
     nondifferentiable(define(
