@@ -1,0 +1,90 @@
+"""Random numbers: mindtorch (PyTorch's streams, bit for bit), PyTorch and NumPy's own
+generator (PCG64: what the NumPy kernels drew before they drew PyTorch's numbers), side by
+side in one process.
+
+    python benchmarks/bench_random.py              # ~1 minute
+    python benchmarks/bench_random.py --quick
+    python benchmarks/bench_random.py --cpu-time   # CPU time, steadier on a busy machine
+
+Rows: the factories over 1M elements (rand, randn float32 and float64, randint), a small
+randn (16 elements: per-call cost), normal_ of a transposed matrix (drawn one at a time in
+memory order, as PyTorch's serial loop), randperm of 60000 (an MNIST epoch's shuffle),
+bernoulli_ and dropout over 64K elements, and the initialisation of an nn.Linear(1024,
+1024) and an nn.Embedding(30522, 384) (BERT's vocabulary; normal_ over 11.7M elements).
+Timings are the minimum over interleaved rounds (see bench_ops.py); one BLAS/torch thread.
+"""
+import argparse
+import os
+import sys
+import time
+import timeit
+
+from _timing import best_times, limit_threads
+
+M = 1 << 20
+
+
+def cases(np, mt, torch):
+    """name -> {library: zero-argument callable}."""
+    rng = np.random.default_rng(0)
+    libs = {"mindtorch": mt, "torch": torch}
+    out = {}
+
+    def add(name, make, numpy_fn=None):
+        out[name] = {lib: make(m) for lib, m in libs.items() if m is not None}
+        if numpy_fn is not None:
+            out[name]["numpy"] = numpy_fn
+    add("rand 1M float32", lambda m: lambda: m.rand(M),
+        lambda: rng.random(M, dtype=np.float32))
+    add("randn 1M float32", lambda m: lambda: m.randn(M),
+        lambda: rng.standard_normal(M, dtype=np.float32))
+    add("randn 1M float64", lambda m: lambda: m.randn(M, dtype=m.float64),
+        lambda: rng.standard_normal(M))
+    add("randn 16 float32", lambda m: lambda: m.randn(16),
+        lambda: rng.standard_normal(16, dtype=np.float32))
+    add("randint(0, 10, 1M)", lambda m: lambda: m.randint(0, 10, (M,)),
+        lambda: rng.integers(0, 10, M))
+    add("normal_ of a transposed 1000x1000", lambda m: (lambda t: lambda: t.normal_())(
+        m.empty(1000, 1000).t()))
+    add("randperm(60000)", lambda m: lambda: m.randperm(60000),
+        lambda: rng.permutation(60000))
+    add("bernoulli_(0.5) 64K", lambda m: (lambda t: lambda: t.bernoulli_(0.5))(
+        m.empty(1 << 16)), lambda: rng.random(1 << 16) < 0.5)
+    add("dropout(0.1) 64x1024", lambda m: (lambda x: lambda: m.nn.functional.dropout(x, 0.1))(
+        m.ones(64, 1024)))
+    add("nn.Linear(1024, 1024) init", lambda m: lambda: m.nn.Linear(1024, 1024))
+    add("nn.Embedding(30522, 384) init", lambda m: lambda: m.nn.Embedding(30522, 384),
+        lambda: rng.standard_normal((30522, 384), dtype=np.float32))
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
+    args = parser.parse_args()
+    limit_threads(1)
+    import mindtorch as mt
+    import numpy as np
+    try:
+        import torch
+        torch.set_num_threads(1)
+    except ImportError:
+        torch = None
+    min_total, repeat = (0.05, 3) if args.quick else (0.5, 5)
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
+          + (f", torch {torch.__version__}" if torch else "") + f"; {os.cpu_count()} cpus"
+          + (", CPU time" if args.cpu_time else "") + "\n")
+    clock = time.process_time if args.cpu_time else timeit.default_timer
+    cols = ["mindtorch", "torch", "numpy"]
+    print("| case | " + " | ".join(f"{c} (ms)" for c in cols) + " | mt/torch | mt/numpy |")
+    print("|---|" + "---|" * (len(cols) + 2))
+    for name, fns in cases(np, mt, torch).items():
+        r = best_times(fns, min_total, repeat, clock)
+        cells = [f"{r[c] * 1e3:.3g}" if c in r else "-" for c in cols]
+        ratios = [f"{r['mindtorch'] / r[c]:.2f}x" if c in r else "-" for c in ("torch", "numpy")]
+        print(f"| {name} | " + " | ".join(cells + ratios) + " |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
