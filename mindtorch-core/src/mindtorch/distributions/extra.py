@@ -179,7 +179,7 @@ class StudentT(Distribution):
         shape = self._extended_shape(sample_shape)
         x = M.randn(shape, dtype=self.df.dtype, device=self.df.device)
         z = self._chi2.rsample(sample_shape)
-        return self.loc + self.scale * x * (z / self.df).rsqrt()
+        return self.loc + self.scale * (x * (z / self.df).rsqrt())
 
     def log_prob(self, value):
         if self._validate_args:
@@ -288,12 +288,7 @@ class Binomial(Distribution):
         M = _m()
         with M.no_grad():
             shape = self._extended_shape(sample_shape)
-            n = int(self.total_count.max().item()) if self.total_count.numel() else 0
-            trials = M.rand(tuple(shape) + (n,), dtype=self.probs.dtype,
-                            device=self.probs.device)
-            taken = M.arange(n, device=self.probs.device) < self.total_count.unsqueeze(-1)
-            hits = (trials < self.probs.unsqueeze(-1)) & taken
-            return hits.sum(-1).to(self.probs.dtype)
+            return M.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

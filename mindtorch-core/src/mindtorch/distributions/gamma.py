@@ -1,8 +1,7 @@
 """Gamma, Beta, Dirichlet, Poisson and LogNormal with PyTorch's parameters, formulas and
-reprs.  Gamma samples come from Marsaglia and Tsang's rejection method on mindtorch's
-generator (Beta and Dirichlet from normalised Gammas); PyTorch's reparameterised
-gradients with respect to the concentration are not computed (rsample's gradient flows
-to the rate only)."""
+reprs.  Samples come from the same ops as PyTorch's (_standard_gamma, _sample_dirichlet,
+poisson), so a seed gives PyTorch's values; Dirichlet's (and Beta's) reparameterised
+gradient is not computed."""
 from . import constraints
 from .distribution import _EMPTY, Distribution, broadcast_all
 from .normal import Normal
@@ -29,30 +28,6 @@ class _IntegerGreaterThan(constraints.Constraint):
 nonnegative_integer = _IntegerGreaterThan(0)
 
 
-def standard_gamma(concentration):
-    """Gamma(concentration, 1) samples, one per element (Marsaglia-Tsang)."""
-    M = _m()
-    with M.no_grad():
-        c = concentration.detach()
-        boost = c < 1  # sample with c + 1, then scale by u ** (1 / c)
-        a = M.where(boost, c + 1, c)
-        d = a - 1.0 / 3
-        k = (9 * d).rsqrt()
-        out = M.zeros_like(c)
-        pending = M.ones_like(c, dtype=M.bool)
-        while bool(pending.any()):
-            x = M.randn_like(c)
-            v = (1 + k * x) ** 3
-            u = M.rand_like(c)
-            ok = (v > 0) & (u.log() < 0.5 * x * x + d - d * v + d * v.clamp(min=1e-30).log())
-            take = pending & ok
-            out = M.where(take, d * v, out)
-            pending = pending & ~take
-        scale = M.where(boost, M.rand_like(c) ** (1 / c), M.ones_like(c))
-        tiny = M.finfo(c.dtype).tiny
-        return (out * scale).clamp(min=tiny)
-
-
 class Gamma(Distribution):
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
@@ -67,8 +42,11 @@ class Gamma(Distribution):
     variance = property(lambda self: self.concentration / self.rate.pow(2))
 
     def rsample(self, sample_shape=_EMPTY):
+        M = _m()
         shape = self._extended_shape(sample_shape)
-        return standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value = M._standard_gamma(self.concentration.expand(shape)) / self.rate.expand(shape)
+        value.detach().clamp_(min=M.finfo(value.dtype).tiny)  # (not recorded by autograd)
+        return value
 
     def log_prob(self, value):
         if self._validate_args:
@@ -109,9 +87,10 @@ class Dirichlet(Distribution):
         return ((c - 1).clamp(min=0) / (c - 1).clamp(min=0).sum(-1, True))
 
     def rsample(self, sample_shape=_EMPTY):
+        M = _m()
         shape = self._extended_shape(sample_shape)
-        g = standard_gamma(self.concentration.expand(shape))
-        return g / g.sum(-1, True)
+        with M.no_grad():  # (PyTorch's reparameterised gradient is not computed)
+            return M._sample_dirichlet(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:
