@@ -151,6 +151,16 @@ def test_no_cuda_and_broadcast_shapes_size():
     assert M.cuda.is_available() is False and M.cuda.device_count() == 0
     with pytest.raises(RuntimeError):
         M.cuda.current_device()
+    # a seed-everything helper's calls: the seeding and state setters are queued (no-ops
+    # here) as PyTorch's CPU build does, the getters of a CUDA generator raise
+    for lib in (M, torch):
+        lib.cuda.manual_seed_all(0)
+        lib.cuda.set_rng_state(lib.zeros(5, dtype=lib.uint8))
+        lib.cuda.set_rng_state_all([])
+        assert lib.cuda.get_rng_state_all() == []
+        for getter in (lib.cuda.initial_seed, lib.cuda.get_rng_state):
+            with pytest.raises(AssertionError):
+                getter()
     assert repr(M.broadcast_shapes((2, 1), (3,))) == repr(torch.broadcast_shapes((2, 1), (3,)))
 
 

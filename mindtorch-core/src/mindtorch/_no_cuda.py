@@ -26,7 +26,7 @@ def _unavailable(*args, **kwargs):
 
 
 current_device = set_device = synchronize = get_device_name = get_device_properties = \
-    get_device_capability = get_rng_state = set_rng_state = init = current_stream = \
+    get_device_capability = get_rng_state = initial_seed = init = current_stream = \
     ipc_collect = _unavailable
 
 
@@ -35,8 +35,12 @@ def _nothing(*args, **kwargs):
     script's set_seed() helper runs on a machine without CUDA."""
 
 
-manual_seed = manual_seed_all = seed = seed_all = empty_cache = reset_peak_memory_stats = \
-    _nothing
+manual_seed = manual_seed_all = seed = seed_all = set_rng_state = set_rng_state_all = \
+    empty_cache = reset_peak_memory_stats = _nothing
+
+
+def get_rng_state_all():
+    return []  # (one state per CUDA device: none)
 
 
 def _zero(device=None):
