@@ -286,3 +286,40 @@ def test_orthogonal_generator():
     np.testing.assert_allclose(g0, w0, rtol=1e-5, atol=1e-6)
     for x, y in zip(got, want):
         np.testing.assert_array_equal(x, y)
+
+
+# factory kwargs: (args, kwargs) per class, built with device="cpu" and each dtype.  Sizes
+# of normally-initialised 16-bit parameters are whole blocks of 16 (the cpu kernel's
+# 16-bit normal fill matches PyTorch's there only)
+FACTORY = {
+    "Linear": ((7, 5), {}), "Bilinear": ((3, 4, 5), {}), "Conv1d": ((3, 6, 3), {}),
+    "Conv2d": ((4, 8, 3), {"groups": 2}), "ConvTranspose3d": ((2, 3, 2), {}),
+    "Embedding": ((10, 8), {"padding_idx": 2}), "EmbeddingBag": ((4, 4), {}),
+    "LSTM": ((4, 6, 2), {"proj_size": 3, "bidirectional": True}), "GRUCell": ((4, 6), {}),
+    "MultiheadAttention": ((8, 2), {"kdim": 5, "vdim": 3, "add_bias_kv": True}),
+    "Transformer": ((8, 2, 1, 1, 16), {}), "BatchNorm2d": ((3,), {}),
+    "InstanceNorm1d": ((3,), {"affine": True, "track_running_stats": True}),
+    "LayerNorm": ((4,), {}), "GroupNorm": ((2, 4), {}), "RMSNorm": ((3,), {}),
+    "PReLU": ((3,), {}), "AdaptiveLogSoftmaxWithLoss": ((8, 12, [4]), {"head_bias": True}),
+}
+
+
+@pytest.mark.parametrize("name", FACTORY)
+@pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16"])
+def test_factory_kwargs(name, dtype):
+    args, kwargs = FACTORY[name]
+    same_state(lambda L: getattr(L.nn, name)(*args, device="cpu", dtype=getattr(L, dtype),
+                                             **kwargs))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16"])
+def test_lazy_factory_kwargs(dtype):
+    def build(L):
+        dt = getattr(L, dtype)
+        m = L.nn.Sequential(L.nn.LazyConv1d(4, 3, dtype=dt), L.nn.LazyBatchNorm1d(dtype=dt),
+                            L.nn.Flatten(), L.nn.LazyLinear(5, dtype=dt))
+        m[0].initialize_parameters(L.ones(1, 3, 8, dtype=dt))
+        m[1].initialize_parameters(L.ones(1, 4, 6, dtype=dt))
+        m[3].initialize_parameters(L.ones(1, 24, dtype=dt))
+        return m
+    same_state(build)
