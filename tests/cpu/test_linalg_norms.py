@@ -2,6 +2,7 @@
 other torch.linalg functions (multi_dot, vecdot, cross, diagonal, vander, tensorinv,
 tensorsolve, dist, cdist) against PyTorch (the helpers are test_factorization's)."""
 import mindtorch
+import numpy as np
 import pytest
 from reference import torch
 from test_factorization import TOL, L, check, rand, square, transposed
@@ -160,8 +161,9 @@ def test_dist_cdist_errors():
                lambda m, a: m.cdist(a.to(m.complex64), a.to(m.complex64)),
                lambda m, a: m.cdist(a.half(), a.half())):
         check(fn, x)
-    with pytest.raises(ValueError):
-        mindtorch.cdist(x, x, compute_mode="fast")
+    for mode in ("fast", None):
+        with pytest.raises(ValueError, match=f"{mode} is not a valid value for compute_mode"):
+            mindtorch.cdist(x, x, compute_mode=mode)
 
 
 # -- frobenius/nuclear norms ---------------------------------------------------------------
@@ -221,6 +223,31 @@ def test_norm_dim_length_checked_before_wrapping():
                lambda m, t: L(m).norm(t, "nuc", dim=(0, 3, 3)),
                lambda m, t: L(m).norm(t, 2, dim=(0, 3, 3))):
         check(fn, x)
+
+
+@pytest.mark.parametrize("mode", ["use_mm_for_euclid_dist", "use_mm_for_euclid_dist_if_necessary"])
+def test_cdist_matrix_product_path(mode):
+    """p = 2 through PyTorch's matrix product (over 25 rows, or asked for): its rounding,
+    any float dtype (half too), its dtype-mismatch error, zero gradients at zero distance;
+    empty inputs of any float dtypes return before the dtype matters."""
+    x1, x2 = rand((2, 30, 3)), rand((4, 3))
+    x1[0, :4] = x2  # zero distances
+    # (a zero distance is the root of a rounding error of either library's product)
+    check(lambda m, a, b: m.cdist(a, b, compute_mode=mode), x1, x2, rtol=1e-12, atol=1e-7)
+    check(lambda m, a, b: m.cdist(a, b, compute_mode=mode), x1[0, :5].mT, x2[:2].mT)
+    for dt in ("half", "bfloat16"):
+        check(lambda m, a, b: m.cdist(getattr(a, dt)(), getattr(b, dt)(), compute_mode=mode),
+              x1, x2)
+    check(lambda m, a, b: m.cdist(a, b.float(), compute_mode=mode), x1, x2)
+    check(lambda m, a, b: m.cdist(a.half(), b.float(), compute_mode=mode), x1[:, :0], x2)
+    got, want = [], []
+    for lib, out in ((mindtorch, got), (torch, want)):
+        a = (x1 if lib is mindtorch else torch.from_numpy(x1.numpy())).clone().requires_grad_()
+        b = (x2 if lib is mindtorch else torch.from_numpy(x2.numpy())).clone().requires_grad_()
+        lib.cdist(a, b, compute_mode=mode).pow(3).sum().backward()
+        out += [a.grad.numpy(), b.grad.numpy()]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-10)
 
 
 @pytest.mark.parametrize("p", [0.0, 1.0, 2.0, float("inf"), float("nan")], ids=str)

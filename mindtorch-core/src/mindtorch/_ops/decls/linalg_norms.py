@@ -330,13 +330,27 @@ def _dist(self, other, p=2):
     return OPS["norm"].call(diff, p, None, False, None)
 
 
-_COMPUTE_MODES = (None, "use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
-                  "donot_use_mm_for_euclid_dist")
+_COMPUTE_MODES = ("use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                  "donot_use_mm_for_euclid_dist")  # (None is refused, as PyTorch)
 
 
-def _cdist(x1, x2, p=2.0, compute_mode=None):
-    """All pairwise p-norm distances, each computed directly (torch may use a matrix product
-    for p = 2 on larger inputs: equal up to rounding).  compute_mode is accepted only."""
+def _euclidean_dist(x1, x2):
+    """PyTorch's matrix-product form of p = 2 distances: |a|^2 - 2 a.b + |b|^2 as one
+    product of padded operands, clamped at 0 before the root (any float dtype)."""
+    if x1.dtype is not x2.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                           f"{D.CPP_NAMES[x1.dtype.name]} != {D.CPP_NAMES[x2.dtype.name]}")
+    M = _M()
+    n1, n2 = x1.pow(2).sum(-1, keepdim=True), x2.pow(2).sum(-1, keepdim=True)
+    a = M.cat([x1 * -2, n1, M.ones_like(n1)], -1)
+    b = M.cat([x2, M.ones_like(n2), n2], -1)
+    return (a @ b.mT).clamp_min(0).sqrt()
+
+
+def _cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """All pairwise p-norm distances: for p = 2 by a matrix product where PyTorch uses one
+    (compute_mode "use_mm_for_euclid_dist", or either side over 25 rows by default),
+    otherwise each computed directly (PyTorch's kernels)."""
     if compute_mode not in _COMPUTE_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     for name, t in (("X1", x1), ("X2", x2)):
@@ -351,15 +365,18 @@ def _cdist(x1, x2, p=2.0, compute_mode=None):
                                f"{_type_name(t.dtype)}")
     if not p >= 0:  # (NaN too)
         raise RuntimeError("cdist only supports non-negative p values")
+    batch = broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
+    P, R, m = x1._shape[-2], x2._shape[-2], x1._shape[-1]
+    if not (x1.numel() and x2.numel() and m):  # (before any dtype is dispatched on)
+        return _M().zeros(batch + (P, R), dtype=x1.dtype, device=x1.device)
+    if p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
+            compute_mode == "use_mm_for_euclid_dist_if_necessary" and max(P, R) > 25)):
+        return _euclidean_dist(x1, x2)
     if x1.dtype in (D.float16, D.bfloat16):  # (x1's kernel first)
         raise NotImplementedError(f"\"cdist\" not implemented for '{_type_name(x1.dtype)}'")
     if x1.dtype is not x2.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(x1.dtype)} but found "
                            f"{_type_name(x2.dtype)}")
-    batch = broadcast_shapes(x1._shape[:-2], x2._shape[:-2])
-    P, R, m = x1._shape[-2], x2._shape[-2], x1._shape[-1]
-    if m == 0 or P == 0 or R == 0:
-        return _M().zeros(batch + (P, R), dtype=x1.dtype, device=x1.device)
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     # PyTorch's kernels for p = 0 (sum of min(ceil(|d|), 1): NaN propagates) and p = inf
     # (a running max from 0 that skips NaN)
@@ -425,7 +442,8 @@ def _declare():
                            decomposition=_nuclear_norm), _nuclear_norm_route)
     define("dist(Tensor self, Tensor other, Scalar p=2) -> Tensor", tags=("linalg",),
            decomposition=_dist)
-    define("cdist(Tensor x1, Tensor x2, float p=2.0, str? compute_mode=None) -> Tensor",
+    define("cdist(Tensor x1, Tensor x2, float p=2.0, "
+           "str? compute_mode='use_mm_for_euclid_dist_if_necessary') -> Tensor",
            tags=("linalg",), method=False, decomposition=_cdist)
     _str_or_number(OPS["linalg_matrix_norm"], OPS["_linalg_matrix_norm_str"], 1, "ord")
     _str_or_number(OPS["linalg_norm"], OPS["_linalg_norm_str"], 1, "ord")
