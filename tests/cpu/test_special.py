@@ -197,6 +197,13 @@ def test_logit(dtype):
     compare(lambda: x.clone().logit_(0.1), lambda: th(x).logit_(0.1), **tol(dtype))
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 3])
+def test_polygamma_infinities(n):
+    # n >= 2 is n! zeta(n + 1, x) in PyTorch, NaN at +inf
+    x = M.tensor([float("inf"), -float("inf"), float("nan"), 0.0, -2.0], dtype=M.float64)
+    compare(lambda: M.polygamma(n, x), lambda: torch.polygamma(n, th(x)))
+
+
 @pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float16", "bfloat16",
                                    "float32", "float64", "complex64"])
 @pytest.mark.parametrize("n", [0, 1, 2, 4, -1])

@@ -113,6 +113,8 @@ def _polygamma(n, self):
     from scipy import special
     with np.errstate(all="ignore"):
         r = special.psi(a) if n == 0 else _trigamma(a) if n == 1 else special.polygamma(n, a)
+        if n >= 2:  # PyTorch's n! zeta(n + 1, x): its zeta is NaN at x = +inf
+            r = np.where(a == np.inf, np.nan, r)
         return wrap(np.asarray(r).astype(a.dtype), out)
 
 
