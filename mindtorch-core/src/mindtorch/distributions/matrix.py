@@ -217,7 +217,8 @@ class Wishart(Distribution):
         return self._df() * (V.pow(2) + d.unsqueeze(-1) * d.unsqueeze(-2))
 
     def _bartlett(self, sample_shape):
-        """L A Aᵀ Lᵀ with A lower triangular: √χ²(df - i) on the diagonal, N(0, 1) below."""
+        """L A Aᵀ Lᵀ with A lower triangular: √χ²(df - i) on the diagonal, N(0, 1) below
+        (p(p-1)/2 normals per matrix, written row by row, as PyTorch draws them)."""
         M = _m()
         p = self._event_shape[-1]
         L = self._unbroadcasted_scale_tril
@@ -225,23 +226,34 @@ class Wishart(Distribution):
         chi2 = M.distributions.Chi2(dfs.expand(self._batch_shape + (p,)))
         tiny = M.finfo(L.dtype).eps
         A = chi2.rsample(sample_shape).sqrt().clamp(min=tiny).diag_embed()
-        below = M.randn(tuple(sample_shape) + tuple(self._batch_shape) + (p, p), dtype=L.dtype,
-                        device=L.device).tril(-1)
-        chol = L @ (A + below)
+        i, j = M.tril_indices(p, p, offset=-1, device=L.device)
+        A[..., i, j] = M.randn(tuple(sample_shape) + tuple(self._batch_shape) + (p * (p - 1) // 2,),
+                               dtype=L.dtype, device=L.device)
+        chol = L @ A
         return chol @ chol.mT
 
     def rsample(self, sample_shape=_EMPTY, max_try_correction=None):
-        """Bartlett samples; ones that came out singular are drawn again (up to
-        max_try_correction times, 10 by default)."""
-        M = _m()
+        """Bartlett samples, then PyTorch's correction loop as it runs: it starts from the
+        samples that pass the support check (PyTorch's `is_singular` holds the check's
+        result), warns, and draws those again until the new ones fail it (up to
+        max_try_correction times, 10 by default), so a seed gives PyTorch's samples."""
         tries = 10 if max_try_correction is None else max_try_correction
-        sample = self._bartlett(sample_shape)
-        for _ in range(tries):
-            bad = ~self.support.check(sample)
-            if not bool(bad.any()):
-                break
+        sample = self._bartlett(tuple(sample_shape))
+        batch_dims = [-(k + 1) for k in range(len(self._batch_shape))]
+        redraw = self.support.check(sample)
+        if batch_dims:
+            redraw = redraw.amax(batch_dims)
+        if bool(redraw.any()):
             warnings.warn("Singular sample detected.", stacklevel=2)
-            sample = M.where(bad[..., None, None], self._bartlett(sample_shape), sample)
+            for _ in range(tries):
+                new = self._bartlett(tuple(redraw[redraw].shape))
+                sample[redraw] = new
+                again = ~self.support.check(new)
+                if batch_dims:
+                    again = again.amax(batch_dims)
+                redraw[redraw.clone()] = again
+                if not bool(redraw.any()):
+                    break
         return sample
 
     def _half_log_det(self):
