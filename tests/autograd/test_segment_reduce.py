@@ -17,10 +17,10 @@ def _grad_pair(x, fn):
     for T, conv in ((mindtorch, mindtorch.from_numpy), (torch, torch.from_numpy)):
         d = conv(x.copy()).requires_grad_()
         r = fn(T, d)
-        # (positive: PyTorch's max/min backward shares a gradient among tied elements only
-        # when it is positive, a quirk of its kernel this does not reproduce)
-        up = conv(np.linspace(0.5, 2.0, r.numel()).reshape(tuple(r.shape)))
+        # (both signs: PyTorch's max/min backward shares only a positive gradient among ties)
+        up = conv(np.linspace(-1.0, 2.0, r.numel()).reshape(tuple(r.shape)))
         g, = T.autograd.grad((r * up).nansum(), d)
+        assert r.grad_fn.name() == "SegmentReduceBackward0"
         rs.append(r)
         gs.append(g)
     assert_same(rs[0], rs[1])
@@ -49,6 +49,16 @@ def test_leading_and_trailing_dims(reduce):
         d.t(), reduce, lengths=T.tensor([3, 2], dtype=T.int32)))
     # offsets not starting at 0 / not reaching the end: those elements are in no segment
     _grad_pair(x[0], lambda T, d: T.segment_reduce(d, reduce, offsets=T.tensor([1, 3, 4])))
+
+
+@pytest.mark.parametrize("reduce", ["prod", "max", "min", "mean"])
+@pytest.mark.parametrize("values", [[0., 3., 0., 2., 5., 0., 4.], [0., 3., 2., 2., 0., np.nan, 4.],
+                                    [np.nan, 0., 1., 0., 0., 1., 1.]])
+def test_zeros_nans_and_ties(reduce, values):
+    x = np.array(values)
+    for initial in (None, 2.0):
+        _grad_pair(x, lambda T, d: T.segment_reduce(d, reduce, lengths=T.tensor([3, 0, 2, 2]),
+                                                    initial=initial))
 
 
 def test_float32_and_empty():

@@ -243,6 +243,26 @@ _SEGMENT_REDUCTIONS = {"sum": "sum", "mean": "sum", "prod": "prod", "max": "amax
 _EMPTY = {"sum": 0.0, "mean": 0.0, "prod": 1.0, "amax": -math.inf, "amin": math.inf}
 
 
+def _segments(data, lengths, offsets, axis):
+    """(index, counts): each element's segment along axis, shaped like data (n, a spare
+    row past the n segments, for elements before the first offset or from the last on),
+    and the segments' lengths shaped like the result."""
+    M = _ops()
+    size = data._shape[axis]
+    if lengths is not None:
+        ends = lengths.long().cumsum(-1)
+        offsets = M.cat([M.zeros_like(ends.narrow(-1, 0, 1)), ends], -1)
+    offsets = offsets.long()
+    n = offsets._shape[-1] - 1
+    lead, rest = data._shape[:axis], data._shape[axis + 1:]
+    pos = M.arange(size, device=data.device).expand(*lead, size).contiguous()
+    seg = M.searchsorted(offsets.contiguous(), pos, right=True) - 1
+    seg = M.where((seg >= 0) & (seg < n), seg, n)
+    trailing = (1,) * len(rest)
+    index = seg.reshape(*lead, size, *trailing).expand(data._shape)
+    return index, offsets.diff(dim=-1).reshape(*lead, n, *trailing)
+
+
 def _segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=0,
                     unsafe=False, initial=None):
     M = _ops()
@@ -264,35 +284,25 @@ def _segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis
     if bounds.ndim - 1 != axis:
         raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of "
                            f"lengths but got {axis}.")
-    size = data._shape[axis]
-    if lengths is not None:
-        if not unsafe:
-            if bool((lengths < 0).any()):
-                raise RuntimeError("lengths contains negative value!")
-            if bool((lengths.sum(-1) != size).any()):
-                raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis "
-                                   "to sum to data.size(lengths.dim()-1) when !unsafe.")
-        ends = lengths.long().cumsum(-1)
-        offsets = M.cat([M.zeros_like(ends.narrow(-1, 0, 1)), ends], -1)
-    offsets = offsets.long()
-    n = offsets._shape[-1] - 1
-    lead = data._shape[:axis]
-    # each element's segment; before the first offset or from the last on: the spare row n
-    pos = M.arange(size, device=data.device).expand(*lead, size).contiguous()
-    seg = M.searchsorted(offsets.contiguous(), pos, right=True) - 1
-    seg = M.where((seg >= 0) & (seg < n), seg, n)
-    rest = data._shape[axis + 1:]
-    index = seg.reshape(*lead, size, *([1] * len(rest))).expand(data._shape)
+    if lengths is not None and not unsafe:
+        if bool((lengths < 0).any()):
+            raise RuntimeError("lengths contains negative value!")
+        if bool((lengths.sum(-1) != data._shape[axis]).any()):
+            raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis "
+                               "to sum to data.size(lengths.dim()-1) when !unsafe.")
+    index, counts = _segments(data, lengths, offsets, axis)
     how = _SEGMENT_REDUCTIONS[reduce]
     start = initial if initial is not None and how in ("sum", "prod") else _EMPTY[how]
-    out = M.full((*lead, n + 1, *rest), start, dtype=data.dtype, device=data.device)
-    out = out.scatter_reduce(axis, index, data, how, include_self=True).narrow(axis, 0, n)
+    shape = list(data._shape)
+    shape[axis] = counts._shape[axis] + 1  # (the spare row)
+    out = M.full(shape, start, dtype=data.dtype, device=data.device)
+    out = out.scatter_reduce(axis, index, data, how, include_self=True).narrow(
+        axis, 0, shape[axis] - 1)
     if initial is not None and how in ("amax", "amin"):
-        # the initial value bounds each segment; a data value equal to it keeps the whole
-        # gradient (PyTorch's ties are among the data only)
-        out = M.where(out >= initial if how == "amax" else out <= initial, out, initial)
+        # the initial value bounds each segment (ties with it are the data's: see backward)
+        keep = (out >= initial if how == "amax" else out <= initial) | out.isnan()
+        out = M.where(keep, out, initial)
     if reduce == "mean":
-        counts = offsets.diff(dim=-1).reshape(*lead, n, *([1] * len(rest)))
         if initial is not None:  # (the initial value joined each segment's sum)
             out = M.where(counts > 0, out / counts, initial)
         else:
@@ -300,6 +310,50 @@ def _segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis
     return out
 
 
+def _segment_reduce_grad(grad, data, result, reduce, lengths=None, offsets=None, axis=0,
+                         initial=None):
+    """PyTorch's segment_reduce backward: sum passes the gradient on, mean divides it by
+    the length; max / min give it to the elements equal to the result (a positive one
+    shared among ties, as its kernel does); prod gives result / x, or the product of the
+    others where x is 0 or NaN."""
+    M = _ops()
+    axis = wrap_dim(axis, data.ndim)
+    index, counts = _segments(data, lengths, offsets, axis)
+
+    def per_element(t, spare):  # a result-shaped tensor read at each element's segment
+        t = t.expand(grad._shape)
+        return M.cat([t, M.full_like(t.narrow(axis, 0, 1), spare)], axis).gather(axis, index)
+
+    def per_segment_sum(x):
+        shape = list(grad._shape)
+        shape[axis] += 1
+        total = M.zeros(shape, dtype=data.dtype, device=data.device)
+        return total.scatter_add(axis, index, x.to(data.dtype)).gather(axis, index)
+    g = per_element(grad, 0)
+    how = _SEGMENT_REDUCTIONS[reduce]
+    if reduce == "sum":
+        return g
+    if reduce == "mean":
+        return g / per_element(counts.to(data.dtype), 1)
+    out = per_element(result, 0)  # (elements in no segment get a zero gradient)
+    if how in ("amax", "amin"):
+        hit = (data == out) | data.isnan()
+        ties = per_segment_sum(hit)
+        g = M.where(hit, g, 0)
+        return M.where(hit & (ties >= 2) & (g > 0), g / ties, g)
+    special = (data == 0) | data.isnan()  # their share: the product of the others
+    shape = list(grad._shape)
+    shape[axis] += 1
+    plain = M.full(shape, 1.0 if initial is None else initial, dtype=data.dtype,
+                   device=data.device).scatter_reduce(axis, index, M.where(special, 1, data),
+                                                      "prod", include_self=True)
+    plain = plain.gather(axis, index)
+    other_nan = per_segment_sum(data.isnan()) - data.isnan().to(data.dtype) > 0
+    others = M.where(per_segment_sum(special) >= 2, M.where(other_nan, math.nan, 0.0), plain)
+    return M.where(special, g * others, g * out / data)
+
+
 define("segment_reduce(Tensor data, str reduce, *, Tensor? lengths=None, Tensor? indices=None, "
        "Tensor? offsets=None, int axis=0, bool unsafe=False, Scalar? initial=None) -> Tensor",
        decomposition=_segment_reduce, method=False)
+derivative(OPS["segment_reduce"], data=_segment_reduce_grad)
