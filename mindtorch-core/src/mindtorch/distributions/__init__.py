@@ -1,10 +1,10 @@
 """torch.distributions (a subset): Normal, Uniform, Bernoulli, Categorical, Exponential,
 Laplace, Independent, MultivariateNormal, Gamma, Beta, Dirichlet, Poisson, LogNormal,
 Cauchy, HalfNormal, Gumbel, StudentT, Chi2, Geometric, Binomial, OneHotCategorical,
-MixtureSameFamily and TransformedDistribution (with the elementwise transforms) with
-PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and reprs, and
-kl_divergence between members of one family.  Samples come from mindtorch's generator
-(their values differ from PyTorch's; their distribution does not)."""
+MixtureSameFamily, VonMises and TransformedDistribution (with the elementwise transforms)
+with PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and reprs, and
+kl_divergence between members of one family.  Samples are drawn with PyTorch's op calls
+from mindtorch's generator, which draws PyTorch's numbers: a seeded sample is PyTorch's."""
 from . import (
     constraints,  # noqa: F401
     transforms,  # noqa: F401
@@ -49,3 +49,4 @@ from .transforms import (  # noqa: F401
     identity_transform,
 )
 from .uniform import Uniform  # noqa: F401
+from .von_mises import VonMises  # noqa: F401
