@@ -423,3 +423,173 @@ show(crop[0, 0, 0], noisy.sum())
 print(torch.empty(5).random_(0, 10).tolist(), torch.empty(4, dtype=torch.int64).random_(100).tolist())
 show(torch.empty(3).normal_(2.0, 0.5), torch.empty(3).exponential_(2.0), torch.normal(torch.zeros(3), torch.ones(3)))
 ''')
+
+seeded("qa_seeded_char_lm_generate", r'''
+torch.manual_seed(1337)
+text = "hello seeded world, hello torch"
+chars = sorted(set(text))
+stoi = {c: i for i, c in enumerate(chars)}
+data = torch.tensor([stoi[c] for c in text])
+block, batch = 8, 4
+class Bigram(nn.Module):
+    def __init__(self, vocab, d=16):
+        super().__init__()
+        self.tok = nn.Embedding(vocab, d)
+        self.pos = nn.Embedding(block, d)
+        self.attn = nn.MultiheadAttention(d, 2, dropout=0.1, batch_first=True)
+        self.ln = nn.LayerNorm(d)
+        self.head = nn.Linear(d, vocab)
+        self.apply(self._init)
+    def _init(self, m):
+        if isinstance(m, nn.Linear):
+            nn.init.normal_(m.weight, mean=0.0, std=0.02)
+            nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.Embedding):
+            nn.init.normal_(m.weight, mean=0.0, std=0.02)
+    def forward(self, idx):
+        T = idx.shape[1]
+        x = self.tok(idx) + self.pos(torch.arange(T))
+        mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1)
+        x = x + self.attn(x, x, x, attn_mask=mask, need_weights=False)[0]
+        return self.head(self.ln(x))
+model = Bigram(len(chars))
+opt = torch.optim.AdamW(model.parameters(), lr=3e-3)
+for step in range(5):
+    ix = torch.randint(len(data) - block, (batch,))
+    x = torch.stack([data[i:i + block] for i in ix])
+    y = torch.stack([data[i + 1:i + block + 1] for i in ix])
+    loss = F.cross_entropy(model(x).view(-1, len(chars)), y.view(-1))
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    opt.step()
+    print(step, ix.tolist(), round(loss.item(), 3))
+model.eval()
+idx = torch.zeros((1, 1), dtype=torch.long)
+with torch.no_grad():
+    for _ in range(12):
+        logits = model(idx[:, -block:])[:, -1, :] / 0.8
+        v, _ = torch.topk(logits, 5)
+        logits[logits < v[:, [-1]]] = -float("inf")
+        nxt = torch.multinomial(F.softmax(logits, dim=-1), num_samples=1)
+        idx = torch.cat((idx, nxt), dim=1)
+print("".join(chars[i] for i in idx[0].tolist()))
+''')
+
+seeded("qa_seeded_dcgan_weights_init", r'''
+torch.manual_seed(999)
+def weights_init(m):
+    name = m.__class__.__name__
+    if name.find("Conv") != -1:
+        nn.init.normal_(m.weight.data, 0.0, 0.02)
+    elif name.find("BatchNorm") != -1:
+        nn.init.normal_(m.weight.data, 1.0, 0.02)
+        nn.init.constant_(m.bias.data, 0)
+netG = nn.Sequential(nn.ConvTranspose2d(8, 6, 4, 1, 0, bias=False), nn.BatchNorm2d(6), nn.ReLU(True),
+                     nn.ConvTranspose2d(6, 3, 4, 2, 1, bias=False), nn.Tanh())
+netG.apply(weights_init)
+show(netG[0].weight[0, 0], netG[1].weight, netG[1].bias)
+fixed_noise = torch.randn(2, 8, 1, 1)
+fake = netG(fixed_noise)
+print(fake.shape)
+show(fake[0, 0, :2], fake.mean(), fake.std())
+real_label, fake_label = 1.0, 0.0
+label = torch.full((2,), real_label)
+noisy_label = label - 0.1 * torch.rand(2)
+show(noisy_label)
+''')
+
+seeded("qa_seeded_word2vec_negatives", r'''
+torch.manual_seed(0)
+vocab, dim, k = 30, 8, 5
+counts = torch.arange(1.0, vocab + 1).flip(0)
+noise = counts ** 0.75
+noise = noise / noise.sum()
+center = nn.Embedding(vocab, dim)
+context = nn.Embedding(vocab, dim)
+nn.init.uniform_(center.weight, -0.5 / dim, 0.5 / dim)
+nn.init.zeros_(context.weight)
+context.weight.data.uniform_(-0.1, 0.1)
+opt = torch.optim.Adam(list(center.parameters()) + list(context.parameters()), lr=0.05)
+for step in range(4):
+    c = torch.randint(0, vocab, (6,))
+    pos = torch.randint(0, vocab, (6,))
+    neg = torch.multinomial(noise, 6 * k, replacement=True).view(6, k)
+    vc = center(c)
+    pos_score = F.logsigmoid((vc * context(pos)).sum(-1))
+    neg_score = F.logsigmoid(-(context(neg) @ vc.unsqueeze(-1)).squeeze(-1)).sum(-1)
+    loss = -(pos_score + neg_score).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, c.tolist(), neg[0].tolist(), round(loss.item(), 4))
+''')
+
+seeded("qa_seeded_mlm_masking", r'''
+torch.manual_seed(0)
+vocab, mask_id = 50, 3
+inputs = torch.randint(5, vocab, (3, 10))
+labels = inputs.clone()
+probability_matrix = torch.full(labels.shape, 0.15)
+special = inputs < 8
+probability_matrix.masked_fill_(special, value=0.0)
+masked = torch.bernoulli(probability_matrix).bool()
+labels[~masked] = -100
+replaced = torch.bernoulli(torch.full(labels.shape, 0.8)).bool() & masked
+inputs[replaced] = mask_id
+random_words = torch.bernoulli(torch.full(labels.shape, 0.5)).bool() & masked & ~replaced
+inputs[random_words] = torch.randint(vocab, labels.shape, dtype=torch.long)[random_words]
+print(inputs.tolist())
+print(labels.tolist())
+print(int(masked.sum()), int(replaced.sum()), int(random_words.sum()))
+''')
+
+seeded("qa_seeded_diffusion_step", r'''
+torch.manual_seed(0)
+T = 100
+betas = torch.linspace(1e-4, 0.02, T)
+alphas_bar = torch.cumprod(1 - betas, 0)
+net = nn.Sequential(nn.Linear(3, 32), nn.SiLU(), nn.Linear(32, 2))
+opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+x0 = torch.randn(64, 2) * torch.tensor([1.0, 0.3])
+for step in range(4):
+    t = torch.randint(0, T, (64,))
+    eps = torch.randn_like(x0)
+    ab = alphas_bar[t].unsqueeze(-1)
+    xt = ab.sqrt() * x0 + (1 - ab).sqrt() * eps
+    pred = net(torch.cat([xt, t.unsqueeze(-1).float() / T], -1))
+    loss = F.mse_loss(pred, eps)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    print(step, t[:5].tolist(), round(loss.item(), 4))
+x = torch.randn(3, 2)
+with torch.no_grad():
+    for i in reversed(range(0, T, 25)):
+        tt = torch.full((3, 1), i / T)
+        e = net(torch.cat([x, tt], -1))
+        x = (x - betas[i] / (1 - alphas_bar[i]).sqrt() * e) / (1 - betas[i]).sqrt()
+        if i > 0:
+            x = x + betas[i].sqrt() * torch.randn_like(x)
+show(x)
+''')
+
+seeded("qa_seeded_mixup_and_stochastic_depth", r'''
+from torch.distributions import Beta
+torch.manual_seed(0)
+x = torch.randn(6, 4)
+y = F.one_hot(torch.randint(0, 3, (6,)), 3).float()
+lam = Beta(torch.tensor([0.4]), torch.tensor([0.4])).sample()
+perm = torch.randperm(6)
+xm = lam * x + (1 - lam) * x[perm]
+ym = lam * y + (1 - lam) * y[perm]
+show(lam, perm, xm[0], ym[:2])
+def drop_path(x, p, training=True):
+    if p == 0.0 or not training:
+        return x
+    keep = 1 - p
+    mask = x.new_empty((x.shape[0],) + (1,) * (x.ndim - 1)).bernoulli_(keep)
+    return x * mask.div_(keep)
+show(drop_path(torch.ones(8, 2), 0.25), drop_path(torch.ones(2, 2), 0.5, training=False))
+cutmix_lam = torch.distributions.Uniform(0.0, 1.0).sample().item()
+print(round(cutmix_lam, 4), torch.randint(0, 32, (2,)).tolist())
+''')
