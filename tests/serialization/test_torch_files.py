@@ -244,3 +244,16 @@ def test_records_are_64_byte_aligned(tmp_path, monkeypatch, zip64_limit):
     monkeypatch.undo()
     out = torch.load(tmp_path / "al.pt", mmap=True)
     assert out["b"][-1].item() == 499.0 and out["c"].tolist() == [1, 1, 1]
+
+
+@pytest.mark.parametrize("writer, reader", [(torch, mt), (mt, torch), (mt, mt)])
+def test_tensor_python_attributes_round_trip(writer, reader):
+    # attributes set on a tensor travel as PyTorch's _rebuild_from_type_v2 state
+    u = writer.arange(3.0)
+    u.note, u.count = "scaled", 3
+    buf = io.BytesIO()
+    writer.save({"u": u, "plain": writer.ones(1)}, buf)
+    buf.seek(0)
+    d = reader.load(buf)
+    assert (d["u"].note, d["u"].count, d["u"].tolist()) == ("scaled", 3, [0.0, 1.0, 2.0])
+    assert type(d["u"]) is reader.Tensor and not hasattr(d["plain"], "note")

@@ -139,9 +139,14 @@ class TorchPickler(pickle._Pickler):
         if not t._storage._spec.has_data:  # meta: no data to write
             return (_utils("_rebuild_meta_tensor_no_storage"),
                     (t.dtype, tuple(t._shape), tuple(t._stride), t.requires_grad))
-        return (_utils("_rebuild_tensor_v2"),
-                (self._storage_ref(t._storage, t.dtype), t._offset, tuple(t._shape),
-                 tuple(t._stride), t.requires_grad, OrderedDict()))
+        rebuild = (_utils("_rebuild_tensor_v2"),
+                   (self._storage_ref(t._storage, t.dtype), t._offset, tuple(t._shape),
+                    tuple(t._stride), t.requires_grad, OrderedDict()))
+        state = _user_state(t)
+        if state:  # Python attributes set on the tensor, restored after it is rebuilt
+            return (Global("torch._tensor", "_rebuild_from_type_v2"),
+                    (rebuild[0], Global("torch", "Tensor"), rebuild[1], state))
+        return rebuild
 
     def _storage_ref(self, storage, dtype):
         known = self._refs.get(id(storage))
