@@ -34,6 +34,7 @@ def same_draws(program, seed=0):
 
 
 FLOATS = ["float32", "float64"]
+NAN, INF = float("nan"), float("inf")
 SIZES = [0, 1, 5, 15, 16, 17, 100, 1001]
 
 
@@ -98,12 +99,53 @@ PROGRAMS = {
     "like": lambda L: [L.rand_like(L.ones(3, 4)), L.randn_like(L.ones(40)),
                        L.randint_like(L.ones(5), 10)],
     "rrelu": lambda L: L.nn.functional.rrelu(L.linspace(-1, 1, 30), training=True),
+    # Marsaglia-Tsang, alpha < 1 boosted; the double normals' cached second value carries on
+    "_standard_gamma": lambda L: [
+        L._standard_gamma(L.tensor([0.0, 1e-30, 0.01, 0.5, 1.0, 1.0 / 3, 2.5, 40.0, 1e6, 1e12])),
+        L._standard_gamma(L.linspace(0.05, 30, 200, dtype=L.float64)),
+        L._standard_gamma(L.tensor([-1.0, NAN, INF], dtype=L.float64)),
+        L.randn(3, dtype=L.float64)],
+    "_standard_gamma transposed, generator": lambda L: [
+        L._standard_gamma(L.linspace(0.1, 9, 12).reshape(3, 4).t()),
+        L._standard_gamma(L.full((5,), 0.7), generator=L.Generator().manual_seed(3))],
+    "_sample_dirichlet": lambda L: [
+        L._sample_dirichlet(L.tensor([[0.1, 0.1], [1.0, 3.0], [1e-3, 50.0]])),
+        L._sample_dirichlet(L.linspace(0.2, 3, 60, dtype=L.float64).reshape(3, 20)),
+        L._sample_dirichlet(L.linspace(0.2, 3, 7)), L._sample_dirichlet(L.ones(2, 0))],
+    "binomial": lambda L: [
+        L.binomial(L.tensor([0.0, 1.0, 7.0, 20.0, 20.0, 1e3, 1e3, 5e6, 30.0, 10.0]),
+                   L.tensor([0.5, 0.5, 0.3, 0.95, 0.55, 0.02, 0.7, 0.4, 0.0, 1.0])),
+        L.binomial(L.full((40,), 200.0, dtype=L.float64), L.linspace(0, 1, 40, dtype=L.float64)),
+        L.binomial(L.full((2, 3), 12.0), L.tensor([0.1, 0.5, 0.9]))],
 }
 
 
 @pytest.mark.parametrize("name", PROGRAMS)
 def test_samplers(name):
     same_draws(PROGRAMS[name])
+
+
+ERRORS = {
+    "_standard_gamma half": lambda L: L._standard_gamma(L.ones(3, dtype=L.float16)),
+    "_standard_gamma int": lambda L: L._standard_gamma(L.ones(3, dtype=L.int64)),
+    "_sample_dirichlet half": lambda L: L._sample_dirichlet(L.ones(3, dtype=L.float16)),
+    "binomial int count": lambda L: L.binomial(L.ones(3, dtype=L.int64), L.ones(3)),
+    "binomial int prob": lambda L: L.binomial(L.ones(3), L.ones(3, dtype=L.int64)),
+    "binomial dtypes differ": lambda L: L.binomial(L.ones(3, dtype=L.float64), L.ones(3)),
+    "binomial half": lambda L: L.binomial(L.ones(3, dtype=L.half), L.ones(3, dtype=L.half)),
+    "binomial shapes": lambda L: L.binomial(L.ones(2, 3), L.ones(3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_sampler_errors(name):
+    raised = []
+    for lib in (torch, mt):
+        with pytest.raises(Exception) as info:
+            ERRORS[name](lib)
+        raised.append(info.value)
+    assert type(raised[1]) is type(raised[0])
+    assert str(raised[1]) == str(raised[0])
 
 
 def _state(module):
@@ -163,12 +205,100 @@ DISTRIBUTIONS = {
     "Uniform": lambda D, L: D.Uniform(0.0, 2.0).sample((10,)),
     "Exponential": lambda D, L: D.Exponential(L.tensor([2.0])).sample((10,)),
     "Poisson": lambda D, L: D.Poisson(L.tensor([4.0, 30.0])).sample((10,)),
+    "Gamma alpha < 1, = 1, > 1, large": lambda D, L: D.Gamma(
+        L.tensor([0.05, 0.5, 1.0, 2.5, 40.0, 1e4]), L.tensor([1.0, 2.0, 0.5, 1.0, 3.0, 1.0])
+    ).sample((20,)),
+    "Gamma float64 rsample": lambda D, L: D.Gamma(
+        L.tensor([0.3, 1.0, 7.0], dtype=L.float64), 2.0).rsample((30,)),
+    "Beta": lambda D, L: D.Beta(L.tensor([0.5, 2.0, 9.0]), L.tensor([0.7, 2.0, 1.5])
+                                ).sample((15,)),
+    "Beta float64 rsample": lambda D, L: D.Beta(
+        L.tensor([0.2, 3.0], dtype=L.float64), L.tensor(4.0, dtype=L.float64)).rsample((10,)),
+    "Dirichlet": lambda D, L: D.Dirichlet(L.tensor([[0.3, 1.0, 4.0, 0.8, 2.0],
+                                                    [5.0, 5.0, 0.1, 1.0, 1.0]])).sample((6,)),
+    "Dirichlet float64 (12 categories)": lambda D, L: D.Dirichlet(
+        L.linspace(0.2, 6.0, 12, dtype=L.float64)).rsample((8,)),
+    "Chi2": lambda D, L: D.Chi2(L.tensor([0.5, 1.0, 3.0, 30.0])).sample((10,)),
+    "StudentT": lambda D, L: D.StudentT(L.tensor([1.0, 4.5, 30.0]), L.tensor([0.0, 1.0, -2.0]),
+                                        L.tensor([1.0, 0.5, 3.0])).rsample((10,)),
+    "StudentT float64": lambda D, L: D.StudentT(L.tensor([2.0, 7.0], dtype=L.float64)
+                                                ).sample((25,)),
+    "Binomial small n*p (inversion)": lambda D, L: D.Binomial(
+        L.tensor([5.0, 12.0, 30.0]), probs=L.tensor([0.3, 0.05, 0.9])).sample((20,)),
+    "Binomial large n*p (BTRS)": lambda D, L: D.Binomial(
+        L.tensor([100.0, 1000.0, 5e4]), probs=L.tensor([0.4, 0.7, 0.5])).sample((20,)),
+    "Binomial float64 logits": lambda D, L: D.Binomial(
+        60, logits=L.tensor([-1.0, 0.0, 2.0], dtype=L.float64)).sample((10,)),
+    "Multinomial": lambda D, L: D.Multinomial(
+        10, probs=L.tensor([[0.1, 0.2, 0.7], [0.5, 0.25, 0.25]])).sample((4,)),
+    "Geometric": lambda D, L: D.Geometric(L.tensor([0.2, 0.9])).sample((10,)),
+    "Cauchy": lambda D, L: D.Cauchy(L.tensor([0.0, 1.0]), L.tensor([1.0, 2.0])).sample((10,)),
+    "HalfNormal": lambda D, L: D.HalfNormal(L.tensor([1.0, 2.0])).sample((10,)),
+    "HalfCauchy": lambda D, L: D.HalfCauchy(L.tensor([1.0, 2.0])).sample((10,)),
+    "OneHotCategorical": lambda D, L: D.OneHotCategorical(
+        probs=L.tensor([0.2, 0.3, 0.5])).sample((10,)),
+    "Independent Normal": lambda D, L: D.Independent(
+        D.Normal(L.zeros(2, 3), L.ones(2, 3)), 1).sample((4,)),
+    "MixtureSameFamily": lambda D, L: D.MixtureSameFamily(
+        D.Categorical(probs=L.tensor([0.3, 0.7])),
+        D.Normal(L.tensor([-1.0, 1.0]), L.tensor([0.5, 2.0]))).sample((10,)),
 }
 
 
+# Samples transformed by log / exp / sqrt / norms / matmul: the draws are PyTorch's, the
+# values agree to the last bits of those functions (PyTorch's SLEEF log/exp are not NumPy's,
+# nor its BLAS's summation orders); the stream afterwards is the same.
+CLOSE_DISTRIBUTIONS = {
+    "LogNormal": lambda D, L: D.LogNormal(L.tensor([0.0, 1.0]), L.tensor([1.0, 0.3])
+                                          ).sample((10,)),
+    "Gumbel": lambda D, L: D.Gumbel(L.tensor([0.0, 2.0]), L.tensor([1.0, 0.5])).sample((10,)),
+    "Laplace": lambda D, L: D.Laplace(L.tensor([0.0, 2.0]), L.tensor([1.0, 0.5])).sample((10,)),
+    "RelaxedBernoulli": lambda D, L: D.RelaxedBernoulli(
+        L.tensor(0.5), probs=L.tensor([0.2, 0.7])).rsample((10,)),
+    "RelaxedOneHotCategorical": lambda D, L: D.RelaxedOneHotCategorical(
+        L.tensor(0.7), probs=L.tensor([0.2, 0.3, 0.5])).rsample((5,)),
+    "MultivariateNormal": lambda D, L: D.MultivariateNormal(
+        L.zeros(3), scale_tril=L.tensor([[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [0.1, 0.2, 0.3]])
+    ).sample((5,)),
+    "LowRankMultivariateNormal": lambda D, L: D.LowRankMultivariateNormal(
+        L.zeros(3), L.tensor([[1.0], [0.5], [0.0]]), L.tensor([1.0, 2.0, 0.5])).sample((5,)),
+    "Wishart": lambda D, L: D.Wishart(L.tensor(5.0), L.tensor([[2.0, 0.3], [0.3, 1.0]])
+                                      ).sample((3,)),
+    "LKJCholesky": lambda D, L: D.LKJCholesky(3, L.tensor(1.5)).sample((2,)),
+}
+
+
+def _with_default_dtype(dtype, program):
+    def run(L):
+        L.set_default_dtype(getattr(L, dtype))
+        try:
+            return program(L)
+        finally:
+            L.set_default_dtype(L.float32)
+    return run
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
 @pytest.mark.parametrize("name", DISTRIBUTIONS)
-def test_distribution_samples(name):
-    same_draws(lambda L: DISTRIBUTIONS[name](L.distributions, L))
+def test_distribution_samples(name, dtype):
+    same_draws(_with_default_dtype(dtype, lambda L: [DISTRIBUTIONS[name](L.distributions, L),
+                                                     L.rand(5, dtype=L.float64)]))
+
+
+@pytest.mark.filterwarnings("ignore:Singular sample detected")  # (PyTorch's Wishart says so
+@pytest.mark.parametrize("dtype", FLOATS)                        # of its valid samples too)
+@pytest.mark.parametrize("name", CLOSE_DISTRIBUTIONS)
+def test_distribution_samples_to_rounding(name, dtype):
+    results = []
+    for lib in (torch, mt):
+        lib.manual_seed(0)
+        results.append(_numpy(_with_default_dtype(dtype, lambda L: [
+            CLOSE_DISTRIBUTIONS[name](L.distributions, L), L.rand(5, dtype=L.float64)])(lib)))
+    (want, want_after), (got, got_after) = results
+    assert got.dtype == want.dtype == np.dtype(dtype)
+    tol = {"float32": (2e-6, 1e-6), "float64": (1e-12, 1e-14)}[dtype]
+    np.testing.assert_allclose(got, want, rtol=tol[0], atol=tol[1])
+    np.testing.assert_array_equal(got_after, want_after)
 
 
 def test_data_shuffling_and_splits():
