@@ -35,3 +35,19 @@ def best_times(fns, min_total=0.2, repeat=5, clock=timeit.default_timer, warmup=
         for key, timer in timers.items():
             best[key] = min(best[key], timer.timeit(numbers[key]) / numbers[key])
     return best
+
+
+def print_ratio_table(cases, unit, min_total, repeat, clock):
+    """One markdown row per case (name -> {library: callable}): the time per call of
+    mindtorch, torch and numpy in `unit` ("ms" or "us"), then mindtorch's ratios to the
+    other two ("-" where a library has no callable or skipped it)."""
+    scale = {"ms": 1e3, "us": 1e6}[unit]
+    cols = ["mindtorch", "torch", "numpy"]
+    print("| case | " + " | ".join(f"{c} ({unit})" for c in cols) + " | mt/torch | mt/numpy |")
+    print("|---|" + "---|" * (len(cols) + 2))
+    for name, fns in cases.items():
+        r = best_times(fns, min_total, repeat, clock)
+        cells = [f"{r[c] * scale:.3g}" if c in r else "-" for c in cols]
+        ratios = [f"{r['mindtorch'] / r[c]:.2f}x" if c in r and "mindtorch" in r else "-"
+                  for c in ("torch", "numpy")]
+        print(f"| {name} | " + " | ".join(cells + ratios) + " |", flush=True)

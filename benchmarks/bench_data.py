@@ -19,7 +19,7 @@ import sys
 import time
 import timeit
 
-from _timing import best_times, limit_threads
+from _timing import limit_threads, print_ratio_table
 
 
 def cases(np, mt, torch):
@@ -98,15 +98,7 @@ def main():
           + (f", torch {torch.__version__}" if torch else "") + f"; {os.cpu_count()} cpus"
           + (", CPU time" if args.cpu_time else "") + "\n")
     clock = time.process_time if args.cpu_time else timeit.default_timer
-    cols = ["mindtorch", "torch", "numpy"]
-    print("| case | " + " | ".join(f"{c} (us)" for c in cols) + " | mt/torch | mt/numpy |")
-    print("|---|" + "---|" * (len(cols) + 2))
-    for name, fns in cases(np, mt, torch).items():
-        r = best_times(fns, min_total, repeat, clock)
-        cells = [f"{r[c] * 1e6:.1f}" if c in r else "-" for c in cols]
-        ratios = [f"{r['mindtorch'] / r[c]:.2f}x" if c in r else "-" for c in ("torch", "numpy")]
-        print(f"| {name} | " + " | ".join(cells + ratios) + " |", flush=True)
-
+    print_ratio_table(cases(np, mt, torch), "us", min_total, repeat, clock)
 
 if __name__ == "__main__":
     main()
