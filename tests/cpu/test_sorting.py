@@ -606,6 +606,32 @@ def test_searchsorted_unsupported_dtype_with_no_values(dtype, seq_shape, values_
     assert_same(run(mindtorch), expected)
 
 
+def test_histc_integer_and_bool_errors():
+    # bool: no linspace of edges; integers: the given range (widened when empty) must fit
+    # the dtype, then no kernel; PyTorch's order and messages
+    def run(L):
+        out = []
+        for dt in ("bool", "uint8", "int8", "int16", "int32", "int64"):
+            for shape in ((0,), (3,)):
+                for kw in ({}, {"min": -1, "max": 1}, {"min": 0, "max": 300}, {"min": 2, "max": 2},
+                           {"min": 0, "max": 2 ** 40}):
+                    with pytest.raises((RuntimeError, NotImplementedError)) as e:
+                        L.histc(L.ones(shape, dtype=getattr(L, dt)), bins=3, **kw)
+                    out.append((e.type.__name__, str(e.value)))
+        return out
+    assert run(mindtorch) == run(torch)
+
+
+def test_topk_k_checked_before_dtype():
+    for dtype in ("bool", "complex64"):
+        for k in (0, 3):
+            def message(L):
+                with pytest.raises(RuntimeError) as e:
+                    L.topk(L.ones(2, dtype=getattr(L, dtype)), k)
+                return str(e.value)
+            assert message(mindtorch) == message(torch)
+
+
 @pytest.mark.parametrize("name", ["sort", "argsort", "msort"])
 def test_sort_complex_error_message(name):
     def message(L):

@@ -47,12 +47,12 @@ def check_sort(self):
 
 
 def topk_shape(self, k, dim):
+    if not 0 <= k <= dim_size(self, dim):  # (before the dtype, as PyTorch)
+        raise RuntimeError("selected index k out of range")
     if self.dtype.is_complex:
-        raise RuntimeError("topk does not support complex dtypes on CPU")
+        raise RuntimeError(" topk does not support complex dtypes on CPU")  # (sic)
     if self.dtype is D.bool:
         raise RuntimeError("topk does not support bool dtypes on CPU")
-    if not 0 <= k <= dim_size(self, dim):
-        raise RuntimeError("selected index k out of range")
     return self._shape[:dim] + (k,) + self._shape[dim + 1:] if self.ndim else ()
 
 
@@ -154,6 +154,7 @@ def check_bucketize(boundaries):
 def histc_range(self, bins, min, max):
     """The checks torch makes before reading data; whether the range comes from the data."""
     if self.dtype.kind != "f":
+        _histc_integer_range(self, min, max)
         raise _not_implemented("histogram_cpu", self.dtype)
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
@@ -161,6 +162,24 @@ def histc_range(self, bins, min, max):
     if not from_data:
         check_histc_range(min - 1 if min == max else min, max + 1 if min == max else max)
     return from_data
+
+
+def _histc_integer_range(self, low, high):
+    """PyTorch's errors for a bool or integer input: its bin edges (a linspace in the
+    input's dtype, none for bool) and a given range (widened by 1 each way when empty)
+    converted to the dtype."""
+    if self.dtype is D.bool:
+        raise _not_implemented("linspace_cpu", self.dtype)
+    if low == high and self.numel():
+        return  # (the range would come from the data)
+    if low == high:
+        low, high = low - 1, high + 1
+    bits = self.dtype.itemsize * 8
+    lo, hi = (0, 2 ** bits - 1) if self.dtype is D.uint8 else \
+        (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+    if not (lo <= low <= hi and lo <= high <= hi):
+        name = "int" if self.dtype is D.int32 else f"{self.dtype.name}_t"  # (c10's names)
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
 def check_histc_range(low, high):
