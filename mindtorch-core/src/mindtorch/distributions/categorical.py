@@ -24,6 +24,10 @@ class Categorical(Distribution):
         batch = self._param.size()[:-1] if self._param.ndim > 1 else Size()
         super().__init__(batch, validate_args=validate_args)
 
+    def _expand_parts(self, new, batch_shape):
+        new._num_events = self._num_events
+        new._param = new.__dict__.get("logits", new.__dict__.get("probs"))
+
     @property
     def support(self):
         return constraints.integer_interval(0, self._num_events - 1)

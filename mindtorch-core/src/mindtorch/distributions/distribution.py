@@ -5,6 +5,13 @@ import warnings
 from .. import Size, Tensor
 from ..autograd.grad_mode import no_grad
 from . import constraints
+from .utils import (  # noqa: F401  (re-exported: the families import them from here)
+    broadcast_all,
+    clamp_probs,
+    lazy_property,
+    logits_to_probs,
+    probs_to_logits,
+)
 
 _EMPTY = Size()  # the default sample/batch/event shape
 
@@ -29,7 +36,7 @@ class Distribution:
         if self._validate_args:
             for param, constraint in self.arg_constraints.items():
                 if param not in self.__dict__ and isinstance(getattr(type(self), param, None),
-                                                             _lazy_property):
+                                                             lazy_property):
                     continue  # not given (e.g. logits when probs were)
                 value = getattr(self, param)
                 if not bool(constraint.check(value).all()):
@@ -39,6 +46,37 @@ class Distribution:
                         f"constraint {constraint!r}, but found invalid values:\n{value}")
 
     batch_shape = property(lambda self: self._batch_shape)
+
+    # expand: the parameters listed here (default: those of arg_constraints that were given
+    # or computed) are expanded to the new batch shape, their event dims kept;
+    # _expand_parts(new, batch_shape) sets what else a family holds (inner distributions,
+    # unbroadcasted factors)
+    _expand_params = None
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution over a larger batch (parameters expanded, not copied)."""
+        new = self._get_checked_instance(_family(type(self)), _instance)
+        batch_shape = Size(batch_shape)
+        names = self.arg_constraints if self._expand_params is None else self._expand_params
+        for name in names:
+            if name in self.__dict__:
+                value = self.__dict__[name]
+                new.__dict__[name] = value.expand(batch_shape +
+                                                  value.shape[len(self._batch_shape):])
+        self._expand_parts(new, batch_shape)
+        Distribution.__init__(new, batch_shape, self._event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def _expand_parts(self, new, batch_shape):
+        pass
+
+    def _get_checked_instance(self, cls, _instance=None):
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
+                f"__init__ method must also define a custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
     event_shape = property(lambda self: self._event_shape)
 
     @property
@@ -115,49 +153,15 @@ class Distribution:
         return f"{type(self).__name__}({args})"
 
 
-class _lazy_property:
-    """A parameter computed from the other spelling (probs from logits) on first use."""
-
-    def __init__(self, fn):
-        self.fn, self.__doc__ = fn, fn.__doc__
-
-    def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
-        value = self.fn(obj)
-        obj.__dict__[self.fn.__name__] = value
-        return value
+def _family(cls):
+    """The first-party class a distribution is (a user's subclass inherits its expand;
+    Distribution itself has none, as in PyTorch)."""
+    family = next(c for c in cls.__mro__ if c.__module__.startswith(__package__ + "."))
+    if family is Distribution:
+        raise NotImplementedError
+    return family
 
 
-def broadcast_all(*values):
-    """Tensors and numbers broadcast to one shape; numbers become tensors of the first
-    tensor's dtype (else the default dtype)."""
-    import mindtorch
-    if not all(isinstance(v, (Tensor, int, float)) for v in values):
-        raise ValueError("Input arguments must all be instances of numbers.Number, "
-                         "torch.Tensor or objects implementing __torch_function__.")
-    like = next((v for v in values if isinstance(v, Tensor)), None)
-    dtype = like.dtype if like is not None else mindtorch.get_default_dtype()
-    device = like.device if like is not None else None
-    tensors = [v if isinstance(v, Tensor) else mindtorch.tensor(float(v), dtype=dtype,
-                                                               device=device)
-               for v in values]
-    return mindtorch.broadcast_tensors(*tensors)
-
-
-def clamp_probs(probs):
-    import mindtorch
-    eps = mindtorch.finfo(probs.dtype).eps
-    return probs.clamp(min=eps, max=1 - eps)
-
-
-def probs_to_logits(probs, is_binary=False):
-    ps = clamp_probs(probs)
-    return ps.log() - (-ps).log1p() if is_binary else ps.log()
-
-
-def logits_to_probs(logits, is_binary=False):
-    return logits.sigmoid() if is_binary else logits.softmax(-1)
-
+_lazy_property = lazy_property  # (the name the families use)
 
 __all__ = ["Distribution", "constraints"]

@@ -77,6 +77,9 @@ class _Folded(Distribution):
 
     scale = property(lambda self: self.base_dist.scale)
 
+    def _expand_parts(self, new, batch_shape):
+        new.base_dist = self.base_dist.expand(batch_shape)
+
     def rsample(self, sample_shape=_EMPTY):
         return self.base_dist.rsample(sample_shape).abs()
 
@@ -143,6 +146,7 @@ class Gumbel(Distribution):
 
 class Chi2(Gamma):
     arg_constraints = {"df": constraints.positive}
+    _expand_params = ("concentration", "rate")
 
     def __init__(self, df, validate_args=None):
         (df,) = broadcast_all(df)
@@ -161,6 +165,9 @@ class StudentT(Distribution):
         self.df, self.loc, self.scale = broadcast_all(df, loc, scale)
         self._chi2 = Chi2(self.df)
         super().__init__(self.df.size(), validate_args=validate_args)
+
+    def _expand_parts(self, new, batch_shape):
+        new._chi2 = self._chi2.expand(batch_shape)
 
     @property
     def mean(self):
@@ -359,6 +366,11 @@ class Multinomial(Distribution):
     logits = property(lambda self: self._categorical.logits)
     param_shape = property(lambda self: self._categorical.param_shape)
     support = property(lambda self: _MultinomialSupport(self.total_count))
+
+    def _expand_parts(self, new, batch_shape):
+        new.total_count = self.total_count
+        new._categorical = self._categorical.expand(batch_shape)
+        new._binomial = self._binomial.expand(batch_shape + self._event_shape)
     mean = property(lambda self: self.probs * self.total_count)
     variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))
 

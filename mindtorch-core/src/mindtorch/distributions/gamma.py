@@ -125,6 +125,9 @@ class Beta(Distribution):
         self._dirichlet = Dirichlet(M.stack([c1, c0], -1), validate_args=validate_args)
         super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
 
+    def _expand_parts(self, new, batch_shape):
+        new._dirichlet = self._dirichlet.expand(batch_shape)
+
     concentration1 = property(lambda self: self._dirichlet.concentration[..., 0])
     concentration0 = property(lambda self: self._dirichlet.concentration[..., 1])
     mean = property(lambda self: self.concentration1 / (self.concentration1 +
@@ -178,6 +181,9 @@ class LogNormal(Distribution):
     def __init__(self, loc, scale, validate_args=None):
         self.base_dist = Normal(loc, scale, validate_args=validate_args)
         super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
+
+    def _expand_parts(self, new, batch_shape):
+        new.base_dist = self.base_dist.expand(batch_shape)
 
     loc = property(lambda self: self.base_dist.loc)
     scale = property(lambda self: self.base_dist.scale)

@@ -59,6 +59,11 @@ class LowRankMultivariateNormal(Distribution):
         self._capacitance_tril = M.linalg.cholesky(inner + eye)
         super().__init__(self.loc.shape[:-1], event_shape, validate_args=validate_args)
 
+    def _expand_parts(self, new, batch_shape):
+        for name in ("_unbroadcasted_cov_factor", "_unbroadcasted_cov_diag",
+                     "_capacitance_tril"):
+            setattr(new, name, getattr(self, name))
+
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)
 
@@ -181,6 +186,9 @@ class Wishart(Distribution):
             self._unbroadcasted_scale_tril = M.linalg.cholesky(
                 M.cholesky_inverse(M.linalg.cholesky(precision_matrix)))
 
+    def _expand_parts(self, new, batch_shape):
+        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
+
     def _square(self, value):
         return value.expand(self._batch_shape + self._event_shape)
 
@@ -298,6 +306,10 @@ class LKJCholesky(Distribution):
         marginal = concentration + 0.5 * (dim - 2)
         self._beta = M.distributions.Beta(offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
         super().__init__(concentration.shape, (dim, dim), validate_args=validate_args)
+
+    def _expand_parts(self, new, batch_shape):
+        new.dim = self.dim
+        new._beta = self._beta.expand(batch_shape + (self.dim,))
 
     def sample(self, sample_shape=_EMPTY):
         M = _m()

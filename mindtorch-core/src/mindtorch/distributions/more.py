@@ -102,7 +102,12 @@ class Independent(Distribution):
         shape = tuple(base_distribution.batch_shape) + tuple(base_distribution.event_shape)
         event_dim = n + len(base_distribution.event_shape)
         super().__init__(shape[:len(shape) - event_dim], shape[len(shape) - event_dim:],
-                         validate_args=False)  # the base distribution validates
+                         validate_args=validate_args)
+
+    def _expand_parts(self, new, batch_shape):
+        n = self.reinterpreted_batch_ndims
+        new.base_dist = self.base_dist.expand(batch_shape + self._event_shape[:n])
+        new.reinterpreted_batch_ndims = n
 
     has_rsample = property(lambda self: self.base_dist.has_rsample)
     support = property(lambda self: self.base_dist.support)
@@ -166,6 +171,9 @@ class MultivariateNormal(Distribution):
         else:
             self._unbroadcasted_scale_tril = M.linalg.cholesky(
                 M.cholesky_inverse(M.linalg.cholesky(precision_matrix)))
+
+    def _expand_parts(self, new, batch_shape):
+        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
 
     def _square(self, value):
         return value.expand(self._batch_shape + self._event_shape + self._event_shape)

@@ -53,6 +53,13 @@ class TransformedDistribution(Distribution):
         cut = len(shape) - event_dim
         super().__init__(Size(shape[:cut]), Size(shape[cut:]), validate_args=validate_args)
 
+    def _expand_parts(self, new, batch_shape):
+        shape = batch_shape + self._event_shape
+        for transform in reversed(self.transforms):
+            shape = transform.inverse_shape(shape)
+        new.base_dist = self.base_dist.expand(shape[:len(shape) - len(self.base_dist.event_shape)])
+        new.transforms = self.transforms
+
     @property
     def support(self):
         if not self.transforms:
@@ -132,6 +139,10 @@ class OneHotCategorical(Distribution):
                          validate_args=validate_args)
 
     support = _OneHot()
+
+    def _expand_parts(self, new, batch_shape):
+        new._categorical = self._categorical.expand(batch_shape)
+
     probs = property(lambda self: self._categorical.probs)
     logits = property(lambda self: self._categorical.logits)
     param_shape = property(lambda self: self._categorical.param_shape)
@@ -201,6 +212,12 @@ class MixtureSameFamily(Distribution):
         event_shape = component_distribution.event_shape
         self._event_ndims = len(event_shape)
         super().__init__(cdbs, event_shape, validate_args=validate_args)
+
+    def _expand_parts(self, new, batch_shape):
+        new._component_distribution = self._component_distribution.expand(
+            batch_shape + (self._num_component,))
+        new._mixture_distribution = self._mixture_distribution.expand(batch_shape)
+        new._num_component, new._event_ndims = self._num_component, self._event_ndims
 
     mixture_distribution = property(lambda self: self._mixture_distribution)
     component_distribution = property(lambda self: self._component_distribution)
@@ -289,6 +306,9 @@ class LogitRelaxedBernoulli(Distribution):
     def probs(self):
         return logits_to_probs(self.logits, is_binary=True)
 
+    def _expand_parts(self, new, batch_shape):
+        new.temperature = self.temperature
+
     def rsample(self, sample_shape=_EMPTY):
         u = _uniform_open(self._extended_shape(sample_shape), self.probs)
         p = clamp_probs(self.probs)
@@ -331,6 +351,10 @@ class ExpRelaxedCategorical(Distribution):
     probs = property(lambda self: self._categorical.probs)
     logits = property(lambda self: self._categorical.logits)
     param_shape = property(lambda self: self._categorical.param_shape)
+
+    def _expand_parts(self, new, batch_shape):
+        new.temperature = self.temperature
+        new._categorical = self._categorical.expand(batch_shape)
 
     def rsample(self, sample_shape=_EMPTY):
         u = _uniform_open(self._extended_shape(sample_shape), self.logits)

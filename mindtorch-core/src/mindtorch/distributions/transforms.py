@@ -195,6 +195,16 @@ class ComposeTransform(Transform):
             x = part(x)
         return x
 
+    def forward_shape(self, shape):
+        for part in self.parts:
+            shape = part.forward_shape(shape)
+        return shape
+
+    def inverse_shape(self, shape):
+        for part in reversed(self.parts):
+            shape = part.inverse_shape(shape)
+        return shape
+
     def log_abs_det_jacobian(self, x, y):
         if not self.parts:
             return _m().zeros_like(x)
