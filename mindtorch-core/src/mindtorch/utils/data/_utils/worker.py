@@ -1,6 +1,7 @@
 """What runs inside a DataLoader worker process: fetching samples (also used in the
 main process when num_workers=0), the worker loop, and the exception wrapper that carries
 a worker's traceback back to the main process."""
+import dataclasses
 import os
 import sys
 
@@ -16,24 +17,16 @@ _worker_info = None
 _POLL = 5.0  # seconds between checks that the main process is still alive
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
 class WorkerInfo:
-    """id, num_workers, seed and dataset (this worker's copy); read-only once made."""
-    __initialized = False
-
-    def __init__(self, **kwargs):
-        for k, v in kwargs.items():
-            setattr(self, k, v)
-        self.__keys = tuple(kwargs)
-        self.__initialized = True
-
-    def __setattr__(self, key, val):
-        if self.__initialized:
-            raise RuntimeError(f"Cannot assign attributes to {self.__class__.__name__} objects")
-        super().__setattr__(key, val)
-
-    def __repr__(self):
-        items = ", ".join(f"{k}={getattr(self, k)}" for k in self.__keys)
-        return f"{self.__class__.__name__}({items})"
+    """This worker's id, the number of workers, its seed and its copy of the dataset (and,
+    as PyTorch 2.13's, an optional thread RNG container and the worker method)."""
+    id: int
+    num_workers: int
+    seed: int
+    dataset: object
+    rng: object = None
+    worker_method: str = "multiprocessing"
 
 
 def get_worker_info():
