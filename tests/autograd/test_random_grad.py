@@ -46,3 +46,31 @@ def test_samplers_without_derivative(op):
         assert out.requires_grad
         with pytest.raises(RuntimeError, match="derivative for aten::.* is not implemented"):
             out.sum().backward()
+
+
+def _beta_points(n=400):
+    rng = np.random.default_rng(0)
+    alpha, beta = np.exp(rng.uniform(-3, 3, n)), np.exp(rng.uniform(-3, 3, n))
+    alpha[:80], beta[:80] = rng.uniform(6.5, 60, 80), rng.uniform(6.5, 60, 80)  # both large
+    x = rng.beta(alpha, beta).clip(1e-6, 1 - 1e-6)
+    return x, alpha, alpha + beta
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dirichlet_grad_values(dtype):
+    x, alpha, total = (v.astype(dtype) for v in _beta_points())
+    want = torch._dirichlet_grad(*(torch.from_numpy(v) for v in (x, alpha, total))).numpy()
+    got = M._dirichlet_grad(*(M.tensor(v) for v in (x, alpha, total))).numpy()
+    assert got.dtype == want.dtype
+    # (float32: its small-x series compute in float32, where the C library's logf/powf
+    # and ours may round apart)
+    np.testing.assert_allclose(got, want, rtol=1e-12 if dtype == "float64" else 1e-5)
+
+
+def test_grad_helpers_refuse_other_dtypes():
+    for lib in (torch, M):
+        h = lib.ones(3, dtype=lib.float16)
+        with pytest.raises(NotImplementedError):
+            lib._standard_gamma_grad(h, h)
+        with pytest.raises(NotImplementedError):
+            lib._dirichlet_grad(h, h, h)

@@ -2,10 +2,9 @@
 tensors bit for bit from mindtorch's cpu generator as from PyTorch's (random factories,
 in-place samplers, dropout, nn.init and module construction, distributions, data
 shuffling), and generator states move between the two frameworks."""
+import mindtorch as mt
 import numpy as np
 import pytest
-
-import mindtorch as mt
 
 torch = pytest.importorskip("torch")
 

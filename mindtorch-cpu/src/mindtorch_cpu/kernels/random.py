@@ -17,7 +17,7 @@ from mindtorch._random import generator_for
 from .._np import CPU, arr, wrap
 from . import _jit, _rejection
 from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
-from ._gamma_grad import standard_gamma_grad
+from ._gamma_grad import dirichlet_grad, standard_gamma_grad
 
 _U64 = np.uint64
 # dtypes whose random_(from, to) takes 64-bit draws when to - from >= 2**32
@@ -353,11 +353,18 @@ def _standard_gamma_grad(self, output):
     return wrap(g.reshape(self._shape), self.dtype)
 
 
+def _dirichlet_grad(x, alpha, total):
+    """d sample / d concentration of Dirichlet samples, as Beta marginals (its backward)."""
+    R.check_gamma("_dirichlet_grad_cpu", x)
+    g = dirichlet_grad(arr(x), arr(alpha).astype(arr(x).dtype), arr(total).astype(arr(x).dtype))
+    return wrap(np.ascontiguousarray(g).reshape(x._shape), x.dtype)
+
+
 KERNELS = {
     "uniform_": uniform_, "normal_": normal_, "random_": random_, "bernoulli_": bernoulli_,
     "exponential_": exponential_, "geometric_": geometric_, "cauchy_": cauchy_,
     "log_normal_": log_normal_, "multinomial": multinomial, "randperm": randperm,
     "normal": normal, "poisson": poisson, "_standard_gamma": _standard_gamma,
     "_sample_dirichlet": _sample_dirichlet, "binomial": binomial,
-    "_standard_gamma_grad": _standard_gamma_grad,
+    "_standard_gamma_grad": _standard_gamma_grad, "_dirichlet_grad": _dirichlet_grad,
 }

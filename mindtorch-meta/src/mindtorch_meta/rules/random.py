@@ -68,6 +68,11 @@ def _standard_gamma_grad(self, output):
     return _same(self)
 
 
+def _dirichlet_grad(x, alpha, total):
+    R.check_gamma("_dirichlet_grad_cpu", x)
+    return _same(x)
+
+
 def binomial(count, prob, generator=None):
     return R.check_binomial(count, prob), count.dtype
 
@@ -80,4 +85,5 @@ RULES = {
     "multinomial": multinomial, "randperm": randperm, "normal": normal, "poisson": poisson,
     "_standard_gamma": _standard_gamma, "_sample_dirichlet": _sample_dirichlet,
     "binomial": binomial, "_standard_gamma_grad": _standard_gamma_grad,
+    "_dirichlet_grad": _dirichlet_grad,
 }

@@ -500,6 +500,7 @@ def _declare():
     define(f"_sample_dirichlet(Tensor self, {_GEN}) -> Tensor", method=False,
            tags=("random",))
     define("_standard_gamma_grad(Tensor self, Tensor output) -> Tensor", method=False)
+    define("_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor", method=False)
     define("native_dropout(Tensor input, float p, bool? train) -> (Tensor, Tensor)",
            method=False, tags=("random",), decomposition=_native_dropout)
     define("dropout(Tensor input, float p=0.5, bool train=True) -> Tensor", method=False,
@@ -545,6 +546,8 @@ def _derivatives():
                grad * OPS["_standard_gamma_grad"].call(self, result))
     derivative(OPS["_standard_gamma_grad"], self=_no_derivative("_standard_gamma_grad"),
                output=_no_derivative("_standard_gamma_grad"))
+    derivative(OPS["_dirichlet_grad"], **{name: _no_derivative("_dirichlet_grad")
+                                          for name in ("x", "alpha", "total")})
     nondifferentiable(OPS["multinomial"])
 
 
