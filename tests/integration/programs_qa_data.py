@@ -467,6 +467,65 @@ print([b[0].v for b in DataLoader([(Box(i), i) for i in range(5)], batch_size=2,
 ''')
 
 
+program("qd_train_checkpoint_resume_workflow", r'''
+import io
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset, random_split
+from torch.utils.checkpoint import checkpoint
+X = torch.linspace(-2, 2, 64, dtype=torch.float64).reshape(32, 2)
+y = (X[:, :1] * 1.5 - X[:, 1:] * 0.5 + 0.25).sin()
+ds = TensorDataset(X, y)
+train, val = random_split(ds, [24, 8], generator=torch.Generator().manual_seed(0))
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a, self.b = nn.Linear(2, 8), nn.Linear(8, 1)
+        self.drop = nn.Dropout(0.0)
+    def forward(self, x):
+        h = checkpoint(lambda t: torch.tanh(self.a(t)), x, use_reentrant=False)
+        return self.b(self.drop(h))
+def build():
+    net = Net().double()
+    with torch.no_grad():
+        for i, p in enumerate(net.parameters()):
+            p.copy_(torch.linspace(-0.6, 0.6, p.numel(), dtype=torch.float64).reshape(p.shape) * (1 + 0.1 * i))
+    opt = torch.optim.AdamW(net.parameters(), lr=0.05, weight_decay=0.01)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=6)
+    return net, opt, sched
+def epoch(net, opt, sched, workers):
+    net.train()
+    total = 0.0
+    for xb, yb in DataLoader(train, batch_size=8, shuffle=False, num_workers=workers):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(net(xb), yb)
+        loss.backward()
+        opt.step()
+        total += loss.item() * len(xb)
+    sched.step()
+    return round(total / len(train), 8)
+def evaluate(net):
+    net.eval()
+    with torch.no_grad():
+        return round(sum(nn.functional.mse_loss(net(xb), yb, reduction="sum").item() for xb, yb in DataLoader(val, batch_size=4)) / len(val), 8)
+net, opt, sched = build()
+straight = [epoch(net, opt, sched, 0) for _ in range(4)]
+print(straight, evaluate(net))
+net, opt, sched = build()
+first = [epoch(net, opt, sched, 2) for _ in range(2)]
+buf = io.BytesIO()
+torch.save({"model": net.state_dict(), "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": 2}, buf)
+buf.seek(0)
+ck = torch.load(buf)
+net2, opt2, sched2 = build()
+net2.load_state_dict(ck["model"])
+opt2.load_state_dict(ck["opt"])
+sched2.load_state_dict(ck["sched"])
+resumed = first + [epoch(net2, opt2, sched2, 0) for _ in range(2)]
+print(resumed == straight, evaluate(net2), sched2.last_epoch, [round(v, 8) for v in sched2.get_last_lr()])
+''')
+
+
 import programs_qa_io  # noqa: E402 - the programs continue there, then in programs_qa_misc
 import programs_qa_misc  # noqa: E402
 
