@@ -41,3 +41,17 @@ def test_seed_and_state_errors():
         mt.set_rng_state(state)
     mt.manual_seed(-1)  # negative seeds wrap to unsigned 64 bits, as PyTorch's
     assert mt.initial_seed() == 2 ** 64 - 1
+
+
+def test_offsets_and_graphsafe_states_are_refused_on_cpu():
+    torch = pytest.importorskip("torch")
+    for lib in (torch, mt):
+        g = lib.Generator()
+        with pytest.raises(RuntimeError, match="^CPU Generator does not use offset$"):
+            g.get_offset()
+        with pytest.raises(RuntimeError, match="^CPU Generator does not use offset$"):
+            g.set_offset(4)
+        for name, args in [("graphsafe_get_state", ()), ("graphsafe_set_state", (g,))]:
+            with pytest.raises(NotImplementedError, match=f"^{name} is not supported in this "
+                                                          "Generator$"):
+                getattr(g, name)(*args)

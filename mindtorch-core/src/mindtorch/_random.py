@@ -33,6 +33,19 @@ class Generator:
     def initial_seed(self):
         return self._seed
 
+    # Philox offsets and CUDA-graph-safe states belong to accelerator generators
+    def get_offset(self):
+        raise RuntimeError(f"{self.device.type.upper()} Generator does not use offset")
+
+    def set_offset(self, offset):
+        self.get_offset()
+
+    def graphsafe_get_state(self):
+        raise NotImplementedError("graphsafe_get_state is not supported in this Generator")
+
+    def graphsafe_set_state(self, state):
+        raise NotImplementedError("graphsafe_set_state is not supported in this Generator")
+
     def state(self):
         """The backend state object kernels draw from (made on first use)."""
         if self._state is None:
