@@ -4,9 +4,11 @@ Three paths, chosen as PyTorch chooses them:
 - `fill_avx2`: a contiguous float32 tensor of 16+ elements on an AVX2 build.  Uniforms in
   blocks of 16; the first 8 give radii, the last 8 angles; log and sincos are the cephes
   polynomials (avx_mathfun) evaluated in float32, with the multiply-adds fused as the
-  compiler fuses them.  A tail of fewer than 16 redraws the last 16 elements.
-- `fill_blocks`: the same blocks for other contiguous dtypes (and float32 without AVX2),
-  with the C library's log/cos/sin in the tensor's dtype.
+  compiler fuses them.  A tail of fewer than 16 redraws the last 16 elements.  (16-bit
+  tensors go through the same float32 blocks, their tail drawn differently: see
+  kernels/random.py's _normal_16_bit.)
+- `fill_blocks`: the same blocks for float64 (and float32 without AVX2), with the C
+  library's log/cos/sin in the tensor's dtype.
 - `one_at_a_time`: everything else (fewer than 16 elements, non-contiguous): double
   Box-Muller pairs of 53-bit uniforms, the second of each pair cached in the generator.
 """

@@ -119,10 +119,27 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
     engine = _engine(generator)
     if n < 16 or not self.is_contiguous():
         return _fill(self, one_at_a_time(engine, n, mean, std))
-    if self.dtype.to_real() is D.float32 and _AVX2:
+    real = self.dtype.to_real()
+    if real is D.float32 and _AVX2:
         return _fill(self, fill_avx2(engine, n, mean, std))
-    # (16-bit dtypes: float32 uniforms and math; PyTorch's values only when n % 16 == 0)
+    if real in (D.float16, D.bfloat16):
+        return _fill(self, _normal_16_bit(engine, n, mean, std))
     return _fill(self, fill_blocks(engine, n, mean, std, 53 if _digits(self) == 53 else 24))
+
+
+def _normal_16_bit(engine, n, mean, std):
+    """16-bit tensors are filled through float32 blocks of 16, but a ragged tail's block
+    takes the 16 uniforms after the whole blocks' (not after n of them) and overwrites
+    the last 16 elements."""
+    full = n // 16 * 16
+    size = full + 16 if n % 16 else full
+    blocks = (fill_avx2(engine, size, mean, std) if _AVX2
+              else fill_blocks(engine, size, mean, std, 24))
+    if size == n:
+        return blocks
+    out = blocks[:n].copy()
+    out[n - 16:] = blocks[full:]
+    return out
 
 
 def random_(self, low=0, high=None, generator=None):
