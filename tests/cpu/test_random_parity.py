@@ -259,6 +259,8 @@ CLOSE_DISTRIBUTIONS = {
         L.tensor(0.5), probs=L.tensor([0.2, 0.7])).rsample((10,)),
     "RelaxedOneHotCategorical": lambda D, L: D.RelaxedOneHotCategorical(
         L.tensor(0.7), probs=L.tensor([0.2, 0.3, 0.5])).rsample((5,)),
+    "VonMises": lambda D, L: D.VonMises(L.tensor([0.0, 1.0, -2.0]),
+                                        L.tensor([0.5, 4.0, 1e-3])).sample((20,)),
     "MultivariateNormal": lambda D, L: D.MultivariateNormal(
         L.zeros(3), scale_tril=L.tensor([[1.0, 0.0, 0.0], [0.5, 2.0, 0.0], [0.1, 0.2, 0.3]])
     ).sample((5,)),
