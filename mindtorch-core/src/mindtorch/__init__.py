@@ -17,6 +17,7 @@ from ._promotion import can_cast, promote_types, result_type  # noqa: F401
 from ._shapes import broadcast_shapes_public as broadcast_shapes  # noqa: F401
 from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
 from ._creation import as_tensor, asarray, from_numpy, frombuffer, tensor  # noqa: F401
+from .utils.dlpack import from_dlpack  # noqa: F401
 from ._creation import deprecated_range as range  # noqa: F401 - torch.range
 from ._tensor_str import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from . import plugins  # noqa: F401
@@ -32,6 +33,7 @@ from . import utils  # noqa: F401
 from . import fft  # noqa: F401
 from . import accelerator  # noqa: F401
 from . import _device_modules
+from ._device_modules import get_device_module  # noqa: F401
 from ._rnn_cells import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: F401
 from ._warn_once import is_warn_always_enabled, set_warn_always  # noqa: F401
 from .serialization import load, save  # noqa: F401

@@ -25,6 +25,23 @@ def device_module(name):
     return None
 
 
+def get_device_module(device=None):
+    """torch.get_device_module: the module of a device (type) -- mindtorch.cpu, .cuda, a
+    plugin's -- or of the current accelerator when None (cpu without one)."""
+    from ._device import device as _device
+    if device is None:
+        from . import accelerator
+        acc = accelerator.current_accelerator()
+        name = acc.type if acc is not None else "cpu"
+    else:
+        name = device.type if isinstance(device, _device) else _device(device).type
+    module = device_module(name)
+    if module is None:
+        raise RuntimeError(f"Device '{name}' does not have a corresponding module registered "
+                           f"as 'torch.{name}'.")
+    return module
+
+
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def find_spec(self, fullname, path=None, target=None):
         if not fullname.startswith(_PREFIX):

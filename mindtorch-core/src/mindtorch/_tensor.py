@@ -428,6 +428,16 @@ class Tensor:
         a = self.numpy()
         return a if dtype is None else a.astype(dtype, copy=False)
 
+    def __dlpack__(self, stream=None, *, max_version=None, dl_device=None, copy=None):
+        from .utils.dlpack import export
+        return export(self, stream, max_version, dl_device, copy)
+
+    def __dlpack_device__(self):
+        from .utils.dlpack import DLDeviceType
+        if self._device.type != "cpu":
+            raise BufferError(f"DLPack export of {self._device.type} tensors is not supported")
+        return DLDeviceType.kDLCPU, 0
+
     def __array_wrap__(self, array, context=None, return_scalar=False):
         """numpy's ufuncs (np.sin(t), ndarray + t) give tensors, as PyTorch's; a bool
         result becomes uint8, as there."""

@@ -14,6 +14,31 @@ from .grad_mode import (  # noqa: F401
 # bind the package's `gradcheck` to that submodule instead of the function)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
 
+_multithreading = [True]
+
+
+def is_multithreading_enabled():
+    return _multithreading[0]
+
+
+class set_multithreading_enabled:
+    """Whether backward may use worker threads (PyTorch's per-device threads): mindtorch's
+    engine runs on the calling thread either way; the flag is kept, and restored on leaving
+    a with block, for code that reads it."""
+
+    def __init__(self, mode):
+        self._prev, _multithreading[0] = _multithreading[0], bool(mode)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self._prev
+
+    def clone(self):
+        return set_multithreading_enabled(_multithreading[0])
+
+
 _LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function"}
 
 

@@ -231,6 +231,24 @@ def _empty_strided(size, stride, dtype=None, device=None):
     return _empty(size, dtype, device, stride)
 
 
+def _empty_permuted(size, physical_layout, dtype=None, device=None):
+    """empty(size) laid out in memory in the dim order physical_layout (outermost first)."""
+    size, order = _check_size(size), list(physical_layout)
+    if len(order) != len(size):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the "
+                           f"physical_layout; i.e. len(size) = {len(size)} is not equal to "
+                           f"len(physical_layout) = {len(order)}")
+    if sorted(order) != list(range(len(size))):
+        raise RuntimeError("Duplicate dim not allowed" if len(set(order)) < len(order)
+                           else f"Dimension out of range (expected to be in range of "
+                                f"[{-len(size)}, {len(size) - 1}], but got "
+                                f"{max(order, key=abs)})")
+    stride, step = [0] * len(size), 1
+    for d in reversed(order):
+        stride[d], step = step, step * max(size[d], 1)
+    return _empty_strided(size, stride, dtype, device)
+
+
 def _empty_like(self, dtype=None, device=None, memory_format=None):
     dtype, device = dtype or self.dtype, device or self._device
     shape = self._shape
@@ -411,6 +429,8 @@ def _declare():
     route_overloads(empty, _route_sized("empty"))
     define(f"empty_strided(int[] size, int[] stride, {_FACTORY}) -> Tensor",
            core_impl=_empty_strided, method=False)
+    define(f"empty_permuted(int[] size, int[] physical_layout, {_FACTORY}) -> Tensor",
+           core_impl=_empty_permuted, method=False)
     define("new_empty_strided(Tensor self, int[] size, int[] stride, *, ScalarType? dtype=None, "
            "Device? device=None, bool requires_grad=False) -> Tensor", function=False,
            core_impl=_new_empty_strided)

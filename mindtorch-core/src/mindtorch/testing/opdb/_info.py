@@ -88,8 +88,8 @@ NONDIFFERENTIABLE_ARGS = {
 
 # Ops whose results hold no defined values (allocation): compared like random ops, by
 # shape and dtype only.
-UNINITIALIZED = frozenset({"empty", "empty_like", "empty_strided", "new_empty_strided",
-                           "resize_", "resize_as_"})
+UNINITIALIZED = frozenset({"empty", "empty_like", "empty_strided", "empty_permuted",
+                           "new_empty_strided", "resize_", "resize_as_"})
 
 # Ops whose result (a Python bool, or its shape) depends on the data, besides those tagged
 # dynamic_output_shape: a device without data (meta) may refuse them with

@@ -123,6 +123,8 @@ SAMPLES = {
     "empty": [lambda d: (((2, 3),), {"device": d})],
     "empty_like": [_one((3, 4), tr=True)],
     "empty_strided": [lambda d: (((2, 3), (1, 2)), {"device": d})],
+    "empty_permuted": [lambda d: (((2, 3, 5, 7), (0, 2, 3, 1)), {"device": d}),
+                       lambda d: (((2, 0, 3), (2, 1, 0)), {"device": d})],
     "new_empty_strided": [_one((3,), (2, 2), (2, 1), dt=i64)],
     "resize_": [_one((3, 4), (2, 3)), _one((2,), (2, 5))],
     "resize_as_": [lambda d: ((t(d, (2,)), t(d, (3, 4))), {})],
