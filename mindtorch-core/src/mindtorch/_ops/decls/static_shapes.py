@@ -10,6 +10,7 @@ from ... import return_types
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, nondifferentiable
 from ._helpers import _type_name
+from .factorization import _has_data
 
 
 def _cpp(dtype):
@@ -52,10 +53,12 @@ nondifferentiable(OPS["nonzero_static"])
 # -- histogramdd ------------------------------------------------------------------------
 
 def _check_input(self, nbins, weight, kernel="histogramdd"):
+    """kernel: whose dtype support applies (counted bins: float and double; given edges:
+    every floating type; None: no data is read, as for edges over a given range)."""
     if self.ndim < 2:
         raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
-    # (edges from counted bins are made for float and double only)
-    if self.dtype.kind != "f" or (kernel == "histogramdd" and self.dtype.itemsize < 4):
+    if kernel is not None and (self.dtype.kind != "f" or (
+            kernel == "histogramdd" and self.dtype.itemsize < 4)):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(self.dtype)}\'')
     if nbins != self._shape[-1]:
         raise RuntimeError("histogramdd: The size of bins must be equal to the innermost "
@@ -76,10 +79,6 @@ def _outer_edges(self, bins, given):
     """(leftmost, rightmost) edge per dim: `range`, else the data's extent (0 and 1 without
     data); a single value widened by half a unit each side."""
     d = self._shape[-1]
-    for i, b in enumerate(bins):
-        if b <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for "
-                               f"dimension {i}")
     if given is not None:
         if len(given) != 2 * d:
             raise RuntimeError(f"torch.histogramdd: for a {d}-dimensional histogram range "
@@ -107,7 +106,7 @@ def _num(x):
 
 
 def _bin_edges(self, bins, range=None, weight=None, density=False):
-    _check_input(self, len(bins), weight)
+    _check_input(self, len(bins), weight, "histogramdd" if range is None else None)
     M = _ops()
     return tuple(M.linspace(lo, hi, b + 1, dtype=self.dtype, device=self.device)
                  for (lo, hi), b in zip(_outer_edges(self, bins, range), bins))
@@ -160,7 +159,16 @@ def _histogram_over(self, edges, weight, density, linear):
     return hist
 
 
+def _check_bins(sizes):
+    for i, b in enumerate(sizes):
+        if b <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {b} for "
+                               f"dimension {i}")
+
+
 def _from_bin_cts(self, bins, range=None, weight=None, density=False):
+    _check_input(self, len(bins), weight)
+    _check_bins(bins)
     edges = _bin_edges(self, bins, range, weight)
     return _histogram_over(self, edges, weight, density, linear=True)
 
@@ -178,6 +186,7 @@ def _from_bin_tensors(self, bins, weight=None, density=False):
         if not e.numel():
             raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, "
                                f"but got 0 elements in the bins tensor for dimension {i}")
+    _check_bins([e.numel() - 1 for e in bins])
     return _histogram_over(self, bins, weight, density, linear=False)
 
 
@@ -284,13 +293,18 @@ def _segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis
     if bounds.ndim - 1 != axis:
         raise RuntimeError(f"segment_reduce(): Expected axis to be the last dimension of "
                            f"lengths but got {axis}.")
-    if lengths is not None and not unsafe:
+    checkable = _has_data(bounds)  # (a device without data, meta, infers the shape only)
+    if checkable and lengths is not None and not unsafe:
         if bool((lengths < 0).any()):
             raise RuntimeError("lengths contains negative value!")
         if bool((lengths.sum(-1) != data._shape[axis]).any()):
             raise RuntimeError("segment_reduce(): Expected all rows of lengths along axis "
                                "to sum to data.size(lengths.dim()-1) when !unsafe.")
     index, counts = _segments(data, lengths, offsets, axis)
+    if checkable and bool((counts < 0).any()):
+        raise RuntimeError("Expected segment_length >= 0 to be true, but got false.  (Could "
+                           "this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
     how = _SEGMENT_REDUCTIONS[reduce]
     start = initial if initial is not None and how in ("sum", "prod") else _EMPTY[how]
     shape = list(data._shape)

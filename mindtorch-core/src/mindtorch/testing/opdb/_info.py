@@ -97,7 +97,7 @@ UNINITIALIZED = frozenset({"empty", "empty_like", "empty_strided", "empty_permut
 DATA_DEPENDENT = frozenset({"allclose", "equal", "repeat_interleave", "nonzero",
                             "masked_select", "argwhere", "unique", "unique_consecutive",
                             "bincount", "histc", "item", "_histogramdd_bin_edges",
-                            "_histogramdd_from_bin_cts", "segment_reduce"})
+                            "_histogramdd_from_bin_cts"})
 
 # Results defined only up to a choice the op makes freely (signs or phases of singular and
 # eigenvectors, the order of unsorted top-k): {op: f(results) -> comparable results}, f
