@@ -28,7 +28,7 @@ class Categorical(Distribution):
         new._num_events = self._num_events
         new._param = new.__dict__.get("logits", new.__dict__.get("probs"))
 
-    @property
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self._num_events - 1)
 

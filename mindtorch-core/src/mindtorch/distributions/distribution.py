@@ -35,6 +35,8 @@ class Distribution:
             self._validate_args = validate_args
         if self._validate_args:
             for param, constraint in self.arg_constraints.items():
+                if constraints.is_dependent(constraint):
+                    continue
                 if param not in self.__dict__ and isinstance(getattr(type(self), param, None),
                                                              lazy_property):
                     continue  # not given (e.g. logits when probs were)

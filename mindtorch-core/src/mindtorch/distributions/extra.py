@@ -12,7 +12,7 @@ from .distribution import (
     logits_to_probs,
     probs_to_logits,
 )
-from .gamma import Gamma, nonnegative_integer
+from .gamma import Gamma
 from .normal import Normal
 
 _EULER_GAMMA = 0.57721566490153286060
@@ -213,7 +213,7 @@ def _one_of(probs, logits):
 class Geometric(Distribution):
     """The number of failures before the first success."""
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
-    support = nonnegative_integer
+    support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits)
@@ -256,7 +256,7 @@ class Geometric(Distribution):
 
 
 class Binomial(Distribution):
-    arg_constraints = {"total_count": nonnegative_integer, "probs": constraints.unit_interval,
+    arg_constraints = {"total_count": constraints.nonnegative_integer, "probs": constraints.unit_interval,
                        "logits": constraints.real}
     has_enumerate_support = True
 
@@ -280,7 +280,7 @@ class Binomial(Distribution):
     def probs(self):
         return logits_to_probs(self.logits, is_binary=True)
 
-    @property
+    @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):
         return constraints.integer_interval(0, self.total_count)
 
@@ -335,20 +335,6 @@ class HalfCauchy(_Folded):
     variance = property(lambda self: self.base_dist.variance)
 
 
-class _MultinomialSupport(constraints.Constraint):
-    is_discrete = True
-    event_dim = 1
-
-    def __init__(self, upper_bound):
-        self.upper_bound = upper_bound
-
-    def check(self, x):
-        return (x >= 0).all(dim=-1) & (x.sum(dim=-1) <= self.upper_bound)
-
-    def __repr__(self):
-        return "Multinomial()"
-
-
 class Multinomial(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
@@ -365,7 +351,10 @@ class Multinomial(Distribution):
     probs = property(lambda self: self._categorical.probs)
     logits = property(lambda self: self._categorical.logits)
     param_shape = property(lambda self: self._categorical.param_shape)
-    support = property(lambda self: _MultinomialSupport(self.total_count))
+
+    @constraints.dependent_property(is_discrete=True, event_dim=1)
+    def support(self):
+        return constraints.multinomial(self.total_count)
 
     def _expand_parts(self, new, batch_shape):
         new.total_count = self.total_count

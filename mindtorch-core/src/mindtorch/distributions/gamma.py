@@ -12,20 +12,6 @@ def _m():
     return mindtorch
 
 
-class _IntegerGreaterThan(constraints.Constraint):
-    is_discrete = True
-
-    def __init__(self, lower_bound):
-        self.lower_bound = lower_bound
-
-    def check(self, value):
-        return (value % 1 == 0) & (value >= self.lower_bound)
-
-    def __repr__(self):
-        return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
-
-
-nonnegative_integer = _IntegerGreaterThan(0)
 
 
 class Gamma(Distribution):
@@ -67,7 +53,7 @@ class Gamma(Distribution):
 
 
 class Dirichlet(Distribution):
-    arg_constraints = {"concentration": constraints.independent_positive_vector}
+    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True
 
@@ -150,7 +136,7 @@ class Beta(Distribution):
 
 class Poisson(Distribution):
     arg_constraints = {"rate": constraints.nonnegative}
-    support = nonnegative_integer
+    support = constraints.nonnegative_integer
 
     def __init__(self, rate, validate_args=None):
         (self.rate,) = broadcast_all(rate)

@@ -110,7 +110,11 @@ class Independent(Distribution):
         new.reinterpreted_batch_ndims = n
 
     has_rsample = property(lambda self: self.base_dist.has_rsample)
-    support = property(lambda self: self.base_dist.support)
+
+    @constraints.dependent_property
+    def support(self):
+        support, n = self.base_dist.support, self.reinterpreted_batch_ndims
+        return constraints.independent(support, n) if n else support
     mean = property(lambda self: self.base_dist.mean)
     mode = property(lambda self: self.base_dist.mode)
     variance = property(lambda self: self.base_dist.variance)

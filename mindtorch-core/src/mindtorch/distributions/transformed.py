@@ -60,11 +60,13 @@ class TransformedDistribution(Distribution):
         new.base_dist = self.base_dist.expand(shape[:len(shape) - len(self.base_dist.event_shape)])
         new.transforms = self.transforms
 
-    @property
+    @constraints.dependent_property
     def support(self):
         if not self.transforms:
             return self.base_dist.support
-        return self.transforms[-1].codomain
+        support = self.transforms[-1].codomain
+        extra = len(self.event_shape) - support.event_dim
+        return constraints.independent(support, extra) if extra > 0 else support
 
     has_rsample = property(lambda self: self.base_dist.has_rsample)
 
@@ -117,17 +119,6 @@ class TransformedDistribution(Distribution):
         return value
 
 
-class _OneHot(constraints.Constraint):
-    is_discrete = True
-    event_dim = 1
-
-    def check(self, value):
-        return ((value == 0) | (value == 1)).all(-1) & value.sum(-1).eq(1)
-
-    def __repr__(self):
-        return "OneHot()"
-
-
 class OneHotCategorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
     has_enumerate_support = True
@@ -138,7 +129,7 @@ class OneHotCategorical(Distribution):
         super().__init__(self._categorical.batch_shape, param.size()[-1:],
                          validate_args=validate_args)
 
-    support = _OneHot()
+    support = constraints.one_hot
 
     def _expand_parts(self, new, batch_shape):
         new._categorical = self._categorical.expand(batch_shape)
@@ -221,7 +212,10 @@ class MixtureSameFamily(Distribution):
 
     mixture_distribution = property(lambda self: self._mixture_distribution)
     component_distribution = property(lambda self: self._component_distribution)
-    support = property(lambda self: self._component_distribution.support)
+
+    @constraints.dependent_property
+    def support(self):
+        return constraints.MixtureSameFamilyConstraint(self._component_distribution.support)
 
     def _pad(self, x):
         return x.unsqueeze(-1 - self._event_ndims)

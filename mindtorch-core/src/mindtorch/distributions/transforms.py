@@ -17,18 +17,6 @@ def _m():
     return mindtorch
 
 
-class _Independent(constraints.Constraint):
-    """A constraint whose last `event_dim` dims form one event (an affine map of vectors)."""
-
-    def __init__(self, base, event_dim):
-        self.base, self.event_dim = base, base.event_dim + event_dim
-
-    def check(self, value):
-        ok = self.base.check(value)
-        n = self.event_dim - self.base.event_dim
-        return ok.reshape(ok.shape[:ok.dim() - n] + (-1,)).all(-1) if n else ok
-
-
 class Transform:
     bijective = False
     domain = constraints.real
@@ -163,7 +151,7 @@ class ComposeTransform(Transform):
         for part in reversed(self.parts):
             event_dim += part.domain.event_dim - part.codomain.event_dim
             event_dim = max(event_dim, part.domain.event_dim)
-        return _Independent(domain, event_dim - domain.event_dim) \
+        return constraints.independent(domain, event_dim - domain.event_dim) \
             if event_dim > domain.event_dim else domain
 
     @property
@@ -174,7 +162,7 @@ class ComposeTransform(Transform):
         for part in self.parts:
             event_dim += part.codomain.event_dim - part.domain.event_dim
             event_dim = max(event_dim, part.codomain.event_dim)
-        return _Independent(codomain, event_dim - codomain.event_dim) \
+        return constraints.independent(codomain, event_dim - codomain.event_dim) \
             if event_dim > codomain.event_dim else codomain
 
     bijective = property(lambda self: all(p.bijective for p in self.parts))
@@ -345,7 +333,7 @@ class AffineTransform(Transform):
         self.loc, self.scale, self._event_dim = loc, scale, event_dim
 
     event_dim = property(lambda self: self._event_dim)
-    domain = property(lambda self: _Independent(constraints.real, self._event_dim)
+    domain = property(lambda self: constraints.independent(constraints.real, self._event_dim)
                       if self._event_dim else constraints.real)
     codomain = domain
 
