@@ -257,3 +257,28 @@ def test_tensor_python_attributes_round_trip(writer, reader):
     d = reader.load(buf)
     assert (d["u"].note, d["u"].count, d["u"].tolist()) == ("scaled", 3, [0.0, 1.0, 2.0])
     assert type(d["u"]) is reader.Tensor and not hasattr(d["plain"], "note")
+
+
+def test_torchscript_archive(tmp_path):
+    # torch.load of a TorchScript archive warns (it dispatches to jit.load) and refuses it
+    # under weights_only with PyTorch's message; mindtorch runs no TorchScript, so
+    # weights_only=False and jit.load raise NotImplementedError
+    import warnings
+    path = tmp_path / "scripted.pt"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.jit.save(torch.jit.script(torch.nn.Linear(2, 2)), path)
+    messages = []
+    for lib in (torch, mt):
+        with pytest.warns(UserWarning, match="looks like a TorchScript archive dispatching"):
+            with pytest.raises(RuntimeError) as e:
+                lib.load(path)
+        messages.append(str(e.value))
+    assert messages[1] == messages[0]
+    with pytest.warns(UserWarning, match="TorchScript archive"):
+        with pytest.raises(NotImplementedError, match="does not run"):
+            mt.load(path, weights_only=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(NotImplementedError, match="TorchScript"):
+            mt.jit.load(path)

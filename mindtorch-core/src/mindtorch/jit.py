@@ -56,5 +56,10 @@ def save(m, f, _extra_files=None):
 
 
 def load(f, map_location=None, _extra_files=None):
+    """What jit.save wrote (a pickled object); a TorchScript archive written by PyTorch's
+    jit.save is refused (NotImplementedError): mindtorch does not run TorchScript."""
+    import warnings
     from .serialization import load as _load
-    return _load(f, map_location=map_location, weights_only=False)
+    with warnings.catch_warnings():  # (torch.load's dispatch warning is not jit.load's)
+        warnings.filterwarnings("ignore", message="'torch.load' received a zip file")
+        return _load(f, map_location=map_location, weights_only=False)

@@ -177,6 +177,8 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
     with zf:
         prefix = _archive_prefix(zf)
         names = set(zf.namelist())
+        if prefix + "constants.pkl" in names:
+            _torchscript(weights_only)
         order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names \
             else _config.fallback_byteorder()
         reader = _Records(zf, prefix, order, path if mmap else None)
@@ -190,6 +192,24 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
             if weights_only:
                 raise pickle.UnpicklingError(P.weights_only_message(e)) from None
             raise
+
+
+_TORCHSCRIPT = ("mindtorch cannot load TorchScript archives (what torch.jit.save writes): they "
+               "hold TorchScript code, which mindtorch does not run. Save the model's "
+               "state_dict with torch.save and load it into the model's class instead.")
+
+
+def _torchscript(weights_only):
+    """torch.load of a TorchScript archive (it has a constants.pkl record): PyTorch warns
+    and hands it to torch.jit.load, refused under weights_only."""
+    import warnings
+    warnings.warn("'torch.load' received a zip file that looks like a TorchScript archive "
+                  "dispatching to 'torch.jit.load' (call 'torch.jit.load' directly to silence "
+                  "this warning)", UserWarning, stacklevel=4)
+    if weights_only:
+        raise RuntimeError("Cannot use ``weights_only=True`` with TorchScript archives passed "
+                           "to ``torch.load``. " + P._UNSAFE)
+    raise NotImplementedError(_TORCHSCRIPT)
 
 
 _LEGACY_MAGIC, _LEGACY_PROTOCOL = 0x1950A86A20F9469CFC6C, 1001
