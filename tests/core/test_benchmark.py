@@ -136,3 +136,11 @@ def test_timer_errors_as_torch():
             with pytest.raises(NotImplementedError, match="blocked_autorange"):
                 getattr(B.Timer("pass"), method)()
     assert torch is not None
+
+
+def test_measurements_pickle_and_copy():
+    import copy
+    import pickle
+    m = MB.Timer("x + 1", setup="x = 1", label="L").timeit(10)
+    for other in (pickle.loads(pickle.dumps(m)), copy.deepcopy(m)):
+        assert other.times == m.times and other.label == "L" and _body(other) == _body(m)
