@@ -189,12 +189,15 @@ def __getattr__(name):
     if spec is not None and spec.module is not None:
         return _device_modules.device_module(name)
     if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func",
-                "_dynamo", "profiler"):
+                "_dynamo", "profiler", "quasirandom"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     if name == "vmap":
         from .func import vmap
         return vmap
+    if name.startswith("_sobol_engine_"):
+        from . import quasirandom
+        return getattr(quasirandom, name)
     if name.startswith("_foreach_"):
         from ._foreach import FUNCTIONS
         if name in FUNCTIONS:
