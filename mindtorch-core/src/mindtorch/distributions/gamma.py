@@ -1,7 +1,7 @@
 """Gamma, Beta, Dirichlet, Poisson and LogNormal with PyTorch's parameters, formulas and
 reprs.  Samples come from the same ops as PyTorch's (_standard_gamma, _sample_dirichlet,
-poisson), so a seed gives PyTorch's values; Dirichlet's (and Beta's) reparameterised
-gradient is not computed."""
+poisson), so a seed gives PyTorch's values, with PyTorch's reparameterised gradients."""
+from ..autograd.function import Function, once_differentiable
 from . import constraints
 from .distribution import _EMPTY, Distribution, broadcast_all
 from .normal import Normal
@@ -12,6 +12,25 @@ def _m():
     return mindtorch
 
 
+
+
+class _Dirichlet(Function):
+    """_sample_dirichlet with PyTorch's reparameterised gradient (through _dirichlet_grad,
+    each coordinate as a Beta(alpha_i, total - alpha_i) sample)."""
+
+    @staticmethod
+    def forward(ctx, concentration):
+        x = _m()._sample_dirichlet(concentration)
+        ctx.save_for_backward(x, concentration)
+        return x
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad_output):
+        x, concentration = ctx.saved_tensors
+        total = concentration.sum(-1, True).expand_as(concentration)
+        grad = _m()._dirichlet_grad(x, concentration, total)
+        return grad * (grad_output - (x * grad_output).sum(-1, True))
 
 
 class Gamma(Distribution):
@@ -73,10 +92,8 @@ class Dirichlet(Distribution):
         return ((c - 1).clamp(min=0) / (c - 1).clamp(min=0).sum(-1, True))
 
     def rsample(self, sample_shape=_EMPTY):
-        M = _m()
         shape = self._extended_shape(sample_shape)
-        with M.no_grad():  # (PyTorch's reparameterised gradient is not computed)
-            return M._sample_dirichlet(self.concentration.expand(shape))
+        return _Dirichlet.apply(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:
