@@ -187,3 +187,24 @@ def test_lkj_samples_are_correlation_factors_with_torchs_spread(dim, conc):
         assert abs(m[:, i, j].var().item() - t[:, i, j].var().item()) < 0.015
     if dim == 2:  # the one correlation is Beta(c, c) on (-1, 1): variance 1 / (2c + 1)
         assert abs(m[:, 0, 1].var().item() - 1 / (2 * conc + 1)) < 0.01
+
+
+def test_expand_as_torch():
+    S, W = _spd(3), RNG.standard_normal((3, 2))
+    L = np.linalg.cholesky(np.corrcoef(RNG.standard_normal((3, 7))))
+    X = _spd(3) / 3
+    builds = [(lambda lib, c: lib.distributions.LowRankMultivariateNormal(
+                   c(np.zeros(3)), c(W), c(np.ones(3))), np.ones(3), ("mean", "variance")),
+              (lambda lib, c: lib.distributions.Wishart(c(np.array(4.5)), covariance_matrix=c(S)),
+               X, ("mean", "variance", "entropy")),
+              (lambda lib, c: lib.distributions.LKJCholesky(3, c(np.array(2.0))), L, ())]
+    for build, value, names in builds:
+        r = []
+        for lib, c in LIBS:
+            d = build(lib, c).expand((4, 2))
+            assert tuple(d.batch_shape) == (4, 2)
+            r.append([d.log_prob(c(value.copy()))] + [
+                getattr(d, n)() if callable(getattr(d, n)) else getattr(d, n) for n in names] +
+                [tuple(d.sample((5,)).shape)])
+        for a, b in zip(*r):
+            assert_same(a, b, rtol=1e-10, atol=1e-10)
