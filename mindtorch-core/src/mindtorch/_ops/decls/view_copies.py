@@ -13,7 +13,7 @@ from ._prechecks import _check_permute, _checked_first
 from .splitting import _check_chunk, _check_split, chunk, split
 
 # (copy op, the view it copies, arguments after `self`, PyTorch's node name of the view or
-# a function of the arguments giving it, and whether it returns several tensors)
+# a function of the arguments giving it; `_copy` is appended)
 _COPIES = [
     ("view_copy", "reshape", "int[] size", "ViewBackward0"),
     ("permute_copy", "permute", "int[] dims", "PermuteBackward0"),
