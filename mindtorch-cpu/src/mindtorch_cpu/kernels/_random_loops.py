@@ -8,11 +8,10 @@ contraction (no fastmath)."""
 import math
 
 import numpy as np
-from llvmlite import ir
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
 from ._box_muller import _COS_P, _DP, _LOG_P, _SIN_P
+from ._update_loops import _fma
 
 _JIT = {"cache": True, "nogil": True}
 f32 = np.float32
@@ -23,14 +22,6 @@ _L0, _L1, _L2, _L3, _L4, _L5, _L6, _L7, _L8 = _LOG_P
 _S0, _S1, _S2 = _SIN_P
 _C0, _C1, _C2 = _COS_P
 _D1, _D2, _D3 = _DP
-
-
-@intrinsic
-def _fma(typingctx, a, b, c):
-    """float32 a * b + c, rounded once."""
-    def codegen(context, builder, signature, args):
-        return builder.fma(*args)
-    return types.float32(types.float32, types.float32, types.float32), codegen
 
 
 @njit(**_JIT)
