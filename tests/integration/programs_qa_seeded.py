@@ -593,3 +593,22 @@ show(drop_path(torch.ones(8, 2), 0.25), drop_path(torch.ones(2, 2), 0.5, trainin
 cutmix_lam = torch.distributions.Uniform(0.0, 1.0).sample().item()
 print(round(cutmix_lam, 4), torch.randint(0, 32, (2,)).tolist())
 ''')
+
+seeded("qa_seeded_sobol_search", r'''
+from torch.quasirandom import SobolEngine
+torch.manual_seed(0)
+engine = SobolEngine(dimension=2, scramble=True)
+print(engine)
+candidates = engine.draw(8)
+show(candidates)
+lo, hi = torch.tensor([-2.0, -1.0]), torch.tensor([2.0, 3.0])
+points = lo + (hi - lo) * candidates
+f = (points ** 2).sum(-1)
+best = points[f.argmin()]
+show(best, f.min())
+plain = SobolEngine(3)
+print(plain.draw(4).tolist(), plain.fast_forward(4).draw_base2(3).shape)
+seeded_engine = SobolEngine(4, scramble=True, seed=11)
+show(seeded_engine.draw(3, dtype=torch.float64))
+show(torch.rand(2))
+''')

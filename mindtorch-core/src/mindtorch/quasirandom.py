@@ -136,28 +136,29 @@ class SobolEngine:
         self._first_point = (self.quasi / 2 ** self.MAXBIT).reshape(1, -1)
         self.num_generated = 0
 
+    def _steps(self, n):
+        """(how many XOR steps, from which step) for the next n points: the first point
+        is the shift itself, so the sequence's steps lag the points drawn by one."""
+        return (n - 1, 0) if self.num_generated == 0 else (n, self.num_generated - 1)
+
     def draw(self, n=1, out=None, dtype=None):
         """The next n points, (n, dimension)."""
         M = _m()
-        if dtype is None:
-            dtype = M.get_default_dtype()
-        if self.num_generated == 0:
-            if n == 1:
-                result = self._first_point.to(dtype)
-            else:
-                result, self.quasi = _sobol_engine_draw(
-                    self.quasi, n - 1, self.sobolstate, self.dimension, self.num_generated,
-                    dtype=dtype)
-                result = M.cat((self._first_point.to(dtype), result), dim=-2)
+        dtype = M.get_default_dtype() if dtype is None else dtype
+        first = self._first_point.to(dtype)
+        if self.num_generated == 0 and n == 1:
+            result = first
         else:
-            result, self.quasi = _sobol_engine_draw(
-                self.quasi, n, self.sobolstate, self.dimension, self.num_generated - 1,
-                dtype=dtype)
+            count, step = self._steps(n)
+            result, self.quasi = _sobol_engine_draw(self.quasi, count, self.sobolstate,
+                                                    self.dimension, step, dtype=dtype)
+            if self.num_generated == 0:
+                result = M.cat((first, result), dim=-2)
         self.num_generated += n
-        if out is not None:
-            out.resize_as_(result).copy_(result)
-            return out
-        return result
+        if out is None:
+            return result
+        out.resize_as_(result).copy_(result)
+        return out
 
     def draw_base2(self, m, out=None, dtype=None):
         """The next 2**m points; the total drawn must stay a power of 2."""
@@ -179,12 +180,8 @@ class SobolEngine:
 
     def fast_forward(self, n):
         """Skip n points (as drawing them)."""
-        if self.num_generated == 0:
-            _sobol_engine_ff_(self.quasi, n - 1, self.sobolstate, self.dimension,
-                              self.num_generated)
-        else:
-            _sobol_engine_ff_(self.quasi, n, self.sobolstate, self.dimension,
-                              self.num_generated - 1)
+        count, step = self._steps(n)
+        _sobol_engine_ff_(self.quasi, count, self.sobolstate, self.dimension, step)
         self.num_generated += n
         return self
 
