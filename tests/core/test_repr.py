@@ -169,6 +169,7 @@ def printoptions():
     dict(precision=2), dict(precision=8), dict(sci_mode=True), dict(sci_mode=False),
     dict(linewidth=40), dict(threshold=5), dict(threshold=5, edgeitems=1),
     dict(threshold=5, edgeitems=0), dict(profile="short"), dict(profile="full"),
+    dict(profile="bogus", precision=2),  # (an unknown profile changes nothing)
 ], ids=str)
 def test_printoptions(options, printoptions):
     _tensor_str.set_printoptions(**options)

@@ -34,8 +34,8 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
                      profile=None, sci_mode=None):
     """torch.set_printoptions: a profile ("default", "short", "full") sets every option,
     the other arguments then override single ones; sci_mode=None means automatic."""
-    if profile is not None:
-        for k, v in _PROFILES[profile].items():
+    if profile is not None:  # (an unknown profile changes nothing, as in PyTorch)
+        for k, v in _PROFILES.get(profile, {}).items():
             setattr(PRINT_OPTS, k, v)
     for k, v in (("precision", precision), ("threshold", threshold),
                  ("edgeitems", edgeitems), ("linewidth", linewidth)):
