@@ -6,9 +6,13 @@ import numbers
 
 from .. import Tensor
 from . import constraints
+from .utils import _sum_rightmost
 
-__all__ = ["AbsTransform", "AffineTransform", "ComposeTransform", "ExpTransform",
-           "PowerTransform", "SigmoidTransform", "SoftplusTransform", "TanhTransform",
+__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
+           "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
+           "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
+           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform",
+           "TanhTransform", "SoftmaxTransform", "StackTransform", "StickBreakingTransform",
            "Transform", "identity_transform"]
 
 
@@ -121,12 +125,17 @@ class _InverseTransform(Transform):
     def __call__(self, x):
         return self._inv._inv_call(x)
 
+    def with_cache(self, cache_size=1):
+        return self._inv.with_cache(cache_size).inv
+
+    def forward_shape(self, shape):
+        return self._inv.inverse_shape(shape)
+
+    def inverse_shape(self, shape):
+        return self._inv.forward_shape(shape)
+
     def log_abs_det_jacobian(self, x, y):
         return -self._inv.log_abs_det_jacobian(y, x)
-
-
-def _sum_rightmost(value, dim):
-    return value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1) if dim > 0 else value
 
 
 class ComposeTransform(Transform):
@@ -166,6 +175,10 @@ class ComposeTransform(Transform):
             if event_dim > codomain.event_dim else codomain
 
     bijective = property(lambda self: all(p.bijective for p in self.parts))
+
+    def with_cache(self, cache_size=1):
+        return self if self._cache_size == cache_size else \
+            ComposeTransform(self.parts, cache_size=cache_size)
 
     @property
     def sign(self):
@@ -369,3 +382,18 @@ class AffineTransform(Transform):
 def _broadcast(value):
     from .distribution import broadcast_all
     return broadcast_all(value) if not isinstance(value, Tensor) else (value,)
+
+
+# (after Transform exists: the structured transforms subclass it)
+from .structured_transforms import (  # noqa: E402
+    CatTransform,
+    CorrCholeskyTransform,
+    CumulativeDistributionTransform,
+    IndependentTransform,
+    LowerCholeskyTransform,
+    PositiveDefiniteTransform,
+    ReshapeTransform,
+    SoftmaxTransform,
+    StackTransform,
+    StickBreakingTransform,
+)
