@@ -1,6 +1,7 @@
 """torch.serialization's settings and location helpers against PyTorch: the fallback byte
 order (LoadEndianness), mmap flags (MAP_SHARED writes reach the file and the file still
-loads), crc32 option, location_tag and default_restore_location (also as a map_location)."""
+loads), crc32 option, location_tag and default_restore_location (also as a map_location);
+the location tags load accepts, and its and save's errors for unusable arguments."""
 import io
 import mmap
 import zipfile
@@ -100,3 +101,35 @@ def test_big_endian_fallback_without_a_byteorder_record():
         finally:
             lib.serialization.set_default_load_endianness(None)
     assert _both(run)[1] == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("map_location", ["bogus", "cpu:0", "meta:0", "cuda:1", 3, ["cpu"],
+                                          "meta", {"cpu": "meta"}], ids=str)
+def test_map_location_tags_and_errors(map_location):
+    # a string names a location tag ("cpu" and "meta" exactly); anything not a string,
+    # device or dict is called
+    def run(lib):
+        buf = io.BytesIO()
+        lib.save({"t": lib.ones(2)}, buf)
+        buf.seek(0)
+        return str(lib.load(buf, map_location=map_location)["t"].device)
+    _both(run)
+
+
+class _Reader:
+    def read(self, n=-1):
+        return b""
+
+
+@pytest.mark.parametrize("target", [123, None, _Reader()], ids=str)
+def test_unusable_files(target):
+    _both(lambda lib: lib.save(lib.ones(1), target))
+    _both(lambda lib: lib.load(target))
+
+
+def test_pickle_load_args_warn_under_weights_only(tmp_path):
+    for lib in (torch, mt):
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save(lib.ones(1), path)
+        with pytest.warns(UserWarning, match="pickle_load_args only works if `weights_only=False`"):
+            lib.load(path, encoding="latin1")

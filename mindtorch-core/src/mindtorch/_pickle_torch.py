@@ -237,7 +237,9 @@ def place(arr, location, map_location):
         where = m
     elif isinstance(m, dict):
         where = m.get(location, location)
-    elif callable(m):
+    else:  # (PyTorch calls anything else: a non-callable fails as the call does)
+        if not callable(m):
+            raise TypeError(f"'{type(m).__name__}' object is not callable")
         result = m(UntypedStorage._from_host(arr, device("cpu")), location)
         if result is not None:
             if not isinstance(result, UntypedStorage):
@@ -245,13 +247,27 @@ def place(arr, location, map_location):
                                 f"{type(result).__name__}")
             return result
         where = location
-    else:
-        raise ValueError(f"map_location should be a string, a device, a dict or a callable, "
-                         f"got {type(m).__name__}")
     from ._device import canonical
-    dev = device(where) if isinstance(where, str) else where
-    cuda_unavailable(dev)
-    return UntypedStorage._from_host(arr, canonical(dev))
+    return UntypedStorage._from_host(arr, canonical(restore_device(where)))
+
+
+def restore_device(where):
+    """The device a location tag names, as PyTorch's deserializers read tags: "cpu" and
+    "meta" exactly, "cuda[:i]" (refused without cuda), another installed device type's
+    tag ("npu:0"); anything else ("cpu:0", "bogus") is unknown."""
+    tag = str(where)
+    if tag in ("cpu", "meta"):
+        return device(tag)
+    if tag.startswith("cuda"):
+        cuda_unavailable(device("cuda"))
+    try:
+        dev = device(tag)
+    except (RuntimeError, ValueError):
+        dev = None
+    if dev is None or dev.type in ("cpu", "meta"):
+        raise RuntimeError(f"don't know how to restore data location of "
+                           f"torch.storage.UntypedStorage (tagged with {tag})")
+    return dev
 
 
 def cuda_unavailable(dev):

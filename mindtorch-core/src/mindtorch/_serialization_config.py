@@ -71,12 +71,5 @@ def location_tag(storage):
 
 def default_restore_location(storage, location):
     """`storage` moved to the saved `location`, as load does without map_location."""
-    from ._device import device
-    from ._pickle_torch import cuda_unavailable
-    try:
-        dev = device(location)
-    except (RuntimeError, ValueError, TypeError):
-        raise RuntimeError(f"don't know how to restore data location of "
-                           f"torch.storage.UntypedStorage (tagged with {location})") from None
-    cuda_unavailable(dev)
-    return storage.to(device=dev)
+    from ._pickle_torch import restore_device
+    return storage.to(device=restore_device(location))

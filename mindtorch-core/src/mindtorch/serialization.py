@@ -43,6 +43,9 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
     """Write `obj` (tensors, state_dicts, optimizer states, containers, Python values)
     to a path or a writable binary file object, in PyTorch's zip format (its legacy
     format with _use_new_zipfile_serialization=False)."""
+    if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
+        raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
+                             "'write' attribute")
     if not _use_new_zipfile_serialization:
         if isinstance(f, (str, os.PathLike)):
             with open(f, "wb") as fh:
@@ -154,13 +157,30 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     elif weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is "
                            "specified")
+    if weights_only and pickle_load_args:
+        import warnings
+        warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _load_file(fh, os.fspath(f), map_location, weights_only, mmap,
                               pickle_load_args)
+    _check_seekable(f)
     if mmap:
         raise ValueError("f must be a file path in order to use the mmap argument")
     return _load_file(f, None, map_location, weights_only, mmap, pickle_load_args)
+
+
+def _check_seekable(f):
+    """PyTorch's error for a file object load cannot seek in (it reads the zip directory
+    at the end first)."""
+    hint = (". You can only torch.load from a file that is seekable. Please pre-load the data "
+            "into a buffer like io.BytesIO and try to load from it instead.")
+    if not hasattr(f, "seek"):
+        raise AttributeError(f"'{type(f).__name__}' object has no attribute 'seek'{hint}")
+    try:
+        f.seek(f.tell())
+    except (io.UnsupportedOperation, AttributeError) as e:
+        raise type(e)(f"{e}{hint}") from None
 
 
 def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
