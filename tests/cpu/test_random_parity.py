@@ -97,6 +97,10 @@ PROGRAMS = {
                                     L.normal(L.arange(20.), 0.5), L.normal(0.5, L.linspace(0.1, 2, 20)),
                                     L.normal(0.5, 2.0, (4, 5))],
     "poisson": lambda L: L.poisson(L.tensor([0.0, 0.5, 3.0, 9.9, 10.0, 50.0, 1000.0])),
+    # (more draws than the samplers' look-ahead buffer first holds)
+    "poisson, binomial: many draws each": lambda L: [
+        L.poisson(L.full((300,), 9.5)), L.binomial(L.full((50,), 1e4), L.full((50,), 9e-4)),
+        L.rand(3, dtype=L.float64)],
     "generator": lambda L: L.randn(20, generator=L.Generator().manual_seed(7)),
     "like": lambda L: [L.rand_like(L.ones(3, 4)), L.randn_like(L.ones(40)),
                        L.randint_like(L.ones(5), 10)],

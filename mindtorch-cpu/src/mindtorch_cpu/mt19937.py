@@ -44,6 +44,17 @@ class Engine:
         self._drawn = True
         return self.bits.random_raw(n)
 
+    def lookahead(self, n):
+        """The next n 32-bit draws (a list), left in place: skip(k) consumes k of them."""
+        state = self.bits.state
+        words = self.bits.random_raw(n).tolist()
+        self.bits.state = state
+        return words
+
+    def skip(self, n):
+        if n:
+            self.random(n)
+
     def random64(self, n):
         r = self.random(2 * n)
         return (r[0::2] << np.uint64(32)) | r[1::2]

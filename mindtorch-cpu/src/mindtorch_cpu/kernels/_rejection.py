@@ -8,6 +8,7 @@ parameter itself kept in the tensor's dtype where PyTorch keeps it (float32 step
 rounded through numpy.float32).  C semantics (NaN / inf instead of exceptions) come from
 the small guards below.
 """
+import functools
 import math
 
 import numpy as np
@@ -60,28 +61,46 @@ def _ceil(x):
 
 # -- the generator's scalar draws --------------------------------------------------------
 
-def uniform(engine):
-    """uniform_real_distribution<double>(0, 1): 53 bits of a 64-bit draw."""
-    hi, lo = engine.random(2).tolist()
-    return ((hi << 32 | lo) & _MASK53) * 2.0 ** -53
+class Stream:
+    """The engine's draws taken one at a time, as PyTorch's scalar samplers take them,
+    from a look-ahead buffer (one NumPy call for many draws); close() consumes from the
+    engine exactly the draws used and leaves it the cached normal."""
 
+    def __init__(self, engine, expected=64):
+        self.engine = engine
+        self.words = engine.lookahead(min(max(expected, 64), 1 << 22))
+        self.used = 0
+        self.cached = engine.normal
 
-def normal(engine):
-    """normal_distribution<double>(0, 1): the cached value, else a Box-Muller pair whose
-    second value is cached."""
-    if engine.normal is not None:
-        v, engine.normal = engine.normal, None
-        return v
-    u1, u2 = uniform(engine), uniform(engine)
-    radius = math.sqrt(-2.0 * math.log1p(-u2))
-    theta = _TWO_PI * u1
-    engine.normal = radius * math.sin(theta)
-    return radius * math.cos(theta)
+    def close(self):
+        self.engine.skip(self.used)
+        self.engine.normal = self.cached
+
+    def uniform(self):
+        """uniform_real_distribution<double>(0, 1): 53 bits of a 64-bit draw."""
+        i = self.used
+        if i + 2 > len(self.words):
+            self.engine.skip(i)
+            self.words, i = self.engine.lookahead(2 * len(self.words)), 0
+        self.used = i + 2
+        return ((self.words[i] << 32 | self.words[i + 1]) & _MASK53) * 2.0 ** -53
+
+    def normal(self):
+        """normal_distribution<double>(0, 1): the cached value, else a Box-Muller pair
+        whose second value is cached."""
+        if self.cached is not None:
+            v, self.cached = self.cached, None
+            return v
+        u1, u2 = self.uniform(), self.uniform()
+        radius = math.sqrt(-2.0 * math.log1p(-u2))
+        theta = _TWO_PI * u1
+        self.cached = radius * math.sin(theta)
+        return radius * math.cos(theta)
 
 
 # -- samplers ----------------------------------------------------------------------------
 
-def poisson(engine, lam):
+def poisson(s, lam):
     """sample_poisson: transformed rejection (Hoermann) from rate 10, else the product of
     uniforms."""
     if lam >= 10:
@@ -91,8 +110,8 @@ def poisson(engine, lam):
         invalpha = 1.1239 + 1.1328 / (b - 3.4)
         vr = 0.9277 - 3.6224 / (b - 2)
         while True:
-            u = uniform(engine) - 0.5
-            v = uniform(engine)
+            u = s.uniform() - 0.5
+            v = s.uniform()
             us = 0.5 - abs(u)
             k = math.floor((2 * a / us + b) * u + lam + 0.43)
             if us >= 0.07 and v <= vr:
@@ -106,13 +125,13 @@ def poisson(engine, lam):
         return 0
     x, prod, limit = 0, 1.0, math.exp(-lam)
     while True:
-        prod *= uniform(engine)
+        prod *= s.uniform()
         if prod <= limit:
             return x
         x += 1
 
 
-def gamma(engine, alpha, single):
+def gamma(s, alpha, single):
     """sample_gamma: Marsaglia and Tsang's method, alpha < 1 boosted to alpha + 1 and the
     result scaled by U ** (1 / alpha).  `single`: alpha is a float32 (its boost and d are
     float32 arithmetic); the draws and the rest are double.  Returns a double."""
@@ -121,18 +140,18 @@ def gamma(engine, alpha, single):
         if alpha == 0:
             return 0.0
         inv = float(f32(1) / f32(alpha)) if single else _div(1.0, alpha)
-        scale *= _pow(1 - uniform(engine), inv)
+        scale *= _pow(1 - s.uniform(), inv)
         alpha = float(f32(alpha) + f32(1)) if single else alpha + 1.0
     d = float(f32(alpha) - f32(_THIRD_F)) if single else alpha - _THIRD_F
     c = _div(1.0, _sqrt(9.0 * d))
     while True:
         while True:
-            x = normal(engine)
+            x = s.normal()
             y = 1.0 + c * x
             if not y <= 0:
                 break
         v = y * y * y
-        u = 1 - uniform(engine)
+        u = 1 - s.uniform()
         xx = x * x
         if u < 1.0 - _SQUEEZE_F * xx * xx or _log(u) < 0.5 * xx + d * (1.0 - v + _log(v)):
             return scale * d * v
@@ -145,29 +164,42 @@ def _stirling_tail(k):
     return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
 
 
-class _Arith:
-    """The tensor dtype's arithmetic for the count / prob steps PyTorch does in it."""
-
-    def __init__(self, single):
-        self.t = f32 if single else float
+class _Single:
+    """float32 arithmetic for the count / prob steps PyTorch does in the tensor's dtype:
+    t makes a float32, calling rounds to one."""
+    t = f32
 
     def __call__(self, x):
-        return float(self.t(x))
+        return float(f32(x))
 
 
-def _inversion(engine, count, prob, rnd):
+class _Double:
+    t = float
+
+    def __call__(self, x):
+        return x
+
+
+_SINGLE, _DOUBLE = _Single(), _Double()
+
+
+def _inversion(s, count, prob, rnd):
     """Geometric waiting times until they pass count."""
     logprob = rnd(np.log1p(rnd.t(-prob)))
     total, hits = 0.0, 0
     while True:
-        total += _ceil(_div(_log(uniform(engine)), logprob))
+        u = s.uniform()
+        if u > 0 and logprob < 0:
+            total += math.ceil(math.log(u) / logprob)
+        else:
+            total += _ceil(_div(_log(u), logprob))
         if total > count:
             return float(hits)
         hits += 1
 
 
-def _btrs(engine, count, prob, rnd):
-    """Hoermann's transformed rejection with squeeze (BTRS), as PyTorch writes it."""
+@functools.lru_cache(maxsize=1024)  # (samples of one distribution share parameters)
+def _btrs_constants(count, prob, rnd):
     t = rnd.t
     stddev = rnd(np.sqrt(t(t(t(count) * t(prob)) * t(1 - t(prob)))))
     b = 1.15 + 2.53 * stddev
@@ -177,9 +209,15 @@ def _btrs(engine, count, prob, rnd):
     r = rnd(t(prob) / t(1 - t(prob)))
     alpha = (2.83 + 5.1 / b) * stddev
     m = math.floor(rnd(t(count + 1) * t(prob)))
+    return a, b, c, v_r, r, alpha, m
+
+
+def _btrs(s, count, prob, rnd):
+    """Hoermann's transformed rejection with squeeze (BTRS), as PyTorch writes it."""
+    a, b, c, v_r, r, alpha, m = _btrs_constants(count, prob, rnd)
     while True:
-        u = uniform(engine) - 0.5
-        v = uniform(engine)
+        u = s.uniform() - 0.5
+        v = s.uniform()
         us = 0.5 - abs(u)
         k = rnd(_floor((2 * a / us + b) * u + c))
         if k < 0 or k > count:
@@ -196,19 +234,19 @@ def _btrs(engine, count, prob, rnd):
             return k
 
 
-def binomial(engine, count, prob, single):
+def binomial(s, count, prob, single):
     """sample_binomial: inversion when count * min(p, 1 - p) < 10, else BTRS; p > 1/2
     counts the failures."""
-    rnd = _Arith(single)
+    rnd = _SINGLE if single else _DOUBLE
     if count <= 0 or prob <= 0:
         return 0.0
     if prob >= 1:
         return count
     if prob <= 0.5:
         draw = _btrs if rnd(rnd.t(count) * rnd.t(prob)) >= 10 else _inversion
-        return draw(engine, count, prob, rnd)
+        return draw(s, count, prob, rnd)
     if prob > 0.5:
         q = rnd(1.0 - prob)
         draw = _btrs if rnd(rnd.t(count) * rnd.t(q)) >= 10 else _inversion
-        return rnd(count - draw(engine, count, q, rnd))
+        return rnd(count - draw(s, count, q, rnd))
     return math.nan

@@ -263,9 +263,22 @@ def poisson(self, generator=None):
     rates = arr(self).astype(np.float64)
     if rates.size and not (rates >= 0).all():  # (NaN too)
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    engine = _engine(generator) if rates.size else None
-    draws = [_rejection.poisson(engine, lam) for lam in rates.reshape(-1).tolist()]
+    lams = rates.reshape(-1).tolist()
+    draws = _each(generator, _rejection.poisson, zip(lams), 4 * len(lams))
     return wrap(np.array(draws, np.float64).reshape(rates.shape), self.dtype)
+
+
+def _each(generator, sampler, params, words):
+    """[sampler(stream, *p) for p in params], the draws taken in order from one stream of
+    the generator (`words`: about how many 32-bit draws that takes)."""
+    params = list(params)
+    if not params:
+        return []
+    stream = _rejection.Stream(_engine(generator), words)
+    try:
+        return [sampler(stream, *p) for p in params]
+    finally:
+        stream.close()
 
 
 def _clamp_below(v, low):
@@ -273,8 +286,9 @@ def _clamp_below(v, low):
     return np.where(v > low, v, low)
 
 
-def _gammas(engine, alphas, single):
-    return np.array([_rejection.gamma(engine, a, single) for a in alphas.tolist()], np.float64)
+def _gammas(generator, alphas, single):
+    params = [(a, single) for a in alphas.tolist()]
+    return np.array(_each(generator, _rejection.gamma, params, 8 * len(params)), np.float64)
 
 
 def _standard_gamma(self, generator=None):
@@ -282,7 +296,7 @@ def _standard_gamma(self, generator=None):
     R.check_gamma("gamma_cpu", self)
     alphas = arr(self).reshape(-1)
     dt = alphas.dtype.type
-    g = _gammas(_engine(generator), alphas, dt is np.float32) if alphas.size else alphas
+    g = _gammas(generator, alphas, dt is np.float32) if alphas.size else alphas
     v = _clamp_below(g.astype(dt), np.finfo(dt).tiny)
     return wrap(v.reshape(self._shape), self.dtype)
 
@@ -346,7 +360,7 @@ def _sample_dirichlet(self, generator=None):
     R.check_gamma("dirichlet", self)
     a = arr(self)
     dt = a.dtype.type
-    g = _gammas(_engine(generator), a.reshape(-1), False) if a.size else a.astype(np.float64)
+    g = _gammas(generator, a.reshape(-1), False) if a.size else a.astype(np.float64)
     g = _clamp_below(g, np.finfo(np.float64).tiny).reshape(a.shape)
     v = _clamp_below((g / _aten_sum_last(g)[..., None]).astype(dt), np.finfo(dt).tiny)
     top = np.nextafter(dt(1), dt(0))
@@ -357,9 +371,9 @@ def binomial(count, prob, generator=None):
     shape = R.check_binomial(count, prob)
     c, p = (np.broadcast_to(arr(t), shape).reshape(-1) for t in (count, prob))
     dt = c.dtype.type
-    engine = _engine(generator) if c.size else None
-    draws = [_rejection.binomial(engine, n, q, dt is np.float32)
-             for n, q in zip(c.tolist(), p.tolist())]
+    single = dt is np.float32
+    params = [(n, q, single) for n, q in zip(c.tolist(), p.tolist())]
+    draws = _each(generator, _rejection.binomial, params, 8 * len(params))
     return wrap(np.array(draws, dt).reshape(shape), count.dtype)
 
 
