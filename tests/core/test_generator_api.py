@@ -55,3 +55,24 @@ def test_offsets_and_graphsafe_states_are_refused_on_cpu():
             with pytest.raises(NotImplementedError, match=f"^{name} is not supported in this "
                                                           "Generator$"):
                 getattr(g, name)(*args)
+
+
+def test_copies_and_pickles_are_independent_generators_in_the_same_state():
+    import copy
+    import pickle
+    torch = pytest.importorskip("torch")
+    draws = []
+    for lib in (torch, mt):
+        g = lib.Generator().manual_seed(3)
+        lib.rand(5, generator=g)
+        lib.randn(1, generator=g)  # (a cached normal travels with the state)
+        twins = [pickle.loads(pickle.dumps(g)), copy.deepcopy(g), copy.copy(g)]
+        out = [lib.randn(3, generator=t).tolist() for t in twins]
+        out.append(lib.randn(3, generator=g).tolist())
+        out.append([t.initial_seed() for t in twins])
+        fresh = copy.copy(lib.Generator().manual_seed(9))
+        out.append(lib.rand(2, generator=fresh).tolist())
+        assert g.__reduce__()[1] == (lib.device("cpu"),)
+        draws.append(out)
+    assert draws[0] == draws[1]
+    assert draws[1][0] == draws[1][1] == draws[1][2] == draws[1][3]

@@ -33,6 +33,18 @@ class Generator:
     def initial_seed(self):
         return self._seed
 
+    def __reduce__(self):
+        """(seed, offset, state), as PyTorch's: copies and pickles are independent
+        generators in the same state."""
+        state = None if self._state is None else self.get_state()
+        return Generator, (self.device,), (self._seed, None, state)
+
+    def __setstate__(self, saved):
+        seed, _offset, state = saved
+        self.manual_seed(seed)
+        if state is not None:
+            self.set_state(state)
+
     # Philox offsets and CUDA-graph-safe states belong to accelerator generators
     def get_offset(self):
         raise RuntimeError(f"{self.device.type.upper()} Generator does not use offset")
