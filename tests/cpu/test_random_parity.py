@@ -117,7 +117,9 @@ PROGRAMS = {
     "_sample_dirichlet": lambda L: [
         L._sample_dirichlet(L.tensor([[0.1, 0.1], [1.0, 3.0], [1e-3, 50.0]])),
         L._sample_dirichlet(L.linspace(0.2, 3, 60, dtype=L.float64).reshape(3, 20)),
-        L._sample_dirichlet(L.linspace(0.2, 3, 7)), L._sample_dirichlet(L.ones(2, 0))],
+        L._sample_dirichlet(L.linspace(0.2, 3, 7)), L._sample_dirichlet(L.ones(2, 0)),
+        L._sample_dirichlet(L.tensor(2.0)), L._sample_dirichlet(L.tensor(0.5, dtype=L.float64)),
+        L._standard_gamma(L.tensor(0.5)), L.binomial(L.tensor(5.0), L.tensor(0.5))],
     "binomial": lambda L: [
         L.binomial(L.tensor([0.0, 1.0, 7.0, 20.0, 20.0, 1e3, 1e3, 5e6, 30.0, 10.0]),
                    L.tensor([0.5, 0.5, 0.3, 0.95, 0.55, 0.02, 0.7, 0.4, 0.0, 1.0])),

@@ -358,13 +358,13 @@ def _aten_sum_last(a):
 def _sample_dirichlet(self, generator=None):
     """Double Gammas normalised along the last dim, kept inside (tiny, 1)."""
     R.check_gamma("dirichlet", self)
-    a = arr(self)
+    a = arr(self).reshape(self._shape or (1,))  # (a 0-dim tensor is its own sum)
     dt = a.dtype.type
     g = _gammas(generator, a.reshape(-1), False) if a.size else a.astype(np.float64)
     g = _clamp_below(g, np.finfo(np.float64).tiny).reshape(a.shape)
     v = _clamp_below((g / _aten_sum_last(g)[..., None]).astype(dt), np.finfo(dt).tiny)
     top = np.nextafter(dt(1), dt(0))
-    return wrap(np.where(v < top, v, top), self.dtype)
+    return wrap(np.where(v < top, v, top).reshape(self._shape), self.dtype)
 
 
 def binomial(count, prob, generator=None):
