@@ -1,18 +1,32 @@
-"""torch.distributions (a subset): Normal, Uniform, Bernoulli, Categorical, Exponential,
-Laplace, Independent, MultivariateNormal, Gamma, Beta, Dirichlet, Poisson, LogNormal,
-Cauchy, HalfNormal, Gumbel, StudentT, Chi2, Geometric, Binomial, OneHotCategorical,
-MixtureSameFamily, VonMises and TransformedDistribution (with the elementwise transforms)
-with PyTorch's parameters, shapes, validation, log_prob/entropy/cdf formulas and reprs, and
-kl_divergence between members of one family.  Samples are drawn with PyTorch's op calls
-from mindtorch's generator, which draws PyTorch's numbers: a seeded sample is PyTorch's."""
+"""torch.distributions: PyTorch's families with its parameters, shapes, validation,
+log_prob/cdf/icdf/entropy/moment formulas, reprs and `expand`; transforms and
+TransformedDistribution; constraints and the constraint registries (biject_to,
+transform_to); kl_divergence.  Samples are drawn with PyTorch's op calls in PyTorch's
+order from mindtorch's generator, which draws PyTorch's numbers: a seeded sample is
+PyTorch's.
+
+Files: distribution.py (the base class, expand), utils.py, constraints.py,
+constraint_registry.py, exp_family.py, transforms.py + structured_transforms.py,
+transformed.py (TransformedDistribution, one-hot, mixtures, relaxations),
+transformed_families.py (Weibull, Pareto, InverseGamma, Kumaraswamy, LogisticNormal),
+univariate.py (NegativeBinomial, FisherSnedecor, GeneralizedPareto,
+ContinuousBernoulli), the other families in normal/uniform/bernoulli/categorical/more/
+extra/gamma/matrix/von_mises.py.  PyTorch's per-family module paths
+(`torch.distributions.beta`, `.multivariate_normal`, ...) are registered from _MODULES
+below; each class is defined once."""
 from . import (
-    constraints,  # noqa: F401
-    transforms,  # noqa: F401
+    constraint_registry,
+    constraints,
+    exp_family,
+    transforms,
+    utils,
 )
-from .bernoulli import Bernoulli  # noqa: F401
-from .categorical import Categorical  # noqa: F401
-from .distribution import Distribution  # noqa: F401
-from .extra import (  # noqa: F401
+from .bernoulli import Bernoulli
+from .categorical import Categorical
+from .constraint_registry import biject_to, transform_to
+from .distribution import Distribution
+from .exp_family import ExponentialFamily
+from .extra import (
     Binomial,
     Cauchy,
     Chi2,
@@ -23,12 +37,14 @@ from .extra import (  # noqa: F401
     Multinomial,
     StudentT,
 )
-from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson  # noqa: F401
-from .kl import kl_divergence, register_kl  # noqa: F401
-from .matrix import LKJCholesky, LowRankMultivariateNormal, Wishart  # noqa: F401
-from .more import Exponential, Independent, Laplace, MultivariateNormal  # noqa: F401
-from .normal import Normal  # noqa: F401
-from .transformed import (  # noqa: F401
+from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson
+from .kl import kl_divergence, register_kl
+from .matrix import LKJCholesky, LowRankMultivariateNormal, Wishart
+from .more import Exponential, Independent, Laplace, MultivariateNormal
+from .normal import Normal
+from .transformed import (
+    ExpRelaxedCategorical,
+    LogitRelaxedBernoulli,
     MixtureSameFamily,
     OneHotCategorical,
     OneHotCategoricalStraightThrough,
@@ -36,17 +52,81 @@ from .transformed import (  # noqa: F401
     RelaxedOneHotCategorical,
     TransformedDistribution,
 )
-from .transforms import (  # noqa: F401
+from .transformed_families import InverseGamma, Kumaraswamy, LogisticNormal, Pareto, Weibull
+from .transforms import (
     AbsTransform,
     AffineTransform,
+    CatTransform,
     ComposeTransform,
+    CorrCholeskyTransform,
+    CumulativeDistributionTransform,
     ExpTransform,
+    IndependentTransform,
+    LowerCholeskyTransform,
+    PositiveDefiniteTransform,
     PowerTransform,
+    ReshapeTransform,
     SigmoidTransform,
+    SoftmaxTransform,
     SoftplusTransform,
+    StackTransform,
+    StickBreakingTransform,
     TanhTransform,
     Transform,
     identity_transform,
 )
-from .uniform import Uniform  # noqa: F401
-from .von_mises import VonMises  # noqa: F401
+from .uniform import Uniform
+from .univariate import ContinuousBernoulli, FisherSnedecor, GeneralizedPareto, NegativeBinomial
+from .von_mises import VonMises
+
+# PyTorch's module for each family without a file of that name here: module -> names
+_MODULES = {
+    "beta": ("Beta",), "binomial": ("Binomial",), "cauchy": ("Cauchy",), "chi2": ("Chi2",),
+    "continuous_bernoulli": ("ContinuousBernoulli",), "dirichlet": ("Dirichlet",),
+    "exponential": ("Exponential",), "fishersnedecor": ("FisherSnedecor",),
+    "generalized_pareto": ("GeneralizedPareto",), "geometric": ("Geometric",),
+    "gumbel": ("Gumbel",), "half_cauchy": ("HalfCauchy",), "half_normal": ("HalfNormal",),
+    "independent": ("Independent",), "inverse_gamma": ("InverseGamma",),
+    "kumaraswamy": ("Kumaraswamy",), "laplace": ("Laplace",),
+    "lkj_cholesky": ("LKJCholesky",), "log_normal": ("LogNormal",),
+    "logistic_normal": ("LogisticNormal",),
+    "lowrank_multivariate_normal": ("LowRankMultivariateNormal",),
+    "mixture_same_family": ("MixtureSameFamily",), "multinomial": ("Multinomial",),
+    "multivariate_normal": ("MultivariateNormal",),
+    "negative_binomial": ("NegativeBinomial",),
+    "one_hot_categorical": ("OneHotCategorical", "OneHotCategoricalStraightThrough"),
+    "pareto": ("Pareto",), "poisson": ("Poisson",),
+    "relaxed_bernoulli": ("RelaxedBernoulli", "LogitRelaxedBernoulli"),
+    "relaxed_categorical": ("RelaxedOneHotCategorical", "ExpRelaxedCategorical"),
+    "studentT": ("StudentT",), "transformed_distribution": ("TransformedDistribution",),
+    "weibull": ("Weibull",), "wishart": ("Wishart",),
+}
+
+
+def _register_modules():
+    import sys
+    import types
+    for name, names in _MODULES.items():
+        module = types.ModuleType(f"{__name__}.{name}", f"torch.distributions.{name}")
+        module.__all__ = list(names)
+        for attr in names:
+            setattr(module, attr, globals()[attr])
+        sys.modules[module.__name__] = module
+        globals()[name] = module
+
+
+_register_modules()
+del ExpRelaxedCategorical, LogitRelaxedBernoulli  # (in their modules only, as PyTorch)
+
+__all__ = [
+    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli",
+    "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor",
+    "Gamma", "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
+    "Independent", "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal",
+    "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
+    "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
+    "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
+    "RelaxedOneHotCategorical", "StudentT", "Poisson", "Uniform", "VonMises", "Weibull",
+    "Wishart", "TransformedDistribution", "biject_to", "kl_divergence", "register_kl",
+    "transform_to", *transforms.__all__,
+]

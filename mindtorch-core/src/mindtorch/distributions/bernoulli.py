@@ -2,12 +2,12 @@
 from . import constraints
 from .distribution import (
     _EMPTY,
-    Distribution,
     _lazy_property,
     broadcast_all,
     logits_to_probs,
     probs_to_logits,
 )
+from .exp_family import ExponentialFamily
 
 
 def _one_of(probs, logits):
@@ -15,10 +15,11 @@ def _one_of(probs, logits):
         raise ValueError("Either `probs` or `logits` must be specified, but not both.")
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
+    _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         _one_of(probs, logits)
@@ -66,3 +67,16 @@ class Bernoulli(Distribution):
         import mindtorch
         return mindtorch.nn.functional.binary_cross_entropy_with_logits(
             self.logits, self.probs, reduction="none")
+
+    def enumerate_support(self, expand=True):
+        import mindtorch
+        values = mindtorch.arange(2, dtype=self._param.dtype, device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + tuple(self._batch_shape)) if expand else values
+
+    @property
+    def _natural_params(self):
+        return (self.probs.logit(),)
+
+    def _log_normalizer(self, x):
+        return x.exp().log1p()

@@ -4,6 +4,7 @@ poisson), so a seed gives PyTorch's values, with PyTorch's reparameterised gradi
 from ..autograd.function import Function, once_differentiable
 from . import constraints
 from .distribution import _EMPTY, Distribution, broadcast_all
+from .exp_family import ExponentialFamily
 from .normal import Normal
 
 
@@ -33,10 +34,15 @@ class _Dirichlet(Function):
         return grad * (grad_output - (x * grad_output).sum(-1, True))
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (self.concentration - 1, -self.rate))
+
+    def _log_normalizer(self, x, y):
+        return _m().lgamma(x + 1) + (x + 1) * (-y.reciprocal()).log()
 
     def __init__(self, concentration, rate, validate_args=None):
         self.concentration, self.rate = broadcast_all(concentration, rate)
@@ -71,7 +77,7 @@ class Gamma(Distribution):
         return c - self.rate.log() + M.lgamma(c) + (1.0 - c) * M.digamma(c)
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True
@@ -82,6 +88,11 @@ class Dirichlet(Distribution):
         self.concentration = concentration
         super().__init__(concentration.shape[:-1], concentration.shape[-1:],
                          validate_args=validate_args)
+
+    _natural_params = property(lambda self: (self.concentration,))
+
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - x.sum(-1).lgamma()
 
     mean = property(lambda self: self.concentration / self.concentration.sum(-1, True))
     variance = property(lambda self: _dirichlet_variance(self.concentration))
@@ -116,7 +127,7 @@ def _dirichlet_variance(c):
     return c * (c0 - c) / (c0.pow(2) * (c0 + 1))
 
 
-class Beta(Distribution):
+class Beta(ExponentialFamily):
     arg_constraints = {"concentration1": constraints.positive,
                        "concentration0": constraints.positive}
     support = constraints.unit_interval
@@ -130,6 +141,11 @@ class Beta(Distribution):
 
     def _expand_parts(self, new, batch_shape):
         new._dirichlet = self._dirichlet.expand(batch_shape)
+
+    _natural_params = property(lambda self: (self.concentration1, self.concentration0))
+
+    def _log_normalizer(self, x, y):
+        return x.lgamma() + y.lgamma() - (x + y).lgamma()
 
     concentration1 = property(lambda self: self._dirichlet.concentration[..., 0])
     concentration0 = property(lambda self: self._dirichlet.concentration[..., 1])
@@ -151,7 +167,7 @@ class Beta(Distribution):
         return self._dirichlet.entropy()
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
 
@@ -161,6 +177,11 @@ class Poisson(Distribution):
 
     mean = property(lambda self: self.rate)
     mode = property(lambda self: self.rate.floor())
+    _natural_params = property(lambda self: (self.rate.log(),))
+
+    def _log_normalizer(self, x):
+        return x.exp()
+
     variance = property(lambda self: self.rate)
 
     def sample(self, sample_shape=_EMPTY):

@@ -4,6 +4,7 @@ import math
 
 from . import constraints
 from .distribution import _EMPTY, Distribution, _lazy_property, broadcast_all
+from .exp_family import ExponentialFamily
 
 
 def _m():
@@ -11,10 +12,15 @@ def _m():
     return mindtorch
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
+    _natural_params = property(lambda self: (-self.rate,))
+
+    def _log_normalizer(self, x):
+        return -(-x).log()
 
     def __init__(self, rate, validate_args=None):
         (self.rate,) = broadcast_all(rate)

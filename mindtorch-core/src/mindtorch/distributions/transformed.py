@@ -44,6 +44,10 @@ class TransformedDistribution(Distribution):
             raise ValueError(f"base_distribution needs to have shape with size at least "
                              f"{transform.domain.event_dim}, but got {base_shape}.")
         shape = transform.forward_shape(base_shape)
+        expanded = transform.inverse_shape(shape)
+        if tuple(expanded) != base_shape:  # (transform parameters with more batch dims)
+            base_distribution = base_distribution.expand(
+                expanded[:len(expanded) - base_event_dim])
         reinterpreted = transform.domain.event_dim - base_event_dim
         if reinterpreted > 0:
             base_distribution = Independent(base_distribution, reinterpreted)

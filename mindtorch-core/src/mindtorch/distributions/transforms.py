@@ -260,6 +260,11 @@ class PowerTransform(Transform):
     def _call(self, x):
         return x.pow(self.exponent)
 
+    def forward_shape(self, shape):
+        return _m().broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
+
+    inverse_shape = forward_shape
+
     def _inverse(self, y):
         return y.pow(1 / self.exponent)
 
@@ -362,6 +367,12 @@ class AffineTransform(Transform):
 
     def _call(self, x):
         return self.loc + self.scale * x
+
+    def forward_shape(self, shape):
+        return _m().broadcast_shapes(shape, getattr(self.loc, "shape", ()),
+                                     getattr(self.scale, "shape", ()))
+
+    inverse_shape = forward_shape
 
     def _inverse(self, y):
         return (y - self.loc) / self.scale
