@@ -526,8 +526,8 @@ print(resumed == straight, evaluate(net2), sched2.last_epoch, [round(v, 8) for v
 ''')
 
 
-import programs_qa_io  # noqa: E402 - the programs continue there, then in programs_qa_misc
-import programs_qa_misc  # noqa: E402
+import programs_qa_io  # the programs continue there, then in programs_qa_misc
+import programs_qa_misc
 
 XFAIL.update(programs_qa_io.XFAIL)
 XFAIL.update(programs_qa_misc.XFAIL)

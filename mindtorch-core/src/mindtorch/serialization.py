@@ -20,7 +20,7 @@ import sys
 
 from . import _serialization_config as _config
 from ._lazy import lazy
-from ._serialization_config import (  # noqa: F401
+from ._serialization_config import (
     LoadEndianness, default_restore_location, get_crc32_options, get_default_load_endianness,
     get_default_mmap_options, location_tag, set_crc32_options, set_default_load_endianness,
     set_default_mmap_options)

@@ -40,8 +40,8 @@ def ldl_solve_meta(LD, pivots, B, hermitian=False):
     _square(LD, name, "LD")
     n = LD._shape[-1]
     if B.ndim < 2:
-        raise IndexError(f"Dimension out of range (expected to be in range of [-1, 0], but got "
-                         f"-2)")
+        raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but got "
+                         "-2)")
     if B._shape[-2] != n:
         raise RuntimeError(f"Incompatible matrix sizes for {name}: each A matrix is {n} by {n} "
                            f"but each b matrix is {B._shape[-2]} by {B._shape[-1]}")
