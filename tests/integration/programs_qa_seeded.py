@@ -612,3 +612,68 @@ seeded_engine = SobolEngine(4, scramble=True, seed=11)
 show(seeded_engine.draw(3, dtype=torch.float64))
 show(torch.rand(2))
 ''')
+
+seeded("qa_seeded_stochastic_layers", r'''
+import torch.nn.utils.prune as prune
+from torch.utils.checkpoint import checkpoint
+torch.manual_seed(0)
+x = torch.linspace(-2, 2, 24).reshape(2, 3, 4)
+show(nn.RReLU(0.1, 0.3)(x)[0], nn.Dropout1d(0.5)(x)[:, :, 0])
+show(nn.Dropout2d(0.5)(x.reshape(1, 2, 3, 4))[0, :, 0], nn.Dropout3d(0.4)(x.reshape(1, 2, 3, 2, 2)).sum((2, 3, 4)))
+show(nn.AlphaDropout(0.2)(x[0]), nn.FeatureAlphaDropout(0.3)(x.reshape(2, 3, 2, 2))[:, :, 0, 0])
+out, idx = nn.FractionalMaxPool2d(2, output_size=(3, 3), return_indices=True)(torch.arange(50.0).reshape(1, 2, 5, 5))
+print(out.tolist(), idx[0, 0].tolist())
+lin = nn.Linear(6, 6)
+prune.random_unstructured(lin, "weight", amount=0.3)
+prune.random_structured(lin, "weight", amount=2, dim=0)
+print(lin.weight_mask.sum(1).tolist(), list(dict(lin.named_buffers())))
+block = nn.Sequential(nn.Linear(4, 8), nn.Dropout(0.5), nn.ReLU(), nn.Linear(8, 1))
+inp = torch.randn(3, 4, requires_grad=True)
+y = checkpoint(block, inp, use_reentrant=False)
+y.sum().backward()
+show(y.squeeze(), inp.grad[0])
+show(torch.rand(2))
+''')
+
+seeded("qa_seeded_packed_lstm_dropout", r'''
+from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence, pad_sequence
+torch.manual_seed(0)
+seqs = [torch.randn(n, 3) for n in (5, 2, 4)]
+lengths = torch.tensor([5, 2, 4])
+padded = pad_sequence(seqs, batch_first=True)
+lstm = nn.LSTM(3, 4, num_layers=2, batch_first=True, dropout=0.3, bidirectional=True)
+gru = nn.GRU(3, 5, batch_first=True)
+packed = pack_padded_sequence(padded, lengths, batch_first=True, enforce_sorted=False)
+out, (h, c) = lstm(packed)
+out, lens = pad_packed_sequence(out, batch_first=True)
+show(out[1, :3], h[-1], d=3)
+o2, h2 = gru(packed)
+show(h2, d=3)
+opt = torch.optim.RMSprop(list(lstm.parameters()) + list(gru.parameters()), lr=0.01)
+for step in range(3):
+    out, _ = lstm(packed)
+    out, _ = pad_packed_sequence(out, batch_first=True)
+    loss = out.pow(2).mean() + gru(packed)[1].abs().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    show(step, loss, d=3)
+''')
+
+seeded("qa_seeded_iterable_workers", r'''
+from torch.utils.data import IterableDataset, DataLoader, get_worker_info
+class Stream(IterableDataset):
+    def __iter__(self):
+        info = get_worker_info()
+        wid = 0 if info is None else info.id
+        n = 1 if info is None else info.num_workers
+        for i in range(wid, 8, n):
+            yield i, torch.rand(1).item(), torch.randint(0, 100, (1,)).item()
+torch.manual_seed(0)
+for batch in DataLoader(Stream(), batch_size=None, num_workers=0):
+    print(batch[0], round(batch[1], 4), batch[2])
+torch.manual_seed(0)
+rows = sorted(DataLoader(Stream(), batch_size=None, num_workers=2))
+print([(i, round(r, 4), k) for i, r, k in rows])
+show(torch.rand(2))
+''')
