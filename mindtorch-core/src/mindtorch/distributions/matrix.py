@@ -64,11 +64,6 @@ class LowRankMultivariateNormal(Distribution):
                      "_capacitance_tril"):
             setattr(new, name, getattr(self, name))
 
-    def _expand_parts(self, new, batch_shape):
-        new._unbroadcasted_cov_factor = self._unbroadcasted_cov_factor
-        new._unbroadcasted_cov_diag = self._unbroadcasted_cov_diag
-        new._capacitance_tril = self._capacitance_tril
-
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)
 
@@ -194,9 +189,6 @@ class Wishart(Distribution):
     def _expand_parts(self, new, batch_shape):
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
 
-    def _expand_parts(self, new, batch_shape):
-        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
-
     def _square(self, value):
         return value.expand(self._batch_shape + self._event_shape)
 
@@ -314,10 +306,6 @@ class LKJCholesky(Distribution):
         marginal = concentration + 0.5 * (dim - 2)
         self._beta = M.distributions.Beta(offset + 0.5, marginal.unsqueeze(-1) - 0.5 * offset)
         super().__init__(concentration.shape, (dim, dim), validate_args=validate_args)
-
-    def _expand_parts(self, new, batch_shape):
-        new.dim = self.dim
-        new._beta = self._beta.expand(batch_shape + (self.dim,))
 
     def _expand_parts(self, new, batch_shape):
         new.dim = self.dim
