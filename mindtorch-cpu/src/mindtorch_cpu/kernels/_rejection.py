@@ -61,6 +61,9 @@ def _ceil(x):
 
 # -- the generator's scalar draws --------------------------------------------------------
 
+_CHUNK = 1 << 16  # draws looked ahead at most at once (a list of Python ints)
+
+
 class Stream:
     """The engine's draws taken one at a time, as PyTorch's scalar samplers take them,
     from a look-ahead buffer (one NumPy call for many draws); close() consumes from the
@@ -68,7 +71,7 @@ class Stream:
 
     def __init__(self, engine, expected=64):
         self.engine = engine
-        self.words = engine.lookahead(min(max(expected, 64), 1 << 22))
+        self.words = engine.lookahead(min(max(expected, 64), _CHUNK))
         self.used = 0
         self.cached = engine.normal
 
@@ -81,7 +84,7 @@ class Stream:
         i = self.used
         if i + 2 > len(self.words):
             self.engine.skip(i)
-            self.words, i = self.engine.lookahead(2 * len(self.words)), 0
+            self.words, i = self.engine.lookahead(_CHUNK), 0
         self.used = i + 2
         return ((self.words[i] << 32 | self.words[i + 1]) & _MASK53) * 2.0 ** -53
 
