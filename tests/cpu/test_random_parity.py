@@ -124,7 +124,9 @@ PROGRAMS = {
         L.binomial(L.tensor([0.0, 1.0, 7.0, 20.0, 20.0, 1e3, 1e3, 5e6, 30.0, 10.0]),
                    L.tensor([0.5, 0.5, 0.3, 0.95, 0.55, 0.02, 0.7, 0.4, 0.0, 1.0])),
         L.binomial(L.full((40,), 200.0, dtype=L.float64), L.linspace(0, 1, 40, dtype=L.float64)),
-        L.binomial(L.full((2, 3), 12.0), L.tensor([0.1, 0.5, 0.9]))],
+        L.binomial(L.full((2, 3), 12.0), L.tensor([0.1, 0.5, 0.9])),
+        L.binomial(L.tensor([INF, 5.0, 20.0]), L.tensor([0.5, NAN, 0.7])),
+        L.binomial(L.tensor([INF, 5.0], dtype=L.float64), L.tensor([0.5, NAN], dtype=L.float64))],
 }
 
 

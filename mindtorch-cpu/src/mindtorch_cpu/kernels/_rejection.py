@@ -116,6 +116,8 @@ def poisson(s, lam):
             u = s.uniform() - 0.5
             v = s.uniform()
             us = 0.5 - abs(u)
+            if us == 0:  # (a uniform of exactly 0: C computes k = -inf and rejects it)
+                continue
             k = math.floor((2 * a / us + b) * u + lam + 0.43)
             if us >= 0.07 and v <= vr:
                 return k
@@ -211,7 +213,7 @@ def _btrs_constants(count, prob, rnd):
     v_r = 0.92 - 4.2 / b
     r = rnd(t(prob) / t(1 - t(prob)))
     alpha = (2.83 + 5.1 / b) * stddev
-    m = math.floor(rnd(t(count + 1) * t(prob)))
+    m = _floor(rnd(t(count + 1) * t(prob)))
     return a, b, c, v_r, r, alpha, m
 
 
@@ -222,6 +224,8 @@ def _btrs(s, count, prob, rnd):
         u = s.uniform() - 0.5
         v = s.uniform()
         us = 0.5 - abs(u)
+        if us == 0:  # (a uniform of exactly 0: C computes k = -inf and rejects it)
+            continue
         k = rnd(_floor((2 * a / us + b) * u + c))
         if k < 0 or k > count:
             continue
