@@ -66,6 +66,18 @@ def test_vector_norm_and_norm(ord):
     check(lambda m, t: L(m).vector_norm(t.int(), ov), a)
 
 
+@pytest.mark.parametrize("ord", [-1.0, -2.5, float("inf"), -float("inf"), -3])
+def test_vector_norm_without_identity_message(ord):
+    # an empty reduction with no identity: PyTorch prints the order as a Scalar (-1, not -1.0)
+    for fn in (lambda m, t: L(m).vector_norm(t, ord), lambda m, t: m.norm(t, p=ord)):
+        msgs = []
+        for lib in (torch, mindtorch):
+            with pytest.raises(RuntimeError) as e:
+                fn(lib, lib.ones(0))
+            msgs.append(str(e.value))
+        assert msgs[1] == msgs[0]
+
+
 @pytest.mark.parametrize("p", [None, 2, -2, 1, -1, float("inf"), -float("inf"), "fro", "nuc"])
 def test_cond(p):
     a = square((2, 3, 3))

@@ -44,12 +44,13 @@ def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
         x = _cast(x, D.float32 if not x.dtype.is_complex else D.complex64)
     ax = x.abs()
     if p < 0 or p == _INF:  # no identity: an empty reduction is an error
+        shown = int(p) if float(p).is_integer() else p  # (PyTorch prints -1.0 as -1)
         if (dim is None or dim == ()) and self.numel() == 0:
-            raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on an empty "
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty "
                                f"tensor because the operation does not have an identity")
         for d in dims_of(self, dim) if self.ndim else ():
             if self._shape[d] == 0:
-                raise RuntimeError(f"linalg.vector_norm cannot compute the {p} norm on the "
+                raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on the "
                                    f"dimension {d}because this dimension is empty and the "
                                    f"operation does not have an identity")
     n = 1
