@@ -323,3 +323,45 @@ def test_lazy_factory_kwargs(dtype):
         m[3].initialize_parameters(L.ones(1, 24, dtype=dt))
         return m
     same_state(build)
+
+
+def _default_float64(build):
+    def run(L):
+        L.set_default_dtype(L.float64)
+        try:
+            return build(L)
+        finally:
+            L.set_default_dtype(L.float32)
+    return run
+
+
+def _reset(m):
+    m.reset_parameters()
+    return m
+
+
+def _in_device_context(L):
+    with L.device("cpu"):
+        return L.nn.GRU(3, 4)
+
+
+CONTEXTS = {
+    "default dtype float64": _default_float64(lambda L: L.nn.Sequential(
+        L.nn.Conv2d(2, 3, 3), L.nn.BatchNorm2d(3), L.nn.Bilinear(2, 3, 4), L.nn.PReLU(),
+        L.nn.LSTM(3, 4), L.nn.Transformer(8, 2, 1, 1, 16))),
+    "Transformer custom_encoder": lambda L: L.nn.Transformer(
+        8, 2, custom_encoder=L.nn.TransformerEncoder(L.nn.TransformerEncoderLayer(8, 2, 16), 1),
+        num_decoder_layers=1, dim_feedforward=16),
+    "Transformer custom_decoder": lambda L: L.nn.Transformer(
+        8, 2, num_encoder_layers=1, custom_decoder=L.nn.Linear(8, 8), dim_feedforward=16),
+    "device context": _in_device_context,
+    "meta, to_empty, reset_parameters": lambda L: _reset(
+        L.nn.Linear(3, 4, device="meta").to_empty(device="cpu")),
+    "skip_init then init": lambda L: L.nn.ParameterList([L.nn.init.normal_(
+        L.nn.utils.skip_init(L.nn.Linear, 3, 4, bias=False).weight)]),
+}
+
+
+@pytest.mark.parametrize("name", CONTEXTS)
+def test_construction_contexts(name):
+    same_state(CONTEXTS[name])
