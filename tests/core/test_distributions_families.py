@@ -158,3 +158,17 @@ def test_isinstance_and_modules():
         warnings.simplefilter("error")
         from mindtorch.distributions.continuous_bernoulli import ContinuousBernoulli
     assert issubclass(ContinuousBernoulli, mindtorch.distributions.ExponentialFamily)
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.distributions.Bernoulli(L.tensor([[0.2, 0.7, 0.5]])),
+    lambda L: L.distributions.Categorical(L.tensor([[0.2, 0.8], [0.5, 0.5], [0.1, 0.9]])),
+    lambda L: L.distributions.Binomial(3, L.tensor([0.2, 0.7])),
+    lambda L: L.distributions.OneHotCategorical(L.tensor([[0.2, 0.8], [0.5, 0.5]])),
+])
+def test_enumerate_support(make):
+    for expand in (True, False):
+        want = make(torch).enumerate_support(expand)
+        assert_same(make(mindtorch).enumerate_support(expand), want)
+        assert_same(make(mindtorch).log_prob(make(mindtorch).enumerate_support(expand)),
+                    make(torch).log_prob(want))

@@ -98,6 +98,9 @@ FAMILIES = {
     "Dirichlet": lambda L: L.distributions.Dirichlet(L.tensor([[0.5, 3.0, 1.0]],
                                                               dtype=L.float64)),
     "Poisson": lambda L: L.distributions.Poisson(L.tensor([0.5, 3.0], dtype=L.float64)),
+    "Wishart": lambda L: L.distributions.Wishart(L.tensor([4.0, 5.0], dtype=L.float64),
+                                                 L.tensor([[2.0, 0.5], [0.5, 1.0]],
+                                                          dtype=L.float64)),
 }
 
 

@@ -70,6 +70,13 @@ class Categorical(Distribution):
         value, log_pmf = mindtorch.broadcast_tensors(value, self.logits)
         return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
 
+    def enumerate_support(self, expand=True):
+        import mindtorch
+        values = mindtorch.arange(self._num_events, dtype=mindtorch.long,
+                                  device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + tuple(self._batch_shape)) if expand else values
+
     def entropy(self):
         import mindtorch
         logits = self.logits.clamp(min=mindtorch.finfo(self.logits.dtype).min)

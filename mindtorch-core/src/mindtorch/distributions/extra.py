@@ -286,6 +286,8 @@ class Binomial(Distribution):
 
     mean = property(lambda self: self.total_count * self.probs)
     variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))
+    param_shape = property(lambda self: self.__dict__.get("probs", self.__dict__.get(
+        "logits")).size())
 
     @property
     def mode(self):

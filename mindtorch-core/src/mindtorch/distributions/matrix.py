@@ -9,6 +9,7 @@ import warnings
 from .. import Tensor
 from . import constraints
 from .distribution import _EMPTY, Distribution, _lazy_property
+from .exp_family import ExponentialFamily
 
 _LOG_2 = math.log(2)
 
@@ -138,10 +139,20 @@ def _mvdigamma(x, p):
     return M.digamma(x.unsqueeze(-1) - half).sum(-1)
 
 
-class Wishart(Distribution):
+class Wishart(ExponentialFamily):
     """Distribution of Σᵢ xᵢ xᵢᵀ over df draws x ~ N(0, Σ), df > dim - 1 (real df)."""
     support = constraints.positive_definite
     has_rsample = True
+    _mean_carrier_measure = 0
+
+    @property
+    def _natural_params(self):
+        return -self.precision_matrix / 2, (self.df - self._event_shape[-1] - 1) / 2
+
+    def _log_normalizer(self, x, y):
+        M, p = _m(), self._event_shape[-1]
+        return ((y + (p + 1) / 2) * (-M.linalg.slogdet(-2 * x).logabsdet + _LOG_2 * p)
+                + M.mvlgamma(y + (p + 1) / 2, p=p))
 
     @property
     def arg_constraints(self):
