@@ -114,6 +114,11 @@ PROGRAMS = {
     "_standard_gamma transposed, generator": lambda L: [
         L._standard_gamma(L.linspace(0.1, 9, 12).reshape(3, 4).t()),
         L._standard_gamma(L.full((5,), 0.7), generator=L.Generator().manual_seed(3))],
+    # (from kernels._jit.MIN_SIZE elements: the compiled loop, refilling its draws)
+    "_standard_gamma, many elements": lambda L: [
+        L._standard_gamma(L.linspace(0.01, 30, 1 << 17)),
+        L._sample_dirichlet(L.arange(3 << 16, dtype=L.float64).reshape(-1, 3) / 7e4 + 0.2),
+        L.randn(3, dtype=L.float64)],
     "_sample_dirichlet": lambda L: [
         L._sample_dirichlet(L.tensor([[0.1, 0.1], [1.0, 3.0], [1e-3, 50.0]])),
         L._sample_dirichlet(L.linspace(0.2, 3, 60, dtype=L.float64).reshape(3, 20)),

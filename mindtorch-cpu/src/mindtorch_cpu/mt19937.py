@@ -45,9 +45,10 @@ class Engine:
         return self.bits.random_raw(n)
 
     def lookahead(self, n):
-        """The next n 32-bit draws (a list), left in place: skip(k) consumes k of them."""
+        """The next n 32-bit draws (a uint64 array), left in place: skip(k) consumes k of
+        them."""
         state = self.bits.state
-        words = self.bits.random_raw(n).tolist()
+        words = self.bits.random_raw(n)
         self.bits.state = state
         return words
 

@@ -71,7 +71,7 @@ class Stream:
 
     def __init__(self, engine, expected=64):
         self.engine = engine
-        self.words = engine.lookahead(min(max(expected, 64), _CHUNK))
+        self.words = engine.lookahead(min(max(expected, 64), _CHUNK)).tolist()
         self.used = 0
         self.cached = engine.normal
 
@@ -84,7 +84,7 @@ class Stream:
         i = self.used
         if i + 2 > len(self.words):
             self.engine.skip(i)
-            self.words, i = self.engine.lookahead(_CHUNK), 0
+            self.words, i = self.engine.lookahead(_CHUNK).tolist(), 0
         self.used = i + 2
         return ((self.words[i] << 32 | self.words[i + 1]) & _MASK53) * 2.0 ** -53
 

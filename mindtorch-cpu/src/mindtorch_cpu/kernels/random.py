@@ -287,8 +287,24 @@ def _clamp_below(v, low):
 
 
 def _gammas(generator, alphas, single):
-    params = [(a, single) for a in alphas.tolist()]
-    return np.array(_each(generator, _rejection.gamma, params, 8 * len(params)), np.float64)
+    loops = _jit.compiled("_rejection_loops", alphas.size)
+    if loops is None:
+        params = [(a, single) for a in alphas.tolist()]
+        return np.array(_each(generator, _rejection.gamma, params, 8 * len(params)),
+                        np.float64)
+    # compiled: the same draws, element by element, from look-ahead buffers
+    engine = _engine(generator)
+    alphas = np.ascontiguousarray(alphas, np.float64)
+    out = np.empty(alphas.size)
+    cache = np.array([engine.normal or 0.0, engine.normal is not None], np.float64)
+    done, chunk = 0, min(8 * alphas.size, 1 << 20)
+    while done < alphas.size:
+        nxt, used = loops.gamma(alphas, out, done, engine.lookahead(chunk), single, cache)
+        engine.skip(used)
+        chunk = chunk if nxt > done else 2 * chunk  # (an element wanting more draws)
+        done = nxt
+    engine.normal = float(cache[0]) if cache[1] else None
+    return out
 
 
 def _standard_gamma(self, generator=None):
