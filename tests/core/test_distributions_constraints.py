@@ -87,7 +87,7 @@ def test_dependent():
         class Family:
             @C.dependent_property(is_discrete=False, event_dim=0)
             def support(self):
-                return C.interval(0.0, self.high)
+                return C.interval(0.0, self.high)  # noqa: B023
             high = 2.0
 
         assert C.is_dependent(Family.support) and Family.support.event_dim == 0

@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 from reference import assert_same, torch
 
-
 LEAVES = []  # the parameters made with requires_grad, in order
 
 

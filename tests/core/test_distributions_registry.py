@@ -75,7 +75,7 @@ def test_register_custom_constraint_and_errors():
 
         @D.transform_to.register(Odd)
         def _odd(constraint):
-            return D.transforms.ExpTransform()
+            return D.transforms.ExpTransform()  # noqa: B023
 
         assert isinstance(D.transform_to(Odd()), D.transforms.ExpTransform)
         with pytest.raises(NotImplementedError, match="Cannot transform Odd constraints"):

@@ -8,13 +8,14 @@ PyTorch's.
 Files: distribution.py (the base class, expand), utils.py, constraints.py,
 constraint_registry.py, exp_family.py, transforms.py + structured_transforms.py,
 transformed.py (TransformedDistribution, one-hot, mixtures, relaxations),
-transformed_families.py (Weibull, Pareto, InverseGamma, Kumaraswamy, LogisticNormal),
+transformed_families.py (LogNormal, HalfNormal, HalfCauchy, Weibull, Pareto, InverseGamma,
+Kumaraswamy, LogisticNormal),
 univariate.py (NegativeBinomial, FisherSnedecor, GeneralizedPareto,
 ContinuousBernoulli), the other families in normal/uniform/bernoulli/categorical/more/
 extra/gamma/matrix/von_mises.py.  PyTorch's per-family module paths
 (`torch.distributions.beta`, `.multivariate_normal`, ...) are registered from _MODULES
 below; each class is defined once."""
-from . import (
+from . import (  # noqa: F401  (the submodules, as attributes)
     constraint_registry,
     constraints,
     exp_family,
@@ -26,18 +27,8 @@ from .categorical import Categorical
 from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
-from .extra import (
-    Binomial,
-    Cauchy,
-    Chi2,
-    Geometric,
-    Gumbel,
-    HalfCauchy,
-    HalfNormal,
-    Multinomial,
-    StudentT,
-)
-from .gamma import Beta, Dirichlet, Gamma, LogNormal, Poisson
+from .extra import Binomial, Cauchy, Chi2, Geometric, Gumbel, Multinomial, StudentT
+from .gamma import Beta, Dirichlet, Gamma, Poisson
 from .kl import kl_divergence, register_kl
 from .matrix import LKJCholesky, LowRankMultivariateNormal, Wishart
 from .more import Exponential, Independent, Laplace, MultivariateNormal
@@ -52,7 +43,16 @@ from .transformed import (
     RelaxedOneHotCategorical,
     TransformedDistribution,
 )
-from .transformed_families import InverseGamma, Kumaraswamy, LogisticNormal, Pareto, Weibull
+from .transformed_families import (
+    HalfCauchy,
+    HalfNormal,
+    InverseGamma,
+    Kumaraswamy,
+    LogisticNormal,
+    LogNormal,
+    Pareto,
+    Weibull,
+)
 from .transforms import (
     AbsTransform,
     AffineTransform,
@@ -119,14 +119,71 @@ _register_modules()
 del ExpRelaxedCategorical, LogitRelaxedBernoulli  # (in their modules only, as PyTorch)
 
 __all__ = [
-    "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2", "ContinuousBernoulli",
-    "Dirichlet", "Distribution", "Exponential", "ExponentialFamily", "FisherSnedecor",
-    "Gamma", "GeneralizedPareto", "Geometric", "Gumbel", "HalfCauchy", "HalfNormal",
-    "Independent", "InverseGamma", "Kumaraswamy", "LKJCholesky", "Laplace", "LogNormal",
-    "LogisticNormal", "LowRankMultivariateNormal", "MixtureSameFamily", "Multinomial",
-    "MultivariateNormal", "NegativeBinomial", "Normal", "OneHotCategorical",
-    "OneHotCategoricalStraightThrough", "Pareto", "RelaxedBernoulli",
-    "RelaxedOneHotCategorical", "StudentT", "Poisson", "Uniform", "VonMises", "Weibull",
-    "Wishart", "TransformedDistribution", "biject_to", "kl_divergence", "register_kl",
-    "transform_to", *transforms.__all__,
+    "AbsTransform",
+    "AffineTransform",
+    "Bernoulli",
+    "Beta",
+    "Binomial",
+    "CatTransform",
+    "Categorical",
+    "Cauchy",
+    "Chi2",
+    "ComposeTransform",
+    "ContinuousBernoulli",
+    "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
+    "Dirichlet",
+    "Distribution",
+    "ExpTransform",
+    "Exponential",
+    "ExponentialFamily",
+    "FisherSnedecor",
+    "Gamma",
+    "GeneralizedPareto",
+    "Geometric",
+    "Gumbel",
+    "HalfCauchy",
+    "HalfNormal",
+    "Independent",
+    "IndependentTransform",
+    "InverseGamma",
+    "Kumaraswamy",
+    "LKJCholesky",
+    "Laplace",
+    "LogNormal",
+    "LogisticNormal",
+    "LowRankMultivariateNormal",
+    "LowerCholeskyTransform",
+    "MixtureSameFamily",
+    "Multinomial",
+    "MultivariateNormal",
+    "NegativeBinomial",
+    "Normal",
+    "OneHotCategorical",
+    "OneHotCategoricalStraightThrough",
+    "Pareto",
+    "Poisson",
+    "PositiveDefiniteTransform",
+    "PowerTransform",
+    "RelaxedBernoulli",
+    "RelaxedOneHotCategorical",
+    "ReshapeTransform",
+    "SigmoidTransform",
+    "SoftmaxTransform",
+    "SoftplusTransform",
+    "StackTransform",
+    "StickBreakingTransform",
+    "StudentT",
+    "TanhTransform",
+    "Transform",
+    "TransformedDistribution",
+    "Uniform",
+    "VonMises",
+    "Weibull",
+    "Wishart",
+    "biject_to",
+    "identity_transform",
+    "kl_divergence",
+    "register_kl",
+    "transform_to",
 ]

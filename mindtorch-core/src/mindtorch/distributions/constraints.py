@@ -3,13 +3,40 @@
 value form an event); `is_discrete` marks integer-valued sets.  Dependent constraints
 (a support that depends on the parameters) cannot be checked statically."""
 
-__all__ = ["Constraint", "boolean", "cat", "corr_cholesky", "dependent", "dependent_property",
-           "greater_than", "greater_than_eq", "half_open_interval", "independent",
-           "integer_interval", "interval", "is_dependent", "less_than", "lower_cholesky",
-           "lower_triangular", "MixtureSameFamilyConstraint", "multinomial", "nonnegative",
-           "nonnegative_integer", "one_hot", "positive", "positive_definite",
-           "positive_integer", "positive_semidefinite", "real", "real_vector", "simplex",
-           "square", "stack", "symmetric", "unit_interval"]
+__all__ = [
+    "Constraint",
+    "MixtureSameFamilyConstraint",
+    "boolean",
+    "cat",
+    "corr_cholesky",
+    "dependent",
+    "dependent_property",
+    "greater_than",
+    "greater_than_eq",
+    "half_open_interval",
+    "independent",
+    "integer_interval",
+    "interval",
+    "is_dependent",
+    "less_than",
+    "lower_cholesky",
+    "lower_triangular",
+    "multinomial",
+    "nonnegative",
+    "nonnegative_integer",
+    "one_hot",
+    "positive",
+    "positive_definite",
+    "positive_integer",
+    "positive_semidefinite",
+    "real",
+    "real_vector",
+    "simplex",
+    "square",
+    "stack",
+    "symmetric",
+    "unit_interval",
+]
 
 
 def _m():
@@ -77,7 +104,7 @@ class _IndependentConstraint(Constraint):
 
     def __init__(self, base_constraint, reinterpreted_batch_ndims):
         if not isinstance(base_constraint, Constraint):
-            raise AssertionError("base_constraint must be a Constraint")
+            raise AssertionError("base_constraint must be a Constraint")  # noqa: TRY004
         if not isinstance(reinterpreted_batch_ndims, int) or reinterpreted_batch_ndims < 0:
             raise AssertionError("reinterpreted_batch_ndims must be a non-negative integer")
         self.base_constraint = base_constraint
@@ -103,7 +130,7 @@ class MixtureSameFamilyConstraint(Constraint):
 
     def __init__(self, base_constraint):
         if not isinstance(base_constraint, Constraint):
-            raise AssertionError(f"base_constraint must be a Constraint, got "
+            raise AssertionError(f"base_constraint must be a Constraint, got "  # noqa: TRY004
                                  f"{type(base_constraint).__name__}")
         self.base_constraint = base_constraint
 
@@ -179,7 +206,7 @@ class _IntegerGreaterThan(_Bounded):
 
 class _Real(Constraint):
     def check(self, value):
-        return value == value  # NaN is the only value outside
+        return ~value.isnan()  # NaN is the only value outside
 
 
 class _GreaterThan(_Bounded):

@@ -1,4 +1,4 @@
-"""Cauchy, HalfNormal, Gumbel, StudentT, Chi2, Geometric and Binomial, with PyTorch's
+"""Cauchy, Gumbel, StudentT, Chi2, Geometric, Binomial and Multinomial, with PyTorch's
 parameters, formulas (log_prob, cdf/icdf, entropy, moments), supports and reprs (samples
 from mindtorch's generator)."""
 import math
@@ -13,7 +13,6 @@ from .distribution import (
     probs_to_logits,
 )
 from .gamma import Gamma
-from .normal import Normal
 
 _EULER_GAMMA = 0.57721566490153286060
 
@@ -61,52 +60,6 @@ class Cauchy(Distribution):
 
     def entropy(self):
         return math.log(4 * math.pi) + self.scale.log()
-
-
-class _Folded(Distribution):
-    """|X| for X ~ _base(0, scale): HalfNormal, HalfCauchy (PyTorch's AbsTransform of the
-    base distribution)."""
-    arg_constraints = {"scale": constraints.positive}
-    support = constraints.nonnegative
-    has_rsample = True
-    _base = None
-
-    def __init__(self, scale, validate_args=None):
-        self.base_dist = self._base(0, scale, validate_args=False)
-        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
-
-    scale = property(lambda self: self.base_dist.scale)
-
-    def _expand_parts(self, new, batch_shape):
-        new.base_dist = self.base_dist.expand(batch_shape)
-
-    def rsample(self, sample_shape=_EMPTY):
-        return self.base_dist.rsample(sample_shape).abs()
-
-    def log_prob(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        log_prob = self.base_dist.log_prob(value) + math.log(2)
-        return _m().where(value >= 0, log_prob, -math.inf)
-
-    def cdf(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        return 2 * self.base_dist.cdf(value) - 1
-
-    def icdf(self, prob):
-        return self.base_dist.icdf((prob + 1) / 2)
-
-    def entropy(self):
-        return self.base_dist.entropy() - math.log(2)
-
-
-class HalfNormal(_Folded):
-    """|X| for X ~ Normal(0, scale)."""
-    _base = Normal
-    mean = property(lambda self: self.scale * math.sqrt(2 / math.pi))
-    mode = property(lambda self: _m().zeros_like(self.scale))
-    variance = property(lambda self: self.scale.pow(2) * (1 - 2 / math.pi))
 
 
 class Gumbel(Distribution):
@@ -327,14 +280,6 @@ class Binomial(Distribution):
                           else self.logits.dtype, device=self.total_count.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + tuple(self._batch_shape)) if expand else values
-
-
-class HalfCauchy(_Folded):
-    """|X| for X ~ Cauchy(0, scale)."""
-    _base = Cauchy
-    mean = property(lambda self: _full(self.scale, math.inf, self._extended_shape()))
-    mode = property(lambda self: _m().zeros_like(self.scale))
-    variance = property(lambda self: self.base_dist.variance)
 
 
 class Multinomial(Distribution):

@@ -1,11 +1,10 @@
-"""Gamma, Beta, Dirichlet, Poisson and LogNormal with PyTorch's parameters, formulas and
+"""Gamma, Beta, Dirichlet and Poisson with PyTorch's parameters, formulas and
 reprs.  Samples come from the same ops as PyTorch's (_standard_gamma, _sample_dirichlet,
 poisson), so a seed gives PyTorch's values, with PyTorch's reparameterised gradients."""
 from ..autograd.function import Function, once_differentiable
 from . import constraints
-from .distribution import _EMPTY, Distribution, broadcast_all
+from .distribution import _EMPTY, broadcast_all
 from .exp_family import ExponentialFamily
-from .normal import Normal
 
 
 def _m():
@@ -195,36 +194,3 @@ class Poisson(ExponentialFamily):
         M = _m()
         rate, value = broadcast_all(self.rate, value)
         return value.xlogy(rate) - rate - M.lgamma(value + 1)
-
-
-class LogNormal(Distribution):
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.positive
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.base_dist = Normal(loc, scale, validate_args=validate_args)
-        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
-
-    def _expand_parts(self, new, batch_shape):
-        new.base_dist = self.base_dist.expand(batch_shape)
-
-    loc = property(lambda self: self.base_dist.loc)
-    scale = property(lambda self: self.base_dist.scale)
-    mean = property(lambda self: (self.loc + self.scale.pow(2) / 2).exp())
-    mode = property(lambda self: (self.loc - self.scale.pow(2)).exp())
-    variance = property(lambda self: self.scale.pow(2).expm1() *
-                        (2 * self.loc + self.scale.pow(2)).exp())
-
-    def rsample(self, sample_shape=_EMPTY):
-        return self.base_dist.rsample(sample_shape).exp()
-
-    def log_prob(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        y = value.log()
-        return self.base_dist.log_prob(y) - y
-
-    def entropy(self):
-        return self.base_dist.entropy() + self.loc
-

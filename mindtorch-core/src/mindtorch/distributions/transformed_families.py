@@ -1,25 +1,103 @@
 """Families defined as a simpler distribution pushed through transforms (so sampling,
 log_prob and cdf come from TransformedDistribution, making PyTorch's op calls):
-Weibull (Exponential -> x^(1/k) -> scale x), Pareto (Exponential(alpha) -> exp ->
+LogNormal (Normal -> exp), HalfNormal and HalfCauchy (|X|), Weibull (Exponential -> x^(1/k) -> scale x), Pareto (Exponential(alpha) -> exp ->
 scale x), InverseGamma (Gamma -> 1/x), Kumaraswamy (Uniform -> (1 - u^(1/b))^(1/a)) and
 LogisticNormal (Normal -> stick-breaking onto the simplex)."""
 import math
 
 from . import constraints
+from .extra import Cauchy
 from .gamma import Gamma
 from .more import Exponential
 from .normal import Normal
 from .transformed import TransformedDistribution
-from .transforms import AffineTransform, ExpTransform, PowerTransform, StickBreakingTransform
+from .transforms import (
+    AbsTransform,
+    AffineTransform,
+    ExpTransform,
+    PowerTransform,
+    StickBreakingTransform,
+)
 from .uniform import Uniform
 from .utils import broadcast_all, euler_constant
 
-__all__ = ["InverseGamma", "Kumaraswamy", "LogisticNormal", "Pareto", "Weibull"]
+__all__ = ["HalfCauchy", "HalfNormal", "InverseGamma", "Kumaraswamy", "LogNormal",
+           "LogisticNormal", "Pareto", "Weibull"]
 
 
 def _m():
     import mindtorch
     return mindtorch
+
+
+class LogNormal(TransformedDistribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.positive
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        base = Normal(loc, scale, validate_args=validate_args)
+        super().__init__(base, ExpTransform(), validate_args=validate_args)
+
+    loc = property(lambda self: self.base_dist.loc)
+    scale = property(lambda self: self.base_dist.scale)
+    mean = property(lambda self: (self.loc + self.scale.pow(2) / 2).exp())
+    mode = property(lambda self: (self.loc - self.scale.pow(2)).exp())
+    variance = property(lambda self: self.scale.pow(2).expm1() *
+                        (2 * self.loc + self.scale.pow(2)).exp())
+
+    def entropy(self):
+        return self.base_dist.entropy() + self.loc
+
+
+class _Folded(TransformedDistribution):
+    """|X| for X ~ _base(0, scale) (HalfNormal, HalfCauchy): the density doubled on
+    [0, inf)."""
+    arg_constraints = {"scale": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+    _base = None
+
+    def __init__(self, scale, validate_args=None):
+        base = self._base(0, scale, validate_args=False)
+        super().__init__(base, AbsTransform(), validate_args=validate_args)
+
+    scale = property(lambda self: self.base_dist.scale)
+    mode = property(lambda self: _m().zeros_like(self.scale))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        log_prob = self.base_dist.log_prob(value) + math.log(2)
+        return _m().where(value >= 0, log_prob, -math.inf)
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return 2 * self.base_dist.cdf(value) - 1
+
+    def icdf(self, prob):
+        return self.base_dist.icdf((prob + 1) / 2)
+
+    def entropy(self):
+        return self.base_dist.entropy() - math.log(2)
+
+
+class HalfNormal(_Folded):
+    _base = Normal
+    mean = property(lambda self: self.scale * math.sqrt(2 / math.pi))
+    variance = property(lambda self: self.scale.pow(2) * (1 - 2 / math.pi))
+
+
+class HalfCauchy(_Folded):
+    _base = Cauchy
+
+    @property
+    def mean(self):
+        return _m().full(self._extended_shape(), math.inf, dtype=self.scale.dtype,
+                         device=self.scale.device)
+
+    variance = property(lambda self: self.base_dist.variance)
 
 
 class Weibull(TransformedDistribution):

@@ -8,12 +8,28 @@ from .. import Tensor
 from . import constraints
 from .utils import _sum_rightmost
 
-__all__ = ["AbsTransform", "AffineTransform", "CatTransform", "ComposeTransform",
-           "CorrCholeskyTransform", "CumulativeDistributionTransform", "ExpTransform",
-           "IndependentTransform", "LowerCholeskyTransform", "PositiveDefiniteTransform",
-           "PowerTransform", "ReshapeTransform", "SigmoidTransform", "SoftplusTransform",
-           "TanhTransform", "SoftmaxTransform", "StackTransform", "StickBreakingTransform",
-           "Transform", "identity_transform"]
+__all__ = [
+    "AbsTransform",
+    "AffineTransform",
+    "CatTransform",
+    "ComposeTransform",
+    "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
+    "ExpTransform",
+    "IndependentTransform",
+    "LowerCholeskyTransform",
+    "PositiveDefiniteTransform",
+    "PowerTransform",
+    "ReshapeTransform",
+    "SigmoidTransform",
+    "SoftmaxTransform",
+    "SoftplusTransform",
+    "StackTransform",
+    "StickBreakingTransform",
+    "TanhTransform",
+    "Transform",
+    "identity_transform",
+]
 
 
 def _m():
@@ -396,7 +412,7 @@ def _broadcast(value):
 
 
 # (after Transform exists: the structured transforms subclass it)
-from .structured_transforms import (  # noqa: E402
+from .structured_transforms import (
     CatTransform,
     CorrCholeskyTransform,
     CumulativeDistributionTransform,
