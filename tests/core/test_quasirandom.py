@@ -2,10 +2,9 @@
 dimensions, plain and scrambled points (scrambling drawn from a seeded generator or the
 default one) bit for bit, draw / draw_base2 / fast_forward / reset / out= / dtypes, the
 generator left where PyTorch leaves it, reprs and errors."""
+import mindtorch as mt
 import numpy as np
 import pytest
-
-import mindtorch as mt
 
 torch = pytest.importorskip("torch")
 

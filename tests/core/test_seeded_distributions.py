@@ -4,10 +4,9 @@ samples agree with PyTorch's to rounding (they pass through matrix products) and
 generator is left where PyTorch leaves it (the next draw is bit-identical)."""
 import warnings
 
+import mindtorch as mt
 import numpy as np
 import pytest
-
-import mindtorch as mt
 
 torch = pytest.importorskip("torch")
 

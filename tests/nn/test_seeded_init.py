@@ -4,10 +4,9 @@ shapes, dtypes, values) and leaves the generator where PyTorch leaves it (the ne
 the same), so initialisation draws as many numbers, in the same order, through the same
 init functions and fans as PyTorch 2.13.  Also parametrizations (weight_norm,
 spectral_norm's u/v), and nn.init with an explicit generator."""
+import mindtorch as mt
 import numpy as np
 import pytest
-
-import mindtorch as mt
 
 torch = pytest.importorskip("torch")
 
