@@ -119,6 +119,11 @@ PROGRAMS = {
         L._standard_gamma(L.linspace(0.01, 30, 1 << 17)),
         L._sample_dirichlet(L.arange(3 << 16, dtype=L.float64).reshape(-1, 3) / 7e4 + 0.2),
         L.randn(3, dtype=L.float64)],
+    "binomial, poisson, many elements": lambda L: [
+        L.binomial(L.arange(1 << 16, dtype=L.float64) % 300,
+                   (L.arange(1 << 16, dtype=L.float64) % 97) / 96),
+        L.binomial((L.arange(1 << 16) % 40).float(), L.full((1 << 16,), 0.35)),
+        L.poisson((L.arange(1 << 16) % 50).float() / 2), L.rand(3, dtype=L.float64)],
     "_sample_dirichlet": lambda L: [
         L._sample_dirichlet(L.tensor([[0.1, 0.1], [1.0, 3.0], [1e-3, 50.0]])),
         L._sample_dirichlet(L.linspace(0.2, 3, 60, dtype=L.float64).reshape(3, 20)),

@@ -263,9 +263,15 @@ def poisson(self, generator=None):
     rates = arr(self).astype(np.float64)
     if rates.size and not (rates >= 0).all():  # (NaN too)
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
-    lams = rates.reshape(-1).tolist()
-    draws = _each(generator, _rejection.poisson, zip(lams), 4 * len(lams))
-    return wrap(np.array(draws, np.float64).reshape(rates.shape), self.dtype)
+    loops = _jit.compiled("_rejection_loops", rates.size)
+    if loops is not None:
+        draws = np.empty(rates.size)
+        _run(_engine(generator), loops.poisson, rates.size, 4,
+             np.ascontiguousarray(rates.reshape(-1)), draws)
+    else:
+        lams = rates.reshape(-1).tolist()
+        draws = _each(generator, _rejection.poisson, zip(lams), 4 * len(lams))
+    return wrap(np.asarray(draws, np.float64).reshape(rates.shape), self.dtype)
 
 
 def _each(generator, sampler, params, words):
@@ -292,19 +298,24 @@ def _gammas(generator, alphas, single):
         params = [(a, single) for a in alphas.tolist()]
         return np.array(_each(generator, _rejection.gamma, params, 8 * len(params)),
                         np.float64)
-    # compiled: the same draws, element by element, from look-ahead buffers
     engine = _engine(generator)
-    alphas = np.ascontiguousarray(alphas, np.float64)
     out = np.empty(alphas.size)
     cache = np.array([engine.normal or 0.0, engine.normal is not None], np.float64)
-    done, chunk = 0, min(8 * alphas.size, 1 << 20)
-    while done < alphas.size:
-        nxt, used = loops.gamma(alphas, out, done, engine.lookahead(chunk), single, cache)
+    _run(engine, loops.gamma, alphas.size, 8, np.ascontiguousarray(alphas, np.float64), out,
+         single, cache)
+    engine.normal = float(cache[0]) if cache[1] else None
+    return out
+
+
+def _run(engine, loop, n, words_each, *args):
+    """Drive a compiled sampler (kernels/_rejection_loops.py) over n elements: the same
+    draws, element by element, from look-ahead buffers, exactly the used ones consumed."""
+    done, chunk = 0, min(words_each * n, 1 << 20)
+    while done < n:
+        nxt, used = loop(done, engine.lookahead(chunk), *args)
         engine.skip(used)
         chunk = chunk if nxt > done else 2 * chunk  # (an element wanting more draws)
         done = nxt
-    engine.normal = float(cache[0]) if cache[1] else None
-    return out
 
 
 def _standard_gamma(self, generator=None):
@@ -388,8 +399,14 @@ def binomial(count, prob, generator=None):
     c, p = (np.broadcast_to(arr(t), shape).reshape(-1) for t in (count, prob))
     dt = c.dtype.type
     single = dt is np.float32
-    params = [(n, q, single) for n, q in zip(c.tolist(), p.tolist())]
-    draws = _each(generator, _rejection.binomial, params, 8 * len(params))
+    loops = _jit.compiled("_rejection_loops", c.size)
+    if loops is not None:
+        draws = np.empty(c.size)
+        _run(_engine(generator), loops.binomial, c.size, 8, c.astype(np.float64),
+             p.astype(np.float64), draws, single)
+    else:
+        params = [(n, q, single) for n, q in zip(c.tolist(), p.tolist())]
+        draws = _each(generator, _rejection.binomial, params, 8 * len(params))
     return wrap(np.array(draws, dt).reshape(shape), count.dtype)
 
 
