@@ -2,7 +2,9 @@
 
 Primitives with kernels are the in-place samplers (uniform_, normal_, random_,
 bernoulli_, exponential_, cauchy_, log_normal_, geometric_) plus normal (tensor
-mean/std), multinomial and randperm.  Factories and *_like ops decompose into
+mean/std), multinomial, randperm and the distributions' samplers (poisson, binomial,
+_standard_gamma, _sample_dirichlet, with the gradients _standard_gamma_grad and
+_dirichlet_grad).  Factories and *_like ops decompose into
 empty + an in-place sampler, as PyTorch builds them, so every device with those
 samplers gets them all.  Kernels draw from `generator_for(generator, device).state()`.
 
