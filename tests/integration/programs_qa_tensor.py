@@ -7,9 +7,6 @@ from programs_registry import program
 XFAIL = {
     "qt_gap_conj_view": "conj() of a complex tensor copies: no lazy conjugate bit (is_conj is "
                         "always False and the result does not alias its input)",
-    "qt_gap_pickle_views": "Tensor.__reduce_ex__ pickles a contiguous copy of the data, not "
-                           "the storage: copy.copy does not share memory and an unpickled "
-                           "view loses its strides and offset",
 }
 
 program("qt_repr_int_widths", r'''

@@ -311,7 +311,7 @@ z[0] = 5 + 5j
 print(c, c.is_conj(), torch.is_conj(c), c.resolve_conj().is_conj(), c.data_ptr() == z.data_ptr())
 ''')
 
-program("qt_gap_pickle_views", r'''
+program("qt_pickle_views", r'''
 import copy
 import pickle
 import torch

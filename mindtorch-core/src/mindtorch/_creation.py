@@ -349,6 +349,17 @@ def _rebuild(array, device, requires_grad):
     return t
 
 
+def _rebuild_tensor(storage, offset, shape, stride, dtype, requires_grad):
+    """Tensor.__reduce_ex__'s inverse: a tensor over `storage` (a SharedStorage handed on
+    by copy.copy, or the UntypedStorage unpickled from one)."""
+    from ._storage import SharedStorage
+    if isinstance(storage, SharedStorage):
+        storage = storage.storage
+    t = Tensor._make(storage, tuple(shape), tuple(stride), offset, getattr(D, dtype))
+    t.requires_grad = requires_grad
+    return t
+
+
 # -- conversions: .to(), .type() ----------------------------------------------------------
 
 _DEVICES = {}  # device string -> canonical device (only strings that always mean one device)

@@ -229,6 +229,28 @@ class UntypedStorage(_StorageBase):
 _warned = [False]
 
 
+class SharedStorage:
+    """A tensor's storage as Tensor.__reduce_ex__ hands it on: copy.copy passes it as it is
+    (the copy shares memory, as PyTorch's); pickle writes the storage's bytes, once per
+    tensor pickled (as PyTorch's, views pickled together do not share memory after)."""
+    __slots__ = ("storage",)
+
+    def __init__(self, storage):
+        self.storage = storage
+
+    def __reduce__(self):
+        s = self.storage
+        if not s._spec.has_data:  # (meta: a storage of the size, without data)
+            return UntypedStorage, (s._nbytes, str(s.device))
+        data = np.array(s._host_bytes()[:s._nbytes], copy=True) if s._nbytes else \
+            np.zeros(0, np.uint8)
+        return _storage_from_bytes, (data, str(s.device))
+
+
+def _storage_from_bytes(data, device):
+    return UntypedStorage._from_host(data, canonical(device))
+
+
 def _warn_typed_storage_removal(stacklevel=3):
     """PyTorch warns once per process that TypedStorage is deprecated."""
     if not _warned[0]:

@@ -509,6 +509,17 @@ class Tensor:
     __str__ = __repr__
 
     def __reduce_ex__(self, protocol):
+        """As PyTorch's: the whole storage (its bytes, once per tensor pickled) with this
+        tensor's offset, shape and strides, so a view comes back a view of a copy of its
+        storage, and copy.copy (which does not pickle) shares memory."""
+        from ._creation import _rebuild_tensor
+        from ._storage import SharedStorage
+        return (_rebuild_tensor, (SharedStorage(self._storage), self._offset, self._shape,
+                                  self._stride, self.dtype.name, self.requires_grad))
+
+    def _reduce_compact(self):
+        """A reduction of only this tensor's elements (contiguous), for transports where
+        sending a view's whole storage would be wasteful (DataLoader workers)."""
         from ._creation import _rebuild
         return (_rebuild, (np.array(self.cpu()._host(), order="C"), str(self._device),
                            self.requires_grad))

@@ -130,11 +130,26 @@ def _seed_everything(base_seed, worker_id):
         np.random.seed(np.random.SeedSequence(entropy).generate_state(4))
 
 
+def _dumps(data):
+    """pickle.dumps, tensors travelling as their own elements, not their storages (a
+    sample that is a row of a dataset-wide tensor must not send the whole dataset;
+    PyTorch shares memory instead)."""
+    import io
+    from ...._tensor import Tensor
+
+    class CompactPickler(pickle.Pickler):
+        def reducer_override(self, obj):
+            return obj._reduce_compact() if type(obj) is Tensor else NotImplemented
+    out = io.BytesIO()
+    CompactPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
+    return out.getvalue()
+
+
 def _pickled(data, where):
     """The batch as bytes: pickled here so that an unpicklable batch becomes an error in
     the main process rather than a batch silently lost in the queue's feeder thread."""
     try:
-        return pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        return _dumps(data)
     except Exception:
         wrapper = ExceptionWrapper(where=where)
         try:
