@@ -76,3 +76,21 @@ def test_copies_and_pickles_are_independent_generators_in_the_same_state():
         draws.append(out)
     assert draws[0] == draws[1]
     assert draws[1][0] == draws[1][1] == draws[1][2] == draws[1][3]
+
+
+def test_fork_rng_device_types_and_set_rng_state_keyword():
+    torch = pytest.importorskip("torch")
+    out = []
+    for lib in (torch, mt):
+        row = []
+        for device_type in (None, "cuda", "meta"):
+            lib.manual_seed(0)
+            with lib.random.fork_rng(device_type=device_type):
+                lib.rand(3)
+            row.append(lib.rand(1).item())  # meta forks nothing: the stream goes on
+        with pytest.raises(RuntimeError, match="device type at start of device string: foo"):
+            with lib.random.fork_rng(device_type="foo"):
+                pass
+        lib.set_rng_state(new_state=lib.get_rng_state())
+        out.append(row)
+    assert out[0] == out[1] and out[1][0] != out[1][2]

@@ -146,8 +146,8 @@ def get_rng_state():
     return default_generator.get_state()
 
 
-def set_rng_state(state):
-    default_generator.set_state(state)
+def set_rng_state(new_state):
+    default_generator.set_state(new_state)
 
 
 def generator_for(generator, device):
@@ -157,8 +157,14 @@ def generator_for(generator, device):
 
 @contextlib.contextmanager
 def fork_rng(devices=None, enabled=True, _caller="fork_rng", _devices_kw="devices",
-             device_type="cuda"):
-    """torch.random.fork_rng: the default generators' states are restored on exit."""
+             device_type=None):
+    """torch.random.fork_rng: the default generators' states are restored on exit (for
+    device_type "meta" nothing is forked, as in PyTorch)."""
+    if device_type == "meta":
+        yield
+        return
+    if device_type is not None:
+        canonical(device_type)  # (an unknown device type is PyTorch's RuntimeError)
     if not enabled:
         yield
         return
