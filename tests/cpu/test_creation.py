@@ -469,3 +469,13 @@ def test_allocation_beyond_memory_raises_runtime_error(make):
     same_error(lambda: make(mindtorch), lambda: make(torch))
     with pytest.raises(RuntimeError, match="bytes"):
         make(mindtorch)
+
+
+@pytest.mark.parametrize("steps", [1000, 70001, 196608])
+def test_linspace_float64_long_is_exact(steps):
+    """start + step * i rounded once, as torch's fused multiply-add: bit for bit even where
+    step * i needs more than a long double's 64 bits (regression)."""
+    for start, end in ((0.2, 3.0), (-7.5, 1e3), (1.0, -2.0)):
+        want = torch.linspace(start, end, steps, dtype=torch.float64).numpy()
+        got = mindtorch.linspace(start, end, steps, dtype=mindtorch.float64).numpy()
+        np.testing.assert_array_equal(got, want)

@@ -10,6 +10,7 @@ from mindtorch._ops.decls.pointwise import check_int_scalars
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
+from ._box_muller import fma64
 
 
 def arange(start, end=None, step=1, dtype=None, device=None):
@@ -59,7 +60,9 @@ def linspace(start, end, steps, dtype=None, device=None):
         lo = np.arange(half)
         hi = np.arange(steps - half - 1, -1, -1)
         fused = _FUSED.get(st)
-        if fused is not None:
+        if st == np.float64:  # (exactly rounded: a long double product is not, past 2**11)
+            out = np.concatenate([fma64(step, lo, s), fma64(-step, hi, e)])
+        elif fused is not None:
             # start + step * i with one rounding, as the fused multiply-add torch's
             # compiled kernel uses (then truncated for integer dtypes)
             s, e, step = (np.asarray(v).astype(fused) for v in (s, e, step))
@@ -69,11 +72,8 @@ def linspace(start, end, steps, dtype=None, device=None):
         return wrap(out.astype(dtype.np), dtype)
 
 
-# a type holding float32/float64 products with small ints exactly (x86's 80-bit long
-# double for float64: 53 + 11 bits of precision)
+# a type holding float32 products with ints below 2**29 exactly (float64 uses fma64)
 _FUSED = {np.dtype(np.float32): np.float64}
-if np.finfo(np.longdouble).nmant >= 63:
-    _FUSED[np.dtype(np.float64)] = np.longdouble
 
 
 def eye(n, m=None, dtype=None, device=None):
