@@ -271,6 +271,11 @@ class PowerTransform(Transform):
         return self if self._cache_size == cache_size else \
             PowerTransform(self.exponent, cache_size=cache_size)
 
+    def __eq__(self, other):
+        return isinstance(other, PowerTransform) and bool(self.exponent.eq(other.exponent).all())
+
+    __hash__ = Transform.__hash__
+
     sign = property(lambda self: self.exponent.sign())
 
     def _call(self, x):
@@ -374,6 +379,19 @@ class AffineTransform(Transform):
     def with_cache(self, cache_size=1):
         return self if self._cache_size == cache_size else \
             AffineTransform(self.loc, self.scale, self._event_dim, cache_size=cache_size)
+
+    def __eq__(self, other):
+        if not isinstance(other, AffineTransform):
+            return False
+        for mine, theirs in ((self.loc, other.loc), (self.scale, other.scale)):
+            if isinstance(mine, numbers.Number) and isinstance(theirs, numbers.Number):
+                if mine != theirs:
+                    return False
+            elif not bool((mine == theirs).all()):
+                return False
+        return True
+
+    __hash__ = Transform.__hash__
 
     @property
     def sign(self):
