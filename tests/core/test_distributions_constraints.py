@@ -102,3 +102,14 @@ def test_independent_errors():
         C = L.distributions.constraints
         with pytest.raises(ValueError, match="Expected value.dim"):
             C.independent(C.real, 2).check(L.zeros(3))
+
+
+def test_uniform_bounds_are_its_argument_constraints():
+    messages = []
+    for L in (torch, mindtorch):
+        d = L.distributions.Uniform(L.tensor([0.0, 1.0]), L.tensor([2.0, 3.0]))
+        assert repr(d.arg_constraints["low"]) == "LessThan(upper_bound=tensor([2., 3.]))"
+        with pytest.raises(ValueError) as info:
+            L.distributions.Uniform(L.tensor([1.0, 2.0]), L.tensor([0.0, 3.0]))
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]

@@ -4,14 +4,16 @@ from .distribution import _EMPTY, Distribution, broadcast_all
 
 
 class Uniform(Distribution):
-    arg_constraints = {"low": constraints.real, "high": constraints.real}
     has_rsample = True
+
+    @property
+    def arg_constraints(self):
+        return {"low": constraints.less_than(self.high),
+                "high": constraints.greater_than(self.low)}
 
     def __init__(self, low, high, validate_args=None):
         self.low, self.high = broadcast_all(low, high)
         super().__init__(self.low.size(), validate_args=validate_args)
-        if self._validate_args and not bool((self.low < self.high).all()):
-            raise ValueError("Uniform is not defined when low>= high")
 
     @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):
