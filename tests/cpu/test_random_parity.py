@@ -255,6 +255,16 @@ DISTRIBUTIONS = {
     "Cauchy": lambda D, L: D.Cauchy(L.tensor([0.0, 1.0]), L.tensor([1.0, 2.0])).sample((10,)),
     "HalfNormal": lambda D, L: D.HalfNormal(L.tensor([1.0, 2.0])).sample((10,)),
     "HalfCauchy": lambda D, L: D.HalfCauchy(L.tensor([1.0, 2.0])).sample((10,)),
+    # (families through the Gamma-family ops: Poisson of Gamma, ratios of Chi2s, 1 / Gamma)
+    "NegativeBinomial": lambda D, L: D.NegativeBinomial(L.tensor([3.0, 10.0]),
+                                                        probs=L.tensor([0.3, 0.8])).sample((10,)),
+    "FisherSnedecor": lambda D, L: D.FisherSnedecor(L.tensor([2.0, 7.0]), L.tensor([3.0, 20.0])
+                                                    ).sample((10,)),
+    "InverseGamma": lambda D, L: D.InverseGamma(L.tensor([0.5, 3.0]), L.tensor([1.0, 2.0])
+                                                ).sample((10,)),
+    "Kumaraswamy": lambda D, L: D.Kumaraswamy(L.tensor([0.5, 3.0]), L.tensor([1.0, 2.0])
+                                              ).sample((10,)),
+    "Weibull": lambda D, L: D.Weibull(L.tensor([1.0, 3.0]), L.tensor([0.5, 2.0])).sample((10,)),
     "OneHotCategorical": lambda D, L: D.OneHotCategorical(
         probs=L.tensor([0.2, 0.3, 0.5])).sample((10,)),
     "Independent Normal": lambda D, L: D.Independent(
@@ -284,6 +294,12 @@ CLOSE_DISTRIBUTIONS = {
     ).sample((5,)),
     "LowRankMultivariateNormal": lambda D, L: D.LowRankMultivariateNormal(
         L.zeros(3), L.tensor([[1.0], [0.5], [0.0]]), L.tensor([1.0, 2.0, 0.5])).sample((5,)),
+    "Pareto": lambda D, L: D.Pareto(L.tensor([1.0, 3.0]), L.tensor([0.5, 2.0])).sample((10,)),
+    "GeneralizedPareto": lambda D, L: D.GeneralizedPareto(
+        L.tensor([0.0, 1.0]), L.tensor([1.0, 2.0]), L.tensor([0.1, -0.2])).sample((10,)),
+    "ContinuousBernoulli": lambda D, L: D.ContinuousBernoulli(
+        probs=L.tensor([0.2, 0.5, 0.9])).sample((10,)),
+    "LogisticNormal": lambda D, L: D.LogisticNormal(L.zeros(3), L.ones(3)).sample((5,)),
     "Wishart": lambda D, L: D.Wishart(L.tensor(5.0), L.tensor([[2.0, 0.3], [0.3, 1.0]])
                                       ).sample((3,)),
     "LKJCholesky": lambda D, L: D.LKJCholesky(3, L.tensor(1.5)).sample((2,)),
