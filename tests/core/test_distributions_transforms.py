@@ -108,3 +108,21 @@ def test_stick_breaking_in_transformed_distribution():
     got, want = run(mindtorch), run(torch)
     assert_same(got[0], want[0])
     assert (tuple(got[1]), tuple(got[2]), got[3]) == (tuple(want[1]), tuple(want[2]), want[3])
+
+
+def test_sign_and_monotone_cdf():
+    results = []
+    for L in (torch, mindtorch):
+        T = _T(L)
+        with pytest.raises(NotImplementedError):
+            T.Transform().sign  # noqa: B018
+        assert (T.ExpTransform().sign, T.ExpTransform().inv.sign, T.TanhTransform().sign) == (1, 1, 1)
+        base = L.distributions.Normal(L.tensor([0.5, -1.0], dtype=L.float64), 2.0)
+        flipped = L.distributions.TransformedDistribution(
+            base, [T.AffineTransform(1.0, -3.0), T.ExpTransform()])
+        value = L.tensor([0.5, 2.0], dtype=L.float64)
+        results.append((flipped.cdf(value), flipped.icdf(L.tensor([0.2, 0.7], dtype=L.float64))))
+        with pytest.raises(NotImplementedError):
+            L.distributions.TransformedDistribution(base, [T.AbsTransform()]).cdf(value)
+    assert_same(results[1][0], results[0][0])
+    assert_same(results[1][1], results[0][1])

@@ -41,7 +41,11 @@ class Transform:
     bijective = False
     domain = constraints.real
     codomain = constraints.real
-    sign = 1
+
+    @property
+    def sign(self):
+        """+1 or -1 for a monotone map (its cdf's orientation); others have none."""
+        raise NotImplementedError
 
     def __init__(self, cache_size=0):
         if cache_size not in (0, 1):
@@ -247,6 +251,7 @@ identity_transform = ComposeTransform([])
 class ExpTransform(Transform):
     codomain = constraints.positive
     bijective = True
+    sign = +1
 
     def __eq__(self, other):
         return isinstance(other, ExpTransform)
@@ -296,6 +301,7 @@ class PowerTransform(Transform):
 class SigmoidTransform(Transform):
     codomain = constraints.unit_interval
     bijective = True
+    sign = +1
 
     def __eq__(self, other):
         return isinstance(other, SigmoidTransform)
@@ -319,6 +325,7 @@ class SigmoidTransform(Transform):
 class SoftplusTransform(Transform):
     codomain = constraints.positive
     bijective = True
+    sign = +1
 
     def __eq__(self, other):
         return isinstance(other, SoftplusTransform)
@@ -338,6 +345,7 @@ class SoftplusTransform(Transform):
 class TanhTransform(Transform):
     codomain = constraints.interval(-1.0, 1.0)
     bijective = True
+    sign = +1
 
     def __eq__(self, other):
         return isinstance(other, TanhTransform)
