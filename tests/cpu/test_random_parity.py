@@ -129,6 +129,9 @@ PROGRAMS = {
         L._sample_dirichlet(L.linspace(0.2, 3, 60, dtype=L.float64).reshape(3, 20)),
         L._sample_dirichlet(L.linspace(0.2, 3, 7)), L._sample_dirichlet(L.ones(2, 0)),
         L._sample_dirichlet(L.tensor(2.0)), L._sample_dirichlet(L.tensor(0.5, dtype=L.float64)),
+        # (normalised by sums in the order of PyTorch's cascade: many categories)
+        L._sample_dirichlet(L.arange(1200, dtype=L.float64).reshape(4, 300) % 7 + 0.5),
+        L._sample_dirichlet(L.arange(111, dtype=L.float64).reshape(3, 37) % 5 + 0.1),
         L._standard_gamma(L.tensor(0.5)), L.binomial(L.tensor(5.0), L.tensor(0.5))],
     "binomial": lambda L: [
         L.binomial(L.tensor([0.0, 1.0, 7.0, 20.0, 20.0, 1e3, 1e3, 5e6, 30.0, 10.0]),

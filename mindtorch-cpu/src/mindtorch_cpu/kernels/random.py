@@ -16,6 +16,7 @@ from mindtorch._random import generator_for
 
 from .._np import CPU, arr, wrap
 from . import _jit, _rejection
+from ._aten_sum import sum_last
 from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
 from ._gamma_grad import dirichlet_grad, standard_gamma_grad
 
@@ -42,6 +43,7 @@ def _capability():
 
 _CAPABILITY = _capability()
 _AVX2 = _CAPABILITY == "AVX2"
+_DOUBLES_PER_VECTOR = 8 if _CAPABILITY == "AVX512" else 4  # (ATen's Vectorized<double>)
 
 
 def _engine(generator):
@@ -328,60 +330,6 @@ def _standard_gamma(self, generator=None):
     return wrap(v.reshape(self._shape), self.dtype)
 
 
-def _multi_row_sum(x):
-    """ATen's cascade over axis 1 of x: 4 accumulator levels, each level_step additions
-    folded into the next."""
-    size = x.shape[1]
-    power = max(4, ((size - 1).bit_length() if size > 2 else 1) // 4)
-    step, mask = 1 << power, (1 << power) - 1
-    acc = [np.zeros(x.shape[:1] + x.shape[2:]) for _ in range(4)]
-    i = 0
-    while i + step <= size:
-        for _ in range(step):
-            acc[0] = acc[0] + x[:, i]
-            i += 1
-        for j in range(1, 4):
-            acc[j], acc[j - 1] = acc[j] + acc[j - 1], 0 * acc[j]
-            if i & (mask << (j * power)):
-                break
-    for k in range(i, size):
-        acc[0] = acc[0] + x[:, k]
-    return acc[0] + acc[1] + acc[2] + acc[3]
-
-
-def _row_sum(x):
-    """ATen's row_sum along axis 1: four interleaved cascades, the leftovers, then the
-    four partial sums."""
-    size = x.shape[1]
-    n = size // 4
-    parts = _multi_row_sum(x[:, :4 * n].reshape(x.shape[0], n, 4, *x.shape[2:]))
-    total = parts[:, 0]
-    for k in range(4 * n, size):
-        total = total + x[:, k]
-    return total + parts[:, 1] + parts[:, 2] + parts[:, 3]
-
-
-def _aten_sum_last(a):
-    """a.sum(-1) of a float64 array in the order of PyTorch's CPU sum kernel (contiguous
-    inner reduction): whole SIMD vectors lane by lane, then the leftover elements, then
-    the lanes."""
-    if not a.size:
-        return a.sum(-1)
-    rows = a.reshape(-1, a.shape[-1])
-    width = 8 if _CAPABILITY == "AVX512" else 4  # doubles in a Vectorized<double>
-    k = rows.shape[1]
-    if k < width:
-        return _row_sum(rows).reshape(a.shape[:-1])
-    n = k // width
-    lanes = _row_sum(rows[:, :n * width].reshape(-1, n, width))
-    total = np.zeros(rows.shape[0])
-    for j in range(n * width, k):
-        total = total + rows[:, j]
-    for j in range(width):
-        total = total + lanes[:, j]
-    return total.reshape(a.shape[:-1])
-
-
 def _sample_dirichlet(self, generator=None):
     """Double Gammas normalised along the last dim, kept inside (tiny, 1)."""
     R.check_gamma("dirichlet", self)
@@ -389,7 +337,7 @@ def _sample_dirichlet(self, generator=None):
     dt = a.dtype.type
     g = _gammas(generator, a.reshape(-1), False) if a.size else a.astype(np.float64)
     g = _clamp_below(g, np.finfo(np.float64).tiny).reshape(a.shape)
-    v = _clamp_below((g / _aten_sum_last(g)[..., None]).astype(dt), np.finfo(dt).tiny)
+    v = _clamp_below((g / sum_last(g, _DOUBLES_PER_VECTOR)[..., None]).astype(dt), np.finfo(dt).tiny)
     top = np.nextafter(dt(1), dt(0))
     return wrap(np.where(v < top, v, top).reshape(self._shape), self.dtype)
 
