@@ -27,7 +27,7 @@ from .categorical import Categorical
 from .constraint_registry import biject_to, transform_to
 from .distribution import Distribution
 from .exp_family import ExponentialFamily
-from .extra import Binomial, Cauchy, Chi2, Geometric, Gumbel, Multinomial, StudentT
+from .extra import Binomial, Cauchy, Chi2, Geometric, Multinomial, StudentT
 from .gamma import Beta, Dirichlet, Gamma, Poisson
 from .kl import kl_divergence, register_kl
 from .matrix import LKJCholesky, LowRankMultivariateNormal, Wishart
@@ -44,6 +44,7 @@ from .transformed import (
     TransformedDistribution,
 )
 from .transformed_families import (
+    Gumbel,
     HalfCauchy,
     HalfNormal,
     InverseGamma,

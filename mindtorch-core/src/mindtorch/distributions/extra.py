@@ -1,4 +1,4 @@
-"""Cauchy, Gumbel, StudentT, Chi2, Geometric, Binomial and Multinomial, with PyTorch's
+"""Cauchy, StudentT, Chi2, Geometric, Binomial and Multinomial, with PyTorch's
 parameters, formulas (log_prob, cdf/icdf, entropy, moments), supports and reprs (samples
 from mindtorch's generator)."""
 import math
@@ -14,7 +14,6 @@ from .distribution import (
 )
 from .gamma import Gamma
 
-_EULER_GAMMA = 0.57721566490153286060
 
 
 def _m():
@@ -60,41 +59,6 @@ class Cauchy(Distribution):
 
     def entropy(self):
         return math.log(4 * math.pi) + self.scale.log()
-
-
-class Gumbel(Distribution):
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(self.loc.size(), validate_args=validate_args)
-
-    mean = property(lambda self: self.loc + self.scale * _EULER_GAMMA)
-    mode = property(lambda self: self.loc)
-    stddev = property(lambda self: (math.pi / math.sqrt(6)) * self.scale)
-    variance = property(lambda self: self.stddev.pow(2))
-
-    def rsample(self, sample_shape=_EMPTY):
-        fi = _m().finfo(self.loc.dtype)
-        u = self.loc.new_empty(self._extended_shape(sample_shape)).uniform_(fi.tiny, 1 - fi.eps)
-        return self.loc - self.scale * (-u.log()).log()
-
-    def log_prob(self, value):
-        if self._validate_args:
-            self._validate_sample(value)
-        z = (value - self.loc) / self.scale
-        return -(self.scale.log() + z + (-z).exp())
-
-    def cdf(self, value):
-        return (-(-(value - self.loc) / self.scale).exp()).exp()
-
-    def icdf(self, value):
-        return self.loc - self.scale * (-value.log()).log()
-
-    def entropy(self):
-        return self.scale.log() + (1 + _EULER_GAMMA)
 
 
 class Chi2(Gamma):

@@ -9,13 +9,13 @@ import warnings
 from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .exp_family import ExponentialFamily
-from .extra import Binomial, Cauchy, Geometric, Gumbel
+from .extra import Binomial, Cauchy, Geometric
 from .gamma import Beta, Dirichlet, Gamma, Poisson
 from .matrix import LowRankMultivariateNormal, _batch_mahalanobis_sq
 from .more import Exponential, Independent, Laplace, MultivariateNormal
 from .normal import Normal
 from .transformed import OneHotCategorical, TransformedDistribution
-from .transformed_families import HalfNormal, Pareto
+from .transformed_families import Gumbel, HalfNormal, Pareto
 from .uniform import Uniform
 from .univariate import ContinuousBernoulli
 from .utils import _sum_rightmost, euler_constant

@@ -4,12 +4,12 @@ bounded or one-sided and p's is not)."""
 import math
 
 from .bernoulli import Bernoulli
-from .extra import Binomial, Gumbel
+from .extra import Binomial
 from .gamma import Beta, Gamma, Poisson
 from .kl import register_kl
 from .more import Exponential, Laplace
 from .normal import Normal
-from .transformed_families import Pareto
+from .transformed_families import Gumbel, Pareto
 from .uniform import Uniform
 from .univariate import ContinuousBernoulli
 from .utils import euler_constant

@@ -1,6 +1,7 @@
 """Families defined as a simpler distribution pushed through transforms (so sampling,
 log_prob and cdf come from TransformedDistribution, making PyTorch's op calls):
-LogNormal (Normal -> exp), HalfNormal and HalfCauchy (|X|), Weibull (Exponential -> x^(1/k) -> scale x), Pareto (Exponential(alpha) -> exp ->
+LogNormal (Normal -> exp), HalfNormal and HalfCauchy (|X|), Gumbel (Uniform -> -log(-log u)),
+Weibull (Exponential -> x^(1/k) -> scale x), Pareto (Exponential(alpha) -> exp ->
 scale x), InverseGamma (Gamma -> 1/x), Kumaraswamy (Uniform -> (1 - u^(1/b))^(1/a)) and
 LogisticNormal (Normal -> stick-breaking onto the simplex)."""
 import math
@@ -21,7 +22,7 @@ from .transforms import (
 from .uniform import Uniform
 from .utils import broadcast_all, euler_constant
 
-__all__ = ["HalfCauchy", "HalfNormal", "InverseGamma", "Kumaraswamy", "LogNormal",
+__all__ = ["Gumbel", "HalfCauchy", "HalfNormal", "InverseGamma", "Kumaraswamy", "LogNormal",
            "LogisticNormal", "Pareto", "Weibull"]
 
 
@@ -48,6 +49,35 @@ class LogNormal(TransformedDistribution):
 
     def entropy(self):
         return self.base_dist.entropy() + self.loc
+
+
+class Gumbel(TransformedDistribution):
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+
+    def __init__(self, loc, scale, validate_args=None):
+        M = _m()
+        self.loc, self.scale = broadcast_all(loc, scale)
+        fi = M.finfo(self.loc.dtype)
+        base = Uniform(M.full_like(self.loc, fi.tiny), M.full_like(self.loc, 1 - fi.eps),
+                       validate_args=validate_args)
+        transforms = [ExpTransform().inv, AffineTransform(loc=0, scale=-M.ones_like(self.scale)),
+                      ExpTransform().inv, AffineTransform(loc=self.loc, scale=-self.scale)]
+        super().__init__(base, transforms, validate_args=validate_args)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        z = (value - self.loc) / self.scale
+        return -(self.scale.log() + z + (-z).exp())
+
+    mean = property(lambda self: self.loc + self.scale * euler_constant)
+    mode = property(lambda self: self.loc)
+    stddev = property(lambda self: (math.pi / math.sqrt(6)) * self.scale)
+    variance = property(lambda self: self.stddev.pow(2))
+
+    def entropy(self):
+        return self.scale.log() + (1 + euler_constant)
 
 
 class _Folded(TransformedDistribution):
