@@ -2,6 +2,9 @@
 concentration, -(d/dalpha cdf(x; alpha)) / pdf(x; alpha), computed in double as PyTorch's
 CPU kernel does: a Taylor series for x < 0.8, Rice's saddle point expansion for
 alpha > 8, else a bivariate rational approximation."""
+import ctypes
+import ctypes.util
+
 import numpy as np
 
 
@@ -23,16 +26,39 @@ _RATIONAL = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343,
               0.017050642, -0.0021309326, 0.00085092367, -1.5247877e-07))
 
 
+def _libm_float32():
+    """The C library's logf and powf as ufuncs (PyTorch's float32 steps call them; NumPy's
+    own float32 log rounds differently), or None where it cannot be loaded."""
+    try:
+        libm = ctypes.CDLL(ctypes.util.find_library("m"))
+        logf, powf = libm.logf, libm.powf
+    except (OSError, AttributeError, TypeError):
+        return None
+    logf.restype = powf.restype = ctypes.c_float
+    logf.argtypes, powf.argtypes = [ctypes.c_float], [ctypes.c_float, ctypes.c_float]
+    return np.frompyfunc(logf, 1, 1), np.frompyfunc(powf, 2, 1)
+
+
+_LIBM_F = _libm_float32()
+
+
 def _log(x):
-    """The C library's log for x's dtype (float32: the correctly rounded double log, as
-    glibc's logf gives it; NumPy's own float32 log differs in the last bit)."""
-    return np.log(x.astype(np.float64)).astype(x.dtype) if x.dtype == np.float32 else np.log(x)
+    """log in x's dtype as the C library computes it (float32: logf; without it, the
+    double log rounded, which differs in rare last bits)."""
+    if x.dtype != np.float32:
+        return np.log(x)
+    if _LIBM_F is None:
+        return np.log(x.astype(np.float64)).astype(np.float32)
+    return _LIBM_F[0](x.astype(float)).astype(np.float32)
 
 
 def _pow(x, y):
-    if x.dtype == np.float32:
-        return np.power(x.astype(np.float64), np.asarray(y, np.float64)).astype(np.float32)
-    return np.power(x, y)
+    if x.dtype != np.float32:
+        return np.power(x, y)
+    y = np.broadcast_to(np.asarray(y, np.float32), x.shape)
+    if _LIBM_F is None:
+        return np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
+    return _LIBM_F[1](x.astype(float), y.astype(float)).astype(np.float32)
 
 
 def digamma(x, t=np.float64):
