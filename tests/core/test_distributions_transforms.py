@@ -126,3 +126,16 @@ def test_sign_and_monotone_cdf():
             L.distributions.TransformedDistribution(base, [T.AbsTransform()]).cdf(value)
     assert_same(results[1][0], results[0][0])
     assert_same(results[1][1], results[0][1])
+
+
+def test_pickle_and_deepcopy_after_inverse():
+    import copy
+    import pickle
+    t = _T(mindtorch).ExpTransform()
+    inverse = t.inv  # (held weakly by t)
+    d = mindtorch.distributions.TransformedDistribution(
+        mindtorch.distributions.Normal(mindtorch.zeros(2), 1.0), [t, inverse.inv])
+    for clone in (copy.deepcopy(d), pickle.loads(pickle.dumps(d))):
+        x = mindtorch.tensor([0.5, 2.0])
+        assert_same(clone.log_prob(x), d.log_prob(x))
+    assert repr(pickle.loads(pickle.dumps(inverse))) == "_InverseTransform(ExpTransform())"

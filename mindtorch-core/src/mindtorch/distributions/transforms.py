@@ -69,6 +69,12 @@ class Transform:
             self._inv = weakref.ref(inv)
         return inv
 
+    def __getstate__(self):
+        state = self.__dict__.copy()
+        if not isinstance(state.get("_inv"), Transform):  # (a weak reference: not kept)
+            state["_inv"] = None
+        return state
+
     def with_cache(self, cache_size=1):
         if self._cache_size == cache_size:
             return self
