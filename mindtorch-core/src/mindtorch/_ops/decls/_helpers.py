@@ -3,6 +3,17 @@ from ..._dtype import scalar_type_name as _type_name
 from ..registry import OPS, define, derivative, nondifferentiable
 
 
+# the node PyTorch records for an op it gives no derivative (backward reaching it raises)
+NOT_IMPLEMENTED_NODE = "torch::autograd::NotImplemented"
+
+
+def no_derivative(name):
+    """The backward formula of such an op: it raises PyTorch's error naming aten::<name>."""
+    def formula(*grads, **inputs):
+        raise RuntimeError(f"derivative for aten::{name} is not implemented")
+    return formula
+
+
 def refuse_complex_autograd(*names):
     """Ops PyTorch's autograd has no complex formula for: recording one with a complex
     output raises (see autograd/_record.py _refusing_complex)."""

@@ -6,7 +6,7 @@ metadata rules are the `*_meta` functions here.  PyTorch has no derivative for e
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..registry import OPS, define, derivative
-from ._helpers import _type_name
+from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, no_derivative
 from .factorization import _LOW, single_out, tuple_out
 from .factorization_lu import _any
 
@@ -68,12 +68,6 @@ def _ldl_factor(A, hermitian=False):
     return LD, pivots
 
 
-def _no_derivative(op):
-    def grad(*args, **kwargs):
-        raise RuntimeError(f"derivative for aten::{op} is not implemented")
-    return grad
-
-
 def _declare():
     linalg = {"tags": ("linalg",), "modules": ("linalg",), "function": False, "method": False}
     define("linalg_ldl_factor_ex(Tensor self, *, bool hermitian=False, "
@@ -85,8 +79,10 @@ def _declare():
     tuple_out(OPS["linalg_ldl_factor_ex"])
     tuple_out(OPS["linalg_ldl_factor"])
     single_out(OPS["linalg_ldl_solve"])
-    derivative(OPS["linalg_ldl_factor_ex"], self=_no_derivative("linalg_ldl_factor_ex"))
-    derivative(OPS["linalg_ldl_solve"], {"LD, B": _no_derivative("linalg_ldl_solve")})
+    derivative(OPS["linalg_ldl_factor_ex"], self=no_derivative("linalg_ldl_factor_ex"),
+               name=NOT_IMPLEMENTED_NODE)
+    derivative(OPS["linalg_ldl_solve"], {"LD, B": no_derivative("linalg_ldl_solve")},
+               name=NOT_IMPLEMENTED_NODE)
 
 
 _declare()

@@ -11,7 +11,9 @@ from ... import _dtype
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import _type_name, define_inplace, refuse_complex_autograd
+from ._helpers import (
+    NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, refuse_complex_autograd,
+)
 from ._prechecks import _checked_first
 from ._out_rules import EXACT_OUT, _checked_out
 
@@ -542,12 +544,6 @@ def _keep(cond, grad):
     return _M().where(cond, grad, 0)
 
 
-def _not_implemented(name):
-    def raise_(grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-    return raise_
-
-
 def _scalar_log(b):
     """log of a Python number as PyTorch's Scalar.log() gives it (nan below 0)."""
     if type(b) is complex:
@@ -689,8 +685,8 @@ _GRADS = {
     "div": {"self": lambda grad, other, rounding_mode:
             grad / _cj(other) if rounding_mode is None else zeros(grad),
             "other": _div_other},
-    "floor_divide": {"self": _not_implemented("floor_divide"),
-                     "other": _not_implemented("floor_divide")},
+    "floor_divide": {"self": no_derivative("floor_divide"),
+                     "other": no_derivative("floor_divide")},
     "pow": {"self": _pow_self, "exponent": _pow_exponent},
     "remainder": {"self": lambda grad: grad, "other": _remainder_other},
     "fmod": {"self": lambda grad: grad,
@@ -731,7 +727,7 @@ def _tensor(x):
 # function of the op's arguments)
 GRAD_NAMES = {
     "log1p": "Log1PBackward0", "deg2rad": "Deg2RadBackward0", "rad2deg": "Rad2DegBackward0",
-    "square": "PowBackward0", "floor_divide": "torch::autograd::NotImplemented",
+    "square": "PowBackward0", "floor_divide": NOT_IMPLEMENTED_NODE,
     "pow": lambda self, exponent: "PowBackward2" if not _tensor(self) else
     "PowBackward1" if _tensor(exponent) else "PowBackward0",
     "clamp": lambda self, min, max: "ClampBackward0" if _tensor(min) or _tensor(max) else
@@ -740,7 +736,7 @@ GRAD_NAMES = {
     "clamp_max": lambda self, max: f"ClampMaxBackward{int(_tensor(max))}",
     "div": lambda self, other, rounding_mode: "DivBackward2" if rounding_mode else
     "DivBackward0",
-    "remainder": lambda self, other: "torch::autograd::NotImplemented" if not _tensor(self)
+    "remainder": lambda self, other: NOT_IMPLEMENTED_NODE if not _tensor(self)
     else f"RemainderBackward{int(_tensor(other))}",
     "fmod": lambda self, other: f"FmodBackward{int(_tensor(other))}",
     "lerp": lambda self, end, weight: f"LerpBackward{int(_tensor(weight))}",

@@ -18,7 +18,7 @@ from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from .._argcheck import factory_layout
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import _type_name
+from ._helpers import _type_name, no_derivative
 from .creation import _empty, _empty_like, _fresh
 
 _GEN = "*, Generator? generator=None"
@@ -520,11 +520,6 @@ def _bernoulli_grad(grad, p):
     return zeros(grad)
 
 
-def _no_derivative(name):
-    def grad(grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-    return grad
-
 
 def _is_tensor(x):
     return isinstance(x, Tensor)
@@ -541,14 +536,14 @@ def _derivatives():
     derivative(OPS["normal"], mean=zeros, std=zeros, name=lambda mean, std, generator:
                f"NormalBackward{_is_tensor(mean) + 2 * _is_tensor(std)}")
     derivative(OPS["poisson"], self=zeros)
-    derivative(OPS["binomial"], count=_no_derivative("binomial"),
-               prob=_no_derivative("binomial"))
-    derivative(OPS["_sample_dirichlet"], self=_no_derivative("_sample_dirichlet"))
+    derivative(OPS["binomial"], count=no_derivative("binomial"),
+               prob=no_derivative("binomial"))
+    derivative(OPS["_sample_dirichlet"], self=no_derivative("_sample_dirichlet"))
     derivative(OPS["_standard_gamma"], self=lambda grad, self, result:
                grad * OPS["_standard_gamma_grad"].call(self, result))
-    derivative(OPS["_standard_gamma_grad"], self=_no_derivative("_standard_gamma_grad"),
-               output=_no_derivative("_standard_gamma_grad"))
-    derivative(OPS["_dirichlet_grad"], **{name: _no_derivative("_dirichlet_grad")
+    derivative(OPS["_standard_gamma_grad"], self=no_derivative("_standard_gamma_grad"),
+               output=no_derivative("_standard_gamma_grad"))
+    derivative(OPS["_dirichlet_grad"], **{name: no_derivative("_dirichlet_grad")
                                           for name in ("x", "alpha", "total")})
     nondifferentiable(OPS["multinomial"])
 

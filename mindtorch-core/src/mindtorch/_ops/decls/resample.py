@@ -12,6 +12,7 @@ import warnings
 
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, route_overloads
+from ._helpers import NOT_IMPLEMENTED_NODE, no_derivative
 from .pooling import check_dtype
 
 NN = ("nn.functional",)
@@ -520,15 +521,8 @@ def _derivatives():
     derivative(OPS["channel_shuffle"],
                self=lambda grad, groups: OPS["channel_shuffle"].call(grad,
                                                                     grad.shape[1] // groups))
-    derivative(OPS["native_channel_shuffle"], self=_no_derivative("native_channel_shuffle"),
-               name="torch::autograd::NotImplemented")
-
-
-def _no_derivative(name):
-    """PyTorch's backward for ops it gives no derivative (its NotImplemented node)."""
-    def raise_(grad):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-    return raise_
+    derivative(OPS["native_channel_shuffle"], self=no_derivative("native_channel_shuffle"),
+               name=NOT_IMPLEMENTED_NODE)
 
 
 _declare()

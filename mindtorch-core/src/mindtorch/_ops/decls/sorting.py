@@ -15,7 +15,7 @@ from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import _type_name
+from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, no_derivative
 from ._prechecks import _arg, _checked_first
 
 DYNAMIC = ("dynamic_output_shape",)
@@ -706,14 +706,9 @@ _GRADS = {
                "Unique2Backward0" if dim is None else "UniqueDimBackward0"},
     "unique_consecutive": {"self": _not_implemented_grad(
         "the derivative for 'unique_consecutive' is not implemented.")},
-    "bincount": {"weights": _not_implemented_grad(
-        "derivative for aten::bincount is not implemented", RuntimeError),
-        "name": "torch::autograd::NotImplemented"},
-    "histogram": {"self": _not_implemented_grad(
-        "derivative for aten::histogram is not implemented", RuntimeError),
-        "weight": _not_implemented_grad(
-        "derivative for aten::histogram is not implemented", RuntimeError),
-        "name": "torch::autograd::NotImplemented"},
+    "bincount": {"weights": no_derivative("bincount"), "name": NOT_IMPLEMENTED_NODE},
+    "histogram": {"self": no_derivative("histogram"), "weight": no_derivative("histogram"),
+                  "name": NOT_IMPLEMENTED_NODE},
 }
 
 

@@ -12,8 +12,8 @@ import math
 
 from ...autograd.functional_helpers import sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload
-from ._helpers import _type_name, define_inplace, write_into
-from .pointwise import POINTWISE, _alias, _cj, _keep, _not_implemented, _tensor, join
+from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, write_into
+from .pointwise import POINTWISE, _alias, _cj, _keep, _tensor, join
 
 SPECIAL = ("special",)
 
@@ -437,7 +437,7 @@ _GRADS = {
                   "other": lambda grad, self, other: grad / _cj(1 + (self - other).exp())},
     "logaddexp2": {"self": lambda grad, self, other: grad / (1 + _M().pow(2.0, other - self)),
                    "other": lambda grad, self, other: grad / (1 + _M().pow(2.0, self - other))},
-    "heaviside": {"self": _not_implemented("heaviside"), "values": _not_implemented("heaviside")},
+    "heaviside": {"self": no_derivative("heaviside"), "values": no_derivative("heaviside")},
     "nextafter": {"self": lambda grad: grad, "other": lambda grad: zeros(grad)},
     "asinh": {"self": lambda grad, self: grad * _cj((self * self + 1).rsqrt())},
     # (sqrt(x + 1) sqrt(x - 1), not sqrt(x * x - 1): the branch PyTorch takes for complex x)
@@ -465,7 +465,7 @@ GRAD_NAMES = {
     "special_i0e": "SpecialI0EBackward0",
     "special_i1e": "SpecialI1EBackward0",
     "special_ndtr": "MulBackward1",  # PyTorch's ndtr is (1 + erf(x / sqrt(2))) * 0.5
-    "heaviside": "torch::autograd::NotImplemented",
+    "heaviside": NOT_IMPLEMENTED_NODE,
     "xlogy": _numbered("Xlogy"), "special_xlog1py": _numbered("SpecialXlog1Py"),
     "special_zeta": _numbered("SpecialZeta"),
     "copysign": lambda self, other: f"CopysignBackward{int(not _tensor(other))}",

@@ -9,7 +9,7 @@ from ... import _dtype as D
 from ... import return_types
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, nondifferentiable
-from ._helpers import _type_name
+from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, no_derivative
 from .factorization import _has_data
 
 
@@ -200,19 +200,11 @@ define("_histogramdd_from_bin_tensors(Tensor self, Tensor[] bins, *, Tensor? wei
        method=False)
 
 
-def _no_derivative(name):
-    """PyTorch records these ops (their results require grad) but cannot differentiate
-    them: backward raises."""
-    def formula(grads):
-        raise RuntimeError(f"derivative for aten::{name} is not implemented")
-    return formula
-
-
 for _name, _inputs in (("_histogramdd_bin_edges", ("self", "weight")),
                        ("_histogramdd_from_bin_cts", ("self", "weight")),
                        ("_histogramdd_from_bin_tensors", ("self", "bins", "weight"))):
-    derivative(OPS[_name], **dict.fromkeys(_inputs, _no_derivative(_name)),
-               name="torch::autograd::NotImplemented")
+    derivative(OPS[_name], **dict.fromkeys(_inputs, no_derivative(_name)),
+               name=NOT_IMPLEMENTED_NODE)
 _RESULT = return_types.make("histogramdd", ["hist", "bin_edges"])
 
 

@@ -8,6 +8,7 @@ PyTorch's), so shapes, errors and gradients come from the view in one place."""
 from ..._tensor import Tensor, contiguous_strides
 from ...autograd.functional_helpers import view_scatter
 from ..registry import OPS, define, derivative, nondifferentiable, overload
+from ._helpers import NOT_IMPLEMENTED_NODE, no_derivative
 from ._out_rules import exact_out
 from ._prechecks import _check_permute, _checked_first
 from .splitting import _check_chunk, _check_split, chunk, split
@@ -80,10 +81,6 @@ def _unfold_grad(grad, self_geometry, dimension, size, step):
     return view_scatter(grad, base, (v._shape, v._stride, v._offset))
 
 
-def _no_formula(grad):
-    raise RuntimeError("derivative for aten::detach_copy is not implemented")
-
-
 _OWN_GRADS = {"as_strided_copy": _as_strided_grad, "diagonal_copy": _diagonal_grad,
               "unfold_copy": _unfold_grad}
 
@@ -133,7 +130,7 @@ def _declare_copies():
     # detach_copy: recorded, with no backward (as PyTorch's NotImplemented node)
     derivative(define("detach_copy(Tensor self) -> Tensor", out=True, method=False,
                       decomposition=lambda self: OPS["clone"].call(self, "contiguous_format")),
-               self=_no_formula, name="torch::autograd::NotImplemented")
+               self=no_derivative("detach_copy"), name=NOT_IMPLEMENTED_NODE)
     exact_out(OPS["detach_copy"], "copy")
     # view_copy(dtype): the bits reinterpreted, as view(dtype); not differentiable
     nondifferentiable(define(
