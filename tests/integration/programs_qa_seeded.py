@@ -677,3 +677,125 @@ rows = sorted(DataLoader(Stream(), batch_size=None, num_workers=2))
 print([(i, round(r, 4), k) for i, r, k in rows])
 show(torch.rand(2))
 ''')
+
+seeded("qa_seeded_time_sequence_lbfgs", r'''
+import numpy as np
+np.random.seed(2)
+T, L, N = 20, 100, 12
+x = np.empty((N, L), np.int64)
+x[:] = np.array(range(L)) + np.random.randint(-4 * T, 4 * T, N).reshape(N, 1)
+data = np.sin(x / 1.0 / T).astype("float64")
+class Sequence(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm1 = nn.LSTMCell(1, 16)
+        self.lstm2 = nn.LSTMCell(16, 16)
+        self.linear = nn.Linear(16, 1)
+    def forward(self, input, future=0):
+        outputs = []
+        h_t = torch.zeros(input.size(0), 16, dtype=torch.double)
+        c_t = torch.zeros(input.size(0), 16, dtype=torch.double)
+        h_t2 = torch.zeros(input.size(0), 16, dtype=torch.double)
+        c_t2 = torch.zeros(input.size(0), 16, dtype=torch.double)
+        for input_t in input.split(1, dim=1):
+            h_t, c_t = self.lstm1(input_t, (h_t, c_t))
+            h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+            output = self.linear(h_t2)
+            outputs += [output]
+        for i in range(future):
+            h_t, c_t = self.lstm1(output, (h_t, c_t))
+            h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+            output = self.linear(h_t2)
+            outputs += [output]
+        return torch.cat(outputs, dim=1)
+torch.manual_seed(0)
+input = torch.from_numpy(data[3:, :-1])
+target = torch.from_numpy(data[3:, 1:])
+test_input = torch.from_numpy(data[:3, :-1])
+test_target = torch.from_numpy(data[:3, 1:])
+seq = Sequence().double()
+criterion = nn.MSELoss()
+optimizer = torch.optim.LBFGS(seq.parameters(), lr=0.8)
+for i in range(2):
+    def closure():
+        optimizer.zero_grad()
+        out = seq(input)
+        loss = criterion(out, target)
+        loss.backward()
+        return loss
+    optimizer.step(closure)
+    with torch.no_grad():
+        pred = seq(test_input, future=5)
+        loss = criterion(pred[:, :-5], test_target)
+        print("step", i, "test loss:", round(loss.item(), 6))
+print(pred[:, -5:].numpy().round(4))
+''')
+
+seeded("qa_seeded_word_language_model", r'''
+class RNNModel(nn.Module):
+    def __init__(self, rnn_type, ntoken, ninp, nhid, nlayers, dropout=0.5, tie_weights=False):
+        super().__init__()
+        self.ntoken = ntoken
+        self.drop = nn.Dropout(dropout)
+        self.encoder = nn.Embedding(ntoken, ninp)
+        self.rnn = getattr(nn, rnn_type)(ninp, nhid, nlayers, dropout=dropout)
+        self.decoder = nn.Linear(nhid, ntoken)
+        if tie_weights:
+            self.decoder.weight = self.encoder.weight
+        self.init_weights()
+        self.rnn_type, self.nhid, self.nlayers = rnn_type, nhid, nlayers
+    def init_weights(self):
+        initrange = 0.1
+        nn.init.uniform_(self.encoder.weight, -initrange, initrange)
+        nn.init.zeros_(self.decoder.bias)
+        nn.init.uniform_(self.decoder.weight, -initrange, initrange)
+    def forward(self, input, hidden):
+        emb = self.drop(self.encoder(input))
+        output, hidden = self.rnn(emb, hidden)
+        output = self.drop(output)
+        decoded = self.decoder(output).view(-1, self.ntoken)
+        return F.log_softmax(decoded, dim=1), hidden
+    def init_hidden(self, bsz):
+        weight = next(self.parameters())
+        if self.rnn_type == "LSTM":
+            return (weight.new_zeros(self.nlayers, bsz, self.nhid), weight.new_zeros(self.nlayers, bsz, self.nhid))
+        return weight.new_zeros(self.nlayers, bsz, self.nhid)
+def repackage_hidden(h):
+    if isinstance(h, torch.Tensor):
+        return h.detach()
+    return tuple(repackage_hidden(v) for v in h)
+torch.manual_seed(1111)
+ntokens, bptt, bsz = 30, 5, 4
+corpus = torch.randint(0, ntokens, (bsz * 21,))
+train_data = corpus.view(bsz, -1).t().contiguous()
+for rnn_type, tie in (("LSTM", True), ("GRU", False)):
+    model = RNNModel(rnn_type, ntokens, 12, 12, 2, dropout=0.2, tie_weights=tie)
+    criterion = nn.NLLLoss()
+    lr = 5.0
+    model.train()
+    hidden = model.init_hidden(bsz)
+    for batch, i in enumerate(range(0, train_data.size(0) - 1, bptt)):
+        seq_len = min(bptt, len(train_data) - 1 - i)
+        data, targets = train_data[i:i + seq_len], train_data[i + 1:i + 1 + seq_len].reshape(-1)
+        model.zero_grad()
+        hidden = repackage_hidden(hidden)
+        output, hidden = model(data, hidden)
+        loss = criterion(output, targets)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 0.25)
+        for p in model.parameters():
+            p.data.add_(p.grad, alpha=-lr)
+        print(rnn_type, batch, round(loss.item(), 4))
+    model.eval()
+    with torch.no_grad():
+        hidden = model.init_hidden(1)
+        inp = torch.randint(ntokens, (1, 1), dtype=torch.long)
+        words = []
+        for _ in range(8):
+            output, hidden = model(inp, hidden)
+            word_weights = output.squeeze().div(1.0).exp()
+            word_idx = torch.multinomial(word_weights, 1)[0]
+            inp.fill_(word_idx)
+            words.append(int(word_idx))
+        print(words)
+''')
