@@ -189,3 +189,123 @@ for rnn_type, tie in (("LSTM", True), ("GRU", False)):
             words.append(int(word_idx))
         print(words)
 ''')
+
+seeded("qa_seeded_mnist_example", r'''
+from torch.optim.lr_scheduler import StepLR
+from torch.utils.data import TensorDataset, DataLoader
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 4, 3, 1)
+        self.conv2 = nn.Conv2d(4, 8, 3, 1)
+        self.dropout1 = nn.Dropout(0.25)
+        self.dropout2 = nn.Dropout(0.5)
+        self.fc1 = nn.Linear(8 * 4 * 4, 16)
+        self.fc2 = nn.Linear(16, 10)
+    def forward(self, x):
+        x = F.relu(self.conv1(x))
+        x = F.relu(self.conv2(x))
+        x = F.max_pool2d(x, 2)
+        x = self.dropout1(x)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = self.dropout2(x)
+        return F.log_softmax(self.fc2(x), dim=1)
+torch.manual_seed(1)
+images = torch.rand(40, 1, 12, 12)
+labels = torch.randint(0, 10, (40,))
+loader = DataLoader(TensorDataset(images, labels), batch_size=16, shuffle=True)
+model = Net()
+optimizer = torch.optim.Adadelta(model.parameters(), lr=1.0)
+scheduler = StepLR(optimizer, step_size=1, gamma=0.7)
+for epoch in range(1, 3):
+    model.train()
+    for batch_idx, (data, target) in enumerate(loader):
+        optimizer.zero_grad()
+        loss = F.nll_loss(model(data), target)
+        loss.backward()
+        optimizer.step()
+        print(epoch, batch_idx, round(loss.item(), 3))
+    model.eval()
+    with torch.no_grad():
+        out = model(images)
+        test_loss = F.nll_loss(out, labels, reduction="sum").item() / 40
+        correct = out.argmax(dim=1).eq(labels).sum().item()
+    print(round(test_loss, 3), correct)
+    scheduler.step()
+''')
+
+seeded("qa_seeded_vae_example", r'''
+class VAE(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(16, 12)
+        self.fc21 = nn.Linear(12, 2)
+        self.fc22 = nn.Linear(12, 2)
+        self.fc3 = nn.Linear(2, 12)
+        self.fc4 = nn.Linear(12, 16)
+    def encode(self, x):
+        h1 = F.relu(self.fc1(x))
+        return self.fc21(h1), self.fc22(h1)
+    def reparameterize(self, mu, logvar):
+        std = torch.exp(0.5 * logvar)
+        eps = torch.randn_like(std)
+        return mu + eps * std
+    def decode(self, z):
+        return torch.sigmoid(self.fc4(F.relu(self.fc3(z))))
+    def forward(self, x):
+        mu, logvar = self.encode(x.view(-1, 16))
+        z = self.reparameterize(mu, logvar)
+        return self.decode(z), mu, logvar
+def loss_function(recon_x, x, mu, logvar):
+    BCE = F.binary_cross_entropy(recon_x, x.view(-1, 16), reduction="sum")
+    KLD = -0.5 * torch.sum(1 + logvar - mu.pow(2) - logvar.exp())
+    return BCE + KLD
+torch.manual_seed(1)
+data = torch.bernoulli(torch.full((24, 16), 0.3))
+model = VAE()
+optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+for epoch in range(3):
+    optimizer.zero_grad()
+    recon, mu, logvar = model(data)
+    loss = loss_function(recon, data, mu, logvar)
+    loss.backward()
+    optimizer.step()
+    print(epoch, round(loss.item() / len(data), 3))
+with torch.no_grad():
+    sample = model.decode(torch.randn(2, 2))
+show(sample[:, :6], d=3)
+''')
+
+seeded("qa_seeded_super_resolution_init", r'''
+import torch.nn.init as init
+class Net(nn.Module):
+    def __init__(self, upscale_factor):
+        super().__init__()
+        self.relu = nn.ReLU()
+        self.conv1 = nn.Conv2d(1, 8, (5, 5), (1, 1), (2, 2))
+        self.conv2 = nn.Conv2d(8, 8, (3, 3), (1, 1), (1, 1))
+        self.conv3 = nn.Conv2d(8, upscale_factor ** 2, (3, 3), (1, 1), (1, 1))
+        self.pixel_shuffle = nn.PixelShuffle(upscale_factor)
+        self._initialize_weights()
+    def forward(self, x):
+        x = self.relu(self.conv1(x))
+        x = self.relu(self.conv2(x))
+        return self.pixel_shuffle(self.conv3(x))
+    def _initialize_weights(self):
+        init.orthogonal_(self.conv1.weight, init.calculate_gain("relu"))
+        init.orthogonal_(self.conv2.weight, init.calculate_gain("relu"))
+        init.orthogonal_(self.conv3.weight)
+torch.manual_seed(123)
+model = Net(2)
+x = torch.rand(2, 1, 6, 6)
+target = torch.rand(2, 1, 12, 12)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(3):
+    opt.zero_grad()
+    loss = F.mse_loss(model(x), target)
+    loss.backward()
+    opt.step()
+    print(step, round(loss.item(), 4))
+show(model.conv3.weight[0, 0], torch.rand(2))
+''')
