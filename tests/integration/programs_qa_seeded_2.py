@@ -309,3 +309,57 @@ for step in range(3):
     print(step, round(loss.item(), 4))
 show(model.conv3.weight[0, 0], torch.rand(2))
 ''')
+
+seeded("qa_seeded_transformer_lm_tutorial", r'''
+import math
+class PositionalEncoding(nn.Module):
+    def __init__(self, d_model, dropout=0.1, max_len=50):
+        super().__init__()
+        self.dropout = nn.Dropout(p=dropout)
+        position = torch.arange(max_len).unsqueeze(1)
+        div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+        pe = torch.zeros(max_len, 1, d_model)
+        pe[:, 0, 0::2] = torch.sin(position * div_term)
+        pe[:, 0, 1::2] = torch.cos(position * div_term)
+        self.register_buffer("pe", pe)
+    def forward(self, x):
+        return self.dropout(x + self.pe[:x.size(0)])
+class TransformerModel(nn.Module):
+    def __init__(self, ntoken, d_model, nhead, d_hid, nlayers, dropout=0.5):
+        super().__init__()
+        self.pos_encoder = PositionalEncoding(d_model, dropout)
+        layers = nn.TransformerEncoderLayer(d_model, nhead, d_hid, dropout)
+        self.transformer_encoder = nn.TransformerEncoder(layers, nlayers, enable_nested_tensor=False)
+        self.embedding = nn.Embedding(ntoken, d_model)
+        self.d_model = d_model
+        self.linear = nn.Linear(d_model, ntoken)
+        initrange = 0.1
+        self.embedding.weight.data.uniform_(-initrange, initrange)
+        self.linear.bias.data.zero_()
+        self.linear.weight.data.uniform_(-initrange, initrange)
+    def forward(self, src, src_mask=None):
+        src = self.embedding(src) * math.sqrt(self.d_model)
+        src = self.pos_encoder(src)
+        return self.linear(self.transformer_encoder(src, src_mask))
+torch.manual_seed(0)
+ntokens, bptt = 25, 6
+model = TransformerModel(ntokens, 16, 2, 32, 2, 0.2)
+data = torch.randint(0, ntokens, (31, 3))
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=5.0)
+scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.95)
+model.train()
+for batch, i in enumerate(range(0, data.size(0) - 1, bptt)):
+    seq_len = min(bptt, len(data) - 1 - i)
+    src, targets = data[i:i + seq_len], data[i + 1:i + 1 + seq_len].reshape(-1)
+    mask = nn.Transformer.generate_square_subsequent_mask(seq_len)
+    output = model(src, mask)
+    loss = criterion(output.view(-1, ntokens), targets)
+    optimizer.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+    optimizer.step()
+    print(batch, round(loss.item(), 3), round(math.exp(loss.item()), 2))
+scheduler.step()
+print(scheduler.get_last_lr())
+''')
