@@ -167,3 +167,18 @@ def test_expanded_sample_gradient():
         (d.rsample() * _t(L, [1.0, 2.0])).sum().backward()
         grads.append(np.array(loc.grad.numpy()))
     np.testing.assert_array_equal(grads[0], grads[1])
+
+
+def test_base_class_has_no_constraints_and_warns():
+    messages = []
+    for L in (torch, mindtorch):
+        class Custom(L.distributions.Distribution):
+            pass
+        with pytest.warns(UserWarning) as record:
+            d = Custom(validate_args=True)
+            d._validate_sample(L.zeros(1))
+        messages.append([str(w.message).split("'")[-1] for w in record])
+        for attr in ("arg_constraints", "support"):
+            with pytest.raises(NotImplementedError):
+                getattr(d, attr)
+    assert messages[0] == messages[1] and len(messages[0]) == 2

@@ -20,8 +20,16 @@ class Distribution:
     has_rsample = False
     has_enumerate_support = False
     _validate_args = __debug__
-    arg_constraints = {}
-    support = None
+
+    @property
+    def arg_constraints(self):
+        """{parameter name: the constraint it satisfies} (each family defines it)."""
+        raise NotImplementedError
+
+    @property
+    def support(self):
+        """The constraint samples satisfy (each family defines it)."""
+        raise NotImplementedError
 
     @staticmethod
     def set_default_validate_args(value):
@@ -34,7 +42,14 @@ class Distribution:
         if validate_args is not None:
             self._validate_args = validate_args
         if self._validate_args:
-            for param, constraint in self.arg_constraints.items():
+            try:
+                arg_constraints = self.arg_constraints
+            except NotImplementedError:
+                arg_constraints = {}
+                warnings.warn(f"{self.__class__} does not define `arg_constraints`. Please set "
+                              f"`arg_constraints = {{}}` or initialize the distribution with "
+                              f"`validate_args=False` to turn off validation.", stacklevel=2)
+            for param, constraint in arg_constraints.items():
                 if constraints.is_dependent(constraint):
                     continue
                 if param not in self.__dict__ and isinstance(getattr(type(self), param, None),
@@ -142,10 +157,17 @@ class Distribution:
             if i != 1 and j != 1 and i != j:
                 raise ValueError(f"Value is not broadcastable with batch_shape+event_shape: "
                                  f"{actual} vs {Size(expected)}.")
-        if not bool(self.support.check(value).all()):
+        try:
+            support = self.support
+        except NotImplementedError:
+            warnings.warn(f"{self.__class__} does not define `support` to enable sample "
+                          f"validation. Please initialize the distribution with "
+                          f"`validate_args=False` to turn off validation.", stacklevel=2)
+            return
+        if not bool(support.check(value).all()):
             raise ValueError(f"Expected value argument ({type(value).__name__} of shape "
                              f"{tuple(value.shape)}) to be within the support "
-                             f"({self.support!r}) of the distribution {self!r}, but found "
+                             f"({support!r}) of the distribution {self!r}, but found "
                              f"invalid values:\n{value}")
 
     def __repr__(self):
