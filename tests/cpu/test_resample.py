@@ -524,3 +524,15 @@ def test_affine_grid():
         warnings.simplefilter("error")
         with pytest.raises(UserWarning):
             mindtorch.nn.functional.affine_grid(t2, (2, 3, 4, 5))
+
+
+def test_affine_grid_error_messages():
+    """The size prints as the torch.Size a caller usually passes, theta's shape as torch.Size."""
+    import torch
+    for size, shape in [((2, 1, 3), (2, 2, 3)), ((2, 1, 3, 4), (2, 1, 3))]:
+        with pytest.raises(Exception) as want:
+            torch.nn.functional.affine_grid(torch.zeros(shape), torch.Size(size), False)
+        with pytest.raises(type(want.value), match=None) as got:
+            mindtorch.nn.functional.affine_grid(mindtorch.zeros(shape), mindtorch.Size(size),
+                                                False)
+        assert str(got.value) == str(want.value)

@@ -321,11 +321,11 @@ def _affine_grid(theta, size, align_corners=None):
     rows = {4: 2, 5: 3}.get(len(size))
     if rows is None:
         raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
-                                  f"affine transforms, respectively. Got size {list(size)}.")
+                                  f"affine transforms, respectively. Got size torch.Size({list(size)}).")
     if theta.ndim != 3 or tuple(theta.shape[-2:]) != (rows, rows + 1):
         kind = "2D" if rows == 2 else "3D"
         raise ValueError(f"Expected a batch of {kind} affine matrices of shape Nx{rows}x{rows + 1} "
-                         f"for size {list(size)}. Got {tuple(theta.shape)}.")
+                         f"for size torch.Size({list(size)}). Got {theta.shape}.")
     if align_corners and min(size[2:]) == 1:
         warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
                       "when align_corners=True. This is not an intended use case of affine_grid. "
