@@ -33,7 +33,8 @@ def _direction_numbers(dimension):
     v = np.zeros((dimension, MAXBIT), dtype=np.int64)
     v[0] = 1
     cols = np.arange(MAXBIT)
-    v[1:] = np.where(cols < deg[1:, None], np.pad(vinit[1:], ((0, 0), (0, MAXBIT - 18))), 0)
+    first = np.pad(vinit[1:], ((0, 0), (0, MAXBIT - vinit.shape[1])))  # the given m_0..m_deg-1
+    v[1:] = np.where(cols < deg[1:, None], first, 0)
     rows = np.arange(1, dimension)
     for j in range(1, MAXBIT):  # m_j from the previous deg values, by the polynomial's bits
         r = rows[j >= deg[rows]]
