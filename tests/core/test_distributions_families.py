@@ -171,3 +171,14 @@ def test_enumerate_support(make):
         assert_same(make(mindtorch).enumerate_support(expand), want)
         assert_same(make(mindtorch).log_prob(make(mindtorch).enumerate_support(expand)),
                     make(torch).log_prob(want))
+
+
+def test_independent_enumerate_support():
+    for L in (torch, mindtorch):
+        D = L.distributions
+        ind = D.Independent(D.Bernoulli(L.tensor([[0.2, 0.5]])), 1)
+        ind0 = D.Independent(D.Bernoulli(L.tensor([[0.2, 0.5]])), 0)
+        assert (ind.has_enumerate_support, ind0.has_enumerate_support) == (False, True)
+        assert tuple(ind0.enumerate_support().shape) == (2, 1, 2)
+        with pytest.raises(NotImplementedError, match="cartesian product"):
+            ind.enumerate_support()

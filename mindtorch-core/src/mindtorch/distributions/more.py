@@ -116,6 +116,14 @@ class Independent(Distribution):
         new.reinterpreted_batch_ndims = n
 
     has_rsample = property(lambda self: self.base_dist.has_rsample)
+    # (enumerating a product of several batch entries is not supported)
+    has_enumerate_support = property(lambda self: self.reinterpreted_batch_ndims == 0 and
+                                      self.base_dist.has_enumerate_support)
+
+    def enumerate_support(self, expand=True):
+        if self.reinterpreted_batch_ndims > 0:
+            raise NotImplementedError("Enumeration over cartesian product is not implemented")
+        return self.base_dist.enumerate_support(expand=expand)
 
     @constraints.dependent_property
     def support(self):
