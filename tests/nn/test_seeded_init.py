@@ -364,3 +364,24 @@ CONTEXTS = {
 @pytest.mark.parametrize("name", CONTEXTS)
 def test_construction_contexts(name):
     same_state(CONTEXTS[name])
+
+
+def _orthogonal(L, module, **kwargs):
+    return L.nn.utils.parametrizations.orthogonal(module, **kwargs)
+
+
+# a non-square weight is completed to a square orthogonal base with randn columns
+ORTHOGONAL = {
+    "wide": lambda L: _orthogonal(L, L.nn.Linear(6, 4)),
+    "tall": lambda L: _orthogonal(L, L.nn.Linear(4, 6)),
+    "householder": lambda L: _orthogonal(L, L.nn.Linear(4, 6), orthogonal_map="householder"),
+    "cayley": lambda L: _orthogonal(L, L.nn.Linear(3, 5), orthogonal_map="cayley"),
+    "matrix_exp": lambda L: _orthogonal(L, L.nn.Linear(5, 3), orthogonal_map="matrix_exp"),
+    "no trivialization": lambda L: _orthogonal(L, L.nn.Linear(5, 3), use_trivialization=False),
+    "conv": lambda L: _orthogonal(L, L.nn.Conv2d(2, 3, 2)),
+}
+
+
+@pytest.mark.parametrize("name", ORTHOGONAL)
+def test_orthogonal_parametrization(name):
+    close_state(ORTHOGONAL[name])
