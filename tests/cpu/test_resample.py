@@ -113,6 +113,16 @@ def test_constant_pad_values_and_torch_function():
     check(lambda m, x: m.constant_pad_nd(x, (-5, 0)), x)
 
 
+def test_constant_pad_negative_size_message():
+    for pad in [(-3, -2), (-5, 0), (1, -6)]:
+        with pytest.raises(RuntimeError) as want:
+            torch.nn.functional.pad(torch.zeros(2, 4), pad)
+        for device in ["cpu", "meta"]:
+            with pytest.raises(RuntimeError) as got:
+                mindtorch.nn.functional.pad(mindtorch.zeros(2, 4, device=device), pad)
+            assert str(got.value) == str(want.value)
+
+
 def test_pad_mode_errors():
     x = make((2, 3, 5))
     check(lambda m, x: F(m).pad(x, (1, 1), mode="foo"), x)
