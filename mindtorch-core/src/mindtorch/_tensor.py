@@ -238,6 +238,9 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, value):
+        if value is True and self._grad_fn is None and self.dtype not in D.DIFFERENTIABLE:
+            raise RuntimeError("only Tensors of floating point and complex dtype can require "
+                               "gradients")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad=True):
@@ -373,10 +376,15 @@ class Tensor:
 
     @property
     def data(self):
-        return self.detach()
+        t = self.detach()
+        if type(self._version_counter) is list:  # as PyTorch: not sharing the version counter
+            t._version_counter = [0]
+        return t
 
     @data.setter
     def data(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
         self._set_metadata_from(other)
 
     def _set_metadata_from(self, other):

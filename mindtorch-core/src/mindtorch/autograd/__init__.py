@@ -136,9 +136,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     """Gradients of `outputs` w.r.t. `inputs`, returned (not accumulated into .grad)."""
     from ._engine import run_backward
     import mindtorch
-    if is_grads_batched:
-        raise NotImplementedError("autograd.grad(is_grads_batched=True) is not supported by "
-                                  "mindtorch: call grad once per gradient instead")
+    if allow_unused is False and materialize_grads:
+        raise ValueError("Expected allow_unused to be True or not passed when "
+                         "materialize_grads=True, but got: allow_unused=False.")
     outputs = _tensors(outputs, "outputs")
     inputs = _tensors(inputs, "inputs")
     if not inputs:
@@ -148,8 +148,34 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _make_grads(outputs, grad_outputs, is_grads_batched)
     if retain_graph is None:
         retain_graph = create_graph
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                             materialize_grads)
     result = run_backward(outputs, grads, retain_graph, create_graph, inputs, allow_unused,
                           accumulate=False)
     if materialize_grads:
         result = [mindtorch.zeros_like(t) if g is None else g for t, g in zip(inputs, result)]
     return tuple(result)
+
+
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
+                  materialize_grads):
+    """is_grads_batched: one backward pass per row of the grad_outputs (their first
+    dimension), results stacked along a new first dimension."""
+    import mindtorch
+    n = grads[0].shape[0] if grads and grads[0].dim() else 0
+    for i, (out, g) in enumerate(zip(outputs, grads)):
+        if g.dim() == 0 or g.shape[0] != n or g.shape[1:] != out.shape:
+            raise RuntimeError(f"If `is_grads_batched=True`, we interpret the first dimension "
+                               f"of each grad_output as the batch dimension. The sizes of the "
+                               f"remaining dimensions are expected to match the shape of "
+                               f"corresponding output, but a mismatch was detected: "
+                               f"grad_output[{i}] has a shape of {g.shape[2:]} and "  # sic
+                               f"output[{i}] has a shape of {out.shape}. If you only want "
+                               f"some tensors in `grad_output` to be considered batched, "
+                               f"consider using vmap.")
+    rows = [grad(outputs, inputs, [g[b] for g in grads], retain_graph or b < n - 1,
+                 create_graph, allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for b in range(n)]
+    return tuple(None if rows[0][k] is None else mindtorch.stack([r[k] for r in rows])
+                 for k in range(len(inputs)))

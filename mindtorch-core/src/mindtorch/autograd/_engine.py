@@ -206,7 +206,7 @@ def _tensor_hooks(node, grads):
             for hook in list(hooks.values()):
                 r = hook(grads[0])
                 if r is not None:
-                    grads = [r]
+                    grads = [_checked(hook, grads[0], r)]
         return grads
     for table, skip_none in ((node._tensor_pre_hooks, False), (node._retain_hooks, True)):
         if table:
@@ -215,8 +215,24 @@ def _tensor_hooks(node, grads):
                     for hook in list(hooks.values()):
                         r = hook(grads[nr])
                         if r is not None:
-                            grads[nr] = r
+                            grads[nr] = _checked(hook, grads[nr], r)
     return grads
+
+
+def _checked(hook, value, result):
+    """A tensor hook's replacement gradient: a tensor of the gradient's type and size."""
+    from .._tensor import Tensor
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    if value is None:
+        raise RuntimeError("can't replace a empty gradient with a non-empty value")
+    name = getattr(hook, "__name__", "<unknown>")
+    if value.type() != result.type():
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {value.type()} "
+                           f"got {result.type()})")
+    if value.shape != result.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return result
 
 
 def validate(node, outs):
