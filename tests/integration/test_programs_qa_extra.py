@@ -24,6 +24,7 @@ import programs_qa_data  # and through it programs_qa_io, programs_qa_misc
 import programs_qa_seeded  # noqa: F401
 import programs_qa_seeded_2  # noqa: F401
 import programs_qa_compat  # noqa: F401
+import programs_qa_autograd  # noqa: F401
 import programs_qa_functional  # noqa: F401
 
 QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
