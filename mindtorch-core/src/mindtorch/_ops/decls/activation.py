@@ -275,8 +275,9 @@ def _rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training
     if opmath is D.float32:  # (the bounds are rounded to the math type first)
         lower, upper = (struct.unpack("f", struct.pack("f", v))[0] for v in (lower, upper))
     u = (u * (float(upper) - float(lower)) + float(lower)).to(opmath)
-    drawn = slopes.masked_scatter_(drawing, u).to(self.dtype)
-    return self * drawn, drawn
+    slopes.masked_scatter_(drawing, u)
+    # the product in the math type, rounded once (a bfloat16 slope would round it twice)
+    return (self.to(opmath) * slopes).to(self.dtype), slopes.to(self.dtype)
 
 
 # -- F's softmax family: the implicit dim and dtype= --------------------------------------
