@@ -51,3 +51,31 @@ def print_ratio_table(cases, unit, min_total, repeat, clock):
         ratios = [f"{r['mindtorch'] / r[c]:.2f}x" if c in r and "mindtorch" in r else "-"
                   for c in ("torch", "numpy")]
         print(f"| {name} | " + " | ".join(cells + ratios) + " |", flush=True)
+
+
+def ratio_benchmark(doc, cases, unit, full=(0.2, 7), quick=(0.02, 3)):
+    """The command line of a mindtorch/torch/numpy table benchmark (--quick, --cpu-time):
+    one thread, the header line, then print_ratio_table of cases(np, mindtorch, torch)
+    (torch None when it is not installed). full / quick: (min_total, repeat)."""
+    import argparse
+    import time
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
+    args = parser.parse_args()
+    limit_threads(1)
+    import mindtorch as mt
+    import mindtorch.utils.data  # noqa: F401
+    import numpy as np
+    try:
+        import torch
+        import torch.utils.data  # noqa: F401
+        torch.set_num_threads(1)
+    except ImportError:
+        torch = None
+    min_total, repeat = quick if args.quick else full
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
+          + (f", torch {torch.__version__}" if torch else "") + f"; {os.cpu_count()} cpus"
+          + (", CPU time" if args.cpu_time else "") + "\n")
+    clock = time.process_time if args.cpu_time else timeit.default_timer
+    print_ratio_table(cases(np, mt, torch), unit, min_total, repeat, clock)

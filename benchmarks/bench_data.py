@@ -13,13 +13,8 @@ numpy arrays, which become tensors one by one through as_tensor). NumPy's column
 nearest NumPy call (np.stack, np.concatenate, np.array). Timings are the minimum over
 interleaved rounds (see bench_ops.py); torch and BLAS use one thread.
 """
-import argparse
-import os
-import sys
-import time
-import timeit
 
-from _timing import limit_threads, print_ratio_table
+from _timing import ratio_benchmark
 
 
 def cases(np, mt, torch):
@@ -79,26 +74,8 @@ def cases(np, mt, torch):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="fewer repeats")
-    parser.add_argument("--cpu-time", action="store_true", help="time with the process's CPU time")
-    args = parser.parse_args()
-    limit_threads(1)
-    import mindtorch as mt
-    import mindtorch.utils.data
-    import numpy as np
-    try:
-        import torch
-        import torch.utils.data
-        torch.set_num_threads(1)
-    except ImportError:
-        torch = None
-    min_total, repeat = (0.02, 3) if args.quick else (0.2, 7)
-    print(f"python {sys.version.split()[0]}, numpy {np.__version__}"
-          + (f", torch {torch.__version__}" if torch else "") + f"; {os.cpu_count()} cpus"
-          + (", CPU time" if args.cpu_time else "") + "\n")
-    clock = time.process_time if args.cpu_time else timeit.default_timer
-    print_ratio_table(cases(np, mt, torch), "us", min_total, repeat, clock)
+    ratio_benchmark(__doc__, cases, "us", full=(0.2, 7), quick=(0.02, 3))
+
 
 if __name__ == "__main__":
     main()
