@@ -105,6 +105,11 @@ def test_conv_transpose_output_size_message():
     with pytest.raises(ValueError, match="ConvTranspose1D: for 3D input, output_size must have "
                                          r"1 or 3 elements \(got 2\)"):
         m(mindtorch.randn(1, 2, 5), output_size=[11, 11])
+    # the requested size prints as given (a tuple stays a tuple), as PyTorch's
+    with pytest.raises(ValueError, match=r"output size of \(20,\), but"):
+        m(mindtorch.randn(1, 2, 5), output_size=(1, 2, 20))
+    with pytest.raises(ValueError, match=r"output size of \(20,\), but"):
+        m(mindtorch.randn(1, 2, 5), output_size=(20,))
 
 
 @pytest.mark.parametrize("args,kwargs", [

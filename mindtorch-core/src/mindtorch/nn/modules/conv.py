@@ -177,8 +177,7 @@ class _ConvTransposeNd(_ConvNd):
         if output_size is None:
             return _single(self.output_padding)
         non_spatial = 2 if input.dim() == num_spatial_dims + 2 else 1
-        output_size = list(output_size)
-        if len(output_size) == non_spatial + num_spatial_dims:
+        if len(output_size) == non_spatial + num_spatial_dims:  # kept as given: it is printed
             output_size = output_size[non_spatial:]
         if len(output_size) != num_spatial_dims:
             raise ValueError(
