@@ -74,3 +74,18 @@ def test_forward_draws(name):
 @pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
 def test_rrelu_values_and_gradient(dtype):
     same_draws(lambda L: _rrelu_grad(L, dtype))
+
+
+def _dropout_grad(L, dtype, p):
+    x = L.linspace(-1, 1, 40, dtype=getattr(L, dtype)).reshape(5, 8).t().requires_grad_()
+    y = _F(L).dropout(x, p)
+    y.backward(L.linspace(0, 2, 40, dtype=getattr(L, dtype)).reshape(8, 5))
+    return y, x.grad
+
+
+@pytest.mark.parametrize("p", [0.1, 0.3, 0.7])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_dropout_values_and_gradient(dtype, p):
+    """noise of the input's dtype and layout (a transposed input here), divided by 1 - p
+    in that dtype, times the input: 16-bit values round as PyTorch's"""
+    same_draws(lambda L: _dropout_grad(L, dtype, p))

@@ -332,7 +332,12 @@ def _dropout(input, p=0.5, train=True):
     if p == 1:  # PyTorch multiplies by a zero of input's dtype (any dtype)
         return OPS["mul"].call(input, OPS["zeros"].binding((), dtype=input.dtype,
                                                              device=input.device))
-    return OPS["native_dropout"].call(input, p, train)[0]
+    if input.dtype.kind != "f":  # (native_dropout raises PyTorch's errors for these)
+        return OPS["native_dropout"].call(input, p, train)[0]
+    # PyTorch's cpu dropout (_dropout_impl): noise of input's dtype and layout, divided by
+    # 1 - p in that dtype, times input (16-bit results round as PyTorch's)
+    noise = _empty_like(input, None, None, None).bernoulli_(1 - p)
+    return input * noise.div_(1 - p)
 
 
 # -- overloads PyTorch resolves by argument count ------------------------------------------
