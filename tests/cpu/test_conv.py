@@ -370,6 +370,35 @@ def test_backend_dependent_checks(case):
     assert_same(run(mindtorch), expected)
 
 
+@pytest.mark.parametrize("xs,ws,tr", [((2, 4, 7, 8), (6, 4, 3, 2), False),  # oneDNN
+                                     ((1, 4, 7, 8), (6, 4, 1, 1), False),  # slow
+                                     ((2, 4, 7), (6, 4, 3), False),
+                                     ((2, 4, 7, 8), (4, 6, 3, 2), True),
+                                     ((1, 4, 7, 8), (4, 6, 1, 1), True)])
+@pytest.mark.parametrize("xd,wd,bd", [("float64", "float32", None), ("float32", "float64", None),
+                                      ("float32", "bfloat16", None), ("int32", "float32", None),
+                                      ("float32", "float64", "float64"),
+                                      ("float32", "float32", "float64"),
+                                      ("float16", "float16", "float32"),
+                                      ("float32", "bool", None)])
+def test_dtype_mismatch_messages(xs, ws, tr, xd, wd, bd):
+    # oneDNN names legacy tensor types (torch.FloatTensor, CPUBFloat16Type); the slow
+    # kernels say "expected scalar type"; a non-transposed conv checks its bias first
+    def run(lib):
+        f = getattr(lib.nn.functional, f"conv_transpose{len(xs) - 2}d" if tr else
+                    f"conv{len(xs) - 2}d")
+        b = None if bd is None else lib.ones(ws[1] if tr else ws[0], dtype=getattr(lib, bd))
+        return f(lib.ones(xs, dtype=getattr(lib, xd)), lib.ones(ws, dtype=getattr(lib, wd)), b)
+    try:
+        run(torch)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as got:
+            run(mindtorch)
+        assert str(got.value) == str(e)
+    else:
+        run(mindtorch)
+
+
 @pytest.mark.parametrize("fn,message", [c[1:] for c in ERRORS], ids=[c[0] for c in ERRORS])
 def test_errors(fn, message):
     same_error(lambda: fn(MF, mindtorch), lambda: fn(TF, torch))

@@ -137,10 +137,10 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
     # (any dtype that casts)
     mkldnn = onednn(input, weight, transposed, stride, dilation, groups, output_padding)
     slow_transposed = transposed and not mkldnn
-    if mkldnn:
-        _same_types(input, weight, bias)
-    elif not transposed:  # (the bias first; the weight once the slow kernel dispatched)
+    if not transposed:  # (the bias first; the weight once the slow kernel dispatched)
         _same_types(input, input, bias)
+    if mkldnn:
+        _onednn_same_types(input, weight, bias if transposed else None)
     if not transposed and 0 in dilation:
         raise RuntimeError("non-positive dilation is not supported")
     _nonempty_kernel(ws, transposed)
@@ -153,13 +153,12 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
         if any(n < 0 for n in out):
             raise RuntimeError("could not construct a memory descriptor using a format tag")
     _supported(input.dtype, transposed, len(kernel), any(d != 1 for d in dilation))
-    if not transposed and not mkldnn:
-        _same_types(input, weight, None)
-    if slow_transposed:
-        for t in (weight, bias if len(kernel) == 3 else None):
-            if t is not None and t.dtype is not input.dtype:
-                raise RuntimeError(f"expected scalar type {_type_name(input.dtype)} but found "
-                                   f"{_type_name(t.dtype)}")
+    slow = [] if mkldnn else [weight] if not transposed else \
+        [weight, bias if len(kernel) == 3 else None]
+    for t in slow:
+        if t is not None and t.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar type {_type_name(input.dtype)} but found "
+                               f"{_type_name(t.dtype)}")
         if bias is not None and len(kernel) <= 2:
             bt = promote_types(input.dtype, bias.dtype)
             if not can_cast(bt, input.dtype):
@@ -231,6 +230,23 @@ def _same_types(input, weight, bias):
         if t is not None and t.dtype is not input.dtype:
             raise RuntimeError(f"Input type ({_C_NAMES[input.dtype.name]}) and {name} type "
                                f"({_C_NAMES[t.dtype.name]}) should be the same")
+
+
+_LEGACY_TENSOR_TYPES = {"Byte", "Char", "Short", "Int", "Long", "Half", "Float", "Double"}
+
+
+def _type_string(dtype):
+    """PyTorch's Tensor::toString() on CPU: torch.FloatTensor, ..., else CPUBFloat16Type."""
+    name = _type_name(dtype)
+    return f"torch.{name}Tensor" if name in _LEGACY_TENSOR_TYPES else f"CPU{name}Type"
+
+
+def _onednn_same_types(input, weight, bias):
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.dtype is not input.dtype:
+            raise RuntimeError(f"Input type ({_type_string(input.dtype)}) and {name} type "
+                               f"({_type_string(t.dtype)}) should be the same or input should "
+                               f"be a MKLDNN tensor and {name} is a dense tensor")
 
 
 def _supported(dtype, transposed, dim, dilated=False):
