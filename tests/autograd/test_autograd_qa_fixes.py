@@ -95,3 +95,99 @@ def test_grad_is_grads_batched_shape_mismatch():
         x = m.ones(3, requires_grad=True)
         m.autograd.grad(x * 2, x, m.ones(2, 4), is_grads_batched=True)
     same_outcome(program)
+
+
+def test_node_hook_must_return_one_value_per_gradient():
+    def program(m):
+        a = m.ones(2, requires_grad=True)
+        b = a * 2
+        b.grad_fn.register_hook(lambda gi, go: (gi[0] * 10,))
+        b.sum().backward()
+    same_outcome(program)
+
+
+def test_accumulate_grad_node_hooks_run():
+    for m in LIBS:
+        log = []
+        c = m.ones(2, requires_grad=True)
+        acc = (c * 1).grad_fn.next_functions[0][0]
+        acc.register_prehook(lambda go: (log.append(("pre", go[0].tolist())), (go[0] * 3,))[1])
+        acc.register_hook(lambda gi, go: log.append(("post", gi, go[0].tolist())))
+        (c * 1).sum().backward()
+        assert log == [("pre", [1.0, 1.0]), ("post", (), [3.0, 3.0])]
+        assert c.grad.tolist() == [3.0, 3.0]
+
+
+def test_saved_attributes_of_formula_nodes():
+    def program(m):
+        x = m.tensor([1.0, 2.0], dtype=m.float64, requires_grad=True)
+        w = m.tensor([3.0, 4.0], dtype=m.float64, requires_grad=True)
+        mul, s, p, e = (x * w).grad_fn, x.sum(0, keepdim=True).grad_fn, x.pow(3).grad_fn, \
+            x.exp().grad_fn
+        assert (s._saved_dim, s._saved_keepdim, s._saved_self_sym_sizes, p._saved_exponent) \
+            == ((0,), True, (2,), 3)
+        assert mul._saved_self is x
+        return mul._saved_self, mul._saved_other, e._saved_result
+    for a, b in zip(program(M), program(torch)):
+        assert_same(a, b)
+    for m in LIBS:
+        x = m.ones(2, requires_grad=True)
+        y = x * x
+        y.sum().backward()
+        with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+            y.grad_fn._saved_self
+        with pytest.raises(AttributeError):
+            (x * x).grad_fn._saved_nothing
+        with pytest.raises(AttributeError):
+            (x + x).grad_fn._saved_self
+
+
+def test_custom_function_mark_dirty_version_and_leaf():
+    def program(m):
+        class AddOne_(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.mark_dirty(x)
+                return x.add_(1)
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        a = m.ones(2, requires_grad=True) * 1
+        assert AddOne_.apply(a)._version == 2
+        AddOne_.apply(m.ones(2, requires_grad=True))
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("case", ["output", "jacobian", "vjp", "vhp", "strategy", "vectorize"])
+def test_functional_strict_messages(case):
+    def program(m):
+        F = m.autograd.functional
+        x = m.ones(2)
+        if case == "output":
+            F.jacobian(lambda a: m.ones(2), x, strict=True)
+        elif case == "jacobian":
+            F.jacobian(lambda a, b: a * 2, (x, x), strict=True)
+        elif case == "vjp":
+            F.vjp(lambda a: a.detach(), x, x, strict=True)
+        elif case == "vhp":
+            F.vhp(lambda a: (a * 2).sum(), x, x, strict=True)
+        elif case == "strategy":
+            F.jacobian(lambda a: a, x, strategy="bad")
+        else:
+            F.jacobian(lambda a: a, x, strict=True, vectorize=True)
+    same_outcome(program)
+
+
+def test_save_on_cpu_and_disabled_hooks():
+    def program(m):
+        a = m.tensor([2.0, 3.0], dtype=m.float64, requires_grad=True)
+        with m.autograd.graph.save_on_cpu(pin_memory=True):
+            g, = m.autograd.grad((a.sin() * a.cos()).sum(), a)
+        with m.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+            with pytest.raises(RuntimeError, match="^no hooks here$"):
+                m.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t).__enter__()
+        with m.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+            pass
+        return g
+    assert_same(program(M), program(torch))

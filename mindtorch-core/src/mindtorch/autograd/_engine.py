@@ -74,7 +74,8 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                 entry = ([None] * n, [False] * n)
             grads, fresh = entry
             if type(node) is AccumulateGrad:
-                if captures is None and "_leaf_hooks" not in node.variable.__dict__:
+                if captures is None and "_leaf_hooks" not in node.variable.__dict__ and \
+                        node._pre_hooks is None and node._hooks is None:
                     _accumulate(node, grads[0], fresh[0], create_graph)  # the common case
                     continue
                 grads = _tensor_hooks(node, grads)
@@ -85,23 +86,20 @@ def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
                     for k in captures.get((node, nr), ()):
                         captured[k] = g
                 if accumulate and type(node) is AccumulateGrad and (node, 0) in captures:
-                    _accumulate(node, grads[0], fresh[0], create_graph)
+                    _accumulate_hooked(node, grads, fresh, create_graph)
                 if node not in run:
                     continue
             elif type(node) is AccumulateGrad:
-                _accumulate(node, grads[0], fresh[0], create_graph)
+                _accumulate_hooked(node, grads, fresh, create_graph)
                 continue
             if node._pre_hooks:
-                for hook in list(node._pre_hooks.values()):
-                    r = hook(tuple(grads))
-                    if r is not None:
-                        grads = list(r)
+                grads = _node_pre_hooks(node, grads)
             outs = validate(node, node.apply(grads))
             if node._hooks:
                 for hook in list(node._hooks.values()):
                     r = hook(tuple(outs), tuple(grads))
                     if r is not None:
-                        outs = list(r)
+                        outs = _hook_values(hook, r, len(outs))
             if check_nan:
                 _check_nan(node, outs)
             if not retain_graph:
@@ -217,6 +215,35 @@ def _tensor_hooks(node, grads):
                         if r is not None:
                             grads[nr] = _checked(hook, grads[nr], r)
     return grads
+
+
+def _node_pre_hooks(node, grads):
+    for hook in list(node._pre_hooks.values()):
+        r = hook(tuple(grads))
+        if r is not None:
+            grads = _hook_values(hook, r, len(grads))
+    return grads
+
+
+def _accumulate_hooked(node, grads, fresh, create_graph):
+    """A leaf's AccumulateGrad with the hooks registered on the node itself."""
+    if node._pre_hooks:
+        new = _node_pre_hooks(node, grads)
+        if new is not grads:
+            grads, fresh = new, [False]
+    _accumulate(node, grads[0], fresh[0], create_graph)
+    if node._hooks:
+        for hook in list(node._hooks.values()):
+            hook((), tuple(grads))
+
+
+def _hook_values(hook, values, n):
+    """A node hook's replacement gradients: as many as it was given."""
+    values = list(values)
+    if len(values) != n:
+        raise RuntimeError(f"hook '{getattr(hook, '__name__', '<unknown>')}' has returned an "
+                           f"incorrect number of values (got {len(values)}, but expected {n})")
+    return values
 
 
 def _checked(hook, value, result):

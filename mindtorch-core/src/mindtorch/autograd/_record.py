@@ -15,6 +15,7 @@ In-place ops bump the version counter here (the binding's plain path does it oth
 refuse leaves that require grad, and rebase the history of the tensor they modify; a
 modified view rewrites its base's history (CopySlices).  Nothing here reads tensor data.
 """
+import math
 import weakref
 
 from .. import _dtype as D
@@ -580,6 +581,25 @@ class FormulaNode(Node):
         if type(v) is list and any(isinstance(x, SavedTensor) for x in v):
             return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
         return v
+
+    def __getattr__(self, attr):
+        """PyTorch's graph inspection: _saved_<name> is a saved value (unpacked),
+        _saved_<arg>_sym_sizes / _sym_numel the shape an input had."""
+        if not attr.startswith("_saved_"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+        name, saved = attr[7:], self._saved
+        if saved is None and self._freed:
+            raise RuntimeError(_FREED)
+        for suffix in ("_sym_sizes", "_sym_numel"):
+            geometry = saved.get(name[:-len(suffix)] + "_geometry") \
+                if name.endswith(suffix) else None
+            if type(geometry) is tuple:
+                return geometry[0] if suffix == "_sym_sizes" else math.prod(geometry[0])
+        if name in saved and name != "results":
+            v = self._value(name, None, saved)
+            return tuple(v) if type(v) is list and not any(
+                isinstance(x, Tensor) for x in v) else v
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
 
 
 class _LazyResults:

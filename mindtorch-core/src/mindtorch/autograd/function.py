@@ -141,7 +141,11 @@ class Function(metaclass=FunctionMeta):
         for k, o in enumerate(outs):
             if isinstance(o, Tensor):
                 if id(o) in dirty:
+                    if o._requires_grad and o._grad_fn is None:
+                        raise RuntimeError("a leaf Variable that requires grad has been used "
+                                           "in an in-place operation.")
                     check_inplace(o)
+                    o._version_counter[0] += 1  # as PyTorch: marking dirty bumps it
                     rebase_history(o, ctx)
                     if o._base is None:  # (a view's history is regenerated from its base)
                         o._output_nr = k

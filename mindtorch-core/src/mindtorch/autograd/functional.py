@@ -19,7 +19,29 @@ def _prepare(inputs, create_graph):
                  else t.view_as(t) for t in inputs)
 
 
-def _grads(outputs, inputs, grad_outputs, create_graph, strict):
+_STRICT = {  # PyTorch's strict-mode messages: a value not requiring grad, a None gradient
+    "outputs": "Output {i} of the user-provided function does not require gradients. The "
+               "outputs must be computed in a differentiable manner from the input when "
+               "running in strict mode.",
+    "jacobian": "While computing the hessian, found that the jacobian of the user-provided "
+                "function with respect to input {i} is independent of the input. This is not "
+                "allowed in strict mode. You should ensure that your function is twice "
+                "differentiable and that the jacobian depends on the inputs (this would be "
+                "violated by a linear function for example).",
+    "back": "The output of the user-provided function is independent of input {i}. This is "
+            "not allowed in strict mode.",
+    "double_back": "The jacobian of the user-provided function is independent of input {i}. "
+                   "This is not allowed in strict mode.",
+}
+
+
+def _check_requires_grad(values, kind, strict):
+    for i, t in enumerate(values if strict else ()):
+        if not t.requires_grad:
+            raise RuntimeError(_STRICT[kind].format(i=i))
+
+
+def _grads(outputs, inputs, grad_outputs, create_graph, strict, stage="back"):
     from . import grad
     import mindtorch
     diff = [o for o in outputs if o.requires_grad]
@@ -30,8 +52,7 @@ def _grads(outputs, inputs, grad_outputs, create_graph, strict):
     for i, (g, t) in enumerate(zip(got, inputs)):
         if g is None:
             if strict:
-                raise RuntimeError(f"The output of the user-provided function is independent "
-                                   f"of input {i}. This is not allowed in strict mode.")
+                raise RuntimeError(_STRICT.get(stage, stage).format(i=i))
             g = mindtorch.zeros_like(t)
         result.append(g if create_graph else g.detach())
     return tuple(result)
@@ -57,6 +78,7 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
     is_tuple, inputs = _tuple(inputs, "inputs")
     inputs = _prepare(inputs, create_graph)
     out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    _check_requires_grad(outputs, "outputs", strict)
     v = _ones_for(outputs, v, "outputs")
     res = _grads(outputs, inputs, v, create_graph, strict)
     outputs = tuple(o if create_graph else o.detach() for o in outputs)
@@ -71,6 +93,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     inputs = _prepare(inputs, create_graph)
     v = _ones_for(inputs, v, "inputs")
     out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    _check_requires_grad(outputs, "outputs", strict)
     # u -> J^T u is linear in u: its vjp with v is J v
     us = tuple(mindtorch.zeros_like(o).requires_grad_(True) for o in outputs)
     diff = [(o, u) for o, u in zip(outputs, us) if o.requires_grad]
@@ -93,17 +116,34 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     """d func(inputs) / d inputs: for output shape O and input shape I, a tensor of shape
     O + I (tuples of them for several inputs or outputs)."""
     import mindtorch
+    if strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode". '
+                             'Hint: If your function has more outputs than inputs, '
+                             '"forward-mode" tends to be more performant. Otherwise, prefer to '
+                             'use "reverse-mode".')
+    if strategy == "forward-mode" and create_graph:
+        raise NotImplementedError('torch.autograd.functional.jacobian: `create_graph=True` and '
+                                  '`strategy="forward-mode"` are not supported together (yet). '
+                                  'Please either set `create_graph=False` or '
+                                  '`strategy="reverse-mode"`.')
     is_tuple, inputs = _tuple(inputs, "inputs")
     inputs = _prepare(inputs, create_graph)
     out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    _check_requires_grad(outputs, "outputs", strict)
+    if strict and vectorize:
+        raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
+                           "`vectorized=True` are not supported together. Please either set "
+                           "`strict=False` or `vectorize=False`.")
     rows = []
-    for o in outputs:
+    for n, o in enumerate(outputs):
         per_input = [[] for _ in inputs]
         flat = o.reshape(-1)
         for k in range(flat.numel()):
             g_out = mindtorch.zeros_like(o).reshape(-1)
             g_out[k] = 1
-            grads = _grads((o,), inputs, (g_out.reshape(o.shape),), create_graph, strict)
+            grads = _grads((o,), inputs, (g_out.reshape(o.shape),), create_graph, strict,
+                           f"Output {n} of the user-provided function is independent of "
+                           f"input {{i}}. This is not allowed in strict mode.")
             for j, g in enumerate(grads):
                 per_input[j].append(g)
         rows.append(tuple(
@@ -145,9 +185,11 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     is_tuple, inputs_t = _tuple(inputs, "inputs")
     inputs_t = _prepare(inputs_t, True)
     out = func(*inputs_t)
+    _check_requires_grad((out,), "outputs", strict)
     grads = _grads((out,), inputs_t, (_one(out),), True, strict)
+    _check_requires_grad(grads, "jacobian", strict)
     v = _ones_for(inputs_t, v, "inputs")
-    res = _grads(grads, inputs_t, v, create_graph, strict)
+    res = _grads(grads, inputs_t, v, create_graph, strict, "double_back")
     out = out if create_graph else out.detach()
     return out, (res if is_tuple else res[0])
 

@@ -1,4 +1,5 @@
 """The backward graph: Node (one recorded op), saved tensors, saved_tensors_hooks."""
+import contextlib
 import itertools
 import re
 
@@ -169,12 +170,40 @@ class saved_tensors_hooks:
         self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
 
     def __enter__(self):
+        if _disabled_message is not None:
+            raise RuntimeError(_disabled_message)
         state.saved_hooks = state.saved_hooks + ((self.pack_hook, self.unpack_hook),)
         return self
 
     def __exit__(self, *exc):
         state.saved_hooks = state.saved_hooks[:-1]
         return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Saved tensors kept on the CPU, moved back to their device when backward uses them."""
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        def pack(t):
+            return t.device, (t.cpu() if not pin_memory else t.to("cpu", copy=True))
+
+        def unpack(packed):
+            return packed[1].to(packed[0], non_blocking=pin_memory)
+        super().__init__(pack, unpack)
+
+
+_disabled_message = None  # set inside disable_saved_tensors_hooks
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message):
+    """Entering saved_tensors_hooks in it raises RuntimeError(error_message)."""
+    global _disabled_message
+    previous, _disabled_message = _disabled_message, error_message
+    try:
+        yield
+    finally:
+        _disabled_message = previous
 
 
 def _op_name(node):
