@@ -394,3 +394,531 @@ z = x.sin().sum()
 gb, = torch.autograd.grad(z, x, torch.tensor([1., 2.]), is_grads_batched=True)
 show(gb)
 ''')
+
+qa("qa_ag_function_setup_context", r'''
+class MulAdd(torch.autograd.Function):
+    @staticmethod
+    def forward(x, y, alpha):
+        return x * y + alpha
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        x, y, alpha = inputs
+        ctx.save_for_backward(x, y)
+        ctx.alpha = alpha
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        print("needs", ctx.needs_input_grad)
+        return g * y if ctx.needs_input_grad[0] else None, g * x if ctx.needs_input_grad[1] else None, None
+x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.tensor([3., 4.])
+out = MulAdd.apply(x, y, 0.5)
+print(out, out.grad_fn.name(), type(out.grad_fn).__name__)
+out.sum().backward()
+show(x.grad)
+y.requires_grad_()
+MulAdd.apply(x, y, 1.0).sum().backward()
+show(x.grad, y.grad)
+with torch.no_grad():
+    r = MulAdd.apply(x, y, 1.0)
+print(r.requires_grad, r.grad_fn)
+''')
+
+qa("qa_ag_function_ctx_features", r'''
+class Square(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = x * x
+        ctx.save_for_backward(x, y)
+        return y
+    @staticmethod
+    def backward(ctx, g):
+        x, y = ctx.saved_tensors
+        return 2 * x * g
+class AddOne_(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.mark_dirty(x)
+        return x.add_(1)
+    @staticmethod
+    def backward(ctx, g):
+        return g
+class SortIdx(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        v, i = x.sort()
+        ctx.mark_non_differentiable(i)
+        ctx.save_for_backward(i)
+        return v, i
+    @staticmethod
+    def backward(ctx, gv, gi):
+        i, = ctx.saved_tensors
+        print("gi", gi)
+        return torch.zeros_like(gv).scatter(0, i, gv)
+x = torch.tensor([3., 1., 2.], requires_grad=True)
+s = Square.apply(x)
+s.sum().backward()
+show(x.grad)
+a = x * 1
+b = AddOne_.apply(a)
+print(b is a, a._version, b.grad_fn.name())
+(b * b).sum().backward()
+show(x.grad)
+v, i = SortIdx.apply(x)
+print(v.requires_grad, i.requires_grad, i)
+(v * torch.tensor([1., 10., 100.])).sum().backward()
+show(x.grad)
+err(lambda: AddOne_.apply(torch.ones(2, requires_grad=True)))
+''')
+
+qa("qa_ag_function_materialize", r'''
+class Two(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, flag):
+        ctx.set_materialize_grads(flag)
+        return x * 2, x * 3
+    @staticmethod
+    def backward(ctx, g1, g2):
+        print("g1", None if g1 is None else g1.tolist(), "g2", None if g2 is None else g2.tolist())
+        out = 0
+        if g1 is not None: out = out + 2 * g1
+        if g2 is not None: out = out + 3 * g2
+        return out, None
+x = torch.tensor([1., 2.], requires_grad=True)
+a, b = Two.apply(x, True)
+a.sum().backward()
+show(x.grad)
+x.grad = None
+a, b = Two.apply(x, False)
+a.sum().backward()
+show(x.grad)
+class Bad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+    @staticmethod
+    def backward(ctx, g):
+        return g, g
+err(lambda: Bad.apply(torch.ones(2, requires_grad=True)).sum().backward())
+class BadShape(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.sum()
+    @staticmethod
+    def backward(ctx, g):
+        return g.expand(3)
+err(lambda: BadShape.apply(torch.ones(2, requires_grad=True)).backward())
+class NoBackward(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+err(lambda: NoBackward.apply(torch.ones(2, requires_grad=True)).sum().backward())
+''')
+
+qa("qa_ag_function_once_diff", r'''
+from torch.autograd.function import once_differentiable
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        print("grad enabled in backward:", torch.is_grad_enabled(), g.requires_grad)
+        return 3 * x ** 2 * g
+x = torch.tensor([1., 2.], requires_grad=True)
+y = Cube.apply(x).sum()
+g, = torch.autograd.grad(y, x, create_graph=True)
+show(g)
+print(g.requires_grad)
+err(lambda: g.sum().backward())
+class Twice(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 3
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return 3 * x ** 2 * g
+z = torch.tensor([1., 2.], requires_grad=True)
+g, = torch.autograd.grad(Twice.apply(z).sum(), z, create_graph=True)
+g2, = torch.autograd.grad(g.sum(), z)
+show(g, g2)
+''')
+
+qa("qa_ag_function_nontensor_views", r'''
+class Stats(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.n = x.numel()
+        return x.mean(), x.numel(), "tag"
+    @staticmethod
+    def backward(ctx, g, g_n, g_tag):
+        print("extra grads", g_n, g_tag)
+        return g.expand(ctx.n) / ctx.n
+x = torch.tensor([1., 2., 3., 4.], requires_grad=True)
+m, n, tag = Stats.apply(x)
+print(type(n).__name__, n, tag, m.requires_grad)
+m.backward()
+show(x.grad)
+class Alias(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.view_as(x)
+    @staticmethod
+    def backward(ctx, g):
+        return g * 5
+a = x * 1
+v = Alias.apply(a)
+print(v._base is a, v.is_leaf, v.grad_fn.name())
+v.sum().backward()
+show(x.grad)
+class SaveOut(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        y = x.exp()
+        ctx.save_for_backward(y)
+        return y
+    @staticmethod
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return g * y
+z = torch.tensor([0., 1.], requires_grad=True)
+e = SaveOut.apply(z)
+e.sum().backward(retain_graph=True)
+show(z.grad)
+with torch.no_grad():
+    e.mul_(2)
+err(lambda: e.sum().backward())
+''')
+
+qa("qa_ag_functional_jacobian_hessian", r'''
+from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp
+def f(x):
+    return torch.stack([x[0] * x[1], x[1].sin(), x.sum() ** 2])
+x = torch.tensor([1., 2.])
+show(jacobian(f, x))
+show(jacobian(f, x, vectorize=True))
+show(jacobian(f, x, strategy="forward-mode", vectorize=True))
+def g(a, b):
+    return (a * b).sum() + (a ** 3).sum()
+a, b = torch.tensor([1., 2.]), torch.tensor([3., -1.])
+ja = jacobian(g, (a, b))
+print(type(ja).__name__, len(ja))
+show(*ja)
+h = hessian(g, (a, b))
+show(h[0][0], h[0][1], h[1][0], h[1][1])
+j = jacobian(lambda t: t.exp(), torch.tensor([0., 1.]), create_graph=True)
+print(j.requires_grad)
+err(lambda: jacobian(lambda t: torch.ones(2), torch.ones(2), strict=True))
+show(jacobian(lambda t: torch.ones(2), torch.ones(2)))
+err(lambda: jacobian(f, x, strategy="bad"))
+''')
+
+qa("qa_ag_functional_products", r'''
+from torch.autograd.functional import vjp, jvp, hvp, vhp
+def f(x):
+    return x ** 2 * x.flip(0)
+x = torch.tensor([1., 2., 3.])
+v = torch.tensor([1., 0., -1.])
+out, g = vjp(f, x, v)
+show(out, g)
+out, g = jvp(f, x, v)
+show(out, g)
+def s(x):
+    return (x.sin() * x).sum()
+out, g = hvp(s, x, v)
+show(out, g)
+out, g = vhp(s, x, v)
+show(out, g)
+out, g = vjp(s, x)
+show(out, g)
+err(lambda: vjp(f, x))
+out, g = vjp(f, x, v, create_graph=True)
+print(out.requires_grad, g.requires_grad)
+xs = (torch.tensor([1., 2.]), torch.tensor([3., 4.]))
+out, gs = vjp(lambda a, b: a * b, xs, torch.ones(2))
+show(out, *gs)
+err(lambda: vjp(lambda a: a.detach(), torch.ones(2), torch.ones(2), strict=True))
+''')
+
+qa("qa_ag_grad_modes", r'''
+x = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    print(torch.is_grad_enabled(), (x * 2).requires_grad)
+    with torch.enable_grad():
+        print(torch.is_grad_enabled(), (x * 2).requires_grad)
+        with torch.set_grad_enabled(False):
+            print(torch.is_grad_enabled())
+    print(torch.is_grad_enabled())
+prev = torch.set_grad_enabled(False)
+print(type(prev).__name__, torch.is_grad_enabled())
+torch.set_grad_enabled(True)
+print(torch.is_grad_enabled())
+@torch.no_grad()
+def f(t):
+    return t * 2
+@torch.enable_grad()
+def g(t):
+    return t * 2
+print(f(x).requires_grad)
+with torch.no_grad():
+    print(g(x).requires_grad)
+@torch.no_grad
+def f2(t):
+    return t * 3
+print(f2(x).requires_grad, f2.__name__)
+@torch.inference_mode()
+def inf(t):
+    return t * 2
+r = inf(x)
+print(r.requires_grad, r.is_inference(), torch.is_inference_mode_enabled())
+with torch.inference_mode():
+    print(torch.is_inference_mode_enabled(), torch.is_grad_enabled())
+    with torch.inference_mode(False):
+        print(torch.is_inference_mode_enabled(), torch.is_grad_enabled())
+        y = x * 2
+    print(y.requires_grad, y.is_inference())
+    i = torch.ones(2)
+print(i.is_inference(), x.is_inference())
+err(lambda: i.add_(1))
+err(lambda: (i * x).sum().backward())
+def gen():
+    for k in range(2):
+        yield torch.is_grad_enabled()
+print(list(torch.no_grad()(gen)()))
+print(torch.set_grad_enabled(False).__class__.__name__, torch.is_grad_enabled())
+torch.set_grad_enabled(True)
+with torch.set_grad_enabled(False):
+    print(torch.is_grad_enabled())
+print(torch.is_grad_enabled())
+''')
+
+qa("qa_ag_anomaly", r'''
+print(torch.is_anomaly_enabled())
+with torch.autograd.detect_anomaly():
+    print(torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+    x = torch.tensor([0., 1.], requires_grad=True)
+    y = x.sqrt() * 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        err(lambda: (x / x).sum().backward())
+with torch.autograd.detect_anomaly(check_nan=False):
+    print(torch.is_anomaly_check_nan_enabled())
+    z = torch.tensor([0.], requires_grad=True)
+    (z / z).sum().backward()
+    print(z.grad)
+torch.autograd.set_detect_anomaly(True)
+print(torch.is_anomaly_enabled())
+torch.autograd.set_detect_anomaly(False)
+print(torch.is_anomaly_enabled())
+class NanBack(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x.clone()
+    @staticmethod
+    def backward(ctx, g):
+        return g * float("nan")
+with torch.autograd.detect_anomaly():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        err(lambda: NanBack.apply(torch.ones(1, requires_grad=True)).sum().backward())
+''')
+
+qa("qa_ag_saved_tensors_hooks", r'''
+packed = []
+def pack(t):
+    packed.append(tuple(t.shape))
+    return t * 1
+def unpack(t):
+    return t
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    y = (x.exp() * x).sum()
+print(packed)
+y.backward()
+show(x.grad)
+store = {}
+def pack2(t):
+    k = len(store)
+    store[k] = t.clone()
+    return k
+def unpack2(k):
+    return store[k] * 0 + 1
+a = torch.tensor([2., 3.], requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack2, unpack2):
+    b = a * a
+b.sum().backward()
+show(a.grad)
+print(len(store))
+with torch.autograd.graph.save_on_cpu():
+    c = (a.sin() * a.cos()).sum()
+a.grad = None
+c.backward()
+show(a.grad)
+with torch.autograd.graph.save_on_cpu(pin_memory=False):
+    d = a.pow(3).sum()
+print(torch.autograd.grad(d, a))
+with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+    err(lambda: torch.autograd.graph.saved_tensors_hooks(pack, unpack).__enter__())
+''')
+
+qa("qa_ag_graph_inspection", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+w = torch.tensor([3., 4.], requires_grad=True)
+y = (x * w).sum()
+print(y.grad_fn.name(), type(y.grad_fn).__name__)
+nf = y.grad_fn.next_functions
+print(len(nf), nf[0][0].name(), nf[0][1])
+mul = nf[0][0]
+print([(f.name() if f is not None else None, i) for f, i in mul.next_functions])
+acc = mul.next_functions[0][0]
+print(acc.variable is x, type(acc).__name__)
+show(mul._saved_self, mul._saved_other)
+print(mul.metadata, type(mul.metadata).__name__)
+mul.metadata["tag"] = 1
+print(y.grad_fn.next_functions[0][0].metadata)
+p = x.pow(3)
+print(p.grad_fn._saved_exponent, p.grad_fn._saved_self is not None)
+s = x.sum(dim=0, keepdim=True)
+print(s.grad_fn.name(), s.grad_fn._saved_dim, s.grad_fn._saved_keepdim, s.grad_fn._saved_self_sym_sizes)
+t = x.unsqueeze(1).transpose(0, 1)
+print(t.grad_fn.name(), t.grad_fn._saved_dim0, t.grad_fn._saved_dim1)
+e = x.exp()
+show(e.grad_fn._saved_result)
+print(x.grad_fn, torch.ones(1).grad_fn)
+y.backward()
+err(lambda: mul._saved_self)
+c = torch.cat([x, w])
+print(c.grad_fn.name(), c.grad_fn._saved_dim)
+print(isinstance(y.grad_fn, torch.autograd.graph.Node))
+''')
+
+qa("qa_ag_node_hooks", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 3
+z = y.exp().sum()
+log = []
+def post(gin, gout):
+    log.append(("post", [None if g is None else [round(v, 3) for v in g.tolist()] for g in gin],
+                [[round(v, 3) for v in g.tolist()] for g in gout]))
+def pre(gout):
+    log.append(("pre", [[round(v, 3) for v in g.tolist()] for g in gout]))
+    return (gout[0] * 0 + 1,)
+h1 = y.grad_fn.register_hook(post)
+h2 = y.grad_fn.register_prehook(pre)
+z.backward(retain_graph=True)
+for l in log: print(l)
+show(x.grad)
+h2.remove()
+log.clear()
+x.grad = None
+z.backward()
+for l in log: print(l)
+show(x.grad)
+a = torch.ones(2, requires_grad=True)
+b = a * 2
+b.grad_fn.register_hook(lambda gi, go: (gi[0] * 10,))
+b.sum().backward()
+show(a.grad)
+acc_log = []
+c = torch.ones(2, requires_grad=True)
+d = c * 1
+d.grad_fn.next_functions[0][0].register_prehook(lambda go: acc_log.append("acc pre"))
+d.sum().backward()
+print(acc_log)
+''')
+
+qa("qa_ag_accumulation_zero_grad", r'''
+model = torch.nn.Linear(2, 1)
+with torch.no_grad():
+    model.weight.copy_(torch.tensor([[0.5, -0.5]]))
+    model.bias.fill_(0.1)
+xs = torch.tensor([[1., 2.], [3., 4.], [5., 6.], [7., 8.]])
+ys = torch.tensor([[1.], [0.], [1.], [0.]])
+for i in range(2):
+    loss = torch.nn.functional.mse_loss(model(xs[2 * i:2 * i + 2]), ys[2 * i:2 * i + 2]) / 2
+    loss.backward()
+show(model.weight.grad, model.bias.grad)
+model.zero_grad(set_to_none=False)
+print(model.weight.grad, model.bias.grad)
+model.zero_grad()
+print(model.weight.grad, model.bias.grad)
+opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+model(xs).sum().backward()
+g_before = model.weight.grad
+opt.zero_grad(set_to_none=False)
+print(g_before is model.weight.grad, model.weight.grad)
+opt.zero_grad()
+print(model.weight.grad)
+model.bias.requires_grad_(False)
+model(xs).sum().backward()
+opt.step()
+show(model.weight, model.bias)
+print(model.bias.grad)
+extra = torch.nn.Parameter(torch.ones(2))
+opt2 = torch.optim.Adam([extra, model.weight], lr=0.1)
+opt2.step()
+print(extra.tolist(), len(opt2.state))
+''')
+
+qa("qa_ag_clip_grad", r'''
+ps = [torch.nn.Parameter(torch.tensor([3., 4.])), torch.nn.Parameter(torch.tensor([[1., 2.], [2., 1.]]))]
+for p in ps:
+    p.grad = p.detach() * 2
+n = torch.nn.utils.clip_grad_norm_(ps, max_norm=1.0)
+show(n, ps[0].grad, ps[1].grad)
+for p in ps:
+    p.grad = p.detach() * 2
+n = torch.nn.utils.clip_grad_norm_(ps, max_norm=100.0)
+show(n, ps[0].grad)
+n = torch.nn.utils.clip_grad_norm_(ps, max_norm=1.0, norm_type="inf")
+show(n, ps[0].grad)
+for p in ps:
+    p.grad = p.detach() * 2
+n = torch.nn.utils.clip_grad_norm_(ps, 2.0, norm_type=1)
+show(n, ps[1].grad)
+torch.nn.utils.clip_grad_value_(ps, 0.5)
+show(ps[0].grad, ps[1].grad)
+nogr = torch.nn.Parameter(torch.ones(2))
+print(torch.nn.utils.clip_grad_norm_([nogr], 1.0))
+print(torch.nn.utils.clip_grad_norm_([], 1.0))
+q = torch.nn.Parameter(torch.ones(2))
+q.grad = torch.tensor([float("nan"), 1.])
+err(lambda: torch.nn.utils.clip_grad_norm_([q], 1.0, error_if_nonfinite=True))
+print(torch.nn.utils.clip_grad_norm_([q], 1.0))
+print(torch.nn.utils.get_total_norm([torch.tensor([3., 4.]), torch.tensor([12.])]))
+''')
+
+qa("qa_ag_checkpoint_training", r'''
+from torch.utils.checkpoint import checkpoint, checkpoint_sequential
+torch.manual_seed(0)
+block = torch.nn.Sequential(torch.nn.Linear(4, 8), torch.nn.Tanh(), torch.nn.Linear(8, 4))
+head = torch.nn.Linear(4, 1)
+params = list(block.parameters()) + list(head.parameters())
+opt = torch.optim.SGD(params, lr=0.05)
+x = torch.linspace(-1, 1, 12).reshape(3, 4)
+t = torch.tensor([[1.], [0.], [-1.]])
+counter = [0]
+def run(inp):
+    counter[0] += 1
+    return block(inp)
+for step in range(3):
+    opt.zero_grad()
+    h = checkpoint(run, x, use_reentrant=False)
+    loss = torch.nn.functional.mse_loss(head(h), t)
+    loss.backward()
+    opt.step()
+    print(step, round(loss.item(), 4), counter[0])
+xr = x.clone().requires_grad_()
+out = checkpoint(run, xr, use_reentrant=True)
+out.sum().backward()
+show(xr.grad.sum())
+seq = torch.nn.Sequential(*[torch.nn.Linear(4, 4) for _ in range(4)])
+o = checkpoint_sequential(seq, 2, xr, use_reentrant=False)
+o.sum().backward()
+print(o.shape, seq[0].weight.grad is not None)
+''')
