@@ -89,3 +89,25 @@ def test_dropout_values_and_gradient(dtype, p):
     """noise of the input's dtype and layout (a transposed input here), divided by 1 - p
     in that dtype, times the input: 16-bit values round as PyTorch's"""
     same_draws(lambda L: _dropout_grad(L, dtype, p))
+
+
+def _layouts(L):
+    x = L.linspace(-1, 1, 48).reshape(2, 3, 2, 4)
+    return [x.to(memory_format=L.channels_last), x.transpose(1, 3), x[:, :1].expand(2, 3, 2, 4)]
+
+
+LAYOUTS = {
+    "dropout": lambda L, x: _F(L).dropout(x, 0.4),
+    "alpha_dropout": lambda L, x: _F(L).alpha_dropout(x, 0.4, True),
+    "feature_alpha_dropout": lambda L, x: _F(L).feature_alpha_dropout(x, 0.4, True),
+    "dropout2d": lambda L, x: _F(L).dropout2d(x, 0.4),
+    "alpha_dropout in place": lambda L, x: _F(L).alpha_dropout(
+        x.clone(memory_format=L.preserve_format), 0.4, True, inplace=True),
+}
+
+
+@pytest.mark.parametrize("name", LAYOUTS)
+def test_noise_follows_the_input_layout(name):
+    """element-wise noise is drawn in the input's memory order (channels-last, transposed,
+    expanded inputs); per-channel noise is contiguous (N, C, 1, 1)"""
+    same_draws(lambda L: [LAYOUTS[name](L, x) for x in _layouts(L)])

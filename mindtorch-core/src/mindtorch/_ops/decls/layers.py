@@ -164,7 +164,7 @@ def _num(x):
 
 
 def _dropout_impl(input, p, train, feature, alpha):
-    from .creation import _empty
+    from .creation import _empty, _empty_like
     _check_p(p)
     if p == 0 or not train or not input.numel():
         return input
@@ -180,7 +180,9 @@ def _dropout_impl(input, p, train, feature, alpha):
         name = "Bool" if input.dtype is D.bool and not alpha else "Long" if alpha else \
             _type_name(input.dtype)
         raise RuntimeError(f"result type Float can't be cast to the desired output type {name}")
-    noise = _empty(shape, input.dtype, input.device).bernoulli_(1 - p)
+    # (per element: noise laid out as the input, so draws follow its memory order)
+    noise = _empty(shape, input.dtype, input.device) if feature else _empty_like(input)
+    noise.bernoulli_(1 - p)
     if not alpha:
         return input * (noise / (1 - p))
     a = 1.0 / math.sqrt((_ALPHA * _ALPHA * p + 1) * (1 - p))
