@@ -182,6 +182,19 @@ def test_glu_errors():
         compare(lambda: MF.glu(x, dim), lambda: TF.glu(th(x), dim))
 
 
+@pytest.mark.parametrize("name", ["softplus", "elu", "celu", "selu", "silu", "gelu", "mish",
+                                  "hardswish", "hardsigmoid", "logsigmoid", "softshrink",
+                                  "hardshrink", "leaky_relu", "glu"])
+@pytest.mark.parametrize("x", [[1, 2], [True], [3]])
+def test_integer_refusal_names_pytorchs_kernel(name, x):
+    # (glu checks the halving first: a size-1 dim is refused for its size)
+    with pytest.raises(Exception) as want:
+        getattr(TF, name)(torch.tensor(x))
+    with pytest.raises(Exception) as got:
+        getattr(MF, name)(M.tensor(x))
+    assert type(got.value) is type(want.value) and str(got.value) == str(want.value)
+
+
 @pytest.mark.parametrize("name", ["softmax", "log_softmax", "softmin"])
 def test_softmax_implicit_dim(name):
     for shape in ((), (3,), (2, 3), (2, 3, 4), (2, 1, 3, 2)):

@@ -52,7 +52,7 @@ def _float_args(self, *scalars):
 # -- forward decompositions --------------------------------------------------------------
 
 def _elu(self, alpha=1, scale=1, input_scale=1):
-    _float_args(_floating("elu", self), alpha, scale, input_scale)
+    _float_args(_floating("elu_cpu", self), alpha, scale, input_scale)
     x = _up(self)
     neg = (x * input_scale).expm1() * (alpha * scale)
     # x >= 0 as in ATen's vectorized kernel: 0 stays 0 even where alpha is inf (0 * inf)
@@ -73,7 +73,7 @@ def _celu(self, alpha=1.0):
 
 
 def _leaky_relu(self, negative_slope=0.01):
-    _float_args(_floating("leaky_relu", self), negative_slope)
+    _float_args(_floating("leaky_relu_cpu", self), negative_slope)
     x = _up(self)
     return _down(_M().where(x > 0, x, x * negative_slope), self)
 
@@ -105,12 +105,12 @@ def _hardtanh(self, min_val=-1, max_val=1):
 
 
 def _hardsigmoid(self):
-    x = _up(_floating("hardsigmoid", self))
+    x = _up(_floating("hardsigmoid_cpu", self))
     return _down((x + 3).clamp(0, 6) / 6, self)
 
 
 def _hardswish(self):
-    x = _up(_floating("hardswish", self))
+    x = _up(_floating("hardswish_cpu", self))
     return _down(x * (x + 3).clamp(0, 6) / 6, self)
 
 
@@ -121,28 +121,28 @@ def _softplus_up(x, beta, threshold):
 
 
 def _softplus(self, beta=1, threshold=20):
-    _float_args(_floating("softplus", self), beta, threshold)
+    _float_args(_floating("softplus_cpu", self), beta, threshold)
     return _down(_softplus_up(_up(self), beta, threshold), self)
 
 
 def _mish(self):
-    x = _up(_floating("mish", self))
+    x = _up(_floating("mish_cpu", self))
     return _down(x * x.exp().log1p().tanh(), self)
 
 
 def _log_sigmoid(self):
-    x = _up(_floating("log_sigmoid", self))
+    x = _up(_floating("log_sigmoid_cpu", self))
     # min(x, 0) - log1p(exp(-|x|)): no overflow either side
     return _down(x.clamp(max=0) - (-x.abs()).exp().log1p(), self)
 
 
 def _hardshrink(self, lambd=0.5):
-    _float_args(_floating("hardshrink", self), lambd)
+    _float_args(_floating("hardshrink_cpu", self), lambd)
     return _M().where((self >= -lambd) & (self <= lambd), 0, self)
 
 
 def _softshrink(self, lambd=0.5):
-    _floating("softshrink", self)
+    _floating("softshrink_check", self)
     top = D.finfo(self.dtype).max
     if not 0 <= lambd <= top:
         raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
@@ -170,7 +170,8 @@ def _glu_halves(self, dim):
 
 
 def _glu(self, dim=-1):
-    a, b = _glu_halves(_floating("glu", self), dim)
+    a, b = _glu_halves(self, dim)  # (the halving checked first)
+    _floating("glu_cpu", self)
     return _down(_up(a) * _up(b).sigmoid(), self)
 
 
