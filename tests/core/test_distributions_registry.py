@@ -172,3 +172,23 @@ def test_utils():
             return 3
     a = A()
     assert (a.x, a.x, A.calls) == (3, 3, 1)
+
+
+def test_private_helpers_in_module_paths():
+    from mindtorch.distributions.dirichlet import _Dirichlet  # noqa: F401
+    from mindtorch.distributions.lowrank_multivariate_normal import (
+        _batch_lowrank_logdet,
+        _batch_lowrank_mahalanobis,
+    )
+    from mindtorch.distributions.multivariate_normal import _batch_mahalanobis, _batch_mv
+    from torch.distributions import lowrank_multivariate_normal as tl
+    from torch.distributions import multivariate_normal as tm
+    rng = np.random.default_rng(3)
+    W, D, x = rng.standard_normal((2, 3, 2)), rng.random((2, 3)) + 0.5, rng.standard_normal((2, 3))
+    cap = np.linalg.cholesky(np.swapaxes(W, -1, -2) @ (W / D[..., None]) + np.eye(2))
+    m = [mindtorch.tensor(a) for a in (W, D, x, cap)]
+    t = [torch.tensor(a) for a in (W, D, x, cap)]
+    assert_same(_batch_lowrank_logdet(m[0], m[1], m[3]), tl._batch_lowrank_logdet(t[0], t[1], t[3]))
+    assert_same(_batch_lowrank_mahalanobis(*m), tl._batch_lowrank_mahalanobis(*t))
+    assert_same(_batch_mahalanobis(m[3], m[2][..., :2]), tm._batch_mahalanobis(t[3], t[2][..., :2]))
+    assert_same(_batch_mv(m[0], m[2][..., :2]), tm._batch_mv(t[0], t[2][..., :2]))

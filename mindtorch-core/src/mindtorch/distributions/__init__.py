@@ -104,7 +104,17 @@ _MODULES = {
 }
 
 
+# private helpers other libraries import from those modules: module -> (file, names)
+_HELPERS = {
+    "dirichlet": ("gamma", ("_Dirichlet",)),
+    "multivariate_normal": ("matrix", ("_batch_mahalanobis", "_batch_mv")),
+    "lowrank_multivariate_normal": ("matrix", ("_batch_lowrank_logdet",
+                                               "_batch_lowrank_mahalanobis")),
+}
+
+
 def _register_modules():
+    import importlib
     import sys
     import types
     for name, names in _MODULES.items():
@@ -112,6 +122,9 @@ def _register_modules():
         module.__all__ = list(names)
         for attr in names:
             setattr(module, attr, globals()[attr])
+        source, helpers = _HELPERS.get(name, (None, ()))
+        for attr in helpers:
+            setattr(module, attr, getattr(importlib.import_module(f".{source}", __name__), attr))
         sys.modules[module.__name__] = module
         globals()[name] = module
 

@@ -15,7 +15,6 @@ from .distribution import (
 from .gamma import Gamma
 
 
-
 def _m():
     import mindtorch
     return mindtorch

@@ -11,7 +11,12 @@ from .categorical import Categorical
 from .exp_family import ExponentialFamily
 from .extra import Binomial, Cauchy, Geometric
 from .gamma import Beta, Dirichlet, Gamma, Poisson
-from .matrix import LowRankMultivariateNormal, _batch_mahalanobis_sq
+from .matrix import (
+    LowRankMultivariateNormal,
+    _batch_lowrank_logdet,
+    _batch_lowrank_mahalanobis,
+    _batch_mahalanobis_sq,
+)
 from .more import Exponential, Independent, Laplace, MultivariateNormal
 from .normal import Normal
 from .transformed import OneHotCategorical, TransformedDistribution
@@ -102,7 +107,7 @@ def _set_inf(result, mask):
     return result.masked_fill(mask, math.inf)
 
 
-def _trace_xxt(x):
+def _batch_trace_XXT(x):  # (PyTorch's name)
     """trace(X Xᵀ) over the last two dims."""
     return x.pow(2).sum((-2, -1))
 
@@ -217,16 +222,13 @@ def _kl_laplace_laplace(p, q):
 
 
 def _lowrank_logdet(d):
-    """log|W Wᵀ + D| = log|C| + log|D| (matrix determinant lemma, C the capacitance)."""
-    return (2 * d._capacitance_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
-            + d._unbroadcasted_cov_diag.log().sum(-1))
+    return _batch_lowrank_logdet(d._unbroadcasted_cov_factor, d._unbroadcasted_cov_diag,
+                                 d._capacitance_tril)
 
 
 def _lowrank_mahalanobis(d, x):
-    """xᵀ (W Wᵀ + D)⁻¹ x by the Woodbury identity."""
-    W, D = d._unbroadcasted_cov_factor, d._unbroadcasted_cov_diag
-    projected = ((W.mT / D.unsqueeze(-2)) @ x.unsqueeze(-1)).squeeze(-1)
-    return (x.pow(2) / D).sum(-1) - _batch_mahalanobis_sq(d._capacitance_tril, projected)
+    return _batch_lowrank_mahalanobis(d._unbroadcasted_cov_factor, d._unbroadcasted_cov_diag,
+                                      x, d._capacitance_tril)
 
 
 def _check_events(p, q, kind):
@@ -247,8 +249,8 @@ def _kl_lowrank_lowrank(p, q):
     _check_events(p, q, "Low Rank Multivariate Normals")
     A = _lowrank_inner(q)
     pW, pD, qD = p._unbroadcasted_cov_factor, p._unbroadcasted_cov_diag, q._unbroadcasted_cov_diag
-    trace = ((pD / qD).sum(-1) + _trace_xxt(pW * qD.rsqrt().unsqueeze(-1))
-             - _trace_xxt(A * pD.sqrt().unsqueeze(-2)) - _trace_xxt(A @ pW))
+    trace = ((pD / qD).sum(-1) + _batch_trace_XXT(pW * qD.rsqrt().unsqueeze(-1))
+             - _batch_trace_XXT(A * pD.sqrt().unsqueeze(-2)) - _batch_trace_XXT(A @ pW))
     return 0.5 * (_lowrank_logdet(q) - _lowrank_logdet(p) + trace
                   + _lowrank_mahalanobis(q, q.loc - p.loc) - p.event_shape[0])
 
@@ -258,8 +260,8 @@ def _kl_mvn_lowrank(p, q):
     _check_events(p, q, "(Low Rank) Multivariate Normals")
     A = _lowrank_inner(q)
     L = p._unbroadcasted_scale_tril
-    trace = (_trace_xxt(L * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
-             - _trace_xxt(A @ L))
+    trace = (_batch_trace_XXT(L * q._unbroadcasted_cov_diag.rsqrt().unsqueeze(-1))
+             - _batch_trace_XXT(A @ L))
     log_det_p = 2 * L.diagonal(dim1=-2, dim2=-1).log().sum(-1)
     return 0.5 * (_lowrank_logdet(q) - log_det_p + trace
                   + _lowrank_mahalanobis(q, q.loc - p.loc) - p.event_shape[0])
@@ -274,9 +276,9 @@ def _kl_lowrank_mvn(p, q):
     batch = M.broadcast_shapes(Lq.shape[:-2], W.shape[:-2])
     n = p.event_shape[0]
     Lq = Lq.expand(batch + (n, n))
-    trace = (_trace_xxt(M.linalg.solve_triangular(Lq, W.expand(batch + W.shape[-2:]),
+    trace = (_batch_trace_XXT(M.linalg.solve_triangular(Lq, W.expand(batch + W.shape[-2:]),
                                                   upper=False))
-             + _trace_xxt(M.linalg.solve_triangular(
+             + _batch_trace_XXT(M.linalg.solve_triangular(
                  Lq, D.sqrt().diag_embed().expand(batch + (n, n)), upper=False)))
     log_det_q = 2 * q._unbroadcasted_scale_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1)
     return 0.5 * (log_det_q - _lowrank_logdet(p) + trace
@@ -292,7 +294,7 @@ def _kl_mvn_mvn(p, q):
                     - Lp.diagonal(dim1=-2, dim2=-1).log().sum(-1))
     batch = M.broadcast_shapes(Lq.shape[:-2], Lp.shape[:-2])
     n = p.event_shape[0]
-    trace = _trace_xxt(M.linalg.solve_triangular(Lq.expand(batch + (n, n)),
+    trace = _batch_trace_XXT(M.linalg.solve_triangular(Lq.expand(batch + (n, n)),
                                                  Lp.expand(batch + (n, n)), upper=False))
     return half_log_det + 0.5 * (trace + _batch_mahalanobis_sq(Lq, q.loc - p.loc) - n)
 

@@ -28,6 +28,26 @@ def _batch_mahalanobis_sq(L, x):
     return z.squeeze(-1).pow(2).sum(-1)
 
 
+_batch_mahalanobis = _batch_mahalanobis_sq  # (PyTorch's name for it)
+
+
+def _batch_mv(bmat, bvec):
+    """Batched matrix-vector product."""
+    return (bmat @ bvec.unsqueeze(-1)).squeeze(-1)
+
+
+def _batch_lowrank_logdet(W, D, capacitance_tril):
+    """log|W Wᵀ + D| = log|C| + log|D| (matrix determinant lemma, C the capacitance
+    I + Wᵀ D⁻¹ W given by its Cholesky factor)."""
+    return 2 * capacitance_tril.diagonal(dim1=-2, dim2=-1).log().sum(-1) + D.log().sum(-1)
+
+
+def _batch_lowrank_mahalanobis(W, D, x, capacitance_tril):
+    """xᵀ (W Wᵀ + D)⁻¹ x by the Woodbury identity."""
+    projected = _batch_mv(W.mT / D.unsqueeze(-2), x)
+    return (x.pow(2) / D).sum(-1) - _batch_mahalanobis_sq(capacitance_tril, projected)
+
+
 class LowRankMultivariateNormal(Distribution):
     """Normal with covariance cov_factor @ cov_factor.mT + diag(cov_diag)."""
     arg_constraints = {"loc": constraints.real_vector,
