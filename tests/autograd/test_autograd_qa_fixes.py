@@ -191,3 +191,20 @@ def test_save_on_cpu_and_disabled_hooks():
             pass
         return g
     assert_same(program(M), program(torch))
+
+
+@pytest.mark.parametrize("case", ["empty_inputs", "fewer_grads", "no_grads", "extra_grads"])
+def test_backward_argument_counts(case):
+    def program(m):
+        a = m.ones(2, requires_grad=True)
+        if case == "empty_inputs":
+            (a * 2).sum().backward(inputs=[])
+        elif case == "fewer_grads":
+            m.autograd.backward([a * 2, a * 3], [m.ones(2)])
+        elif case == "no_grads":
+            m.autograd.grad([(a * 2).sum()], [a], [])
+        else:  # extra gradients are ignored
+            m.autograd.backward([a * 2], [m.ones(2), m.ones(2)])
+            return a.grad.tolist()
+    ours, theirs = same_outcome(program)
+    assert ours == theirs

@@ -92,10 +92,8 @@ def _make_grads(outputs, grads, is_grads_batched=False):
         grads = [grads]
     else:
         grads = list(grads)
-    if len(grads) != len(outputs):
-        raise RuntimeError("grad can be implicitly created only for scalar outputs"
-                           if not grads else f"Mismatch in number of gradients: got "
-                           f"{len(grads)} but expected {len(outputs)}")
+    if len(grads) < len(outputs):  # (extra gradients are ignored, as PyTorch's zip)
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     result = []
     for out, g in zip(outputs, grads):
         if g is None:
@@ -124,7 +122,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     tensors = _tensors(tensors, "tensors")
     inputs = _tensors(inputs, "inputs")
     if inputs is not None and not inputs:
-        raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     grads = _make_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
