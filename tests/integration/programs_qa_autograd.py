@@ -922,3 +922,272 @@ o = checkpoint_sequential(seq, 2, xr, use_reentrant=False)
 o.sum().backward()
 print(o.shape, seq[0].weight.grad is not None)
 ''')
+
+qa("qa_ag_backward_inputs", r'''
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.], requires_grad=True)
+y = (a * b).sum()
+y.backward(inputs=[a], retain_graph=True)
+print(a.grad, b.grad)
+y.backward(inputs=b)
+print(a.grad, b.grad)
+err(lambda: (a * 2).sum().backward(inputs=[]))
+c = a * 3
+d = (c * c).sum()
+d.backward(inputs=[c], retain_graph=True)
+print(c.grad, a.grad)
+torch.autograd.backward([(a * 2).sum(), (b * 3).sum()])
+print(a.grad, b.grad)
+torch.autograd.backward(a * b, grad_tensors=torch.tensor([1., -1.]))
+print(a.grad, b.grad)
+err(lambda: torch.autograd.backward([a * 2], [torch.ones(2), torch.ones(2)]))
+err(lambda: torch.autograd.backward(a * 2, torch.ones(3)))
+err(lambda: torch.autograd.backward((a * 2).sum(), 5))
+''')
+
+qa("qa_ag_grad_assignment", r'''
+p = torch.ones(2, 2, requires_grad=True)
+err(lambda: setattr(p, "grad", torch.ones(3)))
+err(lambda: setattr(p, "grad", torch.ones(2, 2, dtype=torch.float64)))
+err(lambda: setattr(p, "grad", [1.0]))
+p.grad = torch.full((2, 2), 2.)
+(p * 3).sum().backward()
+print(p.grad)
+g = p.grad
+(p * 1).sum().backward()
+print(g is p.grad, p.grad)
+q = torch.ones(3, requires_grad=True)
+q.grad = torch.arange(6.)[::2]
+(q * 1).sum().backward()
+print(q.grad, q.grad.is_contiguous())
+r = torch.ones(2, 3, requires_grad=True)
+(r.t() * torch.arange(6.).reshape(3, 2)).sum().backward()
+print(r.grad.stride(), r.grad)
+r.grad = None
+print(r.grad)
+del r.grad
+print(r.grad)
+s = torch.ones(2, requires_grad=True)
+with torch.no_grad():
+    s.grad = torch.zeros(2)
+print(s.grad)
+''')
+
+qa("qa_ag_leaf_hook_accumulated", r'''
+w = torch.tensor([1., 2.], requires_grad=True)
+calls = []
+w.register_hook(lambda g: calls.append(g.tolist()))
+y = (w * 2).sum() + (w * 3).sum() + (w ** 2).sum()
+y.backward()
+print(calls, w.grad)
+lin = torch.nn.Linear(2, 2, bias=False)
+with torch.no_grad():
+    lin.weight.copy_(torch.tensor([[1., 0.], [2., 1.]]))
+seen = []
+lin.weight.register_hook(lambda g: seen.append(g.sum().item()) or g * 0.5)
+x = torch.tensor([[1., 1.]])
+out = lin(lin(x))
+out.sum().backward()
+print(seen, lin.weight.grad)
+''')
+
+qa("qa_ag_module_backward_hook_cases", r'''
+class Two(torch.nn.Module):
+    def forward(self, a, b):
+        return a * b, a + b
+m = Two()
+log = []
+m.register_full_backward_hook(lambda mod, gi, go: log.append(
+    ([None if g is None else g.tolist() for g in gi], [None if g is None else g.tolist() for g in go])))
+a = torch.tensor([1., 2.], requires_grad=True)
+b = torch.tensor([3., 4.])
+p, s = m(a, b)
+(p.sum() * 2).backward()
+print(log)
+log.clear()
+p, s = m(a, b)
+(p + s).sum().backward()
+print(log)
+relu_after = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU(inplace=True))
+relu_after[0].register_full_backward_hook(lambda mod, gi, go: None)
+err(lambda: relu_after(torch.ones(1, 2)))
+lin = torch.nn.Linear(2, 1)
+lin.register_full_backward_hook(lambda mod, gi, go: print("gi", gi))
+lin(torch.ones(1, 2)).sum().backward()
+''')
+
+qa("qa_ag_inplace_versions", r'''
+x = torch.ones(3, requires_grad=True)
+y = x * 2
+print(y._version)
+y.add_(1); y.mul_(2); y.clamp_(max=5)
+print(y._version)
+v = y[1:]
+v.sub_(1)
+print(y._version, v._version)
+z = y.clone()
+print(z._version)
+y.data.fill_(0)
+print(y._version)
+with torch.no_grad():
+    y.fill_(1)
+print(y._version)
+w = y.view(3)
+w.relu_()
+print(y._version, w._version)
+a = x.exp()
+b = a.view(3)
+c = a * 3
+b.add_(1)
+err(lambda: torch.autograd.grad(c.sum(), x))
+d = x.sin()
+e = d.cos()
+d[0] = 0
+err(lambda: e.sum().backward())
+f = torch.ones(2, 2, requires_grad=True).clone()
+g = f.t()
+h = g.exp()
+f.mul_(2)
+err(lambda: h.sum().backward())
+''')
+
+qa("qa_ag_view_inplace_grad_fn", r'''
+x = torch.arange(4.).requires_grad_()
+y = x * 1
+v = y[:2]
+print(v.grad_fn.name(), v._base is y)
+v.mul_(3)
+print(y.grad_fn.name(), v.grad_fn.name())
+u = y.unbind(0)
+err(lambda: u[0].add_(1))
+parts = y.split(2)
+err(lambda: parts[1].mul_(2))
+y.sum().backward()
+show(x.grad)
+z = x.detach().clone()
+z2 = z[1:3]
+z2.add_(x[:2])
+print(z.requires_grad, z.grad_fn.name(), z2.grad_fn.name())
+z.sum().backward()
+show(x.grad)
+t = torch.zeros(3, 3)
+t[0] = x[:3]
+t.diagonal().add_(x[1:])
+t.sum().backward()
+show(x.grad)
+''')
+
+qa("qa_ag_checkpoint_dropout_kwargs", r'''
+from torch.utils.checkpoint import checkpoint
+torch.manual_seed(0)
+lin = torch.nn.Linear(4, 4)
+drop = torch.nn.Dropout(0.5)
+def f(x, scale, bias=None):
+    h = drop(lin(x)) * scale
+    return h + bias if bias is not None else h
+x = torch.linspace(-2, 2, 8).reshape(2, 4).requires_grad_()
+torch.manual_seed(1)
+out = checkpoint(f, x, 2.0, bias=torch.ones(4), use_reentrant=False)
+out.sum().backward()
+g1 = x.grad.clone()
+x.grad = None
+torch.manual_seed(1)
+out2 = f(x, 2.0, bias=torch.ones(4))
+out2.sum().backward()
+print(torch.equal(out, out2), torch.allclose(g1, x.grad))
+show(out.sum(), g1.sum())
+x.grad = None
+torch.manual_seed(1)
+o3 = checkpoint(f, x, 2.0, use_reentrant=False, preserve_rng_state=True)
+o3.sum().backward()
+show(o3.sum(), x.grad.sum())
+err(lambda: checkpoint(f, x, 2.0, bias=torch.ones(4), use_reentrant=True))
+with torch.no_grad():
+    o4 = checkpoint(f, x, 1.0, use_reentrant=False)
+print(o4.requires_grad)
+''')
+
+qa("qa_ag_optimizer_none_grads", r'''
+a = torch.nn.Parameter(torch.tensor([1., 2.]))
+b = torch.nn.Parameter(torch.tensor([3., 4.]))
+for name, opt in [("sgd", torch.optim.SGD([a, b], lr=0.1, momentum=0.9, weight_decay=0.1)),
+                  ("adam", torch.optim.Adam([a, b], lr=0.1)),
+                  ("adamw", torch.optim.AdamW([a, b], lr=0.1)),
+                  ("rmsprop", torch.optim.RMSprop([a, b], lr=0.1)),
+                  ("adagrad", torch.optim.Adagrad([a, b], lr=0.1))]:
+    opt.zero_grad()
+    (a ** 2).sum().backward()
+    opt.step()
+    opt.step()
+    print(name, b.grad, [round(v, 4) for v in a.tolist()], b.tolist(),
+          sorted(len(opt.state[p]) for p in (a, b)))
+opt = torch.optim.SGD([a], lr=1.0)
+a.grad = torch.tensor([1., 1.])
+opt.zero_grad(set_to_none=False)
+print(a.grad)
+opt.step()
+print(a.tolist())
+''')
+
+qa("qa_ag_grad_mode_decorators", r'''
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.ones(2))
+    @torch.no_grad()
+    def predict(self, x):
+        return self.w * x
+    @torch.inference_mode()
+    def infer(self, x):
+        return self.w * x
+    @torch.enable_grad()
+    def train_step(self, x):
+        return (self.w * x).sum()
+n = Net()
+x = torch.tensor([1., 2.])
+p = n.predict(x)
+print(p.requires_grad, p.is_inference())
+q = n.infer(x)
+print(q.requires_grad, q.is_inference())
+with torch.no_grad():
+    l = n.train_step(x)
+print(l.requires_grad)
+print(n.predict.__name__, n.infer.__name__)
+@torch.set_grad_enabled(False)
+def off(t):
+    return torch.is_grad_enabled()
+print(off(x), torch.is_grad_enabled())
+with torch.no_grad(), torch.enable_grad():
+    print(torch.is_grad_enabled())
+with torch.inference_mode(mode=False):
+    print(torch.is_inference_mode_enabled())
+err(lambda: q.requires_grad_())
+err(lambda: torch.tensor([1.]).requires_grad_().add_(q))
+print((q + 1).is_inference(), torch.is_inference(q))
+k = q.clone()
+print(k.is_inference())
+''')
+
+qa("qa_ag_double_backward_nets", r'''
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(2, 4), torch.nn.Tanh(), torch.nn.Linear(4, 1))
+x = torch.tensor([[0.5, -1.0], [1.5, 0.25]], requires_grad=True)
+y = net(x)
+gx, = torch.autograd.grad(y.sum(), x, create_graph=True)
+penalty = (gx.norm(2, dim=1) - 1).pow(2).mean()
+penalty.backward()
+show(penalty)
+print([tuple(p.grad.shape) for p in net.parameters()])
+show(net[0].weight.grad.sum(), net[2].bias.grad)
+u = torch.tensor(0.7, requires_grad=True)
+f = torch.sigmoid(u) * u.exp()
+grads = [f]
+for _ in range(3):
+    grads.append(torch.autograd.grad(grads[-1], u, create_graph=True)[0])
+show(*grads)
+s = torch.tensor([1., 2.], requires_grad=True)
+h = torch.autograd.functional.hessian(lambda t: (t.prod() * t.sum()), s, create_graph=True)
+print(h.requires_grad)
+h.sum().backward()
+show(s.grad)
+''')
