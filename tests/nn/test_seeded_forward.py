@@ -101,6 +101,12 @@ LAYOUTS = {
     "alpha_dropout": lambda L, x: _F(L).alpha_dropout(x, 0.4, True),
     "feature_alpha_dropout": lambda L, x: _F(L).feature_alpha_dropout(x, 0.4, True),
     "dropout2d": lambda L, x: _F(L).dropout2d(x, 0.4),
+    "bernoulli(probabilities)": lambda L, x: L.bernoulli(x.abs()),
+    "Tensor.bernoulli": lambda L, x: x.abs().bernoulli(),
+    "bernoulli(x, p)": lambda L, x: L.bernoulli(x, 0.3),
+    "gumbel_softmax hard": lambda L, x: _F(L).gumbel_softmax(x, hard=True),
+    "rand_like / randn_like / randint_like": lambda L, x: [
+        L.rand_like(x), L.randn_like(x), L.randint_like(x, 10)],
     "alpha_dropout in place": lambda L, x: _F(L).alpha_dropout(
         x.clone(memory_format=L.preserve_format), 0.4, True, inplace=True),
 }
@@ -108,6 +114,13 @@ LAYOUTS = {
 
 @pytest.mark.parametrize("name", LAYOUTS)
 def test_noise_follows_the_input_layout(name):
-    """element-wise noise is drawn in the input's memory order (channels-last, transposed,
-    expanded inputs); per-channel noise is contiguous (N, C, 1, 1)"""
-    same_draws(lambda L: [LAYOUTS[name](L, x) for x in _layouts(L)])
+    """element-wise noise laid out as the input is drawn in its memory order (channels-last,
+    transposed, expanded inputs); per-channel noise (N, C, 1, 1), bernoulli's and
+    gumbel_softmax's results are contiguous, drawn in logical order"""
+    def program(L):
+        out = []
+        for x in _layouts(L):
+            y = LAYOUTS[name](L, x)
+            out += y if isinstance(y, list) else [y]
+        return out
+    same_draws(program)

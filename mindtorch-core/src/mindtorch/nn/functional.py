@@ -38,11 +38,12 @@ def gumbel_softmax(logits, tau=1, hard=False, eps=1e-10, dim=-1):
     if eps != 1e-10:
         import warnings
         warnings.warn("`eps` parameter is deprecated and has no effect.", stacklevel=2)
-    from .. import empty_like, zeros_like
-    gumbels = -empty_like(logits).exponential_().log()
+    from .. import contiguous_format, empty_like, zeros_like
+    # (contiguous noise, as PyTorch's: drawn in logical order whatever the logits' layout)
+    gumbels = -empty_like(logits, memory_format=contiguous_format).exponential_().log()
     y_soft = ((logits + gumbels) / tau).softmax(dim)
     if not hard:
         return y_soft
     index = y_soft.max(dim, keepdim=True)[1]
-    y_hard = zeros_like(logits).scatter_(dim, index, 1.0)
+    y_hard = zeros_like(logits, memory_format=contiguous_format).scatter_(dim, index, 1.0)
     return y_hard - y_soft.detach() + y_soft

@@ -300,7 +300,8 @@ def _route_bernoulli(args, kwargs):
 
 
 def _bernoulli(self, p=None, generator=None):
-    t = _empty_like(self, None, None, None)
+    # a contiguous result (PyTorch's legacy contiguous format): drawn in logical order
+    t = _empty_like(self, None, None, "contiguous_format")
     return _fresh(t.bernoulli_(self if p is None else p, generator=generator))
 
 
