@@ -14,8 +14,8 @@ CONSTRAINTS = {  # name: (build(C), unconstrained input)
     "positive": (lambda C, L: C.positive, X),
     "nonnegative": (lambda C, L: C.nonnegative, X),
     "greater_than": (lambda C, L: C.greater_than(1.5), X),
-    "greater_than_eq tensor": (lambda C, L: C.greater_than_eq(L.tensor([1.0, -2.0, 0.0, 1.0, 2.0, 3.0],
-                                                                        dtype=L.float64)), X),
+    "greater_than_eq tensor": (lambda C, L: C.greater_than_eq(
+        L.tensor([1.0, -2.0, 0.0, 1.0, 2.0, 3.0], dtype=L.float64)), X),
     "less_than": (lambda C, L: C.less_than(-1.0), X),
     "unit_interval": (lambda C, L: C.unit_interval, X),
     "interval": (lambda C, L: C.interval(-2.0, 3.0), X),
@@ -122,7 +122,8 @@ def test_exponential_family_entropy(name):
 
 TORCH_MODULES = sorted(n for n in dir(torch.distributions)
                        if isinstance(getattr(torch.distributions, n), type(torch))
-                       and getattr(torch.distributions, n).__name__.startswith("torch.distributions"))
+                       and getattr(torch.distributions, n).__name__.startswith(
+                           "torch.distributions"))
 
 
 @pytest.mark.parametrize("module", TORCH_MODULES)
@@ -159,7 +160,8 @@ def test_utils():
             fn(L.zeros(5))
     p = np.array([0.0, 0.3, 1.0])
     assert_same(clamp_probs(mindtorch.tensor(p)), tu.clamp_probs(torch.tensor(p)))
-    assert_same(probs_to_logits(mindtorch.tensor(p), True), tu.probs_to_logits(torch.tensor(p), True))
+    assert_same(probs_to_logits(mindtorch.tensor(p), True),
+                tu.probs_to_logits(torch.tensor(p), True))
     assert_same(logits_to_probs(mindtorch.tensor(p)), tu.logits_to_probs(torch.tensor(p)))
     assert mindtorch.distributions.utils.euler_constant == tu.euler_constant
 

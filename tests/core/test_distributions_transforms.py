@@ -116,7 +116,8 @@ def test_sign_and_monotone_cdf():
         T = _T(L)
         with pytest.raises(NotImplementedError):
             T.Transform().sign  # noqa: B018
-        assert (T.ExpTransform().sign, T.ExpTransform().inv.sign, T.TanhTransform().sign) == (1, 1, 1)
+        signs = T.ExpTransform().sign, T.ExpTransform().inv.sign, T.TanhTransform().sign
+        assert signs == (1, 1, 1)
         base = L.distributions.Normal(L.tensor([0.5, -1.0], dtype=L.float64), 2.0)
         flipped = L.distributions.TransformedDistribution(
             base, [T.AffineTransform(1.0, -3.0), T.ExpTransform()])

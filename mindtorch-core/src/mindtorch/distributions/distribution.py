@@ -172,8 +172,8 @@ class Distribution:
 
     def __repr__(self):
         names = [k for k in self.arg_constraints if k in self.__dict__]
-        args = ", ".join(f"{k}: {self.__dict__[k] if self.__dict__[k].numel() == 1 else self.__dict__[k].size()}"
-                         for k in names)
+        values = [self.__dict__[k] for k in names]
+        args = ", ".join(f"{k}: {v if v.numel() == 1 else v.size()}" for k, v in zip(names, values))
         return f"{type(self).__name__}({args})"
 
 

@@ -187,8 +187,9 @@ class MixtureSameFamily(Distribution):
         self._mixture_distribution = mixture_distribution
         self._component_distribution = component_distribution
         if not isinstance(mixture_distribution, Categorical):
-            raise ValueError(" The Mixture distribution needs to be an  instance of "  # noqa: TRY004
-                             "torch.distributions.Categorical")
+            raise ValueError(  # noqa: TRY004  (PyTorch's error and message)
+                " The Mixture distribution needs to be an  instance of "
+                "torch.distributions.Categorical")
         if not isinstance(component_distribution, Distribution):
             raise ValueError("The Component distribution need to be an instance of "  # noqa: TRY004
                              "torch.distributions.Distribution")
