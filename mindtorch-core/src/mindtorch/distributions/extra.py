@@ -202,8 +202,9 @@ class Binomial(Distribution):
 
     mean = property(lambda self: self.total_count * self.probs)
     variance = property(lambda self: self.total_count * self.probs * (1 - self.probs))
-    param_shape = property(lambda self: self.__dict__.get("probs", self.__dict__.get(
-        "logits")).size())
+    # (the parameter given: probs, else logits)
+    _param = property(lambda self: self.__dict__.get("probs", self.__dict__.get("logits")))
+    param_shape = property(lambda self: self._param.size())
 
     @property
     def mode(self):
