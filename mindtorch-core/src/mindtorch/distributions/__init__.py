@@ -8,13 +8,13 @@ PyTorch's.
 Files: distribution.py (the base class, expand), utils.py, constraints.py,
 constraint_registry.py, exp_family.py, transforms.py + structured_transforms.py,
 transformed.py (TransformedDistribution, one-hot, mixtures, relaxations),
-transformed_families.py (LogNormal, HalfNormal, HalfCauchy, Weibull, Pareto, InverseGamma,
-Kumaraswamy, LogisticNormal),
-univariate.py (NegativeBinomial, FisherSnedecor, GeneralizedPareto,
-ContinuousBernoulli), the other families in normal/uniform/bernoulli/categorical/more/
-extra/gamma/matrix/von_mises.py.  PyTorch's per-family module paths
-(`torch.distributions.beta`, `.multivariate_normal`, ...) are registered from _MODULES
-below; each class is defined once."""
+transformed_families.py (LogNormal, HalfNormal, HalfCauchy, Gumbel, Weibull, Pareto,
+InverseGamma, Kumaraswamy, LogisticNormal), univariate.py (NegativeBinomial,
+FisherSnedecor, GeneralizedPareto, ContinuousBernoulli), the other families in
+normal/uniform/bernoulli/categorical/more/extra/gamma/matrix/von_mises.py; kl.py +
+kl_cross.py.  PyTorch's per-family module paths (`torch.distributions.beta`,
+`.multivariate_normal`, ...) are registered from _MODULES below; each class is defined
+once."""
 from . import (  # noqa: F401  (the submodules, as attributes)
     constraint_registry,
     constraints,
