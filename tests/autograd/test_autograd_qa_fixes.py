@@ -208,3 +208,52 @@ def test_backward_argument_counts(case):
             return a.grad.tolist()
     ours, theirs = same_outcome(program)
     assert ours == theirs
+
+
+def test_register_multi_grad_hook():
+    def program(m):
+        a, b = m.ones(2, requires_grad=True), m.ones(2, requires_grad=True)
+        log = []
+        h = m.autograd.graph.register_multi_grad_hook(
+            (a, b), lambda gs: log.append([None if g is None else g.tolist() for g in gs]))
+        (a * 2).sum().backward()
+        (a * 2 + b * 3).sum().backward()
+        (a * b).sum().backward(inputs=(a,))
+        h.remove()
+        (a * 2).sum().backward()
+        m.autograd.graph.register_multi_grad_hook((a, b), lambda g: log.append(g.tolist()),
+                                                  mode="any")
+        (a * 5 + b * 7).sum().backward()
+        return log
+    assert program(M) == program(torch)
+    same_outcome(lambda m: m.autograd.graph.register_multi_grad_hook((), print, mode="x"))
+
+
+def test_increment_version():
+    for m in LIBS:
+        k = m.ones(2)
+        m.autograd.graph.increment_version(k)
+        m.autograd.graph.increment_version([k, k[:1]])
+        assert k._version == 3
+
+
+@pytest.mark.parametrize("case", ["linear", "leaf_tanh", "tanh", "dict_out"])
+def test_non_full_backward_hook_warnings(case):
+    import warnings
+
+    def program(m):
+        class Dict(m.nn.Module):
+            def forward(self, x):
+                return {"y": x * 2}
+        mod, inp = {"linear": (m.nn.Linear(2, 2), m.ones(1, 2, requires_grad=True)),
+                    "leaf_tanh": (m.nn.Tanh(), m.ones(2, requires_grad=True)),
+                    "tanh": (m.nn.Tanh(), m.ones(2, requires_grad=True) * 2),
+                    "dict_out": (Dict(), m.ones(2, requires_grad=True))}[case]
+        calls = []
+        mod.register_backward_hook(lambda mod_, gi, go: calls.append((len(gi), len(go))))
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            out = mod(inp)
+            (out["y"] if case == "dict_out" else out).sum().backward()
+        return calls, [(x.category, str(x.message)) for x in w]
+    assert program(M) == program(torch)

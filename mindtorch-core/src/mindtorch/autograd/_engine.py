@@ -19,8 +19,37 @@ from .grad_mode import set_grad_enabled, state
 from ._record import AccumulateGrad, edge
 
 
-def run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
-                 allow_unused=False, accumulate=True):
+class _Task:
+    """One backward pass: callbacks to run when it ends, and state hooks keep in it."""
+    __slots__ = ("callbacks", "data")
+
+    def __init__(self):
+        self.callbacks, self.data = [], {}
+
+
+_tasks = []  # the backward passes running (a hook may run a nested one), innermost last
+
+
+def current_task():
+    if not _tasks:
+        raise AssertionError("expected this hook to be called inside a backward call")
+    return _tasks[-1]
+
+
+def run_backward(*args, **kwargs):
+    task = _Task()
+    _tasks.append(task)
+    try:
+        result = _run_backward(*args, **kwargs)
+        for callback in task.callbacks:  # (a callback may queue more)
+            callback()
+        return result
+    finally:
+        _tasks.pop()
+
+
+def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None,
+                  allow_unused=False, accumulate=True):
     """Returns the captured gradients of `inputs` (None when accumulating).  Nodes are
     dict keys by identity."""
     roots = []

@@ -214,3 +214,54 @@ def _op_name(node):
         return "torch::autograd::CopySlices"
     return re.sub(r"Backward\d*$", "", name)
 
+
+
+class _MultiHandle:
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """mode "all": fn(grads) once per backward pass that reaches any of the tensors, with
+    their gradients (None for the ones it did not reach), when the pass ends; mode "any":
+    fn(grad) with the first of their gradients each pass computes."""
+    from ._engine import current_task
+    supported = ("all", "any")
+    if mode not in supported:
+        raise ValueError(f"Expects mode to be one of {supported} but got {mode}")
+    tensors, key = tuple(tensors), object()
+
+    def hook_for(i):
+        def hook(grad):
+            task = current_task()
+            if mode == "any":
+                if key not in task.data:
+                    task.data[key] = True
+                    fn(grad)
+                return
+            grads = task.data.get(key)
+            if grads is None:
+                grads = task.data[key] = [None] * len(tensors)
+                task.callbacks.append(lambda: fn(grads))
+            grads[i] = grad
+        return hook
+    return _MultiHandle(tuple(t.register_hook(hook_for(i)) for i, t in enumerate(tensors)
+                              if mode == "all" or t.requires_grad))
+
+
+def increment_version(tensor):
+    """Marks the tensor(s) as modified in place (for writes autograd cannot see)."""
+    from .._tensor import Tensor
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        if type(t._version_counter) is list:  # (inference tensors have no version)
+            t._version_counter[0] += 1
