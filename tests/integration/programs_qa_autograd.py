@@ -1191,3 +1191,85 @@ print(h.requires_grad)
 h.sum().backward()
 show(s.grad)
 ''')
+
+qa("qa_ag_hooks_and_inplace", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+y.retain_grad()
+y.add_(1)
+(y * y).sum().backward()
+print("retain after inplace", y.grad, x.grad)
+x.grad = None
+y = x * 2
+y.register_hook(lambda g: print("hook before inplace", g))
+y.mul_(3)
+y.register_hook(lambda g: print("hook after inplace", g))
+y.sum().backward()
+print(x.grad)
+h = x.exp()
+out = (h * 3).sum()
+print(torch.autograd.grad(out, h))
+print(torch.autograd.grad(x, x, torch.ones(2)))
+err(lambda: torch.autograd.grad(x.sum(), x.detach()))
+z = x * torch.tensor([3., 4.])
+print(z.grad_fn(torch.ones(2)))
+print(x.sum().grad_fn.next_functions[0][0].next_functions)
+k = torch.ones(2)
+torch.autograd.graph.increment_version(k)
+torch.autograd.graph.increment_version([k, k])
+print(k._version)
+err(lambda: (x * 2).requires_grad_(False))
+print((x * 2).requires_grad_(True).requires_grad, torch.ones(2).requires_grad_(True).is_leaf)
+''')
+
+qa("qa_ag_multi_grad_hook", r'''
+a = torch.ones(2, requires_grad=True)
+b = torch.ones(2, requires_grad=True)
+res = []
+hh = torch.autograd.graph.register_multi_grad_hook(
+    (a, b), lambda gs: res.append([None if g is None else g.tolist() for g in gs]))
+(a * 2).sum().backward()
+(a * 2 + b * 3).sum().backward()
+c = a * b
+d = a * b
+(c * 4).sum().backward(inputs=(a,))
+print(res)
+hh.remove()
+(a * 2).sum().backward()
+print(len(res))
+res2 = []
+h2 = torch.autograd.graph.register_multi_grad_hook((a, b), lambda g: res2.append(g.tolist()), mode="any")
+(a * 5 + b * 7).sum().backward()
+(b * 6).sum().backward()
+print(res2)
+err(lambda: torch.autograd.graph.register_multi_grad_hook((a,), print, mode="some"))
+''')
+
+qa("qa_ag_module_hook_misc", r'''
+from torch.nn.modules.module import (register_module_full_backward_pre_hook,
+                                     register_module_backward_hook)
+lin = torch.nn.Linear(2, 2)
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    lin.register_backward_hook(lambda m, gi, go: print("old hook", len(gi), len(go)))
+    lin(torch.ones(1, 2, requires_grad=True)).sum().backward()
+    print([(x.category.__name__, str(x.message)) for x in w])
+err(lambda: lin.register_full_backward_hook(lambda m, gi, go: None))
+hp = register_module_full_backward_pre_hook(lambda m, go: print("global pre", type(m).__name__))
+torch.nn.Tanh()(torch.ones(2, requires_grad=True)).sum().backward()
+hp.remove()
+class Boom(torch.nn.Module):
+    def forward(self, x):
+        raise ValueError("boom")
+bm = Boom()
+bm.register_forward_hook(lambda m, a, o: print("always called", o), always_call=True)
+bm.register_forward_hook(lambda m, a, o: print("not called"))
+err(lambda: bm(torch.ones(1)))
+t = torch.nn.Tanh()
+t.register_full_backward_hook(lambda m, gi, go: print("no input grad", gi, [g.tolist() for g in go]))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    p = torch.nn.Parameter(torch.ones(2))
+    (t(torch.ones(2)) * p).sum().backward()
+    print([str(x.message)[:60] for x in w])
+''')
