@@ -372,3 +372,55 @@ def test_unbatched_and_batched_agree():
         for u, v in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
             assert u.shape == v[0].shape and u.dtype is v[0].dtype
             np.testing.assert_array_equal(u.numpy(), v[0].numpy())
+
+
+@pytest.mark.parametrize("name,shape", [("max_pool1d", (2, 3, 8)), ("avg_pool1d", (2, 3, 8)),
+                                        ("max_pool2d", (2, 3, 8, 8)), ("avg_pool2d", (3, 8, 8)),
+                                        ("max_pool3d", (1, 2, 6, 6, 6)),
+                                        ("avg_pool3d", (2, 6, 6, 6))])
+@pytest.mark.parametrize("args", [(0,), (2, 0), (2, 1, -1), (3, 1, 2), (2, 1, 0, 0), (-1,),
+                                  (3, -1), (9,), (3, None, 1, 5), ((2, 2),), (2, (1, 1, 1, 1))])
+@pytest.mark.parametrize("indices", [False, True])
+def test_argument_error_messages(name, shape, args, indices):
+    # max_pool1d's values-only form checks its arguments itself ("max_pool1d() ..."); the
+    # others name kH/dH/dilationH as ATen's shape checks (C++ division in the pad check)
+    if name.startswith("avg") and (len(args) > 3 or indices):
+        return
+    kw = dict(return_indices=True) if indices else {}
+
+    def run(lib):
+        x = lib.ones(shape, requires_grad=indices)
+        return getattr(lib.nn.functional, name)(x, *args, **kw)
+    try:
+        run(torch)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as got:
+            run(mindtorch)
+        assert str(got.value) == str(e)
+    else:
+        run(mindtorch)
+
+
+@pytest.mark.parametrize("shape", [(2, 0, 8), (0, 3, 8), (3, 0), (8,), (2, 3, 4, 8)])
+def test_max_pool1d_rank_message(shape):
+    try:
+        torch.nn.functional.max_pool1d(torch.ones(shape), 2)
+    except RuntimeError as e:
+        with pytest.raises(RuntimeError) as got:
+            mindtorch.nn.functional.max_pool1d(mindtorch.ones(shape), 2)
+        assert str(got.value) == str(e)
+    else:
+        mindtorch.nn.functional.max_pool1d(mindtorch.ones(shape), 2)
+
+
+@pytest.mark.parametrize("size", [(9, 9), [9, 9], (2, 3, 9, 9)])
+def test_max_unpool_output_size_message(size):
+    # the requested size prints as given (a tuple stays a tuple), as PyTorch's
+    def run(lib):
+        y, i = lib.nn.functional.max_pool2d(lib.ones(2, 3, 7, 9), 2, return_indices=True)
+        return lib.nn.functional.max_unpool2d(y, i, 2, output_size=size)
+    with pytest.raises(ValueError) as want:
+        run(torch)
+    with pytest.raises(ValueError) as got:
+        run(mindtorch)
+    assert str(got.value) == str(want.value)

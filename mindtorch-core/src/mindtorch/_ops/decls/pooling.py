@@ -68,7 +68,7 @@ def output_size(size, k, pad, stride, dilation, ceil_mode):
         raise RuntimeError("stride should not be zero")
     if pad < 0:
         raise RuntimeError(f"pad must be non-negative, but got pad: {pad}")
-    if pad > ((k - 1) * dilation + 1) // 2:
+    if pad > int(((k - 1) * dilation + 1) / 2):  # (C++ division: toward zero)
         raise RuntimeError(f"pad should be at most half of effective kernel size, but got "
                            f"pad={pad}, kernel_size={k} and dilation={dilation}")
     out = (size + 2 * pad - dilation * (k - 1) - 1 + (stride - 1 if ceil_mode else 0)) \
@@ -86,12 +86,13 @@ def pool_plan(name, self, nd, kernel_size, stride, padding, dilation=1, ceil_mod
     IndexError for too few dims, as PyTorch's); kernel_fits: the kernel may not exceed
     the unpadded input (avg_pool3d's check, whatever ceil_mode)."""
     what = _WORDS[nd]
-    k = expand(kernel_size, nd, f"{name}: kernel_size must either be a single int, or a "
+    must = "must" if name == "avg_pool3d" else "must either"  # (avg_pool3d's wording)
+    k = expand(kernel_size, nd, f"{name}: kernel_size {must} be a single int, or a "
                                 f"tuple of {what}")
     s = k if stride is None or stride == () else \
-        expand(stride, nd, f"{name}: stride must either be omitted, a single int, or a tuple "
+        expand(stride, nd, f"{name}: stride {must} be omitted, a single int, or a tuple "
                            f"of {what}")
-    p = expand(padding, nd, f"{name}: padding must either be a single int, or a tuple of "
+    p = expand(padding, nd, f"{name}: padding {must} be a single int, or a tuple of "
                             f"{what}")
     d = expand(dilation, nd, f"{name}: dilation must be either a single int, or a tuple of "
                              f"{what}")
@@ -108,7 +109,7 @@ def pool_plan(name, self, nd, kernel_size, stride, padding, dilation=1, ceil_mod
     letters = _LETTERS[nd]
     for label, v in (("kernel size", k), ("stride", s), ("dilation", d)):
         if min(v) <= 0:
-            key = "k" if label == "kernel size" else label[0]
+            key = {"kernel size": "k", "stride": "d"}.get(label, label)
             got = " ".join(f"{key}{c}: {x}" for c, x in zip(letters, v))
             raise RuntimeError(f"{label} should be greater than zero, but got {got}")
     if 0 in shape[ndim - nd - 1 if ndim == nd + 2 else 0:]:
@@ -242,7 +243,40 @@ def _max_pool1d_with_indices(self, kernel_size, stride=None, padding=0, dilation
                    "max_pool2d_with_indices")
 
 
+def _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode):
+    """ATen's max_pool1d checks, ahead of either of its kernels."""
+    n, shape = self.ndim, self._shape
+    if not (n == 2 and 0 not in shape or n == 3 and 0 not in shape[1:]):
+        raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 "
+                           f"dim batch size for input, but got:{list(shape)}")
+    args = {}
+    for arg, value, none in (("kernel_size", kernel_size, "an int, list of ints or"),
+                             ("stride", stride, "None, an int, list of ints, or"),
+                             ("padding", padding, "an int, list of ints, or"),
+                             ("dilation", dilation, "an int, list of ints or")):
+        value = () if value is None else (value,) if isinstance(value, int) else tuple(value)
+        if len(value) != 1 and not (arg == "stride" and not value):
+            raise RuntimeError(f"max_pool1d() {arg} must be {none} tuple of ints of size 1 but "
+                               f"got size {len(value)}")
+        args[arg] = value[0] if value else args["kernel_size"]
+    k, s, p, d = args.values()
+    for arg, value in (("kernel_size", k), ("stride", s)):
+        if value <= 0:
+            raise RuntimeError(f"max_pool1d() {arg} must be greater than zero, but got {value}")
+    if p < 0:
+        raise RuntimeError(f"max_pool1d() padding must be non-negative, but got {p}")
+    if p > k // 2:
+        raise RuntimeError(f"max_pool1d() padding should be at most half of kernel size, but "
+                           f"got padding={p} and kernel_size={k}")
+    if d <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {d}")
+    ow = output_size(shape[-1], k, p, s, d, ceil_mode)
+    if ow <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {ow}")
+
+
 def _max_pool1d(self, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False):
+    _check_max_pool1d(self, kernel_size, stride, padding, dilation, ceil_mode)
     if self.requires_grad:  # PyTorch's branch: the indices are needed for backward
         return _max_pool1d_with_indices(self, kernel_size, stride, padding, dilation,
                                         ceil_mode)[0]
@@ -433,8 +467,7 @@ def unpool_output_size(self, kernel, stride, padding, output_size):
                for d in range(nd)]
     if output_size is None:
         return default
-    output_size = list(output_size)
-    if len(output_size) == nd + 2:
+    if len(output_size) == nd + 2:  # (kept as given: the message prints it)
         output_size = output_size[2:]
     if len(output_size) != nd:
         raise ValueError(f"output_size should be a sequence containing {nd} or {nd + 2} "
@@ -444,7 +477,7 @@ def unpool_output_size(self, kernel, stride, padding, output_size):
         if not lo < output_size[d] < hi:
             raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
                              f'{lo} and {hi})')
-    return output_size
+    return list(output_size)
 
 
 def _lp_pool(nd):
