@@ -194,3 +194,10 @@ def test_private_helpers_in_module_paths():
     assert_same(_batch_lowrank_mahalanobis(*m), tl._batch_lowrank_mahalanobis(*t))
     assert_same(_batch_mahalanobis(m[3], m[2][..., :2]), tm._batch_mahalanobis(t[3], t[2][..., :2]))
     assert_same(_batch_mv(m[0], m[2][..., :2]), tm._batch_mv(t[0], t[2][..., :2]))
+
+
+def test_lazy_property_on_the_class_is_a_property():
+    for L in (torch, mindtorch):
+        logits = L.distributions.Bernoulli.logits
+        assert isinstance(logits, property)
+        assert isinstance(logits, L.distributions.utils.lazy_property)

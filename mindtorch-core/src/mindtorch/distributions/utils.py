@@ -19,11 +19,16 @@ class lazy_property:
         self.__name__ = wrapped.__name__
 
     def __get__(self, obj, cls=None):
-        if obj is None:
-            return self
+        if obj is None:  # (on the class: a property, for documentation tools)
+            return _lazy_property_and_property(self.wrapped)
         value = self.wrapped(obj)
         obj.__dict__[self.wrapped.__name__] = value
         return value
+
+
+class _lazy_property_and_property(lazy_property, property):
+    def __init__(self, wrapped):
+        property.__init__(self, wrapped)
 
 
 def broadcast_all(*values):
