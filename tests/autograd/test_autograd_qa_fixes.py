@@ -257,3 +257,46 @@ def test_non_full_backward_hook_warnings(case):
             (out["y"] if case == "dict_out" else out).sum().backward()
         return calls, [(x.category, str(x.message)) for x in w]
     assert program(M) == program(torch)
+
+
+def test_save_for_backward_names_the_bad_argument():
+    def program(m):
+        class SaveInt(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x, None, 3)
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        SaveInt.apply(m.ones(2, requires_grad=True))
+    same_outcome(program)
+
+
+def test_version_error_hint_under_anomaly_mode():
+    import warnings
+
+    def program(m):
+        x = m.ones(2, requires_grad=True)
+        y = x.exp()
+        z = y * 2
+        y.add_(1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with m.autograd.detect_anomaly():
+                z.sum().backward()
+    same_outcome(program)
+
+
+def test_detect_anomaly_is_not_a_decorator():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        same_outcome(lambda m: m.autograd.detect_anomaly()(print))
+    for m in LIBS:
+        with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
+            d = m.autograd.detect_anomaly(check_nan=False)
+        with d:
+            assert m.is_anomaly_enabled() and not m.is_anomaly_check_nan_enabled()
+        assert not m.is_anomaly_enabled() and m.is_anomaly_check_nan_enabled()

@@ -33,28 +33,19 @@ class set_detect_anomaly:
 
 
 class detect_anomaly:
-    """Context manager / decorator enabling anomaly detection inside it."""
+    """Context manager enabling anomaly detection inside it (as PyTorch's, not a
+    decorator; it warns when made)."""
 
     def __init__(self, check_nan=True):
-        self.check_nan = check_nan
-
-    def __enter__(self):
         import warnings
+        self.prev, self.prev_check = state.anomaly, state.anomaly_check_nan
+        self.check_nan = check_nan
         warnings.warn("Anomaly Detection has been enabled. This mode will increase the runtime "
                       "and should only be enabled for debugging.", UserWarning, stacklevel=2)
-        self.prev, self.prev_check = state.anomaly, state.anomaly_check_nan
-        state.anomaly, state.anomaly_check_nan = True, self.check_nan
-        return self
+
+    def __enter__(self):
+        state.anomaly, state.anomaly_check_nan = True, bool(self.check_nan)
 
     def __exit__(self, *exc):
         state.anomaly, state.anomaly_check_nan = self.prev, self.prev_check
         return False
-
-    def __call__(self, fn):
-        import functools
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with detect_anomaly(self.check_nan):
-                return fn(*args, **kwargs)
-        return wrapper

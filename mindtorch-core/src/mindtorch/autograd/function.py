@@ -15,10 +15,10 @@ class FunctionCtx:
     """What forward/setup_context may call on ctx."""
 
     def save_for_backward(self, *tensors):
-        for t in tensors:
+        for i, t in enumerate(tensors):
             if t is not None and not isinstance(t, Tensor):
                 raise TypeError(f"save_for_backward can only save variables, but argument "
-                                f"{len(self._to_save or ())} is of type {type(t).__name__}")
+                                f"{i} is of type {type(t).__name__}")
         self._to_save = tensors
 
     def mark_dirty(self, *tensors):

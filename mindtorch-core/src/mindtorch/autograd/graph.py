@@ -137,13 +137,19 @@ class SavedTensor:
                 f"one of the variables needed for gradient computation has been modified by an "
                 f"inplace operation: [{_type_desc(t)}]{which} is at version "
                 f"{t._version_counter[0]}; expected version {self.version} instead. Hint: "
-                f"enable anomaly detection to find the operation that failed to compute its "
-                f"gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+                + (_HINT_ANOMALY if state.anomaly else _HINT))
         if self.output_nr is not None and self.hook is None and state.enabled:
             t._requires_grad = True  # create_graph: the output with its history
             t._grad_fn = node
             t._output_nr = self.output_nr
         return t
+
+
+_HINT = ("enable anomaly detection to find the operation that failed to compute its "
+         "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
+_HINT_ANOMALY = ("the backtrace further above shows the operation that failed to compute its "
+                 "gradient. The variable in question was changed in there or anywhere later. "
+                 "Good luck!")
 
 
 def _tensor(data):
