@@ -1273,3 +1273,99 @@ with warnings.catch_warnings(record=True) as w:
     (t(torch.ones(2)) * p).sum().backward()
     print([str(x.message)[:60] for x in w])
 ''')
+
+qa("qa_ag_function_ctx_errors", r'''
+class SaveInt(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x, 3)
+        return x * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g
+err(lambda: SaveInt.apply(torch.ones(2, requires_grad=True)))
+class Keep(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        tmp = x.exp()
+        ctx.save_for_backward(x, tmp, None)
+        return tmp * 2
+    @staticmethod
+    def backward(ctx, g):
+        x, tmp, nothing = ctx.saved_tensors
+        again = ctx.saved_tensors
+        print("none saved:", nothing, len(again))
+        return g * 2 * tmp
+x = torch.tensor([0., 1.], requires_grad=True)
+y = Keep.apply(x)
+y.sum().backward()
+show(x.grad)
+err(lambda: y.grad_fn.saved_tensors)
+z = Keep.apply(x)
+print(len(z.grad_fn.saved_tensors), z.grad_fn.needs_input_grad)
+class KW(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, scale=2.0):
+        return x * scale
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2.0, None
+print(KW.apply(torch.ones(1)))
+err(lambda: KW.apply(torch.ones(1), scale=3.0))
+class NonDiff(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        a, b = x * 2, x * 3
+        ctx.mark_non_differentiable(b)
+        return a, b
+    @staticmethod
+    def backward(ctx, ga, gb):
+        print("gb", gb)
+        return ga * 2
+a, b = NonDiff.apply(x)
+print(b.requires_grad, b.grad_fn)
+err(lambda: b.sum().backward())
+(a.sum() + b.sum()).backward()
+show(x.grad)
+class Nested(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x ** 2
+    @staticmethod
+    def backward(ctx, g):
+        x, = ctx.saved_tensors
+        return Keep.apply(x) * g
+x.grad = None
+w = Nested.apply(x)
+gw, = torch.autograd.grad(w.sum(), x, create_graph=True)
+show(gw)
+print(gw.grad_fn.name())
+gw.sum().backward()
+show(x.grad)
+''')
+
+qa("qa_ag_anomaly_warning", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x.exp()
+z = y * 2
+y.add_(1)
+with torch.autograd.detect_anomaly():
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        err(lambda: z.sum().backward())
+        msgs = [str(m.message).split("\n")[0] for m in w]
+        print([m for m in msgs if "anomaly" not in m.lower()][:1])
+with torch.autograd.set_detect_anomaly(True):
+    print(torch.is_anomaly_enabled())
+print(torch.is_anomaly_enabled())
+with torch.autograd.set_detect_anomaly(True, check_nan=False):
+    print(torch.is_anomaly_check_nan_enabled())
+print(torch.is_anomaly_check_nan_enabled())
+@torch.autograd.detect_anomaly()
+def f():
+    return torch.is_anomaly_enabled()
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    print(f())
+''')
