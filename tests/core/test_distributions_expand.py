@@ -183,3 +183,34 @@ def test_base_class_has_no_constraints_and_warns():
             with pytest.raises(NotImplementedError):
                 getattr(d, attr)
     assert messages[0] == messages[1] and len(messages[0]) == 2
+
+
+def test_user_subclass_expand_through_instance():
+    shapes = []
+    for L in (torch, mindtorch):
+        D = L.distributions
+
+        class Tagged(D.Normal):
+            def __init__(self, loc, scale, tag):
+                self.tag = tag
+                super().__init__(loc, scale)
+
+            def expand(self, batch_shape, _instance=None):
+                new = self._get_checked_instance(Tagged, _instance)
+                new.tag = self.tag
+                return super().expand(batch_shape, _instance=new)
+
+        class Squashed(D.TransformedDistribution):
+            def __init__(self, loc, scale):
+                super().__init__(D.Normal(loc, scale), [D.transforms.TanhTransform()])
+
+            def expand(self, batch_shape, _instance=None):
+                new = self._get_checked_instance(Squashed, _instance)
+                return super().expand(batch_shape, _instance=new)
+
+        t = Tagged(L.zeros(2), 1.0, "x").expand((3, 2))
+        s = Squashed(L.zeros(2), L.ones(2)).expand((4, 2))
+        assert (type(t), t.tag, type(s)) == (Tagged, "x", Squashed)
+        shapes.append((tuple(t.sample().shape), tuple(s.rsample().shape),
+                       tuple(s.log_prob(L.zeros(4, 2)).shape)))
+    assert shapes[0] == shapes[1]
