@@ -113,6 +113,15 @@ def test_constant_pad_values_and_torch_function():
     check(lambda m, x: m.constant_pad_nd(x, (-5, 0)), x)
 
 
+def test_channel_shuffle_messages():
+    for shape, groups in [((2, 3), 2), ((2, 3, 4), 2), ((2, 4, 3), 0)]:
+        with pytest.raises(RuntimeError) as want:
+            torch.nn.functional.channel_shuffle(torch.zeros(shape), groups)
+        with pytest.raises(RuntimeError) as got:
+            mindtorch.nn.functional.channel_shuffle(mindtorch.zeros(shape), groups)
+        assert str(got.value) == str(want.value)
+
+
 def test_constant_pad_negative_size_message():
     for pad in [(-3, -2), (-5, 0), (1, -6)]:
         with pytest.raises(RuntimeError) as want:

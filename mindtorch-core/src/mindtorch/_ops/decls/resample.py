@@ -383,8 +383,8 @@ def _pixel_unshuffle(self, downscale_factor):
 
 def _channel_shuffle(self, groups):
     if self.ndim <= 2:
-        raise RuntimeError(f"channel_shuffle expects input to have at least 3 dimensions, but got "
-                           f"input with {self.ndim} dimension(s)")
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(self.shape)}")
     if groups <= 0:
         raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
                            f"groups:{groups}")
