@@ -459,7 +459,6 @@ err(F.conv2d, x2, w2)
 err(F.conv2d, x2, w2, groups=3)
 err(F.conv2d, x2, w2.float(), groups=2)
 err(F.conv1d, x1, w1, padding="full")
-err(nn.Conv2d, 4, 6, 3, padding_mode="mirror")
 ''')
 
 qa("qa_fn_conv_transpose_options", r'''
@@ -484,4 +483,192 @@ err(ct, x2, output_size=(12, 12))
 err(F.conv_transpose2d, x2, w2, stride=2, output_padding=2)
 err(F.conv_transpose2d, x2, w2, groups=3)
 err(nn.ConvTranspose2d, 4, 6, 3, padding_mode="reflect")
+''')
+
+qa("qa_fn_max_pool_unpool", r'''
+x1 = torch.randn(2, 3, 11, dtype=torch.float64)
+x2 = torch.randn(2, 3, 7, 9, dtype=torch.float64)
+x3 = torch.randn(1, 2, 5, 6, 7, dtype=torch.float64)
+for ceil in [False, True]:
+    y, i = F.max_pool1d(x1, 3, stride=2, padding=1, ceil_mode=ceil, return_indices=True)
+    show(y[1], i[1])
+    show(F.max_unpool1d(y, i, 3, stride=2, padding=1, output_size=x1.shape[-1:])[1])
+    y, i = F.max_pool2d(x2, (3, 2), stride=(2, 3), padding=(1, 0), dilation=(1, 2), ceil_mode=ceil, return_indices=True)
+    show(y[0, 1], i[0, 1])
+    show(F.max_unpool2d(y, i, (3, 2), stride=(2, 3), padding=(1, 0), output_size=(7, 9))[0, 1])
+    y, i = F.max_pool3d(x3, 2, stride=2, ceil_mode=ceil, return_indices=True)
+    show(y.sum((2, 3, 4)), i[0, 1, 0])
+    show(F.max_unpool3d(y, i, 2, stride=2, output_size=x3.shape[2:]).sum((2, 3)))
+grad_of(lambda x: F.max_pool2d(x, 3, stride=2, padding=1, ceil_mode=True), x2)
+grad_of(lambda x: F.max_pool1d(x, 2, dilation=3), x1)
+y, i = F.max_pool2d(x2, 2, return_indices=True)
+grad_of(lambda y: F.max_unpool2d(y, i, 2, output_size=(7, 9)), y)
+show(F.max_pool2d(x2.transpose(2, 3), 3, 2)[1, 2])
+ties = torch.tensor([[[1.0, 3.0, 3.0, 2.0, 2.0, 0.0]]], requires_grad=True)
+y, i = F.max_pool1d(ties, 3, 1, return_indices=True)
+y.sum().backward()
+show(i, ties.grad)
+show(F.max_pool1d(torch.tensor([[[1.0, float("nan"), 2.0, 0.0]]]), 2))
+err(F.max_pool2d, x2, 3, padding=2)
+err(F.max_pool2d, x2, 10)
+err(F.max_unpool2d, y, i, 2, output_size=(9, 9))
+err(F.max_pool1d, x1, 0)
+''')
+
+qa("qa_fn_avg_lp_pools", r'''
+x1 = torch.randn(2, 3, 10, dtype=torch.float64)
+x2 = torch.randn(2, 3, 7, 9, dtype=torch.float64)
+x3 = torch.randn(1, 2, 5, 6, 7, dtype=torch.float64)
+for ceil in [False, True]:
+    for cip in [True, False]:
+        show(F.avg_pool1d(x1, 3, stride=2, padding=1, ceil_mode=ceil, count_include_pad=cip)[0])
+        show(F.avg_pool2d(x2, (3, 2), stride=2, padding=1, ceil_mode=ceil, count_include_pad=cip)[1, 0])
+        show(F.avg_pool3d(x3, 3, stride=2, padding=1, ceil_mode=ceil, count_include_pad=cip).sum((2, 3)))
+show(F.avg_pool2d(x2, 3, stride=2, padding=1, divisor_override=2)[0, 0])
+grad_of(lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False), x2)
+grad_of(lambda x: F.avg_pool3d(x, 2, stride=(1, 2, 2), divisor_override=3), x3)
+for p in [1.0, 2.0, 3.0, float("inf")]:
+    show(F.lp_pool1d(x1.abs(), p, 3, stride=2)[0])
+    show(F.lp_pool2d(x2.abs(), p, (2, 3), stride=2, ceil_mode=True)[1, 1])
+show(F.lp_pool3d(x3.abs(), 2, 2).sum((2, 3)))
+grad_of(lambda x: F.lp_pool2d(x, 2, 2), x2.abs() + 0.1)
+grad_of(lambda x: F.lp_pool1d(x, 3, 3, stride=2), x1.abs() + 0.1)
+err(F.avg_pool2d, x2, 3, padding=2)
+err(F.avg_pool2d, x2, 3, divisor_override=0)
+err(F.avg_pool1d, x1, 12)
+''')
+
+qa("qa_fn_adaptive_pools", r'''
+x1 = torch.randn(2, 3, 10, dtype=torch.float64)
+x2 = torch.randn(2, 3, 7, 9, dtype=torch.float64)
+x3 = torch.randn(1, 2, 5, 6, 7, dtype=torch.float64)
+for out in [1, 3, 4, 10, 13]:
+    show(F.adaptive_avg_pool1d(x1, out)[0, 0])
+    y, i = F.adaptive_max_pool1d(x1, out, return_indices=True)
+    show(y[1, 2], i[1, 2])
+for out in [(1, 1), (3, 4), (None, 2), (7, 9), 5]:
+    show(F.adaptive_avg_pool2d(x2, out)[1, 1])
+    y, i = F.adaptive_max_pool2d(x2, out, return_indices=True)
+    show(y[0, 2], i[0, 2])
+for out in [(2, 3, 4), 1, (None, 4, None)]:
+    show(F.adaptive_avg_pool3d(x3, out).sum((2, 3)))
+    y, i = F.adaptive_max_pool3d(x3, out, return_indices=True)
+    show(y.sum((2, 3)), i[0, 0, 0])
+grad_of(lambda x: F.adaptive_avg_pool2d(x, (3, 4)), x2)
+grad_of(lambda x: F.adaptive_max_pool2d(x, (4, 5)), x2)
+grad_of(lambda x: F.adaptive_avg_pool3d(x, (2, 4, 3)), x3)
+grad_of(lambda x: F.adaptive_max_pool1d(x, 6), x1)
+show(F.adaptive_avg_pool2d(x2[0], 2), F.adaptive_avg_pool2d(x2.transpose(2, 3), 3)[0, 0])
+err(F.adaptive_avg_pool2d, x2, (3, 4, 5))
+err(F.adaptive_max_pool2d, torch.randn(2, 3, 0, 4), 2)
+err(F.adaptive_avg_pool1d, x1, -1)
+''')
+
+qa("qa_fn_norms_functional", r'''
+x = torch.randn(4, 6, 5, 3, dtype=torch.float64)
+rm, rv = torch.zeros(6, dtype=torch.float64), torch.ones(6, dtype=torch.float64)
+w, b = torch.linspace(0.5, 1.5, 6, dtype=torch.float64), torch.linspace(-0.2, 0.3, 6, dtype=torch.float64)
+for mom in [0.1, 0.5]:
+    y = F.batch_norm(x, rm, rv, w, b, training=True, momentum=mom, eps=1e-3)
+    show(y[0, :, 0, 0], rm, rv)
+show(F.batch_norm(x, rm, rv, w, b, training=False)[1, :, 1, 1])
+show(F.batch_norm(x, None, None, training=True)[0, :, 0, 0])
+grad_of(lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True), x, w, b)
+grad_of(lambda x, w: F.batch_norm(x, rm.clone(), rv.clone(), w, None, training=False), x, w)
+irm, irv = torch.zeros(6, dtype=torch.float64), torch.ones(6, dtype=torch.float64)
+show(F.instance_norm(x, irm, irv, w, b, use_input_stats=True, momentum=0.3)[0, :, 0, 0], irm, irv)
+show(F.instance_norm(x, irm, irv, use_input_stats=False)[0, :, 0, 0])
+grad_of(lambda x, w: F.instance_norm(x, weight=w, bias=b), x, w)
+for g in [1, 2, 3, 6]:
+    show(F.group_norm(x, g, w, b, eps=1e-4)[2, :, 1, 2])
+grad_of(lambda x, w, b: F.group_norm(x, 3, w, b), x, w, b)
+lw, lb = torch.linspace(0.5, 1.5, 15, dtype=torch.float64).reshape(5, 3), torch.linspace(-1, 1, 15, dtype=torch.float64).reshape(5, 3)
+show(F.layer_norm(x, (5, 3), lw, lb)[0, 0], F.layer_norm(x, (3,), eps=0.1)[0, 0])
+grad_of(lambda x, w, b: F.layer_norm(x, (5, 3), w, b), x, lw, lb)
+show(F.rms_norm(x, (3,))[0, 0], F.rms_norm(x, (5, 3), lw, eps=1e-2)[0, 0])
+grad_of(lambda x, w: F.rms_norm(x, (5, 3), w), x, lw)
+show(F.rms_norm(x.float(), (3,))[0, 0])
+for size in [2, 3, 4]:
+    show(F.local_response_norm(x, size, alpha=0.01, beta=0.6, k=1.5)[0, :, 0, 0])
+show(F.local_response_norm(x[..., 0], 3)[1, :, 0], F.local_response_norm(x[:1, :, :, :, None].expand(1, 6, 5, 3, 2), 3)[0, :, 0, 0, 0])
+grad_of(lambda x: F.local_response_norm(x, 3, alpha=0.5), x)
+xt = x.permute(0, 3, 1, 2)
+show(F.batch_norm(xt, None, None, training=True)[0, :, 0, 0], F.group_norm(xt, 1)[0, :, 0, 0])
+err(F.batch_norm, x, rm[:5], rv, training=False)
+err(F.batch_norm, x[:1, :, :1, :1], None, None, training=True)
+err(F.group_norm, x, 4)
+err(F.layer_norm, x, (5,))
+err(F.instance_norm, x[:, :, :1, :1])
+err(F.rms_norm, x, (4,))
+err(F.local_response_norm, x[0, 0, 0], 3)
+''')
+
+qa("qa_fn_shuffles", r'''
+x = torch.arange(2 * 8 * 2 * 3, dtype=torch.float64).reshape(2, 8, 2, 3)
+y = F.pixel_shuffle(x, 2)
+print(tuple(y.shape))
+show(y[1, 1])
+print(torch.equal(F.pixel_unshuffle(y, 2), x), tuple(F.pixel_unshuffle(x, 1).shape))
+print(tuple(F.pixel_shuffle(torch.randn(3, 2, 9, 4, 5), 3).shape), tuple(F.pixel_unshuffle(torch.randn(4, 6, 4), 2).shape))
+show(F.channel_shuffle(x, 4)[0, :, 0, 0], F.channel_shuffle(x, 2)[1, :, 1, 2])
+show(nn.ChannelShuffle(2)(x[:, :, :1, 0]))
+grad_of(lambda x: F.pixel_shuffle(x, 2), x)
+grad_of(lambda x: F.pixel_unshuffle(x, 2), x[:, :, :, :2])
+grad_of(lambda x: F.channel_shuffle(x, 4), x)
+xt = x.transpose(2, 3)
+show(F.pixel_shuffle(xt, 2)[0, 0], F.pixel_unshuffle(xt[:, :, :2, :2], 2)[0, :, 0, 0])
+err(F.pixel_shuffle, x, 3)
+err(F.pixel_unshuffle, x, 2)
+err(F.pixel_shuffle, torch.randn(4, 4), 2)
+err(F.channel_shuffle, x, 3)
+err(F.channel_shuffle, x[0, 0], 2)
+''')
+
+qa("qa_fn_activations", r'''
+x = torch.randn(3, 5, dtype=torch.float64) * 3
+acts = [
+    ("hardtanh", lambda x: F.hardtanh(x, -1.5, 0.7)), ("relu6", F.relu6),
+    ("threshold", lambda x: F.threshold(x, 0.3, -2.0)), ("glu", lambda x: F.glu(x[:, :4], dim=1)),
+    ("glu0", lambda x: F.glu(x[:2], dim=0)),
+    ("gelu", F.gelu), ("gelu_tanh", lambda x: F.gelu(x, approximate="tanh")),
+    ("softplus", F.softplus), ("softplus_b", lambda x: F.softplus(x, beta=2.5, threshold=3.0)),
+    ("softplus_neg", lambda x: F.softplus(x, beta=-1.0)),
+    ("mish", F.mish), ("silu", F.silu), ("celu", lambda x: F.celu(x, alpha=0.6)),
+    ("selu", F.selu), ("elu", lambda x: F.elu(x, alpha=1.7)), ("leaky", lambda x: F.leaky_relu(x, 0.3)),
+    ("hardswish", F.hardswish), ("hardsigmoid", F.hardsigmoid), ("logsigmoid", F.logsigmoid),
+    ("softshrink", lambda x: F.softshrink(x, 0.8)), ("hardshrink", lambda x: F.hardshrink(x, 1.2)),
+    ("tanhshrink", F.tanhshrink), ("softsign", F.softsign), ("rrelu_eval", lambda x: F.rrelu(x, 0.1, 0.3)),
+    ("prelu", lambda x: F.prelu(x, torch.tensor([0.1, -0.2, 0.3, 0.4, 0.5], dtype=x.dtype))),
+    ("softmin", lambda x: F.softmin(x, dim=0)), ("log_softmax", lambda x: F.log_softmax(x, 1)),
+]
+for name, f in acts:
+    print(name)
+    grad_of(f, x)
+    show(f(x.float().t().contiguous().t()))
+for name, f in [("relu_", F.relu_), ("elu_", F.elu_), ("leaky_relu_", lambda t: F.leaky_relu_(t, 0.2)),
+                ("hardtanh_", lambda t: F.hardtanh_(t, -0.5, 0.5)), ("threshold_", lambda t: F.threshold_(t, 0.1, 9.0)),
+                ("celu_", lambda t: F.celu_(t, 2.0)), ("selu_", F.selu_), ("rrelu_", lambda t: F.rrelu_(t, training=False))]:
+    t = x.clone()
+    r = f(t)
+    print(name, r is t)
+    show(t)
+for name, f in [("relu", F.relu), ("elu", F.elu), ("silu", F.silu), ("mish", F.mish), ("hardswish", F.hardswish),
+                ("selu", F.selu), ("celu", F.celu), ("hardtanh", F.hardtanh), ("relu6", F.relu6), ("leaky_relu", F.leaky_relu),
+                ("hardsigmoid", F.hardsigmoid)]:
+    t = x.clone()
+    r = f(t, inplace=True)
+    print(name, r is t)
+    show(t)
+leaf = x.clone().requires_grad_(True)
+err(F.relu_, leaf)
+err(F.elu, leaf, inplace=True)
+y = leaf * 1
+F.elu(y, inplace=True).sum().backward()
+show(leaf.grad)
+err(F.glu, x, 1)
+err(F.gelu, x, approximate="fast")
+err(F.hardtanh, x, 1.0, -1.0)
+err(F.relu, torch.tensor([True]))
+err(F.softplus, torch.tensor([1, 2]))
+err(F.silu, torch.tensor([1, 2]))
 ''')
