@@ -140,3 +140,13 @@ def test_pickle_and_deepcopy_after_inverse():
         x = mindtorch.tensor([1.5, 2.0])  # (log log x: x > 1)
         np.testing.assert_array_equal(clone.log_prob(x).numpy(), d.log_prob(x).numpy())
     assert repr(pickle.loads(pickle.dumps(inverse))) == "_InverseTransform(ExpTransform())"
+
+
+def test_compose_inverse_is_linked_both_ways():
+    for L in (torch, mindtorch):
+        T = _T(L)
+        t = T.ComposeTransform([T.ExpTransform(), T.AffineTransform(1.0, 2.0)])
+        inv = t.inv
+        assert t.inv is inv and inv.inv is t
+        x = L.tensor([0.5, 1.0])
+        assert bool((inv(t(x)) - x).abs().max() < 1e-6)

@@ -215,7 +215,12 @@ class ComposeTransform(Transform):
 
     @property
     def inv(self):
-        return ComposeTransform([p.inv for p in reversed(self.parts)])
+        import weakref
+        inv = self._inv() if self._inv is not None else None
+        if inv is None:  # (the inverse composition, linked both ways while both live)
+            inv = ComposeTransform([p.inv for p in reversed(self.parts)])
+            self._inv, inv._inv = weakref.ref(inv), weakref.ref(self)
+        return inv
 
     def __call__(self, x):
         for part in self.parts:
