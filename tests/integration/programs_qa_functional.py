@@ -672,3 +672,96 @@ err(F.relu, torch.tensor([True]))
 err(F.softplus, torch.tensor([1, 2]))
 err(F.silu, torch.tensor([1, 2]))
 ''')
+
+qa("qa_fn_dropout_family_seeded", r'''
+x = torch.randn(4, 6, 3, 5)
+for name, f in [("dropout", lambda x, **k: F.dropout(x, 0.3, **k)), ("dropout1d", lambda x, **k: F.dropout1d(x[:, :, 0], 0.5, **k)),
+                ("dropout2d", lambda x, **k: F.dropout2d(x, 0.5, **k)), ("dropout3d", lambda x, **k: F.dropout3d(x[None], 0.4, **k)),
+                ("alpha_dropout", lambda x, **k: F.alpha_dropout(x, 0.2, **k)),
+                ("feature_alpha_dropout", lambda x, **k: F.feature_alpha_dropout(x, 0.3, **k))]:
+    torch.manual_seed(11)
+    y = f(x, training=True)
+    show(y.reshape(-1)[:12], (y == 0).sum())
+    print(name, torch.equal(f(x, training=False), x if name != "dropout1d" else x[:, :, 0]))
+torch.manual_seed(2)
+t = x.clone()
+r = F.dropout(t, 0.5, training=True, inplace=True)
+print(r is t, (t == 0).sum().item())
+xg = x.clone().requires_grad_(True)
+torch.manual_seed(4)
+F.dropout2d(xg, 0.5).sum().backward()
+show(xg.grad[:, :, 0, 0])
+show(F.dropout(x, 1.0).abs().sum(), F.dropout(x, 0.0).sub(x).abs().sum())
+torch.manual_seed(6)
+show(F.gumbel_softmax(x[0, :, 0], tau=0.5), F.gumbel_softmax(x[0, :, 0], hard=True, dim=0))
+torch.manual_seed(6)
+show(F.rrelu(x[0, 0], 0.1, 0.4, training=True))
+err(F.dropout, x, 1.5)
+err(F.dropout2d, x, -0.1)
+err(F.alpha_dropout, x, 2.0)
+''')
+
+qa("qa_fn_activation_boundary_grads", r'''
+pts = torch.tensor([-2.0, -1.0, -0.5, 0.0, 0.5, 1.0, 2.0, 6.0, 20.0, 25.0], dtype=torch.float64)
+for name, f in [("relu", F.relu), ("relu6", F.relu6), ("hardtanh", lambda x: F.hardtanh(x, -1.0, 1.0)),
+                ("threshold", lambda x: F.threshold(x, 0.5, -3.0)), ("leaky", lambda x: F.leaky_relu(x, -0.2)),
+                ("hardshrink", lambda x: F.hardshrink(x, 0.5)), ("softshrink", lambda x: F.softshrink(x, 0.5)),
+                ("hardsigmoid", F.hardsigmoid), ("hardswish", F.hardswish), ("elu", F.elu), ("celu", lambda x: F.celu(x, 0.5)),
+                ("softplus20", F.softplus), ("softplus_b2_t10", lambda x: F.softplus(x, 2.0, 10.0)),
+                ("abs", torch.abs), ("clamp", lambda x: x.clamp(-0.5, 1.0)), ("prelu", lambda x: F.prelu(x, torch.tensor([0.25], dtype=x.dtype)))]:
+    p = pts.clone().requires_grad_(True)
+    y = f(p)
+    y.backward(torch.ones_like(y))
+    print(name)
+    show(y, p.grad)
+big = torch.tensor([-100.0, -30.0, 30.0, 100.0])
+show(F.softplus(big), F.logsigmoid(big), F.silu(big), F.mish(big), F.gelu(big), F.selu(big), torch.sigmoid(big))
+show(F.softplus(torch.tensor([-1000.0]), beta=-1.0), F.log_softmax(torch.tensor([0.0, -1e4, 1e4]), 0))
+''')
+
+qa("qa_fn_resample_modules_repr", r'''
+mods = [nn.Upsample(scale_factor=2, mode="nearest"), nn.Upsample(size=(3, 5), mode="bilinear", align_corners=True),
+        nn.UpsamplingNearest2d(scale_factor=1.5), nn.UpsamplingBilinear2d(size=4), nn.Fold((4, 5), 2, stride=(1, 2)),
+        nn.Unfold(2, dilation=1, padding=1), nn.ReflectionPad1d(2), nn.ReflectionPad2d((1, 0, 2, 1)), nn.ReflectionPad3d(1),
+        nn.ReplicationPad1d((0, 3)), nn.ReplicationPad2d(1), nn.ReplicationPad3d((1, 0, 0, 1, 1, 0)), nn.ZeroPad1d(2),
+        nn.ZeroPad2d((1, 1, 0, 2)), nn.ZeroPad3d(1), nn.ConstantPad1d(2, 3.5), nn.ConstantPad2d((1, 0, 1, 0), -1),
+        nn.ConstantPad3d(1, 0.5), nn.CircularPad1d(1), nn.CircularPad2d((1, 2, 0, 1)), nn.CircularPad3d(1),
+        nn.PixelShuffle(2), nn.PixelUnshuffle(2), nn.ChannelShuffle(3)]
+for m in mods:
+    print(m)
+x4 = torch.randn(2, 12, 4, 4)
+for m in mods:
+    if isinstance(m, nn.Fold):
+        y = m(torch.randn(2, 12, 6))
+    elif isinstance(m, (nn.ReflectionPad1d, nn.ReplicationPad1d, nn.ZeroPad1d, nn.ConstantPad1d, nn.CircularPad1d)):
+        y = m(x4[:, :, 0])
+    elif isinstance(m, (nn.ReflectionPad3d, nn.ReplicationPad3d, nn.ZeroPad3d, nn.ConstantPad3d, nn.CircularPad3d)):
+        y = m(x4[:, :3, None].expand(2, 3, 2, 4, 4))
+    else:
+        y = m(x4)
+    print(type(m).__name__, tuple(y.shape), round(y.double().sum().item(), 3))
+''')
+
+qa("qa_fn_loss_modules", r'''
+x = torch.randn(4, 5, dtype=torch.float64)
+t = torch.tensor([1, 0, 4, 2])
+w = torch.tensor([0.5, 1.0, 2.0, 1.5, 0.25], dtype=torch.float64)
+mods = [nn.CrossEntropyLoss(weight=w, ignore_index=2, label_smoothing=0.1), nn.NLLLoss(weight=w, reduction="sum"),
+        nn.MultiMarginLoss(p=2, margin=0.5, weight=w), nn.BCEWithLogitsLoss(pos_weight=torch.ones(5, dtype=torch.float64) * 2),
+        nn.BCELoss(weight=w), nn.KLDivLoss(reduction="batchmean", log_target=True), nn.HuberLoss(delta=0.3),
+        nn.SmoothL1Loss(beta=0.5), nn.PoissonNLLLoss(log_input=False, full=True), nn.GaussianNLLLoss(eps=1e-3),
+        nn.MultiLabelSoftMarginLoss(weight=w), nn.CTCLoss(blank=1, zero_infinity=True), nn.MarginRankingLoss(0.3),
+        nn.TripletMarginLoss(margin=0.5, p=3, swap=True), nn.CosineEmbeddingLoss(0.2), nn.HingeEmbeddingLoss(2.0),
+        nn.SoftMarginLoss(), nn.L1Loss(reduction="none"), nn.MSELoss(), nn.MultiLabelMarginLoss(),
+        nn.TripletMarginWithDistanceLoss(margin=0.4)]
+for m in mods:
+    print(m, sorted(m.state_dict().keys()), m.reduction)
+print(nn.CrossEntropyLoss(weight=w).weight.dtype, list(nn.NLLLoss(weight=w).buffers())[0].shape)
+ce = mods[0]
+xg = x.clone().requires_grad_(True)
+l = ce(xg, t)
+l.backward()
+show(l, xg.grad)
+print(nn.CrossEntropyLoss(size_average=False).reduction, nn.MSELoss(reduce=False).reduction, nn.L1Loss(size_average=True, reduce=True).reduction)
+show(mods[1](x.log_softmax(1), t), mods[3](x, (x > 0).double()), mods[6](x, x.flip(0)))
+''')
