@@ -63,6 +63,7 @@ class Distribution:
                         f"constraint {constraint!r}, but found invalid values:\n{value}")
 
     batch_shape = property(lambda self: self._batch_shape)
+    event_shape = property(lambda self: self._event_shape)
 
     # expand: the parameters listed here (default: those of arg_constraints that were given
     # or computed) are expanded to the new batch shape, their event dims kept;
@@ -94,7 +95,6 @@ class Distribution:
                 f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
                 f"__init__ method must also define a custom .expand() method.")
         return self.__new__(type(self)) if _instance is None else _instance
-    event_shape = property(lambda self: self._event_shape)
 
     @property
     def mean(self):
