@@ -113,6 +113,23 @@ def test_constant_pad_values_and_torch_function():
     check(lambda m, x: m.constant_pad_nd(x, (-5, 0)), x)
 
 
+@pytest.mark.parametrize("shape", [(2, 3, 5), (2, 3, 4, 5), (1, 1, 4, 5), (1, 2, 2, 4, 5)])
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact", "linear", "bilinear", "bicubic",
+                                  "trilinear"])
+def test_interpolate_dtype_refusal_names_pytorchs_kernel(shape, mode):
+    # (2d nearest / bilinear: the channels-last kernel's name, whatever the layout)
+    for dtype in ("int32", "bool"):
+        try:
+            torch.nn.functional.interpolate(torch.ones(shape, dtype=getattr(torch, dtype)),
+                                            scale_factor=2.0, mode=mode)
+        except NotImplementedError as e:
+            with pytest.raises(NotImplementedError) as got:
+                mindtorch.nn.functional.interpolate(
+                    mindtorch.ones(shape, dtype=getattr(mindtorch, dtype)), scale_factor=2.0,
+                    mode=mode)
+            assert str(got.value) == str(e)
+
+
 def test_channel_shuffle_messages():
     for shape, groups in [((2, 3), 2), ((2, 3, 4), 2), ((2, 4, 3), 0)]:
         with pytest.raises(RuntimeError) as want:

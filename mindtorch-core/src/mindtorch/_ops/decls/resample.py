@@ -215,8 +215,12 @@ def upsample_plan(name, self, output_size):
         raise RuntimeError(f"Non-empty {nd + 2}D data tensor expected but got a tensor with sizes "
                            f"{list(self._shape)}")
     uint8 = mode.startswith("nearest") or nd == 2
-    check_dtype(f"compute_indices_weights_{mode.split('-')[0]}", self, "f",
-                ("uint8",) if uint8 else ())
+    kind = mode.split("-")[0]
+    # (PyTorch's 2d nearest and bilinear kernels dispatch other dtypes to the channels-last
+    # kernel, which names itself)
+    kernel = f"upsample_{'bi' * (kind == 'linear')}{kind}2d_channels_last" \
+        if nd == 2 and kind != "cubic" else f"compute_indices_weights_{kind}"
+    check_dtype(kernel, self, "f", ("uint8",) if uint8 else ())
     return self._shape[:2] + tuple(output_size)
 
 
