@@ -833,3 +833,68 @@ print(tuple(u.shape))
 err(F.multi_head_attention_forward, q, k, v, E, H, None, b, None, None, False, 0.0, ow, ob, training=False)
 err(m, q.transpose(0, 1), kk.transpose(0, 1), vv.transpose(0, 1), key_padding_mask=torch.ones(2, 5, dtype=torch.bool), attn_mask=torch.ones(3, 5))
 ''')
+
+qa("qa_fn_embedding_modules", r'''
+w = torch.randn(6, 3)
+e = nn.Embedding.from_pretrained(w.clone(), freeze=False, padding_idx=2, max_norm=1.0, scale_grad_by_freq=True)
+print(e, e.weight.requires_grad)
+out = e(torch.tensor([[0, 2, 5], [5, 5, 1]]))
+show(out, e.weight.norm(dim=1))
+(out * torch.arange(18.0).reshape(2, 3, 3)).sum().backward()
+show(e.weight.grad)
+eb = nn.EmbeddingBag.from_pretrained(w.clone(), mode="max", freeze=True)
+print(eb, eb.weight.requires_grad)
+show(eb(torch.tensor([1, 2, 4, 5]), torch.tensor([0, 1])))
+eb2 = nn.EmbeddingBag(6, 3, mode="sum", padding_idx=0, include_last_offset=True)
+with torch.no_grad():
+    eb2.weight.copy_(w)
+print(eb2)
+show(eb2(torch.tensor([0, 1, 2, 0, 3]), torch.tensor([0, 2, 5]), per_sample_weights=torch.tensor([1.0, 2.0, 0.5, 3.0, -1.0])))
+print(nn.Embedding(4, 2, sparse=True), nn.Embedding(4, 2, norm_type=1.0, max_norm=2.0))
+err(nn.Embedding.from_pretrained, torch.randn(3))
+err(nn.Embedding, 4, 2, padding_idx=-5)
+err(eb2, torch.tensor([0, 1]), torch.tensor([0, 1]), per_sample_weights=torch.tensor([1.0]))
+''')
+
+qa("qa_fn_unfold_patches_pipeline", r'''
+img = torch.randn(2, 3, 8, 8, dtype=torch.float64).requires_grad_(True)
+patches = F.unfold(img, kernel_size=4, stride=4)                     # (2, 48, 4)
+tokens = patches.transpose(1, 2)                                       # ViT-style patch tokens
+proj = torch.linspace(-0.5, 0.5, 48 * 5, dtype=torch.float64).reshape(48, 5)
+emb = tokens @ proj
+attn = F.scaled_dot_product_attention(emb[:, None], emb[:, None], emb[:, None])[:, 0]
+back = attn @ proj.t()
+rec = F.fold(back.transpose(1, 2), (8, 8), kernel_size=4, stride=4)
+show(rec[0, 0, :2])
+rec.pow(2).mean().backward()
+show(img.grad[1, 2, :2])
+ones = torch.ones(1, 1, 6, 6, dtype=torch.float64)
+cnt = F.fold(F.unfold(ones, 3, padding=1), (6, 6), 3, padding=1)
+show(cnt[0, 0])
+x = torch.randn(1, 2, 6, 6, dtype=torch.float64)
+avg = F.fold(F.unfold(x, 3, padding=1), (6, 6), 3, padding=1) / cnt
+show(avg[0, 1, 0], (F.avg_pool2d(x, 3, 1, 1, count_include_pad=False) - avg).abs().max())
+''')
+
+qa("qa_fn_pad_interp_noncontig_grads", r'''
+base = torch.randn(2, 5, 4, 3, dtype=torch.float64)
+x = base.permute(0, 3, 2, 1)  # (2, 3, 4, 5) non-contiguous
+print(x.is_contiguous())
+for mode in ["reflect", "replicate", "circular"]:
+    grad_of(lambda x: F.pad(x, (2, 1, 1, 2), mode=mode), x)
+grad_of(lambda x: F.pad(x, (1, -1, -2, 1), value=0.5), x)
+for mode, kw in [("bilinear", dict(align_corners=False)), ("bicubic", dict(align_corners=True)), ("nearest", {}),
+                 ("area", {}), ("nearest-exact", {})]:
+    grad_of(lambda x: F.interpolate(x, size=(6, 4), mode=mode, **kw), x)
+cl = torch.randn(2, 3, 4, 5, dtype=torch.float64).contiguous(memory_format=torch.channels_last)
+y = F.interpolate(cl, scale_factor=2, mode="bilinear")
+print(y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last))
+y = F.pad(cl, (1, 1, 1, 1), mode="reflect")
+print(y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last))
+y = F.max_pool2d(cl, 2)
+print(y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last))
+y = F.conv2d(cl, torch.randn(4, 3, 3, 3, dtype=torch.float64))
+print(y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last))
+y = F.adaptive_avg_pool2d(cl, 2)
+print(y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last))
+''')
