@@ -300,3 +300,46 @@ def test_detect_anomaly_is_not_a_decorator():
         with d:
             assert m.is_anomaly_enabled() and not m.is_anomaly_check_nan_enabled()
         assert not m.is_anomaly_enabled() and m.is_anomaly_check_nan_enabled()
+
+
+@pytest.mark.parametrize("ops", [("relu_", "sigmoid_"), ("exp_", "mul_"), ("tanh_", "zero_"),
+                                 ("sigmoid_", "add_")])
+def test_output_saved_by_inplace_op_is_version_checked(ops):
+    def program(m):
+        x = m.tensor([-1.0, 0.5, 2.0], requires_grad=True)
+        y = x * 1
+        getattr(y, ops[0])()
+        second = getattr(y, ops[1])
+        second(2) if ops[1] in ("mul_", "add_") else second()
+        y.sum().backward()
+    same_outcome(program)
+
+
+def test_inplace_op_output_still_differentiable():
+    def program(m):
+        x = m.tensor([-1.0, 0.5, 2.0], dtype=m.float64, requires_grad=True)
+        y = (x * 1).tanh_()
+        z = (y * 3).exp_()
+        (z * z).sum().backward()
+        return x.grad
+    assert_same(program(M), program(torch))
+
+
+def test_out_tensor_requiring_grad_refused():
+    same_outcome(lambda m: m.mul(m.ones(3), 2, out=m.ones(3, requires_grad=True)))
+    for m in LIBS:
+        out = m.ones(3, requires_grad=True)
+        with m.no_grad():
+            m.mul(m.ones(3), 2, out=out)
+        assert out.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_non_leaf_grad_warning_text():
+    import warnings
+    texts = []
+    for m in LIBS:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            (m.ones(2, requires_grad=True) * 2).grad
+        texts.append(str(w[0].message).split(" (Triggered")[0])
+    assert texts[0] == texts[1]

@@ -118,6 +118,10 @@ def write_out(op, out, result):
     """Copy `result` into the user's out= tensor, resizing it like PyTorch does."""
     from .. import _promotion
     from .._dtype import scalar_type_name
+    from ..autograd.grad_mode import state
+    if out._requires_grad and state.enabled:  # (the inputs' case is refused before the op)
+        from ._argcheck import out_requires_grad
+        out_requires_grad(op)
     if not _promotion.can_cast(result.dtype, out.dtype):
         raise RuntimeError(f"result type {scalar_type_name(result.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(out.dtype)}")

@@ -716,9 +716,16 @@ def _restride(t, node):
 def adopt_history(t, result):
     """In-place op decomposed as `t.copy_(op(t, ...))` with matching dtype, t not a view: t
     takes result's history directly (the graph then names the op, as PyTorch's does)."""
-    t._grad_fn = result._grad_fn
+    node = t._grad_fn = result._grad_fn
     t._output_nr = result._output_nr
     t._requires_grad = True
+    # the output the node saved is t now: later writes into t must fail its version check
+    saved = node._saved
+    if type(saved) is dict and "result" in saved:
+        kept = saved["result"][result._output_nr]
+        if type(kept) is SavedTensor and kept.hook is None and kept.output_nr is not None:
+            kept.tensor = kept.tensor[:-1] + (t._version_counter,)
+            kept.version = t._version_counter[0]
 
 
 def recording(*tensors):
