@@ -1369,3 +1369,107 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     print(f())
 ''')
+
+qa("qa_ag_out_and_inplace_errors", r'''
+a = torch.ones(3, requires_grad=True)
+b = torch.ones(3)
+c = torch.empty(3)
+err(lambda: torch.add(a, b, out=c))
+err(lambda: torch.mul(b, 2, out=a))
+with torch.no_grad():
+    torch.add(a, b, out=c)
+print(c, c.requires_grad)
+e = torch.ones(1, 3).expand(2, 3)
+err(lambda: e.add_(1))
+f = torch.zeros(3, requires_grad=True).clone()
+f.copy_(a * 2)
+f.sum().backward()
+show(a.grad)
+g = torch.zeros(2, 3, requires_grad=True)
+h = g * 1
+h.masked_fill_(torch.tensor([[True, False, True], [False, False, True]]), 5.)
+h.index_add_(0, torch.tensor([1]), a.view(1, 3) * 3)
+h.scatter_(1, torch.tensor([[0], [1]]), 7.)
+(h * torch.arange(6.).view(2, 3)).sum().backward()
+show(g.grad, a.grad)
+k = torch.ones(2, requires_grad=True)
+err(lambda: k.resize_(4))
+m = (k * 1)
+err(lambda: m.resize_(4))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    _ = m.grad
+    print(str(w[0].message).split(" (Triggered")[0])
+with torch.no_grad():
+    n = k * 2
+    n.requires_grad_()
+print(n.requires_grad, n.is_leaf)
+''')
+
+qa("qa_ag_inplace_activations", r'''
+x = torch.tensor([-1., 0.5, 2.], requires_grad=True)
+y = x * 1
+torch.relu_(y)
+y.sigmoid_()
+err(lambda: y.sum().backward())
+y = x * 1
+y.exp_()
+y.mul_(2)
+err(lambda: y.sum().backward())
+y = (x * 1).tanh_()
+y2 = y * 1
+y2.sum().backward()
+show(x.grad)
+x.grad = None
+z = x * 2
+torch.nn.functional.relu(z, inplace=True)
+torch.nn.functional.leaky_relu(z, 0.1, inplace=True)
+torch.nn.functional.dropout(z, 0.0, training=True, inplace=True)
+print(z.grad_fn.name(), z._version)
+err(lambda: z.pow(2).sum().backward())
+z = x * 2
+torch.nn.functional.leaky_relu(z, 0.1, inplace=True)
+z.pow(2).sum().backward()
+show(x.grad)
+x.grad = None
+w = x.exp()
+w2 = w.exp_()
+print(w2 is w, w.grad_fn.name())
+err(lambda: w.sum().backward())
+s = x.sigmoid()
+t = s * 1
+s.mul_(2)
+err(lambda: t.sum().backward())
+q = x.tanh()
+r = q.relu()
+q.add_(1)
+err(lambda: r.sum().backward())
+''')
+
+qa("qa_ag_grad_accumulation_loop", r'''
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.ReLU(), torch.nn.Linear(4, 2))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+xs = torch.linspace(-1, 1, 24).reshape(8, 3)
+ys = torch.tensor([0, 1, 1, 0, 1, 0, 0, 1])
+accum = 4
+for step in range(2):
+    opt.zero_grad()
+    total = 0.0
+    for i in range(accum):
+        xb, yb = xs[2 * i:2 * i + 2], ys[2 * i:2 * i + 2]
+        loss = torch.nn.functional.cross_entropy(model(xb), yb) / accum
+        loss.backward()
+        total += loss.item()
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+    opt.step()
+    print(step, round(total, 4), round(norm.item(), 4))
+full = torch.nn.functional.cross_entropy(model(xs), ys)
+opt.zero_grad()
+full.backward()
+g_full = [p.grad.clone() for p in model.parameters()]
+opt.zero_grad()
+for i in range(4):
+    (torch.nn.functional.cross_entropy(model(xs[2 * i:2 * i + 2]), ys[2 * i:2 * i + 2]) / 4).backward()
+print(all(torch.allclose(a, p.grad, atol=1e-6) for a, p in zip(g_full, model.parameters())))
+''')
