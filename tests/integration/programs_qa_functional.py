@@ -898,3 +898,60 @@ print(y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last))
 y = F.adaptive_avg_pool2d(cl, 2)
 print(y.is_contiguous(), y.is_contiguous(memory_format=torch.channels_last))
 ''')
+
+qa("qa_fn_loss_edge_cases", r'''
+e = torch.randn(0, 5)
+te = torch.zeros(0, dtype=torch.long)
+for red in ["mean", "sum", "none"]:
+    show(F.cross_entropy(e, te, reduction=red), F.nll_loss(e, te, reduction=red), F.mse_loss(e, e, reduction=red),
+         F.l1_loss(e, e, reduction=red), F.binary_cross_entropy_with_logits(e, e, reduction=red),
+         F.smooth_l1_loss(e, e, reduction=red), F.kl_div(e, e, reduction=red))
+x = torch.randn(5, dtype=torch.float64)
+grad_of(lambda x: F.cross_entropy(x, torch.tensor(3)).reshape(1), x)
+grad_of(lambda x: F.cross_entropy(x, x.detach().softmax(0).flip(0), label_smoothing=0.3).reshape(1), x)
+grad_of(lambda x: F.nll_loss(x[None], torch.tensor([2]), weight=torch.arange(1.0, 6.0, dtype=torch.float64)).reshape(1), x)
+grad_of(lambda x: F.multilabel_margin_loss(x, torch.tensor([4, 0, -1, 2, 1])).reshape(1), x)
+grad_of(lambda x: F.multi_margin_loss(x[None], torch.tensor([1])).reshape(1), x)
+xx = torch.randn(3, 4, dtype=torch.float64)
+tt = torch.tensor([1, -100, 2])
+grad_of(lambda x: F.cross_entropy(x, tt, reduction="mean", label_smoothing=0.2).reshape(1), xx)
+grad_of(lambda x: F.cross_entropy(x, torch.tensor([1, 1, 1]), ignore_index=1, reduction="sum").reshape(1), xx)
+show(F.cross_entropy(xx, torch.tensor([1, 1, 1]), ignore_index=1, reduction="mean"))
+show(F.binary_cross_entropy(torch.tensor([1e-20, 1.0 - 1e-8, 0.5]), torch.tensor([1.0, 0.0, 1.0])))
+pi = torch.tensor([0.0, 1.0, 0.3], requires_grad=True)
+F.binary_cross_entropy(pi, torch.tensor([0.0, 1.0, 1.0])).backward()
+show(pi.grad)
+show(F.poisson_nll_loss(torch.tensor([0.0, 2.0]), torch.tensor([0.0, 1.0]), log_input=False), F.poisson_nll_loss(torch.tensor([0.5, 2.0]), torch.tensor([0.0, 1.0]), full=True))
+show(F.gaussian_nll_loss(torch.zeros(3, 2), torch.ones(3, 2), torch.ones(3)), F.gaussian_nll_loss(torch.zeros(2), torch.ones(2), torch.ones(2) * 1e-9))
+show(F.kl_div(torch.tensor([-1.0, -2.0]), torch.tensor([0.0, 0.5])), F.kl_div(torch.tensor([-1.0, -2.0]), torch.tensor([0.0, 0.5]), reduction="none"))
+show(F.huber_loss(torch.tensor([0.0, 3.0]), torch.tensor([0.5, 0.0]), delta=1.0), F.smooth_l1_loss(torch.tensor([0.0, 3.0]), torch.tensor([0.5, 0.0]), beta=0.0))
+lp = torch.randn(6, 2, 4, dtype=torch.float64).log_softmax(2)
+grad_of(lambda lp: F.ctc_loss(lp, torch.tensor([[1, 2], [0, 0]]), torch.tensor([6, 4], dtype=torch.int32), torch.tensor([2, 0], dtype=torch.int32), reduction="none"), lp)
+show(F.ctc_loss(lp.float(), torch.tensor([[1, 1, 1], [3, 3, 3]]), torch.tensor([6, 4]), torch.tensor([3, 3]), reduction="none"))
+err(F.cross_entropy, xx, xx.softmax(1), ignore_index=1)
+err(F.nll_loss, xx, torch.tensor([1, 5, 2]))
+err(F.nll_loss, xx, torch.tensor([1, -1, 2]))
+err(F.multilabel_margin_loss, xx, torch.tensor([1, 2, 3]))
+err(F.ctc_loss, lp, torch.tensor([[1, 2], [0, 0]]), torch.tensor([6, 4]), torch.tensor([2, 3]))
+''')
+
+qa("qa_fn_grid_sample_edges", r'''
+x = torch.arange(1.0, 13.0).reshape(1, 1, 3, 4)
+g = torch.tensor([[[[-1.0, -1.0], [1.0, 1.0], [0.0, 0.0], [1.5, -2.0], [-3.0, 0.4], [float("nan"), 0.0], [0.9999, 1.0001]]]])
+for mode in ["bilinear", "nearest", "bicubic"]:
+    for pm in ["zeros", "border", "reflection"]:
+        for ac in [False, True]:
+            print(mode, pm, ac)
+            show(F.grid_sample(x, g, mode=mode, padding_mode=pm, align_corners=ac).flatten())
+err(F.grid_sample, torch.randn(2, 3, 0, 4), torch.zeros(2, 1, 1, 2), align_corners=False)
+print(F.grid_sample(x, torch.zeros(1, 0, 3, 2), align_corners=False).shape)
+print(F.affine_grid(torch.eye(2, 3)[None], (1, 1, 1, 3), align_corners=False)[0, 0].tolist())
+print(F.affine_grid(torch.eye(2, 3)[None], (1, 1, 2, 1), align_corners=True)[0, :, 0].tolist())
+g64 = torch.tensor([[[[0.25, -0.5], [1.2, 0.3]]]], dtype=torch.float64, requires_grad=True)
+x64 = x.double().requires_grad_(True)
+for mode in ["bilinear", "bicubic", "nearest"]:
+    for pm in ["zeros", "border", "reflection"]:
+        g64.grad = x64.grad = None
+        F.grid_sample(x64, g64, mode=mode, padding_mode=pm, align_corners=False).sum().backward()
+        show(g64.grad.flatten(), x64.grad.flatten())
+''')
