@@ -955,3 +955,99 @@ for mode in ["bilinear", "bicubic", "nearest"]:
         F.grid_sample(x64, g64, mode=mode, padding_mode=pm, align_corners=False).sum().backward()
         show(g64.grad.flatten(), x64.grad.flatten())
 ''')
+
+qa("qa_fn_pool_norm_modules_3d", r'''
+x3 = torch.randn(2, 3, 6, 5, 7)
+mods = [nn.MaxPool3d(2, stride=(1, 2, 2), padding=1, ceil_mode=True), nn.AvgPool3d((2, 3, 2), stride=2, count_include_pad=False),
+        nn.AdaptiveAvgPool3d((2, None, 3)), nn.AdaptiveMaxPool3d(2), nn.LPPool3d(2, 2), nn.BatchNorm3d(3, momentum=None),
+        nn.InstanceNorm3d(3, affine=True, track_running_stats=True), nn.AdaptiveAvgPool1d(4), nn.LPPool1d(3, 2, stride=1),
+        nn.LPPool2d(1.5, (2, 3), ceil_mode=True), nn.CrossMapLRN2d(3, alpha=1e-2, beta=0.5, k=2.0), nn.Softmax2d(),
+        nn.Hardshrink(0.3), nn.Softshrink(0.7), nn.Hardsigmoid(), nn.LogSigmoid(), nn.SELU(inplace=True)]
+for m in mods:
+    print(m)
+for m in mods:
+    name = type(m).__name__
+    if name in ("AdaptiveAvgPool1d", "LPPool1d"):
+        inp = x3[:, :, 0, 0]
+    elif name in ("LPPool2d", "CrossMapLRN2d", "Softmax2d"):
+        inp = x3[:, :, 0].abs() if name == "LPPool2d" else x3[:, :, 0]
+    elif name in ("Hardshrink", "Softshrink", "Hardsigmoid", "LogSigmoid", "SELU"):
+        inp = x3[0, 0].clone()
+    else:
+        inp = x3.abs() if name == "LPPool3d" else x3
+    m.train()
+    y = m(inp)
+    print(name, tuple(y.shape), round(y.double().sum().item(), 3))
+bn, inn = mods[5], mods[6]
+for _ in range(2):
+    bn(x3 * 2 + 1)
+    inn(x3 - 1)
+show(bn.running_mean, bn.running_var, bn.num_batches_tracked, inn.running_mean, inn.running_var)
+bn.eval()
+show(bn(x3)[0, :, 0, 0, 0])
+y, i = nn.MaxPool1d(2, return_indices=True)(x3[:, :, 0, 0])
+show(nn.MaxUnpool1d(2)(y, i)[0])
+y, i = nn.MaxPool3d(2, return_indices=True)(x3)
+u = nn.MaxUnpool3d(2)(y, i, output_size=x3.shape)
+print(tuple(u.shape), round(u.sum().item(), 3))
+torch.manual_seed(3)
+fm = nn.FractionalMaxPool3d(2, output_ratio=0.5, return_indices=True)
+y, i = fm(x3)
+print(fm, tuple(y.shape), i.flatten()[:6].tolist())
+err(nn.MaxPool3d(2), x3[0, 0, 0])
+err(nn.BatchNorm3d(3), x3[0])
+err(nn.Softmax2d(), x3[0, 0, 0])
+''')
+
+qa("qa_fn_lazy_modules", r'''
+mods = [nn.LazyConv1d(4, 3), nn.LazyConv3d(2, 2, padding=1), nn.LazyConvTranspose1d(3, 2, stride=2), nn.LazyConvTranspose2d(2, 3),
+        nn.LazyConvTranspose3d(2, 1), nn.LazyBatchNorm1d(), nn.LazyBatchNorm2d(momentum=0.2), nn.LazyBatchNorm3d(affine=False),
+        nn.LazyInstanceNorm1d(affine=True), nn.LazyInstanceNorm2d(track_running_stats=True), nn.LazyInstanceNorm3d()]
+for m in mods:
+    print(m, m.has_uninitialized_params())
+ins = [torch.randn(2, 3, 8), torch.randn(1, 2, 3, 4, 4), torch.randn(2, 5, 4), torch.randn(1, 3, 4, 4), torch.randn(1, 2, 2, 2, 2),
+       torch.randn(4, 6), torch.randn(2, 3, 2, 2), torch.randn(2, 2, 2, 2, 2), torch.randn(2, 3, 5), torch.randn(2, 3, 4, 4), torch.randn(1, 2, 3, 3, 3)]
+for m, x in zip(mods, ins):
+    torch.manual_seed(0)
+    y = m(x)
+    print(type(m).__name__, tuple(y.shape), [tuple(p.shape) for p in m.parameters()], [tuple(b.shape) for b in m.buffers()])
+    print(m)
+p = nn.UninitializedParameter()
+print(type(p).__name__, p.requires_grad, isinstance(p, nn.Parameter))
+err(lambda: p.shape)
+b = nn.Buffer(torch.ones(2), persistent=False)
+class M(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.b = b
+        self.c = nn.Buffer(torch.zeros(1))
+m = M()
+print(list(m.state_dict().keys()), [n for n, _ in m.named_buffers()], type(m.b).__name__)
+''')
+
+qa("qa_fn_adaptive_logsoftmax_transformer_decoder", r'''
+torch.manual_seed(0)
+asm = nn.AdaptiveLogSoftmaxWithLoss(8, 20, cutoffs=[5, 12], div_value=2.0, head_bias=True)
+x = torch.randn(6, 8)
+t = torch.tensor([0, 4, 5, 11, 12, 19])
+out = asm(x, t)
+show(out.output, out.loss)
+show(asm.log_prob(x)[:, :6], asm.predict(x))
+out.loss.backward()
+show(asm.head.weight.grad[:2], asm.tail[1][1].weight.grad[:2])
+print(asm)
+err(asm, x, torch.tensor([0, 1, 2, 3, 4, 20]))
+err(nn.AdaptiveLogSoftmaxWithLoss, 8, 20, cutoffs=[5, 5])
+torch.manual_seed(1)
+layer = nn.TransformerDecoderLayer(8, 2, dim_feedforward=16, dropout=0.0, batch_first=True, norm_first=True)
+dec = nn.TransformerDecoder(layer, num_layers=2, norm=nn.LayerNorm(8))
+tgt, mem = torch.randn(2, 4, 8), torch.randn(2, 5, 8)
+mask = nn.Transformer.generate_square_subsequent_mask(4)
+y = dec(tgt, mem, tgt_mask=mask, memory_key_padding_mask=torch.tensor([[False] * 5, [False, False, False, True, True]]))
+show(y[0])
+y2 = dec(tgt, mem, tgt_is_causal=True, tgt_mask=mask)
+show(y2[1, 0])
+y2.sum().backward()
+show(dec.layers[0].multihead_attn.in_proj_weight.grad[:2])
+print(len(list(dec.parameters())), sum(p.numel() for p in dec.parameters()))
+''')
