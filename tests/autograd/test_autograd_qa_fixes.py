@@ -343,3 +343,50 @@ def test_non_leaf_grad_warning_text():
             (m.ones(2, requires_grad=True) * 2).grad
         texts.append(str(w[0].message).split(" (Triggered")[0])
     assert texts[0] == texts[1]
+
+
+def test_pack_hook_sees_saved_outputs_with_their_grad_fn():
+    def program(m):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        seen = []
+
+        def pack(t):
+            seen.append((t.requires_grad, t.grad_fn.name() if t.grad_fn else None, t.is_leaf))
+            return t
+        with m.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            y = x.exp()
+            (y * x).sum().backward()
+        return seen, [round(v, 4) for v in x.grad.tolist()]
+    assert program(M) == program(torch)
+
+
+@pytest.mark.parametrize("case", ["hessian_vector", "hessian_linear_strict", "hessian_tuple",
+                                  "jvp_v_size", "vjp_v_size", "vjp_v_count", "vhp_v_none",
+                                  "jacobian_float_out", "jacobian_list_in", "tuple_bad_entry",
+                                  "hvp_not_scalar"])
+def test_functional_argument_messages(case):
+    def program(m):
+        F, ones = m.autograd.functional, m.ones
+        if case == "hessian_vector":
+            F.hessian(lambda t: t * 2, ones(2))
+        elif case == "hessian_linear_strict":
+            F.hessian(lambda t: t.sum() * 2, ones(2), strict=True)
+        elif case == "hessian_tuple":
+            F.hessian(lambda t: (t.sum(),), ones(2))
+        elif case == "jvp_v_size":
+            F.jvp(lambda t: t * 2, ones(2), ones(3))
+        elif case == "vjp_v_size":
+            F.vjp(lambda a, b: (a * 2, b), (ones(2), ones(1)), (ones(2), ones(3)))
+        elif case == "vjp_v_count":
+            F.vjp(lambda t: t * 2, ones(2), (ones(2), ones(2)))
+        elif case == "vhp_v_none":
+            F.vhp(lambda t: t.sum(), ones(2))
+        elif case == "jacobian_float_out":
+            F.jacobian(lambda t: 3.0, ones(2))
+        elif case == "jacobian_list_in":
+            F.jacobian(lambda t: t, [1.0, 2.0])
+        elif case == "tuple_bad_entry":
+            F.jacobian(lambda a, b: a, (ones(2), 2.0))
+        else:
+            F.hvp(lambda t: t * 1, ones(2), ones(2))
+    same_outcome(program)

@@ -3,14 +3,19 @@
 from .._tensor import Tensor
 
 
-def _tuple(x, what):
-    is_tuple = isinstance(x, (tuple, list))
-    items = tuple(x) if is_tuple else (x,)
-    for t in items:
+def _tuple(x, what, fn):
+    """(whether x is a tuple, x as a tuple of tensors), with PyTorch's messages."""
+    is_tuple = isinstance(x, tuple)
+    items = x if is_tuple else (x,)
+    for i, t in enumerate(items):
         if not isinstance(t, Tensor):
-            raise TypeError(f"The {what} given to the function must be either a Tensor or a "
-                            f"tuple of Tensors but got {type(t).__name__}.")
+            where = f"value at index {i}" if is_tuple else f"given {what}"
+            raise TypeError(f"The {what} given to {fn} must be either a Tensor or a tuple of "
+                            f"Tensors but the {where} has type {type(t)}.")
     return is_tuple, items
+
+
+_OUTPUTS = "outputs of the user-provided function"
 
 
 def _prepare(inputs, create_graph):
@@ -58,28 +63,37 @@ def _grads(outputs, inputs, grad_outputs, create_graph, strict, stage="back"):
     return tuple(result)
 
 
-def _ones_for(outputs, v, what):
-    """The vector v of a product (ones for single-element outputs when not given)."""
+def _vector(v, refs, refs_tuple, fn):
+    """The vector v of a product, shaped as refs (the outputs for vjp, the inputs
+    otherwise); ones when not given and refs is one single-element tensor."""
     import mindtorch
     if v is None:
-        for o in outputs:
-            if o.numel() != 1:
-                raise RuntimeError("The vector v can only be None if the user-provided "
-                                   "function returns a single Tensor with a single element.")
-        return tuple(mindtorch.ones_like(o) for o in outputs)
-    _, v = _tuple(v, "v")
-    if len(v) != len(outputs) or any(a.shape != b.shape for a, b in zip(v, outputs)):
-        raise RuntimeError(f"v has to have the same shape as the {what}")
+        if len(refs) != 1 or refs[0].numel() != 1:
+            raise RuntimeError("The vector v can only be None if the user-provided function "
+                               "returns a single Tensor with a single element." if fn == "vjp"
+                               else "The vector v can only be None if the input to the "
+                               "user-provided function is a single Tensor with a single "
+                               "element.")
+        return (mindtorch.ones_like(refs[0]),)
+    _, v = _tuple(v, "v", fn)
+    if len(v) != len(refs):
+        raise RuntimeError(f"v is a tuple of invalid length: should be {len(refs)} but got "
+                           f"{len(v)}." if refs_tuple else
+                           "The given v should contain a single Tensor.")
+    for i, (a, b) in enumerate(zip(v, refs)):
+        if a.shape != b.shape:
+            raise RuntimeError(f"{f'Entry {i} in ' if refs_tuple else ''}v has invalid size: "
+                               f"should be {b.shape} but got {a.shape}.")
     return v
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T J): the vector-Jacobian product at inputs."""
-    is_tuple, inputs = _tuple(inputs, "inputs")
+    is_tuple, inputs = _tuple(inputs, "inputs", "vjp")
     inputs = _prepare(inputs, create_graph)
-    out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    out_tuple, outputs = _tuple(func(*inputs), _OUTPUTS, "vjp")
     _check_requires_grad(outputs, "outputs", strict)
-    v = _ones_for(outputs, v, "outputs")
+    v = _vector(v, outputs, out_tuple, "vjp")
     res = _grads(outputs, inputs, v, create_graph, strict)
     outputs = tuple(o if create_graph else o.detach() for o in outputs)
     return (outputs if out_tuple else outputs[0]), (res if is_tuple else res[0])
@@ -89,10 +103,10 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), J v): the Jacobian-vector product, as the vjp of a vjp."""
     import mindtorch
     from . import grad
-    is_tuple, inputs = _tuple(inputs, "inputs")
+    is_tuple, inputs = _tuple(inputs, "inputs", "jvp")
     inputs = _prepare(inputs, create_graph)
-    v = _ones_for(inputs, v, "inputs")
-    out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    v = _vector(v, inputs, is_tuple, "jvp")
+    out_tuple, outputs = _tuple(func(*inputs), _OUTPUTS, "jvp")
     _check_requires_grad(outputs, "outputs", strict)
     # u -> J^T u is linear in u: its vjp with v is J v
     us = tuple(mindtorch.zeros_like(o).requires_grad_(True) for o in outputs)
@@ -126,9 +140,9 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                                   '`strategy="forward-mode"` are not supported together (yet). '
                                   'Please either set `create_graph=False` or '
                                   '`strategy="reverse-mode"`.')
-    is_tuple, inputs = _tuple(inputs, "inputs")
+    is_tuple, inputs = _tuple(inputs, "inputs", "jacobian")
     inputs = _prepare(inputs, create_graph)
-    out_tuple, outputs = _tuple(func(*inputs), "outputs")
+    out_tuple, outputs = _tuple(func(*inputs), _OUTPUTS, "jacobian")
     _check_requires_grad(outputs, "outputs", strict)
     if strict and vectorize:
         raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
@@ -162,17 +176,27 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The matrix of second derivatives of a scalar func at inputs."""
-    is_tuple, inputs_t = _tuple(inputs, "inputs")
+    is_tuple, inputs_t = _tuple(inputs, "inputs", "hessian")
 
     def gradient(*xs):
-        out = func(*xs)
-        if not isinstance(out, Tensor) or out.numel() != 1:
-            raise RuntimeError("The function given to hessian should return a single Tensor "
-                               "with a single element.")
+        out = _single(func(*xs), strict, "hessian")
         grads = _grads((out,), xs, (_one(out),), True, strict)
+        _check_requires_grad(grads, "jacobian", strict)
         return grads if is_tuple else grads[0]
     return jacobian(gradient, inputs_t if is_tuple else inputs_t[0], create_graph=create_graph,
                     strict=strict)
+
+
+def _single(out, strict, fn):
+    """func's output for hessian / vhp / hvp: one tensor with one element."""
+    out_tuple, outs = _tuple(out, _OUTPUTS, fn)
+    _check_requires_grad(outs, "outputs", strict)
+    if out_tuple:
+        raise RuntimeError(f"The function given to {fn} should return a single Tensor")
+    if out.numel() != 1:
+        raise RuntimeError(f"The Tensor returned by the function given to {fn} should contain "
+                           f"a single element")
+    return out
 
 
 def _one(t):
@@ -180,15 +204,14 @@ def _one(t):
     return mindtorch.ones_like(t)
 
 
-def vhp(func, inputs, v=None, create_graph=False, strict=False):
+def vhp(func, inputs, v=None, create_graph=False, strict=False, _fn="vhp"):
     """(func(inputs), v^T H) for a scalar func."""
-    is_tuple, inputs_t = _tuple(inputs, "inputs")
+    is_tuple, inputs_t = _tuple(inputs, "inputs", _fn)
     inputs_t = _prepare(inputs_t, True)
-    out = func(*inputs_t)
-    _check_requires_grad((out,), "outputs", strict)
+    v = _vector(v, inputs_t, is_tuple, _fn)
+    out = _single(func(*inputs_t), strict, _fn)
     grads = _grads((out,), inputs_t, (_one(out),), True, strict)
     _check_requires_grad(grads, "jacobian", strict)
-    v = _ones_for(inputs_t, v, "inputs")
     res = _grads(grads, inputs_t, v, create_graph, strict, "double_back")
     out = out if create_graph else out.detach()
     return out, (res if is_tuple else res[0])
@@ -196,4 +219,4 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v) for a scalar func (H is symmetric: the same as v^T H)."""
-    return vhp(func, inputs, v, create_graph, strict)
+    return vhp(func, inputs, v, create_graph, strict, "hvp")

@@ -108,19 +108,17 @@ class SavedTensor:
             check_save(t)
         self.version = t._version_counter[0]
         self.output_nr = output_nr
-        if output_nr is not None:  # the data without the tensor (whose grad_fn is the node)
-            t = t._parts()
         hooks = state.saved_hooks
-        if hooks:
+        if hooks:  # pack gets the tensor itself (an output with its grad_fn, as PyTorch's)
             pack, unpack = hooks[-1]
             state.saved_hooks = ()  # tensors the hook itself saves are kept as they are
             try:
-                self.hook = (pack(_tensor(t) if output_nr is not None else t), unpack)
+                self.hook = (pack(t), unpack)
             finally:
                 state.saved_hooks = hooks
             self.tensor = None
-        else:
-            self.tensor = t
+        else:  # an output: the data without the tensor (whose grad_fn is the node)
+            self.tensor = t._parts() if output_nr is not None else t
             self.hook = None
 
     def unpack(self, node):
