@@ -1473,3 +1473,69 @@ for i in range(4):
     (torch.nn.functional.cross_entropy(model(xs[2 * i:2 * i + 2]), ys[2 * i:2 * i + 2]) / 4).backward()
 print(all(torch.allclose(a, p.grad, atol=1e-6) for a, p in zip(g_full, model.parameters())))
 ''')
+
+qa("qa_ag_saved_hooks_details", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+seen = []
+def pack(t):
+    seen.append((tuple(t.shape), t.requires_grad, t.grad_fn.name() if t.grad_fn else None,
+                 t.is_leaf, t is x))
+    return t
+def unpack(t):
+    return t
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    y = x.exp()
+    z = (y * x).sum()
+    w = x.pow(2)
+for s in seen: print(s)
+z.backward()
+show(x.grad)
+def pack_detach(t):
+    return t.detach().clone()
+count = [0]
+def unpack_count(t):
+    count[0] += 1
+    return t
+with torch.autograd.graph.saved_tensors_hooks(pack_detach, unpack_count):
+    a = x.sin()
+    b = a.cos()
+a.data.zero_()
+b.sum().backward(retain_graph=True)
+b.sum().backward()
+print(count[0])
+show(x.grad)
+with torch.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+    with torch.autograd.graph.saved_tensors_hooks(lambda t: ("inner", t), lambda p: p[1] * 0):
+        c = x * x
+    d = x * x
+g1, = torch.autograd.grad(c.sum(), x)
+g2, = torch.autograd.grad(d.sum(), x)
+show(g1, g2)
+''')
+
+qa("qa_ag_functional_more", r'''
+from torch.autograd.functional import jacobian, hessian, vjp, jvp, hvp, vhp
+def f(a, b):
+    return a * b.sum(), (a ** 2).sum()
+a, b = torch.tensor([1., 2.]), torch.tensor([3., 4., 5.])
+J = jacobian(f, (a, b))
+print(len(J), len(J[0]), [tuple(t.shape) for row in J for t in row])
+show(J[0][0], J[0][1], J[1][0], J[1][1])
+Jv = jacobian(f, (a, b), vectorize=True)
+print(all(torch.allclose(p, q) for r1, r2 in zip(J, Jv) for p, q in zip(r1, r2)))
+H = hessian(lambda t: (t ** 3).sum() * t[0], torch.tensor([1., 2.]), vectorize=True)
+show(H)
+H2 = hessian(lambda t: (t ** 3).sum() * t[0], torch.tensor([1., 2.]), create_graph=True)
+print(H2.requires_grad)
+err(lambda: hessian(lambda t: t * 2, torch.ones(2)))
+err(lambda: hessian(lambda t: t.sum() * 2, torch.ones(2), strict=True))
+out, g = hvp(lambda p, q: (p * q * q).sum(), (torch.tensor([1., 2.]), torch.tensor([3., 4.])),
+             (torch.tensor([1., 0.]), torch.tensor([0., 1.])))
+show(out, *g)
+out, g = jvp(lambda t: (t.sin(), t.cos().sum()), torch.tensor([0., 1.]), torch.tensor([1., 1.]))
+show(*out, *g)
+err(lambda: jvp(lambda t: t * 2, torch.ones(2), torch.ones(3)))
+err(lambda: vjp(lambda t: t * 2, torch.ones(2), torch.ones(3)))
+err(lambda: jacobian(lambda t: 3.0, torch.ones(2)))
+err(lambda: jacobian(lambda t: t, [1.0, 2.0]))
+''')
