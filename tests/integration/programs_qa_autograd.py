@@ -1539,3 +1539,83 @@ err(lambda: vjp(lambda t: t * 2, torch.ones(2), torch.ones(3)))
 err(lambda: jacobian(lambda t: 3.0, torch.ones(2)))
 err(lambda: jacobian(lambda t: t, [1.0, 2.0]))
 ''')
+
+qa("qa_ag_freeze_and_zero_grad", r'''
+torch.manual_seed(0)
+net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU(), torch.nn.Linear(3, 1))
+net[0].requires_grad_(False)
+print([n for n, p in net.named_parameters() if p.requires_grad])
+opt = torch.optim.SGD([p for p in net.parameters() if p.requires_grad], lr=0.1)
+x = torch.tensor([[1., -1.], [0.5, 2.]])
+before = net[0].weight.clone()
+for _ in range(2):
+    opt.zero_grad()
+    net(x).pow(2).mean().backward()
+    opt.step()
+print(torch.equal(before, net[0].weight), net[0].weight.grad)
+p = torch.nn.Parameter(torch.tensor([1., 2.]))
+loss = (p ** 3).sum()
+loss.backward(create_graph=True)
+print(p.grad.requires_grad, p.grad.grad_fn is not None)
+m = torch.nn.Module()
+m.p = p
+m.zero_grad(set_to_none=False)
+print(p.grad, p.grad.requires_grad, p.grad.grad_fn)
+q = torch.nn.Parameter(torch.ones(2))
+(q * 2).sum().backward()
+g = q.grad
+m.q = q
+m.zero_grad()
+print(q.grad, g)
+''')
+
+qa("qa_ag_optimizer_hooks_closure", r'''
+w = torch.nn.Parameter(torch.tensor([1., -2.]))
+opt = torch.optim.SGD([w], lr=0.5)
+log = []
+h1 = opt.register_step_pre_hook(lambda o, args, kwargs: log.append(("pre", [round(v, 4) for v in w.tolist()])))
+h2 = opt.register_step_post_hook(lambda o, args, kwargs: log.append(("post", [round(v, 4) for v in w.tolist()])))
+def closure():
+    opt.zero_grad()
+    loss = (w ** 2).sum()
+    loss.backward()
+    return loss
+for _ in range(2):
+    l = opt.step(closure)
+    print(round(l.item(), 4))
+print(log)
+h1.remove(); h2.remove()
+opt.step(closure)
+print(len(log))
+lb = torch.optim.LBFGS([w], lr=1, max_iter=5)
+print(round(lb.step(closure).item(), 6), [round(v, 4) for v in w.tolist()])
+opt2 = torch.optim.Adam([w], lr=0.1)
+sd = opt2.state_dict()
+print(sd["state"], sd["param_groups"][0]["params"])
+opt2.zero_grad()
+opt2.step()
+print(opt2.state_dict()["state"])
+''')
+
+qa("qa_ag_inference_tensor_errors", r'''
+with torch.inference_mode():
+    t = torch.ones(2)
+w = torch.ones(2, requires_grad=True)
+err(lambda: (t * w).sum().backward())
+y = t + w
+print(y.requires_grad, y.is_inference())
+err(lambda: (w * t.exp()).sum().backward())
+err(lambda: t.requires_grad_())
+err(lambda: torch.ones(2).requires_grad_().add_(1))
+with torch.no_grad():
+    n = torch.ones(2) * 2
+err(lambda: n.sum().backward())
+c = t.clone()
+c.requires_grad_()
+(c * 2).sum().backward()
+print(c.grad, c.is_inference())
+with torch.inference_mode():
+    v = w * 2
+print(v.requires_grad, v.is_inference(), v.grad_fn)
+err(lambda: w.view(2).mul_(t))
+''')
