@@ -1060,14 +1060,29 @@ for mode, kw in [("nearest", {}), ("nearest-exact", {}), ("bilinear", dict(align
         y = F.interpolate(xu, size=size, mode=mode, **kw)
         print(mode, kw, size, y.dtype, y[1, 2].tolist())
 xl = torch.arange(2 * 3 * 6 * 6).reshape(2, 3, 6, 6) % 7 - 3
-print(F.max_pool2d(xl, 2, stride=2, padding=1)[0, 0].tolist(), F.max_pool1d(xl[0], 3).dtype)
+print(F.max_pool2d(xl, 2, stride=2, padding=1)[0, 0].tolist())
+err(F.max_pool1d, xl[0], 3)
 print(F.avg_pool2d(xl, 3, stride=2, padding=1)[1, 1].tolist())
 print(F.avg_pool2d(xl, 2, divisor_override=3)[1, 1].tolist())
-print(F.adaptive_max_pool2d(xl, 4)[0, 0].tolist(), F.max_pool2d(xl.to(torch.int8), 2).dtype)
-print(F.pad(xl[0, 0], (1, 1), value=9).tolist(), F.pad(xl.bool(), (1, 0)).dtype, F.pad(xu, (1, 1), mode="reflect").dtype)
-print(F.pixel_shuffle(xl[:, :, :2, :2].repeat(1, 4, 1, 1), 2).dtype, F.one_hot(xl[0, 0, 0] + 3).tolist())
-print(F.relu(xl[0, 0]).tolist(), F.relu6(xl[0, 0] * 3).tolist(), F.hardtanh(xl[0, 0], -2, 2).tolist())
-print(F.threshold(xl[0, 0], 1, 100).tolist(), F.embedding(xl[0, 0, 0] + 3, torch.arange(14.0).reshape(7, 2)).tolist())
+def out(f):
+    try:
+        r = f()
+        print(r.dtype, r.tolist() if r.numel() < 40 else r.shape)
+    except Exception as e:
+        print(type(e).__name__, str(e).split("\n")[0])
+for f in [lambda: F.adaptive_max_pool2d(xl, 4)[0, 0], lambda: F.adaptive_avg_pool2d(xl, 4)[0, 0], lambda: F.max_pool2d(xl.to(torch.int8), 2),
+          lambda: F.max_pool2d(xu, 2), lambda: F.max_pool3d(xl[None], 2), lambda: F.avg_pool1d(xl[0], 2), lambda: F.avg_pool3d(xl[None], 2),
+          lambda: F.pad(xl[0, 0], (1, 1), value=9), lambda: F.pad(xl.bool(), (1, 0)), lambda: F.pad(xu, (1, 1, 2, 0), mode="reflect"),
+          lambda: F.pad(xl, (1, 1, 0, 1), mode="replicate"), lambda: F.pad(xl, (1, 1, 1, 0), mode="circular"),
+          lambda: F.pixel_shuffle(xl[:, :, :2, :2].repeat(1, 4, 1, 1), 2), lambda: F.one_hot(xl[0, 0, 0] + 3),
+          lambda: F.relu(xl[0, 0]), lambda: F.relu6(xl[0, 0] * 3), lambda: F.hardtanh(xl[0, 0], -2, 2), lambda: F.leaky_relu(xl[0, 0]),
+          lambda: F.threshold(xl[0, 0], 1, 100), lambda: F.embedding(xl[0, 0, 0] + 3, torch.arange(14.0).reshape(7, 2)),
+          lambda: F.unfold(xl.float(), 2), lambda: F.unfold(xl, 2), lambda: F.fold(xl[:, :, :4, :4].reshape(2, 12, 4), (3, 3), 2),
+          lambda: F.conv2d(xl, torch.ones(1, 3, 2, 2, dtype=torch.long)), lambda: F.linear(xl[0, 0], xl[0, 1]),
+          lambda: F.glu(xl), lambda: F.softmax(xl, 1), lambda: F.normalize(xl.float())[0, 0], lambda: F.interpolate(xl, scale_factor=2),
+          lambda: F.interpolate(xu.to(torch.int8), scale_factor=2), lambda: F.grid_sample(xl, torch.zeros(2, 1, 1, 2), align_corners=False),
+          lambda: F.channel_shuffle(xl, 3), lambda: F.pixel_unshuffle(xu, 1), lambda: F.local_response_norm(xl, 2)]:
+    out(f)
 err(F.pad, xl, (1, 1), value=0.5)
 err(F.max_pool2d, xl.bool(), 2)
 err(F.avg_pool2d, xl.int(), 2)
