@@ -1619,3 +1619,39 @@ with torch.inference_mode():
 print(v.requires_grad, v.is_inference(), v.grad_fn)
 err(lambda: w.view(2).mul_(t))
 ''')
+
+qa("qa_ag_checkpoint_variants", r'''
+from torch.utils.checkpoint import checkpoint
+lin = torch.nn.Linear(3, 3)
+with torch.no_grad():
+    lin.weight.copy_(torch.arange(9.).reshape(3, 3) / 10)
+    lin.bias.fill_(0.1)
+x = torch.linspace(-1, 1, 6).reshape(2, 3).requires_grad_()
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    err(lambda: checkpoint(lin, x).sum().backward())
+    print([str(m.message)[:80] for m in w])
+x.grad = None
+def two(a, b):
+    return lin(a).tanh() * b, a.sum()
+o1, o2 = checkpoint(two, x, torch.tensor(2.), use_reentrant=False)
+(o1.sum() + o2).backward()
+show(x.grad, lin.bias.grad)
+def noisy(a):
+    return torch.nn.functional.dropout(lin(a), 0.5, training=True)
+torch.manual_seed(3)
+a1 = checkpoint(noisy, x, use_reentrant=False, preserve_rng_state=False)
+a1.sum().backward()
+print(tuple(a1.shape))
+y = x.detach().requires_grad_()
+out = checkpoint(lambda t: (t ** 2).sum(), y, use_reentrant=False)
+g, = torch.autograd.grad(out, y, create_graph=True)
+g2, = torch.autograd.grad(g.sum(), y)
+show(g, g2)
+def bad(a):
+    return a.detach()
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    r = checkpoint(bad, x, use_reentrant=True)
+    print(r.requires_grad, [str(m.message)[:60] for m in w])
+''')
