@@ -390,3 +390,21 @@ def test_functional_argument_messages(case):
         else:
             F.hvp(lambda t: t * 1, ones(2), ones(2))
     same_outcome(program)
+
+
+def test_gradient_edges_in_autograd_grad():
+    def program(m):
+        get = m.autograd.graph.get_gradient_edge
+        x = m.tensor([1.0, 2.0], dtype=m.float64, requires_grad=True)
+        h = x * 3
+        y = h.exp().sum()
+        e = get(h)
+        assert type(e).__name__ == "GradientEdge" and e.node is h.grad_fn and e.output_nr == 0
+        g1, = m.autograd.grad(y, e, retain_graph=True)
+        g2, g3 = m.autograd.grad(y, [get(x), h], retain_graph=True)
+        g4, = m.autograd.grad(get(h), x, grad_outputs=g1)
+        g5, = m.autograd.grad(get((x * 2).sum()), x)
+        return g1, g2, g3, g4, g5
+    for a, b in zip(program(M), program(torch)):
+        assert_same(a, b)
+    same_outcome(lambda m: m.autograd.graph.get_gradient_edge(m.ones(2)))

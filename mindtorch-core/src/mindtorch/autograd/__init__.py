@@ -70,21 +70,35 @@ class Variable:
 
 def _tensors(x, what):
     from .._tensor import Tensor
+    from .graph import GradientEdge
     if x is None:
         return None
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, GradientEdge)):
         return [x]
     x = list(x)
     for t in x:
-        if not isinstance(t, Tensor):
+        if not isinstance(t, (Tensor, GradientEdge)):
             raise TypeError(f"{what} must be a Tensor or a sequence of Tensors, not "
                             f"{type(t).__name__}")
     return x
 
 
+class _EdgeOutput:
+    """What _make_grads reads of an output, for a GradientEdge given as one."""
+    _requires_grad, _grad_fn = True, None
+
+    def __init__(self, shape, dtype, device):
+        self._shape, self.dtype, self.device = shape, dtype, device
+        self.shape = shape if type(shape) is not tuple else __import__("mindtorch").Size(shape)
+
+    def numel(self):
+        return __import__("math").prod(self._shape)
+
+
 def _make_grads(outputs, grads, is_grads_batched=False):
     """The gradients to start from: given ones (checked) or ones for scalar outputs."""
     from .._tensor import Tensor
+    from .graph import GradientEdge
     import mindtorch
     if grads is None:
         grads = [None] * len(outputs)
@@ -96,6 +110,8 @@ def _make_grads(outputs, grads, is_grads_batched=False):
         raise RuntimeError(f"got {len(outputs)} tensors and {len(grads)} gradients")
     result = []
     for out, g in zip(outputs, grads):
+        if isinstance(out, GradientEdge):  # shaped as the node's output
+            out = _EdgeOutput(*out.node._outputs_meta[3 * out.output_nr:3 * out.output_nr + 3])
         if g is None:
             if out._requires_grad or out._grad_fn is not None:
                 if out.numel() != 1:
@@ -103,7 +119,8 @@ def _make_grads(outputs, grads, is_grads_batched=False):
                 if not out.dtype.is_floating_point:
                     raise RuntimeError(f"grad can be implicitly created only for real scalar "
                                        f"outputs but got {out.dtype}")
-            g = mindtorch.ones_like(out)
+            g = mindtorch.ones_like(out) if isinstance(out, Tensor) else \
+                mindtorch.ones(out.shape, dtype=out.dtype, device=out.device)
         elif not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got "
                             f"{type(g).__name__}")

@@ -17,6 +17,12 @@ from .._shapes import broadcast_shapes
 from .functional_helpers import sum_to
 from .grad_mode import set_grad_enabled, state
 from ._record import AccumulateGrad, edge
+from .graph import GradientEdge
+
+
+def _edge_of(t):
+    """A tensor's gradient edge, or a GradientEdge given in its place."""
+    return (t.node, t.output_nr) if type(t) is GradientEdge else edge(t)
 
 
 class _Task:
@@ -54,7 +60,7 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
     dict keys by identity."""
     roots = []
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
-        e = edge(t)
+        e = _edge_of(t)
         if e[0] is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not "
                                f"have a grad_fn")
@@ -63,7 +69,8 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
     if inputs is not None:
         captures = {}
         for k, t in enumerate(inputs):
-            e = edge(t) if t._grad_fn is not None or t._requires_grad else (None, 0)
+            e = _edge_of(t) if type(t) is GradientEdge or t._grad_fn is not None or \
+                t._requires_grad else (None, 0)
             if e[0] is None:
                 if not accumulate:
                     raise RuntimeError("One of the differentiated Tensors does not require "

@@ -2,6 +2,7 @@
 import contextlib
 import itertools
 import re
+import typing
 
 from ..utils.hooks import add_hook
 from .grad_mode import state
@@ -269,3 +270,19 @@ def increment_version(tensor):
     for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
         if type(t._version_counter) is list:  # (inference tensors have no version)
             t._version_counter[0] += 1
+
+
+class GradientEdge(typing.NamedTuple):
+    """Where a tensor's gradient is computed: (node, output index); autograd.grad and
+    backward take it in place of a tensor."""
+    node: Node
+    output_nr: int
+    ownership_token: Node = None
+
+
+def get_gradient_edge(tensor):
+    from ._record import edge
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    return GradientEdge(*edge(tensor))
