@@ -1655,3 +1655,18 @@ with warnings.catch_warnings(record=True) as w:
     r = checkpoint(bad, x, use_reentrant=True)
     print(r.requires_grad, [str(m.message)[:60] for m in w])
 ''')
+
+qa("qa_ag_gradient_edge", r'''
+from torch.autograd.graph import get_gradient_edge, GradientEdge
+x = torch.tensor([1., 2.], requires_grad=True)
+h = x * 3
+y = h.exp().sum()
+e = get_gradient_edge(h)
+print(type(e).__name__, e.node.name(), e.output_nr, isinstance(e, tuple))
+show(*torch.autograd.grad(y, e, retain_graph=True))
+show(*torch.autograd.grad(y, [get_gradient_edge(x), h], retain_graph=True))
+g, = torch.autograd.grad(y, h, retain_graph=True)
+show(*torch.autograd.grad(get_gradient_edge(h), x, grad_outputs=g))
+err(lambda: get_gradient_edge(torch.ones(2)))
+print(get_gradient_edge(x).node.name(), get_gradient_edge(x).node.variable is x)
+''')
