@@ -1670,3 +1670,49 @@ show(*torch.autograd.grad(get_gradient_edge(h), x, grad_outputs=g))
 err(lambda: get_gradient_edge(torch.ones(2)))
 print(get_gradient_edge(x).node.name(), get_gradient_edge(x).node.variable is x)
 ''')
+
+qa("qa_ag_double_backward_ops", r'''
+import torch.nn.functional as F
+def xin(*shape):
+    n = 1
+    for s in shape: n *= s
+    return (torch.linspace(-1.5, 1.7, n).reshape(shape) * torch.tensor(1.3).pow(torch.arange(n) % 3).reshape(shape)).double().requires_grad_()
+w4 = torch.linspace(-0.5, 0.6, 2 * 2 * 3 * 3).reshape(2, 2, 3, 3).double()
+cases = {
+    "softmax": lambda x: F.softmax(x, -1),
+    "log_softmax": lambda x: F.log_softmax(x, 1),
+    "gelu": F.gelu, "silu": F.silu, "elu": F.elu, "softplus": F.softplus,
+    "tanh": torch.tanh, "sigmoid": torch.sigmoid, "mish": F.mish,
+    "layer_norm": lambda x: F.layer_norm(x, x.shape[-1:]),
+    "normalize": lambda x: F.normalize(x, dim=-1),
+    "mse": lambda x: F.mse_loss(x, torch.zeros_like(x)),
+    "smooth_l1": lambda x: F.smooth_l1_loss(x, torch.zeros_like(x) + 0.1),
+    "cross_entropy": lambda x: F.cross_entropy(x.reshape(4, -1), torch.tensor([0, 1, 2, 1])),
+    "norm": lambda x: x.norm(),
+    "logsumexp": lambda x: x.logsumexp(-1),
+    "matmul": lambda x: x @ x.transpose(-1, -2),
+    "cumprod": lambda x: x.cumprod(-1),
+    "prod": lambda x: x.prod(-1),
+    "var": lambda x: x.var(-1),
+    "atan2": lambda x: torch.atan2(x, x.flip(-1) + 2),
+    "pow": lambda x: (x.abs() + 0.5) ** x,
+}
+for name, f in cases.items():
+    x = xin(4, 3)
+    y = f(x)
+    g, = torch.autograd.grad((y * torch.linspace(0.5, 1.5, y.numel()).reshape(y.shape).double()).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad((g ** 2).sum(), x)
+    print(name, round(g.sum().item(), 6) + 0.0, round(gg.sum().item(), 6) + 0.0,
+          round(gg.abs().sum().item(), 6))
+x = xin(1, 2, 5, 5)
+for name, f in {"conv2d": lambda t: F.conv2d(t, w4, padding=1),
+                "max_pool": lambda t: F.max_pool2d(t, 2),
+                "avg_pool": lambda t: F.avg_pool2d(t, 2),
+                "interp": lambda t: F.interpolate(t, scale_factor=2, mode="bilinear", align_corners=False),
+                "batch_norm": lambda t: F.batch_norm(t, None, None, training=True),
+                "group_norm": lambda t: F.group_norm(t, 1)}.items():
+    y = f(x)
+    g, = torch.autograd.grad((y * y.detach().sin()).sum(), x, create_graph=True)
+    gg, = torch.autograd.grad((g ** 2).sum(), x)
+    print(name, round(g.sum().item(), 6) + 0.0, round(gg.abs().sum().item(), 6))
+''')
