@@ -23,6 +23,13 @@ NAMED = {
     "squeeze(0)": lambda m, x, y: x.reshape(1, 3).squeeze(0),
     "chunk": lambda m, x, y: x.chunk(3)[0],
     "add_": lambda m, x, y: (x * 1).add_(y), "relu_": lambda m, x, y: (x * 1).relu_(),
+    # in-place view ops: the next overloads' nodes
+    "t_": lambda m, x, y: (x * 1).t_(), "unsqueeze_": lambda m, x, y: (x * 1).unsqueeze_(0),
+    "squeeze_()": lambda m, x, y: (x * 1).reshape(1, 3).squeeze_(),
+    "squeeze_(0)": lambda m, x, y: (x * 1).reshape(1, 3).squeeze_(0),
+    "transpose_": lambda m, x, y: (x * 1).reshape(1, 3).transpose_(0, 1),
+    "swapaxes_": lambda m, x, y: (x * 1).reshape(1, 3).swapaxes_(0, 1),
+    "as_strided_": lambda m, x, y: (x * 1).as_strided_((2,), (1,)),
 }
 
 

@@ -738,6 +738,11 @@ _VIEW_GRAD_NAMES = {
     **{name: "PermuteBackward0" for name in ("movedim", "moveaxis", "numpy_T")},
     "narrow": "SliceBackward0",
     "squeeze": lambda self, dim: f"SqueezeBackward{int(dim is not None)}",
+    # the in-place view ops' nodes are PyTorch's next overloads (squeeze_(dim) taken as
+    # the int one: int[] arrives here as a tuple either way)
+    "t_": "TBackward1", "unsqueeze_": "UnsqueezeBackward1", "as_strided_": "AsStridedBackward1",
+    **{name: "TransposeBackward1" for name in ("transpose_", "swapaxes_", "swapdims_")},
+    "squeeze_": lambda self, dim: f"SqueezeBackward{3 if dim is None else 4}",
 }
 for _name, _formulas in _VIEW_GRADS.items():
     derivative(OPS[_name], **_formulas, name=_VIEW_GRAD_NAMES.get(_name))
