@@ -1762,3 +1762,34 @@ print(s, v)
 cl = m.clone(memory_format=torch.contiguous_format)
 print(cl.data_ptr() != m.data_ptr(), cl.stride())
 ''')
+
+qa("qa_ag_repr_autograd", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+print(x)
+print(x * 2)
+print((x * 2).sum())
+y = x * 1
+y[0] = 5
+print(y)
+print(x.double())
+print(x.detach())
+print(torch.nn.Parameter(torch.ones(2)))
+print(torch.nn.Parameter(torch.ones(2), requires_grad=False))
+with torch.inference_mode():
+    print(torch.ones(2) * x)
+class F(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        return a * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 2
+print(F.apply(x))
+print(x.unbind()[0], x.split(1)[1])
+print(torch.cat([x, x]).view(2, 2).T)
+print(x.to(torch.float16) * 3)
+z = torch.complex(x, x)
+print(z * 1j)
+print(torch.zeros(0, requires_grad=True) * 2)
+print(torch.tensor(3., requires_grad=True) ** 2)
+''')
