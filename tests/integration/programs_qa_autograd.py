@@ -1817,3 +1817,41 @@ f = torch.fft.fft(a)
 (f.abs() ** 2).sum().backward()
 show(a.grad)
 ''')
+
+qa("qa_ag_hook_ordering", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+y.retain_grad()
+y.register_hook(lambda g: g * 10)
+z = (y * 3).sum()
+z.backward()
+print(y.grad, x.grad)
+order = []
+a = torch.ones(2, requires_grad=True)
+b = a * 1
+b.register_hook(lambda g: order.append("tensor hook") or None)
+b.grad_fn.register_prehook(lambda go: order.append("node prehook") or None)
+b.grad_fn.register_hook(lambda gi, go: order.append("node hook") or None)
+a.register_hook(lambda g: order.append("leaf hook") or None)
+a.register_post_accumulate_grad_hook(lambda t: order.append("post acc"))
+b.sum().backward()
+print(order)
+handles = []
+c = torch.ones(2, requires_grad=True)
+d = c * 2
+def remover(g):
+    handles[1].remove()
+    return g * 2
+handles.append(d.register_hook(remover))
+handles.append(d.register_hook(lambda g: g * 100))
+d.sum().backward()
+print(c.grad)
+e = torch.tensor([1., 3.], requires_grad=True)
+f = e ** 2
+f.register_hook(lambda g: g * e)
+gr, = torch.autograd.grad(f.sum(), e, create_graph=True)
+show(gr)
+print(gr.requires_grad)
+gg, = torch.autograd.grad(gr.sum(), e)
+show(gg)
+''')
