@@ -1855,3 +1855,29 @@ print(gr.requires_grad)
 gg, = torch.autograd.grad(gr.sum(), e)
 show(gg)
 ''')
+
+qa("qa_ag_func_per_sample_grads", r'''
+from torch.func import functional_call, vmap, grad, jacrev, hessian
+torch.manual_seed(0)
+model = torch.nn.Sequential(torch.nn.Linear(3, 4), torch.nn.Tanh(), torch.nn.Linear(4, 2))
+params = {k: v.detach() for k, v in model.named_parameters()}
+data = torch.linspace(-1, 1, 15).reshape(5, 3)
+targets = torch.tensor([0, 1, 1, 0, 1])
+def loss_fn(p, x, t):
+    out = functional_call(model, p, (x.unsqueeze(0),))
+    return torch.nn.functional.cross_entropy(out, t.unsqueeze(0))
+per_sample = vmap(grad(loss_fn), in_dims=(None, 0, 0))(params, data, targets)
+print({k: tuple(v.shape) for k, v in per_sample.items()})
+manual = []
+for i in range(5):
+    model.zero_grad()
+    torch.nn.functional.cross_entropy(model(data[i:i + 1]), targets[i:i + 1]).backward()
+    manual.append(model[0].weight.grad.clone())
+print(torch.allclose(per_sample["0.weight"], torch.stack(manual), atol=1e-6))
+show(per_sample["2.bias"].sum(0))
+f = lambda x: (x.sin() * x).sum()
+x = torch.tensor([0.5, 1.0, 2.0])
+show(grad(f)(x), jacrev(torch.sin)(x).diagonal(), hessian(f)(x).diagonal())
+g_and_v = torch.func.grad_and_value(f)(x)
+show(g_and_v[0], g_and_v[1])
+''')
