@@ -785,3 +785,39 @@ def test_linear_dtype_errors_as_torch(shape, dtypes, bias_shape):
                                    L.ones(bias_shape, dtype=db))
         errors.append(str(e.value))
     assert errors[1] == errors[0]
+
+
+MESSAGES = [  # (F's function, arguments built by lib): PyTorch's exact error message
+    ("bilinear", lambda L: (L.ones(2, 3), L.ones(3, 4), L.ones(5, 3, 4))),
+    ("pdist", lambda L: (L.ones(3, 4), float("nan"))),
+    ("scaled_dot_product_attention", lambda L: (L.ones(2, 3, 4, 5), L.ones(2, 2, 4, 5),
+                                                L.ones(2, 2, 4, 5), None, 0.0, False, None,
+                                                True)),
+    ("softshrink", lambda L: (L.ones(2), -1.0)),
+    ("local_response_norm", lambda L: (L.ones(2, 3, 4), 0)),
+    ("local_response_norm", lambda L: (L.ones(2, 3, 4, 5), -1)),
+    ("adaptive_max_pool2d", lambda L: (L.ones(2, 3, 4, 5), (2, 2, 2))),
+    ("adaptive_max_pool3d", lambda L: (L.ones(2, 3, 4, 5, 2), (2, 2))),
+    ("adaptive_avg_pool2d", lambda L: (L.ones(2, 3, 4, 5), (2, 2, 2))),
+    ("max_unpool2d", lambda L: (L.ones(2, 3, 2, 2), L.full((2, 3, 2, 2), 99), 2)),
+    ("grid_sample", lambda L: (L.ones(2, 3, 4, 5), L.ones(2, 2, 2, 2, 2), "bilinear", "zeros",
+                               False)),
+    ("grid_sample", lambda L: (L.ones(3, 4, 5), L.ones(3, 2, 2), "bilinear", "zeros", False)),
+    ("grid_sample", lambda L: (L.ones(3, 4, 5), L.ones(3, 2, 1), "bilinear", "zeros", False)),
+    ("affine_grid", lambda L: (L.ones(2, 2, 3), (3, 1, 4, 4), False)),
+    ("conv_transpose1d", lambda L: (L.ones(2, 3, 5), L.ones(3, 4, 2), None, 1, 0, 2)),
+    ("conv_transpose1d", lambda L: (L.ones(1, 3, 5, dtype=L.float64),
+                                    L.ones(3, 4, 2, dtype=L.float64), None, 1, 0, 0, 1, 0)),
+    ("conv_transpose2d", lambda L: (L.ones(1, 3, 5, 5, dtype=L.float64),
+                                    L.ones(3, 4, 2, 2, dtype=L.float64), None, 1, 0, 0, 1, 0)),
+]
+
+
+@pytest.mark.parametrize("name,args", MESSAGES)
+def test_error_messages(name, args):
+    with pytest.raises(Exception) as want:
+        getattr(torch.nn.functional, name)(*args(torch))
+    with pytest.raises(Exception) as got:
+        getattr(mindtorch.nn.functional, name)(*args(mindtorch))
+    assert type(got.value).__name__ == type(want.value).__name__
+    assert str(got.value) == str(want.value)

@@ -312,7 +312,7 @@ def _max_unpool(nd):
         bad = (index < 0) | (index >= plane)
         if bad.any():
             raise RuntimeError(f"Found an invalid max index: {index[bad].flat[0]} (output volumes "
-                               f"are of size {'x'.join(map(str, output_size))}")
+                               f"are of size {'x'.join(map(str, output_size))})")
         out = np.zeros(lead + (plane,), self.dtype.np)
         np.put_along_axis(out, index, values, axis=-1)
         return wrap(out.reshape(shape), self.dtype)

@@ -146,7 +146,7 @@ def _softshrink(self, lambd=0.5):
     top = D.finfo(self.dtype).max
     if not 0 <= lambd <= top:
         raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype "
-                           f"{_type_name(self.dtype)}, but found {lambd}")
+                           f"{_type_name(self.dtype)}, but found {lambd:g}")
     x = _up(self)
     # |x| <= lambd: 0; else x shrunk towards 0 by lambd (NaN stays NaN)
     return _down(_M().where(x.abs() <= lambd, 0, x - x.sign() * lambd), self)

@@ -123,14 +123,17 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
         raise RuntimeError(f"Only zero batch or zero channel inputs are supported, but got "
                            f"input shape: {list(xs)}")
     if transposed:
+        # (the 1d kernel is the 2d one: a height of output padding 0, stride 1, dilation 1)
+        one = len(kernel) == 1
+        op2, s2, d2 = ((v0,) * one + tuple(v) for v0, v in ((0, output_padding), (1, stride),
+                                                             (1, dilation)))
         if 0 in dilation:
             raise RuntimeError(f"dilation should be greater than zero, but got "
-                               f"{_per_axis('dilation', dilation)}")
+                               f"{_per_axis('dilation', d2).replace(' dilation', ', dilation')}")
         if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
             raise RuntimeError(f"output padding must be smaller than either stride or "
-                               f"dilation, but got {_per_axis('output_padding', output_padding)} "
-                               f"{_per_axis('stride', stride)} "
-                               f"{_per_axis('dilation', dilation)}")
+                               f"dilation, but got {_per_axis('output_padding', op2)} "
+                               f"{_per_axis('stride', s2)} {_per_axis('dilation', d2)}")
     # oneDNN (and the non-transposed kernels) get the dtypes checked first; PyTorch's slow
     # transposed kernels check their shapes, then dispatch on the dtype, then read the
     # weight (and, 3d, the bias) as the input's type; the 1d/2d one adds the bias in place

@@ -104,8 +104,8 @@ def _bilinear(input1, input2, weight, bias=None):
                            f"{input2.ndim}")
     for i in range(input1.ndim - 1):
         if input1._shape[i] != input2._shape[i]:
-            raise RuntimeError(f"bilinear(): input batch dimensions do not match: got "
-                               f"{input1._shape[i]} and {input2._shape[i]}")
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {i}: "
+                               f"got {input1._shape[i]} and {input2._shape[i]}")
     for k, x in ((1, input1), (2, input2)):
         if _size(x, -1) != _size(weight, k):
             raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
@@ -310,7 +310,7 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         hq, hk, hv = query._shape[-3], key._shape[-3], value._shape[-3]
         if hq % hk or hq % hv:
             raise RuntimeError("Number of heads in key and value must divide the number of "
-                               "heads in query")
+                               "heads in ")  # (sic: PyTorch's message ends there)
         key = key.repeat_interleave(hq // hk, -3)
         value = value.repeat_interleave(hq // hv, -3)
     dt = D.float32 if query.dtype in _HALVES else query.dtype
@@ -403,7 +403,7 @@ def check_pdist(self, p):
         raise RuntimeError(f"pdist only supports 2D tensors, got: {self.ndim}D")
     if self.dtype.kind != "f":
         raise RuntimeError("pdist only supports floating-point dtypes")
-    if p < 0:
+    if not p >= 0:  # (nan too)
         raise RuntimeError("pdist only supports non-negative p values")
     n = self._shape[0]
     if self.dtype in _HALVES and n > 1 and self._shape[1]:  # (else PyTorch skips its kernel)

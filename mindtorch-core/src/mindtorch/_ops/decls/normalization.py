@@ -447,8 +447,9 @@ def _local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
     if nd < 3:
         raise ValueError(f"Expected 3D or higher dimensionality                          "
                          f"input (got {nd} dimensions)")
-    if size <= 0:
-        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {size} kW: 1")
+    if size <= 0:  # (avg_pool2d's message for 3-d input, else avg_pool3d's)
+        got = f"kH: {size} kW: 1" if nd == 3 else f"kT: {size} kH: 1 kW: 1"
+        raise RuntimeError(f"kernel size should be greater than zero, but got {got}")
     if input.numel() == 0:
         return input
     # the dtypes of the avg_pool kernel PyTorch averages with (2-d for 3-d input, else 3-d)

@@ -157,7 +157,9 @@ def adaptive_plan(name, self, nd, output_size):
     """Output shape of an adaptive pooling (floating inputs only).  PyTorch requires
     non-empty spatial dims for average pooling, non-empty non-batch dims for max pooling."""
     if len(output_size) != nd:
-        raise RuntimeError(f"{name}: output_size must be {nd}")
+        raise RuntimeError(f"{name}(): internal error: output_size.size() must be {nd}"
+                           if name.startswith("adaptive_max") else
+                           f"{name}: output_size must be {nd}")
     if self.ndim not in (nd + 1, nd + 2):
         raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got "
                            f"{list(self._shape)}")

@@ -24,10 +24,6 @@ _GRID_PADDING = {"zeros": 0, "border": 1, "reflection": 2}
 def check_grid_sampler(input, grid, interpolation_mode):
     """PyTorch's checks of grid_sampler's arguments; True when the result is empty (then
     its 2d kernel checks no dtype, its 3d one the input's only)."""
-    if input.ndim not in (4, 5) or input.ndim != grid.ndim:
-        raise RuntimeError(f"grid_sampler(): expected 4D or 5D input and grid with same number of "
-                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
-                           f"with sizes {list(grid.shape)}")
     if grid.shape[0] != input.shape[0]:
         raise RuntimeError(f"grid_sampler(): expected grid and input to have same batch size, but "
                            f"got input with sizes {list(input.shape)} and grid with sizes "
@@ -40,6 +36,12 @@ def check_grid_sampler(input, grid, interpolation_mode):
             raise RuntimeError(f"grid_sampler(): expected input to have non-empty spatial "
                                f"dimensions, but input has sizes {list(input.shape)} with "
                                f"dimension {i} being empty")
+    # (then the 2d kernel's checks for a 4-d input, else the 3d one's)
+    want = 4 if input.ndim == 4 else 5
+    if input.ndim != want or grid.ndim != want:
+        raise RuntimeError(f"grid_sampler(): expected {want}D input and grid with same number of "
+                           f"dimensions, but got input with sizes {list(input.shape)} and grid "
+                           f"with sizes {list(grid.shape)}")
     if interpolation_mode == 2 and input.ndim == 5:
         raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
     if input.ndim == 5:
@@ -307,6 +309,10 @@ def _base_grid(like, size, align_corners):
 def _affine_grid_generator(theta, size, align_corners):
     if len(size) not in (4, 5):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
+    if theta.shape[0] != size[0]:  # (PyTorch's batched product of the base grid and theta)
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
+                           f"[{size[0]}, {len(size) - 1}] but got: [{theta.shape[0]}, "
+                           f"{len(size) - 1}].")
     base = _base_grid(theta, size, align_corners)
     return (base @ theta.transpose(1, 2)).reshape((size[0],) + tuple(size[2:]) +
                                                    (len(size) - 2,))
@@ -321,7 +327,8 @@ def _affine_grid(theta, size, align_corners=None):
     rows = {4: 2, 5: 3}.get(len(size))
     if rows is None:
         raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
-                                  f"affine transforms, respectively. Got size torch.Size({list(size)}).")
+                                  f"affine transforms, respectively. Got size "
+                                  f"torch.Size({list(size)}).")
     if theta.ndim != 3 or tuple(theta.shape[-2:]) != (rows, rows + 1):
         kind = "2D" if rows == 2 else "3D"
         raise ValueError(f"Expected a batch of {kind} affine matrices of shape Nx{rows}x{rows + 1} "
@@ -331,7 +338,8 @@ def _affine_grid(theta, size, align_corners=None):
                       "when align_corners=True. This is not an intended use case of affine_grid. "
                       "See the documentation of affine_grid for details.", stacklevel=4)
     elif min(size) <= 0:
-        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
+        raise ValueError(f"Expected non-zero, positive output size. Got "
+                         f"torch.Size({list(size)})")
     return OPS["affine_grid_generator"].call(theta, size, align_corners)
 
 
