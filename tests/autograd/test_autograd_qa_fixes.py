@@ -408,3 +408,20 @@ def test_gradient_edges_in_autograd_grad():
     for a, b in zip(program(M), program(torch)):
         assert_same(a, b)
     same_outcome(lambda m: m.autograd.graph.get_gradient_edge(m.ones(2)))
+
+
+def test_create_graph_first_gradient_is_a_recorded_copy():
+    import warnings
+
+    def program(m):
+        x = m.tensor([1.0, 2.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            (x ** 3).sum().backward(create_graph=True)
+            first = (x.grad.grad_fn.name(), x.grad._version, x.grad.tolist())
+            x.grad.sum().backward()
+            x.grad = None
+            w = x * 1
+            w.backward(m.ones(2, requires_grad=True), create_graph=True)
+        return first, x.grad.grad_fn.name()
+    assert program(M) == program(torch)

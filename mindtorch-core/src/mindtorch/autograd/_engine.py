@@ -346,6 +346,9 @@ def _accumulate(node, g, fresh, create_graph):
 def _set_grad(t, g, create_graph, fresh=False):
     old = t._grad
     if old is None:
+        if create_graph and (g._requires_grad or g._grad_fn is not None):
+            t._grad = _laid_out_like(g, t, record=True)  # as PyTorch: a copy, CopyBackwards
+            return
         if g._stride != t._stride and not create_graph and not _obeys_layout(g, t):
             g, fresh = _laid_out_like(g, t), True  # (e.g. sum's expanded gradient)
         if create_graph or fresh and g._grad_fn is None and not g._requires_grad:
@@ -368,17 +371,18 @@ def _obeys_layout(g, t):
     return g.is_contiguous()
 
 
-def _laid_out_like(g, t):
-    """A copy of g obeying the layout contract of t's gradient."""
+def _laid_out_like(g, t, record=False):
+    """A copy of g obeying the layout contract of t's gradient (record: with history)."""
     from .._strides import non_overlapping_and_dense
     import mindtorch
-    with set_grad_enabled(False):
+    with set_grad_enabled(record):
         if non_overlapping_and_dense(t._shape, t._stride):
             out = mindtorch.empty_strided(t._shape, t._stride, dtype=g.dtype, device=g._device)
         else:
             out = mindtorch.empty(t._shape, dtype=g.dtype, device=g._device)
         out.copy_(g)
-    out._version_counter[0] = 0
+    if not record:  # (PyTorch's recorded copy keeps the version copy_ gave it)
+        out._version_counter[0] = 0
     return out
 
 
