@@ -1881,3 +1881,40 @@ show(grad(f)(x), jacrev(torch.sin)(x).diagonal(), hessian(f)(x).diagonal())
 g_and_v = torch.func.grad_and_value(f)(x)
 show(g_and_v[0], g_and_v[1])
 ''')
+
+qa("qa_ag_backward_under_modes", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = (x ** 3).sum()
+with torch.no_grad():
+    y.backward(retain_graph=True)
+print(x.grad)
+x.grad = None
+with torch.no_grad():
+    y.backward(create_graph=True, retain_graph=True)
+print(x.grad.requires_grad, x.grad)
+x.grad = None
+with torch.inference_mode():
+    err(lambda: y.backward(retain_graph=True))
+print(x.grad)
+with torch.no_grad():
+    g, = torch.autograd.grad(y, x, create_graph=True, retain_graph=True)
+print(g.requires_grad)
+h = x.exp()
+def hook(grad):
+    print("grad mode in hook:", torch.is_grad_enabled(), grad.requires_grad)
+    return grad
+h.register_hook(hook)
+h.sum().backward(retain_graph=True)
+torch.autograd.grad(h.sum(), x, create_graph=True)
+class Peek(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        print("forward grad mode:", torch.is_grad_enabled())
+        return a * 1
+    @staticmethod
+    def backward(ctx, g):
+        print("backward grad mode:", torch.is_grad_enabled())
+        return g
+Peek.apply(x).sum().backward()
+torch.autograd.grad(Peek.apply(x).sum(), x, create_graph=True)
+''')
