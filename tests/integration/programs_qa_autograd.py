@@ -1948,3 +1948,35 @@ import copy
 p2 = copy.deepcopy(m.weight)
 print(type(p2).__name__, p2.requires_grad, p2 is m.weight)
 ''')
+
+qa("qa_ag_wgan_gp_loop", r'''
+torch.manual_seed(0)
+G = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.LeakyReLU(0.2), torch.nn.Linear(8, 2))
+D = torch.nn.Sequential(torch.nn.Linear(2, 8), torch.nn.LeakyReLU(0.2), torch.nn.Linear(8, 1))
+opt_g = torch.optim.Adam(G.parameters(), lr=1e-3, betas=(0.5, 0.9))
+opt_d = torch.optim.Adam(D.parameters(), lr=1e-3, betas=(0.5, 0.9))
+real = torch.linspace(-1, 1, 16).reshape(8, 2)
+noise = torch.linspace(0.3, -0.7, 16).reshape(8, 2)
+alpha = torch.linspace(0, 1, 8).reshape(8, 1)
+for step in range(3):
+    for p in D.parameters():
+        p.requires_grad_(True)
+    fake = G(noise).detach()
+    opt_d.zero_grad()
+    inter = (alpha * real + (1 - alpha) * fake).requires_grad_(True)
+    d_inter = D(inter)
+    grads, = torch.autograd.grad(d_inter, inter, torch.ones_like(d_inter), create_graph=True)
+    gp = ((grads.norm(2, dim=1) - 1) ** 2).mean()
+    d_loss = D(fake).mean() - D(real).mean() + 10 * gp
+    d_loss.backward()
+    opt_d.step()
+    for p in D.parameters():
+        p.requires_grad_(False)
+    opt_g.zero_grad()
+    g_loss = -D(G(noise)).mean()
+    g_loss.backward()
+    opt_g.step()
+    print(step, round(d_loss.item(), 4), round(gp.item(), 4), round(g_loss.item(), 4),
+          all(p.grad is None for p in D.parameters()) if step == 0 else None)
+show(sum(p.sum() for p in G.parameters()))
+''')
