@@ -425,3 +425,25 @@ def test_create_graph_first_gradient_is_a_recorded_copy():
             w.backward(m.ones(2, requires_grad=True), create_graph=True)
         return first, x.grad.grad_fn.name()
     assert program(M) == program(torch)
+
+
+def test_allow_mutation_on_saved_tensors():
+    def program(m):
+        allow = m.autograd.graph.allow_mutation_on_saved_tensors
+        with allow():
+            a = m.tensor([[0.5, 1.0, 2.0]], dtype=m.float64, requires_grad=True)
+            b = a.clone()
+            out = (b ** 2).sum()
+            b.sin_()
+            out.backward()
+            with pytest.raises(RuntimeError, match="cannot be nested"):
+                allow().__enter__()
+            x = m.tensor([1.0, 2.0], dtype=m.float64, requires_grad=True)
+            g, = m.autograd.grad((x * 1).pow(3).sum(), x, create_graph=True)
+            g2, = m.autograd.grad(g.sum(), x)
+            w = x.sin() * x.sin()
+        with pytest.raises(AssertionError, match="Trying to backward outside"):
+            w.sum().backward()
+        return a.grad, b, g, g2
+    for a, b in zip(program(M), program(torch)):
+        assert_same(a, b)

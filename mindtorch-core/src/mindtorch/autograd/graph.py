@@ -286,3 +286,37 @@ def get_gradient_edge(tensor):
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
                            "not require gradients")
     return GradientEdge(*edge(tensor))
+
+
+_mutation_allowed = False  # inside allow_mutation_on_saved_tensors
+
+
+@contextlib.contextmanager
+def allow_mutation_on_saved_tensors():
+    """Tensors saved for backward inside it may be written in place afterwards: backward
+    (inside it too) sees the values they had when saved.  (Each is copied when saved:
+    mindtorch has no dispatch mode to copy it only before a write.)"""
+    global _mutation_allowed
+    if _mutation_allowed:
+        raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+    ctx = {}  # id of the packed entry -> (tensor, its version when saved, its copy)
+    error = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
+             "in which the graph was originally recorded.")
+
+    def pack(t):
+        key = object()
+        ctx[key] = (t, t._version, t.detach().clone())
+        return key
+
+    def unpack(key):
+        if not _mutation_allowed or key not in ctx:
+            raise AssertionError(error)
+        t, version, copy = ctx[key]
+        return t if t._version == version else copy
+    with saved_tensors_hooks(pack, unpack):
+        _mutation_allowed = True
+        try:
+            yield ctx
+        finally:
+            ctx.clear()
+            _mutation_allowed = False
