@@ -1980,3 +1980,30 @@ for step in range(3):
           all(p.grad is None for p in D.parameters()) if step == 0 else None)
 show(sum(p.sum() for p in G.parameters()))
 ''')
+
+qa("qa_ag_allow_mutation_saved", r'''
+from torch.autograd.graph import allow_mutation_on_saved_tensors
+with allow_mutation_on_saved_tensors():
+    a = torch.tensor([[0.5, 1.0, 2.0]], requires_grad=True)
+    b = a.clone()
+    out = (b ** 2).sum()
+    b.sin_()
+    out.backward()
+    show(a.grad, b)
+    c = a * 1
+    d = c.exp()
+    c.mul_(0)
+    a.grad = None
+    (d * 2).sum().backward()
+    show(a.grad)
+    err(lambda: allow_mutation_on_saved_tensors().__enter__())
+with allow_mutation_on_saved_tensors():
+    x = torch.tensor([1., 2.], requires_grad=True)
+    y = (x * 1).pow(3)
+    g, = torch.autograd.grad(y.sum(), x, create_graph=True)
+    g2, = torch.autograd.grad(g.sum(), x)
+    show(g, g2)
+    z = x.sin()
+    w = z * z
+err(lambda: w.sum().backward())
+''')
