@@ -297,7 +297,8 @@ def allow_mutation_on_saved_tensors():
     (inside it too) sees the values they had when saved.  (Each is copied when saved:
     mindtorch has no dispatch mode to copy it only before a write.)"""
     global _mutation_allowed
-    if _mutation_allowed:
+    if _mutation_allowed:  # (as PyTorch's, the failed entry also ends the outer context)
+        _mutation_allowed = False
         raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
     ctx = {}  # id of the packed entry -> (tensor, its version when saved, its copy)
     error = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
