@@ -281,14 +281,8 @@ class Tensor:
     def grad(self):
         if self._grad_fn is not None and not self.__dict__.get("_retains_grad"):
             import warnings
-            warnings.warn("The .grad attribute of a Tensor that is not a leaf Tensor is being "
-                          "accessed. Its .grad attribute won't be populated during "
-                          "autograd.backward(). If you indeed want the .grad field to be "
-                          "populated for a non-leaf Tensor, use .retain_grad() on the non-leaf "
-                          "Tensor. If you access the non-leaf Tensor by mistake, make sure you "
-                          "access the leaf Tensor instead. See "
-                          "github.com/pytorch/pytorch/pull/30531 for more information.",
-                          UserWarning, stacklevel=2)
+            from .autograd.graph import NON_LEAF_GRAD
+            warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)
         return self._grad
 
     @grad.setter
@@ -378,11 +372,9 @@ class Tensor:
         self._retains_grad = True
 
     @property
-    def data(self):
-        t = self.detach()
-        if type(self._version_counter) is list:  # as PyTorch: not sharing the version counter
-            t._version_counter = [0]
-        return t
+    def data(self):  # shares the data, not the version counter (inference tensors have none)
+        return self.detach() if type(self._version_counter) is not list else Tensor._make(
+            self._storage, self._shape, self._stride, self._offset, self.dtype)
 
     @data.setter
     def data(self, other):

@@ -15,14 +15,13 @@ In-place ops bump the version counter here (the binding's plain path does it oth
 refuse leaves that require grad, and rebase the history of the tensor they modify; a
 modified view rewrites its base's history (CopySlices).  Nothing here reads tensor data.
 """
-import math
 import weakref
 
 from .. import _dtype as D
 from .._tensor import Tensor
 from .grad_mode import state
 from . import graph
-from .graph import _FREED, Node, SavedTensor
+from .graph import _FREED, Node, SavedTensor, adopt_history  # noqa: F401
 
 _NONE_EDGE = (None, 0)
 _NO_META = (None, None, None)  # the metadata of an input without gradient
@@ -582,24 +581,8 @@ class FormulaNode(Node):
             return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
         return v
 
-    def __getattr__(self, attr):
-        """PyTorch's graph inspection: _saved_<name> is a saved value (unpacked),
-        _saved_<arg>_sym_sizes / _sym_numel the shape an input had."""
-        if not attr.startswith("_saved_"):
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
-        name, saved = attr[7:], self._saved
-        if saved is None and self._freed:
-            raise RuntimeError(_FREED)
-        for suffix in ("_sym_sizes", "_sym_numel"):
-            geometry = saved.get(name[:-len(suffix)] + "_geometry") \
-                if name.endswith(suffix) else None
-            if type(geometry) is tuple:
-                return geometry[0] if suffix == "_sym_sizes" else math.prod(geometry[0])
-        if name in saved and name != "results":
-            v = self._value(name, None, saved)
-            return tuple(v) if type(v) is list and not any(
-                isinstance(x, Tensor) for x in v) else v
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attr}'")
+    def __getattr__(self, attr):  # grad_fn._saved_self, ... (see graph.saved_attribute)
+        return graph.saved_attribute(self, attr)
 
 
 class _LazyResults:
@@ -711,21 +694,6 @@ def _restride(t, node):
     t._output_nr = 0
     t._requires_grad = True
     t._grad_version = t._version_counter[0]
-
-
-def adopt_history(t, result):
-    """In-place op decomposed as `t.copy_(op(t, ...))` with matching dtype, t not a view: t
-    takes result's history directly (the graph then names the op, as PyTorch's does)."""
-    node = t._grad_fn = result._grad_fn
-    t._output_nr = result._output_nr
-    t._requires_grad = True
-    # the output the node saved is t now: later writes into t must fail its version check
-    saved = node._saved
-    if type(saved) is dict and "result" in saved:
-        kept = saved["result"][result._output_nr]
-        if type(kept) is SavedTensor and kept.hook is None and kept.output_nr is not None:
-            kept.tensor = kept.tensor[:-1] + (t._version_counter,)
-            kept.version = t._version_counter[0]
 
 
 def recording(*tensors):

@@ -1,6 +1,7 @@
 """The backward graph: Node (one recorded op), saved tensors, saved_tensors_hooks."""
 import contextlib
 import itertools
+import math
 import re
 import typing
 
@@ -81,6 +82,14 @@ class Node:
         if self._saved:
             self._freed = True
             self._saved = None
+
+
+NON_LEAF_GRAD = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad field "
+    "to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you "
+    "access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. See "
+    "github.com/pytorch/pytorch/pull/30531 for more information.")  # (Tensor.grad's warning)
 
 
 def _forward_trace():
@@ -165,6 +174,42 @@ _make = None
 def _type_desc(t):
     from .._creation import parse_type_name
     return f"{parse_type_name(t)} {list(t._shape)}"
+
+
+def saved_attribute(node, attr):
+    """PyTorch's graph inspection of a formula node: _saved_<name> is a saved value
+    (unpacked), _saved_<arg>_sym_sizes / _sym_numel the shape an input had."""
+    from .._tensor import Tensor
+    missing = AttributeError(f"'{type(node).__name__}' object has no attribute '{attr}'")
+    if not attr.startswith("_saved_"):
+        raise missing
+    name, saved = attr[7:], node._saved
+    if saved is None and node._freed:
+        raise RuntimeError(_FREED)
+    for suffix in ("_sym_sizes", "_sym_numel"):
+        geometry = saved.get(name[:-len(suffix)] + "_geometry") if name.endswith(suffix) \
+            else None
+        if type(geometry) is tuple:
+            return geometry[0] if suffix == "_sym_sizes" else math.prod(geometry[0])
+    if name not in saved or name == "results":
+        raise missing
+    v = node._value(name, None, saved)
+    return tuple(v) if type(v) is list and not any(isinstance(x, Tensor) for x in v) else v
+
+
+def adopt_history(t, result):
+    """In-place op decomposed as `t.copy_(op(t, ...))` with matching dtype, t not a view: t
+    takes result's history directly (the graph then names the op, as PyTorch's does)."""
+    node = t._grad_fn = result._grad_fn
+    t._output_nr = result._output_nr
+    t._requires_grad = True
+    # the output the node saved is t now: later writes into t must fail its version check
+    saved = node._saved
+    if type(saved) is dict and "result" in saved:
+        kept = saved["result"][result._output_nr]
+        if type(kept) is SavedTensor and kept.hook is None and kept.output_nr is not None:
+            kept.tensor = kept.tensor[:-1] + (t._version_counter,)
+            kept.version = t._version_counter[0]
 
 
 class saved_tensors_hooks:
