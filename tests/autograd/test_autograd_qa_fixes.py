@@ -449,3 +449,8 @@ def test_allow_mutation_on_saved_tensors():
         return a.grad, b, g, g2
     for a, b in zip(program(M), program(torch)):
         assert_same(a, b)
+
+
+def test_gradcheck_without_inputs_requiring_grad_message():
+    same_outcome(lambda m: m.autograd.gradcheck(lambda t: t.sum(),
+                                                (m.ones(2, dtype=m.float64),)))

@@ -102,7 +102,7 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     wrt = [(i, x) for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not wrt:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
-                         "none of the them have requires_grad=True.")
+                         "none of them have requires_grad=True.")
     for _, x in wrt:
         if x.dtype.is_floating_point and x.dtype.itemsize < 8:
             warnings.warn(f"Input #{_} requires gradient and is not a double precision floating "
