@@ -642,3 +642,28 @@ with allow_mutation_on_saved_tensors():
     w = z * z
 err(lambda: w.sum().backward())
 ''')
+
+qa("qa_ag_gradcheck", r'''
+from torch.autograd import gradcheck, gradgradcheck
+x = torch.tensor([0.3, -0.7, 1.2], dtype=torch.float64, requires_grad=True)
+y = torch.tensor([[0.5, 1.5], [2.0, -1.0]], dtype=torch.float64, requires_grad=True)
+print(gradcheck(lambda t: (t.sin() * t).sum(), (x,)))
+print(gradcheck(lambda a, b: (a[:2] @ b).exp(), (x, y)))
+print(gradgradcheck(lambda t: (t ** 3).prod(), (x,)))
+class Wrong(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * 2
+    @staticmethod
+    def backward(ctx, g):
+        return g * 3
+print(gradcheck(Wrong.apply, (x,), raise_exception=False))
+err(lambda: gradcheck(Wrong.apply, (x,)))
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    xf = torch.tensor([0.3, 0.7], requires_grad=True)
+    print(gradcheck(lambda t: t * 2, (xf,), eps=1e-3, atol=1e-2, raise_exception=False))
+    print(len(w) > 0)
+print(gradcheck(lambda t: t.sum(), (x,), fast_mode=True))
+err(lambda: gradcheck(lambda t: t.sum(), (x.detach(),)))
+''')
