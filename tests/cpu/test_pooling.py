@@ -425,3 +425,31 @@ def test_max_unpool_output_size_message(size):
     with pytest.raises(ValueError) as got:
         run(mindtorch)
     assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("shape,args,inside", [
+    ((1, 1, 2, 6, 1), ([2, 1, 2], [3, 3, 1], [1, 0, 1], [1, 1, 2], True), True),
+    ((1, 2, 6, 1), ([1, 2], [3, 1], [0, 1], [1, 2], True), True),
+    ((1, 1, 1), (2, 1, 1, 2, True), False),
+    ((1, 2, 1, 6), ([2, 1], [1, 3], [1, 0], [2, 1], True), False),  # overlapping windows
+    ((1, 2, 1, 6), ([2, 1], [3, 3], [1, 0], [2, 1], True), False),  # disjoint windows
+])
+def test_max_pool_index_of_a_window_wholly_in_padding(shape, args, inside):
+    # -inf, indexed at each dim's first position not before the input, as PyTorch's
+    # kernels; past the plane, its gradient reaches no input (PyTorch's lands in the
+    # next plane or beyond the buffer)
+    def run(lib, device="cpu"):
+        x = lib.arange(float(np.prod(shape)), dtype=lib.float64).reshape(shape).to(device)
+        x.requires_grad_(True)
+        y, i = getattr(lib.nn.functional, f"max_pool{len(shape) - 2}d")(
+            x, *args, return_indices=True)
+        y.sum().backward()
+        return y, i, x.grad
+    got, want = run(mindtorch), run(torch)
+    assert_same(got[0], want[0])
+    assert_same(got[1], want[1])
+    if inside:
+        assert_same(got[2], want[2])
+    else:
+        assert not got[2].any()
+    assert run(mindtorch, "meta")[2].shape == got[2].shape

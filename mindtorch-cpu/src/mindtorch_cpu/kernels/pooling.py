@@ -115,7 +115,10 @@ def _max_pool(nd, with_indices):
             valid = _all([(b + o * dd >= 0) & (b + o * dd < size)
                           for b, o, dd, size in zip(base, offs, d, sizes)])
             acc.update(n, view, valid)
-        pos = [b + o * dd for b, o, dd in zip(base, acc.window_offsets(k), d)]
+        # a window wholly in the padding points where PyTorch's kernel starts reading:
+        # each dim's first position not before the input (which may lie past its end)
+        pos = [np.where(acc.have, b + o * dd, b + -(-np.maximum(-b, 0) // dd) * dd)
+               for b, o, dd in zip(base, acc.window_offsets(k), d)]
         flat = sum(q * st for q, st in zip(pos, _plane_strides(sizes)))
         return (wrap(acc.best.astype(self.dtype.np), self.dtype),
                 wrap(np.asarray(flat, np.int64), D.int64))
@@ -347,9 +350,12 @@ def _max_pool_backward(nd):
         # one flat assignment at each plane's offset (np.put_along_axis builds an index
         # array per leading dim: ~4x slower)
         plane = out.shape[-1]
-        at = arr(indices).reshape(lead + (-1,)) + \
-            np.arange(0, out.size, plane, dtype=np.int64).reshape(lead + (1,))
-        out.reshape(-1)[at.reshape(-1)] = arr(grad_output).reshape(-1)
+        index = arr(indices).reshape(lead + (-1,))
+        at = index + np.arange(0, out.size, plane, dtype=np.int64).reshape(lead + (1,))
+        # (a window wholly in the padding points outside its plane: its gradient reaches no
+        # input; PyTorch's kernel writes it past the plane)
+        keep = (index >= 0) & (index < plane)
+        out.reshape(-1)[at[keep]] = arr(grad_output).reshape(lead + (-1,))[keep]
         return wrap(out.reshape(shape), self.dtype)
     return kernel
 

@@ -316,16 +316,30 @@ def _max_pool_backward(nd):
     into the flattened planes), so its own derivative is a gather."""
     def backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
                  indices):
-        return _scatter_max(grad_output, self._shape, indices, nd)
+        k = expand(kernel_size, nd, "")
+        s = k if stride is None or stride == () else expand(stride, nd, "")
+        outside = _wholly_padded(self._shape[-nd:], k, s, expand(padding, nd, ""),
+                                 expand(dilation, nd, ""))
+        return _scatter_max(grad_output, self._shape, indices, nd, outside)
     return backward
 
 
-def _scatter_max(grad, shape, indices, nd):
+def _wholly_padded(sizes, k, s, p, d):
+    """Whether a window lies wholly in the padding (only one starting before the input
+    can): its index points outside the plane, and its gradient reaches no input."""
+    return any(not any(0 <= b + j * dd < n for j in range(kk))
+               for n, kk, ss, pp, dd in zip(sizes, k, s, p, d) for b in range(-pp, 0, ss))
+
+
+def _scatter_max(grad, shape, indices, nd, outside=False):
     lead = tuple(shape[:-nd])
     plane, out = _numel(shape[-nd:]), _numel(grad.shape[len(lead):])
     flat = grad.new_zeros(lead + (plane,))
-    return flat.scatter_add(-1, indices.reshape(lead + (out,)),
-                            grad.reshape(lead + (out,))).reshape(shape)
+    indices, grad = indices.reshape(lead + (out,)), grad.reshape(lead + (out,))
+    if outside:
+        keep = (indices >= 0) & (indices < plane)
+        indices, grad = indices.clamp(0, max(plane - 1, 0)), grad.where(keep, 0)
+    return flat.scatter_add(-1, indices, grad).reshape(shape)
 
 
 def _gather_max(grad, indices, nd):
