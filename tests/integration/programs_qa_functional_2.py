@@ -646,3 +646,23 @@ for i, f in enumerate(calls):
     except Exception as e:
         print(i, type(e).__name__, str(e).split("\n")[0])
 ''')
+
+qa("qa_fn_max_pool_edge_windows", r'''
+# windows reaching past the input with dilation and ceil_mode (one wholly in the padding
+# yields -inf, indexed where the kernel starts reading)
+x = torch.randn(2, 3, 6, 1, dtype=torch.float64, requires_grad=True)
+y, i = F.max_pool2d(x, (1, 2), (3, 1), (0, 1), (1, 2), True, return_indices=True)
+show(y, i)
+y[y > -1e9].sum().backward()
+show(x.grad[0, 0, :, 0])
+x3 = torch.randn(1, 2, 2, 6, 1, dtype=torch.float64)
+y, i = F.max_pool3d(x3, (2, 1, 2), (3, 3, 1), (1, 0, 1), (1, 1, 2), True, return_indices=True)
+show(y, i)
+for k, s, p, d in [(3, 2, 1, 2), (2, 3, 1, 3), (3, 1, 1, 1), (2, 2, 1, 1)]:
+    for ceil in [False, True]:
+        xx = torch.randn(1, 2, 7, dtype=torch.float64, requires_grad=True)
+        y, i = F.max_pool1d(xx, k, s, p, d, ceil, return_indices=True)
+        y.sum().backward()
+        print(k, s, p, d, ceil, i[0, 0].tolist())
+        show(y[0, 0], xx.grad[0, 0])
+''')
