@@ -667,3 +667,29 @@ with warnings.catch_warnings(record=True) as w:
 print(gradcheck(lambda t: t.sum(), (x,), fast_mode=True))
 err(lambda: gradcheck(lambda t: t.sum(), (x.detach(),)))
 ''')
+
+qa("qa_ag_module_hooks_reuse", r'''
+lin = torch.nn.Linear(2, 2)
+with torch.no_grad():
+    lin.weight.copy_(torch.tensor([[1., 2.], [0., -1.]]))
+    lin.bias.zero_()
+log = []
+lin.register_full_backward_hook(lambda m, gi, go: log.append(("full", [g.tolist() for g in go])))
+lin.register_full_backward_pre_hook(lambda m, go: log.append(("pre", [g.tolist() for g in go])))
+lin.register_forward_hook(lambda m, a, o: log.append(("fwd", o.tolist())))
+x = torch.tensor([[1., 1.]], requires_grad=True)
+out = lin(lin(x))
+out.sum().backward()
+for l in log: print(l)
+show(x.grad)
+from torch.nn.modules.module import register_module_forward_hook, register_module_forward_pre_hook
+order = []
+h1 = register_module_forward_hook(lambda m, a, o: order.append("global post " + type(m).__name__))
+h2 = register_module_forward_pre_hook(lambda m, a: order.append("global pre " + type(m).__name__))
+seq = torch.nn.Sequential(torch.nn.Identity(), torch.nn.ReLU())
+seq.register_forward_pre_hook(lambda m, a: order.append("local pre Sequential"))
+seq.register_forward_hook(lambda m, a, o: order.append("local post Sequential"))
+seq(torch.ones(1))
+h1.remove(); h2.remove()
+for o in order: print(o)
+''')
