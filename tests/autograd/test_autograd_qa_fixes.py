@@ -454,3 +454,11 @@ def test_allow_mutation_on_saved_tensors():
 def test_gradcheck_without_inputs_requiring_grad_message():
     same_outcome(lambda m: m.autograd.gradcheck(lambda t: t.sum(),
                                                 (m.ones(2, dtype=m.float64),)))
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "complex64"), ("complex64", "float32")])
+def test_grad_output_complexness_must_match(dtypes):
+    def program(m):
+        x = m.ones(2, dtype=getattr(m, dtypes[0]), requires_grad=True)
+        m.autograd.grad(x * 2, x, m.ones(2, dtype=getattr(m, dtypes[1])))
+    same_outcome(program)

@@ -128,6 +128,11 @@ def _make_grads(outputs, grads, is_grads_batched=False):
             raise RuntimeError(f"Mismatch in shape: grad_output[{len(result)}] has a shape of "
                                f"{g.shape} and output[{len(result)}] has a shape of "
                                f"{out.shape}.")
+        elif g.dtype.is_complex != out.dtype.is_complex:
+            raise RuntimeError(f"For complex Tensors, both grad_output and output are required "
+                               f"to have the same dtype. Mismatch in dtype: grad_output"
+                               f"[{len(result)}] has a dtype of {g.dtype} and output"
+                               f"[{len(result)}] has a dtype of {out.dtype}.")
         result.append(g)
     return result
 
