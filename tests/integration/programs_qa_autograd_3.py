@@ -693,3 +693,52 @@ seq(torch.ones(1))
 h1.remove(); h2.remove()
 for o in order: print(o)
 ''')
+
+qa("qa_ag_grad_output_validation", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+err(lambda: y.backward(torch.ones(2, dtype=torch.float64), retain_graph=True))
+err(lambda: y.backward(torch.ones(2, dtype=torch.int64), retain_graph=True))
+err(lambda: y.backward(torch.ones(1, 2), retain_graph=True))
+err(lambda: y.backward(torch.ones(1), retain_graph=True))
+err(lambda: torch.autograd.grad(y, x, torch.ones(2, dtype=torch.complex64), retain_graph=True))
+print(x.grad)
+class Cast(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * 2
+    @staticmethod
+    def backward(ctx, g):
+        return (g * 2).double()
+r = Cast.apply(x)
+r.sum().backward()
+print(x.grad, x.grad.dtype)
+class Shape(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t.sum()
+    @staticmethod
+    def backward(ctx, g):
+        return g.reshape(1, 1).expand(1, 2)
+x.grad = None
+Shape.apply(x).backward()
+print(x.grad)
+class Wrong(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t.sum()
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones(3)
+err(lambda: Wrong.apply(x).backward())
+class IntGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * 1
+    @staticmethod
+    def backward(ctx, g):
+        return g.long()
+x.grad = None
+IntGrad.apply(x).sum().backward()
+print(x.grad)
+''')
