@@ -462,3 +462,15 @@ def test_grad_output_complexness_must_match(dtypes):
         x = m.ones(2, dtype=getattr(m, dtypes[0]), requires_grad=True)
         m.autograd.grad(x * 2, x, m.ones(2, dtype=getattr(m, dtypes[1])))
     same_outcome(program)
+
+
+def test_non_leaf_grad_warns_only_while_unset():
+    import warnings
+    for m in LIBS:
+        x = m.ones(2, requires_grad=True)
+        h = x * x
+        (h * h).sum().backward(inputs=[h])
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            assert h.grad.tolist() == [2.0, 2.0]
+        assert not w

@@ -279,7 +279,8 @@ class Tensor:
 
     @property
     def grad(self):
-        if self._grad_fn is not None and not self.__dict__.get("_retains_grad"):
+        if self._grad is None and self._grad_fn is not None and \
+                not self.__dict__.get("_retains_grad"):  # (as PyTorch: only when unset)
             import warnings
             from .autograd.graph import NON_LEAF_GRAD
             warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)
