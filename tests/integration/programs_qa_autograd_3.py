@@ -742,3 +742,30 @@ x.grad = None
 IntGrad.apply(x).sum().backward()
 print(x.grad)
 ''')
+
+qa("qa_ag_shared_prefix_graphs", r'''
+x = torch.tensor([0.5, 1.5], requires_grad=True)
+h = x.exp()
+y1 = (h * 2).sum()
+y2 = (h ** 2).sum()
+y1.backward()
+err(lambda: y2.backward())
+h2 = x.sin()
+a, b = (h2 * 3).sum(), h2.cos().sum()
+torch.autograd.backward([a, b])
+show(x.grad)
+h3 = x * x
+y = (h3 * h3).sum()
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    y.backward(inputs=[h3])
+    print(h3.grad, h3.is_leaf, len(w))
+x.grad = None
+z = (x * 2).sum() + (x * 3).sum()
+z.backward(inputs=[x])
+print(x.grad)
+s = x * 1
+t = s.clone()
+t.backward(torch.ones(2), inputs=[s])
+print(s.grad)
+''')
