@@ -229,6 +229,10 @@ CRASHES = {
                  "shape (empty ones, another batch) make it read out of bounds (segfault / "
                  "heap corruption); mindtorch refuses them",
     "linalg_eigvals": "PyTorch's eigvals segfaults (MKL's gebal) on a matrix holding NaN",
+    # (torch.lcm(tensor([-2**63]), tensor([-5])) kills the process; mindtorch wraps, as
+    # PyTorch's other integer overflows do)
+    **dict.fromkeys(("lcm", "lcm_"), "PyTorch's lcm dies with SIGFPE (an integer division "
+                                     "overflow) on the int64 minimum with an odd operand"),
 }
 
 

@@ -360,16 +360,16 @@ def binomial(count, prob, generator=None):
 
 def _standard_gamma_grad(self, output):
     """d sample / d concentration of _standard_gamma's samples (its backward)."""
-    R.check_gamma("_standard_gamma_grad_cpu", self)
-    g = standard_gamma_grad(arr(self), arr(output)).astype(arr(self).dtype)
-    return wrap(g.reshape(self._shape), self.dtype)
+    shape = R.check_gamma_grad("_standard_gamma_grad_cpu", self, output)
+    g = standard_gamma_grad(*np.broadcast_arrays(arr(self), arr(output)))
+    return wrap(np.asarray(g, arr(self).dtype).reshape(shape), self.dtype)
 
 
 def _dirichlet_grad(x, alpha, total):
     """d sample / d concentration of Dirichlet samples, as Beta marginals (its backward)."""
-    R.check_gamma("_dirichlet_grad_cpu", x)
-    g = dirichlet_grad(arr(x), arr(alpha).astype(arr(x).dtype), arr(total).astype(arr(x).dtype))
-    return wrap(np.ascontiguousarray(g).reshape(x._shape), x.dtype)
+    shape = R.check_gamma_grad("_dirichlet_grad_cpu", x, alpha, total)
+    g = dirichlet_grad(*np.broadcast_arrays(arr(x), arr(alpha), arr(total)))
+    return wrap(np.ascontiguousarray(g).reshape(shape), x.dtype)
 
 
 KERNELS = {

@@ -64,13 +64,11 @@ def _sample_dirichlet(self, generator=None):
 
 
 def _standard_gamma_grad(self, output):
-    R.check_gamma("_standard_gamma_grad_cpu", self)
-    return _same(self)
+    return R.check_gamma_grad("_standard_gamma_grad_cpu", self, output), self.dtype
 
 
 def _dirichlet_grad(x, alpha, total):
-    R.check_gamma("_dirichlet_grad_cpu", x)
-    return _same(x)
+    return R.check_gamma_grad("_dirichlet_grad_cpu", x, alpha, total), x.dtype
 
 
 def binomial(count, prob, generator=None):

@@ -14,6 +14,14 @@ def no_derivative(name):
     return formula
 
 
+def unimplemented_derivative(what):
+    """A formula PyTorch's derivatives.yaml marks not_implemented (its own node, which
+    raises NotImplementedError naming `what` when backward reaches it)."""
+    def formula(*grads, **inputs):
+        raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
+    return formula
+
+
 def refuse_complex_autograd(*names):
     """Ops PyTorch's autograd has no complex formula for: recording one with a complex
     output raises (see autograd/_record.py _refusing_complex)."""

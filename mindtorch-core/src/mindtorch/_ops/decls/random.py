@@ -18,7 +18,7 @@ from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from .._argcheck import factory_layout
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import _type_name, no_derivative
+from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, no_derivative, unimplemented_derivative
 from .creation import _empty, _empty_like, _fresh
 
 _GEN = "*, Generator? generator=None"
@@ -85,17 +85,20 @@ def random_bounds(dtype, low, high, numel=1):
             raise not_implemented("random_kernel_cpu", dtype)
         return 0, 0
     if dtype.kind == "f":
-        top = 1 << FLOAT_DIGITS[dtype.name]
-        lo_lim, hi_lim = -top, top
-    elif dtype is D.bool:
+        return _float_bounds(dtype, low, high)
+    if dtype is D.bool:
         lo_lim, hi_lim = 0, 1
     else:
         info = D.iinfo(dtype)
         lo_lim, hi_lim = info.min, info.max
-    if high is None:  # up to the largest value the dtype holds (exactly)
+    if high is None:  # up to the largest value the dtype holds
         hi = hi_lim
-        if dtype.kind != "f" and dtype is not D.bool and low != 0 and \
-                not lo_lim <= low <= hi_lim:
+        if low == _INT64_MIN and dtype is D.bool:  # (the full 64-bit range's kernel)
+            raise not_implemented("random_full_64_bits_range_kernel_cpu", dtype)
+        if low == _INT64_MIN and dtype is not D.int64:
+            raise RuntimeError("random_full_64_bits_range_kernel_cpu handles only int64, "
+                               "double, float and bfloat16")
+        if not lo_lim <= low <= hi_lim:
             raise RuntimeError(f"from is out of bounds for {_CPP_NAMES[dtype.name]}")
         if low > hi:
             raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than or equal "
@@ -104,13 +107,85 @@ def random_bounds(dtype, low, high, numel=1):
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
                            f"to={high}")
-    if dtype.kind != "f":  # floats only warn in PyTorch; we draw exact integers anyway
-        name = _CPP_NAMES[dtype.name]
-        if not lo_lim <= low <= hi_lim:
-            raise RuntimeError(f"from is out of bounds for {name}")
-        if not lo_lim <= high - 1 <= hi_lim:
-            raise RuntimeError(f"to - 1 is out of bounds for {name}")
+    name = _CPP_NAMES[dtype.name]
+    if not lo_lim <= low <= hi_lim:
+        raise RuntimeError(f"from is out of bounds for {name}")
+    if not lo_lim <= high - 1 <= hi_lim:
+        raise RuntimeError(f"to - 1 is out of bounds for {name}")
     return low, high - 1
+
+
+_FLOAT_MAX = {"float16": 65504.0, "bfloat16": 3.3895313892515355e38,
+              "float32": 3.4028234663852886e38, "float64": 1.7976931348623157e308}
+_INT64_MIN = -(1 << 63)
+
+
+def _round_bits(v, bits):
+    """The integer v rounded to `bits` significant bits, to nearest, ties to even."""
+    shift = abs(v).bit_length() - bits
+    if shift <= 0:
+        return v
+    q, r = divmod(abs(v), 1 << shift)
+    if r > 1 << (shift - 1) or (r == 1 << (shift - 1) and q & 1):
+        q += 1
+    return (q << shift) * (-1 if v < 0 else 1)
+
+
+def _through_dtype(dtype, v):
+    """static_cast<int64_t>(static_cast<scalar_t>(v)) on x86: the int64 rounded through
+    float (double: directly), then to the 16-bit type; out of range (inf) -> INT64_MIN."""
+    digits = FLOAT_DIGITS[dtype.name]
+    r = _round_bits(_round_bits(v, 53 if digits == 53 else 24), digits)
+    return r if abs(r) <= _FLOAT_MAX[dtype.name] and abs(r) < 1 << 63 else _INT64_MIN
+
+
+def _wrap64(v):
+    return (v + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _float_bounds(dtype, low, high):
+    """PyTorch's random_ bounds for a floating dtype: a bound the dtype rounds past itself
+    moves back by the dtype's spacing there (update_from / update_to), from must stay below
+    to, both must be in the dtype's range, and a warning says when they leave the
+    integers it holds exactly, [-2**digits, 2**digits].  Returns [from, to - 1]."""
+    digits, name = FLOAT_DIGITS[dtype.name], _CPP_NAMES[dtype.name]
+    if high is None and low == _INT64_MIN:  # the full 64-bit range
+        if dtype is D.float16:
+            raise not_implemented("random_full_64_bits_range_kernel_cpu", dtype)
+        return low, (1 << 63) - 1
+    if high is not None and low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+    if _through_dtype(dtype, low + 1) < low:
+        low = _wrap64(_through_dtype(dtype, low + 1) +
+                      (1 << (max(abs(low + 1).bit_length() - 1, 0) - digits + 1)))
+    if high is None:
+        to_inc = 1 << digits
+        if not low < to_inc:
+            raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than or equal "
+                               f"to 'to_inc' casted to dtype, but got from={low} > "
+                               f"to_inc={to_inc}")
+    else:
+        if _through_dtype(dtype, high - 1) >= high:
+            high = _wrap64(_through_dtype(dtype, high - 1) -
+                           (1 << (max(abs(high - 1).bit_length() - 1, 0) - digits + 1)))
+        if not low < high:
+            raise RuntimeError(f"random_ expects 'from' casted to dtype to be less than 'to' "
+                               f"casted to dtype, but got from={low} >= to={high}")
+        to_inc = high - 1
+    for what, v in (("from", low), ("to - 1", to_inc)):
+        if not -_FLOAT_MAX[dtype.name] <= v <= _FLOAT_MAX[dtype.name]:
+            raise RuntimeError(f"{what} is out of bounds for {name}")
+    for what, v in (("from", low), ("to - 1", to_inc)):
+        if not -(1 << digits) <= v <= 1 << digits:
+            import warnings
+            from ..._warn_once import _user_level
+            warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to "
+                          f"precision limitations {name} can support discrete uniform "
+                          f"distribution only within this range. This warning will become an "
+                          f"error in version 1.7 release, please fix the code in advance",
+                          UserWarning, stacklevel=_user_level())
+    return low, to_inc
 
 
 def check_bernoulli(self, p):
@@ -208,6 +283,18 @@ def check_gamma(kernel, self):
     """_standard_gamma ("gamma_cpu") and _sample_dirichlet ("dirichlet"): float32/64."""
     if self.dtype not in (D.float32, D.float64):
         raise not_implemented(kernel, self.dtype)
+
+
+def check_gamma_grad(kernel, first, *others):
+    """_standard_gamma_grad / _dirichlet_grad: the operands broadcast and share one dtype
+    (PyTorch's TensorIterator messages), a float32/64 one; returns the result's shape."""
+    shape = broadcast_shapes(first._shape, *(t._shape for t in others))
+    for t in others:
+        if t.dtype is not first.dtype:
+            raise RuntimeError(f"Found dtype {_type_name(t.dtype)} but expected "
+                               f"{_type_name(first.dtype)}")
+    check_gamma(kernel, first)
+    return shape
 
 
 def check_binomial(count, prob):
@@ -543,14 +630,17 @@ def _derivatives():
                f"NormalBackward{_is_tensor(mean) + 2 * _is_tensor(std)}")
     derivative(OPS["poisson"], self=zeros)
     derivative(OPS["binomial"], count=no_derivative("binomial"),
-               prob=no_derivative("binomial"))
-    derivative(OPS["_sample_dirichlet"], self=no_derivative("_sample_dirichlet"))
+               prob=no_derivative("binomial"), name=NOT_IMPLEMENTED_NODE)
+    derivative(OPS["_sample_dirichlet"], self=no_derivative("_sample_dirichlet"),
+               name=NOT_IMPLEMENTED_NODE)
     derivative(OPS["_standard_gamma"], self=lambda grad, self, result:
                grad * OPS["_standard_gamma_grad"].call(self, result))
-    derivative(OPS["_standard_gamma_grad"], self=no_derivative("_standard_gamma_grad"),
-               output=no_derivative("_standard_gamma_grad"))
+    # (output: no derivative in PyTorch, so no edge)
+    derivative(OPS["_standard_gamma_grad"],
+               self=unimplemented_derivative("_standard_gamma_grad"))
     derivative(OPS["_dirichlet_grad"], **{name: no_derivative("_dirichlet_grad")
-                                          for name in ("x", "alpha", "total")})
+                                          for name in ("x", "alpha", "total")},
+               name=NOT_IMPLEMENTED_NODE)
     nondifferentiable(OPS["multinomial"])
 
 

@@ -12,7 +12,10 @@ import math
 
 from ...autograd.functional_helpers import sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload
-from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, write_into
+from ._helpers import (
+    NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, unimplemented_derivative,
+    write_into,
+)
 from .pointwise import POINTWISE, _alias, _cj, _keep, _tensor, join
 
 SPECIAL = ("special",)
@@ -373,13 +376,6 @@ def _xlogy_self(log):
     return fn
 
 
-def _no_derivative(what):
-    """A gradient PyTorch does not implement (NotImplementedError on backward)."""
-    def raise_(grad):
-        raise NotImplementedError(f"the derivative for '{what}' is not implemented.")
-    return raise_
-
-
 def _zeta_other(grad, self, other):
     return grad * -self * OPS["special_zeta"].call(self + 1.0, other)
 
@@ -429,7 +425,7 @@ _GRADS = {
     "xlogy": {"self": _xlogy_self("xlogy"), "other": lambda grad, self, other: grad * self / other},
     "special_xlog1py": {"self": _xlogy_self("special_xlog1py"),
                         "other": lambda grad, self, other: grad * self / (other + 1)},
-    "special_zeta": {"self": _no_derivative("zeta"), "other": _zeta_other},
+    "special_zeta": {"self": unimplemented_derivative("zeta"), "other": _zeta_other},
     "hypot": {"self": lambda grad, self, result: grad * self / result,
               "other": lambda grad, other, result: grad * other / result},
     "copysign": {"self": _copysign_self, "other": lambda grad: zeros(grad)},
@@ -443,12 +439,12 @@ _GRADS = {
     # (sqrt(x + 1) sqrt(x - 1), not sqrt(x * x - 1): the branch PyTorch takes for complex x)
     "acosh": {"self": lambda grad, self: grad / _cj((self + 1).sqrt() * (self - 1).sqrt())},
     "atanh": {"self": lambda grad, self: grad / _cj(1 - self * self)},
-    **{f"{name}_": {"self": _no_derivative(f"inplace version of {name}")}
+    **{f"{name}_": {"self": unimplemented_derivative(f"inplace version of {name}")}
        for name in ("asinh", "acosh", "atanh")},
     "ldexp": {"self, other": _ldexp_grads},
-    "igamma": {"self": _no_derivative("igamma: input"), "other": lambda grad, self, other:
+    "igamma": {"self": unimplemented_derivative("igamma: input"), "other": lambda grad, self, other:
                grad * ((self - 1) * other.log() - other - self.lgamma()).exp()},
-    "igammac": {"self": _no_derivative("igammac: input"), "other": lambda grad, self, other:
+    "igammac": {"self": unimplemented_derivative("igammac: input"), "other": lambda grad, self, other:
                 -grad * ((self - 1) * other.log() - other - self.lgamma()).exp()},
 }
 
