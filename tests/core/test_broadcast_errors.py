@@ -37,6 +37,7 @@ def test_broadcast_tensors_returns_inputs_of_the_broadcast_shape():
 @pytest.mark.parametrize("shapes", [
     [(2, 3), (3, 2)], [(2, 3), (1, 3), (4, 3)], [(2,), (3,), (1,)], [(1, -1)], [(2,), 2, (3,)],
     [2, (3, 1)], [], [(0,), (1,)], [(0,), (5,)], [(2,), 2.0], [[2, 1], (1, 4)],
+    [(4, 5), [3]],  # (the mismatching shape prints as given)
 ], ids=str)
 def test_public_broadcast_shapes_as_torch(shapes):
     """torch.broadcast_shapes takes ints as 1-D shapes and raises its own messages."""

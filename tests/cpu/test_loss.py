@@ -426,3 +426,15 @@ def test_opdb_samples(name, samples):
         meta = op.binding(*margs, **mkwargs)
         assert (tuple(meta.shape), meta.dtype, meta.device.type) == \
             (tuple(got.shape), got.dtype, "meta")
+
+
+def test_binary_cross_entropy_weight_broadcast_message():
+    # (F broadcasts the weight with torch.broadcast_shapes: its message, Size printed)
+    def run(lib):
+        return lib.nn.functional.binary_cross_entropy(lib.full((4, 5), 0.5), lib.ones(4, 5),
+                                                      weight=lib.ones(3))
+    with pytest.raises(RuntimeError) as want:
+        run(torch)
+    with pytest.raises(RuntimeError) as got:
+        run(mindtorch)
+    assert str(got.value) == str(want.value)

@@ -43,7 +43,7 @@ def broadcast_shapes_public(*shapes):
                 continue
             if result[i] != 1:
                 raise RuntimeError(f"Attempting to broadcast a dimension of length {n} at {i}! "
-                                   f"Mismatching argument at index {k} had {tuple(s)}; but "
+                                   f"Mismatching argument at index {k} had {s!r}; but "
                                    f"expected shape should be broadcastable to {result}")
             result[i] = n
     from ._tensor import Size

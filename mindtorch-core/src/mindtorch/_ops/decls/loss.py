@@ -536,14 +536,14 @@ def _bce_target_grad(grad, self, target, weight, reduction):
 
 
 def _binary_cross_entropy_functional(self, target, weight, size_average, reduce, reduction):
-    from ..._shapes import broadcast_shapes
+    import mindtorch as M  # (its broadcast_shapes: PyTorch's message)
     reduction = _enum(_reduction(size_average, reduce, reduction))
     if tuple(target.shape) != tuple(self.shape):
         raise ValueError(f"Using a target size ({target.size()}) that is different to the "
                          f"input size ({self.size()}) is deprecated. Please ensure they have "
                          f"the same size.")
     if weight is not None:
-        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
+        weight = weight.expand(M.broadcast_shapes(target.shape, weight.shape))
     _no_grad_for("binary_cross_entropy", weight=weight)
     return OPS["_binary_cross_entropy"].call(self, target, weight, reduction)
 
