@@ -474,3 +474,22 @@ def test_non_leaf_grad_warns_only_while_unset():
             warnings.simplefilter("always")
             assert h.grad.tolist() == [2.0, 2.0]
         assert not w
+
+
+@pytest.mark.parametrize("case", ["view_of_base", "add_", "exp_", "relu_"])
+def test_retain_grad_follows_an_in_place_write(case):
+    def program(m):
+        a = m.arange(4.0, dtype=m.float64).requires_grad_()
+        if case == "view_of_base":
+            d = a.clone()
+            d.retain_grad()
+            d.view(2, 2)[0, 1] = 7
+            (d * d).sum().backward()
+            return d.grad, a.grad
+        y = a * 2
+        y.retain_grad()
+        getattr(y, case)(*((1,) if case == "add_" else ()))
+        (y * y).sum().backward()
+        return y.grad, a.grad
+    for a, b in zip(program(M), program(torch)):
+        assert_same(a, b)

@@ -679,13 +679,17 @@ def rebase_history(t, node):
     base = t._base
     t._requires_grad = True
     if base is not None:  # the view's history is then its base's, seen through the view
+        old = base._grad_fn, base._output_nr
         base._grad_fn = CopySlices(base, t, node)
         base._output_nr = 0
         base._requires_grad = True
+        graph.follow_retained(base, *old)
         regenerate_view_history(t)
         return
+    old = t._grad_fn, t._output_nr
     t._grad_fn = node
     t._output_nr = 0
+    graph.follow_retained(t, *old)
 
 
 def _restride(t, node):

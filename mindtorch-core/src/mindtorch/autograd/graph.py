@@ -197,12 +197,26 @@ def saved_attribute(node, attr):
     return tuple(v) if type(v) is list and not any(isinstance(x, Tensor) for x in v) else v
 
 
+def follow_retained(t, old, old_nr):
+    """t, written in place, has a new grad_fn: its retain_grad hook moves there (as in
+    PyTorch, .grad is then the gradient of the new value; other hooks stay)."""
+    table = old._retain_hooks if old is not None and t.__dict__.get("_retains_grad") else None
+    hooks = table.pop(old_nr, None) if table else None
+    if hooks:
+        new = t._grad_fn
+        if new._retain_hooks is None:
+            new._retain_hooks = {}
+        new._retain_hooks.setdefault(t._output_nr, {}).update(hooks)
+
+
 def adopt_history(t, result):
     """In-place op decomposed as `t.copy_(op(t, ...))` with matching dtype, t not a view: t
     takes result's history directly (the graph then names the op, as PyTorch's does)."""
+    old = t._grad_fn, t._output_nr
     node = t._grad_fn = result._grad_fn
     t._output_nr = result._output_nr
     t._requires_grad = True
+    follow_retained(t, *old)
     # the output the node saved is t now: later writes into t must fail its version check
     saved = node._saved
     if type(saved) is dict and "result" in saved:
