@@ -769,3 +769,31 @@ t = s.clone()
 t.backward(torch.ones(2), inputs=[s])
 print(s.grad)
 ''')
+
+qa("qa_ag_view_hooks_copyslices", r'''
+a = torch.arange(4.).requires_grad_()
+b = a * 1
+v = b[:2]
+v.register_hook(lambda g: print("view hook", g.tolist()) or g * 2)
+b.register_hook(lambda g: print("base hook", g.tolist()))
+b.mul_(3)
+print(b.grad_fn.name(), v.grad_fn.name())
+(b * torch.tensor([1., 2., 3., 4.])).sum().backward()
+show(a.grad)
+a.grad = None
+c = a * 1
+w = c[1:3]
+w.add_(10)
+print(c.grad_fn.name(), w.grad_fn.name())
+c.sum().backward()
+show(a.grad)
+a.grad = None
+d = a.clone()
+dv = d.view(2, 2)
+dv.retain_grad()
+d.retain_grad()
+dv[0, 1] = 7
+(d * d).sum().backward()
+print(dv.grad, d.grad)
+show(a.grad)
+''')
