@@ -566,6 +566,7 @@ calls = [
  lambda: F.nll_loss(torch.ones(2, 3, 4), torch.zeros(2, 5, dtype=torch.long)),
  lambda: F.nll_loss(torch.ones(2, 3, 4, 5), torch.zeros(2, 4, 6, dtype=torch.long)),
  lambda: F.nll_loss(torch.ones(2, 3, 4, 5), torch.zeros(2, 4, 5, dtype=torch.long), weight=torch.ones(2)),
+ lambda: F.binary_cross_entropy(v.sigmoid(), v.sigmoid(), weight=torch.ones(3)),
  lambda: F.binary_cross_entropy_with_logits(v, v, pos_weight=torch.ones(3)),
  lambda: F.binary_cross_entropy_with_logits(v, v, weight=torch.ones(3)),
  lambda: F.kl_div(v, v, reduction="batch"),
