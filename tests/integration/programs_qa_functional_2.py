@@ -667,3 +667,42 @@ for k, s, p, d in [(3, 2, 1, 2), (2, 3, 1, 3), (3, 1, 1, 1), (2, 2, 1, 1)]:
         print(k, s, p, d, ceil, i[0, 0].tolist())
         show(y[0, 0], xx.grad[0, 0])
 ''')
+
+
+qa("qa_fn_module_reprs", r'''
+ms = [
+ lambda: nn.Conv1d(2, 4, 3, stride=2, padding="valid", dilation=2, groups=2, bias=False, padding_mode="reflect"),
+ lambda: nn.Conv2d(2, 4, (3, 1), padding="same", padding_mode="circular"),
+ lambda: nn.Conv3d(2, 4, 3, stride=(1, 2, 1), padding=(0, 1, 0)),
+ lambda: nn.ConvTranspose2d(2, 4, 3, stride=2, output_padding=1, groups=2, dilation=2),
+ lambda: nn.ConvTranspose1d(2, 4, 3, bias=False),
+ lambda: nn.MaxPool2d(3, stride=1, padding=1, dilation=2, return_indices=True, ceil_mode=True),
+ lambda: nn.MaxPool1d(3), lambda: nn.MaxPool3d((2, 1, 2)),
+ lambda: nn.AvgPool1d(3, ceil_mode=True, count_include_pad=False), lambda: nn.AvgPool2d(2, divisor_override=3),
+ lambda: nn.AvgPool3d(2, stride=1), lambda: nn.MaxUnpool2d(2, stride=1, padding=1), lambda: nn.MaxUnpool1d(3),
+ lambda: nn.AdaptiveMaxPool2d((3, None), return_indices=True), lambda: nn.AdaptiveAvgPool2d(3),
+ lambda: nn.LPPool1d(2, 3, stride=2), lambda: nn.FractionalMaxPool2d(2, output_size=3),
+ lambda: nn.FractionalMaxPool2d((2, 3), output_ratio=(0.5, 0.6)),
+ lambda: nn.BatchNorm1d(3, eps=1e-3, momentum=None, affine=False, track_running_stats=False),
+ lambda: nn.InstanceNorm2d(3, affine=True), lambda: nn.GroupNorm(2, 4, eps=1e-4, affine=False),
+ lambda: nn.LayerNorm((3, 4), elementwise_affine=False), lambda: nn.LayerNorm(3, bias=False),
+ lambda: nn.RMSNorm([3], eps=1e-5), lambda: nn.RMSNorm(4, elementwise_affine=False), lambda: nn.LocalResponseNorm(3, k=2.0),
+ lambda: nn.Embedding(5, 3, padding_idx=-1, max_norm=1.0, norm_type=3.0, scale_grad_by_freq=True),
+ lambda: nn.EmbeddingBag(5, 3, mode="max", padding_idx=1, max_norm=2.0), lambda: nn.EmbeddingBag(5, 3, include_last_offset=True),
+ lambda: nn.Dropout(0.3, inplace=True), lambda: nn.Dropout2d(), lambda: nn.AlphaDropout(0.1),
+ lambda: nn.Hardtanh(-2, 3, inplace=True), lambda: nn.Threshold(0.1, 20), lambda: nn.Softplus(2, 10), lambda: nn.ELU(0.5, True),
+ lambda: nn.CELU(2.0), lambda: nn.LeakyReLU(0.3, True), lambda: nn.RReLU(0.1, 0.2), lambda: nn.GELU("tanh"), lambda: nn.GLU(0),
+ lambda: nn.Softmax(1), lambda: nn.LogSoftmax(), lambda: nn.Softmin(dim=-1), lambda: nn.PReLU(3, init=0.1), lambda: nn.Hardshrink(0.2),
+ lambda: nn.Upsample(scale_factor=(2.0, 1.5), mode="bicubic", align_corners=False, recompute_scale_factor=True),
+ lambda: nn.Unfold((2, 3), dilation=2, padding=(1, 0), stride=2), lambda: nn.Flatten(0, -2), lambda: nn.Unflatten(-1, (2, 3)),
+ lambda: nn.Identity(3, foo=1), lambda: nn.Bilinear(2, 3, 4, bias=False), lambda: nn.Linear(2, 3, bias=False),
+ lambda: nn.CosineSimilarity(0, 1e-6), lambda: nn.PairwiseDistance(1.0, 1e-3, True), lambda: nn.MultiheadAttention(4, 2, kdim=3, vdim=5, dropout=0.1),
+ lambda: nn.TransformerEncoderLayer(4, 2, 8, dropout=0.0, activation="gelu", norm_first=True),
+]
+for f in ms:
+    try:
+        m = f()
+        print(repr(m), sorted(m.state_dict().keys()))
+    except Exception as e:
+        print("ERR", type(e).__name__, e)
+''')
