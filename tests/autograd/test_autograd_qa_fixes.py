@@ -493,3 +493,13 @@ def test_retain_grad_follows_an_in_place_write(case):
         return y.grad, a.grad
     for a, b in zip(program(M), program(torch)):
         assert_same(a, b)
+
+
+def test_variable_makes_a_new_leaf():
+    for m in LIBS:
+        x = m.ones(2, requires_grad=True)
+        y = x * 2
+        for t in (x, y):
+            v = m.autograd.Variable(t)
+            assert v is not t and v.is_leaf and not v.requires_grad and v.grad_fn is None
+            assert v.data_ptr() == t.data_ptr()

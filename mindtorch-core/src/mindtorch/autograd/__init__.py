@@ -65,7 +65,7 @@ class Variable:
             data = mindtorch.tensor([])
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
-        return data.detach().requires_grad_(requires_grad) if requires_grad else data
+        return data.detach().requires_grad_(requires_grad)  # a new leaf, as PyTorch's
 
 
 def _tensors(x, what):
