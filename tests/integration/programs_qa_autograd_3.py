@@ -821,3 +821,18 @@ scaler.step(opt)
 scaler.update()
 print(scaler.get_scale())
 ''')
+
+qa("qa_ag_variable_legacy", r'''
+from torch.autograd import Variable
+v = Variable(torch.tensor([1., 2.]), requires_grad=True)
+print(type(v).__name__, v.requires_grad, v.is_leaf, isinstance(v, torch.Tensor))
+w = Variable(torch.tensor([3., 4.]))
+print(w.requires_grad)
+(v * w).sum().backward()
+print(v.grad, w.grad)
+err(lambda: Variable([1., 2.]))
+print(Variable().shape)
+x = torch.ones(2, requires_grad=True)
+print(Variable(x) is x)
+print(torch.is_tensor(v), torch.autograd.Variable is not None)
+''')
