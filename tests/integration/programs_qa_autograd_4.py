@@ -1,0 +1,147 @@
+"""QA programs over autograd (continued from programs_qa_autograd.py): grad_output and
+custom backward validation, graphs sharing a prefix, hooks on views with CopySlices,
+GradScaler with clipping and the legacy Variable."""
+from programs_qa_autograd import qa
+
+qa("qa_ag_grad_output_validation", r'''
+x = torch.tensor([1., 2.], requires_grad=True)
+y = x * 2
+err(lambda: y.backward(torch.ones(2, dtype=torch.float64), retain_graph=True))
+err(lambda: y.backward(torch.ones(2, dtype=torch.int64), retain_graph=True))
+err(lambda: y.backward(torch.ones(1, 2), retain_graph=True))
+err(lambda: y.backward(torch.ones(1), retain_graph=True))
+err(lambda: torch.autograd.grad(y, x, torch.ones(2, dtype=torch.complex64), retain_graph=True))
+print(x.grad)
+class Cast(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * 2
+    @staticmethod
+    def backward(ctx, g):
+        return (g * 2).double()
+r = Cast.apply(x)
+r.sum().backward()
+print(x.grad, x.grad.dtype)
+class Shape(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t.sum()
+    @staticmethod
+    def backward(ctx, g):
+        return g.reshape(1, 1).expand(1, 2)
+x.grad = None
+Shape.apply(x).backward()
+print(x.grad)
+class Wrong(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t.sum()
+    @staticmethod
+    def backward(ctx, g):
+        return torch.ones(3)
+err(lambda: Wrong.apply(x).backward())
+class IntGrad(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, t):
+        return t * 1
+    @staticmethod
+    def backward(ctx, g):
+        return g.long()
+x.grad = None
+IntGrad.apply(x).sum().backward()
+print(x.grad)
+''')
+
+qa("qa_ag_shared_prefix_graphs", r'''
+x = torch.tensor([0.5, 1.5], requires_grad=True)
+h = x.exp()
+y1 = (h * 2).sum()
+y2 = (h ** 2).sum()
+y1.backward()
+err(lambda: y2.backward())
+h2 = x.sin()
+a, b = (h2 * 3).sum(), h2.cos().sum()
+torch.autograd.backward([a, b])
+show(x.grad)
+h3 = x * x
+y = (h3 * h3).sum()
+with warnings.catch_warnings(record=True) as w:
+    warnings.simplefilter("always")
+    y.backward(inputs=[h3])
+    print(h3.grad, h3.is_leaf, len(w))
+x.grad = None
+z = (x * 2).sum() + (x * 3).sum()
+z.backward(inputs=[x])
+print(x.grad)
+s = x * 1
+t = s.clone()
+t.backward(torch.ones(2), inputs=[s])
+print(s.grad)
+''')
+
+qa("qa_ag_view_hooks_copyslices", r'''
+a = torch.arange(4.).requires_grad_()
+b = a * 1
+v = b[:2]
+v.register_hook(lambda g: print("view hook", g.tolist()) or g * 2)
+b.register_hook(lambda g: print("base hook", g.tolist()))
+b.mul_(3)
+print(b.grad_fn.name(), v.grad_fn.name())
+(b * torch.tensor([1., 2., 3., 4.])).sum().backward()
+show(a.grad)
+a.grad = None
+c = a * 1
+w = c[1:3]
+w.add_(10)
+print(c.grad_fn.name(), w.grad_fn.name())
+c.sum().backward()
+show(a.grad)
+a.grad = None
+d = a.clone()
+dv = d.view(2, 2)
+dv.retain_grad()
+d.retain_grad()
+dv[0, 1] = 7
+(d * d).sum().backward()
+print(dv.grad, d.grad)
+show(a.grad)
+''')
+
+qa("qa_ag_grad_scaler_clip", r'''
+torch.manual_seed(0)
+model = torch.nn.Linear(3, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler("cpu", init_scale=256.0)
+x = torch.linspace(-1, 1, 12).reshape(4, 3)
+y = torch.tensor([[1.], [0.], [1.], [0.]])
+for step in range(3):
+    opt.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    scaler.scale(loss).backward()
+    print(round(model.bias.grad.item(), 4))
+    scaler.unscale_(opt)
+    norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+    scaler.step(opt)
+    scaler.update()
+    print(step, round(loss.item(), 4), round(norm.item(), 4), scaler.get_scale())
+err(lambda: scaler.unscale_(opt) or scaler.unscale_(opt))
+model.weight.grad.fill_(float("inf"))
+scaler.step(opt)
+scaler.update()
+print(scaler.get_scale())
+''')
+
+qa("qa_ag_variable_legacy", r'''
+from torch.autograd import Variable
+v = Variable(torch.tensor([1., 2.]), requires_grad=True)
+print(type(v).__name__, v.requires_grad, v.is_leaf, isinstance(v, torch.Tensor))
+w = Variable(torch.tensor([3., 4.]))
+print(w.requires_grad)
+(v * w).sum().backward()
+print(v.grad, w.grad)
+err(lambda: Variable([1., 2.]))
+print(Variable().shape)
+x = torch.ones(2, requires_grad=True)
+print(Variable(x) is x)
+print(torch.is_tensor(v), torch.autograd.Variable is not None)
+''')
