@@ -145,3 +145,31 @@ x = torch.ones(2, requires_grad=True)
 print(Variable(x) is x)
 print(torch.is_tensor(v), torch.autograd.Variable is not None)
 ''')
+
+qa("qa_ag_function_node_api", r'''
+class Scale(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, y, k):
+        ctx.k = k
+        ctx.save_for_backward(y)
+        return x * y * k
+    @staticmethod
+    def backward(ctx, g):
+        y, = ctx.saved_tensors
+        return g * y * ctx.k, None, None
+x = torch.tensor([1., 2.], requires_grad=True)
+y = torch.tensor([3., 4.])
+out = Scale.apply(x * 1, y, 2.0)
+fn = out.grad_fn
+print(fn.name(), type(fn).__name__, isinstance(fn, torch.autograd.graph.Node))
+print([(None if f is None else f.name(), i) for f, i in fn.next_functions])
+print(fn.needs_input_grad, fn.k, len(fn.saved_tensors))
+log = []
+fn.register_prehook(lambda go: log.append(("pre", go[0].tolist())))
+fn.register_hook(lambda gi, go: log.append(("post", [None if g is None else g.tolist() for g in gi])))
+out.sum().backward()
+print(log)
+show(x.grad)
+print(fn.metadata, isinstance(fn, torch.autograd.function.BackwardCFunction))
+print(issubclass(Scale, torch.autograd.Function), Scale.__name__)
+''')
