@@ -503,3 +503,22 @@ def test_variable_makes_a_new_leaf():
             v = m.autograd.Variable(t)
             assert v is not t and v.is_leaf and not v.requires_grad and v.grad_fn is None
             assert v.data_ptr() == t.data_ptr()
+
+
+@pytest.mark.parametrize("case", ["grad_no_inputs", "grad_int_input", "grad_int_output",
+                                  "backward_int", "backward_input_without_grad"])
+def test_autograd_argument_errors(case):
+    def program(m):
+        x = m.ones(2, requires_grad=True)
+        y = (x * 2).sum()
+        if case == "grad_no_inputs":
+            m.autograd.grad(y, [])
+        elif case == "grad_int_input":
+            m.autograd.grad(y, [x, 3])
+        elif case == "grad_int_output":
+            m.autograd.grad([y, 3], x)
+        elif case == "backward_int":
+            m.autograd.backward(3)
+        else:
+            m.autograd.backward(y, inputs=[m.ones(2)])
+    same_outcome(program)

@@ -75,11 +75,13 @@ def _tensors(x, what):
         return None
     if isinstance(x, (Tensor, GradientEdge)):
         return [x]
-    x = list(x)
+    x = list(x)  # (a TypeError for a non-iterable, as PyTorch's)
     for t in x:
-        if not isinstance(t, (Tensor, GradientEdge)):
-            raise TypeError(f"{what} must be a Tensor or a sequence of Tensors, not "
-                            f"{type(t).__name__}")
+        if not isinstance(t, (Tensor, GradientEdge)):  # PyTorch's errors
+            if what == "inputs":
+                raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
+                                   f"{type(t).__name__}")
+            raise AssertionError("Expected output to be a torch.Tensor")
     return x
 
 
@@ -145,6 +147,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     inputs = _tensors(inputs, "inputs")
     if inputs is not None and not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if inputs is not None and not all(getattr(t, "requires_grad", True) for t in inputs):
+        raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     grads = _make_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
@@ -162,7 +166,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs = _tensors(outputs, "outputs")
     inputs = _tensors(inputs, "inputs")
     if not inputs:
-        raise RuntimeError("grad requires non-empty inputs.")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if allow_unused is None:
         allow_unused = materialize_grads
     grads = _make_grads(outputs, grad_outputs, is_grads_batched)
