@@ -181,3 +181,11 @@ def test_context_fn():
                                              "supported when use_reentrant=False."):
             lib.utils.checkpoint.checkpoint(lambda t: t, x, use_reentrant=True,
                                             context_fn=lambda: (mark("a"), mark("b")))
+
+
+def test_non_reentrant_checks_determinism_check():
+    for m in (mindtorch, torch):
+        x = m.ones(2, requires_grad=True)
+        with pytest.raises(ValueError, match="determinism_check should be one of"):
+            m.utils.checkpoint.checkpoint(lambda t: t * 2, x, use_reentrant=False,
+                                          determinism_check="bogus")

@@ -176,6 +176,9 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
         use_reentrant = True  # PyTorch's default
     if not use_reentrant:
         import mindtorch
+        if determinism_check not in ("default", "none"):
+            raise ValueError(f"determinism_check should be one of ['default', 'none'], but got "
+                             f"{determinism_check}")
         rng = mindtorch.get_rng_state() if preserve_rng_state else None
         forward_context, rerun_context = context_fn()
         hooks = _NonReentrant(function, args, kwargs, rng, rerun_context)
