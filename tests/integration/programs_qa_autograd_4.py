@@ -192,3 +192,31 @@ err(lambda: torch.autograd.backward(y, inputs=[torch.ones(2)]))
 err(lambda: y.backward(gradient=torch.ones(1)))
 err(lambda: torch.autograd.grad((torch.ones(1, dtype=torch.complex64, requires_grad=True) * 2).sum(), x))
 ''')
+
+qa("qa_ag_checkpoint_options", r'''
+import contextlib
+from torch.utils.checkpoint import checkpoint, set_checkpoint_early_stop
+x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+calls = []
+def ctx_fn():
+    return contextlib.nullcontext(), contextlib.nullcontext()
+def f(t):
+    calls.append(torch.is_grad_enabled())
+    return (t.sin() * t).sum()
+out = checkpoint(f, x, use_reentrant=False, context_fn=ctx_fn)
+out.backward()
+show(x.grad)
+print(calls)
+err(lambda: checkpoint(f, x, use_reentrant=True, context_fn=ctx_fn))
+with set_checkpoint_early_stop(False):
+    out = checkpoint(f, x, use_reentrant=False)
+out.backward()
+show(x.grad)
+out = checkpoint(f, x, use_reentrant=False, determinism_check="none")
+out.backward()
+err(lambda: checkpoint(f, x, use_reentrant=False, determinism_check="bogus"))
+def g(t, flag):
+    return t * 2 if flag else t * 3
+print(checkpoint(g, x, False, use_reentrant=False))
+err(lambda: checkpoint(g, x, False, use_reentrant=False, unknown_kw=1))
+''')
