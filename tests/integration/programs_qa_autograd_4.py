@@ -220,3 +220,45 @@ def g(t, flag):
 print(checkpoint(g, x, False, use_reentrant=False))
 err(lambda: checkpoint(g, x, False, use_reentrant=False, unknown_kw=1))
 ''')
+
+qa("qa_ag_training_with_hooks", r'''
+from torch.utils.checkpoint import checkpoint
+torch.manual_seed(0)
+class Block(torch.nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(d)
+        self.ff = torch.nn.Sequential(torch.nn.Linear(d, 2 * d), torch.nn.GELU(), torch.nn.Linear(2 * d, d))
+    def forward(self, x):
+        return x + self.ff(self.norm(x))
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = torch.nn.ModuleList([Block(4) for _ in range(2)])
+        self.head = torch.nn.Linear(4, 3)
+    def forward(self, x):
+        for b in self.blocks:
+            x = checkpoint(b, x, use_reentrant=False)
+        return self.head(x.mean(1))
+net = Net()
+acts, grad_norms = {}, {}
+for name, mod in net.named_modules():
+    if isinstance(mod, torch.nn.Linear):
+        mod.register_forward_hook(lambda m, a, o, name=name: acts.__setitem__(name, round(o.abs().mean().item(), 4)))
+for name, p in net.named_parameters():
+    p.register_hook(lambda g, name=name: grad_norms.__setitem__(name, round(g.norm().item(), 4)))
+opt = torch.optim.AdamW(net.parameters(), lr=1e-2, weight_decay=0.01)
+sched = torch.optim.lr_scheduler.StepLR(opt, step_size=2, gamma=0.5)
+x = torch.linspace(-1, 1, 2 * 5 * 4).reshape(2, 5, 4)
+y = torch.tensor([0, 2])
+for step in range(4):
+    opt.zero_grad(set_to_none=True)
+    loss = torch.nn.functional.cross_entropy(net(x), y)
+    loss.backward()
+    total = torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+    opt.step()
+    sched.step()
+    print(step, round(loss.item(), 4), round(total.item(), 4), sched.get_last_lr())
+print(sorted(acts.items())[:3])
+print(sorted(grad_norms.items())[:4])
+''')
