@@ -1,0 +1,59 @@
+"""random_(from, to) / randint on floating dtypes as PyTorch bounds them: a bound the dtype
+rounds past itself moves back by the dtype's spacing there (so float16 draws from a
+narrower range above 2**11, bfloat16 above 2**8), the dtype's range is checked, a warning
+says when bounds leave the integers the dtype holds exactly; and the full 64-bit range's
+dtype errors.  Values, warnings and errors against torch after a seed."""
+import warnings
+
+import mindtorch as mt
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+BOUNDS = [(0, 3000), (0, 70000), (-3000, 5), (-70000, 0), (2049, 2051), (2050, 2051),
+          (0, 2 ** 24 + 3), (-(2 ** 24) - 3, 0), (0, 2 ** 60), (5, None), (-5, None),
+          (2 ** 60, None), (-(2 ** 63), None), (-7, 100)]
+DTYPES = ["float16", "bfloat16", "float32", "float64", "int32", "int64", "uint8", "bool"]
+
+
+def _outcome(lib, dtype, low, high):
+    lib.manual_seed(0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            t = lib.empty(5, dtype=getattr(lib, dtype)).random_(low, high)
+            result = t.float().numpy().tolist() if dtype == "bfloat16" else t.numpy().tolist()
+        except (RuntimeError, NotImplementedError) as e:  # the error is part of the outcome
+            result = (type(e).__name__, str(e))
+    # (PyTorch's warnings end in where they were triggered internally)
+    messages = [str(w.message).split(" (Triggered internally")[0] for w in caught]
+    return result, messages, lib.rand(2).numpy().tolist()
+
+
+# ranges of at least 2**28 take 64-bit draws in PyTorch's kernel whatever the dtype; the
+# cpu kernel takes them from 2**32 and for int64/float/double/bfloat16 only
+KERNEL_GAP = {("int32", (5, None)), ("int32", (-5, None))}
+
+
+@pytest.mark.parametrize("bounds", BOUNDS, ids=str)
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_random_bounds(dtype, bounds):
+    want, got = (_outcome(lib, dtype, *bounds) for lib in (torch, mt))
+    if (dtype, bounds) in KERNEL_GAP:
+        assert got != want
+        pytest.xfail("64-bit draws for ranges from 2**28 (cpu kernel)")
+    assert got == want
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_randint_16_bit(dtype):
+    def run(lib):
+        lib.manual_seed(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return [lib.randint(-100, 3000, (6,), dtype=getattr(lib, dtype)).float().numpy(),
+                    lib.randint_like(lib.zeros(6, dtype=getattr(lib, dtype)), 5000)
+                    .float().numpy()]
+    for x, y in zip(run(torch), run(mt)):
+        np.testing.assert_array_equal(y, x)
