@@ -262,3 +262,36 @@ for step in range(4):
 print(sorted(acts.items())[:3])
 print(sorted(grad_norms.items())[:4])
 ''')
+
+qa("qa_ag_manual_sgd_styles", r'''
+w = torch.tensor([[0.5, -0.5]], requires_grad=True)
+b = torch.tensor([0.1], requires_grad=True)
+x = torch.tensor([[1., 2.], [3., -1.]])
+y = torch.tensor([[1.], [0.]])
+lr = 0.1
+for step in range(3):
+    loss = ((x @ w.t() + b - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= lr * w.grad
+        b.sub_(lr * b.grad)
+    w.grad.zero_()
+    b.grad = None
+    print(step, round(loss.item(), 5), w.is_leaf, w.requires_grad, w._version)
+for step in range(2):
+    loss = ((x @ w.t() + b - y) ** 2).mean()
+    loss.backward()
+    w.data.sub_(lr * w.grad.data)
+    b.data = b.data - lr * b.grad.data
+    w.grad.data.zero_()
+    b.grad.data.zero_()
+    print(step, round(loss.item(), 5), w._version, b.grad)
+w.data.add_(torch.ones_like(w), alpha=-lr)
+show(w, b)
+err(lambda: w.sub_(1))
+def inplace_in_graph():
+    w2 = w * 1
+    w2 -= 1
+    return w2.grad_fn.name()
+print(inplace_in_graph())
+''')
