@@ -522,3 +522,19 @@ def test_autograd_argument_errors(case):
         else:
             m.autograd.backward(y, inputs=[m.ones(2)])
     same_outcome(program)
+
+
+def test_enable_grad_inside_inference_mode_records_nothing():
+    for m in LIBS:
+        x = m.ones(2, requires_grad=True)
+        with m.inference_mode():
+            with m.enable_grad():
+                assert m.is_grad_enabled() and m.is_inference_mode_enabled()
+                y = x * 2
+                assert not y.requires_grad and y.is_inference()
+            with m.set_grad_enabled(True):
+                assert m.is_grad_enabled()
+            assert not m.is_grad_enabled()
+            with m.inference_mode(False):
+                assert m.is_grad_enabled() and (x * 2).requires_grad
+        assert m.is_grad_enabled() and not m.is_inference_mode_enabled()

@@ -8,6 +8,7 @@ from _thread import _local as _thread_local  # threading.local, without importin
 class _State(_thread_local):
     enabled = True      # ops record history when an input requires grad
     inference = False   # inside inference_mode(True)
+    requested = True    # the grad mode asked for (inference mode records nothing even so)
     anomaly = False     # detect_anomaly: remember forward tracebacks, check backward NaNs
     anomaly_check_nan = True
     saved_hooks = ()    # stack of (pack, unpack) from graph.saved_tensors_hooks
@@ -17,7 +18,7 @@ state = _State()
 
 
 def is_grad_enabled():
-    return state.enabled
+    return state.requested if state.inference else state.enabled
 
 
 def is_inference_mode_enabled():
@@ -29,11 +30,12 @@ class _Mode:
     _enabled = True
 
     def __enter__(self):
-        self._prev = state.enabled
-        state.enabled = self._enabled
+        self._prev = state.enabled, state.requested
+        state.requested = self._enabled
+        state.enabled = self._enabled and not state.inference
 
     def __exit__(self, *exc):
-        state.enabled = self._prev
+        state.enabled, state.requested = self._prev
         return False
 
     def __call__(self, fn):
@@ -94,15 +96,15 @@ class set_grad_enabled(_Mode):
         if not isinstance(mode, bool):
             raise TypeError(f"set_grad_enabled(): argument 'mode' must be bool, not "
                             f"{type(mode).__name__}")
-        self._prev = state.enabled
+        self._prev = state.enabled, state.requested
         self._enabled = mode
-        state.enabled = mode
+        state.requested, state.enabled = mode, mode and not state.inference
 
     def __enter__(self):
-        state.enabled = self._enabled
+        state.requested, state.enabled = self._enabled, self._enabled and not state.inference
 
     def __call__(self, fn):
-        state.enabled = self._prev  # as a decorator it must not change the mode now
+        state.enabled, state.requested = self._prev  # a decorator must not change it now
         return super().__call__(fn)
 
     def clone(self):
@@ -122,9 +124,9 @@ class inference_mode(_Mode):
         self._enabled = not self._mode
 
     def __enter__(self):
-        super().__enter__()
         self._prev_inference = state.inference
         state.inference = self._mode
+        super().__enter__()
 
     def __exit__(self, *exc):
         state.inference = self._prev_inference
