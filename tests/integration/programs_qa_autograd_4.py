@@ -295,3 +295,33 @@ def inplace_in_graph():
     return w2.grad_fn.name()
 print(inplace_in_graph())
 ''')
+
+qa("qa_ag_mode_combinations", r'''
+x = torch.ones(2, requires_grad=True)
+with torch.inference_mode():
+    with torch.enable_grad():
+        print(torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+        y = x * 2
+        print(y.requires_grad, y.is_inference())
+with torch.no_grad():
+    with torch.inference_mode():
+        z = x * 2
+    print(z.is_inference(), torch.is_grad_enabled())
+with torch.inference_mode():
+    with torch.no_grad():
+        print(torch.is_inference_mode_enabled())
+    with torch.set_grad_enabled(True):
+        print(torch.is_grad_enabled())
+print(torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+with torch.inference_mode():
+    t = torch.ones(2)
+    v = t.view(2)
+    t.add_(1)
+print(v, v.is_inference())
+err(lambda: t._version)
+n = torch.ones(2)
+with torch.inference_mode():
+    err(lambda: n.add_(1))
+    m = n * 2
+print(n, m.is_inference())
+''')
