@@ -698,6 +698,6 @@ print(torch.is_grad_enabled())
 ''')
 
 # the rest, registered with these (test_programs_qa_extra imports this module only)
-import programs_qa_autograd_2  # noqa: E402,F401
-import programs_qa_autograd_3  # noqa: E402,F401
-import programs_qa_autograd_4  # noqa: E402,F401
+import programs_qa_autograd_2  # noqa: F401
+import programs_qa_autograd_3  # noqa: F401
+import programs_qa_autograd_4  # noqa: F401
