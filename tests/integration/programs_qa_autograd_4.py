@@ -325,3 +325,23 @@ with torch.inference_mode():
     m = n * 2
 print(n, m.is_inference())
 ''')
+
+qa("qa_ag_batched_hessian", r'''
+x = torch.tensor([0.5, 1.0, -1.5], dtype=torch.float64, requires_grad=True)
+f = (x.sin() * x.pow(2)).sum()
+g, = torch.autograd.grad(f, x, create_graph=True)
+H, = torch.autograd.grad(g, x, torch.eye(3, dtype=torch.float64), is_grads_batched=True)
+show(H)
+print(torch.allclose(H, torch.autograd.functional.hessian(lambda t: (t.sin() * t.pow(2)).sum(), x)))
+y = x * 2
+y.retain_grad()
+(y ** 3).sum().backward(create_graph=True)
+print(y.grad.requires_grad, x.grad.requires_grad)
+show(y.grad, x.grad)
+a = torch.tensor([1., 2.], requires_grad=True)
+out = a.exp()
+J, = torch.autograd.grad(out, a, torch.eye(2), is_grads_batched=True, create_graph=True)
+print(J.requires_grad)
+(J.sum()).backward()
+show(a.grad)
+''')
