@@ -33,16 +33,10 @@ def _outcome(lib, dtype, low, high):
 
 # ranges of at least 2**28 take 64-bit draws in PyTorch's kernel whatever the dtype; the
 # cpu kernel takes them from 2**32 and for int64/float/double/bfloat16 only
-KERNEL_GAP = {("int32", (5, None)), ("int32", (-5, None))}
-
-
 @pytest.mark.parametrize("bounds", BOUNDS, ids=str)
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_random_bounds(dtype, bounds):
     want, got = (_outcome(lib, dtype, *bounds) for lib in (torch, mt))
-    if (dtype, bounds) in KERNEL_GAP:
-        assert got != want
-        pytest.xfail("64-bit draws for ranges from 2**28 (cpu kernel)")
     assert got == want
 
 
@@ -57,3 +51,18 @@ def test_randint_16_bit(dtype):
                     .float().numpy()]
     for x, y in zip(run(torch), run(mt)):
         np.testing.assert_array_equal(y, x)
+
+
+def test_wide_ranges_and_noise_layout():
+    """64-bit draws from a range of 2**28 (random_() keeps 32-bit ones below int64); the
+    multinomial's exponential noise follows the probabilities' memory layout."""
+    programs = [lambda L: L.randint(0, 2 ** 30, (5,)),
+                lambda L: L.empty(5, dtype=L.int32).random_(3, 2 ** 29),
+                lambda L: L.empty(5, dtype=L.int32).random_(),
+                lambda L: L.multinomial(L.arange(1.0, 21.0).reshape(5, 4).t(), 2)]
+    for program in programs:
+        results = []
+        for lib in (torch, mt):
+            lib.manual_seed(0)
+            results.append(program(lib).tolist())
+        assert results[1] == results[0]

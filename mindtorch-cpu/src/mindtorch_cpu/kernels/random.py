@@ -22,7 +22,9 @@ from ._gamma_grad import dirichlet_grad, standard_gamma_grad
 
 _U64 = np.uint64
 # dtypes whose random_(from, to) takes 64-bit draws when to - from >= 2**32
-_WIDE_RANGE = (D.int64, D.float64, D.float32, D.bfloat16)
+# random_() (no bounds: PyTorch's uniform_int) takes 64-bit draws for these dtypes only;
+# random_(from, to) for ranges of 2**28 or more, whatever the dtype
+_WIDE_DEFAULT = (D.int64, D.float64)
 
 
 def _capability():
@@ -154,7 +156,8 @@ def random_(self, low=0, high=None, generator=None):
     engine, span = _engine(generator), hi - lo + 1
     if span == 1 << 64:
         return _fill(self, engine.random64(n).view(np.int64))
-    wide = span >= 1 << 32 and self.dtype in _WIDE_RANGE
+    # (random_(0, None) is taken for random_(): the binding cannot tell them apart)
+    wide = self.dtype in _WIDE_DEFAULT if (low, high) == (0, None) else span >= 1 << 28
     r = engine.random64(n) if wide else engine.random(n)
     return _fill(self, (r % _U64(span) + _U64(lo % (1 << 64))).view(np.int64))
 
@@ -215,8 +218,9 @@ def multinomial(self, num_samples, replacement=False, generator=None):
     if (p.sum(axis=1) <= 0).any():
         raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
     if not replacement or num_samples == 1:
-        q = exponential_(wrap(np.empty(p.shape, p.dtype), self.dtype), 1.0, generator)
-        keys = p / arr(q)  # (ties, zero probabilities among them, in index order)
+        # the Exp(1) noise in self's layout (PyTorch's empty_like), so drawn in its order
+        q = exponential_(wrap(np.empty_like(arr(self)), self.dtype), 1.0, generator)
+        keys = p / arr(q).reshape(p.shape)  # (ties, zero probabilities among them: index order)
         out = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
     else:
         cdf = np.cumsum(p, axis=1, dtype=p.dtype)
