@@ -66,3 +66,14 @@ def test_wide_ranges_and_noise_layout():
             lib.manual_seed(0)
             results.append(program(lib).tolist())
         assert results[1] == results[0]
+
+
+def test_in_place_samplers_refuse_expanded_tensors():
+    samplers = [lambda t: t.uniform_(), lambda t: t.normal_(), lambda t: t.bernoulli_(0.5),
+                lambda t: t.random_(), lambda t: t.exponential_(), lambda t: t.cauchy_(),
+                lambda t: t.geometric_(0.5), lambda t: t.log_normal_()]
+    for sample in samplers:
+        for lib, device in ((torch, "cpu"), (mt, "cpu"), (mt, "meta")):
+            with pytest.raises(RuntimeError, match="single memory location"):
+                sample(lib.zeros(3, device=device).expand(2, 3))
+    mt.zeros(1, 3).expand(1, 3).normal_()  # (a size-1 dim may have any stride)

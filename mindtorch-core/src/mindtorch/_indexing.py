@@ -15,6 +15,7 @@ from ._lazy import lazy
 from ._ops import OPS
 from ._ops._argcheck import no_grad_view
 from ._ops.decls.indexing import checked_scalar, is_mask
+from ._strides import check_no_internal_overlap
 from ._tensor import Tensor
 from .autograd.grad_mode import state as _grad
 
@@ -364,23 +365,14 @@ def _strip_leading_ones(v):
     return v if k == 0 else v.reshape(v._shape[k:])
 
 
-def _check_no_internal_overlap(dst):
-    # PyTorch assigns through copy_, which refuses a destination with repeated elements
-    if 0 in dst._stride and 0 not in dst._shape and any(
-            s == 0 and n > 1 for n, s in zip(dst._shape, dst._stride)):
-        raise RuntimeError("unsupported operation: more than one element of the written-to "
-                           "tensor refers to a single memory location. Please clone() the "
-                           "tensor before performing the operation.")
-
-
 def _copy_to(dst, value):
     if not isinstance(value, Tensor):
-        _check_no_internal_overlap(dst)
+        check_no_internal_overlap(dst._shape, dst._stride)
         dst.fill_(value)
     elif dst._shape == value._shape:
         dst.copy_(value)
     elif value.ndim == 0 and value._device.type == "cpu":
-        _check_no_internal_overlap(dst)
+        check_no_internal_overlap(dst._shape, dst._stride)
         dst.fill_(value)
     else:
         dst.copy_(_strip_leading_ones(value).expand(dst._shape))

@@ -15,6 +15,16 @@ def _is_contiguous(shape, stride):
     return True
 
 
+def check_no_internal_overlap(shape, stride):
+    """PyTorch's refusal to write a tensor in which elements share memory (an expanded
+    dim): copy_, indexed assignment and the in-place random samplers."""
+    if 0 in stride and 0 not in shape and any(
+            s == 0 and n > 1 for n, s in zip(shape, stride)):
+        raise RuntimeError("unsupported operation: more than one element of the written-to "
+                           "tensor refers to a single memory location. Please clone() the "
+                           "tensor before performing the operation.")
+
+
 def non_overlapping_and_dense(shape, stride):
     """PyTorch's is_non_overlapping_and_dense: the elements fill a block of memory exactly
     once, in some order of dimensions."""

@@ -115,6 +115,7 @@ def uniform_(self, low=0.0, high=1.0, generator=None):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     R.check_normal(self.dtype, std, numel=self.numel())
+    R.check_writable(self)
     n = _count(self)
     if not n:
         return self
@@ -150,6 +151,7 @@ def random_(self, low=0, high=None, generator=None):
     """(draw % range) + from, in wrapping 64-bit arithmetic; 64-bit draws for wide ranges
     of the dtypes PyTorch gives them (the full int64 range: the draw itself)."""
     lo, hi = R.random_bounds(self.dtype, low, high, self.numel())
+    R.check_writable(self)
     n = self.numel()
     if not n:
         return self

@@ -16,11 +16,13 @@ def uniform_(self, low=0.0, high=1.0, generator=None):
 
 def normal_(self, mean=0.0, std=1.0, generator=None):
     R.check_normal(self.dtype, std, numel=self.numel())
+    R.check_writable(self)
     return _same(self)
 
 
 def random_(self, low=0, high=None, generator=None):
     R.random_bounds(self.dtype, low, high, self.numel())
+    R.check_writable(self)
     return _same(self)
 
 

@@ -11,7 +11,7 @@ from ..._memory_format import strides as format_strides
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
-from ..._strides import non_overlapping_and_dense, preserve_strides
+from ..._strides import check_no_internal_overlap, non_overlapping_and_dense, preserve_strides
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
@@ -131,12 +131,7 @@ def check_copy(self, src):
     if shape != self._shape and broadcast_shapes(self._shape, shape) != self._shape:
         raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
                            f"shape {list(broadcast_shapes(self._shape, shape))}")
-    if self._stride != _contiguous_strides(self._shape) and \
-            not non_overlapping_and_dense(self._shape, self._stride) and any(
-            s == 0 and n > 1 for n, s in zip(self._shape, self._stride)):
-        raise RuntimeError("unsupported operation: more than one element of the written-to "
-                           "tensor refers to a single memory location. Please clone() the "
-                           "tensor before performing the operation.")
+    check_no_internal_overlap(self._shape, self._stride)
     if getattr(src, "dtype", None) is not None and src.dtype.is_complex and \
             not self.dtype.is_complex:
         warnings.warn("Casting complex values to real discards the imaginary part",

@@ -13,6 +13,7 @@ meta rules share them so both devices reject the same inputs with PyTorch's erro
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
+from ..._strides import check_no_internal_overlap
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
@@ -41,9 +42,15 @@ def not_implemented(what, dtype):
     return NotImplementedError(f'"{what}" not implemented for \'{_type_name(dtype)}\'')
 
 
+def check_writable(self):
+    """The in-place samplers refuse a tensor whose elements share memory (expanded)."""
+    check_no_internal_overlap(self._shape, self._stride)
+
+
 def check_uniform(self, low, high):
     """PyTorch's check_uniform_bounds (a complex tensor is drawn as its real view, and an
     empty one is not checked at all)."""
+    check_writable(self)
     if self.dtype.kind not in "fc":
         raise not_implemented("check_uniform_bounds", self.dtype)
     if self.dtype.kind == "c" and not self.numel():
@@ -191,6 +198,7 @@ def _float_bounds(dtype, low, high):
 def check_bernoulli(self, p):
     """p: a probability (Python number) or a floating tensor broadcastable to self.  The
     dtypes are only checked when there is something to draw."""
+    check_writable(self)
     draws = self.numel() != 0
     if hasattr(p, "_shape"):
         if draws and self.dtype.kind == "c":
@@ -214,6 +222,7 @@ def check_distribution(name, self, a, b=None):
     """Parameter and dtype checks of exponential_(lambd), cauchy_(median, sigma),
     log_normal_(mean, std) and geometric_(p): the parameter first; the dtype only when
     there is something to draw (except cauchy_, which always checks it)."""
+    check_writable(self)
     dt = self.dtype
     draws = self.numel() != 0
     if name == "exponential_":
