@@ -10,9 +10,25 @@ from ._device import canonical
 
 class Generator:
     def __init__(self, device="cpu"):
-        self.device = canonical(device)
+        device = canonical(device)
+        from .plugins._registry import DEVICES
+        spec = DEVICES.get(device.type)
+        if device.type != "cpu" and (spec is None or not spec.has_data):  # (as PyTorch)
+            raise RuntimeError(_CUDA_MISSING if device.type == "cuda" else
+                               f"{device.type.upper()} device type not an accelerator.")
+        self._setup(device)
+
+    def _setup(self, device):
+        self.device = device
         self._seed = 67280421310721  # PyTorch's default seed
         self._state = None
+
+    @classmethod
+    def _default(cls, device):
+        """A device's default generator (made for any device, unchecked)."""
+        g = cls.__new__(cls)
+        g._setup(device)
+        return g
 
     def manual_seed(self, seed):
         self._seed = _check_seed(seed)
@@ -94,6 +110,18 @@ class Generator:
         return self
 
 
+_CUDA_MISSING = (
+    "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two "
+    "shared libraries: a CPU library and a CUDA library; this error has occurred because you "
+    "are trying to use some CUDA functionality, but the CUDA library has not been loaded by "
+    "the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you don't "
+    "directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if "
+    "this has occurred by using ldd on your binary to see if there is a dependency on *_cuda.so "
+    "library.")
+
+
 def _check_seed(seed):
     """PyTorch's seed range: a signed or unsigned 64-bit integer (negatives wrap)."""
     if not hasattr(seed, "__index__") and not (isinstance(seed, float) and seed.is_integer()):
@@ -112,7 +140,7 @@ def _default_for(device):
     device = canonical(device)
     g = _defaults.get(device)
     if g is None:
-        g = _defaults[device] = Generator(device)
+        g = _defaults[device] = Generator._default(device)
         if _global_seed[0] is not None:
             g.manual_seed(_global_seed[0])
         else:  # as PyTorch's: unseeded programs draw differently on every run
