@@ -767,3 +767,33 @@ def _refuse_complex_extremum(name):
 
 for _name in ("maximum", "minimum", "fmax", "fmin"):  # (PyTorch checks before any kernel)
     _checked_first(_name, _refuse_complex_extremum(_name))
+
+
+# -- PyTorch's deprecated overloads with the scale first: old code's p.add_(-lr, grad),
+# torch.add(x, 2, y), exp_avg_sq.addcmul_(1 - beta2, grad, grad) -----------------------------
+
+_SCALE_FIRST = {"add": ("alpha", 1, "other"), "sub": ("alpha", 1, "other"),
+                "addcmul": ("value", 2, "tensor1, Tensor tensor2"),
+                "addcdiv": ("value", 2, "tensor1, Tensor tensor2")}
+
+
+def _scale_first(name, keyword, tensors, params):
+    """(self, Number, Tensor...) -> (self, Tensor..., keyword=Number), with PyTorch's
+    once-per-process deprecation warning."""
+    def route(args, kwargs):
+        if len(args) == 2 + tensors and keyword not in kwargs and \
+                isinstance(args[1], (int, float, complex)) and not isinstance(args[1], bool) and \
+                all(isinstance(a, Tensor) for a in args[2:]):
+            from ..._warn_once import warn_once
+            warn_once("deprecated scale-first overload",
+                      f"This overload of {name} is deprecated:\n\t{name}(Number {keyword}, "
+                      f"Tensor {params})\nConsider using one of the following signatures "
+                      f"instead:\n\t{name}(Tensor {params}, *, Number {keyword} = 1)")
+            return (args[0], *args[2:]), {**kwargs, keyword: args[1]}
+        return args, kwargs
+    return route
+
+
+for _base, (_keyword, _tensors, _params) in _SCALE_FIRST.items():
+    for _name in (_base, _base + "_"):
+        route_overloads(OPS[_name], _scale_first(_name, _keyword, _tensors, _params))
