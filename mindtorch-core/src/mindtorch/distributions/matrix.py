@@ -10,6 +10,7 @@ from .. import Tensor
 from . import constraints
 from .distribution import _EMPTY, Distribution, _lazy_property
 from .exp_family import ExponentialFamily
+from .more import scale_tril_of
 
 _LOG_2 = math.log(2)
 
@@ -209,13 +210,8 @@ class Wishart(ExponentialFamily):
             warnings.warn("Low df values detected. Singular samples are highly likely to "
                           "occur for ndim - 1 < df < ndim.", stacklevel=2)
         super().__init__(batch_shape, event_shape, validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = M.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = M.linalg.cholesky(
-                M.cholesky_inverse(M.linalg.cholesky(precision_matrix)))
+        self._unbroadcasted_scale_tril = scale_tril_of(scale_tril, covariance_matrix,
+                                                       precision_matrix)
 
     def _expand_parts(self, new, batch_shape):
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril

@@ -91,6 +91,17 @@ class Laplace(Distribution):
         return 1 + (2 * self.scale).log()
 
 
+def scale_tril_of(scale_tril, covariance_matrix, precision_matrix):
+    """The Cholesky factor of a covariance given by one of its three spellings (the
+    precision's through its inverse), as MultivariateNormal and Wishart keep it."""
+    M = _m()
+    if scale_tril is not None:
+        return scale_tril
+    if covariance_matrix is not None:
+        return M.linalg.cholesky(covariance_matrix)
+    return M.linalg.cholesky(M.cholesky_inverse(M.linalg.cholesky(precision_matrix)))
+
+
 def _sum_rightmost(value, dim):
     return value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1) if dim else value
 
@@ -182,13 +193,8 @@ class MultivariateNormal(Distribution):
             self.precision_matrix = precision_matrix.expand(square)
         self.loc = loc.expand(batch + (-1,))
         super().__init__(batch, self.loc.shape[-1:], validate_args=validate_args)
-        if scale_tril is not None:
-            self._unbroadcasted_scale_tril = scale_tril
-        elif covariance_matrix is not None:
-            self._unbroadcasted_scale_tril = M.linalg.cholesky(covariance_matrix)
-        else:
-            self._unbroadcasted_scale_tril = M.linalg.cholesky(
-                M.cholesky_inverse(M.linalg.cholesky(precision_matrix)))
+        self._unbroadcasted_scale_tril = scale_tril_of(scale_tril, covariance_matrix,
+                                                       precision_matrix)
 
     def _expand_parts(self, new, batch_shape):
         new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
