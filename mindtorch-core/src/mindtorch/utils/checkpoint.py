@@ -47,21 +47,21 @@ def set_device_states(devices, states, *, device_type=None):
 
 
 @contextlib.contextmanager
+def _setting(name, value):
+    prev, _SETTINGS[name] = _SETTINGS[name], value
+    try:
+        yield
+    finally:
+        _SETTINGS[name] = prev
+
+
 def set_checkpoint_early_stop(enable):
-    prev, _SETTINGS["early_stop"] = _SETTINGS["early_stop"], enable
-    try:
-        yield
-    finally:
-        _SETTINGS["early_stop"] = prev
+    return _setting("early_stop", enable)
 
 
-@contextlib.contextmanager
 def set_checkpoint_debug_enabled(enabled):
-    prev, _SETTINGS["debug"] = _SETTINGS["debug"], enabled
-    try:
-        yield
-    finally:
-        _SETTINGS["debug"] = prev
+    return _setting("debug", enabled)
+
 
 _NO_DEFAULT = ("the use_reentrant parameter should be passed explicitly. {} use_reentrant=False "
                "is recommended, but if you need to preserve the current default behavior, you "
