@@ -2,20 +2,13 @@
 from . import constraints
 from .distribution import (
     _EMPTY,
-    _lazy_property,
     broadcast_all,
-    logits_to_probs,
-    probs_to_logits,
 )
 from .exp_family import ExponentialFamily
+from .utils import _BinaryParam, _one_of
 
 
-def _one_of(probs, logits):
-    if (probs is None) == (logits is None):
-        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-
-
-class Bernoulli(ExponentialFamily):
+class Bernoulli(_BinaryParam, ExponentialFamily):
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -30,14 +23,6 @@ class Bernoulli(ExponentialFamily):
             (self.logits,) = broadcast_all(logits)
             shape = self.logits.size()
         super().__init__(shape, validate_args=validate_args)
-
-    @_lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @_lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
 
     mean = property(lambda self: self.probs)
     variance = property(lambda self: self.probs * (1 - self.probs))

@@ -1,8 +1,8 @@
 """Categorical(probs or logits) over {0, ..., K-1} (the last dimension)."""
 from .. import Size
 from . import constraints
-from .bernoulli import _one_of
 from .distribution import _EMPTY, Distribution, _lazy_property, logits_to_probs, probs_to_logits
+from .utils import _one_of
 
 
 class Categorical(Distribution):

@@ -7,12 +7,10 @@ from . import constraints
 from .distribution import (
     _EMPTY,
     Distribution,
-    _lazy_property,
     broadcast_all,
-    logits_to_probs,
-    probs_to_logits,
 )
 from .gamma import Gamma
+from .utils import _BinaryParam, _one_of
 
 
 def _m():
@@ -121,12 +119,7 @@ class StudentT(Distribution):
                 + 0.5 * self.df.log() + lbeta)
 
 
-def _one_of(probs, logits):
-    if (probs is None) == (logits is None):
-        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
-
-
-class Geometric(Distribution):
+class Geometric(_BinaryParam, Distribution):
     """The number of failures before the first success."""
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
@@ -139,14 +132,6 @@ class Geometric(Distribution):
             (self.logits,) = broadcast_all(logits)
         super().__init__(self.probs.size() if probs is not None else self.logits.size(),
                          validate_args=validate_args)
-
-    @_lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @_lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     mean = property(lambda self: 1.0 / self.probs - 1.0)
     mode = property(lambda self: _m().zeros_like(self.probs))
@@ -171,7 +156,7 @@ class Geometric(Distribution):
         return bce(self.logits, self.probs, reduction="none") / self.probs
 
 
-class Binomial(Distribution):
+class Binomial(_BinaryParam, Distribution):
     arg_constraints = {"total_count": constraints.nonnegative_integer,
                        "probs": constraints.unit_interval, "logits": constraints.real}
     has_enumerate_support = True
@@ -187,14 +172,6 @@ class Binomial(Distribution):
             self.total_count = self.total_count.type_as(self.logits)
             shape = self.logits.size()
         super().__init__(shape, validate_args=validate_args)
-
-    @_lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @_lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     @constraints.dependent_property(is_discrete=True, event_dim=0)
     def support(self):

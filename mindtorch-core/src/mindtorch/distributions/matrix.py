@@ -10,7 +10,7 @@ from .. import Tensor
 from . import constraints
 from .distribution import _EMPTY, Distribution, _lazy_property
 from .exp_family import ExponentialFamily
-from .more import scale_tril_of
+from .more import ScaleTrilParams, scale_tril_of
 
 _LOG_2 = math.log(2)
 
@@ -160,7 +160,7 @@ def _mvdigamma(x, p):
     return M.digamma(x.unsqueeze(-1) - half).sum(-1)
 
 
-class Wishart(ExponentialFamily):
+class Wishart(ScaleTrilParams, ExponentialFamily):
     """Distribution of Σᵢ xᵢ xᵢᵀ over df draws x ~ N(0, Σ), df > dim - 1 (real df)."""
     support = constraints.positive_definite
     has_rsample = True
@@ -218,19 +218,6 @@ class Wishart(ExponentialFamily):
 
     def _square(self, value):
         return value.expand(self._batch_shape + self._event_shape)
-
-    @_lazy_property
-    def scale_tril(self):
-        return self._square(self._unbroadcasted_scale_tril)
-
-    @_lazy_property
-    def covariance_matrix(self):
-        L = self._unbroadcasted_scale_tril
-        return self._square(L @ L.mT)
-
-    @_lazy_property
-    def precision_matrix(self):
-        return self._square(_m().cholesky_inverse(self._unbroadcasted_scale_tril))
 
     def _df(self):
         return self.df.expand(self._batch_shape).reshape(self._batch_shape + (1, 1))

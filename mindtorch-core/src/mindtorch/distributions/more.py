@@ -102,6 +102,24 @@ def scale_tril_of(scale_tril, covariance_matrix, precision_matrix):
     return M.linalg.cholesky(M.cholesky_inverse(M.linalg.cholesky(precision_matrix)))
 
 
+class ScaleTrilParams:
+    """Mixin of MultivariateNormal and Wishart: the covariance's spellings not given,
+    computed on first use from `_unbroadcasted_scale_tril` and expanded by `_square`."""
+
+    @_lazy_property
+    def scale_tril(self):
+        return self._square(self._unbroadcasted_scale_tril)
+
+    @_lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return self._square(L @ L.mT)
+
+    @_lazy_property
+    def precision_matrix(self):
+        return self._square(_m().cholesky_inverse(self._unbroadcasted_scale_tril))
+
+
 def _sum_rightmost(value, dim):
     return value.reshape(value.shape[:value.dim() - dim] + (-1,)).sum(-1) if dim else value
 
@@ -160,7 +178,7 @@ class Independent(Distribution):
         return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
 
 
-class MultivariateNormal(Distribution):
+class MultivariateNormal(ScaleTrilParams, Distribution):
     arg_constraints = {"loc": constraints.real_vector,
                        "covariance_matrix": constraints.positive_definite,
                        "precision_matrix": constraints.positive_definite,
@@ -201,20 +219,6 @@ class MultivariateNormal(Distribution):
 
     def _square(self, value):
         return value.expand(self._batch_shape + self._event_shape + self._event_shape)
-
-    # the two spellings not given, computed on first use
-    @_lazy_property
-    def scale_tril(self):
-        return self._square(self._unbroadcasted_scale_tril)
-
-    @_lazy_property
-    def covariance_matrix(self):
-        L = self._unbroadcasted_scale_tril
-        return self._square(L @ L.mT)
-
-    @_lazy_property
-    def precision_matrix(self):
-        return self._square(_m().cholesky_inverse(self._unbroadcasted_scale_tril))
 
     mean = property(lambda self: self.loc)
     mode = property(lambda self: self.loc)

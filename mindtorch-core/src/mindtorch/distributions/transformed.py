@@ -9,15 +9,12 @@ from .categorical import Categorical
 from .distribution import (
     _EMPTY,
     Distribution,
-    _lazy_property,
     broadcast_all,
     clamp_probs,
-    logits_to_probs,
-    probs_to_logits,
 )
-from .extra import _one_of
 from .more import Independent
 from .transforms import ComposeTransform, ExpTransform, SigmoidTransform, Transform, _sum_rightmost
+from .utils import _BinaryParam, _one_of
 
 
 def _m():
@@ -282,7 +279,7 @@ def _uniform_open(shape, like):
     return clamp_probs(_m().rand(shape, dtype=like.dtype, device=like.device))
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(_BinaryParam, Distribution):
     """The logit of a RelaxedBernoulli sample (Concrete relaxation)."""
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.real
@@ -297,14 +294,6 @@ class LogitRelaxedBernoulli(Distribution):
             (self.logits,) = broadcast_all(logits)
         shape = (self.probs if probs is not None else self.logits).size()
         super().__init__(shape, validate_args=validate_args)
-
-    @_lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @_lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     def _expand_parts(self, new, batch_shape):
         new.temperature = self.temperature

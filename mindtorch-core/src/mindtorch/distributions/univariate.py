@@ -7,9 +7,15 @@ import math
 from . import constraints
 from .distribution import _EMPTY, Distribution
 from .exp_family import ExponentialFamily
-from .extra import _one_of
 from .gamma import Gamma
-from .utils import broadcast_all, clamp_probs, lazy_property, logits_to_probs, probs_to_logits
+from .utils import (
+    _BinaryParam,
+    _one_of,
+    broadcast_all,
+    clamp_probs,
+    lazy_property,
+    logits_to_probs,
+)
 
 __all__ = ["ContinuousBernoulli", "FisherSnedecor", "GeneralizedPareto", "NegativeBinomial"]
 
@@ -19,7 +25,7 @@ def _m():
     return mindtorch
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(_BinaryParam, Distribution):
     """The number of successes before total_count failures (success probability probs)."""
     arg_constraints = {"total_count": constraints.greater_than_eq(0),
                        "probs": constraints.half_open_interval(0.0, 1.0),
@@ -39,14 +45,6 @@ class NegativeBinomial(Distribution):
 
     def _expand_parts(self, new, batch_shape):
         new._param = new.__dict__.get("logits", new.__dict__.get("probs"))
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
 
     param_shape = property(lambda self: self._param.size())
     mean = property(lambda self: self.total_count * self.logits.exp())
@@ -206,7 +204,7 @@ class GeneralizedPareto(Distribution):
         return constraints.interval(lower, upper)
 
 
-class ContinuousBernoulli(ExponentialFamily):
+class ContinuousBernoulli(_BinaryParam, ExponentialFamily):
     """Density ∝ p^x (1 - p)^(1 - x) on [0, 1] (Loaiza-Ganem & Cunningham 2019); near
     p = 1/2, inside `lims`, Taylor expansions replace the formulas that divide by
     2p - 1."""
@@ -234,11 +232,7 @@ class ContinuousBernoulli(ExponentialFamily):
         new._param = new.__dict__.get("logits", new.__dict__.get("probs"))
 
     @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
+    def probs(self):  # (clamped away from 0 and 1, unlike _BinaryParam's)
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
 
     param_shape = property(lambda self: self._param.size())

@@ -46,6 +46,25 @@ def broadcast_all(*values):
     return M.broadcast_tensors(*tensors)
 
 
+def _one_of(probs, logits):
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+class _BinaryParam:
+    """Mixin of the families parameterised by one success probability (Bernoulli,
+    Geometric, Binomial, NegativeBinomial, LogitRelaxedBernoulli, ContinuousBernoulli):
+    probs or logits is given, the other computed from it on first use."""
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+
 def _standard_normal(shape, dtype, device):
     return _m().empty(shape, dtype=dtype, device=device).normal_()
 
