@@ -115,30 +115,39 @@ def _cpp(dtype):
     return _dtype.CPP_NAMES[dtype.name]
 
 
+# PyTorch's message for an out= of the wrong dtype, by the kernel that checks it:
+# kind -> f(got, want, args), got/want the dtypes' names (the default: C++ names)
+_OUT_MESSAGES = {
+    "dot": lambda got, want, args: f"result dtype {got} does not match input dtype {want}",
+    "addmv": lambda got, want, args: (
+        f"addmv input tensors must have the same dtype, but got {got}, "
+        f"{_type_name(args[0].dtype)}, and {_type_name(args[1].dtype)}"),
+    "tensordot": lambda got, want, args: (
+        f"tensordot: Expected the output tensor to have dtype {want}, but got an output "
+        f"tensor with dtype {got}"),
+    "index_select": lambda got, want, args:
+        "index_select(): self and result must have the same scalar type",
+    "masked_select": lambda got, want, args:
+        "masked_select(): self and result must have the same scalar type",
+    "nonzero": lambda got, want, args:
+        f"nonzero: Expected out tensor to have scalar type Long but got scalar type{got}",
+    "take": lambda got, want, args: (
+        f"take(): self and out expected to have the same dtype, but got self.dtype = "
+        f"{want} and out.dtype = {got}"),
+    "narrow_copy": lambda got, want, args:
+        "Expected self.dtype() == output.dtype() to be true, but got false.",
+}
+_CPP_OUT_MESSAGES = {
+    "multi_dot": "multi_dot(): expected out tensor to have dtype {want} but got {got}",
+    None: "Expected out tensor to have dtype {want}, but got {got} instead",
+}
+
+
 def _out_message(kind, result, out, args):
-    got, want = _type_name(out.dtype), _type_name(result.dtype)
-    if kind == "dot":
-        return f"result dtype {got} does not match input dtype {want}"
-    if kind == "addmv":
-        return (f"addmv input tensors must have the same dtype, but got {got}, "
-                f"{_type_name(args[0].dtype)}, and {_type_name(args[1].dtype)}")
-    if kind == "tensordot":
-        return (f"tensordot: Expected the output tensor to have dtype {want}, but got an "
-                f"output tensor with dtype {got}")
-    if kind in ("index_select", "masked_select"):
-        return f"{kind}(): self and result must have the same scalar type"
-    if kind == "nonzero":
-        return f"nonzero: Expected out tensor to have scalar type Long but got scalar type{got}"
-    if kind == "take":
-        return (f"take(): self and out expected to have the same dtype, but got self.dtype = "
-                f"{want} and out.dtype = {got}")
-    if kind == "narrow_copy":
-        return "Expected self.dtype() == output.dtype() to be true, but got false."
-    if kind == "multi_dot":
-        return (f"multi_dot(): expected out tensor to have dtype {_cpp(result.dtype)} but "
-                f"got {_cpp(out.dtype)}")
-    return (f"Expected out tensor to have dtype {_cpp(result.dtype)}, but got "
-            f"{_cpp(out.dtype)} instead")
+    if kind in _OUT_MESSAGES:
+        return _OUT_MESSAGES[kind](_type_name(out.dtype), _type_name(result.dtype), args)
+    text = _CPP_OUT_MESSAGES.get(kind, _CPP_OUT_MESSAGES[None])
+    return text.format(want=_cpp(result.dtype), got=_cpp(out.dtype))
 
 
 def _matmul_out_kind(args):
