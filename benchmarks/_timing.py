@@ -37,6 +37,20 @@ def best_times(fns, min_total=0.2, repeat=5, clock=timeit.default_timer, warmup=
     return best
 
 
+class Cases(dict):
+    """name -> {library: zero-argument callable}, built by add(name, make, numpy_fn):
+    make(library module) gives each installed library's callable (torch may be None)."""
+
+    def __init__(self, mt, torch):
+        super().__init__()
+        self.libs = {"mindtorch": mt, "torch": torch}
+
+    def add(self, name, make, numpy_fn=None):
+        self[name] = {lib: make(m) for lib, m in self.libs.items() if m is not None}
+        if numpy_fn is not None:
+            self[name]["numpy"] = numpy_fn
+
+
 def print_ratio_table(cases, unit, min_total, repeat, clock):
     """One markdown row per case (name -> {library: callable}): the time per call of
     mindtorch, torch and numpy in `unit` ("ms" or "us"), then mindtorch's ratios to the

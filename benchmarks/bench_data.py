@@ -14,7 +14,7 @@ nearest NumPy call (np.stack, np.concatenate, np.array). Timings are the minimum
 interleaved rounds (see bench_ops.py); torch and BLAS use one thread.
 """
 
-from _timing import ratio_benchmark
+from _timing import Cases, ratio_benchmark
 
 
 def cases(np, mt, torch):
@@ -27,13 +27,8 @@ def cases(np, mt, torch):
     nested = [[float(v) for v in r] for r in rng.standard_normal((64, 10))]
     np_scalars = list(rng.standard_normal(64).astype(np.float32))
     image = rng.standard_normal((64, 784)).astype(np.float32)
-    libs = {"mindtorch": mt, "torch": torch}
-    out = {}
-
-    def add(name, make, numpy_fn=None):
-        out[name] = {lib: make(m) for lib, m in libs.items() if m is not None}
-        if numpy_fn is not None:
-            out[name]["numpy"] = numpy_fn
+    out = Cases(mt, torch)
+    add = out.add
 
     def per_lib(fn):  # (library module, its own tensors) -> callable
         return lambda m: fn(m, [m.from_numpy(r) for r in rows])

@@ -14,7 +14,7 @@ bernoulli_ and dropout over 64K elements, and the initialisation of an nn.Linear
 Timings are the minimum over interleaved rounds (see bench_ops.py); one BLAS/torch thread.
 """
 
-from _timing import ratio_benchmark
+from _timing import Cases, ratio_benchmark
 
 M = 1 << 20
 
@@ -22,13 +22,8 @@ M = 1 << 20
 def cases(np, mt, torch):
     """name -> {library: zero-argument callable}."""
     rng = np.random.default_rng(0)
-    libs = {"mindtorch": mt, "torch": torch}
-    out = {}
-
-    def add(name, make, numpy_fn=None):
-        out[name] = {lib: make(m) for lib, m in libs.items() if m is not None}
-        if numpy_fn is not None:
-            out[name]["numpy"] = numpy_fn
+    out = Cases(mt, torch)
+    add = out.add
     add("rand 1M float32", lambda m: lambda: m.rand(M),
         lambda: rng.random(M, dtype=np.float32))
     add("randn 1M float32", lambda m: lambda: m.randn(M),
