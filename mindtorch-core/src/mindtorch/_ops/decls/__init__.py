@@ -1,14 +1,13 @@
 """Every op declaration, one module per family; importing this package declares them all."""
 import importlib
 
-FAMILIES = ("creation", "pointwise", "views", "splitting", "view_copies", "indexing", "scatter",
-            "joining", "linalg", "random", "reduction", "norm", "reorder", "einsum",
-            "activation", "special", "sorting", "factorization", "factorization_lu",
-            "factorization_householder", "linalg_norms", "conv", "pooling", "resample",
-            "sampling", "normalization", "layers", "layers_embedding", "loss", "loss_margin",
-            "loss_ctc", "loss_linear", "pooling_fractional", "numerics", "factorization_spectral",
-            "fft", "fft_stft", "resample_aa", "rnn", "static_shapes",
-            "factorization_ldl")
+FAMILIES = ("creation", "pointwise", "views", "views_public", "splitting", "view_copies",
+            "indexing", "scatter", "joining", "linalg", "random", "reduction", "norm", "reorder",
+            "einsum", "activation", "special", "sorting", "factorization", "factorization_lu",
+            "factorization_householder", "linalg_norms", "conv", "pooling", "resample", "sampling",
+            "normalization", "layers", "layers_embedding", "loss", "loss_margin", "loss_ctc",
+            "loss_linear", "pooling_fractional", "numerics", "factorization_spectral", "fft",
+            "fft_stft", "resample_aa", "rnn", "static_shapes", "factorization_ldl")
 
 for _family in FAMILIES:
     importlib.import_module(f"{__name__}.{_family}")

@@ -100,3 +100,11 @@ def _check_narrow_copy_first(args, kwargs):
         raise RuntimeError("Expected dim < static_cast<int64_t>(self_sizes.size()) to be true, "
                            "but got false.  (Could this error message be improved?  If so, "
                            "please report an enhancement request to PyTorch.)")
+
+
+def _check_narrow(args, kwargs):
+    self, length = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 3, "length")
+    if getattr(self, "_shape", None) == ():
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if type(length) is int and length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")

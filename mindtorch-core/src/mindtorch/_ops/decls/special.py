@@ -442,9 +442,11 @@ _GRADS = {
     **{f"{name}_": {"self": unimplemented_derivative(f"inplace version of {name}")}
        for name in ("asinh", "acosh", "atanh")},
     "ldexp": {"self, other": _ldexp_grads},
-    "igamma": {"self": unimplemented_derivative("igamma: input"), "other": lambda grad, self, other:
+    "igamma": {"self": unimplemented_derivative("igamma: input"),
+               "other": lambda grad, self, other:
                grad * ((self - 1) * other.log() - other - self.lgamma()).exp()},
-    "igammac": {"self": unimplemented_derivative("igammac: input"), "other": lambda grad, self, other:
+    "igammac": {"self": unimplemented_derivative("igammac: input"),
+                "other": lambda grad, self, other:
                 -grad * ((self - 1) * other.log() - other - self.lgamma()).exp()},
 }
 

@@ -6,8 +6,8 @@ import warnings
 from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
 from ...autograd.functional_helpers import view_scatter
-from ..registry import OPS, define, derivative, nondifferentiable, overload
-from ._prechecks import _arg, _check_movedim, _check_permute, _checked_first
+from ..registry import OPS, define, derivative, nondifferentiable
+from ._prechecks import _check_movedim, _check_narrow, _check_permute, _checked_first
 
 VIEW = ("view",)
 
@@ -332,17 +332,6 @@ def _atleast(n):
             t = unsqueeze(self, 0)
             return unsqueeze(t, 2) if n == 3 else t
         return unsqueeze(self, 2)
-    return atleast
-
-
-def _atleast_public(binding):
-    """atleast_Nd(t) gives a tensor; atleast_Nd(t1, t2, ...) or a sequence gives a tuple."""
-    def atleast(*tensors):
-        if len(tensors) == 1:
-            if isinstance(tensors[0], (list, tuple)):
-                return tuple(binding(t) for t in tensors[0])
-            return binding(tensors[0])
-        return tuple(binding(t) for t in tensors)
     return atleast
 
 
@@ -751,75 +740,6 @@ nondifferentiable(OPS["view_dtype"], OPS["resize_"], OPS["resize_as_"])
 
 
 # -- checks PyTorch makes before it wraps `dim` (see _prechecks) ---------------------------
-
-def _check_narrow(args, kwargs):
-    self, length = _arg(args, kwargs, 0, "self"), _arg(args, kwargs, 3, "length")
-    if getattr(self, "_shape", None) == ():
-        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    if type(length) is int and length < 0:
-        raise RuntimeError("narrow(): length must be non-negative.")
-
-
-for _name in ("atleast_1d", "atleast_2d", "atleast_3d"):
-    overload(OPS[_name], _atleast_public)
-
-
-def _view_public(binding):
-    """Tensor.view(*shape) and Tensor.view(dtype)."""
-    from ..._dtype import dtype as _dtype_t
-    view_dtype_ = OPS["view_dtype"].binding
-
-    def view(self, *size, **kwargs):
-        if "dtype" in kwargs:
-            return view_dtype_(self, kwargs.pop("dtype"), **kwargs)
-        if len(size) == 1 and type(size[0]) is _dtype_t:
-            return view_dtype_(self, size[0])
-        return binding(self, *size, **kwargs)
-    return view
-
-
-overload(OPS["view"], _view_public)
-
-
-def _tensors_public(binding):
-    """broadcast_tensors(*tensors) / meshgrid(*tensors or one sequence, indexing=)."""
-    def public(*tensors, **kwargs):
-        if binding._op.name == "meshgrid" and len(tensors) == 1 and \
-                isinstance(tensors[0], (list, tuple)):
-            tensors = tensors[0]
-        if binding._op.name == "broadcast_tensors":
-            if not tensors:
-                return ()
-            from ..._shapes import broadcast_shapes
-            from ..._tensor import Tensor
-            if all(isinstance(t, Tensor) for t in tensors) and not kwargs:
-                # as PyTorch's expand_outplace: a tensor already of the broadcast shape is
-                # returned itself (no node in the graph), the others expanded
-                shape = broadcast_shapes(*(t._shape for t in tensors))
-                return tuple(t if t._shape == shape else t.expand(shape) for t in tensors)
-        if not tensors:
-            raise RuntimeError("meshgrid expects a non-empty TensorList")
-        return binding(tuple(tensors), **kwargs)
-    return public
-
-
-overload(OPS["broadcast_tensors"], _tensors_public)
-
-
-def _flatten_public(binding):
-    """flatten over a single dim is the tensor itself, as in PyTorch (no node recorded)."""
-    def public(self, start_dim=0, end_dim=-1):
-        from ..._tensor import Tensor
-        if isinstance(self, Tensor) and self.ndim and type(start_dim) is int and \
-                type(end_dim) is int and -self.ndim <= start_dim < self.ndim and \
-                -self.ndim <= end_dim < self.ndim and start_dim % self.ndim == end_dim % self.ndim:
-            return self
-        return binding(self, start_dim, end_dim)
-    return public
-
-
-overload(OPS["flatten"], _flatten_public)
-overload(OPS["meshgrid"], _tensors_public)
 
 _checked_first("narrow", _check_narrow)
 _checked_first("permute", _check_permute)
