@@ -344,3 +344,27 @@ def test_legacy_constructor_of_a_tensor_aliases_it():
             a = L.ones(2, dtype=getattr(L, dtype))
             b = L.Tensor(a)
             assert b.data_ptr() == a.data_ptr() and b.dtype == a.dtype
+
+
+def test_narrowing_casts_keep_shown_warnings_shown_once():
+    """Narrowing casts (copy_, setitem of a scalar, as_tensor with a dtype, a reduction's
+    accumulator) must not use warnings.catch_warnings: it resets every module's record of
+    warnings already shown, so a program's warning repeated on every training step."""
+    import mindtorch
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("default")
+        for i in range(4):  # (the first round imports the kernels, which add filters once)
+            if i:
+                warnings.warn("shown once", UserWarning)
+            x = mindtorch.zeros(3, dtype=mindtorch.int8)
+            x[0] = 1.5
+            x.copy_(mindtorch.tensor([1.5, float("nan"), 1e10]))
+            mindtorch.zeros(2).copy_(mindtorch.tensor([1 + 2j, 3j]))
+            mindtorch.as_tensor(np.array([1.5, 2.5]), dtype=mindtorch.int32)
+            mindtorch.as_tensor(np.array([[1 + 1j, 2], [3, 4]]).T, dtype=mindtorch.float64)
+            x.sum(dtype=mindtorch.float16)
+    assert [str(w.message) for w in rec].count("shown once") == 1
+    z = mindtorch.as_tensor(np.array([[1 + 1j, 2j], [3, 0]]).T, dtype=mindtorch.float64)
+    assert z.tolist() == [[1.0, 3.0], [0.0, 0.0]]
+    assert mindtorch.zeros(2, dtype=mindtorch.bool).copy_(mindtorch.tensor([2j, 0])).tolist() \
+        == [True, False]

@@ -249,6 +249,11 @@ def _check_ndarray(array):
     return dtype
 
 
+def _real_if_needed(array, dtype):
+    """complex -> real drops the imaginary part, silently (as copy_; bool tests both)."""
+    return array.real if array.dtype.kind == "c" and dtype.np.kind not in "cb" else array
+
+
 def _copy_ndarray(array, dtype, device):
     """A tensor holding a copy of a numpy array, cast to dtype (C++ casts) and laid out like
     the array (PyTorch: from_numpy, then a preserve_format copy)."""
@@ -259,18 +264,16 @@ def _copy_ndarray(array, dtype, device):
     if stride == _contiguous(array.shape) and array.size:  # the common case
         if dtype is src:  # (a cast may warn, a copy does not)
             return _from_host_array(array.copy(), device, dtype)
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            return _from_host_array(array.astype(dtype.np), device, dtype)
+        with np.errstate(all="ignore"):  # (not catch_warnings: it re-arms shown warnings)
+            return _from_host_array(_real_if_needed(array, dtype).astype(dtype.np), device, dtype)
     from ._strides import preserve_strides
     stride = preserve_strides(array.shape, stride)
     span = 0 if array.size == 0 else sum((n - 1) * s for n, s in zip(array.shape, stride)) + 1
     flat = np.empty(span, dtype.np)
     laid_out = np.lib.stride_tricks.as_strided(flat, array.shape,
                                                tuple(s * flat.itemsize for s in stride))
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # complex -> real drops the imaginary part, as copy_
-        np.copyto(laid_out, array, casting="unsafe")
+    with np.errstate(all="ignore"):
+        np.copyto(laid_out, _real_if_needed(array, dtype), casting="unsafe")
     storage = UntypedStorage._from_host(flat, device)
     return Tensor._make(storage, tuple(array.shape), stride, 0, dtype)
 

@@ -25,8 +25,7 @@ def _np_scalar(value, dtype):
     I.checked_scalar(value, dtype)
     if isinstance(value, complex) and dtype.kind != "c":
         value = value.real if dtype is not D.bool else value != 0
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
+    with np.errstate(all="ignore"):  # (not catch_warnings: it re-arms every shown warning)
         return np.asarray(value).astype(dtype.np)[()]
 
 

@@ -3,7 +3,6 @@ in mindtorch._ops.decls.reduction; these kernels only compute.
 
 float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at the end.
 """
-import warnings
 
 import numpy as np
 from mindtorch import _dtype as D
@@ -37,8 +36,9 @@ def _acc(a, dtype):
     round_first = a.dtype != dtype.np and acc != dtype.np
     if a.dtype == acc and not round_first:
         return a
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # overflow to inf, complex -> real: silent in torch
+    if a.dtype.kind == "c" and np.dtype(acc).kind not in "cb":
+        a = a.real  # complex -> real: silent in torch
+    with np.errstate(all="ignore"):  # overflow to inf: silent in torch
         if round_first:
             a = a.astype(dtype.np)
         return a if a.dtype == acc else a.astype(acc)
