@@ -10,6 +10,8 @@ from .version import __version__  # noqa: F401
 from ._dtype import (  # noqa: F401
     bfloat16, bool, complex64, complex128, dtype, finfo, float16, float32, float64,
     get_default_dtype, iinfo, int8, int16, int32, int64, set_default_dtype, uint8,
+    uint16, uint32, uint64, float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz,
+    float8_e8m0fnu,
 )
 from ._dtype import ALIASES as _ALIASES
 from ._device import device  # noqa: F401

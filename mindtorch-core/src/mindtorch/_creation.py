@@ -495,6 +495,8 @@ _TYPE_NAMES = {
     D.int16: "ShortTensor", D.int8: "CharTensor", D.uint8: "ByteTensor", D.bool: "BoolTensor",
     D.complex64: "ComplexFloatTensor", D.complex128: "ComplexDoubleTensor",
 }
+_TYPE_NAMES.update({d: D.scalar_type_name(d) + "Tensor" for d in (D.uint16, D.uint32, D.uint64)
+                    + D.FLOAT8})  # (names only: no legacy classes, as in PyTorch)
 _BY_TYPE_NAME = {n: dt for dt, n in _TYPE_NAMES.items()}
 
 

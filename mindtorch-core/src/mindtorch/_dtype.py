@@ -11,16 +11,19 @@ np = lazy("numpy", globals())
 
 class dtype:
     __slots__ = ("name", "itemsize", "is_floating_point", "is_complex", "is_signed",
-                 "kind", "np", "_rank")
+                 "kind", "np", "_rank", "_limited")
 
-    def __init__(self, name, itemsize, kind, rank):
+    def __init__(self, name, itemsize, kind, rank, limited=None, signed=None):
         self.name = name
         self.itemsize = itemsize
         self.kind = kind  # 'b' bool, 'u'/'i' integral, 'f' floating, 'c' complex
         self.is_floating_point = kind == "f"
         self.is_complex = kind == "c"
-        self.is_signed = kind in "ifc"
+        self.is_signed = kind in "ifc" if signed is None else signed
         self._rank = rank
+        # the storage-only dtypes PyTorch promotes with nothing (but floats, for the
+        # unsigned ones): the name of the group, for its error message
+        self._limited = limited
 
     def __repr__(self):
         return "torch." + self.name
@@ -53,11 +56,23 @@ float32 = dtype("float32", 4, "f", 2)
 float64 = dtype("float64", 8, "f", 3)
 complex64 = dtype("complex64", 8, "c", 2)
 complex128 = dtype("complex128", 16, "c", 3)
+# PyTorch's "barebones" dtypes: storage, casts, views and a few ops only
+_UINT, _FP8 = "uint16, uint32, uint64 types", "Float8 Types"
+uint16 = dtype("uint16", 2, "u", 2, _UINT)
+uint32 = dtype("uint32", 4, "u", 3, _UINT)
+uint64 = dtype("uint64", 8, "u", 4, _UINT)
+float8_e4m3fn = dtype("float8_e4m3fn", 1, "f", 0, _FP8)
+float8_e5m2 = dtype("float8_e5m2", 1, "f", 0, _FP8)
+float8_e4m3fnuz = dtype("float8_e4m3fnuz", 1, "f", 0, _FP8)
+float8_e5m2fnuz = dtype("float8_e5m2fnuz", 1, "f", 0, _FP8)
+float8_e8m0fnu = dtype("float8_e8m0fnu", 1, "f", 0, _FP8, signed=False)
+FLOAT8 = (float8_e4m3fn, float8_e5m2, float8_e4m3fnuz, float8_e5m2fnuz, float8_e8m0fnu)
 # the dtypes a tensor may require grad in
-DIFFERENTIABLE = frozenset((float16, bfloat16, float32, float64, complex64, complex128))
+DIFFERENTIABLE = frozenset((float16, bfloat16, float32, float64, complex64, complex128)
+                           + FLOAT8)
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, bfloat16, float32, float64,
-       complex64, complex128)
+       complex64, complex128, uint16, uint32, uint64) + FLOAT8
 ALIASES = {"half": float16, "float": float32, "double": float64, "short": int16,
            "int": int32, "long": int64, "cfloat": complex64, "cdouble": complex128,
            "chalf": None}
@@ -68,7 +83,9 @@ CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
              "bool": "bool", "complex64": "c10::complex<float>",
-             "complex128": "c10::complex<double>"}
+             "complex128": "c10::complex<double>", "uint16": "unsigned short",
+             "uint32": "unsigned int", "uint64": "unsigned long"}
+CPP_NAMES.update({d.name: "c10::F" + d.name[1:] for d in FLOAT8})
 
 _NAMES = {d.name: d for d in ALL}
 _FROM_NP = {}  # numpy dtype -> dtype, filled with dtype.np
@@ -97,7 +114,7 @@ dtype.np = _NumpyOnFirstRead()
 def _set_numpy_dtypes():
     import ml_dtypes  # bfloat16 (and finfo for it)
     for d in ALL:
-        value = np.dtype(ml_dtypes.bfloat16 if d is bfloat16 else d.name)
+        value = np.dtype(getattr(ml_dtypes, d.name) if d is bfloat16 or d in FLOAT8 else d.name)
         _NP_SLOT.__set__(d, value)
         _FROM_NP[value] = d
     dtype.np = _NP_SLOT
@@ -111,7 +128,9 @@ def _by_name(name):
 _SCALAR_TYPE_NAMES = {"float32": "Float", "float64": "Double", "float16": "Half",
                       "bfloat16": "BFloat16", "int64": "Long", "int32": "Int", "int16": "Short",
                       "int8": "Char", "uint8": "Byte", "bool": "Bool",
-                      "complex64": "ComplexFloat", "complex128": "ComplexDouble"}
+                      "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+                      "uint16": "UInt16", "uint32": "UInt32", "uint64": "UInt64"}
+_SCALAR_TYPE_NAMES.update({d.name: "F" + d.name[1:] for d in FLOAT8})
 
 
 def scalar_type_name(d):
@@ -127,8 +146,8 @@ def from_numpy_dtype(np_dtype):
     except KeyError:
         raise TypeError(
             f"can't convert np.ndarray of type {np.dtype(np_dtype)}. The only supported types "
-            "are: float64, float32, float16, bfloat16, complex64, complex128, int64, int32, "
-            "int16, int8, uint8, and bool.") from None
+            "are: float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+            "uint64, uint32, uint16, uint8, and bool.") from None
 
 
 _default = [float32]
@@ -160,7 +179,10 @@ class finfo:
         self.bits = type.to_real().itemsize * 8
         self.eps, self.max, self.min = float(fi.eps), float(fi.max), float(fi.min)
         self.tiny = self.smallest_normal = float(fi.tiny)
-        self.resolution = 10.0 ** -int(fi.precision)
+        # (float8: c10's digits10 is 0; e5m2fnuz's epsilon is c10's, not ml_dtypes')
+        self.resolution = 1.0 if type in FLOAT8 else 10.0 ** -int(fi.precision)
+        if type is float8_e5m2fnuz:
+            self.eps = 0.125
 
     def __repr__(self):  # PyTorch prints its numbers as C's %g
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "

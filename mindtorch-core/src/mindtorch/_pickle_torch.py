@@ -28,8 +28,7 @@ STORAGE_NAMES = {
     "complex128": "ComplexDoubleStorage",
 }
 # PyTorch dtypes mindtorch does not have, named so loading them fails clearly
-_MISSING_DTYPES = {"uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2",
-                   "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "qint8", "quint8",
+_MISSING_DTYPES = {"qint8", "quint8",
                    "qint32", "quint4x2", "quint2x4", "complex32", "bits8", "bits16",
                    "float4_e2m1fn_x2", "int1", "int2", "int3", "int4", "int5", "int6", "int7",
                    "uint1", "uint2", "uint3", "uint4", "uint5", "uint6", "uint7"}
@@ -139,9 +138,15 @@ class TorchPickler(pickle._Pickler):
         if not t._storage._spec.has_data:  # meta: no data to write
             return (_utils("_rebuild_meta_tensor_no_storage"),
                     (t.dtype, tuple(t._shape), tuple(t._stride), t.requires_grad))
-        rebuild = (_utils("_rebuild_tensor_v2"),
-                   (self._storage_ref(t._storage, t.dtype), t._offset, tuple(t._shape),
-                    tuple(t._stride), t.requires_grad, OrderedDict()))
+        ref = self._storage_ref(t._storage, t.dtype)
+        if t.dtype.name in STORAGE_NAMES:
+            rebuild = (_utils("_rebuild_tensor_v2"), (ref, t._offset, tuple(t._shape),
+                                                      tuple(t._stride), t.requires_grad,
+                                                      OrderedDict()))
+        else:  # dtypes without a legacy storage class: bytes + the dtype, as PyTorch
+            rebuild = (_utils("_rebuild_tensor_v3"), (ref, t._offset, tuple(t._shape),
+                                                      tuple(t._stride), t.requires_grad,
+                                                      OrderedDict(), t.dtype))
         state = _user_state(t)
         if state:  # Python attributes set on the tensor, restored after it is rebuilt
             return (Global("torch._tensor", "_rebuild_from_type_v2"),
@@ -156,8 +161,10 @@ class TorchPickler(pickle._Pickler):
                                    "same data as different types")
             return known[0]
         key = str(len(self.storages))
-        pid = ("storage", Global("torch", STORAGE_NAMES[dtype.name]), key,
-               str(storage.device), storage.nbytes() // dtype.itemsize) \
+        name = STORAGE_NAMES.get(dtype.name)
+        pid = ("storage", Global("torch", name) if name else Global("torch.storage",
+                                                                    "UntypedStorage"),
+               key, str(storage.device), storage.nbytes() // (dtype.itemsize if name else 1)) \
             + ((None,) if self.legacy else ())
         ref = _StorageRef(pid)
         self._refs[id(storage)] = (ref, dtype)
@@ -441,7 +448,8 @@ def _allowed_globals():
     }
     for d in ALL:
         rc[f"torch.{d.name}"] = d
-        rc[f"torch.{STORAGE_NAMES[d.name]}"] = StorageType(d)
+        if d.name in STORAGE_NAMES:
+            rc[f"torch.{STORAGE_NAMES[d.name]}"] = StorageType(d)
     for f in (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_tensor_v3, _rebuild_parameter,
               _rebuild_parameter_with_state, _rebuild_meta_tensor_no_storage):
         rc[f"torch._utils.{f.__name__}"] = f

@@ -14,6 +14,8 @@ _CATEGORY = {"b": 0, "u": 1, "i": 1, "f": 2, "c": 3}
 def promote_types(a, b):
     if a is b:
         return a
+    if a._limited or b._limited:
+        _check_limited(a, b)
     ka, kb = a.kind, b.kind
     if ka == "b":
         return b
@@ -45,6 +47,16 @@ def promote_types(a, b):
     if s._rank > u._rank:
         return s
     return {1: D.int16, 2: D.int32, 3: D.int64, 4: D.int64}[u._rank]
+
+
+def _check_limited(a, b):
+    """PyTorch promotes float8 types with nothing else, and uint16/32/64 only with
+    (non-float8) floating types."""
+    group = D._FP8 if a._limited == D._FP8 or b._limited == D._FP8 else D._UINT
+    if group == D._UINT and (a.kind == "f" or b.kind == "f"):
+        return
+    raise RuntimeError(f"Promotion for {group} is not supported, attempted to promote "
+                       f"{D.scalar_type_name(a)} and {D.scalar_type_name(b)}")
 
 
 def scalar_dtype(x):

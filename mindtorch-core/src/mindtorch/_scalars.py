@@ -5,14 +5,15 @@ from . import _dtype as D
 _CAST_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
                "uint8": "uint8_t", "float32": "float", "float64": "double",
                "float16": "c10::Half", "bfloat16": "c10::BFloat16",
-               "complex64": "c10::complex<float>", "complex128": "c10::complex<double>"}
+               "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+               "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t"}
 
 
 def checked_scalar(value, dtype):
     """A Python scalar written into a tensor of `dtype`, checked for overflow as PyTorch
     does when it converts a Scalar (c10's checked_convert): the value itself is returned,
     the cast is left to the kernel."""
-    if dtype is D.bool:
+    if dtype is D.bool or dtype._limited == D._FP8:  # (c10 checks no float8 range)
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         if value >= 2 ** 64:

@@ -1,6 +1,8 @@
 """Bridging tensors and numpy arrays inside CPU kernels (the hot path of every op)."""
 import numpy as np
 from mindtorch import Tensor, plugins
+from mindtorch import _float8 as float8
+from mindtorch._dtype import _FP8
 from mindtorch._device import canonical
 from mindtorch._storage import UntypedStorage
 from mindtorch._tensor import contiguous_strides
@@ -31,7 +33,7 @@ def wrap(a, dtype):
     if type(a) is not _ndarray:
         a = np.asarray(a)
     if a.dtype is not dtype.np and a.dtype != dtype.np:
-        a = a.astype(dtype.np)
+        a = a.astype(dtype.np) if dtype._limited != _FP8 else float8.cast(a, dtype)
     isz = a.itemsize
     handle = a
     if not a.flags.c_contiguous:
