@@ -250,7 +250,11 @@ def _check_ndarray(array):
 
 
 def _real_if_needed(array, dtype):
-    """complex -> real drops the imaginary part, silently (as copy_; bool tests both)."""
+    """complex -> real drops the imaginary part, silently (as copy_; bool tests both);
+    float8 destinations get c10's conversion (_float8.py)."""
+    if dtype._limited == D._FP8 and array.dtype != dtype.np:
+        from . import _float8
+        return _float8.cast(array, dtype)
     return array.real if array.dtype.kind == "c" and dtype.np.kind not in "cb" else array
 
 

@@ -180,6 +180,9 @@ def _cast_leaves(host, dtype):
         if bad.any():
             raise RuntimeError(f"value cannot be converted to type {dtype.name} without "
                                f"overflow")
+    if dtype._limited == D._FP8 and host.dtype != dtype.np:
+        from . import _float8
+        return _float8.cast(host, dtype)
     with np.errstate(all="ignore"):
         return host.astype(dtype.np, copy=False)
 

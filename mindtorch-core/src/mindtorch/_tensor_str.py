@@ -67,6 +67,11 @@ def _host_array(t):
     a = t.cpu()._host()
     if t.dtype is D.bfloat16 or t.dtype is D.float16:
         a = a.astype(np.float32)  # printed as float32 values, like PyTorch
+    elif t.dtype is D.float8_e8m0fnu:  # its smallest value counts as zero (PyTorch's ne(0))
+        a = a.astype(np.float32)
+        a[a == 2.0 ** -127] = 0
+    elif t.dtype._limited == D._FP8:  # printed as float16, like PyTorch
+        a = a.astype(np.float16).astype(np.float32)
     return a
 
 
