@@ -191,3 +191,28 @@ def test_model_ensembling_as_torch():
     assert len(ours) == len(theirs)
     for o, t in zip(ours, theirs):
         assert_same(o, t, rtol=1e-5, atol=1e-6)
+
+
+def test_jit_and_compiler_helpers_programs_use():
+    """torch.jit's freeze/fork/wait/isinstance/... and the torch.compiler namespace (eager:
+    nothing is compiling, decorators give the function back) answer as torch's do."""
+    from typing import Dict, List, Optional, Tuple
+
+    def run(L):
+        m = L.nn.Linear(2, 1)
+        j, c = L.jit, L.compiler
+        fut = j.fork(lambda a, b: a + b, L.ones(1), 2)
+        f = c.disable(lambda a: a * 3)
+        out = [j.wait(fut).tolist(), fut.wait().tolist(),
+               j.isinstance([1, 2], List[int]), j.isinstance([1, "a"], List[int]),
+               j.isinstance({"a": L.ones(1)}, Dict[str, L.Tensor]), j.isinstance(None, Optional[int]),
+               j.isinstance((1, "x"), Tuple[int, str]), j.isinstance((1, 2), Tuple[int, str]),
+               c.is_compiling(), c.is_dynamo_compiling(), c.is_exporting(), f(L.ones(1)).item(),
+               c.allow_in_graph(both) is both, c.assume_constant_result(both) is both,
+               c.list_backends()]
+        with j.optimized_execution(False):
+            fr = j.freeze(j.script(m.eval()))
+        out.append(fr(L.ones(1, 2)).shape)
+        c.reset()
+        return out
+    assert run(mindtorch) == run(torch)
