@@ -1,0 +1,381 @@
+"""torch.sparse: COO and CSR tensors (see _tensor.py), their constructors, the conversions
+of dense tensors, and torch.sparse's functions.
+
+The functions here that PyTorch differentiates with sparse gradients (sparse.mm, sparse.sum,
+softmax) compute on the values through `_values()` (history: a gradient in the input's
+sparsity pattern) and build their result with `_from_values` (history to those values), so
+their backward is the values' recorded ops."""
+from .. import _dtype as D
+from .._layout import sparse_coo, sparse_csr, strided
+from .._tensor import Tensor
+from . import _tensor as T
+from ._tensor import SparseTensor, make_coo, make_csr
+
+__all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
+           "as_sparse_gradcheck", "spdiags", "sampled_addmm"]
+
+
+def _M():
+    import mindtorch
+    return mindtorch
+
+
+_check_invariants = [False]
+
+
+class check_sparse_tensor_invariants:
+    """Whether the sparse constructors check their indices (off by default, as PyTorch)."""
+
+    def __init__(self, enable=True):
+        self.state, self.saved = enable, None
+
+    @staticmethod
+    def is_enabled():
+        return _check_invariants[0]
+
+    @staticmethod
+    def enable():
+        _check_invariants[0] = True
+
+    @staticmethod
+    def disable():
+        _check_invariants[0] = False
+
+    def __enter__(self):
+        self.saved = _check_invariants[0]
+        _check_invariants[0] = self.state
+
+    def __exit__(self, *exc):
+        _check_invariants[0] = self.saved
+
+    def __call__(self, fn):
+        import functools
+
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            with self:
+                return fn(*args, **kwargs)
+        return run
+
+
+# -- constructors ----------------------------------------------------------------------
+
+def _as_tensor(x, dtype, device):
+    M = _M()
+    if isinstance(x, Tensor):
+        return x if dtype is None or x.dtype is dtype else x.to(dtype)
+    return M.tensor(x, dtype=dtype, device=device)
+
+
+def _from_values(values, make):
+    """make(values) with history to values when they require grad."""
+    if values._requires_grad and _M().is_grad_enabled():
+        return T.FromValues.apply(values, make)
+    return make(values)
+
+
+def _finish(s, requires_grad):
+    if requires_grad:
+        if s._grad_fn is not None:
+            raise RuntimeError("sparse_coo_tensor(): requires_grad=True needs values without "
+                               "history")
+        s._requires_grad = True
+    return s
+
+
+def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
+                      pin_memory=False, requires_grad=False, check_invariants=None,
+                      is_coalesced=None):
+    M = _M()
+    values = _as_tensor(values, dtype, device)
+    indices = _as_tensor(indices, None, values.device)
+    if indices.dtype is not D.int64:
+        if indices.dtype.is_floating_point or indices.dtype.is_complex or \
+                indices.dtype is D.bool:
+            raise RuntimeError(f"indices must be an int64 tensor")
+        indices = indices.long()
+    if indices.ndim != 2:
+        raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(indices.shape)}")
+    if values.ndim == 0:
+        raise RuntimeError("values must be at least 1-dimensional")  # (PyTorch 0-d: nnz 1)
+    if indices.shape[1] != values.shape[0]:
+        raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: "
+                           f"{indices.shape[1]}, nnz from values: {values.shape[0]}")
+    sd = indices.shape[0]
+    if size is None:
+        lead = (indices.amax(1) + 1).tolist() if indices.shape[1] else [0] * sd
+        size = tuple(lead) + tuple(values.shape[1:])
+    size = tuple(int(n) for n in size)
+    if len(size) != sd + values.ndim - 1:
+        raise RuntimeError(f"number of dimensions must be sparse_dim ({sd}) + dense_dim "
+                           f"({values.ndim - 1}), but got {len(size)}")
+    if tuple(values.shape[1:]) != size[sd:]:
+        raise RuntimeError(f"values has incorrect size, expected {list((values.shape[0],) + size[sd:])}"
+                           f", got {list(values.shape)}")
+    if check_invariants or (check_invariants is None and _check_invariants[0]):
+        _check_coo(indices, size)
+    coalesced = bool(is_coalesced) or indices.shape[1] <= 1 and not is_coalesced is False
+    s = _from_values(values, lambda v: make_coo(indices, v, size, coalesced))
+    return _finish(s, requires_grad)
+
+
+def _check_coo(indices, size):
+    if indices.shape[1] == 0:
+        return
+    if bool((indices < 0).any()):
+        raise RuntimeError("found negative index " + str(int(indices.min())) + " for dim " +
+                           str(int((indices < 0).any(1).int().argmax())))
+    top = indices.amax(1).tolist()
+    for d, (m, n) in enumerate(zip(top, size)):
+        if m >= n:
+            raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is {n} "
+                               f"but found index {m}")
+
+
+def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None,
+                      device=None, pin_memory=False, requires_grad=False,
+                      check_invariants=None):
+    values = _as_tensor(values, dtype, device)
+    crow = _as_tensor(crow_indices, None, values.device).long()
+    col = _as_tensor(col_indices, None, values.device).long()
+    if crow.ndim != 1 or col.ndim != 1 or values.ndim != 1:
+        raise RuntimeError("sparse_csr_tensor: batched or hybrid CSR tensors are not supported "
+                           "(crow_indices, col_indices and values must be 1-D)")
+    if col.shape[0] != values.shape[0]:
+        raise RuntimeError(f"col_indices and values must have the same number of elements, "
+                           f"but got {col.shape[0]} and {values.shape[0]}")
+    if size is None:
+        size = (crow.shape[0] - 1, int(col.max()) + 1 if col.shape[0] else 0)
+    size = tuple(int(n) for n in size)
+    if len(size) != 2 or crow.shape[0] != size[0] + 1:
+        raise RuntimeError(f"crow_indices.size(-1) must be equal to size[-2] + 1 (that is "
+                           f"{size[0] + 1}), but got: {crow.shape[0]}")
+    if check_invariants or (check_invariants is None and _check_invariants[0]):
+        if int(crow[-1]) != col.shape[0] or bool((crow[1:] < crow[:-1]).any()):
+            raise RuntimeError("`crow_indices[..., -1] == nnz` and non-decreasing crow_indices "
+                               "are required")
+        if col.shape[0] and (int(col.max()) >= size[1] or int(col.min()) < 0):
+            raise RuntimeError("`0 <= col_indices < ncols` is not satisfied.")
+    s = _from_values(values, lambda v: make_csr(crow, col, v, size))
+    return _finish(s, requires_grad)
+
+
+def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=None, *,
+                             dtype=None, layout=None, device=None, requires_grad=False,
+                             check_invariants=None):
+    if layout is not sparse_csr:
+        raise NotImplementedError(f"sparse_compressed_tensor: layout {layout} is not supported "
+                                  f"(sparse_csr is)")
+    return sparse_csr_tensor(compressed_indices, plain_indices, values, size, dtype=dtype,
+                             device=device, requires_grad=requires_grad,
+                             check_invariants=check_invariants)
+
+
+# -- dense tensors' conversion methods ---------------------------------------------------
+
+class _ToSparse(T.Function):
+    @staticmethod
+    def forward(ctx, x, convert):
+        return convert(x)
+
+    @staticmethod
+    def backward(ctx, g):
+        return (g.to_dense() if g.layout is not strided else g), None
+
+
+def _converted(x, convert):
+    if x._requires_grad and _M().is_grad_enabled():
+        return _ToSparse.apply(x, convert)
+    return convert(x.detach())
+
+
+def _to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
+    if args and isinstance(args[0], int) and layout is None:
+        return _converted(self, lambda x: T.to_coo(x, args[0]))
+    if args and layout is None:
+        layout = args[0]
+    if layout is sparse_csr:
+        return _to_sparse_csr(self, dense_dim)
+    if layout not in (None, sparse_coo):
+        raise RuntimeError(f"to_sparse: layout {layout} is not supported")
+    return _converted(self, T.to_coo)
+
+
+def _to_sparse_csr(self, dense_dim=None):
+    if dense_dim:
+        raise NotImplementedError("to_sparse_csr: hybrid CSR tensors are not supported")
+    return _converted(self, T.to_csr)
+
+
+class _SparseMask(T.Function):
+    @staticmethod
+    def forward(ctx, x, mask):
+        return T._like(mask, T.mask_values(x, mask), True)
+
+    @staticmethod
+    def backward(ctx, g):
+        return g.to_dense(), None
+
+
+def _sparse_mask(self, mask):
+    if not isinstance(mask, SparseTensor):
+        raise RuntimeError(f"sparse_mask expects mask to be sparse, got {mask.layout}")
+    if tuple(mask.shape) != tuple(self.shape):
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(self.shape)} but mask has size {list(mask.shape)}")
+    mask = mask.detach()
+    mask = mask if not mask.is_sparse or mask._coalesced else T.coalesced(mask)
+    coo = mask if mask.is_sparse else T.csr_to_coo(mask)
+    if self._requires_grad and _M().is_grad_enabled():
+        r = _SparseMask.apply(self, coo)
+    else:
+        r = _SparseMask.forward(None, self.detach(), coo)
+    return r if mask.is_sparse else make_csr(mask._crow, mask._idx, r._vals, mask.shape)
+
+
+def _strided_only(name, kind="sparse coordinate", error=RuntimeError):
+    def method(self, *args, **kwargs):
+        raise error(f"{name} expected {kind} tensor layout but got Strided")
+    method.__name__ = name
+    return method
+
+
+def _install():
+    methods = {
+        "to_sparse": _to_sparse, "to_sparse_coo": lambda self: _to_sparse(self),
+        "to_sparse_csr": _to_sparse_csr, "sparse_mask": _sparse_mask,
+        "to_dense": lambda self, dtype=None, *, masked_grad=None:
+            self if dtype is None else self.to(dtype),
+        "sparse_dim": lambda self: 0, "dense_dim": lambda self: self.ndim,
+        "indices": _strided_only("indices"), "_indices": _strided_only("_indices"),
+        "values": _strided_only("values", "sparse"), "_values": _strided_only("_values",
+                                                                             "sparse"),
+        "coalesce": _strided_only("coalesce"), "is_coalesced": _strided_only("is_coalesced"),
+        "crow_indices": _strided_only("crow_indices", "sparse row compressed"),
+        "col_indices": _strided_only("col_indices", "sparse row compressed"),
+        "_nnz": _strided_only("_nnz", "sparse", NotImplementedError),
+    }
+    for name, fn in methods.items():
+        if name not in Tensor.__dict__:
+            setattr(Tensor, name, fn)
+
+
+_install()
+
+
+# -- torch.sparse's functions -------------------------------------------------------------
+
+def _coalesced_coo(s):
+    s = s if s.is_sparse else T.csr_to_coo(s)
+    return s.coalesce()
+
+
+def mm(mat1, mat2, reduce="sum"):
+    """sparse @ dense (or sparse @ sparse); mat1's gradient is sparse, in its pattern."""
+    if reduce != "sum":
+        raise NotImplementedError(f"sparse.mm: reduce={reduce!r} is not supported")
+    if not isinstance(mat1, SparseTensor) or isinstance(mat2, SparseTensor) or \
+            not mat1._requires_grad:
+        return _M().mm(mat1, mat2)
+    from ._dispatch import _check_mm
+    _check_mm(mat1, mat2)
+    s = _coalesced_coo(mat1)
+    rows, cols = s._idx[0], s._idx[1]
+    out = _M().zeros((s.shape[0], mat2.shape[1]), dtype=mat2.dtype, device=mat2.device)
+    out = out.index_add(0, rows, s._values().unsqueeze(1) * mat2.index_select(0, cols))
+    return out
+
+
+def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
+    return mat * beta + mm(mat1, mat2) * alpha
+
+
+def sum(input, dim=None, dtype=None):
+    """The sum of the specified entries; over some dims a sparse tensor (dense when every
+    sparse dim is reduced).  The gradient is sparse, in input's pattern."""
+    if not isinstance(input, SparseTensor):
+        return input.sum() if dim is None else input.sum(dim)
+    s = _coalesced_coo(input)
+    vals = s._values()
+    if dtype is not None:
+        vals = vals.to(dtype)
+    if dim is None:
+        return vals.sum()
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    dims = sorted({d % s.ndim for d in dims})
+    sd = s._idx.shape[0]
+    dense_dims = [d - sd + 1 for d in dims if d >= sd]
+    if dense_dims:
+        vals = vals.sum(dense_dims)
+    keep = [d for d in range(sd) if d not in dims]
+    if not keep:
+        return vals.sum(0)
+    shape = [n for d, n in enumerate(s.shape) if d not in dims]
+    idx = s._idx[keep]
+    r = _from_values(vals, lambda v: make_coo(idx, v, shape))
+    return r.coalesce()
+
+
+def _grouped(s, dim):
+    """Each entry's group along dim (the entries sharing all other sparse indices)."""
+    M = _M()
+    others = [d for d in range(s._idx.shape[0]) if d != dim]
+    if not others:
+        return M.zeros(s._idx.shape[1], dtype=D.int64, device=s._idx.device), 1
+    flat = T._flat_index(s._idx[others], [s.shape[d] for d in others])
+    uniq, inv = M.unique(flat, return_inverse=True)
+    return inv, uniq.shape[0]
+
+
+def _softmax(input, dim, dtype, log):
+    M = _M()
+    if not isinstance(input, SparseTensor):
+        f = M.log_softmax if log else M.softmax
+        return f(input, dim, dtype=dtype)
+    s = _coalesced_coo(input)
+    dim = dim % s.ndim
+    if dim >= s._idx.shape[0]:
+        raise NotImplementedError("sparse.softmax over a dense dim is not supported")
+    vals = s._values() if dtype is None else s._values().to(dtype)
+    group, n = _grouped(s, dim)
+    tail = tuple(vals.shape[1:])
+    idx = group.reshape((-1,) + (1,) * len(tail)).expand(vals.shape)
+    top = M.full((n,) + tail, float("-inf"), dtype=vals.dtype, device=vals.device)
+    top = top.scatter_reduce(0, idx, vals.detach(), "amax")
+    shifted = vals - top.index_select(0, group)
+    e = shifted.exp()
+    total = M.zeros((n,) + tail, dtype=vals.dtype, device=vals.device).index_add(0, group, e)
+    out = shifted - total.log().index_select(0, group) if log else \
+        e / total.index_select(0, group)
+    r = _from_values(out, lambda v: make_coo(s._idx, v, s.shape, True))
+    return r if input.is_sparse else r.to_sparse_csr()
+
+
+def softmax(input, dim, *, dtype=None):
+    """Softmax over the specified entries along dim (unspecified ones count as -inf)."""
+    return _softmax(input, dim, dtype, False)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    return _softmax(input, dim, dtype, True)
+
+
+def _missing(name):
+    def fn(*args, **kwargs):
+        raise NotImplementedError(f"torch.sparse.{name} is not supported by mindtorch")
+    fn.__name__ = name
+    return fn
+
+
+as_sparse_gradcheck = _missing("as_sparse_gradcheck")
+spdiags = _missing("spdiags")
+sampled_addmm = _missing("sampled_addmm")
+
+
+def spmm(input, mat2):
+    return _M().mm(input, mat2)
+
+
+def smm(input, mat):
+    """sparse @ dense as a sparse tensor."""
+    return T.to_coo(_M().mm(input, mat))

@@ -1,0 +1,388 @@
+"""The kernels of the sparse layouts: what an op does when a sparse tensor is among its
+arguments (dispatch.resolve sends every op whose device is a sparse layout's key here).
+
+Each entry takes the op's schema arguments positionally, as a backend kernel does, and
+computes through mindtorch ops on the indices and values, so it runs on every backend.
+They run below autograd: the binding records the op's formula, as PyTorch's sparse kernels
+do.  An op without an entry raises PyTorch's NotImplementedError naming the op and key."""
+from numbers import Number
+
+from .._layout import LayoutKey
+from .._tensor import Tensor
+from . import _tensor as T
+from ._tensor import SparseTensor, make_coo
+
+
+def _M():
+    import mindtorch
+    return mindtorch
+
+
+def kernel(op, key_type):
+    fn = TABLE.get(op.name)
+    if fn is not None:
+        return fn
+    name = op.name
+
+    def missing(*args):
+        raise NotImplementedError(
+            f"Could not run 'aten::{name}' with arguments from the '{key_type}' backend. "
+            f"This could be because the operator doesn't exist for this backend, or was "
+            f"omitted during the selective/custom build process (if using custom build).")
+    return missing
+
+
+def merge(op, dev, first, t):
+    """The binding's device of an op mixing sparse and dense tensors: the sparse key, when
+    the real devices agree."""
+    a, b = getattr(dev, "device", dev), getattr(t._device, "device", t._device)
+    if a != b and not (b.type == "cpu" and not t._shape):
+        raise RuntimeError(f"Expected all tensors to be on the same device, but found at least "
+                           f"two devices, {a} and {b}! (when checking arguments for {op.name})")
+    return (dev, first) if type(dev) is LayoutKey else (t._device, t)
+
+
+def _sparse(x):
+    return type(x) is SparseTensor
+
+
+def _coo(x):
+    """x as COO (a CSR matrix's rows expanded)."""
+    return x if x.is_sparse else T.csr_to_coo(x)
+
+
+def _back(like, r):
+    """A COO result in like's layout."""
+    return r if like.is_sparse else T.to_csr(T.dense_of(r))
+
+
+def _scalar(x):
+    return isinstance(x, Number) or (isinstance(x, Tensor) and not _sparse(x) and not x.ndim)
+
+
+# -- products -------------------------------------------------------------------------
+
+def _check_mm(a, b):
+    if a.ndim != 2 or b.ndim != 2:
+        raise RuntimeError(f"tensor must be 2-D: got {a.ndim}-D and {b.ndim}-D")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
+                           f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
+    if a.dtype is not b.dtype:
+        raise RuntimeError(f"expected mat1 and mat2 to have the same dtype, but got: "
+                           f"{a.dtype} != {b.dtype}")
+
+
+def spmm(s, d):
+    """sparse (2 sparse dims) @ dense: each entry's row of d, scaled, added into its row."""
+    s = _coo(s)
+    if s._idx.shape[0] != 2:
+        raise RuntimeError("mm: expected a sparse matrix with 2 sparse dims and no dense dims")
+    rows, cols = s._idx[0], s._idx[1]
+    contrib = s._vals.unsqueeze(1) * d.index_select(0, cols)
+    out = _M().zeros((s.shape[0], d.shape[1]), dtype=contrib.dtype, device=d.device)
+    return out.index_add(0, rows, contrib)
+
+
+def mm(a, b):
+    _check_mm(a, b)
+    if _sparse(a) and _sparse(b):
+        r = T.to_coo(spmm(a, T.dense_of(b)))
+        return _back(a, r)
+    if _sparse(a):
+        return spmm(a, b)
+    return spmm(transpose(b, 0, 1), a.t()).t().contiguous()  # (dense @ sparse)
+
+
+def mv(s, v):
+    if v.ndim != 1 or s.ndim != 2:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {s.ndim}, {v.ndim}")
+    return mm(s, v.unsqueeze(1)).squeeze(1)
+
+
+def matmul(a, b):
+    if a.ndim == 2 and b.ndim == 2:
+        return mm(a, b)
+    if a.ndim == 2 and b.ndim == 1:
+        return mv(a, b)
+    if a.ndim == 1 and b.ndim == 2:
+        return mm(a.unsqueeze(0), b).squeeze(0)
+    raise NotImplementedError(f"matmul: sparse operands of {a.ndim} and {b.ndim} dims are not "
+                              f"supported")
+
+
+def addmm(self, mat1, mat2, beta=1, alpha=1):
+    if _sparse(self):
+        if not _sparse(mat1) or _sparse(mat2):
+            raise NotImplementedError("addmm: a sparse self needs a sparse mat1 and dense mat2")
+        prod = T.to_coo(mm(mat1, mat2) * alpha)
+        return prod if beta == 0 else add(mul(self, beta), prod, 1)
+    prod = mm(mat1, mat2)
+    prod = prod if alpha == 1 else prod * alpha
+    if beta == 0:  # (self is ignored, nan or not)
+        return prod
+    return prod + (self if beta == 1 else self * beta)
+
+
+# -- shape ----------------------------------------------------------------------------
+
+def transpose(s, d0, d1):
+    n = s.ndim
+    d0, d1 = d0 % n if n else 0, d1 % n if n else 0
+    if not s.is_sparse:  # (PyTorch gives sparse_csc; the entries come as COO)
+        s = T.csr_to_coo(s)
+    sd = s._idx.shape[0]
+    shape = list(s.shape)
+    shape[d0], shape[d1] = shape[d1], shape[d0]
+    if d0 == d1:
+        return make_coo(s._idx, s._vals, shape, s._coalesced)
+    if (d0 < sd) != (d1 < sd):
+        raise RuntimeError(f"transpose(): can't transpose a sparse dim {min(d0, d1)} with a "
+                           f"dense dim {max(d0, d1)}; use to_dense() first")
+    if d0 < sd:
+        order = list(range(sd))
+        order[d0], order[d1] = d1, d0
+        return make_coo(s._idx[order], s._vals, shape, False)
+    return make_coo(s._idx, s._vals.transpose(d0 - sd + 1, d1 - sd + 1), shape, s._coalesced)
+
+
+def t(s):
+    if s.ndim > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {s.ndim}D")
+    return transpose(s, 0, 1) if s.ndim == 2 else s
+
+
+def mH(s):
+    r = transpose(s, -2, -1)
+    return r if not s.dtype.is_complex else _map_values(r, lambda v: v.conj())
+
+
+# -- arithmetic -------------------------------------------------------------------------
+
+def _map_values(s, fn, coalesced=None):
+    return T._like(s, fn(s._vals), coalesced)
+
+
+def _cat_coo(a, b, alpha):
+    M = _M()
+    a, b = _coo(a), _coo(b)
+    if a.shape != b.shape:
+        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
+                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
+                           f"dense-sparse addition does not currently support broadcasting)")
+    if a._idx.shape[0] != b._idx.shape[0]:
+        raise RuntimeError("add: expected sparse tensors with the same sparse_dim")
+    dtype = M.promote_types(a.dtype, b.dtype)
+    bv = b._vals if alpha == 1 else b._vals * alpha
+    vals = M.cat([a._vals.to(dtype), bv.to(dtype)])
+    return make_coo(M.cat([a._idx, b._idx], 1), vals, a.shape, False)
+
+
+def _add_into(dense, s, alpha):
+    """dense + alpha * s, in place (dense is the engine's or the user's own tensor)."""
+    s = _coo(s)
+    v = s._vals if alpha == 1 else s._vals * alpha
+    if s._idx.shape[0] == 0:
+        return dense.add_(v.sum(0))
+    return dense.index_put_(tuple(s._idx), v.to(dense.dtype), accumulate=True)
+
+
+def add(a, b, alpha=1):
+    if _sparse(a) and _sparse(b):
+        r = _cat_coo(a, b, alpha)
+        both = a.is_sparse and b.is_sparse and a._coalesced and b._coalesced
+        return _back(a, T.coalesced(r) if both or not a.is_sparse else r)
+    if _sparse(a):
+        raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
+                           "instead.")
+    M = _M()
+    if tuple(a.shape) != tuple(b.shape):
+        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
+                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
+                           f"dense-sparse addition does not currently support broadcasting)")
+    out = a.to(M.promote_types(a.dtype, b.dtype), copy=True)
+    return _add_into(out, b, alpha)
+
+
+def sub(a, b, alpha=1):
+    return add(a, b, -alpha)
+
+
+def add_(a, b, alpha=1):
+    if not _sparse(a):
+        if not _sparse(b):
+            return a.add_(b, alpha=alpha)
+        return _add_into(a, b, alpha)
+    if not _sparse(b):
+        raise RuntimeError("add_(sparse, dense) is not supported: the result would be dense")
+    r = add(a, b, alpha)
+    _replace(a, r)
+    return a
+
+
+def sub_(a, b, alpha=1):
+    return add_(a, b, -alpha)
+
+
+def _replace(s, r):
+    """Write r's entries into sparse s (in-place ops)."""
+    if r.dtype is not s.dtype:
+        r = _map_values(r, lambda v: v.to(s.dtype))
+    s._idx, s._vals, s._crow = r._idx, r._vals, r._crow
+    if s.is_sparse:
+        s._coalesced = r._coalesced if r.is_sparse else True
+
+
+def mul(a, b):
+    if _sparse(a) and _scalar(b):
+        return _map_values(a, lambda v: v * b)
+    if _sparse(b) and _scalar(a):
+        return _map_values(b, lambda v: a * v)
+    if _sparse(a) and _sparse(b):
+        sa = T.coalesced(_coo(a)) if a.is_sparse and not a._coalesced else _coo(a)
+        return _back(a, T._like(sa, sa._vals * T.mask_values(T.dense_of(b), sa), True))
+    s, d = (a, b) if _sparse(a) else (b, a)
+    if tuple(d.shape) != tuple(s.shape):
+        raise RuntimeError(f"mul: a sparse tensor and a dense tensor of size {list(d.shape)} "
+                           f"(expected {list(s.shape)})")
+    sc = _coo(s)
+    return _back(s, T._like(sc, sc._vals * T.mask_values(d, sc)))
+
+
+def mul_(a, b):
+    if not _sparse(a):
+        return a.copy_(mul(a, b).to_dense()) if _sparse(b) else a.mul_(b)
+    _replace(a, mul(a, b))
+    return a
+
+
+def div(a, b, rounding_mode=None):
+    if _sparse(a) and _scalar(b):
+        return _map_values(a, lambda v: _M().div(v, b, rounding_mode=rounding_mode))
+    raise NotImplementedError("div: only a sparse tensor divided by a scalar is supported")
+
+
+def div_(a, b, rounding_mode=None):
+    _replace(a, div(a, b, rounding_mode))
+    return a
+
+
+def pow_(s, exponent):
+    if not _scalar(exponent):
+        raise NotImplementedError("pow: a sparse base needs a scalar exponent")
+    if exponent == 0:
+        raise RuntimeError("pow: cannot raise a sparse tensor to the power 0 (it would be "
+                           "dense)")
+    c = T.coalesced(s) if s.is_sparse and not s._coalesced else s
+    return _map_values(c, lambda v: v.pow(exponent))
+
+
+def _unary(name, linear=False):
+    """A zero-preserving function of the values (nonlinear ones on coalesced entries)."""
+    def fn(s, *args):
+        c = s if linear or not s.is_sparse or s._coalesced else T.coalesced(s)
+        return _map_values(c, lambda v: getattr(_M(), name)(v, *args))
+    return fn
+
+
+def _inplace(fn):
+    def run(s, *args):
+        _replace(s, fn(s, *args))
+        return s
+    return run
+
+
+# -- reductions -------------------------------------------------------------------------
+
+def sum_(s, dim=None, keepdim=False, dtype=None):
+    M = _M()
+    s = _coo(s)
+    vals = s._vals if dtype is None else s._vals.to(dtype)
+    if dim is None or set(dim) >= set(range(s.ndim)):
+        return vals.sum(dtype=None if dtype is None else dtype) if not keepdim else \
+            vals.sum().reshape((1,) * s.ndim)
+    if keepdim:
+        raise NotImplementedError("sum: keepdim=True is not supported for sparse tensors")
+    sd = s._idx.shape[0]
+    sparse_dims = [d for d in dim if d < sd]
+    dense_dims = [d - sd + 1 for d in dim if d >= sd]
+    if dense_dims:
+        vals = vals.sum(dense_dims)
+    keep = [d for d in range(sd) if d not in sparse_dims]
+    shape = [n for d, n in enumerate(s.shape) if d not in dim]
+    if not keep:  # every sparse dim reduced: a dense result
+        return vals.sum(0)
+    return T.coalesced(make_coo(s._idx[keep], vals, shape))
+
+
+def vector_norm(s, ord=2, dim=None, keepdim=False, dtype=None):
+    if dim is not None:
+        raise NotImplementedError("linalg.vector_norm: dim= is not supported for sparse tensors")
+    c = T.coalesced(_coo(s)) if not (s.is_sparse and s._coalesced) else s
+    return _M().linalg.vector_norm(c._vals, ord, keepdim=False, dtype=dtype)
+
+
+def norm(s, p=2, dim=None, keepdim=False, dtype=None):
+    return vector_norm(s, 2 if p is None else p, dim, keepdim, dtype)
+
+
+# -- copies -----------------------------------------------------------------------------
+
+def clone(s, memory_format=None):
+    r = T._like(s, s._vals.clone())
+    r._idx = s._idx.clone()
+    if r._crow is not None:
+        r._crow = s._crow.clone()
+    return r
+
+
+def to_copy(s, dtype=None, device=None, memory_format=None):
+    if device is not None and device != s.device:
+        raise NotImplementedError(f"Could not move a {s.layout} tensor to {device}")
+    return _map_values(s, lambda v: v.to(dtype) if dtype is not None else v.clone())
+
+
+def copy_(dst, src, non_blocking=False):
+    if not _sparse(dst):
+        return dst.copy_(T.dense_of(src) if _sparse(src) else src)
+    if not _sparse(src):
+        raise RuntimeError("copy_: copying a dense tensor into a sparse one is not supported")
+    if dst.shape != src.shape or dst.layout is not src.layout:
+        raise RuntimeError("copy_: sparse tensors of different sizes or layouts")
+    _replace(dst, clone(src))
+    return dst
+
+
+def zero_(s):
+    M = _M()
+    s._idx = s._idx[:, :0] if s.is_sparse else s._idx[:0]
+    s._vals = s._vals[:0].clone()
+    if not s.is_sparse:
+        s._crow = M.zeros_like(s._crow)
+    else:
+        s._coalesced = True
+    return s
+
+
+def zeros_like(s, dtype=None, device=None, requires_grad=False, memory_format=None):
+    r = zero_(clone(s))
+    return r if dtype is None else to_copy(r, dtype)
+
+
+_LINEAR = ("neg",)
+_NONLINEAR = ("abs", "sqrt", "sin", "tan", "tanh", "asin", "atan", "sinh", "asinh", "atanh",
+              "expm1", "log1p", "relu", "sign", "sgn", "floor", "ceil", "trunc", "round",
+              "erf", "erfinv", "deg2rad", "rad2deg", "square", "frac", "nan_to_num",
+              "isnan", "isinf", "signbit", "angle", "conj_physical")
+
+TABLE = {
+    "mm": mm, "mv": mv, "matmul": matmul, "addmm": addmm, "t": t, "transpose": transpose,
+    "mT": lambda s: transpose(s, -2, -1), "mH": mH, "adjoint": mH,
+    "add": add, "sub": sub, "add_": add_, "sub_": sub_, "mul": mul, "mul_": mul_, "div": div,
+    "div_": div_, "pow": pow_, "sum": sum_, "linalg_vector_norm": vector_norm, "norm": norm,
+    "clone": clone, "_to_copy": to_copy, "copy_": copy_, "zero_": zero_,
+    "zeros_like": zeros_like,
+}
+for _name in _LINEAR + _NONLINEAR:
+    TABLE[_name] = _unary(_name, _name in _LINEAR)
+    TABLE[_name + "_"] = _inplace(TABLE[_name])
