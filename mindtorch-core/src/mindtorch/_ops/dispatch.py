@@ -7,6 +7,9 @@ device) > the backend's kernel > the op's decomposition > the opt-in CPU fallbac
 import os
 import warnings
 
+from .._device import canonical, default_device
+from .._layout import LayoutKey
+
 _cpu_fallback = [os.environ.get("MINDTORCH_CPU_FALLBACK", "0") == "1"]
 _warned = set()
 
@@ -20,6 +23,9 @@ def set_cpu_fallback(enabled):
 
 def resolve(op, device_type):
     from ..plugins._registry import DEVICES, KERNELS
+    if device_type.startswith("Sparse"):  # a sparse layout's key (_layout.LayoutKey)
+        from ..sparse._dispatch import kernel
+        return kernel(op, device_type)
     if op.core_impl is not None:
         return op.core_impl
     kernel = KERNELS.get(op.name, {}).get(device_type)
@@ -96,6 +102,9 @@ def merge_devices(op, dev, t, first):
     other = t._device
     if dev is None or dev == other:
         return (other, t) if dev is None else (dev, first)
+    if type(dev) is LayoutKey or type(other) is LayoutKey:  # a sparse tensor: its table decides
+        from ..sparse._dispatch import merge
+        return merge(op, dev, first, t)
     if op.name == "copy_":  # copies are how data crosses devices
         return dev, first
     # a CPU scalar (0-dim tensor) may join tensors of any device, as in PyTorch
@@ -108,10 +117,12 @@ def merge_devices(op, dev, t, first):
 
 
 def factory_device(d):
-    from .._device import as_device, canonical, default_device
+    """The shared device object a factory allocates on (d None: the default device)."""
     if d is None:
         d = default_device()
-    return canonical(as_device(d) if d is not None else "cpu")
+        if d is None:
+            return canonical("cpu")
+    return canonical(d)
 
 
 def write_out(op, out, result):
