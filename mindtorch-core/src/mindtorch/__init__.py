@@ -59,7 +59,10 @@ from ._ops.decls.static_shapes import histogramdd  # noqa: E402,F401
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 Tensor.is_nonzero, Tensor.is_same_size = is_nonzero, is_same_size
 detach, detach_ = Tensor.detach, Tensor.detach_  # torch.detach(t), as torch has them
-from ._layout import layout, strided  # noqa: F401
+from ._layout import (  # noqa: F401
+    layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
+from .sparse import (  # noqa: E402,F401 - torch.sparse and its constructors
+    smm, sparse_compressed_tensor, sparse_coo_tensor, sparse_csr_tensor, spmm)
 from ._memory_format import (  # noqa: E402,F401
     channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format)
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
