@@ -13,6 +13,7 @@ tensors' edges instead, and runs only the nodes on a path to them.
 """
 import heapq
 
+from .._layout import LayoutKey
 from .._shapes import broadcast_shapes
 from .functional_helpers import sum_to
 from .grad_mode import set_grad_enabled, state
@@ -327,8 +328,8 @@ def validate(node, outs):
             if g.dtype.is_complex and not dtype.is_complex:
                 g = g.real  # a real input's gradient is the real part (as PyTorch's engine)
             g = g.to(dtype)
-        if g._device is not device:
-            g = g.to(device)
+        if g._device is not device and type(device) is not LayoutKey:  # (a sparse input's
+            g = g.to(device)                                  # gradient may be dense)
         outs[i] = g
     return outs
 
@@ -355,8 +356,8 @@ def _set_grad(t, g, create_graph, fresh=False):
             t._grad = g  # (a fresh gradient without history is already what detach gives)
         else:
             t._grad = g.detach() if fresh else g.detach().clone()
-    elif create_graph or old._shape != g._shape:
-        t._grad = old + g
+    elif create_graph or old._shape != g._shape or type(old._device) is LayoutKey:
+        t._grad = g + old if type(old._device) is LayoutKey else old + g  # (sparse old)
     else:
         with set_grad_enabled(False):
             old.add_(g)
@@ -366,6 +367,8 @@ def _obeys_layout(g, t):
     """PyTorch's gradient layout contract: a leaf's .grad has the leaf's strides when the
     leaf is dense (sizes 1 aside), else is contiguous."""
     from .._strides import non_overlapping_and_dense
+    if type(g._device) is LayoutKey:  # a sparse gradient has no layout to obey
+        return True
     if non_overlapping_and_dense(t._shape, t._stride):
         return all(n == 1 or a == b for n, a, b in zip(t._shape, g._stride, t._stride))
     return g.is_contiguous()
