@@ -301,7 +301,7 @@ class Tensor:
                     f"dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
                     f"the dtypes of a tensor and its gradient may break downstream systems "
                     f"that assume they match.")
-            if value._device is not self._device:
+            if value._device is not self._device and value.device != self.device:  # (sparse)
                 raise RuntimeError(f"attempting to assign a gradient with device type "
                                    f"'{value._device.type}' to a tensor with device type "
                                    f"'{self._device.type}'. Please ensure that the gradient "
