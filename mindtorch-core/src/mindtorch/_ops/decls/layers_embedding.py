@@ -119,11 +119,19 @@ def _functional_embedding(input, weight, padding_idx=None, max_norm=None, norm_t
 def _embedding_grad(grad, weight_geometry, indices, padding_idx, scale_grad_by_freq, sparse):
     """Rows of the gradient summed into the rows they were read from; none to the padding
     row; divided by each row's count with scale_grad_by_freq."""
-    _no_sparse_grad("embedding", sparse)
     M = _M()
     n, d = weight_geometry[0]
     idx = indices.reshape(-1).long()
     g = grad.reshape(idx.numel(), d)
+    if sparse:  # one row per lookup, the padding row's left out (PyTorch's layout)
+        if scale_grad_by_freq:
+            raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with "
+                               "sparse gradients")
+        if padding_idx >= 0:
+            keep = idx != padding_idx
+            idx, g = idx[keep], g[keep]
+        from ...sparse._tensor import make_coo
+        return make_coo(idx.unsqueeze(0), g, (n, d), idx.numel() <= 1)
     if padding_idx >= 0:
         g = M.where((idx != padding_idx).unsqueeze(1), g, 0)
     if scale_grad_by_freq:
