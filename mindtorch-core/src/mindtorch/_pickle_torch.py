@@ -13,6 +13,7 @@ from collections import OrderedDict
 
 from . import _dtype as D
 from ._device import device
+from ._layout import LayoutKey, layout
 from ._lazy import lazy
 from ._storage import UntypedStorage
 from ._tensor import Size, Tensor
@@ -124,10 +125,15 @@ class TorchPickler(pickle._Pickler):
         if type(obj) is device:
             args = (obj.type,) if obj.index is None else (obj.type, obj.index)
             return Global("torch", "device"), args
+        if type(obj) is layout:  # (sparse tensors' records name theirs)
+            return Global("torch.serialization", "_get_layout"), (repr(obj),)
         return NotImplemented
 
     def _reduce_tensor(self, t):
         from .nn.parameter import Parameter
+        if type(t._device) is LayoutKey:
+            from .sparse._serialize import sparse_parts
+            return _utils("_rebuild_sparse_tensor"), sparse_parts(t)
         if isinstance(t, Parameter):
             data = Tensor._make(t._storage, t._shape, t._stride, t._offset, t.dtype)
             state = _user_state(t)
@@ -453,7 +459,9 @@ def _allowed_globals():
     for f in (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_tensor_v3, _rebuild_parameter,
               _rebuild_parameter_with_state, _rebuild_meta_tensor_no_storage):
         rc[f"torch._utils.{f.__name__}"] = f
-    for name, what in (("qtensor", "quantized tensors"), ("sparse_tensor", "sparse tensors"),
+    from .sparse._serialize import rebuild_sparse_tensor
+    rc["torch._utils._rebuild_sparse_tensor"] = rebuild_sparse_tensor
+    for name, what in (("qtensor", "quantized tensors"),
                        ("nested_tensor", "nested tensors"),
                        ("wrapper_subclass", "tensor subclasses"),
                        ("device_tensor_from_cpu_tensor", "device tensors"),
