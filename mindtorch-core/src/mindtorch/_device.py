@@ -90,11 +90,20 @@ def default_device():
 
 
 _CANONICAL = {}
+_HOST_NAMES = {}  # "cpu", "meta:0", ...: their canonical device (no current-device lookup)
 
 
 def canonical(d):
     """The one shared device object for d, so tensors compare devices with `is`.
     An index-less accelerator device means its current device."""
+    if type(d) is str:
+        c = _HOST_NAMES.get(d)
+        if c is not None:
+            return c
+        c = canonical(device(d))
+        if c.type in ("cpu", "meta"):
+            _HOST_NAMES[d] = c
+        return c
     if type(d) is not device:
         d = device(d)
     if d.type in ("cpu", "meta"):  # one host: tensors' devices carry no index (as torch)
