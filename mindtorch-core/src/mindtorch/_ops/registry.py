@@ -203,10 +203,11 @@ _ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 _DIM_NAMES = {"dim", "dims", "dim0", "dim1", "dim2", "source", "destination", "dimension"}
 _CHECKS = {
     # type -> (fast test on argument {x}, converter called when the test fails)
-    # (subclasses such as nn.Parameter pass through isinstance, after the exact test)
-    "Tensor": ("type({x}) is Tensor or isinstance({x}, Tensor)", "_h.tensor"),
+    # (subclasses such as nn.Parameter pass through _PLAIN after the exact test; others go
+    # to the converter, which raises Override for a __torch_function__: see overrides.py)
+    "Tensor": ("type({x}) is Tensor or type({x}) in _PLAIN", "_tf_tensor"),
     "Tensor|Scalar": ("type({x}) is Tensor or type({x}) is float or type({x}) is int or "
-                      "isinstance({x}, Tensor)", "_h.tensor_or_scalar"),
+                      "type({x}) in _PLAIN", "_tf_tensor_or_scalar"),
     "Scalar": ("type({x}) is float or type({x}) is int", "_h.scalar"),
     "int": ("type({x}) is int", "_h.int_"),
     "int[]": ("type({x}) is tuple and not [v for v in {x} if type(v) is not int]", "_h.int_list"),
@@ -221,8 +222,8 @@ _CHECKS = {
     "ScalarType": ("type({x}) is _dtype_t", "_h.dtype_"),
     "Device": ("type({x}) is _device_t", "_h.device_"),
     "Generator": ("False", "_h.generator"),
-    "Tensor[]": ("False", "_h.tensor_list"),
-    "Tensor?[]": ("False", "_h.optional_tensor_list"),
+    "Tensor[]": ("False", "_tf_tensor_list"),
+    "Tensor?[]": ("False", "_tf_optional_tensor_list"),
     "Layout": ("True", ""),
     "MemoryFormat": ("True", ""),
 }
@@ -272,6 +273,7 @@ def _overlap_checks(op, tensor_names):
 
 def _generate_binding(op):
     from . import _argcheck as _h
+    from .. import overrides
     from .._device import device
     from .._dtype import dtype
     from .._tensor import Tensor
@@ -284,7 +286,9 @@ def _generate_binding(op):
     ns = {"_h": _h, "Tensor": Tensor, "_dtype_t": dtype, "_device_t": device, "_op": op,
           "_resolved": op.resolved, "_merge": merge_devices, "_factory_device": factory_device,
           "_write_out": write_out, "_no_overlap": check_no_overlap,
-          "_out_overlap": check_out_overlap}
+          "_out_overlap": check_out_overlap, "_tf": overrides.state, "_PLAIN": overrides.PLAIN,
+          "_Override": overrides.Override, "_tf_dispatch": overrides.dispatch_binding,
+          **{"_tf_" + k: f for k, f in overrides.binding_converters().items()}}
     tensor_names = []
     first_tensor = None
     varargs = op.options.get("varargs")  # int[] argument also given as f(2, 3)
@@ -336,6 +340,8 @@ def _generate_binding(op):
             tensor_names.append((n, a))
             if first_tensor is None and a.type == "Tensor" and not a.optional:
                 first_tensor = n
+    # the argument checks, whose converters raise Override for a __torch_function__
+    conversions, lines = lines, []
     if op.options.get("out"):
         if not kwonly_started:
             params.append("*")
@@ -364,6 +370,15 @@ def _generate_binding(op):
                 kwonly_started = True
             params.append(f"{alias}=None")
             lines.insert(0, f"if {alias} is not None: {target} = {alias}")
+
+    # (modes see the arguments as given; try costs nothing unless something is raised)
+    lines.insert(0, "if _tf.mode: return _tf_dispatch(_op, locals())")
+    if tensor_names:
+        lines.append("try:")
+        lines.extend("    " + ln for ln in conversions)
+        lines.append("except _Override: return _tf_dispatch(_op, locals())")
+    else:
+        lines.extend(conversions)
 
     # dims are wrapped against the first tensor's rank
     if first_tensor is not None and op.options.get("wrap_dims", True):
@@ -436,9 +451,11 @@ def _generate_binding(op):
                                  else "Tensor?"].replace("{x}", n) for n, a in tensor_names]
     if grad_tests:
         # the autograd layer (autograd/_record.py), which also bumps versions of its own
-        from ..autograd._record import any_requires_grad, plan
+        from ..autograd._record import any_requires_grad, forward, plan
         from ..autograd.grad_mode import state
-        ns.update(_grad=state, _plan=plan, _any_rg=any_requires_grad)
+        ns.update(_grad=state, _plan=plan, _any_rg=any_requires_grad, _fw=forward)
+        # while a forward AD level is live, the kernel also computes tangents
+        lines.append("if _fw.on: _k = _fw.wrap(_op, _k)")
         lines.append(f"if _grad.enabled and ({' or '.join(grad_tests)}):")
         if op.options.get("out"):
             lines.append("    if out is not None: _h.out_requires_grad(_op)")
