@@ -17,6 +17,7 @@ from ._ops._argcheck import no_grad_view
 from ._ops.decls.indexing import checked_scalar, is_mask
 from ._strides import check_no_internal_overlap
 from ._tensor import Tensor
+from .autograd._record import forward as _fw
 from .autograd.grad_mode import state as _grad
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
@@ -270,8 +271,8 @@ def _basic_view(t, items):
 def getitem(t, index):
     if _select is None:
         _bind()
-    if t._requires_grad:
-        if _grad.enabled:  # through the view ops, which record history
+    if t._requires_grad or _fw.on:  # (forward AD: the view ops give tangents)
+        if _grad.enabled or _fw.on:  # through the view ops, which record history
             return _getitem_general(t, index)
         return no_grad_view(t, _getitem_plain(t, index))
     return _getitem_plain(t, index)
@@ -385,7 +386,8 @@ def setitem(t, index, value):
     tp = type(index)
     # (a tensor with history is written through recorded views, so that the write
     # rewrites its history: the fast path's views record nothing)
-    if (tp is int or tp is slice or tp is tuple) and not (t._requires_grad and _grad.enabled):
+    if (tp is int or tp is slice or tp is tuple) and not (
+            t._requires_grad and _grad.enabled or _fw.on):
         view = _basic_view(t, index if tp is tuple else (index,))
         if view is not None:
             _copy_to(view, value)
