@@ -43,7 +43,7 @@ _LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable
 
 
 def __getattr__(name):
-    if name == "profiler":  # (its own submodule, imported on first use)
+    if name in ("profiler", "forward_ad"):  # (own submodules, imported on first use)
         import importlib
         return importlib.import_module(f"{__name__}.profiler")
     module = _LAZY.get(name)
