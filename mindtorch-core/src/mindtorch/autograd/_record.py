@@ -36,6 +36,14 @@ _NOTHING = {}  # the saved values of a node that saves none (never written to)
 _TENSOR_TYPES = ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")
 
 
+class forward:
+    """Forward AD's switch: while a dual level is live (autograd/forward_ad.py) `on` is
+    true and bindings run their kernel through `wrap(op, kernel)`, which also gives the
+    results tangents (autograd/_forward.py).  Off, it costs a binding one attribute test."""
+    on = False
+    wrap = None
+
+
 def plan(op):
     """How op records (made on first use; the binding calls plan.run(kernel, args))."""
     p = op._grad_plan = _Plan(op)

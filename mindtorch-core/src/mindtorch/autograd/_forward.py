@@ -1,0 +1,253 @@
+"""Forward AD's propagation: how an op's results get their tangents.
+
+While a dual level is live, a binding runs its kernel through `wrap(op, kernel)` (see
+_record.forward).  When no tensor argument has a tangent that is the kernel and nothing
+more.  Otherwise the op's jvp is, in order of preference:
+
+- an explicit rule (_jvp_rules.RULES: linear and multilinear ops, views, softmax, ...);
+- for an elementwise op (tag pointwise, or an activation): its backward formula called with
+  the input's tangent as the gradient -- the Jacobian is diagonal, so the vjp is the jvp;
+- for an op without formula whose kernel is its decomposition: the sub-ops propagate;
+- otherwise the "double vjp": the vjp g -> J^T g is linear in g, so J t is the gradient of
+  <J^T g, t> with respect to g (two reverse passes through the op's formulas).
+
+Tangents are computed with forward AD switched off (so the tangent computation itself
+propagates nothing) and in the grad mode of the op's caller, so a tangent computed from
+inputs that require grad records history (backward through tangents).  Nothing here reads
+tensor data.
+"""
+import weakref
+
+from .. import _dtype as D
+from .._tensor import Tensor
+from .grad_mode import state
+from ._record import forward
+
+KEY = "_fw_tangent"
+_USES_RESULT = ()  # rules reading the op's result (recomputed with history when nested)
+_holders = []  # weakrefs to the tensors given a tangent at the live level (cleared on exit)
+
+
+def tangent_of(t):
+    return t.__dict__.get(KEY) if isinstance(t, Tensor) else None
+
+
+def set_tangent(t, tangent):
+    t.__dict__[KEY] = tangent
+    _holders.append(weakref.ref(t))
+
+
+def clear_tangents():
+    for ref in _holders:
+        t = ref()
+        if t is not None:
+            t.__dict__.pop(KEY, None)
+    _holders.clear()
+
+
+def wrap(op, kernel):
+    enabled = state.enabled  # the caller's grad mode (the record branch turns it off)
+    spec = op.__dict__.get("_fw_spec") or _Spec(op)
+
+    def run(*args):
+        return spec.run(kernel, enabled, args)
+    return run
+
+
+def _uses_result():
+    from . import _jvp_rules as R
+    return (R._softmax, R._log_softmax, R._elementwise)
+
+
+def _differentiable(t):
+    return isinstance(t, Tensor) and t.dtype in D.DIFFERENTIABLE
+
+
+class _Spec:
+    """What forward AD needs to know about one op (made on first use)."""
+
+    def __init__(self, op):
+        global _USES_RESULT
+        from . import _jvp_rules
+        _USES_RESULT = _uses_result()
+        op._fw_spec = self
+        s = op.schema
+        self.op = op
+        args = [a for a in s.args if a.name != "requires_grad"]
+        self.names = [a.name for a in args]
+        self.tensor_pos = [(i, a.type in ("Tensor[]", "Tensor?[]")) for i, a in enumerate(args)
+                           if a.type in ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")]
+        self.mutated = [i for i, a in enumerate(args) if a.mutated]
+        self.inplace_view = "inplace_view" in op.tags
+        self.rule = _jvp_rules.rule_for(op)
+        if self.rule is not None:
+            self.kind = "rule"
+        elif op.formulas is not None:
+            self.kind = "formula"
+        elif not op.differentiable:
+            self.kind = "none"
+        elif op.decomposition is not None:
+            self.kind = "composite"
+        else:
+            self.kind = "missing"
+
+    def tangents(self, args):
+        """{argument position: tangent} (a list with Nones for a Tensor[] argument)."""
+        found = {}
+        for i, is_list in self.tensor_pos:
+            a = args[i]
+            if is_list:
+                ts = [tangent_of(x) for x in a] if a is not None else []
+                if any(t is not None for t in ts):
+                    found[i] = ts
+            elif type(a) is Tensor or isinstance(a, Tensor):
+                t = a.__dict__.get(KEY)
+                if t is not None:
+                    found[i] = t
+        return found
+
+    def run(self, kernel, enabled, args):
+        tans = self.tangents(args)
+        if not tans:
+            return kernel(*args)
+        if self.kind == "none":
+            return _off(kernel, args)
+        if self.kind == "composite" and self.op.core_impl is None and \
+                not any(kernel is k for k in self.op.kernels.values()):
+            return kernel(*args)  # the decomposition's ops propagate the tangents
+        # backward through the tangents: they are computed from inputs with history
+        nested = enabled and (_any_requires_grad(args) or _any_requires_grad(tans.values()))
+        old = {i: _snapshot(args[i], nested) for i in self.mutated} if self.mutated else None
+        r = _off(kernel, args)
+        outs = list(r) if isinstance(r, (tuple, list)) else [r]
+        prev_on, prev_enabled = forward.on, state.enabled
+        forward.on, state.enabled = False, enabled
+        try:
+            jvps = self._jvp(args, tans, outs, old, nested)
+        finally:
+            forward.on, state.enabled = prev_on, prev_enabled
+        self._attach(args, outs, jvps)
+        return r
+
+    def _jvp(self, args, tans, outs, old, nested):
+        if self.kind == "missing":
+            raise NotImplementedError(
+                f"Trying to use forward AD with {self.op.name} that does not support it "
+                f"because it has not been implemented yet.")
+        if old:  # the rule sees the values before the write
+            args = list(args)
+            for i, v in old.items():
+                args[i] = v
+        rule = self.rule
+        if rule is not None:
+            if nested and rule in _USES_RESULT:  # a result with history, for the rule
+                a = [a.clone() if i in self.mutated else a for i, a in enumerate(args)]
+                r = self.op.call(*a)
+                outs = list(r) if isinstance(r, (tuple, list)) else [r]
+            res = rule(self.op, args, tans, outs)
+            if res is not NotImplemented:
+                return res if type(res) is list else [res]
+        from ._jvp_rules import double_vjp
+        return double_vjp(self.op, args, tans, outs, self.mutated)
+
+    def _attach(self, args, outs, jvps):
+        if self.mutated:
+            m = self.mutated[0]
+            target = args[m]
+            jt = jvps[0] if jvps else None
+            if self.inplace_view:  # new metadata: the tangent is re-viewed the same way
+                if jt is not None:
+                    set_tangent(target, jt)
+                return
+            if jt is None:
+                jt = _off(_zeros_like, (target,))
+            _write_tangent(target, jt)
+            return
+        for o, jt in zip(outs, jvps):
+            if jt is None or not _differentiable(o):
+                continue
+            if any(o is a for a in args):  # (an input returned as is already has one)
+                continue
+            set_tangent(o, _conform(jt, o))
+
+
+def _off(fn, args):
+    """fn(*args) with forward AD off (the kernel's own sub-ops propagate nothing)."""
+    prev, forward.on = forward.on, False
+    try:
+        return fn(*args)
+    finally:
+        forward.on = prev
+
+
+def _snapshot(t, keep_history):
+    """t's value before an in-place write (with its history when tangents need it)."""
+    prev, state.enabled = state.enabled, keep_history
+    prev_on, forward.on = forward.on, False
+    try:
+        return t.clone()
+    finally:
+        state.enabled, forward.on = prev, prev_on
+
+
+def _any_requires_grad(xs):
+    for x in xs:
+        if type(x) is list:
+            if _any_requires_grad(x):
+                return True
+        elif isinstance(x, Tensor) and x._requires_grad:
+            return True
+    return False
+
+
+def _zeros_like(t):
+    return t.new_zeros(t.shape)
+
+
+def _conform(jt, o):
+    """The tangent as the result's: same shape (a broadcast input's is expanded), and laid
+    out as the result when that is a dense layout (PyTorch keeps them alike)."""
+    if tuple(jt._shape) != tuple(o._shape):
+        jt = jt.expand(o._shape)
+    if jt._stride != o._stride and o._base is None and jt.numel() > 1:
+        from .._ops import OPS
+        c = OPS["empty_strided"].call(o._shape, o._stride, jt.dtype, None, jt.device, False)
+        if c._stride == o._stride:
+            jt = c.copy_(jt) if state.enabled and jt.requires_grad else \
+                _nograd_copy(c, jt)
+    return jt
+
+
+def _nograd_copy(dst, src):
+    prev, state.enabled = state.enabled, False
+    try:
+        return dst.copy_(src)
+    finally:
+        state.enabled = prev
+
+
+def _write_tangent(t, jt):
+    """t was written in place: its tangent becomes jt.  An existing tangent is updated in
+    place (views of it see the change, as in PyTorch); a view without one gets a view of
+    its base's tangent (created as zeros when the base has none)."""
+    cur = tangent_of(t)
+    prev_on, forward.on = forward.on, False
+    try:
+        if cur is None and t._base is not None:
+            base = t._base
+            bt = tangent_of(base)
+            if bt is None:
+                bt = base.new_zeros(base.shape)
+                bt = _conform(bt, base) if bt._stride != base._stride else bt
+                set_tangent(base, bt)
+            if bt._stride == base._stride:
+                cur = bt.as_strided(t._shape, t._stride, bt._offset + t._offset - base._offset)
+                set_tangent(t, cur)
+        if cur is None:
+            set_tangent(t, _conform(jt if jt.dtype == t.dtype else jt.to(t.dtype), t))
+            return
+        if jt.dtype.is_complex and not cur.dtype.is_complex:
+            jt = jt.real
+        cur.copy_(jt)
+    finally:
+        forward.on = prev_on

@@ -1,0 +1,313 @@
+"""Forward AD's jvp rules (see _forward.py).  A rule is `rule(op, args, tangents, outs)`:
+args are the op's kernel arguments (values before the write for an in-place op),
+tangents `{position: tangent}` for the arguments that have one (a list for Tensor[]),
+outs the op's results; it returns the results' tangents (one, or a list; None for a
+result without one) or NotImplemented to fall back on the double vjp.  Rules compute
+with mindtorch ops only."""
+from .. import _dtype as D
+from .._tensor import Tensor
+from .grad_mode import state
+
+# ops linear in their differentiable tensor arguments taken together: the jvp is the op
+# applied to the tangents (zeros for the arguments without one).  Every view op too.
+LINEAR = frozenset("""
+    clone contiguous _to_copy sum mean nansum neg positive cumsum flip roll rot90 repeat tile
+    index_select gather take take_along_dim masked_select masked_fill masked_scatter
+    index_fill index_add index_copy scatter scatter_add diag diag_embed diagflat
+    tril triu trace cat concat concatenate stack hstack vstack dstack column_stack
+    narrow_copy select_copy slice_copy expand_copy permute_copy view_copy
+    t_copy transpose_copy unsqueeze_copy squeeze_copy diagonal_copy unfold_copy
+    as_strided_copy alias_copy detach_copy unbind_copy split_copy split_with_sizes_copy
+    real imag conj conj_physical resolve_conj resolve_neg view_as_real view_as_complex
+    constant_pad_nd pad reflection_pad1d reflection_pad2d reflection_pad3d
+    replication_pad1d replication_pad2d replication_pad3d
+    avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d adaptive_avg_pool2d
+    adaptive_avg_pool3d upsample_nearest1d upsample_nearest2d upsample_nearest3d
+    upsample_linear1d upsample_bilinear2d upsample_trilinear3d upsample_bicubic2d
+    pixel_shuffle pixel_unshuffle channel_shuffle im2col col2im
+    _fft_c2c _fft_r2c _fft_c2r block_diag cartesian_prod repeat_interleave
+    embedding index put
+""".split())
+
+# multilinear ops: (positions of the factors, position of an additive term or None)
+MULTILINEAR = {
+    **{n: ((0, 1), None) for n in ("mm", "bmm", "mv", "dot", "matmul", "outer", "ger",
+                                   "inner", "kron", "tensordot", "cross", "linalg_cross",
+                                   "linalg_vecdot", "cdist_dot")},
+    **{n: ((0, 1), 2) for n in ("linear", "conv1d", "conv2d", "conv3d", "convolution",
+                                "conv_transpose1d", "conv_transpose2d", "conv_transpose3d",
+                                "functional_linear")},
+    **{n: ((1, 2), 0) for n in ("addmm", "addmv", "addr", "baddbmm", "addbmm")},
+    "bilinear": ((0, 1, 2), 3),
+    "einsum": ((1,), None),          # a Tensor[]: each operand is a factor
+    "linalg_multi_dot": ((0,), None),
+    "chain_matmul": ((0,), None),
+}
+
+# elementwise ops without the pointwise tag: their Jacobian is diagonal too
+ELEMENTWISE = frozenset("""
+    relu relu6 gelu silu mish elu selu celu leaky_relu hardtanh hardsigmoid hardswish
+    hardshrink softshrink tanhshrink threshold softplus logsigmoid rrelu sigmoid tanh
+    logit nan_to_num
+""".split())
+
+
+def rule_for(op):
+    name = op.name
+    if name in RULES:
+        return RULES[name]
+    if "inplace_view" in op.tags:
+        return _inplace_view
+    if name in MULTILINEAR:
+        return _multilinear
+    if "view" in op.tags or name in LINEAR:
+        return _linear
+    if op.formulas is not None and ("pointwise" in op.tags or name in ELEMENTWISE):
+        return _elementwise
+    if "random" in op.tags and op.mutates:
+        return _zero
+    return None
+
+
+def _ops():
+    from .._ops import OPS
+    return OPS
+
+
+def _zeros(x):
+    return x.new_zeros(x.shape) if isinstance(x, Tensor) else x
+
+
+def _zero_or_none(x):
+    if isinstance(x, Tensor):
+        return x.new_zeros(x.shape)
+    if type(x) in (list, tuple):
+        return [_zero_or_none(t) for t in x]
+    return x if x is None or type(x) is bool else 0
+
+
+def _diff_names(op):
+    if op.formulas is None:
+        return None
+    return {n.strip() for key, fn in op.formulas.items() for n in key.split(",")
+            if not getattr(fn, "refuses_grad", False)}
+
+
+def _arg_names(op):
+    import keyword
+    return [a.name + "_" if keyword.iskeyword(a.name) else a.name
+            for a in op.schema.args if a.name != "requires_grad"]
+
+
+def _linear(op, args, T, outs):
+    names = _arg_names(op)
+    diff = _diff_names(op)
+    a = list(args)
+    for i, x in enumerate(args):
+        if i in T:
+            t = T[i]
+            a[i] = [tj if tj is not None else _zero_or_none(xj) for tj, xj in zip(t, x)] \
+                if type(t) is list else t
+        elif diff is None:  # (a composite: only its tensors are inputs)
+            if _is_tensorish(x):
+                a[i] = _zero_or_none(x)
+        elif names[i] in diff:  # (a number there is a constant: its tangent is 0)
+            a[i] = _zero_or_none(x)
+    return _as_list(op.call(*a))
+
+
+def _is_tensorish(x):
+    return isinstance(x, Tensor) or (type(x) in (list, tuple) and
+                                     any(isinstance(t, Tensor) for t in x))
+
+
+def _as_list(r):
+    """A rule's answer for an op returning several tensors: the differentiable ones."""
+    if not isinstance(r, (tuple, list)):
+        return r
+    return [t if isinstance(t, Tensor) and t.dtype in D.DIFFERENTIABLE else None for t in r]
+
+
+def _multilinear(op, args, T, outs):
+    """Sum over the factors with a tangent of the op with that factor replaced by it; the
+    additive term's tangent rides with the first product term (the op is affine in it)."""
+    factors, additive = MULTILINEAR[op.name]
+    terms = []
+    carried = additive is None or additive not in T
+    for p in factors:
+        if p not in T:
+            continue
+        slots = [(p, j) for j, tj in enumerate(T[p]) if tj is not None] \
+            if type(T[p]) is list else [(p, None)]
+        for p_, j in slots:
+            a = list(args)
+            if j is None:
+                a[p_] = T[p_]
+            else:
+                a[p_] = list(a[p_])
+                a[p_][j] = T[p_][j]
+            if additive is not None:
+                a[additive] = T[additive] if not carried else _zero_or_none(args[additive])
+                carried = True
+            terms.append(op.call(*a))
+    if not carried:  # only the additive term has a tangent
+        a = list(args)
+        a[factors[0]] = _zeros(args[factors[0]])
+        a[additive] = T[additive]
+        terms.append(op.call(*a))
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    return total
+
+
+def _elementwise(op, args, T, outs):
+    """A diagonal Jacobian: the vjp formula with the tangent as gradient is the jvp."""
+    out = outs[0]
+    if len(outs) != 1 or not isinstance(out, Tensor) or out.dtype.is_complex or any(
+            isinstance(a, Tensor) and a.dtype.is_complex for a in args):
+        return NotImplemented
+    names = _arg_names(op)
+    index = {n: i for i, n in enumerate(names)}
+    total = None
+    for key, fn in op.formulas.items():
+        keys = [n.strip() for n in key.split(",")]
+        code = fn.__code__
+        params = code.co_varnames[:code.co_argcount]
+        for k, n in enumerate(keys):
+            t = T.get(index.get(n))
+            if t is None:
+                continue
+            if type(t) is list or "results" in params or "grads" in params or not params:
+                return NotImplemented
+            g = t if t._shape == out._shape else t.expand(out._shape)
+            values = []
+            for p in params:
+                if p == "grad":
+                    values.append(g)
+                elif p == "result":
+                    values.append(out)
+                elif p.endswith("_geometry"):
+                    x = out if p == "result_geometry" else args[index[p[:-9]]]
+                    values.append((x._shape, x._stride, x._offset))
+                else:
+                    values.append(args[index[p]])
+            r = fn(*values)
+            if len(keys) > 1:
+                r = r[k]
+            if r is None:
+                continue
+            if r._shape != out._shape:
+                return NotImplemented
+            total = r if total is None else total + r
+    return total if total is not None else _zeros(out)
+
+
+def _inplace_view(op, args, T, outs):
+    t = T.get(0)
+    if t is None:
+        return None
+    return _ops()[op.name[:-1]].call(t, *args[1:])
+
+
+def _zero(op, args, T, outs):
+    return None  # the written tensor's tangent becomes zeros
+
+
+def _copy(op, args, T, outs):
+    return T.get(1)
+
+
+def _softmax(op, args, T, outs):
+    t, y = T[0], outs[0]
+    if args[2] is not None:
+        t = t.to(args[2])
+    return y * (t - (t * y).sum(args[1], keepdim=True))
+
+
+def _log_softmax(op, args, T, outs):
+    t, y = T[0], outs[0]
+    if args[2] is not None:
+        t = t.to(args[2])
+    return t - (t * y.exp()).sum(args[1], keepdim=True)
+
+
+def _selected(op, args, T, outs):
+    """Ops choosing elements (values, indices): the values' tangent is gathered."""
+    t, (values, indices) = T[0], outs[:2]
+    dim = {"sort": 1, "topk": 2, "kthvalue": 2, "mode": 1, "cummax": 1, "cummin": 1}[op.name]
+    d = args[dim] % max(t.ndim, 1)
+    keep = op.name in ("kthvalue", "mode") and not args[dim + 1]
+    if t.ndim == 0:
+        return [t.clone(), None]
+    idx = indices.unsqueeze(d) if keep else indices
+    g = t.gather(d, idx)
+    return [g.squeeze(d) if keep else g, None]
+
+
+RULES = {
+    "copy_": _copy,
+    "fill_": lambda op, args, T, outs: T.get(1),
+    "zero_": _zero,
+    "softmax": _softmax,
+    "log_softmax": _log_softmax,
+    **{n: _selected for n in ("sort", "topk", "kthvalue", "mode", "cummax", "cummin")},
+}
+
+
+# -- the generic rule -------------------------------------------------------------------
+
+def double_vjp(op, args, T, outs, mutated):
+    """J t as the gradient of <J^T g, t> (real inner product) with respect to g, g being
+    zeros: two reverse passes through the op's formulas (or its decomposition's)."""
+    import mindtorch as M
+    diff = [k for k, o in enumerate(outs) if isinstance(o, Tensor) and
+            o.dtype in D.DIFFERENTIABLE]
+    if not diff:
+        return [None] * len(outs)
+    nested = state.enabled and any(
+        t.requires_grad for x in T.values() for t in (x if type(x) is list else [x])
+        if t is not None)
+    prev, state.enabled = state.enabled, True
+    try:
+        a, xs, ts = list(args), [], []
+
+        def stand_in(v, t):
+            x = v if nested and v.requires_grad else v.detach().requires_grad_()
+            xs.append(x)
+            ts.append(t)
+            return x
+        for p, t in T.items():
+            if type(t) is list:
+                a[p] = [stand_in(v, tj) if tj is not None else v for v, tj in zip(a[p], t)]
+            else:
+                x = stand_in(a[p], t)
+                a[p] = x.clone() if p in mutated else x  # (a leaf is not written to)
+        for m in mutated:
+            if m not in T:
+                a[m] = a[m].clone()
+        r = op.call(*a)
+        rs = list(r) if isinstance(r, (tuple, list)) else [r]
+        ys = [rs[k] for k in diff if rs[k].requires_grad]
+        gs = [M.zeros_like(y).requires_grad_() for y in ys]
+        vs = M.autograd.grad(ys, xs, gs, create_graph=True, allow_unused=True) if ys else \
+            [None] * len(xs)
+        s = None
+        for v, t in zip(vs, ts):
+            if v is None:
+                continue
+            term = (v.conj() * t).real.sum() if v.dtype.is_complex else (v * t).sum()
+            s = term if s is None else s + term
+        jts = M.autograd.grad(s, gs, create_graph=nested, allow_unused=True) \
+            if s is not None and s.requires_grad else [None] * len(gs)
+    finally:
+        state.enabled = prev
+    it = iter(zip(ys, jts))
+    result = [None] * len(outs)
+    for k in diff:
+        if rs[k].requires_grad:
+            y, jt = next(it)
+        else:
+            y, jt = rs[k], None
+        result[k] = jt if jt is not None else _zeros(outs[k])
+    return result
