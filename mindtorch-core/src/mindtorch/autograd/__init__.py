@@ -45,7 +45,7 @@ _LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable
 def __getattr__(name):
     if name in ("profiler", "forward_ad"):  # (own submodules, imported on first use)
         import importlib
-        return importlib.import_module(f"{__name__}.profiler")
+        return importlib.import_module(f"{__name__}.{name}")
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'mindtorch.autograd' has no attribute '{name}'")
