@@ -1,5 +1,6 @@
 """torch.optim.Adagrad: with lr decay and an initial accumulator value. Its state exists for
 every parameter from construction on, as PyTorch's."""
+from .._layout import LayoutKey
 from ._multi_tensor import count
 from .optimizer import Optimizer, _check, _check_fused, _check_lr, _step_tensor, _value, _where
 
@@ -39,9 +40,13 @@ class Adagrad(Optimizer):
     def _state_keys(self, group):
         return ("sum",)
 
+    _takes_sparse = True
+
     def _update_one(self, group, p, grad, state):
         lr, lr_decay, eps = group["lr"], group["lr_decay"], group["eps"]
         step = count(state)
+        if type(grad._device) is LayoutKey:
+            return _sparse_update(group, p, grad, state["sum"], lr / (1 + (step - 1) * lr_decay))
         grad = self._grad(group, p, grad)
         clr = lr / (1 + (step - 1) * lr_decay)
         state_sum = state["sum"]
@@ -49,3 +54,15 @@ class Adagrad(Optimizer):
         # (differentiable: out of place, so that the root autograd saved stays as it was)
         std = state_sum.sqrt() + eps if group["differentiable"] else state_sum.sqrt().add_(eps)
         p.addcdiv_(grad, std, value=_value(-clr))
+
+
+def _sparse_update(group, p, grad, state_sum, clr):
+    """PyTorch's sparse Adagrad step: the accumulator and p change at grad's entries only."""
+    from ..sparse import sparse_coo_tensor
+    if _value(group["weight_decay"]) != 0:
+        raise RuntimeError("weight_decay option is not compatible with sparse gradients")
+    grad = (-grad if group["maximize"] else grad).coalesce()
+    indices, values = grad._indices(), grad._values()
+    state_sum.add_(sparse_coo_tensor(indices, values.pow(2), grad.shape))
+    std = state_sum.sparse_mask(grad)._values().sqrt_().add_(group["eps"])
+    p.add_(sparse_coo_tensor(indices, values / std, grad.shape), alpha=_value(-clr))

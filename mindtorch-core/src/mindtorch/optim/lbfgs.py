@@ -131,7 +131,7 @@ class LBFGS(Optimizer):
             if p.grad is None:
                 view = M.zeros(p.numel(), dtype=p.dtype, device=p.device)
             else:
-                view = p.grad.reshape(-1)
+                view = p.grad.to_dense().reshape(-1)  # (a sparse one too, as PyTorch)
             views.append(M.view_as_real(view).reshape(-1) if view.is_complex() else view)
         return M.cat(views, 0)
 

@@ -15,6 +15,7 @@ from copy import deepcopy
 from itertools import chain
 import warnings
 
+from .._layout import LayoutKey
 from .._runtime import typename as _typename
 from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
@@ -285,11 +286,14 @@ class Optimizer:
         with set_grad_enabled(bool(self.defaults.get("differentiable", False))):
             for group in self.param_groups:
                 params, grads = [], []
+                self._sparse_step = False
                 for p in group["params"]:
                     grad = p.grad
                     if grad is not None:
                         params.append(p)
                         grads.append(grad)
+                        if type(grad._device) is LayoutKey:
+                            self._sparse_grad(group)
                 if params:
                     if group.get("capturable"):
                         check_capturable(self, group, params)
@@ -340,14 +344,26 @@ class Optimizer:
                       for p, s in zip(params, states)]
             params, grads = [_as_real(p) for p in params], [_as_real(g) for g in grads]
         keys = self._state_keys(group)
-        items = zip(params, grads, states) if keys is None else split_flat(
-            self, group, params, grads, states, keys, self._scalar_keys, self._min_tensors)
+        items = zip(params, grads, states) if keys is None or self._sparse_step else \
+            split_flat(self, group, params, grads, states, keys, self._scalar_keys,
+                       self._min_tensors)
         for p, grad, state in items:
             self._update_one(group, p, grad, state)
 
     def _update_one(self, group, p, grad, state):
         """One step for p (a tensor, or the flat tensors' FlatParams) and its state."""
         raise NotImplementedError
+
+    _takes_sparse = False  # whether sparse gradients are followed (then per tensor)
+    _sparse_step = False
+
+    def _sparse_grad(self, group):
+        if not self._takes_sparse:
+            name = type(self).__name__
+            raise RuntimeError("Adam does not support sparse gradients, please consider "
+                               "SparseAdam instead" if name in ("Adam", "AdamW") else
+                               f"{name} does not support sparse gradients")
+        self._sparse_step = True
 
     @staticmethod
     def _grad(group, p, grad, decoupled=False):

@@ -1,5 +1,8 @@
-"""torch.optim.SparseAdam. mindtorch has no sparse tensors, so every gradient is dense and
-step() refuses it as PyTorch does (construction and its checks are PyTorch's)."""
+"""torch.optim.SparseAdam: Adam whose moments and parameter change only at the entries of
+each (sparse COO) gradient; a dense gradient is refused, as PyTorch does."""
+import math
+
+from .._layout import LayoutKey
 from .._tensor import Tensor
 from .optimizer import Optimizer, _check, _check_betas
 
@@ -22,6 +25,37 @@ class SparseAdam(Optimizer):
             raise ValueError(f"Complex params at indices {complex_params}: SparseAdam does not "
                              "support complex parameters")
 
+    _takes_sparse = True
+
+    def _init_state(self, group, p, state):
+        import mindtorch as M
+        state["step"] = 0  # (a Python int in PyTorch's SparseAdam)
+        state["exp_avg"] = M.zeros_like(p)
+        state["exp_avg_sq"] = M.zeros_like(p)
+
     def _update_one(self, group, p, grad, state):
-        raise RuntimeError("SparseAdam does not support dense gradients, please consider Adam "
-                           "instead")
+        if type(grad._device) is not LayoutKey:
+            raise RuntimeError("SparseAdam does not support dense gradients, please consider "
+                               "Adam instead")
+        from ..sparse import sparse_coo_tensor
+        state["step"] += 1
+        grad = (-grad if group["maximize"] else grad).coalesce()  # (unique entries)
+        indices, values = grad._indices(), grad._values()
+        if values.numel() == 0:
+            return
+
+        def entries(v):
+            return sparse_coo_tensor(indices, v, grad.shape)
+        beta1, beta2 = group["betas"]
+        # each moment moves toward the new value at grad's entries: m += (1 - b)(new - m)
+        m_old = state["exp_avg"].sparse_mask(grad)._values()
+        m_step = values.sub(m_old).mul_(1 - beta1)
+        state["exp_avg"].add_(entries(m_step))
+        v_old = state["exp_avg_sq"].sparse_mask(grad)._values()
+        v_step = values.pow(2).sub_(v_old).mul_(1 - beta2)
+        state["exp_avg_sq"].add_(entries(v_step))
+        m_new, v_new = m_step.add_(m_old), v_step.add_(v_old)
+        denom = v_new.sqrt_().add_(group["eps"])
+        step = state["step"]
+        step_size = group["lr"] * math.sqrt(1 - beta2 ** step) / (1 - beta1 ** step)
+        p.add_(entries(-step_size * m_new.div_(denom)))
