@@ -11,6 +11,12 @@ from .._tensor import Size, Tensor
 from ..autograd.function import Function
 
 
+try:  # (a layout, not a __torch_function__ subclass: it opts out, as nn.Parameter does)
+    from ..overrides import _disabled_torch_function_impl
+except ImportError:  # (mindtorch without the protocol)
+    _disabled_torch_function_impl = None
+
+
 def _M():
     import mindtorch
     return mindtorch
@@ -19,6 +25,8 @@ def _M():
 class SparseTensor(Tensor):
     __slots__ = ("_idx", "_vals", "_crow", "_coalesced")
     _storage = None
+    if _disabled_torch_function_impl is not None:
+        __torch_function__ = _disabled_torch_function_impl
 
     # -- metadata --------------------------------------------------------------------
     device = property(lambda self: self._device.device)
