@@ -20,16 +20,17 @@ def _M():
 
 def kernel(op, key_type):
     fn = TABLE.get(op.name)
-    if fn is not None:
-        return fn
-    name = op.name
+    return fn if fn is not None else missing(op.name, key_type)
 
-    def missing(*args):
+
+def missing(name, key_type):
+    """PyTorch's error for an op its sparse layout lacks."""
+    def fn(*args):
         raise NotImplementedError(
             f"Could not run 'aten::{name}' with arguments from the '{key_type}' backend. "
             f"This could be because the operator doesn't exist for this backend, or was "
             f"omitted during the selective/custom build process (if using custom build).")
-    return missing
+    return fn
 
 
 def merge(op, dev, first, t):

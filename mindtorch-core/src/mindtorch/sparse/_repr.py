@@ -6,7 +6,7 @@ from .._tensor_str import _data_str, _with_suffixes
 def _part(name, t, indent):
     prefix = f"{name}=tensor("
     if t.numel() == 0:
-        body = "[]" + ("" if t.ndim == 1 else f", size={tuple(t.shape)}")
+        body = f"[], size={tuple(t.shape)}"
     else:
         body = _data_str(t, indent + len(prefix))
     return prefix + body + ")"

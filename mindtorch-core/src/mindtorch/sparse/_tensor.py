@@ -71,6 +71,12 @@ class SparseTensor(Tensor):
         return self._idx.detach()
 
     def _values(self):
+        if not self.is_sparse:
+            from ._dispatch import missing
+            missing("_values", self._device.type)()
+        return self._values_of()
+
+    def _values_of(self):
         return _Values.apply(self) if self._requires_grad else self._vals.detach()
 
     def indices(self):
@@ -84,7 +90,7 @@ class SparseTensor(Tensor):
         if self.is_sparse and not self._coalesced:
             raise RuntimeError("Cannot get values on an uncoalesced tensor, please call "
                                ".coalesce() first")
-        return self._values()
+        return self._values_of()
 
     def crow_indices(self):
         self._expect("crow_indices", sparse_csr)
@@ -117,7 +123,7 @@ class SparseTensor(Tensor):
                 raise RuntimeError(f"to_sparse: conversion from Sparse to Sparse with "
                                    f"sparse_dim argument !=self.sparse_dim() is not supported")
             return self
-        return to_coo(self)
+        return csr_to_coo(self) if not self._requires_grad else self.to_dense().to_sparse()
 
     def to_sparse_coo(self):
         return self.to_sparse()
@@ -189,7 +195,8 @@ class SparseTensor(Tensor):
                                       f"{self.device} to {device}")
         if (dtype is None or dtype is self.dtype) and not copy:
             return self
-        return _M()._to_copy(self, dtype=dtype)
+        from .._ops import OPS
+        return OPS["_to_copy"].binding(self, dtype=dtype)
 
     def cpu(self, memory_format=None):
         return self.to("cpu")

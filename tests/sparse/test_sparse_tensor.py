@@ -1,0 +1,179 @@
+"""Sparse COO / CSR tensors against PyTorch: construction, metadata, conversions, repr,
+errors, pickling."""
+import io
+import pickle
+
+import numpy as np
+import pytest
+
+import mindtorch
+from reference import assert_same, torch
+from sparse_helpers import INDICES, SIZE, VALUES, assert_sparse_same, coo, csr, dense
+
+DENSE = np.array([[0.0, 2.0, 0.0], [1.5, 0.0, -3.0], [0.0, 0.0, 0.0], [4.0, 0.0, 1.0]])
+
+
+def test_layouts_and_metadata():
+    m, t = coo()
+    assert mindtorch.sparse_coo is not mindtorch.strided and repr(mindtorch.sparse_csr) == \
+        "torch.sparse_csr"
+    assert m.layout is mindtorch.sparse_coo and m.is_sparse and not m.is_sparse_csr
+    assert (m.sparse_dim(), m.dense_dim(), m._nnz()) == (t.sparse_dim(), t.dense_dim(), t._nnz())
+    assert tuple(m.shape) == tuple(t.shape) and m.ndim == t.ndim and m.numel() == t.numel()
+    assert m.stride() == t.stride() and m.is_contiguous() == t.is_contiguous()
+    assert m.device == mindtorch.device("cpu") and m.is_cpu and m.dtype is mindtorch.float32
+    assert isinstance(m, mindtorch.Tensor) and mindtorch.is_tensor(m)
+    assert m.is_coalesced() is False
+    d = mindtorch.ones(2)
+    assert d.layout is mindtorch.strided and not d.is_sparse and d.sparse_dim() == 0
+    c, tc = csr(DENSE)
+    assert c.layout is mindtorch.sparse_csr and c.is_sparse_csr and not c.is_sparse
+    assert c._nnz() == tc._nnz()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "complex64"])
+def test_construct_and_coalesce(dtype):
+    m, t = coo(dtype=dtype)
+    assert_sparse_same(m, t)
+    assert_sparse_same(m.coalesce(), t.coalesce())
+    mi, ti = coo(size=None, dtype=dtype)  # the size inferred from the indices
+    assert tuple(mi.shape) == tuple(ti.shape)
+    assert_sparse_same(mi.coalesce(), ti.coalesce())
+
+
+def test_hybrid_and_flags():
+    vals = np.arange(10.0).reshape(5, 2)
+    m = mindtorch.sparse_coo_tensor(INDICES, mindtorch.tensor(vals), (4, 3, 2))
+    t = torch.sparse_coo_tensor(INDICES, torch.tensor(vals), (4, 3, 2))
+    assert_sparse_same(m, t)
+    assert_sparse_same(m.coalesce(), t.coalesce())
+    m, t = coo(indices=[[0, 2], [1, 1]], values=[1.0, 2.0], is_coalesced=True)
+    assert m.is_coalesced() and t.is_coalesced()
+    one = mindtorch.sparse_coo_tensor([[1], [2]], [3.0], (2, 3))
+    assert one.is_coalesced() == torch.sparse_coo_tensor([[1], [2]], [3.0], (2, 3)).is_coalesced()
+
+
+def test_accessors():
+    m, t = coo()
+    with pytest.raises(RuntimeError, match="uncoalesced"):
+        m.indices()
+    with pytest.raises(RuntimeError, match="uncoalesced"):
+        m.values()
+    mc, tc = m.coalesce(), t.coalesce()
+    assert_same(mc.indices(), tc.indices())
+    assert_same(mc.values(), tc.values())
+    assert_same(m._indices(), t._indices())
+    assert_same(m._values(), t._values())
+    with pytest.raises(RuntimeError, match="crow_indices expected sparse row compressed"):
+        m.crow_indices()
+    c, tcs = csr(DENSE)
+    assert_same(c.crow_indices(), tcs.crow_indices())
+    assert_same(c.col_indices(), tcs.col_indices())
+    assert_same(c.values(), tcs.values())
+    d = mindtorch.ones(2, 2)
+    for name in ("indices", "values", "coalesce", "is_coalesced", "_indices", "crow_indices"):
+        with pytest.raises(RuntimeError, match="expected sparse"):
+            getattr(d, name)()
+    assert d.to_dense() is d
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_dense_conversions(dtype):
+    md, td = mindtorch.tensor(DENSE, dtype=getattr(mindtorch, dtype)), \
+        torch.tensor(DENSE, dtype=getattr(torch, dtype))
+    assert_sparse_same(md.to_sparse(), td.to_sparse())
+    assert_sparse_same(md.to_sparse_coo(), td.to_sparse_coo())
+    assert_sparse_same(md.to_sparse(1), td.to_sparse(1))
+    assert_sparse_same(md.to_sparse(layout=mindtorch.sparse_csr),
+                       td.to_sparse(layout=torch.sparse_csr))
+    assert_sparse_same(md.to_sparse_csr(), td.to_sparse_csr())
+    assert_sparse_same(md.to_sparse_csr().to_sparse(), td.to_sparse_csr().to_sparse())
+    assert_sparse_same(md.to_sparse().to_sparse_csr(), td.to_sparse().to_sparse_csr())
+    assert_same(md.to_sparse_csr().to_dense(), td.to_sparse_csr().to_dense())
+    empty = np.zeros((2, 3))
+    assert_sparse_same(mindtorch.tensor(empty).to_sparse(), torch.tensor(empty).to_sparse())
+
+
+def test_csr_constructor():
+    crow, col, val = [0, 2, 3, 3], [0, 2, 1], [1.0, 2.0, 3.0]
+    m = mindtorch.sparse_csr_tensor(crow, col, val, (3, 3))
+    t = torch.sparse_csr_tensor(crow, col, val, (3, 3))
+    assert_sparse_same(m, t)
+    assert_sparse_same(mindtorch.sparse_csr_tensor(crow, col, val),
+                       torch.sparse_csr_tensor(crow, col, val))
+
+
+def test_sparse_mask():
+    md, td = dense((4, 3))
+    m, t = coo()
+    assert_sparse_same(md.sparse_mask(m.coalesce()), td.sparse_mask(t.coalesce()))
+
+
+def test_copies_and_dtype():
+    m, t = coo()
+    assert_sparse_same(m.clone(), t.clone())
+    assert_sparse_same(m.detach(), t.detach())
+    assert_sparse_same(m.to(mindtorch.float64), t.to(torch.float64))
+    assert_sparse_same(m.double(), t.double())
+    assert m.to(mindtorch.float32) is m
+    assert m.cpu() is m
+
+
+REPRS = [
+    lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE),
+    lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE, dtype=lib.float64),
+    lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE, requires_grad=True),
+    lambda lib: lib.sparse_coo_tensor([[0, 1]], [[1.0, 2.0], [3.0, 4.0]], (2, 2)),
+    lambda lib: lib.sparse_coo_tensor(lib.zeros(2, 0, dtype=lib.int64), [], (2, 3)),
+    lambda lib: lib.tensor(DENSE).to_sparse_csr(),
+    lambda lib: lib.tensor(DENSE, dtype=lib.float64).to_sparse_csr(),
+]
+
+
+@pytest.mark.parametrize("make", REPRS)
+def test_repr(make):
+    assert repr(make(mindtorch)) == repr(make(torch))
+    assert str(make(mindtorch)) == str(make(torch))
+
+
+def test_errors_match_torch():
+    cases = [
+        lambda lib: lib.sparse_coo_tensor([0, 1], [1.0, 2.0], (3,)),  # 1-D indices
+        lambda lib: lib.sparse_coo_tensor([[0, 1]], [1.0], (3,)),  # nnz mismatch
+        lambda lib: lib.sparse_coo_tensor([[0, 5]], [1.0, 2.0], (3,), check_invariants=True),
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE).exp(),
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE).cumsum(0),
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE).view(12),
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE) + 1,
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE) + lib.ones(4, 3),
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE).numpy(),
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE).data_ptr(),
+        lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE).item(),
+        lambda lib: lib.ones(2)._nnz(),
+    ]
+    for case in cases:
+        with pytest.raises(Exception) as te:
+            case(torch)
+        with pytest.raises(type(te.value)):
+            case(mindtorch)
+    with pytest.raises(NotImplementedError, match="aten::exp' with arguments from the "
+                                                  "'SparseCPU' backend"):
+        mindtorch.sparse_coo_tensor(INDICES, VALUES, SIZE).exp()
+    with pytest.raises(RuntimeError, match=r"add\(sparse, dense\) is not supported"):
+        mindtorch.sparse_coo_tensor(INDICES, VALUES, SIZE) + 1
+
+
+@pytest.mark.parametrize("layout", ["coo", "csr"])
+def test_save_load_both_ways(layout):
+    m = mindtorch.sparse_coo_tensor(INDICES, VALUES, SIZE)
+    t = torch.sparse_coo_tensor(INDICES, VALUES, SIZE)
+    if layout == "csr":
+        m, t = m.to_dense().to_sparse_csr(), t.to_dense().to_sparse_csr()
+    buf = io.BytesIO()
+    mindtorch.save({"s": m}, buf)
+    assert_sparse_same(m, torch.load(io.BytesIO(buf.getvalue()))["s"])
+    assert_sparse_same(mindtorch.load(io.BytesIO(buf.getvalue()))["s"], t)
+    buf = io.BytesIO()
+    torch.save([t], buf)
+    assert_sparse_same(mindtorch.load(io.BytesIO(buf.getvalue()))[0], t)
+    assert_sparse_same(pickle.loads(pickle.dumps(m)), t)
