@@ -1,18 +1,115 @@
-"""The operator table: mindtorch.ops.add is the OpDef of add; custom ops defined by
-plugins as "ns::name" are reachable as mindtorch.ops.ns.name (the op's binding)."""
-from types import SimpleNamespace
-
+"""The operator table: mindtorch.ops.add is the OpDef of add; ops defined as "ns::name"
+(by plugins or torch.library) are mindtorch.ops.ns.name, an operator packet calling the
+op (`.default` and any overload name give the same op, as one schema serves them);
+mindtorch.ops.aten.<name> are the built-in functions."""
 from ._ops.registry import OPS
+
+
+class _OpPacket:
+    """torch.ops.<ns>.<name> (an OpOverloadPacket, and each of its overloads)."""
+
+    def __init__(self, qualname, overload=None):  # None: the packet itself
+        self._qualname = qualname
+        self._overloadname = overload
+        ns, _, name = qualname.partition("::")
+        self.__name__ = name
+        self.__qualname__ = f"{ns}.{name}"
+
+    def __call__(self, *args, **kwargs):
+        from .library import call
+        return call(self._qualname, args, kwargs)
+
+    def __getattr__(self, overload):
+        if overload.startswith("__") or self._overloadname is not None:
+            raise AttributeError(overload)
+        return _OpPacket(self._qualname, overload)
+
+    @property
+    def _schema(self):
+        return OPS[self._qualname].schema
+
+    def overloads(self):
+        return ["default"]
+
+    def __str__(self):
+        name = self._qualname.replace("::", ".")
+        return name if self._overloadname is None else f"{name}.{self._overloadname}"
+
+    def __repr__(self):
+        name = self._qualname.replace("::", ".")
+        return f"<OpOverloadPacket(op='{name}')>" if self._overloadname is None else \
+            f"<OpOverload(op='{name}', overload='{self._overloadname}')>"
+
+    def __eq__(self, other):
+        return isinstance(other, _OpPacket) and other._qualname == self._qualname
+
+    def __hash__(self):
+        return hash(self._qualname)
+
+
+class _Namespace:
+    """torch.ops.<ns>."""
+
+    def __init__(self, ns):
+        self._ns = ns
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        qualname = f"{self._ns}::{name}"
+        if qualname not in OPS:
+            raise AttributeError(f"'_OpNamespace' '{self._ns}' object has no attribute "
+                                 f"'{name}'")
+        return _OpPacket(qualname)
+
+    def __repr__(self):
+        return f"<module 'torch.ops.{self._ns}'>"
+
+
+class _Aten:
+    """torch.ops.aten.<name>[.<overload>]: the built-in function of that name."""
+
+    def __getattr__(self, name):
+        import mindtorch
+        fn = getattr(mindtorch, name, None)
+        if (fn is None or not callable(fn)) and name in OPS:  # (ops without a function)
+            fn = OPS[name].binding
+        if fn is None or not callable(fn):
+            raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{name}'")
+        return _AtenPacket(fn)
+
+
+class _AtenPacket:
+    def __init__(self, fn):
+        self._fn = fn
+
+    def __call__(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    def __getattr__(self, overload):  # .default, .Tensor, .Scalar, ...: one function
+        if overload.startswith("__"):
+            raise AttributeError(overload)
+        return self
+
+
+aten = _Aten()
 
 
 def __getattr__(name):
     if name in OPS:
         return OPS[name]
+    import sys
+    library = sys.modules.get("mindtorch.library")
     prefix = name + "::"
-    members = {k[len(prefix):]: op.binding for k, op in OPS.items() if k.startswith(prefix)}
-    if members:
-        return SimpleNamespace(**members)
+    if library is not None and name in library._NAMESPACES or \
+            any(k.startswith(prefix) for k in OPS):
+        return _Namespace(name)
     raise AttributeError(f"no operator or namespace named {name!r}")
+
+
+def load_library(path):
+    raise OSError(f"Could not load library {path!r}: mindtorch has no C++ operator libraries "
+                  f"(define operators with mindtorch.library instead)")
 
 
 def names():
