@@ -189,3 +189,17 @@ def test_triangular_solve_out_tuple():
                                                   mindtorch.eye(3), out=make(mindtorch)),
                lambda: torch.triangular_solve(torch.ones(3, 1, requires_grad=True),
                                               torch.eye(3), out=make(torch)))
+
+
+def test_triangular_solve_warns_once_deprecated():
+    """PyTorch's TORCH_WARN_ONCE pointing to linalg.solve_triangular, at the user's line."""
+    import warnings
+    from mindtorch import _warn_once
+    _warn_once._seen.discard("triangular_solve")
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            mindtorch.triangular_solve(mindtorch.ones(2, 1), mindtorch.eye(2))
+    assert len(rec) == 1 and rec[0].filename == __file__
+    assert str(rec[0].message).startswith("torch.triangular_solve is deprecated in favor of "
+                                          "torch.linalg.solve_triangular")

@@ -7,6 +7,7 @@ Where torch takes a norm order that is a number or a string, the string form is 
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes, numel
+from ..._warn_once import warn_once
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import _type_name
@@ -280,6 +281,11 @@ def _linalg_cross(self, other, dim=-1):
 
 def _triangular_solve(self, A, upper=True, transpose=False, unitriangular=False):
     """torch.triangular_solve(b, A): (A^{-1} b or A^{-T} b, A broadcast and copied)."""
+    warn_once("triangular_solve", "torch.triangular_solve is deprecated in favor of "
+              "torch.linalg.solve_triangularand will be removed in a future PyTorch release.\n"
+              "torch.linalg.solve_triangular has its arguments reversed and does not return a "
+              "copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\nshould "
+              "be replaced with\nX = torch.linalg.solve_triangular(A, B).")
     for name, t in (("b", self), ("A", A)):
         if t.ndim < 2:
             raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 "
