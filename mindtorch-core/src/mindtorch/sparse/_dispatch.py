@@ -65,6 +65,9 @@ def _scalar(x):
 
 def _check_mm(a, b):
     if a.ndim != 2 or b.ndim != 2:
+        if min(a.ndim, b.ndim) == 1:  # (PyTorch reads the missing dim first)
+            raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
+                             "got 1)")
         raise RuntimeError(f"tensor must be 2-D: got {a.ndim}-D and {b.ndim}-D")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
@@ -179,6 +182,11 @@ def _cat_coo(a, b, alpha):
     return make_coo(M.cat([a._idx, b._idx], 1), vals, a.shape, False)
 
 
+def _same_pattern(a, b):
+    return a.shape == b.shape and a._idx.shape == b._idx.shape and \
+        (a._idx is b._idx or bool((a._idx == b._idx).all()))
+
+
 def _add_into(dense, s, alpha):
     """dense + alpha * s, in place (dense is the engine's or the user's own tensor)."""
     s = _coo(s)
@@ -190,6 +198,9 @@ def _add_into(dense, s, alpha):
 
 def add(a, b, alpha=1):
     if _sparse(a) and _sparse(b):
+        if a.is_sparse and b.is_sparse and _same_pattern(a, b):  # (PyTorch's fast path)
+            dtype = _M().promote_types(a.dtype, b.dtype)
+            return _map_values(a, lambda v: v.to(dtype) + b._vals.to(dtype) * alpha)
         r = _cat_coo(a, b, alpha)
         both = a.is_sparse and b.is_sparse and a._coalesced and b._coalesced
         return _back(a, T.coalesced(r) if both or not a.is_sparse else r)
@@ -205,7 +216,13 @@ def add(a, b, alpha=1):
     return _add_into(out, b, alpha)
 
 
+def _no_csr(*tensors):
+    if any(_sparse(x) and not x.is_sparse for x in tensors):
+        raise RuntimeError("unsupported tensor layout: SparseCsr")
+
+
 def sub(a, b, alpha=1):
+    _no_csr(a, b)
     return add(a, b, -alpha)
 
 
@@ -258,6 +275,7 @@ def mul_(a, b):
 
 
 def div(a, b, rounding_mode=None):
+    _no_csr(a)
     if _sparse(a) and _scalar(b):
         return _map_values(a, lambda v: _M().div(v, b, rounding_mode=rounding_mode))
     raise NotImplementedError("div: only a sparse tensor divided by a scalar is supported")
@@ -296,7 +314,9 @@ def _inplace(fn):
 # -- reductions -------------------------------------------------------------------------
 
 def sum_(s, dim=None, keepdim=False, dtype=None):
-    M = _M()
+    if dim is not None and not s.is_sparse and not keepdim:
+        raise RuntimeError("reduction operations on CSR tensors with keepdim=False is "
+                           "unsupported")
     s = _coo(s)
     vals = s._vals if dtype is None else s._vals.to(dtype)
     if dim is None or set(dim) >= set(range(s.ndim)):

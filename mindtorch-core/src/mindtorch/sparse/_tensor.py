@@ -1,6 +1,9 @@
 """The sparse tensor: dense mindtorch tensors for its indices and values, so every
 computation on it is mindtorch ops and runs on any backend.
 
+A gradient with respect to a sparse tensor stands for its dense value, as in PyTorch (a leaf's
+.grad is coalesced, in its pattern); the values' gradient is per entry.
+
 COO: `_idx` (int64, sparse_dim x nnz) and `_vals` (nnz x dense dims); CSR: `_crow`
 (rows + 1), `_idx` (the column of each value) and `_vals`.  Its `_device` slot holds
 its layout's dispatch key (see _layout.py), so ops given it resolve to `_dispatch.py`.  As in
@@ -373,9 +376,10 @@ class _ToDense(Function):
         return dense_of(s)
 
     @staticmethod
-    def backward(ctx, g):
+    def backward(ctx, g):  # (g at s's entries, once each: PyTorch's sparse_mask)
         s = ctx.s if ctx.s.is_sparse else csr_to_coo(ctx.s)
-        r = make_coo(s._idx, mask_values(g, s), s._shape, s._coalesced)
+        s = s if s._coalesced else coalesced(s)
+        r = make_coo(s._idx, mask_values(g, s), s._shape, True)
         return r if ctx.s.is_sparse else to_csr(dense_of(r))
 
 
@@ -393,12 +397,11 @@ class _Values(Function):
 class _Coalesce(Function):
     @staticmethod
     def forward(ctx, s):
-        ctx.s = s.detach()
         return coalesced(s)
 
     @staticmethod
-    def backward(ctx, g):
-        return _like(ctx.s, mask_values(g.to_dense(), ctx.s))
+    def backward(ctx, g):  # (a sparse gradient stands for its dense value: the same one)
+        return g
 
 
 class FromValues(Function):
