@@ -1,0 +1,223 @@
+"""Tensor subclasses, as PyTorch's: Tensor.__torch_function__ (ops on a subclass's instances
+give instances of it), as_subclass, _make_subclass, construction, pickling and deepcopy.
+
+The op bindings reach the protocol by themselves (overrides.py); a subclass's Python-level
+Tensor methods and tensor-valued properties are routed through it by wrappers that
+__init_subclass__ puts on the subclass, so that plain tensors pay nothing for them.
+"""
+import copyreg
+import types
+
+from ._tensor import OPERATORS, Tensor
+from .overrides import (
+    _refresh, _type_overrides, handle_torch_function,
+    has_torch_function_unary, state,
+)
+
+_ROUTED_PROPERTIES = ("data", "grad", "T", "mT", "H", "mH", "real", "imag")
+# not routed: the operators call op bindings (which dispatch themselves), as_subclass and
+# construction are how handlers build their results, __iter__ goes through unbind
+_NOT_ROUTED = {"__hash__", "__reduce_ex__", "__deepcopy__", "__init_subclass__", "__new__",
+               "__iter__", "as_subclass", "__torch_function__", *OPERATORS}
+# instance-dict entries that are autograd's or mindtorch's, not the user's
+_INTERNAL = {"_base", "_requires_grad", "_grad_fn", "_output_nr", "_grad_version", "_grad",
+             "_retains_grad", "_is_buffer", "_is_param"}
+
+
+def _alias(t):
+    from ._ops import OPS
+    prev = state.subclass_off, state.all_off
+    state.subclass_off = state.all_off = True  # (modes do not see the alias either)
+    _refresh()
+    try:
+        return OPS["alias"].binding(t)
+    finally:
+        state.subclass_off, state.all_off = prev
+        _refresh()
+
+
+def _retype(t, cls):
+    """t (a fresh tensor no one else holds) as an instance of cls."""
+    try:
+        t.__class__ = cls
+        return t
+    except TypeError:  # (cls adds __slots__: a new object with t's fields)
+        new = object.__new__(cls)
+        for name in Tensor.__slots__:
+            if name not in ("__weakref__", "__dict__"):
+                setattr(new, name, getattr(t, name))
+        new.__dict__.update(t.__dict__)
+        return new
+
+
+def as_subclass(self, cls):
+    """An alias of this tensor (same data, autograd history through AliasBackward0) that
+    is an instance of cls."""
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError(f"as_subclass(): argument 'cls' must be a subclass of Tensor, "
+                        f"not {type(cls).__name__ if not isinstance(cls, type) else cls}")
+    return _retype(_alias(self), cls)
+
+
+def _make_subclass(cls, data, require_grad=False, **_layout_options):
+    """An instance of cls sharing data's storage and version counter, a leaf (the usual
+    body of a subclass's __new__)."""
+    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit "
+                           "from Tensor is not possible. Make sure your class inherits from "
+                           "Tensor.")
+    if not isinstance(data, Tensor):
+        raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, "
+                        f"not {type(data).__name__}")
+    t = cls._make(data._storage, data._shape, data._stride, data._offset, data.dtype, None,
+                  data._version_counter)
+    return t.requires_grad_(require_grad) if require_grad else t
+
+
+def new(cls, args, device):
+    """cls(...) for a Tensor subclass without a __new__ of its own: Tensor's legacy
+    constructor, as an instance of cls (an alias for a tensor argument, as PyTorch's)."""
+    if len(args) == 1 and isinstance(args[0], Tensor):
+        return as_subclass(args[0], cls)
+    return _retype(Tensor.__new__(Tensor, *args, device=device), cls)
+
+
+def _convert(ret, cls):
+    if cls is Tensor:
+        return ret
+    if isinstance(ret, Tensor):
+        return ret if isinstance(ret, cls) else as_subclass(ret, cls)
+    if isinstance(ret, (tuple, list)):
+        items = [_convert(r, cls) for r in ret]
+        return type(ret)(*items) if hasattr(ret, "_fields") else type(ret)(items)
+    return ret
+
+
+_NOWRAP = {Tensor.grad.__get__}
+
+
+def __torch_function__(cls, func, types, args=(), kwargs=None):
+    """The default: run func with the protocol disabled for arguments, and give tensor
+    results (also inside tuples and lists) the class cls."""
+    if kwargs is None:
+        kwargs = {}
+    if not all(issubclass(cls, t) for t in types):
+        return NotImplemented
+    prev, state.subclass_off = state.subclass_off, True
+    try:
+        ret = func(*args, **kwargs)
+    finally:
+        state.subclass_off = prev
+    return ret if func in _NOWRAP else _convert(ret, cls)
+
+
+# -- routing a subclass's Python-level methods -----------------------------------------
+
+def _routed_method(orig):
+    def method(self, *args, **kwargs):
+        if state.subclass_off and not state.mode:
+            return orig(self, *args, **kwargs)
+        return handle_torch_function(orig, (self,), self, *args, **kwargs)
+    method.__name__, method.__qualname__, method.__doc__ = \
+        orig.__name__, orig.__qualname__, orig.__doc__
+    method.__wrapped__ = orig
+    return method
+
+
+def _routed_property(prop):
+    getter = prop.__get__
+
+    def get(self):
+        if state.subclass_off and not state.mode:
+            return getter(self)
+        return handle_torch_function(getter, (self,), self)
+    return property(get, prop.fset, prop.fdel, prop.__doc__)
+
+
+def _defined_by_tensor(cls, name):
+    return next((c for c in cls.__mro__ if name in c.__dict__), None) is Tensor
+
+
+def __init_subclass__(cls, **kwargs):
+    super(Tensor, cls).__init_subclass__(**kwargs)
+    for name in ("__deepcopy__", "__reduce_ex__"):
+        if _defined_by_tensor(cls, name):
+            setattr(cls, name, _SUBCLASS[name])
+    if not _type_overrides(cls):
+        return
+    for name, value in list(Tensor.__dict__.items()):
+        if isinstance(value, types.FunctionType) and not hasattr(value, "_op") and \
+                name not in _NOT_ROUTED and (not name.startswith("_") or name.endswith("__")) \
+                and _defined_by_tensor(cls, name):
+            setattr(cls, name, _routed_method(value))
+    for name in _ROUTED_PROPERTIES:
+        if _defined_by_tensor(cls, name):
+            setattr(cls, name, _routed_property(Tensor.__dict__[name]))
+
+
+# -- deepcopy and pickling ------------------------------------------------------------
+
+_plain_deepcopy = Tensor.__deepcopy__
+_plain_reduce_ex = Tensor.__reduce_ex__
+
+
+def _user_state(t):
+    """t's attributes set by its user: instance dict (without autograd's entries) and the
+    values of __slots__ its subclasses add; PyTorch's pickled state."""
+    d = {k: v for k, v in t.__dict__.items() if k not in _INTERNAL}
+    slots = {n: getattr(t, n) for n in copyreg._slotnames(type(t))
+             if n not in Tensor.__slots__ and hasattr(t, n)}
+    return (d, slots) if slots else d
+
+
+def _set_user_state(t, st):
+    if getattr(type(t), "__setstate__", None) is not None:
+        t.__setstate__(st)
+        return t
+    d, slots = st if isinstance(st, tuple) else (st, {})
+    t.__dict__.update(d)
+    for n, v in slots.items():
+        setattr(t, n, v)
+    return t
+
+
+def _deepcopy(self, memo):
+    if has_torch_function_unary(self):
+        return handle_torch_function(_deepcopy, (self,), self, memo)
+    if type(self.new_empty(())) is not type(self):
+        raise RuntimeError(
+            "The default implementation of __deepcopy__() for non-wrapper subclasses only "
+            "works for subclass types that implement new_empty() and for which that "
+            "function returns another instance of the same subclass. You should either "
+            "properly implement new_empty() for your subclass or override __deepcopy__() "
+            "if it is intended behavior for new_empty() to return an instance of a "
+            "different type.")
+    import copy
+    new = _plain_deepcopy(self, memo)
+    if type(new) is not type(self):
+        new = _retype(new, type(self))
+    memo[id(self)] = new
+    return _set_user_state(new, copy.deepcopy(_user_state(self), memo))
+
+
+def _reduce_ex(self, protocol):
+    if has_torch_function_unary(self):
+        return handle_torch_function(_reduce_ex, (self,), self, protocol)
+    fn, args = _plain_reduce_ex(self, protocol)
+    return _rebuild_from_type_v2, (fn, type(self), args, _user_state(self))
+
+
+def _rebuild_from_type_v2(func, new_type, args, st):
+    ret = func(*args)
+    if type(ret) is not new_type:
+        ret = as_subclass(ret, new_type)
+    return _set_user_state(ret, st)
+
+
+_SUBCLASS = {"__deepcopy__": _deepcopy, "__reduce_ex__": _reduce_ex}
+
+__torch_function__.__qualname__ = "Tensor.__torch_function__"
+Tensor.__torch_function__ = classmethod(__torch_function__)
+Tensor.__init_subclass__ = classmethod(__init_subclass__)
+Tensor.as_subclass = as_subclass
+Tensor._make_subclass = staticmethod(_make_subclass)
