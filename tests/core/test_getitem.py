@@ -367,3 +367,25 @@ def test_meta_setitem_and_masks():
     # a cpu mask has data: it can index a meta tensor
     got = x[mindtorch.tensor([True, False, True, True])]
     assert got.device.type == "meta" and got.shape == (3, 5)
+
+
+class _Index:
+    """An object that is not an int but has __index__ (a user's int-like)."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __index__(self):
+        return self.v
+
+
+@pytest.mark.parametrize("make_index", [
+    lambda L: _Index(1), lambda L: (slice(None), _Index(-2)), lambda L: (_Index(1), [0, 2]),
+    lambda L: (Ellipsis, _Index(0), None), lambda L: slice(_Index(1), _Index(3))], ids=str)
+def test_objects_with_index_are_ints(make_index):
+    x = base()
+    assert_same(*run_both(x, make_index))
+    y, ty = base(), to_torch(base())
+    y[make_index(mindtorch)] = -1
+    ty[make_index(torch)] = -1
+    assert_same(y, ty)

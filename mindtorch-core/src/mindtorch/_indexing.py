@@ -51,7 +51,9 @@ def _is_bool(x):
 
 def _is_int(x):
     return type(x) is int or (isinstance(x, numbers.Integral) and not _is_bool(x)) or \
-        isinstance(x, np.integer)
+        isinstance(x, np.integer) or (  # any other object with __index__ counts as its int
+            hasattr(type(x), "__index__") and not isinstance(x, Tensor) and not _is_bool(x)
+            and not _is_sequence(x))
 
 
 def _is_sequence(x):
