@@ -72,6 +72,8 @@ class Tensor:
     # legacy constructor: Tensor(sizes...) or Tensor(data) gives default-dtype tensors
     def __new__(cls, *args, device=None):
         from . import _creation
+        if cls is not Tensor:  # a subclass's cls(...) or super().__new__(cls, ...)
+            return _tensor_subclass.new(cls, args, device)
         if not args:
             args = (0,)
         elif len(args) == 1 and isinstance(args[0], Tensor):  # an alias, as PyTorch's
@@ -793,3 +795,5 @@ OPERATORS = {
     "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
     "__ilshift__": "bitwise_left_shift_", "__irshift__": "bitwise_right_shift_",
 }
+
+from . import _tensor_subclass, overrides  # noqa: F401 - the __torch_function__ protocol
