@@ -2,17 +2,27 @@
 from collections import OrderedDict
 
 from .._tensor import Tensor
+from ..overrides import _disabled_torch_function_impl
 
 __all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedBuffer",
            "UninitializedTensorMixin"]
 
 
-class Parameter(Tensor):
+class _ParameterMeta(type):
+    # isinstance(t, Parameter) also holds for the instance of a Tensor subclass that
+    # Parameter(t) flagged _is_param (it keeps its class), as PyTorch's
+    def __instancecheck__(cls, instance):
+        return type.__instancecheck__(cls, instance) or cls is Parameter and \
+            isinstance(instance, Tensor) and instance.__dict__.get("_is_param", False)
+
+
+class Parameter(Tensor, metaclass=_ParameterMeta):
     """A tensor that a Module registers as a parameter when assigned to one of its
     attributes. A leaf sharing ``data``'s storage and version counter; ops on it give
-    plain tensors (they build their results as Tensor)."""
+    plain tensors (it opts out of __torch_function__)."""
     __slots__ = ()
     __module__ = "mindtorch.nn.parameter"
+    __torch_function__ = _disabled_torch_function_impl
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
@@ -20,6 +30,17 @@ class Parameter(Tensor):
             data = empty(0)
         if not isinstance(data, Tensor):  # PyTorch fails on data.detach()
             raise AttributeError(f"'{type(data).__name__}' object has no attribute 'detach'")
+        if type(data) is not Tensor and type(data) is not Parameter:  # a subclass stays one
+            t = data.detach().requires_grad_(requires_grad)
+            if type(t) is not type(data):
+                raise RuntimeError(
+                    f"Creating a Parameter from an instance of type {type(data).__name__} "
+                    f"requires that detach() returns an instance of the same type, but return "
+                    f"type {type(t).__name__} was found instead. To use the type as a "
+                    f"Parameter, please correct the detach() semantics defined by its "
+                    f"__torch_dispatch__() implementation.")
+            t._is_param = True
+            return t
         if requires_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
