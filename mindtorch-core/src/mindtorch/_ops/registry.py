@@ -104,11 +104,14 @@ def overload(op, make):
     cannot express.  op.call and dispatch keep using the schema binding.  Like the
     binding itself, the wrapper is made on first use."""
     def public(generated):
-        fn = _accept_input_keyword(op, make(generated))
+        from .. import overrides
+        inner = make(generated)
+        fn = _accept_input_keyword(op, inner)
         fn.__name__ = fn.__qualname__ = op.name.split("::")[-1]
         fn.__module__ = "mindtorch"
         fn.__doc__ = op.options.get("doc") or fn.__doc__ or op.schema.text
         fn._op = op
+        overrides.register_public(fn, inner)
         return fn
     op._public = public
     op._binding = None
