@@ -13,6 +13,7 @@ from .grad_mode import (  # noqa: F401
 # (imported here, not lazily: a first `import mindtorch.autograd.gradcheck` would otherwise
 # bind the package's `gradcheck` to that submodule instead of the function)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
+from ..overrides import handle_torch_function, has_torch_function, is_tensor_like  # noqa: F401
 
 _multithreading = [True]
 
@@ -145,6 +146,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     from ._engine import run_backward
     tensors = _tensors(tensors, "tensors")
     inputs = _tensors(inputs, "inputs")
+    if has_torch_function(tensors + (inputs or [])):  # (a subclass's or mode's handler)
+        return handle_torch_function(backward, tensors + (inputs or []), tuple(tensors),
+                                     grad_tensors=grad_tensors, retain_graph=retain_graph,
+                                     create_graph=create_graph, inputs=inputs and tuple(inputs))
     if inputs is not None and not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
     if inputs is not None and not all(getattr(t, "requires_grad", True) for t in inputs):
@@ -167,6 +172,12 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _tensors(inputs, "inputs")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if has_torch_function(outputs + inputs):  # (a subclass's or mode's handler)
+        return handle_torch_function(
+            grad, outputs + inputs, outputs, tuple(inputs), grad_outputs=grad_outputs,
+            retain_graph=retain_graph, create_graph=create_graph, only_inputs=only_inputs,
+            allow_unused=allow_unused, is_grads_batched=is_grads_batched,
+            materialize_grads=materialize_grads)
     if allow_unused is None:
         allow_unused = materialize_grads
     grads = _make_grads(outputs, grad_outputs, is_grads_batched)
