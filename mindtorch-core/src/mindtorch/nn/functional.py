@@ -1,6 +1,10 @@
 """mindtorch.nn.functional (torch.nn.functional): the ops declared with
 modules=("nn.functional",)."""
 from .._ops.namespaces import install as _install
+from ..overrides import (  # noqa: F401 - as PyTorch's module exposes them
+    handle_torch_function, has_torch_function, has_torch_function_unary,
+    has_torch_function_variadic,
+)
 
 _install(globals(), "nn.functional")
 
