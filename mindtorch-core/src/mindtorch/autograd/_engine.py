@@ -356,8 +356,9 @@ def _set_grad(t, g, create_graph, fresh=False):
             t._grad = g  # (a fresh gradient without history is already what detach gives)
         else:
             t._grad = g.detach() if fresh else g.detach().clone()
-    elif create_graph or old._shape != g._shape or type(old._device) is LayoutKey:
-        t._grad = g + old if type(old._device) is LayoutKey else old + g  # (sparse old)
+    elif create_graph or old._shape != g._shape or type(old._device) is LayoutKey and \
+            type(g._device) is not LayoutKey:  # (a sparse .grad meeting a dense one: dense)
+        t._grad = g + old if type(old._device) is LayoutKey else old + g
     else:
         with set_grad_enabled(False):
             old.add_(g)
