@@ -81,6 +81,8 @@ def write_into(self, op, args, check=None):
         with no_grad():
             self.copy_(result)
         _record.adopt_history(self, result)
+        if _record.forward.on:  # forward AD: self's tangent becomes result's, recorded
+            _record.forward.adopt(self, result)
         return self
     return self.copy_(result)
 
