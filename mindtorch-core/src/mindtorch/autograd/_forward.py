@@ -29,7 +29,7 @@ _holders = []  # weakrefs to the tensors given a tangent at the live level (clea
 
 
 def tangent_of(t):
-    return t.__dict__.get(KEY) if isinstance(t, Tensor) else None
+    return t.__dict__.get(KEY) if isinstance(t, Tensor) and not state.inference else None
 
 
 def set_tangent(t, tangent):
@@ -107,8 +107,8 @@ class _Spec:
         return found
 
     def run(self, kernel, enabled, args):
-        tans = self.tangents(args)
-        if not tans:
+        tans = self.tangents(args) if not state.inference else None  # (off there, as
+        if not tans:                                                     # in PyTorch)
             return kernel(*args)
         if self.kind == "none":
             return _off(kernel, args)
@@ -120,13 +120,14 @@ class _Spec:
         old = {i: _snapshot(args[i], nested) for i in self.mutated} if self.mutated else None
         r = _off(kernel, args)
         outs = list(r) if isinstance(r, (tuple, list)) else [r]
+        if not self.mutated and not any(_differentiable(o) for o in outs):
+            return r  # (comparisons, indices: no tangents)
         prev_on, prev_enabled = forward.on, state.enabled
         forward.on, state.enabled = False, enabled
         try:
-            jvps = self._jvp(args, tans, outs, old, nested)
+            self._attach(args, outs, self._jvp(args, tans, outs, old, nested))
         finally:
             forward.on, state.enabled = prev_on, prev_enabled
-        self._attach(args, outs, jvps)
         return r
 
     def _jvp(self, args, tans, outs, old, nested):
@@ -148,12 +149,14 @@ class _Spec:
             if res is not NotImplemented:
                 return res if type(res) is list else [res]
         from ._jvp_rules import double_vjp
-        return double_vjp(self.op, args, tans, outs, self.mutated)
+        return double_vjp(self.op, args, tans, outs, self.mutated, nested)
 
     def _attach(self, args, outs, jvps):
         if self.mutated:
             m = self.mutated[0]
             target = args[m]
+            if not _differentiable(target):  # (x.long(): a copy into an integer tensor)
+                return
             jt = jvps[0] if jvps else None
             if self.inplace_view:  # new metadata: the tangent is re-viewed the same way
                 if jt is not None:
@@ -204,14 +207,14 @@ def _zeros_like(t):
     return t.new_zeros(t.shape)
 
 
-def _conform(jt, o):
+def _conform(jt, o, always=False):
     """The tangent as the result's: same shape (a broadcast input's is expanded), and laid
     out as the result when that is a dense layout (PyTorch keeps them alike)."""
     if tuple(jt._shape) != tuple(o._shape):
         jt = jt.expand(o._shape)
-    if jt._stride != o._stride and o._base is None and jt.numel() > 1:
+    if jt._stride != o._stride and (o._base is None or always) and jt.numel() > 1:
         from .._ops import OPS
-        c = OPS["empty_strided"].call(o._shape, o._stride, jt.dtype, None, jt.device, False)
+        c = OPS["empty_strided"].call(o._shape, o._stride, jt.dtype, jt.device)
         if c._stride == o._stride:
             jt = c.copy_(jt) if state.enabled and jt.requires_grad else \
                 _nograd_copy(c, jt)
@@ -251,3 +254,22 @@ def _write_tangent(t, jt):
         cur.copy_(jt)
     finally:
         forward.on = prev_on
+
+
+def snapshot(copy, t):
+    """copy (of t, before an in-place write) gets a recorded copy of t's tangent."""
+    tangent = tangent_of(t)
+    if tangent is not None:
+        prev, forward.on = forward.on, False
+        try:
+            set_tangent(copy, tangent.clone())
+        finally:
+            forward.on = prev
+
+
+def adopt(t, result):
+    """t, which took result's value under no_grad (an in-place decomposition), takes its
+    tangent with history."""
+    tangent = tangent_of(result)
+    if tangent is not None and tangent is not tangent_of(t) and t.dtype in D.DIFFERENTIABLE:
+        _write_tangent(t, tangent)

@@ -102,9 +102,12 @@ def _arg_names(op):
 def _linear(op, args, T, outs):
     names = _arg_names(op)
     diff = _diff_names(op)
+    types = [a.type for a in op.schema.args if a.name != "requires_grad"]
     a = list(args)
     for i, x in enumerate(args):
-        if i in T:
+        if i not in T and (types[i] in ("Scalar", "Tensor|Scalar") or names[i] == "value"):
+            a[i] = _zero_or_none(x)  # a fill value: constant
+        elif i in T:
             t = T[i]
             a[i] = [tj if tj is not None else _zero_or_none(xj) for tj, xj in zip(t, x)] \
                 if type(t) is list else t
@@ -257,7 +260,7 @@ RULES = {
 
 # -- the generic rule -------------------------------------------------------------------
 
-def double_vjp(op, args, T, outs, mutated):
+def double_vjp(op, args, T, outs, mutated, nested):
     """J t as the gradient of <J^T g, t> (real inner product) with respect to g, g being
     zeros: two reverse passes through the op's formulas (or its decomposition's)."""
     import mindtorch as M
@@ -265,9 +268,6 @@ def double_vjp(op, args, T, outs, mutated):
             o.dtype in D.DIFFERENTIABLE]
     if not diff:
         return [None] * len(outs)
-    nested = state.enabled and any(
-        t.requires_grad for x in T.values() for t in (x if type(x) is list else [x])
-        if t is not None)
     prev, state.enabled = state.enabled, True
     try:
         a, xs, ts = list(args), [], []

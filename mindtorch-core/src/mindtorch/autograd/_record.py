@@ -42,6 +42,7 @@ class forward:
     results tangents (autograd/_forward.py).  Off, it costs a binding one attribute test."""
     on = False
     wrap = None
+    snapshot = adopt = None  # (for in-place decompositions: _forward.snapshot, .adopt)
 
 
 def plan(op):
@@ -784,6 +785,8 @@ def original_with_history(t):
     c = _original(t)
     if fn is not None:
         c._grad_fn, c._output_nr, c._requires_grad = fn, t._output_nr, True
+    if forward.on:  # and its tangent, recorded (the write updates t's in place)
+        forward.snapshot(c, t)
     return c
 
 

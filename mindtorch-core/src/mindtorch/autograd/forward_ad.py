@@ -10,6 +10,7 @@ from .._tensor import Tensor
 from . import _forward
 from ._forward import set_tangent, tangent_of
 from ._record import forward
+from .grad_mode import state
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
            "unpack_dual", "dual_level"]
@@ -29,7 +30,8 @@ def enter_dual_level():
     if _current_level >= 0:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _current_level = 0
-    forward.wrap = _forward.wrap
+    forward.wrap, forward.snapshot, forward.adopt = (_forward.wrap, _forward.snapshot,
+                                                     _forward.adopt)
     forward.on = _enabled[0]
     return _current_level
 
@@ -77,10 +79,11 @@ def make_dual(tensor, tangent, *, level=None):
     try:
         dual = tensor.view(tensor.shape)  # a view (with ViewBackward0 when recording)
         if tangent.stride() != tensor.stride() and tensor.numel() > 1:
-            tangent = _forward._conform(tangent, dual)  # laid out as the primal, as PyTorch's
+            tangent = _forward._conform(tangent, dual, always=True)  # laid out as the primal, as PyTorch's
     finally:
         forward.on = prev
-    set_tangent(dual, tangent)
+    if not state.inference:  # (inference mode turns forward AD off, as in PyTorch)
+        set_tangent(dual, tangent)
     return dual
 
 
