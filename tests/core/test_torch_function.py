@@ -72,6 +72,8 @@ _OPS = {
     "chunk": lambda lib, x: x.chunk(2, 1),
     "unbind": lambda lib, x: lib.unbind(x),
     "cat": lambda lib, x: lib.cat([x, data(lib, 2, 3)]),
+    "cat_plain_first": lambda lib, x: lib.cat([data(lib, 2, 3), x, data(lib, 2, 3)], 1),
+    "index_tensors": lambda lib, x: x[lib.tensor([[0], [1]]), lib.tensor([2, 0, 1])],
     "stack_plain_first": lambda lib, x: lib.stack([data(lib, 2, 3), x]),
     "relu": lambda lib, x: lib.nn.functional.relu(x),
     "linear": lambda lib, x: lib.nn.functional.linear(x, data(lib, 4, 3)),

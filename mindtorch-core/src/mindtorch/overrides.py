@@ -100,7 +100,8 @@ def _tensor_list_arg(convert):
                     break
             else:
                 return tuple(x)
-            if not state.subclass_off and any(_overrides(t) for t in x):
+            if not state.subclass_off and any(type(t) is not Tensor and _overrides(t)
+                                              for t in x):
                 raise Override
         return convert(op, pos, x)
     return check
