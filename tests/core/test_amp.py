@@ -92,3 +92,17 @@ def test_disabled_cpu_region_and_custom_fwd_passthrough():
         return x + 1
     assert f(mindtorch.ones(1)).item() == 2.0
     assert mindtorch.amp.custom_fwd(device_type="cuda")(f)(mindtorch.ones(1)).item() == 2.0
+
+
+def test_device_amp_spellings_warn_deprecated():
+    """torch.cuda.amp.GradScaler / torch.cpu.amp.GradScaler and .autocast: FutureWarnings
+    naming the torch.amp spelling, attributed to the caller's line."""
+    def run(lib):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            lib.cuda.amp.GradScaler(enabled=False)
+            lib.cpu.amp.GradScaler()
+            with lib.cuda.amp.autocast(enabled=False):
+                pass
+        return [(c.category.__name__, str(c.message), c.filename == __file__) for c in w]
+    assert run(mindtorch) == run(torch)

@@ -13,13 +13,17 @@ class _DeviceAmp:
 
     def GradScaler(self, init_scale=2.0 ** 16, growth_factor=2.0, backoff_factor=0.5,  # noqa: N802
                    growth_interval=2000, enabled=True):
+        self._deprecated("GradScaler")
         return GradScaler(self.device_type, init_scale, growth_factor, backoff_factor,
                           growth_interval, enabled)
 
     def autocast(self, enabled=True, dtype=None, cache_enabled=True):
+        self._deprecated("autocast")
+        return autocast(self.device_type, dtype, enabled, cache_enabled)
+
+    def _deprecated(self, name):
         import warnings
         d = self.device_type
-        warnings.warn(f"`torch.{d}.amp.autocast(args...)` is deprecated. Please use "
-                      f"`torch.amp.autocast('{d}', args...)` instead.", FutureWarning,
-                      stacklevel=2)
-        return autocast(d, dtype, enabled, cache_enabled)
+        warnings.warn(f"`torch.{d}.amp.{name}(args...)` is deprecated. Please use "
+                      f"`torch.amp.{name}('{d}', args...)` instead.", FutureWarning,
+                      stacklevel=3)
