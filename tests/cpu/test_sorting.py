@@ -162,6 +162,12 @@ def test_topk_ties_and_nan():
         for k in (1, 2, 3, 40, 149, 150):
             for largest in (True, False):
                 check(lambda L, t: t.topk(k, 1, largest), z)
+    for dtype in ("int64", "float32", "bfloat16"):  # few of many: the partition path
+        w = make((4, 50), dtype, nan=True)
+        for k in (1, 5, 12):
+            for largest in (True, False):
+                check(lambda L, t: t.topk(k, 1, largest), w)
+                check(lambda L, t: t.T.topk(k, 0, largest), w)
     # sorted=False: torch's order is unspecified; the same values
     _same_selection(z.topk(40, 1, sorted=False), to_torch(z).topk(40, 1, sorted=False), z, 1,
                     as_sets=True)

@@ -86,7 +86,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     if not self.ndim:
         return _scalar_result(self, a)
     _, key = _rows(self, dim)
-    order = _order(key, -1, largest)[..., :k]
+    order = _top(key, k, largest)
     if sorted and k:
         chosen = np.take_along_axis(key, order, -1)
         tied = _equal(self, chosen[..., 1:], chosen[..., :-1]).any(-1) | (
@@ -99,6 +99,19 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
             order = flat_order.reshape(order.shape)
     idx = np.ascontiguousarray(np.moveaxis(order, -1, dim))
     return wrap(np.take_along_axis(a, idx, dim), self.dtype), wrap(idx, _I64)
+
+
+def _top(key, k, largest):
+    """Positions of the k largest (smallest) keys of each row, in sorted order, equal keys
+    in index order.  Few of many: a partition, then a sort of those k only."""
+    n = key.shape[-1]
+    if not 0 < 4 * k < n:
+        return _order(key, -1, largest)[..., :k]
+    part = np.argpartition(key, n - k if largest else k - 1, axis=-1)
+    chosen = part[..., n - k:] if largest else part[..., :k]
+    chosen.sort(-1)  # (index order first, so the stable sort keeps it among equal keys)
+    return np.take_along_axis(
+        chosen, _order(np.take_along_axis(key, chosen, -1), -1, largest), -1)
 
 
 def _equal(t, x, y):
