@@ -11,7 +11,7 @@ from .core import binary_samples, unary_samples
 
 FAMILIES = ("core", "core_shapes", "core_linalg", "activation", "special", "sorting", "factorization", "conv", "pooling",
             "resample", "sampling", "normalization", "layers", "loss", "numerics", "fft",
-            "rnn", "view_copies", "static_shapes")
+            "rnn", "view_copies", "static_shapes", "compat")
 SAMPLES = {}
 for _family in FAMILIES:
     SAMPLES.update(importlib.import_module(f"{__name__}.{_family}").SAMPLES)
