@@ -2,7 +2,6 @@
 first input (LazyLinear, ...): UninitializedParameters until the first forward calls
 ``initialize_parameters``; then the module becomes ``cls_to_become``."""
 import itertools
-import warnings
 
 from ..parameter import is_lazy
 
@@ -17,8 +16,7 @@ class LazyModuleMixin:
         self._load_hook = self._register_load_state_dict_pre_hook(self._lazy_load_hook)
         self._initialize_hook = self.register_forward_pre_hook(self._infer_parameters,
                                                                with_kwargs=True)
-        warnings.warn("Lazy modules are a new feature under heavy development so changes to "
-                      "the API or functionality can happen at any moment.", stacklevel=2)
+        # (PyTorch 2.13 no longer warns that lazy modules are a new feature)
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         # uninitialized tensors are saved as they are (not detached)
