@@ -220,9 +220,24 @@ CASES = {
     "softmax_dtype": (lambda m, x: m.softmax(x, 0, dtype=m.float64), [randn(3, 4)]),
     "layer_norm": (lambda m, x, w, b: F(m).layer_norm(x, (4,), w, b),
                    [randn(3, 4), randn(4), randn(4)]),
+    "layer_norm_2d": (lambda m, x, w: F(m).layer_norm(x, (3, 4), w), [randn(2, 3, 4),
+                                                                      randn(3, 4)]),
+    "layer_norm_w_only": (lambda m, x, w, b: F(m).layer_norm(x.detach(), (4,), w, b),
+                          [randn(3, 4), randn(4), randn(4)]),
+    "native_layer_norm": (lambda m, x: m.native_layer_norm(x, (4,), None, None, 1e-5),
+                          [randn(3, 4)]),
     "batch_norm": (lambda m, x, w, b: F(m).batch_norm(x, None, None, w, b, training=True),
                    [randn(4, 3), randn(3), randn(3)]),
     "group_norm": (lambda m, x: F(m).group_norm(x, 2), [randn(2, 4, 3)]),
+    "group_norm_affine": (lambda m, x, w, b: F(m).group_norm(x, 2, w, b),
+                          [randn(2, 4, 3, 2), randn(4), randn(4)]),
+    "batch_norm_2d": (lambda m, x, w: F(m).batch_norm(x, None, None, w, training=True),
+                      [randn(3, 2, 2, 2), randn(2)]),
+    "batch_norm_running": (lambda m, x: F(m).batch_norm(
+        x, m.zeros(3, dtype=x.dtype), m.ones(3, dtype=x.dtype), training=True), [randn(4, 3)]),
+    "batch_norm_eval": (lambda m, x, w: F(m).batch_norm(
+        x, m.zeros(3, dtype=x.dtype) + 0.5, m.ones(3, dtype=x.dtype) * 2, w), [randn(4, 3),
+                                                                              randn(3)]),
     "gelu": (lambda m, x: F(m).gelu(x), [randn(3, 4)]),
     "gelu_tanh": (lambda m, x: F(m).gelu(x, approximate="tanh"), [randn(3, 4)]),
     "silu": (lambda m, x: F(m).silu(x), [randn(3, 4)]),
@@ -419,13 +434,24 @@ def _nested(lib, fn, x, t, tangent_requires_grad):
     return p, jt, xp.grad, tt.grad
 
 
+def _normalized(d, dims):
+    # (PyTorch's fused layer_norm / batch_norm get the second derivative of their tangents
+    # wrong -- finite differences disagree -- so the reference is the composite)
+    c = d - d.mean(dims, keepdim=True)
+    return c * ((c * c).mean(dims, keepdim=True) + 1e-5).rsqrt()
+
+
 NESTED = {
     "exp_mul": lambda m, d: (d.exp() * d).sum(0),
     "matmul": lambda m, d: d @ d.t(),
     "gelu": lambda m, d: m.nn.functional.gelu(d),
     "tanh_view": lambda m, d: d[:, 1:].tanh(),
-    "layer_norm": lambda m, d: m.nn.functional.layer_norm(d, (4,)),
+    "layer_norm": lambda m, d: m.nn.functional.layer_norm(d, (4,)) if m is mindtorch else
+    _normalized(d, 1),
     "prod": lambda m, d: d.prod(1),
+    "group_norm": lambda m, d: m.nn.functional.group_norm(d.view(1, 6, 2), 3),
+    "batch_norm": lambda m, d: m.nn.functional.batch_norm(d, None, None, training=True)
+    if m is mindtorch else _normalized(d, 0),
     "inplace": lambda m, d: d.clone().mul_(d).add_(d),
     "setitem": lambda m, d: _setitem(d * 2, d[0]),
 }

@@ -248,7 +248,66 @@ def _selected(op, args, T, outs):
     return [g.squeeze(d) if keep else g, None]
 
 
+def _normalized(x, tx, dims, eps):
+    """(x normalized over dims, its tangent, the mean's and the rstd's tangents), from x
+    itself (so that nested backward sees their history)."""
+    mean = x.mean(dims, keepdim=True)
+    centered = x - mean
+    rstd = ((centered * centered).mean(dims, keepdim=True) + eps).rsqrt()
+    xhat = centered * rstd
+    if tx is None:
+        return xhat, None, None, None
+    t_mean = tx.mean(dims, keepdim=True)
+    t_var = (xhat * tx).mean(dims, keepdim=True)  # (d rstd = -rstd^2 * t_var)
+    return xhat, rstd * (tx - t_mean) - xhat * rstd * t_var, t_mean, -rstd * rstd * t_var
+
+
+def _affine(xhat, t_xhat, w, tw, tb, channel_shape):
+    """The tangent of xhat * w + b, w and b of channel_shape broadcast against xhat."""
+    def bc(v):
+        return v if channel_shape is None else v.reshape(channel_shape)
+    total = None
+    for term in (t_xhat if w is None or t_xhat is None else t_xhat * bc(w),
+                 None if tw is None else xhat * bc(tw), None if tb is None else bc(tb)):
+        if term is not None:
+            total = term if total is None else total + term
+    return total if total is not None else xhat.new_zeros(xhat.shape)
+
+
+def _layer_norm(op, args, T, outs):
+    x, shape, w, _, eps = args
+    dims = tuple(range(x.ndim - len(shape), x.ndim))
+    xhat, t_xhat, _, _ = _normalized(x, T.get(0), dims, eps)
+    # (PyTorch gives the mean and rstd outputs no tangent here, unlike group norm's)
+    return [_affine(xhat, t_xhat, w, T.get(2), T.get(3), None), None, None]
+
+
+def _group_norm(op, args, T, outs):
+    x, w, _, n, c, _, group, eps = args
+    grouped = x.reshape(n, group, -1)
+    tx = T.get(0)
+    xhat, t_xhat, t_mean, t_rstd = _normalized(
+        grouped, None if tx is None else tx.reshape(n, group, -1), (2,), eps)
+    channel = (1, c) + (1,) * (x.ndim - 2)
+    out = _affine(xhat.reshape(x.shape), None if t_xhat is None else t_xhat.reshape(x.shape),
+                  w, T.get(1), T.get(2), channel)
+    if t_mean is None:
+        return [out, None, None]
+    return [out, t_mean.reshape(n, group), t_rstd.reshape(n, group)]
+
+
+def _batch_norm_training(op, args, T, outs):
+    x, w, _, eps = args
+    dims = (0,) + tuple(range(2, x.ndim))
+    xhat, t_xhat, _, _ = _normalized(x, T.get(0), dims, eps)
+    channel = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+    return [_affine(xhat, t_xhat, w, T.get(1), T.get(2), channel)] + [None] * (len(outs) - 1)
+
+
 RULES = {
+    "native_layer_norm": _layer_norm,
+    "native_group_norm": _group_norm,
+    "_batch_norm_training": _batch_norm_training,
     "copy_": _copy,
     "fill_": lambda op, args, T, outs: T.get(1),
     "zero_": _zero,
