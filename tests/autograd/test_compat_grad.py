@@ -1,9 +1,8 @@
 """Gradients of the compat ops (decompositions): gradcheck, and torch's gradients where
 torch's are right."""
+import mindtorch
 import numpy as np
 import torch
-
-import mindtorch
 from mindtorch.autograd import gradcheck, gradgradcheck
 
 

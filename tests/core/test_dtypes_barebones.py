@@ -2,11 +2,10 @@
 refusals, casts with c10's rounding rules, views, copies, printing, save/load)."""
 import io
 
+import mindtorch
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
 
 NEW = ["uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
        "float8_e5m2fnuz", "float8_e8m0fnu"]
@@ -133,7 +132,7 @@ def test_views_between_dtypes(name):
         got = outcome(lambda m: bits(m.tensor(raw, dtype=m.uint8).view(getattr(m, name))
                                      .view(getattr(m, other))), mindtorch)
         assert got == want, other
-    odd = lambda m: m.tensor([1, 2, 3], dtype=m.uint8).view(getattr(m, name)).view(m.int16)  # noqa
+    odd = lambda m: m.tensor([1, 2, 3], dtype=m.uint8).view(getattr(m, name)).view(m.int16)
     assert outcome(odd, mindtorch) == outcome(odd, torch)
 
 
@@ -150,7 +149,7 @@ def test_printing_and_scalars(name):
 
 @pytest.mark.parametrize("name", NEW)
 def test_requires_grad_rule(name):
-    fn = lambda m: m.ones(2, dtype=getattr(m, name), requires_grad=True).requires_grad  # noqa
+    fn = lambda m: m.ones(2, dtype=getattr(m, name), requires_grad=True).requires_grad
     assert outcome(fn, mindtorch) == outcome(fn, torch)
 
 

@@ -2,12 +2,10 @@
 register_fake / register_autograd / register_kernel, mindtorch.ops.<ns>.<name>, compared
 with torch's behaviour (values, gradients, error classes and messages)."""
 import itertools
-from typing import Optional
-
-import pytest
-import torch
 
 import mindtorch
+import pytest
+import torch
 from mindtorch import library as mlibrary
 from mindtorch._ops.registry import OPS
 
@@ -176,12 +174,12 @@ def test_define_register_kernel_and_fake_functions(ns):
 
 
 def test_infer_schema():
-    def h(x: torch.Tensor, z: Optional[torch.Tensor], a: list[int], b: Optional[int] = None,
+    def h(x: torch.Tensor, z: torch.Tensor | None, a: list[int], b: int | None = None,
           c: float = 1.5, s: str = "a", *, flag: bool = True) -> tuple[torch.Tensor, torch.Tensor]:
         pass
 
-    def hm(x: mindtorch.Tensor, z: Optional[mindtorch.Tensor], a: list[int],
-           b: Optional[int] = None, c: float = 1.5, s: str = "a", *, flag: bool = True
+    def hm(x: mindtorch.Tensor, z: mindtorch.Tensor | None, a: list[int],
+           b: int | None = None, c: float = 1.5, s: str = "a", *, flag: bool = True
            ) -> tuple[mindtorch.Tensor, mindtorch.Tensor]:
         pass
 
@@ -205,7 +203,7 @@ def test_bad_names_and_unknown_ops(ns):
         with pytest.raises(TypeError):
             lib.library.custom_op(f"{ns}::nomut")(lambda x: x)  # mutates_args is required
         with pytest.raises(AttributeError):
-            getattr(lib.ops.aten, "no_such_op_anywhere")
+            lib.ops.aten.no_such_op_anywhere
 
 
 def test_aten_namespace_calls_builtins():

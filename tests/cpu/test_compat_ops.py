@@ -1,11 +1,10 @@
 """conv_tbc, as_strided_scatter, slice_inverse and hash_tensor against torch: values,
 gradients, dtypes, non-contiguous inputs and errors."""
+import mindtorch
+import mindtorch.nn.functional as MF
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
-import mindtorch.nn.functional as MF
 
 
 def pair(*shape, dtype="float64", transposed=False, seed=0):
@@ -91,7 +90,7 @@ def test_as_strided_scatter_non_contiguous_input():
         ti, mi = ti.detach().requires_grad_(requires_grad), mi.detach().requires_grad_(
             requires_grad)
         ts, ms = pair(3, seed=1)
-        fn = lambda L, i, s: L.as_strided_scatter(i, s, (3,), (2,), 1).detach()  # noqa
+        fn = lambda L, i, s: L.as_strided_scatter(i, s, (3,), (2,), 1).detach()
         if requires_grad:
             raises_same(lambda L: fn(L, *((ti, ts) if L is torch else (mi, ms))), tail=True)
         else:

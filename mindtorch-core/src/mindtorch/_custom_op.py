@@ -128,7 +128,7 @@ def opcheck(op, args, kwargs=None, *, test_utils=("test_schema", "test_autograd_
                     raise RuntimeError(f"{qualname}: inputs require grad but no autograd "
                                        f"formula was registered (register_autograd)")
             results[test] = "SUCCESS"
-        except Exception as e:  # noqa: BLE001 - reported per test, as PyTorch's opcheck
+        except Exception as e:
             if raise_exception:
                 raise OpCheckError(f"opcheck(op, ...): {test} failed with {e}") from e
             results[test] = e

@@ -27,7 +27,7 @@ def cast(a, dtype):
         a = a.real
     with np.errstate(all="ignore"):
         x = a.astype(np.float32)
-        if a.dtype in (_FLOAT8_NP or _float8_np()):  # c10 reads every float8 NaN as the positive quiet NaN
+        if a.dtype in (_FLOAT8_NP or _float8_np()):  # c10 reads a float8 NaN as +NaN
             x = np.where(np.isnan(x), np.float32("nan"), x)
         if dtype is D.float8_e4m3fn:
             x = np.clip(x, -_E4M3_MAX, _E4M3_MAX)  # NaN stays NaN

@@ -14,12 +14,26 @@ import typing
 
 from . import _dtype as D
 from ._device import device as _device_t
-from ._ops.registry import OPS, clear_caches, define as _define
+from ._ops.registry import OPS, clear_caches
+from ._ops.registry import define as _define
 from ._tensor import Tensor
 
-__all__ = ["Library", "define", "impl", "register_kernel", "register_fake",
-           "register_autograd", "custom_op", "infer_schema", "opcheck", "get_ctx",
-           "CustomOpDef", "fallthrough_kernel", "register_vmap", "register_autocast"]
+__all__ = [
+    "CustomOpDef",
+    "Library",
+    "custom_op",
+    "define",
+    "fallthrough_kernel",
+    "get_ctx",
+    "impl",
+    "infer_schema",
+    "opcheck",
+    "register_autocast",
+    "register_autograd",
+    "register_fake",
+    "register_kernel",
+    "register_vmap",
+]
 
 _ENTRIES = {}    # "ns::name" -> _Entry (what torch.library added to the op)
 _DEF_NAMESPACES = set()  # namespaces with a "DEF" Library (PyTorch allows one each)
@@ -95,7 +109,7 @@ def _type_name(ann, where):
     if origin is typing.Union and len(args) == 2 and type(None) in args:
         inner = args[0] if args[1] is type(None) else args[1]
         return _type_name(inner, where) + "?"
-    import collections.abc as abc
+    from collections import abc
     if origin in (list, tuple, abc.Sequence) and args and args[0] is not Ellipsis:
         inner = _type_name(args[0], where)
         if not inner.endswith("?") or inner == "Tensor?":
@@ -510,4 +524,4 @@ def get_ctx():
     return _FakeContext()
 
 
-from ._custom_op import CustomOpDef, custom_op, opcheck  # noqa: E402
+from ._custom_op import CustomOpDef, custom_op, opcheck
