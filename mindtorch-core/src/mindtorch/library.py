@@ -10,6 +10,7 @@ was registered. `mindtorch.ops.<ns>.<name>` (see ops.py) calls through `call()` 
 """
 import inspect
 import re
+import types
 import typing
 
 from . import _dtype as D
@@ -106,7 +107,7 @@ def _type_name(ann, where):
     if ann in _ANNOTATIONS:
         return _ANNOTATIONS[ann]
     origin, args = typing.get_origin(ann), typing.get_args(ann)
-    if origin is typing.Union and len(args) == 2 and type(None) in args:
+    if origin in (typing.Union, types.UnionType) and len(args) == 2 and type(None) in args:
         inner = args[0] if args[1] is type(None) else args[1]
         return _type_name(inner, where) + "?"
     from collections import abc
