@@ -110,7 +110,7 @@ class SavedTensor:
     """A tensor a node keeps for its backward, with the version it had when saved: using
     it after an in-place change raises PyTorch's error.  A node's own output is kept
     without its grad_fn (no reference cycle) and gets it back on unpack."""
-    __slots__ = ("tensor", "version", "output_nr", "hook")
+    __slots__ = ("tensor", "version", "output_nr", "hook", "tangent")
 
     def __init__(self, t, output_nr=None):
         if type(t._version_counter) is not list:  # an inference tensor
@@ -130,6 +130,8 @@ class SavedTensor:
         else:  # an output: the data without the tensor (whose grad_fn is the node)
             self.tensor = t._parts() if output_nr is not None else t
             self.hook = None
+            if output_nr is not None and _fw.on:  # (and its forward AD tangent)
+                self.tangent = _fw.save(t)
 
     def unpack(self, node):
         t = self.tensor
@@ -137,6 +139,8 @@ class SavedTensor:
             t = self.hook[1](self.hook[0])
         elif self.output_nr is not None:
             t = _tensor(t)
+            if _fw.on:
+                _fw.restore(self, t)
         if self.hook is None and t._version_counter[0] != self.version:
             producer = node if self.output_nr is not None else t._grad_fn
             which = "" if producer is None else \
@@ -169,6 +173,7 @@ def _tensor(data):
 
 
 _make = None
+_fw = None  # autograd._record.forward (set there: forward AD's switch)
 
 
 def _type_desc(t):
