@@ -523,3 +523,33 @@ def test_errors_inside_a_level(case):
         with fw.dual_level():
             case(lib, fw)
     _raises(inside)
+
+
+# -- forward over reverse: tangents through a backward pass (hessian-vector products) ----
+
+OVER_REVERSE = {
+    "cube": lambda m, d: (d ** 3).sum(),
+    "sin_mul": lambda m, d: (d.sin() * d).sum(),
+    "softmax": lambda m, d: m.softmax(d, 1)[:, 0].sum(),
+    "tanh_mm": lambda m, d: (d.tanh() @ d.t()).exp().mean(),
+    "log_softmax_nll": lambda m, d: m.nn.functional.cross_entropy(d, m.tensor([0, 2, 1])),
+    "exp_norm": lambda m, d: d.exp().norm(),
+}
+
+
+def _over_reverse(lib, fn, x, t):
+    fw = lib.autograd.forward_ad
+    xp = lib.tensor(x, requires_grad=True)
+    with fw.dual_level():
+        d = fw.make_dual(xp, lib.tensor(t))
+        (g,) = lib.autograd.grad(fn(lib, d), d, create_graph=True)
+        return fw.unpack_dual(g)
+
+
+@pytest.mark.parametrize("name", sorted(OVER_REVERSE))
+def test_tangents_through_backward(name):
+    x, t = randn(3, 4), randn(3, 4)
+    (p, jt) = _over_reverse(mindtorch, OVER_REVERSE[name], x, t)
+    (tp, tjt) = _over_reverse(torch, OVER_REVERSE[name], x, t)
+    assert_same(p, tp.detach())
+    assert_same(jt, tjt.detach())

@@ -25,6 +25,7 @@ from ._record import forward
 
 KEY = "_fw_tangent"
 _USES_RESULT = ()  # rules reading the op's result (recomputed with history when nested)
+generation = [0]  # counts the levels entered (a saved tangent of an old one is dropped)
 _holders = []  # weakrefs to the tensors given a tangent at the live level (cleared on exit)
 
 
@@ -273,3 +274,15 @@ def adopt(t, result):
     tangent = tangent_of(result)
     if tangent is not None and tangent is not tangent_of(t) and t.dtype in D.DIFFERENTIABLE:
         _write_tangent(t, tangent)
+
+
+def save(t):
+    """What a node keeps of its output t's tangent (see graph.SavedTensor)."""
+    tangent = tangent_of(t)
+    return None if tangent is None else (generation[0], tangent)
+
+
+def restore(saved, t):
+    kept = getattr(saved, "tangent", None)
+    if kept is not None and kept[0] == generation[0] and not state.inference:
+        set_tangent(t, kept[1])

@@ -43,6 +43,10 @@ class forward:
     on = False
     wrap = None
     snapshot = adopt = None  # (for in-place decompositions: _forward.snapshot, .adopt)
+    save = restore = None  # (a node's saved output keeps its tangent: graph.SavedTensor)
+
+
+graph._fw = forward
 
 
 def plan(op):

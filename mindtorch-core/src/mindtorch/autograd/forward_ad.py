@@ -30,8 +30,9 @@ def enter_dual_level():
     if _current_level >= 0:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _current_level = 0
-    forward.wrap, forward.snapshot, forward.adopt = (_forward.wrap, _forward.snapshot,
-                                                     _forward.adopt)
+    for name in ("wrap", "snapshot", "adopt", "save", "restore"):
+        setattr(forward, name, getattr(_forward, name))
+    _forward.generation[0] += 1
     forward.on = _enabled[0]
     return _current_level
 
