@@ -335,3 +335,20 @@ def test_frexp_out_tuple(out):
     got = mindtorch.frexp(mindtorch.tensor([3.0, 0.25, -5.0]), out=m_out)
     assert got.mantissa is m_out[0] and got.exponent is m_out[1]
     assert_same(tuple(got), tuple(expected))
+
+
+def test_ieee_edge_cases_stay_silent_after_first_op_in_catch_warnings():
+    """inf * 0, inf - inf, ... give nan silently (NumPy's RuntimeWarnings are filtered for
+    the kernels), also when the kernels were first loaded inside warnings.catch_warnings()
+    (whose exit restores the filters as they were)."""
+    import subprocess
+    import sys
+    code = ("import warnings\nimport mindtorch as torch\n"
+            "with warnings.catch_warnings():\n    warnings.simplefilter('ignore')\n"
+            "    torch.ones(2) + 1\n"
+            "x = torch.tensor([float('inf'), 0.0])\n"
+            "print((x * 0).tolist(), (x - x).tolist(), torch.tensor([-1.0]).log().tolist())\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert r.stdout.strip() == "[nan, 0.0] [nan, 0.0] [nan]"
