@@ -85,18 +85,21 @@ def _gelu(self, approximate="none"):
 KERNELS = {"gelu": _gelu}
 
 
+_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
 def _threshold_backward(grad, self, threshold):
-    """grad where self > threshold, else 0.  As grad * (self > threshold) (+ 0, which
-    turns -0 into PyTorch's 0), several times faster than np.where; unless the product
-    holds a NaN, which may come from an inf or NaN grad where self <= threshold."""
+    """grad where not self <= threshold (a NaN self keeps it), else +0.  As the grad's bits
+    under a mask of all ones or all zeros: a NaN or -0 grad is kept or dropped exactly as
+    PyTorch's select does, in fewer and cheaper passes than np.where or a product."""
     g = arr(grad)
-    keep = np.logical_not(np.less_equal(arr(self), threshold))  # (a NaN self keeps grad)
-    if g.ndim and g.dtype.kind == "f" and keep.shape == g.shape:
-        r = np.multiply(g, keep)
-        r += g.dtype.type(0)
-        if not np.isnan(np.add.reduce(r, axis=None)):
-            return wrap(r, grad.dtype)
-    return wrap(np.where(keep, g, g.dtype.type(0)), grad.dtype)
+    drop = np.less_equal(arr(self), threshold)
+    u = _UINT.get(g.dtype.itemsize)
+    if g.ndim and g.dtype.kind == "f" and u is not None and drop.shape == g.shape:
+        mask = drop.astype(u)
+        mask -= u(1)  # dropped: 0, kept: all ones
+        return wrap(np.bitwise_and(g.view(u), mask, out=mask).view(g.dtype), grad.dtype)
+    return wrap(np.where(drop, g.dtype.type(0), g), grad.dtype)
 
 
 KERNELS["threshold_backward"] = _threshold_backward

@@ -354,11 +354,24 @@ def _neg(self):
     return wrap(np.negative(arr(self)), self.dtype)
 
 
+_INF = float("inf")
+
+
+def _clip(a, low, high):
+    """float a clamped to number bounds (None: unbounded) as c10 clamps: a NaN of a kept
+    bit for bit, -0 kept.  np.clip with both bounds does exactly that, and is several
+    times faster than np.maximum / np.minimum (or np.clip with a bound None)."""
+    t = a.dtype.type
+    return np.clip(a, t(-_INF if low is None else low), t(_INF if high is None else high))
+
+
 def _clamp(self, min=None, max=None):
-    min, max, dt, _ = P.clamp_plan(self, min, max)  # checks number bounds too
+    min, max, dt, numbers = P.clamp_plan(self, min, max)  # checks number bounds too
     a = arr(self)
     if a.dtype != dt.np:
         a = a.astype(dt.np)
+    if numbers and dt.kind == "f" and all(b == b for b in (min, max) if b is not None):
+        return wrap(_clip(a, min, max), dt)
     with np.errstate(invalid="ignore"):
         keep = np.isnan(a) if dt.kind == "f" else None  # a nan stays nan
         for bound, fn in ((min, np.maximum), (max, np.minimum)):
@@ -421,7 +434,7 @@ def _round(self, decimals=None):
 def _relu(a):
     if a.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
-    return np.maximum(a, 0)
+    return _clip(a, 0, None) if a.dtype.kind == "f" else np.maximum(a, 0)
 
 
 def _identity_for_ints(fn):
