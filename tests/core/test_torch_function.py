@@ -352,6 +352,34 @@ def test_mode_intercepts_functions_methods_operators_and_factories():
     assert all(both(scenario)[0])
 
 
+def test_mode_sees_python_level_tensor_methods():
+    def scenario(lib):
+        log = []
+        t = data(lib, 2, 3)
+        getitem = lib.Tensor.__getitem__
+        with _logging_mode(lib, log):
+            a = t[0]
+            t[1] = 2.0
+            n = t.numel()
+            s = t.size(0)
+            same = lib.Tensor.__getitem__ is getitem
+            r = repr(t)
+        return ([f is g for (_, f, *_), g in zip(log, [
+            lib.Tensor.__getitem__, lib.Tensor.__setitem__, lib.Tensor.numel, lib.Tensor.size])],
+            [(types, args, kwargs) for _, _, types, args, kwargs in log[:2] + log[3:4]],
+            values(a), n, s, same, r, names(t[0]), lib.Tensor.__getitem__ is getitem)
+    assert all(both(scenario)[0])
+
+
+def test_subclass_defined_inside_a_mode_is_routed():
+    def scenario(lib):
+        with _logging_mode(lib, []):
+            Plain, _, _, _ = classes(lib)
+        x = data(lib, 2).as_subclass(Plain)
+        return names(x.detach()), names(x[0]), names(x.data)
+    both(scenario)
+
+
 def test_mode_sees_subclass_types_then_the_subclass_handles():
     def scenario(lib):
         log = []

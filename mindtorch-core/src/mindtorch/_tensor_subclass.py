@@ -10,7 +10,7 @@ import types
 
 from ._tensor import OPERATORS, Tensor
 from .overrides import (
-    _refresh, _type_overrides, handle_torch_function,
+    _handle, _refresh, _type_overrides, handle_torch_function,
     has_torch_function_unary, state,
 )
 
@@ -113,11 +113,14 @@ def __torch_function__(cls, func, types, args=(), kwargs=None):
 
 # -- routing a subclass's Python-level methods -----------------------------------------
 
+# (as PyTorch's C++ methods: a plain tensor is no overriding argument, no kwargs are None)
+
 def _routed_method(orig):
     def method(self, *args, **kwargs):
         if state.subclass_off and not state.mode:
             return orig(self, *args, **kwargs)
-        return handle_torch_function(orig, (self,), self, *args, **kwargs)
+        return _handle(orig, [self] if not state.subclass_off else [], (self, *args),
+                       kwargs or None)
     method.__name__, method.__qualname__, method.__doc__ = \
         orig.__name__, orig.__qualname__, orig.__doc__
     method.__wrapped__ = orig
@@ -130,12 +133,25 @@ def _routed_property(prop):
     def get(self):
         if state.subclass_off and not state.mode:
             return getter(self)
-        return handle_torch_function(getter, (self,), self)
+        return _handle(getter, [self] if not state.subclass_off else [], (self,), None)
     return property(get, prop.fset, prop.fdel, prop.__doc__)
 
 
 def _defined_by_tensor(cls, name):
     return next((c for c in cls.__mro__ if name in c.__dict__), None) is Tensor
+
+
+def _routable():
+    """{name: Tensor's own function or property} of what the protocol routes."""
+    found = {}
+    for name, value in Tensor.__dict__.items():
+        value = getattr(value, "orig", value)  # (under a mode: see _ModeRouted)
+        if isinstance(value, types.FunctionType) and not hasattr(value, "_op") and \
+                name not in _NOT_ROUTED and (not name.startswith("_") or name.endswith("__")):
+            found[name] = value
+    found.update((n, getattr(Tensor.__dict__[n], "orig", Tensor.__dict__[n]))
+                 for n in _ROUTED_PROPERTIES)
+    return found
 
 
 def __init_subclass__(cls, **kwargs):
@@ -145,14 +161,51 @@ def __init_subclass__(cls, **kwargs):
             setattr(cls, name, _SUBCLASS[name])
     if not _type_overrides(cls):
         return
-    for name, value in list(Tensor.__dict__.items()):
-        if isinstance(value, types.FunctionType) and not hasattr(value, "_op") and \
-                name not in _NOT_ROUTED and (not name.startswith("_") or name.endswith("__")) \
-                and _defined_by_tensor(cls, name):
-            setattr(cls, name, _routed_method(value))
-    for name in _ROUTED_PROPERTIES:
+    for name, value in _routable().items():
         if _defined_by_tensor(cls, name):
-            setattr(cls, name, _routed_property(Tensor.__dict__[name]))
+            setattr(cls, name, _routed_property(value) if isinstance(value, property) else
+                    _routed_method(value))
+
+
+# -- routing plain tensors' Python-level methods while a mode is active ----------------
+
+class _ModeRouted:
+    """Tensor.<name> while a TorchFunctionMode is active: read from the class it is still
+    the original (handlers compare func with torch.Tensor.<name>); read from a tensor it
+    goes to the mode.  Put in place by the first mode entered, removed by the last."""
+    __slots__ = ("orig", "routed")
+
+    def __init__(self, orig):
+        self.orig = orig
+        getter = orig.__get__ if isinstance(orig, property) else None
+
+        def routed(obj, *args, **kwargs):
+            if not state.mode:
+                return getter(obj) if getter else orig(obj, *args, **kwargs)
+            if getter:
+                return _handle(getter, [], (obj,), None)
+            return _handle(orig, [], (obj, *args), kwargs or None)
+        self.routed = routed
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return self.orig
+        if isinstance(self.orig, property):
+            return self.routed(obj)
+        return types.MethodType(self.routed, obj)
+
+    def __set__(self, obj, value):  # (a data descriptor, as the properties it stands for)
+        if not isinstance(self.orig, property):
+            raise AttributeError(f"'Tensor' object attribute is read-only")
+        self.orig.__set__(obj, value)
+
+    def __delete__(self, obj):
+        self.orig.__delete__(obj)
+
+
+def route_tensor_methods(on):
+    for name, value in _routable().items():
+        setattr(Tensor, name, _ModeRouted(value) if on else value)
 
 
 # -- deepcopy and pickling ------------------------------------------------------------

@@ -346,6 +346,8 @@ def _is_torch_function_mode_enabled():
 
 def _push_mode(mode):
     _STACK.append(mode)
+    if len(_STACK) == 1:  # plain tensors' Python-level methods go to modes from now on
+        _tensor_subclass.route_tensor_methods(True)
     _refresh()
 
 
@@ -353,6 +355,8 @@ def _pop_mode():
     if not _STACK:
         raise RuntimeError("Trying to pop from an empty mode stack")
     mode = _STACK.pop()
+    if not _STACK:
+        _tensor_subclass.route_tensor_methods(False)
     _refresh()
     return mode
 
