@@ -46,11 +46,15 @@ from ._runtime import (  # noqa: F401
     get_num_threads, is_deterministic_algorithms_warn_only_enabled, set_default_device,
     set_deterministic_debug_mode, set_float32_matmul_precision, set_num_interop_threads,
     set_num_threads, typename, use_deterministic_algorithms)
+from ._runtime import (  # noqa: F401
+    has_lapack, has_mkl, has_openmp, has_spectral, is_distributed, set_flush_denormal)
+from ._control_flow import cond, while_loop  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
     set_grad_enabled,
 )
+from . import _tensor_compat  # noqa: F401,E402 - Tensor.resize, record_stream, module_load
 
 globals().update(_ALIASES)
 from ._legacy_types import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402

@@ -123,3 +123,26 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
         from ._dynamo import OptimizedModule
         return OptimizedModule(model)
     return model
+
+
+# Build flags (torch.has_*): mindtorch's cpu backend computes through NumPy, whose linear
+# algebra is LAPACK and whose fft is pocketfft; it has neither MKL nor OpenMP.
+has_lapack, has_spectral, has_mkl, has_openmp = True, True, False, False
+
+
+def set_flush_denormal(mode):
+    """Whether denormal floats are now flushed to zero: NumPy's kernels cannot be told to,
+    so False (what PyTorch answers where the CPU cannot)."""
+    if not isinstance(mode, bool):
+        raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
+    return False
+
+
+def is_distributed(input):
+    """Whether a tensor is distributed across processes: mindtorch's never are."""
+    from ._tensor import Tensor
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_distributed(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type(input).__name__}")
+    return False
+

@@ -44,7 +44,7 @@ _LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable
 
 
 def __getattr__(name):
-    if name in ("profiler", "forward_ad"):  # (own submodules, imported on first use)
+    if name in ("profiler", "forward_ad", "variable"):  # (own submodules, imported on first use)
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     module = _LAZY.get(name)

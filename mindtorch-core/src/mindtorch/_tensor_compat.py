@@ -1,0 +1,69 @@
+"""Tensor methods kept for PyTorch compatibility, installed on Tensor at import:
+the deprecated out-of-place resize / resize_as (autograd's Resize: a reshape that keeps
+the element count), record_stream (streams belong to accelerators) and module_load
+(what load_state_dict's swap path calls)."""
+import functools
+import operator
+import warnings
+
+from ._tensor import Tensor
+
+
+def _check_numel(tensor, sizes):
+    numel = functools.reduce(operator.mul, sizes, 1)
+    if tensor.numel() != numel:
+        raise RuntimeError(
+            f"requested resize to {'x'.join(map(str, sizes))} ({numel} elements in total), "
+            f"but the given tensor has a size of {'x'.join(map(str, tensor.size()))} "
+            f"({tensor.numel()} elements). autograd's resize can only change the shape of a "
+            f"given tensor, while preserving the number of elements. ")
+
+
+@functools.cache
+def _resize():
+    """autograd's Resize (node ResizeBackward, as PyTorch's), made on first use so that
+    `import mindtorch` does not import autograd.function."""
+    from .autograd.function import Function
+    
+    class Resize(Function):
+        @staticmethod
+        def forward(ctx, tensor, sizes):
+            _check_numel(tensor, sizes)
+            ctx.input_sizes = tensor.size()
+            return tensor.contiguous().view(*sizes)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output.contiguous().view(ctx.input_sizes), None
+    return Resize
+
+
+def resize(self, *sizes):
+    warnings.warn("non-inplace resize is deprecated", stacklevel=2)
+    return _resize().apply(self, sizes)
+
+
+def resize_as(self, tensor):
+    warnings.warn("non-inplace resize_as is deprecated", stacklevel=2)
+    return _resize().apply(self, tensor.size())
+
+
+def record_stream(self, stream):
+    """Marks the tensor as used by an accelerator stream; no backend has streams here."""
+    if not (hasattr(stream, "synchronize") and hasattr(stream, "wait_stream")):
+        raise RuntimeError("unknown parameter type")
+    raise NotImplementedError(f"Could not run 'aten::record_stream' with arguments from the "
+                              f"'{self.device.type.upper()}' backend.")
+
+
+def module_load(self, other, assign=False):
+    """How load_state_dict's swap path turns a state-dict value into the new
+    parameter/buffer: other itself when assigning, else self updated in place (each
+    detached, so never self or other)."""
+    if assign:
+        return other.detach()
+    return self.copy_(other).detach()
+
+
+for _fn in (resize, resize_as, record_stream, module_load):
+    setattr(Tensor, _fn.__name__, _fn)

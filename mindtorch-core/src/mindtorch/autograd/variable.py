@@ -1,0 +1,2 @@
+"""torch.autograd.variable: the legacy module of Variable (a Tensor now)."""
+from . import Variable  # noqa: F401
