@@ -173,30 +173,30 @@ class _ModeRouted:
     """Tensor.<name> while a TorchFunctionMode is active: read from the class it is still
     the original (handlers compare func with torch.Tensor.<name>); read from a tensor it
     goes to the mode.  Put in place by the first mode entered, removed by the last."""
-    __slots__ = ("orig", "routed")
+    __slots__ = ("orig",)
 
     def __init__(self, orig):
         self.orig = orig
-        getter = orig.__get__ if isinstance(orig, property) else None
 
-        def routed(obj, *args, **kwargs):
-            if not state.mode:
-                return getter(obj) if getter else orig(obj, *args, **kwargs)
-            if getter:
-                return _handle(getter, [], (obj,), None)
-            return _handle(orig, [], (obj, *args), kwargs or None)
-        self.routed = routed
+    def __get__(self, obj, cls=None):
+        return self.orig if obj is None else types.MethodType(self._call, obj)
+
+    def _call(self, obj, *args, **kwargs):  # (bound to obj by __get__)
+        if not state.mode:
+            return self.orig(obj, *args, **kwargs)
+        return _handle(self.orig, [], (obj, *args), kwargs or None)
+
+
+class _ModeRoutedProperty(_ModeRouted):
+    __slots__ = ()
 
     def __get__(self, obj, cls=None):
         if obj is None:
             return self.orig
-        if isinstance(self.orig, property):
-            return self.routed(obj)
-        return types.MethodType(self.routed, obj)
+        getter = self.orig.__get__
+        return _handle(getter, [], (obj,), None) if state.mode else getter(obj)
 
-    def __set__(self, obj, value):  # (a data descriptor, as the properties it stands for)
-        if not isinstance(self.orig, property):
-            raise AttributeError(f"'Tensor' object attribute is read-only")
+    def __set__(self, obj, value):
         self.orig.__set__(obj, value)
 
     def __delete__(self, obj):
@@ -205,7 +205,8 @@ class _ModeRouted:
 
 def route_tensor_methods(on):
     for name, value in _routable().items():
-        setattr(Tensor, name, _ModeRouted(value) if on else value)
+        routed = _ModeRoutedProperty if isinstance(value, property) else _ModeRouted
+        setattr(Tensor, name, routed(value) if on else value)
 
 
 # -- deepcopy and pickling ------------------------------------------------------------
