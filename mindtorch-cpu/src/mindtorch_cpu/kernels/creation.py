@@ -4,6 +4,7 @@ import warnings
 import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
+from mindtorch import _float8 as float8
 from mindtorch._ops.decls import creation as C
 from mindtorch._creation import _contiguous
 from mindtorch._ops.decls.pointwise import check_int_scalars
@@ -93,13 +94,17 @@ def copy_(self, src, non_blocking=False):
     key = (s.dtype, dst.dtype)
     safe = _SAFE.get(key)
     if safe is None:
-        safe = _SAFE[key] = bool(np.can_cast(s.dtype, dst.dtype, "safe"))
+        safe = _SAFE[key] = bool(np.can_cast(s.dtype, dst.dtype, "safe")) and (
+            s.dtype == dst.dtype or self.dtype._limited != D._FP8)
     if safe:
         np.copyto(dst, s, casting="unsafe")
         return self
     # narrowing: nan/inf into integers and overflow are silent in torch, and complex -> real
     # drops the imaginary part (check_copy warned already; not catch_warnings, which
     # re-arms every warning already shown once)
+    if self.dtype._limited == D._FP8:
+        float8.copy_into(dst, s, self.dtype)
+        return self
     if s.dtype.kind == "c" and dst.dtype.kind not in "cb":
         s = s.real
     with np.errstate(all="ignore"):
@@ -130,9 +135,16 @@ def fill_(self, value):
     value = np.asarray(value)
     if value.dtype.kind == "c" and dst.dtype.kind in "uif":
         value = value.real  # checked above: the imaginary part is 0 (bool takes it all)
+    if self.dtype._limited == D._FP8:
+        dst[...] = float8.cast(value, self.dtype)
+        return self
     with np.errstate(all="ignore"):  # nan/inf/overflow casts behave as c10's (cheaper than
         dst[...] = value.astype(dst.dtype)  # catching warnings)
     return self
+
+
+def _fill_value(value, dtype):
+    return float8.cast(value, dtype) if dtype._limited == D._FP8 else value
 
 
 def _filled_like(value):
@@ -143,9 +155,9 @@ def _filled_like(value):
         shape = self._shape
         if memory_format == "contiguous_format" or (self._stride == _contiguous(shape) and (
                 memory_format is None or memory_format == "preserve_format")):
-            return wrap(np.full(shape, value, dtype.np), dtype)
+            return wrap(np.full(shape, _fill_value(value, dtype), dtype.np), dtype)
         out = C._empty_like(self, dtype, device, memory_format)  # the input's layout
-        arr(out)[...] = value
+        arr(out)[...] = _fill_value(value, dtype)
         return out
     return kernel
 
