@@ -333,6 +333,13 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
 
 def _shared(array, dtype):
     """from_numpy of an array _check_ndarray accepted (as dtype)."""
+    if not array.flags.writeable:
+        from ._warn_once import warn_once
+        warn_once("numpy_not_writable", "The given NumPy array is not writable, and PyTorch "
+                  "does not support non-writable tensors. This means writing to this tensor "
+                  "will result in undefined behavior. You may want to copy the array to "
+                  "protect its data or make it writable before converting it to a tensor. "
+                  "This type of warning will be suppressed for the rest of this program.")
     isz = array.itemsize
     stride = tuple([s // isz for s in array.strides])
     if array.size == 0:

@@ -90,7 +90,7 @@ def wait(future):
     return future.wait()
 
 
-def isinstance(obj, target_type):  # noqa: A001 - torch.jit's name
+def isinstance(obj, target_type):  # torch.jit's name
     """Python's isinstance, refined for the typing containers TorchScript accepts
     (List[int], Dict[str, Tensor], Tuple[int, str], Optional[T])."""
     origin, args = typing.get_origin(target_type), typing.get_args(target_type)

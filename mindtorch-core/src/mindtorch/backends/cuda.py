@@ -48,3 +48,23 @@ def enable_cudnn_sdp(enabled):
 
 def cudnn_sdp_enabled():
     return _sdp["cudnn"]
+
+
+def is_flash_attention_available():
+    return False
+
+
+def sdp_kernel(enable_flash=True, enable_math=True, enable_mem_efficient=True,
+               enable_cudnn=True):
+    """The deprecated spelling of torch.nn.attention.sdpa_kernel (a context manager)."""
+    import warnings
+    warnings.warn("`torch.backends.cuda.sdp_kernel()` is deprecated. In the future, this "
+                  "context manager will be removed. Please see "
+                  "`torch.nn.attention.sdpa_kernel()` for the new context manager, with "
+                  "updated signature.", FutureWarning, stacklevel=2)
+    from ..nn.attention import SDPBackend, sdpa_kernel
+    chosen = [b for b, on in ((SDPBackend.FLASH_ATTENTION, enable_flash),
+                              (SDPBackend.EFFICIENT_ATTENTION, enable_mem_efficient),
+                              (SDPBackend.MATH, enable_math),
+                              (SDPBackend.CUDNN_ATTENTION, enable_cudnn)) if on]
+    return sdpa_kernel(chosen)

@@ -13,6 +13,7 @@ from mindtorch._ops.decls import indexing as I
 from mindtorch._ops.decls import scatter as S
 from mindtorch._shapes import broadcast_shapes
 from mindtorch._strides import index_result_strides
+from mindtorch._warn_once import _user_level
 
 from .._np import arr, wrap
 
@@ -236,7 +237,7 @@ def _index_arrays(self, indices):
         elif I.is_mask(t):
             if t.dtype is D.uint8:
                 warnings.warn("indexing with dtype torch.uint8 is now deprecated, please use a "
-                              "dtype torch.bool instead.", UserWarning, stacklevel=4)
+                              "dtype torch.bool instead.", UserWarning, stacklevel=_user_level())
             key.extend(np.nonzero(arr(t)))
         else:
             key.append(arr(t))

@@ -269,9 +269,14 @@ def where_plan(condition, self, other):
     numbers promote as wrapped numbers and must convert (checked) to the result."""
     from ..._promotion import result_type
     from ..._scalars import checked_scalar
-    if condition.dtype is not _dtype.bool and condition.dtype is not _dtype.uint8:
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor "
-                           f"with dtype {_type_name(condition.dtype)}")
+    if condition.dtype is not _dtype.bool:
+        if condition.dtype is not _dtype.uint8:
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
+                               f"tensor with dtype {_type_name(condition.dtype)}")
+        from ..._warn_once import warn_once
+        warn_once("where_uint8", "where received a uint8 condition tensor. This behavior is "
+                  "deprecated and will be removed in a future version of PyTorch. Use a "
+                  "boolean condition instead.")
     from ..._shapes import broadcast_shapes
     broadcast_shapes(condition._shape,
                      *(t._shape for t in (self, other) if hasattr(t, "_shape")))

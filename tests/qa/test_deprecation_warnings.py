@@ -1,0 +1,66 @@
+"""Warnings ordinary programs meet (deprecated spellings, uint8 masks, read-only NumPy
+arrays): the same category, text and count as PyTorch's, attributed to the caller's line
+(not to a mindtorch or backend file)."""
+import warnings
+
+import mindtorch
+import numpy as np
+import pytest
+from mindtorch import _warn_once
+
+torch = pytest.importorskip("torch")
+
+_TRIGGERED = " (Triggered internally"
+
+
+def _record(fn, lib):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn(lib)
+    return [(c.category.__name__, str(c.message).split(_TRIGGERED)[0], c.filename == __file__)
+            for c in w]
+
+
+def _uint8(lib):
+    return lib.tensor([1, 0, 1], dtype=lib.uint8)
+
+
+# warnings PyTorch gives on every call (TORCH_WARN / warnings.warn)
+EVERY_CALL = {
+    "index_uint8_mask": lambda L: [L.ones(3)[_uint8(L)], L.ones(2, 3)[:, _uint8(L)]],
+    "sdp_kernel": lambda L: L.backends.cuda.sdp_kernel(enable_math=False).__enter__(),
+}
+
+
+@pytest.mark.parametrize("name", list(EVERY_CALL), ids=str)
+def test_every_call_warnings_as_torch(name):
+    fn = EVERY_CALL[name]
+    ours = _record(fn, mindtorch)
+    if name == "sdp_kernel":  # (PyTorch's decorator attributes it to contextlib)
+        ours, theirs = [o[:2] for o in ours], [t[:2] for t in _record(fn, torch)]
+        mindtorch.nn.attention._enable(set(mindtorch.nn.attention.SDPBackend))
+    else:
+        theirs = _record(fn, torch)
+    assert ours == theirs and ours
+
+
+# PyTorch's TORCH_WARN_ONCE: the first call warns (at the caller's line), later ones do not
+ONCE = {
+    "where_uint8": lambda L: [L.where(_uint8(L), 1.0, 0.0), L.where(_uint8(L), 1.0, 0.0)],
+    "numpy_not_writable": lambda L: [L.as_tensor(np.broadcast_to(np.ones(1), (2,))),
+                                     L.from_numpy(np.broadcast_to(np.ones(1), (2,)))],
+}
+
+
+@pytest.mark.parametrize("key", list(ONCE), ids=str)
+def test_warn_once_warnings(key):
+    _warn_once._seen.discard(key)
+    ours = _record(ONCE[key], mindtorch)
+    assert len(ours) == 1 and ours[0][0] == "UserWarning" and ours[0][2]
+    text = {  # (PyTorch's texts: its own once-state may be spent by other tests)
+        "where_uint8": "where received a uint8 condition tensor. This behavior is deprecated "
+                       "and will be removed in a future version of PyTorch. Use a boolean "
+                       "condition instead.",
+        "numpy_not_writable": "The given NumPy array is not writable, and PyTorch does not "
+                              "support non-writable tensors."}[key]
+    assert ours[0][1].startswith(text)
