@@ -134,7 +134,7 @@ class TorchPickler(pickle._Pickler):
         if type(t._device) is LayoutKey:
             from .sparse._serialize import sparse_parts
             return _utils("_rebuild_sparse_tensor"), sparse_parts(t)
-        if isinstance(t, Parameter):
+        if isinstance(t, Parameter) and "_is_param" not in t.__dict__:
             data = Tensor._make(t._storage, t._shape, t._stride, t._offset, t.dtype)
             state = _user_state(t)
             if state:
@@ -154,9 +154,12 @@ class TorchPickler(pickle._Pickler):
                                                       tuple(t._stride), t.requires_grad,
                                                       OrderedDict(), t.dtype))
         state = _user_state(t)
-        if state:  # Python attributes set on the tensor, restored after it is rebuilt
+        if state or type(t) is not Tensor:  # Python attributes, a subclass: set afterwards
+            cls = type(t)
+            new_type = Global("torch", "Tensor") if cls is Tensor else \
+                Global(cls.__module__, cls.__qualname__)
             return (Global("torch._tensor", "_rebuild_from_type_v2"),
-                    (rebuild[0], Global("torch", "Tensor"), rebuild[1], state))
+                    (rebuild[0], new_type, rebuild[1], state))
         return rebuild
 
     def _storage_ref(self, storage, dtype):
@@ -179,7 +182,7 @@ class TorchPickler(pickle._Pickler):
 
 
 def _user_state(t):
-    return {k: v for k, v in t.__dict__.items() if not k.startswith("_")}
+    return {k: v for k, v in t.__dict__.items() if not k.startswith("_") or k == "_is_param"}
 
 
 # -- reading: storages -----------------------------------------------------------------------
@@ -409,9 +412,12 @@ def _rebuild_from_type_v2(func, new_type, args, state):
     ret = func(*args)
     if type(ret) is not new_type:
         from .nn.parameter import Parameter
-        if new_type is not Parameter:
+        if new_type is Parameter:
+            ret = Parameter(ret, ret.requires_grad)
+        elif isinstance(new_type, type) and issubclass(new_type, Tensor):  # as PyTorch's
+            ret = ret.as_subclass(new_type)
+        else:
             raise pickle.UnpicklingError(f"cannot rebuild a tensor of type {new_type}")
-        ret = Parameter(ret, ret.requires_grad)
     return _set_state(ret, state)
 
 
