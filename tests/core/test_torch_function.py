@@ -554,6 +554,26 @@ def test_pickle_keeps_class_and_attributes(requires_grad):
     both(scenario)
 
 
+def test_save_and_load_keep_the_subclass():
+    import io
+
+    def scenario(lib):
+        plain_cls = PickledPlain if lib is mindtorch else TorchPickledPlain
+        x = data(lib, 2, 2).as_subclass(plain_cls)
+        x.tag = "t"
+        p = lib.nn.Parameter(data(lib, 3).as_subclass(plain_cls))
+        buf = io.BytesIO()
+        lib.save({"x": x, "p": p}, buf)
+        buf.seek(0)
+        r = lib.load(buf, weights_only=False)
+        buf.seek(0)
+        with pytest.raises(pickle.UnpicklingError):
+            lib.load(buf)  # (weights_only: the subclass is no allowed global)
+        return (type(r["x"]).__name__.replace("Torch", ""), r["x"].tag, values(r["x"]),
+                isinstance(r["p"], lib.nn.Parameter), r["p"].requires_grad, values(r["p"]))
+    both(scenario)
+
+
 def test_deepcopy_of_a_subclass():
     def scenario(lib):
         Plain, _, _, _ = classes(lib)

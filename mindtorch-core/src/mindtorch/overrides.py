@@ -175,8 +175,15 @@ def dispatch_binding(op, loc):
     for name, default in _EXTRA_KEYWORDS:
         if loc.get(name, default) is not default:
             kwargs[name] = loc[name]
-    return _handle(_public_caller(op.binding), overloaded, tuple(v for v, _ in args),
-                   kwargs or None, True)
+    try:
+        return _handle(_public_caller(op.binding), overloaded, tuple(v for v, _ in args),
+                       kwargs or None, True)
+    except Exception as e:  # (raised while the binding handled Override: not its context)
+        while e is not None and not isinstance(e.__context__, Override):
+            e = e.__context__
+        if e is not None:
+            e.__context__ = None
+        raise
 
 
 # -- dispatch -----------------------------------------------------------------------
