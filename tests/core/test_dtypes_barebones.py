@@ -194,3 +194,17 @@ def test_meta_tensors_of_new_dtypes():
         x = mindtorch.zeros(2, 3, dtype=getattr(mindtorch, name), device="meta")
         assert x.dtype is getattr(mindtorch, name) and x.shape == (2, 3)
         assert x.to(mindtorch.float32).dtype is mindtorch.float32
+
+
+@pytest.mark.parametrize(("name", "low", "high"), [
+    ("uint16", 0, 5), ("uint16", 3, 60000), ("uint32", 0, 70000), ("uint32", 0, 2 ** 32),
+    ("uint64", 0, 2 ** 33), ("uint64", 5, 2 ** 40), ("uint16", -1, 5), ("uint16", 0, 70000),
+    ("uint32", 0, 2 ** 33), ("uint64", -1, 3)])
+def test_unsigned_random_draws_and_bounds(name, low, high):
+    def draw(m):
+        m.manual_seed(1)
+        a = m.randint(low, high, (7,), dtype=getattr(m, name))
+        return a.tolist(), m.empty(5, dtype=getattr(m, name)).random_(low, high).tolist()
+    assert outcome(draw, mindtorch) == outcome(draw, torch)
+    fn = lambda m: m.empty(3, dtype=getattr(m, name)).random_()  # noqa: E731
+    assert outcome(fn, mindtorch) == outcome(fn, torch)

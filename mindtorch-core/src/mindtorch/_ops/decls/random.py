@@ -33,7 +33,9 @@ _LIKE = "*, Generator? generator=None, ScalarType? dtype=None, Device? device=No
 # C++ names PyTorch uses in its range errors
 _CPP_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
               "int16": "short", "int32": "int", "int64": "long", "float16": "c10::Half",
-              "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double"}
+              "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
+              "uint16": "short unsigned int", "uint32": "unsigned int",
+              "uint64": "long unsigned int"}
 # integers a floating dtype represents exactly: [-(2**digits), 2**digits]
 FLOAT_DIGITS = {"float16": 11, "bfloat16": 8, "float32": 24, "float64": 53}
 
@@ -99,6 +101,8 @@ def random_bounds(dtype, low, high, numel=1):
         info = D.iinfo(dtype)
         lo_lim, hi_lim = info.min, info.max
     if high is None:  # up to the largest value the dtype holds
+        if dtype._limited and low == 0 and numel:  # (uint16/32/64: no such kernel)
+            raise not_implemented("random_kernel_cpu", dtype)
         hi = hi_lim
         if low == _INT64_MIN and dtype is D.bool:  # (the full 64-bit range's kernel)
             raise not_implemented("random_full_64_bits_range_kernel_cpu", dtype)
