@@ -62,6 +62,7 @@ globals().update(_LEGACY_TYPES)
 from ._ops.decls.numerics import is_nonzero, is_same_size, unravel_index  # noqa: E402,F401
 from ._ops.decls.static_shapes import histogramdd  # noqa: E402,F401
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
+from ._lobpcg import lobpcg  # noqa: E402,F401
 Tensor.is_nonzero, Tensor.is_same_size = is_nonzero, is_same_size
 detach, detach_ = Tensor.detach, Tensor.detach_  # torch.detach(t), as torch has them
 from ._layout import (  # noqa: F401
