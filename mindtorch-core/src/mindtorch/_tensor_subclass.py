@@ -24,13 +24,18 @@ _INTERNAL = {"_base", "_requires_grad", "_grad_fn", "_output_nr", "_grad_version
              "_retains_grad", "_is_buffer", "_is_param"}
 
 
+_ALIAS = []  # the alias op's binding, once the ops exist
+
+
 def _alias(t):
-    from ._ops import OPS
+    if not _ALIAS:
+        from ._ops import OPS
+        _ALIAS.append(OPS["alias"].binding)
     prev = state.subclass_off, state.all_off
     state.subclass_off = state.all_off = True  # (modes do not see the alias either)
-    _refresh()
+    state.mode = False
     try:
-        return OPS["alias"].binding(t)
+        return _ALIAS[0](t)
     finally:
         state.subclass_off, state.all_off = prev
         _refresh()

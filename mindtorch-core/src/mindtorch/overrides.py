@@ -37,7 +37,6 @@ class _State:
 state = _State()
 _STACK = []     # TorchFunctionMode stack, innermost last
 PLAIN = set()   # Tensor subclasses taking the bindings' fast path (disabled protocol)
-_NO_SUBCLASS = False  # stand-in for a missing __torch_function__
 
 
 def _refresh():
@@ -138,19 +137,19 @@ _TENSOR_TYPES = ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")
 
 
 def _binding_spec(op):
-    from ._ops.registry import _pyname
+    """(the registry's missing-argument marker, [(name, keyword-only, default, tensor-typed,
+    varargs) per schema argument]), made on the op's first dispatch."""
+    from ._ops.registry import _NO, _pyname
     varargs = op.options.get("varargs")
-    spec = [(_pyname(a.name), a.kwarg_only and a.name != varargs, a.default,
-             a.type in _TENSOR_TYPES, a.name == varargs) for a in op.schema.args]
-    op._tf_spec = spec
-    return spec
+    op._tf_spec = _NO, [(_pyname(a.name), a.kwarg_only and a.name != varargs, a.default,
+                         a.type in _TENSOR_TYPES, a.name == varargs) for a in op.schema.args]
+    return op._tf_spec
 
 
 def dispatch_binding(op, loc):
     """A binding's call (its locals) handed to the modes and overriding arguments, with the
     arguments as the caller gave them where the binding can tell (defaults left out)."""
-    from ._ops.registry import _NO
-    spec = op.__dict__.get("_tf_spec") or _binding_spec(op)
+    _NO, spec = op.__dict__.get("_tf_spec") or _binding_spec(op)
     args, kwargs, overloaded = [], {}, []
     for name, kwonly, default, is_tensor, is_varargs in spec:
         v = loc[name]
@@ -228,7 +227,7 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
         if getattr(method, "__self__", None) is arg:
             warnings.warn("Defining your `__torch_function__` as a plain method is deprecated "
                           "and will be an error in future, please define it as a classmethod.",
-                          DeprecationWarning, stacklevel=3)
+                          UserWarning if from_binding else DeprecationWarning, stacklevel=3)
         result = method(func, types, args, kwargs)
         if result is not NotImplemented:
             return result
