@@ -18,6 +18,8 @@ def arange(start, end=None, step=1, dtype=None, device=None):
     if dtype is not None:  # torch refuses the dtype before looking at the range
         C.check_range_dtype("arange_cpu", dtype, "uif")
     start, step, n, dtype = C.arange_plan(start, end, step, dtype)
+    if dtype is D.int64 and abs(start) < 2 ** 62 and abs(start + n * step) < 2 ** 62:
+        return wrap(np.arange(start, start + n * step, step, dtype=np.int64), dtype)  # exact
     if dtype.kind in "ui":  # int64 arithmetic, wrapping into narrower types
         idx = np.arange(n, dtype=np.int64)
         with np.errstate(over="ignore"):
@@ -162,5 +164,15 @@ def _filled_like(value):
     return kernel
 
 
+def _filled(value):
+    """zeros / ones in one allocation (the decomposition is empty + fill_: two ops)."""
+    def kernel(size, dtype=None, device=None):
+        out = C._empty(size, dtype, device)  # (the size checks and the allocator's errors)
+        arr(out).fill(_fill_value(value, out.dtype))
+        return out
+    return kernel
+
+
 KERNELS = {"arange": arange, "linspace": linspace, "eye": eye, "copy_": copy_,
-           "fill_": fill_, "zeros_like": _filled_like(0), "ones_like": _filled_like(1)}
+           "fill_": fill_, "zeros_like": _filled_like(0), "ones_like": _filled_like(1),
+           "zeros": _filled(0), "ones": _filled(1)}
