@@ -16,6 +16,7 @@ from mindtorch._strides import index_result_strides
 from mindtorch._warn_once import _user_level
 
 from .._np import arr, wrap
+from ._select import fill_where
 
 
 def _np_scalar(value, dtype):
@@ -201,13 +202,13 @@ def masked_fill(self, mask, value):
     shape = I.masked_fill_shape(self, mask, value, inplace=False)
     v = _np_scalar(value, self.dtype)
     out = np.array(np.broadcast_to(arr(self), shape), order="C")  # (contiguous, as PyTorch)
-    np.copyto(out, v, where=arr(mask))
+    fill_where(out, arr(mask), v)
     return wrap(out, self.dtype)
 
 
 def masked_fill_(self, mask, value):
     I.masked_fill_shape(self, mask, value, inplace=True)
-    np.copyto(arr(self), _np_scalar(value, self.dtype), where=arr(mask))
+    fill_where(arr(self), arr(mask), _np_scalar(value, self.dtype))
     return self
 
 

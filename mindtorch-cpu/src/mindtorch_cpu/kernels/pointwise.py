@@ -8,6 +8,7 @@ from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
+from ._select import select
 
 
 # PyTorch's own words where its refusal is not the generic '"<op>_cpu" not implemented'
@@ -384,7 +385,7 @@ def _clamp(self, min=None, max=None):
 def _where(condition, self, other):
     check_int_scalars(self, other)
     dt = P.where_plan(condition, self, other)
-    return wrap(np.where(arr(condition), _operand(self, dt), _operand(other, dt)), dt)
+    return wrap(select(arr(condition), _operand(self, dt), _operand(other, dt)), dt)
 
 
 def _lerp(self, end, weight):
