@@ -9,7 +9,7 @@ from reference import torch
 import mindtorch
 from mindtorch._ops import OPS
 
-_INT = {2: "int16", 4: "int32", 8: "int64"}
+_INT = {1: "int8", 2: "int16", 4: "int32", 8: "int64"}
 FLOATS = ["float16", "bfloat16", "float32", "float64"]
 SPECIAL = [1.0, -np.nan, np.nan, 5.0, -np.inf, np.inf, -0.0, 0.0, 2.0, -3.0, 0.5, -0.5]
 
@@ -67,3 +67,30 @@ def test_threshold_backward_bits(dtype, threshold):
         expected = torch.ops.aten.threshold_backward(gt[sl], xt[sl], threshold)
         got = OPS["threshold_backward"].call(gm[sl], xm[sl], threshold)
         same_bits(got, expected)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + ["int64", "int8", "uint8", "bool"])
+def test_where_and_masked_fill_bits_on_random_masks(dtype):
+    """Large enough for the bit-select path (kernels/_select.py), with broadcasting, a
+    number operand, a transposed input and the in-place form."""
+    rng = np.random.default_rng(1)
+    values = rng.standard_normal((48, 64)) * 5
+    values.flat[:4] = [np.nan, -0.0, np.inf, -np.nan]
+    t = torch.tensor(values).to(getattr(torch, dtype))
+    m = mindtorch.tensor(t.numpy()) if dtype == "bool" else \
+        mindtorch.tensor(bits(t)).view(getattr(mindtorch, dtype))
+    tr, mr = t[:1].flip(1), m[:1].flip(1)  # a broadcast row
+    cond = rng.random((48, 64)) < 0.5
+    tc, mc = torch.from_numpy(cond), mindtorch.tensor(cond)
+    one = True if dtype == "bool" else 1
+    cases = [lambda L, x, r, c: L.where(c, x, r), lambda L, x, r, c: L.where(c, r, x),
+             lambda L, x, r, c: L.where(c, x, one), lambda L, x, r, c: x.masked_fill(c, one),
+             lambda L, x, r, c: x.T.masked_fill(c.T, one), lambda L, x, r, c: x.masked_fill(c[:1], one),
+             lambda L, x, r, c: x.clone().masked_fill_(c, one)]
+    for f in cases:
+        expected, got = f(torch, t, tr, tc), f(mindtorch, m, mr, mc)
+        assert str(got.dtype) == str(expected.dtype) and tuple(got.shape) == expected.shape
+        if dtype == "bool":
+            assert (got.numpy() == expected.numpy()).all()
+        else:
+            same_bits(got, expected)
