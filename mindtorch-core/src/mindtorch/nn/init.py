@@ -4,6 +4,7 @@ import math
 import warnings
 
 from ..autograd.grad_mode import no_grad
+from ..overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = [
     "calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_",
@@ -38,11 +39,17 @@ def calculate_gain(nonlinearity, param=None):
 
 
 def uniform_(tensor, a=0.0, b=1.0, generator=None):
+    if has_torch_function_unary(tensor):  # (these four honour __torch_function__, as PyTorch's)
+        return handle_torch_function(uniform_, (tensor,), tensor=tensor, a=a, b=b,
+                                     generator=generator)
     with no_grad():
         return tensor.uniform_(a, b, generator=generator)
 
 
 def normal_(tensor, mean=0.0, std=1.0, generator=None):
+    if has_torch_function_unary(tensor):
+        return handle_torch_function(normal_, (tensor,), tensor=tensor, mean=mean, std=std,
+                                     generator=generator)
     with no_grad():
         return tensor.normal_(mean, std, generator=generator)
 
@@ -88,6 +95,8 @@ def trunc_normal_(tensor, mean=0.0, std=1.0, a=-2.0, b=2.0, generator=None):
 
 
 def constant_(tensor, val):
+    if has_torch_function_unary(tensor):
+        return handle_torch_function(constant_, (tensor,), tensor=tensor, val=val)
     with no_grad():
         return tensor.fill_(val)
 
@@ -162,6 +171,9 @@ def _kaiming_std(tensor, a, mode, nonlinearity):
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
+    if has_torch_function_unary(tensor):
+        return handle_torch_function(kaiming_uniform_, (tensor,), tensor=tensor, a=a, mode=mode,
+                                     nonlinearity=nonlinearity, generator=generator)
     if 0 in tensor.shape:
         warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
         return tensor
