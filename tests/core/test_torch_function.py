@@ -380,6 +380,20 @@ def test_subclass_defined_inside_a_mode_is_routed():
     both(scenario)
 
 
+def test_nn_init_functions_honour_the_protocol():
+    def scenario(lib):
+        _, Logged, _, log = classes(lib)
+        x = data(lib, 3, 4).as_subclass(Logged)
+        init = lib.nn.init
+        results = [init.uniform_(x, -1, 1), init.normal_(x), init.constant_(x, 0.5),
+                   init.kaiming_uniform_(x, a=1)]
+        return ([f is g for (f, *_), g in zip(log, [init.uniform_, init.normal_,
+                                                      init.constant_, init.kaiming_uniform_])],
+                [sorted(kwargs) for _, _, _, kwargs in log], len(log), names(results),
+                all(r is x for r in results))
+    assert all(both(scenario)[0])
+
+
 def test_mode_sees_subclass_types_then_the_subclass_handles():
     def scenario(lib):
         log = []
