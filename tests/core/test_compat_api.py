@@ -118,3 +118,50 @@ def test_autograd_variable_module():
 def test_cond_needs_callables(lib):
     with pytest.raises(RuntimeError):
         lib.cond(True, 1, lambda: 0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: L.eig(x), lambda L, x: L.lstsq(x, x), lambda L, x: L.solve(x, x),
+    lambda L, x: L.symeig(x), lambda L, x: L.matrix_rank(x), lambda L, x: x.eig(),
+    lambda L, x: x.lstsq(x), lambda L, x: x.solve(x), lambda L, x: x.symeig(),
+    lambda L, x: x.reinforce(1)])
+def test_removed_functions(call):
+    msgs = []
+    for L in (torch, mindtorch):
+        with pytest.raises(RuntimeError) as e:
+            call(L, L.ones(2, 2))
+        msgs.append(str(e.value).split("\n")[0].split(". ")[0])
+    assert msgs[0] == msgs[1]
+
+
+def test_sym_helpers():
+    for name, args in (("sym_max", (3, 2.5)), ("sym_max", (2, 3)), ("sym_min", (3, 2.5)),
+                       ("sym_min", (np.int64(4), 7)), ("sym_int", (3.7,)), ("sym_int", (-3.7,)),
+                       ("sym_int", (True,)), ("sym_float", (3,)), ("sym_not", (True,)),
+                       ("sym_sqrt", (2,)), ("sym_sum", ([1.5, 2],)), ("sym_sum", ([],)),
+                       ("sym_ite", (False, "a", "b")), ("sym_ite", (0, "a", "b")),
+                       ("sym_max", (None, 1))):
+        want, got = (outcome(lambda L, n=name, a=args: getattr(L, n)(*a), L)
+                     for L in (torch, mindtorch))
+        assert repr(got) == repr(want), name
+    assert not isinstance(3, mindtorch.SymInt) and not isinstance(1.0, mindtorch.SymFloat)
+
+
+def test_legacy_tensor_attributes_and_map2_():
+    for L in (torch, mindtorch):
+        x = L.ones(2)
+        assert x.name is None and not x.is_xla and not x.is_ipu and not x.is_mtia
+        with pytest.warns(UserWarning, match="volatile was removed"):
+            assert x.volatile is False
+    same(lambda L: L.ones(3).map2_(L.arange(3.0), L.arange(3.0) * 2, lambda a, b, c: a + b * c))
+    same(lambda L: L.ones(2, 3).map2_(L.arange(3.0), L.tensor(2.0), lambda a, b, c: a * b - c))
+    same(lambda L: L.ones(3).map2_(L.ones(2), L.ones(3), lambda a, b, c: a))
+
+
+def test_more_runtime_names():
+    for L in (torch, mindtorch):
+        assert issubclass(L.OutOfMemoryError, RuntimeError)
+        assert issubclass(L.AcceleratorError, RuntimeError)
+    same(lambda L: L.compiled_with_cxx11_abi())
+    same(lambda L: L.is_vulkan_available())
+    same(lambda L: L.init_num_threads())

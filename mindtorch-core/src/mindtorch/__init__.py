@@ -47,7 +47,13 @@ from ._runtime import (  # noqa: F401
     set_deterministic_debug_mode, set_float32_matmul_precision, set_num_interop_threads,
     set_num_threads, typename, use_deterministic_algorithms)
 from ._runtime import (  # noqa: F401
-    has_lapack, has_mkl, has_openmp, has_spectral, is_distributed, set_flush_denormal)
+    AcceleratorError, OutOfMemoryError, compiled_with_cxx11_abi, has_lapack, has_mkl,
+    has_openmp, has_spectral, init_num_threads, is_distributed, is_vulkan_available,
+    set_flush_denormal)
+from ._sym import (  # noqa: F401
+    SymBool, SymFloat, SymInt, sym_float, sym_int, sym_ite, sym_max, sym_min, sym_not,
+    sym_sqrt, sym_sum)
+from ._removed import FUNCTIONS as _REMOVED
 from ._control_flow import cond, while_loop  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
@@ -57,6 +63,7 @@ from .autograd.grad_mode import (  # noqa: F401
 from . import _tensor_compat  # noqa: F401,E402 - Tensor.resize, record_stream, module_load
 
 globals().update(_ALIASES)
+globals().update(_REMOVED)  # torch.eig, lstsq, solve, symeig, matrix_rank: removed
 from ._legacy_types import LEGACY_TYPES as _LEGACY_TYPES  # noqa: E402
 globals().update(_LEGACY_TYPES)
 from ._ops.decls.numerics import is_nonzero, is_same_size, unravel_index  # noqa: E402,F401

@@ -146,3 +146,24 @@ def is_distributed(input):
                         f"not {type(input).__name__}")
     return False
 
+
+class OutOfMemoryError(RuntimeError):
+    """A device ran out of memory (torch.OutOfMemoryError)."""
+
+
+class AcceleratorError(RuntimeError):
+    """An accelerator runtime failed (torch.AcceleratorError)."""
+
+
+def compiled_with_cxx11_abi():
+    """PyTorch's answer (extensions build against the new C++ ABI): True."""
+    return True
+
+
+def is_vulkan_available():
+    return False
+
+
+def init_num_threads():
+    """Initialises the intra-op thread pool in PyTorch; nothing to do here."""
+

@@ -1,7 +1,8 @@
 """Tensor methods kept for PyTorch compatibility, installed on Tensor at import:
 the deprecated out-of-place resize / resize_as (autograd's Resize: a reshape that keeps
-the element count), record_stream (streams belong to accelerators) and module_load
-(what load_state_dict's swap path calls)."""
+the element count), record_stream (streams belong to accelerators), module_load (what
+load_state_dict's swap path calls), map2_, and the legacy attributes name, volatile and
+is_<device> of devices mindtorch has no backend for."""
 import functools
 import operator
 import warnings
@@ -65,5 +66,24 @@ def module_load(self, other, assign=False):
     return self.copy_(other).detach()
 
 
-for _fn in (resize, resize_as, record_stream, module_load):
+def map2_(self, x, y, callable):
+    """self[i] = callable(self[i], x[i], y[i]), x and y broadcast to self's shape."""
+    return self._apply_python("map2_", callable, self, x.expand_as(self), y.expand_as(self))
+
+
+def _volatile(self):
+    warnings.warn("volatile was removed (Variable.volatile is always False)", stacklevel=2)
+    return False
+
+
+def _on(device_type):
+    return property(lambda self: self.device.type == device_type,
+                    doc=f"Whether the tensor is on a {device_type} device.")
+
+
+for _fn in (resize, resize_as, record_stream, module_load, map2_):
     setattr(Tensor, _fn.__name__, _fn)
+Tensor.name = None  # (a legacy attribute: a tensor's name is None)
+Tensor.volatile = property(_volatile)
+for _type in ("xla", "ipu", "maia", "mtia", "vulkan"):
+    setattr(Tensor, f"is_{_type}", _on(_type))
