@@ -247,4 +247,6 @@ def tensor_repr(t, *, tensor_contents=None):
     tangent = t.__dict__.get("_fw_tangent")  # (forward AD: autograd/_forward.py)
     if tangent is not None:
         suffixes.append(f"tangent={tensor_repr(tangent)}")
-    return _with_suffixes(prefix + text, suffixes, indent)
+    text = _with_suffixes(prefix + text, suffixes, indent)
+    # (a subclass's instance made a Parameter says so; Parameter's own repr adds its words)
+    return f"Parameter({text})" if not plain and t.__dict__.get("_is_param") else text
