@@ -150,7 +150,8 @@ def test_parameter_of_a_subclass_keeps_it():
         Plain, _, _, _ = classes(lib)
         p = lib.nn.Parameter(data(lib, 2, 2).as_subclass(Plain))
         return (names(p), isinstance(p, lib.nn.Parameter), isinstance(p, Plain),
-                p.requires_grad, p.is_leaf, isinstance(data(lib, 1), lib.nn.Parameter))
+                p.requires_grad, p.is_leaf, isinstance(data(lib, 1), lib.nn.Parameter),
+                repr(p), repr(p * 2))
     assert both(scenario)[:2] == ("Plain", True)
 
 
