@@ -165,3 +165,29 @@ def test_more_runtime_names():
     same(lambda L: L.compiled_with_cxx11_abi())
     same(lambda L: L.is_vulkan_available())
     same(lambda L: L.init_num_threads())
+
+
+def test_legacy_storage_classes():
+    import warnings
+    names = ["FloatStorage", "DoubleStorage", "HalfStorage", "BFloat16Storage", "LongStorage",
+             "IntStorage", "ShortStorage", "CharStorage", "ByteStorage", "BoolStorage",
+             "ComplexFloatStorage", "ComplexDoubleStorage", "Storage"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (TypedStorage's deprecation warning)
+        for name in names:
+            t, m = getattr(torch, name), getattr(mindtorch, name)
+            assert repr(m) == repr(t) and str(m.dtype) == str(t.dtype)
+            assert m(3).size() == t(3).size() == 3
+            assert isinstance(m(2), m) and isinstance(m(2), mindtorch.TypedStorage)
+        assert mindtorch.LongStorage([1, 2, 3]).tolist() == torch.LongStorage([1, 2, 3]).tolist()
+        for dtype in ("float32", "int64", "bool", "complex128", "uint16", "float8_e4m3fn"):
+            want = torch.ones(1, dtype=getattr(torch, dtype)).storage_type()
+            got = mindtorch.ones(1, dtype=getattr(mindtorch, dtype)).storage_type()
+            assert repr(got) == repr(want)
+            storage = mindtorch.ones(1, dtype=getattr(mindtorch, dtype)).storage()
+            assert isinstance(storage, mindtorch.FloatStorage) == (dtype == "float32")
+        for order in ("native", "little", "big"):
+            raw = b"\x01\x02\x00\x03"
+            assert mindtorch.ShortStorage.from_buffer(raw, order).tolist() == \
+                torch.ShortStorage.from_buffer(raw, order).tolist()
+        assert mindtorch.FloatTensor(mindtorch.FloatStorage([1.0, 2.0])).tolist() == [1.0, 2.0]

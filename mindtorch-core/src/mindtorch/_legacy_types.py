@@ -56,6 +56,54 @@ LEGACY_TYPES = {f"{name}Tensor": tensortype(f"{name}Tensor", (), {"dtype": dtype
                 for name, dtype in _TYPES.items()}
 
 
+class storagetype(type):
+    """The class of the legacy storages (torch.FloatStorage, ...): constructors of typed
+    CPU storages of one dtype (FloatStorage(3), LongStorage([1, 2])), usable in
+    isinstance() on any TypedStorage of that dtype, as PyTorch's."""
+
+    def __instancecheck__(cls, obj):
+        from ._storage import TypedStorage
+        return isinstance(obj, TypedStorage) and obj.dtype is cls.dtype and \
+            obj.device.type == "cpu"
+
+    def __call__(cls, *args, **kwargs):
+        from ._storage import TypedStorage
+        return TypedStorage(*args, dtype=cls.dtype, **kwargs)
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+    def from_buffer(cls, buffer, byte_order="native", count=-1, offset=0):
+        """A storage holding a copy of the buffer's bytes read as elements of its dtype."""
+        import numpy as np
+
+        from ._storage import TypedStorage, UntypedStorage
+        from ._device import canonical
+        order = {"native": "=", "little": "<", "big": ">"}.get(byte_order)
+        if order is None:
+            raise ValueError(f"Expected byte_order to be 'native', 'little' or 'big', got "
+                             f"'{byte_order}'")
+        wire = cls.dtype.np.newbyteorder(order) if cls.dtype.itemsize > 1 else cls.dtype.np
+        data = np.frombuffer(buffer, wire, count, offset).astype(cls.dtype.np)
+        return TypedStorage(wrap_storage=UntypedStorage._from_host(
+            np.ascontiguousarray(data).view(np.uint8), canonical("cpu")), dtype=cls.dtype,
+            _internal=True)
+
+
+# the dtypes with a legacy storage class, named by PyTorch's ScalarType (FloatStorage)
+_BY_DTYPE = {d: storagetype(D.scalar_type_name(d) + "Storage", (), {"dtype": d})
+             for d in tuple(_TYPES.values()) + (D.complex64, D.complex128)}
+LEGACY_STORAGES = {cls.__name__: cls for cls in _BY_DTYPE.values()}
+LEGACY_STORAGES["Storage"] = LEGACY_STORAGES["FloatStorage"]  # (PyTorch's alias)
+LEGACY_TYPES.update(LEGACY_STORAGES)
+
+
+def storage_type(t):
+    """Tensor.storage_type(): the legacy storage class of t's dtype (None for dtypes
+    without one)."""
+    return _BY_DTYPE.get(t.dtype)
+
+
 def set_default_tensor_type(t):
     """Deprecated torch.set_default_tensor_type(torch.DoubleTensor or 'torch.FloatTensor'):
     the type's dtype becomes the default (CPU types only)."""

@@ -7,6 +7,7 @@ import functools
 import operator
 import warnings
 
+from ._legacy_types import storage_type
 from ._tensor import Tensor
 
 
@@ -83,6 +84,7 @@ def _on(device_type):
 
 for _fn in (resize, resize_as, record_stream, module_load, map2_):
     setattr(Tensor, _fn.__name__, _fn)
+Tensor.storage_type = storage_type
 Tensor.name = None  # (a legacy attribute: a tensor's name is None)
 Tensor.volatile = property(_volatile)
 for _type in ("xla", "ipu", "maia", "mtia", "vulkan"):
