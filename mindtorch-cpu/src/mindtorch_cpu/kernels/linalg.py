@@ -63,7 +63,20 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
     return result(r, dt)
 
 
+def _triangle(lower):
+    """tril / triu in one np.tril / np.triu (the decomposition builds an index mask and
+    selects: several ops)."""
+    fn = np.tril if lower else np.triu
+
+    def kernel(self, diagonal=0):
+        L.check_tri(self, lower)
+        return wrap(fn(arr(self), diagonal), self.dtype)
+    return kernel
+
+
 KERNELS = {
+    "tril": _triangle(True),
+    "triu": _triangle(False),
     "addmm": addmm,
     "mm": _product(L.mm_shape),
     "bmm": bmm,

@@ -309,10 +309,14 @@ def _addr(self, vec1, vec2, beta=1, alpha=1):
     return _combine(product, base, beta, alpha).to(dtype)
 
 
-def _tril_mask(self, diagonal, lower):
-    name = "tril" if lower else "triu"
+def check_tri(self, lower):
     if self.ndim < 2:
-        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+        raise RuntimeError(f"{'tril' if lower else 'triu'}: input tensor must have at least "
+                           f"2 dimensions")
+
+
+def _tril_mask(self, diagonal, lower):
+    check_tri(self, lower)
     n, m = self._shape[-2:]
     arange = OPS["arange"].binding
     rows = arange(n, dtype=D.int64, device=self._device).unsqueeze(-1)
