@@ -159,7 +159,14 @@ def _rsqrt(a):
 
 
 def _sigmoid(a):
-    return 1 / (1 + np.exp(-a))
+    """1 / (1 + exp(-a)), in one buffer (the temporaries of the plain expression cost
+    as much as its arithmetic on layer-sized tensors)."""
+    r = np.negative(a)
+    if type(r) is not np.ndarray:  # (0-dim: a numpy scalar)
+        return 1 / (1 + np.exp(r))
+    np.exp(r, out=r)
+    r += 1
+    return np.reciprocal(r, out=r)
 
 
 def _scaled(fn, self, other, alpha):
