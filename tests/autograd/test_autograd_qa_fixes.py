@@ -536,3 +536,21 @@ def test_enable_grad_inside_inference_mode_records_nothing():
             with m.inference_mode(False):
                 assert m.is_grad_enabled() and (x * 2).requires_grad
         assert m.is_grad_enabled() and not m.is_inference_mode_enabled()
+
+
+def test_anomaly_nan_warning_is_a_user_warning_ending_at_the_forward_line():
+    """PyTorch's 'Error detected in SqrtBackward0' is a UserWarning whose traceback ends at
+    the user's forward line (no generated binding frames after it)."""
+    import warnings
+    for m in (mindtorch, torch):
+        x = m.tensor([0.0], requires_grad=True)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            with m.autograd.detect_anomaly():
+                y = m.sqrt(x) * 0  # forward line
+                with pytest.raises(RuntimeError, match="returned nan values in its 0th output"):
+                    y.backward()
+        found = [c for c in w if "Error detected in SqrtBackward0" in str(c.message)]
+        assert len(found) == 1 and found[0].category is UserWarning
+        trace = str(found[0].message).split(" (Triggered internally")[0].rstrip()
+        assert trace.endswith("y = m.sqrt(x) * 0  # forward line"), trace[-200:]

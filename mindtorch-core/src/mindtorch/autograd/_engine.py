@@ -398,6 +398,6 @@ def _check_nan(node, outs):
                 import warnings
                 warnings.warn("Error detected in " + node.name() + ". Traceback of forward call "
                               "that caused the error:\n" + "".join(node._trace),
-                              RuntimeWarning, stacklevel=2)
+                              UserWarning, stacklevel=2)
             raise RuntimeError(msg)
 

@@ -99,7 +99,7 @@ def _forward_trace():
     package = os.path.dirname(os.path.dirname(__file__))
     frames = traceback.extract_stack()
     while frames and (frames[-1].filename.startswith(package) or
-                      frames[-1].filename.startswith("<binding")):
+                      frames[-1].filename.startswith("<")):  # (generated: <binding ...>)
         frames.pop()
     return traceback.format_list(frames)
 
