@@ -208,3 +208,24 @@ def test_unsigned_random_draws_and_bounds(name, low, high):
     assert outcome(draw, mindtorch) == outcome(draw, torch)
     fn = lambda m: m.empty(3, dtype=getattr(m, name)).random_()  # noqa: E731
     assert outcome(fn, mindtorch) == outcome(fn, torch)
+
+
+@pytest.mark.parametrize("make", [
+    lambda m: m.tensor(2 ** 63, dtype=m.uint64),
+    lambda m: m.tensor([2 ** 64 - 1, 5], dtype=m.uint64),
+    lambda m: m.tensor([[2 ** 63, 1], [2, 3]], dtype=m.uint64),
+    lambda m: m.tensor([2 ** 64], dtype=m.uint64),
+    lambda m: m.tensor([1, -3], dtype=m.uint64),
+    lambda m: m.tensor([2 ** 63, 1.5], dtype=m.uint64),
+    lambda m: m.tensor([1.0], dtype=m.uint64),
+    lambda m: m.tensor([-1], dtype=m.uint32),
+    lambda m: m.full((2,), 2 ** 63 + 5, dtype=m.uint64),
+    lambda m: m.full((1,), -1, dtype=m.uint64),
+    lambda m: m.full((1,), 2 ** 64, dtype=m.uint64),
+    lambda m: m.zeros(2, dtype=m.uint64).fill_(2 ** 64 - 1),
+    lambda m: m.tensor([2 ** 64 - 1], dtype=m.uint64).to(m.float64),
+    lambda m: m.tensor([2 ** 64 - 1], dtype=m.uint64).item(),
+])
+def test_uint64_values_above_int64(make):
+    want, got = outcome(make, torch), outcome(make, mindtorch)
+    assert got == want

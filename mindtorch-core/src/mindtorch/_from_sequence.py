@@ -168,6 +168,8 @@ def _cast_leaves(host, dtype):
     if host.dtype.kind == "c" and kind in "uif" and host.size:
         raise TypeError("'complex' object cannot be interpreted as an integer" if kind != "f"
                         else "must be real number, not complex")
+    if dtype is D.uint64 and host.dtype.kind == "f" and host.size:  # (read as unsigned)
+        raise TypeError("an integer is required")
     if kind in "ui" and host.dtype.kind in "fi" and host.size:
         info = D.iinfo(dtype)
         if host.dtype.kind == "f":
@@ -320,6 +322,9 @@ def _raise_first_leaf_error(flat, dtype):
                             else "must be real number, not complex")
         if kind == "f":
             continue
+        if dtype is D.uint64 and isinstance(x, int):
+            _check_unsigned64(x)
+            continue
         if isinstance(x, (int, np.integer)) and not -2 ** 63 <= x < 2 ** 63:
             raise ValueError("Overflow when unpacking long long")
         try:
@@ -328,11 +333,23 @@ def _raise_first_leaf_error(flat, dtype):
             raise ValueError("Overflow when unpacking long long") from None
 
 
+def _check_unsigned64(x):
+    """PyTorch's errors reading a Python int as uint64 (no wrapping, unlike a Scalar)."""
+    if x < 0:
+        raise OverflowError("can't convert negative int to unsigned")
+    if x >= 2 ** 64:
+        raise OverflowError("int too big to convert")
+
+
 def _wide_array(flat, inferred, target):
     """The leaves in the widest dtype of their kind (Python ints bound for a floating
     dtype are read as floats: 2**64 fits a float32)."""
     if target.kind == "b":  # any number reads as its truth value (2**70 too)
         return np.array([bool(x) for x in flat], dtype=np.bool_)
+    if target is D.uint64 and inferred.kind in "ui":  # read as unsigned 64-bit ints
+        for x in flat:
+            _check_unsigned64(x)
+        return np.array(flat, dtype=np.uint64)
     kind = target.kind if inferred.kind in "ui" and target.kind in "fc" or \
         inferred.kind == "c" and target.kind == "f" else inferred.kind
     try:

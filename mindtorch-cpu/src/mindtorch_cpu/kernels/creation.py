@@ -132,7 +132,8 @@ def fill_(self, value):
                 self.numel() != 1:
             checked_scalar(value, self.dtype)
         if isinstance(value, int) and self.dtype.kind == "u":
-            value = np.int64(value)  # negative ints wrap into unsigned types, as in c10
+            # negative ints wrap into unsigned types, as in c10 (uint64 holds up to 2**64)
+            value = np.int64(value) if value < 2 ** 63 else np.uint64(value)
     dst = arr(self)
     value = np.asarray(value)
     if value.dtype.kind == "c" and dst.dtype.kind in "uif":
