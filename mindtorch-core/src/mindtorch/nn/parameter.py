@@ -46,7 +46,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
                                "gradients")
         p = cls._make(data._storage, data._shape, data._stride, data._offset, data.dtype,
                       None, data._version_counter)
-        return p.requires_grad_(requires_grad)
+        return Tensor.requires_grad_(p, requires_grad)  # (not routed: see the mixin below)
 
     def __deepcopy__(self, memo):
         if id(self) in memo:
@@ -98,8 +98,27 @@ class Buffer(Tensor, metaclass=_BufferMeta):
 
 class UninitializedTensorMixin:
     """A parameter or buffer whose shape is not known yet (lazy modules): it holds an empty
-    tensor until materialize() gives it memory and turns it into ``cls_to_become``."""
+    tensor until materialize() gives it memory and turns it into ``cls_to_become``.
+    Functions and methods other than a few conversions refuse it (its __torch_function__),
+    as PyTorch's."""
     __slots__ = ()
+    _allowed_names = ("__hash__", "size", "copy_", "is_complex", "is_floating_point", "half",
+                      "float", "double", "char", "short", "int", "long", "cuda", "cpu", "to",
+                      "get_device")
+    _allowed = None  # their functions, looked up on first use (the ops bind after nn)
+
+    @classmethod
+    def __torch_function__(cls, func, types, args=(), kwargs=None):
+        if UninitializedTensorMixin._allowed is None:
+            UninitializedTensorMixin._allowed = [getattr(Tensor, n) for n in cls._allowed_names]
+        # (a method-wrapper: a property read, e.g. .data)
+        if func in cls._allowed or type(func).__name__ == "method-wrapper":
+            return super().__torch_function__(func, types, args, kwargs or {})
+        raise ValueError(f"Attempted to use an uninitialized parameter in {func}. This error "
+                         f"happens when you are using a `LazyModule` or explicitly "
+                         f"manipulating `torch.nn.parameter.{cls.__name__}` objects. When "
+                         f"using LazyModules Call `forward` with a dummy batch to initialize "
+                         f"the parameters before calling torch functions")
 
     def materialize(self, shape, device=None, dtype=None):
         from .._creation import empty
@@ -161,7 +180,7 @@ class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     def __new__(cls, requires_grad=False, device=None, dtype=None, persistent=True):
         data = _uninitialized_data(device, dtype)
         t = cls._make(data._storage, data._shape, data._stride, data._offset, data.dtype)
-        t.requires_grad_(requires_grad)
+        Tensor.requires_grad_(t, requires_grad)
         t.persistent = persistent
         t._is_buffer = True
         return t
