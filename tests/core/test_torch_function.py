@@ -155,6 +155,25 @@ def test_parameter_of_a_subclass_keeps_it():
     assert both(scenario)[:2] == ("Plain", True)
 
 
+def test_uninitialized_parameters_refuse_ops():
+    def scenario(lib):
+        P = lib.nn.parameter
+        out = []
+        for t in (P.UninitializedParameter(), P.UninitializedBuffer()):
+            for f in (lambda: t + 1, lambda: lib.mul(t, 2), lambda: t.sum(), lambda: t.numel(),
+                      lambda: t.size(), lambda: t.dtype, lambda: t.requires_grad,
+                      lambda: t.to(lib.float64).dtype, lambda: t.data.dtype):
+                try:
+                    r = f()
+                    out.append(str(r))
+                except (ValueError, RuntimeError) as e:
+                    out.append((type(e).__name__, str(e).split(" in ")[0]))
+        lazy = lib.nn.LazyLinear(2)
+        lazy(data(lib, 1, 3))
+        return out, names(lazy.weight), isinstance(lazy.weight, lib.nn.Parameter)
+    both(scenario)
+
+
 # -- construction ------------------------------------------------------------------------
 
 def test_as_subclass_is_an_alias_with_history():
