@@ -369,8 +369,10 @@ def _clip(a, low, high):
     """float a clamped to number bounds (None: unbounded) as c10 clamps: a NaN of a kept
     bit for bit, -0 kept.  np.clip with both bounds does exactly that, and is several
     times faster than np.maximum / np.minimum (or np.clip with a bound None)."""
-    t = a.dtype.type
-    return np.clip(a, t(-_INF if low is None else low), t(_INF if high is None else high))
+    bounds = [np.asarray(-_INF if low is None else low),
+              np.asarray(_INF if high is None else high)]
+    with np.errstate(all="ignore"):  # (a complex 0-dim bound: its real part, as _operand)
+        return np.clip(a, *(b.real.astype(a.dtype)[()] for b in bounds))
 
 
 def _clamp(self, min=None, max=None):
