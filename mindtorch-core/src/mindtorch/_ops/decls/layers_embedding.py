@@ -34,13 +34,19 @@ def _embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse
     return rows.reshape(indices._shape + (weight._shape[1],))
 
 
-def _no_sparse_grad(name, sparse):
-    """sparse=True changes only the layout of weight's gradient (PyTorch's forward is the
-    same): refused at backward, as mindtorch has no sparse tensors to return."""
-    if sparse:
-        raise NotImplementedError(f"{name}(sparse=True): weight's gradient would be a sparse "
-                                  f"(torch.sparse_coo) tensor, a layout mindtorch does not "
-                                  f"have; use sparse=False for a dense gradient")
+def _sparse_rows(idx, g, keep, n, d):
+    """sparse=True's weight gradient (the forward is the same): a COO tensor of one row per
+    lookup, the padding row's (keep False) left out, as PyTorch's."""
+    from ...sparse._tensor import make_coo
+    if keep is not None:
+        idx, g = idx[keep], g[keep]
+    return make_coo(idx.unsqueeze(0), g, (n, d), idx.numel() <= 1)
+
+
+def _no_sparse_freq(scale_grad_by_freq):
+    if scale_grad_by_freq:
+        raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with sparse "
+                           "gradients")
 
 
 def _embedding_renorm_(self, indices, max_norm, norm_type):
@@ -123,15 +129,9 @@ def _embedding_grad(grad, weight_geometry, indices, padding_idx, scale_grad_by_f
     n, d = weight_geometry[0]
     idx = indices.reshape(-1).long()
     g = grad.reshape(idx.numel(), d)
-    if sparse:  # one row per lookup, the padding row's left out (PyTorch's layout)
-        if scale_grad_by_freq:
-            raise RuntimeError("embedding_backward: scale_grad_by_freq not supported with "
-                               "sparse gradients")
-        if padding_idx >= 0:
-            keep = idx != padding_idx
-            idx, g = idx[keep], g[keep]
-        from ...sparse._tensor import make_coo
-        return make_coo(idx.unsqueeze(0), g, (n, d), idx.numel() <= 1)
+    if sparse:
+        _no_sparse_freq(scale_grad_by_freq)
+        return _sparse_rows(idx, g, idx != padding_idx if padding_idx >= 0 else None, n, d)
     if padding_idx >= 0:
         g = M.where((idx != padding_idx).unsqueeze(1), g, 0)
     if scale_grad_by_freq:
@@ -321,7 +321,8 @@ def _bag_argmax(rows, out, bag, target, indices, counts, bags):
 
 
 def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
-                        per_sample_weights, include_last_offset, padding_idx, results):
+                        per_sample_weights, include_last_offset, padding_idx, results,
+                        sparse=False):
     M = _M()
     n_rows, d = weight.shape
     idx = indices.reshape(-1).long()
@@ -339,6 +340,8 @@ def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode
             0, flat, M.where(nonempty, grad, 0).reshape(-1)).reshape(n_rows, d)
         return gw, None
     if not n or not bags:
+        if sparse:
+            return _sparse_rows(idx, grad.new_zeros((0, d)), None, n_rows, d), None
         return weight.new_zeros((n_rows, d)).to(grad.dtype), \
             None if per_sample_weights is None else grad.new_zeros(idx._shape)
     at = bag.clamp(max=bags - 1)
@@ -350,6 +353,8 @@ def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode
     if per_sample_weights is not None:
         gp = (g * weight.index_select(0, idx)).sum(1)
         g = g * per_sample_weights.unsqueeze(1)
+    if sparse:
+        return _sparse_rows(idx, g, keep if pad >= 0 else None, n_rows, d), gp
     if scale_grad_by_freq:
         g = g / _counts(idx, n_rows, g.dtype).index_select(0, idx).unsqueeze(1)
     gw = M.zeros((n_rows, d), dtype=grad.dtype, device=grad.device).index_add(0, idx, g)
@@ -359,9 +364,11 @@ def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode
 def _embedding_bag_weight_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
                                sparse, per_sample_weights, include_last_offset, padding_idx,
                                results):
-    _no_sparse_grad("embedding_bag", sparse)  # (per_sample_weights' gradient stays dense)
+    if sparse:  # (per_sample_weights' gradient stays dense)
+        _no_sparse_freq(scale_grad_by_freq)
     return _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
-                               per_sample_weights, include_last_offset, padding_idx, results)[0]
+                               per_sample_weights, include_last_offset, padding_idx, results,
+                               sparse)[0]
 
 
 def _embedding_bag_psw_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
