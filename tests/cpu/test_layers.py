@@ -131,23 +131,19 @@ def test_embedding_errors():
 
 
 @pytest.mark.parametrize("bag", [False, True])
-def test_embedding_sparse_forward_as_torch_sparse_grad_refused(bag):
-    """sparse=True only makes weight's gradient sparse in PyTorch: the forward is the same;
-    embedding's is sparse COO, embedding_bag's is refused at backward (never a dense one in
-    its place); per_sample_weights' gradient (dense in PyTorch too) is computed."""
+def test_embedding_sparse_forward_as_torch_sparse_grad(bag):
+    """sparse=True only makes weight's gradient sparse in PyTorch: the forward is the same,
+    weight's gradient sparse COO; per_sample_weights' gradient (dense in PyTorch too) is
+    computed."""
     w, i = make((6, 3)), ix([1, 2, 1, 5])
     off = ix([0, 1])
     fn = (lambda L, w, i: F(L).embedding_bag(i, w, off if L is mindtorch else to_torch(off),
                                              sparse=True)) if bag else \
         (lambda L, w, i: F(L).embedding(i, w, sparse=True))
     assert_same(fn(mindtorch, w, i), fn(torch, to_torch(w), to_torch(i)))
-    wg = w.clone().requires_grad_()
-    if not bag:  # (embedding's sparse gradient: tests/sparse/test_sparse_training.py)
-        fn(mindtorch, wg, i).sum().backward()
-        assert wg.grad.layout is mindtorch.sparse_coo
-    else:
-        with pytest.raises(NotImplementedError, match="sparse"):
-            fn(mindtorch, wg, i).sum().backward()
+    wg = w.clone().requires_grad_()  # (the sparse gradient: tests/sparse/)
+    fn(mindtorch, wg, i).sum().backward()
+    assert wg.grad.layout is mindtorch.sparse_coo
     if bag:
         res = []
         for L in (mindtorch, torch):

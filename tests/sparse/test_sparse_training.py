@@ -60,6 +60,36 @@ def test_functional_embedding_and_scalar_index():
             e(lib.tensor([1, 1])).sum().backward()
 
 
+BAGS = [dict(mode="sum"), dict(mode="sum", padding_idx=1), dict(mode="mean"),
+        dict(mode="mean", padding_idx=1), dict(mode="sum", psw=True),
+        dict(mode="sum", psw=True, padding_idx=1), dict(mode="sum", empty=True)]
+
+
+@pytest.mark.parametrize("case", BAGS)
+def test_embedding_bag_sparse_grad(case):
+    case = dict(case)
+    psw, empty = case.pop("psw", False), case.pop("empty", False)
+    res = []
+    for lib in (mindtorch, torch):
+        w = lib.tensor(WEIGHT, requires_grad=True)
+        i = lib.tensor([], dtype=lib.int64) if empty else lib.tensor([1, 2, 1, 5, 0])
+        off = lib.tensor([0] if empty else [0, 2, 2])
+        p = lib.arange(5.0, dtype=lib.float64, requires_grad=True) if psw else None
+        out = lib.nn.functional.embedding_bag(i, w, off, sparse=True, per_sample_weights=p,
+                                              **case)
+        (out * lib.arange(out.numel(), dtype=lib.float64).reshape(out.shape)).sum().backward()
+        res.append((w.grad, p.grad if psw else None))
+    (wm, pm), (wt, pt) = res
+    assert_sparse_same(wm, wt, rtol=1e-12, atol=1e-12)
+    if psw:
+        assert_same(pm, pt)
+    for lib in (mindtorch, torch):
+        with pytest.raises(RuntimeError, match="scale_grad_by_freq not supported with sparse"):
+            lib.nn.functional.embedding_bag(lib.tensor([1, 2]), lib.ones(4, 2, requires_grad=True),
+                                            lib.tensor([0]), sparse=True,
+                                            scale_grad_by_freq=True).sum().backward()
+
+
 def test_dense_and_sparse_grads_accumulate():
     """A weight read by a sparse embedding and a dense product: dense + sparse."""
     res = []
