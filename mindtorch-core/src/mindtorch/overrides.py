@@ -125,7 +125,7 @@ def register_public(fn, *wrappers):
 
 
 def _public_caller(func):
-    frame = sys._getframe(3)  # (above dispatch_binding and the binding)
+    frame = sys._getframe(2).f_back  # (the binding's caller: above it and dispatch_binding)
     while frame is not None and id(frame.f_code) in _PUBLIC_CODES:
         func, frame = _PUBLIC_CODES[id(frame.f_code)], frame.f_back
     return func
