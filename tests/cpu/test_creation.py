@@ -479,3 +479,17 @@ def test_linspace_float64_long_is_exact(steps):
         want = torch.linspace(start, end, steps, dtype=torch.float64).numpy()
         got = mindtorch.linspace(start, end, steps, dtype=mindtorch.float64).numpy()
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("array", [np.array([1, "a"], dtype=object), np.array(["a"]),
+                                   np.array([b"a"]), np.zeros(1, dtype=[("a", "i4")]),
+                                   np.array(["2020-01-01"], dtype="datetime64[D]")],
+                         ids=lambda a: str(a.dtype))
+def test_from_numpy_unsupported_dtype_message(array):
+    """PyTorch names the array's scalar type (numpy.object_, numpy.str_, ...)."""
+    for make in (lambda L: L.from_numpy(array), lambda L: L.as_tensor(array)):
+        with pytest.raises(TypeError) as theirs:
+            make(torch)
+        with pytest.raises(TypeError) as ours:
+            make(mindtorch)
+        assert str(ours.value) == str(theirs.value)
