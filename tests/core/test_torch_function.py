@@ -160,11 +160,12 @@ def test_uninitialized_parameters_refuse_ops():
         P = lib.nn.parameter
         out = []
         for t in (P.UninitializedParameter(), P.UninitializedBuffer()):
-            for f in (lambda: t + 1, lambda: lib.mul(t, 2), lambda: t.sum(), lambda: t.numel(),
-                      lambda: t.size(), lambda: t.dtype, lambda: t.requires_grad,
-                      lambda: t.to(lib.float64).dtype, lambda: t.data.dtype):
+            for f in (lambda t: t + 1, lambda t: lib.mul(t, 2), lambda t: t.sum(),
+                      lambda t: t.numel(), lambda t: t.size(), lambda t: t.dtype,
+                      lambda t: t.requires_grad, lambda t: t.to(lib.float64).dtype,
+                      lambda t: t.data.dtype):
                 try:
-                    r = f()
+                    r = f(t)
                     out.append(str(r))
                 except (ValueError, RuntimeError) as e:
                     out.append((type(e).__name__, str(e).split(" in ")[0]))
