@@ -99,9 +99,14 @@ def _tensor_list_arg(convert):
                     break
             else:
                 return tuple(x)
-            if not state.subclass_off and any(type(t) is not Tensor and _overrides(t)
-                                              for t in x):
-                raise Override
+            for t in x:
+                if type(t) is Tensor or type(t) in PLAIN:
+                    continue
+                if _overrides(t):
+                    if not state.subclass_off:
+                        raise Override
+                elif isinstance(t, Tensor):
+                    PLAIN.add(type(t))
         return convert(op, pos, x)
     return check
 
