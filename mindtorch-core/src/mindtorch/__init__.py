@@ -207,7 +207,7 @@ def __getattr__(name):
     if spec is not None and spec.module is not None:
         return _device_modules.device_module(name)
     if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func",
-                "_dynamo", "profiler", "quasirandom", "compiler", "library", "hub"):
+                "_dynamo", "profiler", "quasirandom", "compiler", "library", "hub", "signal"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     if name == "vmap":

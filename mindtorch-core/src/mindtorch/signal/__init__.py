@@ -1,0 +1,2 @@
+"""torch.signal."""
+from . import windows  # noqa: F401
