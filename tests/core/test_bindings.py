@@ -226,3 +226,29 @@ def test_factories_take_layout_and_pin_memory(make):
         kw["layout"] = lib.strided
         assert make(lib, kw).layout == lib.strided
     same_error(lambda: make(M, {"pin_memory": True}), lambda: make(torch, {"pin_memory": True}))
+
+
+def test_no_cuda_names_scripts_evaluate():
+    """What a CPU build of PyTorch answers for the CUDA names scripts touch without a GPU:
+    `except torch.cuda.OutOfMemoryError`, `T = torch.cuda.FloatTensor if cuda else ...`,
+    memory statistics, streams and events (which fail as PyTorch's do)."""
+    def run(lib):
+        c = lib.cuda
+        out = [c.OutOfMemoryError is lib.OutOfMemoryError, issubclass(c.CudaError, RuntimeError),
+               isinstance(lib.ones(1), c.FloatTensor), c.LongTensor.is_cuda, repr(c.HalfTensor),
+               dict(c.memory_stats()), c.get_arch_list(), c.has_half, c.is_tf32_supported(),
+               c.default_generators]
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            out += [c.memory_cached(), c.max_memory_cached(), [str(x.message) for x in w]]
+        with c.stream(None), c.device_of(lib.ones(1)):
+            out.append("entered")
+        for fn, error in ((lambda: c.FloatTensor([1.0]), TypeError),
+                          (lambda: c.Event(), RuntimeError), (lambda: c.Stream(), RuntimeError),
+                          (lambda: c.device(0).__enter__(), RuntimeError),
+                          (lambda: c.mem_get_info(), AssertionError)):
+            with pytest.raises(error) as info:
+                fn()
+            out.append(str(info.value).split(":")[0])
+        return out
+    assert run(M) == run(torch)

@@ -54,6 +54,107 @@ def is_bf16_supported(including_emulation=True):
     return False
 
 
+def memory_stats(device=None):
+    import collections
+    return collections.OrderedDict()
+
+
+def _renamed(old, new):
+    def fn(device=None):
+        import warnings
+        warnings.warn(f"`torch.cuda.{old}` has been renamed to `torch.cuda.{new}`",
+                      FutureWarning, stacklevel=2)
+        return 0
+    return fn
+
+
+memory_cached = _renamed("memory_cached", "memory_reserved")
+max_memory_cached = _renamed("max_memory_cached", "max_memory_reserved")
+mem_get_info = default_stream = set_per_process_memory_fraction = get_sync_debug_mode = \
+    set_sync_debug_mode = _unavailable
+has_half = True
+default_generators = ()
+
+
+def get_arch_list():
+    return []
+
+
+def is_tf32_supported():
+    return False
+
+
+class CudaError(RuntimeError):
+    """A CUDA runtime error (never raised: there is no CUDA)."""
+
+
+from ._runtime import AcceleratorError, OutOfMemoryError  # noqa: F401 - `except` targets
+
+
+class _CudaTensorType(type):
+    """torch.cuda.FloatTensor, ...: names old scripts evaluate (`T = torch.cuda.FloatTensor if
+    cuda else torch.FloatTensor`); no tensor is one and constructing one fails."""
+    is_cuda = True
+    is_sparse = False
+
+    def __instancecheck__(cls, obj):
+        return False
+
+    def __call__(cls, *args, **kwargs):
+        raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled "
+                        f"with CUDA enabled.")
+
+    def __repr__(cls):
+        return f"<class 'torch.cuda.{cls.__name__}'>"
+
+
+for _kind in ("Double", "Float", "Half", "BFloat16", "Long", "Int", "Short", "Char", "Byte",
+              "Bool"):
+    globals()[_kind + "Tensor"] = _CudaTensorType(_kind + "Tensor", (), {})
+
+
+class Event:
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Tried to instantiate dummy base class Event")
+
+
+class Stream:
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("torch.cuda.Stream requires CUDA support")
+
+
+class device:  # (torch's name)
+    """`with torch.cuda.device(i):` (fails on entry: there is no CUDA device)."""
+
+    def __init__(self, device):
+        self.idx = device
+
+    def __enter__(self):
+        raise RuntimeError("PyTorch was compiled without CUDA support")
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _NoStream:
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def device_of(obj):
+    """The device context of a tensor: a no-op for the (non-CUDA) tensors there are."""
+    return _NoStream()
+
+
+def stream(stream):
+    if stream is None:
+        return _NoStream()
+    _unavailable()
+
+
 def __getattr__(name):
     if name == "amp":  # torch.cuda.amp.GradScaler(enabled=...), torch.cuda.amp.autocast(...)
         from .amp import _DeviceAmp
