@@ -1,9 +1,8 @@
 """Sparse tensors built alike in mindtorch and PyTorch, and comparing them."""
 import warnings
 
-import numpy as np
-
 import mindtorch
+import numpy as np
 from reference import assert_same, torch
 
 # (PyTorch warns once that its invariant checks are off and that CSR is beta)

@@ -1,9 +1,8 @@
 """Ops on sparse tensors against PyTorch: products, arithmetic, reductions, torch.sparse's
 functions, and their gradients."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import assert_same, torch
 from sparse_helpers import assert_sparse_same, coo, dense
 
@@ -81,7 +80,7 @@ def test_add_sub():
             assert_sparse_same(m - 2 * m2, t - 2 * t2, exact_pattern=False)
             assert_same(dm - m, dt - t)
         else:  # (PyTorch has no subtraction with CSR)
-            for f in (lambda: m - m2, lambda: dm - m):
+            for f in (lambda m=m, m2=m2: m - m2, lambda m=m, dm=dm: dm - m):
                 with pytest.raises(RuntimeError, match="unsupported tensor layout: SparseCsr"):
                     f()
     m, t = coo()
@@ -254,3 +253,56 @@ def test_gcn_layer_training_grads():
         grads.append((out, p1.grad, p2.grad))
     for m, t in zip(*grads):
         assert_same(m, t)
+
+
+# -- shapes and indexing --------------------------------------------------------------------
+
+SHAPE_CASES = [
+    lambda s, L: s.select(0, 1), lambda s, L: s.select(1, -1), lambda s, L: s[0],
+    lambda s, L: s[:, 2], lambda s, L: s[..., 1], lambda s, L: s[None], lambda s, L: s[3, 1],
+    lambda s, L: s.index_select(0, L.tensor([3, 1, 1])),
+    lambda s, L: s.index_select(1, L.tensor([2, 0])),
+    lambda s, L: s.coalesce().index_select(0, L.tensor([0, 1])),
+    lambda s, L: s.permute(1, 0), lambda s, L: s.unsqueeze(0), lambda s, L: s.unsqueeze(2),
+    lambda s, L: L.cat([s, s], 1), lambda s, L: L.cat([s, s.coalesce()]),
+    lambda s, L: L.stack([s, s], 1), lambda s, L: s.coalesce()[1],
+]
+
+
+@pytest.mark.parametrize("case", SHAPE_CASES)
+def test_shape_ops(case):
+    m, t = coo()
+    r, e = case(m, mindtorch), case(t, torch)
+    if e.layout == torch.sparse_coo:
+        assert_sparse_same(r, e)
+    else:
+        assert_same(r, e)
+
+
+def test_hybrid_shape_ops():
+    vals = np.arange(10.0).reshape(5, 2)
+    idx = [[0, 1, 1, 3, 0]]
+    m = mindtorch.sparse_coo_tensor(idx, mindtorch.tensor(vals), (4, 2))
+    t = torch.sparse_coo_tensor(idx, torch.tensor(vals), (4, 2))
+    assert_same(m[0], t[0])  # (the only sparse dim selected: dense, duplicates summed)
+    assert_sparse_same(m[:, 1], t[:, 1])
+    assert_sparse_same(m.select(1, 0), t.select(1, 0))
+    assert_sparse_same(m.unsqueeze(2), t.unsqueeze(2))
+
+
+def test_linear_and_refusals():
+    m, t = coo()
+    wm, wt = dense((2, 3))
+    assert_same(mindtorch.nn.functional.linear(m, wm, mindtorch.ones(2)),
+                torch.nn.functional.linear(t, wt, torch.ones(2)))
+    xm, xt = dense((5, 3))
+    assert_same(mindtorch.nn.functional.linear(xm, m), torch.nn.functional.linear(xt, t))
+    refusals = [lambda s, L: s.reshape(12), lambda s, L: s.flatten(),
+                lambda s, L: s.expand(2, 4, 3), lambda s, L: s.contiguous(),
+                lambda s, L: s / L.ones(4, 3), lambda s, L: s.abs_(), lambda s, L: s[5],
+                lambda s, L: s.permute(0, 1, 2), lambda s, L: s.select(0, 9)]
+    for case in refusals:
+        with pytest.raises(Exception) as expected:
+            case(t, torch)
+        with pytest.raises(type(expected.value)):
+            case(m, mindtorch)

@@ -3,10 +3,9 @@ errors, pickling."""
 import io
 import pickle
 
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import assert_same, torch
 from sparse_helpers import INDICES, SIZE, VALUES, assert_sparse_same, coo, csr, dense
 

@@ -1,9 +1,8 @@
 """Sparse gradients in training against PyTorch: embedding(sparse=True), optimizers that
 follow or refuse them, accumulation, clipping, zero_grad."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import assert_same, torch
 from sparse_helpers import assert_sparse_same
 
@@ -60,9 +59,9 @@ def test_functional_embedding_and_scalar_index():
             e(lib.tensor([1, 1])).sum().backward()
 
 
-BAGS = [dict(mode="sum"), dict(mode="sum", padding_idx=1), dict(mode="mean"),
-        dict(mode="mean", padding_idx=1), dict(mode="sum", psw=True),
-        dict(mode="sum", psw=True, padding_idx=1), dict(mode="sum", empty=True)]
+BAGS = [{"mode": "sum"}, {"mode": "sum", "padding_idx": 1}, {"mode": "mean"},
+        {"mode": "mean", "padding_idx": 1}, {"mode": "sum", "psw": True},
+        {"mode": "sum", "psw": True, "padding_idx": 1}, {"mode": "sum", "empty": True}]
 
 
 @pytest.mark.parametrize("case", BAGS)
@@ -123,7 +122,7 @@ def test_optimizers_follow_sparse_grads(name, kw):
         for it in range(3):
             x = lib.tensor([[1, 2, 1], [4, 1, 5]][it % 2])
 
-            def loss():
+            def loss(lin=lin, e=e, x=x):
                 return (lin(e(x)) ** 2).sum()
             opt.zero_grad()
             loss().backward()

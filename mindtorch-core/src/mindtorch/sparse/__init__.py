@@ -11,8 +11,17 @@ from .._tensor import Tensor
 from . import _tensor as T
 from ._tensor import SparseTensor, make_coo, make_csr
 
-__all__ = ["addmm", "mm", "sum", "softmax", "log_softmax", "check_sparse_tensor_invariants",
-           "as_sparse_gradcheck", "spdiags", "sampled_addmm"]
+__all__ = [
+    "addmm",
+    "as_sparse_gradcheck",
+    "check_sparse_tensor_invariants",
+    "log_softmax",
+    "mm",
+    "sampled_addmm",
+    "softmax",
+    "spdiags",
+    "sum",
+]
 
 
 def _M():
@@ -86,13 +95,12 @@ def _finish(s, requires_grad):
 def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
                       pin_memory=False, requires_grad=False, check_invariants=None,
                       is_coalesced=None):
-    M = _M()
     values = _as_tensor(values, dtype, device)
     indices = _as_tensor(indices, None, values.device)
     if indices.dtype is not D.int64:
         if indices.dtype.is_floating_point or indices.dtype.is_complex or \
                 indices.dtype is D.bool:
-            raise RuntimeError(f"indices must be an int64 tensor")
+            raise RuntimeError("indices must be an int64 tensor")
         indices = indices.long()
     if indices.ndim != 2:
         raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(indices.shape)}")
@@ -219,7 +227,8 @@ class _SparseMask(T.Function):
 
 def _sparse_mask(self, mask):
     if not isinstance(mask, SparseTensor):
-        raise RuntimeError(f"sparse_mask expects mask to be sparse, got {mask.layout}")
+        raise RuntimeError(  # noqa: TRY004 - PyTorch's class
+            f"sparse_mask expects mask to be sparse, got {mask.layout}")
     if tuple(mask.shape) != tuple(self.shape):
         raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
                            f"{list(self.shape)} but mask has size {list(mask.shape)}")

@@ -9,6 +9,7 @@ from numbers import Number
 
 from .._layout import LayoutKey
 from .._tensor import Tensor
+from . import _shape
 from . import _tensor as T
 from ._tensor import SparseTensor, make_coo
 
@@ -278,7 +279,10 @@ def div(a, b, rounding_mode=None):
     _no_csr(a)
     if _sparse(a) and _scalar(b):
         return _map_values(a, lambda v: _M().div(v, b, rounding_mode=rounding_mode))
-    raise NotImplementedError("div: only a sparse tensor divided by a scalar is supported")
+    if _sparse(a):
+        raise RuntimeError(f"Sparse division requires a scalar or zero-dim dense tensor "
+                           f"divisor (got shape {list(b.shape)} for divisor)")
+    raise NotImplementedError("div: a dense tensor divided by a sparse one is not supported")
 
 
 def div_(a, b, rounding_mode=None):
@@ -304,11 +308,19 @@ def _unary(name, linear=False):
     return fn
 
 
-def _inplace(fn):
+def _inplace(name, fn, linear):
     def run(s, *args):
+        if not linear and s.is_sparse and not s._coalesced:
+            raise RuntimeError(f"{name} requires coalesced input")
         _replace(s, fn(s, *args))
         return s
     return run
+
+
+def linear(input, weight, bias=None):
+    """input @ weight^T + bias with either operand sparse (2-D)."""
+    r = mm(weight, input.t()).t() if _sparse(weight) else mm(input, weight.t())
+    return r if bias is None else r + bias
 
 
 # -- reductions -------------------------------------------------------------------------
@@ -403,4 +415,10 @@ TABLE = {
 }
 for _name in _LINEAR + _NONLINEAR:
     TABLE[_name] = _unary(_name, _name in _LINEAR)
-    TABLE[_name + "_"] = _inplace(TABLE[_name])
+    TABLE[_name + "_"] = _inplace(_name + "_", TABLE[_name], _name in _LINEAR)
+TABLE.update(
+    linear=linear, empty_like=zeros_like,
+    functional_relu=lambda s, inplace=False: TABLE["relu_" if inplace else "relu"](s),
+    any=lambda s, dim=None, keepdim=False: _M().any(_coo(s)._vals) if dim is None else
+    missing("any", s._device.type)())
+TABLE.update(_shape.TABLE)

@@ -13,7 +13,6 @@ from .._layout import LayoutKey, sparse_coo, sparse_csr, strided
 from .._tensor import Size, Tensor
 from ..autograd.function import Function
 
-
 try:  # (a layout, not a __torch_function__ subclass: it opts out, as nn.Parameter does)
     from ..overrides import _disabled_torch_function_impl
 except ImportError:  # (mindtorch without the protocol)
@@ -26,7 +25,7 @@ def _M():
 
 
 class SparseTensor(Tensor):
-    __slots__ = ("_idx", "_vals", "_crow", "_coalesced")
+    __slots__ = ("_coalesced", "_crow", "_idx", "_vals")
     _storage = None
     if _disabled_torch_function_impl is not None:
         __torch_function__ = _disabled_torch_function_impl
@@ -123,8 +122,8 @@ class SparseTensor(Tensor):
         sparse_dim = args[0] if args and isinstance(args[0], int) else None
         if self.is_sparse:
             if sparse_dim is not None and sparse_dim != self.sparse_dim():
-                raise RuntimeError(f"to_sparse: conversion from Sparse to Sparse with "
-                                   f"sparse_dim argument !=self.sparse_dim() is not supported")
+                raise RuntimeError("to_sparse: conversion from Sparse to Sparse with "
+                                   "sparse_dim argument !=self.sparse_dim() is not supported")
             return self
         return csr_to_coo(self) if not self._requires_grad else self.to_dense().to_sparse()
 
@@ -136,7 +135,18 @@ class SparseTensor(Tensor):
             return self
         return self.to_dense().to_sparse_csr()
 
+    def __getitem__(self, index):
+        from ._shape import getitem
+        return getitem(self, index)
+
+    def __setitem__(self, index, value):
+        raise NotImplementedError(f"indexed assignment into a {self.layout} tensor is not "
+                                  f"supported")
+
     # -- what a sparse tensor does not have -----------------------------------------
+    def _like_kwargs(self, dtype, device):  # (Tensor.new_*: PyTorch's would be sparse)
+        raise NotImplementedError(f"new_* of a {self.layout} tensor is not supported")
+
     def stride(self, dim=None):
         return (0,) * len(self._shape) if dim is None else 0
 
