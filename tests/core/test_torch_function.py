@@ -392,6 +392,29 @@ def test_mode_sees_python_level_tensor_methods():
     assert all(both(scenario)[0])
 
 
+def test_mode_entered_inside_a_handler_keeps_the_outer_one_routing():
+    def scenario(lib):
+        log = []
+
+        class Inner(lib.overrides.BaseTorchFunctionMode):
+            pass
+
+        class Outer(lib.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                log.append(func.__name__.strip("_").replace("getitem", "getitem"))
+                with Inner():
+                    return func(*args, **(kwargs or {}))
+
+        t = data(lib, 2, 3)
+        with Outer():
+            t + 1
+            t.size()
+            t[0]
+            t.numel()
+        return len(log), log[1], log[3]
+    both(scenario)
+
+
 def test_subclass_defined_inside_a_mode_is_routed():
     def scenario(lib):
         with _logging_mode(lib, []):

@@ -208,7 +208,13 @@ class _ModeRoutedProperty(_ModeRouted):
         self.orig.__delete__(obj)
 
 
+_ROUTED = [False]
+
+
 def route_tensor_methods(on):
+    if _ROUTED[0] == on:
+        return
+    _ROUTED[0] = on
     for name, value in _routable().items():
         routed = _ModeRoutedProperty if isinstance(value, property) else _ModeRouted
         setattr(Tensor, name, routed(value) if on else value)

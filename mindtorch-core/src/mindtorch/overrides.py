@@ -224,6 +224,7 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
             result = mode.__torch_function__(func, types, args, kwargs)
         finally:
             _STACK.append(mode)
+            _tensor_subclass.route_tensor_methods(True)  # (a mode the handler left undid it)
             _refresh()
         if result is not NotImplemented:
             return result
