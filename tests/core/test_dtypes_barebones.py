@@ -229,3 +229,11 @@ def test_unsigned_random_draws_and_bounds(name, low, high):
 def test_uint64_values_above_int64(make):
     want, got = outcome(make, torch), outcome(make, mindtorch)
     assert got == want
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_testing_make_tensor(name):
+    def make(m):
+        m.manual_seed(0)
+        return bits(m.testing.make_tensor((6,), dtype=getattr(m, name), device="cpu"))
+    assert outcome(make, mindtorch) == outcome(make, torch)

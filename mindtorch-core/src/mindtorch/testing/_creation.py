@@ -11,7 +11,7 @@ import mindtorch
 
 from .. import _dtype as D
 
-_INTEGRAL = (D.uint8, D.int8, D.int16, D.int32, D.int64)
+_INTEGRAL = (D.uint8, D.int8, D.int16, D.int32, D.int64, D.uint16, D.uint32, D.uint64)
 _FLOATING = (D.float16, D.bfloat16, D.float32, D.float64)
 _COMPLEX = (D.complex64, D.complex128)
 
@@ -63,6 +63,11 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
         info = D.iinfo(dtype)
         lo, hi = bounds(info.min, info.max + (dtype is not D.int64), -9, 10)
         result = mindtorch.randint(lo, hi, shape, dtype=dtype)
+    elif dtype in D.FLOAT8 and dtype is not D.float8_e8m0fnu:  # (PyTorch refuses e8m0)
+        # drawn as float32 within the dtype's range, then cast
+        info = D.finfo(dtype)
+        lo, hi = bounds(info.min, info.max, -9, 9)
+        result = mindtorch.empty(shape, dtype=D.float32).uniform_(lo, hi).to(dtype)
     elif dtype in _FLOATING + _COMPLEX:
         info = D.finfo(dtype)
         lo, hi = bounds(info.min, info.max, -9, 9)
@@ -84,6 +89,6 @@ def make_tensor(*shape, dtype, device, low=None, high=None, requires_grad=False,
         result = result[..., 1::2]
     elif memory_format is not None:
         result = result.clone(memory_format=memory_format)
-    if dtype in _FLOATING + _COMPLEX:
+    if dtype in _FLOATING + _COMPLEX + D.FLOAT8:
         result.requires_grad = requires_grad
     return result
