@@ -553,3 +553,71 @@ def test_tangents_through_backward(name):
     (tp, tjt) = _over_reverse(torch, OVER_REVERSE[name], x, t)
     assert_same(p, tp.detach())
     assert_same(jt, tjt.detach())
+
+
+# -- torch.func's forward-mode transforms ------------------------------------------------
+
+def _func(lib, name, fn, *arrays, **kw):
+    xs = [lib.tensor(a) for a in arrays]
+    transform = getattr(lib.func, name)
+    if name == "jvp":
+        ts = tuple(lib.tensor(np.random.default_rng(7 + k).standard_normal(a.shape))
+                   for k, a in enumerate(arrays))
+        return transform(lambda *a: fn(lib, *a), tuple(xs), ts, **kw)
+    return transform(lambda *a: fn(lib, *a), **kw)(*xs)
+
+
+FUNC_CASES = [
+    ("jvp", lambda m, x: x.sin() * x, [randn(3, 4)], {}),
+    ("jvp", lambda m, x, y: (x @ y, x.sum()), [randn(3, 4), randn(4, 2)], {}),
+    ("jvp", lambda m, x: (x.exp(), {"aux": x * 2}), [randn(3)], {"has_aux": True}),
+    ("jvp", lambda m, x: x.argmax(), [randn(5)], {}),
+    ("jacfwd", lambda m, x: x.tanh() * x.sum(), [randn(4)], {}),
+    ("jacfwd", lambda m, x, y: m.nn.functional.linear(x, y), [randn(2, 3), randn(4, 3)],
+     {"argnums": (0, 1)}),
+    ("jacfwd", lambda m, x: (x.exp(), x.cumsum(0)), [randn(3)], {}),
+    ("jacfwd", lambda m, x: (x ** 2, x.mean()), [randn(3)], {"has_aux": True}),
+    ("hessian", lambda m, x: (x.sin() * x).sum() + x.prod(), [randn(4)], {}),
+    ("hessian", lambda m, x: m.softmax(x, 0)[0], [randn(4)], {}),
+]
+
+
+@pytest.mark.parametrize("case", range(len(FUNC_CASES)))
+def test_func_forward_transforms(case):
+    name, fn, arrays, kw = FUNC_CASES[case]
+    ours = _func(mindtorch, name, fn, *arrays, **kw)
+    theirs = _func(torch, name, fn, *arrays, **kw)
+    flat_ours, flat_theirs = _flatten(ours), _flatten(theirs)
+    assert len(flat_ours) == len(flat_theirs)
+    for a, b in zip(flat_ours, flat_theirs):
+        assert a.requires_grad == b.requires_grad
+        assert_same(a, b.detach())
+
+
+def _flatten(tree):
+    if isinstance(tree, (tuple, list)):
+        return [x for t in tree for x in _flatten(t)]
+    if isinstance(tree, dict):
+        return [x for k in sorted(tree) for x in _flatten(tree[k])]
+    return [tree]
+
+
+def test_func_jvp_errors_and_nesting():
+    for lib in (mindtorch, torch):
+        with pytest.raises(ValueError, match="Expected primal to be floating point"):
+            lib.func.jvp(lambda a: a, (lib.arange(3),), (lib.ones(3),))
+        with pytest.raises(RuntimeError, match="different size"):
+            lib.func.jvp(lambda a: a, (lib.ones(3),), (lib.ones(4),))
+        with pytest.raises(RuntimeError, match="only tensors"):
+            lib.func.jvp(lambda a: 3, (lib.ones(3),), (lib.ones(3),))
+    # jvp of jvp (forward over forward) and jvp inside grad
+    x = randn(3)
+
+    def nested(lib):
+        def inner(a):
+            return lib.func.jvp(lambda b: b.sin() * b, (a,), (lib.ones(3, dtype=a.dtype),))[1]
+        outer = lib.func.jvp(inner, (lib.tensor(x),), (lib.ones(3, dtype=lib.float64),))[1]
+        g = lib.func.grad(lambda a: inner(a).sum())(lib.tensor(x))
+        return outer, g
+    for a, b in zip(nested(mindtorch), nested(torch)):
+        assert_same(a, b)

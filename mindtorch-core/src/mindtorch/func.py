@@ -1,10 +1,11 @@
 """torch.func (a subset): vmap maps a function over a batch dim by calling it once per
 slice and stacking the results (PyTorch's results, without its batching rules' speed);
 grad / grad_and_value differentiate through mindtorch's autograd, nesting like
-PyTorch's (grad(grad(f))); vjp, jvp, jacrev, jacfwd and hessian likewise through reverse
-mode (jvp and jacfwd by the double-backward trick or reverse rows: their values, not
-PyTorch's forward-mode speed); functional_call is nn.utils.stateless's, taking several
-dicts, and stack_module_state stacks the states of an ensemble for it."""
+PyTorch's (grad(grad(f))); vjp, jacrev and hessian likewise through reverse mode; jvp and
+jacfwd through forward mode (autograd.forward_ad: one pass per tangent), or, inside a dual
+level (forward AD does not nest), by the double-backward trick and reverse rows;
+functional_call is nn.utils.stateless's, taking several dicts, and stack_module_state
+stacks the states of an ensemble for it."""
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
            "stack_module_state", "vjp", "vmap"]
 
@@ -142,9 +143,25 @@ def _differentiable(args, nums):
     leaves = [t for k in nums for t in _leaves(args[k])]
     outer = any(t.requires_grad for t in leaves)
     for k in nums:
-        args[k] = _tree_map(lambda t: t if t.requires_grad else t.detach().requires_grad_(),
-                            args[k])
+        args[k] = _tree_map(_fresh_leaf, args[k])
     return args, outer
+
+
+def _fresh_leaf(t):
+    """t as an input of a reverse transform: a detached leaf requiring grad (a dual one when
+    t has a forward AD tangent: jacfwd(jacrev(f)) differentiates through it)."""
+    if t.requires_grad:
+        return t
+    from .autograd import forward_ad as fw
+    leaf = t.detach().requires_grad_()
+    tangent = fw.unpack_dual(t).tangent if fw._current_level >= 0 else None
+    if tangent is None:
+        return leaf
+    _dual_leaves.append(leaf)  # (not a closed-over parameter for jacfwd's results)
+    return fw.make_dual(leaf, tangent)
+
+
+_dual_leaves = []  # leaves made dual by reverse transforms inside jacfwd
 
 
 def _reaches_other_leaves(t, own):
@@ -210,8 +227,83 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
-    """The Jacobian as jacrev computes it (no forward mode here: same values)."""
-    return jacrev(func, argnums, has_aux=has_aux)
+    """The Jacobian of func at the arguments argnums, by forward mode: one pass per input
+    element (inside a dual level, where forward AD does not nest, by reverse mode)."""
+    import mindtorch as M
+    from .autograd import forward_ad as fw
+    reverse = jacrev(func, argnums, has_aux=has_aux)
+
+    def wrapped(*args, **kwargs):
+        if fw._current_level >= 0:
+            return reverse(*args, **kwargs)
+        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        trees = [args[k] for k in nums]
+        inputs = [t for tree in trees for t in _leaves(tree)]
+        basis = [M.zeros_like(x) for x in inputs]
+
+        def run():
+            it = iter(basis)
+            tangents = [_rebuild(tree, [next(it) for _ in _leaves(tree)]) for tree in trees]
+            return _dual_call(func, args, nums, tangents, kwargs, has_aux)
+        made = len(_dual_leaves)
+        out, _, aux = run()
+        outs = _leaves(out)
+        columns = [[] for _ in inputs]  # per input element: the outputs' tangents
+        for j, x in enumerate(inputs):
+            flat = basis[j].view(-1)
+            for i in range(x.numel()):
+                flat[i] = 1
+                columns[j].append(_leaves(run()[1]))
+                flat[i] = 0
+
+        def jac(k, o):
+            jacs = iter([M.stack([col[k] for col in columns[j]], -1).reshape(o.shape + x.shape)
+                         if columns[j] else M.zeros(o.shape + x.shape, dtype=o.dtype,
+                                                    device=o.device)
+                         for j, x in enumerate(inputs)])
+            per_arg = tuple(_rebuild(tree, [next(jacs) for _ in _leaves(tree)])
+                            for tree in trees)
+            return per_arg[0] if isinstance(argnums, int) else per_arg
+        result = _rebuild(out, [jac(k, o) for k, o in enumerate(outs)])
+        outer = any(x.requires_grad for x in inputs)
+        own = inputs + _dual_leaves[made:]
+        del _dual_leaves[made:]
+        result = _finish(result, outer, own)
+        return (result, _finish(aux, outer, own)) if has_aux else result
+    return wrapped
+
+
+def _dual_call(func, args, nums, tangent_trees, kwargs, has_aux):
+    """func(*args) under a dual level, the tensors of args[k] (k in nums) dual with the
+    tangents of tangent_trees: (outputs' primals, their tangents (zeros where none), aux),
+    as pytrees."""
+    import mindtorch as M
+    from ._tensor import Tensor
+    from .autograd import forward_ad as fw
+    with fw.dual_level():
+        call = list(args)
+        for k, tangents in zip(nums, tangent_trees):
+            call[k] = _rebuild(args[k], [fw.make_dual(p, t) for p, t in
+                                         zip(_leaves(args[k]), _leaves(tangents))])
+        out = func(*call, **kwargs)
+        aux = None
+        if has_aux:
+            if not (isinstance(out, tuple) and len(out) == 2):
+                raise RuntimeError("jvp(f, primals, tangents): output of function f should be "
+                                   "a tuple: (output, aux) if has_aux is True")
+            out, aux = out
+        outs = _leaves(out)
+        for o in outs:
+            if not isinstance(o, Tensor):
+                raise RuntimeError(f"jvp(f, primals, tangents): Expected f(*primals) to return "
+                                   f"only tensors, got unsupported type {type(o)}")
+        parts = [fw.unpack_dual(o) for o in outs]
+        primal = _rebuild(out, [p.primal for p in parts])
+        tangent = _rebuild(out, [p.tangent if p.tangent is not None else
+                                 M.zeros_like(p.primal) for p in parts])
+        aux = _tree_map(lambda a: fw.unpack_dual(a).primal if isinstance(a, Tensor) else a,
+                        aux)
+    return primal, tangent, aux
 
 
 def hessian(func, argnums=0):
@@ -244,29 +336,42 @@ def vjp(func, *primals, has_aux=False):
 
 
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
-    """(func(*primals), the Jacobian-vector product with tangents[, aux]), by the
-    double-backward trick (autograd.functional.jvp)."""
+    """(func(*primals), the Jacobian-vector product with tangents[, aux]) by forward mode;
+    inside a dual level (forward AD does not nest) by the double-backward trick."""
     import mindtorch as M
+    from .autograd import forward_ad as fw
     if not isinstance(primals, tuple):  # (PyTorch's error classes and messages)
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. "  # noqa: TRY004
                            "it should be valid to call f(*primals).")
-    if not isinstance(tangents, tuple) or len(tangents) != len(primals):
+    if not isinstance(tangents, tuple) or len(tangents) != len(primals) or any(
+            len(_leaves(p)) != len(_leaves(t)) for p, t in zip(primals, tangents)):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
                            "the same python structure.")
-    outer = any(p.requires_grad for p in primals)
-    aux = []
-
-    def f(*args):
-        out = func(*args)
-        if has_aux:
-            out, extra = out
-            aux.append(extra)
-        return out
+    if fw._current_level < 0:
+        out, tangent_out, aux = _dual_call(func, primals, range(len(primals)), tangents, {},
+                                           has_aux)
+        return (out, tangent_out, aux) if has_aux else (out, tangent_out)
+    # inside a dual level: J v as the vjp of a vjp (u -> J^T u is linear in u), keeping
+    # the primals' tangents (jvp of jvp) and history (jvp inside grad)
+    args, outer = _differentiable(primals, range(len(primals)))
+    outer = outer or any(fw.unpack_dual(t).tangent is not None for t in _leaves(primals))
+    inputs = _leaves(args)
     with M.enable_grad():
-        out, tangent_out = M.autograd.functional.jvp(f, primals, tangents, create_graph=outer,
-                                                     strict=strict)
-    result = (out, tangent_out)
-    return result + (_finish(aux[0], outer),) if has_aux else result
+        out = func(*args)
+        out, aux = out if has_aux else (out, None)
+        outs = _leaves(out)
+        us = [M.zeros_like(o).requires_grad_() for o in outs]
+        diff = [(o, u) for o, u in zip(outs, us) if o.requires_grad]
+        jt_u = M.autograd.grad([o for o, _ in diff], inputs, [u for _, u in diff],
+                               create_graph=True, allow_unused=True) if diff else \
+            (None,) * len(inputs)
+        pairs = [(g, w) for g, w in zip(jt_u, _leaves(tangents)) if g is not None]
+        res = M.autograd.grad([g for g, _ in pairs], us, [w for _, w in pairs],
+                              create_graph=True, allow_unused=True) if pairs else \
+            (None,) * len(us)
+    res = _rebuild(out, [M.zeros_like(o) if r is None else r for r, o in zip(res, outs)])
+    result = (_finish(out, outer, inputs), _finish(res, outer, inputs))
+    return result + (_finish(aux, outer, inputs),) if has_aux else result
 
 
 def stack_module_state(models):
