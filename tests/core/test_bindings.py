@@ -252,3 +252,24 @@ def test_no_cuda_names_scripts_evaluate():
             out.append(str(info.value).split(":")[0])
         return out
     assert run(M) == run(torch)
+
+
+def test_other_accelerator_modules_answer_as_a_cpu_build():
+    """torch.xpu / torch.mps / torch.mtia without the device: device-selection code asks
+    is_available(), seeds, and fails as PyTorch's CPU build on what needs the device."""
+    import importlib
+
+    def run(lib):
+        out = [lib.xpu.is_available(), lib.xpu.device_count(), lib.xpu.is_initialized(),
+               lib.xpu.is_bf16_supported(), lib.xpu.memory_allocated(), lib.xpu.empty_cache(),
+               lib.xpu.manual_seed(0), lib.xpu.manual_seed_all(0), lib.mps.is_available(),
+               lib.mps.device_count(), lib.mps.manual_seed(0), lib.mtia.is_available(),
+               lib.cpu.current_device(),
+               importlib.import_module(f"{lib.__name__}.xpu") is lib.xpu]
+        for fn in (lib.xpu.synchronize, lib.xpu.current_device, lib.mps.empty_cache,
+                   lib.mps.synchronize, lib.mps.seed):
+            with pytest.raises((AssertionError, RuntimeError)) as info:
+                fn()
+            out.append((type(info.value).__name__, str(info.value)))
+        return out
+    assert run(M) == run(torch)

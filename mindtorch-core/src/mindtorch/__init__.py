@@ -226,9 +226,8 @@ def __getattr__(name):
     if name in _AUTOCAST_NAMES:
         from .amp import autocast_mode
         return getattr(autocast_mode, name)
-    if name == "cuda":  # scripts ask torch.cuda.is_available(); no backend provides CUDA
-        from . import _no_cuda
-        return _no_cuda
+    if name in ("cuda", "xpu", "mps", "mtia"):  # scripts ask torch.cuda.is_available(), ...
+        return _device_modules.device_module(name)  # (no backend provides them)
     raise AttributeError(f"module 'mindtorch' has no attribute '{name}'")
 
 

@@ -22,7 +22,18 @@ def device_module(name):
     if name == "cuda":
         from . import _no_cuda
         return _no_cuda
-    return None
+    return _absent(name)
+
+
+_ABSENT = {}
+
+
+def _absent(name):
+    """The stand-in of a device type no backend provides (xpu, mps, mtia), or None."""
+    if name not in _ABSENT:
+        from . import _absent_devices
+        _ABSENT[name] = _absent_devices.module(name)
+    return _ABSENT[name]
 
 
 def get_device_module(device=None):

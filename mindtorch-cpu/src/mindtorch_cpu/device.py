@@ -55,7 +55,7 @@ def generator(seed, index=None):
 module = types.SimpleNamespace(
     is_available=lambda: True,
     device_count=lambda: 1,
-    current_device=lambda: 0,
+    current_device=lambda: "cpu",  # (as torch.cpu.current_device())
     set_device=lambda device: None,
     synchronize=lambda device=None: None,
     cpu_count=lambda: os.cpu_count(),
