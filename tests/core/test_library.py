@@ -229,3 +229,18 @@ def test_library_impl_overrides_an_aten_kernel_until_destroyed():
     finally:
         lib._destroy()
     assert mindtorch.neg(mindtorch.tensor([1.0])).tolist() == [-1.0]
+
+
+def test_tags(ns):
+    for name, member in torch.Tag.__members__.items():
+        mine = getattr(mindtorch.Tag, name)
+        assert (repr(mine), str(mine), mine.value) == (repr(member), str(member), member.value)
+    for lib in (torch, mindtorch):
+        @lib.library.custom_op(f"{ns}::tagged", mutates_args=(),
+                               tags=(lib.Tag.pt2_compliant_tag,))
+        def tagged(x: lib.Tensor) -> lib.Tensor:
+            return x + 1
+        assert tagged(lib.ones(1)).tolist() == [2.0]
+        L = lib.library.Library(ns, "FRAGMENT")
+        L.define("g(Tensor x) -> Tensor", tags=lib.Tag.needs_fixed_stride_order)
+    assert "pt2_compliant_tag" in OPS[f"{ns}::tagged"].tags

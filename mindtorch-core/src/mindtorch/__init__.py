@@ -55,6 +55,7 @@ from ._sym import (  # noqa: F401
     sym_sqrt, sym_sum)
 from ._removed import FUNCTIONS as _REMOVED
 from ._control_flow import cond, while_loop  # noqa: F401
+from ._tags import Tag  # noqa: F401
 from . import autograd  # noqa: F401
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,

@@ -330,9 +330,10 @@ def _define_op(qualname, schema, tags=()):
     if qualname in OPS:
         raise RuntimeError(f"Tried to register an operator ({qualname}) with the same name "
                            f"and overload name multiple times.")
-    op = _define(_to_registry_schema(qualname + schema[schema.index("("):]), tags=tuple(
-        tags if isinstance(tags, (tuple, list)) else (tags,)), validate=True,
-        method=False, function=False)
+    tags = tags if isinstance(tags, (tuple, list)) else (tags,)
+    op = _define(_to_registry_schema(qualname + schema[schema.index("("):]),
+                 tags=tuple(getattr(t, "name", t) for t in tags),  # (torch.Tag: its name)
+                 validate=True, method=False, function=False)
     _entry(qualname)
     return op
 
