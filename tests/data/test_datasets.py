@@ -81,7 +81,7 @@ def test_concat_dataset_matches_torch():
     with pytest.raises(AssertionError, match="should not be an empty iterable"):
         mud.ConcatDataset([])
     with pytest.raises(AssertionError, match="does not support IterableDataset"):
-        mud.ConcatDataset([mud.IterableDataset()])
+        mud.ConcatDataset([mud.ChainDataset([])])  # (IterableDataset itself is abstract)
 
 
 def test_subset_and_getitems():
@@ -290,3 +290,25 @@ def test_distributed_sampler_errors():
         mud.DistributedSampler(range(4), 3, 3)
     with pytest.raises(RuntimeError, match="Requires distributed package"):
         mud.DistributedSampler(range(4))
+
+
+def test_iterable_dataset_is_an_abstract_iterable():
+    """PyTorch's IterableDataset is a collections.abc.Iterable: a subclass without __iter__
+    cannot be instantiated (TypeError), one with it is an Iterable."""
+    import collections.abc
+
+    def run(lib):
+        base = lib.utils.data.IterableDataset
+
+        class NoIter(base):
+            pass
+
+        class Stream(base):
+            def __iter__(self):
+                return iter(range(3))
+        with pytest.raises(TypeError, match="Can't instantiate abstract class NoIter"):
+            NoIter()
+        s = Stream()
+        return [isinstance(s, collections.abc.Iterable), list(s), list(s + Stream()),
+                isinstance(s, lib.utils.data.Dataset)]
+    assert run(mt) == run(torch)

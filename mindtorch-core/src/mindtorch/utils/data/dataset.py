@@ -1,6 +1,7 @@
 """Datasets (torch.utils.data.dataset): map-style and iterable datasets, their
 combinations, and random_split."""
 import bisect
+import collections.abc
 import itertools
 import math
 import warnings
@@ -21,11 +22,9 @@ class Dataset:
         return cls
 
 
-class IterableDataset(Dataset):
-    """A dataset that is a stream of samples: subclasses define __iter__."""
-
-    def __iter__(self):
-        raise NotImplementedError("Subclasses of IterableDataset should implement __iter__.")
+class IterableDataset(Dataset, collections.abc.Iterable):
+    """A dataset that is a stream of samples: subclasses define __iter__ (abstract, as in
+    PyTorch: a subclass without one cannot be instantiated)."""
 
     def __add__(self, other):
         return ChainDataset([self, other])
