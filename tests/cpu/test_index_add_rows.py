@@ -1,9 +1,8 @@
 """index_add / index_put_(accumulate=True) over whole rows from 512 indices on: the cpu
 kernel's sparse-product path (_add_rows) gives PyTorch's sums exactly."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import torch
 
 

@@ -176,3 +176,23 @@ def test_save_load_both_ways(layout):
     torch.save([t], buf)
     assert_sparse_same(mindtorch.load(io.BytesIO(buf.getvalue()))[0], t)
     assert_sparse_same(pickle.loads(pickle.dumps(m)), t)
+
+
+def test_empty_and_legacy_constructors():
+    assert_sparse_same(mindtorch.sparse_coo_tensor((2, 3)), torch.sparse_coo_tensor((2, 3)))
+    i = [[0, 1], [1, 0]]
+    mindtorch.set_warn_always(True)  # (PyTorch warns once per process)
+    try:
+        for name in ("FloatTensor", "DoubleTensor", "LongTensor"):
+            mtype, ttype = getattr(mindtorch.sparse, name), getattr(torch.sparse, name)
+            with pytest.warns(UserWarning, match="is deprecated"):
+                m = mtype(mindtorch.tensor(i), mindtorch.tensor([1.0, 2.0]),
+                          mindtorch.Size([2, 2]))
+            t = ttype(torch.tensor(i), torch.tensor([1.0, 2.0]).to(getattr(torch, m.dtype.name)),
+                      torch.Size([2, 2]))
+            assert_sparse_same(m, t)
+            assert isinstance(m, mtype) and not isinstance(mindtorch.ones(2), mtype)
+            with pytest.warns(UserWarning, match="is deprecated"):
+                assert_sparse_same(mtype(2, 3), ttype(2, 3))
+    finally:
+        mindtorch.set_warn_always(False)

@@ -8,6 +8,7 @@ their backward is the values' recorded ops."""
 from .. import _dtype as D
 from .._layout import sparse_coo, sparse_csr, strided
 from .._tensor import Tensor
+from . import _legacy
 from . import _tensor as T
 from ._tensor import SparseTensor, make_coo, make_csr
 
@@ -92,9 +93,14 @@ def _finish(s, requires_grad):
     return s
 
 
-def sparse_coo_tensor(indices, values, size=None, *, dtype=None, device=None,
+def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=None,
                       pin_memory=False, requires_grad=False, check_invariants=None,
                       is_coalesced=None):
+    if values is None:  # sparse_coo_tensor(size): no entries
+        size = tuple(indices)
+        empty = _M().empty(0, dtype=dtype or D.get_default_dtype(), device=device)
+        indices = _M().zeros((len(size), 0), dtype=D.int64, device=empty.device)
+        return _finish(make_coo(indices, empty, size, True), requires_grad)
     values = _as_tensor(values, dtype, device)
     indices = _as_tensor(indices, None, values.device)
     if indices.dtype is not D.int64:
@@ -379,6 +385,9 @@ def _missing(name):
 as_sparse_gradcheck = _missing("as_sparse_gradcheck")
 spdiags = _missing("spdiags")
 sampled_addmm = _missing("sampled_addmm")
+
+
+globals().update(_legacy.LEGACY)  # torch.sparse.FloatTensor ...
 
 
 def spmm(input, mat2):
