@@ -64,3 +64,10 @@ def test_warn_once_warnings(key):
         "numpy_not_writable": "The given NumPy array is not writable, and PyTorch does not "
                               "support non-writable tensors."}[key]
     assert ours[0][1].startswith(text)
+
+
+def test_grad_only_inputs_false_warns_deprecated():
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        return _record(lambda L: L.autograd.grad((x * 2).sum(), x, only_inputs=False), lib)
+    assert run(mindtorch) == run(torch) != []
