@@ -306,3 +306,24 @@ def test_linear_and_refusals():
             case(t, torch)
         with pytest.raises(type(expected.value)):
             case(m, mindtorch)
+
+
+def test_grads_through_csr_and_to_sparse():
+    x = np.arange(6.0).reshape(3, 2)
+    for f in (lambda c, L: L.sparse.mm(c, L.tensor(x)), lambda c, L: L.mm(c, L.tensor(x))):
+        res = []
+        for lib in (mindtorch, torch):
+            c = lib.tensor(DENSE).to_sparse_csr().requires_grad_()
+            (f(c, lib) ** 2).sum().backward()
+            res.append(c.grad)
+        assert str(res[0].layout) == str(res[1].layout)
+        assert_same(res[0].to_dense(), res[1].to_dense())
+    for f in (lambda d, L: (d.to_sparse() * 3).to_dense().sum(),
+              lambda d, L: L.sparse.mm(d.to_sparse(), L.tensor(x)).sum(),
+              lambda d, L: L.sparse.sum(d.to_sparse_csr().to_sparse())):
+        res = []
+        for lib in (mindtorch, torch):
+            d = lib.tensor(DENSE, requires_grad=True)
+            f(d, lib).backward()
+            res.append(d.grad)
+        assert_same(*res)

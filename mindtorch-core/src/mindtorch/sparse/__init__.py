@@ -281,7 +281,8 @@ _install()
 # -- torch.sparse's functions -------------------------------------------------------------
 
 def _coalesced_coo(s):
-    s = s if s.is_sparse else T.csr_to_coo(s)
+    if not s.is_sparse:  # (with history through the dense form when s requires grad)
+        s = s.to_dense().to_sparse() if s._requires_grad else T.csr_to_coo(s)
     return s.coalesce()
 
 
