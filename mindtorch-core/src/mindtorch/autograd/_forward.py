@@ -57,7 +57,7 @@ def wrap(op, kernel):
 
 def _uses_result():
     from . import _jvp_rules as R
-    return (R._softmax, R._log_softmax, R._elementwise)
+    return (R._softmax, R._log_softmax, R._elementwise, R._cholesky)
 
 
 def _differentiable(t):
@@ -111,7 +111,7 @@ class _Spec:
         tans = self.tangents(args) if not state.inference else None  # (off there, as
         if not tans:                                                     # in PyTorch)
             return kernel(*args)
-        if self.kind == "none":
+        if self.kind == "none":  # (an in-place one leaves the tangent as it is, as PyTorch)
             return _off(kernel, args)
         if self.kind == "composite" and self.op.core_impl is None and \
                 not any(kernel is k for k in self.op.kernels.values()):
@@ -153,7 +153,7 @@ class _Spec:
         return double_vjp(self.op, args, tans, outs, self.mutated, nested)
 
     def _attach(self, args, outs, jvps):
-        if self.mutated:
+        if self.mutated and outs and outs[0] is args[self.mutated[0]]:  # in place
             m = self.mutated[0]
             target = args[m]
             if not _differentiable(target):  # (x.long(): a copy into an integer tensor)

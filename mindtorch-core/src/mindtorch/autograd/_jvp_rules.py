@@ -11,7 +11,7 @@ from .grad_mode import state
 # ops linear in their differentiable tensor arguments taken together: the jvp is the op
 # applied to the tangents (zeros for the arguments without one).  Every view op too.
 LINEAR = frozenset("""
-    clone contiguous _to_copy sum mean nansum neg positive cumsum flip roll rot90 repeat tile
+    clone contiguous _to_copy sum mean neg positive cumsum flip roll rot90 repeat tile
     index_select gather take take_along_dim masked_select masked_fill masked_scatter
     index_fill index_add index_copy scatter scatter_add diag diag_embed diagflat
     tril triu trace cat concat concatenate stack hstack vstack dstack column_stack
@@ -19,14 +19,14 @@ LINEAR = frozenset("""
     t_copy transpose_copy unsqueeze_copy squeeze_copy diagonal_copy unfold_copy
     as_strided_copy alias_copy detach_copy unbind_copy split_copy split_with_sizes_copy
     real imag conj conj_physical resolve_conj resolve_neg view_as_real view_as_complex
+    view_as_real_copy view_as_complex_copy
     constant_pad_nd pad reflection_pad1d reflection_pad2d reflection_pad3d
     replication_pad1d replication_pad2d replication_pad3d
     avg_pool1d avg_pool2d avg_pool3d adaptive_avg_pool1d adaptive_avg_pool2d
     adaptive_avg_pool3d upsample_nearest1d upsample_nearest2d upsample_nearest3d
     upsample_linear1d upsample_bilinear2d upsample_trilinear3d upsample_bicubic2d
     pixel_shuffle pixel_unshuffle channel_shuffle im2col col2im
-    _fft_c2c _fft_r2c _fft_c2r block_diag cartesian_prod repeat_interleave
-    embedding index put
+    _fft_c2c _fft_r2c _fft_c2r block_diag cartesian_prod embedding index put
 """.split())
 
 # multilinear ops: (positions of the factors, position of an additive term or None)
@@ -56,6 +56,11 @@ def rule_for(op):
     name = op.name
     if name in RULES:
         return RULES[name]
+    base = _ops().get(name[:-1]) if name.endswith("_") and op.mutates else None
+    if base is not None and "inplace_view" not in op.tags:  # x.op_(...): op's jvp
+        rule = rule_for(base)
+        if rule is not None and rule is not _zero:
+            return lambda op, args, T, outs: rule(base, args, T, outs)
     if "inplace_view" in op.tags:
         return _inplace_view
     if name in MULTILINEAR:
@@ -64,7 +69,7 @@ def rule_for(op):
         return _linear
     if op.formulas is not None and ("pointwise" in op.tags or name in ELEMENTWISE):
         return _elementwise
-    if "random" in op.tags and op.mutates:
+    if "random" in op.tags and op.mutates and op.name.endswith("_"):  # (normal_, ...)
         return _zero
     return None
 
@@ -79,10 +84,11 @@ def _zeros(x):
 
 
 def _zero_or_none(x):
+    """The tangent of a constant argument (indices and masks stay as they are)."""
     if isinstance(x, Tensor):
-        return x.new_zeros(x.shape)
-    if type(x) in (list, tuple):
-        return [_zero_or_none(t) for t in x]
+        return x.new_zeros(x.shape) if x.dtype in D.DIFFERENTIABLE else x
+    if type(x) in (list, tuple):  # (a Tensor[] holds data: every element's tangent is 0)
+        return [_zeros(t) for t in x]
     return x if x is None or type(x) is bool else 0
 
 
@@ -105,11 +111,11 @@ def _linear(op, args, T, outs):
     types = [a.type for a in op.schema.args if a.name != "requires_grad"]
     a = list(args)
     for i, x in enumerate(args):
-        if i not in T and (types[i] in ("Scalar", "Tensor|Scalar") or names[i] == "value"):
+        if i not in T and names[i] == "value":  # a fill value: its tangent is 0
             a[i] = _zero_or_none(x)  # a fill value: constant
         elif i in T:
             t = T[i]
-            a[i] = [tj if tj is not None else _zero_or_none(xj) for tj, xj in zip(t, x)] \
+            a[i] = [tj if tj is not None else _zeros(xj) for tj, xj in zip(t, x)] \
                 if type(t) is list else t
         elif diff is None:  # (a composite: only its tensors are inputs)
             if _is_tensorish(x):
@@ -304,7 +310,26 @@ def _batch_norm_training(op, args, T, outs):
     return [_affine(xhat, t_xhat, w, T.get(1), T.get(2), channel)] + [None] * (len(outs) - 1)
 
 
+def _cholesky(op, args, T, outs):
+    """PyTorch's: dL = L phi(L^-1 dA L^-H), phi the lower triangle with half its diagonal
+    (dA as given, not symmetrized)."""
+    M = _ops()
+    L = outs[0]
+    upper = args[1] if len(args) > 1 and type(args[1]) is bool else False
+    if upper:
+        L = L.mH
+    dA = T[0]
+    inv = M["linalg_solve_triangular"].binding
+    eye = M["eye"].binding(L.shape[-1], dtype=L.dtype, device=L.device)
+    L_inv = inv(L, eye.expand(L.shape), upper=False)
+    phi = L_inv @ dA @ L_inv.mH
+    phi = phi.tril() - 0.5 * (phi * eye)
+    dL = L @ phi
+    return [dL.mH if upper else dL] + [None] * (len(outs) - 1)
+
+
 RULES = {
+    "linalg_cholesky": _cholesky, "linalg_cholesky_ex": _cholesky, "cholesky": _cholesky,
     "native_layer_norm": _layer_norm,
     "native_group_norm": _group_norm,
     "_batch_norm_training": _batch_norm_training,
@@ -336,7 +361,11 @@ def double_vjp(op, args, T, outs, mutated, nested):
             xs.append(x)
             ts.append(t)
             return x
+        refused = {i for i, a in enumerate(op.schema.args) if getattr(
+            (op.formulas or {}).get(a.name), "refuses_grad", False)}
         for p, t in T.items():
+            if p in refused:  # (a loss's weight: PyTorch's tangent ignores it too)
+                continue
             if type(t) is list:
                 a[p] = [stand_in(v, tj) if tj is not None else v for v, tj in zip(a[p], t)]
             else:
