@@ -122,8 +122,13 @@ REPRS = [
     lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE),
     lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE, dtype=lib.float64),
     lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE, requires_grad=True),
+    lambda lib: lib.sparse_coo_tensor(INDICES, VALUES, SIZE, dtype=lib.float64,
+                                      requires_grad=True) * 2,
+    lambda lib: lib.tensor(DENSE, dtype=lib.float64).to_sparse_csr().requires_grad_(),
     lambda lib: lib.sparse_coo_tensor([[0, 1]], [[1.0, 2.0], [3.0, 4.0]], (2, 2)),
     lambda lib: lib.sparse_coo_tensor(lib.zeros(2, 0, dtype=lib.int64), [], (2, 3)),
+    lambda lib: lib.sparse_coo_tensor(lib.empty(2, 5, dtype=lib.int64, device="meta"),
+                                      lib.empty(5, device="meta", dtype=lib.float64), (4, 3)),
     lambda lib: lib.tensor(DENSE).to_sparse_csr(),
     lambda lib: lib.tensor(DENSE, dtype=lib.float64).to_sparse_csr(),
 ]
@@ -196,3 +201,12 @@ def test_empty_and_legacy_constructors():
                 assert_sparse_same(mtype(2, 3), ttype(2, 3))
     finally:
         mindtorch.set_warn_always(False)
+
+
+def test_meta_device():
+    i = mindtorch.empty(2, 5, dtype=mindtorch.int64, device="meta")
+    s = mindtorch.sparse_coo_tensor(i, mindtorch.empty(5, device="meta"), (4, 3))
+    assert s.device.type == "meta" and s.is_meta and s.layout is mindtorch.sparse_coo
+    r = mindtorch.mm(s, mindtorch.empty(3, 2, device="meta"))
+    assert r.device.type == "meta" and tuple(r.shape) == (4, 2)
+    assert tuple((s * 2).t().shape) == (3, 4)

@@ -1,11 +1,13 @@
 """PyTorch's repr of sparse tensors: the parts as tensors, then size, nnz, dtype, layout."""
 from .. import _dtype as D
-from .._tensor_str import _data_str, _with_suffixes
+from .._tensor_str import _data_str
 
 
 def _part(name, t, indent):
     prefix = f"{name}=tensor("
-    if t.numel() == 0:
+    if t.device.type == "meta":
+        body = f"..., size={tuple(t.shape)}"
+    elif t.numel() == 0:
         body = f"[], size={tuple(t.shape)}"
     else:
         body = _data_str(t, indent + len(prefix))
@@ -19,7 +21,9 @@ def sparse_repr(s):
     else:
         names = (("crow_indices", s._crow), ("col_indices", s._idx), ("values", s._vals))
     text = "tensor(" + (",\n" + " " * indent).join(_part(n, t, indent) for n, t in names)
-    suffixes = [f"size={tuple(s._shape)}", f"nnz={s._nnz()}"]
+    suffixes = [f"size={tuple(s._shape)}"]
+    if s.device.type != "meta":  # (PyTorch does not count a meta tensor's entries)
+        suffixes.append(f"nnz={s._nnz()}")
     if s.device.type != "cpu":
         suffixes.insert(0, f"device='{s.device}'")
     if s.dtype is not D.get_default_dtype():
@@ -29,9 +33,20 @@ def sparse_repr(s):
         suffixes.append(f"grad_fn=<{type(s.grad_fn).__name__}>")
     elif s.requires_grad:
         suffixes.append("requires_grad=True")
-    if s.is_sparse:  # (PyTorch starts COO's suffixes on a line of their own)
-        first, *rest = suffixes
-        text += ",\n" + " " * indent + first
-        return _with_suffixes(text, rest, indent)
-    return _with_suffixes(text, suffixes, indent)
+    return _suffixed(text, suffixes, indent, s.is_sparse)
+
+
+def _suffixed(text, suffixes, indent, newline):
+    """text, then the suffixes wrapped at the line width (COO's start on a line of their
+    own), counting line lengths as PyTorch does."""
+    from .._tensor_str import PRINT_OPTS
+    parts, last = [text], len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if newline or last + len(suffix) + 2 > PRINT_OPTS.linewidth:
+            parts.append(",\n" + " " * indent + suffix)
+            last, newline = indent + len(suffix), False
+        else:
+            parts.append(", " + suffix)
+            last += len(suffix) + 2
+    return "".join(parts) + ")"
 
