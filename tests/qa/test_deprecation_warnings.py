@@ -71,3 +71,26 @@ def test_grad_only_inputs_false_warns_deprecated():
         x = lib.ones(2, requires_grad=True)
         return _record(lambda L: L.autograd.grad((x * 2).sum(), x, only_inputs=False), lib)
     assert run(mindtorch) == run(torch) != []
+
+
+def test_out_resize_warning_full_text():
+    def run(lib):
+        return _record(lambda L: L.add(L.ones(2), 1, out=L.zeros(3)), lib)
+    assert run(mindtorch) == run(torch) != []
+
+
+@pytest.mark.parametrize("key,fn,text", [
+    ("qr", lambda L: L.qr(L.eye(2)), "torch.qr is deprecated in favor of torch.linalg.qr"),
+    ("stft window", lambda L: L.stft(L.ones(64), 16),  # (warns, then fails: no return_complex)
+     "A window was not provided. A rectangular window will be applied")], ids=str)
+def test_warn_once_before_anything_else(key, fn, text):
+    _warn_once._seen.discard(key)
+
+    def call(L):
+        try:
+            fn(L)
+        except RuntimeError:
+            pass
+    ours = _record(call, mindtorch)
+    assert len(ours) == 1 and ours[0][1].startswith(text) and ours[0][2]
+    assert _record(call, mindtorch) == []

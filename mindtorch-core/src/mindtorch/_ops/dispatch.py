@@ -9,6 +9,7 @@ import warnings
 
 from .._device import canonical, default_device
 from .._layout import LayoutKey
+from .._warn_once import _user_level
 
 _cpu_fallback = [os.environ.get("MINDTORCH_CPU_FALLBACK", "0") == "1"]
 _warned = set()
@@ -140,7 +141,11 @@ def write_out(op, out, result):
         if out.numel() != 0:
             warnings.warn(f"An output with one or more elements was resized since it had shape "
                           f"{list(out._shape)}, which does not match the required output shape "
-                          f"{list(result._shape)}.", UserWarning, stacklevel=3)
+                          f"{list(result._shape)}. This behavior is deprecated, and in a future "
+                          f"PyTorch release outputs will not be resized unless they have zero "
+                          f"elements. You can explicitly reuse an out tensor t by resizing it, "
+                          f"inplace, to zero elements with t.resize_(0).", UserWarning,
+                          stacklevel=_user_level())
         out.resize_(result._shape)
     out.copy_(result)
     return out

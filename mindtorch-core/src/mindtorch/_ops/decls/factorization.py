@@ -303,6 +303,11 @@ def _check_diagonal(A, name):
 
 
 def _qr(self, some=True):
+    from ..._warn_once import warn_once
+    warn_once("qr", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in "
+              "a future PyTorch release.\nThe boolean parameter 'some' has been replaced with a "
+              "string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\n"
+              "Q, R = torch.linalg.qr(A, 'reduced' if some else 'complete')")
     return OPS["linalg_qr"].call(self, "reduced" if some else "complete")
 
 

@@ -51,6 +51,12 @@ def _stft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
         self = self.reshape(self.shape[-ndim:]) if ndim < 3 else self
     hop = n_fft >> 2 if hop_length is None else hop_length
     win = n_fft if win_length is None else win_length
+    if window is None:  # (warned before the return_complex check, as PyTorch)
+        warn_once("stft window", "A window was not provided. A rectangular window will be "
+                  "applied,which is known to cause spectral leakage. Other windows such as "
+                  "torch.hann_window or torch.hamming_window are recommended to reduce "
+                  "spectral leakage.To suppress this warning and use a rectangular window, "
+                  "explicitly set `window=torch.ones(n_fft, device=<device>)`.")
     wants_complex = self.dtype.is_complex or (window is not None and window.dtype.is_complex)
     if return_complex is None and not wants_complex:
         raise RuntimeError("stft requires the return_complex parameter be given for real "
@@ -63,12 +69,6 @@ def _stft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
                   "return_complex=False will raise an error.\nNote: you can still call "
                   "torch.view_as_real on the complex output to recover the old return "
                   "format.")
-    if window is None:
-        warn_once("stft window", "A window was not provided. A rectangular window will be "
-                  "applied,which is known to cause spectral leakage. Other windows such as "
-                  "torch.hann_window or torch.hamming_window are recommended to reduce "
-                  "spectral leakage.To suppress this warning and use a rectangular window, "
-                  "explicitly set `window=torch.ones(n_fft, device=<device>)`.")
 
     def fail(why):
         raise RuntimeError(
