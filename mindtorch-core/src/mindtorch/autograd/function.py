@@ -6,7 +6,7 @@ import functools
 
 from .._tensor import Tensor
 from .._dtype import DIFFERENTIABLE
-from ._record import _meta, check_inplace, edge, rebase_history
+from ._record import _meta, check_inplace, edge, forward, rebase_history
 from .grad_mode import set_grad_enabled, state
 from .graph import Node, SavedTensor
 
@@ -21,6 +21,9 @@ class FunctionCtx:
                                 f"{i} is of type {type(t).__name__}")
         self._to_save = tensors
 
+    def save_for_forward(self, *tensors):  # (what jvp reads as ctx.saved_tensors)
+        self._fw_saved = tensors
+
     def mark_dirty(self, *tensors):
         self._dirty = tensors
 
@@ -32,6 +35,8 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
+        if self.__dict__.get("_in_jvp"):
+            return tuple(self.__dict__.get("_fw_saved", ()))
         saved = self._saved
         if saved is None:
             if self._freed:
@@ -112,6 +117,11 @@ class Function(metaclass=FunctionMeta):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         ctx = cls._backward_cls()
@@ -122,14 +132,27 @@ class Function(metaclass=FunctionMeta):
         tensors = [a for a, t in zip(args, is_tensor) if t]
         edges = [edge(a) for a in tensors] if recording else None
         separate = cls.setup_context is not Function.setup_context
-        with set_grad_enabled(False):
-            if separate:
-                output = cls.forward(*args, **kwargs)
-                cls.setup_context(ctx, args, output)
-            else:
-                output = cls.forward(ctx, *args, **kwargs)
+        # forward AD: a jvp method gives the tangents (mindtorch's own Functions without
+        # one let their forward's ops propagate them)
+        tangents = forward.custom_tangents(cls, args) if forward.on else None
+        on = forward.on
+        forward.on = on and tangents is None
+        try:
+            with set_grad_enabled(False):
+                if separate:
+                    output = cls.forward(*args, **kwargs)
+                    cls.setup_context(ctx, args, output)
+                else:
+                    output = cls.forward(ctx, *args, **kwargs)
+        finally:
+            forward.on = on
         if not recording:
-            return output
+            return output if tangents is None else forward.custom_jvp(cls, ctx, tangents, output)
+        output = cls._attach(ctx, tensors, edges, output)
+        return output if tangents is None else forward.custom_jvp(cls, ctx, tangents, output)
+
+    @classmethod
+    def _attach(cls, ctx, tensors, edges, output):
         single = isinstance(output, Tensor)
         outs = (output,) if single else tuple(output)
         ctx.next_functions = tuple(edges)
