@@ -621,3 +621,51 @@ def test_func_jvp_errors_and_nesting():
         return outer, g
     for a, b in zip(nested(mindtorch), nested(torch)):
         assert_same(a, b)
+
+
+# -- custom autograd.Function ------------------------------------------------------------
+
+def _custom_functions(lib):
+    class Scaled(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y, k):
+            ctx.save_for_forward(x, y)
+            ctx.k = k
+            return x * y * k
+
+        @staticmethod
+        def jvp(ctx, tx, ty, tk):
+            x, y = ctx.saved_tensors
+            assert tk is None
+            return (tx * y + x * ty) * ctx.k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g, g, None
+
+    class NoJvp(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x.exp()
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return Scaled, NoJvp
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_custom_function_jvp(requires_grad):
+    def run(lib, fw):
+        scaled, no_jvp = _custom_functions(lib)
+        x = lib.tensor([1.0, 2.0], requires_grad=requires_grad)
+        with fw.dual_level():
+            d = fw.make_dual(x, lib.tensor([0.5, -1.0]))
+            y = lib.tensor([3.0, 4.0])  # its tangent is zeros
+            out = scaled.apply(d, y, 2.0)
+            with pytest.raises(NotImplementedError, match="implement the jvp function"):
+                no_jvp.apply(d)
+            return fw.unpack_dual(out)
+    ours, theirs = both(run)
+    assert_same(ours.primal, theirs.primal.detach())
+    assert_same(ours.tangent, theirs.tangent)

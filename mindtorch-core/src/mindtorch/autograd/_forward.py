@@ -286,3 +286,43 @@ def restore(saved, t):
     kept = getattr(saved, "tangent", None)
     if kept is not None and kept[0] == generation[0] and not state.inference:
         set_tangent(t, kept[1])
+
+
+def custom_tangents(cls, args):
+    """What a custom Function's jvp receives (zeros for tensors without a tangent, None
+    for other arguments), or None when no argument has one or cls has no jvp (mindtorch's
+    own Functions then let their forward's ops propagate tangents; others raise, as
+    PyTorch's)."""
+    from .function import Function
+    tangents = [tangent_of(a) for a in args]
+    if all(t is None for t in tangents):
+        return None
+    if cls.jvp is Function.jvp:
+        if cls.__module__.startswith("mindtorch."):
+            return None
+        cls.jvp(None)  # (PyTorch's NotImplementedError)
+    return [t if t is not None or not isinstance(a, Tensor) else _off(_zeros_like, (a,))
+            for a, t in zip(args, tangents)]
+
+
+def custom_jvp(cls, ctx, tangents, output):
+    """output (a custom Function's) with the tangents its jvp gives."""
+    prev, forward.on = forward.on, False
+    ctx._in_jvp = True
+    try:
+        res = cls.jvp(ctx, *tangents)
+    finally:
+        forward.on = prev
+        ctx._in_jvp = False
+    outs = (output,) if isinstance(output, Tensor) else tuple(output)
+    res = res if isinstance(res, tuple) else (res,)
+    if len(res) != len(outs):
+        raise RuntimeError(f"jvp() returned {len(res)} tangents, expected {len(outs)} (one per "
+                           f"output of forward)")
+    for o, t in zip(outs, res):
+        if t is not None and _differentiable(o):
+            if tangent_of(o) is not None:
+                _off(_write_tangent, (o, t))
+            else:
+                set_tangent(o, t)
+    return output

@@ -44,6 +44,7 @@ class forward:
     wrap = None
     snapshot = adopt = None  # (for in-place decompositions: _forward.snapshot, .adopt)
     save = restore = None  # (a node's saved output keeps its tangent: graph.SavedTensor)
+    custom_tangents = custom_jvp = None  # (autograd.Function's jvp)
 
 
 graph._fw = forward

@@ -30,7 +30,8 @@ def enter_dual_level():
     if _current_level >= 0:
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _current_level = 0
-    for name in ("wrap", "snapshot", "adopt", "save", "restore"):
+    for name in ("wrap", "snapshot", "adopt", "save", "restore", "custom_tangents",
+                 "custom_jvp"):
         setattr(forward, name, getattr(_forward, name))
     _forward.generation[0] += 1
     forward.on = _enabled[0]
