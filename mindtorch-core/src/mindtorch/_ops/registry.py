@@ -458,8 +458,7 @@ def _generate_binding(op):
         from ..autograd.grad_mode import state
         ns.update(_grad=state, _plan=plan, _any_rg=any_requires_grad, _fw=forward)
         # while a forward AD level is live, the kernel also computes tangents
-        out_arg = ", out" if op.options.get("out") else ""  # (refused with tangents)
-        lines.append(f"if _fw.on: _k = _fw.wrap(_op, _k{out_arg})")
+        lines.append("if _fw.on: _k = _fw.wrap(_op, _k)")
         lines.append(f"if _grad.enabled and ({' or '.join(grad_tests)}):")
         if op.options.get("out"):
             lines.append("    if out is not None: _h.out_requires_grad(_op)")
