@@ -134,6 +134,9 @@ def write_out(op, out, result):
     if out._requires_grad and state.enabled:  # (the inputs' case is refused before the op)
         from ._argcheck import out_requires_grad
         out_requires_grad(op)
+    from ..autograd._record import forward
+    if forward.on:  # PyTorch refuses out= with forward AD tangents
+        forward.check_out(op, out, result)
     if not _promotion.can_cast(result.dtype, out.dtype):
         raise RuntimeError(f"result type {scalar_type_name(result.dtype)} can't be cast to the "
                            f"desired output type {scalar_type_name(out.dtype)}")
