@@ -517,6 +517,9 @@ def test_errors_outside_a_level(case):
     lambda m, fw: fw.enter_dual_level(),
     lambda m, fw: fw.exit_dual_level(level=1),
     lambda m, fw: fw.unpack_dual(3),
+    lambda m, fw: m.add(fw.make_dual(m.ones(2), m.ones(2)), 1, out=m.empty(2)),
+    lambda m, fw: m.mm(fw.make_dual(m.ones(2, 2), m.ones(2, 2)), m.ones(2, 2),
+                       out=m.empty(2, 2)),
 ])
 def test_errors_inside_a_level(case):
     def inside(lib, fw):

@@ -55,6 +55,15 @@ def wrap(op, kernel):
     return run
 
 
+def check_out(op, out, result):
+    """out= (dispatch.write_out) of a result with a tangent, or into a dual tensor."""
+    results = result if isinstance(result, (tuple, list)) else (result,)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    if any(tangent_of(t) is not None for t in (*results, *outs)):
+        raise NotImplementedError(f"Trying to use forward AD with {op.name}_out that does not "
+                                  f"support it because it is an out= function")
+
+
 def _uses_result():
     from . import _jvp_rules as R
     return (R._softmax, R._log_softmax, R._elementwise, R._cholesky)

@@ -45,6 +45,7 @@ class forward:
     snapshot = adopt = None  # (for in-place decompositions: _forward.snapshot, .adopt)
     save = restore = None  # (a node's saved output keeps its tangent: graph.SavedTensor)
     custom_tangents = custom_jvp = None  # (autograd.Function's jvp)
+    check_out = None  # (out= refused with tangents: dispatch.write_out)
 
 
 graph._fw = forward

@@ -31,7 +31,7 @@ def enter_dual_level():
         raise RuntimeError("Nested forward mode AD is not supported at the moment")
     _current_level = 0
     for name in ("wrap", "snapshot", "adopt", "save", "restore", "custom_tangents",
-                 "custom_jvp"):
+                 "custom_jvp", "check_out"):
         setattr(forward, name, getattr(_forward, name))
     _forward.generation[0] += 1
     forward.on = _enabled[0]
