@@ -70,7 +70,8 @@ def _triangle(lower):
 
     def kernel(self, diagonal=0):
         L.check_tri(self, lower)
-        return wrap(fn(arr(self), diagonal), self.dtype)
+        # (contiguous as PyTorch's: numpy's select follows a permuted input's layout)
+        return wrap(np.ascontiguousarray(fn(arr(self), diagonal)), self.dtype)
     return kernel
 
 
