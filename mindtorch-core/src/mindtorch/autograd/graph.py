@@ -169,7 +169,7 @@ def _tensor(data):
     if _make is None:  # (a function-level import per unpack costs ~1 us)
         from .._tensor import Tensor
         _make = Tensor._make
-    return _make(*data)
+    return _make(*data) if type(data) is tuple else data.detach()  # (a sparse output's)
 
 
 _make = None
