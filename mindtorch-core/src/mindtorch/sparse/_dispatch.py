@@ -317,6 +317,15 @@ def _inplace(name, fn, linear):
     return run
 
 
+def threshold_backward(grad, self, threshold):
+    """relu's backward on a sparse result: grad at self's entries above the threshold."""
+    if not (_sparse(self) and self.is_sparse):
+        return missing("threshold_backward", (grad if _sparse(grad) else self)._device.type)()
+    c = self if self._coalesced else T.coalesced(self)
+    g = T.mask_values(T.dense_of(grad) if _sparse(grad) else grad, c)
+    return T._like(c, _M().where(c._vals > threshold, g, 0).to(g.dtype), True)
+
+
 def linear(input, weight, bias=None):
     """input @ weight^T + bias with either operand sparse (2-D)."""
     r = mm(weight, input.t()).t() if _sparse(weight) else mm(input, weight.t())
@@ -417,7 +426,7 @@ for _name in _LINEAR + _NONLINEAR:
     TABLE[_name] = _unary(_name, _name in _LINEAR)
     TABLE[_name + "_"] = _inplace(_name + "_", TABLE[_name], _name in _LINEAR)
 TABLE.update(
-    linear=linear, empty_like=zeros_like,
+    linear=linear, empty_like=zeros_like, threshold_backward=threshold_backward,
     functional_relu=lambda s, inplace=False: TABLE["relu_" if inplace else "relu"](s),
     any=lambda s, dim=None, keepdim=False: _M().any(_coo(s)._vals) if dim is None else
     missing("any", s._device.type)())

@@ -140,10 +140,11 @@ def getitem(s, index):
     expanded = []
     for i in index:
         expanded += [slice(None)] * (s.ndim - used) if i is Ellipsis else [i]
+    from .._ops import OPS  # (through the bindings, so that autograd records them)
     dim = 0
     for k, i in enumerate(expanded):
         if i is None:
-            s = unsqueeze(s, dim)
+            s = OPS["unsqueeze"].binding(s, dim)
             dim += 1
         elif isinstance(i, slice) and i == slice(None):
             dim += 1
@@ -152,7 +153,7 @@ def getitem(s, index):
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of bounds for dimension {dim} with size "
                                  f"{size}")
-            s = select(s, dim, i)
+            s = OPS["select"].binding(s, dim, i)
         else:
             raise NotImplementedError(f"indexing a sparse tensor with {type(i).__name__} is "
                                       f"not supported (integers, full slices, ... and None are)")

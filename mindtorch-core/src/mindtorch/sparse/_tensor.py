@@ -180,6 +180,9 @@ class SparseTensor(Tensor):
         return self.numpy()
 
     # -- autograd-facing copies ------------------------------------------------------
+    def _parts(self):  # (what a node keeps of its own output: graph.SavedTensor)
+        return self.detach()
+
     def detach(self):
         r = _like(self, self._vals.detach())
         r._version_counter = self._version_counter
