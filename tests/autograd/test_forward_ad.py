@@ -2,11 +2,10 @@
 tangents in both, the results' primals and tangents compared, for a table of ops
 (broadcasting, non-contiguous, 0-dim, views, in-place, nn.functional), nesting with
 backward, grad modes, and the API's errors."""
+import mindtorch
 import numpy as np
 import pytest
 import torch
-
-import mindtorch
 from reference import assert_same
 
 RNG = np.random.default_rng(0)

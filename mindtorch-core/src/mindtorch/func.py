@@ -230,6 +230,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     """The Jacobian of func at the arguments argnums, by forward mode: one pass per input
     element (inside a dual level, where forward AD does not nest, by reverse mode)."""
     import mindtorch as M
+
     from .autograd import forward_ad as fw
     reverse = jacrev(func, argnums, has_aux=has_aux)
 
@@ -278,6 +279,7 @@ def _dual_call(func, args, nums, tangent_trees, kwargs, has_aux):
     tangents of tangent_trees: (outputs' primals, their tangents (zeros where none), aux),
     as pytrees."""
     import mindtorch as M
+
     from ._tensor import Tensor
     from .autograd import forward_ad as fw
     with fw.dual_level():
@@ -339,6 +341,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     """(func(*primals), the Jacobian-vector product with tangents[, aux]) by forward mode;
     inside a dual level (forward AD does not nest) by the double-backward trick."""
     import mindtorch as M
+
     from .autograd import forward_ad as fw
     if not isinstance(primals, tuple):  # (PyTorch's error classes and messages)
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. "  # noqa: TRY004

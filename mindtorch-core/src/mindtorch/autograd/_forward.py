@@ -20,8 +20,8 @@ import weakref
 
 from .. import _dtype as D
 from .._tensor import Tensor
-from .grad_mode import state
 from ._record import forward
+from .grad_mode import state
 
 KEY = "_fw_tangent"
 _USES_RESULT = ()  # rules reading the op's result (recomputed with history when nested)

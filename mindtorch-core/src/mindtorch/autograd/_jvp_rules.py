@@ -27,7 +27,7 @@ LINEAR = frozenset("""
     upsample_linear1d upsample_bilinear2d upsample_trilinear3d upsample_bicubic2d
     pixel_shuffle pixel_unshuffle channel_shuffle im2col col2im
     _fft_c2c _fft_r2c _fft_c2r block_diag cartesian_prod embedding index put
-""".split())
+""".split())  # noqa: SIM905
 
 # multilinear ops: (positions of the factors, position of an additive term or None)
 MULTILINEAR = {
@@ -49,7 +49,7 @@ ELEMENTWISE = frozenset("""
     relu relu6 gelu silu mish elu selu celu leaky_relu hardtanh hardsigmoid hardswish
     hardshrink softshrink tanhshrink threshold softplus logsigmoid rrelu sigmoid tanh
     logit nan_to_num
-""".split())
+""".split())  # noqa: SIM905
 
 
 def rule_for(op):
@@ -108,7 +108,6 @@ def _arg_names(op):
 def _linear(op, args, T, outs):
     names = _arg_names(op)
     diff = _diff_names(op)
-    types = [a.type for a in op.schema.args if a.name != "requires_grad"]
     a = list(args)
     for i, x in enumerate(args):
         if i not in T and names[i] == "value":  # a fill value: its tangent is 0
@@ -243,7 +242,7 @@ def _log_softmax(op, args, T, outs):
 
 def _selected(op, args, T, outs):
     """Ops choosing elements (values, indices): the values' tangent is gathered."""
-    t, (values, indices) = T[0], outs[:2]
+    t, indices = T[0], outs[1]
     dim = {"sort": 1, "topk": 2, "kthvalue": 2, "mode": 1, "cummax": 1, "cummin": 1}[op.name]
     d = args[dim] % max(t.ndim, 1)
     keep = op.name in ("kthvalue", "mode") and not args[dim + 1]
@@ -390,12 +389,9 @@ def double_vjp(op, args, T, outs, mutated, nested):
             if s is not None and s.requires_grad else [None] * len(gs)
     finally:
         state.enabled = prev
-    it = iter(zip(ys, jts))
+    it = iter(jts)
     result = [None] * len(outs)
     for k in diff:
-        if rs[k].requires_grad:
-            y, jt = next(it)
-        else:
-            y, jt = rs[k], None
+        jt = next(it) if rs[k].requires_grad else None
         result[k] = jt if jt is not None else _zeros(outs[k])
     return result

@@ -12,8 +12,8 @@ from ._forward import set_tangent, tangent_of
 from ._record import forward
 from .grad_mode import state
 
-__all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
-           "unpack_dual", "dual_level"]
+__all__ = ["UnpackedDualTensor", "dual_level", "enter_dual_level", "exit_dual_level",
+           "make_dual", "unpack_dual"]
 
 _current_level = -1
 
@@ -61,9 +61,9 @@ def make_dual(tensor, tangent, *, level=None):
         raise RuntimeError("Trying to create a dual Tensor for forward AD but no level exists, "
                            "make sure to enter_dual_level() first.")
     for what, t in (("primal", tensor), ("tangent", tangent)):
-        if not isinstance(t, Tensor):
-            raise AttributeError(f"'{type(t).__name__}' object has no attribute "
-                                 f"'is_floating_point'")
+        if not isinstance(t, Tensor):  # (PyTorch's error)
+            raise AttributeError(  # noqa: TRY004
+                f"'{type(t).__name__}' object has no attribute 'is_floating_point'")
         if not (t.is_floating_point() or t.is_complex()):
             raise ValueError(f"Expected {what} to be floating point or complex, but got: "
                              f"{t.dtype}")
