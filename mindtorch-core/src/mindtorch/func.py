@@ -296,8 +296,8 @@ def _dual_call(func, args, nums, tangent_trees, kwargs, has_aux):
             out, aux = out
         outs = _leaves(out)
         for o in outs:
-            if not isinstance(o, Tensor):
-                raise RuntimeError(f"jvp(f, primals, tangents): Expected f(*primals) to return "
+            if not isinstance(o, Tensor):  # (PyTorch's class)
+                raise RuntimeError(f"jvp(f, primals, tangents): Expected f(*primals) to return "  # noqa: TRY004
                                    f"only tensors, got unsupported type {type(o)}")
         parts = [fw.unpack_dual(o) for o in outs]
         primal = _rebuild(out, [p.primal for p in parts])

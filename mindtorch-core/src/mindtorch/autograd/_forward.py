@@ -26,6 +26,7 @@ from .grad_mode import state
 KEY = "_fw_tangent"
 _USES_RESULT = ()  # rules reading the op's result (recomputed with history when nested)
 generation = [0]  # counts the levels entered (a saved tangent of an old one is dropped)
+_prune_at = [4096]
 _holders = []  # weakrefs to the tensors given a tangent at the live level (cleared on exit)
 
 
@@ -36,6 +37,9 @@ def tangent_of(t):
 def set_tangent(t, tangent):
     t.__dict__[KEY] = tangent
     _holders.append(weakref.ref(t))
+    if len(_holders) > _prune_at[0]:  # (a long level: forget the tensors that died)
+        _holders[:] = [ref for ref in _holders if ref() is not None]
+        _prune_at[0] = max(4096, 2 * len(_holders))
 
 
 def clear_tangents():
