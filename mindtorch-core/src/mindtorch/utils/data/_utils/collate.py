@@ -63,6 +63,10 @@ def default_convert(data):
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
     from .... import stack
+    if batch[0].is_sparse or batch[0].is_sparse_csr:
+        raise RuntimeError("Batches of sparse tensors are not currently supported by the "
+                           "default collate_fn; please provide a custom collate_fn to handle "
+                           "them appropriately.")
     return stack(batch, 0)
 
 
