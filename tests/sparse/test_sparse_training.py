@@ -183,3 +183,17 @@ def test_clipping_and_zero_grad():
             assert_same(m, t)
         else:
             assert_sparse_same(m, t)
+
+
+def test_default_collate_refuses_sparse_and_modules_keep_sparse_buffers():
+    import copy
+    from mindtorch.utils.data import default_collate
+    s = mindtorch.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+    with pytest.raises(RuntimeError, match="Batches of sparse tensors are not currently"):
+        default_collate([s, s])
+    m = mindtorch.nn.Module()
+    m.register_buffer("adj", s)
+    assert m.state_dict()["adj"].layout is mindtorch.sparse_coo
+    assert copy.deepcopy(m).adj.layout is mindtorch.sparse_coo
+    m.double()
+    assert m.adj.layout is mindtorch.sparse_coo and m.adj.dtype is mindtorch.float64
