@@ -363,6 +363,10 @@ def _neg(self):
 
 
 _INF = float("inf")
+try:  # the clip ufunc itself: np.clip's Python wrapper costs ~6 us a call
+    from numpy._core.umath import clip as _clip_ufunc  # NumPy 2
+except ImportError:  # pragma: no cover
+    from numpy.core.umath import clip as _clip_ufunc  # NumPy 1
 
 
 def _clip(a, low, high):
@@ -372,7 +376,7 @@ def _clip(a, low, high):
     bounds = [np.asarray(-_INF if low is None else low),
               np.asarray(_INF if high is None else high)]
     with np.errstate(all="ignore"):  # (a complex 0-dim bound: its real part, as _operand)
-        return np.clip(a, *(b.real.astype(a.dtype)[()] for b in bounds))
+        return _clip_ufunc(a, *(b.real.astype(a.dtype)[()] for b in bounds))
 
 
 def _clamp(self, min=None, max=None):
@@ -444,7 +448,15 @@ def _round(self, decimals=None):
 def _relu(a):
     if a.dtype == np.bool_:
         raise RuntimeError("Boolean inputs not supported for relu")
-    return _clip(a, 0, None) if a.dtype.kind == "f" else np.maximum(a, 0)
+    if a.dtype.kind != "f":
+        return np.maximum(a, 0)
+    bounds = _RELU_BOUNDS.get(a.dtype)
+    if bounds is None:  # (typed once: converting the bounds costs as much as a small relu)
+        bounds = _RELU_BOUNDS[a.dtype] = (a.dtype.type(0), a.dtype.type(_INF))
+    return _clip_ufunc(a, *bounds)  # (np.clip's semantics: see _clip)
+
+
+_RELU_BOUNDS = {}
 
 
 def _identity_for_ints(fn):
