@@ -197,3 +197,17 @@ def test_default_collate_refuses_sparse_and_modules_keep_sparse_buffers():
     assert copy.deepcopy(m).adj.layout is mindtorch.sparse_coo
     m.double()
     assert m.adj.layout is mindtorch.sparse_coo and m.adj.dtype is mindtorch.float64
+
+
+def test_sparse_parameter():
+    res = []
+    for lib in (mindtorch, torch):
+        p = lib.nn.Parameter(lib.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2)))
+        m = lib.nn.Module()
+        m.w = p
+        assert isinstance(p, lib.nn.Parameter) and list(m.parameters())[0] is p
+        lib.sparse.mm(p, lib.ones(2, 2)).sum().backward()
+        lib.optim.SGD(m.parameters(), lr=0.1).step()
+        res.append((repr(p), p.grad.layout, p.to_dense()))
+    assert res[0][0] == res[1][0] and str(res[0][1]) == str(res[1][1])
+    assert_same(res[0][2], res[1][2])

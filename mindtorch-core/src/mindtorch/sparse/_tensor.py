@@ -228,7 +228,8 @@ class SparseTensor(Tensor):
 
     def __repr__(self):
         from ._repr import sparse_repr
-        return sparse_repr(self)
+        param = "Parameter containing:\n" if self.__dict__.get("_is_param") else ""
+        return param + sparse_repr(self)
 
     __str__ = __repr__
 
