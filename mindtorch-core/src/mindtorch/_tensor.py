@@ -423,7 +423,7 @@ class Tensor:
                 raise TypeError(f"can't convert {self._device.type} device type tensor to numpy. "
                                 f"Use Tensor.cpu() to copy the tensor to host memory first.")
             return self.cpu().numpy()
-        if self.requires_grad and not force:
+        if self.requires_grad and not force and _grad_enabled():  # (no_grad: allowed)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
         return self._host()
@@ -797,3 +797,8 @@ OPERATORS = {
 }
 
 from . import _tensor_subclass, overrides  # noqa: F401 - the __torch_function__ protocol
+
+
+def _grad_enabled():
+    from .autograd.grad_mode import state
+    return state.enabled
