@@ -4,6 +4,7 @@ with torch's behaviour (values, gradients, error classes and messages)."""
 import itertools
 
 import mindtorch
+import numpy as np
 import pytest
 import torch
 from mindtorch import library as mlibrary
@@ -244,3 +245,57 @@ def test_tags(ns):
         L = lib.library.Library(ns, "FRAGMENT")
         L.define("g(Tensor x) -> Tensor", tags=lib.Tag.needs_fixed_stride_order)
     assert "pt2_compliant_tag" in OPS[f"{ns}::tagged"].tags
+
+
+def test_tutorial_ops_numpy_kernel_and_crop(ns):
+    """PyTorch's custom-op tutorial: a NumPy kernel with a fake and autograd, and an op
+    taking a Sequence[int] whose backward writes into zeros."""
+    from collections.abc import Sequence
+    out = []
+    for lib in (torch, mindtorch):
+        T = lib.Tensor
+
+        @lib.library.custom_op(f"{ns}::numpy_sin", mutates_args=())
+        def numpy_sin(x: T) -> T:
+            return lib.from_numpy(np.sin(x.cpu().numpy())).to(device=x.device)
+
+        numpy_sin.register_fake(lambda x: lib.empty_like(x))
+
+        def setup(ctx, inputs, output):
+            ctx.save_for_backward(inputs[0])
+
+        numpy_sin.register_autograd(lambda ctx, g: g * ctx.saved_tensors[0].cos(),
+                                    setup_context=setup)
+        x = lib.tensor([0.1, 0.5, 1.0], dtype=lib.float64, requires_grad=True)
+        y = numpy_sin(x)
+        y.sum().backward()
+        assert lib.autograd.gradcheck(numpy_sin, (x,))
+
+        @lib.library.custom_op(f"{ns}::crop", mutates_args=())
+        def crop(pic: T, box: Sequence[int]) -> T:
+            x0, y0, x1, y1 = box
+            return pic[:, y0:y1, x0:x1].clone()
+
+        @crop.register_fake
+        def _(pic, box):
+            x0, y0, x1, y1 = box
+            return pic.new_empty(y1 - y0, x1 - x0, pic.shape[0]).permute(2, 0, 1)
+
+        def setup_crop(ctx, inputs, output):
+            ctx.box, ctx.pic_shape = inputs[1], inputs[0].shape
+
+        def backward_crop(ctx, grad_output):
+            grad_input = grad_output.new_zeros(ctx.pic_shape)
+            x0, y0, x1, y1 = ctx.box
+            grad_input[:, y0:y1, x0:x1] = grad_output
+            return grad_input, None
+
+        crop.register_autograd(backward_crop, setup_context=setup_crop)
+        leaf = lib.arange(48.0).view(3, 4, 4).requires_grad_()
+        c = crop(leaf, (1, 1, 3, 4))
+        (c * 2).sum().backward()
+        fake = crop(lib.empty(3, 8, 8, device="meta"), [0, 0, 5, 2])
+        out.append((y.tolist(), x.grad.tolist(), tuple(c.shape), leaf.grad.tolist(),
+                    tuple(fake.shape), lib.library.infer_schema(crop._init_fn,
+                                                                mutates_args=())))
+    assert out[0] == out[1]
