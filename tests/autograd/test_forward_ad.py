@@ -671,3 +671,17 @@ def test_custom_function_jvp(requires_grad):
     ours, theirs = both(run)
     assert_same(ours.primal, theirs.primal.detach())
     assert_same(ours.tangent, theirs.tangent)
+
+
+def test_func_linearize():
+    x = randn(3)
+
+    def run(lib):
+        out, fn = lib.func.linearize(lambda a, b: (a.sin() * b, a + b), lib.tensor(x),
+                                     lib.tensor(x))
+        one, zero = lib.ones(3, dtype=lib.float64), lib.zeros(3, dtype=lib.float64)
+        with pytest.raises(RuntimeError, match="doesn't match the shape"):
+            fn(lib.ones(4, dtype=lib.float64), zero)
+        return out, fn(one, zero), fn(zero, one)
+    for a, b in zip(_flatten(run(mindtorch)), _flatten(run(torch))):
+        assert_same(a, b)

@@ -7,7 +7,7 @@ level (forward AD does not nest), by the double-backward trick and reverse rows;
 functional_call is nn.utils.stateless's, taking several dicts, and stack_module_state
 stacks the states of an ensemble for it."""
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "stack_module_state", "vjp", "vmap"]
+           "linearize", "stack_module_state", "vjp", "vmap"]
 
 
 def _tree_map(fn, tree):
@@ -375,6 +375,28 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     res = _rebuild(out, [M.zeros_like(o) if r is None else r for r, o in zip(res, outs)])
     result = (_finish(out, outer, inputs), _finish(res, outer, inputs))
     return result + (_finish(aux, outer, inputs),) if has_aux else result
+
+
+def linearize(func, *primals):
+    """(func(*primals), jvp_fn): jvp_fn(*tangents) is the Jacobian-vector product at the
+    primals (a forward pass per call, not PyTorch's traced graph: same values)."""
+    import mindtorch as M
+    with M.no_grad():
+        out = func(*primals)
+    flat = _leaves(primals)
+
+    def jvp_fn(*tangents):
+        ts = _leaves(tangents)
+        if len(ts) != len(flat):
+            raise RuntimeError(f"Expected the tangents to have the same argspec as the primals "
+                               f"({len(flat)} tensors, got {len(ts)})")
+        for k, (t, p) in enumerate(zip(ts, flat)):
+            if tuple(t.shape) != tuple(p.shape):
+                raise RuntimeError(f"tangent:{k} with shape {t.shape} in flattened pytree "
+                                   f"doesn't match the shape {p.shape} of the corresponding "
+                                   f"primal.")
+        return jvp(func, primals, _rebuild(primals, ts))[1]
+    return out, jvp_fn
 
 
 def stack_module_state(models):
