@@ -299,3 +299,18 @@ def test_tutorial_ops_numpy_kernel_and_crop(ns):
                     tuple(fake.shape), lib.library.infer_schema(crop._init_fn,
                                                                 mutates_args=())))
     assert out[0] == out[1]
+
+
+def test_impl_with_a_library_object(ns):
+    out = []
+    for lib in (torch, mindtorch):
+        L = lib.library.Library(ns, "FRAGMENT")
+        L.define("twice(Tensor x) -> Tensor")
+
+        @lib.library.impl(L, "twice", "CPU")
+        def twice(x):
+            return x * 2
+
+        out.append(getattr(lib.ops, ns).twice(lib.tensor([1.0, 3.0])).tolist())
+        assert twice(lib.ones(1)).tolist() == [2.0]  # the decorator returns the function
+    assert out[0] == out[1] == [2.0, 6.0]

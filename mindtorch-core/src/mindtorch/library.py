@@ -454,7 +454,11 @@ def register_kernel(op, device_types, func=None, /, *, lib=None):
 
 
 def impl(qualname, types, func=None, *, lib=None):
-    """torch.library.impl: register_kernel for device types or dispatch keys."""
+    """torch.library.impl: register_kernel for device types or dispatch keys; also the
+    older form impl(library, name, dispatch_key) decorating the kernel."""
+    if isinstance(qualname, Library):
+        library, name, key = qualname, types, func or ""
+        return lambda fn: library.impl(name, fn, key) or fn
     qualname = _qualname(qualname)
     _entry(qualname)
 
