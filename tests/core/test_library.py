@@ -314,3 +314,29 @@ def test_impl_with_a_library_object(ns):
         out.append(getattr(lib.ops, ns).twice(lib.tensor([1.0, 3.0])).tolist())
         assert twice(lib.ones(1)).tolist() == [2.0]  # the decorator returns the function
     assert out[0] == out[1] == [2.0, 6.0]
+
+
+def test_mutating_ops_with_inputs_requiring_grad(ns):
+    """A mutating op returning nothing runs below autograd, as PyTorch's: its writes are
+    not recorded (even into a leaf requiring grad)."""
+    out = []
+    for lib in (torch, mindtorch):
+        T = lib.Tensor
+
+        @lib.library.custom_op(f"{ns}::add_out", mutates_args=["out"])
+        def add_out(a: T, b: T, out: T) -> None:
+            out.copy_(a + b)
+
+        @lib.library.custom_op(f"{ns}::scale_", mutates_args={"x"})
+        def scale_(x: T, s: float) -> None:
+            x.mul_(s)
+
+        a, o = lib.ones(2, requires_grad=True), lib.zeros(2)
+        assert add_out(a, lib.ones(2), o) is None
+        leaf = lib.ones(2, requires_grad=True)
+        scale_(leaf, 2.0)
+        mid = lib.ones(2, requires_grad=True) * 1
+        scale_(mid, 3.0)
+        out.append((o.tolist(), o.requires_grad, leaf.tolist(), leaf.requires_grad,
+                    mid.tolist(), type(mid.grad_fn).__name__))
+    assert out[0] == out[1]

@@ -240,6 +240,10 @@ def call(qualname, args, kwargs):
     values = _positional(op.schema, args, dict(kwargs))
     if not _needs_grad(values):
         return op.call(*values)
+    if not op.schema.returns:  # (a mutating op returning nothing: autograd never sees it)
+        from .autograd.grad_mode import no_grad
+        with no_grad():
+            return op.call(*values)
     if entry.autograd_impl is not None:
         return entry.autograd_impl(*values)
     return entry.autograd_function().apply(*values)
