@@ -352,3 +352,16 @@ def test_backward_through_ops_on_sparse_leaves(case):
     else:
         assert str(out[0][0]) == str(out[1][0])
         assert_same(out[0][1], out[1][1])
+
+
+def test_node_names():
+    names = []
+    for lib in (mindtorch, torch):
+        v = lib.tensor([1.0, 2.0], requires_grad=True)
+        s = lib.sparse_coo_tensor([[0, 1]], v, (3,))
+        d = lib.tensor([[0.0, 1.0], [2.0, 0.0]], requires_grad=True)
+        outs = [s, s.to_dense(), s.coalesce(), s.coalesce().values(), d.to_sparse(),
+                d.to_sparse(1), d.sparse_mask(d.to_sparse().detach()), s._values(), s * 2,
+                lib.mm(s.unsqueeze(1).t().to_dense().to_sparse(), lib.ones(3, 2))]
+        names.append([None if o.grad_fn is None else o.grad_fn.name() for o in outs])
+    assert names[0] == names[1]

@@ -187,6 +187,7 @@ def test_clipping_and_zero_grad():
 
 def test_default_collate_refuses_sparse_and_modules_keep_sparse_buffers():
     import copy
+
     from mindtorch.utils.data import default_collate
     s = mindtorch.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
     with pytest.raises(RuntimeError, match="Batches of sparse tensors are not currently"):
@@ -205,7 +206,7 @@ def test_sparse_parameter():
         p = lib.nn.Parameter(lib.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2)))
         m = lib.nn.Module()
         m.w = p
-        assert isinstance(p, lib.nn.Parameter) and list(m.parameters())[0] is p
+        assert isinstance(p, lib.nn.Parameter) and next(iter(m.parameters())) is p
         lib.sparse.mm(p, lib.ones(2, 2)).sum().backward()
         lib.optim.SGD(m.parameters(), lr=0.1).step()
         res.append((repr(p), p.grad.layout, p.to_dense()))

@@ -2,7 +2,7 @@
 of dense tensors, and torch.sparse's functions.
 
 The functions here that PyTorch differentiates with sparse gradients (sparse.mm, sparse.sum,
-softmax) compute on the values through `_values()` (history: a gradient in the input's
+softmax) compute on the values through `values()` (history: a gradient in the input's
 sparsity pattern) and build their result with `_from_values` (history to those values), so
 their backward is the values' recorded ops."""
 from .. import _dtype as D
@@ -187,6 +187,7 @@ def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=Non
 
 # -- dense tensors' conversion methods ---------------------------------------------------
 
+@T.node_name("ToSparseBackward1")
 class _ToSparse(T.Function):
     @staticmethod
     def forward(ctx, x, convert):
@@ -197,15 +198,20 @@ class _ToSparse(T.Function):
         return (g.to_dense() if g.layout is not strided else g), None
 
 
-def _converted(x, convert):
+@T.node_name("ToSparseBackward0")
+class _ToSparseDim(_ToSparse):  # (to_sparse(sparse_dim): PyTorch's other overload)
+    pass
+
+
+def _converted(x, convert, function=_ToSparse):
     if x._requires_grad and _M().is_grad_enabled():
-        return _ToSparse.apply(x, convert)
+        return function.apply(x, convert)
     return convert(x.detach())
 
 
 def _to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
     if args and isinstance(args[0], int) and layout is None:
-        return _converted(self, lambda x: T.to_coo(x, args[0]))
+        return _converted(self, lambda x: T.to_coo(x, args[0]), _ToSparseDim)
     if args and layout is None:
         layout = args[0]
     if layout is sparse_csr:
@@ -221,6 +227,7 @@ def _to_sparse_csr(self, dense_dim=None):
     return _converted(self, T.to_csr)
 
 
+@T.node_name("SparseMaskBackward0")
 class _SparseMask(T.Function):
     @staticmethod
     def forward(ctx, x, mask):
@@ -298,7 +305,7 @@ def mm(mat1, mat2, reduce="sum"):
     s = _coalesced_coo(mat1)
     rows, cols = s._idx[0], s._idx[1]
     out = _M().zeros((s.shape[0], mat2.shape[1]), dtype=mat2.dtype, device=mat2.device)
-    out = out.index_add(0, rows, s._values().unsqueeze(1) * mat2.index_select(0, cols))
+    out = out.index_add(0, rows, s._values_of().unsqueeze(1) * mat2.index_select(0, cols))
     return out
 
 
@@ -312,7 +319,7 @@ def sum(input, dim=None, dtype=None):
     if not isinstance(input, SparseTensor):
         return input.sum() if dim is None else input.sum(dim)
     s = _coalesced_coo(input)
-    vals = s._values()
+    vals = s._values_of()
     if dtype is not None:
         vals = vals.to(dtype)
     if dim is None:
@@ -352,7 +359,7 @@ def _softmax(input, dim, dtype, log):
     dim = dim % s.ndim
     if dim >= s._idx.shape[0]:
         raise NotImplementedError("sparse.softmax over a dense dim is not supported")
-    vals = s._values() if dtype is None else s._values().to(dtype)
+    vals = s._values_of() if dtype is None else s._values_of().to(dtype)
     group, n = _grouped(s, dim)
     tail = tuple(vals.shape[1:])
     idx = group.reshape((-1,) + (1,) * len(tail)).expand(vals.shape)

@@ -72,13 +72,13 @@ class SparseTensor(Tensor):
         self._expect("_indices", sparse_coo)
         return self._idx.detach()
 
-    def _values(self):
+    def _values(self):  # (without history, as PyTorch's)
         if not self.is_sparse:
             from ._dispatch import missing
             missing("_values", self._device.type)()
-        return self._values_of()
+        return self._vals.detach()
 
-    def _values_of(self):
+    def _values_of(self):  # (values(): with history)
         return _Values.apply(self) if self._requires_grad else self._vals.detach()
 
     def indices(self):
@@ -383,6 +383,15 @@ def mask_values(dense, mask):
 
 # -- autograd through the conversions ---------------------------------------------------
 
+def node_name(name):
+    """Gives a Function's backward node PyTorch's name (ToDenseBackward0 ...)."""
+    def mark(cls):
+        cls._backward_cls.__name__ = cls._backward_cls.__qualname__ = name
+        return cls
+    return mark
+
+
+@node_name("ToDenseBackward0")
 class _ToDense(Function):
     @staticmethod
     def forward(ctx, s):
@@ -397,6 +406,7 @@ class _ToDense(Function):
         return r if ctx.s.is_sparse else to_csr(dense_of(r))
 
 
+@node_name("ValuesBackward0")
 class _Values(Function):
     @staticmethod
     def forward(ctx, s):
@@ -408,6 +418,7 @@ class _Values(Function):
         return _like(ctx.s, g)
 
 
+@node_name("CoalesceBackward0")
 class _Coalesce(Function):
     @staticmethod
     def forward(ctx, s):
@@ -418,6 +429,7 @@ class _Coalesce(Function):
         return g
 
 
+@node_name("SparseCooTensorWithDimsAndTensorsBackward0")
 class FromValues(Function):
     """sparse_coo_tensor(indices, values) with values requiring grad: each value's gradient
     is the gradient at its index."""
