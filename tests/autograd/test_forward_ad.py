@@ -685,3 +685,24 @@ def test_func_linearize():
         return out, fn(one, zero), fn(zero, one)
     for a, b in zip(_flatten(run(mindtorch)), _flatten(run(torch))):
         assert_same(a, b)
+
+
+def test_views_see_their_base_tangent():
+    def run(lib, fw):
+        with fw.dual_level():
+            x = lib.zeros(3)
+            v = x[:2]
+            d = fw.make_dual(lib.ones(3), lib.ones(3) * 5)
+            x.copy_(d)  # x gets a tangent after v was taken: v sees it
+            y = d * 2
+            p = fw.unpack_dual(y).primal  # ... but a primal's views do not
+            w = lib.zeros(2, 3)
+            r = w[0]
+            w[1] = d
+            return [fw.unpack_dual(v).tangent, fw.unpack_dual(p[:1]).tangent,
+                    fw.unpack_dual(r).tangent, fw.unpack_dual(w[1]).tangent]
+    ours, theirs = both(run)
+    for a, b in zip(ours, theirs):
+        assert (a is None) == (b is None)
+        if b is not None:
+            assert_same(a, b)

@@ -31,7 +31,27 @@ _holders = []  # weakrefs to the tensors given a tangent at the live level (clea
 
 
 def tangent_of(t):
-    return t.__dict__.get(KEY) if isinstance(t, Tensor) and not state.inference else None
+    """t's tangent at the live level: its own, or for a view without one (made before its
+    base got a tangent) the same view of the base's, as PyTorch's; None for a primal that
+    unpack_dual gave (marked so, with its views)."""
+    if not isinstance(t, Tensor) or state.inference:
+        return None
+    d = t.__dict__
+    if KEY in d:
+        return d[KEY]
+    base = t._base
+    if base is None:
+        return None
+    bt = base.__dict__.get(KEY)
+    if bt is None or bt._stride != base._stride or bt._shape != base._shape:
+        return None
+    prev, forward.on = forward.on, False
+    try:
+        view = bt.as_strided(t._shape, t._stride, bt._offset + t._offset - base._offset)
+    finally:
+        forward.on = prev
+    set_tangent(t, view)
+    return view
 
 
 def set_tangent(t, tangent):
@@ -93,6 +113,7 @@ class _Spec:
                            if a.type in ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")]
         self.mutated = [i for i, a in enumerate(args) if a.mutated]
         self.inplace_view = "inplace_view" in op.tags
+        self.view = "view" in op.tags and bool(self.tensor_pos) and not self.tensor_pos[0][1]
         self.rule = _jvp_rules.rule_for(op)
         if self.rule is not None:
             self.kind = "rule"
@@ -115,7 +136,7 @@ class _Spec:
                 if any(t is not None for t in ts):
                     found[i] = ts
             elif type(a) is Tensor or isinstance(a, Tensor):
-                t = a.__dict__.get(KEY)
+                t = tangent_of(a)
                 if t is not None:
                     found[i] = t
         return found
@@ -123,7 +144,11 @@ class _Spec:
     def run(self, kernel, enabled, args):
         tans = self.tangents(args) if not state.inference else None  # (off there, as
         if not tans:                                                     # in PyTorch)
-            return kernel(*args)
+            r = kernel(*args)
+            if self.view and KEY in args[0].__dict__:  # a view of an unpacked primal:
+                for o in (r if isinstance(r, (tuple, list)) else (r,)):  # none either
+                    set_tangent(o, None)
+            return r
         if self.kind == "none":  # (an in-place one leaves the tangent as it is, as PyTorch)
             return _off(kernel, args)
         if self.kind == "composite" and self.op.core_impl is None and \

@@ -105,6 +105,7 @@ def unpack_dual(tensor, *, level=None):
         primal = tensor.alias() if hasattr(tensor, "alias") else tensor.view(tensor.shape)
     finally:
         forward.on = prev
+    set_tangent(primal, None)  # (its views do not see the base's tangent either)
     return UnpackedDualTensor(primal, tangent)
 
 
