@@ -175,3 +175,27 @@ def test_device_flags():
     assert c.is_cpu and not c.is_meta and m.is_meta and not m.is_cpu
     assert not c.is_cuda and not c.is_npu
     assert c.device == M.device("cpu") and m.device == M.device("meta")
+
+
+def test_every_pytorch_device_type_parses():
+    """torch.device("mps"), ("xpu", 1), ... describe devices even where none exists (device-
+    selection code builds them); unknown types fail with PyTorch's list; using an absent
+    device fails (RuntimeError)."""
+    for name in ("mps", "xpu:1", "xla", "hpu", "mtia", "privateuseone", "lazy", "ipu"):
+        for L in (M, torch):
+            d = L.device(name)
+            assert (str(d), d.type, d.index, repr(d)) == (str(torch.device(name)),
+                                                           torch.device(name).type,
+                                                           torch.device(name).index,
+                                                           repr(torch.device(name)))
+    with pytest.raises(RuntimeError) as theirs:
+        torch.device("foo")
+    with pytest.raises(RuntimeError) as ours:
+        M.device("foo")
+    prefix = str(theirs.value).split(" device type")[0]
+    assert str(ours.value).startswith(prefix)  # (then the registered extras: npu)
+    assert str(ours.value).endswith("device type at start of device string: foo")
+    with pytest.raises(RuntimeError):
+        M.ones(1, device="mps")
+    with pytest.raises(RuntimeError):
+        M.ones(1).to("xla")

@@ -2,8 +2,12 @@
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
 # Names accepted even when no plugin provides them yet, so that code mentioning
-# e.g. "npu:0" parses before the backend is installed; using them then fails clearly.
-_WELL_KNOWN = {"cpu", "meta", "npu", "cuda"}
+# e.g. "npu:0" or "mps" parses (PyTorch's device types, in its order, and npu); using
+# them then fails clearly.
+_TORCH_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
+                "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
+                "privateuseone")
+_WELL_KNOWN = set(_TORCH_TYPES) | {"npu"}
 _state = _thread_local()
 
 
@@ -34,9 +38,9 @@ class device:
                 raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(idx)
         if name not in _known_types():
-            raise RuntimeError(
-                f"Expected one of {', '.join(sorted(_known_types()))} device type at start of "
-                f"device string: {type}")
+            listed = _TORCH_TYPES + tuple(sorted(_known_types() - set(_TORCH_TYPES)))
+            raise RuntimeError(f"Expected one of {', '.join(listed)} device type at start of "
+                               f"device string: {type}")
         if index is not None and (not isinstance(index, int) or index < 0):
             raise RuntimeError(f"Device index must not be negative, got {index}")
         self = object.__new__(cls)
