@@ -109,8 +109,23 @@ def test_runtime_flags():
     for name in ("has_lapack", "has_spectral"):
         assert getattr(mindtorch, name) is getattr(torch, name) is True
     assert mindtorch.has_mkl is False and mindtorch.has_openmp is False  # (NumPy kernels)
-    assert mindtorch.set_flush_denormal(False) is False
     same(lambda L: L.set_flush_denormal(1))
+
+
+def test_set_flush_denormal():
+    def run(L):
+        try:
+            on = L.set_flush_denormal(True)
+            a = L.tensor([1e-39, 1.0], dtype=L.float32)
+            return (on, a.tolist(), (a * 1.0).tolist(),
+                    (L.tensor([1e-310], dtype=L.float64) * 2).tolist(),
+                    (L.tensor([1e-30]) * 1e-10).tolist(),
+                    L.tensor([1e-39], dtype=L.float64).float().tolist())
+        finally:
+            L.set_flush_denormal(False)
+    assert run(mindtorch) == run(torch)
+    assert (mindtorch.tensor([1e-39]) * 1.0).tolist() == (torch.tensor([1e-39]) * 1.0).tolist()
+    assert (mindtorch.tensor([1e-39]) * 1.0).item() != 0
     same(lambda L: L.is_distributed(L.ones(2)))
     same(lambda L: L.is_distributed(3))
 
