@@ -257,6 +257,9 @@ def test_handler_sees_function_types_args_kwargs():
         lib.nn.functional.linear(y, x)
         lib.cat([y, x], 1)
         x.numel()
+        x.sum(dim=-1, keepdim=True)
+        lib.nn.functional.relu(x, inplace=False)
+        lib.sum(input=x)
         checks = [log[0][0] is lib.add, log[1][0] is lib.Tensor.add,
                   log[2][0] is lib.Tensor.add, log[3][0] is lib.Tensor.__getitem__,
                   log[4][0] is lib.nn.functional.linear, log[5][0] is lib.cat,
@@ -367,9 +370,7 @@ def test_mode_intercepts_functions_methods_operators_and_factories():
         funcs = [f is g for (_, f, *_), g in zip(log, [
             lib.Tensor.add, lib.Tensor.sum, lib.sum, lib.ones, lib.nn.functional.relu,
             lib.max])]
-        # (mindtorch's bindings cannot tell an argument given by keyword from one given
-        # by position: it hands dim=-1 of torch.sum(t, dim=-1) over as a positional one)
-        return funcs, len(log), values(a), inside, after, log[1][3]
+        return funcs, len(log), values(a), inside, after, log[1][3], log[2][3], log[2][4]
     assert all(both(scenario)[0])
 
 

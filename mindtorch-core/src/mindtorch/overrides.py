@@ -130,10 +130,48 @@ def register_public(fn, *wrappers):
 
 
 def _public_caller(func):
+    """(the public function called, the user's frame that called it: the first above the
+    binding outside the op machinery (_ops/, generated code), else None)."""
     frame = sys._getframe(2).f_back  # (the binding's caller: above it and dispatch_binding)
     while frame is not None and id(frame.f_code) in _PUBLIC_CODES:
         func, frame = _PUBLIC_CODES[id(frame.f_code)], frame.f_back
-    return func
+    ops_dir = _OPS_DIR or _ops_dir()
+    while frame is not None and (frame.f_code.co_filename.startswith(ops_dir) or
+                                 frame.f_code.co_filename.startswith("<")):
+        frame = frame.f_back
+    return func, frame
+
+
+_OPS_DIR = None
+
+
+def _ops_dir():
+    global _OPS_DIR
+    import os
+    from ._ops import registry
+    _OPS_DIR = os.path.dirname(registry.__file__)
+    return _OPS_DIR
+
+
+def _keyword_names(frame):
+    """The names the frame's current call passes by keyword, read from its bytecode (a
+    binding's parameters cannot tell), or None where unknown (f(*a, **k), Python 3.13)."""
+    import dis
+    op = dis.opmap
+    if frame is None or "KW_NAMES" not in op:
+        return None
+    raw, i = frame.f_code.co_code, frame.f_lasti
+    while i > 0 and raw[i] == 0:  # (CACHE entries after the CALL)
+        i -= 2
+    if raw[i] != op["CALL"]:
+        return None
+    i -= 2
+    while i > 0 and raw[i] in (0, op.get("PRECALL")):
+        i -= 2
+    if raw[i] != op["KW_NAMES"]:
+        return ()
+    arg = raw[i + 1] | (raw[i - 1] << 8 if i >= 2 and raw[i - 2] == op["EXTENDED_ARG"] else 0)
+    return frame.f_code.co_consts[arg]
 
 
 _EXTRA_KEYWORDS = (("out", None), ("layout", None), ("pin_memory", False), ("axis", None),
@@ -155,6 +193,8 @@ def dispatch_binding(op, loc):
     """A binding's call (its locals) handed to the modes and overriding arguments, with the
     arguments as the caller gave them where the binding can tell (defaults left out)."""
     _NO, spec = op.__dict__.get("_tf_spec") or _binding_spec(op)
+    func, caller = _public_caller(op.binding)
+    given = _keyword_names(caller) or ()
     args, kwargs, overloaded = [], {}, []
     for name, kwonly, default, is_tensor, is_varargs in spec:
         v = loc[name]
@@ -165,10 +205,10 @@ def dispatch_binding(op, loc):
             continue
         if v is _NO:
             continue
-        if kwonly:
-            if v is not default:
-                kwargs[name] = v
-        else:
+        keyword = "input" if name == "self" and "input" in given else name
+        if keyword in given or kwonly and v is not default:
+            kwargs[keyword] = v
+        elif not kwonly:
             args.append((v, default))
         if is_tensor and not state.subclass_off:
             for x in (v if type(v) in (list, tuple) else (v,)):
@@ -180,8 +220,7 @@ def dispatch_binding(op, loc):
         if loc.get(name, default) is not default:
             kwargs[name] = loc[name]
     try:
-        return _handle(_public_caller(op.binding), overloaded, tuple(v for v, _ in args),
-                       kwargs or None, True)
+        return _handle(func, overloaded, tuple(v for v, _ in args), kwargs or None, True)
     except Exception as e:  # (raised while the binding handled Override: not its context)
         while e is not None and not isinstance(e.__context__, Override):
             e = e.__context__
