@@ -242,3 +242,17 @@ def test_rrelu_with_noise_functional_op():
     assert drawn[1].item() == 1.0 and all(0.1 <= drawn[i].item() <= 0.3 for i in (0, 2))
     assert g.tolist() == drawn.tolist()
     assert out.grad_fn.name() == "RreluWithNoiseBackward0"
+
+
+@pytest.mark.parametrize("name", ["hardswish", "hardsigmoid", "hardtanh", "relu6", "relu",
+                                  "leaky_relu", "elu", "hardshrink", "softshrink"])
+def test_gradient_at_the_kinks_as_torch(name):
+    """The one-sided choice ATen makes where the function has a kink (hardswish: 0 at -3,
+    grad at 3)."""
+    x = np.array([-3.0, -1.0, -0.5, 0.0, 0.5, 1.0, 3.0, 6.0])
+    grads = []
+    for m in (mindtorch, torch):
+        t = m.tensor(x, requires_grad=True)
+        getattr(F(m), name)(t).sum().backward()
+        grads.append(t.grad)
+    assert_same(*grads)

@@ -521,8 +521,8 @@ def _rrelu_grad(grad, self, results, lower, upper, training):
     return _where(self > 0, grad, grad * ((lower + upper) / 2))
 
 
-def _hardswish_grad(grad, self):
-    return _where(self < -3, 0, _where(self <= 3, grad * (self / 3 + 0.5), grad))
+def _hardswish_grad(grad, self):  # (ATen: 0 at -3, grad at 3)
+    return _where(self <= -3, 0, _where(self < 3, grad * (self / 3 + 0.5), grad))
 
 
 _GRADS = {
