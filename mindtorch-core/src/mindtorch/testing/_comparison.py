@@ -164,21 +164,53 @@ def _tensor_pair(actual, expected, id, opts):
             mismatch("device", actual.device, expected.device)
         if opts["check_dtype"] and actual.dtype != expected.dtype:
             mismatch("dtype", actual.dtype, expected.dtype)
-        if actual.device.type == "meta" or expected.device.type == "meta":
+        a, e = actual, expected
+        if a.layout != e.layout:  # (unchecked: compared as strided tensors)
+            if opts["check_layout"]:
+                mismatch("layout", a.layout, e.layout)
+            a, e = a.to_dense(), e.to_dense()
+        if a.device.type == "meta" or e.device.type == "meta":
             return  # no data: the metadata is all there is to compare
-        dtype = actual.dtype
-        if actual.dtype != expected.dtype:
-            dtype = mindtorch.promote_types(actual.dtype, expected.dtype)
-        a, e = _host(actual, dtype), _host(expected, dtype)
-        matches = _isclose(a, e, dtype, rtol, atol, opts["equal_nan"])
-        if matches.all():
-            return
-        if not actual.shape:
-            msg = _scalar_msg(_item(a, dtype), _item(e, dtype), rtol, atol)
-        else:
-            msg = _tensor_msg(a, e, dtype, matches, rtol, atol)
-        raise _Mismatch(AssertionError, msg, id)
+        if a.layout == "strided":
+            return _values_close(a, e, rtol, atol, opts["equal_nan"], "Tensor-likes", id)
+        for part_a, part_e, what, exact in _sparse_parts(a, e, id):
+            _values_close(part_a, part_e, 0 if exact else rtol, 0 if exact else atol,
+                          opts["equal_nan"] and not exact, what, id)
     return compare
+
+
+def _sparse_parts(a, e, id):
+    """PyTorch's comparison of sparse tensors: counts, then the indices for equality and
+    the values for closeness, as (actual, expected, identifier, exact)."""
+    name = "COO" if a.layout == "sparse_coo" else "CSR"
+    if name == "COO" and a.sparse_dim() != e.sparse_dim():
+        raise _Mismatch(AssertionError, f"The number of sparse dimensions in sparse COO tensors "
+                                        f"does not match: {a.sparse_dim()} != {e.sparse_dim()}",
+                        id)
+    if a._nnz() != e._nnz():
+        raise _Mismatch(AssertionError, f"The number of specified values in sparse {name} "
+                                        f"tensors does not match: {a._nnz()} != {e._nnz()}", id)
+    if name == "COO":
+        return [(a._indices(), e._indices(), "Sparse COO indices", True),
+                (a._values(), e._values(), "Sparse COO values", False)]
+    return [(a.crow_indices(), e.crow_indices(), "Sparse CSR crow_indices", True),
+            (a.col_indices(), e.col_indices(), "Sparse CSR col_indices", True),
+            (a.values(), e.values(), "Sparse CSR values", False)]
+
+
+def _values_close(actual, expected, rtol, atol, equal_nan, identifier, id):
+    dtype = actual.dtype
+    if actual.dtype != expected.dtype:
+        dtype = mindtorch.promote_types(actual.dtype, expected.dtype)
+    a, e = _host(actual, dtype), _host(expected, dtype)
+    matches = _isclose(a, e, dtype, rtol, atol, equal_nan)
+    if matches.all():
+        return
+    if not actual.shape:
+        msg = _scalar_msg(_item(a, dtype), _item(e, dtype), rtol, atol)
+    else:
+        msg = _tensor_msg(a, e, dtype, matches, rtol, atol, identifier)
+    raise _Mismatch(AssertionError, msg, id)
 
 
 def _host(t, dtype):
@@ -214,7 +246,7 @@ def _isclose(a, e, dtype, rtol, atol, equal_nan):
         return close | (np.isfinite(err) & (err <= allowed))
 
 
-def _tensor_msg(a, e, dtype, matches, rtol, atol):
+def _tensor_msg(a, e, dtype, matches, rtol, atol, identifier="Tensor-likes"):
     total = matches.size
     bad = total - int(matches.sum())
     extra = f"Mismatched elements: {bad} / {total} ({bad / total:.1%})"
@@ -234,7 +266,7 @@ def _tensor_msg(a, e, dtype, matches, rtol, atol):
 
     def index(flat):
         return tuple(int(i) for i in np.unravel_index(flat, matches.shape))
-    return _mismatch_msg("Tensor-likes", extra, _py(abs_diff[ia]), index(ia), atol,
+    return _mismatch_msg(identifier, extra, _py(abs_diff[ia]), index(ia), atol,
                          _py(rel_diff[ir]), index(ir), rtol)
 
 
@@ -291,7 +323,7 @@ def assert_close(actual, expected, *, allow_subclasses=True, rtol=None, atol=Non
     __tracebackhide__ = True
     opts = {"rtol": rtol, "atol": atol, "equal_nan": equal_nan, "check_device": check_device,
             "check_dtype": check_dtype, "check_stride": check_stride,
-            "allow_subclasses": allow_subclasses}
+            "check_layout": check_layout, "allow_subclasses": allow_subclasses}
     try:
         comparisons = _originate(actual, expected, (), opts)
     except _Mismatch as m:
