@@ -210,3 +210,26 @@ def test_meta_device():
     r = mindtorch.mm(s, mindtorch.empty(3, 2, device="meta"))
     assert r.device.type == "meta" and tuple(r.shape) == (4, 2)
     assert tuple((s * 2).t().shape) == (3, 4)
+
+
+def test_assert_close_on_sparse_tensors():
+    """testing.assert_close compares sparse tensors as PyTorch's: counts, indices exactly,
+    values within tolerance, the layout unless check_layout=False."""
+    for lib in (mindtorch, torch):
+        a = lib.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+        lib.testing.assert_close(a, a.clone())
+        lib.testing.assert_close(a, a.to_dense(), check_layout=False)
+        c = a.to_dense().to_sparse_csr()
+        lib.testing.assert_close(c, c.clone())
+    messages = []
+    for lib in (mindtorch, torch):
+        a = lib.sparse_coo_tensor([[0, 1], [1, 0]], [1.0, 2.0], (2, 2))
+        b = lib.sparse_coo_tensor([[1, 0], [0, 1]], [2.0, 1.0], (2, 2))
+        one = lib.sparse_coo_tensor([[0], [0]], [1.0], (2, 2))
+        c = a.to_dense().to_sparse_csr()
+        for x, y in ((a, b), (a, a * 2), (a, a.to_dense()), (a, one), (c, c * 2)):
+            with pytest.raises(AssertionError) as info:
+                lib.testing.assert_close(x, y)
+            messages.append(str(info.value))
+    half = len(messages) // 2
+    assert messages[:half] == messages[half:]
