@@ -51,11 +51,9 @@ def resize_as(self, tensor):
 
 
 def record_stream(self, stream):
-    """Marks the tensor as used by an accelerator stream; no backend has streams here."""
-    if not (hasattr(stream, "synchronize") and hasattr(stream, "wait_stream")):
-        raise RuntimeError("unknown parameter type")
-    raise NotImplementedError(f"Could not run 'aten::record_stream' with arguments from the "
-                              f"'{self.device.type.upper()}' backend.")
+    """Marks the tensor as used by a device stream (torch.Stream); mindtorch has no such
+    streams (torch.cpu.Stream is not one either: PyTorch refuses it the same way)."""
+    raise RuntimeError("unknown parameter type")
 
 
 def module_load(self, other, assign=False):

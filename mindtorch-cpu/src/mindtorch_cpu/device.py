@@ -5,6 +5,8 @@ import types
 
 from mindtorch._lazy import lazy
 
+from . import _streams
+
 np = lazy("numpy", globals())  # imported with the first tensor, not at `import mindtorch`
 
 
@@ -59,4 +61,7 @@ module = types.SimpleNamespace(
     set_device=lambda device: None,
     synchronize=lambda device=None: None,
     cpu_count=lambda: os.cpu_count(),
+    is_initialized=lambda: True,
+    Stream=_streams.Stream, Event=_streams.Event, StreamContext=_streams.StreamContext,
+    current_stream=_streams.current_stream, stream=_streams.stream,
 )
