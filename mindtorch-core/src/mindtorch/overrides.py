@@ -163,7 +163,7 @@ def _keyword_names(frame):
     raw, i = frame.f_code.co_code, frame.f_lasti
     while i > 0 and raw[i] == 0:  # (CACHE entries after the CALL)
         i -= 2
-    if raw[i] != op["CALL"]:
+    if raw[i] != op["CALL"] or i < 2:
         return None
     i -= 2
     while i > 0 and raw[i] in (0, op.get("PRECALL")):
