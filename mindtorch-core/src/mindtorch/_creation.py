@@ -299,6 +299,33 @@ def from_numpy(array):
     return _shared(array, _check_ndarray(array))
 
 
+def from_file(filename, shared=None, size=0, *, dtype=None, layout=None, device=None,
+              pin_memory=False):
+    """A 1-D cpu tensor of `size` elements read from a file's bytes; shared=True maps the
+    file (writes reach it; a missing file is created with that size), else a copy."""
+    import os
+    dtype = dtype or D.get_default_dtype()
+    nbytes = size * dtype.itemsize
+    mode = "read-write" if shared else "read-only"
+    if shared and not os.path.exists(filename):
+        with open(filename, "wb") as f:
+            f.truncate(nbytes)
+    try:
+        actual = os.path.getsize(filename)
+    except OSError as e:
+        raise RuntimeError(f"unable to open file <{filename}> in {mode} mode: {e.strerror} "
+                           f"({e.errno})") from None
+    if actual < nbytes:
+        raise RuntimeError(f"file <{filename}> size <{actual}> is smaller than the required "
+                           f"mapping size <{nbytes}>")
+    if not size:
+        return empty(0, dtype=dtype, device=device)
+    flat = np.memmap(filename, np.uint8, "r+", shape=(nbytes,)) if shared else \
+        np.fromfile(filename, np.uint8, count=nbytes)
+    t = _shared(np.asarray(flat).view(dtype.np) if not shared else flat.view(dtype.np), dtype)
+    return t if device is None else t.to(device)
+
+
 def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
     """A 1-D cpu tensor over an object exposing the buffer protocol (sharing its memory),
     with PyTorch's checks of count and offset."""
