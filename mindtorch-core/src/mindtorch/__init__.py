@@ -19,7 +19,8 @@ from ._promotion import can_cast, promote_types, result_type  # noqa: F401
 from ._shapes import broadcast_shapes_public as broadcast_shapes  # noqa: F401
 from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
 from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: F401
-from ._creation import as_tensor, asarray, from_file, from_numpy, frombuffer, tensor  # noqa: F401,E501
+from ._creation import (  # noqa: F401
+    as_tensor, asarray, from_file, from_numpy, frombuffer, tensor)
 from .utils.dlpack import from_dlpack  # noqa: F401
 from ._creation import deprecated_range as range  # noqa: F401 - torch.range
 from ._tensor_str import get_printoptions, printoptions, set_printoptions  # noqa: F401
