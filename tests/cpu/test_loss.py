@@ -438,3 +438,23 @@ def test_binary_cross_entropy_weight_broadcast_message():
     with pytest.raises(RuntimeError) as got:
         run(mindtorch)
     assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bce_with_logits_fused_edges(dtype):
+    """The cpu kernel's path (no weights, one dtype and shape): infinite and zero logits,
+    0-dim, empty and strided inputs, each reduction, and the gradients of both inputs."""
+    x = np.array([[np.inf, -np.inf, 0.0, 30.0], [-30.0, 1.5, -2.5, 1e-3]])
+    y = np.array([[0.0, 1.0, 0.5, 0.25], [0.75, 1.0, 0.0, 0.5]])
+    for sl in (np.s_[:, :], np.s_[:, ::2], np.s_[0, 2], np.s_[:0]):
+        for r in ("none", "mean", "sum"):
+            a = mindtorch.tensor(x[sl]).to(getattr(mindtorch, dtype)).requires_grad_()
+            b = mindtorch.tensor(y[sl]).to(getattr(mindtorch, dtype)).requires_grad_()
+            got = mindtorch.nn.functional.binary_cross_entropy_with_logits(a, b, reduction=r)
+            ta, tb = to_torch(a).requires_grad_(), to_torch(b).requires_grad_()
+            want = torch.nn.functional.binary_cross_entropy_with_logits(ta, tb, reduction=r)
+            assert_same(got, want)
+            finite = np.isfinite(x[sl]).all()
+            if got.numel() and finite:
+                assert_same(mindtorch.autograd.grad(got.sum(), (a, b)),
+                            torch.autograd.grad(want.sum(), (ta, tb)))

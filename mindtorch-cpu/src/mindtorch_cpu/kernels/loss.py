@@ -3,8 +3,12 @@
 nll_loss (cross_entropy's second half) and its backward are fused: their decompositions
 take ~15 small ops each, which is most of a small classifier's loss time.  The arithmetic
 is the decompositions' (same operations in the same dtype), checks and errors the core's.
+binary_cross_entropy_with_logits is fused for its common case (no weights, input and
+target of one float dtype and shape); any other call runs its decomposition.
 """
 import numpy as np
+from mindtorch import _dtype as D
+from mindtorch._ops import OPS
 from mindtorch._ops.decls import loss as L
 
 from .._np import arr, wrap
@@ -101,4 +105,25 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
     return wrap(out, grad.dtype)
 
 
-KERNELS = {"_nll_loss": _nll_loss, "_nll_loss_backward": _nll_loss_backward}
+def _bce_with_logits(self, target, weight=None, pos_weight=None, reduction=0):
+    """(1 - t) x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)) (the
+    decomposition's _log_sigmoid evaluates both of its branches over every element, and
+    log1p is NumPy's slowest float32 ufunc)."""
+    if not (weight is None and pos_weight is None and self.dtype is target.dtype
+            and self.dtype in (D.float32, D.float64) and self._shape == target._shape):
+        from mindtorch._ops.dispatch import _decomposition
+        return _decomposition(OPS["binary_cross_entropy_with_logits"])(
+            self, target, weight, pos_weight, reduction)
+    x, t = arr(self), arr(target)
+    with np.errstate(all="ignore"):
+        r = np.abs(x, out=np.empty(x.shape, x.dtype))  # (an array for a 0-dim x too)
+        np.negative(r, out=r)
+        np.exp(r, out=r)
+        np.log1p(r, out=r)  # -log_sigmoid(x) - max(-x, 0)
+        r -= np.minimum(x, 0)
+        r += (1 - t) * x
+    return L._reduce(wrap(r, self.dtype), reduction)
+
+
+KERNELS = {"_nll_loss": _nll_loss, "_nll_loss_backward": _nll_loss_backward,
+           "binary_cross_entropy_with_logits": _bce_with_logits}
