@@ -215,3 +215,8 @@ def test_legacy_storage_classes():
             assert mindtorch.ShortStorage.from_buffer(raw, order).tolist() == \
                 torch.ShortStorage.from_buffer(raw, order).tolist()
         assert mindtorch.FloatTensor(mindtorch.FloatStorage([1.0, 2.0])).tolist() == [1.0, 2.0]
+
+
+def test_nested_io_function_name():
+    for L in (torch, mindtorch):
+        assert issubclass(L.autograd.NestedIOFunction, L.autograd.Function)

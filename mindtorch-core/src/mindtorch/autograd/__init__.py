@@ -40,7 +40,8 @@ class set_multithreading_enabled:
         return set_multithreading_enabled(_multithreading[0])
 
 
-_LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function"}
+_LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function",
+         "NestedIOFunction": "function"}
 
 
 def __getattr__(name):

@@ -205,6 +205,11 @@ def _save(ctx, outputs):
     return saved
 
 
+class NestedIOFunction(Function):
+    """PyTorch's legacy nested-input Function, kept as a name for imports (it no longer
+    runs in PyTorch either; use Function)."""
+
+
 def once_differentiable(fn):
     """A backward that is not itself differentiable: runs with grad mode off."""
     @functools.wraps(fn)
