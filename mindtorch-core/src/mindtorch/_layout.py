@@ -58,3 +58,23 @@ class LayoutKey:
             k.type, k.device, k.layout = _KEY_PREFIX[layout] + backend, device, layout
             cls._interned[(layout, device)] = k
         return k
+
+
+# -- mindtorch.sparse, loaded on first use (it costs import time most programs never use) -----
+
+SPARSE_FUNCTIONS = ("sparse_coo_tensor", "sparse_csr_tensor", "sparse_compressed_tensor",
+                    "smm", "spmm")
+SPARSE_METHODS = ("to_sparse", "to_sparse_coo", "to_sparse_csr", "sparse_mask", "to_dense",
+                  "sparse_dim", "dense_dim", "indices", "_indices", "values", "_values",
+                  "coalesce", "is_coalesced", "crow_indices", "col_indices", "_nnz")
+
+
+def install_sparse_stubs(tensor_class):
+    """Tensor's sparse methods as stubs that load mindtorch.sparse, whose own replace them."""
+    for name in SPARSE_METHODS:
+        def stub(self, *args, _name=name, **kwargs):
+            from . import sparse  # noqa: F401 - installs the methods
+            return getattr(self, _name)(*args, **kwargs)
+        stub.__name__ = stub.__qualname__ = name
+        stub.sparse_stub = True
+        setattr(tensor_class, name, stub)

@@ -277,8 +277,8 @@ def _install():
         "col_indices": _strided_only("col_indices", "sparse row compressed"),
         "_nnz": _strided_only("_nnz", "sparse", NotImplementedError),
     }
-    for name, fn in methods.items():
-        if name not in Tensor.__dict__:
+    for name, fn in methods.items():  # (replacing _layout's stubs)
+        if name not in Tensor.__dict__ or getattr(Tensor.__dict__[name], "sparse_stub", False):
             setattr(Tensor, name, fn)
 
 
