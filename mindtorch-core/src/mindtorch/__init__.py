@@ -76,8 +76,8 @@ Tensor.is_nonzero, Tensor.is_same_size = is_nonzero, is_same_size
 detach, detach_ = Tensor.detach, Tensor.detach_  # torch.detach(t), as torch has them
 from ._layout import (  # noqa: F401
     layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
-from .sparse import (  # noqa: E402,F401 - torch.sparse and its constructors
-    smm, sparse_compressed_tensor, sparse_coo_tensor, sparse_csr_tensor, spmm)
+from ._layout import SPARSE_FUNCTIONS as _SPARSE_FUNCTIONS, install_sparse_stubs  # noqa: E402
+install_sparse_stubs(Tensor)  # (mindtorch.sparse loads on first use)
 from ._memory_format import (  # noqa: E402,F401
     channels_last, channels_last_3d, contiguous_format, memory_format, preserve_format)
 inf, nan, pi, e = _math.inf, _math.nan, _math.pi, _math.e
@@ -208,8 +208,12 @@ def __getattr__(name):
     spec = plugins._registry.DEVICES.get(name)
     if spec is not None and spec.module is not None:
         return _device_modules.device_module(name)
+    if name in _SPARSE_FUNCTIONS:  # torch.sparse_coo_tensor ...
+        from . import sparse
+        return getattr(sparse, name)
     if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func",
-                "_dynamo", "profiler", "quasirandom", "compiler", "library", "hub", "signal"):
+                "_dynamo", "profiler", "quasirandom", "compiler", "library", "hub", "signal",
+                "sparse"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     if name == "vmap":
