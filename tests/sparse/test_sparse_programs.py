@@ -10,7 +10,7 @@ INTEGRATION = os.path.join(os.path.dirname(HERE), "integration")
 if INTEGRATION not in sys.path:
     sys.path.insert(0, INTEGRATION)
 
-from programs_registry import PROGRAMS, program, sections  # noqa: E402
+from programs_registry import PROGRAMS, program, sections
 
 HEAD = r'''
 import warnings
@@ -131,7 +131,7 @@ if __name__ == "__main__":
     _run(sys.argv[1], args or SPARSE_PROGRAMS, "-v" in sys.argv)
     sys.exit(0)
 
-import pytest  # noqa: E402
+import pytest
 
 
 @pytest.fixture(scope="module")
