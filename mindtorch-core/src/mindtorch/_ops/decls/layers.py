@@ -136,11 +136,13 @@ def _one_hot(self, num_classes=-1):
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
         if not data:
             raise RuntimeError("Can not infer total number of classes from meta tensor.")
-        num_classes = OPS["max"].call(self).item() + 1
     if self.numel() and data:
-        if OPS["min"].call(self).item() < 0:
+        low, high = (t.item() for t in OPS["aminmax"].call(self, None, False))  # one pass
+        if num_classes == -1:
+            num_classes = high + 1
+        if low < 0:
             raise RuntimeError("Class values must be non-negative.")
-        if OPS["max"].call(self).item() >= num_classes:
+        if high >= num_classes:
             raise RuntimeError("Class values must be smaller than num_classes.")
     out = M.zeros(self._shape + (num_classes,), dtype=D.int64, device=self.device)
     return out.scatter_(-1, self.unsqueeze(-1), 1)
