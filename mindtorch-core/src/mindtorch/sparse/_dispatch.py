@@ -55,7 +55,7 @@ def _coo(x):
 
 def _back(like, r):
     """A COO result in like's layout."""
-    return r if like.is_sparse else T.to_csr(T.dense_of(r))
+    return r if like.is_sparse else T.coo_to_csr(r)
 
 
 def _scalar(x):

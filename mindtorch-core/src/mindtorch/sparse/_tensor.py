@@ -10,7 +10,7 @@ its layout's dispatch key (see _layout.py), so ops given it resolve to `_dispatc
 PyTorch it takes part in autograd itself (requires_grad, grad_fn): ops record their formulas
 and the conversions below are autograd Functions."""
 from .._layout import LayoutKey, sparse_coo, sparse_csr, strided
-from .._tensor import Size, Tensor
+from .._tensor import Tensor
 from ..autograd.function import Function
 
 try:  # (a layout, not a __torch_function__ subclass: it opts out, as nn.Parameter does)
@@ -133,7 +133,7 @@ class SparseTensor(Tensor):
     def to_sparse_csr(self, dense_dim=None):
         if self.is_sparse_csr:
             return self
-        return self.to_dense().to_sparse_csr()
+        return coo_to_csr(self) if not self._requires_grad else self.to_dense().to_sparse_csr()
 
     def __getitem__(self, index):
         from ._shape import getitem
@@ -362,16 +362,24 @@ def to_coo(dense, sparse_dim=None):
 
 
 def to_csr(dense):
-    M = _M()
     if dense.ndim != 2:
         raise RuntimeError(f"to_sparse_csr: expected a 2-D tensor, got {dense.ndim}-D (batched "
                            f"and hybrid CSR tensors are not supported)")
-    coo = to_coo(dense)
-    rows, cols = coo._idx[0], coo._idx[1]
-    counts = M.zeros(dense.shape[0], dtype=M.int64, device=rows.device).index_add(
+    return coo_to_csr(to_coo(dense))
+
+
+def coo_to_csr(s):
+    """A 2-D COO tensor's entries (coalesced) in compressed rows."""
+    M = _M()
+    if s.ndim != 2 or s._idx.shape[0] != 2:
+        raise RuntimeError(f"to_sparse_csr: expected a 2-D tensor, got {s.ndim}-D (batched "
+                           f"and hybrid CSR tensors are not supported)")
+    c = s if s._coalesced else coalesced(s)
+    rows = c._idx[0]
+    counts = M.zeros(s.shape[0], dtype=M.int64, device=rows.device).index_add(
         0, rows, M.ones_like(rows))
     crow = M.cat([M.zeros(1, dtype=M.int64, device=rows.device), counts.cumsum(0)])
-    return make_csr(crow, cols, coo._vals, dense.shape)
+    return make_csr(crow, c._idx[1], c._vals, s.shape)
 
 
 def mask_values(dense, mask):
@@ -403,7 +411,7 @@ class _ToDense(Function):
         s = ctx.s if ctx.s.is_sparse else csr_to_coo(ctx.s)
         s = s if s._coalesced else coalesced(s)
         r = make_coo(s._idx, mask_values(g, s), s._shape, True)
-        return r if ctx.s.is_sparse else to_csr(dense_of(r))
+        return r if ctx.s.is_sparse else coo_to_csr(r)
 
 
 @node_name("ValuesBackward0")
@@ -444,5 +452,3 @@ class FromValues(Function):
         s = ctx.s if ctx.s.is_sparse else csr_to_coo(ctx.s)
         return mask_values(g.to_dense() if g.layout is not strided else g, s), None
 
-
-Size  # noqa: B018 - (re-exported for the repr module)
