@@ -439,6 +439,16 @@ def test_nn_init_functions_honour_the_protocol():
     assert all(both(scenario)[0])
 
 
+def test_keywords_seen_from_code_compiled_at_run_time():
+    def scenario(lib):
+        log = []
+        ns = {"lib": lib, "t": data(lib, 2, 3)}
+        with _logging_mode(lib, log):
+            exec(compile("lib.sum(t, dim=0, keepdim=True); t.mean(-1)", "<stdin>", "exec"), ns)
+        return [(args, kwargs) for _, _, _, args, kwargs in log]
+    both(scenario)
+
+
 def test_mode_sees_subclass_types_then_the_subclass_handles():
     def scenario(lib):
         log = []

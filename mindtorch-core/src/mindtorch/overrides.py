@@ -136,8 +136,7 @@ def _public_caller(func):
     while frame is not None and id(frame.f_code) in _PUBLIC_CODES:
         func, frame = _PUBLIC_CODES[id(frame.f_code)], frame.f_back
     ops_dir = _OPS_DIR or _ops_dir()
-    while frame is not None and (frame.f_code.co_filename.startswith(ops_dir) or
-                                 frame.f_code.co_filename.startswith("<")):
+    while frame is not None and frame.f_code.co_filename.startswith(ops_dir):
         frame = frame.f_back
     return func, frame
 
@@ -146,32 +145,46 @@ _OPS_DIR = None
 
 
 def _ops_dir():
+    """What the op machinery's code is compiled from: _ops/'s files and the generated code
+    (bindings, autograd runners), as a prefix tuple for str.startswith."""
     global _OPS_DIR
     import os
     from ._ops import registry
-    _OPS_DIR = os.path.dirname(registry.__file__)
+    _OPS_DIR = (os.path.dirname(registry.__file__), "<binding ", "<call ", "<autograd ",
+                "<backward ")
     return _OPS_DIR
 
 
 def _keyword_names(frame):
     """The names the frame's current call passes by keyword, read from its bytecode (a
     binding's parameters cannot tell), or None where unknown (f(*a, **k), Python 3.13)."""
-    import dis
-    op = dis.opmap
-    if frame is None or "KW_NAMES" not in op:
+    ops = _OPCODES or _opcodes()
+    if frame is None or ops[0] is None:
         return None
+    kw_names, call, precall, extended = ops
     raw, i = frame.f_code.co_code, frame.f_lasti
     while i > 0 and raw[i] == 0:  # (CACHE entries after the CALL)
         i -= 2
-    if raw[i] != op["CALL"] or i < 2:
+    if raw[i] != call or i < 2:
         return None
     i -= 2
-    while i > 0 and raw[i] in (0, op.get("PRECALL")):
+    while i > 0 and (raw[i] == 0 or raw[i] == precall):
         i -= 2
-    if raw[i] != op["KW_NAMES"]:
+    if raw[i] != kw_names:
         return ()
-    arg = raw[i + 1] | (raw[i - 1] << 8 if i >= 2 and raw[i - 2] == op["EXTENDED_ARG"] else 0)
+    arg = raw[i + 1] | (raw[i - 1] << 8 if i >= 2 and raw[i - 2] == extended else 0)
     return frame.f_code.co_consts[arg]
+
+
+_OPCODES = None
+
+
+def _opcodes():
+    global _OPCODES
+    import dis
+    op = dis.opmap
+    _OPCODES = (op.get("KW_NAMES"), op.get("CALL"), op.get("PRECALL"), op["EXTENDED_ARG"])
+    return _OPCODES
 
 
 _EXTRA_KEYWORDS = (("out", None), ("layout", None), ("pin_memory", False), ("axis", None),
@@ -234,6 +247,9 @@ def dispatch_binding(op, loc):
 def _add_overloaded(overloaded, arg, get_type=type):
     """One argument per type; a subclass goes before its base, else in argument order."""
     cls = get_type(arg)
+    if not overloaded:
+        overloaded.append(arg)
+        return
     if any(get_type(a) is cls for a in overloaded):
         return
     for i, a in enumerate(overloaded):
