@@ -67,11 +67,14 @@ def tensor_or_scalar(op, pos, x):
 def number_tensor(op, x, y=None, rounding_mode=None):
     """A number given for both operands of add/mul/...: the first as a 0-dim tensor.
     PyTorch makes an int in [2**63, 2**64) a uint64 number, which promotes with no
-    other number but a float or another uint64; mindtorch has no uint64 (see _big_numbers)."""
+    other number but a float or another uint64 (see _big_numbers)."""
     from .._creation import tensor
     if type(x) is int and not -2 ** 63 <= x < 2 ** 63 or \
             type(y) is int and not -2 ** 63 <= y < 2 ** 63:
         x = _big_numbers(op, x, y, rounding_mode)
+        if type(x) is int and x >= 2 ** 63:  # two uint64 numbers (mul): uint64, as PyTorch
+            from .._dtype import uint64
+            return tensor(x, dtype=uint64)
     return tensor(x)
 
 
@@ -107,9 +110,7 @@ def _big_numbers(op, x, y, rounding_mode):
         raise NotImplementedError(f"\"{stub}\" not implemented for 'UInt64'")
     if op.name in ("div", "divide", "true_divide"):   # true division: a float result
         return float(x)
-    # mul: PyTorch returns a uint64 tensor, a dtype mindtorch does not have
-    raise NotImplementedError(f"{op.name}(): both operands are ints in [2**63, 2**64), "
-                              "which PyTorch computes in uint64; mindtorch has no uint64")
+    return x  # mul: computed in uint64
 
 
 def scalar(op, pos, x):
