@@ -554,3 +554,27 @@ def test_anomaly_nan_warning_is_a_user_warning_ending_at_the_forward_line():
         assert len(found) == 1 and found[0].category is UserWarning
         trace = str(found[0].message).split(" (Triggered internally")[0].rstrip()
         assert trace.endswith("y = m.sqrt(x) * 0  # forward line"), trace[-200:]
+
+
+def test_gradcheck_complex_inputs_of_non_holomorphic_functions():
+    """Finite differences along both the real and the imaginary part of a complex input
+    (PyTorch's convention: grad = dL/dRe + 1j dL/dIm), so abs, angle, conj * t, ... pass
+    and a wrong backward is caught, as in PyTorch."""
+    fns = [lambda t: t.abs(), lambda t: (t * t).abs(), lambda t: (t * t).real, lambda t: t * t,
+           lambda t: t.conj() * t, lambda t: t.angle(), lambda t: t.exp()]
+
+    def run(m):
+        z = m.tensor([1 + 2j, -0.5 + 0.3j], dtype=m.complex128, requires_grad=True)
+
+        class Wrong(m.autograd.Function):
+            @staticmethod
+            def forward(ctx, t):
+                return t.abs()
+
+            @staticmethod
+            def backward(ctx, g):
+                return g + 0j  # (drops the z / |z| factor)
+        return [m.autograd.gradcheck(f, (z,)) for f in fns] + \
+            [m.autograd.gradgradcheck(fns[1], (z,)),
+             m.autograd.gradcheck(Wrong.apply, (z,), raise_exception=False)]
+    assert run(mindtorch) == run(torch) == [True] * 8 + [False]

@@ -42,29 +42,40 @@ def _differentiable_positions(outputs):
 
 
 def _numerical_jacobians(func, inputs, x, eps, positions):
-    """One (numel(x), numel(out)) Jacobian per output: column j is d out / d x[j]."""
+    """One (numel(x), numel(out)) Jacobian per output: column j is d out / d x[j] (for a
+    complex x, d out / d Re x[j] + 1j * d out / d Im x[j]: PyTorch's gradient convention
+    for the real outputs gradcheck compares)."""
     import mindtorch
-    from .grad_mode import no_grad
     data = x.detach()
+    steps = (eps, eps * 1j) if x.dtype.is_complex else (eps,)
     columns = None
     for j in range(x.numel()):
         idx = _unravel(j, x.shape)
-        orig = data[idx].item()
-        with no_grad():
-            data[idx] = orig + eps
-        plus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs, positions)]
-        with no_grad():
-            data[idx] = orig - eps
-        minus = [o.detach().clone().reshape(-1) for o in _outputs_of(func, inputs, positions)]
-        with no_grad():
-            data[idx] = orig
+        diffs = [_central_difference(func, inputs, positions, data, idx, h) for h in steps]
+        if len(diffs) == 2:
+            diffs = [[r + 1j * i for r, i in zip(*diffs)]]
         if columns is None:
-            columns = [[] for _ in plus]
-        for c, p, m in zip(columns, plus, minus):
-            c.append((p - m) / (2 * eps))
+            columns = [[] for _ in diffs[0]]
+        for c, d in zip(columns, diffs[0]):
+            c.append(d)
     if columns is None:
         return None
     return [mindtorch.stack(c) if c else None for c in columns]
+
+
+def _central_difference(func, inputs, positions, data, idx, h):
+    """(f(x + h e_idx) - f(x - h e_idx)) / (2 |h|) per output, x restored afterwards."""
+    from .grad_mode import no_grad
+    orig = data[idx].item()
+    outs = []
+    for step in (h, -h):
+        with no_grad():
+            data[idx] = orig + step
+        outs.append([o.detach().clone().reshape(-1)
+                     for o in _outputs_of(func, inputs, positions)])
+    with no_grad():
+        data[idx] = orig
+    return [(p - m) / (2 * abs(h)) for p, m in zip(*outs)]
 
 
 def _outputs_of(func, inputs, positions):
