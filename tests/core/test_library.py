@@ -340,3 +340,17 @@ def test_mutating_ops_with_inputs_requiring_grad(ns):
         out.append((o.tolist(), o.requires_grad, leaf.tolist(), leaf.requires_grad,
                     mid.tolist(), type(mid.grad_fn).__name__))
     assert out[0] == out[1]
+
+
+def test_overload_attributes(ns):
+    out = []
+    for lib in (torch, mindtorch):
+        @lib.library.custom_op(f"{ns}::attrs", mutates_args=(),
+                               tags=(lib.Tag.pt2_compliant_tag,))
+        def attrs(x: lib.Tensor) -> lib.Tensor:
+            return x + 1
+        packet = getattr(lib.ops, ns).attrs
+        o = packet.default
+        out.append((o.name(), o.namespace, [t.name for t in o.tags], str(o.overloadpacket),
+                    o._opname, packet.overloads(), packet._qualified_op_name))
+    assert out[0] == out[1]

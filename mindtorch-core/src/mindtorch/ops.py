@@ -31,6 +31,31 @@ class _OpPacket:
     def overloads(self):
         return ["default"]
 
+    # what an overload tells about itself (name(), namespace, tags, its packet)
+    def name(self):
+        return self._qualname
+
+    @property
+    def namespace(self):
+        return self._qualname.partition("::")[0]
+
+    @property
+    def _opname(self):
+        return self.__name__
+
+    @property
+    def _qualified_op_name(self):
+        return self._qualname
+
+    @property
+    def overloadpacket(self):
+        return _OpPacket(self._qualname)
+
+    @property
+    def tags(self):
+        from ._tags import Tag
+        return [t for t in Tag if t.name in OPS[self._qualname].tags]
+
     def __str__(self):
         name = self._qualname.replace("::", ".")
         return name if self._overloadname is None else f"{name}.{self._overloadname}"
