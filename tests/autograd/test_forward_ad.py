@@ -706,3 +706,20 @@ def test_views_see_their_base_tangent():
         assert (a is None) == (b is None)
         if b is not None:
             assert_same(a, b)
+
+
+def test_random_ops():
+    def run(lib, fw):
+        lib.manual_seed(0)
+        with fw.dual_level():
+            d = fw.make_dual(lib.ones(6), lib.arange(6.0))
+            out = [lib.nn.functional.rrelu(d - 2.5, training=True),
+                   lib.nn.functional.rrelu(d - 2.5),
+                   lib.nn.functional.dropout(d, 0.5),
+                   lib.distributions.Normal(d, 2.0).rsample(),
+                   lib.normal(d, d + 1)]
+            with pytest.raises(NotImplementedError, match="_standard_gamma"):
+                lib._standard_gamma(d)
+            return [fw.unpack_dual(o).tangent for o in out]
+    for a, b in zip(*both(run)):
+        assert_same(a, b)

@@ -112,6 +112,9 @@ class _Spec:
         self.tensor_pos = [(i, a.type in ("Tensor[]", "Tensor?[]")) for i, a in enumerate(args)
                            if a.type in ("Tensor", "Tensor|Scalar", "Tensor[]", "Tensor?[]")]
         self.mutated = [i for i, a in enumerate(args) if a.mutated]
+        # (an op writing a buffer it does not return, rrelu_with_noise's noise, is no
+        # in-place op: its rule reads the buffer as written)
+        self.inplace = bool(self.mutated) and op.name.endswith("_")
         self.inplace_view = "inplace_view" in op.tags
         self.view = "view" in op.tags and bool(self.tensor_pos) and not self.tensor_pos[0][1]
         self.rule = _jvp_rules.rule_for(op)
@@ -156,7 +159,7 @@ class _Spec:
             return kernel(*args)  # the decomposition's ops propagate the tangents
         # backward through the tangents: they are computed from inputs with history
         nested = enabled and (_any_requires_grad(args) or _any_requires_grad(tans.values()))
-        old = {i: _snapshot(args[i], nested) for i in self.mutated} if self.mutated else None
+        old = {i: _snapshot(args[i], nested) for i in self.mutated} if self.inplace else None
         r = _off(kernel, args)
         outs = list(r) if isinstance(r, (tuple, list)) else [r]
         if not self.mutated and not any(_differentiable(o) for o in outs):

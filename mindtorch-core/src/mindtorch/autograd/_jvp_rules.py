@@ -327,7 +327,26 @@ def _cholesky(op, args, T, outs):
     return [dL.mH if upper else dL] + [None] * (len(outs) - 1)
 
 
+def _rrelu_with_noise(op, args, T, outs):
+    """The drawn slopes (1 for non-negative inputs) scale the tangent; in eval, the mean."""
+    x, noise, lower, upper, training = args[:5]
+    t = T.get(0)
+    if t is None:
+        return None
+    if training:
+        return t * noise
+    return t * _ops()["where"].call(x >= 0, 1.0, (lower + upper) / 2)
+
+
+def _not_implemented(op, args, T, outs):
+    # (samplers whose derivative reads the sample: a double vjp would draw a new one)
+    raise NotImplementedError(f"Trying to use forward AD with {op.name} that does not support "
+                              f"it because it has not been implemented yet.")
+
+
 RULES = {
+    "rrelu_with_noise": _rrelu_with_noise,
+    "_standard_gamma": _not_implemented, "_sample_dirichlet": _not_implemented,
     "linalg_cholesky": _cholesky, "linalg_cholesky_ex": _cholesky, "cholesky": _cholesky,
     "native_layer_norm": _layer_norm,
     "native_group_norm": _group_norm,
