@@ -107,6 +107,25 @@ def test_batchnorm_training_steps_then_eval(name, shape, momentum, dtype):
     assert int(mt.num_batches_tracked) == 3
 
 
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("shape,perm", [((4, 5, 3), (0, 2, 1)), ((2, 3, 4, 5), (0, 3, 1, 2)),
+                                        ((2, 3, 4, 5), (0, 1, 3, 2)),
+                                        ((2, 3, 2, 4, 5), (0, 4, 1, 2, 3))])
+def test_batchnorm_result_layout_on_permuted_input(shape, perm, training):
+    # PyTorch's result is dense in the input's suggested format: a permuted (N, L, C) input
+    # gives a contiguous result, so permuting back and .view() fails as it does in PyTorch
+    x = np.random.default_rng(0).standard_normal(shape)
+    th = torch.from_numpy(x).permute(perm)
+    mt = mindtorch.tensor(x).permute(perm)
+    C = th.shape[1]
+    want = torch.nn.functional.batch_norm(th, torch.zeros(C, dtype=th.dtype),
+                                          torch.ones(C, dtype=th.dtype), training=training)
+    got = mindtorch.nn.functional.batch_norm(mt, mindtorch.zeros(C, dtype=mt.dtype),
+                                             mindtorch.ones(C, dtype=mt.dtype), training=training)
+    assert got.stride() == want.stride()
+    close(got, want, "float64")
+
+
 @pytest.mark.parametrize("kwargs", [{"track_running_stats": False}, {"affine": False},
                                     {"bias": False}, {"affine": False, "momentum": None}])
 def test_batchnorm_options_train_and_eval(kwargs):

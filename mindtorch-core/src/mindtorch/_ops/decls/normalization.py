@@ -14,6 +14,7 @@ mindtorch ops, so any device runs it; cpu adds a fused native_layer_norm (measur
 The checks below look at metadata only; kernels, meta rules and decompositions share them.
 """
 from ... import _dtype as D
+from ..._memory_format import suggest
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
 from ..registry import OPS, define, derivative, overload
@@ -299,11 +300,18 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
                             running * (1 - momentum)
                         running.copy_(new)
         sdt = stat_dtype(input, weight, bias, running_mean, running_var)
-        return out, mean.to(sdt), invstd.to(sdt)
-    out = OPS["_batch_norm_inference"].call(input, weight, bias, running_mean, running_var, eps)
+        return _laid_out(out, input), mean.to(sdt), invstd.to(sdt)
+    out = _laid_out(OPS["_batch_norm_inference"].call(input, weight, bias, running_mean,
+                                                      running_var, eps), input)
     empty = OPS["empty"].binding((0,), dtype=stat_dtype(input, weight, bias, running_mean,
                                                          running_var), device=input.device)
     return out, empty, empty.clone()
+
+
+def _laid_out(out, input):
+    """PyTorch's batch norm result: dense in the format input's strides suggest (so a
+    permuted 3-d input gives a contiguous result, a channels-last one a channels-last)."""
+    return out.contiguous(memory_format=suggest(input))
 
 
 def _native_batch_norm_public(binding):
