@@ -24,7 +24,6 @@ from ._record import forward
 from .grad_mode import state
 
 KEY = "_fw_tangent"
-_USES_RESULT = ()  # rules reading the op's result (recomputed with history when nested)
 generation = [0]  # counts the levels entered (a saved tangent of an old one is dropped)
 _prune_at = [4096]
 _holders = []  # weakrefs to the tensors given a tangent at the live level (cleared on exit)
@@ -88,11 +87,6 @@ def check_out(op, out, result):
                                   f"support it because it is an out= function")
 
 
-def _uses_result():
-    from . import _jvp_rules as R
-    return (R._softmax, R._log_softmax, R._elementwise, R._cholesky)
-
-
 def _differentiable(t):
     return isinstance(t, Tensor) and t.dtype in D.DIFFERENTIABLE
 
@@ -101,9 +95,7 @@ class _Spec:
     """What forward AD needs to know about one op (made on first use)."""
 
     def __init__(self, op):
-        global _USES_RESULT
         from . import _jvp_rules
-        _USES_RESULT = _uses_result()
         op._fw_spec = self
         s = op.schema
         self.op = op
@@ -160,6 +152,10 @@ class _Spec:
         # backward through the tangents: they are computed from inputs with history
         nested = enabled and (_any_requires_grad(args) or _any_requires_grad(tans.values()))
         old = {i: _snapshot(args[i], nested) for i in self.mutated} if self.inplace else None
+        if nested and self.inplace:  # the rule reads a copy of the tangent it then updates
+            for i in self.mutated:   # in place (so that its saved values stay intact)
+                if i in tans:
+                    tans[i] = _snapshot(tans[i], True)
         r = _off(kernel, args)
         outs = list(r) if isinstance(r, (tuple, list)) else [r]
         if not self.mutated and not any(_differentiable(o) for o in outs):
@@ -183,7 +179,7 @@ class _Spec:
                 args[i] = v
         rule = self.rule
         if rule is not None:
-            if nested and rule in _USES_RESULT:  # a result with history, for the rule
+            if nested and getattr(rule, "uses_result", False):  # a result with history
                 a = [a.clone() if i in self.mutated else a for i, a in enumerate(args)]
                 r = self.op.call(*a)
                 outs = list(r) if isinstance(r, (tuple, list)) else [r]

@@ -60,7 +60,10 @@ def rule_for(op):
     if base is not None and "inplace_view" not in op.tags:  # x.op_(...): op's jvp
         rule = rule_for(base)
         if rule is not None and rule is not _zero:
-            return lambda op, args, T, outs: rule(base, args, T, outs)
+            def inplace(op, args, T, outs):
+                return rule(base, args, T, outs)
+            inplace.uses_result = getattr(rule, "uses_result", False)
+            return inplace
     if "inplace_view" in op.tags:
         return _inplace_view
     if name in MULTILINEAR:
@@ -343,6 +346,11 @@ def _not_implemented(op, args, T, outs):
     raise NotImplementedError(f"Trying to use forward AD with {op.name} that does not support "
                               f"it because it has not been implemented yet.")
 
+
+# rules reading the op's result: when tangents need history (backward through them) the
+# result is recomputed with it (the kernel ran below autograd)
+for _rule in (_elementwise, _softmax, _log_softmax, _cholesky):
+    _rule.uses_result = True
 
 RULES = {
     "rrelu_with_noise": _rrelu_with_noise,
