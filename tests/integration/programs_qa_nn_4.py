@@ -567,9 +567,7 @@ except ValueError as e:
     print("ValueError", str(e)[:60])
 ''')
 
-# -- known gaps (strict xfails in test_programs_qa_extra.py) --------------------------------
-
-qa("qa_nn_gap_sparse_embedding", r'''
+qa("qa_nn_sparse_embedding", r'''
 emb = nn.Embedding(6, 2, sparse=True)
 det(emb)
 opt = torch.optim.SparseAdam(emb.parameters(), lr=0.1)
@@ -581,8 +579,7 @@ opt.step()
 show(emb.weight)
 ''')
 
+# -- known gaps (strict xfails in test_programs_qa_extra.py) --------------------------------
+
 # program -> why it still differs under mindtorch (read by test_programs_qa_extra.py)
-XFAIL = {
-    "qa_nn_gap_sparse_embedding": "no sparse layout: Embedding(sparse=True)'s gradient would be "
-                                  "a sparse_coo tensor (NotImplementedError at backward)",
-}
+XFAIL = {}
