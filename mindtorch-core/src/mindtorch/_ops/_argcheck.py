@@ -298,7 +298,9 @@ def factory_layout(layout, pin_memory):
     tensors are what mindtorch makes; see decls/random.py's _factory_kwargs too)."""
     from .._layout import strided
     if layout is not None and layout is not strided:
-        raise RuntimeError(f"unsupported layout {layout}: mindtorch has strided tensors only")
+        raise RuntimeError(f"unsupported layout {layout}: factories make strided tensors (sparse "
+                           f"ones come from torch.sparse_coo_tensor, sparse_csr_tensor or "
+                           f"Tensor.to_sparse)")
     if pin_memory:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
                            "pinned memory allocator is available on this system.")
