@@ -233,3 +233,16 @@ def test_assert_close_on_sparse_tensors():
             messages.append(str(info.value))
     half = len(messages) // 2
     assert messages[:half] == messages[half:]
+
+
+def test_compressed_column_accessors_and_unsupported_layouts():
+    for lib in (mindtorch, torch):
+        d = lib.ones(2, 2)
+        for t, got in ((d, "Strided"), (d.to_sparse(), "Sparse"), (d.to_sparse_csr(), "SparseCsr")):
+            for name in ("ccol_indices", "row_indices"):
+                with pytest.raises(RuntimeError, match=f"{name} expected sparse column "
+                                                       f"compressed tensor layout but got {got}$"):
+                    getattr(t, name)()
+    for name in ("to_sparse_csc", "to_sparse_bsr", "to_sparse_bsc"):
+        with pytest.raises(NotImplementedError, match="not supported"):
+            getattr(mindtorch.ones(2, 2), name)()

@@ -39,24 +39,26 @@ _mkldnn = layout("_mkldnn")
 _KEY_PREFIX = {sparse_coo: "Sparse", sparse_csr: "SparseCsr"}
 
 
+_KEYS = {}  # (layout, device) -> its LayoutKey
+
+
 class LayoutKey:
     """What a sparse tensor's `_device` holds: its layout's dispatch key on a real device.
     Interned per (layout, device), so bindings compare keys by identity like devices."""
-    __slots__ = ("type", "device", "layout")
-    _interned = {}
+    __slots__ = ("device", "layout", "type")
 
     def __repr__(self):
         return self.type
 
     @classmethod
     def of(cls, layout, device):
-        k = cls._interned.get((layout, device))
+        k = _KEYS.get((layout, device))
         if k is None:
             k = object.__new__(cls)
             backend = {"cpu": "CPU", "meta": "Meta", "cuda": "CUDA"}.get(device.type,
                                                                           device.type.upper())
             k.type, k.device, k.layout = _KEY_PREFIX[layout] + backend, device, layout
-            cls._interned[(layout, device)] = k
+            _KEYS[(layout, device)] = k
         return k
 
 
@@ -66,7 +68,9 @@ SPARSE_FUNCTIONS = ("sparse_coo_tensor", "sparse_csr_tensor", "sparse_compressed
                     "smm", "spmm")
 SPARSE_METHODS = ("to_sparse", "to_sparse_coo", "to_sparse_csr", "sparse_mask", "to_dense",
                   "sparse_dim", "dense_dim", "indices", "_indices", "values", "_values",
-                  "coalesce", "is_coalesced", "crow_indices", "col_indices", "_nnz")
+                  "coalesce", "is_coalesced", "crow_indices", "col_indices", "_nnz",
+                  "ccol_indices", "row_indices", "to_sparse_csc", "to_sparse_bsr",
+                  "to_sparse_bsc")
 
 
 def install_sparse_stubs(tensor_class):

@@ -262,6 +262,14 @@ def _strided_only(name, kind="sparse coordinate", error=RuntimeError):
     return method
 
 
+def _unsupported_layout(name):
+    def method(self, *args, **kwargs):
+        raise NotImplementedError(f"to_sparse_{name}: the sparse_{name} layout is not supported "
+                                  f"by mindtorch (sparse_coo and sparse_csr are)")
+    method.__name__ = f"to_sparse_{name}"
+    return method
+
+
 def _install():
     methods = {
         "to_sparse": _to_sparse, "to_sparse_coo": lambda self: _to_sparse(self),
@@ -276,6 +284,9 @@ def _install():
         "crow_indices": _strided_only("crow_indices", "sparse row compressed"),
         "col_indices": _strided_only("col_indices", "sparse row compressed"),
         "_nnz": _strided_only("_nnz", "sparse", NotImplementedError),
+        "ccol_indices": _strided_only("ccol_indices", "sparse column compressed"),
+        "row_indices": _strided_only("row_indices", "sparse column compressed"),
+        **{f"to_sparse_{name}": _unsupported_layout(name) for name in ("csc", "bsr", "bsc")},
     }
     for name, fn in methods.items():  # (replacing _layout's stubs)
         if name not in Tensor.__dict__ or getattr(Tensor.__dict__[name], "sparse_stub", False):

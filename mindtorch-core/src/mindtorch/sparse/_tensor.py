@@ -102,6 +102,14 @@ class SparseTensor(Tensor):
         self._expect("col_indices", sparse_csr)
         return self._idx.detach()
 
+    def ccol_indices(self):  # (no CSC layout: every sparse tensor refuses it, as PyTorch's)
+        raise RuntimeError(f"ccol_indices expected sparse column compressed tensor layout but "
+                           f"got {self._layout_name()}")
+
+    def row_indices(self):
+        raise RuntimeError(f"row_indices expected sparse column compressed tensor layout but "
+                           f"got {self._layout_name()}")
+
     def coalesce(self):
         self._expect("coalesce", sparse_coo)
         if self._coalesced:
