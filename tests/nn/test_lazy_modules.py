@@ -110,6 +110,7 @@ def test_values_after_loading_torch_weights(name):
     yt.sum().backward()
     np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-4, atol=1e-5)
     assert type(m).__name__ == type(t).__name__
+    assert repr(m) == repr(t)  # (LazyLinear takes in_features from the loaded weight)
 
 
 @pytest.mark.parametrize("name", ["LazyLinear", "LazyConv2d", "LazyConvTranspose1d"])
