@@ -1,12 +1,7 @@
 """Sparse tensors built alike in mindtorch and PyTorch, and comparing them."""
-import warnings
-
 import mindtorch
 import numpy as np
 from reference import assert_same, torch
-
-# (PyTorch warns once that its invariant checks are off and that CSR is beta)
-warnings.filterwarnings("ignore", message="Sparse (invariant checks|CSR tensor support)")
 
 INDICES = [[0, 1, 1, 3, 0], [2, 0, 2, 1, 2]]  # (0, 2) twice: uncoalesced
 VALUES = [3.0, -4.0, 5.0, 0.5, 1.5]

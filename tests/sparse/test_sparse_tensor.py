@@ -9,6 +9,7 @@ import pytest
 from reference import assert_same, torch
 from sparse_helpers import INDICES, SIZE, VALUES, assert_sparse_same, coo, csr, dense
 
+pytestmark = pytest.mark.filterwarnings("ignore:Sparse")  # (PyTorch's beta / invariants notes)
 DENSE = np.array([[0.0, 2.0, 0.0], [1.5, 0.0, -3.0], [0.0, 0.0, 0.0], [4.0, 0.0, 1.0]])
 
 
