@@ -365,3 +365,21 @@ def test_node_names():
                 lib.mm(s.unsqueeze(1).t().to_dense().to_sparse(), lib.ones(3, 2))]
         names.append([None if o.grad_fn is None else o.grad_fn.name() for o in outs])
     assert names[0] == names[1]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_products_edge_inputs(dtype):
+    """Non-contiguous dense operands, no entries at all, empty dims, integer dtypes."""
+    m, t = coo(dtype=dtype)
+    dm, dt = dense((5, 3), "float64")
+    dm, dt = dm.to(getattr(mindtorch, dtype)), dt.to(getattr(torch, dtype))
+    assert_same(m @ dm.t(), t @ dt.t())  # (a transposed, non-contiguous operand)
+    assert_same(m @ dm.t()[:, ::2], t @ dt.t()[:, ::2])
+    em = mindtorch.sparse_coo_tensor(mindtorch.zeros(2, 0, dtype=mindtorch.int64),
+                                     mindtorch.zeros(0, dtype=getattr(mindtorch, dtype)), (4, 3))
+    et = torch.sparse_coo_tensor(torch.zeros(2, 0, dtype=torch.int64),
+                                 torch.zeros(0, dtype=getattr(torch, dtype)), (4, 3))
+    assert_same(em @ dm.t(), et @ dt.t())
+    assert_same(em.to_dense(), et.to_dense())
+    assert_sparse_same(em.coalesce(), et.coalesce())
+    assert_same(m @ dm.t()[:, :0], t @ dt.t()[:, :0])
