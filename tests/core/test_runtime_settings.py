@@ -255,6 +255,29 @@ def test_warn_always_repeats_the_once_per_process_warnings():
         mindtorch.set_warn_always(1)
 
 
+@pytest.mark.parametrize("convert", [float, complex, int, bool, lambda t: t.item(),
+                                     lambda t: f"{t:.2f}", lambda t: t.tolist()])
+def test_scalar_of_a_tensor_requiring_grad_warns_as_torch(convert):
+    """float() and complex() of a tensor requiring grad warn (once per process, every time
+    under set_warn_always) while grad mode is on; the other conversions do not."""
+    def messages(lib, grad_mode):
+        x = lib.tensor([1.5], requires_grad=True) * 2
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as seen, lib.set_grad_enabled(grad_mode):
+                warnings.simplefilter("always")
+                convert(x.reshape(()))
+        finally:
+            lib.set_warn_always(False)
+        return [str(s.message).split(" (Triggered")[0] for s in seen]
+
+    for grad_mode in (True, False):
+        assert messages(mindtorch, grad_mode) == messages(torch, grad_mode)
+    assert messages(mindtorch, True) == ([] if convert not in (float, complex) else [
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+        "behavior.\nConsider using tensor.detach() first."])
+
+
 @pytest.mark.parametrize("name,hidden,gates,states", [
     ("lstm_cell", 4, 16, 2), ("gru_cell", 4, 12, 1), ("rnn_tanh_cell", 4, 4, 1),
     ("rnn_relu_cell", 4, 4, 1)])

@@ -489,12 +489,16 @@ class Tensor:
         return bool(self._scalar_for("bool"))
 
     def __float__(self):
+        if self._requires_grad:
+            _warn_scalar_of_grad()
         return float(self._scalar_for("float"))
 
     def __int__(self):
         return int(self._scalar_for("int"))
 
     def __complex__(self):
+        if self._requires_grad:
+            _warn_scalar_of_grad()
         return complex(self._scalar_for("complex"))
 
     def __index__(self):
@@ -795,6 +799,17 @@ OPERATORS = {
     "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
     "__ilshift__": "bitwise_left_shift_", "__irshift__": "bitwise_right_shift_",
 }
+
+
+def _warn_scalar_of_grad():
+    """PyTorch's once-per-process warning of float()/complex() of a tensor that requires
+    grad (with grad mode on)."""
+    from .autograd.grad_mode import state
+    if state.enabled:
+        from ._warn_once import warn_once
+        warn_once("scalar_of_grad", "Converting a tensor with requires_grad=True to a scalar "
+                  "may lead to unexpected behavior.\nConsider using tensor.detach() first.")
+
 
 from . import _tensor_subclass, overrides  # noqa: F401 - the __torch_function__ protocol
 
