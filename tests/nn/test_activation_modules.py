@@ -167,6 +167,22 @@ def test_softmax_without_dim_warns_and_picks_pytorch_dim():
         close(out, expected, "float64")
 
 
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_deprecation_warnings_point_at_the_callers_line(requires_grad):
+    """Implicit softmax dim and dropout2d of 2-D input warn at the user's line, as PyTorch's
+    (autograd once made mindtorch's frames one deeper and the warning named a binding)."""
+    import inspect
+    x = mindtorch.randn(4, 6, requires_grad=requires_grad)
+    calls = [lambda: mindtorch.nn.functional.softmax(x), lambda: nn.Softmax()(x),
+             lambda: mindtorch.nn.functional.dropout2d(x), lambda: nn.Dropout2d()(x)]
+    for call in calls:
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            call()
+        assert len(seen) == 1 and seen[0].filename == __file__
+        assert seen[0].lineno == inspect.getsourcelines(call)[1]
+
+
 def test_softmax2d_rank_error():
     with pytest.raises(ValueError) as th_err:
         tnn.Softmax2d()(torch.zeros(2, 3))

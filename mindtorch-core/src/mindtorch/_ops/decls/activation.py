@@ -285,8 +285,11 @@ def _rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training
 
 def _softmax_dim(name, ndim, stacklevel):
     import warnings
+    from ..._warn_once import _user_level
+    # attributed to the user's line, as _stacklevel does in PyTorch (the depth of mindtorch's
+    # own frames varies: autograd adds one)
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  f"to include dim=X as an argument.", stacklevel=stacklevel + 1)
+                  f"to include dim=X as an argument.", stacklevel=_user_level())
     return 0 if ndim in (0, 1, 3) else 1
 
 

@@ -225,6 +225,7 @@ def _dropout_nd(n):
     unbatched input (2d keeps PyTorch's historical reading of 3-d input as batched)."""
     def fn(input, p=0.5, training=True, inplace=False):
         import warnings
+        from ..._warn_once import _user_level  # (the user's line, whatever mindtorch's depth)
         _check_functional_p(p)
         nd = input.ndim
         if n == 1 and nd not in (2, 3):
@@ -240,7 +241,7 @@ def _dropout_nd(n):
                           f"instead. Note that dropout{n}d exists to provide channel-wise "
                           f"dropout on inputs with {n} spatial dimensions, a channel dimension, "
                           f"and an optional batch dimension (i.e. {n + 1}D or {n + 2}D "
-                          f"inputs).", stacklevel=3)
+                          f"inputs).", stacklevel=_user_level())
         if n == 2 and nd == 3:
             warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
                           "channel-wise 1D dropout behavior is desired - input is interpreted "
@@ -248,7 +249,7 @@ def _dropout_nd(n):
                           "change in a future release to interpret the input as one without a "
                           "batch dimension, i.e. shape (C, H, W). To maintain the 1D "
                           "channel-wise dropout behavior, please switch to using dropout1d "
-                          "instead.", stacklevel=3)
+                          "instead.", stacklevel=_user_level())
         unbatched = n != 2 and nd != n + 2
         op = OPS["feature_dropout_" if inplace else "feature_dropout"]
         if unbatched:
