@@ -124,6 +124,10 @@ def test_batchnorm_result_layout_on_permuted_input(shape, perm, training):
                                              mindtorch.ones(C, dtype=mt.dtype), training=training)
     assert got.stride() == want.stride()
     close(got, want, "float64")
+    want = torch.nn.functional.group_norm(th, 1)
+    got = mindtorch.nn.functional.group_norm(mt, 1)
+    assert got.stride() == want.stride()
+    close(got, want, "float64")
 
 
 @pytest.mark.parametrize("kwargs", [{"track_running_stats": False}, {"affine": False},

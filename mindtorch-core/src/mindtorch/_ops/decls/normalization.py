@@ -205,7 +205,7 @@ def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     out = _affine(y, None if weight is None else _channels(_cast(weight, dt), nd),
                   None if bias is None else _channels(_cast(bias, dt), nd))
     sdt = stat_dtype(input, weight, bias)
-    return (out.to(input.dtype), mean.reshape(N, group).to(sdt),
+    return (_laid_out(out.to(input.dtype), input), mean.reshape(N, group).to(sdt),
             rstd.reshape(N, group).to(sdt))
 
 
@@ -217,7 +217,8 @@ def _group_norm(input, num_groups, weight=None, bias=None, eps=1e-05, cudnn_enab
                          "1)")
     N, C = input._shape[:2]
     HxW = _numel(input._shape[2:])
-    input = input.contiguous()  # as PyTorch's group_norm, for native_group_norm's check
+    # as PyTorch's group_norm, for native_group_norm's check (channels-last stays so)
+    input = input.contiguous(memory_format=suggest(input))
     return OPS["native_group_norm"].call(input, weight, bias, N, C, HxW, num_groups, eps)[0]
 
 
@@ -309,8 +310,8 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
 
 
 def _laid_out(out, input):
-    """PyTorch's batch norm result: dense in the format input's strides suggest (so a
-    permuted 3-d input gives a contiguous result, a channels-last one a channels-last)."""
+    """PyTorch's batch and group norm results: dense in the format input's strides suggest
+    (a permuted 3-d input gives a contiguous result, a channels-last one a channels-last)."""
     return out.contiguous(memory_format=suggest(input))
 
 
