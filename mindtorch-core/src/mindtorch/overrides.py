@@ -157,34 +157,46 @@ def _ops_dir():
 
 def _keyword_names(frame):
     """The names the frame's current call passes by keyword, read from its bytecode (a
-    binding's parameters cannot tell), or None where unknown (f(*a, **k), Python 3.13)."""
-    ops = _OPCODES or _opcodes()
-    if frame is None or ops[0] is None:
+    binding's parameters cannot tell), or None where unknown (f(*a, **k))."""
+    if frame is None:
         return None
-    kw_names, call, precall, extended = ops
-    raw, i = frame.f_code.co_code, frame.f_lasti
-    while i > 0 and raw[i] == 0:  # (CACHE entries after the CALL)
-        i -= 2
-    if raw[i] != call or i < 2:
-        return None
-    i -= 2
-    while i > 0 and (raw[i] == 0 or raw[i] == precall):
-        i -= 2
-    if raw[i] != kw_names:
-        return ()
-    arg = raw[i + 1] | (raw[i - 1] << 8 if i >= 2 and raw[i - 2] == extended else 0)
-    return frame.f_code.co_consts[arg]
+    key = (frame.f_code, frame.f_lasti)
+    names = _CALL_SITES.get(key, _UNSEEN)
+    if names is _UNSEEN:
+        if len(_CALL_SITES) > 4096:
+            _CALL_SITES.clear()
+        names = _CALL_SITES[key] = _call_keywords(*key)
+    return names
 
 
-_OPCODES = None
+_UNSEEN = object()
+_CALL_SITES = {}  # (code, instruction offset) -> that call's keyword names
 
 
-def _opcodes():
-    global _OPCODES
+def _call_keywords(code, lasti):
+    """The keyword names of the call instruction at lasti, across the bytecodes of Python
+    3.10 (CALL_FUNCTION_KW after the names' LOAD_CONST), 3.11-3.12 (KW_NAMES, then
+    [PRECALL,] CALL) and 3.13+ (the names' LOAD_CONST, then CALL_KW)."""
     import dis
-    op = dis.opmap
-    _OPCODES = (op.get("KW_NAMES"), op.get("CALL"), op.get("PRECALL"), op["EXTENDED_ARG"])
-    return _OPCODES
+    previous = ins = None  # (lasti may point into the call's inline cache entries)
+    for following in dis.get_instructions(code):
+        if following.offset > lasti:
+            break
+        if ins is not None and ins.opname not in ("PRECALL", "EXTENDED_ARG"):
+            previous = ins
+        ins = following
+    if ins is None:
+        return None
+    if ins.opname in ("CALL_KW", "CALL_FUNCTION_KW"):
+        ok = previous is not None and previous.opname == "LOAD_CONST"
+        return previous.argval if ok else None
+    if ins.opname == "CALL":  # (3.11-3.12: KW_NAMES before it gives the names)
+        kw = previous is not None and previous.opname == "KW_NAMES"
+        return code.co_consts[previous.arg] if kw else ()  # (dis leaves its argval unknown)
+    if ins.opname.startswith(("CALL_FUNCTION", "CALL_METHOD")) and ins.opname != \
+            "CALL_FUNCTION_EX":
+        return ()
+    return None
 
 
 _EXTRA_KEYWORDS = (("out", None), ("layout", None), ("pin_memory", False), ("axis", None),
