@@ -131,6 +131,17 @@ def test_gather_non_contiguous(layout):
     check(lambda L, x, i: x.gather(0, i), x, idx([[3, 0, 1], [0, 0, 2]]).t())
 
 
+def test_gather_result_is_contiguous_whatever_the_index_layout():
+    # an index shaped like a permuted input (zeros_like keeps its strides) once gave a
+    # permuted result, so .view() of it failed where PyTorch's passes
+    data = np.random.default_rng(0).standard_normal((2, 3, 4))
+    for L in (torch, mindtorch):
+        x = L.tensor(data).permute(0, 2, 1)
+        r = x.gather(1, L.zeros_like(x, dtype=L.int64))
+        assert r.is_contiguous() and r.stride() == (12, 3, 1)
+        r.view(-1)
+
+
 def test_gather_shapes():
     check(lambda L, x, i: x.gather(0, i), make(()), idx(0))
     check(lambda L, x, i: x.gather(0, i), make(()), idx([0, 0]))

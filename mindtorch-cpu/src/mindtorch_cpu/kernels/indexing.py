@@ -84,7 +84,9 @@ def gather(self, dim, index, sparse_grad=False):
     _check_bounds(idx, a.shape[dim], dim)
     if idx.size == 0:
         return wrap(np.empty(index._shape, self.dtype.np), self.dtype)
-    return wrap(a[_coords(idx.shape, dim, idx)].reshape(index._shape), self.dtype)
+    # (contiguous as PyTorch's result, whatever the index's layout: NumPy keeps it)
+    return wrap(np.asarray(a[_coords(idx.shape, dim, idx)].reshape(index._shape), order="C"),
+                self.dtype)
 
 
 # -- scatter -------------------------------------------------------------------------------
