@@ -362,6 +362,17 @@ def test_pooling_argument_forms(i):
     check(ARGUMENT_FORMS[i], make((2, 3, 6, 6)))
 
 
+@pytest.mark.parametrize("grad", [False, True])
+def test_max_pool1d_result_layout(grad):
+    # PyTorch: without grad a new contiguous tensor; with it, 2d pooling's channels-last
+    data = np.random.default_rng(0).standard_normal((2, 3, 4))
+    strides = []
+    for L in (torch, mindtorch):
+        x = L.tensor(data).permute(0, 2, 1).requires_grad_(grad)
+        strides.append(L.nn.functional.max_pool1d(x, 1).stride())
+    assert strides[0] == strides[1]
+
+
 def test_unbatched_and_batched_agree():
     x = make((3, 6, 5))
     F_ = mindtorch.nn.functional

@@ -283,8 +283,9 @@ def _max_pool1d(self, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         return _max_pool1d_with_indices(self, kernel_size, stride, padding, dilation,
                                         ceil_mode)[0]
     check_dtype("max_pool1d_impl", self, "f")
+    # (PyTorch's max_pool1d_impl writes a new contiguous tensor, whatever self's layout)
     return _pool1d("max_pool1d", self, kernel_size, stride, padding, dilation, ceil_mode,
-                   "max_pool2d")
+                   "max_pool2d").contiguous()
 
 
 def _pool1d(name, self, kernel_size, stride, padding, dilation, ceil_mode, op2d,
