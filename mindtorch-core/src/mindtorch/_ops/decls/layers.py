@@ -220,12 +220,26 @@ def _functional(name):
     return fn
 
 
+def _caller_level():
+    """warnings.warn's stacklevel, for the function calling this, of the frame that called
+    that function (PyTorch's stacklevel=2 in nn.functional), past mindtorch's generated
+    bindings and its op and autograd machinery, whose depth varies."""
+    import os
+    import sys
+    skip = tuple(os.sep + os.path.join("mindtorch", d) + os.sep for d in ("_ops", "autograd"))
+    frame, level = sys._getframe(2), 2
+    generated = ("<binding ", "<autograd ", "<call ", "<backward ", "<op ")
+    while frame is not None and (frame.f_code.co_filename.startswith(generated) or
+                                 any(d in frame.f_code.co_filename for d in skip)):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
 def _dropout_nd(n):
     """dropout1d/2d/3d: channel-wise (feature) dropout; 1d and 3d add a batch dim to
     unbatched input (2d keeps PyTorch's historical reading of 3-d input as batched)."""
     def fn(input, p=0.5, training=True, inplace=False):
         import warnings
-        from ..._warn_once import _user_level  # (the user's line, whatever mindtorch's depth)
         _check_functional_p(p)
         nd = input.ndim
         if n == 1 and nd not in (2, 3):
@@ -241,7 +255,7 @@ def _dropout_nd(n):
                           f"instead. Note that dropout{n}d exists to provide channel-wise "
                           f"dropout on inputs with {n} spatial dimensions, a channel dimension, "
                           f"and an optional batch dimension (i.e. {n + 1}D or {n + 2}D "
-                          f"inputs).", stacklevel=_user_level())
+                          f"inputs).", stacklevel=_caller_level())
         if n == 2 and nd == 3:
             warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that "
                           "channel-wise 1D dropout behavior is desired - input is interpreted "
@@ -249,7 +263,7 @@ def _dropout_nd(n):
                           "change in a future release to interpret the input as one without a "
                           "batch dimension, i.e. shape (C, H, W). To maintain the 1D "
                           "channel-wise dropout behavior, please switch to using dropout1d "
-                          "instead.", stacklevel=_user_level())
+                          "instead.", stacklevel=_caller_level())
         unbatched = n != 2 and nd != n + 2
         op = OPS["feature_dropout_" if inplace else "feature_dropout"]
         if unbatched:
