@@ -4,6 +4,7 @@ from mindtorch._ops.decls import activation as A
 
 from .._np import arr, wrap
 from ._jit import loops
+from ._select import zero_where
 from .pointwise import _erf
 
 # PyTorch's cpu GELU takes erf in float32 from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7):
@@ -85,20 +86,15 @@ def _gelu(self, approximate="none"):
 KERNELS = {"gelu": _gelu}
 
 
-_UINT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
-
-
 def _threshold_backward(grad, self, threshold):
-    """grad where not self <= threshold (a NaN self keeps it), else +0.  As the grad's bits
-    under a mask of all ones or all zeros: a NaN or -0 grad is kept or dropped exactly as
-    PyTorch's select does, in fewer and cheaper passes than np.where or a product."""
+    """grad where not self <= threshold (a NaN self keeps it), else +0: the grad's bits
+    under a mask (kernels/_select.py), fewer and cheaper passes than np.where or a
+    product."""
     g = arr(grad)
     drop = np.less_equal(arr(self), threshold)
-    u = _UINT.get(g.dtype.itemsize)
-    if g.ndim and g.dtype.kind == "f" and u is not None and drop.shape == g.shape:
-        mask = drop.astype(u)
-        mask -= u(1)  # dropped: 0, kept: all ones
-        return wrap(np.bitwise_and(g.view(u), mask, out=mask).view(g.dtype), grad.dtype)
+    if g.ndim and g.dtype.kind == "f" and g.dtype.itemsize in (2, 4, 8) and \
+            drop.shape == g.shape:
+        return wrap(zero_where(drop, g), grad.dtype)
     return wrap(np.where(drop, g.dtype.type(0), g), grad.dtype)
 
 
