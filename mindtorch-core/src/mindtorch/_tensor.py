@@ -804,8 +804,7 @@ OPERATORS = {
 def _warn_scalar_of_grad():
     """PyTorch's once-per-process warning of float()/complex() of a tensor that requires
     grad (with grad mode on)."""
-    from .autograd.grad_mode import state
-    if state.enabled:
+    if _grad_enabled():
         from ._warn_once import warn_once
         warn_once("scalar_of_grad", "Converting a tensor with requires_grad=True to a scalar "
                   "may lead to unexpected behavior.\nConsider using tensor.detach() first.")
