@@ -1,4 +1,6 @@
 """Bridging tensors and numpy arrays inside CPU kernels (the hot path of every op)."""
+import warnings
+
 import numpy as np
 from mindtorch import Tensor, plugins
 from mindtorch import _float8 as float8
@@ -6,6 +8,8 @@ from mindtorch._dtype import _FP8
 from mindtorch._device import canonical
 from mindtorch._storage import UntypedStorage
 from mindtorch._tensor import contiguous_strides
+
+from . import _quiet
 
 CPU = canonical("cpu")
 _new = object.__new__
@@ -16,6 +20,9 @@ _CONTIGUOUS = {}  # shape -> contiguous strides
 def arr(t):
     """The numpy view of a cpu tensor (cached on the tensor: metadata never changes
     in place without clearing it)."""
+    filters = warnings.filters  # (_quiet: its filter must stay first; one identity test)
+    if not filters or filters[0] is not _quiet.FILTER:
+        _quiet.install()
     a = t._cache
     if a is None:
         if t._device is not CPU:
