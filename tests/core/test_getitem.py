@@ -207,8 +207,12 @@ def test_zero_dim_errors():
 
 def test_sequence_warning():
     x = base()
-    with pytest.warns(UserWarning, match="non-tuple sequence"):
+    with pytest.warns(UserWarning, match="non-tuple sequence") as rec:
         x[[0, slice(None)]]
+    assert rec[0].filename == __file__  # the user's line, as PyTorch's (one per line)
+    with pytest.warns(UserWarning, match="non-tuple sequence") as rec:
+        x[[0, slice(None)]] = 1
+    assert rec[0].filename == __file__
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         x[[0, 1]]  # a plain list of ints is a tensor index: no warning

@@ -311,10 +311,27 @@ def test_legacy_constructor_pending(text):
 
 
 def test_complex_to_real_copy_warns_like_torch():
+    from mindtorch import _warn_once  # (TORCH_WARN_ONCE: once per process unless reset)
+    _warn_once._seen.discard("copy_complex_to_real")
     with pytest.warns(UserWarning, match="discards the imaginary part"):
         M.zeros(2).copy_(M.tensor([1 + 1j, 2j]))
+    _warn_once._seen.discard("copy_complex_to_real")
     with pytest.warns(UserWarning, match="discards the imaginary part"):
         M.tensor([1 + 1j]).to(M.int32)
+
+
+def test_complex_tensor_fill_warns_once_like_torch():
+    # fill_ (and x[i] = 0-dim complex tensor) warns as copy_; TORCH_WARN_ONCE: reset it
+    from mindtorch import _warn_once
+    _warn_once._seen.discard("copy_complex_to_real")
+    with pytest.warns(UserWarning, match="discards the imaginary part") as rec:
+        x = M.zeros(2, 3)
+        x[0] = M.tensor(1 + 2j)
+        x.fill_(M.tensor(3 + 2j))
+    assert len(rec) == 1 and rec[0].filename == __file__
+    assert x.tolist() == [[3.0] * 3] * 2
+    with pytest.raises(RuntimeError, match="0-dimension value tensor"):
+        M.zeros(2, device="meta").fill_(M.ones(2, device="meta"))
 
 
 def test_to_torch_roundtrip_of_every_dtype():

@@ -18,6 +18,7 @@ from ._ops.decls.indexing import checked_scalar, is_mask
 from ._strides import check_no_internal_overlap
 from ._tensor import Tensor
 from .autograd._record import forward as _fw
+from ._warn_once import _user_level
 from .autograd.grad_mode import state as _grad
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
@@ -79,7 +80,7 @@ def _as_tuple(index):
     for item in index:
         if isinstance(item, (Tensor, slice)) or item is None or item is Ellipsis or \
                 _is_sequence(item):
-            warnings.warn(_SEQUENCE_WARNING, UserWarning, stacklevel=4)
+            warnings.warn(_SEQUENCE_WARNING, UserWarning, stacklevel=_user_level())
             return tuple(index)
     return (index,)
 

@@ -121,9 +121,7 @@ def _scalar_array(value):
 
 def fill_(self, value):
     if isinstance(value, Tensor):
-        if value.ndim:
-            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
-                               f"with {value.ndim} dimensions.")
+        C.check_fill_value(self, value)
         value = arr(value)[()]
     else:
         check_int_scalars(value, promote=False)

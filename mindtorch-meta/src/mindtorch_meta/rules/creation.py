@@ -1,4 +1,5 @@
 """Factories with computed contents, copies and fills."""
+from mindtorch import Tensor
 from mindtorch._ops.decls import creation as C
 
 
@@ -22,9 +23,8 @@ def copy_(self, src, non_blocking=False):
 
 
 def fill_(self, value):
-    if getattr(value, "ndim", 0):
-        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
-                           f"with {value.ndim} dimensions.")
+    if isinstance(value, Tensor):
+        C.check_fill_value(self, value)
     return self._shape, self.dtype
 
 

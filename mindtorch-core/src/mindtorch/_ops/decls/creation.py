@@ -13,6 +13,7 @@ from ..._scalars import checked_scalar
 from ..._shapes import broadcast_shapes
 from ..._strides import check_no_internal_overlap, non_overlapping_and_dense, preserve_strides
 from ..._tensor import Tensor
+from ..._warn_once import warn_once
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
 from ._helpers import _type_name
@@ -134,11 +135,21 @@ def check_copy(self, src):
     check_no_internal_overlap(self._shape, self._stride)
     if getattr(src, "dtype", None) is not None and src.dtype.is_complex and \
             not self.dtype.is_complex:
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      UserWarning, stacklevel=4)
+        warn_once("copy_complex_to_real",  # PyTorch's TORCH_WARN_ONCE
+                  "Casting complex values to real discards the imaginary part")
     if self is not src and hasattr(src, "_storage"):
         check_no_overlap(self, src)
     return shape
+
+
+def check_fill_value(self, value):
+    """fill_'s checks of a tensor value: 0-dim; complex into real warns as copy_ does."""
+    if value.ndim:
+        raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor "
+                           f"with {value.ndim} dimensions.")
+    if value.dtype.is_complex and not self.dtype.is_complex:
+        warn_once("copy_complex_to_real",
+                  "Casting complex values to real discards the imaginary part")
 
 
 def check_no_overlap(written, other):
