@@ -283,6 +283,22 @@ def test_tuple_plus_size_is_size():
     assert repr((1,) + M.Size([2, 3])) == repr((1,) + torch.Size([2, 3]))
 
 
+def test_size_repeats_and_converts_items_like_torch():
+    for lib in (M, torch):
+        s = lib.Size([2, 3])
+        assert type(s * 2) is lib.Size and type(2 * s) is lib.Size and s * 2 == (2, 3, 2, 3)
+        # items convert through __index__: bools, numpy ints, one-element integer tensors
+        assert lib.Size([True, np.int64(3), lib.tensor(4), lib.tensor([5])]) == (1, 3, 4, 5)
+    for bad in (lambda lib: [1.5], lambda lib: ["a"], lambda lib: [lib.tensor(3.0)],
+                lambda lib: [lib.tensor([3, 4])]):
+        with pytest.raises(TypeError) as e:
+            M.Size(bad(M))
+        with pytest.raises(TypeError) as f:
+            torch.Size(bad(torch))
+        assert str(e.value) == str(f.value)
+    same_error(lambda: M.Size([1]) + [2], lambda: torch.Size([1]) + [2])
+
+
 @pytest.mark.parametrize("kw", [{"dtype": "int32"}, {"dtype": "int16", "count": 3, "offset": 2},
                                 {"dtype": "uint8", "offset": 11}, {"dtype": "bfloat16"},
                                 {"dtype": "float32", "requires_grad": True},
