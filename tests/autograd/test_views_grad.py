@@ -175,3 +175,26 @@ def test_other_in_place_on_non_leaf(name):
         out = OTHER_IN_PLACE[name](m, x * 1, y)
         return out * 2
     check_grads(fn, randn(2, 3), randn(3), gradcheck=False, meta=False)
+
+
+# an argument without a formula (view_as's `other`, where's condition) does not make the
+# result require grad, as in PyTorch (prune.global_unstructured's masks got a history)
+NON_DIFFERENTIABLE_ARGS = {
+    "view_as": lambda m, x, p: x.view_as(p),
+    "reshape_as": lambda m, x, p: x.reshape_as(p),
+    "expand_as": lambda m, x, p: x[:1].expand_as(p),
+    "where": lambda m, x, p: m.where(p > 0, x, x * 2),
+    "masked_fill": lambda m, x, p: x.masked_fill(p > 0, 1.0),
+}
+
+
+@pytest.mark.parametrize("name", list(NON_DIFFERENTIABLE_ARGS))
+def test_argument_without_formula_records_nothing(name):
+    fn = NON_DIFFERENTIABLE_ARGS[name]
+    for lib in (torch, mindtorch):
+        x = lib.arange(6.0).reshape(2, 3)
+        p = lib.ones(2, 3).requires_grad_()
+        out = fn(lib, x, p)
+        assert not out.requires_grad and out.grad_fn is None
+        x.requires_grad_()
+        assert fn(lib, x, p).requires_grad

@@ -450,8 +450,13 @@ def _generate_binding(op):
     lines.append("_k = _resolved.get(_dev.type)")
     lines.append("if _k is None: _k = _op.resolve(_dev.type)")
     bumps = [f"{_pyname(name)}._version_counter[0] += 1" for name in s.mutated]
+    # only inputs with a formula (or written to) make the result require grad, as in
+    # PyTorch: x.view_as(p) or where(cond, ...) does not record for p or cond alone
+    diff = None if op.formulas is None else \
+        {k.strip() for key in op.formulas for k in key.split(",")}
     grad_tests = [_REQUIRES_GRAD[a.type if not (a.optional and a.type == "Tensor")
-                                 else "Tensor?"].replace("{x}", n) for n, a in tensor_names]
+                                 else "Tensor?"].replace("{x}", n) for n, a in tensor_names
+                  if diff is None or a.name in diff or a.mutated]
     if grad_tests:
         # the autograd layer (autograd/_record.py), which also bumps versions of its own
         from ..autograd._record import any_requires_grad, forward, plan
