@@ -216,7 +216,7 @@ def masked_fill_(self, mask, value):
 
 def masked_select(self, mask):
     I.check_mask_dtype(mask, "masked_select")
-    shape = broadcast_shapes(self._shape, mask._shape)  # PyTorch's error
+    shape = broadcast_shapes(mask._shape, self._shape)  # (in PyTorch's order: its error)
     a, m = np.broadcast_to(arr(self), shape), np.broadcast_to(arr(mask), shape)
     return wrap(a[m], self.dtype)  # boolean indexing copies
 

@@ -59,7 +59,7 @@ def masked_fill_(self, mask, value):
 
 def masked_select(self, mask):
     I.check_mask_dtype(mask, "masked_select")
-    broadcast_shapes(self._shape, mask._shape)
+    broadcast_shapes(mask._shape, self._shape)
     raise _data_dependent("masked_select")
 
 

@@ -71,7 +71,9 @@ def check_fill_value(value):
 def masked_fill_shape(self, mask, value, inplace):
     check_mask_dtype(mask)
     check_fill_value(value)
-    shape = broadcast_shapes(self._shape, mask._shape)
+    # (PyTorch's out-of-place form broadcasts mask first: the order of its error's sizes)
+    shape = broadcast_shapes(*((self._shape, mask._shape) if inplace else
+                               (mask._shape, self._shape)))
     if inplace and shape != self._shape:
         raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
@@ -210,7 +212,7 @@ def _masked_fill_(self, mask, value):
 def _masked_scatter_(self, mask, source):
     if source.dtype is not self.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
-                           f"got {type_name(self.dtype)} and {type_name(source.dtype)}")
+                           f"got{type_name(self.dtype)} and {type_name(source.dtype)}")
     if mask.dtype is not D.bool:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {type_name(mask.dtype)}")

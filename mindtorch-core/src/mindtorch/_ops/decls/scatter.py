@@ -37,7 +37,7 @@ def check_scatter(self, dim, index, src, op_name="scatter"):
     """scatter/scatter_add's checks (src: a tensor or a Python scalar)."""
     from ..._tensor import Tensor
     if index.numel():
-        _index_int_dtype(op_name, index, "int32 or int64")
+        _index_int_dtype(op_name, index, "int32/int64")
     is_tensor = isinstance(src, Tensor)
     if is_tensor and src.dtype is not self.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
