@@ -205,6 +205,9 @@ class _Plan:
                             not self.has_lists else None))
         self.entries = entries
         self.saved = [(name, i) for name, i in saved.items()]
+        # what backward frees: tensors, and numbers passed for a tensor (wrapped numbers)
+        self.saved_tensors = tuple(name for name, i in saved.items()
+                                   if args[i].type.startswith("Tensor"))
         self.geometries = list(geometries.items())
         nondiff = op.nondifferentiable_outputs
         self.nondiff = frozenset(nondiff or ())
@@ -543,6 +546,13 @@ class FormulaNode(Node):
     """A node whose backward is the op's declared formula."""
     __slots__ = ()
     _plan = None
+
+    def _release(self):  # (a node that saved only shapes or scalars may run again)
+        saved, plan = self._saved, self._plan
+        if saved and (plan is None or plan.save_result or
+                      any(saved.get(n) is not None for n in plan.saved_tensors)):
+            self._freed = True
+            self._saved = None
 
     def apply(self, grads):
         plan = self._plan

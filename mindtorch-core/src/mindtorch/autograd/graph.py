@@ -77,11 +77,22 @@ class Node:
         raise NotImplementedError
 
     def _release(self):
-        """After backward without retain_graph: drop saved values (a node that saved
-        none may run again, as in PyTorch)."""
-        if self._saved:
+        """After backward without retain_graph: drop saved tensors (a node that saved
+        none, only shapes or scalars, may run again, as in PyTorch)."""
+        saved = self._saved
+        if saved and _holds_tensors(saved):
             self._freed = True
             self._saved = None
+
+
+def _holds_tensors(saved):
+    """Whether a node's saved values (a dict, or a custom Function's list) include a
+    tensor; the first value usually answers."""
+    for v in saved.values() if type(saved) is dict else saved:
+        if type(v) is SavedTensor or type(v) is list and any(
+                type(x) is SavedTensor for x in v):
+            return True
+    return False
 
 
 NON_LEAF_GRAD = (
@@ -281,7 +292,7 @@ def _op_name(node):
     name = node.name()
     if name == "CopySlices":
         return "torch::autograd::CopySlices"
-    return re.sub(r"Backward\d*$", "", name)
+    return re.sub(r"Backward(\d*)$", lambda m: m[1].lstrip("0"), name)  # T1 for TBackward1
 
 
 

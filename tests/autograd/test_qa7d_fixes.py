@@ -1,0 +1,52 @@
+"""Regressions found by QA round 7d (autograd semantics, bad-input errors), each compared
+with PyTorch: the error class and message, or the values."""
+import mindtorch
+import pytest
+import torch
+
+M = mindtorch
+
+
+def outcome(f):
+    """What f() gives: ('ok', value) or (error class name, message)."""
+    try:
+        return "ok", f()
+    except Exception as e:  # the class and the message are what is compared
+        return type(e).__name__, str(e)
+
+
+def same_outcome(program):
+    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    assert ours[0] == theirs[0], (ours, theirs)
+    if ours[0] != "ok":
+        assert ours[1] == theirs[1]
+    return ours, theirs
+
+
+@pytest.mark.parametrize("build", ["add_sum", "mul_scalar", "view_sum", "saves_tensor", "exp",
+                                   "mean", "add_alpha", "mul_plain", "linear_nobias"])
+def test_second_backward_frees_only_saved_tensors(build):
+    def program(m):
+        a = m.ones(3, requires_grad=True)
+        y = {"add_sum": lambda: (a + 1).sum(), "mul_scalar": lambda: (a * 2).sum(),
+             "view_sum": lambda: a.view(3, 1).expand(3, 2).sum(),
+             "saves_tensor": lambda: (a * a).sum(), "exp": lambda: a.exp().sum(),
+             "mean": lambda: a.mean(), "add_alpha": lambda: m.add(a, a, alpha=2).sum(),
+             "mul_plain": lambda: (a * m.ones(3)).sum(),
+             "linear_nobias": lambda: m.nn.functional.linear(a, m.ones(2, 3)).sum()}[build]()
+        y.backward()
+        y.backward()
+        return a.grad.tolist()
+    ours, theirs = same_outcome(program)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("op", ["t_", "squeeze_", "unsqueeze_", "mul_"])
+def test_version_error_names_overload_node(op):
+    def program(m):
+        x = m.ones(3, 1, requires_grad=True) * 1
+        z = x * x
+        {"t_": lambda: x.t_(), "squeeze_": lambda: x.squeeze_(),
+         "unsqueeze_": lambda: x.unsqueeze_(0), "mul_": lambda: x.mul_(2)}[op]()
+        z.sum().backward()
+    same_outcome(program)
