@@ -153,6 +153,7 @@ def test_inplace_on_nonleaf():
     (lambda m, a: a[0].dot(a[1]), "DotBackward0"),
     (lambda m, a: m.vdot(a[0], a[1]), "VdotBackward0"),
     (lambda m, a: a @ a, "MmBackward0"),
+    (lambda m, a: a[0] @ a, "SqueezeBackward4"),  # a row times a matrix: mm then squeeze_
     (lambda m, a: m.addmm(a, a, a), "AddmmBackward0"),
     (lambda m, a: m.addmv(a[0], a, a[1]), "AddmvBackward0"),
     (lambda m, a: m.addr(a, a[0], a[1]), "AddrBackward0"),

@@ -110,7 +110,7 @@ def _matmul(self, other):
     if d1 == 2 and d2 == 1:
         return OPS["mv"].binding(self, other)
     if d1 == 1 and d2 == 2:
-        return mm(self.unsqueeze(0), other).squeeze(0)
+        return mm(self.unsqueeze(0), other).squeeze_(0)  # in place as PyTorch (its node name)
     if d1 == 2 and d2 == 2:
         return mm(self, other)
     if d1 >= 3 and d2 <= 2:
