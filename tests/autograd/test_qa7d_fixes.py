@@ -50,3 +50,17 @@ def test_version_error_names_overload_node(op):
          "unsqueeze_": lambda: x.unsqueeze_(0), "mul_": lambda: x.mul_(2)}[op]()
         z.sum().backward()
     same_outcome(program)
+
+
+@pytest.mark.parametrize("how", ["tensor", "new_tensor"])
+def test_copy_construct_drops_history(how):
+    for m in (M, torch):
+        a = m.ones(3, requires_grad=True) * 2
+        with pytest.warns(UserWarning, match="To copy construct from a tensor"):
+            t = m.tensor(a) if how == "tensor" else a.new_tensor(a)
+        assert (t.requires_grad, t.is_leaf, t.grad_fn) == (False, True, None)
+        assert t.tolist() == [2.0, 2.0, 2.0]
+
+
+def test_set_grad_enabled_bad_argument():
+    same_outcome(lambda m: m.set_grad_enabled("x"))

@@ -151,8 +151,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def _tensor(data, dtype=None, device=None, requires_grad=False):
     dtype = _dtype_arg(dtype)
     device = _target_device(device)
-    if isinstance(data, Tensor):  # a copy, laid out like data
-        t = convert(data, device, dtype, copy=True)
+    if isinstance(data, Tensor):  # a copy, laid out like data, without its history
+        t = convert(data.detach(), device, dtype, copy=True)
     elif isinstance(data, (np.ndarray, np.generic)):
         t = _copy_ndarray(np.asarray(data), dtype, device)
     else:
