@@ -11,6 +11,31 @@ def test_version_module():
     assert mindtorch.version.debug is False and isinstance(mindtorch.version.git_version, str)
 
 
+VERSION_OPERANDS = ["2", "2.0", "2.13", "2.13.0", "2.14", "10.0", "1.13.1", "2.13.0a0",
+                    "2.13.0.post1", "2.13.0+cpu", "not a version!", (2,), (2, 13), (2, 13, 0),
+                    (2, 14), (1, 9, 1)]
+
+
+def test_version_compares_as_pytorch_version():
+    """mindtorch.__version__ is the PyTorch API level it follows (its own release as the
+    local label) and compares as torch's TorchVersion does: version order for strings and
+    tuples, string order for what does not parse, TypeError for other types."""
+    import operator
+    import pytest
+    from torch.torch_version import TorchVersion
+    ours = mindtorch.__version__
+    assert isinstance(ours, str) and ours.startswith("2.13.0+mindtorch.")
+    assert ours.split("+")[1] == "mindtorch." + mindtorch.version.mindtorch_version
+    theirs = TorchVersion(str(ours))
+    for other in VERSION_OPERANDS:
+        for op in (operator.lt, operator.le, operator.gt, operator.ge, operator.eq,
+                   operator.ne):
+            assert op(ours, other) == op(theirs, other), (op, other)
+    assert ours < "10.0" and ours > "2.9" and hash(ours) == hash(str(ours))  # (not str order)
+    with pytest.raises(TypeError):
+        ours < 3
+
+
 def test_is_storage():
     t = mindtorch.ones(2)
     assert mindtorch.is_storage(t.untyped_storage()) and not mindtorch.is_storage(t)
