@@ -6,9 +6,15 @@ import pytest
 from reference import same_outcome
 
 
+def _nan_free(v):
+    if isinstance(v, (list, tuple)):
+        return [_nan_free(x) for x in v]
+    return "nan" if v != v else v
+
+
 def _value(r):
     if hasattr(r, "tolist"):
-        return str(r.dtype), tuple(r.shape), r.tolist()
+        return str(r.dtype), tuple(r.shape), _nan_free(r.tolist())
     return r
 
 
@@ -21,6 +27,22 @@ CASES = [
     "T.zeros(3, 5).masked_fill(T.ones(2, dtype=T.bool), 1)",
     "T.zeros(3, 5).masked_fill_(T.ones(2, dtype=T.bool), 1)",
     "T.zeros(3).masked_scatter(T.ones(3, dtype=T.bool), T.ones(3, dtype=T.long))",
+    # the cpu kernel PyTorch's dtype errors name
+    "T.floor_divide(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool))",
+    "T.div(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool), rounding_mode='floor')",
+    "T.div(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool), rounding_mode='trunc')",
+    "T.div(T.ones(2), T.ones(2, dtype=T.complex64), rounding_mode='floor')",
+    "T.bitwise_left_shift(T.ones(2), T.ones(2, dtype=T.long))",
+    "T.bitwise_right_shift(T.ones(2, dtype=T.bool), T.ones(2, dtype=T.bool))",
+    # 16-bit floats: nextafter steps in the type; xlogy / xlog1py round the log first
+    *[f"T.nextafter(T.tensor([0., 1, 3, -5, 7]).to(T.{dt}), T.tensor([2., 2, 1, 2, 7]).to(T.{dt}))"
+      for dt in ("float16", "bfloat16")],
+    *[f"T.{fn}(T.tensor([0., 1, 7, -5, 3, 0, 2]).to(T.{dt}), "
+      f"T.tensor([2., 2, 3, 2, float('nan'), float('nan'), 0]).to(T.{dt}))"
+      for fn in ("xlogy", "special.xlog1py") for dt in ("float16", "bfloat16", "float32")],
+    "T.xlogy(T.tensor([7, -5]).to(T.bfloat16), 3.0)",
+    # ldexp with a complex exponent: 2 ** other in complex
+    "T.ldexp(T.tensor([2, 3]), T.tensor([1 + 1j, 2j]))",
 ]
 
 

@@ -22,12 +22,15 @@ _COMPLEX_REFUSALS = {
     "relu": "clamp is not supported for complex types",
 }
 _VML = {"floor", "ceil", "round", "trunc", "erf"}  # kernels PyTorch names <op>_vml_cpu
+# PyTorch's cpu kernels named differently from their ops (in its dtype errors)
+_STUBS = {"floor_divide": "div_floor", "bitwise_left_shift": "lshift",
+          "bitwise_right_shift": "rshift"}
 
 
 def not_implemented(name, dtype):
     if dtype.is_complex and name in _COMPLEX_REFUSALS:
         return NotImplementedError(_COMPLEX_REFUSALS[name])
-    kernel = f"{name}_vml_cpu" if name in _VML else f"{name}_cpu"
+    kernel = f"{name}_vml_cpu" if name in _VML else f"{_STUBS.get(name, name)}_cpu"
     return NotImplementedError(f'"{kernel}" not implemented for \'{D.scalar_type_name(dtype)}\'')
 
 
@@ -74,12 +77,14 @@ def _one_element(x):
     return not isinstance(x, Tensor) or x.numel() == 1
 
 
-def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=False):
+def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=False,
+           stub=None):
     """Kernel for fn(self, other) with PyTorch promotion (the op's kind unless
     `promotion` is given).  quiet: silence numpy's floating-point warnings (costs ~1us,
     so skipped for add/mul/comparisons, whose only warnings are overflow to inf).
     scalar_opmath: like PyTorch's mul/div, a one-element `other` of a float16/bfloat16
-    result is used with its original value in float32 (not first rounded to the dtype)."""
+    result is used with its original value in float32 (not first rounded to the dtype).
+    stub: the kernel PyTorch's dtype error names, when not the op's."""
     op = OPS[name]
     kind = promotion or op.promotion
     always_bool, default = kind == "always_bool", kind in (None, "default")
@@ -105,7 +110,7 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
             dt = result_type(self, other)
             a, b = _operand(self, dt), _operand(other, dt)
         if allow is not None and dt.kind not in allow:
-            raise not_implemented(name, dt)
+            raise not_implemented(stub or name, dt)
         out = D.bool if always_bool else dt if default else promoted(kind, dt)
         if out is not dt and not always_bool:
             # from the original values: a scalar must not pass through dt (-3 as uint8)
@@ -352,8 +357,9 @@ _plain_sub = binary(np.subtract, "sub", quiet=False)
 _true_div = binary(np.true_divide, "div", scalar_opmath=True)
 # rounding divisions keep integer dtypes (the default promotion, not int_to_float)
 # (a one-element divisor of a float16/bfloat16 result divides with its own value, in float32)
-_trunc_div = binary(_trunc, "div", allow="uif", promotion="default", scalar_opmath=True)
-_floor_div = binary(_floor, "div", allow="uif", promotion="default")
+_trunc_div = binary(_trunc, "div", allow="uif", promotion="default", scalar_opmath=True,
+                    stub="div_trunc")
+_floor_div = binary(_floor, "div", allow="uif", promotion="default", stub="div_floor")
 _pow_binary = binary(_pow, "pow")
 
 

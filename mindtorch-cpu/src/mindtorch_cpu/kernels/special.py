@@ -36,13 +36,30 @@ def unary(fn, name):
 
 
 def checked_binary(fn, name):
-    plain = binary(_f32(fn), name)
+    # (nextafter steps in the 16-bit type itself, numpy and ml_dtypes have those loops;
+    # xlogy / xlog1py widen themselves)
+    plain = binary(fn if name in ("nextafter", "xlogy", "special_xlog1py") else _f32(fn), name)
 
     def kernel(self, other):
         S.check(name, self, other)
         return plain(self, other)
     kernel.__name__ = name
     return kernel
+
+
+def _x_log(name, log):
+    """xlogy / xlog1py; in float16 / bfloat16 PyTorch rounds the logarithm to the type
+    before the product."""
+    full = _special(name)
+
+    def fn(x, y):
+        x, y = np.asarray(x), np.asarray(y)
+        if x.dtype not in _HALVES:
+            return full(x, y)
+        logs = log(y.astype(np.float32)).astype(x.dtype).astype(np.float32)
+        r = np.where(x == 0, np.float32(0), x.astype(np.float32) * logs)
+        return np.where(np.isnan(y), np.float32("nan"), r).astype(x.dtype)
+    return fn
 
 
 def _lgamma(a):
@@ -397,7 +414,7 @@ UNARY = {
     "special_spherical_bessel_j0": _spherical_j0,
 }
 BINARY = {
-    "xlogy": _special("xlogy"), "special_xlog1py": _special("xlog1py"),
+    "xlogy": _x_log("xlogy", np.log), "special_xlog1py": _x_log("xlog1py", np.log1p),
     "special_zeta": _zeta, "hypot": np.hypot, "copysign": np.copysign,
     "logaddexp": _logaddexp, "logaddexp2": np.logaddexp2, "heaviside": _heaviside,
     "nextafter": np.nextafter, "gcd": np.gcd, "lcm": _lcm,

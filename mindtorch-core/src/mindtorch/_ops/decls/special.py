@@ -154,7 +154,7 @@ def _ldexp(self, other):
         first = big.clamp(-1000, 1000)
         r = m * M.pow(2.0, first.to(M.float64)) * M.pow(2.0, (big - first).to(M.float64))
         return r.to(dt)
-    scale = _M().pow(2.0, other.to(dt.to_real()))
+    scale = _M().pow(2.0, other.to(dt if other.dtype.is_complex else dt.to_real()))
     return self.to(dt) * scale
 
 
