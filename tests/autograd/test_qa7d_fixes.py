@@ -64,3 +64,19 @@ def test_copy_construct_drops_history(how):
 
 def test_set_grad_enabled_bad_argument():
     same_outcome(lambda m: m.set_grad_enabled("x"))
+
+
+def test_backward_create_graph_warns_once_per_process():
+    import warnings
+
+    from mindtorch import _warn_once
+    _warn_once._seen.discard("backward_create_graph")
+    x = M.tensor([1.0, 2.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        (x ** 3).sum().backward(create_graph=True)
+        (x ** 3).sum().backward(create_graph=True)
+        M.autograd.grad((x ** 3).sum(), x, create_graph=True)
+    assert [str(m.message)[:60] for m in w] == [
+        "Using backward() with create_graph=True will create a refere"]
+    assert x.grad.tolist() == [6.0, 24.0]

@@ -158,7 +158,18 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     grads = _make_grads(tensors, grad_tensors)
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph:
+        from .._warn_once import warn_once
+        warn_once("backward_create_graph", _CREATE_GRAPH_CYCLE)
     run_backward(tensors, grads, retain_graph, create_graph, inputs, accumulate=True)
+
+
+_CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak.")
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
