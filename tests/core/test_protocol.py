@@ -261,6 +261,20 @@ def test_pickle_round_trip():
     assert r.tolist() == t.tolist() and r.dtype is t.dtype and r.shape == t.shape
 
 
+def test_deepcopy_copies_storages_like_torch():
+    import copy
+
+    def run(lib):
+        base = lib.arange(6.0)
+        base.note = [1]
+        d = copy.deepcopy({"a": base, "b": base[2:4], "c": base.view(2, 3).t(), "p": base[1:3]})
+        d["a"][2] = 100.0  # views copied together still share one storage
+        return (d["b"].tolist(), d["c"].stride(), d["c"].storage_offset(),
+                d["p"].storage_offset(), d["p"].untyped_storage().nbytes(), d["a"].note,
+                d["a"].note is not base.note, copy.deepcopy(lib.ones(4, device="meta")[1:]).shape)
+    assert run(M) == run(torch)
+
+
 # -- torch.Size ----------------------------------------------------------------------------
 
 def test_size_like_torch():

@@ -210,6 +210,9 @@ class UntypedStorage(_StorageBase):
     def clone(self):
         return self._elements().clone()._storage
 
+    def __deepcopy__(self, memo):
+        return self.clone()
+
     def cpu(self):
         return self if self.device.type == "cpu" else self._elements().cpu()._storage
 

@@ -560,7 +560,9 @@ class Tensor:
                            self.requires_grad))
 
     def __deepcopy__(self, memo):
-        """A new leaf with a copy of the data (and of .grad), as PyTorch's."""
+        """A new leaf with a copy of the data (and of .grad), as PyTorch's: a copy of the
+        whole storage (once per deepcopy, so views copied together stay views of one
+        storage) with this tensor's offset and strides; a clone on a device without data."""
         if self._grad_fn is not None:
             raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
                                "support the deepcopy protocol at the moment.  If you were "
@@ -569,12 +571,20 @@ class Tensor:
                                "https://github.com/pytorch/pytorch/pull/103001")
         from .autograd.grad_mode import no_grad
         import copy
-        with no_grad():
-            new = self.clone()
+        if not self._storage._spec.has_data:
+            with no_grad():
+                new = self.clone()
+        else:
+            new = Tensor._make(copy.deepcopy(self._storage, memo), self._shape, self._stride,
+                               self._offset, self.dtype)
         new.requires_grad_(self._requires_grad)
         if self._grad is not None:
             new._grad = copy.deepcopy(self._grad, memo)
         memo[id(self)] = new
+        if type(self) is Tensor:  # the user's attributes (subclasses: _tensor_subclass.py)
+            user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+            if user:
+                new.__dict__.update(copy.deepcopy(user, memo))
         return new
 
     # -- conversion --------------------------------------------------------------------
