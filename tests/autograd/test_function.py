@@ -201,3 +201,25 @@ def test_output_aliasing_an_input_modified_in_place_keeps_the_function_node(as_v
         (out * L.tensor([1.0, 2.0, 3.0])).sum().backward()
         return type(out.grad_fn).__name__, out._base is h, w.grad.tolist()
     assert run(M) == run(torch) == ("ReverseBackward", True, [-1.0, -0.0, -3.0])
+
+
+def test_backward_node_repr_and_module_as_torch():
+    # a custom Function's node is a Python class in PyTorch: object's repr, module
+    # torch.autograd.function; nodes named after PyTorch's C++ nodes keep the short repr
+    for lib in (torch, mindtorch):
+        class Double(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        node = Double.apply(lib.ones(1, requires_grad=True)).grad_fn
+        prefix = lib.__name__ + ".autograd.function.DoubleBackward object at "
+        assert repr(node).startswith("<" + prefix), repr(node)
+        assert type(node).__module__ == lib.__name__ + ".autograd.function"
+        assert node.name() == "DoubleBackward"
+        packed = lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2, 1, requires_grad=True),
+                                                       [3, 2])
+        assert repr(packed.data.grad_fn).startswith("<PackPaddedSequenceBackward0 object at ")

@@ -55,6 +55,14 @@ class BackwardCFunction(FunctionCtx, Node):
     _materialize = True
     needs_input_grad = ()
 
+    def __repr__(self):
+        """A Python class in PyTorch: object's repr, <torch.autograd.function.NameBackward
+        object at ...>; a node renamed after one of PyTorch's C++ nodes keeps theirs."""
+        cls = type(self)
+        if cls.__name__ != cls._forward_cls.__name__ + "Backward":
+            return Node.__repr__(self)
+        return object.__repr__(self)
+
     def apply(self, grads):
         cls = self._forward_cls
         if self._materialize:
@@ -86,7 +94,7 @@ class FunctionMeta(type):
 
     def __init__(cls, name, bases, attrs):
         cls._backward_cls = type(name + "Backward", (BackwardCFunction,),
-                                 {"_forward_cls": cls, "__module__": cls.__module__})
+                                 {"_forward_cls": cls, "__module__": __name__})
         super().__init__(name, bases, attrs)
 
 
