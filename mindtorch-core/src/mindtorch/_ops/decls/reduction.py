@@ -140,9 +140,10 @@ def var_correction(name, self, dim, unbiased, correction):
         raise TypeError(f"{name}(): cannot specify both 'unbiased' and 'correction'")
     if correction is None:
         correction = 0 if unbiased is False else 1
+    reduced = set(dims_of(self, dim)) if self.ndim else ()
     n = 1
-    for d in dims_of(self, dim) if self.ndim else ():
-        n *= self._shape[d]
+    for d, size in enumerate(self._shape):  # PyTorch: input numel / max(output numel, 1)
+        n *= size if d in reduced else (size > 0)
     if n - correction <= 0:
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly "
                       f"less than the reduction factor (input numel divided by output numel).",
@@ -204,9 +205,11 @@ def _dim_value(args, kwargs):
     return args[0] if args else kwargs.get("dim", kwargs.get("axis"))
 
 
-def _invalid(name, args, kwargs, extra=""):
+def _invalid(name, args, kwargs, extra=", but expected one of:"):
+    """PyTorch's error when no overload takes the arguments (its first line: the
+    overloads' signatures follow it there; it lists the keywords last to first)."""
     got = ", ".join(["Tensor"] + [type(a).__name__ for a in args] +
-                    [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+                    [f"{k}={type(v).__name__}" for k, v in reversed(kwargs.items())])
     return TypeError(f"{name}() received an invalid combination of arguments - got ({got}){extra}")
 
 
@@ -248,7 +251,8 @@ def _dtyped(op, binding, self, args, kwargs, out):
     # keepdim exists only in the dim overloads (sum(keepdim=True) is a TypeError)
     scan = name in ("cumsum", "cumprod")
     if not given and not scan and ("keepdim" in kwargs or "keepdims" in kwargs) or (
-            name == "prod" and given and _dim_value(args, kwargs) is None):
+            name == "prod" and given and (_dim_value(args, kwargs) is None or
+                                          isinstance(_dim_value(args, kwargs), (tuple, list)))):
         raise _invalid(name, args, kwargs)
     if name == "mean" and _is_tensor(self):
         mean_dtype(self, kwargs.get("dtype") if isinstance(kwargs.get("dtype"), D.dtype)
@@ -386,6 +390,12 @@ def _var_forms(op, binding, self, args, kwargs, out):
                    kw.pop("keepdim", False), **kw, out=out)
 
 
+_EXTREMUM_SIGNATURES = (
+    ", but expected one of:\n * (Tensor input, *, Tensor out = None)\n"
+    " * (Tensor input, Tensor other, *, Tensor out = None)\n"
+    " * (Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)\n")
+
+
 def _extremum(name, binary_name):
     full_op, dim_op = OPS[name], OPS[f"_{name}_dim"]
     ret = return_types.make(name, ["values", "indices"])
@@ -403,8 +413,9 @@ def _extremum(name, binary_name):
                 return binary_op.binding(self, other, out=out)
             if dim is unset or dim is None:
                 if dim is None or keepdim is not unset:
-                    raise TypeError(f"{name}() received an invalid combination of arguments - "
-                                    f"got dim={dim!r}, keepdim={keepdim!r}")
+                    given = {"dim": dim, "keepdim": keepdim}
+                    raise _invalid(name, (), {k: v for k, v in given.items() if v is not unset},
+                                   _EXTREMUM_SIGNATURES)
                 if out is not None and _is_tensor(self) and _is_tensor(out) and \
                         not self.dtype.is_complex:
                     if self.numel() == 0:

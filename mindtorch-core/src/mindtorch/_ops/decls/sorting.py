@@ -73,7 +73,8 @@ def check_median(self):
 
 
 def median_dim_shape(name, self, dim, keepdim):
-    _check_nonempty_dim(name, self, dim)  # (PyTorch's order: the empty dim, then dtypes)
+    # (PyTorch's order: the empty dim, then dtypes; nanmedian's message says median too)
+    _check_nonempty_dim("median", self, dim)
     if self.dtype is D.bool or self.dtype.is_complex:
         raise _not_implemented("median_out", self.dtype)
     return reduced(self, dim, keepdim)
@@ -382,6 +383,9 @@ def _check_nanmean_dtype(self):
 
 def _nanmean(self, dim=None, keepdim=False, dtype=None):
     _check_nanmean_dtype(self)
+    if dtype is not None and dtype.kind not in "fc":
+        raise RuntimeError(f"nanmean(): could not infer output dtype. Optional dtype must be "
+                           f"either a floating point or complex dtype. Got: {_type_name(dtype)}")
     count = self.isnan().logical_not().sum(dim, keepdim)
     return _nansum(self, dim, keepdim, dtype) / count
 
