@@ -80,3 +80,69 @@ def test_backward_create_graph_warns_once_per_process():
     assert [str(m.message)[:60] for m in w] == [
         "Using backward() with create_graph=True will create a refere"]
     assert x.grad.tolist() == [6.0, 24.0]
+
+
+def _warnings_of(f):
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        outcome(f)
+    return [(m.category.__name__, str(m.message).split("\n")[0]) for m in w]
+
+
+def test_anomaly_names_node_of_any_backward_error():
+    def program(m):
+        with m.autograd.detect_anomaly():
+            b = m.tensor([1.0, 2.0], requires_grad=True)
+            c = b.exp()
+            c.add_(1)
+            c.sum().backward()
+    same_outcome(program)
+    assert _warnings_of(lambda: program(M)) == _warnings_of(lambda: program(torch))
+    assert _warnings_of(lambda: program(M))[-1] == (
+        "UserWarning", "Error detected in ExpBackward0. Traceback of forward call that caused "
+                       "the error:")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex64", "float64", "complex128"])
+def test_gradcheck_single_precision_warning(dtype):
+    def program(m):
+        x = m.ones(2, dtype=getattr(m, dtype), requires_grad=True)
+        m.autograd.gradcheck(lambda t: t * 2, (x,), raise_exception=False)
+    assert _warnings_of(lambda: program(M)) == _warnings_of(lambda: program(torch))
+
+
+def _old_style(m):
+    class Twice(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    return Twice
+
+
+def test_function_instance_deprecated_and_call_refused():
+    def program(m):
+        return _old_style(m)()(m.ones(1))
+    same_outcome(program)
+    assert [c for c, _ in _warnings_of(lambda: program(M))] == ["DeprecationWarning"]
+
+
+@pytest.mark.parametrize("transform", ["vmap", "grad", "jacrev", "jacfwd", "vjp", "plain"])
+def test_old_style_function_refused_by_func_transforms(transform):
+    def program(m):
+        f, x = _old_style(m).apply, m.ones(3, 2)
+        return {"vmap": lambda: m.vmap(f)(x), "grad": lambda: m.func.grad(
+            lambda t: f(t).sum())(x), "jacrev": lambda: m.func.jacrev(f)(x[0]),
+            "jacfwd": lambda: m.func.jacfwd(f)(x[0]), "vjp": lambda: m.func.vjp(f, x)[0],
+            "plain": lambda: f(x)}[transform]().tolist()
+    ours, theirs = same_outcome(program)
+    assert ours == theirs
+
+
+def test_builtin_functions_still_run_under_vmap():
+    lstm = M.nn.LSTM(2, 3)
+    assert M.vmap(lambda x: lstm(x)[0])(M.ones(4, 5, 2)).shape == (4, 5, 3)

@@ -9,6 +9,8 @@ stacks the states of an ensemble for it."""
 __all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
            "linearize", "stack_module_state", "vjp", "vmap"]
 
+from .autograd.function import under_transform  # noqa: E402  (Functions refuse old style)
+
 
 def _tree_map(fn, tree):
     if isinstance(tree, (tuple, list)):
@@ -45,8 +47,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         def piece(a, d, i):
             return a if d is None else _tree_map(
                 lambda t: t.select(d, i) if isinstance(t, Tensor) else t, a)
-        results = [func(*[piece(a, d, i) for a, d in zip(args, dims)], **kwargs)
-                   for i in range(n)]
+        with under_transform():
+            results = [func(*[piece(a, d, i) for a, d in zip(args, dims)], **kwargs)
+                       for i in range(n)]
         first = results[0]
         if isinstance(first, tuple) and isinstance(out_dims, tuple):
             return tuple(_stack([r[k] for r in results], out_dims[k])
@@ -71,7 +74,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         args, outer = _differentiable(args, nums)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
-        with M.enable_grad():
+        with M.enable_grad(), under_transform():
             out = func(*args, **kwargs)
             value, aux = out if has_aux else (out, None)
             if not isinstance(value, M.Tensor) or value.numel() != 1:
@@ -203,7 +206,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
         with M.enable_grad():
-            out = func(*args, **kwargs)
+            with under_transform():
+                out = func(*args, **kwargs)
             out, aux = out if has_aux else (out, None)
 
             def jac(o):
@@ -282,7 +286,7 @@ def _dual_call(func, args, nums, tangent_trees, kwargs, has_aux):
 
     from ._tensor import Tensor
     from .autograd import forward_ad as fw
-    with fw.dual_level():
+    with fw.dual_level(), under_transform():
         call = list(args)
         for k, tangents in zip(nums, tangent_trees):
             call[k] = _rebuild(args[k], [fw.make_dual(p, t) for p, t in
@@ -318,7 +322,7 @@ def vjp(func, *primals, has_aux=False):
     import mindtorch as M
     args, outer = _differentiable(primals, range(len(primals)))
     inputs = _leaves(args)
-    with M.enable_grad():
+    with M.enable_grad(), under_transform():
         out = func(*args)
         out, aux = out if has_aux else (out, None)
     outs = _leaves(out)

@@ -131,7 +131,12 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
                 continue
             if node._pre_hooks:
                 grads = _node_pre_hooks(node, grads)
-            outs = validate(node, node.apply(grads))
+            try:  # (free in Python 3.11 when nothing is raised)
+                outs = validate(node, node.apply(grads))
+            except Exception:
+                if node._trace:  # anomaly mode: where the failing node was recorded
+                    _warn_trace(node)
+                raise
             if node._hooks:
                 for hook in list(node._hooks.values()):
                     r = hook(tuple(outs), tuple(grads))
@@ -395,9 +400,12 @@ def _check_nan(node, outs):
         if g is not None and g.dtype.is_floating_point and bool(g.isnan().any()):
             msg = f"Function '{node.name()}' returned nan values in its {i}th output."
             if node._trace:
-                import warnings
-                warnings.warn("Error detected in " + node.name() + ". Traceback of forward call "
-                              "that caused the error:\n" + "".join(node._trace),
-                              UserWarning, stacklevel=2)
+                _warn_trace(node)
             raise RuntimeError(msg)
+
+
+def _warn_trace(node):
+    import warnings
+    warnings.warn("Error detected in " + node.name() + ". Traceback of forward call that "
+                  "caused the error:\n" + "".join(node._trace), UserWarning, stacklevel=3)
 

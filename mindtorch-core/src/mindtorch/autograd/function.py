@@ -2,7 +2,9 @@
 
 The ctx a Function's forward receives is its graph node (as in PyTorch): what forward
 stores on it is there in backward."""
+import contextlib
 import functools
+import warnings
 
 from .._tensor import Tensor
 from .._dtype import DIFFERENTIABLE
@@ -89,6 +91,18 @@ class BackwardCFunction(FunctionCtx, Node):
         return out
 
 
+_transforms = [0]  # how many torch.func transforms (vmap, grad, ...) run func now
+
+
+@contextlib.contextmanager
+def under_transform():
+    _transforms[0] += 1
+    try:
+        yield
+    finally:
+        _transforms[0] -= 1
+
+
 class FunctionMeta(type):
     """Gives each Function subclass its node class, <Name>Backward."""
 
@@ -104,9 +118,16 @@ class Function(metaclass=FunctionMeta):
     MyFunction.apply(*args)."""
 
     def __init__(self, *args, **kwargs):
+        warnings.warn(f"{type(self)} should not be instantiated. Methods on autograd functions "
+                      "are all static, so you should invoke them on the class itself. "
+                      "Instantiating an autograd function will raise an error in a future "
+                      "version of PyTorch.", DeprecationWarning, stacklevel=2)
+
+    def __call__(self, *args, **kwargs):
         raise RuntimeError("Legacy autograd function with non-static forward method is "
                            "deprecated. Please use new-style autograd function with static "
-                           "forward method.")
+                           "forward method. (Example: https://pytorch.org/docs/stable/"
+                           "autograd.html#torch.autograd.Function)")
 
     @staticmethod
     def forward(*args, **kwargs):
@@ -140,6 +161,12 @@ class Function(metaclass=FunctionMeta):
         tensors = [a for a, t in zip(args, is_tensor) if t]
         edges = [edge(a) for a in tensors] if recording else None
         separate = cls.setup_context is not Function.setup_context
+        if _transforms[0] and not separate and not cls.__module__.startswith("mindtorch"):
+            # (mindtorch's own Functions stand for PyTorch's native ops: they run)
+            raise RuntimeError(
+                "In order to use an autograd.Function with functorch transforms (vmap, grad, "
+                "jvp, jacrev, ...), it must override the setup_context staticmethod. For more "
+                "details, please see https://pytorch.org/docs/main/notes/extending.func.html")
         # forward AD: a jvp method gives the tangents (mindtorch's own Functions without
         # one let their forward's ops propagate them)
         tangents = forward.custom_tangents(cls, args) if forward.on else None

@@ -115,10 +115,11 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
                          "none of them have requires_grad=True.")
     for _, x in wrt:
-        if x.dtype.is_floating_point and x.dtype.itemsize < 8:
+        if x.dtype.itemsize < 8 * (1 + x.dtype.is_complex):  # neither float64 nor complex128
             warnings.warn(f"Input #{_} requires gradient and is not a double precision floating "
-                          f"point. This check will likely fail if all the inputs are not of "
-                          f"double precision floating point. ", UserWarning, stacklevel=2)
+                          f"point or complex. This check will likely fail if all the inputs are "
+                          f"not of double precision floating point or complex. ", UserWarning,
+                          stacklevel=2)
     all_outputs = _as_tuple(func(*inputs))
     positions = _differentiable_positions(all_outputs)
     outputs = [all_outputs[k] for k in positions]
