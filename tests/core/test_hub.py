@@ -68,6 +68,9 @@ def test_load_state_dict_from_url_through_the_cache(tmp_path, capsys):
         (data / "net.pth").as_uri(), model_dir=str(tmp_path / "md"), file_name="x.pt",
         map_location="cpu", weights_only=True)
     assert other["b"].tolist() == [1, 2] and os.path.exists(tmp_path / "md" / "x.pt")
+    from mindtorch.utils import model_zoo  # (the old name, still used by model code)
+    zoo = model_zoo.load_url((data / "net.pth").as_uri(), model_dir=str(tmp_path / "zoo"))
+    assert zoo["w"].tolist() == state["w"].tolist() and os.listdir(tmp_path / "zoo") == ["net.pth"]
 
 
 def test_local_hubconf(tmp_path):
