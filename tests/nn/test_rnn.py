@@ -359,3 +359,24 @@ def test_output_node_names_as_torch(mode, dtype):
     if mode == "LSTM":
         mh, t_h = mh[0], t_h[0]
     assert mh.grad_fn.name() == t_h.grad_fn.name()
+
+
+def test_lstm_projection_warns_once_as_pytorch_onednn():
+    # PyTorch's float32 LSTM on a padded input tries oneDNN, which has no projections:
+    # one warning per process; a packed input, float64 or no projection do not warn
+    def record(lib, **kw):
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                for x, dtype in ((lib.randn(3, 2, 4), "float32"), (lib.randn(3, 2, 4), "float64")):
+                    lstm = lib.nn.LSTM(4, 3, dtype=getattr(lib, dtype), **kw)
+                    lstm(x.to(getattr(lib, dtype)))
+                lstm = lib.nn.LSTM(4, 3, **kw)
+                lstm(lib.nn.utils.rnn.pack_sequence([lib.randn(2, 4), lib.randn(1, 4)]))
+        finally:
+            lib.set_warn_always(False)
+        return [str(x.message).split(" (Triggered")[0] for x in w if "oneDNN" in str(x.message)]
+    for kw in ({"proj_size": 2}, {}):
+        ours, theirs = record(mindtorch, **kw), record(torch, **kw)
+        assert ours == theirs and len(ours) == (1 if kw else 0)

@@ -11,6 +11,7 @@ import warnings
 
 import mindtorch
 from mindtorch._ops import OPS
+from mindtorch._warn_once import warn_once
 
 from .. import functional as F
 from .. import init
@@ -290,6 +291,10 @@ class RNNBase(Module):
                 input = input.transpose(0, 1)
             if input.size(0) == 0:
                 raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
+            if self.proj_size > 0 and input.dtype is mindtorch.float32 and input.numel() and \
+                    mindtorch.backends.mkldnn.enabled:  # PyTorch's oneDNN LSTM has none
+                warn_once("lstm_proj_onednn", "LSTM with projections is not supported with "
+                          "oneDNN. Using default implementation.")
         sizes_list = None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()]
         output, hidden = _rnn_forward(self.mode, input, sizes_list, hx if states == 2 else (hx,),
                                       self._layer_params(), self.dropout, self.training,
