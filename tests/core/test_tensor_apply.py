@@ -105,3 +105,15 @@ def test_resize_refuses_tensors_requiring_grad():
             with L.no_grad(), pytest.raises(RuntimeError, match="cannot resize variables"):
                 t.resize_(3)
     assert mindtorch.ones(2).resize_(2, 2).shape == (2, 2)
+
+
+def test_resize_growing_keeps_data_and_offset_like_torch():
+    def run(L):
+        a = L.arange(6.0)[2:4]
+        a.resize_(5)  # storage grows past its end: old bytes kept, offset kept
+        b = L.arange(6, dtype=L.int16)
+        b.resize_(2, 2)
+        b.resize_(3, 3)
+        return (a.storage_offset(), a[:4].tolist(), a.untyped_storage().nbytes(),
+                b.reshape(-1)[:6].tolist(), b.untyped_storage().nbytes())
+    assert run(mindtorch) == run(torch)

@@ -309,11 +309,14 @@ def _contiguous(self, memory_format=None):
 def _resize(self, size):
     from ..._tensor import contiguous_strides
     size = _check_size(size)
-    needed = (self._offset + _numel(size)) * self.dtype.itemsize
-    if needed > self._storage.nbytes():
-        fresh = _empty((_numel(size),), self.dtype, self._device)
-        self._storage = fresh._storage
-        self._offset = 0
+    needed = self._offset + _numel(size)
+    if needed * self.dtype.itemsize > self._storage.nbytes():
+        # a larger storage that starts with the old one's bytes (offset kept), as PyTorch's
+        from ..._storage import _flat
+        fresh = _empty((needed,), self.dtype, self._device)._storage
+        old = _flat(self._storage, D.uint8)
+        _flat(fresh, D.uint8)[:old._shape[0]].copy_(old)
+        self._storage = fresh
     self._shape, self._stride, self._cache = size, contiguous_strides(size), None
     return self
 
