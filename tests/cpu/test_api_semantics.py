@@ -80,3 +80,17 @@ def test_same_outcome(text):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert _outcome(mindtorch, text) == _outcome(torch, text)
+
+
+@pytest.mark.parametrize("text", [
+    "T.nonzero(T.tensor([0., 1, 2]))", "T.argwhere(T.tensor([[0., 1, 2]]))",
+    "T.nonzero(T.zeros(2, 3))", "T.nonzero(T.tensor(0.))", "T.nonzero(T.ones(2, 1, 3))",
+    "T.unique(T.tensor([[1, 2, 1], [0, 1, 0]]), dim=1)",
+    "T.unique_consecutive(T.tensor([[[1, 1, 2]], [[1, 1, 2]]]), dim=2)",
+    "T.unique(T.tensor([[1, 2], [1, 2]]), dim=0)",
+])
+def test_result_layout(text):
+    # PyTorch's result strides: nonzero is (n, ndim) with strides (1, n); unique over a
+    # dim moves that dim back from the front of a contiguous result
+    m, t = eval(text, {"T": mindtorch}), eval(text, {"T": torch})
+    assert (m.shape, m.stride(), m.tolist()) == (t.shape, t.stride(), t.tolist())

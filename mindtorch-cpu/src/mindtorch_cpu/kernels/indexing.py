@@ -223,7 +223,11 @@ def masked_select(self, mask):
 
 def nonzero(self):
     a = arr(self)
-    return wrap(np.argwhere(a != 0), D.int64)
+    # PyTorch's layout: (n, ndim) with strides (1, n), also where a size is 0 or 1 (the
+    # cached array stays valid: those strides address no other element)
+    r = wrap(np.argwhere(a != 0) if a.ndim == 0 else np.stack(np.nonzero(a)).T, D.int64)
+    r._stride = (1, r._shape[0])
+    return r
 
 
 # -- advanced indexing ---------------------------------------------------------------------

@@ -683,13 +683,13 @@ def _groups(t, dim, consecutive):
 def _unique(t, dim, consecutive):
     rows, order, first = _groups(t, dim, consecutive)
     n = rows.shape[0]
-    values = rows[order[first]]
-    if dim is not None:
+    values = np.ascontiguousarray(rows[order[first]])
+    if dim is not None:  # (PyTorch's layout: dim moved back from the front, not contiguous)
         values = np.moveaxis(values, 0, dim)
     inverse = np.empty(n, np.int64)
     inverse[order] = np.cumsum(first) - 1
     counts = np.diff(np.append(np.flatnonzero(first), n))
-    return (wrap(np.ascontiguousarray(values), t.dtype),
+    return (wrap(values, t.dtype),
             wrap(inverse.reshape(t._shape if dim is None else (n,)), _I64),
             wrap(counts.astype(np.int64), _I64))
 
