@@ -239,3 +239,19 @@ def test_bad_input_like_torch(case):
         MF.ctc_loss(*[_m(a) for a in args], **kwargs)
     if not isinstance(expected.value, TypeError):
         assert str(actual.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+def test_grad_fn_names_as_pytorch(reduction):
+    # reduction='none' gives PyTorch's CtcLossBackward0 node, which mean and sum lead to
+    def names(lib):
+        lp = lib.tensor(np.random.default_rng(0).normal(size=(5, 2, 4))).log_softmax(2)
+        loss = lib.nn.functional.ctc_loss(lp.requires_grad_(), lib.tensor([[1, 2], [3, 3]]),
+                                          lib.tensor([5, 4]), lib.tensor([2, 1]),
+                                          reduction=reduction)
+        out, node = [], loss.grad_fn
+        while node is not None and len(out) < 3:  # down to the loss' own node
+            out.append(node.name())
+            node = node.next_functions[0][0] if node.name() != "CtcLossBackward0" else None
+        return out
+    assert names(mindtorch) == names(torch)

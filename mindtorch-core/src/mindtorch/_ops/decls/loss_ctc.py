@@ -170,7 +170,31 @@ def _torch_gradient(nll, lp, il, zero_infinity):
     # 0 with the gradient exp(lp) (where exp overflows: 0 with a NaN gradient, not inf - inf);
     # NaN in the rows of infinite losses, which the where below does not choose
     zero = (M.where(e.detach().isfinite(), e - e.detach(), 0) * scale).sum((0, 2))
-    return M.where(infinite, 0 if zero_infinity else nll, nll + zero)
+    loss = M.where(infinite, 0 if zero_infinity else nll, nll + zero)
+    return _named_node().apply(loss) if loss.requires_grad else loss
+
+
+_NODE = []
+
+
+def _named_node():
+    """An identity whose node is PyTorch's CtcLossBackward0 (the loss' grad_fn with
+    reduction='none', the node a mean or sum leads to)."""
+    if not _NODE:
+        from ...autograd.function import Function
+
+        class CtcLoss(Function):
+            @staticmethod
+            def forward(ctx, loss):
+                return loss.clone()
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad
+        CtcLoss._backward_cls.__name__ = CtcLoss._backward_cls.__qualname__ = \
+            "CtcLossBackward0"
+        _NODE.append(CtcLoss)
+    return _NODE[0]
 
 
 def _ctc(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity):
