@@ -17,8 +17,8 @@ from ._ops._argcheck import no_grad_view
 from ._ops.decls.indexing import checked_scalar, is_mask
 from ._strides import check_no_internal_overlap
 from ._tensor import Tensor
-from .autograd._record import forward as _fw
 from ._warn_once import _user_level
+from .autograd._record import forward as _fw
 from .autograd.grad_mode import state as _grad
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)

@@ -507,8 +507,14 @@ class Tensor:
                                    f"ambiguous")
             raise ValueError("only one element tensors can be converted to Python scalars")
         v = self.item()
-        # float()/int() of a complex tensor take its real part, as in torch
-        return v.real if what != "complex" and isinstance(v, complex) else v
+        # float()/int() of a complex tensor take its real part if the imaginary part is 0,
+        # as in torch
+        if what != "complex" and isinstance(v, complex):
+            if v.imag != 0 and what != "bool":
+                raise RuntimeError(f"value cannot be converted to type "
+                                   f"{'double' if what == 'float' else 'int64_t'} without overflow")
+            return v.real
+        return v
 
     def __bool__(self):
         return bool(self._scalar_for("bool"))
