@@ -509,8 +509,8 @@ class Tensor:
         v = self.item()
         # float()/int() of a complex tensor take its real part if the imaginary part is 0,
         # as in torch
-        if what != "complex" and isinstance(v, complex):
-            if v.imag != 0 and what != "bool":
+        if (what == "float" or what == "int") and isinstance(v, complex):
+            if v.imag != 0:
                 raise RuntimeError(f"value cannot be converted to type "
                                    f"{'double' if what == 'float' else 'int64_t'} without overflow")
             return v.real
