@@ -59,6 +59,38 @@ def test_tree_map_family_and_registration():
     assert run(mindtorch) == run(torch)
 
 
+@pytest.mark.parametrize("tree", TREES, ids=repr)
+def test_key_paths_as_torch(tree):
+    def run(lib):
+        p = pytree(lib)
+        pairs, spec = p.tree_flatten_with_path(tree)
+        return [[(repr(kp), p.keystr(kp), x) for kp, x in pairs], repr(spec),
+                p.tree_map_with_path(lambda kp, x: (p.keystr(kp), x), tree)]
+    assert run(mindtorch) == run(torch)
+
+
+def test_key_entries_and_flatten_with_keys_registration():
+    def run(lib):
+        p = pytree(lib)
+
+        class Box(dict):  # transformers registers its ModelOutputs this way
+            pass
+
+        class Bare:
+            pass
+        p.register_pytree_node(Box, p._dict_flatten, lambda c, k: Box(zip(k, c)),
+                               flatten_with_keys_fn=p._dict_flatten_with_keys)
+        p.register_pytree_node(Bare, lambda o: ([], None), lambda c, ctx: Bare())
+        with pytest.raises(ValueError, match="flatten_with_keys_fn"):
+            p.tree_flatten_with_path([Bare()])
+        return [repr(p.tree_leaves_with_path(Box(a=1, b=[2]))),
+                p.tree_map_with_path(lambda kp, a, b: a + b, [1, (2,)], [10, (20,)]),
+                repr(p._list_flatten_with_keys([5])), repr(p._tuple_flatten_with_keys((5,))),
+                p.SequenceKey(1).get([5, 6]), p.MappingKey("a").get({"a": 3}),
+                p.GetAttrKey("x").get(P(7, 8)), str(p.GetAttrKey("x")), p.keystr(())]
+    assert run(mindtorch) == run(torch)
+
+
 def test_types_aliases():
     from mindtorch import types as ours
     theirs = importlib.import_module("torch.types")

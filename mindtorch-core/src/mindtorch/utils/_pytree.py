@@ -8,32 +8,94 @@ __all__ = ["LeafSpec", "TreeSpec", "is_namedtuple", "is_namedtuple_class",
            "is_namedtuple_instance", "register_pytree_node", "tree_all", "tree_all_only",
            "tree_any", "tree_any_only", "tree_flatten", "tree_is_leaf", "tree_iter",
            "tree_leaves", "tree_map", "tree_map_", "tree_map_only", "tree_map_only_",
-           "tree_structure", "tree_unflatten"]
+           "tree_structure", "tree_unflatten", "SequenceKey", "MappingKey", "GetAttrKey",
+           "keystr", "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path"]
 
 
 @dataclasses.dataclass(frozen=True)
 class _Node:
     flatten: object    # obj -> (children, context)
     unflatten: object  # (children, context) -> obj
+    keys: object = None  # obj -> the children's key entries (for the *_with_path functions)
+
+
+# -- key paths: how each child is reached from its parent ----------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class SequenceKey:
+    idx: int
+
+    def __str__(self):
+        return f"[{self.idx!r}]"
+
+    def get(self, sequence):
+        return sequence[self.idx]
+
+
+@dataclasses.dataclass(frozen=True)
+class MappingKey:
+    key: object
+
+    def __str__(self):
+        return f"[{self.key!r}]"
+
+    def get(self, mapping):
+        return mapping[self.key]
+
+
+@dataclasses.dataclass(frozen=True)
+class GetAttrKey:
+    name: str
+
+    def __str__(self):
+        return f".{self.name}"
+
+    def get(self, obj):
+        return getattr(obj, self.name)
+
+
+def keystr(kp):
+    return "".join(str(k) for k in kp)
 
 
 def _dict_flatten(d):
     return list(d.values()), list(d.keys())
 
 
+def _dict_flatten_with_keys(d):
+    values, keys = _dict_flatten(d)
+    return [(MappingKey(k), v) for k, v in zip(keys, values)], keys
+
+
+def _seq_keys(t):
+    return [SequenceKey(i) for i in range(len(t))]
+
+
+def _map_keys(d):
+    return [MappingKey(k) for k in d]
+
+
+def _list_flatten_with_keys(t):
+    return list(zip(_seq_keys(t), t)), None
+
+
+_tuple_flatten_with_keys = _list_flatten_with_keys
+
+
 SUPPORTED_NODES = {
-    tuple: _Node(lambda t: (list(t), None), lambda c, _: tuple(c)),
-    list: _Node(lambda t: (list(t), None), lambda c, _: list(c)),
-    dict: _Node(_dict_flatten, lambda c, keys: dict(zip(keys, c))),
+    tuple: _Node(lambda t: (list(t), None), lambda c, _: tuple(c), _seq_keys),
+    list: _Node(lambda t: (list(t), None), lambda c, _: list(c), _seq_keys),
+    dict: _Node(_dict_flatten, lambda c, keys: dict(zip(keys, c)), _map_keys),
     collections.OrderedDict: _Node(
-        _dict_flatten, lambda c, keys: collections.OrderedDict(zip(keys, c))),
+        _dict_flatten, lambda c, keys: collections.OrderedDict(zip(keys, c)), _map_keys),
     collections.defaultdict: _Node(
         lambda d: (list(d.values()), [d.default_factory, list(d.keys())]),
-        lambda c, ctx: collections.defaultdict(ctx[0], zip(ctx[1], c))),
+        lambda c, ctx: collections.defaultdict(ctx[0], zip(ctx[1], c)), _map_keys),
     collections.deque: _Node(lambda d: (list(d), d.maxlen),
-                             lambda c, maxlen: collections.deque(c, maxlen=maxlen)),
+                             lambda c, maxlen: collections.deque(c, maxlen=maxlen), _seq_keys),
 }
-_NAMEDTUPLE = _Node(lambda t: (list(t), type(t)), lambda c, cls: cls(*c))
+_NAMEDTUPLE = _Node(lambda t: (list(t), type(t)), lambda c, cls: cls(*c),
+                    lambda t: [GetAttrKey(f) for f in t._fields])
 
 
 def register_pytree_node(cls, flatten_fn, unflatten_fn, *, serialized_type_name=None,
@@ -43,7 +105,9 @@ def register_pytree_node(cls, flatten_fn, unflatten_fn, *, serialized_type_name=
     unflatten_fn(children, context) -> obj."""
     if cls in SUPPORTED_NODES:
         raise ValueError(f"{cls} is already registered as pytree node.")
-    SUPPORTED_NODES[cls] = _Node(flatten_fn, lambda c, ctx: unflatten_fn(c, ctx))
+    keys = None if flatten_with_keys_fn is None else \
+        (lambda obj: [k for k, _ in flatten_with_keys_fn(obj)[0]])
+    SUPPORTED_NODES[cls] = _Node(flatten_fn, lambda c, ctx: unflatten_fn(c, ctx), keys)
 
 
 def is_namedtuple_class(cls):
@@ -149,6 +213,36 @@ def tree_unflatten(leaves, treespec):
         node = _NAMEDTUPLE if spec.type == "namedtuple" else SUPPORTED_NODES[spec.type]
         return node.unflatten([build(c) for c in spec.children()], spec.context)
     return build(treespec)
+
+
+def _paths(tree, path, out, is_leaf):
+    node = None if is_leaf is not None and is_leaf(tree) else _node_of(tree)[0]
+    if node is None:
+        out.append(path)
+        return
+    if node.keys is None:
+        raise ValueError(f"Did not find a flatten_with_keys_fn for type: {type(tree)}. Please "
+                         f"pass a flatten_with_keys_fn argument to register_pytree_node.")
+    for k, child in zip(node.keys(tree), node.flatten(tree)[0]):
+        _paths(child, path + (k,), out, is_leaf)
+
+
+def tree_flatten_with_path(tree, is_leaf=None):
+    """([(key path, leaf), ...], TreeSpec): each leaf with the keys that reach it."""
+    paths = []
+    _paths(tree, (), paths, is_leaf)
+    leaves, spec = tree_flatten(tree, is_leaf)
+    return list(zip(paths, leaves)), spec
+
+
+def tree_leaves_with_path(tree, is_leaf=None):
+    return tree_flatten_with_path(tree, is_leaf)[0]
+
+
+def tree_map_with_path(func, tree, *rests, is_leaf=None):
+    pairs, spec = tree_flatten_with_path(tree, is_leaf)
+    others = [tree_leaves(r) for r in rests]
+    return tree_unflatten([func(kp, x, *xs) for (kp, x), *xs in zip(pairs, *others)], spec)
 
 
 def tree_leaves(tree, is_leaf=None):
