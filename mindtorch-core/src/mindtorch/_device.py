@@ -29,20 +29,26 @@ class device:
         if not isinstance(type, str):
             raise TypeError(f"device() received an invalid combination of arguments - got "
                             f"({type.__class__.__name__})")
+        if not type:
+            raise RuntimeError("Device string must not be empty")
         name, sep, idx = type.partition(":")
+        if not (name.isascii() and name.replace("_", "a").isalpha()) or sep and not (
+                idx.isascii() and idx.isdigit() and (idx == "0" or idx[0] != "0")):
+            raise RuntimeError(f"Invalid device string: '{type}'")  # (float32, cuda:x, cpu:01)
         if sep:
             if index is not None:
                 raise RuntimeError(f"type (string) must not include an index because index was "
                                    f"passed explicitly: {type}")
-            if not idx.isdigit():
-                raise RuntimeError(f"Invalid device string: '{type}'")
             index = int(idx)
         if name not in _known_types():
             listed = _TORCH_TYPES + tuple(sorted(_known_types() - set(_TORCH_TYPES)))
             raise RuntimeError(f"Expected one of {', '.join(listed)} device type at start of "
                                f"device string: {type}")
         if index is not None and (not isinstance(index, int) or index < 0):
-            raise RuntimeError(f"Device index must not be negative, got {index}")
+            if not isinstance(index, int):
+                raise TypeError(f"device(): argument 'index' (position 2) must be int, not "
+                                f"{index.__class__.__name__}")
+            raise RuntimeError("Device index must not be negative")
         self = object.__new__(cls)
         self.type = name
         self.index = index

@@ -19,8 +19,14 @@ _TYPE_NAMES = {"Tensor|Scalar": "Tensor or Number", "Scalar": "Number", "int[]":
 def _fail(op, pos, value, expected=None):
     arg = op.schema.args[pos]
     expected = expected or _TYPE_NAMES.get(arg.type, arg.type)
-    raise TypeError(f"{op.name}(): argument '{arg.name}' (position {pos + 1}) must be "
+    raise TypeError(f"{op.name}(): argument {_named(arg, pos)} must be "
                     f"{expected}, not {_type_name(value)}")
+
+
+def _named(arg, pos):
+    """'name' (position n), as PyTorch's parser names an argument: a keyword-only one
+    without a position."""
+    return f"'{arg.name}'" if arg.kwarg_only else f"'{arg.name}' (position {pos + 1})"
 
 
 def _type_name(value):
@@ -147,7 +153,7 @@ def int_list(op, pos, x):
         # (2, True) is read as (2, 1)
         if isinstance(x, (list, tuple)) and x and _not_int(x[0]):
             arg = op.schema.args[pos]
-            raise TypeError(f"{op.name}(): argument '{arg.name}' (position {pos + 1}) must be "
+            raise TypeError(f"{op.name}(): argument {_named(arg, pos)} must be "
                             f"tuple of ints, but found element of type {_type_name(x[0])} "
                             f"at pos 0")
         try:

@@ -15,14 +15,20 @@ VIEW = ("view",)
 def infer_size(shape, numel):
     """Resolve a single -1 in a requested shape against numel."""
     shape = list(shape)
-    neg = [i for i, s in enumerate(shape) if s == -1]
-    if len(neg) > 1:
-        raise RuntimeError("only one dimension can be inferred")
-    for s in shape:
-        if s < -1:
-            raise RuntimeError(f"invalid shape dimension {s}")
+    neg = []
+    for i, s in enumerate(shape):  # (PyTorch's checks, in its order)
+        if s == -1:
+            if neg:
+                raise RuntimeError("only one dimension can be inferred")
+            neg.append(i)
+        elif s < -1:
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape {shape}")
     known = _numel(s for s in shape if s != -1)
     if neg:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {shape} because "
+                               f"the unspecified dimension size -1 can be any value and is "
+                               f"ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(_fmt(shape))}' is invalid for input of size {numel}")
         shape[neg[0]] = numel // known

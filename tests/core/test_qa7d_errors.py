@@ -1,0 +1,62 @@
+"""Bad-input regressions found by QA round 7d, each compared with PyTorch: the error class
+and message (or the value where the input is fine)."""
+import mindtorch
+import pytest
+import torch
+
+M = mindtorch
+
+
+def outcome(f):
+    try:
+        return "ok", f()
+    except Exception as e:  # the class and the message are what is compared
+        return type(e).__name__, str(e)
+
+
+def same_outcome(program):
+    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    # (mindtorch also knows the npu device type, listed last)
+    if ours[0] != "ok":
+        ours = ours[0], ours[1].replace("privateuseone, npu", "privateuseone")
+    assert ours == theirs
+    return ours
+
+
+@pytest.mark.parametrize("shape", [(-1, -1, -3), (-3, -1, -1), (3, -2), (-1, 0), (0, -1),
+                                   (5, -1), (-1, 4), (0, 3), (-1,)])
+@pytest.mark.parametrize("numel", [0, 3, 6])
+@pytest.mark.parametrize("how", ["view", "reshape"])
+def test_view_shape_errors(shape, numel, how):
+    def program(m):
+        return tuple(getattr(m.zeros(numel), how)(*shape).shape)
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("spec", ["float32", "cuda:x", "cpu:01", "cpu:0", "cpu:10", "cpu:",
+                                  "Cpu", "cp u", "_x", "cpu:-1", "cpu:0:1", ":0", "", "meta"])
+def test_device_strings(spec):
+    same_outcome(lambda m: str(m.device(spec)))
+    same_outcome(lambda m: m.ones(1).to(spec).device.type)
+
+
+@pytest.mark.parametrize("args", [("cpu", -2), ("cuda:0", 1), ("cpu", "x"), ("cpu", 1.5),
+                                  ("cpu", 0)])
+def test_device_index_errors(args):
+    same_outcome(lambda m: str(m.device(*args)))
+
+
+@pytest.mark.parametrize("make", ["zeros", "ones", "empty", "full", "zeros_like", "new_zeros",
+                                  "randn", "arange"])
+def test_keyword_only_argument_named_without_position(make):
+    def program(m):
+        return {"zeros": lambda: m.zeros(2, dtype="f"), "ones": lambda: m.ones(2, dtype=1),
+                "empty": lambda: m.empty(2, dtype="f"),
+                "full": lambda: m.full((2,), 1.0, dtype="f"),
+                "zeros_like": lambda: m.zeros_like(m.ones(1), dtype="f"),
+                "new_zeros": lambda: m.ones(1).new_zeros(2, dtype="f"),
+                "randn": lambda: m.randn(2, dtype="f"),
+                "arange": lambda: m.arange(2, dtype="f")}[make]()
+    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    assert ours[0] == theirs[0] == "TypeError"
+    assert "(position" not in ours[1]
