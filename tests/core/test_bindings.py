@@ -245,6 +245,9 @@ def test_no_cuda_names_scripts_evaluate():
             out.append("entered")
         for fn, error in ((lambda: c.FloatTensor([1.0]), TypeError),
                           (lambda: c.Event(), RuntimeError), (lambda: c.Stream(), RuntimeError),
+                          (lambda: c.CUDAGraph(), RuntimeError),
+                          (lambda: c.graph(None), RuntimeError),
+                          (lambda: c.graph_pool_handle(), RuntimeError),
                           (lambda: c.device(0).__enter__(), RuntimeError),
                           (lambda: c.mem_get_info(), AssertionError)):
             with pytest.raises(error) as info:

@@ -681,3 +681,23 @@ def test_module_with_subclass_parameters():
                 np.round(values(lin.weight), 5).tolist(), names(fresh.weight),
                 [n for n, _ in lin.named_parameters()])
     both(scenario)
+
+
+def test_transform_getitem_to_index_like_torch():
+    """transformers builds attention masks by vmapping a function that indexes with the
+    mapped (0-dim tensor) positions, inside this mode."""
+    def run(lib):
+        import importlib
+        mode = importlib.import_module(lib.__name__ + "._dynamo._trace_wrapped_higher_order_op")
+        x = lib.arange(12.0).view(3, 4)
+        pad = lib.tensor([[1, 1, 0], [1, 0, 0]], dtype=lib.bool)
+
+        def allowed(b, q, kv):
+            return (kv <= q) & pad[b, kv]
+        vm = lib.vmap
+        with mode.TransformGetItemToIndex():
+            out = [x[1], x[lib.tensor(2), 1], x[lib.tensor([0, 2])], x[1:], x[(1, 2)]]
+            out.append(vm(vm(vm(allowed, (None, None, 0)), (None, 0, None)), (0, None, None))(
+                lib.arange(2), lib.arange(3), lib.arange(3)))
+        return [t.tolist() for t in out]
+    assert run(mindtorch) == run(torch)

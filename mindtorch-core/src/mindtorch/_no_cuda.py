@@ -123,6 +123,20 @@ class Stream:
         raise RuntimeError("torch.cuda.Stream requires CUDA support")
 
 
+class CUDAGraph:  # (named in annotations, e.g. transformers' generation utilities)
+    def __init__(self, *args, **kwargs):
+        raise RuntimeError("Tried to instantiate dummy base class CUDAGraph")
+
+
+class graph:  # (torch's name) `with torch.cuda.graph(g):` needs a CUDA stream
+    def __init__(self, cuda_graph, pool=None, stream=None, *args, **kwargs):
+        Stream()
+
+
+def graph_pool_handle():
+    raise RuntimeError("Tried to instantiate dummy base class _graph_pool_handle")
+
+
 class device:  # (torch's name)
     """`with torch.cuda.device(i):` (fails on entry: there is no CUDA device)."""
 
