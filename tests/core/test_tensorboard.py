@@ -369,3 +369,41 @@ def test_import_errors(monkeypatch, version, error):
         monkeypatch.setattr(sys.modules["tensorboard"], "__version__", version)
     with pytest.raises(ImportError, match=error):
         importlib.import_module("mindtorch.utils.tensorboard")
+
+
+def test_video_without_moviepy_and_frame_grid(tmp_path, capsys):
+    if importlib.util.find_spec("moviepy") is None:
+        def log(w, lib):
+            w.add_video("v", lib.tensor(RNG.random((3, 2, 3, 4, 4), dtype="float32")), 0)
+        assert_same_output(tmp_path, log)
+        assert capsys.readouterr().out == "add_video needs package moviepy\n" * 2
+    from torch.utils.tensorboard._utils import _prepare_video
+
+    from mindtorch.utils.tensorboard._images import prepare_video
+    for shape in [(1, 2, 3, 4, 5), (3, 2, 1, 4, 4), (4, 1, 3, 2, 2), (6, 2, 3, 2, 3)]:
+        for video in (RNG.random(shape), RNG.integers(0, 256, shape, dtype="uint8")):
+            np.testing.assert_array_equal(prepare_video(video), _prepare_video(video))
+
+
+def test_onnx_graph_parse():
+    """The GraphDef of an ONNX graph (a stand-in object with onnx's fields)."""
+    from types import SimpleNamespace as NS
+
+    from torch.utils.tensorboard._onnx_graph import parse as th_parse
+
+    from mindtorch.utils.tensorboard._onnx_graph import parse as mt_parse
+
+    class Attribute(NS):
+        def ListFields(self):  # noqa: N802 (protobuf's name)
+            return self.fields
+
+    def value(name, dims):
+        dims = [NS(dim_value=d) for d in dims]
+        return NS(name=name, type=NS(tensor_type=NS(elem_type=1, shape=NS(dim=dims))))
+
+    gemm = NS(output=["y"], op_type="Gemm", input=["x", "w"],
+              attribute=[Attribute(fields=[(0, "alpha"), (1, 1.0)]),
+                         Attribute(fields=[(0, "transB"), (1, 1)])])
+    relu = NS(output=["z"], op_type="Relu", input=["y"], attribute=[])
+    graph = NS(input=[value("x", [2, 3])], output=[value("z", [2, 4])], node=[gemm, relu])
+    assert mt_parse(graph) == th_parse(graph)
