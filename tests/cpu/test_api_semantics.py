@@ -97,3 +97,17 @@ def test_result_layout(text):
     # dim moves that dim back from the front of a contiguous result
     m, t = eval(text, {"T": mindtorch}), eval(text, {"T": torch})
     assert (m.shape, m.stride(), m.tolist()) == (t.shape, t.stride(), t.tolist())
+
+
+def test_transpose_deprecations_warn_once_per_message():
+    # PyTorch's TORCH_WARN_ONCE: x.T on 0-D and on n != 2 dims are two warnings, each once
+    from mindtorch import _warn_once
+    _warn_once._seen.difference_update({("Tensor.T", True), ("Tensor.T", False), "Tensor.mH"})
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            mindtorch.ones(3).T, mindtorch.ones(2, 3, 4).T, mindtorch.tensor(1.0).T
+            mindtorch.tensor(1.0).mH
+    assert [str(w.message)[:20] for w in rec] == [
+        "The use of `x.T` on ", "Tensor.T is deprecat", "Tensor.mH is depreca"]
+    assert {w.filename for w in rec} == {__file__}

@@ -5,6 +5,7 @@ import warnings
 
 from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
+from ..._warn_once import warn_once
 from ...autograd.functional_helpers import view_scatter
 from ..registry import OPS, define, derivative, nondifferentiable
 from ._prechecks import _check_movedim, _check_narrow, _check_permute, _checked_first
@@ -276,8 +277,7 @@ def select(self, dim, index):
 
 
 def _zero_dim_warning(what):
-    warnings.warn(f"{what} is deprecated on 0-D tensors. Consider using x.conj().", UserWarning,
-                  stacklevel=4)
+    warn_once(what, f"{what} is deprecated on 0-D tensors. Consider using x.conj().")
 
 
 def _conj(t):
@@ -295,7 +295,7 @@ def numpy_T(self):
                    "shape is deprecated and it will throw an error in a future release. "
                    "Consider `x.mT` to transpose batches of matrices or `x.permute(*torch."
                    "arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor.")
-        warnings.warn(msg, UserWarning, stacklevel=4)
+        warn_once(("Tensor.T", self.ndim == 0), msg)  # (TORCH_WARN_ONCE, per message)
     return permute(self, tuple(range(self.ndim))[::-1])
 
 
@@ -307,8 +307,8 @@ def _matrix_op(what, conj, matrices_only=False):
         nd = self.ndim
         if nd == 0:
             if what == "Tensor.mT":
-                warnings.warn("Tensor.mT is deprecated on 0-D tensors. This function is the "
-                              "identity in these cases.", UserWarning, stacklevel=4)
+                warn_once(what, "Tensor.mT is deprecated on 0-D tensors. This function is "
+                                "the identity in these cases.")
             else:
                 _zero_dim_warning(what)
             return self
