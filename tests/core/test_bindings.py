@@ -241,13 +241,16 @@ def test_no_cuda_names_scripts_evaluate():
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             out += [c.memory_cached(), c.max_memory_cached(), [str(x.message) for x in w]]
-        with c.stream(None), c.device_of(lib.ones(1)):
+        with c.stream(None), c.device_of(lib.ones(1)), c.StreamContext(None):
             out.append("entered")
+        out += [c.random.get_rng_state_all(), c.random.manual_seed_all(1)]
         for fn, error in ((lambda: c.FloatTensor([1.0]), TypeError),
                           (lambda: c.Event(), RuntimeError), (lambda: c.Stream(), RuntimeError),
                           (lambda: c.CUDAGraph(), RuntimeError),
                           (lambda: c.graph(None), RuntimeError),
                           (lambda: c.graph_pool_handle(), RuntimeError),
+                          (lambda: c.is_current_stream_capturing(), RuntimeError),
+                          (lambda: c.random.get_rng_state(), AssertionError),
                           (lambda: c.device(0).__enter__(), RuntimeError),
                           (lambda: c.mem_get_info(), AssertionError)):
             with pytest.raises(error) as info:

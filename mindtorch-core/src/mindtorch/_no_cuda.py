@@ -36,7 +36,7 @@ def _nothing(*args, **kwargs):
 
 
 manual_seed = manual_seed_all = seed = seed_all = set_rng_state = set_rng_state_all = \
-    empty_cache = reset_peak_memory_stats = _nothing
+    empty_cache = reset_peak_memory_stats = reset_max_memory_allocated = _nothing
 
 
 def get_rng_state_all():
@@ -137,6 +137,10 @@ def graph_pool_handle():
     raise RuntimeError("Tried to instantiate dummy base class _graph_pool_handle")
 
 
+def is_current_stream_capturing():
+    raise RuntimeError("Tried to instantiate dummy base class _cuda_isCurrentStreamCapturing")
+
+
 class device:  # (torch's name)
     """`with torch.cuda.device(i):` (fails on entry: there is no CUDA device)."""
 
@@ -169,8 +173,19 @@ def stream(stream):
     _unavailable()
 
 
+class StreamContext(_NoStream):
+    """`with torch.cuda.StreamContext(None):` runs (there is no stream to select)."""
+
+    def __init__(self, stream):
+        if stream is not None:
+            _unavailable()
+
+
 def __getattr__(name):
     if name == "amp":  # torch.cuda.amp.GradScaler(enabled=...), torch.cuda.amp.autocast(...)
         from .amp import _DeviceAmp
         return _DeviceAmp("cuda")
+    if name == "random":  # torch.cuda.random.get_rng_state_all(): this module's functions
+        import sys
+        return sys.modules[__name__]
     raise AttributeError(f"module 'mindtorch.cuda' has no attribute '{name}'")
