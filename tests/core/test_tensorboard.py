@@ -10,14 +10,13 @@ import pytest
 
 pytest.importorskip("tensorboard")
 torch = pytest.importorskip("torch")
-import torch.utils.tensorboard as th_tb  # noqa: E402
-from tensorboard.backend.event_processing.event_file_loader import (  # noqa: E402
+import mindtorch
+import mindtorch.utils.tensorboard as mt_tb
+import torch.utils.tensorboard as th_tb
+from tensorboard.backend.event_processing.event_file_loader import (
     RawEventFileLoader,
 )
-from tensorboard.compat.proto.event_pb2 import Event  # noqa: E402
-
-import mindtorch  # noqa: E402
-import mindtorch.utils.tensorboard as mt_tb  # noqa: E402
+from tensorboard.compat.proto.event_pb2 import Event
 
 RNG = np.random.default_rng(0)
 LIBS = [(torch, th_tb), (mindtorch, mt_tb)]
@@ -327,9 +326,8 @@ def test_default_log_dir(tmp_path, monkeypatch):
 
 
 def test_add_graph_warns_and_logs_nothing(tmp_path):
-    with mt_tb.SummaryWriter(str(tmp_path)) as w:
-        with pytest.warns(UserWarning, match="add_graph"):
-            w.add_graph(mindtorch.nn.Linear(2, 3), mindtorch.ones(1, 2))
+    with mt_tb.SummaryWriter(str(tmp_path)) as w, pytest.warns(UserWarning, match="add_graph"):
+        w.add_graph(mindtorch.nn.Linear(2, 3), mindtorch.ones(1, 2))
     events, _ = read_run(tmp_path)
     assert [e.WhichOneof("what") for e in events["."]] == ["file_version"]
 
@@ -377,9 +375,8 @@ def test_video_without_moviepy_and_frame_grid(tmp_path, capsys):
             w.add_video("v", lib.tensor(RNG.random((3, 2, 3, 4, 4), dtype="float32")), 0)
         assert_same_output(tmp_path, log)
         assert capsys.readouterr().out == "add_video needs package moviepy\n" * 2
-    from torch.utils.tensorboard._utils import _prepare_video
-
     from mindtorch.utils.tensorboard._images import prepare_video
+    from torch.utils.tensorboard._utils import _prepare_video
     for shape in [(1, 2, 3, 4, 5), (3, 2, 1, 4, 4), (4, 1, 3, 2, 2), (6, 2, 3, 2, 3)]:
         for video in (RNG.random(shape), RNG.integers(0, 256, shape, dtype="uint8")):
             np.testing.assert_array_equal(prepare_video(video), _prepare_video(video))
@@ -389,12 +386,11 @@ def test_onnx_graph_parse():
     """The GraphDef of an ONNX graph (a stand-in object with onnx's fields)."""
     from types import SimpleNamespace as NS
 
+    from mindtorch.utils.tensorboard._onnx_graph import parse as mt_parse
     from torch.utils.tensorboard._onnx_graph import parse as th_parse
 
-    from mindtorch.utils.tensorboard._onnx_graph import parse as mt_parse
-
     class Attribute(NS):
-        def ListFields(self):  # noqa: N802 (protobuf's name)
+        def ListFields(self):
             return self.fields
 
     def value(name, dims):

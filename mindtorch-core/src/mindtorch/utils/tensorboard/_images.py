@@ -10,7 +10,7 @@ np = lazy("numpy", globals())
 def make_grid(images, ncols=8):
     """An NCHW batch (1 or 3 channels) tiled row by row into one 3-channel CHW image."""
     if not isinstance(images, np.ndarray):
-        raise AssertionError("plugin error, should pass numpy array here")
+        raise AssertionError("plugin error, should pass numpy array here")  # noqa: TRY004
     if images.shape[1] == 1:
         images = np.concatenate([images] * 3, 1)
     if images.ndim != 4 or images.shape[1] != 3:
@@ -25,7 +25,7 @@ def make_grid(images, ncols=8):
     return canvas
 
 
-def convert_to_HWC(tensor, input_format):  # noqa: N802 (PyTorch's name)
+def convert_to_HWC(tensor, input_format):
     """An image in layout `input_format` (NCHW-like batches, CHW-like or HW) as HWC with 3
     channels (a batch tiled by make_grid, gray expanded) or 4 (RGBA kept)."""
     if len(set(input_format)) != len(input_format):
@@ -133,6 +133,7 @@ def make_video(frames, fps):
               "Some packages could be missing [imageio, requests]")
         return None
     import tempfile
+
     from tensorboard.compat.proto.summary_pb2 import Summary
     _, h, w, c = frames.shape
     clip = mpy.ImageSequenceClip(list(frames), fps=fps)

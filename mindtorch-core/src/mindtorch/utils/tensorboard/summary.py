@@ -15,10 +15,28 @@ from ._images import convert_to_HWC, make_image, make_video, prepare_video, to_u
 
 np = lazy("numpy", globals())
 
-__all__ = ["half_to_int", "int_to_half", "hparams", "scalar", "histogram_raw", "histogram",
-           "make_histogram", "image", "image_boxes", "make_image", "video", "make_video",
-           "audio", "custom_scalars", "text", "tensor_proto", "pr_curve_raw", "pr_curve",
-           "compute_curve", "mesh"]
+__all__ = [
+    "audio",
+    "compute_curve",
+    "custom_scalars",
+    "half_to_int",
+    "histogram",
+    "histogram_raw",
+    "hparams",
+    "image",
+    "image_boxes",
+    "int_to_half",
+    "make_histogram",
+    "make_image",
+    "make_video",
+    "mesh",
+    "pr_curve",
+    "pr_curve_raw",
+    "scalar",
+    "tensor_proto",
+    "text",
+    "video",
+]
 
 
 def half_to_int(f):
@@ -106,7 +124,7 @@ def tensor_proto(tag, tensor):
     return _value(tag, "tensor", tensor=proto)
 
 
-def histogram_raw(name, min, max, num, sum, sum_squares, bucket_limits, bucket_counts):  # noqa: A002
+def histogram_raw(name, min, max, num, sum, sum_squares, bucket_limits, bucket_counts):
     hist = HistogramProto(min=min, max=max, num=num, sum=sum, sum_squares=sum_squares,
                           bucket_limit=bucket_limits, bucket=bucket_counts)
     return _value(name, histo=hist)

@@ -145,7 +145,7 @@ class SummaryWriter:
         self._log(summary.histogram(tag, values, bins, max_bins=max_bins), global_step,
                   walltime)
 
-    def add_histogram_raw(self, tag, min, max, num, sum, sum_squares, bucket_limits,  # noqa: A002
+    def add_histogram_raw(self, tag, min, max, num, sum, sum_squares, bucket_limits,
                           bucket_counts, global_step=None, walltime=None):
         if len(bucket_limits) != len(bucket_counts):
             raise ValueError("len(bucket_limits) != len(bucket_counts), see the document.")
