@@ -1,5 +1,5 @@
 """The compiled (numba) kernels - float32 GELU, the layer norm forward, float32 softmax over
-the last dim - against PyTorch, forward and backward: both dtypes where they apply, strided,
+the last dim, float32 expm1 / log1p - against PyTorch, forward and backward: both dtypes where they apply, strided,
 empty and 0-dim inputs, special values; the NumPy paths they replace (numba missing) give the
 same results; and `import mindtorch` does not import numba."""
 import subprocess
@@ -212,6 +212,70 @@ def test_log_softmax_backward_data_any_output(path):
                     torch.ops.aten._log_softmax_backward_data(tg, ty, 1, torch.float32))
 
 
+# expm1 / log1p ---------------------------------------------------------------------------
+
+def _ulps(a, b):
+    """Distance in float32 ulps (NaN to NaN: 0; -0 to +0: 0)."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    ia, ib = (x.view(np.int32).astype(np.int64) for x in (a, b))
+    ia, ib = (np.where(i < 0, -(i & 0x7FFFFFFF), i) for i in (ia, ib))
+    return np.where(np.isnan(a) & np.isnan(b), 0, np.abs(ia - ib))
+
+
+def _wide_float32(n):
+    """Special values, every float32 binade (both signs), the neighbourhoods of 0 and -1
+    and the overflow / underflow edges."""
+    mags = (RNG.random(n) + 1) * 2.0 ** RNG.integers(-149, 128, n)
+    edges = np.concatenate([np.linspace(-1.5, 1.5, 30_001), np.linspace(-110, 95, 20_001),
+                            -1 + np.float32(2.0 ** -24) * np.arange(-50, 50), 88.72 + 1e-5 *
+                            np.arange(-50, 50)])
+    x = np.concatenate([SPECIAL, [-1, -1 - 2 ** -23, 2 ** -29, -(2 ** -29)], mags * RNG.choice(
+        [-1, 1], n), edges])
+    with np.errstate(over="ignore"):
+        return x.astype(np.float32)
+
+
+@pytest.mark.parametrize("name", ["expm1", "log1p"])
+def test_expm1_log1p_float32_correctly_rounded(path, name):
+    """The compiled loops round the exact value once (float64 libm as the reference), so
+    they are within PyTorch's 1 ulp; the NumPy path is within 1 ulp too."""
+    x = _wide_float32(100_000)
+    got = getattr(mindtorch, name)(mindtorch.tensor(x)).numpy()
+    with np.errstate(all="ignore"):
+        exact = getattr(np, name)(x.astype(np.float64)).astype(np.float32)
+    ulps = _ulps(got, exact)
+    assert ulps.max() <= (0 if path == "compiled" else 1)
+    assert (np.signbit(got) == np.signbit(exact))[~np.isnan(exact)].all()  # -0 kept
+    assert _ulps(got, getattr(torch, name)(torch.from_numpy(x)).numpy()).max() <= 1
+
+
+@pytest.mark.parametrize("view", ["permuted", "sliced", "expanded", "transposed-sliced"])
+def test_expm1_log1p_strided_inputs_keep_pytorchs_layout(path, view):
+    x = RNG.standard_normal((6, 8, 10)) * 3
+    make = {"permuted": lambda t: t.permute(2, 0, 1), "sliced": lambda t: t[:, ::2],
+            "expanded": lambda t: t[:1].expand(6, 8, 10),
+            "transposed-sliced": lambda t: t.permute(1, 2, 0)[::3]}[view]
+    m, t = pair(x)
+    for name in ("expm1", "log1p"):
+        assert_same(getattr(mindtorch, name)(make(m.abs())), getattr(torch, name)(make(t.abs())),
+                    check_stride=True, rtol=1.2e-7, atol=0)
+
+
+@pytest.mark.parametrize("name", ["elu", "selu", "celu", "softplus", "logsigmoid", "mish"])
+def test_activations_through_expm1_log1p(path, name):
+    """The activations decomposed through expm1 / log1p, forward and backward."""
+    fn = getattr(mindtorch.nn.functional, name), getattr(torch.nn.functional, name)
+    m, t = pair(RNG.standard_normal((50, 40)) * 6, requires_grad=True)
+    check_grad(fn[0], fn[1], m, t, rtol=3e-6, atol=2e-7)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_expm1_log1p_half_types(path, dtype):
+    m, t = pair(RNG.standard_normal(300) * 4, dtype)
+    for name in ("expm1", "log1p"):
+        assert_same(getattr(mindtorch, name)(m), getattr(torch, name)(t))
+
+
 # loading ---------------------------------------------------------------------------------
 
 def test_numba_loaded_by_large_inputs_only():
@@ -229,6 +293,7 @@ def test_large_inputs_take_the_compiled_loops():
     m, t = pair(x)
     assert_same(m.softmax(-1), t.softmax(-1))
     assert_same(mindtorch.nn.functional.gelu(m), torch.nn.functional.gelu(t))
+    assert_same(m.expm1(), t.expm1(), rtol=1.2e-7, atol=0)
     assert_same(mindtorch.nn.functional.layer_norm(m, [64]),
                 torch.nn.functional.layer_norm(t, [64]), **F32_TOL)
     assert _jit._modules["_compiled"]  # (loaded)

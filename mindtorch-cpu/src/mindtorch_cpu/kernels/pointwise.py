@@ -8,6 +8,7 @@ from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
+from ._jit import loops
 from ._select import select
 
 
@@ -517,10 +518,28 @@ def _isfinite(a):
 
 
 _FLOAT = "fc"
+def _compiled_f32(name, fallback):
+    """fn(a): kernels/_compiled.py's float32 loop `name` for float32 arrays of
+    _jit.MIN_SIZE elements or more (correctly rounded; ~10x NumPy's float32 log1p / expm1,
+    scalar libm loops), else fallback(a)."""
+    def fn(a):
+        jit = loops(a.size) if a.dtype == np.float32 else None
+        if jit is None:
+            return fallback(a)
+        out = np.empty_like(a)  # (a dense input's layout, as NumPy's ufunc results)
+        if a.strides != out.strides:  # strided or broadcast: a copy laid out as a ufunc's
+            a = np.positive(a)        # result (the loops walk both in memory order)
+            out = np.empty_like(a)
+        getattr(jit, name)(a.ravel(order="K"), out.ravel(order="K"))
+        return out
+    return fn
+
+
 UNARY = {
     # name: (numpy function, dtype kinds allowed or None for all)
     "abs": (np.abs, "uifc"), "exp": (np.exp, None), "log": (np.log, None),
-    "log1p": (np.log1p, None), "expm1": (np.expm1, None), "sqrt": (np.sqrt, None),
+    "log1p": (_compiled_f32("log1p_f32", np.log1p), None),
+    "expm1": (_compiled_f32("expm1_f32", np.expm1), None), "sqrt": (np.sqrt, None),
     "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, None),
     "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
     "asin": (np.arcsin, None), "acos": (np.arccos, None), "atan": (np.arctan, None),
