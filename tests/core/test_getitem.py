@@ -393,3 +393,15 @@ def test_objects_with_index_are_ints(make_index):
     y[make_index(mindtorch)] = -1
     ty[make_index(torch)] = -1
     assert_same(y, ty)
+
+
+def test_slice_bound_errors():
+    for index in (slice(1.5, 3), slice(None, None, 2.0), slice(None, "a"),
+                  slice(mindtorch.tensor(1.5), 3)):
+        th_index = slice(*(torch.tensor(1.5) if isinstance(v, mindtorch.Tensor) else v
+                           for v in (index.start, index.stop, index.step)))
+        with pytest.raises(TypeError) as theirs:
+            torch.arange(10)[th_index]
+        with pytest.raises(TypeError) as ours:
+            mindtorch.arange(10)[index]
+        assert str(ours.value) == str(theirs.value)

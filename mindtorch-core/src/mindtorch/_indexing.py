@@ -123,10 +123,20 @@ def _select_checked(t, dim, index, real_dim):
     return _select(t, dim, index)
 
 
+def _slice_bound(v):
+    try:
+        return operator.index(v)
+    except TypeError:
+        if isinstance(v, Tensor):
+            raise  # (its own message)
+        raise TypeError("slice indices must be integers or None or have an __index__ "
+                        "method") from None
+
+
 def _slice_item(t, dim, s):
-    start = None if s.start is None else operator.index(s.start)
-    stop = None if s.stop is None else operator.index(s.stop)
-    step = 1 if s.step is None else operator.index(s.step)
+    start = None if s.start is None else _slice_bound(s.start)
+    stop = None if s.stop is None else _slice_bound(s.stop)
+    step = 1 if s.step is None else _slice_bound(s.step)
     if step == 0:
         raise ValueError("slice step cannot be zero")
     if step < 0:
