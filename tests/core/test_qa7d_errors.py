@@ -60,3 +60,34 @@ def test_keyword_only_argument_named_without_position(make):
     ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
     assert ours[0] == theirs[0] == "TypeError"
     assert "(position" not in ours[1]
+
+
+@pytest.mark.parametrize("make", ["ones", "empty", "zeros_int8", "empty_strided", "Tensor"])
+def test_storage_size_overflow(make):
+    big = 2 ** 62
+
+    def program(m):
+        return {"ones": lambda: m.ones(big, big), "empty": lambda: m.empty(2 ** 40, 2 ** 40),
+                "zeros_int8": lambda: m.zeros(big, big, dtype=m.int8),
+                "empty_strided": lambda: m.empty_strided((big, 2), (2, 1)),
+                "Tensor": lambda: m.Tensor(big, big)}[make]()
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("data", [2.5, True, None, "a", 1 + 2j, (2, 3), [1, 2]])
+def test_legacy_tensor_constructor_data(data):
+    same_outcome(lambda m: tuple(m.Tensor(data).shape))
+
+
+@pytest.mark.parametrize("call", ["zeros", "ones_none", "view", "permute", "sum", "tensor_el",
+                                  "float_tensor_el", "str_el"])
+def test_int_list_later_element_errors(call):
+    def program(m):
+        x = m.zeros(2, 3)
+        return tuple({"zeros": lambda: m.zeros((2, 2.0)), "ones_none": lambda: m.ones([2, None]),
+                      "view": lambda: x.view((2, 3.0)), "permute": lambda: x.permute((0, 1.0)),
+                      "sum": lambda: x.sum((0, 1.5)),
+                      "tensor_el": lambda: m.zeros((2, m.tensor(2))),
+                      "float_tensor_el": lambda: m.zeros((2, m.tensor(2.0))),
+                      "str_el": lambda: m.zeros((2, "a"))}[call]().shape)
+    same_outcome(program)

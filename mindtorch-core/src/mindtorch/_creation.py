@@ -51,6 +51,9 @@ def _empty(shape, dtype, device, stride=None):
         n = 0 if 0 in shape else sum((k - 1) * s for k, s in zip(shape, stride)) + 1
     spec = _spec(device)
     nbytes = n * dtype.itemsize
+    if nbytes >= 1 << 63:  # (PyTorch's computeStorageNbytes)
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={list(shape)}" + (
+            "" if stride == _contiguous(shape) else f" and strides={list(stride)}"))
     storage = UntypedStorage._wrap(spec.allocate(nbytes, device.index), nbytes, device, spec)
     return Tensor._make(storage, shape, stride, 0, dtype)
 

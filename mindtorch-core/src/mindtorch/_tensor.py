@@ -103,6 +103,10 @@ class Tensor:
             args = (0,)
         elif len(args) == 1 and isinstance(args[0], Tensor):  # an alias, as PyTorch's
             return args[0].detach()
+        elif len(args) == 1 and (args[0] is None or type(args[0]) in (float, bool, complex)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+        elif len(args) == 1 and isinstance(args[0], str):
+            raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
         elif len(args) == 1 and not isinstance(args[0], (int, Size)):
             return _creation.tensor(args[0], dtype=D.get_default_dtype(), device=device)
         return _creation.empty(*args, dtype=D.get_default_dtype(), device=device)

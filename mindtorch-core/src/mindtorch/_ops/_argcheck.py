@@ -159,6 +159,12 @@ def int_list(op, pos, x):
         try:
             return tuple(operator.index(v) for v in x)
         except TypeError:
+            k, bad = next(((k, v) for k, v in enumerate(x) if _not_int(v) or not
+                           hasattr(v, "__index__")), (None, None))
+            if k is not None:  # a later element: PyTorch's unpacking error
+                raise TypeError(f"{op.name}(): argument '{op.schema.args[pos].name}' failed "
+                                f"to unpack the object at pos {k + 1} with error \"type must "
+                                f"be tuple of ints,but got {_type_name(bad)}\"") from None
             _fail(op, pos, x)
     return (int_(op, pos, x),)
 
