@@ -248,3 +248,47 @@ def test_compressed_column_accessors_and_unsupported_layouts():
     for name in ("to_sparse_csc", "to_sparse_bsr", "to_sparse_bsc"):
         with pytest.raises(NotImplementedError, match="not supported"):
             getattr(mindtorch.ones(2, 2), name)()
+
+
+CONSTRUCTORS = {
+    "coo": lambda L, **kw: L.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,), **kw),
+    "coo_size": lambda L, **kw: L.sparse_coo_tensor((2, 3), **kw),
+    "csr": lambda L, **kw: L.sparse_csr_tensor(L.tensor([0, 1]), L.tensor([0]),
+                                               L.tensor([1.0]), (1, 2), **kw),
+}
+
+
+@pytest.mark.filterwarnings("ignore:Sparse CSR tensor support is in beta")
+@pytest.mark.parametrize("name", list(CONSTRUCTORS))
+def test_implicit_invariant_checks_warn_as_pytorch(name):
+    # PyTorch's once-per-process warning while the global setting was never chosen; none
+    # with check_invariants given, or after check_sparse_tensor_invariants set it
+    import warnings
+
+    from mindtorch import sparse as msparse
+
+    def messages(lib, **kw):
+        lib.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                CONSTRUCTORS[name](lib, **kw)
+        finally:
+            lib.set_warn_always(False)
+        return [str(x.message).split(" (Triggered")[0] for x in w
+                if "implicitly disabled" in str(x.message)]
+    saved = msparse._check_invariants[0]
+    msparse._check_invariants[0] = None
+    try:
+        ours = messages(mindtorch)
+        theirs = messages(torch)  # (empty if another test chose the setting in PyTorch)
+        assert len(ours) == 1 and ours == (theirs or ours)
+        assert ours[0].startswith("Sparse invariant checks are implicitly disabled.")
+        assert messages(mindtorch, check_invariants=False) == []
+        assert messages(mindtorch, check_invariants=True) == []
+        with mindtorch.sparse.check_sparse_tensor_invariants(enable=True):
+            pass
+        assert mindtorch.sparse.check_sparse_tensor_invariants.is_enabled() is False
+        assert messages(mindtorch) == []
+    finally:
+        msparse._check_invariants[0] = saved

@@ -45,7 +45,7 @@ class SparseAdam(Optimizer):
             return
 
         def entries(v):
-            return sparse_coo_tensor(indices, v, grad.shape)
+            return sparse_coo_tensor(indices, v, grad.shape, check_invariants=False)
         beta1, beta2 = group["betas"]
         # each moment moves toward the new value at grad's entries: m += (1 - b)(new - m)
         m_old = state["exp_avg"].sparse_mask(grad)._values()

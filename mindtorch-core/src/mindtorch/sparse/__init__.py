@@ -30,7 +30,25 @@ def _M():
     return mindtorch
 
 
-_check_invariants = [False]
+_check_invariants = [None]  # None: never set; constructors relying on it warn once
+
+
+def _checking(check_invariants):
+    """Whether a constructor checks its indices: its argument, else the global setting
+    (PyTorch's once-per-process warning while that was never set)."""
+    if check_invariants is not None:
+        return bool(check_invariants)
+    if _check_invariants[0] is None:
+        from .._warn_once import warn_once
+        warn_once("sparse_invariants", _IMPLICIT)
+        return False
+    return _check_invariants[0]
+
+
+_IMPLICIT = ("Sparse invariant checks are implicitly disabled. Memory errors (e.g. SEGFAULT) "
+             "will occur when operating on a sparse tensor which violates the invariants, but "
+             "checks incur performance overhead. To silence this warning, explicitly opt in "
+             "or out. See `torch.sparse.check_sparse_tensor_invariants.__doc__` for guidance. ")
 
 
 class check_sparse_tensor_invariants:
@@ -41,7 +59,7 @@ class check_sparse_tensor_invariants:
 
     @staticmethod
     def is_enabled():
-        return _check_invariants[0]
+        return bool(_check_invariants[0])
 
     @staticmethod
     def enable():
@@ -52,7 +70,7 @@ class check_sparse_tensor_invariants:
         _check_invariants[0] = False
 
     def __enter__(self):
-        self.saved = _check_invariants[0]
+        self.saved = self.is_enabled()  # (set explicitly on exit, as PyTorch)
         _check_invariants[0] = self.state
 
     def __exit__(self, *exc):
@@ -96,6 +114,7 @@ def _finish(s, requires_grad):
 def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=None,
                       pin_memory=False, requires_grad=False, check_invariants=None,
                       is_coalesced=None):
+    check_invariants = _checking(check_invariants)
     if values is None:  # sparse_coo_tensor(size): no entries
         size = tuple(indices)
         empty = _M().empty(0, dtype=dtype or D.get_default_dtype(), device=device)
@@ -126,7 +145,7 @@ def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=Non
     if tuple(values.shape[1:]) != size[sd:]:
         raise RuntimeError(f"values has incorrect size, expected {list((values.shape[0],) + size[sd:])}"
                            f", got {list(values.shape)}")
-    if check_invariants or (check_invariants is None and _check_invariants[0]):
+    if check_invariants:
         _check_coo(indices, size)
     coalesced = bool(is_coalesced) or indices.shape[1] <= 1 and not is_coalesced is False
     s = _from_values(values, lambda v: make_coo(indices, v, size, coalesced))
@@ -149,6 +168,7 @@ def _check_coo(indices, size):
 def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None,
                       device=None, pin_memory=False, requires_grad=False,
                       check_invariants=None):
+    check_invariants = _checking(check_invariants)
     values = _as_tensor(values, dtype, device)
     crow = _as_tensor(crow_indices, None, values.device).long()
     col = _as_tensor(col_indices, None, values.device).long()
@@ -164,7 +184,7 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
     if len(size) != 2 or crow.shape[0] != size[0] + 1:
         raise RuntimeError(f"crow_indices.size(-1) must be equal to size[-2] + 1 (that is "
                            f"{size[0] + 1}), but got: {crow.shape[0]}")
-    if check_invariants or (check_invariants is None and _check_invariants[0]):
+    if check_invariants:
         if int(crow[-1]) != col.shape[0] or bool((crow[1:] < crow[:-1]).any()):
             raise RuntimeError("`crow_indices[..., -1] == nnz` and non-decreasing crow_indices "
                                "are required")
@@ -177,6 +197,7 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
 def sparse_compressed_tensor(compressed_indices, plain_indices, values, size=None, *,
                              dtype=None, layout=None, device=None, requires_grad=False,
                              check_invariants=None):
+    check_invariants = _checking(check_invariants)
     if layout is not sparse_csr:
         raise NotImplementedError(f"sparse_compressed_tensor: layout {layout} is not supported "
                                   f"(sparse_csr is)")

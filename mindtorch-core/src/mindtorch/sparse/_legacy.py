@@ -20,11 +20,13 @@ class _SparseType(type):
                       "deprecated.  Please use torch.sparse_coo_tensor(indices, values, "
                       "shape, dtype=, device=).")
             values = args[1] if args[1].dtype is cls.dtype else args[1].to(cls.dtype)
-            return sparse_coo_tensor(args[0], values, *args[2:], device=device)
+            return sparse_coo_tensor(args[0], values, *args[2:], device=device,
+                                     check_invariants=False)
         warn_once("sparse_legacy_shape", "torch.sparse.SparseTensor(shape, *, device=) is "
                   "deprecated.  Please use torch.sparse_coo_tensor(shape, dtype=, device=).")
         size = args[0] if len(args) == 1 and not isinstance(args[0], int) else args
-        return sparse_coo_tensor(tuple(size), dtype=cls.dtype, device=device)
+        return sparse_coo_tensor(tuple(size), dtype=cls.dtype, device=device,
+                                 check_invariants=False)
 
 
 LEGACY = {name: _SparseType(name, (), {"dtype": dtype, "__module__": "torch.sparse"})
