@@ -91,3 +91,8 @@ def test_int_list_later_element_errors(call):
                       "float_tensor_el": lambda: m.zeros((2, m.tensor(2.0))),
                       "str_el": lambda: m.zeros((2, "a"))}[call]().shape)
     same_outcome(program)
+
+
+@pytest.mark.parametrize("shape", [(1,), (), (2,)])
+def test_item_on_meta(shape):
+    same_outcome(lambda m: m.ones(shape, device="meta").item())

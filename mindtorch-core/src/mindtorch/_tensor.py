@@ -483,6 +483,8 @@ class Tensor:
         if self.numel() != 1:
             raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to "
                                f"Scalar")
+        if self._device.type == "meta":
+            raise RuntimeError("Tensor.item() cannot be called on meta tensors")
         return self.cpu()._host().reshape(()).item() if self.dtype is not D.bfloat16 else \
             float(self.cpu()._host().reshape(()))
 
