@@ -58,6 +58,9 @@ CASES = [
     # Python scalars of complex tensors: the real part only when the imaginary part is 0
     "float(T.tensor(1 + 2j))", "int(T.tensor(1 + 2j))", "float(T.tensor(1 + 0j))",
     "int(T.tensor(3 + 0j))", "bool(T.tensor(2j))", "complex(T.tensor(1 + 2j))",
+    # a sequence of tensors holding something else
+    "T.cat([T.ones(1), [1]])", "T.stack([T.ones(1), None])", "T.cat([[1], [2]])",
+    "T.cat(T.ones(2))", "T.index_put(T.zeros(2), (T.tensor([0]), 'a'), T.ones(1))",
 ]
 
 

@@ -237,20 +237,27 @@ def generator(op, pos, x):
     _fail(op, pos, x)
 
 
+def _element_fail(pos, i, t):
+    """PyTorch's error for a sequence argument holding something else than a tensor (its
+    argument numbered from 0)."""
+    raise TypeError(f"expected Tensor as element {i} in argument {pos}, but got "
+                    f"{_type_name(t)}")
+
+
 def tensor_list(op, pos, x):
     if isinstance(x, (list, tuple)):
-        for t in x:
+        for i, t in enumerate(x):
             if type(t) is not Tensor and not isinstance(t, Tensor):
-                _fail(op, pos, x)
+                _element_fail(pos, i, t)
         return tuple(x)
     _fail(op, pos, x)
 
 
 def optional_tensor_list(op, pos, x):
     if isinstance(x, (list, tuple)):
-        for t in x:
+        for i, t in enumerate(x):
             if t is not None and type(t) is not Tensor and not isinstance(t, Tensor):
-                _fail(op, pos, x)
+                _element_fail(pos, i, t)
         return tuple(x)
     _fail(op, pos, x)
 
