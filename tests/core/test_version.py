@@ -21,6 +21,7 @@ def test_version_compares_as_pytorch_version():
     local label) and compares as torch's TorchVersion does: version order for strings and
     tuples, string order for what does not parse, TypeError for other types."""
     import operator
+
     import pytest
     from torch.torch_version import TorchVersion
     ours = mindtorch.__version__
@@ -33,7 +34,7 @@ def test_version_compares_as_pytorch_version():
             assert op(ours, other) == op(theirs, other), (op, other)
     assert ours < "10.0" and ours > "2.9" and hash(ours) == hash(str(ours))  # (not str order)
     with pytest.raises(TypeError):
-        ours < 3
+        ours < 3  # noqa: B015
 
 
 def test_is_storage():

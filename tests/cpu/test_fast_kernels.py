@@ -269,6 +269,16 @@ def test_activations_through_expm1_log1p(path, name):
     check_grad(fn[0], fn[1], m, t, rtol=3e-6, atol=2e-7)
 
 
+@pytest.mark.parametrize("reduction", ["none", "mean"])
+def test_bce_with_logits_fused_kernel_log1p(path, reduction):
+    """The fused binary_cross_entropy_with_logits kernel takes the same log1p."""
+    m, t = pair(RNG.standard_normal((40, 30)) * 8, requires_grad=True)
+    mt_, tt = pair((RNG.random((40, 30)) < 0.3).astype(float))
+    check_grad(lambda x: mindtorch.nn.functional.binary_cross_entropy_with_logits(
+        x, mt_, reduction=reduction), lambda x: torch.nn.functional.binary_cross_entropy_with_logits(
+        x, tt, reduction=reduction), m, t, rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_expm1_log1p_half_types(path, dtype):
     m, t = pair(RNG.standard_normal(300) * 4, dtype)

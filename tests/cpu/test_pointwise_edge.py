@@ -8,7 +8,6 @@ import warnings
 
 import mindtorch
 import pytest
-
 from reference import assert_same
 
 PROGRAM = r"""

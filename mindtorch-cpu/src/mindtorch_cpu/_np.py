@@ -4,8 +4,8 @@ import warnings
 import numpy as np
 from mindtorch import Tensor, plugins
 from mindtorch import _float8 as float8
-from mindtorch._dtype import _FP8
 from mindtorch._device import canonical
+from mindtorch._dtype import _FP8
 from mindtorch._storage import UntypedStorage
 from mindtorch._tensor import contiguous_strides
 

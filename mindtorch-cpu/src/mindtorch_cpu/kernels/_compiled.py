@@ -239,7 +239,7 @@ def expm1_f32(x, out):
             _X8 + r * (_X9 + r * (_X10 + r * (_X11 + r * _X12)))))))))))
         s = _as_float64((_bits64(k) - _SHIFT_BITS + 1023) << 52)  # 2^n
         e = p if n == 0.0 else s * p + (s - 1.0)
-        out[i] = np.float32(e if v == v else v)  # (a NaN: itself)
+        out[i] = np.float32(v if math.isnan(v) else e)  # (a NaN: itself)
 
 
 @numba.njit(**_JIT)

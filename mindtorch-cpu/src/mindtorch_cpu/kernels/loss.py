@@ -12,6 +12,7 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import loss as L
 
 from .._np import arr, wrap
+from .pointwise import log1p
 
 
 def _parts(target, weight, ignore_index, np_dtype, n_classes):
@@ -107,8 +108,8 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
 
 def _bce_with_logits(self, target, weight=None, pos_weight=None, reduction=0):
     """(1 - t) x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)) (the
-    decomposition's _log_sigmoid evaluates both of its branches over every element, and
-    log1p is NumPy's slowest float32 ufunc)."""
+    decomposition's _log_sigmoid evaluates both of its branches over every element; log1p
+    is the compiled float32 loop from _jit.MIN_SIZE elements, see pointwise.log1p)."""
     if not (weight is None and pos_weight is None and self.dtype is target.dtype
             and self.dtype in (D.float32, D.float64) and self._shape == target._shape):
         from mindtorch._ops.dispatch import _decomposition
@@ -119,7 +120,7 @@ def _bce_with_logits(self, target, weight=None, pos_weight=None, reduction=0):
         r = np.abs(x, out=np.empty(x.shape, x.dtype))  # (an array for a 0-dim x too)
         np.negative(r, out=r)
         np.exp(r, out=r)
-        np.log1p(r, out=r)  # -log_sigmoid(x) - max(-x, 0)
+        r = log1p(r)  # -log_sigmoid(x) - max(-x, 0)
         r -= np.minimum(x, 0)
         r += (1 - t) * x
     return L._reduce(wrap(r, self.dtype), reduction)

@@ -535,11 +535,13 @@ def _compiled_f32(name, fallback):
     return fn
 
 
+log1p = _compiled_f32("log1p_f32", np.log1p)
+expm1 = _compiled_f32("expm1_f32", np.expm1)
+
 UNARY = {
     # name: (numpy function, dtype kinds allowed or None for all)
     "abs": (np.abs, "uifc"), "exp": (np.exp, None), "log": (np.log, None),
-    "log1p": (_compiled_f32("log1p_f32", np.log1p), None),
-    "expm1": (_compiled_f32("expm1_f32", np.expm1), None), "sqrt": (np.sqrt, None),
+    "log1p": (log1p, None), "expm1": (expm1, None), "sqrt": (np.sqrt, None),
     "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, None),
     "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
     "asin": (np.arcsin, None), "acos": (np.arccos, None), "atan": (np.arctan, None),
