@@ -127,6 +127,11 @@ def test_compile_runs_the_model():
         out += [f.__name__, f(L.ones(1)).item()]
         with pytest.raises(AssertionError, match="A callable function is expected"):
             L.compile(3)
+        d = L._dynamo  # tracing hints and decorators libraries apply at import
+        out += [d.allow_in_graph(f) is f, d.assume_constant_result(f) is f,
+                d.mark_static_address(L.ones(1)), d.mark_dynamic(L.ones(2), 0),
+                d.maybe_mark_dynamic(L.ones(2), 0), d.mark_static(L.ones(2), 0),
+                [c.__name__ for c in d.exc.Unsupported.__mro__[:3]]]
         return out
     assert run(mindtorch) == run(torch)
 

@@ -1,6 +1,7 @@
 """torch._dynamo's user-facing corner: mindtorch has no graph compiler, so torch.compile
 wraps a module in an OptimizedModule that runs it eagerly (the wrapper PyTorch's
 state_dict keys, `_orig_mod.` and repr show), and the knobs scripts set are accepted."""
+import sys
 import types
 
 from . import eval_frame  # noqa: F401
@@ -21,3 +22,40 @@ def disable(fn=None, recursive=True):
 
 def is_compiling():
     return False
+
+
+def allow_in_graph(fn):
+    """(Decorators that steer tracing: with nothing traced, the function as it is.)"""
+    return fn
+
+
+assume_constant_result = allow_in_graph
+
+
+def mark_static_address(t, guard=True):
+    """(Hints about tensors to the tracer: nothing reads them.)"""
+
+
+def mark_dynamic(t, index, **kwargs):
+    pass
+
+
+maybe_mark_dynamic = mark_static = mark_dynamic
+
+
+class _Exc(types.ModuleType):
+    """torch._dynamo.exc: the error classes `except` clauses name (never raised here)."""
+
+    class TorchDynamoException(RuntimeError):
+        pass
+
+    class Unsupported(TorchDynamoException):
+        pass
+
+    class InternalTorchDynamoError(TorchDynamoException):
+        pass
+
+
+exc = sys.modules[__name__ + ".exc"] = _Exc(__name__ + ".exc")  # (importable too)
+for _cls in (exc.TorchDynamoException, exc.Unsupported, exc.InternalTorchDynamoError):
+    _cls.__module__ = exc.__name__
