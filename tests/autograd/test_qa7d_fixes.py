@@ -146,3 +146,16 @@ def test_old_style_function_refused_by_func_transforms(transform):
 def test_builtin_functions_still_run_under_vmap():
     lstm = M.nn.LSTM(2, 3)
     assert M.vmap(lambda x: lstm(x)[0])(M.ones(4, 5, 2)).shape == (4, 5, 3)
+
+
+@pytest.mark.parametrize("case", ["plain", "leaf", "nonleaf"])
+@pytest.mark.parametrize("dtype", ["int64", "complex64", "float64"])
+def test_data_assignment_dtype_when_requiring_grad(case, dtype):
+    def program(m):
+        d = m.ones(2, requires_grad=case != "plain")
+        if case == "nonleaf":
+            d = d * 2
+        d.data = m.zeros(3, dtype=getattr(m, dtype))
+        return str(d.dtype), d.requires_grad, tuple(d.shape)
+    ours, theirs = same_outcome(program)
+    assert ours == theirs

@@ -412,6 +412,9 @@ class Tensor:
     def data(self, other):
         if not isinstance(other, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(other).__name__}")
+        if self._requires_grad and other.dtype not in D.DIFFERENTIABLE:
+            raise RuntimeError("data set to a tensor that requires gradients must be floating "
+                               "point or complex dtype")
         self._set_metadata_from(other)
 
     def _set_metadata_from(self, other):
