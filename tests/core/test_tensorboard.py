@@ -325,11 +325,68 @@ def test_default_log_dir(tmp_path, monkeypatch):
     assert os.path.isdir(names[1])
 
 
-def test_add_graph_warns_and_logs_nothing(tmp_path):
-    with mt_tb.SummaryWriter(str(tmp_path)) as w, pytest.warns(UserWarning, match="add_graph"):
+def _graph_net(lib):
+    class Net(lib.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = lib.nn.Linear(2, 3)
+            self.seq = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.ReLU())
+            self.bn = lib.nn.BatchNorm1d(3)
+
+        def forward(self, x, y):
+            h = lib.relu(self.fc1(x))
+            return self.bn(self.seq(h)).view(-1) + y.sum() * 2, h
+
+    return Net()
+
+
+def _graph_outline(graph_def):
+    """Each aten:: node's op, scope and the producers of its tensor inputs (parameters by
+    their module scope and name, inputs by name), PyTorch's numbering and constants aside."""
+    nodes = {n.name: n for n in graph_def.node}
+
+    def key(name):
+        n = nodes[name]
+        if n.op == "IO Node":
+            return name
+        if n.op == "prim::GetAttr":
+            return name.rpartition("/")[0]
+        return (n.op, name.rpartition("/")[0])
+
+    return [(n.op, n.name.rpartition("/")[0],
+             sorted(str(key(i)) for i in n.input
+                    if nodes[i].op not in ("prim::Constant", "prim::ListConstruct")))
+            for n in graph_def.node if n.op.startswith("aten::")]
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.trace:DeprecationWarning")
+def test_add_graph(tmp_path):
+    outlines = []
+    for lib, tb in LIBS:
+        model = _graph_net(lib)
+        with tb.SummaryWriter(str(tmp_path / lib.__name__)) as w:
+            w.add_graph(model, (lib.ones(4, 2), lib.ones(12)))
+        assert model.training and not model._forward_hooks and not model._forward_pre_hooks
+        events, _ = read_run(tmp_path / lib.__name__)
+        kinds = [e.WhichOneof("what") for e in events["."]]
+        assert kinds == ["file_version", "graph_def", "tagged_run_metadata"]
+        assert events["."][2].tagged_run_metadata.tag == "step1"
+        from tensorboard.compat.proto.graph_pb2 import GraphDef
+        graph_def = GraphDef.FromString(events["."][1].graph_def)
+        assert graph_def.versions.producer == 22
+        outlines.append(_graph_outline(graph_def))
+    assert outlines[1] == outlines[0]
+    assert [op for op, _, _ in outlines[1]] == [
+        "aten::linear", "aten::relu", "aten::linear", "aten::relu", "aten::batch_norm",
+        "aten::view", "aten::sum", "aten::mul", "aten::add"]
+
+
+def test_add_graph_single_input_and_errors(tmp_path, capsys):
+    with mt_tb.SummaryWriter(str(tmp_path)) as w:
         w.add_graph(mindtorch.nn.Linear(2, 3), mindtorch.ones(1, 2))
-    events, _ = read_run(tmp_path)
-    assert [e.WhichOneof("what") for e in events["."]] == ["file_version"]
+        with pytest.raises(RuntimeError):
+            w.add_graph(mindtorch.nn.Linear(2, 3), mindtorch.ones(1, 5))
+    assert capsys.readouterr().out.endswith("Error occurs, No graph saved\n")
 
 
 def test_meta_tensor_placeholder(tmp_path):

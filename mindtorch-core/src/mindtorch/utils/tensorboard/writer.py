@@ -2,7 +2,6 @@
 tensorboard's EventFileWriter."""
 import os
 import time
-import warnings
 
 from tensorboard.compat.proto.event_pb2 import Event, SessionLog, TaggedRunMetadata
 from tensorboard.summary.writer.event_file_writer import EventFileWriter
@@ -193,10 +192,11 @@ class SummaryWriter:
         self._get_file_writer().add_onnx_graph(load_onnx_graph(prototxt))
 
     def add_graph(self, model, input_to_model=None, verbose=False, use_strict_trace=True):
-        """PyTorch traces `model` with its JIT to log its graph; mindtorch has no tracer, so
-        this warns and logs nothing, letting the rest of a training script run."""
-        warnings.warn("SummaryWriter.add_graph: mindtorch cannot trace models (no JIT), "
-                      "so no graph is logged", UserWarning, stacklevel=2)
+        """The graph of model(*input_to_model). PyTorch traces it with its JIT; mindtorch,
+        without one, records the torch functions the model calls (see _graph)."""
+        from ._graph import graph
+        self._get_file_writer().add_graph(graph(model, input_to_model, verbose,
+                                                use_strict_trace))
 
     def add_embedding(self, mat, metadata=None, label_img=None, global_step=None,
                       tag="default", metadata_header=None):
