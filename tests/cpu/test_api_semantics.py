@@ -61,6 +61,10 @@ CASES = [
     # a sequence of tensors holding something else
     "T.cat([T.ones(1), [1]])", "T.stack([T.ones(1), None])", "T.cat([[1], [2]])",
     "T.cat(T.ones(2))", "T.index_put(T.zeros(2), (T.tensor([0]), 'a'), T.ones(1))",
+    # histogram: the bins' dtype is checked first (C++ type names); the kernel named
+    "T.histogram(T.tensor([1, 2]), bins=2)", "T.histogram(T.tensor([1, 2]), bins=T.tensor([0, 1]))",
+    "T.histogram(T.tensor([1, 2]), bins=T.tensor([0.0, 1]))",
+    "T.histogram(T.tensor([1.0, 2]), bins=T.tensor([0.0, 1]).half())",
 ]
 
 

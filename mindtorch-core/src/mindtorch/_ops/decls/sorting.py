@@ -198,8 +198,14 @@ def _num(x):
 def histogram_plan(self, bins, range, weight):
     """(number of bins, explicit edges given) for torch.histogram."""
     from ..._tensor import Tensor
+    edges = isinstance(bins, Tensor)
+    if edges and bins.dtype is not self.dtype:  # (checked first, in C++ type names)
+        raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have "
+                           f"the same dtype, but got input with dtype "
+                           f"{D.CPP_NAMES[self.dtype.name]} and bins for dimension 0 with "
+                           f"dtype {D.CPP_NAMES[bins.dtype.name]}")
     if self.dtype.kind != "f":
-        raise _not_implemented("histogram_cpu", self.dtype)
+        raise _not_implemented("histogram_cpu" if edges else "histogramdd", self.dtype)
     # (PyTorch flattens both: the input to (n, 1), the weight to (n,))
     if weight is not None and weight.numel() != self.numel():
         raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have "
@@ -211,14 +217,9 @@ def histogram_plan(self, bins, range, weight):
                            f"weight tensor should have the same dtype, but got "
                            f"input({_type_name(self.dtype)}), and "
                            f"weight({_type_name(weight.dtype)})")
-    if isinstance(bins, Tensor):
+    if edges:
         if range is not None:
             raise TypeError("histogram(): range cannot be given together with bin edges")
-        if bins.dtype is not self.dtype:
-            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have "
-                               f"the same dtype, but got input with dtype "
-                               f"{_type_name(self.dtype)} and bins for dimension 0 with dtype "
-                               f"{_type_name(bins.dtype)}")
         if bins.ndim != 1:
             raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but "
                                f"got {bins.ndim} dimensions in the bins tensor for dimension 0")
