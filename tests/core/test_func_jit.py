@@ -216,3 +216,24 @@ def test_jit_and_compiler_helpers_programs_use():
         c.reset()
         return out
     assert run(mindtorch) == run(torch)
+
+
+def test_replace_all_batch_norm_modules_functionalize_debug_unwrap():
+    # torch.func's helpers beside the transforms, against PyTorch's
+    def run(lib):
+        net = lib.nn.Sequential(lib.nn.Linear(3, 4), lib.nn.BatchNorm1d(4),
+                                lib.nn.Sequential(lib.nn.BatchNorm1d(4, track_running_stats=False)))
+        assert lib.func.replace_all_batch_norm_modules_(net) is net
+        state = [(m.running_mean, m.running_var, m.num_batches_tracked, m.track_running_stats)
+                 for m in (net[1], net[2][0])]
+        keys = sorted(net.state_dict())
+
+        def f(x):
+            x.add_(1)
+            return x * 2
+        x = lib.ones(2)
+        y = lib.func.functionalize(f)(x)
+        with pytest.raises(RuntimeError, match="received invalid argument for remove=x"):
+            lib.func.functionalize(f, remove="x")
+        return state, keys, x.tolist(), y.tolist(), lib.func.debug_unwrap(x) is x
+    assert run(mindtorch) == run(torch)

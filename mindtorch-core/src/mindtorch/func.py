@@ -6,8 +6,9 @@ jacfwd through forward mode (autograd.forward_ad: one pass per tangent), or, ins
 level (forward AD does not nest), by the double-backward trick and reverse rows;
 functional_call is nn.utils.stateless's, taking several dicts, and stack_module_state
 stacks the states of an ensemble for it."""
-__all__ = ["functional_call", "grad", "grad_and_value", "hessian", "jacfwd", "jacrev", "jvp",
-           "linearize", "stack_module_state", "vjp", "vmap"]
+__all__ = ["debug_unwrap", "functional_call", "functionalize", "grad", "grad_and_value",
+           "hessian", "jacfwd", "jacrev", "jvp", "linearize", "replace_all_batch_norm_modules_",
+           "stack_module_state", "vjp", "vmap"]
 
 from .autograd.function import under_transform  # noqa: E402  (Functions refuse old style)
 
@@ -29,20 +30,8 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     from ._tensor import Tensor
 
     def mapped(*args, **kwargs):
+        n = _mapped_size(func, in_dims, args)
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
-        if len(dims) != len(args):
-            raise ValueError(f"vmap(in_dims={in_dims}, ...)(<inputs>): in_dims is not "
-                             f"compatible with the structure of `inputs`. in_dims has "
-                             f"structure {len(dims)} but inputs has structure {len(args)}.")
-        sizes = {t.shape[d] for a, d in zip(args, dims) if d is not None
-                 for t in _leaves(a) if isinstance(t, Tensor)}
-        if not sizes:
-            raise ValueError("vmap: at least one input must be a Tensor mapped over a dim "
-                             "(in_dims not None)")
-        if len(sizes) > 1:
-            raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
-                             f"dimension, got sizes {sorted(sizes)} for the mapped dimension")
-        (n,) = sizes
 
         def piece(a, d, i):
             return a if d is None else _tree_map(
@@ -63,6 +52,55 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     return mapped
 
 
+def _mapped_size(func, in_dims, args):
+    """The size of the dim vmap maps over, with PyTorch's errors for arguments that do
+    not fit in_dims."""
+    from ._tensor import Tensor
+    from .utils._pytree import tree_flatten
+    where = f"vmap({getattr(func, '__name__', func)}, in_dims={in_dims}, ...)(<inputs>)"
+    if isinstance(in_dims, (tuple, list)):
+        dims = in_dims
+        if len(dims) != len(args):
+            raise ValueError(f"{where}: in_dims is not compatible with the structure of "
+                             f"`inputs`. in_dims has structure {tree_flatten(dims)[1]} but "
+                             f"inputs has structure {tree_flatten(args)[1]}.")
+    elif in_dims is None or type(in_dims) is int:
+        dims = (in_dims,) * len(args)
+    else:
+        raise ValueError(f"{where}: expected `in_dims` to be int or a (potentially nested) "
+                         f"tuple matching the structure of inputs, got: {type(in_dims)}.")
+    sizes = []
+    for a, d in zip(args, dims):
+        for t in _leaves(a) if d is not None else ():
+            if not isinstance(t, Tensor):
+                raise ValueError(f"{where}: Got in_dim={d} for an input but the input is of "
+                                 f"type {type(t)}. We cannot vmap over non-Tensor arguments, "
+                                 f"please use None as the respective in_dim")
+            if not -t.dim() <= d < t.dim():
+                raise ValueError(f"{where}: Got in_dim={d} for some input, but that input is "
+                                 f"a Tensor of dimensionality {t.dim()} so expected in_dim to "
+                                 f"satisfy -{t.dim()} <= in_dim < {t.dim()}.")
+            sizes.append(t.shape[d])
+    if not sizes:
+        raise ValueError("vmap: Expected at least one Tensor to vmap over")
+    if len(set(sizes)) > 1:
+        raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped "
+                         f"dimension, got sizes {sizes} for the mapped dimension")
+    return sizes[0]
+
+
+def _check_argnums(argnums, args):
+    nums = (argnums,) if isinstance(argnums, int) else argnums
+    if not isinstance(nums, tuple) or not all(isinstance(k, int) for k in nums):
+        raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
+    if not nums:
+        raise RuntimeError("argnums must be non-empty")
+    for k in nums:
+        if not -len(args) <= k < len(args):
+            raise RuntimeError(f"Got argnum={k}, but only {len(args)} positional inputs")
+    return tuple(k % len(args) for k in nums)
+
+
 def grad_and_value(func, argnums=0, has_aux=False):
     """(gradient of func's scalar output at the arguments argnums - pytrees of tensors as
     they are - , value): the gradient as the argument's pytree (a tuple over argnums when
@@ -70,14 +108,20 @@ def grad_and_value(func, argnums=0, has_aux=False):
     import mindtorch as M
 
     def wrapped(*args, **kwargs):
-        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        nums = _check_argnums(argnums, args)
         args, outer = _differentiable(args, nums)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
         with M.enable_grad(), under_transform():
             out = func(*args, **kwargs)
+            if has_aux and not (isinstance(out, tuple) and len(out) == 2):
+                raise RuntimeError("grad_and_value(f)(*args): output of function f should be "
+                                   "a tuple: (output, aux) if has_aux is True")
             value, aux = out if has_aux else (out, None)
-            if not isinstance(value, M.Tensor) or value.numel() != 1:
+            if not isinstance(value, M.Tensor):
+                raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a "
+                                   f"Tensor, got {type(value)}")
+            if value.numel() != 1:
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
                                    "scalar Tensor, got tensor with "
                                    f"{getattr(value, 'ndim', 0)} dims. Maybe you wanted to "
@@ -201,7 +245,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     import mindtorch as M
 
     def wrapped(*args, **kwargs):
-        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        nums = _check_argnums(argnums, args)
         args, outer = _differentiable(args, nums)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
@@ -241,7 +285,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     def wrapped(*args, **kwargs):
         if fw._current_level >= 0:
             return reverse(*args, **kwargs)
-        nums = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+        nums = _check_argnums(argnums, args)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
         basis = [M.zeros_like(x) for x in inputs]
@@ -429,3 +473,39 @@ def stack_module_state(models):
                 out[name] = out[name].detach().requires_grad_()
         return out
     return stacked("named_parameters"), stacked("named_buffers")
+
+
+def replace_all_batch_norm_modules_(root):
+    """root, its batch norm modules changed in place to use batch statistics only (running
+    stats None, track_running_stats False), as vmap over them needs."""
+    from .nn.modules.batchnorm import _BatchNorm
+    for m in root.modules():
+        if isinstance(m, _BatchNorm) and m.track_running_stats:
+            m.running_mean = m.running_var = m.num_batches_tracked = None
+            m.track_running_stats = False
+    return root
+
+
+def functionalize(func, *, remove="mutations"):
+    """func itself in effect: mindtorch runs eagerly, and a function's in-place ops give
+    the results their functional versions would."""
+    if remove not in ("mutations", "mutations_and_views"):
+        raise RuntimeError(f"functionalize(f, remove='mutations'): received invalid argument "
+                           f"for remove={remove}. Valid options are:\n"
+                           f"     remove='mutations': all inplace and out= operators will be "
+                           f"removed from the program, and replaced with their out-of-place "
+                           f"equivalents.\n"
+                           f"     remove='mutations_and_views': In addition to the above, all "
+                           f"aliasing operators {{view}} will be replaced with their "
+                           f"non-aliasing counterparts, {{view}}_copy.\n")
+    import functools
+
+    @functools.wraps(func)
+    def run(*args, **kwargs):
+        return func(*args, **kwargs)
+    return run
+
+
+def debug_unwrap(tensor, *, recurse=True):
+    """The tensor under a transform's wrapper: mindtorch's transforms wrap none."""
+    return tensor
