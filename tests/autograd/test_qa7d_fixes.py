@@ -159,3 +159,37 @@ def test_data_assignment_dtype_when_requiring_grad(case, dtype):
         return str(d.dtype), d.requires_grad, tuple(d.shape)
     ours, theirs = same_outcome(program)
     assert ours == theirs
+
+
+def _ident(x):
+    return x
+
+
+_FUNC_MISUSE = {
+    "vmap_dim_low": lambda m: m.vmap(m.sin, in_dims=-3)(m.ones(2, 3)),
+    "vmap_dim_high": lambda m: m.vmap(_ident, in_dims=1)(m.ones(2)),
+    "vmap_0d": lambda m: m.vmap(_ident, in_dims=0)(m.tensor(1.0)),
+    "vmap_non_tensor": lambda m: m.vmap(_ident, in_dims=(0, 0))(m.ones(2), 3),
+    "vmap_nothing": lambda m: m.vmap(_ident, in_dims=(None,))(m.ones(2)),
+    "vmap_float_dims": lambda m: m.vmap(_ident, in_dims=1.5)(m.ones(2)),
+    "vmap_sizes": lambda m: m.vmap(m.add)(m.ones(3, 3), m.ones(2, 3)),
+    "vmap_structure": lambda m: m.vmap(m.add, in_dims=(0,))(m.ones(2), m.ones(2)),
+    "vmap_neg_dim": lambda m: m.vmap(_ident, in_dims=-1)(m.ones(2, 3)).tolist(),
+    "grad_argnum_high": lambda m: m.func.grad(lambda x, y: x.sum(), argnums=(0, 2))(
+        m.ones(2), m.ones(2)),
+    "grad_argnum_low": lambda m: m.func.grad(lambda x: x.sum(), argnums=-2)(m.ones(2)),
+    "grad_argnum_float": lambda m: m.func.grad(lambda x: x.sum(), argnums=1.0)(m.ones(2)),
+    "grad_argnums_empty": lambda m: m.func.grad(lambda x: x.sum(), argnums=())(m.ones(2)),
+    "grad_aux_not_pair": lambda m: m.func.grad(lambda x: (x.sum(), 1, 2), has_aux=True)(
+        m.ones(2)),
+    "grad_not_tensor": lambda m: m.func.grad(lambda x: 3)(m.ones(2)),
+    "grad_neg_argnum": lambda m: m.func.grad(lambda x, y: (x * y).sum(), argnums=-1)(
+        m.ones(2), m.full((2,), 3.0)).tolist(),
+    "jacrev_argnum": lambda m: m.func.jacrev(_ident, argnums=1)(m.ones(2)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_FUNC_MISUSE))
+def test_func_transform_misuse_errors(case):
+    ours, theirs = same_outcome(_FUNC_MISUSE[case])
+    assert ours == theirs
