@@ -237,3 +237,19 @@ def test_replace_all_batch_norm_modules_functionalize_debug_unwrap():
             lib.func.functionalize(f, remove="x")
         return state, keys, x.tolist(), y.tolist(), lib.func.debug_unwrap(x) is x
     assert run(mindtorch) == run(torch)
+
+
+def test_vmap_nested_in_dims():
+    # in_dims per argument may follow the argument's structure (dicts, tuples), as PyTorch's
+    def run(lib):
+        v = lib.func.vmap
+        a = v(lambda d: d["a"] + d["b"], in_dims=({"a": 0, "b": None},))(
+            {"a": lib.arange(6.0).reshape(3, 2), "b": lib.ones(2)})
+        b = v(lambda p: p[0] * p[1], in_dims=((0, 1),))(
+            (lib.ones(3, 2), lib.arange(3.0).reshape(1, 3)))
+        c = v(lambda p, q: p[0] + q + p[1], in_dims=((0, None), 0))(
+            (lib.ones(3, 2), 5), lib.ones(3, 2))
+        with pytest.raises(ValueError, match="in_dims is not compatible with the structure"):
+            v(lambda d: d, in_dims=({"a": 0},))({"a": lib.ones(3), "b": lib.ones(3)})
+        return [t.tolist() for t in (a, b, c)]
+    assert run(mindtorch) == run(torch)

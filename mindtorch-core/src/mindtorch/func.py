@@ -33,9 +33,14 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         n = _mapped_size(func, in_dims, args)
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
 
-        def piece(a, d, i):
-            return a if d is None else _tree_map(
-                lambda t: t.select(d, i) if isinstance(t, Tensor) else t, a)
+        def piece(a, d, i):  # d: an int or None for all of a's leaves, or a's structure
+            if d is None:
+                return a
+            if isinstance(d, int):
+                return _tree_map(lambda t: t.select(d, i) if isinstance(t, Tensor) else t, a)
+            if isinstance(d, dict):
+                return {k: piece(a[k], d[k], i) for k in a}
+            return type(a)(piece(x, dx, i) for x, dx in zip(a, d))
         with under_transform():
             results = [func(*[piece(a, d, i) for a, d in zip(args, dims)], **kwargs)
                        for i in range(n)]
@@ -69,18 +74,30 @@ def _mapped_size(func, in_dims, args):
     else:
         raise ValueError(f"{where}: expected `in_dims` to be int or a (potentially nested) "
                          f"tuple matching the structure of inputs, got: {type(in_dims)}.")
+    def pairs(a, d):  # (leaf, its in_dim) of an argument's mapped leaves
+        if d is None:
+            return []
+        if isinstance(d, int):
+            return [(t, d) for t in _leaves(a)]
+        same = isinstance(a, dict) and a.keys() == d.keys() if isinstance(d, dict) else \
+            isinstance(a, (tuple, list)) and len(a) == len(d)
+        if not same:
+            raise ValueError(f"{where}: in_dims is not compatible with the structure of "
+                             f"`inputs`. in_dims has structure {tree_flatten(dims)[1]} but "
+                             f"inputs has structure {tree_flatten(args)[1]}.")
+        return [p for k in (d if isinstance(d, dict) else range(len(d)))
+                for p in pairs(a[k], d[k])]
     sizes = []
-    for a, d in zip(args, dims):
-        for t in _leaves(a) if d is not None else ():
-            if not isinstance(t, Tensor):
-                raise ValueError(f"{where}: Got in_dim={d} for an input but the input is of "
-                                 f"type {type(t)}. We cannot vmap over non-Tensor arguments, "
-                                 f"please use None as the respective in_dim")
-            if not -t.dim() <= d < t.dim():
-                raise ValueError(f"{where}: Got in_dim={d} for some input, but that input is "
-                                 f"a Tensor of dimensionality {t.dim()} so expected in_dim to "
-                                 f"satisfy -{t.dim()} <= in_dim < {t.dim()}.")
-            sizes.append(t.shape[d])
+    for t, d in (p for a, d in zip(args, dims) for p in pairs(a, d)):
+        if not isinstance(t, Tensor):
+            raise ValueError(f"{where}: Got in_dim={d} for an input but the input is of "
+                             f"type {type(t)}. We cannot vmap over non-Tensor arguments, "
+                             f"please use None as the respective in_dim")
+        if not -t.dim() <= d < t.dim():
+            raise ValueError(f"{where}: Got in_dim={d} for some input, but that input is "
+                             f"a Tensor of dimensionality {t.dim()} so expected in_dim to "
+                             f"satisfy -{t.dim()} <= in_dim < {t.dim()}.")
+        sizes.append(t.shape[d])
     if not sizes:
         raise ValueError("vmap: Expected at least one Tensor to vmap over")
     if len(set(sizes)) > 1:
