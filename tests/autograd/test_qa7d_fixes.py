@@ -193,3 +193,22 @@ _FUNC_MISUSE = {
 def test_func_transform_misuse_errors(case):
     ours, theirs = same_outcome(_FUNC_MISUSE[case])
     assert ours == theirs
+
+
+@pytest.mark.parametrize("how", ["grad", "backward_inputs", "backward"])
+def test_reentrant_checkpoint_refuses_partial_backward(how):
+    from mindtorch.utils import checkpoint as mcp
+    from torch.utils import checkpoint as tcp
+
+    def program(m):
+        cp = mcp if m is M else tcp
+        m.manual_seed(0)
+        lin = m.nn.Linear(4, 2)
+        x = m.ones(3, 4, requires_grad=True)
+        y = cp.checkpoint(lin, x, use_reentrant=True).sum()
+        if how == "grad":
+            return m.autograd.grad(y, x)[0].tolist()
+        y.backward(inputs=[x] if how == "backward_inputs" else None)
+        return x.grad.tolist()
+    ours, theirs = same_outcome(program)
+    assert ours == theirs

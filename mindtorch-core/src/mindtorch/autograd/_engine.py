@@ -27,11 +27,12 @@ def _edge_of(t):
 
 
 class _Task:
-    """One backward pass: callbacks to run when it ends, and state hooks keep in it."""
-    __slots__ = ("callbacks", "data")
+    """One backward pass: callbacks to run when it ends, state hooks keep in it, and
+    whether it computes the gradients of given inputs only (autograd.grad, inputs=)."""
+    __slots__ = ("callbacks", "data", "partial")
 
-    def __init__(self):
-        self.callbacks, self.data = [], {}
+    def __init__(self, partial=False):
+        self.callbacks, self.data, self.partial = [], {}, partial
 
 
 _tasks = []  # the backward passes running (a hook may run a nested one), innermost last
@@ -44,7 +45,7 @@ def current_task():
 
 
 def run_backward(*args, **kwargs):
-    task = _Task()
+    task = _Task((args[4] if len(args) > 4 else kwargs.get("inputs")) is not None)
     _tasks.append(task)
     try:
         result = _run_backward(*args, **kwargs)

@@ -100,6 +100,13 @@ class CheckpointFunction(_autograd.Function):
 
     @staticmethod
     def backward(ctx, *grads):
+        from ..autograd._engine import current_task
+        if current_task().partial:  # (its inner backward would fill .grad instead)
+            raise RuntimeError(
+                "When use_reentrant=True, torch.utils.checkpoint is incompatible with .grad() "
+                "or passing an `inputs` parameter to .backward(). To resolve this error, you "
+                "can either set use_reentrant=False, or call .backward() without passing the "
+                "`inputs` argument.")
         args = list(ctx.others)
         saved = ctx.saved_tensors
         for i, t in zip(ctx.slots, saved):
