@@ -195,12 +195,20 @@ def test_logspace(args, kwargs):
 
 
 @pytest.mark.parametrize("row, col, offset", [(3, 4, 1), (4, 3, -1), (0, 3, 0), (3, 3, 5),
-                                              (3, 3, -5), (1, 1, 0), (-1, 2, 0)])
+                                              (3, 3, -5), (1, 1, 0), (-1, 2, 0),
+                                              (2, -3, 0)])
 @pytest.mark.parametrize("name", ["tril_indices", "triu_indices"])
 def test_triangle_indices(name, row, col, offset):
     same_error(lambda: getattr(mindtorch, name)(row, col, offset),
                lambda: getattr(torch, name)(row, col, offset))
-    if row >= 0:
+    if min(row, col) < 0:  # PyTorch's message names the negative argument
+        messages = []
+        for lib in (mindtorch, torch):
+            with pytest.raises(RuntimeError) as e:
+                getattr(lib, name)(row, col, offset)
+            messages.append(str(e.value))
+        assert messages[0] == messages[1]
+    else:
         assert_same(getattr(mindtorch, name)(row, col, offset),
                     getattr(torch, name)(row, col, offset))
         assert_same(getattr(mindtorch, name)(row, col, dtype=mindtorch.int32),
@@ -352,3 +360,12 @@ def test_ieee_edge_cases_stay_silent_after_first_op_in_catch_warnings():
                        timeout=120)
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert r.stdout.strip() == "[nan, 0.0] [nan, 0.0] [nan]"
+
+
+def test_combinations_negative_r_like_torch():
+    messages = []
+    for lib in (mindtorch, torch):
+        with pytest.raises(RuntimeError) as e:
+            lib.combinations(lib.tensor([1, 2, 3]), r=-1)
+        messages.append(str(e.value))
+    assert messages[0] == messages[1]

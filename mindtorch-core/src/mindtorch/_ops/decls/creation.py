@@ -412,9 +412,9 @@ def _triangle_indices(lower):
 
     def indices(row, col, offset, dtype, device):
         import mindtorch as M
-        if row < 0 or col < 0:
-            raise RuntimeError(f"{name} expects row and col to be non-negative, got "
-                               f"row={row} and col={col}")
+        for what, n in (("row", row), ("col", col)):
+            if n < 0:  # (PyTorch's message, without its space)
+                raise RuntimeError(f"{what} must be non-negative, got{n}")
         dtype = dtype or M.int64
         if dtype not in (M.int32, M.int64):
             raise RuntimeError(f'"{name}" not implemented for '

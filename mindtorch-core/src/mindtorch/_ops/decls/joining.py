@@ -275,6 +275,8 @@ def _block_diag(tensors):
 def _combinations(self, r=2, with_replacement=False):
     import itertools
     _check_vectors([self])
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
     if r == 0:
         return OPS["empty"].binding((0,), dtype=self.dtype, device=self._device)
     pick = itertools.combinations_with_replacement if with_replacement else \
