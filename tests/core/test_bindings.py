@@ -9,8 +9,11 @@ from reference import assert_same, same_error, torch
 
 def test_type_errors_name_op_argument_and_position():
     with pytest.raises(TypeError, match=r"add\(\): argument 'other' \(position 2\) must be "
-                                        r"Tensor or Number, not str"):
+                                        r"Tensor, not str"):  # (PyTorch's words)
         M.add(M.ones(2), "x")
+    with pytest.raises(TypeError, match=r"fmod\(\): argument 'other' \(position 2\) must be "
+                                        r"Tensor or Number, not str"):
+        M.fmod(M.ones(2), "x")
     with pytest.raises(TypeError, match=r"argument 'dim'"):
         M.ones(2, 3).sum(dim="a")
     with pytest.raises(TypeError):

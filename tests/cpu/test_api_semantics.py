@@ -65,6 +65,12 @@ CASES = [
     "T.histogram(T.tensor([1, 2]), bins=2)", "T.histogram(T.tensor([1, 2]), bins=T.tensor([0, 1]))",
     "T.histogram(T.tensor([1, 2]), bins=T.tensor([0.0, 1]))",
     "T.histogram(T.tensor([1.0, 2]), bins=T.tensor([0.0, 1]).half())",
+    # the argument parser's TypeErrors: numpy dtypes are not dtypes, add's other is a Tensor
+    "T.ones(2, dtype=__import__('numpy').dtype('float64'))",
+    "T.ones(1).to(__import__('numpy').dtype('float64'))",
+    "T.ones(1).to(dtype=5, copy=1, non_blocking=2)", "T.ones(1).to('cpu', 5, copy=1)",
+    "T.add(T.ones(1), 'a')", "T.mul(T.ones(1), [1])", "T.add('a', T.ones(1))",
+    "T.add(T.ones(1), 1, alpha='a')",
 ]
 
 

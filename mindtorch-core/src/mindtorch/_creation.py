@@ -504,10 +504,13 @@ def _parse_to(*args, **kwargs):
 
 
 def _bad_to(args, kwargs):
-    got = [type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in
-                                              kwargs.items()]
+    from ._ops._argcheck import _type_name
+    # (PyTorch's listing: keywords last to first, a trailing ", " when there are only those)
+    got = ", ".join([_type_name(a) for a in args] +
+                    [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())])
+    got += ", " if kwargs and not args else ""
     return TypeError(f"to() received an invalid combination of arguments - got "
-                     f"({', '.join(got)}), but expected one of:\n"
+                     f"({got}), but expected one of:\n"
                      " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking"
                      " = False, bool copy = False, *, torch.memory_format memory_format = None)\n"
                      " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "

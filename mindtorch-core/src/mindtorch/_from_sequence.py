@@ -250,7 +250,7 @@ def _fast_leaves(nest, dtype):
 
 def _warn_list_of_arrays(data):
     """PyTorch's warning (once per process) for a list whose first item is a numpy array."""
-    if data and isinstance(data[0], np.ndarray):
+    if data and isinstance(data[0], np.ndarray) and data[0].ndim:  # (0-dim: len() fails first)
         warn_once("list of arrays", "Creating a tensor from a list of numpy.ndarrays is "
                   "extremely slow. Please consider converting the list to a single "
                   "numpy.ndarray with numpy.array() before converting to a tensor.")

@@ -16,9 +16,14 @@ _TYPE_NAMES = {"Tensor|Scalar": "Tensor or Number", "Scalar": "Number", "int[]":
                "ScalarType": "torch.dtype", "Device": "torch.device"}
 
 
+# ops whose one overload takes numbers as tensors: PyTorch's parser names just Tensor
+_TENSOR_ONLY = {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}
+
+
 def _fail(op, pos, value, expected=None):
     arg = op.schema.args[pos]
-    expected = expected or _TYPE_NAMES.get(arg.type, arg.type)
+    expected = expected or ("Tensor" if arg.type == "Tensor|Scalar" and op.name in _TENSOR_ONLY
+                            else _TYPE_NAMES.get(arg.type, arg.type))
     raise TypeError(f"{op.name}(): argument {_named(arg, pos)} must be "
                     f"{expected}, not {_type_name(value)}")
 
@@ -26,13 +31,15 @@ def _fail(op, pos, value, expected=None):
 def _named(arg, pos):
     """'name' (position n), as PyTorch's parser names an argument: a keyword-only one
     without a position."""
-    return f"'{arg.name}'" if arg.kwarg_only else f"'{arg.name}' (position {pos + 1})"
+    name = "input" if arg.name == "self" else arg.name  # (PyTorch's functions say input)
+    return f"'{name}'" if arg.kwarg_only else f"'{name}' (position {pos + 1})"
 
 
 def _type_name(value):
     """The type's name as PyTorch's parser prints it (numpy's types qualified: numpy.bool)."""
     cls = type(value)
-    return f"numpy.{cls.__name__}" if cls.__module__.startswith("numpy") else cls.__name__
+    return f"{cls.__module__}.{cls.__name__}" if cls.__module__.startswith("numpy") else \
+        cls.__name__
 
 
 def _is_tensor(x):
@@ -213,13 +220,16 @@ def str_(op, pos, x):
     _fail(op, pos, x)
 
 
+_PY_DTYPES = {float: "float64", int: "int64", bool: "bool", complex: "complex128"}
+
+
 def dtype_(op, pos, x):
     from .. import _dtype
     if isinstance(x, _dtype.dtype):
         return x
-    if x in (float, int, bool, complex):
-        return {float: _dtype.float64, int: _dtype.int64, bool: _dtype.bool,
-                complex: _dtype.complex128}[x]
+    py = _PY_DTYPES.get(x) if isinstance(x, type) else None  # (a numpy dtype == float too)
+    if py is not None:
+        return getattr(_dtype, py)
     _fail(op, pos, x)
 
 
