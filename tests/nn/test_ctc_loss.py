@@ -241,16 +241,18 @@ def test_bad_input_like_torch(case):
         assert str(actual.value) == str(expected.value)
 
 
+@pytest.mark.parametrize("zero_infinity", [False, True])
 @pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
-def test_grad_fn_names_as_pytorch(reduction):
+def test_grad_fn_names_as_pytorch(reduction, zero_infinity):
     # reduction='none' gives PyTorch's CtcLossBackward0 node, which mean and sum lead to
+    # (zero_infinity: through a where)
     def names(lib):
         lp = lib.tensor(np.random.default_rng(0).normal(size=(5, 2, 4))).log_softmax(2)
         loss = lib.nn.functional.ctc_loss(lp.requires_grad_(), lib.tensor([[1, 2], [3, 3]]),
                                           lib.tensor([5, 4]), lib.tensor([2, 1]),
-                                          reduction=reduction)
+                                          reduction=reduction, zero_infinity=zero_infinity)
         out, node = [], loss.grad_fn
-        while node is not None and len(out) < 3:  # down to the loss' own node
+        while node is not None and len(out) < 4:  # down to the loss' own node
             out.append(node.name())
             node = node.next_functions[0][0] if node.name() != "CtcLossBackward0" else None
         return out

@@ -170,8 +170,11 @@ def _torch_gradient(nll, lp, il, zero_infinity):
     # 0 with the gradient exp(lp) (where exp overflows: 0 with a NaN gradient, not inf - inf);
     # NaN in the rows of infinite losses, which the where below does not choose
     zero = (M.where(e.detach().isfinite(), e - e.detach(), 0) * scale).sum((0, 2))
-    loss = M.where(infinite, 0 if zero_infinity else nll, nll + zero)
-    return _named_node().apply(loss) if loss.requires_grad else loss
+    loss = M.where(infinite, nll, nll + zero)
+    if loss.requires_grad:
+        loss = _named_node().apply(loss)
+    # (zero_infinity: PyTorch's where after its node, whose gradient there is 0)
+    return M.where(infinite, 0, loss) if zero_infinity else loss
 
 
 _NODE = []
@@ -179,7 +182,7 @@ _NODE = []
 
 def _named_node():
     """An identity whose node is PyTorch's CtcLossBackward0 (the loss' grad_fn with
-    reduction='none', the node a mean or sum leads to)."""
+    reduction='none' and zero_infinity=False, the node a mean, sum or where leads to)."""
     if not _NODE:
         from ...autograd.function import Function
 
