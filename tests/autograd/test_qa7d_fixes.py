@@ -212,3 +212,31 @@ def test_reentrant_checkpoint_refuses_partial_backward(how):
         return x.grad.tolist()
     ours, theirs = same_outcome(program)
     assert ours == theirs
+
+
+_OUT_CALLS = {
+    "mm": lambda m, a: m.mm(a, a, out=m.zeros(2, 2)),
+    "matmul": lambda m, a: m.matmul(a, a, out=m.zeros(2, 2)),
+    "bmm": lambda m, a: m.bmm(a[None], a[None], out=m.zeros(1, 2, 2)),
+    "addmm": lambda m, a: m.addmm(a, a, a, out=m.zeros(2, 2)),
+    "sum": lambda m, a: m.sum(a, 0, out=m.zeros(2)),
+    "mean": lambda m, a: m.mean(a, 0, out=m.zeros(2)),
+    "where": lambda m, a: m.where(a > 0, a, a, out=m.zeros(2, 2)),
+    "clamp": lambda m, a: m.clamp(a, 0, 1, out=m.zeros(2, 2)),
+    "dot": lambda m, a: m.dot(a[0], a[0], out=m.zeros(())),
+    "floor": lambda m, a: m.floor(a, out=m.zeros(2, 2)),
+    "argmax": lambda m, a: m.argmax(a, 0, out=m.zeros(2, dtype=m.long)),
+    "max": lambda m, a: m.max(a, 0, out=(m.zeros(2), m.zeros(2, dtype=m.long))),
+}
+
+
+@pytest.mark.parametrize("grad", [True, False])
+@pytest.mark.parametrize("call", sorted(_OUT_CALLS))
+def test_out_refused_for_inputs_requiring_grad(call, grad):
+    def program(m):
+        a = m.ones(2, 2, requires_grad=True)
+        with m.set_grad_enabled(grad):
+            r = _OUT_CALLS[call](m, a)
+        return [t.tolist() for t in r] if isinstance(r, tuple) else r.tolist()
+    ours, theirs = same_outcome(program)
+    assert ours == theirs

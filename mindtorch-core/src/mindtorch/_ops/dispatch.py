@@ -131,7 +131,9 @@ def write_out(op, out, result):
     from .. import _promotion
     from .._dtype import scalar_type_name
     from ..autograd.grad_mode import state
-    if out._requires_grad and state.enabled:  # (the inputs' case is refused before the op)
+    # (generated bindings refuse inputs that require grad before the op; public wrappers
+    # that compute first and write here leave a result with history)
+    if (out._requires_grad or result._requires_grad) and state.enabled:
         from ._argcheck import out_requires_grad
         out_requires_grad(op)
     from ..autograd._record import forward

@@ -81,6 +81,7 @@ class _BareDecorator(_Mode):
 class no_grad(_BareDecorator):
     """Context manager / decorator: ops inside record no history."""
     _enabled = False
+    _prev = False, False  # (PyTorch's: leaving one never entered turns grad mode off)
 
 
 class enable_grad(_BareDecorator):
