@@ -26,6 +26,8 @@ import programs_qa_seeded_2  # noqa: F401
 import programs_qa_compat  # noqa: F401
 import programs_qa_autograd  # noqa: F401
 import programs_qa_functional  # noqa: F401
+import programs_qa_library  # noqa: F401
+import programs_qa_library_2  # noqa: F401
 
 QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 
