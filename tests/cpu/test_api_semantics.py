@@ -124,3 +124,35 @@ def test_transpose_deprecations_warn_once_per_message():
     assert [str(w.message)[:20] for w in rec] == [
         "The use of `x.T` on ", "Tensor.T is deprecat", "Tensor.mH is depreca"]
     assert {w.filename for w in rec} == {__file__}
+
+
+EXPANDED_WRITES = [  # (PyTorch refuses these in-place writes into an expanded tensor ...)
+    "e.scatter_(0, T.tensor([[0, 0, 0]]), 1.0)", "e.scatter_add_(0, T.tensor([[0, 0, 0]]), o)",
+    "e.scatter_reduce_(0, T.tensor([[0, 0, 0]]), o, 'sum')",
+    "e.index_add_(0, T.tensor([0]), o)", "e.index_copy_(0, T.tensor([0]), o)",
+    "e.index_reduce_(0, T.tensor([0]), o, 'prod')",
+    "e.masked_scatter_(T.ones(2, 3, dtype=T.bool), T.ones(6))",
+    # (... and writes these with a deprecation warning)
+    "e.index_put_((T.tensor([0]),), T.tensor(1.0))", "e.index_fill_(0, T.tensor([0]), 1.0)",
+    "e.masked_fill_(T.ones(2, 3, dtype=T.bool), 1.0)", "e.__setitem__(T.tensor([0]), 1.0)",
+    "e.__setitem__(T.ones(2, 3, dtype=T.bool), 1.0)",
+]
+
+
+@pytest.mark.parametrize("text", EXPANDED_WRITES)
+def test_writes_into_an_expanded_tensor(text):
+    def run(T):
+        env = {"T": T, "e": T.zeros(1, 3).expand(2, 3), "o": T.ones(1, 3)}
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            outcome = _outcome_env(env, text)
+        return outcome, [str(w.message)[:40] for w in rec if "beta" not in str(w.message)]
+    assert run(mindtorch) == run(torch)
+
+
+def _outcome_env(env, text):
+    try:
+        eval(text, env)
+        return env["e"].tolist()
+    except RuntimeError as e:
+        return str(e)

@@ -15,7 +15,7 @@ from ._lazy import lazy
 from ._ops import OPS
 from ._ops._argcheck import no_grad_view
 from ._ops.decls.indexing import checked_scalar, is_mask
-from ._strides import check_no_internal_overlap
+from ._strides import check_no_internal_overlap, warn_expanded
 from ._tensor import Tensor
 from ._warn_once import _user_level
 from .autograd._record import forward as _fw
@@ -430,4 +430,5 @@ def setitem(t, index, value):
         value = _empty((), t.dtype, t._device).fill_(value)
     elif value._device is not t._device and value.ndim == 0:
         value = value.to(t._device)
+    warn_expanded(view, "index_put_", "tensor[indices] = tensor")
     _index_put_(view, adv, _strip_leading_ones(value), False)

@@ -15,14 +15,31 @@ def _is_contiguous(shape, stride):
     return True
 
 
+def internal_overlap(shape, stride):
+    """Whether elements share memory (an expanded dim)."""
+    return 0 in stride and 0 not in shape and any(
+        s == 0 and n > 1 for n, s in zip(shape, stride))
+
+
 def check_no_internal_overlap(shape, stride):
     """PyTorch's refusal to write a tensor in which elements share memory (an expanded
-    dim): copy_, indexed assignment and the in-place random samplers."""
-    if 0 in stride and 0 not in shape and any(
-            s == 0 and n > 1 for n, s in zip(shape, stride)):
+    dim): copy_, indexed assignment, the in-place scatter / index ops and the in-place
+    random samplers."""
+    if internal_overlap(shape, stride):
         raise RuntimeError("unsupported operation: more than one element of the written-to "
                            "tensor refers to a single memory location. Please clone() the "
                            "tensor before performing the operation.")
+
+
+def warn_expanded(t, name, example="tensor[mask] = scalar"):
+    """index_put_ / masked_fill_ / index_fill_ write an expanded tensor, with PyTorch's
+    deprecation warning (its other in-place index ops refuse)."""
+    if internal_overlap(t._shape, t._stride):
+        import warnings
+        from ._warn_once import _user_level
+        warnings.warn(f"Use of {name} on expanded tensors is deprecated. Please clone() the "
+                      f"tensor before performing this operation. This also applies to advanced "
+                      f"indexing e.g. {example}", UserWarning, stacklevel=_user_level())
 
 
 def non_overlapping_and_dense(shape, stride):

@@ -12,7 +12,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import indexing as I
 from mindtorch._ops.decls import scatter as S
 from mindtorch._shapes import broadcast_shapes
-from mindtorch._strides import index_result_strides
+from mindtorch._strides import check_no_internal_overlap, index_result_strides
 from mindtorch._warn_once import _user_level
 
 from .._np import arr, wrap
@@ -124,6 +124,7 @@ def scatter(self, dim, index, src, reduce=None):
 
 
 def scatter_(self, dim, index, src, reduce=None):
+    check_no_internal_overlap(self._shape, self._stride)
     S.check_scatter_reduce(reduce, src)
     S.check_scatter(self, dim, index, src)
     _scatter_into(arr(self), dim, index, _scatter_src(self, src), reduce)
@@ -138,6 +139,7 @@ def scatter_add(self, dim, index, src):
 
 
 def scatter_add_(self, dim, index, src):
+    check_no_internal_overlap(self._shape, self._stride)
     S.check_scatter(self, dim, index, src)
     _scatter_into(arr(self), dim, index, src, "add")
     return self
@@ -193,6 +195,7 @@ def scatter_reduce(self, dim, index, src, reduce, include_self=True):
 
 
 def scatter_reduce_(self, dim, index, src, reduce, include_self=True):
+    check_no_internal_overlap(self._shape, self._stride)
     reduce = S.check_scatter_reduce_op(self, dim, index, src, reduce)
     _scatter_reduce_into(arr(self), dim, index, src, reduce, include_self, self.dtype)
     return self

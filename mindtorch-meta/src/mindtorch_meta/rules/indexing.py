@@ -5,6 +5,7 @@ from mindtorch import Tensor
 from mindtorch._ops.decls import indexing as I
 from mindtorch._ops.decls import scatter as S
 from mindtorch._shapes import broadcast_shapes
+from mindtorch._strides import check_no_internal_overlap
 
 
 def _data_dependent(op_name):
@@ -97,11 +98,19 @@ def index_put(self, indices, values, accumulate=False):
     return self._shape, self.dtype
 
 
+def _writing(rule):
+    """An in-place scatter rule: PyTorch's refusal of a self whose elements share memory."""
+    def inplace(self, *args, **kwargs):
+        check_no_internal_overlap(self._shape, self._stride)
+        return rule(self, *args, **kwargs)
+    return inplace
+
+
 RULES = {
     "index_select": index_select, "gather": gather,
-    "scatter": scatter, "scatter_": scatter, "scatter_add": scatter_add,
-    "scatter_add_": scatter_add, "scatter_reduce": scatter_reduce,
-    "scatter_reduce_": scatter_reduce,
+    "scatter": scatter, "scatter_": _writing(scatter), "scatter_add": scatter_add,
+    "scatter_add_": _writing(scatter_add), "scatter_reduce": scatter_reduce,
+    "scatter_reduce_": _writing(scatter_reduce),
     "masked_fill": masked_fill, "masked_fill_": masked_fill_, "masked_select": masked_select,
     "nonzero": nonzero, "index": index, "index_put": index_put, "index_put_": index_put,
 }

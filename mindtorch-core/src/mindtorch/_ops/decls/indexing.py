@@ -8,6 +8,8 @@ are PyTorch's whatever device runs the op.  They look at metadata only, never at
 from ... import _dtype as D
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
 from ..._shapes import broadcast_shapes, numel
+from ..._strides import check_no_internal_overlap, warn_expanded
+from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import inplace_via, write_into, refuse_complex_autograd
 from .views import narrow_start
@@ -77,6 +79,8 @@ def masked_fill_shape(self, mask, value, inplace):
     if inplace and shape != self._shape:
         raise RuntimeError(f"output with shape {list(self._shape)} doesn't match the broadcast "
                            f"shape {list(shape)}")
+    if inplace:
+        warn_expanded(self, "masked_fill_")
     return shape
 
 
@@ -210,6 +214,7 @@ def _masked_fill_(self, mask, value):
 
 
 def _masked_scatter_(self, mask, source):
+    check_no_internal_overlap(self._shape, self._stride)
     if source.dtype is not self.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
                            f"got{type_name(self.dtype)} and {type_name(source.dtype)}")
@@ -238,17 +243,22 @@ def _masked_scatter(self, mask, source):
     return _masked_scatter_(out, mask.expand(shape), source)
 
 
-def _index_put_public(binding):
+def _index_put_public(inplace):
     """torch.index_put(_) take a list of tensors: None (a full slice, which __setitem__
-    passes to the op) is refused, as PyTorch's argument parser does."""
-    def index_put(self, indices, values, accumulate=False):
-        if isinstance(indices, (list, tuple)):
-            for i, t in enumerate(indices):
-                if t is None:
-                    raise TypeError(f"expected Tensor as element {i} in argument 1, but got "
-                                    f"NoneType")
-        return binding(self, indices, values, accumulate)
-    return index_put
+    passes to the op) is refused, as PyTorch's argument parser does; index_put_ warns
+    about an expanded self (as __setitem__ does, not the ops built on index_put_)."""
+    def make(binding):
+        def index_put(self, indices, values, accumulate=False):
+            if isinstance(indices, (list, tuple)):
+                for i, t in enumerate(indices):
+                    if t is None:
+                        raise TypeError(f"expected Tensor as element {i} in argument 1, but "
+                                        f"got NoneType")
+            if inplace and hasattr(self, "_stride"):
+                warn_expanded(self, "index_put_", "tensor[indices] = tensor")
+            return binding(self, indices, values, accumulate)
+        return index_put
+    return make
 
 
 def _nonzero_wrapper(binding):
@@ -335,6 +345,7 @@ def _vector_index(self, dim, index):
 
 def _index_fill_(self, dim, index, value):
     from ..._tensor import Tensor
+    warn_expanded(self, "index_fill_")
     if index.dtype is not D.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if index.ndim > 1:
@@ -444,6 +455,7 @@ def _empty_dim_writes(self, dim, index, restride_size=1):
 
 
 def _index_add_(self, dim, index, source, alpha=1):
+    check_no_internal_overlap(self._shape, self._stride)
     _check_index_add(self, dim, index, source)
     if self.ndim > 1 and not self.numel():  # PyTorch's slice loop runs no iteration
         return self
@@ -501,6 +513,7 @@ def _check_index_copy(self, dim, index, source):
 
 
 def _index_copy_(self, dim, index, source):
+    check_no_internal_overlap(self._shape, self._stride)
     _check_index_copy(self, dim, index, source)
     if _empty_dim_writes(self, dim, index):
         return self
@@ -575,9 +588,8 @@ _INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
 
 
 def _index_reduce_(self, dim, index, source, reduce, include_self=True):
-    import warnings
-    warnings.warn("index_reduce() is in beta and the API may change at any time.",
-                  UserWarning, stacklevel=4)
+    check_no_internal_overlap(self._shape, self._stride)
+    warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.")
     _check_index_reduce_name(reduce)
     _check_index_add(self, dim, index, source, "index_reduce_")
     n = index.numel()
@@ -645,10 +657,10 @@ def _declare():
     # slice; internal (Tensor.__getitem__ uses it), hence neither function nor method
     define("index(Tensor self, Tensor?[] indices) -> Tensor", function=False, method=False)
     overload(define("index_put(Tensor self, Tensor?[] indices, Tensor values, "
-                    "bool accumulate=False) -> Tensor"), _index_put_public)
+                    "bool accumulate=False) -> Tensor"), _index_put_public(False))
     overload(define("index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, "
                     "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
-                    decomposition=inplace_via("index_put")), _index_put_public)
+                    decomposition=inplace_via("index_put")), _index_put_public(True))
     op = define("nonzero(Tensor self) -> Tensor", out=True, tags=("dynamic_output_shape",))
     overload(op, _nonzero_wrapper)
     define("argwhere(Tensor self) -> Tensor", tags=("dynamic_output_shape",),
