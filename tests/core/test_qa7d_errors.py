@@ -96,3 +96,42 @@ def test_int_list_later_element_errors(call):
 @pytest.mark.parametrize("shape", [(1,), (), (2,)])
 def test_item_on_meta(shape):
     same_outcome(lambda m: m.ones(shape, device="meta").item())
+
+
+@pytest.mark.parametrize("case", ["two_dtypes", "device_dtypes", "size_float", "param_float",
+                                  "memory_format"])
+def test_to_bad_arguments_listed_as_given(case):
+    def program(m):
+        args = {"two_dtypes": (m.float64, m.float32),
+                "device_dtypes": (m.device("cpu"), m.float32, m.float32),
+                "size_float": (m.Size([1]), 1.5),
+                "param_float": (m.nn.Parameter(m.ones(1)), 1.5),
+                "memory_format": (m.channels_last, 1.5)}[case]
+        return m.ones(1).to(*args)
+    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    assert ours[0] == theirs[0] == "TypeError"
+    assert ours[1].split("\n")[0] == theirs[1].split("\n")[0]  # (the overloads listed after)
+
+
+def test_argument_type_names_qualified():
+    same_outcome(lambda m: m.zeros(2, dtype=m.device("cpu")))
+
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 3)])
+def test_reversed_flips_dim0(shape):
+    def program(m):
+        x = m.arange(float(max(1, int(m.tensor(shape).prod())))).reshape(shape)
+        x.requires_grad_()
+        r = reversed(x)
+        r.sum().backward()
+        return r.tolist(), x.grad.tolist()
+    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("op", ["resize_", "resize_as_"])
+def test_resize_refuses_tensors_requiring_grad(op):
+    def program(m):
+        x = m.ones(2, requires_grad=True)
+        return x.resize_(3) if op == "resize_" else x.resize_as_(m.ones(3))
+    same_outcome(program)

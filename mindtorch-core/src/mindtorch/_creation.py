@@ -475,7 +475,7 @@ def _parse_to(*args, **kwargs):
     copy), to(tensor, non_blocking, copy); memory_format= is keyword-only."""
     values = dict(device=None, dtype=None, non_blocking=False, copy=False)
     names = _TO_NAMES
-    args = list(args)
+    given, args = args, list(args)  # (the error lists the arguments as given)
     if args and isinstance(args[0], Tensor):
         other = args.pop(0)
         values.update(device=other._device, dtype=other.dtype)
@@ -487,17 +487,17 @@ def _parse_to(*args, **kwargs):
     if len(args) > len(names) or any(k not in _TO_NAMES for k in kwargs) or \
             any(k in kwargs for k in names[:len(args)]) or \
             (names is not _TO_NAMES and ("device" in kwargs or "dtype" in kwargs)):
-        raise _bad_to(args, kwargs)
+        raise _bad_to(given, kwargs)
     values.update(zip(names, args))
     values.update(kwargs)
     device, dtype = values["device"], values["dtype"]
     if device is not None and not isinstance(device, (str, int)) and \
             type(device).__name__ != "device" or isinstance(device, bool):
-        raise _bad_to(args, kwargs)
+        raise _bad_to(given, kwargs)
     if dtype is not None and not _is_dtype(dtype):
-        raise _bad_to(args, kwargs)
+        raise _bad_to(given, kwargs)
     if not all(isinstance(values[k], bool) for k in ("non_blocking", "copy")):
-        raise _bad_to(args, kwargs)
+        raise _bad_to(given, kwargs)
     device = canonical(as_device(device)) if device is not None else None
     return device, _PY_TYPES.get(dtype, dtype), values["non_blocking"], values["copy"], \
         memory_format

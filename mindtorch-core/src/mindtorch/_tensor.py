@@ -502,6 +502,9 @@ class Tensor:
             raise TypeError("len() of a 0-d tensor")
         return self._shape[0]
 
+    def __reversed__(self):  # (PyTorch's: the tensor flipped along dim 0)
+        return self if not self._shape else self.flip(0)
+
     def __iter__(self):
         if not self._shape:
             raise TypeError("iteration over a 0-d tensor")

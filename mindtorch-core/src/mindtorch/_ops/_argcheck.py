@@ -36,10 +36,17 @@ def _named(arg, pos):
 
 
 def _type_name(value):
-    """The type's name as PyTorch's parser prints it (numpy's types qualified: numpy.bool)."""
+    """The type's name as PyTorch's parser prints it (numpy's types qualified: numpy.bool;
+    torch's own value types too: torch.dtype)."""
     cls = type(value)
-    return f"{cls.__module__}.{cls.__name__}" if cls.__module__.startswith("numpy") else \
-        cls.__name__
+    if cls.__module__.startswith("numpy"):
+        return f"{cls.__module__}.{cls.__name__}"
+    if cls.__name__ in _TORCH_QUALIFIED and cls.__module__.startswith("mindtorch"):
+        return f"torch.{cls.__name__}"
+    return cls.__name__
+
+
+_TORCH_QUALIFIED = {"dtype", "device", "Size", "memory_format", "layout"}
 
 
 def _is_tensor(x):
@@ -168,6 +175,8 @@ def int_list(op, pos, x):
         except TypeError:
             k, bad = next(((k, v) for k, v in enumerate(x) if _not_int(v) or not
                            hasattr(v, "__index__")), (None, None))
+            if k == 0:
+                _fail(op, pos, bad)
             if k is not None:  # a later element: PyTorch's unpacking error
                 raise TypeError(f"{op.name}(): argument '{op.schema.args[pos].name}' failed "
                                 f"to unpack the object at pos {k + 1} with error \"type must "

@@ -15,7 +15,7 @@ from ..._strides import check_no_internal_overlap, non_overlapping_and_dense, pr
 from ..._tensor import Tensor
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import zeros
-from ..registry import OPS, define, derivative, nondifferentiable, route_overloads
+from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name
 from ._prechecks import _checked_first
 
@@ -362,6 +362,28 @@ def _route_full(args, kwargs):
     return args, kwargs
 
 
+def _factory(op, route=None):
+    """op's public function with PyTorch's out=: the values are made in out's dtype (an
+    explicit other dtype= is refused) on out's device, out is resized to them silently."""
+    def make(binding):
+        def public(*args, out=None, **kwargs):
+            if route is not None:
+                args, kwargs = route(args, kwargs)
+            if out is None:
+                return binding(*args, **kwargs)
+            dtype = kwargs.get("dtype")
+            if dtype is not None and dtype is not out.dtype:
+                raise RuntimeError(f"dtype {_type_name(dtype)} does not match dtype of out "
+                                   f"parameter ({_type_name(out.dtype)})")
+            if out.requires_grad:
+                from .._argcheck import out_requires_grad
+                out_requires_grad(op)
+            result = binding(*args, **dict(kwargs, dtype=out.dtype, device=out.device))
+            return out.resize_(result.shape).copy_(result)
+        return public
+    return overload(op, make)
+
+
 def _logspace(start, end, steps, base, dtype, device):
     # computed in double (as PyTorch's step arithmetic is) and rounded once to dtype
     import mindtorch as M
@@ -446,14 +468,14 @@ def _declare():
     zeros = define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
                    decomposition=lambda size, dtype, device:
                    _fresh(_empty(size, dtype, device).zero_()))
-    route_overloads(zeros, _route_zeros)
+    _factory(zeros, _route_zeros)
     ones = define(f"ones(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
                   decomposition=lambda size, dtype, device:
                   _fresh(_empty(size, dtype, device).fill_(1)))
-    route_overloads(ones, _route_sized("ones"))
+    _factory(ones, _route_sized("ones"))
     full = define(f"full(int[] size, Scalar fill_value, {_FACTORY}) -> Tensor", method=False,
                   decomposition=_full)
-    route_overloads(full, _route_full)
+    _factory(full, _route_full)
     define(f"empty_like(Tensor self, {_LIKE}) -> Tensor", method=False, core_impl=_empty_like)
     define(f"zeros_like(Tensor self, {_LIKE}) -> Tensor", method=False,
            decomposition=lambda self, dtype, device, mf: _fresh(_empty_like(self, dtype, device,
@@ -466,12 +488,14 @@ def _declare():
                                                                          mf).fill_(v)))
     arange = define(f"arange(Scalar start, Scalar? end=None, Scalar step=1, {_FACTORY}) -> "
                     "Tensor", method=False, tags=("factory",))
-    route_overloads(arange, _route_arange)
-    define(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY}) -> Tensor",
-           method=False, tags=("factory",))
-    define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False, tags=("factory",))
-    define(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, {_FACTORY}) -> "
-           "Tensor", method=False, tags=("factory",), decomposition=_logspace)
+    _factory(arange, _route_arange)
+    _factory(define(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY}) -> Tensor",
+                    method=False, tags=("factory",)))
+    _factory(define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False,
+                    tags=("factory",)))
+    _factory(define(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, "
+                    f"{_FACTORY}) -> Tensor", method=False, tags=("factory",),
+                    decomposition=_logspace))
     for lower, name in ((True, "tril_indices"), (False, "triu_indices")):
         define(f"{name}(int row, int col, int offset=0, {_FACTORY}) -> Tensor", method=False,
                tags=("factory",), decomposition=_triangle_indices(lower))

@@ -636,6 +636,14 @@ define("resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory
        "-> Tensor(a!)", tags=("inplace",), decomposition=_resize_as_)
 
 
+def _check_resize_as(args, kwargs):  # (before the in-place checks, as resize_'s)
+    if getattr(args[0] if args else kwargs.get("self"), "requires_grad", False):
+        raise RuntimeError("cannot resize variables that require grad")
+
+
+_checked_first("resize_as_", _check_resize_as)
+
+
 # -- backward formulas --------------------------------------------------------------------
 # A view's gradient is its input's gradient seen through the inverse view.  Geometry
 # arguments (shape, stride, offset) stand in for the tensors, so no data is kept; broadcast
