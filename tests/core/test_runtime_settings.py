@@ -209,6 +209,7 @@ def test_distributed_single_process_helpers():
     def get_rank(d):
         return d.get_rank() if d.is_available() and d.is_initialized() else 0
     assert get_rank(dist) == get_rank(torch.distributed) == 0
+    assert dist.is_torchelastic_launched() == torch.distributed.is_torchelastic_launched()
     errors = []
     for d in (torch.distributed, dist):
         with pytest.raises(ValueError) as e:

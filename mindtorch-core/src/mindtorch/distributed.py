@@ -12,6 +12,12 @@ def is_initialized():
     return False
 
 
+def is_torchelastic_launched():
+    """Started by torchrun (which sets TORCHELASTIC_RUN_ID): launchers' own question."""
+    import os
+    return os.getenv("TORCHELASTIC_RUN_ID") is not None
+
+
 def _no_group(*args, **kwargs):
     raise ValueError("Default process group has not been initialized, please make sure to "
                      "call init_process_group.")
