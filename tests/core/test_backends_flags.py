@@ -38,3 +38,19 @@ def test_opt_einsum():
     assert b.enabled is torch.backends.opt_einsum.enabled
     assert b.strategy == torch.backends.opt_einsum.strategy
     assert (b.get_opt_einsum() is None) is (not have)
+
+
+def test_cuda_linalg_library_and_config_like_a_cpu_build():
+    def run(lib):
+        c = lib.backends.cuda
+        out = [repr(c.preferred_linalg_library()), int(c.preferred_linalg_library("default"))]
+        for bad in ("cusolver", "magma", "bogus"):
+            try:
+                c.preferred_linalg_library(bad)
+            except RuntimeError as e:
+                out.append(str(e))
+        return out
+    assert run(mindtorch) == run(torch)
+    # the build report environment scripts print: text on both
+    assert isinstance(mindtorch.__config__.show(), str)
+    assert "get_num_threads()" in mindtorch.__config__.parallel_info()

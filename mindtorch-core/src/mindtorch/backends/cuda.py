@@ -1,5 +1,6 @@
 """torch.backends.cuda: no mindtorch backend provides CUDA; the matmul and attention
 flags scripts set are accepted and kept."""
+import enum
 
 
 class _MatmulFlags:
@@ -16,6 +17,29 @@ _sdp = {"flash": True, "mem_efficient": True, "math": True, "cudnn": True,
 
 def is_built():
     return False
+
+
+class _LinalgBackend(enum.IntEnum):
+    Default = 0
+    Cusolver = 1
+    Magma = 2
+
+
+_LINALG_NAMES = {"default": _LinalgBackend.Default, "cusolver": _LinalgBackend.Cusolver,
+                 "magma": _LinalgBackend.Magma}
+
+
+def preferred_linalg_library(backend=None):
+    """The CUDA linear-algebra library choice: only the default, as a CPU build's."""
+    if backend is not None:
+        b = backend if isinstance(backend, _LinalgBackend) else _LINALG_NAMES.get(backend)
+        if b is None:
+            raise RuntimeError("Unknown input value. Choose from: default, cusolver, magma.")
+        if b is not _LinalgBackend.Default:
+            lib = "cuSOLVER" if b is _LinalgBackend.Cusolver else "MAGMA"
+            raise RuntimeError(f"Cannot set preferred backend to {lib} if PyTorch has not "
+                               f"been compiled with {lib}.")
+    return _LinalgBackend.Default
 
 
 def enable_flash_sdp(enabled):
