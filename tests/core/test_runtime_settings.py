@@ -127,6 +127,13 @@ def test_compile_runs_the_model():
         out += [f.__name__, f(L.ones(1)).item()]
         with pytest.raises(AssertionError, match="A callable function is expected"):
             L.compile(3)
+        for kw in ({"mode": "bogus"}, {"mode": "default", "options": {}},
+                   {"backend": "nonexistent"}):
+            L.compile(**kw)  # (the decorator form checks nothing until it gets a function)
+            with pytest.raises(RuntimeError) as e:
+                L.compile(f, **kw)
+            out += [type(e.value).__name__, str(e.value)]
+        out.append(L.compile(f, backend=lambda gm, inputs: gm) is not None)
         d = L._dynamo  # tracing hints and decorators libraries apply at import
         out += [d.allow_in_graph(f) is f, d.assume_constant_result(f) is f,
                 d.mark_static_address(L.ones(1)), d.mark_dynamic(L.ones(2), 0),

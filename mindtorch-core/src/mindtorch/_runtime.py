@@ -118,11 +118,35 @@ def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mo
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is "
                              f"provided.")
+    _check_compile_args(backend, mode, options)
     from .nn import Module
     if isinstance(model, Module):
         from ._dynamo import OptimizedModule
         return OptimizedModule(model)
     return model
+
+
+_MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
+# the backend names torch._dynamo.list_backends(exclude_tags=()) gives
+_BACKENDS = frozenset((
+    "aot_eager", "aot_eager_decomp_partition", "aot_eager_decomp_partition_crossref",
+    "aot_eager_decomp_partition_with_mode", "aot_eager_default_partitioner", "aot_ts",
+    "cudagraphs", "dynamo_accuracy_minifier_backend", "dynamo_minifier_backend", "eager",
+    "eager_debug", "eager_noexcept", "inductor", "invoke_subgraph", "openxla",
+    "openxla_eval", "pre_dispatch_eager", "ts", "tvm"))
+
+
+def _check_compile_args(backend, mode, options):
+    """What PyTorch refuses when compile gets its function (nothing is compiled here)."""
+    if mode is not None and options is not None:
+        raise RuntimeError("Either mode or options can be specified, but both can't be "
+                           "specified at the same time.")
+    if mode is not None and mode not in _MODES:
+        raise RuntimeError(f"Unrecognized mode={mode}, should be one of: {', '.join(_MODES)}")
+    if isinstance(backend, str) and backend not in _BACKENDS:
+        from ._dynamo import exc
+        raise exc.InvalidBackend(f"Invalid backend: {backend!r}, see "
+                                 f"`torch._dynamo.list_backends()` for available backends.")
 
 
 # Build flags (torch.has_*): mindtorch's cpu backend computes through NumPy, whose linear

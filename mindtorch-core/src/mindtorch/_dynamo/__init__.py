@@ -55,7 +55,16 @@ class _Exc(types.ModuleType):
     class InternalTorchDynamoError(TorchDynamoException):
         pass
 
+    class InvalidBackend(TorchDynamoException):
+        pass
+
 
 exc = sys.modules[__name__ + ".exc"] = _Exc(__name__ + ".exc")  # (importable too)
-for _cls in (exc.TorchDynamoException, exc.Unsupported, exc.InternalTorchDynamoError):
+for _cls in (exc.TorchDynamoException, exc.Unsupported, exc.InternalTorchDynamoError,
+             exc.InvalidBackend):
     _cls.__module__ = exc.__name__
+
+
+def list_backends(exclude_tags=("debug", "experimental")):
+    from ..compiler import list_backends
+    return list_backends(exclude_tags)
