@@ -156,3 +156,25 @@ def _outcome_env(env, text):
         return env["e"].tolist()
     except RuntimeError as e:
         return str(e)
+
+
+OUT_CASES = [  # out= of factories (made in out's dtype) and of composite ops
+    "T.zeros(3, out=T.empty(0, dtype=T.long))", "T.ones(2, 2, out=T.empty(5))",
+    "T.arange(3.0, out=T.empty(0, dtype=T.long))", "T.arange(0, 1, 0.3, out=T.empty(0, dtype=T.long))",
+    "T.full((2,), 1.5, out=T.empty(0, dtype=T.long))", "T.linspace(0, 1, 3, out=T.empty(0, dtype=T.long))",
+    "T.eye(2, out=T.empty(0, dtype=T.long))", "T.logspace(0, 2, 3, out=T.empty(0, dtype=T.long))",
+    "T.zeros(2, dtype=T.float64, out=T.empty(0))", "T.zeros(2, out=5)",
+    "T.ones(2, out=T.empty(2, requires_grad=True))",
+    "T.addcmul(T.ones(3), T.ones(3), T.ones(3), value=2, out=T.empty(0, dtype=T.float64))",
+    "T.addcdiv(T.ones(3), T.ones(3), T.ones(3) * 2, out=T.empty(0))",
+    "T.index_copy(T.zeros(3), 0, T.tensor([1]), T.ones(1), out=T.empty(0))",
+    "T.diff(T.tensor([1.0, 4, 9]), out=T.empty(0))", "T.rad2deg(T.ones(2), out=T.empty(0))",
+    "T.norm(T.ones(3), out=T.empty(0))", "T.norm(T.ones(2, 3), dim=0, out=T.empty(0))",
+]
+
+
+@pytest.mark.parametrize("text", OUT_CASES)
+def test_out_arguments(text):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _outcome(mindtorch, text) == _outcome(torch, text)

@@ -371,13 +371,17 @@ def _factory(op, route=None):
                 args, kwargs = route(args, kwargs)
             if out is None:
                 return binding(*args, **kwargs)
+            if not isinstance(out, Tensor):
+                raise TypeError(f"{op.name}(): argument 'out' must be Tensor, not "
+                                f"{type(out).__name__}")
             dtype = kwargs.get("dtype")
             if dtype is not None and dtype is not out.dtype:
                 raise RuntimeError(f"dtype {_type_name(dtype)} does not match dtype of out "
                                    f"parameter ({_type_name(out.dtype)})")
             if out.requires_grad:
-                from .._argcheck import out_requires_grad
-                out_requires_grad(op)
+                raise RuntimeError(f"aten::{op.name}(): functions with out=... arguments don't "
+                                   f"support automatic differentiation, but one of the "
+                                   f"arguments requires grad.")
             result = binding(*args, **dict(kwargs, dtype=out.dtype, device=out.device))
             return out.resize_(result.shape).copy_(result)
         return public

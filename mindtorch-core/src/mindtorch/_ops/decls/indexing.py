@@ -693,7 +693,7 @@ def _declare():
             ("index_add", _index_add_, "Tensor source, *, Scalar alpha=1"),
             ("index_copy", _index_copy_, "Tensor source")):
         define(f"{name}(Tensor self, int dim, Tensor index, {args}) -> Tensor",
-               decomposition=_out_of_place(inplace), out=name == "index_add")
+               decomposition=_out_of_place(inplace), out=name != "index_fill")
         define(f"{name}_(Tensor(a!) self, int dim, Tensor index, {args}) -> Tensor(a!)",
                tags=("inplace",), function=False,
                decomposition=_named_inplace(name, inplace) if name != "index_copy" else inplace)

@@ -149,6 +149,13 @@ def _outer(self, vec2):
     return OPS["mul"].call(self.reshape(-1, 1), vec2)
 
 
+def _ger(self, vec2):
+    from ..._warn_once import warn_once
+    warn_once("ger", "torch.ger is deprecated and will be removed in a future PyTorch "
+              "release. Use torch.outer instead.")
+    return _outer(self, vec2)
+
+
 def _inner(self, other):
     if self.ndim == 0 or other.ndim == 0:
         return OPS["mul"].call(self, other)
@@ -590,9 +597,10 @@ def _declare():
            decomposition=_vdot)
     define("inner(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
            decomposition=_inner)
-    for name in ("outer", "ger"):
-        define(f"{name}(Tensor self, Tensor vec2) -> Tensor", tags=("linalg",), out=True,
-               decomposition=_outer)
+    define("outer(Tensor self, Tensor vec2) -> Tensor", tags=("linalg",), out=True,
+           decomposition=_outer)
+    define("ger(Tensor self, Tensor vec2) -> Tensor", tags=("linalg",), out=True,
+           decomposition=_ger)
     coefficients = "*, Scalar beta=1, Scalar alpha=1"
     for name, args, fn in (("addmv", "Tensor mat, Tensor vec", _addmv),
                            ("addr", "Tensor vec1, Tensor vec2", _addr),

@@ -72,7 +72,10 @@ def _norm(self, p=2, dim=None, keepdim=False, dtype=None):
 
 
 def _norm_public(binding):
-    def norm(self, p="fro", dim=None, keepdim=False, dtype=None):
+    def norm(self, p="fro", dim=None, keepdim=False, dtype=None, out=None):
+        if out is not None:
+            from ..dispatch import write_out
+            return write_out(OPS["norm"], out, norm(self, p, dim, keepdim, dtype))
         if _is_tensor(self) and (dtype is None or isinstance(dtype, D.dtype)):
             check_norm(self, dtype)  # before the dims
         if isinstance(p, str):
@@ -87,7 +90,7 @@ def _norm_public(binding):
                 return OPS["linalg_matrix_norm"].binding(self, p, list(dims), keepdim,
                                                          dtype=dtype)
         return binding(self, p, dim, keepdim, dtype=dtype)
-    norm.__doc__ = "norm(input, p='fro', dim=None, keepdim=False, dtype=None) -> Tensor"
+    norm.__doc__ = "norm(input, p='fro', dim=None, keepdim=False, out=None, dtype=None) -> Tensor"
     return norm
 
 

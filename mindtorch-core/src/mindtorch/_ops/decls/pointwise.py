@@ -447,14 +447,15 @@ def _angle(self, factor, name):
 def _declare_composites():
     # PyTorch's kernels evaluate self + value * t1 * t2 (and / t2) left to right
     define("addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-           decomposition=_addcmul)
+           decomposition=_addcmul, out=True)
     define("addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor",
-           decomposition=_addcdiv)
+           decomposition=_addcdiv, out=True)
     for name, factor in (("deg2rad", math.pi / 180), ("rad2deg", 180 / math.pi)):
-        define_inplace(define(f"{name}(Tensor self) -> Tensor",
+        define_inplace(define(f"{name}(Tensor self) -> Tensor", out=True,
                               decomposition=lambda self, f=factor, n=name: _angle(self, f, n)))
     route_overloads(define("diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, "
-                           "Tensor? append=None) -> Tensor", decomposition=_diff), _diff_route)
+                           "Tensor? append=None) -> Tensor", decomposition=_diff, out=True),
+                    _diff_route)
     define("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None)"
            " -> Tensor", decomposition=_nan_to_num, out=True)
     close = "Tensor self, Tensor other, float rtol=1e-05, float atol=1e-08, bool equal_nan=False"
