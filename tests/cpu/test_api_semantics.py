@@ -71,6 +71,11 @@ CASES = [
     "T.ones(1).to(dtype=5, copy=1, non_blocking=2)", "T.ones(1).to('cpu', 5, copy=1)",
     "T.add(T.ones(1), 'a')", "T.mul(T.ones(1), [1])", "T.add('a', T.ones(1))",
     "T.add(T.ones(1), 1, alpha='a')",
+    "T.sort(T.tensor([2, 1]), 0, stable=True)", "T.argsort(T.tensor([2, 1]), 0, stable=True)",
+    # round: the kernel named depends on decimals
+    "T.round(T.tensor([3]), decimals=0)", "T.round(T.tensor([3]), decimals=-1)",
+    "T.round(T.tensor([True]))", "T.round(T.tensor([True]), decimals=1)",
+    "T.round(T.tensor([1j]), decimals=0)", "T.round(T.tensor([15]))",
 ]
 
 

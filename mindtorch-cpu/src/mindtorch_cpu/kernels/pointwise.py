@@ -438,12 +438,12 @@ if np.finfo(np.longdouble).nmant >= 63:
 def _round(self, decimals=None):
     """round(t) (integers copied) or round(t, decimals=d), PyTorch's second overload,
     which refuses integers even for d == 0."""
-    if self.dtype is D.bool or self.dtype.is_complex:
-        raise not_implemented("round", self.dtype)
+    refused = self.dtype is D.bool or self.dtype.is_complex
+    if refused or self.dtype.kind in "ui" and decimals is not None:
+        # (decimals=0 is the plain round's kernel in PyTorch)
+        raise NotImplementedError(f'"round{"_cpu" if decimals else "_vml_cpu"}" not '
+                                  f"implemented for '{D.scalar_type_name(self.dtype)}'")
     if self.dtype.kind in "ui":
-        if decimals is not None:
-            raise NotImplementedError(f'"round_vml_cpu" not implemented for '
-                                      f"'{D.scalar_type_name(self.dtype)}'")
         return wrap(arr(self).copy(), self.dtype)
     a = arr(self)
     if a.dtype.itemsize < 4:  # PyTorch scales reduced-precision values in float32

@@ -523,8 +523,8 @@ def _stable_keyword_only(op):
     keyword."""
     def route(args, kwargs):
         if len(args) > 1 and "stable" in kwargs:
-            raise TypeError(f"{op.name}() received an invalid combination of arguments - "
-                            f"dim and descending must be keywords when stable is given")
+            from .reduction import _invalid
+            raise _invalid(op.name, args[1:], kwargs)  # (dim, descending: keywords only)
         return args, kwargs
     return route
 
