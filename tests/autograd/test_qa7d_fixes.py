@@ -87,7 +87,8 @@ def _warnings_of(f):
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         outcome(f)
-    return [(m.category.__name__, str(m.message).split("\n")[0]) for m in w]
+    return [(m.category.__name__, str(m.message).split("\n")[0].split(" (Triggered")[0])
+            for m in w]
 
 
 def test_anomaly_names_node_of_any_backward_error():
@@ -238,5 +239,52 @@ def test_out_refused_for_inputs_requiring_grad(call, grad):
         with m.set_grad_enabled(grad):
             r = _OUT_CALLS[call](m, a)
         return [t.tolist() for t in r] if isinstance(r, tuple) else r.tolist()
+    ours, theirs = same_outcome(program)
+    assert ours == theirs
+
+
+def _function(m, backward=None, forward=None):
+    """A Function doubling its input, with the given backward / forward bodies."""
+    class F(m.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return forward(ctx, x) if forward else x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return backward(g)
+    return F
+
+
+@pytest.mark.parametrize("bad", ["str", "meta", "int"])
+def test_function_backward_result_checked(bad):
+    def program(m):
+        back = {"str": lambda g: "x", "meta": lambda g: g.to("meta"), "int": lambda g: 3}[bad]
+        x = m.ones(2, requires_grad=True)
+        return m.autograd.grad(_function(m, back).apply(x).sum(), x)
+    same_outcome(program)
+
+
+def test_function_zero_dim_gradient_of_other_device_moves():
+    x = M.ones((), requires_grad=True)
+    g, = M.autograd.grad(_function(M, lambda g: g.to("cpu")).apply(x), x)
+    assert g.device.type == "cpu"
+
+
+@pytest.mark.parametrize("case", ["not_input", "not_returned"])
+def test_mark_dirty_checks(case):
+    def forward(ctx, x):
+        if case == "not_input":
+            y = x * 2
+            ctx.mark_dirty(y)
+            return y
+        x.mul_(2)
+        ctx.mark_dirty(x)
+        return x * 1
+
+    def program(m):
+        x = m.ones(2, requires_grad=True) * 1
+        return _function(m, lambda g: g, forward).apply(x).tolist()
+    assert _warnings_of(lambda: program(M)) == _warnings_of(lambda: program(torch))
     ours, theirs = same_outcome(program)
     assert ours == theirs

@@ -316,8 +316,11 @@ def validate(node, outs):
             continue
         k = 3 * i
         shape, dtype, device = metas[k], metas[k + 1], metas[k + 2]
-        if shape is None or (g._shape == shape and g.dtype is dtype and g._device is device):
-            continue
+        try:  # (free when nothing is raised)
+            if shape is None or (g._shape == shape and g.dtype is dtype and g._device is device):
+                continue
+        except AttributeError:  # a custom Function's backward returned a non-tensor
+            raise RuntimeError(f"expected Variable or None (got {type(g).__name__})") from None
         if type(outs) is not list:
             outs = list(outs)
         if g._shape != shape:
@@ -335,7 +338,10 @@ def validate(node, outs):
                 g = g.real  # a real input's gradient is the real part (as PyTorch's engine)
             g = g.to(dtype)
         if g._device is not device and type(device) is not LayoutKey:  # (a sparse input's
-            g = g.to(device)                                  # gradient may be dense)
+            if g._shape:                                      # gradient may be dense)
+                raise RuntimeError(f"Function {node.name()} returned an invalid gradient at "
+                                   f"index {i} - expected device {device} but got {g.device}")
+            g = g.to(device)  # (a 0-dim gradient moves, as PyTorch's engine)
         outs[i] = g
     return outs
 

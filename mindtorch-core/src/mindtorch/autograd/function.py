@@ -194,6 +194,8 @@ class Function(metaclass=FunctionMeta):
         ctx._inputs_meta = tuple(m for a in tensors for m in _meta(a))
         ctx._outputs_meta = tuple(m for o in outs for m in _meta(o))
         dirty = {id(t) for t in ctx._dirty}
+        if dirty:
+            _check_dirty(ctx._dirty, tensors, outs)
         non_diff = {id(t) for t in ctx._non_differentiable}
         result = []
         for k, o in enumerate(outs):
@@ -224,6 +226,19 @@ class Function(metaclass=FunctionMeta):
         ctx._saved = _save(ctx, result)
         return result[0] if single else type(output)(result) if isinstance(output, tuple) \
             else result
+
+
+def _check_dirty(dirty, inputs, outputs):
+    """PyTorch's checks of mark_dirty: a warning for a tensor that is not an input, an
+    error for one not returned."""
+    if not {id(t) for t in dirty} <= {id(t) for t in inputs}:
+        warnings.warn("ctx.mark_dirty() received a tensor that was not an input. Only input "
+                      "Tensors that have been mutated should be passed to ctx.mark_dirty().",
+                      UserWarning, stacklevel=4)
+    if not {id(t) for t in dirty} <= {id(o) for o in outputs}:
+        raise RuntimeError("Some elements marked as dirty during the forward method were not "
+                           "returned as output. The inputs that are modified inplace must all "
+                           "be outputs of the Function.")
 
 
 def _save(ctx, outputs):
