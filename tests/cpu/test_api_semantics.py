@@ -76,6 +76,12 @@ CASES = [
     "T.round(T.tensor([3]), decimals=0)", "T.round(T.tensor([3]), decimals=-1)",
     "T.round(T.tensor([True]))", "T.round(T.tensor([True]), decimals=1)",
     "T.round(T.tensor([1j]), decimals=0)", "T.round(T.tensor([15]))",
+    # clamp with complex bounds; lerp's dtype errors in C++ type names
+    "T.clamp(T.ones(2), T.tensor(1j))", "T.clamp(T.ones(2), max=T.tensor([1j, 1j]))",
+    "T.clamp(T.ones(2), T.tensor(1j), T.tensor(2j))", "T.clamp(T.ones(2), 1j)",
+    "T.clamp(T.ones(2, dtype=T.int32), 1j)", "T.clamp(T.ones(2).half(), 1 + 0j)",
+    "T.lerp(T.ones(2, dtype=T.int32), T.ones(2).half(), 0.5)",
+    "T.lerp(T.ones(2, dtype=T.uint8), T.ones(2, dtype=T.int8), 0.5)",
 ]
 
 

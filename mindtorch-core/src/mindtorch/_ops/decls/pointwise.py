@@ -253,14 +253,17 @@ def clamp_plan(self, min, max):
         broadcast_shapes(self._shape, *(b._shape for b in bounds if hasattr(b, "_shape")))
         dt = result_type(self, *bounds)
     if dt.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
+        if scalar:
+            raise NotImplementedError("clamp is not supported for complex types")
+        kernel = "clamp" if len(bounds) == 2 else "maximum" if min is not None else "minimum"
+        raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_type_name(dt)}\'')
     if dt is _dtype.bool and (scalar or len(bounds) == 2):
         which = "" if len(bounds) == 2 else "_min" if min is not None else "_max"
         raise NotImplementedError(f'"clamp{which}{"_scalar" if scalar else ""}_cpu" not '
                                   f"implemented for 'Bool'")
     if scalar:
-        for b in bounds:
-            checked_scalar(b, dt)
+        for b in bounds:  # (a complex number is read as a double first)
+            checked_scalar(b, _dtype.float64 if isinstance(b, complex) else dt)
     return min, max, dt, scalar
 
 
@@ -305,9 +308,7 @@ def _positive(self):
 
 
 def _c_name(dtype):
-    return {"float32": "float", "float64": "double", "float16": "c10::Half",
-            "bfloat16": "c10::BFloat16", "complex64": "c10::complex<float>",
-            "complex128": "c10::complex<double>"}.get(dtype.name, dtype.name)
+    return _dtype.CPP_NAMES.get(dtype.name, dtype.name)
 
 
 def _abs_(op):
