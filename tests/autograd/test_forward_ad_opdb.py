@@ -18,6 +18,8 @@ DIFFERENT = {
     "_gru_cell_backward": "backward op: its double vjp differs from PyTorch's fused formula",
     "_lstm_cell_backward": "backward op: its double vjp differs from PyTorch's fused formula",
     "_layer_norm_backward": "backward op: PyTorch's second derivative of layer norm is off",
+    "_batch_norm_backward": "backward op: PyTorch's derivative of it differentiates the batch "
+                            "statistics through the input; this op takes them as given",
     "acosh": "at -1 PyTorch's tangent is inf, the formula's nan",
     "arccosh": "at -1 PyTorch's tangent is inf, the formula's nan",
     "ldexp": "PyTorch multiplies by 2 ** (integer exponent): 0 for negative exponents",

@@ -1,5 +1,5 @@
 """The compiled (numba) kernels - float32 GELU, the layer norm forward, float32 softmax over
-the last dim, float32 expm1 / log1p - against PyTorch, forward and backward: both dtypes where they apply, strided,
+the last dim, float32 expm1 / log1p, batch norm's per-channel affine passes - against PyTorch, forward and backward: both dtypes where they apply, strided,
 empty and 0-dim inputs, special values; the NumPy paths they replace (numba missing) give the
 same results; and `import mindtorch` does not import numba."""
 import subprocess
@@ -284,6 +284,62 @@ def test_expm1_log1p_half_types(path, dtype):
     m, t = pair(RNG.standard_normal(300) * 4, dtype)
     for name in ("expm1", "log1p"):
         assert_same(getattr(mindtorch, name)(m), getattr(torch, name)(t))
+
+
+# batch norm ------------------------------------------------------------------------------
+
+BN_LAYOUTS = {
+    "contiguous": lambda t: t,
+    "channels_last": lambda t: t.contiguous(memory_format=(
+        mindtorch if isinstance(t, mindtorch.Tensor) else torch).channels_last),
+    "permuted": lambda t: t.permute(3, 1, 2, 0).contiguous().permute(3, 1, 2, 0),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", list(BN_LAYOUTS))
+@pytest.mark.parametrize("affine", [True, False])
+def test_batch_norm_train_and_eval(path, dtype, layout, affine):
+    """Output (and its layout), the input's and parameters' gradients and the running
+    statistics of BatchNorm2d in training, then its evaluation output, against PyTorch."""
+    x = RNG.standard_normal((6, 5, 4, 3)) * 3 + 2
+    g = RNG.standard_normal(x.shape)
+    w, b = RNG.standard_normal(5), RNG.standard_normal(5)
+    outs = {}
+    for lib in (mindtorch, torch):
+        bn = lib.nn.BatchNorm2d(5, affine=affine).to(getattr(lib, dtype))
+        if affine:
+            with lib.no_grad():
+                bn.weight.copy_(lib.tensor(w)), bn.bias.copy_(lib.tensor(b))
+        xi = BN_LAYOUTS[layout](lib.tensor(x).to(getattr(lib, dtype))).requires_grad_()
+        y = bn(xi)
+        y.backward(lib.tensor(g).to(y.dtype))
+        bn.eval()
+        params = [p.grad for p in bn.parameters()]
+        outs[lib] = [y, xi.grad, *params, bn.running_mean, bn.running_var, bn(xi.detach())]
+    assert outs[mindtorch][0].stride() == outs[torch][0].stride()
+    tol = {"rtol": 2e-5, "atol": 2e-5} if dtype == "float32" else {}
+    for got, expected in zip(outs[mindtorch], outs[torch]):
+        assert_same(got, expected, **tol)
+
+
+@pytest.mark.parametrize("shape", [(40, 3), (8, 3, 7)])
+def test_batch_norm_1d_and_no_grad(path, shape):
+    m, t = pair(RNG.standard_normal(shape) * 2, requires_grad=True)
+    check_grad(lambda x: mindtorch.nn.functional.batch_norm(x, None, None, training=True),
+               lambda x: torch.nn.functional.batch_norm(x, None, None, training=True), m, t,
+               rtol=2e-5, atol=2e-5)
+
+
+def test_batch_norm_backward_op_matches_pytorchs():
+    x, g = RNG.standard_normal((4, 3, 5)), RNG.standard_normal((4, 3, 5))
+    (mx, tx), (mg, tg), (mw, tw) = pair(x), pair(g), pair(RNG.standard_normal(3))
+    mean, invstd = mx.mean((0, 2)), (mx.var((0, 2), unbiased=False) + 1e-5).rsqrt()
+    got = OPS["_batch_norm_backward"].call(mg, mx, mean, invstd, mw)
+    expected = torch.ops.aten.native_batch_norm_backward(
+        tg, tx, tw, None, None, to_torch(mean), to_torch(invstd), True, 1e-5, [True] * 3)
+    for a, e in zip(got, expected):
+        assert_same(a, e, rtol=1e-5, atol=1e-5)
 
 
 # loading ---------------------------------------------------------------------------------

@@ -262,3 +262,27 @@ def log1p_f32(x, out):
         r = -np.inf if v == -1.0 else r
         r = np.nan if v < -1.0 else r
         out[i] = np.float32(r if v < np.inf else v)  # (inf and NaN: themselves)
+
+
+# batch norm's per-channel affine steps (kernels/batch_norm.py), one pass each, over 3-D
+# arrays with the channels on axis 1 (N, C, L) or last (N, L, C)
+@numba.njit(**_JIT)
+def channel_affine(x, a, b, out, last):
+    """out = x * a[c] + b[c]."""
+    n, p, q = x.shape
+    for i in range(n):
+        for j in range(p):
+            for k in range(q):
+                c = k if last else j
+                out[i, j, k] = x[i, j, k] * a[c] + b[c]
+
+
+@numba.njit(**_JIT)
+def channel_affine2(x, a, y, b, c0, out, last):
+    """out = x * a[c] + y * b[c] + c0[c]."""
+    n, p, q = x.shape
+    for i in range(n):
+        for j in range(p):
+            for k in range(q):
+                c = k if last else j
+                out[i, j, k] = x[i, j, k] * a[c] + y[i, j, k] * b[c] + c0[c]

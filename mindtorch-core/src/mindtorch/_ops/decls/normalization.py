@@ -588,7 +588,26 @@ def _group_norm_grad(grads, input, weight, bias_geometry, N, C, HxW, group, eps,
     return gx.reshape(input.shape), gw, gb
 
 
+def _batch_norm_backward(grad, input, mean, invstd, weight):
+    """The gradients of batch norm in training from its saved statistics: the input's, and
+    per channel the sums of grad * xhat and of grad (the weight's and bias' gradients), in
+    the compute dtype; an op so that a backend can fuse it."""
+    nd = input.ndim
+    dims = (0,) + tuple(range(2, nd))
+    grad, x, w, mean, invstd = _compute(grad, input, weight, mean, invstd)
+    rstd = _channels(invstd, nd)
+    xhat = (x - _channels(mean, nd)) * rstd
+    gx = _input_grad(grad, xhat, rstd, None if w is None else _channels(w, nd), dims)
+    return gx, (grad * xhat).sum(dims), grad.sum(dims)
+
+
 def _batch_norm_training_grad(grad, input, weight, bias_geometry, eps, results):
+    import mindtorch as M
+    if not M.is_grad_enabled():  # (create_graph: the statistics differentiated, below)
+        gx, gw, gb = OPS["_batch_norm_backward"].call(grad, input, results[1], results[2],
+                                                      weight)
+        return (gx, None if weight is None else gw.reshape(weight.shape),
+                None if bias_geometry is None else gb.reshape(bias_geometry[0]))
     nd = input.ndim
     dims = (0,) + tuple(range(2, nd))
     grad, x, w = _compute(grad, input, weight)
@@ -647,6 +666,9 @@ def _declare():
     define("_batch_norm_training(Tensor input, Tensor? weight, Tensor? bias, float eps) "
            "-> (Tensor, Tensor, Tensor, Tensor)", function=False, method=False,
            decomposition=_batch_norm_training)
+    define("_batch_norm_backward(Tensor grad, Tensor input, Tensor mean, Tensor invstd, "
+           "Tensor? weight) -> (Tensor, Tensor, Tensor)", function=False, method=False,
+           decomposition=_batch_norm_backward)
     define("_batch_norm_inference(Tensor input, Tensor? weight, Tensor? bias, "
            "Tensor running_mean, Tensor running_var, float eps) -> Tensor", function=False,
            method=False, decomposition=_batch_norm_inference)

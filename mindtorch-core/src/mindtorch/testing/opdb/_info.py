@@ -25,6 +25,9 @@ TORCH_REFERENCES = {
     torch.ops.aten.native_layer_norm_backward(
         g, x, shape, mean, rstd, torch.ones(shape, dtype=x.dtype) if w is None else w,
         torch.zeros(shape, dtype=x.dtype), [True, True, True]),
+    "_batch_norm_backward": lambda torch: lambda g, x, mean, invstd, w: \
+    torch.ops.aten.native_batch_norm_backward(g, x, w, None, None, mean, invstd, True, 1e-5,
+                                              [True, True, True]),
     "_log_softmax_backward_data": "ops.aten._log_softmax_backward_data",
     "_nll_loss_backward": lambda torch: _torch_nll_loss_backward(torch),
     "_ctc_loss_intlist": "ctc_loss",

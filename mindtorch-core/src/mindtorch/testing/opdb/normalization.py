@@ -20,6 +20,17 @@ def _layer_norm_backward_args(d, shape, normalized, dtype, transposed, weight):
     return (t(d, shape, dtype), x, x.mean(dims, keepdim=True), rstd, w, normalized), {}
 
 
+def _batch_norm_backward_args(d, shape, dtype, weight, channels_last=False):
+    """_batch_norm_backward's arguments, with the input's own statistics."""
+    x = t(d, shape, dtype)
+    if channels_last:
+        x = x.contiguous(memory_format=mindtorch.channels_last)
+    dims = (0,) + tuple(range(2, len(shape)))
+    invstd = (x.var(dims, unbiased=False) + 1e-5).rsqrt()
+    w = t(d, shape[1:2], dtype) if weight else None
+    return (t(d, shape, dtype), x, x.mean(dims), invstd, w), {}
+
+
 SAMPLES = {
     "native_layer_norm": [
         lambda d: ((t(d, (4, 3, 5)), (5,), t(d, (5,)), t(d, (5,)), 1e-5), {}),
@@ -49,6 +60,12 @@ SAMPLES = {
         lambda d: ((t(d, (2, 3, 2), _f16), None, None, None, None, True, 0.1, 1e-5), {}),
     ],
     "_batch_norm_training": [lambda d: ((t(d, (4, 3, 2)), t(d, (3,)), None, 1e-5), {})],
+    # (grad, input, mean, invstd, weight)
+    "_batch_norm_backward": [
+        lambda d: _batch_norm_backward_args(d, (4, 3, 2), mindtorch.float32, True),
+        lambda d: _batch_norm_backward_args(d, (5, 2), _f64, False),
+        lambda d: _batch_norm_backward_args(d, (2, 3, 2, 2), mindtorch.float32, True, True),
+    ],
     "_batch_norm_inference": [lambda d: ((t(d, (4, 3)), None, t(d, (3,)), t(d, (3,)),
                                           _pos(d, (3,)), 1e-5), {})],
     "batch_norm": [lambda d: ((t(d, (4, 3, 2, 2)), None, None, t(d, (3,)), _pos(d, (3,)),

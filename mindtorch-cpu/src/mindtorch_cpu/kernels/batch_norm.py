@@ -1,0 +1,181 @@
+"""Batch norm kernels: the training forward (this batch's statistics), the inference forward
+and the training backward, each a few NumPy passes over the input in its own layout
+(channels first or channels last), instead of the ~10 ops of the decompositions; from
+_jit.MIN_SIZE elements their last step, a per-channel affine map, is one compiled pass
+(kernels/_compiled.py: NumPy's broadcast multiply-add takes three).
+
+Per-channel sums accumulate in float64, as PyTorch's CPU kernels do; the variance is the
+second pass over x - mean (no cancellation).  float32 and float64 inputs with parameters
+of the same dtype; anything else (16-bit inputs, mixed dtypes, empty inputs) runs the
+decomposition, so the checks and the results stay the core's.
+"""
+import math
+
+import numpy as np
+from mindtorch._ops import OPS
+
+from .._np import arr, wrap
+from ._jit import loops
+
+_FLOATS = (np.float32, np.float64)
+
+
+def _decomposed(name):
+    from mindtorch._ops.dispatch import _decomposition
+    return _decomposition(OPS[name])
+
+
+def _fusable(input, *params):
+    """Whether input (N, C, *) and its per-channel params (None allowed) take these kernels."""
+    if input.ndim < 2 or not input.numel() or arr(input).dtype.type not in _FLOATS:
+        return False
+    return all(p is None or p.dtype is input.dtype for p in params)
+
+
+def _vec(t):
+    """A per-channel tensor as a 1-D array (PyTorch checks their number of elements only)."""
+    return arr(t).reshape(-1)
+
+
+def _vecdot(a, b):
+    """Dot products along the last axis (numpy >= 2's vecdot; einsum before)."""
+    if hasattr(np, "vecdot"):
+        return np.vecdot(a, b)
+    return np.einsum("...i,...i->...", a, b)
+
+
+class _ByChannel:
+    """x (N, C, *S) as a 3-D array with the channels on axis 1, (N, C, L), or last,
+    (N, L, C), for a channels-last layout (and a 2-d input): views of the input's memory
+    for both (a copy for other layouts).  Per-channel sums are float32 sums of each
+    (n, c) row of L elements, by BLAS, then float64 sums of those over the batch."""
+
+    def __init__(self, a):
+        self.shape = a.shape
+        n, c = a.shape[:2]
+        length = math.prod(a.shape[2:])
+        last = np.moveaxis(a, 1, -1)
+        self.last = a.ndim == 2 or last.flags.c_contiguous and not a.flags.c_contiguous
+        self.x = last.reshape(n, length, c) if self.last else a.reshape(n, c, length)
+        self.ones = np.ones(length, a.dtype)
+        self.count = n * length
+
+    def of(self, a):
+        """Another array of the input's shape, seen the same way (copied if laid out
+        otherwise)."""
+        if self.last:
+            return np.moveaxis(a, 1, -1).reshape(self.x.shape)
+        return a.reshape(self.x.shape)
+
+    def channels(self, v):
+        """A per-channel vector broadcasting against the 3-D arrays."""
+        return v if self.last else v[:, None]
+
+    def back(self, r):
+        """A 3-D result as an array of the input's shape (and layout)."""
+        if self.last:
+            return np.moveaxis(r.reshape((self.shape[0],) + self.shape[2:] + (self.shape[1],)),
+                               -1, 1)
+        return r.reshape(self.shape)
+
+    def _over_batch(self, rows):
+        return np.add.reduce(rows, axis=0, dtype=np.float64)
+
+    def sum(self, a):
+        """Per channel, in float64."""
+        if self.last:
+            return self._over_batch(np.matmul(self.ones, a) if a.shape[1] > 1 else a[:, 0])
+        return self._over_batch(np.matmul(a, self.ones))
+
+    def dot(self, a, b):
+        """Per channel sums of a * b, in float64."""
+        if self.last:
+            return self.sum(a * b)
+        return self._over_batch(_vecdot(a, b))
+
+
+def _batch_norm_training(input, weight, bias, eps):
+    """(output, mean, invstd, unbiased variance) from this batch's statistics."""
+    if not _fusable(input, weight, bias):
+        return _decomposed("_batch_norm_training")(input, weight, bias, eps)
+    v = _ByChannel(arr(input))
+    ct, n = v.x.dtype, v.count
+    mean = v.sum(v.x) / n
+    d = v.x - v.channels(mean.astype(ct))
+    sq = v.dot(d, d)
+    with np.errstate(all="ignore"):  # (one element per channel: 0 / 0, as the decomposition)
+        invstd = 1 / np.sqrt(sq / n + eps)
+        var = sq / (n - 1) if n > 1 else sq / 0.0
+    scale = invstd if weight is None else invstd * _vec(weight)
+    jit = loops(d.size)
+    if jit is not None:  # x * scale + (bias - mean * scale), one pass into d
+        shift = -mean * scale if bias is None else _vec(bias) - mean * scale
+        jit.channel_affine(v.x, scale.astype(ct), shift.astype(ct), d, v.last)
+    else:
+        d *= v.channels(scale.astype(ct))
+        if bias is not None:
+            d += v.channels(_vec(bias))
+    dt = input.dtype
+    return (wrap(v.back(d), dt), wrap(mean.astype(ct), dt), wrap(invstd.astype(ct), dt),
+            wrap(var.astype(ct), dt))
+
+
+def _batch_norm_inference(input, weight, bias, running_mean, running_var, eps):
+    """x * scale + shift per channel, scale = weight / sqrt(var + eps), shift = bias -
+    mean * scale, in the parameters' dtype (the decomposition's steps)."""
+    if not _fusable(input, weight, bias, running_mean, running_var):
+        return _decomposed("_batch_norm_inference")(input, weight, bias, running_mean,
+                                                    running_var, eps)
+    v = _ByChannel(arr(input))
+    ct = v.x.dtype.type
+    with np.errstate(all="ignore"):
+        scale = 1 / np.sqrt(_vec(running_var) + ct(eps))
+        if weight is not None:
+            scale *= _vec(weight)
+        shift = -_vec(running_mean) * scale
+        if bias is not None:
+            shift += _vec(bias)
+        jit = loops(v.x.size)
+        if jit is not None:
+            out = np.empty_like(v.x)
+            jit.channel_affine(v.x, scale, shift, out, v.last)
+        else:
+            out = v.x * v.channels(scale)
+            out += v.channels(shift)
+    return wrap(v.back(out), input.dtype)
+
+
+def _batch_norm_backward(grad, input, mean, invstd, weight):
+    """The decomposition's gradients: with xhat = (x - mean) invstd and k = invstd weight,
+    the input's k (g - sum(g) / n - xhat sum(g xhat) / n), and per channel sum(g xhat),
+    sum(g)."""
+    if not _fusable(input, weight, mean, invstd) or grad.dtype is not input.dtype:
+        return _decomposed("_batch_norm_backward")(grad, input, mean, invstd, weight)
+    v = _ByChannel(arr(input))
+    g = v.of(arr(grad))
+    ct, n = v.x.dtype, v.count
+    m, r = _vec(mean).astype(np.float64), _vec(invstd).astype(np.float64)
+    d = v.x - v.channels(m.astype(ct))
+    sum_g = v.sum(g)
+    sum_gxhat = v.dot(g, d) * r
+    k = r if weight is None else r * _vec(weight)
+    with np.errstate(all="ignore"):
+        c = k * r * sum_gxhat / n  # (d * c: xhat * k * sum(g xhat) / n)
+        c0 = k * sum_g / n
+        jit = loops(d.size)
+        if jit is not None:  # g k - x c + (mean c - c0), one pass into d
+            jit.channel_affine2(g, k.astype(ct), v.x, (-c).astype(ct),
+                                (m * c - c0).astype(ct), d, v.last)
+            gx = d
+        else:
+            d *= v.channels(c.astype(ct))
+            gx = g * v.channels(k.astype(ct))
+            gx -= d
+            gx -= v.channels(c0.astype(ct))
+    dt = input.dtype
+    return (wrap(v.back(gx), dt), wrap(sum_gxhat.astype(ct), dt), wrap(sum_g.astype(ct), dt))
+
+
+KERNELS = {"_batch_norm_training": _batch_norm_training,
+           "_batch_norm_inference": _batch_norm_inference,
+           "_batch_norm_backward": _batch_norm_backward}
