@@ -189,3 +189,15 @@ def test_out_arguments(text):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert _outcome(mindtorch, text) == _outcome(torch, text)
+
+
+@pytest.mark.parametrize("text", [
+    "a.unique()", "a.unique(return_inverse=True)[0]", "T.unique(a.view(1, 3), dim=1)",
+    "a.unique_consecutive()"])
+def test_unique_backward_error_names_pytorchs_op(text):
+    def run(T):
+        a = T.tensor([1.0, 2, 2], requires_grad=True)
+        with pytest.raises(NotImplementedError) as info:
+            eval(text, {"T": T, "a": a}).sum().backward()
+        return str(info.value)
+    assert run(mindtorch) == run(torch)

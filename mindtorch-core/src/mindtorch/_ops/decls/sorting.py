@@ -688,6 +688,11 @@ def _not_implemented_grad(message, cls=NotImplementedError):
     return grad_fn
 
 
+def _unique_grad(grad, dim):
+    name = "_unique2" if dim is None else "unique_dim"  # (PyTorch's two ops)
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented.")
+
+
 _GRADS = {
     "sort": {"self": _sort_grad, "name": lambda self, dim, descending, stable:
              f"SortBackward{int(stable is not None)}"},
@@ -706,7 +711,7 @@ _GRADS = {
     "var_mean": {"self": _paired_grad("var")},
     "aminmax": {"self": _aminmax_grad},
     # torch records these, and fails only when backward reaches them
-    "unique": {"self": _not_implemented_grad("the derivative for 'unique' is not implemented."),
+    "unique": {"self": _unique_grad,
                "name": lambda self, sorted, return_inverse, return_counts, dim:
                "Unique2Backward0" if dim is None else "UniqueDimBackward0"},
     "unique_consecutive": {"self": _not_implemented_grad(
