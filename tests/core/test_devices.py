@@ -146,6 +146,13 @@ def test_to_device_and_dtype():
     with pytest.raises(NotImplementedError):
         m.cpu()  # meta tensors have no data to copy
     same_error(lambda: m.cpu(), lambda: torch.ones(2, device="meta").cpu())
+    for copy_out in (lambda L, x: x.cpu(), lambda L, x: x.tolist(), lambda L, x: x.to("cpu")):
+        messages = []
+        for L in (M, torch):
+            with pytest.raises(NotImplementedError) as e:
+                copy_out(L, L.ones(2, device="meta"))
+            messages.append(str(e.value))
+        assert messages[0] == messages[1]  # PyTorch's message
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "int64",

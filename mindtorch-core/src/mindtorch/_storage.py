@@ -190,8 +190,7 @@ class UntypedStorage(_StorageBase):
     def _host_bytes(self):
         """The bytes as a host uint8 array (the memory itself on cpu)."""
         if not self._spec.has_data:
-            raise NotImplementedError(f"Cannot access data of tensors on the '{self.device.type}' "
-                                      f"device: they have no data")
+            raise NotImplementedError(f"Cannot copy out of {self.device.type} tensor; no data!")
         return self._spec.to_host(self._handle, self._nbytes)
 
     def __getitem__(self, i):
