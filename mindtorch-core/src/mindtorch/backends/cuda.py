@@ -24,6 +24,8 @@ class _LinalgBackend(enum.IntEnum):
     Cusolver = 1
     Magma = 2
 
+    __str__ = enum.Enum.__str__  # _LinalgBackend.Default, as PyTorch's (IntEnum prints 0)
+
 
 _LINALG_NAMES = {"default": _LinalgBackend.Default, "cusolver": _LinalgBackend.Cusolver,
                  "magma": _LinalgBackend.Magma}
