@@ -1,4 +1,5 @@
-"""layer_norm and softmax, forward and forward + backward: mindtorch vs PyTorch, one process.
+"""layer_norm, softmax and batch_norm, forward and forward + backward: mindtorch vs PyTorch,
+one process.
 
     python benchmarks/bench_norm.py              # ~1 minute
     python benchmarks/bench_norm.py --quick
@@ -6,8 +7,10 @@
 
 Shapes of a BERT-small encoder (MiniLM: hidden 384, 12 heads): layer_norm over the last
 dim of (64, 128, 384) (with weight and bias), softmax over the last dim of attention
-scores (8, 12, 128, 128).  "fwd" runs under no_grad; "fwd+bwd" backpropagates a fixed
-gradient into the input (and the layer norm's weight and bias).  Minimum over interleaved
+scores (8, 12, 128, 128); and batch_norm over the channels of a CNN activation
+(32, 64, 16, 16), in training (batch statistics; contiguous and channels-last) and in
+evaluation (running statistics).  "fwd" runs under no_grad; "fwd+bwd" backpropagates a fixed
+gradient into the input (and the norm's weight and bias).  Minimum over interleaved
 rounds of a timeit loop, 1 BLAS / torch thread (see bench_ops.py why).
 """
 import argparse
@@ -18,14 +21,22 @@ import time
 from _timing import best_times, limit_threads
 
 CASES = [("layer_norm (64, 128, 384)", (64, 128, 384), "layer_norm"),
-         ("softmax (8, 12, 128, 128)", (8, 12, 128, 128), "softmax")]
+         ("softmax (8, 12, 128, 128)", (8, 12, 128, 128), "softmax"),
+         ("batch_norm train (32, 64, 16, 16)", (32, 64, 16, 16), "batch_norm"),
+         ("batch_norm train, channels_last", (32, 64, 16, 16), "batch_norm_cl"),
+         ("batch_norm eval (32, 64, 16, 16)", (32, 64, 16, 16), "batch_norm_eval")]
 
 
 def workloads(lib, shape, kind, np):
     rng = np.random.default_rng(0)
-    x = lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=True)
+    x = lib.tensor(rng.standard_normal(shape).astype(np.float32))
+    if kind == "batch_norm_cl":
+        x = x.contiguous(memory_format=lib.channels_last)
+    x.requires_grad_()
     g = lib.tensor(rng.standard_normal(shape).astype(np.float32))
-    n = shape[-1]
+    batch_norm = kind.startswith("batch_norm")
+    n = shape[1] if batch_norm else shape[-1]
+    stats = lib.zeros(n), lib.ones(n)
     w = lib.tensor(rng.standard_normal(n).astype(np.float32), requires_grad=True)
     b = lib.tensor(rng.standard_normal(n).astype(np.float32), requires_grad=True)
     F = lib.nn.functional
@@ -33,6 +44,8 @@ def workloads(lib, shape, kind, np):
     def run():
         if kind == "layer_norm":
             return F.layer_norm(x, (n,), w, b)
+        if batch_norm:
+            return F.batch_norm(x, *stats, w, b, training=kind != "batch_norm_eval")
         return F.softmax(x, -1)
 
     def fwd():
