@@ -548,11 +548,16 @@ class FormulaNode(Node):
     _plan = None
 
     def _release(self):  # (a node that saved only shapes or scalars may run again)
-        saved, plan = self._saved, self._plan
-        if saved and (plan is None or plan.save_result or
-                      any(saved.get(n) is not None for n in plan.saved_tensors)):
-            self._freed = True
-            self._saved = None
+        saved = self._saved
+        if saved:
+            plan = self._plan
+            if plan is None or plan.save_result:
+                self._freed, self._saved = True, None
+                return
+            for name in plan.saved_tensors:  # (a loop: cheaper than any() per node)
+                if saved.get(name) is not None:
+                    self._freed, self._saved = True, None
+                    return
 
     def apply(self, grads):
         plan = self._plan
