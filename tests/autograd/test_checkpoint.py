@@ -189,3 +189,29 @@ def test_non_reentrant_checks_determinism_check():
         with pytest.raises(ValueError, match="determinism_check should be one of"):
             m.utils.checkpoint.checkpoint(lambda t: t * 2, x, use_reentrant=False,
                                           determinism_check="bogus")
+
+
+def test_selective_checkpoint_policy_api():
+    # the selective-checkpointing helpers: PyTorch's enum, context pair and checks; the
+    # values and gradients are the unchecked run's
+    for lib in (torch, mindtorch):
+        C = lib.utils.checkpoint
+        assert [(p.name, p.value) for p in C.CheckpointPolicy] == [
+            ("MUST_SAVE", 0), ("PREFER_SAVE", 1), ("MUST_RECOMPUTE", 2),
+            ("PREFER_RECOMPUTE", 3), ("MUST_CPU_OFFLOAD", 4), ("PREFER_CPU_OFFLOAD", 5)]
+        with pytest.raises(TypeError, match="must be either a function or a list of ops"):
+            C.create_selective_checkpoint_contexts(3)
+        ctx = C.SelectiveCheckpointContext(is_recompute=False)
+        assert ctx.is_recompute is False and ctx.op_output is None
+
+    def run(lib):
+        C = lib.utils.checkpoint
+        w = lib.tensor([[1.0, 2.0], [3.0, -1.0]], requires_grad=True)
+
+        def policy(ctx, op, *args, **kwargs):
+            return C.CheckpointPolicy.PREFER_RECOMPUTE
+        out = C.checkpoint(lambda x: (x @ w).relu().sum(), lib.ones(3, 2), use_reentrant=False,
+                           context_fn=lambda: C.create_selective_checkpoint_contexts(policy))
+        out.backward()
+        return out.item(), w.grad.tolist()
+    assert run(mindtorch) == run(torch)

@@ -227,3 +227,36 @@ def checkpoint_sequential(functions, segments, input, use_reentrant=None, **kwar
         input = checkpoint(run(start, end), input, use_reentrant=use_reentrant,
                            preserve_rng_state=preserve)
     return run(end + 1, len(children) - 1)(input)
+
+
+# -- selective checkpointing: the policy API, every op recomputed -----------------------------
+
+class CheckpointPolicy(__import__("enum").Enum):
+    """Whether an op's output is saved or recomputed (PyTorch's values).  mindtorch reruns
+    the whole segment whatever the policy, which gives the same values and gradients."""
+    MUST_SAVE = 0
+    PREFER_SAVE = 1
+    MUST_RECOMPUTE = 2
+    PREFER_RECOMPUTE = 3
+    MUST_CPU_OFFLOAD = 4
+    PREFER_CPU_OFFLOAD = 5
+
+
+class SelectiveCheckpointContext:
+    """What a policy function receives about the op."""
+
+    def __init__(self, *, is_recompute, op_output=None):
+        self.is_recompute = is_recompute
+        self.op_output = op_output
+
+
+SAC_IGNORED_OPS = set()
+
+
+def create_selective_checkpoint_contexts(policy_fn_or_list, allow_cache_entry_mutation=False):
+    """The (forward, recompute) context pair checkpoint's context_fn returns, from a policy
+    function or a list of ops to save (checked as PyTorch's; the segment is recomputed
+    whole, see CheckpointPolicy)."""
+    if not isinstance(policy_fn_or_list, list) and not callable(policy_fn_or_list):
+        raise TypeError("policy_fn_or_list must be either a function or a list of ops.")
+    return contextlib.nullcontext(), contextlib.nullcontext()
