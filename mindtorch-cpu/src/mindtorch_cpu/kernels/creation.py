@@ -24,10 +24,35 @@ def arange(start, end=None, step=1, dtype=None, device=None):
         idx = np.arange(n, dtype=np.int64)
         with np.errstate(over="ignore"):
             return wrap((np.int64(start) + idx * np.int64(step)).astype(dtype.np), dtype)
-    # PyTorch accumulates half/bfloat16 in float32, float32/float64 in float64
-    acc = np.float32 if dtype.itemsize == 2 else np.float64
-    with np.errstate(over="ignore"):
-        return wrap((acc(start) + np.arange(n, dtype=acc) * acc(step)).astype(dtype.np), dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return wrap(_float_range(start, step, n, dtype.np), dtype)
+
+
+def _fma(a, b, c, acc):
+    """a * b + c rounded once to acc (b: integers): float32's in float64, exact for
+    b < 2**29; float64's in x86's long double, exact for b < 2**11 (else one more rounding)."""
+    if acc is np.float32:
+        return (np.float64(a) * b + np.float64(c)).astype(np.float32)
+    return (np.longdouble(a) * b + np.longdouble(c)).astype(np.float64)
+
+
+def _float_range(start, step, n, out):
+    """PyTorch's cpu arange values, bit for bit (one thread): each element is
+    fma(step, i, start) in the accumulation type (float32 for half/bfloat16, else double),
+    except in the vectorized blocks (2 AVX2 vectors at a time) where it is
+    fma(step, i % V, base) from the vector's base fma(step, i - i % V, start) rounded to
+    the result type."""
+    isz = np.dtype(out).itemsize
+    acc = np.float32 if isz == 2 else np.float64
+    lanes = {8: 4, 4: 8, 2: 16}[isz]
+    start, step = acc(start), acc(step)
+    nvec = n // (2 * lanes) * (2 * lanes)
+    r = np.empty(n, acc)
+    r[nvec:] = _fma(step, np.arange(nvec, n), start, acc)
+    if nvec:
+        base = _fma(step, np.arange(0, nvec, lanes), start, acc).astype(out).astype(acc)
+        r[:nvec] = _fma(step, np.arange(lanes), base[:, None], acc).reshape(-1)
+    return r.astype(out)
 
 
 # linspace's arithmetic type per result dtype (PyTorch's step_t: double for integers,
