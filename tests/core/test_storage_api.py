@@ -236,3 +236,31 @@ def test_typed_storage_construction_and_names():
               lib.tensor([True, False]).untyped_storage().tolist()]
         return r
     both(f)
+
+
+def test_storage_from_file_slices_and_asarray_like_torch(tmp_path):
+    """What safetensors' safe_open(framework="pt") does: a storage of a file's bytes, slices
+    of it sharing memory, read as tensors through asarray."""
+    path = tmp_path / "bytes"
+    path.write_bytes(bytes(range(10)))
+
+    def run(lib):
+        s = lib.UntypedStorage.from_file(str(path), False, 8)
+        part = lib.asarray(s[2:6], dtype=lib.uint8)
+        out = [s.nbytes(), s[2], s[2:5].nbytes(), list(s[2:5]), part.tolist(),
+               part.view(lib.int16).tolist(), s[1:1].nbytes(), s[-3:].nbytes(), s[5:2].nbytes()]
+        s[3] = 99  # the slice shares the bytes
+        out.append(part.tolist())
+        with pytest.raises(RuntimeError) as e:
+            s[::2]
+        out.append(str(e.value))
+        filled = lib.UntypedStorage(16)
+        filled.fill_(1)
+        out += [lib.asarray(filled).tolist(), lib.asarray(filled, dtype=lib.float32).shape,
+                lib.asarray(lib.UntypedStorage(3), dtype=lib.int16).shape]
+        return out
+    assert run(mindtorch) == run(torch)
+    shared = mindtorch.UntypedStorage.from_file(str(path), True, 4)
+    shared[0] = 7
+    del shared
+    assert path.read_bytes()[:2] == b"\x07\x01"  # shared=True maps the file

@@ -210,7 +210,11 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
     """as_tensor with copy=: None shares memory when it can, True always copies, False
     refuses to copy."""
     dtype = _dtype_arg(dtype, "asarray")
-    if isinstance(obj, (Tensor, np.ndarray, np.generic)):
+    from ._storage import _StorageBase, _flat
+    if isinstance(obj, _StorageBase):  # its bytes read as dtype (PyTorch's default: int64)
+        t = _flat(obj._untyped(), dtype or getattr(obj, "dtype", None) or D.int64)
+        t = t if device is None else t.to(device)
+    elif isinstance(obj, (Tensor, np.ndarray, np.generic)):
         src = obj.dtype if isinstance(obj, Tensor) else _check_ndarray(np.asarray(obj))
         here = obj._device if isinstance(obj, Tensor) else canonical("cpu")
         if copy is False and dtype is not None and dtype is not src:

@@ -194,10 +194,21 @@ class UntypedStorage(_StorageBase):
         return self._spec.to_host(self._handle, self._nbytes)
 
     def __getitem__(self, i):
-        if isinstance(i, slice):  # (PyTorch gives a storage sharing the bytes)
-            raise NotImplementedError("mindtorch storages do not support slicing; slice a "
-                                      "tensor over the storage instead")
+        if isinstance(i, slice):  # a storage over those bytes (shared on cpu)
+            start, stop, step = i.indices(self._nbytes)
+            if step != 1:
+                raise RuntimeError(f"Trying to slice with a step of {step}, but only a step "
+                                   f"of 1 is supported")
+            return UntypedStorage._from_host(self._host_bytes()[start:max(start, stop)],
+                                             self.device)
         return _StorageBase.__getitem__(self, i)
+
+    @classmethod
+    def from_file(cls, filename, shared=False, nbytes=0):
+        """The first nbytes of a file: mapped if shared (writes reach it), else a copy."""
+        from ._creation import from_file
+        from ._dtype import uint8
+        return from_file(filename, shared, nbytes, dtype=uint8)._storage
 
     def copy_(self, src, non_blocking=False):
         if src.nbytes() != self._nbytes:
