@@ -342,3 +342,38 @@ else:
     ob.loss.backward()
     print(round(ob.loss.item(), 4), bert.classifier.weight.grad.abs().sum() > 0)
 ''')
+
+program("qa_lib_transformers_pretrained", r'''
+import importlib.util, os, tempfile
+import torch
+if importlib.util.find_spec("transformers") is None:
+    print("transformers not installed")
+else:
+    import transformers as T
+    T.logging.set_verbosity_error()
+    T.set_seed(0)
+    cfg = T.LlamaConfig(vocab_size=40, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64, tie_word_embeddings=True)
+    m = T.LlamaForCausalLM(cfg)
+    print(m.num_parameters(), m.num_parameters(only_trainable=True), m.lm_head.weight is m.model.embed_tokens.weight)
+    with tempfile.TemporaryDirectory() as d:
+        m.save_pretrained(d)
+        print(sorted(os.listdir(d)))
+        m2 = T.LlamaForCausalLM.from_pretrained(d)
+        print(all(torch.equal(a, b) for a, b in zip(m.state_dict().values(), m2.state_dict().values())), m2.lm_head.weight is m2.model.embed_tokens.weight)
+        m3 = T.LlamaForCausalLM.from_pretrained(d, dtype=torch.bfloat16)
+        print(m3.dtype, m3.model.layers[0].self_attn.q_proj.weight.dtype)
+    m.resize_token_embeddings(45); print(m.get_input_embeddings().weight.shape, m.get_output_embeddings().weight.shape, m.config.vocab_size)
+    m.gradient_checkpointing_enable(); m.train()
+    ids = torch.tensor([[1, 2, 3, 4]])
+    out = m(ids, labels=ids); out.loss.backward(); print(round(out.loss.item(), 4), m.model.layers[0].mlp.up_proj.weight.grad.abs().sum() > 0)
+    m.gradient_checkpointing_disable(); m.eval()
+    opt = torch.optim.AdamW(m.parameters(), lr=1e-3)
+    sch = T.get_linear_schedule_with_warmup(opt, 2, 10); lrs = []
+    for _ in range(4): opt.step(); sch.step(); lrs.append(round(sch.get_last_lr()[0], 6))
+    print(lrs)
+    sch2 = T.get_cosine_schedule_with_warmup(opt, 1, 5); print([round(x, 6) for x in sch2.get_last_lr()])
+    print(m.get_extended_attention_mask(torch.tensor([[1, 1, 0]]), (1, 3)).shape if hasattr(m, "get_extended_attention_mask") else None)
+    with torch.no_grad():
+        mb = m.to(torch.bfloat16); print(mb(ids).logits.dtype, mb.generate(ids, max_new_tokens=3, do_sample=False, pad_token_id=0))
+    print(m.device, m.dtype)
+''')
