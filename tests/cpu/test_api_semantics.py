@@ -213,3 +213,16 @@ def test_float_arange_values_bit_for_bit(args, dtype):
     t = torch.arange(*args, dtype=getattr(torch, dtype))
     assert m.float().tolist() == t.float().tolist()
     assert m.to(mindtorch.float64).tolist() == t.double().tolist()
+
+
+def test_real_and_imag_assignment_writes_through():
+    def run(T):
+        z = T.tensor([1j, 2j])
+        z.imag = 3
+        z.real = T.tensor([5.0, 6.0])
+        x = T.tensor([1.0, 2.0])
+        x.real = 7
+        with pytest.raises(RuntimeError) as info:
+            x.imag = 1
+        return z.tolist(), x.tolist(), str(info.value)
+    assert run(mindtorch) == run(torch)

@@ -821,11 +821,19 @@ class Tensor:
             return self
         return _op("view_as_real")(self).select(-1, 0)
 
+    @real.setter
+    def real(self, value):  # (x.real = v writes through the view, as PyTorch)
+        self.real.copy_(value)
+
     @property
     def imag(self):
         if not self.dtype.is_complex:
             raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
         return _op("view_as_real")(self).select(-1, 1)
+
+    @imag.setter
+    def imag(self, value):
+        self.imag.copy_(value)
 
     def conj(self):
         if not self.dtype.is_complex:
