@@ -572,3 +572,21 @@ def test_affine_grid_error_messages():
             mindtorch.nn.functional.affine_grid(mindtorch.zeros(shape), mindtorch.Size(size),
                                                 False)
         assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_align_corners_default_warning_at_callers_line(requires_grad):
+    # grid_sample / affine_grid without align_corners: PyTorch's UserWarning at the line
+    # calling them, also from a lambda and with inputs requiring grad (more frames between)
+    for lib in (mindtorch, torch):
+        theta = lib.tensor([[[1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]], requires_grad=requires_grad)
+        calls = [lambda: lib.nn.functional.affine_grid(theta, (1, 1, 2, 2)),
+                 lambda: lib.nn.functional.grid_sample(
+                     lib.ones(1, 1, 2, 2, requires_grad=requires_grad), lib.zeros(1, 1, 1, 2))]
+        for call in calls:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                call()
+            assert [x.category for x in w] == [UserWarning], lib
+            assert (w[0].filename, w[0].lineno) == (__file__, call.__code__.co_firstlineno), lib
+            assert str(w[0].message).startswith("Default grid_sample and affine_grid behavior")

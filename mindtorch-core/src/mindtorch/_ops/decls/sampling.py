@@ -10,6 +10,7 @@ import warnings
 
 from ..._dtype import scalar_type_name as _type_name
 from ..._shapes import numel as _count
+from ..._warn_once import _user_level
 from ..registry import OPS, define, derivative
 from .pooling import check_dtype
 
@@ -274,7 +275,7 @@ def _grid_sample(self, grid, mode="bilinear", padding_mode="zeros", align_corner
         raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
                          f"'border', or 'reflection', but got: '{padding_mode}'")
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=4)
+        warnings.warn(_ALIGN_WARNING, stacklevel=_user_level())
         align_corners = False
     return _grid_sampler(self, grid, _GRID_MODES[mode], _GRID_PADDING[padding_mode],
                          align_corners)
@@ -320,7 +321,7 @@ def _affine_grid_generator(theta, size, align_corners):
 
 def _affine_grid(theta, size, align_corners=None):
     if align_corners is None:
-        warnings.warn(_ALIGN_WARNING, stacklevel=4)
+        warnings.warn(_ALIGN_WARNING, stacklevel=_user_level())
         align_corners = False
     if not theta.dtype.is_floating_point:
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
@@ -336,7 +337,8 @@ def _affine_grid(theta, size, align_corners=None):
     if align_corners and min(size[2:]) == 1:
         warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
                       "when align_corners=True. This is not an intended use case of affine_grid. "
-                      "See the documentation of affine_grid for details.", stacklevel=4)
+                      "See the documentation of affine_grid for details.",
+                      stacklevel=_user_level())
     elif min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got "
                          f"torch.Size({list(size)})")
