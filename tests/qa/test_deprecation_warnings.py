@@ -94,3 +94,36 @@ def test_warn_once_before_anything_else(key, fn, text):
     ours = _record(call, mindtorch)
     assert len(ours) == 1 and ours[0][1].startswith(text) and ours[0][2]
     assert _record(call, mindtorch) == []
+
+
+# warnings of deprecated ops at the line calling them, however many frames the call takes
+# inside mindtorch (arguments requiring grad run the op through autograd's recording)
+AT_CALLER = {
+    "embedding_bag_order": lambda L, rg: L.nn.functional.embedding_bag(
+        L.ones(4, 2, requires_grad=rg), L.tensor([1, 2]), L.tensor([0, 1])),
+    "upsample": lambda L, rg: L.nn.functional.upsample(L.ones(1, 1, 2, 2, requires_grad=rg), 4),
+    "upsample_bilinear": lambda L, rg: L.nn.functional.upsample_bilinear(
+        L.ones(1, 1, 2, 2, requires_grad=rg), scale_factor=2),
+    "cholesky": lambda L, rg: L.cholesky((L.eye(2) * 2).requires_grad_(rg)),
+    "cross": lambda L, rg: L.cross(L.ones(3, 3, requires_grad=rg), L.ones(3, 3)),
+    "scatter_reduce": lambda L, rg: L.zeros(3, requires_grad=rg).scatter(
+        0, L.tensor([0, 1]), L.ones(2), reduce="add"),
+    "lu_solve": lambda L, rg: L.lu_solve(L.ones(2, 1, requires_grad=rg),
+                                         *L.linalg.lu_factor(L.eye(2) * 2)),
+}
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("name", list(AT_CALLER), ids=str)
+def test_warnings_at_the_calling_line(name, requires_grad):
+    fn = AT_CALLER[name]
+    for lib in (mindtorch, torch):
+        lib.set_warn_always(True)  # (PyTorch's C++ ones warn once per process)
+        try:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                fn(lib, requires_grad)
+        finally:
+            lib.set_warn_always(False)
+        got = [(c.category, c.filename, c.lineno) for c in w]
+        assert got == [(UserWarning, __file__, fn.__code__.co_firstlineno)], (lib, got)

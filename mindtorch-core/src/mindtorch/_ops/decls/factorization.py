@@ -15,6 +15,7 @@ import warnings
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
+from ..._warn_once import _user_level
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
@@ -240,7 +241,7 @@ def _cholesky_deprecated(self, upper=False):
                   "replaced with\nL = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, "
                   "upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
                   "transform will produce equivalent results for all valid (symmetric positive "
-                  "definite) inputs.", UserWarning, stacklevel=4)
+                  "definite) inputs.", UserWarning, stacklevel=_user_level())
     if not self.numel():  # (PyTorch returns before any check)
         return self.new_empty(self._shape)
     check_matrix(self, "cholesky", ints="cholesky_cpu", halves="cholesky_cpu")

@@ -7,6 +7,7 @@ import warnings
 
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
+from ..._warn_once import _user_level
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 from .factorization import _LOW, single_out, tuple_out
@@ -134,7 +135,7 @@ def _torch_lu(self, pivot=True, get_infos=False):
                   "pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info "
                   "= torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\nLU, "
                   "pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)", UserWarning,
-                  stacklevel=5)
+                  stacklevel=_user_level())
     return OPS["linalg_lu_factor_ex"].call(self, pivot, not get_infos)
 
 
@@ -155,7 +156,7 @@ def _lu_solve_deprecated(self, LU_data, LU_pivots):
                   "removed in a future PyTorch release.\nNote that torch.linalg.lu_solve has "
                   "its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be "
                   "replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)", UserWarning,
-                  stacklevel=4)
+                  stacklevel=_user_level())
     return OPS["linalg_lu_solve"].call(LU_data, LU_pivots, self, True, False)
 
 

@@ -9,6 +9,7 @@ need index values (bounds, offsets) read them only on devices with data.
 import math
 
 from ... import _dtype as D
+from ..._warn_once import _user_level
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, refuse_complex_autograd
 from .layers import _M, NN, _any, _has_data
@@ -385,7 +386,7 @@ def _functional_embedding_bag(input, weight, offsets=None, max_norm=None, norm_t
         import warnings
         warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
                       "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
-                      "`embedding_bag(input, weight, ...)`.", stacklevel=3)
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=_user_level())
         weight, input = input, weight
     if per_sample_weights is not None and input._shape != per_sample_weights._shape:
         raise ValueError(f"embedding_bag: If per_sample_weights "

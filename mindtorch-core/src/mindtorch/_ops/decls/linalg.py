@@ -6,6 +6,7 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
+from ..._warn_once import _user_level
 from ...autograd.functional_helpers import scaled, sum_to
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, inplace_via, write_into
@@ -451,7 +452,8 @@ def _cross(self, other, dim=None):
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
                       "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
                       "default value of dim will change to agree with that of "
-                      "linalg.cross in a future release.", UserWarning, stacklevel=4)
+                      "linalg.cross in a future release.", UserWarning,
+                      stacklevel=_user_level())
         dim = next((d for d, n in enumerate(self._shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")

@@ -10,6 +10,7 @@ op's own derivative is the forward op again (both are linear), so double backwar
 """
 import warnings
 
+from ..._warn_once import _user_level
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, route_overloads
 from ._helpers import NOT_IMPLEMENTED_NODE, no_derivative
@@ -334,7 +335,7 @@ def _deprecated(name, default_mode="nearest", default_align_corners=None):
     def upsample(self, size=None, scale_factor=None, mode=default_mode,
                  align_corners=default_align_corners):
         warnings.warn(f"`nn.functional.{name}` is deprecated. Use `nn.functional.interpolate` "
-                      f"instead.", stacklevel=5)
+                      f"instead.", stacklevel=_user_level())
         return _interpolate(self, size, scale_factor, mode, align_corners)
     return upsample
 

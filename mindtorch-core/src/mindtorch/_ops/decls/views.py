@@ -5,7 +5,7 @@ import warnings
 
 from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
-from ..._warn_once import warn_once
+from ..._warn_once import _user_level, warn_once
 from ...autograd.functional_helpers import view_scatter
 from ..registry import OPS, define, derivative, nondifferentiable
 from ._prechecks import _check_movedim, _check_narrow, _check_permute, _checked_first
@@ -491,7 +491,7 @@ def meshgrid(tensors, indexing=None):
         raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing is None:
         warnings.warn("torch.meshgrid: in an upcoming release, it will be required to pass the "
-                      "indexing argument.", UserWarning, stacklevel=4)
+                      "indexing argument.", UserWarning, stacklevel=_user_level())
         indexing = "ij"
     elif indexing not in ("ij", "xy"):
         raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but '
