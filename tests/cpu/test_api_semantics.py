@@ -82,6 +82,7 @@ CASES = [
     "T.clamp(T.ones(2, dtype=T.int32), 1j)", "T.clamp(T.ones(2).half(), 1 + 0j)",
     "T.lerp(T.ones(2, dtype=T.int32), T.ones(2).half(), 0.5)",
     "T.lerp(T.ones(2, dtype=T.uint8), T.ones(2, dtype=T.int8), 0.5)",
+    "T.complex(T.tensor([1]), T.tensor([2]))",
 ]
 
 

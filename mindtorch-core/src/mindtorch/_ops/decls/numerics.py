@@ -16,8 +16,10 @@ def _check_parts(real, imag):
     M = _M()
     # (Half parts would make complex32, a dtype mindtorch does not have)
     if real.dtype not in (M.float32, M.float64) or imag.dtype not in (M.float32, M.float64):
-        raise RuntimeError(f"Expected both inputs to be Float or Double tensors but got "
-                           f"{_type_name(real.dtype)} and {_type_name(imag.dtype)}")
+        half = M.float16 in (real.dtype, imag.dtype)  # (PyTorch's words but for Half)
+        raise RuntimeError(f"Expected both inputs to be {'' if half else 'Half, '}Float or "
+                           f"Double tensors but got {_type_name(real.dtype)} and "
+                           f"{_type_name(imag.dtype)}")
     if real.dtype is not imag.dtype:
         raise RuntimeError(f"Expected object of scalar type {_type_name(real.dtype)} but got "
                            f"scalar type {_type_name(imag.dtype)} for second argument")
