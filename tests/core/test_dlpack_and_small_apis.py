@@ -62,3 +62,15 @@ def test_device_modules_and_multithreading_flag():
         with lib.autograd.set_multithreading_enabled(False):
             assert not lib.autograd.is_multithreading_enabled()
         assert lib.autograd.is_multithreading_enabled()
+
+
+def test_from_dlpack_of_a_legacy_capsule_is_writable_shared_memory():
+    # Tensor.__dlpack__() gives an unversioned capsule, which NumPy reads as read-only;
+    # PyTorch's tensor from it is writable and shares the memory
+    import warnings
+    x = mt.arange(6.0).reshape(2, 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        z = mt.from_dlpack(x.t().__dlpack__())
+    z[0, 1] = 50
+    assert x.tolist() == [[0, 1, 2], [50, 4, 5]] and z.stride() == (1, 3)

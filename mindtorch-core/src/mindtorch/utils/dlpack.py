@@ -63,7 +63,24 @@ def from_dlpack(ext_tensor):
                                "capsules can be consumed only once, so you might have "
                                "already constructed a tensor from it once.") from e
         raise
+    if isinstance(source, _Capsule) and not array.flags.writeable:
+        array = _writable(array)
     return from_numpy(array)
+
+
+def _writable(a):
+    """A writable view of `a`'s memory: NumPy marks arrays from legacy (unversioned)
+    capsules read-only, such as Tensor.__dlpack__()'s, which PyTorch writes into."""
+    import ctypes
+
+    import numpy as np
+    if not a.size or any(s < 0 for s in a.strides):
+        return a
+    span = sum((n - 1) * s for n, s in zip(a.shape, a.strides)) + a.itemsize
+    buf = (ctypes.c_char * span).from_address(a.__array_interface__["data"][0])
+    buf.owner = a  # (keeps the capsule's memory alive as long as the view)
+    raw = np.frombuffer(buf, np.uint8).view(a.dtype)
+    return np.lib.stride_tricks.as_strided(raw, a.shape, a.strides, writeable=True)
 
 
 def to_dlpack(tensor):
