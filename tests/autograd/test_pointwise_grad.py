@@ -661,3 +661,20 @@ SPECIAL_COMPLEX = {
 def test_special_complex(name):
     COMPLEX[name] = SPECIAL_COMPLEX[name]
     test_complex(name)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("op", ["sigmoid", "tanh"])
+def test_16bit_sigmoid_tanh_gradients_round_as_torch(op, dtype):
+    """PyTorch's backward kernels: sigmoid's grad * (1 - y) * y left to right (bfloat16 in
+    float32, float16 in float16), tanh's in float32; each rounded once, so bf16 autocast
+    training follows PyTorch's."""
+    g = torch.Generator().manual_seed(0)
+    x, gy = torch.randn(4096, generator=g), torch.randn(4096, generator=g)
+    grads = []
+    for lib, xs, gs in ((torch, x, gy), (mindtorch, mindtorch.tensor(x.numpy()),
+                                         mindtorch.tensor(gy.numpy()))):
+        t = xs.to(getattr(lib, dtype)).requires_grad_()
+        getattr(lib, op)(t).backward(gs.to(getattr(lib, dtype)))
+        grads.append(t.grad.float().tolist())
+    assert grads[0] == grads[1]

@@ -429,6 +429,16 @@ def _addcmul(self, tensor1, tensor2, value=1):
     return (scaled_t1 * tensor2.to(f64) + self.to(f64)).to(f32).to(dt)
 
 
+def _sigmoid_grad(grad, result):
+    """PyTorch's sigmoid_backward kernel: grad * (1 - y) * y left to right, bfloat16 in
+    float32 (float16 in float16)."""
+    if result.dtype.is_complex:
+        return grad * ((1 - result) * result).conj()
+    if result.dtype is _dtype.bfloat16:
+        return (grad.float() * (1 - result.float()) * result.float()).to(result.dtype)
+    return grad * (1 - result) * result
+
+
 def _in_opmath(fn, *tensors):
     """fn of the tensors, computed in float32 and rounded once when the result is a 16-bit
     float, as PyTorch's fused cpu kernels (addcmul, addcdiv) do."""
@@ -665,7 +675,9 @@ _GRADS = {
     "sin": {"self": lambda grad, self: grad * _cj(self.cos())},
     "sinh": {"self": lambda grad, self: grad * _cj(self.cosh())},
     "tan": {"self": lambda grad, result: grad * _cj(1 + result * result)},
-    "tanh": {"self": lambda grad, result: grad * _cj(1 - result * result)},
+    # (16-bit floats in float32, rounded once: PyTorch's tanh/sigmoid_backward kernels)
+    "tanh": {"self": lambda grad, result:
+             _in_opmath(lambda g, r: g * _cj(1 - r * r), grad, result)},
     "erf": {"self": lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp()},
     "expm1": {"self": lambda grad, result: grad * _cj(result + 1)},
     "exp2": {"self": lambda grad, result: grad * _cj(result) * LN2},
@@ -678,7 +690,7 @@ _GRADS = {
     "rsqrt": {"self": lambda grad, result: -0.5 * grad * _cj(result * result * result)},
     "square": {"self": lambda grad, self: grad * (2 * _cj(self))},
     "relu": {"self": lambda grad, result: OPS["threshold_backward"].call(grad, result, 0)},
-    "sigmoid": {"self": lambda grad, result: grad * _cj((1 - result) * result)},
+    "sigmoid": {"self": lambda grad, result: _sigmoid_grad(grad, result)},
     "frac": {"self": lambda grad: grad},
     "deg2rad": {"self": lambda grad: grad * DEG},
     "rad2deg": {"self": lambda grad: grad * (1 / DEG)},
