@@ -1,4 +1,5 @@
-"""The compiled (numba) kernels - float32 GELU, the layer norm forward, float32 softmax over
+"""The compiled (numba) kernels - float32 GELU and its backward, SiLU and its backward, the
+layer norm forward, float32 softmax over
 the last dim, float32 expm1 / log1p, batch norm's per-channel affine passes - against PyTorch, forward and backward: both dtypes where they apply, strided,
 empty and 0-dim inputs, special values; the NumPy paths they replace (numba missing) give the
 same results; and `import mindtorch` does not import numba."""
@@ -210,6 +211,40 @@ def test_log_softmax_backward_data_any_output(path):
         (mg, tg), (my, ty) = pair(RNG.standard_normal((5, 9))), pair(y)
         assert_same(OPS["_log_softmax_backward_data"].call(mg, my, 1, mindtorch.float32),
                     torch.ops.aten._log_softmax_backward_data(tg, ty, 1, torch.float32))
+
+
+# SiLU, and the GELU / SiLU backward ops ------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["gelu", "silu"])
+def test_gelu_silu_forward_backward_wide_range(path, name):
+    """Forward and input gradient over a wide range and the special values (NaN and inf
+    through as PyTorch's), on both paths."""
+    x = np.concatenate([RNG.standard_normal(7_000) * 4, np.linspace(-30, 30, 6_001), SPECIAL])
+    m, t = pair(x, requires_grad=True)
+    check_grad(getattr(mindtorch.nn.functional, name), getattr(torch.nn.functional, name),
+               m, t, rtol=3e-6, atol=3e-7)
+
+
+@pytest.mark.parametrize("name", ["gelu", "silu"])
+def test_gelu_silu_backward_strided_half_and_double_backward(path, name):
+    fns = getattr(mindtorch.nn.functional, name), getattr(torch.nn.functional, name)
+    m, t = pair(RNG.standard_normal((9, 12)), requires_grad=True)
+    check_grad(lambda x: fns[0](x.T), lambda x: fns[1](x.T), m, t, rtol=3e-6, atol=3e-7)
+    assert fns[0](m.T).stride() == fns[1](t.T).stride()  # (a transposed input's layout)
+    for lib, x in ((mindtorch, m), (torch, t)):  # a sum's expanded gradient
+        x.grad = None
+        (fns[0] if lib is mindtorch else fns[1])(x[::2]).sum().backward()
+    assert_same(m.grad, t.grad, rtol=3e-6, atol=3e-7)
+    m16, t16 = pair(RNG.standard_normal(40), "bfloat16", requires_grad=True)
+    check_grad(fns[0], fns[1], m16, t16)
+    m64, t64 = pair(RNG.standard_normal(30), "float64", requires_grad=True)
+    for lib, x in ((mindtorch, m64), (torch, t64)):  # create_graph: through the op's formula
+        fn = fns[0] if lib is mindtorch else fns[1]
+        (g,) = lib.autograd.grad(fn(x).sum(), x, create_graph=True)
+        (gg,) = lib.autograd.grad((g * g).sum(), x)
+        if lib is mindtorch:
+            got = gg
+    assert_same(got, gg)
 
 
 # expm1 / log1p ---------------------------------------------------------------------------

@@ -89,6 +89,50 @@ def gelu_f32(x, out):
         out[i] = v * _HALF * (_ONE + math.copysign(erf, u))
 
 
+_ALPHA_PDF = _f(1 / math.sqrt(2 * math.pi))  # the standard normal density's factor
+
+
+@numba.njit(**_JIT)
+def gelu_backward_f32(g, x, out):
+    """out = g * (cdf(x) + x pdf(x)), all 1-D contiguous float32: PyTorch's GELU backward,
+    cdf through the forward's erf (gelu_f32), pdf = exp(-x^2 / 2) / sqrt(2 pi)."""
+    for i in range(x.size):
+        v = x[i]
+        u = v * _SQRT_HALF
+        t = _ONE / (_P * abs(u) + _ONE)
+        r = (((_A5 * t + _A4) * t + _A3) * t + _A2) * t + _A1
+        uu = u * u
+        erf = _ONE - (_exp_neg(min(uu, _MAX_Y)) * t) * r
+        cdf = _HALF * (_ONE + math.copysign(erf, u))
+        pdf = _exp_shifted(uu) * _ALPHA_PDF
+        out[i] = g[i] * (cdf + v * pdf)
+
+
+@numba.njit(inline="always")
+def _sigmoid(v):
+    """1 / (1 + exp(-v)) through e = exp(-|v|) (no overflow): 1 / (1 + e) or e / (1 + e)."""
+    e = _exp_shifted(abs(v))
+    d = _ONE / (_ONE + e)
+    return d if v >= 0 else e * d
+
+
+@numba.njit(**_JIT)
+def silu_f32(x, out):
+    """out = x sigmoid(x), 1-D contiguous float32 (NaN stays NaN)."""
+    for i in range(x.size):
+        v = x[i]
+        out[i] = v * _sigmoid(v)
+
+
+@numba.njit(**_JIT)
+def silu_backward_f32(g, x, out):
+    """out = g s (1 + x (1 - s)), s = sigmoid(x): PyTorch's SiLU backward."""
+    for i in range(x.size):
+        v = x[i]
+        s = _sigmoid(v)
+        out[i] = g[i] * (s * (_ONE + v * (_ONE - s)))
+
+
 @numba.njit(inline="always")
 def _exp_shifted(y):
     """exp(-y) for y >= 0 (a shift by the row's max), 0 past _EXP_MIN; NaN stays NaN."""

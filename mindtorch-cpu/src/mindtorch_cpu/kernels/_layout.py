@@ -1,6 +1,8 @@
-"""Kernels whose results keep a channels-last input's layout, as PyTorch's cpu kernels do
-(pooling, upsampling, padding): the kernel computes as usual, and a result whose input's
-strides suggest channels_last(_3d) is laid out so (one copy, only for such inputs)."""
+"""Result layouts as PyTorch's cpu kernels give them.  Kernels whose results keep a
+channels-last input's layout (pooling, upsampling, padding): the kernel computes as usual,
+and a result whose input's strides suggest channels_last(_3d) is laid out so (one copy,
+only for such inputs).  And elementwise loops over flat arrays (dense_like), whose results
+keep their input's layout as NumPy's ufuncs do."""
 import numpy as np
 from mindtorch._memory_format import suggest
 
@@ -29,3 +31,21 @@ def _channels_last(t):
         return t
     a = np.ascontiguousarray(np.moveaxis(arr(t), 1, -1))
     return wrap(np.moveaxis(a, -1, 1), t.dtype)
+
+
+def dense_like(*arrays):
+    """Arrays of one shape as 1-D views of dense arrays laid out as NumPy lays out an
+    elementwise result of the last one (its own layout when dense, as PyTorch's), and that
+    result (empty).  The others (a sum's expanded gradient...) are copied so, if need be."""
+    x = arrays[-1]
+    out = np.empty_like(x)
+    if x.strides != out.strides:  # (strided or broadcast: a dense copy, laid out as a ufunc's)
+        x = np.positive(x)
+        out = np.empty_like(x)
+    flat = []
+    for a in arrays[:-1] + (x,):
+        if a.strides != out.strides:
+            a, b = np.empty_like(out), a
+            np.copyto(a, b)
+        flat.append(a.ravel(order="K"))
+    return flat, out

@@ -1,9 +1,11 @@
 """CPU kernels: activation ops (the others decompose into pointwise ops)."""
 import numpy as np
+from mindtorch._ops import OPS
 from mindtorch._ops.decls import activation as A
 
 from .._np import arr, wrap
 from ._jit import loops
+from ._layout import dense_like
 from ._select import zero_where
 from .pointwise import _erf
 
@@ -22,29 +24,26 @@ _SIGN_0D = np.array(_SIGN)
 
 def _gelu_f32(x):
     """gelu(x) of float32 x: compiled (numba: one pass, ~5x faster) for large x."""
+    (xf,), out = dense_like(x)
     jit = loops(x.size)
     if jit is None:
-        return _gelu_f32_blocks(x)
-    out = np.empty(x.shape, np.float32)
-    jit.gelu_f32(np.ascontiguousarray(x).reshape(-1), out.reshape(-1))
+        _gelu_f32_blocks(xf, out.ravel(order="K"))
+    else:
+        jit.gelu_f32(xf, out.ravel(order="K"))
     return out
 
 
-def _gelu_f32_blocks(x):
-    """gelu(x) of float32 x through that erf in NumPy (without numba), block by block in
-    place in four scratch blocks (about 4x faster than scipy's float64 erf, and closer to
-    PyTorch's results).  The
-    polynomial carries a factor 1/2 (exact: a power of two), which folds gelu's 0.5 in; the
-    sign of erf is set on its bits (copysign costs as much as five other passes)."""
-    xf = x.reshape(-1)
-    out = np.empty(x.shape, np.float32)
-    of = out.reshape(-1)
+def _gelu_f32_blocks(xf, of):
+    """of = gelu(xf), 1-D float32, through that erf in NumPy (without numba), block by
+    block in place in four scratch blocks (about 4x faster than scipy's float64 erf, and
+    closer to PyTorch's results).  The polynomial carries a factor 1/2 (exact: a power of
+    two), which folds gelu's 0.5 in; the sign of erf is set on its bits (copysign costs as
+    much as five other passes)."""
     m = max(1, min(_BLOCK, xf.size))
     scratch = np.empty(m, np.float32), np.empty(m, np.float32), np.empty(m, np.int32)
     with np.errstate(all="ignore"):  # (inf and nan flow through as in PyTorch, silently)
         for i in range(0, xf.size, m):
             _gelu_block(xf[i:i + m], of[i:i + m], *scratch)
-    return out
 
 
 def _gelu_block(xb, r, a_, t_, s_):
@@ -83,7 +82,43 @@ def _gelu(self, approximate="none"):
     return wrap(r, self.dtype)
 
 
-KERNELS = {"gelu": _gelu}
+def _compiled_float32(loop, *tensors):
+    """The compiled loop `loop` over float32 tensors of one shape, of _jit.MIN_SIZE elements
+    or more (laid out by _layout.dense_like), or None (the caller's other path)."""
+    if not all(t.dtype is tensors[0].dtype and t._shape == tensors[0]._shape
+               for t in tensors) or arr(tensors[0]).dtype != np.float32:
+        return None
+    jit = loops(tensors[0].numel())
+    if jit is None:
+        return None
+    flat, out = dense_like(*(arr(t) for t in tensors))
+    getattr(jit, loop)(*flat, out.ravel(order="K"))
+    return wrap(out, tensors[0].dtype)
+
+
+def _decomposed(name, *args):
+    from mindtorch._ops.dispatch import _decomposition
+    return _decomposition(OPS[name])(*args)
+
+
+def _gelu_backward(grad_output, self, approximate="none"):
+    r = _compiled_float32("gelu_backward_f32", grad_output, self) \
+        if approximate == "none" else None  # (tanh: the decomposition)
+    return _decomposed("gelu_backward", grad_output, self, approximate) if r is None else r
+
+
+def _silu(self):
+    r = _compiled_float32("silu_f32", self)
+    return _decomposed("silu", self) if r is None else r
+
+
+def _silu_backward(grad_output, self):
+    r = _compiled_float32("silu_backward_f32", grad_output, self)
+    return _decomposed("silu_backward", grad_output, self) if r is None else r
+
+
+KERNELS = {"gelu": _gelu, "gelu_backward": _gelu_backward, "silu": _silu,
+           "silu_backward": _silu_backward}
 
 
 def _threshold_backward(grad, self, threshold):

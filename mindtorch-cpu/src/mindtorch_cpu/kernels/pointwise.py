@@ -9,8 +9,8 @@ from mindtorch._scalars import checked_scalar
 
 from .._np import arr, wrap
 from ._jit import loops
+from ._layout import dense_like
 from ._select import select
-
 
 # PyTorch's own words where its refusal is not the generic '"<op>_cpu" not implemented'
 _COMPLEX_REFUSALS = {
@@ -526,11 +526,8 @@ def _compiled_f32(name, fallback):
         jit = loops(a.size) if a.dtype == np.float32 else None
         if jit is None:
             return fallback(a)
-        out = np.empty_like(a)  # (a dense input's layout, as NumPy's ufunc results)
-        if a.strides != out.strides:  # strided or broadcast: a copy laid out as a ufunc's
-            a = np.positive(a)        # result (the loops walk both in memory order)
-            out = np.empty_like(a)
-        getattr(jit, name)(a.ravel(order="K"), out.ravel(order="K"))
+        (flat,), out = dense_like(a)
+        getattr(jit, name)(flat, out.ravel(order="K"))
         return out
     return fn
 

@@ -424,6 +424,11 @@ def _declare_pointwise():
     for name in ("gelu", "silu"):
         define_inplace(OPS[name])
     _checked_out(OPS["gelu"], _same_dtype)
+    # their backwards as ops (ATen's), so that a backend can fuse them
+    define("gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> "
+           "Tensor", decomposition=_gelu_grad, **_HIDDEN)
+    define("silu_backward(Tensor grad_output, Tensor self) -> Tensor",
+           decomposition=_silu_grad, **_HIDDEN)
 
 
 def check_gelu(self, approximate):
@@ -468,21 +473,26 @@ def _leaky_result_grad(grad, result, negative_slope):
 
 
 def _gelu_grad(grad, self, approximate):
+    """gelu_backward: 16-bit floats computed in float32 and rounded once, as PyTorch's."""
+    g, x = _up(grad), _up(self)
     if approximate == "tanh":
         beta, kappa = math.sqrt(2 / math.pi), 0.044715
-        x2 = self * self
-        t = (beta * (self + kappa * x2 * self)).tanh()
-        return grad * (0.5 * (1 + t) + 0.5 * self * (1 - t * t) * beta * (1 + 3 * kappa * x2))
-    cdf = 0.5 * (1 + (self * math.sqrt(0.5)).erf())
-    pdf = (-0.5 * self * self).exp() * (1 / math.sqrt(2 * math.pi))
-    return grad * (cdf + self * pdf)
+        x2 = x * x
+        t = (beta * (x + kappa * x2 * x)).tanh()
+        return _down(g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * beta * (1 + 3 * kappa * x2)),
+                     grad)
+    cdf = 0.5 * (1 + (x * math.sqrt(0.5)).erf())
+    pdf = (-0.5 * x * x).exp() * (1 / math.sqrt(2 * math.pi))
+    return _down(g * (cdf + x * pdf), grad)
 
 
 def _silu_grad(grad, self):
-    s = self.sigmoid()
+    """silu_backward (16-bit floats in float32, rounded once)."""
+    g, x = _up(grad), _up(self)
+    s = x.sigmoid()
     s = s.conj() if s.dtype.is_complex else s
-    x = self.conj() if self.dtype.is_complex else self
-    return grad * (s * (1 + x * (1 - s)))
+    x = x.conj() if x.dtype.is_complex else x
+    return _down(g * (s * (1 + x * (1 - s))), grad)
 
 
 def _mish_grad(grad, self):
@@ -529,8 +539,9 @@ def _hardswish_grad(grad, self):  # (ATen: 0 at -3, grad at 3)
 
 
 _GRADS = {
-    "gelu": {"self": _gelu_grad},
-    "silu": {"self": _silu_grad},
+    "gelu": {"self": lambda grad, self, approximate:
+             OPS["gelu_backward"].call(grad, self, approximate)},
+    "silu": {"self": lambda grad, self: OPS["silu_backward"].call(grad, self)},
     "elu": {"self": _elu_grad},
     "elu_": {"self": _elu_result_grad, "name": "EluBackward1"},
     "celu": {"self": lambda grad, self, alpha: _elu_grad(grad, self, alpha, 1, 1 / alpha)},

@@ -20,6 +20,7 @@ TORCH_REFERENCES = {
     "numpy_T": lambda torch: lambda t: t.T, "mT": lambda torch: lambda t: t.mT,
     "mH": lambda torch: lambda t: t.mH, "matrix_H": lambda torch: lambda t: t.H,
     "threshold_backward": "ops.aten.threshold_backward",
+    "gelu_backward": "ops.aten.gelu_backward", "silu_backward": "ops.aten.silu_backward",
     "_softmax_backward_data": "ops.aten._softmax_backward_data",
     "_layer_norm_backward": lambda torch: lambda g, x, mean, rstd, w, shape: \
     torch.ops.aten.native_layer_norm_backward(

@@ -27,6 +27,14 @@ SAMPLES = {
                            for c, th in ((((3, 4), _f32, False), 0), (((3, 4), _f64, True), 0.3),
                                          (((), _f32, False), 0), (((0, 3), _f32, False), 0),
                                          (((4,), mindtorch.float16, False), -0.5))],
+    # (grad, input): gelu's and silu's backward ops
+    "gelu_backward": [lambda d, c=c: ((t(d, *c), t(d, *c)), {})
+                      for c in (((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False),
+                                ((0, 3), _f32, False))] + [
+        lambda d: ((t(d, (3, 4)), t(d, (3, 4))), {"approximate": "tanh"})],
+    "silu_backward": [lambda d, c=c: ((t(d, *c), t(d, *c)), {})
+                      for c in (((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False),
+                                ((0, 3), _f32, False))],
     "rrelu": _float(0.1, 0.3),  # (eval: deterministic)
     # training draws the noise (written into `noise`): random, compared by shape and dtype
     "rrelu_with_noise": [
