@@ -288,3 +288,16 @@ def test_mark_dirty_checks(case):
     assert _warnings_of(lambda: program(M)) == _warnings_of(lambda: program(torch))
     ours, theirs = same_outcome(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("case", ["longer", "list", "shorter", "bare", "same"])
+def test_jvp_structure_mismatch(case):
+    def program(m):
+        one = m.ones(2)
+        primals, tangents = {"longer": ((one,), (one, one)), "list": ((one,), [one]),
+                             "shorter": ((one, one), (one,)), "bare": ((one,), one),
+                             "same": ((one,), (one,))}[case]
+        return m.func.jvp(m.sin, primals, tangents)[1].tolist()
+    ours, theirs = same_outcome(program)
+    if case == "same":
+        assert ours[1] == pytest.approx(theirs[1])

@@ -411,10 +411,13 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     if not isinstance(primals, tuple):  # (PyTorch's error classes and messages)
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. "  # noqa: TRY004
                            "it should be valid to call f(*primals).")
-    if not isinstance(tangents, tuple) or len(tangents) != len(primals) or any(
-            len(_leaves(p)) != len(_leaves(t)) for p, t in zip(primals, tangents)):
-        raise RuntimeError("jvp(f, primals, tangents): Expected primals and tangents to have "
-                           "the same python structure.")
+    from .utils._pytree import tree_flatten
+    spec, tangent_spec = tree_flatten(primals)[1], tree_flatten(tangents)[1]
+    if spec != tangent_spec:
+        raise RuntimeError(f"jvp(f, primals, tangents): Expected primals and tangents to have "
+                           f"the same python structure. For example, if primals is a tuple of "
+                           f"3 tensors, tangents also must be. Got primals with structure "
+                           f"{spec} and tangents with structure {tangent_spec}")
     if fw._current_level < 0:
         out, tangent_out, aux = _dual_call(func, primals, range(len(primals)), tangents, {},
                                            has_aux)
