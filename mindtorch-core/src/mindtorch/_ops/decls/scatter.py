@@ -3,7 +3,7 @@ forms), with the shape and dtype checks every backend shares (the cpu kernels an
 rules call them, as for `indexing`) and their backward formulas.
 """
 from ... import _dtype as D
-from ..._warn_once import _user_level
+from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, overload
 from ._helpers import inplace_via, write_into
 from .indexing import _index_int_dtype, type_name
@@ -78,12 +78,10 @@ def check_scatter_reduce(reduce, src):
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     from ..._tensor import Tensor
-    if isinstance(src, Tensor):
-        import warnings
-        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and "
-                      "will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                      "instead for more reduction options.", UserWarning,
-                      stacklevel=_user_level())
+    if isinstance(src, Tensor):  # (PyTorch's TORCH_WARN_ONCE)
+        warn_once("scatter_reduce_tensor_src", "The reduce argument of torch.scatter with "
+                  "Tensor src is deprecated and will be removed in a future PyTorch release. "
+                  "Use torch.scatter_reduce instead for more reduction options.")
 
 
 SCATTER_REDUCTIONS = {"sum": "sum", "prod": "prod", "mean": "mean", "amax": "amax",
