@@ -377,3 +377,28 @@ else:
         mb = m.to(torch.bfloat16); print(mb(ids).logits.dtype, mb.generate(ids, max_new_tokens=3, do_sample=False, pad_token_id=0))
     print(m.device, m.dtype)
 ''')
+
+program("qa_lib_transformers_generate", r'''
+import importlib.util
+import torch
+if importlib.util.find_spec("transformers") is None:
+    print("transformers not installed")
+else:
+    import transformers as T
+    T.logging.set_verbosity_error()
+    torch.manual_seed(0)
+    m = T.LlamaForCausalLM(T.LlamaConfig(vocab_size=40, hidden_size=16, intermediate_size=32, num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=64)).eval()
+    ids = torch.tensor([[1, 5, 7, 9], [2, 3, 4, 6]]); am = torch.tensor([[0, 1, 1, 1], [1, 1, 1, 1]])
+    out = m.generate(ids, attention_mask=am, max_new_tokens=3, do_sample=False, output_scores=True, output_logits=True, return_dict_in_generate=True, pad_token_id=0)
+    print(out.sequences, len(out.scores), out.scores[0].shape)
+    print(m.compute_transition_scores(out.sequences, out.scores, normalize_logits=True).round(decimals=4))
+    b = m.generate(ids, attention_mask=am, max_new_tokens=3, num_beams=3, num_return_sequences=2, output_scores=True, return_dict_in_generate=True, pad_token_id=0, length_penalty=0.5)
+    print(b.sequences, b.sequences_scores.round(decimals=4))
+    print(m.compute_transition_scores(b.sequences, b.scores, b.beam_indices, normalize_logits=False).round(decimals=4))
+    print(m.generate(ids, attention_mask=am, max_new_tokens=3, use_cache=False, do_sample=False, pad_token_id=0))
+    print(m.generate(ids, attention_mask=am, max_new_tokens=3, cache_implementation="static", do_sample=False, pad_token_id=0))
+    torch.manual_seed(3)
+    print(m.generate(ids, attention_mask=am, max_new_tokens=4, do_sample=True, temperature=0.7, top_k=5, repetition_penalty=1.3, no_repeat_ngram_size=2, pad_token_id=0))
+    print(m.generate(ids, attention_mask=am, max_new_tokens=4, num_beams=2, num_beam_groups=2, diversity_penalty=0.5, pad_token_id=0) if False else "")
+    print(m.generate(ids, attention_mask=am, max_new_tokens=3, min_new_tokens=2, eos_token_id=9, bad_words_ids=[[7]], pad_token_id=0))
+''')
