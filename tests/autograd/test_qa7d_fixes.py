@@ -11,7 +11,7 @@ def outcome(f):
     """What f() gives: ('ok', value) or (error class name, message)."""
     try:
         return "ok", f()
-    except Exception as e:  # the class and the message are what is compared
+    except Exception as e:  # noqa: BLE001  (the class and the message are compared)
         return type(e).__name__, str(e)
 
 
@@ -101,8 +101,8 @@ def test_anomaly_names_node_of_any_backward_error():
     same_outcome(program)
     assert _warnings_of(lambda: program(M)) == _warnings_of(lambda: program(torch))
     assert _warnings_of(lambda: program(M))[-1] == (
-        "UserWarning", "Error detected in ExpBackward0. Traceback of forward call that caused "
-                       "the error:")
+        "UserWarning", ("Error detected in ExpBackward0. Traceback of forward call that caused "
+                        "the error:"))
 
 
 @pytest.mark.parametrize("dtype", ["float32", "complex64", "float64", "complex128"])
