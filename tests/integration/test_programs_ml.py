@@ -46,10 +46,14 @@ class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):
-        return importlib.import_module(self.lib + spec.name[len("torch"):])
+        module = importlib.import_module(self.lib + spec.name[len("torch"):])
+        self.spec = module.__spec__
+        return module
 
     def exec_module(self, module):
-        pass
+        # the import system gave the module the alias' spec (torch.x.y): its own again, or
+        # a relative import inside its functions warns that __package__ != __spec__.parent
+        module.__spec__ = self.spec
 
 
 def _run(lib, names, verbose):

@@ -32,8 +32,9 @@ class device:
         if not type:
             raise RuntimeError("Device string must not be empty")
         name, sep, idx = type.partition(":")
-        if not (name.isascii() and name.replace("_", "a").isalpha()) or sep and not (
-                idx.isascii() and idx.isdigit() and (idx == "0" or idx[0] != "0")):
+        # (PyTorch's type is letters and '_'; a registered plugin's may have digits too)
+        if not (name.isascii() and name.replace("_", "a").isalpha() or name in _known_types()) \
+                or sep and not (idx.isascii() and idx.isdigit() and (idx == "0" or idx[0] != "0")):
             raise RuntimeError(f"Invalid device string: '{type}'")  # (float32, cuda:x, cpu:01)
         if sep:
             if index is not None:

@@ -337,9 +337,11 @@ def validate(node, outs):
             if g.dtype.is_complex and not dtype.is_complex:
                 g = g.real  # a real input's gradient is the real part (as PyTorch's engine)
             g = g.to(dtype)
-        if g._device is not device and type(device) is not LayoutKey and (  # (a sparse
-                type(g._device) is not LayoutKey or g.device != device):  # input's gradient
-            if g._shape:  # may be dense, a dense input's sparse: embedding(sparse=True))
+        # (a sparse input's gradient may be dense; a dense input's sparse, as from
+        # embedding(sparse=True), is compared by its real device)
+        if g._device is not device and type(device) is not LayoutKey and (
+                type(g._device) is not LayoutKey or g.device != device):
+            if g._shape and node._checks_devices:
                 raise RuntimeError(f"Function {node.name()} returned an invalid gradient at "
                                    f"index {i} - expected device {device} but got {g.device}")
             g = g.to(device)  # (a 0-dim gradient moves, as PyTorch's engine)

@@ -50,6 +50,7 @@ class FunctionCtx:
 
 class BackwardCFunction(FunctionCtx, Node):
     """The node of one Function call (and its ctx)."""
+    _checks_devices = True
     _forward_cls = None
     _to_save = None
     _dirty = ()

@@ -29,6 +29,9 @@ class Node:
     _pre_hooks = _hooks = _tensor_pre_hooks = _retain_hooks = _trace = None
     _freed = False
     _qualified_name = None  # name() of PyTorch's C++-only nodes: torch::autograd::...
+    # whether a gradient on another device than its input is an error (custom Functions, as
+    # PyTorch's engine); built-in formulas (_to_copy's...) leave the move to the engine
+    _checks_devices = False
 
     def __init__(self):
         self._seq = next(_sequence)
