@@ -227,3 +227,20 @@ def test_real_and_imag_assignment_writes_through():
             x.imag = 1
         return z.tolist(), x.tolist(), str(info.value)
     assert run(mindtorch) == run(torch)
+
+
+@pytest.mark.parametrize("text", [
+    "c + y", "y + c", "c * y", "T.add(y, c)", "c + y[0]", "y[0] + c", "c - 1",
+    "t + c", "c + t", "y + t", "t + y", "a + b", "b + a", "b + b", "T.maximum(b, a)",
+])
+def test_binary_result_layout_follows_the_first_operand(text):
+    # PyTorch's TensorIterator: the first operand whose strides decide the order wins
+    def run(T):
+        T.manual_seed(0)
+        y = T.randn(2, 3, 4, 5)
+        a = T.randn(3, 4)
+        env = {"T": T, "y": y, "c": y.contiguous(memory_format=T.channels_last),
+               "t": T.randn(2, 3, 5, 4).transpose(2, 3), "a": a, "b": a.t().contiguous().t()}
+        r = eval(text, env)
+        return r.stride(), r.tolist()
+    assert run(mindtorch) == run(torch)

@@ -7,7 +7,7 @@ from mindtorch._ops.decls import pointwise as P
 from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
-from .._np import arr, wrap
+from .._np import _ndarray, arr, wrap
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -122,18 +122,38 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
                 return wrap(np.asarray(r).astype(out.np), out)
         try:
             if not quiet:
-                return wrap(fn(a, b), out)
-            with np.errstate(all="ignore"):
-                return wrap(fn(a, b), out)
+                r = fn(a, b)
+            else:
+                with np.errstate(all="ignore"):
+                    r = fn(a, b)
         except ValueError:
             _broadcast_check(self, other)
             raise
+        if type(a) is _ndarray and r.ndim > 1 and not a.flags.c_contiguous:
+            r = _first_operand_layout(r, a, b)
+        return wrap(r, out)
     kernel.__name__ = name
     return kernel
 
 
 _INT_MIN, _INT_END = P.INT_MIN, P.INT_END
 check_int_scalars = P.check_int_scalars
+
+
+def _first_operand_layout(r, a, b):
+    """r laid out as PyTorch's TensorIterator lays out an elementwise result: the dims
+    ordered by the first operand whose strides tell them apart (NumPy falls back to C
+    order when its operands' layouts differ: channels-last + contiguous, a.t() + b)."""
+    from mindtorch._strides import stride_order
+    shape = r.shape
+    strides = [np.broadcast_to(x, shape).strides for x in (a, b) if type(x) is _ndarray]
+    order = stride_order(shape, *strides)  # innermost first
+    if order == list(range(len(shape)))[::-1]:
+        return r
+    perm = order[::-1]
+    out = np.empty([shape[d] for d in perm], r.dtype).transpose(np.argsort(perm))
+    out[...] = r
+    return out
 
 
 def _broadcast_check(*operands):
