@@ -25,8 +25,8 @@ def run(lib):
     f = flex(lib)
     q, k, v = _inputs(lib)
     pad = lib.tensor([[1, 1, 1, 1, 0, 0], [1, 1, 1, 1, 1, 1]], dtype=lib.bool)
-    causal = lambda b, h, qi, kv: kv <= qi  # noqa: E731
-    padded = lambda b, h, qi, kv: pad[b, kv]  # noqa: E731
+    causal = lambda b, h, qi, kv: kv <= qi
+    padded = lambda b, h, qi, kv: pad[b, kv]
     bm = f.create_block_mask(f.and_masks(causal, padded), 2, None, 6, 6, device="cpu",
                              BLOCK_SIZE=4)
     bias = lib.linspace(-1, 1, 4, dtype=lib.float64)

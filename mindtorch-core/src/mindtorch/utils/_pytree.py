@@ -4,12 +4,35 @@ TreeSpec that rebuilds the structure; tree_map and friends apply functions to th
 import collections
 import dataclasses
 
-__all__ = ["LeafSpec", "TreeSpec", "is_namedtuple", "is_namedtuple_class",
-           "is_namedtuple_instance", "register_pytree_node", "tree_all", "tree_all_only",
-           "tree_any", "tree_any_only", "tree_flatten", "tree_is_leaf", "tree_iter",
-           "tree_leaves", "tree_map", "tree_map_", "tree_map_only", "tree_map_only_",
-           "tree_structure", "tree_unflatten", "SequenceKey", "MappingKey", "GetAttrKey",
-           "keystr", "tree_flatten_with_path", "tree_leaves_with_path", "tree_map_with_path"]
+__all__ = [
+    "GetAttrKey",
+    "LeafSpec",
+    "MappingKey",
+    "SequenceKey",
+    "TreeSpec",
+    "is_namedtuple",
+    "is_namedtuple_class",
+    "is_namedtuple_instance",
+    "keystr",
+    "register_pytree_node",
+    "tree_all",
+    "tree_all_only",
+    "tree_any",
+    "tree_any_only",
+    "tree_flatten",
+    "tree_flatten_with_path",
+    "tree_is_leaf",
+    "tree_iter",
+    "tree_leaves",
+    "tree_leaves_with_path",
+    "tree_map",
+    "tree_map_",
+    "tree_map_only",
+    "tree_map_only_",
+    "tree_map_with_path",
+    "tree_structure",
+    "tree_unflatten",
+]
 
 
 @dataclasses.dataclass(frozen=True)

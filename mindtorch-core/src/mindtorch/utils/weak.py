@@ -3,7 +3,7 @@ elementwise and it is unhashable by value, so weakref.WeakKeyDictionary cannot h
 import weakref
 from collections.abc import MutableMapping
 
-__all__ = ["TensorWeakRef", "WeakIdRef", "WeakIdKeyDictionary", "WeakTensorKeyDictionary"]
+__all__ = ["TensorWeakRef", "WeakIdKeyDictionary", "WeakIdRef", "WeakTensorKeyDictionary"]
 
 
 class WeakIdRef(weakref.ref):
@@ -31,8 +31,9 @@ class WeakIdRef(weakref.ref):
 class WeakIdKeyDictionary(MutableMapping):
     def __init__(self, dict=None):
         self.data = {}
+        selfref = weakref.ref(self)  # (the callback must not keep the dictionary alive)
 
-        def remove(ref, selfref=weakref.ref(self)):
+        def remove(ref):
             owner = selfref()
             if owner is not None:
                 owner.data.pop(ref, None)

@@ -12,8 +12,18 @@ import warnings
 
 import mindtorch as _m
 
-__all__ = ["BlockMask", "flex_attention", "AuxOutput", "AuxRequest", "FlexKernelOptions",
-           "create_block_mask", "create_mask", "or_masks", "and_masks", "noop_mask"]
+__all__ = [
+    "AuxOutput",
+    "AuxRequest",
+    "BlockMask",
+    "FlexKernelOptions",
+    "and_masks",
+    "create_block_mask",
+    "create_mask",
+    "flex_attention",
+    "noop_mask",
+    "or_masks",
+]
 
 _DEFAULT_SPARSE_BLOCK_SIZE = 128
 FlexKernelOptions = dict
