@@ -232,6 +232,8 @@ def test_real_and_imag_assignment_writes_through():
 @pytest.mark.parametrize("text", [
     "c + y", "y + c", "c * y", "T.add(y, c)", "c + y[0]", "y[0] + c", "c - 1",
     "t + c", "c + t", "y + t", "t + y", "a + b", "b + a", "b + b", "T.maximum(b, a)",
+    "T.where(c > 0, c, y)", "T.where(c > 0, y, c)", "T.where(y > 0, c, y)",
+    "T.where(b > 0, a, 0.0)", "T.where((b > 0)[0], a, b)",
 ])
 def test_binary_result_layout_follows_the_first_operand(text):
     # PyTorch's TensorIterator: the first operand whose strides decide the order wins

@@ -140,13 +140,13 @@ _INT_MIN, _INT_END = P.INT_MIN, P.INT_END
 check_int_scalars = P.check_int_scalars
 
 
-def _first_operand_layout(r, a, b):
+def _first_operand_layout(r, *operands):
     """r laid out as PyTorch's TensorIterator lays out an elementwise result: the dims
     ordered by the first operand whose strides tell them apart (NumPy falls back to C
     order when its operands' layouts differ: channels-last + contiguous, a.t() + b)."""
     from mindtorch._strides import stride_order
     shape = r.shape
-    strides = [np.broadcast_to(x, shape).strides for x in (a, b) if type(x) is _ndarray]
+    strides = [np.broadcast_to(x, shape).strides for x in operands if type(x) is _ndarray]
     order = stride_order(shape, *strides)  # innermost first
     if order == list(range(len(shape)))[::-1]:
         return r
@@ -425,7 +425,11 @@ def _clamp(self, min=None, max=None):
 def _where(condition, self, other):
     check_int_scalars(self, other)
     dt = P.where_plan(condition, self, other)
-    return wrap(select(arr(condition), _operand(self, dt), _operand(other, dt)), dt)
+    c, a, b = arr(condition), _operand(self, dt), _operand(other, dt)
+    r = select(c, a, b)
+    if r.ndim > 1 and not c.flags.c_contiguous:  # (the condition's layout first)
+        r = _first_operand_layout(r, c, a, b)
+    return wrap(r, dt)
 
 
 def _lerp(self, end, weight):
