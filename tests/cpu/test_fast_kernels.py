@@ -215,14 +215,39 @@ def test_log_softmax_backward_data_any_output(path):
 
 # SiLU, and the GELU / SiLU backward ops ------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["gelu", "silu"])
-def test_gelu_silu_forward_backward_wide_range(path, name):
+ACTIVATIONS = {"gelu": {}, "silu": {}, "leaky_relu": {"negative_slope": 0.2},
+               "leaky_relu, slope -1.5": {"negative_slope": -1.5}}
+
+
+@pytest.mark.parametrize("name", list(ACTIVATIONS))
+def test_compiled_activations_wide_range(path, name):
     """Forward and input gradient over a wide range and the special values (NaN and inf
     through as PyTorch's), on both paths."""
     x = np.concatenate([RNG.standard_normal(7_000) * 4, np.linspace(-30, 30, 6_001), SPECIAL])
     m, t = pair(x, requires_grad=True)
-    check_grad(getattr(mindtorch.nn.functional, name), getattr(torch.nn.functional, name),
-               m, t, rtol=3e-6, atol=3e-7)
+    fn, kw = name.split(",")[0], ACTIVATIONS[name]
+    check_grad(lambda a: getattr(mindtorch.nn.functional, fn)(a, **kw),
+               lambda a: getattr(torch.nn.functional, fn)(a, **kw), m, t, rtol=3e-6, atol=3e-7)
+
+
+def test_leaky_relu_in_place_backward(path):
+    """leaky_relu_'s backward from its result (PyTorch's error for a negative slope)."""
+    for slope in (0.1, -0.5):
+        outs = []
+        for lib in (mindtorch, torch):
+            x = lib.tensor(RNG.standard_normal(50) if lib is mindtorch else outs[0][0])
+            leaf = x.clone().requires_grad_()
+            y = lib.nn.functional.leaky_relu(leaf * 1, slope, inplace=True)
+            try:
+                y.backward(lib.ones(50, dtype=y.dtype))
+                outs.append((x.numpy(), leaf.grad))
+            except RuntimeError as e:
+                outs.append((x.numpy(), str(e)))
+        got, expected = outs[0][1], outs[1][1]
+        if isinstance(expected, str):
+            assert got == expected
+        else:
+            assert_same(got, expected)
 
 
 @pytest.mark.parametrize("name", ["gelu", "silu"])

@@ -309,7 +309,8 @@ for m in mods:
         inp = x3.abs() if name == "LPPool3d" else x3
     m.train()
     y = m(inp)
-    print(name, tuple(y.shape), round(y.double().sum().item(), 3))
+    # (+ 0.0: a normalized output sums to ~1e-7 of either sign, printed as 0.0)
+    print(name, tuple(y.shape), round(y.double().sum().item(), 3) + 0.0)
 bn, inn = mods[5], mods[6]
 for _ in range(2):
     bn(x3 * 2 + 1)

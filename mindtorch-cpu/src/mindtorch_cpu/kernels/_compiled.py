@@ -330,3 +330,18 @@ def channel_affine2(x, a, y, b, c0, out, last):
             for k in range(q):
                 c = k if last else j
                 out[i, j, k] = x[i, j, k] * a[c] + y[i, j, k] * b[c] + c0[c]
+
+
+@numba.njit(**_JIT)
+def leaky_relu_f32(x, slope, out):
+    """out = x where x > 0, else x * slope (NaN: NaN * slope, as PyTorch)."""
+    for i in range(x.size):
+        v = x[i]
+        out[i] = v if v > 0 else v * slope
+
+
+@numba.njit(**_JIT)
+def leaky_relu_backward_f32(g, x, slope, out):
+    """out = g where x > 0, else g * slope."""
+    for i in range(x.size):
+        out[i] = g[i] if x[i] > 0 else g[i] * slope

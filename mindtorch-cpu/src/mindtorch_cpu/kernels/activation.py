@@ -1,5 +1,6 @@
 """CPU kernels: activation ops (the others decompose into pointwise ops)."""
 import numpy as np
+from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 from mindtorch._ops.decls import activation as A
 
@@ -82,9 +83,10 @@ def _gelu(self, approximate="none"):
     return wrap(r, self.dtype)
 
 
-def _compiled_float32(loop, *tensors):
+def _compiled_float32(loop, tensors, *scalars):
     """The compiled loop `loop` over float32 tensors of one shape, of _jit.MIN_SIZE elements
-    or more (laid out by _layout.dense_like), or None (the caller's other path)."""
+    or more (laid out by _layout.dense_like), then the scalars as float32, or None (the
+    caller's other path)."""
     if not all(t.dtype is tensors[0].dtype and t._shape == tensors[0]._shape
                for t in tensors) or arr(tensors[0]).dtype != np.float32:
         return None
@@ -92,7 +94,7 @@ def _compiled_float32(loop, *tensors):
     if jit is None:
         return None
     flat, out = dense_like(*(arr(t) for t in tensors))
-    getattr(jit, loop)(*flat, out.ravel(order="K"))
+    getattr(jit, loop)(*flat, *map(np.float32, scalars), out.ravel(order="K"))
     return wrap(out, tensors[0].dtype)
 
 
@@ -102,23 +104,39 @@ def _decomposed(name, *args):
 
 
 def _gelu_backward(grad_output, self, approximate="none"):
-    r = _compiled_float32("gelu_backward_f32", grad_output, self) \
+    r = _compiled_float32("gelu_backward_f32", (grad_output, self)) \
         if approximate == "none" else None  # (tanh: the decomposition)
     return _decomposed("gelu_backward", grad_output, self, approximate) if r is None else r
 
 
 def _silu(self):
-    r = _compiled_float32("silu_f32", self)
+    r = _compiled_float32("silu_f32", (self,))
     return _decomposed("silu", self) if r is None else r
 
 
 def _silu_backward(grad_output, self):
-    r = _compiled_float32("silu_backward_f32", grad_output, self)
+    r = _compiled_float32("silu_backward_f32", (grad_output, self))
     return _decomposed("silu_backward", grad_output, self) if r is None else r
 
 
+def _leaky_relu(self, negative_slope=0.01):
+    r = None
+    if self.dtype is D.float32:  # (other dtypes: the decomposition's checks, in its order)
+        A._float_args(self, negative_slope)  # (the scalar's range check)
+        r = _compiled_float32("leaky_relu_f32", (self,), negative_slope)
+    return _decomposed("leaky_relu", self, negative_slope) if r is None else r
+
+
+def _leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
+    r = None if self_is_result and negative_slope < 0 else _compiled_float32(
+        "leaky_relu_backward_f32", (grad_output, self), negative_slope)
+    return _decomposed("leaky_relu_backward", grad_output, self, negative_slope,
+                       self_is_result) if r is None else r
+
+
 KERNELS = {"gelu": _gelu, "gelu_backward": _gelu_backward, "silu": _silu,
-           "silu_backward": _silu_backward}
+           "silu_backward": _silu_backward, "leaky_relu": _leaky_relu,
+           "leaky_relu_backward": _leaky_relu_backward}
 
 
 def _threshold_backward(grad, self, threshold):

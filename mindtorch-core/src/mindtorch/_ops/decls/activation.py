@@ -429,6 +429,8 @@ def _declare_pointwise():
            "Tensor", decomposition=_gelu_grad, **_HIDDEN)
     define("silu_backward(Tensor grad_output, Tensor self) -> Tensor",
            decomposition=_silu_grad, **_HIDDEN)
+    define("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "
+           "bool self_is_result) -> Tensor", decomposition=_leaky_relu_backward, **_HIDDEN)
 
 
 def check_gelu(self, approximate):
@@ -463,13 +465,22 @@ def _elu_result_grad(grad, result, alpha, scale, input_scale):
     return _where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))
 
 
-def _leaky_result_grad(grad, result, negative_slope):
-    if negative_slope < 0:
+def _leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
+    """grad where self > 0, else grad * negative_slope (self: the input, or the in-place
+    variant's result); 16-bit floats in float32, rounded once."""
+    if self_is_result and negative_slope < 0:
         raise RuntimeError("In-place leakyReLu backward calculation is triggered with a "
                            "negative slope which is not supported. This is caused by calling "
                            "in-place forward function with a negative slope, please call "
-                           "out-of-place version instead.")
-    return _where(result > 0, grad, grad * negative_slope)
+                           "out-of-place version instead. File an issue at "
+                           "https://github.com/pytorch/pytorch if you do require supporting "
+                           "in-place leakRelu backward calculation with negative slope")
+    g, x = _up(grad_output), _up(self)
+    return _down(_where(x > 0, g, g * negative_slope), grad_output)
+
+
+def _leaky_result_grad(grad, result, negative_slope):
+    return OPS["leaky_relu_backward"].call(grad, result, negative_slope, True)
 
 
 def _gelu_grad(grad, self, approximate):
@@ -549,7 +560,7 @@ _GRADS = {
                                                                    1 / alpha),
               "name": "CeluBackward1"},
     "leaky_relu": {"self": lambda grad, self, negative_slope:
-                   _where(self > 0, grad, grad * negative_slope)},
+                   OPS["leaky_relu_backward"].call(grad, self, negative_slope, False)},
     "leaky_relu_": {"self": _leaky_result_grad, "name": "LeakyReluBackward1"},
     "hardtanh": {"self": lambda grad, self, min_val, max_val:
                  _where((self <= min_val) | (self >= max_val), 0, grad)},

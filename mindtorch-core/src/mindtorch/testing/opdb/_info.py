@@ -21,6 +21,7 @@ TORCH_REFERENCES = {
     "mH": lambda torch: lambda t: t.mH, "matrix_H": lambda torch: lambda t: t.H,
     "threshold_backward": "ops.aten.threshold_backward",
     "gelu_backward": "ops.aten.gelu_backward", "silu_backward": "ops.aten.silu_backward",
+    "leaky_relu_backward": "ops.aten.leaky_relu_backward",
     "_softmax_backward_data": "ops.aten._softmax_backward_data",
     "_layer_norm_backward": lambda torch: lambda g, x, mean, rstd, w, shape: \
     torch.ops.aten.native_layer_norm_backward(

@@ -35,6 +35,11 @@ SAMPLES = {
     "silu_backward": [lambda d, c=c: ((t(d, *c), t(d, *c)), {})
                       for c in (((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False),
                                 ((0, 3), _f32, False))],
+    # (grad, input or result, negative_slope, self_is_result)
+    "leaky_relu_backward": [lambda d, c=c, r=r: ((t(d, *c), t(d, *c), 0.2, r), {})
+                            for c in (((3, 4), _f32, False), ((3, 4), _f64, True),
+                                      ((), _f32, False), ((0, 3), _f32, False))
+                            for r in (False, True)],
     "rrelu": _float(0.1, 0.3),  # (eval: deterministic)
     # training draws the noise (written into `noise`): random, compared by shape and dtype
     "rrelu_with_noise": [
