@@ -1,6 +1,6 @@
-"""Activations computed through expm1 / log1p, and GELU / SiLU with their backward, on
-layer-sized tensors: mindtorch vs PyTorch vs the plain NumPy expression, side by side in one
-process.
+"""Activations computed through expm1 / log1p, and GELU / SiLU / leaky_relu with their
+backward, on layer-sized tensors: mindtorch vs PyTorch vs the plain NumPy expression, side by
+side in one process.
 
     python benchmarks/bench_activations.py              # ~1 minute
     python benchmarks/bench_activations.py --quick
@@ -46,7 +46,9 @@ def cases(np, mt, torch):
     out.add("elu forward + backward", on(a, lambda m, t: m.nn.functional.elu(
         t.detach().requires_grad_()).sum().backward()),
         lambda: (np.where(a > 0, a, np.expm1(a)).sum(), np.where(a > 0, one, np.exp(a))))
-    for name in ("gelu", "silu"):  # (compiled forward and backward ops; no NumPy column)
+    out.add("leaky_relu(0.2)", on(a, lambda m, t: m.nn.functional.leaky_relu(t, 0.2)),
+            lambda: np.where(a > 0, a, a * np.float32(0.2)))
+    for name in ("gelu", "silu", "leaky_relu"):  # (compiled forward and backward; no NumPy)
         out.add(f"{name} forward + backward", on(a, lambda m, t, name=name: getattr(
             m.nn.functional, name)(t.detach().requires_grad_()).sum().backward()))
     return out
