@@ -1,4 +1,5 @@
-"""Backward ops a backend may fuse (threshold_backward for relu/threshold,
+"""Backward ops a backend may fuse (threshold_backward for relu/threshold, the activations'
+gelu_backward, silu_backward, leaky_relu_backward, hardswish_backward, hardtanh_backward,
 _nll_loss_backward for nll_loss/cross_entropy, _softmax_backward_data and
 _log_softmax_backward_data, _layer_norm_backward) and the fused recurrent cells
 (_lstm_cell, _gru_cell and their backward ops): their own gradients (double backward)
@@ -30,6 +31,35 @@ def test_threshold_backward_grads():
             return OPS["threshold_backward"].call(g, x, 0.25)
         return torch.ops.aten.threshold_backward(g, x, 0.25)
     check_grads(fn, randn(3, 4), const(randn(3, 4)))
+
+
+# (op, its positional arguments after (grad, self)), against ATen's op of the same name
+ACTIVATION_BACKWARDS = [("gelu_backward", ()), ("silu_backward", ()),
+                        ("leaky_relu_backward", (0.2, False)), ("hardswish_backward", ()),
+                        ("hardtanh_backward", (-0.5, 1.0))]
+
+
+def test_activation_backward_ops_grads():
+    """Their own gradients (double backward), from their decompositions; the inputs keep
+    away from the piecewise functions' knots, where the derivative jumps."""
+    x = np.array([-4.1, -2.2, -0.7, -0.2, 0.3, 0.8, 1.7, 3.6])
+    for name, extra in ACTIVATION_BACKWARDS:
+        def fn(m, g, x, name=name, extra=extra):
+            op = OPS[name].binding if m is mindtorch else getattr(torch.ops.aten, name)
+            return op(g, x, *extra)
+        if name in ("leaky_relu_backward", "hardtanh_backward"):
+            # (their self enters through comparisons only: PyTorch's zeros, mindtorch's None)
+            check_grads(fn, randn(8), const(x))
+            continue
+        if name != "silu_backward":
+            check_grads(fn, randn(8), x)
+            continue
+        # (PyTorch does not differentiate aten::silu_backward: its values, and gradcheck)
+        g = randn(8)
+        assert_same(fn(mindtorch, mindtorch.tensor(g), mindtorch.tensor(x)),
+                    fn(torch, torch.tensor(g), torch.tensor(x)))
+        leaves = [mindtorch.tensor(a, requires_grad=True) for a in (g, x)]
+        assert mindtorch.autograd.gradcheck(lambda *a: fn(mindtorch, *a), leaves)
 
 
 def test_nll_loss_backward_grads():

@@ -216,14 +216,16 @@ def test_log_softmax_backward_data_any_output(path):
 # SiLU, and the GELU / SiLU backward ops ------------------------------------------------------
 
 ACTIVATIONS = {"gelu": {}, "silu": {}, "leaky_relu": {"negative_slope": 0.2},
-               "leaky_relu, slope -1.5": {"negative_slope": -1.5}}
+               "leaky_relu, slope -1.5": {"negative_slope": -1.5}, "hardswish": {},
+               "hardtanh": {"min_val": -0.5, "max_val": 2.0}, "relu6": {}}
 
 
 @pytest.mark.parametrize("name", list(ACTIVATIONS))
 def test_compiled_activations_wide_range(path, name):
     """Forward and input gradient over a wide range and the special values (NaN and inf
     through as PyTorch's), on both paths."""
-    x = np.concatenate([RNG.standard_normal(7_000) * 4, np.linspace(-30, 30, 6_001), SPECIAL])
+    x = np.concatenate([RNG.standard_normal(7_000) * 4, np.linspace(-30, 30, 6_001), SPECIAL,
+                        [-3, 3, 6, -0.5, 2, -1, 1]])  # (the piecewise functions' knots)
     m, t = pair(x, requires_grad=True)
     fn, kw = name.split(",")[0], ACTIVATIONS[name]
     check_grad(lambda a: getattr(mindtorch.nn.functional, fn)(a, **kw),

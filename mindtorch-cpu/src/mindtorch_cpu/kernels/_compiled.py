@@ -345,3 +345,27 @@ def leaky_relu_backward_f32(g, x, slope, out):
     """out = g where x > 0, else g * slope."""
     for i in range(x.size):
         out[i] = g[i] if x[i] > 0 else g[i] * slope
+
+
+@numba.njit(**_JIT)
+def hardswish_f32(x, out):
+    """out = x min(max(x + 3, 0), 6) / 6, PyTorch's steps."""
+    for i in range(x.size):
+        v = x[i]
+        out[i] = v * min(max(v + _f(3), _f(0)), _f(6)) / _f(6)
+
+
+@numba.njit(**_JIT)
+def hardswish_backward_f32(g, x, out):
+    """out = 0 for x <= -3, g for x >= 3, else g (x / 3 + 1/2) (NaN x: NaN)."""
+    for i in range(x.size):
+        v = x[i]
+        out[i] = _f(0) if v <= _f(-3) else g[i] if v >= _f(3) else g[i] * (v / _f(3) + _HALF)
+
+
+@numba.njit(**_JIT)
+def hardtanh_backward_f32(g, x, lo, hi, out):
+    """out = g where lo < x < hi, else 0 (NaN x: 0)."""
+    for i in range(x.size):
+        v = x[i]
+        out[i] = g[i] if v > lo and v < hi else _f(0)

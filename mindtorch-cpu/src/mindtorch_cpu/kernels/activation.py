@@ -134,9 +134,28 @@ def _leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
                        self_is_result) if r is None else r
 
 
+def _hardswish(self):
+    r = _compiled_float32("hardswish_f32", (self,))
+    return _decomposed("hardswish", self) if r is None else r
+
+
+def _hardswish_backward(grad_output, self):
+    r = _compiled_float32("hardswish_backward_f32", (grad_output, self))
+    return _decomposed("hardswish_backward", grad_output, self) if r is None else r
+
+
+def _hardtanh_backward(grad_output, self, min_val, max_val):
+    r = None
+    if all(type(b) in (int, float) for b in (min_val, max_val)):  # (numbers: as float32)
+        r = _compiled_float32("hardtanh_backward_f32", (grad_output, self), min_val, max_val)
+    return _decomposed("hardtanh_backward", grad_output, self, min_val, max_val) \
+        if r is None else r
+
+
 KERNELS = {"gelu": _gelu, "gelu_backward": _gelu_backward, "silu": _silu,
            "silu_backward": _silu_backward, "leaky_relu": _leaky_relu,
-           "leaky_relu_backward": _leaky_relu_backward}
+           "leaky_relu_backward": _leaky_relu_backward, "hardswish": _hardswish,
+           "hardswish_backward": _hardswish_backward, "hardtanh_backward": _hardtanh_backward}
 
 
 def _threshold_backward(grad, self, threshold):

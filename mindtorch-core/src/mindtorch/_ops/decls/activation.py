@@ -431,6 +431,10 @@ def _declare_pointwise():
            decomposition=_silu_grad, **_HIDDEN)
     define("leaky_relu_backward(Tensor grad_output, Tensor self, Scalar negative_slope, "
            "bool self_is_result) -> Tensor", decomposition=_leaky_relu_backward, **_HIDDEN)
+    define("hardswish_backward(Tensor grad_output, Tensor self) -> Tensor",
+           decomposition=_hardswish_grad, **_HIDDEN)
+    define("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, "
+           "Scalar max_val) -> Tensor", decomposition=_hardtanh_grad, **_HIDDEN)
 
 
 def check_gelu(self, approximate):
@@ -545,8 +549,19 @@ def _rrelu_grad(grad, self, results, lower, upper, training):
     return _where(self > 0, grad, grad * ((lower + upper) / 2))
 
 
-def _hardswish_grad(grad, self):  # (ATen: 0 at -3, grad at 3)
-    return _where(self <= -3, 0, _where(self < 3, grad * (self / 3 + 0.5), grad))
+# The backwards below select as ATen's vectorized kernels (all but a tensor's last few
+# elements there), which also fixes what a NaN input gives.
+
+def _hardswish_grad(grad, self):
+    """hardswish_backward: 0 for x <= -3, grad for x >= 3, grad (x / 3 + 1/2) between (and
+    for NaN); 16-bit floats in float32, rounded once."""
+    g, x = _up(grad), _up(self)
+    return _down(_where(x <= -3, 0, _where(x >= 3, g, g * (x / 3 + 0.5))), grad)
+
+
+def _hardtanh_grad(grad, self, min_val, max_val):
+    """hardtanh_backward: grad strictly inside (min_val, max_val), else 0 (NaN: 0)."""
+    return _where((self > min_val) & (self < max_val), grad, 0)
 
 
 _GRADS = {
@@ -563,11 +578,11 @@ _GRADS = {
                    OPS["leaky_relu_backward"].call(grad, self, negative_slope, False)},
     "leaky_relu_": {"self": _leaky_result_grad, "name": "LeakyReluBackward1"},
     "hardtanh": {"self": lambda grad, self, min_val, max_val:
-                 _where((self <= min_val) | (self >= max_val), 0, grad)},
+                 OPS["hardtanh_backward"].call(grad, self, min_val, max_val)},
     # ATen multiplies by 1/6 rounded to float32 (also for float64)
     "hardsigmoid": {"self": lambda grad, self: _where((self > -3) & (self < 3),
                                                       grad * 0.1666666716337204, 0)},
-    "hardswish": {"self": _hardswish_grad},
+    "hardswish": {"self": lambda grad, self: OPS["hardswish_backward"].call(grad, self)},
     "mish": {"self": _mish_grad},
     "threshold": {"self": lambda grad, self, threshold, value:
                   OPS["threshold_backward"].call(grad, self, threshold)},

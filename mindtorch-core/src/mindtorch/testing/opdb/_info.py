@@ -22,6 +22,8 @@ TORCH_REFERENCES = {
     "threshold_backward": "ops.aten.threshold_backward",
     "gelu_backward": "ops.aten.gelu_backward", "silu_backward": "ops.aten.silu_backward",
     "leaky_relu_backward": "ops.aten.leaky_relu_backward",
+    "hardswish_backward": "ops.aten.hardswish_backward",
+    "hardtanh_backward": "ops.aten.hardtanh_backward",
     "_softmax_backward_data": "ops.aten._softmax_backward_data",
     "_layer_norm_backward": lambda torch: lambda g, x, mean, rstd, w, shape: \
     torch.ops.aten.native_layer_norm_backward(

@@ -40,6 +40,12 @@ SAMPLES = {
                             for c in (((3, 4), _f32, False), ((3, 4), _f64, True),
                                       ((), _f32, False), ((0, 3), _f32, False))
                             for r in (False, True)],
+    "hardswish_backward": [lambda d, c=c: ((t(d, *c) * 4, t(d, *c) * 4), {})
+                           for c in (((3, 4), _f32, False), ((3, 4), _f64, True),
+                                     ((), _f32, False), ((0, 3), _f32, False))],
+    "hardtanh_backward": [lambda d, c=c: ((t(d, *c), t(d, *c) * 2, -0.5, 1.0), {})
+                          for c in (((3, 4), _f32, False), ((3, 4), _f64, True),
+                                    ((), _f32, False), ((0, 3), _f32, False))],
     "rrelu": _float(0.1, 0.3),  # (eval: deterministic)
     # training draws the noise (written into `noise`): random, compared by shape and dtype
     "rrelu_with_noise": [
