@@ -322,14 +322,14 @@ def channel_affine(x, a, b, out, last):
 
 
 @numba.njit(**_JIT)
-def channel_affine2(x, a, y, b, c0, out, last):
-    """out = x * a[c] + y * b[c] + c0[c]."""
+def batch_norm_input_grad(g, x, gmean, k, mean, c, out, last):
+    """out = (g - gmean[c]) k[c] - (x - mean[c]) c[c] (a constant g cancels exactly)."""
     n, p, q = x.shape
     for i in range(n):
         for j in range(p):
-            for k in range(q):
-                c = k if last else j
-                out[i, j, k] = x[i, j, k] * a[c] + y[i, j, k] * b[c] + c0[c]
+            for t in range(q):
+                h = t if last else j
+                out[i, j, t] = (g[i, j, t] - gmean[h]) * k[h] - (x[i, j, t] - mean[h]) * c[h]
 
 
 @numba.njit(**_JIT)

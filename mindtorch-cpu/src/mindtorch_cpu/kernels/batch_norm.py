@@ -161,17 +161,17 @@ def _batch_norm_backward(grad, input, mean, invstd, weight):
     k = r if weight is None else r * _vec(weight)
     with np.errstate(all="ignore"):
         c = k * r * sum_gxhat / n  # (d * c: xhat * k * sum(g xhat) / n)
-        c0 = k * sum_g / n
+        gmean = sum_g / n
         jit = loops(d.size)
-        if jit is not None:  # g k - x c + (mean c - c0), one pass into d
-            jit.channel_affine2(g, k.astype(ct), v.x, (-c).astype(ct),
-                                (m * c - c0).astype(ct), d, v.last)
+        if jit is not None:  # (g - mean(g)) k - (x - mean) c, one pass into d
+            jit.batch_norm_input_grad(g, v.x, gmean.astype(ct), k.astype(ct), m.astype(ct),
+                                      c.astype(ct), d, v.last)
             gx = d
-        else:
+        else:  # (g - mean(g)) first: a constant gradient (sum()'s) cancels exactly
+            gx = g - v.channels(gmean.astype(ct))
+            gx *= v.channels(k.astype(ct))
             d *= v.channels(c.astype(ct))
-            gx = g * v.channels(k.astype(ct))
             gx -= d
-            gx -= v.channels(c0.astype(ct))
     dt = input.dtype
     return (wrap(v.back(gx), dt), wrap(sum_gxhat.astype(ct), dt), wrap(sum_g.astype(ct), dt))
 
