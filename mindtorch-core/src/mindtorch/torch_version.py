@@ -35,22 +35,15 @@ class TorchVersion(str):
         except TypeError:
             return NotImplemented
 
-    def __gt__(self, other):
-        return self._compare(other, "__gt__")
-
-    def __ge__(self, other):
-        return self._compare(other, "__ge__")
-
-    def __lt__(self, other):
-        return self._compare(other, "__lt__")
-
-    def __le__(self, other):
-        return self._compare(other, "__le__")
-
-    def __eq__(self, other):
-        return self._compare(other, "__eq__")
-
-    def __ne__(self, other):
-        return self._compare(other, "__ne__")
-
     __hash__ = str.__hash__
+
+
+def _comparison(method):
+    def compare(self, other):
+        return self._compare(other, method)
+    compare.__name__ = method
+    return compare
+
+
+for _method in ("__gt__", "__ge__", "__lt__", "__le__", "__eq__", "__ne__"):
+    setattr(TorchVersion, _method, _comparison(_method))

@@ -18,32 +18,18 @@ _JIT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": {"cont
 _ROWS = {**_JIT, "fastmath": {"contract", "reassoc"}}
 
 
-@intrinsic
-def _as_float32(typingctx, bits):
-    """The float32 with these int32 bits (a free bitcast, which vectorizes)."""
-    return types.float32(types.int32), lambda ctx, b, sig, args: b.bitcast(
-        args[0], ir.FloatType())
+def _bitcast(result, argument, llvm_type):
+    """An intrinsic reading a value's bits as another type of their width (free: a
+    bitcast, which vectorizes)."""
+    def typer(typingctx, value):
+        return result(argument), lambda ctx, b, sig, args: b.bitcast(args[0], llvm_type)
+    return intrinsic(typer)
 
 
-@intrinsic
-def _bits(typingctx, value):
-    """The int32 bits of a float32."""
-    return types.int32(types.float32), lambda ctx, b, sig, args: b.bitcast(
-        args[0], ir.IntType(32))
-
-
-@intrinsic
-def _as_float64(typingctx, bits):
-    """The float64 with these int64 bits."""
-    return types.float64(types.int64), lambda ctx, b, sig, args: b.bitcast(
-        args[0], ir.DoubleType())
-
-
-@intrinsic
-def _bits64(typingctx, value):
-    """The int64 bits of a float64."""
-    return types.int64(types.float64), lambda ctx, b, sig, args: b.bitcast(
-        args[0], ir.IntType(64))
+_as_float32 = _bitcast(types.float32, types.int32, ir.FloatType())  # float32 of int32 bits
+_bits = _bitcast(types.int32, types.float32, ir.IntType(32))  # the int32 bits of a float32
+_as_float64 = _bitcast(types.float64, types.int64, ir.DoubleType())
+_bits64 = _bitcast(types.int64, types.float64, ir.IntType(64))
 
 
 _f = np.float32

@@ -103,59 +103,45 @@ def _decomposed(name, *args):
     return _decomposition(OPS[name])(*args)
 
 
-def _gelu_backward(grad_output, self, approximate="none"):
-    r = _compiled_float32("gelu_backward_f32", (grad_output, self)) \
-        if approximate == "none" else None  # (tanh: the decomposition)
-    return _decomposed("gelu_backward", grad_output, self, approximate) if r is None else r
+def _fused(name, tensors, numbers, serves):
+    """The kernel of op `name`: the compiled loop `<name>_f32` over its first `tensors`
+    arguments and the `numbers` after them (where _compiled_float32 takes them and
+    serves(*arguments) holds), else the op's decomposition."""
+    loop = name + "_f32"
+
+    def kernel(*args):
+        r = None
+        if serves is None or serves(*args):
+            r = _compiled_float32(loop, args[:tensors], *args[tensors:tensors + numbers])
+        return _decomposed(name, *args) if r is None else r
+    kernel.__name__ = name
+    return kernel
 
 
-def _silu(self):
-    r = _compiled_float32("silu_f32", (self,))
-    return _decomposed("silu", self) if r is None else r
+def _leaky_relu_serves(self, negative_slope):
+    if self.dtype is not D.float32:  # (the decomposition's checks, in its order)
+        return False
+    A._float_args(self, negative_slope)  # (the slope's range check)
+    return True
 
 
-def _silu_backward(grad_output, self):
-    r = _compiled_float32("silu_backward_f32", (grad_output, self))
-    return _decomposed("silu_backward", grad_output, self) if r is None else r
+def _numbers(*values):
+    return all(type(v) in (int, float) for v in values)
 
 
-def _leaky_relu(self, negative_slope=0.01):
-    r = None
-    if self.dtype is D.float32:  # (other dtypes: the decomposition's checks, in its order)
-        A._float_args(self, negative_slope)  # (the scalar's range check)
-        r = _compiled_float32("leaky_relu_f32", (self,), negative_slope)
-    return _decomposed("leaky_relu", self, negative_slope) if r is None else r
-
-
-def _leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
-    r = None if self_is_result and negative_slope < 0 else _compiled_float32(
-        "leaky_relu_backward_f32", (grad_output, self), negative_slope)
-    return _decomposed("leaky_relu_backward", grad_output, self, negative_slope,
-                       self_is_result) if r is None else r
-
-
-def _hardswish(self):
-    r = _compiled_float32("hardswish_f32", (self,))
-    return _decomposed("hardswish", self) if r is None else r
-
-
-def _hardswish_backward(grad_output, self):
-    r = _compiled_float32("hardswish_backward_f32", (grad_output, self))
-    return _decomposed("hardswish_backward", grad_output, self) if r is None else r
-
-
-def _hardtanh_backward(grad_output, self, min_val, max_val):
-    r = None
-    if all(type(b) in (int, float) for b in (min_val, max_val)):  # (numbers: as float32)
-        r = _compiled_float32("hardtanh_backward_f32", (grad_output, self), min_val, max_val)
-    return _decomposed("hardtanh_backward", grad_output, self, min_val, max_val) \
-        if r is None else r
-
-
-KERNELS = {"gelu": _gelu, "gelu_backward": _gelu_backward, "silu": _silu,
-           "silu_backward": _silu_backward, "leaky_relu": _leaky_relu,
-           "leaky_relu_backward": _leaky_relu_backward, "hardswish": _hardswish,
-           "hardswish_backward": _hardswish_backward, "hardtanh_backward": _hardtanh_backward}
+# op: (tensor arguments, number arguments after them, when the loop serves (None: always))
+_FUSED = {
+    "gelu_backward": (2, 0, lambda grad, self, approximate: approximate == "none"),
+    "silu": (1, 0, None),
+    "silu_backward": (2, 0, None),
+    "leaky_relu": (1, 1, _leaky_relu_serves),
+    "leaky_relu_backward": (2, 1, lambda grad, self, slope, is_result:  # (else its error)
+                            not (is_result and slope < 0)),
+    "hardswish": (1, 0, None),
+    "hardswish_backward": (2, 0, None),
+    "hardtanh_backward": (2, 2, lambda grad, self, low, high: _numbers(low, high)),
+}
+KERNELS = {"gelu": _gelu, **{name: _fused(name, *spec) for name, spec in _FUSED.items()}}
 
 
 def _threshold_backward(grad, self, threshold):
