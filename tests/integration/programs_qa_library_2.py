@@ -171,7 +171,7 @@ with torch.inference_mode():
 print(v.is_inference())
 tryit(lambda: v.add_(1))
 tryit(lambda: i.add_(1))
-tryit(lambda: i.resize_(4))
+tryit(lambda: (i.resize_(4)[:3], i.shape))  # (the new element is uninitialized memory)
 tryit(lambda: (i + 1).is_inference())
 tryit(lambda: torch.cat([i, n]).is_inference())
 tryit(lambda: i.clone().add_(1))

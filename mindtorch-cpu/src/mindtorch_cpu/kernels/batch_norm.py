@@ -104,20 +104,22 @@ def _batch_norm_training(input, weight, bias, eps):
     d = v.x - v.channels(mean.astype(ct))
     sq = v.dot(d, d)
     with np.errstate(all="ignore"):  # (one element per channel: 0 / 0, as the decomposition)
-        invstd = 1 / np.sqrt(sq / n + eps)
+        invstd = (1 / np.sqrt(sq / n + eps)).astype(ct)
         var = sq / (n - 1) if n > 1 else sq / 0.0
-    scale = invstd if weight is None else invstd * _vec(weight)
+    mean = mean.astype(ct)
+    # PyTorch's steps: x * alpha + beta rounded once (a fused multiply-add), alpha =
+    # invstd * weight and beta = bias - mean * alpha in the dtype
+    alpha = invstd if weight is None else invstd * _vec(weight)
+    beta = -(mean * alpha) if bias is None else _vec(bias) - mean * alpha
     jit = loops(d.size)
-    if jit is not None:  # x * scale + (bias - mean * scale), one pass into d
-        shift = -mean * scale if bias is None else _vec(bias) - mean * scale
-        jit.channel_affine(v.x, scale.astype(ct), shift.astype(ct), d, v.last)
-    else:
-        d *= v.channels(scale.astype(ct))
-        if bias is not None:
-            d += v.channels(_vec(bias))
+    if jit is not None:  # (one pass into d)
+        jit.channel_affine(v.x, alpha, beta, d, v.last)
+    else:  # (in float64: the float32 product is exact there, so one rounding, as an FMA)
+        wide = np.multiply(v.x, v.channels(alpha), dtype=np.float64)
+        wide += v.channels(beta)
+        d[...] = wide
     dt = input.dtype
-    return (wrap(v.back(d), dt), wrap(mean.astype(ct), dt), wrap(invstd.astype(ct), dt),
-            wrap(var.astype(ct), dt))
+    return (wrap(v.back(d), dt), wrap(mean, dt), wrap(invstd, dt), wrap(var.astype(ct), dt))
 
 
 def _batch_norm_inference(input, weight, bias, running_mean, running_var, eps):
@@ -135,13 +137,14 @@ def _batch_norm_inference(input, weight, bias, running_mean, running_var, eps):
         shift = -_vec(running_mean) * scale
         if bias is not None:
             shift += _vec(bias)
+        out = np.empty_like(v.x)
         jit = loops(v.x.size)
         if jit is not None:
-            out = np.empty_like(v.x)
             jit.channel_affine(v.x, scale, shift, out, v.last)
-        else:
-            out = v.x * v.channels(scale)
-            out += v.channels(shift)
+        else:  # (one rounding, as PyTorch's fused multiply-add: see _batch_norm_training)
+            wide = np.multiply(v.x, v.channels(scale), dtype=np.float64)
+            wide += v.channels(shift)
+            out[...] = wide
     return wrap(v.back(out), input.dtype)
 
 
