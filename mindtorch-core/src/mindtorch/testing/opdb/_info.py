@@ -100,7 +100,7 @@ UNINITIALIZED = frozenset({"empty", "empty_like", "empty_strided", "empty_permut
 
 # Ops whose result (a Python bool, or its shape) depends on the data, besides those tagged
 # dynamic_output_shape: a device without data (meta) may refuse them with
-# NotImplementedError.
+# NotImplementedError (or, for a bool through .item(), PyTorch's RuntimeError).
 DATA_DEPENDENT = frozenset({"allclose", "equal", "repeat_interleave", "nonzero",
                             "masked_select", "argwhere", "unique", "unique_consecutive",
                             "bincount", "histc", "item", "_histogramdd_bin_edges",
