@@ -77,6 +77,25 @@ def outcome(fn):
         return type(e).__name__, str(e)
 
 
+def tagged_outcome(fn):
+    """What fn() gives: ("ok", value) or (exception class name, message)."""
+    try:
+        return "ok", fn()
+    except Exception as e:  # noqa: BLE001 - the class and the message are compared
+        return type(e).__name__, str(e)
+
+
+def same_errors(program):
+    """program(mindtorch) and program(torch) as tagged outcomes, which must fail alike
+    (class and message) if either fails; their values are the caller's to compare."""
+    ours, theirs = tagged_outcome(lambda: program(mindtorch)), \
+        tagged_outcome(lambda: program(torch))
+    assert ours[0] == theirs[0], (ours, theirs)
+    if ours[0] != "ok":
+        assert ours[1] == theirs[1]
+    return ours, theirs
+
+
 def same_outcome(fn, quiet=False):
     """fn(mindtorch) and fn(torch) give the same value or the same error (class and
     message); returns it.  quiet: warnings ignored while they run."""

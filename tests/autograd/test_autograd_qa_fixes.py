@@ -3,26 +3,10 @@ each compared with PyTorch: error types and messages, and values where there are
 import mindtorch
 import pytest
 import torch
-from reference import assert_same
+from reference import assert_same, same_errors, tagged_outcome
 
 M = mindtorch
 LIBS = [M, torch]
-
-
-def outcome(f):
-    """What f() gives: ('ok', value) or (error class name, message)."""
-    try:
-        return "ok", f()
-    except Exception as e:  # the class and the message are what is compared
-        return type(e).__name__, str(e)
-
-
-def same_outcome(program):
-    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
-    assert ours[0] == theirs[0], (ours, theirs)
-    if ours[0] != "ok":
-        assert ours[1] == theirs[1]
-    return ours, theirs
 
 
 @pytest.mark.parametrize("bad", ["size", "dtype", "int"])
@@ -34,7 +18,7 @@ def test_tensor_hook_result_checked(bad):
             return {"size": g[:1], "dtype": g.double(), "int": 3}[bad]
         x.register_hook(my_hook)
         (x * 2).sum().backward()
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_non_leaf_hook_result_checked():
@@ -43,7 +27,7 @@ def test_non_leaf_hook_result_checked():
         y = x * 2
         y.register_hook(lambda g: g.sum())
         y.sum().backward()
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_data_has_its_own_version_counter():
@@ -58,12 +42,12 @@ def test_data_has_its_own_version_counter():
 
 
 def test_data_setter_needs_a_tensor():
-    same_outcome(lambda m: setattr(m.ones(2, requires_grad=True), "data", [1, 2]))
+    same_errors(lambda m: setattr(m.ones(2, requires_grad=True), "data", [1, 2]))
 
 
 def test_requires_grad_setter_message():
-    same_outcome(lambda m: setattr(m.arange(2), "requires_grad", True))
-    same_outcome(lambda m: m.arange(2).requires_grad_())
+    same_errors(lambda m: setattr(m.arange(2), "requires_grad", True))
+    same_errors(lambda m: m.arange(2).requires_grad_())
 
 
 def test_materialize_grads_with_allow_unused_false_runs_nothing():
@@ -93,7 +77,7 @@ def test_grad_is_grads_batched_shape_mismatch():
     def program(m):
         x = m.ones(3, requires_grad=True)
         m.autograd.grad(x * 2, x, m.ones(2, 4), is_grads_batched=True)
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_node_hook_must_return_one_value_per_gradient():
@@ -102,7 +86,7 @@ def test_node_hook_must_return_one_value_per_gradient():
         b = a * 2
         b.grad_fn.register_hook(lambda gi, go: (gi[0] * 10,))
         b.sum().backward()
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_accumulate_grad_node_hooks_run():
@@ -155,7 +139,7 @@ def test_custom_function_mark_dirty_version_and_leaf():
         a = m.ones(2, requires_grad=True) * 1
         assert AddOne_.apply(a)._version == 2
         AddOne_.apply(m.ones(2, requires_grad=True))
-    same_outcome(program)
+    same_errors(program)
 
 
 @pytest.mark.parametrize("case", ["output", "jacobian", "vjp", "vhp", "strategy", "vectorize"])
@@ -175,7 +159,7 @@ def test_functional_strict_messages(case):
             F.jacobian(lambda a: a, x, strategy="bad")
         else:
             F.jacobian(lambda a: a, x, strict=True, vectorize=True)
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_save_on_cpu_and_disabled_hooks():
@@ -205,7 +189,7 @@ def test_backward_argument_counts(case):
         else:  # extra gradients are ignored
             m.autograd.backward([a * 2], [m.ones(2), m.ones(2)])
             return a.grad.tolist()
-    ours, theirs = same_outcome(program)
+    ours, theirs = same_errors(program)
     assert ours == theirs
 
 
@@ -225,7 +209,7 @@ def test_register_multi_grad_hook():
         (a * 5 + b * 7).sum().backward()
         return log
     assert program(M) == program(torch)
-    same_outcome(lambda m: m.autograd.graph.register_multi_grad_hook((), print, mode="x"))
+    same_errors(lambda m: m.autograd.graph.register_multi_grad_hook((), print, mode="x"))
 
 
 def test_increment_version():
@@ -270,7 +254,7 @@ def test_save_for_backward_names_the_bad_argument():
             def backward(ctx, g):
                 return g
         SaveInt.apply(m.ones(2, requires_grad=True))
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_version_error_hint_under_anomaly_mode():
@@ -285,14 +269,14 @@ def test_version_error_hint_under_anomaly_mode():
             warnings.simplefilter("ignore")
             with m.autograd.detect_anomaly():
                 z.sum().backward()
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_detect_anomaly_is_not_a_decorator():
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        same_outcome(lambda m: m.autograd.detect_anomaly()(print))
+        same_errors(lambda m: m.autograd.detect_anomaly()(print))
     for m in LIBS:
         with pytest.warns(UserWarning, match="Anomaly Detection has been enabled"):
             d = m.autograd.detect_anomaly(check_nan=False)
@@ -311,7 +295,7 @@ def test_output_saved_by_inplace_op_is_version_checked(ops):
         second = getattr(y, ops[1])
         second(2) if ops[1] in ("mul_", "add_") else second()
         y.sum().backward()
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_inplace_op_output_still_differentiable():
@@ -325,7 +309,7 @@ def test_inplace_op_output_still_differentiable():
 
 
 def test_out_tensor_requiring_grad_refused():
-    same_outcome(lambda m: m.mul(m.ones(3), 2, out=m.ones(3, requires_grad=True)))
+    same_errors(lambda m: m.mul(m.ones(3), 2, out=m.ones(3, requires_grad=True)))
     for m in LIBS:
         out = m.ones(3, requires_grad=True)
         with m.no_grad():
@@ -388,7 +372,7 @@ def test_functional_argument_messages(case):
             F.jacobian(lambda a, b: a, (ones(2), 2.0))
         else:
             F.hvp(lambda t: t * 1, ones(2), ones(2))
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_gradient_edges_in_autograd_grad():
@@ -406,7 +390,7 @@ def test_gradient_edges_in_autograd_grad():
         return g1, g2, g3, g4, g5
     for a, b in zip(program(M), program(torch)):
         assert_same(a, b)
-    same_outcome(lambda m: m.autograd.graph.get_gradient_edge(m.ones(2)))
+    same_errors(lambda m: m.autograd.graph.get_gradient_edge(m.ones(2)))
 
 
 def test_create_graph_first_gradient_is_a_recorded_copy():
@@ -450,7 +434,7 @@ def test_allow_mutation_on_saved_tensors():
 
 
 def test_gradcheck_without_inputs_requiring_grad_message():
-    same_outcome(lambda m: m.autograd.gradcheck(lambda t: t.sum(),
+    same_errors(lambda m: m.autograd.gradcheck(lambda t: t.sum(),
                                                 (m.ones(2, dtype=m.float64),)))
 
 
@@ -459,7 +443,7 @@ def test_grad_output_complexness_must_match(dtypes):
     def program(m):
         x = m.ones(2, dtype=getattr(m, dtypes[0]), requires_grad=True)
         m.autograd.grad(x * 2, x, m.ones(2, dtype=getattr(m, dtypes[1])))
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_non_leaf_grad_warns_only_while_unset():
@@ -519,7 +503,7 @@ def test_autograd_argument_errors(case):
             m.autograd.backward(3)
         else:
             m.autograd.backward(y, inputs=[m.ones(2)])
-    same_outcome(program)
+    same_errors(program)
 
 
 def test_enable_grad_inside_inference_mode_records_nothing():

@@ -3,19 +3,13 @@ and message (or the value where the input is fine)."""
 import mindtorch
 import pytest
 import torch
+from reference import tagged_outcome
 
 M = mindtorch
 
 
-def outcome(f):
-    try:
-        return "ok", f()
-    except Exception as e:  # noqa: BLE001  (the class and the message are compared)
-        return type(e).__name__, str(e)
-
-
 def same_outcome(program):
-    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    ours, theirs = tagged_outcome(lambda: program(M)), tagged_outcome(lambda: program(torch))
     # (mindtorch also knows the npu device type, listed last)
     if ours[0] != "ok":
         ours = ours[0], ours[1].replace("privateuseone, npu", "privateuseone")
@@ -57,7 +51,7 @@ def test_keyword_only_argument_named_without_position(make):
                 "new_zeros": lambda: m.ones(1).new_zeros(2, dtype="f"),
                 "randn": lambda: m.randn(2, dtype="f"),
                 "arange": lambda: m.arange(2, dtype="f")}[make]()
-    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    ours, theirs = tagged_outcome(lambda: program(M)), tagged_outcome(lambda: program(torch))
     assert ours[0] == theirs[0] == "TypeError"
     assert "(position" not in ours[1]
 
@@ -108,7 +102,7 @@ def test_to_bad_arguments_listed_as_given(case):
                 "param_float": (m.nn.Parameter(m.ones(1)), 1.5),
                 "memory_format": (m.channels_last, 1.5)}[case]
         return m.ones(1).to(*args)
-    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    ours, theirs = tagged_outcome(lambda: program(M)), tagged_outcome(lambda: program(torch))
     assert ours[0] == theirs[0] == "TypeError"
     assert ours[1].split("\n")[0] == theirs[1].split("\n")[0]  # (the overloads listed after)
 
@@ -125,7 +119,7 @@ def test_reversed_flips_dim0(shape):
         r = reversed(x)
         r.sum().backward()
         return r.tolist(), x.grad.tolist()
-    ours, theirs = outcome(lambda: program(M)), outcome(lambda: program(torch))
+    ours, theirs = tagged_outcome(lambda: program(M)), tagged_outcome(lambda: program(torch))
     assert ours == theirs
 
 
