@@ -10,12 +10,11 @@ CPU kernels call them first, and they are the meta device's rules.  Everything e
 decomposes into these ops.  A failure on the data (a singular matrix, one that is not
 positive-definite) raises LinAlgError, a RuntimeError, as torch.linalg.LinAlgError.
 """
-import warnings
 
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
-from ..._warn_once import _user_level
+from ..._warn_once import warn_once
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
@@ -236,12 +235,13 @@ def _cholesky(A, upper=False):
 
 
 def _cholesky_deprecated(self, upper=False):
-    warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
-                  "removed in a future PyTorch release.\nL = torch.cholesky(A)\nshould be "
-                  "replaced with\nL = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, "
-                  "upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
-                  "transform will produce equivalent results for all valid (symmetric positive "
-                  "definite) inputs.", UserWarning, stacklevel=_user_level())
+    warn_once("cholesky",
+              "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be "
+              "removed in a future PyTorch release.\nL = torch.cholesky(A)\nshould be "
+              "replaced with\nL = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, "
+              "upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\nThis "
+              "transform will produce equivalent results for all valid (symmetric positive "
+              "definite) inputs.")
     if not self.numel():  # (PyTorch returns before any check)
         return self.new_empty(self._shape)
     check_matrix(self, "cholesky", ints="cholesky_cpu", halves="cholesky_cpu")
@@ -304,7 +304,6 @@ def _check_diagonal(A, name):
 
 
 def _qr(self, some=True):
-    from ..._warn_once import warn_once
     warn_once("qr", "torch.qr is deprecated in favor of torch.linalg.qr and will be removed in "
               "a future PyTorch release.\nThe boolean parameter 'some' has been replaced with a "
               "string parameter 'mode'.\nQ, R = torch.qr(A, some)\nshould be replaced with\n"

@@ -3,11 +3,10 @@ torch.lu_solve.  Kernel ops: linalg_lu_factor_ex (LAPACK's getrf: 1-based int32 
 torch), lu_unpack, linalg_lu_solve; their metadata rules are the `*_meta` functions here.
 Backward formulas are torch's (linalg_lu_backward, lu_unpack_backward, linalg_lu_solve_LU).
 (Imported by decls/factorization.py.)"""
-import warnings
 
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
-from ..._warn_once import _user_level
+from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 from .factorization import _LOW, single_out, tuple_out
@@ -129,13 +128,13 @@ def _lu(A, pivot=True):
 
 
 def _torch_lu(self, pivot=True, get_infos=False):
-    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / "
-                  "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.\n"
-                  "LU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\nLU, "
-                  "pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info "
-                  "= torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\nLU, "
-                  "pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)", UserWarning,
-                  stacklevel=_user_level())
+    warn_once("torch.lu",
+              "torch.lu is deprecated in favor of torch.linalg.lu_factor / "
+              "torch.linalg.lu_factor_ex and will be removed in a future PyTorch release.\n"
+              "LU, pivots = torch.lu(A, compute_pivots)\nshould be replaced with\nLU, pivots "
+              "= torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = "
+              "torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\nLU, "
+              "pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
     return OPS["linalg_lu_factor_ex"].call(self, pivot, not get_infos)
 
 
@@ -152,11 +151,11 @@ def _torch_lu_public(binding):
 
 
 def _lu_solve_deprecated(self, LU_data, LU_pivots):
-    warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solve and will be "
-                  "removed in a future PyTorch release.\nNote that torch.linalg.lu_solve has "
-                  "its arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be "
-                  "replaced with\nX = torch.linalg.lu_solve(LU, pivots, B)", UserWarning,
-                  stacklevel=_user_level())
+    warn_once("torch.lu_solve",
+              "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be "
+              "removed in a future PyTorch release.\nNote that torch.linalg.lu_solve has its "
+              "arguments reversed.\nX = torch.lu_solve(B, LU, pivots)\nshould be replaced "
+              "with\nX = torch.linalg.lu_solve(LU, pivots, B)")
     return OPS["linalg_lu_solve"].call(LU_data, LU_pivots, self, True, False)
 
 

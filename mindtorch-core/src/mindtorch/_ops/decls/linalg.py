@@ -6,7 +6,7 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
-from ..._warn_once import _user_level
+from ..._warn_once import warn_once
 from ...autograd.functional_helpers import scaled, sum_to
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, inplace_via, write_into
@@ -150,10 +150,7 @@ def _outer(self, vec2):
     return OPS["mul"].call(self.reshape(-1, 1), vec2)
 
 
-def _ger(self, vec2):
-    from ..._warn_once import warn_once
-    warn_once("ger", "torch.ger is deprecated and will be removed in a future PyTorch "
-              "release. Use torch.outer instead.")
+def _ger(self, vec2):  # (PyTorch 2.13 no longer warns)
     return _outer(self, vec2)
 
 
@@ -448,12 +445,11 @@ def _cross(self, other, dim=None):
     """torch.cross: the default dim is self's first of size 3 (not the broadcast shape's),
     then linalg.cross's checks: ranks, dim, lengths, broadcasting, dtypes."""
     if dim is None:
-        import warnings
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease "
-                      "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
-                      "default value of dim will change to agree with that of "
-                      "linalg.cross in a future release.", UserWarning,
-                      stacklevel=_user_level())
+        warn_once("cross dim",
+                  "Using torch.cross without specifying the dim arg is deprecated.\nPlease "
+                  "either pass the dim explicitly or simply use torch.linalg.cross.\nThe "
+                  "default value of dim will change to agree with that of linalg.cross in a "
+                  "future release.")
         dim = next((d for d, n in enumerate(self._shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
@@ -554,11 +550,10 @@ def _chain_matmul(matrices):
 
 def _chain_matmul_public(binding):
     def chain_matmul(*matrices, out=None):
-        import warnings
-        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future "
-                      "PyTorch release. Use torch.linalg.multi_dot instead, which accepts a "
-                      "list of two or more tensors rather than multiple parameters.",
-                      UserWarning, stacklevel=2)
+        warn_once("chain_matmul",
+                  "torch.chain_matmul is deprecated and will be removed in a future PyTorch "
+                  "release. Use torch.linalg.multi_dot instead, which accepts a list of two "
+                  "or more tensors rather than multiple parameters.")
         if not matrices:
             raise RuntimeError("chain_matmul(): Expected one or more matrices")
         return binding(list(matrices), out=out)

@@ -1,0 +1,54 @@
+"""Regression tests for what QA round 8a (scientific and probabilistic programs) found,
+each against torch."""
+import warnings
+
+import mindtorch
+import pytest
+from mindtorch import _warn_once
+
+torch = pytest.importorskip("torch")
+
+BOTH = (mindtorch, torch)
+
+
+def _warnings(fn, lib):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn(lib)
+    return [str(c.message) for c in w]
+
+
+# deprecated linalg spellings: PyTorch warns once per process (TORCH_WARN_ONCE), at the caller
+ONCE = {
+    "torch.lu": (lambda L: L.lu(L.eye(2) * 2), "torch.lu is deprecated in favor of"),
+    "torch.lu_solve": (lambda L: L.lu_solve(L.ones(2, 1), *L.linalg.lu_factor(L.eye(2) * 2)),
+                       "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand"),
+    "cholesky": (lambda L: L.cholesky(L.eye(2)), "torch.cholesky is deprecated in favor"),
+    "cross dim": (lambda L: L.cross(L.ones(3, 3), L.ones(3, 3)),
+                  "Using torch.cross without specifying the dim arg is deprecated."),
+    "chain_matmul": (lambda L: L.chain_matmul(L.eye(2), L.eye(2)),
+                     "torch.chain_matmul is deprecated and will be removed"),
+}
+
+
+@pytest.mark.parametrize("key", list(ONCE), ids=str)
+def test_deprecated_linalg_warns_once(key):
+    fn, text = ONCE[key]
+    _warn_once._seen.discard(key)
+    first, second = _warnings(fn, mindtorch), _warnings(fn, mindtorch)
+    assert len(first) == 1 and first[0].startswith(text) and second == []
+    torch.set_warn_always(True)  # (torch's own once-state may be spent by other tests)
+    try:
+        theirs = _warnings(fn, torch)
+    finally:
+        torch.set_warn_always(False)
+    assert len(theirs) == 1 and theirs[0].split(" (Triggered internally")[0] == first[0]
+
+
+def test_ger_does_not_warn():
+    for L in BOTH:
+        L.set_warn_always(True)
+        try:
+            assert _warnings(lambda L: L.ger(L.ones(2), L.ones(3)), L) == []
+        finally:
+            L.set_warn_always(False)
