@@ -52,3 +52,24 @@ def test_ger_does_not_warn():
             assert _warnings(lambda L: L.ger(L.ones(2), L.ones(3)), L) == []
         finally:
             L.set_warn_always(False)
+
+
+@pytest.mark.parametrize("bad", ["real", "empty", "hop"])
+def test_istft_window_warning_comes_before_the_checks(bad):
+    # PyTorch warns about the missing window first, then raises for the bad input
+    def call(L):
+        S = L.stft(L.ones(64), 16, window=L.hann_window(16), return_complex=True)
+        args = {"real": (S.real, 16), "empty": (S[..., :0], 16), "hop": (S, 16, 40)}[bad]
+        try:
+            L.istft(*args)
+        except RuntimeError as e:
+            return str(e)
+    for L in BOTH:
+        L.set_warn_always(True)
+    try:
+        got = [(_warnings(call, L), call(L)) for L in BOTH]
+    finally:
+        for L in BOTH:
+            L.set_warn_always(False)
+    (mw, me), (tw, te) = got
+    assert len(mw) == 1 and [w.split(" (Triggered")[0] for w in tw] == mw and me == te

@@ -121,6 +121,11 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     M = _M()
     hop = n_fft >> 2 if hop_length is None else hop_length
     win = n_fft if win_length is None else win_length
+    if window is None:  # (before any check, as PyTorch)
+        warn_once("istft window", "A window was not provided. A rectangular window will be "
+                  "applied.Please provide the same window used by stft to make the inversion "
+                  "lossless.To suppress this warning and use a rectangular window, explicitly "
+                  "set `window=torch.ones(n_fft, device=<device>)`.")
     if not self.dtype.is_complex:
         raise RuntimeError("istft requires a complex-valued input tensor matching the output "
                            "from stft with return_complex=True.")
@@ -156,11 +161,6 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         fail("expected 0 < win_length <= n_fft")
     if window is not None and (window.ndim != 1 or window.shape[0] != win):
         fail("Invalid window shape. window has to be 1D and length of `win_length`")
-    if window is None:
-        warn_once("istft window", "A window was not provided. A rectangular window will be "
-                  "applied.Please provide the same window used by stft to make the inversion "
-                  "lossless.To suppress this warning and use a rectangular window, explicitly "
-                  "set `window=torch.ones(n_fft, device=<device>)`.")
     window = _window_to_n_fft(window, win, n_fft, self)
     x = (self.unsqueeze(0) if self.ndim == 2 else self).transpose(1, 2)  # (ch, frames, freq)
     scale = BY_ROOT_N if normalized else BY_N
