@@ -73,3 +73,21 @@ def test_istft_window_warning_comes_before_the_checks(bad):
             L.set_warn_always(False)
     (mw, me), (tw, te) = got
     assert len(mw) == 1 and [w.split(" (Triggered")[0] for w in tw] == mw and me == te
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.eye(2).to_sparse_csr(),
+    lambda L: L.eye(2).to_sparse(layout=L.sparse_csr),
+    lambda L: L.sparse_csr_tensor(L.tensor([0, 1, 2]), L.tensor([0, 1]), L.ones(2)),
+    lambda L: L.sparse_compressed_tensor(L.tensor([0, 1, 2]), L.tensor([0, 1]), L.ones(2),
+                                         layout=L.sparse_csr)])
+def test_making_a_csr_tensor_warns_beta_once(make):
+    _warn_once._seen.discard("sparse_csr beta")
+    ours = _warnings(make, mindtorch)
+    assert _warnings(make, mindtorch) == []
+    torch.set_warn_always(True)
+    try:
+        theirs = [w.split(" (Triggered")[0] for w in _warnings(make, torch)]
+    finally:
+        torch.set_warn_always(False)
+    assert ours == theirs and len(ours) == 1

@@ -11,6 +11,7 @@ PyTorch it takes part in autograd itself (requires_grad, grad_fn): ops record th
 and the conversions below are autograd Functions."""
 from .._layout import LayoutKey, sparse_coo, sparse_csr, strided
 from .._tensor import Tensor
+from .._warn_once import warn_once
 from ..autograd.function import Function
 
 try:  # (a layout, not a __torch_function__ subclass: it opts out, as nn.Parameter does)
@@ -277,6 +278,9 @@ def make_coo(indices, values, shape, coalesced=False, device=None):
 
 
 def make_csr(crow, col, values, shape, device=None):
+    warn_once("sparse_csr beta", "Sparse CSR tensor support is in beta state. If you miss a "
+              "functionality in the sparse tensor support, please submit a feature request to "
+              "https://github.com/pytorch/pytorch/issues.")  # (PyTorch's, at every CSR made)
     t = object.__new__(SparseTensor)
     t._idx, t._vals, t._crow, t._coalesced = col, values, crow, True
     _fill(t, values, shape, sparse_csr, device)
