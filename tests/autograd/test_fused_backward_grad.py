@@ -151,3 +151,15 @@ def test_cell_second_derivatives():
                    randn(2, 8), randn(2, 2))
     check_gradgrad(lambda m, gi, gh, hx: OPS["_gru_cell"].call(gi, gh, hx)[0] * hx,
                    randn(2, 6), randn(2, 6), randn(2, 2))
+
+
+def test_sigmoid_tanh_backward_ops_grads():
+    """sigmoid_backward / tanh_backward (grad, result): their own gradients against ATen's
+    (double backward of sigmoid and tanh), and the second derivatives through them."""
+    for name in ("sigmoid_backward", "tanh_backward"):
+        def fn(m, g, y, name=name):
+            op = OPS[name].binding if m is mindtorch else getattr(torch.ops.aten, name)
+            return op(g, y)
+        check_grads(fn, randn(3, 4), np.tanh(randn(3, 4)))
+    check_gradgrad(lambda m, x: m.sigmoid(x) * x, randn(3, 4))
+    check_gradgrad(lambda m, x: m.tanh(x) * x, randn(3, 4))

@@ -425,3 +425,47 @@ def test_large_inputs_take_the_compiled_loops():
     assert_same(mindtorch.nn.functional.layer_norm(m, [64]),
                 torch.nn.functional.layer_norm(t, [64]), **F32_TOL)
     assert _jit._modules["_compiled"]  # (loaded)
+
+
+# sigmoid, exp and their backward ops ------------------------------------------------------
+
+def test_sigmoid_exp_float32_wide_range(path):
+    """The compiled loops take PyTorch's exp (Sleef's expf): sigmoid bit-identical to
+    PyTorch's, exp within an ulp of its (MKL's); the NumPy path (NumPy's float32 exp, within
+    2 ulps of PyTorch's) within 4."""
+    x = _wide_float32(100_000)
+    t = torch.from_numpy(x)
+    got = mindtorch.tensor(x).sigmoid().numpy()
+    assert _ulps(got, t.sigmoid().numpy()).max() <= (0 if path == "compiled" else 4)
+    got = mindtorch.tensor(x).exp().numpy()
+    assert _ulps(got, t.exp().numpy()).max() <= (1 if path == "compiled" else 2)
+    assert (got[np.isnan(x)] != got[np.isnan(x)]).all() and (got[x == -np.inf] == 0).all()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("name", ["sigmoid", "tanh"])
+def test_sigmoid_tanh_backward(path, name, dtype):
+    """Forward and backward (the sigmoid_backward / tanh_backward ops) over the special
+    values, strided; 16-bit floats computed in float32 and rounded once, as PyTorch's."""
+    x = np.concatenate([RNG.standard_normal(200) * 5, SPECIAL])
+    m, t = pair(x, dtype, requires_grad=True)
+    # (NumPy's tanh is within an ulp of PyTorch's: 1 - y^2 by 2^-23 near y = 1)
+    tol = {"rtol": 3e-6, "atol": 1e-6} if dtype == "float32" else {}
+    check_grad(lambda a: getattr(a[::2], name)(), lambda a: getattr(a[::2], name)(), m, t,
+               **tol)
+    g, y = RNG.standard_normal((30, 20)), RNG.random((20, 30)) * 2 - 0.5
+    (mg, tg), (my, ty) = pair(g, dtype), pair(y, dtype)
+    got = OPS[f"{name}_backward"].call(mg, my.T)
+    expected = getattr(torch.ops.aten, f"{name}_backward")(tg, ty.T)
+    if dtype == "float32" and (name == "sigmoid" or path == "compiled"):
+        tol = {"rtol": 0, "atol": 0}  # (PyTorch's steps; its tanh_backward fuses 1 - y^2)
+    assert_same(got, expected, **tol)
+    assert got.stride() == expected.stride()
+
+
+def test_sigmoid_exp_large_half_inputs_round_once():
+    """16-bit inputs take the compiled float32 loop, then one rounding: PyTorch's bits."""
+    for dtype in ("float16", "bfloat16"):
+        m, t = pair(RNG.standard_normal(_jit.MIN_SIZE) * 8, dtype)
+        assert_same(m.sigmoid(), t.sigmoid(), rtol=0, atol=0)
+        assert_same(m.exp(), t.exp())

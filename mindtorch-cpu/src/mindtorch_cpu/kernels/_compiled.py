@@ -102,6 +102,73 @@ def _sigmoid(v):
     return d if v >= 0 else e * d
 
 
+@intrinsic
+def _fma(typingctx, a, b, c):
+    """a * b + c rounded once (float32), where an exact match needs the fused step."""
+    return types.float32(a, b, c), lambda ctx, builder, sig, args: builder.fma(*args)
+
+
+# exp as PyTorch's vectorized cpu kernels take it (Sleef's expf, u10: sigmoid's exp; so
+# sigmoid's results are bit-identical to PyTorch's): q = rint(x / ln 2), s = x - q ln 2 in
+# two parts, exp(s) = 1 + s + s^2 P(s) (P of degree 5), times 2^q as two powers of two
+# (so that a subnormal or overflowing result rounds once); 0 below -104, inf above 100.
+_R_LN2 = _f(1.4426950408889634)
+_L2U, _L2L = _f(0.693145751953125), _f(1.428606765330187e-06)
+_Q5, _Q4, _Q3, _Q2, _Q1 = (_f(c) for c in (0.000198527617612853646, 0.00139304355252534151,
+                                           0.00833336077630519867, 0.0416664853692054749,
+                                           0.166666671633720398))
+
+
+@numba.njit(inline="always")
+def _pow2i(q):
+    return _as_float32((q + np.int32(127)) << np.int32(23))
+
+
+@numba.njit(inline="always")
+def _expf(x):
+    """exp(x) of a float32 x (NaN: NaN), within an ulp."""
+    c = x if x > _f(-104) else _f(-104)  # noqa: FURB136 (a NaN takes -104: no NaN to int)
+    c = c if c < _f(100) else _f(100)  # noqa: FURB136
+    q = np.int32(np.rint(c * _R_LN2))
+    qf = np.float32(q)
+    s = _fma(qf, -_L2L, _fma(qf, -_L2U, x))
+    u = _fma(_fma(_fma(_fma(_fma(_Q5, s, _Q4), s, _Q3), s, _Q2), s, _Q1), s, _HALF)
+    u = _ONE + _fma(s * s, u, s)
+    h = q >> np.int32(1)
+    u = u * _pow2i(h) * _pow2i(q - h)
+    u = _f(0) if x < _f(-104) else u
+    return _f(np.inf) if x > _f(100) else u
+
+
+@numba.njit(**_JIT)
+def exp_f32(x, out):
+    """out = exp(x), 1-D contiguous float32."""
+    for i in range(x.size):
+        out[i] = _expf(x[i])
+
+
+@numba.njit(**_JIT)
+def sigmoid_f32(x, out):
+    """out = 1 / (1 + exp(0 - x)), PyTorch's steps (bit-identical to its vectorized
+    kernel)."""
+    for i in range(x.size):
+        out[i] = _ONE / (_ONE + _expf(_f(0) - x[i]))
+
+
+@numba.njit(**_JIT)
+def sigmoid_backward_f32(g, y, out):
+    """out = g (1 - y) y, y = sigmoid's output (PyTorch's order)."""
+    for i in range(y.size):
+        out[i] = g[i] * (_ONE - y[i]) * y[i]
+
+
+@numba.njit(**_JIT)
+def tanh_backward_f32(g, y, out):
+    """out = g (1 - y^2), y = tanh's output (1 - y^2 fused, as PyTorch's kernel)."""
+    for i in range(y.size):
+        out[i] = g[i] * _fma(-y[i], y[i], _ONE)
+
+
 @numba.njit(**_JIT)
 def silu_f32(x, out):
     """out = x sigmoid(x), 1-D contiguous float32 (NaN stays NaN)."""

@@ -93,7 +93,11 @@ def _compiled_float32(loop, tensors, *scalars):
     jit = loops(tensors[0].numel())
     if jit is None:
         return None
-    flat, out = dense_like(*(arr(t) for t in tensors))
+    arrays = [arr(t) for t in tensors]
+    # the result laid out as the first operand not broadcast (TensorIterator's choice)
+    k = next((i for i, a in enumerate(arrays) if 0 not in a.strides or a.size <= 1), 0)
+    flat, out = dense_like(*arrays[:k], *arrays[k + 1:], arrays[k])
+    flat.insert(k, flat.pop())
     getattr(jit, loop)(*flat, *map(np.float32, scalars), out.ravel(order="K"))
     return wrap(out, tensors[0].dtype)
 
@@ -140,6 +144,8 @@ _FUSED = {
     "hardswish": (1, 0, None),
     "hardswish_backward": (2, 0, None),
     "hardtanh_backward": (2, 2, lambda grad, self, low, high: _numbers(low, high)),
+    "sigmoid_backward": (2, 0, None),
+    "tanh_backward": (2, 0, None),
 }
 KERNELS = {"gelu": _gelu, **{name: _fused(name, *spec) for name, spec in _FUSED.items()}}
 

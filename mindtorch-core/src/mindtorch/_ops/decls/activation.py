@@ -15,7 +15,7 @@ from ..._scalars import _overflow, checked_scalar
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace, write_into
 from ._out_rules import _checked_out, _same_dtype
-from .pointwise import POINTWISE, join
+from .pointwise import POINTWISE, _cj, _in_opmath, _sigmoid_grad, join
 
 F = ("nn.functional",)
 _HIDDEN = {"function": False, "method": False}  # F only: torch has no torch.<name>
@@ -435,6 +435,11 @@ def _declare_pointwise():
            decomposition=_hardswish_grad, **_HIDDEN)
     define("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, "
            "Scalar max_val) -> Tensor", decomposition=_hardtanh_grad, **_HIDDEN)
+    # sigmoid's and tanh's (from their results; their formulas: decls/pointwise.py)
+    define("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor",
+           decomposition=_sigmoid_grad, **_HIDDEN)
+    define("tanh_backward(Tensor grad_output, Tensor output) -> Tensor",
+           decomposition=_tanh_grad, **_HIDDEN)
 
 
 def check_gelu(self, approximate):
@@ -508,6 +513,11 @@ def _silu_grad(grad, self):
     s = s.conj() if s.dtype.is_complex else s
     x = x.conj() if x.dtype.is_complex else x
     return _down(g * (s * (1 + x * (1 - s))), grad)
+
+
+def _tanh_grad(grad, output):
+    """tanh_backward: grad (1 - y^2), 16-bit floats in float32, rounded once (PyTorch's)."""
+    return _in_opmath(lambda g, y: g * _cj(1 - y * y), grad, output)
 
 
 def _mish_grad(grad, self):

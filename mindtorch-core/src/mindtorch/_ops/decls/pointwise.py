@@ -675,9 +675,8 @@ _GRADS = {
     "sin": {"self": lambda grad, self: grad * _cj(self.cos())},
     "sinh": {"self": lambda grad, self: grad * _cj(self.cosh())},
     "tan": {"self": lambda grad, result: grad * _cj(1 + result * result)},
-    # (16-bit floats in float32, rounded once: PyTorch's tanh/sigmoid_backward kernels)
-    "tanh": {"self": lambda grad, result:
-             _in_opmath(lambda g, r: g * _cj(1 - r * r), grad, result)},
+    # (ATen's tanh_backward / sigmoid_backward ops: decls/activation.py)
+    "tanh": {"self": lambda grad, result: OPS["tanh_backward"].call(grad, result)},
     "erf": {"self": lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp()},
     "expm1": {"self": lambda grad, result: grad * _cj(result + 1)},
     "exp2": {"self": lambda grad, result: grad * _cj(result) * LN2},
@@ -690,7 +689,7 @@ _GRADS = {
     "rsqrt": {"self": lambda grad, result: -0.5 * grad * _cj(result * result * result)},
     "square": {"self": lambda grad, self: grad * (2 * _cj(self))},
     "relu": {"self": lambda grad, result: OPS["threshold_backward"].call(grad, result, 0)},
-    "sigmoid": {"self": lambda grad, result: _sigmoid_grad(grad, result)},
+    "sigmoid": {"self": lambda grad, result: OPS["sigmoid_backward"].call(grad, result)},
     "frac": {"self": lambda grad: grad},
     "deg2rad": {"self": lambda grad: grad * DEG},
     "rad2deg": {"self": lambda grad: grad * (1 / DEG)},

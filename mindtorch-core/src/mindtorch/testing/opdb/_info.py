@@ -24,6 +24,7 @@ TORCH_REFERENCES = {
     "leaky_relu_backward": "ops.aten.leaky_relu_backward",
     "hardswish_backward": "ops.aten.hardswish_backward",
     "hardtanh_backward": "ops.aten.hardtanh_backward",
+    "sigmoid_backward": "ops.aten.sigmoid_backward", "tanh_backward": "ops.aten.tanh_backward",
     "_softmax_backward_data": "ops.aten._softmax_backward_data",
     "_layer_norm_backward": lambda torch: lambda g, x, mean, rstd, w, shape: \
     torch.ops.aten.native_layer_norm_backward(

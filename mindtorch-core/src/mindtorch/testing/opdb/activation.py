@@ -70,6 +70,18 @@ SAMPLES = {
     "functional_log_softmax": [lambda d: ((t(d, (3, 4), _f64, True), -1), {})],
     "functional_softmin": [lambda d: ((t(d, (2, 3)), 1), {})],
 }
+
+
+def _backward(*extra, scale=1):
+    """(grad, input or result, *extra) of an activation's backward op: float32, transposed
+    float64, 0-dim, empty and float16 (the input times `scale`)."""
+    cases = [((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False),
+             ((0, 3), _f32, False), ((4,), mindtorch.float16, False)]
+    return [lambda d, c=c: ((t(d, *c), t(d, *c) * scale) + extra, {}) for c in cases]
+
+
+# (grad, result): sigmoid's and tanh's backward ops
+SAMPLES.update(sigmoid_backward=_backward(), tanh_backward=_backward())
 for _name in ("elu", "celu", "leaky_relu", "hardtanh", "hardsigmoid", "hardswish", "mish",
               "threshold", "relu", "silu", "selu", "rrelu"):
     SAMPLES[f"functional_{_name}"] = SAMPLES.get(_name, _float())[:2]
