@@ -124,7 +124,7 @@ _CUDA_MISSING = (
 
 def _check_seed(seed):
     """PyTorch's seed range: a signed or unsigned 64-bit integer (negatives wrap)."""
-    if not hasattr(seed, "__index__") and not (isinstance(seed, float) and seed.is_integer()):
+    if not hasattr(seed, "__index__"):
         raise RuntimeError(f"manual_seed expected a long, but got {type(seed).__name__}")
     seed = int(seed)
     if not -(1 << 63) <= seed < 1 << 64:
@@ -153,7 +153,7 @@ default_generator = _default_for("cpu")
 
 def manual_seed(seed):
     """Seed every device's default generator, including those created later."""
-    seed = _check_seed(seed)
+    seed = _check_seed(int(seed))  # (as PyTorch's: 3.7 and "5" are taken as ints)
     _global_seed[0] = seed
     for g in list(_defaults.values()):
         g.manual_seed(seed)

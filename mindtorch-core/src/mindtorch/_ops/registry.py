@@ -268,9 +268,11 @@ def _overlap_checks(op, tensor_names):
                     f"isinstance({n}, Tensor) and "
                 lines.append(f"if {guard}{n}._storage is {m}._storage and {n} is not {m}: "
                              f"_no_overlap({m}, {n})")
-    if op.options.get("out") and singles:
+    if op.options.get("out") and singles and "reduction" not in op.tags:
         inputs = ", ".join(n for n, _ in singles)
-        lines.append(f"if out is not None: _out_overlap(out, ({inputs},))")
+        from .decls.creation import OUT_DISJOINT
+        disjoint = s.name in OUT_DISJOINT
+        lines.append(f"if out is not None: _out_overlap(out, ({inputs},), {disjoint})")
     return lines
 
 

@@ -6,6 +6,7 @@ from ..._tensor import Tensor
 from ..dispatch import write_out
 from ..registry import overload
 from ._helpers import _type_name
+from .creation import OUT_DISJOINT, check_out_overlap
 
 def _same_dtype(out, result, args, kwargs):
     if out.dtype is not result.dtype:
@@ -61,12 +62,13 @@ EXACT_OUT.update(abs=_abs_out, signbit=_signbit_out, where=_where_out, clamp=_cl
 
 def _where_tensors_only(args, kwargs):
     # with out= only where(Tensor condition, Tensor input, Tensor other) exists
-    from ..._tensor import Tensor
-    values = list(args[1:3]) + [kwargs[k] for k in ("input", "self", "other") if k in kwargs]
-    for v in values:
+    given = [(f"{name}' (position {i + 2})", v)
+             for i, (name, v) in enumerate(zip(("input", "other"), args[1:3]))]
+    given += [(name + "'", kwargs[key]) for key, name in
+              (("input", "input"), ("self", "input"), ("other", "other")) if key in kwargs]
+    for name, v in given:
         if not isinstance(v, Tensor):
-            raise TypeError(f"where(): argument 'other' must be Tensor, not "
-                            f"{type(v).__name__}")
+            raise TypeError(f"where(): argument '{name} must be Tensor, not {type(v).__name__}")
 
 
 OUT_PRECHECK = {"where": _where_tensors_only}
@@ -87,6 +89,7 @@ def _checked_out(op, rule):
                                 f"{type(out).__name__}")
             if pre is not None:
                 pre(args, kwargs)
+            _refuse_overlap(op, out, args, kwargs)
             result = binding(*args, **kwargs)
             rule(out, result, args, kwargs)
             return write_out(op, out, result)
@@ -150,6 +153,14 @@ def _out_message(kind, result, out, args):
     return text.format(want=_cpp(result.dtype), got=_cpp(out.dtype))
 
 
+def _refuse_overlap(op, out, args, kwargs):
+    """The generated binding's out= overlap check, for the public wrappers that write out=
+    themselves."""
+    if "reduction" not in op.tags:
+        inputs = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+        check_out_overlap(out, inputs, op.name in OUT_DISJOINT)
+
+
 def _matmul_out_kind(args):
     """The product matmul runs (whose out= message PyTorch shows) for these ranks."""
     d1, d2 = (getattr(a, "ndim", 0) for a in args[:2])
@@ -167,6 +178,8 @@ def exact_out(op, kind="mm"):
         def public(*args, out=None, **kwargs):
             if out is None:
                 return inner(*args, **kwargs)
+            if op.name in OUT_DISJOINT:  # (PyTorch's products do not check out=)
+                _refuse_overlap(op, out, args, kwargs)
             r = inner(*args, **kwargs)
             if not isinstance(r, Tensor) or not isinstance(out, Tensor):
                 return inner(*args, out=out, **kwargs)  # (its own out= handling/errors)

@@ -152,20 +152,33 @@ def check_fill_value(self, value):
                   "Casting complex values to real discards the imaginary part")
 
 
-def check_no_overlap(written, other):
+def check_no_overlap(written, other, disjoint=False):
     """A written tensor (copy_, in place, out=) must not partly overlap an input in memory:
-    the result would depend on the order the elements are written in (PyTorch refuses)."""
-    if _partial_overlap(written, other):
+    the result would depend on the order the elements are written in (PyTorch refuses).
+    disjoint: nor overlap it fully (ops that read an input after writing some output)."""
+    if _partial_overlap(written, other) or disjoint and _full_overlap(written, other):
         raise RuntimeError("unsupported operation: some elements of the input tensor and the "
                            "written-to tensor refer to a single memory location. Please "
                            "clone() the tensor before performing the operation.")
 
 
-def check_out_overlap(out, inputs):
+# out= ops PyTorch refuses any overlap with an input for, the same tensor included (the
+# others refuse a partial overlap only; reductions do not check out=)
+OUT_DISJOINT = {"gather", "index_select", "masked_select", "take", "cross"}
+
+
+def check_out_overlap(out, inputs, disjoint=False):
     if isinstance(out, Tensor):
         for t in inputs:
-            if isinstance(t, Tensor) and t._storage is out._storage and t is not out:
-                check_no_overlap(out, t)
+            if isinstance(t, Tensor) and t._storage is out._storage and (
+                    disjoint or t is not out):
+                check_no_overlap(out, t, disjoint)
+
+
+def _full_overlap(a, b):
+    """PyTorch's get_overlap_status(a, b) == Full: the same elements in the same layout."""
+    return (a._storage is b._storage and a._offset == b._offset and a._shape == b._shape
+            and a._stride == b._stride and a.dtype is b.dtype and 0 not in a._shape)
 
 
 def _partial_overlap(a, b):
