@@ -93,3 +93,24 @@ def test_making_a_csr_tensor_warns_beta_once(make):
     finally:
         torch.set_warn_always(False)
     assert ours == theirs and len(ours) == 1
+
+
+def test_distribution_sample_n_future_warning_at_the_caller():
+    def run(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            s = L.distributions.Normal(L.zeros(2), L.ones(2)).sample_n(3)
+        return tuple(s.shape), [(c.category, str(c.message), c.filename) for c in w]
+    assert run(mindtorch) == run(torch) == ((3, 2), [(
+        FutureWarning, "`sample_n(n)` will be deprecated. Use `sample((n,))` instead.",
+        __file__)])
+
+
+def test_broadcast_all_rejects_other_types_as_torch():
+    def run(L):
+        from importlib import import_module
+        try:
+            import_module(L.__name__ + ".distributions.utils").broadcast_all("a", L.ones(2))
+        except ValueError as e:
+            return str(e)
+    assert run(mindtorch) == run(torch) is not None

@@ -36,7 +36,7 @@ def broadcast_all(*values):
     tensor's dtype (else the default dtype)."""
     M = _m()
     if not all(isinstance(v, (Tensor, int, float)) for v in values):
-        raise ValueError("Input arguments must all be instances of numbers.Number, "
+        raise ValueError("Input arguments must all be instances of Number, "
                          "torch.Tensor or objects implementing __torch_function__.")
     like = next((v for v in values if isinstance(v, Tensor)), None)
     dtype = like.dtype if like is not None else M.get_default_dtype()
