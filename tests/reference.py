@@ -6,6 +6,13 @@ import mindtorch
 
 torch = pytest.importorskip("torch")
 
+# The suite's reference is PyTorch's CPU build.  On a Python with no CPU wheel at hand (only
+# PyPI's CUDA build: `hatch run py:run`), the answers of a CUDA-less build (torch.cuda,
+# torch.accelerator, torch.version.cuda, pinning...) have nothing to be compared with.
+cpu_build_only = pytest.mark.skipif(
+    torch.version.cuda is not None,
+    reason="compares with PyTorch's CPU build; the reference here is a CUDA build")
+
 DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "bfloat16",
           "float32", "float64", "complex64", "complex128"]
 FLOATS = ["float16", "bfloat16", "float32", "float64"]

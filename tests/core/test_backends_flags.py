@@ -6,6 +6,7 @@ import importlib.util
 import torch
 
 import mindtorch
+from reference import cpu_build_only
 
 
 def test_namespaces_exist_with_torchs_names():
@@ -40,6 +41,7 @@ def test_opt_einsum():
     assert (b.get_opt_einsum() is None) is (not have)
 
 
+@cpu_build_only
 def test_cuda_linalg_library_and_config_like_a_cpu_build():
     def run(lib):
         c = lib.backends.cuda

@@ -4,7 +4,7 @@ import warnings
 import pytest
 
 import mindtorch as M
-from reference import assert_same, same_error, torch
+from reference import assert_same, cpu_build_only, same_error, torch
 
 
 def test_type_errors_name_op_argument_and_position():
@@ -150,6 +150,7 @@ def test_input_keyword_names_the_first_tensor_as_in_torch():
     same_error(lambda: M.sub(x), lambda: torch.sub(t))
 
 
+@cpu_build_only
 def test_no_cuda_and_broadcast_shapes_size():
     assert M.cuda.is_available() is False and M.cuda.device_count() == 0
     with pytest.raises(RuntimeError):
@@ -231,6 +232,7 @@ def test_factories_take_layout_and_pin_memory(make):
     same_error(lambda: make(M, {"pin_memory": True}), lambda: make(torch, {"pin_memory": True}))
 
 
+@cpu_build_only
 def test_no_cuda_names_scripts_evaluate():
     """What a CPU build of PyTorch answers for the CUDA names scripts touch without a GPU:
     `except torch.cuda.OutOfMemoryError`, `T = torch.cuda.FloatTensor if cuda else ...`,

@@ -11,6 +11,7 @@ import pytest
 import torch
 
 import mindtorch
+from reference import cpu_build_only
 
 
 @pytest.fixture
@@ -143,6 +144,7 @@ def test_compile_runs_the_model():
     assert run(mindtorch) == run(torch)
 
 
+@cpu_build_only
 def test_backends_namespaces():
     for lib in (torch, mindtorch):
         b = lib.backends
@@ -164,6 +166,7 @@ def test_import_submodule_spelling_and_no_numpy():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+@cpu_build_only
 def test_cuda_namespace_without_cuda():
     """A script's set_seed() and memory reporting run on a machine without CUDA, as on
     PyTorch's CPU build; device queries fail; Tensor.cuda() names the missing device."""
@@ -186,6 +189,7 @@ def test_cuda_namespace_without_cuda():
             assert lib is torch or isinstance(info.value, RuntimeError)
 
 
+@cpu_build_only
 def test_accelerator_without_one():
     """The quickstart tutorial's device line runs; no installed backend is an accelerator."""
     for lib in (torch, mindtorch):

@@ -5,7 +5,7 @@ import warnings
 import pytest
 
 import mindtorch
-from reference import outcome, same_outcome
+from reference import cpu_build_only, outcome, same_outcome
 
 torch = pytest.importorskip("torch")
 LIBS = [mindtorch, torch]
@@ -165,6 +165,7 @@ def test_set_under_no_grad_and_out_of_bounds():
         mindtorch.empty(0).set_(x.untyped_storage(), 0, (5, 5))
 
 
+@cpu_build_only
 def test_sharing_and_pinning():
     def f(lib):
         x = lib.arange(4.0)

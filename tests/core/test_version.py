@@ -1,8 +1,9 @@
 """torch.version answers as a CPU build's: environment reports print it."""
 import mindtorch
-from reference import torch
+from reference import cpu_build_only, torch
 
 
+@cpu_build_only
 def test_version_module():
     assert mindtorch.version.__version__ == mindtorch.__version__
     for name in ("cuda", "hip"):

@@ -4,7 +4,7 @@ import warnings
 
 import mindtorch
 import pytest
-from reference import torch
+from reference import cpu_build_only, torch
 
 
 def flex(lib):
@@ -44,6 +44,7 @@ def run(lib):
             aux.max_scores]
 
 
+@cpu_build_only
 def test_flex_attention_like_torch():
     ours, theirs = run(mindtorch), run(torch)
     assert ours[:5] == theirs[:5] and ours[-1] is theirs[-1] is None
