@@ -163,3 +163,27 @@ def test_sigmoid_tanh_backward_ops_grads():
         check_grads(fn, randn(3, 4), np.tanh(randn(3, 4)))
     check_gradgrad(lambda m, x: m.sigmoid(x) * x, randn(3, 4))
     check_gradgrad(lambda m, x: m.tanh(x) * x, randn(3, 4))
+
+
+# (op, its arguments before / after the tensors (grad, input or result)), against ATen's
+EXP_BACKWARDS = [("softplus_backward", (), (1.5, 2.0)), ("log_sigmoid_backward", (), ()),
+                 ("elu_backward", (0.7, 1.2, 1.5, False), ()),
+                 ("elu_backward", (0.7, 1.2, 1.5, True), ())]
+
+
+def test_softplus_elu_log_sigmoid_backward_ops_grads():
+    """Their own gradients (double backward of softplus, ELU / SELU / CELU and their
+    in-place variants, logsigmoid) against ATen's: log_sigmoid_backward's buffer (exp(-|x|),
+    which ATen's cpu kernel reads) is a constant; elu_backward takes its tensor last."""
+    x = np.array([-4.1, -2.2, -0.7, -0.2, 0.3, 0.8, 1.7, 3.6])
+    for name, before, after in EXP_BACKWARDS:
+        def fn(m, g, x, name=name, before=before, after=after):
+            op = OPS[name].binding if m is mindtorch else getattr(torch.ops.aten, name)
+            if name == "elu_backward":
+                return op(g, *before, x)
+            if name == "log_sigmoid_backward":
+                return op(g, x, x.detach().abs().neg().exp())
+            return op(g, x, *after)
+        check_grads(fn, randn(8), x)
+    for fn in ("softplus", "elu", "selu", "celu", "logsigmoid"):
+        check_gradgrad(lambda m, x, fn=fn: getattr(m.nn.functional, fn)(x) * x, randn(3, 4))

@@ -469,3 +469,59 @@ def test_sigmoid_exp_large_half_inputs_round_once():
         m, t = pair(RNG.standard_normal(_jit.MIN_SIZE) * 8, dtype)
         assert_same(m.sigmoid(), t.sigmoid(), rtol=0, atol=0)
         assert_same(m.exp(), t.exp())
+
+
+# softplus, ELU / SELU / CELU and logsigmoid backward ops ------------------------------------
+
+SELU = (1.6732632423543772, 1.0507009873554805, 1)
+EXP_BACKWARDS = {  # name: (mindtorch's call, ATen's), on (grad, x)
+    "softplus": lambda m, g, x: _aten(m, "softplus_backward")(g, x, 1.0, 20.0),
+    "softplus(2, 5)": lambda m, g, x: _aten(m, "softplus_backward")(g, x, 2.0, 5.0),
+    "elu": lambda m, g, x: _aten(m, "elu_backward")(g, 1.0, 1.0, 1.0, False, x),
+    "selu": lambda m, g, x: _aten(m, "elu_backward")(g, *SELU, False, x),
+    "celu(0.7)": lambda m, g, x: _aten(m, "elu_backward")(g, 0.7, 1, 1 / 0.7, False, x),
+    "elu_ (result)": lambda m, g, x: _aten(m, "elu_backward")(g, 1.3, 1.0, 1.0, True, x),
+    "logsigmoid": lambda m, g, x: _aten(m, "log_sigmoid_backward")(
+        g, x, x.abs().neg().exp() if m is mindtorch else torch.ops.aten.log_sigmoid_forward(x)[1]),
+}
+
+
+def _aten(m, name):
+    return OPS[name].binding if m is mindtorch else getattr(torch.ops.aten, name)
+
+
+@pytest.mark.parametrize("name", list(EXP_BACKWARDS))
+def test_exp_backward_ops_wide_range(path, name):
+    """Special values, the thresholds and a wide range, with a reversed copy (each element
+    also in PyTorch's vectorized loop, not only its scalar tail): the compiled loops take
+    ATen's steps and exp, bit-identical; the NumPy path within float32 rounding."""
+    x = np.concatenate([SPECIAL, [20, 20.0001, 19.9999, 88.7, -88.7, -104, -105, 1e-40],
+                        RNG.standard_normal(3_000) * 8, RNG.standard_normal(3_000) * 40])
+    x = np.concatenate([x, x[::-1]]).astype(np.float32)
+    (mg, tg), (mx, tx) = pair(RNG.standard_normal(x.size)), pair(x)
+    fn = EXP_BACKWARDS[name]
+    tol = {"rtol": 0, "atol": 0} if path == "compiled" else {"rtol": 3e-6, "atol": 1e-38}
+    assert_same(fn(mindtorch, mg, mx), fn(torch, tg, tx), **tol)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("fn", ["softplus", "elu", "selu", "celu", "logsigmoid"])
+def test_exp_activations_backward_dtypes_and_layouts(path, fn, dtype):
+    """Through autograd: strided input, a sum's expanded gradient; 16-bit floats computed
+    in float32 and rounded once."""
+    f = getattr(mindtorch.nn.functional, fn), getattr(torch.nn.functional, fn)
+    m, t = pair(RNG.standard_normal((12, 10)) * 4, dtype, requires_grad=True)
+    check_grad(lambda a: f[0](a.T[::2]), lambda a: f[1](a.T[::2]), m, t)
+    for lib, a in ((mindtorch, m), (torch, t)):
+        a.grad = None
+        (f[0] if lib is mindtorch else f[1])(a[:, 1:]).sum().backward()
+    assert_same(m.grad, t.grad)
+
+
+def test_elu_in_place_negative_alpha_backward_error():
+    for lib in (mindtorch, torch):
+        x = lib.ones(3, requires_grad=True)
+        y = lib.nn.functional.elu(x * 1, -0.5, inplace=True)
+        with pytest.raises(RuntimeError, match="In-place elu backward calculation is "
+                                               "triggered with a negative slope"):
+            y.sum().backward()

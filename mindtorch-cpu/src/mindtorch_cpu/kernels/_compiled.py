@@ -422,3 +422,41 @@ def hardtanh_backward_f32(g, x, lo, hi, out):
     for i in range(x.size):
         v = x[i]
         out[i] = g[i] if v > lo and v < hi else _f(0)
+
+
+# softplus', ELU's (SELU's, CELU's) and logsigmoid's backward ops: ATen's vectorized steps
+# with its exp (_expf), so bit-identical to PyTorch's
+@numba.njit(**_JIT)
+def softplus_backward_f32(g, x, beta, threshold, out):
+    """out = g where x beta > threshold, else g z / (z + 1), z = exp(x beta)."""
+    for i in range(x.size):
+        bx = x[i] * beta
+        z = _expf(bx)
+        out[i] = g[i] if bx > threshold else g[i] * z / (z + _ONE)
+
+
+@numba.njit(**_JIT)
+def elu_backward_f32(g, x, negcoef, poscoef, negiptcoef, out):
+    """out = g poscoef where x > 0, else g negiptcoef negcoef exp(x negiptcoef) (NaN x:
+    NaN)."""
+    for i in range(x.size):
+        v = x[i]
+        out[i] = g[i] * poscoef if v > 0 else g[i] * negiptcoef * negcoef * _expf(v * negiptcoef)
+
+
+@numba.njit(**_JIT)
+def elu_result_backward_f32(g, y, negcoef, poscoef, negiptcoef, out):
+    """The same from the in-place variant's result y: g negiptcoef (y + negcoef) for y <= 0."""
+    for i in range(y.size):
+        v = y[i]
+        out[i] = g[i] * poscoef if v > 0 else g[i] * negiptcoef * (v + negcoef)
+
+
+@numba.njit(**_JIT)
+def log_sigmoid_backward_f32(g, x, out):
+    """out = g (1 - t) where x < 0, else g t, t = z / (1 + z), z = exp(-|x|)."""
+    for i in range(x.size):
+        v = x[i]
+        z = _expf(-abs(v))
+        t = z / (_ONE + z)
+        out[i] = ((_ONE - t) if v < 0 else t) * g[i]

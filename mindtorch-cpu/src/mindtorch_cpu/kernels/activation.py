@@ -146,8 +146,26 @@ _FUSED = {
     "hardtanh_backward": (2, 2, lambda grad, self, low, high: _numbers(low, high)),
     "sigmoid_backward": (2, 0, None),
     "tanh_backward": (2, 0, None),
+    "softplus_backward": (2, 2, lambda grad, self, beta, threshold: _numbers(beta, threshold)),
+    "log_sigmoid_backward": (2, 0, None),  # (the buffer computed again, as the decomposition)
 }
 KERNELS = {"gelu": _gelu, **{name: _fused(name, *spec) for name, spec in _FUSED.items()}}
+
+
+def _elu_backward(grad, alpha, scale, input_scale, is_result, x):
+    """The compiled loop (from the input, or the in-place variant's result) where it serves,
+    with ATen's coefficients in float32, else the decomposition."""
+    r = None
+    if _numbers(alpha, scale, input_scale) and not (is_result and alpha < 0):
+        negcoef = np.float32(alpha) * np.float32(scale)
+        loop = "elu_result_backward_f32" if is_result else "elu_backward_f32"
+        r = _compiled_float32(loop, (grad, x), negcoef, scale, input_scale)
+    if r is None:
+        return _decomposed("elu_backward", grad, alpha, scale, input_scale, is_result, x)
+    return r
+
+
+KERNELS["elu_backward"] = _elu_backward
 
 
 def _threshold_backward(grad, self, threshold):

@@ -440,6 +440,15 @@ def _declare_pointwise():
            decomposition=_sigmoid_grad, **_HIDDEN)
     define("tanh_backward(Tensor grad_output, Tensor output) -> Tensor",
            decomposition=_tanh_grad, **_HIDDEN)
+    define("softplus_backward(Tensor grad_output, Tensor self, Scalar beta, "
+           "Scalar threshold) -> Tensor", decomposition=_softplus_backward, **_HIDDEN)
+    define("elu_backward(Tensor grad_output, Scalar alpha, Scalar scale, Scalar input_scale, "
+           "bool is_result, Tensor self_or_result) -> Tensor", decomposition=_elu_backward,
+           **_HIDDEN)
+    # (buffer: ATen's cpu forward saves exp(-|x|) there; computed again from self, as its
+    # cuda kernel does)
+    define("log_sigmoid_backward(Tensor grad_output, Tensor self, Tensor buffer) -> Tensor",
+           decomposition=_log_sigmoid_backward, **_HIDDEN)
 
 
 def check_gelu(self, approximate):
@@ -464,14 +473,37 @@ def _where(cond, a, b):
     return _M().where(cond, a, b)
 
 
+def _f32(v):
+    """A Python number rounded to float32 (as PyTorch's float kernels take a Scalar)."""
+    return struct.unpack("f", struct.pack("f", v))[0]
+
+
+def _elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    """grad * scale where x > 0, else grad * input_scale * alpha * scale * exp(x *
+    input_scale) (from the result y: grad * input_scale * (y + alpha * scale)): ATen's
+    vectorized steps, alpha * scale rounded to float32 for float32 and 16-bit floats (in
+    float32, rounded once)."""
+    if is_result and alpha < 0:
+        raise RuntimeError("In-place elu backward calculation is triggered with a negative "
+                           "slope which is not supported. This is caused by calling in-place "
+                           "forward function with a negative slope, please call out-of-place "
+                           "version instead.")
+    g, x = _up(grad_output), _up(self_or_result)
+    negcoef = alpha * scale if x.dtype is D.float64 else _f32(_f32(alpha) * _f32(scale))
+    if is_result:
+        neg = g * input_scale * (x + negcoef)
+    else:
+        neg = g * input_scale * negcoef * (x * input_scale).exp()
+    return _down(_where(x > 0, g * scale, neg), grad_output)
+
+
 def _elu_grad(grad, self, alpha, scale, input_scale):
-    neg = grad * (input_scale * alpha * scale) * (self * input_scale).exp()
-    return _where(self > 0, grad * scale, neg)
+    return OPS["elu_backward"].call(grad, alpha, scale, input_scale, False, self)
 
 
 def _elu_result_grad(grad, result, alpha, scale, input_scale):
     # the in-place variant only has its result: exp(x * s) = result / (alpha * scale) + 1
-    return _where(result > 0, grad * scale, grad * input_scale * (result + alpha * scale))
+    return OPS["elu_backward"].call(grad, alpha, scale, input_scale, True, result)
 
 
 def _leaky_relu_backward(grad_output, self, negative_slope, self_is_result):
@@ -525,10 +557,22 @@ def _mish_grad(grad, self):
     return grad * (t + self * self.sigmoid() * (1 - t * t))
 
 
-def _softplus_grad(grad, self, beta, threshold):
-    bx = self * beta
+def _softplus_backward(grad_output, self, beta, threshold):
+    """grad where x beta > threshold, else grad z / (z + 1), z = exp(x beta) (ATen's steps;
+    16-bit floats in float32, rounded once)."""
+    g, x = _up(grad_output), _up(self)
+    bx = x * beta
     z = bx.exp()
-    return _where(bx > threshold, grad, grad * z / (z + 1))
+    return _down(_where(bx > threshold, g, g * z / (z + 1)), grad_output)
+
+
+def _log_sigmoid_backward(grad_output, self, buffer):
+    """grad (1 - t) where x < 0, else grad t, t = z / (1 + z), z = exp(-|x|) (ATen's cpu
+    steps; 16-bit floats in float32, rounded once)."""
+    g, x = _up(grad_output), _up(self)
+    z = _up(_down((-x.abs()).exp(), self))  # (ATen's buffer, in self's dtype)
+    t = z / (z + 1)
+    return _down(_where(x < 0, 1 - t, t) * g, grad_output)
 
 
 def _shrink_grad(grad, self, lambd):
@@ -600,8 +644,10 @@ _GRADS = {
     "threshold_": {"self": lambda grad, self, threshold, value:
                    OPS["threshold_backward"].call(grad, self, threshold),
                    "name": "ThresholdBackward1"},
-    "softplus": {"self": _softplus_grad},
-    "log_sigmoid": {"self": lambda grad, self: grad * (-self).sigmoid()},
+    "softplus": {"self": lambda grad, self, beta, threshold:
+                 OPS["softplus_backward"].call(grad, self, beta, threshold)},
+    "log_sigmoid": {"self": lambda grad, self:
+                    OPS["log_sigmoid_backward"].call(grad, self, self.new_empty(0))},
     "hardshrink": {"self": _shrink_grad},
     "softshrink": {"self": _shrink_grad},
     "glu": {"self": _glu_grad},

@@ -25,6 +25,8 @@ TORCH_REFERENCES = {
     "hardswish_backward": "ops.aten.hardswish_backward",
     "hardtanh_backward": "ops.aten.hardtanh_backward",
     "sigmoid_backward": "ops.aten.sigmoid_backward", "tanh_backward": "ops.aten.tanh_backward",
+    "softplus_backward": "ops.aten.softplus_backward", "elu_backward": "ops.aten.elu_backward",
+    "log_sigmoid_backward": "ops.aten.log_sigmoid_backward",
     "_softmax_backward_data": "ops.aten._softmax_backward_data",
     "_layer_norm_backward": lambda torch: lambda g, x, mean, rstd, w, shape: \
     torch.ops.aten.native_layer_norm_backward(

@@ -72,16 +72,28 @@ SAMPLES = {
 }
 
 
+_CASES = (((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False), ((0, 3), _f32, False),
+          ((4,), mindtorch.float16, False))  # float32, transposed float64, 0-dim, empty, float16
+
+
 def _backward(*extra, scale=1):
-    """(grad, input or result, *extra) of an activation's backward op: float32, transposed
-    float64, 0-dim, empty and float16 (the input times `scale`)."""
-    cases = [((3, 4), _f32, False), ((3, 4), _f64, True), ((), _f32, False),
-             ((0, 3), _f32, False), ((4,), mindtorch.float16, False)]
-    return [lambda d, c=c: ((t(d, *c), t(d, *c) * scale) + extra, {}) for c in cases]
+    """(grad, input or result, *extra) of an activation's backward op (the input times
+    `scale`)."""
+    return [lambda d, c=c: ((t(d, *c), t(d, *c) * scale) + extra, {}) for c in _CASES]
 
 
 # (grad, result): sigmoid's and tanh's backward ops
 SAMPLES.update(sigmoid_backward=_backward(), tanh_backward=_backward())
+SAMPLES["softplus_backward"] = _backward(1.0, 20.0, scale=8) + _backward(2.0, 1.0)[:2]
+# (grad, alpha, scale, input_scale, is_result, input or result): ELU, SELU, an in-place CELU
+SAMPLES["elu_backward"] = [
+    lambda d, c=c, a=a: ((t(d, *c),) + a + (t(d, *c) * 3,), {}) for c in _CASES
+    for a in ((1.0, 1.0, 1.0, False), (1.6732632423543772, 1.0507009873554805, 1, False),
+              (0.5, 1.0, 2.0, True))]
+# (grad, input, buffer = exp(-|x|): ATen's cpu kernel reads it, mindtorch's recomputes it)
+SAMPLES["log_sigmoid_backward"] = [
+    lambda d, c=c: (lambda g, x: ((g, x, x.abs().neg().exp()), {}))(t(d, *c), t(d, *c) * 4)
+    for c in _CASES]
 for _name in ("elu", "celu", "leaky_relu", "hardtanh", "hardsigmoid", "hardswish", "mish",
               "threshold", "relu", "silu", "selu", "rrelu"):
     SAMPLES[f"functional_{_name}"] = SAMPLES.get(_name, _float())[:2]
