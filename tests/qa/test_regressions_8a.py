@@ -5,6 +5,7 @@ import warnings
 import mindtorch
 import pytest
 from mindtorch import _warn_once
+from reference import same_errors
 
 torch = pytest.importorskip("torch")
 
@@ -114,3 +115,73 @@ def test_broadcast_all_rejects_other_types_as_torch():
         except ValueError as e:
             return str(e)
     assert run(mindtorch) == run(torch) is not None
+
+
+def _sparse_parts(r):
+    if getattr(r, "is_sparse", False):
+        return (r._indices().tolist(), r._values().tolist(), tuple(r.shape), r.is_coalesced(),
+                r.sparse_dim(), str(r.dtype))
+    return r.tolist()
+
+
+# torch's older sparse @ dense products: PyTorch's entries (rows of mat1 with entries, zeros
+# kept, input's entries first, not coalesced) and errors
+SPARSE_PRODUCTS = {
+    "sspaddmm": lambda L, a, b: L.sspaddmm(b, a, L.ones(2, 4) * 2, beta=2, alpha=3),
+    "sspaddmm method": lambda L, a, b: b.sspaddmm(a, L.ones(2, 4)),
+    "saddmm": lambda L, a, b: L.saddmm(b, a, L.ones(2, 4)),
+    "smm": lambda L, a, b: L.smm(a, L.arange(8.).view(2, 4)),
+    "smm method": lambda L, a, b: a.smm(L.arange(8.).view(2, 4)),
+    "hspmm": lambda L, a, b: L.hspmm(a, L.arange(6.).view(2, 3)),
+    "hsmm": lambda L, a, b: L.hsmm(a, L.arange(6.).view(2, 3)),
+    "dsmm": lambda L, a, b: L.dsmm(a, L.arange(6.).view(2, 3)),
+    "sspaddmm shape": lambda L, a, b: L.sspaddmm(a, a, L.ones(2, 4)),
+    "spdiags": lambda L, a, b: L.sparse.spdiags(L.tensor([[1., 0, 3, 4], [5, 6, 7, 8]]),
+                                                L.tensor([1, -1]), (3, 4)),
+    "spdiags vector": lambda L, a, b: L.sparse.spdiags(L.tensor([1., 0, 3]), L.tensor(0),
+                                                       (3, 3)),
+    "spdiags csr": lambda L, a, b: L.sparse.spdiags(
+        L.tensor([[1., 2, 3], [4, 5, 6]]), L.tensor([0, 1]), (2, 3),
+        layout=L.sparse_csr).to_dense(),
+    "spdiags duplicate": lambda L, a, b: L.sparse.spdiags(L.ones(2, 3), L.tensor([0, 0]),
+                                                          (3, 3)),
+    "spdiags offsets 2d": lambda L, a, b: L.sparse.spdiags(L.ones(2, 3), L.tensor([[0, 1]]),
+                                                           (3, 3)),
+    "spdiags shape 3d": lambda L, a, b: L.sparse.spdiags(L.ones(2, 3), L.tensor([0, 1]),
+                                                         (3, 3, 3)),
+    "spdiags float offsets": lambda L, a, b: L.sparse.spdiags(L.ones(2, 3), L.tensor([0., 1.]),
+                                                              (3, 3)),
+    "spdiags strided": lambda L, a, b: L.sparse.spdiags(L.ones(2, 3), L.tensor([0, 1]), (3, 3),
+                                                        layout=L.strided),
+    "spdiags count": lambda L, a, b: L.sparse.spdiags(L.ones(2, 3), L.tensor([0]), (3, 3)),
+    "spdiags 3d": lambda L, a, b: L.sparse.spdiags(L.ones(1, 2, 3), L.tensor([0]), (3, 3)),
+}
+
+
+@pytest.mark.parametrize("name", list(SPARSE_PRODUCTS), ids=str)
+def test_old_sparse_products_and_spdiags(name):
+    def run(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            a = L.sparse_coo_tensor(L.tensor([[0, 1, 2], [1, 0, 1]]), L.tensor([1., 2., 3.]),
+                                    (4, 2))
+            b = L.sparse_coo_tensor(L.tensor([[0, 3, 2], [1, 0, 3]]), L.tensor([1., 2., 3.]),
+                                    (4, 4))
+            return _sparse_parts(SPARSE_PRODUCTS[name](L, a, b))
+    ours, theirs = same_errors(run)
+    assert ours == theirs
+
+
+def test_sparse_products_errors_on_dense_input():
+    for fn, err in [(lambda L: L.sspaddmm(L.ones(2, 2), L.eye(2).to_sparse(), L.ones(2, 2)),
+                     RuntimeError),
+                    (lambda L: L.hspmm(L.ones(2, 2), L.ones(2, 2)), NotImplementedError)]:
+        for L in BOTH:
+            with pytest.raises(err):
+                fn(L)
+
+
+def test_to_dlpack_at_the_top_level():
+    cap = mindtorch.to_dlpack(mindtorch.arange(3.))
+    assert torch.from_dlpack(cap).tolist() == [0., 1., 2.]
+    assert mindtorch.to_dlpack is mindtorch.utils.dlpack.to_dlpack

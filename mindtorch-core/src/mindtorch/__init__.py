@@ -21,7 +21,7 @@ from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
 from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: F401
 from ._creation import (  # noqa: F401
     as_tensor, asarray, from_file, from_numpy, frombuffer, tensor)
-from .utils.dlpack import from_dlpack  # noqa: F401
+from .utils.dlpack import from_dlpack, to_dlpack  # noqa: F401
 from ._creation import deprecated_range as range  # noqa: F401 - torch.range
 from ._tensor_str import get_printoptions, printoptions, set_printoptions  # noqa: F401
 from . import plugins  # noqa: F401

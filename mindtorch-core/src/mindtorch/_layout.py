@@ -65,12 +65,12 @@ class LayoutKey:
 # -- mindtorch.sparse, loaded on first use (it costs import time most programs never use) -----
 
 SPARSE_FUNCTIONS = ("sparse_coo_tensor", "sparse_csr_tensor", "sparse_compressed_tensor",
-                    "smm", "spmm")
+                    "smm", "spmm", "sspaddmm", "saddmm", "hspmm", "hsmm", "dsmm")
 SPARSE_METHODS = ("to_sparse", "to_sparse_coo", "to_sparse_csr", "sparse_mask", "to_dense",
                   "sparse_dim", "dense_dim", "indices", "_indices", "values", "_values",
                   "coalesce", "is_coalesced", "crow_indices", "col_indices", "_nnz",
                   "ccol_indices", "row_indices", "to_sparse_csc", "to_sparse_bsr",
-                  "to_sparse_bsc")
+                  "to_sparse_bsc", "smm", "sspaddmm")
 
 
 def install_sparse_stubs(tensor_class):

@@ -308,6 +308,9 @@ def _install():
         "ccol_indices": _strided_only("ccol_indices", "sparse column compressed"),
         "row_indices": _strided_only("row_indices", "sparse column compressed"),
         **{f"to_sparse_{name}": _unsupported_layout(name) for name in ("csc", "bsr", "bsc")},
+        "smm": lambda self, mat: smm(self, mat),
+        "sspaddmm": lambda self, mat1, mat2, *, beta=1, alpha=1: sspaddmm(
+            self, mat1, mat2, beta=beta, alpha=alpha),
     }
     for name, fn in methods.items():  # (replacing _layout's stubs)
         if name not in Tensor.__dict__ or getattr(Tensor.__dict__[name], "sparse_stub", False):
@@ -423,7 +426,6 @@ def _missing(name):
 
 
 as_sparse_gradcheck = _missing("as_sparse_gradcheck")
-spdiags = _missing("spdiags")
 sampled_addmm = _missing("sampled_addmm")
 
 
@@ -434,6 +436,4 @@ def spmm(input, mat2):
     return _M().mm(input, mat2)
 
 
-def smm(input, mat):
-    """sparse @ dense as a sparse tensor."""
-    return T.to_coo(_M().mm(input, mat))
+from ._products import dsmm, hsmm, hspmm, saddmm, smm, spdiags, sspaddmm  # noqa: E402,F401
