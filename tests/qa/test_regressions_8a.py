@@ -29,6 +29,10 @@ ONCE = {
                   "Using torch.cross without specifying the dim arg is deprecated."),
     "chain_matmul": (lambda L: L.chain_matmul(L.eye(2), L.eye(2)),
                      "torch.chain_matmul is deprecated and will be removed"),
+    "nuclear_norm": (lambda L: L.nuclear_norm(L.eye(2)),
+                     "at::nuclear_norm is deprecated and it is just left for JIT"),
+    "frobenius_norm": (lambda L: L.frobenius_norm(L.eye(2), (0, 1)),
+                       "at::frobenius_norm is deprecated and it is just left for JIT"),
 }
 
 
@@ -185,3 +189,13 @@ def test_to_dlpack_at_the_top_level():
     cap = mindtorch.to_dlpack(mindtorch.arange(3.))
     assert torch.from_dlpack(cap).tolist() == [0., 1., 2.]
     assert mindtorch.to_dlpack is mindtorch.utils.dlpack.to_dlpack
+
+
+@pytest.mark.parametrize("p", [1, -1, 1.0, -1.0, float("inf"), -float("inf"), "fro", "nuc"],
+                         ids=repr)
+def test_cond_of_a_non_square_matrix_names_ord_as_torch(p):
+    # an int ord prints as an int, a float one with six decimals
+    def run(L):
+        L.linalg.cond(L.ones(3, 4), p)
+    ours, theirs = same_errors(run)
+    assert ours[0] == "RuntimeError"

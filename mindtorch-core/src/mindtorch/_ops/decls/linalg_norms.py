@@ -127,7 +127,7 @@ def _cond(A, p=None):
         s = OPS["linalg_svdvals"].call(A, None)
         return s.sum(-1) * s.reciprocal().sum(-1)
     if not isinstance(p, str):
-        label = f"{float(p):.6f}" if p in (1, -1) else f"{p}"
+        label = f"{p:.6f}" if isinstance(p, float) and abs(p) != _INF else f"{p}"
         check_matrix(A, f"linalg.cond(ord={label})", halves=None)
     inverse, info = OPS["linalg_inv_ex"].call(A, False)
     inverse = M.where((info > 0).unsqueeze(-1).unsqueeze(-1), _INF, inverse)
@@ -305,6 +305,9 @@ def _triangular_solve(self, A, upper=True, transpose=False, unitriangular=False)
 
 
 def _frobenius_norm(self, dim, keepdim=False):
+    warn_once("frobenius_norm", "at::frobenius_norm is deprecated and it is just left for JIT "
+              "compatibility. It will be removed in a future PyTorch release. Please use "
+              "`linalg.vector_norm(A, 2., dim, keepdim)` instead")
     if len(dim) > 2:
         raise RuntimeError(f"Expected at most 2 dimensions, but got {len(dim)} dimensions "
                            f"instead.")
@@ -312,6 +315,9 @@ def _frobenius_norm(self, dim, keepdim=False):
 
 
 def _nuclear_norm(self, dim=(-2, -1), keepdim=False):
+    warn_once("nuclear_norm", "at::nuclear_norm is deprecated and it is just left for JIT "
+              "compatibility. It will be removed in a future PyTorch release. Please use "
+              "`linalg.matrix_norm(A, 'nuc', dim, keepdim)` instead")
     return _matrix_norm(self, "nuc", dim, keepdim, None)
 
 
