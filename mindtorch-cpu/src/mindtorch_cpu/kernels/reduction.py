@@ -4,13 +4,16 @@ in mindtorch._ops.decls.reduction; these kernels only compute.
 float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at the end.
 """
 
+import math
+
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import reduction as R
 
 from .._np import arr
 from .._np import wrap as _wrap_strided
-from ._jit import loops
+from . import _jit
+from ._jit import compiled, loops
 
 
 def wrap(a, dtype):
@@ -19,6 +22,7 @@ def wrap(a, dtype):
     a = np.asarray(a)
     return _wrap_strided(a if a.flags.c_contiguous else a.copy(), dtype)
 
+_SUM, _NORM2, _PROD = 0, 1, 2  # the ops of _reduce_loops' reduce_rows / reduce_cols
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
 
 
@@ -55,7 +59,69 @@ def result(r, out, contiguous=False):
     return wrap_(r, out)
 
 
-def _reducer(ufunc):
+def _block(self, dim):
+    """(outer, n, inner): the reduced dims of a C-contiguous tensor as one run of n
+    elements, or None (dims apart)."""
+    shape = self._shape
+    dims = sorted(d % len(shape) for d in R.dims_of(self, dim))
+    lo, hi = dims[0], dims[-1] + 1
+    if hi - lo != len(dims):
+        return None
+    return math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])
+
+
+def _compiled_reduce(self, dim, keepdim, op, mean=False):
+    """A float32 reduction by kernels/_reduce_loops.py (op: its SUM, NORM2 or PROD; mean:
+    the sum divided by n), or None where it does not serve: other dtypes, fewer than
+    _jit.MIN_SIZE elements, a layout that is not C-contiguous or reduced dims apart."""
+    a = arr(self)
+    if a.dtype != np.float32 or not a.flags.c_contiguous or not a.ndim:
+        return None
+    jit = compiled("_reduce_loops", a.size)
+    block = jit and _block(self, dim)
+    if not block:
+        return None
+    outer, n, inner = block
+    r = np.empty((outer, inner), np.float32)
+    if inner == 1:
+        jit.reduce_rows(a.reshape(outer, n), op, float(n if mean else 1), r.reshape(-1))
+    else:
+        jit.reduce_cols(a.reshape(block), op, float(n if mean else 1), r)
+    return _wrap_strided(r.reshape(R.out_shape(self, dim, keepdim)), D.float32)
+
+
+def _fold(a):
+    """The sum over axis 1 of a (outer, n, inner) array, pairwise: halves added until 8
+    rows are left, then those."""
+    while a.shape[1] > 8:
+        h = a.shape[1] // 2
+        b = np.add(a[:, :h], a[:, h:2 * h])
+        if a.shape[1] % 2:
+            b[:, -1] += a[:, -1]
+        a = b
+    return np.add.reduce(a, axis=1)
+
+
+_SUM_WIDE = {np.dtype(np.float32): np.float64, np.dtype(np.complex64): np.complex128}
+
+
+def _add_reduce(a, self, dim, keepdim):
+    """np.add.reduce of `a` (self's data in its accumulating dtype) over dim.  NumPy adds
+    the rows of a reduction that leaves the last dim one after another (an error growing
+    with n, where PyTorch's cascade grows with log n): those are summed in double for
+    single precision, else pairwise (_fold)."""
+    if (dim and self.ndim - 1 not in dim and a.dtype.kind in "fc" and a.flags.c_contiguous
+            and _count(self, dim) > 8):
+        wide = _SUM_WIDE.get(a.dtype)
+        if wide is not None:
+            return np.add.reduce(a, axis=dim, dtype=wide, keepdims=keepdim).astype(a.dtype)
+        block = _block(self, dim)
+        if block:
+            return _fold(a.reshape(block)).reshape(R.out_shape(self, dim, keepdim))
+    return np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
+
+
+def _reducer(ufunc, op):
     """sum/prod: cast to the result dtype, accumulate (float32 for 16-bit floats).
     (Like add/mul, overflow to inf is left to numpy's default warning: errstate would
     cost more than the reduction of a small tensor.)"""
@@ -63,8 +129,14 @@ def _reducer(ufunc):
 
     def kernel(self, dim=None, keepdim=False, dtype=None):
         out = R.sum_dtype(self, dtype)
-        r = reduce(_acc(arr(self), out), axis=_axis(self, dim), keepdims=keepdim)
-        return result(r, out, True)
+        if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
+            r = _compiled_reduce(self, dim, keepdim, op)
+            if r is not None:
+                return r
+        a = _acc(arr(self), out)
+        if op == _SUM:
+            return result(_add_reduce(a, self, dim, keepdim), out, True)
+        return result(reduce(a, axis=_axis(self, dim), keepdims=keepdim), out, True)
     return kernel
 
 
@@ -77,13 +149,17 @@ def _count(self, dim):
 
 def mean(self, dim=None, keepdim=False, dtype=None):
     out = R.mean_dtype(self, dtype)
+    if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
+        r = _compiled_reduce(self, dim, keepdim, _SUM, mean=True)
+        if r is not None:
+            return r
     a = arr(self)
     # a 16-bit result is computed in float32 from the input (not first rounded to it)
     if out in _WIDE:
         a = a if a.dtype == np.float32 else a.astype(np.float32)
     else:
         a = _acc(a, out)
-    s = np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
+    s = _add_reduce(a, self, dim, keepdim)
     n = _count(self, dim)
     if n == 0:
         with np.errstate(all="ignore"):  # the mean of nothing is nan
@@ -311,8 +387,8 @@ KERNELS = {
     "log_softmax": _softmax_like("log_softmax", True),
     "_softmax_backward_data": _softmax_backward_like(False),
     "_log_softmax_backward_data": _softmax_backward_like(True),
-    "sum": _reducer(np.add),
-    "prod": _reducer(np.multiply),
+    "sum": _reducer(np.add, _SUM),
+    "prod": _reducer(np.multiply, _PROD),
     "mean": mean,
     "max": _extremum("max", np.maximum),
     "min": _extremum("min", np.minimum),

@@ -1,0 +1,162 @@
+"""The fast float32 reduction kernels (compiled loops of kernels/_reduce_loops.py, and the
+NumPy paths used below _jit.MIN_SIZE or without numba) against PyTorch: sum, mean, prod,
+norm over every dim form, keepdim, strided / empty / 0-dim inputs, special values; and
+never less accurate than PyTorch against a float64 reference."""
+import mindtorch
+import numpy as np
+import pytest
+from mindtorch_cpu.kernels import _jit
+from reference import assert_same, to_torch, torch
+
+RNG = np.random.default_rng(0)
+LOOPS = "_reduce_loops"
+
+
+@pytest.fixture(params=["compiled", "numpy"])
+def path(request, monkeypatch):
+    """Each test runs with the compiled loops (for any size) and with the NumPy paths (as
+    without numba)."""
+    if request.param == "numpy":
+        monkeypatch.setitem(_jit._modules, LOOPS, False)
+    else:
+        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
+        assert _jit.compiled(LOOPS, 0) is not None, "numba is a dependency of mindtorch-cpu"
+    return request.param
+
+
+def pair(data, dtype="float32"):
+    m = mindtorch.tensor(np.asarray(data)).to(getattr(mindtorch, dtype))
+    return m, to_torch(m)
+
+
+def same(fn, m, t, **tol):
+    assert_same(fn(m), fn(t), **tol)
+
+
+def op(x, name):
+    """x's method `name` (norm: the vector 2-norm, whose dim may be any tuple)."""
+    return (lambda **k: x.norm(2, **k)) if name == "norm" else getattr(x, name)
+
+
+DIMS = [None, 0, 1, 2, -1, (0, 1), (1, 2), (0, 2), (0, 1, 2), ()]
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "norm"])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_every_dim_form(path, name, keepdim):
+    m, t = pair(RNG.standard_normal((6, 40, 9)) * (0.3 if name == "prod" else 1))
+    for dim in DIMS:
+        if dim is None:
+            same(lambda x: op(x, name)(), m, t)
+            continue
+        if name == "prod" and not isinstance(dim, int):
+            continue  # (prod takes one dim)
+        same(lambda x: op(x, name)(dim=dim, keepdim=keepdim), m, t)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "norm"])
+@pytest.mark.parametrize("shape", [(), (1,), (0,), (4, 0, 3), (3, 1), (1, 70), (5, 1, 7)])
+def test_shapes(path, name, shape):
+    m, t = pair(RNG.standard_normal(shape))
+    same(lambda x: op(x, name)(), m, t)
+    for d in range(len(shape)):
+        same(lambda x: op(x, name)(dim=d), m, t)
+        same(lambda x: op(x, name)(dim=d, keepdim=True), m, t)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "norm"])
+def test_strided_inputs(path, name):
+    m, t = pair(RNG.standard_normal((6, 40, 9)))
+    for view in (lambda x: x.transpose(0, 2), lambda x: x[:, ::3], lambda x: x[:1].expand(5, 40, 9),
+                 lambda x: x.permute(1, 2, 0)[2:]):
+        for dim in (0, 1, (1, 2)):
+            if name == "prod" and not isinstance(dim, int):
+                continue
+            same(lambda x: op(view(x), name)(dim=dim), m, t)
+
+
+@pytest.mark.parametrize("name", ["sum", "mean", "prod", "norm"])
+def test_special_values(path, name):
+    x = RNG.standard_normal((8, 30))
+    x[1, 3], x[2, 5], x[3, 7], x[4, 0], x[4, 9] = np.nan, np.inf, -np.inf, np.inf, -np.inf
+    x[5, :] = 0
+    x[6, 4] = -0.0
+    m, t = pair(x)
+    for dim in (None, 0, 1):
+        same(lambda x: op(x, name)(dim=dim) if dim is not None else op(x, name)(), m, t)
+
+
+def test_norm_overflows_as_pytorchs_float32(path):
+    """PyTorch's float32 norm squares in float32: past ~1.8e19 the norm is inf."""
+    m, t = pair([[1e20, 1.0], [1e18, 1e18], [3e19, 0]])
+    for dim in (None, 0, 1):
+        same(lambda x: x.norm() if dim is None else x.norm(dim=dim), m, t)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16", "int32", "bool"])
+def test_other_dtypes_keep_their_rules(path, dtype):
+    m, t = pair(RNG.standard_normal((64, 33)) * 3, dtype)
+    floating = dtype.startswith(("float", "bfloat"))
+    small = pair(RNG.random((64, 33)) + 0.5, dtype)  # (products within range)
+    same(lambda x: x.sum(), m, t)
+    same(lambda x: x.mean(), m, t) if floating else None
+    for dim in (0, 1):
+        same(lambda x: x.sum(dim), m, t)
+        # (16-bit products of 64 factors: a few ulps apart, as before these kernels)
+        same(lambda x: x.prod(dim), *(small if floating else (m, t)),
+             **({"rtol": 4e-2, "atol": 1e-2} if "16" in dtype else {}))
+        if floating:
+            same(lambda x: x.mean(dim), m, t)
+            same(lambda x: x.norm(dim=dim), m, t)
+
+
+def test_float32_with_dtype_argument(path):
+    m, t = pair(RNG.standard_normal((64, 70)))
+    for dim in (None, 0, 1):
+        assert_same(m.sum(dim, dtype=mindtorch.float64), t.sum(dim, dtype=torch.float64))
+        assert_same(m.mean(dim, dtype=mindtorch.float64), t.mean(dim, dtype=torch.float64))
+        assert_same(m.sum(dim, dtype=mindtorch.float16), t.sum(dim, dtype=torch.float16))
+
+
+def _rel_error(result, reference):
+    return np.abs(np.asarray(result, np.float64) - reference).max() / np.abs(reference).max()
+
+
+@pytest.mark.parametrize("shape, dim", [((1 << 16, 2), 0), ((1 << 14, 4), 0), ((300, 256), 0),
+                                        ((256, 512), 1), ((1 << 17,), 0), ((64, 64, 16), 1),
+                                        ((4, 1 << 15), None)])
+@pytest.mark.parametrize("name", ["sum", "mean"])
+def test_not_less_accurate_than_pytorch(path, shape, dim, name):
+    """Against the float64 result of the same float32 numbers."""
+    rng = np.random.default_rng(1)  # (positive: no cancellation to hide)
+    x = (rng.random(shape) + 0.5).astype(np.float32)
+    m, t = mindtorch.tensor(x), torch.from_numpy(x)
+
+    def run(v):
+        return (getattr(v, name)() if dim is None else getattr(v, name)(dim)).numpy()
+    reference = run(torch.from_numpy(x.astype(np.float64)))
+    # (compiled: float64 sums, rounded once; NumPy's pairwise sums: within an ulp of that)
+    ulp = 1e-9 if path == "compiled" else 2.0 ** -23
+    assert _rel_error(run(m), reference) <= _rel_error(run(t), reference) + ulp
+
+
+def test_large_inputs_take_the_compiled_loops():
+    m, t = pair(RNG.standard_normal((_jit.MIN_SIZE // 64, 64)))
+    for dim in (None, 0, 1):
+        same(lambda x: x.sum(dim) if dim is not None else x.sum(), m, t)
+    same(lambda x: x.norm(), m, t)
+    assert _jit._modules[LOOPS]  # (loaded)
+
+
+def test_sum_mean_norm_backward(path):
+    x = RNG.standard_normal((16, 70))
+    m, t = pair(x)
+    m.requires_grad_(True)
+    t.requires_grad_(True)
+    for fn in (lambda v: v.sum(0), lambda v: v.mean(1), lambda v: v.norm(dim=1), lambda v: v.norm()):
+        mo, to = fn(m), fn(t)
+        assert_same(mo, to)
+        g = RNG.standard_normal(tuple(to.shape)).astype(np.float32)
+        (mg,) = mindtorch.autograd.grad(mo, m, mindtorch.tensor(g))
+        (tg,) = torch.autograd.grad(to, t, torch.from_numpy(g))
+        assert_same(mg, tg)
