@@ -199,3 +199,36 @@ def test_cond_of_a_non_square_matrix_names_ord_as_torch(p):
         L.linalg.cond(L.ones(3, 4), p)
     ours, theirs = same_errors(run)
     assert ours[0] == "RuntimeError"
+
+
+COO_ARGS = {  # sparse_coo_tensor(indices, values, size?): PyTorch's order of checks, casts
+    "1d indices with size": ([0, 1], (2,), (3, 3)),
+    "1d indices short size": ([0, 1], (2,), (3,)),
+    "1d indices no size": ([0, 1], (2,), None),
+    "size too long": ([[0, 1]], (2,), (3, 3)),
+    "nnz mismatch": ([[0, 1]], (3,), (3,)),
+    "dense dims mismatch": ([[0, 1]], (2, 2), (3,)),
+    "3d indices": ([[[0, 0], [0, 0]], [[0, 0], [0, 0]]], (2,), (3, 3)),
+    "float indices": ([[0.5, 1.0]], (2,), (3,)),
+    "float indices no size": ([[0.0, 1.0]], (2,), None),
+    "bool indices": ([[True, False]], (2,), (3,)),
+    "0-d values": ([[0]], (), (3,)),
+    "0-d values no size": ([[0]], (), None),
+    "0-d values nnz 2": ([[0, 1]], (), None),
+    "0-d indices": (0, (1,), (3,)),
+    "0-d indices no size": (0, (1,), None),
+}
+
+
+@pytest.mark.parametrize("name", list(COO_ARGS), ids=str)
+def test_sparse_coo_tensor_checks_as_torch(name):
+    idx, vshape, size = COO_ARGS[name]
+
+    def run(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            args = (L.tensor(idx), L.ones(vshape)) + ((size,) if size is not None else ())
+            r = L.sparse_coo_tensor(*args)
+        return r._indices().tolist(), r._values().tolist(), tuple(r.shape)
+    ours, theirs = same_errors(run)
+    assert ours == theirs

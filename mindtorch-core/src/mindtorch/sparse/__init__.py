@@ -122,15 +122,19 @@ def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=Non
         return _finish(make_coo(indices, empty, size, True), requires_grad)
     values = _as_tensor(values, dtype, device)
     indices = _as_tensor(indices, None, values.device)
-    if indices.dtype is not D.int64:
-        if indices.dtype.is_floating_point or indices.dtype.is_complex or \
-                indices.dtype is D.bool:
-            raise RuntimeError("indices must be an int64 tensor")
+    if indices.dtype is not D.int64:  # (PyTorch converts floats and bools too)
         indices = indices.long()
+    if values.ndim == 0:  # (PyTorch: one entry)
+        values = values.reshape(1)
+    if size is not None:  # (checked first, as PyTorch)
+        if indices.ndim == 0:
+            raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+        sd, dd = indices.shape[0], values.ndim - 1
+        if len(size) != sd + dd:
+            raise RuntimeError(f"'len(size) == sparse_dim + dense_dim' is not satisfied: "
+                               f"len(size) = {len(size)}, sparse_dim = {sd}, dense_dim = {dd}")
     if indices.ndim != 2:
         raise RuntimeError(f"indices must be sparse_dim x nnz, but got: {list(indices.shape)}")
-    if values.ndim == 0:
-        raise RuntimeError("values must be at least 1-dimensional")  # (PyTorch 0-d: nnz 1)
     if indices.shape[1] != values.shape[0]:
         raise RuntimeError(f"indices and values must have same nnz, but got nnz from indices: "
                            f"{indices.shape[1]}, nnz from values: {values.shape[0]}")
