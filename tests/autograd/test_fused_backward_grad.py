@@ -187,3 +187,19 @@ def test_softplus_elu_log_sigmoid_backward_ops_grads():
         check_grads(fn, randn(8), x)
     for fn in ("softplus", "elu", "selu", "celu", "logsigmoid"):
         check_gradgrad(lambda m, x, fn=fn: getattr(m.nn.functional, fn)(x) * x, randn(3, 4))
+
+
+def test_batch_norm_inference_backward_grads():
+    """The evaluation-mode backward op (frozen statistics): its own gradients against
+    ATen's native_batch_norm_backward(train=False), and batch norm's second derivatives in
+    evaluation mode."""
+    rm, rv = const(randn(3)), const(np.abs(randn(3)) + 0.5)
+
+    def fn(m, g, x, w, rm, rv):
+        if m is mindtorch:
+            return OPS["_batch_norm_inference_backward"].call(g, x, w, rm, rv, 1e-5)
+        return torch.ops.aten.native_batch_norm_backward(g, x, w, rm, rv, None, None, False,
+                                                         1e-5, [True] * 3)
+    check_grads(fn, randn(4, 3, 2), randn(4, 3, 2), randn(3), rm, rv)
+    check_gradgrad(lambda m, x, w, rm, rv: m.nn.functional.batch_norm(
+        x, rm, rv, w, training=False) * x, randn(4, 3), randn(3), rm, rv)

@@ -525,3 +525,41 @@ def test_elu_in_place_negative_alpha_backward_error():
         with pytest.raises(RuntimeError, match="In-place elu backward calculation is "
                                                "triggered with a negative slope"):
             y.sum().backward()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", list(BN_LAYOUTS))
+def test_batch_norm_eval_backward(path, dtype, layout):
+    """Evaluation mode (fine-tuning with frozen statistics): the input's gradient in
+    PyTorch's steps (grad * invstd * weight: bit-identical), the parameters' sums."""
+    x = RNG.standard_normal((6, 5, 4, 3)) * 3 + 2
+    g, w, b = RNG.standard_normal(x.shape), RNG.standard_normal(5), RNG.standard_normal(5)
+    stats = RNG.standard_normal(5), RNG.random(5) + 0.5
+    outs = {}
+    for lib in (mindtorch, torch):
+        bn = lib.nn.BatchNorm2d(5).to(getattr(lib, dtype)).eval()
+        with lib.no_grad():
+            for p, v in zip((bn.weight, bn.bias, bn.running_mean, bn.running_var), (w, b, *stats)):
+                p.copy_(lib.tensor(v))
+        xi = BN_LAYOUTS[layout](lib.tensor(x).to(getattr(lib, dtype))).requires_grad_()
+        y = bn(xi)
+        y.backward(BN_LAYOUTS[layout](lib.tensor(g).to(y.dtype)))
+        outs[lib] = [y, xi.grad, bn.weight.grad, bn.bias.grad]
+    assert outs[mindtorch][1].stride() == outs[torch][1].stride()
+    assert_same(outs[mindtorch][1], outs[torch][1], rtol=0, atol=0)
+    tol = {"rtol": 2e-5, "atol": 2e-5} if dtype == "float32" else {}
+    for got, expected in zip(outs[mindtorch], outs[torch]):
+        assert_same(got, expected, **tol)
+
+
+def test_batch_norm_eval_backward_op_without_weight_and_half():
+    x, g = RNG.standard_normal((4, 3, 5)), RNG.standard_normal((4, 3, 5))
+    for dtype, weight in (("float32", None), ("float16", None), ("float32", True)):
+        (mx, tx), (mg, tg) = pair(x, dtype), pair(g, dtype)
+        (mm, tm), (mv, tv) = pair(RNG.standard_normal(3)), pair(RNG.random(3) + 0.5)
+        mw, tw = pair(RNG.standard_normal(3)) if weight else (None, None)
+        got = OPS["_batch_norm_inference_backward"].call(mg, mx, mw, mm, mv, 1e-5)
+        expected = torch.ops.aten.native_batch_norm_backward(tg, tx, tw, tm, tv, None, None,
+                                                             False, 1e-5, [True] * 3)
+        for a, e in zip(got, expected):
+            assert_same(a, e, rtol=1e-5, atol=1e-5)

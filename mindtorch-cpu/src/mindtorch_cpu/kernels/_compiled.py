@@ -460,3 +460,54 @@ def log_sigmoid_backward_f32(g, x, out):
         z = _expf(-abs(v))
         t = z / (_ONE + z)
         out[i] = ((_ONE - t) if v < 0 else t) * g[i]
+
+
+# batch norm: the evaluation-mode backward in one pass, and the training statistics of a
+# channels-last input without temporaries (channels-first ones: BLAS row sums, batch_norm.py)
+@numba.njit(**_ROWS)
+def batch_norm_eval_backward(g, x, mean, invstd, w, gx, sum_g, sum_gd, last):
+    """gx = g invstd[c] w[c] (PyTorch's order), and per channel (float64, added to)
+    sum_g += sum(g), sum_gd += sum(g (x - mean[c])).  (Over a channels-first row, g invstd,
+    then times w in a second loop: the reassociation that vectorizes the sums would take
+    g (invstd w) in one.)"""
+    n, p, q = x.shape
+    for i in range(n):
+        if last:
+            for j in range(p):
+                for c in range(q):
+                    v = g[i, j, c]
+                    sum_g[c] += v
+                    sum_gd[c] += v * (x[i, j, c] - mean[c])
+                    gx[i, j, c] = v * invstd[c] * w[c]
+            continue
+        for c in range(p):
+            m, k, wc = mean[c], invstd[c], w[c]
+            s = 0.0
+            sd = 0.0
+            for t in range(q):
+                v = g[i, c, t]
+                s += v
+                sd += v * (x[i, c, t] - m)
+                gx[i, c, t] = v * k
+            for t in range(q):
+                gx[i, c, t] *= wc
+            sum_g[c] += s
+            sum_gd[c] += sd
+
+
+@numba.njit(**_ROWS)
+def channels_last_moments(x, mean, sq):
+    """Per channel of the (N, L, C) x: mean (float64) and the float64 sum of (x - mean)^2,
+    the deviation taken from the mean rounded to x's dtype (two passes: no cancellation)."""
+    n, p, q = x.shape
+    for i in range(n):
+        for j in range(p):
+            for c in range(q):
+                mean[c] += x[i, j, c]
+    mean /= n * p
+    mc = mean.astype(x.dtype)
+    for i in range(n):
+        for j in range(p):
+            for c in range(q):
+                d = x[i, j, c] - mc[c]
+                sq[c] += d * d

@@ -100,9 +100,15 @@ def _batch_norm_training(input, weight, bias, eps):
         return _decomposed("_batch_norm_training")(input, weight, bias, eps)
     v = _ByChannel(arr(input))
     ct, n = v.x.dtype, v.count
-    mean = v.sum(v.x) / n
-    d = v.x - v.channels(mean.astype(ct))
-    sq = v.dot(d, d)
+    jit = loops(v.x.size)
+    if jit is not None and v.last:  # (two passes, no temporaries: ~3x NumPy's five)
+        mean, sq = np.zeros(v.x.shape[2]), np.zeros(v.x.shape[2])
+        jit.channels_last_moments(v.x, mean, sq)
+        d = np.empty_like(v.x)
+    else:
+        mean = v.sum(v.x) / n
+        d = v.x - v.channels(mean.astype(ct))
+        sq = v.dot(d, d)
     with np.errstate(all="ignore"):  # (one element per channel: 0 / 0, as the decomposition)
         invstd = (1 / np.sqrt(sq / n + eps)).astype(ct)
         var = sq / (n - 1) if n > 1 else sq / 0.0
@@ -111,7 +117,6 @@ def _batch_norm_training(input, weight, bias, eps):
     # invstd * weight and beta = bias - mean * alpha in the dtype
     alpha = invstd if weight is None else invstd * _vec(weight)
     beta = -(mean * alpha) if bias is None else _vec(bias) - mean * alpha
-    jit = loops(d.size)
     if jit is not None:  # (one pass into d)
         jit.channel_affine(v.x, alpha, beta, d, v.last)
     else:  # (in float64: the float32 product is exact there, so one rounding, as an FMA)
@@ -179,6 +184,33 @@ def _batch_norm_backward(grad, input, mean, invstd, weight):
     return (wrap(v.back(gx), dt), wrap(sum_gxhat.astype(ct), dt), wrap(sum_g.astype(ct), dt))
 
 
+def _batch_norm_inference_backward(grad, input, weight, running_mean, running_var, eps):
+    """The decomposition's gradients, in one compiled pass from _jit.MIN_SIZE elements:
+    grad * invstd * weight, and per channel sum(grad (x - mean)) * invstd and sum(grad)."""
+    if not _fusable(input, weight, running_mean, running_var) or grad.dtype is not input.dtype:
+        return _decomposed("_batch_norm_inference_backward")(grad, input, weight, running_mean,
+                                                             running_var, eps)
+    v = _ByChannel(arr(input))
+    g, ct = v.of(arr(grad)), v.x.dtype
+    invstd = (1 / np.sqrt(_vec(running_var).astype(np.float64) + eps)).astype(ct)
+    mean = _vec(running_mean)
+    gx = np.empty_like(v.x)
+    jit = loops(v.x.size)
+    if jit is not None:
+        w = np.ones_like(invstd) if weight is None else _vec(weight)
+        sum_g, sum_gd = np.zeros(invstd.size), np.zeros(invstd.size)
+        jit.batch_norm_eval_backward(g, v.x, mean, invstd, w, gx, sum_g, sum_gd, v.last)
+    else:
+        sum_g, sum_gd = v.sum(g), v.dot(g, v.x - v.channels(mean))
+        np.multiply(g, v.channels(invstd), out=gx)
+        if weight is not None:
+            gx *= v.channels(_vec(weight))
+    dt = input.dtype
+    return (wrap(v.back(gx), dt), wrap((sum_gd * invstd).astype(ct), dt),
+            wrap(sum_g.astype(ct), dt))
+
+
 KERNELS = {"_batch_norm_training": _batch_norm_training,
+           "_batch_norm_inference_backward": _batch_norm_inference_backward,
            "_batch_norm_inference": _batch_norm_inference,
            "_batch_norm_backward": _batch_norm_backward}

@@ -619,17 +619,27 @@ def _batch_norm_training_grad(grad, input, weight, bias_geometry, eps, results):
     return gx, gw, gb
 
 
-def _batch_norm_inference_grad(grad, input, weight, bias_geometry, running_mean, running_var,
-                               eps):
+def _batch_norm_inference_backward(grad, input, weight, running_mean, running_var, eps):
+    """The gradients of batch norm in evaluation mode (the running statistics are
+    constants), in PyTorch's steps: the input's grad * invstd * weight, and per channel
+    sum(grad * (x - mean)) * invstd and sum(grad), invstd = 1 / sqrt(var + eps) in float64,
+    rounded; an op so that a backend can fuse it."""
     nd = input.ndim
     dims = (0,) + tuple(range(2, nd))
-    grad, x, w, rm, rv = _compute(grad, input, weight, running_mean, running_var)
-    invstd = _channels((rv.reshape(-1) + eps).rsqrt(), nd)
-    gx = grad * invstd if w is None else grad * (invstd * _channels(w, nd))
-    gw = None if w is None else \
-        (grad * (x - _channels(rm, nd)) * invstd).sum(dims).reshape(weight.shape)
-    gb = None if bias_geometry is None else grad.sum(dims).reshape(bias_geometry[0])
-    return gx, gw, gb
+    g, x, w, rm, rv = _compute(grad, input, weight, running_mean, running_var)
+    invstd = (rv.reshape(-1).double() + eps).rsqrt().to(rv.dtype)
+    gx = g * _channels(invstd, nd)
+    gx = gx if w is None else gx * _channels(w, nd)
+    gw = (g * (x - _channels(rm, nd))).sum(dims) * invstd
+    return gx.to(input.dtype), gw.to(running_mean.dtype), g.sum(dims).to(running_mean.dtype)
+
+
+def _batch_norm_inference_grad(grad, input, weight, bias_geometry, running_mean, running_var,
+                               eps):
+    gx, gw, gb = OPS["_batch_norm_inference_backward"].call(grad, input, weight, running_mean,
+                                                            running_var, eps)
+    return (gx, None if weight is None else gw.reshape(weight.shape),
+            None if bias_geometry is None else gb.reshape(bias_geometry[0]))
 
 
 # -- declarations ------------------------------------------------------------------------------
@@ -672,6 +682,9 @@ def _declare():
     define("_batch_norm_inference(Tensor input, Tensor? weight, Tensor? bias, "
            "Tensor running_mean, Tensor running_var, float eps) -> Tensor", function=False,
            method=False, decomposition=_batch_norm_inference)
+    define("_batch_norm_inference_backward(Tensor grad, Tensor input, Tensor? weight, "
+           "Tensor running_mean, Tensor running_var, float eps) -> (Tensor, Tensor, Tensor)",
+           function=False, method=False, decomposition=_batch_norm_inference_backward)
     overload(define(f"native_batch_norm({bn}, bool training, float momentum, float eps) "
                     f"{_NATIVE_OUT}", method=False, decomposition=_native_batch_norm),
              _native_batch_norm_public)

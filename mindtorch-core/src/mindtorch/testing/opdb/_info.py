@@ -35,6 +35,9 @@ TORCH_REFERENCES = {
     "_batch_norm_backward": lambda torch: lambda g, x, mean, invstd, w: \
     torch.ops.aten.native_batch_norm_backward(g, x, w, None, None, mean, invstd, True, 1e-5,
                                               [True, True, True]),
+    "_batch_norm_inference_backward": lambda torch: lambda g, x, w, rm, rv, eps: \
+    torch.ops.aten.native_batch_norm_backward(g, x, w, rm, rv, None, None, False, eps,
+                                              [True, True, True]),
     "_log_softmax_backward_data": "ops.aten._log_softmax_backward_data",
     "_nll_loss_backward": lambda torch: _torch_nll_loss_backward(torch),
     "_ctc_loss_intlist": "ctc_loss",

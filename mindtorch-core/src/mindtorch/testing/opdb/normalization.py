@@ -68,6 +68,15 @@ SAMPLES = {
     ],
     "_batch_norm_inference": [lambda d: ((t(d, (4, 3)), None, t(d, (3,)), t(d, (3,)),
                                           _pos(d, (3,)), 1e-5), {})],
+    # (grad, input, weight, running_mean, running_var, eps)
+    "_batch_norm_inference_backward": [
+        lambda d: ((t(d, (4, 3, 2)), t(d, (4, 3, 2)), t(d, (3,)), t(d, (3,)), _pos(d, (3,)),
+                    1e-5), {}),
+        lambda d: ((t(d, (5, 2), _f64), t(d, (5, 2), _f64), None, t(d, (2,), _f64),
+                    _pos(d, (2,), _f64), 1e-3), {}),
+        lambda d: ((t(d, (2, 3, 2, 2)), t(d, (2, 3, 2, 2)).contiguous(
+            memory_format=mindtorch.channels_last), t(d, (3,)), t(d, (3,)), _pos(d, (3,)),
+            1e-5), {})],
     "batch_norm": [lambda d: ((t(d, (4, 3, 2, 2)), None, None, t(d, (3,)), _pos(d, (3,)),
                                True, 0.1, 1e-5, False), {}),
                    lambda d: ((t(d, (0, 3)), None, None, None, None, True, 0.1, 1e-5, False),
