@@ -497,17 +497,18 @@ def batch_norm_eval_backward(g, x, mean, invstd, w, gx, sum_g, sum_gd, last):
 
 @numba.njit(**_ROWS)
 def channels_last_moments(x, mean, sq):
-    """Per channel of the (N, L, C) x: mean (float64) and the float64 sum of (x - mean)^2,
-    the deviation taken from the mean rounded to x's dtype (two passes: no cancellation)."""
+    """Per channel of the (N, L, C) float32 x, in one pass: mean and the sum of (x - mean)^2
+    (float64, added to), from float64 sums of d = x - x[0, 0, c] and of d^2 (exact
+    squares; the shift by a sample keeps the difference of the sums from cancelling)."""
     n, p, q = x.shape
+    shift = x[0, 0].astype(np.float64)
     for i in range(n):
         for j in range(p):
             for c in range(q):
-                mean[c] += x[i, j, c]
-    mean /= n * p
-    mc = mean.astype(x.dtype)
-    for i in range(n):
-        for j in range(p):
-            for c in range(q):
-                d = x[i, j, c] - mc[c]
+                d = np.float64(x[i, j, c]) - shift[c]
+                mean[c] += d
                 sq[c] += d * d
+    count = n * p
+    for c in range(q):
+        sq[c] -= mean[c] * mean[c] / count
+        mean[c] = mean[c] / count + shift[c]
