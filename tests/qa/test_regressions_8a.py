@@ -2,6 +2,8 @@
 each against torch."""
 import warnings
 
+import numpy as np
+
 import mindtorch
 import pytest
 from mindtorch import _warn_once
@@ -232,3 +234,24 @@ def test_sparse_coo_tensor_checks_as_torch(name):
         return r._indices().tolist(), r._values().tolist(), tuple(r.shape)
     ours, theirs = same_errors(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("a,b", [
+    ((2, 5, 3), (5, 1)), ((2, 5, 3), (2, 5)), ((2, 5, 3), (1, 5)), ((2, 5, 3), (4, 2)),
+    ((2, 5, 3), (2, 4)), ((5, 3), (4,)), ((1, 5, 3), (5, 2)), ((5, 5, 3), (5, 2)),
+    ((2, 1, 5, 3), (2, 5, 2)), ((2, 5, 3), (3, 5, 2)), ((5, 3), (5,))], ids=str)
+def test_lstsq_vector_case_and_batch_as_torch(a, b):
+    # PyTorch's vector case is B of A's shape without its last dim; another B one dim short
+    # of A is a matrix whose batch is read as B.shape[:-1]
+    rng = np.random.default_rng(0)
+    an, bn = rng.standard_normal(a), rng.standard_normal(b)
+
+    def run(L):
+        A, B = L.tensor(an, requires_grad=True), L.tensor(bn, requires_grad=True)
+        x = L.linalg.lstsq(A, B).solution
+        x.pow(2).sum().backward()
+        return [t.detach().numpy() for t in (x, A.grad, B.grad)]
+    ours, theirs = same_errors(run)
+    if ours[0] == "ok":
+        for m, t in zip(ours[1], theirs[1]):
+            np.testing.assert_allclose(m, t, rtol=1e-9, atol=1e-10)

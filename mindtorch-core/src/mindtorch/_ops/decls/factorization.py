@@ -184,7 +184,9 @@ def lstsq_plan(A, B, driver):
     if not (A.ndim >= B.ndim and A.ndim - B.ndim <= 1):
         raise RuntimeError("torch.linalg.lstsq: input.dim() must be greater or equal to "
                            "other.dim() and (input.dim() - other.dim()) <= 1")
-    vector = A.ndim - B.ndim == 1
+    # (PyTorch's vector case: B is A's shape without its last dim; another B one dim short
+    # of A is a matrix whose batch is still read as B.shape[:-1])
+    vector = B.ndim == 1 or (A.ndim - B.ndim == 1 and B._shape == A._shape[:-1])
     if (B._shape[-1] if vector else B._shape[-2]) != A._shape[-2]:
         raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size("
                            f"{-1 if vector else -2})")
@@ -192,7 +194,9 @@ def lstsq_plan(A, B, driver):
     if driver not in LSTSQ_DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, "
                            "gelsy, gelsd, gelss)")
-    batch = broadcast_shapes(A._shape[:-2], B._shape[:-1] if vector else B._shape[:-2])
+    batch = broadcast_shapes(A._shape[:-2], B._shape[:-1] if A.ndim > B.ndim else B._shape[:-2])
+    if not vector:  # (B's matrices then expand to that batch)
+        broadcast_shapes(batch + B._shape[-2:], B._shape)
     return batch, vector, driver
 
 
@@ -561,8 +565,9 @@ def _real_diag_embed(X):
 def _lstsq_grad(grads, A, B, results):
     """From the solution through pinv(A), and from the residuals (when computed)."""
     from .factorization_spectral import pinv_backward
+    from ...autograd.functional_helpers import sum_to
     gX, gL = grads[0], grads[1]
-    vector = A.ndim - B.ndim == 1
+    vector = lstsq_plan(A, B, None)[1]
     col = (lambda t: t.unsqueeze(-1)) if vector else (lambda t: t)
     Bm, gXm = col(B), col(gX)
     pinvA = OPS["linalg_pinv"].call(A, None, False, None, None)
@@ -574,7 +579,8 @@ def _lstsq_grad(grads, A, B, results):
         gLm = gL.unsqueeze(-2)
         gA = gA + 2 * (gLm * r) @ X.mH
         gB = gB - 2 * gLm * r
-    return gA, gB.squeeze(-1) if vector else gB
+    # (B one dim short of A and not a vector: its matrices were expanded to the batch)
+    return sum_to(gA, A._shape), gB.squeeze(-1) if vector else sum_to(gB, B._shape)
 
 
 def _matrix_exp_grad(grad, A):
