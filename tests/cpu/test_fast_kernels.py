@@ -563,3 +563,34 @@ def test_batch_norm_eval_backward_op_without_weight_and_half():
                                                              False, 1e-5, [True] * 3)
         for a, e in zip(got, expected):
             assert_same(a, e, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name, kw", [("softplus", {}), ("softplus", {"beta": 2, "threshold": 5}),
+                                      ("elu", {}), ("elu", {"alpha": 0.5}), ("selu", {}),
+                                      ("celu", {"alpha": 0.7}), ("logsigmoid", {})])
+def test_exp_activations_forward_wide_range(path, name, kw):
+    """The compiled forwards take PyTorch's exp and correctly rounded log1p / expm1: within
+    2 ulps of PyTorch's (its Sleef log1p / expm1 are within an ulp), special values as
+    PyTorch's; the NumPy path (NumPy's exp: 2 ulps) within 4."""
+    x = np.concatenate([SPECIAL, [20, 20.0001, 19.9999, 88.7, -88.7, -104, -105, 1e-40],
+                        RNG.standard_normal(3_000) * 8, RNG.standard_normal(3_000) * 40])
+    x = np.concatenate([x, x[::-1]]).astype(np.float32)
+    got = getattr(mindtorch.nn.functional, name)(mindtorch.tensor(x), **kw).numpy()
+    expected = getattr(torch.nn.functional, name)(torch.from_numpy(x), **kw).numpy()
+    assert _ulps(got, expected).max() <= (2 if path == "compiled" else 4)
+    # (signed zeros as PyTorch's; its log1p takes the smallest subnormal to 0)
+    compared = ~np.isnan(expected) & ~((expected == 0) & (np.abs(got) < 1e-44))
+    assert (np.signbit(got) == np.signbit(expected))[compared].all()
+
+
+def test_elu_forward_errors_and_arguments_as_pytorch():
+    """The compiled path keeps the decomposition's checks (a slope past float32's range) and
+    takes bool / int arguments as PyTorch does."""
+    x = RNG.standard_normal(_jit.MIN_SIZE).astype(np.float32)
+    m, t = pair(x)
+    for kw in ({"alpha": 2}, {"alpha": True}):
+        assert_same(mindtorch.nn.functional.elu(m, **kw), torch.nn.functional.elu(t, **kw))
+    assert_same(mindtorch.nn.functional.softplus(m, 3, 4), torch.nn.functional.softplus(t, 3, 4))
+    for lib, a in ((mindtorch, m), (torch, t)):
+        with pytest.raises(RuntimeError, match="value cannot be converted to type float"):
+            lib.nn.functional.elu(a, 1e300)

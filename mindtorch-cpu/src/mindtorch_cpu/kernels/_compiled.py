@@ -324,41 +324,53 @@ _TINY = 2.0 ** -29  # log1p(v) rounds to v below it in float32
 
 @numba.njit(**_JIT)
 def expm1_f32(x, out):
-    """out = expm1(x), both 1-D contiguous float32: 2^n expm1(r) + (2^n - 1) for
-    x = n ln 2 + r (expm1(r) itself when n = 0, so small x keep their relative accuracy)."""
+    """out = expm1(x), both 1-D contiguous float32."""
     for i in range(x.size):
-        v = np.float64(x[i])
-        c = min(max(v, -104.0), 89.0)  # past them the float32 result is -1 / inf anyway
-        k = c * (1 / _LN2) + _SHIFT64
-        n = k - _SHIFT64
-        r = c - n * _LN2
-        p = r * (1.0 + r * (_X2 + r * (_X3 + r * (_X4 + r * (_X5 + r * (_X6 + r * (_X7 + r * (
-            _X8 + r * (_X9 + r * (_X10 + r * (_X11 + r * _X12)))))))))))
-        s = _as_float64((_bits64(k) - _SHIFT_BITS + 1023) << 52)  # 2^n
-        e = p if n == 0.0 else s * p + (s - 1.0)
-        out[i] = np.float32(v if math.isnan(v) else e)  # (a NaN: itself)
+        out[i] = _expm1(x[i])
+
+
+@numba.njit(inline="always")
+def _expm1(x):
+    """expm1 of a float32 x, correctly rounded to float32: 2^n expm1(r) + (2^n - 1) for
+    x = n ln 2 + r (expm1(r) itself when n = 0, so small x keep their relative accuracy)."""
+    v = np.float64(x)
+    c = min(max(v, -104.0), 89.0)  # past them the float32 result is -1 / inf anyway
+    k = c * (1 / _LN2) + _SHIFT64
+    n = k - _SHIFT64
+    r = c - n * _LN2
+    p = r * (1.0 + r * (_X2 + r * (_X3 + r * (_X4 + r * (_X5 + r * (_X6 + r * (_X7 + r * (
+        _X8 + r * (_X9 + r * (_X10 + r * (_X11 + r * _X12)))))))))))
+    s = _as_float64((_bits64(k) - _SHIFT_BITS + 1023) << 52)  # 2^n
+    e = p if n == 0.0 else s * p + (s - 1.0)
+    return np.float32(v if math.isnan(v) else e)  # (a NaN: itself)
 
 
 @numba.njit(**_JIT)
 def log1p_f32(x, out):
-    """out = log1p(x), both 1-D contiguous float32: log(1 + x) with 1 + x exact in float64
-    (for |x| >= 2^-29; below, log1p(x) rounds to x), split as m 2^e, m in [sqrt(1/2), sqrt(2))."""
+    """out = log1p(x), both 1-D contiguous float32."""
     for i in range(x.size):
-        v = np.float64(x[i])
-        b = _bits64(1.0 + v)
-        e = (b >> 52) - 1023
-        m = _as_float64((b & 0xFFFFFFFFFFFFF) | 0x3FF0000000000000)  # in [1, 2)
-        big = m > _SQRT2
-        m = m * 0.5 if big else m
-        e = e + 1 if big else e
-        f = (m - 1.0) / (m + 1.0)
-        f2 = f * f
-        lg = e * _LN2 + 2.0 * f * (1.0 + f2 * (_L3 + f2 * (_L5 + f2 * (_L7 + f2 * (_L9 + f2 * (
-            _L11 + f2 * (_L13 + f2 * (_L15 + f2 * (_L17 + f2 * _L19)))))))))
-        r = v if abs(v) < _TINY else lg
-        r = -np.inf if v == -1.0 else r
-        r = np.nan if v < -1.0 else r
-        out[i] = np.float32(r if v < np.inf else v)  # (inf and NaN: themselves)
+        out[i] = np.float32(_log1p(np.float64(x[i])))
+
+
+@numba.njit(inline="always")
+def _log1p(v):
+    """log1p of a float64 v exact in float32, within float32's rounding in float64: log(1 + v)
+    with 1 + v exact (for |v| >= 2^-29; below, log1p(v) rounds to v in float32), split as
+    m 2^e, m in [sqrt(1/2), sqrt(2))."""
+    b = _bits64(1.0 + v)
+    e = (b >> 52) - 1023
+    m = _as_float64((b & 0xFFFFFFFFFFFFF) | 0x3FF0000000000000)  # in [1, 2)
+    big = m > _SQRT2
+    m = m * 0.5 if big else m
+    e = e + 1 if big else e
+    f = (m - 1.0) / (m + 1.0)
+    f2 = f * f
+    lg = e * _LN2 + 2.0 * f * (1.0 + f2 * (_L3 + f2 * (_L5 + f2 * (_L7 + f2 * (_L9 + f2 * (
+        _L11 + f2 * (_L13 + f2 * (_L15 + f2 * (_L17 + f2 * _L19)))))))))
+    r = v if abs(v) < _TINY else lg
+    r = -np.inf if v == -1.0 else r
+    r = np.nan if v < -1.0 else r
+    return r if v < np.inf else v  # (inf and NaN: themselves)
 
 
 # batch norm's per-channel affine steps (kernels/batch_norm.py), one pass each, over 3-D
@@ -512,3 +524,32 @@ def channels_last_moments(x, mean, sq):
     for c in range(q):
         sq[c] -= mean[c] * mean[c] / count
         mean[c] = mean[c] / count + shift[c]
+
+
+# softplus', ELU's (SELU's, CELU's) and logsigmoid's forward: ATen's vectorized steps, its exp
+# (_expf), and log1p / expm1 correctly rounded (PyTorch's: Sleef's, within an ulp)
+@numba.njit(**_JIT)
+def softplus_f32(x, beta, threshold, out):
+    """out = x where x beta > threshold, else log1p(exp(x beta)) / beta."""
+    for i in range(x.size):
+        v = x[i]
+        bx = v * beta
+        soft = np.float32(_log1p(np.float64(_expf(bx)))) / beta
+        out[i] = v if bx > threshold else soft
+
+
+@numba.njit(**_JIT)
+def elu_f32(x, negcoef, poscoef, negiptcoef, out):
+    """out = x poscoef where x >= 0, else expm1(x negiptcoef) negcoef."""
+    for i in range(x.size):
+        v = x[i]
+        out[i] = v * poscoef if v >= 0 else _expm1(v * negiptcoef) * negcoef
+
+
+@numba.njit(**_JIT)
+def log_sigmoid_f32(x, out):
+    """out = min(x, 0) - log1p(exp(-|x|))."""
+    for i in range(x.size):
+        v = x[i]
+        low = v if v < 0 else _f(0)  # noqa: FURB136 (a NaN: NaN through the log1p anyway)
+        out[i] = low - np.float32(_log1p(np.float64(_expf(-abs(v)))))

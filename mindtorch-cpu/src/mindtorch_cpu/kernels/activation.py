@@ -122,10 +122,12 @@ def _fused(name, tensors, numbers, serves):
     return kernel
 
 
-def _leaky_relu_serves(self, negative_slope):
-    if self.dtype is not D.float32:  # (the decomposition's checks, in its order)
+def _float32_serves(self, *scalars):
+    """Whether a float32 loop serves self with these Scalar arguments, after the
+    decomposition's range checks of them."""
+    if self.dtype is not D.float32 or not _numbers(*scalars):
         return False
-    A._float_args(self, negative_slope)  # (the slope's range check)
+    A._float_args(self, *scalars)
     return True
 
 
@@ -138,7 +140,9 @@ _FUSED = {
     "gelu_backward": (2, 0, lambda grad, self, approximate: approximate == "none"),
     "silu": (1, 0, None),
     "silu_backward": (2, 0, None),
-    "leaky_relu": (1, 1, _leaky_relu_serves),
+    "leaky_relu": (1, 1, _float32_serves),
+    "softplus": (1, 2, _float32_serves),
+    "log_sigmoid": (1, 0, None),
     "leaky_relu_backward": (2, 1, lambda grad, self, slope, is_result:  # (else its error)
                             not (is_result and slope < 0)),
     "hardswish": (1, 0, None),
@@ -165,7 +169,15 @@ def _elu_backward(grad, alpha, scale, input_scale, is_result, x):
     return r
 
 
-KERNELS["elu_backward"] = _elu_backward
+def _elu(self, alpha=1, scale=1, input_scale=1):
+    r = None
+    if _float32_serves(self, alpha, scale, input_scale):
+        r = _compiled_float32("elu_f32", (self,), np.float32(alpha) * np.float32(scale),
+                              scale, input_scale)
+    return _decomposed("elu", self, alpha, scale, input_scale) if r is None else r
+
+
+KERNELS.update(elu_backward=_elu_backward, elu=_elu)
 
 
 def _threshold_backward(grad, self, threshold):

@@ -54,7 +54,7 @@ def _float_args(self, *scalars):
 def _elu(self, alpha=1, scale=1, input_scale=1):
     _float_args(_floating("elu_cpu", self), alpha, scale, input_scale)
     x = _up(self)
-    neg = (x * input_scale).expm1() * (alpha * scale)
+    neg = (x * input_scale).expm1() * _negcoef(x, alpha, scale)
     # x >= 0 as in ATen's vectorized kernel: 0 stays 0 even where alpha is inf (0 * inf)
     return _down(_M().where(x >= 0, x * scale if scale != 1 else x, neg), self)
 
@@ -69,7 +69,7 @@ def _check_celu(alpha):
 
 def _celu(self, alpha=1.0):
     _check_celu(alpha)
-    return _elu(self, alpha, 1, 1 / alpha)
+    return OPS["elu"].call(self, alpha, 1, 1 / alpha)
 
 
 def _leaky_relu(self, negative_slope=0.01):
@@ -478,6 +478,11 @@ def _f32(v):
     return struct.unpack("f", struct.pack("f", v))[0]
 
 
+def _negcoef(x, alpha, scale):
+    """ELU's alpha * scale as ATen's kernels take it (float32 for float32 and 16-bit x)."""
+    return alpha * scale if x.dtype is D.float64 else _f32(_f32(alpha) * _f32(scale))
+
+
 def _elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_result):
     """grad * scale where x > 0, else grad * input_scale * alpha * scale * exp(x *
     input_scale) (from the result y: grad * input_scale * (y + alpha * scale)): ATen's
@@ -489,7 +494,7 @@ def _elu_backward(grad_output, alpha, scale, input_scale, is_result, self_or_res
                            "forward function with a negative slope, please call out-of-place "
                            "version instead.")
     g, x = _up(grad_output), _up(self_or_result)
-    negcoef = alpha * scale if x.dtype is D.float64 else _f32(_f32(alpha) * _f32(scale))
+    negcoef = _negcoef(x, alpha, scale)
     if is_result:
         neg = g * input_scale * (x + negcoef)
     else:
