@@ -551,5 +551,5 @@ def log_sigmoid_f32(x, out):
     """out = min(x, 0) - log1p(exp(-|x|))."""
     for i in range(x.size):
         v = x[i]
-        low = v if v < 0 else _f(0)  # noqa: FURB136 (a NaN: NaN through the log1p anyway)
+        low = v if v < 0 else _f(0)  # (a NaN: NaN through the log1p anyway)
         out[i] = low - np.float32(_log1p(np.float64(_expf(-abs(v)))))
