@@ -125,7 +125,7 @@ def _rel_error(result, reference):
 @pytest.mark.parametrize("shape, dim", [((1 << 16, 2), 0), ((1 << 14, 4), 0), ((300, 256), 0),
                                         ((256, 512), 1), ((1 << 17,), 0), ((64, 64, 16), 1),
                                         ((4, 1 << 15), None)])
-@pytest.mark.parametrize("name", ["sum", "mean"])
+@pytest.mark.parametrize("name", ["sum", "mean", "norm"])
 def test_not_less_accurate_than_pytorch(path, shape, dim, name):
     """Against the float64 result of the same float32 numbers."""
     rng = np.random.default_rng(1)  # (positive: no cancellation to hide)
@@ -133,7 +133,7 @@ def test_not_less_accurate_than_pytorch(path, shape, dim, name):
     m, t = mindtorch.tensor(x), torch.from_numpy(x)
 
     def run(v):
-        return (getattr(v, name)() if dim is None else getattr(v, name)(dim)).numpy()
+        return (op(v, name)() if dim is None else op(v, name)(dim=dim)).numpy()
     reference = run(torch.from_numpy(x.astype(np.float64)))
     # (compiled: float64 sums, rounded once; NumPy's pairwise sums: within an ulp of that)
     ulp = 1e-9 if path == "compiled" else 2.0 ** -23
@@ -160,3 +160,22 @@ def test_sum_mean_norm_backward(path):
         (mg,) = mindtorch.autograd.grad(mo, m, mindtorch.tensor(g))
         (tg,) = torch.autograd.grad(to, t, torch.from_numpy(g))
         assert_same(mg, tg)
+
+
+def test_norm_other_orders_dtypes_and_errors(path):
+    """What the 2-norm kernel leaves to the decomposition: other p, dtype=, complex; and
+    the errors of integer input / an empty inf-norm."""
+    m, t = pair(RNG.standard_normal((16, 70)))
+    for p in (1, 3, 0.5, 0, float("inf"), -float("inf")):
+        for dim in (None, 1):
+            assert_same(m.norm(p, dim), t.norm(p, dim))
+    assert_same(m.norm(2, 1, dtype=mindtorch.float64), t.norm(2, 1, dtype=torch.float64))
+    assert_same(mindtorch.linalg.vector_norm(m, 2, (0, 1), True),
+                torch.linalg.vector_norm(t, 2, (0, 1), True))
+    c = RNG.standard_normal((8, 9)) + 1j * RNG.standard_normal((8, 9))
+    assert_same(mindtorch.tensor(c).norm(dim=1), torch.from_numpy(c).norm(dim=1))
+    for bad in (lambda x: x.long().norm(), lambda x: x[:0].norm(float("inf"))):
+        with pytest.raises(RuntimeError):
+            bad(m)
+        with pytest.raises(RuntimeError):
+            bad(t)

@@ -167,6 +167,29 @@ def mean(self, dim=None, keepdim=False, dtype=None):
     return result(s / n, out, True)
 
 
+_NORM_DTYPES = frozenset((D.float32, D.float64, D.float16, D.bfloat16))
+
+
+def norm(self, p=2, dim=None, keepdim=False, dtype=None):
+    """The 2-norm of a real floating tensor in one kernel (the decomposition's abs, square,
+    sum and sqrt ops: ~3x its time); other norms and dtype=: the decomposition."""
+    if p != 2 or dtype is not None or self.dtype not in _NORM_DTYPES:
+        from mindtorch._ops.dispatch import _decomposition
+        from mindtorch._ops.registry import OPS
+        return _decomposition(OPS["norm"])(self, p, dim, keepdim, dtype)
+    if self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
+        r = _compiled_reduce(self, dim, keepdim, _NORM2)
+        if r is not None:
+            return r
+    a = arr(self)
+    if a.dtype != np.float64 and a.dtype != np.float32:
+        a = a.astype(np.float32)  # (16-bit: as float32)
+    # (the decomposition's roundings: squares and their sum (as the sum kernel's) in the
+    # dtype, past float32's range inf; for small tensors PyTorch's sums, often to the bit)
+    s = _add_reduce(np.multiply(a, a), self, dim, keepdim)
+    return result(np.sqrt(s), self.dtype, True)
+
+
 def _extremum(name, ufunc):
     reduce = ufunc.reduce
 
@@ -390,6 +413,7 @@ KERNELS = {
     "sum": _reducer(np.add, _SUM),
     "prod": _reducer(np.multiply, _PROD),
     "mean": mean,
+    "norm": norm,
     "max": _extremum("max", np.maximum),
     "min": _extremum("min", np.minimum),
     "amax": _amax_like("amax", np.maximum),
