@@ -255,3 +255,44 @@ def test_lstsq_vector_case_and_batch_as_torch(a, b):
     if ours[0] == "ok":
         for m, t in zip(ours[1], theirs[1]):
             np.testing.assert_allclose(m, t, rtol=1e-9, atol=1e-10)
+
+
+SOLVERS = {
+    "solve": lambda L, A, B: L.linalg.solve(A, B),
+    "solve_right": lambda L, A, B: L.linalg.solve(A, B, left=False),
+    "lu_solve": lambda L, A, B: L.linalg.lu_solve(*L.linalg.lu_factor(A), B),
+    "lu_solve_raw": lambda L, A, B: L.linalg.lu_solve(A, L.ones(A.shape[:-1], dtype=L.int32),
+                                                      B),
+    "lstsq": lambda L, A, B: L.linalg.lstsq(A, B).solution,
+    "lstsq_rank": lambda L, A, B: L.linalg.lstsq(A, B, driver="gelsy").rank,
+    "triangular_solve": lambda L, A, B: L.triangular_solve(B, A.triu())[0],
+    "tensorsolve": lambda L, A, B: L.linalg.tensorsolve(A, B),
+    "linalg.lu": lambda L, A, B: L.linalg.lu(A)[2],
+    "lu_factor_ex": lambda L, A, B: L.linalg.lu_factor_ex(A)[0],
+}
+SHAPES = [((2, 3, 3), (4, 3, 1)), ((0, 3, 3), (2, 3, 2)), ((2, 3, 3), (0, 3, 2)),
+          ((3, 4), (3,)), ((3, 4), (3, 2)), ((3,), (3, 2)), ((3, 3), (3, 0)),
+          ((2, 3, 3), (1, 3)), ((2, 3, 3), (3,)), ((3, 3), (4, 2)), ((3, 3), (2, 3)),
+          ((2, 3, 3), (3, 3, 2))]
+
+
+@pytest.mark.parametrize("shapes", SHAPES, ids=str)
+@pytest.mark.parametrize("name", list(SOLVERS), ids=str)
+def test_linalg_solvers_shape_errors_as_torch(name, shapes):
+    # the first failing check and its message (broadcast operands in PyTorch's order)
+    a, b = shapes
+    if name == "tensorsolve" and len(b) > len(a):
+        pytest.skip("PyTorch fails with garbage (std::vector larger than max_size)")
+    rng = np.random.default_rng(0)
+    an = rng.standard_normal(a) + (3 * np.eye(a[-1]) if len(a) > 1 and a[-1] == a[-2] else 0)
+    bn = rng.standard_normal(b)
+
+    def run(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = SOLVERS[name](L, L.tensor(an), L.tensor(bn))
+        return tuple(r.shape), r.double().sum().item()
+    ours, theirs = same_errors(run)
+    if ours[0] == "ok":
+        assert ours[1][0] == theirs[1][0]
+        assert ours[1][1] == pytest.approx(theirs[1][1], rel=1e-9, abs=1e-9)

@@ -312,7 +312,7 @@ def lstsq(A, B, rcond=None, driver=None):
     ranks = np.zeros(batch, np.int64)
     svs = np.zeros(batch + (min(m, n),), real.np)
     lapack_driver = "gelsy" if driver == "gels" else driver
-    if m and n:
+    if m and n and k:  # (no right-hand side: LAPACK's quick return, rank 0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for idx in np.ndindex(*batch):
@@ -356,8 +356,7 @@ def matrix_exp(A):
 
 
 def lu_factor_ex(A, pivot=True, check_errors=False):
-    (shape, dt), (pshape, _), (ishape, _) = LU_.lu_factor_meta(A, pivot, check_errors,
-                                                               "torch.linalg.lu_factor_ex")
+    (shape, dt), (pshape, _), (ishape, _) = LU_.lu_factor_meta(A, pivot, check_errors)
     a = arr(A)
     lu = np.zeros(shape, dt.np)
     piv = np.zeros(pshape, np.int32)

@@ -21,7 +21,7 @@ RULES = {
     "linalg_lstsq": F.lstsq_meta,
     "linalg_matrix_exp": F.matrix_exp_meta,
     "linalg_lu_factor_ex": lambda A, pivot=True, check_errors=False: LU.lu_factor_meta(
-        A, pivot, check_errors, "torch.linalg.lu_factor_ex"),
+        A, pivot, check_errors),
     "lu_unpack": LU.lu_unpack_meta,
     "linalg_lu_solve": LU.lu_solve_meta,
     "geqrf": H.geqrf_meta,

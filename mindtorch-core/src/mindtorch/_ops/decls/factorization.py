@@ -115,7 +115,7 @@ def solve_plan(A, B, left=True, name="linalg.solve", kernel="lu_cpu"):
     if len(Bm) < 2:
         raise RuntimeError(f"{name}: The input tensor B must have at least 2 dimensions.")
     _incompatible(name, A, Bm, left)
-    batch = broadcast_shapes(A._shape[:-2], Bm[:-2])
+    batch = broadcast_shapes(Bm[:-2], A._shape[:-2])  # (in PyTorch's order, for its message)
     if A.dtype in _LOW:
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(A.dtype)}\'')
     return batch, vector, Bm[-2:]

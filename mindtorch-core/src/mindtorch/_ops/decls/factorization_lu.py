@@ -64,23 +64,23 @@ def lu_unpack_meta(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
 
 
 def lu_solve_meta(LU, pivots, B, left=True, adjoint=False):
-    if B.ndim < 2:
-        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     if LU.ndim < 2:
         raise RuntimeError("torch.linalg.lu_solve: The input tensor A must have at least 2 "
                            "dimensions.")
     if LU._shape[-1] != LU._shape[-2]:
         raise RuntimeError(f"torch.linalg.lu_solve: A must be batches of square matrices, but "
                            f"they are {LU._shape[-2]} by {LU._shape[-1]} matrices")
+    if B.ndim < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but "
+                           f"found LU of type {_type_name(LU.dtype)} and B of type "
+                           f"{_type_name(B.dtype)} instead")
     n = LU._shape[-1]
     if (B._shape[-2] if left else B._shape[-1]) != n:
         raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {B._shape[-2]}x"
                            f"{B._shape[-1]})")
-    if LU.dtype is not B.dtype:
-        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but "
-                           f"found LU of type {_type_name(LU.dtype)} and B of type "
-                           f"{_type_name(B.dtype)} instead")
     if pivots.dtype is not D.int32:
         raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
                            "torch.int32")
@@ -90,7 +90,7 @@ def lu_solve_meta(LU, pivots, B, left=True, adjoint=False):
     if LU.dtype.kind not in "fc":
         raise RuntimeError(f"torch.linalg.lu_solve: Expected a floating point or complex tensor "
                            f"as input. Got {_type_name(LU.dtype)}")
-    shape = broadcast_shapes(LU._shape[:-2], B._shape[:-2]) + B._shape[-2:]
+    shape = broadcast_shapes(B._shape[:-2], LU._shape[:-2]) + B._shape[-2:]  # (PyTorch's order)
     if 0 not in shape:
         _lu_dtype(LU)
     if 0 not in shape:  # (PyTorch's kernel checks the pivots when it has work to do)
@@ -123,6 +123,8 @@ def _lu_factor(A, pivot=True):
 
 
 def _lu(A, pivot=True):
+    if A.ndim < 2:  # (named as PyTorch's linalg.lu)
+        lu_factor_meta(A, name="linalg.lu")
     LU, piv, _ = OPS["linalg_lu_factor_ex"].call(A, pivot, False)
     return OPS["lu_unpack"].call(LU, piv, True, True)
 

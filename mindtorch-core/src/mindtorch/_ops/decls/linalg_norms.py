@@ -267,10 +267,10 @@ def _tensorsolve(A, B, dims=None):
         dims = [wrap_dim(d, A.ndim) for d in dims]
         A = A.movedim(dims, list(range(A.ndim - len(dims), A.ndim)))
     result_shape = A._shape[B.ndim:]
-    if numel(A._shape[:B.ndim]) != B.numel() or numel(result_shape) != B.numel():
+    if numel(result_shape) != B.numel():  # (PyTorch's test and numbers; then the reshape)
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[other.ndim:]"
                            f") == prod(self.shape[:other.ndim]), but got "
-                           f"{numel(result_shape)} != {numel(A._shape[:B.ndim])}")
+                           f"{numel(result_shape)} != {B.numel()}")
     x = OPS["linalg_solve"].call(A.reshape(B.numel(), numel(result_shape)), B.reshape(-1), True)
     return x.reshape(result_shape)
 
@@ -294,7 +294,10 @@ def _triangular_solve(self, A, upper=True, transpose=False, unitriangular=False)
         raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
                            f"{_type_name(self.dtype)} and A of type {_type_name(A.dtype)} "
                            f"instead.")
-    if A._shape[-1] != A._shape[-2] or self._shape[-2] != A._shape[-1]:
+    if A._shape[-1] != A._shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are "
+                           f"{A._shape[-2]} by {A._shape[-1]} matrices")
+    if self._shape[-2] != A._shape[-1]:
         raise RuntimeError(f"Incompatible matrix sizes for triangular_solve: each A matrix is "
                            f"{A._shape[-2]} by {A._shape[-1]} but each b matrix is "
                            f"{self._shape[-2]} by {self._shape[-1]}")
