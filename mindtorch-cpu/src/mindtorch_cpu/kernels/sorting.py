@@ -345,7 +345,8 @@ def kthvalue(self, k, dim=-1, keepdim=False):
     if not self.ndim:
         return _scalar_result(self, arr(self))
     rows, key = _rows(self, dim)
-    index = np.argsort(key, axis=-1, kind="stable")[..., k - 1]
+    # (any index of the k-th value serves where it is unique: rows with ties replay below)
+    index = np.argpartition(key, k - 1, axis=-1)[..., k - 1]
     kth = np.take_along_axis(key, index[..., None], -1)
     same = key == kth
     nan = _nan(self, key)

@@ -1,0 +1,32 @@
+"""Calls that ordinary programs made many times slower than PyTorch (found by timing the QA
+programs and a sweep of ~100 common calls): mindtorch vs PyTorch vs the NumPy expression
+closest to the job, side by side in one process.
+
+    python benchmarks/bench_hotspots.py              # ~1 minute
+    python benchmarks/bench_hotspots.py --quick
+    python benchmarks/bench_hotspots.py --cpu-time   # CPU time, steadier on a busy machine
+
+256 x 512 float32 unless the row says otherwise; one BLAS/torch thread; the minimum over
+interleaved rounds (see _timing.py).
+"""
+
+from _timing import Cases, ratio_benchmark
+
+
+def cases(np, mt, torch):
+    """name -> {library: zero-argument callable}."""
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((256, 512)).astype(np.float32)
+
+    def t(m, x):
+        return m.tensor(x) if m is mt else m.from_numpy(np.ascontiguousarray(x))
+
+    out = Cases(mt, torch)
+    add = out.add
+    add("kthvalue(10, dim=1)", lambda m: (lambda x: lambda: x.kthvalue(10, 1))(t(m, a)),
+        lambda: np.argpartition(a, 9, axis=1)[:, 9])
+    return out
+
+
+if __name__ == "__main__":
+    ratio_benchmark(__doc__, cases, "us")
