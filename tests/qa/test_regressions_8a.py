@@ -296,3 +296,28 @@ def test_linalg_solvers_shape_errors_as_torch(name, shapes):
     if ours[0] == "ok":
         assert ours[1][0] == theirs[1][0]
         assert ours[1][1] == pytest.approx(theirs[1][1], rel=1e-9, abs=1e-9)
+
+
+EMPTY_DTYPE_CASES = {  # an empty input: PyTorch's kernel is not reached (or is, and refuses)
+    "eigh int": lambda L: L.linalg.eigh(L.zeros(0, 0, dtype=L.int64)),
+    "eigh bool batch": lambda L: L.linalg.eigh(L.zeros(2, 0, 0, dtype=L.bool)),
+    "eigvalsh int": lambda L: L.linalg.eigvalsh(L.zeros(0, 3, 3, dtype=L.int64)),
+    "eigh int nonempty": lambda L: L.linalg.eigh(L.eye(2, dtype=L.int64)),
+    "eigh int non-square": lambda L: L.linalg.eigh(L.zeros(0, 3, dtype=L.int64)),
+    "ldl_factor half empty": lambda L: L.linalg.ldl_factor(L.zeros(2, 0, 0, dtype=L.float16)),
+    "ldl_factor half": lambda L: L.linalg.ldl_factor(L.eye(2, dtype=L.float16)),
+    "cholesky_inverse half empty": lambda L: L.cholesky_inverse(
+        L.zeros(0, 0, dtype=L.float16)),
+    "cholesky_inverse bf16 empty batch": lambda L: L.cholesky_inverse(
+        L.zeros(0, 3, 3, dtype=L.bfloat16)),
+}
+
+
+@pytest.mark.parametrize("name", list(EMPTY_DTYPE_CASES), ids=str)
+def test_linalg_empty_inputs_of_other_dtypes_as_torch(name):
+    def run(L):
+        r = EMPTY_DTYPE_CASES[name](L)
+        return [(tuple(t.shape), str(t.dtype).split(".")[-1]) for t in
+                (r if isinstance(r, tuple) else (r,))]
+    ours, theirs = same_errors(run)
+    assert ours == theirs

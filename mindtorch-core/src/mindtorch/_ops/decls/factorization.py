@@ -286,7 +286,7 @@ def _cholesky_solve(self, input2, upper=False):
 
 def _cholesky_inverse(self, upper=False):
     check_matrix(self, "cholesky_inverse", ints="cholesky_inverse_out_cpu",
-                 halves="cholesky_inverse_out_cpu")
+                 halves="cholesky_inverse_out_cpu", empty_ok=False)
     _check_diagonal(self, "cholesky_inverse")
     eye = _M().eye(self._shape[-1], dtype=self.dtype, device=self.device)
     return _cholesky_solve(eye.expand(self._shape), self, upper)
