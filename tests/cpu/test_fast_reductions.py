@@ -179,3 +179,32 @@ def test_norm_other_orders_dtypes_and_errors(path):
             bad(m)
         with pytest.raises(RuntimeError):
             bad(t)
+
+
+# cumsum / cumprod -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+def test_scans_are_pytorchs_to_the_bit(path, name):
+    """float32 scans accumulate in double, each partial result rounded (PyTorch's)."""
+    x = RNG.standard_normal((7, 40, 9)) * (1 if name == "cumsum" else 1.1)
+    x[1, 3, 2], x[2, 5, 0], x[3, 7, 1], x[4, 0, 0], x[0, 0, 5] = np.nan, np.inf, -np.inf, -0.0, -0.0
+    m, t = pair(x)
+    for dim in (0, 1, 2, -1):
+        assert_same(getattr(m, name)(dim), getattr(t, name)(dim), rtol=0, atol=0)
+    big = pair([[3e38, 3e38, -3e38, -3e38, 1.0]] * 2)  # (partial sums past float32's range)
+    assert_same(getattr(big[0], name)(1), getattr(big[1], name)(1), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", ["cumsum", "cumprod"])
+def test_scans_shapes_strides_and_dtypes(path, name):
+    m, t = pair(RNG.standard_normal((6, 40, 9)))
+    for view in (lambda x: x.transpose(0, 2), lambda x: x[:, ::3], lambda x: x[:1].expand(5, 40, 9)):
+        assert_same(getattr(view(m), name)(1), getattr(view(t), name)(1), rtol=0, atol=0)
+    for shape in ((), (0,), (4, 0, 3), (1,), (3, 1)):
+        a, b = pair(RNG.standard_normal(shape))
+        for dim in range(-len(shape), len(shape)) if shape else (0,):
+            assert_same(getattr(a, name)(dim), getattr(b, name)(dim))
+    assert_same(getattr(m, name)(1, dtype=mindtorch.float64), getattr(t, name)(1, dtype=torch.float64))
+    for dtype in ("float64", "float16", "int32"):
+        a, b = pair(RNG.standard_normal((8, 30)) * 2, dtype)
+        assert_same(getattr(a, name)(1), getattr(b, name)(1))

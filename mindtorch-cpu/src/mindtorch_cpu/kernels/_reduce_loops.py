@@ -80,3 +80,48 @@ def reduce_cols(x, op, divisor, out):
                     acc[k] += r[k]
         for k in range(inner):
             out[o, k] = _finish(acc[k], op, divisor)
+
+
+# cumsum / cumprod: PyTorch's scans of float32 accumulate in float64, each partial result
+# rounded to float32 (so these give its results to the bit).  _GROUP rows scanned side by
+# side: independent additions, where one row's wait each for the one before.
+_GROUP = 8
+
+
+@numba.njit(inline="always")
+def _step(acc, v, prod):
+    return acc * v if prod else acc + v
+
+
+@numba.njit(**_JIT)
+def scan_rows(x, prod, out):
+    """out[i, j] = the sum (product) of x[i, :j + 1] (x, out 2-D)."""
+    m, n = x.shape
+    acc = np.empty(_GROUP)
+    start = 1.0 if prod else 0.0
+    i = 0
+    while i + _GROUP <= m:
+        acc[:] = start
+        for j in range(n):
+            for r in range(_GROUP):
+                acc[r] = _step(acc[r], np.float64(x[i + r, j]), prod)
+                out[i + r, j] = acc[r]
+        i += _GROUP
+    for i in range(i, m):
+        s = start
+        for j in range(n):
+            s = _step(s, np.float64(x[i, j]), prod)
+            out[i, j] = s
+
+
+@numba.njit(**_JIT)
+def scan_cols(x, prod, out):
+    """out[o, j, k] = the sum (product) of x[o, :j + 1, k] (x, out 3-D)."""
+    outer, n, inner = x.shape
+    acc = np.empty(inner)
+    for o in range(outer):
+        acc[:] = 1.0 if prod else 0.0
+        for j in range(n):
+            for k in range(inner):
+                acc[k] = _step(acc[k], np.float64(x[o, j, k]), prod)
+                out[o, j, k] = acc[k]

@@ -286,6 +286,23 @@ def logsumexp(self, dim, keepdim=False):
 _SCAN_WIDE = {np.float32: np.float64, np.complex64: np.complex128}
 
 
+def _compiled_scan(self, dim, prod):
+    """A float32 cumsum / cumprod of a C-contiguous tensor by kernels/_reduce_loops.py
+    (PyTorch's roundings), or None (another layout, or no numba)."""
+    a = arr(self)
+    jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous else None
+    if jit is None:
+        return None
+    shape = self._shape
+    outer, n, inner = math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])
+    r = np.empty(shape, np.float32)
+    if inner == 1:
+        jit.scan_rows(a.reshape(outer, n), prod, r.reshape(outer, n))
+    else:
+        jit.scan_cols(a.reshape(outer, n, inner), prod, r.reshape(outer, n, inner))
+    return _wrap_strided(r, D.float32)
+
+
 def _scan(name, fn, identity):
     """cumsum/cumprod: in the sum dtype (integers and bool widen to int64).  PyTorch's
     accumulator starts at the identity, so the first element is 0 + x (-0.0 becomes 0.0) or
@@ -294,6 +311,11 @@ def _scan(name, fn, identity):
         out = R.sum_dtype(self, dtype)
         if out is D.bool and self.ndim and self.numel():  # (0-dim and empty: a plain copy)
             raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
+        if (out is D.float32 and self.dtype is D.float32 and self.ndim
+                and self.numel() >= _jit.MIN_SIZE):
+            r = _compiled_scan(self, dim, name == "cumprod")
+            if r is not None:
+                return r
         a = _acc(arr(self), out)
         if not self.ndim:
             return result(a.copy(), out, True)
