@@ -321,3 +321,13 @@ def test_linalg_empty_inputs_of_other_dtypes_as_torch(name):
                 (r if isinstance(r, tuple) else (r,))]
     ours, theirs = same_errors(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0), (3,)], ids=str)
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex64", "int64"])
+def test_fftn_over_no_dims_copies_even_an_empty_input(shape, dtype):
+    def run(L):
+        r = L.fft.fftn(L.ones(shape, dtype=getattr(L, dtype)), dim=())
+        return tuple(r.shape), str(r.dtype).split(".")[-1], r.tolist()
+    ours, theirs = same_errors(run)
+    assert ours == theirs

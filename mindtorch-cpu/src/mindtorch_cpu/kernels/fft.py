@@ -39,9 +39,9 @@ def _strides(a):
 def fft_c2c(self, dim, normalization, forward):
     _, dtype = F.c2c_meta(self, dim, normalization, forward)
     a = arr(self)
-    _refuse_empty(a)
-    if not dim:
+    if not dim:  # (a copy, before PyTorch's kernel would refuse an empty input)
         return wrap(a.copy(), dtype)
+    _refuse_empty(a)
     fn, norm = (np.fft.fftn, _FORWARD.get(normalization, "forward")) if forward else \
         (np.fft.ifftn, _INVERSE.get(normalization, "backward"))
     dims = F.by_stride(_strides(a), dim)
