@@ -25,6 +25,13 @@ def cases(np, mt, torch):
     add = out.add
     add("kthvalue(10, dim=1)", lambda m: (lambda x: lambda: x.kthvalue(10, 1))(t(m, a)),
         lambda: np.argpartition(a, 9, axis=1)[:, 9])
+    x4 = rng.standard_normal((8, 64, 14, 14)).astype(np.float32)
+    add("adaptive_avg_pool2d(8x64x14x14, 2)",
+        lambda m: (lambda x: lambda: m.nn.functional.adaptive_avg_pool2d(x, 2))(t(m, x4)),
+        lambda: x4.reshape(8, 64, 2, 7, 2, 7).mean((3, 5)))
+    x5 = rng.standard_normal((8, 16, 32, 32)).astype(np.float32)
+    add("adaptive_avg_pool2d(8x16x32x32, 7)",
+        lambda m: (lambda x: lambda: m.nn.functional.adaptive_avg_pool2d(x, 7))(t(m, x5)))
     return out
 
 

@@ -38,3 +38,50 @@ def test_kthvalue_noncontiguous():
     x = RNG.standard_normal((40, 30)).astype(np.float32)
     m, t = both(lambda L, a: a.t()[::2].kthvalue(7), x)
     assert_same(m, t)
+
+
+# -- adaptive average pooling: every window element gathered at once ----------------------
+
+def _bits(t):
+    a = t.detach().float().numpy() if t.dtype not in (mindtorch.float64, torch.float64) \
+        else t.detach().numpy()
+    return a.view(np.int64 if a.dtype == np.float64 else np.int32)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("shape, size", [
+    ((2, 4, 32, 32), (7, 7)), ((2, 3, 14, 14), (2, 2)), ((2, 3, 10, 9), (3, 4)),
+    ((4, 9, 9), (5, 7)), ((2, 3, 7, 7), (6, 6)), ((2, 3, 7, 7), (7, 7)),
+    ((3, 5, 40), (3,)), ((2, 3, 6, 7, 8), (3, 2, 5))])
+def test_adaptive_avg_pool_bits(dtype, shape, size):
+    """The same bits as PyTorch's loops (window sums in row-major order from 0), -0.0
+    terms and windows of unequal extents included."""
+    x = RNG.standard_normal(shape) * 1000
+    x.flat[::7] = -0.0
+    x.flat[::11] = 0.0
+    m = mindtorch.tensor(x).to(getattr(mindtorch, dtype))
+    t = to_torch(m)
+    name = f"adaptive_avg_pool{len(size)}d"
+    rm = getattr(mindtorch.nn.functional, name)(m, size)
+    rt = getattr(torch.nn.functional, name)(t, size)
+    assert rm.dtype == m.dtype and tuple(rm.shape) == tuple(rt.shape)
+    assert np.array_equal(_bits(rm), _bits(rt))
+
+
+def test_adaptive_avg_pool_negative_zero_window():
+    x = np.full((1, 1, 4, 4), -0.0, np.float32)
+    m, t = both(lambda L, a: L.nn.functional.adaptive_avg_pool2d(a, 2), x)
+    assert np.array_equal(_bits(m), _bits(t))
+
+
+def test_adaptive_avg_pool_noncontiguous_and_grad():
+    x = RNG.standard_normal((3, 12, 10, 4)).astype(np.float32)
+    g = RNG.standard_normal((3, 4, 3, 3)).astype(np.float32)
+    m = mindtorch.tensor(x).permute(0, 3, 1, 2).requires_grad_()
+    t = to_torch(m).requires_grad_()
+    rm = mindtorch.nn.functional.adaptive_avg_pool2d(m, 3)
+    rt = torch.nn.functional.adaptive_avg_pool2d(t, 3)
+    assert_same(rm, rt)
+    rm.backward(mindtorch.tensor(g))
+    rt.backward(torch.from_numpy(g))
+    assert_same(m.grad, t.grad)

@@ -252,6 +252,23 @@ def _adaptive_steps(sizes, out):
         yield index, valid
 
 
+def _adaptive_terms(a, sizes, out, fill):
+    """Every window's elements at once, shaped a's leading dims + (window offset,) + out:
+    the i-th offset (row-major inside the windows) of each window, `fill` past a window's
+    end (one gather, not one per offset)."""
+    nd = len(sizes)
+    starts, ends, widths = _adaptive_offsets(sizes, out)
+    offsets = np.array(list(itertools.product(*map(range, widths))), np.int64)
+    flat, valid = 0, True
+    for i, stride in enumerate(_plane_strides(sizes)):
+        pos = _along(starts[i], i, nd) + offsets[:, i].reshape((-1,) + (1,) * nd)
+        valid = valid & (pos < _along(ends[i], i, nd))
+        flat = flat + np.minimum(pos, sizes[i] - 1) * stride
+    terms = np.take(a.reshape(a.shape[:-nd] + (-1,)), flat, axis=-1)
+    np.copyto(terms, fill, where=~valid)
+    return terms
+
+
 def _adaptive_avg(nd):
     def kernel(self, output_size):
         shape = P.adaptive_plan(f"adaptive_avg_pool{nd}d", self, nd, output_size)
@@ -260,9 +277,10 @@ def _adaptive_avg(nd):
         # (PyTorch's 3d kernel sums 16-bit floats in their own type, rounding each step)
         a = _work(self) if nd == 2 else arr(self)
         sizes, out = a.shape[-nd:], tuple(output_size)
-        acc = np.zeros(shape, a.dtype)
-        for index, valid in _adaptive_steps(sizes, out):
-            acc += np.where(valid, a[(Ellipsis,) + index], 0)
+        terms = _adaptive_terms(a, sizes, out, -0.0)  # (x + -0.0 is x, -0.0 included)
+        # summed in window order from 0, one rounding a term: a reduction over an axis that
+        # is not the last adds whole rows in turn (NumPy's pairwise sums are along the last)
+        acc = np.add.reduce(terms, axis=-nd - 1, initial=0)
         starts, ends, _ = _adaptive_offsets(sizes, out)
         for i in range(nd):  # PyTorch divides by each window extent in turn
             acc /= _along(ends[i] - starts[i], i, nd).astype(a.dtype)
