@@ -27,6 +27,8 @@ def install(namespace, module):
         return table
 
     def __getattr__(name):
+        if name == "__all__":  # (a star import: every public name, the ops' included)
+            return [n for n in __dir__() if not n.startswith("_")]
         op = ops().get(name)
         if op is None:
             raise AttributeError(f"module 'mindtorch.{module}' has no attribute '{name}'")

@@ -1,2 +1,4 @@
 """torch.signal."""
 from . import windows  # noqa: F401
+
+__all__ = ["windows"]
