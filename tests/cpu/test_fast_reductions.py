@@ -208,3 +208,24 @@ def test_scans_shapes_strides_and_dtypes(path, name):
     for dtype in ("float64", "float16", "int32"):
         a, b = pair(RNG.standard_normal((8, 30)) * 2, dtype)
         assert_same(getattr(a, name)(1), getattr(b, name)(1))
+
+
+# logsumexp --------------------------------------------------------------------------------
+
+def test_logsumexp(path):
+    x = RNG.standard_normal((9, 40, 30)) * 5
+    x[0, 1, :] = -np.inf  # (all -inf: -inf)
+    x[0, 2, 3], x[0, 3, 4], x[0, 4, 5], x[0, 5, :2] = np.inf, np.nan, -np.inf, np.inf
+    x[1, 1, :] = 80  # (exp past float32's range without the shift)
+    m, t = pair(x)
+    for dim in ((-1,), (1, 2), (0, 1, 2), (0,), (1,), (0, 2)):
+        for keepdim in (False, True):
+            assert_same(m.logsumexp(dim, keepdim), t.logsumexp(dim, keepdim))
+    assert_same(m.transpose(0, 2).logsumexp(-1), t.transpose(0, 2).logsumexp(-1))
+    assert_same(m[:, ::2].logsumexp(-1), t[:, ::2].logsumexp(-1))
+    rng = np.random.default_rng(2)
+    y = (rng.standard_normal((256, 512)) * 3).astype(np.float32)
+    reference = torch.from_numpy(y.astype(np.float64)).logsumexp(1).numpy()
+    ulp = 2.0 ** -23
+    assert _rel_error(mindtorch.tensor(y).logsumexp(1).numpy(), reference) <= (
+        _rel_error(torch.from_numpy(y).logsumexp(1).numpy(), reference) + ulp)

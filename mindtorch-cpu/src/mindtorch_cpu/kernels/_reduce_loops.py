@@ -12,7 +12,7 @@ import math
 import numba
 import numpy as np
 
-from ._compiled import _exp_shifted
+from ._compiled import _exp_shifted, _row_max
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": {"contract"}}
 _ROWS = {**_JIT, "fastmath": {"contract", "reassoc"}}
@@ -125,3 +125,23 @@ def scan_cols(x, prod, out):
             for k in range(inner):
                 acc[k] = _step(acc[k], np.float64(x[o, j, k]), prod)
                 out[o, j, k] = acc[k]
+
+
+@numba.njit(**_ROWS)
+def logsumexp_rows(x, out):
+    """out[i] = log(sum(exp(x[i]))) = m + log(sum(exp(x[i] - m))), m the row's max (x 2-D,
+    n > 0 columns): float32 exp and sum (as log_softmax's, its terms <= 1).  A row whose max is
+    not finite (inf, or all -inf; a NaN) sums exp(x) itself."""
+    for i in range(x.shape[0]):
+        r = x[i]
+        m = _row_max(r)
+        if math.isfinite(m):
+            s = np.float32(0)
+            for j in range(r.size):
+                s += _exp_shifted(m - r[j])
+            out[i] = math.log(s) + m
+        else:
+            t = 0.0
+            for j in range(r.size):
+                t += math.exp(np.float64(r[j]))
+            out[i] = math.log(t)

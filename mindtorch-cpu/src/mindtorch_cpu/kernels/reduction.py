@@ -268,6 +268,14 @@ def _var(name):
 def logsumexp(self, dim, keepdim=False):
     R.check_logsumexp(self, dim, keepdim)
     out = R.logsumexp_dtype(self)
+    if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
+        a = arr(self)
+        jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous else None
+        block = jit and _block(self, dim)
+        if block and block[2] == 1:  # (over the last dims)
+            r = np.empty(block[0], np.float32)
+            jit.logsumexp_rows(a.reshape(block[:2]), r)
+            return _wrap_strided(r.reshape(R.out_shape(self, dim, keepdim)), D.float32)
     axis = _axis(self, dim)
     a = _acc(arr(self), out)
     with np.errstate(all="ignore"):
