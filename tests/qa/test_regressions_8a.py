@@ -348,3 +348,16 @@ def test_star_imports_bring_the_lazily_served_functions(module):
     wanted -= {"grouped_mm", "scaled_grouped_mm", "scaled_mm", "assert_int_or_pair",
                "boolean_dispatch"}  # (CUDA-only matmuls; helpers of PyTorch's own)
     assert (wanted or set(names)) <= set(ns)  # (torch.signal: just its windows module)
+
+
+@pytest.mark.parametrize("op", [
+    "digamma", "psi", "polygamma", "entr", "erfc", "erfcx", "erfinv", "gammaln", "i0", "i0e",
+    "i1", "i1e", "log_ndtr", "ndtri", "bessel_j0", "zeta", "xlog1py"])
+@pytest.mark.parametrize("dtype", ["complex64", "float16"])
+def test_special_refusals_name_torch_kernels(op, dtype):
+    def run(L):
+        x = L.ones(3, dtype=getattr(L, dtype))
+        f = getattr(L.special, op)
+        r = f(2, x) if op == "polygamma" else f(x, x) if op in ("zeta", "xlog1py") else f(x)
+        return str(r.dtype)
+    same_errors(run)

@@ -76,20 +76,23 @@ ACCEPTS = {"erfc": _REAL, "erfinv": _REAL, "lgamma": _REAL, "digamma": _REAL, "i
 # ... and float16/bfloat16 too
 NO_HALF = {"special_zeta", "special_erfcx", "special_ndtri", "special_log_ndtr",
            *(f"special_{n}" for n in BESSEL + POLYNOMIALS)}
-# names in PyTorch's messages where they differ
-_KERNEL_NAMES = {"special_zeta": "zeta", "special_xlog1py": "xlog1py",
-                 **{f"special_{n}": n for n in BESSEL + POLYNOMIALS}}
+# PyTorch's kernel names in its messages where they are not "<op>_cpu"
+_KERNEL_NAMES = {"special_zeta": "zeta_cpu", "special_xlog1py": "xlog1py_cpu",
+                 "digamma": "digamma", "polygamma": "polygamma", "erfc": "erfc_vml_cpu",
+                 "erfinv": "erfinv_vml_cpu", "lgamma": "lgamma_vml_cpu", "i0": "i0_vml_cpu",
+                 **{f"special_{n}": f"{n}_cpu" for n in BESSEL + POLYNOMIALS + (
+                     "erfcx", "i0e", "i1", "i1e", "ndtri", "log_ndtr", "entr")}}
 
 
 def check_accepts(name, dtype):
     """PyTorch's refusal of a dtype an op has no kernel for (dtype: the computation's)."""
     kinds = ACCEPTS.get(name)
     if kinds is not None and dtype.kind not in kinds:
-        raise NotImplementedError(f'"{_KERNEL_NAMES.get(name, name)}_cpu" not implemented for '
-                                  f"'{_type_name(dtype)}'")
+        raise NotImplementedError(f'"{_KERNEL_NAMES.get(name, name + "_cpu")}" not '
+                                  f"implemented for '{_type_name(dtype)}'")
     if name in NO_HALF and dtype.kind == "f" and dtype.itemsize == 2:
-        raise NotImplementedError(f'"{_KERNEL_NAMES.get(name, name)}_cpu" not implemented for '
-                                  f"'{_type_name(dtype)}'")
+        raise NotImplementedError(f'"{_KERNEL_NAMES.get(name, name + "_cpu")}" not '
+                                  f"implemented for '{_type_name(dtype)}'")
 
 
 def angle_dtype(dtype):
