@@ -32,6 +32,10 @@ def cases(np, mt, torch):
     x5 = rng.standard_normal((8, 16, 32, 32)).astype(np.float32)
     add("adaptive_avg_pool2d(8x16x32x32, 7)",
         lambda m: (lambda x: lambda: m.nn.functional.adaptive_avg_pool2d(x, 7))(t(m, x5)))
+    edges = np.sort(rng.standard_normal(1000)).astype(np.float32)
+    add("searchsorted(1000 edges, 256x512)",
+        lambda m: (lambda e, x: lambda: m.searchsorted(e, x))(t(m, edges), t(m, a)),
+        lambda: np.searchsorted(edges, a))
     return out
 
 

@@ -85,3 +85,40 @@ def test_adaptive_avg_pool_noncontiguous_and_grad():
     rm.backward(mindtorch.tensor(g))
     rt.backward(torch.from_numpy(g))
     assert_same(m.grad, t.grad)
+
+
+# -- searchsorted / bucketize: NumPy's binary search on sorted rows without NaN ------------
+
+@pytest.mark.parametrize("right", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64, np.int32])
+def test_searchsorted_sorted_rows(right, dtype):
+    b = np.sort(np.round(RNG.standard_normal(200) * 5)).astype(dtype)  # with repeats
+    v = np.concatenate([b[::7], np.round(RNG.standard_normal(60) * 8)]).astype(dtype)
+    if dtype in (np.float32, np.float64):
+        v[:3] = [math.nan, math.inf, -math.inf]
+        v[3] = -0.0
+    for bb, vv in ((b, v), (b, v.reshape(-1)[:40].reshape(5, 8)),
+                   (np.sort(b.reshape(8, 25), -1), v[:80].reshape(8, 10)),
+                   (np.sort(RNG.integers(0, 9, (70, 6)), -1).astype(dtype),
+                    RNG.integers(-1, 10, (70, 3)).astype(dtype))):
+        m, t = both(lambda L, s, x: L.searchsorted(s, x, right=right), bb, vv)
+        assert_same(m, t)
+        m, t = both(lambda L, s, x: L.searchsorted(s, x, right=right, out_int32=True), bb, vv)
+        assert_same(m, t)
+    if vv.ndim:
+        m, t = both(lambda L, x, s: L.bucketize(x, s, right=right), v, b)
+        assert_same(m, t)
+
+
+def test_searchsorted_unsorted_nan_and_sorter():
+    """Boundaries NaN or out of order keep torch's own binary search; a sorter too."""
+    b = np.array([0.0, 1, math.nan, 3, 2, 5], np.float32)
+    v = np.array([-1, 0.5, 2.5, 4, math.nan, 6], np.float32)
+    for bb in (b, b[[0, 1, 4, 3, 5, 2]], np.array([3.0, 1, 2, 0, 5, 4], np.float32)):
+        for right in (False, True):
+            m, t = both(lambda L, s, x: L.searchsorted(s, x, right=right), bb, v)
+            assert_same(m, t)
+    s = np.array([3.0, 1, 2, 0, 5, 4], np.float32)
+    sorter = np.argsort(s)
+    m, t = both(lambda L, a, x, o: L.searchsorted(a, x, sorter=o), s, v, sorter)
+    assert_same(m, t)

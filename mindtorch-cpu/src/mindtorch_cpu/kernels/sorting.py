@@ -516,6 +516,9 @@ def _in(x, dtype):
     return a.astype(np.float32) if dtype in _HALVES else a
 
 
+_SORTED_ROWS = 64  # (more rows of boundaries: the vectorised search below, one pass a step)
+
+
 def searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None, sorter=None):
     """Binary search with torch's comparisons (`!(mid >= v)` / `!(mid > v)`), vectorised
     over every value: NaN in either operand moves the search right, as in torch."""
@@ -533,6 +536,13 @@ def searchsorted(sorted_sequence, self, out_int32=False, right=False, side=None,
     else:  # one row of boundaries per row of values
         rows = math.prod(b.shape[:-1])
         b, v = b.reshape(rows, n), v.reshape(rows, v.shape[-1])
+    if b.shape[0] <= _SORTED_ROWS and not (b.dtype.kind == "f" and np.isnan(b).any()) \
+            and (b[:, 1:] >= b[:, :-1]).all():
+        # sorted rows without NaN: every binary search finds the same bound, NumPy's too
+        # (its NaN values sort last: past every boundary, as torch's comparisons put them)
+        side = "right" if right else "left"
+        start = np.stack([np.searchsorted(br, vr, side) for br, vr in zip(b, v)])
+        return wrap(start.reshape(shape).astype(out.np), out)
     start = np.zeros(v.shape, np.int64)
     end = np.full(v.shape, n, np.int64)
     rows = np.arange(b.shape[0])[:, None]
