@@ -5,6 +5,7 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import activation as A
 
 from .._np import arr, wrap
+from ._activation_numpy import NUMPY as _NUMPY
 from ._jit import loops
 from ._layout import dense_like
 from ._select import zero_where
@@ -85,21 +86,27 @@ def _gelu(self, approximate="none"):
 
 def _compiled_float32(loop, tensors, *scalars):
     """The compiled loop `loop` over float32 tensors of one shape, of _jit.MIN_SIZE elements
-    or more (laid out by _layout.dense_like), then the scalars as float32, or None (the
-    caller's other path)."""
-    if not all(t.dtype is tensors[0].dtype and t._shape == tensors[0]._shape
-               for t in tensors) or arr(tensors[0]).dtype != np.float32:
+    or more, else its NumPy steps (_NUMPY) over float32 or float64 ones (then the scalars in
+    the dtype; the result laid out by _layout.dense_like), or None (the caller's other
+    path: the decomposition)."""
+    first = tensors[0]
+    if not all(t.dtype is first.dtype and t._shape == first._shape for t in tensors):
         return None
-    jit = loops(tensors[0].numel())
-    if jit is None:
+    dtype = arr(first).dtype.type
+    jit = loops(first.numel()) if dtype is np.float32 else None
+    fn = getattr(jit, loop) if jit is not None else \
+        _NUMPY.get(loop) if dtype in (np.float32, np.float64) else None
+    if fn is None:
         return None
     arrays = [arr(t) for t in tensors]
-    # the result laid out as the first operand not broadcast (TensorIterator's choice)
-    k = next((i for i, a in enumerate(arrays) if 0 not in a.strides or a.size <= 1), 0)
-    flat, out = dense_like(*arrays[:k], *arrays[k + 1:], arrays[k])
-    flat.insert(k, flat.pop())
-    getattr(jit, loop)(*flat, *map(np.float32, scalars), out.ravel(order="K"))
-    return wrap(out, tensors[0].dtype)
+    if all(a.flags.c_contiguous for a in arrays):  # (the common case: no layout to choose)
+        flat, out = [a.ravel() for a in arrays], np.empty_like(arrays[0])
+    else:  # the result laid out as the first operand not broadcast (TensorIterator's choice)
+        k = next((i for i, a in enumerate(arrays) if 0 not in a.strides or a.size <= 1), 0)
+        flat, out = dense_like(*arrays[:k], *arrays[k + 1:], arrays[k])
+        flat.insert(k, flat.pop())
+    fn(*flat, *map(dtype, scalars), out.ravel(order="K"))
+    return wrap(out, first.dtype)
 
 
 def _decomposed(name, *args):
@@ -122,10 +129,10 @@ def _fused(name, tensors, numbers, serves):
     return kernel
 
 
-def _float32_serves(self, *scalars):
-    """Whether a float32 loop serves self with these Scalar arguments, after the
-    decomposition's range checks of them."""
-    if self.dtype is not D.float32 or not _numbers(*scalars):
+def _float_serves(self, *scalars):
+    """Whether a loop serves self (float32 or float64) with these Scalar arguments, after
+    the decomposition's range checks of them."""
+    if self.dtype not in (D.float32, D.float64) or not _numbers(*scalars):
         return False
     A._float_args(self, *scalars)
     return True
@@ -140,8 +147,8 @@ _FUSED = {
     "gelu_backward": (2, 0, lambda grad, self, approximate: approximate == "none"),
     "silu": (1, 0, None),
     "silu_backward": (2, 0, None),
-    "leaky_relu": (1, 1, _float32_serves),
-    "softplus": (1, 2, _float32_serves),
+    "leaky_relu": (1, 1, _float_serves),
+    "softplus": (1, 2, _float_serves),
     "log_sigmoid": (1, 0, None),
     "leaky_relu_backward": (2, 1, lambda grad, self, slope, is_result:  # (else its error)
                             not (is_result and slope < 0)),
@@ -156,14 +163,18 @@ _FUSED = {
 KERNELS = {"gelu": _gelu, **{name: _fused(name, *spec) for name, spec in _FUSED.items()}}
 
 
+def _negcoef(x, alpha, scale):
+    """ELU's alpha * scale as ATen's kernels take it (float32 for float32 x)."""
+    return alpha * scale if x.dtype is D.float64 else float(np.float32(alpha) * np.float32(scale))
+
+
 def _elu_backward(grad, alpha, scale, input_scale, is_result, x):
-    """The compiled loop (from the input, or the in-place variant's result) where it serves,
-    with ATen's coefficients in float32, else the decomposition."""
+    """The loop (from the input, or the in-place variant's result) where it serves, else the
+    decomposition."""
     r = None
     if _numbers(alpha, scale, input_scale) and not (is_result and alpha < 0):
-        negcoef = np.float32(alpha) * np.float32(scale)
         loop = "elu_result_backward_f32" if is_result else "elu_backward_f32"
-        r = _compiled_float32(loop, (grad, x), negcoef, scale, input_scale)
+        r = _compiled_float32(loop, (grad, x), _negcoef(x, alpha, scale), scale, input_scale)
     if r is None:
         return _decomposed("elu_backward", grad, alpha, scale, input_scale, is_result, x)
     return r
@@ -171,9 +182,9 @@ def _elu_backward(grad, alpha, scale, input_scale, is_result, x):
 
 def _elu(self, alpha=1, scale=1, input_scale=1):
     r = None
-    if _float32_serves(self, alpha, scale, input_scale):
-        r = _compiled_float32("elu_f32", (self,), np.float32(alpha) * np.float32(scale),
-                              scale, input_scale)
+    if _float_serves(self, alpha, scale, input_scale):
+        r = _compiled_float32("elu_f32", (self,), _negcoef(self, alpha, scale), scale,
+                              input_scale)
     return _decomposed("elu", self, alpha, scale, input_scale) if r is None else r
 
 
