@@ -229,3 +229,21 @@ def test_logsumexp(path):
     ulp = 2.0 ** -23
     assert _rel_error(mindtorch.tensor(y).logsumexp(1).numpy(), reference) <= (
         _rel_error(torch.from_numpy(y).logsumexp(1).numpy(), reference) + ulp)
+
+
+# var / std --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["var", "std"])
+def test_var_std(path, name):
+    x = RNG.standard_normal((6, 40, 9)) + 1e3  # (a large mean: no cancellation)
+    x[0, 1, 2], x[1, 2, 3] = np.nan, np.inf
+    m, t = pair(x)
+    for dim in (None, 0, 1, 2, (0, 1), (1, 2), (0, 2)):
+        for correction in (0, 1, 2):
+            for keepdim in (False, True):
+                assert_same(getattr(m, name)(dim, correction=correction, keepdim=keepdim),
+                            getattr(t, name)(dim, correction=correction, keepdim=keepdim))
+    assert_same(getattr(m.transpose(0, 2), name)(1), getattr(t.transpose(0, 2), name)(1))
+    one = pair(RNG.standard_normal((5, 1)))
+    assert_same(getattr(one[0], name)(1), getattr(one[1], name)(1))  # (n - correction = 0)
+    assert_same(getattr(one[0], name)(1, correction=3), getattr(one[1], name)(1, correction=3))

@@ -145,3 +145,46 @@ def logsumexp_rows(x, out):
             for j in range(r.size):
                 t += math.exp(np.float64(r[j]))
             out[i] = math.log(t)
+
+
+# var / std: two passes in float64 (the mean, then the squared deviations from it), as
+# accurate as PyTorch's float64 Welford; divisor: n - correction (0: inf or NaN)
+@numba.njit(**_ROWS)
+def var_rows(x, divisor, root, out):
+    """out[i] = the variance (root: its square root) of the row x[i] (x 2-D)."""
+    n = x.shape[1]
+    for i in range(x.shape[0]):
+        r = x[i]
+        s = 0.0
+        for j in range(n):
+            s += r[j]
+        m = s / n
+        v = 0.0
+        for j in range(n):
+            d = r[j] - m
+            v += d * d
+        v = v / divisor
+        out[i] = math.sqrt(v) if root else v
+
+
+@numba.njit(**_ROWS)
+def var_cols(x, divisor, root, out):
+    """out[o, k] = the variance (root: its square root) of x[o, :, k] (x 3-D)."""
+    outer, n, inner = x.shape
+    mean = np.empty(inner)
+    acc = np.empty(inner)
+    for o in range(outer):
+        mean[:] = 0.0
+        acc[:] = 0.0
+        for j in range(n):
+            for k in range(inner):
+                mean[k] += x[o, j, k]
+        for k in range(inner):
+            mean[k] /= n
+        for j in range(n):
+            for k in range(inner):
+                d = x[o, j, k] - mean[k]
+                acc[k] += d * d
+        for k in range(inner):
+            v = acc[k] / divisor
+            out[o, k] = math.sqrt(v) if root else v

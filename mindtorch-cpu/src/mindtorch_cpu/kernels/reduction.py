@@ -243,9 +243,31 @@ def _logical(fn):
     return kernel
 
 
+def _compiled_var(self, dim, keepdim, correction, root):
+    """A float32 var / std by kernels/_reduce_loops.py (a C-contiguous tensor whose reduced
+    dims are one run), or None."""
+    a = arr(self)
+    jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous and a.ndim else None
+    block = jit and _block(self, dim)
+    if not block:
+        return None
+    outer, n, inner = block
+    r = np.empty((outer, inner), np.float32)
+    divisor = float(max(0, n - correction))
+    if inner == 1:
+        jit.var_rows(a.reshape(outer, n), divisor, root, r.reshape(-1))
+    else:
+        jit.var_cols(a.reshape(block), divisor, root, r)
+    return _wrap_strided(r.reshape(R.out_shape(self, dim, keepdim)), D.float32)
+
+
 def _var(name):
     def kernel(self, dim=None, unbiased=None, keepdim=False, correction=None):
         correction, out = R.var_correction(name, self, dim, unbiased, correction)
+        if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
+            r = _compiled_var(self, dim, keepdim, correction, name == "std")
+            if r is not None:
+                return r
         axis = _axis(self, dim)
         with np.errstate(all="ignore"):
             # torch accumulates every floating dtype in double (Welford)
