@@ -1,6 +1,6 @@
-"""Activations computed through expm1 / log1p, and GELU / SiLU / leaky_relu with their
-backward, on layer-sized tensors: mindtorch vs PyTorch vs the plain NumPy expression, side by
-side in one process.
+"""Activations computed through exp / expm1 / log1p, sigmoid and tanh, and the compiled
+activations with their backward ops, on layer-sized tensors: mindtorch vs PyTorch vs the
+plain NumPy expression, side by side in one process.
 
     python benchmarks/bench_activations.py              # ~1 minute
     python benchmarks/bench_activations.py --quick
@@ -8,8 +8,11 @@ side in one process.
 
 NumPy's float32 expm1 and log1p are scalar libm loops, ~13 ns an element against ~2 for
 its exp; ELU, SELU, CELU, softplus, logsigmoid and mish are built on them (mindtorch's
-decompositions, and the NumPy column's expressions).  mindtorch's cpu kernels take them
-through compiled float32 loops (kernels/_compiled.py) from _jit.MIN_SIZE elements.
+decompositions, and the NumPy column's expressions).  mindtorch's cpu kernels take them,
+sigmoid, exp and the activations' backward ops (ATen's sigmoid_backward, tanh_backward,
+softplus_backward, elu_backward, log_sigmoid_backward, gelu_backward...) through compiled
+float32 loops (kernels/_compiled.py) from _jit.MIN_SIZE elements.  The "forward +
+backward" rows run f(x).sum().backward().
 256 x 512 float32; the minimum over interleaved rounds (see bench_ops.py); one thread.
 """
 
@@ -48,7 +51,13 @@ def cases(np, mt, torch):
         lambda: (np.where(a > 0, a, np.expm1(a)).sum(), np.where(a > 0, one, np.exp(a))))
     out.add("leaky_relu(0.2)", on(a, lambda m, t: m.nn.functional.leaky_relu(t, 0.2)),
             lambda: np.where(a > 0, a, a * np.float32(0.2)))
-    for name in ("gelu", "silu", "leaky_relu"):  # (compiled forward and backward; no NumPy)
+    out.add("sigmoid", on(a, lambda m, t: t.sigmoid()), lambda: 1 / (1 + np.exp(-a)))
+    out.add("exp", on(a, lambda m, t: t.exp()), lambda: np.exp(a))
+    out.add("tanh", on(a, lambda m, t: t.tanh()), lambda: np.tanh(a))
+    for name in ("sigmoid", "tanh"):
+        out.add(f"{name} forward + backward", on(a, lambda m, t, name=name: getattr(
+            t.detach().requires_grad_(), name)().sum().backward()))
+    for name in ("gelu", "silu", "leaky_relu", "softplus", "selu", "logsigmoid"):  # (no NumPy)
         out.add(f"{name} forward + backward", on(a, lambda m, t, name=name: getattr(
             m.nn.functional, name)(t.detach().requires_grad_()).sum().backward()))
     return out
