@@ -36,6 +36,8 @@ def cases(np, mt, torch):
     add("searchsorted(1000 edges, 256x512)",
         lambda m: (lambda e, x: lambda: m.searchsorted(e, x))(t(m, edges), t(m, a)),
         lambda: np.searchsorted(edges, a))
+    add("triu_indices(200, 200, 1)", lambda m: lambda: m.triu_indices(200, 200, 1),
+        lambda: np.triu_indices(200, 1, 200))
     return out
 
 

@@ -122,3 +122,18 @@ def test_searchsorted_unsorted_nan_and_sorter():
     sorter = np.argsort(s)
     m, t = both(lambda L, a, x, o: L.searchsorted(a, x, sorter=o), s, v, sorter)
     assert_same(m, t)
+
+
+# -- tril_indices / triu_indices: large triangles computed by a few ops --------------------
+
+@pytest.mark.parametrize("name", ["tril_indices", "triu_indices"])
+@pytest.mark.parametrize("row, col, offset", [
+    (0, 5, 0), (5, 0, 1), (3, 3, 0), (4, 7, -2), (50, 50, 0), (50, 50, 1), (60, 90, -7),
+    (90, 60, 12), (120, 40, -100), (40, 120, 100), (30, 30, 40), (30, 30, -40)])
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_triangle_indices(name, row, col, offset, dtype):
+    m = getattr(mindtorch, name)(row, col, offset, dtype=getattr(mindtorch, dtype))
+    t = getattr(torch, name)(row, col, offset, dtype=getattr(torch, dtype))
+    assert_same(m, t, check_stride=True)
+    meta = getattr(mindtorch, name)(row, col, offset, device="meta")
+    assert tuple(meta.shape) == tuple(t.shape) and meta.device.type == "meta"

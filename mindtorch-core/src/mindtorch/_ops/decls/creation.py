@@ -445,6 +445,9 @@ def _logspace_integral(start, end, steps, base, dtype, device):
     return ints.masked_fill(~inside, -wide).to(dtype)
 
 
+_LISTED_TRIANGLE = 1024  # pairs (listed on the host below it; computed by ops above)
+
+
 def _triangle_indices(lower):
     """tril_indices / triu_indices: the (row, col) pairs of the triangle, row by row."""
     name = "tril_indices" if lower else "triu_indices"
@@ -458,15 +461,31 @@ def _triangle_indices(lower):
         if dtype not in (M.int32, M.int64):
             raise RuntimeError(f'"{name}" not implemented for '
                                f"'{_type_name(dtype)}'")
-        # the triangle's shape is known from the arguments alone: built as host lists, so
-        # every device (meta too) gets it without a data-dependent op
-        rows, cols = [], []
-        for r in range(row):
-            span = range(max(0, min(col, r + offset + 1))) if lower else \
-                range(max(0, r + offset), col)
-            rows.extend([r] * len(span))
-            cols.extend(span)
-        return M.tensor([rows, cols], dtype=dtype, device=device).reshape(2, len(rows))
+        # the triangle's shape is known from the arguments alone, so every device (meta too)
+        # builds it without a data-dependent op, from host lists: (first column, end) per row
+        spans = [(0, max(0, min(col, r + offset + 1))) if lower else (max(0, r + offset), col)
+                 for r in range(row)]
+        spans = [(r, first, end) for r, (first, end) in enumerate(spans) if end > first]
+        total = sum(end - first for _, first, end in spans)
+        if total <= _LISTED_TRIANGLE:  # (a few ops: each pair listed)
+            rows = [r for r, first, end in spans for _ in range(first, end)]
+            cols = [c for _, first, end in spans for c in range(first, end)]
+            return M.tensor([rows, cols], dtype=dtype, device=device).reshape(2, total)
+        # at each row's first position, its row number and its columns' shift from the
+        # position step up (then summed along): column = position + shift
+        firsts, steps, at, last = [], [[], []], 0, (0, 0)
+        for r, first, end in spans:
+            firsts.append(at)
+            steps[0].append(r - last[0])
+            steps[1].append(first - at - last[1])
+            last = (r, first - at)
+            at += end - first
+        out = M.zeros((2, total), dtype=M.int64, device=device)
+        out.scatter_(1, M.tensor(firsts, device=device).expand(2, len(firsts)),
+                     M.tensor(steps, device=device))
+        out = out.cumsum(1)
+        out[1] += M.arange(total, device=device)
+        return out.to(dtype)
     return indices
 
 
