@@ -247,3 +247,24 @@ def test_var_std(path, name):
     one = pair(RNG.standard_normal((5, 1)))
     assert_same(getattr(one[0], name)(1), getattr(one[1], name)(1))  # (n - correction = 0)
     assert_same(getattr(one[0], name)(1, correction=3), getattr(one[1], name)(1, correction=3))
+
+
+# topk -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_indices_and_ties_are_pytorchs(path, largest):
+    """The compiled selection (k best in one pass) gives PyTorch's values and indices:
+    NaN the largest, ties resolved as PyTorch's algorithm (rows replayed)."""
+    x = RNG.standard_normal((40, 9, 70)).astype(np.float32)
+    x[0, 0, 7], x[1, 1, :], x[2, 2, 30:] = np.nan, np.nan, np.nan
+    x[3, 3] = np.round(x[3, 3])  # (many ties)
+    x[4, 4, 10:20] = 9.0
+    x[5, 5, :5] = -np.inf
+    m, t = mindtorch.tensor(x), torch.from_numpy(x)
+    for k in (1, 3, 17):
+        for dim in (-1, 0, 1) if k < 9 else (-1, 0):
+            got, want = m.topk(k, dim, largest), t.topk(k, dim, largest)
+            assert_same(got.values, want.values, rtol=0, atol=0)
+            assert_same(got.indices, want.indices)
+    got, want = m[:, ::2].topk(4, -1, largest), t[:, ::2].topk(4, -1, largest)
+    assert_same(got.indices, want.indices)

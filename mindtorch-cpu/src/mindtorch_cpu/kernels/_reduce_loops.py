@@ -188,3 +188,44 @@ def var_cols(x, divisor, root, out):
         for k in range(inner):
             v = acc[k] / divisor
             out[o, k] = math.sqrt(v) if root else v
+
+
+@numba.njit(inline="always")
+def _before(v, w, largest):
+    """v ranks before w among the k largest (smallest) values: NaN is the largest."""
+    if largest:
+        return v > w or (v != v and w == w)
+    return v < w or (w != w and v == v)
+
+
+@numba.njit(**_JIT)
+def topk_rows(x, k, largest, out):
+    """out[i] = the positions of the k largest (smallest) values of the row x[i] (x 2-D,
+    0 < k <= n), best first, equal values in index order: one pass keeping the k best in
+    order, each later value compared with the k-th first."""
+    values = np.empty(k, x.dtype)
+    for i in range(x.shape[0]):
+        r, best = x[i], out[i]
+        for j in range(k):  # (the first k, then each later value in its place)
+            _insert(values, best, j, r[j], j, largest)
+        last = values[k - 1]
+        for j in range(k, r.size):
+            v = r[j]
+            if largest:
+                if not v > last and (v == v or last != last):
+                    continue
+            elif not v < last and (last == last or v != v):
+                continue
+            _insert(values, best, k - 1, v, j, largest)
+            last = values[k - 1]
+
+
+@numba.njit(inline="always")
+def _insert(values, best, q, v, j, largest):
+    """Put value v (position j) at its place among values[:q + 1] (the last one dropped)."""
+    while q > 0 and _before(v, values[q - 1], largest):
+        values[q] = values[q - 1]
+        best[q] = best[q - 1]
+        q -= 1
+    values[q] = v
+    best[q] = j
