@@ -1,6 +1,8 @@
 """The compiled (numba) kernels - float32 GELU and its backward, SiLU and its backward, the
-layer norm forward, float32 softmax over
-the last dim, float32 expm1 / log1p, batch norm's per-channel affine passes - against PyTorch, forward and backward: both dtypes where they apply, strided,
+layer norm forward, float32 softmax over the last dim, float32 expm1 / log1p / exp /
+sigmoid, the activations' backward ops (sigmoid, tanh, softplus, ELU, logsigmoid), batch
+norm's per-channel passes and evaluation-mode backward - against PyTorch, forward and
+backward: both dtypes where they apply, strided,
 empty and 0-dim inputs, special values; the NumPy paths they replace (numba missing) give the
 same results; and `import mindtorch` does not import numba."""
 import subprocess
