@@ -361,3 +361,16 @@ def test_special_refusals_name_torch_kernels(op, dtype):
         r = f(2, x) if op == "polygamma" else f(x, x) if op in ("zeta", "xlog1py") else f(x)
         return str(r.dtype)
     same_errors(run)
+
+
+@pytest.mark.parametrize("case", ["data nan", "data nan f64", "given nan", "data inf"])
+def test_histc_non_finite_range_message_as_torch(case):
+    def run(L):
+        nan, inf = float("nan"), float("inf")
+        args = {"data nan": (L.tensor([nan, 1.]), {}),
+                "data nan f64": (L.tensor([1., nan], dtype=L.float64), {"min": 0, "max": 0}),
+                "given nan": (L.tensor([1., 2.]), {"min": nan, "max": 1}),
+                "data inf": (L.tensor([1., inf]), {})}[case]
+        return L.histc(args[0], bins=3, **args[1]).tolist()
+    ours, theirs = same_errors(run)
+    assert ours[0] == "RuntimeError"

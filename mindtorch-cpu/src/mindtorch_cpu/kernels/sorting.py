@@ -573,7 +573,7 @@ def histc(self, bins=100, min=0, max=0):
     if lo == hi:
         lo, hi = lo - 1, hi + 1
     if from_data:
-        S.check_histc_range(lo, hi)
+        S.check_histc_range(lo, hi, True)
     t = a.dtype.type
     return wrap(_linear_bins(a, t(lo), t(hi), bins, None).astype(a.dtype), self.dtype)
 

@@ -183,10 +183,12 @@ def _histc_integer_range(self, low, high):
         raise RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
-def check_histc_range(low, high):
+def check_histc_range(low, high, from_data=False):
     import math
     if not (math.isfinite(low) and math.isfinite(high)):
-        raise RuntimeError(f"torch.histc: range of [{_num(low)}, {_num(high)}] is not finite")
+        # (PyTorch's min / max of data holding a NaN print as -nan)
+        num = lambda x: "-nan" if from_data and math.isnan(x) else _num(x)  # noqa: E731
+        raise RuntimeError(f"torch.histc: range of [{num(low)}, {num(high)}] is not finite")
     if low >= high:
         raise RuntimeError("torch.histc: max must be larger than min")
 
