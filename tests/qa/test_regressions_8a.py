@@ -374,3 +374,19 @@ def test_histc_non_finite_range_message_as_torch(case):
         return L.histc(args[0], bins=3, **args[1]).tolist()
     ours, theirs = same_errors(run)
     assert ours[0] == "RuntimeError"
+
+
+@pytest.mark.parametrize("case", ["mvn", "lowrank", "lowrank-mvn", "mvn-lowrank", "td"])
+def test_distribution_value_error_texts_as_torch(case):
+    def run(L):
+        D = L.distributions
+        mvn = lambda n: D.MultivariateNormal(L.zeros(n), L.eye(n))  # noqa: E731
+        low = lambda n: D.LowRankMultivariateNormal(L.zeros(n), L.ones(n, 1), L.ones(n))  # noqa
+        if case == "td":
+            return D.TransformedDistribution(D.Normal(0., 1.),
+                                             [D.transforms.StickBreakingTransform()])
+        p, q = {"mvn": (mvn(3), mvn(2)), "lowrank": (low(3), low(2)),
+                "lowrank-mvn": (low(3), mvn(2)), "mvn-lowrank": (mvn(3), low(2))}[case]
+        return D.kl_divergence(p, q)
+    ours, theirs = same_errors(run)
+    assert ours[0] == "ValueError"

@@ -233,8 +233,8 @@ def _lowrank_mahalanobis(d, x):
 
 def _check_events(p, q, kind):
     if p.event_shape != q.event_shape:
-        raise ValueError(f"KL-divergence between two {kind} with different event shapes "
-                         f"cannot be computed")
+        raise ValueError(f"KL-divergence between two {kind} with{' ' * 26}different event "
+                         f"shapes cannot be computed")  # (PyTorch's line continuation)
 
 
 def _lowrank_inner(q):

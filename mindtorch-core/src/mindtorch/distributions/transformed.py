@@ -39,7 +39,7 @@ class TransformedDistribution(Distribution):
         transform = ComposeTransform(self.transforms)
         if len(base_shape) < transform.domain.event_dim:
             raise ValueError(f"base_distribution needs to have shape with size at least "
-                             f"{transform.domain.event_dim}, but got {base_shape}.")
+                             f"{transform.domain.event_dim}, but got {Size(base_shape)}.")
         shape = transform.forward_shape(base_shape)
         expanded = transform.inverse_shape(shape)
         if tuple(expanded) != base_shape:  # (transform parameters with more batch dims)
