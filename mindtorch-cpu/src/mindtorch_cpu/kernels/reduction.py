@@ -59,15 +59,21 @@ def result(r, out, contiguous=False):
     return wrap_(r, out)
 
 
-def _block(self, dim):
-    """(outer, n, inner): the reduced dims of a C-contiguous tensor as one run of n
-    elements, or None (dims apart)."""
+def _block(self, dim, keepdim):
+    """((outer, n, inner), result shape): the reduced dims (wrapped and distinct, as the
+    bindings pass them; an int: one) of a C-contiguous tensor as one run of n elements,
+    or None (dims apart)."""
     shape = self._shape
-    dims = sorted(d % len(shape) for d in R.dims_of(self, dim))
-    lo, hi = dims[0], dims[-1] + 1
-    if hi - lo != len(dims):
-        return None
-    return math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])
+    if dim is None or dim == ():
+        lo, hi = 0, len(shape)
+    elif type(dim) is int:  # (prod's one dim)
+        lo, hi = dim, dim + 1
+    else:
+        lo, hi = min(dim), max(dim) + 1
+        if hi - lo != len(dim):
+            return None
+    kept = shape[:lo] + (1,) * (hi - lo) + shape[hi:] if keepdim else shape[:lo] + shape[hi:]
+    return (math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])), kept
 
 
 def _compiled_reduce(self, dim, keepdim, op, mean=False):
@@ -78,16 +84,17 @@ def _compiled_reduce(self, dim, keepdim, op, mean=False):
     if a.dtype != np.float32 or not a.flags.c_contiguous or not a.ndim:
         return None
     jit = compiled("_reduce_loops", a.size)
-    block = jit and _block(self, dim)
+    block = jit and _block(self, dim, keepdim)
     if not block:
         return None
-    outer, n, inner = block
-    r = np.empty((outer, inner), np.float32)
+    (outer, n, inner), shape = block
+    r = np.empty(shape, np.float32)
     if inner == 1:
-        jit.reduce_rows(a.reshape(outer, n), op, float(n if mean else 1), r.reshape(-1))
+        jit.reduce_rows(a.reshape(outer, n), op, float(n if mean else 1), r.reshape(outer))
     else:
-        jit.reduce_cols(a.reshape(block), op, float(n if mean else 1), r)
-    return _wrap_strided(r.reshape(R.out_shape(self, dim, keepdim)), D.float32)
+        jit.reduce_cols(a.reshape(outer, n, inner), op, float(n if mean else 1),
+                        r.reshape(outer, inner))
+    return _wrap_strided(r, D.float32)
 
 
 def _fold(a):
@@ -115,9 +122,9 @@ def _add_reduce(a, self, dim, keepdim):
         wide = _SUM_WIDE.get(a.dtype)
         if wide is not None:
             return np.add.reduce(a, axis=dim, dtype=wide, keepdims=keepdim).astype(a.dtype)
-        block = _block(self, dim)
+        block = _block(self, dim, keepdim)
         if block:
-            return _fold(a.reshape(block)).reshape(R.out_shape(self, dim, keepdim))
+            return _fold(a.reshape(block[0])).reshape(block[1])
     return np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
 
 
@@ -248,17 +255,17 @@ def _compiled_var(self, dim, keepdim, correction, root):
     dims are one run), or None."""
     a = arr(self)
     jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous and a.ndim else None
-    block = jit and _block(self, dim)
+    block = jit and _block(self, dim, keepdim)
     if not block:
         return None
-    outer, n, inner = block
-    r = np.empty((outer, inner), np.float32)
+    (outer, n, inner), shape = block
+    r = np.empty(shape, np.float32)
     divisor = float(max(0, n - correction))
     if inner == 1:
-        jit.var_rows(a.reshape(outer, n), divisor, root, r.reshape(-1))
+        jit.var_rows(a.reshape(outer, n), divisor, root, r.reshape(outer))
     else:
-        jit.var_cols(a.reshape(block), divisor, root, r)
-    return _wrap_strided(r.reshape(R.out_shape(self, dim, keepdim)), D.float32)
+        jit.var_cols(a.reshape(outer, n, inner), divisor, root, r.reshape(outer, inner))
+    return _wrap_strided(r, D.float32)
 
 
 def _var(name):
@@ -293,11 +300,12 @@ def logsumexp(self, dim, keepdim=False):
     if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
         a = arr(self)
         jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous else None
-        block = jit and _block(self, dim)
-        if block and block[2] == 1:  # (over the last dims)
-            r = np.empty(block[0], np.float32)
-            jit.logsumexp_rows(a.reshape(block[:2]), r)
-            return _wrap_strided(r.reshape(R.out_shape(self, dim, keepdim)), D.float32)
+        block = jit and _block(self, dim, keepdim)
+        if block and block[0][2] == 1:  # (over the last dims)
+            (outer, n, _), shape = block
+            r = np.empty(shape, np.float32)
+            jit.logsumexp_rows(a.reshape(outer, n), r.reshape(outer))
+            return _wrap_strided(r, D.float32)
     axis = _axis(self, dim)
     a = _acc(arr(self), out)
     with np.errstate(all="ignore"):
