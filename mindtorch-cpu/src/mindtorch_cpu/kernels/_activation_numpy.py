@@ -23,9 +23,13 @@ def sigmoid_backward(g, y, out):  # (g (1 - y)) y
     np.multiply(out, y, out=out)
 
 
-def tanh_backward(g, y, out):  # g (1 - y^2)
-    np.multiply(y, y, out=out)
-    np.subtract(1, out, out=out)
+def tanh_backward(g, y, out):
+    """g (1 - y^2), 1 - y^2 rounded once as PyTorch's fused multiply-add: float32's in
+    float64 (y^2 exact there), float64's as two steps."""
+    w = y.astype(np.float64) if y.dtype == np.float32 else y
+    w = w * w
+    np.subtract(1, w, out=w)
+    out[...] = w
     np.multiply(g, out, out=out)
 
 
