@@ -268,3 +268,16 @@ def test_topk_indices_and_ties_are_pytorchs(path, largest):
             assert_same(got.indices, want.indices)
     got, want = m[:, ::2].topk(4, -1, largest), t[:, ::2].topk(4, -1, largest)
     assert_same(got.indices, want.indices)
+
+
+@pytest.mark.parametrize("view", ["t", "step"])
+def test_strided_sums_not_less_accurate_than_pytorch(path, view):
+    """A reduction along a strided axis (NumPy would add its rows one after another)."""
+    rng = np.random.default_rng(3)
+    x = (rng.random((4096, 6)) + 0.5).astype(np.float32)
+    m, t = mindtorch.tensor(x), torch.from_numpy(x)
+    pick = (lambda v: v.t()) if view == "t" else (lambda v: v[:, ::2])
+    dim = 1 if view == "t" else 0
+    reference = pick(torch.from_numpy(x.astype(np.float64))).sum(dim).numpy()
+    assert _rel_error(pick(m).sum(dim).numpy(), reference) <= (
+        _rel_error(pick(t).sum(dim).numpy(), reference) + 2.0 ** -23)

@@ -114,17 +114,20 @@ _SUM_WIDE = {np.dtype(np.float32): np.float64, np.dtype(np.complex64): np.comple
 
 def _add_reduce(a, self, dim, keepdim):
     """np.add.reduce of `a` (self's data in its accumulating dtype) over dim.  NumPy adds
-    the rows of a reduction that leaves the last dim one after another (an error growing
-    with n, where PyTorch's cascade grows with log n): those are summed in double for
-    single precision, else pairwise (_fold)."""
-    if (dim and self.ndim - 1 not in dim and a.dtype.kind in "fc" and a.flags.c_contiguous
-            and _count(self, dim) > 8):
-        wide = _SUM_WIDE.get(a.dtype)
-        if wide is not None:
-            return np.add.reduce(a, axis=dim, dtype=wide, keepdims=keepdim).astype(a.dtype)
-        block = _block(self, dim, keepdim)
-        if block:
-            return _fold(a.reshape(block[0])).reshape(block[1])
+    the rows of a reduction that leaves the memory's innermost axis one after another (an
+    error growing with n, where PyTorch's cascade grows with log n): those are summed in
+    double for single precision, else pairwise (_fold, C-contiguous)."""
+    if dim and a.dtype.kind in "fc" and _count(self, dim) > 8:
+        contiguous = a.flags.c_contiguous
+        inner = a.ndim - 1 if contiguous else min(
+            range(a.ndim), key=lambda i: abs(a.strides[i]) if a.shape[i] > 1 else math.inf)
+        if inner not in dim:
+            wide = _SUM_WIDE.get(a.dtype)
+            if wide is not None:
+                return np.add.reduce(a, axis=dim, dtype=wide, keepdims=keepdim).astype(a.dtype)
+            block = contiguous and _block(self, dim, keepdim)
+            if block:
+                return _fold(a.reshape(block[0])).reshape(block[1])
     return np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
 
 
