@@ -199,10 +199,12 @@ def _before(v, w, largest):
 
 
 @numba.njit(**_JIT)
-def topk_rows(x, k, largest, out):
+def topk_rows(x, k, largest, out, tied):
     """out[i] = the positions of the k largest (smallest) values of the row x[i] (x 2-D,
     0 < k <= n), best first, equal values in index order: one pass keeping the k best in
-    order, each later value compared with the k-th first."""
+    order, each later value compared with the k-th first.  tied[i]: whether equal values
+    make PyTorch's choice or order its algorithm's (two equal among the k, or the k-th's
+    value also outside them; NaN equal to NaN)."""
     values = np.empty(k, x.dtype)
     for i in range(x.shape[0]):
         r, best = x[i], out[i]
@@ -218,6 +220,21 @@ def topk_rows(x, k, largest, out):
                 continue
             _insert(values, best, k - 1, v, j, largest)
             last = values[k - 1]
+        tie = False
+        for j in range(1, k):
+            tie |= values[j] == values[j - 1] or (values[j] != values[j] and
+                                                  values[j - 1] != values[j - 1])
+        inside = 0
+        for j in range(k):
+            inside += values[j] == last or (values[j] != values[j] and last != last)
+        equal = 0
+        if last == last:
+            for j in range(r.size):
+                equal += r[j] == last
+        else:
+            for j in range(r.size):
+                equal += r[j] != r[j]
+        tied[i] = tie or equal > inside
 
 
 @numba.njit(inline="always")
