@@ -87,12 +87,16 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     if not self.ndim:
         return _scalar_result(self, a)
     _, key = _rows(self, dim)
-    order = _top(key, k, largest)
+    fast = top_positions(key, k, largest)  # (large float32: one compiled pass per row)
+    order = _top(key, k, largest) if fast is None else fast[0]
     if sorted and k:
-        chosen = np.take_along_axis(key, order, -1)
-        tied = _equal(self, chosen[..., 1:], chosen[..., :-1]).any(-1) | (
-            _equal(self, key, chosen[..., -1:]).sum(-1) >
-            _equal(self, chosen, chosen[..., -1:]).sum(-1))
+        if fast is not None:
+            tied = fast[1]
+        else:
+            chosen = np.take_along_axis(key, order, -1)
+            tied = _equal(self, chosen[..., 1:], chosen[..., :-1]).any(-1) | (
+                _equal(self, key, chosen[..., -1:]).sum(-1) >
+                _equal(self, chosen, chosen[..., -1:]).sum(-1))
         if tied.any():
             flat_key, flat_order = key.reshape(-1, key.shape[-1]), order.reshape(-1, k)
             for r in np.flatnonzero(tied.reshape(-1)):
@@ -108,9 +112,6 @@ def _top(key, k, largest):
     n = key.shape[-1]
     if not 0 < 4 * k < n:
         return _order(key, -1, largest)[..., :k]
-    fast = top_positions(key, k, largest)  # (large float32: one compiled pass per row)
-    if fast is not None:
-        return fast
     part = np.argpartition(key, n - k if largest else k - 1, axis=-1)
     chosen = part[..., n - k:] if largest else part[..., :k]
     chosen.sort(-1)  # (index order first, so the stable sort keeps it among equal keys)
