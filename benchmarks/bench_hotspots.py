@@ -38,6 +38,9 @@ def cases(np, mt, torch):
         lambda: np.searchsorted(edges, a))
     add("triu_indices(200, 200, 1)", lambda m: lambda: m.triu_indices(200, 200, 1),
         lambda: np.triu_indices(200, 1, 200))
+    add("x ** 3", lambda m: (lambda x: lambda: x ** 3)(t(m, a)), lambda: a * a * a)
+    add("x ** -0.5", lambda m: (lambda x: lambda: x.abs() ** -0.5)(t(m, a)),
+        lambda: 1 / np.sqrt(np.abs(a)))
     return out
 
 

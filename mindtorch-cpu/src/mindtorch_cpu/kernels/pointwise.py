@@ -322,10 +322,23 @@ def _pow(a, b):
         return np.where(neg, at_neg, r).astype(r.dtype)
     if a_.dtype.kind == "c":
         return _complex_pow(a_, b_, isinstance(b, np.generic))
-    if a_.dtype == D.bfloat16.np and isinstance(b, np.generic) and (b == 3 or b == -2):
-        # PyTorch multiplies out these bfloat16 powers, rounding each product
-        return a_ * a_ * a_ if b == 3 else 1 / (a_ * a_)
+    if (type(b) in (int, float) or isinstance(b, np.generic)) and a_.dtype in _MULTIPLIED \
+            and b in _MULTIPLIED[a_.dtype]:
+        # PyTorch's pow by these Python numbers: products, sqrt and reciprocals rounded as
+        # those (x ** 3 is (x * x) * x), not std::pow (also ~20x faster than NumPy's)
+        return _MULTIPLIED[a_.dtype][b](a_)
     return np.power(a, b)
+
+
+def _in_float(fn):  # (bfloat16's sqrt, rsqrt and reciprocal compute in float32)
+    return lambda a: fn(a.astype(np.float32)).astype(a.dtype)
+
+
+_PRODUCTS = {2: lambda a: a * a, 3: lambda a: a * a * a, -2: lambda a: 1 / (a * a)}
+_ROOTS = {-1: lambda a: 1 / a, 0.5: np.sqrt, -0.5: lambda a: 1 / np.sqrt(a)}
+_MULTIPLIED = {np.dtype(np.float32): {**_PRODUCTS, **_ROOTS},
+               D.bfloat16.np: {**_PRODUCTS, **{e: _in_float(f) for e, f in _ROOTS.items()}}}
+_MULTIPLIED[np.dtype(np.float64)] = _MULTIPLIED[np.dtype(np.float32)]
 
 
 def _complex_pow(a, b, scalar_exponent):
