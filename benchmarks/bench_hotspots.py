@@ -41,6 +41,8 @@ def cases(np, mt, torch):
     add("x ** 3", lambda m: (lambda x: lambda: x ** 3)(t(m, a)), lambda: a * a * a)
     add("x ** -0.5", lambda m: (lambda x: lambda: x.abs() ** -0.5)(t(m, a)),
         lambda: 1 / np.sqrt(np.abs(a)))
+    add("pad_sequence(64 of 1..50 steps)", lambda m: (lambda xs: lambda: m.nn.utils.rnn.pad_sequence(
+        xs, batch_first=True))([t(m, a[i, :i % 50 + 1]) for i in range(64)]))
     return out
 
 

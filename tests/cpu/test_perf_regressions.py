@@ -170,3 +170,38 @@ def test_pow_products_noncontiguous_and_grad():
     rm.sum().backward()
     rt.sum().backward()
     assert_same(m.grad, t.grad)
+
+
+# -- pad_sequence: one put of every step without a gradient; PyTorch's copies with one ------
+
+@pytest.mark.parametrize("batch_first", [True, False])
+@pytest.mark.parametrize("side", ["right", "left"])
+@pytest.mark.parametrize("tail", [(), (3,), (2, 2)])
+@pytest.mark.parametrize("grad", [False, True])
+def test_pad_sequence(batch_first, side, tail, grad):
+    from torch.nn.utils.rnn import pad_sequence as th_pad
+    arrays = [RNG.standard_normal((n,) + tail) for n in (3, 0, 5, 1, 5)]
+    arrays[0] = arrays[0].astype(np.float32)  # the result's dtype; the others converted
+    ms = [mindtorch.tensor(a).requires_grad_(grad) for a in arrays]
+    ts = [to_torch(m).requires_grad_(grad) for m in ms]
+    rm = mindtorch.nn.utils.rnn.pad_sequence(ms, batch_first, -1.5, side)
+    rt = th_pad(ts, batch_first, -1.5, side)
+    assert_same(rm, rt, check_stride=True)
+    assert type(rm.grad_fn).__name__ == type(rt.grad_fn).__name__ if grad else \
+        rm.grad_fn is None
+    if grad:
+        g = RNG.standard_normal(tuple(rt.shape)).astype(np.float32)
+        rm.backward(mindtorch.tensor(g))
+        rt.backward(torch.from_numpy(g))
+        for m, t in zip(ms, ts):
+            assert_same(m.grad, t.grad)
+
+
+def test_pad_sequence_integers_and_meta():
+    from torch.nn.utils.rnn import pad_sequence as th_pad
+    arrays = [np.array([2 ** 40 + 1, 3]), np.array([1.7, -2.5, 9.9]), np.array([], np.int64)]
+    rm = mindtorch.nn.utils.rnn.pad_sequence([mindtorch.tensor(a) for a in arrays])
+    assert_same(rm, th_pad([torch.from_numpy(a) for a in arrays]))
+    meta = mindtorch.nn.utils.rnn.pad_sequence(
+        [mindtorch.empty(3, 2, device="meta"), mindtorch.empty(5, 2, device="meta")], True)
+    assert tuple(meta.shape) == (2, 5, 2) and meta.device.type == "meta"

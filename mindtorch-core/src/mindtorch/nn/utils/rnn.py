@@ -226,15 +226,39 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
             if a != b:
                 raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor "
                                    f"b ({b}) at non-singleton dimension {d + 1}")
-    max_len = max(seq.size(0) for seq in sequences)
-    padded = []
-    for seq in sequences:
-        seq = seq.to(first.dtype)
-        if seq.size(0) < max_len:
-            fill = first.new_full((max_len - seq.size(0), *tail), padding_value)
-            seq = mindtorch.cat([seq, fill] if padding_side == "right" else [fill, seq])
-        padded.append(seq)
-    return mindtorch.stack(padded, dim=0 if batch_first else 1)
+    lengths = [seq.size(0) for seq in sequences]
+    max_len, n = max(lengths), len(sequences)
+    if not (mindtorch.is_grad_enabled() and any(seq.requires_grad for seq in sequences)):
+        return _pad_rows(sequences, lengths, max_len, tail, batch_first, padding_value,
+                         padding_side)
+    # as PyTorch: the padding everywhere, then each sequence copied into its place (one
+    # op per sequence; the gradient flows through the copies, CopySlices)
+    out = first.new_full((n, max_len, *tail) if batch_first else (max_len, n, *tail),
+                         padding_value)
+    for i, seq in enumerate(sequences):
+        length = seq.size(0)
+        start = 0 if padding_side == "right" else max_len - length
+        place = out.select(0, i).narrow(0, start, length) if batch_first else \
+            out.narrow(0, start, length).select(1, i)
+        place.copy_(seq)
+    return out
+
+
+def _pad_rows(sequences, lengths, max_len, tail, batch_first, padding_value, padding_side):
+    """pad_sequence without a gradient in a few ops, whatever the number of sequences: all
+    the steps (converted to the first's dtype) put at once where a (sequence, step) mask of
+    the padded batch is set."""
+    first = sequences[0]
+    steps = mindtorch.cat([seq if seq.dtype is first.dtype else seq.to(first.dtype)
+                           for seq in sequences])
+    n = len(sequences)
+    out = first.new_full((n * max_len, *tail), padding_value)
+    step = mindtorch.arange(max_len, device=first.device)
+    length = mindtorch.tensor(lengths, device=first.device).unsqueeze(1)
+    inside = step < length if padding_side == "right" else step >= max_len - length
+    out.index_put_((inside.reshape(-1),), steps)
+    out = out.view(n, max_len, *tail)
+    return out if batch_first else out.transpose(0, 1).contiguous()
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
