@@ -281,3 +281,18 @@ def test_strided_sums_not_less_accurate_than_pytorch(path, view):
     reference = pick(torch.from_numpy(x.astype(np.float64))).sum(dim).numpy()
     assert _rel_error(pick(m).sum(dim).numpy(), reference) <= (
         _rel_error(pick(t).sum(dim).numpy(), reference) + 2.0 ** -23)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "float16", "bool"])
+def test_amax_amin_short_rows(dtype):
+    """Many short rows (reduced through a transposed copy): NaN propagates, keepdim, the
+    last dims of 3-D tensors; the values of max / min with indices too."""
+    x = RNG.standard_normal((300, 4, 7)) * 3
+    x[3, 1, 2], x[5, :, :] = np.nan, -np.inf
+    m, t = pair(x, dtype)
+    for dim in (-1, (1, 2), 2):
+        for keepdim in (False, True):
+            assert_same(m.amax(dim, keepdim), t.amax(dim, keepdim))
+            assert_same(m.amin(dim, keepdim), t.amin(dim, keepdim))
+    assert_same(m.max(-1).values, t.max(-1).values)
+    assert_same(m.min(2, keepdim=True).values, t.min(2, keepdim=True).values)

@@ -112,6 +112,21 @@ def _fold(a):
 _SUM_WIDE = {np.dtype(np.float32): np.float64, np.dtype(np.complex64): np.complex128}
 
 
+def _short_rows(ufunc, a, self, dim, keepdim):
+    """ufunc.reduce over the last dims of a C-contiguous `a` whose rows are short (n <= 32)
+    and many, as the rows of a transposed copy (elementwise over the columns, vectorized),
+    or None: NumPy reduces short rows one at a time (~80 ns each: (4096, 16) max(1) ~370
+    us, ~70 this way)."""
+    if not dim or not a.flags.c_contiguous:
+        return None
+    block = _block(self, dim, keepdim)
+    if not block or block[0][2] != 1 or not 1 < block[0][1] <= 32 or (
+            block[0][0] < 8 * block[0][1]):
+        return None
+    (outer, n, _), shape = block
+    return ufunc.reduce(np.ascontiguousarray(a.reshape(outer, n).T), axis=0).reshape(shape)
+
+
 def _add_reduce(a, self, dim, keepdim):
     """np.add.reduce of `a` (self's data in its accumulating dtype) over dim.  NumPy adds
     the rows of a reduction that leaves the memory's innermost axis one after another (an
@@ -214,7 +229,11 @@ def _amax_like(name, ufunc):
 
     def kernel(self, dim=(), keepdim=False):
         R.check_extremum(name, self, dim)
-        return wrap(reduce(arr(self), axis=_axis(self, dim), keepdims=keepdim), self.dtype)
+        a = arr(self)
+        r = _short_rows(ufunc, a, self, dim, keepdim) if a.ndim > 1 else None
+        if r is None:
+            r = reduce(a, axis=_axis(self, dim), keepdims=keepdim)
+        return wrap(r, self.dtype)
     return kernel
 
 
