@@ -43,6 +43,10 @@ def cases(np, mt, torch):
         lambda: 1 / np.sqrt(np.abs(a)))
     add("pad_sequence(64 of 1..50 steps)", lambda m: (lambda xs: lambda: m.nn.utils.rnn.pad_sequence(
         xs, batch_first=True))([t(m, a[i, :i % 50 + 1]) for i in range(64)]))
+    grads = rng.standard_normal((20, 64, 64)).astype(np.float32)
+    add("clip_grad_value_(20 grads of 64x64)", lambda m: (lambda ps: lambda: m.nn.utils.clip_grad_value_(
+        ps, 0.1))([(lambda p: (setattr(p, "grad", t(m, g)), p)[1])(m.nn.Parameter(m.zeros(64, 64)))
+                   for g in grads]), lambda: [np.clip(g, -0.1, 0.1, out=g) for g in grads])
     return out
 
 

@@ -205,3 +205,39 @@ def test_pad_sequence_integers_and_meta():
     meta = mindtorch.nn.utils.rnn.pad_sequence(
         [mindtorch.empty(3, 2, device="meta"), mindtorch.empty(5, 2, device="meta")], True)
     assert tuple(meta.shape) == (2, 5, 2) and meta.device.type == "meta"
+
+
+# -- clamp_ (clip_grad_value_'s op): the clip ufunc into self, not clamp + copy_ -----------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64"])
+@pytest.mark.parametrize("low, high", [(-1, 1), (None, 0.5), (-0.5, None), (1, -1), (0.0, 0.0),
+                                       (-0.0, None), (None, -0.0), (2, 2.5), (-1.5, 7)])
+def test_clamp_inplace_bits(dtype, low, high):
+    x = RNG.standard_normal(300) * 3
+    x[:5] = [math.nan, -0.0, 0.0, math.inf, -math.inf] if dtype != "int64" else [0] * 5
+    m = mindtorch.tensor(x).to(getattr(mindtorch, dtype))
+    t = to_torch(m)
+    for view in (lambda a: a, lambda a: a[::3], lambda a: a.view(30, 10).t()):
+        rm, rt = view(m.clone()), view(t.clone())
+        if dtype == "int64" and float in (type(low), type(high)):
+            continue  # (both refuse: a float result into int64)
+        assert view(m.clone()).clamp_(low, high) is not None
+        out_m, out_t = rm.clamp_(low, high), rt.clamp_(low, high)
+        assert out_m is rm
+        assert_same(out_m, out_t)
+        a, b = out_m.float().numpy(), out_t.float().numpy()
+        assert np.array_equal(a.view(np.int32), b.view(np.int32))
+
+
+def test_clamp_inplace_tensor_bounds_and_errors():
+    x = RNG.standard_normal((4, 5)).astype(np.float32)
+    lo = RNG.standard_normal(5).astype(np.float32)
+    m, t = mindtorch.tensor(x), torch.from_numpy(x.copy())
+    assert_same(m.clamp_(mindtorch.tensor(lo), mindtorch.tensor(0.5)),
+                t.clamp_(torch.from_numpy(lo), torch.tensor(0.5)))
+    for fn in (lambda L, a: a.clamp_(), lambda L, a: a.clamp_(min=-1e39),
+               lambda L, a: a.expand(3, 4, 5).clamp_(0, 1)):
+        with pytest.raises(RuntimeError):
+            fn(mindtorch, mindtorch.tensor(x))
+        with pytest.raises(RuntimeError):
+            fn(torch, torch.from_numpy(x.copy()))

@@ -19,6 +19,7 @@ from mindtorch._ops import OPS
 from .._np import arr
 from . import _jit
 from .pointwise import _FMA
+from .pointwise import _clip_ufunc as _clip
 
 _SCALARS = {D.float32: np.float32, D.float64: np.float64}  # the fast path's dtypes
 _F32_MAX = float(np.finfo(np.float32).max)
@@ -173,7 +174,16 @@ def fma(x, y, z):
     return (np.multiply(x, y, dtype=wide) + z).astype(np.result_type(x, y, z))
 
 
+def _clamp(a, low, high):
+    # the decomposition's clip ufunc with number bounds (NaN, tensor or no bound: its path)
+    if type(low) is np.ndarray or type(high) is np.ndarray or low is None is high or \
+            low != low or high != high:
+        raise _Slow
+    _clip(a, -_INF if low is None else low, _INF if high is None else high, out=a)
+
+
 _COMPUTE = {
+    "clamp_": _clamp,
     "add_": _add,
     "sub_": _sub,
     "mul_": lambda a, b: np.multiply(a, b, out=a),
