@@ -47,6 +47,8 @@ def cases(np, mt, torch):
     add("clip_grad_value_(20 grads of 64x64)", lambda m: (lambda ps: lambda: m.nn.utils.clip_grad_value_(
         ps, 0.1))([(lambda p: (setattr(p, "grad", t(m, g)), p)[1])(m.nn.Parameter(m.zeros(64, 64)))
                    for g in grads]), lambda: [np.clip(g, -0.1, 0.1, out=g) for g in grads])
+    add("nan_to_num", lambda m: (lambda x: lambda: x.nan_to_num())(t(m, a)),
+        lambda: np.nan_to_num(a))
     return out
 
 

@@ -241,3 +241,35 @@ def test_clamp_inplace_tensor_bounds_and_errors():
             fn(mindtorch, mindtorch.tensor(x))
         with pytest.raises(RuntimeError):
             fn(torch, torch.from_numpy(x.copy()))
+
+
+# -- nan_to_num: one np.nan_to_num pass for float32/float64 and complex --------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16", "complex64",
+                                   "complex128", "int32", "bool"])
+@pytest.mark.parametrize("kwargs", [{}, {"nan": 1.5}, {"posinf": 1e39, "neginf": -1e39},
+                                    {"nan": -0.0, "posinf": 0.1, "neginf": 2.0}, {"nan": 1e300}])
+def test_nan_to_num_bits(dtype, kwargs):
+    x = RNG.standard_normal(200) * 3
+    x[:8] = [math.nan, -math.nan, math.inf, -math.inf, -0.0, 0.0, 1e300, -1e300]
+    m = mindtorch.tensor(x)
+    if dtype.startswith("complex"):
+        m = mindtorch.complex(m, m.flip(0))
+    m = m.to(getattr(mindtorch, dtype))
+    t = to_torch(m) if dtype != "bfloat16" else torch.from_numpy(x).to(torch.bfloat16)
+    for view in (lambda a: a, lambda a: a.view(20, 10).t()):
+        rm, rt = view(m).nan_to_num(**kwargs), view(t).nan_to_num(**kwargs)
+        assert_same(rm, rt, check_stride=True)
+        a = rm.float().numpy() if dtype == "bfloat16" else rm.numpy()
+        b = rt.float().numpy() if dtype == "bfloat16" else rt.numpy()
+        assert np.array_equal(np.ascontiguousarray(a).view(np.uint8),
+                              np.ascontiguousarray(b).view(np.uint8))
+
+
+def test_nan_to_num_grad():
+    x = np.array([math.nan, math.inf, -math.inf, 1.0, -2.0])
+    m = mindtorch.tensor(x).requires_grad_()
+    t = torch.from_numpy(x).requires_grad_()
+    m.nan_to_num(posinf=3.0).mul(2).sum().backward()
+    t.nan_to_num(posinf=3.0).mul(2).sum().backward()
+    assert_same(m.grad, t.grad)

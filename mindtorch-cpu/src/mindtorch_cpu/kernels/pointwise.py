@@ -1,4 +1,6 @@
 """Pointwise kernels: numpy ufuncs, computed in the dtype PyTorch's promotion gives."""
+import math
+
 import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
@@ -7,7 +9,7 @@ from mindtorch._ops.decls import pointwise as P
 from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
-from .._np import _ndarray, arr, wrap
+from .._np import _ndarray, arr, cast, wrap
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -41,7 +43,7 @@ def _operand(x, dt):
         a = arr(x)
         return a if a.dtype == dt.np else a.astype(dt.np)
     with np.errstate(all="ignore"):
-        return np.asarray(x).astype(dt.np)[()]
+        return cast(x, dt.np)[()]
 
 
 def _compute_dtype(op, operands):
@@ -98,12 +100,11 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
             a, b = arr(self), arr(other)
         elif dt is not None and (type(other) is float or type(other) is int
                                  and _INT_MIN <= other < _INT_END) \
-                and dt.kind == "f" and dt is not D.bfloat16 \
-                and not (scalar_opmath and dt is D.float16):
+                and dt.kind == "f" and dt is not D.bfloat16 and dt is not D.float16:
             a, b = arr(self), other  # numpy's weak Python scalars promote like PyTorch here
         elif dt is None and isinstance(other, Tensor) and (type(self) is float or type(self) is int
                                                        and _INT_MIN <= self < _INT_END) \
-                and other.dtype.kind == "f" and other.dtype is not D.bfloat16:
+                and other.dtype.kind == "f" and other.dtype not in _REDUCED:
             dt = other.dtype
             a, b = self, arr(other)
         else:
@@ -416,7 +417,7 @@ def _clip(a, low, high):
     bounds = [np.asarray(-_INF if low is None else low),
               np.asarray(_INF if high is None else high)]
     with np.errstate(all="ignore"):  # (a complex 0-dim bound: its real part, as _operand)
-        return _clip_ufunc(a, *(b.real.astype(a.dtype)[()] for b in bounds))
+        return _clip_ufunc(a, *(cast(b.real, a.dtype)[()] for b in bounds))
 
 
 def _clamp(self, min=None, max=None):
@@ -610,6 +611,22 @@ BINARY = {
     "bitwise_right_shift": (np.right_shift, _INT_ONLY),
 }
 
+def _nan_to_num(self, nan=None, posinf=None, neginf=None):
+    """The decomposition's replacements in one np.nan_to_num pass (float32/float64 and
+    their complex types; other dtypes take the decomposition)."""
+    if self.dtype not in (D.float32, D.float64, D.complex64, D.complex128):
+        from mindtorch._ops.dispatch import _decomposition
+        return _decomposition(OPS["nan_to_num"])(self, nan, posinf, neginf)
+    info = np.finfo(self.dtype.np)
+
+    def fit(v, default):  # as C++ converts a double: beyond the dtype's range is infinite
+        v = default if v is None else v
+        return v if not abs(v) > info.max else math.copysign(math.inf, v)
+    with np.errstate(over="ignore"):
+        return wrap(np.nan_to_num(arr(self), nan=fit(nan, 0.0), posinf=fit(posinf, info.max),
+                                  neginf=fit(neginf, info.min)), self.dtype)
+
+
 KERNELS = {name: unary(fn, name, allow=allow) for name, (fn, allow) in UNARY.items()}
 KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD,
                              scalar_opmath=name == "mul")
@@ -617,4 +634,5 @@ KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD,
 KERNELS.update({
     "add": _add, "sub": _sub, "rsub": _rsub, "div": _div, "neg": _neg, "clamp": _clamp,
     "where": _where, "round": _round, "pow": _pow_kernel, "lerp": _lerp,
+    "nan_to_num": _nan_to_num,
 })
