@@ -390,3 +390,18 @@ def test_distribution_value_error_texts_as_torch(case):
         return D.kl_divergence(p, q)
     ours, theirs = same_errors(run)
     assert ours[0] == "ValueError"
+
+
+@pytest.mark.parametrize("df", [3, 4.0, "int tensor", "int batch"])
+def test_chi2_of_an_integer_df_has_a_float_rate(df):
+    def run(L):
+        d = {"int tensor": L.tensor(3), "int batch": L.tensor([1, 5])}.get(df, df)
+        c = L.distributions.Chi2(d)
+        L.manual_seed(1)
+        s = c.sample((2,))
+        return (str(c.rate.dtype), c.rate.tolist(), c.df.tolist(), s.tolist(),
+                c.log_prob(s).tolist())
+    ours, theirs = same_errors(run)
+    assert ours[0] == "ok"
+    np.testing.assert_allclose(np.array(ours[1][3]), np.array(theirs[1][3]), rtol=1e-6)
+    assert ours[1][:3] == theirs[1][:3]

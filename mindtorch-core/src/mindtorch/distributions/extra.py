@@ -63,8 +63,8 @@ class Chi2(Gamma):
     _expand_params = ("concentration", "rate")
 
     def __init__(self, df, validate_args=None):
-        (df,) = broadcast_all(df)
-        super().__init__(0.5 * df, _full(df, 0.5), validate_args=validate_args)
+        concentration = 0.5 * broadcast_all(df)[0]  # (an integer df: floats, as PyTorch)
+        super().__init__(concentration, _full(concentration, 0.5), validate_args=validate_args)
 
     df = property(lambda self: self.concentration * 2)
 
