@@ -405,3 +405,18 @@ def test_chi2_of_an_integer_df_has_a_float_rate(df):
     assert ours[0] == "ok"
     np.testing.assert_allclose(np.array(ours[1][3]), np.array(theirs[1][3]), rtol=1e-6)
     assert ours[1][:3] == theirs[1][:3]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("case", ["no window", "half window", "float window", "long n_fft"])
+def test_stft_of_half_precision_input_as_torch(dtype, case):
+    def run(L):
+        dt = getattr(L, dtype)
+        x = L.ones(50, dtype=L.float32 if case == "half window" else dt)
+        win = {"half window": L.ones(8, dtype=dt), "float window": L.ones(8)}.get(case)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = L.stft(x, 80 if case == "long n_fft" else 8, window=win, return_complex=True)
+        return str(r.dtype), tuple(r.shape)
+    ours, theirs = same_errors(run)
+    assert ours == theirs

@@ -104,6 +104,11 @@ def _stft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if window is not None or win != n_fft:
         frames = frames * _window_to_n_fft(window, win, n_fft, x)
     scale = BY_ROOT_N if normalized else NONE
+    if frames.dtype.is_floating_point and frames.dtype.itemsize == 2:  # (stft reaches
+        # PyTorch's oneMKL kernel, not torch.fft's dtype check)
+        from ..._dtype import scalar_type_name
+        raise RuntimeError(f"MKL FFT doesn't support tensors of type: "
+                           f"{scalar_type_name(frames.dtype)}")
     if frames.dtype.is_complex:
         if onesided:
             raise RuntimeError("Cannot have onesided output if window or input is complex")
