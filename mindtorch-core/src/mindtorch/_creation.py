@@ -258,11 +258,16 @@ def _check_ndarray(array):
 
 def _real_if_needed(array, dtype):
     """complex -> real drops the imaginary part, silently (as copy_; bool tests both);
-    float8 destinations get c10's conversion (_float8.py)."""
+    float8 destinations get c10's conversion (_float8.py); a double becomes a float16
+    through float32, as c10's."""
     if dtype._limited == D._FP8 and array.dtype != dtype.np:
         from . import _float8
         return _float8.cast(array, dtype)
-    return array.real if array.dtype.kind == "c" and dtype.np.kind not in "cb" else array
+    if array.dtype.kind == "c" and dtype.np.kind not in "cb":
+        array = array.real
+    if dtype is D.float16 and array.dtype.itemsize > 4 and array.dtype.kind == "f":
+        return array.astype(np.float32)  # (c10::Half is built from a float: rounds twice)
+    return array
 
 
 def _copy_ndarray(array, dtype, device):

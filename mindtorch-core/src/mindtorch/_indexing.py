@@ -358,7 +358,8 @@ def _value(t, value):
             checked_scalar(value, dtype)  # raises unless the imaginary part is 0
             value = value.real
         with np.errstate(over="ignore"):  # out of range becomes inf here, unlike fill_
-            return float(np.asarray(value, np.float64).astype(dtype.np))
+            # (through float32, as c10 builds a Half from a float)
+            return float(np.asarray(value, np.float64).astype(np.float32).astype(dtype.np))
     checked_scalar(value, dtype)
     if dtype.kind == "u" and type(value) is int and value < 0:
         value %= 1 << (8 * dtype.itemsize)

@@ -35,12 +35,24 @@ def arr(t):
     return a
 
 
+_HALF, _SINGLE = np.dtype(np.float16), np.dtype(np.float32)
+
+
+def cast(a, np_dtype):
+    """a (array or scalar) as np_dtype, as c10 converts: a double becomes a float16 through
+    float32 (c10::Half is built from a float), rounding twice where NumPy rounds once."""
+    a = np.asarray(a)
+    if np_dtype == _HALF and a.dtype.itemsize > 4 and a.dtype.kind in "fc":
+        a = (a.real if a.dtype.kind == "c" else a).astype(_SINGLE)
+    return a.astype(np_dtype)
+
+
 def wrap(a, dtype):
     """A tensor adopting `a` (a fresh result array, or numpy scalar) as its storage."""
     if type(a) is not _ndarray:
         a = np.asarray(a)
     if a.dtype is not dtype.np and a.dtype != dtype.np:
-        a = a.astype(dtype.np) if dtype._limited != _FP8 else float8.cast(a, dtype)
+        a = cast(a, dtype.np) if dtype._limited != _FP8 else float8.cast(a, dtype)
     isz = a.itemsize
     handle = a
     if not a.flags.c_contiguous:

@@ -10,7 +10,7 @@ from mindtorch._creation import _contiguous
 from mindtorch._ops.decls.pointwise import check_int_scalars
 from mindtorch._scalars import checked_scalar
 
-from .._np import arr, wrap
+from .._np import arr, cast, wrap
 from ._box_muller import fma64
 
 
@@ -79,8 +79,7 @@ def linspace(start, end, steps, dtype=None, device=None):
         end = int(end.real if isinstance(end, complex) else end)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        s, e = np.asarray(start).astype(dtype.np).astype(st), \
-            np.asarray(end).astype(dtype.np).astype(st)
+        s, e = cast(start, dtype.np).astype(st), cast(end, dtype.np).astype(st)
         step = (e - s) / np.asarray(steps - 1).astype(st)
         # the first half counts up from start, the second down from end (PyTorch's
         # symmetric formula, exact at both ends)
@@ -135,7 +134,7 @@ def copy_(self, src, non_blocking=False):
     if s.dtype.kind == "c" and dst.dtype.kind not in "cb":
         s = s.real
     with np.errstate(all="ignore"):
-        np.copyto(dst, s, casting="unsafe")
+        np.copyto(dst, cast(s, dst.dtype), casting="unsafe")
     return self
 
 
@@ -165,7 +164,7 @@ def fill_(self, value):
         dst[...] = float8.cast(value, self.dtype)
         return self
     with np.errstate(all="ignore"):  # nan/inf/overflow casts behave as c10's (cheaper than
-        dst[...] = value.astype(dst.dtype)  # catching warnings)
+        dst[...] = cast(value, dst.dtype)  # catching warnings)
     return self
 
 

@@ -15,7 +15,7 @@ from mindtorch._shapes import broadcast_shapes
 from mindtorch._strides import check_no_internal_overlap, index_result_strides
 from mindtorch._warn_once import _user_level
 
-from .._np import arr, wrap
+from .._np import arr, cast, wrap
 from ._select import fill_where
 
 
@@ -28,7 +28,7 @@ def _np_scalar(value, dtype):
     if isinstance(value, complex) and dtype.kind != "c":
         value = value.real if dtype is not D.bool else value != 0
     with np.errstate(all="ignore"):  # (not catch_warnings: it re-arms every shown warning)
-        return np.asarray(value).astype(dtype.np)[()]
+        return cast(value, dtype.np)[()]
 
 
 def _check_bounds(a, size, dim, error=None, negative=False):

@@ -9,7 +9,7 @@ from mindtorch._ops.decls import pointwise as P
 from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
-from .._np import _ndarray, arr, wrap
+from .._np import _ndarray, arr, cast, wrap
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -43,7 +43,7 @@ def _operand(x, dt):
         a = arr(x)
         return a if a.dtype == dt.np else a.astype(dt.np)
     with np.errstate(all="ignore"):
-        return np.asarray(x).astype(dt.np)[()]
+        return cast(x, dt.np)[()]
 
 
 def _compute_dtype(op, operands):
@@ -100,12 +100,11 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
             a, b = arr(self), arr(other)
         elif dt is not None and (type(other) is float or type(other) is int
                                  and _INT_MIN <= other < _INT_END) \
-                and dt.kind == "f" and dt is not D.bfloat16 \
-                and not (scalar_opmath and dt is D.float16):
+                and dt.kind == "f" and dt is not D.bfloat16 and dt is not D.float16:
             a, b = arr(self), other  # numpy's weak Python scalars promote like PyTorch here
         elif dt is None and isinstance(other, Tensor) and (type(self) is float or type(self) is int
                                                        and _INT_MIN <= self < _INT_END) \
-                and other.dtype.kind == "f" and other.dtype is not D.bfloat16:
+                and other.dtype.kind == "f" and other.dtype not in _REDUCED:
             dt = other.dtype
             a, b = self, arr(other)
         else:
@@ -418,7 +417,7 @@ def _clip(a, low, high):
     bounds = [np.asarray(-_INF if low is None else low),
               np.asarray(_INF if high is None else high)]
     with np.errstate(all="ignore"):  # (a complex 0-dim bound: its real part, as _operand)
-        return _clip_ufunc(a, *(b.real.astype(a.dtype)[()] for b in bounds))
+        return _clip_ufunc(a, *(cast(b.real, a.dtype)[()] for b in bounds))
 
 
 def _clamp(self, min=None, max=None):
