@@ -420,3 +420,15 @@ def test_stft_of_half_precision_input_as_torch(dtype, case):
         return str(r.dtype), tuple(r.shape)
     ours, theirs = same_errors(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("case", ["random_ 5 2", "random_ 2 5", "random_ 5", "random_",
+                                  "cauchy_ c64", "cauchy_ c128", "cauchy_ long"])
+def test_random_fills_of_complex_tensors_fail_as_torch(case):
+    def run(L):
+        name, *args = case.split()
+        dtype = {"c64": L.complex64, "c128": L.complex128, "long": L.int64}.get(
+            args[0] if name == "cauchy_" else "", L.complex64)
+        t = L.empty(3, dtype=dtype)
+        getattr(t, name)(*([] if name == "cauchy_" else [int(a) for a in args]))
+    same_errors(run)

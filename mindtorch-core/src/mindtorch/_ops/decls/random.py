@@ -84,6 +84,9 @@ def random_bounds(dtype, low, high, numel=1):
     the dtype holds exactly), after PyTorch's checks.  random_() (low 0, high None) only
     checks the dtype when there is something to draw; explicit bounds always do."""
     if dtype.kind == "c":
+        if high is not None and low >= high:  # (checked first, as PyTorch)
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                               f"from={low} >= to={high}")
         if high is not None:
             raise RuntimeError("check_random_bounds handles only integral, floating-point and "
                                "boolean types")
@@ -219,7 +222,8 @@ def check_bernoulli(self, p):
 
 _CONTINUOUS = {"exponential_": "Exponential", "cauchy_": "Cauchy"}
 _LONG_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
-               "uint8": "unsigned char", "bool": "bool"}
+               "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
+               "complex128": "c10::complex<double>"}
 
 
 def check_distribution(name, self, a, b=None):
