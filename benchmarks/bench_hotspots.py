@@ -49,6 +49,9 @@ def cases(np, mt, torch):
                    for g in grads]), lambda: [np.clip(g, -0.1, 0.1, out=g) for g in grads])
     add("nan_to_num", lambda m: (lambda x: lambda: x.nan_to_num())(t(m, a)),
         lambda: np.nan_to_num(a))
+    b = rng.standard_normal((256, 512)).astype(np.float32)
+    add("lerp(x, y, 0.3)", lambda m: (lambda x, y: lambda: m.lerp(x, y, 0.3))(t(m, a), t(m, b)),
+        lambda: a + np.float32(0.3) * (b - a))
     return out
 
 

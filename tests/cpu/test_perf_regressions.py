@@ -273,3 +273,20 @@ def test_nan_to_num_grad():
     m.nan_to_num(posinf=3.0).mul(2).sum().backward()
     t.nan_to_num(posinf=3.0).mul(2).sum().backward()
     assert_same(m.grad, t.grad)
+
+
+# -- lerp with a number weight: lerp_'s fast path on a copy --------------------------------
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("n", [7, 1000, 70000])
+@pytest.mark.parametrize("weight", [0.3, 0.7, -1.5, 2, 0, 1, 0.5, -0.49])
+def test_lerp_number_weight_bits(dtype, n, weight):
+    a, b = RNG.standard_normal(n) * 10, RNG.standard_normal(n) * 10
+    a[:4], b[:4] = [math.nan, math.inf, -math.inf, -0.0], [1, math.inf, math.inf, 0.0]
+    ma = mindtorch.tensor(a).to(getattr(mindtorch, dtype))
+    mb = mindtorch.tensor(b).to(getattr(mindtorch, dtype))
+    rm, rt = mindtorch.lerp(ma, mb, weight), torch.lerp(to_torch(ma), to_torch(mb), weight)
+    assert_same(rm, rt, check_stride=True)
+    if dtype == "float32":  # (float64's NumPy fma is long double: ~1 ulp off at times)
+        assert np.array_equal(rm.numpy().view(np.uint8), rt.numpy().view(np.uint8))
+    assert np.array_equal(ma.numpy(), a.astype(ma.numpy().dtype), equal_nan=True)  # untouched

@@ -448,6 +448,12 @@ def _where(condition, self, other):
 
 def _lerp(self, end, weight):
     dt = P.lerp_plan(self, end, weight)
+    if type(weight) in (int, float) and dt in (D.float32, D.float64) and \
+            self._shape == end._shape and self.is_contiguous() and end.is_contiguous():
+        from .inplace import _lerp as lerp_  # its fast path on a copy (the same arithmetic)
+        out = arr(self).copy()
+        lerp_(out, arr(end), dt.np.type(weight))
+        return wrap(out, dt)
     ct = P.opmath(dt)  # 16-bit floats compute in float32, rounding once
     s, e = _operand(self, ct), _operand(end, ct)
     w = _operand(weight, ct)
