@@ -2,6 +2,9 @@
 NumPy paths used below _jit.MIN_SIZE or without numba) against PyTorch: sum, mean, prod,
 norm over every dim form, keepdim, strided / empty / 0-dim inputs, special values; and
 never less accurate than PyTorch against a float64 reference."""
+import subprocess
+import sys
+
 import mindtorch
 import numpy as np
 import pytest
@@ -51,7 +54,7 @@ def test_every_dim_form(path, name, keepdim):
             continue
         if name == "prod" and not isinstance(dim, int):
             continue  # (prod takes one dim)
-        same(lambda x: op(x, name)(dim=dim, keepdim=keepdim), m, t)
+        same(lambda x, dim=dim: op(x, name)(dim=dim, keepdim=keepdim), m, t)
 
 
 @pytest.mark.parametrize("name", ["sum", "mean", "prod", "norm"])
@@ -60,8 +63,8 @@ def test_shapes(path, name, shape):
     m, t = pair(RNG.standard_normal(shape))
     same(lambda x: op(x, name)(), m, t)
     for d in range(len(shape)):
-        same(lambda x: op(x, name)(dim=d), m, t)
-        same(lambda x: op(x, name)(dim=d, keepdim=True), m, t)
+        same(lambda x, d=d: op(x, name)(dim=d), m, t)
+        same(lambda x, d=d: op(x, name)(dim=d, keepdim=True), m, t)
 
 
 @pytest.mark.parametrize("name", ["sum", "mean", "prod", "norm"])
@@ -72,7 +75,7 @@ def test_strided_inputs(path, name):
         for dim in (0, 1, (1, 2)):
             if name == "prod" and not isinstance(dim, int):
                 continue
-            same(lambda x: op(view(x), name)(dim=dim), m, t)
+            same(lambda x, view=view, dim=dim: op(view(x), name)(dim=dim), m, t)
 
 
 @pytest.mark.parametrize("name", ["sum", "mean", "prod", "norm"])
@@ -83,14 +86,14 @@ def test_special_values(path, name):
     x[6, 4] = -0.0
     m, t = pair(x)
     for dim in (None, 0, 1):
-        same(lambda x: op(x, name)(dim=dim) if dim is not None else op(x, name)(), m, t)
+        same(lambda x, dim=dim: op(x, name)(dim=dim) if dim is not None else op(x, name)(), m, t)
 
 
 def test_norm_overflows_as_pytorchs_float32(path):
     """PyTorch's float32 norm squares in float32: past ~1.8e19 the norm is inf."""
     m, t = pair([[1e20, 1.0], [1e18, 1e18], [3e19, 0]])
     for dim in (None, 0, 1):
-        same(lambda x: x.norm() if dim is None else x.norm(dim=dim), m, t)
+        same(lambda x, dim=dim: x.norm() if dim is None else x.norm(dim=dim), m, t)
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float16", "bfloat16", "int32", "bool"])
@@ -101,13 +104,13 @@ def test_other_dtypes_keep_their_rules(path, dtype):
     same(lambda x: x.sum(), m, t)
     same(lambda x: x.mean(), m, t) if floating else None
     for dim in (0, 1):
-        same(lambda x: x.sum(dim), m, t)
+        same(lambda x, dim=dim: x.sum(dim), m, t)
         # (16-bit products of 64 factors: a few ulps apart, as before these kernels)
-        same(lambda x: x.prod(dim), *(small if floating else (m, t)),
+        same(lambda x, dim=dim: x.prod(dim), *(small if floating else (m, t)),
              **({"rtol": 4e-2, "atol": 1e-2} if "16" in dtype else {}))
         if floating:
-            same(lambda x: x.mean(dim), m, t)
-            same(lambda x: x.norm(dim=dim), m, t)
+            same(lambda x, dim=dim: x.mean(dim), m, t)
+            same(lambda x, dim=dim: x.norm(dim=dim), m, t)
 
 
 def test_float32_with_dtype_argument(path):
@@ -143,9 +146,18 @@ def test_not_less_accurate_than_pytorch(path, shape, dim, name):
 def test_large_inputs_take_the_compiled_loops():
     m, t = pair(RNG.standard_normal((_jit.MIN_SIZE // 64, 64)))
     for dim in (None, 0, 1):
-        same(lambda x: x.sum(dim) if dim is not None else x.sum(), m, t)
+        same(lambda x, dim=dim: x.sum(dim) if dim is not None else x.sum(), m, t)
     same(lambda x: x.norm(), m, t)
     assert _jit._modules[LOOPS]  # (loaded)
+
+
+def test_numba_loaded_by_large_inputs_only():
+    """Small reductions keep to NumPy (numba's ~120 MiB of LLVM is not loaded for them)."""
+    code = ("import sys, mindtorch; x = mindtorch.ones(64, 10); x.sum(); x.sum(0); x.mean(1); "
+            "x.norm(); x.prod(1); x.cumsum(1); x.var(1); x.logsumexp(1); x.topk(2, 1); "
+            "assert 'numba' not in sys.modules; "
+            "mindtorch.ones(1 << 16).sum(); assert 'numba' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_sum_mean_norm_backward(path):

@@ -107,11 +107,11 @@ def scan_rows(x, prod, out):
                 acc[r] = _step(acc[r], np.float64(x[i + r, j]), prod)
                 out[i + r, j] = acc[r]
         i += _GROUP
-    for i in range(i, m):
+    for row in range(i, m):
         s = start
         for j in range(n):
-            s = _step(s, np.float64(x[i, j]), prod)
-            out[i, j] = s
+            s = _step(s, np.float64(x[row, j]), prod)
+            out[row, j] = s
 
 
 @numba.njit(**_JIT)
@@ -194,8 +194,8 @@ def var_cols(x, divisor, root, out):
 def _before(v, w, largest):
     """v ranks before w among the k largest (smallest) values: NaN is the largest."""
     if largest:
-        return v > w or (v != v and w == w)
-    return v < w or (w != w and v == v)
+        return v > w or (math.isnan(v) and not math.isnan(w))
+    return v < w or (math.isnan(w) and not math.isnan(v))
 
 
 @numba.njit(**_JIT)
@@ -214,26 +214,26 @@ def topk_rows(x, k, largest, out, tied):
         for j in range(k, r.size):
             v = r[j]
             if largest:
-                if not v > last and (v == v or last != last):
+                if not v > last and (not math.isnan(v) or math.isnan(last)):
                     continue
-            elif not v < last and (last == last or v != v):
+            elif not v < last and (not math.isnan(last) or math.isnan(v)):
                 continue
             _insert(values, best, k - 1, v, j, largest)
             last = values[k - 1]
         tie = False
         for j in range(1, k):
-            tie |= values[j] == values[j - 1] or (values[j] != values[j] and
-                                                  values[j - 1] != values[j - 1])
+            tie |= values[j] == values[j - 1] or (math.isnan(values[j]) and
+                                                  math.isnan(values[j - 1]))
         inside = 0
         for j in range(k):
-            inside += values[j] == last or (values[j] != values[j] and last != last)
+            inside += values[j] == last or (math.isnan(values[j]) and math.isnan(last))
         equal = 0
-        if last == last:
+        if not math.isnan(last):
             for j in range(r.size):
                 equal += r[j] == last
         else:
             for j in range(r.size):
-                equal += r[j] != r[j]
+                equal += math.isnan(r[j])
         tied[i] = tie or equal > inside
 
 
