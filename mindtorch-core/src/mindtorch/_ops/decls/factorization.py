@@ -564,8 +564,8 @@ def _real_diag_embed(X):
 
 def _lstsq_grad(grads, A, B, results):
     """From the solution through pinv(A), and from the residuals (when computed)."""
-    from .factorization_spectral import pinv_backward
     from ...autograd.functional_helpers import sum_to
+    from .factorization_spectral import pinv_backward
     gX, gL = grads[0], grads[1]
     vector = lstsq_plan(A, B, None)[1]
     col = (lambda t: t.unsqueeze(-1)) if vector else (lambda t: t)
