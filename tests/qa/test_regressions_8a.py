@@ -431,3 +431,11 @@ def test_random_fills_of_complex_tensors_fail_as_torch(case):
         t = L.empty(3, dtype=dtype)
         getattr(t, name)(*([] if name == "cauchy_" else [int(a) for a in args]))
     same_errors(run)
+
+
+@pytest.mark.parametrize("probs", [0.0, [0.5, 0.0, 0.0], [0.3]], ids=str)
+def test_geometric_refuses_zero_probs_when_validating(probs):
+    def run(L):
+        return L.distributions.Geometric(L.tensor(probs), validate_args=True).probs.tolist()
+    ours, theirs = same_errors(run)
+    assert ours == theirs

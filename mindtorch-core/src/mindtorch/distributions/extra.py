@@ -132,6 +132,13 @@ class Geometric(_BinaryParam, Distribution):
             (self.logits,) = broadcast_all(logits)
         super().__init__(self.probs.size() if probs is not None else self.logits.size(),
                          validate_args=validate_args)
+        if self._validate_args and probs is not None:  # (PyTorch's check beyond [0, 1])
+            valid = self.probs > 0
+            if not bool(valid.all()):
+                raise ValueError(f"Expected parameter probs ({type(self.probs).__name__} of "
+                                 f"shape {tuple(self.probs.shape)}) of distribution {self!r} "
+                                 f"to be positive but found invalid values:\n"
+                                 f"{self.probs.detach()[~valid]}")
 
     mean = property(lambda self: 1.0 / self.probs - 1.0)
     mode = property(lambda self: _m().zeros_like(self.probs))
