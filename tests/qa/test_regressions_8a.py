@@ -439,3 +439,17 @@ def test_geometric_refuses_zero_probs_when_validating(probs):
         return L.distributions.Geometric(L.tensor(probs), validate_args=True).probs.tolist()
     ours, theirs = same_errors(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("p", [float("inf"), 0.5, 1.0, 2.0, 3.0])
+def test_cdist_gradient_at_ties_and_coincident_points_as_torch(p):
+    # PyTorch's cdist backward for p = inf sends the gradient to every tied component
+    grads = []
+    for L in BOTH:
+        x = L.tensor([[0., 0.], [0., 0.], [1., 1.], [2., -0.5]], dtype=L.float64,
+                     requires_grad=True)
+        y = L.tensor([[1., 1.], [0., 3.]], dtype=L.float64, requires_grad=True)
+        r = L.cdist(x, y, p=p) + L.cdist(x, x, p=p).sum(-1, keepdim=True)
+        grads.append([g.tolist() for g in L.autograd.grad((r * r).sum(), [x, y])])
+    np.testing.assert_allclose(np.array(grads[0][0]), np.array(grads[1][0]), rtol=1e-12)
+    np.testing.assert_allclose(np.array(grads[0][1]), np.array(grads[1][1]), rtol=1e-12)

@@ -415,7 +415,10 @@ def _cdist_grad(grad, x1, x2, p, result):
     if p == 0 or 0 in result.shape or x1.shape[-1] == 0:
         return x1.new_zeros(x1.shape), x2.new_zeros(x2.shape)
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
-    g = _norm_grad(grad, diff, p, (diff.ndim - 1,), False, result)
+    if p == float("inf"):  # (PyTorch's cdist: every component at the max, ties not split)
+        g = grad.unsqueeze(-1) * diff.sign() * (diff.abs() == result.unsqueeze(-1))
+    else:
+        g = _norm_grad(grad, diff, p, (diff.ndim - 1,), False, result)
     return g.sum(-2), -g.sum(-3)
 
 
