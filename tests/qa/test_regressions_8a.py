@@ -453,3 +453,19 @@ def test_cdist_gradient_at_ties_and_coincident_points_as_torch(p):
         grads.append([g.tolist() for g in L.autograd.grad((r * r).sum(), [x, y])])
     np.testing.assert_allclose(np.array(grads[0][0]), np.array(grads[1][0]), rtol=1e-12)
     np.testing.assert_allclose(np.array(grads[0][1]), np.array(grads[1][1]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("p,dim,maxnorm", [(2, 0, 1.0), (1, 1, 0.5), (3, -1, 2.0), (0.5, 0, 1.0)])
+def test_renorm_gradient_with_a_zero_slice_as_torch(p, dim, maxnorm):
+    # the slices left alone pass their gradient through (no NaN from a zero slice's norm)
+    rng = np.random.default_rng(0)
+    xn = rng.standard_normal((3, 4))
+    xn[1] = 0
+    out = []
+    for L in BOTH:
+        x = L.tensor(xn, requires_grad=True)
+        y = L.renorm(x, p, dim, maxnorm)
+        g = L.autograd.grad((y * L.arange(12., dtype=L.float64).view(3, 4)).sum(), x)[0]
+        out.append((y.detach().numpy(), g.numpy()))
+    for m, t in zip(*out):
+        np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-12)

@@ -273,9 +273,13 @@ def _renorm(self, p, dim, maxnorm):
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {_type_name(self.dtype)}")
     others = tuple(d for d in range(self.dim()) if d != dim)
-    norm = self.abs().pow(p).sum(others, keepdim=True).pow(1.0 / p) if others else \
-        self.abs()
-    factor = M.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+
+    def norm(x):
+        return x.abs().pow(p).sum(others, keepdim=True).pow(1.0 / p) if others else x.abs()
+    big = norm(self.detach()) > maxnorm
+    # (the norm of the slices left alone is not differentiated: PyTorch's formula passes
+    # their gradient through, where a zero slice's norm would give NaN)
+    factor = M.where(big, maxnorm / (norm(M.where(big, self, 1.0)) + 1e-7), 1.0)
     return self * factor.to(self.dtype)
 
 
