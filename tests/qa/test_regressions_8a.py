@@ -469,3 +469,19 @@ def test_renorm_gradient_with_a_zero_slice_as_torch(p, dim, maxnorm):
         out.append((y.detach().numpy(), g.numpy()))
     for m, t in zip(*out):
         np.testing.assert_allclose(m, t, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("randomness", ["error", "same", "different", "bogus"])
+@pytest.mark.parametrize("fn", ["randn", "dropout", "dropout eval", "normal_", "rand_like"])
+def test_vmap_randomness_modes_as_torch(randomness, fn):
+    def run(L):
+        f = {"randn": lambda v: v + L.randn(3, dtype=L.float64),
+             "dropout": lambda v: L.nn.functional.dropout(v, 0.5),
+             "dropout eval": lambda v: L.nn.functional.dropout(v, 0.5, training=False),
+             "normal_": lambda v: v.clone().normal_(),
+             "rand_like": lambda v: L.rand_like(v)}[fn]
+        L.manual_seed(7)
+        r = L.func.vmap(f, randomness=randomness)(L.arange(12., dtype=L.float64).view(4, 3))
+        return r.tolist(), L.rand(2, dtype=L.float64).tolist()  # (and the stream after)
+    ours, theirs = same_errors(run)
+    assert ours == theirs

@@ -28,6 +28,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     import mindtorch as M
 
     from ._tensor import Tensor
+    if randomness not in ("error", "different", "same"):
+        raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
+                           f"'same'. Got {randomness}")
 
     def mapped(*args, **kwargs):
         n = _mapped_size(func, in_dims, args)
@@ -41,9 +44,18 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
             if isinstance(d, dict):
                 return {k: piece(a[k], d[k], i) for k in a}
             return type(a)(piece(x, dx, i) for x, dx in zip(a, d))
+        # randomness (the default generator's): "different" draws on for every slice,
+        # "same" replays the first slice's draws, "error" refuses any draw
+        start = None if randomness == "different" else M.get_rng_state()
+        results = []
         with under_transform():
-            results = [func(*[piece(a, d, i) for a, d in zip(args, dims)], **kwargs)
-                       for i in range(n)]
+            for i in range(n):
+                if randomness == "same" and i:
+                    M.set_rng_state(start)
+                results.append(func(*[piece(a, d, i) for a, d in zip(args, dims)], **kwargs))
+                if randomness == "error" and not M.equal(M.get_rng_state(), start):
+                    M.set_rng_state(start)
+                    raise RuntimeError(_RANDOM_ERROR)
         first = results[0]
         if isinstance(first, tuple) and isinstance(out_dims, tuple):
             return tuple(_stack([r[k] for r in results], out_dims[k])
@@ -55,6 +67,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         return _rebuild(results[0], [M.stack([M.as_tensor(v) for v in col], dim)
                                      for col in columns])
     return mapped
+
+
+_RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "
+                 "use the 'same' or 'different' randomness flags on vmap or perform the "
+                 "randomness operation out of vmap")
 
 
 def _mapped_size(func, in_dims, args):
