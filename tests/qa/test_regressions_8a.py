@@ -485,3 +485,24 @@ def test_vmap_randomness_modes_as_torch(randomness, fn):
         return r.tolist(), L.rand(2, dtype=L.float64).tolist()  # (and the stream after)
     ours, theirs = same_errors(run)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("case", ["svd U real", "svd Vh imag", "svd U abs", "eigh V real",
+                                  "eigh V abs", "eig V real", "eig real input V real"])
+def test_phase_dependent_losses_of_complex_vectors_refused_as_torch(case):
+    rng = np.random.default_rng(0)
+    an = rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))
+
+    def run(L):
+        A = L.tensor(an if "real input" not in case else an.real, requires_grad=True)
+        if case.startswith("svd"):
+            v = L.linalg.svd(A)[0 if " U " in case else 2]
+        elif case.startswith("eigh"):
+            A2 = A @ A.mH
+            v = L.linalg.eigh(A2)[1]
+        else:
+            v = L.linalg.eig(A)[1]
+        loss = (v.abs() if case.endswith("abs") else v.imag if "imag" in case else v.real).sum()
+        return tuple(L.autograd.grad(loss, A)[0].shape)
+    ours, theirs = same_errors(run)
+    assert ours == theirs

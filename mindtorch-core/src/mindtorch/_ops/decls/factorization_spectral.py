@@ -177,11 +177,27 @@ def _declare():
 
 # -- backward formulas (torch's FunctionsManual, written with mindtorch ops) ---------------
 
+_PHASE = ("The eigenvectors in the complex case are specified up to multiplication by "
+          "e^{i phi}. The specified loss function depends on this quantity, so it is "
+          "ill-defined.")
+
+
+def _check_phase(a, b, message):
+    """PyTorch's refusal of a loss that depends on the phases of complex eigen / singular
+    vectors: imag(diag(V^H gV)) (for svd: U's and V's, opposite) must vanish."""
+    M = _M()
+    if _has_data(a) and not bool(M.allclose(a, b, 1e-2, 1e-2)):
+        raise RuntimeError(message)
+
+
 def _eigh_grad(grads, results):
     gL, gV = grads
     L, V = results
     M = _M()
     VhgV = V.mH @ gV
+    if V.dtype.is_complex:
+        d = VhgV.diagonal(0, -2, -1).imag
+        _check_phase(d, M.zeros_like(d), "linalg_eigh_backward: " + _PHASE)
     VhgV = 0.5 * (VhgV - VhgV.mH)
     E = L.unsqueeze(-2) - L.unsqueeze(-1)
     eye = _eye_mask(L._shape[-1], L.device)
@@ -200,6 +216,8 @@ def _eig_grad(grads, A, results):
     M = _M()
     Vh = V.mH
     VhgV = Vh @ gV
+    d = VhgV.diagonal(0, -2, -1).imag
+    _check_phase(d, M.zeros_like(d), "linalg_eig_backward: " + _PHASE)
     VhgV = VhgV - Vh @ (V * VhgV.diagonal(0, -2, -1).real.unsqueeze(-2))
     Lc = L.conj()
     E = Lc.unsqueeze(-2) - Lc.unsqueeze(-1)
@@ -225,8 +243,13 @@ def _svd_grad(grads, results, full_matrices):
         Vh, gVh = Vh[..., :k, :], gVh[..., :k, :]
     M = _M()
     skew = lambda X: X - X.mH
-    UhgU = skew(U.mH @ gU)
-    VhgV = skew(Vh @ gVh.mH)
+    UhgU, VhgV = U.mH @ gU, Vh @ gVh.mH
+    if U.dtype.is_complex:
+        _check_phase(UhgU.diagonal(0, -2, -1).imag, -VhgV.diagonal(0, -2, -1).imag,
+                     "svd_backward: The singular vectors in the complex case are specified "
+                     "up to multiplication by e^{i phi}. The specified loss function depends "
+                     "on this phase term, making it ill-defined.")
+    UhgU, VhgV = skew(UhgU), skew(VhgV)
     S2 = S * S
     eye = _eye_mask(k, S.device)
     E = _safe(M.where(eye, 1, S2.unsqueeze(-2) - S2.unsqueeze(-1)))
