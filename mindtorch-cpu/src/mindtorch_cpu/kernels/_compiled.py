@@ -246,6 +246,22 @@ def log_softmax_backward_rows_f32(g, y, out):
             orow[j] = gr[j] - _exp_shifted(-yr[j]) * c
 
 
+@numba.njit(inline="always")
+def row_moments(r):
+    """(mean, sum of squared deviations) of the 1-D r in float64, in two passes (no
+    cancellation)."""
+    n = r.shape[0]
+    s = 0.0
+    for j in range(n):
+        s += r[j]
+    m = s / n
+    v = 0.0
+    for j in range(n):
+        d = r[j] - m
+        v += d * d
+    return m, v
+
+
 @numba.njit(**_ROWS)
 def layer_norm_rows(x, w, b, eps, y, mean, rstd):
     """y = (x - mean) * rstd * w + b over the rows of the 2-D C-contiguous x (n > 0
@@ -253,14 +269,7 @@ def layer_norm_rows(x, w, b, eps, y, mean, rstd):
     rows, n = x.shape
     for i in range(rows):
         xr, yr = x[i], y[i]
-        s = 0.0
-        for j in range(n):
-            s += xr[j]
-        m = s / n
-        v = 0.0
-        for j in range(n):
-            d = xr[j] - m
-            v += d * d
+        m, v = row_moments(xr)
         mean[i], rstd[i] = m, 1.0 / math.sqrt(v / n + eps)
         mc, rc = mean[i], rstd[i]  # (rounded to x's dtype)
         for j in range(n):

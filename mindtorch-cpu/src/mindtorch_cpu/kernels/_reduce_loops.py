@@ -12,7 +12,7 @@ import math
 import numba
 import numpy as np
 
-from ._compiled import _exp_shifted, _row_max
+from ._compiled import _exp_shifted, _row_max, row_moments
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": {"contract"}}
 _ROWS = {**_JIT, "fastmath": {"contract", "reassoc"}}
@@ -152,18 +152,8 @@ def logsumexp_rows(x, out):
 @numba.njit(**_ROWS)
 def var_rows(x, divisor, root, out):
     """out[i] = the variance (root: its square root) of the row x[i] (x 2-D)."""
-    n = x.shape[1]
     for i in range(x.shape[0]):
-        r = x[i]
-        s = 0.0
-        for j in range(n):
-            s += r[j]
-        m = s / n
-        v = 0.0
-        for j in range(n):
-            d = r[j] - m
-            v += d * d
-        v = v / divisor
+        v = row_moments(x[i])[1] / divisor
         out[i] = math.sqrt(v) if root else v
 
 
