@@ -185,8 +185,11 @@ _PHASE = ("The eigenvectors in the complex case are specified up to multiplicati
 def _check_phase(a, b, message):
     """PyTorch's refusal of a loss that depends on the phases of complex eigen / singular
     vectors: imag(diag(V^H gV)) (for svd: U's and V's, opposite) must vanish."""
-    M = _M()
-    if _has_data(a) and not bool(M.allclose(a, b, 1e-2, 1e-2)):
+    try:
+        same = bool(_M().allclose(a, b, 1e-2, 1e-2))
+    except RuntimeError:  # a device without data (meta) cannot read it: no check, as
+        return            # formulas do not branch on devices
+    if not same:
         raise RuntimeError(message)
 
 
