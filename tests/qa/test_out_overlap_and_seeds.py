@@ -19,6 +19,11 @@ OUT_CASES = {
     "masked_select_part": lambda lib, a: lib.masked_select(a, a > 2, out=a[:3]),
     "cross_same": lambda lib, a: lib.cross(a.view(2, 3), a.view(2, 3), dim=1,
                                            out=a.view(2, 3)),
+    "cat_same": lambda lib, a: lib.cat([a], out=a),
+    "cat_part": lambda lib, a: lib.cat([a[:3], a[3:]], out=a),
+    "concat_part": lambda lib, a: lib.concat([a[:2], a[2:4]], out=a[2:]),
+    "cat_apart": lambda lib, a: lib.cat([a[:3]], out=a[3:]),
+    "stack_part": lambda lib, a: lib.stack([a[:3], a[3:]], out=a.view(2, 3)),
     # pointwise ops refuse a partial overlap only
     "add_part": lambda lib, a: lib.add(a[:5], 1, out=a[1:]),
     "mul_same": lambda lib, a: lib.mul(a, 2, out=a),

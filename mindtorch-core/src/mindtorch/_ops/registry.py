@@ -268,11 +268,15 @@ def _overlap_checks(op, tensor_names):
                     f"isinstance({n}, Tensor) and "
                 lines.append(f"if {guard}{n}._storage is {m}._storage and {n} is not {m}: "
                              f"_no_overlap({m}, {n})")
+    from .decls.creation import OUT_DISJOINT
+    disjoint = s.name in OUT_DISJOINT
     if op.options.get("out") and singles and "reduction" not in op.tags:
         inputs = ", ".join(n for n, _ in singles)
-        from .decls.creation import OUT_DISJOINT
-        disjoint = s.name in OUT_DISJOINT
         lines.append(f"if out is not None: _out_overlap(out, ({inputs},), {disjoint})")
+    if op.options.get("out") and disjoint:  # (cat / stack: each tensor of the list)
+        for n, a in tensor_names:
+            if a.type == "Tensor[]":
+                lines.append(f"if out is not None: _out_overlap(out, {n}, True)")
     return lines
 
 

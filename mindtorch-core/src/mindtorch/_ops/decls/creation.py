@@ -164,7 +164,8 @@ def check_no_overlap(written, other, disjoint=False):
 
 # out= ops PyTorch refuses any overlap with an input for, the same tensor included (the
 # others refuse a partial overlap only; reductions do not check out=)
-OUT_DISJOINT = {"gather", "index_select", "masked_select", "take", "cross"}
+OUT_DISJOINT = {"gather", "index_select", "masked_select", "take", "cross", "cat", "concat",
+                "concatenate", "stack"}
 
 
 def check_out_overlap(out, inputs, disjoint=False):
