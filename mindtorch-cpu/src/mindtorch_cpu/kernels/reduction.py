@@ -76,25 +76,33 @@ def _block(self, dim, keepdim):
     return (math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])), kept
 
 
-def _compiled_reduce(self, dim, keepdim, op, mean=False):
-    """A float32 reduction by kernels/_reduce_loops.py (op: its SUM, NORM2 or PROD; mean:
-    the sum divided by n), or None where it does not serve: other dtypes, fewer than
-    _jit.MIN_SIZE elements, a layout that is not C-contiguous or reduced dims apart."""
+def _loop(self, dim, keepdim, name, arguments):
+    """kernels/_reduce_loops.py's <name>_rows (or <name>_cols, dims before the last kept)
+    over a float32 self as one (outer, n, inner) block: loop(x, *arguments(n), out); None
+    where it does not serve (fewer than _jit.MIN_SIZE elements, no numba, a layout that is
+    not C-contiguous, reduced dims apart, no _cols loop)."""
     a = arr(self)
-    if a.dtype != np.float32 or not a.flags.c_contiguous or not a.ndim:
-        return None
-    jit = compiled("_reduce_loops", a.size)
+    jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous and a.ndim else None
     block = jit and _block(self, dim, keepdim)
     if not block:
         return None
     (outer, n, inner), shape = block
-    r = np.empty(shape, np.float32)
     if inner == 1:
-        jit.reduce_rows(a.reshape(outer, n), op, float(n if mean else 1), r.reshape(outer))
+        loop, x, out_shape = getattr(jit, name + "_rows"), a.reshape(outer, n), (outer,)
     else:
-        jit.reduce_cols(a.reshape(outer, n, inner), op, float(n if mean else 1),
-                        r.reshape(outer, inner))
+        loop, x, out_shape = getattr(jit, name + "_cols", None), a.reshape(outer, n, inner), \
+            (outer, inner)
+        if loop is None:
+            return None
+    r = np.empty(shape, np.float32)
+    loop(x, *arguments(n), r.reshape(out_shape))
     return _wrap_strided(r, D.float32)
+
+
+def _compiled_reduce(self, dim, keepdim, op, mean=False):
+    """A float32 sum / 2-norm / product by the reduce loops (op: SUM, NORM2 or PROD; mean:
+    the sum divided by n), or None (see _loop)."""
+    return _loop(self, dim, keepdim, "reduce", lambda n: (op, float(n if mean else 1)))
 
 
 def _fold(a):
@@ -273,21 +281,8 @@ def _logical(fn):
 
 
 def _compiled_var(self, dim, keepdim, correction, root):
-    """A float32 var / std by kernels/_reduce_loops.py (a C-contiguous tensor whose reduced
-    dims are one run), or None."""
-    a = arr(self)
-    jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous and a.ndim else None
-    block = jit and _block(self, dim, keepdim)
-    if not block:
-        return None
-    (outer, n, inner), shape = block
-    r = np.empty(shape, np.float32)
-    divisor = float(max(0, n - correction))
-    if inner == 1:
-        jit.var_rows(a.reshape(outer, n), divisor, root, r.reshape(outer))
-    else:
-        jit.var_cols(a.reshape(outer, n, inner), divisor, root, r.reshape(outer, inner))
-    return _wrap_strided(r, D.float32)
+    """A float32 var / std (root) by the var loops, or None (see _loop)."""
+    return _loop(self, dim, keepdim, "var", lambda n: (float(max(0, n - correction)), root))
 
 
 def _var(name):
@@ -320,14 +315,9 @@ def logsumexp(self, dim, keepdim=False):
     R.check_logsumexp(self, dim, keepdim)
     out = R.logsumexp_dtype(self)
     if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
-        a = arr(self)
-        jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous else None
-        block = jit and _block(self, dim, keepdim)
-        if block and block[0][2] == 1:  # (over the last dims)
-            (outer, n, _), shape = block
-            r = np.empty(shape, np.float32)
-            jit.logsumexp_rows(a.reshape(outer, n), r.reshape(outer))
-            return _wrap_strided(r, D.float32)
+        r = _loop(self, dim, keepdim, "logsumexp", lambda n: ())  # (over the last dims)
+        if r is not None:
+            return r
     axis = _axis(self, dim)
     a = _acc(arr(self), out)
     with np.errstate(all="ignore"):
