@@ -262,6 +262,9 @@ def _dtyped(op, binding, self, args, kwargs, out):
     if name in ("sum", "prod") and not given:
         raise _invalid(name, args, dict(kwargs, out=out))
     _check_out(name, out)
+    if scan:  # (PyTorch's scans refuse an out= partly overlapping the input)
+        from .creation import check_out_overlap
+        check_out_overlap(out, (self,))
     dtype = kwargs.get("dtype")
     if dtype is None and (name != "mean" or given and out.dtype.kind in "fc"):
         kwargs = dict(kwargs, dtype=out.dtype)
@@ -429,6 +432,9 @@ def _extremum(name, binary_name):
             if out is not None and not isinstance(out, (tuple, list)):
                 raise TypeError(f"{name}(): argument 'out' must be tuple of Tensors, not "
                                 f"{type(out).__name__}")
+            if out is not None:
+                from .sorting import refuse_out_overlap
+                refuse_out_overlap(name, out, (self,), {})
             r = ret(*dim_op.binding(self, dim, False if keepdim is unset else keepdim))
             if out is not None:
                 values, indices = out

@@ -430,6 +430,7 @@ def _tuple_out(name, fields, out, args, kwargs):
                              for a in (*args, *kwargs.values())):
         raise RuntimeError(f"{name}(): functions with out=... arguments don't support "
                            f"automatic differentiation, but one of the arguments requires grad.")
+    refuse_out_overlap(name, out, args, kwargs)
     ret = _OUT_TYPES.get(name)
     if ret is None:
         ret = _OUT_TYPES[name] = return_types.make(f"{name}_out", fields)
@@ -437,6 +438,21 @@ def _tuple_out(name, fields, out, args, kwargs):
 
 
 _OUT_TYPES = {}
+
+# how many of an out= tuple's first tensors PyTorch refuses when they partly overlap an
+# input (the indices of sort / kthvalue and cummax / cummin / histogram are not checked)
+_OVERLAP_CHECKED = {"max": 2, "min": 2, "mode": 2, "median": 2, "nanmedian": 2, "aminmax": 2,
+                    "topk": 2, "frexp": 2, "kthvalue": 1, "sort": 1}
+
+
+def refuse_out_overlap(name, out, args, kwargs):
+    from ..._tensor import Tensor
+    from .creation import check_out_overlap
+    n = _OVERLAP_CHECKED.get(name, 0)
+    if n:
+        inputs = [a for a in (*args, *kwargs.values()) if isinstance(a, Tensor)]
+        for o in out[:n]:
+            check_out_overlap(o, inputs)
 
 
 def _write_tuple(op, ret, out, results):
