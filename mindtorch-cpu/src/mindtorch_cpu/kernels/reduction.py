@@ -477,7 +477,19 @@ def _softmax_backward_like(log):
     return kernel
 
 
+def equal(self, other):
+    """torch.equal in one comparison of same-dtype data (its per-call cost is the job);
+    mixed dtypes compare through the eq kernel's promotion."""
+    if self._shape != other._shape:
+        return wrap(np.False_, D.bool)
+    if self.dtype is other.dtype:
+        return wrap(np.bool_((arr(self) == arr(other)).all()), D.bool)
+    from .pointwise import KERNELS as POINTWISE
+    return wrap(np.bool_(arr(POINTWISE["eq"](self, other)).all()), D.bool)
+
+
 KERNELS = {
+    "equal": equal,
     "softmax": _softmax_like("softmax", False),
     "log_softmax": _softmax_like("log_softmax", True),
     "_softmax_backward_data": _softmax_backward_like(False),
