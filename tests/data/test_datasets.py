@@ -288,7 +288,7 @@ def test_distributed_sampler_errors():
     with pytest.raises(ValueError, match=r"Invalid rank 3, rank should be in the interval "
                                          r"\[0, 2\]"):
         mud.DistributedSampler(range(4), 3, 3)
-    with pytest.raises(RuntimeError, match="Requires distributed package"):
+    with pytest.raises(ValueError, match="Default process group has not been initialized"):
         mud.DistributedSampler(range(4))
 
 

@@ -154,9 +154,9 @@ class DataLoader:
 
     def _get_iterator(self):
         if self.num_workers == 0:
-            return _SingleProcessIter(self)
+            return _SingleProcessDataLoaderIter(self)
         self.check_worker_number_rationality()
-        return _MultiProcessIter(self)
+        return _MultiProcessingDataLoaderIter(self)
 
     def __iter__(self):
         if not (self.persistent_workers and self.num_workers > 0):
@@ -194,7 +194,7 @@ class DataLoader:
                       f"avoid potential slowness/freeze if necessary.", stacklevel=2)
 
 
-class _BaseIter:
+class _BaseDataLoaderIter:
     def __init__(self, loader):
         from ... import empty, int64
         self._dataset, self._dataset_kind = loader.dataset, loader._dataset_kind
@@ -248,7 +248,7 @@ def _fetcher_class(kind):
     return _worker.IterableFetcher if kind == _DatasetKind.Iterable else _worker.MapFetcher
 
 
-class _SingleProcessIter(_BaseIter):
+class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
     def __init__(self, loader):
         super().__init__(loader)
         if self._timeout != 0:
@@ -260,7 +260,7 @@ class _SingleProcessIter(_BaseIter):
         return self._fetcher.fetch(self._next_index())
 
 
-class _MultiProcessIter(_BaseIter):
+class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
     """Tasks (batch number, indices) go round-robin to the workers' index queues, at most
     prefetch_factor per worker ahead; results come back on one queue in any order and are
     handed out in batch order."""

@@ -1,0 +1,23 @@
+"""Regression tests for what QA round 9b (printing, data loading, serialization, mixed
+precision) found, each against torch."""
+import mindtorch
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+BOTH = (mindtorch, torch)
+
+
+def test_dataloader_iterator_class_names():
+    # libraries (Lightning, accelerate) name these classes
+    for lib in BOTH:
+        dl = lib.utils.data.DataLoader(list(range(4)), batch_size=2)
+        mod = lib.utils.data.dataloader
+        assert type(iter(dl)) is mod._SingleProcessDataLoaderIter
+        assert issubclass(mod._MultiProcessingDataLoaderIter, mod._BaseDataLoaderIter)
+
+
+@pytest.mark.parametrize("kw", [{}, {"num_replicas": 2}, {"rank": 0}])
+def test_distributed_sampler_without_process_group(kw):
+    same_outcome(lambda L: L.utils.data.DistributedSampler(range(4), **kw))
