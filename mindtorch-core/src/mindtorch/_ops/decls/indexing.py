@@ -213,7 +213,8 @@ def _masked_fill_(self, mask, value):
     return write_into(self, OPS["masked_fill"], (mask, value))
 
 
-def _masked_scatter_(self, mask, source):
+def check_masked_scatter(self, mask, source):
+    """masked_scatter_'s checks before it reads the mask (the cpu kernel's too)."""
     check_no_internal_overlap(self._shape, self._stride)
     if source.dtype is not self.dtype:
         raise RuntimeError(f"masked_scatter: expected self and source to have same dtypes but "
@@ -221,6 +222,10 @@ def _masked_scatter_(self, mask, source):
     if mask.dtype is not D.bool:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with "
                            f"dtype {type_name(mask.dtype)}")
+
+
+def _masked_scatter_(self, mask, source):
+    check_masked_scatter(self, mask, source)
     mask = mask.expand(self._shape)
     if not mask.numel():
         return self
@@ -454,13 +459,16 @@ def _empty_dim_writes(self, dim, index, restride_size=1):
     return self.numel() == 0
 
 
-def _index_add_(self, dim, index, source, alpha=1):
+def check_index_add_call(self, dim, index, source, alpha, out_of_range=None):
+    """index_add_'s checks, bounds included (out_of_range(index, size): the first index
+    outside [0, size) or None; a backend's kernel may pass its own); False when nothing
+    is written."""
     check_no_internal_overlap(self._shape, self._stride)
     _check_index_add(self, dim, index, source)
     if self.ndim > 1 and not self.numel():  # PyTorch's slice loop runs no iteration
-        return self
+        return False
     size = self._shape[dim] if self.ndim else 1
-    v = _first_out_of_range(index, size)
+    v = (out_of_range or _first_out_of_range)(index, size)
     if v is not None:
         # PyTorch adds along the first or last dim of a >1-D tensor with index_put_ when
         # alpha is 1 and the index int64 (a RuntimeError); its other paths raise IndexError
@@ -469,6 +477,12 @@ def _index_add_(self, dim, index, source, alpha=1):
             raise RuntimeError(f"index {v} is out of bounds for dimension {dim} with size "
                                f"{size}")
         raise IndexError("index out of range in self")
+    return True
+
+
+def _index_add_(self, dim, index, source, alpha=1):
+    if not check_index_add_call(self, dim, index, source, alpha):
+        return self
     if alpha != 1:
         if self.dtype.kind in "ui":
             alpha = int(alpha)
@@ -512,16 +526,24 @@ def _check_index_copy(self, dim, index, source):
                          f"source.size(dim) ({source._shape[dim]})")
 
 
-def _index_copy_(self, dim, index, source):
+def check_index_copy_call(self, dim, index, source, out_of_range=None):
+    """index_copy_'s checks, bounds included (out_of_range as check_index_add_call's);
+    False when nothing is written."""
     check_no_internal_overlap(self._shape, self._stride)
     _check_index_copy(self, dim, index, source)
     if _empty_dim_writes(self, dim, index):
-        return self
+        return False
     size = self._shape[dim] if self.ndim else 1
-    v = _first_out_of_range(index, size)
+    v = (out_of_range or _first_out_of_range)(index, size)
     if v is not None:
         raise IndexError(f"index_copy_(): index {v} is out of bounds for dimension {dim} with "
                          f"size {size}")
+    return True
+
+
+def _index_copy_(self, dim, index, source):
+    if not check_index_copy_call(self, dim, index, source):
+        return self
     target, indices = _vector_index(self, dim, index)
     OPS["index_put_"].call(target, indices, source.reshape(target._shape[:dim] + (
         index.numel(),) + target._shape[dim + 1:]), False)
@@ -560,7 +582,9 @@ def _narrow_copy(self, dim, start, length):
 
 # -- put / index_reduce ----------------------------------------------------------------------
 
-def _put_(self, index, source, accumulate=False):
+def check_put(self, index, source, out_of_range=None):
+    """put_'s checks, bounds included (out_of_range(index, n, negative_ok) as
+    _first_out_of_range)."""
     if index.dtype is not D.int64:
         raise RuntimeError(f"put_(): Expected a long tensor for index, but got "
                            f"{type_name(index.dtype)}")
@@ -573,9 +597,13 @@ def _put_(self, index, source, accumulate=False):
                          f"elements, but got source.numel() = {source.numel()}, index.numel() = "
                          f"{index.numel()}")
     n = self.numel()
-    v = _first_out_of_range(index, n, negative_ok=True)
+    v = (out_of_range or _first_out_of_range)(index, n, True)
     if v is not None:
         raise IndexError(f"out of range: tried to access index {v} on a tensor of {n} elements.")
+
+
+def _put_(self, index, source, accumulate=False):
+    check_put(self, index, source)
     # write through a flat view when self has one, else into a contiguous copy
     flat = self.view(-1) if self.is_contiguous() else OPS["clone"].call(self, None).reshape(-1)
     OPS["index_put_"].call(flat, (index.reshape(-1),), source.reshape(-1), accumulate)
@@ -587,7 +615,10 @@ def _put_(self, index, source, accumulate=False):
 _INDEX_REDUCTIONS = ("prod", "mean", "amax", "amin")
 
 
-def _index_reduce_(self, dim, index, source, reduce, include_self=True):
+def check_index_reduce_call(self, dim, index, source, reduce, include_self,
+                            out_of_range=None):
+    """index_reduce_'s checks, bounds included (out_of_range as check_index_add_call's);
+    False when nothing is written."""
     check_no_internal_overlap(self._shape, self._stride)
     warn_once("index_reduce", "index_reduce() is in beta and the API may change at any time.")
     _check_index_reduce_name(reduce)
@@ -607,12 +638,17 @@ def _index_reduce_(self, dim, index, source, reduce, include_self=True):
                          f"select(): index 0 out of range for tensor of size "
                          f"{list(self._shape)} at dimension {dim}")
     if _empty_dim_writes(self, dim, index, n):
-        return self
+        return False
     size = self._shape[dim] if self.ndim else 1
-    if _first_out_of_range(index, size) is not None:
+    if (out_of_range or _first_out_of_range)(index, size) is not None:
         raise IndexError("index out of range in self")
-    if not source.numel():
+    return source.numel() > 0
+
+
+def _index_reduce_(self, dim, index, source, reduce, include_self=True):
+    if not check_index_reduce_call(self, dim, index, source, reduce, include_self):
         return self
+    n = index.numel()
     # every element of source scatters to its index along dim
     shape = [1] * max(source.ndim, 1)
     shape[dim] = n
