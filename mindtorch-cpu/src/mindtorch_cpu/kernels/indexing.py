@@ -16,6 +16,7 @@ from mindtorch._strides import check_no_internal_overlap, index_result_strides
 from mindtorch._warn_once import _user_level
 
 from .._np import arr, cast, wrap
+from . import index_update as U
 from ._select import fill_where
 
 
@@ -91,24 +92,32 @@ def gather(self, dim, index, sparse_grad=False):
 
 # -- scatter -------------------------------------------------------------------------------
 
-def _scatter_into(out, dim, index, src, reduce):
-    """Scatter into the numpy array `out` (written in place)."""
+def _scatter_key(out, dim, index, src):
+    """(out as a U.Flat, the flat positions index addresses, src's values there in index
+    order), or None for an empty index: scatter's addressing after its bounds check."""
     a, idx = (out.reshape(1) if out.ndim == 0 else out), _as1(index)
     _check_bounds(idx, a.shape[dim], dim)
     if idx.size == 0:
-        return
-    key = _coords(idx.shape, dim, idx)
+        return None
     if isinstance(src, Tensor):
         s = _as1(src)
-        vals = s[tuple(slice(0, n) for n in idx.shape)]
+        vals = np.ascontiguousarray(s[tuple(slice(0, n) for n in idx.shape)]).reshape(-1)
     else:
         vals = src
+    return U.Flat(a), U.scatter_positions(a.shape, dim, idx), vals
+
+
+def _scatter_into(out, dim, index, src, reduce):
+    """Scatter into the numpy array `out` (written in place)."""
+    key = _scatter_key(out, dim, index, src)
+    if key is None:
+        return
+    target, pos, vals = key
     if reduce is None:
-        a[key] = vals
-    elif reduce == "add":
-        np.add.at(a, key, vals)
+        target.flat[pos] = vals  # (in index order: a repeated position keeps the last)
     else:
-        np.multiply.at(a, key, vals)
+        (np.add if reduce == "add" else np.multiply).at(target.flat, pos, vals)
+    target.done()
 
 
 def _scatter_src(self, src):
@@ -145,46 +154,13 @@ def scatter_add_(self, dim, index, src):
     return self
 
 
-_UFUNCS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum,
-           "amin": np.minimum}
-
-
-def _identity(reduce, dtype):
-    """The value scattered positions start from when include_self=False."""
-    if reduce in ("sum", "mean"):
-        return 0
-    if reduce == "prod":
-        return 1
-    if dtype.kind == "f" or dtype.kind == "c":
-        return -np.inf if reduce == "amax" else np.inf
-    if dtype is D.bool:
-        return reduce == "amin"
-    info = np.iinfo(dtype.np)
-    return info.min if reduce == "amax" else info.max
-
-
 def _scatter_reduce_into(out, dim, index, src, reduce, include_self, dtype):
-    a, idx = (out.reshape(1) if out.ndim == 0 else out), _as1(index)
-    _check_bounds(idx, a.shape[dim], dim)
-    if idx.size == 0:
+    key = _scatter_key(out, dim, index, src)
+    if key is None:
         return
-    key = _coords(idx.shape, dim, idx)
-    vals = _as1(src)[tuple(slice(0, n) for n in idx.shape)]
-    if not include_self:
-        a[key] = _identity(reduce, dtype)
-    if reduce != "mean":
-        _UFUNCS[reduce].at(a, key, vals)
-        return
-    count = np.ones(a.shape, np.int64)
-    if not include_self:
-        count[key] = 0
-    np.add.at(count, key, 1)
-    acc = a.astype(np.float64 if dtype.kind in "ui" else np.result_type(a.dtype, np.float32))
-    np.add.at(acc, key, vals)
-    count = np.maximum(count, 1)  # positions nothing was scattered to keep their value
-    with np.errstate(all="ignore"):
-        res = np.floor_divide(acc, count) if dtype.kind in "ui" else acc / count
-    a[...] = res.astype(a.dtype)
+    target, pos, vals = key
+    U.reduce_at(target.flat, pos, vals, reduce, include_self, dtype)
+    target.done()
 
 
 def scatter_reduce(self, dim, index, src, reduce, include_self=True):
@@ -376,4 +352,5 @@ KERNELS = {
     "scatter_reduce_": scatter_reduce_,
     "masked_fill": masked_fill, "masked_fill_": masked_fill_, "masked_select": masked_select,
     "nonzero": nonzero, "index": index, "index_put": index_put, "index_put_": index_put_,
+    **U.KERNELS,
 }

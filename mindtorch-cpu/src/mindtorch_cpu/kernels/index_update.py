@@ -1,0 +1,221 @@
+"""Kernels of the index updates that core declares as decompositions over index_put_
+(index_add, index_copy, index_reduce, put, masked_scatter): the same checks (core's, with
+the bounds read here from the index array) and the same results, in a few NumPy calls.
+
+Accumulations run through one ufunc.at over flat positions of a contiguous array: NumPy's
+fast path for a 1-D index, ~10x faster than ufunc.at with a tuple of coordinate arrays,
+and sequential in index order, as PyTorch's cpu loops (so the same roundings)."""
+import numpy as np
+from mindtorch import _dtype as D
+from mindtorch._ops.decls import indexing as I
+from mindtorch._ops.registry import OPS
+
+from .._np import arr, wrap
+
+_UFUNCS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum,
+           "amin": np.minimum}
+
+
+def out_of_range(index, size, negative_ok=False):
+    """The first index value outside [0, size) ([-size, size) with negative_ok), or None
+    (core's bounds check, on the array)."""
+    a = arr(index)
+    if a.size == 0:
+        return None
+    low = -size if negative_ok else 0
+    if a.min() >= low and a.max() < size:
+        return None
+    return int(a[(a < low) | (a >= size)].flat[0])
+
+
+class Flat:
+    """A contiguous 1-D array over `a`'s elements in row-major order: `a`'s own memory when
+    it is C-contiguous, else a copy that `done()` writes back."""
+
+    def __init__(self, a):
+        self.a, self.copied = a, not a.flags.c_contiguous
+        self.flat = a.flatten() if self.copied else a.reshape(-1)
+
+    def done(self):
+        if self.copied:
+            self.a[...] = self.flat.reshape(self.a.shape)
+
+
+def along_positions(shape, dim, idx):
+    """Flat row-major positions in an array of `shape` of the elements that a source
+    (shape with shape[dim] -> len(idx)) addresses along dim through idx, in the source's
+    row-major order."""
+    outer = int(np.prod(shape[:dim], dtype=np.int64))
+    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    idx = idx.astype(np.int64, copy=False)
+    if outer == 1 and inner == 1:
+        return idx
+    pos = (idx * inner)[:, None] + np.arange(inner)
+    if outer > 1:
+        pos = np.arange(0, outer * shape[dim] * inner, shape[dim] * inner)[:, None, None] + pos
+    return pos.reshape(-1)
+
+
+def identity(reduce, dtype):
+    """The value reduced positions start from when include_self=False."""
+    if reduce in ("sum", "mean"):
+        return 0
+    if reduce == "prod":
+        return 1
+    if dtype.kind == "f" or dtype.kind == "c":
+        return -np.inf if reduce == "amax" else np.inf
+    if dtype is D.bool:
+        return reduce == "amin"
+    info = np.iinfo(dtype.np)
+    return info.min if reduce == "amax" else info.max
+
+
+def reduce_at(flat, pos, vals, reduce, include_self, dtype):
+    """flat[pos[i]] = reduce(flat[pos[i]], vals[i]) in order, scatter_reduce's semantics
+    (include_self=False: the positions start from the reduction's identity; mean divides by
+    the count of values, plus one with include_self; integers floor)."""
+    if not include_self:
+        flat[pos] = identity(reduce, dtype)
+    if reduce != "mean":
+        _UFUNCS[reduce].at(flat, pos, vals)
+        return
+    count = np.bincount(pos, minlength=flat.size)
+    if include_self:
+        count += 1
+    acc = flat.astype(np.float64 if dtype.kind in "ui" else np.result_type(flat.dtype, np.float32))
+    np.add.at(acc, pos, vals)
+    count = np.maximum(count, 1)  # positions nothing was scattered to keep their value
+    with np.errstate(all="ignore"):
+        res = np.floor_divide(acc, count) if dtype.kind in "ui" else acc / count
+    flat[...] = res.astype(flat.dtype)
+
+
+def scatter_positions(shape, dim, idx):
+    """Flat row-major positions in an array of `shape` (C-contiguous) of gather/scatter's
+    addressing: (i0, .., idx[i], .., in) for every position i of idx, in idx's row-major
+    order."""
+    strides = np.cumprod((shape[1:] + (1,))[::-1], dtype=np.int64)[::-1]
+    pos = idx.astype(np.int64) * strides[dim]
+    for d, n in enumerate(idx.shape):
+        if d != dim and n > 1:
+            pos += (np.arange(n, dtype=np.int64) * strides[d]).reshape(
+                (n,) + (1,) * (idx.ndim - d - 1))
+    return pos.reshape(-1)
+
+
+def _source(source):
+    """source's elements in row-major order, 1-D."""
+    return np.ascontiguousarray(arr(source)).reshape(-1)
+
+
+def _copy(self):
+    return wrap(arr(self).copy(order="K"), self.dtype)
+
+
+# -- index_add / index_copy / index_reduce: along one dim ------------------------------------
+
+def index_add_(self, dim, index, source, alpha=1):
+    if not I.check_index_add_call(self, dim, index, source, alpha, out_of_range):
+        return self
+    if alpha != 1 and self.dtype is not D.bool:
+        # (as the decomposition: the product rounded in self's dtype, then added)
+        source = OPS["mul"].call(source, int(alpha) if self.dtype.kind in "ui" else alpha)
+    v = _source(source)
+    a = arr(self)
+    target = Flat(a)
+    np.add.at(target.flat, along_positions(a.shape or (1,), dim, arr(index).reshape(-1)), v)
+    target.done()
+    return self
+
+
+def index_add(self, dim, index, source, alpha=1):
+    return index_add_(_copy(self), dim, index, source, alpha)
+
+
+def index_copy_(self, dim, index, source):
+    if not I.check_index_copy_call(self, dim, index, source, out_of_range):
+        return self
+    a = arr(self)
+    a = a.reshape(1) if a.ndim == 0 else a
+    s = arr(source)
+    s = s.reshape(a.shape[:dim] + (index.numel(),) + a.shape[dim + 1:])
+    # (numpy assigns in index order: a repeated index keeps the last slice, as PyTorch's)
+    np.moveaxis(a, dim, 0)[arr(index).reshape(-1)] = np.moveaxis(s, dim, 0)
+    return self
+
+
+def index_copy(self, dim, index, source):
+    return index_copy_(_copy(self), dim, index, source)
+
+
+def index_reduce_(self, dim, index, source, reduce, include_self=True):
+    if not I.check_index_reduce_call(self, dim, index, source, reduce, include_self,
+                                     out_of_range):
+        return self
+    a = arr(self)
+    target = Flat(a)
+    pos = along_positions(a.shape or (1,), dim, arr(index).reshape(-1))
+    reduce_at(target.flat, pos, _source(source), reduce, include_self, self.dtype)
+    target.done()
+    return self
+
+
+def index_reduce(self, dim, index, source, reduce, include_self=True):
+    return index_reduce_(_copy(self), dim, index, source, reduce, include_self)
+
+
+# -- put / masked_scatter -------------------------------------------------------------------
+
+def put_(self, index, source, accumulate=False):
+    I.check_put(self, index, source, out_of_range)
+    if not index.numel():
+        return self
+    target = Flat(arr(self))
+    pos = arr(index).reshape(-1)
+    pos = np.where(pos < 0, pos + target.flat.size, pos)
+    v = _source(source)
+    if accumulate:
+        np.add.at(target.flat, pos, v)
+    else:
+        target.flat[pos] = v  # (in order: a repeated index keeps the last value)
+    target.done()
+    return self
+
+
+def put(self, index, source, accumulate=False):
+    return put_(_copy(self), index, source, accumulate)
+
+
+def masked_scatter_(self, mask, source):
+    I.check_masked_scatter(self, mask, source)
+    shape = self._shape
+    mask = mask.expand(shape)  # (PyTorch's error for a mask that does not broadcast)
+    if not mask.numel():
+        return self
+    m = arr(mask)
+    count = int(np.count_nonzero(m))
+    if source.numel() < count:
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    a = arr(self)
+    s = arr(source).reshape(-1)[:count]  # (row-major order fills the masked positions)
+    if a.ndim == 0:
+        if count:
+            a[()] = s[0]
+    else:
+        a[m] = s
+    return self
+
+
+def masked_scatter(self, mask, source):
+    from mindtorch._shapes import broadcast_shapes
+    shape = broadcast_shapes(mask._shape, self._shape)
+    out = wrap(np.array(np.broadcast_to(arr(self), shape), order="C"), self.dtype)
+    return masked_scatter_(out, mask, source)
+
+
+KERNELS = {
+    "index_add_": index_add_, "index_add": index_add, "index_copy_": index_copy_,
+    "index_copy": index_copy, "index_reduce_": index_reduce_, "index_reduce": index_reduce,
+    "put_": put_, "put": put, "masked_scatter_": masked_scatter_,
+    "masked_scatter": masked_scatter,
+}
