@@ -21,3 +21,13 @@ def test_dataloader_iterator_class_names():
 @pytest.mark.parametrize("kw", [{}, {"num_replicas": 2}, {"rank": 0}])
 def test_distributed_sampler_without_process_group(kw):
     same_outcome(lambda L: L.utils.data.DistributedSampler(range(4), **kw))
+
+
+def test_load_corrupted_zip_message():
+    # a truncated checkpoint: PyTorch's whole explanation of the miniz error
+    def load(L):
+        import io
+        b = io.BytesIO()
+        L.save({"w": L.ones(3)}, b)
+        L.load(io.BytesIO(b.getvalue()[:100]))
+    assert "checkpoint file is corrupted" in same_outcome(load)[1]

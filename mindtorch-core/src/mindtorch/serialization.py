@@ -192,8 +192,12 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
     try:
         zf = zipfile.ZipFile(fh)
     except zipfile.BadZipFile:
-        raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding "
-                           "central directory") from None
+        raise RuntimeError(
+            "PytorchStreamReader failed reading zip archive: failed finding central directory. "
+            "This is an internal miniz error. If you are seeing this error, there is a high "
+            "likelihood that your checkpoint file is corrupted. This can happen if the checkpoint "
+            "was not saved properly, was transferred incorrectly, or the file was modified after "
+            "saving.") from None
     with zf:
         prefix = _archive_prefix(zf)
         names = set(zf.namelist())
