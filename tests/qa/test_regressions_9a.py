@@ -93,3 +93,57 @@ def test_scan_out_overlapping_the_input(op, where):
         r = SCANS[op](lib, x, out)
         return r
     same_errors(run)
+
+
+# squeeze's node is numbered by PyTorch's overload: no dim 0, an int 1, a sequence 2
+# (squeeze_: 3, 4, 5; squeeze_copy: the view's name with _copy)
+SQUEEZES = {
+    "none": lambda lib, y: y.squeeze(),
+    "int": lambda lib, y: y.squeeze(1),
+    "neg_int": lambda lib, y: lib.squeeze(y, -2),
+    "tuple1": lambda lib, y: y.squeeze((1,)),
+    "list_kw": lambda lib, y: y.squeeze(dim=[1]),
+    "tuple2": lambda lib, y: lib.squeeze(y, (1, 0)),
+    "empty_tuple": lambda lib, y: y.squeeze(()),
+    "copy_int": lambda lib, y: lib.squeeze_copy(y, 1),
+    "copy_tuple": lambda lib, y: lib.squeeze_copy(y, (1,)),
+    "copy_none": lambda lib, y: lib.squeeze_copy(y),
+    "inplace_none": lambda lib, y: y.clone().squeeze_(),
+    "inplace_int": lambda lib, y: y.clone().squeeze_(1),
+    "inplace_tuple": lambda lib, y: y.clone().squeeze_((1,)),
+}
+
+
+@pytest.mark.parametrize("case", SQUEEZES)
+def test_squeeze_node_names_and_grads(case):
+    got = {}
+    for lib in BOTH:
+        x = lib.arange(6.0, dtype=lib.float64).reshape(2, 1, 3).requires_grad_()
+        r = SQUEEZES[case](lib, x)
+        (r * lib.arange(r.numel(), dtype=lib.float64).reshape(r.shape)).sum().backward()
+        got[lib] = (r.grad_fn.name(), tuple(r.shape), x.grad.tolist())
+    assert got[mindtorch] == got[torch]
+
+
+@pytest.mark.parametrize("dim", [5, -4, (1, 1), (0, 5), 1.0, True, (1.0,)])
+def test_squeeze_bad_dims(dim):
+    def run(lib):
+        return tuple(lib.ones(2, 1, 3).squeeze(dim).shape)
+    m = _outcome(lambda: run(mindtorch))
+    t = _outcome(lambda: run(torch))
+    # (torch's parser words a non-int dim as an invalid combination of arguments)
+    assert m[0] == t[0] and (m[0] == "TypeError" or m == t), (m, t)
+
+
+def _outcome(fn):
+    try:
+        return "ok", fn()
+    except Exception as e:  # noqa: BLE001 (the class is what is compared)
+        return type(e).__name__, str(e)
+
+
+def test_squeeze_scalar_and_meta():
+    for lib in BOTH:
+        assert lib.tensor(3.0).squeeze(0).shape == () and lib.tensor(3.0).squeeze(-1).shape == ()
+    assert mindtorch.ones(2, 1, device="meta").squeeze(1).shape == (2,)
+    assert mindtorch.ones(2, 1).squeeze(np.int64(1)).shape == (2,)

@@ -12,6 +12,7 @@ from .._tensor import Tensor  # (_tensor imports this module only inside functio
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 _TYPE_NAMES = {"Tensor|Scalar": "Tensor or Number", "Scalar": "Number", "int[]": "tuple of ints",
+               "int|int[]": "int or tuple of ints",
                "Tensor[]": "tuple of Tensors", "Tensor?[]": "tuple of Tensors",
                "ScalarType": "torch.dtype", "Device": "torch.device"}
 

@@ -184,7 +184,10 @@ def expand_as(self, other):
 
 
 def squeeze(self, dim=None):
-    dims = range(self.ndim) if dim is None else dim
+    # (dim stays an int or a tuple as given: PyTorch's node is numbered by the overload)
+    from .._argcheck import wrap_dim, wrap_dims
+    dims = range(self.ndim) if dim is None else (wrap_dim(dim, self.ndim),) \
+        if type(dim) is int else wrap_dims(dim, self.ndim)
     keep = [i for i in range(self.ndim) if not (i in dims and self._shape[i] == 1)]
     return self._view([self._shape[i] for i in keep], [self._stride[i] for i in keep],
                       self._offset)
@@ -534,7 +537,7 @@ _VIEWS = [
     ("expand(Tensor(a) self, int[] size) -> Tensor(a)", expand, {"varargs": "size",
                                                                   "function": False}),
     ("expand_as(Tensor(a) self, Tensor other) -> Tensor(a)", expand_as, {"function": False}),
-    ("squeeze(Tensor(a) self, int[]? dim=None) -> Tensor(a)", squeeze, {}),
+    ("squeeze(Tensor(a) self, int|int[]? dim=None) -> Tensor(a)", squeeze, {}),
     ("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", unsqueeze, {"dim_extra": 1}),
     ("flatten(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", flatten, {}),
     ("unflatten(Tensor(a) self, int dim, int[] sizes) -> Tensor(a)", unflatten, {}),
@@ -618,7 +621,7 @@ _INPLACE_VIEWS = [
     ("swapaxes_(Tensor(a!) self, int axis0, int axis1) -> Tensor(a!)", _swapaxes, {}),
     ("swapdims_(Tensor(a!) self, int dim0, int dim1) -> Tensor(a!)", transpose, {}),
     ("unsqueeze_(Tensor(a!) self, int dim) -> Tensor(a!)", unsqueeze, {"dim_extra": 1}),
-    ("squeeze_(Tensor(a!) self, int[]? dim=None) -> Tensor(a!)", squeeze, {}),
+    ("squeeze_(Tensor(a!) self, int|int[]? dim=None) -> Tensor(a!)", squeeze, {}),
     ("as_strided_(Tensor(a!) self, int[] size, int[] stride, int? storage_offset=None) "
      "-> Tensor(a!)", as_strided, {"function": True}),
 ]
@@ -729,6 +732,11 @@ def _flatten_node(self, start_dim=0, end_dim=-1):
     return _view_or_copy(self, shape[:s] + (_numel(shape[s:e + 1]),) + shape[e + 1:])
 
 
+def _squeeze_overload(dim):
+    """PyTorch's squeeze overloads: no dim 0, an int 1, a sequence 2."""
+    return 0 if dim is None else 1 if type(dim) is int else 2
+
+
 # PyTorch's node names where a view is another's alias or numbered by overload
 _VIEW_GRAD_NAMES = {
     **{name: "ViewBackward0" for name in ("unflatten", "view_as", "ravel")},
@@ -740,12 +748,11 @@ _VIEW_GRAD_NAMES = {
                                                "adjoint", "matrix_H")},
     **{name: "PermuteBackward0" for name in ("movedim", "moveaxis", "numpy_T")},
     "narrow": "SliceBackward0",
-    "squeeze": lambda self, dim: f"SqueezeBackward{int(dim is not None)}",
-    # the in-place view ops' nodes are PyTorch's next overloads (squeeze_(dim) taken as
-    # the int one: int[] arrives here as a tuple either way)
+    "squeeze": lambda self, dim: f"SqueezeBackward{_squeeze_overload(dim)}",
+    # the in-place view ops' nodes are PyTorch's next overloads
     "t_": "TBackward1", "unsqueeze_": "UnsqueezeBackward1", "as_strided_": "AsStridedBackward1",
     **{name: "TransposeBackward1" for name in ("transpose_", "swapaxes_", "swapdims_")},
-    "squeeze_": lambda self, dim: f"SqueezeBackward{3 if dim is None else 4}",
+    "squeeze_": lambda self, dim: f"SqueezeBackward{3 + _squeeze_overload(dim)}",
 }
 for _name, _formulas in _VIEW_GRADS.items():
     derivative(OPS[_name], **_formulas, name=_VIEW_GRAD_NAMES.get(_name))
