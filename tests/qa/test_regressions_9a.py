@@ -147,3 +147,41 @@ def test_squeeze_scalar_and_meta():
         assert lib.tensor(3.0).squeeze(0).shape == () and lib.tensor(3.0).squeeze(-1).shape == ()
     assert mindtorch.ones(2, 1, device="meta").squeeze(1).shape == (2,)
     assert mindtorch.ones(2, 1).squeeze(np.int64(1)).shape == (2,)
+
+
+def _lay(lib, case):
+    a = lib.arange(12.0, dtype=lib.float64).reshape(3, 4).t() / 7
+    b = lib.ones(12, dtype=lib.float64).reshape(3, 4).t()
+    w = lib.full((4, 3), 0.3, dtype=lib.float64)
+    c = lib.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1)
+    return {
+        "lerp_scalar": lambda: lib.lerp(a, b, 0.5),
+        "lerp_tensor_weight": lambda: lib.lerp(a, b, w),
+        "lerp_weight_transposed": lambda: lib.lerp(w, w + 1, a),
+        "lerp_permuted3d": lambda: lib.lerp(c, c + 1, lib.full_like(c, 0.7).contiguous()),
+        "lerp_half": lambda: lib.lerp(c.half(), c.half() + 1, lib.full((4, 2, 3), 0.7).half()),
+        "lerp_broadcast_self": lambda: lib.lerp(lib.ones(3, dtype=lib.float64), a, w),
+        "complex": lambda: lib.complex(a, b),
+        "complex_broadcast": lambda: lib.complex(a, lib.ones(3, dtype=lib.float64)),
+        "polar": lambda: lib.polar(a, b),
+        "complex_3d": lambda: lib.complex(c, c),
+    }[case]()
+
+
+@pytest.mark.parametrize("case", ["lerp_scalar", "lerp_tensor_weight", "lerp_weight_transposed",
+                                  "lerp_permuted3d", "lerp_half", "lerp_broadcast_self",
+                                  "complex", "complex_broadcast", "polar", "complex_3d"])
+def test_pointwise_results_keep_the_inputs_layout(case):
+    m, t = _lay(mindtorch, case), _lay(torch, case)
+    assert m.stride() == t.stride() and m.shape == t.shape
+    np.testing.assert_allclose(m.numpy(), t.numpy(), rtol=1e-6 if case == "lerp_half" else 1e-15)
+
+
+def test_complex_layout_keeps_gradients():
+    grads = []
+    for lib in BOTH:
+        x = lib.arange(12.0, dtype=lib.float64).reshape(3, 4).requires_grad_()
+        y = lib.complex(x.t(), x.t() * 2)
+        (y.abs() * lib.arange(12.0, dtype=lib.float64).reshape(4, 3)).sum().backward()
+        grads.append(x.grad.numpy())
+    np.testing.assert_allclose(*grads, rtol=1e-12)

@@ -468,7 +468,10 @@ def _lerp(self, end, weight):
             r = fma(coeff, d, base)
         else:
             r = coeff * d + base
-    return wrap(np.asarray(r).astype(dt.np), dt)
+    r = np.asarray(r).astype(dt.np)
+    if r.ndim > 1 and not (type(s) is _ndarray and s.flags.c_contiguous and s.shape == r.shape):
+        r = _first_operand_layout(r, s, e, w)  # (np.where / fma lay it out as C)
+    return wrap(r, dt)
 
 
 # wider types for a fused multiply-add's NumPy path: float64 holds a product of two

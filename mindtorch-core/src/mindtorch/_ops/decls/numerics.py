@@ -28,9 +28,18 @@ def _check_parts(real, imag):
 def _complex(real, imag):
     M = _M()
     _check_parts(real, imag)
+    real, imag = M.broadcast_tensors(real, imag)
+    # the result keeps the inputs' layout, as PyTorch's elementwise kernels (its dims
+    # ordered by the first input telling them apart)
+    from ..._strides import stride_order
+    perm = stride_order(real._shape, real._stride, imag._stride)[::-1]  # outermost first
+    if perm != sorted(perm):
+        real, imag = real.permute(perm), imag.permute(perm)
     # stacking keeps inf and nan parts intact (real + 1j * imag would turn 0 * inf into nan)
-    pairs = M.stack(M.broadcast_tensors(real, imag), -1)
-    return M.view_as_complex(pairs).clone()
+    result = M.view_as_complex(M.stack((real, imag), -1)).clone()
+    if perm != sorted(perm):
+        result = result.permute(sorted(range(len(perm)), key=perm.__getitem__))
+    return result
 
 
 def _polar(abs, angle):
