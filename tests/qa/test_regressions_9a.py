@@ -185,3 +185,28 @@ def test_complex_layout_keeps_gradients():
         (y.abs() * lib.arange(12.0, dtype=lib.float64).reshape(4, 3)).sum().backward()
         grads.append(x.grad.numpy())
     np.testing.assert_allclose(*grads, rtol=1e-12)
+
+
+_BITS = {"float16": "int16", "float32": "int32", "float64": "int64"}
+
+
+@pytest.mark.parametrize("dtype", list(_BITS))
+@pytest.mark.parametrize("bounds", [(float("nan"), None), (None, float("nan")),
+                                    (float("nan"), 1.0), (0.0, float("nan")),
+                                    (-float("nan"), None), (0.0, 1.0), (None, 0.5)])
+@pytest.mark.parametrize("form", ["clamp", "clip", "clamp_", "transposed"])
+def test_clamp_number_bounds_nan_bits(dtype, bounds, form):
+    # a NaN number bound fills the result with +NaN (ATen's clamp kernel), whatever the
+    # input's NaNs; other bounds keep an input NaN bit for bit (its sign included)
+    def run(lib):
+        nan = float("nan")
+        x = lib.tensor([1.0, -2.0, nan, 0.5, nan, -0.0], dtype=getattr(lib, dtype))
+        x[2] = -x[2]
+        x = x.repeat(4).reshape(4, 6)
+        if form == "transposed":
+            x = x.t()
+        r = {"clamp": lambda: lib.clamp(x, *bounds), "clip": lambda: lib.clip(x, *bounds),
+             "clamp_": lambda: x.clone().clamp_(*bounds),
+             "transposed": lambda: lib.clamp(x, *bounds)}[form]()
+        return r.stride(), r.view(getattr(lib, _BITS[dtype])).tolist()
+    assert run(mindtorch) == run(torch)

@@ -425,8 +425,10 @@ def _clamp(self, min=None, max=None):
     a = arr(self)
     if a.dtype != dt.np:
         a = a.astype(dt.np)
-    if numbers and dt.kind == "f" and all(b == b for b in (min, max) if b is not None):
-        return wrap(_clip(a, min, max), dt)
+    if numbers and dt.kind == "f":
+        if all(b == b for b in (min, max) if b is not None):
+            return wrap(_clip(a, min, max), dt)
+        return wrap(np.full_like(a, np.nan), dt)  # (a NaN bound: ATen's kernel fills +NaN)
     with np.errstate(invalid="ignore"):
         keep = np.isnan(a) if dt.kind == "f" else None  # a nan stays nan
         for bound, fn in ((min, np.maximum), (max, np.minimum)):
