@@ -31,3 +31,85 @@ def test_load_corrupted_zip_message():
         L.save({"w": L.ones(3)}, b)
         L.load(io.BytesIO(b.getvalue()[:100]))
     assert "checkpoint file is corrupted" in same_outcome(load)[1]
+
+
+def _autocast_state(L):
+    return L.get_autocast_dtype("cpu"), L.is_autocast_enabled("cpu"), L.is_autocast_cache_enabled()
+
+
+@pytest.mark.parametrize("kw", [{"dtype": "float16"}, {"dtype": "float32"}, {"dtype": "int32"},
+                                {"dtype": "float16", "enabled": False},
+                                {"cache_enabled": False}])
+def test_autocast_region_sets_its_dtype(kw):
+    # inside a region get_autocast_dtype is the region's dtype (also when it is disabled);
+    # the outer state comes back on exit
+    import warnings
+
+    def run(L):
+        k = {n: getattr(L, v) if n == "dtype" else v for n, v in kw.items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with L.autocast("cpu"):
+                outer = _autocast_state(L)
+                with L.autocast("cpu", **k):
+                    inner = _autocast_state(L), (L.ones(2, 2) @ L.ones(2, 2)).dtype
+                r = outer, inner, _autocast_state(L), (L.ones(2, 2) @ L.ones(2, 2)).dtype
+        return str(r)
+    same_outcome(run)
+
+
+def test_set_autocast_enabled_and_dtype():
+    def run(L):
+        L.set_autocast_dtype("cpu", L.float16)
+        L.set_autocast_enabled("cpu", True)
+        try:
+            on = _autocast_state(L), (L.ones(2, 2) @ L.ones(2, 2)).dtype
+            L.set_autocast_dtype("cpu", L.bfloat16)
+            on2 = (L.ones(2, 2) @ L.ones(2, 2)).dtype
+        finally:
+            L.set_autocast_enabled("cpu", False)
+            L.set_autocast_dtype("cpu", L.bfloat16)
+        return str((on, on2, _autocast_state(L), (L.ones(2, 2) @ L.ones(2, 2)).dtype))
+    same_outcome(run)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.get_autocast_dtype("xyz"), lambda L: L.get_autocast_dtype("meta"),
+    lambda L: L.is_autocast_enabled("meta"), lambda L: L.set_autocast_enabled("cpu"),
+    lambda L: L.set_autocast_dtype("cpu", 3), lambda L: L.autocast("xyz"),
+    lambda L: [L.get_autocast_dtype(d) for d in ("cuda", "cpu:0", "hpu", "xpu")],
+    lambda L: [L.amp.is_autocast_available(d) for d in ("cpu", "cuda", "meta", "xla")]])
+def test_autocast_queries(call):
+    def run(L):
+        r = call(L)
+        return str(r)
+    try:
+        same_outcome(run)
+    except AssertionError:
+        # an unknown device type: torch.device's list of types (mindtorch's adds npu)
+        m, t = (repr(_outcome(run, L)) for L in BOTH)
+        assert m.replace(", npu", "") == t
+
+
+def _outcome(fn, L):
+    try:
+        return fn(L)
+    except Exception as e:  # noqa: BLE001
+        return type(e).__name__, str(e)
+
+
+def test_autocast_deprecated_spellings_and_nesting():
+    import warnings
+
+    def run(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            r = [str(L.get_autocast_gpu_dtype()), L.is_autocast_cpu_enabled()]
+            L.set_autocast_cpu_dtype(L.float16)
+            r.append(str(L.get_autocast_dtype("cpu")))
+            L.set_autocast_cpu_dtype(L.bfloat16)
+            with L.autocast("cpu"):
+                r.append(L.autocast_increment_nesting())
+                r.append(L.autocast_decrement_nesting())
+        return r, [str(x.message).split(" (Triggered")[0] for x in w]
+    same_outcome(run)

@@ -238,8 +238,11 @@ def __getattr__(name):
 
 
 _AUTOCAST_NAMES = ("autocast", "is_autocast_enabled", "get_autocast_dtype", "set_autocast_dtype",
-                   "is_autocast_cpu_enabled", "get_autocast_cpu_dtype",
-                   "is_autocast_cache_enabled", "clear_autocast_cache")
+                   "set_autocast_enabled", "is_autocast_cpu_enabled", "get_autocast_cpu_dtype",
+                   "get_autocast_gpu_dtype", "set_autocast_cpu_dtype", "set_autocast_gpu_dtype",
+                   "set_autocast_cpu_enabled", "is_autocast_cache_enabled",
+                   "set_autocast_cache_enabled", "autocast_increment_nesting",
+                   "autocast_decrement_nesting", "clear_autocast_cache")
 
 
 def __dir__():

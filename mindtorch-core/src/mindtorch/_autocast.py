@@ -11,6 +11,9 @@ from _thread import _local as _thread_local
 class _State(_thread_local):
     on = False   # some device type has autocast on (what the bindings test)
     dtypes = {}  # device type -> autocast dtype, for the device types that have it on
+    fast = {}    # device type -> autocast dtype set (by a region, on or off), else default
+    cache = True  # is_autocast_cache_enabled
+    nesting = 0  # autocast_increment_nesting's count
 
 
 state = _State()

@@ -9,37 +9,82 @@ import warnings
 from .._autocast import state
 
 _ACCELERATORS = ("cuda", "xpu", "mps", "npu", "hpu", "xla", "mtia")
-_DTYPES = {}  # device type -> autocast dtype set by set_autocast_dtype
+_BF16_DEFAULT = ("cpu", "hpu", "xla")  # PyTorch's default autocast dtype there; else float16
+
+
+def _device_type(device_type):
+    """device_type as PyTorch reads it (torch.device's parsing and message)."""
+    from .._device import device
+    return device(device_type).type
+
+
+# PyTorch's autocast dispatch keys (whether or not the device is present)
+_AUTOCAST_KEYS = ("cpu", "cuda", "xpu", "mps", "hpu", "xla", "ipu", "privateuseone", "mtia",
+                  "maia")
 
 
 def is_autocast_available(device_type):
-    return device_type == "cpu" or (device_type != "meta" and _available(device_type))
+    device_type = _device_type(device_type)
+    return device_type in _AUTOCAST_KEYS or (device_type != "meta" and _available(device_type))
 
 
 def get_autocast_dtype(device_type):
+    """The dtype set for device_type: the innermost region's (enabled or not), else the
+    default."""
     from .. import _dtype as D
-    if device_type in _DTYPES:
-        return _DTYPES[device_type]
-    if device_type == "cpu":
-        return D.bfloat16
-    if device_type in _ACCELERATORS or _available(device_type):
-        return D.float16
-    raise RuntimeError("unsupported scalarType")
+    device_type = _device_type(device_type)
+    if device_type in state.fast:
+        return state.fast[device_type]
+    if device_type == "meta":
+        raise RuntimeError("unsupported scalarType")
+    return D.bfloat16 if device_type in _BF16_DEFAULT else D.float16
 
 
 def set_autocast_dtype(device_type, dtype):
-    get_autocast_dtype(device_type)  # (refuses an unknown device type)
-    _DTYPES[device_type] = dtype
+    from .._dtype import dtype as Dtype
+    if not isinstance(dtype, Dtype):
+        raise TypeError(f"set_autocast_dtype(): argument 'dtype' (position 2) must be "
+                        f"torch.dtype, not {type(dtype).__name__}")
+    device_type = _device_type(device_type)
+    state.fast = {**state.fast, device_type: dtype}
+    if device_type in state.dtypes:
+        state.dtypes = {**state.dtypes, device_type: dtype}
 
 
 def is_autocast_enabled(device_type=None):
-    return (device_type or "cuda") in state.dtypes
+    if device_type is None:
+        return "cuda" in state.dtypes
+    if device_type in state.dtypes:
+        return True
+    if _device_type(device_type) == "meta":
+        raise RuntimeError("unknown device type for autocast in "
+                           "get_autocast_dispatch_key_from_device_type")
+    return _device_type(device_type) in state.dtypes
+
+
+def set_autocast_enabled(device_type, enabled=None):
+    """set_autocast_enabled(device_type, enabled), or PyTorch's older (enabled) for cuda."""
+    position = 2
+    if enabled is None:
+        device_type, enabled, position = "cuda", device_type, 1
+    if not isinstance(enabled, bool):
+        raise TypeError(f"set_autocast_enabled(): argument 'enabled' (position {position}) "
+                        f"must be bool, not {type(enabled).__name__}")
+    device_type = _device_type(device_type)
+    is_autocast_enabled(device_type)  # (refuses meta)
+    dtypes = dict(state.dtypes)
+    if enabled:
+        dtypes[device_type] = get_autocast_dtype(device_type)
+    else:
+        dtypes.pop(device_type, None)
+    state.on, state.dtypes = bool(dtypes), dtypes
 
 
 class autocast:
     def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
         if not isinstance(device_type, str):
             raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+        _device_type(device_type)  # (an unknown type: torch.device's error)
         if device_type == "meta" or not (device_type == "cpu" or device_type in _ACCELERATORS
                                          or _available(device_type)):
             raise RuntimeError(f"User specified an unsupported autocast device_type "
@@ -61,17 +106,22 @@ class autocast:
         self._enabled = bool(enabled)
 
     def __enter__(self):
-        self._prev = (state.on, state.dtypes)
+        # as PyTorch: the region's dtype is set even when it is disabled
+        self._prev = (state.on, state.dtypes, state.fast, state.cache)
         dtypes = dict(state.dtypes)
         if self._enabled:
             dtypes[self.device] = self.fast_dtype
         else:
             dtypes.pop(self.device, None)
         state.on, state.dtypes = bool(dtypes), dtypes
+        state.fast, state.cache = {**state.fast, self.device: self.fast_dtype}, \
+            self._cache_enabled
+        state.nesting += 1
         return self
 
     def __exit__(self, *exc):
-        state.on, state.dtypes = self._prev
+        state.on, state.dtypes, state.fast, state.cache = self._prev
+        state.nesting -= 1
         return False
 
     def __call__(self, fn):
@@ -138,20 +188,48 @@ __all__ = ["autocast", "custom_bwd", "custom_fwd", "get_autocast_dtype", "is_aut
            "is_autocast_enabled", "set_autocast_dtype"]
 
 
-def is_autocast_cpu_enabled():
-    warnings.warn("torch.is_autocast_cpu_enabled() is deprecated. Please use "
-                  "torch.is_autocast_enabled('cpu') instead.", DeprecationWarning, stacklevel=2)
-    return is_autocast_enabled("cpu")
+def _deprecated(old, new, fn, device_type):
+    def call(*args):
+        warnings.warn(f"torch.{old} is deprecated. Please use torch.{new} instead.",
+                      DeprecationWarning, stacklevel=2)
+        return fn(device_type, *args)
+    call.__name__ = old.split("(")[0]
+    return call
 
 
-def get_autocast_cpu_dtype():
-    warnings.warn("torch.get_autocast_cpu_dtype() is deprecated. Please use "
-                  "torch.get_autocast_dtype('cpu') instead.", DeprecationWarning, stacklevel=2)
-    return get_autocast_dtype("cpu")
+# PyTorch's per-device spellings (deprecated)
+is_autocast_cpu_enabled = _deprecated("is_autocast_cpu_enabled()", "is_autocast_enabled('cpu')",
+                                      is_autocast_enabled, "cpu")
+get_autocast_cpu_dtype = _deprecated("get_autocast_cpu_dtype()", "get_autocast_dtype('cpu')",
+                                     get_autocast_dtype, "cpu")
+get_autocast_gpu_dtype = _deprecated("get_autocast_gpu_dtype()", "get_autocast_dtype('cuda')",
+                                     get_autocast_dtype, "cuda")
+set_autocast_cpu_dtype = _deprecated("set_autocast_cpu_dtype(dtype)",
+                                     "set_autocast_dtype('cpu', dtype)", set_autocast_dtype, "cpu")
+set_autocast_gpu_dtype = _deprecated("set_autocast_gpu_dtype(dtype)",
+                                     "set_autocast_dtype('cuda', dtype)", set_autocast_dtype,
+                                     "cuda")
+set_autocast_cpu_enabled = _deprecated("set_autocast_cpu_enabled(enabled)",
+                                       "set_autocast_enabled('cpu', enabled)",
+                                       set_autocast_enabled, "cpu")
 
 
 def is_autocast_cache_enabled():
-    return True
+    return state.cache
+
+
+def set_autocast_cache_enabled(enabled):
+    state.cache = bool(enabled)
+
+
+def autocast_increment_nesting():
+    state.nesting += 1
+    return state.nesting
+
+
+def autocast_decrement_nesting():
+    state.nesting -= 1
+    return state.nesting
 
 
 def clear_autocast_cache():
