@@ -3,6 +3,13 @@ from ..._dtype import scalar_type_name as _type_name
 from ..registry import OPS, define, derivative, nondifferentiable
 
 
+def has_data(t):
+    """Whether t's device holds values (meta does not): data-dependent checks are skipped
+    where it does not."""
+    from ...plugins._registry import DEVICES
+    return DEVICES[t._device.type].has_data
+
+
 # the node PyTorch records for an op it gives no derivative (backward reaching it raises)
 NOT_IMPLEMENTED_NODE = "torch::autograd::NotImplemented"
 

@@ -17,7 +17,7 @@ from ..._tensor import Tensor
 from ..._warn_once import warn_once
 from ..dispatch import write_out
 from ..registry import OPS, define, derivative, overload
-from ._helpers import _type_name
+from ._helpers import _type_name, has_data
 
 
 class LinAlgError(RuntimeError):
@@ -369,8 +369,8 @@ def _declare():
 
 
 def _has_data(t):
-    from ...plugins._registry import DEVICES
-    return bool(t.numel()) and DEVICES[t._device.type].has_data
+    """Values to check: t is not empty and its device holds data."""
+    return bool(t.numel()) and has_data(t)
 
 
 # -- out=: linalg functions want out tensors of their results' dtypes ----------------------

@@ -12,6 +12,7 @@ from ..._strides import check_no_internal_overlap, warn_expanded
 from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import inplace_via, write_into, refuse_complex_autograd
+from ._helpers import has_data as _has_data  # (imported from here by other decls)
 from .views import narrow_start
 from ._prechecks import _arg, _check_index_fill_first, _check_narrow_copy_first, _checked_first
 
@@ -421,11 +422,6 @@ def _check_index_add(self, dim, index, source, name="index_add_"):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the "
                            f"specified dimension. Got self.shape = {list(self._shape)} "
                            f"source.shape = {list(source._shape)}")
-
-
-def _has_data(t):
-    from ...plugins._registry import DEVICES
-    return DEVICES[t._device.type].has_data
 
 
 def _first_out_of_range(index, size, negative_ok=False):

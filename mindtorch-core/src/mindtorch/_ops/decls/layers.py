@@ -15,6 +15,7 @@ from ..._promotion import can_cast as _can_cast
 from ..._shapes import broadcast_shapes
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, write_into
+from ._helpers import has_data as _has_data  # (imported from here by other decls)
 
 NN = ("nn.functional",)
 _HALVES = (D.float16, D.bfloat16)
@@ -23,11 +24,6 @@ _HALVES = (D.float16, D.bfloat16)
 def _M():
     import mindtorch
     return mindtorch
-
-
-def _has_data(t):
-    from ...plugins._registry import DEVICES
-    return DEVICES[t._device.type].has_data
 
 
 def _any(mask):

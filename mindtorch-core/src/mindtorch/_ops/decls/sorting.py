@@ -15,7 +15,7 @@ from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, no_derivative
+from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, has_data, no_derivative
 from ._prechecks import _arg, _checked_first
 
 DYNAMIC = ("dynamic_output_shape",)
@@ -332,7 +332,7 @@ def _quantile_of(ignore_nan):
             raise RuntimeError("quantile() input tensor must be either float or double dtype")
         if q.dtype is not self.dtype:
             raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
-        if _has_data(q) and not bool(((q >= 0) & (q <= 1)).all()):
+        if has_data(q) and not bool(((q >= 0) & (q <= 1)).all()):
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
         if dim is None:
             rows = self.reshape(-1)
@@ -364,11 +364,6 @@ def _quantile_of(ignore_nan):
             return result.squeeze(-1).reshape(shape)
         return result.movedim(-1, 0).reshape((q.shape[0],) + tuple(shape))
     return quantile
-
-
-def _has_data(t):
-    from ...plugins._registry import DEVICES
-    return DEVICES[t._device.type].has_data
 
 
 def _nansum(self, dim=None, keepdim=False, dtype=None):
