@@ -13,6 +13,7 @@ from mindtorch._ops.decls import reduction as R
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit
+from ._cascade import outer_sum
 from ._jit import compiled, loops
 
 
@@ -135,16 +136,22 @@ def _short_rows(ufunc, a, self, dim, keepdim):
     return ufunc.reduce(np.ascontiguousarray(a.reshape(outer, n).T), axis=0).reshape(shape)
 
 
-def _add_reduce(a, self, dim, keepdim):
+def _add_reduce(a, self, dim, keepdim, cascade=False):
     """np.add.reduce of `a` (self's data in its accumulating dtype) over dim.  NumPy adds
     the rows of a reduction that leaves the memory's innermost axis one after another (an
-    error growing with n, where PyTorch's cascade grows with log n): those are summed in
-    double for single precision, else pairwise (_fold, C-contiguous)."""
-    if dim and a.dtype.kind in "fc" and _count(self, dim) > 8:
+    error growing with n, where PyTorch's cascade grows with log n): cascade=True (sum,
+    mean) sums a C-contiguous block of them in PyTorch's order (_cascade.py), else they
+    are summed in double for single precision, else pairwise (_fold, C-contiguous)."""
+    if dim and a.dtype.kind in "fc":
         contiguous = a.flags.c_contiguous
         inner = a.ndim - 1 if contiguous else min(
             range(a.ndim), key=lambda i: abs(a.strides[i]) if a.shape[i] > 1 else math.inf)
-        if inner not in dim:
+        if inner in dim:
+            return np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
+        block = cascade and contiguous and _block(self, dim, keepdim)
+        if block and block[0][2] > 1:
+            return outer_sum(a.reshape(block[0])).reshape(block[1])
+        if _count(self, dim) > 8:
             wide = _SUM_WIDE.get(a.dtype)
             if wide is not None:
                 return np.add.reduce(a, axis=dim, dtype=wide, keepdims=keepdim).astype(a.dtype)
@@ -168,7 +175,7 @@ def _reducer(ufunc, op):
                 return r
         a = _acc(arr(self), out)
         if op == _SUM:
-            return result(_add_reduce(a, self, dim, keepdim), out, True)
+            return result(_add_reduce(a, self, dim, keepdim, True), out, True)
         return result(reduce(a, axis=_axis(self, dim), keepdims=keepdim), out, True)
     return kernel
 
@@ -192,7 +199,7 @@ def mean(self, dim=None, keepdim=False, dtype=None):
         a = a if a.dtype == np.float32 else a.astype(np.float32)
     else:
         a = _acc(a, out)
-    s = _add_reduce(a, self, dim, keepdim)
+    s = _add_reduce(a, self, dim, keepdim, True)
     n = _count(self, dim)
     if n == 0:
         with np.errstate(all="ignore"):  # the mean of nothing is nan
