@@ -210,3 +210,26 @@ def test_clamp_number_bounds_nan_bits(dtype, bounds, form):
              "transposed": lambda: lib.clamp(x, *bounds)}[form]()
         return r.stride(), r.view(getattr(lib, _BITS[dtype])).tolist()
     assert run(mindtorch) == run(torch)
+
+
+LOGSPACES = [(0.3, 2.7, 50, 10.0), (-1.5, 1.2, 33, 2.0), (-2.3, 3.1, 101, 1.7), (5, -3, 9, 2.5),
+             (0.3, 1.7, 1000, 10.0), (2, 3, 2, -2.0), (0.5, 0.5, 3, 10.0), (0.3, 2.0, 1, 10.0)]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64", "complex64",
+                                   "complex128"])
+@pytest.mark.parametrize("args", LOGSPACES, ids=str)
+def test_logspace_bits(dtype, args):
+    # the ends rounded to the dtype, their difference in the dtype, a double step and
+    # double powers (complex: all in the dtype), as PyTorch's kernel
+    def run(lib):
+        r = lib.logspace(*args, dtype=getattr(lib, dtype))
+        return (r.view(lib.int16) if r.dtype.itemsize == 2 else r).tolist()
+    assert run(mindtorch) == run(torch)
+
+
+def test_logspace_complex_ends_and_meta():
+    def run(lib):
+        return lib.logspace(0.3, 2.7 + 1j, 50, 10.0, dtype=lib.complex64).tolist()
+    assert run(mindtorch) == run(torch)
+    assert mindtorch.logspace(0.3, 2.7, 5, device="meta", dtype=mindtorch.float16).shape == (5,)

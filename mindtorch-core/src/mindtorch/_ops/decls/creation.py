@@ -414,9 +414,31 @@ def _logspace(start, end, steps, base, dtype, device):
         dtype = D.default_complex_dtype() if is_complex else D.get_default_dtype()
     if steps > 1 and (dtype is D.bool or dtype.kind in "ui"):
         return _logspace_integral(start, end, steps, base, dtype, device)
+    if steps > 1:
+        return _logspace_float(start, end, steps, base, dtype, device)
     wide = M.complex128 if dtype.is_complex else M.float64
     exponents = M.linspace(start, end, steps, dtype=wide, device=device)
+    if dtype.is_complex and base > 0:  # (C++'s pow(real, complex): polar(x ** re, im log x))
+        return M.polar(M.pow(float(base), exponents.real),
+                       exponents.imag * math.log(base)).to(dtype)
     return M.pow(float(base), exponents).to(dtype)
+
+
+def _logspace_float(start, end, steps, base, dtype, device):
+    """PyTorch's floating logspace: the ends rounded to dtype, their difference taken in
+    dtype, then a double step, double exponents (counted up from start for the first half,
+    down from end for the rest) and double powers, rounded once to dtype.  Complex: all of
+    it in dtype."""
+    import mindtorch as M
+    start, end, _ = linspace_plan(start, end, steps, dtype)
+    ends = M.tensor([start, end], dtype=dtype, device=device)
+    wide = dtype if dtype.is_complex else M.float64
+    step = (ends[1] - ends[0]).to(wide) / (steps - 1)
+    s, e = ends.to(wide).unbind()
+    i = M.arange(steps, dtype=M.float64, device=device)
+    up, down = i.to(wide), (steps - 1 - i).to(wide)
+    exponents = M.where(i < steps // 2, s + step * up, e - step * down)
+    return M.pow(complex(base) if dtype.is_complex else float(base), exponents).to(dtype)
 
 
 def _logspace_integral(start, end, steps, base, dtype, device):
