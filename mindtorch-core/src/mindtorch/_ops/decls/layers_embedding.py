@@ -170,10 +170,11 @@ def _index_dtype(indices, offsets):
 
 
 def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
-                       include_last_offset, padding_idx):
+                       include_last_offset, padding_idx, values=True):
     """PyTorch's embedding_bag checks; returns (number of bags, padding index or -1).
     indices and offsets are promoted to one dtype first (PyTorch's
-    promoteIndicesAndOffsets), which must be int64 or int32."""
+    promoteIndicesAndOffsets), which must be int64 or int32.  values=False: the checks of
+    index values are left to the caller (a kernel reading them at once)."""
     _check_indices("indices", 1, None, "embedding_bag", _index_dtype(indices, offsets))
     if weight.dtype.kind != "f":
         raise RuntimeError(f"Expected tensor for argument #1 'weight' to have one of the "
@@ -208,6 +209,8 @@ def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
     bags = offsets._shape[0] - (1 if include_last_offset else 0)
     if include_last_offset and bags < 1:
         raise RuntimeError("include_last_offset: number of offset should be at least 1")
+    if not values:
+        return bags, padding_idx
     if _has_data(offsets) and offsets.numel():
         first = offsets[0].item()
         if first != 0:

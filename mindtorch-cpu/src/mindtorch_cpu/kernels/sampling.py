@@ -1,0 +1,167 @@
+"""embedding_bag's cpu kernel: every bag at once through NumPy's segment reductions
+(reduceat) instead of the decomposition's index_add / scatter_reduce chain.  Results and
+auxiliary outputs as the decomposition in mindtorch._ops.decls.layers_embedding (PyTorch's
+cpu kernel): each bag summed in order from zero, max keeping a bag's first row and taking a
+later one only where it is greater (a NaN counts only as a bag's first row)."""
+
+import numpy as np
+from mindtorch import _dtype as D
+from mindtorch._ops.decls.layers_embedding import _index_dtype, embedding_bag_plan
+
+from .._np import arr, wrap
+
+
+def _check_values(idx, off, n_rows, fast):
+    """The checks of embedding_bag_plan that read index values, in its order."""
+    n = idx.size
+    if off.size:
+        if off[0] != 0:
+            raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the "
+                               f"mini-batch has to start from position 0. However, got {off[0]}")
+        if off[-1] > n:
+            raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but "
+                               f"got offsets[-1] of {off[-1]}")
+        if not fast and ((off < 0).any() or (off > n).any()):
+            raise IndexError("index out of range in self")
+        if (off[1:] < off[:-1]).any():
+            raise RuntimeError("embedding_bag: offsets have to be non-decreasing")
+    bad = (idx < 0) | (idx >= n_rows)
+    if bad.any():
+        pos = int(bad.argmax())
+        raise RuntimeError(f"Index {pos} of input takes value {idx[pos]} which is not in the "
+                           f"valid range [0, {n_rows})")
+
+
+def _segments(rows, starts, counts, ufunc):
+    """ufunc.reduceat over each bag's rows (in order); empty bags give 0."""
+    full = counts > 0
+    r = np.zeros((counts.size,) + rows.shape[1:], rows.dtype)
+    if rows.shape[0]:
+        r[full] = ufunc.reduceat(rows, starts[full], axis=0)
+    return r
+
+
+def _slots(kidx, kbag, starts, counts):
+    """The bags side by side: (slot, hole), (longest, bags) arrays of the positions in
+    kidx of each bag's j-th row and where a bag is shorter (None: none is); None when bags
+    are of very different lengths (the block would be mostly holes)."""
+    bags, longest, n = counts.size, int(counts.max(initial=0)), len(kidx)
+    if bags * longest > 2 * n + 64 or longest > 256:
+        return None
+    if bags * longest == n:  # every bag as long
+        return np.arange(n).reshape(bags, longest).T, None
+    at = (np.arange(n) - starts[kbag], kbag)
+    slot = np.zeros((longest, bags), np.int64)
+    slot[at] = np.arange(n)
+    hole = np.ones((longest, bags), bool)
+    hole[at] = False
+    return slot, hole
+
+
+def _bag_sums(rows, scale, kbag, slots, bags):
+    """Each bag's rows (times scale, per_sample_weights or None) summed one after another
+    from zero, as PyTorch's loop (NumPy's reduceat pairs them up): a (longest, bags, d)
+    block of the bags side by side, short bags padded with zero rows (x + 0 is x; the sum
+    starts at zero, so never -0), added one slice after another; without slots, np.add.at
+    (same order, slower).  Scaled rows are PyTorch's fused multiply-adds: emulated in
+    float64 (a float32 product is exact there), each sum rounded."""
+    dtype = rows.dtype
+    if scale is not None and dtype.itemsize < 8:
+        rows, scale = rows.astype(np.float64), scale.astype(np.float64)
+    out = np.zeros((bags, rows.shape[1]), rows.dtype)
+    if slots is None:
+        if dtype != rows.dtype:
+            for i, b in enumerate(kbag):
+                out[b] = (out[b] + rows[i] * scale[i]).astype(dtype)
+        else:
+            np.add.at(out, kbag, rows if scale is None else rows * scale[:, None])
+        return out.astype(dtype, copy=False)
+    slot, hole = slots
+    block = np.take(rows, slot, axis=0)
+    if scale is not None:
+        block *= np.take(scale, slot)[:, :, None]
+    if hole is not None:
+        block[hole] = 0
+    for j in range(len(block)):
+        out += block[j]
+        if dtype != out.dtype:
+            out = out.astype(dtype).astype(out.dtype)
+    return out.astype(dtype, copy=False)
+
+
+def _bag_max(rows, kidx, kbag, starts, counts, slots):
+    """Each bag's maximum and the weight row it came from, as PyTorch's loop: the first
+    row kept, a later one taken where greater (so a NaN wins only as the first row)."""
+    bags = counts.size
+    if not len(rows):
+        z = np.zeros((bags, rows.shape[1]), rows.dtype)
+        return z, z.astype(np.int64)
+    if slots is not None:
+        slot, hole = slots
+        block = np.take(rows, slot, axis=0)
+        later = block[1:]  # a later row's NaN never wins: -inf there (and in holes)
+        later[np.isnan(later)] = -np.inf
+        if hole is not None:
+            block[hole] = -np.inf
+        out = np.maximum.reduce(block, axis=0)
+        hit = block == out
+        hit[0] |= np.isnan(out)
+        j = np.argmax(hit, axis=0)  # the first row holding the maximum
+        bi, di = np.nonzero(out == 0)  # -0 or 0: the first one's sign
+        out[bi, di] = block[j[bi, di], bi, di]
+        empty = counts == 0
+        out[empty] = 0
+        return out, np.where(empty[:, None], 0, kidx[slot[j, np.arange(len(out))[:, None]]])
+    later = np.ones(len(rows), bool)  # a later row's NaN never wins: -inf there
+    later[starts[counts > 0]] = False
+    rows = np.where(np.isnan(rows) & later[:, None], -np.inf, rows)
+    out = _segments(rows, starts, counts, np.maximum)
+    best = out[kbag]  # the first row holding each bag's maximum
+    hit = (rows == best) | (np.isnan(rows) & np.isnan(best))
+    first = _segments(np.where(hit, np.arange(len(rows))[:, None], len(rows)), starts, counts,
+                      np.minimum)
+    return out, np.where(counts[:, None] > 0, kidx[np.minimum(first, len(rows) - 1)], 0)
+
+
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sparse=False,
+                  per_sample_weights=None, include_last_offset=False, padding_idx=None):
+    bags, pad = embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
+                                   include_last_offset, padding_idx, values=False)
+    fast = mode == 0 and pad < 0 and weight.dtype is not D.float64 and \
+        weight._stride[1] == 1 and (per_sample_weights is None or
+                                    per_sample_weights._stride[0] == 1)
+    w, idx, off = arr(weight), arr(indices).astype(np.int64), arr(offsets).astype(np.int64)
+    _check_values(idx, off, weight._shape[0], fast)
+    n = idx.size
+    # each index's bag: the last offset at or before it (make_offset2bag's counts)
+    bag = np.maximum(np.searchsorted(off[:bags], np.arange(n), "right") - 1, 0)
+    keep = idx != pad if pad >= 0 else None
+    kidx, kbag = (idx, bag) if keep is None else (idx[keep], bag[keep])
+    counts = np.bincount(kbag, minlength=bags)[:bags]
+    starts = np.searchsorted(kbag, np.arange(bags))
+    rows = np.take(w, kidx, axis=0)
+    slots = _slots(kidx, kbag, starts, counts)
+    if mode == 2:
+        out, max_indices = _bag_max(rows, kidx, kbag, starts, counts, slots)
+    else:
+        psw = None if per_sample_weights is None else arr(per_sample_weights)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = _bag_sums(rows, psw if keep is None or psw is None else psw[keep], kbag,
+                            slots, bags)
+            if mode == 1:
+                out = out / np.maximum(counts, 1)[:, None].astype(w.dtype)
+    out = wrap(np.ascontiguousarray(out, dtype=w.dtype), weight.dtype)
+    idt = _index_dtype(indices, offsets)
+    offset2bag = np.empty(0, np.int64) if fast else bag
+    if mode == 0:
+        size = offsets._shape[0] if include_last_offset and not weight._requires_grad else bags
+        bag_size = np.zeros(size, np.int64)
+    else:
+        bag_size = counts
+    if mode != 2:
+        max_indices = bag_size.copy()
+    return out, wrap(offset2bag.astype(idt.np), idt), wrap(bag_size.astype(idt.np), idt), \
+        wrap(np.ascontiguousarray(max_indices, dtype=idt.np), idt)
+
+
+KERNELS = {"embedding_bag": embedding_bag}

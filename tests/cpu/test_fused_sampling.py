@@ -1,0 +1,143 @@
+"""The cpu kernels that replaced slow compositions (equal, embedding_bag, grid_sample,
+adaptive_max_pool2d, pdist, mode, small scans) against PyTorch: forward and backward, dtypes,
+strided / empty inputs, ties, errors; the compiled paths and their NumPy fallbacks."""
+import mindtorch
+import numpy as np
+import pytest
+from reference import assert_same, same_error, to_torch, torch
+
+RNG = np.random.default_rng(0)
+
+
+def pair(data, dtype="float32", grad=False):
+    m = mindtorch.tensor(np.asarray(data)).to(getattr(mindtorch, dtype))
+    t = to_torch(m)
+    if grad:
+        m.requires_grad_(True)
+        t.requires_grad_(True)
+    return m, t
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool", "bfloat16",
+                                   "complex64"])
+def test_equal(dtype):
+    m, t = pair(RNG.standard_normal((4, 6)) * 3, dtype)
+    others = [lambda x: x.clone(), lambda x: x + 1, lambda x: x.t().contiguous().t(),
+              lambda x: x[:2]]
+    for other in others:
+        assert mindtorch.equal(m, other(m)) is torch.equal(t, other(t))
+    assert mindtorch.equal(m[:, ::2], m.clone()[:, ::2]) and torch.equal(t[:, ::2], t[:, ::2])
+    assert mindtorch.equal(m[:, ::2], m[:, 1::2]) is torch.equal(t[:, ::2], t[:, 1::2])
+
+
+def test_equal_edges():
+    nan = float("nan")
+    cases = [([1.0, nan], [1.0, nan]), ([0.0], [-0.0]), ([], []), (1.0, [1.0]), (2.0, 2.0)]
+    for a, b in cases:
+        assert mindtorch.equal(mindtorch.tensor(a), mindtorch.tensor(b)) is \
+            torch.equal(torch.tensor(a), torch.tensor(b))
+    # mixed dtypes compare after promotion
+    assert mindtorch.equal(mindtorch.tensor([1, 2]), mindtorch.tensor([1.0, 2.0]))
+    assert mindtorch.equal(mindtorch.tensor([True]), mindtorch.tensor([1]))
+    assert not mindtorch.equal(mindtorch.tensor([1.5]), mindtorch.tensor([1]))
+    same_error(lambda: mindtorch.equal(mindtorch.ones(2), 1),
+               lambda: torch.equal(torch.ones(2), 1))
+
+
+# -- embedding_bag -----------------------------------------------------------------------------
+
+def _bag_case(lib, w, idx, off, **kw):
+    F = lib.nn.functional
+    wt = lib.tensor(w) if lib is mindtorch else torch.from_numpy(w.copy())
+    wt.requires_grad_(True)
+    psw = kw.pop("psw", None)
+    if psw is not None:
+        psw = (lib.tensor(psw) if lib is mindtorch else torch.from_numpy(psw.copy()))
+        psw.requires_grad_(True)
+    ii = lib.tensor(idx)
+    oo = None if off is None else lib.tensor(off)
+    out = F.embedding_bag(ii, wt, oo, per_sample_weights=psw, **kw)
+    g = np.arange(out.numel(), dtype=w.dtype).reshape(tuple(out.shape)) % 5 - 2
+    out.backward(lib.tensor(g) if lib is mindtorch else torch.from_numpy(g))
+    return out, wt.grad, None if psw is None else psw.grad
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("extra", [{}, {"padding_idx": 3}, {"include_last_offset": True},
+                                   {"padding_idx": -1, "include_last_offset": True}])
+def test_embedding_bag(mode, dtype, extra):
+    w = RNG.standard_normal((10, 5)).astype(dtype)
+    w[2, 1] = w[4, 1]  # a tie inside a bag
+    w[7, 0] = np.nan
+    w[1, 3], w[9, 3] = -0.0, 0.0  # max keeps the first zero's sign
+    idx = np.array([2, 4, 3, 7, 1, 1, 9, 3, 3, 0, 7, 5, 2])
+    off = np.array([0, 2, 2, 5, 8, 13])  # empty bags, a padding-only bag
+    for case in [(idx, off), (idx[:0], np.array([0, 0])), (idx.reshape(1, -1), None)]:
+        kw = dict(mode=mode, **extra)
+        if case[1] is None:
+            kw.pop("include_last_offset", None)
+        ours = _bag_case(mindtorch, w, *case, **kw)
+        theirs = _bag_case(torch, w, *case, **kw)
+        assert_same(ours[0], theirs[0], rtol=0, atol=0)
+        assert_same(ours[1], theirs[1], rtol=1e-6, atol=1e-6)
+
+
+def test_embedding_bag_per_sample_weights_and_aux_outputs():
+    w = RNG.standard_normal((8, 4)).astype(np.float32)
+    idx = np.array([1, 0, 7, 7, 3, 2])
+    psw = RNG.standard_normal(6).astype(np.float32)
+    for extra in [{}, {"padding_idx": 7}]:
+        ours = _bag_case(mindtorch, w, idx, np.array([0, 3, 3]), mode="sum", psw=psw, **extra)
+        theirs = _bag_case(torch, w, idx, np.array([0, 3, 3]), mode="sum", psw=psw, **extra)
+        for o, t in zip(ours, theirs):
+            assert_same(o, t, rtol=1e-6, atol=1e-6)
+    for mode in range(3):  # offset2bag, bag_size, max_indices as PyTorch's kernel fills them
+        for weight in (w, w[:, ::2], w.astype(np.float64)):
+            args = [weight, idx, np.array([0, 2, 2, 5])]
+            m = mindtorch.embedding_bag(*[mindtorch.tensor(np.ascontiguousarray(a)) for a in args],
+                                        False, mode)
+            mw = mindtorch.tensor(np.ascontiguousarray(weight))[:, :] if weight.ndim else None
+            t = torch.embedding_bag(*[torch.from_numpy(np.ascontiguousarray(a)) for a in args],
+                                    False, mode)
+            assert_same(m, t, rtol=0, atol=0)
+            del mw
+
+
+def test_embedding_bag_noncontiguous_and_int32():
+    w = RNG.standard_normal((9, 6)).astype(np.float32)
+    mw, tw = pair(w)
+    idx = np.array([8, 1, 1, 4, 0, 2], dtype=np.int32)
+    for mode in ("sum", "mean", "max"):
+        m = mindtorch.nn.functional.embedding_bag(
+            mindtorch.tensor(idx), mw[:, ::2], mindtorch.tensor(np.array([0, 3], np.int32)),
+            mode=mode)
+        t = torch.nn.functional.embedding_bag(
+            torch.from_numpy(idx), tw[:, ::2], torch.tensor([0, 3], dtype=torch.int32),
+            mode=mode)
+        assert_same(m, t, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("idx, off", [([1, 2, 9], [0, 1]), ([1, 2, -1], [0, 1]),
+                                      ([1, 2, 3], [1, 2]), ([1, 2, 3], [0, 4])])
+@pytest.mark.parametrize("mode", ["sum", "max"])
+def test_embedding_bag_bad_values(idx, off, mode):  # (decreasing offsets: PyTorch reads past)
+    def run(lib):
+        w = lib.ones(5, 2)
+        return lib.nn.functional.embedding_bag(lib.tensor(idx), w, lib.tensor(off), mode=mode)
+    same_error(lambda: run(mindtorch), lambda: run(torch))
+
+
+@pytest.mark.parametrize("lengths", [[300, 1, 0, 2], [1] * 40 + [90], [3, 5, 0, 4]])
+def test_embedding_bag_sum_order_any_lengths(lengths):
+    """Bags summed one row after another (PyTorch's float32 roundings), whichever path."""
+    w = RNG.standard_normal((50, 7)).astype(np.float32)
+    idx = RNG.integers(0, 50, sum(lengths))
+    off = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    psw = RNG.standard_normal(len(idx)).astype(np.float32)
+    for kw in [{"mode": "sum"}, {"mode": "mean"}, {"mode": "sum", "psw": psw},
+               {"mode": "sum", "padding_idx": int(idx[0])}]:
+        ours, theirs = _bag_case(mindtorch, w, idx, off, **kw), _bag_case(torch, w, idx, off, **kw)
+        assert_same(ours[0], theirs[0], rtol=0, atol=0)
+        for o, t in zip(ours[1:], theirs[1:]):
+            assert_same(o, t, rtol=1e-5, atol=1e-5)
