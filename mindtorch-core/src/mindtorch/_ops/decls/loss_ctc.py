@@ -3,9 +3,12 @@ lengths as tensors or as int lists, an int reduction: PyTorch's binding defaults
 'none', as kl_div's) and
 nn.functional.ctc_loss (a reduction string), after loss.py's conventions.
 
-The loss decomposes into mindtorch ops: the forward (alpha) recursion of Graves et al. in
-log space, one step per time, vectorised over the batch and the positions of the extended
-label sequence (blank, l1, blank, l2, ..., blank); autograd differentiates through it.
+The loss decomposes into mindtorch ops around one op, `_ctc_nll` (-log p(target | input)):
+its decomposition is the forward (alpha) recursion of Graves et al. in log space, one step
+per time, vectorised over the batch and the positions of the extended label sequence
+(blank, l1, blank, l2, ..., blank); its gradient op `_ctc_nll_backward` decomposes into
+autograd through that recursion, so a backend may give either op a kernel (the cpu
+backend's run the alpha and beta recursions).
 PyTorch's backward is ATen's analytical formula, which is not the derivative of the loss
 with respect to log_probs alone: it adds exp(log_probs) (so the gradient is the one with
 respect to logits whose log_softmax log_probs is) and gives NaN where a loss is infinite.
@@ -14,7 +17,7 @@ Terms of value zero reproduce both (`_torch_gradient`).
 import math
 
 from ... import _dtype as D
-from ..registry import OPS, define, overload
+from ..registry import OPS, define, derivative, overload
 from .indexing import _has_data
 from .loss import _F_ONLY, _HIDDEN, _TORCH_ONLY, _enum, _floating
 
@@ -157,6 +160,19 @@ def _negative_log_likelihood(lp, ext, il, tl):
     return -_logsumexp(M.cat([last, previous], 1), 1)
 
 
+def _nll_backward(grad, log_probs, ext, input_lengths, target_lengths, nll):
+    """_ctc_nll's gradient with respect to log_probs: autograd through its decomposition
+    (0 where the loss is infinite). Recording (grad mode on: a backward with
+    create_graph), the gradient is a graph too, so second derivatives exist (ATen has
+    none)."""
+    import mindtorch as M
+    create_graph = M.is_grad_enabled()
+    with M.enable_grad():
+        lp = log_probs if log_probs.requires_grad else log_probs.detach().requires_grad_()
+        out = _negative_log_likelihood(lp, ext, input_lengths, target_lengths)
+        return M.autograd.grad(out, lp, grad, create_graph=create_graph)[0]
+
+
 def _torch_gradient(nll, lp, il, zero_infinity):
     """nll with PyTorch's gradient: exp(lp) added for times within each input's length;
     NaN there for infinite losses (zero_infinity: those are 0, with a zero gradient)."""
@@ -209,7 +225,7 @@ def _ctc(log_probs, targets, input_lengths, target_lengths, blank, reduction, ze
     _floating("ctc_loss_cpu", lp, dtypes=(D.float32, D.float64))
     _check(lp, targets, (il, tl), il_values, tl_values, blank)
     ext = _extended(_labels(targets, tl, tl_values, blank, lp.device), blank)
-    nll = _negative_log_likelihood(lp, ext, il, tl)
+    nll = OPS["_ctc_nll"].call(lp, ext, il, tl)
     loss = _torch_gradient(nll, lp, il, zero_infinity)
     if reduction == 1:
         return (loss / tl.clamp(min=1).to(loss.dtype)).mean()
@@ -274,6 +290,15 @@ def _declare():
            decomposition=lambda lp, tg, il, tl, blank, reduction, zero_infinity:
            _ctc(lp, tg, il, tl, blank, _enum(reduction), zero_infinity), **_F_ONLY)
     overload(OPS["ctc_loss"], lambda b: _route(b, "_ctc_loss_intlist", lambda r: r))
+    # -log p per batch element: lp (T, N, C), ext (N, 2S + 1) the extended labels, lengths
+    define("_ctc_nll(Tensor log_probs, Tensor ext, Tensor input_lengths, "
+           "Tensor target_lengths) -> Tensor", decomposition=_negative_log_likelihood, **_HIDDEN)
+    define("_ctc_nll_backward(Tensor grad, Tensor log_probs, Tensor ext, Tensor input_lengths, "
+           "Tensor target_lengths, Tensor nll) -> Tensor", decomposition=_nll_backward,
+           **_HIDDEN)
+    derivative(OPS["_ctc_nll"], log_probs=lambda grad, log_probs, ext, input_lengths,
+               target_lengths, result: OPS["_ctc_nll_backward"].call(
+                   grad, log_probs, ext, input_lengths, target_lengths, result))
     overload(OPS["functional_ctc_loss"], _route_functional)
 
 
