@@ -1,0 +1,135 @@
+"""ctc_loss's two kernel ops (core: decls/loss_ctc.py): `_ctc_nll`, the alpha recursion in
+log space, and `_ctc_nll_backward`, alpha and beta recursions and the gradient
+-grad * sum over the positions s showing class c of exp(alpha_t(s) + beta_t(s) + nll - lp).
+One NumPy step per time over the batch and the extended label positions; each step rounds
+as core's decomposition (max, the three exps summed in order, log, + max, + emission)."""
+import numpy as np
+
+from .._np import arr, wrap
+
+_NEG = -np.inf
+
+
+def _emissions(lp, ext):
+    """lp[t, n, ext[n, s]]: (T, N, W), with gather's error for a label out of range."""
+    classes = lp.shape[2]
+    if ext.size and (ext.min() < 0 or ext.max() >= classes):
+        v = int(ext[(ext < 0) | (ext >= classes)].flat[0])
+        raise RuntimeError(f"index {v} is out of bounds for dimension 2 with size {classes}")
+    return lp[:, np.arange(lp.shape[1])[:, None], ext]
+
+
+def _step(prev, a2, a3, work):
+    """log(exp(prev) + exp(a2) + exp(a3)) as the decomposition's _logsumexp (max taken as 0
+    where all three are -inf); work: a (3, N, W) buffer."""
+    work[0], work[1], work[2] = prev, a2, a3
+    m = work.max(0)
+    m[m == _NEG] = 0
+    work -= m
+    np.exp(work, out=work)
+    s = work.sum(0)
+    with np.errstate(divide="ignore"):
+        return np.log(s) + m
+
+
+def _alphas(emit, skip, il):
+    """alpha after each step t (T, N, W), frozen once t reaches the input's length."""
+    t_max, n, width = emit.shape
+    padded = np.full((n, width + 2), _NEG, emit.dtype)  # two -inf before position 0
+    padded[:, 2] = 0
+    alpha = padded[:, 2:]
+    out = np.empty_like(emit)
+    work = np.empty((3, n, width), emit.dtype)
+    noskip = ~skip
+    for t in range(t_max):
+        a3 = padded[:, :width].copy()
+        a3[noskip] = _NEG
+        step = emit[t] + _step(alpha, padded[:, 1:width + 1], a3, work)
+        if t == 0:  # only the first two positions start
+            step[:, 2:] = _NEG
+        live = il > t
+        if live.all():
+            alpha[...] = step
+        else:
+            alpha[live] = step[live]
+        out[t] = alpha
+    return out
+
+
+def _betas(emit, skip, il, tl):
+    """beta_t(s): log-probability of the rest of the labels from position s at time t, the
+    emission at t included (-inf from the input's length on)."""
+    t_max, n, width = emit.shape
+    padded = np.full((n, width + 2), _NEG, emit.dtype)  # two -inf after the last position
+    beta = padded[:, :width]
+    out = np.full_like(emit, _NEG)
+    work = np.empty((3, n, width), emit.dtype)
+    noskip = np.ones((n, width), bool)  # s may jump to s + 2 where ext[s + 2] != ext[s]
+    noskip[:, :width - 2] = ~skip[:, 2:]
+    rows = np.arange(n)
+    ends = np.stack([2 * tl, np.maximum(2 * tl - 1, 0)], 1)
+    for t in range(t_max - 1, -1, -1):
+        b3 = padded[:, 2:].copy()
+        b3[noskip] = _NEG
+        step = emit[t] + _step(beta, padded[:, 1:width + 1], b3, work)
+        step[il <= t + 1] = _NEG  # (rows that start here or later)
+        start = rows[il == t + 1]
+        if start.size:  # the last step: the last label or the blank after it
+            e = ends[start]
+            step[start[:, None], e] = emit[t][start[:, None], e]
+            one = start[tl[start] == 0]  # (no label: the blank only)
+            step[one, 1:] = _NEG
+        beta[...] = step
+        out[t] = beta
+    return out
+
+
+def _prepare(log_probs, ext, input_lengths, target_lengths):
+    lp, e = arr(log_probs), arr(ext)
+    il, tl = arr(input_lengths), arr(target_lengths)
+    emit = _emissions(lp, e)
+    skip = np.zeros(e.shape, bool)  # position s may follow s - 2 where their labels differ
+    skip[:, 2:] = e[:, 2:] != e[:, :-2]
+    return lp, e, il, tl, emit, skip
+
+
+def _nll(alphas, il, tl):
+    """-log p from the alphas at each input's end (-(-inf) for an empty input: alpha there
+    is the start, position 0)."""
+    n = alphas.shape[1]
+    rows = np.arange(n)
+    last = alphas[-1]
+    end = 2 * tl
+    pair = np.stack([last[rows, end], np.where(end > 0, last[rows, np.maximum(end - 1, 0)],
+                                               _NEG)])
+    m = pair.max(0)
+    m[m == _NEG] = 0
+    with np.errstate(divide="ignore"):
+        return -(np.log(np.exp(pair - m).sum(0)) + m)
+
+
+def _ctc_nll(log_probs, ext, input_lengths, target_lengths):
+    lp, _, il, tl, emit, skip = _prepare(log_probs, ext, input_lengths, target_lengths)
+    with np.errstate(invalid="ignore", over="ignore"):
+        nll = _nll(_alphas(emit, skip, il), il, tl)
+    return wrap(nll.astype(lp.dtype, copy=False), log_probs.dtype)
+
+
+def _ctc_nll_backward(grad, log_probs, ext, input_lengths, target_lengths, nll):
+    lp, e, il, tl, emit, skip = _prepare(log_probs, ext, input_lengths, target_lengths)
+    t_max, n, classes = lp.shape
+    g, loss = arr(grad), arr(nll)
+    with np.errstate(invalid="ignore", over="ignore"):
+        both = _alphas(emit, skip, il) + _betas(emit, skip, il, tl)
+        # d nll / d lp[t, n, ext[n, s]] = -sum_s exp(alpha + beta + nll - lp): paths through
+        # (t, s) over all paths; none where a path cannot pass, or the loss is infinite
+        q = np.exp(both + loss[:, None] - emit)
+        q[(both == _NEG) | ~np.isfinite(loss)[:, None]] = 0
+        q *= -np.broadcast_to(g, (n,))[:, None]
+    out = np.zeros((t_max * n * classes,), lp.dtype)
+    pos = (np.arange(t_max * n).reshape(t_max, n, 1) * classes + e).reshape(-1)
+    np.add.at(out, pos, q.reshape(-1))
+    return wrap(out.reshape(lp.shape), log_probs.dtype)
+
+
+KERNELS = {"_ctc_nll": _ctc_nll, "_ctc_nll_backward": _ctc_nll_backward}
