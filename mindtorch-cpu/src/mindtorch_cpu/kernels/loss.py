@@ -12,6 +12,7 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import loss as L
 
 from .._np import arr, wrap
+from . import ctc
 from .pointwise import log1p
 
 
@@ -127,4 +128,4 @@ def _bce_with_logits(self, target, weight=None, pos_weight=None, reduction=0):
 
 
 KERNELS = {"_nll_loss": _nll_loss, "_nll_loss_backward": _nll_loss_backward,
-           "binary_cross_entropy_with_logits": _bce_with_logits}
+           "binary_cross_entropy_with_logits": _bce_with_logits, **ctc.KERNELS}
