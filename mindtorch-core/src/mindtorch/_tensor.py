@@ -750,7 +750,7 @@ class Tensor:
 
     def __contains__(self, element):
         if isinstance(element, (Tensor, numbers.Number)):
-            return bool((self == element).any().item())
+            return bool((element == self).any().item())  # (PyTorch's operand order)
         raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you "
                            f"passed in a {type(element)}.")
 
