@@ -19,69 +19,81 @@ def _emissions(lp, ext):
     return lp[:, np.arange(lp.shape[1])[:, None], ext]
 
 
-def _step(prev, a2, a3, work):
-    """log(exp(prev) + exp(a2) + exp(a3)) as the decomposition's _logsumexp (max taken as 0
-    where all three are -inf); work: a (3, N, W) buffer."""
-    work[0], work[1], work[2] = prev, a2, a3
-    m = work.max(0)
-    m[m == _NEG] = 0
-    work -= m
-    np.exp(work, out=work)
-    s = work.sum(0)
-    with np.errstate(divide="ignore"):
-        return np.log(s) + m
+class _Recursion:
+    """One time step of the alpha (or, mirrored, beta) recursion in log space:
+    log(exp(a1) + exp(a2) + exp(a3)) + emission, where a1, a2, a3 are the previous step at
+    s, s - 1 and s - 2 (the last where the labels allow the skip), rounded as the
+    decomposition's _logsumexp (its max taken as 0 where all three are -inf: here as the
+    lowest float, which gives the same -inf).  `padded` holds the previous step with two
+    -inf columns before it."""
+
+    def __init__(self, n, width, skip, dtype):
+        self.width = width
+        self.padded = np.full((n, width + 2), _NEG, dtype)
+        self.work = np.empty((3, n, width), dtype)
+        self.noskip = ~skip
+        self.lowest = np.finfo(dtype).min
+        self.m = np.empty((n, width), dtype)
+
+    def step(self, emit, out):
+        p, w, work, m = self.padded, self.width, self.work, self.m
+        work[0] = p[:, 2:]
+        work[1] = p[:, 1:w + 1]
+        work[2] = p[:, :w]
+        np.copyto(work[2], _NEG, where=self.noskip)  # (a NaN there too, as the where)
+        np.maximum(work.max(0, out=m), self.lowest, out=m)
+        work -= m
+        np.exp(work, out=work)
+        np.log(work.sum(0, out=out), out=out)
+        out += m
+        out += emit  # (emit + lse: the same sum)
 
 
 def _alphas(emit, skip, il):
     """alpha after each step t (T, N, W), frozen once t reaches the input's length."""
     t_max, n, width = emit.shape
-    padded = np.full((n, width + 2), _NEG, emit.dtype)  # two -inf before position 0
-    padded[:, 2] = 0
-    alpha = padded[:, 2:]
+    r = _Recursion(n, width, skip, emit.dtype)
+    alpha = r.padded[:, 2:]
+    alpha[:, 0] = 0
     out = np.empty_like(emit)
-    work = np.empty((3, n, width), emit.dtype)
-    noskip = ~skip
+    all_live = int(il.min()) if il.size else 0
     for t in range(t_max):
-        a3 = padded[:, :width].copy()
-        a3[noskip] = _NEG
-        step = emit[t] + _step(alpha, padded[:, 1:width + 1], a3, work)
+        r.step(emit[t], out[t])
         if t == 0:  # only the first two positions start
-            step[:, 2:] = _NEG
-        live = il > t
-        if live.all():
-            alpha[...] = step
-        else:
-            alpha[live] = step[live]
-        out[t] = alpha
+            out[0, :, 2:] = _NEG
+        if t >= all_live:  # (some inputs have ended: they keep their alpha)
+            done = il <= t
+            out[t][done] = alpha[done]
+        alpha[...] = out[t]
     return out
 
 
 def _betas(emit, skip, il, tl):
     """beta_t(s): log-probability of the rest of the labels from position s at time t, the
-    emission at t included (-inf from the input's length on)."""
-    t_max, n, width = emit.shape
-    padded = np.full((n, width + 2), _NEG, emit.dtype)  # two -inf after the last position
-    beta = padded[:, :width]
+    emission at t included (-inf from the input's length on): the alpha recursion over the
+    time- and position-reversed labels."""
+    _, n, width = emit.shape
+    back = np.zeros_like(skip)  # s may jump to s + 2 where ext[s + 2] != ext[s]
+    back[:, 2:] = skip[:, 2:][:, ::-1]
+    r = _Recursion(n, width, back, emit.dtype)
+    beta = r.padded[:, 2:]  # (positions reversed)
     out = np.full_like(emit, _NEG)
-    work = np.empty((3, n, width), emit.dtype)
-    noskip = np.ones((n, width), bool)  # s may jump to s + 2 where ext[s + 2] != ext[s]
-    noskip[:, :width - 2] = ~skip[:, 2:]
     rows = np.arange(n)
-    ends = np.stack([2 * tl, np.maximum(2 * tl - 1, 0)], 1)
-    for t in range(t_max - 1, -1, -1):
-        b3 = padded[:, 2:].copy()
-        b3[noskip] = _NEG
-        step = emit[t] + _step(beta, padded[:, 1:width + 1], b3, work)
+    ends = width - 1 - np.stack([2 * tl, np.maximum(2 * tl - 1, 0)], 1)  # (reversed)
+    emit_r = emit[:, :, ::-1]
+    last = int(il.max()) if il.size else 0
+    for t in range(last - 1, -1, -1):
+        step = out[t]
+        r.step(emit_r[t], step)
         step[il <= t + 1] = _NEG  # (rows that start here or later)
         start = rows[il == t + 1]
         if start.size:  # the last step: the last label or the blank after it
             e = ends[start]
-            step[start[:, None], e] = emit[t][start[:, None], e]
+            step[start[:, None], e] = emit_r[t][start[:, None], e]
             one = start[tl[start] == 0]  # (no label: the blank only)
-            step[one, 1:] = _NEG
+            step[one, :width - 1] = _NEG
         beta[...] = step
-        out[t] = beta
-    return out
+    return out[:, :, ::-1]
 
 
 def _prepare(log_probs, ext, input_lengths, target_lengths):
