@@ -9,6 +9,13 @@ from reference import assert_same, same_error, to_torch, torch
 RNG = np.random.default_rng(0)
 
 
+def _same_bits(a, b):
+    a, b = a.numpy(), b.numpy()
+    assert a.dtype == b.dtype and a.shape == b.shape
+    assert np.array_equal(a.view(np.uint8 if a.dtype.itemsize == 1 else f"u{a.dtype.itemsize}"),
+                          b.view(np.uint8 if b.dtype.itemsize == 1 else f"u{b.dtype.itemsize}"))
+
+
 def pair(data, dtype="float32", grad=False):
     m = mindtorch.tensor(np.asarray(data)).to(getattr(mindtorch, dtype))
     t = to_torch(m)
@@ -141,3 +148,96 @@ def test_embedding_bag_sum_order_any_lengths(lengths):
         assert_same(ours[0], theirs[0], rtol=0, atol=0)
         for o, t in zip(ours[1:], theirs[1:]):
             assert_same(o, t, rtol=1e-5, atol=1e-5)
+
+
+# -- grid_sample -------------------------------------------------------------------------------
+
+def _grid_inputs(dtype, n=2, c=3, h=5, w=6, oh=4, ow=7):
+    x = RNG.standard_normal((n, c, h, w)).astype(dtype)
+    g = (RNG.random((n, oh, ow, 2)) * 2.6 - 1.3).astype(dtype)
+    g[0, 0, 0] = [-1, 1]  # on the corners and edges
+    g[0, 0, 1] = [1, -1]
+    g[0, 1, 0] = [0.0, 1.0]
+    return x, g
+
+
+def _grid_run(lib, x, g, transform=None, **kw):
+    xt, gt = pair(x, str(x.dtype), grad=True) if lib is mindtorch else \
+        (torch.from_numpy(x.copy()).requires_grad_(), torch.from_numpy(g.copy()).requires_grad_())
+    if lib is mindtorch:
+        gt = mindtorch.tensor(g).requires_grad_()
+    xs, gs = (xt, gt) if transform is None else transform(xt, gt)
+    out = lib.nn.functional.grid_sample(xs, gs, **kw)
+    seed = np.cos(np.arange(out.numel())).astype(x.dtype).reshape(tuple(out.shape))
+    out.backward(lib.tensor(seed) if lib is mindtorch else torch.from_numpy(seed))
+    return out, xt.grad, gt.grad
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_grid_sample(mode, padding_mode, align_corners, dtype):
+    x, g = _grid_inputs(dtype)
+    kw = {"mode": mode, "padding_mode": padding_mode, "align_corners": align_corners}
+    ours, theirs = _grid_run(mindtorch, x, g, **kw), _grid_run(torch, x, g, **kw)
+    tol = 1e-5 if dtype == np.float32 else 1e-10
+    assert_same(ours[0], theirs[0], rtol=tol, atol=tol)
+    assert_same(ours[1], theirs[1], rtol=tol, atol=tol)
+    assert_same(ours[2], theirs[2], rtol=tol * 10, atol=tol * 10)
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+@pytest.mark.parametrize("padding_mode", [0, 1, 2])
+def test_grid_sampler_kernel_has_the_decomposition_bits(mode, padding_mode):
+    """The NumPy kernel runs the decomposition's steps: the same bits, forward and the
+    grid's gradient."""
+    from mindtorch._ops.decls import sampling as decl
+    x, g = _grid_inputs(np.float32, oh=9, ow=5)
+    g[1, 2, 3] = [np.nan, 0.5]
+    g[1, 2, 4] = [np.inf, -7.0]
+    xs, gs = mindtorch.tensor(x), mindtorch.tensor(g)
+    gout = mindtorch.tensor(np.sin(np.arange(2 * 3 * 9 * 5)).astype(np.float32).reshape(2, 3, 9, 5))
+    for ac in (False, True):
+        args = (mode, padding_mode, ac)
+        kernel = mindtorch.grid_sampler_2d(xs, gs, *args)
+        _same_bits(kernel, decl._grid_sampler_nd(xs, gs, *args))
+        op = mindtorch._ops.registry.OPS["grid_sampler_2d_backward"]
+        (gi, gg), (di, dg) = op.call(gout, xs, gs, *args), \
+            decl._grid_sampler_nd_backward(gout, xs, gs, *args)
+        _same_bits(gg, dg)
+        # (grad_input's sums in float64, rounded once: not the scatter_add's steps)
+        np.testing.assert_allclose(gi.numpy(), di.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def test_grid_sample_strided_empty_half_and_errors():
+    x, g = _grid_inputs(np.float32)
+    kw = {"mode": "bilinear", "padding_mode": "border", "align_corners": False}
+
+    def strided(xs, gs):
+        return xs.transpose(2, 3), gs[:, ::2]
+    ours, theirs = _grid_run(mindtorch, x, g, strided, **kw), _grid_run(torch, x, g, strided, **kw)
+    for o, t in zip(ours, theirs):
+        assert_same(o, t, rtol=1e-5, atol=1e-5)
+    for shape in [(0, 3, 4, 4), (2, 0, 4, 4)]:
+        xe, ge = np.zeros(shape, np.float32), np.zeros((shape[0], 2, 3, 2), np.float32)
+        ours, theirs = _grid_run(mindtorch, xe, ge, **kw), _grid_run(torch, xe, ge, **kw)
+        for o, t in zip(ours, theirs):
+            assert_same(o, t)
+    m = mindtorch.nn.functional.grid_sample(mindtorch.tensor(x).half(), mindtorch.tensor(g).half(),
+                                            align_corners=True)
+    t = torch.nn.functional.grid_sample(torch.from_numpy(x).half(), torch.from_numpy(g).half(),
+                                        align_corners=True)
+    assert_same(m, t, rtol=2e-3, atol=2e-3)
+    same_error(lambda: mindtorch.nn.functional.grid_sample(mindtorch.ones(1, 1, 2, 2),
+                                                           mindtorch.ones(1, 2, 2, 2).double(), align_corners=False),
+               lambda: torch.nn.functional.grid_sample(torch.ones(1, 1, 2, 2),
+                                                       torch.ones(1, 2, 2, 2).double(), align_corners=False))
+    same_error(lambda: mindtorch.nn.functional.grid_sample(mindtorch.ones(2, 1, 2, 2),
+                                                           mindtorch.ones(1, 2, 2, 2), align_corners=False),
+               lambda: torch.nn.functional.grid_sample(torch.ones(2, 1, 2, 2),
+                                                       torch.ones(1, 2, 2, 2), align_corners=False))
+    meta = mindtorch.nn.functional.grid_sample(mindtorch.ones(2, 3, 4, 4, device="meta"),
+                                               mindtorch.ones(2, 5, 6, 2, device="meta"),
+                                               align_corners=False)
+    assert meta.shape == (2, 3, 5, 6)

@@ -1,14 +1,17 @@
-"""embedding_bag's cpu kernel: every bag at once through NumPy's segment reductions
-(reduceat) instead of the decomposition's index_add / scatter_reduce chain.  Results and
-auxiliary outputs as the decomposition in mindtorch._ops.decls.layers_embedding (PyTorch's
-cpu kernel): each bag summed in order from zero, max keeping a bag's first row and taking a
-later one only where it is greater (a NaN counts only as a bag's first row)."""
+"""Kernels for ops whose decompositions are long chains of small ops: embedding_bag (every
+bag at once, instead of index_add / scatter_reduce chains; results and auxiliary outputs as
+the decomposition in mindtorch._ops.decls.layers_embedding, PyTorch's cpu kernel: each bag
+summed in order from zero, max keeping a bag's first row and taking a later one only where
+it is greater, so a NaN counts only as a bag's first row) and grid_sampler_2d with its
+backward (kernels/_grid_numpy.py)."""
 
 import numpy as np
 from mindtorch import _dtype as D
+from mindtorch._ops.decls import sampling as S
 from mindtorch._ops.decls.layers_embedding import _index_dtype, embedding_bag_plan
 
 from .._np import arr, wrap
+from . import _grid_numpy
 
 
 def _check_values(idx, off, n_rows, fast):
@@ -164,4 +167,27 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
         wrap(np.ascontiguousarray(max_indices, dtype=idt.np), idt)
 
 
-KERNELS = {"embedding_bag": embedding_bag}
+_GRID_DTYPES = (D.float32, D.float64)  # (16-bit types: the decomposition, rounding each step)
+
+
+def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners):
+    if input.dtype not in _GRID_DTYPES or \
+            S.check_grid_sampler(input, grid, interpolation_mode):
+        return S._grid_sampler_nd(input, grid, interpolation_mode, padding_mode, align_corners)
+    return wrap(_grid_numpy.forward(arr(input), arr(grid), interpolation_mode, padding_mode,
+                                    align_corners), input.dtype)
+
+
+def grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, padding_mode,
+                             align_corners):
+    if input.dtype not in _GRID_DTYPES or grad_output.dtype is not input.dtype or \
+            grid.dtype is not input.dtype or not grad_output.numel():
+        return S._grid_sampler_nd_backward(grad_output, input, grid, interpolation_mode,
+                                           padding_mode, align_corners)
+    gi, gg = _grid_numpy.backward(arr(grad_output), arr(input), arr(grid), interpolation_mode,
+                                  padding_mode, align_corners)
+    return wrap(gi, input.dtype), wrap(gg, grid.dtype)
+
+
+KERNELS = {"embedding_bag": embedding_bag, "grid_sampler_2d": grid_sampler_2d,
+           "grid_sampler_2d_backward": grid_sampler_2d_backward}
