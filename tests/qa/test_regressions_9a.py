@@ -233,3 +233,13 @@ def test_logspace_complex_ends_and_meta():
         return lib.logspace(0.3, 2.7 + 1j, 50, 10.0, dtype=lib.complex64).tolist()
     assert run(mindtorch) == run(torch)
     assert mindtorch.logspace(0.3, 2.7, 5, device="meta", dtype=mindtorch.float16).shape == (5,)
+
+
+# -- QA round 9a: nn module API depth ------------------------------------------------------
+
+def test_nn_common_types_is_an_attribute():
+    # torch.nn.common_types is reachable without importing it (type hints of custom layers)
+    for lib in BOTH:
+        assert lib.nn.common_types._size_2_t is not None
+    assert sorted(n for n in dir(mindtorch.nn.common_types) if n.startswith("_size")) == \
+        sorted(n for n in dir(torch.nn.common_types) if n.startswith("_size"))

@@ -2,7 +2,7 @@
 
 Every module computes through mindtorch ops (nn.functional), so it runs on any backend."""
 from . import functional  # noqa: F401
-from . import attention, grad, init, parallel, utils  # noqa: F401
+from . import attention, common_types, grad, init, parallel, utils  # noqa: F401
 from .parameter import (  # noqa: F401
     Buffer, Parameter, UninitializedBuffer, UninitializedParameter,
 )
