@@ -243,3 +243,29 @@ def test_nn_common_types_is_an_attribute():
         assert lib.nn.common_types._size_2_t is not None
     assert sorted(n for n in dir(mindtorch.nn.common_types) if n.startswith("_size")) == \
         sorted(n for n in dir(torch.nn.common_types) if n.startswith("_size"))
+
+
+def _conversion(lib, overwrite, swap):
+    F = lib.__future__
+    F.set_overwrite_module_params_on_conversion(overwrite)
+    F.set_swap_module_params_on_conversion(swap)
+    try:
+        m = lib.nn.Linear(2, 2)
+        p = m.weight
+        m.weight.grad = lib.ones(2, 2)
+        m.bias.requires_grad_(False)
+        m.double()
+        return (m.weight is p, str(p.dtype), str(m.weight.dtype), str(m.weight.grad.dtype),
+                type(m.weight).__name__, m.bias.requires_grad,
+                F.get_overwrite_module_params_on_conversion())
+    finally:
+        F.set_overwrite_module_params_on_conversion(False)
+        F.set_swap_module_params_on_conversion(False)
+
+
+@pytest.mark.parametrize("overwrite,swap", [(False, False), (True, False), (False, True),
+                                            (True, True)])
+def test_future_module_conversion_flags(overwrite, swap):
+    # torch.__future__: with overwrite on (and swap off) .to()/.double() give the module new
+    # Parameter objects; otherwise a parameter keeps its identity
+    assert _conversion(mindtorch, overwrite, swap) == _conversion(torch, overwrite, swap)

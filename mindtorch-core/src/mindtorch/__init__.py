@@ -58,6 +58,7 @@ from ._removed import FUNCTIONS as _REMOVED
 from ._control_flow import cond, while_loop  # noqa: F401
 from ._tags import Tag  # noqa: F401
 from . import autograd  # noqa: F401
+from . import __future__  # noqa: F401,E402 - torch.__future__ (module conversion opt-ins)
 from .autograd.grad_mode import (  # noqa: F401
     enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
     set_grad_enabled,

@@ -496,12 +496,21 @@ class Module:
         if recurse:
             for module in self.children():
                 module._apply(fn)
+        from ... import __future__ as future
+        overwrite = future.get_overwrite_module_params_on_conversion() and \
+            not future.get_swap_module_params_on_conversion()
         for key, param in self._parameters.items():
             if param is None:
                 continue
             with no_grad():
                 applied = fn(param)
             grad = param._grad
+            if overwrite:  # (torch.__future__'s opt-in: new Parameter objects)
+                param = self._parameters[key] = Parameter(applied, param.requires_grad)
+                if grad is not None:
+                    with no_grad():
+                        param.grad = fn(grad).requires_grad_(grad.requires_grad)
+                continue
             param.data = applied
             if grad is not None:
                 with no_grad():
