@@ -70,6 +70,7 @@ class Taps:
 
     def __init__(self, shape, grid, interpolation_mode, padding_mode, align_corners):
         self.n, self.c, h, w = shape
+        self._dims = {}
         self.sizes = (h, w)
         self.count = grid.shape[1] * grid.shape[2]
         grid = grid.reshape(self.n, self.count, 2)
@@ -80,12 +81,10 @@ class Taps:
             wx, dwx = _cubic(ix - x0)
             wy, dwy = _cubic(iy - y0)
             self.mults = [my, mx]
-            self.points = []
-            for j in range(4):
-                y, _ = _pad(y0 + (j - 1), h, padding_mode, align_corners)
-                for i in range(4):
-                    x, _ = _pad(x0 + (i - 1), w, padding_mode, align_corners)
-                    self.points.append(((y, x), wx[i] * wy[j], (dwy[j] * wx[i], wy[j] * dwx[i])))
+            ys = [_pad(y0 + (j - 1), h, padding_mode, align_corners)[0] for j in range(4)]
+            xs = [_pad(x0 + (i - 1), w, padding_mode, align_corners)[0] for i in range(4)]
+            self.points = [((ys[j], xs[i]), wx[i] * wy[j], (dwy[j] * wx[i], wy[j] * dwx[i]))
+                           for j in range(4) for i in range(4)]
             return
         (iy, py), (ix, px) = _pad(iy, h, padding_mode, align_corners), \
             _pad(ix, w, padding_mode, align_corners)
@@ -95,26 +94,32 @@ class Taps:
             return
         coords = (iy, ix)
         lows = [np.floor(v) for v in coords]
+        corners = [(lo, lo + 1) for lo in lows]
         factors = [((lo + 1 - v, -1), (v - lo, 1)) for v, lo in zip(coords, lows)]
         self.points = []
-        for corner in itertools.product((0, 1), repeat=2):
-            (fy, sy), (fx, sx) = factors[0][corner[0]], factors[1][corner[1]]
-            self.points.append(((lows[0] + corner[0], lows[1] + corner[1]), fy * fx,
-                                (sy * fx, sx * fy)))
+        for a, b in itertools.product((0, 1), repeat=2):  # PyTorch's order (nw, ne, sw, se)
+            (fy, sy), (fx, sx) = factors[0][a], factors[1][b]
+            self.points.append(((corners[0][a], corners[1][b]), fy * fx, (sy * fx, sx * fy)))
 
     def index(self, pos):
         """(n, count) rows of the (n * h * w + 1, c) channels-last table that `table`
         builds (out of bounds, or NaN: its last row, zeros); in-bounds mask."""
-        valid = flat = None
-        for v, size in zip(pos, self.sizes):
-            inside = (v >= 0) & (v <= size - 1)
-            valid = inside if valid is None else valid & inside
-            # (a reflected bicubic tap may be a half-integer: truncated, as PyTorch's int)
-            v = np.fmin(np.fmax(v, 0), size - 1).astype(np.int64)  # (no NaN left)
-            flat = v if flat is None else flat * size + v
+        (y_inside, y), (x_inside, x) = (self._dim(v, size) for v, size in zip(pos, self.sizes))
+        valid = y_inside & x_inside
+        flat = y * self.sizes[1] + x
         pixels = self.sizes[0] * self.sizes[1]
         flat += np.arange(self.n)[:, None] * pixels
         return np.where(valid, flat, self.n * pixels), valid
+
+    def _dim(self, v, size):
+        """(in bounds, as an int clipped into the image) of positions v along one dim,
+        computed once per array (taps share them)."""
+        key = id(v)
+        if key not in self._dims:
+            # (a reflected bicubic tap may be a half-integer: truncated, as PyTorch's int)
+            self._dims[key] = ((v >= 0) & (v <= size - 1),
+                               np.fmin(np.fmax(v, 0), size - 1).astype(np.int64))  # (no NaN)
+        return self._dims[key]
 
     def table(self, x):
         """x (n, c, h, w) as (n * h * w + 1, c) rows, a zero row last."""
@@ -126,12 +131,13 @@ class Taps:
 def forward(x, grid, interpolation_mode, padding_mode, align_corners):
     """x (n, c, h, w) and grid (n, oh, ow, 2) of one float dtype -> (n, c, oh, ow)."""
     taps = Taps(x.shape, grid, interpolation_mode, padding_mode, align_corners)
-    table = taps.table(x)
-    out = None
-    for pos, weight, _ in taps.points:
-        v = np.take(table, taps.index(pos)[0], axis=0)  # (n, count, c)
-        term = v if weight is None else v * weight[:, :, None]
-        out = term if out is None else out + term
+    # every tap's values (taps, n, count, c), weighted, summed tap after tap (the reduction
+    # over the outer axis adds one slice after another, as the decomposition's terms)
+    v = np.take(taps.table(x), np.stack([taps.index(pos)[0] for pos, _, _ in taps.points]),
+                axis=0)
+    if taps.points[0][1] is not None:
+        v *= np.stack([weight for _, weight, _ in taps.points])[..., None]
+    out = np.add.reduce(v, axis=0)
     return np.ascontiguousarray(out.transpose(0, 2, 1)).reshape(x.shape[:2] + grid.shape[1:3])
 
 
