@@ -19,33 +19,28 @@ VECTOR_BYTES = 32
 _LEVELS = 4
 
 
-def _sequential(x):
-    """x (outer, m, columns) summed over axis 1, one row after another (NumPy's order for
-    an axis that is not innermost; x has two columns or more, so axis 1 is not)."""
-    return np.add.reduce(x, axis=1)
-
-
 def _levels(x):
-    """ATen's multi_row_sum: x (outer, n, columns) summed over axis 1, columns >= 2."""
+    """ATen's multi_row_sum: x (outer, n, columns) summed over axis 1, columns >= 2.  Each
+    group is NumPy's reduction of an axis that is not innermost (one row after another),
+    from +0.0 as PyTorch's accumulators (so -0.0s sum to +0.0)."""
     outer, n, columns = x.shape
+    if not n:
+        return np.zeros((outer, columns), x.dtype)
     step = 1 << max(4, (1 if n <= 2 else (n - 1).bit_length()) // _LEVELS)
-    partial = []  # what each level holds at the end, lowest first
+    total = None  # the levels' leftovers, lowest level first
     for _ in range(_LEVELS - 1):
         k = x.shape[1] // step
         if x.shape[1] > k * step:
-            partial.append(_sequential(x[:, k * step:]))
+            rest = np.add.reduce(x[:, k * step:], axis=1, initial=0.0)
+            total = rest if total is None else np.add(total, rest, out=total)
         if not k:
-            break
-        x = np.add.reduce(x[:, :k * step].reshape(outer, k, step, columns), axis=2)
-    else:
-        partial.append(_sequential(x))  # the top level is never carried further
-    if not partial:
-        return np.zeros((outer, columns), x.dtype)
-    total = partial[0]  # (a fresh array: added to in place)
-    for p in partial[1:]:
-        total += p
-    total += x.dtype.type(0)  # PyTorch's accumulators start at +0.0: -0.0s sum to +0.0
-    return total
+            return total
+        x = np.add.reduce(x[:, :k * step].reshape(outer, k, step, columns), axis=2,
+                          initial=0.0)
+        if k == 1:  # (one group: carried up unchanged, as 0 + g)
+            return x[:, 0] if total is None else np.add(total, x[:, 0], out=total)
+    top = np.add.reduce(x, axis=1, initial=0.0)  # the top level is never carried further
+    return top if total is None else np.add(total, top, out=total)
 
 
 def _interleaved(x):
@@ -54,11 +49,12 @@ def _interleaved(x):
     outer, n, columns = x.shape
     s = n // 4
     parts = _levels(x[:, :4 * s].reshape(outer, s, 4 * columns)).reshape(outer, 4, columns)
-    acc = parts[:, 0]
+    acc = parts[:, 0]  # (a view of the fresh parts: added to in place)
     for i in range(4 * s, n):
-        acc = acc + x[:, i]
-    for k in (1, 2, 3):
-        acc = acc + parts[:, k]
+        acc += x[:, i]
+    acc += parts[:, 1]
+    acc += parts[:, 2]
+    acc += parts[:, 3]
     return acc
 
 
