@@ -241,3 +241,26 @@ def test_grid_sample_strided_empty_half_and_errors():
                                                mindtorch.ones(2, 5, 6, 2, device="meta"),
                                                align_corners=False)
     assert meta.shape == (2, 3, 5, 6)
+
+
+# -- adaptive_max_pool -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shape, out", [((2, 3, 8, 12), (4, 3)), ((2, 3, 8, 12), 2),
+                                        ((3, 8, 12), (8, 6)), ((2, 3, 7, 9), (3, 4)),
+                                        ((1, 2, 4, 6, 8), (2, 3, 4))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_adaptive_max_pool(shape, out, dtype):
+    x = RNG.integers(-3, 3, shape).astype(np.float64)  # ties
+    x.reshape(-1)[::7] = np.nan  # several NaN in a window: PyTorch keeps the last
+    x.reshape(-1)[3::11] = -np.inf
+    pool = "adaptive_max_pool3d" if len(shape) == 5 else "adaptive_max_pool2d"
+    for strided in (False, True):
+        m, t = pair(x, dtype, grad=True)
+        mi, ti = (m.transpose(-1, -2), t.transpose(-1, -2)) if strided else (m, t)
+        mo, to = (getattr(lib.nn.functional, pool)(v, out, return_indices=True)
+                  for lib, v in ((mindtorch, mi), (torch, ti)))
+        assert_same(mo, to, rtol=0, atol=0)
+        seed = np.sin(np.arange(to[0].numel())).reshape(tuple(to[0].shape))
+        mo[0].backward(mindtorch.tensor(seed).to(mo[0].dtype))
+        to[0].backward(torch.from_numpy(seed).to(to[0].dtype))
+        assert_same(m.grad, t.grad, rtol=0, atol=0)

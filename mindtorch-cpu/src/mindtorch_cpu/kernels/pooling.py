@@ -311,8 +311,13 @@ def _adaptive_max(nd):
         a = _work(self)
         sizes, out = a.shape[-nd:], tuple(output_size)
         starts, _, widths = _adaptive_offsets(sizes, out)
-        acc = _Argmax(shape, out, a.dtype, int(np.prod(widths)), padded=False)
-        for n, (index, valid) in enumerate(_adaptive_steps(sizes, out)):
+        even = all(o and n % o == 0 for n, o in zip(sizes, out))
+        acc = _Argmax(shape, out, a.dtype, int(np.prod(widths)), padded=even)
+        if even:  # equal windows side by side: strided views, nothing to mask
+            for n, offs in enumerate(itertools.product(*map(range, widths))):
+                acc.update(n, a[(Ellipsis,) + tuple(slice(o, None, w)
+                                                    for o, w in zip(offs, widths))], True)
+        for n, (index, valid) in enumerate(() if even else _adaptive_steps(sizes, out)):
             acc.update(n, a[(Ellipsis,) + index], valid)
         pos = [_along(b, i, nd) + o for i, (b, o) in
                enumerate(zip(starts, acc.window_offsets(widths)))]
@@ -360,21 +365,44 @@ def _max_pool_backward(nd):
             from mindtorch._ops.dispatch import _decomposition
             return _decomposition(OPS[name])(grad_output, self, kernel_size, stride, padding,
                                              dilation, ceil_mode, indices)
-        shape = self._shape
-        lead = shape[:-nd]
-        out = np.zeros(lead + (int(np.prod(shape[-nd:])),), self.dtype.np)
-        if not out.size or not grad_output.numel():
-            return wrap(out.reshape(shape), self.dtype)
-        # one flat assignment at each plane's offset (np.put_along_axis builds an index
-        # array per leading dim: ~4x slower)
-        plane = out.shape[-1]
-        index = arr(indices).reshape(lead + (-1,))
-        at = index + np.arange(0, out.size, plane, dtype=np.int64).reshape(lead + (1,))
-        # (a window wholly in the padding points outside its plane: its gradient reaches no
-        # input; PyTorch's kernel writes it past the plane)
-        keep = (index >= 0) & (index < plane)
-        out.reshape(-1)[at[keep]] = arr(grad_output).reshape(lead + (-1,))[keep]
+        return _put_at_argmax(grad_output, self, indices, nd)
+    return kernel
+
+
+def _put_at_argmax(grad_output, self, indices, nd):
+    """The gradient of a pooling whose windows have distinct argmax positions: grad_output
+    put at them."""
+    shape = self._shape
+    lead = shape[:-nd]
+    out = np.zeros(lead + (int(np.prod(shape[-nd:])),), self.dtype.np)
+    if not out.size or not grad_output.numel():
         return wrap(out.reshape(shape), self.dtype)
+    # one flat assignment at each plane's offset (np.put_along_axis builds an index
+    # array per leading dim: ~4x slower)
+    plane = out.shape[-1]
+    index = arr(indices).reshape(lead + (-1,))
+    at = index + np.arange(0, out.size, plane, dtype=np.int64).reshape(lead + (1,))
+    # (a window wholly in the padding points outside its plane: its gradient reaches no
+    # input; PyTorch's kernel writes it past the plane)
+    keep = (index >= 0) & (index < plane)
+    out.reshape(-1)[at[keep]] = arr(grad_output).reshape(lead + (-1,))[keep]
+    return wrap(out.reshape(shape), self.dtype)
+
+
+def _adaptive_max_backward(nd):
+    """Windows side by side (each size a multiple of the output's) do not overlap: their
+    gradients are put, not scatter-added (the decomposition)."""
+    name = f"adaptive_max_pool{nd}d_backward"
+
+    def kernel(grad_output, self, indices):
+        sizes, out = self._shape[-nd:], grad_output._shape[-nd:]
+        if len(out) != nd or grad_output._shape != indices._shape or \
+                grad_output.dtype is not self.dtype or \
+                not all(o and n % o == 0 for n, o in zip(sizes, out)):
+            from mindtorch._ops import OPS
+            from mindtorch._ops.dispatch import _decomposition
+            return _decomposition(OPS[name])(grad_output, self, indices)
+        return _put_at_argmax(grad_output, self, indices, nd)
     return kernel
 
 
@@ -389,6 +417,7 @@ for _nd in (2, 3):
         f"_adaptive_avg_pool{_nd}d": _adaptive_avg(_nd),
         f"_adaptive_avg_pool{_nd}d_backward": _adaptive_avg_backward(_nd),
         f"adaptive_max_pool{_nd}d": _adaptive_max(_nd),
+        f"adaptive_max_pool{_nd}d_backward": _adaptive_max_backward(_nd),
         f"max_unpool{_nd}d": _max_unpool(_nd),
     })
 keep_channels_last(KERNELS, ("max_pool2d", "max_pool2d_with_indices", "avg_pool2d",
