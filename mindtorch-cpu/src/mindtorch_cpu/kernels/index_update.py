@@ -10,8 +10,9 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import indexing as I
 from mindtorch._ops.registry import OPS
 
-from .._np import arr, wrap
+from .._np import arr, cast, wrap
 
+_HALVES = (D.float16, D.bfloat16)
 _UFUNCS = {"sum": np.add, "prod": np.multiply, "mean": np.add, "amax": np.maximum,
            "amin": np.minimum}
 
@@ -70,24 +71,29 @@ def identity(reduce, dtype):
     return info.min if reduce == "amax" else info.max
 
 
-def reduce_at(flat, pos, vals, reduce, include_self, dtype):
+def reduce_at(flat, pos, vals, reduce, include_self, dtype, opmath=False):
     """flat[pos[i]] = reduce(flat[pos[i]], vals[i]) in order, scatter_reduce's semantics
-    (include_self=False: the positions start from the reduction's identity; mean divides by
-    the count of values, plus one with include_self; integers floor)."""
+    (include_self=False: the positions start from the reduction's identity; mean divides
+    the sum by the count of values, plus one with include_self, in self's dtype, flooring
+    integers).  opmath: float16 / bfloat16 accumulate in float32 and round once, as
+    PyTorch's scatter loops (its index_reduce and put round every step)."""
     if not include_self:
         flat[pos] = identity(reduce, dtype)
+    wide = opmath and dtype in _HALVES and reduce != "amax" and reduce != "amin"
+    acc = flat.astype(np.float32) if wide else flat
     if reduce != "mean":
-        _UFUNCS[reduce].at(flat, pos, vals)
-        return
-    count = np.bincount(pos, minlength=flat.size)
-    if include_self:
-        count += 1
-    acc = flat.astype(np.float64 if dtype.kind in "ui" else np.result_type(flat.dtype, np.float32))
-    np.add.at(acc, pos, vals)
-    count = np.maximum(count, 1)  # positions nothing was scattered to keep their value
-    with np.errstate(all="ignore"):
-        res = np.floor_divide(acc, count) if dtype.kind in "ui" else acc / count
-    flat[...] = res.astype(flat.dtype)
+        _UFUNCS[reduce].at(acc, pos, vals)
+    else:
+        acc = acc if wide else acc.copy()
+        np.add.at(acc, pos, vals)
+        count = np.bincount(pos, minlength=flat.size) + (1 if include_self else 0)
+        # (positions nothing was scattered to keep their value)
+        count = np.maximum(count, 1).astype(flat.dtype)
+        with np.errstate(all="ignore"):
+            acc = (np.floor_divide if dtype.kind in "ui" else np.divide)(
+                acc.astype(flat.dtype, copy=False), count)
+    if acc is not flat:
+        flat[...] = acc  # (a value nothing reduced into is unchanged by the round trip)
 
 
 def scatter_positions(shape, dim, idx):
@@ -115,15 +121,27 @@ def _copy(self):
 # -- index_add / index_copy / index_reduce: along one dim ------------------------------------
 
 def index_add_(self, dim, index, source, alpha=1):
+    """PyTorch's cpu paths, in index order: a >1-D self along its first or last dim with
+    alpha 1 and an int64 index goes through index_put_ (float16 / bfloat16 summed in
+    float32, rounded once); else every addition rounds to self's dtype (float16 /
+    bfloat16: alpha and its product with source too)."""
     if not I.check_index_add_call(self, dim, index, source, alpha, out_of_range):
         return self
-    if alpha != 1 and self.dtype is not D.bool:
-        # (as the decomposition: the product rounded in self's dtype, then added)
-        source = OPS["mul"].call(source, int(alpha) if self.dtype.kind in "ui" else alpha)
-    v = _source(source)
     a = arr(self)
     target = Flat(a)
-    np.add.at(target.flat, along_positions(a.shape or (1,), dim, arr(index).reshape(-1)), v)
+    pos = along_positions(a.shape or (1,), dim, arr(index).reshape(-1))
+    one = type(alpha) is not bool and alpha == 1
+    if not one and self.dtype in _HALVES:
+        scale = cast(alpha, a.dtype).astype(np.float32)
+        np.add.at(target.flat, pos, (scale * _source(source).astype(np.float32)).astype(a.dtype))
+    else:
+        if not one and self.dtype is not D.bool:
+            # (the product rounded in self's dtype, then added: PyTorch fuses the two for
+            # float32 / float64 slices, so those may differ in the last bit)
+            source = OPS["mul"].call(source, int(alpha) if self.dtype.kind in "ui" else alpha)
+        put_path = self.ndim > 1 and dim in (0, self.ndim - 1) and one and \
+            index.dtype is D.int64
+        reduce_at(target.flat, pos, _source(source), "sum", True, self.dtype, opmath=put_path)
     target.done()
     return self
 

@@ -6,7 +6,6 @@ that PyTorch rejects (gather, scatter) or raise with its own wording."""
 import warnings
 
 import numpy as np
-
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import indexing as I
@@ -107,7 +106,7 @@ def _scatter_key(out, dim, index, src):
     return U.Flat(a), U.scatter_positions(a.shape, dim, idx), vals
 
 
-def _scatter_into(out, dim, index, src, reduce):
+def _scatter_into(out, dim, index, src, reduce, dtype):
     """Scatter into the numpy array `out` (written in place)."""
     key = _scatter_key(out, dim, index, src)
     if key is None:
@@ -116,7 +115,8 @@ def _scatter_into(out, dim, index, src, reduce):
     if reduce is None:
         target.flat[pos] = vals  # (in index order: a repeated position keeps the last)
     else:
-        (np.add if reduce == "add" else np.multiply).at(target.flat, pos, vals)
+        U.reduce_at(target.flat, pos, vals, "sum" if reduce == "add" else "prod", True,
+                    dtype, opmath=True)
     target.done()
 
 
@@ -128,7 +128,7 @@ def scatter(self, dim, index, src, reduce=None):
     S.check_scatter_reduce(reduce, src)
     S.check_scatter(self, dim, index, src)
     out = arr(self).copy()
-    _scatter_into(out, dim, index, _scatter_src(self, src), reduce)
+    _scatter_into(out, dim, index, _scatter_src(self, src), reduce, self.dtype)
     return wrap(out, self.dtype)
 
 
@@ -136,21 +136,21 @@ def scatter_(self, dim, index, src, reduce=None):
     check_no_internal_overlap(self._shape, self._stride)
     S.check_scatter_reduce(reduce, src)
     S.check_scatter(self, dim, index, src)
-    _scatter_into(arr(self), dim, index, _scatter_src(self, src), reduce)
+    _scatter_into(arr(self), dim, index, _scatter_src(self, src), reduce, self.dtype)
     return self
 
 
 def scatter_add(self, dim, index, src):
     S.check_scatter(self, dim, index, src)
     out = arr(self).copy()
-    _scatter_into(out, dim, index, src, "add")
+    _scatter_into(out, dim, index, src, "add", self.dtype)
     return wrap(out, self.dtype)
 
 
 def scatter_add_(self, dim, index, src):
     check_no_internal_overlap(self._shape, self._stride)
     S.check_scatter(self, dim, index, src)
-    _scatter_into(arr(self), dim, index, src, "add")
+    _scatter_into(arr(self), dim, index, src, "add", self.dtype)
     return self
 
 
@@ -159,7 +159,7 @@ def _scatter_reduce_into(out, dim, index, src, reduce, include_self, dtype):
     if key is None:
         return
     target, pos, vals = key
-    U.reduce_at(target.flat, pos, vals, reduce, include_self, dtype)
+    U.reduce_at(target.flat, pos, vals, reduce, include_self, dtype, opmath=True)
     target.done()
 
 
