@@ -5,6 +5,8 @@ the bounds read here from the index array) and the same results, in a few NumPy 
 Accumulations run through one ufunc.at over flat positions of a contiguous array: NumPy's
 fast path for a 1-D index, ~10x faster than ufunc.at with a tuple of coordinate arrays,
 and sequential in index order, as PyTorch's cpu loops (so the same roundings)."""
+import math
+
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import indexing as I
@@ -46,8 +48,7 @@ def along_positions(shape, dim, idx):
     """Flat row-major positions in an array of `shape` of the elements that a source
     (shape with shape[dim] -> len(idx)) addresses along dim through idx, in the source's
     row-major order."""
-    outer = int(np.prod(shape[:dim], dtype=np.int64))
-    inner = int(np.prod(shape[dim + 1:], dtype=np.int64))
+    outer, inner = math.prod(shape[:dim]), math.prod(shape[dim + 1:])
     idx = idx.astype(np.int64, copy=False)
     if outer == 1 and inner == 1:
         return idx
@@ -158,7 +159,7 @@ def index_copy_(self, dim, index, source):
     s = arr(source)
     s = s.reshape(a.shape[:dim] + (index.numel(),) + a.shape[dim + 1:])
     # (numpy assigns in index order: a repeated index keeps the last slice, as PyTorch's)
-    np.moveaxis(a, dim, 0)[arr(index).reshape(-1)] = np.moveaxis(s, dim, 0)
+    a[(slice(None),) * dim + (arr(index).reshape(-1),)] = s
     return self
 
 
