@@ -269,3 +269,24 @@ def test_future_module_conversion_flags(overwrite, swap):
     # torch.__future__: with overwrite on (and swap off) .to()/.double() give the module new
     # Parameter objects; otherwise a parameter keeps its identity
     assert _conversion(mindtorch, overwrite, swap) == _conversion(torch, overwrite, swap)
+
+
+def test_modules_remove_duplicate():
+    def run(lib):
+        shared = lib.nn.Linear(1, 1)
+        net = lib.nn.Sequential(shared, lib.nn.Sequential(shared, lib.nn.ReLU()), shared)
+        return [type(m).__name__ for m in net.modules(remove_duplicate=False)], \
+            [type(m).__name__ for m in net.modules()]
+    assert run(mindtorch) == run(torch)
+
+
+@pytest.mark.parametrize("device_type", ["xpu", "ipu", "mtia"])
+@pytest.mark.parametrize("what", ["tensor", "module", "empty_module"])
+def test_absent_device_methods(device_type, what):
+    # Tensor.xpu() / Module.xpu() (ipu, mtia) exist and fail as a CPU build of PyTorch does;
+    # a module without tensors moves trivially
+    def run(lib):
+        target = {"tensor": lambda: lib.ones(2), "module": lambda: lib.nn.Linear(1, 1),
+                  "empty_module": lambda: lib.nn.ReLU()}[what]()
+        return type(getattr(target, device_type)()).__name__
+    same_errors(run)

@@ -80,7 +80,35 @@ def _on(device_type):
                     doc=f"Whether the tensor is on a {device_type} device.")
 
 
-for _fn in (resize, resize_as, record_stream, module_load, map2_):
+# PyTorch's CPU build's errors for Tensor.<device>() to a device type no installed backend
+# provides
+_ABSENT = {
+    "xpu": (AssertionError, "Torch not compiled with XPU enabled"),
+    "ipu": (RuntimeError, "PyTorch is not linked with support for ipu devices"),
+    "mtia": (AssertionError, "Torch not compiled with MTIA enabled. Ensure you have `import "
+                             "mtia.host_runtime.torch_mtia.dynamic_library` in your python src "
+                             "file and include `//mtia/host_runtime/torch_mtia:torch_mtia` as "
+                             "your target dependency!"),
+}
+
+
+def _to_device_type(device_type):
+    """Tensor.xpu / ipu / mtia: a copy on that device type (index `device`)."""
+    def method(self, device=None, non_blocking=False, memory_format=None):
+        from ._device import device as device_
+        from .plugins._registry import DEVICES
+        if device_type not in DEVICES:
+            error, message = _ABSENT[device_type]
+            raise error(message)
+        d = device if isinstance(device, (str, device_)) else device_(device_type, device)
+        fmt = {} if memory_format is None else {"memory_format": memory_format}
+        return self.to(d, non_blocking=non_blocking, **fmt)
+    method.__name__ = device_type
+    return method
+
+
+for _fn in (resize, resize_as, record_stream, module_load, map2_,
+            *map(_to_device_type, _ABSENT)):
     setattr(Tensor, _fn.__name__, _fn)
 Tensor.storage_type = storage_type
 Tensor.name = None  # (a legacy attribute: a tensor's name is None)

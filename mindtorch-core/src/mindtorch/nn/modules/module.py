@@ -433,8 +433,8 @@ class Module:
                 memo.add(module)
                 yield name, module
 
-    def modules(self):
-        for _, m in self.named_modules():
+    def modules(self, remove_duplicate=True):
+        for _, m in self.named_modules(remove_duplicate=remove_duplicate):
             yield m
 
     def named_modules(self, memo=None, prefix="", remove_duplicate=True):
@@ -560,6 +560,15 @@ class Module:
 
     def cuda(self, device=None):
         return self._apply(lambda t: t.cuda(device))
+
+    def xpu(self, device=None):
+        return self._apply(lambda t: t.xpu(device))
+
+    def ipu(self, device=None):
+        return self._apply(lambda t: t.ipu(device))
+
+    def mtia(self, device=None):
+        return self._apply(lambda t: t.mtia(device))
 
     def type(self, dst_type):
         return self._apply(lambda t: t.type(dst_type))
