@@ -290,3 +290,68 @@ def test_absent_device_methods(device_type, what):
                   "empty_module": lambda: lib.nn.ReLU()}[what]()
         return type(getattr(target, device_type)()).__name__
     same_errors(run)
+
+
+def _module_hook_case(case):
+    def run(lib):
+        z = lib.ones(1, 2, requires_grad=True)
+        m = lib.nn.Linear(2, 1)
+        if case == "gin_size":
+            m.register_full_backward_hook(lambda mod, gi, go: (lib.ones(5),))
+        elif case == "gout_size":
+            m.register_full_backward_pre_hook(lambda mod, go: (lib.ones(5),))
+        elif case == "gin_dtype":
+            m.register_full_backward_hook(lambda mod, gi, go: (gi[0].double(),))
+        elif case == "gin_ok":
+            m.register_full_backward_hook(lambda mod, gi, go: (gi[0] * 3,))
+        elif case == "gin_none":
+            m.register_full_backward_hook(lambda mod, gi, go: (None,))
+        m(z).sum().backward()
+        return None if z.grad is None else z.grad.tolist()
+    return run
+
+
+@pytest.mark.parametrize("case", ["gin_size", "gout_size", "gin_dtype", "gin_ok", "gin_none"])
+def test_module_backward_hook_results_checked(case):
+    # gradients a module's backward (pre) hook returns keep the original's size and type
+    ours, theirs = same_errors(_module_hook_case(case))
+    assert ours == theirs
+
+
+def _node_hook_case(case):
+    def run(lib):
+        a = lib.ones(2, requires_grad=True)
+        b = a * 3
+        fn = b.grad_fn
+        if case == "post_size":
+            fn.register_hook(lambda gi, go: (lib.ones(7),))
+        elif case == "post_none_slot":  # (mul by a number: its second input has no grad)
+            fn.register_hook(lambda gi, go: (gi[0], gi[0]))
+        elif case == "pre_size":
+            fn.register_prehook(lambda go: (lib.ones(4),))
+        elif case == "pre_ok":
+            fn.register_prehook(lambda go: (go[0] * 2,))
+        b.sum().backward()
+        return a.grad.tolist()
+    return run
+
+
+@pytest.mark.parametrize("case", ["post_size", "post_none_slot", "pre_size", "pre_ok"])
+def test_node_hook_results_checked(case):
+    ours, theirs = same_errors(_node_hook_case(case))
+    assert ours == theirs
+
+
+def test_post_accumulate_grad_hook_must_return_none():
+    def run(lib):
+        c = lib.ones(2, requires_grad=True)
+        c.register_post_accumulate_grad_hook(lambda p: p.grad.mul_(10))
+        (c * 2).sum().backward()
+    same_errors(run)
+
+    def ok(lib):
+        c = lib.ones(2, requires_grad=True)
+        c.register_post_accumulate_grad_hook(lambda p: (p.grad.mul_(10), None)[1])
+        (c * 2).sum().backward()
+        return c.grad.tolist()
+    assert same_errors(ok)[0][1] == [20.0, 20.0]

@@ -142,7 +142,7 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
                 for hook in list(node._hooks.values()):
                     r = hook(tuple(outs), tuple(grads))
                     if r is not None:
-                        outs = _hook_values(hook, r, len(outs))
+                        outs = _hook_values(hook, r, outs)
             if check_nan:
                 _check_nan(node, outs)
             if not retain_graph:
@@ -264,7 +264,7 @@ def _node_pre_hooks(node, grads):
     for hook in list(node._pre_hooks.values()):
         r = hook(tuple(grads))
         if r is not None:
-            grads = _hook_values(hook, r, len(grads))
+            grads = _hook_values(hook, r, grads)
     return grads
 
 
@@ -280,12 +280,18 @@ def _accumulate_hooked(node, grads, fresh, create_graph):
             hook((), tuple(grads))
 
 
-def _hook_values(hook, values, n):
-    """A node hook's replacement gradients: as many as it was given."""
-    values = list(values)
+def _hook_values(hook, values, originals):
+    """A node hook's replacement gradients: as many as it was given, each (but None) of
+    its original's type and size, and none where there was none."""
+    values, n = list(values), len(originals)
     if len(values) != n:
         raise RuntimeError(f"hook '{getattr(hook, '__name__', '<unknown>')}' has returned an "
                            f"incorrect number of values (got {len(values)}, but expected {n})")
+    for value, original in zip(values, originals):
+        if value is not None:
+            if original is None:
+                raise RuntimeError("can't replace a None gradient with a non-None value")
+            _checked(hook, original, value)
     return values
 
 
@@ -356,7 +362,8 @@ def _accumulate(node, g, fresh, create_graph):
     hooks = t.__dict__.get("_post_accumulate_hooks")
     if hooks:
         for hook in list(hooks.values()):
-            hook(t)
+            if hook(t) is not None:
+                raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
 def _set_grad(t, g, create_graph, fresh=False):

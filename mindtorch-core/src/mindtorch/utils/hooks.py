@@ -152,6 +152,9 @@ class BackwardHook:
             return tuple(local[i] for i in self.output_tensors_index)
         return None
 
+    # (named as PyTorch's, for the messages about the gradients they return)
+    _input_hook.__name__ = _output_hook.__name__ = "hook"
+
     def setup_input_hook(self, args):
         res, idx = self._apply_on_tensors(lambda fn: fn.register_hook(self._input_hook), args)
         self.n_inputs, self.input_tensors_index = len(args), idx
