@@ -71,3 +71,50 @@ def test_label_out_of_range_raises_as_gather():
     lp = M.tensor(RNG.standard_normal((3, 1, 3))).log_softmax(2)
     with pytest.raises(RuntimeError, match="out of bounds"):
         OPS["_ctc_nll"].call(lp, M.tensor([[0, 5, 0]]), M.tensor([3]), M.tensor([1]))
+
+
+def _big_case(dtype):
+    # (T * N * W * _CALLS_PER_STEP past _jit.MIN_SIZE: the compiled loops serve)
+    return _case(40, 8, 6, 8, 0, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_compiled_loops_match_the_numpy_steps(dtype, monkeypatch):
+    pytest.importorskip("numba")
+    from mindtorch_cpu.kernels import _jit, ctc
+    lp, ext, il, tl = _big_case(dtype)
+    assert ctc.compiled("_ctc_loops", 40 * 8 * 17 * ctc._CALLS_PER_STEP) is not None
+    grad = M.tensor(RNG.standard_normal(8).astype(dtype))
+    nll = OPS["_ctc_nll"].call(lp, ext, il, tl)
+    g = OPS["_ctc_nll_backward"].call(grad, lp, ext, il, tl, nll)
+    monkeypatch.setitem(_jit._modules, "_ctc_loops", False)  # (as without numba)
+    nll_np = OPS["_ctc_nll"].call(lp, ext, il, tl)
+    g_np = OPS["_ctc_nll_backward"].call(grad, lp, ext, il, tl, nll_np)
+    np.testing.assert_array_equal(nll_np.numpy(), LC._negative_log_likelihood(lp, ext, il, tl)
+                                  .numpy())
+    tol = 1e-12 if dtype == np.float64 else 1e-5
+    np.testing.assert_allclose(nll.numpy(), nll_np.numpy(), rtol=tol, atol=tol)
+    np.testing.assert_allclose(g.numpy(), g_np.numpy(), rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_ctc_loss_like_torch_both_paths(compiled, monkeypatch):
+    import torch
+    from mindtorch_cpu.kernels import _jit
+    if not compiled:
+        monkeypatch.setitem(_jit._modules, "_ctc_loops", False)
+    else:
+        pytest.importorskip("numba")
+    x = RNG.standard_normal((40, 8, 6))
+    targets = RNG.integers(1, 6, (8, 8))
+    il, tl = RNG.integers(20, 41, 8), RNG.integers(0, 9, 8)
+    xm = M.tensor(x, requires_grad=True)
+    xt = torch.tensor(x, requires_grad=True)
+    lm = M.nn.functional.ctc_loss(xm.log_softmax(2), M.tensor(targets), M.tensor(il),
+                                  M.tensor(tl), reduction="sum")
+    lt = torch.nn.functional.ctc_loss(xt.log_softmax(2), torch.tensor(targets),
+                                      torch.tensor(il), torch.tensor(tl), reduction="sum")
+    lm.backward()
+    lt.backward()
+    np.testing.assert_allclose(lm.item(), lt.item(), rtol=1e-12)
+    np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-9, atol=1e-12)

@@ -6,8 +6,12 @@ as core's decomposition (max, the three exps summed in order, log, + max, + emis
 import numpy as np
 
 from .._np import arr, wrap
+from ._jit import compiled
 
 _NEG = -np.inf
+# (NumPy makes ~16 calls per time step over (N, W): the compiled loops pay for numba's
+# one-time load from far fewer elements than an elementwise op)
+_CALLS_PER_STEP = 16
 
 
 def _emissions(lp, ext):
@@ -96,6 +100,23 @@ def _betas(emit, skip, il, tl):
     return out[:, :, ::-1]
 
 
+def _recursions(emit, skip, il, tl=None):
+    """alphas, and betas when tl is given: the compiled loops where they serve (no numba,
+    or a small problem: the NumPy steps above)."""
+    jit = compiled("_ctc_loops", emit.size * _CALLS_PER_STEP)
+    if jit is None:
+        return _alphas(emit, skip, il), None if tl is None else _betas(emit, skip, il, tl)
+    neg, zero = emit.dtype.type(_NEG), emit.dtype.type(0)
+    il = il.astype(np.int64)
+    alphas = np.empty_like(emit)
+    jit.alphas(emit, skip, il, alphas, neg, zero)
+    if tl is None:
+        return alphas, None
+    betas = np.empty_like(emit)
+    jit.betas(emit, skip, il, tl.astype(np.int64), betas, neg, zero)
+    return alphas, betas
+
+
 def _prepare(log_probs, ext, input_lengths, target_lengths):
     lp, e = arr(log_probs), arr(ext)
     il, tl = arr(input_lengths), arr(target_lengths)
@@ -123,7 +144,7 @@ def _nll(alphas, il, tl):
 def _ctc_nll(log_probs, ext, input_lengths, target_lengths):
     lp, _, il, tl, emit, skip = _prepare(log_probs, ext, input_lengths, target_lengths)
     with np.errstate(invalid="ignore", over="ignore"):
-        nll = _nll(_alphas(emit, skip, il), il, tl)
+        nll = _nll(_recursions(emit, skip, il)[0], il, tl)
     return wrap(nll.astype(lp.dtype, copy=False), log_probs.dtype)
 
 
@@ -132,7 +153,8 @@ def _ctc_nll_backward(grad, log_probs, ext, input_lengths, target_lengths, nll):
     t_max, n, classes = lp.shape
     g, loss = arr(grad), arr(nll)
     with np.errstate(invalid="ignore", over="ignore"):
-        both = _alphas(emit, skip, il) + _betas(emit, skip, il, tl)
+        alphas, betas = _recursions(emit, skip, il, tl)
+        both = alphas + betas
         # d nll / d lp[t, n, ext[n, s]] = -sum_s exp(alpha + beta + nll - lp): paths through
         # (t, s) over all paths; none where a path cannot pass, or the loss is infinite
         q = np.exp(both + loss[:, None] - emit)
