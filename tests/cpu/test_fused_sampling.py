@@ -264,3 +264,60 @@ def test_adaptive_max_pool(shape, out, dtype):
         mo[0].backward(mindtorch.tensor(seed).to(mo[0].dtype))
         to[0].backward(torch.from_numpy(seed).to(to[0].dtype))
         assert_same(m.grad, t.grad, rtol=0, atol=0)
+
+
+# -- pdist -------------------------------------------------------------------------------------
+
+@pytest.fixture(params=["compiled", "numpy"])
+def distance_path(request, monkeypatch):
+    """pdist's compiled loops (for any size) or its NumPy path (as without numba)."""
+    from mindtorch_cpu.kernels import _jit
+    if request.param == "numpy":
+        monkeypatch.setitem(_jit._modules, "_distance_loops", False)
+    else:
+        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
+        assert _jit.compiled("_distance_loops", 0) is not None
+    return request.param
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 0.0, float("inf"), 3.0, 0.5])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pdist(distance_path, p, dtype):
+    x = RNG.standard_normal((9, 5))
+    x[3] = x[5]  # a zero distance
+    x[1, 2] = x[7, 2]  # a zero difference
+    for strided in (False, True):
+        m, t = pair(x, dtype, grad=True)
+        mi, ti = (m.t().contiguous().t(), t.t().contiguous().t()) if strided else (m, t)
+        mo, to = mindtorch.pdist(mi, p), torch.pdist(ti, p)
+        tol = 1e-5 if dtype == "float32" else 1e-12
+        assert_same(mo, to, rtol=tol, atol=tol)
+        seed = np.cos(np.arange(to.numel()))
+        mo.backward(mindtorch.tensor(seed).to(mo.dtype))
+        to.backward(torch.from_numpy(seed).to(to.dtype))
+        assert_same(m.grad, t.grad, rtol=tol * 10, atol=tol * 10)
+
+
+def test_pdist_edges(distance_path):
+    assert_same(mindtorch.pdist(mindtorch.zeros(0, 3)), torch.pdist(torch.zeros(0, 3)))
+    for shape in [(1, 3), (4, 0)]:  # (PyTorch's backward of 0 rows crashes)
+        m, t = pair(np.zeros(shape), grad=True)
+        assert_same(mindtorch.pdist(m), torch.pdist(t))
+        mindtorch.pdist(m).sum().backward()
+        torch.pdist(t).sum().backward()
+        assert_same(m.grad, t.grad)
+    m, t = pair(np.array([[0.0, np.nan], [1.0, 2.0], [3.0, 1.0]]))
+    for p in (2.0, float("inf"), 0.0):
+        assert_same(mindtorch.pdist(m, p), torch.pdist(t, p))
+    # the double backward runs _pdist_backward's decomposition (PyTorch has none: its
+    # value is checked numerically in tests/autograd/test_layers_grad.py)
+    m, t = pair(RNG.standard_normal((5, 3)), "float64", grad=True)
+    (gm,) = mindtorch.autograd.grad(mindtorch.pdist(m).pow(2).sum(), m, create_graph=True)
+    (gt,) = torch.autograd.grad(torch.pdist(t).pow(2).sum(), t, create_graph=True)
+    assert_same(gm, gt)
+    assert gm.grad_fn is not None
+    meta = mindtorch.ones(4, 3, device="meta", requires_grad=True)
+    mindtorch.pdist(meta).sum().backward()
+    assert meta.grad.shape == (4, 3)
+    same_error(lambda: mindtorch.pdist(mindtorch.ones(2, 2, 2)), lambda: torch.pdist(torch.ones(2, 2, 2)))
+    same_error(lambda: mindtorch.pdist(mindtorch.ones(2, 2), -1), lambda: torch.pdist(torch.ones(2, 2), -1))

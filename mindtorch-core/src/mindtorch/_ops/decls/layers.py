@@ -518,10 +518,15 @@ def _declare():
            decomposition=_pairwise_distance)
     define("pdist(Tensor self, float p=2.0) -> Tensor", modules=NN, method=False,
            decomposition=_pdist)
+    # (ATen's backward op: a backend may fuse it; the formula is its decomposition, which
+    # also gives it the double backward PyTorch lacks: tests/autograd/test_layers_grad.py)
+    define("_pdist_backward(Tensor grad, Tensor self, float p, Tensor pdist) -> Tensor",
+           method=False, decomposition=_pdist_grad)
 
 
 def _derivatives():
-    derivative(OPS["pdist"], self=_pdist_grad)
+    derivative(OPS["pdist"], self=lambda grad, self, p, result:
+               OPS["_pdist_backward"].call(grad, self, p, result))
 
 
 _declare()
