@@ -113,3 +113,45 @@ def test_autocast_deprecated_spellings_and_nesting():
                 r.append(L.autocast_decrement_nesting())
         return r, [str(x.message).split(" (Triggered")[0] for x in w]
     same_outcome(run)
+
+
+def _bits(t):
+    return t.contiguous().reshape(-1).view(mindtorch.int16 if isinstance(t, mindtorch.Tensor)
+                                           else torch.int16).tolist()
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("case", ["flat", "tail", "small", "scalar", "row", "col", "sub",
+                                  "inplace"])
+def test_half_add_with_alpha_rounds_as_aten(dtype, case):
+    # ATen's add kernel: fmadd in float32 rounded once to 16 bits on its vectorized
+    # loop, product and sum rounded separately on the scalar tail of each row
+    import numpy as np
+    rng = np.random.default_rng(3)
+    shapes = {"flat": ((1000,), (1000,)), "tail": ((7, 41), (7, 41)), "small": ((5,), (5,)),
+              "scalar": ((1000,), ()), "row": ((7, 40), (40,)), "col": ((7, 40), (7, 1)),
+              "sub": ((300,), (300,)), "inplace": ((1000,), (1000,))}[case]
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+
+    def run(L):
+        x, y = (L.tensor(v).to(getattr(L, dtype)) for v in (a, b))
+        if case == "sub":
+            r = x.sub(y, alpha=0.37)
+        elif case == "inplace":
+            r = x.clone().add_(y, alpha=-0.01)
+        else:
+            r = x.add(y, alpha=-0.37)
+        return _bits(r)
+    assert run(mindtorch) == run(torch)
+
+
+def test_float32_add_with_alpha_fused_over_compiled_size():
+    # the compiled loops round a + alpha * b once (PyTorch's fmadd), as the sgd update does
+    import numpy as np
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(4)
+    a, b = (rng.standard_normal(1 << 16).astype(np.float32) for _ in range(2))
+    m = mindtorch.tensor(a).add_(mindtorch.tensor(b), alpha=-0.37).numpy()
+    t = torch.tensor(a).add_(torch.tensor(b), alpha=-0.37).numpy()
+    m2 = mindtorch.tensor(a).add(mindtorch.tensor(b), alpha=-0.37).numpy()
+    assert (m == t).all() and (m2 == t).all()

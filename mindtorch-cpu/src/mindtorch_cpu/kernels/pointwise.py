@@ -10,6 +10,7 @@ from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap
+from . import _jit
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -214,10 +215,89 @@ def _scaled(fn, self, other, alpha):
     a, b = _operand(self, dt), _operand(other, dt)
     try:
         with np.errstate(all="ignore"):
-            return wrap(fn(a, np.multiply(b, np.asarray(alpha).astype(dt.np))), dt)
+            al = np.asarray(alpha).astype(dt.np)
+            if dt.kind == "f":
+                return wrap(_fused_scaled(fn, a, b, al), dt)
+            return wrap(fn(a, np.multiply(b, al)), dt)
     except ValueError:
         _broadcast_check(self, other)
         raise
+
+
+# ATen's vectorized_loop takes 2 vectors per step (32 16-bit floats with AVX2); the elements
+# left over at the end of each row go through its scalar loop
+_PAIR16 = 32
+
+
+def _fused_scaled(fn, a, b, al):
+    """fn(a, al * b) of floats as ATen's add kernel: one fused multiply-add (fmadd; see
+    axpy), in float32 for float16 / bfloat16, which round the float32 result; their scalar
+    loop (each row's tail, or every element when the loop is not vectorized) rounds the
+    product and the sum to 16 bits separately."""
+    dt = np.result_type(a, b)
+    coeff = al if fn is np.add else -al  # (a - al * b: the kernel adds -alpha * b)
+    sa, sb = np.shape(a), np.shape(b)
+    shape = sa if sa == sb else np.broadcast_shapes(sa, sb)
+    wide = np.dtype(np.float32) if dt.itemsize == 2 else dt
+    r = np.array(a if sa == shape else np.broadcast_to(a, shape), wide, order="C")
+    axpy(r, np.asarray(b, wide), wide.type(coeff))
+    if wide == dt:
+        return r
+    r = r.astype(dt)
+    inner = _vector_row(shape, a, b)
+    tail = inner % _PAIR16 if inner else (shape[-1] if shape else 1)
+    if tail:
+        rows = r.reshape(-1, inner or shape[-1])
+        cut = (slice(None), slice(rows.shape[1] - tail, None))
+        ta, tb = (np.broadcast_to(x, shape).reshape(rows.shape)[cut] for x in (a, b))
+        rows[cut] = fn(ta, np.multiply(tb, al))
+    return r
+
+
+def axpy(a, b, coeff):
+    """a += coeff * b (float a; b broadcast to it).  PyTorch's add kernel rounds once (a
+    fused multiply-add): so do the compiled loops, over their size; under it NumPy's
+    product and sum round twice (a wider type's path costs 2-3x for small tensors) except
+    where the product is exact (16-bit operands in float32)."""
+    if a.size >= _jit.MIN_SIZE and a.flags.c_contiguous and np.shape(b) == a.shape and \
+            b.flags.c_contiguous:
+        loops = _jit.compiled("_update_loops", a.size)
+        if loops is not None:
+            loops.axpy(a.ravel(), b.ravel(), coeff)
+            return
+    np.add(a, np.multiply(b, coeff), out=a)
+
+
+def _vector_row(shape, *operands):
+    """Elements per row of ATen's vectorized loop for a result of `shape` (C-contiguous):
+    its trailing dims that TensorIterator coalesces, or 0 when the loop is not vectorized
+    (an operand is neither contiguous nor one element along the row; other layouts,
+    whose dims TensorIterator reorders, are counted as not vectorized)."""
+    if not shape:
+        return 1
+    if all(np.size(x) == 1 or (np.shape(x) == shape and x.flags.c_contiguous)
+           for x in operands):
+        return math.prod(shape)
+    views = []
+    for x in operands:
+        x = np.asarray(x)
+        if x.size > 1 and not x.flags.c_contiguous:
+            return 0
+        views.append(np.broadcast_to(x, shape))
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    if not dims:
+        return 1
+    last = dims[-1]
+    strides = [v.strides[last] for v in views]
+    if sum(s == 0 for s in strides) > 1 or any(s not in (0, v.itemsize)
+                                               for s, v in zip(strides, views)):
+        return 0
+    inner, prev = shape[last], last
+    for d in reversed(dims[:-1]):
+        if not all(v.strides[d] == v.strides[prev] * shape[prev] for v in views):
+            break
+        inner, prev = inner * shape[d], d
+    return inner
 
 
 def _add(self, other, alpha=1):
