@@ -177,7 +177,10 @@ def _torch_gradient(nll, lp, il, zero_infinity):
     """nll with PyTorch's gradient: exp(lp) added for times within each input's length;
     NaN there for infinite losses (zero_infinity: those are 0, with a zero gradient)."""
     import mindtorch as M
+    from ...autograd._record import forward
     infinite = nll.detach() == math.inf
+    if not nll.requires_grad and not forward.on:  # (the added terms are 0: no gradient)
+        return M.where(infinite, 0, nll) if zero_infinity else nll
     inside = (M.arange(lp.shape[0], device=lp.device).unsqueeze(1) < il).unsqueeze(2)
     scale = inside.to(lp.dtype)
     if not zero_infinity:
