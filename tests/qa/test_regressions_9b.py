@@ -155,3 +155,9 @@ def test_float32_add_with_alpha_fused_over_compiled_size():
     t = torch.tensor(a).add_(torch.tensor(b), alpha=-0.37).numpy()
     m2 = mindtorch.tensor(a).add(mindtorch.tensor(b), alpha=-0.37).numpy()
     assert (m == t).all() and (m2 == t).all()
+
+
+def test_repr_tensor_contents():
+    # subclasses (torchvision's tv_tensors) print their own contents through it
+    same_outcome(lambda L: [L.ones(2, dtype=L.float64).__repr__(tensor_contents="X"),
+                            L.ones(2, requires_grad=True).__repr__(tensor_contents="X")])

@@ -511,9 +511,9 @@ class Tensor:
             return format(self.item(), spec)
         return object.__format__(self, spec)
 
-    def __repr__(self):
+    def __repr__(self, *, tensor_contents=None):
         from ._tensor_str import tensor_repr
-        return tensor_repr(self)
+        return tensor_repr(self, tensor_contents=tensor_contents)
 
     __str__ = __repr__
 
