@@ -321,3 +321,32 @@ def test_pdist_edges(distance_path):
     assert meta.grad.shape == (4, 3)
     same_error(lambda: mindtorch.pdist(mindtorch.ones(2, 2, 2)), lambda: torch.pdist(torch.ones(2, 2, 2)))
     same_error(lambda: mindtorch.pdist(mindtorch.ones(2, 2), -1), lambda: torch.pdist(torch.ones(2, 2), -1))
+
+
+# -- mode --------------------------------------------------------------------------------------
+
+@pytest.fixture(params=["compiled", "python"])
+def sort_path(request, monkeypatch):
+    """mode's std::sort replay compiled (for every row once loaded) or in Python."""
+    from mindtorch_cpu.kernels import _jit
+    if request.param == "python":
+        monkeypatch.setitem(_jit._modules, "_sort_loops", False)
+    else:
+        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
+        assert _jit.compiled("_sort_loops", 0) is not None
+    return request.param
+
+
+@pytest.mark.parametrize("shape", [(20, 70), (6, 17), (5, 16), (2, 150), (2, 1)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "int16", "bool"])
+def test_mode_ties(sort_path, shape, dtype):
+    """The index PyTorch's mode returns among tied values (the last of the mode's run after
+    libstdc++'s std::sort), NaN as a value of its own."""
+    x = RNG.integers(0, 5, shape).astype(np.float64)
+    if dtype.startswith("float"):
+        x.reshape(-1)[::9] = np.nan
+    m, t = pair(x, dtype)
+    for dim in range(2):
+        for keepdim in (False, True):
+            assert_same(m.mode(dim, keepdim), t.mode(dim, keepdim), rtol=0, atol=0)
+    assert_same(m.t().mode(1), t.t().mode(1), rtol=0, atol=0)

@@ -18,6 +18,8 @@ from mindtorch._ops.decls import sorting as S
 from mindtorch._ops.decls.creation import _empty_like
 
 from .._np import arr, wrap
+from . import _jit
+from ._jit import compiled
 from ._topk import top_positions
 
 _I64 = D.int64
@@ -437,7 +439,8 @@ def mode(self, dim=-1, keepdim=False):
     """The most frequent value (the smallest of equally frequent ones) and the index torch
     finds it at: the last of its run after std::sort, which keeps equal values in index
     order for rows up to 16 elements; longer rows whose mode repeats, and rows with NaN,
-    replay that sort."""
+    replay that sort (compiled, kernels/_sort_loops.py, for a few thousand elements or
+    more; once loaded, for every row)."""
     S.mode_shape(self, dim, keepdim)
     if not self.ndim:
         return _scalar_result(self, arr(self))
@@ -445,6 +448,10 @@ def mode(self, dim=-1, keepdim=False):
     lead, n = key.shape[:-1], key.shape[-1]
     key = key.reshape(-1, n)
     m = key.shape[0]
+    if m and n and _jit._modules.get("_sort_loops"):  # loaded: std::sort's replay, every row
+        index = np.empty(m, np.int64)
+        _jit._modules["_sort_loops"].mode_index(np.ascontiguousarray(key), np.arange(m), index)
+        return _reduced_result(self, *_pick(rows, index.reshape(lead), dim, keepdim))
     order = np.argsort(key, axis=-1, kind="stable")
     s = np.take_along_axis(key, order, -1)
     new = np.ones((m, n), bool)
@@ -459,7 +466,12 @@ def mode(self, dim=-1, keepdim=False):
     nan = _nan(self, key)
     if nan is not None:
         replay |= nan.any(axis=1)
-    for r in np.flatnonzero(replay):
+    rows_replayed = np.flatnonzero(replay)
+    # (Python's replay costs ~1 us an element: numba's loading pays off from a few thousand)
+    jit = compiled("_sort_loops", 16 * rows_replayed.size * n) if rows_replayed.size else None
+    if jit is not None:
+        jit.mode_index(np.ascontiguousarray(key), rows_replayed, index)
+    for r in rows_replayed if jit is None else ():
         index[r] = _torch_mode_index(key[r].tolist())
     return _reduced_result(self, *_pick(rows, index.reshape(lead), dim, keepdim))
 
