@@ -190,8 +190,7 @@ def put_(self, index, source, accumulate=False):
     if not index.numel():
         return self
     target = Flat(arr(self))
-    pos = arr(index).reshape(-1)
-    pos = np.where(pos < 0, pos + target.flat.size, pos)
+    pos = arr(index).reshape(-1)  # (checked: a negative one counts from the end, as NumPy's)
     v = _source(source)
     if accumulate:
         np.add.at(target.flat, pos, v)
