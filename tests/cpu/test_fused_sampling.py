@@ -350,3 +350,25 @@ def test_mode_ties(sort_path, shape, dtype):
         for keepdim in (False, True):
             assert_same(m.mode(dim, keepdim), t.mode(dim, keepdim), rtol=0, atol=0)
     assert_same(m.t().mode(1), t.t().mode(1), rtol=0, atol=0)
+
+
+# -- small float32 scans -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("loops", [True, False])
+@pytest.mark.parametrize("shape", [(64, 512), (16, 256), (3, 5, 7)])
+def test_small_scans_bits(monkeypatch, loops, shape):
+    """cumsum / cumprod of float32 below the loops' size: the compiled scans once loaded,
+    else NumPy's float64 accumulation; PyTorch's bits either way."""
+    from mindtorch_cpu.kernels import _jit
+    if not loops:
+        monkeypatch.setitem(_jit._modules, "_reduce_loops", False)
+    else:
+        assert _jit.compiled("_reduce_loops", _jit.MIN_SIZE) is not None
+    x = RNG.standard_normal(shape) * 1.1
+    x.reshape(-1)[::13] = -0.0
+    m, t = pair(x)
+    for dim in range(len(shape)):
+        for name in ("cumsum", "cumprod"):
+            assert_same(getattr(m, name)(dim), getattr(t, name)(dim), rtol=0, atol=0)
+            assert_same(getattr(m.transpose(0, -1), name)(dim),
+                        getattr(t.transpose(0, -1), name)(dim), rtol=0, atol=0)

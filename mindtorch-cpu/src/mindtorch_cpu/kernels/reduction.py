@@ -341,14 +341,20 @@ def logsumexp(self, dim, keepdim=False):
 
 
 _SCAN_WIDE = {np.float32: np.float64, np.complex64: np.complex128}
+# NumPy's float scans (a float64 accumulate, ~4 ns an element) cost ~4x a reduction's
+# pass: the compiled scans serve from a quarter of _jit.MIN_SIZE elements
+_SCAN_WEIGHT = 4
 
 
 def _compiled_scan(self, dim, prod):
     """A float32 cumsum / cumprod of a C-contiguous tensor by kernels/_reduce_loops.py
     (PyTorch's roundings), or None (another layout, or no numba)."""
     a = arr(self)
-    jit = compiled("_reduce_loops", a.size) if a.flags.c_contiguous else None
-    if jit is None:
+    if not a.flags.c_contiguous:
+        return None
+    # (the loops give the NumPy path's bits, so they serve any size once loaded)
+    jit = compiled("_reduce_loops", _SCAN_WEIGHT * a.size) or _jit._modules.get("_reduce_loops")
+    if not jit:
         return None
     shape = self._shape
     outer, n, inner = math.prod(shape[:dim]), shape[dim], math.prod(shape[dim + 1:])
@@ -368,8 +374,7 @@ def _scan(name, fn, identity):
         out = R.sum_dtype(self, dtype)
         if out is D.bool and self.ndim and self.numel():  # (0-dim and empty: a plain copy)
             raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
-        if (out is D.float32 and self.dtype is D.float32 and self.ndim
-                and self.numel() >= _jit.MIN_SIZE):
+        if out is D.float32 and self.dtype is D.float32 and self.ndim and self.numel():
             r = _compiled_scan(self, dim, name == "cumprod")
             if r is not None:
                 return r
