@@ -161,3 +161,35 @@ def test_repr_tensor_contents():
     # subclasses (torchvision's tv_tensors) print their own contents through it
     same_outcome(lambda L: [L.ones(2, dtype=L.float64).__repr__(tensor_contents="X"),
                             L.ones(2, requires_grad=True).__repr__(tensor_contents="X")])
+
+
+def _scaler_with_grads(L, dtype):
+    m = L.nn.Linear(2, 2).to(dtype)
+    opt = L.optim.SGD(m.parameters(), lr=0.1)
+    sc = L.amp.GradScaler("cpu", init_scale=4.0)
+    sc.scale(m(L.ones(1, 2, dtype=dtype)).float().sum()).backward()
+    return m, opt, sc
+
+
+@pytest.mark.parametrize("call", ["unscale_", "step"])
+def test_grad_scaler_refuses_fp16_gradients(call):
+    def run(L):
+        m, opt, sc = _scaler_with_grads(L, L.float16)
+        getattr(sc, call)(opt)
+    same_outcome(run)
+    # bfloat16 gradients are unscaled
+    same_outcome(lambda L: [str(g) for g in (lambda s: (s[2].unscale_(s[1]),
+                            [p.grad for p in s[0].parameters()])[1])(
+        _scaler_with_grads(L, L.bfloat16))])
+
+
+@pytest.mark.parametrize("new", [8.0, "tensor", "vector", "grad", 8])
+def test_grad_scaler_update_new_scale(new):
+    def run(L):
+        sc = L.amp.GradScaler("cpu", init_scale=4.0)
+        sc.scale(L.ones(()))
+        value = {"tensor": L.tensor(2.0), "vector": L.tensor([4.0, 5.0]),
+                 "grad": L.tensor(2.0, requires_grad=True)}.get(new, new)
+        sc.update(value)
+        return sc.get_scale()
+    same_outcome(run)

@@ -62,6 +62,9 @@ class GradScaler:
                                  "your script did not use scaler.scale(loss or outputs) earlier "
                                  "in the iteration.")
         import mindtorch
+        if any(p.grad is not None and p.grad.dtype is mindtorch.float16
+               for group in optimizer.param_groups for p in group["params"]):
+            raise ValueError("Attempting to unscale FP16 gradients.")
         inv = self._scale.double().reciprocal().float()
         found = mindtorch.zeros((), dtype=mindtorch.float32, device=self._scale.device)
         with mindtorch.no_grad():
@@ -99,9 +102,15 @@ class GradScaler:
         if not self._enabled:
             return
         import mindtorch
-        if new_scale is not None:
-            value = new_scale.item() if isinstance(new_scale, mindtorch.Tensor) else new_scale
-            self._scale.fill_(float(value))
+        if isinstance(new_scale, float):
+            self._scale.fill_(new_scale)
+        elif new_scale is not None:  # (PyTorch's checks: a tensor, else its AttributeError)
+            reason = ("new_scale should be a float or a 1-element torch.cuda.FloatTensor or "
+                      "torch.FloatTensor with requires_grad=False.")
+            if new_scale.device.type != self._scale.device.type or new_scale.numel() != 1 or \
+                    new_scale.requires_grad:
+                raise AssertionError(reason)
+            self._scale.copy_(new_scale.reshape(()))
         else:
             found = [s["found_inf"] for s in self._per_optimizer.values()
                      if s["found_inf"] is not None]
