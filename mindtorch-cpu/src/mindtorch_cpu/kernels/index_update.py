@@ -110,6 +110,38 @@ def scatter_positions(shape, dim, idx):
     return pos.reshape(-1)
 
 
+_ROWS_MIN = 512  # (below it np.add.at is as fast)
+
+
+def add_rows(a, key, v):
+    """a[k[i]] += v[i] over whole rows (index_add along dim 0, sparse @ dense, embedding
+    backward) as one sparse product, the sums np.add.at does (~10x faster at 10^5 rows): row
+    r of [I | S] @ [a; v] starts from a's row, then adds its rows of v in index order, one
+    rounding each. False when the case is not that one."""
+    k = key[0]
+    if len(key) > 1 and any(not isinstance(x, slice) or x != slice(None) for x in key[1:]) \
+            or isinstance(k, slice) or k.ndim != 1 or k.size < _ROWS_MIN or a.ndim < 2 or \
+            a.dtype.kind != "f" or a.dtype.itemsize < 4:
+        return False
+    try:
+        import scipy.sparse as sp
+    except ImportError:
+        return False
+    n, m = a.shape[0], k.size
+    k = np.where(k < 0, k + n, k)
+    rows = np.concatenate([np.arange(n), k])
+    cols = np.arange(n + m)
+    product = sp.csr_matrix((np.ones(n + m, a.dtype), (rows, cols)), shape=(n, n + m))
+    flat = a.reshape(n, -1)
+    total = product @ np.concatenate([flat, v.reshape(m, -1)])
+    touched = np.zeros(n, bool)
+    touched[k] = True  # (untouched rows keep their value, a -0.0 too)
+    flat[touched] = total[touched]
+    if not np.shares_memory(flat, a):
+        a[...] = flat.reshape(a.shape)
+    return True
+
+
 def _source(source):
     """source's elements in row-major order, 1-D."""
     return np.ascontiguousarray(arr(source)).reshape(-1)
@@ -130,11 +162,11 @@ def index_add_(self, dim, index, source, alpha=1):
         return self
     a = arr(self)
     target = Flat(a)
-    pos = along_positions(a.shape or (1,), dim, arr(index).reshape(-1))
+    idx = arr(index).reshape(-1)
     one = type(alpha) is not bool and alpha == 1
     if not one and self.dtype in _HALVES:
-        scale = cast(alpha, a.dtype).astype(np.float32)
-        np.add.at(target.flat, pos, (scale * _source(source).astype(np.float32)).astype(a.dtype))
+        v = (cast(alpha, a.dtype).astype(np.float32) * _source(source).astype(np.float32))
+        np.add.at(target.flat, along_positions(a.shape or (1,), dim, idx), v.astype(a.dtype))
     else:
         if not one and self.dtype is not D.bool:
             # (the product rounded in self's dtype, then added: PyTorch fuses the two for
@@ -142,7 +174,10 @@ def index_add_(self, dim, index, source, alpha=1):
             source = OPS["mul"].call(source, int(alpha) if self.dtype.kind in "ui" else alpha)
         put_path = self.ndim > 1 and dim in (0, self.ndim - 1) and one and \
             index.dtype is D.int64
-        reduce_at(target.flat, pos, _source(source), "sum", True, self.dtype, opmath=put_path)
+        v = _source(source)
+        if not (put_path and dim == 0 and add_rows(target.flat.reshape(a.shape), (idx,), v)):
+            reduce_at(target.flat, along_positions(a.shape or (1,), dim, idx), v, "sum", True,
+                      self.dtype, opmath=put_path)
     target.done()
     return self
 

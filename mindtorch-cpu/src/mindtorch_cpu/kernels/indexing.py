@@ -279,38 +279,6 @@ def _laid_out(r, self, key):
     return out
 
 
-_ROWS_MIN = 512  # (below it np.add.at is as fast)
-
-
-def _add_rows(a, key, v):
-    """a[k[i]] += v[i] over whole rows (index_add along dim 0, sparse @ dense, embedding
-    backward) as one sparse product, the sums np.add.at does (~10x faster at 10^5 rows): row
-    r of [I | S] @ [a; v] starts from a's row, then adds its rows of v in index order, one
-    rounding each. False when the case is not that one."""
-    k = key[0]
-    if len(key) > 1 and any(not isinstance(x, slice) or x != slice(None) for x in key[1:]) \
-            or isinstance(k, slice) or k.ndim != 1 or k.size < _ROWS_MIN or a.ndim < 2 or \
-            a.dtype.kind != "f" or a.dtype.itemsize < 4:
-        return False
-    try:
-        import scipy.sparse as sp
-    except ImportError:
-        return False
-    n, m = a.shape[0], k.size
-    k = np.where(k < 0, k + n, k)
-    rows = np.concatenate([np.arange(n), k])
-    cols = np.arange(n + m)
-    product = sp.csr_matrix((np.ones(n + m, a.dtype), (rows, cols)), shape=(n, n + m))
-    flat = a.reshape(n, -1)
-    total = product @ np.concatenate([flat, v.reshape(m, -1)])
-    touched = np.zeros(n, bool)
-    touched[k] = True  # (untouched rows keep their value, a -0.0 too)
-    flat[touched] = total[touched]
-    if not np.shares_memory(flat, a):
-        a[...] = flat.reshape(a.shape)
-    return True
-
-
 def index_put_(self, indices, values, accumulate=False):
     if not accumulate:
         fill = I.masked_fill_dispatch(self, indices, values)
@@ -333,7 +301,7 @@ def index_put_(self, indices, values, accumulate=False):
         # NumPy's ufunc.at reads garbage when it broadcasts an array of values over a
         # multi-dim index (numpy 2.4): give it the values at full size
         v = np.ascontiguousarray(np.broadcast_to(v, shape))
-        if not _add_rows(a, key, v):
+        if not U.add_rows(a, key, v):
             np.add.at(a, key, v)
     else:
         a[key] = v
