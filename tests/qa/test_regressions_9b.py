@@ -193,3 +193,24 @@ def test_grad_scaler_update_new_scale(new):
         sc.update(value)
         return sc.get_scale()
     same_outcome(run)
+
+
+@pytest.mark.parametrize("case", ["step_no_grads", "update_before_scale", "pickle_mid",
+                                  "pickle_after_update"])
+def test_grad_scaler_state_checks(case):
+    import pickle
+
+    def run(L):
+        sc = L.amp.GradScaler("cpu", init_scale=4.0)
+        if case == "update_before_scale":
+            return sc.update()
+        p = L.nn.Parameter(L.ones(2))
+        opt = L.optim.SGD([p], lr=0.1)
+        loss = sc.scale((p * 2).sum())
+        if case != "step_no_grads":
+            loss.backward()
+        sc.step(opt)
+        if case == "pickle_after_update":
+            sc.update()
+        return pickle.loads(pickle.dumps(sc)).get_scale()
+    same_outcome(run)

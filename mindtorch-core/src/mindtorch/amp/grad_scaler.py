@@ -67,15 +67,17 @@ class GradScaler:
             raise ValueError("Attempting to unscale FP16 gradients.")
         inv = self._scale.double().reciprocal().float()
         found = mindtorch.zeros((), dtype=mindtorch.float32, device=self._scale.device)
+        grads = False  # (no gradient: no inf check recorded, which step / update refuse)
         with mindtorch.no_grad():
             for group in optimizer.param_groups:
                 for p in group["params"]:
                     if p.grad is None:
                         continue
-                    g = p.grad
+                    g, grads = p.grad, True
                     found = found + (~g.isfinite()).any().to(found.device, mindtorch.float32)
                     g.mul_(inv.to(g.device, g.dtype) if g.dtype.is_floating_point else inv)
-        state["found_inf"], state["stage"] = found.clamp(max=1.0), _UNSCALED
+        state["found_inf"] = found.clamp(max=1.0) if grads else None
+        state["stage"] = _UNSCALED
 
     def step(self, optimizer, *args, **kwargs):
         if not self._enabled:
@@ -92,6 +94,8 @@ class GradScaler:
             raise RuntimeError("step() has already been called since the last update().")
         if state["stage"] is _READY:
             self.unscale_(optimizer)
+        if state["found_inf"] is None:
+            raise AssertionError("No inf checks were recorded for this optimizer.")
         result = None
         if not state["found_inf"].item():
             result = optimizer.step(*args, **kwargs)
@@ -101,6 +105,10 @@ class GradScaler:
     def update(self, new_scale=None):
         if not self._enabled:
             return
+        if self._scale is None:
+            raise AssertionError("Attempted update but _scale is None.  This may indicate your "
+                                 "script did not use scaler.scale(loss or outputs) earlier in "
+                                 "the iteration.")
         import mindtorch
         if isinstance(new_scale, float):
             self._scale.fill_(new_scale)
@@ -153,6 +161,12 @@ class GradScaler:
 
     def _get_growth_tracker(self):
         return self._growth_tracker if self._enabled else 0
+
+    def __getstate__(self):
+        if self._enabled and self._per_optimizer:
+            raise AssertionError("A GradScaler instance may only be pickled at the beginning "
+                                 "of an iteration, or at the end after scaler.update().")
+        return dict(self.__dict__)
 
     def state_dict(self):
         if not self._enabled:
