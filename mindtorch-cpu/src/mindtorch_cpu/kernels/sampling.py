@@ -61,18 +61,20 @@ def _slots(kidx, kbag, starts, counts):
     return slot, hole
 
 
-def _bag_sums(rows, scale, kbag, slots, bags):
-    """Each bag's rows (times scale, per_sample_weights or None) summed one after another
-    from zero, as PyTorch's loop (NumPy's reduceat pairs them up): a (longest, bags, d)
-    block of the bags side by side, short bags padded with zero rows (x + 0 is x; the sum
+def _bag_sums(w, kidx, scale, kbag, slots, bags):
+    """Each bag's rows w[kidx] (times scale, per_sample_weights or None) summed one after
+    another from zero, as PyTorch's loop (NumPy's reduceat pairs them up): a (longest,
+    bags, d) block of the bags side by side (gathered from w at once), short bags padded with zero rows (x + 0 is x; the sum
     starts at zero, so never -0), added one slice after another; without slots, np.add.at
     (same order, slower).  Scaled rows are PyTorch's fused multiply-adds: emulated in
     float64 (a float32 product is exact there), each sum rounded."""
-    dtype = rows.dtype
-    if scale is not None and dtype.itemsize < 8:
-        rows, scale = rows.astype(np.float64), scale.astype(np.float64)
-    out = np.zeros((bags, rows.shape[1]), rows.dtype)
+    dtype = w.dtype
+    wide = np.float64 if scale is not None and dtype.itemsize < 8 else dtype
+    if scale is not None:
+        scale = scale.astype(wide)
+    out = np.zeros((bags, w.shape[1]), wide)
     if slots is None:
+        rows = np.take(w, kidx, axis=0).astype(wide, copy=False)
         if dtype != rows.dtype:
             for i, b in enumerate(kbag):
                 out[b] = (out[b] + rows[i] * scale[i]).astype(dtype)
@@ -80,7 +82,7 @@ def _bag_sums(rows, scale, kbag, slots, bags):
             np.add.at(out, kbag, rows if scale is None else rows * scale[:, None])
         return out.astype(dtype, copy=False)
     slot, hole = slots
-    block = np.take(rows, slot, axis=0)
+    block = np.take(w, kidx[slot], axis=0).astype(wide, copy=False)
     if scale is not None:
         block *= np.take(scale, slot)[:, :, None]
     if hole is not None:
@@ -92,16 +94,16 @@ def _bag_sums(rows, scale, kbag, slots, bags):
     return out.astype(dtype, copy=False)
 
 
-def _bag_max(rows, kidx, kbag, starts, counts, slots):
+def _bag_max(w, kidx, kbag, starts, counts, slots):
     """Each bag's maximum and the weight row it came from, as PyTorch's loop: the first
     row kept, a later one taken where greater (so a NaN wins only as the first row)."""
     bags = counts.size
-    if not len(rows):
-        z = np.zeros((bags, rows.shape[1]), rows.dtype)
+    if not len(kidx):
+        z = np.zeros((bags, w.shape[1]), w.dtype)
         return z, z.astype(np.int64)
     if slots is not None:
         slot, hole = slots
-        block = np.take(rows, slot, axis=0)
+        block = np.take(w, kidx[slot], axis=0)
         later = block[1:]  # a later row's NaN never wins: -inf there (and in holes)
         later[np.isnan(later)] = -np.inf
         if hole is not None:
@@ -115,6 +117,7 @@ def _bag_max(rows, kidx, kbag, starts, counts, slots):
         empty = counts == 0
         out[empty] = 0
         return out, np.where(empty[:, None], 0, kidx[slot[j, np.arange(len(out))[:, None]]])
+    rows = np.take(w, kidx, axis=0)
     later = np.ones(len(rows), bool)  # a later row's NaN never wins: -inf there
     later[starts[counts > 0]] = False
     rows = np.where(np.isnan(rows) & later[:, None], -np.inf, rows)
@@ -142,14 +145,13 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
     kidx, kbag = (idx, bag) if keep is None else (idx[keep], bag[keep])
     counts = np.bincount(kbag, minlength=bags)[:bags]
     starts = np.searchsorted(kbag, np.arange(bags))
-    rows = np.take(w, kidx, axis=0)
     slots = _slots(kidx, kbag, starts, counts)
     if mode == 2:
-        out, max_indices = _bag_max(rows, kidx, kbag, starts, counts, slots)
+        out, max_indices = _bag_max(w, kidx, kbag, starts, counts, slots)
     else:
         psw = None if per_sample_weights is None else arr(per_sample_weights)
         with np.errstate(over="ignore", invalid="ignore"):
-            out = _bag_sums(rows, psw if keep is None or psw is None else psw[keep], kbag,
+            out = _bag_sums(w, kidx, psw if keep is None or psw is None else psw[keep], kbag,
                             slots, bags)
             if mode == 1:
                 out = out / np.maximum(counts, 1)[:, None].astype(w.dtype)
