@@ -372,3 +372,34 @@ def test_small_scans_bits(monkeypatch, loops, shape):
             assert_same(getattr(m, name)(dim), getattr(t, name)(dim), rtol=0, atol=0)
             assert_same(getattr(m.transpose(0, -1), name)(dim),
                         getattr(t.transpose(0, -1), name)(dim), rtol=0, atol=0)
+
+
+# -- cdist -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shapes", [((4, 30, 5), (4, 27, 5)), ((30, 3), (2, 7, 3)),
+                                    ((2, 1, 26, 4), (3, 8, 4)), ((5, 3), (4, 3))])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("mode", ["use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
+                                  "donot_use_mm_for_euclid_dist"])
+def test_cdist_euclid(shapes, dtype, mode):
+    (m1, t1), (m2, t2) = (pair(RNG.standard_normal(s), dtype, grad=True) for s in shapes)
+    mo, to = mindtorch.cdist(m1, m2, compute_mode=mode), torch.cdist(t1, t2, compute_mode=mode)
+    tol = 1e-4 if dtype == "float32" else 1e-10
+    assert_same(mo, to, rtol=tol, atol=tol)
+    mo.sum().backward()
+    to.sum().backward()
+    assert_same(m1.grad, t1.grad, rtol=tol, atol=tol)
+    assert_same(m2.grad, t2.grad, rtol=tol, atol=tol)
+
+
+def test_cdist_errors_and_edges():
+    for a, b, kw in [((3, 4), (5, 3), {}), ((30, 4), (5, 4), {"p": -1.0}),
+                     ((30, 4), (5, 4), {"compute_mode": "bad"}), ((4,), (5, 4), {})]:
+        same_error(lambda a=a, b=b, kw=kw: mindtorch.cdist(mindtorch.ones(a), mindtorch.ones(b), **kw),
+                   lambda a=a, b=b, kw=kw: torch.cdist(torch.ones(a), torch.ones(b), **kw))
+    same_error(lambda: mindtorch.cdist(mindtorch.ones(30, 2), mindtorch.ones(3, 2).double()),
+               lambda: torch.cdist(torch.ones(30, 2), torch.ones(3, 2).double()))
+    assert_same(mindtorch.cdist(mindtorch.ones(0, 3), mindtorch.ones(30, 3)),
+                torch.cdist(torch.ones(0, 3), torch.ones(30, 3)))
+    assert mindtorch.cdist(mindtorch.ones(30, 3, device="meta"),
+                           mindtorch.ones(4, 3, device="meta")).shape == (30, 4)

@@ -3,10 +3,11 @@ bag at once, instead of index_add / scatter_reduce chains; results and auxiliary
 the decomposition in mindtorch._ops.decls.layers_embedding, PyTorch's cpu kernel: each bag
 summed in order from zero, max keeping a bag's first row and taking a later one only where
 it is greater, so a NaN counts only as a bag's first row) and grid_sampler_2d with its
-backward (kernels/_grid_numpy.py)."""
+backward (kernels/_grid_numpy.py); cdist's matrix-product form."""
 
 import numpy as np
 from mindtorch import _dtype as D
+from mindtorch._ops.decls import linalg_norms as N
 from mindtorch._ops.decls import sampling as S
 from mindtorch._ops.decls.layers_embedding import _index_dtype, embedding_bag_plan
 
@@ -191,5 +192,23 @@ def grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, paddi
     return wrap(gi, input.dtype), wrap(gg, grid.dtype)
 
 
-KERNELS = {"embedding_bag": embedding_bag, "grid_sampler_2d": grid_sampler_2d,
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """p = 2 distances by the matrix product (the decomposition's _euclidean_dist steps in
+    a few NumPy calls, not ~10 ops); every other case (and every check) decomposes."""
+    mm = compute_mode == "use_mm_for_euclid_dist" or (
+        compute_mode == "use_mm_for_euclid_dist_if_necessary" and
+        max(x1._shape[-2:-1] + x2._shape[-2:-1]) > 25)
+    if not (p == 2 and mm and x1.ndim >= 2 and x2.ndim >= 2 and x1.numel() and x2.numel()
+            and x1._shape[-1] == x2._shape[-1] and x1.dtype is x2.dtype
+            and x1.dtype in _GRID_DTYPES):
+        return N._cdist(x1, x2, p, compute_mode)
+    a, b = arr(x1), arr(x2)
+    n1, n2 = (np.add.reduce(v * v, axis=-1, keepdims=True) for v in (a, b))
+    left = np.concatenate([a * a.dtype.type(-2), n1, np.ones_like(n1)], -1)
+    right = np.concatenate([b, np.ones_like(n2), n2], -1)
+    r = np.matmul(left, np.swapaxes(right, -1, -2))
+    return wrap(np.sqrt(np.maximum(r, 0, out=r), out=r), x1.dtype)
+
+
+KERNELS = {"cdist": cdist, "embedding_bag": embedding_bag, "grid_sampler_2d": grid_sampler_2d,
            "grid_sampler_2d_backward": grid_sampler_2d_backward}
