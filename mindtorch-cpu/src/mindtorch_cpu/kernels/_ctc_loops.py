@@ -33,24 +33,25 @@ def _lse3(a1, a2, a3, neg, zero):
 
 
 @numba.njit(**_JIT)
-def alphas(emit, skip, il, out, neg, zero):
-    """out[t, n] = alpha after step t (frozen from the input's length on)."""
+def alphas(emit, skip, il, tl, out, neg, zero):
+    """out[t, n] = alpha after step t (frozen from the input's length on), over the
+    positions up to the last blank, 2 * tl[n] (-inf past it: nothing there reaches the
+    loss, whose positions only feed higher ones)."""
     t_max, n_rows, width = emit.shape
     prev = np.empty(width, emit.dtype)
     cur = np.empty(width, emit.dtype)
     for n in range(n_rows):
+        used = min(width, 2 * tl[n] + 1)
         prev[:] = neg
         prev[0] = zero
+        cur[:] = neg
         for t in range(t_max):
             if t < il[n]:
-                for s in range(width):
-                    if t == 0 and s >= 2:
-                        cur[s] = neg
-                        continue
+                for s in range(min(used, 2) if t == 0 else used):  # (t = 0: two starts)
                     a2 = prev[s - 1] if s >= 1 else neg
                     a3 = prev[s - 2] if s >= 2 and skip[n, s] else neg
                     cur[s] = emit[t, n, s] + _lse3(prev[s], a2, a3, neg, zero)
-                prev[:] = cur
+                prev[:used] = cur[:used]
             out[t, n] = prev
 
 
@@ -71,7 +72,7 @@ def betas(emit, skip, il, tl, out, neg, zero):
             nxt[end - 1] = emit[last, n, end - 1]
         out[last, n] = nxt
         for t in range(last - 1, -1, -1):
-            for s in range(width):
+            for s in range(end + 1):  # (-inf past the last blank)
                 b2 = out[t + 1, n, s + 1] if s + 1 < width else neg
                 b3 = out[t + 1, n, s + 2] if s + 2 < width and skip[n, s + 2] else neg
                 out[t, n, s] = emit[t, n, s] + _lse3(out[t + 1, n, s], b2, b3, neg, zero)

@@ -100,21 +100,22 @@ def _betas(emit, skip, il, tl):
     return out[:, :, ::-1]
 
 
-def _recursions(emit, skip, il, tl=None):
-    """alphas, and betas when tl is given: the compiled loops where they serve (no numba,
-    or a small problem: the NumPy steps above)."""
+def _recursions(emit, skip, il, tl, betas=False):
+    """alphas (past each target's last blank: whatever the path computes), and betas when
+    asked: the compiled loops where they serve (no numba, or a small problem: the NumPy
+    steps above)."""
     jit = compiled("_ctc_loops", emit.size * _CALLS_PER_STEP)
     if jit is None:
-        return _alphas(emit, skip, il), None if tl is None else _betas(emit, skip, il, tl)
+        return _alphas(emit, skip, il), _betas(emit, skip, il, tl) if betas else None
     neg, zero = emit.dtype.type(_NEG), emit.dtype.type(0)
-    il = il.astype(np.int64)
+    il, tl = il.astype(np.int64), tl.astype(np.int64)
     alphas = np.empty_like(emit)
-    jit.alphas(emit, skip, il, alphas, neg, zero)
-    if tl is None:
+    jit.alphas(emit, skip, il, tl, alphas, neg, zero)
+    if not betas:
         return alphas, None
-    betas = np.empty_like(emit)
-    jit.betas(emit, skip, il, tl.astype(np.int64), betas, neg, zero)
-    return alphas, betas
+    out = np.empty_like(emit)
+    jit.betas(emit, skip, il, tl, out, neg, zero)
+    return alphas, out
 
 
 def _prepare(log_probs, ext, input_lengths, target_lengths):
@@ -144,7 +145,7 @@ def _nll(alphas, il, tl):
 def _ctc_nll(log_probs, ext, input_lengths, target_lengths):
     lp, _, il, tl, emit, skip = _prepare(log_probs, ext, input_lengths, target_lengths)
     with np.errstate(invalid="ignore", over="ignore"):
-        nll = _nll(_recursions(emit, skip, il)[0], il, tl)
+        nll = _nll(_recursions(emit, skip, il, tl)[0], il, tl)
     return wrap(nll.astype(lp.dtype, copy=False), log_probs.dtype)
 
 
@@ -153,7 +154,7 @@ def _ctc_nll_backward(grad, log_probs, ext, input_lengths, target_lengths, nll):
     t_max, n, classes = lp.shape
     g, loss = arr(grad), arr(nll)
     with np.errstate(invalid="ignore", over="ignore"):
-        alphas, betas = _recursions(emit, skip, il, tl)
+        alphas, betas = _recursions(emit, skip, il, tl, betas=True)
         both = alphas + betas
         # d nll / d lp[t, n, ext[n, s]] = -sum_s exp(alpha + beta + nll - lp): paths through
         # (t, s) over all paths; none where a path cannot pass, or the loss is infinite
