@@ -214,3 +214,26 @@ def test_grad_scaler_state_checks(case):
             sc.update()
         return pickle.loads(pickle.dumps(sc)).get_scale()
     same_outcome(run)
+
+
+@pytest.mark.parametrize("case", ["mm_out_f32", "mm_out_bf16", "matmul_out", "bilinear",
+                                  "bilinear_grad"])
+def test_autocast_out_variants_and_bilinear(case):
+    # PyTorch's autocast casts the functional ops only (out= variants compute in the
+    # inputs' dtype); bilinear is a kernel of its own there, not cast
+    def run(L):
+        a = L.ones(2, 3)
+        with L.autocast("cpu"):
+            if case == "mm_out_f32":
+                return str(L.mm(a, a.t(), out=L.empty(2, 2)).dtype)
+            if case == "mm_out_bf16":
+                return str(L.mm(a, a.t(), out=L.empty(2, 2, dtype=L.bfloat16)).dtype)
+            if case == "matmul_out":
+                return str(L.matmul(a, a.t(), out=L.empty(2, 2)).dtype)
+            x = L.ones(4, 2, requires_grad=True)
+            y = L.nn.functional.bilinear(x, L.ones(4, 5), L.ones(3, 2, 5), L.ones(3))
+            if case == "bilinear":
+                return str(y.dtype)
+        y.sum().backward()
+        return str(x.grad.dtype), x.grad.tolist()
+    same_outcome(run)

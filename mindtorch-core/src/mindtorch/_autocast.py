@@ -42,7 +42,11 @@ _FP32 = ("avg_pool3d", "binary_cross_entropy", "grid_sampler", "polar", "prod", 
          "qr", "svd", "triangular_solve", "fractional_max_pool2d", "fractional_max_pool3d",
          "adaptive_max_pool3d", "linalg_qr", "linalg_cholesky_ex", "linalg_svd", "linalg_eig",
          "linalg_eigh", "linalg_lstsq", "linalg_inv_ex")
-POLICY = {**dict.fromkeys(_FP32, "fp32"), **dict.fromkeys(_LOWER, "lower")}
+# ops PyTorch's autocast passes through whole (their own kernels, not decompositions into
+# the ops above): run with autocast off, their inputs as given
+_KEEP = ("bilinear",)
+POLICY = {**dict.fromkeys(_FP32, "fp32"), **dict.fromkeys(_LOWER, "lower"),
+          **dict.fromkeys(_KEEP, "keep")}
 _NN = "functional_"  # nn.functional ops are declared with this prefix
 
 
@@ -61,8 +65,9 @@ def run(op, args):
     prev_on, prev = state.on, state.dtypes
     state.on, state.dtypes = False, {}
     try:
-        if dtype is not None:
-            to = float32 if policy(op.name) == "fp32" else dtype
+        kind = policy(op.name)
+        if dtype is not None and kind != "keep":
+            to = float32 if kind == "fp32" else dtype
 
             def cast(a):
                 if isinstance(a, Tensor):
@@ -77,6 +82,17 @@ def run(op, args):
         return op.call(*args)
     finally:
         state.on, state.dtypes = prev_on, prev
+
+
+class off:
+    """Autocast suspended: an op's out= variant, which PyTorch's autocast does not cast."""
+
+    def __enter__(self):
+        self._prev = state.on, state.dtypes
+        state.on, state.dtypes = False, {}
+
+    def __exit__(self, *exc):
+        state.on, state.dtypes = self._prev
 
 
 def _tensors(args):

@@ -1,7 +1,7 @@
 """out= for ops whose out dtype rule is stricter than "the result casts to out's dtype"
 (PyTorch's kernels that compute in one dtype check out= for it): the public function
 checks out= with a rule before writing."""
-from ... import _dtype
+from ... import _autocast, _dtype
 from ..._tensor import Tensor
 from ..dispatch import write_out
 from ..registry import overload
@@ -180,6 +180,9 @@ def exact_out(op, kind="mm"):
                 return inner(*args, **kwargs)
             if op.name in OUT_DISJOINT:  # (PyTorch's products do not check out=)
                 _refuse_overlap(op, out, args, kwargs)
+            if _autocast.state.on:
+                with _autocast.off():
+                    return public(*args, out=out, **kwargs)
             r = inner(*args, **kwargs)
             if not isinstance(r, Tensor) or not isinstance(out, Tensor):
                 return inner(*args, out=out, **kwargs)  # (its own out= handling/errors)
