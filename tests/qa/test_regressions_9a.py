@@ -355,3 +355,51 @@ def test_post_accumulate_grad_hook_must_return_none():
         (c * 2).sum().backward()
         return c.grad.tolist()
     assert same_errors(ok)[0][1] == [20.0, 20.0]
+
+
+def _vmap_bn(case):
+    def run(lib):
+        lib.manual_seed(0)
+        vmap, F = lib.func.vmap, lib.nn.functional
+        x5 = lib.randn(5, 2, 3)
+        rm, rv = lib.zeros(5, 3), lib.ones(5, 3)
+        if case == "module_train":
+            return vmap(lib.nn.BatchNorm1d(3))(x5).shape
+        if case == "module_eval":
+            return vmap(lib.nn.BatchNorm1d(3).eval())(x5).tolist()
+        if case == "no_track":
+            return vmap(lib.nn.BatchNorm1d(3, track_running_stats=False))(x5).tolist()
+        if case == "stats_batched":
+            out = vmap(lambda x, m, v: F.batch_norm(x, m, v, training=True))(x5, rm, rv)
+            return out.tolist(), rm.tolist(), rv.tolist()
+        if case == "instance_norm_tracked":
+            return vmap(lib.nn.InstanceNorm1d(3, track_running_stats=True))(
+                lib.randn(5, 2, 3, 4)).shape
+        if case == "functional_call":
+            m = lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.BatchNorm1d(3))
+            return vmap(lambda xx: lib.func.functional_call(m, dict(m.named_parameters()),
+                                                            (xx,)))(x5).shape
+        if case == "ensemble":
+            models = [lib.nn.Sequential(lib.nn.Linear(3, 3), lib.nn.BatchNorm1d(3))
+                      for _ in range(3)]
+            p, b = lib.func.stack_module_state(models)
+            out = vmap(lambda pp, bb, xx: lib.func.functional_call(models[0], (pp, bb), (xx,)),
+                       in_dims=(0, 0, None))(p, b, lib.randn(2, 3))
+            return out.tolist(), b["1.running_mean"].tolist()
+    return run
+
+
+@pytest.mark.parametrize("case", ["module_train", "module_eval", "no_track", "stats_batched",
+                                  "instance_norm_tracked", "functional_call", "ensemble"])
+def test_vmap_batch_norm_running_stats(case):
+    # under vmap, batch norm refuses to update running statistics that are not batched (a
+    # module's own buffers); batched ones (stacked ensembles) are updated per slice
+    ours, theirs = same_errors(_vmap_bn(case))
+    if ours[0] == "ok":
+        np.testing.assert_allclose(_flat(ours[1]), _flat(theirs[1]), rtol=1e-5, atol=1e-6)
+
+
+def _flat(v):
+    if isinstance(v, (list, tuple)):
+        return [x for item in v for x in _flat(item)]
+    return [float(v)] if not hasattr(v, "__len__") else [float(x) for x in v]

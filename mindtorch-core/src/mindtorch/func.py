@@ -36,11 +36,17 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         n = _mapped_size(func, in_dims, args)
         dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
 
+        level = set()  # the storages of the mapped tensors: their slices are batched
+
+        def sliced(t, d, i):
+            level.add(id(t._storage))
+            return t.select(d, i)
+
         def piece(a, d, i):  # d: an int or None for all of a's leaves, or a's structure
             if d is None:
                 return a
             if isinstance(d, int):
-                return _tree_map(lambda t: t.select(d, i) if isinstance(t, Tensor) else t, a)
+                return _tree_map(lambda t: sliced(t, d, i) if isinstance(t, Tensor) else t, a)
             if isinstance(d, dict):
                 return {k: piece(a[k], d[k], i) for k in a}
             return type(a)(piece(x, dx, i) for x, dx in zip(a, d))
@@ -48,14 +54,19 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         # "same" replays the first slice's draws, "error" refuses any draw
         start = None if randomness == "different" else M.get_rng_state()
         results = []
-        with under_transform():
-            for i in range(n):
-                if randomness == "same" and i:
-                    M.set_rng_state(start)
-                results.append(func(*[piece(a, d, i) for a, d in zip(args, dims)], **kwargs))
-                if randomness == "error" and not M.equal(M.get_rng_state(), start):
-                    M.set_rng_state(start)
-                    raise RuntimeError(_RANDOM_ERROR)
+        VMAP_LEVELS.append(level)
+        try:
+            with under_transform():
+                for i in range(n):
+                    if randomness == "same" and i:
+                        M.set_rng_state(start)
+                    results.append(func(*[piece(a, d, i) for a, d in zip(args, dims)],
+                                        **kwargs))
+                    if randomness == "error" and not M.equal(M.get_rng_state(), start):
+                        M.set_rng_state(start)
+                        raise RuntimeError(_RANDOM_ERROR)
+        finally:
+            VMAP_LEVELS.pop()
         first = results[0]
         if isinstance(first, tuple) and isinstance(out_dims, tuple):
             return tuple(_stack([r[k] for r in results], out_dims[k])
@@ -67,6 +78,24 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         return _rebuild(results[0], [M.stack([M.as_tensor(v) for v in col], dim)
                                      for col in columns])
     return mapped
+
+
+# per running vmap (innermost last): the storages of its mapped tensors (a tensor sharing
+# one is a slice of a mapped argument: batched)
+VMAP_LEVELS = []
+
+
+def refuse_unbatched_running_stats(*stats):
+    """batch_norm's in-place update of running statistics that are not batched, under
+    vmap (the input taken as batched): PyTorch's error."""
+    if VMAP_LEVELS and any(t is not None and id(t._storage) not in VMAP_LEVELS[-1]
+                           for t in stats):
+        raise RuntimeError(
+            "Batch norm got a batched tensor as input while the running_mean or running_var, "
+            "which will be updated in place, were not batched.\nIf you are using a module "
+            "and do not need eval mode, please set `track_running_stats` to be False.If you "
+            "are using a prebuilt module and do not need eval mode, please see the functorch "
+            "website for resources on how to patch your module to work with vmap")
 
 
 _RANDOM_ERROR = ("vmap: called random operation while in randomness error mode. Please either "

@@ -292,6 +292,9 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
         raise RuntimeError(f"input tensor must have at least one element, but got input_sizes "
                            f"= {list(input._shape)}")
     if training:
+        if running_mean is not None or running_var is not None:
+            from ...func import refuse_unbatched_running_stats
+            refuse_unbatched_running_stats(running_mean, running_var)
         out, mean, invstd, var = OPS["_batch_norm_training"].call(input, weight, bias, eps)
         if running_mean is not None or running_var is not None:
             with no_grad():  # running = momentum * batch + (1 - momentum) * running
