@@ -173,11 +173,25 @@ def _grid_run(lib, x, g, transform=None, **kw):
     return out, xt.grad, gt.grad
 
 
+@pytest.fixture(params=["compiled", "numpy"])
+def grid_path(request, monkeypatch):
+    """grid sampling's compiled forward (bilinear, nearest; any size) or its NumPy steps."""
+    from mindtorch_cpu.kernels import _jit
+    from mindtorch_cpu.kernels import sampling as kernels
+    if request.param == "numpy":
+        monkeypatch.setitem(_jit._modules, "_grid_loops", False)
+    else:  # (for grid sampling only: other ops' loops would change the decomposition's sums)
+        loops = _jit.compiled("_grid_loops", _jit.MIN_SIZE)
+        assert loops is not None
+        monkeypatch.setattr(kernels, "compiled", lambda name, size: loops)
+    return request.param
+
+
 @pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align_corners", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_grid_sample(mode, padding_mode, align_corners, dtype):
+def test_grid_sample(grid_path, mode, padding_mode, align_corners, dtype):
     x, g = _grid_inputs(dtype)
     kw = {"mode": mode, "padding_mode": padding_mode, "align_corners": align_corners}
     ours, theirs = _grid_run(mindtorch, x, g, **kw), _grid_run(torch, x, g, **kw)
@@ -189,13 +203,14 @@ def test_grid_sample(mode, padding_mode, align_corners, dtype):
 
 @pytest.mark.parametrize("mode", [0, 1, 2])
 @pytest.mark.parametrize("padding_mode", [0, 1, 2])
-def test_grid_sampler_kernel_has_the_decomposition_bits(mode, padding_mode):
+def test_grid_sampler_kernel_has_the_decomposition_bits(grid_path, mode, padding_mode):
     """The NumPy kernel runs the decomposition's steps: the same bits, forward and the
     grid's gradient."""
     from mindtorch._ops.decls import sampling as decl
     x, g = _grid_inputs(np.float32, oh=9, ow=5)
     g[1, 2, 3] = [np.nan, 0.5]
     g[1, 2, 4] = [np.inf, -7.0]
+    g[0, 3, 3] = [-np.inf, 1e30]
     xs, gs = mindtorch.tensor(x), mindtorch.tensor(g)
     gout = mindtorch.tensor(np.sin(np.arange(2 * 3 * 9 * 5)).astype(np.float32).reshape(2, 3, 9, 5))
     for ac in (False, True):

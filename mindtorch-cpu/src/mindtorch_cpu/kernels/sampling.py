@@ -13,6 +13,7 @@ from mindtorch._ops.decls.layers_embedding import _index_dtype, embedding_bag_pl
 
 from .._np import arr, wrap
 from . import _grid_numpy
+from ._jit import compiled
 
 
 def _check_values(idx, off, n_rows, fast):
@@ -177,8 +178,15 @@ def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners
     if input.dtype not in _GRID_DTYPES or \
             S.check_grid_sampler(input, grid, interpolation_mode):
         return S._grid_sampler_nd(input, grid, interpolation_mode, padding_mode, align_corners)
-    return wrap(_grid_numpy.forward(arr(input), arr(grid), interpolation_mode, padding_mode,
-                                    align_corners), input.dtype)
+    x, g = arr(input), arr(grid)
+    jit = compiled("_grid_loops", 4 * x.shape[0] * x.shape[1] * g.shape[1] * g.shape[2]) \
+        if interpolation_mode != 2 else None
+    if jit is None:
+        return wrap(_grid_numpy.forward(x, g, interpolation_mode, padding_mode, align_corners),
+                    input.dtype)
+    out = np.empty(x.shape[:2] + g.shape[1:3], x.dtype)
+    jit.forward(x, g, interpolation_mode, padding_mode, bool(align_corners), out)
+    return wrap(out, input.dtype)
 
 
 def grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, padding_mode,
