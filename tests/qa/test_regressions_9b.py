@@ -237,3 +237,21 @@ def test_autocast_out_variants_and_bilinear(case):
         y.sum().backward()
         return str(x.grad.dtype), x.grad.tolist()
     same_outcome(run)
+
+
+@pytest.mark.parametrize("form", ["str", "path", "fileobj", "bytesio", "zip_bytesio"])
+def test_load_mmap_refusals(form, tmp_path):
+    import io
+    import pathlib
+
+    def run(L):
+        legacy = form != "zip_bytesio"
+        p = str(tmp_path / f"{L.__name__}.pt")
+        L.save(L.ones(2), p, _use_new_zipfile_serialization=not legacy)
+        with open(p, "rb") as fh:
+            data = fh.read()
+        f = {"str": p, "path": pathlib.Path(p)}.get(form) or io.BytesIO(data)
+        r = L.load(f, mmap=True)
+        return r.tolist()
+    m, t = (_outcome(run, L) for L in BOTH)
+    assert m == t or (m[0] == t[0] and m[1].replace("mindtorch", "torch") == t[1])

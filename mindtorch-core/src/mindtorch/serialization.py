@@ -163,10 +163,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _load_file(fh, os.fspath(f), map_location, weights_only, mmap,
-                              pickle_load_args)
+                              pickle_load_args, f if isinstance(f, str) else None)
     _check_seekable(f)
-    if mmap:
-        raise ValueError("f must be a file path in order to use the mmap argument")
     return _load_file(f, None, map_location, weights_only, mmap, pickle_load_args)
 
 
@@ -183,12 +181,17 @@ def _check_seekable(f):
         raise type(e)(f"{e}{hint}") from None
 
 
-def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
+def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=None):
     start = fh.tell()
     is_zip = fh.read(4) == b"PK\x03\x04"  # as PyTorch: the first record's magic decides
     fh.seek(start)
     if not is_zip:
-        return _load_legacy(fh, map_location, weights_only, mmap, pickle_args)
+        if mmap:  # (PyTorch names a file given by a str)
+            raise RuntimeError("mmap can only be used with files saved with `torch.save("
+                               f"{name + ', ' if name else ''}_use_new_zipfile_serialization="
+                               "True), please torch.save your checkpoint with this option in "
+                               "order to use mmap.")
+        return _load_legacy(fh, map_location, weights_only, pickle_args)
     try:
         zf = zipfile.ZipFile(fh)
     except zipfile.BadZipFile:
@@ -198,6 +201,9 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args):
             "likelihood that your checkpoint file is corrupted. This can happen if the checkpoint "
             "was not saved properly, was transferred incorrectly, or the file was modified after "
             "saving.") from None
+    if mmap and path is None:
+        zf.close()
+        raise ValueError("f must be a file path in order to use the mmap argument")
     with zf:
         prefix = _archive_prefix(zf)
         names = set(zf.namelist())
@@ -239,14 +245,10 @@ def _torchscript(weights_only):
 _LEGACY_MAGIC, _LEGACY_PROTOCOL = 0x1950A86A20F9469CFC6C, 1001
 
 
-def _load_legacy(fh, map_location, weights_only, mmap, pickle_args):
+def _load_legacy(fh, map_location, weights_only, pickle_args):
     """PyTorch's format before 1.6 (_use_new_zipfile_serialization=False): pickles of the
     magic number, the protocol version, the system info, the object and the storage keys,
     then each storage's element count and bytes."""
-    if mmap:
-        raise RuntimeError("mmap can only be used with files saved with "
-                           "`torch.save(_use_new_zipfile_serialization=True), please torch.save "
-                           "your checkpoint with this option in order to use mmap.")
     loader = P.LegacyStorageLoader(map_location)
     cls = P.WeightsUnpickler if weights_only else P.FullUnpickler
 
