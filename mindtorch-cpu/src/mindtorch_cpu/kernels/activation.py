@@ -163,6 +163,19 @@ _FUSED = {
 KERNELS = {"gelu": _gelu, **{name: _fused(name, *spec) for name, spec in _FUSED.items()}}
 
 
+def _contiguous_result(kernel):
+    """kernel with a contiguous result, whatever the input's layout (PyTorch's log_sigmoid
+    allocates its output so)."""
+    def contiguous(*args):
+        r = kernel(*args)
+        return r if r.is_contiguous() else wrap(np.ascontiguousarray(arr(r)), r.dtype)
+    contiguous.__name__ = kernel.__name__
+    return contiguous
+
+
+KERNELS["log_sigmoid"] = _contiguous_result(KERNELS["log_sigmoid"])
+
+
 def _negcoef(x, alpha, scale):
     """ELU's alpha * scale as ATen's kernels take it (float32 for float32 x)."""
     return alpha * scale if x.dtype is D.float64 else float(np.float32(alpha) * np.float32(scale))

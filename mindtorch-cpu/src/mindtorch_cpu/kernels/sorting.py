@@ -508,7 +508,8 @@ def logcumsumexp(self, dim):
             r = _complex_logcumsumexp(a, dim)
         else:
             r = np.logaddexp.accumulate(_key(self, a), axis=dim)
-        return wrap(np.asarray(r).astype(self.dtype.np), self.dtype)
+        # (a contiguous result, as PyTorch's kernel allocates it)
+        return wrap(np.ascontiguousarray(np.asarray(r).astype(self.dtype.np)), self.dtype)
 
 
 def _complex_logcumsumexp(a, dim):

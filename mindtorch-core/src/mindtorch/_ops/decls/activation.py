@@ -256,8 +256,8 @@ def _rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training
     """rrelu_with_noise returning the noise it draws (noise_out) instead of writing it."""
     _check_rrelu_with_noise(self, noise, training)
     M = _M()
-    if not training:
-        return _leaky_relu(self, (lower + upper) / 2), noise.clone()
+    if not training:  # (PyTorch's rrelu allocates a contiguous result)
+        return _leaky_relu(self, (lower + upper) / 2).contiguous(), noise.clone()
     drawing = self <= 0
     # PyTorch's uniform_real_distribution checks, made only for an element that draws
     from .layers import _any
@@ -278,7 +278,7 @@ def _rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training
     u = (u * (float(upper) - float(lower)) + float(lower)).to(opmath)
     slopes.masked_scatter_(drawing, u)
     # the product in the math type, rounded once (a bfloat16 slope would round it twice)
-    return (self.to(opmath) * slopes).to(self.dtype), slopes.to(self.dtype)
+    return (self.to(opmath) * slopes).to(self.dtype).contiguous(), slopes.to(self.dtype)
 
 
 # -- F's softmax family: the implicit dim and dtype= --------------------------------------
