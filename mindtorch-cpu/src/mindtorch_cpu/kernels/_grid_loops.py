@@ -1,6 +1,7 @@
-"""grid_sampler_2d's bilinear and nearest forward as one compiled pass over the grid
-(kernels/_grid_numpy.py's steps, scalar by scalar, in the same order and dtype: the same
-bits; no fastmath, so nothing is contracted).  Loaded through _jit.compiled."""
+"""grid_sampler_2d's bilinear and nearest forward and backward as compiled passes over the
+grid (kernels/_grid_numpy.py's steps, scalar by scalar, in the same order and dtype: the
+same bits, but for the grid gradient's sum over 8 channels or more, which NumPy pairs up;
+no fastmath, so nothing is contracted).  Loaded through _jit.compiled."""
 
 import numba
 import numpy as np
@@ -75,3 +76,91 @@ def forward(x, grid, mode, padding_mode, align_corners, out):
                     t = t + _read(x, b, ch, y0, x1, h, w, zero) * w01
                     t = t + _read(x, b, ch, y1, x0, h, w, zero) * w10
                     out[b, ch, i, j] = t + _read(x, b, ch, y1, x1, h, w, zero) * w11
+
+
+@numba.njit(inline="always")
+def _coordinate_grad(g, size, align_corners, padding_mode, one, tmp):
+    """_coordinate's value and its derivative with respect to g (the NumPy steps' mults:
+    the unnormalizing scale times the reflection's sign times `inside` the clip)."""
+    x = _coordinate(g, size, align_corners, 0, one, tmp)
+    scale = _round((size - 1) / 2 if align_corners else size / 2, tmp)
+    if padding_mode == 0:
+        return x, scale
+    mult = one
+    if padding_mode == 2:
+        twice_low, twice_high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
+        if twice_low == twice_high:
+            x, mult = x * _round(0.0, tmp), _round(0.0, tmp)
+        else:
+            low, span = _round(twice_low / 2, tmp), _round(twice_high - twice_low, tmp)
+            shifted = x - low
+            a = abs(shifted)
+            extra = _round(np.float64(np.trunc(a / span)) * -np.float64(span) + a, tmp)
+            flip = extra > span - extra
+            x = (span - extra if flip else extra) + low
+            mult = -one if flip ^ (shifted < 0) else one
+    inside = one if x > 0 and x < size - 1 else _round(0.0, tmp)
+    if np.isnan(x):
+        x = _round(0.0, tmp)
+    x = min(max(x, _round(0.0, tmp)), _round(size - 1, tmp))
+    return x, inside * mult * scale
+
+
+@numba.njit(inline="always")
+def _tap(k, iy, ix, mode, one, tmp):
+    """Tap k's (y, x), weight and the weight's derivatives (d / dy, d / dx): the nearest
+    pixel (mode 1), or corner k of the bilinear square (nw, ne, sw, se)."""
+    if mode == 1:
+        return np.rint(iy), np.rint(ix), one, one, one
+    y0, x0 = _round(np.floor(iy), tmp), _round(np.floor(ix), tmp)
+    fy = (y0 + one - iy) if k < 2 else (iy - y0)
+    fx = (x0 + one - ix) if k % 2 == 0 else (ix - x0)
+    return y0 + (k // 2), x0 + (k % 2), fy * fx, -fx if k < 2 else fx, -fy if k % 2 == 0 else fy
+
+
+@numba.njit(inline="always")
+def _inside(y, xx, h, w):
+    return y >= 0 and y <= h - 1 and xx >= 0 and xx <= w - 1
+
+
+@numba.njit(**_JIT)
+def backward(gout, x, grid, mode, padding_mode, align_corners, grad_input, grad_grid):
+    """grad_input (float64, (n, c, h, w) zeros) += gout spread to each tap, tap after tap
+    (the NumPy path's bincount order, summed in float64); grad_grid (zeros; bilinear) the
+    weights' derivatives summed over the taps, then over the channels (in order: NumPy's
+    pairwise sums differ by an ulp from 8 channels), times the coordinates' derivatives."""
+    n, c, h, w = x.shape
+    tmp = np.empty(1, x.dtype)
+    one, zero = _round(1.0, tmp), _round(0.0, tmp)
+    oh, ow = grid.shape[1], grid.shape[2]
+    for k in range(1 if mode == 1 else 4):
+        for b in range(n):
+            for i in range(oh):
+                for j in range(ow):
+                    ix = _coordinate(grid[b, i, j, 0], w, align_corners, padding_mode, one, tmp)
+                    iy = _coordinate(grid[b, i, j, 1], h, align_corners, padding_mode, one, tmp)
+                    py, px, weight, _, _ = _tap(k, iy, ix, mode, one, tmp)
+                    if _inside(py, px, h, w):
+                        for ch in range(c):
+                            g = gout[b, ch, i, j]
+                            grad_input[b, ch, int(py), int(px)] += \
+                                np.float64(g if mode == 1 else g * weight)
+    if mode == 1:
+        return
+    for b in range(n):
+        for i in range(oh):
+            for j in range(ow):
+                ix, mx = _coordinate_grad(grid[b, i, j, 0], w, align_corners, padding_mode,
+                                          one, tmp)
+                iy, my = _coordinate_grad(grid[b, i, j, 1], h, align_corners, padding_mode,
+                                          one, tmp)
+                sx, sy = zero, zero
+                for ch in range(c):
+                    ax, ay = zero, zero
+                    for k in range(4):
+                        py, px, _, dy, dx = _tap(k, iy, ix, mode, one, tmp)
+                        val = x[b, ch, int(py), int(px)] if _inside(py, px, h, w) else zero
+                        v = val * gout[b, ch, i, j]
+                        ax, ay = ax + v * dx, ay + v * dy
+                    sx, sy = (ax, ay) if ch == 0 else (sx + ax, sy + ay)
+                grad_grid[b, i, j, 0], grad_grid[b, i, j, 1] = sx * mx, sy * my

@@ -195,9 +195,15 @@ def grid_sampler_2d_backward(grad_output, input, grid, interpolation_mode, paddi
             grid.dtype is not input.dtype or not grad_output.numel():
         return S._grid_sampler_nd_backward(grad_output, input, grid, interpolation_mode,
                                            padding_mode, align_corners)
-    gi, gg = _grid_numpy.backward(arr(grad_output), arr(input), arr(grid), interpolation_mode,
-                                  padding_mode, align_corners)
-    return wrap(gi, input.dtype), wrap(gg, grid.dtype)
+    gout, x, g = arr(grad_output), arr(input), arr(grid)
+    jit = compiled("_grid_loops", 4 * gout.size) if interpolation_mode != 2 else None
+    if jit is None:
+        gi, gg = _grid_numpy.backward(gout, x, g, interpolation_mode, padding_mode,
+                                      align_corners)
+        return wrap(gi, input.dtype), wrap(gg, grid.dtype)
+    gi, gg = np.zeros(x.shape), np.zeros(g.shape, g.dtype)
+    jit.backward(gout, x, g, interpolation_mode, padding_mode, bool(align_corners), gi, gg)
+    return wrap(gi.astype(x.dtype), input.dtype), wrap(gg, grid.dtype)
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
