@@ -111,11 +111,12 @@ def _tap(k, iy, ix, mode, one, tmp):
     """Tap k's (y, x), weight and the weight's derivatives (d / dy, d / dx): the nearest
     pixel (mode 1), or corner k of the bilinear square (nw, ne, sw, se)."""
     if mode == 1:
-        return np.rint(iy), np.rint(ix), one, one, one
+        return _round(np.rint(iy), tmp), _round(np.rint(ix), tmp), one, one, one
     y0, x0 = _round(np.floor(iy), tmp), _round(np.floor(ix), tmp)
     fy = (y0 + one - iy) if k < 2 else (iy - y0)
     fx = (x0 + one - ix) if k % 2 == 0 else (ix - x0)
-    return y0 + (k // 2), x0 + (k % 2), fy * fx, -fx if k < 2 else fx, -fy if k % 2 == 0 else fy
+    y, xx = (y0 if k < 2 else y0 + one), (x0 if k % 2 == 0 else x0 + one)
+    return y, xx, fy * fx, -fx if k < 2 else fx, -fy if k % 2 == 0 else fy
 
 
 @numba.njit(inline="always")
@@ -133,13 +134,26 @@ def backward(gout, x, grid, mode, padding_mode, align_corners, grad_input, grad_
     tmp = np.empty(1, x.dtype)
     one, zero = _round(1.0, tmp), _round(0.0, tmp)
     oh, ow = grid.shape[1], grid.shape[2]
-    for k in range(1 if mode == 1 else 4):
+    taps = 1 if mode == 1 else 4
+    # every point's taps once: (y, x, weight, d / dy, d / dx), and the coordinates' mults
+    tap = np.empty((taps, n, oh, ow, 5), x.dtype)
+    mult = np.empty((n, oh, ow, 2), x.dtype)
+    for b in range(n):
+        for i in range(oh):
+            for j in range(ow):
+                ix, mult[b, i, j, 0] = _coordinate_grad(grid[b, i, j, 0], w, align_corners,
+                                                        padding_mode, one, tmp)
+                iy, mult[b, i, j, 1] = _coordinate_grad(grid[b, i, j, 1], h, align_corners,
+                                                        padding_mode, one, tmp)
+                for k in range(taps):
+                    t = _tap(k, iy, ix, mode, one, tmp)
+                    for q in range(5):
+                        tap[k, b, i, j, q] = t[q]
+    for k in range(taps):
         for b in range(n):
             for i in range(oh):
                 for j in range(ow):
-                    ix = _coordinate(grid[b, i, j, 0], w, align_corners, padding_mode, one, tmp)
-                    iy = _coordinate(grid[b, i, j, 1], h, align_corners, padding_mode, one, tmp)
-                    py, px, weight, _, _ = _tap(k, iy, ix, mode, one, tmp)
+                    py, px, weight = tap[k, b, i, j, 0], tap[k, b, i, j, 1], tap[k, b, i, j, 2]
                     if _inside(py, px, h, w):
                         for ch in range(c):
                             g = gout[b, ch, i, j]
@@ -150,17 +164,14 @@ def backward(gout, x, grid, mode, padding_mode, align_corners, grad_input, grad_
     for b in range(n):
         for i in range(oh):
             for j in range(ow):
-                ix, mx = _coordinate_grad(grid[b, i, j, 0], w, align_corners, padding_mode,
-                                          one, tmp)
-                iy, my = _coordinate_grad(grid[b, i, j, 1], h, align_corners, padding_mode,
-                                          one, tmp)
                 sx, sy = zero, zero
                 for ch in range(c):
                     ax, ay = zero, zero
                     for k in range(4):
-                        py, px, _, dy, dx = _tap(k, iy, ix, mode, one, tmp)
+                        py, px = tap[k, b, i, j, 0], tap[k, b, i, j, 1]
                         val = x[b, ch, int(py), int(px)] if _inside(py, px, h, w) else zero
                         v = val * gout[b, ch, i, j]
-                        ax, ay = ax + v * dx, ay + v * dy
+                        ax, ay = ax + v * tap[k, b, i, j, 4], ay + v * tap[k, b, i, j, 3]
                     sx, sy = (ax, ay) if ch == 0 else (sx + ax, sy + ay)
-                grad_grid[b, i, j, 0], grad_grid[b, i, j, 1] = sx * mx, sy * my
+                grad_grid[b, i, j, 0] = sx * mult[b, i, j, 0]
+                grad_grid[b, i, j, 1] = sy * mult[b, i, j, 1]
