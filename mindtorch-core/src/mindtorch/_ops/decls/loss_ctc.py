@@ -117,10 +117,10 @@ def _labels(targets, tl, tl_values, blank, device):
 def _extended(labels, blank):
     """blank, l1, blank, l2, ..., blank: (N, 2S + 1)."""
     import mindtorch as M
-    blanks = M.full_like(labels, blank)
-    pairs = M.stack([blanks, labels], 2).reshape(labels.shape[0], -1)
-    return M.cat([pairs, blanks[:, :1] if labels.shape[1] else
-                  M.full((labels.shape[0], 1), blank, dtype=D.int64, device=labels.device)], 1)
+    n, s = labels.shape
+    ext = M.full((n, 2 * s + 1), blank, dtype=D.int64, device=labels.device)
+    ext[:, 1::2] = labels
+    return ext
 
 
 def _logsumexp(x, dim):
