@@ -439,3 +439,52 @@ def test_contiguous_results_of_non_contiguous_inputs(op, dtype, device):
             r.sum().backward()
             tr.sum().backward()
             np.testing.assert_allclose(x.grad.numpy(), tx.grad.numpy(), rtol=1e-6)
+
+
+def _resize_case(case):
+    def run(lib):
+        if case == "same_size_transposed":
+            t = lib.arange(12.0).reshape(3, 4).t()
+            t.resize_(4, 3)
+        elif case == "resize_as_same":
+            t = lib.arange(12.0).reshape(3, 4).t()
+            t.resize_as_(t)
+        elif case == "same_size_sliced":
+            t = lib.arange(12.0).reshape(3, 4)[:, :2]
+            t.resize_(3, 2)
+        elif case == "other_size":
+            t = lib.arange(12.0).reshape(3, 4)[:, :2]
+            t.resize_(2, 3)
+        elif case == "permuted_3d":
+            t = lib.arange(24.0).reshape(2, 3, 4).permute(0, 2, 1)
+            t.resize_(2, 4, 3)
+        elif case == "format_contiguous":
+            t = lib.arange(12.0).reshape(3, 4).t()
+            t.resize_(4, 3, memory_format=lib.contiguous_format)
+        elif case == "format_channels_last":
+            t = lib.zeros(2, 3, 4, 5)
+            t.resize_(2, 3, 4, 5, memory_format=lib.channels_last)
+        elif case == "format_bad_rank":
+            t = lib.zeros(2, 3, 4, 5)
+            t.resize_(2, 3, 4, memory_format=lib.channels_last)
+        elif case == "format_preserve":
+            t = lib.zeros(2, 3)
+            t.resize_(2, 3, memory_format=lib.preserve_format)
+        elif case == "as_preserve":
+            t = lib.zeros(1)
+            t.resize_as_(lib.zeros(2, 3, 4, 5).to(memory_format=lib.channels_last),
+                         memory_format=lib.preserve_format)
+            t.zero_()  # (grown storage: uninitialized)
+        return t.stride(), tuple(t.shape), t.tolist()
+    return run
+
+
+@pytest.mark.parametrize("case", ["same_size_transposed", "resize_as_same", "same_size_sliced",
+                                  "other_size", "permuted_3d", "format_contiguous",
+                                  "format_channels_last", "format_bad_rank", "format_preserve",
+                                  "as_preserve"])
+def test_resize_keeps_strides_of_the_same_size(case):
+    # resize_ to the tensor's own size keeps its strides (it became contiguous, moving the
+    # elements every later op saw); memory_format= restrides it
+    ours, theirs = same_errors(_resize_case(case))
+    assert ours == theirs

@@ -320,18 +320,25 @@ def _contiguous(self, memory_format=None):
     return self if self.is_contiguous(fmt) else OPS["clone"].call(self, fmt)
 
 
-def _resize(self, size):
+def _resize(self, size, memory_format=None):
+    """PyTorch's resize_: a tensor already of that size keeps its strides, else it becomes
+    contiguous (its storage grown if need be); memory_format= then restrides it."""
     from ..._tensor import contiguous_strides
     size = _check_size(size)
-    needed = self._offset + _numel(size)
-    if needed * self.dtype.itemsize > self._storage.nbytes():
-        # a larger storage that starts with the old one's bytes (offset kept), as PyTorch's
-        from ..._storage import _flat
-        fresh = _empty((needed,), self.dtype, self._device)._storage
-        old = _flat(self._storage, D.uint8)
-        _flat(fresh, D.uint8)[:old._shape[0]].copy_(old)
-        self._storage = fresh
-    self._shape, self._stride, self._cache = size, contiguous_strides(size), None
+    if size != self._shape:
+        needed = self._offset + _numel(size)
+        if needed * self.dtype.itemsize > self._storage.nbytes():
+            # a larger storage that starts with the old one's bytes (offset kept), as PyTorch's
+            from ..._storage import _flat
+            fresh = _empty((needed,), self.dtype, self._device)._storage
+            old = _flat(self._storage, D.uint8)
+            _flat(fresh, D.uint8)[:old._shape[0]].copy_(old)
+            self._storage = fresh
+        self._shape, self._stride, self._cache = size, contiguous_strides(size), None
+    if memory_format is not None:
+        if memory_format == "preserve_format":
+            raise RuntimeError("Unsupported memory formatPreserve")
+        self._stride, self._cache = format_strides(size, memory_format), None
     return self
 
 
@@ -574,8 +581,8 @@ def _declare():
            "MemoryFormat? memory_format=None) -> Tensor", function=False, method=False,
            decomposition=lambda self, dtype, device, memory_format: _creation.copied(
                self, device, dtype, memory_format))
-    define("resize_(Tensor(a!) self, int[] size) -> Tensor(a!)", function=False,
-           core_impl=_resize, varargs="size")
+    define("resize_(Tensor(a!) self, int[] size, *, MemoryFormat? memory_format=None) -> "
+           "Tensor(a!)", function=False, core_impl=_resize, varargs="size")
 
 
 _declare()

@@ -632,7 +632,10 @@ for _schema, _impl, _opts in _INPLACE_VIEWS:
 
 
 def _resize_as_(self, the_template, memory_format=None):
-    return self.resize_(the_template._shape)
+    from ..._memory_format import suggest
+    if memory_format == "preserve_format":
+        memory_format = suggest(the_template)  # (the template's layout)
+    return self.resize_(the_template._shape, memory_format=memory_format)
 
 
 define("resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) "
