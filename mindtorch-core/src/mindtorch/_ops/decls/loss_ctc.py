@@ -177,6 +177,7 @@ def _torch_gradient(nll, lp, il, zero_infinity):
     """nll with PyTorch's gradient: exp(lp) added for times within each input's length;
     NaN there for infinite losses (zero_infinity: those are 0, with a zero gradient)."""
     import mindtorch as M
+
     from ...autograd._record import forward
     infinite = nll.detach() == math.inf
     if not nll.requires_grad and not forward.on:  # (the added terms are 0: no gradient)
