@@ -255,3 +255,21 @@ def test_load_mmap_refusals(form, tmp_path):
         return r.tolist()
     m, t = (_outcome(run, L) for L in BOTH)
     assert m == t or (m[0] == t[0] and m[1].replace("mindtorch", "torch") == t[1])
+
+
+@pytest.mark.parametrize("name", ["sort", "topk", "median", "linalg_eigh", "linalg_lstsq",
+                                  "max"])
+def test_return_types_before_first_use(name):
+    # isinstance checks name the classes before any op made them (a fresh process)
+    import subprocess
+    import sys
+    code = (f"import mindtorch as t; c = t.return_types.{name}; "
+            f"print(repr(c(*range(len(c._fields))))); x = t.tensor([[3., 1.], [2., 4.]]); "
+            f"r = {{'sort': lambda: x.sort(), 'topk': lambda: x.topk(1), "
+            f"'median': lambda: x.median(0), 'max': lambda: x.max(0)}}.get('{name}', "
+            f"lambda: c(*c._fields))(); print(type(r) is c)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.rsplit("\n", 2)
+    cls = getattr(torch.return_types, name)
+    assert out[0] == repr(cls(tuple(range(cls.n_fields))))
+    assert out[1] == "True"
