@@ -273,3 +273,16 @@ def test_return_types_before_first_use(name):
     cls = getattr(torch.return_types, name)
     assert out[0] == repr(cls(tuple(range(cls.n_fields))))
     assert out[1] == "True"
+
+
+def test_grad_scaler_opt_state():
+    # libraries read the stage of an optimizer: _per_optimizer_states[id(opt)]["stage"]
+    def run(L):
+        p = L.nn.Parameter(L.ones(2))
+        opt = L.optim.SGD([p], lr=0.1)
+        sc = L.amp.GradScaler("cpu")
+        sc.scale((p * 2).sum()).backward()
+        sc.unscale_(opt)
+        stage = sc._per_optimizer_states[id(opt)]["stage"]
+        return stage is L.amp.grad_scaler.OptState.UNSCALED, stage.name
+    same_outcome(run)

@@ -2,9 +2,19 @@
 the gradients back and records whether any is inf/NaN; step skips the optimizer's step
 when one was; update shrinks the scale after such a step and grows it after
 growth_interval clean ones.  Computed with mindtorch ops (any device)."""
+import enum
 import warnings
 
-_READY, _UNSCALED, _STEPPED = 0, 1, 2
+
+class OptState(enum.Enum):
+    """An optimizer's stage in the iteration (_per_optimizer_states[id(opt)]["stage"],
+    which libraries read as PyTorch's)."""
+    READY = 0
+    UNSCALED = 1
+    STEPPED = 2
+
+
+_READY, _UNSCALED, _STEPPED = OptState.READY, OptState.UNSCALED, OptState.STEPPED
 
 
 class GradScaler:
@@ -25,7 +35,7 @@ class GradScaler:
             self._backoff_factor, self._growth_interval = backoff_factor, growth_interval
             self._scale = None  # a float32 tensor on the outputs' device, made by scale()
             self._growth_tracker = 0
-            self._per_optimizer = {}
+            self._per_optimizer_states = {}
 
     def is_enabled(self):
         return self._enabled
@@ -46,7 +56,8 @@ class GradScaler:
         raise ValueError("outputs must be a Tensor or an iterable of Tensors")
 
     def _state(self, optimizer):
-        return self._per_optimizer.setdefault(id(optimizer), {"stage": _READY, "found_inf": None})
+        return self._per_optimizer_states.setdefault(id(optimizer),
+                                                     {"stage": _READY, "found_inf": None})
 
     def unscale_(self, optimizer):
         if not self._enabled:
@@ -120,7 +131,7 @@ class GradScaler:
                 raise AssertionError(reason)
             self._scale.copy_(new_scale.reshape(()))
         else:
-            found = [s["found_inf"] for s in self._per_optimizer.values()
+            found = [s["found_inf"] for s in self._per_optimizer_states.values()
                      if s["found_inf"] is not None]
             if not found:
                 raise AssertionError("No inf checks were recorded prior to update.")
@@ -134,7 +145,7 @@ class GradScaler:
                     if grown.isfinite().item():
                         self._scale.copy_(grown)
                     self._growth_tracker = 0
-        self._per_optimizer = {}
+        self._per_optimizer_states = {}
 
     def get_scale(self):
         if not self._enabled:
@@ -163,7 +174,7 @@ class GradScaler:
         return self._growth_tracker if self._enabled else 0
 
     def __getstate__(self):
-        if self._enabled and self._per_optimizer:
+        if self._enabled and self._per_optimizer_states:
             raise AssertionError("A GradScaler instance may only be pickled at the beginning "
                                  "of an iteration, or at the end after scaler.update().")
         return dict(self.__dict__)
