@@ -118,3 +118,10 @@ def test_ctc_loss_like_torch_both_paths(compiled, monkeypatch):
     lt.backward()
     np.testing.assert_allclose(lm.item(), lt.item(), rtol=1e-12)
     np.testing.assert_allclose(xm.grad.numpy(), xt.grad.numpy(), rtol=1e-9, atol=1e-12)
+
+
+def test_cpu_runs_the_kernels():
+    # (a guard against falling back to the decompositions: ~80x slower than PyTorch)
+    from mindtorch_cpu.kernels import ctc
+    for name in ("_ctc_nll", "_ctc_nll_backward"):
+        assert OPS[name].resolve("cpu") is ctc.KERNELS[name]

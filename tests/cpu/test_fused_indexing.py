@@ -284,3 +284,11 @@ def test_meta_still_decomposes():
     assert out.shape == (5, 4)
     assert x.put(mindtorch.tensor([1], device="meta"), mindtorch.ones(1, device="meta")).shape == \
         (5, 4)
+    i = mindtorch.tensor([1, 3], device="meta")
+    assert x.index_copy(0, i, mindtorch.ones(2, 4, device="meta")).shape == (5, 4)
+    assert x.masked_scatter(mindtorch.ones(4, dtype=mindtorch.bool, device="meta"),
+                            mindtorch.ones(20, device="meta")).shape == (5, 4)
+    assert x.scatter_add(0, mindtorch.zeros(2, 4, dtype=mindtorch.int64, device="meta"),
+                         mindtorch.ones(2, 4, device="meta")).shape == (5, 4)
+    with pytest.raises(RuntimeError):  # (the shared checks: PyTorch's error on meta too)
+        x.index_add(0, i, mindtorch.ones(3, 4, device="meta"))
