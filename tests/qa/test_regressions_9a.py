@@ -488,3 +488,39 @@ def test_resize_keeps_strides_of_the_same_size(case):
     # elements every later op saw); memory_format= restrides it
     ours, theirs = same_errors(_resize_case(case))
     assert ours == theirs
+
+
+def _fc_parametrized(case):
+    def run(lib):
+        lib.manual_seed(0)
+        P, PZ = lib.nn.utils.parametrize, lib.nn.utils.parametrizations
+        x = lib.arange(12.0).reshape(4, 3) / 5
+        m = PZ.weight_norm(lib.nn.Linear(3, 2))
+        with lib.no_grad():
+            m.bias.zero_()
+        before = m.weight.detach().clone()
+        if case == "weight_key":
+            out = lib.func.functional_call(m, {"weight": lib.ones(2, 3)}, (x,))
+        elif case == "original_keys":
+            out = lib.func.functional_call(m, {"parametrizations.weight.original0": lib.ones(2, 1),
+                                               "parametrizations.weight.original1":
+                                                   lib.ones(2, 3)}, (x,))
+        elif case == "no_right_inverse":
+            class Sq(lib.nn.Module):
+                def forward(self, X):
+                    return X ** 2
+            m = lib.nn.Linear(3, 2)
+            P.register_parametrization(m, "weight", Sq())
+            out = lib.func.functional_call(m, {"weight": lib.eye(2, 3)}, (x,))
+        return out.tolist(), lib.allclose(m.weight, before) if case != "no_right_inverse" else 0
+    return run
+
+
+@pytest.mark.parametrize("case", ["weight_key", "original_keys", "no_right_inverse"])
+def test_functional_call_sets_parametrized_tensors(case):
+    # functional_call's "weight" on a parametrized module goes through the parametrization's
+    # right_inverse (it was silently ignored), and is undone afterwards
+    ours, theirs = same_errors(_fc_parametrized(case))
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1][0], theirs[1][0], rtol=1e-5, atol=1e-6)
+        assert ours[1][1] == theirs[1][1]

@@ -41,6 +41,11 @@ def _swap(module, name, value):
             else:
                 table[leaf] = value
             return old
+    if isinstance(getattr(type(owner), leaf, None), property) and value is not _MISSING:
+        # a parametrized tensor: set through its parametrization (right_inverse), as PyTorch
+        old = getattr(owner, leaf)
+        setattr(owner, leaf, value)
+        return old
     old = owner.__dict__.get(leaf, _MISSING)
     if value is _MISSING:
         owner.__dict__.pop(leaf, None)
