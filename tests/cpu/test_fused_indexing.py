@@ -292,3 +292,21 @@ def test_meta_still_decomposes():
                          mindtorch.ones(2, 4, device="meta")).shape == (5, 4)
     with pytest.raises(RuntimeError):  # (the shared checks: PyTorch's error on meta too)
         x.index_add(0, i, mindtorch.ones(3, 4, device="meta"))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int16"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_integer_mean_sums_and_counts_in_self_dtype(dtype, include_self):
+    # (200 values into one row: the sum and the count wrap in int8 / uint8, as PyTorch's)
+    x, s = np.full((3, 2), 7), np.arange(400).reshape(200, 2) % 5
+
+    def program(lib):
+        d = getattr(lib, dtype)
+        a, src = lib.tensor(x).to(d), lib.tensor(s).to(d)
+        return (a.index_reduce(0, lib.zeros(200, dtype=lib.int64), src, "mean",
+                               include_self=include_self),
+                a.scatter_reduce(0, lib.zeros(200, 2, dtype=lib.int64), src, "mean",
+                                 include_self=include_self))
+    ours, theirs = same_errors(program)
+    for m, t in zip(ours[1], theirs[1]):
+        _same_bits(m, t)
