@@ -286,3 +286,12 @@ def test_grad_scaler_opt_state():
         stage = sc._per_optimizer_states[id(opt)]["stage"]
         return stage is L.amp.grad_scaler.OptState.UNSCALED, stage.name
     same_outcome(run)
+
+
+def test_collate_module_names():
+    # custom collate functions import PyTorch's helpers from this module
+    for L in BOTH:
+        c = L.utils.data._utils.collate
+        assert c.np_str_obj_array_pattern.search("<U1") and not \
+            c.np_str_obj_array_pattern.search("<f4")
+        assert "{}" in c.default_collate_err_msg_format

@@ -7,7 +7,7 @@ import sys
 
 from ...._tensor import Tensor
 
-_STR_OR_OBJECT = re.compile(r"[SaUO]")  # numpy dtype codes default_collate cannot stack
+np_str_obj_array_pattern = re.compile(r"[SaUO]")  # numpy dtype codes default_collate cannot stack
 
 default_collate_err_msg_format = ("default_collate: batch must contain tensors, numpy arrays, "
                                   "numbers, dicts or lists; found {}")
@@ -45,7 +45,7 @@ def default_convert(data):
     if isinstance(data, Tensor):
         return data
     if _is_numpy(data):
-        if type(data).__name__ == "ndarray" and _STR_OR_OBJECT.search(data.dtype.str):
+        if type(data).__name__ == "ndarray" and np_str_obj_array_pattern.search(data.dtype.str):
             return data
         return as_tensor(data)
     if isinstance(data, collections.abc.Mapping):
@@ -72,7 +72,7 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):
     from .... import as_tensor
-    if _STR_OR_OBJECT.search(batch[0].dtype.str):
+    if np_str_obj_array_pattern.search(batch[0].dtype.str):
         raise TypeError(default_collate_err_msg_format.format(batch[0].dtype))
     return collate([as_tensor(b) for b in batch], collate_fn_map=collate_fn_map)
 
