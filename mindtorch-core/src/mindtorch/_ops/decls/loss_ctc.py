@@ -186,13 +186,14 @@ def _torch_gradient(nll, lp, il, zero_infinity):
     scale = inside.to(lp.dtype)
     if not zero_infinity:
         scale = M.where(inside.logical_and(infinite.unsqueeze(1)), math.nan, scale)
-    e = lp.exp()
-    # 0 with the gradient exp(lp) (where exp overflows: 0 with a NaN gradient, not inf - inf);
-    # NaN in the rows of infinite losses, which the where below does not choose
-    zero = (M.where(e.detach().isfinite(), e - e.detach(), 0) * scale).sum((0, 2))
-    loss = M.where(infinite, nll, nll + zero)
-    if loss.requires_grad:
-        loss = _named_node().apply(loss)
+    if forward.on:  # (tangents: the terms as ops)
+        e = lp.exp()
+        # 0 with the gradient exp(lp) (where exp overflows: 0 with a NaN gradient, not
+        # inf - inf); NaN in the rows of infinite losses, which the where does not choose
+        zero = (M.where(e.detach().isfinite(), e - e.detach(), 0) * scale).sum((0, 2))
+        loss = M.where(infinite, nll, nll + zero)
+    else:  # (the same gradient from one node)
+        loss = _named_node().apply(nll, lp, scale, infinite)
     # (zero_infinity: PyTorch's where after its node, whose gradient there is 0)
     return M.where(infinite, 0, loss) if zero_infinity else loss
 
@@ -201,19 +202,28 @@ _NODE = []
 
 
 def _named_node():
-    """An identity whose node is PyTorch's CtcLossBackward0 (the loss' grad_fn with
-    reduction='none' and zero_infinity=False, the node a mean, sum or where leads to)."""
+    """PyTorch's CtcLossBackward0 (the loss' grad_fn with reduction='none' and
+    zero_infinity=False, the node a mean, sum or where leads to): nll + 0 (finite rows),
+    whose gradient adds g * scale * exp(lp) for log_probs (as the derivative of
+    where(isfinite(e), e - e.detach(), 0) * scale would: NaN where exp overflows or scale
+    is NaN, in the rows of infinite losses)."""
     if not _NODE:
         from ...autograd.function import Function
 
         class CtcLoss(Function):
             @staticmethod
-            def forward(ctx, loss):
-                return loss.clone()
+            def forward(ctx, nll, lp, scale, infinite):
+                import mindtorch as M
+                ctx.save_for_backward(lp, scale, infinite)
+                return M.where(infinite, nll, nll + 0.0)
 
             @staticmethod
             def backward(ctx, grad):
-                return grad
+                import mindtorch as M
+                lp, scale, infinite = ctx.saved_tensors
+                e = lp.exp()
+                g = M.where(infinite, 0, grad).reshape(1, -1, 1) * scale
+                return grad, M.where(e.isfinite(), g, 0) * e, None, None
         CtcLoss._backward_cls.__name__ = CtcLoss._backward_cls.__qualname__ = \
             "CtcLossBackward0"
         _NODE.append(CtcLoss)
