@@ -51,7 +51,7 @@ def _slots(kidx, kbag, starts, counts):
     kidx of each bag's j-th row and where a bag is shorter (None: none is); None when bags
     are of very different lengths (the block would be mostly holes)."""
     bags, longest, n = counts.size, int(counts.max(initial=0)), len(kidx)
-    if bags * longest > 2 * n + 64 or longest > 256:
+    if bags * longest > 4 * n + 64 or longest > 256:
         return None
     if bags * longest == n:  # every bag as long
         return np.arange(n).reshape(bags, longest).T, None
@@ -171,6 +171,40 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
         wrap(np.ascontiguousarray(max_indices, dtype=idt.np), idt)
 
 
+def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_indices,
+                                  num_weights, scale_grad_by_freq, mode,
+                                  per_sample_weights=None, padding_idx=-1):
+    """The decomposition's steps (decls/layers_embedding.py), its index_add as the bags'
+    sums: each weight row's gradients added in index order from zero, grouped through a
+    stable sort (np.add.at costs several times more)."""
+    g = arr(grad)
+    d, bags = g.shape[1], g.shape[0]
+    out = np.zeros((num_weights, d), g.dtype)
+    idx = arr(indices).reshape(-1).astype(np.int64)
+    if mode == 2:
+        rows = np.where(arr(bag_size)[:, None] > 0, g, 0)
+        np.add.at(out.reshape(-1), (arr(maximum_indices) * d + np.arange(d)).reshape(-1),
+                  rows.reshape(-1))
+        return wrap(out, grad.dtype)
+    if not idx.size or not bags:
+        return wrap(out, grad.dtype)
+    at = np.minimum(arr(offset2bag).astype(np.int64), bags - 1)
+    with np.errstate(all="ignore"):
+        rows = np.where((idx != padding_idx)[:, None], g[at], g.dtype.type(0))
+        if mode == 1:
+            rows = rows / np.maximum(arr(bag_size).astype(g.dtype), 1)[at][:, None]
+        if per_sample_weights is not None:
+            rows = rows * arr(per_sample_weights)[:, None]
+        order = np.argsort(idx, kind="stable")
+        target, first, counts = np.unique(idx[order], return_index=True, return_counts=True)
+        if scale_grad_by_freq:
+            rows = rows / np.repeat(counts, counts).astype(g.dtype)[np.argsort(order)][:, None]
+        rank = np.repeat(np.arange(len(target)), counts)
+        out[target] = _bag_sums(rows, order, None, rank,
+                                _slots(order, rank, first, counts), len(target))
+    return wrap(out, grad.dtype)
+
+
 _GRID_DTYPES = (D.float32, D.float64)  # (16-bit types: the decomposition, rounding each step)
 
 
@@ -224,5 +258,6 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     return wrap(np.sqrt(np.maximum(r, 0, out=r), out=r), x1.dtype)
 
 
-KERNELS = {"cdist": cdist, "embedding_bag": embedding_bag, "grid_sampler_2d": grid_sampler_2d,
+KERNELS = {"cdist": cdist, "embedding_bag": embedding_bag,
+           "_embedding_bag_dense_backward": _embedding_bag_dense_backward, "grid_sampler_2d": grid_sampler_2d,
            "grid_sampler_2d_backward": grid_sampler_2d_backward}

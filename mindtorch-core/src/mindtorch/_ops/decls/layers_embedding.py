@@ -14,7 +14,6 @@ from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, refuse_complex_autograd
 from .layers import _M, NN, _any, _has_data
 
-
 # -- embedding ---------------------------------------------------------------------------------
 
 def _check_indices(name, arg, t, op="embedding", dtype=None):
@@ -365,11 +364,44 @@ def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode
     return gw, gp
 
 
+def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_indices,
+                                  num_weights, scale_grad_by_freq, mode,
+                                  per_sample_weights=None, padding_idx=-1):
+    """ATen's dense weight gradient of embedding_bag from the forward's bag of each index
+    (offset2bag, in full), bag sizes and max indices: _embedding_bag_grad's dense case."""
+    M = _M()
+    d = grad.shape[1]
+    if mode == 2:
+        flat = (maximum_indices * d + M.arange(d, device=grad.device)).reshape(-1)
+        return M.zeros(num_weights * d, dtype=grad.dtype, device=grad.device).index_add(
+            0, flat, M.where((bag_size > 0).unsqueeze(1), grad, 0).reshape(-1)).reshape(
+            num_weights, d)
+    idx, bags = indices.reshape(-1).long(), grad.shape[0]
+    if not idx.numel() or not bags:
+        return M.zeros((num_weights, d), dtype=grad.dtype, device=grad.device)
+    at = offset2bag.long().clamp(max=bags - 1)
+    g = M.where((idx != padding_idx).unsqueeze(1), grad.index_select(0, at), 0)
+    if mode == 1:
+        g = g / bag_size.to(grad.dtype).clamp(min=1).index_select(0, at).unsqueeze(1)
+    if per_sample_weights is not None:
+        g = g * per_sample_weights.unsqueeze(1)
+    if scale_grad_by_freq:
+        g = g / _counts(idx, num_weights, g.dtype).index_select(0, idx).unsqueeze(1)
+    return M.zeros((num_weights, d), dtype=grad.dtype, device=grad.device).index_add(0, idx, g)
+
+
 def _embedding_bag_weight_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
                                sparse, per_sample_weights, include_last_offset, padding_idx,
                                results):
     if sparse:  # (per_sample_weights' gradient stays dense)
         _no_sparse_freq(scale_grad_by_freq)
+    else:  # (the forward's offset2bag is empty on PyTorch's fast sum path: made again)
+        n_rows, n = weight.shape[0], indices.numel()
+        offset2bag = results[1] if results[1].numel() == n or mode == 2 else \
+            _offset2bag(offsets, n, grad.shape[0])
+        return OPS["_embedding_bag_dense_backward"].call(
+            grad, indices, offset2bag, results[2], results[3], n_rows, scale_grad_by_freq,
+            mode, per_sample_weights, -1 if padding_idx is None else padding_idx % n_rows)
     return _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode,
                                per_sample_weights, include_last_offset, padding_idx, results,
                                sparse)[0]
@@ -452,6 +484,10 @@ def _declare():
            "Tensor? per_sample_weights=None, bool include_last_offset=False, "
            "int? padding_idx=None) -> (Tensor, Tensor, Tensor, Tensor)", method=False,
            decomposition=_embedding_bag), _embedding_bag_public)
+    define("_embedding_bag_dense_backward(Tensor grad, Tensor indices, Tensor offset2bag, "
+           "Tensor bag_size, Tensor maximum_indices, int num_weights, bool scale_grad_by_freq, "
+           "int mode, Tensor? per_sample_weights, int padding_idx=-1) -> Tensor",
+           method=False, decomposition=_embedding_bag_dense_backward)
     define("functional_embedding_bag(Tensor input, Tensor weight, Tensor? offsets=None, "
            "float? max_norm=None, float norm_type=2, bool scale_grad_by_freq=False, "
            "str mode='mean', bool sparse=False, Tensor? per_sample_weights=None, "
