@@ -426,6 +426,14 @@ def _softmax_like(name, log):
             a = a.astype(np.float32)
         axis = dim if a.ndim else 0
         a = a if a.ndim else a.reshape(1)  # (numpy's 0-dim results are scalars)
+        if log and x.dtype in _WIDE and axis == a.ndim - 1:
+            # ATen's last-dim kernel keeps the sum of exps and its log in the 16-bit dtype
+            lo = x.dtype.np
+            shifted = np.subtract(a, np.maximum.reduce(a, axis=axis, keepdims=True))
+            total = np.add.reduce(np.exp(shifted), axis=axis, keepdims=True)
+            log_total = np.log(total.astype(lo).astype(np.float32)).astype(lo)
+            r = np.subtract(shifted, log_total.astype(np.float32), out=shifted)
+            return wrap(r.reshape(x._shape).astype(lo), x.dtype)
         jit = loops(a.size) if axis == a.ndim - 1 and a.dtype == np.float32 else None
         if jit is not None:  # (one compiled pass per row: ~2.5x faster)
             rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
