@@ -312,3 +312,19 @@ def test_half_log_softmax_rounds_as_aten(dtype, shape, dim):
         y.backward(L.ones_like(y))  # (float16's backward rounds otherwise: not compared)
         return _bits(y), _bits(x.grad) if dtype == "bfloat16" else None
     assert run(mindtorch) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16", "float32", "float64"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_grad_rounds_as_aten(dtype, reduction):
+    # PyTorch's backward kernel: (norm * diff) * grad with norm = 2 / n in the inputs' dtype
+    import numpy as np
+    rng = np.random.default_rng(6)
+    a, b = (rng.standard_normal((10, 16)).astype(np.float32) for _ in range(2))
+
+    def run(L):
+        x = L.tensor(a).to(getattr(L, dtype)).requires_grad_()
+        loss = L.nn.functional.mse_loss(x, L.tensor(b).to(x.dtype), reduction=reduction)
+        loss.backward(L.full_like(loss, 1.7))
+        return x.grad.double().tolist()
+    assert run(mindtorch) == run(torch)

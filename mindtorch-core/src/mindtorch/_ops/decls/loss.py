@@ -392,8 +392,10 @@ def _mse_loss(self, target, reduction):
 
 
 def _mse_grad(grad, self, target, reduction):
+    # PyTorch's kernel: norm * diff * grad, norm = 2 / n (mean) or 2 in the inputs' dtype
     diff = _diff(self, target)
-    return _mean_scale(2 * diff * grad, reduction, diff.numel())
+    norm = 2 / diff.numel() if reduction == 1 and diff.numel() else 2.0
+    return diff * diff.new_full((), norm) * grad
 
 
 def _smooth_l1_loss(self, target, reduction, beta):
