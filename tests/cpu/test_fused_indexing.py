@@ -70,6 +70,8 @@ def test_index_add(shape, dim, index, dtype, strided):
     if dtype.startswith("float"):
         # (a power of two: PyTorch fuses alpha * source + self for >1-D self, see the report)
         _same_bits(m.index_add(dim, mi, ms, alpha=-2.0), t.index_add(dim, ti, ts, alpha=-2.0))
+    if dtype == "float32" or len(shape) == 1 and dtype == "float64":  # (fused: exact)
+        _same_bits(m.index_add(dim, mi, ms, alpha=0.3), t.index_add(dim, ti, ts, alpha=0.3))
     if dtype in ("float16", "bfloat16"):  # (slices: alpha * source in float32)
         _same_bits(m.index_add(dim, mi, ms, alpha=0.3), t.index_add(dim, ti, ts, alpha=0.3))
         mi32, ti32 = _ix(index, "int32")
@@ -122,6 +124,7 @@ def test_large_index_add_in_index_order():
     # (many repeats per row: the sums' order is visible in float32's bits)
     (m, t), (ms, ts) = _pair((50, 64), "float32"), _pair((4000, 64), "float32")
     mi, ti = _ix(RNG.integers(0, 50, 4000))
+    _same_bits(m.index_add(0, mi, ms, alpha=0.3), t.index_add(0, ti, ts, alpha=0.3))
     _same_bits(m.index_add_(0, mi, ms), t.index_add_(0, ti, ts))
     _same_bits(m.index_add(1, mi[:64] % 64, ms[:50, :64]), t.index_add(1, ti[:64] % 64,
                                                                       ts[:50, :64]))

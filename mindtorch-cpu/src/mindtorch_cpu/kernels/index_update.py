@@ -167,10 +167,15 @@ def index_add_(self, dim, index, source, alpha=1):
     if not one and self.dtype in _HALVES:
         v = (cast(alpha, a.dtype).astype(np.float32) * _source(source).astype(np.float32))
         np.add.at(target.flat, along_positions(a.shape or (1,), dim, idx), v.astype(a.dtype))
+    elif not one and self.dtype is D.float32 and self.ndim > 1:
+        # PyTorch's slices add alpha * source with a fused multiply-add: the products exact
+        # in float64, each sum rounded to float32 as ufunc.at casts it back
+        v = np.float64(np.float32(alpha)) * _source(source).astype(np.float64)
+        np.add.at(target.flat, along_positions(a.shape, dim, idx), v)
     else:
         if not one and self.dtype is not D.bool:
             # (the product rounded in self's dtype, then added: PyTorch fuses the two for
-            # float32 / float64 slices, so those may differ in the last bit)
+            # float64 slices, so those may differ in the last bit)
             source = OPS["mul"].call(source, int(alpha) if self.dtype.kind in "ui" else alpha)
         put_path = self.ndim > 1 and dim in (0, self.ndim - 1) and one and \
             index.dtype is D.int64
