@@ -178,7 +178,8 @@ def _grid_run(lib, x, g, transform=None, **kw):
 
 @pytest.fixture(params=["compiled", "numpy"])
 def grid_path(request, monkeypatch):
-    """grid sampling's compiled forward (bilinear, nearest; any size) or its NumPy steps."""
+    """grid sampling's compiled loops (forward, bilinear / nearest backward; any size) or
+    its NumPy steps."""
     from mindtorch_cpu.kernels import _jit
     from mindtorch_cpu.kernels import sampling as kernels
     if request.param == "numpy":

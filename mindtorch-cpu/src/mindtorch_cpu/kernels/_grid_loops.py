@@ -1,7 +1,8 @@
-"""grid_sampler_2d's bilinear and nearest forward and backward as compiled passes over the
-grid (kernels/_grid_numpy.py's steps, scalar by scalar, in the same order and dtype: the
-same bits, but for the grid gradient's sum over 8 channels or more, which NumPy pairs up;
-no fastmath, so nothing is contracted).  Loaded through _jit.compiled."""
+"""grid_sampler_2d's forward (bilinear, nearest, bicubic) and its bilinear / nearest
+backward as compiled passes over the grid (kernels/_grid_numpy.py's steps, scalar by
+scalar, in the same order and dtype: the same bits, but for the grid gradient's sum over 8
+channels or more, which NumPy pairs up; no fastmath, so nothing is contracted).  Loaded
+through _jit.compiled."""
 
 import numba
 import numpy as np
@@ -17,13 +18,16 @@ def _round(value, like):
 
 
 @numba.njit(inline="always")
-def _coordinate(g, size, align_corners, padding_mode, one, tmp):
-    """The pixel coordinate of grid value g: unnormalized, then reflected and / or
-    clipped (NaN to 0) as padding_mode says; arithmetic in g's dtype."""
+def _unnormalize(g, size, align_corners, one, tmp):
     if align_corners:
-        x = (g + one) * _round((size - 1) / 2, tmp)
-    else:  # PyTorch's fused multiply-add: exact through float64, rounded once
-        x = _round(np.float64(g + one) * (size / 2) - 0.5, tmp)
+        return (g + one) * _round((size - 1) / 2, tmp)
+    # PyTorch's fused multiply-add: exact through float64, rounded once
+    return _round(np.float64(g + one) * (size / 2) - 0.5, tmp)
+
+
+@numba.njit(inline="always")
+def _pad(x, size, align_corners, padding_mode, tmp):
+    """x reflected and / or clipped (NaN to 0) as padding_mode says."""
     if padding_mode == 2:
         twice_low, twice_high = (0, 2 * (size - 1)) if align_corners else (-1, 2 * size - 1)
         if twice_low == twice_high:
@@ -39,6 +43,14 @@ def _coordinate(g, size, align_corners, padding_mode, one, tmp):
             x = _round(0.0, tmp)
         x = min(max(x, _round(0.0, tmp)), _round(size - 1, tmp))
     return x
+
+
+@numba.njit(inline="always")
+def _coordinate(g, size, align_corners, padding_mode, one, tmp):
+    """The pixel coordinate of grid value g: unnormalized, then reflected and / or
+    clipped (NaN to 0) as padding_mode says; arithmetic in g's dtype."""
+    return _pad(_unnormalize(g, size, align_corners, one, tmp), size, align_corners,
+                padding_mode, tmp)
 
 
 @numba.njit(inline="always")
@@ -76,6 +88,51 @@ def forward(x, grid, mode, padding_mode, align_corners, out):
                     t = t + _read(x, b, ch, y0, x1, h, w, zero) * w01
                     t = t + _read(x, b, ch, y1, x0, h, w, zero) * w10
                     out[b, ch, i, j] = t + _read(x, b, ch, y1, x1, h, w, zero) * w11
+
+
+@numba.njit(inline="always")
+def _cubic(t, k, one, tmp):
+    """PyTorch's cubic convolution weight of tap k (0..3) around t in [0, 1)."""
+    a = _round(-0.75, tmp)
+    if k == 1 or k == 2:
+        x = t if k == 1 else one - t
+        return ((a + _round(2.0, tmp)) * x - (a + _round(3.0, tmp))) * x * x + one
+    x = t + one if k == 0 else _round(2.0, tmp) - t
+    return ((a * x - _round(5 * -0.75, tmp)) * x + _round(8 * -0.75, tmp)) * x \
+        - _round(4 * -0.75, tmp)
+
+
+@numba.njit(**_JIT)
+def forward_bicubic(x, grid, padding_mode, align_corners, out):
+    """Bicubic sampling: the 16 taps (rows outer) padded one by one, weighted
+    wx[i] * wy[j], summed in order (the NumPy steps, scalar by scalar)."""
+    n, c, h, w = x.shape
+    tmp = np.empty(1, x.dtype)
+    one, zero = _round(1.0, tmp), _round(0.0, tmp)
+    ys, xs = np.empty(4, np.int64), np.empty(4, np.int64)
+    wy, wx = np.empty(4, x.dtype), np.empty(4, x.dtype)
+    for b in range(n):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                ix = _unnormalize(grid[b, i, j, 0], w, align_corners, one, tmp)
+                iy = _unnormalize(grid[b, i, j, 1], h, align_corners, one, tmp)
+                x0, y0 = _round(np.floor(ix), tmp), _round(np.floor(iy), tmp)
+                for k in range(4):
+                    wx[k], wy[k] = _cubic(ix - x0, k, one, tmp), _cubic(iy - y0, k, one, tmp)
+                    off = _round(k - 1, tmp)
+                    py = _pad(y0 + off, h, align_corners, padding_mode, tmp)
+                    px = _pad(x0 + off, w, align_corners, padding_mode, tmp)
+                    # (a reflected tap may be a half-integer: truncated, as PyTorch's int)
+                    ys[k] = int(py) if py >= 0 and py <= h - 1 else -1
+                    xs[k] = int(px) if px >= 0 and px <= w - 1 else -1
+                for ch in range(c):
+                    t = zero
+                    for q in range(16):
+                        r, s = ys[q // 4], xs[q % 4]
+                        v = x[b, ch, r, s] if r >= 0 and s >= 0 else zero
+                        term = v * (wx[q % 4] * wy[q // 4])
+                        t = term if q == 0 else t + term
+                    out[b, ch, i, j] = t
 
 
 @numba.njit(inline="always")

@@ -213,13 +213,16 @@ def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners
             S.check_grid_sampler(input, grid, interpolation_mode):
         return S._grid_sampler_nd(input, grid, interpolation_mode, padding_mode, align_corners)
     x, g = arr(input), arr(grid)
-    jit = compiled("_grid_loops", 4 * x.shape[0] * x.shape[1] * g.shape[1] * g.shape[2]) \
-        if interpolation_mode != 2 else None
+    taps = 16 if interpolation_mode == 2 else 4
+    jit = compiled("_grid_loops", taps * x.shape[0] * x.shape[1] * g.shape[1] * g.shape[2])
     if jit is None:
         return wrap(_grid_numpy.forward(x, g, interpolation_mode, padding_mode, align_corners),
                     input.dtype)
     out = np.empty(x.shape[:2] + g.shape[1:3], x.dtype)
-    jit.forward(x, g, interpolation_mode, padding_mode, bool(align_corners), out)
+    if interpolation_mode == 2:
+        jit.forward_bicubic(x, g, padding_mode, bool(align_corners), out)
+    else:
+        jit.forward(x, g, interpolation_mode, padding_mode, bool(align_corners), out)
     return wrap(out, input.dtype)
 
 
