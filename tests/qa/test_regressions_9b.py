@@ -174,13 +174,15 @@ def _scaler_with_grads(L, dtype):
 @pytest.mark.parametrize("call", ["unscale_", "step"])
 def test_grad_scaler_refuses_fp16_gradients(call):
     def run(L):
-        m, opt, sc = _scaler_with_grads(L, L.float16)
+        _, opt, sc = _scaler_with_grads(L, L.float16)
         getattr(sc, call)(opt)
     same_outcome(run)
-    # bfloat16 gradients are unscaled
-    same_outcome(lambda L: [str(g) for g in (lambda s: (s[2].unscale_(s[1]),
-                            [p.grad for p in s[0].parameters()])[1])(
-        _scaler_with_grads(L, L.bfloat16))])
+
+    def unscaled(L):  # bfloat16 gradients are unscaled
+        m, opt, sc = _scaler_with_grads(L, L.bfloat16)
+        sc.unscale_(opt)
+        return [str(p.grad) for p in m.parameters()]
+    same_outcome(unscaled)
 
 
 @pytest.mark.parametrize("new", [8.0, "tensor", "vector", "grad", 8])

@@ -120,7 +120,6 @@ class GradScaler:
             raise AssertionError("Attempted update but _scale is None.  This may indicate your "
                                  "script did not use scaler.scale(loss or outputs) earlier in "
                                  "the iteration.")
-        import mindtorch
         if isinstance(new_scale, float):
             self._scale.fill_(new_scale)
         elif new_scale is not None:  # (PyTorch's checks: a tensor, else its AttributeError)
