@@ -330,3 +330,13 @@ def test_mse_loss_grad_rounds_as_aten(dtype, reduction):
         loss.backward(L.full_like(loss, 1.7))
         return x.grad.double().tolist()
     assert run(mindtorch) == run(torch)
+
+
+@pytest.mark.parametrize("name", ["CyclicLR", "OneCycleLR"])
+def test_cyclic_scheduler_state_dict_key_order(name):
+    def run(L):
+        opt = L.optim.SGD([L.nn.Parameter(L.ones(1))], lr=0.1, momentum=0.9)
+        kw = {"CyclicLR": {"base_lr": 0.01, "max_lr": 0.1},
+              "OneCycleLR": {"max_lr": 1.0, "total_steps": 10}}[name]
+        return list(getattr(L.optim.lr_scheduler, name)(opt, **kw).state_dict())
+    same_outcome(run)

@@ -57,8 +57,9 @@ class CyclicLR(LRScheduler):
         self._init_scale_fn()
         self.cycle_momentum = cycle_momentum
         if cycle_momentum:
-            self.max_momentums, self.base_momentums = _momentum_setup(
-                self, optimizer, base_momentum, max_momentum, last_epoch == -1)
+            maxs, bases = _momentum_setup(self, optimizer, base_momentum, max_momentum,
+                                          last_epoch == -1)
+            self.base_momentums, self.max_momentums = bases, maxs  # (state_dict's key order)
         super().__init__(optimizer, last_epoch)
         self.base_lrs = base_lrs
 
