@@ -524,3 +524,10 @@ def test_functional_call_sets_parametrized_tensors(case):
     if ours[0] == "ok":
         np.testing.assert_allclose(ours[1][0], theirs[1][0], rtol=1e-5, atol=1e-6)
         assert ours[1][1] == theirs[1][1]
+
+
+@pytest.mark.parametrize("size", [(), (3,), ((1, 3),), (1, 3), ((),), ((2, 1),)], ids=str)
+def test_sum_to_size_forms(size):
+    ours, theirs = same_errors(lambda lib: lib.arange(6.0).reshape(2, 3).sum_to_size(*size)
+                               .tolist())
+    assert ours == theirs

@@ -590,6 +590,8 @@ class Tensor:
     def sum_to_size(self, *size):
         """The sum of self over the dims that `size` broadcasts along (self must be
         expandable from size)."""
+        if not size:
+            raise TypeError('sum_to_size() missing 1 required positional arguments: "size"')
         size = tuple(size[0]) if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
         shape = self._shape
         lead = len(shape) - len(size)
