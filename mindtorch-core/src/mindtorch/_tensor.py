@@ -444,8 +444,12 @@ class Tensor:
                                f"Scalar")
         if self._device.type == "meta":
             raise RuntimeError("Tensor.item() cannot be called on meta tensors")
-        return self.cpu()._host().reshape(()).item() if self.dtype is not D.bfloat16 else \
-            float(self.cpu()._host().reshape(()))
+        storage = self._storage
+        if storage._spec.host_memory:  # the element read in place (~1 us, not ~3)
+            a = np.ndarray((), self.dtype.np, storage._handle, self._offset * self.dtype.itemsize)
+        else:
+            a = self.cpu()._host().reshape(())
+        return a.item() if self.dtype is not D.bfloat16 else float(a)
 
     def tolist(self):
         a = self.cpu()._host()

@@ -14,7 +14,8 @@ def mindtorch_register_devices(registry):
     registry.register_device("cpu", allocate=device.allocate, from_host=device.from_host,
                              to_host=device.to_host, data_ptr=device.data_ptr,
                              module=device.module, generator=device.generator,
-                             share_memory=device.share_memory, is_shared=device.is_shared)
+                             share_memory=device.share_memory, is_shared=device.is_shared,
+                             host_memory=True)
 
 
 @hookimpl

@@ -69,6 +69,8 @@ class DeviceSpec:
     share_memory(handle, nbytes) -> handle       the bytes moved to memory other processes
                                                  can map (optional: Tensor.share_memory_())
     is_shared(handle) -> bool                    whether share_memory made this handle
+    host_memory: True when every handle is a C-contiguous host buffer of the storage's bytes
+                 (buffer protocol, as a numpy array): Tensor.item() reads it in place
 
     (Plain classes rather than dataclasses here and in the loader: building dataclasses
     costs ~7 ms of `import mindtorch`.)
@@ -76,11 +78,11 @@ class DeviceSpec:
 
     def __init__(self, type, allocate, from_host, to_host, data_ptr=lambda handle: 0,
                  module=None, generator=None, has_data=True, plugin="", share_memory=None,
-                 is_shared=lambda handle: False):
+                 is_shared=lambda handle: False, host_memory=False):
         self.type, self.allocate, self.from_host, self.to_host = type, allocate, from_host, \
             to_host
         self.data_ptr, self.module, self.generator = data_ptr, module, generator
-        self.has_data, self.plugin = has_data, plugin
+        self.has_data, self.plugin, self.host_memory = has_data, plugin, host_memory
         self.share_memory, self.is_shared = share_memory, is_shared
 
     def __repr__(self):
