@@ -6,8 +6,7 @@ have the decomposition's bits without its ~100 op calls.  float32 / float64 only
 import itertools
 
 import numpy as np
-
-_A = -0.75  # PyTorch's bicubic convolution coefficient
+from mindtorch._ops.decls.sampling import cubic_weights
 
 
 def _fma(a, b, c):
@@ -47,23 +46,6 @@ def _pad(x, size, padding_mode, align_corners):
     return x, mult
 
 
-def _cubic(t):
-    def near(x):
-        return ((_A + 2) * x - (_A + 3)) * x * x + 1
-
-    def far(x):
-        return ((_A * x - 5 * _A) * x + 8 * _A) * x - 4 * _A
-
-    def d_near(x):
-        return (3 * (_A + 2) * x - 2 * (_A + 3)) * x
-
-    def d_far(x):
-        return (3 * _A * x - 10 * _A) * x + 8 * _A
-
-    return [far(t + 1), near(t), near(1 - t), far(2 - t)], \
-        [d_far(t + 1), d_near(t), -d_near(1 - t), -d_far(2 - t)]
-
-
 class Taps:
     """The pixels sampling reads (decls.sampling._Taps for 2d): `points` lists, per tap,
     ((y, x) positions, weight or None, (d weight / d y, d weight / d x)); grid (n, h, w, 2)."""
@@ -78,8 +60,8 @@ class Taps:
                               for i, s in enumerate(self.sizes))
         if interpolation_mode == 2:
             x0, y0 = np.floor(ix), np.floor(iy)
-            wx, dwx = _cubic(ix - x0)
-            wy, dwy = _cubic(iy - y0)
+            wx, dwx = cubic_weights(ix - x0)
+            wy, dwy = cubic_weights(iy - y0)
             self.mults = [my, mx]
             ys = [_pad(y0 + (j - 1), h, padding_mode, align_corners)[0] for j in range(4)]
             xs = [_pad(x0 + (i - 1), w, padding_mode, align_corners)[0] for i in range(4)]

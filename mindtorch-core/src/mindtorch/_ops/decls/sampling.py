@@ -121,9 +121,9 @@ def _pad_coordinates(x, size, padding_mode, align_corners, vectorized):
 _A = -0.75  # PyTorch's bicubic convolution coefficient
 
 
-def _cubic_weights(t):
+def cubic_weights(t):
     """PyTorch's cubic convolution weights of the 4 taps around t in [0, 1), and their
-    derivatives with respect to t."""
+    derivatives with respect to t (t a tensor, or a NumPy array: the cpu kernel's)."""
     def near(x):
         return ((_A + 2) * x - (_A + 3)) * x * x + 1
 
@@ -161,8 +161,8 @@ class _Taps:
         if interpolation_mode == 2:  # bicubic (2d): padding applies to each tap
             (iy, ix), (h, w) = coords, self.sizes
             x0, y0 = ix.floor(), iy.floor()
-            wx, dwx = _cubic_weights(ix - x0)
-            wy, dwy = _cubic_weights(iy - y0)
+            wx, dwx = cubic_weights(ix - x0)
+            wy, dwy = cubic_weights(iy - y0)
             self.points = []
             for j in range(4):
                 y, _ = _pad_coordinates(y0 + (j - 1), h, padding_mode, align_corners, True)
