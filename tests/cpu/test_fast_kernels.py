@@ -11,6 +11,7 @@ import sys
 import mindtorch
 import numpy as np
 import pytest
+from jit_paths import paths
 from mindtorch._ops.registry import OPS
 from mindtorch_cpu.kernels import _jit
 from reference import assert_same, to_torch, torch
@@ -21,16 +22,7 @@ SPECIAL = np.array([0, -0.0, 1e-30, -1e-30, 1e-8, -1e-45, 3.4e38, -3.4e38, np.in
                     np.nan, 5.9, -5.9, 17.5, -17.5, 40, -40, 1e4, -1e4])
 
 
-@pytest.fixture(params=["compiled", "numpy"])
-def path(request, monkeypatch):
-    """Each test runs with the compiled loops (for any size) and with the NumPy paths (as
-    without numba)."""
-    if request.param == "numpy":
-        monkeypatch.setitem(_jit._modules, "_compiled", False)
-    else:
-        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
-        assert _jit.loops(0) is not None, "numba is a dependency of mindtorch-cpu"
-    return request.param
+path = paths("_compiled")  # each test on the compiled loops and on the NumPy paths
 
 
 def pair(data, dtype="float32", requires_grad=False):

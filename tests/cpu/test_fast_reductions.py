@@ -8,6 +8,7 @@ import sys
 import mindtorch
 import numpy as np
 import pytest
+from jit_paths import paths
 from mindtorch_cpu.kernels import _jit
 from reference import assert_same, to_torch, torch
 
@@ -15,16 +16,7 @@ RNG = np.random.default_rng(0)
 LOOPS = "_reduce_loops"
 
 
-@pytest.fixture(params=["compiled", "numpy"])
-def path(request, monkeypatch):
-    """Each test runs with the compiled loops (for any size) and with the NumPy paths (as
-    without numba)."""
-    if request.param == "numpy":
-        monkeypatch.setitem(_jit._modules, LOOPS, False)
-    else:
-        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
-        assert _jit.compiled(LOOPS, 0) is not None, "numba is a dependency of mindtorch-cpu"
-    return request.param
+path = paths(LOOPS)  # each test on the compiled loops and on the NumPy paths
 
 
 def pair(data, dtype="float32"):

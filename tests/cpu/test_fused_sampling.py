@@ -4,6 +4,7 @@ strided / empty inputs, ties, errors; the compiled paths and their NumPy fallbac
 import mindtorch
 import numpy as np
 import pytest
+from jit_paths import paths
 from reference import assert_same, same_error, to_torch, torch
 
 RNG = np.random.default_rng(0)
@@ -287,16 +288,7 @@ def test_adaptive_max_pool(shape, out, dtype):
 
 # -- pdist -------------------------------------------------------------------------------------
 
-@pytest.fixture(params=["compiled", "numpy"])
-def distance_path(request, monkeypatch):
-    """pdist's compiled loops (for any size) or its NumPy path (as without numba)."""
-    from mindtorch_cpu.kernels import _jit
-    if request.param == "numpy":
-        monkeypatch.setitem(_jit._modules, "_distance_loops", False)
-    else:
-        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
-        assert _jit.compiled("_distance_loops", 0) is not None
-    return request.param
+distance_path = paths("_distance_loops")  # pdist's loops, or its NumPy path
 
 
 @pytest.mark.parametrize("p", [2.0, 1.0, 0.0, float("inf"), 3.0, 0.5])
@@ -344,16 +336,7 @@ def test_pdist_edges(distance_path):
 
 # -- mode --------------------------------------------------------------------------------------
 
-@pytest.fixture(params=["compiled", "python"])
-def sort_path(request, monkeypatch):
-    """mode's std::sort replay compiled (for every row once loaded) or in Python."""
-    from mindtorch_cpu.kernels import _jit
-    if request.param == "python":
-        monkeypatch.setitem(_jit._modules, "_sort_loops", False)
-    else:
-        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
-        assert _jit.compiled("_sort_loops", 0) is not None
-    return request.param
+sort_path = paths("_sort_loops")  # mode's std::sort replay compiled, or in Python
 
 
 @pytest.mark.parametrize("shape", [(20, 70), (6, 17), (5, 16), (2, 150), (2, 1)])
