@@ -158,8 +158,9 @@ def _functional(n):
             batch = 1 if self.ndim == n + 1 else self.shape[0]
             _random_samples = M.rand(batch, self.size(-n - 1), n, dtype=self.dtype,
                                      device=self.device)
-        return OPS[f"fractional_max_pool{n}d"].call(self, kernel_size, output_size,
-                                                    _random_samples)
+        # (a plain tuple, as PyTorch's _C._nn binding returns here)
+        return tuple(OPS[f"fractional_max_pool{n}d"].call(self, kernel_size, output_size,
+                                                          _random_samples))
     return with_indices
 
 
