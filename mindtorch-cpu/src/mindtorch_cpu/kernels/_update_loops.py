@@ -34,13 +34,6 @@ def lerp(a, end, coeff, small):
             a[i] = _fma(coeff, end[i] - a[i], end[i])
 
 
-@numba.njit(cache=True, nogil=True, error_model="numpy")
-def axpy(a, b, coeff):
-    """a[i] += coeff * b[i] rounded once, as PyTorch's add kernel with alpha (fmadd)."""
-    for i in range(a.size):
-        a[i] = _fma(coeff, b[i], a[i])
-
-
 # addcmul_ / addcdiv_ in one pass, rounded as the core's decompositions (PyTorch's cpu
 # kernels): self + (value * t1) * t2 with the last multiply-add fused for float32 (`fused`),
 # rounded step by step for float64; self + (value * t1) / t2 (value 1 leaves t1 exact)

@@ -10,7 +10,6 @@ from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap
-from . import _jit
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -256,15 +255,11 @@ def _fused_scaled(fn, a, b, al):
 
 def axpy(a, b, coeff):
     """a += coeff * b (float a; b broadcast to it).  PyTorch's add kernel rounds once (a
-    fused multiply-add): so do the compiled loops, over their size; under it NumPy's
-    product and sum round twice (a wider type's path costs 2-3x for small tensors) except
-    where the product is exact (16-bit operands in float32)."""
-    if a.size >= _jit.MIN_SIZE and a.flags.c_contiguous and np.shape(b) == a.shape and \
-            b.flags.c_contiguous:
-        loops = _jit.compiled("_update_loops", a.size)
-        if loops is not None:
-            loops.axpy(a.ravel(), b.ravel(), coeff)
-            return
+    fused multiply-add); here the product and the sum round separately, except where the
+    product is exact (16-bit operands in float32): the same roundings for 16-bit floats,
+    a last-bit difference on some float32 / float64 elements.  (Exact float32 needs a
+    wider type, 2-4x the time, or the compiled loops, whose ~120 MiB of numba an SGD loop
+    over a large layer would then load: kernels/_jit.py.)"""
     np.add(a, np.multiply(b, coeff), out=a)
 
 
@@ -506,7 +501,7 @@ def _clamp(self, min=None, max=None):
     if a.dtype != dt.np:
         a = a.astype(dt.np)
     if numbers and dt.kind == "f":
-        if all(b == b for b in (min, max) if b is not None):
+        if all(b == b for b in (min, max) if b is not None):  # noqa: PLR0124 (NaN test)
             return wrap(_clip(a, min, max), dt)
         return wrap(np.full_like(a, np.nan), dt)  # (a NaN bound: ATen's kernel fills +NaN)
     with np.errstate(invalid="ignore"):
