@@ -14,3 +14,23 @@ def test_fractional_max_pool_indices_plain_tuple(n):
         return type(r).__name__, [t.tolist() for t in r]
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("op,arg,shape", [("pixel_shuffle", 2, (2, 8, 3, 4)),
+                                          ("pixel_unshuffle", 2, (2, 2, 4, 6)),
+                                          ("channel_shuffle", 2, (2, 6, 3, 4)),
+                                          ("pixel_shuffle", 2, (2, 8, 1, 1))])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_shuffles_keep_channels_last(op, arg, shape, channels_last):
+    # PyTorch's pixel / channel shuffles return channels_last results for such inputs
+    def program(lib):
+        x = lib.arange(float(lib.Size(shape).numel()), dtype=lib.float64).reshape(shape)
+        if channels_last:
+            x = x.to(memory_format=lib.channels_last)
+        x.requires_grad_(True)
+        y = getattr(lib.nn.functional, op)(x, arg)
+        (y * y).sum().backward()
+        return (y.stride(), y.is_contiguous(memory_format=lib.channels_last), y.tolist(),
+                x.grad.tolist())
+    ours, theirs = same_errors(program)
+    assert ours == theirs

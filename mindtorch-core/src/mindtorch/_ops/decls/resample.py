@@ -10,6 +10,7 @@ op's own derivative is the forward op again (both are linear), so double backwar
 """
 import warnings
 
+from ..._memory_format import suggest
 from ..._warn_once import _user_level
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, route_overloads
@@ -343,7 +344,11 @@ def _deprecated(name, default_mode="nearest", default_align_corners=None):
 # -- shuffles ----------------------------------------------------------------------------
 
 def _fresh(result, self):
-    """result, copied if it shares self's memory (the shuffles return new tensors)."""
+    """result, copied if it shares self's memory (the shuffles return new tensors), in
+    channels_last when a 4-D self suggests it (as PyTorch's shuffles keep that layout)."""
+    if result.ndim == 4 and suggest(self) == "channels_last":
+        import mindtorch as M
+        return result.contiguous(memory_format=M.channels_last)
     return result.clone() if result._storage is self._storage else result
 
 
@@ -362,7 +367,7 @@ def _pixel_shuffle(self, upscale_factor):
     n = len(lead)
     x = self.reshape(tuple(lead) + (c // (r * r), r, r, h, w))
     x = x.permute(tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2)).contiguous()
-    return _fresh(x, self).reshape(tuple(lead) + (c // (r * r), h * r, w * r))
+    return _fresh(x.reshape(tuple(lead) + (c // (r * r), h * r, w * r)), self)
 
 
 def _pixel_unshuffle(self, downscale_factor):
@@ -383,7 +388,7 @@ def _pixel_unshuffle(self, downscale_factor):
     k = len(lead)
     x = self.reshape(tuple(lead) + (c, h // r, r, w // r, r))
     x = x.permute(tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)).contiguous()
-    return _fresh(x, self).reshape(tuple(lead) + (c * r * r, h // r, w // r))
+    return _fresh(x.reshape(tuple(lead) + (c * r * r, h // r, w // r)), self)
 
 
 def _channel_shuffle(self, groups):
@@ -398,7 +403,7 @@ def _channel_shuffle(self, groups):
         raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and "
                            f"{groups} groups.")
     x = self.reshape((n, groups, c // groups) + tuple(rest)).transpose(1, 2).contiguous()
-    return _fresh(x, self).reshape(tuple(self.shape))
+    return _fresh(x.reshape(tuple(self.shape)), self)
 
 
 # -- declarations ------------------------------------------------------------------------
