@@ -1,0 +1,59 @@
+"""Regression tests for what QA round 9c (sequence / NLP model code) found, each against
+torch."""
+import warnings
+
+import mindtorch
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+
+def _qkv(L, Lq, Lk, grad=True):
+    g = np.random.default_rng(0)
+    arrs = [g.standard_normal((2, 3, n, 4)) for n in (Lq, Lk, Lk)]
+    return [L.tensor(a, requires_grad=grad) for a in arrs]
+
+
+@pytest.mark.parametrize("variant", ["causal_upper_left", "causal_lower_right"])
+@pytest.mark.parametrize("Lq,Lk", [(3, 5), (4, 4), (5, 3), (1, 6)])
+def test_causal_bias_sdpa_forward_backward(variant, Lq, Lk):
+    outs = []
+    for L in (mindtorch, torch):
+        from importlib import import_module
+        bias = getattr(import_module(L.__name__ + ".nn.attention.bias"), variant)
+        q, k, v = _qkv(L, Lq, Lk)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mask = bias(Lq, Lk)
+        o = L.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask, scale=0.7)
+        o.pow(2).sum().backward()
+        outs.append([t.detach().numpy() for t in (o, q.grad, k.grad, v.grad)]
+                    + [mask._materialize().numpy()])
+    for a, b in zip(*outs):
+        np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def test_causal_bias_api_and_errors():
+    def run(L):
+        b = __import__(L.__name__ + ".nn.attention.bias", fromlist=["x"])
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            lr = b.causal_lower_right(5, 3)
+        res = [str(w[0].message), lr.seq_len_q, lr.seq_len_kv, int(lr.variant),
+               str(b.CausalVariant.UPPER_LEFT), repr(b.CausalVariant.LOWER_RIGHT), sorted(b.__all__),
+               repr(b.causal_upper_left(2, 3)).replace("mindtorch", "torch")]
+        for bad in (lambda: b.causal_upper_left(3), lambda: b.causal_lower_right(1, 2, 3),
+                    lambda: b.CausalBias(1, 2, 2)):
+            try:
+                bad()
+            except AssertionError as e:
+                res.append(str(e))
+        q, k, v = _qkv(L, 3, 3, grad=False)
+        try:
+            L.nn.functional.scaled_dot_product_attention(
+                q, k, v, attn_mask=b.causal_upper_left(3, 3), is_causal=True)
+        except ValueError as e:
+            res.append(str(e))
+        return res
+    assert run(mindtorch) == run(torch)
