@@ -34,3 +34,18 @@ def test_shuffles_keep_channels_last(op, arg, shape, channels_last):
                 x.grad.tolist())
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("pad", [(1, 1, 1, 1), (1, -1, 2, 1), (-1, -1, -2, -1), (1,) * 8, (2, 0)])
+@pytest.mark.parametrize("fmt", ["channels_last", "contiguous_format", "channels_last_3d"])
+def test_constant_pad_keeps_memory_format(pad, fmt):
+    # F.pad(mode="constant") allocates in the layout its input suggests, as ATen's
+    def program(lib):
+        shape = (2, 3, 4, 5, 3) if fmt == "channels_last_3d" else (2, 3, 4, 5)
+        x = lib.arange(float(lib.Size(shape).numel()), dtype=lib.float64).reshape(shape)
+        x = x.to(memory_format=getattr(lib, fmt)).requires_grad_(True)
+        y = lib.nn.functional.pad(x, pad, value=-1.5)
+        (y * y).sum().backward()
+        return y.stride(), y.tolist(), x.grad.tolist()
+    ours, theirs = same_errors(program)
+    assert ours == theirs

@@ -85,7 +85,9 @@ def _constant_pad_nd(self, pad, value=0):
             src = src.narrow(dim, 0, src.shape[dim] + hi)
     if all(p <= 0 for p in pad):
         return src.clone()
-    out = self.new_empty(shape).fill_(value)
+    import mindtorch as M  # (a fresh tensor in the layout self suggests, as ATen's)
+    out = M.empty(shape, dtype=self.dtype, device=self.device,
+                  memory_format=suggest(self)).fill_(value)
     dst = out
     for dim, lo, hi in _pad_pairs(pad, self.ndim):
         dst = dst.narrow(dim, max(lo, 0), src.shape[dim])
