@@ -6,8 +6,8 @@ uniformly in [0, 1) per batch element and plane unless `_random_samples` is give
 Decompositions into mindtorch ops: each output position's window starts where ATen's
 interval sequence puts it, computed in the input's dtype as ATen does (so the windows are
 PyTorch's exactly); the values are gathered from the flattened planes and the maximum taken
-with ATen's rule (the first maximum, a NaN over any number; the last NaN); the gradient is
-autograd's through the gathers (a scatter-add into the input, as PyTorch's backward).
+with ATen's rule (the first maximum, a NaN over any number; the last NaN); the maxima are
+read by index, so the gradient is an accumulating index_put_ (PyTorch's backward).
 """
 from ..registry import OPS, define, overload
 from .loss import _floating
@@ -112,11 +112,14 @@ def _fractional_max_pool(n):
             starts = flat[..., 0]
             out = x.new_full(tuple(starts.shape), -float("inf"))
             return (out, starts) if self.ndim == n + 2 else (out.squeeze(0), starts.squeeze(0))
-        values = x.reshape(b, p, _prod(spatial)).gather(
+        values = x.detach().reshape(b, p, _prod(spatial)).gather(
             2, flat.reshape(b, p, _prod(output_size) * window)).reshape(flat.shape)
-        k = _argmax_with_nan(values)
-        out = values.gather(-1, k).squeeze(-1)
-        indices = flat.gather(-1, k).squeeze(-1)
+        indices = flat.gather(-1, _argmax_with_nan(values)).squeeze(-1)
+        # the maxima read by index: the gradient is an accumulating index_put_, rounded
+        # after each addition in the input's dtype, output by output, as ATen's backward
+        rows = M.arange(b * p, device=x.device).unsqueeze(1)
+        out = x.reshape(b * p, _prod(spatial))[
+            rows, indices.reshape(b * p, _prod(output_size))].reshape(indices.shape)
         if self.ndim == n + 1:
             out, indices = out.squeeze(0), indices.squeeze(0)
         return out, indices
