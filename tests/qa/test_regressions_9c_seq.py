@@ -57,3 +57,27 @@ def test_causal_bias_api_and_errors():
             res.append(str(e))
         return res
     assert run(mindtorch) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "uint16", "uint32", "uint64",
+                                   "int32", "complex64"])
+def test_sdpa_mask_dtype_error_names_c_type(dtype):
+    def run(L):
+        q = L.zeros(1, 2, 3, 4, dtype=L.float64)
+        try:
+            L.nn.functional.scaled_dot_product_attention(
+                q, q, q, attn_mask=L.zeros(3, 3, dtype=getattr(L, dtype)))
+        except RuntimeError as e:
+            return str(e)
+    assert run(mindtorch) == run(torch) is not None
+
+
+@pytest.mark.parametrize("dtype", ["uint16", "uint64"])
+def test_grad_assign_dtype_error_names_c_type(dtype):
+    def run(L):
+        t = L.zeros(2)
+        try:
+            t.grad = L.zeros(2, dtype=getattr(L, dtype))
+        except RuntimeError as e:
+            return str(e)
+    assert run(mindtorch) == run(torch) is not None

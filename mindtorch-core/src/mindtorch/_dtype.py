@@ -83,8 +83,8 @@ CPP_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half",
              "bfloat16": "c10::BFloat16", "int64": "long int", "int32": "int",
              "int16": "short int", "int8": "signed char", "uint8": "unsigned char",
              "bool": "bool", "complex64": "c10::complex<float>",
-             "complex128": "c10::complex<double>", "uint16": "unsigned short",
-             "uint32": "unsigned int", "uint64": "unsigned long"}
+             "complex128": "c10::complex<double>", "uint16": "short unsigned int",
+             "uint32": "unsigned int", "uint64": "long unsigned int"}
 CPP_NAMES.update({d.name: "c10::F" + d.name[1:] for d in FLOAT8})
 
 _NAMES = {d.name: d for d in ALL}

@@ -32,9 +32,7 @@ def _any(mask):
 
 
 def _c_name(dtype):
-    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int",
-            "float16": "c10::Half", "bfloat16": "c10::BFloat16", "bool": "bool"}.get(
-        dtype.name, _type_name(dtype))
+    return D.CPP_NAMES.get(dtype.name, _type_name(dtype))
 
 
 # -- linear, bilinear ------------------------------------------------------------------------
