@@ -81,3 +81,18 @@ def test_grad_assign_dtype_error_names_c_type(dtype):
         except RuntimeError as e:
             return str(e)
     assert run(mindtorch) == run(torch) is not None
+
+
+@pytest.mark.parametrize("functional", [True, False])
+@pytest.mark.parametrize("tensor_input_lengths", [True, False])
+def test_ctc_loss_mixed_lengths_type_error(functional, tensor_input_lengths):
+    # F.ctc_loss passes all seven arguments on, so PyTorch's message lists their types
+    def run(L):
+        lp = L.zeros(6, 2, 4).log_softmax(-1)
+        fn = L.nn.functional.ctc_loss if functional else L.ctc_loss
+        il, tl = (L.tensor([6, 5]), (2, 2)) if tensor_input_lengths else ((6, 5), L.tensor([2, 2]))
+        try:
+            fn(lp, L.ones(2, 2, dtype=L.long), il, tl)
+        except TypeError as e:
+            return str(e).split("but expected")[0]
+    assert run(mindtorch) == run(torch) is not None

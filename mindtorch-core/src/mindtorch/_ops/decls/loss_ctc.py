@@ -259,7 +259,7 @@ def _route(binding, int_lists, reduction_of):
     import mindtorch as M
 
     def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0,
-                 reduction=0, zero_infinity=False):
+                 reduction=0, zero_infinity=False, _all_given=False):
         lengths = (input_lengths, target_lengths)
         tensors = [isinstance(v, M.Tensor) for v in lengths]
         if all(tensors) and isinstance(log_probs, M.Tensor) and \
@@ -274,8 +274,10 @@ def _route(binding, int_lists, reduction_of):
             return binding(log_probs, targets, input_lengths, target_lengths, blank,
                            reduction, zero_infinity)
         if any(tensors):
+            given = (log_probs, targets, input_lengths, target_lengths) + (
+                (blank, reduction_of(reduction), zero_infinity) if _all_given else ())
             got = ", ".join(type(v).__name__ if not isinstance(v, M.Tensor) else "Tensor"
-                            for v in (log_probs, targets, input_lengths, target_lengths))
+                            for v in given)
             raise TypeError(_SIGNATURE.format(got))
         return OPS[int_lists].binding(log_probs, targets, tuple(input_lengths),
                                       tuple(target_lengths), blank, reduction_of(reduction),
@@ -289,7 +291,7 @@ def _route_functional(binding):
     def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0,
                  reduction="mean", zero_infinity=False):
         return fn(log_probs, targets, input_lengths, target_lengths, blank, reduction,
-                  zero_infinity)
+                  zero_infinity, _all_given=True)  # (PyTorch's F passes all of them on)
     return ctc_loss
 
 
