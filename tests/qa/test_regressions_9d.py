@@ -49,3 +49,19 @@ def test_constant_pad_keeps_memory_format(pad, fmt):
         return y.stride(), y.tolist(), x.grad.tolist()
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_max_unpool2d_keeps_channels_last(channels_last):
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.randn(2, 3, 6, 4, dtype=lib.float64)
+        if channels_last:
+            x = x.to(memory_format=lib.channels_last)
+        y, i = lib.nn.functional.max_pool2d(x, 2, return_indices=True)
+        y.requires_grad_(True)
+        out = lib.nn.functional.max_unpool2d(y, i, 2, output_size=(7, 5))
+        (out * out).sum().backward()
+        return out.stride(), out.tolist(), y.grad.tolist()
+    ours, theirs = same_errors(program)
+    assert ours == theirs

@@ -466,7 +466,10 @@ def _nn_max_unpool(nd):
             return OPS["max_unpool2d"].call(self.unsqueeze(-1), indices.unsqueeze(-1),
                                             tuple(size) + (1,)).squeeze(-1)
         if nd == 2:
-            return OPS["max_unpool2d"].call(self, indices, tuple(size))
+            out = OPS["max_unpool2d"].call(self, indices, tuple(size))
+            if suggest(self) == "channels_last":  # (ATen's kernel keeps the layout)
+                out = out.contiguous(memory_format=suggest(self))
+            return out
         return OPS["max_unpool3d"].call(self, indices, tuple(size), s, p)
     return unpool
 
