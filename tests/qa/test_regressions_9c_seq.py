@@ -5,6 +5,7 @@ import warnings
 import mindtorch
 import numpy as np
 import pytest
+from reference import same_outcome
 
 torch = pytest.importorskip("torch")
 
@@ -96,3 +97,21 @@ def test_ctc_loss_mixed_lengths_type_error(functional, tensor_input_lengths):
         except TypeError as e:
             return str(e).split("but expected")[0]
     assert run(mindtorch) == run(torch) is not None
+
+
+@pytest.mark.parametrize("mask_shape", [(3,), (), (1,), (3, 3)])
+@pytest.mark.parametrize("case", ["flash", "dropout", "3d", "gqa", "broadcast_batch"])
+def test_sdpa_mask_below_two_dims(mask_shape, case):
+    # PyTorch's cpu flash-eligible path reads mask.size(-2); its math path broadcasts
+    def run(L):
+        g = np.random.default_rng(1)
+        q = L.tensor(g.standard_normal((2, 1, 3, 4)))
+        k = L.tensor(g.standard_normal((1, 1, 3, 4))) if case == "broadcast_batch" else q
+        kw = {"dropout_p": 0.5} if case == "dropout" else \
+            {"enable_gqa": True} if case == "gqa" else {}
+        if case == "3d":
+            q = k = q[0]
+        L.manual_seed(0)
+        return L.nn.functional.scaled_dot_product_attention(
+            q, k, k, attn_mask=L.zeros(mask_shape, dtype=L.float64), **kw).numpy().round(10).tolist()
+    same_outcome(run)

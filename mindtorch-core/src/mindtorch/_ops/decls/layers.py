@@ -287,8 +287,8 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
     from ...nn.attention import check_backends
     check_backends()  # (nn.attention.sdpa_kernel may have turned this implementation off)
     M = _M()
-    fast = _flash_path(query, key, value, dropout_p, enable_gqa) and \
-        (attn_mask is None or attn_mask.ndim in (2, 4))
+    flash_shapes = _flash_path(query, key, value, dropout_p, enable_gqa)
+    fast = flash_shapes and (attn_mask is None or attn_mask.ndim in (2, 4))
     flash = fast and attn_mask is None
     for t in (query, key, value):
         if t.ndim < 2:
@@ -304,6 +304,10 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         raise RuntimeError(f"Expected attn_mask dtype to be bool or float or to match query "
                            f"dtype, but got attn_mask.dtype: {_c_name(attn_mask.dtype)} and  "
                            f"query.dtype: {_c_name(query.dtype)} instead.")
+    if flash_shapes and attn_mask is not None and attn_mask.ndim < 2:  # (its mask.size(-2))
+        raise IndexError("Dimension specified as -2 but tensor has no dimensions"
+                         if attn_mask.ndim == 0 else "Dimension out of range (expected to be "
+                         "in range of [-1, 0], but got -2)")
     if not value.numel():  # PyTorch's shortcut, before its other checks: zeros, NaN where
         shape = query._shape[:-1] + value._shape[-1:]  # query or key has inf or NaN
         return M.zeros(shape, dtype=query.dtype, device=query.device) + \
