@@ -65,3 +65,19 @@ def test_max_unpool2d_keeps_channels_last(channels_last):
         return out.stride(), out.tolist(), y.grad.tolist()
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_conv_nd_repeats_single_params_before_rank_check(case):
+    # conv{n}d's int[n] arguments: one value is repeated to n before `convolution` checks
+    # them against the weight's rank (a weight of the wrong rank names the stride first)
+    def program(lib):
+        F = lib.nn.functional
+        x = lib.ones(2, 4, 7, 6, dtype=lib.float64)
+        return [lambda: F.conv2d(x, lib.ones(2, 3, 3)),
+                lambda: F.conv_transpose2d(x, lib.ones(4, 3, 3)),
+                lambda: F.conv1d(x[0], lib.ones(2, 3, 3, 3)),
+                lambda: F.conv2d(x, lib.ones(2, 4, 3, 3), stride=[2], padding=(1,)).tolist()
+                ][case]()
+    ours, theirs = same_errors(program)
+    assert ours == theirs

@@ -393,6 +393,10 @@ def _conv_nd(n):
 
     def conv(input, weight, bias=None, stride=(1,), padding=(0,), dilation=(1,), groups=1):
         x, unbatched = _batched(input, n, name)
+        # (PyTorch's conv{n}d takes int[n]: one value is repeated before `convolution`
+        # checks them against the weight's rank)
+        stride, padding, dilation = (v * n if len(v) == 1 else v
+                                     for v in (stride, padding, dilation))
         r = OPS["convolution"].call(x, weight, bias, stride, padding, dilation, False, (0,),
                                     groups)
         return r.squeeze(0) if unbatched else r
@@ -406,6 +410,8 @@ def _conv_transpose_nd(n):
     def conv_transpose(input, weight, bias=None, stride=(1,), padding=(0,),
                        output_padding=(0,), groups=1, dilation=(1,)):
         x, unbatched = _batched(input, n, name)
+        stride, padding, output_padding, dilation = (
+            v * n if len(v) == 1 else v for v in (stride, padding, output_padding, dilation))
         r = OPS["convolution"].call(x, weight, bias, stride, padding, dilation, True,
                                     output_padding, groups)
         return r.squeeze(0) if unbatched else r
