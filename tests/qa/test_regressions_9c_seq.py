@@ -115,3 +115,73 @@ def test_sdpa_mask_below_two_dims(mask_shape, case):
         return L.nn.functional.scaled_dot_product_attention(
             q, k, k, attn_mask=L.zeros(mask_shape, dtype=L.float64), **kw).numpy().round(10).tolist()
     same_outcome(run)
+
+
+def _masks(L, heads=2):
+    kb = L.tensor([[False] * 3, [True] * 3])
+    am = L.tensor([[False, True, True], [True, True, True], [False, False, False]])
+    return {"kb": {"key_padding_mask": kb},
+            "kf": {"key_padding_mask": L.zeros(2, 3).masked_fill(kb, float("-inf"))},
+            "am": {"attn_mask": am},
+            "amf": {"attn_mask": L.zeros(3, 3).masked_fill(am, float("-inf"))},
+            "am3": {"attn_mask": am.expand(2 * heads, 3, 3)},
+            "am+kb": {"attn_mask": am, "key_padding_mask": kb},
+            "amf+kb": {"attn_mask": L.zeros(3, 3).masked_fill(am, float("-inf")),
+                       "key_padding_mask": kb},
+            "none": {}}
+
+
+def _mha_case(L, masks, heads, need_weights, grad, self_attn, batch_first, training):
+    L.manual_seed(0)
+    m = L.nn.MultiheadAttention(4, heads, batch_first=batch_first).train(training)
+    x = L.tensor(np.random.default_rng(2).standard_normal((2, 3, 4)), dtype=L.float32)
+    x = x if batch_first else x.transpose(0, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with L.set_grad_enabled(grad):
+            out = m(x, x, x if self_attn else x.clone(), need_weights=need_weights,
+                    **_masks(L, heads)[masks])[0]
+    return out.detach().numpy()
+
+
+@pytest.mark.parametrize("masks", ["kb", "kf", "am", "amf", "am3", "am+kb", "amf+kb", "none"])
+@pytest.mark.parametrize("opts", [
+    {}, {"need_weights": True}, {"grad": True}, {"heads": 1}, {"self_attn": False},
+    {"batch_first": False}, {"training": True}])
+def test_mha_inference_path_nan_rows(masks, opts):
+    # PyTorch's native kernel (inference, no grad, batch_first self-attention, even heads,
+    # masks given as bool) has no safe softmax: rows with every key masked are NaN
+    kw = {"heads": 2, "need_weights": False, "grad": False, "self_attn": True,
+          "batch_first": True, "training": False, **opts}
+    a, b = (_mha_case(L, masks, **kw) for L in (mindtorch, torch))
+    np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5, equal_nan=True)
+
+
+@pytest.mark.parametrize("masks", ["kb", "kf", "am", "amf", "am+kb", "none"])
+@pytest.mark.parametrize("opts", [{}, {"norm_first": True}, {"nhead": 1}, {"grad": True},
+                                  {"activation": "tanh"}, {"activation": "gelu"},
+                                  {"hook": True}, {"encoder": True}, {"encoder": "nested"}])
+def test_encoder_layer_inference_path_nan_rows(masks, opts):
+    def run(L):
+        L.manual_seed(0)
+        act = {"tanh": L.tanh, "gelu": "gelu"}.get(opts.get("activation"), "relu")
+        layer = L.nn.TransformerEncoderLayer(
+            4, opts.get("nhead", 2), 8, batch_first=True, activation=act,
+            norm_first=opts.get("norm_first", False)).eval()
+        if opts.get("hook"):
+            layer.linear1.register_forward_hook(lambda *a: None)
+        x = L.tensor(np.random.default_rng(2).standard_normal((2, 3, 4)), dtype=L.float32)
+        m = {"src_key_padding_mask" if k == "key_padding_mask" else "src_mask": v
+             for k, v in _masks(L)[masks].items()}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mod = layer
+            if opts.get("encoder"):
+                mod = L.nn.TransformerEncoder(layer, 2, enable_nested_tensor=False).eval()
+                if opts["encoder"] == "nested":
+                    mod = L.nn.TransformerEncoder(layer, 2).eval()
+                m = {("mask" if k == "src_mask" else k): v for k, v in m.items()}
+            with L.set_grad_enabled(opts.get("grad", False)):
+                return mod(x, **m).detach().numpy()
+    np.testing.assert_allclose(run(mindtorch), run(torch), rtol=1e-5, atol=1e-5,
+                               equal_nan=True)

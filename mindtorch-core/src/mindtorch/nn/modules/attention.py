@@ -1,4 +1,6 @@
 """torch.nn.MultiheadAttention (in PyTorch it lives in torch.nn.modules.activation)."""
+import math
+
 import mindtorch
 
 from .. import functional as F
@@ -80,6 +82,8 @@ class MultiheadAttention(Module):
                 attn_mask=None, average_attn_weights=True, is_causal=False):
         """(output, averaged or per-head weights or None); batch_first inputs are (N, L, E)."""
         is_batched = query.dim() == 3
+        native_nan = not need_weights and self._native_path(query, key, value) and \
+            _only_bool(attn_mask, key_padding_mask)
         key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
                                              F._none_or_dtype(attn_mask), "attn_mask",
                                              query.dtype)
@@ -105,7 +109,23 @@ class MultiheadAttention(Module):
             average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
         if self.batch_first and is_batched:
             out = out.transpose(1, 0)
+        if native_nan:
+            out = nan_where_all_masked(out, self.num_heads, attn_mask, key_padding_mask)
         return out, weights
+
+    def _native_path(self, query, key, value, *more):
+        """Whether PyTorch would run its native kernel (inference on batch_first batched
+        self-attention of even heads; `more`: further tensors whose grad counts)."""
+        if self.training or query.dim() != 3 or not self.batch_first or \
+                not query is key is value or self.num_heads % 2 or self.bias_k is not None \
+                or self.add_zero_attn or not self._qkv_same_embed_dim or \
+                self.in_proj_bias is None or query.dtype != self.in_proj_weight.dtype or \
+                query.dtype != self.in_proj_bias.dtype:
+            return False
+        tensors = (query, self.in_proj_weight, self.in_proj_bias, self.out_proj.weight,
+                   self.out_proj.bias, *more)
+        return not (mindtorch.is_grad_enabled()
+                    and any(t is not None and t.requires_grad for t in tensors))
 
     def merge_masks(self, attn_mask, key_padding_mask, query):
         """One mask of (N, heads, L, L) from an attention and a key padding mask, and its
@@ -125,3 +145,22 @@ class MultiheadAttention(Module):
                 merged = merged + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
                     -1, self.num_heads, -1, -1)
         return merged, mask_type
+
+
+def _only_bool(*masks):
+    given = [m for m in masks if m is not None]
+    return bool(given) and all(m.dtype is mindtorch.bool for m in given)
+
+
+def nan_where_all_masked(out, num_heads, attn_mask, key_padding_mask):
+    """out (N, L, E) with NaN rows where some head masks every key: PyTorch's native
+    attention kernel (the inference fast path of MultiheadAttention and of the encoder
+    layer) has no safe softmax there; the masks are canonical (float, -inf = masked)."""
+    N, L, _ = out.shape
+    masked = mindtorch.zeros((N, num_heads, L, 1), dtype=mindtorch.bool, device=out.device)
+    if key_padding_mask is not None:
+        masked = masked | (key_padding_mask == -math.inf).view(N, 1, 1, -1)
+    if attn_mask is not None:
+        am = attn_mask == -math.inf
+        masked = masked | (am.view(N, num_heads, L, -1) if am.dim() == 3 else am)
+    return out.masked_fill(masked.all(-1).any(1).unsqueeze(-1), math.nan)

@@ -7,7 +7,7 @@ import mindtorch
 from .. import functional as F
 from ..init import xavier_uniform_
 from .activation import GELU, ReLU
-from .attention import MultiheadAttention
+from .attention import MultiheadAttention, nan_where_all_masked
 from .container import ModuleList
 from .dropout import Dropout
 from .linear import Linear
@@ -270,9 +270,22 @@ class TransformerEncoderLayer(_LayerBase):
         x = src
         if self.norm_first:
             x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            return x + self._ff_block(self.norm2(x))
-        x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-        return self.norm2(x + self._ff_block(x))
+            x = x + self._ff_block(self.norm2(x))
+        else:
+            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
+            x = self.norm2(x + self._ff_block(x))
+        if (src_mask is not None or src_key_padding_mask is not None) and self._native_path(src):
+            x = nan_where_all_masked(x, self.self_attn.num_heads, src_mask, src_key_padding_mask)
+        return x
+
+    def _native_path(self, src):
+        """Whether PyTorch would run the whole layer in its native kernel (inference)."""
+        if not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps or \
+                any(m._forward_hooks or m._forward_pre_hooks for m in self.modules()):
+            return False
+        return self.self_attn._native_path(src, src, src, *(
+            t for m in (self.norm1, self.norm2, self.linear1, self.linear2)
+            for t in (m.weight, m.bias)))
 
     def _ff_block(self, x):
         return self.dropout2(self._feed_forward(x))
