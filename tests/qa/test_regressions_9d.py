@@ -81,3 +81,18 @@ def test_conv_nd_repeats_single_params_before_rank_check(case):
                 ][case]()
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("op", ["addcmul", "addcdiv"])
+def test_addcmul_layout_follows_self(dtype, op):
+    # a contiguous self with channels_last tensors: PyTorch's result is contiguous
+    def program(lib):
+        lib.manual_seed(0)
+        t = lib.randn(2, 3, 4, 5).to(getattr(lib, dtype))
+        cl = t.to(memory_format=lib.channels_last)
+        r = getattr(lib, op)(t, cl, cl.abs() + 1, value=0.5)
+        r2 = getattr(lib, op)(cl, t, t.abs() + 1, value=0.5)
+        return r.stride(), r2.stride(), r.float().tolist(), r2.float().tolist()
+    ours, theirs = same_errors(program)
+    assert ours == theirs

@@ -426,7 +426,8 @@ def _addcmul(self, tensor1, tensor2, value=1):
         return self + value * tensor1 * tensor2
     f32, f64 = _dtype.float32, _dtype.float64
     scaled_t1 = (value * tensor1.to(f32)).to(f64)
-    return (scaled_t1 * tensor2.to(f64) + self.to(f64)).to(f32).to(dt)
+    # (self first: the result's layout follows it, as PyTorch's TensorIterator)
+    return (self.to(f64) + scaled_t1 * tensor2.to(f64)).to(f32).to(dt)
 
 
 def _sigmoid_grad(grad, result):
