@@ -96,3 +96,32 @@ def test_addcmul_layout_follows_self(dtype, op):
         return r.stride(), r2.stride(), r.float().tolist(), r2.float().tolist()
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+_FRACTIONAL_BAD = [  # (n, input shape, kernel, output size, samples shape, samples float64)
+    (2, (1, 1, 2, 2), (1, 1), (3, 3), (1, 1, 2), True),
+    (2, (1, 1, 2, 2), (1, 1), (3, 3), (1, 1), False),
+    (2, (1, 1, 0, 2), (1, 1), (1, 1), (1, 1, 2), True),
+    (2, (1, 1, 2, 2, 2), (1, 1), (1, 1), (1, 3, 2), False),
+    (2, (1, 1, 2, 2), (1, 1), (1, 1), (1, 3, 2), False),
+    (3, (1, 1, 2, 2, 2), (1, 1, 1), (3, 3, 3), (1, 1), False),
+    (3, (1, 1, 2, 2, 0), (1, 1, 1), (1, 1, 1), (1, 1, 3), True),
+    (3, (1, 1, 2, 2, 2, 2), (1, 1, 1), (1, 1, 1), (1, 1, 3), False),
+]
+
+
+@pytest.mark.parametrize("case", _FRACTIONAL_BAD)
+def test_fractional_max_pool_checks_samples_last(case):
+    # ATen checks the input's rank, sizes and the pool sizes before the random samples
+    n, shape, kernel, out, samples, f64 = case
+
+    def program(lib):
+        x = lib.ones(shape)
+        s = lib.rand(samples, dtype=lib.float64 if f64 else lib.float32)
+        return getattr(lib.nn.functional, f"fractional_max_pool{n}d")(
+            x, kernel, output_size=out, _random_samples=s)
+    same_errors(program)
+
+
+def test_fractional_max_pool_module_rank_error():
+    same_errors(lambda lib: lib.nn.FractionalMaxPool2d(1, output_size=1)(lib.ones(1, 1, 2, 2, 2, 2)))

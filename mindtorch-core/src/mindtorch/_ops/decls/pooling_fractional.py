@@ -30,18 +30,6 @@ def _check(self, kernel_size, output_size, samples, n):
     if len(output_size) != n:
         raise RuntimeError(f"fractional_max_pool{n}d: output_size must either be a single Int "
                            f"or tuple of {_COUNT[n]}")
-    if samples.dtype is not self.dtype:
-        raise RuntimeError("Expect _random_samples to have the same dtype as input")
-    if samples.ndim != 3:
-        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.ndim}")
-    batch, planes = (1, self.shape[0]) if self.ndim == n + 1 else (self.shape[0], self.shape[1])
-    if samples.shape[0] < batch:
-        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
-    if samples.shape[1] != planes:
-        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
-    if samples.shape[2] != n:
-        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got "
-                           f"{samples.shape[2]}.")
     name = "fractional_max_pool2d()" if n == 2 else "fractional_max_pool3d_out()"
     if self.ndim not in (n + 1, n + 2):
         raise RuntimeError(f"{name}: Expected {n + 1}D or {n + 2}D tensor, but got: "
@@ -58,6 +46,19 @@ def _check(self, kernel_size, output_size, samples, n):
         if not (out + k - 1 <= size if n == 2 else out + k - 1 < size):
             raise RuntimeError(f"{name}: pool {_DIMS[n][d]} {k} too large relative to input "
                                f"{_DIMS[n][d]} {size}")
+    # (the samples last: ATen's kernel checks them after its meta checks)
+    if samples.dtype is not self.dtype:
+        raise RuntimeError("Expect _random_samples to have the same dtype as input")
+    if samples.ndim != 3:
+        raise RuntimeError(f"Expect _random_samples to have 3 dimensions, got {samples.ndim}")
+    batch, planes = (1, self.shape[0]) if self.ndim == n + 1 else (self.shape[0], self.shape[1])
+    if samples.shape[0] < batch:
+        raise RuntimeError("Expect _random_samples.size(0) no less then input batch size.")
+    if samples.shape[1] != planes:
+        raise RuntimeError("Expect _random_samples.size(1) equals to input channel size.")
+    if samples.shape[2] != n:
+        raise RuntimeError(f"Expect _random_samples.size(2) equals to {n}; got "
+                           f"{samples.shape[2]}.")
 
 
 def _starts(sample, size, out, k):
