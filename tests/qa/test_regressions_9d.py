@@ -125,3 +125,18 @@ def test_fractional_max_pool_checks_samples_last(case):
 
 def test_fractional_max_pool_module_rank_error():
     same_errors(lambda lib: lib.nn.FractionalMaxPool2d(1, output_size=1)(lib.ones(1, 1, 2, 2, 2, 2)))
+
+
+@pytest.mark.parametrize("op,shape", [("avg_pool2d", (1, 2, 2, 2, 2)), ("avg_pool2d", (2, 2)),
+                                      ("avg_pool2d", (1, 0, 2, 2)), ("avg_pool3d", (1,) * 6),
+                                      ("max_pool2d", (1, 2, 2, 2, 2)), ("lp_pool2d", (1,) * 5),
+                                      ("adaptive_max_pool2d", (2,)),
+                                      ("adaptive_max_pool2d", (1, 2, 2, 2, 2)),
+                                      ("adaptive_max_pool3d", (2, 2, 2)),
+                                      ("adaptive_avg_pool2d", (2, 2))])
+def test_pooling_rank_messages(op, shape):
+    def program(lib):
+        f = getattr(lib.nn.functional, op)
+        x = lib.ones(shape)
+        return f(x, 2, 1) if op == "lp_pool2d" else f(x, 1)
+    same_errors(program)

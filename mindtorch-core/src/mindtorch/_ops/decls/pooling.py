@@ -100,10 +100,13 @@ def pool_plan(name, self, nd, kernel_size, stride, padding, dilation=1, ceil_mod
     if lenient_rank and ndim < nd + 1:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-ndim}, "
                          f"{ndim - 1}], but got {-nd - 1})")
+    shape = self._shape
     if ndim not in (nd + 1, nd + 2):
+        if name == "avg_pool2d":  # (its one check covers the rank and the empty dims)
+            raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim "
+                               f"batch size for input, but got:{list(shape)}")
         raise RuntimeError(f"non-empty {nd + 1}D or {nd + 2}D (batch mode) tensor expected for "
                            f"input")
-    shape = self._shape
     sizes = shape[-nd:]
     out = tuple(output_size(sizes[i], k[i], p[i], s[i], d[i], ceil_mode) for i in range(nd))
     letters = _LETTERS[nd]
@@ -161,7 +164,8 @@ def adaptive_plan(name, self, nd, output_size):
                            if name.startswith("adaptive_max") else
                            f"{name}: output_size must be {nd}")
     if self.ndim not in (nd + 1, nd + 2):
-        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got "
+        colon = ":" if name.startswith("adaptive_max") else ""  # (the kernels' wordings)
+        raise RuntimeError(f"{name}(): Expected {nd + 1}D or {nd + 2}D tensor, but got{colon} "
                            f"{list(self._shape)}")
     # non-empty dims: max pooling's and avg_pool3d's from dim 1, avg_pool2d's spatial ones
     start = 1 if name.startswith("adaptive_max") or nd == 3 else self.ndim - nd
