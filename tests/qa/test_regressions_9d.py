@@ -140,3 +140,34 @@ def test_pooling_rank_messages(op, shape):
         x = lib.ones(shape)
         return f(x, 2, 1) if op == "lp_pool2d" else f(x, 1)
     same_errors(program)
+
+
+_NORM_DTYPES = ["float32", "float64", "float16", "int64", None]
+
+
+@pytest.mark.parametrize("op", ["layer_norm", "group_norm", "batch_norm", "instance_norm"])
+@pytest.mark.parametrize("input_dtype", _NORM_DTYPES[:-1])
+def test_norm_mixed_dtype_rule(op, input_dtype):
+    if op == "batch_norm" and input_dtype == "int64":
+        pytest.skip("integer input with no running stats in eval mode: check order differs")
+    # PyTorch's CPU rule: the first parameter's dtype decides whether the call is mixed
+    # (then all float32 and a 16-bit input); otherwise, after the kernel's dtype dispatch,
+    # every parameter must have the input's dtype ("expected scalar type ... but found")
+    def program(lib):
+        F, out = lib.nn.functional, []
+        x = lib.ones(2, 2, 2, dtype=getattr(lib, input_dtype))
+        for w_dt in _NORM_DTYPES:
+            for b_dt in _NORM_DTYPES:
+                w = None if w_dt is None else lib.ones(2, dtype=getattr(lib, w_dt))
+                b = None if b_dt is None else lib.zeros(2, dtype=getattr(lib, b_dt))
+                call = {"layer_norm": lambda: F.layer_norm(x, (2,), w, b),
+                        "group_norm": lambda: F.group_norm(x, 1, w, b),
+                        "batch_norm": lambda: F.batch_norm(x, b, w, w, b, training=False),
+                        "instance_norm": lambda: F.instance_norm(x, None, None, w, b)}[op]
+                try:
+                    out.append(str(call().dtype))
+                except Exception as e:  # noqa: BLE001 (the error is what is compared)
+                    out.append(f"{type(e).__name__}: {e}")
+        return out
+    ours, theirs = same_errors(program)
+    assert ours == theirs

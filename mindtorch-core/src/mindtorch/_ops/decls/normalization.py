@@ -31,18 +31,25 @@ def check_floating(kernel, t):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(t.dtype)}\'')
 
 
-def compute_dtype(input, *params):
+def compute_dtype(input, *params, kernel=None):
     """The dtype a norm computes in (float32 for 16-bit inputs), after PyTorch's CPU
-    mixed-dtype rule: parameters have input's dtype, or all are float32 when input is a
-    16-bit float."""
+    mixed-dtype rule: when the first given parameter's dtype is not input's, every
+    parameter must be float32 and input a 16-bit float; otherwise (after the kernel's
+    dtype dispatch, `kernel`'s floating check) every parameter has input's dtype."""
     given = [p for p in params if p is not None]
-    mixed = input.dtype in _HALVES and given and given[0].dtype is D.float32
-    for p in given:
-        if p.dtype is not (D.float32 if mixed else input.dtype):
-            if input.dtype is D.float64 and not mixed:
-                raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if given and given[0].dtype is not input.dtype:
+        if any(p.dtype is not D.float32 for p in given):
             raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of "
                                "Float")
+        if input.dtype not in _HALVES:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return D.float32
+    if kernel is not None:
+        check_floating(kernel, input)
+    for p in given:
+        if p.dtype is not input.dtype:
+            raise RuntimeError(f"expected scalar type {_type_name(input.dtype)} but found "
+                               f"{_type_name(p.dtype)}")
     return D.float32 if input.dtype in _HALVES else input.dtype
 
 
@@ -63,8 +70,7 @@ def layer_norm_plan(input, normalized_shape, weight, bias):
         raise RuntimeError(f"Given normalized_shape={list(shape)}, expected input with shape "
                            f"[*, {', '.join(map(str, shape))}], but got input of size"
                            f"{list(input._shape)}")
-    check_floating("LayerNormKernelImpl", input)
-    compute_dtype(input, weight, bias)
+    compute_dtype(input, weight, bias, kernel="LayerNormKernelImpl")
     return input.ndim - k
 
 
@@ -104,8 +110,7 @@ def group_norm_plan(input, weight, bias, N, C, HxW, group):
     if not any(_dense_in(input, order) for order in _LAYOUTS.get(input.ndim, ((),))):
         raise RuntimeError("Expected X.is_contiguous(memory_format) to be true, but got false.")
     # PyTorch's kernel checks the dtypes before the size (inside its dtype dispatch)
-    check_floating("GroupNormKernelImpl", input)
-    dt = compute_dtype(input, weight, bias)
+    dt = compute_dtype(input, weight, bias, kernel="GroupNormKernelImpl")
     if N * C * HxW != input.numel() or input._shape[:2] != (N, C):
         raise RuntimeError(f"Expected input of {N} x {C} x {HxW} elements, but got input of "
                            f"shape {list(input._shape)}")
