@@ -4,14 +4,8 @@ cell op of nn/modules/rnn.py)."""
 
 
 def _step(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
-    from .nn import functional as F
-    from .nn.modules.rnn import _STEPS
-    if mode == "GRU":  # (its b_hh sits inside the reset gate's product)
-        in_bias = b_ih
-    else:  # the two biases as one, added to the input projection
-        in_bias = b_hh if b_ih is None else b_ih if b_hh is None else b_ih + b_hh
-    return _STEPS[mode](F.linear(input, w_ih, in_bias), hx, w_hh.t(),
-                        b_hh if mode == "GRU" else None, None)[1]
+    from .nn.modules.rnn import _cell_step
+    return _cell_step(mode, input, hx, w_ih, w_hh, b_ih, b_hh)[1]
 
 
 def lstm_cell(input, hx, w_ih, w_hh, b_ih=None, b_hh=None):

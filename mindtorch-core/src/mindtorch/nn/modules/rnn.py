@@ -60,6 +60,26 @@ _STEPS = {"RNN_TANH": _rnn_step(lambda x: x.tanh()), "RNN_RELU": _rnn_step(lambd
           "LSTM": _lstm_step, "GRU": _gru_step}
 
 
+def _cell_step(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
+    """(output, state) of one cell step from its weights (nn.LSTMCell & co., torch.lstm_cell
+    & co.).  16-bit floats: the input and hidden projections (each with its bias) rounded
+    apart, then added, as PyTorch's cells; else b_hh folded into the input projection (the
+    same value up to float rounding, one op less)."""
+    if mode != "GRU" and input.dtype in (mindtorch.float16, mindtorch.bfloat16):
+        gates = F.linear(input, w_ih, b_ih) + F.linear(hx[0], w_hh, b_hh)
+        if mode == "LSTM":
+            h, c, _ = _LSTM_CELL.call(gates, hx[1])
+            return h, (h, c)
+        h = gates.tanh() if mode == "RNN_TANH" else gates.relu()
+        return h, (h,)
+    if mode == "GRU":  # (its b_hh sits inside the reset gate's product)
+        in_bias = b_ih
+    else:
+        in_bias = b_hh if b_ih is None else b_ih if b_hh is None else b_ih + b_hh
+    return _STEPS[mode](F.linear(input, w_ih, in_bias), hx, w_hh.t(),
+                        b_hh if mode == "GRU" else None, None)
+
+
 def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fused=True):
     """One layer in one direction. gi: projected inputs, (T, B, G) or packed (sum, G);
     state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states).
@@ -452,10 +472,8 @@ class RNNCellBase(Module):
             if h.size(1) != self.hidden_size:
                 raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.size(1)}, "
                                    f"expected {self.hidden_size}")
-        b_ih, b_hh = self.bias_ih, self.bias_hh
-        in_bias = b_ih if mode == "GRU" or b_ih is None else b_ih + b_hh
-        gi = F.linear(input, self.weight_ih, in_bias)
-        _, state = _STEPS[mode](gi, tuple(hx), self.weight_hh.t(), b_hh, None)
+        _, state = _cell_step(mode, input, tuple(hx), self.weight_ih, self.weight_hh,
+                              self.bias_ih, self.bias_hh)
         if not is_batched:
             state = tuple(s.squeeze(0) for s in state)
         return state
