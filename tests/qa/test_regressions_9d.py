@@ -171,3 +171,17 @@ def test_norm_mixed_dtype_rule(op, input_dtype):
         return out
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("x_dt", ["complex64", "complex128", "float64", "int64", "float16"])
+@pytest.mark.parametrize("w_dt", ["float32", "complex64"])
+@pytest.mark.parametrize("op", ["conv2d", "conv_transpose2d", "conv1d"])
+def test_conv_complex_type_mismatch(x_dt, w_dt, op):
+    # a complex input with other-typed parameters: PyTorch's complex path names both types
+    def program(lib):
+        n = 1 if op == "conv1d" else 2
+        x = lib.ones((1, 2) + (2,) * n, dtype=getattr(lib, x_dt))
+        w = lib.ones((2, 2) + (1,) * n, dtype=getattr(lib, w_dt))
+        return getattr(lib.nn.functional, op)(x, w).tolist()
+    ours, theirs = same_errors(program)
+    assert ours == theirs

@@ -155,6 +155,11 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
                                f"size is too small")
         if any(n < 0 for n in out):
             raise RuntimeError("could not construct a memory descriptor using a format tag")
+    if input.dtype.is_complex:  # (PyTorch's complex convolution checks the types first)
+        for name, t in (("weight", weight), ("bias", bias)):
+            if t is not None and t.dtype is not input.dtype:
+                raise RuntimeError(f"Input type ({_type_string(input.dtype)}) and {name} type "
+                                   f"({_type_string(t.dtype)}) should be the same")
     _supported(input.dtype, transposed, len(kernel), any(d != 1 for d in dilation))
     slow = [] if mkldnn else [weight] if not transposed else \
         [weight, bias if len(kernel) == 3 else None]
