@@ -221,3 +221,25 @@ def test_16bit_functional_cells(fn):
         out = getattr(L, fn)(x, hx, w, u, b1, b2)
         return (out[0] if isinstance(out, tuple) else out).float().numpy()
     np.testing.assert_array_equal(run(mindtorch), run(torch))
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("mode", ["LSTM", "LSTM-proj", "RNN", "RNN-relu", "GRU"])
+@pytest.mark.parametrize("packed", [False, True])
+def test_16bit_rnn_layers_forward(dtype, mode, packed):
+    # PyTorch's 16-bit layers add the hidden projection (with b_hh) to the precomputed input
+    # projection (with b_ih) each step; mindtorch folded b_hh into the input projection
+    def run(L):
+        kw = {"LSTM-proj": {"proj_size": 2}, "RNN-relu": {"nonlinearity": "relu"}}.get(mode, {})
+        L.manual_seed(0)
+        m = getattr(L.nn, mode.split("-")[0])(3, 4, num_layers=2, bidirectional=True, **kw)
+        m = m.to(getattr(L, dtype))
+        x = L.tensor(np.random.default_rng(5).standard_normal((5, 2, 3))).to(m.weight_ih_l0.dtype)
+        if packed:
+            x = L.nn.utils.rnn.pack_sequence([x[:, 0], x[:3, 1]])
+        out, h = m(x)
+        out = out.data if packed else out
+        h = h[0] if isinstance(h, tuple) else h
+        return [t.detach().float().numpy() for t in (out, h)]
+    for a, b in zip(run(mindtorch), run(torch)):
+        np.testing.assert_array_equal(a, b)

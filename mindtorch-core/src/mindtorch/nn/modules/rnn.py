@@ -60,24 +60,43 @@ _STEPS = {"RNN_TANH": _rnn_step(lambda x: x.tanh()), "RNN_RELU": _rnn_step(lambd
           "LSTM": _lstm_step, "GRU": _gru_step}
 
 
+_HALVES = (mindtorch.float16, mindtorch.bfloat16)
+
+
+def _separate_bias_step(mode):
+    """The step of a non-GRU mode for 16-bit floats: PyTorch adds the hidden projection
+    (with b_hh) to the input projection (with b_ih only), each rounded apart."""
+    def step(gi, state, w_hh_t, b_hh, w_hr):
+        h = state[0]
+        gates = (h.matmul(w_hh_t) if b_hh is None else mindtorch.addmm(b_hh, h, w_hh_t)) + gi
+        if mode != "LSTM":
+            h = gates.tanh() if mode == "RNN_TANH" else gates.relu()
+            return h, (h,)
+        h, c, _ = _LSTM_CELL.call(gates, state[1])
+        if w_hr is not None:
+            h = h.matmul(w_hr.t())
+        return h, (h, c)
+    return step
+
+
+_STEPS16 = {mode: _separate_bias_step(mode) for mode in ("RNN_TANH", "RNN_RELU", "LSTM")}
+
+
+def _input_bias(mode, b_ih, b_hh, dtype):
+    """The bias of the input projection: b_hh folded in (one op less per step) but for a
+    GRU (its b_hn sits inside the reset gate's product) and 16-bit floats (_STEPS16)."""
+    if mode == "GRU" or dtype in _HALVES:
+        return b_ih
+    return b_hh if b_ih is None else b_ih if b_hh is None else b_ih + b_hh
+
+
 def _cell_step(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     """(output, state) of one cell step from its weights (nn.LSTMCell & co., torch.lstm_cell
-    & co.).  16-bit floats: the input and hidden projections (each with its bias) rounded
-    apart, then added, as PyTorch's cells; else b_hh folded into the input projection (the
-    same value up to float rounding, one op less)."""
-    if mode != "GRU" and input.dtype in (mindtorch.float16, mindtorch.bfloat16):
-        gates = F.linear(input, w_ih, b_ih) + F.linear(hx[0], w_hh, b_hh)
-        if mode == "LSTM":
-            h, c, _ = _LSTM_CELL.call(gates, hx[1])
-            return h, (h, c)
-        h = gates.tanh() if mode == "RNN_TANH" else gates.relu()
-        return h, (h,)
-    if mode == "GRU":  # (its b_hh sits inside the reset gate's product)
-        in_bias = b_ih
-    else:
-        in_bias = b_hh if b_ih is None else b_ih if b_hh is None else b_ih + b_hh
-    return _STEPS[mode](F.linear(input, w_ih, in_bias), hx, w_hh.t(),
-                        b_hh if mode == "GRU" else None, None)
+    & co.)."""
+    gi = F.linear(input, w_ih, _input_bias(mode, b_ih, b_hh, input.dtype))
+    if mode != "GRU" and input.dtype in _HALVES:
+        return _STEPS16[mode](gi, hx, w_hh.t(), b_hh, None)
+    return _STEPS[mode](gi, hx, w_hh.t(), b_hh if mode == "GRU" else None, None)
 
 
 def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fused=True):
@@ -85,10 +104,11 @@ def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fuse
     state: tuple of (B, *) initial states. Returns (outputs like gi's layout, final states).
     When autograd records, the layer is one graph node (_recurrence.py); else (and for
     that node's double backward) a loop of steps."""
-    if fused and len(gi) and mindtorch.is_grad_enabled():
+    separate = mode != "GRU" and gi.dtype in _HALVES  # (b_hh not in gi: _input_bias)
+    if fused and len(gi) and mindtorch.is_grad_enabled() and not separate:
         return _recurrence.apply(mode, reverse, gi, w_hh, b_hh if mode == "GRU" else None,
                                  w_hr, batch_sizes, state)
-    step, w_hh_t = _STEPS[mode], w_hh.t()
+    step, w_hh_t = (_STEPS16 if separate else _STEPS)[mode], w_hh.t()
     # the steps' slices in one op (its backward is one stack/cat, not one per step)
     gis = gi.unbind(0) if batch_sizes is None else gi.split(batch_sizes)
     outs = [None] * len(gis)
@@ -111,7 +131,7 @@ def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectio
             x = F.dropout(x, dropout, True)
         outs = []
         for d, (w_ih, w_hh, b_ih, b_hh, w_hr) in enumerate(dirs):
-            in_bias = b_ih if mode == "GRU" or b_ih is None else b_ih + b_hh
+            in_bias = _input_bias(mode, b_ih, b_hh, x.dtype)
             gi = F.linear(x, w_ih, in_bias)
             state = tuple(h[layer * num_dirs + d] for h in initial)
             out, state = _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes,
