@@ -214,7 +214,8 @@ def test_16bit_cells_round_each_projection(dtype, cell, bias):
 def test_16bit_functional_cells(fn):
     def run(L):
         g = np.random.default_rng(4)
-        t = lambda *s: L.tensor(g.standard_normal(s)).to(L.bfloat16)  # noqa: E731
+        def t(*s):
+            return L.tensor(g.standard_normal(s)).to(L.bfloat16)
         G = 8 if fn == "lstm_cell" else 2
         x, h, w, u, b1, b2 = t(4, 3), t(4, 2), t(G, 3), t(G, 2), t(G), t(G)
         hx = (h, h) if fn == "lstm_cell" else h
