@@ -185,3 +185,10 @@ def test_conv_complex_type_mismatch(x_dt, w_dt, op):
         return getattr(lib.nn.functional, op)(x, w).tolist()
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "bfloat16", "bool", "uint8", "float16"])
+def test_embedding_index_type_names(dtype):
+    # Tensor::toString(): torch.<X>Tensor for the legacy types, CPU<X>Type for the others
+    same_errors(lambda lib: lib.nn.functional.embedding(
+        lib.ones(2).to(getattr(lib, dtype)), lib.ones(3, 2)))

@@ -19,8 +19,8 @@ from .layers import _M, NN, _any, _has_data
 def _check_indices(name, arg, t, op="embedding", dtype=None):
     dtype = dtype or t.dtype
     if dtype not in (D.int64, D.int32):
-        kind = "CPUBoolType" if dtype is D.bool else \
-            f"torch.{_type_name(dtype).replace('Bool', '')}Tensor"
+        from .conv import _type_string  # (Tensor::toString: CPUBoolType, torch.LongTensor)
+        kind = _type_string(dtype)
         raise RuntimeError(f"Expected tensor for argument #{arg} '{name}' to have one of the "
                            f"following scalar types: Long, Int; but got {kind} instead (while "
                            f"checking arguments for {op})")
