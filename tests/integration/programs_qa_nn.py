@@ -564,11 +564,13 @@ s = torch.optim.SGD(m3.parameters(), lr=0.1, momentum=0.9)
 print(s.state_dict()["state"])
 train(m3, s, 1)
 print(sorted(s.state_dict()["state"][0]))
-lb = det(nn.Linear(4, 2))
+# (in float64: the strong Wolfe line search turns float32's last-bit differences, e.g. of
+# BLAS products, into the 4th digit)
+lb = det(nn.Linear(4, 2)).double()
 lbfgs = torch.optim.LBFGS(lb.parameters(), lr=1, max_iter=10, history_size=5, line_search_fn="strong_wolfe")
 def closure():
     lbfgs.zero_grad()
-    loss = F.mse_loss(lb(x), y) + 0.01 * lb.weight.pow(2).sum()
+    loss = F.mse_loss(lb(x.double()), y.double()) + 0.01 * lb.weight.pow(2).sum()
     loss.backward()
     return loss
 for _ in range(3):

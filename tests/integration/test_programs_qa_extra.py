@@ -34,8 +34,6 @@ QA_PROGRAMS = [n for n in PROGRAMS if n not in _before]
 # program -> why it still differs under mindtorch (strict: an unexpected pass fails)
 XFAIL = {
     "qa_gap_dtypes": "no complex32 (float16 + complex) nor uint16",
-    "qa_gap_half_log_softmax": "float16 log_softmax rounds once; torch's vectorised kernel "
-                               "rounds its intermediate sum and log to float16",
 }
 XFAIL.update(programs_qa_tensor.XFAIL)
 XFAIL.update(programs_qa_nn_4.XFAIL)
