@@ -34,10 +34,15 @@ def to_torch(t):
     return torch.from_numpy(np.array(t.numpy()))
 
 
-def pair(data_np, dtype):
-    """The same data as a mindtorch and a torch tensor of dtype name `dtype`."""
-    a = mindtorch.tensor(data_np).to(mt_dtype(dtype))
-    return a, to_torch(a)
+def pair(data_np, dtype="float32", requires_grad=False):
+    """The same data (an array, or what np.asarray takes) as a mindtorch and a torch tensor
+    of dtype name `dtype`, both leaves requiring grad if asked."""
+    a = mindtorch.tensor(np.asarray(data_np)).to(mt_dtype(dtype))
+    t = to_torch(a)
+    if requires_grad:
+        a.requires_grad_(True)
+        t.requires_grad_(True)
+    return a, t
 
 
 def assert_same(mt_result, th_result, *, rtol=None, atol=None, check_stride=False):

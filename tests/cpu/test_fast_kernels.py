@@ -14,7 +14,7 @@ import pytest
 from jit_paths import paths
 from mindtorch._ops.registry import OPS
 from mindtorch_cpu.kernels import _jit
-from reference import assert_same, to_torch, torch
+from reference import assert_same, pair, to_torch, torch
 
 RNG = np.random.default_rng(0)
 F32_TOL = {"rtol": 1e-5, "atol": 2e-5}  # (normalized values: float32 statistics round)
@@ -24,14 +24,6 @@ SPECIAL = np.array([0, -0.0, 1e-30, -1e-30, 1e-8, -1e-45, 3.4e38, -3.4e38, np.in
 
 path = paths("_compiled")  # each test on the compiled loops and on the NumPy paths
 
-
-def pair(data, dtype="float32", requires_grad=False):
-    m = mindtorch.tensor(np.asarray(data)).to(getattr(mindtorch, dtype))
-    t = to_torch(m)
-    if requires_grad:
-        m.requires_grad_(True)
-        t.requires_grad_(True)
-    return m, t
 
 
 def check_grad(mt_fn, th_fn, m, t, rtol=None, atol=None):

@@ -10,18 +10,13 @@ import numpy as np
 import pytest
 from jit_paths import paths
 from mindtorch_cpu.kernels import _jit
-from reference import assert_same, to_torch, torch
+from reference import assert_same, pair, torch
 
 RNG = np.random.default_rng(0)
 LOOPS = "_reduce_loops"
 
 
 path = paths(LOOPS)  # each test on the compiled loops and on the NumPy paths
-
-
-def pair(data, dtype="float32"):
-    m = mindtorch.tensor(np.asarray(data)).to(getattr(mindtorch, dtype))
-    return m, to_torch(m)
 
 
 def same(fn, m, t, **tol):

@@ -5,7 +5,7 @@ import mindtorch
 import numpy as np
 import pytest
 from jit_paths import paths
-from reference import assert_same, same_error, to_torch, torch
+from reference import assert_same, pair, same_error, torch
 
 RNG = np.random.default_rng(0)
 
@@ -19,14 +19,6 @@ def _same_bits(a, b):
     bits = f"u{a.dtype.itemsize}"
     assert np.array_equal(a[~nan].view(bits), b[~nan].view(bits))
 
-
-def pair(data, dtype="float32", grad=False):
-    m = mindtorch.tensor(np.asarray(data)).to(getattr(mindtorch, dtype))
-    t = to_torch(m)
-    if grad:
-        m.requires_grad_(True)
-        t.requires_grad_(True)
-    return m, t
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "bool", "bfloat16",
@@ -166,7 +158,7 @@ def _grid_inputs(dtype, n=2, c=3, h=5, w=6, oh=4, ow=7):
 
 
 def _grid_run(lib, x, g, transform=None, **kw):
-    xt, gt = pair(x, str(x.dtype), grad=True) if lib is mindtorch else \
+    xt, gt = pair(x, str(x.dtype), requires_grad=True) if lib is mindtorch else \
         (torch.from_numpy(x.copy()).requires_grad_(), torch.from_numpy(g.copy()).requires_grad_())
     if lib is mindtorch:
         gt = mindtorch.tensor(g).requires_grad_()
@@ -275,7 +267,7 @@ def test_adaptive_max_pool(shape, out, dtype):
     x.reshape(-1)[3::11] = -np.inf
     pool = "adaptive_max_pool3d" if len(shape) == 5 else "adaptive_max_pool2d"
     for strided in (False, True):
-        m, t = pair(x, dtype, grad=True)
+        m, t = pair(x, dtype, requires_grad=True)
         mi, ti = (m.transpose(-1, -2), t.transpose(-1, -2)) if strided else (m, t)
         mo, to = (getattr(lib.nn.functional, pool)(v, out, return_indices=True)
                   for lib, v in ((mindtorch, mi), (torch, ti)))
@@ -298,7 +290,7 @@ def test_pdist(distance_path, p, dtype):
     x[3] = x[5]  # a zero distance
     x[1, 2] = x[7, 2]  # a zero difference
     for strided in (False, True):
-        m, t = pair(x, dtype, grad=True)
+        m, t = pair(x, dtype, requires_grad=True)
         mi, ti = (m.t().contiguous().t(), t.t().contiguous().t()) if strided else (m, t)
         mo, to = mindtorch.pdist(mi, p), torch.pdist(ti, p)
         tol = 1e-5 if dtype == "float32" else 1e-12
@@ -312,7 +304,7 @@ def test_pdist(distance_path, p, dtype):
 def test_pdist_edges(distance_path):
     assert_same(mindtorch.pdist(mindtorch.zeros(0, 3)), torch.pdist(torch.zeros(0, 3)))
     for shape in [(1, 3), (4, 0)]:  # (PyTorch's backward of 0 rows crashes)
-        m, t = pair(np.zeros(shape), grad=True)
+        m, t = pair(np.zeros(shape), requires_grad=True)
         assert_same(mindtorch.pdist(m), torch.pdist(t))
         mindtorch.pdist(m).sum().backward()
         torch.pdist(t).sum().backward()
@@ -322,7 +314,7 @@ def test_pdist_edges(distance_path):
         assert_same(mindtorch.pdist(m, p), torch.pdist(t, p))
     # the double backward runs _pdist_backward's decomposition (PyTorch has none: its
     # value is checked numerically in tests/autograd/test_layers_grad.py)
-    m, t = pair(RNG.standard_normal((5, 3)), "float64", grad=True)
+    m, t = pair(RNG.standard_normal((5, 3)), "float64", requires_grad=True)
     (gm,) = mindtorch.autograd.grad(mindtorch.pdist(m).pow(2).sum(), m, create_graph=True)
     (gt,) = torch.autograd.grad(torch.pdist(t).pow(2).sum(), t, create_graph=True)
     assert_same(gm, gt)
@@ -384,7 +376,7 @@ def test_small_scans_bits(monkeypatch, loops, shape):
 @pytest.mark.parametrize("mode", ["use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist",
                                   "donot_use_mm_for_euclid_dist"])
 def test_cdist_euclid(shapes, dtype, mode):
-    (m1, t1), (m2, t2) = (pair(RNG.standard_normal(s), dtype, grad=True) for s in shapes)
+    (m1, t1), (m2, t2) = (pair(RNG.standard_normal(s), dtype, requires_grad=True) for s in shapes)
     mo, to = mindtorch.cdist(m1, m2, compute_mode=mode), torch.cdist(t1, t2, compute_mode=mode)
     tol = 1e-4 if dtype == "float32" else 1e-10
     assert_same(mo, to, rtol=tol, atol=tol)
