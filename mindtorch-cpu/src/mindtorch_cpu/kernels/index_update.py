@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 from mindtorch import _dtype as D
+from mindtorch._ops.decls import index_update as U
 from mindtorch._ops.decls import indexing as I
 from mindtorch._ops.registry import OPS
 
@@ -158,7 +159,7 @@ def index_add_(self, dim, index, source, alpha=1):
     alpha 1 and an int64 index goes through index_put_ (float16 / bfloat16 summed in
     float32, rounded once); else every addition rounds to self's dtype (float16 /
     bfloat16: alpha and its product with source too)."""
-    if not I.check_index_add_call(self, dim, index, source, alpha, out_of_range):
+    if not U.check_index_add_call(self, dim, index, source, alpha, out_of_range):
         return self
     a = arr(self)
     target = Flat(a)
@@ -192,7 +193,7 @@ def index_add(self, dim, index, source, alpha=1):
 
 
 def index_copy_(self, dim, index, source):
-    if not I.check_index_copy_call(self, dim, index, source, out_of_range):
+    if not U.check_index_copy_call(self, dim, index, source, out_of_range):
         return self
     a = arr(self)
     a = a.reshape(1) if a.ndim == 0 else a
@@ -208,7 +209,7 @@ def index_copy(self, dim, index, source):
 
 
 def index_reduce_(self, dim, index, source, reduce, include_self=True):
-    if not I.check_index_reduce_call(self, dim, index, source, reduce, include_self,
+    if not U.check_index_reduce_call(self, dim, index, source, reduce, include_self,
                                      out_of_range):
         return self
     a = arr(self)
@@ -226,7 +227,7 @@ def index_reduce(self, dim, index, source, reduce, include_self=True):
 # -- put / masked_scatter -------------------------------------------------------------------
 
 def put_(self, index, source, accumulate=False):
-    I.check_put(self, index, source, out_of_range)
+    U.check_put(self, index, source, out_of_range)
     if not index.numel():
         return self
     target = Flat(arr(self))

@@ -2,7 +2,7 @@
 import importlib
 
 FAMILIES = ("creation", "pointwise", "views", "views_public", "splitting", "view_copies",
-            "indexing", "scatter", "joining", "linalg", "random", "reduction", "norm", "reorder",
+            "indexing", "index_update", "scatter", "joining", "linalg", "random", "reduction", "norm", "reorder",
             "einsum", "activation", "special", "sorting", "factorization", "factorization_lu",
             "factorization_householder", "linalg_norms", "conv", "pooling", "resample", "sampling",
             "normalization", "layers", "layers_embedding", "loss", "loss_margin", "loss_ctc",

@@ -161,7 +161,7 @@ def _check_result_size(self, rows, n):
     """A repeat_interleave result of `rows` slices (of n along dim) as PyTorch's sizes
     allow: int64 overflow refused, as PyTorch's size arithmetic; too large an allocation
     refused as its allocator does."""
-    from .indexing import _has_data
+    from ._helpers import has_data as _has_data
     elements = rows * (self.numel() // n if n else 0)
     nbytes = max(elements * self.dtype.itemsize, rows * 8)
     if rows >= 2 ** 63 or elements >= 2 ** 63 or nbytes >= 2 ** 63:

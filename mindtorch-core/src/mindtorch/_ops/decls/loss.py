@@ -21,7 +21,7 @@ import warnings
 from ... import _dtype as D
 from ... import _promotion
 from ..registry import OPS, define, derivative, overload
-from .indexing import _has_data
+from ._helpers import has_data as _has_data
 from .reduction import _caller_level
 
 F = ("nn.functional",)
