@@ -18,7 +18,7 @@ from mindtorch._ops import OPS
 
 from .._np import arr
 from . import _jit
-from .pointwise import _FMA, axpy
+from .pointwise import _FMA
 from .pointwise import _clip_ufunc as _clip
 
 _SCALARS = {D.float32: np.float32, D.float64: np.float64}  # the fast path's dtypes
@@ -90,18 +90,12 @@ def _contiguous(a):
 
 
 def _add(a, b, alpha):
-    _scaled(np.add, a, b, alpha)
+    # (the product and the sum round separately: see pointwise._scaled on PyTorch's fmadd)
+    np.add(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
 
 
 def _sub(a, b, alpha):
-    _scaled(np.subtract, a, b, alpha)
-
-
-def _scaled(fn, a, b, alpha):
-    if alpha == 1:
-        fn(a, b, out=a)
-    else:  # (a - alpha * b: PyTorch's kernel adds -alpha * b)
-        axpy(a, b, alpha if fn is np.add else -alpha)
+    np.subtract(a, b if alpha == 1 else np.multiply(b, alpha), out=a)
 
 
 def _div(a, b, rounding_mode):

@@ -215,8 +215,12 @@ def _scaled(fn, self, other, alpha):
     try:
         with np.errstate(all="ignore"):
             al = np.asarray(alpha).astype(dt.np)
-            if dt.kind == "f":
-                return wrap(_fused_scaled(fn, a, b, al), dt)
+            if dt.kind == "f" and dt.itemsize == 2:
+                return wrap(_half_scaled(fn, a, b, al), dt)
+            # (float32 / float64: the product and the sum round separately, where PyTorch's
+            # kernel fuses them: a last-bit difference on some elements.  Exact needs a
+            # wider type, 2-4x the time, or numba's loops, whose ~120 MiB an SGD loop over
+            # a large layer would then load: kernels/_jit.py)
             return wrap(fn(a, np.multiply(b, al)), dt)
     except ValueError:
         _broadcast_check(self, other)
@@ -228,20 +232,19 @@ def _scaled(fn, self, other, alpha):
 _PAIR16 = 32
 
 
-def _fused_scaled(fn, a, b, al):
-    """fn(a, al * b) of floats as ATen's add kernel: one fused multiply-add (fmadd; see
-    axpy), in float32 for float16 / bfloat16, which round the float32 result; their scalar
-    loop (each row's tail, or every element when the loop is not vectorized) rounds the
-    product and the sum to 16 bits separately."""
+def _half_scaled(fn, a, b, al):
+    """fn(a, al * b) of float16 / bfloat16 as ATen's add kernel: on its vectorized loop one
+    fused multiply-add in float32 (the product of 16-bit numbers is exact there, so NumPy's
+    float32 sum rounds once as fmadd), rounded to 16 bits; its scalar loop (each row's tail,
+    or every element when the loop is not vectorized) rounds the product and the sum to 16
+    bits separately."""
     dt = np.result_type(a, b)
     coeff = al if fn is np.add else -al  # (a - al * b: the kernel adds -alpha * b)
     sa, sb = np.shape(a), np.shape(b)
     shape = sa if sa == sb else np.broadcast_shapes(sa, sb)
-    wide = np.dtype(np.float32) if dt.itemsize == 2 else dt
+    wide = np.float32
     r = np.array(a if sa == shape else np.broadcast_to(a, shape), wide, order="C")
-    axpy(r, np.asarray(b, wide), wide.type(coeff))
-    if wide == dt:
-        return r
+    r += np.multiply(np.asarray(b, wide), wide(coeff))
     r = r.astype(dt)
     inner = _vector_row(shape, a, b)
     tail = inner % _PAIR16 if inner else (shape[-1] if shape else 1)
@@ -251,16 +254,6 @@ def _fused_scaled(fn, a, b, al):
         ta, tb = (np.broadcast_to(x, shape).reshape(rows.shape)[cut] for x in (a, b))
         rows[cut] = fn(ta, np.multiply(tb, al))
     return r
-
-
-def axpy(a, b, coeff):
-    """a += coeff * b (float a; b broadcast to it).  PyTorch's add kernel rounds once (a
-    fused multiply-add); here the product and the sum round separately, except where the
-    product is exact (16-bit operands in float32): the same roundings for 16-bit floats,
-    a last-bit difference on some float32 / float64 elements.  (Exact float32 needs a
-    wider type, 2-4x the time, or the compiled loops, whose ~120 MiB of numba an SGD loop
-    over a large layer would then load: kernels/_jit.py.)"""
-    np.add(a, np.multiply(b, coeff), out=a)
 
 
 def _vector_row(shape, *operands):
