@@ -803,9 +803,15 @@ class Tensor:
         return self.conj_physical()
 
 
+_BINDINGS = {}  # op name -> binding, for the properties above (looked up on first use)
+
+
 def _op(name):
-    from ._ops import OPS
-    return OPS[name].binding
+    binding = _BINDINGS.get(name)
+    if binding is None:
+        from ._ops import OPS
+        binding = _BINDINGS[name] = OPS[name].binding
+    return binding
 
 
 # Python operator -> op name; bound in mindtorch/__init__.py once the ops exist.
