@@ -17,6 +17,13 @@ FILTER = None  # the installed filter entry (warnings.filters holds it by identi
 def install():
     """Put the filter first in warnings.filters (moving it there if it is present)."""
     global FILTER
+    filters = warnings.filters
+    if any(f is FILTER for f in filters):
+        # moved by hand: filterwarnings would bump the filters' version, which clears every
+        # module's once-per-location registry (warnings already shown would show again)
+        filters.remove(FILTER)
+        filters.insert(0, FILTER)
+        return
     warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"mindtorch_cpu\.kernels\.")
     FILTER = warnings.filters[0]
 

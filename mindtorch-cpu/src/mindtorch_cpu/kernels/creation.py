@@ -1,4 +1,5 @@
 """Factories with computed contents, copies and fills."""
+import contextlib
 import warnings
 
 import numpy as np
@@ -62,6 +63,19 @@ def _step_type(dtype):
     return np.dtype(np.float64) if dtype.kind in "ui" else dtype.np
 
 
+@contextlib.contextmanager
+def _complex_quiet(dtype, *bounds):
+    """Silences NumPy's ComplexWarning where a complex bound is cast to a real dtype, and
+    only there: entering catch_warnings resets Python's once-per-location registry, so
+    every linspace (affine_grid's) made the user's default-filtered warnings repeat."""
+    if dtype.kind == "c" or not any(isinstance(b, complex) for b in bounds):
+        yield
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
 def linspace(start, end, steps, dtype=None, device=None):
     start, end, dtype = C.linspace_plan(start, end, steps, dtype)
     if steps > 1:  # (no or one step is a plain fill, for every dtype)
@@ -72,13 +86,11 @@ def linspace(start, end, steps, dtype=None, device=None):
     if dtype.kind in "ui":  # start and end are first converted (truncated) to the dtype
         start = int(start.real if isinstance(start, complex) else start)
     if steps == 1:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # (complex start into a real dtype)
+        with _complex_quiet(dtype, start):
             return wrap(np.full(1, start).astype(dtype.np), dtype)
     if dtype.kind in "ui":
         end = int(end.real if isinstance(end, complex) else end)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
+    with _complex_quiet(dtype, start, end), np.errstate(all="ignore"):
         s, e = cast(start, dtype.np).astype(st), cast(end, dtype.np).astype(st)
         step = (e - s) / np.asarray(steps - 1).astype(st)
         # the first half counts up from start, the second down from end (PyTorch's
