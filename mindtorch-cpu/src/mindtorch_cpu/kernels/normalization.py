@@ -12,6 +12,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
 
 from .._np import arr, wrap
+from ._aten_half import f32, fma32, row_sum
 from ._jit import loops
 
 _BLOCK = 1 << 18  # elements per block of rows (1 MiB of float32; smaller blocks measured
@@ -110,6 +111,11 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     m = arr(mean).astype(ct, copy=False).reshape(rows, 1)
     r = arr(rstd).astype(ct, copy=False).reshape(rows, 1)
     w = _vector(weight, ct, n)
+    if input.dtype in N._HALVES:
+        gx, gw, gb = _layer_norm_backward_half(g, x, m, r, w, weight is not None and
+                                               weight.dtype is D.float32)
+        return (wrap(gx.reshape(shape), D.float32), wrap(gw.reshape(normalized_shape), D.float32),
+                wrap(gb.reshape(normalized_shape), D.float32))
     gx = np.empty((rows, n), ct)
     jit = loops(rows * n) if n and g.dtype == x.dtype == ct and ct in _COMPILED else None
     if jit is not None:  # (two compiled passes per row: ~4x faster)
@@ -119,9 +125,46 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
         gw, gb = sums.astype(ct)
     else:
         gw, gb = _layer_norm_backward_blocks(g, x, m, r, w, gx)
-    dt = D.float32 if input.dtype in N._HALVES else input.dtype
+    dt = input.dtype
     return (wrap(gx.reshape(shape), dt), wrap(gw.reshape(normalized_shape), dt),
             wrap(gb.reshape(normalized_shape), dt))
+
+
+def _layer_norm_backward_half(g, x, m, r, w, mixed):
+    """The 16-bit backward as ATen's CPU kernel rounds it (float32 results holding 16-bit
+    values): per row in float32, ds = sum(g * x * w) and db = sum(g * w) in its vector
+    order, gx = a g w + b x + c with a = rstd, b = (db mean - ds) a^3 / n and
+    c = -b mean - db a / n; the weight's and bias' sums accumulate row after row in a
+    16-bit buffer (rounded at every row, also when the weight is float32: `mixed`)."""
+    hd = g.dtype
+    rows, n = g.shape
+    if not g.size:
+        return np.zeros((rows, n), f32), np.zeros(n, f32), np.zeros(n, f32)
+    g, x = g.astype(f32), x.astype(f32)
+    a, mean = r.astype(f32), m.astype(f32)  # (rows, 1)
+    if w is None:
+        ds, db = row_sum(g, x), row_sum(g)
+        ag = a * g
+    elif mixed:  # (the float-weight kernel multiplies x by g w)
+        gw = g * w
+        ds, db = row_sum(x, gw, short_tree=True), row_sum(gw, short_tree=True)
+        ag = a * g * w
+    else:
+        ds, db = row_sum(g * x, w), row_sum(g, w)
+        ag = a * g * w
+    ds, db = ds[:, None], db[:, None]
+    scale = f32(1) / f32(n)
+    with np.errstate(all="ignore"):
+        b = fma32(db, mean, -ds) * a * a * a * scale
+        c = fma32(-b, mean, -(db * a * scale))
+        gx = (fma32(b, x, ag) + c).astype(hd).astype(f32)
+        sums = np.zeros((2, n), hd)
+        shift = -a * mean
+        for i in range(rows):  # (each row's sum rounds to 16 bits)
+            xhat = fma32(a[i], x[i], shift[i])
+            sums[0] = fma32(g[i], xhat, sums[0]).astype(hd)
+            sums[1] = (sums[1].astype(f32) + g[i]).astype(hd)
+    return gx, sums[0].astype(f32), sums[1].astype(f32)
 
 
 def _layer_norm_backward_blocks(g, x, m, r, w, gx):

@@ -1,0 +1,107 @@
+"""16-bit (float16 / bfloat16) kernels rounding as PyTorch's CPU kernels: the same inputs give
+the same bits (or, where stated, within a stated number of 16-bit steps)."""
+import numpy as np
+import pytest
+
+import mindtorch
+from mindtorch._ops.registry import OPS
+from tests.reference import to_torch
+
+torch = pytest.importorskip("torch")
+
+HALVES = ["float16", "bfloat16"]
+
+
+def mt(t):
+    """A mindtorch copy of torch tensor t (dtype and values)."""
+    if t is None:
+        return None
+    if t.dtype == torch.bfloat16:
+        return mindtorch.tensor(t.float().contiguous().numpy()).to(mindtorch.bfloat16)
+    return mindtorch.tensor(t.contiguous().numpy())
+
+
+def steps(m, t):
+    """The largest distance in 16-bit steps (units in the last place) between the values."""
+    a = to_torch(m)
+    assert a.dtype == t.dtype and tuple(a.shape) == tuple(t.shape), (a.dtype, a.shape, t.shape)
+    if not a.numel():
+        return 0
+    if t.dtype not in (torch.float16, torch.bfloat16):
+        t, a = t.to(torch.float16 if m.dtype is mindtorch.float16 else torch.bfloat16), \
+            a.to(torch.float16 if m.dtype is mindtorch.float16 else torch.bfloat16)
+    ia = a.contiguous().view(torch.int16).numpy().astype(np.int64)
+    it = t.contiguous().view(torch.int16).numpy().astype(np.int64)
+    ia = np.where(ia < 0, -(ia & 0x7FFF), ia)
+    it = np.where(it < 0, -(it & 0x7FFF), it)
+    return int(np.abs(ia - it).max())
+
+
+def same_bits(m, t):
+    a = to_torch(m)
+    assert a.dtype == t.dtype and tuple(a.shape) == tuple(t.shape), (a.dtype, a.shape, t.shape)
+    assert torch.equal(a.view(-1).float().isnan(), t.reshape(-1).float().isnan())
+    bad = (a.reshape(-1) != t.reshape(-1)) & ~t.reshape(-1).isnan()
+    assert not bad.any(), (a.reshape(-1)[bad][:5], t.reshape(-1)[bad][:5], int(bad.sum()))
+
+
+# -- layer norm's backward -----------------------------------------------------------------
+
+LN_CASES = [((7, 5), 1), ((6, 13), 1), ((9, 16), 1), ((4, 25), 1), ((300, 40), 1),
+            ((3, 11, 64), 1), ((5, 3, 9, 7), 2), ((2, 100), 1)]
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+@pytest.mark.parametrize("shape,k", LN_CASES)
+@pytest.mark.parametrize("params", ["same", "float32", "none"])
+def test_layer_norm_backward_bits(dtype, shape, k, params):
+    """The gradients from PyTorch's saved statistics equal PyTorch's bit for bit: input,
+    weight and bias (weights of the input's dtype, float32 weights, no weights)."""
+    dt = getattr(torch, dtype)
+    ns = shape[-k:]
+    x = torch.randn(shape).to(dt)
+    w = b = None
+    if params != "none":
+        w, b = torch.randn(ns), torch.randn(ns)
+        if params == "same":
+            w, b = w.to(dt), b.to(dt)
+    _, mean, rstd = torch.native_layer_norm(x, ns, w, b, 1e-5)
+    dy = torch.randn(shape).to(dt)
+    ref = torch.ops.aten.native_layer_norm_backward(dy, x, ns, mean, rstd, w, b,
+                                                    [True, w is not None, b is not None])
+    got = OPS["_layer_norm_backward"].call(mt(dy), mt(x), mt(mean), mt(rstd), mt(w), ns)
+    same_bits(got[0].to(mt(x).dtype), ref[0])
+    if w is not None:
+        same_bits(got[1].to(mt(w).dtype), ref[1])
+        same_bits(got[2].to(mt(b).dtype), ref[2])
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_layer_norm_backward_non_contiguous(dtype):
+    dt = getattr(torch, dtype)
+    xb, dyb = torch.randn(40, 6, 3).to(dt), torch.randn(3, 40, 6).to(dt)
+    x, dy = xb.transpose(0, 2), dyb.transpose(1, 2)  # (3, 6, 40), strided
+    xm, dym = mt(xb).transpose(0, 2), mt(dyb).transpose(1, 2)
+    assert not xm.is_contiguous() and not dym.is_contiguous()
+    w, b = torch.randn(40).to(dt), torch.randn(40).to(dt)
+    _, mean, rstd = torch.native_layer_norm(x, (40,), w, b, 1e-5)
+    ref = torch.ops.aten.native_layer_norm_backward(dy, x, (40,), mean, rstd, w, b, [True] * 3)
+    got = OPS["_layer_norm_backward"].call(dym, xm, mt(mean), mt(rstd), mt(w), (40,))
+    for g, r in zip(got, ref):
+        same_bits(g.to(xm.dtype), r)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_layer_norm_autograd_within_a_step(dtype):
+    """Through autograd (mindtorch's own forward statistics): at most one step apart."""
+    dt = getattr(torch, dtype)
+    x = torch.randn(8, 33, 64).to(dt).requires_grad_()
+    w = torch.randn(64).to(dt).requires_grad_()
+    b = torch.randn(64).to(dt).requires_grad_()
+    dy = torch.randn(8, 33, 64).to(dt)
+    torch.nn.functional.layer_norm(x, (64,), w, b).backward(dy)
+    xm, wm, bm = (mt(t.detach()).requires_grad_() for t in (x, w, b))
+    mindtorch.nn.functional.layer_norm(xm, (64,), wm, bm).backward(mt(dy))
+    assert steps(xm.grad, x.grad) <= 1
+    assert steps(wm.grad, w.grad) <= 1
+    assert steps(bm.grad, b.grad) == 0
