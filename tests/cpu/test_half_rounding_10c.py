@@ -1,10 +1,10 @@
 """16-bit (float16 / bfloat16) kernels rounding as PyTorch's CPU kernels: the same inputs give
 the same bits (or, where stated, within a stated number of 16-bit steps)."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from mindtorch._ops.registry import OPS
+
 from tests.reference import to_torch
 
 torch = pytest.importorskip("torch")
