@@ -304,15 +304,15 @@ def _var(name):
             # torch accumulates every floating dtype in double (Welford)
             a = arr(self).astype(np.complex128 if self.dtype.is_complex else np.float64)
             n = _count(self, dim)
-            dev = a - np.sum(a, axis=axis, keepdims=True) / n
+            dev = a - np.add.reduce(a, axis=axis, keepdims=True) / n
             if a.dtype.kind == "c":
                 # torch: the variances of the real and imaginary parts, each rounded to
                 # the real dtype, added there
-                parts = [np.sum(d * d, axis=axis, keepdims=keepdim) / max(0, n - correction)
+                parts = [np.add.reduce(d * d, axis=axis, keepdims=keepdim) / max(0, n - correction)
                          for d in (dev.real, dev.imag)]
                 r = np.asarray(parts[0]).astype(out.np) + np.asarray(parts[1]).astype(out.np)
             else:
-                r = np.sum(dev * dev, axis=axis, keepdims=keepdim) / max(0, n - correction)
+                r = np.add.reduce(dev * dev, axis=axis, keepdims=keepdim) / max(0, n - correction)
             r = np.sqrt(r) if name == "std" else r
             return wrap(np.asarray(r).astype(out.np), out)
     return kernel

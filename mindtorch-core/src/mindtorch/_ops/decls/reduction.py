@@ -22,6 +22,7 @@ import warnings
 from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
+from ..._tensor import Tensor
 from ...autograd.functional_helpers import unreduce
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
@@ -214,13 +215,11 @@ def _invalid(name, args, kwargs, extra=", but expected one of:"):
 
 
 def _check_out(name, out):
-    from ..._tensor import Tensor
     if not isinstance(out, Tensor):
         raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
 
 
 def _is_tensor(x):
-    from ..._tensor import Tensor
     return isinstance(x, Tensor)
 
 
