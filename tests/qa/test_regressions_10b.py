@@ -29,3 +29,36 @@ def _warned_count(lib, fn):
 def test_default_filtered_warning_shown_once(fn):
     assert _warned_count(mindtorch, fn) == _warned_count(torch, fn)
     assert len(_warned_count(mindtorch, fn)) == 1
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("padding_mode", [0, 1, 2])
+@pytest.mark.parametrize("size", [(7, 7), (28, 28), (13, 6)])
+@pytest.mark.parametrize("path", ["kernel", "decomposition"])
+def test_grid_sample_identity_grid_gradient(dtype, padding_mode, size, path):
+    # the spatial transformer tutorial starts from the identity theta: its grid points sit
+    # on pixels, where PyTorch's fused (x + 1) * size / 2 - 0.5 (float64 too) can fall an
+    # ulp below the integer, so the bilinear grid gradient takes the pixel pair below
+    from mindtorch._ops.decls import sampling
+
+    def program(lib):
+        lib.manual_seed(0)
+        dt = getattr(lib, dtype)
+        theta = lib.tensor([[[1., 0, 0], [0, 1, 0]], [[1.3, 0.2, -0.1], [-0.2, 0.7, 0.3]]],
+                           dtype=dt, requires_grad=True)
+        img = lib.randn(2, 3, *size, dtype=dt)
+        grid = lib.nn.functional.affine_grid(theta, img.shape, align_corners=False)
+        if path == "decomposition" and lib is mindtorch:
+            out = sampling._grid_sampler_nd(img, grid, 0, padding_mode, False)
+            _, g = sampling._grid_sampler_nd_backward(2 * out, img, grid, 0, padding_mode,
+                                                      False)
+        else:
+            grid.retain_grad()
+            out = lib.grid_sampler(img, grid, 0, padding_mode, False)
+            out.pow(2).sum().backward()
+            g = grid.grad
+        return out.tolist(), g[0].tolist()
+    ours, theirs = same_errors(program)
+    tol = 1e-9 if dtype == "float64" else 1e-3
+    for a, b in zip(ours[1], theirs[1]):
+        assert torch.allclose(torch.tensor(a), torch.tensor(b), rtol=tol, atol=tol)

@@ -18,11 +18,28 @@ def _round(value, like):
 
 
 @numba.njit(inline="always")
+def _fma(a, b, c):
+    """float64 a * b + c rounded once (_box_muller.fma64's steps): PyTorch's fused
+    multiply-add, float64's too; for float32 values the product is exact."""
+    p = a * b
+    t = a * 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
+    ah = t - (t - a)
+    al = a - ah
+    t = b * 134217729.0
+    bh = t - (t - b)
+    bl = b - bh
+    perr = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    v = s - p
+    r = s + (perr + ((p - (s - v)) + (c - v)))
+    return s if np.isnan(r) else r  # (infinite or huge: the split overflowed)
+
+
+@numba.njit(inline="always")
 def _unnormalize(g, size, align_corners, one, tmp):
     if align_corners:
         return (g + one) * _round((size - 1) / 2, tmp)
-    # PyTorch's fused multiply-add: exact through float64, rounded once
-    return _round(np.float64(g + one) * (size / 2) - 0.5, tmp)
+    return _round(_fma(np.float64(g + one), size / 2, -0.5), tmp)
 
 
 @numba.njit(inline="always")
@@ -36,7 +53,8 @@ def _pad(x, size, align_corners, padding_mode, tmp):
             low, span = _round(twice_low / 2, tmp), _round(twice_high - twice_low, tmp)
             shifted = x - low
             a = abs(shifted)
-            extra = _round(np.float64(np.trunc(a / span)) * -np.float64(span) + a, tmp)
+            extra = _round(_fma(np.float64(np.trunc(a / span)), -np.float64(span),
+                                 np.float64(a)), tmp)
             x = (min(extra, span - extra)) + low
     if padding_mode != 0:
         if np.isnan(x):
@@ -152,7 +170,8 @@ def _coordinate_grad(g, size, align_corners, padding_mode, one, tmp):
             low, span = _round(twice_low / 2, tmp), _round(twice_high - twice_low, tmp)
             shifted = x - low
             a = abs(shifted)
-            extra = _round(np.float64(np.trunc(a / span)) * -np.float64(span) + a, tmp)
+            extra = _round(_fma(np.float64(np.trunc(a / span)), -np.float64(span),
+                                 np.float64(a)), tmp)
             flip = extra > span - extra
             x = (span - extra if flip else extra) + low
             mult = -one if flip ^ (shifted < 0) else one

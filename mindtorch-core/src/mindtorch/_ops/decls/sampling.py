@@ -83,12 +83,30 @@ def _reflect(x, twice_low, twice_high, vectorized):
 
 
 def _fma(a, b, c):
-    """a * b + c rounded once, as the fused multiply-adds of PyTorch's (AVX2) vectorized
-    kernel: exact for float32 through float64 (float64 itself rounds twice)."""
+    """a * b + c (b, c Python floats) rounded once, as the fused multiply-adds of PyTorch's
+    (AVX2) vectorized kernel, float64's too: at a grid point on a pixel the twice-rounded
+    coordinate can land on the other side of the integer, and the bilinear grid gradient
+    takes the other pair of pixels."""
     import mindtorch as M
-    if a.dtype is M.float32:
+    if a.dtype is M.float32:  # (the product is exact in float64)
         return (a.double() * b + c).float()
-    return a * b + c
+    if a.dtype is not M.float64:
+        return a * b + c
+    # Dekker's error-free product and Knuth's two-sum, their errors added last
+    p = a * b
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    perr = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s = p + c
+    v = s - p
+    r = s + (perr + ((p - (s - v)) + (c - v)))
+    return M.where(r.isnan(), s, r)  # (infinite or huge: the split overflowed)
+
+
+def _split(a):
+    t = a * 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
+    hi = t - (t - a)
+    return hi, a - hi
 
 
 def _unnormalize(coord, size, align_corners, vectorized):
