@@ -604,7 +604,7 @@ _SHORTCUTS = {"double": D.float64, "float": D.float32, "half": D.float16,
 
 
 def _shortcut(name, dtype):
-    def method(self, memory_format=None):
+    def method(self, *, memory_format=None):
         return convert(self, None, dtype, False, memory_format)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"self.{name}() is self.to({dtype})"

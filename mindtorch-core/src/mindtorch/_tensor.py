@@ -188,7 +188,7 @@ class Tensor:
     def is_signed(self):
         return self.dtype.is_signed
 
-    def is_contiguous(self, memory_format=None):
+    def is_contiguous(self, *, memory_format=None):
         if memory_format is not None and memory_format in ("channels_last", "channels_last_3d"):
             from ._memory_format import is_contiguous_as
             return is_contiguous_as(self._shape, self._stride, memory_format)
@@ -569,7 +569,7 @@ class Tensor:
     # to/_to and the dtype shortcuts (double, float, ...) are mindtorch._creation's
     # functions, bound by it once imported (a per-call import costs ~2 us)
 
-    def cpu(self, memory_format=None):
+    def cpu(self, *, memory_format=None):
         if memory_format is not None:
             return self.to("cpu", memory_format=memory_format)
         return self._to("cpu", None)

@@ -317,7 +317,7 @@ def _contiguous(self, memory_format=None):
     fmt = "contiguous_format" if memory_format in (None, "preserve_format") else memory_format
     if fmt != "contiguous_format":
         format_strides(self._shape, fmt)  # (the rank check)
-    return self if self.is_contiguous(fmt) else OPS["clone"].call(self, fmt)
+    return self if self.is_contiguous(memory_format=fmt) else OPS["clone"].call(self, fmt)
 
 
 def _resize(self, size, memory_format=None):

@@ -299,6 +299,7 @@ def _unravel_index(indices, shape):
     if indices.dtype.is_floating_point or indices.dtype.is_complex or \
             indices.dtype is M.bool:
         raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    indices = indices.to(M.int64)  # (PyTorch computes, and answers, in int64)
     if any(s < 0 for s in shape):
         raise ValueError(f"'shape' cannot have negative values, but got {tuple(shape)}")
     coords, stride = [], 1
@@ -401,7 +402,17 @@ _declare()
 
 
 def _unravel_public(indices, shape):
-    return _unravel_index(indices, tuple(shape) if not isinstance(shape, int) else (shape,))
+    if isinstance(shape, int):
+        shape = (shape,)
+    elif isinstance(shape, (list, tuple)):  # (torch.Size is a tuple; tensors are refused)
+        bad = next((s for s in shape if not isinstance(s, int)), None)
+        if bad is not None:
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got "
+                            f"{type(bad)}".replace("mindtorch", "torch"))
+    else:
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got "
+                        f"{type(shape)}".replace("mindtorch", "torch"))
+    return _unravel_index(indices, tuple(shape))
 
 
 def _derivatives():
