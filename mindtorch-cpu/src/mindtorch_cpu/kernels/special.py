@@ -62,6 +62,22 @@ def _x_log(name, log):
     return fn
 
 
+def _exp_scaled(name):
+    """i0 / i1: PyTorch computes them as exp(|x|) times a series, so in float32 (and the
+    16-bit floats, computed in float32) they are infinite once exp(|x|) overflows, from
+    |x| > 88.72 on, where the true value still fits."""
+    full = _special(name)
+
+    def fn(a):
+        r = full(a)
+        if a.dtype == np.float32:
+            over = np.isinf(np.exp(np.abs(a))) & np.isfinite(a)  # (+-inf: NaN, as SciPy)
+            if over.any():
+                r = np.where(over, np.copysign(np.float32(np.inf), r), r)
+        return r
+    return fn
+
+
 def _lgamma(a):
     return np.where(a == -np.inf, np.inf, _special("gammaln")(a))  # PyTorch: +inf there
 
@@ -399,15 +415,15 @@ def _polynomial(fn):
 
 UNARY = {
     "erfc": _special("erfc"), "erfinv": _special("erfinv"), "lgamma": _lgamma,
-    "digamma": _special("psi"), "i0": _special("i0"), "sinc": np.sinc, "angle": _angle,
+    "digamma": _special("psi"), "i0": _exp_scaled("i0"), "sinc": np.sinc, "angle": _angle,
     "special_erfcx": _special("erfcx"), "special_i0e": _special("i0e"),
-    "special_i1": _special("i1"), "special_i1e": _special("i1e"),
+    "special_i1": _exp_scaled("i1"), "special_i1e": _special("i1e"),
     "special_ndtri": _special("ndtri"), "special_log_ndtr": _special("log_ndtr"),
     "special_entr": _special("entr"),
     "special_airy_ai": _airy_ai, "special_bessel_j0": _bessel("j0"),
     "special_bessel_j1": _bessel("j1"), "special_bessel_y0": _bessel("y0"),
-    "special_bessel_y1": _bessel("y1"), "special_modified_bessel_i0": _special("i0"),
-    "special_modified_bessel_i1": _special("i1"), "special_modified_bessel_k0": _special("k0"),
+    "special_bessel_y1": _bessel("y1"), "special_modified_bessel_i0": _exp_scaled("i0"),
+    "special_modified_bessel_i1": _exp_scaled("i1"), "special_modified_bessel_k0": _special("k0"),
     "special_modified_bessel_k1": _special("k1"),
     "special_scaled_modified_bessel_k0": _special("k0e"),
     "special_scaled_modified_bessel_k1": _special("k1e"),
