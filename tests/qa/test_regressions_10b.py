@@ -62,3 +62,33 @@ def test_grid_sample_identity_grid_gradient(dtype, padding_mode, size, path):
     tol = 1e-9 if dtype == "float64" else 1e-3
     for a, b in zip(ours[1], theirs[1]):
         assert torch.allclose(torch.tensor(a), torch.tensor(b), rtol=tol, atol=tol)
+
+
+def test_jvp_of_grad_result_does_not_require_grad():
+    # jvp(grad(f)) (Hessian-vector products, the Jacobians tutorial): grad's inputs inside
+    # the dual level are the transform's own leaves; the tangent leaked their graph
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.randn(4, dtype=lib.float64)
+        t = lib.linspace(-1, 1, 4, dtype=lib.float64)
+        w = lib.randn(4, dtype=lib.float64, requires_grad=True)
+        F = lib.func
+        rows = []
+        for fn in (F.grad(lambda v: v.sin().sum()), F.jacrev(lambda v: v.exp() * v),
+                   F.grad(lambda v: (w * v.sin()).sum())):
+            out, tangent = F.jvp(fn, (x,), (t,))
+            rows.append((out.requires_grad, tangent.requires_grad, out.tolist(),
+                         tangent.tolist()))
+        out, tangent = F.jvp(F.grad(lambda v: (w * v.sin()).sum()), (x,), (t,))
+        tangent.sum().backward()
+        xr = x.clone().requires_grad_()
+        out, tangent2 = F.jvp(F.grad(lambda v: v.pow(3).sum()), (xr,), (t,))
+        tangent2.sum().backward()
+        return rows, w.grad.tolist(), tangent2.requires_grad, xr.grad.tolist()
+    ours, theirs = same_errors(program)
+    assert ours[1][2] == theirs[1][2]
+    for a, b in zip(ours[1][0], theirs[1][0]):
+        assert a[:2] == b[:2]
+        assert torch.allclose(torch.tensor(a[2:]), torch.tensor(b[2:]), rtol=1e-12)
+    assert torch.allclose(torch.tensor(ours[1][1]), torch.tensor(theirs[1][1]), rtol=1e-12)
+    assert torch.allclose(torch.tensor(ours[1][3]), torch.tensor(theirs[1][3]), rtol=1e-12)

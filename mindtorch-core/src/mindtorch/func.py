@@ -465,8 +465,14 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
                            f"3 tensors, tangents also must be. Got primals with structure "
                            f"{spec} and tangents with structure {tangent_spec}")
     if fw._current_level < 0:
+        made = len(_dual_leaves)
         out, tangent_out, aux = _dual_call(func, primals, range(len(primals)), tangents, {},
                                            has_aux)
+        # (reverse transforms inside, jvp(grad(f)), made dual leaves: not the caller's)
+        own = _leaves(primals) + _dual_leaves[made:]
+        del _dual_leaves[made:]
+        outer = any(t.requires_grad for t in _leaves(primals))
+        out, tangent_out, aux = (_finish(r, outer, own) for r in (out, tangent_out, aux))
         return (out, tangent_out, aux) if has_aux else (out, tangent_out)
     # inside a dual level: J v as the vjp of a vjp (u -> J^T u is linear in u), keeping
     # the primals' tangents (jvp of jvp) and history (jvp inside grad)
