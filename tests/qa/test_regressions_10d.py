@@ -62,3 +62,39 @@ def test_conversion_methods_take_memory_format_by_keyword_only(name):
     assert outcome(positional, mindtorch) == outcome(positional, torch) == "TypeError"
     ours, theirs = same_class(keyword)
     assert ours == theirs
+
+
+# Tensors where the parser wants a number: PyTorch takes 0-dim ones only (int: integral ones;
+# a sized int list such as sum's dim also a one-element integral tensor); F's Python-level
+# flags (inplace, size_average, reduce) are read by truth value.
+PARSER_CASES = {
+    "int 1-d": lambda L, x: L.argmax(x, L.tensor([1])),
+    "int 0-d": lambda L, x: L.argmax(x, L.tensor(1)),
+    "int 0-d float": lambda L, x: L.argmax(x, L.tensor(1.0)),
+    "int 2-d bool": lambda L, x: L.argmax(x, x > 0),
+    "int[1] 1-d": lambda L, x: L.sum(x, L.tensor([1])),
+    "int[1] 0-d": lambda L, x: L.sum(x, L.tensor(1)),
+    "int[1] 2-elem": lambda L, x: L.sum(x, L.tensor([0, 1])),
+    "float 1-d": lambda L, x: L.dropout(x, L.tensor([0.5]), True),
+    "float 0-d": lambda L, x: L.dropout(x, L.tensor(0.0), True),
+    "scalar 1-d": lambda L, x: L.add(x, 1, alpha=L.tensor([2])),
+    "scalar 0-d": lambda L, x: L.add(x, 1, alpha=L.tensor(2.0)),
+    "inplace int": lambda L, x: L.nn.functional.relu(x, 1),
+    "inplace 0": lambda L, x: L.nn.functional.silu(x, inplace=0),
+    "inplace tensor": lambda L, x: L.nn.functional.hardtanh(x, -1.0, 1.0, L.tensor(1)),
+    "inplace 2-elem": lambda L, x: L.nn.functional.relu6(x, L.tensor([1, 0])),
+    "inplace elu": lambda L, x: L.nn.functional.elu(x, 1.0, 1),
+    "size_average float": lambda L, x: L.nn.functional.l1_loss(x, x * 2, 0.5),
+    "reduce 0": lambda L, x: L.nn.functional.mse_loss(x, x * 2, None, 0),
+    "size_average tensor": lambda L, x: L.nn.functional.mse_loss(x, x, L.tensor([1, 1])),
+}
+
+
+@pytest.mark.parametrize("case", PARSER_CASES)
+def test_parser_numbers_from_tensors_and_truthy_flags(case):
+    def program(lib):
+        x = x23(lib, "float64")
+        r = PARSER_CASES[case](lib, x)
+        return str(r.dtype), r.tolist(), x.tolist()
+    ours, theirs = same_class(program)
+    assert ours == theirs

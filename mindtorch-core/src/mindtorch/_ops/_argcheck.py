@@ -141,16 +141,16 @@ def scalar(op, pos, x):
         return x
     if _is_number(x):
         return x
-    if _is_tensor(x) and x.numel() == 1:
+    if _is_tensor(x) and x.dim() == 0:  # (PyTorch's parser takes 0-dim tensors only)
         return x.item()
     _fail(op, pos, x)
 
 
 def _not_int(x):
     """What PyTorch's parser refuses where it wants an int: floats, complex, bools (an int
-    subclass it does not take as one) and tensors that are not integers."""
+    subclass it does not take as one) and tensors that are not 0-dim integers."""
     return isinstance(x, (float, complex, bool, np.bool_)) or \
-        _is_tensor(x) and x.dtype.kind not in "ui"
+        _is_tensor(x) and (x.dtype.kind not in "ui" or x.dim() != 0)
 
 
 def int_(op, pos, x):
@@ -183,6 +183,8 @@ def int_list(op, pos, x):
                                 f"to unpack the object at pos {k + 1} with error \"type must "
                                 f"be tuple of ints,but got {_type_name(bad)}\"") from None
             _fail(op, pos, x)
+    if _is_tensor(x) and x.numel() == 1 and x.dtype.kind in "ui":  # (as for int[1] dims)
+        return (x.item(),)
     return (int_(op, pos, x),)
 
 
@@ -196,7 +198,7 @@ def int_or_list(op, pos, x):
 def float_(op, pos, x):
     if isinstance(x, (numbers.Real, np.bool_)) and not isinstance(x, np.ndarray):
         return float(x)
-    if _is_tensor(x) and x.numel() == 1:
+    if _is_tensor(x) and x.dim() == 0:
         return float(x.item())
     _fail(op, pos, x)
 
@@ -208,9 +210,13 @@ def float_list(op, pos, x):
     return (float_(op, pos, x),)
 
 
+# torch.nn.functional's Python-level flags, which PyTorch reads by truth value (`if inplace:`)
+_TRUTHY = {"inplace", "size_average", "reduce"}
+
+
 def bool_(op, pos, x):
-    if isinstance(x, np.bool_):
-        return bool(x)
+    if isinstance(x, np.bool_) or op.schema.args[pos].name in _TRUTHY:
+        return bool(x)  # (a tensor of several elements raises PyTorch's RuntimeError)
     _fail(op, pos, x)
 
 
