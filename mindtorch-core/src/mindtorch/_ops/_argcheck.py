@@ -154,6 +154,8 @@ def _not_int(x):
 
 
 def int_(op, pos, x):
+    if type(x) is int:  # (the common case, first)
+        return x
     if _not_int(x):
         _fail(op, pos, x)
     try:
@@ -163,6 +165,8 @@ def int_(op, pos, x):
 
 
 def int_list(op, pos, x):
+    if type(x) is int:  # (the common case, first: one dim)
+        return (x,)
     if isinstance(x, (list, tuple)) or hasattr(x, "__iter__") and not _is_tensor(x):
         # PyTorch's parser looks at the first element's type only: (True, 2) is refused,
         # (2, True) is read as (2, 1)
@@ -299,6 +303,8 @@ def wrap_dim(dim, ndim):
 def wrap_dims(dims, ndim):
     """Wrapped dims, left to right: a repeated dim is reported before a later one that is
     out of range, as in PyTorch."""
+    if len(dims) == 1:
+        return (wrap_dim(dims[0], ndim),)
     out = []
     for d in dims:
         w = wrap_dim(d, ndim)
