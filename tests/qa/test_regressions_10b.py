@@ -92,3 +92,68 @@ def test_jvp_of_grad_result_does_not_require_grad():
         assert torch.allclose(torch.tensor(a[2:]), torch.tensor(b[2:]), rtol=1e-12)
     assert torch.allclose(torch.tensor(ours[1][1]), torch.tensor(theirs[1][1]), rtol=1e-12)
     assert torch.allclose(torch.tensor(ours[1][3]), torch.tensor(theirs[1][3]), rtol=1e-12)
+
+
+def _exp_functions(lib):
+    class JvpOnly(lib.autograd.Function):  # the forward-mode AD tutorial's Fn
+        @staticmethod
+        def forward(ctx, x):
+            ctx.result = x.exp()
+            return ctx.result
+
+        @staticmethod
+        def jvp(ctx, g):
+            return g * ctx.result
+
+    class WrongJvp(JvpOnly):
+        @staticmethod
+        def jvp(ctx, g):
+            return g * ctx.result * 2
+    return JvpOnly, WrongJvp
+
+
+@pytest.mark.parametrize("which", [0, 1])
+@pytest.mark.parametrize("backward_ad", [False, True])
+@pytest.mark.parametrize("raise_exception", [False, True])
+def test_gradcheck_forward_ad(which, backward_ad, raise_exception):
+    # check_forward_ad / check_backward_ad were ignored: a jvp-only Function failed
+    # the backward check PyTorch does not run, and a wrong jvp passed
+    def program(lib):
+        x = lib.linspace(-1, 1, 4, dtype=lib.float64, requires_grad=True)
+        fn = _exp_functions(lib)[which].apply
+        return lib.autograd.gradcheck(fn, (x,), check_forward_ad=True,
+                                      check_backward_ad=backward_ad,
+                                      check_undefined_grad=False,
+                                      raise_exception=raise_exception)
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        assert ours == theirs
+    else:
+        assert ours[1].split("numerical")[0] == theirs[1].split("numerical")[0]
+
+
+@pytest.mark.parametrize("fn", [lambda v: v.sin() * v, lambda v: (v * v.conj()).real + v.abs(),
+                                lambda v: v * v])
+def test_gradcheck_forward_ad_values(fn):
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.randn(3, dtype=lib.complex128, requires_grad=True)
+        y = lib.randn(2, 2, dtype=lib.float64, requires_grad=True)
+        return (lib.autograd.gradcheck(fn, (x,), check_forward_ad=True),
+                lib.autograd.gradcheck(fn, (y,), check_forward_ad=True))
+    ours, theirs = same_errors(program)
+    assert ours == theirs == ("ok", (True, True))
+
+
+def test_gradgradcheck_draws_from_the_global_generator():
+    # PyTorch's gradgradcheck draws its output gradients with make_tensor from the global
+    # generator (the double-backward tutorial's later random numbers depend on it)
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.rand(3, 3, dtype=lib.float64, requires_grad=True)
+        ok = lib.autograd.gradgradcheck(lambda v: v.sin() * v, x)
+        ok2 = lib.autograd.gradgradcheck(lambda v: (v.exp(), v * 2), x,
+                                         gen_non_contig_grad_outputs=True)
+        return ok, ok2, lib.rand(4, dtype=lib.float64).tolist()
+    ours, theirs = same_errors(program)
+    assert ours == theirs

@@ -101,6 +101,43 @@ def _analytical_jacobians(outputs, x, index):
     return result
 
 
+def _forward_jacobians(func, inputs, i, x, positions):
+    """Per output at `positions`, (numel(x), numel(out)) by forward AD: row j is the outputs'
+    tangent for the tangent e_j on x (for a complex x, that of e_j plus 1j times that of
+    1j e_j: the numerical Jacobian's convention)."""
+    import mindtorch
+    from . import forward_ad as fw
+    rows = [[] for _ in positions]
+    for j in range(x.numel()):
+        parts = []
+        for unit in ((1, 1j) if x.dtype.is_complex else (1,)):
+            tangent = mindtorch.zeros_like(x, requires_grad=False)
+            tangent.view(-1)[j] = unit
+            with fw.dual_level():
+                args = list(inputs)
+                args[i] = fw.make_dual(x.detach(), tangent)
+                outs = _outputs_of(func, args, positions)
+                parts.append([mindtorch.zeros(o.numel(), dtype=o.dtype, device=o.device)
+                              if t is None else t.detach().reshape(-1).clone()
+                              for o, t in ((o, fw.unpack_dual(o).tangent) for o in outs)])
+        row = parts[0] if len(parts) == 1 else [r + 1j * m for r, m in zip(*parts)]
+        for r, t in zip(rows, row):
+            r.append(t)
+    return [mindtorch.stack(r) for r in rows]
+
+
+def _check(analytical, numerical, i, mode, atol, rtol):
+    for k, (a, n) in enumerate(zip(analytical, numerical or [])):
+        if n is None:
+            continue
+        n = n.to(a.dtype)
+        if a.shape != n.shape:
+            n = n.reshape(a.shape)
+        if not bool(((a - n).abs() <= atol + rtol * n.abs()).all()):
+            raise GradcheckError(f"Jacobian {mode}mismatch for output {k} with respect to "
+                                 f"input {i},\nnumerical:{n}\nanalytical:{a}\n")
+
+
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
               nondet_tol=0.0, check_undefined_grad=True, check_grad_dtypes=False,
               check_batched_grad=False, check_batched_forward_grad=False,
@@ -124,19 +161,16 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     positions = _differentiable_positions(all_outputs)
     outputs = [all_outputs[k] for k in positions]
     # analytical first: the finite differences modify the inputs in place
-    analytical = [_analytical_jacobians(outputs, x, i) for i, x in wrt]
+    backward = [_analytical_jacobians(outputs, x, i) if check_backward_ad else None
+                for i, x in wrt]
+    forward = [_forward_jacobians(func, inputs, i, x, positions) if check_forward_ad else None
+               for i, x in wrt]
     try:
-        for (i, x), analytical in zip(wrt, analytical):
+        for (i, x), back, fwd in zip(wrt, backward, forward):
             numerical = _numerical_jacobians(func, inputs, x, eps, positions)
-            for k, (a, n) in enumerate(zip(analytical, numerical or [])):
-                if n is None:
-                    continue
-                n = n.to(a.dtype)
-                if a.shape != n.shape:
-                    n = n.reshape(a.shape)
-                if not bool(((a - n).abs() <= atol + rtol * n.abs()).all()):
-                    raise GradcheckError(f"Jacobian mismatch for output {k} with respect to "
-                                         f"input {i},\nnumerical:{n}\nanalytical:{a}\n")
+            for analytical, mode in ((back, ""), (fwd, "computed with forward mode ")):
+                if analytical is not None:
+                    _check(analytical, numerical, i, mode, atol, rtol)
     except GradcheckError:
         if raise_exception:
             raise
@@ -155,10 +189,11 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     from . import grad
     inputs = _as_tuple(inputs)
     outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
-    if grad_outputs is None:
-        gen = mindtorch.Generator().manual_seed(0)
-        grad_outputs = [mindtorch.rand(o.shape, generator=gen, dtype=o.dtype,
-                                       device=o.device).requires_grad_() for o in outputs]
+    if grad_outputs is None:  # (from the global generator, as PyTorch's)
+        grad_outputs = [mindtorch.testing.make_tensor(
+            o.shape, dtype=o.dtype if o.dtype.is_floating_point or o.dtype.is_complex
+            else mindtorch.float64, device=o.device, low=-1, high=1, requires_grad=True,
+            noncontiguous=gen_non_contig_grad_outputs) for o in outputs]
     grad_outputs = list(_as_tuple(grad_outputs))
     n_in = len(inputs)
     diff = [i for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
