@@ -302,12 +302,11 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
             refuse_unbatched_running_stats(running_mean, running_var)
         out, mean, invstd, var = OPS["_batch_norm_training"].call(input, weight, bias, eps)
         if running_mean is not None or running_var is not None:
-            with no_grad():  # running = momentum * batch + (1 - momentum) * running
+            with no_grad():
                 for running, batch in ((running_mean, mean), (running_var, var)):
                     if running is not None:
-                        new = batch.reshape(running._shape) * momentum + \
-                            running * (1 - momentum)
-                        running.copy_(new)
+                        running.copy_(_running_update(running, batch.reshape(running._shape),
+                                                      momentum, input, running is running_mean))
         sdt = stat_dtype(input, weight, bias, running_mean, running_var)
         return _laid_out(out, input), mean.to(sdt), invstd.to(sdt)
     out = _laid_out(OPS["_batch_norm_inference"].call(input, weight, bias, running_mean,
@@ -315,6 +314,21 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
     empty = OPS["empty"].binding((0,), dtype=stat_dtype(input, weight, bias, running_mean,
                                                          running_var), device=input.device)
     return out, empty, empty.clone()
+
+
+def _running_update(running, batch, momentum, input, is_mean):
+    """momentum * batch + (1 - momentum) * running as ATen's CPU kernels compute it: in
+    float32 for 16-bit statistics (rounded once when stored), but bfloat16 statistics of a
+    bfloat16 input in bfloat16 arithmetic (momentum and 1 - momentum rounded, the products
+    with bfloat16 operands and the mean's sum rounded)."""
+    if running.dtype not in _HALVES:
+        return batch * momentum + running * (1 - momentum)
+    if running.dtype is D.bfloat16 and input.dtype is D.bfloat16:
+        import mindtorch as M
+        m = M.tensor(momentum, dtype=D.bfloat16).item()
+        kept = running * M.tensor(1 - m, dtype=D.bfloat16).item()
+        return (batch.to(D.bfloat16) if is_mean else batch) * m + kept
+    return batch * momentum + running.float() * (1 - momentum)
 
 
 def _laid_out(out, input):
