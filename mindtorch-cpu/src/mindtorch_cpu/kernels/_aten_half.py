@@ -57,3 +57,34 @@ def row_sum(p, q=None, short_tree=False):
             acc[:, 1, :rest - LANES] = fma32(p[:, full + LANES:], q[:, full + LANES:],
                                              acc[:, 1, :rest - LANES])
     return _tree(acc[:, 0] + acc[:, 1])
+
+
+def _split(a, full):
+    """(N, C, L) -> its whole 16-element blocks as (steps, C, 8) in accumulation order,
+    and the rest as (steps, C)."""
+    n, c = a.shape[:2]
+    return (a[:, :, :full].reshape(n, c, -1, LANES).transpose(0, 2, 1, 3).reshape(-1, c, LANES),
+            a[:, :, full:].transpose(0, 2, 1).reshape(-1, c))
+
+
+def plane_sum(p, q=None, fused=(True, True)):
+    """Per channel sum(p * q) of (N, C, L) float32 arrays (q=None: sum(p)) as batch norm's
+    16-bit CPU kernels add a channel's planes: one 8-lane accumulator over whole 16-element
+    blocks (their two halves in turn, plane after plane), the rest in a scalar, then the
+    lanes added in order to it.  fused: whether the products are fused into the vector
+    and the scalar accumulations (PyTorch's builds differ by kernel and dtype)."""
+    _, c, length = p.shape
+    full = length - length % (2 * LANES)
+    ps, qs = _split(p, full), None if q is None else _split(q, full)
+    sums = []
+    for k, zero in enumerate((np.zeros((c, LANES), f32), np.zeros(c, f32))):
+        a = ps[k]
+        if not len(a):
+            sums.append(zero)
+        elif qs is not None and fused[k]:
+            for i in range(len(a)):
+                zero = fma32(a[i], qs[k][i], zero)
+            sums.append(zero)
+        else:  # (add.accumulate adds in order)
+            sums.append(np.add.accumulate(a if qs is None else a * qs[k], axis=0)[-1])
+    return sums[1] + _in_order(sums[0])

@@ -6,18 +6,22 @@ _jit.MIN_SIZE elements their last step, a per-channel affine map, is one compile
 
 Per-channel sums accumulate in float64, as PyTorch's CPU kernels do; the variance is the
 second pass over x - mean (no cancellation).  float32 and float64 inputs with parameters
-of the same dtype; anything else (16-bit inputs, mixed dtypes, empty inputs) runs the
+of the same dtype; contiguous 16-bit inputs with parameters of their dtype or float32 take
+ATen's 16-bit steps (_half_*); anything else (other layouts, empty inputs) runs the
 decomposition, so the checks and the results stay the core's.
 """
 import math
 
 import numpy as np
+from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 
 from .._np import arr, wrap
+from ._aten_half import f32, fma32, plane_sum
 from ._jit import loops
 
 _FLOATS = (np.float32, np.float64)
+_HALVES = (D.float16, D.bfloat16)
 
 
 def _decomposed(name):
@@ -94,8 +98,106 @@ class _ByChannel:
         return self._over_batch(_vecdot(a, b))
 
 
+def _last(a):
+    """Whether an (N, C, *) array is laid out channels last (C-contiguous once C moves)."""
+    return a.ndim > 2 and not a.flags.c_contiguous and np.moveaxis(a, 1, -1).flags.c_contiguous
+
+
+def _half_params(input, *params):
+    """For a 16-bit (N, C, *) input, contiguous or channels last, whose given params all
+    have its dtype (False) or are all float32 (True, PyTorch's mixed kernels): whether
+    mixed; else None."""
+    if input.dtype not in _HALVES or input.ndim < 2 or not input.numel() or \
+            not (arr(input).flags.c_contiguous or _last(arr(input))):
+        return None
+    dts = {p.dtype for p in params if p is not None}
+    return None if len(dts) > 1 else dts == {D.float32} or (None if dts - {input.dtype}
+                                                            else False)
+
+
+def _planes(a):
+    """(N, C, L) float32 planes; a channels-last input as (N * L, C, 1): ATen's
+    channels-last kernels add each channel's values in order, as planes of one value."""
+    if _last(a):
+        return np.moveaxis(a, 1, -1).reshape(-1, a.shape[1], 1).astype(f32)
+    return a.reshape(a.shape[0], a.shape[1], -1).astype(f32)
+
+
+def _unplanes(r, input):
+    """A result of _planes' shape back in input's shape and layout."""
+    a = arr(input)
+    if _last(a):
+        return np.moveaxis(r.reshape((a.shape[0],) + a.shape[2:] + (a.shape[1],)), -1, 1)
+    return r.reshape(a.shape)
+
+
+def _half_training(input, weight, bias, eps, mixed):
+    """ATen's 16-bit training forward: float32 channel sums (plane_sum; the squares fused
+    into them unless mixed), invstd from the variance in float64, mean and invstd rounded
+    to the params' dtype, then x * alpha + beta rounded once, alpha = invstd * weight and
+    beta = bias - mean * alpha in float32.  bfloat16 with bfloat16 params also rounds the
+    sum of squares and the variances to bfloat16 (float16's kernel keeps them float32)."""
+    x = _planes(arr(input))
+    pd = np.dtype(f32) if mixed else arr(input).dtype
+    n = x.shape[0] * x.shape[2]
+    mean = plane_sum(x) / f32(n)
+    # (ATen's channels-last kernel takes the mean as stored: bfloat16 params round it)
+    shift = mean.astype(pd).astype(f32) if x.shape[2] == 1 and input.dtype is D.bfloat16 \
+        else mean
+    d = x - shift[:, None]
+    # (float params' kernel over planes adds the squares rounded; one value per plane takes
+    # ATen's channels-last statistics, which fuse them, as the 16-bit params' kernels)
+    sq = plane_sum(d, d, (not mixed or x.shape[2] == 1,) * 2)
+    with np.errstate(all="ignore"):
+        if input.dtype is D.bfloat16 and not mixed:
+            sq = sq.astype(pd).astype(f32)
+            # (bfloat16 / count: the count is rounded to bfloat16 too)
+            var, unbiased = ((sq / f32(k).astype(pd)).astype(pd).astype(f32)
+                             for k in (n, max(n - 1, 0)))
+        else:
+            var, unbiased = sq / f32(n), sq / f32(n - 1) if n > 1 else sq / f32(0)
+        invstd = (1 / np.sqrt(var.astype(np.float64) + eps)).astype(f32).astype(pd).astype(f32)
+    saved = mean.astype(pd).astype(f32)  # (float16's running mean takes the float32 one)
+    if input.dtype is D.bfloat16:
+        mean = saved
+    alpha = invstd if weight is None else invstd * _vec(weight).astype(f32)
+    beta = np.zeros_like(alpha) if bias is None else _vec(bias).astype(f32)
+    # (the float-param kernel's build fuses the product into the difference)
+    beta = fma32(-saved, alpha, beta) if mixed else beta - saved * alpha
+    out = fma32(x, alpha[:, None], beta[:, None]).astype(arr(input).dtype)
+    return (wrap(_unplanes(out, input), input.dtype), wrap(mean, D.float32),
+            wrap(invstd, D.float32), wrap(unbiased, D.float32))
+
+
+def _half_backward(grad, input, mean, invstd, weight):
+    """ATen's 16-bit training backward: per channel float32 sums of g and of (x - mean) g
+    (plane_sum), then (g - sum(g) / n - (x - mean) k) invstd w, k = dotp invstd^2 / n."""
+    x, g = _planes(arr(input)), _planes(arr(grad))
+    n = x.shape[0] * x.shape[2]
+    m, r = _vec(mean).astype(f32), _vec(invstd).astype(f32)
+    mixed = weight is not None and weight.dtype is D.float32
+    if not mixed:  # (the saved mean, rounded)
+        m = m.astype(arr(input).dtype).astype(f32)
+    d = x - m[:, None]
+    sum_g = plane_sum(g)
+    # (with float params the scalar loop's product is fused for float16, not bfloat16; one
+    # value per plane: ATen's channels-last kernel, fused)
+    dotp = plane_sum(d, g, (True, not mixed or input.dtype is D.float16 or x.shape[2] == 1))
+    k = dotp * r * r / f32(n)
+    gx = fma32(-d, k[:, None], g - (sum_g / f32(n))[:, None]) * r[:, None]
+    if weight is not None:
+        gx *= _vec(weight).astype(f32)[:, None]
+    pd = np.float32 if weight is None or weight.dtype is D.float32 else arr(input).dtype
+    gx = _unplanes(gx.astype(arr(input).dtype).astype(f32), input)
+    return (wrap(gx, D.float32), wrap((dotp * r).astype(pd).astype(f32), D.float32),
+            wrap(sum_g.astype(pd).astype(f32), D.float32))
+
+
 def _batch_norm_training(input, weight, bias, eps):
     """(output, mean, invstd, unbiased variance) from this batch's statistics."""
+    mixed = _half_params(input, weight, bias)
+    if mixed is not None:
+        return _half_training(input, weight, bias, eps, mixed)
     if not _fusable(input, weight, bias):
         return _decomposed("_batch_norm_training")(input, weight, bias, eps)
     v = _ByChannel(arr(input))
@@ -157,6 +259,9 @@ def _batch_norm_backward(grad, input, mean, invstd, weight):
     """The decomposition's gradients: with xhat = (x - mean) invstd and k = invstd weight,
     the input's k (g - sum(g) / n - xhat sum(g xhat) / n), and per channel sum(g xhat),
     sum(g)."""
+    if grad.dtype is input.dtype and _half_params(input, weight) is not None and \
+            _last(arr(grad)) == _last(arr(input)) and _half_params(grad) is not None:
+        return _half_backward(grad, input, mean, invstd, weight)
     if not _fusable(input, weight, mean, invstd) or grad.dtype is not input.dtype:
         return _decomposed("_batch_norm_backward")(grad, input, mean, invstd, weight)
     v = _ByChannel(arr(input))
