@@ -80,3 +80,39 @@ def test_bessel_i_overflow_in_float32(fn, dtype):
     torch.testing.assert_close(torch.tensor(ours.float().tolist()),
                                torch.tensor(theirs.float().tolist()), rtol=1e-6, atol=0,
                                equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float32", "int64", "float8_e4m3fn"])
+@pytest.mark.parametrize("value", [2 ** 127, 2 ** 64, -2 ** 63 - 1, 2 ** 63, 1j, 1 + 0j])
+@pytest.mark.parametrize("how", ["masked_fill", "masked_fill_", "scatter_", "index_fill_"])
+def test_scalar_writes_check_python_ints_and_complex(dtype, value, how):
+    # a Python int beyond 64 bits fails to become a Scalar whatever the dtype (bool too);
+    # index_fill_ refuses a complex Scalar for a real tensor before anything else
+    if dtype.startswith("float8") and not (isinstance(value, int) and
+                                           not -2 ** 63 <= value < 2 ** 64):
+        return  # (PyTorch has no float8 masked_fill / scatter / index_fill kernels)
+
+    def program(lib):
+        x = lib.zeros(2, dtype=getattr(lib, dtype))
+        mask, index = lib.tensor([True, False]), lib.tensor([0])
+        call = {"masked_fill": lambda: x.masked_fill(mask, value),
+                "masked_fill_": lambda: x.masked_fill_(mask, value),
+                "scatter_": lambda: x.scatter_(0, index, value),
+                "index_fill_": lambda: x.index_fill_(0, index, value)}[how]
+        return _result(call().float() if dtype.startswith("float8") else call())
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("dtype,value", [
+    ("uint8", -0.5), ("uint8", -3.0), ("uint8", 300.0), ("uint8", 2.5), ("int8", 300),
+    ("int64", float("nan")), ("float32", 1e39), ("float16", 1e5), ("bool", 5.0),
+    ("float32", 1 + 0j), ("float32", True), ("complex64", 1j)])
+@pytest.mark.parametrize("as_tensor", [False, True])
+@pytest.mark.parametrize("index", [[0, 1], [[0]]])
+def test_index_fill_value_checked(dtype, value, as_tensor, index):
+    # a 0-dim tensor value is filled as its item(): a Scalar checked against the dtype
+    def program(lib):
+        x = lib.zeros(2, dtype=getattr(lib, dtype))
+        v = lib.tensor(value) if as_tensor else value
+        return _result(x.index_fill_(0, lib.tensor(index), v))
+    same_outcome(program)

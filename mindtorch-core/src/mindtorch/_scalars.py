@@ -13,13 +13,13 @@ def checked_scalar(value, dtype):
     """A Python scalar written into a tensor of `dtype`, checked for overflow as PyTorch
     does when it converts a Scalar (c10's checked_convert): the value itself is returned,
     the cast is left to the kernel."""
-    if dtype is D.bool or dtype._limited == D._FP8:  # (c10 checks no float8 range)
-        return value
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool):  # (Python int -> Scalar)
         if value >= 2 ** 64:
             raise OverflowError("int too big to convert")
         if value < -2 ** 63:
             raise OverflowError("can't convert negative int to unsigned")
+    if dtype is D.bool or dtype._limited == D._FP8:  # (c10 checks no float8 range)
+        return value
     x = value
     if isinstance(x, complex):
         if x.imag != 0 and dtype.kind != "c":

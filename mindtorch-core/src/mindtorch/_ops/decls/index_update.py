@@ -26,15 +26,22 @@ def _index_fill_(self, dim, index, value):
     warn_expanded(self, "index_fill_")
     if index.dtype is not D.int64:
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
-    if index.ndim > 1:
-        raise RuntimeError("Index has to be a vector/scalar")
-    if isinstance(value, Tensor):
+    scalar = value
+    if isinstance(value, Tensor):  # (PyTorch fills with its item(), a checked Scalar)
         if value.ndim:
             raise RuntimeError(f"index_fill_ only supports a 0-dimensional value tensor, but got "
                                f"tensor with {value.ndim} dimension(s).")
+        scalar = value.item() if _has_data(value) else None
+    if isinstance(scalar, complex) and not self.dtype.is_complex:  # (even 1+0j, even bool)
+        raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not "
+                           "supported")
+    if index.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if scalar is not None:
+        checked_scalar(scalar, self.dtype)
+    if isinstance(value, Tensor):
         fill = value if value.dtype is self.dtype else value.to(self.dtype)
     else:
-        checked_scalar(value, self.dtype)
         fill = OPS["full"].binding((), value, dtype=self.dtype, device=self._device)
     if _empty_dim_writes(self, dim, index):
         return self
