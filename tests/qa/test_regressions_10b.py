@@ -157,3 +157,40 @@ def test_gradgradcheck_draws_from_the_global_generator():
         return ok, ok2, lib.rand(4, dtype=lib.float64).tolist()
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+def _once_sort(lib):
+    from importlib import import_module
+    once = import_module(lib.__name__ + ".autograd.function").once_differentiable
+
+    class Sort(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            v, i = x.sort()
+            ctx.mark_non_differentiable(i)
+            ctx.save_for_backward(i)
+            return v, i
+
+        @staticmethod
+        @once
+        def backward(ctx, gv, gi):
+            i, = ctx.saved_tensors
+            return lib.zeros_like(gv).scatter_(0, i, gv)
+    return Sort
+
+
+@pytest.mark.parametrize("case", ["create_graph", "double", "double_unused", "backward"])
+def test_once_differentiable_under_create_graph(case):
+    # PyTorch hangs a backward that raises from a once_differentiable backward's results
+    # (they require grad); they did not require grad, so errors differed
+    def program(lib):
+        a = lib.tensor([3., 1., 2.], dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad((_once_sort(lib).apply(a)[0] ** 2).sum(), a, create_graph=True)
+        if case == "create_graph":
+            return g.tolist(), g.requires_grad, g.grad_fn.name()
+        if case == "backward":
+            (g * a).sum().backward()
+            return a.grad
+        return lib.autograd.grad(g.sum(), a, allow_unused=case == "double_unused")
+    ours, theirs = same_errors(program)
+    assert ours == theirs

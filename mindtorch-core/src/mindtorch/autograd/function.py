@@ -262,9 +262,43 @@ class NestedIOFunction(Function):
 
 
 def once_differentiable(fn):
-    """A backward that is not itself differentiable: runs with grad mode off."""
+    """A backward that is not itself differentiable: runs with grad mode off; under
+    create_graph its gradients hang from a node that raises if differentiated (so asking
+    for their gradient finds the inputs unused, as in PyTorch)."""
     @functools.wraps(fn)
     def wrapper(ctx, *args):
         with set_grad_enabled(False):
-            return fn(ctx, *args)
+            outputs = fn(ctx, *args)
+        if not state.enabled or not any(isinstance(a, Tensor) and a.requires_grad
+                                        for a in args):
+            return outputs
+        single = not isinstance(outputs, tuple)
+        outputs = (outputs,) if single else outputs
+        marked = [o.detach().requires_grad_() if isinstance(o, Tensor) and
+                  o.dtype in DIFFERENTIABLE else None for o in outputs]
+        errs = iter(_as_tuple(_DelayedError.apply(*[m for m in marked if m is not None])))
+        outputs = tuple(o if m is None else next(errs) for o, m in zip(outputs, marked))
+        return outputs[0] if single else outputs
     return wrapper
+
+
+def _as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+class _DelayedError(Function):
+    """Aliases of its inputs whose backward raises (behind once_differentiable)."""
+
+    @staticmethod
+    def forward(ctx, *tensors):
+        out = tuple(t.detach() for t in tensors)
+        return out[0] if len(out) == 1 else out
+
+    @staticmethod
+    def backward(ctx, *grads):
+        raise RuntimeError("trying to differentiate twice a function that was marked with "
+                           "@once_differentiable")
+
+
+_DelayedError._backward_cls.__name__ = "Error"  # (PyTorch's C++ node)
+_DelayedError._backward_cls._qualified_name = "torch::autograd::Error"
