@@ -116,3 +116,14 @@ def test_index_fill_value_checked(dtype, value, as_tensor, index):
         v = lib.tensor(value) if as_tensor else value
         return _result(x.index_fill_(0, lib.tensor(index), v))
     same_outcome(program)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "int64"])
+@pytest.mark.parametrize("value", [1j, 2 + 0j, 1e39])
+def test_setitem_complex_into_reduced_float(dtype, value):
+    # x[i] = complex into a 16-bit float converts through double (the error names it)
+    def program(lib):
+        x = lib.zeros(2, dtype=getattr(lib, dtype))
+        x[0] = value
+        return _result(x)
+    same_outcome(program)

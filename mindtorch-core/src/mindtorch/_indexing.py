@@ -355,7 +355,7 @@ def _value(t, value):
         raise ValueError("Overflow when unpacking long long")
     if dtype is D.float16 or dtype is D.bfloat16:
         if isinstance(value, complex):
-            checked_scalar(value, dtype)  # raises unless the imaginary part is 0
+            checked_scalar(value, D.float64)  # raises unless the imaginary part is 0
             value = value.real
         with np.errstate(over="ignore"):  # out of range becomes inf here, unlike fill_
             # (through float32, as c10 builds a Half from a float)
