@@ -127,3 +127,20 @@ def test_setitem_complex_into_reduced_float(dtype, value):
         x[0] = value
         return _result(x)
     same_outcome(program)
+
+
+@pytest.mark.parametrize("name", ["std_mean", "var_mean", "std", "var"])
+@pytest.mark.parametrize("shape,kwargs", [((1,), {}), ((2, 1), {"dim": 1}),
+                                          ((2, 3), {"dim": 1, "correction": 3}),
+                                          ((2, 3), {"dim": 1})])
+def test_degrees_of_freedom_warning_names_the_call(name, shape, kwargs):
+    import warnings
+
+    def program(lib):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = getattr(lib, name)(lib.ones(shape, dtype=lib.float64), **kwargs)
+        r = r if isinstance(r, tuple) else (r,)
+        return (str([t.tolist() for t in r]),  # (str: NaN == NaN)
+                [str(w.message).split(" (Triggered internally")[0] for w in caught])
+    same_outcome(program)

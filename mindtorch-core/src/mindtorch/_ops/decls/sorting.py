@@ -390,8 +390,13 @@ def _nanmean(self, dim=None, keepdim=False, dtype=None):
 
 def _paired(name):
     def both(self, dim=None, unbiased=None, keepdim=False, correction=None):
-        spread = OPS[name].call(self, dim, unbiased, keepdim, correction)
-        from .reduction import welford_mean
+        import warnings
+        from .reduction import var_correction, welford_mean
+        # the degrees-of-freedom warning names std_mean / var_mean, not the op inside
+        var_correction(f"{name}_mean", self, dim, unbiased, correction)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", rf"{name}\(\): degrees of freedom")
+            spread = OPS[name].call(self, dim, unbiased, keepdim, correction)
         return spread, welford_mean(self, dim, keepdim)
     return both
 
