@@ -38,8 +38,7 @@ DRAWS = {
 
 
 def _np(t):
-    a = t.numpy()
-    return a.astype(np.float32) if t.dtype is M.bfloat16 else np.array(a)
+    return t.float().numpy() if t.dtype is M.bfloat16 else np.array(t.numpy())
 
 
 @pytest.mark.parametrize("name", sorted(DRAWS))

@@ -20,7 +20,7 @@ DTYPES = ["float32", "float64", "float16", "bfloat16", "complex64"]
 
 def bits(t):
     t = t.detach()
-    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+    return (t.float() if str(t.dtype) == "torch.bfloat16" else t).numpy()
 
 
 @pytest.mark.parametrize("fn", ["sum", "mean"])

@@ -9,6 +9,8 @@ from ._lazy import lazy
 from ._size import Size, _new_tuple  # (torch.Size; also imported from here)
 from ._storage import host_view
 
+_NUMPY_LESS = frozenset((D.bfloat16,) + D.FLOAT8)  # dtypes .numpy() refuses, as PyTorch's
+
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 
@@ -414,6 +416,8 @@ class Tensor:
         if self.requires_grad and not force and _grad_enabled():  # (no_grad: allowed)
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use "
                                "tensor.detach().numpy() instead.")
+        if self.dtype in _NUMPY_LESS:  # (NumPy has no such dtype: PyTorch refuses)
+            raise TypeError(f"Got unsupported ScalarType {D.scalar_type_name(self.dtype)}")
         return self._host()
 
     def __array__(self, dtype=None, copy=None):

@@ -53,7 +53,7 @@ def _host_arrays(tensors):
             "potential way to correctly save your model is to use `save_model`.\n            "
             "More information at https://huggingface.co/docs/safetensors/torch_shared_tensors"
             "\n            ")
-    return {k: np.asarray(v.detach().cpu().numpy(), order="C") for k, v in tensors.items()}
+    return {k: np.asarray(v.detach().cpu()._host(), order="C") for k, v in tensors.items()}
 
 
 def save(tensors, metadata=None):

@@ -1,0 +1,34 @@
+"""Small API differences from PyTorch found by QA (session 10, helper c)."""
+import numpy as np
+import pytest
+
+import mindtorch
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("name,scalar_type", [("bfloat16", "BFloat16"),
+                                              ("float8_e4m3fn", "Float8_e4m3fn"),
+                                              ("float8_e5m2", "Float8_e5m2")])
+def test_numpy_of_dtypes_numpy_lacks(name, scalar_type):
+    """.numpy() (and np.asarray) of a dtype NumPy has no equivalent of: PyTorch's TypeError;
+    the tensor itself still prints, converts and saves."""
+    for lib in (torch, mindtorch):
+        t = lib.ones(3).to(getattr(lib, name))
+        with pytest.raises(TypeError, match=f"^Got unsupported ScalarType {scalar_type}$"):
+            t.numpy()
+        with pytest.raises(TypeError, match="unsupported ScalarType"):
+            np.asarray(t)
+        with pytest.raises(TypeError, match="unsupported ScalarType"):
+            t.numpy(force=True)
+    t = mindtorch.tensor([1.5, -2.0]).to(mindtorch.bfloat16)
+    assert t.float().numpy().tolist() == [1.5, -2.0]
+    assert t.tolist() == [1.5, -2.0]
+    assert "bfloat16" in repr(t)
+
+
+def test_safetensors_of_bfloat16():
+    from mindtorch.utils import safetensors
+    t = mindtorch.tensor([1.5, -2.0, 3.25]).to(mindtorch.bfloat16)
+    back = safetensors.load(safetensors.save({"w": t}))["w"]
+    assert back.dtype is mindtorch.bfloat16 and back.tolist() == [1.5, -2.0, 3.25]
