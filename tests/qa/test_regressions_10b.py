@@ -194,3 +194,28 @@ def test_once_differentiable_under_create_graph(case):
         return lib.autograd.grad(g.sum(), a, allow_unused=case == "double_unused")
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("rule", ["none", "generate", "staticmethod", "both"])
+@pytest.mark.parametrize("batched", [True, False])
+def test_function_vmap_rule_required(rule, batched):
+    # "Extending torch.func with autograd.Function": vmap over a Function needs a vmap
+    # staticmethod or generate_vmap_rule=True (not both); an unbatched call needs neither
+    def program(lib):
+        attrs = {"forward": staticmethod(lambda x: x * 2),
+                 "setup_context": staticmethod(lambda ctx, inputs, output: None),
+                 "backward": staticmethod(lambda ctx, g: g * 2)}
+        if rule in ("generate", "both"):
+            attrs["generate_vmap_rule"] = True
+        if rule in ("staticmethod", "both"):
+            attrs["vmap"] = staticmethod(lambda info, in_dims, x: (x * 2, in_dims[0]))
+        Double = type("Double", (lib.autograd.Function,), attrs)
+        x = lib.arange(6, dtype=lib.float64).reshape(2, 3)
+        w = lib.ones(3, dtype=lib.float64)
+        if batched:
+            out = lib.func.vmap(Double.apply)(x)
+        else:
+            out = lib.func.vmap(lambda v: v + Double.apply(w))(x)
+        return out.tolist(), Double.generate_vmap_rule
+    ours, theirs = same_errors(program)
+    assert ours == theirs

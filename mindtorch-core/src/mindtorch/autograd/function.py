@@ -152,6 +152,13 @@ class Function(metaclass=FunctionMeta):
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
 
+    generate_vmap_rule = False
+
+    @staticmethod
+    def vmap(info, in_dims, *args):
+        raise NotImplementedError("To use autograd.Function with vmap, you must either override "
+                                  "the vmap staticmethod or set generate_vmap_rule=True.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         ctx = cls._backward_cls()
@@ -168,6 +175,8 @@ class Function(metaclass=FunctionMeta):
                 "In order to use an autograd.Function with functorch transforms (vmap, grad, "
                 "jvp, jacrev, ...), it must override the setup_context staticmethod. For more "
                 "details, please see https://pytorch.org/docs/main/notes/extending.func.html")
+        if _transforms[0] and not cls.__module__.startswith("mindtorch"):
+            _check_vmap_rule(cls)
         # forward AD: a jvp method gives the tangents (mindtorch's own Functions without
         # one let their forward's ops propagate them)
         tangents = forward.custom_tangents(cls, args) if forward.on else None
@@ -259,6 +268,26 @@ def _save(ctx, outputs):
 class NestedIOFunction(Function):
     """PyTorch's legacy nested-input Function, kept as a name for imports (it no longer
     runs in PyTorch either; use Function)."""
+
+
+def _check_vmap_rule(cls):
+    """PyTorch's refusals of a Function called under vmap (batched inputs or not) that has
+    no vmap rule, or two (vmap itself maps by slices: the rule is not called)."""
+    from ..func import VMAP_LEVELS
+    if not VMAP_LEVELS:
+        return
+    own = cls.vmap is not Function.vmap
+    if cls.generate_vmap_rule and own:
+        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it has both "
+                           f"generate_vmap_rule=True and an overridden vmap staticmethod. "
+                           f"Please set generate_vmap_rule=False or delete the overridden vmap "
+                           f"staticmethod to avoid ambiguity. For more details, please see "
+                           f"https://pytorch.org/docs/main/notes/extending.func.html")
+    if not cls.generate_vmap_rule and not own:
+        raise RuntimeError(f"You tried to vmap over {cls.__name__}, but it does not have vmap "
+                           f"support. Please override and implement the vmap staticmethod or "
+                           f"set generate_vmap_rule=True. For more details, please see "
+                           f"https://pytorch.org/docs/main/notes/extending.func.html")
 
 
 def once_differentiable(fn):
