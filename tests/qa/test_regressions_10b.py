@@ -219,3 +219,15 @@ def test_function_vmap_rule_required(rule, batched):
         return out.tolist(), Double.generate_vmap_rule
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("value", ["np.float64(1.5)", "np.int32(2)", "[1, 2]", "None", "'x'",
+                                   "decimal.Decimal(1)", "fractions.Fraction(1)", "np.bool_(1)"])
+def test_from_numpy_refusal_names_the_type_as_cpython(value):
+    # the tensors tutorial's NumPy bridge: a NumPy scalar is no ndarray; PyTorch names
+    # its type by tp_name (numpy.float64)
+    import decimal  # noqa: F401
+    import fractions  # noqa: F401
+
+    import numpy as np  # noqa: F401
+    same_outcome(lambda lib: lib.from_numpy(eval(value)))

@@ -9,7 +9,7 @@ import warnings
 from . import _dtype as D
 from ._device import as_device, canonical, default_device
 from ._device import device as _device_t
-from ._from_sequence import NEST, host_from_sequence, regular_nest
+from ._from_sequence import NEST, _tp_name, host_from_sequence, regular_nest
 from ._lazy import lazy
 from ._storage import UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
@@ -307,7 +307,7 @@ def _adopt_ndarray(array, dtype, device, copy):
 def from_numpy(array):
     """A cpu tensor sharing memory with a numpy array (any non-negative strides)."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
+        raise TypeError(f"expected np.ndarray (got {_tp_name(type(array))})")
     return _shared(array, _check_ndarray(array))
 
 
