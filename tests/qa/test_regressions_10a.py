@@ -144,3 +144,38 @@ def test_degrees_of_freedom_warning_names_the_call(name, shape, kwargs):
         return (str([t.tolist() for t in r]),  # (str: NaN == NaN)
                 [str(w.message).split(" (Triggered internally")[0] for w in caught])
     same_outcome(program)
+
+
+_CLAMP_CALLS = {
+    "clamp_": lambda lib, x: x.clamp_(0.5, 2), "clamp_max": lambda lib, x: x.clamp_(max=2.5),
+    "clamp_min_": lambda lib, x: x.clamp_min_(0.5), "clamp_max_": lambda lib, x: x.clamp_max_(0.5),
+    "clip_": lambda lib, x: x.clip_(0.5), "torch.clamp_": lambda lib, x: lib.clamp_(x, 0.5),
+    "tensor bound": lambda lib, x: x.clamp_(lib.tensor(0.5)),
+    "out=self": lambda lib, x: lib.clamp(x, 0.5, out=x),
+    "out=self max": lambda lib, x: lib.clamp(x, max=0.5, out=x),
+    "clamp_min out=self": lambda lib, x: lib.clamp_min(x, 0.5, out=x),
+    "clamp_min out": lambda lib, x: lib.clamp_min(x, 0.5, out=lib.empty(2, dtype=lib.int64)),
+    "clamp_max out": lambda lib, x: lib.clamp_max(x, 1, out=lib.empty(2)),
+    "out other": lambda lib, x: lib.clamp(x, 0.5, out=lib.empty(2, dtype=lib.int64)),
+    "same dtype": lambda lib, x: x.clamp_(1, 2), "bool": lambda lib, x: x.bool().clamp_(0, 1),
+}
+
+
+@pytest.mark.parametrize("call", list(_CLAMP_CALLS), ids=str)
+def test_clamp_number_bounds_inplace_messages(call):
+    # number bounds whose result type differs from self's: PyTorch names self's dtype as
+    # C++ does (long int), in place and for out=self; out= of another tensor: Found dtype
+    def program(lib):
+        return _result(_CLAMP_CALLS[call](lib, lib.ones(2, dtype=lib.int64)))
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float32", "float64"), ("int64", "int64", "float32"),
+                                    ("float32", "float32", "float32"), ("uint8", "uint8", "int64")],
+                         ids=str)
+def test_heaviside_out_one_dtype(dtypes):
+    def program(lib):
+        a, b, o = (getattr(lib, n) for n in dtypes)
+        x = lib.tensor([-1, 0, 2]).to(a)
+        return _result(lib.heaviside(x, lib.tensor([1]).to(b), out=lib.empty(3, dtype=o)))
+    same_outcome(program)

@@ -41,6 +41,10 @@ def _clamp_out(out, result, args, kwargs):
     # needs the result to cast
     bounds = list(args[1:3]) + [kwargs.get("min"), kwargs.get("max")]
     if any(b is not None and not hasattr(b, "_shape") for b in bounds):
+        self = args[0] if args else kwargs.get("input", kwargs.get("self"))
+        if out is self and out.dtype is not result.dtype:  # (torch.clamp(x, 0.5, out=x))
+            raise RuntimeError(f"result type {_type_name(result.dtype)} can't be cast to the "
+                               f"desired output type {_cpp(out.dtype)}")
         _same_dtype(out, result, args, kwargs)
 
 

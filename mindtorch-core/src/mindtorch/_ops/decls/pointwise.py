@@ -15,7 +15,7 @@ from ._helpers import (
     NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, refuse_complex_autograd,
 )
 from ._prechecks import _checked_first
-from ._out_rules import EXACT_OUT, _checked_out
+from ._out_rules import EXACT_OUT, _checked_out, _clamp_out
 
 POINTWISE = ("pointwise",)
 
@@ -549,6 +549,27 @@ def _declare():
         _checked_out(OPS[name], rule)
         if name in aliases.values():
             _checked_out(OPS[next(a for a, t in aliases.items() if t == name)], rule)
+    for name in ("clamp_min", "clamp_max"):  # (one bound: clamp's out= rule)
+        _checked_out(OPS[name], _clamp_out)
+    for name, bounds in (("clamp", lambda a: a), ("clip", lambda a: a),
+                         ("clamp_min", lambda a: (a[0], None)),
+                         ("clamp_max", lambda a: (None, a[0]))):
+        _scalar_clamp_inplace(OPS[name + "_"], bounds)
+
+
+def _scalar_clamp_inplace(op, bounds):
+    """clamp_ (clip_, clamp_min_, clamp_max_) with number bounds: PyTorch's kernel refuses
+    a result dtype other than self's first, naming self's dtype as C++ does."""
+    inner = op.decomposition
+
+    def decomposition(self, *args):
+        low, high = (tuple(bounds(args)) + (None, None))[:2]
+        _, _, dt, scalar = clamp_plan(self, low, high)
+        if scalar and dt is not self.dtype:
+            raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
+                               f"output type {_dtype.CPP_NAMES[self.dtype.name]}")
+        return inner(self, *args)
+    op.decomposition = decomposition
 
 
 BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",

@@ -16,6 +16,7 @@ from ._helpers import (
     NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, unimplemented_derivative,
     write_into,
 )
+from ._out_rules import SPECIAL_OUT, _checked_out
 from .pointwise import POINTWISE, _alias, _cj, _keep, _tensor, join
 
 SPECIAL = ("special",)
@@ -188,6 +189,12 @@ def _float_power_(self, exponent):
     return self.pow_(_double(exponent))
 
 
+def _heaviside_out(out, result, args, kwargs):
+    if out.dtype is not result.dtype:  # (one-dtype kernel, out= included)
+        raise RuntimeError("heaviside is not yet implemented for tensors with different "
+                           "dtypes.")
+
+
 def _mvlgamma_terms(self, p):
     """self - j/2 for j < p, along a new last dim."""
     M = _M()
@@ -295,6 +302,7 @@ def _declare():
            decomposition=_float_power, out=True)
     define("float_power_(Tensor(a!) self, Tensor|Scalar exponent) -> Tensor(a!)",
            decomposition=_float_power_, function=False)
+    _checked_out(OPS["heaviside"], _heaviside_out)
     for sign, name in ((1, "isposinf"), (-1, "isneginf")):
         define(f"{name}(Tensor self) -> Tensor", decomposition=_is_inf(sign),
                promotion="always_bool", out=True)
@@ -308,6 +316,8 @@ def _declare():
         names = [a.split("=")[0].split()[-1] for a in args.split(",") if a.strip() != "*"]
         define(f"{alias}({args}) -> Tensor", modules=SPECIAL, out=True, **_HIDDEN,
                decomposition=_forward(target, names))
+    for name, rule in SPECIAL_OUT.items():
+        _checked_out(OPS[name], rule)
     for name in JOINED:
         join(OPS[name], "special")
     for name in ("asinh", "acosh", "atanh"):
