@@ -226,8 +226,9 @@ def test_function_vmap_rule_required(rule, batched):
 def test_from_numpy_refusal_names_the_type_as_cpython(value):
     # the tensors tutorial's NumPy bridge: a NumPy scalar is no ndarray; PyTorch names
     # its type by tp_name (numpy.float64)
-    import decimal  # noqa: F401
-    import fractions  # noqa: F401
+    import decimal
+    import fractions
 
-    import numpy as np  # noqa: F401
-    same_outcome(lambda lib: lib.from_numpy(eval(value)))
+    import numpy as np
+    obj = eval(value, {"np": np, "decimal": decimal, "fractions": fractions})
+    assert same_outcome(lambda lib: lib.from_numpy(obj))[0] == "TypeError"
