@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import mindtorch
-from reference import torch
+from reference import same_errors, torch
 
 INTS = ["uint8", "int8", "int16", "int32", "int64"]
 
@@ -98,3 +98,39 @@ def test_parser_numbers_from_tensors_and_truthy_flags(case):
         return str(r.dtype), r.tolist(), x.tolist()
     ours, theirs = same_class(program)
     assert ours == theirs
+
+
+# out= dtype rules: each op's kernel decides which out dtypes it takes (the result's own,
+# bool only, any the result casts to safely); checked with the message's class
+OUT_CASES = {
+    "isneginf": lambda L, o: L.isneginf(L.tensor([1.0, -float("inf")]), out=o),
+    "isposinf": lambda L, o: L.isposinf(L.tensor([1.0, float("inf")]), out=o),
+    "nan_to_num": lambda L, o: L.nan_to_num(L.tensor([1.0, float("nan")]), out=o),
+    "msort": lambda L, o: L.msort(L.tensor([3.0, 1.0]), out=o),
+    "isin": lambda L, o: L.isin(L.tensor([3.0, 1.0]), L.tensor([1.0]), out=o),
+    "searchsorted": lambda L, o: L.searchsorted(L.tensor([1.0, 2.0, 3.0]), L.tensor([2.5, 0.0]),
+                                                out=o),
+    "searchsorted int32": lambda L, o: L.searchsorted(L.tensor([1.0, 2.0]), L.tensor([2.5, 0.0]),
+                                                      out_int32=True, out=o),
+    "special.round": lambda L, o: L.special.round(L.tensor([1.26, 2.5]), decimals=1, out=o),
+    "histc": lambda L, o: L.histc(L.tensor([1.0, 2.0]), bins=2, out=o),
+    "linalg.pinv": lambda L, o: L.linalg.pinv(L.tensor([[2.0, 1.0], [1.0, 3.0]]), out=o),
+    "linalg.matrix_rank": lambda L, o: L.linalg.matrix_rank(L.tensor([[2.0, 1.0], [4.0, 2.0]]),
+                                                            out=o),
+    "pinverse": lambda L, o: L.pinverse(L.tensor([[2.0, 1.0], [1.0, 3.0]]), out=o),
+}
+
+
+@pytest.mark.parametrize("out_dtype", ["bool", "int32", "int64", "float16", "float32",
+                                       "float64", "complex128"])
+@pytest.mark.parametrize("case", OUT_CASES)
+def test_out_dtype_rules(case, out_dtype):
+    def program(lib):
+        out = lib.empty(0, dtype=getattr(lib, out_dtype))
+        r = OUT_CASES[case](lib, out)
+        return r is out, str(out.dtype), out.tolist()
+    ours, theirs = same_errors(program)  # (class and message)
+    if ours[0] == "ok":
+        assert ours[1][:2] == theirs[1][:2]
+        torch.testing.assert_close(torch.tensor(ours[1][2]), torch.tensor(theirs[1][2]),
+                                   rtol=1e-3, atol=1e-3)

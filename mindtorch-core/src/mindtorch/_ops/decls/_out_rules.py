@@ -25,9 +25,17 @@ def _abs_out(out, result, args, kwargs):
                            f"{_type_name(src)}")
 
 
-def _signbit_out(out, result, args, kwargs):
-    if out.dtype is not _dtype.bool:
-        raise RuntimeError("signbit does not support non-boolean outputs.")
+def _bool_only(name):
+    def rule(out, result, args, kwargs):
+        if out.dtype is not _dtype.bool:
+            raise RuntimeError(f"{name} does not support non-boolean outputs.")
+    return rule
+
+
+def _nan_to_num_out(out, result, args, kwargs):
+    if out.dtype is not result.dtype:
+        raise RuntimeError(f"nan_to_num: dtype of out: {_type_name(out.dtype)} should be same "
+                           f"as input: {_type_name(result.dtype)}")
 
 
 def _where_out(out, result, args, kwargs):
@@ -60,8 +68,11 @@ def _lerp_out(out, result, args, kwargs):
 EXACT_OUT = {name: _same_dtype for name in
              ("neg", "bitwise_not", "ceil", "floor", "trunc", "round", "conj_physical",
               "frac", "sign", "sgn")}
-EXACT_OUT.update(abs=_abs_out, signbit=_signbit_out, where=_where_out, clamp=_clamp_out,
-                 lerp=_lerp_out)
+EXACT_OUT.update(abs=_abs_out, signbit=_bool_only("signbit"), where=_where_out,
+                 clamp=_clamp_out, lerp=_lerp_out, nan_to_num=_nan_to_num_out)
+# the same for ops of the special family (declared after pointwise)
+SPECIAL_OUT = {"isposinf": _bool_only("isposinf"), "isneginf": _bool_only("isneginf"),
+               "special_round": _same_dtype}
 
 
 def _where_tensors_only(args, kwargs):
@@ -143,9 +154,15 @@ _OUT_MESSAGES = {
         f"{want} and out.dtype = {got}"),
     "narrow_copy": lambda got, want, args:
         "Expected self.dtype() == output.dtype() to be true, but got false.",
+    "searchsorted": lambda got, want, args: (
+        f"torch.searchsorted(): output tensor's dtype is wrong, it can only be Int(int32) or "
+        f"Long(int64) depending on whether out_int32 flag is True, but we got output tensor's "
+        f"dtype {got} and out_int32 flag is {want == 'Int'}"),
 }
 _CPP_OUT_MESSAGES = {
     "multi_dot": "multi_dot(): expected out tensor to have dtype {want} but got {got}",
+    "histc": "torch.histogram: input tensor and hist tensor should have the same dtype, but "
+             "got input {want} and hist {got}",
     None: "Expected out tensor to have dtype {want}, but got {got} instead",
 }
 
@@ -171,9 +188,10 @@ def _matmul_out_kind(args):
     return "dot" if d1 == d2 == 1 else "addmv" if d2 == 1 and d1 >= 2 else "mm"
 
 
-def exact_out(op, kind="mm"):
+def exact_out(op, kind="mm", overlap=False):
     """Make op's out= take only its result's dtype (RuntimeError with PyTorch's message
-    for `kind`), on top of any public wrapper op already has."""
+    for `kind`), on top of any public wrapper op already has.  overlap: refuse an out=
+    overlapping an input, as PyTorch's kernels other than the products do."""
     prev = op._public
 
     def make(generated):
@@ -182,7 +200,7 @@ def exact_out(op, kind="mm"):
         def public(*args, out=None, **kwargs):
             if out is None:
                 return inner(*args, **kwargs)
-            if op.name in OUT_DISJOINT:  # (PyTorch's products do not check out=)
+            if overlap or op.name in OUT_DISJOINT:  # (PyTorch's products do not check)
                 _refuse_overlap(op, out, args, kwargs)
             if _autocast.state.on:
                 with _autocast.off():

@@ -11,7 +11,7 @@ decomposes into these ops.  A failure on the data (a singular matrix, one that i
 positive-definite) raises LinAlgError, a RuntimeError, as torch.linalg.LinAlgError.
 """
 
-from ... import _dtype as D
+from ... import _dtype as D, _promotion
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
 from ..._warn_once import warn_once
@@ -418,6 +418,17 @@ def single_out(op):
 def tuple_out(op):
     """out=(t1, t2, ...) for an op with several results."""
     _with_out(op, _write_tuple)
+
+
+def castable_out(op, label):
+    """out= of any dtype the result safely casts to (pinv, matrix_rank check it so)."""
+    def write(op, out, r):
+        if isinstance(out, Tensor) and not _promotion.can_cast(r.dtype, out.dtype):
+            raise RuntimeError(f"{label}: Expected result to be safely castable from "
+                               f"{_type_name(r.dtype)} dtype, but got result with dtype "
+                               f"{_type_name(out.dtype)}")
+        return write_out(op, out, r) if isinstance(out, Tensor) else _write_one(op, out, r)
+    _with_out(op, write)
 
 
 

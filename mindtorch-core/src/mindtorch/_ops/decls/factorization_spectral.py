@@ -6,8 +6,8 @@ from ... import _dtype as D
 from ..._tensor import Tensor
 from ..registry import OPS, define, derivative, nondifferentiable
 from ._helpers import _type_name
-from .factorization import (_M, _diag_embed, _eye_mask, _has_data, _safe, check_matrix, eps,
-                            single_out, tuple_out)
+from .factorization import (_M, _diag_embed, _eye_mask, _has_data, _safe, castable_out,
+                            check_matrix, eps, single_out, tuple_out)
 
 
 # -- metadata rules of the kernel ops --------------------------------------------------------
@@ -168,9 +168,10 @@ def _declare():
            "(Tensor U, Tensor S, Tensor V)", tags=("linalg",), decomposition=_svd)
     define("pinverse(Tensor self, float rcond=1e-15) -> Tensor", tags=("linalg",),
            decomposition=_pinverse)
-    for name in ("linalg_eigvalsh", "linalg_eigvals", "linalg_svdvals", "linalg_pinv",
-                 "linalg_matrix_rank", "pinverse"):
+    for name in ("linalg_eigvalsh", "linalg_eigvals", "linalg_svdvals"):
         single_out(OPS[name])
+    castable_out(OPS["linalg_pinv"], "linalg.pinv")  # (torch.pinverse has no out=)
+    castable_out(OPS["linalg_matrix_rank"], "torch.linalg.matrix_rank")
     for name in ("linalg_eigh", "linalg_eig", "linalg_svd", "svd"):
         tuple_out(OPS[name])
 

@@ -16,6 +16,7 @@ from ... import return_types
 from ..._shapes import reduced_shape
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, has_data, no_derivative
+from ._out_rules import exact_out
 from ._prechecks import _arg, _checked_first
 
 DYNAMIC = ("dynamic_output_shape",)
@@ -746,6 +747,9 @@ def _derivatives():
         derivative(OPS[op_name], name=formulas.pop("name", None), **formulas)
     nondifferentiable(*(OPS[n] for n in ("argsort", "searchsorted", "bucketize", "histc",
                                           "isin")))
+    for name, kind in (("msort", None), ("isin", None), ("histc", "histc"),
+                       ("searchsorted", "searchsorted")):
+        exact_out(OPS[name], kind, overlap=True)  # (out= only of the result's dtype)
 
 
 _declare()
