@@ -32,3 +32,18 @@ def test_safetensors_of_bfloat16():
     t = mindtorch.tensor([1.5, -2.0, 3.25]).to(mindtorch.bfloat16)
     back = safetensors.load(safetensors.save({"w": t}))["w"]
     assert back.dtype is mindtorch.bfloat16 and back.tolist() == [1.5, -2.0, 3.25]
+
+
+def test_kernel_memory_error_is_runtime_error():
+    """NumPy's MemoryError inside a kernel reaches the user as PyTorch's allocator
+    RuntimeError, with the size asked for."""
+    a, b = mindtorch.ones(10 ** 5, 1), mindtorch.ones(1, 10 ** 6)
+    with pytest.raises(RuntimeError, match="DefaultCPUAllocator: can't allocate memory: you "
+                                           "tried to allocate 400000000000 bytes"):
+        a * b
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        mindtorch.ones(10 ** 6).outer(mindtorch.ones(10 ** 6))
+    x = mindtorch.ones(10 ** 5, 1, requires_grad=True)  # (through the autograd layer too)
+    with pytest.raises(RuntimeError, match="can't allocate memory"):
+        x * b
+    assert (a * mindtorch.ones(1, 3)).shape == (10 ** 5, 3)

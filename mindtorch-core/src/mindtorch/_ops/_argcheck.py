@@ -355,3 +355,16 @@ def factory_layout(layout, pin_memory):
     if pin_memory:
         raise RuntimeError("pin_memory=True requires a CUDA or other accelerator backend; no "
                            "pinned memory allocator is available on this system.")
+
+
+def out_of_memory(error):
+    """A kernel's MemoryError as PyTorch's CPU allocator failure (RuntimeError), with the
+    size NumPy could not allocate when it says."""
+    shape, dt = getattr(error, "shape", None), getattr(error, "dtype", None)
+    size = ""
+    if shape is not None and dt is not None:
+        n = dt.itemsize
+        for s in shape:
+            n *= s
+        size = f" you tried to allocate {n} bytes."
+    raise RuntimeError(f"DefaultCPUAllocator: can't allocate memory:{size}") from None

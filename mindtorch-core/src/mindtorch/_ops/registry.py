@@ -453,6 +453,7 @@ def _generate_binding(op):
     inputs = "".join(n + ", " for n, _ in tensor_names)
     mark = [] if s.mutated else [f"if _grad.inference: _r = _inf_mark(_r, ({inputs}))"]
     call_args = ", ".join(_pyname(a.name) for a in s.args if a.name != "requires_grad")
+    call_start = len(lines)
     lines.append("_k = _resolved.get(_dev.type)")
     lines.append("if _k is None: _k = _op.resolve(_dev.type)")
     bumps = [f"{_pyname(name)}._version_counter[0] += 1" for name in s.mutated]
@@ -492,6 +493,11 @@ def _generate_binding(op):
     else:
         lines.append("return _r")
 
+    # a kernel's NumPy MemoryError is PyTorch's allocator RuntimeError (try: no cost unless
+    # something is raised)
+    lines[call_start:] = (["try:"] + ["    " + ln.replace("\n", "\n    ")
+                                      for ln in lines[call_start:]]
+                          + ["except MemoryError as _e: _h.out_of_memory(_e)"])
     fname = _pyname(s.name.split("::")[-1])
     src = f"def {fname}({', '.join(params)}):\n" + "".join(f"    {ln}\n" for ln in lines)
     exec(compile(src, f"<binding {s.name}>", "exec"), ns)
