@@ -179,3 +179,14 @@ def test_heaviside_out_one_dtype(dtypes):
         x = lib.tensor([-1, 0, 2]).to(a)
         return _result(lib.heaviside(x, lib.tensor([1]).to(b), out=lib.empty(3, dtype=o)))
     same_outcome(program)
+
+
+@pytest.mark.parametrize("data,kwargs", [
+    ([1.0, float("nan")], {}), ([1.0, float("inf")], {}), ([1.0, 2.0], {"range": (0, float("nan"))}),
+    ([1.0, 2.0], {"range": (2, 1)}), ([1.0, 2.0], {"range": (2.5, 1)}),
+    ([1.0, 2.0], {"range": (0, 1, 2)}), ([1.0, 2.0], {"range": (0.0, 3.0)})])
+def test_histogram_range_messages(data, kwargs):
+    def program(lib):
+        hist, edges = lib.histogram(lib.tensor(data, dtype=lib.float64), 3, **kwargs)
+        return hist.tolist(), edges.tolist()
+    same_outcome(program)

@@ -656,8 +656,8 @@ def histogram(self, bins=100, range=None, weight=None, density=False):
         if lo == hi:
             lo, hi = lo - 0.5, hi + 0.5
         if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise RuntimeError(f"torch.histogramdd(): dimension 0's range [{lo}, {hi}] is not "
-                               f"finite")
+            raise RuntimeError(f"torch.histogramdd: dimension 0's range [{S._num(lo)}, "
+                               f"{S._num(hi)}] is not finite")
         edges = arr(linspace(lo, hi, nbins + 1, self.dtype))
         hist = _linear_bins(a, edges[0], edges[-1], nbins, edges, w)
     hist = hist.astype(a.dtype)

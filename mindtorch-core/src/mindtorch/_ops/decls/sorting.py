@@ -240,11 +240,11 @@ def histogram_plan(self, bins, range, weight):
                            f"dimension 0")
     if range is not None:
         if len(range) != 2:
-            raise RuntimeError(f"torch.histogramdd(): for a 1-dimensional histogram range "
+            raise RuntimeError(f"torch.histogramdd: for a 1-dimensional histogram range "
                                f"should have 2 elements, but got {len(range)}")
         if range[0] > range[1]:
-            raise RuntimeError(f"torch.histogramdd(): min should not exceed max, but got min "
-                               f"{range[0]} max {range[1]} for dimension 0")
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                               f"{_num(range[0])} max {_num(range[1])} for dimension 0")
     return bins, False
 
 
