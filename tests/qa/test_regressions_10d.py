@@ -134,3 +134,15 @@ def test_out_dtype_rules(case, out_dtype):
         assert ours[1][:2] == theirs[1][:2]
         torch.testing.assert_close(torch.tensor(ours[1][2]), torch.tensor(theirs[1][2]),
                                    rtol=1e-3, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("eps", [None, -0.1, 1e-6, 0.2, 0.5, 0.55, 1.0, 2.0])
+def test_logit_eps_clamps_low_first(dtype, eps):
+    # PyTorch's kernel clamps x < eps to eps first, then x > 1 - eps: for eps > 0.5 that is
+    # not np.clip's answer
+    from reference import to_torch
+    x = np.array([0.0, 0.3, 0.5, 0.7, 1.0, 2.0, np.nan, 1e-8])
+    ours = mindtorch.logit(mindtorch.tensor(x).to(getattr(mindtorch, dtype)), eps)
+    theirs = torch.logit(torch.tensor(x).to(getattr(torch, dtype)), eps)
+    torch.testing.assert_close(to_torch(ours), theirs, equal_nan=True)

@@ -129,11 +129,14 @@ def _logit(self, eps=None):
     S.check("logit", self)
     out = OPS["logit"].result_dtype(self)
     a = arr(self).astype(np.float32 if out.itemsize == 2 else out.np)
-    if eps is not None and eps >= 0:
-        a = np.clip(a, eps, 1 - eps)
     # 16-bit floats: every step rounded to the dtype, as PyTorch's kernel computes them
     r = (lambda v: v.astype(out.np).astype(np.float32)) if out.itemsize == 2 else \
         (lambda v: v)
+    if eps is not None and eps >= 0:
+        # PyTorch's x < lo ? lo : x > hi ? hi : x (eps > 0.5, lo > hi, is not np.clip's)
+        lo = r(np.asarray(eps, a.dtype))
+        hi = r(1 - lo)
+        a = np.where(a < lo, lo, np.where(a > hi, hi, a))
     with np.errstate(all="ignore"):
         a = r(a)
         return wrap(np.log(r(a / r(1 - a))), out)
