@@ -1,8 +1,7 @@
 """Small API differences from PyTorch found by QA (session 10, helper c)."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 
 torch = pytest.importorskip("torch")
 
@@ -47,3 +46,23 @@ def test_kernel_memory_error_is_runtime_error():
     with pytest.raises(RuntimeError, match="can't allocate memory"):
         x * b
     assert (a * mindtorch.ones(1, 3)).shape == (10 ** 5, 3)
+
+
+@pytest.mark.parametrize("fmt,shape", [("channels_last", (2, 3, 4, 5)),
+                                       ("channels_last_3d", (2, 3, 2, 4, 5))])
+def test_stack_of_channels_last_tensors_keeps_their_layout(fmt, shape):
+    """PyTorch stacks along an existing dim as cat then a view: channels-last inputs give
+    a channels-last-like result (the new last dim: contiguous); values, grads too."""
+    base = np.random.default_rng(0).standard_normal((3,) + shape).astype(np.float32)
+    ts = [torch.from_numpy(b).contiguous(memory_format=getattr(torch, fmt)) for b in base]
+    ms = [mindtorch.tensor(b).contiguous(memory_format=getattr(mindtorch, fmt))
+          .requires_grad_() for b in base]
+    for d in range(-len(shape) - 1, len(shape) + 1):
+        r, m = torch.stack(ts, d), mindtorch.stack(ms, d)
+        assert m.stride() == r.stride(), d
+        np.testing.assert_array_equal(m.detach().numpy(), r.numpy())
+    m = mindtorch.stack(ms, 1)
+    m.backward(mindtorch.ones(m.shape))
+    assert all(t.grad.shape == shape for t in ms)
+    mixed = [ms[0].detach(), ms[1].detach().contiguous()]  # (formats differ: contiguous)
+    assert mindtorch.stack(mixed, 1).is_contiguous()

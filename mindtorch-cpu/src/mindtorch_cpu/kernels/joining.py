@@ -1,9 +1,8 @@
 """cat and stack: shapes, dtype and errors from the shared rules cat_plan / stack_plan of
 mindtorch._ops.decls.joining.  Results are fresh C-contiguous arrays, as PyTorch's
 (np.concatenate alone would follow the inputs' layout), or channels-last when cat's
-inputs all are."""
+inputs all are (stack along an existing dim too: PyTorch's is cat, then a view)."""
 import numpy as np
-
 from mindtorch._memory_format import common_format
 from mindtorch._ops.decls.joining import cat_plan, stack_plan
 
@@ -23,8 +22,15 @@ def cat(tensors, dim=0):
 
 def stack(tensors, dim=0):
     shape, dtype, dim = stack_plan(tensors, dim)
-    out = np.empty(shape, dtype.np)
     n = len(tensors)
+    if dim < len(shape) - 1 and len(shape) in (5, 6) and \
+            common_format(tensors) != "contiguous_format":
+        # (channels-last inputs: their cat along dim, dim split in two by a view)
+        merged = arr(cat(tensors, dim))
+        st = merged.strides
+        st = st[:dim] + (st[dim] * shape[dim + 1],) + st[dim:]
+        return wrap(np.lib.stride_tricks.as_strided(merged, shape, st), dtype)
+    out = np.empty(shape, dtype.np)
     if dim < len(shape) - 1:  # a cat along dim, into out with dims dim and dim+1 merged
         merged = shape[:dim] + (n * shape[dim + 1],) + shape[dim + 2:]
         np.concatenate([arr(t) for t in tensors], axis=dim, out=out.reshape(merged),
