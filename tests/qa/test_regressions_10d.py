@@ -146,3 +146,30 @@ def test_logit_eps_clamps_low_first(dtype, eps):
     ours = mindtorch.logit(mindtorch.tensor(x).to(getattr(mindtorch, dtype)), eps)
     theirs = torch.logit(torch.tensor(x).to(getattr(torch, dtype)), eps)
     torch.testing.assert_close(to_torch(ours), theirs, equal_nan=True)
+
+
+# Python-level functions checking their arguments as PyTorch's parser does (TypeError)
+FUNCTION_ARGS = {
+    "is_same_size int": lambda L, x: L.is_same_size(x, 2),
+    "is_same_size ok": lambda L, x: L.is_same_size(x, x.t()),
+    "hann_window 0-dim": lambda L, x: L.hann_window(L.tensor(4)).tolist(),
+    "hann_window float": lambda L, x: L.hann_window(4.0),
+    "hann_window bool": lambda L, x: L.hann_window(True),
+    "kaiser_window 1-d": lambda L, x: L.kaiser_window(L.tensor([4])),
+    "bartlett_window tensor": lambda L, x: L.bartlett_window(x),
+    "promote_types tensor": lambda L, x: L.promote_types(x, L.float32),
+    "promote_types int": lambda L, x: L.promote_types(L.float32, 1),
+    "promote_types ok": lambda L, x: str(L.promote_types(L.int8, L.uint8)),
+    "can_cast tensor": lambda L, x: L.can_cast(L.float32, x),
+    "can_cast ok": lambda L, x: L.can_cast(L.float32, L.int32),
+    "result_type one": lambda L, x: L.result_type(x),
+    "result_type numbers": lambda L, x: str(L.result_type(2, 3.5)),
+}
+
+
+@pytest.mark.parametrize("case", FUNCTION_ARGS)
+def test_function_argument_types(case):
+    def program(lib):
+        return FUNCTION_ARGS[case](lib, x23(lib))
+    ours, theirs = same_class(program)
+    assert ours == theirs

@@ -15,7 +15,9 @@ from ._dtype import (  # noqa: F401
 )
 from ._dtype import ALIASES as _ALIASES
 from ._device import device  # noqa: F401
-from ._promotion import can_cast, promote_types, result_type  # noqa: F401
+from ._promotion import (  # noqa: F401
+    can_cast_public as can_cast, promote_types_public as promote_types,
+    result_type_public as result_type)
 from ._shapes import broadcast_shapes_public as broadcast_shapes  # noqa: F401
 from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
 from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: F401

@@ -119,3 +119,35 @@ def result_type(*args):
 def can_cast(from_, to):
     """Whether an in-place/out= result of dtype from_ may be written to dtype to."""
     return _CATEGORY[from_.kind] <= _CATEGORY[to.kind]
+
+
+# -- the public functions: PyTorch's argument checks on top of the rules above (which core
+# code calls directly)
+
+def _dtype_arg(fn, x, name, pos):
+    if not isinstance(x, D.dtype):
+        from ._ops._argcheck import _type_name
+        raise TypeError(f"{fn}(): argument '{name}' (position {pos}) must be torch.dtype, not "
+                        f"{_type_name(x)}")
+
+
+def promote_types_public(type1, type2):
+    _dtype_arg("promote_types", type1, "type1", 1)
+    _dtype_arg("promote_types", type2, "type2", 2)
+    return promote_types(type1, type2)
+
+
+def can_cast_public(from_, to):
+    _dtype_arg("can_cast", from_, "from_", 1)
+    _dtype_arg("can_cast", to, "to", 2)
+    return can_cast(from_, to)
+
+
+def result_type_public(tensor, other):
+    """torch.result_type of two operands (tensors or numbers)."""
+    return result_type(tensor, other)
+
+
+for _f, _name in ((promote_types_public, "promote_types"), (can_cast_public, "can_cast"),
+                  (result_type_public, "result_type")):
+    _f.__name__ = _f.__qualname__ = _name  # (as named in errors: result_type() missing ...)

@@ -3,7 +3,7 @@ them (an arange scaled and transformed in place, in the window's dtype), so the 
 round alike; and the small complex-part functions torch.real / imag / conj."""
 import math
 
-from ._ops._argcheck import factory_layout
+from ._ops._argcheck import _not_int, _type_name, factory_layout
 
 
 def _window(name, length, periodic, dtype, device, requires_grad, build):
@@ -14,6 +14,11 @@ def _window(name, length, periodic, dtype, device, requires_grad, build):
                            f"{_CPP.get(dtype.name, dtype.name)}, device=cpu, layout=Strided "
                            f"(default), requires_grad=false (default), pinned_memory=false, "
                            f"memory_format=(nullopt))")
+    if type(length) is not int:  # (PyTorch's parser: ints and 0-dim integer tensors)
+        if _not_int(length) or not hasattr(length, "__index__"):
+            raise TypeError(f"{name}(): argument 'window_length' (position 1) must be int, "
+                            f"not {_type_name(length)}")
+        length = length.__index__()
     if length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got "
                            f"window_length={length}")

@@ -427,6 +427,9 @@ is_nonzero = _is_nonzero
 
 
 def is_same_size(self, other):
+    if not isinstance(other, _M().Tensor):
+        raise TypeError(f"is_same_size(): argument 'other' (position 2) must be Tensor, not "
+                        f"{type(other).__name__}")
     return self.shape == other.shape
 
 
