@@ -190,3 +190,17 @@ def test_histogram_range_messages(data, kwargs):
         hist, edges = lib.histogram(lib.tensor(data, dtype=lib.float64), 3, **kwargs)
         return hist.tolist(), edges.tolist()
     same_outcome(program)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("dtype", ["float64"])  # (float32: exp differs from Sleef's in ulps)
+def test_soft_margin_grad_is_pytorchs_formula(reduction, dtype):
+    # target * z * -norm / (1 + z) with z = exp(-target * x): NaN where z overflows
+    def program(lib):
+        dt = getattr(lib, dtype)
+        x = lib.tensor([-1000.0, 1000.0, 0.0, 2.0, -3.5], dtype=dt, requires_grad=True)
+        y = lib.tensor([1.0, -1.0, 1.0, -1.0, 1.0], dtype=dt)
+        loss = lib.nn.functional.soft_margin_loss(x, y, reduction=reduction)
+        (loss.sum() * 1.5).backward()
+        return str(loss.tolist()), str(x.grad.tolist())
+    same_outcome(program)

@@ -117,8 +117,11 @@ def _soft_margin_loss(self, target, reduction):
 
 
 def _soft_margin_grad(grad, self, target, reduction):
-    g = -(target * (target * self).neg().sigmoid()) * grad
-    return _mean_scale(g, reduction, self.numel())
+    """PyTorch's soft_margin_loss_backward: target * z * -norm / (1 + z) * grad with
+    z = exp(-target * input), rounded as there (NaN where z overflows, as there)."""
+    z = (target * self).neg().exp()
+    norm = 1.0 / self.numel() if reduction == 1 and self.numel() else 1.0
+    return target * z * -norm / (z + 1) * grad
 
 
 def _soft_margin_loss_functional(self, target, size_average, reduce, reduction):
