@@ -213,3 +213,40 @@ def test_batch_norm_training_permuted_input_within_steps(dtype):
     ym = mindtorch.nn.functional.batch_norm(xm, rmm, rvm, None, None, True)
     assert steps(rmm, rm) <= 2 and steps(rvm, rv) <= 2
     torch.testing.assert_close(to_torch(ym).float(), y.float(), rtol=0.02, atol=0.02)
+
+
+# -- nll_loss's sums -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", HALVES)
+@pytest.mark.parametrize("rows", [1, 17, 256, 257, 3000, 4097])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("ignored", [False, True])
+def test_nll_loss_reductions_bits(dtype, rows, weighted, ignored):
+    """mean and sum over many rows (ATen's 16-bit cascade of partial sums) and their
+    gradients, bit for bit; with class weights and ignored targets."""
+    dt = getattr(torch, dtype)
+    x = (torch.randn(rows, 10) * 3).to(dt).requires_grad_()
+    t = torch.randint(0, 10, (rows,))
+    if ignored:
+        t[::7] = -100
+    w = (torch.rand(10) + 0.5).to(dt) if weighted else None
+    xm = mt(x.detach()).requires_grad_()
+    tm, wm = mindtorch.tensor(t.numpy()), mt(w)
+    for reduction in ("mean", "sum"):
+        x.grad, xm.grad = None, None
+        ref = torch.nn.functional.nll_loss(x, t, w, reduction=reduction)
+        got = mindtorch.nn.functional.nll_loss(xm, tm, wm, reduction=reduction)
+        same_bits(got, ref)
+        g = torch.randn(()).to(dt)
+        ref.backward(g)
+        got.backward(mt(g))
+        same_bits(xm.grad, x.grad)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_cross_entropy_bits(dtype):
+    dt = getattr(torch, dtype)
+    x = torch.randn(500, 7).to(dt)
+    t = torch.randint(0, 7, (500,))
+    same_bits(mindtorch.nn.functional.cross_entropy(mt(x), mindtorch.tensor(t.numpy())),
+              torch.nn.functional.cross_entropy(x, t))

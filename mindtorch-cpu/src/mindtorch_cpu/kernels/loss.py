@@ -70,11 +70,45 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     loss = np.where(valid, -picked * w, x.dtype.type(0))
     if reduction == 0:
         return wrap(loss, self.dtype)
+    if x.dtype.itemsize == 2 and x.ndim <= 2 and n_classes:  # (16-bit floats)
+        total, count = _half_cascade(picked.reshape(-1), valid.reshape(-1),
+                                     None if weight is None else w.reshape(-1))
+        if reduction == 1:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                total = total / count
+        return wrap(np.asarray(total, x.dtype), self.dtype)
     total = _sum(loss)
     if reduction == 1:  # a zero weight sum (every target ignored) divides as PyTorch's, quietly
         with np.errstate(divide="ignore", invalid="ignore"):
             total = total / _sum(w)
     return wrap(np.asarray(total, x.dtype), self.dtype)
+
+
+def _half_cascade(picked, valid, w):
+    """ATen's 16-bit nll_loss sums (total loss, total weight), in 16-bit arithmetic (each
+    step rounded): rows in order into a first partial sum, moved into the next of 8
+    levels after every 16th row (every 256th into the one after, ...), the levels then
+    added in order; without weights the total weight is the count of valid rows."""
+    dt = picked.dtype.type
+    rows = len(picked)
+    power = max(4, ((rows - 1).bit_length() if rows > 2 else 1) // 8)
+    mask = (1 << power) - 1
+    loss, wsum = [dt(0)] * 8, [dt(0)] * 8
+    for b in np.flatnonzero(valid).tolist():
+        if w is None:
+            loss[0] = loss[0] - picked[b]
+        else:
+            loss[0] = loss[0] - picked[b] * w[b]
+            wsum[0] = wsum[0] + w[b]
+        for j in range(7):
+            if b & (mask << (j * power)):
+                break
+            loss[j + 1], wsum[j + 1] = loss[j + 1] + loss[j], wsum[j + 1] + wsum[j]
+            loss[j], wsum[j] = dt(0), dt(0)
+    total, count = dt(0), dt(0)
+    for j in range(8):
+        total, count = total + loss[j], count + wsum[j]
+    return total, (dt(int(valid.sum())) if w is None else count)
 
 
 def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index):
@@ -94,8 +128,15 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
     valid, safe, w = _parts(target, weight, ignore_index, dt, n_classes)
     if len(shape) == 1:
         valid, w, safe = valid.reshape(()), w.reshape(()), safe.reshape(1)
-    coef = -w * arr(grad)
-    if reduction == 1:  # (ignored targets get 0, not 0 / 0 when all are ignored)
+    half = dt.itemsize == 2 and len(shape) <= 2 and reduction == 1
+    if half:  # (16-bit, ATen's steps: the forward's total weight, grad / it, times w)
+        count = _half_cascade(np.zeros(valid.size, dt), valid.reshape(-1),
+                              None if weight is None else w.reshape(-1))[1]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            coef = w * -(arr(grad) / count)
+    else:
+        coef = -w * arr(grad)
+    if reduction == 1 and not half:  # (ignored targets: 0, not 0 / 0 if all are)
         with np.errstate(divide="ignore", invalid="ignore"):
             coef = coef / _sum(w)
     coef = np.where(valid, coef, dt.type(0))
