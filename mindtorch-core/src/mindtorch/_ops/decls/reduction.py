@@ -648,15 +648,21 @@ def _exclusive_prod(x, dim):
     return before * after
 
 
-def _prod_grad(grad, self, dim, keepdim):
+def _prod_grad(grad, self, result, dim, keepdim):
     shape = tuple(self.shape)
     if not shape:
         return grad
     if self.numel() == 0:
         return unreduce(grad, shape, dim, keepdim)
     if dim is None:
-        return grad * _exclusive_prod(self.reshape(-1), 0).conj().reshape(shape)
-    return unreduce(grad, shape, dim, keepdim) * _exclusive_prod(self, dim).conj()
+        others = _exclusive_prod(self.reshape(-1), 0).conj().reshape(shape)
+    else:
+        grad, others = unreduce(grad, shape, dim, keepdim), _exclusive_prod(self, dim).conj()
+    if self.dtype in (D.float16, D.bfloat16):  # (PyTorch's rounding: result / self where
+        import mindtorch as M                  # no element is 0, each step rounded)
+        r = result if dim is None else unreduce(result, shape, dim, keepdim)
+        others = M.where(self == 0, others, (r / self).conj())
+    return grad * others
 
 
 def _var_grad(grad, self, dim, unbiased, keepdim, correction):
