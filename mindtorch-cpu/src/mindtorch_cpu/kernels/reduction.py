@@ -169,6 +169,8 @@ def _reducer(ufunc, op):
 
     def kernel(self, dim=None, keepdim=False, dtype=None):
         out = R.sum_dtype(self, dtype)
+        if op == _PROD and out is self.dtype and out in _HALF_FLOATS and self.numel():
+            return result(_half_prod(arr(self), _axis(self, dim), keepdim), out, True)
         if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
             r = _compiled_reduce(self, dim, keepdim, op)
             if r is not None:
@@ -178,6 +180,41 @@ def _reducer(ufunc, op):
             return result(_add_reduce(a, self, dim, keepdim, True), out, True)
         return result(reduce(a, axis=_axis(self, dim), keepdims=keepdim), out, True)
     return kernel
+
+
+_HALF_FLOATS = (D.float16, D.bfloat16)
+_VEC = 16  # 16-bit elements per AVX2 vector
+
+
+def _half_prod(a, axis, keepdim):
+    """A 16-bit product as ATen's CPU reduction computes it, every multiplication rounded
+    to 16 bits: along a dim laid out contiguously (or over all elements, in memory order)
+    rows of 64 or more go by 4 vectors of 16 lanes, the vectors then multiplied in
+    pairs, the lanes in order, then the rest; other rows and dims in order."""
+    if axis is None:
+        rows, shape = a.ravel(order="K")[None], ()
+        inner = True
+    else:
+        inner = a.shape[axis] <= 1 or a.strides[axis] == a.itemsize
+        moved = np.moveaxis(a, axis, -1)
+        rows, shape = moved.reshape(-1, a.shape[axis]), moved.shape[:-1]
+    n = rows.shape[1]
+    full = n // (4 * _VEC) * 4 * _VEC if inner else 0
+    acc = np.ones(rows.shape[0], a.dtype)
+    if full:
+        blocks = rows[:, :full].reshape(rows.shape[0], -1, 4, _VEC)
+        vec = blocks[:, 0]
+        for i in range(1, blocks.shape[1]):
+            vec = vec * blocks[:, i]
+        vec = (vec[:, 0] * vec[:, 1]) * (vec[:, 2] * vec[:, 3])
+        acc = vec[:, 0]
+        for j in range(1, _VEC):
+            acc = acc * vec[:, j]
+    for k in range(full, n):
+        acc = acc * rows[:, k]
+    r = acc.reshape(shape)
+    return np.expand_dims(r, axis if axis is not None else tuple(range(a.ndim))) \
+        if keepdim else r
 
 
 def _count(self, dim):
