@@ -204,3 +204,14 @@ def test_soft_margin_grad_is_pytorchs_formula(reduction, dtype):
         (loss.sum() * 1.5).backward()
         return str(loss.tolist()), str(x.grad.tolist())
     same_outcome(program)
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+@pytest.mark.parametrize("maxnorm", [0.0, 0.5, 2.0])
+def test_renorm_inf_norm(dim, maxnorm):
+    # p = inf renormalizes by the largest absolute value (it was left unscaled)
+    def program(lib):
+        lib.manual_seed(0)
+        x = lib.randn(4, 5, 3, dtype=lib.float64)
+        return lib.renorm(x, float("inf"), dim, maxnorm).tolist()
+    same_outcome(program)

@@ -283,8 +283,8 @@ def _renorm(self, p, dim, maxnorm):
                            f"as input. Got {_type_name(self.dtype)}")
     others = tuple(d for d in range(self.dim()) if d != dim)
 
-    def norm(x):
-        return x.abs().pow(p).sum(others, keepdim=True).pow(1.0 / p) if others else x.abs()
+    def norm(x):  # (PyTorch's vector norm: p = inf / -inf / 0 too)
+        return M.linalg.vector_norm(x, p, others, keepdim=True) if others else x.abs()
     big = norm(self.detach()) > maxnorm
     # (the norm of the slices left alone is not differentiated: PyTorch's formula passes
     # their gradient through, where a zero slice's norm would give NaN)
