@@ -658,8 +658,9 @@ def _prod_grad(grad, self, result, dim, keepdim):
         others = _exclusive_prod(self.reshape(-1), 0).conj().reshape(shape)
     else:
         grad, others = unreduce(grad, shape, dim, keepdim), _exclusive_prod(self, dim).conj()
-    if self.dtype in (D.float16, D.bfloat16):  # (PyTorch's rounding: result / self where
-        import mindtorch as M                  # no element is 0, each step rounded)
+    if self.dtype in (D.float16, D.bfloat16):
+        # PyTorch's rounding: result / self where no element is 0, each step rounded
+        import mindtorch as M
         r = result if dim is None else unreduce(result, shape, dim, keepdim)
         others = M.where(self == 0, others, (r / self).conj())
     return grad * others
