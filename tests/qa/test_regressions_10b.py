@@ -232,3 +232,28 @@ def test_from_numpy_refusal_names_the_type_as_cpython(value):
     import numpy as np
     obj = eval(value, {"np": np, "decimal": decimal, "fractions": fractions})
     assert same_outcome(lambda lib: lib.from_numpy(obj))[0] == "TypeError"
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("size", [(2, 1, 28, 28), (3, 2, 5, 7), (2, 1, 4, 5, 6), (1, 1, 1, 7)])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_affine_grid_bits_and_sampled_gradient(dtype, size, align_corners):
+    # PyTorch's batched product of base grid and theta sums its terms in order (no fused
+    # multiply-add at any size); BLAS's matmul put points an ulp off, which moves
+    # grid_sample's gradient where a point sits on a pixel
+    def program(lib):
+        lib.manual_seed(0)
+        nd = len(size) - 2
+        theta = (lib.eye(nd, nd + 1, dtype=lib.float64) +
+                 0.1 * lib.randn(size[0], nd, nd + 1, dtype=lib.float64))
+        theta = theta.to(getattr(lib, dtype)).requires_grad_()
+        grid = lib.nn.functional.affine_grid(theta, size, align_corners=align_corners)
+        img = lib.randn(size, dtype=getattr(lib, dtype))
+        out = lib.nn.functional.grid_sample(img, grid, align_corners=align_corners)
+        out.pow(2).sum().backward()
+        return grid.tolist(), theta.grad.tolist()
+    ours, theirs = same_errors(program)
+    assert ours[1][0] == theirs[1][0]  # bit for bit
+    tol = 1e-9 if dtype == "float64" else 1e-3
+    assert torch.allclose(torch.tensor(ours[1][1]), torch.tensor(theirs[1][1]), rtol=tol,
+                          atol=tol)

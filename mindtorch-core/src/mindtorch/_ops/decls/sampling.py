@@ -332,9 +332,19 @@ def _affine_grid_generator(theta, size, align_corners):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{size[0]}, {len(size) - 1}] but got: [{theta.shape[0]}, "
                            f"{len(size) - 1}].")
+    import mindtorch as M
     base = _base_grid(theta, size, align_corners)
-    return (base @ theta.transpose(1, 2)).reshape((size[0],) + tuple(size[2:]) +
-                                                   (len(size) - 2,))
+    if theta.dtype in (M.float32, M.float64):
+        # PyTorch's batched product sums the terms in order, each rounded; BLAS's fused
+        # multiply-adds land an ulp off at some points (grid_sample's gradient jumps at
+        # pixels, so an ulp can move it)
+        out = None
+        for k in range(base.shape[1]):
+            term = base[:, k].reshape(1, -1, 1) * theta[:, None, :, k]
+            out = term if out is None else out + term
+    else:
+        out = base @ theta.transpose(1, 2)
+    return out.reshape((size[0],) + tuple(size[2:]) + (len(size) - 2,))
 
 
 def _affine_grid(theta, size, align_corners=None):
