@@ -215,3 +215,35 @@ def test_renorm_inf_norm(dim, maxnorm):
         x = lib.randn(4, 5, 3, dtype=lib.float64)
         return lib.renorm(x, float("inf"), dim, maxnorm).tolist()
     same_outcome(program)
+
+
+_PROD_DATA = [[0.0, 0.0, float("nan"), 2.0], [0.0, 0.0, 2.0, 3.0], [0.0, float("nan"), 2.0, 1.0],
+              [0.0, float("inf"), 2.0, 1.0], [float("nan"), 1.0, 2.0, 3.0],
+              [float("inf"), 0.0, 0.0, 1.0], [0.0, 3.0, 2.0, 1.5], [1.1, 2.3, 0.7, 3.9]]
+
+
+@pytest.mark.parametrize("data", _PROD_DATA, ids=str)
+@pytest.mark.parametrize("form", ["all", "dim", "cumprod", "dtype"])
+@pytest.mark.parametrize("dtype", ["float64", "float32", "float16"])
+def test_prod_cumprod_grads_as_pytorch(data, form, dtype):
+    # prod: grad * result / x without zeros (bit for bit), the products of the others
+    # with zeros, zeros for a full product over two zeros; cumprod: NaN / inf past a zero
+    # stay out of the earlier positions' gradients
+    def program(lib):
+        x = lib.tensor([data, [1.5, 0.5, 2.0, 3.0]], dtype=getattr(lib, dtype))
+        x.requires_grad_(True)
+        y = {"all": lambda: x[0].prod(), "dim": lambda: x.prod(1),
+             "cumprod": lambda: x.cumprod(1), "dtype": lambda: x.prod(dtype=lib.float64)}[form]()
+        (y * 1.7).sum().backward()
+        return str(x.grad.tolist())
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("data", _PROD_DATA[:3] + _PROD_DATA[-1:], ids=str)
+def test_prod_second_order(data):
+    def program(lib):
+        x = lib.tensor(data, dtype=lib.float64, requires_grad=True)
+        g, = lib.autograd.grad(x.prod(), x, create_graph=True)
+        g.sum().backward()
+        return str(g.tolist()), str(x.grad.tolist())
+    same_outcome(program)

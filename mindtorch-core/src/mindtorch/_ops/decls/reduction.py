@@ -649,21 +649,26 @@ def _exclusive_prod(x, dim):
 
 
 def _prod_grad(grad, self, result, dim, keepdim):
+    """PyTorch's prod_backward: grad * (result / self) when self holds no zero, else the
+    products of the other elements (a full product over two zeros or more: zeros, unless
+    the formula is itself differentiated); without data (meta) always the products."""
+    import mindtorch as M
+    from ._helpers import has_data
     shape = tuple(self.shape)
     if not shape:
         return grad
     if self.numel() == 0:
         return unreduce(grad, shape, dim, keepdim)
+    x = self if self.dtype is grad.dtype else self.to(grad.dtype)  # (prod(dtype=))
+    zeros = int((x == 0).sum()) if has_data(x) else None
+    if zeros == 0:
+        back = unreduce(result, shape, dim, keepdim)
+        return unreduce(grad, shape, dim, keepdim) * (back / x).conj()
     if dim is None:
-        others = _exclusive_prod(self.reshape(-1), 0).conj().reshape(shape)
-    else:
-        grad, others = unreduce(grad, shape, dim, keepdim), _exclusive_prod(self, dim).conj()
-    if self.dtype in (D.float16, D.bfloat16):
-        # PyTorch's rounding: result / self where no element is 0, each step rounded
-        import mindtorch as M
-        r = result if dim is None else unreduce(result, shape, dim, keepdim)
-        others = M.where(self == 0, others, (r / self).conj())
-    return grad * others
+        if zeros is not None and zeros > 1 and not M.is_grad_enabled():
+            return M.zeros_like(x)
+        return grad * _exclusive_prod(x.reshape(-1), 0).conj().reshape(shape)
+    return unreduce(grad, shape, dim, keepdim) * _exclusive_prod(x, dim).conj()
 
 
 def _var_grad(grad, self, dim, unbiased, keepdim, correction):
@@ -728,21 +733,28 @@ def _cumsum_grad(grad, dim):
 
 
 def _cumprod_grad(grad, self, dim, result):
-    """O(n) with zeros handled by masks (only positions up to the first zero get a
-    gradient); when the formula itself is differentiated (create_graph), PyTorch's O(n^2)
-    form, whose derivative is cumprod's second derivative everywhere."""
+    """PyTorch's cumprod_backward: without zeros the reversed cumsum of result * grad over
+    self; with zeros (not differentiated further) O(n) masks, positions before the first
+    zero from the elements before it only, the first zero from those up to the second
+    (so a NaN or inf past a zero stays out); differentiated (create_graph) the O(n^2) form,
+    whose derivative is cumprod's second derivative everywhere."""
     import mindtorch as M
-    if self.ndim == 0 or self.shape[dim] <= 1:
+    from ._helpers import has_data
+    if self.numel() <= 1 or self.shape[dim] <= 1:
         return grad
+    x, w = self.conj(), result.conj() * grad
+    zero = self == 0
+    if has_data(self) and not bool(zero.any()):
+        return _reversed_cumsum(w, dim) / x
     if M.is_grad_enabled():
         return _cumprod_grad_quadratic(grad, self, dim)
-    x, y = self.conj(), result.conj()
-    zero = self == 0
     seen = zero.cumsum(dim)
-    before = seen == 0                        # positions ahead of the first zero
-    first = zero.logical_and(seen == 1)       # the first zero
-    a = _reversed_cumsum(y * grad, dim) / M.where(before, x, 1)
-    b = _reversed_cumsum(grad * M.where(first, 1, x).cumprod(dim), dim)
+    before, second = seen == 0, seen == 1     # [0, z1) and [z1, z2)
+    first = zero.logical_and(second)          # z1
+    a = _reversed_cumsum(w.masked_fill(~before, 0), dim) / x
+    between = second.logical_and(~first)      # (z1, z2)
+    b = (x.masked_fill(~between, 1).cumprod(dim) * grad.masked_fill(~second, 0)).sum(
+        dim, keepdim=True) * M.where(before, x, 1).prod(dim, keepdim=True)
     return M.where(before, a, M.where(first, b, 0))
 
 
