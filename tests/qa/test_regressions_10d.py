@@ -173,3 +173,32 @@ def test_function_argument_types(case):
         return FUNCTION_ARGS[case](lib, x23(lib))
     ours, theirs = same_class(program)
     assert ours == theirs
+
+
+# a missing argument is the parser's TypeError before the op's own checks (a 0-dim input's
+# RuntimeError, a bad dim's IndexError); keyword spellings still count as given
+MISSING_ARGS = {
+    "chunk 0-d": lambda L, x: L.chunk(x[0, 0]),
+    "Tensor.chunk 0-d": lambda L, x: x[0, 0].chunk(),
+    "split 0-d": lambda L, x: L.split(x[0, 0]),
+    "unsafe_split 0-d": lambda L, x: L.unsafe_split(x[0, 0]),
+    "split_with_sizes 0-d": lambda L, x: L.split_with_sizes(x[0, 0]),
+    "tensor_split 0-d": lambda L, x: L.tensor_split(x[0, 0]),
+    "narrow_copy bad dim": lambda L, x: L.narrow_copy(x, 2),
+    "permute": lambda L, x: L.permute(x),
+    "Tensor.permute": lambda L, x: x.permute(),
+    "permute_copy": lambda L, x: L.permute_copy(x),
+    "tensor_split sections=": lambda L, x: [t.shape for t in L.tensor_split(x, sections=2)],
+    "Tensor.split split_size=": lambda L, x: [t.shape for t in x.split(split_size=2)],
+    "chunk chunks=": lambda L, x: [t.shape for t in L.chunk(x, chunks=2)],
+    "narrow keywords": lambda L, x: L.narrow(x, dim=1, start=1, length=2).shape,
+}
+
+
+@pytest.mark.parametrize("case", MISSING_ARGS)
+def test_missing_arguments_before_checks(case):
+    def program(lib):
+        r = MISSING_ARGS[case](lib, x23(lib))
+        return [tuple(s) for s in r] if isinstance(r, list) else tuple(r)
+    ours, theirs = same_class(program)
+    assert ours == theirs

@@ -14,12 +14,18 @@ def _checked_first(name, check, prepare=None):
     """The public function of op `name`: `prepare` (args, kwargs) -> (args, kwargs), then
     `check` (args, kwargs), then the generated binding (splitting uses it too)."""
     def make(generated):
+        # (a missing argument is the binding's TypeError before any check, as in PyTorch)
+        required = [a.name for a in OPS[name].schema.args if a.required]
+        n_required = len(required)
+
         def public(*args, **kwargs):
             for key in ("input", "tensor"):  # PyTorch's names for the tensor argument
                 if key in kwargs and not args:
                     args = (kwargs.pop(key),)
             if prepare is not None:
                 args, kwargs = prepare(args, kwargs)
+            if len(args) < n_required and any(n not in kwargs for n in required[len(args):]):
+                return generated(*args, **kwargs)
             if check is not None:
                 check(args, kwargs)
             return generated(*args, **kwargs)
