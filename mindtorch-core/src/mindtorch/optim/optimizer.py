@@ -11,6 +11,7 @@ without momentum: one `add_` per parameter, no state)."""
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterable
 import functools
+import inspect
 from copy import deepcopy
 from itertools import chain
 import warnings
@@ -164,9 +165,12 @@ class Optimizer:
                 setattr(self, table, OrderedDict())
         self._patch_step_function()
         # states of older versions may lack newer options or keep `step` as a number
+        # ("differentiable" only where the constructor takes it: the setdefault below
+        # adds it to LBFGS's / SparseAdam's defaults, never to their groups)
+        own = inspect.signature(type(self).__init__).parameters
         for group in self.param_groups:
             for name, default in self.defaults.items():
-                if default is not required:
+                if default is not required and (name != "differentiable" or name in own):
                     group.setdefault(name, default)
             for p in group["params"]:
                 st = self.state.get(p)
