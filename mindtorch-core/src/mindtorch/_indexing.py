@@ -148,6 +148,15 @@ def _slice_item(t, dim, s):
     return _slice(t, dim, start, stop, step)
 
 
+def _zero_dim_int_error(i):
+    """PyTorch's error for t[i] of a 0-dim t: i == 0 is told to use item(), any other i is
+    out of bounds of a size-0 dim."""
+    if i != 0:
+        return IndexError(f"index {i} is out of bounds for dimension 0 with size 0")
+    return IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                      "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+
+
 def _invalid(x):
     return IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                       f"Variables are valid indices (got {type(x).__name__})")
@@ -300,9 +309,7 @@ def _getitem_plain(t, index):
             return r
         if tp is int:
             if t.ndim == 0:
-                raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in "
-                                 "Python or `tensor.item<T>()` in C++ to convert a 0-dim tensor "
-                                 "to a number")
+                raise _zero_dim_int_error(index)
             return _select_checked(t, 0, index, 0)
         r = _slice_item(t, 0, index)
         return _alias(t) if r is t else r
@@ -323,6 +330,8 @@ def _getitem_plain(t, index):
 
 
 def _getitem_general(t, index):
+    if t.ndim == 0 and type(index) in (int, slice):  # (raises PyTorch's 0-dim messages)
+        return _getitem_plain(t, index)
     result, adv = _apply(t, _as_tuple(index))
     if adv is None:
         return _alias(t) if result is t else result
@@ -412,8 +421,7 @@ def setitem(t, index, value):
         return
     if tp is int:
         if t.ndim == 0:
-            raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
-                             "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
+            raise _zero_dim_int_error(index)
         _copy_to(_select_checked(t, 0, index, 0), value)
         return
     if tp is slice:

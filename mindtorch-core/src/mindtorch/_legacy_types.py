@@ -25,10 +25,10 @@ class tensortype(type):
         return f"<class 'torch.{cls.__name__}'>"
 
 
-def legacy_new(dtype, device, args, kwargs):
-    """The legacy constructor (FloatTensor(...), Tensor.new(...)) of `dtype` tensors: no
-    argument (empty), sizes or a torch.Size (uninitialised), a tensor of that dtype
-    (detached alias) or data."""
+def legacy_new(dtype, device, args, kwargs, exact=True):
+    """The legacy constructor (FloatTensor(...), Tensor.new(...), torch.Tensor(...)) of
+    `dtype` tensors: no argument (empty), sizes or a torch.Size (uninitialised), a tensor
+    of that dtype (detached alias; any dtype unless `exact`, as torch.Tensor's) or data."""
     from . import _creation
     from ._tensor import Tensor
     if kwargs:
@@ -40,13 +40,20 @@ def legacy_new(dtype, device, args, kwargs):
             len(args) == 1 and type(args[0]).__name__ == "Size":
         return _creation.empty(*args, dtype=dtype, device=device)
     if len(args) > 1:
+        if isinstance(args[0], int):  # sizes with a non-int among them
+            pos, bad = next((i, a) for i, a in enumerate(args, 1) if not isinstance(a, int))
+            raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {pos} "
+                            f"with error \"type must be tuple of ints,but got "
+                            f"{type(bad).__name__}\"")
         raise TypeError(f"new() received an invalid combination of arguments - got "
                         f"{tuple(type(a).__name__ for a in args)}")
     data = args[0]
     if isinstance(data, Tensor):
-        if data.dtype is not dtype:
+        if data.dtype is not dtype and exact:
             raise TypeError(f"expected {dtype} tensor (got {data.dtype} tensor)")
         return data.detach()
+    if data is None or isinstance(data, (float, bool, complex)):
+        raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     return _creation.tensor(data, dtype=dtype, device=device)

@@ -96,13 +96,15 @@ def get_default_device():
 
 
 def typename(obj):
-    """'torch.FloatTensor' for a tensor, else the object's qualified class name."""
+    """'torch.FloatTensor' for a tensor, the qualified name of a class or function, else the
+    object's qualified class name."""
     from ._tensor import Tensor
     if isinstance(obj, Tensor):
         return obj.type()
-    cls = obj if isinstance(obj, type) else type(obj)
-    module = getattr(cls, "__module__", "") or ""
-    name = getattr(cls, "__qualname__", cls.__name__)
+    module = getattr(obj, "__module__", "") or ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    if name is None:
+        module, name = type(obj).__module__ or "", type(obj).__qualname__
     return name if module in ("", "builtins") else f"{module}.{name}"
 
 

@@ -54,20 +54,10 @@ class Tensor:
 
     # legacy constructor: Tensor(sizes...) or Tensor(data) gives default-dtype tensors
     def __new__(cls, *args, device=None):
-        from . import _creation
+        from ._legacy_types import legacy_new
         if cls is not Tensor:  # a subclass's cls(...) or super().__new__(cls, ...)
             return _tensor_subclass.new(cls, args, device)
-        if not args:
-            args = (0,)
-        elif len(args) == 1 and isinstance(args[0], Tensor):  # an alias, as PyTorch's
-            return args[0].detach()
-        elif len(args) == 1 and (args[0] is None or type(args[0]) in (float, bool, complex)):
-            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
-        elif len(args) == 1 and isinstance(args[0], str):
-            raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
-        elif len(args) == 1 and not isinstance(args[0], (int, Size)):
-            return _creation.tensor(args[0], dtype=D.get_default_dtype(), device=device)
-        return _creation.empty(*args, dtype=D.get_default_dtype(), device=device)
+        return legacy_new(D.get_default_dtype(), device, args, {}, exact=False)
 
     @classmethod
     def _make(cls, storage, shape, stride, offset, dtype, base=None, version=None):

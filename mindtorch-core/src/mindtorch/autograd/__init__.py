@@ -57,11 +57,21 @@ def __getattr__(name):
     return value
 
 
-class Variable:
+class _VariableMeta(type):
+    def __instancecheck__(cls, other):  # every tensor is a Variable, as PyTorch's
+        from .._tensor import Tensor
+        return isinstance(other, Tensor)
+
+
+class Variable(metaclass=_VariableMeta):
     """Legacy: Variable(t, requires_grad=False) is t itself (flagged), as in PyTorch."""
 
     def __new__(cls, data=None, requires_grad=False, volatile=False):
         from .._tensor import Tensor
+        if volatile:
+            import warnings
+            warnings.warn("volatile was removed and now has no effect. Use `with "
+                          "torch.no_grad():` instead.", stacklevel=2)
         if data is None:
             import mindtorch
             data = mindtorch.tensor([])

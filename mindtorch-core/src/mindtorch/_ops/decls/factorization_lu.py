@@ -143,7 +143,11 @@ def _torch_lu(self, pivot=True, get_infos=False):
 def _torch_lu_public(binding):
     def lu(self, pivot=True, get_infos=False, out=None):
         r = binding(self, pivot, get_infos)
-        r = r if get_infos else (r[0], r[1])
+        if get_infos:  # PyTorch's class comes from its private _lu_with_info op
+            from ... import return_types
+            r = return_types.make("_lu_with_info", r._fields)(*r)
+        else:
+            r = (r[0], r[1])
         if out is not None:
             for o, x in zip(out, r):
                 o.resize_(x.shape).copy_(x)

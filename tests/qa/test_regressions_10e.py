@@ -1,0 +1,91 @@
+"""Regression tests for QA round 10e (user mistakes and legacy API), each against torch."""
+import warnings
+
+import pytest
+
+import mindtorch
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _message(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class and the message are compared
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("ctor", ["FloatTensor", "LongTensor", "Tensor"])
+@pytest.mark.parametrize("args", [(2.5,), (True,), (1j,), (None,), (2, "a"), (2, 2.5),
+                                  (2, 3, None)])
+def test_legacy_constructor_refuses_scalars_and_bad_sizes(ctor, args):
+    same_outcome(lambda L: getattr(L, ctor)(*args))
+
+
+def test_legacy_tensor_of_another_dtype_is_an_alias():
+    for L in (mindtorch, torch):
+        a = L.tensor([1, 2])
+        b = L.Tensor(a)
+        assert b.dtype == L.int64 and b.data_ptr() == a.data_ptr()
+
+
+def test_variable_isinstance_and_volatile_warning():
+    for L in (mindtorch, torch):
+        from importlib import import_module
+        Variable = import_module(L.__name__ + ".autograd").Variable
+        assert isinstance(L.ones(1), Variable) and isinstance(L.nn.Parameter(L.ones(1)), Variable)
+        assert not isinstance([1], Variable)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            Variable(L.ones(1), volatile=False)
+            assert not w
+            Variable(L.ones(1), volatile=True)
+        assert [str(x.message) for x in w] == ["volatile was removed and now has no effect. "
+                                               "Use `with torch.no_grad():` instead."]
+
+
+def test_torch_lu_with_infos_class_name():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        names = [type(L.lu(L.eye(2), get_infos=True)).__name__ for L in (mindtorch, torch)]
+        plain = [type(L.lu(L.eye(2))) for L in (mindtorch, torch)]
+    assert names[0] == names[1] == "_lu_with_info"
+    assert plain == [tuple, tuple]
+
+
+@pytest.mark.parametrize("obj", [3, int, "s", None])
+def test_typename(obj):
+    assert mindtorch.typename(obj) == torch.typename(obj)
+
+
+def test_typename_of_a_function_and_a_class():
+    def f():
+        pass
+    assert mindtorch.typename(f) == torch.typename(f) == f"{__name__}.{f.__qualname__}"
+    assert mindtorch.typename(mindtorch.nn.Linear) == "mindtorch.nn.modules.linear.Linear"
+    assert mindtorch.typename(mindtorch.nn.Linear(1, 1)) == "mindtorch.nn.modules.linear.Linear"
+
+
+def test_sequential_of_a_function_names_it():
+    def f(x):
+        return x
+    m = _message(lambda: mindtorch.nn.Sequential(f))
+    t = _message(lambda: torch.nn.Sequential(f))
+    assert m == t == ("TypeError", f"{__name__}.{f.__qualname__} is not a Module subclass")
+
+
+@pytest.mark.parametrize("index", [0, -1, 3, slice(0, 1), (None, 0), (Ellipsis, 0), (0, 0)])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_indexing_a_0dim_tensor(index, requires_grad):
+    # a loss (requires grad) indexed as loss[0], the old `loss.data[0]` idiom
+    same_outcome(lambda L: L.tensor(1.0, requires_grad=requires_grad)[index])
+
+
+@pytest.mark.parametrize("index", [0, -1, 3])
+def test_assigning_into_a_0dim_tensor_by_int(index):
+    def program(L):
+        t = L.tensor(1.0)
+        t[index] = 2.0
+    same_outcome(program)
