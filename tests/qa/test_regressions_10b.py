@@ -257,3 +257,55 @@ def test_affine_grid_bits_and_sampled_gradient(dtype, size, align_corners):
     tol = 1e-9 if dtype == "float64" else 1e-3
     assert torch.allclose(torch.tensor(ours[1][1]), torch.tensor(theirs[1][1]), rtol=tol,
                           atol=tol)
+
+
+def _custom_ops(lib, tag):
+    from typing import Optional
+    T = lib.Tensor
+
+    def muladd(a: T, b: T, c: float) -> T:
+        return a * b + c
+
+    def many(a: T, b: Optional[T], c: list[float], d: bool, e: str, n: int,
+             g: list[T], h: Optional[float] = None) -> T:
+        return a * n
+    return (lib.library.custom_op(f"qa10b_{tag}::muladd", mutates_args=())(muladd),
+            lib.library.custom_op(f"qa10b_{tag}::many", mutates_args=())(many))
+
+
+_CALLS = [lambda A, m, o: m(A, A, "x"), lambda A, m, o: m(A, 3, 1.0), lambda A, m, o: m(A, A),
+          lambda A, m, o: m(A, A, 1.0, 2), lambda A, m, o: m(A, A, c=1.0, d=2),
+          lambda A, m, o: m(A, A, True), lambda A, m, o: m(A, A, None),
+          lambda A, m, o: o(A, 1, [1.], True, "s", 2, [A]),
+          lambda A, m, o: o(A, None, 1.0, True, "s", 2, [A]),
+          lambda A, m, o: o(A, None, [1], 1, "s", True, (A,), 2),
+          lambda A, m, o: o(A, None, [1.], True, 1, 2, [A]),
+          lambda A, m, o: o(A, None, [1.], True, "s", 2.5, [A]),
+          lambda A, m, o: o(A, None, [1.], True, "s", 2, [1]),
+          lambda A, m, o: o(A, None, [1.], True, "s", 2, [A], "x")]
+
+
+@pytest.mark.parametrize("k", range(len(_CALLS)))
+def test_custom_op_bad_arguments_are_runtime_errors(k):
+    # the custom Python operators tutorial: PyTorch's dispatcher refuses a bad call to a
+    # custom op with a RuntimeError naming the declaration (mindtorch raised TypeErrors)
+    def program(lib):
+        muladd, many = _custom_ops(lib, f"{k}_{lib.__name__}")
+        out = _CALLS[k](lib.ones(2), muladd, many)
+        return out.tolist()
+    from reference import tagged_outcome
+    ours = tagged_outcome(lambda: program(mindtorch))
+    theirs = tagged_outcome(lambda: program(torch))
+    assert ours[0] == theirs[0]
+    if ours[0] == "ok":
+        assert ours == theirs
+    else:
+        assert ours[1].replace("mindtorch", "torch") == theirs[1].split("\nCast error")[0]
+
+
+def test_custom_op_schema_prints_as_text():
+    def program(lib):
+        muladd, _ = _custom_ops(lib, f"s_{lib.__name__}")
+        return str(muladd._opoverload._schema)
+    ours, theirs = same_errors(program)
+    assert ours[1].replace("mindtorch", "torch") == theirs[1]

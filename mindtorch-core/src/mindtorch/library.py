@@ -54,6 +54,7 @@ class _Entry:
         self.autograd_impl = None   # an Autograd-key kernel: handles autograd itself
         self.function = None        # the autograd.Function made on first use
         self.implicit = False       # a CompositeImplicitAutograd implementation
+        self.declaration = op.schema.text  # PyTorch's spelling (SymInt), for messages
 
     def autograd_function(self):
         if self.function is None:
@@ -177,28 +178,67 @@ def infer_schema(prototype_function, /, *, mutates_args, op_name=None):
 
 # -- calling -----------------------------------------------------------------------------
 
-def _positional(schema, args, kwargs):
-    """The call's arguments in schema order (defaults filled in)."""
+def _positional(schema, args, kwargs, declaration=None):
+    """The call's arguments in schema order (defaults filled in), checked against the
+    schema's types; PyTorch's dispatcher refuses a bad call with a RuntimeError."""
+    declaration = f"Declaration: {declaration or schema.text}"
+    if len(args) + len(kwargs) > len(schema.args) or \
+            any(a.name in kwargs for a in schema.args[:len(args)]):
+        raise RuntimeError(f"{schema.name}() expected at most {len(schema.args)} argument(s) "
+                           f"but received {len(args) + len(kwargs)} argument(s). "
+                           f"{declaration}")
     values = list(args) + [None] * (len(schema.args) - len(args))
-    for i, a in enumerate(schema.args):
-        if i < len(args):
-            if a.name in kwargs:
-                raise TypeError(f"{schema.name}() got multiple values for argument "
-                                f"'{a.name}'")
-            continue
+    for i, a in enumerate(schema.args[len(args):], len(args)):
         if a.name in kwargs:
             values[i] = kwargs.pop(a.name)
         elif not a.required:
             values[i] = a.default
         else:
-            raise TypeError(f"{schema.name}() missing required argument '{a.name}'")
+            raise RuntimeError(f"{schema.name}() is missing value for argument '{a.name}'. "
+                               f"{declaration}")
     if kwargs:
-        raise TypeError(f"{schema.name}() got an unexpected keyword argument "
-                        f"'{next(iter(kwargs))}'")
-    if len(args) > len(schema.args):
-        raise TypeError(f"{schema.name}() takes {len(schema.args)} arguments but "
-                        f"{len(args)} were given")
+        raise RuntimeError(f"{schema.name}() expected at most {len(schema.args)} argument(s) "
+                           f"but received {len(args) + len(kwargs)} argument(s). "
+                           f"{declaration}")
+    for i, (a, v) in enumerate(zip(schema.args, values)):
+        if not (v is None and a.optional) and not _accepts(a.type, v):
+            jit = _jit_type(a.type)
+            raise RuntimeError(f"{schema.name}() Expected a value of type "
+                               f"'{f'Optional[{jit}]' if a.optional else jit}' for argument "
+                               f"'{a.name}' but instead found type '{type(v).__name__}'.\n"
+                               f"Position: {i}\nValue: {v!r}\n{declaration}")
+        if a.type in ("int", "bool") and isinstance(v, int):  # (as the kernel's type)
+            values[i] = int(v) if a.type == "int" else bool(v)
     return values
+
+
+# what PyTorch's dispatcher takes for a schema type (bool and 0-dim tensors as numbers)
+_ACCEPTS = {"Tensor": lambda v: isinstance(v, Tensor),
+            "float": lambda v: isinstance(v, (int, float, Tensor)),
+            "int": lambda v: isinstance(v, (int, Tensor)),
+            "bool": lambda v: isinstance(v, (int, Tensor)),
+            "str": lambda v: isinstance(v, str),
+            "Device": lambda v: isinstance(v, (str, _device_t)),
+            "ScalarType": lambda v: isinstance(v, D.dtype),
+            "Scalar": lambda v: isinstance(v, (int, float, complex, Tensor))}
+
+
+def _accepts(kind, v):
+    if kind.endswith("[]"):
+        inner = kind[:-2]
+        return isinstance(v, (list, tuple)) and all(
+            (x is None and inner.endswith("?")) or _accepts(inner.rstrip("?"), x) for x in v)
+    check = _ACCEPTS.get(kind)
+    return check is None or check(v)
+
+
+def _jit_type(kind):
+    """The TorchScript spelling of a schema type, as PyTorch's message shows it."""
+    if kind.endswith("?"):
+        return f"Optional[{_jit_type(kind[:-1])}]"
+    if kind.endswith("[]"):
+        return f"List[{_jit_type(kind[:-2])}]"
+    return {"ScalarType": "int", "Scalar": "number"}.get(kind, kind)
 
 
 def _as_python_call(fn, schema):
@@ -234,10 +274,10 @@ def call(qualname, args, kwargs):
     requires grad (PyTorch's Autograd key)."""
     op = OPS[qualname]
     entry = _ENTRIES.get(qualname)
+    values = _positional(op.schema, args, dict(kwargs), entry and entry.declaration)
     if entry is None or entry.implicit and entry.backward is None and \
             entry.autograd_impl is None:  # (differentiable through its sub-ops)
         return op.binding(*args, **kwargs)
-    values = _positional(op.schema, args, dict(kwargs))
     if not _needs_grad(values):
         return op.call(*values)
     if not op.schema.returns:  # (a mutating op returning nothing: autograd never sees it)
@@ -338,7 +378,8 @@ def _define_op(qualname, schema, tags=()):
     op = _define(_to_registry_schema(qualname + schema[schema.index("("):]),
                  tags=tuple(getattr(t, "name", t) for t in tags),  # (torch.Tag: its name)
                  validate=True, method=False, function=False)
-    _entry(qualname)
+    _entry(qualname).declaration = re.sub(r"^[\w:]+(\.\w+)?\(", qualname + "(",
+                                          qualname + schema[schema.index("("):])
     return op
 
 

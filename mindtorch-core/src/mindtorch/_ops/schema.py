@@ -48,6 +48,9 @@ class Schema:
     def mutated(self):
         return tuple(a.name for a in self.args if a.mutated)
 
+    def __str__(self):  # (PyTorch's FunctionSchema prints as its text)
+        return self.text
+
 
 def _split_top(s, sep=","):
     parts, depth, cur = [], 0, []
