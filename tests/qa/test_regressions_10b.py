@@ -309,3 +309,34 @@ def test_custom_op_schema_prints_as_text():
         return str(muladd._opoverload._schema)
     ours, theirs = same_errors(program)
     assert ours[1].replace("mindtorch", "torch") == theirs[1]
+
+
+@pytest.mark.parametrize("case", ["pow_self", "exp_result", "twice", "after_backward",
+                                  "not_callable", "unknown"])
+def test_raw_saved_register_hooks(case):
+    # "Hooks for autograd saved tensors": grad_fn._raw_saved_<name>.register_hooks(pack,
+    # unpack) routes one saved value through a pair of hooks
+    def program(lib):
+        log = []
+        x = lib.tensor([0.5, -1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        y = x.exp() if case == "exp_result" else x.pow(2)
+        name = "result" if case == "exp_result" else "self"
+        if case == "after_backward":
+            y.sum().backward()
+        if case == "unknown":
+            return y.grad_fn._raw_saved_nothing
+        raw = getattr(y.grad_fn, "_raw_saved_" + name)
+        pack = 1 if case == "not_callable" else (lambda t: (log.append("pack"), t * 2)[1])
+        raw.register_hooks(pack, lambda t: (log.append("unpack"), t)[1])
+        if case == "twice":
+            raw.register_hooks(lambda t: t, lambda t: t)
+        g, = lib.autograd.grad(y.sum(), x)
+        return log, g.tolist()
+    ours, theirs = same_errors(program) if case not in ("not_callable",) else \
+        (None, None)
+    if case == "not_callable":
+        from reference import tagged_outcome
+        assert tagged_outcome(lambda: program(mindtorch))[0] == \
+            tagged_outcome(lambda: program(torch))[0] == "TypeError"
+        return
+    assert ours == theirs
