@@ -340,3 +340,23 @@ def test_raw_saved_register_hooks(case):
             tagged_outcome(lambda: program(torch))[0] == "TypeError"
         return
     assert ours == theirs
+
+
+def test_old_lr_scheduler_name_is_a_subclass():
+    # PyTorch's _LRScheduler subclasses LRScheduler (not an alias): built-in and new-style
+    # schedulers are not instances of it; old-style subclasses still work
+    def program(lib):
+        S = lib.optim.lr_scheduler
+        opt = lib.optim.SGD([lib.zeros(1, requires_grad=True)], lr=1.0)
+
+        class Old(S._LRScheduler):
+            def get_lr(self):
+                return [b * 0.5 ** self.last_epoch for b in self.base_lrs]
+        old = Old(opt)
+        opt.step()
+        old.step()
+        return (isinstance(S.StepLR(opt, 1), S._LRScheduler), isinstance(old, S.LRScheduler),
+                issubclass(S._LRScheduler, S.LRScheduler), S._LRScheduler is S.LRScheduler,
+                old.get_last_lr())
+    ours, theirs = same_errors(program)
+    assert ours == theirs

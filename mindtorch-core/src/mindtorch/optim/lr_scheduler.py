@@ -177,7 +177,8 @@ class LRScheduler:
         return [g["lr"] * factor for g in self.optimizer.param_groups]
 
 
-_LRScheduler = LRScheduler
+class _LRScheduler(LRScheduler):
+    """The old name, a subclass (as PyTorch's): an LRScheduler is not an _LRScheduler."""
 
 
 def _warn_outside_step(sched):
