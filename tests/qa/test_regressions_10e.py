@@ -89,3 +89,31 @@ def test_assigning_into_a_0dim_tensor_by_int(index):
         t = L.tensor(1.0)
         t[index] = 2.0
     same_outcome(program)
+
+
+@pytest.mark.parametrize("view", ["t", "view", "transpose"])
+def test_version_error_names_a_view_regenerated_after_its_base_changed(view):
+    # a weight changed under no_grad (an optimizer step) between forward and backward: the
+    # saved view's history is regenerated (AsStrided), as PyTorch's message names it
+    def program(L):
+        L.manual_seed(0)
+        x = L.randn(2, 3, requires_grad=True)
+        w = L.randn(3, 3, requires_grad=True)
+        v = {"t": lambda: w.t(), "view": lambda: w.view(3, 3),
+             "transpose": lambda: w.transpose(0, 1)}[view]()
+        y = x @ v
+        with L.no_grad():
+            w.add_(1)
+        y.sum().backward()
+    same_outcome(program)
+
+
+def test_version_error_of_linear_weight_after_a_step():
+    def program(L):
+        L.manual_seed(0)
+        lin = L.nn.Linear(3, 3)
+        loss = (lin(L.randn(2, 3, requires_grad=True)) ** 2).sum()
+        with L.no_grad():
+            lin.weight.add_(1)
+        loss.backward()
+    same_outcome(program)

@@ -156,7 +156,10 @@ class SavedTensor:
             if _fw.on:
                 _fw.restore(self, t)
         if self.hook is None and t._version_counter[0] != self.version:
-            producer = node if self.output_nr is not None else t._grad_fn
+            # (a view whose base changed in place since: its regenerated history, as
+            # PyTorch's message names it)
+            from ._record import history as _history
+            producer = node if self.output_nr is not None else _history(t)
             which = "" if producer is None else \
                 f", which is output {self.output_nr or t._output_nr} of {_op_name(producer)},"
             raise RuntimeError(
