@@ -16,6 +16,7 @@ from ._helpers import (
 )
 from ._prechecks import _checked_first
 from ._out_rules import EXACT_OUT, _checked_out, _clamp_out
+from .pointwise_fused import _addcdiv, _addcmul, _in_opmath  # noqa: F401 (_in_opmath: activation)
 
 POINTWISE = ("pointwise",)
 
@@ -401,55 +402,6 @@ def _diff(self, n=1, dim=-1, prepend=None, append=None):
     return x if x is not self else self.clone()
 
 
-def _addcdiv(self, tensor1, tensor2, value=1):
-    import mindtorch as M
-    if not (tensor1.dtype.is_floating_point or tensor1.dtype.is_complex or
-            tensor2.dtype.is_floating_point or tensor2.dtype.is_complex):
-        raise RuntimeError("Integer division with addcdiv is no longer supported, and in a "
-                           "future  release addcdiv will perform a true division of tensor1 "
-                           "and tensor2. The historic addcdiv behavior can be implemented as "
-                           "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) "
-                           "for integer inputs and as (input + value * tensor1 / tensor2) for "
-                           "float inputs. The future addcdiv behavior is just the latter "
-                           "implementation: (input + value * tensor1 / tensor2), for all "
-                           "dtypes.")
-    value = _fused_value(self, tensor1, tensor2, value, "addcdiv_cpu_out")
-    return _in_opmath(lambda s, t1, t2: M.add(s, value * t1 / t2), self, tensor1, tensor2)
-
-
-def _fused_value(self, tensor1, tensor2, value, kernel):
-    """value as PyTorch's fused kernels (addcmul, addcdiv) take it: not promoted with the
-    tensors but converted, with c10's overflow check, to their common type (its float32
-    compute type for 16-bit floats), so an integer computation truncates it."""
-    from ..._promotion import result_type
-    from ..._scalars import checked_scalar
-    dt = result_type(self, tensor1, tensor2)
-    if dt is _dtype.bool:
-        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
-    if not isinstance(value, (bool, int, float, complex)):
-        return value
-    checked_scalar(value, _dtype.float32 if dt.itemsize == 2 and dt.kind == "f" else dt)
-    if dt.kind == "c":
-        return value
-    value = value.real if isinstance(value, complex) else value
-    return int(value) if dt.kind in "ui" else float(value)
-
-
-def _addcmul(self, tensor1, tensor2, value=1):
-    """self + value * t1 * t2 as PyTorch's cpu kernel, in the operands' common type: for
-    float32 (and 16-bit floats, in float32) fma(value * t1, t2, self), one rounding of the
-    product-sum, emulated in float64 where the float32 product is exact."""
-    from ..._promotion import result_type
-    value = _fused_value(self, tensor1, tensor2, value, "addcmul_cpu_out")
-    dt = result_type(self, tensor1, tensor2)
-    if dt not in (_dtype.float32, _dtype.float16, _dtype.bfloat16):
-        return _cast(self, dt) + value * _cast(tensor1, dt) * _cast(tensor2, dt)
-    f32, f64 = _dtype.float32, _dtype.float64
-    scaled_t1 = (value * tensor1.to(f32)).to(f64)
-    # (self first: the result's layout follows it, as PyTorch's TensorIterator)
-    return (self.to(f64) + scaled_t1 * tensor2.to(f64)).to(f32).to(dt)
-
-
 def _sigmoid_grad(grad, result):
     """PyTorch's sigmoid_backward kernel: grad * (1 - y) * y left to right, bfloat16 in
     float32 (float16 in float16)."""
@@ -458,16 +410,6 @@ def _sigmoid_grad(grad, result):
     if result.dtype is _dtype.bfloat16:
         return (grad.float() * (1 - result.float()) * result.float()).to(result.dtype)
     return grad * (1 - result) * result
-
-
-def _in_opmath(fn, *tensors):
-    """fn of the tensors, computed in float32 and rounded once when the result is a 16-bit
-    float, as PyTorch's fused cpu kernels (addcmul, addcdiv) do."""
-    from ..._promotion import result_type
-    dt = result_type(*tensors)
-    if dt is not _dtype.float16 and dt is not _dtype.bfloat16:
-        return fn(*(_cast(t, dt) for t in tensors))  # (each operand in the common type first)
-    return fn(*(t.to(_dtype.float32) for t in tensors)).to(dt)
 
 
 def _angle(self, factor, name):
@@ -551,9 +493,8 @@ def _declare():
             _checked_out(OPS[next(a for a, t in aliases.items() if t == name)], rule)
     for name in ("clamp_min", "clamp_max"):  # (one bound: clamp's out= rule)
         _checked_out(OPS[name], _clamp_out)
-    for name, bounds in (("clamp", lambda a: a), ("clip", lambda a: a),
-                         ("clamp_min", lambda a: (a[0], None)),
-                         ("clamp_max", lambda a: (None, a[0]))):
+    for name, bounds in (("clamp", lambda a: a), ("clip", lambda a: a), ("clamp_min",
+                         lambda a: (a[0], None)), ("clamp_max", lambda a: (None, a[0]))):
         _scalar_clamp_inplace(OPS[name + "_"], bounds)
 
 
@@ -563,8 +504,7 @@ def _scalar_clamp_inplace(op, bounds):
     inner = op.decomposition
 
     def decomposition(self, *args):
-        low, high = (tuple(bounds(args)) + (None, None))[:2]
-        _, _, dt, scalar = clamp_plan(self, low, high)
+        _, _, dt, scalar = clamp_plan(self, *(tuple(bounds(args)) + (None, None))[:2])
         if scalar and dt is not self.dtype:
             raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
                                f"output type {_dtype.CPP_NAMES[self.dtype.name]}")

@@ -26,6 +26,7 @@ from ..._tensor import Tensor
 from ...autograd.functional_helpers import unreduce
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
+from .product_grads import _cumprod_grad, _prod_grad, _reversed_cumsum
 
 REDUCTION = ("reduction",)
 _ALL = ("int[]? dim=None", "bool keepdim=False")
@@ -637,40 +638,6 @@ def _mean_grad(grad, self_geometry, dim, keepdim):
     return unreduce(grad / _count(shape, dim), shape, dim, keepdim)
 
 
-def _exclusive_prod(x, dim):
-    """Product of every other element along dim, without dividing (zeros are fine):
-    the products before each position times those after it."""
-    import mindtorch as M
-    n = x.shape[dim]
-    ones = x.new_ones(x.shape[:dim] + (1,) + x.shape[dim + 1:])
-    before = M.cat([ones, x.narrow(dim, 0, n - 1)], dim).cumprod(dim)
-    after = M.cat([x.narrow(dim, 1, n - 1), ones], dim).flip([dim]).cumprod(dim).flip([dim])
-    return before * after
-
-
-def _prod_grad(grad, self, result, dim, keepdim):
-    """PyTorch's prod_backward: grad * (result / self) when self holds no zero, else the
-    products of the other elements (a full product over two zeros or more: zeros, unless
-    the formula is itself differentiated); without data (meta) always the products."""
-    import mindtorch as M
-    from ._helpers import has_data
-    shape = tuple(self.shape)
-    if not shape:
-        return grad
-    if self.numel() == 0:
-        return unreduce(grad, shape, dim, keepdim)
-    x = self if self.dtype is grad.dtype else self.to(grad.dtype)  # (prod(dtype=))
-    zeros = int((x == 0).sum()) if has_data(x) else None
-    if zeros == 0:
-        back = unreduce(result, shape, dim, keepdim)
-        return unreduce(grad, shape, dim, keepdim) * (back / x).conj()
-    if dim is None:
-        if zeros is not None and zeros > 1 and not M.is_grad_enabled():
-            return M.zeros_like(x)
-        return grad * _exclusive_prod(x.reshape(-1), 0).conj().reshape(shape)
-    return unreduce(grad, shape, dim, keepdim) * _exclusive_prod(x, dim).conj()
-
-
 def _var_grad(grad, self, dim, unbiased, keepdim, correction):
     """torch's var_backward, including its dof <= 0 conventions (inf, and NaN where an
     element equals the mean of a full reduction)."""
@@ -724,50 +691,8 @@ def _select_grad(grad, self_geometry, dim, keepdim, results):
     return grad.new_zeros(shape).scatter(dim, index, grad)
 
 
-def _reversed_cumsum(t, dim):
-    return t.flip([dim]).cumsum(dim).flip([dim])
-
-
 def _cumsum_grad(grad, dim):
     return grad if grad.ndim == 0 else _reversed_cumsum(grad, dim)
-
-
-def _cumprod_grad(grad, self, dim, result):
-    """PyTorch's cumprod_backward: without zeros the reversed cumsum of result * grad over
-    self; with zeros (not differentiated further) O(n) masks, positions before the first
-    zero from the elements before it only, the first zero from those up to the second
-    (so a NaN or inf past a zero stays out); differentiated (create_graph) the O(n^2) form,
-    whose derivative is cumprod's second derivative everywhere."""
-    import mindtorch as M
-    from ._helpers import has_data
-    if self.numel() <= 1 or self.shape[dim] <= 1:
-        return grad
-    x, w = self.conj(), result.conj() * grad
-    zero = self == 0
-    if has_data(self) and not bool(zero.any()):
-        return _reversed_cumsum(w, dim) / x
-    if M.is_grad_enabled():
-        return _cumprod_grad_quadratic(grad, self, dim)
-    seen = zero.cumsum(dim)
-    before, second = seen == 0, seen == 1     # [0, z1) and [z1, z2)
-    first = zero.logical_and(second)          # z1
-    a = _reversed_cumsum(w.masked_fill(~before, 0), dim) / x
-    between = second.logical_and(~first)      # (z1, z2)
-    b = (x.masked_fill(~between, 1).cumprod(dim) * grad.masked_fill(~second, 0)).sum(
-        dim, keepdim=True) * M.where(before, x, 1).prod(dim, keepdim=True)
-    return M.where(before, a, M.where(first, b, 0))
-
-
-def _cumprod_grad_quadratic(grad, self, dim):
-    import mindtorch as M
-    n = self.shape[dim]
-    k = M.arange(n, device=self.device)
-    # [k, j] = prod over i <= j, i != k of x_i; summed with grad_j over j >= k
-    x = self.conj().movedim(dim, -1).unsqueeze(-2)
-    omitted = M.where(k.unsqueeze(1) == k, 1, x).cumprod(-1)
-    upper = k.unsqueeze(1) <= k
-    g = grad.movedim(dim, -1).unsqueeze(-2)
-    return (omitted * g * upper).sum(-1).movedim(-1, dim)
 
 
 def _softmax_grad(grad, result, dim):
