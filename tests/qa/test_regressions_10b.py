@@ -260,14 +260,13 @@ def test_affine_grid_bits_and_sampled_gradient(dtype, size, align_corners):
 
 
 def _custom_ops(lib, tag):
-    from typing import Optional
     T = lib.Tensor
 
     def muladd(a: T, b: T, c: float) -> T:
         return a * b + c
 
-    def many(a: T, b: Optional[T], c: list[float], d: bool, e: str, n: int,
-             g: list[T], h: Optional[float] = None) -> T:
+    def many(a: T, b: T | None, c: list[float], d: bool, e: str, n: int,
+             g: list[T], h: float | None = None) -> T:
         return a * n
     return (lib.library.custom_op(f"qa10b_{tag}::muladd", mutates_args=())(muladd),
             lib.library.custom_op(f"qa10b_{tag}::many", mutates_args=())(many))
