@@ -117,3 +117,21 @@ def test_version_error_of_linear_weight_after_a_step():
             lin.weight.add_(1)
         loss.backward()
     same_outcome(program)
+
+
+@pytest.mark.parametrize("data", [b"hello", b"j\x00\x01\x00\x00"])
+def test_load_of_bytes_reading_a_missing_memo_entry(tmp_path, data):
+    # a text file given to torch.load: 'h' is BINGET, and PyTorch's weights-only unpickler
+    # lets the memo's KeyError through
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    out = same_outcome(lambda L: L.load(path))
+    assert out[0] == "KeyError"
+
+
+def test_load_of_a_pickle_using_its_memo(tmp_path):
+    shared = [1, 2]
+    path = tmp_path / "p"
+    mindtorch.save({"a": shared, "b": shared, "t": mindtorch.ones(2)}, path)
+    r = mindtorch.load(path)
+    assert r["a"] == [1, 2] and r["a"] is r["b"]

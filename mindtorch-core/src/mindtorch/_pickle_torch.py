@@ -549,6 +549,17 @@ class WeightsUnpickler(pickle._Unpickler):
 
     dispatch[pickle.PROTO[0]] = load_proto
 
+    def _load_get(self, index):  # a missing memo index is a bare KeyError, as PyTorch's
+        if index not in self.memo:
+            e = KeyError(index)
+            e.memo = True
+            raise e
+        self.append(self.memo[index])
+
+    dispatch[pickle.BINGET[0]] = lambda self: self._load_get(self.read(1)[0])
+    dispatch[pickle.LONG_BINGET[0]] = \
+        lambda self: self._load_get(int.from_bytes(self.read(4), "little"))
+
     def __init__(self, file, *, loader, **kwargs):
         super().__init__(file, **kwargs)
         self.loader = loader
@@ -560,7 +571,7 @@ class WeightsUnpickler(pickle._Unpickler):
         try:
             return super().load()
         except KeyError as e:  # the pure-Python unpickler's dispatch lookup of an opcode
-            if e.args and type(e.args[0]) is int:
+            if e.args and type(e.args[0]) is int and not hasattr(e, "memo"):
                 raise pickle.UnpicklingError(f"Unsupported operand {e.args[0]}") from None
             raise
 
