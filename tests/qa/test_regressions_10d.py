@@ -202,3 +202,28 @@ def test_missing_arguments_before_checks(case):
         return [tuple(s) for s in r] if isinstance(r, list) else tuple(r)
     ours, theirs = same_class(program)
     assert ours == theirs
+
+
+TENSOR_ARGS = {
+    "size bool": lambda L, x: x.size(True),
+    "size float": lambda L, x: x.size(1.0),
+    "size 0-dim": lambda L, x: x.size(L.tensor(1)),
+    "size numpy int": lambda L, x: x.size(np.int64(-1)),
+    "size 1-d tensor": lambda L, x: x.size(L.tensor([1])),
+    "size str": lambda L, x: x.size("a"),
+    "size out of range": lambda L, x: x.size(2),
+    "stride float tensor": lambda L, x: x.stride(L.tensor(1.0)),
+    "stride dim=": lambda L, x: x.t().stride(dim=0),
+    "type_as int": lambda L, x: x.type_as(2),
+    "type_as ok": lambda L, x: str(x.type_as(L.ones(1, dtype=L.int8)).dtype),
+    "is_set_to int": lambda L, x: x.is_set_to(2),
+    "is_set_to ok": lambda L, x: x.is_set_to(x),
+}
+
+
+@pytest.mark.parametrize("case", TENSOR_ARGS)
+def test_tensor_method_argument_types(case):
+    def program(lib):
+        return TENSOR_ARGS[case](lib, x23(lib))
+    ours, theirs = same_class(program)
+    assert ours == theirs

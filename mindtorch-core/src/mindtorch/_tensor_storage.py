@@ -31,6 +31,9 @@ def pin_memory(self, device=None):
 
 
 def is_set_to(self, tensor):
+    if not isinstance(tensor, Tensor):
+        raise TypeError(f"is_set_to(): argument 'tensor' (position 1) must be Tensor, not "
+                        f"{type(tensor).__name__}")
     return self._storage is tensor._storage and self._offset == tensor._offset and \
         self._shape == tensor._shape and self._stride == tensor._stride
 
