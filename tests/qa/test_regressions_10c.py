@@ -66,3 +66,20 @@ def test_stack_of_channels_last_tensors_keeps_their_layout(fmt, shape):
     assert all(t.grad.shape == shape for t in ms)
     mixed = [ms[0].detach(), ms[1].detach().contiguous()]  # (formats differ: contiguous)
     assert mindtorch.stack(mixed, 1).is_contiguous()
+
+
+@pytest.mark.parametrize("name,args", [("exp", ()), ("mul", (2.0,)), ("sin", ()),
+                                       ("pow", (2,)), ("atan2", (1.0,)), ("div", (2.0,))])
+def test_tensor_methods_refuse_out(name, args):
+    """PyTorch's Tensor methods have no out= (TypeError); the functions keep it.  (Ops
+    whose public form is an overload wrapper, add / sub / clamp / max..., still take it.)"""
+    for lib in (torch, mindtorch):
+        x, o = lib.ones(3), lib.empty(3)
+        if name == "atan2":
+            args = (lib.ones(3),)
+        with pytest.raises(TypeError):
+            getattr(x, name)(*args, out=o)
+        with pytest.raises(TypeError):
+            getattr(lib.Tensor, name)(x, *args, out=o)
+        r = getattr(lib, name)(x, *args, out=o)
+        assert r is o

@@ -94,7 +94,7 @@ class _LazyMethod:
         self.op, self.name = op, name
 
     def __get__(self, obj, cls=None):
-        fn = self.op.binding
+        fn = self.op.method_binding
         setattr(Tensor, self.name, fn)
         return fn if obj is None else fn.__get__(obj, cls)
 

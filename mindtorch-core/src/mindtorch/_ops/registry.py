@@ -26,7 +26,7 @@ class OpDef:
         self.options = options
         self.resolved = {}          # device type -> callable (cache; see dispatch.resolve)
         self._schema = None
-        self._binding = self._call = None
+        self._binding = self._call = self._method = None
         self._public = None  # see overload()
         self._return_type = False
         self._grad_plan = None  # how the autograd layer records this op (autograd/_record.py)
@@ -69,6 +69,16 @@ class OpDef:
             if self._public is not None:
                 self._binding = self._public(self._binding)
         return self._binding
+
+    @property
+    def method_binding(self):
+        """Tensor.<name>: PyTorch's methods take no out= (TypeError), so an op with one
+        (and no overload wrapper) gets a second binding without it."""
+        if not self.options.get("out") or self._public is not None:
+            return self.binding
+        if self._method is None:
+            self._method = _generate_binding(self, method=True)[0]
+        return self._method
 
     @property
     def call(self):
@@ -250,7 +260,7 @@ def _pyname(name):
 _NO_OVERLAP_CHECK = {"copy_", "resize_", "resize_as_", "set_"}
 
 
-def _overlap_checks(op, tensor_names):
+def _overlap_checks(op, tensor_names, has_out):
     """Lines refusing a written tensor (in place or out=) that partly overlaps an input in
     memory, as PyTorch does: the result would depend on the order elements are written in.
     On the hot path only an identity test of the storages."""
@@ -270,17 +280,17 @@ def _overlap_checks(op, tensor_names):
                              f"_no_overlap({m}, {n})")
     from .decls.creation import OUT_DISJOINT
     disjoint = s.name in OUT_DISJOINT
-    if op.options.get("out") and singles and "reduction" not in op.tags:
+    if has_out and singles and "reduction" not in op.tags:
         inputs = ", ".join(n for n, _ in singles)
         lines.append(f"if out is not None: _out_overlap(out, ({inputs},), {disjoint})")
-    if op.options.get("out") and disjoint:  # (cat / stack: each tensor of the list)
+    if has_out and disjoint:  # (cat / stack: each tensor of the list)
         for n, a in tensor_names:
             if a.type == "Tensor[]":
                 lines.append(f"if out is not None: _out_overlap(out, {n}, True)")
     return lines
 
 
-def _generate_binding(op):
+def _generate_binding(op, method=False):
     from . import _argcheck as _h
     from .. import overrides
     from .._device import device
@@ -292,6 +302,7 @@ def _generate_binding(op):
     s = op.schema
     params, lines = [], []
     kwonly_started = False
+    has_out = op.options.get("out") and not method  # (methods: no out=)
     ns = {"_h": _h, "Tensor": Tensor, "_dtype_t": dtype, "_device_t": device, "_op": op,
           "_resolved": op.resolved, "_merge": merge_devices, "_factory_device": factory_device,
           "_write_out": write_out, "_no_overlap": check_no_overlap,
@@ -351,7 +362,7 @@ def _generate_binding(op):
                 first_tensor = n
     # the argument checks, whose converters raise Override for a __torch_function__
     conversions, lines = lines, []
-    if op.options.get("out"):
+    if has_out:
         if not kwonly_started:
             params.append("*")
             kwonly_started = True
@@ -443,9 +454,9 @@ def _generate_binding(op):
     if _autocast.policy(s.name):  # (only the ops autocast casts test for it)
         ns.update(_ac=_autocast.state, _ac_run=_autocast.run)
         args = "".join(_pyname(a.name) + ", " for a in s.args if a.name != "requires_grad")
-        out = " and out is None" if op.options.get("out") else ""
+        out = " and out is None" if has_out else ""
         lines.append(f"if _ac.on{out}: return _ac_run(_op, ({args}))")
-    lines.extend(_overlap_checks(op, tensor_names))
+    lines.extend(_overlap_checks(op, tensor_names, has_out))
     # in inference mode an op's fresh results are inference tensors (autograd/_inference.py)
     from ..autograd import _inference
     from ..autograd.grad_mode import state
@@ -472,7 +483,7 @@ def _generate_binding(op):
         # while a forward AD level is live, the kernel also computes tangents
         lines.append("if _fw.on: _k = _fw.wrap(_op, _k)")
         lines.append(f"if _grad.enabled and ({' or '.join(grad_tests)}):")
-        if op.options.get("out"):
+        if has_out:
             lines.append("    if out is not None: _h.out_requires_grad(_op)")
         lines.append(f"    _r = (_op._grad_plan or _plan(_op)).run(_k, ({call_args},))")
         lines.append("else:")
@@ -485,7 +496,7 @@ def _generate_binding(op):
         lines.extend(bumps + mark)
     if any(a.name == "requires_grad" for a in s.args):
         lines.append("if requires_grad: _h.set_requires_grad(_r)")
-    if op.options.get("out"):
+    if has_out:
         lines.append("if out is not None: return _write_out(_op, out, _r)")
     if op.return_type is not None:
         ns["_ret"] = op.return_type
