@@ -359,3 +359,42 @@ def test_old_lr_scheduler_name_is_a_subclass():
                 old.get_last_lr())
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("case", ["head_major", "keys_head_major", "mask", "causal", "gqa",
+                                  "dropout", "vdim", "float32", "permuted"])
+def test_sdpa_output_laid_out_like_query(case):
+    # the SDPA tutorial's CausalSelfAttention: q.view(b, l, h, d).transpose(1, 2) in, and
+    # y.transpose(1, 2).view(b, l, h * d) after: PyTorch's cpu flash kernel returns
+    # empty_like(query), so that view works (the math path, with dropout or another value
+    # head size, returns a contiguous result)
+    def program(lib):
+        lib.manual_seed(0)
+        dt = lib.float32 if case == "float32" else lib.float64
+        q = lib.randn(2, 5, 3, 4, dtype=dt).transpose(1, 2)
+        k = lib.randn(2, 3, 6, 4, dtype=dt)
+        v = lib.randn(2, 3, 6, 5 if case == "vdim" else 4, dtype=dt)
+        kw = {}
+        if case == "keys_head_major":
+            q = q.contiguous()
+            k = lib.randn(2, 6, 3, 4, dtype=dt).transpose(1, 2)
+        if case == "mask":
+            kw["attn_mask"] = lib.randn(5, 6, dtype=dt)
+        if case == "causal":
+            kw["is_causal"] = True
+        if case == "gqa":
+            k, v, kw["enable_gqa"] = k[:, :1], v[:, :1], True
+        if case == "dropout":
+            kw["dropout_p"] = 0.5
+        if case == "permuted":
+            q = lib.randn(5, 3, 2, 4, dtype=dt).permute(2, 1, 0, 3)
+        q.requires_grad_()
+        y = lib.nn.functional.scaled_dot_product_attention(q, k, v, **kw)
+        y.pow(2).sum().backward()
+        return y.stride(), y.tolist(), q.grad.tolist()
+    ours, theirs = same_errors(program)
+    assert ours[1][0] == theirs[1][0]
+    tol = 1e-4 if case == "float32" else 1e-10
+    for a, b in zip(ours[1][1:], theirs[1][1:]):
+        assert torch.allclose(torch.tensor(a, dtype=torch.float64),
+                              torch.tensor(b, dtype=torch.float64), rtol=tol, atol=tol)

@@ -345,7 +345,7 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         tail = M.arange(S, device=query.device) >= S - S % lanes
         top = M.where(attn.isnan() & tail, -math.inf, attn).amax(-1, keepdim=True)
         attn = _safe_softmax(attn, top == -math.inf)
-        return attn.matmul(value.to(dt)).to(query.dtype)
+        return _like_query(attn.matmul(value.to(dt)).to(query.dtype), query)
     factor = math.sqrt(abs(scale) if scale is not None else 1 / math.sqrt(query._shape[-1]))
     q = query.to(dt) * (-factor if scale is not None and scale < 0 else factor)
     attn = q.matmul(key.to(dt).transpose(-2, -1) * factor)
@@ -366,7 +366,21 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         attn = _safe_softmax(attn, (attn == -math.inf).all(-1, keepdim=True))
     if dropout_p > 0.0:
         attn = OPS["dropout"].call(attn, dropout_p, True)
-    return attn.matmul(value.to(dt)).to(query.dtype)
+    out = attn.matmul(value.to(dt)).to(query.dtype)
+    return _like_query(out, query) if fast else out
+
+
+def _like_query(out, query):
+    """The flash kernel's output laid out as empty_like(query) (a head-major query,
+    q.view(b, l, h, d).transpose(1, 2), gives an output whose transpose(1, 2) is
+    contiguous: the tutorials' .view after it relies on that)."""
+    from ..._strides import preserve_strides, stride_order
+    strides = preserve_strides(query._shape, query._stride)
+    if out._stride == strides or out._shape != query._shape:
+        return out
+    perm = stride_order(query._shape, strides)[::-1]  # outermost first
+    inverse = [perm.index(d) for d in range(len(perm))]
+    return out.permute(perm).contiguous().permute(inverse)
 
 
 def _flash_path(query, key, value, dropout_p, enable_gqa):
