@@ -158,13 +158,14 @@ def _layer_norm_backward_half(g, x, m, r, w, mixed):
         b = fma32(db, mean, -ds) * a * a * a * scale
         c = fma32(-b, mean, -(db * a * scale))
         gx = (fma32(b, x, ag) + c).astype(hd).astype(f32)
-        sums = np.zeros((2, n), hd)
-        shift = -a * mean
-        for i in range(rows):  # (each row's sum rounds to 16 bits)
-            xhat = fma32(a[i], x[i], shift[i])
-            sums[0] = fma32(g[i], xhat, sums[0]).astype(hd)
-            sums[1] = (sums[1].astype(f32) + g[i]).astype(hd)
-    return gx, sums[0].astype(f32), sums[1].astype(f32)
+        # g * xhat is exact in float64: each row's fused multiply-add is one float64 sum
+        # rounded to float32, then to 16 bits (the weight's buffer; the bias' likewise)
+        prods = np.multiply(g, fma32(a, x, -a * mean), dtype=np.float64)
+        sw, sb = np.zeros(n), np.zeros(n, f32)
+        for i in range(rows):
+            sw = (sw + prods[i]).astype(f32).astype(hd).astype(np.float64)
+            sb = (sb + g[i]).astype(hd).astype(f32)
+    return gx, sw.astype(f32), sb
 
 
 def _layer_norm_backward_blocks(g, x, m, r, w, gx):
