@@ -227,3 +227,21 @@ def test_tensor_method_argument_types(case):
         return TENSOR_ARGS[case](lib, x23(lib))
     ours, theirs = same_class(program)
     assert ours == theirs
+
+
+# removed functions keep PyTorch's stub signatures: wrong arguments are TypeErrors first
+REMOVED = {
+    "lstsq one": lambda L, x: L.lstsq(x), "lstsq three": lambda L, x: L.lstsq(x, x, x),
+    "lstsq": lambda L, x: L.lstsq(x, x), "solve A=": lambda L, x: L.solve(x, A=x),
+    "eig dim=": lambda L, x: L.eig(x, dim=1), "eig": lambda L, x: L.eig(x, True),
+    "Tensor.lstsq none": lambda L, x: x.lstsq(), "Tensor.solve": lambda L, x: x.solve(x),
+    "Tensor.eig three": lambda L, x: x.eig(True, True),
+    "matrix_rank four": lambda L, x: L.matrix_rank(x, 0.1, True, 3),
+    "symeig upper": lambda L, x: L.symeig(x, True, upper=False),
+}
+
+
+@pytest.mark.parametrize("case", REMOVED)
+def test_removed_functions_signatures(case):
+    assert outcome(lambda L: REMOVED[case](L, L.ones(2, 2)), mindtorch) == \
+        outcome(lambda L: REMOVED[case](L, L.ones(2, 2)), torch)

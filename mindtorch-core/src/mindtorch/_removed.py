@@ -21,15 +21,53 @@ _HINTS = {
 }
 
 
-def _removed(name):
-    def removed(*args, **kwargs):
-        sep = "" if _HINTS[name].startswith("\n") else " "
-        raise RuntimeError(_GONE + sep + _HINTS[name])
-    removed.__name__ = removed.__qualname__ = name
-    return removed
+def _gone(name):
+    sep = "" if _HINTS[name].startswith("\n") else " "
+    raise RuntimeError(_GONE + sep + _HINTS[name])
 
 
-FUNCTIONS = {name: _removed(name) for name in _HINTS}
+# PyTorch's stubs keep the old signatures: wrong arguments are the TypeError of the call
+def eig(self, eigenvectors=False, *, e=None, v=None):
+    _gone("eig")
+
+
+def lstsq(input, A, *, out=None):
+    _gone("lstsq")
+
+
+def solve(input, A, *, out=None):
+    _gone("solve")
+
+
+def symeig(input, eigenvectors=False, upper=True, *, out=None):
+    _gone("symeig")
+
+
+def matrix_rank(input, tol=None, symmetric=False, *, out=None):
+    _gone("matrix_rank")
+
+
+def _eig_method(self, eigenvectors=False):
+    _gone("eig")
+
+
+def _lstsq_method(self, other):
+    _gone("lstsq")
+
+
+def _solve_method(self, other):
+    _gone("solve")
+
+
+def _symeig_method(self, eigenvectors=False):
+    _gone("symeig")
+
+
+FUNCTIONS = {f.__name__: f for f in (eig, lstsq, solve, symeig, matrix_rank)}
+METHODS = {"eig": _eig_method, "lstsq": _lstsq_method, "solve": _solve_method,
+           "symeig": _symeig_method}
+for _name, _f in METHODS.items():
+    _f.__name__, _f.__qualname__ = _name, f"Tensor.{_name}"
 
 
 def reinforce(self, reward):
@@ -39,6 +77,6 @@ def reinforce(self, reward):
                        "backpropagate loss = -m.log_prob(action) * reward.\n")
 
 
-for _name in ("eig", "lstsq", "solve", "symeig"):
-    setattr(Tensor, _name, FUNCTIONS[_name])
+for _name, _f in METHODS.items():
+    setattr(Tensor, _name, _f)
 Tensor.reinforce = reinforce
