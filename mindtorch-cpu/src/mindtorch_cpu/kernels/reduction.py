@@ -486,6 +486,12 @@ def _softmax_like(name, log):
         if log:
             r = np.subtract(shifted, np.log(total, out=total), out=shifted)
         else:
+            if x.dtype in _WIDE and axis < a.ndim - 1:
+                # ATen's 16-bit kernel along an inner dim: positions past the last whole
+                # vector of 16 store exp rounded to 16 bits, then divide that
+                inner = math.prod(a.shape[axis + 1:])
+                tail = (np.arange(inner) >= inner // 16 * 16).reshape(a.shape[axis + 1:])
+                e = np.where(tail, e.astype(x.dtype.np).astype(np.float32), e)
             r = np.divide(e, total, out=e)
         r = r.reshape(x._shape)
         return wrap(r if r.dtype == x.dtype.np else r.astype(x.dtype.np), x.dtype)
