@@ -274,8 +274,10 @@ def call(qualname, args, kwargs):
     requires grad (PyTorch's Autograd key)."""
     op = OPS[qualname]
     entry = _ENTRIES.get(qualname)
-    values = _positional(op.schema, args, dict(kwargs), entry and entry.declaration)
-    if entry is None or entry.implicit and entry.backward is None and \
+    if entry is None:  # an op a backend plugin declared: its binding's conventions
+        return op.binding(*args, **kwargs)
+    values = _positional(op.schema, args, dict(kwargs), entry.declaration)
+    if entry.implicit and entry.backward is None and \
             entry.autograd_impl is None:  # (differentiable through its sub-ops)
         return op.binding(*args, **kwargs)
     if not _needs_grad(values):
