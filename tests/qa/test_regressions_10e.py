@@ -135,3 +135,45 @@ def test_load_of_a_pickle_using_its_memo(tmp_path):
     mindtorch.save({"a": shared, "b": shared, "t": mindtorch.ones(2)}, path)
     r = mindtorch.load(path)
     assert r["a"] == [1, 2] and r["a"] is r["b"]
+
+
+@pytest.mark.parametrize("t", ["torch.cuda.DoubleTensor", "torch.Foo", "NoSuchModule",
+                               "torch.foo.FloatTensor", "torch.LongTensor", "torch.float64",
+                               "torch.DoubleStorage", 3, "LongTensor", "float64"])
+def test_set_default_tensor_type_refusals(t):
+    def program(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            arg = getattr(L, t) if t in ("LongTensor", "float64") else t
+            try:
+                L.set_default_tensor_type(arg)
+            finally:
+                L.set_default_dtype(L.float32)
+    same_outcome(program)
+
+
+def test_set_default_tensor_type_sets_the_dtype_and_warns_once():
+    from mindtorch import _warn_once
+    _warn_once._seen.discard("set_default_tensor_type")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        try:
+            mindtorch.set_default_tensor_type("torch.DoubleTensor")
+            assert mindtorch.ones(1).dtype == mindtorch.float64
+            mindtorch.set_default_tensor_type(mindtorch.FloatTensor)
+        finally:
+            mindtorch.set_default_dtype(mindtorch.float32)
+    assert [str(x.message) for x in w] == [
+        "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+        "torch.set_default_dtype() and torch.set_default_device() as alternatives."]
+
+
+@pytest.mark.parametrize("make", [lambda L: L.device(0), lambda L: L.ones(1).to(0),
+                                  lambda L: L.ones(1, device=0),
+                                  lambda L: L.set_default_device(0)])
+def test_a_bare_device_index_without_an_accelerator(make):
+    try:
+        same_outcome(make)
+    finally:
+        mindtorch.set_default_device(None)
+        torch.set_default_device(None)

@@ -85,7 +85,13 @@ class device:
 
 
 def _default_accelerator():
-    return "npu"
+    """The device type of a bare index (device(0), .to(0)): the available accelerator's; an
+    error without one, as PyTorch's."""
+    from .accelerator import current_accelerator
+    acc = current_accelerator()
+    if acc is None:
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    return acc.type
 
 
 _global = [None]  # set_default_device's device, beneath every `with device(...)` block

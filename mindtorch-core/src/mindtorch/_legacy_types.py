@@ -113,16 +113,31 @@ def storage_type(t):
 
 def set_default_tensor_type(t):
     """Deprecated torch.set_default_tensor_type(torch.DoubleTensor or 'torch.FloatTensor'):
-    the type's dtype becomes the default (CPU types only)."""
-    import warnings
-    warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
-                  "torch.set_default_dtype() and torch.set_default_device() as alternatives.",
-                  UserWarning, stacklevel=2)
-    name = t if isinstance(t, str) else f"torch.{getattr(t, '__name__', t)}"
-    kind = name[len("torch."):-len("Tensor")] if name.startswith("torch.") and \
-        name.endswith("Tensor") else None
-    if kind not in _TYPES:
-        raise TypeError(f"invalid type: '{name}'")
-    if not _TYPES[kind].is_floating_point:
+    the type's dtype becomes the default (CPU types only).  A name is imported as PyTorch
+    does (its ImportError / AttributeError)."""
+    from ._warn_once import warn_once
+    warn_once("set_default_tensor_type",
+              "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+              "torch.set_default_dtype() and torch.set_default_device() as alternatives.")
+    if isinstance(t, str):
+        if t.startswith("torch.cuda.") and t.endswith("Tensor"):
+            raise TypeError(f"type {t} not available. Torch not compiled with CUDA enabled.")
+        t = _import_dotted(t)
+    if not isinstance(t, tensortype):
+        raise TypeError("invalid type object: only floating-point types are supported as the "
+                        "default type")
+    if not t.dtype.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
-    D.set_default_dtype(_TYPES[kind])
+    D.set_default_dtype(t.dtype)
+
+
+def _import_dotted(name):
+    import importlib
+    import mindtorch
+    parts = name.split(".")
+    obj = mindtorch if parts[0] == "torch" else importlib.import_module(parts[0])
+    for i, part in enumerate(parts[1:], 1):
+        if not hasattr(obj, part):
+            raise AttributeError(f"module '{'.'.join(parts[:i])}' has no attribute '{part}'")
+        obj = getattr(obj, part)
+    return obj
