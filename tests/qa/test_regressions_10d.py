@@ -245,3 +245,21 @@ REMOVED = {
 def test_removed_functions_signatures(case):
     assert outcome(lambda L: REMOVED[case](L, L.ones(2, 2)), mindtorch) == \
         outcome(lambda L: REMOVED[case](L, L.ones(2, 2)), torch)
+
+
+POLYGAMMA = {
+    "function": lambda L, x: L.polygamma(1, x), "keywords": lambda L, x: L.polygamma(n=1, input=x),
+    "special": lambda L, x: L.special.polygamma(2, x), "method": lambda L, x: x.polygamma(1),
+    "method n=": lambda L, x: x.polygamma(n=1), "0-dim n": lambda L, x: L.polygamma(L.tensor(1), x),
+    "tensor first": lambda L, x: L.polygamma(x, 1), "1-d n": lambda L, x: L.polygamma(L.tensor([1]), x),
+    "method tensor n": lambda L, x: x.polygamma(x), "in place": lambda L, x: x.polygamma_(1),
+}
+
+
+@pytest.mark.parametrize("case", POLYGAMMA)
+def test_polygamma_function_and_method(case):
+    def program(lib):
+        return POLYGAMMA[case](lib, lib.tensor([[0.5, 1.5], [2.0, 3.0]], dtype=lib.float64)).tolist()
+    ours, theirs = same_class(program)
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)

@@ -257,16 +257,17 @@ def _fits(self, result):
 
 
 def _polygamma_public(binding):
-    """torch.polygamma(n, input) and Tensor.polygamma(n) (the tensor first)."""
-    from ..._tensor import Tensor
-
+    """torch.polygamma(n, input): input= is PyTorch's name for the tensor."""
     def polygamma(*args, **kwargs):
-        if "input" in kwargs:  # PyTorch's name for the tensor
+        if "input" in kwargs:
             kwargs["self"] = kwargs.pop("input")
-        if args and isinstance(args[0], Tensor):
-            return binding(*args[1:2], args[0], *args[2:], **kwargs)
         return binding(*args, **kwargs)
     return polygamma
+
+
+def _polygamma_method(self, n):
+    """Tensor.polygamma(n): the tensor first (the function takes n first)."""
+    return OPS["polygamma"].binding(n, self)
 
 
 # torch.special names of other ops: alias -> (target, arguments)
@@ -291,6 +292,8 @@ def _declare():
     define("polygamma(int n, Tensor self) -> Tensor", tags=POINTWISE, promotion="int_to_float",
            out=True, modules=SPECIAL)
     overload(OPS["polygamma"], _polygamma_public)
+    from ..._tensor import Tensor
+    Tensor.polygamma = _polygamma_method
     define("polygamma_(Tensor(a!) self, int n) -> Tensor(a!)", tags=POINTWISE + ("inplace",),
            promotion="int_to_float", decomposition=_polygamma_, function=False)
     define("mvlgamma(Tensor self, int p) -> Tensor", decomposition=_mvlgamma, out=True,
