@@ -177,3 +177,13 @@ def test_a_bare_device_index_without_an_accelerator(make):
     finally:
         mindtorch.set_default_device(None)
         torch.set_default_device(None)
+
+
+class _Foo:
+    pass
+
+
+@pytest.mark.parametrize("make", [lambda: _Foo(), lambda: __import__("numpy").float32(1),
+                                  lambda: 1.5, lambda: {}])
+def test_invalid_index_names_the_type_as_pythons_tp_name(make):
+    same_outcome(lambda L: L.ones(3)[make()])

@@ -158,8 +158,10 @@ def _zero_dim_int_error(i):
 
 
 def _invalid(x):
+    cls = type(x)  # named by its C tp_name: a class defined in Python by its bare name
+    name = cls.__name__ if cls.__flags__ & (1 << 9) else _qualname(x)  # (Py_TPFLAGS_HEAPTYPE)
     return IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                      f"Variables are valid indices (got {type(x).__name__})")
+                      f"Variables are valid indices (got {name})")
 
 
 def _apply(t, items):
