@@ -263,3 +263,19 @@ def test_polygamma_function_and_method(case):
     ours, theirs = same_class(program)
     if ours[0] == "ok":
         np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+
+
+# linalg functions whose matrix PyTorch names `input` (aten's self; NumPy's `x` too)
+INPUT_NAMED = ["cholesky", "cholesky_ex", "cond", "eig", "eigh", "eigvals", "eigvalsh",
+               "matrix_exp", "matrix_norm", "matrix_rank", "norm", "pinv", "vector_norm", "inv"]
+
+
+@pytest.mark.parametrize("key", ["input", "x"])
+@pytest.mark.parametrize("name", INPUT_NAMED)
+def test_linalg_input_keyword(name, key):
+    def program(lib):
+        r = getattr(lib.linalg, name)(**{key: lib.eye(3, dtype=lib.float64) + 0.5})
+        r = r[0] if isinstance(r, tuple) else r
+        return str(r.dtype), round(r.abs().sum().item(), 8)
+    ours, theirs = same_class(program)
+    assert ours == theirs

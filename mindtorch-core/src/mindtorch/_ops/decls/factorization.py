@@ -366,6 +366,7 @@ def _declare():
     for name in ("linalg_inv_ex", "linalg_slogdet", "linalg_solve_ex", "linalg_cholesky_ex",
                  "linalg_qr", "linalg_lstsq", "slogdet", "qr"):
         tuple_out(OPS[name])
+    input_keyword("linalg_cholesky", "linalg_cholesky_ex", "linalg_matrix_exp")
 
 
 def _has_data(t):
@@ -418,6 +419,26 @@ def single_out(op):
 def tuple_out(op):
     """out=(t1, t2, ...) for an op with several results."""
     _with_out(op, _write_tuple)
+
+
+def input_keyword(*names):
+    """PyTorch names these functions' matrix `input` (aten's self; also NumPy's `x`), where
+    their schemas here say A: the public functions take those keywords too."""
+    for name in names:
+        op = OPS[name]
+        prev = op._public
+
+        def make(generated, prev=prev):
+            inner = prev(generated) if prev is not None else generated
+
+            def public(*args, **kwargs):
+                if not args and kwargs:
+                    key = "input" if "input" in kwargs else "x" if "x" in kwargs else None
+                    if key is not None:
+                        args = (kwargs.pop(key),)
+                return inner(*args, **kwargs)
+            return public
+        overload(op, make)
 
 
 def castable_out(op, label):

@@ -7,7 +7,7 @@ from ..._tensor import Tensor
 from ..registry import OPS, define, derivative, nondifferentiable
 from ._helpers import _type_name
 from .factorization import (_M, _diag_embed, _eye_mask, _has_data, _safe, castable_out,
-                            check_matrix, eps, single_out, tuple_out)
+                            check_matrix, eps, input_keyword, single_out, tuple_out)
 
 
 # -- metadata rules of the kernel ops --------------------------------------------------------
@@ -172,6 +172,8 @@ def _declare():
         single_out(OPS[name])
     castable_out(OPS["linalg_pinv"], "linalg.pinv")  # (torch.pinverse has no out=)
     castable_out(OPS["linalg_matrix_rank"], "torch.linalg.matrix_rank")
+    input_keyword("linalg_eigh", "linalg_eig", "linalg_eigvalsh", "linalg_eigvals",
+                  "linalg_pinv", "linalg_matrix_rank")
     for name in ("linalg_eigh", "linalg_eig", "linalg_svd", "svd"):
         tuple_out(OPS[name])
 

@@ -11,7 +11,7 @@ from ..._warn_once import warn_once
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import _type_name
-from .factorization import check_matrix, single_out
+from .factorization import check_matrix, input_keyword, single_out
 from .linalg import same_rank_first
 
 _INF = float("inf")
@@ -478,6 +478,8 @@ def _declare():
                  "linalg_vecdot", "linalg_multi_dot", "linalg_cross", "linalg_vander",
                  "linalg_tensorinv", "linalg_tensorsolve", "dist"):
         single_out(OPS[name])
+    input_keyword("linalg_vector_norm", "linalg_matrix_norm", "linalg_norm", "linalg_cond",
+                  "linalg_tensorinv")
 
 
 def _default_fro(op):
