@@ -265,7 +265,7 @@ def _from_host(a, dtype):
             t = mindtorch.from_numpy(np.ascontiguousarray(a.real.astype(np.float64)))
         else:
             t = mindtorch.from_numpy(np.ascontiguousarray(a))
-    return t.to(dtype)
+    return t.to(dtype, copy=True)  # (owning its memory, resizable as PyTorch's samples)
 
 
 def _random_values(rng, shape, dtype, special):

@@ -187,3 +187,15 @@ class _Foo:
                                   lambda: 1.5, lambda: {}])
 def test_invalid_index_names_the_type_as_pythons_tp_name(make):
     same_outcome(lambda L: L.ones(3)[make()])
+
+
+@pytest.mark.parametrize("program", [
+    lambda L, np: L.from_numpy(np.ones(4)).resize_(10),
+    lambda L, np: L.from_numpy(np.ones(4))[1:].resize_(4),
+    lambda L, np: L.frombuffer(bytearray(8), dtype=L.float32).resize_(5),
+    lambda L, np: L.from_numpy(np.ones(4)).resize_(2, 2).tolist(),
+    lambda L, np: L.from_numpy(np.ones(4)).resize_(3).resize_(4).tolist(),
+    lambda L, np: tuple(L.from_numpy(np.ones(4)).clone().resize_(8).shape)])
+def test_resize_never_grows_memory_borrowed_from_numpy(program):
+    import numpy as np
+    same_outcome(lambda L: program(L, np))

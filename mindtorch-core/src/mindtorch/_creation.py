@@ -11,7 +11,7 @@ from ._device import as_device, canonical, default_device
 from ._device import device as _device_t
 from ._from_sequence import NEST, _tp_name, host_from_sequence, regular_nest
 from ._lazy import lazy
-from ._storage import UntypedStorage, _spec
+from ._storage import FIXED_SIZE, UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
 from .autograd.grad_mode import state as _grad
 
@@ -392,6 +392,7 @@ def _shared(array, dtype):
             else array.reshape(1).view(np.uint8)
         raw = np.lib.stride_tricks.as_strided(first, shape=(span,), strides=(1,))
     storage = UntypedStorage._wrap(raw, span, _device_of("cpu"))
+    FIXED_SIZE.add(storage)
     t = Tensor._make(storage, tuple(array.shape), stride, 0, dtype)
     return _inference_tensor(t) if _grad.inference else t
 

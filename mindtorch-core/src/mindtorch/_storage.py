@@ -12,6 +12,7 @@ one per tensor) are not redirected: share a tensor before making aliases of it, 
 Module.share_memory() right after construction does.  Pinning: with no accelerator,
 pin_memory() raises as PyTorch's does on a CPU-only machine."""
 import warnings
+import weakref
 
 from ._device import canonical
 from ._lazy import lazy
@@ -139,6 +140,11 @@ class _StorageBase:
         return f"{data}\n[{self._description()} of size {len(self)}]"
 
     __repr__ = __str__
+
+
+# storages over memory the tensor does not own (from_numpy, frombuffer): never grown, as
+# PyTorch's non-resizable storages
+FIXED_SIZE = weakref.WeakSet()
 
 
 class UntypedStorage(_StorageBase):

@@ -329,7 +329,9 @@ def _resize(self, size, memory_format=None):
         needed = self._offset + _numel(size)
         if needed * self.dtype.itemsize > self._storage.nbytes():
             # a larger storage that starts with the old one's bytes (offset kept), as PyTorch's
-            from ..._storage import _flat
+            from ..._storage import FIXED_SIZE, _flat
+            if self._storage in FIXED_SIZE:
+                raise RuntimeError("Trying to resize storage that is not resizable")
             fresh = _empty((needed,), self.dtype, self._device)._storage
             old = _flat(self._storage, D.uint8)
             _flat(fresh, D.uint8)[:old._shape[0]].copy_(old)
