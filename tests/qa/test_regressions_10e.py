@@ -199,3 +199,27 @@ def test_invalid_index_names_the_type_as_pythons_tp_name(make):
 def test_resize_never_grows_memory_borrowed_from_numpy(program):
     import numpy as np
     same_outcome(lambda L: program(L, np))
+
+
+@pytest.mark.parametrize("make", [
+    lambda L, x: L.tensor([x]), lambda L, x: L.as_tensor([[x, x]]),
+    lambda L, x: L.FloatTensor([x]), lambda L, x: L.tensor([x], dtype=L.complex64),
+    lambda L, x: L.tensor([L.ones(1, requires_grad=True)]),
+    lambda L, x: L.tensor([x.detach()])])
+def test_tensor_of_a_list_holding_tensors_that_require_grad_warns(make):
+    # the list's float leaves are read through float(), whose once-per-process warning shows
+    from mindtorch import _warn_once
+    seen = []
+    for L in (mindtorch, torch):
+        _warn_once._seen.discard("scalar_of_grad")
+        x = L.ones(1, requires_grad=True)[0] * 2
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            L.set_warn_always(True)  # (PyTorch's warning is once per process too)
+            try:
+                make(L, x)
+            finally:
+                L.set_warn_always(False)
+        seen.append([str(m.message).split(" (Triggered internally")[0] for m in w
+                     if "Converting a tensor" in str(m.message)])
+    assert seen[0] == seen[1]

@@ -112,6 +112,9 @@ def _store(x, sizes, dim, dtype, out):
             if not _spec(x._device).has_data:
                 raise RuntimeError(f"Tensor.item() cannot be called on {x._device.type} "
                                    f"tensors")
+            if x._requires_grad and kind in "fc":  # (read through float(), which warns)
+                from ._tensor import _warn_scalar_of_grad
+                _warn_scalar_of_grad()
             x = x.item()
             if kind == "f" and isinstance(x, complex):  # c10's checked conversion
                 if x.imag:
