@@ -279,3 +279,14 @@ def test_linalg_input_keyword(name, key):
         return str(r.dtype), round(r.abs().sum().item(), 8)
     ours, theirs = same_class(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("name", ["is_complex", "is_floating_point", "is_conj", "is_neg", "numel",
+                                  "resolve_conj", "resolve_neg", "detach", "detach_"])
+def test_tensor_functions_take_input_keyword(name):
+    def program(lib):
+        r = getattr(lib, name)(input=x23(lib))
+        return r if isinstance(r, (bool, int)) else (str(r.dtype), r.tolist())
+    ours, theirs = same_class(program)
+    assert ours == theirs
+    assert mindtorch.is_same_size(input=x23(mindtorch), other=x23(mindtorch))

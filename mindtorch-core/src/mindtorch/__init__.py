@@ -76,7 +76,7 @@ from ._ops.decls.static_shapes import histogramdd  # noqa: E402,F401
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from ._lobpcg import lobpcg  # noqa: E402,F401
 Tensor.is_nonzero, Tensor.is_same_size = is_nonzero, is_same_size
-detach, detach_ = Tensor.detach, Tensor.detach_  # torch.detach(t), as torch has them
+
 from ._layout import (  # noqa: F401
     layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
 from ._layout import SPARSE_FUNCTIONS as _SPARSE_FUNCTIONS, install_sparse_stubs  # noqa: E402
@@ -164,36 +164,44 @@ def is_inference(input):
     return input.is_inference()
 
 
+def detach(input):  # (torch.detach(t), as torch has it)
+    return input.detach()
+
+
+def detach_(input):
+    return input.detach_()
+
+
 def is_storage(obj):
     return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
-def is_floating_point(t):
-    return t.dtype.is_floating_point
+def is_floating_point(input):  # (PyTorch's keyword: input=)
+    return input.dtype.is_floating_point
 
 
-def is_complex(t):
-    return t.dtype.is_complex
+def is_complex(input):
+    return input.dtype.is_complex
 
 
-def numel(t):
-    return t.numel()
+def numel(input):
+    return input.numel()
 
 
-def is_conj(t):
-    return t.is_conj()
+def is_conj(input):
+    return input.is_conj()
 
 
-def is_neg(t):
-    return t.is_neg()
+def is_neg(input):
+    return input.is_neg()
 
 
-def resolve_conj(t):
-    return t.resolve_conj()
+def resolve_conj(input):
+    return input.resolve_conj()
 
 
-def resolve_neg(t):
-    return t.resolve_neg()
+def resolve_neg(input):
+    return input.resolve_neg()
 
 
 _bind_ops()

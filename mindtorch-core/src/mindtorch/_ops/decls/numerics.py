@@ -426,11 +426,11 @@ unravel_index = _unravel_public
 is_nonzero = _is_nonzero
 
 
-def is_same_size(self, other):
+def is_same_size(input, other):
     if not isinstance(other, _M().Tensor):
         raise TypeError(f"is_same_size(): argument 'other' (position 2) must be Tensor, not "
                         f"{type(other).__name__}")
-    return self.shape == other.shape
+    return input.shape == other.shape
 
 
 __all__ = ["OPS", "frexp_meta", "is_nonzero", "is_same_size", "unravel_index"]
