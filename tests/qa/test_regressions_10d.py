@@ -1,9 +1,8 @@
 """QA round 10d (differential sweep over the function surface, /work/scratch/qa10d):
 regressions, each compared with PyTorch (result dtype and values, or the error class)."""
+import mindtorch
 import numpy as np
 import pytest
-
-import mindtorch
 from reference import same_errors, torch
 
 INTS = ["uint8", "int8", "int16", "int32", "int64"]
