@@ -11,7 +11,8 @@ decomposes into these ops.  A failure on the data (a singular matrix, one that i
 positive-definite) raises LinAlgError, a RuntimeError, as torch.linalg.LinAlgError.
 """
 
-from ... import _dtype as D, _promotion
+from ... import _dtype as D
+from ... import _promotion
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
 from ..._warn_once import warn_once
