@@ -289,3 +289,16 @@ def test_tensor_functions_take_input_keyword(name):
     ours, theirs = same_class(program)
     assert ours == theirs
     assert mindtorch.is_same_size(input=x23(mindtorch), other=x23(mindtorch))
+
+
+@pytest.mark.parametrize("kw", [{"dim": None}, {"dim": (0, 1)}, {"dim": 0, "p": 1.0}, {}])
+def test_normalize_dim_none(kw):
+    # F.normalize(dim=None) normalises over every element (linalg.vector_norm's dim=None)
+    def program(lib):
+        x = lib.tensor([[3.0, 4.0], [0.0, 5.0]], dtype=lib.float64, requires_grad=True)
+        r = lib.nn.functional.normalize(x, **kw)
+        (r * lib.arange(4.0, dtype=lib.float64).reshape(2, 2)).sum().backward()
+        return r.tolist(), x.grad.tolist()
+    ours, theirs = same_class(program)
+    np.testing.assert_allclose(np.array(ours[1][0]), np.array(theirs[1][0]), rtol=1e-12)
+    np.testing.assert_allclose(np.array(ours[1][1]), np.array(theirs[1][1]), rtol=1e-12)

@@ -728,7 +728,7 @@ def _declare():
     define("local_response_norm(Tensor input, int size, float alpha=0.0001, float beta=0.75, "
            "float k=1.0) -> Tensor", modules=NN, function=False, method=False,
            decomposition=_local_response_norm)
-    overload(define("normalize(Tensor input, float p=2.0, int[] dim=1, float eps=1e-12) -> "
+    overload(define("normalize(Tensor input, float p=2.0, int[]? dim=1, float eps=1e-12) -> "
                     "Tensor", modules=NN, function=False, method=False, out=True,
                     decomposition=_normalize), _normalize_public)
 
