@@ -302,3 +302,13 @@ def test_normalize_dim_none(kw):
     ours, theirs = same_class(program)
     np.testing.assert_allclose(np.array(ours[1][0]), np.array(theirs[1][0]), rtol=1e-12)
     np.testing.assert_allclose(np.array(ours[1][1]), np.array(theirs[1][1]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("kw", [{"dim": None}, {"dim": None, "keepdim": True}, {"dim": ()},
+                                {"dim": 0}])
+def test_hash_tensor_dim_none(kw):
+    def program(lib):
+        r = lib.hash_tensor(lib.tensor([[3, 4], [0, 5], [7, 1]]), **kw)
+        return str(r.dtype), tuple(r.shape), r.view(lib.int64).tolist()
+    ours, theirs = same_class(program)
+    assert ours == theirs

@@ -104,7 +104,7 @@ def _declare():
     define("slice_inverse(Tensor(a) self, Tensor src, int dim=0, int? start=None, "
            "int? end=None, int step=1) -> Tensor(a)", decomposition=_slice_inverse,
            method=False, wrap_dims=False)  # (PyTorch never reads dim: no range check)
-    define("hash_tensor(Tensor self, int[] dim=[], *, bool keepdim=False, int mode=0) "
+    define("hash_tensor(Tensor self, int[]? dim=[], *, bool keepdim=False, int mode=0) "
            "-> Tensor", decomposition=_hash_tensor, wrap_dims=True, method=False)
     nondifferentiable(OPS["hash_tensor"])
 
