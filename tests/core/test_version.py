@@ -46,6 +46,7 @@ def test_is_storage():
 
 def test_legacy_default_tensor_type_anomaly_and_get_device():
     import warnings
+
     from mindtorch import _warn_once
     _warn_once._seen.discard("set_default_tensor_type")  # (it warns once, as PyTorch's)
     try:

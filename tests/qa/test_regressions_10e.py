@@ -1,9 +1,8 @@
 """Regression tests for QA round 10e (user mistakes and legacy API), each against torch."""
 import warnings
 
-import pytest
-
 import mindtorch
+import pytest
 from reference import same_outcome
 
 torch = pytest.importorskip("torch")
@@ -42,8 +41,8 @@ def test_variable_isinstance_and_volatile_warning():
             Variable(L.ones(1), volatile=False)
             assert not w
             Variable(L.ones(1), volatile=True)
-        assert [str(x.message) for x in w] == ["volatile was removed and now has no effect. "
-                                               "Use `with torch.no_grad():` instead."]
+        assert [str(x.message) for x in w] == [("volatile was removed and now has no effect. "
+                                                "Use `with torch.no_grad():` instead.")]
 
 
 def test_torch_lu_with_infos_class_name():
@@ -163,9 +162,9 @@ def test_set_default_tensor_type_sets_the_dtype_and_warns_once():
             mindtorch.set_default_tensor_type(mindtorch.FloatTensor)
         finally:
             mindtorch.set_default_dtype(mindtorch.float32)
-    assert [str(x.message) for x in w] == [
+    assert [str(x.message) for x in w] == [(
         "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
-        "torch.set_default_dtype() and torch.set_default_device() as alternatives."]
+        "torch.set_default_dtype() and torch.set_default_device() as alternatives.")]
 
 
 @pytest.mark.parametrize("make", [lambda L: L.device(0), lambda L: L.ones(1).to(0),
@@ -184,7 +183,7 @@ class _Foo:
 
 
 @pytest.mark.parametrize("make", [lambda: _Foo(), lambda: __import__("numpy").float32(1),
-                                  lambda: 1.5, lambda: {}])
+                                  lambda: 1.5, dict])
 def test_invalid_index_names_the_type_as_pythons_tp_name(make):
     same_outcome(lambda L: L.ones(3)[make()])
 

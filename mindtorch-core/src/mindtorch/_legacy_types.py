@@ -133,6 +133,7 @@ def set_default_tensor_type(t):
 
 def _import_dotted(name):
     import importlib
+
     import mindtorch
     parts = name.split(".")
     obj = mindtorch if parts[0] == "torch" else importlib.import_module(parts[0])
