@@ -13,6 +13,7 @@ Three paths, chosen as PyTorch chooses them:
   Box-Muller pairs of 53-bit uniforms, the second of each pair cached in the generator.
 """
 import numpy as np
+from mindtorch._ops.decls.sampling import veltkamp_split
 
 from . import _jit
 
@@ -26,20 +27,14 @@ def fma32(a, b, c):
     return np.add(t, c, out=t, dtype=f64).astype(f32)
 
 
-def _split(a):
-    t = a * 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
-    hi = t - (t - a)
-    return hi, a - hi
-
-
 def fma64(a, b, c):
     """float64 a * b + c rounded once (error-free product and sum, then their errors)."""
     if np.isscalar(b) and b == 1 and np.isscalar(c) and c == 0:
         return np.asarray(a, f64)  # (a * 1 + 0: exact)
     a, b, c = np.asarray(a, f64), np.asarray(b, f64), np.asarray(c, f64)
     p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
+    ah, al = veltkamp_split(a)
+    bh, bl = veltkamp_split(b)
     perr = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     s = p + c
     v = s - p

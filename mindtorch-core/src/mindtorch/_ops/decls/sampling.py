@@ -94,8 +94,8 @@ def _fma(a, b, c):
         return a * b + c
     # Dekker's error-free product and Knuth's two-sum, their errors added last
     p = a * b
-    ah, al = _split(a)
-    bh, bl = _split(b)
+    ah, al = veltkamp_split(a)
+    bh, bl = veltkamp_split(b)
     perr = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     s = p + c
     v = s - p
@@ -103,7 +103,9 @@ def _fma(a, b, c):
     return M.where(r.isnan(), s, r)  # (infinite or huge: the split overflowed)
 
 
-def _split(a):
+def veltkamp_split(a):
+    """a (float64 tensor or array) as hi + lo, each of 26 bits, so hi * hi' is exact
+    (Dekker's product; also the cpu kernels' float64 fma)."""
     t = a * 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
     hi = t - (t - a)
     return hi, a - hi
