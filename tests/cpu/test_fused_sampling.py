@@ -388,7 +388,8 @@ def test_cdist_euclid(shapes, dtype, mode):
 
 def test_cdist_errors_and_edges():
     for a, b, kw in [((3, 4), (5, 3), {}), ((30, 4), (5, 4), {"p": -1.0}),
-                     ((30, 4), (5, 4), {"compute_mode": "bad"}), ((4,), (5, 4), {})]:
+                     ((30, 4), (5, 4), {"compute_mode": "bad"}), ((4,), (5, 4), {}),
+                     ((2,), (3,), {}), ((2,), (3,), {"p": 0.0})]:  # (1-D: the rank error)
         same_error(lambda a=a, b=b, kw=kw: mindtorch.cdist(mindtorch.ones(a), mindtorch.ones(b), **kw),
                    lambda a=a, b=b, kw=kw: torch.cdist(torch.ones(a), torch.ones(b), **kw))
     same_error(lambda: mindtorch.cdist(mindtorch.ones(30, 2), mindtorch.ones(3, 2).double()),
