@@ -1,7 +1,7 @@
 """grad_fn._raw_saved_<name>: PyTorch's handle on one value a node saved for backward;
 register_hooks(pack, unpack) moves that value through a pair of hooks (the "hooks for
 autograd saved tensors" tutorial), as saved_tensors_hooks does for every saved value."""
-from .graph import SavedTensor
+from . import graph
 
 _FREED = ("Calling register_hooks on a saved tensor after it has been freed. Saved "
           "intermediate values of the graph are freed when you call .backward() or "
@@ -10,7 +10,7 @@ _FREED = ("Calling register_hooks on a saved tensor after it has been freed. Sav
           "backward.")
 
 
-class RawSaved:
+class SavedTensor:  # (PyTorch's name for this handle; the value is a graph.SavedTensor)
     __slots__ = ("_node", "_saved")
 
     def __init__(self, node, saved):
@@ -42,8 +42,8 @@ def raw_saved(node, name):
     """The handle of node's saved value `name` (None where that is not a saved tensor)."""
     saved = node._saved
     if saved is None:  # (freed by backward: the handle refuses hooks)
-        return RawSaved(node, None) if node._freed else None
+        return SavedTensor(node, None) if node._freed else None
     v = saved.get(name)
     if name == "result" and type(v) is list:
         v = v[0]
-    return RawSaved(node, v) if isinstance(v, SavedTensor) else None
+    return SavedTensor(node, v) if isinstance(v, graph.SavedTensor) else None
