@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from mindtorch._ops.registry import OPS
 
-from tests.reference import to_torch
+from reference import to_torch
 
 torch = pytest.importorskip("torch")
 
