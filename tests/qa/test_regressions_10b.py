@@ -259,6 +259,14 @@ def test_affine_grid_bits_and_sampled_gradient(dtype, size, align_corners):
                           atol=tol)
 
 
+
+@pytest.mark.parametrize("theta, size", [((2, 2, 3), (2, 2, 6, 7, 7)), ((2, 3, 4), (2, 3, 4, 5)),
+                                         ((2, 2, 3), (3, 3, 4, 5)), ((2, 3, 3), (2, 3, 4, 5)),
+                                         ((2, 6), (2, 3, 4, 5)), ((2, 2, 3, 1), (2, 3, 4, 5))])
+def test_affine_grid_generator_shape_errors(theta, size):
+    # (the op itself, as the fuzzer calls it: PyTorch's errors are its batched product's)
+    same_errors(lambda lib: lib.affine_grid_generator(lib.ones(theta), size, False))
+
 def _custom_ops(lib, tag):
     T = lib.Tensor
 

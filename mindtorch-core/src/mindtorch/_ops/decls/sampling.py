@@ -330,10 +330,14 @@ def _base_grid(like, size, align_corners):
 def _affine_grid_generator(theta, size, align_corners):
     if len(size) not in (4, 5):
         raise RuntimeError("AffineGridGenerator needs 4d (spatial) or 5d (volumetric) inputs.")
-    if theta.shape[0] != size[0]:  # (PyTorch's batched product of the base grid and theta)
+    # (PyTorch's checks are its batched product's, of the base grid and theta^T)
+    theta.transpose(1, 2)  # (its IndexError for fewer dims, as there)
+    if theta.dim() != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if (theta.shape[0], theta.shape[2]) != (size[0], len(size) - 1):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: "
                            f"[{size[0]}, {len(size) - 1}] but got: [{theta.shape[0]}, "
-                           f"{len(size) - 1}].")
+                           f"{theta.shape[2]}].")
     import mindtorch as M
     base = _base_grid(theta, size, align_corners)
     if theta.dtype in (M.float32, M.float64):
