@@ -13,7 +13,7 @@ Three paths, chosen as PyTorch chooses them:
   Box-Muller pairs of 53-bit uniforms, the second of each pair cached in the generator.
 """
 import numpy as np
-from mindtorch._ops.decls.sampling import veltkamp_split
+from mindtorch._ops.decls.sampling import fma_parts
 
 from . import _jit
 
@@ -31,15 +31,7 @@ def fma64(a, b, c):
     """float64 a * b + c rounded once (error-free product and sum, then their errors)."""
     if np.isscalar(b) and b == 1 and np.isscalar(c) and c == 0:
         return np.asarray(a, f64)  # (a * 1 + 0: exact)
-    a, b, c = np.asarray(a, f64), np.asarray(b, f64), np.asarray(c, f64)
-    p = a * b
-    ah, al = veltkamp_split(a)
-    bh, bl = veltkamp_split(b)
-    perr = ((ah * bh - p) + ah * bl + al * bh) + al * bl
-    s = p + c
-    v = s - p
-    serr = (p - (s - v)) + (c - v)
-    return s + (perr + serr)
+    return fma_parts(np.asarray(a, f64), np.asarray(b, f64), np.asarray(c, f64))[0]
 
 
 def unit_uniform(engine, n, digits):

@@ -92,15 +92,21 @@ def _fma(a, b, c):
         return (a.double() * b + c).float()
     if a.dtype is not M.float64:
         return a * b + c
-    # Dekker's error-free product and Knuth's two-sum, their errors added last
+    r, s = fma_parts(a, b, c)
+    return M.where(r.isnan(), s, r)  # (infinite or huge: the split overflowed)
+
+
+def fma_parts(a, b, c):
+    """(a * b + c rounded once, a * b + c rounded twice) in float64: Dekker's error-free
+    product and Knuth's two-sum, their errors added last.  Arithmetic only, so for tensors
+    or NumPy arrays (the cpu kernels' fma64)."""
     p = a * b
     ah, al = veltkamp_split(a)
     bh, bl = veltkamp_split(b)
     perr = ((ah * bh - p) + ah * bl + al * bh) + al * bl
     s = p + c
     v = s - p
-    r = s + (perr + ((p - (s - v)) + (c - v)))
-    return M.where(r.isnan(), s, r)  # (infinite or huge: the split overflowed)
+    return s + (perr + ((p - (s - v)) + (c - v))), s
 
 
 def veltkamp_split(a):
