@@ -14,16 +14,6 @@ _NUMPY_LESS = frozenset((D.bfloat16,) + D.FLOAT8)  # dtypes .numpy() refuses, as
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
 
-def _dim_arg(method, dim):
-    """size(dim) / stride(dim): dim as PyTorch's parser reads an int (ints, 0-dim integer
-    tensors; bools, floats and other tensors are TypeErrors)."""
-    from ._ops._argcheck import _not_int, _type_name
-    if _not_int(dim) or not hasattr(dim, "__index__"):
-        raise TypeError(f"{method}(): argument 'dim' (position 1) must be int, not "
-                        f"{_type_name(dim)}")
-    return dim.__index__()
-
-
 def contiguous_strides(shape):
     strides, acc = [], 1
     for n in reversed(shape):
@@ -104,17 +94,17 @@ class Tensor:
     def size(self, dim=None):
         if dim is None:
             return _new_tuple(Size, self._shape)
-        from ._ops._argcheck import wrap_dim
+        from ._ops._argcheck import dim_arg, wrap_dim
         if type(dim) is not int:
-            dim = _dim_arg("size", dim)
+            dim = dim_arg("size", dim)
         return self._shape[wrap_dim(dim, len(self._shape))]
 
     def stride(self, dim=None):
         if dim is None:
             return self._stride
-        from ._ops._argcheck import wrap_dim
+        from ._ops._argcheck import dim_arg, wrap_dim
         if type(dim) is not int:
-            dim = _dim_arg("stride", dim)
+            dim = dim_arg("stride", dim)
         return self._stride[wrap_dim(dim, len(self._shape))]
 
     def storage_offset(self):

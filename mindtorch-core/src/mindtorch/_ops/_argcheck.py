@@ -153,6 +153,15 @@ def _not_int(x):
         _is_tensor(x) and (x.dtype.kind not in "ui" or x.dim() != 0)
 
 
+def dim_arg(method, dim):
+    """Tensor.size(dim) / stride(dim): dim read as PyTorch's parser reads an int (ints,
+    0-dim integer tensors; bools, floats and other tensors are TypeErrors)."""
+    if _not_int(dim) or not hasattr(dim, "__index__"):
+        raise TypeError(f"{method}(): argument 'dim' (position 1) must be int, not "
+                        f"{_type_name(dim)}")
+    return dim.__index__()
+
+
 def int_(op, pos, x):
     if type(x) is int:  # (the common case, first)
         return x

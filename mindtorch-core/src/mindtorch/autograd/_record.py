@@ -612,13 +612,6 @@ class FormulaNode(Node):
         return v
 
     def __getattr__(self, attr):  # grad_fn._saved_self, ... (see graph.saved_attribute)
-        if attr.startswith("_raw_saved_"):
-            from ._raw_saved import raw_saved
-            handle = raw_saved(self, attr[11:])
-            if handle is None:
-                raise AttributeError(f"'{type(self).__name__}' object has no attribute "
-                                     f"'{attr}'")
-            return handle
         return graph.saved_attribute(self, attr)
 
 

@@ -200,9 +200,16 @@ def _type_desc(t):
 
 def saved_attribute(node, attr):
     """PyTorch's graph inspection of a formula node: _saved_<name> is a saved value
-    (unpacked), _saved_<arg>_sym_sizes / _sym_numel the shape an input had."""
+    (unpacked), _saved_<arg>_sym_sizes / _sym_numel the shape an input had, _raw_saved_<name>
+    the handle on a saved tensor (_raw_saved.py)."""
     from .._tensor import Tensor
     missing = AttributeError(f"'{type(node).__name__}' object has no attribute '{attr}'")
+    if attr.startswith("_raw_saved_"):
+        from ._raw_saved import raw_saved
+        handle = raw_saved(node, attr[11:])
+        if handle is None:
+            raise missing
+        return handle
     if not attr.startswith("_saved_"):
         raise missing
     name, saved = attr[7:], node._saved
