@@ -67,10 +67,14 @@ def _bartlett(M, n, dtype, device):
 
 
 def _kaiser(M, n, dtype, device, beta=12.0):
+    # PyTorch's kernel evaluates each element in the op math type (float32 for 16-bit
+    # floats) and rounds once
+    op = M.float32 if dtype in (M.float16, M.bfloat16) else dtype
     alpha = (n - 1) / 2.0
-    k = M.arange(n, dtype=dtype, device=device)
-    return M.special.i0(beta * (1 - ((k - alpha) / alpha) ** 2).clamp(min=0).sqrt()) / \
-        M.special.i0(M.tensor(beta, dtype=dtype, device=device))
+    k = M.arange(n, dtype=dtype, device=device).to(op)
+    w = M.special.i0(beta * (1 - ((k - alpha) / alpha) ** 2).clamp(min=0).sqrt()) / \
+        M.special.i0(M.tensor(beta, dtype=op, device=device))
+    return w.to(dtype)
 
 
 hamming_window = _factory("hamming_window", _hamming, alpha=0.54, beta=0.46)
