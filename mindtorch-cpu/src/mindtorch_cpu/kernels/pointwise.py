@@ -66,7 +66,8 @@ def unary(fn, name, *, allow=None):
         a = arr(self)
         if out.kind in "fc" and a.dtype != out.np and dt.kind not in "fc":
             a = a.astype(out.np)
-        if dt in _REDUCED:  # 16-bit floats compute in float32, rounding once (as PyTorch)
+        if dt in _REDUCED or out in _REDUCED:  # 16-bit floats compute in float32, rounding
+            # once (as PyTorch; also ints promoted to a 16-bit default dtype)
             with errstate(all="ignore"):
                 r = fn(a.astype(np.float32))
             return wrap(r.astype(out.np) if r.dtype == np.float32 else r, out)

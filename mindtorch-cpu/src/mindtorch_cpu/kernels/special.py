@@ -28,6 +28,8 @@ def unary(fn, name):
         a = arr(self)
         compute = np.float32 if out.itemsize == 2 and out.kind == "f" else out.np
         if a.dtype != compute and a.dtype.kind != "c":  # (angle: complex in, real out)
+            if a.dtype.kind in "biu" and compute != out.np:  # (ints round to the 16-bit
+                a = a.astype(out.np)                          # default dtype first)
             a = a.astype(compute)
         with np.errstate(all="ignore"):
             return wrap(fn(a), out)
