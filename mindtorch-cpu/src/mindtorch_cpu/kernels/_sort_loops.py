@@ -156,3 +156,16 @@ def mode_index(keys, rows, out):
                     best, index = freq, ix[i]
                 freq = 0
         out[r] = index
+
+
+@numba.njit(**_JIT)
+def sort_rows(keys, out):
+    """out[r]: the order std::sort leaves the (keys[r, i], i) pairs in, for every row r."""
+    n = keys.shape[1]
+    k = np.empty(n, keys.dtype)
+    ix = np.empty(n, np.int64)
+    for r in range(keys.shape[0]):
+        for i in range(n):
+            k[i], ix[i] = keys[r, i], i
+        std_sort(k, ix)
+        out[r] = ix

@@ -3,11 +3,11 @@ and dtypes come from the shared rules in mindtorch._ops.decls.sorting.
 
 Values are compared through `_key` (16-bit floats widened exactly to float32, where
 NumPy's sorting and NaN tests are reliable); results are gathered from the original
-array, so they keep their exact bits.  Sorting is always stable: NaN sorts last
-ascending and first descending, as in torch.  Where torch's index choices on equal values
-come from its C++ algorithms (quickselect for kthvalue, libstdc++'s std::sort /
-nth_element / partial_sort for mode and topk), rows with ties replay those algorithms in
-Python: exact, but slow on large integer tensors full of ties.
+array, so they keep their exact bits.  Sorting is stable: NaN sorts last ascending
+and first descending, as in torch.  Where torch's index choices on equal values come from
+its C++ algorithms (quickselect for kthvalue, libstdc++'s std::sort / nth_element /
+partial_sort for mode, topk and sort without stable=), rows with ties replay those
+algorithms (in Python, or compiled in _sort_loops.py for large work).
 """
 import math
 import operator
@@ -68,7 +68,10 @@ def sort(self, dim=-1, descending=False, stable=None):
     a = arr(self)
     if not self.ndim:
         return _scalar_result(self, a)
-    idx = _order(_key(self, a), dim, descending)
+    key = _key(self, a)
+    idx = _order(key, dim, descending)
+    if not stable and a.shape[dim] > 16 and not _radix_sorted(self, descending):
+        _replay_ties(self, key, idx, dim)
     values = np.take_along_axis(a, idx, dim)
     if self.is_contiguous():
         return wrap(values, self.dtype), wrap(idx, _I64)
@@ -77,6 +80,40 @@ def sort(self, dim=-1, descending=False, stable=None):
     np.copyto(arr(out), values)
     np.copyto(arr(out_idx), idx)
     return out, out_idx
+
+
+def _radix_sorted(t, descending):
+    """Whether torch's CPU sort takes its (stable) radix sort: ascending 1-d integer
+    tensors of at least 32768 elements (at::internal::GRAIN_SIZE)."""
+    return not descending and t.ndim == 1 and t.dtype.kind in "iu" and t.numel() >= 32768
+
+
+def _replay_ties(t, key, idx, dim):
+    """torch's non-stable CPU sort is libstdc++'s std::sort of (value, index) pairs, which
+    keeps equal values in index order only for rows of up to 16.  Longer rows with equal
+    values get their order (written into idx) from a replay of that sort on each
+    element's rank in the stable order, so NaN and descending need no comparator of
+    their own."""
+    order = np.moveaxis(idx, dim, -1)
+    n = order.shape[-1]
+    s = np.take_along_axis(np.moveaxis(key, dim, -1), order, -1)
+    same = _equal(t, s[..., 1:], s[..., :-1]).reshape(-1, n - 1)
+    tied = np.flatnonzero(same.any(-1))
+    if not tied.size:
+        return
+    rows = order.reshape(-1, n)
+    rank = np.empty((tied.size, n), np.int64)
+    np.put_along_axis(rank, rows[tied], np.concatenate(
+        (np.zeros((tied.size, 1), np.int64), np.cumsum(~same[tied], axis=1)), axis=1), 1)
+    jit = _jit._modules.get("_sort_loops") or compiled("_sort_loops", 16 * rank.size)
+    if jit:
+        jit.sort_rows(rank, rank)  # (each row is read before it is overwritten)
+        rows[tied] = rank
+    for r, key_row in zip(tied, rank.tolist() if not jit else ()):
+        v = list(zip(key_row, range(n)))
+        _std_sort(v, 0, n, operator.lt)
+        rows[r] = [i for _, i in v]
+    order[...] = rows.reshape(order.shape)
 
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
