@@ -501,7 +501,7 @@ def _binary_cross_entropy(self, target, weight, reduction):
                            f"{_type_name(self.dtype)}")
     _check_unit_interval(self, target)
     log_x = self.log().clamp(min=-100)
-    log_1mx = (1 - self).log().clamp(min=-100)
+    log_1mx = (-self).log1p().clamp(min=-100)  # (PyTorch's log1p(-x): no rounding of 1 - x)
     loss = _into(self, (target - 1) * log_1mx - target * log_x)
     if weight is not None:
         loss = _into(loss, loss * weight)
