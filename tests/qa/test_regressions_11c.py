@@ -60,3 +60,15 @@ def test_binary_cross_entropy_uses_log1p_of_minus_input(dtype):
         return F.binary_cross_entropy(y, t, reduction="none").tolist(), \
             F.binary_cross_entropy(y, t).item()
     same_outcome(run)
+
+
+@pytest.mark.parametrize("arg", ["float64", None, 1.5, "int64", "complex64", "float8_e5m2",
+                                 "float8_e4m3fnuz", "float8_e8m0fnu", "bool"])
+def test_set_default_dtype_errors(arg):
+    def run(L):
+        try:
+            L.set_default_dtype(getattr(L, arg) if isinstance(arg, str) else arg)
+        finally:
+            L.set_default_dtype(L.float32)
+    same_outcome(run)
+    same_outcome(lambda L: L.set_default_dtype(d=L.float32))

@@ -157,9 +157,15 @@ def get_default_dtype():
     return _default[0]
 
 
-def set_default_dtype(d):
+def set_default_dtype(d, /):
     if not isinstance(d, dtype) or d not in (float16, bfloat16, float32, float64):
-        raise TypeError("only floating-point types are supported as the default type")
+        text = "only floating-point types are supported as the default type"
+        if not isinstance(d, dtype):
+            raise TypeError("invalid dtype object: " + text)
+        if d.is_floating_point:  # (float8: PyTorch looks for a storage class it lacks)
+            name = "Float8_" + d.name[len("float8_"):]
+            raise TypeError(f"couldn't find storage object {name}Storage")
+        raise TypeError(text)
     _default[0] = d
 
 
