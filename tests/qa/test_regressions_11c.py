@@ -72,3 +72,24 @@ def test_set_default_dtype_errors(arg):
             L.set_default_dtype(L.float32)
     same_outcome(run)
     same_outcome(lambda L: L.set_default_dtype(d=L.float32))
+
+
+def _warnings(fn):
+    import warnings
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        fn()
+    return [(x.category.__name__, str(x.message)) for x in w]
+
+
+def test_numpy_complex64_scalar_operand_warns_as_torch():
+    np = pytest.importorskip("numpy")
+    for fn in (lambda L: L.tensor([1, 2]) * np.complex64(1 + 2j),
+               lambda L: L.full((1,), np.complex64(1 + 2j))):
+        assert _warnings(lambda: fn(mindtorch)) == _warnings(lambda: fn(torch))
+        _values(fn)
+
+
+def test_tensor_of_overflowing_float_into_float16_is_quiet():
+    assert _warnings(lambda: mindtorch.tensor([1e40, 1.0], dtype=mindtorch.float16)) == []
+    _values(lambda L: L.tensor([1e40, -1e300, 1.0], dtype=L.float16))

@@ -188,9 +188,9 @@ def _cast_leaves(host, dtype):
     if dtype._limited == D._FP8 and host.dtype != dtype.np:
         from . import _float8
         return _float8.cast(host, dtype)
-    if dtype is D.float16 and host.dtype.itemsize > 4 and host.dtype.kind == "f":
-        host = host.astype(np.float32)  # (c10::Half is built from a float: rounds twice)
     with np.errstate(all="ignore"):
+        if dtype is D.float16 and host.dtype.itemsize > 4 and host.dtype.kind == "f":
+            host = host.astype(np.float32)  # (c10::Half is built from a float: rounds twice)
         return host.astype(dtype.np, copy=False)
 
 

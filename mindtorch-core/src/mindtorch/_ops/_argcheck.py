@@ -67,14 +67,12 @@ def _is_number(x):
 def _numpy_scalar(x):
     """A numpy scalar as torch's argument parser reads it: float64/complex128 are Python
     float/complex; integers read as int; bool_, the other floats and complex64 (its real
-    part only) as a double."""
+    part only, with NumPy's ComplexWarning) as a double."""
     if isinstance(x, np.integer):
         return int(x)
     if isinstance(x, np.complex128):
         return complex(x)
-    if isinstance(x, np.complexfloating):
-        return float(x.real)
-    return float(x)
+    return float(x)  # (complex64: NumPy's ComplexWarning, as in PyTorch)
 
 
 def tensor_or_scalar(op, pos, x):
