@@ -1,6 +1,6 @@
 """torch._foreach_* against PyTorch: unary, binary (scalar, scalar list, tensor list with
 alpha, one tensor), addcmul / addcdiv / lerp in each argument form, norm / max / clone /
-copy_ / zero_, in-place forms (None, inputs updated) and PyTorch's list errors."""
+copy_ / zero_, in-place forms (the given list returned, inputs updated) and PyTorch's list errors."""
 import mindtorch
 import pytest
 import torch
@@ -57,16 +57,16 @@ def test_out_of_place_and_in_place_as_torch(name, make, kwargs):
         args_m, args_t = make(mindtorch), make(torch)
         if name.endswith("div") and args_t[0][0].dtype is torch.int64:
             return
-        assert getattr(mindtorch, name + "_")(*args_m, **kwargs) is None
+        assert getattr(mindtorch, name + "_")(*args_m, **kwargs) is args_m[0]
         getattr(torch, name + "_")(*args_t, **kwargs)
         assert_same(args_m[0], args_t[0])
 
 
 def test_copy_and_zero():
     a = _lists(mindtorch)
-    assert mindtorch._foreach_copy_(a, _others(mindtorch)) is None
+    assert mindtorch._foreach_copy_(a, _others(mindtorch)) is a
     assert_same(a, _others(torch))
-    mindtorch._foreach_zero_(a)
+    assert mindtorch._foreach_zero_(a) is a
     assert_same(a, [torch.zeros_like(t) for t in _others(torch)])
 
 

@@ -43,3 +43,25 @@ def test_unstable_sort_ranks_many_rows_and_radix_path():
     np.testing.assert_array_equal(m.numpy(), t.numpy())
     m, t = _both(lambda L, x: x.argsort(descending=True), b)
     np.testing.assert_array_equal(m.numpy(), t.numpy())
+
+
+# -- in-place torch._foreach_* return the list they were given ---------------------------------
+
+@pytest.mark.parametrize("call", [
+    lambda L, xs: L._foreach_add_(xs, 1.5),
+    lambda L, xs: L._foreach_mul_(xs, [2.0, 0.5]),
+    lambda L, xs: L._foreach_lerp_(xs, [L.zeros(2), L.zeros(3)], 0.25),
+    lambda L, xs: L._foreach_addcmul_(xs, xs, xs, value=0.5),
+    lambda L, xs: L._foreach_maximum_(xs, 1.75),
+    lambda L, xs: L._foreach_sqrt_(xs),
+    lambda L, xs: L._foreach_copy_(xs, [L.ones(2), L.ones(3)]),
+    lambda L, xs: L._foreach_zero_(xs)])
+@pytest.mark.parametrize("container", [list, tuple])
+def test_foreach_in_place_returns_its_input(call, container):
+    results = []
+    for L in (mindtorch, torch):
+        xs = container([L.full((2,), 2.0), L.full((3,), 3.0)])
+        r = call(L, xs)
+        assert r is xs
+        results.append([t.tolist() for t in r])
+    assert results[0] == results[1]

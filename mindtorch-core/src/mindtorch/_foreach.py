@@ -1,6 +1,6 @@
 """torch._foreach_*: an op applied to each tensor of a list (EMA updates and hand-written
 optimizers call them), one call per tensor.  Out-of-place forms return a tuple; in-place
-forms (trailing `_`) return None.  The other operand is a scalar, a list of scalars or of
+forms (trailing `_`) return the list they were given (the same object), as PyTorch 2.13.  The other operand is a scalar, a list of scalars or of
 tensors, or one tensor, as in PyTorch; addcmul / addcdiv also take their scalars as a
 1-D tensor."""
 from ._tensor import Tensor
@@ -48,6 +48,7 @@ def _unary(name):
     def in_place(tensors):
         for t in _check(tensors):
             getattr(t, name + "_")()
+        return tensors
     return out_of_place, in_place
 
 
@@ -61,12 +62,12 @@ def _binary(name):
                      for t, o in zip(tensors, _per_tensor(tensors, other)))
 
     def in_place(tensors, other, **kwargs):
-        tensors = _check(tensors)
-        for t, o in zip(tensors, _per_tensor(tensors, other)):
+        for t, o in zip(_check(tensors), _per_tensor(tensors, other)):
             if name in ("add", "sub", "mul", "div", "pow"):
                 getattr(t, name + "_")(o, **kwargs)
             else:
                 t.copy_(_apply(name, t, o, kwargs))
+        return tensors
     return out_of_place, in_place
 
 
@@ -88,12 +89,12 @@ def _ternary(name):
         return tuple(getattr(M, name)(t, x, y, value=v) for t, (x, y, v) in zip(tensors, args))
 
     def in_place(tensors, first, second, *rest, **kwargs):
-        tensors, args = rows(tensors, first, second, *rest, *kwargs.values())
-        for t, r in zip(tensors, args):
+        for t, r in zip(*rows(tensors, first, second, *rest, *kwargs.values())):
             if name == "lerp":
                 t.lerp_(*r)
             else:
                 getattr(t, name + "_")(r[0], r[1], value=r[2])
+        return tensors
     return out_of_place, in_place
 
 
@@ -105,11 +106,13 @@ def _norm(tensors, ord=2, dtype=None):
 def _copy_(tensors, src, non_blocking=False):
     for t, s in zip(_check(tensors), _per_tensor(tensors, src)):
         t.copy_(s, non_blocking)
+    return tensors
 
 
 def _zero_(tensors):
     for t in _check(tensors):
         t.zero_()
+    return tensors
 
 
 FUNCTIONS = {"_foreach_norm": _norm, "_foreach_copy_": _copy_, "_foreach_zero_": _zero_,
