@@ -57,6 +57,9 @@ from ._sym import (  # noqa: F401
     SymBool, SymFloat, SymInt, sym_float, sym_int, sym_ite, sym_max, sym_min, sym_not,
     sym_sqrt, sym_sum)
 from ._removed import FUNCTIONS as _REMOVED
+from ._checks import (  # noqa: F401
+    _assert, _assert_async, _check, _check_index, _check_is_size, _check_not_implemented,
+    _check_tensor_all, _check_tensor_all_with, _check_type, _check_value, _check_with)
 from ._control_flow import cond, while_loop  # noqa: F401
 from ._tags import Tag  # noqa: F401
 from . import autograd  # noqa: F401
