@@ -333,6 +333,8 @@ def test_frombuffer_like_torch(kw):
     t[0] = 100
     buf[1] = 50
     assert buf[0] == 100 and t[1].item() == 50  # the buffer's memory, shared
+    from mindtorch import _warn_once  # (PyTorch warns once per process)
+    _warn_once._seen.discard("buffer_not_writable")
     with pytest.warns(UserWarning, match="not writable"):
         M.frombuffer(data, dtype=M.uint8)
 

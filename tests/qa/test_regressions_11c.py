@@ -93,3 +93,50 @@ def test_numpy_complex64_scalar_operand_warns_as_torch():
 def test_tensor_of_overflowing_float_into_float16_is_quiet():
     assert _warnings(lambda: mindtorch.tensor([1e40, 1.0], dtype=mindtorch.float16)) == []
     _values(lambda L: L.tensor([1e40, -1e300, 1.0], dtype=L.float16))
+
+
+_ASARRAY_KW = [{}, {"copy": True}, {"copy": False}, {"dtype": "float64"},
+               {"dtype": "float64", "copy": False}, {"dtype": "int64"}, {"device": "cpu"},
+               {"requires_grad": True}, {"requires_grad": False}]
+
+
+def _kw(L, kw):
+    return {k: getattr(L, v) if k == "dtype" else v for k, v in kw.items()}
+
+
+@pytest.mark.parametrize("kw", _ASARRAY_KW)
+@pytest.mark.parametrize("make", ["bytearray", "memoryview", "array", "np_scalar", "np_0d",
+                                  "np_1d", "list"])
+def test_asarray_sources_as_torch(make, kw):
+    # buffers are read as raw bytes of dtype (default: the default dtype); numpy scalars
+    # and 0-dim arrays are copied (copy=False refuses a numpy scalar); others alias
+    np = pytest.importorskip("numpy")
+    import array as pyarray
+
+    def run(L):
+        src = {"bytearray": lambda: bytearray(b"\x01\x02\x03\x04\x05\x06\x07\x08"),
+               "memoryview": lambda: memoryview(np.arange(4, dtype=np.int16)),
+               "array": lambda: pyarray.array("d", [1.0, 2.0]),
+               "np_scalar": lambda: np.float16(3), "np_0d": lambda: np.array(2.5),
+               "np_1d": lambda: np.arange(3.0), "list": lambda: [1, 2.5]}[make]()
+        r = L.asarray(src, **_kw(L, kw))
+        shared = isinstance(src, np.ndarray) and \
+            r.data_ptr() == src.__array_interface__["data"][0]
+        return str(r.dtype), r.tolist(), r.requires_grad, shared
+    same_outcome(run, quiet=True)
+
+
+@pytest.mark.parametrize("kw", _ASARRAY_KW)
+def test_asarray_of_a_tensor_sets_requires_grad_as_torch(kw):
+    def run(L):
+        a = L.ones(2, requires_grad=True)
+        r = L.asarray(a, **_kw(L, kw))
+        return r is a, a.requires_grad, r.requires_grad, type(r.grad_fn).__name__, \
+            r.data_ptr() == a.data_ptr()
+    same_outcome(run, quiet=True)
+
+    def plain(L):  # requires_grad=True sets it on the very tensor given
+        a = L.arange(3.0)
+        r = L.asarray(a, **_kw(L, kw))
+        return r is a, a.requires_grad, r.requires_grad, r.dtype is a.dtype
+    same_outcome(plain, quiet=True)

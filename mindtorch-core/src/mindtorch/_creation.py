@@ -206,31 +206,65 @@ def as_tensor(data, dtype=None, device=None):
     return tensor(data, dtype=dtype, device=device)
 
 
-def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=False):
-    """as_tensor with copy=: None shares memory when it can, True always copies, False
-    refuses to copy."""
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
+    """PyTorch's asarray: tensors, numpy arrays and buffer-protocol objects (their bytes
+    read as dtype or the default dtype) are aliased when they can be: copy=None copies only
+    for another dtype / device, True always copies, False refuses to.  Numpy scalars and
+    0-dim arrays are copied; other objects are read as sequences.  The result's
+    requires_grad is set (on obj itself when it is returned): by default obj's."""
     dtype = _dtype_arg(dtype, "asarray")
     from ._storage import _StorageBase, _flat
     if isinstance(obj, _StorageBase):  # its bytes read as dtype (PyTorch's default: int64)
         t = _flat(obj._untyped(), dtype or getattr(obj, "dtype", None) or D.int64)
         t = t if device is None else t.to(device)
-    elif isinstance(obj, (Tensor, np.ndarray, np.generic)):
-        src = obj.dtype if isinstance(obj, Tensor) else _check_ndarray(np.asarray(obj))
-        here = obj._device if isinstance(obj, Tensor) else canonical("cpu")
-        if copy is False and dtype is not None and dtype is not src:
-            raise ValueError(f"can't alias tensor with dtype '{D.scalar_type_name(src)}' "
-                             f"into dtype '{D.scalar_type_name(dtype)}'.")
-        if copy is False and device is not None and _target_device(device) is not here:
-            raise ValueError(f"can't alias tensor from device '{here}' to "
-                             f"'{_target_device(device)}'.")
-        t = convert(obj, device, dtype, copy=bool(copy)) if isinstance(obj, Tensor) else \
-            _adopt_ndarray(np.asarray(obj), dtype, device, copy=bool(copy))
-    elif copy is False:
-        raise ValueError("can't alias arbitrary sequence into a tensor.")
-    else:
+        return _requires_grad(t) if requires_grad else t
+    t = obj if isinstance(obj, Tensor) else None
+    rg = requires_grad if requires_grad is not None else t is not None and t.requires_grad
+    if rg and requires_grad is None:
+        from ._warn_once import warn_once
+        warn_once("asarray_requires_grad", "torch.asarray: unspecified requires_grad now "
+                  "defaults to obj.requires_grad instead of False. Pass requires_grad=False "
+                  "explicitly to get the old behavior and silence this warning.")
+    force_copy = bool(copy)
+    if isinstance(obj, (np.ndarray, np.generic)):
+        if isinstance(obj, np.generic) and copy is False:
+            raise RuntimeError("can't alias NumPy scalars. Either remove copy=False or "
+                               "transform it in a ndarray. ")
+        array = np.asarray(obj)
+        t = _shared(array, _check_ndarray(array))
+        if array.ndim == 0:  # (PyTorch: a scalar, copied)
+            t, force_copy = t.clone(), False
+    elif t is None and type(obj).__name__ == "PyCapsule":
+        from .utils.dlpack import from_dlpack
+        t = from_dlpack(obj)
+    elif t is None and not isinstance(obj, str):
+        try:
+            memoryview(obj)
+        except TypeError:
+            pass
+        else:
+            t = frombuffer(obj, dtype=dtype or D.get_default_dtype())
+    if t is None:  # a sequence
+        if copy is False:
+            raise ValueError("can't alias arbitrary sequence into a tensor.")
         t = tensor(obj, dtype=dtype, device=device)
-    if requires_grad:
-        _requires_grad(t)
+        return _requires_grad(t) if rg else t
+    dev = None if device is None else _target_device(device)
+    wrong_device = dev is not None and dev is not t._device
+    wrong_dtype = dtype is not None and dtype is not t.dtype
+    if force_copy or copy is None and (wrong_device or wrong_dtype):
+        t = convert(t, dev, dtype, copy=force_copy) if wrong_device or wrong_dtype else \
+            t.clone()
+    elif wrong_device:
+        raise ValueError(f"can't alias tensor from device '{t._device}' to '{dev}'.")
+    elif wrong_dtype:
+        raise ValueError(f"can't alias tensor with dtype '{D.scalar_type_name(t.dtype)}' "
+                         f"into dtype '{D.scalar_type_name(dtype)}'.")
+    if t.grad_fn is not None:
+        return t if rg else t.detach()
+    if rg:
+        return _requires_grad(t)
+    t._requires_grad = False
     return t
 
 
@@ -342,6 +376,14 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
     """A 1-D cpu tensor over an object exposing the buffer protocol (sharing its memory),
     with PyTorch's checks of count and offset."""
     mem = memoryview(buffer).cast("B")
+    if mem.readonly:  # (once, before the checks, as PyTorch)
+        from ._warn_once import warn_once
+        warn_once("buffer_not_writable", "The given buffer is not writable, and PyTorch does "
+                  "not support non-writable tensors. This means you can write to the underlying "
+                  "(supposedly non-writable) buffer using the tensor. You may want to copy "
+                  "the buffer to protect its data or make it writable before converting it "
+                  "to a tensor. This type of warning will be suppressed for the rest of "
+                  "this program.")
     size, isz = mem.nbytes, dtype.itemsize
     if size == 0 or count == 0:
         raise ValueError(f"both buffer length ({size}) and count ({count}) must not be 0")
@@ -359,12 +401,6 @@ def frombuffer(buffer, *, dtype, count=-1, offset=0, requires_grad=False):
                          f"({size} bytes)")
     array = np.frombuffer(mem, dtype=np.uint8, count=count * isz, offset=offset)
     if mem.readonly:  # (PyTorch writes through it; a copy keeps the buffer intact)
-        warnings.warn("The given buffer is not writable, and PyTorch does not support "
-                      "non-writable tensors. This means you can write to the underlying "
-                      "(supposedly non-writable) buffer using the tensor. You may want to copy "
-                      "the buffer to protect its data or make it writable before converting it "
-                      "to a tensor. This type of warning will be suppressed for the rest of "
-                      "this program.", UserWarning, stacklevel=2)
         array = array.copy()
     t = _shared(array.view(dtype.np), dtype)
     return t.requires_grad_() if requires_grad else t
