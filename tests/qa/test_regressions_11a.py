@@ -65,3 +65,27 @@ def test_foreach_in_place_returns_its_input(call, container):
         assert r is xs
         results.append([t.tolist() for t in r])
     assert results[0] == results[1]
+
+
+# -- embedding_bag: 16-bit weights summed in float32; fbgemm's roundings ----------------------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+@pytest.mark.parametrize("mode,pad,weighted", [("sum", None, False), ("sum", None, True),
+                                               ("sum", 3, False), ("sum", 3, True),
+                                               ("mean", None, False), ("mean", 3, False)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_embedding_bag_rounding_as_torch(dtype, mode, pad, weighted, transposed):
+    rng = np.random.default_rng(11)
+    w = rng.standard_normal((50, 8)).astype(np.float32)
+    idx, offs = rng.integers(0, 50, 60), np.array([0, 7, 7, 20, 33])
+    psw = rng.random(60).astype(np.float32)
+    outs = []
+    for L in (mindtorch, torch):
+        weight = L.from_numpy(w.copy()).to(getattr(L, dtype))
+        if transposed:
+            weight = weight.t().contiguous().t()
+        outs.append(L.nn.functional.embedding_bag(
+            L.from_numpy(idx), weight, L.from_numpy(offs), mode=mode, padding_idx=pad,
+            per_sample_weights=L.from_numpy(psw).to(weight.dtype) if weighted else None))
+    assert outs[0].dtype == getattr(mindtorch, dtype)
+    np.testing.assert_array_equal(outs[0].float().numpy(), outs[1].float().numpy())

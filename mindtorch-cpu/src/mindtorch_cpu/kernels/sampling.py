@@ -63,15 +63,16 @@ def _slots(kidx, kbag, starts, counts):
     return slot, hole
 
 
-def _bag_sums(w, kidx, scale, kbag, slots, bags):
+def _bag_sums(w, kidx, scale, kbag, slots, bags, fused=True):
     """Each bag's rows w[kidx] (times scale, per_sample_weights or None) summed one after
     another from zero, as PyTorch's loop (NumPy's reduceat pairs them up): a (longest,
     bags, d) block of the bags side by side (gathered from w at once), short bags padded with zero rows (x + 0 is x; the sum
     starts at zero, so never -0), added one slice after another; without slots, np.add.at
     (same order, slower).  Scaled rows are PyTorch's fused multiply-adds: emulated in
-    float64 (a float32 product is exact there), each sum rounded."""
+    float64 (a float32 product is exact there), each sum rounded; fused=False: products
+    and sums rounded apart (PyTorch's loop without fbgemm, when padding_idx is given)."""
     dtype = w.dtype
-    wide = np.float64 if scale is not None and dtype.itemsize < 8 else dtype
+    wide = np.float64 if fused and scale is not None and dtype.itemsize < 8 else dtype
     if scale is not None:
         scale = scale.astype(wide)
     out = np.zeros((bags, w.shape[1]), wide)
@@ -94,6 +95,13 @@ def _bag_sums(w, kidx, scale, kbag, slots, bags):
         if dtype != out.dtype:
             out = out.astype(dtype).astype(out.dtype)
     return out.astype(dtype, copy=False)
+
+
+def _bf16_half_up(x):
+    """float32 -> bfloat16 with ties away from zero (fbgemm's unweighted bfloat16 bags:
+    the bits plus 0x8000, truncated), where NumPy rounds ties to even."""
+    bits = (x.view(np.uint32) + np.uint32(0x8000)) & np.uint32(0xFFFF0000)
+    return np.where(np.isnan(x), x, bits.view(np.float32)).astype(D.bfloat16.np)
 
 
 def _bag_max(w, kidx, kbag, starts, counts, slots):
@@ -135,9 +143,9 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
                   per_sample_weights=None, include_last_offset=False, padding_idx=None):
     bags, pad = embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
                                    include_last_offset, padding_idx, values=False)
-    fast = mode == 0 and pad < 0 and weight.dtype is not D.float64 and \
-        weight._stride[1] == 1 and (per_sample_weights is None or
-                                    per_sample_weights._stride[0] == 1)
+    fbgemm = pad < 0 and weight._stride[1] == 1 and (  # (PyTorch's fbgemm path)
+        per_sample_weights is None or per_sample_weights._stride[0] == 1)
+    fast = mode == 0 and fbgemm and weight.dtype is not D.float64
     w, idx, off = arr(weight), arr(indices).astype(np.int64), arr(offsets).astype(np.int64)
     _check_values(idx, off, weight._shape[0], fast)
     n = idx.size
@@ -152,9 +160,14 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
         out, max_indices = _bag_max(w, kidx, kbag, starts, counts, slots)
     else:
         psw = None if per_sample_weights is None else arr(per_sample_weights)
+        half = weight.dtype in (D.float16, D.bfloat16)  # (summed in float32, as PyTorch)
+        half = weight.dtype in (D.float16, D.bfloat16)  # (summed in float32, as PyTorch)
         with np.errstate(over="ignore", invalid="ignore"):
-            out = _bag_sums(w, kidx, psw if keep is None or psw is None else psw[keep], kbag,
-                            slots, bags)
+            out = _bag_sums(w.astype(np.float32) if half else w, kidx,
+                            psw if keep is None or psw is None else psw[keep], kbag,
+                            slots, bags, fused=fbgemm)
+            out = _bf16_half_up(out) if weight.dtype is D.bfloat16 and psw is None and \
+                fbgemm else out.astype(w.dtype)
             if mode == 1:
                 out = out / np.maximum(counts, 1)[:, None].astype(w.dtype)
     out = wrap(np.ascontiguousarray(out, dtype=w.dtype), weight.dtype)
