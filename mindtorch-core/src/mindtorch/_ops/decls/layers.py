@@ -321,7 +321,11 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         raise NotImplementedError(f'"softmax_lastdim_kernel_impl" not implemented for '
                                   f"'{_type_name(query.dtype)}'")
     L, S = query._shape[-2], key._shape[-2]
-    if enable_gqa and query.ndim >= 3 and key.ndim >= 3:
+    if enable_gqa:
+        for t in (query, key, value):  # (PyTorch reads each one's size(-3))
+            if t.ndim < 3:
+                raise IndexError("Dimension out of range (expected to be in range of "
+                                 "[-2, 1], but got -3)")
         hq, hk, hv = query._shape[-3], key._shape[-3], value._shape[-3]
         if hq % hk or hq % hv:
             raise RuntimeError("Number of heads in key and value must divide the number of "

@@ -1,0 +1,53 @@
+"""QA round 11d (parameter-space sweep of torch.nn.functional, /work/scratch/qa11d):
+regressions, each compared with PyTorch, forward and backward."""
+import mindtorch
+import numpy as np
+import pytest
+from reference import torch
+
+
+def run(lib, program, arrays, dtype="float64"):
+    """program(lib, *leaves) -> output; returns (output, grads of the float leaves) for an
+    upstream gradient of ones-like deterministic values."""
+    leaves = []
+    for a in arrays:
+        a = np.asarray(a)
+        if a.dtype.kind == "f":
+            leaves.append(lib.tensor(a, dtype=getattr(lib, dtype), requires_grad=True))
+        else:
+            leaves.append(lib.tensor(a))
+    out = program(lib, *leaves)
+    up = lib.tensor(np.linspace(-1.5, 2.0, out.numel()).reshape(tuple(out.shape)),
+                    dtype=out.dtype)
+    diff = [t for t in leaves if t.requires_grad]
+    return out, lib.autograd.grad(out, diff, up, allow_unused=True)
+
+
+def check(program, arrays, dtype="float64", tol=1e-10):
+    (mo, mg), (to, tg) = run(mindtorch, program, arrays, dtype), run(torch, program, arrays, dtype)
+    np.testing.assert_allclose(mo.detach().numpy(), to.detach().numpy(), rtol=tol, atol=tol)
+    for m, t in zip(mg, tg):
+        if t is None:
+            assert m is None or not m.detach().numpy().any()
+        else:
+            np.testing.assert_allclose(m.numpy(), t.numpy(), rtol=tol, atol=tol)
+
+
+
+
+@pytest.mark.parametrize("shapes", [((4, 5), (6, 5), (6, 5)), ((3, 4, 5), (4, 5), (4, 5)),
+                                    ((2, 4, 5), (1, 4, 5), (1, 4, 5)),
+                                    ((4, 3, 5), (2, 3, 5), (2, 3, 5))])
+def test_sdpa_enable_gqa_needs_a_heads_dim(shapes):
+    # PyTorch reads size(-3) of query, key and value with enable_gqa: 2-D ones raise IndexError
+    arrays = [np.random.default_rng(i).standard_normal(s) for i, s in enumerate(shapes)]
+
+    def program(lib, q, k, v):
+        return lib.nn.functional.scaled_dot_product_attention(q, k, v, enable_gqa=True)
+    try:
+        run(torch, program, arrays)
+    except IndexError:
+        with pytest.raises(IndexError, match="Dimension out of range"):
+            run(mindtorch, program, arrays)
+        return
+    check(program, arrays)
