@@ -89,3 +89,14 @@ def test_embedding_bag_rounding_as_torch(dtype, mode, pad, weighted, transposed)
             per_sample_weights=L.from_numpy(psw).to(weight.dtype) if weighted else None))
     assert outs[0].dtype == getattr(mindtorch, dtype)
     np.testing.assert_array_equal(outs[0].float().numpy(), outs[1].float().numpy())
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32"])
+def test_embedding_bag_first_offset_message(dtype):
+    messages = []
+    for L in (mindtorch, torch):
+        with pytest.raises(RuntimeError) as e:
+            L.nn.functional.embedding_bag(L.tensor([1, 2, 3]), L.ones(5, 2),
+                                          L.tensor([1, 2], dtype=getattr(L, dtype)))
+        messages.append(str(e.value))
+    assert messages[0] == messages[1]

@@ -16,13 +16,14 @@ from . import _grid_numpy
 from ._jit import compiled
 
 
-def _check_values(idx, off, n_rows, fast):
+def _check_values(idx, off, n_rows, fast, off_dtype):
     """The checks of embedding_bag_plan that read index values, in its order."""
     n = idx.size
     if off.size:
         if off[0] != 0:
             raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the "
-                               f"mini-batch has to start from position 0. However, got {off[0]}")
+                               f"mini-batch has to start from position 0. However, got {off[0]}"
+                               f"\n[ torch.{D.scalar_type_name(off_dtype)}Tensor{{}} ]")
         if off[-1] > n:
             raise RuntimeError(f"offsets[-1] can not be greater than input's length {n} but "
                                f"got offsets[-1] of {off[-1]}")
@@ -147,7 +148,7 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
         per_sample_weights is None or per_sample_weights._stride[0] == 1)
     fast = mode == 0 and fbgemm and weight.dtype is not D.float64
     w, idx, off = arr(weight), arr(indices).astype(np.int64), arr(offsets).astype(np.int64)
-    _check_values(idx, off, weight._shape[0], fast)
+    _check_values(idx, off, weight._shape[0], fast, _index_dtype(indices, offsets))
     n = idx.size
     # each index's bag: the last offset at or before it (make_offset2bag's counts)
     bag = np.maximum(np.searchsorted(off[:bags], np.arange(n), "right") - 1, 0)

@@ -213,8 +213,10 @@ def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
     if _has_data(offsets) and offsets.numel():
         first = offsets[0].item()
         if first != 0:
+            kind = _type_name(_index_dtype(indices, offsets))
             raise RuntimeError(f"offsets[0] has to be 0, i.e., the first sequence in the "
-                               f"mini-batch has to start from position 0. However, got {first}")
+                               f"mini-batch has to start from position 0. However, got {first}"
+                               f"\n[ torch.{kind}Tensor{{}} ]")
         last = offsets[-1].item()
         if last > indices.numel():
             raise RuntimeError(f"offsets[-1] can not be greater than input's length "
