@@ -140,3 +140,29 @@ def test_asarray_of_a_tensor_sets_requires_grad_as_torch(kw):
         r = L.asarray(a, **_kw(L, kw))
         return r is a, a.requires_grad, r.requires_grad, r.dtype is a.dtype
     same_outcome(plain, quiet=True)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.arange(5, step=2), lambda L: L.arange(end=5, step=2),
+    lambda L: L.arange(start=1), lambda L: L.arange(step=2, start=1, dtype=None),
+    lambda L: L.arange(5, step=2, dtype=L.float32), lambda L: L.arange(step=2),
+    lambda L: L.arange(L.tensor([3])), lambda L: L.arange("3"), lambda L: L.arange(None),
+    lambda L: L.arange(0, 2 ** 63 - 1, 2 ** 62), lambda L: L.arange(-2 ** 62, 2 ** 62, 2 ** 61),
+    lambda L: L.arange(end=4), lambda L: L.arange(1, end=4), lambda L: L.arange(L.tensor(3)),
+    lambda L: L.arange(), lambda L: L.arange(1, 2, 3, step=1), lambda L: L.arange(1, start=2),
+    lambda L: L.arange(1, 2, end=3), lambda L: L.arange(dtype=L.float32),
+    lambda L: L.arange(start=1, dtype=L.float32), lambda L: L.arange(end=3, start=1, step=1),
+    lambda L: L.arange(1, end=3, dtype=L.float32),
+])
+def test_arange_overloads_and_int64_size_overflow(call):
+    same_outcome(lambda L: call(L).tolist())
+
+
+def test_arange_out_of_another_size_warns():
+    def run(L):
+        out = [L.empty(5), L.empty(0), L.empty(2, 2), L.empty(3)]
+        return [_warnings(lambda: L.arange(0, 3, out=o)) for o in out], \
+            [o.shape for o in out], _warnings(lambda: L.zeros(3, out=L.empty(5)))
+    ours, theirs = run(mindtorch), run(torch)
+    assert ours[0] == [[(c, m.split(" (Triggered")[0]) for c, m in w] for w in theirs[0]]
+    assert ours[1:] == theirs[1:]

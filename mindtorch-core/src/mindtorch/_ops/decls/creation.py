@@ -62,8 +62,8 @@ def arange_plan(start, end, step, dtype):
             if xst == 0:
                 raise ValueError("step must be nonzero")
             sgn = (xst > 0) - (xst < 0)
-            num = xe - xs + xst - sgn
-            n = abs(num) // abs(xst)  # same signs: C++ truncating division
+            num = (xe - xs + xst - sgn + 2 ** 63) % 2 ** 64 - 2 ** 63  # (int64: wraps)
+            n = abs(num) // abs(xst) * (-1 if (num < 0) != (xst < 0) else 1)  # truncating
         else:
             n = math.ceil((de - ds) / dst)
         start, step = xs, xst
@@ -350,11 +350,36 @@ _ZERO = {D.bool: False}
 # -- PyTorch's overloads ------------------------------------------------------------------
 
 
+_ARANGE_OPTIONS = "torch.dtype dtype = None, torch.layout layout = None, torch.device " \
+    "device = None, bool pin_memory = False, bool requires_grad = False)"
+_ARANGE_OVERLOADS = (
+    f" * (Number end, *, Tensor out = None, {_ARANGE_OPTIONS}\n"
+    f" * (Number start, Number end, *, {_ARANGE_OPTIONS}\n"
+    f" * (Number start, Number end, Number step = 1, *, Tensor out = None, {_ARANGE_OPTIONS}\n")
+
+
 def _route_arange(args, kwargs):
-    # arange(end) / arange(start, end[, step]); end= alone means arange(end)
+    """arange(end) / arange(start, end[, step]) (end= alone means arange(end)), with the
+    errors of PyTorch's parser: one argument can only be the first overload's end."""
+    from .._argcheck import _is_number, _type_name as type_name
+    if len(args) + len(kwargs) == 1:
+        if not args:
+            if "end" not in kwargs:
+                raise TypeError('arange() missing 1 required positional arguments: "end"')
+        elif not _is_number(args[0]) and not (isinstance(args[0], Tensor) and
+                                              not args[0]._shape):
+            raise TypeError(f"arange(): argument 'end' (position 1) must be Number, not "
+                            f"{type_name(args[0])}")
+    taken = ("start",) if len(args) == 1 else ("start", "end", "step")[:len(args)]
+    bounds = len(args) + ("start" in kwargs) + ("end" in kwargs)
+    if not args and not kwargs or any(k in kwargs for k in taken) or \
+            bounds == 1 and ("start" in kwargs or "step" in kwargs):
+        got = [type_name(a) for a in args] + \
+            [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())]
+        got = ", ".join(got) if args else "".join(g + ", " for g in got)
+        raise TypeError(f"arange() received an invalid combination of arguments - got "
+                        f"({got}), but expected one of:\n{_ARANGE_OVERLOADS}")
     if not args and "start" not in kwargs:
-        if "end" not in kwargs:
-            raise TypeError("arange() missing required argument 'end' (pos 1)")
         kwargs = dict(kwargs, start=0)
     return args, kwargs
 
@@ -406,6 +431,14 @@ def _factory(op, route=None):
                                    f"support automatic differentiation, but one of the "
                                    f"arguments requires grad.")
             result = binding(*args, **dict(kwargs, dtype=out.dtype, device=out.device))
+            if op.name == "arange" and out.numel() not in (0, result.numel()):
+                from ..._warn_once import _user_level
+                warnings.warn(f"The number of elements in the out tensor of shape "
+                              f"{list(out.shape)} is {out.numel()} which does not match the "
+                              f"computed number of elements {result.numel()}. Note that this "
+                              f"may occur as a result of rounding error. The out tensor will be "
+                              f"resized to a tensor of shape ({result.numel()},).", UserWarning,
+                              stacklevel=_user_level())
             return out.resize_(result.shape).copy_(result)
         return public
     return overload(op, make)
