@@ -166,3 +166,27 @@ def test_arange_out_of_another_size_warns():
     ours, theirs = run(mindtorch), run(torch)
     assert ours[0] == [[(c, m.split(" (Triggered")[0]) for c, m in w] for w in theirs[0]]
     assert ours[1:] == theirs[1:]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("args", [(0, 10, 4), (0.1, 0.9, 17), (1, 2, 100), (1 + 2j, 2 - 1j, 1000),
+                                  (1e30j, -3 + 1e-3j, 7), (0, 1j, 2), (3, 3j, 1)])
+def test_complex_linspace_part_by_part(dtype, args):
+    # c10::complex with a real step: each part is the real linspace (a complex division
+    # gave 3.3333335 for 10 / 3 in complex64)
+    _values(lambda L: L.linspace(*args, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("base", [2.718281828459045, 3.3, 7.7, 1.1, 0.1])
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8"])
+def test_integral_logspace_double_base(base, dtype):
+    _values(lambda L: L.logspace(0, 40, 5, base=base, dtype=getattr(L, dtype)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.linspace(0, L.tensor([1.0]), 3), lambda L: L.logspace(L.tensor([0.0]), 1, 3),
+    lambda L: L.logspace(0, L.ones(2, 2), 3), lambda L: L.linspace(L.ones(2), L.ones(2), 3),
+    lambda L: L.linspace(start=L.ones(1), end=1, steps=3), lambda L: L.linspace(L.tensor(0.0), 1, 3),
+])
+def test_linspace_logspace_tensor_bounds(call):
+    same_outcome(lambda L: call(L).tolist())

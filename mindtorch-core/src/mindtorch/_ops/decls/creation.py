@@ -384,6 +384,19 @@ def _route_arange(args, kwargs):
     return args, kwargs
 
 
+def _route_spaced(name):
+    """linspace / logspace: PyTorch's Tensor overloads take 0-dim bounds only."""
+    def route(args, kwargs):
+        bounds = dict(zip(("start", "end"), args), **kwargs)
+        bad = [f"{k} with {v.dim()} dimension(s)" for k in ("start", "end")
+               if isinstance(v := bounds.get(k), Tensor) and v._shape]
+        if bad:
+            raise RuntimeError(f"{name} only supports 0-dimensional start and end tensors, "
+                               f"but got {' and '.join(bad)}.")
+        return args, kwargs
+    return route
+
+
 def _route_sized(name):
     def route(args, kwargs):
         if not args and "size" not in kwargs:
@@ -501,8 +514,7 @@ def _logspace_integral(start, end, steps, base, dtype, device):
     i = M.arange(steps, dtype=M.float64, device=device)
     half = steps // 2
     exponents = M.where(i < half, s + step * i, e - step * (steps - 1 - i))
-    base32 = M.tensor(float(base), dtype=M.float32).item()
-    values = M.pow(base32, exponents)
+    values = M.pow(float(base), exponents)  # (double base, as PyTorch's std::pow)
     wide = 2 ** 63 if dtype is D.int64 else 2 ** 31
     values = values.trunc()
     inside = (values >= -float(wide)) & (values < float(wide))
@@ -591,12 +603,12 @@ def _declare():
                     "Tensor", method=False, tags=("factory",))
     _factory(arange, _route_arange)
     _factory(define(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY}) -> Tensor",
-                    method=False, tags=("factory",)))
+                    method=False, tags=("factory",)), _route_spaced("linspace"))
     _factory(define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False,
                     tags=("factory",)))
     _factory(define(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, "
                     f"{_FACTORY}) -> Tensor", method=False, tags=("factory",),
-                    decomposition=_logspace))
+                    decomposition=_logspace), _route_spaced("logspace"))
     for lower, name in ((True, "tril_indices"), (False, "triu_indices")):
         define(f"{name}(int row, int col, int offset=0, {_FACTORY}) -> Tensor", method=False,
                tags=("factory",), decomposition=_triangle_indices(lower))
