@@ -35,3 +35,29 @@ def test_check_is_size_is_deprecated():
             L._check_is_size(2)
         assert [x.category for x in w] == [FutureWarning]
         assert str(w[0].message).startswith("_check_is_size will be removed")
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("name,kw", [
+    ("AdamW", dict(lr=1e-2)), ("Adam", dict(lr=1e-2, amsgrad=True)),
+    ("RMSprop", dict(lr=1e-2, centered=True)), ("Adagrad", dict(lr=0.1)),
+    ("Adamax", dict(lr=1e-2)), ("SGD", dict(lr=0.1, momentum=0.9)),
+])
+def test_multi_tensor_step_of_16bit_params_rounds_as_torch(dtype, name, kw):
+    # six small 16-bit tensors take the flat multi-tensor path: p.addcdiv_ there must round
+    # once (float32 inside), as the per-tensor op and PyTorch do
+    import numpy as np
+    rng = np.random.default_rng(0)
+    shapes = [(16, 6), (16,), (16,), (16,), (3, 16), (3,)]
+    ws = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    gs = [[0.1 * rng.standard_normal(s).astype(np.float32) for s in shapes] for _ in range(3)]
+
+    def run(L):
+        ps = [L.tensor(w).to(getattr(L, dtype)).requires_grad_() for w in ws]
+        opt = getattr(L.optim, name)(ps, **kw)
+        for step in gs:
+            for p, g in zip(ps, step):
+                p.grad = L.tensor(g).to(getattr(L, dtype))
+            opt.step()
+        return np.concatenate([p.detach().float().numpy().ravel() for p in ps])
+    np.testing.assert_array_equal(run(mindtorch), run(torch))

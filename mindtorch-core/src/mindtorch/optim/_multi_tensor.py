@@ -93,16 +93,21 @@ class FlatParams:
         return self
 
     def addcmul_(self, t1, t2, value=1):
-        # p.addcmul_(t1, t2, value=v) is p + v * t1 * t2, left to right
-        import mindtorch as M
-        M.mul(t1, value, out=self.flat.scratch).mul_(t2)
-        return self.add_(self.flat.scratch)
+        return self._pointwise("addcmul", t1, t2, value)
 
     def addcdiv_(self, t1, t2, value=1):
-        # p.addcdiv_(t1, t2, value=v) is p + (v * t1) / t2: the same roundings here
+        return self._pointwise("addcdiv", t1, t2, value)
+
+    def _pointwise(self, op, t1, t2, value):
+        # the op itself on the concatenated parameters, so that each element is rounded as
+        # the op rounds it (addcmul's fused multiply-add, 16-bit values computed in float32
+        # and rounded once), then written back
         import mindtorch as M
-        M.mul(t1, value, out=self.flat.scratch).div_(t2)
-        return self.add_(self.flat.scratch)
+        scratch = self.flat.scratch
+        getattr(M, op)(M.cat(self.flat.pflat), t1, t2, value=value, out=scratch)
+        for p, u in zip(self.flat.params, self.flat.scratch_views):
+            p.copy_(u)
+        return self
 
 
 def _small(p, like):
