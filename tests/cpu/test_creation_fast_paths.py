@@ -151,6 +151,9 @@ class _Index:
     def __index__(self):
         return 3
 
+    def __repr__(self):  # (the test id: the same in every process, as pytest-xdist needs)
+        return "_Index()"
+
 
 @pytest.mark.parametrize("leaf", [None, "ab", "a", {}, _Index(), Fraction(1, 2),
                                   Decimal("1.5"), re.compile("a")], ids=repr)

@@ -120,6 +120,9 @@ class _Reader:
     def read(self, n=-1):
         return b""
 
+    def __repr__(self):  # (the test id: the same in every process, as pytest-xdist needs)
+        return "_Reader()"
+
 
 @pytest.mark.parametrize("target", [123, None, _Reader()], ids=str)
 def test_unusable_files(target):
