@@ -61,3 +61,12 @@ def test_multi_tensor_step_of_16bit_params_rounds_as_torch(dtype, name, kw):
             opt.step()
         return np.concatenate([p.detach().float().numpy().ravel() for p in ps])
     np.testing.assert_array_equal(run(mindtorch), run(torch))
+
+
+@pytest.mark.parametrize("fn", ["_foreach_lerp", "_foreach_lerp_"])
+@pytest.mark.parametrize("weight", [lambda L: L.tensor([0.3, 0.6]), lambda L: L.tensor(0.25),
+                                    lambda L: L.tensor(0.5, requires_grad=True),
+                                    lambda L: [0.3], lambda L: 0.75])
+def test_foreach_lerp_weight_forms(fn, weight):
+    same_outcome(lambda L: [t.tolist() for t in getattr(L, fn)(
+        [L.zeros(2)], (L.ones(2),), weight(L))])

@@ -71,10 +71,34 @@ def _binary(name):
     return out_of_place, in_place
 
 
+def _described(seq):
+    """A sequence as the argument parser names it: 'list of [Tensor]', 'tuple of (Tensor,)'."""
+    names = [type(x).__name__ for x in seq]
+    if isinstance(seq, list):
+        return f"list of [{', '.join(names)}]"
+    return f"{type(seq).__name__} of ({', '.join(names)}{',' if len(names) == 1 else ''})"
+
+
+def _lerp_weight(fname, tensors, end, weight):
+    """PyTorch's lerp overloads take a number (a 0-dim tensor without grad passes as one) or
+    a list as the weight: any other tensor fails the argument parser."""
+    if isinstance(weight, Tensor) and (weight.ndim or weight.requires_grad):
+        got = ", ".join(type(a).__name__ for a in (tensors, end, weight))
+        bad = f"(!{_described(tensors)}!, !{_described(end)}!, !Tensor!)"
+        rows = "".join(f"\n * (tuple of Tensors self, tuple of Tensors tensors1, {w})\n      didn't "
+                       f"match because some of the arguments have invalid types: {bad}"
+                       for w in ("Number weight", "tuple of Scalars weight",
+                                 "tuple of Tensors weights"))
+        raise TypeError(f"{fname}() received an invalid combination of arguments - got "
+                        f"({got}), but expected one of:{rows}\n")
+
+
 def _ternary(name):
     """addcmul / addcdiv (tensor1, tensor2, then value: a scalar, a list of scalars or a
     1-D tensor of them) and lerp (end, then weight: a scalar or a list)."""
-    def rows(tensors, first, second, third=1):
+    def rows(fname, tensors, first, second, third=1):
+        if name == "lerp":
+            _lerp_weight(fname, tensors, first, second)
         tensors = _check(tensors)
         if name == "lerp":
             return tensors, zip(_per_tensor(tensors, first), _per_tensor(tensors, second))
@@ -83,13 +107,15 @@ def _ternary(name):
 
     def out_of_place(tensors, first, second, *rest, **kwargs):
         import mindtorch as M
-        tensors, args = rows(tensors, first, second, *rest, *kwargs.values())
+        tensors, args = rows(f"_foreach_{name}", tensors, first, second, *rest,
+                             *kwargs.values())
         if name == "lerp":
             return tuple(M.lerp(t, e, w) for t, (e, w) in zip(tensors, args))
         return tuple(getattr(M, name)(t, x, y, value=v) for t, (x, y, v) in zip(tensors, args))
 
     def in_place(tensors, first, second, *rest, **kwargs):
-        for t, r in zip(*rows(tensors, first, second, *rest, *kwargs.values())):
+        for t, r in zip(*rows(f"_foreach_{name}_", tensors, first, second, *rest,
+                              *kwargs.values())):
             if name == "lerp":
                 t.lerp_(*r)
             else:
