@@ -100,3 +100,48 @@ def test_embedding_bag_first_offset_message(dtype):
                                           L.tensor([1, 2], dtype=getattr(L, dtype)))
         messages.append(str(e.value))
     assert messages[0] == messages[1]
+
+
+# -- sparse COO: coalesce sums duplicates in torch's order; dense.add_(sparse, alpha) fuses -----
+
+def test_coalesce_sums_duplicates_as_torch():
+    rng = np.random.default_rng(3)
+    for n in (5, 17, 60):
+        idx, v = rng.integers(0, 5, (2, n)), rng.standard_normal((n, 3)).astype(np.float32)
+        m, t = (L.sparse_coo_tensor(L.from_numpy(idx), L.from_numpy(v), (5, 5, 3)).coalesce()
+                for L in (mindtorch, torch))
+        np.testing.assert_array_equal(m._indices().numpy(), t._indices().numpy())
+        np.testing.assert_array_equal(m._values().numpy(), t._values().numpy())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("idx", [[[1, 2, 5, 7]], [[1, 2, 1, 7, 1, 2]], [[1, 2, 5, 1], [0, 2, 1, 0]]])
+def test_dense_add_sparse_alpha_is_fused_as_torch(dtype, idx):
+    rng = np.random.default_rng(4)
+    idx = np.array(idx)
+    for _ in range(20):
+        d = rng.standard_normal((8, 3)).astype(dtype)
+        v = rng.standard_normal((idx.shape[1],) + ((3,) if len(idx) == 1 else ())).astype(dtype)
+        alpha = float(rng.standard_normal())
+        m, t = (L.from_numpy(d.copy()).add_(L.sparse_coo_tensor(L.from_numpy(idx), L.from_numpy(v),
+                                                                 (8, 3)), alpha=alpha)
+                for L in (mindtorch, torch))
+        np.testing.assert_array_equal(m.numpy(), t.numpy())
+
+
+@pytest.mark.parametrize("momentum", [0.0, 0.9])
+def test_sparse_embedding_sgd_steps_as_torch(momentum):
+    rng = np.random.default_rng(5)
+    w0, idx = rng.standard_normal((50, 3)).astype(np.float32), rng.integers(0, 50, (4, 6))
+    weights = []
+    for L in (mindtorch, torch):
+        e = L.nn.Embedding(50, 3, sparse=True)
+        with L.no_grad():
+            e.weight.copy_(L.from_numpy(w0))
+        opt = L.optim.SGD(e.parameters(), lr=0.37, momentum=momentum)
+        for _ in range(3):
+            opt.zero_grad()
+            e(L.from_numpy(idx)).pow(3).sum().backward()
+            opt.step()
+        weights.append(e.weight.detach().numpy())
+    np.testing.assert_array_equal(*weights)

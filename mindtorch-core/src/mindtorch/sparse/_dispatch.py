@@ -191,10 +191,43 @@ def _same_pattern(a, b):
 def _add_into(dense, s, alpha):
     """dense + alpha * s, in place (dense is the engine's or the user's own tensor)."""
     s = _coo(s)
+    if alpha != 1 and s.dtype is dense.dtype and dense.dtype in (_M().float32, _M().float64) \
+            and s._idx.shape[0] and s._idx.shape[1]:
+        return _axpy_into(dense, s._idx, s._vals, _M().tensor(alpha, dtype=dense.dtype).item(),
+                          s.is_sparse and s._coalesced)
     v = s._vals if alpha == 1 else s._vals * alpha
     if s._idx.shape[0] == 0:
         return dense.add_(v.sum(0))
     return dense.index_put_(tuple(s._idx), v.to(dense.dtype), accumulate=True)
+
+
+def _axpy_into(dense, idx, vals, alpha, unique):
+    """PyTorch's dense += alpha * sparse for float32 / float64: an axpy (fused multiply-add)
+    per entry, in index order; entries at the same place in rounds, first ones first."""
+    M = _M()
+    from .._ops.decls.sampling import fma_parts
+    n = idx.shape[1]
+    rank = None
+    if not unique:
+        place = idx[0]
+        for d in range(1, idx.shape[0]):
+            place = place * dense.shape[d] + idx[d]
+        order = M.argsort(place, stable=True)
+        run = M.ones(n, dtype=M.bool)
+        run[1:] = place[order][1:] != place[order][:-1]
+        start = M.where(run, M.arange(n), 0).cummax(0).values
+        rank = M.empty_like(order).index_put_((order,), M.arange(n) - start)
+    for r in range(1 if rank is None else int(rank.max()) + 1):
+        sel = None if rank is None else (rank == r).nonzero().squeeze(1)
+        at = tuple(idx if sel is None else idx[:, sel])
+        cur, v = dense[at], vals if sel is None else vals[sel]
+        if dense.dtype is M.float32:  # (the product is exact in float64)
+            new = (v.double() * alpha + cur.double()).float()
+        else:
+            once, twice = fma_parts(v, alpha, cur)
+            new = M.where(once.isnan(), twice, once)  # (infinite or huge: the split overflowed)
+        dense.index_put_(at, new)
+    return dense
 
 
 def add(a, b, alpha=1):

@@ -334,8 +334,12 @@ def coalesced(s):
     sd = s._idx._shape[0]
     flat = _flat_index(s._idx, s._shape[:sd])
     uniq, inv = M.unique(flat, sorted=True, return_inverse=True)
+    vals = s._vals
+    if uniq.shape[0] < flat.shape[0]:  # (PyTorch adds duplicates in its unstable sort's order)
+        order = M.sort(flat).indices
+        inv, vals = inv[order], vals[order]
     vals = M.zeros((uniq.shape[0],) + s._vals._shape[1:], dtype=s.dtype,
-                   device=s._vals.device).index_add(0, inv, s._vals)
+                   device=s._vals.device).index_add(0, inv, vals)
     return make_coo(_unflatten(uniq, s._shape[:sd]), vals, s._shape, True)
 
 
