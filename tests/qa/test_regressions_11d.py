@@ -51,3 +51,29 @@ def test_sdpa_enable_gqa_needs_a_heads_dim(shapes):
             run(mindtorch, program, arrays)
         return
     check(program, arrays)
+
+
+DOUBLE_BACKWARD = {
+    "elu": lambda F, x: F.elu(x, 0.5),
+    "selu": lambda F, x: F.selu(x),
+    "celu": lambda F, x: F.celu(x, 2.0),
+    "elu_inplace": lambda F, x: F.elu(x * 1, 0.7, inplace=True),
+    "logsigmoid": lambda F, x: F.logsigmoid(x),
+    "softplus": lambda F, x: F.softplus(x, 2.0, 2.0),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOUBLE_BACKWARD))
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_activation_double_backward_at_kinks(name, dtype):
+    # PyTorch's own double-backward formulas: (x < 0) masks for elu's family (0 at x == 0),
+    # logsigmoid's sigmoid'(x) (-0.25 at 0), softplus masked by beta x < threshold
+    x = np.array([-2.0, -1.0, -0.0, 0.0, 1.0, 3.0, 0.5])
+    fn = DOUBLE_BACKWARD[name]
+
+    def program(lib, x):
+        y = fn(lib.nn.functional, x)
+        up = lib.tensor(np.linspace(-1, 2, 7), dtype=x.dtype)
+        g, = lib.autograd.grad(y, x, up, create_graph=True)
+        return g * g
+    check(program, [x], dtype, 1e-10 if dtype == "float64" else 1e-5)

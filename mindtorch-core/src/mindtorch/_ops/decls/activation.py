@@ -623,6 +623,20 @@ def _hardtanh_grad(grad, self, min_val, max_val):
     return _where((self > min_val) & (self < max_val), grad, 0)
 
 
+def _elu_double_grad(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
+    negative = self_or_result < 0
+    g = grad * grad_output * input_scale
+    if is_result:
+        return _where(negative, g, 0)
+    return _where(negative, OPS["elu_backward"].call(g, alpha, scale, input_scale, False,
+                                                     self_or_result), 0)
+
+
+def _softplus_double_grad(grad, grad_output, self, beta, threshold):
+    x = self * beta
+    s = x.sigmoid()
+    return _where(x < threshold, grad * grad_output * s * (1 - s) * beta, 0)
+
 _GRADS = {
     "gelu": {"self": lambda grad, self, approximate:
              OPS["gelu_backward"].call(grad, self, approximate)},
@@ -659,7 +673,23 @@ _GRADS = {
     "prelu": {"self, weight": _prelu_grads, "name": "PreluKernelBackward0"},
     "_rrelu_with_noise_functional": {"self": _rrelu_grad, "name": "RreluWithNoiseBackward0",
                                     "nondifferentiable_outputs": (1,)},
+    # double backward: PyTorch's formulas (not the decompositions' derivatives, which take
+    # the other side of the kink at x == 0 / beta x == threshold)
+    "elu_backward": {"grad_output": lambda grad, alpha, scale, input_scale, is_result,
+                     self_or_result: OPS["elu_backward"].call(
+                         grad, alpha, scale, input_scale, is_result, self_or_result),
+                     "self_or_result": _elu_double_grad},
+    "log_sigmoid_backward": {
+        "grad_output": lambda grad, self, buffer:
+            OPS["log_sigmoid_backward"].call(grad, self, buffer),
+        "self": lambda grad, grad_output, self:
+            grad * grad_output * (self.sigmoid() - 1) * self.sigmoid()},
+    "softplus_backward": {
+        "grad_output": lambda grad, self, beta, threshold:
+            OPS["softplus_backward"].call(grad, self, beta, threshold),
+        "self": _softplus_double_grad},
 }
+
 
 
 def _derivatives():
