@@ -70,3 +70,31 @@ def test_multi_tensor_step_of_16bit_params_rounds_as_torch(dtype, name, kw):
 def test_foreach_lerp_weight_forms(fn, weight):
     same_outcome(lambda L: [t.tolist() for t in getattr(L, fn)(
         [L.zeros(2)], (L.ones(2),), weight(L))])
+
+
+@pytest.mark.parametrize("cin,cout,groups,k", [(8, 8, 8, 3), (4, 6, 1, 3), (1, 4, 1, 3),
+                                               (4, 1, 1, 3), (8, 8, 8, 1)])
+@pytest.mark.parametrize("transposed", [False, True])
+@pytest.mark.parametrize("x_cl,w_cl", [(True, False), (False, True), (False, False)])
+def test_channels_last_conv_result_and_gradient_strides(cin, cout, groups, k, transposed,
+                                                        x_cl, w_cl):
+    # depthwise weights (C_in / groups == 1), one channel in or out: PyTorch's channels-last
+    # strides on the size-1 dims of the result and of the input / weight gradients (not a
+    # grouped 1x1 kernel: PyTorch's weight gradient strides there depend on its threads)
+    import numpy as np
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal((2, cin, 5, 5)).astype(np.float32)
+    ws = rng.standard_normal((cin, cout // groups, k, k) if transposed else
+                             (cout, cin // groups, k, k)).astype(np.float32)
+
+    def run(L):
+        x = L.tensor(xs)
+        x = (x.contiguous(memory_format=L.channels_last) if x_cl else x).requires_grad_()
+        w = L.tensor(ws)
+        w = (w.contiguous(memory_format=L.channels_last) if w_cl else w).requires_grad_()
+        f = L.nn.functional.conv_transpose2d if transposed else L.nn.functional.conv2d
+        y = f(x, w, groups=groups)
+        y.sum().backward()
+        return y.stride(), x.grad.stride(), w.grad.stride(), y.detach().sum().item()
+    m, t = run(mindtorch), run(torch)
+    assert m[:3] == t[:3] and m[3] == pytest.approx(t[3], rel=1e-5)

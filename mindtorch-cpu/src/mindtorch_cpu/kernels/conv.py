@@ -20,7 +20,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from mindtorch import _dtype as D
-from mindtorch._memory_format import conv_format
+from mindtorch._memory_format import conv_format, strides as format_strides
 from mindtorch._ops.decls import conv as C
 
 from .._np import arr, wrap
@@ -159,9 +159,19 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
     if bias is not None:
         # (a transposed 1d/2d convolution's bias may be of another dtype: cast, as PyTorch)
         r += arr(bias).astype(r.dtype).reshape((-1,) + (1,) * (len(shape) - 2))
-    if conv_format(input, weight) is not None:  # channels-last in, channels-last out
-        r = np.moveaxis(np.ascontiguousarray(np.moveaxis(r, 1, -1)), -1, 1)
-    return result(r, dt)
+    return _laid_out(r, dt, input, weight)
+
+
+def _laid_out(r, dt, input, weight):
+    """r as a tensor, channels-last when the convolution's operands suggest it (its result
+    and its input and weight gradients, as PyTorch's kernels lay them out), with PyTorch's
+    strides on size-1 dims too (NumPy's differ there; the memory is the same)."""
+    fmt = conv_format(input, weight)
+    if fmt is None:
+        return result(r, dt)
+    t = result(np.moveaxis(np.ascontiguousarray(np.moveaxis(r, 1, -1)), -1, 1), dt)
+    t._stride = format_strides(t._shape, fmt)
+    return t
 
 
 def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
@@ -185,14 +195,14 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
             r = _forward(go, w, groups, stride, padding, dilation, input._shape[2:])
         else:
             r = _input_grad(go, w, groups, stride, padding, dilation, input._shape[2:])
-        gi = result(r, dt)
+        gi = _laid_out(r, dt, input, weight)
     if mask[1]:
         x = _compute(input, dt)
         if transposed:  # the roles of input and gradient swap
             r = _weight_grad(go, x, groups, stride, padding, dilation, kernel)
         else:
             r = _weight_grad(x, go, groups, stride, padding, dilation, kernel)
-        gw = result(r, dt)
+        gw = _laid_out(r, dt, input, weight)
     if mask[2]:
         gb = result(go.sum(axis=(0,) + tuple(range(2, go.ndim))), dt)
     return gi, gw, gb
