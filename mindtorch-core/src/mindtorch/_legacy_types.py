@@ -1,5 +1,7 @@
 """PyTorch's legacy tensor types (torch.FloatTensor, torch.LongTensor, ...): constructors
 of CPU tensors of one dtype, usable in isinstance() and Tensor.type()."""
+import operator
+
 from . import _dtype as D
 
 _TYPES = {"Double": D.float64, "Float": D.float32, "Half": D.float16,
@@ -36,17 +38,24 @@ def legacy_new(dtype, device, args, kwargs, exact=True):
                         f"unexpected keyword arguments {sorted(kwargs)}")
     if not args:
         return _creation.empty(0, dtype=dtype, device=device)
-    if all(isinstance(a, int) and not isinstance(a, bool) for a in args) or \
-            len(args) == 1 and type(args[0]).__name__ == "Size":
+    if len(args) == 1 and type(args[0]).__name__ == "Size":
         return _creation.empty(*args, dtype=dtype, device=device)
+    first = args[0]
+    if _index_like(first) and not isinstance(first, bool) and \
+            not (len(args) == 1 and isinstance(first, Tensor)):
+        # sizes (PyTorch's int list: after the first, bools and one-element integer
+        # tensors count as ints too)
+        for pos, a in enumerate(args, 1):
+            if not _index_like(a):
+                raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
+                                f"{pos} with error \"type must be tuple of ints,but got "
+                                f"{type(a).__name__}\"")
+        sizes = [int(a.item()) if isinstance(a, Tensor) else operator.index(a) for a in args]
+        return _creation.empty(*sizes, dtype=dtype, device=device)
     if len(args) > 1:
-        if isinstance(args[0], int):  # sizes with a non-int among them
-            pos, bad = next((i, a) for i, a in enumerate(args, 1) if not isinstance(a, int))
-            raise TypeError(f"new(): argument 'size' failed to unpack the object at pos {pos} "
-                            f"with error \"type must be tuple of ints,but got "
-                            f"{type(bad).__name__}\"")
+        from ._ops._argcheck import _type_name
         raise TypeError(f"new() received an invalid combination of arguments - got "
-                        f"{tuple(type(a).__name__ for a in args)}")
+                        f"({', '.join(_type_name(a) for a in args)}), but expected one of:")
     data = args[0]
     if isinstance(data, Tensor):
         if data.dtype is not dtype and exact:
@@ -57,6 +66,15 @@ def legacy_new(dtype, device, args, kwargs, exact=True):
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
     return _creation.tensor(data, dtype=dtype, device=device)
+
+
+def _index_like(a):
+    """An element PyTorch's int-list parser takes: what has __index__, or a one-element
+    integer tensor."""
+    from ._tensor import Tensor
+    if isinstance(a, Tensor):
+        return a.numel() == 1 and not (a.dtype.is_floating_point or a.dtype.is_complex)
+    return hasattr(type(a), "__index__")
 
 
 LEGACY_TYPES = {f"{name}Tensor": tensortype(f"{name}Tensor", (), {"dtype": dtype})

@@ -105,6 +105,15 @@ def is_signed(input):
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                   requires_grad=False):
     import mindtorch as M
+    from ._ops._argcheck import _is_number, _numpy_scalar
     factory_layout(layout, pin_memory)
-    return M.tensor(s, dtype=dtype or M.get_default_dtype(), device=device,
-                    requires_grad=requires_grad)
+    if isinstance(s, M.Tensor) and not s.dim():  # (PyTorch's parser: 0-dim tensors too)
+        s = s.item()
+    elif not _is_number(s):
+        raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
+                        f"{_type_name(s)}")
+    elif not isinstance(s, (bool, int, float, complex)):
+        s = _numpy_scalar(s)
+    # (a fill: the value is converted with c10's checks, as PyTorch's scalar_tensor)
+    return M.full((), s, dtype=dtype or M.get_default_dtype(), device=device,
+                  requires_grad=requires_grad)

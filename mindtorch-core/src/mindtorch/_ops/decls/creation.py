@@ -536,8 +536,7 @@ def _triangle_indices(lower):
                 raise RuntimeError(f"{what} must be non-negative, got{n}")
         dtype = dtype or M.int64
         if dtype not in (M.int32, M.int64):
-            raise RuntimeError(f'"{name}" not implemented for '
-                               f"'{_type_name(dtype)}'")
+            raise _not_implemented(name, dtype)
         # the triangle's shape is known from the arguments alone, so every device (meta too)
         # builds it without a data-dependent op, from host lists: (first column, end) per row
         spans = [(0, max(0, min(col, r + offset + 1))) if lower else (max(0, r + offset), col)
