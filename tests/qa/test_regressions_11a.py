@@ -145,3 +145,42 @@ def test_sparse_embedding_sgd_steps_as_torch(momentum):
             opt.step()
         weights.append(e.weight.detach().numpy())
     np.testing.assert_array_equal(*weights)
+
+
+# -- searchsorted / bucketize: once-per-program warnings for non-contiguous tensors ------------
+
+def _warnings_of(L, calls):
+    import warnings
+    seen = []
+    for call in calls:
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            call(L)
+        seen.append([str(x.message).split(" (Triggered")[0] for x in w])
+    return seen
+
+
+def test_searchsorted_non_contiguous_warnings():
+    from mindtorch import _warn_once
+    b = np.arange(8.0)
+    calls = [lambda L: L.searchsorted(L.tensor(b)[::2], L.tensor([0.5])),
+             lambda L: L.searchsorted(L.tensor(b)[::2], L.tensor([0.5])),
+             lambda L: L.bucketize(L.tensor(b).view(4, 2)[:, 0], L.tensor([1.0, 2.0])),
+             lambda L: L.searchsorted(L.tensor(b), L.tensor(b).view(4, 2)[:, 0]),
+             lambda L: L.searchsorted(L.tensor(b), L.tensor([0.5]), sorter=L.stack([L.arange(8)] * 2, 1)[:, 0])]
+    _warn_once._seen.difference_update({k for k in _warn_once._seen if "searchsorted" in k})
+    ours = _warnings_of(mindtorch, calls)
+    assert ours[1] == [] and ours[3] == [] and len(ours[0]) == len(ours[2]) == len(ours[4]) == 1
+    import subprocess
+    import sys
+    # torch's once-flags are per process: its messages from a fresh interpreter
+    code = ("import torch, warnings\nwarnings.simplefilter('always')\nb = torch.arange(8.0)\n"
+            "for f in (lambda: torch.searchsorted(b[::2], torch.tensor([0.5])),"
+            " lambda: torch.bucketize(b.view(4, 2)[:, 0], torch.tensor([1.0, 2.0])),"
+            " lambda: torch.searchsorted(b, torch.tensor([0.5]), sorter=torch.stack([torch.arange(8)] * 2, 1)[:, 0])):\n"
+            "    with warnings.catch_warnings(record=True) as w:\n"
+            "        warnings.simplefilter('always'); f()\n"
+            "    print(str(w[0].message).split(' (Triggered')[0])\n")
+    theirs = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout.splitlines()
+    assert [ours[0][0], ours[2][0], ours[4][0]] == theirs

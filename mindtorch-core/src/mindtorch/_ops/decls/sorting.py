@@ -14,6 +14,7 @@ unique_consecutive, bincount) carry the tag "dynamic_output_shape".
 from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
+from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, has_data, no_derivative
 from ._out_rules import exact_out
@@ -140,6 +141,15 @@ def searchsorted_plan(sorted_sequence, self, out_int32, right, side, sorter):
             raise RuntimeError(f"torch.searchsorted(): boundary and sorter must have the same "
                                f"size, but got boundary tensor {list(b._shape)}and got sorter "
                                f"tensor {list(sorter._shape)}")
+    if not tensor or self.numel():  # (PyTorch copies these to contiguous ones, once warned)
+        for name, t in (("input value", self if tensor else None), ("boundary", b),
+                        ("sorter", sorter)):
+            if t is not None and not t.is_contiguous():
+                warn_once(f"searchsorted {name}", f"torch.searchsorted(): {name} tensor is "
+                          f"non-contiguous, this will lower the performance due to extra data "
+                          f"copy when converting non-contiguous tensor to contiguous, please "
+                          f"use contiguous {name} tensor if possible. This message will only "
+                          f"appear once per program.")
     common = _promotion.result_type(b, self)
     # (PyTorch returns for no values before it dispatches on the dtype)
     if (common is D.bool or common.is_complex) and not (tensor and not self.numel()):
