@@ -77,3 +77,16 @@ def test_activation_double_backward_at_kinks(name, dtype):
         g, = lib.autograd.grad(y, x, up, create_graph=True)
         return g * g
     check(program, [x], dtype, 1e-10 if dtype == "float64" else 1e-5)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("delta", [0.5, 1.0])
+def test_huber_loss_double_backward_at_delta(reduction, delta):
+    # PyTorch's second derivative is 1 only where |x - y| < delta (0 at |x - y| == delta)
+    x = np.array([1.0, 1.5, 0.5, 2.0, 0.0, 3.0, 1.3])
+
+    def program(lib, x, t):
+        y = lib.nn.functional.huber_loss(x, t, reduction=reduction, delta=delta)
+        gx, gt = lib.autograd.grad(y, (x, t), lib.ones_like(y), create_graph=True)
+        return gx * gx + gt
+    check(program, [x, np.ones(7)])

@@ -430,8 +430,12 @@ def _huber_loss(self, target, reduction, delta):
 
 
 def _huber_grad(grad, self, target, reduction, delta):
+    """diff clamped to [-delta, delta], written so that its own derivative is PyTorch's
+    double backward (1 where |diff| < delta strictly; clamp's would include the ends)."""
+    import mindtorch as M
     diff = _diff(self, target)
-    return _mean_scale(diff.clamp(-delta, delta) * grad, reduction, diff.numel())
+    slope = M.where(diff.abs() < delta, diff, delta * diff.sign())
+    return _mean_scale(slope * grad, reduction, diff.numel())
 
 
 def _check_weight(self, weight):
