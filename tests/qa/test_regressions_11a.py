@@ -184,3 +184,12 @@ def test_searchsorted_non_contiguous_warnings():
     theirs = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.splitlines()
     assert [ours[0][0], ours[2][0], ours[4][0]] == theirs
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_topk_unsorted_chooses_torchs_tied_elements(largest):
+    rng = np.random.default_rng(6)
+    for n, k in ((20, 5), (40, 7), (200, 3), (90, 60)):
+        a = rng.integers(0, 4, (3, n)).astype(np.float32)
+        m, t = _both(lambda L, x: x.topk(k, largest=largest, sorted=False).indices.sort(1).values, a)
+        np.testing.assert_array_equal(m.numpy(), t.numpy())

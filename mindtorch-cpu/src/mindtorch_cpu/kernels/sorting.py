@@ -120,7 +120,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     """The k largest (smallest) along dim, NaN counting as the largest.  Where equal values
     make the choice or order of indices torch's algorithm's (std::partial_sort, or
     std::nth_element then std::sort), that algorithm is replayed on the row; sorted=False
-    returns them sorted too (torch's order is unspecified then)."""
+    returns the same choice, sorted too (torch's order is unspecified then)."""
     S.topk_shape(self, k, dim)
     a = arr(self)
     if not self.ndim:
@@ -128,7 +128,7 @@ def topk(self, k, dim=-1, largest=True, sorted=True):
     _, key = _rows(self, dim)
     fast = top_positions(key, k, largest)  # (large float32: one compiled pass per row)
     order = _top(key, k, largest) if fast is None else fast[0]
-    if sorted and k:
+    if k:  # (sorted or not: equal values at the k-th make the choice torch's)
         if fast is not None:
             tied = fast[1]
         else:
