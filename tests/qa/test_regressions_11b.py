@@ -98,3 +98,23 @@ def test_channels_last_conv_result_and_gradient_strides(cin, cout, groups, k, tr
         return y.stride(), x.grad.stride(), w.grad.stride(), y.detach().sum().item()
     m, t = run(mindtorch), run(torch)
     assert m[:3] == t[:3] and m[3] == pytest.approx(t[3], rel=1e-5)
+
+
+def test_cuda_matmul_allow_tf32_follows_float32_matmul_precision():
+    for L in (mindtorch, torch):
+        flags = L.backends.cuda.matmul
+        try:
+            seen = [flags.allow_tf32]
+            L.set_float32_matmul_precision("high")
+            seen.append(flags.allow_tf32)
+            L.set_float32_matmul_precision("medium")
+            seen.append(flags.allow_tf32)
+            L.set_float32_matmul_precision("highest")
+            seen.append(flags.allow_tf32)
+            assert seen == [False, True, True, False], L
+            flags.allow_tf32 = True
+            assert L.get_float32_matmul_precision() == "high"
+            flags.allow_tf32 = False
+            assert L.get_float32_matmul_precision() == "highest"
+        finally:
+            L.set_float32_matmul_precision("highest")

@@ -5,9 +5,20 @@ import enum
 
 class _MatmulFlags:
     def __init__(self):
-        self.allow_tf32 = False
         self.allow_fp16_reduced_precision_reduction = True
         self.allow_bf16_reduced_precision_reduction = True
+
+    # allow_tf32 is the float32 matmul precision seen from CUDA (as PyTorch's flag):
+    # set_float32_matmul_precision("high") turns it on, setting it picks "high" / "highest"
+    @property
+    def allow_tf32(self):
+        from .._runtime import get_float32_matmul_precision
+        return get_float32_matmul_precision() != "highest"
+
+    @allow_tf32.setter
+    def allow_tf32(self, value):
+        from .._runtime import set_float32_matmul_precision
+        set_float32_matmul_precision("high" if value else "highest")
 
 
 matmul = _MatmulFlags()
