@@ -232,3 +232,35 @@ def test_legacy_new_sizes_as_torch_int_list(args):
         ours, theirs = (str(pytest.raises(TypeError, run, L).value).split("\n")[0]
                         for L in (mindtorch, torch))
         assert ours == theirs
+
+
+@pytest.mark.parametrize("n", [0, 1, 2])
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_complex_fill_message_by_size(n, dtype):
+    # one 16-bit element is filled through a double (its message), others name the dtype
+    for fill in (lambda L: L.full((n,), 1j, dtype=getattr(L, dtype)),
+                 lambda L: L.zeros(n, dtype=getattr(L, dtype)).fill_(1j),
+                 lambda L: L.full_like(L.zeros(n, dtype=getattr(L, dtype)), 1j),
+                 lambda L: L.scalar_tensor(1j, dtype=getattr(L, dtype))):
+        same_outcome(lambda L: fill(L).tolist())
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int64", "float32"])
+@pytest.mark.parametrize("op", ["floor_divide_", "remainder_", "fmod_", "bitwise_and_",
+                                "bitwise_or_", "bitwise_xor_"])
+@pytest.mark.parametrize("other", [True, 2, 2.5, 1j, "t2.5", "t1j", "tint8"])
+def test_inplace_cast_error_before_kernel_error(dtype, op, other):
+    # TensorIterator refuses a result type self cannot hold before any kernel looks at
+    # the dtypes (bool.fmod_(1j): the cast error, not fmod's NotImplementedError)
+    def run(L):
+        x = L.tensor([3, 1]).to(getattr(L, dtype))
+        o = {"t2.5": L.tensor([2.5, 1.0]), "t1j": L.tensor([1j, 2]),
+             "tint8": L.tensor([1, 2], dtype=L.int8)}.get(other, other)
+        return getattr(x, op)(o).tolist()
+    same_outcome(run)
+
+
+def test_result_type_reads_numpy_bool_as_a_double():
+    np = pytest.importorskip("numpy")
+    for v in (np.bool_(True), np.float32(2), np.int8(3), np.float16(1), np.uint8(2)):
+        same_outcome(lambda L: str(L.result_type(L.ones(2, dtype=L.uint8), v)))

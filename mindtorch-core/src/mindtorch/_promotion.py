@@ -144,7 +144,11 @@ def can_cast_public(from_, to):
 
 
 def result_type_public(tensor, other):
-    """torch.result_type of two operands (tensors or numbers)."""
+    """torch.result_type of two operands (tensors or numbers; numpy scalars read as
+    PyTorch's parser reads them: np.bool_ and float32 as a double...)."""
+    from ._ops._argcheck import _numpy_scalar, np
+    tensor, other = (_numpy_scalar(x) if isinstance(x, np.generic) else x
+                     for x in (tensor, other))
     return result_type(tensor, other)
 
 

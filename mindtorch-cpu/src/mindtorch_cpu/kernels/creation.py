@@ -166,10 +166,12 @@ def fill_(self, value):
         value = arr(value)[()]
     else:
         check_int_scalars(value, promote=False)
-        # torch fills one float16/bfloat16 element without the overflow check (inf)
-        if self.dtype not in (D.float16, D.bfloat16) or isinstance(value, complex) or \
-                self.numel() != 1:
+        # torch fills one float16/bfloat16 element through a double, without the overflow
+        # check (inf; a complex value fails converting to double)
+        if self.dtype not in (D.float16, D.bfloat16) or self.numel() != 1:
             checked_scalar(value, self.dtype)
+        elif isinstance(value, complex):
+            checked_scalar(value, D.float64)
         if isinstance(value, int) and self.dtype.kind == "u":
             # negative ints wrap into unsigned types, as in c10 (uint64 holds up to 2**64)
             value = np.int64(value) if value < 2 ** 63 else np.uint64(value)

@@ -57,10 +57,28 @@ def define_inplace(op):
                                f"broadcast shape {list(result._shape)}")
 
     def inplace(self, *args):
-        return write_into(self, op, args, check)
+        try:
+            return write_into(self, op, args, check)
+        except NotImplementedError:  # (off the common path: PyTorch checks the cast first)
+            if len(args) == 1:  # (binary ops; lerp's scalar weight does not promote)
+                _cast_first(op, self, args)
+            raise
 
     return define(text, tags=op.tags | {"inplace"}, promotion=op.promotion,
                   decomposition=inplace, function=False)
+
+
+def _cast_first(op, self, args):
+    """The error PyTorch's TensorIterator raises before any kernel when op's result dtype
+    cannot be written into self (bool_tensor.fmod_(2.5): a cast error, not the kernel's)."""
+    from ... import _promotion
+    try:
+        result = op.result_dtype(self, *args)
+    except Exception:  # noqa: BLE001 - no rule for these operands: the kernel's error stands
+        return
+    if result is not None and not _promotion.can_cast(result, self.dtype):
+        raise RuntimeError(f"result type {_type_name(result)} can't be cast to the desired "
+                           f"output type {_type_name(self.dtype)}") from None
 
 
 def write_into(self, op, args, check=None):
