@@ -264,3 +264,13 @@ def test_result_type_reads_numpy_bool_as_a_double():
     np = pytest.importorskip("numpy")
     for v in (np.bool_(True), np.float32(2), np.int8(3), np.float16(1), np.uint8(2)):
         same_outcome(lambda L: str(L.result_type(L.ones(2, dtype=L.uint8), v)))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float32", "float64", "complex64"])
+@pytest.mark.parametrize("bound", ["1j", "t1j", "t[1j,2]", 2, 2.5])
+@pytest.mark.parametrize("which", ["min", "max"])
+def test_clamp_inplace_complex_bound_cast_error(dtype, bound, which):
+    def run(L):
+        b = {"1j": 1j, "t1j": L.tensor(1j), "t[1j,2]": L.tensor([1j, 2])}.get(bound, bound)
+        return L.tensor([3, 1]).to(getattr(L, dtype)).clamp_(**{which: b}).tolist()
+    same_outcome(run)

@@ -504,12 +504,31 @@ def _scalar_clamp_inplace(op, bounds):
     inner = op.decomposition
 
     def decomposition(self, *args):
-        _, _, dt, scalar = clamp_plan(self, *(tuple(bounds(args)) + (None, None))[:2])
+        lo_hi = (tuple(bounds(args)) + (None, None))[:2]
+        try:
+            _, _, dt, scalar = clamp_plan(self, *lo_hi)
+        except NotImplementedError:  # (complex bounds: the cast is refused first)
+            _complex_bound_cast(self, lo_hi)
+            raise
         if scalar and dt is not self.dtype:
             raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
                                f"output type {_dtype.CPP_NAMES[self.dtype.name]}")
         return inner(self, *args)
     op.decomposition = decomposition
+
+
+def _complex_bound_cast(self, bounds):
+    from ..._promotion import can_cast, result_type
+    given = [b for b in bounds if b is not None]
+    try:
+        dt = result_type(self, *given)
+    except Exception:  # noqa: BLE001 - the caller's error stands
+        return
+    if dt.is_complex and not can_cast(dt, self.dtype):
+        scalar = not all(hasattr(b, "_shape") for b in given)
+        name = _dtype.CPP_NAMES[self.dtype.name] if scalar else _type_name(self.dtype)
+        raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
+                           f"output type {name}") from None
 
 
 BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
