@@ -118,3 +118,25 @@ def test_cuda_matmul_allow_tf32_follows_float32_matmul_precision():
             assert L.get_float32_matmul_precision() == "highest"
         finally:
             L.set_float32_matmul_precision("highest")
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: L._foreach_mul_(x, scalar=2.), lambda L, x: L._foreach_mul(x, other=x),
+    lambda L, x: L._foreach_mul(x, scalars=[3.]), lambda L, x: L._foreach_add(x, other=x, alpha=2),
+    lambda L, x: L._foreach_add_(x, scalar=1), lambda L, x: L._foreach_sub(x, other=x, alpha=1),
+    lambda L, x: L._foreach_lerp_(x, [t * 3 for t in x], weight=0.25),
+    lambda L, x: L._foreach_lerp(x, tensors1=x, weight=0.5),
+    lambda L, x: L._foreach_lerp(x, x, weights=x),
+    lambda L, x: L._foreach_addcmul(x, tensor1=x, tensor2=x, value=2),
+    lambda L, x: L._foreach_addcdiv_(x, x, x, scalars=[2., 3.]),
+    lambda L, x: L._foreach_pow(x, exponent=2), lambda L, x: L._foreach_clamp_min(x, scalar=0.5),
+    lambda L, x: L._foreach_maximum(x, other=x), lambda L, x: L._foreach_div(x, scalar=2),
+    lambda L, x: L._foreach_mul(self=x, scalar=2),
+])
+def test_foreach_keyword_operands(call):
+    # timm's ModelEmaV3: torch._foreach_lerp_(ema, model, weight=1. - decay)
+    def run(L):
+        x = [L.tensor([1., 2.]), L.tensor([[3.], [4.]])]
+        r = call(L, x)
+        return [t.tolist() for t in r], [t.tolist() for t in x]
+    same_outcome(run)

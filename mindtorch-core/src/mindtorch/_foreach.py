@@ -52,6 +52,31 @@ def _unary(name):
     return out_of_place, in_place
 
 
+def _bind(args, kwargs, slots):
+    """PyTorch's keyword names of the operands (each slot's aliases, e.g. _foreach_mul_(ps,
+    scalar=d), _foreach_lerp_(ps, qs, weight=w)) moved to their positions."""
+    args = list(args)
+    for aliases in slots[len(args):]:
+        hit = [a for a in aliases if a in kwargs]
+        if not hit:
+            break
+        args.append(kwargs.pop(hit[0]))
+    return args, kwargs
+
+
+def _keywords(fn, slots):
+    def bound(*args, **kwargs):
+        args, kwargs = _bind(args, kwargs, slots)
+        return fn(*args, **kwargs)
+    bound.__name__ = bound.__qualname__ = fn.__name__
+    return bound
+
+
+_SLOTS = {"binary": (("self",), ("other", "scalar", "scalars", "exponent")),
+          "lerp": (("self",), ("tensors1",), ("weight", "weights")),
+          "addcmul": (("self",), ("tensor1",), ("tensor2",), ("value", "scalars"))}
+
+
 def _binary(name):
     def out_of_place(tensors, other, **kwargs):
         import mindtorch as M
@@ -147,8 +172,9 @@ FUNCTIONS = {"_foreach_norm": _norm, "_foreach_copy_": _copy_, "_foreach_zero_":
                  t.clone() for t in _check(tensors))}
 for _name in _UNARY:
     FUNCTIONS[f"_foreach_{_name}"], FUNCTIONS[f"_foreach_{_name}_"] = _unary(_name)
-for _name in _BINARY:
-    FUNCTIONS[f"_foreach_{_name}"], FUNCTIONS[f"_foreach_{_name}_"] = _binary(_name)
-for _name in ("addcmul", "addcdiv", "lerp"):
-    FUNCTIONS[f"_foreach_{_name}"], FUNCTIONS[f"_foreach_{_name}_"] = _ternary(_name)
+for _name in _BINARY + ("addcmul", "addcdiv", "lerp"):
+    _slots = _SLOTS["lerp" if _name == "lerp" else "binary" if _name in _BINARY else "addcmul"]
+    _fns = _binary(_name) if _name in _BINARY else _ternary(_name)
+    FUNCTIONS[f"_foreach_{_name}"], FUNCTIONS[f"_foreach_{_name}_"] = (
+        _keywords(f, _slots) for f in _fns)
 globals().update(FUNCTIONS)
