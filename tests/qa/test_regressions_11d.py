@@ -90,3 +90,22 @@ def test_huber_loss_double_backward_at_delta(reduction, delta):
         gx, gt = lib.autograd.grad(y, (x, t), lib.ones_like(y), create_graph=True)
         return gx * gx + gt
     check(program, [x, np.ones(7)])
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest", "bicubic"])
+def test_grid_sample_bfloat16_large_input(mode):
+    # the flat pixel index was computed in the grid's dtype: bfloat16 rounded 1919 to 1920
+    # (an out-of-bounds gather) once H * W passed 256
+    rng = np.random.default_rng(0)
+    x, g = rng.standard_normal((1, 2, 48, 40)), rng.uniform(-1.1, 1.1, (1, 30, 20, 2))
+    g[0, 0, 0] = [1.0, 1.0]  # the last pixel
+
+    outs = []
+    for lib in (mindtorch, torch):
+        xt = lib.tensor(x).to(lib.bfloat16).requires_grad_()
+        y = lib.nn.functional.grid_sample(xt, lib.tensor(g).to(lib.bfloat16), mode,
+                                          align_corners=True)
+        gx, = lib.autograd.grad(y, xt, lib.ones_like(y))
+        outs.append([y.double().detach().numpy(), gx.double().numpy()])
+    for ours, theirs in zip(*outs):
+        assert np.abs(ours - theirs).max() <= 2e-2 * max(1, np.abs(theirs).max())

@@ -223,10 +223,10 @@ class _Taps:
             valid = inside if valid is None else valid & inside
             # (a NaN position reads nothing; a reflected bicubic tap may be a half-integer:
             # truncated, as PyTorch converts it to an int)
-            x = x.clamp(0, size - 1).nan_to_num(0.0).trunc()
-            flat = x if flat is None else flat * size + x
+            x = x.clamp(0, size - 1).nan_to_num(0.0).trunc().long()  # (16-bit floats
+            flat = x if flat is None else flat * size + x  # cannot hold the flat index)
         count = _count(self.out)
-        return flat.long().reshape(self.n, 1, count).expand(self.n, self.c, count), \
+        return flat.reshape(self.n, 1, count).expand(self.n, self.c, count), \
             valid.unsqueeze(1)
 
     def values(self, input, pos):
