@@ -193,3 +193,35 @@ def test_topk_unsorted_chooses_torchs_tied_elements(largest):
         a = rng.integers(0, 4, (3, n)).astype(np.float32)
         m, t = _both(lambda L, x: x.topk(k, largest=largest, sorted=False).indices.sort(1).values, a)
         np.testing.assert_array_equal(m.numpy(), t.numpy())
+
+
+# -- sparse products: PyTorch's messages per layout pair -------------------------------------
+
+_SPARSE_MM_CASES = [
+    lambda L, S, C: L.mm(S, L.ones(4, 2, dtype=L.float64)),
+    lambda L, S, C: L.mm(S, L.ones(3, 2)),
+    lambda L, S, C: L.mm(L.ones(2, 3, dtype=L.float64), S),
+    lambda L, S, C: L.mm(L.ones(2, 4, dtype=L.float64), S),
+    lambda L, S, C: L.mm(S, S.double()),
+    lambda L, S, C: L.mm(S, L.sparse_coo_tensor(L.tensor([[0, 1], [1, 0]]), L.ones(2), (3, 2))),
+    lambda L, S, C: L.mm(C, L.ones(4, 2, dtype=L.float64)),
+    lambda L, S, C: L.mm(L.ones(2, 4, dtype=L.float64), C),
+    lambda L, S, C: L.sparse.mm(S.detach().requires_grad_(), L.ones(3, 2)),
+    lambda L, S, C: L.sparse.addmm(L.ones(4, 2), S, L.ones(4, 2, dtype=L.float64)),
+    lambda L, S, C: S @ L.ones(3),
+    lambda L, S, C: S @ L.ones(3, 2)]
+
+
+@pytest.mark.parametrize("case", range(len(_SPARSE_MM_CASES)))
+def test_sparse_mm_errors_as_torch(case):
+    import warnings
+    messages = []
+    for L in (mindtorch, torch):
+        S = L.sparse_coo_tensor(L.tensor([[0, 1], [1, 0]]), L.ones(2), (4, 4))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            C = S.to_sparse_csr()
+        with pytest.raises(RuntimeError) as e:
+            _SPARSE_MM_CASES[case](L, S, C)
+        messages.append(str(e.value))
+    assert messages[0] == messages[1]

@@ -7,6 +7,7 @@ They run below autograd: the binding records the op's formula, as PyTorch's spar
 do.  An op without an entry raises PyTorch's NotImplementedError naming the op and key."""
 from numbers import Number
 
+from .._dtype import scalar_type_name
 from .._layout import LayoutKey
 from .._tensor import Tensor
 from . import _shape
@@ -70,12 +71,24 @@ def _check_mm(a, b):
             raise IndexError("Dimension out of range (expected to be in range of [-1, 0], but "
                              "got 1)")
         raise RuntimeError(f"tensor must be 2-D: got {a.ndim}-D and {b.ndim}-D")
+    # (PyTorch's kernels word these per layout pair: COO with dense runs addmm's sparse
+    # kernel, which names the sparse operand's dtype first)
+    coo_dense = (a.layout is _M().sparse_coo) != (b.layout is _M().sparse_coo) and \
+        not (_sparse(a) and _sparse(b))
     if a.shape[1] != b.shape[0]:
+        if coo_dense:
+            want, got = (a.shape[1], b.shape[0]) if _sparse(a) else (b.shape[0], a.shape[1])
+            raise RuntimeError(f"addmm: Argument #3 (dense): Expected dim 0 size {want}, got "
+                               f"{got}")
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x"
                            f"{a.shape[1]} and {b.shape[0]}x{b.shape[1]})")
     if a.dtype is not b.dtype:
-        raise RuntimeError(f"expected mat1 and mat2 to have the same dtype, but got: "
-                           f"{a.dtype} != {b.dtype}")
+        if a.is_sparse and b.is_sparse:
+            raise RuntimeError(f"mat1 dtype {scalar_type_name(a.dtype)} does not match mat2 "
+                               f"dtype {scalar_type_name(b.dtype)}")
+        want, got = (b, a) if _sparse(b) and (coo_dense or _sparse(a)) else (a, b)
+        raise RuntimeError(f"expected scalar type {scalar_type_name(want.dtype)} but found "
+                           f"{scalar_type_name(got.dtype)}")
 
 
 def spmm(s, d):
@@ -102,6 +115,8 @@ def mm(a, b):
 def mv(s, v):
     if v.ndim != 1 or s.ndim != 2:
         raise RuntimeError(f"vector + matrix @ vector expected, got {s.ndim}, {v.ndim}")
+    if s.shape[1] != v.shape[0]:
+        raise RuntimeError("mv: expected self.size(-1) == vec.size(-1)")
     return mm(s, v.unsqueeze(1)).squeeze(1)
 
 
