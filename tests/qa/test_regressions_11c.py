@@ -274,3 +274,19 @@ def test_clamp_inplace_complex_bound_cast_error(dtype, bound, which):
         b = {"1j": 1j, "t1j": L.tensor(1j), "t[1j,2]": L.tensor([1j, 2])}.get(bound, bound)
         return L.tensor([3, 1]).to(getattr(L, dtype)).clamp_(**{which: b}).tolist()
     same_outcome(run)
+
+
+def test_double_to_uint8_wraps_through_int64():
+    # out-of-range doubles keep the low byte of their int64 value (NumPy's direct cast
+    # differed on about half of them; other float -> int casts already agreed)
+    np = pytest.importorskip("numpy")
+    rs = np.random.RandomState(0)
+    v = np.concatenate([rs.uniform(-1e12, 1e12, 300), rs.uniform(-5e9, 5e9, 300),
+                        [np.nan, np.inf, -np.inf, 255.5, -0.5, -1.5, 2.0 ** 63, -2.0 ** 63,
+                         -2.0 ** 31 - 1]])
+    for src in (np.float64, np.complex128):
+        x = v.astype(src)
+        ours = mindtorch.from_numpy(x).to(mindtorch.uint8).numpy()
+        theirs = torch.from_numpy(x).to(torch.uint8).numpy()
+        assert (ours == theirs).all()
+        assert (mindtorch.from_numpy(x).byte()[::3].numpy() == theirs[::3]).all()

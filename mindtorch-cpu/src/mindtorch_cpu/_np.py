@@ -35,7 +35,8 @@ def arr(t):
     return a
 
 
-_HALF, _SINGLE = np.dtype(np.float16), np.dtype(np.float32)
+_HALF, _SINGLE, _DOUBLE = np.dtype(np.float16), np.dtype(np.float32), np.dtype(np.float64)
+_BYTE = np.dtype(np.uint8)
 
 
 def cast(a, np_dtype):
@@ -44,6 +45,8 @@ def cast(a, np_dtype):
     a = np.asarray(a)
     if np_dtype == _HALF and a.dtype.itemsize > 4 and a.dtype.kind in "fc":
         a = (a.real if a.dtype.kind == "c" else a).astype(_SINGLE)
+    elif np_dtype == _BYTE and a.dtype == _DOUBLE:  # (PyTorch's double -> uint8 goes through
+        a = a.astype(np.int64)                       # int64: out-of-range values wrap alike)
     return a.astype(np_dtype)
 
 
