@@ -109,3 +109,16 @@ def test_grid_sample_bfloat16_large_input(mode):
         outs.append([y.double().detach().numpy(), gx.double().numpy()])
     for ours, theirs in zip(*outs):
         assert np.abs(ours - theirs).max() <= 2e-2 * max(1, np.abs(theirs).max())
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("n", [1, 17, 200])
+def test_threshold_16bit_compares_in_float32(dtype, n):
+    # bfloat16(0.2) is 0.2002 > 0.2: kept (ATen compares in float32; the threshold rounded
+    # to bfloat16 replaced it)
+    def program(lib):
+        x = lib.tensor(np.linspace(0.19, 0.21, n)).to(getattr(lib, dtype))
+        return [lib.nn.functional.threshold(x, 0.2, -1.0).tolist(),
+                lib.nn.functional.threshold(x.clone(), 0.2, -1.0, inplace=True).tolist(),
+                lib.threshold(x, 0.3, 0.25).tolist()]
+    assert program(mindtorch) == program(torch)

@@ -157,7 +157,7 @@ def _threshold(self, threshold, value):
         raise NotImplementedError(f'"threshold_cpu" not implemented for '
                                   f"'{_type_name(self.dtype)}'")
     t, v = _int_bound(self.dtype, threshold), _int_bound(self.dtype, value)
-    return _M().where(self <= t, v, self)
+    return _M().where(_up(self) <= t, v, self)  # (16-bit floats compared in float32)
 
 
 def _glu_halves(self, dim):
