@@ -290,3 +290,32 @@ def test_double_to_uint8_wraps_through_int64():
         theirs = torch.from_numpy(x).to(torch.uint8).numpy()
         assert (ours == theirs).all()
         assert (mindtorch.from_numpy(x).byte()[::3].numpy() == theirs[::3]).all()
+
+
+_PARTS = ["bool", "int64", "float16", "bfloat16", "float32", "float64", "complex64"]
+
+
+@pytest.mark.parametrize("a", _PARTS)
+@pytest.mark.parametrize("b", _PARTS)
+def test_complex_and_polar_part_dtype_checks(a, b):
+    # PyTorch's checks in order: Half/Float/Double parts, then one dtype; polar of Half
+    # parts has no kernel (complex of Half parts makes complex32, which mindtorch lacks)
+    if a == b == "float16":
+        same_outcome(lambda L: L.polar(L.ones(2, dtype=L.float16), L.ones(2, dtype=L.float16)))
+        return
+    for fn in ("complex", "polar"):
+        same_outcome(lambda L: str(getattr(L, fn)(L.ones(2).to(getattr(L, a)),
+                                                  L.ones(()).to(getattr(L, b))).dtype))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.heaviside(L.ones(2), L.tensor(1j)),
+    lambda L: L.heaviside(L.ones(2, dtype=L.int32), L.tensor([1j, 1j])),
+    lambda L: L.heaviside(L.ones(2), L.ones(2), out=L.empty(2, dtype=L.complex64)),
+    lambda L: L.heaviside(L.ones(2), L.ones(2, dtype=L.float64)),
+    lambda L: L.isin(L.ones(2), True), lambda L: L.isin(True, L.ones(2)),
+    lambda L: L.isin(L.ones(2), 1j), lambda L: L.isin(1j, L.ones(2)),
+    lambda L: L.isin(L.ones(2), 1),
+])
+def test_heaviside_complex_first_and_isin_scalar_types(call):
+    same_outcome(lambda L: call(L).tolist())

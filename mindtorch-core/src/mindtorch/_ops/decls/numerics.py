@@ -12,22 +12,26 @@ def _M():
     return mindtorch
 
 
-def _check_parts(real, imag):
+def _check_parts(real, imag, name):
     M = _M()
-    # (Half parts would make complex32, a dtype mindtorch does not have)
-    if real.dtype not in (M.float32, M.float64) or imag.dtype not in (M.float32, M.float64):
-        half = M.float16 in (real.dtype, imag.dtype)  # (PyTorch's words but for Half)
-        raise RuntimeError(f"Expected both inputs to be {'' if half else 'Half, '}Float or "
-                           f"Double tensors but got {_type_name(real.dtype)} and "
-                           f"{_type_name(imag.dtype)}")
+    parts = (M.float16, M.float32, M.float64)
+    if real.dtype not in parts or imag.dtype not in parts:
+        raise RuntimeError(f"Expected both inputs to be Half, Float or Double tensors but got "
+                           f"{_type_name(real.dtype)} and {_type_name(imag.dtype)}")
     if real.dtype is not imag.dtype:
         raise RuntimeError(f"Expected object of scalar type {_type_name(real.dtype)} but got "
                            f"scalar type {_type_name(imag.dtype)} for second argument")
+    if real.dtype is M.float16:  # (complex32, a dtype mindtorch does not have)
+        if name == "polar":
+            raise NotImplementedError("\"polar_cpu\" not implemented for 'Half'")
+        raise RuntimeError("complex: complex32 (ComplexHalf) tensors are not supported by "
+                           "mindtorch")
 
 
-def _complex(real, imag):
+def _complex(real, imag, check=True):
     M = _M()
-    _check_parts(real, imag)
+    if check:
+        _check_parts(real, imag, "complex")
     real, imag = M.broadcast_tensors(real, imag)
     # the result keeps the inputs' layout, as PyTorch's elementwise kernels (its dims
     # ordered by the first input telling them apart)
@@ -43,8 +47,8 @@ def _complex(real, imag):
 
 
 def _polar(abs, angle):
-    _check_parts(abs, angle)
-    return _complex(abs * angle.cos(), abs * angle.sin())
+    _check_parts(abs, angle, "polar")
+    return _complex(abs * angle.cos(), abs * angle.sin(), check=False)
 
 
 def _frexp_check(self):

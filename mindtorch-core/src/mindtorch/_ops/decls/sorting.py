@@ -277,9 +277,11 @@ def isin_plan(elements, test_elements):
     from ... import _promotion
     from ..._tensor import Tensor
     for x in (elements, test_elements):
-        if isinstance(x, Tensor) and (x.dtype is D.bool or x.dtype.is_complex):
+        dt = x.dtype if isinstance(x, Tensor) else D.bool if isinstance(x, bool) else \
+            D.complex128 if isinstance(x, complex) else None
+        if dt is not None and (dt is D.bool or dt.is_complex):
             raise RuntimeError(f"Unsupported input type encountered for isin(): "
-                               f"{_type_name(x.dtype)}")
+                               f"{_type_name(dt)}")
     shape = elements._shape if isinstance(elements, Tensor) else ()
     common = _promotion.result_type(elements, test_elements)
     if isinstance(elements, Tensor) and isinstance(test_elements, Tensor):

@@ -117,11 +117,11 @@ def check(name, *operands):
     check_int_scalars(*operands)
     if name == "heaviside":
         self, values = operands
+        if self.dtype.is_complex or values.dtype.is_complex:  # (PyTorch checks this first)
+            raise RuntimeError("heaviside is not yet implemented for complex tensors.")
         if self.dtype is not values.dtype:
             raise RuntimeError("heaviside is not yet implemented for tensors with different "
                                "dtypes.")
-        if self.dtype.is_complex:
-            raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     dtype = result_type(*operands)
     check_accepts(name, dtype)
     return dtype
@@ -190,6 +190,8 @@ def _float_power_(self, exponent):
 
 
 def _heaviside_out(out, result, args, kwargs):
+    if out.dtype.is_complex:
+        raise RuntimeError("heaviside is not yet implemented for complex tensors.")
     if out.dtype is not result.dtype:  # (one-dtype kernel, out= included)
         raise RuntimeError("heaviside is not yet implemented for tensors with different "
                            "dtypes.")
