@@ -319,3 +319,20 @@ def test_complex_and_polar_part_dtype_checks(a, b):
 ])
 def test_heaviside_complex_first_and_isin_scalar_types(call):
     same_outcome(lambda L: call(L).tolist())
+
+
+def test_finfo_iinfo_compare_by_value_and_missing_type():
+    def run(L):
+        f, i = L.finfo, L.iinfo
+        r = [f(L.float32) == f(L.float32), f(L.float32) == f(), f(L.float32) == f(L.float64),
+             f(L.float32) != f(L.float32), i(L.int8) == i(L.int8), i(L.int8) == i(L.uint8),
+             f(L.float16) == 1]
+        for obj in (f(L.float32), i(L.int8)):
+            try:
+                hash(obj)
+                r.append("hashable")
+            except TypeError:
+                r.append("unhashable")
+        return r
+    same_outcome(run)
+    same_outcome(lambda L: L.iinfo())

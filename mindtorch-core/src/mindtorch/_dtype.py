@@ -190,6 +190,9 @@ class finfo:
         if type is float8_e5m2fnuz:
             self.eps = 0.125
 
+    def __eq__(self, other):  # (by value, as PyTorch's; unhashable as theirs)
+        return type(other) is type(self) and vars(other) == vars(self)
+
     def __repr__(self):  # PyTorch prints its numbers as C's %g
         return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, "
                 f"eps={self.eps:g}, smallest_normal={self.smallest_normal:g}, "
@@ -197,7 +200,9 @@ class finfo:
 
 
 class iinfo:
-    def __init__(self, type):
+    def __init__(self, type=None):
+        if type is None:
+            raise TypeError('iinfo() missing 1 required positional arguments: "type"')
         if type is bool:
             raise TypeError("torch.bool is not supported by torch.iinfo")
         if not type.is_integral:
@@ -208,6 +213,8 @@ class iinfo:
         self.bits = type.itemsize * 8
         self.max = int(ii.max)
         self.min = int(ii.min)
+
+    __eq__ = finfo.__eq__
 
     def __repr__(self):
         return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
