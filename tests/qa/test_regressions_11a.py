@@ -225,3 +225,48 @@ def test_sparse_mm_errors_as_torch(case):
             _SPARSE_MM_CASES[case](L, S, C)
         messages.append(str(e.value))
     assert messages[0] == messages[1]
+
+
+# -- torch.sparse.mm(csr, dense, reduce=...) ---------------------------------------------------
+
+def _csr(L, vals):
+    return L.sparse_csr_tensor(L.tensor([0, 2, 2, 5]), L.tensor([0, 2, 1, 0, 2]), L.tensor(vals),
+                               (3, 3))
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "amax", "amin", "max", "min"])
+@pytest.mark.parametrize("vals", [[1.0, 2.0, 3.0, 4.0, -5.0], [0.0, 0.0, 2.0, 2.0, 2.0]])
+def test_sparse_mm_reduce_as_torch(reduce, vals):
+    import warnings
+    results = []
+    for L in (mindtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            C = _csr(L, vals)
+        x = (L.arange(6.0).view(3, 2) - 2).requires_grad_()
+        out = L.sparse.mm(C, x, reduce=reduce)
+        (out * L.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])).sum().backward()
+        results.append((out.tolist(), x.grad))
+    assert results[0][0] == results[1][0]
+    np.testing.assert_allclose(results[0][1].numpy(), results[1][1].numpy(), rtol=1e-6)
+    if reduce != "mean":  # (mean's gradient: the same up to rounding)
+        assert results[0][1].tolist() == results[1][1].tolist()
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, C: L.sparse.mm(C, L.ones(3, 2), reduce="prod"),
+    lambda L, C: L.sparse.mm(C, L.ones(3, 2), reduce="foo"),
+    lambda L, C: L.sparse.mm(C, L.ones(3, 2, dtype=L.float64), reduce="mean"),
+    lambda L, C: L.sparse.mm(C, L.ones(2, 2), reduce="amax"),
+    lambda L, C: L.sparse.mm(C.to_sparse_coo(), L.ones(3, 2), reduce="mean")])
+def test_sparse_mm_reduce_errors_as_torch(call):
+    import warnings
+    outcomes = []
+    for L in (mindtorch, torch):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            C = _csr(L, [1.0] * 5)
+        with pytest.raises((RuntimeError, NotImplementedError)) as e:
+            call(L, C)
+        outcomes.append((e.type, str(e.value)[:200]))
+    assert outcomes[0] == outcomes[1]

@@ -332,10 +332,56 @@ def _coalesced_coo(s):
     return s.coalesce()
 
 
+_MM_REDUCE = {"mean": "mean", "amax": "amax", "max": "amax", "amin": "amin", "min": "amin"}
+
+
+def _mm_reduce(mat1, mat2, reduce):
+    """CSR @ dense with each output row reduced over its row's products (PyTorch's
+    _sparse_mm_reduce_impl); rows without entries are 0."""
+    M = _M()
+    if not (isinstance(mat1, SparseTensor) and mat1.is_sparse_csr):
+        raise NotImplementedError("Could not run 'aten::_sparse_mm_reduce_impl' with arguments "
+                                  "from the 'SparseCPU' backend. This could be because the "
+                                  "operator doesn't exist for this backend, or was omitted "
+                                  "during the selective/custom build process (if using custom "
+                                  "build).")
+    kind = _MM_REDUCE.get(reduce)
+    if kind is None:
+        raise RuntimeError(f"sparse_mm_reduce: reduce type of {reduce} has not been enabled."
+                           if reduce == "prod" else "reduce argument must be either sum, prod, "
+                           f"mean, amax or amin, got {reduce}")
+    if mat2.dtype is not mat1.dtype:
+        raise RuntimeError(f"Expected tensor for argument #1 'other' to have scalar type "
+                           f"{D.scalar_type_name(mat1.dtype)}; but got torch."
+                           f"{D.scalar_type_name(mat2.dtype)}Tensor instead (while checking "
+                           f"arguments for sparse_mm_reduce)")
+    if mat2.ndim != 2 or mat2.shape[0] != mat1.shape[1]:
+        raise RuntimeError(f"Expected a tensor of dimension 2 and tensor.size[0] == "
+                           f"{mat1.shape[1]} but got: dimension {mat2.ndim} and tensor.size[0] "
+                           f"= {mat2.shape[0] if mat2.ndim else 0}")
+    coo = T.csr_to_coo(mat1)
+    rows, cols = coo._idx[0], coo._idx[1]
+    products = coo._vals.unsqueeze(1) * mat2.index_select(0, cols)
+    out = M.zeros((mat1.shape[0], mat2.shape[1]), dtype=products.dtype, device=mat2.device)
+    at = rows.unsqueeze(1).expand_as(products)
+    if kind == "mean":
+        return out.scatter_reduce(0, at, products, kind, include_self=False)
+    # amax / amin: the first product reaching it, gathered, so that its gradient goes to that
+    # entry alone (PyTorch's arg_out), not shared among equal ones as scatter_reduce's
+    best = out.scatter_reduce(0, at, products.detach(), kind, include_self=False)
+    n = products.shape[0]
+    position = M.arange(n, device=mat2.device).unsqueeze(1).expand_as(products)
+    first = M.full(out.shape, n, dtype=position.dtype, device=mat2.device).scatter_reduce(
+        0, at, position.masked_fill(products.detach() != best.index_select(0, rows), n), "amin")
+    return M.where(first < n, products.gather(0, first.clamp(max=max(n - 1, 0))), out) if n \
+        else out
+
+
 def mm(mat1, mat2, reduce="sum"):
-    """sparse @ dense (or sparse @ sparse); mat1's gradient is sparse, in its pattern."""
+    """sparse @ dense (or sparse @ sparse); mat1's gradient is sparse, in its pattern.
+    reduce (CSR mat1): "sum", "mean", "amax" / "max", "amin" / "min" over each row."""
     if reduce != "sum":
-        raise NotImplementedError(f"sparse.mm: reduce={reduce!r} is not supported")
+        return _mm_reduce(mat1, mat2, reduce)
     if not isinstance(mat1, SparseTensor) or isinstance(mat2, SparseTensor) or \
             not mat1._requires_grad:
         return _M().mm(mat1, mat2)
