@@ -270,3 +270,14 @@ def test_sparse_mm_reduce_errors_as_torch(call):
             call(L, C)
         outcomes.append((e.type, str(e.value)[:200]))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_unique_numbers_nans_in_torchs_sort_order(dtype):
+    rng = np.random.default_rng(7)
+    for n in (6, 30, 90):
+        a = rng.integers(0, 4, (3, n)).astype(dtype)
+        a[:, ::5] = np.nan
+        m, t = _both(lambda L, x: L.unique(x, return_inverse=True, return_counts=True), a)
+        for p, q in zip(m, t):
+            np.testing.assert_array_equal(p.numpy(), q.numpy())

@@ -738,6 +738,9 @@ def _groups(t, dim, consecutive):
         order = np.arange(n)
     elif key.shape[1] == 1 or not n:
         order = np.argsort(key[:, 0] if n else key.reshape(0), kind="stable")
+        if dim is None and n > 16 and t.dtype.kind == "f" and np.isnan(key).sum() > 1:
+            # (each NaN is its own group, numbered in the order of torch's unstable sort)
+            _replay_ties(t, key[:, 0], order, 0)
     else:
         order = np.lexsort(key.T[::-1])  # first column most significant; stable
     s = key[order]
