@@ -23,3 +23,8 @@ def _fixed_random_streams():
     mindtorch.manual_seed(0)
     if "torch" in sys.modules:
         sys.modules["torch"].manual_seed(0)
+    # torch.compile / cond / while_loop import dynamo, which turns torch.distributions'
+    # argument validation off process-wide: every test starts with the default (on)
+    for name in ("torch.distributions", "mindtorch.distributions"):
+        if name in sys.modules:
+            sys.modules[name].Distribution.set_default_validate_args(__debug__)

@@ -24,15 +24,6 @@ def same(fn):
     assert outcome(fn, mindtorch) == outcome(fn, torch)
 
 
-@pytest.fixture(autouse=True)
-def _keep_torch_validation():
-    """torch.cond / while_loop run through dynamo, which turns off torch.distributions'
-    argument validation process-wide: put it back for the tests that follow."""
-    saved = torch.distributions.Distribution._validate_args
-    yield
-    torch.distributions.Distribution.set_default_validate_args(saved)
-
-
 def test_cond_values_grads_and_errors():
     for pred in (True, False, 1, 0.0):
         same(lambda L, p=pred: L.cond(p, lambda a: a + 1, lambda a: a - 1, (L.ones(2),)))
