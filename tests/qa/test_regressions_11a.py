@@ -281,3 +281,13 @@ def test_unique_numbers_nans_in_torchs_sort_order(dtype):
         m, t = _both(lambda L, x: L.unique(x, return_inverse=True, return_counts=True), a)
         for p, q in zip(m, t):
             np.testing.assert_array_equal(p.numpy(), q.numpy())
+
+
+def test_unique_dim_with_nans_orders_as_torch():
+    rng = np.random.default_rng(8)
+    for n, c in ((5, 2), (20, 3), (40, 1)):
+        a = rng.integers(0, 3, (n, c)).astype(np.float32)
+        a[rng.random((n, c)) < 0.15] = np.nan
+        m, t = _both(lambda L, x: L.unique(x, dim=0, return_inverse=True, return_counts=True), a)
+        for p, q in zip(m, t):
+            np.testing.assert_array_equal(p.numpy(), q.numpy())

@@ -736,6 +736,11 @@ def _groups(t, dim, consecutive):
     key = _key(t, rows.reshape(n, math.prod(rows.shape[1:])))
     if consecutive:
         order = np.arange(n)
+    elif dim is not None and n and t.dtype.kind == "f" and np.isnan(key).any():
+        # (PyTorch std::sorts the slices lexicographically by < and >, NaN neither: replayed)
+        v = [(tuple(row), i) for i, row in enumerate(key.tolist())]
+        _std_sort(v, 0, n, _lexicographic_less)
+        order = np.array([i for _, i in v], np.int64)
     elif key.shape[1] == 1 or not n:
         order = np.argsort(key[:, 0] if n else key.reshape(0), kind="stable")
         if dim is None and n > 16 and t.dtype.kind == "f" and np.isnan(key).sum() > 1:
@@ -747,6 +752,10 @@ def _groups(t, dim, consecutive):
     first = np.ones(n, bool)
     first[1:] = (s[1:] != s[:-1]).any(axis=1)
     return rows, order, first
+
+
+def _lexicographic_less(x, y):  # (the first pair with a < b or a > b decides; NaN never)
+    return next((a < b for a, b in zip(x, y) if a < b or a > b), False)
 
 
 def _unique(t, dim, consecutive):
