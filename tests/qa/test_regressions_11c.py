@@ -1,7 +1,7 @@
 """Regression tests for QA round 11c (default dtype, creation, conversion, promotion), each against torch."""
 import mindtorch
 import pytest
-from reference import same_outcome
+from reference import same_error, same_outcome
 
 torch = pytest.importorskip("torch")
 
@@ -336,3 +336,24 @@ def test_finfo_iinfo_compare_by_value_and_missing_type():
         return r
     same_outcome(run)
     same_outcome(lambda L: L.iinfo())
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, s: L.arange(6.0).view(*s), lambda L, s: L.arange(6.0).reshape(s),
+    lambda L, s: L.ones(1, 3).expand(*s), lambda L, s: L.ones(1).repeat(*s),
+    lambda L, s: L.ones(1).new_zeros(s), lambda L, s: L.empty(*s), lambda L, s: L.zeros(size=s),
+    lambda L, s: L.full(s, 1.0), lambda L, s: L.ones(3).broadcast_to(s),
+    lambda L, s: L.arange(6.0).unflatten(0, s), lambda L, s: L.ones(6).resize_(*s),
+    lambda L, s: L.ones(2, 3).sum(s), lambda L, s: L.ones(2, 3).permute(*s),
+])
+@pytest.mark.parametrize("sizes", ["t[2]", "t[[2]]", "2,t[3]", "t[2.]", "2,t[3.]", "tbool"])
+def test_int_lists_take_one_element_integer_tensors(call, sizes):
+    def run(L):
+        s = {"t[2]": (L.tensor([2]), 3), "t[[2]]": (L.tensor([[2]]), 3),
+             "2,t[3]": (2, L.tensor([3], dtype=L.int8)), "t[2.]": (L.tensor([2.0]), 3),
+             "2,t[3.]": (2, L.tensor([3.0])), "tbool": (L.tensor([True]), 3)}[sizes]
+        return tuple(call(L, s).shape)
+    if sizes in ("t[2]", "t[[2]]", "2,t[3]"):
+        same_outcome(run)
+    else:  # refused alike (the parser's wording differs)
+        same_error(lambda: run(mindtorch), lambda: run(torch))

@@ -171,21 +171,37 @@ def int_(op, pos, x):
         _fail(op, pos, x)
 
 
+def _not_list_int(x):
+    """What PyTorch's int-list parser refuses as an element: _not_int's, but for integer
+    tensors of one element (of any dims: size (tensor([2]), 3) is (2, 3))."""
+    return _not_int(x) and not (_is_tensor(x) and x.dtype.kind in "uib" and x.numel() == 1)
+
+
+def _tensor_int(t, sym):
+    if sym and t.dtype.kind == "b":  # (taken by the parser's check, refused by SymInt's)
+        raise RuntimeError("Expected scalar.isIntegral( false) to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
+    return t.item()
+
+
 def int_list(op, pos, x):
     if type(x) is int:  # (the common case, first: one dim)
         return (x,)
     if isinstance(x, (list, tuple)) or hasattr(x, "__iter__") and not _is_tensor(x):
         # PyTorch's parser looks at the first element's type only: (True, 2) is refused,
         # (2, True) is read as (2, 1)
-        if isinstance(x, (list, tuple)) and x and _not_int(x[0]):
+        if isinstance(x, (list, tuple)) and x and _not_list_int(x[0]):
             arg = op.schema.args[pos]
             raise TypeError(f"{op.name}(): argument {_named(arg, pos)} must be "
                             f"tuple of ints, but found element of type {_type_name(x[0])} "
                             f"at pos 0")
         try:
-            return tuple(operator.index(v) for v in x)
+            sym = "dim" not in op.schema.args[pos].name  # (sizes are SymInt lists)
+            return tuple(operator.index(v) if not _is_tensor(v) or _not_list_int(v) else
+                         _tensor_int(v, sym) for v in x)
         except TypeError:
-            k, bad = next(((k, v) for k, v in enumerate(x) if _not_int(v) or not
+            k, bad = next(((k, v) for k, v in enumerate(x) if _not_list_int(v) or not
                            hasattr(v, "__index__")), (None, None))
             if k == 0:
                 _fail(op, pos, bad)
