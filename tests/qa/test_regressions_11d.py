@@ -122,3 +122,21 @@ def test_threshold_16bit_compares_in_float32(dtype, n):
                 lib.nn.functional.threshold(x.clone(), 0.2, -1.0, inplace=True).tolist(),
                 lib.threshold(x, 0.3, 0.25).tolist()]
     assert program(mindtorch) == program(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_loss_epsilon_is_float32_1e_12(dtype):
+    # ATen's loss EPSILON is a float constant (1e-12 rounded to float32), also in float64:
+    # BCE's gradient at x = 1, y = 0 is 1.000000004e12, cosine_embedding of tiny vectors
+    x = np.array([0.0, 1.0, 0.5, 1.0, 1 - 1e-7, 1e-9])
+    y = np.array([0.0, 1.0, 1.0, 0.0, 0.0, 1.0])
+
+    def bce(lib, x, y):
+        return lib.nn.functional.binary_cross_entropy(x, y, reduction="none")
+    check(bce, [x, y], dtype, 1e-15 if dtype == "float64" else 1e-6)
+    a, b = np.array([[1e-7, 0.0], [1.0, 2.0]]), np.array([[1e-7, 1e-7], [1.0, 1.0]])
+
+    def cosine(lib, a, b):
+        return lib.nn.functional.cosine_embedding_loss(a, b, lib.tensor([1.0, 1.0]),
+                                                       reduction="none")
+    check(cosine, [a, b], dtype, 1e-13 if dtype == "float64" else 1e-6)
