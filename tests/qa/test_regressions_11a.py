@@ -291,3 +291,12 @@ def test_unique_dim_with_nans_orders_as_torch():
         m, t = _both(lambda L, x: L.unique(x, dim=0, return_inverse=True, return_counts=True), a)
         for p, q in zip(m, t):
             np.testing.assert_array_equal(p.numpy(), q.numpy())
+
+
+@pytest.mark.parametrize("op", ["min", "max"])
+def test_min_max_dim_zero_sign_is_the_indexed_element(op):
+    a = np.array([[0.0, -0.0, 1.0], [-0.0, 0.0, -1.0], [1.0, -0.0, 0.0]], np.float32)
+    for dim, keepdim in ((1, False), (0, True), (-1, True)):
+        m, t = _both(lambda L, x: getattr(x, op)(dim, keepdim=keepdim), a)
+        np.testing.assert_array_equal(m.indices.numpy(), t.indices.numpy())
+        np.testing.assert_array_equal(np.signbit(m.values.numpy()), np.signbit(t.values.numpy()))

@@ -309,7 +309,14 @@ def _with_indices(name, ufunc, argfn):
     values, indices = _amax_like(name, ufunc), _arg(name, argfn)
 
     def kernel(self, dim, keepdim=False):
-        return values(self, (dim,), keepdim), indices(self, dim, keepdim)
+        v, i = values(self, (dim,), keepdim), indices(self, dim, keepdim)
+        if self.dtype.is_floating_point and self.ndim:  # a zero's sign: the element at i
+            zero = arr(v) == 0
+            if zero.any():
+                at = arr(i) if keepdim else np.expand_dims(arr(i), dim)
+                picked = np.take_along_axis(arr(self), at, dim)
+                np.copyto(arr(v), picked if keepdim else np.squeeze(picked, dim), where=zero)
+        return v, i
     return kernel
 
 
