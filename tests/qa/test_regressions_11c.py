@@ -357,3 +357,16 @@ def test_int_lists_take_one_element_integer_tensors(call, sizes):
         same_outcome(run)
     else:  # refused alike (the parser's wording differs)
         same_error(lambda: run(mindtorch), lambda: run(torch))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.tensor(1j), lambda L: L.tensor([1, 1j]), lambda L: L.as_tensor([1j]),
+    lambda L: L.asarray([1j]), lambda L: L.tensor([[1.5], [2j]]),
+    lambda L: L.ones(1).new_tensor([1j]), lambda L: L.tensor(1j, dtype=L.complex64),
+    lambda L: L.tensor([1j], dtype=L.float32), lambda L: L.full((1,), 1j),
+    lambda L: L.ones(2, dtype=L.int64) * 1j, lambda L: L.tensor([L.tensor(1j), 2]),
+])
+def test_bfloat16_default_refuses_inferring_complex(default_dtype, call):
+    # PyTorch's tensor() has no complex counterpart of a bfloat16 default dtype
+    default_dtype("bfloat16")
+    same_outcome(lambda L: str(call(L).dtype), quiet=True)

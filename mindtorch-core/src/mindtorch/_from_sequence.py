@@ -55,6 +55,8 @@ def _infer(x):
     if isinstance(x, (np.ndarray, np.generic)):  # (byte order does not matter here)
         return D.from_numpy_dtype(x.dtype if x.dtype.isnative else x.dtype.newbyteorder("="))
     if isinstance(x, (bool, int, float, complex)):  # Python's numbers and their subclasses
+        if isinstance(x, complex) and D.get_default_dtype() is D.bfloat16:
+            raise RuntimeError("invalid default scalar type for complex")  # (as PyTorch)
         return scalar_dtype(x)
     if isinstance(x, Tensor):
         return x.dtype
