@@ -22,8 +22,8 @@ def checked_scalar(value, dtype):
         return value
     x = value
     if isinstance(x, complex):
-        if x.imag != 0 and dtype.kind != "c":  # (16-bit floats: c10 goes through double)
-            raise _overflow(D.float64 if dtype.itemsize == 2 and dtype.kind == "f" else dtype)
+        if x.imag != 0 and dtype.kind != "c":
+            raise _overflow(dtype)
         x = x.real
     lo, hi = _range(dtype)
     if dtype.kind in "ui":
