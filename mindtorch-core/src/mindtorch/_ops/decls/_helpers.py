@@ -120,5 +120,42 @@ def inplace_via(name):
     return inplace
 
 
+def scalar_clamp_inplace(op, bounds, clamp_plan):
+    """clamp_ (clip_, clamp_min_, clamp_max_) with number bounds: PyTorch's kernel refuses
+    a result dtype other than self's first, naming self's dtype as C++ does."""
+    from ..._dtype import CPP_NAMES
+    inner = op.decomposition
+
+    def decomposition(self, *args):
+        lo_hi = (tuple(bounds(args)) + (None, None))[:2]
+        try:
+            _, _, dt, scalar = clamp_plan(self, *lo_hi)
+        except NotImplementedError:  # (complex bounds: the cast is refused first)
+            _complex_bound_cast(self, lo_hi)
+            raise
+        if scalar and dt is not self.dtype:
+            raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
+                               f"output type {CPP_NAMES[self.dtype.name]}")
+        return inner(self, *args)
+    op.decomposition = decomposition
+
+
+def _complex_bound_cast(self, bounds):
+    """clamp_'s cast error for complex bounds of a real tensor (PyTorch raises it before
+    clamp's complex refusal; number bounds name self's dtype as C++ does)."""
+    from ..._dtype import CPP_NAMES
+    from ..._promotion import can_cast, result_type
+    given = [b for b in bounds if b is not None]
+    try:
+        dt = result_type(self, *given)
+    except Exception:  # noqa: BLE001 - the caller's error stands
+        return
+    if dt.is_complex and not can_cast(dt, self.dtype):
+        scalar = not all(hasattr(b, "_shape") for b in given)
+        name = CPP_NAMES[self.dtype.name] if scalar else _type_name(self.dtype)
+        raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
+                           f"output type {name}") from None
+
+
 __all__ = ["OPS", "define", "define_inplace", "derivative", "inplace_via", "nondifferentiable",
            "write_into"]

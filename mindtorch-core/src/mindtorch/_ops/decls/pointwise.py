@@ -13,6 +13,7 @@ from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import (
     NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, refuse_complex_autograd,
+    scalar_clamp_inplace,
 )
 from ._prechecks import _checked_first
 from ._out_rules import EXACT_OUT, _checked_out, _clamp_out
@@ -495,40 +496,7 @@ def _declare():
         _checked_out(OPS[name], _clamp_out)
     for name, bounds in (("clamp", lambda a: a), ("clip", lambda a: a), ("clamp_min",
                          lambda a: (a[0], None)), ("clamp_max", lambda a: (None, a[0]))):
-        _scalar_clamp_inplace(OPS[name + "_"], bounds)
-
-
-def _scalar_clamp_inplace(op, bounds):
-    """clamp_ (clip_, clamp_min_, clamp_max_) with number bounds: PyTorch's kernel refuses
-    a result dtype other than self's first, naming self's dtype as C++ does."""
-    inner = op.decomposition
-
-    def decomposition(self, *args):
-        lo_hi = (tuple(bounds(args)) + (None, None))[:2]
-        try:
-            _, _, dt, scalar = clamp_plan(self, *lo_hi)
-        except NotImplementedError:  # (complex bounds: the cast is refused first)
-            _complex_bound_cast(self, lo_hi)
-            raise
-        if scalar and dt is not self.dtype:
-            raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
-                               f"output type {_dtype.CPP_NAMES[self.dtype.name]}")
-        return inner(self, *args)
-    op.decomposition = decomposition
-
-
-def _complex_bound_cast(self, bounds):
-    from ..._promotion import can_cast, result_type
-    given = [b for b in bounds if b is not None]
-    try:
-        dt = result_type(self, *given)
-    except Exception:  # noqa: BLE001 - the caller's error stands
-        return
-    if dt.is_complex and not can_cast(dt, self.dtype):
-        scalar = not all(hasattr(b, "_shape") for b in given)
-        name = _dtype.CPP_NAMES[self.dtype.name] if scalar else _type_name(self.dtype)
-        raise RuntimeError(f"result type {_type_name(dt)} can't be cast to the desired "
-                           f"output type {name}") from None
+        scalar_clamp_inplace(OPS[name + "_"], bounds, clamp_plan)
 
 
 BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift",
