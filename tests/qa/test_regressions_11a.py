@@ -300,3 +300,24 @@ def test_min_max_dim_zero_sign_is_the_indexed_element(op):
         m, t = _both(lambda L, x: getattr(x, op)(dim, keepdim=keepdim), a)
         np.testing.assert_array_equal(m.indices.numpy(), t.indices.numpy())
         np.testing.assert_array_equal(np.signbit(m.values.numpy()), np.signbit(t.values.numpy()))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("mode,pad,weighted,sparse", [
+    ("sum", None, False, False), ("mean", None, False, False), ("sum", 2, True, False),
+    ("mean", 2, False, False), ("mean", None, False, True), ("sum", 2, True, True)])
+def test_embedding_bag_weight_gradient_bits_as_torch(dtype, mode, pad, weighted, sparse):
+    rng = np.random.default_rng(9)
+    w, gout = rng.standard_normal((12, 5)).astype(np.float32), rng.standard_normal((6, 5))
+    idx, psw = rng.integers(0, 12, 60), rng.random(60).astype(np.float32)
+    offs = np.sort(rng.integers(0, 60, 6))
+    offs[0] = 0
+    grads = []
+    for L in (mindtorch, torch):
+        weight = L.from_numpy(w).to(getattr(L, dtype)).requires_grad_()
+        out = L.nn.functional.embedding_bag(
+            L.from_numpy(idx), weight, L.from_numpy(offs), mode=mode, padding_idx=pad,
+            sparse=sparse, per_sample_weights=L.from_numpy(psw).to(weight.dtype) if weighted else None)
+        out.backward(L.from_numpy(gout).to(weight.dtype))
+        grads.append((weight.grad.to_dense() if sparse else weight.grad).float().numpy())
+    np.testing.assert_array_equal(*grads)

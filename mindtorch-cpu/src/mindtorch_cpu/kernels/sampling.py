@@ -14,6 +14,7 @@ from mindtorch._ops.decls.layers_embedding import _index_dtype, embedding_bag_pl
 from .._np import arr, wrap
 from . import _grid_numpy
 from ._jit import compiled
+from .sorting import _replay_ties
 
 
 def _check_values(idx, off, n_rows, fast, off_dtype):
@@ -188,9 +189,10 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
 def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_indices,
                                   num_weights, scale_grad_by_freq, mode,
                                   per_sample_weights=None, padding_idx=-1):
-    """The decomposition's steps (decls/layers_embedding.py), its index_add as the bags'
-    sums: each weight row's gradients added in index order from zero, grouped through a
-    stable sort (np.add.at costs several times more)."""
+    """PyTorch's loop: each weight row's gradients added in the order of its unstable
+    sort of the indices (std::sort, replayed), each as an axpy with its scale rounded to
+    the gradient's dtype (per_sample_weight, / count with scale_grad_by_freq, / bag size
+    for mean, in double), grouped (np.add.at costs several times more)."""
     g = arr(grad)
     d, bags = g.shape[1], g.shape[0]
     out = np.zeros((num_weights, d), g.dtype)
@@ -205,17 +207,22 @@ def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_i
     at = np.minimum(arr(offset2bag).astype(np.int64), bags - 1)
     with np.errstate(all="ignore"):
         rows = np.where((idx != padding_idx)[:, None], g[at], g.dtype.type(0))
-        if mode == 1:
-            rows = rows / np.maximum(arr(bag_size).astype(g.dtype), 1)[at][:, None]
-        if per_sample_weights is not None:
-            rows = rows * arr(per_sample_weights)[:, None]
+        scale = np.ones(idx.size) if per_sample_weights is None else \
+            arr(per_sample_weights).astype(np.float64)
         order = np.argsort(idx, kind="stable")
+        if idx.size < 32768:  # (torch's radix sort from there on is stable)
+            _replay_ties(indices, idx, order, 0)
         target, first, counts = np.unique(idx[order], return_index=True, return_counts=True)
         if scale_grad_by_freq:
-            rows = rows / np.repeat(counts, counts).astype(g.dtype)[np.argsort(order)][:, None]
+            scale = scale / np.repeat(counts, counts)[np.argsort(order)]
+        if mode == 1:
+            size = arr(bag_size).astype(np.float64)[at]
+            scale = np.where(size != 0, scale / size, scale)
+        fused = per_sample_weights is not None or scale_grad_by_freq or mode == 1
         rank = np.repeat(np.arange(len(target)), counts)
-        out[target] = _bag_sums(rows, order, None, rank,
-                                _slots(order, rank, first, counts), len(target))
+        scale = scale[order].astype(g.dtype) if fused else None
+        out[target] = _bag_sums(rows, order, scale, rank, _slots(order, rank, first, counts),
+                                len(target), fused=g.dtype.itemsize >= 4)  # (16-bit: rounded apart)
     return wrap(out, grad.dtype)
 
 

@@ -354,7 +354,8 @@ def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode
     if mode == 1:
         counts = M.zeros(bags, dtype=grad.dtype, device=grad.device).index_add(
             0, at, keep.to(grad.dtype))
-        g = g / counts.clamp(min=1).index_select(0, at).unsqueeze(1)
+        size = counts.clamp(min=1).index_select(0, at).unsqueeze(1)
+        g = g * (1 / size) if sparse else g / size  # (PyTorch's sparse formula: reciprocal)
     if per_sample_weights is not None:
         gp = (g * weight.index_select(0, idx)).sum(1)
         g = g * per_sample_weights.unsqueeze(1)
