@@ -370,3 +370,11 @@ def test_bfloat16_default_refuses_inferring_complex(default_dtype, call):
     # PyTorch's tensor() has no complex counterpart of a bfloat16 default dtype
     default_dtype("bfloat16")
     same_outcome(lambda L: str(call(L).dtype), quiet=True)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.eye(2, None), lambda L: L.eye(2, m=None), lambda L: L.eye(n=2, m=None),
+    lambda L: L.eye(2, None, dtype=L.int8), lambda L: L.eye(2, 3), lambda L: L.eye(n=2, m=1),
+])
+def test_eye_refuses_m_none(call):
+    same_outcome(lambda L: call(L).tolist())

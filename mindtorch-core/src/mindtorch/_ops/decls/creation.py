@@ -374,13 +374,30 @@ def _route_arange(args, kwargs):
     bounds = len(args) + ("start" in kwargs) + ("end" in kwargs)
     if not args and not kwargs or any(k in kwargs for k in taken) or \
             bounds == 1 and ("start" in kwargs or "step" in kwargs):
-        got = [type_name(a) for a in args] + \
-            [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())]
-        got = ", ".join(got) if args else "".join(g + ", " for g in got)
-        raise TypeError(f"arange() received an invalid combination of arguments - got "
-                        f"({got}), but expected one of:\n{_ARANGE_OVERLOADS}")
+        raise _invalid_combination("arange", args, kwargs, _ARANGE_OVERLOADS)
     if not args and "start" not in kwargs:
         kwargs = dict(kwargs, start=0)
+    return args, kwargs
+
+
+def _invalid_combination(name, args, kwargs, overloads):
+    """PyTorch's parser error when no overload takes the arguments (keywords listed last to
+    first; without positional arguments each is followed by a comma)."""
+    from .._argcheck import _type_name as type_name
+    got = [type_name(a) for a in args] + \
+        [f"{k}={type_name(v)}" for k, v in reversed(kwargs.items())]
+    got = ", ".join(got) if args else "".join(g + ", " for g in got)
+    return TypeError(f"{name}() received an invalid combination of arguments - got ({got}), "
+                     f"but expected one of:\n{overloads}")
+
+
+_EYE_OVERLOADS = "".join(f" * (int n, {m}*, Tensor out = None, {_ARANGE_OPTIONS}\n"
+                         for m in ("", "int m, "))
+
+
+def _route_eye(args, kwargs):
+    if len(args) > 1 and args[1] is None or "m" in kwargs and kwargs["m"] is None:
+        raise _invalid_combination("eye", args, kwargs, _EYE_OVERLOADS)  # (m is no Optional)
     return args, kwargs
 
 
@@ -604,7 +621,7 @@ def _declare():
     _factory(define(f"linspace(Scalar start, Scalar end, int steps, {_FACTORY}) -> Tensor",
                     method=False, tags=("factory",)), _route_spaced("linspace"))
     _factory(define(f"eye(int n, int? m=None, {_FACTORY}) -> Tensor", method=False,
-                    tags=("factory",)))
+                    tags=("factory",)), _route_eye)
     _factory(define(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, "
                     f"{_FACTORY}) -> Tensor", method=False, tags=("factory",),
                     decomposition=_logspace), _route_spaced("logspace"))
