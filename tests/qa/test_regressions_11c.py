@@ -1,4 +1,6 @@
 """Regression tests for QA round 11c (default dtype, creation, conversion, promotion), each against torch."""
+import cmath
+
 import mindtorch
 import pytest
 from reference import same_error, same_outcome
@@ -17,7 +19,7 @@ def _values(fn):
 def _nan_safe(v):
     if isinstance(v, list):
         return [_nan_safe(x) for x in v]
-    return "nan" if v != v else v
+    return "nan" if isinstance(v, (float, complex)) and cmath.isnan(v) else v
 
 
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
@@ -86,7 +88,7 @@ def test_numpy_complex64_scalar_operand_warns_as_torch():
     np = pytest.importorskip("numpy")
     for fn in (lambda L: L.tensor([1, 2]) * np.complex64(1 + 2j),
                lambda L: L.full((1,), np.complex64(1 + 2j))):
-        assert _warnings(lambda: fn(mindtorch)) == _warnings(lambda: fn(torch))
+        assert _warnings(lambda fn=fn: fn(mindtorch)) == _warnings(lambda fn=fn: fn(torch))
         _values(fn)
 
 
@@ -161,7 +163,7 @@ def test_arange_overloads_and_int64_size_overflow(call):
 def test_arange_out_of_another_size_warns():
     def run(L):
         out = [L.empty(5), L.empty(0), L.empty(2, 2), L.empty(3)]
-        return [_warnings(lambda: L.arange(0, 3, out=o)) for o in out], \
+        return [_warnings(lambda o=o: L.arange(0, 3, out=o)) for o in out], \
             [o.shape for o in out], _warnings(lambda: L.zeros(3, out=L.empty(5)))
     ours, theirs = run(mindtorch), run(torch)
     assert ours[0] == [[(c, m.split(" (Triggered")[0]) for c, m in w] for w in theirs[0]]
@@ -242,7 +244,7 @@ def test_complex_fill_message_by_size(n, dtype):
                  lambda L: L.zeros(n, dtype=getattr(L, dtype)).fill_(1j),
                  lambda L: L.full_like(L.zeros(n, dtype=getattr(L, dtype)), 1j),
                  lambda L: L.scalar_tensor(1j, dtype=getattr(L, dtype))):
-        same_outcome(lambda L: fill(L).tolist())
+        same_outcome(lambda L, fill=fill: fill(L).tolist())
 
 
 @pytest.mark.parametrize("dtype", ["bool", "uint8", "int8", "int64", "float32"])
@@ -263,7 +265,7 @@ def test_inplace_cast_error_before_kernel_error(dtype, op, other):
 def test_result_type_reads_numpy_bool_as_a_double():
     np = pytest.importorskip("numpy")
     for v in (np.bool_(True), np.float32(2), np.int8(3), np.float16(1), np.uint8(2)):
-        same_outcome(lambda L: str(L.result_type(L.ones(2, dtype=L.uint8), v)))
+        same_outcome(lambda L, v=v: str(L.result_type(L.ones(2, dtype=L.uint8), v)))
 
 
 @pytest.mark.parametrize("dtype", ["bool", "uint8", "int64", "float32", "float64", "complex64"])
@@ -304,8 +306,8 @@ def test_complex_and_polar_part_dtype_checks(a, b):
         same_outcome(lambda L: L.polar(L.ones(2, dtype=L.float16), L.ones(2, dtype=L.float16)))
         return
     for fn in ("complex", "polar"):
-        same_outcome(lambda L: str(getattr(L, fn)(L.ones(2).to(getattr(L, a)),
-                                                  L.ones(()).to(getattr(L, b))).dtype))
+        same_outcome(lambda L, fn=fn: str(getattr(L, fn)(L.ones(2).to(getattr(L, a)),
+                                                         L.ones(()).to(getattr(L, b))).dtype))
 
 
 @pytest.mark.parametrize("call", [

@@ -105,6 +105,7 @@ def is_signed(input):
 def scalar_tensor(s, *, dtype=None, layout=None, device=None, pin_memory=None,
                   requires_grad=False):
     import mindtorch as M
+
     from ._ops._argcheck import _is_number, _numpy_scalar
     factory_layout(layout, pin_memory)
     if isinstance(s, M.Tensor) and not s.dim():  # (PyTorch's parser: 0-dim tensors too)

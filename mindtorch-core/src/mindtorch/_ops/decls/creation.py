@@ -361,7 +361,8 @@ _ARANGE_OVERLOADS = (
 def _route_arange(args, kwargs):
     """arange(end) / arange(start, end[, step]) (end= alone means arange(end)), with the
     errors of PyTorch's parser: one argument can only be the first overload's end."""
-    from .._argcheck import _is_number, _type_name as type_name
+    from .._argcheck import _is_number
+    from .._argcheck import _type_name as type_name
     if len(args) + len(kwargs) == 1:
         if not args:
             if "end" not in kwargs:
