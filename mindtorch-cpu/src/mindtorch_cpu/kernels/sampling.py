@@ -210,8 +210,8 @@ def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_i
         scale = np.ones(idx.size) if per_sample_weights is None else \
             arr(per_sample_weights).astype(np.float64)
         order = np.argsort(idx, kind="stable")
-        if idx.size < 32768:  # (torch's radix sort from there on is stable)
-            _replay_ties(indices, idx, order, 0)
+        if idx.size < 32768:  # (torch's radix sort from there on is stable; a training
+            _replay_ties(indices, idx, order, 0, compile_from=128)  # loop: load numba early)
         target, first, counts = np.unique(idx[order], return_index=True, return_counts=True)
         if scale_grad_by_freq:
             scale = scale / np.repeat(counts, counts)[np.argsort(order)]

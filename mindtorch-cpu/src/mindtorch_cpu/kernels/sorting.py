@@ -88,12 +88,12 @@ def _radix_sorted(t, descending):
     return not descending and t.ndim == 1 and t.dtype.kind in "iu" and t.numel() >= 32768
 
 
-def _replay_ties(t, key, idx, dim):
+def _replay_ties(t, key, idx, dim, compile_from=4096):
     """torch's non-stable CPU sort is libstdc++'s std::sort of (value, index) pairs, which
     keeps equal values in index order only for rows of up to 16.  Longer rows with equal
     values get their order (written into idx) from a replay of that sort on each
     element's rank in the stable order, so NaN and descending need no comparator of
-    their own."""
+    their own; compiled from `compile_from` replayed elements."""
     order = np.moveaxis(idx, dim, -1)
     n = order.shape[-1]
     s = np.take_along_axis(np.moveaxis(key, dim, -1), order, -1)
@@ -105,7 +105,8 @@ def _replay_ties(t, key, idx, dim):
     rank = np.empty((tied.size, n), np.int64)
     np.put_along_axis(rank, rows[tied], np.concatenate(
         (np.zeros((tied.size, 1), np.int64), np.cumsum(~same[tied], axis=1)), axis=1), 1)
-    jit = _jit._modules.get("_sort_loops") or compiled("_sort_loops", 16 * rank.size)
+    jit = _jit._modules.get("_sort_loops") or compiled(
+        "_sort_loops", rank.size * _jit.MIN_SIZE // compile_from)  # (Python: ~3 us an element)
     if jit:
         jit.sort_rows(rank, rank)  # (each row is read before it is overwritten)
         rows[tied] = rank
