@@ -88,7 +88,7 @@ def _radix_sorted(t, descending):
     return not descending and t.ndim == 1 and t.dtype.kind in "iu" and t.numel() >= 32768
 
 
-def _replay_ties(t, key, idx, dim, compile_from=4096):
+def _replay_ties(t, key, idx, dim, compile_from=1024):
     """torch's non-stable CPU sort is libstdc++'s std::sort of (value, index) pairs, which
     keeps equal values in index order only for rows of up to 16.  Longer rows with equal
     values get their order (written into idx) from a replay of that sort on each
