@@ -60,8 +60,8 @@ def define_inplace(op):
         try:
             return write_into(self, op, args, check)
         except NotImplementedError:  # (off the common path: PyTorch checks the cast first)
-            if len(args) == 1:  # (binary ops; lerp's scalar weight does not promote)
-                _cast_first(op, self, args)
+            if len(args) == 1 and op.schema.args[1].type in ("Tensor", "Tensor|Scalar"):
+                _cast_first(op, self, args)  # (operands: not celu's alpha, lerp's weight)
             raise
 
     return define(text, tags=op.tags | {"inplace"}, promotion=op.promotion,
