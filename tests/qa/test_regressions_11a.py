@@ -321,3 +321,16 @@ def test_embedding_bag_weight_gradient_bits_as_torch(dtype, mode, pad, weighted,
         out.backward(L.from_numpy(gout).to(weight.dtype))
         grads.append((weight.grad.to_dense() if sparse else weight.grad).float().numpy())
     np.testing.assert_array_equal(*grads)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32"])
+def test_embedding_weight_gradient_16bit_rounds_each_row(dtype):
+    rng = np.random.default_rng(10)
+    idx, gout = rng.integers(0, 8, 40), rng.standard_normal((40, 6)).astype(np.float32)
+    grads = []
+    for L in (mindtorch, torch):
+        w = L.zeros(8, 6, dtype=getattr(L, dtype), requires_grad=True)
+        L.nn.functional.embedding(L.from_numpy(idx), w, padding_idx=3).backward(
+            L.from_numpy(gout).to(w.dtype))
+        grads.append(w.grad.float().numpy())
+    np.testing.assert_array_equal(*grads)

@@ -137,7 +137,10 @@ def _embedding_grad(grad, weight_geometry, indices, padding_idx, scale_grad_by_f
     if scale_grad_by_freq:
         counts = _counts(idx, n, g.dtype)
         g = g / counts.index_select(0, idx).unsqueeze(1)
-    return M.zeros((n, d), dtype=grad.dtype, device=grad.device).index_add(0, idx, g)
+    out = M.zeros((n, d), dtype=grad.dtype, device=grad.device)
+    if g.dtype in (M.float16, M.bfloat16):  # (PyTorch adds row after row, rounding each sum)
+        return out.index_put_((idx,), g, accumulate=True)
+    return out.index_add(0, idx, g)
 
 
 def _counts(idx, n, dtype):
