@@ -166,14 +166,8 @@ class Tensor:
         return strided
 
     def dim_order(self, *, ambiguity_check=False):
-        """The dims from outermost to innermost, as a fresh tensor laid out like this one
-        would order them (contiguous and channels-last tensors: their own order)."""
-        from ._memory_format import is_contiguous_as
-        from ._strides import stride_order
-        dense = self.is_contiguous()
-        if dense != is_contiguous_as(self._shape, self._stride, "channels_last"):
-            return tuple(range(self.ndim)) if dense else (0, 2, 3, 1)
-        return tuple(reversed(stride_order(self._shape, self._stride)))
+        from ._memory_format import dim_order
+        return dim_order(self, ambiguity_check)
 
     def is_floating_point(self):
         return self.dtype.is_floating_point
