@@ -140,3 +140,28 @@ def test_loss_epsilon_is_float32_1e_12(dtype):
         return lib.nn.functional.cosine_embedding_loss(a, b, lib.tensor([1.0, 1.0]),
                                                        reduction="none")
     check(cosine, [a, b], dtype, 1e-13 if dtype == "float64" else 1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last"])
+@pytest.mark.parametrize("args", [dict(stride=1), dict(stride=2, padding=1, output_padding=1),
+                                  dict(stride=(2, 1), dilation=2, groups=2)])
+def test_conv_transpose_16bit_rounds_as_pytorch(dtype, layout, args):
+    # PyTorch rounds the columns W^T x to the 16-bit type and sums col2im in it, kernel
+    # offset after offset (input position after position for channels-last operands)
+    rng = np.random.default_rng(3)
+    x, w, b = rng.standard_normal((2, 8, 5, 6)), rng.standard_normal((8, 3, 3, 3)), \
+        rng.standard_normal(3 * args.get("groups", 1))
+
+    def program(lib):
+        d = getattr(lib, dtype)
+        xt = lib.tensor(x).to(d)
+        if layout == "channels_last":
+            xt = xt.contiguous(memory_format=lib.channels_last)
+        y = lib.nn.functional.conv_transpose2d(xt, lib.tensor(w).to(d), lib.tensor(b).to(d),
+                                               **args)
+        y1 = lib.nn.functional.conv_transpose1d(xt[:, :, 0], lib.tensor(w[..., 0]).to(d),
+                                                **args if args.get("stride") == 1 else {})
+        return y.float().numpy(), y1.float().numpy()
+    for ours, theirs in zip(program(mindtorch), program(torch)):
+        np.testing.assert_array_equal(ours, theirs)

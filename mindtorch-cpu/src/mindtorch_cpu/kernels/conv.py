@@ -68,11 +68,14 @@ def _windows(xp, kernel, stride, dilation, out):
     return as_strided(xp, shape, strides, writeable=False)
 
 
-def _scatter(cols, size, kernel, stride, dilation):
-    """col2im: cols (N, C, *K, *O) summed into zeros (N, C, *size) at o*s + k*d."""
+def _scatter(cols, size, kernel, stride, dilation, reverse=False):
+    """col2im: cols (N, C, *K, *O) summed into zeros (N, C, *size) at o*s + k*d, kernel
+    offsets in row-major order (reversed: PyTorch's channels-last order, input positions
+    first)."""
     out = cols.shape[2 + len(kernel):]
     buf = np.zeros(cols.shape[:2] + tuple(size), cols.dtype)
-    for k in np.ndindex(*kernel):
+    offsets = list(np.ndindex(*kernel))
+    for k in offsets[::-1] if reverse else offsets:
         region = tuple(slice(i * d, i * d + (o - 1) * s + 1, s)
                        for i, d, o, s in zip(k, dilation, out, stride))
         buf[_ALL + region] += cols[_ALL + k]
@@ -90,22 +93,26 @@ def _forward(x, w, groups, stride, padding, dilation, out):
     return r.reshape((n, cout) + tuple(out))
 
 
-def _input_grad(go, w, groups, stride, padding, dilation, size):
+def _input_grad(go, w, groups, stride, padding, dilation, size, acc=None, reverse=False):
     """x's gradient (N, g*w.shape[1], *size) from go (N, w.shape[0], *O): col2im of W^T go.
-    Also the transposed convolution of go by w."""
+    Also the transposed convolution of go by w.  acc: a 16-bit type the columns are rounded
+    to and col2im sums in, one kernel offset after another (PyTorch's transposed 16-bit
+    convolution; `reverse` the offsets' order for channels-last operands)."""
     if all(s == 1 for s in stride):
-        return _input_grad_flat(go, w, groups, padding, dilation, size)
+        return _input_grad_flat(go, w, groups, padding, dilation, size, acc, reverse)
     n, cout = go.shape[:2]
     out, kernel = go.shape[2:], w.shape[2:]
     ck = w.shape[1] * math.prod(kernel)
     wt = w.reshape(groups, cout // groups, ck).transpose(0, 2, 1)
     cols = np.matmul(wt, go.reshape(n, groups, cout // groups, math.prod(out)))
     cols = cols.reshape((n, groups * w.shape[1]) + tuple(kernel) + tuple(out))
+    if acc is not None:
+        cols = cols.astype(acc)
     padded = [s + 2 * p for s, p in zip(size, padding)]
-    return _crop(_scatter(cols, padded, kernel, stride, dilation), padding, size)
+    return _crop(_scatter(cols, padded, kernel, stride, dilation, reverse), padding, size)
 
 
-def _input_grad_flat(go, w, groups, padding, dilation, size):
+def _input_grad_flat(go, w, groups, padding, dilation, size, acc=None, reverse=False):
     """_input_grad for stride 1, on the flattened padded grid (channels first): there a
     kernel offset is one shift of the flat position, so col2im is a few contiguous adds,
     and W^T go one matmul per group over the whole batch (about twice as fast as the
@@ -120,11 +127,13 @@ def _input_grad_flat(go, w, groups, padding, dilation, size):
     wt = w.reshape(groups, cout // groups, cg * math.prod(kernel)).transpose(0, 2, 1)
     cols = np.matmul(wt, grid.reshape(groups, cout // groups, m))
     cols = cols.reshape(groups * cg, math.prod(kernel), m)
+    if acc is not None:
+        cols = cols.astype(acc)
     steps = [math.prod(padded[i + 1:]) for i in range(nk)]  # grid strides, in elements
     shifts = [sum(i * d * s for i, d, s in zip(k, dilation, steps)) for k in np.ndindex(*kernel)]
     buf = np.zeros((groups * cg, m + max(shifts)), cols.dtype)
-    for j, s in enumerate(shifts):
-        buf[:, s:s + m] += cols[:, j]
+    for j in range(len(shifts))[::-1] if reverse else range(len(shifts)):
+        buf[:, shifts[j]:shifts[j] + m] += cols[:, j]
     grid = buf[:, :m].reshape((groups * cg, n) + padded)
     grid = grid[_ALL + tuple(slice(p, p + s) for p, s in zip(padding, size))]
     return np.ascontiguousarray(grid.transpose((1, 0) + tuple(range(2, 2 + nk))))
@@ -153,7 +162,9 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         return wrap(np.zeros(shape, dt.np), dt)
     x, w = _compute(input, dt), _compute(weight, dt)
     if transposed:
-        r = _input_grad(x, w, groups, stride, padding, dilation, shape[2:])
+        half = dt in (D.float16, D.bfloat16)
+        r = _input_grad(x, w, groups, stride, padding, dilation, shape[2:],
+                        dt.np if half else None, half and conv_format(input, weight) is not None)
     else:
         r = _forward(x, w, groups, stride, padding, dilation, shape[2:])
     if bias is not None:
