@@ -29,3 +29,23 @@ _CHECKS = {
 def test_dim_order_ambiguity_check(layout, check):
     # ambiguity_check was ignored (Tensor.dim_order docstring example)
     same_outcome(lambda L: _LAYOUTS[layout](L).dim_order(ambiguity_check=_CHECKS[check](L)))
+
+
+_POST_ACC_RETURNS = {
+    "none": lambda L, p: None, "itself": lambda L, p: p,
+    "itself_updated": lambda L, p: p.add_(p.grad, alpha=-0.01),  # the docstring's SGD step
+    "other": lambda L, p: L.ones(3), "detached": lambda L, p: p.detach(),
+    "resized": lambda L, p: L.ones(2), "retyped": lambda L, p: p.double(),
+    "not_tensor": lambda L, p: "s",
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_POST_ACC_RETURNS))
+def test_post_accumulate_grad_hook_return_value(kind):
+    # returning the tensor itself (p.add_(...)) raised "should return None"
+    def run(L):
+        v = L.tensor([1., 2., 3.], requires_grad=True)
+        v.register_post_accumulate_grad_hook(lambda p: _POST_ACC_RETURNS[kind](L, p))
+        (v * 2).sum().backward()
+        return v.detach().tolist(), v.grad.tolist()
+    same_outcome(run)

@@ -362,7 +362,8 @@ def _accumulate(node, g, fresh, create_graph):
     hooks = t.__dict__.get("_post_accumulate_hooks")
     if hooks:
         for hook in list(hooks.values()):
-            if hook(t) is not None:
+            r = hook(t)  # (as PyTorch: checked as a tensor hook's result; t itself passes)
+            if r is not None and _checked(hook, t, r) is not t:
                 raise RuntimeError("Tensor post accumulate grad hooks should return None.")
 
 
