@@ -165,3 +165,18 @@ def test_conv_transpose_16bit_rounds_as_pytorch(dtype, layout, args):
         return y.float().numpy(), y1.float().numpy()
     for ours, theirs in zip(program(mindtorch), program(torch)):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("params", [(2, 1, 0, 1), (3, 1, 1, 2), ((2, 3), (2, 1), (1, 0), (1, 2))])
+def test_fold_16bit_sums_in_its_dtype(dtype, params):
+    # col2im of 16-bit floats adds each kernel offset's block in the 16-bit type (PyTorch's)
+    k, d, p, s = params
+    kk = (k, k) if isinstance(k, int) else k
+    n_blocks = torch.nn.functional.unfold(torch.zeros(1, 1, 20, 20), k, d, p, s).shape[-1]
+    x = np.random.default_rng(2).standard_normal((2, 3 * kk[0] * kk[1], n_blocks))
+
+    def program(lib):
+        return lib.nn.functional.fold(lib.tensor(x).to(getattr(lib, dtype)), (20, 20), k, d, p,
+                                      s).float().numpy()
+    np.testing.assert_array_equal(program(mindtorch), program(torch))

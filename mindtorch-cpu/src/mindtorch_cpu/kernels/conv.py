@@ -234,7 +234,8 @@ def col2im(self, output_size, kernel_size, dilation, padding, stride):
     shape, size, kernel, dilation, padding, stride, blocks = C.col2im_plan(
         self, output_size, kernel_size, dilation, padding, stride)
     dt = self.dtype
-    cols = _compute(self, dt)
+    # (16-bit floats summed in their own type, one kernel offset after another: PyTorch's)
+    cols = arr(self) if dt in (D.float16, D.bfloat16) else _compute(self, dt)
     if self.ndim == 2:
         cols = cols[None]
     cols = cols.reshape((cols.shape[0], shape[-3]) + tuple(kernel) + tuple(blocks))
