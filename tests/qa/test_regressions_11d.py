@@ -180,3 +180,19 @@ def test_fold_16bit_sums_in_its_dtype(dtype, params):
         return lib.nn.functional.fold(lib.tensor(x).to(getattr(lib, dtype)), (20, 20), k, d, p,
                                       s).float().numpy()
     np.testing.assert_array_equal(program(mindtorch), program(torch))
+
+
+@pytest.mark.parametrize("dtypes", [("bfloat16", "bfloat16"), ("float16", "float16"),
+                                    ("bfloat16", "float32")])
+def test_rms_norm_weight_applied_before_rounding(dtypes):
+    # PyTorch 2.13 multiplies by the weight in float32 and rounds to the input's dtype once
+    rng = np.random.default_rng(4)
+    x, w = rng.standard_normal((70, 300)), rng.standard_normal(300)
+
+    def program(lib):
+        y = lib.nn.functional.rms_norm(lib.tensor(x).to(getattr(lib, dtypes[0])), (300,),
+                                       lib.tensor(w).to(getattr(lib, dtypes[1])))
+        return str(y.dtype).split(".")[-1], y.float().numpy()
+    (od, ours), (td, theirs) = program(mindtorch), program(torch)
+    assert od == td
+    np.testing.assert_array_equal(ours, theirs)

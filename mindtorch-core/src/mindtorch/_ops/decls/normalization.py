@@ -465,8 +465,8 @@ def _rms_norm(input, normalized_shape, weight=None, eps=None):
     x = _cast(input, dt)
     dims = tuple(range(input.ndim - 1, input.ndim - k - 1, -1))
     y = x * (x.pow(2).mean(dims, keepdim=True) + eps).rsqrt()
-    if weight is not None:
-        y = y.to(input.dtype) * weight
+    if weight is not None:  # (in the compute dtype, rounded once, as PyTorch 2.13's kernel)
+        y = y * weight
     return y.to(input.dtype)
 
 
