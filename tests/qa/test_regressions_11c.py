@@ -380,3 +380,24 @@ def test_bfloat16_default_refuses_inferring_complex(default_dtype, call):
 ])
 def test_eye_refuses_m_none(call):
     same_outcome(lambda L: call(L).tolist())
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, np: L.tensor([np.uint64(5)], dtype=L.float32),
+    lambda L, np: L.tensor([np.uint64(5), np.uint64(6)], dtype=L.uint64),
+    lambda L, np: L.tensor([[np.uint64(5)]], dtype=L.int64),
+    lambda L, np: L.tensor([np.uint64(5), 2.5]), lambda L, np: L.tensor([np.uint64(2 ** 63 + 1)]),
+    lambda L, np: L.tensor(np.uint64(5)), lambda L, np: L.as_tensor(np.uint64(2 ** 63 + 1)),
+    lambda L, np: L.tensor(np.uint64(5), dtype=L.int64), lambda L, np: L.tensor([np.uint32(5)]),
+    lambda L, np: L.tensor([1, 2]) * np.uint64(2 ** 63 + 1),
+    lambda L, np: L.tensor([1, 2]) + np.uint64(3), lambda L, np: L.full((1,), np.uint64(2 ** 63 + 1)),
+])
+def test_numpy_uint64_scalars_as_torch_reads_them(call):
+    # operators and factories read a numpy scalar as a C long (past 2**63: "an integer is
+    # required", and the operator falls back to NumPy's); storing one into uint64 refuses
+    np = pytest.importorskip("numpy")
+
+    def run(L):
+        r = call(L, np)
+        return type(r).__name__, str(r.dtype), r.tolist()
+    same_outcome(run, quiet=True)

@@ -157,6 +157,8 @@ def _tensor(data, dtype=None, device=None, requires_grad=False):
     if isinstance(data, Tensor):  # a copy, laid out like data, without its history
         t = convert(data.detach(), device, dtype, copy=True)
     elif isinstance(data, (np.ndarray, np.generic)):
+        if isinstance(data, np.uint64) and dtype in (None, D.uint64):  # (PyTorch's store
+            raise TypeError("an integer is required")                 # refuses it)
         t = _copy_ndarray(np.asarray(data), dtype, device)
     else:
         nest = regular_nest(data) if type(data) in NEST else None

@@ -124,6 +124,8 @@ def _store(x, sizes, dim, dtype, out):
                                        "overflow")
                 x = x.real
         elif isinstance(x, (np.generic, np.ndarray)):
+            if dtype is D.uint64 and isinstance(x, np.uint64):  # (PyTorch's store refuses)
+                raise TypeError("an integer is required")
             _check_numpy_leaves(x.dtype, dtype)
             x = x.item()
             if kind == "f" and isinstance(x, complex):  # numpy's complex read as a real
@@ -234,7 +236,7 @@ def _fast_leaves(nest, dtype):
         return sizes, flat, inferred, None
     if len(types) == 1:
         (leaf,) = types
-        if issubclass(leaf, np.generic) and leaf.__module__ == "numpy":
+        if issubclass(leaf, np.generic) and leaf.__module__ == "numpy" and leaf is not np.uint64:
             try:
                 inferred = D.from_numpy_dtype(leaf)
             except TypeError:

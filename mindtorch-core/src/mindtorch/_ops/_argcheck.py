@@ -69,6 +69,8 @@ def _numpy_scalar(x):
     float/complex; integers read as int; bool_, the other floats and complex64 (its real
     part only, with NumPy's ComplexWarning) as a double."""
     if isinstance(x, np.integer):
+        if x > 2 ** 63 - 1:  # (a uint64 past int64: THPUtils_unpackLong's refusal)
+            raise TypeError("an integer is required")
         return int(x)
     if isinstance(x, np.complex128):
         return complex(x)
