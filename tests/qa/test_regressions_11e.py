@@ -49,3 +49,27 @@ def test_post_accumulate_grad_hook_return_value(kind):
         (v * 2).sum().backward()
         return v.detach().tolist(), v.grad.tolist()
     same_outcome(run)
+
+
+@pytest.mark.parametrize("driver", ["gels", "gelsy", "gelsd", "gelss"])
+@pytest.mark.parametrize("shapes", [((1, 3, 3), (2, 3, 3)), ((2, 1, 3, 3), (1, 3, 3, 2)),
+                                    ((1, 1, 4, 3), (2, 3, 4, 2)), ((2, 3, 3), (1, 3, 3)),
+                                    ((2, 3, 3), (2, 3)), ((4, 3), (4, 2))])
+def test_lstsq_rank_and_singular_values_keep_inputs_batch(shapes, driver):
+    # they were broadcast to the solution's batch (linalg.lstsq docstring example: rank)
+    def run(L):
+        A = L.randn(*shapes[0], dtype=L.float64)
+        B = L.randn(*shapes[1], dtype=L.float64)
+        r = L.linalg.lstsq(A, B, driver=driver)
+        return ([tuple(t.shape) for t in r], r.rank.tolist(),
+                [round(v, 8) for v in r.singular_values.flatten().tolist()],
+                [round(v, 8) for v in r.solution.flatten().tolist()])
+    same_outcome(run)
+
+
+def test_lstsq_rank_of_broadcast_rank_deficient_input():
+    def run(L):
+        A = L.randn(1, 3, 3, dtype=L.float64)
+        A[:, 0].zero_()
+        return L.linalg.lstsq(A, L.randn(2, 3, 3, dtype=L.float64)).rank.tolist()
+    same_outcome(run)

@@ -309,8 +309,9 @@ def lstsq(A, B, rcond=None, driver=None):
     if rcond is None:
         rcond = F.eps(dt) * max(m, n)
     x = np.zeros(batch + (n, k), dt.np)
-    ranks = np.zeros(batch, np.int64)
-    svs = np.zeros(batch + (min(m, n),), real.np)
+    own = A._shape[:-2]  # (rank and singular values: A's own batch, as PyTorch's)
+    ranks = np.zeros(own, np.int64)
+    svs = np.zeros(own + (min(m, n),), real.np)
     lapack_driver = "gelsy" if driver == "gels" else driver
     if m and n and k:  # (no right-hand side: LAPACK's quick return, rank 0)
         with warnings.catch_warnings():
@@ -327,9 +328,10 @@ def lstsq(A, B, rcond=None, driver=None):
                     # the failed SVD's NaNs and garbage instead of raising)
                     raise F.LinAlgError(f"torch.linalg.lstsq: LAPACK's {lapack_driver} "
                                         f"failed: SVD did not converge")
-                x[idx], ranks[idx] = sol, rank
+                a_idx = tuple(i * (d != 1) for i, d in zip(idx[len(batch) - len(own):], own))
+                x[idx], ranks[a_idx] = sol, rank
                 if s is not None:
-                    svs[idx] = s
+                    svs[a_idx] = s
     if res_shape != (0,) and (driver == "gels" or (ranks == n).all()):
         # (torch's gels skips LAPACK for an empty A: zeros)
         residuals = (np.abs(b - a @ x) ** 2).sum(-2) * (driver != "gels" or n > 0)

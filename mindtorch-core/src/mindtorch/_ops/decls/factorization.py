@@ -210,8 +210,9 @@ def lstsq_meta(A, B, rcond=None, driver=None):
     real = A.dtype.to_real()
     solution = batch + ((n,) if vector else (n, k))
     residuals = batch + (k,) if m > n and driver != "gelsy" else (0,)
-    rank = (0,) if driver == "gels" else batch
-    sv = batch + (min(m, n),) if driver in ("gelsd", "gelss") else (0,)
+    own = A._shape[:-2]  # (rank and singular values depend on A only: its own batch)
+    rank = (0,) if driver == "gels" else own
+    sv = own + (min(m, n),) if driver in ("gelsd", "gelss") else (0,)
     return (solution, A.dtype), (residuals, real), (rank, D.int64), (sv, real)
 
 
