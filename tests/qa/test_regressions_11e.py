@@ -73,3 +73,36 @@ def test_lstsq_rank_of_broadcast_rank_deficient_input():
         A[:, 0].zero_()
         return L.linalg.lstsq(A, L.randn(2, 3, 3, dtype=L.float64)).rank.tolist()
     same_outcome(run)
+
+
+_LAYOUT_BACKWARDS = {
+    "mul_sum": lambda p: (p * 2).sum().backward(),  # the docstring example
+    "contiguous": lambda p: (p * 2).contiguous().sum().backward(),
+    "retained": lambda p: p.backward(p.detach().contiguous()),
+}
+
+
+@pytest.mark.parametrize("enable", [True, False])
+@pytest.mark.parametrize("kind", sorted(_LAYOUT_BACKWARDS))
+def test_enforce_grad_layout_policy(kind, enable):
+    # torch.autograd.enforce_grad_layout_policy was missing
+    def run(L):
+        p = L.arange(24.).reshape(2, 3, 4).permute(2, 0, 1).requires_grad_()
+        with L.autograd.enforce_grad_layout_policy(enable):
+            _LAYOUT_BACKWARDS[kind](p)
+        return p.grad.stride(), p.grad.tolist()
+    same_outcome(run)
+
+
+def test_enforce_grad_layout_policy_call_and_decorator():
+    def run(L):
+        p = L.ones(2, 3).t().requires_grad_()
+        L.autograd.enforce_grad_layout_policy(False)  # a call takes effect at once
+        (p * 2).contiguous().sum().backward()
+        first = p.grad.stride()
+        L.autograd.enforce_grad_layout_policy(True)
+        deco = L.autograd.enforce_grad_layout_policy(False)(lambda: None)
+        p.grad = None
+        (p * 2).contiguous().sum().backward()  # the decorator restored the policy
+        return first, p.grad.stride(), deco() is None
+    same_outcome(run)

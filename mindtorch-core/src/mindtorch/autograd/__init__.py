@@ -6,8 +6,8 @@ Ops record their history through the dispatcher's autograd layer (_record.py); t
 from . import functional, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
 from .grad_mode import (  # noqa: F401
-    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
-    set_grad_enabled,
+    enable_grad, enforce_grad_layout_policy, inference_mode, is_grad_enabled,
+    is_inference_mode_enabled, no_grad, set_grad_enabled,
 )
 
 # (imported here, not lazily: a first `import mindtorch.autograd.gradcheck` would otherwise

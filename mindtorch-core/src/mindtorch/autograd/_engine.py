@@ -373,7 +373,8 @@ def _set_grad(t, g, create_graph, fresh=False):
         if create_graph and (g._requires_grad or g._grad_fn is not None):
             t._grad = _laid_out_like(g, t, record=True)  # as PyTorch: a copy, CopyBackwards
             return
-        if g._stride != t._stride and not create_graph and not _obeys_layout(g, t):
+        if g._stride != t._stride and not create_graph and not _obeys_layout(g, t) and \
+                not (fresh and not state.grad_layout):  # (a stealable one may stay)
             g, fresh = _laid_out_like(g, t), True  # (e.g. sum's expanded gradient)
         if create_graph or fresh and g._grad_fn is None and not g._requires_grad:
             t._grad = g  # (a fresh gradient without history is already what detach gives)

@@ -12,6 +12,7 @@ class _State(_thread_local):
     anomaly = False     # detect_anomaly: remember forward tracebacks, check backward NaNs
     anomaly_check_nan = True
     saved_hooks = ()    # stack of (pack, unpack) from graph.saved_tensors_hooks
+    grad_layout = True  # enforce_grad_layout_policy: a stolen .grad takes its leaf's layout
 
 
 state = _State()
@@ -135,3 +136,27 @@ class inference_mode(_Mode):
 
     def clone(self):
         return type(self)(self._mode)
+
+
+class enforce_grad_layout_policy(_Mode):
+    """enforce_grad_layout_policy(enable): with False, a gradient the engine may steal
+    becomes .grad as it is laid out (no copy into the leaf's strides).  Takes effect at
+    once, as set_grad_enabled; undone on leaving."""
+
+    def __init__(self, enable=True):
+        self._prev, self.mode = state.grad_layout, enable
+        state.grad_layout = enable
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc):
+        state.grad_layout = self._prev
+        return False
+
+    def __call__(self, fn):
+        state.grad_layout = self._prev  # a decorator must not change it now
+        return super().__call__(fn)
+
+    def clone(self):
+        return type(self)(self.mode)
