@@ -2,6 +2,7 @@
 import warnings
 
 import mindtorch
+import numpy as np
 import pytest
 from reference import same_outcome
 
@@ -21,6 +22,17 @@ def _message(fn):
                                   (2, 3, None)])
 def test_legacy_constructor_refuses_scalars_and_bad_sizes(ctor, args):
     same_outcome(lambda L: getattr(L, ctor)(*args))
+
+
+@pytest.mark.parametrize("ctor", ["FloatTensor", "LongTensor", "Tensor"])
+@pytest.mark.parametrize("args", [(np.array([1.0, 2.0]),), (np.array([1, 2]),), (np.array([3]),),
+                                  (np.array(3),), (np.array(3), 2), (2, np.array([3]))])
+def test_legacy_constructor_of_numpy_arrays(ctor, args):
+    # arrays are data (NumPy's ndarray has __index__, for 0-dim integer arrays only: sizes)
+    def make(L):
+        t = getattr(L, ctor)(*args)
+        return t.shape, t.dtype, t.tolist() if args[0].ndim else None
+    same_outcome(make)
 
 
 def test_legacy_tensor_of_another_dtype_is_an_alias():

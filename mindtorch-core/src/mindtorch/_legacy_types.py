@@ -47,9 +47,10 @@ def legacy_new(dtype, device, args, kwargs, exact=True):
         # tensors count as ints too)
         for pos, a in enumerate(args, 1):
             if not _index_like(a):
+                from ._ops._argcheck import _type_name
                 raise TypeError(f"new(): argument 'size' failed to unpack the object at pos "
                                 f"{pos} with error \"type must be tuple of ints,but got "
-                                f"{type(a).__name__}\"")
+                                f"{_type_name(a)}\"")
         sizes = [int(a.item()) if isinstance(a, Tensor) else operator.index(a) for a in args]
         return _creation.empty(*sizes, dtype=dtype, device=device)
     if len(args) > 1:
@@ -74,7 +75,11 @@ def _index_like(a):
     from ._tensor import Tensor
     if isinstance(a, Tensor):
         return a.numel() == 1 and not (a.dtype.is_floating_point or a.dtype.is_complex)
-    return hasattr(type(a), "__index__")
+    try:  # (a NumPy array has __index__ but is data unless it is an integer 0-dim one)
+        operator.index(a)
+    except TypeError:
+        return False
+    return True
 
 
 LEGACY_TYPES = {f"{name}Tensor": tensortype(f"{name}Tensor", (), {"dtype": dtype})
