@@ -31,7 +31,7 @@ def test_legacy_constructor_of_numpy_arrays(ctor, args):
     # arrays are data (NumPy's ndarray has __index__, for 0-dim integer arrays only: sizes)
     def make(L):
         t = getattr(L, ctor)(*args)
-        return t.shape, t.dtype, t.tolist() if args[0].ndim else None
+        return tuple(t.shape), str(t.dtype), t.tolist() if args[0].ndim else None
     same_outcome(make)
 
 
