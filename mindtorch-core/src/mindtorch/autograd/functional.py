@@ -116,6 +116,9 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
                     allow_unused=True)
     else:
         jt_u = (None,) * len(inputs)
+    for i, g in enumerate(jt_u if strict else ()):
+        if g is None:
+            raise RuntimeError(_STRICT["back"].format(i=i))
     pairs = [(g, w) for g, w in zip(jt_u, v) if g is not None]
     res = grad([g for g, _ in pairs], us, [w for _, w in pairs], create_graph=create_graph,
                allow_unused=True) if pairs else (None,) * len(us)
@@ -140,7 +143,14 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
                                   '`strategy="forward-mode"` are not supported together (yet). '
                                   'Please either set `create_graph=False` or '
                                   '`strategy="reverse-mode"`.')
+    if strategy == "forward-mode" and strict:
+        raise RuntimeError('torch.autograd.functional.jacobian: `strict=True` and '
+                           '`strategy="forward-mode"` are not supported together (yet). '
+                           'Please either set `strict=False` or `strategy="reverse-mode"`.')
     is_tuple, inputs = _tuple(inputs, "inputs", "jacobian")
+    if strategy == "forward-mode" and not vectorize:  # (PyTorch's message, typo included)
+        raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse "
+                                  "Hessian isonly implemented for `vectorize=True`.")
     inputs = _prepare(inputs, create_graph)
     out_tuple, outputs = _tuple(func(*inputs), _OUTPUTS, "jacobian")
     _check_requires_grad(outputs, "outputs", strict)
@@ -164,19 +174,21 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
             (mindtorch.stack(per_input[j]) if per_input[j] else
              mindtorch.zeros((0,) + tuple(t.shape), dtype=t.dtype, device=t.device))
             .reshape(tuple(o.shape) + tuple(t.shape)) for j, t in enumerate(inputs)))
-    if not out_tuple and not is_tuple:
-        return rows[0][0]
-    if not out_tuple:
-        return rows[0]
+    if strategy == "forward-mode":  # PyTorch's forward mode nests lists, not tuples
+        rows = [list(r) for r in rows]
+    else:
+        rows = tuple(rows)
     if not is_tuple:
-        return tuple(r[0] for r in rows)
-    return tuple(rows)
+        rows = tuple(r[0] for r in rows)
+    return rows if out_tuple else rows[0]
 
 
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
             outer_jacobian_strategy="reverse-mode"):
     """The matrix of second derivatives of a scalar func at inputs."""
     is_tuple, inputs_t = _tuple(inputs, "inputs", "hessian")
+    if outer_jacobian_strategy not in ("forward-mode", "reverse-mode"):
+        raise AssertionError('Expected strategy to be either "forward-mode" or "reverse-mode".')
 
     def gradient(*xs):
         out = _single(func(*xs), strict, "hessian")
@@ -184,7 +196,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         _check_requires_grad(grads, "jacobian", strict)
         return grads if is_tuple else grads[0]
     return jacobian(gradient, inputs_t if is_tuple else inputs_t[0], create_graph=create_graph,
-                    strict=strict)
+                    strict=strict, vectorize=vectorize, strategy=outer_jacobian_strategy)
 
 
 def _single(out, strict, fn):

@@ -1,0 +1,85 @@
+"""Regression tests for QA round 11g (torch.func and autograd.functional), each against torch."""
+import mindtorch
+import numpy as np
+import pytest
+from reference import same_errors
+
+torch = pytest.importorskip("torch")
+
+
+def _plain(r):
+    """A result as nested (container type name, ...) with tensors as float64 arrays."""
+    if isinstance(r, (tuple, list)):
+        return (type(r).__name__,) + tuple(_plain(x) for x in r)
+    if isinstance(r, dict):
+        return {k: _plain(v) for k, v in r.items()}
+    if hasattr(r, "detach"):
+        return np.asarray(r.detach().double().tolist()), tuple(r.shape), r.requires_grad
+    return r
+
+
+def _same(program):
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        _assert_close(_plain(ours[1]), _plain(theirs[1]))
+
+
+def _assert_close(a, b):
+    if isinstance(a, tuple) and a and isinstance(a[0], np.ndarray):
+        np.testing.assert_allclose(a[0], b[0], rtol=1e-10, atol=1e-12)
+        assert a[1:] == b[1:]
+    elif isinstance(a, tuple):
+        assert len(a) == len(b) and a[:1] == b[:1], (a, b)
+        for x, y in zip(a[1:], b[1:]):
+            _assert_close(x, y)
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys()
+        for k in a:
+            _assert_close(a[k], b[k])
+    else:
+        assert a == b
+
+
+def _xy(L):
+    g = np.random.default_rng(0)
+    return (L.tensor(g.standard_normal(3)), L.tensor(g.standard_normal(2)))
+
+
+def _f2(a, b):
+    return a[:2] * b, (a ** 2).sum() + b.prod()
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(vectorize=True),
+                                dict(vectorize=True, strategy="forward-mode"),
+                                dict(strategy="forward-mode"),
+                                dict(strict=True, vectorize=True, strategy="forward-mode")])
+@pytest.mark.parametrize("tuple_in", [False, True])
+def test_jacobian_strategies_containers_and_refusals(kw, tuple_in):
+    def program(L):
+        x, y = _xy(L)
+        F = L.autograd.functional
+        if tuple_in:
+            return F.jacobian(_f2, (x, y), **kw)
+        return F.jacobian(lambda a: (a.exp(), a.sum()), x, **kw)
+    _same(program)
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(vectorize=True),
+                                dict(vectorize=True, outer_jacobian_strategy="forward-mode"),
+                                dict(outer_jacobian_strategy="forward-mode"),
+                                dict(strict=True, vectorize=True),
+                                dict(outer_jacobian_strategy="sideways")])
+def test_hessian_forwards_vectorize_and_strategy(kw):
+    def program(L):
+        x, y = _xy(L)
+        f = lambda a, b: (a.sum() * b.pow(2)).sum() + (a ** 3).sum() * b[0]  # noqa: E731
+        h = L.autograd.functional.hessian(f, (x, y), **kw)
+        return [[t.detach() for t in row] for row in h]  # (torch's forward-over-reverse
+    _same(program)                                       #  leaves them requiring grad)
+
+
+def test_jvp_strict_refuses_an_unused_input():
+    def program(L):
+        x, y = _xy(L)
+        return L.autograd.functional.jvp(lambda a, b: a * 2, (x, y), (x, y), strict=True)
+    _same(program)
