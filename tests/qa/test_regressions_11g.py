@@ -83,3 +83,27 @@ def test_jvp_strict_refuses_an_unused_input():
         x, y = _xy(L)
         return L.autograd.functional.jvp(lambda a, b: a * 2, (x, y), (x, y), strict=True)
     _same(program)
+
+
+@pytest.mark.parametrize("argnums", [(0, 0), (0, -2), (0, 1.0), 0.5, (), 2])
+def test_grad_argnums_checks(argnums):
+    def program(L):
+        x, y = _xy(L)
+        return L.func.grad(lambda a, b: (a.sin() * b.sum()).sum(), argnums=argnums)(x, y)
+    _same(program)
+
+
+@pytest.mark.parametrize("case", ["float_input", "shape1_output", "backward_in_grad",
+                                  "backward_in_vmap"])
+def test_grad_refusals(case):
+    def program(L):
+        x, _ = _xy(L)
+        F = L.func
+        if case == "float_input":
+            return F.grad(lambda a: a * 2)(3.0)
+        if case == "shape1_output":
+            return F.grad(lambda a: a.sum().reshape(1))(x)
+        if case == "backward_in_grad":
+            return F.grad(lambda a: (a.sum().backward(), a.sum())[1])(x)
+        return F.vmap(lambda a: (a.sum().backward(), a)[1])(x.reshape(3, 1).requires_grad_())
+    _same(program)

@@ -153,15 +153,20 @@ def _mapped_size(func, in_dims, args):
 
 
 def _check_argnums(argnums, args):
-    nums = (argnums,) if isinstance(argnums, int) else argnums
-    if not isinstance(nums, tuple) or not all(isinstance(k, int) for k in nums):
+    if not isinstance(argnums, (int, tuple)):
         raise RuntimeError(f"argnums must be int or Tuple[int, ...], got: {type(argnums)}")
-    if not nums:
-        raise RuntimeError("argnums must be non-empty")
+    nums = (argnums,) if isinstance(argnums, int) else argnums
     for k in nums:
+        if not isinstance(k, int):
+            raise RuntimeError(f"argnum must be int, got: {type(k)}")
         if not -len(args) <= k < len(args):
             raise RuntimeError(f"Got argnum={k}, but only {len(args)} positional inputs")
-    return tuple(k % len(args) for k in nums)
+    wrapped = tuple(k % len(args) for k in nums)
+    if not nums:
+        raise RuntimeError("argnums must be non-empty")
+    if len(set(wrapped)) != len(wrapped):
+        raise RuntimeError(f"argnums elements must be unique, got {wrapped}")
+    return wrapped
 
 
 def grad_and_value(func, argnums=0, has_aux=False):
@@ -184,7 +189,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
             if not isinstance(value, M.Tensor):
                 raise RuntimeError(f"grad_and_value(f)(*args): Expected f(*args) to return a "
                                    f"Tensor, got {type(value)}")
-            if value.numel() != 1:
+            if value.dim() != 0:
                 raise RuntimeError("grad_and_value(f)(*args): Expected f(*args) to return a "
                                    "scalar Tensor, got tensor with "
                                    f"{getattr(value, 'ndim', 0)} dims. Maybe you wanted to "
@@ -251,7 +256,7 @@ def _differentiable(args, nums):
     whether any did (nesting)."""
     args = list(args)
     leaves = [t for k in nums for t in _leaves(args[k])]
-    outer = any(t.requires_grad for t in leaves)
+    outer = any(getattr(t, "requires_grad", False) for t in leaves)
     for k in nums:
         args[k] = _tree_map(_fresh_leaf, args[k])
     return args, outer
@@ -260,6 +265,9 @@ def _differentiable(args, nums):
 def _fresh_leaf(t):
     """t as an input of a reverse transform: a detached leaf requiring grad (a dual one when
     t has a forward AD tangent: jacfwd(jacrev(f)) differentiates through it)."""
+    from ._tensor import Tensor
+    if not isinstance(t, Tensor):
+        raise ValueError(f"Thing passed to transform API must be Tensor, got {type(t)}")
     if t.requires_grad:
         return t
     from .autograd import forward_ad as fw
