@@ -155,6 +155,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              inputs=None):
     """Sum of gradients of `tensors` w.r.t. graph leaves, accumulated into their .grad."""
     from ._engine import run_backward
+    from .function import _transforms
     tensors = _tensors(tensors, "tensors")
     inputs = _tensors(inputs, "inputs")
     if has_torch_function(tensors + (inputs or [])):  # (a subclass's or mode's handler)
@@ -163,6 +164,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
                                      create_graph=create_graph, inputs=inputs and tuple(inputs))
     if inputs is not None and not inputs:
         raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    if _transforms[0]:
+        raise RuntimeError("backward() called inside a functorch transform. This is not "
+                           "supported, please use functorch.grad or functorch.vjp instead or "
+                           "call backward() outside of functorch transforms.")
     if inputs is not None and not all(getattr(t, "requires_grad", True) for t in inputs):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     grads = _make_grads(tensors, grad_tensors)
