@@ -739,30 +739,39 @@ def recording(*tensors):
 
 class CopySlices(Node):
     """History of a base whose view was modified in place by `fn`'s op."""
-    __slots__ = ("fn", "base_geometry", "view_geometry")
+    __slots__ = ("fn", "base_geometry", "view_geometry", "complex_side")
     _qualified_name = "torch::autograd::CopySlices"
 
     def __init__(self, base, view, fn):
         super().__init__()
+        from .functional_helpers import component_geometries
         self.fn = fn
-        self.base_geometry, self.view_geometry = _geometry_of(base), _geometry_of(view)
+        self.base_geometry, self.view_geometry, self.complex_side = \
+            component_geometries(base, view)
         self.next_functions = (edge(base),) + tuple(fn.next_functions[1:])
         self._inputs_meta = _meta(base) + fn._inputs_meta[3:]
         self._outputs_meta = _meta(base)
 
     def apply(self, grads):
         from ._engine import validate
-        from .functional_helpers import view_index
+        from .functional_helpers import _ops, view_index
         if grads[0] is None:
             return [None] * len(self.next_functions)
-        g = grads[0]
+        g, M = grads[0], _ops()
+        # a .real/.imag view of a complex base (or view_as_complex of a real one): both
+        # geometries count real components, the complex side seen through view_as_real
+        base_c, view_c = self.complex_side == "base", self.complex_side == "view"
+        gr = M.view_as_real(g) if base_c else g
         index = view_index(self.base_geometry, self.view_geometry, g.device)
-        res = validate(self.fn, self.fn.apply([g.take(index)]))
-        result = g.clone()
+        region = gr.take(index)
+        res = validate(self.fn, self.fn.apply([M.view_as_complex(region) if view_c
+                                               else region]))
+        result = gr.clone()
         # (the view's own gradient is not checked by validate when its old value had none)
-        region = res[0] if res[0] is not None else g.new_zeros(())
-        result.put_(index, region.expand(index.shape).to(g.dtype))
-        return [result] + list(res[1:])
+        region = res[0] if res[0] is not None else region.new_zeros(())
+        region = M.view_as_real(region.expand(index.shape[:-1])) if view_c else region
+        result.put_(index, region.expand(index.shape).to(gr.dtype))
+        return [M.view_as_complex(result) if base_c else result] + list(res[1:])
 
     def _release(self):
         self.fn._release()
@@ -770,20 +779,25 @@ class CopySlices(Node):
 
 class AsStridedBackward0(Node):
     """History of a view, regenerated from its base after an in-place change."""
-    __slots__ = ("base_geometry", "view_geometry")
+    __slots__ = ("base_geometry", "view_geometry", "complex_side")
 
     def __init__(self, base, view):
+        from .functional_helpers import component_geometries
         super().__init__()
-        self.base_geometry, self.view_geometry = _geometry_of(base), _geometry_of(view)
+        self.base_geometry, self.view_geometry, self.complex_side = \
+            component_geometries(base, view)
         self.next_functions = (edge(base),)
         self._inputs_meta = _meta(base)
         self._outputs_meta = _meta(view)
 
     def apply(self, grads):
-        from .functional_helpers import view_scatter
+        from .functional_helpers import _ops, view_scatter
         if grads[0] is None:
             return [None]
-        return [view_scatter(grads[0], self.base_geometry, self.view_geometry)]
+        g, M = grads[0], _ops()
+        g = M.view_as_real(g) if self.complex_side == "view" else g
+        g = view_scatter(g, self.base_geometry, self.view_geometry)
+        return [M.view_as_complex(g) if self.complex_side == "base" else g]
 
 
 def _original(t):

@@ -70,6 +70,20 @@ def unreduce(grad, shape, dim, keepdim):
     return grad.expand(shape)
 
 
+def component_geometries(base, view):
+    """(base geometry, view geometry, which side is complex: "base", "view" or None): where
+    one of a view and its base is complex and the other real (.real, .imag, view_as_real,
+    view_as_complex), the complex one's geometry counts its real components."""
+    def geometry(t, widen):
+        if not widen:
+            return t._shape, t._stride, t._offset
+        return t._shape + (2,), tuple(2 * s for s in t._stride) + (1,), 2 * t._offset
+    side = None
+    if base.dtype.is_complex != view.dtype.is_complex:
+        side = "base" if base.dtype.is_complex else "view"
+    return geometry(base, side == "base"), geometry(view, side == "view"), side
+
+
 def view_index(base_geometry, view_geometry, device):
     """int64 tensor shaped like the view: each element's row-major position in the base
     (both given as (shape, stride, storage offset) over one storage)."""

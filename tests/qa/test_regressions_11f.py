@@ -1,0 +1,51 @@
+"""Regression tests for QA round 11f (complex numbers forward and backward, mindtorch vs
+torch: /work/scratch/qa11f/csweep.py), each against torch."""
+import numpy as np
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _complex_leaf(L, shape=(3, 4)):
+    a = np.random.default_rng(0).standard_normal(shape + (2,)).view(np.complex128)[..., 0]
+    return L.tensor(a).requires_grad_(True)
+
+
+def _values(t):
+    return np.round(np.asarray(t.detach().numpy()), 10).tolist()
+
+
+# in-place writes through a view of another dtype: .real/.imag of a complex base, or
+# view_as_complex of a real base (CopySlices indexed the base in the view's units)
+_INPLACE_COMPONENT = {
+    "real_mul": lambda L, c: c.real.mul_(3),
+    "imag_fill": lambda L, c: c.imag.fill_(1),
+    "imag_slice": lambda L, c: c.imag[1:, ::2].mul_(-2),
+    "real_of_transposed": lambda L, c: c.t().real.add_(1),
+    "view_as_real_slice": lambda L, c: L.view_as_real(c)[:, 1:3].mul_(3),
+    "view_as_real_component": lambda L, c: L.view_as_real(c)[..., 1].zero_(),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_INPLACE_COMPONENT))
+@pytest.mark.parametrize("reuse_view", [False, True])
+def test_inplace_on_real_view_of_complex(name, reuse_view):
+    def run(L):
+        a = _complex_leaf(L)
+        c = a.clone()
+        v = _INPLACE_COMPONENT[name](L, c)
+        out = (v * v).sum() if reuse_view else (c * c.conj() + c * (1 - 2j)).real.sum()
+        return _values(c), _values(L.autograd.grad(out, a)[0])
+    same_outcome(run)
+
+
+def test_inplace_on_complex_view_of_real():
+    def run(L):
+        a = L.tensor(np.random.default_rng(1).standard_normal((3, 4, 2)), requires_grad=True)
+        c = a.clone()
+        v = L.view_as_complex(c)
+        v[1:].mul_(2j)
+        g = L.tensor(np.random.default_rng(2).standard_normal((3, 4, 2)))
+        return _values(c), _values(L.autograd.grad(c, a, g)[0])
+    same_outcome(run)
