@@ -107,3 +107,67 @@ def test_grad_refusals(case):
             return F.grad(lambda a: (a.sum().backward(), a.sum())[1])(x)
         return F.vmap(lambda a: (a.sum().backward(), a)[1])(x.reshape(3, 1).requires_grad_())
     _same(program)
+
+
+@pytest.mark.parametrize("case", ["aux_not_tuple", "float_output", "int_output",
+                                  "cotangent_structure", "ok_tuple"])
+def test_vjp_checks(case):
+    def program(L):
+        x, y = _xy(L)
+        F = L.func
+        if case == "aux_not_tuple":
+            return F.vjp(lambda a: a * 3, x, has_aux=True)
+        if case == "float_output":
+            return F.vjp(lambda a: 3.0, x)
+        if case == "int_output":
+            return F.vjp(lambda a: a.argmax(), x)
+        if case == "cotangent_structure":
+            return F.vjp(lambda a: a.sin(), x)[1]((x, x))
+        return F.vjp(lambda a: (a[:2], a.sum()), x)[1]((y, L.tensor(1.0, dtype=L.float64)))
+    _same(program)
+
+
+@pytest.mark.parametrize("case", ["chunk0", "chunk_neg", "int_output", "float_output",
+                                  "aux_not_tuple"])
+def test_jacrev_checks(case):
+    def program(L):
+        x, _ = _xy(L)
+        F = L.func
+        if case == "chunk0":
+            return F.jacrev(lambda a: a.sin(), chunk_size=0)(x)
+        if case == "chunk_neg":
+            return F.jacrev(lambda a: a.sin(), chunk_size=-1)(x)
+        if case == "int_output":
+            return F.jacrev(lambda a: a.argmax())(x)
+        if case == "float_output":
+            return F.jacrev(lambda a: 1.0)(x)
+        return F.jacrev(lambda a: a.sin(), has_aux=True)(x)
+    _same(program)
+
+
+@pytest.mark.parametrize("randomness", ["error", "same", "different"])
+def test_jacfwd_randomness_draws_as_one_vmapped_call(randomness):
+    def program(L):
+        L.manual_seed(0)
+        x, _ = _xy(L)
+        j = L.func.jacfwd(lambda a: a * L.rand(3, dtype=L.float64), randomness=randomness)(x)
+        return j, L.rand(2, dtype=L.float64)  # (the stream after it)
+    _same(program)
+
+
+def test_jacrev_of_jacfwd_and_messages():
+    def program(L):
+        x, _ = _xy(L)
+        F = L.func
+        f = lambda a: (a.sin() * a.exp()).sum()  # noqa: E731
+        return F.jacrev(F.jacfwd(f))(x), F.jacfwd(F.jacfwd(f))(x)
+    _same(program)
+    _same(lambda L: L.func.jvp(lambda a: 1.0, (_xy(L)[0],), (_xy(L)[0],)))
+
+
+def test_linearize_tangent_dtype():
+    def program(L):
+        x, _ = _xy(L)
+        out, fn = L.func.linearize(lambda a: a.sin() * a.sum(), x)
+        return fn(x.float())
+    _same(program, )

@@ -314,6 +314,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
     for each output (a pytree of tensors), the argument's pytree of tensors of shape
     output.shape + input.shape (a tuple over argnums when it is a tuple)."""
     import mindtorch as M
+    if chunk_size is not None and chunk_size <= 0:
+        raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     def wrapped(*args, **kwargs):
         nums = _check_argnums(argnums, args)
@@ -323,7 +325,11 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         with M.enable_grad():
             with under_transform():
                 out = func(*args, **kwargs)
+            if has_aux and not (isinstance(out, tuple) and len(out) == 2):
+                raise RuntimeError("vjp(f, *primals): output of function f should be a "
+                                   "tuple: (output, aux) if has_aux is True")
             out, aux = out if has_aux else (out, None)
+            _check_outputs(out, "vjp(f, *primals)")
 
             def jac(o):
                 rows = [[] for _ in inputs]
@@ -359,22 +365,30 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         nums = _check_argnums(argnums, args)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
-        basis = [M.zeros_like(x) for x in inputs]
 
-        def run():
-            it = iter(basis)
+        def run(j=None, i=None):  # func with the one-hot tangent (input j, element i)
+            ts = [M.zeros_like(x) for x in inputs]  # (fresh: jacrev(jacfwd) saves them)
+            if j is not None:
+                ts[j].view(-1)[i] = 1
+            it = iter(ts)
             tangents = [_rebuild(tree, [next(it) for _ in _leaves(tree)]) for tree in trees]
             return _dual_call(func, args, nums, tangents, kwargs, has_aux)
+        # randomness as PyTorch's one vmapped call over the basis: the primal pass draws
+        # nothing; "error" refuses draws, "same" replays, "different" draws on per pass
+        start = M.get_rng_state()
         made = len(_dual_leaves)
         out, _, aux = run()
+        if not M.equal(M.get_rng_state(), start):
+            M.set_rng_state(start)
+            if randomness == "error":
+                raise RuntimeError(_RANDOM_ERROR)
         outs = _leaves(out)
         columns = [[] for _ in inputs]  # per input element: the outputs' tangents
         for j, x in enumerate(inputs):
-            flat = basis[j].view(-1)
             for i in range(x.numel()):
-                flat[i] = 1
-                columns[j].append(_leaves(run()[1]))
-                flat[i] = 0
+                if randomness == "same":
+                    M.set_rng_state(start)
+                columns[j].append(_leaves(run(j, i)[1]))
 
         def jac(k, o):
             jacs = iter([M.stack([col[k] for col in columns[j]], -1).reshape(o.shape + x.shape)
@@ -416,7 +430,7 @@ def _dual_call(func, args, nums, tangent_trees, kwargs, has_aux):
         outs = _leaves(out)
         for o in outs:
             if not isinstance(o, Tensor):  # (PyTorch's class)
-                raise RuntimeError(f"jvp(f, primals, tangents): Expected f(*primals) to return "  # noqa: TRY004
+                raise RuntimeError(f"jvp(f, primals, tangents): expected f(*primals) to return "  # noqa: TRY004
                                    f"only tensors, got unsupported type {type(o)}")
         parts = [fw.unpack_dual(o) for o in outs]
         primal = _rebuild(out, [p.primal for p in parts])
@@ -439,10 +453,20 @@ def vjp(func, *primals, has_aux=False):
     inputs = _leaves(args)
     with M.enable_grad(), under_transform():
         out = func(*args)
+        if has_aux and not (isinstance(out, tuple) and len(out) == 2):
+            raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: "
+                               "(output, aux) if has_aux is True")
         out, aux = out if has_aux else (out, None)
-    outs = _leaves(out)
+    outs = _check_outputs(out, "vjp(f, *primals)")
+    from .utils._pytree import tree_structure
+    out_spec = tree_structure(out)
 
     def vjp_fn(cotangents, retain_graph=True, create_graph=None):
+        spec = tree_structure(cotangents)
+        if spec != out_spec:
+            raise RuntimeError(f"Expected pytree structure of cotangents to be the same as "
+                               f"pytree structure of outputs to the function. cotangents: "
+                               f"{_pprint(spec)}, primal output: {_pprint(out_spec)}")
         cots = _leaves(cotangents)
         pairs = [(o, c) for o, c in zip(outs, cots) if o.requires_grad]
         with M.enable_grad():
@@ -454,6 +478,35 @@ def vjp(func, *primals, has_aux=False):
         return _finish(tuple(_rebuild(args, gs)), outer, inputs)
     result = (_finish(out, outer, inputs), vjp_fn)
     return result + (_finish(aux, outer, inputs),) if has_aux else result
+
+
+def _check_outputs(out, api):
+    """out's leaves, which must be floating-point or complex tensors (PyTorch's messages)."""
+    from ._tensor import Tensor
+    outs = _leaves(out)
+    if not outs or outs == [None]:
+        raise RuntimeError(f"{api}: Expected f to be a function that has non-empty output "
+                           f"(got output = {outs})")
+    for o in outs:
+        if not isinstance(o, Tensor):
+            raise RuntimeError(f"{api}: expected f(*primals) to return only tensors, got "  # noqa: TRY004
+                               f"unsupported type {type(o)}")
+    for o in outs:
+        if not (o.is_floating_point() or o.is_complex()):
+            raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or "
+                               f"complex Tensors, got Tensor with dtype {o.dtype}")
+    return outs
+
+
+def _pprint(spec):
+    """A TreeSpec as PyTorch's treespec_pprint: * for a leaf, (..) / [..] / {k: ..}."""
+    from .utils._pytree import tree_unflatten
+    return repr(tree_unflatten([_Star()] * spec.num_leaves, spec))
+
+
+class _Star:
+    def __repr__(self):
+        return "*"
 
 
 def jvp(func, primals, tangents, *, strict=False, has_aux=False):
@@ -522,6 +575,10 @@ def linearize(func, *primals):
             if tuple(t.shape) != tuple(p.shape):
                 raise RuntimeError(f"tangent:{k} with shape {t.shape} in flattened pytree "
                                    f"doesn't match the shape {p.shape} of the corresponding "
+                                   f"primal.")
+            if t.dtype != p.dtype:
+                raise RuntimeError(f"tangent:{k} with dtype {t.dtype} in flattened pytree "
+                                   f"doesn't match the dtype {p.dtype} of the corresponding "
                                    f"primal.")
         return jvp(func, primals, _rebuild(primals, ts))[1]
     return out, jvp_fn
