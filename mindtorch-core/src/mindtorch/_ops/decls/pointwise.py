@@ -533,7 +533,7 @@ def _keep(cond, grad):
 def _scalar_log(b):
     """log of a Python number as PyTorch's Scalar.log() gives it (nan below 0)."""
     if type(b) is complex:
-        return cmath.log(b)
+        return cmath.log(b) if b else complex(-math.inf, 0.0)
     return math.log(b) if b > 0 else -math.inf if b == 0 else math.nan
 
 
@@ -551,7 +551,8 @@ def _pow_exponent(grad, self, exponent, result):
     nonneg = exponent >= 0 if not exponent.dtype.is_complex else \
         (exponent.imag == 0) & (exponent.real >= 0)
     if not hasattr(self, "dtype"):
-        log_base = _scalar_log(self)
+        # (a complex result takes the complex log: (-0.5) ** z is exp(z log(-0.5)))
+        log_base = _scalar_log(complex(self) if result.dtype.is_complex else self)
         if self == 0:
             return grad * M.where(nonneg, 0, _cj(result * log_base))
         return grad * _cj(result * log_base)
