@@ -78,6 +78,8 @@ def _norm_public(binding):
             return write_out(OPS["norm"], out, norm(self, p, dim, keepdim, dtype))
         if _is_tensor(self) and (dtype is None or isinstance(dtype, D.dtype)):
             check_norm(self, dtype)  # before the dims
+        if p is None:  # torch.norm's p=None: the vector 2-norm over any number of dims
+            p = 2
         if isinstance(p, str):
             if p == "fro":
                 if dim is not None and not isinstance(dim, int) and len(dim) > 2:
