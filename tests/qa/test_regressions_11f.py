@@ -49,3 +49,29 @@ def test_inplace_on_complex_view_of_real():
         g = L.tensor(np.random.default_rng(2).standard_normal((3, 4, 2)))
         return _values(c), _values(L.autograd.grad(c, a, g)[0])
     same_outcome(run)
+
+
+@pytest.mark.parametrize("base", [-0.5, -2, 0.0, 3.0, -1 + 1j])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_pow_of_negative_scalar_base_gradient(base, dtype):
+    # (-0.5) ** z: the exponent's gradient took the real log of the base (nan)
+    def run(L):
+        z = L.tensor([1 + 2j, -0.5j, 0j, 2], dtype=getattr(L, dtype), requires_grad=True)
+        y = base ** z
+        g = L.autograd.grad(y, z, L.full_like(y, 1 - 0.5j).detach())[0]
+        # (as text: nan == nan in a list is False)
+        return str(np.round(y.detach().numpy(), 5).tolist()), str(np.round(g.numpy(), 4).tolist())
+    same_outcome(run)
+
+
+@pytest.mark.parametrize("dim", [None, 1, (0, 1), (0, 1, 2)])
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_norm_p_none_is_vector_2_norm(dim, dtype):
+    # torch.norm(x, None) raised TypeError comparing None with 0
+    def run(L):
+        x = L.tensor(np.arange(24.).reshape(2, 3, 4) - 5, dtype=getattr(L, dtype),
+                     requires_grad=True)
+        y = L.norm(x, None, dim=dim)
+        g = L.autograd.grad(y.sum(), x)[0]
+        return np.round(y.detach().numpy(), 8).tolist(), np.round(g.numpy(), 8).tolist()
+    same_outcome(run)
