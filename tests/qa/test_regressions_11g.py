@@ -171,3 +171,28 @@ def test_linearize_tangent_dtype():
         out, fn = L.func.linearize(lambda a: a.sin() * a.sum(), x)
         return fn(x.float())
     _same(program, )
+
+
+_VMAP_CASES = {
+    "out_dims_tuple_short": lambda L, X: L.func.vmap(lambda a: (a * 2, a.sum()), out_dims=(1,))(X),
+    "out_dims_none_scalar": lambda L, X: L.func.vmap(lambda a: L.tensor(1.0), out_dims=None)(X),
+    "out_dims_none_batched": lambda L, X: L.func.vmap(lambda a: a, out_dims=None)(X),
+    "out_dims_mixed": lambda L, X: L.func.vmap(lambda a: (a, 1.0), out_dims=(0, None))(X),
+    "out_dims_float": lambda L, X: L.func.vmap(lambda a: a, out_dims=0.5)(X),
+    "out_dims_list_for_tuple": lambda L, X: L.func.vmap(lambda a: (a, a), out_dims=[0, 1])(X),
+    "out_dims_dict": lambda L, X: L.func.vmap(lambda a: {"s": a}, out_dims={"s": 1})(X),
+    "python_scalar_out": lambda L, X: L.func.vmap(lambda a: 1.0)(X),
+    "none_out": lambda L, X: L.func.vmap(lambda a: None)(X),
+    "in_dims_list": lambda L, X: L.func.vmap(L.dot, in_dims=[0, 0])(X, X),
+    "in_dims_none": lambda L, X: L.func.vmap(lambda a: a, in_dims=None)(X),
+    "no_args": lambda L, X: L.func.vmap(lambda: L.ones(2))(),
+    "chunk_size0": lambda L, X: L.func.vmap(lambda a: a.exp(), chunk_size=0)(X),
+    "empty_batch": lambda L, X: L.func.vmap(lambda a: (a * 2, a.sum()))(X[:0]),
+    "empty_batch_dim1": lambda L, X: L.func.vmap(lambda a: a * 2, in_dims=-1, out_dims=1)(X[:, :0]),
+    "name": lambda L, X: L.func.vmap(L.sin).__name__,
+}
+
+
+@pytest.mark.parametrize("case", sorted(_VMAP_CASES))
+def test_vmap_outputs_and_argument_checks(case):
+    _same(lambda L: _VMAP_CASES[case](L, L.tensor(np.arange(12.0).reshape(4, 3))))

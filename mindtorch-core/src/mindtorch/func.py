@@ -25,21 +25,32 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     """func mapped over dim in_dims of its arguments (per argument: a dim for every tensor
     of that argument's pytree, or None to pass it whole), by one call per slice; the
     results' tensors stacked at out_dims."""
+    import functools
+
     import mindtorch as M
 
     from ._tensor import Tensor
     if randomness not in ("error", "different", "same"):
         raise RuntimeError(f"Only allowed values for randomness are 'error', 'different', or "
                            f"'same'. Got {randomness}")
+    if not (chunk_size is None or chunk_size > 0):
+        raise ValueError(f"vmap: chunk_size should be None or greater than 0. (got {chunk_size})")
 
     def mapped(*args, **kwargs):
+        name = _name(func)
+        if any(d is not None and type(d) is not int for d in _leaves(out_dims)):
+            raise ValueError(f"vmap({name}, ..., out_dims={out_dims}): `out_dims` must be an "
+                             f"int, None or a python collection of ints representing where in "
+                             f"the outputs the vmapped dimension should appear.")
         n = _mapped_size(func, in_dims, args)
-        dims = in_dims if isinstance(in_dims, (tuple, list)) else (in_dims,) * len(args)
+        dims = in_dims if isinstance(in_dims, tuple) else (in_dims,) * len(args)
 
         level = set()  # the storages of the mapped tensors: their slices are batched
 
         def sliced(t, d, i):
             level.add(id(t._storage))
+            if not n:  # (an empty batch: func sees one placeholder slice)
+                return t.new_zeros(tuple(k for j, k in enumerate(t.shape) if j != d % t.dim()))
             return t.select(d, i)
 
         def piece(a, d, i):  # d: an int or None for all of a's leaves, or a's structure
@@ -57,7 +68,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         VMAP_LEVELS.append(level)
         try:
             with under_transform():
-                for i in range(n):
+                for i in range(max(n, 1)):
                     if randomness == "same" and i:
                         M.set_rng_state(start)
                     results.append(func(*[piece(a, d, i) for a, d in zip(args, dims)],
@@ -67,20 +78,72 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
                         raise RuntimeError(_RANDOM_ERROR)
         finally:
             VMAP_LEVELS.pop()
-        first = results[0]
-        if isinstance(first, tuple) and isinstance(out_dims, tuple):
-            return tuple(_stack([r[k] for r in results], out_dims[k])
-                         for k in range(len(first)))
-        return _stack(results, out_dims)
-
-    def _stack(results, dim):
-        columns = zip(*[_leaves(r) for r in results])
-        return _rebuild(results[0], [M.stack([M.as_tensor(v) for v in col], dim)
-                                     for col in columns])
-    return mapped
+        return _unbatch(results, out_dims, name, n)
+    return functools.wraps(func)(mapped) if hasattr(func, "__name__") else mapped
 
 
-# per running vmap (innermost last): the storages of its mapped tensors (a tensor sharing
+def _name(func):
+    if hasattr(func, "__name__"):
+        return func.__name__
+    import functools
+    if isinstance(func, functools.partial):
+        return f"functools.partial({_name(func.func)}, ...)"
+    return repr(func)
+
+
+def _out_dims_per_leaf(d, tree):
+    """out_dims broadcast over the output pytree's leaves (None: they do not fit)."""
+    if d is None or type(d) is int:
+        return [d] * len(_leaves(tree))
+    if isinstance(d, dict):
+        if not (isinstance(tree, dict) and tree.keys() == d.keys()):
+            return None
+        parts = [_out_dims_per_leaf(d[k], tree[k]) for k in tree]
+    else:
+        if type(tree) is not type(d) or len(tree) != len(d):
+            return None
+        parts = [_out_dims_per_leaf(dk, tk) for dk, tk in zip(d, tree)]
+    return None if any(p is None for p in parts) else [x for p in parts for x in p]
+
+
+def _unbatch(results, out_dims, name, n):
+    """The slices' outputs as one pytree: tensors stacked at their out_dim (PyTorch's
+    checks of out_dims against the outputs' structure)."""
+    import mindtorch as M
+
+    from ._tensor import Tensor
+    from .utils._pytree import tree_flatten
+    first = results[0]
+    if isinstance(first, Tensor) and isinstance(out_dims, tuple) and len(out_dims) == 1:
+        flat_dims = list(out_dims)
+    elif isinstance(first, Tensor) and not (out_dims is None or type(out_dims) is int):
+        flat_dims = None
+    else:
+        flat_dims = _out_dims_per_leaf(out_dims, first)
+    if flat_dims is None:
+        raise ValueError(f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not "
+                         f"compatible with the structure of `outputs`. out_dims has structure "
+                         f"{tree_flatten(out_dims)[1]} but outputs has structure "
+                         f"{tree_flatten(first)[1]}.")
+    columns = list(zip(*[_leaves(r) for r in results]))
+    out = []
+    for col, d in zip(columns, flat_dims):
+        if d is None:  # (unbatched: the same in every slice)
+            if any(not (v is col[0] or isinstance(v, Tensor) and isinstance(col[0], Tensor)
+                        and v.shape == col[0].shape and M.equal(v, col[0])) for v in col):
+                raise ValueError(f"vmap({name}, ...): `{name}` can not return a BatchedTensor "
+                                 f"when out_dim is None")
+            out.append(col[0])
+            continue
+        if not isinstance(col[0], Tensor):
+            raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
+                             f"{type(col[0])}. Did you mean to set out_dims= to None for "
+                             f"output?")
+        stacked = M.stack(col, d)
+        out.append(stacked if n else stacked.narrow(d, 0, 0))
+    return _rebuild(first, out)
+
+
 # one is a slice of a mapped argument: batched)
 VMAP_LEVELS = []
 
@@ -108,18 +171,22 @@ def _mapped_size(func, in_dims, args):
     not fit in_dims."""
     from ._tensor import Tensor
     from .utils._pytree import tree_flatten
-    where = f"vmap({getattr(func, '__name__', func)}, in_dims={in_dims}, ...)(<inputs>)"
-    if isinstance(in_dims, (tuple, list)):
+    where = f"vmap({_name(func)}, in_dims={in_dims}, ...)(<inputs>)"
+    if not (isinstance(in_dims, tuple) or type(in_dims) is int):
+        raise ValueError(f"{where}: expected `in_dims` to be int or a (potentially nested) "
+                         f"tuple matching the structure of inputs, got: {type(in_dims)}.")
+    if not args:
+        raise ValueError(f"vmap({_name(func)})(<inputs>): got no inputs. Maybe you forgot to "
+                         f"add inputs, or you are trying to vmap over a function with no "
+                         f"inputs. The latter is unsupported.")
+    if isinstance(in_dims, tuple):
         dims = in_dims
         if len(dims) != len(args):
             raise ValueError(f"{where}: in_dims is not compatible with the structure of "
                              f"`inputs`. in_dims has structure {tree_flatten(dims)[1]} but "
                              f"inputs has structure {tree_flatten(args)[1]}.")
-    elif in_dims is None or type(in_dims) is int:
-        dims = (in_dims,) * len(args)
     else:
-        raise ValueError(f"{where}: expected `in_dims` to be int or a (potentially nested) "
-                         f"tuple matching the structure of inputs, got: {type(in_dims)}.")
+        dims = (in_dims,) * len(args)
     def pairs(a, d):  # (leaf, its in_dim) of an argument's mapped leaves
         if d is None:
             return []
