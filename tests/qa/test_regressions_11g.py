@@ -196,3 +196,12 @@ _VMAP_CASES = {
 @pytest.mark.parametrize("case", sorted(_VMAP_CASES))
 def test_vmap_outputs_and_argument_checks(case):
     _same(lambda L: _VMAP_CASES[case](L, L.tensor(np.arange(12.0).reshape(4, 3))))
+
+
+def test_vmap_and_grad_keep_named_tuples():
+    def program(L):
+        X = L.tensor(np.random.default_rng(1).standard_normal((3, 2, 4)))
+        r = L.func.vmap(lambda a: a.max(dim=1))(X)
+        g = L.func.grad(lambda a: a.sum(dim=0).max(dim=0).values.sum())(X[0])
+        return type(r).__name__, r.values, r.indices, g
+    _same(program)

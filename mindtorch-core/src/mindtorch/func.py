@@ -15,7 +15,8 @@ from .autograd.function import under_transform  # noqa: E402  (Functions refuse 
 
 def _tree_map(fn, tree):
     if isinstance(tree, (tuple, list)):
-        return type(tree)(_tree_map(fn, t) for t in tree)
+        items = [_tree_map(fn, t) for t in tree]
+        return type(tree)(*items) if hasattr(tree, "_fields") else type(tree)(items)
     if isinstance(tree, dict):
         return {k: _tree_map(fn, v) for k, v in tree.items()}
     return fn(tree)
