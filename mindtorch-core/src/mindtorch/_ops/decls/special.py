@@ -414,7 +414,7 @@ def _mvlgamma_grad(grad, self, p):
 
 
 def _ldexp_grads(grad, other, result):
-    return grad * _M().pow(2.0, other), grad * result * math.log(2.0)
+    return grad * _cj(_M().pow(2.0, other)), grad * _cj(result) * math.log(2.0)
 
 
 _GRADS = {
