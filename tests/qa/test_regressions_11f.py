@@ -75,3 +75,17 @@ def test_norm_p_none_is_vector_2_norm(dim, dtype):
         g = L.autograd.grad(y.sum(), x)[0]
         return np.round(y.detach().numpy(), 8).tolist(), np.round(g.numpy(), 8).tolist()
     same_outcome(run)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("exp_complex", [False, True])
+def test_ldexp_complex_gradient_is_conjugate(dtype, exp_complex):
+    # the formula multiplied by 2**other and the result unconjugated
+    def run(L):
+        x = L.tensor([1 + 2j, 0.5 - 1j, -3j], dtype=getattr(L, dtype), requires_grad=True)
+        y = L.tensor([2 + 1j, 1 - 1j, 0.5 + 0j] if exp_complex else [2 + 0j, -1, 0],
+                     dtype=getattr(L, dtype), requires_grad=True)
+        o = L.ldexp(x, y)
+        gs = L.autograd.grad(o, (x, y), L.tensor([1 - 1j, 2 + 0.5j, -1j], dtype=o.dtype))
+        return [np.round(t.detach().numpy(), 4).tolist() for t in (o,) + gs]
+    same_outcome(run)
