@@ -205,3 +205,32 @@ def test_vmap_and_grad_keep_named_tuples():
         g = L.func.grad(lambda a: a.sum(dim=0).max(dim=0).values.sum())(X[0])
         return type(r).__name__, r.values, r.indices, g
     _same(program)
+
+
+_STRICT_CG = {
+    "hessian_quadratic": lambda F, L, x: F.hessian(lambda a: (a * a).sum(), x, create_graph=True,
+                                                   strict=True),
+    "hessian_linear": lambda F, L, x: F.hessian(lambda a: a.sum() * 3, x, create_graph=True,
+                                                strict=True),
+    "vhp_quadratic": lambda F, L, x: F.vhp(lambda a: (a * a).sum(), x, x, create_graph=True,
+                                           strict=True),
+    "vjp_linear": lambda F, L, x: F.vjp(lambda a: a * 2, x, x, create_graph=True, strict=True),
+    "jvp_linear": lambda F, L, x: F.jvp(lambda a: a * 2, x, x, create_graph=True, strict=True),
+    "jacobian_linear": lambda F, L, x: F.jacobian(lambda a: (a.sin(), a * 2), x,
+                                                  create_graph=True, strict=True),
+    "jvp_quadratic": lambda F, L, x: F.jvp(lambda a: a * a, x, x, create_graph=True, strict=True),
+    "jacobian_complex": lambda F, L, x: F.jacobian(lambda a: a * (1 + 1j), x.to(L.complex128)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_STRICT_CG))
+def test_autograd_functional_strict_create_graph(case):
+    def program(L):
+        x = L.tensor([1.0, 2.0], dtype=L.float64)
+        r = _STRICT_CG[case](L.autograd.functional, L, x)
+        return [t.detach() for t in _leaves_of(r)]
+    _same(program)
+
+
+def _leaves_of(r):
+    return [y for x in r for y in _leaves_of(x)] if isinstance(r, (tuple, list)) else [r]

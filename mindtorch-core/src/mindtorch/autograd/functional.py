@@ -46,7 +46,8 @@ def _check_requires_grad(values, kind, strict):
             raise RuntimeError(_STRICT[kind].format(i=i))
 
 
-def _grads(outputs, inputs, grad_outputs, create_graph, strict, stage="back"):
+def _grads(outputs, inputs, grad_outputs, create_graph, strict, stage="back", out_index=None,
+           inner=False):
     from . import grad
     import mindtorch
     diff = [o for o in outputs if o.requires_grad]
@@ -59,8 +60,17 @@ def _grads(outputs, inputs, grad_outputs, create_graph, strict, stage="back"):
             if strict:
                 raise RuntimeError(_STRICT.get(stage, stage).format(i=i))
             g = mindtorch.zeros_like(t)
+        elif strict and create_graph and not inner and not g.requires_grad:
+            _refuse_constant(stage == "double_back", i if out_index is None else out_index)
         result.append(g if create_graph else g.detach())
     return tuple(result)
+
+
+def _refuse_constant(double, i):
+    """strict with create_graph: a derivative that does not depend on the inputs."""
+    raise RuntimeError(f"The {'hessian' if double else 'jacobian'} of the user-provided "
+                       f"function is independent of input {i}. This is not allowed in strict "
+                       f"mode when create_graph=True.")
 
 
 def _vector(v, refs, refs_tuple, fn):
@@ -122,6 +132,9 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     pairs = [(g, w) for g, w in zip(jt_u, v) if g is not None]
     res = grad([g for g, _ in pairs], us, [w for _, w in pairs], create_graph=create_graph,
                allow_unused=True) if pairs else (None,) * len(us)
+    for i, r in enumerate(res if strict and create_graph else ()):
+        if r is not None and not r.requires_grad:
+            _refuse_constant(False, i)
     res = tuple(mindtorch.zeros_like(o) if r is None else (r if create_graph else r.detach())
                 for r, o in zip(res, outputs))
     outputs = tuple(o if create_graph else o.detach() for o in outputs)
@@ -162,12 +175,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False,
     for n, o in enumerate(outputs):
         per_input = [[] for _ in inputs]
         flat = o.reshape(-1)
-        for k in range(flat.numel()):
-            g_out = mindtorch.zeros_like(o).reshape(-1)
-            g_out[k] = 1
-            grads = _grads((o,), inputs, (g_out.reshape(o.shape),), create_graph, strict,
+        for k in range(flat.numel()):  # (implicit grad_outputs: complex outputs refused)
+            grads = _grads((flat[k],), inputs, (None,), create_graph, strict,
                            f"Output {n} of the user-provided function is independent of "
-                           f"input {{i}}. This is not allowed in strict mode.")
+                           f"input {{i}}. This is not allowed in strict mode.", n)
             for j, g in enumerate(grads):
                 per_input[j].append(g)
         rows.append(tuple(
@@ -192,7 +203,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
 
     def gradient(*xs):
         out = _single(func(*xs), strict, "hessian")
-        grads = _grads((out,), xs, (_one(out),), True, strict)
+        grads = _grads((out,), xs, (_one(out),), True, strict, inner=True)
         _check_requires_grad(grads, "jacobian", strict)
         return grads if is_tuple else grads[0]
     return jacobian(gradient, inputs_t if is_tuple else inputs_t[0], create_graph=create_graph,
@@ -222,7 +233,7 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False, _fn="vhp"):
     inputs_t = _prepare(inputs_t, True)
     v = _vector(v, inputs_t, is_tuple, _fn)
     out = _single(func(*inputs_t), strict, _fn)
-    grads = _grads((out,), inputs_t, (_one(out),), True, strict)
+    grads = _grads((out,), inputs_t, (_one(out),), True, strict, inner=True)
     _check_requires_grad(grads, "jacobian", strict)
     res = _grads(grads, inputs_t, v, create_graph, strict, "double_back")
     out = out if create_graph else out.detach()
