@@ -304,8 +304,8 @@ def numpy_T(self):
 
 def _matrix_op(what, conj, matrices_only=False):
     """mT / mH / adjoint() / H: the last two dims swapped (H: of a 2-D tensor only),
-    conjugated for mH / adjoint / H; 0-D tensors are returned as they are (with a
-    deprecation warning)."""
+    conjugated for mH / adjoint / H; 0-D tensors are returned as they are, conjugated
+    for those (with a deprecation warning)."""
     def op(self):
         nd = self.ndim
         if nd == 0:
@@ -314,13 +314,13 @@ def _matrix_op(what, conj, matrices_only=False):
                                 "the identity in these cases.")
             else:
                 _zero_dim_warning(what)
-            return self
+            return _conj(self) if conj else self  # (PyTorch's x.conj(), as the warning says)
         if matrices_only and nd != 2:
             raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got "
                                f"{nd}-D tensor." + (" For batches of matrices, consider using "
                                                     "tensor.mH" if nd > 2 else ""))
         if nd < 2:
-            name = what.replace("Tensor.", "tensor.")
+            name = "tensor." + what.replace("Tensor.", "")
             raise RuntimeError(f"{name} is only supported on matrices or batches of matrices. "
                                f"Got {nd}-D tensor.")
         r = transpose(self, nd - 2, nd - 1)
@@ -703,9 +703,9 @@ _VIEW_GRADS = {
     "t_": {"self": lambda grad: grad.t()},
     "numpy_T": {"self": lambda grad: grad.permute(tuple(range(grad.ndim))[::-1])},
     "mT": {"self": lambda grad: grad.mT if grad.ndim >= 2 else grad},
-    "mH": {"self": lambda grad: grad.mH if grad.ndim >= 2 else grad},
-    "adjoint": {"self": lambda grad: grad.mH if grad.ndim >= 2 else grad},
-    "matrix_H": {"self": lambda grad: grad.mH if grad.ndim >= 2 else grad},
+    "mH": {"self": lambda grad: grad.mH if grad.ndim >= 2 else _conj(grad)},
+    "adjoint": {"self": lambda grad: grad.mH if grad.ndim >= 2 else _conj(grad)},
+    "matrix_H": {"self": lambda grad: grad.mH if grad.ndim >= 2 else _conj(grad)},
     "permute": {"self": lambda grad, dims: grad.permute(
         sorted(range(len(dims)), key=lambda i: dims[i]))},
     "select": {"self": lambda grad, self_geometry, dim, index:
