@@ -89,3 +89,30 @@ def test_ldexp_complex_gradient_is_conjugate(dtype, exp_complex):
         gs = L.autograd.grad(o, (x, y), L.tensor([1 - 1j, 2 + 0.5j, -1j], dtype=o.dtype))
         return [np.round(t.detach().numpy(), 4).tolist() for t in (o,) + gs]
     same_outcome(run)
+
+
+@pytest.mark.parametrize("op", ["adjoint", "mH", "H", "mT", "fn_adjoint"])
+@pytest.mark.parametrize("dtype", ["complex128", "float64"])
+def test_zero_dim_adjoint_conjugates(op, dtype):
+    # a 0-D tensor's adjoint()/mH/H is x.conj() (the warning says so); was x, gradient too
+    get = {"adjoint": lambda L, x: x.adjoint(), "mH": lambda L, x: x.mH,
+           "H": lambda L, x: x.H, "mT": lambda L, x: x.mT,
+           "fn_adjoint": lambda L, x: L.adjoint(x)}[op]
+
+    def run(L):
+        import warnings
+        x = L.tensor(1 + 2j if dtype == "complex128" else 1.5, dtype=getattr(L, dtype),
+                     requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y = get(L, x)
+        g = L.autograd.grad(y, x, L.tensor(1 - 3j if dtype == "complex128" else 2.0,
+                                           dtype=y.dtype))[0]
+        return y.item(), g.item()
+    same_outcome(run)
+
+
+@pytest.mark.parametrize("op", ["adjoint", "fn_adjoint"])
+def test_adjoint_of_vector_message(op):
+    same_outcome(lambda L: L.tensor([1j]).adjoint() if op == "adjoint"
+                 else L.adjoint(L.tensor([1j])))
