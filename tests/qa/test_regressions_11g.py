@@ -234,3 +234,30 @@ def test_autograd_functional_strict_create_graph(case):
 
 def _leaves_of(r):
     return [y for x in r for y in _leaves_of(x)] if isinstance(r, (tuple, list)) else [r]
+
+
+@pytest.mark.parametrize("api", ["grad", "grad_and_value", "jacrev", "jacfwd", "hessian", "vmap"])
+def test_transforms_wrap_the_function(api):
+    _same(lambda L: (getattr(L.func, api)(L.sin).__name__,
+                     getattr(L.func, api)(L.sin).__wrapped__ is L.sin))
+
+
+@pytest.mark.parametrize("api", ["jacrev", "jacfwd"])
+@pytest.mark.parametrize("where", ["input", "output", "other_input"])
+def test_jacobians_refuse_complex(api, where):
+    def program(L):
+        x = L.tensor([1.0, 2.0], dtype=L.float64)
+        z = x.to(L.complex128)
+        fn = getattr(L.func, api)
+        if where == "input":
+            return fn(lambda a: a * 2)(z)
+        if where == "output":
+            return fn(lambda a: a * (1 + 1j))(x)
+        return fn(lambda a, b: a * b.real)(x, z)
+    _same(program)
+
+
+def test_vhp_signature():
+    import inspect
+    assert str(inspect.signature(mindtorch.autograd.functional.vhp)) == \
+        str(inspect.signature(torch.autograd.functional.vhp))

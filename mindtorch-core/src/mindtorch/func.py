@@ -80,7 +80,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         finally:
             VMAP_LEVELS.pop()
         return _unbatch(results, out_dims, name, n)
-    return functools.wraps(func)(mapped) if hasattr(func, "__name__") else mapped
+    return functools.wraps(func)(mapped)
 
 
 def _name(func):
@@ -270,7 +270,7 @@ def grad_and_value(func, argnums=0, has_aux=False):
         g = _finish(per_arg[0] if isinstance(argnums, int) else per_arg, outer, inputs)
         value = _finish(value, outer, inputs)
         return (g, (value, _finish(aux, outer, inputs))) if has_aux else (g, value)
-    return wrapped
+    return _wraps(func, wrapped)
 
 
 def grad(func, argnums=0, has_aux=False):
@@ -279,7 +279,7 @@ def grad(func, argnums=0, has_aux=False):
     def wrapped(*args, **kwargs):
         g, value = gv(*args, **kwargs)
         return (g, value[1]) if has_aux else g
-    return wrapped
+    return _wraps(func, wrapped)
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
@@ -386,6 +386,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         raise ValueError("jacrev: `chunk_size` should be greater than 0.")
 
     def wrapped(*args, **kwargs):
+        _refuse_complex("jacrev", args, "inputs")
         nums = _check_argnums(argnums, args)
         args, outer = _differentiable(args, nums)
         trees = [args[k] for k in nums]
@@ -398,6 +399,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                                    "tuple: (output, aux) if has_aux is True")
             out, aux = out if has_aux else (out, None)
             _check_outputs(out, "vjp(f, *primals)")
+            _refuse_complex("jacrev", out, "outputs")
 
             def jac(o):
                 rows = [[] for _ in inputs]
@@ -416,7 +418,7 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 return per_arg[0] if isinstance(argnums, int) else per_arg
             result = _finish(_tree_map(jac, out), outer, inputs)
         return (result, _finish(aux, outer, inputs)) if has_aux else result
-    return wrapped
+    return _wraps(func, wrapped)
 
 
 def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
@@ -430,6 +432,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
     def wrapped(*args, **kwargs):
         if fw._current_level >= 0:
             return reverse(*args, **kwargs)
+        _refuse_complex("jacfwd", args, "inputs")
         nums = _check_argnums(argnums, args)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
@@ -451,6 +454,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
             if randomness == "error":
                 raise RuntimeError(_RANDOM_ERROR)
         outs = _leaves(out)
+        _refuse_complex("jacfwd", out, "outputs")
         columns = [[] for _ in inputs]  # per input element: the outputs' tangents
         for j, x in enumerate(inputs):
             for i in range(x.numel()):
@@ -472,7 +476,7 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         del _dual_leaves[made:]
         result = _finish(result, outer, own)
         return (result, _finish(aux, outer, own)) if has_aux else result
-    return wrapped
+    return _wraps(func, wrapped)
 
 
 def _dual_call(func, args, nums, tangent_trees, kwargs, has_aux):
@@ -564,6 +568,19 @@ def _check_outputs(out, api):
             raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or "
                                f"complex Tensors, got Tensor with dtype {o.dtype}")
     return outs
+
+
+def _wraps(func, wrapper):
+    import functools
+    return functools.wraps(func)(wrapper)
+
+
+def _refuse_complex(api, tree, what):
+    """jacrev / jacfwd take and give real tensors only (PyTorch's message)."""
+    for k, t in enumerate(_leaves(tree)):
+        if getattr(t, "is_complex", None) and t.is_complex():
+            raise RuntimeError(f"{api}: Expected all {what} to be real but received complex "
+                               f"tensor at flattened input idx: {k}")
 
 
 def _pprint(spec):

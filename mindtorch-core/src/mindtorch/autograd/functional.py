@@ -227,8 +227,12 @@ def _one(t):
     return mindtorch.ones_like(t)
 
 
-def vhp(func, inputs, v=None, create_graph=False, strict=False, _fn="vhp"):
+def vhp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), v^T H) for a scalar func."""
+    return _vhp(func, inputs, v, create_graph, strict, "vhp")
+
+
+def _vhp(func, inputs, v, create_graph, strict, _fn):
     is_tuple, inputs_t = _tuple(inputs, "inputs", _fn)
     inputs_t = _prepare(inputs_t, True)
     v = _vector(v, inputs_t, is_tuple, _fn)
@@ -242,4 +246,4 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False, _fn="vhp"):
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
     """(func(inputs), H v) for a scalar func (H is symmetric: the same as v^T H)."""
-    return vhp(func, inputs, v, create_graph, strict, "hvp")
+    return _vhp(func, inputs, v, create_graph, strict, "hvp")
