@@ -108,6 +108,8 @@ def dim_order(t, ambiguity_check=False):
     """Tensor.dim_order: dims from outermost to innermost.  ambiguity_check (True or a list
     of memory formats) raises when size-1 dims or equal strides allow several orders and the
     tensor matches not exactly one of the listed formats, or when the strides tie."""
+    from itertools import pairwise
+
     from ._strides import stride_order
     bad = not isinstance(ambiguity_check, (bool, list)) or (
         isinstance(ambiguity_check, list)
@@ -116,7 +118,7 @@ def dim_order(t, ambiguity_check=False):
         raise TypeError("The ambiguity_check argument must be a bool or a list of memory formats.")
     shape, stride = t._shape, t._stride
     formats = ambiguity_check if isinstance(ambiguity_check, list) else []
-    several = 1 in shape or any(a == b for a, b in zip(stride, stride[1:]))
+    several = 1 in shape or any(a == b for a, b in pairwise(stride))
     if ambiguity_check is not False and several and \
             sum(t.is_contiguous(memory_format=f) for f in formats) != 1:
         raise RuntimeError(_AMBIGUOUS + ", or cannot map to exact one of the given memory formats.")
@@ -127,6 +129,6 @@ def dim_order(t, ambiguity_check=False):
         return tuple(range(t.ndim)) if dense else (0, *range(2, t.ndim), 1)
     perm = stride_order(shape, stride)  # innermost first
     inner_out = [stride[d] for d in perm]
-    if ambiguity_check and (0 in inner_out or any(a >= b for a, b in zip(inner_out, inner_out[1:]))):
+    if ambiguity_check and (0 in inner_out or any(a >= b for a, b in pairwise(inner_out))):
         raise RuntimeError(_AMBIGUOUS + ".")
     return tuple(reversed(perm))
