@@ -611,7 +611,11 @@ def _sgn(a):
     if a.dtype.kind != "c":
         return _sign(a)
     m = np.abs(a)
-    return np.where(m == 0, 0, a / np.where(m == 0, 1, m)).astype(a.dtype)
+    d = np.where(m == 0, 1, m)
+    # parts divided apart (as PyTorch): a complex division makes (inf+0j)/inf nan+nanj
+    out = np.empty_like(a)
+    out.real, out.imag = np.where(m == 0, 0, a.real / d), np.where(m == 0, 0, a.imag / d)
+    return out
 
 
 _BF16 = D.bfloat16.np
