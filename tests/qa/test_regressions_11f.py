@@ -116,3 +116,15 @@ def test_zero_dim_adjoint_conjugates(op, dtype):
 def test_adjoint_of_vector_message(op):
     same_outcome(lambda L: L.tensor([1j]).adjoint() if op == "adjoint"
                  else L.adjoint(L.tensor([1j])))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_sgn_of_infinite_complex(dtype):
+    # z / |z| divided the parts apart, as PyTorch: (inf+0j) -> nan+0j (was nan+nanj)
+    def run(L):
+        inf = float("inf")
+        z = L.tensor([complex(inf, 0), complex(-inf, 0), complex(0, inf), complex(0, -inf),
+                      complex(inf, inf), 0j, 3 + 4j, complex(float("nan"), 1)],
+                     dtype=getattr(L, dtype))
+        return str(L.sgn(z).tolist())
+    same_outcome(run)
