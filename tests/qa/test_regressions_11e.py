@@ -106,3 +106,45 @@ def test_enforce_grad_layout_policy_call_and_decorator():
         (p * 2).contiguous().sum().backward()  # the decorator restored the policy
         return first, p.grad.stride(), deco() is None
     same_outcome(run)
+
+
+def test_grad_dtype_docstring_and_engine_cast():
+    # Tensor.grad_dtype (PyTorch 2.13) was missing
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        seen = [x.grad_dtype, L.ones(2).grad_dtype]
+        x.grad_dtype = L.float16
+        (x * 2).sum().backward()
+        (x * 3).sum().backward()  # accumulated in float16
+        seen += [x.grad_dtype, x.grad.dtype, x.grad.tolist()]
+        x.grad = None
+        x.grad_dtype = None
+        (x.double() * 2).sum().backward()  # (the cast's backward gives float32 already)
+        seen.append(x.grad.dtype)
+        x.grad = L.ones(2, dtype=L.float64)  # None: any dtype may be assigned
+        seen.append(x.grad.dtype)
+        return [str(v) for v in seen]
+    same_outcome(run)
+
+
+_GRAD_DTYPE_ERRORS = {
+    "get_non_leaf": lambda L, x: (x * 2).grad_dtype,
+    "set_non_leaf": lambda L, x: setattr(x * 2, "grad_dtype", L.float16),
+    "set_str": lambda L, x: setattr(x, "grad_dtype", "float16"),
+    "assign_other_dtype": lambda L, x: setattr(x, "grad", L.ones(2, dtype=L.float64)),
+    "assign_after_set": lambda L, x: (setattr(x, "grad_dtype", L.float64),
+                                      setattr(x, "grad", L.ones(2))),
+    "set_with_grad": lambda L, x: (setattr(x, "grad", L.ones(2)),
+                                   setattr(x, "grad_dtype", L.float16)),
+    "set_same_as_grad": lambda L, x: (setattr(x, "grad", L.ones(2)),
+                                      setattr(x, "grad_dtype", L.float32), str(x.grad_dtype)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(_GRAD_DTYPE_ERRORS))
+def test_grad_dtype_errors(kind):
+    def run(L):
+        x = L.tensor([1.0, 2.0], requires_grad=True)
+        r = _GRAD_DTYPE_ERRORS[kind](L, x)
+        return str(r[-1]) if isinstance(r, tuple) else None
+    same_outcome(run, quiet=True)

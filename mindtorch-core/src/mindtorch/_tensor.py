@@ -269,10 +269,12 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
-            if value.dtype is not self.dtype:
+            from .autograd import _grad_dtype
+            allowed = _grad_dtype.allowed(self)
+            if allowed is not None and value.dtype is not allowed:
                 raise RuntimeError(
                     f"attempting to assign a gradient with dtype '{_CPP_NAMES[value.dtype.name]}'"
-                    f" to a tensor with grad_dtype '{D.scalar_type_name(self.dtype)}'. The "
+                    f" to a tensor with grad_dtype '{D.scalar_type_name(allowed)}'. The "
                     f"gradient must match the tensor's grad_dtype (defaults to the tensor's "
                     f"dtype). You can set the tensor's grad_dtype attribute with a specific "
                     f"dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging "
@@ -293,6 +295,16 @@ class Tensor:
     @grad.deleter
     def grad(self):
         self._grad = None
+
+    @property
+    def grad_dtype(self):
+        from .autograd import _grad_dtype
+        return _grad_dtype.get(self)
+
+    @grad_dtype.setter
+    def grad_dtype(self, value):
+        from .autograd import _grad_dtype
+        _grad_dtype.set(self, value)
 
     @property
     def retains_grad(self):

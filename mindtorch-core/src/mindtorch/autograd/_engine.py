@@ -358,6 +358,9 @@ def validate(node, outs):
 def _accumulate(node, g, fresh, create_graph):
     t = node.variable
     if g is not None:
+        if "_grad_dtype" in t.__dict__:  # (Tensor.grad_dtype set: gradients cast to it)
+            d = t.__dict__["_grad_dtype"]
+            g = g if d is None or g.dtype is d else g.to(d)
         _set_grad(t, g, create_graph, fresh)
     hooks = t.__dict__.get("_post_accumulate_hooks")
     if hooks:
