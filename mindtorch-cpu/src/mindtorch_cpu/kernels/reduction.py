@@ -146,7 +146,7 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
         contiguous = a.flags.c_contiguous
         inner = a.ndim - 1 if contiguous else min(
             range(a.ndim), key=lambda i: abs(a.strides[i]) if a.shape[i] > 1 else math.inf)
-        if inner in dim:
+        if inner in dim and a.strides[inner]:  # (stride 0, expanded: no run in memory)
             return np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
         block = cascade and contiguous and _block(self, dim, keepdim)
         if block and block[0][2] > 1:
