@@ -304,7 +304,7 @@ class Tensor:
     @grad_dtype.setter
     def grad_dtype(self, value):
         from .autograd import _grad_dtype
-        _grad_dtype.set(self, value)
+        _grad_dtype.assign(self, value)
 
     @property
     def retains_grad(self):

@@ -17,7 +17,7 @@ def get(t):
     return allowed(t)
 
 
-def set(t, value):  # noqa: A001 - the property's setter
+def assign(t, value):
     if t._grad_fn is not None:
         raise RuntimeError("grad_dtype can only be set on leaf tensors.")
     if value is not None and not isinstance(value, D.dtype):
