@@ -422,6 +422,12 @@ def _unravel_public(indices, shape):
 def _derivatives():
     # mantissa = self / 2 ** exponent, the exponent piecewise constant
     derivative(OPS["frexp"], self=lambda grad, results: grad / results[1].exp2())
+    # one node each (ComplexBackward0 / PolarBackward0, not their decompositions' last op);
+    # real inputs of a complex output: the real part of grad * conj(d out / d input)
+    derivative(OPS["complex"], real=lambda grad: grad.real, imag=lambda grad: grad.imag)
+    # (PyTorch's: sgn(result) for exp(i angle), so abs's gradient is 0 where abs is 0)
+    derivative(OPS["polar"], abs=lambda grad, result: (grad * result.sgn().conj()).real,
+               angle=lambda grad, result: (grad * (result * 1j).conj()).real)
 
 
 _derivatives()
