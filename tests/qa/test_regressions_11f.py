@@ -152,3 +152,22 @@ def test_repeat_backward_single_precision_is_accurate():
         s = a.repeat(500, 300).sum()
         res.append(np.asarray(L.autograd.grad(s, a, L.tensor(0.3716 + 1.2345j))[0].numpy()))
     np.testing.assert_allclose(res[0], res[1], rtol=2e-6)
+
+
+@pytest.mark.parametrize("op", ["complex", "polar", "polar_bcast", "polar_sq"])
+def test_complex_and_polar_nodes(op):
+    # one node each (was CloneBackward0, their decomposition's last op); polar's abs gets
+    # PyTorch's gradient 0 where abs is 0 (sgn(result)), also in double backward
+    fn = {"complex": lambda L, x, t: L.complex(x, t), "polar": lambda L, x, t: L.polar(x, t),
+          "polar_bcast": lambda L, x, t: L.polar(x[:, None], t),
+          "polar_sq": lambda L, x, t: L.polar(x, t) ** 2}[op]
+
+    def run(L):
+        x = L.tensor([1.5, 0.0, -0.5], dtype=L.float64, requires_grad=True)
+        t = L.tensor([0.3, 2.0, -1.0], dtype=L.float64, requires_grad=True)
+        y = fn(L, x, t)
+        g = L.autograd.grad(y, (x, t), L.ones_like(y) * (1 - 2j), create_graph=True)
+        gg = L.autograd.grad(g[0].sum() + g[1].sum(), (x, t), allow_unused=True)
+        return (y.grad_fn.name(), [np.round(v.detach().numpy(), 8).tolist() for v in g],
+                [None if v is None else np.round(v.numpy(), 8).tolist() for v in gg])
+    same_outcome(run)
