@@ -2,7 +2,7 @@
 import mindtorch
 import numpy as np
 import pytest
-from reference import same_errors
+from reference import outcome, same_errors
 
 torch = pytest.importorskip("torch")
 
@@ -261,3 +261,95 @@ def test_vhp_signature():
     import inspect
     assert str(inspect.signature(mindtorch.autograd.functional.vhp)) == \
         str(inspect.signature(torch.autograd.functional.vhp))
+
+
+def _setitem_unbatched(L, a):
+    b = L.zeros(3, dtype=a.dtype)
+    b[0] = a.sum()
+    return b
+
+
+def _iadd_unbatched(L, a):
+    b = L.zeros(3, dtype=a.dtype)
+    b += a
+    return b
+
+
+def _inplace_batched_ok(L, a):
+    b = a.clone()
+    b[0] = 1.0
+    b += a
+    return b.relu_()
+
+
+_BATCHED = {
+    "item": lambda L, a: a.sum().item(),
+    "float": lambda L, a: float(a.sum()),
+    "if": lambda L, a: a if a.sum() > 0 else -a,
+    "tolist": lambda L, a: a.tolist(),
+    "nonzero": lambda L, a: a.nonzero(),
+    "mask_index": lambda L, a: a[a > 0],
+    "add_into_unbatched": lambda L, a: L.zeros(3, dtype=a.dtype).add_(a),
+    "setitem_unbatched": _setitem_unbatched,
+    "iadd_unbatched": _iadd_unbatched,
+    "inplace_batched_ok": _inplace_batched_ok,
+    "plain_item_ok": lambda L, a: a * L.tensor(2.0).item(),
+    "where_ok": lambda L, a: L.where(a > 0, a, 0.0),
+    "jvp_inside_ok": lambda L, a: L.func.jvp(lambda b: b.sin(), (a,), (a,))[1],
+    "grad_inside_ok": lambda L, a: L.func.grad(lambda b: (b ** 3).sum())(a),
+    "relu_inplace_module_ok": lambda L, a: L.nn.ReLU(inplace=True)(a.clone()),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BATCHED))
+def test_vmap_refuses_what_batched_tensors_cannot_do(case):
+    def program(L):
+        return L.func.vmap(lambda a: _BATCHED[case](L, a))(
+            L.tensor(np.random.default_rng(2).standard_normal((4, 3))))
+    if case.endswith("_unbatched"):  # (PyTorch's message depends on the op: the class is compared)
+        ours, theirs = outcome(lambda: program(mindtorch)), outcome(lambda: program(torch))
+        assert ours[0] == theirs[0] == "RuntimeError"
+    else:
+        _same(program)
+
+
+def test_vmap_custom_function_forward_reads_numpy():
+    def program(L):
+        class Twice(L.autograd.Function):
+            generate_vmap_rule = True
+
+            @staticmethod
+            def forward(x):
+                return L.tensor(x.numpy() * 2)
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                pass
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+        return L.func.vmap(Twice.apply)(L.tensor(np.arange(6.0).reshape(2, 3)))
+    _same(program)  # (torch's generated rule runs forward on batched tensors: refused)
+
+
+def test_vmap_custom_function_with_own_rule_reads_numpy():
+    def program(L):
+        class Twice(L.autograd.Function):
+            @staticmethod
+            def forward(x):
+                return L.tensor(x.numpy() * 2)
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                pass
+
+            @staticmethod
+            def backward(ctx, g):
+                return g * 2
+
+            @staticmethod
+            def vmap(info, in_dims, x):
+                return Twice.apply(x.movedim(in_dims[0], 0)), 0
+        return L.func.vmap(Twice.apply)(L.tensor(np.arange(6.0).reshape(2, 3)))
+    _same(program)

@@ -26,9 +26,12 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
     """func mapped over dim in_dims of its arguments (per argument: a dim for every tensor
     of that argument's pytree, or None to pass it whole), by one call per slice; the
     results' tensors stacked at out_dims."""
+    import contextlib
     import functools
 
     import mindtorch as M
+
+    from . import _vmap_batched
 
     from ._tensor import Tensor
     if randomness not in ("error", "different", "same"):
@@ -51,8 +54,9 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         def sliced(t, d, i):
             level.add(id(t._storage))
             if not n:  # (an empty batch: func sees one placeholder slice)
-                return t.new_zeros(tuple(k for j, k in enumerate(t.shape) if j != d % t.dim()))
-            return t.select(d, i)
+                return tracker.mark(t.new_zeros(tuple(k for j, k in enumerate(t.shape)
+                                                      if j != d % t.dim())))
+            return tracker.mark(t.select(d, i))
 
         def piece(a, d, i):  # d: an int or None for all of a's leaves, or a's structure
             if d is None:
@@ -67,13 +71,17 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         start = None if randomness == "different" else M.get_rng_state()
         results = []
         VMAP_LEVELS.append(level)
+        tracker = _vmap_batched.Batched()
         try:
             with under_transform():
                 for i in range(max(n, 1)):
                     if randomness == "same" and i:
                         M.set_rng_state(start)
-                    results.append(func(*[piece(a, d, i) for a, d in zip(args, dims)],
-                                        **kwargs))
+                    sliced_args = [piece(a, d, i) for a, d in zip(args, dims)]
+                    # (the first slice runs tracked: PyTorch's refusals come up in every
+                    # slice alike, so the others run at full speed)
+                    with tracker if i == 0 else contextlib.nullcontext():
+                        results.append(func(*sliced_args, **kwargs))
                     if randomness == "error" and not M.equal(M.get_rng_state(), start):
                         M.set_rng_state(start)
                         raise RuntimeError(_RANDOM_ERROR)

@@ -1,0 +1,129 @@
+"""vmap's stand-in for PyTorch's BatchedTensor checks: while the first slice runs, a
+TorchFunctionMode marks the tensors derived from the slices, so that what PyTorch refuses
+on batched tensors (reading values, writing them into unbatched tensors, ops with
+data-dependent output shapes) is refused here too."""
+
+
+def _batched_class():
+    from .overrides import TorchFunctionMode
+
+    class _Batched(TorchFunctionMode):
+        """Which tensors of one vmap call derive from its slices (PyTorch's BatchedTensors),
+        for PyTorch's refusals: reading their values (.item(), bool(), ...), writing them
+        into a tensor that is not batched, ops with data-dependent output shapes."""
+
+        def __init__(self):
+            super().__init__()
+            self.ids = {}  # id(tensor) -> weakref: the batched tensors
+
+        def mark(self, t):
+            import weakref
+            self.ids[id(t)] = weakref.ref(t)
+            return t
+
+        def batched(self, t):
+            r = self.ids.get(id(t))
+            return r is not None and r() is t
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            flat = [x for a in (*args, *kwargs.values())
+                    for x in (a if isinstance(a, (tuple, list)) else (a,))]
+            if any(self.batched(x) for x in flat):
+                _refuse_batched(func, args, self)
+                out = func(*args, **kwargs)
+                for t in (out if isinstance(out, (tuple, list)) else (out,)):
+                    if hasattr(t, "_storage"):
+                        self.mark(t)
+                return out
+            return func(*args, **kwargs)
+    return _Batched
+
+
+_ITEM = ("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
+         "calling .item() on a Tensor, please try to rewrite what you're doing with other "
+         "operations. If error is occurring somewhere inside PyTorch internals, please file "
+         "a bug report.")
+_REFUSED = {
+    "item": _ITEM, "__float__": _ITEM, "__int__": _ITEM, "__complex__": _ITEM,
+    "__index__": _ITEM,
+    "__bool__": "vmap: It looks like you're attempting to use a Tensor in some data-dependent "
+                "control flow. We don't support that yet, please file an issue at "
+                "https://github.com/pytorch/pytorch/issues .",
+    "tolist": "Cannot access data pointer of Tensor that doesn't have storage",
+    "numpy": "Cannot access data pointer of Tensor that doesn't have storage",
+    "nonzero": "vmap: We do not support batching operators that can output dynamic shape. "
+               "Attempted to vmap over aten::nonzero. Please file an issue at "
+               "https://github.com/pytorch/pytorch/issues if you need this feature.",
+    "masked_select": "vmap: We do not support batching operators that can support dynamic "
+                     "shape. Attempting to batch over indexing with a boolean mask.",
+}
+_INPLACE = ("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists "
+            "a Tensor `other` in extra_args that has more elements than `self`. This happened "
+            "due to `other` being vmapped over but `self` not being vmapped over in a vmap. "
+            "Please try to use out-of-place operators instead of inplace")
+
+
+def _refuse_batched(func, args, tracker):
+    """PyTorch's errors for func(*args), called by the user's code, with batched tensors
+    among args (mindtorch's own Python code - transforms, modules - is not checked: it
+    stands for single PyTorch ops)."""
+    name = getattr(func, "__name__", "")
+    first = args[0] if args else None
+    error = None
+    if name in _REFUSED and tracker.batched(first):
+        error = _REFUSED[name]
+    elif name in ("__getitem__", "getitem") and len(args) > 1:
+        import mindtorch
+        index = args[1] if isinstance(args[1], tuple) else (args[1],)
+        if any(getattr(i, "dtype", None) is mindtorch.bool and tracker.batched(i)
+               for i in index):
+            error = _REFUSED["masked_select"]
+    elif (name in ("__setitem__", "setitem") or name.endswith("_") and not name.startswith("_") or
+          name.startswith("__i") and name[3:-2] in _INPLACE_DUNDERS) and \
+            hasattr(first, "_storage") and not tracker.batched(first):
+        error = _INPLACE
+    if error is not None and _from_user_code():
+        raise RuntimeError(error)
+
+
+_PLUMBING = {"mindtorch", "mindtorch.overrides", "mindtorch._tensor_subclass",
+             "mindtorch._tensor", "mindtorch.func", __name__}  # (dispatch; one-op functions)
+
+
+def _own_vmap_rule(cls):
+    from .autograd.function import Function
+    return isinstance(cls, type) and issubclass(cls, Function) and cls.vmap is not Function.vmap
+
+
+def _from_user_code():
+    """Whether the op being dispatched was called from outside mindtorch, and not within
+    a custom autograd.Function (its vmap rule stands for it) inside the vmap."""
+    import sys
+    frame = sys._getframe(2)
+    while frame is not None:
+        module = frame.f_globals.get("__name__", "")
+        if not (module in _PLUMBING or module.startswith("mindtorch._ops") or
+                frame.f_code.co_filename.startswith("<")):
+            if module == "mindtorch" or module.startswith("mindtorch."):
+                return False
+            break
+        frame = frame.f_back
+    while frame is not None and not (frame.f_code.co_name == "mapped" and
+                                     frame.f_globals.get("__name__") == "mindtorch.func"):
+        if frame.f_globals.get("__name__") == "mindtorch.autograd.function" and \
+                _own_vmap_rule(frame.f_locals.get("cls")):
+            return False
+        frame = frame.f_back
+    return True
+
+
+_INPLACE_DUNDERS = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or",
+                    "xor", "lshift", "rshift", "matmul"}
+
+
+def Batched():
+    """A TorchFunctionMode marking the tensors derived from one vmap call's slices."""
+    global Batched
+    Batched = _batched_class()  # (defined on first use: overrides imports late)
+    return Batched()
