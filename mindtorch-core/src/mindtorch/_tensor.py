@@ -807,7 +807,7 @@ class Tensor:
     def conj(self):
         if not self.dtype.is_complex:
             return self
-        return self.conj_physical()
+        return _op("conj")(self)
 
 
 _BINDINGS = {}  # op name -> binding, for the properties above (looked up on first use)

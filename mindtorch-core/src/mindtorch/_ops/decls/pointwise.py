@@ -465,6 +465,10 @@ def _declare():
            promotion="default", out=True)
     # +t: t itself (bool refused)
     define("positive(Tensor(a) self) -> Tensor(a)", decomposition=_positive)
+    # Tensor.conj() of a complex tensor: a conjugated copy (no lazy conjugate bit, see
+    # _tensor.py) recorded as PyTorch's ConjBackward0; Tensor.conj returns a real tensor
+    define("conj(Tensor self) -> Tensor", function=False, method=False,
+           decomposition=lambda self: OPS["conj_physical"].call(self))
     define("lerp(Tensor self, Tensor end, Tensor|Scalar weight) -> Tensor", tags=POINTWISE,
            promotion="default", out=True, decomposition=_lerp)
     for name in ("min", "max"):  # clamp with one bound (numbered by overload, as clamp)
@@ -640,6 +644,7 @@ _GRADS = {
     "sgn": {"self": _sgn_grad},
     "ceil": _ZERO, "floor": _ZERO, "round": _ZERO, "trunc": _ZERO, "sign": _ZERO,
     "conj_physical": {"self": lambda grad: grad.conj_physical()},
+    "conj": {"self": lambda grad: grad.conj()},
     "cos": {"self": lambda grad, self: -grad * _cj(self.sin())},
     "cosh": {"self": lambda grad, self: grad * _cj(self.sinh())},
     "sin": {"self": lambda grad, self: grad * _cj(self.cos())},
