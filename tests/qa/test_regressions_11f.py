@@ -171,3 +171,17 @@ def test_complex_and_polar_nodes(op):
         return (y.grad_fn.name(), [np.round(v.detach().numpy(), 8).tolist() for v in g],
                 [None if v is None else np.round(v.numpy(), 8).tolist() for v in gg])
     same_outcome(run)
+
+
+@pytest.mark.parametrize("how", ["method", "function", "fft_ihfft"])
+def test_conj_records_conj_backward(how):
+    # x.conj() recorded ConjPhysicalBackward0 (mindtorch's conj copies; the node is named
+    # as PyTorch's); a real tensor's conj() is itself
+    def run(L):
+        x = L.tensor([1 + 2j, -0.5j], requires_grad=True)
+        y = {"method": lambda: x.conj(), "function": lambda: L.conj(x),
+             "fft_ihfft": lambda: L.fft.ihfft(x.real)}[how]()
+        g = L.autograd.grad(y, x, L.tensor([1 - 1j, 2 + 0j], dtype=y.dtype))[0]
+        r = L.tensor([1.0], requires_grad=True)
+        return repr(y), g.tolist(), r.conj() is r, r.conj().grad_fn
+    same_outcome(run)
