@@ -353,3 +353,15 @@ def test_vmap_custom_function_with_own_rule_reads_numpy():
                 return Twice.apply(x.movedim(in_dims[0], 0)), 0
         return L.func.vmap(Twice.apply)(L.tensor(np.arange(6.0).reshape(2, 3)))
     _same(program)
+
+
+@pytest.mark.parametrize("randomness", ["error", "same", "different"])
+@pytest.mark.parametrize("batched", [False, True])
+def test_vmap_inplace_randomness(randomness, batched):
+    def program(L):
+        L.manual_seed(0)
+        X = L.tensor(np.arange(6.0).reshape(2, 3))
+        f = (lambda a: a.clone().normal_()) if batched else \
+            (lambda a: L.empty(3, dtype=L.float64).normal_())
+        return L.func.vmap(f, randomness=randomness)(X)
+    _same(program)

@@ -12,9 +12,10 @@ def _batched_class():
         for PyTorch's refusals: reading their values (.item(), bool(), ...), writing them
         into a tensor that is not batched, ops with data-dependent output shapes."""
 
-        def __init__(self):
+        def __init__(self, randomness):
             super().__init__()
             self.ids = {}  # id(tensor) -> weakref: the batched tensors
+            self.randomness = randomness
 
         def mark(self, t):
             import weakref
@@ -27,6 +28,13 @@ def _batched_class():
 
         def __torch_function__(self, func, types, args=(), kwargs=None):
             kwargs = kwargs or {}
+            if self.randomness == "different" and args and \
+                    getattr(func, "__name__", "") in _RANDOM_INPLACE and \
+                    not self.batched(args[0]):
+                raise RuntimeError("vmap: Cannot ask for different inplace randomness on an "
+                                   "unbatched tensor. This will appear like same randomness. "
+                                   "If this is necessary for your usage, please file an issue "
+                                   "with functorch.")
             flat = [x for a in (*args, *kwargs.values())
                     for x in (a if isinstance(a, (tuple, list)) else (a,))]
             if any(self.batched(x) for x in flat):
@@ -122,8 +130,12 @@ _INPLACE_DUNDERS = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "a
                     "xor", "lshift", "rshift", "matmul"}
 
 
-def Batched():
+_RANDOM_INPLACE = {"normal_", "uniform_", "bernoulli_", "random_", "exponential_", "cauchy_",
+                   "log_normal_", "geometric_"}
+
+
+def Batched(randomness):
     """A TorchFunctionMode marking the tensors derived from one vmap call's slices."""
     global Batched
     Batched = _batched_class()  # (defined on first use: overrides imports late)
-    return Batched()
+    return Batched(randomness)
