@@ -365,3 +365,11 @@ def test_vmap_inplace_randomness(randomness, batched):
             (lambda a: L.empty(3, dtype=L.float64).normal_())
         return L.func.vmap(f, randomness=randomness)(X)
     _same(program)
+
+
+def test_linearize_tangent_structure_message():
+    def program(L):
+        x, y = _xy(L)
+        out, fn = L.func.linearize(lambda a: a.sin(), x)
+        return fn(x, x)
+    _same(program)

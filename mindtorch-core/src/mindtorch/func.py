@@ -655,15 +655,17 @@ def linearize(func, *primals):
     """(func(*primals), jvp_fn): jvp_fn(*tangents) is the Jacobian-vector product at the
     primals (a forward pass per call, not PyTorch's traced graph: same values)."""
     import mindtorch as M
+
+    from .utils._pytree import tree_flatten
     with M.no_grad():
         out = func(*primals)
-    flat = _leaves(primals)
+    flat, spec = tree_flatten(primals)
 
     def jvp_fn(*tangents):
-        ts = _leaves(tangents)
-        if len(ts) != len(flat):
-            raise RuntimeError(f"Expected the tangents to have the same argspec as the primals "
-                               f"({len(flat)} tensors, got {len(ts)})")
+        ts, tangent_spec = tree_flatten(tangents)
+        if tangent_spec != spec:
+            raise RuntimeError(f"Expected the tangents {tangent_spec} to have the same argspec "
+                               f"as the primals {spec}")
         for k, (t, p) in enumerate(zip(ts, flat)):
             if tuple(t.shape) != tuple(p.shape):
                 raise RuntimeError(f"tangent:{k} with shape {t.shape} in flattened pytree "
