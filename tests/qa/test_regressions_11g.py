@@ -373,3 +373,31 @@ def test_linearize_tangent_structure_message():
         out, fn = L.func.linearize(lambda a: a.sin(), x)
         return fn(x, x)
     _same(program)
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "inference_mode"])
+@pytest.mark.parametrize("api", ["grad", "jacrev", "vjp_fn"])
+def test_transforms_under_no_grad_and_inference_mode(mode, api):
+    def program(L):
+        with getattr(L, mode)():
+            x = L.tensor([1.0, 2.0], dtype=L.float64)
+            if api == "grad":
+                r = L.func.grad(lambda a: (a ** 3).sum())(x)
+            elif api == "jacrev":
+                r = L.func.jacrev(lambda a: a ** 3)(x)
+            else:
+                r = L.func.vjp(lambda a: a ** 3, x)[1](x)[0]
+        return r, r.requires_grad
+    _same(program)
+
+
+def test_grad_of_leaf_requiring_grad_under_no_grad():
+    def program(L):
+        x = L.tensor([1.0, 2.0], dtype=L.float64, requires_grad=True)
+        with L.no_grad():
+            g = L.func.grad(lambda a: (a ** 3).sum())(x)
+        out, fn = L.func.vjp(lambda a: a.sin(), x)
+        with L.no_grad():
+            v = fn(L.ones(2, dtype=L.float64))[0]
+        return g, g.requires_grad, v.requires_grad
+    _same(program)

@@ -256,7 +256,9 @@ def grad_and_value(func, argnums=0, has_aux=False):
         args, outer = _differentiable(args, nums)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
-        with M.enable_grad(), under_transform():
+        recording = M.is_grad_enabled()  # (the caller's: results join its graph)
+        outer = outer and recording
+        with _grad_on(M), under_transform():
             out = func(*args, **kwargs)
             if has_aux and not (isinstance(out, tuple) and len(out) == 2):
                 raise RuntimeError("grad_and_value(f)(*args): output of function f should be "
@@ -270,14 +272,15 @@ def grad_and_value(func, argnums=0, has_aux=False):
                                    "scalar Tensor, got tensor with "
                                    f"{getattr(value, 'ndim', 0)} dims. Maybe you wanted to "
                                    "use the vjp or jacrev APIs instead?")
-            keep = outer or _reaches_other_leaves(value, inputs)
+            keep = outer or recording and _reaches_other_leaves(value, inputs)
             gs = M.autograd.grad(value, inputs, create_graph=keep, allow_unused=True) \
                 if value.requires_grad else (None,) * len(inputs)
         gs = iter([M.zeros_like(x) if g is None else g for g, x in zip(gs, inputs)])
         per_arg = tuple(_rebuild(tree, [next(gs) for _ in _leaves(tree)]) for tree in trees)
-        g = _finish(per_arg[0] if isinstance(argnums, int) else per_arg, outer, inputs)
-        value = _finish(value, outer, inputs)
-        return (g, (value, _finish(aux, outer, inputs))) if has_aux else (g, value)
+        own = inputs if recording else None
+        g = _finish(per_arg[0] if isinstance(argnums, int) else per_arg, outer, own)
+        value = _finish(value, outer, own)
+        return (g, (value, _finish(aux, outer, own))) if has_aux else (g, value)
     return _wraps(func, wrapped)
 
 
@@ -347,7 +350,12 @@ def _fresh_leaf(t):
     if t.requires_grad:
         return t
     from .autograd import forward_ad as fw
-    leaf = t.detach().requires_grad_()
+    leaf = t.detach()
+    if leaf.is_inference():  # (made under inference_mode: a normal copy can be saved)
+        import mindtorch as M
+        with M.inference_mode(False):
+            leaf = leaf.clone()
+    leaf.requires_grad_()
     tangent = fw.unpack_dual(t).tangent if fw._current_level >= 0 else None
     if tangent is None:
         return leaf
@@ -377,9 +385,12 @@ def _reaches_other_leaves(t, own):
 def _finish(tree, outer, own=()):
     """Results as the caller sees them: inside another transform as they are; outside,
     detached from the transform's own inputs (those reaching a closed-over tensor that
-    requires grad stay differentiable, as with PyTorch's functorch levels)."""
+    requires grad stay differentiable, as with PyTorch's functorch levels); own None:
+    called under no_grad, all detached."""
     if outer:
         return tree
+    if own is None:
+        return _tree_map(lambda t: t.detach() if hasattr(t, "detach") else t, tree)
     return _tree_map(lambda t: t if getattr(t, "grad_fn", None) is not None and
                      _reaches_other_leaves(t, own) else
                      t.detach() if hasattr(t, "detach") else t, tree)
@@ -399,7 +410,10 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
         args, outer = _differentiable(args, nums)
         trees = [args[k] for k in nums]
         inputs = [t for tree in trees for t in _leaves(tree)]
-        with M.enable_grad():
+        recording = M.is_grad_enabled()  # (the caller's: results join its graph)
+        outer = outer and recording
+        own = inputs if recording else None
+        with _grad_on(M):
             with under_transform():
                 out = func(*args, **kwargs)
             if has_aux and not (isinstance(out, tuple) and len(out) == 2):
@@ -412,7 +426,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
             def jac(o):
                 rows = [[] for _ in inputs]
                 flat = o.reshape(-1)
-                keep = outer or o.requires_grad and _reaches_other_leaves(o, inputs)
+                keep = outer or recording and o.requires_grad and \
+                    _reaches_other_leaves(o, inputs)
                 for i in range(flat.numel() if o.requires_grad else 0):
                     gs = M.autograd.grad(flat[i], inputs, retain_graph=True, create_graph=keep,
                                          allow_unused=True)
@@ -424,8 +439,8 @@ def jacrev(func, argnums=0, *, has_aux=False, chunk_size=None, _preallocate_and_
                 per_arg = tuple(_rebuild(tree, [next(jacs) for _ in _leaves(tree)])
                                 for tree in trees)
                 return per_arg[0] if isinstance(argnums, int) else per_arg
-            result = _finish(_tree_map(jac, out), outer, inputs)
-        return (result, _finish(aux, outer, inputs)) if has_aux else result
+            result = _finish(_tree_map(jac, out), outer, own)
+        return (result, _finish(aux, outer, own)) if has_aux else result
     return _wraps(func, wrapped)
 
 
@@ -531,7 +546,7 @@ def vjp(func, *primals, has_aux=False):
     import mindtorch as M
     args, outer = _differentiable(primals, range(len(primals)))
     inputs = _leaves(args)
-    with M.enable_grad(), under_transform():
+    with _grad_on(M), under_transform():
         out = func(*args)
         if has_aux and not (isinstance(out, tuple) and len(out) == 2):
             raise RuntimeError("vjp(f, *primals): output of function f should be a tuple: "
@@ -549,13 +564,16 @@ def vjp(func, *primals, has_aux=False):
                                f"{_pprint(spec)}, primal output: {_pprint(out_spec)}")
         cots = _leaves(cotangents)
         pairs = [(o, c) for o, c in zip(outs, cots) if o.requires_grad]
-        with M.enable_grad():
+        recording = M.is_grad_enabled()
+        if create_graph is None:
+            create_graph = recording
+        with _grad_on(M):
             gs = M.autograd.grad([o for o, _ in pairs], inputs, [c for _, c in pairs],
-                                 retain_graph=retain_graph,
-                                 create_graph=True if create_graph is None else create_graph,
+                                 retain_graph=retain_graph, create_graph=create_graph,
                                  allow_unused=True) if pairs else (None,) * len(inputs)
         gs = [M.zeros_like(a) if g is None else g for g, a in zip(gs, inputs)]
-        return _finish(tuple(_rebuild(args, gs)), outer, inputs)
+        return _finish(tuple(_rebuild(args, gs)), outer and recording,
+                       inputs if recording else None)
     result = (_finish(out, outer, inputs), vjp_fn)
     return result + (_finish(aux, outer, inputs),) if has_aux else result
 
@@ -576,6 +594,11 @@ def _check_outputs(out, api):
             raise RuntimeError(f"vjp(f, ...): All outputs of f must be floating-point or "
                                f"complex Tensors, got Tensor with dtype {o.dtype}")
     return outs
+
+
+def _grad_on(M):
+    """Grad mode on for a transform's function, also under inference_mode (as PyTorch)."""
+    return M.inference_mode(False)
 
 
 def _wraps(func, wrapper):
@@ -633,7 +656,7 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
     args, outer = _differentiable(primals, range(len(primals)))
     outer = outer or any(fw.unpack_dual(t).tangent is not None for t in _leaves(primals))
     inputs = _leaves(args)
-    with M.enable_grad():
+    with _grad_on(M):
         out = func(*args)
         out, aux = out if has_aux else (out, None)
         outs = _leaves(out)
