@@ -401,3 +401,9 @@ def test_grad_of_leaf_requiring_grad_under_no_grad():
             v = fn(L.ones(2, dtype=L.float64))[0]
         return g, g.requires_grad, v.requires_grad
     _same(program)
+
+
+def test_vmap_in_dim_leaf_type_and_jvp_without_primals():
+    X = np.arange(6.0).reshape(2, 3)
+    _same(lambda L: L.func.vmap(lambda a: a, in_dims=("x",))(L.tensor(X)))
+    _same(lambda L: L.func.jvp(lambda: L.ones(2), (), ()))

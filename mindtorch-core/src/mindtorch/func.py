@@ -201,6 +201,9 @@ def _mapped_size(func, in_dims, args):
             return []
         if isinstance(d, int):
             return [(t, d) for t in _leaves(a)]
+        if not isinstance(d, (tuple, list, dict)):
+            raise ValueError(f"{where}: Got in_dim={d} for an input but in_dim must be either "
+                             f"an integer dimension or None.")
         same = isinstance(a, dict) and a.keys() == d.keys() if isinstance(d, dict) else \
             isinstance(a, (tuple, list)) and len(a) == len(d)
         if not same:
@@ -635,6 +638,9 @@ def jvp(func, primals, tangents, *, strict=False, has_aux=False):
         raise RuntimeError("jvp(f, primals, tangents): Expected primals to be a tuple. E.g. "  # noqa: TRY004
                            "it should be valid to call f(*primals).")
     from .utils._pytree import tree_flatten
+    if not tree_flatten(primals)[0]:
+        raise RuntimeError("jvp(f, primals, tangents): Expected primals to contain at least "
+                           "one Tensor.")
     spec, tangent_spec = tree_flatten(primals)[1], tree_flatten(tangents)[1]
     if spec != tangent_spec:
         raise RuntimeError(f"jvp(f, primals, tangents): Expected primals and tangents to have "
