@@ -9,7 +9,7 @@ from ._ops._argcheck import _not_int, _type_name, factory_layout
 def _window(name, length, periodic, dtype, device, requires_grad, build):
     import mindtorch as M
     dtype = dtype or M.get_default_dtype()
-    if not dtype.is_floating_point:
+    if not (dtype.is_floating_point or dtype.is_complex):
         raise RuntimeError(f"{name} expects floating point dtypes, got: TensorOptions(dtype="
                            f"{_CPP.get(dtype.name, dtype.name)}, device=cpu, layout=Strided "
                            f"(default), requires_grad=false (default), pinned_memory=false, "
@@ -24,6 +24,10 @@ def _window(name, length, periodic, dtype, device, requires_grad, build):
                            f"window_length={length}")
     if length <= 1:
         w = M.ones(length, dtype=dtype, device=device)
+    elif dtype.is_complex:  # (PyTorch takes complex dtypes, and fails building the ramp)
+        from ._dtype import scalar_type_name
+        raise NotImplementedError(f"\"arange_cpu\" not implemented for "
+                                  f"'{scalar_type_name(dtype)}'")
     else:
         n = length + 1 if periodic else length
         w = build(M, n, dtype, device)
