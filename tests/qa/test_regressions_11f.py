@@ -185,3 +185,13 @@ def test_conj_records_conj_backward(how):
         r = L.tensor([1.0], requires_grad=True)
         return repr(y), g.tolist(), r.conj() is r, r.conj().grad_fn
     same_outcome(run)
+
+
+@pytest.mark.parametrize("window", ["hann_window", "hamming_window", "blackman_window",
+                                    "bartlett_window", "kaiser_window"])
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "int64"])
+@pytest.mark.parametrize("length", [0, 1, 4])
+def test_window_of_complex_dtype(window, dtype, length):
+    # complex dtypes are taken (ones for lengths 0 and 1) and fail building the ramp, as
+    # PyTorch's NotImplementedError (was the floating-point RuntimeError)
+    same_outcome(lambda L: repr(getattr(L, window)(length, dtype=getattr(L, dtype))))
