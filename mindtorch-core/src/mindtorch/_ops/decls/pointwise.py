@@ -103,7 +103,10 @@ def _decompositions():
         "rsub": lambda self, other, alpha=1: M.sub(other, self, alpha=alpha),
         "true_divide": lambda self, other: M.div(self, other),
         "frac": lambda self: M.sub(_floating_only("frac_cpu", self), M.trunc(self)),
-        "exp2": lambda self: M.pow(2.0, self),
+        # (complex: exp(z log 2) with the parts scaled apart, as PyTorch; pow(2., inf+0j)
+        # is inf+nanj where exp2 gives inf+0j)
+        "exp2": lambda self: M.pow(2.0, self) if not self.dtype.is_complex else
+        M.exp(M.view_as_complex(M.view_as_real(self) * LN2)),
     }
 
 
