@@ -195,3 +195,17 @@ def test_window_of_complex_dtype(window, dtype, length):
     # complex dtypes are taken (ones for lengths 0 and 1) and fail building the ramp, as
     # PyTorch's NotImplementedError (was the floating-point RuntimeError)
     same_outcome(lambda L: repr(getattr(L, window)(length, dtype=getattr(L, dtype))))
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("form", ["function", "inplace", "out"])
+def test_exp2_of_complex_special_values(dtype, form):
+    # exp2(z) is exp(z log 2) with the parts scaled apart (was pow(2., z): inf+nanj at inf)
+    def run(L):
+        inf, nan = float("inf"), float("nan")
+        z = L.tensor([complex(inf, 0), complex(-inf, 0), complex(-inf, inf), complex(0, -0.0),
+                      1 + 1j, complex(nan, 0), -3.5 + 2j], dtype=getattr(L, dtype))
+        r = {"function": lambda: L.exp2(z), "inplace": lambda: z.clone().exp2_(),
+             "out": lambda: L.exp2(z, out=L.empty(7, dtype=z.dtype))}[form]()
+        return str(np.round(r.numpy(), 5).tolist())
+    same_outcome(run)
