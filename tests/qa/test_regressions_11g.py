@@ -407,3 +407,13 @@ def test_vmap_in_dim_leaf_type_and_jvp_without_primals():
     X = np.arange(6.0).reshape(2, 3)
     _same(lambda L: L.func.vmap(lambda a: a, in_dims=("x",))(L.tensor(X)))
     _same(lambda L: L.func.jvp(lambda: L.ones(2), (), ()))
+
+
+@pytest.mark.parametrize("op", ["add_", "sub_", "mul_", "copy_"])
+@pytest.mark.parametrize("other", ["same", "scalar"])
+def test_vmap_inplace_into_unbatched_messages(op, other):
+    def program(L):
+        X = L.tensor(np.arange(12.0).reshape(4, 3))
+        return L.func.vmap(lambda a: getattr(L.zeros(3, dtype=L.float64), op)(
+            a if other == "same" else a.sum()))(X)
+    _same(program)

@@ -12,10 +12,11 @@ def _batched_class():
         for PyTorch's refusals: reading their values (.item(), bool(), ...), writing them
         into a tensor that is not batched, ops with data-dependent output shapes."""
 
-        def __init__(self, randomness):
+        def __init__(self, randomness, size):
             super().__init__()
             self.ids = {}  # id(tensor) -> weakref: the batched tensors
             self.randomness = randomness
+            self.size = size  # (the batch size, for messages)
 
         def mark(self, t):
             import weakref
@@ -69,7 +70,9 @@ _REFUSED = {
 _INPLACE = ("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists "
             "a Tensor `other` in extra_args that has more elements than `self`. This happened "
             "due to `other` being vmapped over but `self` not being vmapped over in a vmap. "
-            "Please try to use out-of-place operators instead of inplace")
+            "Please try to use out-of-place operators instead of inplace arithmetic. If said "
+            "operator is being called inside the PyTorch framework, please file a bug report "
+            "instead.")
 
 
 def _refuse_batched(func, args, tracker):
@@ -91,6 +94,12 @@ def _refuse_batched(func, args, tracker):
           name.startswith("__i") and name[3:-2] in _INPLACE_DUNDERS) and \
             hasattr(first, "_storage") and not tracker.batched(first):
         error = _INPLACE
+        other = args[1] if len(args) > 1 else None
+        if name == "add_" and tracker.batched(other):  # (PyTorch's broadcast check)
+            import mindtorch
+            shape = [tracker.size, *mindtorch.broadcast_shapes(first.shape, other.shape)]
+            error = (f"output with shape {list(first.shape)} doesn't match the broadcast shape "
+                     f"{shape}")
     if error is not None and _from_user_code():
         raise RuntimeError(error)
 
@@ -134,8 +143,8 @@ _RANDOM_INPLACE = {"normal_", "uniform_", "bernoulli_", "random_", "exponential_
                    "log_normal_", "geometric_"}
 
 
-def Batched(randomness):
+def Batched(randomness, size):
     """A TorchFunctionMode marking the tensors derived from one vmap call's slices."""
     global Batched
     Batched = _batched_class()  # (defined on first use: overrides imports late)
-    return Batched(randomness)
+    return Batched(randomness, size)

@@ -71,7 +71,7 @@ def vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None):
         start = None if randomness == "different" else M.get_rng_state()
         results = []
         VMAP_LEVELS.append(level)
-        tracker = _vmap_batched.Batched(randomness)
+        tracker = _vmap_batched.Batched(randomness, n)
         try:
             with under_transform():
                 for i in range(max(n, 1)):
