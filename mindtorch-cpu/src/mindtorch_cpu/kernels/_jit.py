@@ -25,6 +25,13 @@ def compiled(name, size):
     return module or None
 
 
+def loaded(name):
+    """The module of numba loops kernels.<name> if an earlier op imported it, else None:
+    for kernels whose loops give the NumPy path's bits, so that they serve any size once
+    loaded (the import is what MIN_SIZE saves)."""
+    return _modules.get(name) or None
+
+
 def loops(size):
     """kernels._compiled (GELU, layer norm, softmax) for `size` elements, or None."""
     return compiled("_compiled", size)

@@ -240,7 +240,7 @@ def randperm(n, generator=None, dtype=None, device=None):
     if n < 2:
         return wrap(np.arange(n), dtype)
     offsets = _engine(generator).random(n - 1) % np.arange(n, 1, -1, dtype=_U64)
-    loops = _jit.compiled("_random_loops", n)
+    loops = _jit.compiled("_random_loops", n) or _jit.loaded("_random_loops")
     if loops is not None:
         return wrap(loops.randperm(offsets.astype(np.int64)), dtype)
     perm = list(range(n))

@@ -397,7 +397,7 @@ def _compiled_scan(self, dim, prod):
     if not a.flags.c_contiguous:
         return None
     # (the loops give the NumPy path's bits, so they serve any size once loaded)
-    jit = compiled("_reduce_loops", _SCAN_WEIGHT * a.size) or _jit._modules.get("_reduce_loops")
+    jit = compiled("_reduce_loops", _SCAN_WEIGHT * a.size) or _jit.loaded("_reduce_loops")
     if not jit:
         return None
     shape = self._shape

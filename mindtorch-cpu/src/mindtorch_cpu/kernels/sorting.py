@@ -105,7 +105,7 @@ def _replay_ties(t, key, idx, dim, compile_from=1024):
     rank = np.empty((tied.size, n), np.int64)
     np.put_along_axis(rank, rows[tied], np.concatenate(
         (np.zeros((tied.size, 1), np.int64), np.cumsum(~same[tied], axis=1)), axis=1), 1)
-    jit = _jit._modules.get("_sort_loops") or compiled(
+    jit = _jit.loaded("_sort_loops") or compiled(
         "_sort_loops", rank.size * _jit.MIN_SIZE // compile_from)  # (Python: ~3 us an element)
     if jit:
         jit.sort_rows(rank, rank)  # (each row is read before it is overwritten)
@@ -486,9 +486,10 @@ def mode(self, dim=-1, keepdim=False):
     lead, n = key.shape[:-1], key.shape[-1]
     key = key.reshape(-1, n)
     m = key.shape[0]
-    if m and n and _jit._modules.get("_sort_loops"):  # loaded: std::sort's replay, every row
+    jit = _jit.loaded("_sort_loops")
+    if m and n and jit:  # loaded: std::sort's replay, every row
         index = np.empty(m, np.int64)
-        _jit._modules["_sort_loops"].mode_index(np.ascontiguousarray(key), np.arange(m), index)
+        jit.mode_index(np.ascontiguousarray(key), np.arange(m), index)
         return _reduced_result(self, *_pick(rows, index.reshape(lead), dim, keepdim))
     order = np.argsort(key, axis=-1, kind="stable")
     s = np.take_along_axis(key, order, -1)
