@@ -47,6 +47,12 @@ def _lstm_cell_backward(grad_hy, grad_cy, cx, workspace):
                   do * o * (1 - o)], 1), dc * f
 
 
+def conj_factors(*ts):
+    """ts conjugated if complex: the backward ops are linear in the gradients and multiply
+    them by the saved factors, which PyTorch's convention conjugates (None stays None)."""
+    return [t.conj() if t is not None and t.dtype.is_complex else t for t in ts]
+
+
 def _lstm_cell_grad(grads, gates, cx, results):
     import mindtorch as M
     if grads[0] is None and grads[1] is None:
@@ -55,8 +61,8 @@ def _lstm_cell_grad(grads, gates, cx, results):
         i, f, g, o = _lstm_gates(gates)
         tc = (f * cx + i * g).tanh()
         workspace = M.cat([i, f, g, o, tc], 1)
-        return _lstm_cell_backward(grads[0], grads[1], cx, workspace)
-    return OPS["_lstm_cell_backward"].call(grads[0], grads[1], cx, results[2])
+        return _lstm_cell_backward(grads[0], grads[1], *conj_factors(cx, workspace))
+    return OPS["_lstm_cell_backward"].call(grads[0], grads[1], *conj_factors(cx, results[2]))
 
 
 def _gru_gates(input_gates, hidden_gates):
@@ -90,8 +96,8 @@ def _gru_cell_grad(grads, input_gates, hidden_gates, hx, results):
         return None, None, None
     if M.is_grad_enabled():  # create_graph: differentiable in the inputs
         workspace = M.cat(_gru_gates(input_gates, hidden_gates), 1)
-        return _gru_cell_backward(grads[0], hx, workspace)
-    return OPS["_gru_cell_backward"].call(grads[0], hx, results[1])
+        return _gru_cell_backward(grads[0], *conj_factors(hx, workspace))
+    return OPS["_gru_cell_backward"].call(grads[0], *conj_factors(hx, results[1]))
 
 
 def _declare():

@@ -18,6 +18,7 @@ end."""
 import mindtorch
 from mindtorch._ops import OPS
 
+from ..._ops.decls.rnn import conj_factors
 from ...autograd.function import Function
 
 _CELL = {"LSTM": OPS["_lstm_cell"], "GRU": OPS["_gru_cell"]}
@@ -104,6 +105,8 @@ class Recurrence(Function):
             return (None,) * 3 + _recorded_grads(ctx, saved[:4 + k], grads)
         gi, w_hh, w_hr = saved[0], saved[1], saved[3]
         work, previous, raw = saved[4 + k], saved[5 + k:-1], saved[-1]
+        if gi.dtype.is_complex:  # the chain rule's factors conjugated (PyTorch's convention)
+            w_hh, w_hr, work, raw, *previous = conj_factors(w_hh, w_hr, work, raw, *previous)
         packed = batch_sizes is not None
         parts = (lambda x: x.split(batch_sizes)) if packed else (lambda x: x.unbind(0))
         go = parts(grads[0]) if ctx.stacked else grads[:-k]
