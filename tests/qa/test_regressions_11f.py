@@ -212,9 +212,9 @@ def test_exp2_of_complex_special_values(dtype, form):
 
 
 _RNN_CONFIGS = {
-    "RNN": dict(), "RNN_bi_2layers": dict(num_layers=2, bidirectional=True),
-    "LSTM": dict(), "LSTM_proj_bi": dict(proj_size=2, bidirectional=True),
-    "GRU": dict(), "GRU_2layers": dict(num_layers=2),
+    "RNN": {}, "RNN_bi_2layers": {"num_layers": 2, "bidirectional": True},
+    "LSTM": {}, "LSTM_proj_bi": {"proj_size": 2, "bidirectional": True},
+    "GRU": {}, "GRU_2layers": {"num_layers": 2},
 }
 
 
