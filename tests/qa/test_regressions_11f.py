@@ -254,3 +254,21 @@ def test_complex_rnn_double_backward(cls):
     import mindtorch
     for a, b in zip(run(mindtorch), run(torch)):
         np.testing.assert_allclose(a, b, rtol=1e-9, atol=1e-9)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("fn", ["abs", "norm1", "norm3", "l1_loss"])
+def test_complex_abs_double_backward_at_zero(dtype, fn):
+    # |z|'s derivative sgn(z) was where(|z| == 0, 0, z / |z|): its own gradient at 0 was
+    # nan (0 * inf through where); the sgn op's backward is 0 there, as PyTorch's
+    f = {"abs": lambda L, x: x.abs(), "norm1": lambda L, x: L.linalg.vector_norm(x, 1),
+         "norm3": lambda L, x: L.linalg.vector_norm(x, 3),
+         "l1_loss": lambda L, x: L.nn.functional.l1_loss(x, L.zeros_like(x))}[fn]
+
+    def run(L):
+        x = L.tensor([0j, 3 + 4j, -1e-3j, 2 - 1j], dtype=getattr(L, dtype), requires_grad=True)
+        y = f(L, x)
+        g = L.autograd.grad(y, x, L.ones_like(y), create_graph=True)[0]
+        g2 = L.autograd.grad((g.abs() ** 2 + g.real).sum(), x)[0]
+        return str(np.round(g.detach().numpy(), 4).tolist()), str(np.round(g2.numpy(), 3).tolist())
+    same_outcome(run)
