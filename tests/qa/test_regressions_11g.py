@@ -417,3 +417,22 @@ def test_vmap_inplace_into_unbatched_messages(op, other):
         return L.func.vmap(lambda a: getattr(L.zeros(3, dtype=L.float64), op)(
             a if other == "same" else a.sum()))(X)
     _same(program)
+
+
+@pytest.mark.parametrize("case", ["batched", "unbatched", "autograd_grad", "af_jacobian",
+                                  "grad_inside_ok", "jacrev_inside_ok", "module_inside_ok"])
+def test_vmap_refuses_requires_grad_(case):
+    def program(L):
+        X = L.tensor(np.arange(6.0).reshape(2, 3))
+        f = {
+            "batched": lambda a: a.clone().requires_grad_(),
+            "unbatched": lambda a: L.zeros(2).requires_grad_(),
+            "autograd_grad": lambda a: L.autograd.grad(
+                (a.clone().requires_grad_() ** 2).sum(), a)[0],
+            "af_jacobian": lambda a: L.autograd.functional.jacobian(L.sin, a),
+            "grad_inside_ok": lambda a: L.func.grad(lambda b: (b ** 2).sum())(a),
+            "jacrev_inside_ok": lambda a: L.func.jacrev(L.sin)(a),
+            "module_inside_ok": lambda a: a.sum() + 0 * L.nn.Linear(3, 2).weight.sum().detach(),
+        }[case]
+        return L.func.vmap(f)(X).shape
+    _same(program)

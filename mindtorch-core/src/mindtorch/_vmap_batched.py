@@ -38,6 +38,8 @@ def _batched_class():
                                    "with functorch.")
             flat = [x for a in (*args, *kwargs.values())
                     for x in (a if isinstance(a, (tuple, list)) else (a,))]
+            if getattr(func, "__name__", "") == "requires_grad_" and _from_user_code():
+                raise RuntimeError(_REQUIRES_GRAD)
             if any(self.batched(x) for x in flat):
                 _refuse_batched(func, args, self)
                 out = func(*args, **kwargs)
@@ -67,6 +69,12 @@ _REFUSED = {
     "masked_select": "vmap: We do not support batching operators that can support dynamic "
                      "shape. Attempting to batch over indexing with a boolean mask.",
 }
+_REQUIRES_GRAD = (
+    "You are attempting to call Tensor.requires_grad_() (or perhaps using "
+    "torch.autograd.functional.* APIs) inside of a function being transformed by a functorch "
+    "transform. This is unsupported, please attempt to use the functorch transforms (e.g. grad, "
+    "vjp, jacrev, jacfwd, hessian) or call requires_grad_() outside of a function being "
+    "transformed instead.")
 _INPLACE = ("vmap: inplace arithmetic(self, *extra_args) is not possible because there exists "
             "a Tensor `other` in extra_args that has more elements than `self`. This happened "
             "due to `other` being vmapped over but `self` not being vmapped over in a vmap. "
@@ -105,7 +113,7 @@ def _refuse_batched(func, args, tracker):
 
 
 _PLUMBING = {"mindtorch", "mindtorch.overrides", "mindtorch._tensor_subclass",
-             "mindtorch._tensor", "mindtorch.func", __name__}  # (dispatch; one-op functions)
+             "mindtorch._tensor", __name__}  # (dispatch; functions standing for one op)
 
 
 def _own_vmap_rule(cls):
@@ -122,8 +130,8 @@ def _from_user_code():
         module = frame.f_globals.get("__name__", "")
         if not (module in _PLUMBING or module.startswith("mindtorch._ops") or
                 frame.f_code.co_filename.startswith("<")):
-            if module == "mindtorch" or module.startswith("mindtorch."):
-                return False
+            if module.startswith("mindtorch.") and module != "mindtorch.autograd.functional":
+                return False  # (autograd.functional: Python code in PyTorch too, checked)
             break
         frame = frame.f_back
     while frame is not None and not (frame.f_code.co_name == "mapped" and
