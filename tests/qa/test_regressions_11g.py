@@ -436,3 +436,18 @@ def test_vmap_refuses_requires_grad_(case):
         }[case]
         return L.func.vmap(f)(X).shape
     _same(program)
+
+
+@pytest.mark.parametrize("randomness", ["same", "different"])
+@pytest.mark.parametrize("op", ["multinomial", "normal", "bernoulli", "rand_like", "randint"])
+def test_vmap_random_ops_with_batched_inputs(randomness, op):
+    def program(L):
+        L.manual_seed(0)
+        X = L.tensor(np.linspace(-1.0, 1.0, 12).reshape(3, 4), dtype=L.float32)
+        f = {"multinomial": lambda a: L.multinomial(a.softmax(0), 2),
+             "normal": lambda a: L.normal(a, 1.0),
+             "bernoulli": lambda a: L.bernoulli(a.sigmoid()),
+             "rand_like": lambda a: L.rand_like(a),
+             "randint": lambda a: L.randint(0, 10, (2,))}[op]
+        return L.func.vmap(f, randomness=randomness)(X), L.rand(2)
+    _same(program)

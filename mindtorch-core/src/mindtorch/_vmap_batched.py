@@ -90,7 +90,10 @@ def _refuse_batched(func, args, tracker):
     name = getattr(func, "__name__", "")
     first = args[0] if args else None
     error = None
-    if name in _REFUSED and tracker.batched(first):
+    if tracker.randomness == "same" and name in _RANDOM_FROM_TENSORS:
+        error = ("Vmap does not currently support same randomness with a batched tensor input. "
+                 "Please file an issue with functorch")
+    elif name in _REFUSED and tracker.batched(first):
         error = _REFUSED[name]
     elif name in ("__getitem__", "getitem") and len(args) > 1:
         import mindtorch
@@ -147,6 +150,8 @@ _INPLACE_DUNDERS = {"add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "a
                     "xor", "lshift", "rshift", "matmul"}
 
 
+_RANDOM_FROM_TENSORS = {"multinomial", "normal", "bernoulli", "poisson", "binomial",
+                        "_standard_gamma", "_sample_dirichlet"}
 _RANDOM_INPLACE = {"normal_", "uniform_", "bernoulli_", "random_", "exponential_", "cauchy_",
                    "log_normal_", "geometric_"}
 
