@@ -664,7 +664,26 @@ def _compiled_f32(name, fallback):
     return fn
 
 
-log1p = _compiled_f32("log1p_f32", np.log1p)
+def _log1p(a):
+    """np.log1p, but for complex a PyTorch's formula: NumPy's complex log1p is log(1 + z),
+    whose real part loses |z| below the precision of 1 (log1p(1e-10+1e-10j) in complex64:
+    0 for 1e-10).  log|1 + z| = log1p(x (2 + x) + y^2) / 2 for |z| < 0.5, else log|1 + z|;
+    the argument is atan2(y, 1 + x)."""
+    if a.dtype.kind != "c":
+        return np.log1p(a)
+    x, y = a.real, a.imag
+    with np.errstate(all="ignore"):
+        r = x * (2 + x) + y * y
+        small = np.abs(a) < 0.5
+        re = np.where(small, np.where(r == 0, x, 0.5 * np.log1p(r)),
+                      np.log(np.hypot(x + 1, y)))
+        out = np.empty_like(a)
+        out.real, out.imag = re, np.arctan2(y, x + 1)
+    out[np.isnan(x) | np.isnan(y)] = complex("nan+nanj")  # (as PyTorch: nan+infj too)
+    return out
+
+
+log1p = _compiled_f32("log1p_f32", _log1p)
 expm1 = _compiled_f32("expm1_f32", np.expm1)
 # (PyTorch's exp: bit-identical sigmoid, exp within an ulp, ~2x NumPy's float32 loops)
 sigmoid = _compiled_f32("sigmoid_f32", _sigmoid)
