@@ -272,3 +272,20 @@ def test_complex_abs_double_backward_at_zero(dtype, fn):
         g2 = L.autograd.grad((g.abs() ** 2 + g.real).sum(), x)[0]
         return str(np.round(g.detach().numpy(), 4).tolist()), str(np.round(g2.numpy(), 3).tolist())
     same_outcome(run)
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("form", ["function", "inplace", "strided"])
+def test_log1p_of_small_complex_is_accurate(dtype, form):
+    # NumPy's complex log1p is log(1 + z): its real part was 0 for log1p(1e-10+1e-10j) in
+    # complex64 (PyTorch's: 1e-10); special values as PyTorch's too
+    def run(L):
+        inf, nan = float("inf"), float("nan")
+        z = L.tensor([1e-10 + 1e-10j, 1e-20 + 1e-20j, -1e-8 + 1e-4j, 0.5 + 0.5j, -0.5 + 1j,
+                      -1 + 0j, complex(-2, -0.0), complex(-0.0, -0.0), complex(inf, 0),
+                      complex(nan, inf), complex(inf, nan), -0.75 + 0.1j],
+                     dtype=getattr(L, dtype))
+        r = {"function": lambda: L.log1p(z), "inplace": lambda: z.clone().log1p_(),
+             "strided": lambda: L.log1p(L.stack([z, z], 1).t())[1]}[form]()
+        return [f"{v.real:.6e} {v.imag:.6e}" for v in r.tolist()]
+    same_outcome(run)
