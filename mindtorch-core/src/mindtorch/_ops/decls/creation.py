@@ -45,6 +45,12 @@ def arange_plan(start, end, step, dtype):
     arithmetic: integer dtypes count from the truncated start by the truncated step."""
     if end is None:
         start, end = 0, start
+    if type(start) is int and type(end) is int and type(step) is int and step and \
+            (dtype is None or dtype is D.int64) and \
+            max(abs(start), abs(end), abs(step)) < 2 ** 53:  # (the common call: plain ints)
+        if end < start if step > 0 else end > start:
+            raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+        return start, step, -((start - end) // step), D.int64
     if dtype is None:
         kinds = {scalar_dtype(v).kind for v in (start, end, step)}
         dtype = D.get_default_dtype() if kinds & {"f", "c"} else D.int64
@@ -361,6 +367,9 @@ _ARANGE_OVERLOADS = (
 def _route_arange(args, kwargs):
     """arange(end) / arange(start, end[, step]) (end= alone means arange(end)), with the
     errors of PyTorch's parser: one argument can only be the first overload's end."""
+    if args and (len(args) > 1 or kwargs or type(args[0]) in (int, float)) and \
+            "start" not in kwargs and "end" not in kwargs and "step" not in kwargs:
+        return args, kwargs  # (the common calls: nothing for the parser to refuse)
     from .._argcheck import _is_number
     from .._argcheck import _type_name as type_name
     if len(args) + len(kwargs) == 1:
