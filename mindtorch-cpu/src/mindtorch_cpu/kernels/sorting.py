@@ -70,9 +70,10 @@ def sort(self, dim=-1, descending=False, stable=None):
         return _scalar_result(self, a)
     key = _key(self, a)
     idx = _order(key, dim, descending)
-    if not stable and a.shape[dim] > 16 and not _radix_sorted(self, descending):
-        _replay_ties(self, key, idx, dim)
     values = np.take_along_axis(a, idx, dim)
+    if not stable and a.shape[dim] > 16 and not _radix_sorted(self, descending) and \
+            _replay_ties(self, key, idx, dim, sorted_key=values if key is a else None):
+        values = np.take_along_axis(a, idx, dim)  # (equal values' bits: -0.0 / 0.0, NaNs)
     if self.is_contiguous():
         return wrap(values, self.dtype), wrap(idx, _I64)
     # PyTorch's results are laid out like the input (empty_like)
@@ -88,19 +89,24 @@ def _radix_sorted(t, descending):
     return not descending and t.ndim == 1 and t.dtype.kind in "iu" and t.numel() >= 32768
 
 
-def _replay_ties(t, key, idx, dim, compile_from=1024):
+def _replay_ties(t, key, idx, dim, compile_from=1024, sorted_key=None):
     """torch's non-stable CPU sort is libstdc++'s std::sort of (value, index) pairs, which
     keeps equal values in index order only for rows of up to 16.  Longer rows with equal
     values get their order (written into idx) from a replay of that sort on each
     element's rank in the stable order, so NaN and descending need no comparator of
-    their own; compiled from `compile_from` replayed elements."""
+    their own; compiled from `compile_from` replayed elements.  sorted_key: key in idx's
+    order, if the caller has it.  Whether any row was replayed."""
     order = np.moveaxis(idx, dim, -1)
     n = order.shape[-1]
-    s = np.take_along_axis(np.moveaxis(key, dim, -1), order, -1)
-    same = _equal(t, s[..., 1:], s[..., :-1]).reshape(-1, n - 1)
+    s = np.moveaxis(sorted_key, dim, -1) if sorted_key is not None else \
+        np.take_along_axis(np.moveaxis(key, dim, -1), order, -1)
+    same = s[..., 1:] == s[..., :-1]
+    if t.dtype.kind == "f" and (np.isnan(s[..., 0]).any() or np.isnan(s[..., -1]).any()):
+        same |= np.isnan(s[..., 1:]) & np.isnan(s[..., :-1])  # (sorted: NaNs at an end)
+    same = same.reshape(-1, n - 1)
     tied = np.flatnonzero(same.any(-1))
     if not tied.size:
-        return
+        return False
     rows = order.reshape(-1, n)
     rank = np.empty((tied.size, n), np.int64)
     np.put_along_axis(rank, rows[tied], np.concatenate(
@@ -115,6 +121,7 @@ def _replay_ties(t, key, idx, dim, compile_from=1024):
         _std_sort(v, 0, n, operator.lt)
         rows[r] = [i for _, i in v]
     order[...] = rows.reshape(order.shape)
+    return True
 
 
 def topk(self, k, dim=-1, largest=True, sorted=True):
