@@ -28,9 +28,8 @@ F = ("nn.functional",)
 _HIDDEN = {"function": False, "method": False}
 _F_ONLY = dict(modules=F, **_HIDDEN)
 _TORCH_ONLY = {"method": False}  # torch.<name> (ATen form), not a Tensor method
-# PyTorch's loss epsilon (BCE's backward, loss_margin's cosine_embedding): ATen's float
-# constant 1e-12, i.e. 1e-12 rounded to float32, also in float64 computations
-_EPSILON = 9.999999960041972e-13
+_EPSILON = 9.999999960041972e-13  # PyTorch's loss epsilon (BCE's backward, cosine_embedding):
+# ATen's float constant 1e-12, i.e. 1e-12 rounded to float32, also in float64 computations
 _LEGACY = "bool? size_average=None, bool? reduce=None, str reduction='mean'"
 
 
