@@ -8,14 +8,14 @@ Three paths, chosen as PyTorch chooses them:
   tensors go through the same float32 blocks, their tail drawn differently: see
   kernels/random.py's _normal_16_bit.)
 - `fill_blocks`: the same blocks for float64 (and float32 without AVX2), with the C
-  library's log/cos/sin in the tensor's dtype.
+  library's log/cos/sin in the tensor's dtype (kernels/_libm.py: not NumPy's ufuncs).
 - `one_at_a_time`: everything else (fewer than 16 elements, non-contiguous): double
   Box-Muller pairs of 53-bit uniforms, the second of each pair cached in the generator.
 """
 import numpy as np
 from mindtorch._ops.decls.sampling import fma_parts
 
-from . import _jit
+from . import _jit, _libm
 
 f32, f64 = np.float32, np.float64
 _TWO_PI = 2 * np.pi
@@ -132,10 +132,10 @@ def fill_blocks(engine, n, mean, std, digits):
     fma, ft = (fma64, f64) if wide else (fma32, f32)
 
     def pair(first, second):
-        radius = np.sqrt(-2 * np.log((1 - first).astype(ft))).astype(ft)
+        radius = np.sqrt(-2 * _libm.call("log", (1 - first).astype(ft))).astype(ft)
         theta = (_TWO_PI * second.astype(f64)).astype(ft)
-        return (fma(radius * np.cos(theta), ft(std), ft(mean)),
-                fma(radius * np.sin(theta), ft(std), ft(mean)))
+        return (fma(radius * _libm.call("cos", theta), ft(std), ft(mean)),
+                fma(radius * _libm.call("sin", theta), ft(std), ft(mean)))
     return _blocks(unit_uniform(engine, n + (16 if n % 16 else 0), digits), pair)
 
 
@@ -148,10 +148,11 @@ def one_at_a_time(engine, n, mean, std):
     pairs = (n - k + 1) // 2
     if pairs:
         u = unit_uniform(engine, 2 * pairs, 53)
-        radius = np.sqrt(-2.0 * np.log1p(-u[1::2]))
+        radius = np.sqrt(-2.0 * _libm.call("log1p", -u[1::2]))
         theta = _TWO_PI * u[0::2]
         both = np.empty(2 * pairs, f64)
-        both[0::2], both[1::2] = radius * np.cos(theta), radius * np.sin(theta)
+        both[0::2] = radius * _libm.call("cos", theta)
+        both[1::2] = radius * _libm.call("sin", theta)
         out[k:] = both[:n - k]
         if (n - k) % 2:
             engine.normal = both[-1]

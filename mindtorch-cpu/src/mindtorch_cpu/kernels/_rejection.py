@@ -13,6 +13,8 @@ import math
 
 import numpy as np
 
+from . import _libm
+
 _MASK53 = (1 << 53) - 1
 _TWO_PI = 2 * math.pi
 f32 = np.float32
@@ -190,7 +192,7 @@ _SINGLE, _DOUBLE = _Single(), _Double()
 
 def _inversion(s, count, prob, rnd):
     """Geometric waiting times until they pass count."""
-    logprob = rnd(np.log1p(rnd.t(-prob)))
+    logprob = rnd(float(_libm.call("log1p", rnd.t(-prob))))
     total, hits = 0.0, 0
     while True:
         u = s.uniform()

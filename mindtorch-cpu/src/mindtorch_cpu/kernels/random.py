@@ -15,7 +15,7 @@ from mindtorch._ops.decls import random as R
 from mindtorch._random import generator_for
 
 from .._np import CPU, arr, wrap
-from . import _jit, _rejection
+from . import _jit, _libm, _rejection
 from ._aten_sum import sum_last
 from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
 from ._gamma_grad import dirichlet_grad, standard_gamma_grad
@@ -28,9 +28,12 @@ _WIDE_DEFAULT = (D.int64, D.float64)
 
 
 def _capability():
-    """PyTorch's ATen CPU capability on this machine (its normal_ depends on it)."""
+    """The SIMD level of the ATen CPU kernels PyTorch runs here for normal_ and sum: AVX2 on
+    AVX2 and AVX-512 machines alike (their dispatch stubs register no AVX-512 kernel, so
+    an AVX-512 machine runs the AVX2 ones), DEFAULT without AVX2 / FMA or when
+    ATEN_CPU_CAPABILITY=default."""
     forced = os.environ.get("ATEN_CPU_CAPABILITY", "").upper()
-    if forced in ("DEFAULT", "AVX2", "AVX512"):
+    if forced == "DEFAULT":
         return forced
     try:
         with open("/proc/cpuinfo") as f:
@@ -38,14 +41,11 @@ def _capability():
                           if line.startswith("flags")), [])
     except OSError:
         return "DEFAULT"
-    if {"avx512f", "avx512bw", "avx512vl", "avx512dq"} <= set(flags):
-        return "AVX512"
     return "AVX2" if {"avx2", "fma"} <= set(flags) else "DEFAULT"
 
 
-_CAPABILITY = _capability()
-_AVX2 = _CAPABILITY == "AVX2"
-_DOUBLES_PER_VECTOR = 8 if _CAPABILITY == "AVX512" else 4  # (ATen's Vectorized<double>)
+_AVX2 = _capability() == "AVX2"
+_DOUBLES_PER_VECTOR = 4  # (ATen's Vectorized<double> in its AVX2 and DEFAULT builds)
 
 
 def _engine(generator):
@@ -188,24 +188,26 @@ def _double_uniform(self, generator):
 def exponential_(self, lambd=1.0, generator=None):
     R.check_distribution("exponential_", self, lambd)
     with np.errstate(divide="ignore"):
-        return _fill(self, -1.0 / lambd * np.log1p(-_double_uniform(self, generator)))
+        return _fill(self, -1.0 / lambd * _libm.call("log1p", -_double_uniform(self, generator)))
 
 
 def geometric_(self, p, generator=None):
     R.check_distribution("geometric_", self, p)
     with np.errstate(divide="ignore"):
-        return _fill(self, np.ceil(np.log(_double_uniform(self, generator)) / np.log(1.0 - p)))
+        log_u = _libm.call("log", _double_uniform(self, generator))
+        return _fill(self, np.ceil(log_u / _libm.call("log1p", -p)))
 
 
 def cauchy_(self, median=0.0, sigma=1.0, generator=None):
     R.check_distribution("cauchy_", self, median, sigma)
     u = _double_uniform(self, generator)
-    return _fill(self, fma64(sigma, np.tan(np.pi * (u - 0.5)), median))
+    return _fill(self, fma64(sigma, _libm.call("tan", np.pi * (u - 0.5)), median))
 
 
 def log_normal_(self, mean=1.0, std=2.0, generator=None):
     R.check_distribution("log_normal_", self, mean, std)
-    return _fill(self, np.exp(one_at_a_time(_engine(generator), self.numel(), mean, std)))
+    normals = one_at_a_time(_engine(generator), self.numel(), mean, std)
+    return _fill(self, _libm.call("exp", normals))
 
 
 def multinomial(self, num_samples, replacement=False, generator=None):

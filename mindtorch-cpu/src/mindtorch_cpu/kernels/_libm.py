@@ -1,0 +1,67 @@
+"""The C library's math functions over arrays, for kernels replaying PyTorch's scalar CPU
+code (std::log, std::cos, ... of a float or a double: libm's logf / log, ...).
+
+NumPy's ufuncs are not the C library's: on AVX-512 machines np.log / np.log1p / np.exp /
+np.tan of float64 and np.log / np.cos / np.sin of float32 are NumPy's own SIMD code, which
+differs from glibc in the last bit for a few percent of the inputs (one such bit flips a
+sample of randn, exponential_, ...).  So: numba loops calling libm (kernels/_libm_loops.py)
+for many elements or once loaded, else libm through ctypes one element at a time (about
+0.2 us each), else (no C library found) NumPy."""
+import ctypes
+import ctypes.util
+import functools
+
+import numpy as np
+
+from . import _jit
+
+NAMES = ("log", "log1p", "exp", "cos", "sin", "tan")
+_C_TYPES = {np.dtype(np.float64): ("", ctypes.c_double),
+            np.dtype(np.float32): ("f", ctypes.c_float)}
+
+
+def _c_library():
+    for name in (ctypes.util.find_library("m"), ctypes.util.find_library("c"), None):
+        try:
+            library = ctypes.CDLL(name)
+            if hasattr(library, "log1pf"):  # (CDLL(None): the process's symbols, libm's too)
+                return library
+        except OSError:
+            continue
+    return None
+
+
+_LIBRARY = _c_library()
+
+
+@functools.cache
+def _c_function(name, dtype):
+    suffix, c_type = _C_TYPES[dtype]
+    f = getattr(_LIBRARY, name + suffix)
+    f.restype, f.argtypes = c_type, [c_type]
+    return f
+
+
+def _loops(size):
+    loops = _jit.compiled("_libm_loops", size) or _jit.loaded("_libm_loops")
+    if loops is None:
+        return None
+    import numba
+    return None if numba.config.USING_SVML else loops
+
+
+def call(name, x):
+    """libm's `name` (one of NAMES) of each element of x: float32 arrays through the float
+    functions (logf, ...), anything else as float64 (log, ...).  Returns a new array."""
+    x = np.asarray(x)
+    x = x if x.dtype == np.float32 else x.astype(np.float64, copy=False)
+    flat = np.ascontiguousarray(x).reshape(-1)
+    loops = _loops(flat.size)
+    if loops is not None:
+        out = np.empty_like(flat)
+        loops.apply(loops.CODES[name], flat, out)
+    elif _LIBRARY is not None:
+        out = np.fromiter(map(_c_function(name, x.dtype), flat.tolist()), x.dtype, flat.size)
+    else:
+        out = getattr(np, name)(flat)
+    return out.reshape(x.shape)
