@@ -1,0 +1,33 @@
+"""Coordinator's regressions of the twelfth session, each compared with PyTorch."""
+import pytest
+from reference import torch
+
+import mindtorch
+
+
+@pytest.mark.parametrize("kwargs", [None, {"device": "cpu"},
+                                    {"factory_kwargs": {"device": "cpu"}, "dtype": "float16"},
+                                    {"factory_kwargs": {"device": "cpu"}, "device": "cpu"},
+                                    {"bad": 1}], ids=["none", "plain", "merged", "twice", "bad"])
+def test_nn_factory_kwargs(kwargs):
+    def run(lib):
+        given = kwargs and {k: getattr(lib, v) if k == "dtype" else v for k, v in kwargs.items()}
+        try:
+            r = lib.nn.factory_kwargs(given)
+            return {k: str(v) for k, v in r.items()}
+        except Exception as e:
+            return type(e).__name__, str(e)
+    assert run(mindtorch) == run(torch)
+
+
+def test_torch_functional_types_storage_modules():
+    # reachable as attributes after a plain import, as in PyTorch
+    assert sorted(mindtorch.functional.__all__) == sorted(torch.functional.__all__)
+    for name in torch.functional.__all__:
+        assert getattr(mindtorch.functional, name) is getattr(mindtorch, name)
+    assert mindtorch.functional.F is mindtorch.nn.functional
+    x = mindtorch.ones(2, 3)
+    assert tuple(mindtorch.functional.einsum("ij->ji", x).shape) == (3, 2)
+    assert mindtorch.types.Number is not None
+    assert mindtorch.storage.UntypedStorage is mindtorch.UntypedStorage
+    assert mindtorch.nn.functional.grad is mindtorch.nn.grad
