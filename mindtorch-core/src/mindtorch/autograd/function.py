@@ -72,7 +72,7 @@ class BackwardCFunction(FunctionCtx, Node):
             from ._record import _materialize
             meta = self._outputs_meta
             grads = [_materialize(g, meta[3 * k:3 * k + 3]) for k, g in enumerate(grads)]
-        result = cls.backward(self, *grads)
+        result = _user_backward(cls)(self, *grads)
         if not isinstance(result, tuple):
             result = (result,)
         n_args = len(self._arg_is_tensor)
@@ -90,6 +90,16 @@ class BackwardCFunction(FunctionCtx, Node):
                                    f"None at position {i + 1}, but the corresponding forward "
                                    f"input was not a Variable")
         return out
+
+
+def _user_backward(cls):
+    """backward, or vjp (its other name) when a Function defines that one instead."""
+    own_backward = cls.backward is not Function.backward
+    own_vjp = cls.vjp is not Function.vjp
+    if own_backward and own_vjp:
+        raise RuntimeError("Implementing both 'backward' and 'vjp' for a custom Function is "
+                           "not allowed. You should only implement one of them.")
+    return cls.vjp if own_vjp else cls.backward
 
 
 _transforms = [0]  # how many torch.func transforms (vmap, grad, ...) run func now
@@ -198,8 +208,8 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def _attach(cls, ctx, tensors, edges, output):
-        single = isinstance(output, Tensor)
-        outs = (output,) if single else tuple(output)
+        single = not isinstance(output, tuple)  # (a list or dict is one non-tensor output)
+        outs = (output,) if single else output
         ctx.next_functions = tuple(edges)
         ctx._inputs_meta = tuple(m for a in tensors for m in _meta(a))
         ctx._outputs_meta = tuple(m for o in outs for m in _meta(o))
@@ -234,8 +244,7 @@ class Function(metaclass=FunctionMeta):
                             o.__dict__.pop("_no_grad_view", None)
             result.append(o)
         ctx._saved = _save(ctx, result)
-        return result[0] if single else type(output)(result) if isinstance(output, tuple) \
-            else result
+        return result[0] if single else type(output)(result)
 
 
 def _check_dirty(dirty, inputs, outputs):

@@ -2,6 +2,7 @@
 thread starts with grad mode on.  The generated op bindings read `state.enabled` directly."""
 import functools
 import inspect
+import warnings
 from _thread import _local as _thread_local  # threading.local, without importing threading
 
 
@@ -39,7 +40,15 @@ class _Mode:
         state.enabled, state.requested = self._prev
         return False
 
-    def __call__(self, fn):
+    def __call__(self, fn, stacklevel=2):
+        if inspect.isclass(fn):  # (PyTorch still decorates the constructor call)
+            warnings.warn("Decorating classes is deprecated and will be disabled in future "
+                          "versions. You should only decorate functions or methods. To "
+                          "preserve the current behavior of class decoration, you can "
+                          "directly decorate the `__init__` method and nothing else.",
+                          FutureWarning, stacklevel=stacklevel)
+            cls = fn
+            fn = lambda *args, **kwargs: cls(*args, **kwargs)
         if inspect.isgeneratorfunction(fn):  # the mode holds while the generator runs
             @functools.wraps(fn)
             def generator(*args, **kwargs):
@@ -99,7 +108,7 @@ class set_grad_enabled(_Mode):
             raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be "
                             f"bool, not {type(mode).__name__}")
         self._prev = state.enabled, state.requested
-        self._enabled = mode
+        self._enabled = self.mode = mode
         state.requested, state.enabled = mode, mode and not state.inference
 
     def __enter__(self):
@@ -107,7 +116,7 @@ class set_grad_enabled(_Mode):
 
     def __call__(self, fn):
         state.enabled, state.requested = self._prev  # a decorator must not change it now
-        return super().__call__(fn)
+        return super().__call__(fn, stacklevel=3)
 
     def clone(self):
         return type(self)(self._enabled)
@@ -156,7 +165,7 @@ class enforce_grad_layout_policy(_Mode):
 
     def __call__(self, fn):
         state.grad_layout = self._prev  # a decorator must not change it now
-        return super().__call__(fn)
+        return super().__call__(fn, stacklevel=3)
 
     def clone(self):
         return type(self)(self.mode)

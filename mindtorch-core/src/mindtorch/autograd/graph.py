@@ -140,6 +140,8 @@ class SavedTensor:
                 self.hook = (pack(t), unpack)
             finally:
                 state.saved_hooks = hooks
+            if t._version_counter[0] != self.version:
+                raise RuntimeError(_PACK_INPLACE)
             self.tensor = None
         else:  # an output: the data without the tensor (whose grad_fn is the node)
             self.tensor = t._parts() if output_nr is not None else t
@@ -151,6 +153,10 @@ class SavedTensor:
         t = self.tensor
         if self.hook is not None:
             t = self.hook[1](self.hook[0])
+            from .._tensor import Tensor
+            if not isinstance(t, Tensor):
+                raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor "
+                                f"but got result of type {type(t).__name__}")
         elif self.output_nr is not None:
             t = _tensor(t)
             if _fw.on:
@@ -174,6 +180,10 @@ class SavedTensor:
         return t
 
 
+_PACK_INPLACE = ("A saved tensor pack hook is modifying its input in place. Tensors provided "
+                 "as input to pack hook cannot be modified by in-place operations as this can "
+                 "lead to unexpected side-effects. Please open an issue if you need to perform "
+                 "in-place operations on the input to a pack hook.")
 _HINT = ("enable anomaly detection to find the operation that failed to compute its "
          "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
 _HINT_ANOMALY = ("the backtrace further above shows the operation that failed to compute its "

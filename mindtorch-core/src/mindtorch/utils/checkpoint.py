@@ -46,6 +46,24 @@ def set_device_states(devices, states, *, device_type=None):
     pass
 
 
+class DefaultDeviceType:
+    """The device type whose random state checkpointing keeps when no tensor argument is on
+    an accelerator: the current accelerator's, else "cpu", unless set."""
+    _default_device_type = None
+
+    @staticmethod
+    def set_device_type(device="cuda"):
+        DefaultDeviceType._default_device_type = device
+
+    @staticmethod
+    def get_device_type():
+        if not DefaultDeviceType._default_device_type:
+            from .. import accelerator
+            acc = accelerator.current_accelerator(True)
+            DefaultDeviceType._default_device_type = acc.type if acc else "cpu"
+        return DefaultDeviceType._default_device_type
+
+
 @contextlib.contextmanager
 def _setting(name, value):
     prev, _SETTINGS[name] = _SETTINGS[name], value

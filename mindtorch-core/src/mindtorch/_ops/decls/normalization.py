@@ -505,7 +505,7 @@ def _local_response_norm(input, size, alpha=1e-4, beta=0.75, k=1.0):
 def _normalize(input, p=2.0, dim=1, eps=1e-12):
     """input / max(||input||_p over dim, eps)."""
     _check_norm_dtype(input)
-    denom = OPS["norm"].call(input, p, dim, True, None).clamp(min=eps).expand_as(input)
+    denom = OPS["norm"].call(input, p, dim, True, None).clamp_min(eps).expand_as(input)
     return input / denom
 
 

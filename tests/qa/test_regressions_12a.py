@@ -1,0 +1,140 @@
+"""Regression tests for QA round 12a (autograd semantics as user code exercises them),
+each against torch."""
+import warnings
+
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _x(L, requires_grad=True):
+    return L.tensor([1., 2., 3.], requires_grad=requires_grad)
+
+
+def _listed(t):
+    return None if t is None else t.tolist()
+
+
+def test_function_vjp_is_backward_alias():
+    def program(L):
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g * 5
+        a = _x(L)
+        F.apply(a).sum().backward()
+        return a.grad.tolist()
+    same_outcome(program)
+
+
+def test_function_with_both_backward_and_vjp_refused():
+    def program(L):
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+            @staticmethod
+            def vjp(ctx, g):
+                return g
+        F.apply(_x(L)).sum().backward()
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("container", ["list", "dict"])
+def test_function_list_or_dict_output_is_one_non_tensor_output(container):
+    def program(L):
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                outs = [a * 2, a * 3]
+                return outs if container == "list" else dict(enumerate(outs))
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        r = F.apply(_x(L))
+        return type(r).__name__, [r[k].requires_grad for k in (0, 1)]
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_requires_grad_attribute_of_non_leaf(value):
+    def program(L):
+        b = _x(L) * 2
+        b.requires_grad = value
+        return b.requires_grad
+    same_outcome(program)
+    same_outcome(lambda L: (_x(L) * 2).requires_grad_(True).requires_grad)
+
+
+@pytest.mark.parametrize("mode", ["no_grad", "enable_grad", "inference_mode"])
+def test_grad_mode_decorating_a_class_warns_and_still_works(mode):
+    def program(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+
+            @getattr(L, mode)()
+            class C:
+                def __init__(self, x):
+                    self.y = x * 2
+            y = C(_x(L)).y
+        return y.requires_grad, [(c.category.__name__, str(c.message)) for c in w]
+    same_outcome(program)
+
+
+def test_set_grad_enabled_mode_attribute():
+    def program(L):
+        g = L.set_grad_enabled(False)
+        L.set_grad_enabled(True)
+        return g.mode, L.set_grad_enabled(True).mode
+    same_outcome(program)
+
+
+def test_saved_tensors_unpack_hook_must_return_a_tensor():
+    def program(L):
+        a = _x(L)
+        with L.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: 3):
+            y = a * a
+        y.sum().backward()
+    same_outcome(program)
+
+
+def test_saved_tensors_pack_hook_may_not_modify_its_input():
+    def program(L):
+        a = _x(L)
+
+        def pack(t):
+            t.mul_(2)
+            return t
+        with L.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+            (a * 1) * (a * 1)
+    same_outcome(program)
+
+
+def test_normalize_graph_is_clamp_min():
+    def program(L):
+        y = L.nn.functional.normalize(_x(L), dim=0)
+        return y.grad_fn.next_functions[1][0].next_functions[0][0].name()
+    same_outcome(program)
+
+
+def test_checkpoint_default_device_type():
+    def program(L):
+        D = L.utils.checkpoint.DefaultDeviceType
+        first = D.get_device_type()
+        D.set_device_type("meta")
+        try:
+            return first, D.get_device_type()
+        finally:
+            D.set_device_type(None)
+    same_outcome(program)
