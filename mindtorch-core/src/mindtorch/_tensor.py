@@ -218,6 +218,8 @@ class Tensor:
         if value is True and self._grad_fn is None and self.dtype not in D.DIFFERENTIABLE:
             raise RuntimeError("only Tensors of floating point and complex dtype can require "
                                "gradients")
+        if value is True and self._grad_fn is not None:  # (requires_grad_() lets it pass)
+            raise RuntimeError("you can only change requires_grad flags of leaf variables.")
         self.requires_grad_(value)
 
     def requires_grad_(self, requires_grad=True):
