@@ -19,6 +19,7 @@ from . import _jit, _libm, _rejection
 from ._aten_sum import sum_last
 from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
 from ._gamma_grad import dirichlet_grad, standard_gamma_grad
+from .sorting import topk
 
 _U64 = np.uint64
 # dtypes whose random_(from, to) takes 64-bit draws when to - from >= 2**32
@@ -77,6 +78,8 @@ def _fill(self, flat):
         v = flat.reshape([shape[d] for d in order]).transpose(np.argsort(order))
         if self.dtype.is_complex:
             v = v[..., 0] + 1j * v[..., 1]
+        if self.dtype.itemsize == 2 and self.dtype.is_floating_point and v.dtype == np.float64:
+            v = v.astype(np.float32)  # (c10::Half / BFloat16 are made from a float)
         a[...] = v.astype(a.dtype, copy=False)
     return self
 
@@ -175,7 +178,9 @@ def bernoulli_(self, p=0.5, generator=None):
         return _fill(self, unit_uniform(engine, n, 53) < p)
     probs = _in_memory_order(self, arr(p))
     if not ((probs >= 0) & (probs <= 1)).all():
-        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  "
+                           "(Could this error message be improved?  If so, please report an "
+                           "enhancement request to PyTorch.)")
     wide = p.dtype is D.float64
     return _fill(self, unit_uniform(engine, n, 53 if wide else 24)
                  < probs.astype(np.float64 if wide else np.float32))
@@ -212,8 +217,8 @@ def log_normal_(self, mean=1.0, std=2.0, generator=None):
 
 def multinomial(self, num_samples, replacement=False, generator=None):
     """PyTorch's two algorithms: without replacement (or one sample) the largest
-    p / Exp(1) keys; with replacement a binary search of double uniforms in the cumulative
-    distribution, summed and normalised in the input's dtype."""
+    p / Exp(1) keys (argmax, or topk); with replacement a binary search of double uniforms in the cumulative
+    distribution, summed and normalised in the input's dtype (float32 for 16-bit ones)."""
     shape = R.check_multinomial(self, num_samples, replacement)
     cats = self._shape[-1]
     p = arr(self).reshape(-1, cats)
@@ -224,10 +229,14 @@ def multinomial(self, num_samples, replacement=False, generator=None):
     if not replacement or num_samples == 1:
         # the Exp(1) noise in self's layout (PyTorch's empty_like), so drawn in its order
         q = exponential_(wrap(np.empty_like(arr(self)), self.dtype), 1.0, generator)
-        keys = p / arr(q).reshape(p.shape)  # (ties, zero probabilities among them: index order)
-        out = np.argsort(-keys, axis=1, kind="stable")[:, :num_samples]
+        keys = p / arr(q).reshape(p.shape)
+        if num_samples == 1:
+            out = np.argmax(keys, axis=1)[:, None]
+        else:  # (topk's choice among ties, the zero probabilities' keys among them)
+            out = arr(topk(wrap(keys, self.dtype), num_samples)[1])
     else:
-        cdf = np.cumsum(p, axis=1, dtype=p.dtype)
+        # (summed in order, in float32 for the 16-bit dtypes: PyTorch's opmath type)
+        cdf = np.cumsum(p, axis=1, dtype=np.float32 if p.dtype.itemsize == 2 else p.dtype)
         cdf /= cdf[:, -1:]
         cdf[:, -1] = 1
         u = unit_uniform(_engine(generator), p.shape[0] * num_samples, 53)
