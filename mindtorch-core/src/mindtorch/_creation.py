@@ -564,7 +564,7 @@ def _bad_to(args, kwargs):
                      " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, "
                      "torch.memory_format memory_format = None)\n"
                      " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, "
-                     "torch.memory_format memory_format = None)")
+                     "torch.memory_format memory_format = None)\n")
 
 
 def to(t, *args, **kwargs):

@@ -533,8 +533,12 @@ class Tensor:
         storage, and copy.copy (which does not pickle) shares memory."""
         from ._creation import _rebuild_tensor
         from ._storage import SharedStorage
-        return (_rebuild_tensor, (SharedStorage(self._storage), self._offset, self._shape,
-                                  self._stride, self.dtype.name, self.requires_grad))
+        args = (SharedStorage(self._storage), self._offset, self._shape, self._stride,
+                self.dtype.name, self.requires_grad)
+        user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        if user:  # the user's attributes travel too (PyTorch's _rebuild_from_type_v2)
+            return _rebuild_tensor, args, user
+        return _rebuild_tensor, args
 
     def _reduce_compact(self):
         """A reduction of only this tensor's elements (contiguous), for transports where

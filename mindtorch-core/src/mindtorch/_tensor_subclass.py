@@ -268,7 +268,7 @@ def _deepcopy(self, memo):
 def _reduce_ex(self, protocol):
     if has_torch_function_unary(self):
         return handle_torch_function(_reduce_ex, (self,), self, protocol)
-    fn, args = _plain_reduce_ex(self, protocol)
+    fn, args = _plain_reduce_ex(self, protocol)[:2]  # (its state is _user_state below)
     return _rebuild_from_type_v2, (fn, type(self), args, _user_state(self))
 
 

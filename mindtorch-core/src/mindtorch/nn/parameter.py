@@ -63,11 +63,21 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
     __str__ = __repr__
 
     def __reduce_ex__(self, protocol):
-        return _rebuild_parameter, (self.data, self._requires_grad, OrderedDict())
+        args = (self.data, self._requires_grad, OrderedDict())
+        user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        if user:  # the user's attributes travel too, as PyTorch's
+            return _rebuild_parameter_with_state, args + (user,)
+        return _rebuild_parameter, args
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):
     return Parameter(data, requires_grad)
+
+
+def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
+    p = Parameter(data, requires_grad)
+    p.__dict__.update(state)
+    return p
 
 
 class _BufferMeta(type):

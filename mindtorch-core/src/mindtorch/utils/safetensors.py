@@ -36,13 +36,20 @@ def _package():
 
 def _host_arrays(tensors):
     """Contiguous host arrays in logical order, after safetensors.torch's checks."""
-    from .. import Tensor
+    from .. import Tensor, strided
     if not isinstance(tensors, dict):
         raise ValueError(f"Expected a dict of [str, torch.Tensor] but received {type(tensors)}")
     for k, v in tensors.items():
         if not isinstance(v, Tensor):
             raise ValueError(f"Key `{k}` is invalid, expected torch.Tensor but received "
                              f"{type(v)}")
+    sparse = [k for k, v in tensors.items() if v.layout != strided]
+    if sparse:
+        raise ValueError(f"You are trying to save a sparse tensors: `{sparse}` which this "
+                         "library does not support. You can make it a dense tensor before "
+                         "saving with `.to_dense()` but be aware this might make a much "
+                         "larger file than needed.")
+    for v in tensors.values():
         if v.dtype.name not in _TAGS.values():
             raise KeyError(v.dtype)
     failing = [names for names in _find_shared_tensors(tensors) if len(names) > 1]
@@ -72,8 +79,10 @@ def load(data):
     """{name: tensor} (cpu) from safetensors bytes."""
     from .. import _dtype, from_numpy
     out = {}
-    # by name, as safetensors.torch.load_file (safe_open's keys); deserialize's order varies
-    for name, view in sorted(_package().deserialize(data), key=lambda item: item[0]):
+    # in the order of the data in the file, as safetensors.torch.load_file (safe_open's
+    # get_tensors); deserialize's order varies between calls
+    order = _offset_order(data)
+    for name, view in sorted(_package().deserialize(data), key=lambda item: order[item[0]]):
         tag = view["dtype"]
         if tag not in _TAGS:
             raise TypeError(f"safetensors dtype {tag} is not supported by mindtorch")
@@ -82,8 +91,25 @@ def load(data):
     return out
 
 
+def _offset_order(data):
+    """{name: rank of its data's (start, stop)} read from the header (8 bytes of length,
+    then JSON)."""
+    import json
+    size = int.from_bytes(bytes(data[:8]), "little")
+    try:
+        header = json.loads(bytes(data[8:8 + size]))
+    except ValueError:
+        return defaultdict(int)  # (the deserializer reports the broken header)
+    spans = sorted((*v["data_offsets"], k) for k, v in header.items()
+                   if k != "__metadata__" and isinstance(v, dict) and "data_offsets" in v)
+    return defaultdict(int, {span[-1]: i for i, span in enumerate(spans)})
+
+
 def load_file(filename, device="cpu"):
     """{name: tensor} on `device` from a safetensors file."""
+    import os
+    if not os.path.exists(filename):  # (the package's message, not open()'s)
+        raise FileNotFoundError(f"No such file or directory: {os.fspath(filename)}")
     with open(filename, "rb") as fh:
         tensors = load(fh.read())
     if str(device) != "cpu":
