@@ -16,6 +16,7 @@ from ..._shapes import broadcast_shapes
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, write_into
 from ._helpers import has_data as _has_data  # (imported from here by other decls)
+from .random import _num
 
 NN = ("nn.functional",)
 _HALVES = (D.float16, D.bfloat16)
@@ -153,10 +154,6 @@ _ALPHA = 1.7580993408473766
 def _check_p(p):
     if not 0 <= p <= 1:
         raise RuntimeError(f"dropout probability has to be between 0 and 1, but got {_num(p)}")
-
-
-def _num(x):
-    return int(x) if isinstance(x, float) and x.is_integer() else x
 
 
 def _dropout_impl(input, p, train, feature, alpha):

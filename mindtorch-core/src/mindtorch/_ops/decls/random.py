@@ -13,8 +13,8 @@ meta rules share them so both devices reject the same inputs with PyTorch's erro
 """
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
-from ..._strides import check_no_internal_overlap
 from ..._shapes import numel as _numel
+from ..._strides import check_no_internal_overlap
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from .._argcheck import factory_layout
@@ -193,6 +193,7 @@ def _float_bounds(dtype, low, high):
     for what, v in (("from", low), ("to - 1", to_inc)):
         if not -(1 << digits) <= v <= 1 << digits:
             import warnings
+
             from ..._warn_once import _user_level
             warnings.warn(f"{what} is out of bounds [-(2^{digits}), 2^{digits}]. Due to "
                           f"precision limitations {name} can support discrete uniform "
@@ -345,8 +346,9 @@ def normal_result(mean, std):
 
 
 def _num(x):
-    """x as PyTorch prints a double in these messages (1.0 -> 1)."""
-    return int(x) if isinstance(x, float) and x.is_integer() else x
+    """x as PyTorch prints a double in these messages (C++'s stream: %g, so 1.0 -> 1 and
+    123456789 -> 1.23457e+08)."""
+    return f"{float(x):g}"
 
 
 _INT64 = (-(1 << 63), (1 << 63) - 1)
