@@ -138,3 +138,60 @@ def test_checkpoint_default_device_type():
         finally:
             D.set_device_type(None)
     same_outcome(program)
+
+
+def _dirty_add(L, non_differentiable=False):
+    class F(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            a.add_(1)
+            ctx.mark_dirty(a)
+            if non_differentiable:
+                ctx.mark_non_differentiable(a)
+            return a
+
+        @staticmethod
+        def backward(ctx, g):
+            return g
+    return F
+
+
+@pytest.mark.parametrize("where", ["recorded", "no_grad", "plain_input"])
+@pytest.mark.parametrize("non_differentiable", [False, True])
+def test_function_mark_dirty_aliases_and_versions(where, non_differentiable):
+    def program(L):
+        a = L.ones(3) if where == "plain_input" else _x(L).clone()
+        F = _dirty_add(L, non_differentiable)
+        if where == "no_grad":
+            with L.no_grad():
+                r = F.apply(a)
+        else:
+            r = F.apply(a)
+        return (r is a, a._version, r._version, r.requires_grad,
+                r.grad_fn.name() if r.grad_fn else None)
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("requires_grad", [False, True])
+@pytest.mark.parametrize("kind", ["input", "namedtuple", "tuple"])
+def test_function_outputs_when_nothing_is_recorded(kind, requires_grad):
+    import collections
+    Pair = collections.namedtuple("Pair", "a b")
+
+    def program(L):
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, a):
+                return a if kind == "input" else (Pair if kind == "namedtuple" else tuple)(
+                    (a * 2, a * 3))
+
+            @staticmethod
+            def backward(ctx, *grads):
+                return grads[0]
+        a = L.ones(3, requires_grad=requires_grad)
+        with L.no_grad():
+            r = F.apply(a)
+        if kind == "input":
+            return r is a, r._base is a, r.requires_grad
+        return type(r).__name__, [t.requires_grad for t in r]
+    same_outcome(program)

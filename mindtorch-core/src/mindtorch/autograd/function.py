@@ -6,8 +6,8 @@ import contextlib
 import functools
 import warnings
 
-from .._tensor import Tensor
 from .._dtype import DIFFERENTIABLE
+from .._tensor import Tensor
 from ._record import _meta, check_inplace, edge, forward, rebase_history
 from .grad_mode import set_grad_enabled, state
 from .graph import Node, SavedTensor
@@ -202,6 +202,7 @@ class Function(metaclass=FunctionMeta):
         finally:
             forward.on = on
         if not recording:
+            output = _unrecorded(ctx, tensors, output)
             return output if tangents is None else forward.custom_jvp(cls, ctx, tangents, output)
         output = cls._attach(ctx, tensors, edges, output)
         return output if tangents is None else forward.custom_jvp(cls, ctx, tangents, output)
@@ -220,7 +221,10 @@ class Function(metaclass=FunctionMeta):
         result = []
         for k, o in enumerate(outs):
             if isinstance(o, Tensor):
-                if id(o) in dirty:
+                if id(o) in dirty and id(o) in non_diff:  # (an alias without history)
+                    o._version_counter[0] += 1
+                    o = o.detach()
+                elif id(o) in dirty:
                     if o._requires_grad and o._grad_fn is None:
                         raise RuntimeError("a leaf Variable that requires grad has been used "
                                            "in an in-place operation.")
@@ -244,7 +248,33 @@ class Function(metaclass=FunctionMeta):
                             o.__dict__.pop("_no_grad_view", None)
             result.append(o)
         ctx._saved = _save(ctx, result)
-        return result[0] if single else type(output)(result)
+        return result[0] if single else tuple(result)  # (a namedtuple's fields too)
+
+
+def _unrecorded(ctx, inputs, output):
+    """The outputs of a call that records no history, as PyTorch hands them back: a tuple
+    (of a namedtuple's fields too), each returned input an alias of it (a detached one if
+    it requires grad), each dirty tensor's version bumped."""
+    single = not isinstance(output, tuple)
+    outs = (output,) if single else output
+    dirty = {id(t) for t in ctx._dirty}
+    if dirty:
+        _check_dirty(ctx._dirty, inputs, outs)
+    result = []
+    for o in outs:
+        if isinstance(o, Tensor):
+            modified = id(o) in dirty
+            if modified:
+                o._version_counter[0] += 1
+            if o._requires_grad:
+                if any(o is a for a in inputs):
+                    o = o.detach()
+                elif o._base is None:
+                    o.detach_()
+            elif not modified and any(o is a for a in inputs):
+                o = o._view(o._shape, o._stride, o._offset)
+        result.append(o)
+    return result[0] if single else tuple(result)
 
 
 def _check_dirty(dirty, inputs, outputs):
