@@ -69,3 +69,41 @@ def test_safetensors_refuses_sparse_and_missing_files(tmp_path):
                 out.append((type(e).__name__, str(e)))
         return out
     same_outcome(program)
+
+
+def test_serialization_config_module(tmp_path):
+    import importlib
+    import io
+    import zipfile
+
+    def program(L):
+        config = importlib.import_module(L.__name__ + ".utils.serialization.config")
+        defaults = (config.load.mmap, config.load.endianness, config.load.mmap_flags,
+                    config.save.compute_crc32, config.save.storage_alignment)
+        path = str(tmp_path / f"{L.__name__}.pt")
+        config.save.storage_alignment = 128
+        try:
+            L.save({"a": L.arange(3.)}, path)
+        finally:
+            config.save.storage_alignment = 64
+        with zipfile.ZipFile(path) as zf:
+            alignment = zf.read(zf.namelist()[0].split("/")[0] + "/.storage_alignment")
+            data = [i for i in zf.infolist() if i.filename.endswith("data/0")][0]
+        config.load.mmap = True  # load(mmap=None) follows it
+        try:
+            loaded = L.load(path)["a"].tolist()
+            buf = io.BytesIO()
+            L.save(L.ones(1), buf)
+            buf.seek(0)
+            L.load(buf)
+        except ValueError as e:
+            error = str(e)
+        finally:
+            config.load.mmap = False
+        with open(path, "rb") as fh:  # the local header: 30 bytes, then name and extra field
+            fh.seek(data.header_offset + 26)
+            lengths = fh.read(4)
+        start = data.header_offset + 30 + int.from_bytes(lengths[:2], "little") + \
+            int.from_bytes(lengths[2:], "little")
+        return defaults, alignment, start % 128, loaded, error
+    same_outcome(program)

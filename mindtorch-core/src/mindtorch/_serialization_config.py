@@ -13,27 +13,41 @@ class LoadEndianness(enum.Enum):
     BIG = 3
 
 
-_CONFIG = {"endianness": None, "mmap_flags": _mmap.MAP_PRIVATE, "crc32": True}
+class load:  # (PyTorch's names: torch.utils.serialization.config.load)
+    """load()'s settings (mindtorch.utils.serialization.config.load): mmap when load's
+    mmap=None, the byte order of checkpoints without a byteorder record, mmap's flags."""
+    mmap = False
+    endianness = None
+    mmap_flags = _mmap.MAP_PRIVATE
+    calculate_storage_offsets = False
+
+
+class save:
+    """save()'s settings: crc32 (recorded only), pinned copies (no CUDA: unused), and the
+    alignment of each storage's bytes in the archive."""
+    compute_crc32 = True
+    use_pinned_memory_for_d2h = False
+    storage_alignment = 64
 
 
 def get_default_load_endianness():
-    return _CONFIG["endianness"]
+    return load.endianness
 
 
 def set_default_load_endianness(endianness):
     """The byte order of a checkpoint that does not record one (default None: native)."""
     if not isinstance(endianness, LoadEndianness) and endianness is not None:
         raise TypeError("Invalid argument type in function set_default_load_endianness")
-    _CONFIG["endianness"] = endianness
+    load.endianness = endianness
 
 
 def fallback_byteorder():
-    e = _CONFIG["endianness"]
+    e = load.endianness
     return {LoadEndianness.LITTLE: "little", LoadEndianness.BIG: "big"}.get(e, sys.byteorder)
 
 
 def get_default_mmap_options():
-    return _CONFIG["mmap_flags"]
+    return load.mmap_flags
 
 
 class set_default_mmap_options:
@@ -45,23 +59,23 @@ class set_default_mmap_options:
         if flags != _mmap.MAP_PRIVATE and flags != _mmap.MAP_SHARED:
             raise ValueError(f"Invalid argument in function set_default_mmap_options, expected "
                              f"mmap.MAP_PRIVATE or mmap.MAP_SHARED, but got {flags}")
-        self.prev = _CONFIG["mmap_flags"]
-        _CONFIG["mmap_flags"] = flags
+        self.prev = load.mmap_flags
+        load.mmap_flags = flags
 
     def __enter__(self):
         pass
 
     def __exit__(self, *exc):
-        _CONFIG["mmap_flags"] = self.prev
+        load.mmap_flags = self.prev
 
 
 def get_crc32_options():
-    return _CONFIG["crc32"]
+    return save.compute_crc32
 
 
 def set_crc32_options(compute_crc32):
     """Recorded only: zip records always carry their crc32 here."""
-    _CONFIG["crc32"] = compute_crc32
+    save.compute_crc32 = compute_crc32
 
 
 def location_tag(storage):

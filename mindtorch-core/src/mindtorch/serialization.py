@@ -33,7 +33,6 @@ zipfile = lazy("zipfile", globals(), "zipfile")
 P = lazy("mindtorch._pickle_torch", globals(), "P")
 
 DEFAULT_PROTOCOL = 2
-_ALIGNMENT = 64
 
 
 # -- save ------------------------------------------------------------------------------------
@@ -119,7 +118,7 @@ def _write_archive(fh, name, data_pkl, storages, no_byteorder):
             zf.writestr(info, data)
         record("data.pkl", data_pkl)
         record(".format_version", b"1")
-        record(".storage_alignment", str(_ALIGNMENT).encode())
+        record(".storage_alignment", str(_config.save.storage_alignment).encode())
         if not no_byteorder:
             record("byteorder", sys.byteorder.encode())
         for key, storage in storages:
@@ -129,13 +128,15 @@ def _write_archive(fh, name, data_pkl, storages, no_byteorder):
 
 
 def _padding(offset, name_len):
-    """An extra field ('FB', as PyTorch's writer) that puts the record's data at a
-    multiple of 64 bytes from the archive's start, so it can be memory-mapped in place."""
-    pad = -(offset + 30 + name_len) % _ALIGNMENT
+    """An extra field ('FB', as PyTorch's writer) that puts the record's data at a multiple
+    of config.save.storage_alignment (64) bytes from the archive's start, so it can be
+    memory-mapped in place."""
+    alignment = _config.save.storage_alignment
+    pad = -(offset + 30 + name_len) % alignment
     if pad == 0:
         return b""
     if pad < 4:
-        pad += _ALIGNMENT
+        pad += alignment
     return struct.pack("<HH", 0x4246, pad - 4) + b"Z" * (pad - 4)
 
 
@@ -160,6 +161,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     if weights_only and pickle_load_args:
         import warnings
         warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+    if mmap is None:
+        mmap = _config.load.mmap
     if isinstance(f, (str, os.PathLike)):
         with open(f, "rb") as fh:
             return _load_file(fh, os.fspath(f), map_location, weights_only, mmap,
