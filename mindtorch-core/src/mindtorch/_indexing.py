@@ -201,9 +201,9 @@ def _apply(t, items):
             dim += 1
         elif x is Ellipsis:
             dim += ndim - specified
-        elif _is_bool(x):
+        elif x is True or x is False:  # (NumPy's bool_ is refused, as in PyTorch)
             result = _unsqueeze(result, dim)
-            record(_bool_index(bool(x), t._device), 1)
+            record(_bool_index(x, t._device), 1)
             dim += 1
         else:
             if not isinstance(x, Tensor):

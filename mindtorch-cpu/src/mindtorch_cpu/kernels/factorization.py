@@ -73,7 +73,7 @@ def inv_ex(A, check_errors=False):
         r = np.linalg.inv(a)
     except _LinAlgError:
         r, info = _lu_each(a)
-        _fail(check_errors, info, "linalg.inv", lambda i: (
+        _fail(check_errors, info, "linalg.inv_ex", lambda i: (
             f"The diagonal element {i} is zero, the inversion could not be completed because "
             f"the input matrix is singular."))
     return wrap(np.asarray(r, dt.np), dt), wrap(info, D.int32)
@@ -123,7 +123,7 @@ def solve_ex(A, B, left=True, check_errors=False):
         x, _ = _lu_each(np.ascontiguousarray(ab), np.ascontiguousarray(bb))
         _, info = _lu_each(a) if a.ndim > 2 else _lu_each(a[None])
         info = info.reshape(A._shape[:-2])
-        _fail(check_errors, info, "torch.linalg.solve",
+        _fail(check_errors, info, "torch.linalg.solve_ex",
               lambda i: "The solver failed because the input matrix is singular.")
     if not left:
         x = _swap(x)
@@ -190,7 +190,7 @@ def cholesky_ex(A, upper=False, check_errors=False):
         nan = np.isnan(np.diagonal(L, 0, -2, -1))
         if nan.any():
             info = np.where(nan.any(-1), nan.argmax(-1) + 1, 0).astype(np.int32)
-            _fail(check_errors, info, "linalg.cholesky", lambda i: (
+            _fail(check_errors, info, "linalg.cholesky_ex", lambda i: (
                 f"The factorization could not be completed because the input is not "
                 f"positive-definite (the leading minor of order {i} is not "
                 f"positive-definite)."))
@@ -202,7 +202,7 @@ def cholesky_ex(A, upper=False, check_errors=False):
             c, info[i] = _lapack("potrf", m)(m, lower=not upper, clean=True)
             out.append(c)
         L, info = np.stack(out).reshape(a.shape), info.reshape(batch)
-        _fail(check_errors, info, "linalg.cholesky", lambda i: (
+        _fail(check_errors, info, "linalg.cholesky_ex", lambda i: (
             f"The factorization could not be completed because the input is not "
             f"positive-definite (the leading minor of order {i} is not positive-definite)."))
     return wrap(np.asarray(L, dt.np), dt), wrap(info, D.int32)
@@ -370,15 +370,10 @@ def lu_factor_ex(A, pivot=True, check_errors=False):
         for i, m in enumerate(mats):
             flat_lu[i], p, flat_info[i] = _lapack("getrf", m)(m)
             flat_piv[i] = p + 1  # (LAPACK's 1-based pivots, as torch returns them)
+    info = wrap(info, D.int32)
     if check_errors:
-        bad = np.flatnonzero(info.reshape(-1))
-        if bad.size:
-            i = int(info.reshape(-1)[bad[0]])
-            raise RuntimeError(f"torch.linalg.lu_factor_ex: U[{i},{i}] is zero and using it on "
-                               f"lu_solve would result in a division by zero. If you still want "
-                               f"to perform the factorization, consider calling "
-                               f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
-    return wrap(lu, dt), wrap(piv, D.int32), wrap(info, D.int32)
+        F.check_errors(info, "torch.linalg.lu_factor_ex", info.ndim > 0)
+    return wrap(lu, dt), wrap(piv, D.int32), info
 
 
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):

@@ -179,7 +179,11 @@ def _einsum_public(binding):
     """einsum(equation, *operands) (or one list of operands), and the sublist form
     einsum(op1, [0, 1], op2, [1, 2], [0, 2])."""
     def einsum(*args):
-        if args and not isinstance(args[0], str):
+        if len(args) < 2 or (len(args) == 2 and isinstance(args[1], (list, tuple)) and
+                             not args[1]):
+            raise ValueError("einsum(): must specify the equation string and at least one "
+                             "operand, or at least one operand and its subscripts list")
+        if not isinstance(args[0], str):
             letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
             def sub(lst):

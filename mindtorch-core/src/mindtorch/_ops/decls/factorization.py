@@ -228,16 +228,46 @@ def _M():
     return mindtorch
 
 
-def _inv(A):
-    return OPS["linalg_inv_ex"].call(A, True)[0]
+# PyTorch's _linalg_check_errors: the message of a failed factorization is chosen by words
+# of the name of the function reporting it (which the message starts with)
+_INFO_MESSAGES = (
+    ("inv", LinAlgError, ("The diagonal element {} is zero, the inversion could not be "
+                          "completed because the input matrix is singular.")),
+    ("solve", LinAlgError, "The solver failed because the input matrix is singular."),
+    ("cholesky", LinAlgError, ("The factorization could not be completed because the input is "
+                               "not positive-definite (the leading minor of order {} is not "
+                               "positive-definite).")),
+    ("lu_factor", RuntimeError, ("U[{0},{0}] is zero and using it on lu_solve would result in "
+                                 "a division by zero. If you still want to perform the "
+                                 "factorization, consider calling linalg.lu(A, pivot) or "
+                                 "linalg.lu_factor_ex(A, pivot)")),
+)
 
 
-def _solve(A, B, left=True):
-    return OPS["linalg_solve_ex"].call(A, B, left, True)[0]
+def check_errors(info, api_name, batched):
+    """Raise PyTorch's error for the first nonzero LAPACK info (on devices with data)."""
+    if not info.numel() or not has_data(info):
+        return
+    flat = info.reshape(-1).tolist()
+    i = next((k for k, v in enumerate(flat) if v), None)
+    if i is None:
+        return
+    cls, text = next((c, t) for word, c, t in _INFO_MESSAGES if word in api_name)
+    raise cls(f"{api_name}: " + batch_message(i, batched, text.format(flat[i])))
 
 
-def _cholesky(A, upper=False):
-    return OPS["linalg_cholesky_ex"].call(A, upper, True)[0]
+def _checked(op_name, api_name):
+    """The public function of an `_ex` op: its first result, errors raised under api_name."""
+    def checked(A, *args):
+        *results, info = OPS[op_name].call(A, *args, False)
+        check_errors(info, api_name, A.ndim > 2)
+        return results[0]
+    return checked
+
+
+_inv = _checked("linalg_inv_ex", "linalg.inv")
+_solve = _checked("linalg_solve_ex", "torch.linalg.solve")
+_cholesky = _checked("linalg_cholesky_ex", "linalg.cholesky")
 
 
 def _cholesky_deprecated(self, upper=False):
@@ -251,7 +281,7 @@ def _cholesky_deprecated(self, upper=False):
     if not self.numel():  # (PyTorch returns before any check)
         return self.new_empty(self._shape)
     check_matrix(self, "cholesky", ints="cholesky_cpu", halves="cholesky_cpu")
-    return _cholesky(self, upper)
+    return _checked("linalg_cholesky_ex", "cholesky")(self, upper)
 
 
 def _logdet(self):

@@ -9,7 +9,7 @@ from ..._shapes import broadcast_shapes
 from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
-from .factorization import _LOW, single_out, tuple_out
+from .factorization import _LOW, check_errors, single_out, tuple_out
 
 
 def _M():
@@ -118,8 +118,9 @@ def _any_outside(pivots, low, high):
 # -- decompositions ------------------------------------------------------------------------
 
 def _lu_factor(A, pivot=True):
-    r = OPS["linalg_lu_factor_ex"].call(A, pivot, True)
-    return r[0], r[1]
+    LU, pivots, info = OPS["linalg_lu_factor_ex"].call(A, pivot, False)
+    check_errors(info, "torch.linalg.lu_factor", A.ndim > 2)
+    return LU, pivots
 
 
 def _lu(A, pivot=True):
@@ -137,7 +138,8 @@ def _torch_lu(self, pivot=True, get_infos=False):
               "= torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = "
               "torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\nLU, "
               "pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots)")
-    return OPS["linalg_lu_factor_ex"].call(self, pivot, not get_infos)
+    # (PyTorch checks no errors here: a singular matrix is factored, its info dropped)
+    return OPS["linalg_lu_factor_ex"].call(self, pivot, False)
 
 
 def _torch_lu_public(binding):

@@ -242,6 +242,8 @@ def check_put(self, index, source, out_of_range=None):
                          f"elements, but got source.numel() = {source.numel()}, index.numel() = "
                          f"{index.numel()}")
     n = self.numel()
+    if n == 0 and index.numel():
+        raise IndexError("put_(): Tried to put elements into an empty tensor")
     v = (out_of_range or _first_out_of_range)(index, n, True)
     if v is not None:
         raise IndexError(f"out of range: tried to access index {v} on a tensor of {n} elements.")

@@ -289,6 +289,8 @@ def _take(self, index):
                            f"{type_name(index.dtype)}")
     flat = self.reshape(-1)
     n = flat._shape[0]
+    if n == 0 and index.numel():
+        raise IndexError("take(): tried to take from an empty tensor")
     try:
         return OPS["index"].call(flat, (index,))
     except IndexError:  # PyTorch's wording

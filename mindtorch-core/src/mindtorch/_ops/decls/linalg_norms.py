@@ -11,8 +11,9 @@ from ..._warn_once import warn_once
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import _type_name
-from .factorization import check_matrix, input_keyword, single_out
+from .factorization import check_errors, check_matrix, input_keyword, single_out
 from .linalg import same_rank_first
+from .norm import check_norm_dtype
 
 _INF = float("inf")
 
@@ -35,10 +36,6 @@ def _check_matrix_norm(A, dim, dtype):
     if A.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor "
                            f"as input. Got {_type_name(A.dtype)}")
-    if dtype is not None and dtype.is_complex != A.dtype.is_complex:
-        kind = "complex" if A.dtype.is_complex else "real"
-        raise RuntimeError(f"linalg.matrix_norm: dtype should be {kind} for {kind} inputs, but "
-                           f"got {_type_name(dtype)}")
     dim = tuple(dim)
     if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got "
@@ -46,6 +43,7 @@ def _check_matrix_norm(A, dim, dtype):
     d0, d1 = (wrap_dim(d, A.ndim) for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({d0}, {d1})")
+    check_norm_dtype(A.dtype, dtype, "linalg.matrix_norm")
     return d0, d1
 
 
@@ -213,8 +211,8 @@ def _multi_dot(tensors):
     for i, t in enumerate(tensors[1:], 1):
         if t.dtype is not first.dtype:
             raise RuntimeError(f"multi_dot(): all tensors must have be the same dtype but "
-                               f"tensor 0 is {_type_name(first.dtype)} and tensor {i} is "
-                               f"{_type_name(t.dtype)}")
+                               f"tensor 0 is {D.CPP_NAMES[first.dtype.name]} and tensor {i} "
+                               f"{D.CPP_NAMES[t.dtype.name]}")
     mats = list(tensors)
     if first.ndim == 1:
         mats[0] = first.unsqueeze(0)
@@ -258,7 +256,8 @@ def _tensorinv(A, ind=2):
     if numel(outer) != numel(inner):
         raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
                            f"prod(self.shape[:ind]), but got {numel(inner)} != {numel(outer)}")
-    inv = OPS["linalg_inv"].call(A.reshape(numel(outer), numel(inner)))
+    inv, info = OPS["linalg_inv_ex"].call(A.reshape(numel(outer), numel(inner)), False)
+    check_errors(info, "inv", False)  # (PyTorch's name here)
     return inv.reshape(inner + outer)
 
 
@@ -480,6 +479,24 @@ def _declare():
         single_out(OPS[name])
     input_keyword("linalg_vector_norm", "linalg_matrix_norm", "linalg_norm", "linalg_cond",
                   "linalg_tensorinv")
+    _count_first(OPS["linalg_multi_dot"])
+
+
+def _count_first(op):
+    """multi_dot of an empty list: PyTorch's count error (the binding would find no tensor
+    to take a device from)."""
+    prev = op._public
+
+    def make(generated):
+        inner = prev(generated) if prev is not None else generated
+
+        def public(*args, **kwargs):
+            tensors = args[0] if args else kwargs.get("tensors")
+            if isinstance(tensors, (list, tuple)) and not tensors:
+                _multi_dot(tensors)
+            return inner(*args, **kwargs)
+        return public
+    overload(op, make)
 
 
 def _default_fro(op):
@@ -507,8 +524,7 @@ def _matrix_norm_first(A, dim, kwargs):
     ord = kwargs.get("ord", "fro")
     if isinstance(ord, (int, float)) and not isinstance(ord, bool) and ord not in _MATRIX_ORDS:
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
-    if len(dim) != 2:
-        _check_matrix_norm(A, dim, kwargs.get("dtype"))
+    _check_matrix_norm(A, dim, kwargs.get("dtype"))  # (before the binding refuses repeats)
 
 
 def _float_norm_input(A):

@@ -14,23 +14,28 @@ _INF = float("inf")
 
 def check_norm(self, dtype):
     """vector_norm's checks on the input dtype and dtype= (made before the dims)."""
-    from ... import _promotion
     if self.dtype.kind not in "fc":
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {_type_name(self.dtype)}")
+    check_norm_dtype(self.dtype, dtype, "linalg.vector_norm")
+
+
+def check_norm_dtype(input_dtype, dtype, name):
+    """A norm's dtype= against its input's dtype (PyTorch's check_linalg_norm_dtype)."""
+    from ... import _promotion
     if dtype is None:
         return
     if dtype.kind not in "fc":
-        raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, "
-                           f"but got {_type_name(dtype)}")
-    if dtype.is_complex != self.dtype.is_complex:
-        kind = "complex" if self.dtype.is_complex else "real"
-        raise RuntimeError(f"linalg.vector_norm: dtype should be {kind} for {kind} inputs, but "
-                           f"got {_type_name(dtype)}")
-    if _promotion.promote_types(self.dtype, dtype) is not dtype:
-        raise RuntimeError(f"linalg.vector_norm: the dtype of the input "
-                           f"({_type_name(self.dtype)}) should be convertible without "
-                           f"narrowing to the specified dtype ({_type_name(dtype)})")
+        raise RuntimeError(f"{name}: dtype should be floating point or complex, but got "
+                           f"{_type_name(dtype)}")
+    if dtype.is_complex != input_dtype.is_complex:
+        kind = "complex" if input_dtype.is_complex else "real"
+        raise RuntimeError(f"{name}: dtype should be {kind} for {kind} inputs, but got "
+                           f"{_type_name(dtype)}")
+    if _promotion.promote_types(input_dtype, dtype) is not dtype:
+        raise RuntimeError(f"{name}: the dtype of the input ({_type_name(input_dtype)}) should "
+                           f"be convertible without narrowing to the specified dtype "
+                           f"({_type_name(dtype)})")
 
 
 def _norm(self, p=2, dim=None, keepdim=False, dtype=None):

@@ -5,7 +5,7 @@ rules call them, as for `indexing`) and their backward formulas.
 from ... import _dtype as D
 from ..._warn_once import warn_once
 from ..registry import OPS, define, derivative, overload
-from ._helpers import inplace_via, write_into
+from ._helpers import inplace_via, no_derivative, refuse_complex_autograd, write_into
 from .indexing import _index_int_dtype, type_name
 
 
@@ -151,10 +151,9 @@ _declare()
 
 # -- backward formulas (see registry.derivative): PyTorch's, from derivatives.yaml ----------
 
-def _no_reduce(reduce, name="scatter"):
-    if reduce is not None:  # (PyTorch has no formula for these overloads either)
-        raise NotImplementedError(f"the derivative for '{name}' with reduce={reduce!r} is not "
-                                  f"implemented.")
+def _no_reduce(reduce):
+    if reduce is not None:  # PyTorch records a NotImplemented node for these overloads
+        no_derivative("scatter")()
 
 
 def _scatter_self(grad, dim, index, reduce):
@@ -212,6 +211,7 @@ def _derivatives():
     derivative(OPS["scatter_add"], self=lambda grad: grad,
                src=lambda grad, dim, index: grad.gather(dim, index))
     derivative(OPS["scatter_reduce"], {"self, src": _scatter_reduce_grad})
+    refuse_complex_autograd("scatter_reduce")  # (PyTorch has no complex formula)
 
 
 _derivatives()

@@ -1,0 +1,159 @@
+"""Regression tests for QA round 12b (torch.linalg and indexing), each against torch."""
+import numpy as np
+import pytest
+from reference import same_errors
+
+torch = pytest.importorskip("torch")
+
+
+def _assert_close(ours, theirs):
+    """Same structure, dtypes, shapes and values (tensors of either library)."""
+    if isinstance(theirs, (tuple, list)):
+        assert len(ours) == len(theirs)
+        for a, b in zip(ours, theirs):
+            _assert_close(a, b)
+    elif hasattr(theirs, "detach"):
+        assert str(ours.dtype).split(".")[-1] == str(theirs.dtype).split(".")[-1]
+        assert tuple(ours.shape) == tuple(theirs.shape)
+        np.testing.assert_allclose(np.asarray(ours.detach().tolist(), complex),
+                                   np.asarray(theirs.detach().tolist(), complex),
+                                   rtol=1e-6, atol=1e-9)
+    else:
+        assert ours == theirs
+
+
+def _same(program):
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        _assert_close(ours[1], theirs[1])
+
+
+def _singular(L, batched=False):
+    z = L.zeros(3, 3)
+    return L.stack([L.eye(3), z]) if batched else z
+
+
+def _not_pd(L, batched=False):
+    a = L.tensor([[1., 2.], [2., 1.]])
+    return L.stack([a, a]) if batched else a
+
+
+# -- linalg errors are named after the function the user called (PyTorch's
+#    _linalg_check_errors), with the batch element of the first failure ------------------
+
+@pytest.mark.parametrize("batched", [False, True])
+@pytest.mark.parametrize("call", [
+    lambda L, b: L.linalg.inv(_singular(L, b)),
+    lambda L, b: L.inverse(_singular(L, b)),
+    lambda L, b: L.linalg.inv_ex(_singular(L, b), check_errors=True),
+    lambda L, b: L.linalg.solve(_singular(L, b), L.ones(3)),
+    lambda L, b: L.linalg.solve_ex(_singular(L, b), L.ones(3), check_errors=True),
+    lambda L, b: L.linalg.lu_factor(_singular(L, b)),
+    lambda L, b: L.linalg.lu_factor_ex(_singular(L, b), check_errors=True),
+    lambda L, b: L.linalg.matrix_power(_singular(L, b), -1),
+    lambda L, b: L.linalg.cholesky(_not_pd(L, b)),
+    lambda L, b: L.cholesky(_not_pd(L, b)),
+    lambda L, b: L.linalg.cholesky_ex(_not_pd(L, b), check_errors=True),
+])
+def test_linalg_error_names(call, batched):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(lambda L: call(L, batched))
+
+
+def test_tensorinv_of_singular_names_inv():
+    _same(lambda L: L.linalg.tensorinv(L.zeros(3, 3), ind=1))
+
+
+@pytest.mark.parametrize("get_infos", [False, True])
+def test_torch_lu_factors_singular_matrices_without_error(get_infos):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _same(lambda L: L.lu(_singular(L, True), get_infos=get_infos))
+
+
+@pytest.mark.parametrize("kwargs", [{"dim": (0, 0)}, {"dim": (1, -1)}, {"dtype": "float32"},
+                                    {"dtype": "int64"}, {"dtype": "complex128"},
+                                    {"dtype": "float64", "ord": 1}])
+def test_matrix_norm_checks_name_matrix_norm(kwargs):
+    def program(L):
+        kw = dict(kwargs)
+        if "dtype" in kw:
+            kw["dtype"] = getattr(L, kw["dtype"])
+        return L.linalg.matrix_norm(L.ones(3, 3, dtype=L.float64), **kw)
+    _same(program)
+
+
+@pytest.mark.parametrize("tensors", [[], [("float64", (2, 3)), ("float32", (3, 2))],
+                                     [("int64", (2, 2)), ("float16", (2, 2))],
+                                     [("complex64", (2, 2)), ("bfloat16", (2, 2))]])
+def test_multi_dot_count_and_dtype_errors(tensors):
+    _same(lambda L: L.linalg.multi_dot([L.ones(s, dtype=getattr(L, d)) for d, s in tensors]))
+
+
+@pytest.mark.parametrize("args", [("ij",), ("ij", []), ()])
+def test_einsum_without_operands(args):
+    _same(lambda L: L.einsum(*args))
+
+
+# -- indexing ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("index", [lambda: np.bool_(True), lambda: (0, np.bool_(False)),
+                                   lambda: (Ellipsis, np.bool_(True))])
+def test_numpy_bool_scalar_is_not_an_index(index):
+    _same(lambda L: L.zeros(3, 4)[index()])
+
+    def write(L):
+        x = L.zeros(3, 4)
+        x[index()] = 1.0
+        return x
+    _same(write)
+
+
+def test_list_of_numpy_bools_is_still_a_mask():
+    _same(lambda L: L.arange(3.)[[True, np.bool_(False), True]])
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.zeros(0).take(L.tensor([0])),
+    lambda L: L.zeros(0, 3).take(L.tensor([[5]])),
+    lambda L: L.zeros(0).take(L.tensor([], dtype=L.int64)),
+    lambda L: L.zeros(0).put_(L.tensor([0]), L.ones(1)),
+    lambda L: L.zeros(0).put(L.tensor([0]), L.ones(1), accumulate=True),
+    lambda L: L.zeros(0).put_(L.tensor([], dtype=L.int64), L.ones(0)),
+])
+def test_take_and_put_on_empty_tensors(call):
+    _same(call)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+def test_scatter_reduce_refuses_complex_autograd(reduce):
+    def program(L):
+        x = L.ones(3, 4, dtype=L.complex128, requires_grad=True)
+        s = L.ones(2, 4, dtype=L.complex128, requires_grad=True)
+        return x.scatter_reduce(0, L.tensor([[0, 1, 2, 0], [0, 0, 1, 1]]), s, reduce)
+    _same(program)
+
+
+def test_scatter_reduce_in_place_on_complex_still_records():
+    def program(L):
+        x = L.ones(2, 3, dtype=L.complex64, requires_grad=True) * 1
+        s = L.ones(1, 2, dtype=L.complex64, requires_grad=True)
+        return x.scatter_reduce_(1, L.tensor([[0, 0]]), s, "sum").detach()
+    _same(program)
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+@pytest.mark.parametrize("src", ["tensor", "value"])
+def test_scatter_with_reduce_has_no_derivative(reduce, src):
+    def program(L):
+        import warnings
+        x = L.ones(2, 3, requires_grad=True)
+        s = L.ones(1, 2, requires_grad=True) if src == "tensor" else 2.0
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y = x.scatter(1, L.tensor([[0, 0]]), s, reduce=reduce)
+        y.sum().backward()
+    _same(program)
