@@ -88,7 +88,9 @@ class Generator:
         """The state as a uint8 tensor: the backend's own byte layout when its state
         object has one (the cpu backend's is PyTorch's), else a pickle."""
         import pickle
+
         import numpy as np
+
         from ._creation import tensor
         state = self.state()
         blob = state.get_state() if hasattr(state, "get_state") else \
@@ -97,9 +99,14 @@ class Generator:
 
     def set_state(self, new_state):
         import pickle
+
         from ._tensor import Tensor
-        if not isinstance(new_state, Tensor) or new_state.dtype.name != "uint8":
+        if not isinstance(new_state, Tensor):
+            raise TypeError(f"expected a torch.ByteTensor, but got {type(new_state).__name__}")
+        if new_state.dtype.name != "uint8":
             raise TypeError("RNG state must be a torch.ByteTensor")
+        if not new_state.is_contiguous():
+            raise RuntimeError("RNG state must be contiguous")
         blob = new_state.numpy().tobytes()
         state = self.state()
         if hasattr(state, "set_state"):

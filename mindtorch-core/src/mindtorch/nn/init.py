@@ -7,11 +7,32 @@ from ..autograd.grad_mode import no_grad
 from ..overrides import handle_torch_function, has_torch_function_unary
 
 __all__ = [
-    "calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "ones_", "zeros_",
-    "eye_", "dirac_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
-    "kaiming_normal_", "orthogonal_", "sparse_", "uniform", "normal", "constant", "eye",
-    "dirac", "xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal",
-    "orthogonal", "sparse",
+    "calculate_gain",
+    "constant",
+    "constant_",
+    "dirac",
+    "dirac_",
+    "eye",
+    "eye_",
+    "kaiming_normal",
+    "kaiming_normal_",
+    "kaiming_uniform",
+    "kaiming_uniform_",
+    "normal",
+    "normal_",
+    "ones_",
+    "orthogonal",
+    "orthogonal_",
+    "sparse",
+    "sparse_",
+    "trunc_normal_",
+    "uniform",
+    "uniform_",
+    "xavier_normal",
+    "xavier_normal_",
+    "xavier_uniform",
+    "xavier_uniform_",
+    "zeros_",
 ]
 
 _LINEAR = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
@@ -167,7 +188,8 @@ def xavier_normal_(tensor, gain=1.0, generator=None):
 
 
 def _kaiming_std(tensor, a, mode, nonlinearity):
-    return calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+    fan = _calculate_correct_fan(tensor, mode)  # (its errors come before the gain's)
+    return calculate_gain(nonlinearity, a) / math.sqrt(fan)
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", generator=None):
