@@ -195,3 +195,44 @@ def test_function_outputs_when_nothing_is_recorded(kind, requires_grad):
             return r is a, r._base is a, r.requires_grad
         return type(r).__name__, [t.requires_grad for t in r]
     same_outcome(program)
+
+
+_PIECEWISE_LINEAR = {
+    "relu": lambda L, t: t.relu(),
+    "relu_": lambda L, t: (t * 1).relu_(),
+    "leaky_relu": lambda L, t: L.nn.functional.leaky_relu(t, 0.2),
+    "hardtanh": lambda L, t: L.nn.functional.hardtanh(t, -1.5, 1.5),
+    "relu6": lambda L, t: L.nn.functional.relu6(t * 3),
+    "threshold": lambda L, t: L.nn.functional.threshold(t, 0.5, -1.0),
+    "max_pool2d": lambda L, t: L.nn.functional.max_pool2d(t.reshape(1, 1, 2, 2), 2),
+    "max_pool1d": lambda L, t: L.nn.functional.max_pool1d(t.reshape(1, 1, 4), 2),
+    "adaptive_max_pool1d": lambda L, t: L.nn.functional.adaptive_max_pool1d(
+        t.reshape(1, 1, 4), 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_PIECEWISE_LINEAR))
+def test_second_derivative_through_piecewise_linear_backward_is_zero(name):
+    """Their backward ops are flat in the input (PyTorch: zeros), so a first derivative
+    taken with create_graph still requires grad and differentiates to zeros."""
+    def program(L):
+        a = L.tensor([1., -2., 3., 0.25], dtype=L.float64, requires_grad=True)
+        y = _PIECEWISE_LINEAR[name](L, a)
+        v = L.ones_like(y, requires_grad=True)
+        g, = L.autograd.grad(y, a, v, create_graph=True)
+        gg, = L.autograd.grad((g * g).sum(), a)
+        gv, = L.autograd.grad((g * L.arange(1., 5., dtype=L.float64)).sum(), v)
+        return g.tolist(), g.requires_grad, g.grad_fn.name(), gg.tolist(), gv.tolist()
+    same_outcome(program)
+
+
+def test_second_derivative_of_relu_network_wrt_its_input():
+    def program(L):
+        L.manual_seed(0)
+        net = L.nn.Sequential(L.nn.Linear(1, 8), L.nn.ReLU(), L.nn.Linear(8, 1))
+        x = L.linspace(-1, 1, 5).reshape(5, 1).requires_grad_()
+        du, = L.autograd.grad(net(x).sum(), x, create_graph=True)
+        d2u, = L.autograd.grad(du.sum(), x, create_graph=True)
+        (d2u ** 2).mean().backward()
+        return d2u.tolist(), net[0].weight.grad.tolist()
+    same_outcome(program)

@@ -12,6 +12,7 @@ import struct
 
 from ... import _dtype as D
 from ..._scalars import _overflow, checked_scalar
+from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace, write_into
 from ._out_rules import _checked_out, _same_dtype
@@ -688,6 +689,18 @@ _GRADS = {
         "grad_output": lambda grad, self, beta, threshold:
             OPS["softplus_backward"].call(grad, self, beta, threshold),
         "self": _softplus_double_grad},
+    # piecewise-linear backwards: linear in grad_output, flat in self (PyTorch's zeros, so a
+    # second derivative through them is zero, not missing)
+    "threshold_backward": {"grad_output": lambda grad, self, threshold:
+                           OPS["threshold_backward"].call(grad, self, threshold),
+                           "self": zeros},
+    "leaky_relu_backward": {"grad_output": lambda grad, self, negative_slope, self_is_result:
+                            OPS["leaky_relu_backward"].call(grad, self, negative_slope,
+                                                            self_is_result),
+                            "self": zeros},
+    "hardtanh_backward": {"grad_output": lambda grad, self, min_val, max_val:
+                          OPS["hardtanh_backward"].call(grad, self, min_val, max_val),
+                          "self": zeros},
 }
 
 

@@ -686,6 +686,13 @@ def _derivatives():
                    grad_output=_adaptive_avg_gradgrad(nd), self=lambda grad: zeros(grad))
         derivative(OPS[f"adaptive_max_pool{nd}d"], name=f"AdaptiveMaxPool{D}Backward0",
                    nondifferentiable_outputs=(1,), self=_adaptive_max_grad(nd))
+        # the max pools' backwards: a gather of grad_output, flat in self (zeros, as PyTorch)
+        derivative(OPS[f"max_pool{nd}d_with_indices_backward"],
+                   name=f"MaxPool{D}WithIndicesBackwardBackward0",
+                   grad_output=_unpool_grad(nd), self=lambda grad: zeros(grad))
+        derivative(OPS[f"adaptive_max_pool{nd}d_backward"],
+                   name=f"AdaptiveMaxPool{D}BackwardBackward0",
+                   grad_output=_unpool_grad(nd), self=lambda grad: zeros(grad))
         derivative(OPS[f"max_unpool{nd}d"], name=f"MaxUnpool{D}Backward0",
                    self=_unpool_grad(nd))
 
