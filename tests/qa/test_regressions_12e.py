@@ -88,7 +88,7 @@ def test_serialization_config_module(tmp_path):
             config.save.storage_alignment = 64
         with zipfile.ZipFile(path) as zf:
             alignment = zf.read(zf.namelist()[0].split("/")[0] + "/.storage_alignment")
-            data = [i for i in zf.infolist() if i.filename.endswith("data/0")][0]
+            data = next(i for i in zf.infolist() if i.filename.endswith("data/0"))
         config.load.mmap = True  # load(mmap=None) follows it
         try:
             loaded = L.load(path)["a"].tolist()
@@ -107,3 +107,30 @@ def test_serialization_config_module(tmp_path):
             int.from_bytes(lengths[2:], "little")
         return defaults, alignment, start % 128, loaded, error
     same_outcome(program)
+
+
+SHARED_METHOD_CLASSES = ["ZeroPad2d", "ConstantPad1d", "ReflectionPad3d", "CircularPad2d",
+                         "ReplicationPad1d", "BatchNorm2d", "LocalResponseNorm", "MaxUnpool2d",
+                         "AvgPool3d", "FractionalMaxPool2d", "LazyConv2d", "LazyConvTranspose1d",
+                         "Threshold", "ELU", "Hardtanh"]
+
+
+@pytest.mark.parametrize("name", SHARED_METHOD_CLASSES)
+@pytest.mark.parametrize("args,kwargs", [((), {}), ((1,) * 12, {}), ((), {"bogus": 1})])
+def test_constructor_argument_errors_name_the_class(name, args, kwargs):
+    same_outcome(lambda L: repr(getattr(L.nn, name)(*args, **kwargs)), quiet=True)
+
+
+FORWARD_CLASSES = [("Conv2d", (1, 1, 1)), ("ConvTranspose1d", (1, 1, 1)), ("Dropout", ()),
+                   ("FeatureAlphaDropout", ()), ("ReflectionPad2d", (1,)),
+                   ("ReplicationPad3d", (1,)), ("FractionalMaxPool3d", (2,)),
+                   ("LazyConv1d", (1, 1))]
+
+
+@pytest.mark.parametrize("name,ctor", FORWARD_CLASSES)
+@pytest.mark.parametrize("args,kwargs", [((), {}), ((1,) * 3, {}), ((None,), {"bogus": 1})])
+def test_forward_argument_errors_name_the_class(name, ctor, args, kwargs):
+    def program(L):
+        kw = {"output_ratio": 0.5} if name.startswith("Fractional") else {}
+        return getattr(L.nn, name)(*ctor, **kw)(*args, **kwargs)
+    same_outcome(program, quiet=True)

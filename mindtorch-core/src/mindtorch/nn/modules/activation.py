@@ -28,22 +28,15 @@ _REQUIRED = inspect.Parameter.empty  # a constructor argument without default
 
 def _make_init(cls, params):
     """An __init__ with the signature (self, *params) storing each argument as an
-    attribute of the same name."""
-    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
-    signature = inspect.Signature([inspect.Parameter("self", kind)] + [
-        inspect.Parameter(name, kind, default=default) for name, default in params.items()])
-
-    def __init__(self, *args, **kwargs):
-        try:
-            bound = signature.bind(self, *args, **kwargs)
-        except TypeError as e:  # named as Python names a function's argument errors
-            raise TypeError(f"{cls.__name__}.__init__() {e}") from None
-        bound.apply_defaults()
-        Module.__init__(self)
-        for name in params:
-            setattr(self, name, bound.arguments[name])
-
-    __init__.__signature__ = signature
+    attribute of the same name: real Python code, so wrong calls raise Python's own
+    errors ("missing 2 required positional arguments: ...")."""
+    defaults = {name: d for name, d in params.items() if d is not _REQUIRED}
+    args = "".join(f", {name}" + (f"=_defaults[{name!r}]" if name in defaults else "")
+                   for name in params)
+    body = "".join(f"\n    self.{name} = {name}" for name in params)
+    ns = {"_defaults": defaults, "_Module": Module}
+    exec(f"def __init__(self{args}):\n    _Module.__init__(self){body}\n", ns)
+    __init__ = ns["__init__"]
     __init__.__qualname__ = f"{cls.__name__}.__init__"
     return __init__
 

@@ -3,6 +3,7 @@ import mindtorch
 
 from .. import functional as F, init
 from ..parameter import Parameter, UninitializedBuffer, UninitializedParameter
+from ._own_init import own_init
 from .lazy import LazyModuleMixin
 from .module import Module
 
@@ -217,3 +218,6 @@ class LazyBatchNorm3d(_LazyNormBase, _BatchNorm):
     """BatchNorm3d with num_features inferred from the first input (input.size(1))."""
     cls_to_become = BatchNorm3d
     _dims, _dims_text = BatchNorm3d._dims, BatchNorm3d._dims_text
+
+
+own_init(_BatchNorm)

@@ -5,6 +5,7 @@ import mindtorch
 
 from .. import functional as F, init
 from ..parameter import Parameter, UninitializedParameter
+from ._own_init import own_forward, own_init
 from .lazy import LazyModuleMixin
 from .module import Module
 from .utils import _pair, _reverse_repeat_tuple, _single, _triple
@@ -325,3 +326,8 @@ class LazyConvTranspose2d(_LazyConvTranspose, ConvTranspose2d):
 class LazyConvTranspose3d(_LazyConvTranspose, ConvTranspose3d):
     """ConvTranspose3d with in_channels inferred from the first input (input.size(1))."""
     cls_to_become = ConvTranspose3d
+
+
+own_init(LazyConv1d, LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,
+         LazyConvTranspose3d)
+own_forward(Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d)

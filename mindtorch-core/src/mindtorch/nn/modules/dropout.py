@@ -1,5 +1,6 @@
 """torch.nn.modules.dropout: the dropout modules (identity in eval mode)."""
 from .. import functional as F
+from ._own_init import own_forward
 from .module import Module
 
 __all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
@@ -58,3 +59,6 @@ class AlphaDropout(_AlphaDropoutNd):
 class FeatureAlphaDropout(_AlphaDropoutNd):
     """AlphaDropout of whole channels."""
     _fn = "feature_alpha_dropout"
+
+
+own_forward(Dropout, Dropout1d, Dropout2d, Dropout3d, AlphaDropout, FeatureAlphaDropout)

@@ -6,6 +6,7 @@ import mindtorch
 
 from .. import functional as F, init
 from ..parameter import Parameter
+from ._own_init import own_init
 from .module import Module
 
 __all__ = ["LocalResponseNorm", "CrossMapLRN2d", "LayerNorm", "GroupNorm", "RMSNorm"]
@@ -196,3 +197,6 @@ class RMSNorm(Module):
     def extra_repr(self):
         return (f"{self.normalized_shape}, eps={self.eps}, "
                 f"elementwise_affine={self.elementwise_affine}")
+
+
+own_init(LocalResponseNorm)

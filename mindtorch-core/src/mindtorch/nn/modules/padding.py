@@ -3,6 +3,7 @@
 Each module stores its padding as a tuple in F.pad's order (last dim's left, right, then the
 dim before, ...); an int pads every side of the module's 1, 2 or 3 last dims."""
 from .. import functional as F
+from ._own_init import own_forward, own_init
 from .module import Module
 from .utils import _ntuple
 
@@ -133,3 +134,9 @@ class ZeroPad2d(_ZeroPad, ConstantPad2d):
 
 class ZeroPad3d(_ZeroPad, ConstantPad3d):
     pass
+
+
+own_init(CircularPad1d, CircularPad2d, CircularPad3d, ReflectionPad1d, ReflectionPad2d,
+         ReflectionPad3d, ReplicationPad1d, ReplicationPad2d, ReplicationPad3d, ConstantPad1d,
+         ConstantPad2d, ConstantPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
+own_forward(_ReflectionPadNd, _ReplicationPadNd)

@@ -4,6 +4,7 @@ and max unpooling.
 As in PyTorch, the modules keep their size arguments as given (an int stays an int), except
 MaxUnpool and AvgPool1d, which store tuples; repr shows what is stored."""
 from .. import functional as F
+from ._own_init import own_forward, own_init
 from .module import Module
 from .utils import _pair, _single, _triple
 
@@ -266,3 +267,7 @@ class FractionalMaxPool3d(_FractionalMaxPoolNd):
             raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
         super().__init__(kernel_size, output_size, output_ratio, return_indices,
                          _random_samples)
+
+
+own_init(MaxUnpool1d, MaxUnpool2d, MaxUnpool3d, AvgPool2d, AvgPool3d, FractionalMaxPool2d)
+own_forward(FractionalMaxPool2d, FractionalMaxPool3d)
