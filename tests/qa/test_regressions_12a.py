@@ -236,3 +236,10 @@ def test_second_derivative_of_relu_network_wrt_its_input():
         (d2u ** 2).mean().backward()
         return d2u.tolist(), net[0].weight.grad.tolist()
     same_outcome(program)
+
+
+def test_a_tensor_cannot_be_its_own_grad():
+    def program(L):
+        p = _x(L)
+        p.grad = p
+    same_outcome(program)

@@ -271,6 +271,8 @@ class Tensor:
             if not isinstance(value, Tensor):
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad "
                                 f"of type {type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             from .autograd import _grad_dtype
             allowed = _grad_dtype.allowed(self)
             if allowed is not None and value.dtype is not allowed:
