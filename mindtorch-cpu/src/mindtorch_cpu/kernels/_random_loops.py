@@ -92,3 +92,13 @@ def randperm(offsets):
         k = i + offsets[i]
         perm[i], perm[k] = perm[k], perm[i]
     return perm
+
+
+@njit(**_JIT)
+def randperm_inside_out(perm, draws, start):
+    """randperm's 64-bit shuffle over perm[start:start + draws.size] (kernels/random.py)."""
+    for j in range(draws.size):
+        i = start + j
+        z = np.int64(draws[j] % np.uint64(i + 1))
+        perm[i] = perm[z]
+        perm[z] = i

@@ -245,11 +245,18 @@ def multinomial(self, num_samples, replacement=False, generator=None):
     return wrap(out.reshape(shape).astype(np.int64), D.int64)
 
 
+# from this n on PyTorch's randperm takes 64-bit draws (the "inside-out" shuffle)
+_RANDPERM_WIDE = (2 ** 32 - 1) // 20
+_CHUNK = 1 << 22  # 64-bit draws taken at once by the wide shuffle
+
+
 def randperm(n, generator=None, dtype=None, device=None):
     """Fisher-Yates from the front: position i swaps with i + draw % (n - i)."""
     dtype = R.check_randperm(n, dtype)
     if n < 2:
         return wrap(np.arange(n), dtype)
+    if n >= _RANDPERM_WIDE:
+        return wrap(_randperm_wide(_engine(generator), n), dtype)
     offsets = _engine(generator).random(n - 1) % np.arange(n, 1, -1, dtype=_U64)
     loops = _jit.compiled("_random_loops", n) or _jit.loaded("_random_loops")
     if loops is not None:
@@ -258,6 +265,23 @@ def randperm(n, generator=None, dtype=None, device=None):
     for i, k in enumerate(offsets.tolist()):
         perm[i], perm[i + k] = perm[i + k], perm[i]
     return wrap(np.array(perm, np.int64), dtype)
+
+
+def _randperm_wide(engine, n):
+    """The inside-out shuffle: for i = 0, 1, ... z = 64-bit draw % (i + 1), i's slot takes
+    z's value and z's slot takes i."""
+    perm = np.empty(n, np.int64)
+    loops = _jit.compiled("_random_loops", n)
+    for start in range(0, n, _CHUNK):
+        draws = engine.random64(min(_CHUNK, n - start))
+        if loops is not None:
+            loops.randperm_inside_out(perm, draws, start)
+            continue
+        for i, d in enumerate(draws.tolist(), start):
+            z = d % (i + 1)
+            perm[i] = perm[z]
+            perm[z] = i
+    return perm
 
 
 def normal(mean, std=1.0, generator=None):
