@@ -243,3 +243,14 @@ def test_a_tensor_cannot_be_its_own_grad():
         p = _x(L)
         p.grad = p
     same_outcome(program)
+
+
+def test_saved_attributes_of_unsaved_inputs_strides_and_dir():
+    def program(L):
+        a, b = L.ones(2, 3, requires_grad=True), L.ones(3, 2, requires_grad=True)
+        mm = a.mm(b).grad_fn
+        mul = (a * L.ones(2, 3)).grad_fn  # (self is not saved: other needs no grad)
+        names = sorted(n for n in dir((a * a).grad_fn) if n.startswith(("_saved_", "_raw_")))
+        return (mm._saved_self_sym_strides, mm._saved_mat2_sym_strides, mul._saved_self,
+                names)
+    same_outcome(program)

@@ -42,6 +42,9 @@ class Node:
     def name(self):
         return self._qualified_name or type(self).__name__
 
+    def __dir__(self):  # (PyTorch's nodes list their saved values as attributes)
+        return [*super().__dir__(), *saved_names(self)]
+
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
 
@@ -225,15 +228,37 @@ def saved_attribute(node, attr):
     name, saved = attr[7:], node._saved
     if saved is None and node._freed:
         raise RuntimeError(_FREED)
-    for suffix in ("_sym_sizes", "_sym_numel"):
+    for suffix in ("_sym_sizes", "_sym_strides", "_sym_numel"):
         geometry = saved.get(name[:-len(suffix)] + "_geometry") if name.endswith(suffix) \
             else None
         if type(geometry) is tuple:
-            return geometry[0] if suffix == "_sym_sizes" else math.prod(geometry[0])
+            return geometry[0] if suffix == "_sym_sizes" else geometry[1] \
+                if suffix == "_sym_strides" else math.prod(geometry[0])
     if name not in saved or name == "results":
+        if name in _savable(node):  # (PyTorch's attribute of an input it did not save)
+            return None
         raise missing
     v = node._value(name, None, saved)
     return tuple(v) if type(v) is list and not any(isinstance(x, Tensor) for x in v) else v
+
+
+def _savable(node):
+    """The arguments a formula node's class may save (its formulas' parameters)."""
+    plan = getattr(node, "_plan", None)
+    return () if plan is None else [name for name, _ in plan.saved]
+
+
+def saved_names(node):
+    """The _saved_* / _raw_saved_* attributes of a formula node, for dir()."""
+    saved = node._saved if type(node._saved) is dict else {}
+    names = []
+    for name in [*_savable(node), *(("result",) if "result" in saved else ())]:
+        names.append("_saved_" + name)
+        if isinstance(saved.get(name), SavedTensor) or name == "result":
+            names.append("_raw_saved_" + name)
+    names += [f"_saved_{name[:-9]}_sym_sizes" for name, g in saved.items()
+              if name.endswith("_geometry") and type(g) is tuple and name != "result_geometry"]
+    return names
 
 
 def follow_retained(t, old, old_nr):
