@@ -265,9 +265,6 @@ DISTRIBUTIONS = {
                                                     ).sample((10,)),
     "InverseGamma": lambda D, L: D.InverseGamma(L.tensor([0.5, 3.0]), L.tensor([1.0, 2.0])
                                                 ).sample((10,)),
-    "Kumaraswamy": lambda D, L: D.Kumaraswamy(L.tensor([0.5, 3.0]), L.tensor([1.0, 2.0])
-                                              ).sample((10,)),
-    "Weibull": lambda D, L: D.Weibull(L.tensor([1.0, 3.0]), L.tensor([0.5, 2.0])).sample((10,)),
     "OneHotCategorical": lambda D, L: D.OneHotCategorical(
         probs=L.tensor([0.2, 0.3, 0.5])).sample((10,)),
     "Independent Normal": lambda D, L: D.Independent(
@@ -278,10 +275,14 @@ DISTRIBUTIONS = {
 }
 
 
-# Samples transformed by log / exp / sqrt / norms / matmul: the draws are PyTorch's, the
+# Samples transformed by log / exp / pow / sqrt / norms / matmul: the draws are PyTorch's, the
 # values agree to the last bits of those functions (PyTorch's SLEEF log/exp are not NumPy's,
 # nor its BLAS's summation orders); the stream afterwards is the same.
 CLOSE_DISTRIBUTIONS = {
+    # (pow of the draws: PyTorch's SLEEF pow, NumPy's own SIMD pow on AVX-512 machines)
+    "Kumaraswamy": lambda D, L: D.Kumaraswamy(L.tensor([0.5, 3.0]), L.tensor([1.0, 2.0])
+                                              ).sample((10,)),
+    "Weibull": lambda D, L: D.Weibull(L.tensor([1.0, 3.0]), L.tensor([0.5, 2.0])).sample((10,)),
     "LogNormal": lambda D, L: D.LogNormal(L.tensor([0.0, 1.0]), L.tensor([1.0, 0.3])
                                           ).sample((10,)),
     "Gumbel": lambda D, L: D.Gumbel(L.tensor([0.0, 2.0]), L.tensor([1.0, 0.5])).sample((10,)),
