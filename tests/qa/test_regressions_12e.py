@@ -134,3 +134,25 @@ def test_forward_argument_errors_name_the_class(name, ctor, args, kwargs):
         kw = {"output_ratio": 0.5} if name.startswith("Fractional") else {}
         return getattr(L.nn, name)(*ctor, **kw)(*args, **kwargs)
     same_outcome(program, quiet=True)
+
+
+@pytest.mark.parametrize("dtypes", [("long", "float"), ("long", "long"), ("int", "float"),
+                                    ("float", "long"), ("bool", "bool")])
+def test_binary_cross_entropy_checks_target_dtype_first(dtypes):
+    def program(L):
+        x, y = (getattr(L.full((2,), 0.5), d)() for d in dtypes)
+        return L.nn.BCELoss()(x, y)
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("training", [True, False])
+@pytest.mark.parametrize("dtype", ["long", "bool", "half", "float"])
+@pytest.mark.parametrize("fn", ["rrelu", "rrelu_", "F.rrelu", "F.rrelu_inplace"])
+def test_rrelu_dtype_refusals_by_mode(training, dtype, fn):
+    def program(L):
+        x = getattr(L.ones(2), dtype)()
+        f = {"rrelu": L.rrelu, "rrelu_": L.rrelu_, "F.rrelu": L.nn.functional.rrelu,
+             "F.rrelu_inplace": lambda x, training: L.nn.functional.rrelu(
+                 x, training=training, inplace=True)}[fn]
+        return f(x, training=training).dtype is x.dtype
+    same_outcome(program)

@@ -202,25 +202,27 @@ def _prelu(self, weight):
     return _M().where(self > 0, self, w * self)
 
 
-def _check_rrelu(self, lower, upper, finite=True):
-    """rrelu's checks (PyTorch's rrelu_ does not require finite bounds)."""
+def _check_rrelu(self, lower, upper, training, finite=True):
+    """rrelu's checks (PyTorch's rrelu_ does not require finite bounds); the dtype is
+    rrelu_with_noise's to refuse in training, leaky_relu's in eval."""
     for name, bound in (("lower", lower), ("upper", upper)):
         if finite and not math.isfinite(bound):
             raise RuntimeError(f"rrelu: {name} bound must be finite, got {float(bound):g}")
     if not lower <= upper:
         raise RuntimeError("Lower bound should be less than or equal to the upper bound")
-    _floating("leaky_relu_cpu", self)
+    if not training:
+        _floating("leaky_relu_cpu", self)
 
 
 def _rrelu(self, lower=0.125, upper=1 / 3, training=False, generator=None):
-    _check_rrelu(self, lower, upper)
+    _check_rrelu(self, lower, upper, training)
     # PyTorch's rrelu: rrelu_with_noise into a fresh noise tensor
     return OPS["rrelu_with_noise"].call(self, _M().empty_like(self), lower, upper, training,
                                         generator)
 
 
 def _rrelu_(self, lower=0.125, upper=1 / 3, training=False, generator=None):
-    _check_rrelu(self, lower, upper, finite=False)
+    _check_rrelu(self, lower, upper, training, finite=False)
     return write_into(self, OPS["rrelu_with_noise"], (_M().empty_like(self), lower, upper,
                                                       training, generator))
 

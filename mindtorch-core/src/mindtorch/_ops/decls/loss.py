@@ -500,10 +500,10 @@ def _huber_loss_functional(self, target, reduction, delta, weight):
 
 def _binary_cross_entropy(self, target, weight, reduction):
     """-(t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch's."""
-    _floating("binary_cross_entropy", self)
-    if target.dtype is not self.dtype:
+    if target.dtype is not self.dtype:  # (checked before the dtype's support, as PyTorch)
         raise RuntimeError(f"Found dtype {_type_name(target.dtype)} but expected "
                            f"{_type_name(self.dtype)}")
+    _floating("binary_cross_entropy", self)
     _check_unit_interval(self, target)
     log_x = self.log().clamp(min=-100)
     log_1mx = (-self).log1p().clamp(min=-100)  # (PyTorch's log1p(-x): no rounding of 1 - x)
