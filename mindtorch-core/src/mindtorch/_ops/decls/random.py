@@ -32,7 +32,7 @@ _LIKE = "*, Generator? generator=None, ScalarType? dtype=None, Device? device=No
 
 # C++ names PyTorch uses in its range errors
 _CPP_NAMES = {"bool": "bool", "uint8": "unsigned char", "int8": "signed char",
-              "int16": "short", "int32": "int", "int64": "long", "float16": "c10::Half",
+              "int16": "short int", "int32": "int", "int64": "long", "float16": "c10::Half",
               "bfloat16": "c10::BFloat16", "float32": "float", "float64": "double",
               "uint16": "short unsigned int", "uint32": "unsigned int",
               "uint64": "long unsigned int"}
