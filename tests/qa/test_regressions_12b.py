@@ -1,4 +1,5 @@
 """Regression tests for QA round 12b (torch.linalg and indexing), each against torch."""
+import mindtorch
 import numpy as np
 import pytest
 from reference import same_errors
@@ -157,3 +158,44 @@ def test_scatter_with_reduce_has_no_derivative(reduce, src):
             y = x.scatter(1, L.tensor([[0, 0]]), s, reduce=reduce)
         y.sum().backward()
     _same(program)
+
+
+# -- LAPACK-backed results are column-major matrices, as PyTorch's ----------------------
+
+def _strides(r):
+    return tuple(_strides(x) for x in r) if isinstance(r, (tuple, list)) else \
+        (tuple(r.shape), r.stride())
+
+
+def _square(L, batch):
+    g = np.random.default_rng(0)
+    return L.tensor(g.standard_normal(batch + (3, 3)) + 3 * np.eye(3))
+
+
+@pytest.mark.parametrize("batch", [(), (2,)])
+@pytest.mark.parametrize("call", [
+    lambda L, A: L.linalg.inv(A), lambda L, A: L.linalg.inv_ex(A),
+    lambda L, A: L.linalg.cholesky(A @ A.mT), lambda L, A: L.linalg.cholesky(A @ A.mT, upper=True),
+    lambda L, A: L.linalg.qr(A), lambda L, A: L.linalg.qr(A, mode="r"),
+    lambda L, A: L.linalg.svd(A), lambda L, A: L.svd(A), lambda L, A: L.linalg.eigh(A),
+    lambda L, A: L.linalg.eig(A), lambda L, A: L.linalg.lu_factor(A), lambda L, A: L.linalg.lu(A),
+    lambda L, A: L.linalg.solve(A, A), lambda L, A: L.linalg.solve(A, A, left=False),
+    lambda L, A: L.linalg.solve(A, A[..., 0]),
+    lambda L, A: L.linalg.solve_triangular(A.triu(), A, upper=True),
+    lambda L, A: L.linalg.solve_triangular(A.triu(), A, upper=True, left=False),
+    lambda L, A: L.linalg.lu_solve(*L.linalg.lu_factor(A), A),
+    lambda L, A: L.linalg.lu_solve(*L.linalg.lu_factor(A), A, left=False),
+    lambda L, A: L.linalg.lu_solve(*L.linalg.lu_factor(A), A, adjoint=True),
+    lambda L, A: L.cholesky_solve(A, A.tril()), lambda L, A: L.cholesky_inverse(A.tril()),
+    lambda L, A: L.triangular_solve(A, A.triu()), lambda L, A: L.linalg.lstsq(A, A).solution,
+    lambda L, A: L.linalg.householder_product(A, A[..., 0, :2]),
+    lambda L, A: L.linalg.ldl_factor(A + A.mT), lambda L, A: L.geqrf(A),
+    lambda L, A: L.linalg.matrix_power(A, -1), lambda L, A: L.linalg.pinv(A),
+    lambda L, A: L.linalg.matrix_exp(A),
+])
+def test_lapack_result_layouts(call, batch):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert _strides(call(mindtorch, _square(mindtorch, batch))) == \
+            _strides(call(torch, _square(torch, batch)))

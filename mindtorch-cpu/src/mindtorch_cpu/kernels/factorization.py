@@ -76,7 +76,7 @@ def inv_ex(A, check_errors=False):
         _fail(check_errors, info, "linalg.inv_ex", lambda i: (
             f"The diagonal element {i} is zero, the inversion could not be completed because "
             f"the input matrix is singular."))
-    return wrap(np.asarray(r, dt.np), dt), wrap(info, D.int32)
+    return _lapack_layout(r, dt), wrap(info, D.int32)
 
 
 def det(A):
@@ -106,6 +106,16 @@ def _swap(a):
     return np.swapaxes(a, -1, -2)
 
 
+def _lapack_layout(x, dt, column_major=True):
+    """A result matrix (batch) as a tensor laid out as PyTorch's LAPACK calls leave theirs:
+    each matrix column-major (strides (..., 1, rows)); or row-major (the results PyTorch
+    transposes back, such as the solvers' left=False)."""
+    x = np.asarray(x, dt.np)
+    if x.ndim >= 2 and x.size:
+        x = _swap(np.ascontiguousarray(_swap(x))) if column_major else np.ascontiguousarray(x)
+    return wrap(x, dt)
+
+
 def solve_ex(A, B, left=True, check_errors=False):
     batch, vector, _ = F.solve_plan(A, B, left)
     dt = A.dtype
@@ -127,9 +137,9 @@ def solve_ex(A, B, left=True, check_errors=False):
               lambda i: "The solver failed because the input matrix is singular.")
     if not left:
         x = _swap(x)
-    if vector:
+    if vector:  # (PyTorch lays out a batch of solution vectors as a matrix)
         x = x[..., 0]
-    return wrap(np.asarray(x, dt.np), dt), wrap(info, D.int32)
+    return _lapack_layout(x, dt, left), wrap(info, D.int32)
 
 
 def _substitute(a, b, upper, unit):
@@ -174,7 +184,7 @@ def solve_triangular(A, B, upper, left=True, unitriangular=False):
             x = _substitute(a, b, upper, unitriangular)
     if not left:
         x = _swap(x)
-    return wrap(np.asarray(x, dt.np), dt)
+    return _lapack_layout(x, dt)
 
 
 def cholesky_ex(A, upper=False, check_errors=False):
@@ -205,7 +215,7 @@ def cholesky_ex(A, upper=False, check_errors=False):
         _fail(check_errors, info, "linalg.cholesky_ex", lambda i: (
             f"The factorization could not be completed because the input is not "
             f"positive-definite (the leading minor of order {i} is not positive-definite)."))
-    return wrap(np.asarray(L, dt.np), dt), wrap(info, D.int32)
+    return _lapack_layout(L, dt), wrap(info, D.int32)
 
 
 def qr(A, mode="reduced"):
@@ -216,9 +226,9 @@ def qr(A, mode="reduced"):
             np.array(np.broadcast_to(np.eye(*qshape[-2:], dtype=dt.np), qshape))
         return wrap(q, dt), wrap(np.zeros(rshape, dt.np), dt)
     if mode == "r":
-        return wrap(np.zeros((0,), dt.np), dt), wrap(np.asarray(np.linalg.qr(a, "r"), dt.np), dt)
+        return wrap(np.zeros((0,), dt.np), dt), _lapack_layout(np.linalg.qr(a, "r"), dt)
     q, r = np.linalg.qr(a, mode)
-    return wrap(np.asarray(q, dt.np), dt), wrap(np.asarray(r, dt.np), dt)
+    return _lapack_layout(q, dt), _lapack_layout(r, dt)
 
 
 def eigh(A, UPLO="L"):
@@ -238,7 +248,7 @@ def eigh(A, UPLO="L"):
                     f"matrix is ill-conditioned or has too many repeated eigenvalues (error "
                     f"code: {info}).")) from None
         raise
-    return wrap(np.asarray(w, real.np), real), wrap(np.asarray(v, dt.np), dt)
+    return wrap(np.asarray(w, real.np), real), _lapack_layout(v, dt)
 
 
 def eig(A):
@@ -249,7 +259,7 @@ def eig(A):
     if not np.isfinite(a).all():
         raise RuntimeError("torch.linalg.eig: input tensor should not contain infs or NaNs.")
     w, v = np.linalg.eig(a)
-    return wrap(np.asarray(w, c.np), c), wrap(np.asarray(v, c.np), c)
+    return wrap(np.asarray(w, c.np), c), _lapack_layout(v, c)
 
 
 def svd(A, full_matrices=True, driver=None):
@@ -261,8 +271,7 @@ def svd(A, full_matrices=True, driver=None):
         return wrap(eye(ushape), dt), wrap(np.zeros(sshape, real.np), real), \
             wrap(eye(vshape), dt)
     u, s, vh = _svd(a, full_matrices, ushape, sshape, vshape)
-    return wrap(np.asarray(u, dt.np), dt), wrap(np.asarray(s, real.np), real), \
-        wrap(np.asarray(vh, dt.np), dt)
+    return _lapack_layout(u, dt), wrap(np.asarray(s, real.np), real), _lapack_layout(vh, dt)
 
 
 def _svd(a, full_matrices, ushape, sshape, vshape):
@@ -337,6 +346,7 @@ def lstsq(A, B, rcond=None, driver=None):
         residuals = (np.abs(b - a @ x) ** 2).sum(-2) * (driver != "gels" or n > 0)
     else:
         residuals = np.zeros((0,), real.np)
+    x = _swap(np.ascontiguousarray(_swap(x)))  # (LAPACK's column-major solution)
     if vector:
         x = x[..., 0]
     return (wrap(x, dt), wrap(np.asarray(residuals, real.np), real),
@@ -373,7 +383,7 @@ def lu_factor_ex(A, pivot=True, check_errors=False):
     info = wrap(info, D.int32)
     if check_errors:
         F.check_errors(info, "torch.linalg.lu_factor_ex", info.ndim > 0)
-    return wrap(lu, dt), wrap(piv, D.int32), info
+    return _lapack_layout(lu, dt), wrap(piv, D.int32), info
 
 
 def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
@@ -419,7 +429,7 @@ def lu_solve(LU, pivots, B, left=True, adjoint=False):
             x[idx] = _lapack("getrs", lu[idx])(lu[idx], piv[idx], b[idx], trans=trans)[0]
     if not left:
         x = np.conj(_swap(x))
-    return wrap(np.asarray(x, dt.np), dt)
+    return _lapack_layout(x, dt, left)
 
 
 
@@ -442,7 +452,7 @@ def ldl_factor_ex(A, hermitian=False, check_errors=False):
     if check_errors and info.any():
         raise RuntimeError(f"torch.linalg.ldl_factor_ex: Unknown error code: "
                            f"{int(info.reshape(-1)[np.flatnonzero(info)[0]])}.")
-    return wrap(ld, dt), wrap(piv, D.int32), wrap(info, D.int32)
+    return _lapack_layout(ld, dt), wrap(piv, D.int32), wrap(info, D.int32)
 
 
 def ldl_solve(LD, pivots, B, hermitian=False):
@@ -456,7 +466,7 @@ def ldl_solve(LD, pivots, B, hermitian=False):
         for idx in np.ndindex(*batch):
             x[idx] = _ldl_lapack("trs", ld[idx], hermitian)(ld[idx], piv[idx], b[idx],
                                                           lower=1)[0]
-    return wrap(x, dt)
+    return _lapack_layout(x, dt)
 
 def geqrf(self):
     (shape, dt), (tshape, _) = H_.geqrf_meta(self)
@@ -467,7 +477,7 @@ def geqrf(self):
         flat_a, flat_tau = a.reshape((-1,) + shape[-2:]), tau.reshape(-1, tshape[-1])
         for i, m in enumerate(mats):
             flat_a[i], flat_tau[i] = _lapack("geqrf", m)(m)[:2]
-    return wrap(a, dt), wrap(tau, dt)
+    return _lapack_layout(a, dt), wrap(tau, dt)
 
 
 KERNELS = {

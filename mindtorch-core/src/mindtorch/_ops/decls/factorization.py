@@ -443,6 +443,11 @@ def _write_tuple(op, out, r):
     return type(r)(*out)
 
 
+def column_major_copy(t):
+    """A copy of t with each matrix column-major, as PyTorch's LAPACK-backed results are."""
+    return OPS["clone"].call(t.mT, "contiguous_format").mT
+
+
 def single_out(op):
     """out= for an op with one result (of exactly the result's dtype, as linalg wants)."""
     _with_out(op, _write_one)

@@ -3,7 +3,7 @@ orgqr / ormqr, which decompose into mindtorch ops (each reflector applied in tur
 are differentiable through their sub-ops.  (Imported by decls/factorization.py.)"""
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name
-from .factorization import _LOW, single_out, tuple_out
+from .factorization import _LOW, column_major_copy, single_out, tuple_out
 
 
 def _M():
@@ -59,7 +59,7 @@ def _householder_product(A, tau, name="torch.linalg.householder_product"):
                            f"tau.shape[-1]")
     _float_only(A, "orgqr_cpu")
     eye = _M().eye(m, n, dtype=A.dtype, device=A.device).expand(A._shape)
-    return _apply_reflectors(A, tau, eye)
+    return column_major_copy(_apply_reflectors(A, tau, eye))  # (orgqr's layout)
 
 
 def _ormqr(self, input2, input3, left=True, transpose=False):

@@ -11,7 +11,7 @@ from ..._warn_once import warn_once
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import _type_name
-from .factorization import check_errors, check_matrix, input_keyword, single_out
+from .factorization import check_errors, check_matrix, column_major_copy, input_keyword, single_out
 from .linalg import same_rank_first
 from .norm import check_norm_dtype
 
@@ -302,7 +302,7 @@ def _triangular_solve(self, A, upper=True, transpose=False, unitriangular=False)
                            f"{self._shape[-2]} by {self._shape[-1]}")
     op = A.mT if transpose else A
     x = OPS["linalg_solve_triangular"].call(op, self, upper != transpose, True, unitriangular)
-    coefficient = A.expand(x._shape[:-2] + A._shape[-2:]).clone()
+    coefficient = column_major_copy(A.expand(x._shape[:-2] + A._shape[-2:]))
     return x, coefficient
 
 
