@@ -1,5 +1,6 @@
 """Regression tests for QA round 12a (autograd semantics as user code exercises them),
 each against torch."""
+import math
 import warnings
 
 import pytest
@@ -253,4 +254,15 @@ def test_saved_attributes_of_unsaved_inputs_strides_and_dir():
         names = sorted(n for n in dir((a * a).grad_fn) if n.startswith(("_saved_", "_raw_")))
         return (mm._saved_self_sym_strides, mm._saved_mat2_sym_strides, mul._saved_self,
                 names)
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("op", ["max", "min"])
+def test_full_max_min_gradient_is_positive_zero_off_the_extremum(op):
+    """PyTorch's CPU backward writes the share into zeros: the others' gradient is +0.0
+    even when the incoming gradient is negative."""
+    def program(L):
+        a = L.tensor([0.5, -1.0, 2.0, 2.0], requires_grad=True)
+        (getattr(a, op)() * -3).backward()
+        return [(v, math.copysign(1, v)) for v in a.grad.tolist()]
     same_outcome(program)

@@ -677,7 +677,8 @@ def _amax_grad(grad, self, result, dim, keepdim):
 def _evenly_grad(grad, self, result):
     """max()/min(): split evenly among the ties; a NaN result goes to the NaNs."""
     mask = (self == result).logical_or(self.isnan().logical_and(result.isnan()))
-    return mask * (grad / mask.sum())
+    # (PyTorch's CPU path: written into zeros, so the others get +0.0, not grad's sign)
+    return grad.new_zeros(self.shape).masked_fill_(mask, grad / mask.sum())
 
 
 def _select_grad(grad, self_geometry, dim, keepdim, results):
