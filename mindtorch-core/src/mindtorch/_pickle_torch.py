@@ -15,7 +15,7 @@ from . import _dtype as D
 from ._device import device
 from ._layout import LayoutKey, layout
 from ._lazy import lazy
-from ._storage import UntypedStorage
+from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Size, Tensor
 
 np = lazy("numpy", globals())
@@ -115,7 +115,13 @@ class TorchPickler(pickle._Pickler):
     dispatch[D.dtype] = save_dtype
 
     def persistent_id(self, obj):
-        return obj.pid if type(obj) is _StorageRef else None
+        if type(obj) is _StorageRef:
+            return obj.pid
+        if isinstance(obj, UntypedStorage):  # a storage saved as such: its bytes' record
+            return self._storage_ref(obj, D.uint8, untyped=True).pid
+        if isinstance(obj, TypedStorage):
+            return self._storage_ref(obj._untyped_storage, obj.dtype).pid
+        return None
 
     def reducer_override(self, obj):
         if isinstance(obj, Tensor):
@@ -162,7 +168,7 @@ class TorchPickler(pickle._Pickler):
                     (rebuild[0], new_type, rebuild[1], state))
         return rebuild
 
-    def _storage_ref(self, storage, dtype):
+    def _storage_ref(self, storage, dtype, untyped=False):
         known = self._refs.get(id(storage))
         if known is not None:
             if known[1] is not dtype:
@@ -170,7 +176,7 @@ class TorchPickler(pickle._Pickler):
                                    "same data as different types")
             return known[0]
         key = str(len(self.storages))
-        name = STORAGE_NAMES.get(dtype.name)
+        name = None if untyped else STORAGE_NAMES.get(dtype.name)
         pid = ("storage", Global("torch", name) if name else Global("torch.storage",
                                                                     "UntypedStorage"),
                key, str(storage.device), storage.nbytes() // (dtype.itemsize if name else 1)) \
@@ -198,12 +204,10 @@ class StorageType:
         return f"StorageType(dtype={self.dtype})"
 
 
-class LoadedStorage:
-    """A storage read from a checkpoint, with the element type its persistent id gave."""
-    __slots__ = ("untyped", "dtype")
-
-    def __init__(self, untyped, dtype):
-        self.untyped, self.dtype = untyped, dtype
+def _loaded(untyped, dtype):
+    """A storage read from a checkpoint, with the element type its persistent id gave (what
+    load returns for a storage saved as such, as PyTorch's: typed, uint8 if untyped)."""
+    return TypedStorage(wrap_storage=untyped, dtype=dtype, _internal=True)
 
 
 def _check_pid(pid, length):
@@ -230,7 +234,7 @@ class StorageLoader:
         storage = self.cache.get(key)
         if storage is None:
             storage = self.cache[key] = self._make(key, _ascii(location), stype.dtype, numel)
-        return LoadedStorage(storage, stype.dtype or D.uint8)
+        return _loaded(storage, stype.dtype or D.uint8)
 
     def _make(self, key, location, dtype, numel):
         nbytes = numel * (dtype.itemsize if dtype is not None else 1)
@@ -325,7 +329,7 @@ class LegacyStorageLoader:
                                              (offset + size) * dtype.itemsize]
                 self.views[view_key] = UntypedStorage._from_host(part, storage.device)
             storage = self.views[view_key]
-        return LoadedStorage(storage, dtype)
+        return _loaded(storage, dtype)
 
     def fill(self, fh, keys, swap):
         for key in keys:
@@ -351,7 +355,7 @@ def _ascii(s):
 # -- reading: rebuild functions (what torch._utils' names resolve to) ------------------------
 
 def _tensor_from(storage, offset, size, stride, dtype=None):
-    if not isinstance(storage, LoadedStorage):
+    if not isinstance(storage, TypedStorage):
         raise pickle.UnpicklingError(f"expected a storage, got {type(storage).__name__}")
     dtype = dtype or storage.dtype
     if not isinstance(dtype, D.dtype):
@@ -362,7 +366,7 @@ def _tensor_from(storage, offset, size, stride, dtype=None):
             and all(type(s) is int and s >= 0 for s in stride)):
         raise RuntimeError(f"invalid tensor geometry: sizes {list(size)}, strides "
                            f"{list(stride)}, storage offset {offset}")
-    nbytes = storage.untyped.nbytes()
+    nbytes = storage._untyped_storage.nbytes()
     if 0 not in size:
         needed = (offset + sum((n - 1) * s for n, s in zip(size, stride)) + 1) * dtype.itemsize
         if needed > nbytes:
@@ -370,7 +374,7 @@ def _tensor_from(storage, offset, size, stride, dtype=None):
                                f"storage offset {offset}, and itemsize {dtype.itemsize} "
                                f"requiring a storage size of {needed} are out of bounds for "
                                f"storage of size {nbytes}")
-    return Tensor._make(storage.untyped, size, stride, offset, dtype)
+    return Tensor._make(storage._untyped_storage, size, stride, offset, dtype)
 
 
 def _with_grad(t, requires_grad):
