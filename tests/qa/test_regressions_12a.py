@@ -266,3 +266,47 @@ def test_full_max_min_gradient_is_positive_zero_off_the_extremum(op):
         (getattr(a, op)() * -3).backward()
         return [(v, math.copysign(1, v)) for v in a.grad.tolist()]
     same_outcome(program)
+
+
+def test_tensor_backward_hooks_table_and_pickling_warning():
+    import pickle
+
+    def program(L):
+        hooks = L.utils.hooks
+        a, b = L.ones(2, requires_grad=True), L.ones(2, requires_grad=True) * 2
+        seen = [a._backward_hooks, b._backward_hooks]
+        handle = b.register_hook(lambda g: g)
+        seen.append(len(b._backward_hooks))
+        handle.remove()
+        seen.append(len(b._backward_hooks))
+        a.register_hook(hooks.unserializable_hook(lambda g: g))
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            pickle.dumps(a)
+            quiet = len(w)
+            a.register_hook(lambda g: g)
+            pickle.dumps(a)
+        return seen, quiet, len(w), [w[-1].category.__name__]
+    same_outcome(program)
+
+
+def test_legacy_autograd_names():
+    def program(L):
+        import importlib
+        variable = importlib.import_module(L.__name__ + ".autograd.variable")
+        grad_mode = importlib.import_module(L.__name__ + ".autograd.grad_mode")
+
+        class F(L.autograd.function.InplaceFunction):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        y = F.apply(L.ones(2, requires_grad=True))
+        with grad_mode.set_multithreading_enabled(False):
+            off = L.autograd.is_multithreading_enabled()
+        return (isinstance(L.ones(1), variable.Variable), type(variable.VariableMeta).__name__,
+                y.grad_fn.name(), off, L.autograd.is_multithreading_enabled())
+    same_outcome(program)

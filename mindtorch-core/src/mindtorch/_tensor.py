@@ -535,6 +535,8 @@ class Tensor:
         storage, and copy.copy (which does not pickle) shares memory."""
         from ._creation import _rebuild_tensor
         from ._storage import SharedStorage
+        from .utils.hooks import warn_if_has_hooks
+        warn_if_has_hooks(self)
         args = (SharedStorage(self._storage), self._offset, self._shape, self._stride,
                 self.dtype.name, self.requires_grad)
         user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}

@@ -1,8 +1,8 @@
 """Tensor methods kept for PyTorch compatibility, installed on Tensor at import:
 the deprecated out-of-place resize / resize_as (autograd's Resize: a reshape that keeps
 the element count), record_stream (streams belong to accelerators), module_load (what
-load_state_dict's swap path calls), map2_, and the legacy attributes name, volatile and
-is_<device> of devices mindtorch has no backend for."""
+load_state_dict's swap path calls), map2_, and the legacy attributes name, volatile,
+_backward_hooks and is_<device> of devices mindtorch has no backend for."""
 import functools
 import operator
 import warnings
@@ -107,11 +107,20 @@ def _to_device_type(device_type):
     return method
 
 
+def _backward_hooks(self):
+    """The hooks register_hook added (by handle id), None before the first."""
+    if self._grad_fn is None:
+        return self.__dict__.get("_leaf_hooks")
+    table = self.grad_fn._tensor_pre_hooks
+    return None if table is None else table.get(self._output_nr)
+
+
 for _fn in (resize, resize_as, record_stream, module_load, map2_,
             *map(_to_device_type, _ABSENT)):
     setattr(Tensor, _fn.__name__, _fn)
 Tensor.storage_type = storage_type
 Tensor.name = None  # (a legacy attribute: a tensor's name is None)
 Tensor.volatile = property(_volatile)
+Tensor._backward_hooks = property(_backward_hooks)
 for _type in ("xla", "ipu", "maia", "mtia", "vulkan"):
     setattr(Tensor, f"is_{_type}", _on(_type))

@@ -7,38 +7,14 @@ from . import functional, graph  # noqa: F401
 from .anomaly_mode import detect_anomaly, is_anomaly_enabled, set_detect_anomaly  # noqa: F401
 from .grad_mode import (  # noqa: F401
     enable_grad, enforce_grad_layout_policy, inference_mode, is_grad_enabled,
-    is_inference_mode_enabled, no_grad, set_grad_enabled,
+    is_inference_mode_enabled, is_multithreading_enabled, no_grad, set_grad_enabled,
+    set_multithreading_enabled,
 )
 
 # (imported here, not lazily: a first `import mindtorch.autograd.gradcheck` would otherwise
 # bind the package's `gradcheck` to that submodule instead of the function)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
 from ..overrides import handle_torch_function, has_torch_function, is_tensor_like  # noqa: F401
-
-_multithreading = [True]
-
-
-def is_multithreading_enabled():
-    return _multithreading[0]
-
-
-class set_multithreading_enabled:
-    """Whether backward may use worker threads (PyTorch's per-device threads): mindtorch's
-    engine runs on the calling thread either way; the flag is kept, and restored on leaving
-    a with block, for code that reads it."""
-
-    def __init__(self, mode):
-        self._prev, _multithreading[0] = _multithreading[0], bool(mode)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        _multithreading[0] = self._prev
-
-    def clone(self):
-        return set_multithreading_enabled(_multithreading[0])
-
 
 _LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function",
          "NestedIOFunction": "function"}

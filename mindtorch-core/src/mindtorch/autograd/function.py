@@ -304,6 +304,14 @@ def _save(ctx, outputs):
     return saved
 
 
+class InplaceFunction(Function):
+    """PyTorch's legacy base of Functions with an `inplace` flag (use Function)."""
+
+    def __init__(self, inplace=False):
+        super().__init__()
+        self.inplace = inplace
+
+
 class NestedIOFunction(Function):
     """PyTorch's legacy nested-input Function, kept as a name for imports (it no longer
     runs in PyTorch either; use Function)."""

@@ -147,6 +147,31 @@ class inference_mode(_Mode):
         return type(self)(self._mode)
 
 
+_multithreading = [True]
+
+
+def is_multithreading_enabled():
+    return _multithreading[0]
+
+
+class set_multithreading_enabled:
+    """Whether backward may use worker threads (PyTorch's per-device threads): mindtorch's
+    engine runs on the calling thread either way; the flag is kept, and restored on leaving
+    a with block, for code that reads it."""
+
+    def __init__(self, mode):
+        self._prev, _multithreading[0] = _multithreading[0], bool(mode)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        _multithreading[0] = self._prev
+
+    def clone(self):
+        return set_multithreading_enabled(_multithreading[0])
+
+
 class enforce_grad_layout_policy(_Mode):
     """enforce_grad_layout_policy(enable): with False, a gradient the engine may steal
     becomes .grad as it is laid out (no copy into the leaf's strides).  Takes effect at

@@ -45,6 +45,24 @@ def add_hook(hooks_dict, fn, prepend=False, extra=None):
     return handle
 
 
+def unserializable_hook(f):
+    """Mark f as a tensor hook that is not serialized, silencing the warning of pickling a
+    tensor that has it."""
+    f.__torch_unserializable__ = True
+    return f
+
+
+def warn_if_has_hooks(tensor):
+    """Warn about each of tensor's hooks (those not marked unserializable): pickling drops
+    them."""
+    for hook in (tensor._backward_hooks or {}).values():
+        if not hasattr(hook, "__torch_unserializable__"):
+            warnings.warn(f"backward hook {hook!r} on tensor will not be serialized.  If this "
+                          f"is expected, you can decorate the function with "
+                          f"@torch.utils.hooks.unserializable_hook to suppress this warning",
+                          stacklevel=2)
+
+
 def _backward_hook_function():
     """The identity autograd Function whose nodes catch a module's input and output
     gradients (made on first use: autograd imports after this module)."""
