@@ -220,8 +220,13 @@ def multinomial(self, num_samples, replacement=False, generator=None):
     p / Exp(1) keys (argmax, or topk); with replacement a binary search of double uniforms in the cumulative
     distribution, summed and normalised in the input's dtype (float32 for 16-bit ones)."""
     shape = R.check_multinomial(self, num_samples, replacement)
+    if not np.prod(shape):
+        return wrap(np.empty(shape, np.int64), D.int64)
+    if not self.numel() and (not replacement or num_samples == 1):  # (its validity check)
+        raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the "
+                           "operation has no identity.")
     cats = self._shape[-1]
-    p = arr(self).reshape(-1, cats)
+    p = arr(self).reshape(shape[0] if self.ndim == 2 else 1, cats)
     if p.size and not (np.isfinite(p).all() and (p >= 0).all()):
         raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
     if (p.sum(axis=1) <= 0).any():

@@ -260,12 +260,16 @@ def check_distribution(name, self, a, b=None):
             raise not_implemented("geometric_cpu", dt)
 
 
-def check_multinomial(self, num_samples, replacement):
+def _check_multinomial_input(self):
+    if self.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
     if self.dtype.kind != "f":
         raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
                            f"{_type_name(self.dtype)}")
-    if self.ndim not in (1, 2):
-        raise RuntimeError("prob_dist must be 1 or 2 dim")
+
+
+def check_multinomial(self, num_samples, replacement):
+    _check_multinomial_input(self)
     n = self._shape[-1]
     if not replacement and num_samples > n:
         raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without "
@@ -392,17 +396,43 @@ def _randint_like(self, low, high, generator=None, dtype=None, device=None,
     return _fresh(t.random_(low, high, generator=generator))
 
 
+_BERNOULLI_SIGNATURES = (
+    "bernoulli() received an invalid combination of arguments - got ({}), but expected one "
+    "of:\n * (Tensor input, *, torch.Generator generator = None, Tensor out = None)\n"
+    " * (Tensor input, float p, *, torch.Generator generator = None)\n")
+
+
 def _route_bernoulli(args, kwargs):
     """PyTorch's bernoulli(input, *, generator, out) and bernoulli(input, p, *, generator):
     no out= with p."""
     p = args[1] if len(args) > 1 else kwargs.get("p")
     if p is not None and kwargs.get("out") is not None:
-        raise TypeError(f"bernoulli() received an invalid combination of arguments - got "
-                        f"(Tensor, {type(p).__name__}, out=Tensor), but expected one of:\n"
-                        f" * (Tensor input, *, torch.Generator generator = None, Tensor out = "
-                        f"None)\n * (Tensor input, float p, *, torch.Generator generator = "
-                        f"None)\n")
+        raise TypeError(_BERNOULLI_SIGNATURES.format(f"Tensor, {type(p).__name__}, out=Tensor"))
     return args, kwargs
+
+
+def _bernoulli_public(binding):
+    """bernoulli(input, out=) as PyTorch's: out resized (silently) to input's shape and drawn
+    into in place, in its own dtype and memory order."""
+    def bernoulli(*args, **kwargs):
+        args, kwargs = _route_bernoulli(args, kwargs)
+        out = kwargs.pop("out", None)
+        if out is None:
+            return binding(*args, **kwargs)
+        if not isinstance(out, Tensor):
+            raise TypeError(_BERNOULLI_SIGNATURES.format(f"Tensor, out={type(out).__name__}"))
+        from ...autograd.grad_mode import state
+        from .._argcheck import out_requires_grad
+        named = dict(zip(("self", "p", "generator"), args), **kwargs)
+        self = named.get("self", named.get("input"))
+        if not isinstance(self, Tensor):
+            return binding(*args, out=out, **kwargs)  # (the binding's own errors)
+        if state.enabled and (self.requires_grad or out.requires_grad):
+            out_requires_grad(OPS["bernoulli"])
+        if out._shape != self._shape:
+            out.resize_(self._shape)
+        return out.bernoulli_(self, generator=named.get("generator"))
+    return bernoulli
 
 
 def _bernoulli(self, p=None, generator=None):
@@ -522,11 +552,47 @@ def _route_random(args, kwargs):
     return args, kwargs
 
 
+def _multinomial_long_out(binding):
+    """multinomial's out= must be int64, checked after the input's own checks and before
+    anything is drawn."""
+    def multinomial(*args, out=None, **kwargs):
+        if out is None:
+            return binding(*args, **kwargs)
+        if getattr(out, "dtype", D.int64) is not D.int64:
+            self = args[0] if args else kwargs.get("self")
+            if isinstance(self, Tensor):
+                _check_multinomial_input(self)
+            raise RuntimeError(f"multinomial expects Long tensor out, got: "
+                               f"{_type_name(out.dtype)}")
+        return binding(*args, out=out, **kwargs)
+    return multinomial
+
+
 def _route_uniform(args, kwargs):
     if "from" in kwargs:
         kwargs = dict(kwargs)
         kwargs["from_"] = kwargs.pop("from")
     return args, kwargs
+
+
+def _normal_into(op, out, mean, std, generator):
+    """normal(mean, std, out=) as PyTorch's: out resized, standard normals drawn into it (in
+    its dtype and memory order), multiplied by a tensor std, the mean added, in place."""
+    from ...autograd.grad_mode import state
+    from .._argcheck import out_requires_grad
+    from ..dispatch import write_out
+    shape, _ = normal_result(mean, std)
+    if state.enabled and any(getattr(t, "requires_grad", False) for t in (mean, std, out)):
+        out_requires_grad(op)
+    tensor_std = hasattr(std, "_shape")
+    if tensor_std and std.numel() and not bool((std >= 0).all()):  # (NaN too)
+        raise RuntimeError("normal expects all elements of std >= 0.0")
+    if out._shape != shape:  # (resized with PyTorch's warning)
+        write_out(op, out, _empty(shape, out.dtype, out.device))
+    out.normal_(0.0, 1.0 if tensor_std else std, generator=generator)
+    if tensor_std:
+        out.mul_(std)
+    return out.add_(mean)
 
 
 def _normal_is_float_form(args, kwargs):
@@ -587,11 +653,10 @@ def _declare():
     define(f"geometric_(Tensor(a!) self, float p, {_GEN}) -> Tensor(a!)",
            function=False, tags=inplace)
 
-    route_overloads(define(f"bernoulli(Tensor self, float? p=None, {_GEN}) -> Tensor",
-                           out=True, tags=("random",), decomposition=_bernoulli),
-                    _route_bernoulli)
-    define(f"multinomial(Tensor self, int num_samples, bool replacement=False, {_GEN}) "
-           f"-> Tensor", out=True, tags=("random",))
+    overload(define(f"bernoulli(Tensor self, float? p=None, {_GEN}) -> Tensor", out=True,
+                    tags=("random",), decomposition=_bernoulli), _bernoulli_public)
+    overload(define(f"multinomial(Tensor self, int num_samples, bool replacement=False, "
+                    f"{_GEN}) -> Tensor", out=True, tags=("random",)), _multinomial_long_out)
     # normal's float-mean/float-std/size overload is its own (hidden) op: one schema per op
     float_form = define(f"normal_float_float(float mean, float std, int[] size, *, {_FACTORY}) "
                         f"-> Tensor", out=True, function=False, method=False,
@@ -603,15 +668,22 @@ def _declare():
         def normal(*args, **kwargs):
             if _normal_is_float_form(args, kwargs):
                 return float_form.binding(*args, **_factory_kwargs(kwargs))
+            if isinstance(kwargs.get("out"), Tensor) and len(args) <= 2:
+                named = dict(zip(("mean", "std"), args), **kwargs)
+                if set(named) <= {"mean", "std", "generator", "out"} and "mean" in named:
+                    return _normal_into(tensor_form, named["out"], named["mean"],
+                                        named.get("std", 1.0), named.get("generator"))
             return tensor_binding(*args, **kwargs)
         return normal
     overload(tensor_form, make_normal)
 
-    define(f"poisson(Tensor self, {_GEN}) -> Tensor", method=False, tags=("random",))
-    define(f"binomial(Tensor count, Tensor prob, {_GEN}) -> Tensor", method=False,
+    # (these four take the generator positionally too, as PyTorch's)
+    gen = "Generator? generator=None"
+    define(f"poisson(Tensor self, {gen}) -> Tensor", method=False, tags=("random",))
+    define(f"binomial(Tensor count, Tensor prob, {gen}) -> Tensor", method=False,
            tags=("random",))
-    define(f"_standard_gamma(Tensor self, {_GEN}) -> Tensor", method=False, tags=("random",))
-    define(f"_sample_dirichlet(Tensor self, {_GEN}) -> Tensor", method=False,
+    define(f"_standard_gamma(Tensor self, {gen}) -> Tensor", method=False, tags=("random",))
+    define(f"_sample_dirichlet(Tensor self, {gen}) -> Tensor", method=False,
            tags=("random",))
     define("_standard_gamma_grad(Tensor self, Tensor output) -> Tensor", method=False)
     define("_dirichlet_grad(Tensor x, Tensor alpha, Tensor total) -> Tensor", method=False)
