@@ -199,3 +199,30 @@ def test_saved_storages_load_as_typed_storages(case, writer, legacy):
                 items[2][2] = 9  # the view, the storage and the base share memory again
             return [(type(x).__name__, str(x.dtype), x.tolist()) for x in items]
     same_outcome(program)
+
+
+CONJ_NEG_VIEWS = {
+    "conj": lambda t: t.conj(),
+    "neg_imag": lambda t: t.conj().imag,
+    "conj_slice": lambda t: t.conj()[1:],
+    "neg_of_neg": lambda t: t.conj().imag.neg(),
+    "conj_requires_grad": lambda t: t.conj().requires_grad_(),
+}
+
+
+@pytest.mark.parametrize("view", sorted(CONJ_NEG_VIEWS))
+def test_torch_checkpoints_of_conjugate_and_negative_views(view):
+    import io
+    buf = io.BytesIO()
+    saved = CONJ_NEG_VIEWS[view](torch.tensor([1 + 2j, 3 - 1j]))
+    torch.save({"v": saved, "layouts": [torch.strided, torch.sparse_coo]}, buf)
+    for map_location in (None, "meta"):
+        buf.seek(0)
+        loaded = mindtorch.load(buf, map_location=map_location)
+        v = loaded["v"]
+        assert (tuple(v.shape), str(v.dtype), v.requires_grad) == \
+            (tuple(saved.shape), str(saved.dtype), saved.requires_grad)
+        if map_location is None:
+            assert v.tolist() == saved.resolve_conj().resolve_neg().tolist()
+        assert loaded["layouts"] == [mindtorch.strided, mindtorch.sparse_coo]
+        assert [repr(x) for x in loaded["layouts"]] == ["torch.strided", "torch.sparse_coo"]

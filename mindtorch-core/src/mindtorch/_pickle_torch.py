@@ -389,13 +389,30 @@ def _rebuild_tensor(storage, storage_offset, size, stride):
 
 def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad, backward_hooks,
                        metadata=None):
-    return _with_grad(_tensor_from(storage, storage_offset, size, stride), requires_grad)
+    return _with_grad(_resolved(_tensor_from(storage, storage_offset, size, stride), metadata),
+                      requires_grad)
 
 
 def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks,
                        dtype, metadata=None):
-    return _with_grad(_tensor_from(storage, storage_offset, size, stride, dtype),
-                      requires_grad)
+    return _with_grad(_resolved(_tensor_from(storage, storage_offset, size, stride, dtype),
+                                metadata), requires_grad)
+
+
+def _resolved(t, metadata):
+    """t with the lazy bits PyTorch's record carries applied: its storage holds a conjugate
+    view's (or a negative view's) data unconjugated, and mindtorch has no such views, so
+    the values are computed (a copy)."""
+    if not metadata:
+        return t
+    if not isinstance(metadata, dict):
+        raise pickle.UnpicklingError(f"expected a dict of tensor metadata, got "
+                                     f"{type(metadata).__name__}")
+    if metadata.get("conj"):
+        t = t.conj_physical()
+    if metadata.get("neg"):
+        t = t.neg()
+    return t
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):

@@ -373,8 +373,13 @@ def get_unsafe_globals_in_checkpoint(f):
     return list(P.unsafe_globals_in_pickle(data))
 
 
-def _get_layout(name):  # torch.serialization._get_layout, named by sparse checkpoints
-    return name
+def _get_layout(name):
+    """The layout a checkpoint names ("torch.sparse_coo"), as torch.serialization's."""
+    from . import _layout
+    found = getattr(_layout, str(name).rpartition(".")[2], None)
+    if not isinstance(found, _layout.layout) or str(found) != name:
+        raise KeyError(name)
+    return found
 
 
 __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_globals",
