@@ -310,3 +310,22 @@ def test_legacy_autograd_names():
         return (isinstance(L.ones(1), variable.Variable), type(variable.VariableMeta).__name__,
                 y.grad_fn.name(), off, L.autograd.is_multithreading_enabled())
     same_outcome(program)
+
+
+@pytest.mark.parametrize("index", ["int", "pair", "slice", "column", "ellipsis", "advanced"])
+@pytest.mark.parametrize("value", [7.0, 7])
+def test_setitem_of_a_number_records_it_as_a_tensor(index, value):
+    """PyTorch writes a number through a 0-dim tensor: the node (CopySlices, FillBackward3,
+    IndexPutBackward0) has an input for it, as next_functions and node hooks show."""
+    def program(L):
+        key = {"int": 0, "pair": (0, 1), "slice": slice(0, 1), "column": (slice(None), 1),
+               "ellipsis": Ellipsis, "advanced": L.tensor([1])}[index]
+        a = L.tensor([[1., 2., 3.], [4., 5., 6.]], requires_grad=True)
+        b = a.clone()
+        b[key] = value
+        seen = []
+        b.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(len(grad_inputs)))
+        b.sum().backward()
+        return (b.grad_fn.name(), [(n and n.name(), k) for n, k in b.grad_fn.next_functions],
+                seen, a.grad.tolist(), b.tolist())
+    same_outcome(program)

@@ -404,6 +404,12 @@ def _copy_to(dst, value):
         dst.copy_(_strip_leading_ones(value).expand(dst._shape))
 
 
+def _scalar_tensor(t, value):
+    """A number to write into t as a 0-dim tensor of t's dtype and device."""
+    from ._creation import _empty
+    return _empty((), t.dtype, t._device).fill_(value)
+
+
 def setitem(t, index, value):
     if _select is None:
         _bind()
@@ -411,12 +417,14 @@ def setitem(t, index, value):
     tp = type(index)
     # (a tensor with history is written through recorded views, so that the write
     # rewrites its history: the fast path's views record nothing)
-    if (tp is int or tp is slice or tp is tuple) and not (
-            t._requires_grad and _grad.enabled or _fw.on):
+    recording = t._requires_grad and _grad.enabled or _fw.on
+    if (tp is int or tp is slice or tp is tuple) and not recording:
         view = _basic_view(t, index if tp is tuple else (index,))
         if view is not None:
             _copy_to(view, value)
             return
+    if recording and not isinstance(value, Tensor):  # (PyTorch writes a number as a
+        value = _scalar_tensor(t, value)              # tensor: its node has two inputs)
     if tp is bool:  # PyTorch: x[False] = v does nothing, x[True] = v copies into x[None]
         if index:
             _copy_to(_unsqueeze(t, 0), value)
@@ -437,8 +445,7 @@ def setitem(t, index, value):
         _copy_to(view, value)
         return
     if not isinstance(value, Tensor):
-        from ._creation import _empty
-        value = _empty((), t.dtype, t._device).fill_(value)
+        value = _scalar_tensor(t, value)
     elif value._device is not t._device and value.ndim == 0:
         value = value.to(t._device)
     warn_expanded(view, "index_put_", "tensor[indices] = tensor")
