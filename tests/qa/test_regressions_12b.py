@@ -199,3 +199,35 @@ def test_lapack_result_layouts(call, batch):
         warnings.simplefilter("ignore")
         assert _strides(call(mindtorch, _square(mindtorch, batch))) == \
             _strides(call(torch, _square(torch, batch)))
+
+
+# -- out= ----------------------------------------------------------------------------------
+
+def _eye64(L):
+    return L.eye(3, dtype=L.float64)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, o: L.linalg.matrix_exp(_eye64(L), out=o), lambda L, o: L.det(_eye64(L), out=o),
+    lambda L, o: L.logdet(_eye64(L), out=o), lambda L, o: L.dist(_eye64(L), _eye64(L), out=o),
+    lambda L, o: L.linalg.inv(_eye64(L), out=o), lambda L, o: L.linalg.det(_eye64(L), out=o),
+    lambda L, o: L.linalg.solve(_eye64(L), _eye64(L), out=o),
+    lambda L, o: L.linalg.matrix_norm(_eye64(L), out=o),
+    lambda L, o: L.linalg.norm(_eye64(L), out=o), lambda L, o: L.linalg.norm(_eye64(L), 2, out=o),
+    lambda L, o: L.linalg.vector_norm(_eye64(L), out=o),
+    lambda L, o: L.linalg.vecdot(_eye64(L), _eye64(L), out=o),
+    lambda L, o: L.linalg.eigvals(_eye64(L), out=o),
+    lambda L, o: L.linalg.cross(_eye64(L), _eye64(L), out=o),
+    lambda L, o: L.mv(_eye64(L), _eye64(L)[0], out=o),
+    lambda L, o: L.matmul(_eye64(L), _eye64(L)[0], out=o),
+    lambda L, o: L.matmul(_eye64(L).expand(2, 3, 3), _eye64(L)[0], out=o),
+    lambda L, o: L.index_copy(_eye64(L), 0, L.tensor([1]), _eye64(L)[:1], out=o),
+    lambda L, o: L.index_add(_eye64(L), 0, L.tensor([1]), _eye64(L)[:1], out=o),
+])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "complex64", "complex128"])
+def test_out_dtypes_and_messages(call, dtype):
+    def program(L):
+        out = L.empty(0, dtype=getattr(L, dtype))
+        r = call(L, out)
+        return r, out
+    _same(program)

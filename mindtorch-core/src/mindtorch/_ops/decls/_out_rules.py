@@ -137,7 +137,7 @@ def _cpp(dtype):
 # kind -> f(got, want, args), got/want the dtypes' names (the default: C++ names)
 _OUT_MESSAGES = {
     "dot": lambda got, want, args: f"result dtype {got} does not match input dtype {want}",
-    "addmv": lambda got, want, args: (
+    "addmv": lambda got, want, args: (  # (a batch folded onto mv: the out's view is self)
         f"addmv input tensors must have the same dtype, but got {got}, "
         f"{_type_name(args[0].dtype)}, and {_type_name(args[1].dtype)}"),
     "tensordot": lambda got, want, args: (
@@ -185,7 +185,17 @@ def _refuse_overlap(op, out, args, kwargs):
 def _matmul_out_kind(args):
     """The product matmul runs (whose out= message PyTorch shows) for these ranks."""
     d1, d2 = (getattr(a, "ndim", 0) for a in args[:2])
-    return "dot" if d1 == d2 == 1 else "addmv" if d2 == 1 and d1 >= 2 else "mm"
+    # (mv's own out= check is the generic one; a batch folded onto mv checks addmv's)
+    return "dot" if d1 == d2 == 1 else \
+        "addmv" if d2 == 1 and d1 >= 3 and _foldable(args[0]) else "mm"
+
+
+def _foldable(t):
+    """Whether matmul views t's batch dims as rows of one matrix (no copy: PyTorch folds
+    then)."""
+    shape, stride = t.shape, t.stride()
+    return t.numel() == 0 or all(stride[i] == stride[i + 1] * shape[i + 1]
+                                 for i in range(t.ndim - 2))
 
 
 def exact_out(op, kind="mm", overlap=False):

@@ -392,8 +392,8 @@ def _declare():
             ("matrix_exp(Tensor self) -> Tensor", _matrix_exp)):
         define(text, tags=("linalg",), decomposition=fn)
     for name in ("linalg_inv", "linalg_det", "linalg_solve", "linalg_solve_triangular",
-                 "linalg_cholesky", "linalg_matrix_exp", "inverse", "det", "logdet",
-                 "cholesky", "cholesky_solve", "cholesky_inverse"):
+                 "linalg_cholesky", "inverse", "cholesky", "cholesky_solve", "cholesky_inverse"):
+        # (PyTorch's linalg.matrix_exp, det and logdet take no out=)
         single_out(OPS[name])
     for name in ("linalg_inv_ex", "linalg_slogdet", "linalg_solve_ex", "linalg_cholesky_ex",
                  "linalg_qr", "linalg_lstsq", "slogdet", "qr"):
@@ -408,10 +408,23 @@ def _has_data(t):
 
 # -- out=: linalg functions want out tensors of their results' dtypes ----------------------
 
-def _check_out_dtype(r, out):
-    if r.dtype is not out.dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype {_type_name(r.dtype).lower()}, "
-                           f"but got {_type_name(out.dtype).lower()} instead")
+# the functions whose own out= check PyTorch reports in its words (scalar type names);
+# the others fail in the generic check (C++ type names)
+_OUT_DTYPE_MESSAGES = {
+    "linalg_matrix_norm": "linalg.matrix_norm expected out tensor dtype {want} but got: {got}",
+    "linalg_norm": "linalg.norm expected out tensor dtype {want} but got: {got}",
+    "linalg_vecdot": "linalg.vecdot: Expected out of dtype{want} but found {got}",
+}
+
+
+def _check_out_dtype(op, r, out):
+    if r.dtype is out.dtype:
+        return
+    text = _OUT_DTYPE_MESSAGES.get(op.name)
+    if text is not None:
+        raise RuntimeError(text.format(want=_type_name(r.dtype), got=_type_name(out.dtype)))
+    raise RuntimeError(f"Expected out tensor to have dtype {D.CPP_NAMES[r.dtype.name]}, but "
+                       f"got {D.CPP_NAMES[out.dtype.name]} instead")
 
 
 def _with_out(op, write):
@@ -431,7 +444,7 @@ def _write_one(op, out, r):
     if not isinstance(out, Tensor):
         raise TypeError(f"{op.name}(): argument 'out' must be Tensor, not "
                         f"{type(out).__name__}")
-    _check_out_dtype(r, out)
+    _check_out_dtype(op, r, out)
     return write_out(op, out, r)
 
 
@@ -478,12 +491,13 @@ def input_keyword(*names):
         overload(op, make)
 
 
-def castable_out(op, label):
-    """out= of any dtype the result safely casts to (pinv, matrix_rank check it so)."""
+def castable_out(op, label, what="result"):
+    """out= of any dtype the result safely casts to (pinv, matrix_rank, eigvals check it
+    so; `what` is the result's name in the message)."""
     def write(op, out, r):
         if isinstance(out, Tensor) and not _promotion.can_cast(r.dtype, out.dtype):
-            raise RuntimeError(f"{label}: Expected result to be safely castable from "
-                               f"{_type_name(r.dtype)} dtype, but got result with dtype "
+            raise RuntimeError(f"{label}: Expected {what} to be safely castable from "
+                               f"{_type_name(r.dtype)} dtype, but got {what} with dtype "
                                f"{_type_name(out.dtype)}")
         return write_out(op, out, r) if isinstance(out, Tensor) else _write_one(op, out, r)
     _with_out(op, write)

@@ -168,8 +168,9 @@ def _declare():
            "(Tensor U, Tensor S, Tensor V)", tags=("linalg",), decomposition=_svd)
     define("pinverse(Tensor self, float rcond=1e-15) -> Tensor", tags=("linalg",),
            decomposition=_pinverse)
-    for name in ("linalg_eigvalsh", "linalg_eigvals", "linalg_svdvals"):
+    for name in ("linalg_eigvalsh", "linalg_svdvals"):
         single_out(OPS[name])
+    castable_out(OPS["linalg_eigvals"], "torch.linalg.eigvals", "eigenvalues")
     castable_out(OPS["linalg_pinv"], "linalg.pinv")  # (torch.pinverse has no out=)
     castable_out(OPS["linalg_matrix_rank"], "torch.linalg.matrix_rank")
     input_keyword("linalg_eigh", "linalg_eig", "linalg_eigvalsh", "linalg_eigvals",

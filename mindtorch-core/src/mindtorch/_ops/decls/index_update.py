@@ -374,7 +374,7 @@ _derivatives()
 def _exact_outs():
     """out= of these ops takes only the result's dtype, as in PyTorch."""
     from ._out_rules import exact_out
-    for name in ("index_add", "index_reduce"):
+    for name in ("index_add", "index_copy", "index_reduce"):
         exact_out(OPS[name], "mm")
 
 

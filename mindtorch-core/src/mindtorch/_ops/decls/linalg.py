@@ -634,7 +634,7 @@ def _declare():
                function=name == "addmv",  # (torch.addmv_)
                decomposition=_INPLACE.get(name) or inplace_via(name))
     for name, kind in (("mm", "mm"), ("bmm", "mm"), ("addmm", "mm"), ("matmul", "matmul"),
-                       ("mv", "addmv"), ("dot", "dot"), ("vdot", "dot"), ("inner", "inner"),
+                       ("mv", "mm"), ("dot", "dot"), ("vdot", "dot"), ("inner", "inner"),
                        ("tensordot", "tensordot"), ("addmv", "mm"), ("baddbmm", "mm"),
                        ("addbmm", "mm"), ("tril", "mm"), ("triu", "mm"), ("diag", "mm"),
                        ("cross", "mm"), ("matrix_power", "mm"), ("chain_matmul", "multi_dot")):

@@ -474,8 +474,8 @@ def _declare():
     _equal_rank(OPS["linalg_vecdot"])
     same_rank_first(OPS["linalg_cross"], -1)
     for name in ("linalg_vector_norm", "linalg_matrix_norm", "linalg_norm", "linalg_cond",
-                 "linalg_vecdot", "linalg_multi_dot", "linalg_cross", "linalg_vander",
-                 "linalg_tensorinv", "linalg_tensorsolve", "dist"):
+                 "linalg_vecdot", "linalg_multi_dot", "linalg_cross", "linalg_tensorinv",
+                 "linalg_tensorsolve"):  # (linalg.vander and dist take no out=)
         single_out(OPS[name])
     input_keyword("linalg_vector_norm", "linalg_matrix_norm", "linalg_norm", "linalg_cond",
                   "linalg_tensorinv")
