@@ -5,11 +5,13 @@ NumPy's ufuncs are not the C library's: on AVX-512 machines np.log / np.log1p / 
 np.tan of float64 and np.log / np.cos / np.sin of float32 are NumPy's own SIMD code, which
 differs from glibc in the last bit for a few percent of the inputs (one such bit flips a
 sample of randn, exponential_, ...).  So: numba loops calling libm (kernels/_libm_loops.py)
-for many elements or once loaded, else libm through ctypes one element at a time (about
-0.2 us each), else (no C library found) NumPy."""
+for many elements or once loaded, else one element at a time: Python's math module for
+doubles, libm through ctypes for floats (about 0.25 us each), else (no C library found)
+NumPy."""
 import ctypes
 import ctypes.util
 import functools
+import math
 
 import numpy as np
 
@@ -60,8 +62,20 @@ def call(name, x):
     if loops is not None:
         out = np.empty_like(flat)
         loops.apply(loops.CODES[name], flat, out)
-    elif _LIBRARY is not None:
-        out = np.fromiter(map(_c_function(name, x.dtype), flat.tolist()), x.dtype, flat.size)
     else:
-        out = getattr(np, name)(flat)
+        out = _python_math(name, flat) if x.dtype == np.float64 else None
+        if out is None and _LIBRARY is not None:
+            out = np.fromiter(map(_c_function(name, x.dtype), flat.tolist()), x.dtype,
+                              flat.size)
+        elif out is None:
+            out = getattr(np, name)(flat)
     return out.reshape(x.shape)
+
+
+def _python_math(name, flat):
+    """Python's math module: the C library's double functions (about 4x faster than ctypes
+    calls), or None where it raises instead of returning C's inf / NaN (log(0), exp(1000))."""
+    try:
+        return np.fromiter(map(getattr(math, name), flat.tolist()), np.float64, flat.size)
+    except (ValueError, OverflowError):
+        return None
