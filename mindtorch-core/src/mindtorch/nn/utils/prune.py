@@ -48,8 +48,8 @@ class BasePruningMethod(ABC):
         """The mask of `t` (its importance scores), given the mask already applied."""
 
     def apply_mask(self, module):
-        assert self._tensor_name is not None, \
-            f"Module {module} has to be pruned"  # the method was never applied
+        if self._tensor_name is None:  # the method was never applied
+            raise AssertionError(f"Module {module} has to be pruned")
         orig = getattr(module, self._tensor_name + "_orig")
         mask = getattr(module, self._tensor_name + "_mask")
         return mask.to(dtype=orig.dtype) * orig
@@ -59,8 +59,9 @@ class BasePruningMethod(ABC):
         """Prune `module.<name>` with cls(*args, **kwargs), after any earlier pruning."""
         old = [k for k, hook in module._forward_pre_hooks.items()
                if isinstance(hook, BasePruningMethod) and hook._tensor_name == name]
-        assert len(old) <= 1, (f"Avoid adding multiple pruning hooks to the same tensor "
-                               f"{name} of module {module}. Use a PruningContainer.")
+        if len(old) > 1:
+            raise AssertionError(f"Avoid adding multiple pruning hooks to the same tensor "
+                                 f"{name} of module {module}. Use a PruningContainer.")
         old_method = module._forward_pre_hooks.pop(old[0]) if old else None
 
         method = cls(*args, **kwargs)
@@ -75,8 +76,10 @@ class BasePruningMethod(ABC):
 
         orig = getattr(module, name)
         if importance_scores is not None:
-            assert importance_scores.shape == orig.shape, \
-                f"importance_scores should have the same shape as parameter {name} of {module}"
+            if importance_scores.shape != orig.shape:
+                raise AssertionError(f"importance_scores should have the same shape as parameter "
+                                     f"{name} of {module}, got {importance_scores.shape} vs "
+                                     f"{orig.shape}")
         else:
             importance_scores = orig
         if old_method is None:  # first pruning: the parameter becomes name_orig
@@ -100,8 +103,9 @@ class BasePruningMethod(ABC):
     def prune(self, t, default_mask=None, importance_scores=None):
         """`t` with this method's mask applied (the module is left alone)."""
         if importance_scores is not None:
-            assert importance_scores.shape == t.shape, \
-                "importance_scores should have the same shape as tensor t"
+            if importance_scores.shape != t.shape:
+                raise AssertionError(f"importance_scores should have the same shape as tensor t, "
+                                     f"got {importance_scores.shape} vs {t.shape}")
         else:
             importance_scores = t
         default_mask = default_mask if default_mask is not None else torch.ones_like(t)
@@ -109,8 +113,8 @@ class BasePruningMethod(ABC):
 
     def remove(self, module):
         """Make the pruning permanent: `name` becomes a parameter with the pruned values."""
-        assert self._tensor_name is not None, \
-            f"Module {module} has to be pruned before pruning can be removed"
+        if self._tensor_name is None:
+            raise AssertionError(f"Module {module} has to be pruned before pruning can be removed")
         weight = self.apply_mask(module)
         if hasattr(module, self._tensor_name):
             delattr(module, self._tensor_name)
@@ -330,7 +334,9 @@ class CustomFromMask(BasePruningMethod):
         self.mask = mask
 
     def compute_mask(self, t, default_mask):
-        assert default_mask.shape == self.mask.shape
+        if default_mask.shape != self.mask.shape:
+            raise AssertionError(f"default_mask shape {default_mask.shape} must match "
+                                 f"self.mask shape {self.mask.shape}")
         return default_mask * self.mask.to(dtype=default_mask.dtype)
 
     @classmethod
