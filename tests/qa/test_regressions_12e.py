@@ -226,3 +226,17 @@ def test_torch_checkpoints_of_conjugate_and_negative_views(view):
             assert v.tolist() == saved.resolve_conj().resolve_neg().tolist()
         assert loaded["layouts"] == [mindtorch.strided, mindtorch.sparse_coo]
         assert [repr(x) for x in loaded["layouts"]] == ["torch.strided", "torch.sparse_coo"]
+
+
+@pytest.mark.parametrize("kwargs", [{"pin_memory": True, "pin_memory_device": "cpu"},
+                                    {"pin_memory": True}, {"pin_memory_device": "cpu"}])
+def test_dataloader_pin_memory_device_deprecation(kwargs):
+    import warnings
+
+    def program(L):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            batches = [b.tolist() for b in L.utils.data.DataLoader(list(range(4)), batch_size=2,
+                                                                    **kwargs)]
+        return batches, [(w.category.__name__, str(w.message)) for w in caught]
+    same_outcome(program)

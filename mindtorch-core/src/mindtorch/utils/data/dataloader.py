@@ -203,6 +203,10 @@ class _BaseDataLoaderIter:
         self._index_sampler, self._num_workers = loader._index_sampler, loader.num_workers
         self._timeout, self._collate_fn = loader.timeout, loader.collate_fn
         self._persistent_workers = loader.persistent_workers
+        if loader.pin_memory and loader.pin_memory_device:
+            warnings.warn("pin_memory_device is deprecated, the current accelerator will be "
+                          f"used as the device,ignore pin_memory_device="
+                          f"'{loader.pin_memory_device}'.", stacklevel=3)
         if loader.pin_memory:  # no accelerator here: accepted, nothing to pin
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
                           "then device pinned memory won't be used.", stacklevel=3)
