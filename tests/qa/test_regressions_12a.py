@@ -329,3 +329,61 @@ def test_setitem_of_a_number_records_it_as_a_tensor(index, value):
         return (b.grad_fn.name(), [(n and n.name(), k) for n, k in b.grad_fn.next_functions],
                 seen, a.grad.tolist(), b.tolist())
     same_outcome(program)
+
+
+def _scaled(L, seen):
+    class F(L.autograd.Function):
+        @staticmethod
+        def forward(x, y=None, k=2.0):
+            return x * k if y is None else x * y * k
+
+        @staticmethod
+        def setup_context(ctx, inputs, output):
+            seen.append([type(i).__name__ for i in inputs])
+            ctx.save_for_backward(inputs[0], inputs[1])
+            ctx.k = inputs[2]
+
+        @staticmethod
+        def backward(ctx, g):
+            x, y = ctx.saved_tensors
+            if y is None:
+                return g * ctx.k, None, None
+            return g * y * ctx.k, g * x * ctx.k, None
+    return F
+
+
+@pytest.mark.parametrize("call", ["defaults", "keyword_tensor", "keyword_number",
+                                  "unknown_keyword", "too_many"])
+def test_setup_context_functions_bind_arguments_as_pytorch(call):
+    """With setup_context, apply binds the arguments to forward's signature (defaults
+    filled in, keywords made positional: a tensor passed by keyword is an input)."""
+    def program(L):
+        seen = []
+        F = _scaled(L, seen)
+        x, y = L.ones(2, requires_grad=True), L.full((2,), 3.0, requires_grad=True)
+        out = {"defaults": lambda: F.apply(x),
+               "keyword_tensor": lambda: F.apply(x, y=y),
+               "keyword_number": lambda: F.apply(x, k=5.0),
+               "unknown_keyword": lambda: F.apply(x, j=1),
+               "too_many": lambda: F.apply(x, y, 1.0, 2.0)}[call]()
+        out.sum().backward()
+        return seen, _listed(x.grad), _listed(y.grad)
+    same_outcome(program)
+
+
+def test_setup_context_function_with_keyword_only_parameter_refused():
+    def program(L):
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(x, *, scale=1.0):
+                return x * scale
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                pass
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        F.apply(L.ones(2, requires_grad=True))
+    same_outcome(program)

@@ -92,6 +92,23 @@ class BackwardCFunction(FunctionCtx, Node):
         return out
 
 
+def _bound_arguments(cls, args, kwargs):
+    """forward's positional arguments for a call (signature.bind's errors); PyTorch
+    refuses a keyword-only parameter, even a defaulted one."""
+    bound = _signature(cls.forward).bind(*args, **kwargs)
+    bound.apply_defaults()
+    if bound.kwargs:
+        raise TypeError(f"forward() got an unexpected keyword argument "
+                        f"'{next(iter(bound.kwargs))}'")
+    return bound.args
+
+
+@functools.lru_cache(maxsize=256)
+def _signature(fn):
+    import inspect
+    return inspect.signature(fn)
+
+
 def _user_backward(cls):
     """backward, or vjp (its other name) when a Function defines that one instead."""
     own_backward = cls.backward is not Function.backward
@@ -171,6 +188,10 @@ class Function(metaclass=FunctionMeta):
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        separate = cls.setup_context is not Function.setup_context
+        if separate:  # (as PyTorch: arguments bound to forward's, defaults filled in)
+            args = _bound_arguments(cls, args, kwargs)
+            kwargs = {}
         ctx = cls._backward_cls()
         is_tensor = [isinstance(a, Tensor) for a in args]
         ctx._arg_is_tensor = is_tensor
@@ -178,7 +199,6 @@ class Function(metaclass=FunctionMeta):
         recording = state.enabled and any(ctx.needs_input_grad)
         tensors = [a for a, t in zip(args, is_tensor) if t]
         edges = [edge(a) for a in tensors] if recording else None
-        separate = cls.setup_context is not Function.setup_context
         if _transforms[0] and not separate and not cls.__module__.startswith("mindtorch"):
             # (mindtorch's own Functions stand for PyTorch's native ops: they run)
             raise RuntimeError(
