@@ -147,3 +147,53 @@ def test_randperm_wide_shuffle(monkeypatch):
 ])
 def test_errors(call):
     same_outcome(call)
+
+
+# -- out= of the random ops: drawn into out (its dtype, memory order), resized silently ----
+
+def _with_strides(t):
+    return [t, t.stride()]
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.normal(L.zeros(4), L.ones(4), out=L.empty(4, dtype=L.float64)),
+    lambda L: L.normal(L.zeros(4), 2.0, out=L.empty(4, dtype=L.float64)),
+    lambda L: L.normal(0.5, L.ones(4) * 3, out=L.empty(4, dtype=L.float64)),
+    lambda L: L.normal(L.zeros(20, dtype=L.float64) + 0.1, 0.3, out=L.empty(20)),
+    lambda L: L.normal(L.zeros(4, 1), L.ones(3), out=L.empty(3, 4, dtype=L.float64).t()),
+    lambda L: L.normal(mean=L.zeros(4), std=L.ones(4), out=L.empty(4, dtype=L.float64)),
+    lambda L: L.normal(0.5, 2.0, (4, 5), out=L.empty(5, 4).t()),
+    lambda L: L.normal(0.5, 2.0, (4, 5), out=L.empty(3)),
+    lambda L: L.rand(4, 5, out=L.empty(5, 4).t()),
+    lambda L: L.rand(4, out=L.empty(3)),
+    lambda L: L.randn(4, 5, out=L.empty(5, 4).t()),
+    lambda L: L.randint(10, (4, 5), out=L.empty(5, 4, dtype=L.int64).t()),
+    lambda L: L.bernoulli(L.rand(4, 5), out=L.empty(5, 4).t()),
+    lambda L: L.bernoulli(L.rand(4), out=L.empty(4, dtype=L.int64)),
+    lambda L: L.bernoulli(L.rand(4), out=L.empty(2, dtype=L.bool)),
+    lambda L: L.poisson(L.rand(4) * 3, L.Generator().manual_seed(3)),
+    lambda L: L.binomial(L.full((4,), 5.0), L.full((4,), 0.5), L.Generator().manual_seed(3)),
+    lambda L: L.multinomial(L.ones(0, 3), 1, True),
+])
+def test_out_and_argument_forms(call):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (PyTorch's factories resize out= silently)
+        same_draws(lambda L: _with_strides(call(L)))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.multinomial(L.rand(4), 2, out=L.empty(2, dtype=L.int32)),
+    lambda L: L.multinomial(L.ones(3), 0, out=L.empty(1, dtype=L.float16)),
+    lambda L: L.multinomial(L.ones(2, 2, 2, dtype=L.int64), 1),
+    lambda L: L.multinomial(L.ones(0), 1),
+    lambda L: L.multinomial(L.ones(2, 0), 2, True),
+    lambda L: L.normal(L.zeros(4), -L.ones(4), out=L.empty(4, dtype=L.float64)),
+    lambda L: L.normal(L.zeros(4), L.ones(4), out=L.empty(4, dtype=L.int64)),
+    lambda L: L.bernoulli(L.rand(4), out=L.empty(4, dtype=L.complex64)),
+    lambda L: L.bernoulli(L.rand(4), out=[1]),
+    lambda L: L.randn(3, device="meta", out=L.empty(3)),
+    lambda L: L.empty(3, dtype=L.int16).random_(0, 2 ** 20),
+])
+def test_out_and_argument_errors(call):
+    same_outcome(call)

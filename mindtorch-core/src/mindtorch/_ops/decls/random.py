@@ -12,6 +12,7 @@ The checks below only look at dtypes and scalar arguments (no data); cpu kernels
 meta rules share them so both devices reject the same inputs with PyTorch's errors.
 """
 from ... import _dtype as D
+from ..._device import canonical
 from ..._shapes import broadcast_shapes
 from ..._shapes import numel as _numel
 from ..._strides import check_no_internal_overlap
@@ -483,7 +484,8 @@ def _dropout(input, p=0.5, train=True):
 
 def _factory_kwargs(kwargs):
     """PyTorch factories' layout= and pin_memory= (strided, unpinned tensors only here),
-    and out=: the draw takes out's dtype, which an explicit dtype= must equal."""
+    and out=: the draw takes out's dtype, which an explicit dtype= must equal (and an
+    explicit device= out's device type)."""
     if "layout" in kwargs or "pin_memory" in kwargs or "out" in kwargs:
         kwargs = dict(kwargs)
         factory_layout(kwargs.pop("layout", None), kwargs.pop("pin_memory", False))
@@ -495,6 +497,10 @@ def _factory_kwargs(kwargs):
             elif dtype is not out.dtype:
                 raise RuntimeError(f"dtype {_type_name(dtype)} does not match dtype of out "
                                    f"parameter ({_type_name(out.dtype)})")
+            device = kwargs.get("device")
+            if device is not None and canonical(device).type != out.device.type:
+                raise RuntimeError(f"device type {canonical(device).type} does not match "
+                                   f"device type of out parameter ({out.device.type})")
     return kwargs
 
 
@@ -507,6 +513,44 @@ def _route_factory(name):
                             f"device, bool pin_memory, bool requires_grad)")
         return args, _factory_kwargs(kwargs)
     return route
+
+
+# out= of the factories drawing through an in-place sampler: (parameter names, draw)
+_FACTORY_OUT = {
+    "rand": (("size",), lambda t, a, g: t.uniform_(0, 1, generator=g)),
+    "randn": (("size",), lambda t, a, g: t.normal_(0, 1, generator=g)),
+    "randint": (("low", "high", "size"),
+                lambda t, a, g: (_check_int64(a["low"], a["high"]),
+                                 t.random_(a["low"], a["high"], generator=g))[1]),
+    "normal_float_float": (("mean", "std", "size"),
+                           lambda t, a, g: t.normal_(a["mean"], a["std"], generator=g)),
+}
+
+
+def _drawn_into_out(name, route):
+    """A random factory's public function: out= as PyTorch's, out resized to the size
+    (silently) and drawn into in place, so in its memory order (and, for normal_, through
+    the path its layout takes); other calls go to the binding."""
+    names, draw = _FACTORY_OUT[name]
+
+    def make(binding):
+        def public(*args, **kwargs):
+            args, kwargs = route(args, kwargs)
+            out = kwargs.get("out")
+            if not isinstance(out, Tensor) or out.requires_grad:
+                return binding(*args, **kwargs)
+            if names == ("size",) and args and all(isinstance(a, int) for a in args):
+                args = (args,)  # (rand(2, 3))
+            given = dict(zip(names, args), **kwargs)
+            size = given.get("size")
+            if not isinstance(size, (tuple, list)) or not all(
+                    type(d) is int and d >= 0 for d in size) or len(args) > len(names):
+                return binding(*args, **kwargs)  # (its errors)
+            if out._shape != tuple(size):
+                out.resize_(size)
+            return draw(out, given, given.get("generator"))
+        return public
+    return make
 
 
 def _route_randperm(args, kwargs):
@@ -615,15 +659,15 @@ def _normal_is_float_form(args, kwargs):
 
 
 def _declare():
-    route_overloads(define(f"rand(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
-                           method=False, out=True, tags=("random", "factory"),
-                           decomposition=_rand), _route_factory("rand"))
-    route_overloads(define(f"randn(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
-                           method=False, out=True, tags=("random", "factory"),
-                           decomposition=_randn), _route_factory("randn"))
-    route_overloads(define(f"randint(int low, int high, int[] size, *, {_FACTORY}) -> Tensor",
-                           method=False, out=True, tags=("random", "factory"),
-                           decomposition=_randint), _route_randint)
+    overload(define(f"rand(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
+                    method=False, out=True, tags=("random", "factory"), decomposition=_rand),
+             _drawn_into_out("rand", _route_factory("rand")))
+    overload(define(f"randn(int[] size, *, {_FACTORY}) -> Tensor", varargs="size",
+                    method=False, out=True, tags=("random", "factory"), decomposition=_randn),
+             _drawn_into_out("randn", _route_factory("randn")))
+    overload(define(f"randint(int low, int high, int[] size, *, {_FACTORY}) -> Tensor",
+                    method=False, out=True, tags=("random", "factory"),
+                    decomposition=_randint), _drawn_into_out("randint", _route_randint))
     route_overloads(define(f"randperm(int n, *, {_FACTORY}) -> Tensor", method=False, out=True,
                            tags=("random", "factory")), _route_randperm)
     define(f"rand_like(Tensor self, {_LIKE}) -> Tensor", method=False, tags=("random",),
@@ -667,7 +711,9 @@ def _declare():
     def make_normal(tensor_binding):
         def normal(*args, **kwargs):
             if _normal_is_float_form(args, kwargs):
-                return float_form.binding(*args, **_factory_kwargs(kwargs))
+                public = _drawn_into_out("normal_float_float",
+                                         lambda a, k: (a, _factory_kwargs(k)))
+                return public(float_form.binding)(*args, **kwargs)
             if isinstance(kwargs.get("out"), Tensor) and len(args) <= 2:
                 named = dict(zip(("mean", "std"), args), **kwargs)
                 if set(named) <= {"mean", "std", "generator", "out"} and "mean" in named:
