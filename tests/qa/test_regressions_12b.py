@@ -231,3 +231,23 @@ def test_out_dtypes_and_messages(call, dtype):
         r = call(L, out)
         return r, out
     _same(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.zeros(4).index_put_((L.tensor([2], dtype=L.int32), L.tensor([250], dtype=L.uint8)),
+                                    L.tensor(1.), accumulate=True),
+    lambda L: L.zeros(4).index_put_((L.tensor([2.]), L.tensor([2])), L.tensor(1.)),
+    lambda L: L.zeros(4, 3).index_put_((L.tensor([1]), L.tensor([1, 0], dtype=L.bool)),
+                                       L.tensor(1.), accumulate=True),
+])
+def test_index_put_counts_indices_first(call):
+    _same(call)
+
+
+def test_bool_index_reduce_mean_and_baddbmm_refusals():
+    _same(lambda L: L.ones(3, 4, dtype=L.bool).index_reduce(0, L.tensor([0, 0]),
+                                                            L.ones(2, 4, dtype=L.bool), "mean"))
+    _same(lambda L: L.ones(4, dtype=L.bool).index_reduce(0, L.tensor([0, 0]),
+                                                         L.ones(2, dtype=L.bool), "mean"))
+    _same(lambda L: L.baddbmm(L.ones(1, 2, 2, dtype=L.bool), L.ones(1, 2, 3, dtype=L.bool),
+                              L.ones(1, 3, 2, dtype=L.bool)))

@@ -278,6 +278,8 @@ def check_index_reduce_call(self, dim, index, source, reduce, include_self,
             self.ndim <= 1 or reduce in ("amax", "amin") and self.dtype.is_complex or
             reduce == "mean" and self.dtype is D.bool)):
         name = "index_func_" if include_self else "index_reduce_func_exclude_input_init"
+        if include_self and self.ndim > 1 and reduce == "mean" and self.dtype is D.bool:
+            name = "div_floor_cpu"  # (the sliced path fails dividing by the counts)
         raise NotImplementedError(f'"{name}" not implemented for \'{type_name(self.dtype)}\'')
     if include_self and self.ndim and not self._shape[dim] and n:
         # PyTorch's include_self path reads self's slices: its first select fails

@@ -144,7 +144,9 @@ def check_index_list(self, indices):
     it indexes."""
     if not indices:
         raise IndexError("at least one index must be provided")
-    for t in indices:  # PyTorch checks every index's dtype first
+    if len(indices) > self.ndim:  # (PyTorch counts the list's entries before anything)
+        raise too_many_indices(self.ndim, len(indices))
+    for t in indices:  # then every index's dtype
         if t is not None:
             check_index_dtype(t)
     consumed = 0
