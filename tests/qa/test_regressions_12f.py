@@ -2,7 +2,6 @@
 modules, init), each against torch."""
 import importlib
 
-import mindtorch
 import numpy as np
 import pytest
 from reference import same_errors
@@ -39,3 +38,37 @@ def test_prune_shape_refusals_say_both_shapes(case):
             P.custom_from_mask(m, "weight", L.ones(3, 3))
     ours, _ = same_errors(program)
     assert ours[0] == "AssertionError"
+
+
+def _net(L):
+    class Net(L.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a = _linear(L, 3, 3)
+            self.register_buffer("buf", L.ones(3))
+
+        def forward(self, x):
+            return self.a(x) + self.buf
+    return Net()
+
+
+@pytest.mark.parametrize("values", [
+    {"a.training": "tensor"},          # attribute that is not a tensor
+    {"a": "tensor"},                   # a submodule's name
+    {"a.weight.x": "tensor"},          # a path through a parameter
+    {"": "tensor"},                    # empty name
+    {"a.weight": 3},                   # value that is not a tensor
+    {"q.weight": "tensor"},            # no such submodule
+    {"a.bias": None},
+    {"a.newthing": "tensor"},
+])
+def test_functional_call_refuses_as_pytorchs_member_accessor(values):
+    def program(L):
+        m = _net(L)
+        given = {k: L.ones(3) if v == "tensor" else v for k, v in values.items()}
+        out = L.func.functional_call(m, given, (_w(L, 2, 3),))
+        return out.detach().numpy().tolist(), hasattr(m.a, "newthing"), m.a.bias is None
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        assert ours[1][1:] == theirs[1][1:]
+        np.testing.assert_allclose(ours[1][0], theirs[1][0], rtol=1e-6)

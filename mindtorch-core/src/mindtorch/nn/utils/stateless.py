@@ -3,6 +3,9 @@ buffers replaced by given tensors (the module's own are put back afterwards)."""
 import contextlib
 import warnings
 
+from ..._tensor import Tensor
+from ..modules.module import Module
+
 __all__ = ["functional_call"]
 
 _MISSING = object()
@@ -28,11 +31,29 @@ def _untie(module, tensors):
     return out
 
 
+def _submodule(module, path):
+    """The submodule at the dotted path, refused as PyTorch's member accessor refuses."""
+    for i, attr in enumerate(path.split(".") if path else ()):
+        try:
+            sub = getattr(module, attr)
+        except AttributeError as e:
+            raise AttributeError(f"{module._get_name()} has no attribute `{attr}`") from e
+        if not isinstance(sub, Module):
+            raise TypeError(f"submodule `{'.'.join(path.split('.')[:i + 1])}`: {sub} is not "
+                            f"an instance of torch.nn.Module")
+        module = sub
+    return module
+
+
 def _swap(module, name, value):
-    """Puts value under the dotted name (in the table it lives in); returns what was
-    there (_MISSING when nothing)."""
+    """Puts value under the dotted name (in the table it lives in, else as an attribute,
+    through any parametrization's setter); returns what was there (_MISSING when nothing)."""
+    if value is not _MISSING and value is not None and not isinstance(value, Tensor):
+        raise TypeError(f"{value} is not an instance of torch.Tensor")
     path, _, leaf = name.rpartition(".")
-    owner = module.get_submodule(path)
+    owner = _submodule(module, path)
+    if leaf == "":
+        raise KeyError('tensor name can\'t be empty string ""')
     for table in (owner._parameters, owner._buffers):
         if leaf in table:
             old = table[leaf]
@@ -41,16 +62,13 @@ def _swap(module, name, value):
             else:
                 table[leaf] = value
             return old
-    if isinstance(getattr(type(owner), leaf, None), property) and value is not _MISSING:
-        # a parametrized tensor: set through its parametrization (right_inverse), as PyTorch
-        old = getattr(owner, leaf)
+    old = getattr(owner, leaf, _MISSING)
+    if old is not _MISSING and old is not None and not isinstance(old, Tensor):
+        raise TypeError(f"attribute `{leaf}`: {old} is not an instance of torch.Tensor")
+    if value is not _MISSING:
         setattr(owner, leaf, value)
-        return old
-    old = owner.__dict__.get(leaf, _MISSING)
-    if value is _MISSING:
-        owner.__dict__.pop(leaf, None)
-    else:
-        owner.__dict__[leaf] = value
+    elif hasattr(owner, leaf):
+        delattr(owner, leaf)
     return old
 
 
