@@ -240,3 +240,20 @@ def test_dataloader_pin_memory_device_deprecation(kwargs):
                                                                     **kwargs)]
         return batches, [(w.category.__name__, str(w.message)) for w in caught]
     same_outcome(program)
+
+
+@pytest.mark.parametrize("path", ["optim.lr_scheduler.CyclicLR", "optim.lr_scheduler.OneCycleLR",
+                                  "nn.MultiheadAttention", "serialization.LoadEndianness",
+                                  "serialization.set_default_mmap_options"])
+def test_classes_live_where_pytorch_defines_them(path):
+    import functools
+    import pickle
+
+    def program(L):
+        cls = functools.reduce(getattr, path.split("."), L)
+        return cls.__module__.replace("mindtorch", "torch"), cls.__qualname__
+    same_outcome(program)
+    w = mindtorch.nn.Parameter(mindtorch.ones(1))
+    sched = mindtorch.optim.lr_scheduler.OneCycleLR(
+        mindtorch.optim.SGD([w], lr=0.1, momentum=0.9), 1.0, total_steps=3)
+    assert type(pickle.loads(pickle.dumps(sched))) is type(sched)

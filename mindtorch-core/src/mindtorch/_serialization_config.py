@@ -8,6 +8,7 @@ import sys
 
 
 class LoadEndianness(enum.Enum):
+    __module__ = "mindtorch.serialization"  # (where PyTorch defines it)
     NATIVE = 1
     LITTLE = 2
     BIG = 3
@@ -51,6 +52,7 @@ def get_default_mmap_options():
 
 
 class set_default_mmap_options:
+    __module__ = "mindtorch.serialization"
     """load(mmap=True)'s mapping: mmap.MAP_PRIVATE (copy-on-write, the default) or
     mmap.MAP_SHARED (writes reach the file); a call, or a context manager restoring the
     previous flags."""

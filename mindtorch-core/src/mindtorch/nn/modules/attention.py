@@ -164,3 +164,6 @@ def nan_where_all_masked(out, num_heads, attn_mask, key_padding_mask):
         am = attn_mask == -math.inf
         masked = masked | (am.view(N, num_heads, L, -1) if am.dim() == 3 else am)
     return out.masked_fill(masked.all(-1).any(1).unsqueeze(-1), math.nan)
+
+
+MultiheadAttention.__module__ = "mindtorch.nn.modules.activation"  # (PyTorch's home)
