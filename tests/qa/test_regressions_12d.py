@@ -109,6 +109,15 @@ def test_multinomial_16_bit_with_replacement_sums_in_float32(dtype):
     same_draws(program)
 
 
+@pytest.mark.parametrize("dtype", ["int32", "int16", "uint8", "int8", "int64", "bool"])
+def test_random_from_zero_to_none_spelled_out(dtype):
+    # random_(0, None) is the from-to kernel (64-bit draws for int32's 2**31 values), not
+    # random_()
+    same_draws(lambda L: [L.empty(9, dtype=getattr(L, dtype)).random_(0, None),
+                          L.empty(9, dtype=getattr(L, dtype)).random_(0, to=None),
+                          L.empty(9, dtype=getattr(L, dtype)).random_()])
+
+
 # -- randperm's 64-bit shuffle for huge n (replayed at a small n on torch's 64-bit draws) --
 
 def test_randperm_wide_shuffle(monkeypatch):

@@ -593,6 +593,20 @@ def _route_random(args, kwargs):
                             "(int to, *, torch.Generator generator)")
         kwargs = dict(kwargs)
         kwargs["from_"] = kwargs.pop("from")
+    return _explicit_open_range(args, kwargs)
+
+
+def _explicit_open_range(args, kwargs):
+    """random_(0, None) spelled out: the binding would take it for random_() (one call),
+    whose draws differ for int32 (32-bit draws; PyTorch's from-to kernel takes 64-bit ones
+    for ranges of 2**28 or more), so the bound is made explicit: the dtype's max + 1."""
+    given = dict(zip(("self", "from_", "to"), args), **kwargs)
+    self = given.get("self")
+    if ("to" in given and given["to"] is None and given.get("from_") == 0
+            and isinstance(self, Tensor) and self.dtype.kind in "iu"
+            and self.dtype.itemsize < 8 and not self.dtype._limited):
+        given["to"] = D.iinfo(self.dtype).max + 1
+        return (), given
     return args, kwargs
 
 
