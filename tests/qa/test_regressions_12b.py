@@ -251,3 +251,27 @@ def test_bool_index_reduce_mean_and_baddbmm_refusals():
                                                          L.ones(2, dtype=L.bool), "mean"))
     _same(lambda L: L.baddbmm(L.ones(1, 2, 2, dtype=L.bool), L.ones(1, 2, 3, dtype=L.bool),
                               L.ones(1, 3, 2, dtype=L.bool)))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "bfloat16", "complex64", "float32", "int64"])
+def test_modified_saved_tensor_names_its_type(dtype):
+    def program(L):
+        dt = getattr(L, dtype)
+        if dt.is_floating_point or dt.is_complex:
+            w = L.ones(2, dtype=dt, requires_grad=True) * 1
+            z = (w * w).sum()
+            w.add_(1)
+            (z.abs() if dt.is_complex else z).backward()
+        elif dt is L.bool:
+            x = L.ones(2, dtype=L.float64, requires_grad=True)
+            m = L.tensor([True, False])
+            z = x.masked_fill(m, 0.0)
+            m.fill_(False)
+            (z * z).sum().backward()
+        else:
+            x = L.ones(3, dtype=L.float64, requires_grad=True)
+            i = L.tensor([0, 1])
+            z = x.index_select(0, i)
+            i.add_(1)
+            (z * z).sum().backward()
+    _same(program)

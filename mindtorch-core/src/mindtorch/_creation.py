@@ -614,6 +614,20 @@ def parse_type_name(t, name=None):
     return dtype
 
 
+# the dtypes with legacy tensor type names (torch.FloatTensor...): PyTorch's error messages
+# show the others by their dispatch type names (CPUBoolType, CPUComplexFloatType)
+_LEGACY_NAMED = frozenset({"float64", "float32", "float16", "int64", "int32", "int16", "int8",
+                           "uint8"})
+
+
+def message_type_name(t):
+    """t's type as PyTorch's error messages print it."""
+    if t.dtype.name in _LEGACY_NAMED:
+        return parse_type_name(t)
+    device = t._device.type
+    return f"{'CPU' if device == 'cpu' else device.upper()}{D.scalar_type_name(t.dtype)}Type"
+
+
 def type_(t, dtype=None, non_blocking=False, **kwargs):
     """Tensor.type: the type name, or t converted to a dtype or legacy type name."""
     if dtype is None:

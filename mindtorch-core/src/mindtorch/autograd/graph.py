@@ -126,8 +126,9 @@ def _forward_trace():
 class SavedTensor:
     """A tensor a node keeps for its backward, with the version it had when saved: using
     it after an in-place change raises PyTorch's error.  A node's own output is kept
-    without its grad_fn (no reference cycle) and gets it back on unpack."""
-    __slots__ = ("tensor", "version", "output_nr", "hook", "tangent")
+    without its grad_fn (no reference cycle) and gets it back on unpack.  What an unpack
+    hook returns takes the saved tensor's autograd identity (meta), as PyTorch's."""
+    __slots__ = ("tensor", "version", "output_nr", "hook", "tangent", "meta")
 
     def __init__(self, t, output_nr=None):
         if type(t._version_counter) is not list:  # an inference tensor
@@ -146,6 +147,7 @@ class SavedTensor:
             if t._version_counter[0] != self.version:
                 raise RuntimeError(_PACK_INPLACE)
             self.tensor = None
+            self.meta = None if output_nr is not None else _autograd_identity(t)
         else:  # an output: the data without the tensor (whose grad_fn is the node)
             self.tensor = t._parts() if output_nr is not None else t
             self.hook = None
@@ -160,6 +162,7 @@ class SavedTensor:
             if not isinstance(t, Tensor):
                 raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor "
                                 f"but got result of type {type(t).__name__}")
+            return self._restored(t, node)
         elif self.output_nr is not None:
             t = _tensor(t)
             if _fw.on:
@@ -181,6 +184,42 @@ class SavedTensor:
             t._grad_fn = node
             t._output_nr = self.output_nr
         return t
+
+
+    def _restored(self, data, node):
+        """data (an unpack hook's result) as the tensor that was saved for autograd: a node's
+        output with the node as grad_fn (when grad mode is on, as unhooked outputs), an
+        input with the grad_fn or, for a leaf, the AccumulateGrad it had."""
+        if self.output_nr is not None:
+            if not state.enabled:
+                return data
+            identity = (node, self.output_nr)
+        else:
+            identity = self.meta
+            if identity is None:
+                return data
+        t = data.detach()
+        t._requires_grad = True
+        fn, nr = identity
+        if nr is None:  # a leaf: gradients reach it through its own AccumulateGrad
+            import weakref
+            t._accumulator = weakref.ref(fn)
+        else:
+            t._grad_fn, t._output_nr = fn, nr
+        return t
+
+
+def _autograd_identity(t):
+    """(grad_fn, output_nr) of a tensor that requires grad, (its AccumulateGrad, None) for
+    a leaf; None for one that does not."""
+    if not t._requires_grad:
+        return None
+    fn = t.grad_fn
+    if fn is not None:
+        return fn, t._output_nr
+    from ._record import accumulator
+    acc = accumulator(t)
+    return None if acc is None else (acc, None)
 
 
 _PACK_INPLACE = ("A saved tensor pack hook is modifying its input in place. Tensors provided "
@@ -207,8 +246,8 @@ _fw = None  # autograd._record.forward (set there: forward AD's switch)
 
 
 def _type_desc(t):
-    from .._creation import parse_type_name
-    return f"{parse_type_name(t)} {list(t._shape)}"
+    from .._creation import message_type_name
+    return f"{message_type_name(t)} {list(t._shape)}"
 
 
 def saved_attribute(node, attr):
