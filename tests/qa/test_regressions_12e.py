@@ -257,3 +257,20 @@ def test_classes_live_where_pytorch_defines_them(path):
     sched = mindtorch.optim.lr_scheduler.OneCycleLR(
         mindtorch.optim.SGD([w], lr=0.1, momentum=0.9), 1.0, total_steps=3)
     assert type(pickle.loads(pickle.dumps(sched))) is type(sched)
+
+
+class _MyParameter(mindtorch.nn.Parameter):
+    pass
+
+
+class _TorchMyParameter(torch.nn.Parameter):
+    pass
+
+
+@pytest.mark.parametrize("requires_grad", [True, False])
+def test_parameter_subclass_repr(requires_grad):
+    def program(L):
+        cls = _MyParameter if L is mindtorch else _TorchMyParameter
+        p = cls(L.ones(2), requires_grad=requires_grad)
+        return repr(p).replace("_TorchMyParameter", "_MyParameter"), str(p).replace("_Torch", "_")
+    same_outcome(program)

@@ -248,5 +248,11 @@ def tensor_repr(t, *, tensor_contents=None):
     if tangent is not None:
         suffixes.append(f"tangent={tensor_repr(tangent)}")
     text = _with_suffixes(prefix + text, suffixes, indent)
-    # (a subclass's instance made a Parameter says so; Parameter's own repr adds its words)
-    return f"Parameter({text})" if not plain and t.__dict__.get("_is_param") else text
+    # (a Parameter subclass's instance, or a subclass's instance made a Parameter, says so;
+    # Parameter's own repr adds its words)
+    return f"Parameter({text})" if not plain and _is_parameter(t) else text
+
+
+def _is_parameter(t):
+    from .nn.parameter import Parameter
+    return isinstance(t, Parameter)
