@@ -1,5 +1,6 @@
 """Regression tests for QA round 12a (autograd semantics as user code exercises them),
 each against torch."""
+import contextlib
 import math
 import warnings
 
@@ -386,4 +387,94 @@ def test_setup_context_function_with_keyword_only_parameter_refused():
             def backward(ctx, g):
                 return g
         F.apply(L.ones(2, requires_grad=True))
+    same_outcome(program)
+
+
+def _offloading(L):
+    """Saved-tensor hooks that hand back a plain copy (as CPU-offloading hooks do)."""
+    return L.autograd.graph.saved_tensors_hooks(lambda t: t.detach().clone(), lambda t: t)
+
+
+def _rounded(t):
+    return [round(v, 9) for v in t.tolist()]
+
+
+@pytest.mark.parametrize("op", ["exp", "sin", "sin_of_nonleaf", "custom"])
+def test_unpacked_saved_tensor_keeps_its_autograd_identity(op):
+    """An unpack hook's result stands for the saved tensor (its grad_fn / leaf), so a
+    create_graph backward through hooked saves still differentiates."""
+    def program(L):
+        class Square(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x ** 2
+
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return 2 * x * g
+        a = L.tensor([0.5, 1.0], dtype=L.float64, requires_grad=True)
+        with _offloading(L):
+            y = {"exp": lambda: a.exp(), "sin": lambda: a.sin(),
+                 "sin_of_nonleaf": lambda: (a * 2).sin(), "custom": lambda: Square.apply(a)}[op]()
+        g, = L.autograd.grad(y.sum(), a, create_graph=True)
+        gg, = L.autograd.grad(g.sum(), a)
+        return _rounded(g), _rounded(gg)
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("hooked", [False, True])
+def test_checkpoint_inputs_are_saved_tensors(hooked):
+    """Non-reentrant checkpoint saves its inputs as any saved tensor: the user's hooks see
+    them; without hooks, an in-place change before backward raises the version error."""
+    def program(L):
+        ck = L.utils.checkpoint.checkpoint
+        a = L.tensor([1., 2.], dtype=L.float64, requires_grad=True)
+        x = a * 1
+        log = []
+        hooks = L.autograd.graph.saved_tensors_hooks(
+            lambda t: (log.append("pack"), t)[1], lambda t: (log.append("unpack"), t)[1])
+        with hooks if hooked else contextlib.nullcontext():
+            y = ck(lambda t, k: t.sin() * t * k, x, 2.0, use_reentrant=False)
+        y.sum().backward(retain_graph=True)
+        if hooked:
+            return log, _rounded(a.grad)
+        x.add_(1)
+        y.sum().backward()
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("early_stop", [True, False])
+def test_checkpoint_recompute_stops_once_everything_is_saved(early_stop):
+    def program(L):
+        log = []
+        L.manual_seed(0)
+        m = L.nn.Sequential(L.nn.Linear(2, 3), L.nn.Tanh(), L.nn.Linear(3, 1))
+        for i, mod in enumerate(m):
+            mod.register_forward_hook(lambda mod, args, out, i=i: log.append(i))
+        x = L.ones(1, 2, requires_grad=True)
+        with L.utils.checkpoint.set_checkpoint_early_stop(early_stop):
+            y = L.utils.checkpoint.checkpoint(m, x, use_reentrant=False)
+        y.sum().backward()
+        return log, x.grad.tolist()
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("rerun", ["more", "fewer", "other_dtype"])
+def test_checkpoint_mismatched_recompute(rerun):
+    def program(L):
+        calls = [0]
+
+        def f(t):
+            calls[0] += 1
+            u = t.sin()
+            if calls[0] == 1:
+                return u.exp()
+            return {"more": lambda: u.exp().cos(), "fewer": lambda: u * 1,
+                    "other_dtype": lambda: u.double().exp()}[rerun]()
+        x = L.ones(2, requires_grad=True)
+        y = L.utils.checkpoint.checkpoint(f, x, use_reentrant=False)
+        y.sum().backward()
+        return x.grad.tolist()
     same_outcome(program)

@@ -33,6 +33,7 @@ class SavedTensor:  # (PyTorch's name for this handle; the value is a graph.Save
         value = saved.unpack(self._node)
         saved.hook = (pack_hook(value), unpack_hook)
         saved.tensor = None
+        saved.meta = None if saved.output_nr is not None else graph._autograd_identity(value)
 
     def unpack(self):
         return None if self._saved is None else self._saved.unpack(self._node)

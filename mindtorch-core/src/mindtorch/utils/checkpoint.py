@@ -141,22 +141,39 @@ class CheckpointFunction(_autograd.Function):
         return (None, None) + tuple(inputs)
 
 
+class _StopRecomputation(Exception):
+    """Raised inside a rerun once it saved every tensor backward needs (early stop)."""
+
+
+def _metadata(t):
+    return {"shape": t.shape, "dtype": t.dtype, "device": t.device}
+
+
 class _NonReentrant:
     """The non-reentrant checkpoint's saved-tensor hooks: the segment's forward keeps only
-    the index of each tensor it saves; the first unpack in backward reruns the segment (it
-    saves the same tensors in the same order) and hands out its saved tensors, each once
-    (a second backward reruns again).  Under create_graph the rerun takes the original
-    inputs and keeps its graph, so higher-order gradients flow through it; otherwise it
-    takes detached inputs (requires_grad kept) and keeps detached values."""
+    the index of each tensor it saves (and its metadata); the first unpack in backward
+    reruns the segment (it saves the same tensors in the same order) and hands out its
+    saved tensors, each once (a second backward reruns again).  The rerun stops once it
+    saved them all (set_checkpoint_early_stop).  The inputs are saved as any saved tensor
+    (the user's saved-tensor hooks and the in-place version check apply, as PyTorch's).
+    Under create_graph the rerun takes the original inputs and keeps its graph, so
+    higher-order gradients flow through it; otherwise it takes detached inputs
+    (requires_grad kept) and keeps detached values."""
 
-    def __init__(self, run, args, kwargs, rng, context):
-        self.run, self.args, self.kwargs, self.rng = run, args, kwargs, rng
+    def __init__(self, run, args, kwargs, rng, context, check_metadata):
+        from ..autograd.graph import SavedTensor
+        self.run, self.kwargs, self.rng = run, kwargs, rng
+        self.args = [SavedTensor(a) if isinstance(a, Tensor) else a for a in args]
         self.context = context  # entered around the rerun
+        self.early_stop = _SETTINGS["early_stop"]
+        self.metadata = [] if check_metadata else None
         self.count = 0
         self.saved = {}
 
     def pack(self, t):
         self.count += 1
+        if self.metadata is not None:
+            self.metadata.append(_metadata(t))
         return self.count - 1
 
     def unpack(self, i):
@@ -164,25 +181,76 @@ class _NonReentrant:
             self._recompute()
         return self.saved.pop(i)
 
+    def _inputs(self, graph):
+        from ..autograd.graph import SavedTensor
+        inputs = [a.unpack(None) if isinstance(a, SavedTensor) else a for a in self.args]
+        return inputs if graph else [
+            a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
+            for a in inputs]
+
     def _recompute(self):
         from ..autograd.grad_mode import is_grad_enabled
         graph = is_grad_enabled()  # backward(create_graph=True)
+        args = self._inputs(graph)
         kept = []
-        args = self.args if graph else [
-            a.detach().requires_grad_(a.requires_grad) if isinstance(a, Tensor) else a
-            for a in self.args]
 
         def keep(t):
+            if len(kept) == self.count:  # (without early stop)
+                raise CheckpointError("torch.utils.checkpoint: trying to save more tensors "
+                                      "during recomputation than during the original "
+                                      "forward pass.\n" + _DEBUG_TIP)
             kept.append(t if graph else t.detach())
+            if self.early_stop and len(kept) == self.count:
+                raise _StopRecomputation
             return len(kept) - 1
-        with saved_tensors_hooks(keep, kept.__getitem__), self.context:
-            _rerun(self.run, args, self.kwargs, self.rng)
+        try:
+            with saved_tensors_hooks(keep, kept.__getitem__), self.context:
+                _rerun(self.run, args, self.kwargs, self.rng)
+        except _StopRecomputation:
+            pass
         if len(kept) != self.count:
             raise CheckpointError(f"torch.utils.checkpoint: A different number of tensors was "
-                               f"saved during the original forward and recomputation.\n"
-                               f"Number of tensors saved during forward: {self.count}\n"
-                               f"Number of tensors saved during recomputation: {len(kept)}")
+                                  f"saved during the original forward and recomputation.\n"
+                                  f"Number of tensors saved during forward: {self.count}\n"
+                                  f"Number of tensors saved during recomputation: "
+                                  f"{len(kept)}.\n{_DEBUG_TIP}")
+        self._check_metadata(kept)
         self.saved = dict(enumerate(kept))
+
+    def _check_metadata(self, kept):
+        """determinism_check="default": the rerun's tensors have the shapes, dtypes and
+        devices the forward's had."""
+        if self.metadata is None:
+            return
+        different = "".join(
+            f"tensor at position {i}:\nsaved metadata: {saved}\nrecomputed metadata: {now}\n"
+            for i, (saved, now) in enumerate(zip(self.metadata, map(_metadata, kept)))
+            if saved != now)
+        if different:
+            raise CheckpointError(f"torch.utils.checkpoint: Recomputed values for the following "
+                                  f"tensors have different metadata than during the forward "
+                                  f"pass.\n{different}.\n{_DEBUG_TIP}")
+
+
+# PyTorch's advice appended to the checkpoint's mismatch errors
+_DEBUG_TIP = """
+Tip: To see a more detailed error message, either pass `debug=True` to
+`torch.utils.checkpoint.checkpoint(...)` or wrap the code block
+with `with torch.utils.checkpoint.set_checkpoint_debug_enabled(True):` to
+enable checkpoint‑debug mode globally.
+
+If this error occurs under torch.compile with automatic_dynamic_shapes enabled,
+it may be because the recomputation selected a different compiled graph than the
+forward pass (e.g., a dynamic graph instead of the original static graph).
+To fix this, either:
+  - Use torch._dynamo.mark_dynamic() to explicitly mark varying dimensions as
+    dynamic upfront, avoiding the static-to-dynamic transition.
+  - Call torch._C._dynamo.eval_frame._set_lru_cache(False) to disable LRU cache
+    reordering, which can change which graph is checked first between forward
+    and recompute.
+See https://github.com/pytorch/pytorch/issues/166926 for more details and
+workaround examples.
+"""
 
 
 def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
@@ -204,9 +272,12 @@ def checkpoint(function, *args, use_reentrant=None, context_fn=noop_context_fn,
         if determinism_check not in ("default", "none"):
             raise ValueError(f"determinism_check should be one of ['default', 'none'], but got "
                              f"{determinism_check}")
+        if not mindtorch.is_grad_enabled():  # (nothing is saved: it runs as it is)
+            return function(*args, **kwargs)
         rng = mindtorch.get_rng_state() if preserve_rng_state else None
         forward_context, rerun_context = context_fn()
-        hooks = _NonReentrant(function, args, kwargs, rng, rerun_context)
+        hooks = _NonReentrant(function, args, kwargs, rng, rerun_context,
+                              determinism_check == "default")
         with saved_tensors_hooks(hooks.pack, hooks.unpack), forward_context:
             return function(*args, **kwargs)
     if context_fn is not noop_context_fn or debug is not False:
