@@ -72,3 +72,75 @@ def test_functional_call_refuses_as_pytorchs_member_accessor(values):
     if ours[0] == "ok":
         assert ours[1][1:] == theirs[1][1:]
         np.testing.assert_allclose(ours[1][0], theirs[1][0], rtol=1e-6)
+
+
+def test_prune_container_structured_without_dim_message():
+    def program(L):
+        P = _prune(L)
+
+        class NoDim(P.BasePruningMethod):
+            PRUNING_TYPE = "structured"
+
+            def compute_mask(self, t, default_mask):
+                return default_mask
+        first, second = P.L1Unstructured(amount=2), NoDim()
+        first._tensor_name = second._tensor_name = "w"
+        container = P.PruningContainer(first)
+        container.add_pruning_method(second)
+        t = _w(L, 4, 5)
+        container.compute_mask(t, L.ones_like(t))
+    assert same_errors(program)[0][0] == "AttributeError"
+
+
+@pytest.mark.parametrize("new_style", [False, True])
+@pytest.mark.parametrize("dim", [-3, -2, 1, 2, 5])
+def test_weight_norm_dim_out_of_range(new_style, dim):
+    """norm_except_dim refuses a dim past the weight's (PyTorch's transpose); was wrapped."""
+    def program(L):
+        m = _linear(L, 3, 4)
+        wn = L.nn.utils.parametrizations.weight_norm if new_style else L.nn.utils.weight_norm
+        wn(m, dim=dim)
+        return m.weight.detach().numpy().tolist()
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-6)
+
+
+def _double(L):
+    class Double(L.nn.Module):
+        def forward(self, x):
+            return x.double()
+    return Double()
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_remove_parametrizations_dtype_changed_by_unsafe_parametrization(swap):
+    """leave_parametrized=True writes back through set_ (refused across dtypes, reported
+    as PyTorch reports it for Parameters), or swaps under the __future__ flag."""
+    def program(L):
+        L.__future__.set_swap_module_params_on_conversion(swap)
+        try:
+            m = _linear(L, 4, 4)
+            L.nn.utils.parametrize.register_parametrization(m, "weight", _double(L), unsafe=True)
+            L.nn.utils.parametrize.remove_parametrizations(m, "weight")
+            return str(m.weight.dtype).split(".")[1], type(m.weight).__name__
+        finally:
+            L.__future__.set_swap_module_params_on_conversion(False)
+    ours, theirs = same_errors(program)
+    assert ours == theirs
+
+
+def test_parametrization_assignment_bumps_the_originals_version():
+    def program(L):
+        m = _linear(L, 4, 4)
+        L.nn.utils.parametrize.register_parametrization(m, "weight", L.nn.Identity())
+        original = m.parametrizations.weight.original
+        before = original._version
+        with L.no_grad():
+            m.weight = _w(L, 4, 4, seed=3)
+        return original._version - before, original.detach().numpy().tolist()
+    ours, theirs = same_errors(program)
+    assert ours == theirs

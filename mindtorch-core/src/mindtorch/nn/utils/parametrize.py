@@ -13,9 +13,15 @@ from ...autograd.grad_mode import no_grad
 from ..modules.container import ModuleDict, ModuleList
 from ..parameter import Parameter
 
-__all__ = ["cached", "ParametrizationList", "register_parametrization", "is_parametrized",
-           "remove_parametrizations", "type_before_parametrizations",
-           "transfer_parametrizations_and_params"]
+__all__ = [
+    "ParametrizationList",
+    "cached",
+    "is_parametrized",
+    "register_parametrization",
+    "remove_parametrizations",
+    "transfer_parametrizations_and_params",
+    "type_before_parametrizations",
+]
 
 _cache_enabled = 0
 _cache = {}
@@ -42,8 +48,37 @@ def _register_parameter_or_buffer(module, name, x):
 
 
 def _maybe_set(dest, src):
-    # PyTorch's dest.set_(src): dest now holds src's data (same storage)
-    dest.data = src.detach() if isinstance(src, Tensor) else src
+    """dest takes src's data: dest.set_(src) (a dtype change refused), or, with
+    torch.__future__'s swap flag, the two tensors swapped (src made a Parameter if dest is)."""
+    from ... import __future__ as future
+    from ... import utils
+    if future.get_swap_module_params_on_conversion():
+        if isinstance(dest, Parameter) and not isinstance(src, Parameter):
+            src = Parameter(src, requires_grad=dest.requires_grad)
+        utils.swap_tensors(dest, src)
+    else:
+        dest.set_(src)
+
+
+_SUBCLASS_SET_FAILED = (
+    "Calling remove_parametrizations() with leave_parametrized=True for a parameter that is "
+    "an instance of a tensor subclass requires set_() to be implemented correctly for the "
+    "tensor subclass.Alternatively, one can opt into the swap_tensors pathEither set "
+    "leave_parametrized=False or provide a working implementationfor set_() in the tensor "
+    "subclass or set torch.__future__.set_swap_module_params_on_conversion(True).")
+
+
+def _leave_parametrized(original, value):
+    """remove_parametrizations' write of the parametrized value into the original (a
+    Parameter, as any subclass, reporting a failed set_ as PyTorch words it)."""
+    with no_grad():
+        if type(original) is Tensor:
+            _maybe_set(original, value)
+            return
+        try:
+            _maybe_set(original, value)
+        except RuntimeError as e:
+            raise RuntimeError(_SUBCLASS_SET_FAILED) from e
 
 
 def _check_same(kind, what_x, x, what_y, y):
@@ -259,7 +294,8 @@ def remove_parametrizations(module, tensor_name, leave_parametrized=True):
         original = plist.original
         if leave_parametrized:
             with no_grad():
-                _maybe_set(original, getattr(module, tensor_name))
+                value = getattr(module, tensor_name)
+            _leave_parametrized(original, value)
     elif leave_parametrized:
         t = getattr(module, tensor_name)
         original = Parameter(t) if t.requires_grad else t

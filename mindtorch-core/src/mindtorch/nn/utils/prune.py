@@ -164,7 +164,7 @@ class PruningContainer(BasePruningMethod):
             index = mask == 1
         elif kind == "structured":  # among the channels along dim with a kept entry
             if not hasattr(method, "dim"):
-                raise AttributeError("Pruning methods of PRUNING_TYPE 'structured' need to "
+                raise AttributeError('Pruning methods of PRUNING_TYPE "structured" need to '
                                      "have the attribute `dim` defined.")
             n_dims = t.dim()
             dim = method.dim + n_dims if method.dim < 0 else method.dim

@@ -2,9 +2,10 @@
 parametrizations.weight_norm): weight = g * v / ||v||, the norm over every dim but ``dim``."""
 import warnings
 
+from ..._ops._argcheck import wrap_dim
 from ..parameter import Parameter
 
-__all__ = ["WeightNorm", "weight_norm", "remove_weight_norm"]
+__all__ = ["WeightNorm", "remove_weight_norm", "weight_norm"]
 
 
 def norm_except_dim(v, pow=2, dim=0):
@@ -12,7 +13,7 @@ def norm_except_dim(v, pow=2, dim=0):
     norm, as PyTorch's norm_except_dim."""
     if dim == -1:
         return v.norm(pow)
-    dim = dim % v.dim() if v.dim() else dim
+    dim = wrap_dim(dim, v.dim())  # (out of range: IndexError, as PyTorch's transpose)
     dims = tuple(d for d in range(v.dim()) if d != dim)
     return v.norm(pow, dim=dims, keepdim=True) if dims else v.abs()
 
