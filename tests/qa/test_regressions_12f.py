@@ -144,3 +144,15 @@ def test_parametrization_assignment_bumps_the_originals_version():
         return original._version - before, original.detach().numpy().tolist()
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("orthogonal_map", [None, "matrix_exp", "cayley", "householder"])
+def test_orthogonal_keeps_the_map_as_pytorchs_enum(orthogonal_map):
+    def program(L):
+        m = _linear(L, 4, 3)
+        L.nn.utils.parametrizations.orthogonal(m, orthogonal_map=orthogonal_map)
+        chosen = m.parametrizations.weight[0].orthogonal_map
+        return type(chosen).__name__, chosen.name, chosen.value, m.weight.detach().numpy().tolist()
+    ours, theirs = same_errors(program)
+    assert ours[1][:3] == theirs[1][:3]
+    np.testing.assert_allclose(ours[1][3], theirs[1][3], rtol=1e-5, atol=1e-6)

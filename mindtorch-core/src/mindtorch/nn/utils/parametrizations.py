@@ -1,5 +1,7 @@
 """torch.nn.utils.parametrizations: orthogonal, weight_norm and spectral_norm as
 parametrizations."""
+from enum import Enum, auto
+
 from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ..modules.module import Module
@@ -8,7 +10,13 @@ from .weight_norm import _weight_norm, norm_except_dim
 
 __all__ = ["orthogonal", "spectral_norm", "weight_norm"]
 
-_ORTHOGONAL_MAPS = ("matrix_exp", "cayley", "householder")
+
+
+class _OrthMaps(Enum):
+    """The maps orthogonal() takes (kept on the parametrization as PyTorch's enum)."""
+    matrix_exp = auto()
+    cayley = auto()
+    householder = auto()
 
 
 def _is_orthogonal(q):
@@ -33,7 +41,7 @@ class _Orthogonal(Module):
 
     def __init__(self, weight, orthogonal_map, *, use_trivialization=True):
         super().__init__()
-        if weight.is_complex() and orthogonal_map == "householder":
+        if weight.is_complex() and orthogonal_map == _OrthMaps.householder:
             raise ValueError("The householder parametrization does not support complex "
                              "tensors.")
         self.shape = weight.shape
@@ -48,12 +56,12 @@ class _Orthogonal(Module):
         if transposed:
             x = x.mT
             n, k = k, n
-        if self.orthogonal_map in ("matrix_exp", "cayley"):
+        if self.orthogonal_map in (_OrthMaps.matrix_exp, _OrthMaps.cayley):
             x = x.tril()
             if n != k:
                 x = cat([x, x.new_zeros(n, n - k).expand(*x.shape[:-2], -1, -1)], dim=-1)
             a = x - x.mH
-            if self.orthogonal_map == "matrix_exp":
+            if self.orthogonal_map == _OrthMaps.matrix_exp:
                 q = matrix_exp(a)
             else:
                 i = eye(n, dtype=a.dtype, device=a.device)
@@ -82,7 +90,7 @@ class _Orthogonal(Module):
                 q = q.mT
                 n, k = k, n
             if not hasattr(self, "base"):
-                if self.orthogonal_map in ("cayley", "matrix_exp"):
+                if self.orthogonal_map in (_OrthMaps.cayley, _OrthMaps.matrix_exp):
                     raise NotImplementedError("It is not possible to assign to the matrix "
                                               "exponential or the Cayley parametrizations when "
                                               "use_trivialization=False.")
@@ -113,10 +121,11 @@ def orthogonal(module, name="weight", orthogonal_map=None, *, use_trivialization
     if orthogonal_map is None:
         orthogonal_map = "matrix_exp" if weight.size(-2) == weight.size(-1) or \
             weight.is_complex() else "householder"
-    if orthogonal_map not in _ORTHOGONAL_MAPS:
+    orth_enum = getattr(_OrthMaps, orthogonal_map, None)
+    if not isinstance(orth_enum, _OrthMaps):
         raise ValueError(f'orthogonal_map has to be one of "matrix_exp", "cayley", '
                          f'"householder". Got: {orthogonal_map}')
-    orth = _Orthogonal(weight, orthogonal_map, use_trivialization=use_trivialization)
+    orth = _Orthogonal(weight, orth_enum, use_trivialization=use_trivialization)
     parametrize.register_parametrization(module, name, orth, unsafe=True)
     return module
 
