@@ -275,3 +275,10 @@ def test_modified_saved_tensor_names_its_type(dtype):
             i.add_(1)
             (z * z).sum().backward()
     _same(program)
+
+
+@pytest.mark.parametrize("equation", ["i.j", "..", "i.,j", "i......", "...i...", "ij->..",
+                                      "ij->i.", "...ij->...ij...", "i...,j...->ij..."])
+def test_einsum_dots_outside_an_ellipsis(equation):
+    n = equation.split("->")[0].count(",") + 1
+    _same(lambda L: L.einsum(equation, *[L.ones(2, 3)] * n))

@@ -23,10 +23,13 @@ def _einsum_parse(equation, tensors):
         labels, j, ell = [], 0, False
         while j < len(term):
             ch = term[j]
-            if term.startswith("...", j):
+            if ch == ".":
                 if ell:
-                    raise RuntimeError("einsum(): found '.' for operand {i} for which an "
-                                       "ellipsis was already found")
+                    raise RuntimeError(f"einsum(): found '.' for operand {i} for which an "
+                                       f"ellipsis was already found")
+                if not term.startswith("...", j):
+                    raise RuntimeError(f"einsum(): found '.' for operand {i} that is not part "
+                                       f"of any ellipsis")
                 ell = True
                 labels.append(...)
                 j += 3
@@ -54,9 +57,16 @@ def _einsum_parse(equation, tensors):
         parsed.append(out)
     ell_labels = [("...", m) for m in range(ell_n, 0, -1)]
     if arrow:
-        out, j = [], 0
+        out, j, ell = [], 0, False
         while j < len(rhs):
-            if rhs.startswith("...", j):
+            if rhs[j] == ".":
+                if ell:
+                    raise RuntimeError("einsum(): found '.' for output but an ellipsis (...) "
+                                       "was already found")
+                if not rhs.startswith("...", j):
+                    raise RuntimeError("einsum(): found '.' for output that is not part of "
+                                       "any ellipsis (...)")
+                ell = True
                 out.extend(ell_labels)
                 j += 3
                 continue
