@@ -156,3 +156,19 @@ def test_orthogonal_keeps_the_map_as_pytorchs_enum(orthogonal_map):
     ours, theirs = same_errors(program)
     assert ours[1][:3] == theirs[1][:3]
     np.testing.assert_allclose(ours[1][3], theirs[1][3], rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("args,kwargs", [
+    (("float64", False, False), {}), (("float64", False), {}),
+    (("cpu", "float64", False, True), {}), ((), {"dtype": "float64", "copy": False}),
+    ((), {"dtype": "float64", "non_blocking": True}), (("float64",), {"copy": True}),
+])
+def test_packed_sequence_to_refuses_copy_as_parse_to(args, kwargs):
+    def program(L):
+        def conv(v):
+            return getattr(L, v) if v == "float64" else v
+        p = L.nn.utils.rnn.pack_sequence([L.ones(2, 2), L.ones(3, 2)], enforce_sorted=False)
+        q = p.to(*map(conv, args), **{k: conv(v) for k, v in kwargs.items()})
+        return str(q.data.dtype).split(".")[1], str(q.sorted_indices.dtype).split(".")[1]
+    ours, theirs = same_errors(program)
+    assert ours == theirs

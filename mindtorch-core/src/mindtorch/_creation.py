@@ -551,6 +551,17 @@ def _parse_to(*args, **kwargs):
         memory_format
 
 
+def _parse_to_no_copy(*args, **kwargs):
+    """(device, dtype, non_blocking, memory_format) as torch._C._nn._parse_to reads them for
+    Module.to and PackedSequence.to: Tensor.to's arguments, a copy argument refused."""
+    device, dtype, non_blocking, _, memory_format = _parse_to(*args, **kwargs)
+    positional = _TO_NAMES if not args or not (isinstance(args[0], Tensor) or (
+        args[0] is not None and _is_dtype(args[0]))) else (None,) + _TO_NAMES[2:]
+    if "copy" in kwargs or "copy" in positional[:len(args)]:
+        raise RuntimeError(".to() does not accept copy argument")
+    return device, dtype, non_blocking, memory_format
+
+
 def _bad_to(args, kwargs):
     from ._ops._argcheck import _type_name
     # (PyTorch's listing: keywords last to first, a trailing ", " when there are only those)

@@ -51,7 +51,11 @@ class PackedSequence(PackedSequence_):
         data = self.data.to(*args, **kwargs)
         if data is self.data:
             return self
-        move = lambda t: t.to(data.device)  # noqa: E731
+        from ..._creation import _parse_to_no_copy
+        _, _, non_blocking, memory_format = _parse_to_no_copy(*args, **kwargs)
+
+        def move(t):  # (the indices keep their dtype)
+            return t.to(data.device, non_blocking=non_blocking, memory_format=memory_format)
         return type(self)(data, self.batch_sizes, _bind(self.sorted_indices, move),
                           _bind(self.unsorted_indices, move))
 
