@@ -274,3 +274,33 @@ def test_parameter_subclass_repr(requires_grad):
         p = cls(L.ones(2), requires_grad=requires_grad)
         return repr(p).replace("_TorchMyParameter", "_MyParameter"), str(p).replace("_Torch", "_")
     same_outcome(program)
+
+
+class _SevenItems(mindtorch.utils.data.IterableDataset):
+    def __iter__(self):
+        return iter(range(7))
+
+    def __len__(self):
+        return 4
+
+    def __repr__(self):
+        return "SevenItems"
+
+
+class _TorchSevenItems(torch.utils.data.IterableDataset):
+    __iter__, __len__, __repr__ = _SevenItems.__iter__, _SevenItems.__len__, _SevenItems.__repr__
+
+
+@pytest.mark.parametrize("num_workers", [0, 2])
+def test_iterable_dataset_length_warning(num_workers):
+    import warnings
+
+    def program(L):
+        ds = _SevenItems() if L is mindtorch else _TorchSevenItems()
+        loader = L.utils.data.DataLoader(ds, batch_size=2, num_workers=num_workers)
+        n = len(loader)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            batches = [b.tolist() for b in loader]
+        return n, sorted(batches), [str(w.message) for w in caught]
+    same_outcome(program)

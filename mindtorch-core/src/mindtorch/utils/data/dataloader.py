@@ -237,7 +237,9 @@ class _BaseDataLoaderIter:
                    f"been fetched. ")
             if self._num_workers > 0:
                 msg += ("For multiprocessing data-loading, this could be caused by not properly "
-                        "configuring the IterableDataset replica at each worker.")
+                        "configuring the IterableDataset replica at each worker. Please see "
+                        "https://pytorch.org/docs/stable/data.html"
+                        "#torch.utils.data.IterableDataset for examples.")
             warnings.warn(msg, stacklevel=2)
         return data
 
