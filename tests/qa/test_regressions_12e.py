@@ -304,3 +304,44 @@ def test_iterable_dataset_length_warning(num_workers):
             batches = [b.tolist() for b in loader]
         return n, sorted(batches), [str(w.message) for w in caught]
     same_outcome(program)
+
+
+class SafeFoo:
+    pass
+
+
+class SafeBar:
+    pass
+
+
+SAFE_ENTRIES = {
+    "classes": [SafeFoo, SafeBar],
+    "named_pairs": [(SafeFoo, f"{__name__}.SafeFoo"), (SafeBar, f"{__name__}.SafeBar")],
+    "long_tuple": [(SafeFoo, f"{__name__}.SafeFoo", 1), SafeBar],
+    "name_not_str": [(SafeFoo, 3), SafeBar],
+    "not_a_class": [1, SafeFoo, SafeBar],
+    "one_missing": [SafeFoo],
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAFE_ENTRIES))
+def test_add_safe_globals_entries_checked_at_load(case):
+    import io
+
+    def program(L):
+        S = L.serialization
+        S.clear_safe_globals()
+        buf = io.BytesIO()
+        L.save([SafeFoo(), SafeBar()], buf)
+        buf.seek(0)
+        try:
+            S.add_safe_globals(SAFE_ENTRIES[case])
+            listed = sorted(repr(x).split(" at ")[0] for x in S.get_safe_globals())
+            try:
+                loaded = [type(x).__name__ for x in L.load(buf)]
+            except Exception as e:  # noqa: BLE001 - the class and the message's end compared
+                loaded = (type(e).__name__, str(e)[-150:])
+            return listed, loaded
+        finally:
+            S.clear_safe_globals()
+    same_outcome(program)

@@ -498,7 +498,25 @@ def _allowed_globals():
 
 
 _ALLOWED = None
-USER_GLOBALS = {}  # serialization.add_safe_globals: "module.name" -> object
+SAFE_GLOBALS = {}  # serialization.add_safe_globals' entries (a dict as an ordered set)
+
+
+def user_globals():
+    """{"module.name": object} of add_safe_globals' entries: objects by their module and
+    qualified name, (object, "module.name") pairs as given; PyTorch's checks, at load."""
+    rc = {}
+    for entry in SAFE_GLOBALS:
+        if isinstance(entry, tuple):
+            if len(entry) != 2:
+                raise ValueError(f"Expected tuple of length 2 (global, str of callable full "
+                                 f"path), but got tuple of length: {len(entry)}")
+            if type(entry[1]) is not str:
+                raise TypeError(f"Expected second item in tuple to be str of callable full "
+                                f"path, but got: {type(entry[1])}")
+            rc[entry[1]] = entry[0]
+        else:
+            rc[f"{entry.__module__}.{entry.__qualname__}"] = entry
+    return rc
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 
 
@@ -549,7 +567,7 @@ def unsafe_globals_in_pickle(data):
             raise pickle.UnpicklingError(f"Unsupported operand {code[0]}")
         if code == pickle.GLOBAL:
             found.add(tuple(arg.split(" ", 1)))
-    safe = allowed().keys() | USER_GLOBALS.keys()
+    safe = allowed().keys() | user_globals().keys()
     return {f"{m}.{n}" for m, n in found if ".".join(_py3_name(m, n)) not in safe}
 
 
@@ -599,7 +617,7 @@ class WeightsUnpickler(pickle._Unpickler):
     def load_build(self):
         inst = self.stack[-2]  # under the state
         if not (type(inst) in (OrderedDict, dict, collections.Counter)
-                or type(inst) in USER_GLOBALS.values()):
+                or type(inst) in user_globals().values()):
             raise pickle.UnpicklingError(f"Can only build OrderedDict or types allowlisted "
                                          f"via `add_safe_globals`, but got {type(inst)}")
         super().load_build()
@@ -609,7 +627,7 @@ class WeightsUnpickler(pickle._Unpickler):
     def find_class(self, module, name):
         module, name = _py3_name(module, name)
         full = f"{module}.{name}"
-        obj = allowed().get(full, USER_GLOBALS.get(full))
+        obj = allowed().get(full, user_globals().get(full))
         if obj is not None:
             return obj
         if module in _BLOCKED_MODULES:

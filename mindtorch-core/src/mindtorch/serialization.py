@@ -332,28 +332,26 @@ class _Records:
 
 def add_safe_globals(safe_globals):
     """Let weights_only loads resolve these objects (or (object, "module.name") pairs)."""
-    for g in safe_globals:
-        obj, name = g if isinstance(g, tuple) else (g, f"{g.__module__}.{g.__qualname__}")
-        P.USER_GLOBALS[name] = obj
+    P.SAFE_GLOBALS.update(dict.fromkeys(safe_globals))
 
 
 def get_safe_globals():
-    return list(P.USER_GLOBALS.values())
+    return list(P.SAFE_GLOBALS)
 
 
 def clear_safe_globals():
-    P.USER_GLOBALS.clear()
+    P.SAFE_GLOBALS.clear()
 
 
 @contextlib.contextmanager
 def safe_globals(safe_globals):
-    saved = dict(P.USER_GLOBALS)
+    saved = dict(P.SAFE_GLOBALS)
     add_safe_globals(safe_globals)
     try:
         yield
     finally:
-        P.USER_GLOBALS.clear()
-        P.USER_GLOBALS.update(saved)
+        P.SAFE_GLOBALS.clear()
+        P.SAFE_GLOBALS.update(saved)
 
 
 def get_unsafe_globals_in_checkpoint(f):
