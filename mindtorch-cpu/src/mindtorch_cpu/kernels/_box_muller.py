@@ -139,8 +139,9 @@ def fill_blocks(engine, n, mean, std, digits):
     return _blocks(unit_uniform(engine, n + (16 if n % 16 else 0), digits), pair)
 
 
-def one_at_a_time(engine, n, mean, std):
-    """n normals (float64) drawn one by one, using and leaving the generator's cache."""
+def one_at_a_time(engine, n, mean, std, fused=True):
+    """n normals (float64) drawn one by one, using and leaving the generator's cache; each
+    is x * std + mean, `fused` into one rounding as compilers contracting it do."""
     out = np.empty(n, f64)
     k = 0
     if n and engine.normal is not None:
@@ -156,4 +157,4 @@ def one_at_a_time(engine, n, mean, std):
         out[k:] = both[:n - k]
         if (n - k) % 2:
             engine.normal = both[-1]
-    return fma64(out, std, mean)
+    return fma64(out, std, mean) if fused else out * std + mean

@@ -7,6 +7,7 @@ Element-wise samplers visit a tensor's elements in memory order, as PyTorch's se
 TensorIterator loops do; complex tensors are drawn as their real view (re, im pairs).
 """
 import os
+import platform
 
 import numpy as np
 from mindtorch import Tensor
@@ -46,6 +47,17 @@ def _capability():
 
 
 _AVX2 = _capability() == "AVX2"
+# whether PyTorch's compiler contracted the samplers' x * a + b into one rounding (fused
+# multiply-add): its AVX2 kernels are built with FMA, as are non-x86 builds; x86's DEFAULT
+# kernels have no FMA instruction
+_FUSED = _AVX2 or platform.machine().lower() not in ("x86_64", "amd64", "i386", "i686")
+
+
+def _mul_add(a, b, c, dtype=np.float64):
+    """a * b + c in `dtype` (float64 or float32), rounded once where PyTorch's are fused."""
+    if _FUSED:
+        return fma64(a, b, c) if dtype is np.float64 else fma32(a, b, c)
+    return np.asarray(a, dtype) * dtype(b) + dtype(c)
 _DOUBLES_PER_VECTOR = 4  # (ATen's Vectorized<double> in its AVX2 and DEFAULT builds)
 
 
@@ -99,16 +111,17 @@ def _digits(self):
 
 
 def uniform_(self, low=0.0, high=1.0, generator=None):
-    """x * (to - from) + from, fused, with x a uniform on the 2**-53 grid (double) or the
-    2**-24 grid (float32 arithmetic, also for the 16-bit dtypes, rounded at the end)."""
+    """x * (to - from) + from (fused where PyTorch's is), with x a uniform on the 2**-53
+    grid (double) or the 2**-24 grid (float32 arithmetic, also for the 16-bit dtypes,
+    rounded at the end)."""
     R.check_uniform(self, low, high)
     n = _count(self)
     wide = self.dtype.to_real() is D.float64
     x = unit_uniform(_engine(generator), n, 53 if wide else 24)
     if wide:
-        return _fill(self, fma64(x, np.float64(high) - np.float64(low), low))
+        return _fill(self, _mul_add(x, np.float64(high) - np.float64(low), low))
     lo, hi = np.float32(low), np.float32(high)
-    v = fma32(x, hi - lo, lo)
+    v = _mul_add(x, hi - lo, lo, np.float32)
     narrow = self.dtype.to_real().np.type
     if narrow is not np.float32:  # a value rounding up to `to` becomes `from`
         v = v.astype(narrow)
@@ -126,7 +139,7 @@ def normal_(self, mean=0.0, std=1.0, generator=None):
         std = std / np.sqrt(2)
     engine = _engine(generator)
     if n < 16 or not self.is_contiguous():
-        return _fill(self, one_at_a_time(engine, n, mean, std))
+        return _fill(self, one_at_a_time(engine, n, mean, std, _FUSED))
     real = self.dtype.to_real()
     if real is D.float32 and _AVX2:
         return _fill(self, fill_avx2(engine, n, mean, std))
@@ -206,12 +219,12 @@ def geometric_(self, p, generator=None):
 def cauchy_(self, median=0.0, sigma=1.0, generator=None):
     R.check_distribution("cauchy_", self, median, sigma)
     u = _double_uniform(self, generator)
-    return _fill(self, fma64(sigma, _libm.call("tan", np.pi * (u - 0.5)), median))
+    return _fill(self, _mul_add(_libm.call("tan", np.pi * (u - 0.5)), sigma, median))
 
 
 def log_normal_(self, mean=1.0, std=2.0, generator=None):
     R.check_distribution("log_normal_", self, mean, std)
-    normals = one_at_a_time(_engine(generator), self.numel(), mean, std)
+    normals = one_at_a_time(_engine(generator), self.numel(), mean, std, _FUSED)
     return _fill(self, _libm.call("exp", normals))
 
 
