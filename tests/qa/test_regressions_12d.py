@@ -206,3 +206,28 @@ def test_out_and_argument_forms(call):
 ])
 def test_out_and_argument_errors(call):
     same_outcome(call)
+
+
+def test_default_capability_kernels():
+    # ATEN_CPU_CAPABILITY=default: PyTorch's scalar normal_ kernel (the C library's
+    # log/cos/sin in float) and no fused multiply-adds (uniform_, cauchy_, log_normal_,
+    # one-at-a-time normals); a fresh process, as both read the variable on import
+    import os
+    import subprocess
+    import sys
+    program = (
+        "import numpy as np, torch, mindtorch\n"
+        "def run(L):\n"
+        "    L.manual_seed(5)\n"
+        "    r = [L.randn(40), L.randn(33, dtype=L.float16), L.empty(40).uniform_(-0.37, 2.1),\n"
+        "         L.empty(7, dtype=L.float64).normal_(0.3, 1.7),\n"
+        "         L.empty(40, dtype=L.float64).cauchy_(1.1, 2.3),\n"
+        "         L.empty(40, dtype=L.float64).log_normal_(0.3, 1.7),\n"
+        "         L.nn.init.kaiming_uniform_(L.empty(30, 7)), L.rand(3)]\n"
+        "    return [np.asarray(t.double().tolist()) for t in r]\n"
+        "for a, b in zip(run(torch), run(mindtorch)):\n"
+        "    np.testing.assert_array_equal(b, a)\n")
+    env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
