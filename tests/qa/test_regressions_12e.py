@@ -345,3 +345,31 @@ def test_add_safe_globals_entries_checked_at_load(case):
         finally:
             S.clear_safe_globals()
     same_outcome(program)
+
+
+def test_skip_data(tmp_path):
+    import io
+    import warnings
+
+    def program(L):
+        S, path = L.serialization, str(tmp_path / f"{L.__name__}.pt")
+        t = L.arange(6.).reshape(2, 3)
+        with S.skip_data():
+            L.save({"t": t, "v": t[1], "i": L.arange(3)}, path)
+        written = {k: v.tolist() for k, v in L.load(path).items()}  # (zeros: the bytes' space)
+        L.save({"t": t}, path)
+        with S.skip_data():
+            unread = L.load(path)["t"].shape
+        out = [written, unread, L.load(path)["t"].tolist()]
+        with S.skip_data(materialize_fake_tensors=True), \
+                warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                L.save(t, io.BytesIO(), _use_new_zipfile_serialization=False)
+            except RuntimeError as e:
+                out.append(str(e))
+            buf = io.BytesIO()
+            L.save(L.ones(2, device="meta"), buf)
+        buf.seek(0)
+        return out, L.load(buf).shape, [str(w.message) for w in caught]
+    same_outcome(program)

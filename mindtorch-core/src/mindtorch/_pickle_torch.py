@@ -148,6 +148,10 @@ class TorchPickler(pickle._Pickler):
                         (data, t.requires_grad, OrderedDict(), state))
             return _utils("_rebuild_parameter"), (data, t.requires_grad, OrderedDict())
         if not t._storage._spec.has_data:  # meta: no data to write
+            from ._serialization_config import skipping_data
+            if skipping_data() and t.device.type == "meta":
+                warnings.warn("Serializing tensors on the meta device under skip_data context "
+                              "manager is a no-op", stacklevel=2)
             return (_utils("_rebuild_meta_tensor_no_storage"),
                     (t.dtype, tuple(t._shape), tuple(t._stride), t.requires_grad))
         ref = self._storage_ref(t._storage, t.dtype)

@@ -5,6 +5,7 @@ default_restore_location).  (Re-exported by mindtorch.serialization.)"""
 import enum
 import mmap as _mmap
 import sys
+import threading
 
 
 class LoadEndianness(enum.Enum):
@@ -29,6 +30,29 @@ class save:
     compute_crc32 = True
     use_pinned_memory_for_d2h = False
     storage_alignment = 64
+
+
+_tls = threading.local()  # skip_data's state, per thread as PyTorch's
+
+
+def skipping_data():
+    return getattr(_tls, "skip_data", False)
+
+
+class skip_data:
+    """A context manager: save writes each storage's record without its bytes (zeros: the
+    space to fill in later) and load leaves storages unread (zeros)."""
+    __module__ = "mindtorch.serialization"
+
+    def __init__(self, materialize_fake_tensors=False):
+        self.materialize_fake_tensors = materialize_fake_tensors  # (no fake tensors here)
+
+    def __enter__(self):
+        self._old = skipping_data()
+        _tls.skip_data = True
+
+    def __exit__(self, *exc):
+        _tls.skip_data = self._old
 
 
 def get_default_load_endianness():

@@ -23,7 +23,7 @@ from ._lazy import lazy
 from ._serialization_config import (
     LoadEndianness, default_restore_location, get_crc32_options, get_default_load_endianness,
     get_default_mmap_options, location_tag, set_crc32_options, set_default_load_endianness,
-    set_default_mmap_options)
+    set_default_mmap_options, skip_data)
 
 io = lazy("io", globals(), "io")
 pickle = lazy("pickle", globals(), "pickle")
@@ -46,6 +46,9 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         raise AttributeError("expected 'f' to be string, path, or a file-like object with a "
                              "'write' attribute")
     if not _use_new_zipfile_serialization:
+        if _config.skipping_data():
+            raise RuntimeError("Cannot use skip_data=True with "
+                               "_use_new_zipfile_serialization=False")
         if isinstance(f, (str, os.PathLike)):
             with open(f, "wb") as fh:
                 return _save_legacy(obj, fh, pickle_protocol)
@@ -121,8 +124,10 @@ def _write_archive(fh, name, data_pkl, storages, no_byteorder):
         record(".storage_alignment", str(_config.save.storage_alignment).encode())
         if not no_byteorder:
             record("byteorder", sys.byteorder.encode())
+        skip = _config.skipping_data()  # (the space for the bytes, to be filled later)
         for key, storage in storages:
-            record(f"data/{key}", storage._host_bytes() if storage.nbytes() else b"")
+            record(f"data/{key}", bytes(storage.nbytes()) if skip or not storage.nbytes()
+                   else storage._host_bytes())
         record("version", b"3\n")
         record(".data/serialization_id", _serialization_id())
 
@@ -304,6 +309,8 @@ class _Records:
         except KeyError:
             raise RuntimeError(f"PytorchStreamReader failed locating file data/{key}: file "
                                f"not found") from None
+        if _config.skipping_data():  # (skip_data: storages left unread)
+            return np.zeros(info.file_size, np.uint8)
         if self.mmap_path is not None and info.compress_type == zipfile.ZIP_STORED \
                 and info.file_size:
             shared = _config.get_default_mmap_options() == _config._mmap.MAP_SHARED
@@ -384,4 +391,4 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
            "get_unsafe_globals_in_checkpoint", "LoadEndianness", "get_default_load_endianness",
            "set_default_load_endianness", "get_default_mmap_options", "set_default_mmap_options",
            "get_crc32_options", "set_crc32_options", "location_tag", "default_restore_location",
-           "safe_globals", "DEFAULT_PROTOCOL"]
+           "safe_globals", "skip_data", "DEFAULT_PROTOCOL"]
