@@ -229,5 +229,5 @@ def test_default_capability_kernels():
         "    np.testing.assert_array_equal(b, a)\n")
     env = dict(os.environ, ATEN_CPU_CAPABILITY="default")
     done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
-                          text=True, timeout=300)
+                          check=False, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
