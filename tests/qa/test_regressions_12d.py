@@ -203,6 +203,16 @@ def test_out_and_argument_forms(call):
     lambda L: L.bernoulli(L.rand(4), out=[1]),
     lambda L: L.randn(3, device="meta", out=L.empty(3)),
     lambda L: L.empty(3, dtype=L.int16).random_(0, 2 ** 20),
+    # the barebones unsigned dtypes: PyTorch's kernels that refuse them, and uint64's open
+    # range (its max taken as an int64 is -1)
+    lambda L: L.randperm(0, dtype=L.uint16),
+    lambda L: L.empty(3, dtype=L.uint32).bernoulli_(0.5),
+    lambda L: L.empty(3, dtype=L.uint64).bernoulli_(L.rand(3)),
+    lambda L: L.empty(3, dtype=L.uint16).geometric_(0.5),
+    lambda L: L.empty(3, dtype=L.uint16).cauchy_(),
+    lambda L: L.empty(0, dtype=L.uint64).random_(5, None),
+    lambda L: L.empty(3, dtype=L.uint64).random_(0, None),
+    lambda L: L.empty(3, dtype=L.uint32).random_(0, None).shape,
 ])
 def test_out_and_argument_errors(call):
     same_outcome(call)

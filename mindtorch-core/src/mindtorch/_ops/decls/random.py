@@ -108,6 +108,8 @@ def random_bounds(dtype, low, high, numel=1):
         if dtype._limited and low == 0 and numel:  # (uint16/32/64: no such kernel)
             raise not_implemented("random_kernel_cpu", dtype)
         hi = hi_lim
+        if dtype is D.uint64 and low != 0:  # (its max, taken as an int64, is -1)
+            raise RuntimeError(f"to - 1 is out of bounds for {_CPP_NAMES[dtype.name]}")
         if low == _INT64_MIN and dtype is D.bool:  # (the full 64-bit range's kernel)
             raise not_implemented("random_full_64_bits_range_kernel_cpu", dtype)
         if low == _INT64_MIN and dtype is not D.int64:
@@ -210,7 +212,7 @@ def check_bernoulli(self, p):
     check_writable(self)
     draws = self.numel() != 0
     if hasattr(p, "_shape"):
-        if draws and self.dtype.kind == "c":
+        if draws and (self.dtype.kind == "c" or self.dtype._limited):
             raise not_implemented("bernoulli_tensor_cpu_self_", self.dtype)
         if draws and p.dtype.kind != "f":
             raise not_implemented("bernoulli_tensor_cpu_p_", p.dtype)
@@ -218,14 +220,15 @@ def check_bernoulli(self, p):
         return
     if not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={_num(p)}")
-    if draws and self.dtype.kind == "c":
+    if draws and (self.dtype.kind == "c" or self.dtype._limited):
         raise not_implemented("bernoulli_scalar_cpu_", self.dtype)
 
 
 _CONTINUOUS = {"exponential_": "Exponential", "cauchy_": "Cauchy"}
 _LONG_NAMES = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "signed char",
                "uint8": "unsigned char", "bool": "bool", "complex64": "c10::complex<float>",
-               "complex128": "c10::complex<double>"}
+               "complex128": "c10::complex<double>", "uint16": "short unsigned int",
+               "uint32": "unsigned int", "uint64": "long unsigned int"}
 
 
 def check_distribution(name, self, a, b=None):
@@ -257,7 +260,7 @@ def check_distribution(name, self, a, b=None):
     elif name == "geometric_":
         if not 0 < a < 1:
             raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_num(a)}")
-        if draws and dt.kind not in "uif":
+        if draws and (dt.kind not in "uif" or dt._limited):
             raise not_implemented("geometric_cpu", dt)
 
 
@@ -286,7 +289,7 @@ def check_randperm(n, dtype):
     dtype = dtype or D.int64
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
-    if dtype.kind not in "uif":
+    if dtype.kind not in "uif" or dtype._limited:
         raise not_implemented("randperm", dtype)
     if dtype is D.float16 and n > 2049:  # (PyTorch bounds only Half and Float)
         raise RuntimeError("n cannot be greater than 2049 for Half type.")
@@ -603,10 +606,12 @@ def _explicit_open_range(args, kwargs):
     given = dict(zip(("self", "from_", "to"), args), **kwargs)
     self = given.get("self")
     if ("to" in given and given["to"] is None and given.get("from_") == 0
-            and isinstance(self, Tensor) and self.dtype.kind in "iu"
-            and self.dtype.itemsize < 8 and not self.dtype._limited):
-        given["to"] = D.iinfo(self.dtype).max + 1
-        return (), given
+            and isinstance(self, Tensor) and self.dtype.kind in "iu"):
+        if self.dtype is D.uint64:  # (its max, taken as an int64, is -1)
+            raise RuntimeError("to - 1 is out of bounds for long unsigned int")
+        if self.dtype.itemsize < 8:
+            given["to"] = D.iinfo(self.dtype).max + 1
+            return (), given
     return args, kwargs
 
 
