@@ -282,3 +282,13 @@ def test_modified_saved_tensor_names_its_type(dtype):
 def test_einsum_dots_outside_an_ellipsis(equation):
     n = equation.split("->")[0].count(",") + 1
     _same(lambda L: L.einsum(equation, *[L.ones(2, 3)] * n))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.eye(3).eig(), lambda L: L.eye(3).lstsq(L.eye(3)), lambda L: L.eye(3).solve(L.eye(3)),
+    lambda L: L.eye(3).symeig(), lambda L: L.eig(L.eye(3)), lambda L: L.lstsq(L.eye(3), L.eye(3)),
+    lambda L: L.solve(L.eye(3), L.eye(3)), lambda L: L.symeig(L.eye(3)),
+    lambda L: L.matrix_rank(L.eye(3)),
+])
+def test_removed_linalg_functions_full_messages(call):
+    _same(call)
