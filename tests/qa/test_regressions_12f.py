@@ -172,3 +172,46 @@ def test_packed_sequence_to_refuses_copy_as_parse_to(args, kwargs):
         return str(q.data.dtype).split(".")[1], str(q.sorted_indices.dtype).split(".")[1]
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+def test_functional_call_hands_rebound_buffers_back_to_the_dict():
+    """A forward that rebinds a buffer: the new tensor is written into the given dict."""
+    def program(L):
+        class Counter(L.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.register_buffer("count", L.zeros(()))
+
+            def forward(self, x):
+                self.count = self.count + 1
+                return x
+        m = Counter()
+        given = {"count": L.tensor(5.0)}
+        L.func.functional_call(m, given, (L.ones(1),))
+        return given["count"].item(), m.count.item()
+    ours, theirs = same_errors(program)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("method,args", [
+    ("get_tensor", ("a.weight",)), ("get_tensor", ("a.foo",)), ("get_tensor", ("a.training",)),
+    ("del_tensor", ("a.foo",)), ("swap_tensor", ("a.zzz", "tensor")),
+    ("swap_submodule", ("zz", "module")), ("swap_submodule", ("a", "tensor")),
+    ("set_tensors", (["a.weight"], [])), ("check_keys", (["a.weight", "zz"],)),
+    ("swap_tensors_dict", ({"a.weight": "tensor", "a.zzz": "tensor"},)),
+])
+def test_named_member_accessor(method, args):
+    def program(L):
+        m = _net(L)
+        accessor = importlib.import_module(
+            L.__name__ + ".nn.utils._named_member_accessor").NamedMemberAccessor(m)
+
+        def conv(v):
+            if isinstance(v, dict):
+                return {k: conv(x) for k, x in v.items()}
+            return {"tensor": L.ones(1), "module": L.nn.Identity()}.get(v, v) \
+                if isinstance(v, str) else v
+        out = getattr(accessor, method)(*map(conv, args))
+        return repr(out).replace("mindtorch", "torch"), sorted(m.state_dict())
+    ours, theirs = same_errors(program)
+    assert ours == theirs

@@ -3,12 +3,9 @@ buffers replaced by given tensors (the module's own are put back afterwards)."""
 import contextlib
 import warnings
 
-from ..._tensor import Tensor
-from ..modules.module import Module
+from ._named_member_accessor import NamedMemberAccessor
 
 __all__ = ["functional_call"]
-
-_MISSING = object()
 
 
 def _untie(module, tensors):
@@ -31,55 +28,14 @@ def _untie(module, tensors):
     return out
 
 
-def _submodule(module, path):
-    """The submodule at the dotted path, refused as PyTorch's member accessor refuses."""
-    for i, attr in enumerate(path.split(".") if path else ()):
-        try:
-            sub = getattr(module, attr)
-        except AttributeError as e:
-            raise AttributeError(f"{module._get_name()} has no attribute `{attr}`") from e
-        if not isinstance(sub, Module):
-            raise TypeError(f"submodule `{'.'.join(path.split('.')[:i + 1])}`: {sub} is not "
-                            f"an instance of torch.nn.Module")
-        module = sub
-    return module
-
-
-def _swap(module, name, value):
-    """Puts value under the dotted name (in the table it lives in, else as an attribute,
-    through any parametrization's setter); returns what was there (_MISSING when nothing)."""
-    if value is not _MISSING and value is not None and not isinstance(value, Tensor):
-        raise TypeError(f"{value} is not an instance of torch.Tensor")
-    path, _, leaf = name.rpartition(".")
-    owner = _submodule(module, path)
-    if leaf == "":
-        raise KeyError('tensor name can\'t be empty string ""')
-    for table in (owner._parameters, owner._buffers):
-        if leaf in table:
-            old = table[leaf]
-            if value is _MISSING:
-                del table[leaf]
-            else:
-                table[leaf] = value
-            return old
-    old = getattr(owner, leaf, _MISSING)
-    if old is not _MISSING and old is not None and not isinstance(old, Tensor):
-        raise TypeError(f"attribute `{leaf}`: {old} is not an instance of torch.Tensor")
-    if value is not _MISSING:
-        setattr(owner, leaf, value)
-    elif hasattr(owner, leaf):
-        delattr(owner, leaf)
-    return old
-
-
 @contextlib.contextmanager
-def _reparametrize_module(module, parameters_and_buffers, tie_weights=False, strict=False):
+def _reparametrize_module(module, parameters_and_buffers, tie_weights=False, strict=False,
+                          stack_weights=False):  # (always stacked: see below)
     tensors = _untie(module, parameters_and_buffers) if tie_weights \
         else parameters_and_buffers
+    accessor = NamedMemberAccessor(module)
     if strict:
-        valid = {n for n, _ in module.named_parameters(remove_duplicate=False)}
-        valid |= {n for n, _ in module.named_buffers(remove_duplicate=False)}
-        unexpected, missing = sorted(set(tensors) - valid), sorted(valid - set(tensors))
+        missing, unexpected = accessor.check_keys(tensors)
         errors = ([f"Unexpected key(s): {', '.join(map(repr, unexpected))}."] if unexpected
                   else []) + ([f"Missing key(s): {', '.join(map(repr, missing))}."] if missing
                               else [])
@@ -88,12 +44,16 @@ def _reparametrize_module(module, parameters_and_buffers, tie_weights=False, str
                 module._get_name(), "\n\t".join(errors)))
     originals = {}
     try:
-        for name, value in tensors.items():
-            originals[name] = _swap(module, name, value)
+        originals, _ = accessor.swap_tensors_dict(tensors, allow_missing=True)
         yield
     finally:
-        for name, old in reversed(originals.items()):
-            _swap(module, name, old)
+        # put back last in, first out (PyTorch does so only with stack_weights; in order,
+        # a module reachable under two names gets the given tensor back for its own)
+        current, _ = accessor.swap_tensors_dict(dict(reversed(originals.items())),
+                                                allow_missing=True)
+        # tensors the call rebound (e.g. a buffer reassigned in forward) reach the caller's dict
+        parameters_and_buffers.update({k: current[k] for k in parameters_and_buffers
+                                       if k in current})
 
 
 def _functional_call(module, parameters_and_buffers, args=None, kwargs=None, *,
