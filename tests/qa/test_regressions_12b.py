@@ -292,3 +292,11 @@ def test_einsum_dots_outside_an_ellipsis(equation):
 ])
 def test_removed_linalg_functions_full_messages(call):
     _same(call)
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (2, 0, 3), (2, 3, 0)])
+@pytest.mark.parametrize("ord", [-1, -2, -float("inf"), 1, 2, float("inf"), "nuc"])
+@pytest.mark.parametrize("dim", [(-2, -1), (-1, -2), (1, 0)])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_matrix_norm_of_empty_matrices(shape, ord, dim, keepdim):
+    _same(lambda L: L.linalg.matrix_norm(L.zeros(shape), ord, dim=dim, keepdim=keepdim))

@@ -62,8 +62,10 @@ def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
         if A.dtype in (D.float16, D.bfloat16):
             raise RuntimeError(f"linalg.matrix_norm: Low precision dtypes not supported. Got "
                                f"{_type_name(A.dtype)}")
-        if A.numel() == 0 and ord != -2:  # (the smallest of no singular values: an error)
+        if A.numel() == 0 and ord != -2:
             return _reduced(A, (d0, d1), keepdim, dtype)
+        if ord == -2 and not min(A._shape[d0], A._shape[d1]):  # (no singular values)
+            _no_minimum(-1)
         x = A if dtype is None else A.to(dtype)
         s = OPS["linalg_svdvals"].call(x.movedim((d0, d1), (-2, -1)), None)
         r = s.sum(-1) if ord == "nuc" else s.amax(-1) if ord == 2 else s.amin(-1)
@@ -74,12 +76,19 @@ def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
     if ord in (1, -1, _INF, -_INF):
         if ord in (_INF, -_INF):  # the largest row sum; 1: the largest column sum
             d0, d1 = d1, d0
-        if A.numel() == 0 and ord > 0:  # (amin over an empty dim is an error)
+        if A.numel() == 0 and ord > 0:
             return _reduced(A, (d0, d1), keepdim, dtype)
+        if ord < 0 and not A._shape[d1]:  # (PyTorch's amin runs on the reduced tensor)
+            _no_minimum(d1 - 1 if not keepdim and d0 < d1 else d1)
         s = _vector_norm(A, 1, (d0,), True, dtype)
         r = s.amax(d1, True) if ord > 0 else s.amin(d1, True)
         return r if keepdim else r.squeeze(max(d0, d1)).squeeze(min(d0, d1))
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def _no_minimum(dim):
+    """The error of the minimum PyTorch takes over an empty dim (named as it passes it)."""
+    raise IndexError(f"amin(): Expected reduction dim {dim} to have non-zero size.")
 
 
 def _norm_checks(A, ord, dim):
