@@ -2,6 +2,7 @@
 modules, init), each against torch."""
 import importlib
 
+import mindtorch
 import numpy as np
 import pytest
 from reference import same_errors
@@ -215,3 +216,21 @@ def test_named_member_accessor(method, args):
         return repr(out).replace("mindtorch", "torch"), sorted(m.state_dict())
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+@pytest.mark.parametrize("weights_only", [False, True])
+def test_save_of_uninitialized_lazy_state_dict(weights_only):
+    """Uninitialized parameters / buffers are saved as their class (weights_only refuses
+    them, as PyTorch); they were saved as plain Parameters."""
+    import io
+
+    def program(L):
+        buffer = io.BytesIO()
+        L.save(L.nn.LazyBatchNorm1d().state_dict(), buffer)
+        buffer.seek(0)
+        try:
+            loaded = L.load(buffer, weights_only=weights_only)
+        except Exception as e:  # noqa: BLE001 - (the message names mindtorch's own API)
+            return type(e).__name__, "GLOBAL torch.nn.parameter.UninitializedParameter" in str(e)
+        return {k: type(v).__name__ for k, v in loaded.items()}
+    assert program(mindtorch) == program(torch)

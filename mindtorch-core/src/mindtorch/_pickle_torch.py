@@ -136,7 +136,9 @@ class TorchPickler(pickle._Pickler):
         return NotImplemented
 
     def _reduce_tensor(self, t):
-        from .nn.parameter import Parameter
+        from .nn.parameter import Parameter, UninitializedTensorMixin
+        if isinstance(t, UninitializedTensorMixin):  # (no data: its class, as PyTorch's)
+            return Global("torch.nn.parameter", type(t).__name__), (t.requires_grad,)
         if type(t._device) is LayoutKey:
             from .sparse._serialize import sparse_parts
             return _utils("_rebuild_sparse_tensor"), sparse_parts(t)
