@@ -300,3 +300,21 @@ def test_removed_linalg_functions_full_messages(call):
 @pytest.mark.parametrize("keepdim", [False, True])
 def test_matrix_norm_of_empty_matrices(shape, ord, dim, keepdim):
     _same(lambda L: L.linalg.matrix_norm(L.zeros(shape), ord, dim=dim, keepdim=keepdim))
+
+
+@pytest.mark.parametrize("shapes", [((5, 3), (5, 2)), ((3, 5), (3, 2)), ((2, 5, 3), (2, 5, 1)),
+                                    ((4, 4), (4,))])
+def test_lstsq_gels_is_lapack_gels(shapes):
+    g = np.random.default_rng(0)
+    a, b = (g.standard_normal(s) for s in shapes)
+
+    def program(L):
+        return L.linalg.lstsq(L.tensor(a), L.tensor(b), driver="gels")
+    _same(program)
+
+
+def test_lstsq_gels_refuses_an_exactly_rank_deficient_matrix():
+    a = np.array([[1., 0., 0.], [0., 1., 0.], [0., 0., 0.], [1., 1., 0.]])
+    _same(lambda L: L.linalg.lstsq(L.tensor(a), L.ones(4, 1, dtype=L.float64), driver="gels"))
+    _same(lambda L: L.linalg.lstsq(L.tensor(np.stack([a + np.eye(4, 3), a])),
+                                   L.ones(2, 4, 1, dtype=L.float64), driver="gels"))

@@ -321,11 +321,15 @@ def lstsq(A, B, rcond=None, driver=None):
     own = A._shape[:-2]  # (rank and singular values: A's own batch, as PyTorch's)
     ranks = np.zeros(own, np.int64)
     svs = np.zeros(own + (min(m, n),), real.np)
-    lapack_driver = "gelsy" if driver == "gels" else driver
+    lapack_driver = driver
     if m and n and k:  # (no right-hand side: LAPACK's quick return, rank 0)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             for idx in np.ndindex(*batch):
+                if driver == "gels":
+                    element = int(np.ravel_multi_index(idx, batch)) if batch else 0
+                    x[idx] = _gels(a[idx], b[idx], element, len(batch) > 0)
+                    continue
                 try:
                     sol, _, rank, s = _sla().lstsq(a[idx], b[idx], cond=rcond,
                                                    check_finite=False,
@@ -352,6 +356,20 @@ def lstsq(A, B, rcond=None, driver=None):
     return (wrap(x, dt), wrap(np.asarray(residuals, real.np), real),
             wrap(ranks if rank_shape != (0,) else np.zeros((0,), np.int64), D.int64),
             wrap(svs if sv_shape != (0,) else np.zeros((0,), real.np), real))
+
+
+def _gels(a, b, element, batched):
+    """LAPACK's gels (QR or LQ, no rank revealing) on one matrix, as PyTorch's gels driver:
+    an exactly singular triangular factor is its LinAlgError."""
+    m, n = a.shape
+    rhs = np.zeros((max(m, n), b.shape[-1]), np.result_type(a, b))
+    rhs[:m] = b
+    _, x, info = _lapack("gels", a)(a, rhs)
+    if info > 0:
+        raise F.LinAlgError("torch.linalg.lstsq: " + F.batch_message(
+            element, batched, f"The least squares solution could not be computed because the "
+            f"input matrix does not have full rank (error code: {info})."))
+    return x[:n]
 
 
 def matrix_exp(A):
