@@ -478,3 +478,15 @@ def test_checkpoint_mismatched_recompute(rerun):
         y.sum().backward()
         return x.grad.tolist()
     same_outcome(program)
+
+
+def test_allow_mutation_on_saved_tensors_context():
+    def program(L):
+        with L.autograd.graph.allow_mutation_on_saved_tensors() as ctx:
+            a = _x(L)
+            b = a * 1
+            c = b * b
+            b.mul_(0)
+            c.sum().backward()
+            return type(ctx).__name__, a.grad.tolist()
+    same_outcome(program)

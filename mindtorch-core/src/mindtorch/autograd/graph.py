@@ -453,6 +453,11 @@ def get_gradient_edge(tensor):
 _mutation_allowed = False  # inside allow_mutation_on_saved_tensors
 
 
+class _AllowMutationOnSavedContext(dict):
+    """What allow_mutation_on_saved_tensors yields (PyTorch's name): packed entry -> (the
+    tensor, its version when saved, its copy)."""
+
+
 @contextlib.contextmanager
 def allow_mutation_on_saved_tensors():
     """Tensors saved for backward inside it may be written in place afterwards: backward
@@ -462,7 +467,7 @@ def allow_mutation_on_saved_tensors():
     if _mutation_allowed:  # (as PyTorch's, the failed entry also ends the outer context)
         _mutation_allowed = False
         raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
-    ctx = {}  # id of the packed entry -> (tensor, its version when saved, its copy)
+    ctx = _AllowMutationOnSavedContext()
     error = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' context"
              "in which the graph was originally recorded.")
 
