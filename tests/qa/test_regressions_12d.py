@@ -118,6 +118,13 @@ def test_random_from_zero_to_none_spelled_out(dtype):
                           L.empty(9, dtype=getattr(L, dtype)).random_()])
 
 
+@pytest.mark.parametrize("n", [30, 70000])  # (Python and compiled samplers)
+def test_poisson_of_huge_rates(n):
+    # past the int64 range PyTorch returns INT64_MIN, but its acceptance test and bound use
+    # the floor itself, so the draws consumed are its
+    same_draws(lambda L: L.poisson(L.tensor([1e19, 9.3e18, float("inf"), 1e30, 50.0] * (n // 5))))
+
+
 # -- randperm's 64-bit shuffle for huge n (replayed at a small n on torch's 64-bit draws) --
 
 def test_randperm_wide_shuffle(monkeypatch):

@@ -16,6 +16,7 @@ import numpy as np
 from . import _libm
 
 _MASK53 = (1 << 53) - 1
+_TWO63 = 1 << 63
 _TWO_PI = 2 * math.pi
 f32 = np.float32
 _THIRD_F = float(f32(1) / f32(3))  # PyTorch writes 1.0f / 3.0f
@@ -55,6 +56,11 @@ def _pow(x, y):
 
 def _floor(x):
     return math.floor(x) if math.isfinite(x) else x
+
+
+def _int64(x):
+    """C's (int64_t)x on x86: NaN and values out of range give INT64_MIN."""
+    return int(x) if -_TWO63 <= x < _TWO63 else -_TWO63
 
 
 def _ceil(x):
@@ -120,14 +126,16 @@ def poisson(s, lam):
             us = 0.5 - abs(u)
             if us == 0:  # (a uniform of exactly 0: C computes k = -inf and rejects it)
                 continue
-            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            # (PyTorch's compiled test and bound use the floor itself; the int64 it
+            # returns is INT64_MIN past the int64 range)
+            k = _floor((2 * a / us + b) * u + lam + 0.43)
             if us >= 0.07 and v <= vr:
-                return k
+                return _int64(k)
             if k < 0 or (us < 0.013 and v > us):
                 continue
             if (_log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
                     <= -lam + k * loglam - math.lgamma(k + 1.0)):
-                return k
+                return _int64(k)
     if lam == 0:
         return 0
     x, prod, limit = 0, 1.0, math.exp(-lam)

@@ -110,6 +110,14 @@ def gamma(start, words, alphas, out, single, cache):
 
 
 @njit(**_JIT)
+def _int64(x):
+    """C's (int64_t)x on x86: NaN and values out of range give INT64_MIN."""
+    if -9.223372036854775808e18 <= x < 9.223372036854775808e18:
+        return np.int64(x)
+    return np.int64(-9223372036854775807 - 1)
+
+
+@njit(**_JIT)
 def _poisson_one(lam, words, state):
     if lam >= 10:
         slam, loglam = math.sqrt(lam), math.log(lam)
@@ -125,14 +133,14 @@ def _poisson_one(lam, words, state):
             us = 0.5 - abs(u)
             if us == 0:
                 continue
-            k = math.floor((2 * a / us + b) * u + lam + 0.43)
+            k = np.floor((2 * a / us + b) * u + lam + 0.43)  # (a double: see _rejection)
             if us >= 0.07 and v <= vr:
-                return k
+                return _int64(k)
             if k < 0 or (us < 0.013 and v > us):
                 continue
             if (_log(v) + math.log(invalpha) - math.log(a / (us * us) + b)
                     <= -lam + k * loglam - math.lgamma(k + 1.0)):
-                return k
+                return _int64(k)
     if lam == 0:
         return 0.0
     x, prod, limit = 0.0, 1.0, math.exp(-lam)
