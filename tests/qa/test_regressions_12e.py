@@ -373,3 +373,19 @@ def test_skip_data(tmp_path):
         buf.seek(0)
         return out, L.load(buf).shape, [str(w.message) for w in caught]
     same_outcome(program)
+
+
+def test_serialization_module_names():
+    import warnings
+
+    def program(L):
+        S = L.serialization
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=S.SourceChangeWarning)
+            warnings.simplefilter("ignore")
+            storage_type = S.normalize_storage_type(L.FloatStorage).__name__
+        return ([getattr(S, n) for n in ["MAGIC_NUMBER", "PROTOCOL_VERSION", "DEFAULT_PROTOCOL",
+                                         "STORAGE_KEY_SEPARATOR", "LONG_SIZE", "INT_SIZE",
+                                         "SHORT_SIZE", "MAP_PRIVATE", "MAP_SHARED"]],
+                S.SourceChangeWarning.__mro__[1:], storage_type)
+    same_outcome(program)

@@ -33,6 +33,15 @@ zipfile = lazy("zipfile", globals(), "zipfile")
 P = lazy("mindtorch._pickle_torch", globals(), "P")
 
 DEFAULT_PROTOCOL = 2
+# torch.serialization's constants (the legacy format's header and C type sizes)
+MAGIC_NUMBER, PROTOCOL_VERSION = 0x1950A86A20F9469CFC6C, 1001
+STORAGE_KEY_SEPARATOR = ","
+LONG_SIZE, INT_SIZE, SHORT_SIZE = 4, 4, 2
+MAP_SHARED, MAP_PRIVATE = 1, 2  # (mmap's flags on Linux / macOS)
+
+
+class SourceChangeWarning(Warning):
+    """PyTorch's warning about a pickled module whose source changed (code filters it)."""
 
 
 # -- save ------------------------------------------------------------------------------------
@@ -250,7 +259,7 @@ def _torchscript(weights_only):
     raise NotImplementedError(_TORCHSCRIPT)
 
 
-_LEGACY_MAGIC, _LEGACY_PROTOCOL = 0x1950A86A20F9469CFC6C, 1001
+_LEGACY_MAGIC, _LEGACY_PROTOCOL = MAGIC_NUMBER, PROTOCOL_VERSION
 
 
 def _load_legacy(fh, map_location, weights_only, pickle_args):
@@ -378,6 +387,18 @@ def get_unsafe_globals_in_checkpoint(f):
     return list(P.unsafe_globals_in_pickle(data))
 
 
+def normalize_storage_type(storage_type):
+    """The mindtorch storage class of the same name (torch.FloatStorage, ...)."""
+    import mindtorch
+    return getattr(mindtorch, storage_type.__name__)
+
+
+def storage_to_tensor_type(storage):
+    """The legacy tensor type of a storage's element type (FloatStorage -> FloatTensor)."""
+    import mindtorch
+    return getattr(mindtorch, type(storage).__name__.replace("Storage", "Tensor"))
+
+
 def _get_layout(name):
     """The layout a checkpoint names ("torch.sparse_coo"), as torch.serialization's."""
     from . import _layout
@@ -391,4 +412,5 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
            "get_unsafe_globals_in_checkpoint", "LoadEndianness", "get_default_load_endianness",
            "set_default_load_endianness", "get_default_mmap_options", "set_default_mmap_options",
            "get_crc32_options", "set_crc32_options", "location_tag", "default_restore_location",
-           "safe_globals", "skip_data", "DEFAULT_PROTOCOL"]
+           "safe_globals", "skip_data", "DEFAULT_PROTOCOL", "SourceChangeWarning",
+           "normalize_storage_type", "storage_to_tensor_type"]
