@@ -490,3 +490,36 @@ def test_allow_mutation_on_saved_tensors_context():
             c.sum().backward()
             return type(ctx).__name__, a.grad.tolist()
     same_outcome(program)
+
+
+@pytest.mark.parametrize("rule", ["none", "generated"])
+@pytest.mark.parametrize("transform", ["jacfwd", "hessian"])
+def test_jacfwd_needs_a_vmap_rule_of_custom_functions(rule, transform):
+    """PyTorch's jacfwd vmaps over the basis: a Function without a vmap rule is refused."""
+    def program(L):
+        class Cube(L.autograd.Function):
+            generate_vmap_rule = rule == "generated"
+
+            @staticmethod
+            def forward(x):
+                return x ** 3
+
+            @staticmethod
+            def setup_context(ctx, inputs, output):
+                ctx.save_for_backward(inputs[0])
+                ctx.save_for_forward(inputs[0])
+
+            @staticmethod
+            def backward(ctx, g):
+                x, = ctx.saved_tensors
+                return 3 * x * x * g
+
+            @staticmethod
+            def jvp(ctx, t):
+                x, = ctx.saved_tensors
+                return 3 * x * x * t
+        x = L.tensor([1.0, 2.0])
+        if transform == "jacfwd":
+            return L.func.jacfwd(Cube.apply)(x).tolist()
+        return L.func.hessian(lambda t: Cube.apply(t).sum())(x).tolist()
+    same_outcome(program)

@@ -155,6 +155,14 @@ def _unbatch(results, out_dims, name, n):
 
 # one is a slice of a mapped argument: batched)
 VMAP_LEVELS = []
+# jacfwd's passes: PyTorch's jacfwd vmaps over the basis (a custom Function needs a vmap
+# rule there too), mindtorch's loops
+JACFWD_PASSES = [0]
+
+
+def vmapping():
+    """Whether func runs under vmap (or jacfwd, which PyTorch vmaps)."""
+    return bool(VMAP_LEVELS or JACFWD_PASSES[0])
 
 
 def refuse_unbatched_running_stats(*stats):
@@ -474,19 +482,12 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         # nothing; "error" refuses draws, "same" replays, "different" draws on per pass
         start = M.get_rng_state()
         made = len(_dual_leaves)
-        out, _, aux = run()
-        if not M.equal(M.get_rng_state(), start):
-            M.set_rng_state(start)
-            if randomness == "error":
-                raise RuntimeError(_RANDOM_ERROR)
+        JACFWD_PASSES[0] += 1
+        try:
+            out, aux, columns = _jacfwd_passes(run, inputs, start, randomness)
+        finally:
+            JACFWD_PASSES[0] -= 1
         outs = _leaves(out)
-        _refuse_complex("jacfwd", out, "outputs")
-        columns = [[] for _ in inputs]  # per input element: the outputs' tangents
-        for j, x in enumerate(inputs):
-            for i in range(x.numel()):
-                if randomness == "same":
-                    M.set_rng_state(start)
-                columns[j].append(_leaves(run(j, i)[1]))
 
         def jac(k, o):
             jacs = iter([M.stack([col[k] for col in columns[j]], -1).reshape(o.shape + x.shape)
@@ -503,6 +504,25 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         result = _finish(result, outer, own)
         return (result, _finish(aux, outer, own)) if has_aux else result
     return _wraps(func, wrapped)
+
+
+def _jacfwd_passes(run, inputs, start, randomness):
+    """jacfwd's primal pass and one pass per input element: (output, aux, per input
+    element the outputs' tangents)."""
+    import mindtorch as M
+    out, _, aux = run()
+    if not M.equal(M.get_rng_state(), start):
+        M.set_rng_state(start)
+        if randomness == "error":
+            raise RuntimeError(_RANDOM_ERROR)
+    _refuse_complex("jacfwd", out, "outputs")
+    columns = [[] for _ in inputs]
+    for j, x in enumerate(inputs):
+        for i in range(x.numel()):
+            if randomness == "same":
+                M.set_rng_state(start)
+            columns[j].append(_leaves(run(j, i)[1]))
+    return out, aux, columns
 
 
 def _dual_call(func, args, nums, tangent_trees, kwargs, has_aux):

@@ -340,8 +340,8 @@ class NestedIOFunction(Function):
 def _check_vmap_rule(cls):
     """PyTorch's refusals of a Function called under vmap (batched inputs or not) that has
     no vmap rule, or two (vmap itself maps by slices: the rule is not called)."""
-    from ..func import VMAP_LEVELS
-    if not VMAP_LEVELS:
+    from ..func import vmapping
+    if not vmapping():
         return
     own = cls.vmap is not Function.vmap
     if cls.generate_vmap_rule and own:
