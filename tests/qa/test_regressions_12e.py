@@ -389,3 +389,20 @@ def test_serialization_module_names():
                                          "SHORT_SIZE", "MAP_PRIVATE", "MAP_SHARED"]],
                 S.SourceChangeWarning.__mro__[1:], storage_type)
     same_outcome(program)
+
+
+TO_CALLS = {
+    "memory_format_positional": lambda L: L.nn.Conv2d(1, 2, 2).to(L.channels_last),
+    "tensor_memory_format_positional": lambda L: L.ones(1).to(L.channels_last),
+    "layout_positional": lambda L: L.ones(1).to(L.strided),
+    "memory_format_as_device": lambda L: L.ones(1).to(device=L.channels_last),
+    "module_copy_keyword": lambda L: L.nn.Linear(2, 2).to(L.float64, copy=True),
+    "module_copy_positional": lambda L: L.nn.Linear(2, 2).to(L.float64, False, True),
+    "module_copy_false": lambda L: L.nn.Linear(2, 2).to("cpu", L.float64, False, False),
+    "module_tensor_copy": lambda L: L.nn.Linear(2, 2).to(L.ones(1), copy=False),
+}
+
+
+@pytest.mark.parametrize("call", sorted(TO_CALLS))
+def test_to_refuses_memory_formats_and_module_copy(call):
+    same_outcome(lambda L: repr(TO_CALLS[call](L)), quiet=True)

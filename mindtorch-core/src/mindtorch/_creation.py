@@ -10,6 +10,7 @@ from . import _dtype as D
 from ._device import as_device, canonical, default_device
 from ._device import device as _device_t
 from ._from_sequence import NEST, _tp_name, host_from_sequence, regular_nest
+from ._layout import TorchName
 from ._lazy import lazy
 from ._storage import FIXED_SIZE, UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
@@ -540,8 +541,8 @@ def _parse_to(*args, **kwargs):
     values.update(kwargs)
     device, dtype = values["device"], values["dtype"]
     if device is not None and not isinstance(device, (str, int)) and \
-            type(device).__name__ != "device" or isinstance(device, bool):
-        raise _bad_to(given, kwargs)
+            type(device).__name__ != "device" or isinstance(device, (bool, TorchName)):
+        raise _bad_to(given, kwargs)  # (a memory format or layout is a str, not a device)
     if dtype is not None and not _is_dtype(dtype):
         raise _bad_to(given, kwargs)
     if not all(isinstance(values[k], bool) for k in ("non_blocking", "copy")):

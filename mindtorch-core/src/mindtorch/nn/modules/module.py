@@ -522,8 +522,8 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
-        from ..._creation import _parse_to
-        device, dtype, non_blocking, _, memory_format = _parse_to(*args, **kwargs)
+        from ..._creation import _parse_to_no_copy
+        device, dtype, non_blocking, memory_format = _parse_to_no_copy(*args, **kwargs)
         if dtype is not None:
             if not (dtype.is_floating_point or dtype.is_complex):
                 raise TypeError("nn.Module.to only accepts floating point or complex dtypes, "
