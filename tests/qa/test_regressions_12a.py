@@ -523,3 +523,23 @@ def test_jacfwd_needs_a_vmap_rule_of_custom_functions(rule, transform):
             return L.func.jacfwd(Cube.apply)(x).tolist()
         return L.func.hessian(lambda t: Cube.apply(t).sum())(x).tolist()
     same_outcome(program)
+
+
+def test_custom_jvp_returning_too_many_tangents():
+    def program(L):
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+            @staticmethod
+            def jvp(ctx, t):
+                return t, t
+        fa = L.autograd.forward_ad
+        with fa.dual_level():
+            F.apply(fa.make_dual(L.tensor([1., 2.]), L.tensor([1., 0.])))
+    same_outcome(program)

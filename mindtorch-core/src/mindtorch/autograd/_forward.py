@@ -354,8 +354,8 @@ def custom_jvp(cls, ctx, tangents, output):
     outs = (output,) if isinstance(output, Tensor) else tuple(output)
     res = res if isinstance(res, tuple) else (res,)
     if len(res) != len(outs):
-        raise RuntimeError(f"jvp() returned {len(res)} tangents, expected {len(outs)} (one per "
-                           f"output of forward)")
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients "
+                           f"(expected {len(outs)} but got {len(res)})")
     for o, t in zip(outs, res):
         if t is not None and _differentiable(o):
             if tangent_of(o) is not None:
