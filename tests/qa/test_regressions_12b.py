@@ -318,3 +318,62 @@ def test_lstsq_gels_refuses_an_exactly_rank_deficient_matrix():
     _same(lambda L: L.linalg.lstsq(L.tensor(a), L.ones(4, 1, dtype=L.float64), driver="gels"))
     _same(lambda L: L.linalg.lstsq(L.tensor(np.stack([a + np.eye(4, 3), a])),
                                    L.ones(2, 4, 1, dtype=L.float64), driver="gels"))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, o: L.add(L.arange(12.).reshape(3, 4).t(), 1, out=o),
+    lambda L, o: L.exp(L.arange(12.).reshape(3, 4).t(), out=o),
+    lambda L, o: L.neg(L.arange(12.).reshape(3, 4).t()[None].expand(2, 4, 3), out=o),
+    lambda L, o: L.linalg.inv(L.eye(3) + 0.1, out=o),
+    lambda L, o: L.linalg.solve(L.eye(3) + 0.1, L.ones(3, 2), out=o),
+    lambda L, o: L.linalg.cholesky(L.eye(3) * 2, out=o),
+    lambda L, o: L.mm(L.ones(3, 2), L.ones(2, 4), out=o),
+    lambda L, o: L.sum(L.arange(12.).reshape(3, 4).t(), 0, keepdim=True, out=o),
+])
+@pytest.mark.parametrize("init", [(0,), (2, 2)])
+def test_resized_out_takes_the_result_layout(call, init):
+    import warnings
+
+    def program(L):
+        out = L.empty(init)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            call(L, out)
+        return out, out.stride()
+    _same(program)
+
+
+def test_out_of_the_right_shape_keeps_its_strides():
+    def program(L):
+        out = L.empty(3, 4)
+        L.add(L.arange(12.).reshape(4, 3).t(), 1, out=out)
+        return out, out.stride()
+    _same(program)
+
+
+def _cube(L):
+    return L.arange(24.).reshape(2, 3, 4)
+
+
+@pytest.mark.parametrize("index", [
+    lambda L: L.Size([1]), lambda L: L.Size([1, 2]),
+    lambda L: __import__("collections").namedtuple("NT", "a b")(1, slice(None)),
+    lambda L: np.array([1, 0], np.uint8), lambda L: [np.uint8(1), np.uint8(0)],
+    lambda L: np.ones((2, 3), np.uint8), lambda L: np.array([1, 0], np.int8),
+])
+def test_tuple_subclasses_and_numpy_byte_masks_as_indices(index):
+    import warnings
+
+    def read(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return _cube(L)[index(L)]
+
+    def write(L):
+        x = _cube(L)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            x[index(L)] = -1.0
+        return x
+    _same(read)
+    _same(write)

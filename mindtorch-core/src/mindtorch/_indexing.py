@@ -66,8 +66,8 @@ def _is_sequence(x):
 def _as_tuple(index):
     """The index as a tuple of items (NumPy's heuristic, as PyTorch applies it: a short
     list holding slices, sequences, tensors, None or Ellipsis is a tuple in disguise)."""
-    if type(index) is tuple:
-        return index
+    if isinstance(index, tuple):  # (torch.Size and namedtuples too, as PyTorch's PyTuple_Check)
+        return tuple(index)
     # (a NumPy array is an index tensor, never a tuple in disguise)
     if isinstance(index, (Tensor, np.ndarray)) or not _is_sequence(index):
         return (index,)
@@ -86,10 +86,11 @@ def _as_tuple(index):
 
 
 def _sequence_to_tensor(seq, device):
-    """A list index as a tensor: bool if all its items are bools, else int64."""
+    """A list index as a tensor: bool or uint8 (a mask) if its items are (a NumPy uint8
+    array, say), else int64."""
     from ._creation import tensor
     t = tensor(seq, device=device)
-    if t.dtype is not D.bool and t.dtype is not D.int64:
+    if t.dtype not in (D.bool, D.uint8, D.int64):
         t = tensor(seq, dtype=D.int64, device=device)
     return t
 

@@ -130,6 +130,7 @@ def write_out(op, out, result):
     """Copy `result` into the user's out= tensor, resizing it like PyTorch does."""
     from .. import _promotion
     from .._dtype import scalar_type_name
+    from .._strides import non_overlapping_and_dense
     from ..autograd.grad_mode import state
     # (generated bindings refuse inputs that require grad before the op; public wrappers
     # that compute first and write here leave a result with history)
@@ -152,5 +153,10 @@ def write_out(op, out, result):
                           f"inplace, to zero elements with t.resize_(0).", UserWarning,
                           stacklevel=_user_level())
         out.resize_(result._shape)
+        if not result.is_contiguous() and non_overlapping_and_dense(result._shape,
+                                                                    result._stride):
+            # (PyTorch gives a resized out the result's layout: a permuted input's, or a
+            # LAPACK result's column-major one)
+            out.as_strided_(result._shape, result._stride)
     out.copy_(result)
     return out
