@@ -543,3 +543,35 @@ def test_custom_jvp_returning_too_many_tangents():
         with fa.dual_level():
             F.apply(fa.make_dual(L.tensor([1., 2.]), L.tensor([1., 0.])))
     same_outcome(program)
+
+
+@pytest.mark.parametrize("case", ["wrong_size", "dirty_not_in_place", "dirty_in_place",
+                                  "view_not_view", "view_view", "as_is_not_view"])
+def test_custom_jvp_tangent_checks(case):
+    def program(L):
+        dirty, as_is, view = case.startswith("dirty"), case == "as_is_not_view", \
+            case.startswith("view")
+
+        class F(L.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                if dirty:
+                    x.mul_(2)
+                    ctx.mark_dirty(x)
+                    return x
+                return x if as_is else x.view(2) if view else x * 2
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+
+            @staticmethod
+            def jvp(ctx, t):
+                return {"wrong_size": lambda: t[:1], "dirty_not_in_place": lambda: t * 2,
+                        "dirty_in_place": lambda: t.mul_(2), "view_not_view": lambda: t * 1,
+                        "view_view": lambda: t.view(2), "as_is_not_view": lambda: t}[case]()
+        fa = L.autograd.forward_ad
+        with fa.dual_level():
+            x = fa.make_dual(L.tensor([1., 2.]), L.tensor([1., 1.]))
+            return fa.unpack_dual(F.apply(x)).tangent.tolist()
+    same_outcome(program)

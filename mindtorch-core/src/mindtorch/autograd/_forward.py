@@ -342,7 +342,34 @@ def custom_tangents(cls, args):
             for a, t in zip(args, tangents)]
 
 
-def custom_jvp(cls, ctx, tangents, output):
+def check_tangent_size(tensor, tangent):
+    if tuple(tangent.shape) != tuple(tensor.shape):
+        raise RuntimeError(f"Trying to set a forward gradient that has a different size than "
+                           f"that of the original Tensor, this is not supported. Tensor is of "
+                           f"size {list(tensor.shape)} while the given forward gradient is of "
+                           f"size {list(tangent.shape)}.")
+
+
+def _check_custom_tangent(ctx, args, tangents, output, tangent):
+    """PyTorch's checks of a jvp's tangent: the output's size; a dirty input's tangent
+    written in place; a view for an output that is a view of an input (or one as is)."""
+    check_tangent_size(output, tangent)
+    k = next((k for k, a in enumerate(args) if a is output), None)
+    if k is not None and any(output is d for d in ctx._dirty):
+        if tangent is not tangents[k]:
+            raise RuntimeError("An inplace custom Function is not modifying the forward mode "
+                               "gradients inplace. If the forward is modifying an input "
+                               "inplace, then the jvp function must modify the corresponding "
+                               "gradient inplace.")
+        return
+    base = output._base
+    if base is not None and tangent._base is None and any(
+            isinstance(a, Tensor) and (a is base or a._base is base) for a in args):
+        raise RuntimeError("A custom Function's forward is returning a view (or an input "
+                           "as-is) but the jvp is not returning a view.")
+
+
+def custom_jvp(cls, ctx, tangents, output, args=()):
     """output (a custom Function's) with the tangents its jvp gives."""
     prev, forward.on = forward.on, False
     ctx._in_jvp = True
@@ -358,6 +385,7 @@ def custom_jvp(cls, ctx, tangents, output):
                            f"(expected {len(outs)} but got {len(res)})")
     for o, t in zip(outs, res):
         if t is not None and _differentiable(o):
+            _check_custom_tangent(ctx, args, tangents, o, t)
             if tangent_of(o) is not None:
                 _off(_write_tangent, (o, t))
             else:

@@ -72,11 +72,7 @@ def make_dual(tensor, tangent, *, level=None):
     if tangent_of(tensor) is not None:
         raise RuntimeError(f"Making a dual Tensor based on a Tensor that already has a forward "
                            f"gradient at the same level {level} is not supported.")
-    if tuple(tangent.shape) != tuple(tensor.shape):
-        raise RuntimeError(f"Trying to set a forward gradient that has a different size than "
-                           f"that of the original Tensor, this is not supported. Tensor is of "
-                           f"size {list(tensor.shape)} while the given forward gradient is of "
-                           f"size {list(tangent.shape)}.")
+    _forward.check_tangent_size(tensor, tangent)
     prev, forward.on = forward.on, False
     try:
         dual = tensor.view(tensor.shape)  # a view (with ViewBackward0 when recording)

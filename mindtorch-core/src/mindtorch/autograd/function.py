@@ -223,9 +223,11 @@ class Function(metaclass=FunctionMeta):
             forward.on = on
         if not recording:
             output = _unrecorded(ctx, tensors, output)
-            return output if tangents is None else forward.custom_jvp(cls, ctx, tangents, output)
+            return output if tangents is None else \
+                forward.custom_jvp(cls, ctx, tangents, output, args)
         output = cls._attach(ctx, tensors, edges, output)
-        return output if tangents is None else forward.custom_jvp(cls, ctx, tangents, output)
+        return output if tangents is None else \
+            forward.custom_jvp(cls, ctx, tangents, output, args)
 
     @classmethod
     def _attach(cls, ctx, tensors, edges, output):
