@@ -406,3 +406,19 @@ TO_CALLS = {
 @pytest.mark.parametrize("call", sorted(TO_CALLS))
 def test_to_refuses_memory_formats_and_module_copy(call):
     same_outcome(lambda L: repr(TO_CALLS[call](L)), quiet=True)
+
+
+REQUIRES_GRAD_CALLS = {
+    "positional_int": lambda L: L.ones(1).requires_grad_(0),
+    "keyword_int": lambda L: L.ones(1).requires_grad_(requires_grad=0),
+    "module_keyword_int": lambda L: L.nn.Linear(1, 1).requires_grad_(requires_grad=0),
+    "parameter_positional_int": lambda L: L.nn.Parameter(L.ones(1)).requires_grad_(0),
+    "unknown_keyword": lambda L: L.ones(1).requires_grad_(foo=1),
+    "keyword_and_unknown": lambda L: L.ones(1).requires_grad_(requires_grad=True, foo=2),
+    "keyword_true": lambda L: L.ones(1).requires_grad_(requires_grad=True).requires_grad,
+}
+
+
+@pytest.mark.parametrize("call", sorted(REQUIRES_GRAD_CALLS))
+def test_requires_grad_argument_errors(call):
+    same_outcome(lambda L: repr(REQUIRES_GRAD_CALLS[call](L)))
