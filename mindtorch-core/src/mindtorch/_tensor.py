@@ -37,18 +37,6 @@ def _reflected(method):
     return operator
 
 
-def _requires_grad_keyword(keyword):
-    """Tensor.requires_grad_'s argument given by keyword, checked as PyTorch's parser."""
-    (name, value), *rest = keyword.items()
-    if name != "requires_grad" or rest:
-        bad = name if name != "requires_grad" else rest[0][0]
-        raise TypeError(f"requires_grad_() got an unexpected keyword argument '{bad}'")
-    if not isinstance(value, bool):
-        raise TypeError(f"requires_grad_(): argument 'requires_grad' must be bool, not "
-                        f"{type(value).__name__}")
-    return value
-
-
 class Tensor:
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device",
                  "_version_counter", "_cache", "__weakref__", "__dict__")
@@ -236,7 +224,8 @@ class Tensor:
 
     def requires_grad_(self, requires_grad=True, /, **keyword):
         if keyword:  # requires_grad_(requires_grad=...): its errors name no position
-            requires_grad = _requires_grad_keyword(keyword)
+            from ._tensor_compat import requires_grad_keyword
+            requires_grad = requires_grad_keyword(keyword)
         elif not isinstance(requires_grad, bool):
             raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {type(requires_grad).__name__}")

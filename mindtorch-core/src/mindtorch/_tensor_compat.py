@@ -11,6 +11,18 @@ from ._legacy_types import storage_type
 from ._tensor import Tensor
 
 
+def requires_grad_keyword(keyword):
+    """Tensor.requires_grad_'s argument given by keyword, checked as PyTorch's parser."""
+    (name, value), *rest = keyword.items()
+    if name != "requires_grad" or rest:
+        bad = name if name != "requires_grad" else rest[0][0]
+        raise TypeError(f"requires_grad_() got an unexpected keyword argument '{bad}'")
+    if not isinstance(value, bool):
+        raise TypeError(f"requires_grad_(): argument 'requires_grad' must be bool, not "
+                        f"{type(value).__name__}")
+    return value
+
+
 def _check_numel(tensor, sizes):
     numel = functools.reduce(operator.mul, sizes, 1)
     if tensor.numel() != numel:
