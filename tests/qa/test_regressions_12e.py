@@ -422,3 +422,14 @@ REQUIRES_GRAD_CALLS = {
 @pytest.mark.parametrize("call", sorted(REQUIRES_GRAD_CALLS))
 def test_requires_grad_argument_errors(call):
     same_outcome(lambda L: repr(REQUIRES_GRAD_CALLS[call](L)))
+
+
+@pytest.mark.parametrize("make", ["keyword_int", "positional_int", "none", "int_data", "no_data"])
+def test_parameter_requires_grad_must_be_bool(make):
+    def program(L):
+        return repr({"keyword_int": lambda: L.nn.Parameter(L.ones(1), requires_grad=1),
+                     "positional_int": lambda: L.nn.Parameter(L.ones(1), 0),
+                     "none": lambda: L.nn.Parameter(L.ones(1), requires_grad=None),
+                     "int_data": lambda: L.nn.Parameter(L.ones(1, dtype=L.int64), 1),
+                     "no_data": lambda: L.nn.Parameter(None, 1)}[make]())
+    same_outcome(program)

@@ -41,6 +41,9 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
                     f"__torch_dispatch__() implementation.")
             t._is_param = True
             return t
+        if not isinstance(requires_grad, bool):  # (PyTorch's Tensor._make_subclass parses it)
+            raise TypeError(f"_make_subclass(): argument 'require_grad' (position 3) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         if requires_grad and not (data.dtype.is_floating_point or data.dtype.is_complex):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require "
                                "gradients")
