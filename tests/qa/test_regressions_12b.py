@@ -377,3 +377,21 @@ def test_tuple_subclasses_and_numpy_byte_masks_as_indices(index):
         return x
     _same(read)
     _same(write)
+
+
+@pytest.mark.parametrize("case", [
+    ((2, 3, 4), lambda L: (slice(None, None, 2), L.tensor([True, True, True]), slice(2, None))),
+    ((3, 4), lambda L: (Ellipsis, None, L.tensor([-3, 1]), slice(None))),
+    ((2, 3, 4), lambda L: (slice(0, 1), L.tensor([[1], [2]]), slice(None, None, 3))),
+    ((2, 3, 4), lambda L: (None, L.tensor([[0]]), L.tensor([1, 2]), slice(None))),
+])
+def test_advanced_index_result_layout_of_permuted_input(case):
+    shape, index = case
+
+    def program(L):
+        x = L.arange(float(np.prod(shape))).reshape(shape[::-1]).permute(
+            *range(len(shape) - 1, -1, -1))
+        r = x[index(L)]
+        big = [s for n, s in zip(r.shape, r.stride()) if n > 1]  # (size-1 dims: any stride)
+        return r, big
+    _same(program)

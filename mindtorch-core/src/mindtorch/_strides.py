@@ -122,13 +122,36 @@ def index_result_strides(self_shape, self_stride, index_layouts):
     pad = (first, len(shape) - last)
     operands = [stride[:first] + [0] * len(bshape) + stride[last:]]
     for i in pos:
-        ishape, istride = index_layouts[i]
-        lead = len(bshape) - len(ishape)  # broadcast: new and size-1 dims get stride 0
-        b = [0] * lead + [0 if n == 1 and m != 1 else st
-                          for n, m, st in zip(ishape, bshape[lead:], istride)]
-        operands.append([0] * pad[0] + b + [0] * pad[1])
+        operands.append(_index_operand(*index_layouts[i], bshape, pad, out))
     strides, cur = [0] * len(out), 1
     for d in stride_order(out, *operands):
         strides[d] = cur
         cur *= out[d]
     return out, tuple(strides)
+
+
+def _index_operand(shape, stride, bshape, pad, out):
+    """An index tensor's strides as TensorIterator sees them: expanded to the indices'
+    broadcast shape (expand_outplace), viewed with size-1 dims before and after
+    (reshape_indexer: those dims' strides decide ties between the other operands' dims),
+    then broadcast over the result (stride 0 where a size-1 dim meets a longer one)."""
+    from ._ops.decls.views import view_strides
+    from ._tensor import contiguous_strides
+    if tuple(shape) != tuple(bshape):
+        stride = _expanded_strides(shape, stride, bshape)
+    full = (1,) * pad[0] + tuple(bshape) + (1,) * pad[1]
+    viewed = view_strides(tuple(bshape), tuple(stride), full) or contiguous_strides(full)
+    return [0 if n == 1 and m != 1 else st for n, m, st in zip(full, out, viewed)]
+
+
+def _expanded_strides(shape, stride, target):
+    """The strides of (shape, stride) expanded to target (ATen's inferExpandGeometry: a new
+    leading size-1 dim steps over the dims to its right, a broadcast dim gets 0)."""
+    lead = len(target) - len(shape)
+    out = [0] * len(target)
+    for i in range(len(target) - 1, -1, -1):
+        if i >= lead:
+            out[i] = stride[i - lead] if shape[i - lead] == target[i] else 0
+        elif target[i] == 1 and i + 1 < len(target):
+            out[i] = target[i + 1] * out[i + 1]
+    return out
