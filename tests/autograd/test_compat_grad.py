@@ -42,3 +42,22 @@ def test_slice_inverse_grad():
         torch.slice_inverse(tx, tx.detach()[0:6:2]).mul(3).sum().backward()
     except RuntimeError as e:
         assert "SliceInverseBackward0 returned an invalid gradient" in str(e)
+
+
+def test_weight_norm_ops_grad():
+    """norm_except_dim, _weight_norm (fused dims and the others) and
+    _weight_norm_interface: gradcheck, and torch's gradients."""
+    (mv, tv), (mg, tg) = _m(4, 3, 2), _m(4, 1, 1, seed=1)
+    assert gradcheck(lambda v: mindtorch.norm_except_dim(v, 2, 1), (mv,))
+    assert gradcheck(lambda v, g: mindtorch._weight_norm(v, g, 0), (mv, mg))
+    assert gradgradcheck(lambda v, g: mindtorch._weight_norm(v, g, 0), (mv, mg))
+    assert gradcheck(lambda v, g: mindtorch._weight_norm_interface(v, g, 0)[0], (mv, mg))
+    (mh, th) = _m(1, 3, 1, seed=2)
+    for dim, (m_g, t_g) in ((0, (mg, tg)), (1, (mh, th))):
+        for x in (mv, tv, m_g, t_g):
+            x.grad = None
+        w = _m(4, 3, 2, seed=3)
+        (mindtorch._weight_norm(mv, m_g, dim) * w[0]).sum().backward()
+        (torch._weight_norm(tv, t_g, dim) * w[1]).sum().backward()
+        for m, t in ((mv, tv), (m_g, t_g)):
+            np.testing.assert_allclose(m.grad.numpy(), t.grad.numpy(), rtol=1e-10, atol=1e-12)

@@ -234,3 +234,49 @@ def test_save_of_uninitialized_lazy_state_dict(weights_only):
             return type(e).__name__, "GLOBAL torch.nn.parameter.UninitializedParameter" in str(e)
         return {k: type(v).__name__ for k, v in loaded.items()}
     assert program(mindtorch) == program(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "bfloat16", "float16"])
+@pytest.mark.parametrize("dim", [0, 1, None])
+@pytest.mark.parametrize("new_style", [False, True])
+def test_weight_norm_of_reduced_precision_weights_as_pytorchs_fused_kernel(dtype, dim, new_style):
+    """torch._weight_norm computes the first / last dim in float and rounds once (it was
+    computed in the weight's dtype: bfloat16 results off by an ulp)."""
+    import warnings
+
+    def program(L):
+        m = L.nn.Linear(8, 16)
+        with L.no_grad():
+            m.weight.copy_(_w(L, 16, 8))
+        m = m.to(getattr(L, dtype))
+        wn = L.nn.utils.parametrizations.weight_norm if new_style else L.nn.utils.weight_norm
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            wn(m, dim=dim)
+        return m.weight.detach().float().numpy()
+    np.testing.assert_allclose(program(mindtorch), program(torch),
+                               rtol=0 if dtype != "float32" else 1e-6, atol=0)
+
+
+@pytest.mark.parametrize("call", [
+    "norm_except_dim(v)", "norm_except_dim(v, 1, 1)", "norm_except_dim(v, 3, -1)",
+    "norm_except_dim(v, 2, -3)", "norm_except_dim(v, 2, 3)", "norm_except_dim(v, 2.5)",
+    "norm_except_dim(v.long())", "norm_except_dim(v[0, 0])", "norm_except_dim(v[0, 0, 0])",
+    "_weight_norm(v, g)", "_weight_norm(v.bfloat16(), g.bfloat16())",
+    "_weight_norm(v.half(), g)", "_weight_norm(v.double(), g)",
+    "_weight_norm(v, g.reshape(1, 2, 1), 1)", "_weight_norm(v, g.reshape(1, 1, 2), -1)",
+    "_weight_norm_interface(v, g.reshape(2))", "_weight_norm_interface(v.half(), g.half())",
+    "_weight_norm_interface(v, g, 1)", "_weight_norm_interface(v.long(), g.long())",
+])
+def test_weight_norm_functions(call):
+    def program(L):
+        v, g = _w(L, 2, 2, 3), _w(L, 2, 1, 1, seed=1)
+        out = eval(f"L.{call}", {"L": L, "v": v, "g": g})
+        outs = out if isinstance(out, tuple) else (out,)
+        return [(str(o.dtype).split(".")[1], tuple(o.shape), o.float().numpy().tolist())
+                for o in outs]
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        for (d1, s1, x1), (d2, s2, x2) in zip(ours[1], theirs[1]):
+            assert (d1, s1) == (d2, s2)
+            np.testing.assert_allclose(x1, x2, rtol=1e-6, atol=1e-7)

@@ -2,8 +2,10 @@
 decomposition into other ops (so every backend runs them, autograd goes through the
 sub-ops): conv_tbc (time-batch-channel convolution, fairseq's), as_strided_scatter and
 slice_inverse (functionalization's scatter into / inverse of a view), hash_tensor (xor of
-the elements' 64-bit patterns)."""
+the elements' 64-bit patterns), and weight normalisation's norm_except_dim / _weight_norm /
+_weight_norm_interface (what nn.utils' weight_norm computes with)."""
 from ... import _dtype as D
+from .._argcheck import wrap_dim
 from ..registry import OPS, define, nondifferentiable
 
 
@@ -96,6 +98,55 @@ def _hash_tensor(self, dim, keepdim, mode):
     return out.view(D.uint64)
 
 
+def _norm_except_dim(v, pow, dim):
+    """||v|| over every dim but `dim` (kept, the others of size 1); dim -1: the whole norm."""
+    if not (v.dtype.is_floating_point or v.dtype.is_complex):  # (at::norm's refusal)
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. "
+                           f"Got {D.scalar_type_name(v.dtype)} instead.")
+    if dim == -1:
+        return v.norm(pow)
+    dim = wrap_dim(dim, v.ndim)
+    if v.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    if v.ndim == 1:  # (each element its own row)
+        return v.unsqueeze(1).norm(pow, 1)
+    return v.norm(pow, tuple(d for d in range(v.ndim) if d != dim), keepdim=True)
+
+
+def _weight_norm(v, g, dim):
+    if dim in (0, v.ndim - 1):  # (PyTorch's fused kernel)
+        return OPS["_weight_norm_interface"].call(v, g, dim)[0]
+    return v * (g / OPS["norm_except_dim"].call(v, 2, dim))
+
+
+_FUSED_DIM_ASSERT = (
+    'dim == 0 || dim == v.dim() - 1 INTERNAL ASSERT FAILED at "/__w/pytorch/pytorch/aten/src/'
+    'ATen/native/cpu/WeightNormKernel.cpp":408, please report a bug to PyTorch. fused kernels '
+    "can only be applied for first or last dim")
+
+
+def _weight_norm_interface(v, g, dim):
+    """(v * g / ||v||, ||v||) over the first or last dim, as PyTorch's fused kernel: in
+    float for float16 / bfloat16 (rounded once), the norms kept in that type, g's shape."""
+    if dim not in (0, v.ndim - 1):
+        raise RuntimeError(_FUSED_DIM_ASSERT)
+    if not v.dtype.is_floating_point:
+        raise NotImplementedError(f"\"weight_norm_kernel\" not implemented for "
+                                  f"'{D.scalar_type_name(v.dtype)}'")
+    if g.dtype is not v.dtype:
+        raise RuntimeError(f"expected scalar type {D.scalar_type_name(v.dtype)} but found "
+                           f"{D.scalar_type_name(g.dtype)}")
+    acc = D.float32 if v.dtype.itemsize == 2 else v.dtype
+    vf = v.to(acc)
+    squares = vf * vf
+    if v.ndim > 1:
+        kept = 0 if dim == 0 else v.ndim - 1
+        squares = squares.sum(tuple(d for d in range(v.ndim) if d != kept), keepdim=True)
+    norms = squares.sqrt()
+    w = vf * (g.to(acc).reshape(norms.shape) / norms)
+    return w.to(v.dtype), norms.reshape(g.shape)
+
+
 def _declare():
     define("conv_tbc(Tensor self, Tensor weight, Tensor bias, int pad=0) -> Tensor",
            decomposition=_conv_tbc, method=False, modules=("nn.functional",))
@@ -107,6 +158,12 @@ def _declare():
     define("hash_tensor(Tensor self, int[]? dim=[], *, bool keepdim=False, int mode=0) "
            "-> Tensor", decomposition=_hash_tensor, wrap_dims=True, method=False)
     nondifferentiable(OPS["hash_tensor"])
+    define("norm_except_dim(Tensor v, int pow=2, int dim=0) -> Tensor",
+           decomposition=_norm_except_dim, method=False, wrap_dims=False)
+    define("_weight_norm(Tensor v, Tensor g, int dim=0) -> Tensor", decomposition=_weight_norm,
+           method=False, wrap_dims=False)
+    define("_weight_norm_interface(Tensor v, Tensor g, int dim=0) -> (Tensor, Tensor)",
+           decomposition=_weight_norm_interface, method=False, wrap_dims=False)
 
 
 _declare()

@@ -2,24 +2,21 @@
 parametrizations.weight_norm): weight = g * v / ||v||, the norm over every dim but ``dim``."""
 import warnings
 
-from ..._ops._argcheck import wrap_dim
 from ..parameter import Parameter
 
 __all__ = ["WeightNorm", "remove_weight_norm", "weight_norm"]
 
 
 def norm_except_dim(v, pow=2, dim=0):
-    """||v|| over every dim but ``dim`` (kept, the others of size 1); dim -1: the whole
-    norm, as PyTorch's norm_except_dim."""
-    if dim == -1:
-        return v.norm(pow)
-    dim = wrap_dim(dim, v.dim())  # (out of range: IndexError, as PyTorch's transpose)
-    dims = tuple(d for d in range(v.dim()) if d != dim)
-    return v.norm(pow, dim=dims, keepdim=True) if dims else v.abs()
+    """torch.norm_except_dim: ||v|| over every dim but ``dim``; dim -1: the whole norm."""
+    from ... import norm_except_dim
+    return norm_except_dim(v, pow, dim)
 
 
 def _weight_norm(v, g, dim=0):
-    return v * (g / norm_except_dim(v, 2, dim))
+    """torch._weight_norm: v * g / norm_except_dim(v) (fused over the first / last dim)."""
+    from ... import _weight_norm
+    return _weight_norm(v, g, dim)
 
 
 class WeightNorm:
