@@ -433,3 +433,19 @@ def test_parameter_requires_grad_must_be_bool(make):
                      "int_data": lambda: L.nn.Parameter(L.ones(1, dtype=L.int64), 1),
                      "no_data": lambda: L.nn.Parameter(None, 1)}[make]())
     same_outcome(program)
+
+
+WRONG_TYPE_CALLS = {
+    "elu_alpha": lambda L: L.nn.functional.elu(L.ones(1), alpha="x"),
+    "relu_list": lambda L: L.nn.functional.relu([1.0]),
+    "leaky_relu_ndarray": lambda L: L.nn.LeakyReLU()(__import__("numpy").ones(2)),
+    "layer_norm_none": lambda L: L.nn.LayerNorm(2)(None),
+    "kl_div_list": lambda L: L.nn.KLDivLoss()([1.0], L.ones(1)),
+    "hinge_embedding_none": lambda L: L.nn.HingeEmbeddingLoss()(None, L.ones(1)),
+    "adaptive_max_pool1d_list": lambda L: L.nn.AdaptiveMaxPool1d(2)([1.0]),
+}
+
+
+@pytest.mark.parametrize("call", sorted(WRONG_TYPE_CALLS))
+def test_argument_type_errors_name_the_public_function(call):
+    same_outcome(WRONG_TYPE_CALLS[call])

@@ -25,8 +25,17 @@ def _fail(op, pos, value, expected=None):
     arg = op.schema.args[pos]
     expected = expected or ("Tensor" if arg.type == "Tensor|Scalar" and op.name in _TENSOR_ONLY
                             else _TYPE_NAMES.get(arg.type, arg.type))
-    raise TypeError(f"{op.name}(): argument {_named(arg, pos)} must be "
+    raise TypeError(f"{_shown(op)}(): argument {_named(arg, pos)} must be "
                     f"{expected}, not {_type_name(value)}")
+
+
+def _shown(op):
+    """The op's name as PyTorch's messages give it: without the prefix mindtorch declares
+    nn.functional's own ops with (functional_elu is F.elu, nn_max_unpool2d F.max_unpool2d)."""
+    for prefix in ("functional_", "nn_"):
+        if op.name.startswith(prefix):
+            return op.name[len(prefix):]
+    return op.name
 
 
 def _named(arg, pos):
@@ -195,7 +204,7 @@ def int_list(op, pos, x):
         # (2, True) is read as (2, 1)
         if isinstance(x, (list, tuple)) and x and _not_list_int(x[0]):
             arg = op.schema.args[pos]
-            raise TypeError(f"{op.name}(): argument {_named(arg, pos)} must be "
+            raise TypeError(f"{_shown(op)}(): argument {_named(arg, pos)} must be "
                             f"tuple of ints, but found element of type {_type_name(x[0])} "
                             f"at pos 0")
         try:
@@ -208,7 +217,7 @@ def int_list(op, pos, x):
             if k == 0:
                 _fail(op, pos, bad)
             if k is not None:  # a later element: PyTorch's unpacking error
-                raise TypeError(f"{op.name}(): argument '{op.schema.args[pos].name}' failed "
+                raise TypeError(f"{_shown(op)}(): argument '{op.schema.args[pos].name}' failed "
                                 f"to unpack the object at pos {k + 1} with error \"type must "
                                 f"be tuple of ints,but got {_type_name(bad)}\"") from None
             _fail(op, pos, x)
@@ -353,7 +362,7 @@ def no_grad_view(base, result):
 
 
 def no_tensor(op):
-    raise TypeError(f"{op.name}(): expected at least one argument to be a Tensor")
+    raise TypeError(f"{_shown(op)}(): expected at least one argument to be a Tensor")
 
 
 def set_requires_grad(t):
@@ -365,7 +374,7 @@ def set_requires_grad(t):
 
 
 def out_requires_grad(op):
-    raise RuntimeError(f"{op.name}(): functions with out=... arguments don't support automatic "
+    raise RuntimeError(f"{_shown(op)}(): functions with out=... arguments don't support automatic "
                        f"differentiation, but one of the arguments requires grad.")
 
 
