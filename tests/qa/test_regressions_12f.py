@@ -280,3 +280,19 @@ def test_weight_norm_functions(call):
         for (d1, s1, x1), (d2, s2, x2) in zip(ours[1], theirs[1]):
             assert (d1, s1) == (d2, s2)
             np.testing.assert_allclose(x1, x2, rtol=1e-6, atol=1e-7)
+
+
+@pytest.mark.parametrize("call", [
+    "_validate_pruning_amount_init(-1)", "_validate_pruning_amount_init('a')",
+    "_validate_pruning_amount(5, 4)", "_compute_nparams_toprune(0.5, 7)",
+    "_compute_nparams_toprune(3, 5)", "_validate_structured_pruning(t[0])",
+    "_validate_pruning_dim(t, 2)", "_compute_norm(t, 1, -1)", "_compute_norm(t, 'fro', 0)",
+    "_compute_norm(t, 2, 2)", "_compute_norm(t, 2, -3)",
+])
+def test_prune_private_helpers_custom_methods_import(call):
+    def program(L):
+        out = eval(f"P.{call}", {"P": _prune(L), "t": _w(L, 3, 4)})
+        return out.numpy().tolist() if hasattr(out, "numpy") else out
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-6)

@@ -194,7 +194,8 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-def _validate_amount_init(amount):
+# (the helpers under PyTorch's private names: custom pruning methods import them)
+def _validate_pruning_amount_init(amount):
     if not isinstance(amount, numbers.Real):
         raise TypeError(f"Invalid type for amount: {amount}. Must be int or float.")
     if (isinstance(amount, numbers.Integral) and amount < 0) or (
@@ -203,24 +204,44 @@ def _validate_amount_init(amount):
                          f"a non-negative integer")
 
 
+def _validate_pruning_amount(amount, tensor_size):
+    if isinstance(amount, numbers.Integral) and amount > tensor_size:
+        raise ValueError(f"amount={amount} should be smaller than the number of "
+                         f"parameters to prune={tensor_size}")
+
+
+def _compute_nparams_toprune(amount, tensor_size):
+    """An int amount as it is, a float as a fraction rounded half to even."""
+    return amount if isinstance(amount, numbers.Integral) else round(amount * tensor_size)
+
+
 def _n_to_prune(amount, size):
-    """How many of `size` units to prune: an int amount as it is (checked), a float as a
-    fraction, rounded half to even."""
-    if isinstance(amount, numbers.Integral):
-        if amount > size:
-            raise ValueError(f"amount={amount} should be smaller than the number of "
-                             f"parameters to prune={size}")
-        return amount
-    return round(amount * size)
+    _validate_pruning_amount(amount, size)
+    return _compute_nparams_toprune(amount, size)
 
 
-def _structured_size(t, dim):
+def _validate_structured_pruning(t):
     if t.dim() <= 1:
         raise ValueError(f"Structured pruning can only be applied to multidimensional "
                          f"tensors. Found tensor of shape {t.shape} with {t.dim()} dims")
+
+
+def _validate_pruning_dim(t, dim):
     if dim >= t.dim():
         raise IndexError(f"Invalid index {dim} for tensor of size {t.shape}")
+
+
+def _structured_size(t, dim):
+    _validate_structured_pruning(t)
+    _validate_pruning_dim(t, dim)
     return t.shape[dim]
+
+
+def _compute_norm(t, n, dim):
+    """t's L`n` norm over every dim but `dim` (one value per channel)."""
+    dims = list(range(t.dim()))
+    dims.remove(dims[dim] if dim < 0 else dim)  # (a dim out of range: the list's errors)
+    return torch.norm(t, p=n, dim=dims)
 
 
 def _channel_mask(t, dim, channels):
@@ -236,7 +257,7 @@ class RandomUnstructured(BasePruningMethod):
     PRUNING_TYPE = "unstructured"
 
     def __init__(self, amount):
-        _validate_amount_init(amount)
+        _validate_pruning_amount_init(amount)
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
@@ -257,7 +278,7 @@ class L1Unstructured(BasePruningMethod):
     PRUNING_TYPE = "unstructured"
 
     def __init__(self, amount):
-        _validate_amount_init(amount)
+        _validate_pruning_amount_init(amount)
         self.amount = amount
 
     def compute_mask(self, t, default_mask):
@@ -279,7 +300,7 @@ class RandomStructured(BasePruningMethod):
     PRUNING_TYPE = "structured"
 
     def __init__(self, amount, dim=-1):
-        _validate_amount_init(amount)
+        _validate_pruning_amount_init(amount)
         self.amount = amount
         self.dim = dim
 
@@ -304,7 +325,7 @@ class LnStructured(BasePruningMethod):
     PRUNING_TYPE = "structured"
 
     def __init__(self, amount, n, dim=-1):
-        _validate_amount_init(amount)
+        _validate_pruning_amount_init(amount)
         self.amount = amount
         self.n = n
         self.dim = dim
@@ -314,9 +335,8 @@ class LnStructured(BasePruningMethod):
         k = _n_to_prune(self.amount, size)
         if k == 0:
             return default_mask
-        dim = self.dim % t.dim()
-        norm = torch.norm(t, p=self.n, dim=[d for d in range(t.dim()) if d != dim])
-        mask = _channel_mask(t, dim, torch.topk(norm, k=size - k, largest=True).indices)
+        norm = _compute_norm(t, self.n, self.dim)
+        mask = _channel_mask(t, self.dim, torch.topk(norm, k=size - k, largest=True).indices)
         return mask * default_mask.to(dtype=mask.dtype)
 
     @classmethod
