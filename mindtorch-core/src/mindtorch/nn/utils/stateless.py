@@ -8,7 +8,7 @@ from ._named_member_accessor import NamedMemberAccessor
 __all__ = ["functional_call"]
 
 
-def _untie(module, tensors):
+def _untie_named_tensors_map(module, tensors):
     """Names sharing one tensor in the module all get the value given for any of them."""
     named = dict(module.named_parameters(remove_duplicate=False))
     named.update(module.named_buffers(remove_duplicate=False))
@@ -31,7 +31,7 @@ def _untie(module, tensors):
 @contextlib.contextmanager
 def _reparametrize_module(module, parameters_and_buffers, tie_weights=False, strict=False,
                           stack_weights=False):  # (always stacked: see below)
-    tensors = _untie(module, parameters_and_buffers) if tie_weights \
+    tensors = _untie_named_tensors_map(module, parameters_and_buffers) if tie_weights \
         else parameters_and_buffers
     accessor = NamedMemberAccessor(module)
     if strict:
