@@ -449,3 +449,28 @@ WRONG_TYPE_CALLS = {
 @pytest.mark.parametrize("call", sorted(WRONG_TYPE_CALLS))
 def test_argument_type_errors_name_the_public_function(call):
     same_outcome(WRONG_TYPE_CALLS[call])
+
+
+WRONG_INPUT_MODULES = {
+    "mse": lambda L: L.nn.MSELoss(), "bce_logits": lambda L: L.nn.BCEWithLogitsLoss(),
+    "adaptive_avg_pool2d": lambda L: L.nn.AdaptiveAvgPool2d((2, 2)),
+    "dropout2d": lambda L: L.nn.Dropout2d(), "glu": lambda L: L.nn.GLU(),
+    "softmax": lambda L: L.nn.Softmax(dim=1), "lp_pool1d": lambda L: L.nn.LPPool1d(2, 2),
+    "embedding": lambda L: L.nn.Embedding(4, 2), "cross_entropy": lambda L: L.nn.CrossEntropyLoss(),
+    "nll": lambda L: L.nn.NLLLoss(), "margin_ranking": lambda L: L.nn.MarginRankingLoss(),
+    "max_unpool2d": lambda L: L.nn.MaxUnpool2d(2),
+}
+
+
+@pytest.mark.parametrize("kind", ["list", "ndarray", "none"])
+@pytest.mark.parametrize("module", sorted(WRONG_INPUT_MODULES))
+def test_modules_given_non_tensors_fail_as_pytorch(module, kind):
+    import numpy as np
+
+    def program(L):
+        bad = {"list": [1.0, 2.0], "ndarray": np.ones((2, 3), np.float32), "none": None}[kind]
+        m = WRONG_INPUT_MODULES[module](L)
+        n_inputs = {"margin_ranking": 3, "max_unpool2d": 2}.get(module, 1 if module in (
+            "adaptive_avg_pool2d", "dropout2d", "glu", "softmax", "lp_pool1d", "embedding") else 2)
+        return m(bad, *[L.ones(2)] * (n_inputs - 1))
+    same_outcome(program, quiet=True)

@@ -21,17 +21,60 @@ _TYPE_NAMES = {"Tensor|Scalar": "Tensor or Number", "Scalar": "Number", "int[]":
 _TENSOR_ONLY = {"add", "sub", "mul", "div", "add_", "sub_", "mul_", "div_"}
 
 
+# nn.functional's functions that PyTorch writes in Python: the method each first calls on
+# its tensor arguments (by position), whose failure is the error a non-tensor meets there
+# ("'list' object has no attribute 'size'"; a NumPy array's int .size: "not callable")
+_PYTHON_FIRST_CALL = {
+    **dict.fromkeys(["l1_loss", "mse_loss", "smooth_l1_loss", "huber_loss",
+                     "binary_cross_entropy", "functional_binary_cross_entropy_with_logits"],
+                    ("size", (0, 1))),
+    "gaussian_nll_loss": ("size", (0, 1, 2)),
+    **dict.fromkeys(["adaptive_avg_pool2d", "adaptive_avg_pool3d",
+                     "adaptive_max_pool2d_with_indices", "nn_adaptive_max_pool3d",
+                     "functional_fractional_max_pool3d", "nn_max_unpool1d", "nn_max_unpool2d",
+                     "nn_max_unpool3d"], ("size", (0,))),
+    **dict.fromkeys(["glu", "dropout1d", "dropout2d", "dropout3d", "interpolate",
+                     "local_response_norm", "functional_group_norm",
+                     "functional_fractional_max_pool2d", "functional_embedding_bag",
+                     "functional_linear_cross_entropy"], ("dim", (0,))),
+    "functional_margin_ranking_loss": ("dim", (0, 1, 2)),
+    **dict.fromkeys(["lp_pool1d", "lp_pool2d", "lp_pool3d"], ("pow", (0,))),
+    "functional_softmax": ("softmax", (0,)), "functional_log_softmax": ("log_softmax", (0,)),
+    "functional_softsign": ("abs", (0,)), "functional_tanhshrink": ("tanh", (0,)),
+}
+
+
+# F's functions calling a PyTorch op with their arguments in another order: the name and
+# position PyTorch's parser reports for each (F.embedding(input, weight) calls
+# torch.embedding(weight, indices))
+_TORCH_ARGS = {"functional_embedding": {0: ("indices", 1), 1: ("weight", 0)}}
+
+
 def _fail(op, pos, value, expected=None):
     arg = op.schema.args[pos]
+    first_call = _PYTHON_FIRST_CALL.get(op.name)
+    if first_call is not None and pos in first_call[1]:
+        getattr(value, first_call[0])()  # (Python's own AttributeError / TypeError)
+    renamed = _TORCH_ARGS.get(op.name, {}).get(pos)
+    if renamed is not None:
+        import dataclasses
+        arg, pos = dataclasses.replace(arg, name=renamed[0]), renamed[1]
     expected = expected or ("Tensor" if arg.type == "Tensor|Scalar" and op.name in _TENSOR_ONLY
                             else _TYPE_NAMES.get(arg.type, arg.type))
     raise TypeError(f"{_shown(op)}(): argument {_named(arg, pos)} must be "
                     f"{expected}, not {_type_name(value)}")
 
 
+# the ATen function F's Python function hands its arguments to, which PyTorch's errors name
+_ATEN_NAMES = {"cross_entropy": "cross_entropy_loss", "nll_loss": "nll_loss_nd"}
+
+
 def _shown(op):
     """The op's name as PyTorch's messages give it: without the prefix mindtorch declares
-    nn.functional's own ops with (functional_elu is F.elu, nn_max_unpool2d F.max_unpool2d)."""
+    nn.functional's own ops with (functional_elu is F.elu, nn_max_unpool2d F.max_unpool2d),
+    or the ATen function F calls."""
+    if op.name in _ATEN_NAMES:
+        return _ATEN_NAMES[op.name]
     for prefix in ("functional_", "nn_"):
         if op.name.startswith(prefix):
             return op.name[len(prefix):]

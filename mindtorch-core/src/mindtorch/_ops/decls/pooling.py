@@ -395,9 +395,9 @@ def _with_default(output_size, self, nd):
         if output_size[0] is not None:
             return output_size
     output_size = tuple(output_size)
-    if nd == 1 or self is None or not hasattr(self, "shape"):  # (left to the op's checks)
+    if nd == 1 or not hasattr(self, "_shape"):  # (not a tensor: left to the op's checks)
         return output_size
-    if nd > 1 and self.ndim <= len(output_size):  # F's _list_with_default
+    if nd > 1 and len(self._shape) <= len(output_size):  # F's _list_with_default
         raise ValueError(f"Input dimension should be at least {len(output_size) + 1}")
     n = len(output_size)
     return tuple(self.shape[i - n] if v is None else v for i, v in enumerate(output_size))
