@@ -395,3 +395,24 @@ def test_advanced_index_result_layout_of_permuted_input(case):
         big = [s for n, s in zip(r.shape, r.stride()) if n > 1]  # (size-1 dims: any stride)
         return r, big
     _same(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x: L.linalg.matrix_norm(x, 1), lambda L, x: L.linalg.matrix_norm(x, -1),
+    lambda L, x: L.linalg.matrix_norm(x, float("inf"), keepdim=True),
+    lambda L, x: L.linalg.norm(x, -float("inf")),
+    lambda L, x: L.kron(x, x), lambda L, x: L.kron(x[0], x[0]),
+    lambda L, x: L.linalg.multi_dot([x, x, x]), lambda L, x: L.linalg.multi_dot([x[0], x, x[0]]),
+    lambda L, x: L.linalg.multi_dot([x, x[0]]), lambda L, x: L.chain_matmul(x, x, x),
+])
+def test_product_and_norm_nodes(call):
+    import warnings
+
+    def program(L):
+        x = (L.eye(3, dtype=L.float64) * 2 + 0.1).requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y = call(L, x)
+        y.sum().backward()
+        return y, y.grad_fn.name(), y.stride(), x.grad
+    _same(program)

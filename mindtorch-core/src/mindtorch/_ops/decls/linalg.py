@@ -440,8 +440,13 @@ def _kron(self, other):
     sb = (1,) * (nd - other.ndim) + other._shape
     a = self.reshape([d for n in sa for d in (n, 1)])
     b = other.reshape([d for n in sb for d in (1, n)])
-    # (PyTorch views its product, and fails for some non-contiguous inputs: a reshape here)
-    return OPS["mul"].call(a, b).reshape([x * y for x, y in zip(sa, sb)])
+    # (PyTorch unsafe-views its product, and fails for some non-contiguous inputs: a
+    # reshape for those here)
+    product = OPS["mul"].call(a, b)
+    shape = [x * y for x, y in zip(sa, sb)]
+    if product.is_contiguous():
+        return OPS["_unsafe_view"].call(product, shape)
+    return product.reshape(shape)
 
 
 def _cross(self, other, dim=None):

@@ -78,11 +78,11 @@ def _matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
             d0, d1 = d1, d0
         if A.numel() == 0 and ord > 0:
             return _reduced(A, (d0, d1), keepdim, dtype)
-        if ord < 0 and not A._shape[d1]:  # (PyTorch's amin runs on the reduced tensor)
-            _no_minimum(d1 - 1 if not keepdim and d0 < d1 else d1)
-        s = _vector_norm(A, 1, (d0,), True, dtype)
-        r = s.amax(d1, True) if ord > 0 else s.amin(d1, True)
-        return r if keepdim else r.squeeze(max(d0, d1)).squeeze(min(d0, d1))
+        # (PyTorch's order: the sums over d0, then the extremum over d1, where d1 is
+        # counted after d0 was reduced)
+        d1 = d1 - 1 if not keepdim and d0 < d1 else d1
+        s = _vector_norm(A, 1, (d0,), keepdim, dtype)
+        return s.amax(d1, keepdim) if ord > 0 else s.amin(d1, keepdim)
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
@@ -237,12 +237,8 @@ def _multi_dot(tensors):
 
     def product(i, j):
         return mats[i] if i == j else mm(product(i, split[i][j]), product(split[i][j] + 1, j))
-    r = product(0, n - 1)
-    if first.ndim == 1:
-        r = r.squeeze(0)
-    if last.ndim == 1:
-        r = r.squeeze(-1)
-    return r
+    out_shape = first._shape[:1] * (first.ndim == 2) + last._shape[1:] * (last.ndim == 2)
+    return product(0, n - 1).view(out_shape)  # (PyTorch's last step: a view)
 
 
 def _linalg_vander(x, N=None):
