@@ -633,7 +633,9 @@ class WeightsUnpickler(pickle._Unpickler):
     def find_class(self, module, name):
         module, name = _py3_name(module, name)
         full = f"{module}.{name}"
-        obj = allowed().get(full, user_globals().get(full))
+        obj = allowed().get(full)
+        if obj is None:  # (the user's entries are read, and checked, only when needed)
+            obj = user_globals().get(full)
         if obj is not None:
             return obj
         if module in _BLOCKED_MODULES:

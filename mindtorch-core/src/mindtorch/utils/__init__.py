@@ -3,9 +3,10 @@ from . import data  # noqa: F401
 
 
 def __getattr__(name):
-    if name == "checkpoint":  # imported on first use: it needs autograd, which imports utils
+    if name in ("checkpoint", "serialization"):  # imported on first use (checkpoint needs
+        # autograd, which imports utils; torch.load imports torch.utils.serialization)
         import importlib
-        return importlib.import_module(__name__ + ".checkpoint")
+        return importlib.import_module(f"{__name__}.{name}")
     if name == "swap_tensors":
         from ._swap import swap_tensors
         return swap_tensors
