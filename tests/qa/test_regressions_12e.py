@@ -462,7 +462,7 @@ WRONG_INPUT_MODULES = {
     "softmax": lambda L: L.nn.Softmax(dim=1), "lp_pool1d": lambda L: L.nn.LPPool1d(2, 2),
     "embedding": lambda L: L.nn.Embedding(4, 2), "cross_entropy": lambda L: L.nn.CrossEntropyLoss(),
     "nll": lambda L: L.nn.NLLLoss(), "margin_ranking": lambda L: L.nn.MarginRankingLoss(),
-    "max_unpool2d": lambda L: L.nn.MaxUnpool2d(2),
+    "max_unpool2d": lambda L: L.nn.MaxUnpool2d(2), "softmin": lambda L: L.nn.Softmin(0),
 }
 
 
@@ -475,6 +475,7 @@ def test_modules_given_non_tensors_fail_as_pytorch(module, kind):
         bad = {"list": [1.0, 2.0], "ndarray": np.ones((2, 3), np.float32), "none": None}[kind]
         m = WRONG_INPUT_MODULES[module](L)
         n_inputs = {"margin_ranking": 3, "max_unpool2d": 2}.get(module, 1 if module in (
-            "adaptive_avg_pool2d", "dropout2d", "glu", "softmax", "lp_pool1d", "embedding") else 2)
+            "adaptive_avg_pool2d", "dropout2d", "glu", "softmax", "lp_pool1d", "embedding",
+            "softmin") else 2)
         return m(bad, *[L.ones(2)] * (n_inputs - 1))
     same_outcome(program, quiet=True)

@@ -41,6 +41,7 @@ _PYTHON_FIRST_CALL = {
     **dict.fromkeys(["lp_pool1d", "lp_pool2d", "lp_pool3d"], ("pow", (0,))),
     "functional_softmax": ("softmax", (0,)), "functional_log_softmax": ("log_softmax", (0,)),
     "functional_softsign": ("abs", (0,)), "functional_tanhshrink": ("tanh", (0,)),
+    "functional_softmin": (lambda v: (-v).softmax(), (0,)),  # F.softmin: (-input).softmax
 }
 
 
@@ -54,7 +55,11 @@ def _fail(op, pos, value, expected=None):
     arg = op.schema.args[pos]
     first_call = _PYTHON_FIRST_CALL.get(op.name)
     if first_call is not None and pos in first_call[1]:
-        getattr(value, first_call[0])()  # (Python's own AttributeError / TypeError)
+        probe = first_call[0]  # (Python's own AttributeError / TypeError)
+        if callable(probe):
+            probe(value)
+        else:
+            getattr(value, probe)()
     renamed = _TORCH_ARGS.get(op.name, {}).get(pos)
     if renamed is not None:
         import dataclasses
