@@ -296,3 +296,24 @@ def test_prune_private_helpers_custom_methods_import(call):
     ours, theirs = same_errors(program)
     if ours[0] == "ok":
         np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-6)
+
+
+@pytest.mark.parametrize("call", [
+    "p.cuda()", "p.cuda(0)", "p.cpu() is p", "str(p.cpu(L.float64).data.dtype)",
+    "p.cpu(non_blocking=True) is p",
+])
+def test_packed_sequence_cpu_cuda_take_tensor_to_arguments(call):
+    """cpu() / cuda() read Tensor.to's arguments, moving to the device only when those do
+    not lead there (cuda(0): an accelerator index, refused here as by PyTorch)."""
+    def program(L):
+        p = L.nn.utils.rnn.pack_sequence([L.ones(2, 2), L.ones(1, 2)])
+        return str(eval(call, {"L": L, "p": p})).replace("mindtorch", "torch")
+    try:
+        expected = ("ok", program(torch))
+    except Exception as e:  # noqa: BLE001 - the class is compared
+        expected = (next(c for c in type(e).__mro__ if c.__module__ == "builtins"),)
+    if expected[0] == "ok":
+        assert program(mindtorch) == expected[1]
+    else:
+        with pytest.raises(expected[0]):
+            program(mindtorch)

@@ -59,11 +59,19 @@ class PackedSequence(PackedSequence_):
         return type(self)(data, self.batch_sizes, _bind(self.sorted_indices, move),
                           _bind(self.unsorted_indices, move))
 
+    def _to_device_type(self, device_type, args, kwargs):
+        """to(*args, **kwargs) (Tensor.to's arguments), onto device_type unless they
+        already lead there."""
+        probe = mindtorch.empty(0, dtype=self.data.dtype, device=self.data.device)
+        if probe.to(*args, **kwargs).device.type != device_type:
+            kwargs = {**kwargs, "device": device_type}
+        return self.to(*args, **kwargs)
+
     def cpu(self, *args, **kwargs):
-        return self.to("cpu", *args, **kwargs)
+        return self._to_device_type("cpu", args, kwargs)
 
     def cuda(self, *args, **kwargs):
-        return self.to("cuda", *args, **kwargs)
+        return self._to_device_type("cuda", args, kwargs)
 
     def pin_memory(self):
         return self
