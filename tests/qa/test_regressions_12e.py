@@ -479,3 +479,18 @@ def test_modules_given_non_tensors_fail_as_pytorch(module, kind):
             "softmin") else 2)
         return m(bad, *[L.ones(2)] * (n_inputs - 1))
     same_outcome(program, quiet=True)
+
+
+RNN_UTIL_CALLS = {
+    "pad_lists": lambda L: L.nn.utils.rnn.pad_sequence([[1, 2], [3]]),
+    "pad_array": lambda L: L.nn.utils.rnn.pad_sequence(__import__("numpy").ones((2, 3))),
+    "pad_second_list": lambda L: L.nn.utils.rnn.pad_sequence([L.ones(2), [3]]),
+    "pack_list": lambda L: L.nn.utils.rnn.pack_padded_sequence([1, 2], [2]),
+    "pack_list_unsorted": lambda L: L.nn.utils.rnn.pack_padded_sequence([1, 2], [2],
+                                                                         enforce_sorted=False),
+}
+
+
+@pytest.mark.parametrize("call", sorted(RNN_UTIL_CALLS))
+def test_rnn_utils_given_non_tensors(call):
+    same_outcome(RNN_UTIL_CALLS[call])

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import mindtorch
 
+from ..._ops._argcheck import _type_name
 from ...autograd.function import Function
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
@@ -162,6 +163,9 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
         lengths, sorted_indices = mindtorch.sort(lengths, descending=True)
         sorted_indices = sorted_indices.to(input.device)
         input = input.index_select(0 if batch_first else 1, sorted_indices)
+    if not isinstance(input, mindtorch.Tensor):  # (the packing op's parser)
+        raise TypeError(f"_pack_padded_sequence(): argument 'input' (position 1) must be "
+                        f"Tensor, not {_type_name(input)}")
     if lengths.dim() != 1:
         raise RuntimeError(f"'lengths' argument should be a 1D CPU int64 tensor, but got "
                            f"{lengths.dim()}D cpu Long tensor")
@@ -224,6 +228,10 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         raise RuntimeError("pad_sequence: Expected iterable for input sequences, but got arg "
                            f"of type: {type(sequences)}")
     sequences = tuple(sequences)
+    for i, seq in enumerate(sequences):  # (PyTorch's parser of the op's Tensor[] argument)
+        if not isinstance(seq, mindtorch.Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
+                            f"{_type_name(seq)}")
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
