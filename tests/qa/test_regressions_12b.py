@@ -416,3 +416,21 @@ def test_product_and_norm_nodes(call):
         y.sum().backward()
         return y, y.grad_fn.name(), y.stride(), x.grad
     _same(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x, s: x.index_copy(0, L.tensor([2, 0]), s),
+    lambda L, x, s: x.index_copy(0, L.tensor([1, 1]), s),
+    lambda L, x, s: x.index_copy(1, L.tensor([3, 0]), s.reshape(4, 2)[:3]),
+    lambda L, x, s: (x * 1).index_copy_(0, L.tensor([2, 0]), s),
+    lambda L, x, s: x[0, 0].index_copy(0, L.tensor([0]), s[0, 0]),
+    lambda L, x, s: x.index_copy(0, L.tensor(1), s[:1]),
+])
+def test_index_copy_node_and_gradients(call):
+    def program(L):
+        x = L.arange(12., dtype=L.float64).reshape(3, 4).requires_grad_()
+        s = (L.arange(8., dtype=L.float64).reshape(2, 4) * -1).requires_grad_()
+        y = call(L, x, s)
+        (y * L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)).sum().backward()
+        return y, y.grad_fn.name(), x.grad, s.grad
+    _same(program)

@@ -347,7 +347,7 @@ def _declare():
                decomposition=_out_of_place(inplace), out=name != "index_fill")
         define(f"{name}_(Tensor(a!) self, int dim, Tensor index, {args}) -> Tensor(a!)",
                tags=("inplace",), function=False,
-               decomposition=_named_inplace(name, inplace) if name != "index_copy" else inplace)
+               decomposition=_named_inplace(name, inplace))
 
 
 _declare()
@@ -357,6 +357,13 @@ _checked_first("index_reduce", _check_index_reduce_first)
 _checked_first("index_reduce_", _check_index_reduce_first)
 
 
+def _index_copy_source(grad, dim, index, source_geometry):
+    shape = source_geometry[0]
+    if not shape:  # (a 0-dim source: one element through a one-element index)
+        return grad.index_select(dim, index.reshape(-1)).reshape(())
+    return grad.index_select(dim, index).expand(shape)
+
+
 def _derivatives():
     refuse_complex_autograd("index_reduce")  # (PyTorch has no complex formula)
     # index_fill: the filled entries get no gradient; a tensor value gets their sum
@@ -364,6 +371,10 @@ def _derivatives():
                value=lambda grad, dim, index: grad.index_select(dim, index).sum(),
                name=lambda self, dim, index, value:
                f"IndexFillBackward{int(isinstance(value, type(self)))}")
+    # index_copy: the overwritten entries get no gradient, every source slice its own
+    # (duplicate indices included, as PyTorch's formula)
+    derivative(OPS["index_copy"], self=lambda grad, dim, index: grad.index_fill(dim, index, 0),
+               source=_index_copy_source)
     derivative(OPS["index_add"], self=lambda grad: grad,
                source=lambda grad, dim, index, alpha:
                grad.index_select(dim, index) * alpha if alpha != 1 else
