@@ -427,6 +427,8 @@ def test_product_and_norm_nodes(call):
     lambda L, x, s: x.index_copy(0, L.tensor(1), s[:1]),
 ])
 def test_index_copy_node_and_gradients(call):
+    """PyTorch's IndexCopyBackward0 node (the gradients, duplicates included, were already
+    PyTorch's through the index_put decomposition)."""
     def program(L):
         x = L.arange(12., dtype=L.float64).reshape(3, 4).requires_grad_()
         s = (L.arange(8., dtype=L.float64).reshape(2, 4) * -1).requires_grad_()
