@@ -494,3 +494,10 @@ RNN_UTIL_CALLS = {
 @pytest.mark.parametrize("call", sorted(RNN_UTIL_CALLS))
 def test_rnn_utils_given_non_tensors(call):
     same_outcome(RNN_UTIL_CALLS[call])
+
+
+@pytest.mark.parametrize("name", ["fractional_max_pool2d", "fractional_max_pool3d",
+                                  "fractional_max_pool2d_with_indices",
+                                  "fractional_max_pool3d_with_indices", "linear_cross_entropy"])
+def test_functional_missing_arguments_name_pytorchs_function(name):
+    same_outcome(lambda L: getattr(L.nn.functional, name)())

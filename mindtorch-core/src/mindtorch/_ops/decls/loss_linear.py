@@ -65,6 +65,7 @@ def _warn_options(binding):
         return binding(input, linear_weight, target, linear_bias=linear_bias, weight=weight,
                        reduction=reduction, ignore_index=ignore_index,
                        label_smoothing=label_smoothing)
+    linear_cross_entropy.__qualname__ = "linear_cross_entropy"  # (Python's argument errors)
     return linear_cross_entropy
 
 

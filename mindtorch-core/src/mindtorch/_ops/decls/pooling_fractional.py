@@ -168,9 +168,9 @@ def _functional(n):
     return with_indices
 
 
-def _output_ratio(n):
+def _output_ratio(n, shown):
     """F's output_ratio: 2d takes its len() (a number is PyTorch's TypeError there), 3d
-    repeats a number."""
+    repeats a number. `shown`: the name Python's argument errors give (PyTorch's function)."""
     def make(binding):
         def public(input, kernel_size, output_size=None, output_ratio=None,
                    return_indices=False, _random_samples=None):
@@ -180,6 +180,7 @@ def _output_ratio(n):
                 output_ratio = (output_ratio,) * n
             return binding(input, kernel_size, output_size, output_ratio, return_indices,
                            _random_samples)
+        public.__name__ = public.__qualname__ = shown
         return public
     return make
 
@@ -223,9 +224,10 @@ def _declare():
                decomposition=_functional(n), modules=NN, **_HIDDEN)
         define(f"functional_{name}({args}) -> Tensor",
                decomposition=lambda *a, n=n: _functional(n)(*a)[0], modules=NN, **_HIDDEN)
-        overload(OPS[f"functional_{name}_with_indices"], _output_ratio(n))
-        overload(OPS[f"functional_{name}"],
-                 lambda b, n=n: _output_ratio(n)(_switch_indices(n)(b)))
+        overload(OPS[f"functional_{name}_with_indices"],
+                 _output_ratio(n, f"{name}_with_indices"))
+        overload(OPS[f"functional_{name}"],  # (PyTorch's boolean_dispatch names it _...)
+                 lambda b, n=n, name=name: _output_ratio(n, f"_{name}")(_switch_indices(n)(b)))
 
 
 _declare()
