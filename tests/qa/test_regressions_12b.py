@@ -436,3 +436,22 @@ def test_index_copy_node_and_gradients(call):
         (y * L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)).sum().backward()
         return y, y.grad_fn.name(), x.grad, s.grad
     _same(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L, x, s: x.put(L.tensor([0, 5, 11]), s),
+    lambda L, x, s: x.put(L.tensor([0, 5, 5]), s, accumulate=True),
+    lambda L, x, s: x.put(L.tensor([1, 1, -1]), s),
+    lambda L, x, s: (x * 1).put_(L.tensor([0, 5, 11]), s),
+    lambda L, x, s: (x * 1).put_(L.tensor([[0], [5], [5]]), s.reshape(3, 1), accumulate=True),
+    lambda L, x, s: (x.t() * 1).put_(L.tensor([0, 5, 11]), s),
+    lambda L, x, s: x[0, 0].put(L.tensor(0), s[0]),
+])
+def test_put_node_and_gradients(call):
+    def program(L):
+        x = L.arange(12., dtype=L.float64).reshape(3, 4).requires_grad_()
+        s = (L.arange(3., dtype=L.float64) * -1).requires_grad_()
+        y = call(L, x, s)
+        (y * L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)).sum().backward()
+        return y, y.grad_fn.name(), x.grad, s.grad
+    _same(program)

@@ -329,7 +329,8 @@ def _out_of_place(inplace):
 
 def _declare():
     define("put_(Tensor(a!) self, Tensor index, Tensor source, bool accumulate=False) "
-           "-> Tensor(a!)", tags=("inplace",), function=False, decomposition=_put_)
+           "-> Tensor(a!)", tags=("inplace",), function=False,
+           decomposition=_named_inplace("put", _put_))
     define("put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
            decomposition=_out_of_place(_put_))
     define("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, "
@@ -371,6 +372,11 @@ def _derivatives():
                value=lambda grad, dim, index: grad.index_select(dim, index).sum(),
                name=lambda self, dim, index, value:
                f"IndexFillBackward{int(isinstance(value, type(self)))}")
+    # put: PyTorch's formulas (the flat positions written get no gradient unless accumulated)
+    derivative(OPS["put"], self=lambda grad, index, source, accumulate:
+               grad if accumulate else grad.put(index, grad.new_zeros(source._shape), False),
+               source=lambda grad, index, source_geometry:
+               grad.take(index).reshape(source_geometry[0]))
     # index_copy: the overwritten entries get no gradient, every source slice its own
     # (duplicate indices included, as PyTorch's formula)
     derivative(OPS["index_copy"], self=lambda grad, dim, index: grad.index_fill(dim, index, 0),
