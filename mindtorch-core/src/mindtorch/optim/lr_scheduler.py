@@ -621,4 +621,5 @@ class ReduceLROnPlateau(LRScheduler):
 
 # the cyclic schedules (they also cycle the momentum) live in their own module
 from ._lr_cycles import CyclicLR, OneCycleLR  # noqa: E402
+
 CyclicLR.__module__ = OneCycleLR.__module__ = __name__  # (PyTorch's home for them)
