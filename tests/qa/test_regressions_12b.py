@@ -455,3 +455,24 @@ def test_put_node_and_gradients(call):
         (y * L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)).sum().backward()
         return y, y.grad_fn.name(), x.grad, s.grad
     _same(program)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+@pytest.mark.parametrize("call", [
+    lambda L, x, s: x.masked_scatter(L.tensor([True, False, True, False]), s),
+    lambda L, x, s: x[0].masked_scatter(L.tensor([[True, False, True, False]] * 3), s),
+    lambda L, x, s: (x * 1).masked_scatter_(L.tensor([True, False, True, False]), s),
+    lambda L, x, s: x.masked_scatter(L.zeros(3, 4, dtype=L.bool), s),
+    lambda L, x, s: x.t().masked_scatter(L.tensor([True, False, True]), s),
+    lambda L, x, s: (x * 1)[1:].masked_scatter_(L.tensor([True, False, True, False]), s),
+])
+def test_masked_scatter_node_and_gradients(call, dtype):
+    def program(L):
+        dt = getattr(L, dtype)
+        x = L.arange(12., dtype=dt).reshape(3, 4).requires_grad_()
+        s = (L.arange(15., dtype=dt).reshape(3, 5) * -1).requires_grad_()
+        y = call(L, x, s)
+        w = L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape).to(dt)
+        (y * w).sum().real.backward() if dt.is_complex else (y * w).sum().backward()
+        return y, y.grad_fn.name(), x.grad, s.grad
+    _same(program)

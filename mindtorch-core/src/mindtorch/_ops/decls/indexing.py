@@ -245,6 +245,16 @@ def _masked_scatter_(self, mask, source):
     return self
 
 
+def _masked_scatter_recorded(self, mask, source):
+    """masked_scatter_: when autograd records, the out-of-place op's node
+    (MaskedScatterBackward0, as PyTorch names the in-place op's) through write_into."""
+    from ...autograd import _record
+    if _record.recording(self, mask, source):
+        check_masked_scatter(self, mask, source)
+        return write_into(self, OPS["masked_scatter"], (mask, source))
+    return _masked_scatter_(self, mask, source)
+
+
 def _masked_scatter(self, mask, source):
     shape = broadcast_shapes(mask._shape, self._shape)
     out = OPS["clone"].call(self.expand(shape), "contiguous_format")
@@ -385,7 +395,7 @@ def _declare():
     define("masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor",
            decomposition=_masked_scatter)
     define("masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)",
-           tags=("inplace",), function=False, decomposition=_masked_scatter_)
+           tags=("inplace",), function=False, decomposition=_masked_scatter_recorded)
     define("masked_select(Tensor self, Tensor mask) -> Tensor", out=True,
            tags=("dynamic_output_shape",))
     # self[indices] for an index list as PyTorch's aten::index takes it: None is a full
@@ -452,7 +462,22 @@ def _slice_of(grad, dim, start, end, step):
     return OPS["slice"].call(grad, dim, start, end, step)
 
 
+def _masked_scatter_source(grad, mask, source_geometry):
+    """The gradients of the source elements written (in order), zeros for the rest."""
+    shape = source_geometry[0]
+    picked = grad.masked_select(mask)
+    missing = numel(shape) - picked.numel()
+    if missing > 0:
+        picked = OPS["cat"].call([picked, picked.new_zeros((missing,))], 0)
+    return picked.view(shape)
+
+
 def _derivatives():
+    from ...autograd.functional_helpers import sum_to
+    derivative(OPS["masked_scatter"],
+               self=lambda grad, self_geometry, mask:
+               sum_to(grad.masked_fill(mask, 0), self_geometry[0]),
+               source=_masked_scatter_source)
     derivative(OPS["index"], self=_index_grad)
     derivative(OPS["index_put"], self=_index_put_self,
                values=lambda grad, indices: OPS["index"].call(grad, indices))
