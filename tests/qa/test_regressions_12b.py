@@ -476,3 +476,28 @@ def test_masked_scatter_node_and_gradients(call, dtype):
         (y * w).sum().real.backward() if dt.is_complex else (y * w).sum().backward()
         return y, y.grad_fn.name(), x.grad, s.grad
     _same(program)
+
+
+@pytest.mark.parametrize("reduce", ["prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("call", [
+    lambda L, x, s, r, i: x.index_reduce(0, L.tensor([0, 0]), s, r, include_self=i),
+    lambda L, x, s, r, i: x.index_reduce(1, L.tensor([1, 1, 3]), x[:, :3] * 2, r,
+                                         include_self=i),
+    lambda L, x, s, r, i: (x * 1).index_reduce_(0, L.tensor([1, 1]), s, r, include_self=i),
+    lambda L, x, s, r, i: x[0].index_reduce(0, L.tensor([1, 1, 2]), s[0, :3], r,
+                                            include_self=i),
+    lambda L, x, s, r, i: x[0, 0].index_reduce(0, L.tensor([0]), s[0, 0], r, include_self=i),
+])
+def test_index_reduce_node_and_gradients(call, reduce, include_self):
+    import warnings
+
+    def program(L):
+        x = (L.arange(12., dtype=L.float64).reshape(3, 4) - 4).requires_grad_()
+        s = L.tensor([[1., 0., 2., -1.], [3., 3., -2., 0.5]], dtype=L.float64).requires_grad_()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            y = call(L, x, s, reduce, include_self)
+        (y * L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)).sum().backward()
+        return y, y.grad_fn.name(), x.grad, s.grad
+    _same(program)

@@ -297,15 +297,28 @@ def check_index_reduce_call(self, dim, index, source, reduce, include_self,
 def _index_reduce_(self, dim, index, source, reduce, include_self=True):
     if not check_index_reduce_call(self, dim, index, source, reduce, include_self):
         return self
-    n = index.numel()
-    # every element of source scatters to its index along dim
-    shape = [1] * max(source.ndim, 1)
-    shape[dim] = n
-    target = self if self.ndim else self.reshape(1)
-    src = source if source.ndim else source.reshape(1)
-    idx = index.reshape(shape).expand(src._shape).to(D.int64)
+    target, idx, src = _as_scatter(self, dim, index, source)
     OPS["scatter_reduce_"].call(target, dim, idx, src, reduce, include_self)
     return self
+
+
+def _as_scatter(self, dim, index, source):
+    """index_reduce as a scatter_reduce: every element of source scatters to its index
+    along dim (0-dim tensors as 1-element ones)."""
+    shape = [1] * max(source.ndim, 1)
+    shape[dim] = index.numel()
+    target = self if self.ndim else self.reshape(1)
+    src = source if source.ndim else source.reshape(1)
+    return target, index.reshape(shape).expand(src._shape).to(D.int64), src
+
+
+def _index_reduce_grad(grad, self, dim, index, source, reduce, include_self, result):
+    """PyTorch's index_reduce_backward: scatter_reduce's, through the same scatter."""
+    from .scatter import _scatter_reduce_grad
+    target, idx, src = _as_scatter(self, dim, index, source)
+    g_self, g_src = _scatter_reduce_grad(grad.reshape(target._shape), target, dim, idx, src,
+                                         reduce, include_self, result.reshape(target._shape))
+    return g_self.reshape(self._shape), g_src.reshape(source._shape)
 
 
 def _named_inplace(name, inplace):
@@ -335,7 +348,7 @@ def _declare():
            decomposition=_out_of_place(_put_))
     define("index_reduce_(Tensor(a!) self, int dim, Tensor index, Tensor source, str reduce, "
            "*, bool include_self=True) -> Tensor(a!)", tags=("inplace",), function=False,
-           decomposition=_index_reduce_)
+           decomposition=_named_inplace("index_reduce", _index_reduce_))
     define("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
            "bool include_self=True) -> Tensor", out=True,
            decomposition=_out_of_place(_index_reduce_))
@@ -366,6 +379,7 @@ def _index_copy_source(grad, dim, index, source_geometry):
 
 
 def _derivatives():
+    derivative(OPS["index_reduce"], {"self, source": _index_reduce_grad})
     refuse_complex_autograd("index_reduce")  # (PyTorch has no complex formula)
     # index_fill: the filled entries get no gradient; a tensor value gets their sum
     derivative(OPS["index_fill"], self=lambda grad, dim, index: grad.index_fill(dim, index, 0),
