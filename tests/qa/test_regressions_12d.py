@@ -125,6 +125,16 @@ def test_poisson_of_huge_rates(n):
     same_draws(lambda L: L.poisson(L.tensor([1e19, 9.3e18, float("inf"), 1e30, 50.0] * (n // 5))))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_binomial_of_huge_counts_compiled(dtype):
+    # the compiled BTRS floors in double (an int64 floor of 3e29 never accepted: the loop
+    # asked for ever larger look-ahead buffers)
+    counts = [9.5, 1e30, 1e19, 5.0, 1e4, 1e30, float("inf"), 3e18]
+    probs = [1.0, 1e-12, 0.0, 1.0, 0.5, 0.3, 0.3, 0.999]
+    same_draws(lambda L: L.binomial(L.tensor(counts * 9000, dtype=getattr(L, dtype)),
+                                    L.tensor(probs * 9000, dtype=getattr(L, dtype))))
+
+
 # -- randperm's 64-bit shuffle for huge n (replayed at a small n on torch's 64-bit draws) --
 
 def test_randperm_wide_shuffle(monkeypatch):

@@ -161,7 +161,8 @@ def _r(x, single):
 
 @njit(**_JIT)
 def _floor(x):
-    return math.floor(x) if math.isfinite(x) else x
+    """C's floor: a double (math.floor's int64 overflows past 2**63: counts of 1e30)."""
+    return np.floor(x)
 
 
 @njit(**_JIT)
@@ -181,7 +182,7 @@ def _inversion(count, prob, single, words, state):
         if state[1]:
             return 0.0
         q = _log(u) / logprob if logprob != 0 else (math.nan if u == 1 else math.inf)
-        total += math.ceil(q) if math.isfinite(q) else q
+        total += np.ceil(q)
         if total > count:
             return hits
         hits += 1
