@@ -501,3 +501,12 @@ def test_index_reduce_node_and_gradients(call, reduce, include_self):
         (y * L.arange(float(y.numel()), dtype=L.float64).reshape(y.shape)).sum().backward()
         return y, y.grad_fn.name(), x.grad, s.grad
     _same(program)
+
+
+@pytest.mark.parametrize("index", [
+    lambda L: (slice(-3, None), None, L.tensor([False, False, False, True])),
+    lambda L: (None, slice(None, None, 2), None, L.tensor([False, True, True, True])),
+    lambda L: (slice(None), L.tensor([0, 2])),
+])
+def test_advanced_index_size1_strides(index):
+    _same(lambda L: L.arange(12.).reshape(4, 3).t()[index(L)].stride())

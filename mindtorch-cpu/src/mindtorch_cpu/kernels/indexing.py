@@ -258,25 +258,30 @@ def index(self, indices):
     except IndexError:  # ...and PyTorch's message names the first bad index
         _check_index_bounds(self, key)
         raise
-    return wrap(_laid_out(r, self, key), self.dtype)
+    r, strides = _laid_out(r, self, key)
+    t = wrap(r, self.dtype)
+    if strides is not None and t._stride != strides:
+        t._stride = strides  # (size-1 dims: wrap gives NumPy-contiguous arrays canonical ones)
+    return t
 
 
 def _laid_out(r, self, key):
     """numpy's result r of self[key] in PyTorch's strides for it (contiguous for a
-    contiguous self and contiguous indices, the usual case)."""
+    contiguous self and contiguous indices, the usual case), and those strides (None:
+    contiguous)."""
     r = np.asarray(r)  # (a 0-dim index gives a numpy scalar)
     arrays = [k for k in key if not isinstance(k, slice)]
     if self.is_contiguous() and all(k.flags.c_contiguous for k in arrays):
-        return r if r.flags.c_contiguous else r.copy()
+        return (r if r.flags.c_contiguous else r.copy()), None
     layouts = [None if isinstance(k, slice) else
                (k.shape, tuple(s // k.itemsize for s in k.strides)) for k in key]
     shape, strides = index_result_strides(self._shape, self._stride, layouts)
     if r.strides == tuple(s * r.itemsize for s in strides):
-        return r
+        return r, strides
     out = np.lib.stride_tricks.as_strided(np.empty(r.size, r.dtype), shape,
                                           tuple(s * r.itemsize for s in strides))
     np.copyto(out, r)
-    return out
+    return out, strides
 
 
 def index_put_(self, indices, values, accumulate=False):
