@@ -6,7 +6,6 @@ multiply-adds), so a seed gives PyTorch's tensors.
 Element-wise samplers visit a tensor's elements in memory order, as PyTorch's serial
 TensorIterator loops do; complex tensors are drawn as their real view (re, im pairs).
 """
-import os
 import platform
 
 import numpy as np
@@ -19,6 +18,7 @@ from .._np import CPU, arr, wrap
 from . import _jit, _libm, _rejection
 from ._aten_sum import sum_last
 from ._box_muller import fill_avx2, fill_blocks, fma32, fma64, one_at_a_time, unit_uniform
+from ._cpu_capability import vector_isa
 from ._gamma_grad import dirichlet_grad, standard_gamma_grad
 from .sorting import topk
 
@@ -29,24 +29,8 @@ _U64 = np.uint64
 _WIDE_DEFAULT = (D.int64, D.float64)
 
 
-def _capability():
-    """The SIMD level of the ATen CPU kernels PyTorch runs here for normal_ and sum: AVX2 on
-    AVX2 and AVX-512 machines alike (their dispatch stubs register no AVX-512 kernel, so
-    an AVX-512 machine runs the AVX2 ones), DEFAULT without AVX2 / FMA or when
-    ATEN_CPU_CAPABILITY=default."""
-    forced = os.environ.get("ATEN_CPU_CAPABILITY", "").upper()
-    if forced == "DEFAULT":
-        return forced
-    try:
-        with open("/proc/cpuinfo") as f:
-            flags = next((line.split(":", 1)[1].split() for line in f
-                          if line.startswith("flags")), [])
-    except OSError:
-        return "DEFAULT"
-    return "AVX2" if {"avx2", "fma"} <= set(flags) else "DEFAULT"
-
-
-_AVX2 = _capability() == "AVX2"
+# normal_ and sum register no AVX-512 kernel: an AVX-512 machine runs their AVX2 ones
+_AVX2 = vector_isa() == "AVX2"
 # whether PyTorch's compiler contracted the samplers' x * a + b into one rounding (fused
 # multiply-add): its AVX2 kernels are built with FMA, as are non-x86 builds; x86's DEFAULT
 # kernels have no FMA instruction
