@@ -16,7 +16,7 @@ from ..._tensor import Tensor
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import _type_name
+from ._helpers import _type_name, has_data
 from ._prechecks import _checked_first
 
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
@@ -498,12 +498,39 @@ def _logspace(start, end, steps, base, dtype, device):
         return _logspace_integral(start, end, steps, base, dtype, device)
     if steps > 1:
         return _logspace_float(start, end, steps, base, dtype, device)
+    if steps == 1 and not dtype.is_complex:  # (PyTorch fill_s the double power)
+        value = _c_pow_scalar(float(base), float(start))
+        return M.empty((1,), dtype=dtype, device=device).fill_(value)
     wide = M.complex128 if dtype.is_complex else M.float64
     exponents = M.linspace(start, end, steps, dtype=wide, device=device)
     if dtype.is_complex and base > 0:  # (C++'s pow(real, complex): polar(x ** re, im log x))
         return M.polar(M.pow(float(base), exponents.real),
                        exponents.imag * math.log(base)).to(dtype)
-    return M.pow(float(base), exponents).to(dtype)
+    return _c_pow(float(base), exponents).to(dtype)
+
+
+def _c_pow(base, exponents):
+    """base ** each double exponent as PyTorch's logspace loop computes it, C's pow (NumPy's
+    float64 power is its own SIMD code on AVX-512 machines, a last bit off for some
+    exponents): Python's math.pow where the device holds data."""
+    import mindtorch as M
+    if not exponents.numel() or not has_data(exponents):
+        return M.pow(base, exponents)
+    values = [_c_pow_scalar(base, e) for e in exponents.reshape(-1).tolist()]
+    return M.tensor(values, dtype=M.float64, device=exponents.device).reshape(exponents.shape)
+
+
+def _c_pow_scalar(x, y):
+    """C's pow(x, y): math.pow, with C's results where Python raises instead."""
+    try:
+        return math.pow(x, y)
+    except (OverflowError, ValueError):
+        odd = math.isfinite(y) and y == int(y) and int(y) % 2 == 1
+        if x == 0:  # (0 ** negative: a pole, signed by an odd exponent)
+            return math.copysign(math.inf, x) if odd else math.inf
+        if x < 0 and y != int(y):  # (negative ** fraction)
+            return math.nan
+        return -math.inf if x < 0 and odd else math.inf  # (overflow: C's HUGE_VAL)
 
 
 def _logspace_float(start, end, steps, base, dtype, device):
@@ -520,7 +547,9 @@ def _logspace_float(start, end, steps, base, dtype, device):
     i = M.arange(steps, dtype=M.float64, device=device)
     up, down = i.to(wide), (steps - 1 - i).to(wide)
     exponents = M.where(i < steps // 2, s + step * up, e - step * down)
-    return M.pow(complex(base) if dtype.is_complex else float(base), exponents).to(dtype)
+    if dtype.is_complex:
+        return M.pow(complex(base), exponents).to(dtype)
+    return _c_pow(float(base), exponents).to(dtype)
 
 
 def _logspace_integral(start, end, steps, base, dtype, device):
@@ -541,7 +570,7 @@ def _logspace_integral(start, end, steps, base, dtype, device):
     i = M.arange(steps, dtype=M.float64, device=device)
     half = steps // 2
     exponents = M.where(i < half, s + step * i, e - step * (steps - 1 - i))
-    values = M.pow(float(base), exponents)  # (double base, as PyTorch's std::pow)
+    values = _c_pow(float(base), exponents)
     wide = 2 ** 63 if dtype is D.int64 else 2 ** 31
     values = values.trunc()
     inside = (values >= -float(wide)) & (values < float(wide))
