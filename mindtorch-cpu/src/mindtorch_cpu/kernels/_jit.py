@@ -10,10 +10,10 @@ MIN_SIZE = 1 << 16  # elements
 _modules = {}  # module name -> the module once imported, False when numba is missing
 
 
-def compiled(name, size):
+def compiled(name, size, min_size=MIN_SIZE):
     """The module of numba loops kernels.<name> for an op over `size` elements, or None
-    (fewer elements, or no numba)."""
-    if size < MIN_SIZE:
+    (fewer than min_size elements, or no numba)."""
+    if size < min_size:
         return None
     module = _modules.get(name)
     if module is None:

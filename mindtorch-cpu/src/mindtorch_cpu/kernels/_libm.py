@@ -4,10 +4,11 @@ code (std::log, std::cos, ... of a float or a double: libm's logf / log, ...).
 NumPy's ufuncs are not the C library's: on AVX-512 machines np.log / np.log1p / np.exp /
 np.tan of float64 and np.log / np.cos / np.sin of float32 are NumPy's own SIMD code, which
 differs from glibc in the last bit for a few percent of the inputs (one such bit flips a
-sample of randn, exponential_, ...).  So: numba loops calling libm (kernels/_libm_loops.py)
-for many elements or once loaded, else one element at a time: Python's math module for
-doubles, libm through ctypes for floats (about 0.25 us each), else (no C library found)
-NumPy."""
+sample of randn, exponential_, ...).  So, per function and dtype: NumPy where it gives the C
+library's bits on this machine (a probe, once: machines without NumPy SIMD versions of the
+function), else numba loops calling libm (kernels/_libm_loops.py) from NUMBA_FROM elements
+or once loaded, else one element at a time: Python's math module for doubles, libm through
+ctypes for floats (about 0.25 us each), else (no C library found) NumPy."""
 import ctypes
 import ctypes.util
 import functools
@@ -44,8 +45,13 @@ def _c_function(name, dtype):
     return f
 
 
+# numba's one-time load (~1 s) against ~0.1-0.25 us per element one at a time: loops from
+# here, so that a sampler called in a loop (noise of a batch each step) is not 10-20x slower
+NUMBA_FROM = 4096
+
+
 def _loops(size):
-    loops = _jit.compiled("_libm_loops", size) or _jit.loaded("_libm_loops")
+    loops = _jit.loaded("_libm_loops") or _jit.compiled("_libm_loops", size, NUMBA_FROM)
     if loops is None:
         return None
     import numba
@@ -57,19 +63,41 @@ def call(name, x):
     functions (logf, ...), anything else as float64 (log, ...).  Returns a new array."""
     x = np.asarray(x)
     x = x if x.dtype == np.float32 else x.astype(np.float64, copy=False)
+    if _numpy_is_libm(name, x.dtype):
+        return getattr(np, name)(x)
     flat = np.ascontiguousarray(x).reshape(-1)
     loops = _loops(flat.size)
     if loops is not None:
         out = np.empty_like(flat)
         loops.apply(loops.CODES[name], flat, out)
     else:
-        out = _python_math(name, flat) if x.dtype == np.float64 else None
-        if out is None and _LIBRARY is not None:
-            out = np.fromiter(map(_c_function(name, x.dtype), flat.tolist()), x.dtype,
-                              flat.size)
-        elif out is None:
-            out = getattr(np, name)(flat)
+        out = _one_at_a_time(name, flat)
     return out.reshape(x.shape)
+
+
+def _one_at_a_time(name, flat):
+    out = _python_math(name, flat) if flat.dtype == np.float64 else None
+    if out is None:
+        out = np.fromiter(map(_c_function(name, flat.dtype), flat.tolist()), flat.dtype,
+                          flat.size)
+    return out
+
+
+# inputs like the samplers': uniforms in (0, 1) and what they map them to
+_PROBES = {"log": lambda u: u, "log1p": lambda u: -u, "exp": lambda u: (u - 0.5) * 40,
+           "cos": lambda u: u * 6.283185307179586, "sin": lambda u: u * 6.283185307179586,
+           "tan": lambda u: (u - 0.5) * 3.141592653589793}
+
+
+@functools.cache
+def _numpy_is_libm(name, dtype):
+    """Whether NumPy's `name` gives the C library's bits for `dtype` here (probed once on
+    4096 sampler-like inputs; without a C library NumPy is all there is)."""
+    if _LIBRARY is None:
+        return True
+    u = np.random.default_rng(0).random(4096)
+    probe = np.asarray(_PROBES[name](u), dtype)
+    return np.array_equal(getattr(np, name)(probe), _one_at_a_time(name, probe))
 
 
 def _python_math(name, flat):
