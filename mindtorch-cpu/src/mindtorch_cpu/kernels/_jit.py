@@ -10,10 +10,11 @@ MIN_SIZE = 1 << 16  # elements
 _modules = {}  # module name -> the module once imported, False when numba is missing
 
 
-def compiled(name, size, min_size=MIN_SIZE):
+def compiled(name, size, min_size=None):
     """The module of numba loops kernels.<name> for an op over `size` elements, or None
-    (fewer than min_size elements, or no numba)."""
-    if size < min_size:
+    (fewer than min_size elements, MIN_SIZE by default, read at the call: tests lower it;
+    or no numba)."""
+    if size < (MIN_SIZE if min_size is None else min_size):
         return None
     module = _modules.get(name)
     if module is None:
