@@ -20,7 +20,9 @@ from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
 from .._argcheck import factory_layout
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, no_derivative, unimplemented_derivative
+from ._helpers import (
+    NOT_IMPLEMENTED_NODE, _type_name, has_data, no_derivative, unimplemented_derivative,
+)
 from .creation import _empty, _empty_like, _fresh
 
 _GEN = "*, Generator? generator=None"
@@ -648,7 +650,8 @@ def _normal_into(op, out, mean, std, generator):
     if state.enabled and any(getattr(t, "requires_grad", False) for t in (mean, std, out)):
         out_requires_grad(op)
     tensor_std = hasattr(std, "_shape")
-    if tensor_std and std.numel() and not bool((std >= 0).all()):  # (NaN too)
+    # (NaN too; meta tensors have no values to check)
+    if tensor_std and std.numel() and has_data(std) and not bool((std >= 0).all()):
         raise RuntimeError("normal expects all elements of std >= 0.0")
     if out._shape != shape:  # (resized with PyTorch's warning)
         write_out(op, out, _empty(shape, out.dtype, out.device))
