@@ -14,6 +14,10 @@ import pytest  # noqa: E402
 
 import mindtorch  # noqa: E402
 
+# the same thread count as torch: kernels that split work among threads as ATen's
+# parallel_for does (16-bit softmax along an inner dim) round where its pieces end
+mindtorch.set_num_threads(1)
+
 
 @pytest.fixture(autouse=True)
 def _fixed_random_streams():

@@ -4,7 +4,8 @@ torch.typename and torch.compile.
 
 mindtorch's kernels are deterministic and its float32 matmuls run in full precision,
 so those settings are recorded and reported back, as PyTorch does, without changing a
-result."""
+result; except the thread count, where a kernel replays how ATen's parallel_for splits
+its work (16-bit softmax along an inner dim rounds at the pieces' ends)."""
 import os as _os
 
 from . import _device

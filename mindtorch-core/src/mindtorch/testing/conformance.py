@@ -26,6 +26,9 @@ try:  # the references are tiny: torch's thread pool only slows them down
     _torch.set_num_threads(1)
 except ImportError:
     pass
+import mindtorch as _mindtorch
+
+_mindtorch.set_num_threads(1)  # (as torch: where a kernel's pieces end can round)
 
 _DB = opdb.op_db()
 OPS = sorted(_DB)

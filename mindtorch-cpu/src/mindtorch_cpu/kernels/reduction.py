@@ -9,11 +9,13 @@ import math
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import reduction as R
+from mindtorch._runtime import get_num_threads
 
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit
 from ._cascade import outer_sum
+from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
 
@@ -458,6 +460,23 @@ def _softmax_rows(shifted, log):
     return rows.reshape(shifted.shape)
 
 
+def _softmax_vector_positions(outer_shape, inner_shape):
+    """Where ATen's 16-bit softmax along an inner dim keeps exp in float32: the kernel
+    splits the (outer, inner) positions evenly among the threads (at::parallel_for, grain
+    1); each thread walks its range one outer row's segment at a time, in vectors of 16
+    (AVX2) or 32 (AVX-512) 16-bit lanes, then a scalar tail.  A bool array, broadcastable
+    over the softmax dim."""
+    outer, inner = math.prod(outer_shape), math.prod(inner_shape)
+    width = 32 if vector_isa(avx512_kernel=True) == "AVX512" else 16
+    total = outer * inner
+    chunk = -(-total // min(get_num_threads(), total))
+    p = np.arange(total)
+    start = np.maximum(p // chunk * chunk, p // inner * inner)
+    end = np.minimum(start // chunk * chunk + chunk, (start // inner + 1) * inner)
+    vector = p - start < (end - start) // width * width
+    return vector.reshape(outer_shape + (1,) + inner_shape)
+
+
 def _softmax_like(name, log):
     """softmax / log_softmax in one kernel: the decomposition's steps (shift by the max,
     exp, sum; 16-bit floats in float32), without its intermediate tensors."""
@@ -494,11 +513,10 @@ def _softmax_like(name, log):
             r = np.subtract(shifted, np.log(total, out=total), out=shifted)
         else:
             if x.dtype in _WIDE and axis < a.ndim - 1:
-                # ATen's 16-bit kernel along an inner dim: positions past the last whole
-                # vector of 16 store exp rounded to 16 bits, then divide that
-                inner = math.prod(a.shape[axis + 1:])
-                tail = (np.arange(inner) >= inner // 16 * 16).reshape(a.shape[axis + 1:])
-                e = np.where(tail, e.astype(x.dtype.np).astype(np.float32), e)
+                # ATen's 16-bit kernel along an inner dim: positions in a tail (past the
+                # last whole vector of its piece) store exp rounded to 16 bits, then divide
+                vector = _softmax_vector_positions(a.shape[:axis], a.shape[axis + 1:])
+                e = np.where(vector, e, e.astype(x.dtype.np).astype(np.float32))
             r = np.divide(e, total, out=e)
         r = r.reshape(x._shape)
         return wrap(r if r.dtype == x.dtype.np else r.astype(x.dtype.np), x.dtype)
