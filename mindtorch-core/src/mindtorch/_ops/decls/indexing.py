@@ -463,13 +463,16 @@ def _slice_of(grad, dim, start, end, step):
 
 
 def _masked_scatter_source(grad, mask, source_geometry):
-    """The gradients of the source elements written (in order), zeros for the rest."""
-    shape = source_geometry[0]
-    picked = grad.masked_select(mask)
-    missing = numel(shape) - picked.numel()
-    if missing > 0:
-        picked = OPS["cat"].call([picked, picked.new_zeros((missing,))], 0)
-    return picked.view(shape)
+    """The gradients of the source elements written (in order), zeros for the rest: each
+    masked position's gradient put at its rank among the masked positions, the others at a
+    spare slot dropped after (shapes that do not depend on the mask's values, so the meta
+    device runs it too)."""
+    n = numel(shape := source_geometry[0])
+    flat = mask.expand(grad.shape).reshape(-1)
+    rank = flat.cumsum(0) - 1
+    slot = OPS["where"].call(flat, rank, rank.new_full((), n))
+    out = grad.new_zeros((n + 1,)).index_put((slot,), grad.reshape(-1))
+    return out.narrow(0, 0, n).view(shape)
 
 
 def _derivatives():
