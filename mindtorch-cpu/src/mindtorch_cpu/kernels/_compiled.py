@@ -14,6 +14,13 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from ._gelu_minimax import COEFFS as _GM
+from ._gelu_minimax import FIRST as _GM_FIRST
+from ._gelu_minimax import INDEX_BIAS as _GM_BIAS
+from ._gelu_minimax import LAST as _GM_LAST
+from ._gelu_minimax import ONE_PIECE as _GM_ONE
+from ._gelu_minimax import RBOUND as _GM_RBOUND
+
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": {"contract"}}
 _ROWS = {**_JIT, "fastmath": {"contract", "reassoc"}}
 
@@ -73,6 +80,24 @@ def gelu_f32(x, out):
         r = (((_A5 * t + _A4) * t + _A3) * t + _A2) * t + _A1
         erf = _ONE - (_exp_neg(min(u * u, _MAX_Y)) * t) * r
         out[i] = v * _HALF * (_ONE + math.copysign(erf, u))
+
+
+@numba.njit(**_JIT)
+def gelu_minimax_f32(x, out):
+    """out = gelu(x), both 1-D contiguous float32, as oneDNN's avx512_core kernel (the
+    piecewise minimax erf of kernels/_gelu_minimax.py; bit-identical to it)."""
+    for i in range(x.size):
+        v = x[i]
+        bits = _bits(v)
+        a_bits = bits & np.int32(0x7FFFFFFF)
+        a = _as_float32(a_bits)
+        k = min(max((a_bits + _GM_BIAS) >> 21, _GM_FIRST), _GM_LAST)
+        k = _GM_ONE if a > _GM_RBOUND else k
+        p = _GM[5, k]
+        for degree in range(4, -1, -1):
+            p = _fma(p, a, _GM[degree, k])
+        erf = _as_float32(_bits(p) ^ (bits & np.int32(-1 << 31)))
+        out[i] = v * (erf + _ONE) * _HALF
 
 
 _ALPHA_PDF = _f(1 / math.sqrt(2 * math.pi))  # the standard normal density's factor

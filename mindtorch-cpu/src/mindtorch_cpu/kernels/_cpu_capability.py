@@ -42,3 +42,19 @@ def vector_isa(avx512_kernel=False):
     """The kernel an op runs: its AVX512 one only if it registers one (`avx512_kernel`)."""
     level = capability()
     return "AVX2" if level == "AVX512" and not avx512_kernel else level
+
+
+# oneDNN (which PyTorch calls for some ops, e.g. float32 / bfloat16 GELU of a contiguous
+# tensor) picks its jit kernels itself: ONEDNN_MAX_CPU_ISA (or DNNL_MAX_CPU_ISA) caps it,
+# ATEN_CPU_CAPABILITY does not.  Its ISA names from AVX512_CORE up all include avx512_core.
+_ONEDNN_BELOW_AVX512 = ("SSE41", "AVX", "AVX2", "AVX2_VNNI", "AVX2_VNNI_2")
+
+
+@functools.cache
+def onednn_avx512_core():
+    """Whether oneDNN runs its avx512_core kernels here (AVX-512 F, CD, BW, VL and DQ)."""
+    if not _X86 or not {"avx512f", "avx512cd", "avx512bw", "avx512vl", "avx512dq"} <= \
+            _cpu_flags():
+        return False
+    cap = (os.environ.get("ONEDNN_MAX_CPU_ISA") or os.environ.get("DNNL_MAX_CPU_ISA") or "")
+    return cap.strip().upper() not in _ONEDNN_BELOW_AVX512

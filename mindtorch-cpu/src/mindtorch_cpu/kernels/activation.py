@@ -5,7 +5,9 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import activation as A
 
 from .._np import arr, wrap
+from . import _gelu_minimax
 from ._activation_numpy import NUMPY as _NUMPY
+from ._cpu_capability import onednn_avx512_core
 from ._jit import loops
 from ._layout import dense_like
 from ._select import zero_where
@@ -24,15 +26,24 @@ _A_HALF = [np.array(np.float32(c) / 2) for c in _AS_A]  # (exact halves)
 _SIGN_0D = np.array(_SIGN)
 
 
-def _gelu_f32(x):
-    """gelu(x) of float32 x: compiled (numba: one pass, ~5x faster) for large x."""
+def _gelu_f32(x, onednn=False):
+    """gelu(x) of float32 x: compiled (numba: one pass, ~5x faster) for large x; `onednn`:
+    as oneDNN's avx512_core kernel (_gelu_minimax.py), else with ATen's erf."""
     (xf,), out = dense_like(x)
     jit = loops(x.size)
     if jit is None:
-        _gelu_f32_blocks(xf, out.ravel(order="K"))
+        (_gelu_minimax.gelu_blocks if onednn else _gelu_f32_blocks)(xf, out.ravel(order="K"))
     else:
-        jit.gelu_f32(xf, out.ravel(order="K"))
+        (jit.gelu_minimax_f32 if onednn else jit.gelu_f32)(xf, out.ravel(order="K"))
     return out
+
+
+def _onednn_gelu(self, a):
+    """Whether PyTorch runs this GELU in oneDNN's avx512_core kernel: a contiguous float32 or
+    bfloat16 tensor of 2 or more elements (its use_mkldnn), oneDNN at avx512_core here (else
+    oneDNN, or ATen's kernel, takes Abramowitz & Stegun's erf: the other path)."""
+    return self.dtype in (D.float32, D.bfloat16) and a.size > 1 and a.flags.c_contiguous \
+        and onednn_avx512_core()
 
 
 def _gelu_f32_blocks(xf, of):
@@ -78,7 +89,7 @@ def _gelu(self, approximate="none"):
     if approximate == "tanh":
         r = 0.5 * ca * (1 + np.tanh(np.sqrt(2 / np.pi) * (ca + 0.044715 * ca ** 3)))
     elif ca.dtype == np.float32:
-        r = _gelu_f32(ca)
+        r = _gelu_f32(ca, _onednn_gelu(self, a))
     else:
         r = 0.5 * ca * (1 + _erf(ca / np.sqrt(2)))
     return wrap(r, self.dtype)
