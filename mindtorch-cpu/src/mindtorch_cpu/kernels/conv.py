@@ -22,8 +22,10 @@ from numpy.lib.stride_tricks import as_strided
 from mindtorch import _dtype as D
 from mindtorch._memory_format import conv_format, strides as format_strides
 from mindtorch._ops.decls import conv as C
+from mindtorch.backends import mkldnn
 
 from .._np import arr, wrap
+from ._cpu_capability import onednn_avx512_core
 from .reduction import result
 
 _COMPUTE = {D.float16: np.float32, D.bfloat16: np.float32, D.uint8: np.int64,
@@ -162,7 +164,8 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         return wrap(np.zeros(shape, dt.np), dt)
     x, w = _compute(input, dt), _compute(weight, dt)
     if transposed:
-        half = dt in (D.float16, D.bfloat16)
+        half = dt is D.float16 or (dt is D.bfloat16 and not _onednn_bfloat16(
+            stride, output_padding))
         r = _input_grad(x, w, groups, stride, padding, dilation, shape[2:],
                         dt.np if half else None, half and conv_format(input, weight) is not None)
     else:
@@ -171,6 +174,18 @@ def convolution(input, weight, bias, stride, padding, dilation, transposed, outp
         # (a transposed 1d/2d convolution's bias may be of another dtype: cast, as PyTorch)
         r += arr(bias).astype(r.dtype).reshape((-1,) + (1,) * (len(shape) - 2))
     return _laid_out(r, dt, input, weight)
+
+
+def _onednn_bfloat16(stride, output_padding):
+    """Whether PyTorch runs a bfloat16 transposed convolution through oneDNN (its
+    use_mkldnn: oneDNN enabled, at avx512_core or above here, and no output_padding as
+    large as its stride), which accumulates in float32 and rounds once, bias included, as
+    the float32 computation here; else its native kernel rounds the columns to 16 bits."""
+    if not (mkldnn.enabled and onednn_avx512_core()):
+        return False
+    pads = (output_padding,) * len(stride) if isinstance(output_padding, int) \
+        else output_padding
+    return all(p < s for p, s in zip(pads, stride))
 
 
 def _laid_out(r, dt, input, weight):
