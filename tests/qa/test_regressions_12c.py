@@ -31,3 +31,22 @@ def test_torch_functional_types_storage_modules():
     assert mindtorch.types.Number is not None
     assert mindtorch.storage.UntypedStorage is mindtorch.UntypedStorage
     assert mindtorch.nn.functional.grad is mindtorch.nn.grad
+
+
+def test_index_tensor_modified_before_backward_raises():
+    # x[i] saves its index tensors with their versions: an in-place change of i before
+    # backward raises PyTorch's error instead of using the new indices (silently wrong)
+    out = []
+    for lib in (mindtorch, torch):
+        x = lib.arange(5.).requires_grad_()
+        i = lib.tensor([0, 1])
+        z = x[i]
+        i.add_(1)
+        with pytest.raises(RuntimeError) as info:
+            (z * lib.tensor([1., 2.])).sum().backward()
+        out.append(str(info.value).split(" Hint")[0])
+        x = lib.arange(5.).requires_grad_()
+        z = x[lib.tensor([0, 1, 1])]
+        (z * 2).sum().backward()
+        out.append(x.grad.tolist())
+    assert out[:2] == out[2:]

@@ -208,6 +208,10 @@ class _Plan:
         # what backward frees: tensors, and numbers passed for a tensor (wrapped numbers)
         self.saved_tensors = tuple(name for name, i in saved.items()
                                    if args[i].type.startswith("Tensor"))
+        # Tensor[] / Tensor?[] values (index's indices): each tensor saved with its version
+        self.saved_lists = frozenset(name for name, i in saved.items()
+                                     if args[i].type.startswith("Tensor") and
+                                     args[i].type.endswith("[]"))
         self.geometries = list(geometries.items())
         nondiff = op.nondifferentiable_outputs
         self.nondiff = frozenset(nondiff or ())
@@ -243,7 +247,8 @@ class _Plan:
                  f"out = [None] * {n}",
                  "g = grads[0]",
                  "if g is None: return out"]  # PyTorch's any_grad_defined
-        ns = {"_FREED": _FREED, "_Saved": SavedTensor, "_LazyResults": _LazyResults}
+        ns = {"_FREED": _FREED, "_Saved": SavedTensor, "_LazyResults": _LazyResults,
+              "_unpack_list": _unpack_list}
         for k, (positions, fn, params, _) in enumerate(self.entries):
             ns[f"f{k}"] = fn
             values = []
@@ -256,6 +261,8 @@ class _Plan:
                     values.append("saved['result'][0].unpack(self)")
                 elif p == "results":  # unpacked where read (see _LazyResults)
                     values.append("_LazyResults(saved['result'], self)")
+                elif p in self.saved_lists:
+                    values.append(f"_unpack_list(saved[{p!r}], self)")
                 else:
                     values.append(f"(v.unpack(self) if type(v := saved[{p!r}]) is _Saved "
                                   f"else v)")
@@ -343,6 +350,8 @@ class _Plan:
                 value = f"_geometry_of({a})"
             elif i in self.mutated:  # the value before the write (PyTorch's original_self)
                 value = f"_Saved(_original({a}))"
+            elif name in self.saved_lists:
+                value = f"_save_list({a})"
             else:
                 value = f"_Saved({a}) if isinstance({a}, Tensor) else {a}"
             lines.append(f"if {cond}: saved[{name!r}] = {value}")
@@ -389,7 +398,7 @@ class _Plan:
               # an in-place view op changes metadata, not data: no CopySlices
               "_rebase": _restride if "inplace_view" in self.op.tags else rebase_history,
               "_attach_many": self._attach_outputs, "_geometry_of": _geometry_of,
-              "_original": _original,
+              "_original": _original, "_save_list": _save_list,
               "_NOT": _NOT_RECORDED, "_NO_META": _NO_META, "_new": object.__new__,
               "_next": next, "_seq": graph._sequence, "_trace": graph._forward_trace}
         src = "def run(kernel, args):\n" + "".join(f"    {ln}\n" for ln in lines)
@@ -613,6 +622,20 @@ class FormulaNode(Node):
 
     def __getattr__(self, attr):  # grad_fn._saved_self, ... (see graph.saved_attribute)
         return graph.saved_attribute(self, attr)
+
+
+def _save_list(values):
+    """A Tensor[] / Tensor?[] argument saved for backward: its tensors as SavedTensors (their
+    version checked when unpacked), None and the rest as they are."""
+    if values is None:
+        return None
+    return [SavedTensor(t) if isinstance(t, Tensor) else t for t in values]
+
+
+def _unpack_list(values, node):
+    if values is None:
+        return None
+    return [v.unpack(node) if type(v) is SavedTensor else v for v in values]
 
 
 class _LazyResults:
