@@ -1,5 +1,7 @@
 """Regression tests for the AVX-512 round (h): results that must follow PyTorch on AVX2 and
 AVX-512 machines alike, each against torch."""
+import mindtorch
+import numpy as np
 import pytest
 from reference import same_errors
 
@@ -17,3 +19,33 @@ def test_logspace_c_pow(args, dtype):
         return [str(v) for v in lib.logspace(*args, dtype=getattr(lib, dtype)).tolist()]
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+_SPECIAL = [complex("inf"), complex("-inf"), complex(0, float("inf")), 3 + 4j, 0j,
+            complex(-0.0, 2), complex(float("nan"), 1), complex(5, -12), complex(-0.0, -0.0)]
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize("n", [1, 4, 8, 9, 16, 17, 33])
+@pytest.mark.parametrize("layout", ["contiguous", "sliced", "transposed"])
+def test_sgn_complex_vector_and_scalar_loops(dtype, n, layout):
+    # sgn's vector loop (AVX-512 widths here) divides the parts by |z|; its scalar loop
+    # (each row's last elements, fewer than two vectors) divides by complex(|z|, 0) as
+    # c10::complex does: (inf+0j) -> nan+nanj there, -0 real parts become +0
+    def program(lib):
+        z = lib.tensor([_SPECIAL[i % len(_SPECIAL)] for i in range(3 * n)],
+                       dtype=getattr(lib, dtype)).reshape(3, n)
+        z = {"contiguous": z, "sliced": z[:, 1:], "transposed": z.t()}[layout]
+        return str(lib.sgn(z).tolist())
+    ours, theirs = same_errors(program)
+    assert ours == theirs
+
+
+@pytest.mark.parametrize("n", [1000, 70001])
+def test_sgn_complex64_bits(n):
+    # |z| is hypot (NumPy's complex abs differed from it on ~25% of inputs)
+    rng = np.random.default_rng(0)
+    z = (rng.standard_normal(n) * rng.choice([1e-3, 1, 1e5], n)
+         + 1j * rng.standard_normal(n)).astype(np.complex64)
+    np.testing.assert_array_equal(mindtorch.sgn(mindtorch.tensor(z)).numpy(),
+                                  torch.sgn(torch.tensor(z)).numpy())

@@ -11,6 +11,7 @@ from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap
+from ._complex_sgn import complex_sgn
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -607,15 +608,8 @@ def _sign(a):
 
 
 def _sgn(a):
-    """sign, or x / |x| (0 at 0) for complex numbers."""
-    if a.dtype.kind != "c":
-        return _sign(a)
-    m = np.abs(a)
-    d = np.where(m == 0, 1, m)
-    # parts divided apart (as PyTorch): a complex division makes (inf+0j)/inf nan+nanj
-    out = np.empty_like(a)
-    out.real, out.imag = np.where(m == 0, 0, a.real / d), np.where(m == 0, 0, a.imag / d)
-    return out
+    """sign, or x / |x| (0 at 0) for complex numbers (kernels/_complex_sgn.py)."""
+    return _sign(a) if a.dtype.kind != "c" else complex_sgn(a)
 
 
 _BF16 = D.bfloat16.np
