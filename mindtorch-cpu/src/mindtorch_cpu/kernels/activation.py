@@ -5,7 +5,7 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import activation as A
 
 from .._np import arr, wrap
-from . import _gelu_minimax
+from . import _activation_tails, _gelu_minimax
 from ._activation_numpy import NUMPY as _NUMPY
 from ._cpu_capability import onednn_avx512_core
 from ._jit import loops
@@ -110,13 +110,17 @@ def _compiled_float32(loop, tensors, *scalars):
     if fn is None:
         return None
     arrays = [arr(t) for t in tensors]
-    if all(a.flags.c_contiguous for a in arrays):  # (the common case: no layout to choose)
+    dense = all(a.flags.c_contiguous for a in arrays)
+    if dense:  # (the common case: no layout to choose)
         flat, out = [a.ravel() for a in arrays], np.empty_like(arrays[0])
     else:  # the result laid out as the first operand not broadcast (TensorIterator's choice)
         k = next((i for i, a in enumerate(arrays) if 0 not in a.strides or a.size <= 1), 0)
         flat, out = dense_like(*arrays[:k], *arrays[k + 1:], arrays[k])
         flat.insert(k, flat.pop())
-    fn(*flat, *map(dtype, scalars), out.ravel(order="K"))
+    scalars = [dtype(s) for s in scalars]
+    fn(*flat, *scalars, out.ravel(order="K"))
+    if dense:  # (the elements ATen's scalar code computes, where it differs)
+        _activation_tails.apply(loop, flat, scalars, out.ravel())
     return wrap(out, first.dtype)
 
 

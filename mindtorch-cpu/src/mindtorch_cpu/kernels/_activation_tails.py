@@ -1,0 +1,75 @@
+"""The scalar code of ATen's activation kernels, for the elements its vectorized loop leaves
+to it: at the end of each parallel chunk (grain 32768 elements, ceil(n / threads) each) of a
+dense operand, the fewer than two vectors left (16 / 32 floats on AVX2 / AVX-512: these ops
+register AVX-512 kernels).  The scalar code differs from the vector code the loops of
+_compiled.py and _activation_numpy.py replay: `x <= 0 ? ...` where the vector blends on
+x > 0 (a NaN x takes the other branch), and libm's exp instead of Sleef's (the last bit).
+Each fix takes the loop's arguments (1-D slices, its scalars) and returns the slice's
+result."""
+import numpy as np
+from mindtorch._runtime import get_num_threads
+
+from . import _libm
+from ._cpu_capability import vector_isa
+
+_GRAIN = 32768  # (at::internal::GRAIN_SIZE)
+_VECTOR_BYTES = {"AVX2": 32, "AVX512": 64}
+
+
+def scalar_ranges(n, itemsize):
+    """(start, stop) of the runs of a dense n-element operand that the scalar code computes
+    (in an op with an AVX-512 kernel); DEFAULT: all of it."""
+    width = _VECTOR_BYTES.get(vector_isa(True))
+    if width is None:
+        return [(0, n)]
+    block = 2 * width // itemsize
+    threads = get_num_threads()
+    chunk = -(-n // min(threads, -(-n // _GRAIN))) if n >= _GRAIN and threads > 1 else n
+    ranges = []
+    for start in range(0, n, max(chunk, 1)):
+        stop = min(start + chunk, n)
+        tail = stop - (stop - start) % block
+        if tail < stop:
+            ranges.append((tail, stop))
+    return ranges
+
+
+def _exp(x):
+    return _libm.call("exp", x)
+
+
+def _quiet(fn):
+    def quiet(*args):
+        with np.errstate(all="ignore"):
+            return fn(*args)
+    return quiet
+
+
+@_quiet
+def _softplus_backward(g, x, beta, threshold):  # z = exp(x beta); x beta > threshold ? g : g z / (z + 1)
+    bx = x * beta
+    z = _exp(bx)
+    return np.where(bx > threshold, g, g * z / (z + 1))
+
+
+@_quiet
+def _elu_backward(g, x, negcoef, poscoef, negiptcoef):
+    return np.where(x <= 0, g * negiptcoef * negcoef * _exp(x * negiptcoef), g * poscoef)
+
+
+@_quiet
+def _elu_result_backward(g, y, negcoef, poscoef, negiptcoef):
+    return np.where(y <= 0, g * negiptcoef * (y + negcoef), g * poscoef)
+
+
+SCALAR = {"softplus_backward_f32": _softplus_backward, "elu_backward_f32": _elu_backward,
+          "elu_result_backward_f32": _elu_result_backward}
+
+
+def apply(loop, flat, scalars, out):
+    """Overwrite the scalar code's elements of `out` (1-D, dense operands `flat`) for `loop`."""
+    fix = SCALAR.get(loop)
+    if fix is None:
+        return
+    for start, stop in scalar_ranges(out.size, out.itemsize):
+        out[start:stop] = fix(*(f[start:stop] for f in flat), *scalars)
