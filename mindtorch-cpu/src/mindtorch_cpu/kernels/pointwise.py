@@ -658,13 +658,29 @@ def _compiled_f32(name, fallback):
     return fn
 
 
+def _float32_through_float64(fn):
+    """fn computing float32 in double, rounded once: PyTorch's float32 log10 / log2 / log1p /
+    expm1 (SLEEF's 1-ulp functions) are the correctly rounded value on all but ~0.02% of
+    inputs, NumPy's float32 loops are not (np.log10 differs from PyTorch on 47% of float32
+    inputs with NumPy's AVX-512 code, 9% without: log10(1e-6) was -6.0000005; its float32
+    log1p / expm1 are 2 ulps off on AVX-512)."""
+    def through_double(a):
+        if a.dtype != np.float32:
+            return fn(a)
+        return fn(a, dtype=np.float64).astype(np.float32)
+    return through_double
+
+
+_real_log1p = _float32_through_float64(np.log1p)
+
+
 def _log1p(a):
     """np.log1p, but for complex a PyTorch's formula: NumPy's complex log1p is log(1 + z),
     whose real part loses |z| below the precision of 1 (log1p(1e-10+1e-10j) in complex64:
     0 for 1e-10).  log|1 + z| = log1p(x (2 + x) + y^2) / 2 for |z| < 0.5, else log|1 + z|;
     the argument is atan2(y, 1 + x)."""
     if a.dtype.kind != "c":
-        return np.log1p(a)
+        return _real_log1p(a)
     x, y = a.real, a.imag
     with np.errstate(all="ignore"):
         r = x * (2 + x) + y * y
@@ -678,22 +694,10 @@ def _log1p(a):
 
 
 log1p = _compiled_f32("log1p_f32", _log1p)
-expm1 = _compiled_f32("expm1_f32", np.expm1)
+expm1 = _compiled_f32("expm1_f32", _float32_through_float64(np.expm1))
 # (PyTorch's exp: bit-identical sigmoid, exp within an ulp, ~2x NumPy's float32 loops)
 sigmoid = _compiled_f32("sigmoid_f32", _sigmoid)
 exp = _compiled_f32("exp_f32", np.exp)
-
-
-def _float32_through_float64(fn):
-    """fn computing float32 in double, rounded once: PyTorch's float32 log10 / log2 (SLEEF's
-    1-ulp functions) are the correctly rounded value on all but ~0.02% of inputs, NumPy's
-    float32 loops are not (np.log10 differs from PyTorch on 47% of float32 inputs with
-    NumPy's AVX-512 code, 9% without: log10(1e-6) was -6.0000005)."""
-    def through_double(a):
-        if a.dtype != np.float32:
-            return fn(a)
-        return fn(a, dtype=np.float64).astype(np.float32)
-    return through_double
 
 
 log10 = _float32_through_float64(np.log10)
