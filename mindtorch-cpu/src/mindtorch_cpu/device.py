@@ -54,6 +54,14 @@ def generator(seed, index=None):
     return Engine(seed)
 
 
+def _kernel_vector_bytes(avx512_kernel=False):
+    """Bytes per SIMD vector of the ATen kernel PyTorch runs here (64 for an op registering
+    an AVX-512 kernel on an AVX-512 machine, else 32): decompositions replaying a vector
+    loop's lanes ask it."""
+    from .kernels._cpu_capability import vector_isa  # (with the kernels, lazily)
+    return 64 if vector_isa(avx512_kernel) == "AVX512" else 32
+
+
 module = types.SimpleNamespace(
     is_available=lambda: True,
     device_count=lambda: 1,
@@ -64,4 +72,5 @@ module = types.SimpleNamespace(
     is_initialized=lambda: True,
     Stream=_streams.Stream, Event=_streams.Event, StreamContext=_streams.StreamContext,
     current_stream=_streams.current_stream, stream=_streams.stream,
+    _kernel_vector_bytes=_kernel_vector_bytes,
 )

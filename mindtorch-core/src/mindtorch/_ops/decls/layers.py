@@ -335,14 +335,15 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         # whose maximum is -inf gives 0, NaN or +inf elsewhere a NaN row.  Its row maximum
         # (_mul_reduce_max_fusion_kernel) keeps a NaN of its vectorized part but skips one
         # in the scalar tail, the last S % lanes scores: a row of only -inf and such NaN
-        # gives 0.  Lanes of AVX2, PyTorch's cpu capability here (AVX512 would double them).
+        # gives 0.  Lanes of the kernel PyTorch runs on this machine (it registers an
+        # AVX-512 one: 16 floats / 8 doubles there, 8 / 4 with AVX2).
         E = query._shape[-1]
         attn = query.to(dt).matmul(key.to(dt).transpose(-2, -1))
         if is_causal:
             keep = M.ones((L, S), dtype=D.bool, device=query.device).tril()
             attn = attn.masked_fill(keep.logical_not(), -math.inf)
         attn = attn * (scale if scale is not None else 1 / math.sqrt(E) if E else math.inf)
-        lanes = 4 if dt is D.float64 else 8
+        lanes = _vector_bytes(query.device, avx512_kernel=True) // dt.itemsize
         tail = M.arange(S, device=query.device) >= S - S % lanes
         top = M.where(attn.isnan() & tail, -math.inf, attn).amax(-1, keepdim=True)
         attn = _safe_softmax(attn, top == -math.inf)
@@ -369,6 +370,14 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
         attn = OPS["dropout"].call(attn, dropout_p, True)
     out = attn.matmul(value.to(dt)).to(query.dtype)
     return _like_query(out, query) if fast else out
+
+
+def _vector_bytes(device, avx512_kernel):
+    """Bytes per SIMD vector of the device's kernel (its module's _kernel_vector_bytes;
+    AVX2's 32 for backends that do not say)."""
+    from ..._device_modules import device_module
+    ask = getattr(device_module(device.type), "_kernel_vector_bytes", None)
+    return 32 if ask is None else ask(avx512_kernel)
 
 
 def _like_query(out, query):
