@@ -49,3 +49,20 @@ def test_sgn_complex64_bits(n):
          + 1j * rng.standard_normal(n)).astype(np.complex64)
     np.testing.assert_array_equal(mindtorch.sgn(mindtorch.tensor(z)).numpy(),
                                   torch.sgn(torch.tensor(z)).numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("S,pos", [(4, 0), (8, 3), (9, 8), (16, 0), (17, 16), (24, 15),
+                                   (24, 16), (33, 31)])
+def test_sdpa_flash_row_maximum_tail_lanes(dtype, S, pos):
+    # a row of -inf scores but one NaN: 0 when the NaN is in the row maximum's scalar tail
+    # (S % lanes, the lanes of the kernel PyTorch runs: AVX-512's here), NaN elsewhere
+    def program(lib):
+        q = lib.ones(1, 1, 1, 2, dtype=getattr(lib, dtype))
+        k = lib.ones(1, 1, S, 2, dtype=q.dtype)
+        k[0, 0, :, 0] = -float("inf")
+        k[0, 0, pos, 0] = float("nan")
+        return str(lib.nn.functional.scaled_dot_product_attention(q, k, lib.ones_like(k))
+                   .tolist())
+    ours, theirs = same_errors(program)
+    assert ours == theirs
