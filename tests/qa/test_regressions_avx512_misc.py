@@ -1,5 +1,6 @@
 """Regression tests for the AVX-512 round (misc group): results that must follow PyTorch on
 AVX2 and AVX-512 machines alike, each against torch."""
+import mindtorch
 import numpy as np
 import pytest
 from reference import pair
@@ -32,3 +33,20 @@ def test_benchmark_select_unit(v):
     from mindtorch.utils.benchmark.utils import common as ours
     from torch.utils.benchmark.utils import common as theirs
     assert ours.select_unit(v) == theirs.select_unit(v)
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 15])
+@pytest.mark.parametrize("exponent", [0.75, 0.1, -1.3, 7, float("nan")])
+def test_float32_pow_number_scalar_loop(exponent, n):
+    # PyTorch's scalar loop (a 0-dim tensor, rows shorter than 2 vectors, the rest of each
+    # row) computes std::pow(double(x), exponent) rounded to float: exactly that, not
+    # NumPy's float32 power (an ASGD step with a tensor lr: (1 + 6e-6) ** 0.75 was an ulp
+    # off, a near tie)
+    rng = np.random.default_rng(n)
+    data = np.concatenate([rng.uniform(0, 4, 80 * n), 1 + rng.uniform(-1e-4, 1e-4, 80 * n)])
+    m, t = pair(data.reshape(80, 2 * n), "float32")  # (rows of n: each one the scalar loop's)
+    got, want = m[:, :n] ** exponent, t[:, :n] ** exponent
+    np.testing.assert_array_equal(got.numpy(), want.numpy())
+    ours, theirs = (np.float32((lib.tensor(1.0000059604644775) ** exponent).item())
+                    for lib in (mindtorch, torch))
+    np.testing.assert_array_equal(ours, theirs)

@@ -12,6 +12,7 @@ from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap
 from ._complex_sgn import complex_sgn
+from ._float_pow import float32_pow_number
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -408,6 +409,8 @@ def _pow(a, b):
         # PyTorch's pow by these Python numbers: products, sqrt and reciprocals rounded as
         # those (x ** 3 is (x * x) * x), not std::pow (also ~20x faster than NumPy's)
         return _MULTIPLIED[a_.dtype][b](a_)
+    if a_.dtype == np.float32 and type(b) in (int, float):
+        return float32_pow_number(a_, b)  # (as PyTorch's loops: not NumPy's float32 power)
     return np.power(a, b)
 
 

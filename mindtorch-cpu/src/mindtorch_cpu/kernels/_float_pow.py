@@ -1,0 +1,24 @@
+"""float32 tensor ** Python number as PyTorch's CPU pow kernel computes it (exponents other
+than the ones it turns into products, sqrt or reciprocals).
+
+ATen's pow_tensor_scalar kernel (it registers an AVX-512 one) takes the exponent as a
+double: its scalar loop computes std::pow(double(x), e) rounded to float, its vector loop
+SLEEF's 1-ulp powf(x, float(e)).  NumPy's float32 power is neither (on AVX-512 machines
+its own SIMD code: it differs from PyTorch on ~12% of inputs, and on a 0-dim tensor, which
+PyTorch computes in the scalar loop, on ~0.5%).  Here: the scalar loop's elements
+(kernels/_vector_loop.py says which) exactly so, the vector loop's as the double power of
+float(e) rounded once, the correctly rounded powf, which agrees with SLEEF on ~99%."""
+import numpy as np
+
+from ._vector_loop import scalar_loop_mask
+
+
+def float32_pow_number(a, e):
+    """a (a float32 array) ** e (a Python int or float), a new float32 array."""
+    wide = a.astype(np.float64)
+    as_float = float(np.float32(e))
+    out = np.power(wide, as_float, out=np.empty_like(wide))  # (an array for a 0-dim a too)
+    if as_float != e and not np.isnan(e):  # (the scalar loop's exponent is e itself)
+        scalar = scalar_loop_mask(a, avx512_kernel=True)
+        out[scalar] = np.power(wide[scalar], float(e))
+    return out.astype(np.float32)
