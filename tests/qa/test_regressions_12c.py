@@ -50,3 +50,44 @@ def test_index_tensor_modified_before_backward_raises():
         (z * 2).sum().backward()
         out.append(x.grad.tolist())
     assert out[:2] == out[2:]
+
+
+def _outcome(fn, lib):
+    try:
+        fn(lib)
+        return "ok"
+    except Exception as e:  # noqa: BLE001 - the outcome compared with PyTorch's
+        return type(e).__name__, str(e)
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_inplace_on_leaf_and_views_of_leaves(case):
+    fn = [lambda L: L.ones(4)[::2].requires_grad_().add_(1),
+          lambda L: L.ones(4, requires_grad=True).add_(1),
+          lambda L: L.ones(4, requires_grad=True)[::2].add_(1),
+          lambda L: L.arange(6.).reshape(2, 3).requires_grad_().__setitem__(0, 1.),
+          lambda L: (L.ones(4, requires_grad=True) * 1)[::2].add_(1)][case]
+    assert _outcome(fn, mindtorch) == _outcome(fn, torch)
+
+
+def _backward_inputs(lib):
+    a = lib.tensor(2., requires_grad=True)
+    b = a * 2
+    b.retain_grad()
+    (b * b).backward(inputs=[b])  # a retained non-leaf input: its gradient once
+    c = a * 2
+    (c * c).backward(inputs=[c, a], create_graph=True)
+    return [b.grad.item(), c.grad.item(), c.retains_grad, c.grad.grad_fn.name(),
+            a.grad.item()]
+
+
+def test_backward_inputs_non_leaf_retains_grad():
+    assert _backward_inputs(mindtorch) == _backward_inputs(torch)
+
+
+def test_node_hook_returning_a_tensor():
+    def run(lib):
+        c = lib.tensor(2., requires_grad=True) * 3
+        c.grad_fn.register_hook(lambda grad_inputs, grad_outputs: grad_inputs[0])
+        return _outcome(lambda _: c.backward(), lib)
+    assert run(mindtorch) == run(torch)

@@ -362,7 +362,10 @@ class Tensor:
             t = ref()
             if t is not None:
                 if t._grad is None:
-                    t._grad = grad.detach().clone() if not grad._requires_grad else grad
+                    # (as PyTorch's hook: a contiguous copy, recorded under create_graph)
+                    from ._memory_format import contiguous_format
+                    t._grad = grad.clone() if grad.is_sparse else grad.clone(
+                        memory_format=contiguous_format)
                 else:
                     t._grad = t._grad + grad
         fn._register_tensor_hook(self._output_nr, retain, retain=True)

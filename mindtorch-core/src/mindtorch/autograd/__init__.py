@@ -147,6 +147,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if inputs is not None and not all(getattr(t, "requires_grad", True) for t in inputs):
         raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
     grads = _make_grads(tensors, grad_tensors)
+    for t in inputs or ():  # (as PyTorch's engine: a non-leaf input's .grad is its retained grad)
+        if getattr(t, "_grad_fn", None) is not None:
+            t.retain_grad()
     if retain_graph is None:
         retain_graph = create_graph
     if create_graph:

@@ -171,11 +171,7 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
                                    f"have been used in the graph. Set allow_unused=True if "
                                    f"this is the desired behavior.")
         return captured
-    if inputs is not None:  # backward(inputs=...) on non-leaf tensors: their .grad
-        for k, t in enumerate(inputs):
-            if t._grad_fn is not None and captured[k] is not None:
-                _set_grad(t, captured[k], create_graph)
-    return None
+    return None  # (backward(inputs=...)'s non-leaf tensors retain their grad: the hooks set it)
 
 
 def _dependencies(roots):
@@ -283,6 +279,8 @@ def _accumulate_hooked(node, grads, fresh, create_graph):
 def _hook_values(hook, values, originals):
     """A node hook's replacement gradients: as many as it was given, each (but None) of
     its original's type and size, and none where there was none."""
+    if not isinstance(values, (tuple, list)):
+        raise TypeError(f"expected tuple, but hook returned '{type(values).__name__}'")
     values, n = list(values), len(originals)
     if len(values) != n:
         raise RuntimeError(f"hook '{getattr(hook, '__name__', '<unknown>')}' has returned an "

@@ -702,9 +702,6 @@ def check_inplace(t):
             f"You can clarify your code by moving both the view and the inplace either both "
             f"inside the {modes[2]} block (if you don't want the inplace to be tracked) or both "
             f"outside (if you want the inplace to be tracked).")
-    if t._requires_grad and t._grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
-                           "operation.")
     base = t._base
     if base is not None and t._grad_fn is not None and t._grad_fn.name() in _MULTI_VIEW_NODES:
         raise RuntimeError(f"Output {t._output_nr} of {t._grad_fn.name()[:-9]} is a view and is "
@@ -720,9 +717,14 @@ def check_inplace(t):
                            "override the custom backward associated with the custom Function, "
                            "leading to incorrect gradients. This behavior is forbidden. You can "
                            "fix this by cloning the output of the custom Function.")
-    if base is not None and base._requires_grad and base._grad_fn is None:
+    # (PyTorch's order: a view whose base is a leaf first, whether or not the base itself
+    # requires grad, e.g. ones(4)[::2].requires_grad_(); then a leaf)
+    if base is not None and t._requires_grad and base._grad_fn is None:
         raise RuntimeError("a view of a leaf Variable that requires grad is being used in an "
                            "in-place operation.")
+    if t._requires_grad and t._grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place "
+                           "operation.")
 
 
 def rebase_history(t, node):
