@@ -115,9 +115,10 @@ def overload(op, make):
     binding itself, the wrapper is made on first use."""
     def public(generated):
         from .. import overrides
-        inner = make(generated)
+        name = op.name.split("::")[-1]
+        inner = _named(make(generated), op)
         fn = _accept_input_keyword(op, inner)
-        fn.__name__ = fn.__qualname__ = op.name.split("::")[-1]
+        fn.__name__ = fn.__qualname__ = name
         fn.__module__ = "mindtorch"
         fn.__doc__ = op.options.get("doc") or fn.__doc__ or op.schema.text
         fn._op = op
@@ -126,6 +127,22 @@ def overload(op, make):
     op._public = public
     op._binding = None
     return op
+
+
+def _named(fn, op):
+    """fn, a wrapper local to some helper, named as its users call it: Python's own argument
+    errors name the function (the code's name before 3.11), so 'sum() missing 1 required
+    positional argument', not '_public.<locals>.make.<locals>.public() ...'."""
+    code = getattr(fn, "__code__", None)
+    if code is not None and "<locals>" in fn.__qualname__:
+        name = op.name.split("::")[-1]
+        modules = op.options.get("modules", ())
+        if modules:  # (as namespaces.exports names it there)
+            name = op.options.get("public_name") or name.removeprefix(
+                modules[0].rpartition(".")[2] + "_")
+        fn.__code__ = code.replace(co_name=name)
+        fn.__name__ = fn.__qualname__ = name
+    return fn
 
 
 def _accept_input_keyword(op, fn):
