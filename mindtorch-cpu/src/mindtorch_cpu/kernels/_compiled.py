@@ -82,22 +82,80 @@ def gelu_f32(x, out):
         out[i] = v * _HALF * (_ONE + math.copysign(erf, u))
 
 
+@numba.njit(inline="always")
+def _gelu_minimax(v):
+    """gelu(v) of a float32 v as oneDNN's avx512_core kernel (kernels/_gelu_minimax.py)."""
+    bits = _bits(v)
+    a_bits = bits & np.int32(0x7FFFFFFF)
+    a = _as_float32(a_bits)
+    k = min(max((a_bits + _GM_BIAS) >> 21, _GM_FIRST), _GM_LAST)
+    k = _GM_ONE if a > _GM_RBOUND else k
+    p = _GM[5, k]
+    for degree in range(4, -1, -1):
+        p = _fma(p, a, _GM[degree, k])
+    erf = _as_float32(_bits(p) ^ (bits & np.int32(-1 << 31)))
+    return v * (erf + _ONE) * _HALF
+
+
+_V16, _I16 = ir.VectorType(ir.FloatType(), 16), ir.VectorType(ir.IntType(32), 16)
+
+
+def _splat(vector_type, value):
+    return ir.Constant(vector_type, [value] * 16)
+
+
+@intrinsic
+def _gelu_minimax16(typingctx, x, out, i):
+    """out[i:i + 16] = _gelu_minimax(x[i:i + 16]) as AVX-512 vector code: the coefficients
+    looked up with vpermi2ps from two registers, as oneDNN (~12x faster than the gathers
+    LLVM makes of the scalar loop's table reads).  AVX-512 F only."""
+    def codegen(context, builder, sig, args):
+        module, v16, i16 = builder.module, _V16, _I16
+        permute = module.declare_intrinsic("llvm.x86.avx512.vpermi2var.ps.512",
+                                           fnty=ir.FunctionType(v16, [v16, i16, v16]))
+        fma = module.declare_intrinsic("llvm.fma.v16f32", fnty=ir.FunctionType(v16, [v16] * 3))
+        x_ptr, out_ptr = (builder.bitcast(builder.gep(
+            context.make_array(ty)(context, builder, arg).data, [args[2]]), v16.as_pointer())
+            for ty, arg in zip(sig.args[:2], args[:2]))
+        v = builder.load(x_ptr, align=4)
+        bits = builder.bitcast(v, i16)
+        a_bits = builder.and_(bits, _splat(i16, 0x7FFFFFFF))
+        a = builder.bitcast(a_bits, v16)
+        k = builder.ashr(builder.add(a_bits, _splat(i16, int(_GM_BIAS))), _splat(i16, 21))
+        for cmp, bound in (("<", _GM_FIRST), (">", _GM_LAST)):
+            k = builder.select(builder.icmp_signed(cmp, k, _splat(i16, bound)),
+                               _splat(i16, bound), k)
+        past = builder.fcmp_ordered(">", a, _splat(v16, float(_GM_RBOUND)))
+        k = builder.select(past, _splat(i16, _GM_ONE), k)
+
+        def coefficients(degree):  # (pieces 0..15 in one register, 16..31 in the other)
+            row = [float(c) for c in _GM[degree]] + [0.0] * (32 - _GM.shape[1])
+            return builder.call(permute, [ir.Constant(v16, row[:16]), k,
+                                          ir.Constant(v16, row[16:])])
+        p = coefficients(5)
+        for degree in range(4, -1, -1):
+            p = builder.call(fma, [p, a, coefficients(degree)])
+        sign = builder.and_(bits, _splat(i16, -1 << 31))
+        erf = builder.bitcast(builder.xor(builder.bitcast(p, i16), sign), v16)
+        gelu = builder.fmul(builder.fmul(v, builder.fadd(erf, _splat(v16, 1.0))),
+                            _splat(v16, 0.5))
+        builder.store(gelu, out_ptr, align=4)
+        return context.get_dummy_value()
+    return types.void(x, out, i), codegen
+
+
 @numba.njit(**_JIT)
 def gelu_minimax_f32(x, out):
     """out = gelu(x), both 1-D contiguous float32, as oneDNN's avx512_core kernel (the
-    piecewise minimax erf of kernels/_gelu_minimax.py; bit-identical to it)."""
-    for i in range(x.size):
-        v = x[i]
-        bits = _bits(v)
-        a_bits = bits & np.int32(0x7FFFFFFF)
-        a = _as_float32(a_bits)
-        k = min(max((a_bits + _GM_BIAS) >> 21, _GM_FIRST), _GM_LAST)
-        k = _GM_ONE if a > _GM_RBOUND else k
-        p = _GM[5, k]
-        for degree in range(4, -1, -1):
-            p = _fma(p, a, _GM[degree, k])
-        erf = _as_float32(_bits(p) ^ (bits & np.int32(-1 << 31)))
-        out[i] = v * (erf + _ONE) * _HALF
+    piecewise minimax erf of kernels/_gelu_minimax.py; bit-identical to it): 16 elements
+    at a time in AVX-512 code, the rest one by one.  For AVX-512 CPUs only."""
+    n = x.size
+    i = 0
+    while i + 16 <= n:
+        _gelu_minimax16(x, out, i)
+        i += 16
+    for j in range(i, n):
+        out[j] = _gelu_minimax(x[j])
 
 
 _ALPHA_PDF = _f(1 / math.sqrt(2 * math.pi))  # the standard normal density's factor
