@@ -244,3 +244,28 @@ def test_16bit_rnn_layers_forward(dtype, mode, packed):
         return [t.detach().float().numpy() for t in (out, h)]
     for a, b in zip(run(mindtorch), run(torch)):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("onednn", [True, False])
+@pytest.mark.parametrize("options", [{"batch_first": True, "hx": True},
+                                     {"bias": False, "bidirectional": True}])
+def test_bfloat16_lstm_onednn_and_native(onednn, options):
+    # a bfloat16 LSTM runs through oneDNN where it supports bfloat16 (avx512_core): float32
+    # gates, b_ih + b_hh summed in bfloat16, h and c rounded each step; with mkldnn
+    # disabled (or on AVX2 machines) through the native kernel, on every machine
+    kw = {k: v for k, v in options.items() if k != "hx"}
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((4, 6, 5) if kw.get("batch_first") else (6, 4, 5))
+    states = rng.standard_normal((2, 2 if kw.get("bidirectional") else 1, 4, 7))
+
+    def run(L):
+        L.manual_seed(0)
+        m = L.nn.LSTM(5, 7, **kw).to(L.bfloat16)
+        args = [L.tensor(x).to(L.bfloat16)]
+        if options.get("hx"):
+            args.append(tuple(L.tensor(s).to(L.bfloat16) for s in states))
+        with L.backends.mkldnn.flags(enabled=onednn):
+            out, (h, c) = m(*args)
+        return [t.detach().float().numpy() for t in (out, h, c)]
+    for a, b in zip(run(mindtorch), run(torch)):
+        np.testing.assert_array_equal(a, b)

@@ -54,6 +54,13 @@ def generator(seed, index=None):
     return Engine(seed)
 
 
+def _is_mkldnn_bf16_supported():
+    """torch.ops.mkldnn._is_mkldnn_bf16_supported: whether PyTorch's bfloat16 ops that have
+    a oneDNN path (LSTM, ...) take it here."""
+    from .kernels._cpu_capability import onednn_avx512_core  # (with the kernels, lazily)
+    return onednn_avx512_core()
+
+
 def _kernel_vector_bytes(avx512_kernel=False):
     """Bytes per SIMD vector of the ATen kernel PyTorch runs here (64 for an op registering
     an AVX-512 kernel on an AVX-512 machine, else 32): decompositions replaying a vector
@@ -73,4 +80,5 @@ module = types.SimpleNamespace(
     Stream=_streams.Stream, Event=_streams.Event, StreamContext=_streams.StreamContext,
     current_stream=_streams.current_stream, stream=_streams.stream,
     _kernel_vector_bytes=_kernel_vector_bytes,
+    _is_mkldnn_bf16_supported=_is_mkldnn_bf16_supported,
 )

@@ -120,20 +120,57 @@ def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fuse
     return (mindtorch.stack if batch_sizes is None else mindtorch.cat)(outs), state
 
 
+def _onednn_lstm(mode, x, batch_sizes, layers):
+    """Whether PyTorch runs this LSTM through oneDNN (its use_mkldnn: a bfloat16 padded
+    input, no projections, mkldnn enabled, and oneDNN supporting bfloat16 on this machine,
+    at avx512_core or above: the device module's _is_mkldnn_bf16_supported)."""
+    if (mode != "LSTM" or x.dtype is not mindtorch.bfloat16 or batch_sizes is not None
+            or not x.numel() or layers[0][0][4] is not None
+            or not mindtorch.backends.mkldnn.enabled):
+        return False
+    from ..._device_modules import device_module
+    supported = getattr(device_module(x.device.type), "_is_mkldnn_bf16_supported", None)
+    return supported is not None and supported()
+
+
+def _onednn_lstm_direction(x, state, w_ih, w_hh, b_ih, b_hh, reverse):
+    """One layer-direction of oneDNN's bfloat16 LSTM: the gates x W_ih^T + h W_hh^T in
+    float32, plus b_ih + b_hh summed in bfloat16; the cell in float32; h and the c carried
+    to the next step (and returned) rounded to bfloat16."""
+    f32, bf16 = mindtorch.float32, mindtorch.bfloat16
+    gi = F.linear(x.to(f32), w_ih.to(f32))
+    bias = None if b_ih is None else (b_ih + b_hh).to(f32)
+    w_hh_t = w_hh.to(f32).t()
+    h, c = (s.to(f32) for s in state)
+    outs = [None] * len(gi)
+    for t in (range(len(gi) - 1, -1, -1) if reverse else range(len(gi))):
+        gates = mindtorch.addmm(gi[t], h, w_hh_t)
+        h, c, _ = _LSTM_CELL.call(gates if bias is None else gates + bias, c)
+        outs[t] = h.to(bf16)
+        h, c = outs[t].to(f32), c.to(bf16).to(f32)
+    return mindtorch.stack(outs), (outs[0 if reverse else -1], c.to(bf16))
+
+
 def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectional):
     """The stacked (bi)directional recurrence. x: (T, B, I) or packed (sum, I); hx: tuple of
     (layers * directions, B, *) states; layers[l][d] = (w_ih, w_hh, b_ih, b_hh, w_hr)."""
     num_dirs = 2 if bidirectional else 1
     initial = [h.unbind(0) for h in hx]
     finals = []
+    onednn = _onednn_lstm(mode, x, batch_sizes, layers)
     for layer, dirs in enumerate(layers):
         if layer > 0 and dropout > 0 and training:
             x = F.dropout(x, dropout, True)
         outs = []
         for d, (w_ih, w_hh, b_ih, b_hh, w_hr) in enumerate(dirs):
+            state = tuple(h[layer * num_dirs + d] for h in initial)
+            if onednn:
+                out, state = _onednn_lstm_direction(x, state, w_ih, w_hh, b_ih, b_hh, d == 1)
+                outs.append(out)
+                finals.append(state)
+                continue
             in_bias = _input_bias(mode, b_ih, b_hh, x.dtype)
             gi = F.linear(x, w_ih, in_bias)
-            state = tuple(h[layer * num_dirs + d] for h in initial)
             out, state = _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes,
                                         reverse=d == 1)
             outs.append(out)
