@@ -11,7 +11,7 @@ from mindtorch._ops.decls.pointwise import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap
-from ._complex_sgn import complex_sgn
+from ._complex_abs import complex_abs, complex_sgn
 from ._float_pow import float32_pow_number
 from ._jit import loops
 from ._layout import dense_like
@@ -610,8 +610,12 @@ def _sign(a):
     return np.where(np.isnan(a), np.zeros((), a.dtype), np.sign(a))  # sign(nan) is 0
 
 
+def _abs(a):
+    return complex_abs(a) if a.dtype.kind == "c" else np.abs(a)
+
+
 def _sgn(a):
-    """sign, or x / |x| (0 at 0) for complex numbers (kernels/_complex_sgn.py)."""
+    """sign, or x / |x| (0 at 0) for complex numbers (kernels/_complex_abs.py)."""
     return _sign(a) if a.dtype.kind != "c" else complex_sgn(a)
 
 
@@ -708,7 +712,7 @@ log2 = _float32_through_float64(np.log2)
 
 UNARY = {
     # name: (numpy function, dtype kinds allowed or None for all)
-    "abs": (np.abs, "uifc"), "exp": (exp, None), "log": (np.log, None),
+    "abs": (_abs, "uifc"), "exp": (exp, None), "log": (np.log, None),
     "log1p": (log1p, None), "expm1": (expm1, None), "sqrt": (np.sqrt, None),
     "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, None),
     "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
