@@ -3,9 +3,9 @@ to it: at the end of each parallel chunk (grain 32768 elements, ceil(n / threads
 dense operand, the fewer than two vectors left (16 / 32 floats on AVX2 / AVX-512: these ops
 register AVX-512 kernels).  The scalar code differs from the vector code the loops of
 _compiled.py and _activation_numpy.py replay: `x <= 0 ? ...` where the vector blends on
-x > 0 (a NaN x takes the other branch), and libm's exp instead of Sleef's (the last bit).
-Each fix takes the loop's arguments (1-D slices, its scalars) and returns the slice's
-result."""
+x > 0 (a NaN x takes the other branch; hardswish' x < 3 likewise), and libm's exp instead
+of Sleef's (the last bit).  Each fix takes the loop's arguments (1-D slices, its scalars)
+and returns the slice's result."""
 import numpy as np
 from mindtorch._runtime import get_num_threads
 
@@ -62,8 +62,14 @@ def _elu_result_backward(g, y, negcoef, poscoef, negiptcoef):
     return np.where(y <= 0, g * negiptcoef * (y + negcoef), g * poscoef)
 
 
+@_quiet
+def _hardswish_backward(g, x):  # (a NaN x: g)
+    return np.where(x <= -3, 0, np.where(x < 3, g * (x / 3 + 0.5), g)).astype(g.dtype)
+
+
 SCALAR = {"softplus_backward_f32": _softplus_backward, "elu_backward_f32": _elu_backward,
-          "elu_result_backward_f32": _elu_result_backward}
+          "elu_result_backward_f32": _elu_result_backward,
+          "hardswish_backward_f32": _hardswish_backward}
 
 
 def apply(loop, flat, scalars, out):
