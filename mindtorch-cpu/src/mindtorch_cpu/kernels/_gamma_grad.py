@@ -7,6 +7,8 @@ import ctypes.util
 
 import numpy as np
 
+from . import _libm
+
 
 def _F(v):
     """A float literal of PyTorch's source (0.8f) as the double it becomes."""
@@ -39,22 +41,40 @@ def _libm_float32():
     return np.frompyfunc(logf, 1, 1), np.frompyfunc(powf, 2, 1)
 
 
+def _libm_pow():
+    """The C library's pow of doubles as a ufunc (PyTorch's double steps call std::pow;
+    NumPy's float64 power is its own SIMD code on AVX-512 machines, last bits apart), or
+    np.power where it cannot be loaded."""
+    try:
+        pow_ = ctypes.CDLL(ctypes.util.find_library("m")).pow
+    except (OSError, AttributeError, TypeError):
+        return np.power
+    pow_.restype, pow_.argtypes = ctypes.c_double, [ctypes.c_double, ctypes.c_double]
+    ufunc = np.frompyfunc(pow_, 2, 1)
+    return lambda x, y: np.asarray(ufunc(x, y), np.float64)
+
+
 _LIBM_F = _libm_float32()
+_POW = _libm_pow()
 
 
 def _log(x):
     """log in x's dtype as the C library computes it (float32: logf; without it, the
     double log rounded, which differs in rare last bits)."""
     if x.dtype != np.float32:
-        return np.log(x)
+        return _libm.call("log", x)  # (NumPy's float64 log differs on AVX-512 machines)
     if _LIBM_F is None:
         return np.log(x.astype(np.float64)).astype(np.float32)
     return _LIBM_F[0](x.astype(float)).astype(np.float32)
 
 
+def _exp(x):
+    return _libm.call("exp", x)
+
+
 def _pow(x, y):
     if x.dtype != np.float32:
-        return np.power(x, y)
+        return _POW(x, y)
     y = np.broadcast_to(np.asarray(y, np.float32), x.shape)
     if _LIBM_F is None:
         return np.power(x.astype(np.float64), y.astype(np.float64)).astype(np.float32)
@@ -104,10 +124,10 @@ def _standard_gamma_grad(alpha, x):
         denom = denom + 1
         series1 = series1 + numer / denom
         series2 = series2 + numer / (denom * denom)
-    pow_x_alpha = np.power(x, alpha)
-    pdf = np.power(x, alpha - 1) * np.exp(-x)
+    pow_x_alpha = _pow(x, alpha)
+    pdf = _pow(x, alpha - 1) * _exp(-x)
     cdf = pow_x_alpha * series1
-    cdf_alpha = (np.log(x) - digamma(alpha)) * cdf - pow_x_alpha * series2
+    cdf_alpha = (_log(x) - digamma(alpha)) * cdf - pow_x_alpha * series2
     taylor = -cdf_alpha / pdf
     taylor = np.where(np.isnan(taylor), 0.0, taylor)
     # saddle point for large alpha: near the mode, then away from it
@@ -117,19 +137,19 @@ def _standard_gamma_grad(alpha, x):
     near = numer_1 * numer_2 / (1244160 * (alpha * alpha) * (alpha * alpha))
     root = np.sqrt(8 * alpha)
     term2 = root / (alpha - x)
-    term3 = np.power(x - alpha - alpha * np.log(x / alpha), -1.5)
+    term3 = _pow(x - alpha - alpha * _log(x / alpha), -1.5)
     term23 = np.where(x < alpha, term2 - term3, term2 + term3)
-    term1 = (np.log(x / alpha) * term23
+    term1 = (_log(x / alpha) * term23
              - np.sqrt(2 / alpha) * (alpha + x) / ((alpha - x) * (alpha - x)))
     stirling = 1 + 1 / (12 * alpha) * (1 + 1 / (24 * alpha))
     far = -stirling * (x * term1) / root
     saddle = np.where((_F(0.9) * alpha <= x) & (x <= _F(1.1) * alpha), near, far)
     # rational approximation otherwise
-    u, v = np.log(x / alpha), np.log(alpha)
+    u, v = _log(x / alpha), _log(alpha)
     c = [a + u * (b + u * d) for a, b, d in zip(*_RATIONAL)]
     p = c[0] + v * (c[1] + v * (c[2] + v * c[3]))
     q = c[4] + v * (c[5] + v * (c[6] + v * c[7]))
-    rational = np.exp(p / q)
+    rational = _exp(p / q)
     return np.where(x < _F(0.8), taylor, np.where(alpha > 8, saddle, rational))
 
 
@@ -205,13 +225,13 @@ def _beta_grad_alpha_mid(x, alpha, beta):
                 / (1 + 1 / (12 * total) + 1 / (288 * total * total)))
     term1_num = 2 * (alpha * alpha) * (x - 1) + alpha * beta * (x - 1) - x * (beta * beta)
     axbx = alpha * (x - 1) + beta * x
-    term1_den = np.sqrt(2 * alpha / beta) * np.power(total, 1.5) * axbx * axbx
+    term1_den = np.sqrt(2 * alpha / beta) * _pow(total, 1.5) * axbx * axbx
     term1 = term1_num / term1_den
-    term2 = 0.5 * np.log(alpha / (total * x))
+    term2 = 0.5 * _log(alpha / (total * x))
     term3 = np.sqrt(8 * alpha * beta / total) / (beta * x + alpha * (x - 1))
-    term4_base = (beta * np.log(beta / (total * (1 - x)))
-                  + alpha * np.log(alpha / (total * x)))
-    term4 = np.power(term4_base, -1.5)
+    term4_base = (beta * _log(beta / (total * (1 - x)))
+                  + alpha * _log(alpha / (total * x)))
+    term4 = _pow(term4_base, -1.5)
     term1234 = term1 + term2 * (term3 + np.where(x < mean, term4, -term4))
     far = stirling * prefactor * term1234
     return np.where((mean - 0.1 * std <= x) & (x <= mean + 0.1 * std), near, far)
@@ -235,9 +255,9 @@ def _dirichlet_grad(x, alpha, total):
     near_one = -_beta_grad_beta_small(t(1) - x, beta, alpha, t)
     xd, ad, td = x.astype(f64), alpha.astype(f64), total.astype(f64)
     mid = _beta_grad_alpha_mid(xd, ad, td - ad)
-    u = np.log(xd)
-    a = np.log(ad) - u
-    b = np.log(td) - a
+    u = _log(xd)
+    a = _log(ad) - u
+    b = _log(td) - a
     p = q = 0.0
     for i, pu in enumerate((1.0, u, u * u)):
         for j, pa in enumerate((1.0, a, a * a)):
