@@ -1,5 +1,6 @@
 """Factories, copies and fills.  Allocation is core (the device's allocator); filling
 and copying data are kernels."""
+import itertools
 import math
 import operator
 import warnings
@@ -516,7 +517,11 @@ def _c_pow(base, exponents):
     import mindtorch as M
     if not exponents.numel() or not has_data(exponents):
         return M.pow(base, exponents)
-    values = [_c_pow_scalar(base, e) for e in exponents.reshape(-1).tolist()]
+    flat = exponents.reshape(-1).tolist()
+    try:
+        values = list(map(math.pow, itertools.repeat(base, len(flat)), flat))
+    except (OverflowError, ValueError):  # (where C returns inf / NaN)
+        values = [_c_pow_scalar(base, e) for e in flat]
     return M.tensor(values, dtype=M.float64, device=exponents.device).reshape(exponents.shape)
 
 
