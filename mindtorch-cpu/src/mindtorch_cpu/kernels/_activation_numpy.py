@@ -57,6 +57,12 @@ def elu_result_backward(g, y, negcoef, poscoef, negiptcoef, out):
     np.copyto(out, neg, where=~(y > 0))
 
 
+def hardswish_backward(g, x, out):  # 0 where x <= -3, g where x >= 3, else g (x / 3 + 1/2)
+    np.multiply(g, x / 3 + 0.5, out=out)
+    np.copyto(out, g, where=x >= 3)
+    np.copyto(out, 0, where=x <= -3)
+
+
 @_quiet
 def log_sigmoid_backward(g, x, out):  # g (1 - t) where x < 0, else g t; t = z / (1 + z)
     z = np.exp(-np.abs(x))
@@ -92,4 +98,5 @@ NUMPY = {f"{name}_f32": fn for name, fn in (
     ("softplus_backward", softplus_backward), ("elu_backward", elu_backward),
     ("elu_result_backward", elu_result_backward),
     ("log_sigmoid_backward", log_sigmoid_backward), ("softplus", softplus), ("elu", elu),
+    ("hardswish_backward", hardswish_backward),
     ("log_sigmoid", log_sigmoid))}
