@@ -1,5 +1,5 @@
-"""float32 tensor ** Python number as PyTorch's CPU pow kernel computes it (exponents other
-than the ones it turns into products, sqrt or reciprocals).
+"""float32 powers as PyTorch's CPU pow kernels compute them (exponents other than the
+Python numbers it turns into products, sqrt or reciprocals).
 
 ATen's pow_tensor_scalar kernel (it registers an AVX-512 one) takes the exponent as a
 double: its scalar loop computes std::pow(double(x), e) rounded to float, its vector loop
@@ -22,3 +22,14 @@ def float32_pow_number(a, e):
         scalar = scalar_loop_mask(a, avx512_kernel=True)
         out[scalar] = np.power(wide[scalar], float(e))
     return out.astype(np.float32)
+
+
+def float32_pow(a, b):
+    """a ** b of a float32 result (arrays or Python numbers, each cast to float32 first, as
+    TensorIterator casts them), a new float32 array: PyTorch's pow_tensor_tensor kernel
+    computes std::pow(float, float) (libm's powf) in its scalar loop and SLEEF's powf in
+    its vector one, both the correctly rounded power but on rare near ties: so here the
+    double power rounded once.  (NumPy's float32 power on AVX-512 machines is its own code:
+    1.3 ** 2 was an ulp off.)"""
+    base, exponent = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b))
+    return np.asarray(np.power(base, exponent)).astype(np.float32)
