@@ -83,3 +83,12 @@ def test_expm1_log1p_float32_small_within_an_ulp(name):
     a, b = (np.where(i < 0, -(i & 0x7FFFFFFF), i) for i in (a, b))
     nan = np.isnan(getattr(torch, name)(t).numpy())
     assert (np.abs(a - b) <= 1)[~nan].all() and np.isnan(getattr(mindtorch, name)(m).numpy()[nan]).all()
+
+
+def test_gelu_with_onednn_disabled_takes_atens_kernel():
+    """torch.backends.mkldnn disabled: ATen's GeluKernel (the A&S erf) on both sides."""
+    m, t = pair(np.concatenate([[np.inf, -3.999, -4.0], RNG.standard_normal(200) * 4]))
+    with mindtorch.backends.mkldnn.flags(enabled=False), torch.backends.mkldnn.flags(enabled=False):
+        got, ref = mindtorch.nn.functional.gelu(m), torch.nn.functional.gelu(t)
+    assert got[0].item() == np.inf and ref[0].item() == np.inf
+    assert_same(got, ref, rtol=1.3e-6, atol=5e-7)

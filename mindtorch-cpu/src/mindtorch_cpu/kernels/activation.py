@@ -3,6 +3,7 @@ import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 from mindtorch._ops.decls import activation as A
+from mindtorch.backends import mkldnn
 
 from .._np import arr, wrap
 from . import _activation_tails, _gelu_minimax, _jit
@@ -47,10 +48,11 @@ def _minimax_loops(size):
 
 def _onednn_gelu(self, a):
     """Whether PyTorch runs this GELU in oneDNN's avx512_core kernel: a contiguous float32 or
-    bfloat16 tensor of 2 or more elements (its use_mkldnn), oneDNN at avx512_core here (else
-    oneDNN, or ATen's kernel, takes Abramowitz & Stegun's erf: the other path)."""
+    bfloat16 tensor of 2 or more elements with oneDNN enabled (its use_mkldnn), oneDNN at
+    avx512_core here (else oneDNN, or ATen's kernel, takes Abramowitz & Stegun's erf: the
+    other path)."""
     return self.dtype in (D.float32, D.bfloat16) and a.size > 1 and a.flags.c_contiguous \
-        and onednn_avx512_core()
+        and mkldnn.enabled and onednn_avx512_core()
 
 
 def _gelu_f32_blocks(xf, of):
