@@ -12,13 +12,17 @@ import numpy as np
 
 from ._vector_loop import scalar_loop_mask
 
+_SHORTEST_BLOCK = 16  # (floats in two AVX2 vectors: fewer go through the scalar loop)
+
 
 def float32_pow_number(a, e):
     """a (a float32 array) ** e (a Python int or float), a new float32 array."""
     wide = a.astype(np.float64)
     as_float = float(np.float32(e))
+    if a.size < _SHORTEST_BLOCK or np.isnan(e):  # (all of it in the scalar loop)
+        as_float = e
     out = np.power(wide, as_float, out=np.empty_like(wide))  # (an array for a 0-dim a too)
-    if as_float != e and not np.isnan(e):  # (the scalar loop's exponent is e itself)
+    if as_float != e:  # (the scalar loop's exponent is e itself)
         scalar = scalar_loop_mask(a, avx512_kernel=True)
         out[scalar] = np.power(wide[scalar], float(e))
     return out.astype(np.float32)
