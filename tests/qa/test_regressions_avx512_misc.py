@@ -69,3 +69,21 @@ def test_float32_pow_tensor_exponent(base):
         out = b ** e[:, :15]  # (rows of 15: each one the scalar loop's)
         return str(out.dtype), out.numpy().tolist()
     assert program(mindtorch) == program(torch)
+
+
+@pytest.mark.parametrize("n", [1, 5, 7])  # (rows shorter than 2 AVX2 vectors)
+@pytest.mark.parametrize("exponent", [0.75, 0.1, -1.3, 7, 1e10, float("nan")])
+def test_float64_pow_number_scalar_loop(exponent, n):
+    # float64 ** a Python number: std::pow in PyTorch's scalar loop (rows shorter than 2
+    # vectors, the rest of a dense tensor); NumPy's float64 power is its own SIMD code on
+    # AVX-512 machines (~5% of results an ulp apart)
+    rng = np.random.default_rng(n)
+    data = np.concatenate([rng.uniform(0, 4, (40, 2 * n)), [[0, -0.0, -1, -8, np.inf, -np.inf,
+                                                              np.nan, 1, 1e300, 1e-300][:2 * n]
+                                                             + [2.0] * (2 * n - min(10, 2 * n))]])
+
+    def program(lib):
+        t = lib.tensor(data)
+        return [str(v) for v in (t[:, :n] ** exponent).reshape(-1).tolist()
+                + (t[0, :7] ** exponent).tolist() + [(t[0, 0] ** exponent).item()]]
+    assert program(mindtorch) == program(torch)

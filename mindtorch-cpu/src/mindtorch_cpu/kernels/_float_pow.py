@@ -1,5 +1,6 @@
-"""float32 powers as PyTorch's CPU pow kernels compute them (exponents other than the
-Python numbers it turns into products, sqrt or reciprocals).
+"""float32 powers, and float64 ones by a Python number, as PyTorch's CPU pow kernels
+compute them (exponents other than the Python numbers it turns into products, sqrt or
+reciprocals).
 
 ATen's pow_tensor_scalar kernel (it registers an AVX-512 one) takes the exponent as a
 double: its scalar loop computes std::pow(double(x), e) rounded to float, its vector loop
@@ -7,10 +8,16 @@ SLEEF's 1-ulp powf(x, float(e)).  NumPy's float32 power is neither (on AVX-512 m
 its own SIMD code: it differs from PyTorch on ~12% of inputs, and on a 0-dim tensor, which
 PyTorch computes in the scalar loop, on ~0.5%).  Here: the scalar loop's elements
 (kernels/_vector_loop.py says which) exactly so, the vector loop's as the double power of
-float(e) rounded once, the correctly rounded powf, which agrees with SLEEF on ~99%."""
+float(e) rounded once, the correctly rounded powf, which agrees with SLEEF on ~99%.
+float64: the scalar loop's elements by the C library's pow, the others by NumPy's."""
+import ctypes
+import ctypes.util
+import math
+
 import numpy as np
 
-from ._vector_loop import scalar_loop_mask
+from ._cpu_capability import vector_isa
+from ._vector_loop import _GRAIN, _VECTOR_BYTES, scalar_loop_mask
 
 _SHORTEST_BLOCK = 16  # (floats in two AVX2 vectors: fewer go through the scalar loop)
 
@@ -23,7 +30,7 @@ def float32_pow_number(a, e):
         as_float = e
     out = np.power(wide, as_float, out=np.empty_like(wide))  # (an array for a 0-dim a too)
     if as_float != e:  # (the scalar loop's exponent is e itself)
-        scalar = scalar_loop_mask(a, avx512_kernel=True)
+        scalar = _scalar_loop(a)
         out[scalar] = np.power(wide[scalar], float(e))
     return out.astype(np.float32)
 
@@ -37,3 +44,53 @@ def float32_pow(a, b):
     1.3 ** 2 was an ulp off.)"""
     base, exponent = (np.asarray(v, np.float32).astype(np.float64) for v in (a, b))
     return np.asarray(np.power(base, exponent)).astype(np.float32)
+
+
+def float64_pow_number(a, e):
+    """a (a float64 array) ** e (a Python int or float), a new float64 array: std::pow in
+    PyTorch's scalar loop (NumPy's float64 power is its own SIMD code on AVX-512 machines,
+    ~5% of results an ulp apart), NumPy's power on the vector loop's elements (SLEEF's pow
+    there, both within an ulp)."""
+    e = float(e)
+    if a.size < _SHORTEST_BLOCK // 2:
+        return c_pow(a, e)
+    out = np.power(a, e)
+    scalar = _scalar_loop(a)
+    out[scalar] = c_pow(a[scalar], e)
+    return out
+
+
+def _scalar_loop(a):
+    """Mask of the elements of a the pow_tensor_scalar kernel computes in its scalar loop
+    (a C-contiguous a below the parallel grain: its last < 2 vectors, without the general
+    walk of kernels/_vector_loop.py)."""
+    if not (a.flags.c_contiguous and a.size < _GRAIN):
+        return scalar_loop_mask(a, avx512_kernel=True)
+    width = _VECTOR_BYTES.get(vector_isa(True))
+    mask = np.zeros(a.shape, bool)
+    mask.reshape(-1)[0 if width is None else a.size - a.size % (2 * width // a.itemsize):] = 1
+    return mask
+
+
+def _c_pow_function():
+    try:
+        f = ctypes.CDLL(ctypes.util.find_library("m")).pow
+    except (OSError, AttributeError, TypeError):
+        return None
+    f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double, ctypes.c_double]
+    return f
+
+
+_C_POW = _c_pow_function()
+
+
+def c_pow(x, e):
+    """The C library's pow(x, e) of each double of x: Python's math.pow (libm's pow), or
+    through ctypes where math raises instead of returning inf / NaN."""
+    x = np.asarray(x, np.float64)
+    values = x.reshape(-1).tolist()
+    try:
+        out = [math.pow(v, e) for v in values]
+    except (ValueError, OverflowError):
+        out = [_C_POW(v, e) for v in values] if _C_POW is not None else np.power(values, e)
+    return np.asarray(out, np.float64).reshape(x.shape)

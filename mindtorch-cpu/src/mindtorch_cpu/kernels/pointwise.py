@@ -12,7 +12,7 @@ from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap
 from ._complex_abs import complex_abs, complex_sgn
-from ._float_pow import float32_pow, float32_pow_number
+from ._float_pow import float32_pow, float32_pow_number, float64_pow_number
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -413,6 +413,8 @@ def _pow(a, b):
         return float32_pow_number(a_, b)  # (as PyTorch's loops: not NumPy's float32 power)
     if np.result_type(a, b) == np.float32:
         return float32_pow(a_, b_)
+    if a_.dtype == np.float64 and type(b) in (int, float):
+        return float64_pow_number(a_, b)
     return np.power(a, b)
 
 
