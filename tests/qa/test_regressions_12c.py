@@ -99,3 +99,13 @@ def test_overloaded_functions_name_themselves_in_argument_errors(name):
     # wrapper's, '_public.<locals>.make.<locals>.public()')
     with pytest.raises(TypeError, match=rf"^{name}\(\)"):
         getattr(mindtorch, name)()
+
+
+def test_two_norm_of_one_element_is_its_magnitude():
+    # PyTorch's norm over one element per result is |x| (no square to overflow / underflow)
+    def run(lib):
+        v = lib.tensor([[1e38], [1e-30], [-3.], [0.]])
+        return [v.norm(2, 1).tolist(), lib.tensor(1e38).norm().item(),
+                lib.norm_except_dim(v.reshape(-1), 2, 0).tolist(),
+                lib.tensor([[1e38, 1.]]).norm(2, 1).tolist()]
+    assert run(mindtorch) == run(torch)

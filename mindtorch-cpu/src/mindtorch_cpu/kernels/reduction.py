@@ -264,7 +264,10 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     if a.dtype != np.float64 and a.dtype != np.float32:
         a = a.astype(np.float32)  # (16-bit: as float32)
     # (the decomposition's roundings: squares and their sum (as the sum kernel's) in the
-    # dtype, past float32's range inf; for small tensors PyTorch's sums, often to the bit)
+    # dtype, past float32's range inf; for small tensors PyTorch's sums, often to the bit;
+    # one element per norm is its magnitude, as PyTorch's, with no square to overflow)
+    if _count(self, dim) == 1:
+        return result(_add_reduce(np.abs(a), self, dim, keepdim), self.dtype, True)
     s = _add_reduce(np.multiply(a, a), self, dim, keepdim)
     return result(np.sqrt(s), self.dtype, True)
 

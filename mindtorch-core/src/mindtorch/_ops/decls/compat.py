@@ -136,6 +136,9 @@ def _weight_norm_interface(v, g, dim):
     if g.dtype is not v.dtype:
         raise RuntimeError(f"expected scalar type {D.scalar_type_name(v.dtype)} but found "
                            f"{D.scalar_type_name(g.dtype)}")
+    if g.numel() != v._shape[dim]:  # (PyTorch's kernel reads past g's end: undefined)
+        raise RuntimeError(f"_weight_norm_interface: g has {g.numel()} elements, expected "
+                           f"{v._shape[dim]} (one per slice of v along dim {dim})")
     acc = D.float32 if v.dtype.itemsize == 2 else v.dtype
     vf = v.to(acc)
     squares = vf * vf
