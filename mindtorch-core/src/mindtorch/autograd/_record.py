@@ -22,6 +22,9 @@ from .._tensor import Tensor
 from .grad_mode import state
 from . import graph
 from .graph import _FREED, Node, SavedTensor, adopt_history  # noqa: F401
+from ._saved_values import LazyResults as _LazyResults
+from ._saved_values import save_list as _save_list
+from ._saved_values import unpack_list as _unpack_list
 
 _NONE_EDGE = (None, 0)
 _NO_META = (None, None, None)  # the metadata of an input without gradient
@@ -439,7 +442,7 @@ class _Plan:
             if isinstance(a, Tensor):
                 a = SavedTensor(_original(a) if i in self.mutated else a)
             elif type(a) in (list, tuple) and any(isinstance(t, Tensor) for t in a):
-                a = [SavedTensor(t) if isinstance(t, Tensor) else t for t in a]
+                a = _save_list(a)
             saved[name] = a
         for name, i in self.geometries:
             if i is not None:
@@ -617,47 +620,11 @@ class FormulaNode(Node):
         if isinstance(v, SavedTensor):
             return v.unpack(self)
         if type(v) is list and any(isinstance(x, SavedTensor) for x in v):
-            return [x.unpack(self) if isinstance(x, SavedTensor) else x for x in v]
+            return _unpack_list(v, self)
         return v
 
     def __getattr__(self, attr):  # grad_fn._saved_self, ... (see graph.saved_attribute)
         return graph.saved_attribute(self, attr)
-
-
-def _save_list(values):
-    """A Tensor[] / Tensor?[] argument saved for backward: its tensors as SavedTensors (their
-    version checked when unpacked), None and the rest as they are."""
-    if values is None:
-        return None
-    return [SavedTensor(t) if isinstance(t, Tensor) else t for t in values]
-
-
-def _unpack_list(values, node):
-    if values is None:
-        return None
-    return [v.unpack(node) if type(v) is SavedTensor else v for v in values]
-
-
-class _LazyResults:
-    """A node's saved outputs as a formula sees them: each is unpacked when read. PyTorch's
-    nodes keep only the outputs their formula uses, so writing in place into an unread
-    output (BatchNorm's main output, then ReLU(inplace=True)) must not fail at backward."""
-    __slots__ = ("_saved", "_node")
-
-    def __init__(self, saved, node):
-        self._saved, self._node = saved, node
-
-    def __getitem__(self, k):
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self._saved)))]
-        x = self._saved[k]
-        return x.unpack(self._node) if isinstance(x, SavedTensor) else x
-
-    def __len__(self):
-        return len(self._saved)
-
-    def __iter__(self):
-        return (self[i] for i in range(len(self._saved)))
 
 
 def _all_none(grads):
