@@ -19,6 +19,7 @@ from . import _jit, _libm
 
 f32, f64 = np.float32, np.float64
 _TWO_PI = 2 * np.pi
+NUMBA_FROM = 4096  # elements: fill_avx2's loops load from here (see kernels/_libm.py)
 
 
 def fma32(a, b, c):
@@ -109,20 +110,21 @@ def _blocks(u, pair):
 
 def fill_avx2(engine, n, mean, std):
     u = unit_uniform(engine, n + (16 if n % 16 else 0), 24)
-    # (one compiled pass, the same arithmetic: any size once loaded, as the NumPy path's
-    # ~100 small array operations cost ~200 us even for 16 elements)
-    loops = _jit.compiled("_random_loops", n) or _jit.loaded("_random_loops")
+    # (one compiled pass, the same arithmetic, from NUMBA_FROM elements, or any size once
+    # loaded: the NumPy path is ~100 array operations, ~60 us even for 16 elements)
+    loops = _jit.loaded("_random_loops") or _jit.compiled("_random_loops", n, NUMBA_FROM)
     if loops is not None:
         out = np.empty(n, f32)
         loops.normal_avx2(u, out, f32(mean), f32(std))
         return out
+    mean, std = f32(mean), f32(std)
 
     def pair(first, second):
         radius = np.sqrt(f32(-2) * _log(f32(1) - first))
         s, c = _sincos(f32(_TWO_PI) * second)
-        if std == 1 and mean == 0:  # (fma(x, 1, 0) is x)
-            return radius * c, radius * s
-        return fma32(radius * c, f32(std), f32(mean)), fma32(radius * s, f32(std), f32(mean))
+        if std == 1:  # fma(x, 1, mean) is x + mean, rounded once (-0 + 0 is +0, as fma)
+            return radius * c + mean, radius * s + mean
+        return fma32(radius * c, std, mean), fma32(radius * s, std, mean)
     return _blocks(u, pair)
 
 
