@@ -535,56 +535,6 @@ class Tensor:
 
     __str__ = __repr__
 
-    def __reduce_ex__(self, protocol):
-        """As PyTorch's: the whole storage (its bytes, once per tensor pickled) with this
-        tensor's offset, shape and strides, so a view comes back a view of a copy of its
-        storage, and copy.copy (which does not pickle) shares memory."""
-        from ._creation import _rebuild_tensor
-        from ._storage import SharedStorage
-        from .utils.hooks import warn_if_has_hooks
-        warn_if_has_hooks(self)
-        args = (SharedStorage(self._storage), self._offset, self._shape, self._stride,
-                self.dtype.name, self.requires_grad)
-        user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-        if user:  # the user's attributes travel too (PyTorch's _rebuild_from_type_v2)
-            return _rebuild_tensor, args, user
-        return _rebuild_tensor, args
-
-    def _reduce_compact(self):
-        """A reduction of only this tensor's elements (contiguous), for transports where
-        sending a view's whole storage would be wasteful (DataLoader workers)."""
-        from ._creation import _rebuild
-        return (_rebuild, (np.array(self.cpu()._host(), order="C"), str(self._device),
-                           self.requires_grad))
-
-    def __deepcopy__(self, memo):
-        """A new leaf with a copy of the data (and of .grad), as PyTorch's: a copy of the
-        whole storage (once per deepcopy, so views copied together stay views of one
-        storage) with this tensor's offset and strides; a clone on a device without data."""
-        if self._grad_fn is not None:
-            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) "
-                               "support the deepcopy protocol at the moment.  If you were "
-                               "attempting to deepcopy a module, this may be because of a "
-                               "torch.nn.utils.weight_norm usage, see "
-                               "https://github.com/pytorch/pytorch/pull/103001")
-        from .autograd.grad_mode import no_grad
-        import copy
-        if not self._storage._spec.has_data:
-            with no_grad():
-                new = self.clone()
-        else:
-            new = Tensor._make(copy.deepcopy(self._storage, memo), self._shape, self._stride,
-                               self._offset, self.dtype)
-        new.requires_grad_(self._requires_grad)
-        if self._grad is not None:
-            new._grad = copy.deepcopy(self._grad, memo)
-        memo[id(self)] = new
-        if type(self) is Tensor:  # the user's attributes (subclasses: _tensor_subclass.py)
-            user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-            if user:
-                new.__dict__.update(copy.deepcopy(user, memo))
-        return new
-
     # -- conversion --------------------------------------------------------------------
     # to/_to and the dtype shortcuts (double, float, ...) are mindtorch._creation's
     # functions, bound by it once imported (a per-call import costs ~2 us)
@@ -862,7 +812,8 @@ def _warn_scalar_of_grad():
                   "may lead to unexpected behavior.\nConsider using tensor.detach() first.")
 
 
-from . import _tensor_subclass, overrides  # noqa: F401 - the __torch_function__ protocol
+from . import _tensor_copy  # noqa: E402,F401 - pickling and deepcopy (before subclasses)
+from . import _tensor_subclass, overrides  # noqa: E402,F401 - the __torch_function__ protocol
 
 
 def _grad_enabled():
