@@ -4,16 +4,17 @@ AVX2 normal fill and the Fisher-Yates randperm, in one pass instead of _box_mull
 
 The arithmetic is _box_muller's, element by element: float32 operations, and the
 multiply-adds PyTorch's compiler fuses as true fused multiply-adds (llvm.fma), no other
-contraction (no fastmath)."""
-import math
-
+contraction (no fastmath).  Written so that LLVM vectorizes the normal fill (branch-free,
+frexp as bit operations, inlined, over contiguous lanes): randn(10**6) ~5 ms -> ~0.8 ms."""
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 from ._box_muller import _COS_P, _DP, _LOG_P, _SIN_P
 from ._update_loops import _fma
 
-_JIT = {"cache": True, "nogil": True}
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}  # (numpy: sqrt as llvm.sqrt)
 f32 = np.float32
 _MIN_NORMAL, _SQRT_HALF = f32(1.17549435e-38), f32(0.707106781186547524)
 _Q1, _Q2, _HALF, _ONE = f32(-2.12194440e-4), f32(0.693359375), f32(-0.5), f32(1)
@@ -24,14 +25,29 @@ _C0, _C1, _C2 = _COS_P
 _D1, _D2, _D3 = _DP
 
 
-@njit(**_JIT)
+@intrinsic
+def _bits(typingctx, x):
+    """The bits of a float32 as an int32 (a bit cast, which LLVM can vectorize; frexp, a
+    libm call, it cannot)."""
+    return types.int32(types.float32), lambda ctx, builder, sig, args: builder.bitcast(
+        args[0], ir.IntType(32))
+
+
+@intrinsic
+def _from_bits(typingctx, i):
+    return types.float32(types.int32), lambda ctx, builder, sig, args: builder.bitcast(
+        args[0], ir.FloatType())
+
+
+@njit(inline="always", **_JIT)
 def _log(x):
-    m, e = math.frexp(max(x, _MIN_NORMAL))  # x = m * 2**e, m in [0.5, 1)
-    m, e = f32(m), f32(e)
+    bits = _bits(max(x, _MIN_NORMAL))  # x = m * 2**e, m in [0.5, 1): frexp of a normal x > 0
+    m = _from_bits(np.int32((bits & 0x007FFFFF) | 0x3F000000))
+    e = f32((bits >> 23) - 126)
+    small = m < _SQRT_HALF
     x = m - _ONE
-    if m < _SQRT_HALF:
-        e -= _ONE
-        x += m
+    x = x + m if small else x
+    e = e - _ONE if small else e
     z = x * x
     y = _L0
     for c in (_L1, _L2, _L3, _L4, _L5, _L6, _L7, _L8):
@@ -41,7 +57,7 @@ def _log(x):
     return _fma(e, _Q2, x + y)
 
 
-@njit(**_JIT)
+@njit(inline="always", **_JIT)
 def _sincos(x):
     negative = x < 0
     x = abs(x)
@@ -56,32 +72,50 @@ def _sincos(x):
     yc = _fma(yc * z, z, z * _HALF) + _ONE
     ys = _fma(_fma(_S0, z, _S1), z, _S2)
     ys = _fma(ys * z, x, x)
-    s, c = (ys, yc) if (j & 2) == 0 else (yc, ys)
-    if negative != ((j & 4) != 0):
-        s = -s
-    if ((j - 2) & 4) == 0:
-        c = -c
+    first = (j & 2) == 0
+    s = ys if first else yc
+    c = yc if first else ys
+    s = -s if negative != ((j & 4) != 0) else s
+    c = -c if ((j - 2) & 4) == 0 else c
     return s, c
 
 
 @njit(**_JIT)
-def _block(u, at, out, to, mean, std):
-    for j in range(8):
-        radius = np.sqrt(_MINUS_TWO * _log(_ONE - u[at + j]))
-        s, c = _sincos(_TWO_PI * u[at + 8 + j])
-        out[to + j] = _fma(radius * c, std, mean)
-        out[to + 8 + j] = _fma(radius * s, std, mean)
+def _pairs(first, second, cos_out, sin_out, count, mean, std):
+    """Box-Muller over the first `count` contiguous lanes (radius uniforms, angle
+    uniforms): one flat loop, which LLVM vectorizes as PyTorch's kernel (8 or 16 lanes a
+    step; whole arrays, not slices, whose layout numba does not know contiguous)."""
+    for i in range(count):
+        radius = np.sqrt(_MINUS_TWO * _log(_ONE - first[i]))
+        s, c = _sincos(_TWO_PI * second[i])
+        cos_out[i] = _fma(radius * c, std, mean)
+        sin_out[i] = _fma(radius * s, std, mean)
+
+
+_CHUNK = 1024  # blocks of 16 per pass over the lanes (4 x 32 KiB of temporaries)
 
 
 @njit(**_JIT)
 def normal_avx2(u, out, mean, std):
-    """out (n >= 16 float32) from n uniforms (n + 16 when n % 16: the redrawn tail)."""
+    """out (n >= 16 float32) from n uniforms (n + 16 when n % 16: the redrawn tail, whose
+    block starts at u[n] and overwrites out[n - 16:]).  Each block's halves are gathered
+    into contiguous lanes and its results scattered back."""
     n = out.size
-    full = n // 16 * 16
-    for b in range(0, full, 16):
-        _block(u, b, out, b, mean, std)
-    if n != full:
-        _block(u, n, out, n - 16, mean, std)
+    full = n // 16
+    blocks = full + (1 if n % 16 else 0)
+    first, second = np.empty(_CHUNK * 8, f32), np.empty(_CHUNK * 8, f32)
+    cos_out, sin_out = np.empty(_CHUNK * 8, f32), np.empty(_CHUNK * 8, f32)
+    for start in range(0, blocks, _CHUNK):
+        count = min(_CHUNK, blocks - start)
+        for k in range(count):
+            at = 16 * (start + k) if start + k < full else n
+            for j in range(8):  # (element loops: numba's slice assignments cost more)
+                first[8 * k + j], second[8 * k + j] = u[at + j], u[at + 8 + j]
+        _pairs(first, second, cos_out, sin_out, 8 * count, mean, std)
+        for k in range(count):
+            to = 16 * (start + k) if start + k < full else n - 16
+            for j in range(8):
+                out[to + j], out[to + 8 + j] = cos_out[8 * k + j], sin_out[8 * k + j]
 
 
 @njit(**_JIT)
