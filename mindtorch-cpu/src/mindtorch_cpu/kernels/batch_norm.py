@@ -15,6 +15,7 @@ import math
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
+from mindtorch._runtime import get_num_threads
 
 from .._np import arr, wrap
 from ._aten_half import f32, fma32, plane_sum
@@ -193,6 +194,32 @@ def _half_backward(grad, input, mean, invstd, weight):
             wrap(sum_g.astype(pd).astype(f32), D.float32))
 
 
+def _row_chunks(rows):
+    """ATen's parallel_for(0, rows, grain 1) split: one chunk of ceil(rows / threads) rows
+    per thread."""
+    size = -(-rows // max(1, min(get_num_threads(), rows)))
+    return [slice(b, b + size) for b in range(0, rows, size)]
+
+
+def _float64_moments(v):
+    """Per channel (sum / n, sum of (x - mean)^2) of a float64 input as ATen's float64
+    kernels add them, one value after another (np.cumsum's order), products unfused: the
+    contiguous kernel walks each channel's planes in turn; the channels-last (and 2-d) one
+    a thread's chunk of rows into a buffer per thread, the buffers then added in order."""
+    rows = v.x.reshape(-1, v.x.shape[-1]) if v.last else \
+        v.x.transpose(0, 2, 1).reshape(-1, v.x.shape[1])  # (values in order, C)
+    chunks = _row_chunks(len(rows)) if v.last else [slice(None)]
+    total = np.zeros(rows.shape[1])
+    for c in chunks:
+        total += np.cumsum(rows[c], axis=0)[-1]
+    mean = total / len(rows)
+    sq = np.zeros(rows.shape[1])
+    for c in chunks:
+        d = rows[c] - mean
+        sq += np.cumsum(d * d, axis=0)[-1]
+    return mean, sq
+
+
 def _batch_norm_training(input, weight, bias, eps):
     """(output, mean, invstd, unbiased variance) from this batch's statistics."""
     mixed = _half_params(input, weight, bias)
@@ -206,6 +233,9 @@ def _batch_norm_training(input, weight, bias, eps):
     if jit is not None and v.last and ct == np.float32:  # (one pass, no temporaries)
         mean, sq = np.zeros(v.x.shape[2]), np.zeros(v.x.shape[2])
         jit.channels_last_moments(v.x, mean, sq)
+        d = np.empty_like(v.x)
+    elif ct == np.float64:
+        mean, sq = _float64_moments(v)
         d = np.empty_like(v.x)
     else:
         mean = v.sum(v.x) / n
