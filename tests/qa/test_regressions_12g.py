@@ -12,18 +12,21 @@ def _batch_norm_stats(L, x, channels_last, momentum):
     if channels_last:
         X = X.contiguous(memory_format=L.channels_last)
     running_mean, running_var = L.zeros(c, dtype=L.float64), L.ones(c, dtype=L.float64)
-    _, mean, _ = L.native_batch_norm(X, None, None, running_mean, running_var, True,
-                                     momentum, 1e-5)
-    return mean.numpy().copy(), running_mean.numpy().copy()
+    _, mean, invstd = L.native_batch_norm(X, None, None, running_mean, running_var, True,
+                                          momentum, 1e-5)
+    return tuple(t.numpy().copy() for t in (mean, invstd, running_mean, running_var))
 
 
 @pytest.mark.parametrize("shape, channels_last", [((7, 5), False), ((29, 3), False),
-                                                  ((6, 4, 5, 3), False), ((9, 2, 7, 5), False),
-                                                  ((5, 3, 4, 4), True), ((2, 6, 3, 1), True)])
-def test_float64_batch_norm_mean_and_running_mean_bitwise(shape, channels_last):
-    # the batch mean adds each channel's values in ATen's order (one after another; by
-    # thread chunk for 2-d and channels-last input), so BatchNorm's running_mean stays
-    # bit-equal over training (was 1 ulp off in most batches: BLAS row sums)
+                                                  ((64, 12), False), ((2100, 30), False),
+                                                  ((9, 2, 7, 5), False), ((6, 4, 16, 1), False),
+                                                  ((5, 3, 4, 4), True), ((2, 6, 3, 1), True),
+                                                  ((8, 16, 30, 30), True)])
+def test_float64_batch_norm_statistics_bitwise(shape, channels_last):
+    # the batch mean and sum of squares add each channel's values in ATen's order (one
+    # after another; by thread chunk, squares fused, for 2-d and channels-last input), so
+    # BatchNorm's statistics stay bit-equal over training (were 1 ulp off in most
+    # batches: BLAS row sums)
     x = np.random.default_rng(sum(shape)).standard_normal(shape) * 3 + 1
     ours = _batch_norm_stats(mindtorch, x, channels_last, 0.1)
     theirs = _batch_norm_stats(torch, x, channels_last, 0.1)

@@ -618,6 +618,22 @@ def channels_last_moments(x, mean, sq):
         mean[c] = mean[c] / count + shift[c]
 
 
+
+@intrinsic
+def _fma_f64(typingctx, a, b, c):
+    """a * b + c rounded once (float64)."""
+    return types.float64(a, b, c), lambda ctx, builder, sig, args: builder.fma(*args)
+
+
+@numba.njit(**_JIT)
+def fused_square_sums(d, acc):
+    """acc[c] = fma(d[i, c], d[i, c], acc[c]) over the rows of the 2-D float64 d in order
+    (float64 channels-last batch norm's sum of squares)."""
+    for i in range(d.shape[0]):
+        for c in range(d.shape[1]):
+            acc[c] = _fma_f64(d[i, c], d[i, c], acc[c])
+
+
 # softplus', ELU's (SELU's, CELU's) and logsigmoid's forward: ATen's vectorized steps, its exp
 # (_expf), and log1p / expm1 correctly rounded (PyTorch's: Sleef's, within an ulp)
 @numba.njit(**_JIT)

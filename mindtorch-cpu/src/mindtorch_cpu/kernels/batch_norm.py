@@ -19,10 +19,12 @@ from mindtorch._runtime import get_num_threads
 
 from .._np import arr, wrap
 from ._aten_half import f32, fma32, plane_sum
-from ._jit import loops
+from ._box_muller import fma64
+from ._jit import compiled, loaded, loops
 
 _FLOATS = (np.float32, np.float64)
 _HALVES = (D.float16, D.bfloat16)
+_FMA_ROWS = 4  # rows of the emulated FMAs' loop (~10 us each; more: compiled)
 
 
 def _decomposed(name):
@@ -216,8 +218,26 @@ def _float64_moments(v):
     sq = np.zeros(rows.shape[1])
     for c in chunks:
         d = rows[c] - mean
-        sq += np.cumsum(d * d, axis=0)[-1]
+        sq += _fused_square_sum(d) if v.last else np.cumsum(d * d, axis=0)[-1]
     return mean, sq
+
+
+def _fused_square_sum(d):
+    """Per column sum of d^2 over the rows in order, each step acc + d * d rounded once (the
+    channels-last kernel's vector loop, which PyTorch's build contracts into FMAs): NumPy's
+    FMA emulation row by row over a few rows (a batch of BatchNorm1d), a compiled loop over
+    more, else (no numba) d * d rounded before it is added."""
+    acc = np.zeros(d.shape[1])
+    jit = loaded("_compiled") or (compiled("_compiled", d.size, 0) if len(d) > _FMA_ROWS
+                                  else None)
+    if jit is not None:
+        jit.fused_square_sums(np.ascontiguousarray(d), acc)
+    elif len(d) <= _FMA_ROWS:
+        for row in d:
+            acc = fma64(row, row, acc)
+    else:
+        acc = np.cumsum(d * d, axis=0)[-1]
+    return acc
 
 
 def _batch_norm_training(input, weight, bias, eps):
