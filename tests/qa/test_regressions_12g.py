@@ -20,11 +20,13 @@ def _batch_norm_stats(L, x, channels_last, momentum):
 @pytest.mark.parametrize("shape, channels_last", [((7, 5), False), ((29, 3), False),
                                                   ((64, 12), False), ((2100, 30), False),
                                                   ((9, 2, 7, 5), False), ((6, 4, 16, 1), False),
+                                                  ((4, 3, 5, 3), False), ((40, 2, 3, 3), False),
                                                   ((5, 3, 4, 4), True), ((2, 6, 3, 1), True),
                                                   ((8, 16, 30, 30), True)])
 def test_float64_batch_norm_statistics_bitwise(shape, channels_last):
     # the batch mean and sum of squares add each channel's values in ATen's order (one
-    # after another; by thread chunk, squares fused, for 2-d and channels-last input), so
+    # after another; by thread chunk, squares fused, for 2-d and channels-last input; the
+    # last square of an odd-length plane fused for contiguous input), so
     # BatchNorm's statistics stay bit-equal over training (were 1 ulp off in most
     # batches: BLAS row sums)
     x = np.random.default_rng(sum(shape)).standard_normal(shape) * 3 + 1

@@ -634,6 +634,20 @@ def fused_square_sums(d, acc):
             acc[c] = _fma_f64(d[i, c], d[i, c], acc[c])
 
 
+@numba.njit(cache=True, nogil=True, error_model="numpy")  # (no contraction)
+def odd_plane_square_sums(planes, acc):
+    """acc[c] += the squares of the (N, L, C) float64 planes in order, L odd: a plane's first
+    L - 1 products rounded before they are added, its last fused (float64 contiguous batch
+    norm: ATen's loop unrolled by two, its remainder contracted)."""
+    n, length, c = planes.shape
+    for i in range(n):
+        for j in range(length - 1):
+            for k in range(c):
+                acc[k] += planes[i, j, k] * planes[i, j, k]
+        for k in range(c):
+            acc[k] = _fma_f64(planes[i, length - 1, k], planes[i, length - 1, k], acc[k])
+
+
 # softplus', ELU's (SELU's, CELU's) and logsigmoid's forward: ATen's vectorized steps, its exp
 # (_expf), and log1p / expm1 correctly rounded (PyTorch's: Sleef's, within an ulp)
 @numba.njit(**_JIT)

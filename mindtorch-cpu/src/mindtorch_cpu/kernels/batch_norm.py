@@ -24,7 +24,7 @@ from ._jit import compiled, loaded, loops
 
 _FLOATS = (np.float32, np.float64)
 _HALVES = (D.float16, D.bfloat16)
-_FMA_ROWS = 4  # rows of the emulated FMAs' loop (~10 us each; more: compiled)
+_FMA_ROWS = 4  # rows (planes) of the emulated FMAs' loops (~10 us each; more: compiled)
 
 
 def _decomposed(name):
@@ -218,8 +218,32 @@ def _float64_moments(v):
     sq = np.zeros(rows.shape[1])
     for c in chunks:
         d = rows[c] - mean
-        sq += _fused_square_sum(d) if v.last else np.cumsum(d * d, axis=0)[-1]
+        sq += _fused_square_sum(d) if v.last else _plane_square_sum(d, v.x.shape[2])
     return mean, sq
+
+
+def _compiled_for(rows, size):
+    """kernels._compiled if loaded, or for more than _FMA_ROWS rows (None without numba)."""
+    return loaded("_compiled") or (compiled("_compiled", size, 0) if rows > _FMA_ROWS
+                                   else None)
+
+
+def _plane_square_sum(d, length):
+    """Per column sum of d^2 over the rows (planes of `length` in turn) as ATen's contiguous
+    float64 kernel adds them: the products rounded, but the last of a plane of odd length
+    fused (its loop is unrolled by two; the compiler contracts the remainder's step)."""
+    if length % 2 == 0:
+        return np.cumsum(d * d, axis=0)[-1]
+    planes = d.reshape(-1, length, d.shape[1])
+    acc = np.zeros(d.shape[1])
+    jit = _compiled_for(len(planes), d.size)
+    if jit is not None:
+        jit.odd_plane_square_sums(np.ascontiguousarray(planes), acc)
+        return acc
+    for p in planes:
+        acc = np.cumsum(np.concatenate([acc[None], p[:-1] * p[:-1]]), axis=0)[-1]
+        acc = fma64(p[-1], p[-1], acc)
+    return acc
 
 
 def _fused_square_sum(d):
@@ -228,8 +252,7 @@ def _fused_square_sum(d):
     FMA emulation row by row over a few rows (a batch of BatchNorm1d), a compiled loop over
     more, else (no numba) d * d rounded before it is added."""
     acc = np.zeros(d.shape[1])
-    jit = loaded("_compiled") or (compiled("_compiled", d.size, 0) if len(d) > _FMA_ROWS
-                                  else None)
+    jit = _compiled_for(len(d), d.size)
     if jit is not None:
         jit.fused_square_sums(np.ascontiguousarray(d), acc)
     elif len(d) <= _FMA_ROWS:
