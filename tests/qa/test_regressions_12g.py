@@ -46,3 +46,19 @@ def test_float64_batch_norm_cumulative_average_training():
     ours, theirs = program(mindtorch), program(torch)
     np.testing.assert_array_equal(ours[0], theirs[0])
     assert ours[1] == theirs[1]
+
+
+@pytest.mark.parametrize("shape", [(6, 3), (5, 3, 1), (4, 2, 9), (3, 4, 5, 5), (9, 3, 1, 1)])
+def test_float64_batch_norm_affine_output_bitwise(shape):
+    # beta = bias - mean * alpha and x * alpha + beta are both fused in ATen's float64
+    # kernel; planes of one value (any rank) take its channels-last statistics
+    g = np.random.default_rng(len(shape) * 10 + shape[0])
+    x, w, b = (g.standard_normal(s) for s in (shape, shape[1], shape[1]))
+
+    def program(L):
+        t = [L.tensor(a) for a in (x, w, b)]
+        rm, rv = L.zeros(shape[1], dtype=L.float64), L.ones(shape[1], dtype=L.float64)
+        outs = L.native_batch_norm(*t, rm, rv, True, 0.1, 1e-5)
+        return [a.numpy().copy() for a in (*outs, rm, rv)]
+    for ours, theirs in zip(program(mindtorch), program(torch)):
+        np.testing.assert_array_equal(ours, theirs)

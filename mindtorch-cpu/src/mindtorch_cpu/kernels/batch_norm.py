@@ -210,7 +210,9 @@ def _float64_moments(v):
     a thread's chunk of rows into a buffer per thread, the buffers then added in order."""
     rows = v.x.reshape(-1, v.x.shape[-1]) if v.last else \
         v.x.transpose(0, 2, 1).reshape(-1, v.x.shape[1])  # (values in order, C)
-    chunks = _row_chunks(len(rows)) if v.last else [slice(None)]
+    # (planes of one value take the channels-last kernel, whatever the rank)
+    by_rows = v.last or v.x.shape[2] == 1
+    chunks = _row_chunks(len(rows)) if by_rows else [slice(None)]
     total = np.zeros(rows.shape[1])
     for c in chunks:
         total += np.cumsum(rows[c], axis=0)[-1]
@@ -218,7 +220,7 @@ def _float64_moments(v):
     sq = np.zeros(rows.shape[1])
     for c in chunks:
         d = rows[c] - mean
-        sq += _fused_square_sum(d) if v.last else _plane_square_sum(d, v.x.shape[2])
+        sq += _fused_square_sum(d) if by_rows else _plane_square_sum(d, v.x.shape[2])
     return mean, sq
 
 
@@ -291,9 +293,13 @@ def _batch_norm_training(input, weight, bias, eps):
     # PyTorch's steps: x * alpha + beta rounded once (a fused multiply-add), alpha =
     # invstd * weight and beta = bias - mean * alpha in the dtype
     alpha = invstd if weight is None else invstd * _vec(weight)
-    beta = -(mean * alpha) if bias is None else _vec(bias) - mean * alpha
+    # (float64: beta's product fused too, as ATen's float64 build contracts it)
+    beta = -(mean * alpha) if bias is None else fma64(-mean, alpha, _vec(bias)) \
+        if ct == np.float64 else _vec(bias) - mean * alpha
     if jit is not None:  # (one pass into d)
         jit.channel_affine(v.x, alpha, beta, d, v.last)
+    elif ct == np.float64:
+        d[...] = fma64(v.x, v.channels(alpha), v.channels(beta))
     else:  # (in float64: the float32 product is exact there, so one rounding, as an FMA)
         wide = np.multiply(v.x, v.channels(alpha), dtype=np.float64)
         wide += v.channels(beta)
