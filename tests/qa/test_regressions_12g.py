@@ -62,3 +62,18 @@ def test_float64_batch_norm_affine_output_bitwise(shape):
         return [a.numpy().copy() for a in (*outs, rm, rv)]
     for ours, theirs in zip(program(mindtorch), program(torch)):
         np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("affine", [True, False])
+@pytest.mark.parametrize("shape", [(6, 3), (5, 3, 1), (4, 2, 9), (3, 4, 5, 5)])
+def test_float64_batch_norm_eval_output_bitwise(shape, affine):
+    # model.eval(): x * alpha + (bias - mean * alpha), both fused as in ATen's float64 kernel
+    g = np.random.default_rng(shape[0] + len(shape))
+    x, w, b, mean = (g.standard_normal(s) for s in (shape, shape[1], shape[1], shape[1]))
+    var = g.random(shape[1]) + 0.5
+
+    def program(L):
+        params = (L.tensor(w), L.tensor(b)) if affine else (None, None)
+        return L.nn.functional.batch_norm(L.tensor(x), L.tensor(mean), L.tensor(var),
+                                          *params, training=False).numpy()
+    np.testing.assert_array_equal(program(mindtorch), program(torch))

@@ -321,12 +321,15 @@ def _batch_norm_inference(input, weight, bias, running_mean, running_var, eps):
         if weight is not None:
             scale *= _vec(weight)
         shift = -_vec(running_mean) * scale
-        if bias is not None:
-            shift += _vec(bias)
+        if bias is not None:  # (float64: fused, as ATen's float64 build contracts it)
+            shift = fma64(-_vec(running_mean), scale, _vec(bias)) if ct is np.float64 \
+                else shift + _vec(bias)
         out = np.empty_like(v.x)
         jit = loops(v.x.size)
         if jit is not None:
             jit.channel_affine(v.x, scale, shift, out, v.last)
+        elif ct is np.float64:
+            out[...] = fma64(v.x, v.channels(scale), v.channels(shift))
         else:  # (one rounding, as PyTorch's fused multiply-add: see _batch_norm_training)
             wide = np.multiply(v.x, v.channels(scale), dtype=np.float64)
             wide += v.channels(shift)
