@@ -10,13 +10,12 @@ PyTorch computes in the scalar loop, on ~0.5%).  Here: the scalar loop's element
 (kernels/_vector_loop.py says which) exactly so, the vector loop's as the double power of
 float(e) rounded once, the correctly rounded powf, which agrees with SLEEF on ~99%.
 float64: the scalar loop's elements by the C library's pow, the others by NumPy's."""
-import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 
 from ._cpu_capability import vector_isa
+from ._libm import c_function
 from ._vector_loop import _GRAIN, _VECTOR_BYTES, scalar_loop_mask
 
 _SHORTEST_BLOCK = 16  # (floats in two AVX2 vectors: fewer go through the scalar loop)
@@ -72,16 +71,7 @@ def _scalar_loop(a):
     return mask
 
 
-def _c_pow_function():
-    try:
-        f = ctypes.CDLL(ctypes.util.find_library("m")).pow
-    except (OSError, AttributeError, TypeError):
-        return None
-    f.restype, f.argtypes = ctypes.c_double, [ctypes.c_double, ctypes.c_double]
-    return f
-
-
-_C_POW = _c_pow_function()
+_C_POW = c_function("pow", np.float64, 2)
 
 
 def c_pow(x, e):

@@ -2,8 +2,6 @@
 concentration, -(d/dalpha cdf(x; alpha)) / pdf(x; alpha), computed in double as PyTorch's
 CPU kernel does: a Taylor series for x < 0.8, Rice's saddle point expansion for
 alpha > 8, else a bivariate rational approximation."""
-import ctypes
-import ctypes.util
 
 import numpy as np
 
@@ -31,13 +29,9 @@ _RATIONAL = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343,
 def _libm_float32():
     """The C library's logf and powf as ufuncs (PyTorch's float32 steps call them; NumPy's
     own float32 log rounds differently), or None where it cannot be loaded."""
-    try:
-        libm = ctypes.CDLL(ctypes.util.find_library("m"))
-        logf, powf = libm.logf, libm.powf
-    except (OSError, AttributeError, TypeError):
+    logf, powf = _libm.c_function("log", np.float32), _libm.c_function("pow", np.float32, 2)
+    if logf is None or powf is None:
         return None
-    logf.restype = powf.restype = ctypes.c_float
-    logf.argtypes, powf.argtypes = [ctypes.c_float], [ctypes.c_float, ctypes.c_float]
     return np.frompyfunc(logf, 1, 1), np.frompyfunc(powf, 2, 1)
 
 
@@ -45,11 +39,9 @@ def _libm_pow():
     """The C library's pow of doubles as a ufunc (PyTorch's double steps call std::pow;
     NumPy's float64 power is its own SIMD code on AVX-512 machines, last bits apart), or
     np.power where it cannot be loaded."""
-    try:
-        pow_ = ctypes.CDLL(ctypes.util.find_library("m")).pow
-    except (OSError, AttributeError, TypeError):
+    pow_ = _libm.c_function("pow", np.float64, 2)
+    if pow_ is None:
         return np.power
-    pow_.restype, pow_.argtypes = ctypes.c_double, [ctypes.c_double, ctypes.c_double]
     ufunc = np.frompyfunc(pow_, 2, 1)
     return lambda x, y: np.asarray(ufunc(x, y), np.float64)
 

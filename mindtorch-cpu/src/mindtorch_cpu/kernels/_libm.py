@@ -38,10 +38,16 @@ _LIBRARY = _c_library()
 
 
 @functools.cache
-def _c_function(name, dtype):
-    suffix, c_type = _C_TYPES[dtype]
-    f = getattr(_LIBRARY, name + suffix)
-    f.restype, f.argtypes = c_type, [c_type]
+def c_function(name, dtype, arity=1):
+    """The C library's `name` for `dtype` through ctypes (float32: the f-suffixed one, logf,
+    powf, ...) taking `arity` arguments, or None without a C library: the one place kernels
+    load libm's functions from."""
+    if _LIBRARY is None:
+        return None
+    suffix, c_type = _C_TYPES[np.dtype(dtype)]
+    f = getattr(_LIBRARY, name + suffix, None)
+    if f is not None:
+        f.restype, f.argtypes = c_type, [c_type] * arity
     return f
 
 
@@ -78,7 +84,7 @@ def call(name, x):
 def _one_at_a_time(name, flat):
     out = _python_math(name, flat) if flat.dtype == np.float64 else None
     if out is None:
-        out = np.fromiter(map(_c_function(name, flat.dtype), flat.tolist()), flat.dtype,
+        out = np.fromiter(map(c_function(name, flat.dtype), flat.tolist()), flat.dtype,
                           flat.size)
     return out
 
