@@ -65,8 +65,8 @@ def _kernel_vector_bytes(avx512_kernel=False):
     """Bytes per SIMD vector of the ATen kernel PyTorch runs here (64 for an op registering
     an AVX-512 kernel on an AVX-512 machine, else 32): decompositions replaying a vector
     loop's lanes ask it."""
-    from .kernels._cpu_capability import vector_isa  # (with the kernels, lazily)
-    return 64 if vector_isa(avx512_kernel) == "AVX512" else 32
+    from .kernels._cpu_capability import vector_bytes  # (with the kernels, lazily)
+    return vector_bytes(avx512_kernel) or 32
 
 
 module = types.SimpleNamespace(

@@ -7,24 +7,21 @@ x > 0 (a NaN x takes the other branch; hardswish' x < 3 likewise), and libm's ex
 of Sleef's (the last bit).  Each fix takes the loop's arguments (1-D slices, its scalars)
 and returns the slice's result."""
 import numpy as np
-from mindtorch._runtime import get_num_threads
 
 from . import _libm
-from ._cpu_capability import vector_isa
+from ._cpu_capability import vector_bytes
+from ._vector_loop import thread_chunk
 
-_GRAIN = 32768  # (at::internal::GRAIN_SIZE)
-_VECTOR_BYTES = {"AVX2": 32, "AVX512": 64}
 
 
 def scalar_ranges(n, itemsize):
     """(start, stop) of the runs of a dense n-element operand that the scalar code computes
     (in an op with an AVX-512 kernel); DEFAULT: all of it."""
-    width = _VECTOR_BYTES.get(vector_isa(True))
+    width = vector_bytes(True)
     if width is None:
         return [(0, n)]
     block = 2 * width // itemsize
-    threads = get_num_threads()
-    chunk = -(-n // min(threads, -(-n // _GRAIN))) if n >= _GRAIN and threads > 1 else n
+    chunk = thread_chunk(n)
     ranges = []
     for start in range(0, n, max(chunk, 1)):
         stop = min(start + chunk, n)

@@ -44,6 +44,15 @@ def vector_isa(avx512_kernel=False):
     return "AVX2" if level == "AVX512" and not avx512_kernel else level
 
 
+_VECTOR_BYTES = {"AVX2": 32, "AVX512": 64}
+
+
+def vector_bytes(avx512_kernel=False):
+    """Bytes per SIMD vector of the kernel an op runs here (vector_isa's), None for DEFAULT
+    (no vector loop: every element is the scalar code's)."""
+    return _VECTOR_BYTES.get(vector_isa(avx512_kernel))
+
+
 # oneDNN (which PyTorch calls for some ops, e.g. float32 / bfloat16 GELU of a contiguous
 # tensor) picks its jit kernels itself: ONEDNN_MAX_CPU_ISA (or DNNL_MAX_CPU_ISA) caps it,
 # ATEN_CPU_CAPABILITY does not.  Its ISA names from AVX512_CORE up all include avx512_core.

@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 
-from ._cpu_capability import vector_isa
+from ._cpu_capability import vector_bytes
 from ._libm import c_function
-from ._vector_loop import _GRAIN, _VECTOR_BYTES, scalar_loop_mask
+from ._vector_loop import _GRAIN, scalar_loop_mask
 
 _SHORTEST_BLOCK = 16  # (floats in two AVX2 vectors: fewer go through the scalar loop)
 
@@ -65,7 +65,7 @@ def _scalar_loop(a):
     walk of kernels/_vector_loop.py)."""
     if not (a.flags.c_contiguous and a.size < _GRAIN):
         return scalar_loop_mask(a, avx512_kernel=True)
-    width = _VECTOR_BYTES.get(vector_isa(True))
+    width = vector_bytes(True)
     mask = np.zeros(a.shape, bool)
     mask.reshape(-1)[0 if width is None else a.size - a.size % (2 * width // a.itemsize):] = 1
     return mask

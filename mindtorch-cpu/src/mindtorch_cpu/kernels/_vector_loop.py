@@ -9,16 +9,15 @@ is not contiguous, and every element on DEFAULT, goes through the scalar loop.""
 import numpy as np
 from mindtorch._runtime import get_num_threads
 
-from ._cpu_capability import vector_isa
+from ._cpu_capability import vector_bytes
 
 _GRAIN = 32768  # (at::internal::GRAIN_SIZE)
-_VECTOR_BYTES = {"AVX2": 32, "AVX512": 64}
 
 
 def scalar_loop_mask(a, avx512_kernel):
     """Boolean array of a's shape: True where the scalar loop computes the result of a
     unary kernel over a (`avx512_kernel`: the op registers an AVX-512 kernel)."""
-    width = _VECTOR_BYTES.get(vector_isa(avx512_kernel))
+    width = vector_bytes(avx512_kernel)
     order, row = _iteration(a)
     if width is None or not row:
         return np.ones(a.shape, bool)
@@ -27,17 +26,25 @@ def scalar_loop_mask(a, avx512_kernel):
     return flat.reshape(walked).transpose(np.argsort(order))
 
 
+def thread_chunk(n):
+    """Elements per thread of a parallel loop over n (at::parallel_for's split: threads as
+    GRAIN_SIZE allows, each an equal ceil share); n when it runs on one thread."""
+    threads = get_num_threads()
+    if n < _GRAIN or threads < 2:
+        return n
+    return -(-n // min(threads, -(-n // _GRAIN)))
+
+
 def _scalar_positions(n, row, block):
     """The scalar loop's share of n elements walked in rows of `row`, cut at the chunks."""
-    threads = get_num_threads()
-    chunked = n >= _GRAIN and threads > 1
+    chunk = thread_chunk(n)
+    chunked = chunk < n
     if row == n and not chunked:  # (one row: its last n % block elements)
         flat = np.zeros(n, bool)
         flat[n - n % block:] = True
         return flat
     bounds = np.arange(0, n, row)
     if chunked:
-        chunk = -(-n // min(threads, -(-n // _GRAIN)))
         bounds = np.union1d(bounds, np.arange(0, n, chunk))
     ends = np.append(bounds[1:], n)
     tails = bounds + (ends - bounds) // block * block
