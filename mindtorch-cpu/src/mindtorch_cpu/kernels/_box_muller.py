@@ -19,7 +19,6 @@ from . import _jit, _libm
 
 f32, f64 = np.float32, np.float64
 _TWO_PI = 2 * np.pi
-NUMBA_FROM = 4096  # elements: fill_avx2's loops load from here (see kernels/_libm.py)
 
 
 def fma32(a, b, c):
@@ -110,9 +109,9 @@ def _blocks(u, pair):
 
 def fill_avx2(engine, n, mean, std):
     u = unit_uniform(engine, n + (16 if n % 16 else 0), 24)
-    # (one compiled pass, the same arithmetic, from NUMBA_FROM elements, or any size once
+    # (one compiled pass, the same arithmetic, from _jit.EARLY_MIN_SIZE elements, or any size once
     # loaded: the NumPy path is ~100 array operations, ~60 us even for 16 elements)
-    loops = _jit.loaded("_random_loops") or _jit.compiled("_random_loops", n, NUMBA_FROM)
+    loops = _jit.early("_random_loops", n)
     if loops is not None:
         out = np.empty(n, f32)
         loops.normal_avx2(u, out, f32(mean), f32(std))

@@ -33,6 +33,18 @@ def loaded(name):
     return _modules.get(name) or None
 
 
+# For kernels whose NumPy path costs far more per element than a pass (one element at a
+# time in Python, or dozens of small steps): numba's one-time load (~0.5-1 s) pays for
+# itself from here, so their loops load earlier than MIN_SIZE's
+EARLY_MIN_SIZE = 4096  # elements
+
+
+def early(name, size):
+    """The module of numba loops kernels.<name> from EARLY_MIN_SIZE elements, or at any size
+    once loaded; None below (not loaded) or without numba."""
+    return loaded(name) or compiled(name, size, EARLY_MIN_SIZE)
+
+
 def loops(size):
     """kernels._compiled (GELU, layer norm, softmax) for `size` elements, or None."""
     return compiled("_compiled", size)

@@ -6,7 +6,7 @@ np.tan of float64 and np.log / np.cos / np.sin of float32 are NumPy's own SIMD c
 differs from glibc in the last bit for a few percent of the inputs (one such bit flips a
 sample of randn, exponential_, ...).  So, per function and dtype: NumPy where it gives the C
 library's bits on this machine (a probe, once: machines without NumPy SIMD versions of the
-function), else numba loops calling libm (kernels/_libm_loops.py) from NUMBA_FROM elements
+function), else numba loops calling libm (kernels/_libm_loops.py) from _jit.EARLY_MIN_SIZE elements
 or once loaded, else one element at a time: Python's math module for doubles, libm through
 ctypes for floats (about 0.25 us each), else (no C library found) NumPy."""
 import ctypes
@@ -51,13 +51,8 @@ def c_function(name, dtype, arity=1):
     return f
 
 
-# numba's one-time load (~1 s) against ~0.1-0.25 us per element one at a time: loops from
-# here, so that a sampler called in a loop (noise of a batch each step) is not 10-20x slower
-NUMBA_FROM = 4096
-
-
 def _loops(size):
-    loops = _jit.loaded("_libm_loops") or _jit.compiled("_libm_loops", size, NUMBA_FROM)
+    loops = _jit.early("_libm_loops", size)
     if loops is None:
         return None
     import numba

@@ -25,25 +25,19 @@ _C = {k: np.array(v, np.float32) for k, v in
       {"one": 1, "half": 0.5, "sqrt_half": np.sqrt(0.5), "p": _AS_P}.items()}
 _A_HALF = [np.array(np.float32(c) / 2) for c in _AS_A]  # (exact halves)
 _SIGN_0D = np.array(_SIGN)
-_MINIMAX_JIT_FROM = 4096  # elements (as kernels/_libm.py's libm loops)
 
 
 def _gelu_f32(x, onednn=False):
     """gelu(x) of float32 x: compiled (numba: one pass, ~5x faster) for large x; `onednn`:
     as oneDNN's avx512_core kernel (_gelu_minimax.py), else with ATen's erf."""
     (xf,), out = dense_like(x)
-    jit = _minimax_loops(x.size) if onednn else loops(x.size)
+    # (the minimax's NumPy steps, six table look-ups, cost ~15 ns an element: loops early)
+    jit = _jit.early("_compiled", x.size) if onednn else loops(x.size)
     if jit is None:
         (_gelu_minimax.gelu_blocks if onednn else _gelu_f32_blocks)(xf, out.ravel(order="K"))
     else:
         (jit.gelu_minimax_f32 if onednn else jit.gelu_f32)(xf, out.ravel(order="K"))
     return out
-
-
-def _minimax_loops(size):
-    """The compiled loops for the minimax GELU from _MINIMAX_JIT_FROM elements or once
-    loaded: its NumPy steps (six table look-ups) cost ~15 ns an element, the loop ~0.15."""
-    return _jit.loaded("_compiled") or _jit.compiled("_compiled", size, _MINIMAX_JIT_FROM)
 
 
 def _onednn_gelu(self, a):
