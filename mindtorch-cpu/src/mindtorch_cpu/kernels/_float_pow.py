@@ -75,12 +75,14 @@ _C_POW = c_function("pow", np.float64, 2)
 
 
 def c_pow(x, e):
-    """The C library's pow(x, e) of each double of x: Python's math.pow (libm's pow), or
-    through ctypes where math raises instead of returning inf / NaN."""
-    x = np.asarray(x, np.float64)
-    values = x.reshape(-1).tolist()
+    """The C library's pow(x, e) of each pair of doubles (x and e broadcast; either may be a
+    number): Python's math.pow (libm's pow), or through ctypes where math raises instead of
+    returning inf / NaN."""
+    x, e = np.broadcast_arrays(np.asarray(x, np.float64), np.asarray(e, np.float64))
+    bases, exponents = x.reshape(-1).tolist(), e.reshape(-1).tolist()
     try:
-        out = [math.pow(v, e) for v in values]
+        out = list(map(math.pow, bases, exponents))
     except (ValueError, OverflowError):
-        out = [_C_POW(v, e) for v in values] if _C_POW is not None else np.power(values, e)
+        out = list(map(_C_POW, bases, exponents)) if _C_POW is not None else \
+            np.power(bases, exponents)
     return np.asarray(out, np.float64).reshape(x.shape)

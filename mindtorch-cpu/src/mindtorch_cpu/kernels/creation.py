@@ -13,6 +13,7 @@ from mindtorch._scalars import checked_scalar
 
 from .._np import arr, cast, wrap
 from ._box_muller import fma64
+from ._float_pow import c_pow
 
 
 def arange(start, end=None, step=1, dtype=None, device=None):
@@ -215,6 +216,11 @@ def _filled(value):
     return kernel
 
 
-KERNELS = {"arange": arange, "linspace": linspace, "eye": eye, "copy_": copy_,
+def _logspace_powers(base, exponents):
+    """base ** each double exponent by C's pow, as PyTorch's logspace loop computes them."""
+    return wrap(c_pow(base, arr(exponents)), D.float64)
+
+
+KERNELS = {"_logspace_powers": _logspace_powers, "arange": arange, "linspace": linspace, "eye": eye, "copy_": copy_,
            "fill_": fill_, "zeros_like": _filled_like(0), "ones_like": _filled_like(1),
            "zeros": _filled(0), "ones": _filled(1)}

@@ -1,6 +1,5 @@
 """Factories, copies and fills.  Allocation is core (the device's allocator); filling
 and copying data are kernels."""
-import itertools
 import math
 import operator
 import warnings
@@ -17,7 +16,7 @@ from ..._tensor import Tensor
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import _type_name, has_data
+from ._helpers import _type_name
 from ._prechecks import _checked_first
 
 _FACTORY = "*, ScalarType? dtype=None, Device? device=None, bool requires_grad=False"
@@ -511,18 +510,15 @@ def _logspace(start, end, steps, base, dtype, device):
 
 
 def _c_pow(base, exponents):
-    """base ** each double exponent as PyTorch's logspace loop computes it, C's pow (NumPy's
-    float64 power is its own SIMD code on AVX-512 machines, a last bit off for some
-    exponents): Python's math.pow where the device holds data."""
+    """base ** each double exponent as PyTorch's logspace loop computes it: C's pow, a
+    backend's own `_logspace_powers` kernel (NumPy's float64 power, say, is its own SIMD code
+    on AVX-512 machines, a last bit off for some exponents); elsewhere pow."""
+    return OPS["_logspace_powers"].call(base, exponents)
+
+
+def _logspace_powers(base, exponents):
     import mindtorch as M
-    if not exponents.numel() or not has_data(exponents):
-        return M.pow(base, exponents)
-    flat = exponents.reshape(-1).tolist()
-    try:
-        values = list(map(math.pow, itertools.repeat(base, len(flat)), flat))
-    except (OverflowError, ValueError):  # (where C returns inf / NaN)
-        values = [_c_pow_scalar(base, e) for e in flat]
-    return M.tensor(values, dtype=M.float64, device=exponents.device).reshape(exponents.shape)
+    return M.pow(base, exponents)
 
 
 def _c_pow_scalar(x, y):
@@ -669,6 +665,8 @@ def _declare():
     _factory(define(f"logspace(Scalar start, Scalar end, int steps, float base=10.0, "
                     f"{_FACTORY}) -> Tensor", method=False, tags=("factory",),
                     decomposition=_logspace), _route_spaced("logspace"))
+    define("_logspace_powers(float base, Tensor exponents) -> Tensor", function=False,
+           method=False, decomposition=_logspace_powers)
     for lower, name in ((True, "tril_indices"), (False, "triu_indices")):
         define(f"{name}(int row, int col, int offset=0, {_FACTORY}) -> Tensor", method=False,
                tags=("factory",), decomposition=_triangle_indices(lower))
@@ -718,7 +716,7 @@ def _derivatives():
     # (the engine casts the gradient back to the input's dtype and device)
     derivative(OPS["_to_copy"], self=lambda grad: grad)
     nondifferentiable(OPS["empty_like"], OPS["new_empty_strided"])
-    nondifferentiable(OPS["logspace"], OPS["tril_indices"], OPS["triu_indices"])
+    nondifferentiable(OPS["logspace"], OPS["_logspace_powers"], OPS["tril_indices"], OPS["triu_indices"])
 
 
 _derivatives()
