@@ -1,0 +1,27 @@
+"""Coordinator's regressions of the thirteenth session, each compared with PyTorch."""
+import numpy as np
+import pytest
+from reference import torch
+
+import mindtorch
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("start, end, steps, base", [
+    (1, -3, 7, -3.0),       # negative base: C's pow gives NaN for fractional exponents
+    (-5, 5, 11, 0.0),       # zero base: C's pole at negative exponents
+    (0, 400, 50, 10.0),     # overflow to inf
+    (-3, 7, 1000, 10.0), (0.1, 3.3, 777, 2.0)])
+def test_logspace_bits_follow_c_pow(dtype, start, end, steps, base):
+    # PyTorch's logspace computes each power with C's pow in double: the backend's
+    # _logspace_powers kernel gives those bits (NaN signs included)
+    bits = {"float32": "int32", "float64": "int64"}[dtype]
+    got = mindtorch.logspace(start, end, steps, base, dtype=getattr(mindtorch, dtype))
+    want = torch.logspace(start, end, steps, base, dtype=getattr(torch, dtype))
+    assert np.array_equal(got.view(getattr(mindtorch, bits)).numpy(),
+                          want.view(getattr(torch, bits)).numpy())
+
+
+def test_logspace_on_meta_has_no_data_dependence():
+    t = mindtorch.logspace(0, 2, 5, device="meta", dtype=mindtorch.float64)
+    assert t.device.type == "meta" and tuple(t.shape) == (5,)
