@@ -18,12 +18,15 @@ class SparseAdam(Optimizer):
         _check(0.0 < lr, f"Invalid learning rate: {lr}")
         _check(0.0 < eps, f"Invalid epsilon value: {eps}")
         _check_betas(betas)
-        super().__init__(params, dict(lr=lr, betas=betas, eps=eps, maximize=maximize))
-        complex_params = [[i, j] for i, group in enumerate(self.param_groups)
-                          for j, p in enumerate(group["params"]) if p.is_complex()]
-        if complex_params:
-            raise ValueError(f"Complex params at indices {complex_params}: SparseAdam does not "
-                             "support complex parameters")
+        super().__init__(params, {"lr": lr, "betas": betas, "eps": eps, "maximize": maximize})
+        # dense, real parameters only (sparse ones refused first, as PyTorch)
+        for which, wrong, why in (
+                ("Sparse", lambda p: p.is_sparse, "requires dense parameter tensors"),
+                ("Complex", lambda p: p.is_complex(), "does not support complex parameters")):
+            where = [[i, j] for i, group in enumerate(self.param_groups)
+                     for j, p in enumerate(group["params"]) if wrong(p)]
+            if where:
+                raise ValueError(f"{which} params at indices {where}: SparseAdam {why}")
 
     _takes_sparse = True
 
