@@ -13,21 +13,22 @@ on (create_graph), its result is handed on through a `BackwardOpNode` whose edge
 result's own history plus the recorded node's edges of the inputs PyTorch's backward op
 takes (see _record.FormulaNode).  Without create_graph nothing here runs."""
 from .grad_mode import state
-from .graph import Node
+from .graph import _FREED, Node
 
 
 class BackwardOp:
     """A formula's mark: the forward inputs PyTorch's backward op takes (None: every input
-    with an edge), and whether they receive zeros (PyTorch's zeros_like) or no gradient."""
-    __slots__ = ("inputs", "zeros")
+    with an edge), whether they receive zeros (PyTorch's zeros_like) or no gradient, and
+    which of a multi-input formula's gradients it gives (None: all)."""
+    __slots__ = ("inputs", "outputs", "zeros")
 
-    def __init__(self, inputs, zeros):
-        self.inputs, self.zeros = inputs, zeros
+    def __init__(self, inputs, zeros, outputs):
+        self.inputs, self.zeros, self.outputs = inputs, zeros, outputs
 
 
-def backward_op(formula, inputs=None, zeros=True):
+def backward_op(formula, inputs=None, zeros=True, outputs=None):
     """Marks formula (returned as is) as standing for a PyTorch backward op."""
-    formula.backward_op = BackwardOp(inputs, zeros)
+    formula.backward_op = BackwardOp(inputs, zeros, outputs)
     return formula
 
 
@@ -41,8 +42,10 @@ def marked_slots(entries, slot_of, index):
             continue
         slots = tuple(sorted(slot_of.values())) if spec.inputs is None else tuple(
             slot_of[index[n]] for n in spec.inputs if index[n] in slot_of)
+        given = positions if spec.outputs is None else [slot_of[index[n]] for n in spec.outputs]
         for p in positions:
-            marks[p] = (spec, slots)
+            if p in given:
+                marks[p] = (spec, slots)
     return marks or None
 
 
@@ -88,6 +91,8 @@ class BackwardOpNode(Node):
         return out
 
     def apply(self, grads):
+        if self._freed:  # (PyTorch's node saved its op's inputs, freed by a backward pass)
+            raise RuntimeError(_FREED)
         g = grads[0]
         n = len(self.next_functions)
         if g is None:
@@ -97,6 +102,9 @@ class BackwardOpNode(Node):
         from ._record import _materialize
         meta = self._inputs_meta
         return [g] + [_materialize(None, meta[3 * k:3 * k + 3]) for k in range(1, n)]
+
+    def _release(self):
+        self._freed = True
 
 
 _classes = {}

@@ -735,8 +735,8 @@ def _declare():
 
 
 def _norm_backward(formula):
-    """PyTorch's native_batch_norm_backward / native_group_norm_backward take input and
-    weight, not bias (native_layer_norm_backward takes all three)."""
+    """PyTorch's native_batch_norm_backward takes input and weight, not bias
+    (native_layer_norm_backward takes all three)."""
     return backward_op(formula, inputs=("input", "weight"), zeros=False)
 
 
@@ -745,8 +745,10 @@ def _derivatives():
                {"input, weight, bias": backward_op(_layer_norm_grad, zeros=False)},
                nondifferentiable_outputs=(1, 2))
     # (the mean and rstd of group norm are differentiable outputs in PyTorch)
-    derivative(OPS["native_group_norm"],
-               {"input, weight, bias": _norm_backward(_group_norm_grad)})
+    # (PyTorch's formula under create_graph is a composite whose weight gradient requires
+    # grad with the weight, and whose bias gradient is grad's sum)
+    derivative(OPS["native_group_norm"], {"input, weight, bias": backward_op(
+        _group_norm_grad, inputs=("weight",), zeros=False, outputs=("input", "weight"))})
     derivative(OPS["_batch_norm_training"],
                {"input, weight, bias": _norm_backward(_batch_norm_training_grad)},
                name="NativeBatchNormBackward0", nondifferentiable_outputs=(1, 2, 3))
