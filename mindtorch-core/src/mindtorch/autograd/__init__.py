@@ -170,7 +170,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
          only_inputs=True, allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """Gradients of `outputs` w.r.t. `inputs`, returned (not accumulated into .grad)."""
     from ._engine import run_backward
-    import mindtorch
     if allow_unused is False and materialize_grads:
         raise ValueError("Expected allow_unused to be True or not passed when "
                          "materialize_grads=True, but got: allow_unused=False.")
@@ -180,7 +179,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                       "True). To accumulate gradient for other parts of the graph, please use "
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
     outputs = _tensors(outputs, "outputs")
-    inputs = _tensors(inputs, "inputs")
+    keys = list(inputs) if type(inputs) is dict else None  # (gradients returned by key)
+    inputs = _tensors(inputs.values() if keys is not None else inputs, "inputs")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if has_torch_function(outputs + inputs):  # (a subclass's or mode's handler)
@@ -195,13 +195,27 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if retain_graph is None:
         retain_graph = create_graph
     if is_grads_batched:
-        return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,
-                             materialize_grads)
-    result = run_backward(outputs, grads, retain_graph, create_graph, inputs, allow_unused,
-                          accumulate=False)
-    if materialize_grads:
-        result = [mindtorch.zeros_like(t) if g is None else g for t, g in zip(inputs, result)]
-    return tuple(result)
+        result = _batched_grad(outputs, inputs, grads, retain_graph, create_graph,
+                               allow_unused, materialize_grads)
+    else:
+        result = run_backward(outputs, grads, retain_graph, create_graph, inputs, allow_unused,
+                              accumulate=False)
+        if materialize_grads:
+            result = _materialized(result, inputs, create_graph)
+    return dict(zip(keys, result)) if keys is not None else tuple(result)
+
+
+def _materialized(grads, inputs, create_graph):
+    """materialize_grads: zeros for the inputs without gradient (requiring grad under
+    create_graph, as PyTorch's)."""
+    import mindtorch
+
+    from .graph import GradientEdge
+    if any(g is None and type(t) is GradientEdge for g, t in zip(grads, inputs)):
+        raise RuntimeError("materialize_grads cannot be used when the given input is a "
+                           "GradientEdge")
+    return [mindtorch.zeros_like(t, requires_grad=create_graph) if g is None else g
+            for t, g in zip(inputs, grads)]
 
 
 def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused,

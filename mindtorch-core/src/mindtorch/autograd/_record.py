@@ -21,6 +21,7 @@ from .. import _dtype as D
 from .._tensor import Tensor
 from .grad_mode import state
 from . import graph
+from ._backward_ops import apply_marked, as_backward_ops, marked_slots
 from .graph import _FREED, Node, SavedTensor, adopt_history  # noqa: F401
 from ._saved_values import LazyResults as _LazyResults
 from ._saved_values import save_list as _save_list
@@ -207,6 +208,8 @@ class _Plan:
             entries.append((positions, fn, params, positions[0] if len(positions) == 1 and
                             not self.has_lists else None))
         self.entries = entries
+        # formulas standing for PyTorch's backward ops (see _backward_ops)
+        self.backward_ops = None if self.has_lists else marked_slots(entries, slot_of, index)
         self.saved = [(name, i) for name, i in saved.items()]
         # what backward frees: tensors, and numbers passed for a tensor (wrapped numbers)
         self.saved_tensors = tuple(name for name, i in saved.items()
@@ -236,6 +239,8 @@ class _Plan:
                     "_qualified_name": name if "::" in name else None}
             if self._apply is not None:
                 body["apply"] = self._apply
+            elif self.backward_ops:
+                body["apply"] = apply_marked
             cls = self._classes[name] = type(name.rsplit("::", 1)[-1], (FormulaNode,), body)
         return cls
 
@@ -251,7 +256,7 @@ class _Plan:
                  "g = grads[0]",
                  "if g is None: return out"]  # PyTorch's any_grad_defined
         ns = {"_FREED": _FREED, "_Saved": SavedTensor, "_LazyResults": _LazyResults,
-              "_unpack_list": _unpack_list}
+              "_unpack_list": _unpack_list, "_state": state, "_as_backward_ops": as_backward_ops}
         for k, (positions, fn, params, _) in enumerate(self.entries):
             ns[f"f{k}"] = fn
             values = []
@@ -276,6 +281,8 @@ class _Plan:
             else:
                 lines.append(f"if {cond}:")
                 lines.append(f"    for p, x in zip({tuple(positions)}, {call}): out[p] = x")
+        if self.backward_ops:  # (create_graph: see _backward_ops)
+            lines.append("if _state.enabled: _as_backward_ops(self, out)")
         lines.append("return out")
         src = "def apply(self, grads):\n" + "".join(f"    {ln}\n" for ln in lines)
         exec(compile(src, f"<backward {self.op.name}>", "exec"), ns)

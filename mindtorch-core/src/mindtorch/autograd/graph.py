@@ -91,6 +91,14 @@ class Node:
             self._saved = None
 
 
+def _differentiable_output(node, t, output_nr):
+    """Whether a node's output has the node as history (not an integer output, nor one the
+    op declares nondifferentiable, such as frexp's exponent or embedding_bag's bag sizes)."""
+    from .._dtype import DIFFERENTIABLE
+    plan = getattr(node, "_plan", None)
+    return t.dtype in DIFFERENTIABLE and (plan is None or output_nr not in plan.nondiff)
+
+
 def _holds_tensors(saved):
     """Whether a node's saved values (a dict, or a custom Function's list) include a
     tensor; the first value usually answers."""
@@ -179,7 +187,8 @@ class SavedTensor:
                 f"inplace operation: [{_type_desc(t)}]{which} is at version "
                 f"{t._version_counter[0]}; expected version {self.version} instead. Hint: "
                 + (_HINT_ANOMALY if state.anomaly else _HINT))
-        if self.output_nr is not None and self.hook is None and state.enabled:
+        if self.output_nr is not None and self.hook is None and state.enabled and \
+                _differentiable_output(node, t, self.output_nr):
             t._requires_grad = True  # create_graph: the output with its history
             t._grad_fn = node
             t._output_nr = self.output_nr

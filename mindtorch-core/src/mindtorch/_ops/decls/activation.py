@@ -12,6 +12,7 @@ import struct
 
 from ... import _dtype as D
 from ..._scalars import _overflow, checked_scalar
+from ...autograd._backward_ops import backward_op
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace, write_into
@@ -656,8 +657,8 @@ _GRADS = {
     "hardtanh": {"self": lambda grad, self, min_val, max_val:
                  OPS["hardtanh_backward"].call(grad, self, min_val, max_val)},
     # ATen multiplies by 1/6 rounded to float32 (also for float64)
-    "hardsigmoid": {"self": lambda grad, self: _where((self > -3) & (self < 3),
-                                                      grad * 0.1666666716337204, 0)},
+    "hardsigmoid": {"self": backward_op(
+        lambda grad, self: _where((self > -3) & (self < 3), grad * 0.1666666716337204, 0))},
     "hardswish": {"self": lambda grad, self: OPS["hardswish_backward"].call(grad, self)},
     "mish": {"self": _mish_grad},
     "threshold": {"self": lambda grad, self, threshold, value:
@@ -670,11 +671,11 @@ _GRADS = {
                  OPS["softplus_backward"].call(grad, self, beta, threshold)},
     "log_sigmoid": {"self": lambda grad, self:
                     OPS["log_sigmoid_backward"].call(grad, self, self.new_empty(0))},
-    "hardshrink": {"self": _shrink_grad},
-    "softshrink": {"self": _shrink_grad},
+    "hardshrink": {"self": backward_op(_shrink_grad)},
+    "softshrink": {"self": backward_op(_shrink_grad)},
     "glu": {"self": _glu_grad},
-    "prelu": {"self, weight": _prelu_grads, "name": "PreluKernelBackward0"},
-    "_rrelu_with_noise_functional": {"self": _rrelu_grad, "name": "RreluWithNoiseBackward0",
+    "prelu": {"self, weight": backward_op(_prelu_grads), "name": "PreluKernelBackward0"},
+    "_rrelu_with_noise_functional": {"self": backward_op(_rrelu_grad), "name": "RreluWithNoiseBackward0",
                                     "nondifferentiable_outputs": (1,)},
     # double backward: PyTorch's formulas (not the decompositions' derivatives, which take
     # the other side of the kink at x == 0 / beta x == threshold)

@@ -9,6 +9,7 @@ functions of tensor metadata shared by every backend, in PyTorch's order of chec
 from ... import _dtype as D
 from ..._promotion import _combine, can_cast, promote_types
 from ..._warn_once import warn_once
+from ...autograd._backward_ops import backward_op
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 from .linalg import _C_NAMES
@@ -613,8 +614,12 @@ def _col2im_grad(grad, kernel_size, dilation, padding, stride):
 
 
 def _derivatives():
-    derivative(OPS["convolution"], input=_input_grad, weight=_weight_grad_formula,
-               bias=_bias_grad)
+    # (PyTorch's convolution_backward takes input and weight: under create_graph both
+    # gradients require grad when either does, the other getting no gradient back)
+    input_grad, weight_grad, bias_grad = (
+        backward_op(f, inputs=("input", "weight"), zeros=False)
+        for f in (_input_grad, _weight_grad_formula, _bias_grad))
+    derivative(OPS["convolution"], input=input_grad, weight=weight_grad, bias=bias_grad)
     derivative(OPS["im2col"], self=_im2col_grad, name="Im2ColBackward0")
     derivative(OPS["col2im"], self=_col2im_grad, name="Col2ImBackward0")
 

@@ -20,6 +20,7 @@ import warnings
 
 from ... import _dtype as D
 from ... import _promotion
+from ...autograd._backward_ops import backward_op
 from ..registry import OPS, define, derivative, overload
 from ._helpers import has_data as _has_data
 from .reduction import _caller_level
@@ -762,9 +763,10 @@ def _refused(function, argument):
 
 def _derivatives():
     derivative(OPS["_nll_loss"],
-               self=lambda grad, self_geometry, target, weight, reduction, ignore_index:
-               OPS["_nll_loss_backward"].call(grad, target, weight, self_geometry[0], reduction,
-                                              ignore_index),
+               self=backward_op(lambda grad, self_geometry, target, weight, reduction,
+                                ignore_index: OPS["_nll_loss_backward"].call(
+                                    grad, target, weight, self_geometry[0], reduction,
+                                    ignore_index)),
                weight=_refused("nll_loss_forward", "weight"),
                name=lambda self, target, weight, reduction, ignore_index:
                "NllLoss2DBackward0" if self.ndim == 4 else "NllLossBackward0")

@@ -17,6 +17,7 @@ from ... import _dtype as D
 from ..._memory_format import suggest
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
+from ...autograd._backward_ops import backward_op
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 
@@ -733,15 +734,26 @@ def _declare():
                     decomposition=_normalize), _normalize_public)
 
 
+def _norm_backward(formula):
+    """PyTorch's native_batch_norm_backward takes input and weight, not bias
+    (native_layer_norm_backward takes all three)."""
+    return backward_op(formula, inputs=("input", "weight"), zeros=False)
+
+
 def _derivatives():
-    derivative(OPS["native_layer_norm"], {"input, weight, bias": _layer_norm_grad},
+    derivative(OPS["native_layer_norm"],
+               {"input, weight, bias": backward_op(_layer_norm_grad, zeros=False)},
                nondifferentiable_outputs=(1, 2))
     # (the mean and rstd of group norm are differentiable outputs in PyTorch)
-    derivative(OPS["native_group_norm"], {"input, weight, bias": _group_norm_grad})
-    derivative(OPS["_batch_norm_training"], {"input, weight, bias": _batch_norm_training_grad},
+    # (PyTorch's formula under create_graph is a composite whose weight gradient requires
+    # grad with the weight, and whose bias gradient is grad's sum)
+    derivative(OPS["native_group_norm"], {"input, weight, bias": backward_op(
+        _group_norm_grad, inputs=("weight",), zeros=False, outputs=("input", "weight"))})
+    derivative(OPS["_batch_norm_training"],
+               {"input, weight, bias": _norm_backward(_batch_norm_training_grad)},
                name="NativeBatchNormBackward0", nondifferentiable_outputs=(1, 2, 3))
     derivative(OPS["_batch_norm_inference"],
-               {"input, weight, bias": _batch_norm_inference_grad},
+               {"input, weight, bias": _norm_backward(_batch_norm_inference_grad)},
                name="NativeBatchNormBackward0")
 
 

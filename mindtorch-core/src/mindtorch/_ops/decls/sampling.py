@@ -11,6 +11,7 @@ import warnings
 from ..._dtype import scalar_type_name as _type_name
 from ..._shapes import numel as _count
 from ..._warn_once import _user_level
+from ...autograd._backward_ops import backward_op
 from ..registry import OPS, define, derivative
 from .pooling import check_dtype
 
@@ -412,7 +413,8 @@ def _declare():
 
 def _derivatives():
     for nd in (2, 3):
-        derivative(OPS[f"grid_sampler_{nd}d"], {"input, grid": _grid_sampler_grad(nd)},
+        derivative(OPS[f"grid_sampler_{nd}d"],
+                   {"input, grid": backward_op(_grid_sampler_grad(nd), zeros=False)},
                    name=f"GridSampler{nd}DBackward0")
     derivative(OPS["affine_grid_generator"], theta=_affine_grid_grad,
                name="AffineGridGeneratorBackward0")

@@ -687,7 +687,7 @@ def _meshgrid_grad(grads, tensors_geometry, indexing=None):
 _RESHAPE = {"self": _shape_of}
 _VIEW_GRADS = {
     **{name: _RESHAPE for name in ("view", "reshape", "view_as", "reshape_as", "flatten",
-                                   "unflatten", "ravel", "squeeze", "unsqueeze", "atleast_1d",
+                                   "unflatten", "ravel", "squeeze", "atleast_1d",
                                    "atleast_2d", "atleast_3d", "squeeze_", "unsqueeze_")},
     **{name: {"self": _generic} for name in ("as_strided", "movedim", "moveaxis", "unfold",
                                              "diagonal", "as_strided_")},
@@ -699,6 +699,8 @@ _VIEW_GRADS = {
     "transpose_": {"self": lambda grad, dim0, dim1: grad.transpose(dim0, dim1)},
     "swapdims_": {"self": lambda grad, dim0, dim1: grad.transpose(dim0, dim1)},
     "swapaxes_": {"self": lambda grad, axis0, axis1: grad.transpose(axis0, axis1)},
+    # (PyTorch's formula: a second derivative's history shows SqueezeBackward1)
+    "unsqueeze": {"self": lambda grad, dim: grad.squeeze(dim)},
     "t": {"self": lambda grad: grad.t()},
     "t_": {"self": lambda grad: grad.t()},
     "numpy_T": {"self": lambda grad: grad.permute(tuple(range(grad.ndim))[::-1])},

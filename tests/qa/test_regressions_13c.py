@@ -1,0 +1,174 @@
+"""Regression tests for QA round 13c (higher-order autograd as user code exercises it:
+gradient penalties, MAML inner loops, Hessian-vector products), each against torch."""
+import numpy as np
+import pytest
+from reference import same_errors
+
+torch = pytest.importorskip("torch")
+
+
+def _inputs(L, shapes, wrt, seed=0):
+    g = np.random.default_rng(seed)
+    return [L.tensor(g.standard_normal(s), dtype=L.float64, requires_grad=k in wrt)
+            for k, s in enumerate(shapes)]
+
+
+def _double_backward(L, f, shapes, wrt):
+    """First derivatives of f's output under create_graph: (requires_grad, grad_fn name)
+    each, and the gradients of their weighted sum with respect to the same inputs."""
+    xs = _inputs(L, shapes, wrt)
+    leaves = [xs[k] for k in wrt]
+    y = f(L, *xs)
+    w = L.tensor(np.random.default_rng(1).standard_normal(tuple(y.shape)), dtype=y.dtype)
+    firsts = L.autograd.grad(y, leaves, w, create_graph=True)
+    facts = [(g.requires_grad, type(g.grad_fn).__name__) for g in firsts]
+    total = sum((g * (k + 1)).sum() for k, g in enumerate(firsts) if g.requires_grad)
+    seconds = L.autograd.grad(total, leaves, allow_unused=True)
+    return facts, [None if s is None else s.detach().numpy() for s in seconds]
+
+
+def _first_facts(L, f, shapes, wrt):
+    xs = _inputs(L, shapes, wrt)
+    firsts = L.autograd.grad(f(L, *xs).sum(), [xs[k] for k in wrt], create_graph=True)
+    return [g.requires_grad for g in firsts]
+
+
+def _compare(f, shapes, wrt, names=True):
+    if names is None:  # PyTorch's backward op has no derivative: first derivatives only
+        ours, theirs = same_errors(lambda L: _first_facts(L, f, shapes, wrt))
+        assert ours == theirs
+        return
+    ours, theirs = same_errors(lambda L: _double_backward(L, f, shapes, wrt))
+    if ours[0] != "ok":
+        return
+    (facts, seconds), (t_facts, t_seconds) = ours[1], theirs[1]
+    assert [r for r, _ in facts] == [r for r, _ in t_facts]
+    if names:
+        assert facts == t_facts
+    for a, b in zip(seconds, t_seconds):
+        assert (a is None) == (b is None), (seconds, t_seconds)
+        if a is not None:
+            np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-12)
+
+
+def _F(L):
+    return L.nn.functional
+
+
+def _target(L, *values):
+    return L.tensor(values)
+
+
+# (function of (library, *inputs), input shapes, differentiated inputs, whether to compare
+# node names (None: first derivatives only, PyTorch's second backward raises there))
+_LINEAR_IN_INPUT = {
+    "hardshrink": (lambda L, x: _F(L).hardshrink(x, 0.3), [(3, 4)], (0,), True),
+    "softshrink": (lambda L, x: _F(L).softshrink(x, 0.3), [(3, 4)], (0,), True),
+    "hardsigmoid": (lambda L, x: _F(L).hardsigmoid(x * 4), [(3, 4)], (0,), None),
+    "nll_loss": (lambda L, x: _F(L).nll_loss(x, _target(L, 0, 2, 1)), [(3, 4)], (0,), True),
+    "nll_loss_none": (lambda L, x: _F(L).nll_loss(x, _target(L, 0, 2, 1), reduction="none"),
+                      [(3, 4)], (0,), True),
+    "nll_loss_2d": (lambda L, x: _F(L).nll_loss(x, _target(L, [[0, 1]], [[2, 1]])),
+                    [(2, 3, 1, 2)], (0,), True),
+    "multi_margin_loss": (lambda L, x: _F(L).multi_margin_loss(x, _target(L, 0, 2, 1)),
+                          [(3, 4)], (0,), None),
+    "prelu_x": (lambda L, x, w: _F(L).prelu(x, w), [(2, 3, 4), (3,)], (0,), True),
+    "prelu_w": (lambda L, x, w: _F(L).prelu(x, w), [(2, 3, 4), (3,)], (1,), False),
+    "rrelu_eval": (lambda L, x: _F(L).rrelu(x, training=False), [(3, 4)], (0,), True),
+    "conv1d_x": (lambda L, x, w: _F(L).conv1d(x, w), [(2, 2, 5), (3, 2, 2)], (0,), True),
+    "conv1d_w": (lambda L, x, w: _F(L).conv1d(x, w), [(2, 2, 5), (3, 2, 2)], (1,), True),
+    "conv2d_x_bias": (lambda L, x, w, b: _F(L).conv2d(x, w, b, padding=1),
+                      [(1, 2, 3, 3), (2, 2, 2, 2), (2,)], (0, 2), True),
+    "conv2d_unbatched": (lambda L, x, w: _F(L).conv2d(x, w), [(2, 3, 3), (2, 2, 2, 2)], (0,),
+                         True),
+    "conv_transpose2d_x": (lambda L, x, w: _F(L).conv_transpose2d(x, w, stride=2),
+                           [(1, 2, 3, 3), (2, 3, 2, 2)], (0,), True),
+    "conv_transpose1d_w": (lambda L, x, w: _F(L).conv_transpose1d(x, w),
+                           [(1, 2, 4), (2, 3, 2)], (1,), True),
+    "conv3d_both": (lambda L, x, w: _F(L).conv3d(x, w),
+                    [(1, 1, 3, 3, 3), (2, 1, 2, 2, 2)], (0, 1), True),
+    "grid_sample_x": (lambda L, x, g: _F(L).grid_sample(x, g.tanh(), align_corners=False),
+                      [(1, 2, 4, 4), (1, 3, 3, 2)], (0,), True),
+    "layer_norm_w": (lambda L, x, w, b: _F(L).layer_norm(x, (4,), w, b),
+                     [(2, 3, 4), (4,), (4,)], (1,), True),
+    "layer_norm_b": (lambda L, x, w, b: _F(L).layer_norm(x, (4,), w, b),
+                     [(2, 3, 4), (4,), (4,)], (2,), True),
+    "batch_norm_w": (lambda L, x, w, b: _F(L).batch_norm(x, None, None, w, b, training=True),
+                     [(4, 3), (3,), (3,)], (1,), True),
+    "batch_norm_b": (lambda L, x, w, b: _F(L).batch_norm(x, None, None, w, b, training=True),
+                     [(4, 3), (3,), (3,)], (2,), True),
+    "batch_norm_eval_x": (lambda L, x, w: _F(L).batch_norm(
+        x, L.zeros(3, dtype=L.float64), L.ones(3, dtype=L.float64), w, training=False),
+        [(4, 3), (3,)], (0,), True),
+    "group_norm_w": (lambda L, x, w, b: _F(L).group_norm(x, 2, w, b),
+                     [(2, 4, 3), (4,), (4,)], (1,), False),
+    "group_norm_b": (lambda L, x, w, b: _F(L).group_norm(x, 2, w, b),
+                     [(2, 4, 3), (4,), (4,)], (2,), False),
+    "instance_norm_w": (lambda L, x, w: _F(L).instance_norm(x, weight=w),
+                        [(2, 4, 3), (4,)], (1,), False),
+    "group_norm_x_w": (lambda L, x, w, b: _F(L).group_norm(x, 2, w, b),
+                       [(2, 4, 3), (4,), (4,)], (0, 1, 2), False),
+    # (nondifferentiable outputs a formula reads: no history under create_graph)
+    "frexp_mantissa": (lambda L, x: L.frexp(x)[0], [(3, 4)], (0,), True),
+    "embedding_bag_mean": (lambda L, w: _F(L).embedding_bag(
+        _target(L, 0, 2, 1, 2), w, _target(L, 0, 2)), [(3, 4)], (0,), True),
+    # (already right: kept as references for what must not change)
+    "linear_fixed_weight": (lambda L, x, w: _F(L).linear(x, w), [(2, 3), (4, 3)], (0,), True),
+    "clamp": (lambda L, x: x.clamp(-0.5, 0.5), [(3, 4)], (0,), True),
+    "relu": (lambda L, x: _F(L).relu(x), [(3, 4)], (0,), True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_LINEAR_IN_INPUT))
+def test_first_derivative_under_create_graph_requires_grad_as_torch(case):
+    """A gradient linear in the input (a mask times grad, a convolution with a fixed
+    weight) requires grad under create_graph where PyTorch's backward op takes the input,
+    and a second backward through it runs (zeros or no gradient, as PyTorch's)."""
+    f, shapes, wrt, names = _LINEAR_IN_INPUT[case]
+    _compare(f, shapes, wrt, names)
+
+
+def test_materialize_grads_zeros_require_grad_under_create_graph():
+    def program(L):
+        x, z = _inputs(L, [(3,), (2,)], (0, 1))
+        y = (x ** 2).sum()
+        plain = L.autograd.grad(y, [x, z], materialize_grads=True, retain_graph=True)
+        graph = L.autograd.grad(y, [x, z], materialize_grads=True, create_graph=True)
+        return [(g.requires_grad, g.tolist()) for g in plain + graph]
+    ours, theirs = same_errors(program)
+    assert ours == theirs
+
+
+def test_grad_inputs_given_as_a_dict():
+    def program(L):
+        x, z = _inputs(L, [(3,), (2,)], (0, 1))
+        y = (x ** 2).sum()
+        r = L.autograd.grad(y, {"x": x, "z": z}, allow_unused=True, retain_graph=True)
+        m = L.autograd.grad(y, {"x": x, "z": z}, materialize_grads=True)
+        return {k: None if v is None else v.tolist() for k, v in r.items()}, \
+            {k: v.tolist() for k, v in m.items()}
+    ours, theirs = same_errors(program)
+    assert ours == theirs
+
+
+def test_materialize_grads_refuses_gradient_edges():
+    def program(L):
+        from importlib import import_module
+        edge = import_module(f"{L.__name__}.autograd.graph").get_gradient_edge
+        x, z = _inputs(L, [(3,), (2,)], (0, 1))
+        y = x * 2
+        return L.autograd.grad(y.exp().sum(), [edge(y), edge(z * 1)], materialize_grads=True)
+    same_errors(program)
+
+
+def test_backward_op_node_freed_after_backward_without_retain_graph():
+    """A double-backward-through-grad_outputs trick, then a second pass through the same
+    first derivative: PyTorch's HardshrinkBackwardBackward0 freed what it saved."""
+    def program(L):
+        x, = _inputs(L, [(4,)], (0,))
+        y = _F(L).hardshrink(x, 0.5)
+        v = L.zeros_like(y, requires_grad=True)
+        g, = L.autograd.grad(y, x, v, create_graph=True)
+        jv, = L.autograd.grad(g, v, L.ones_like(x))
+        return jv.tolist(), L.autograd.grad(g.sum(), x, allow_unused=True)
+    same_errors(program)
