@@ -18,6 +18,24 @@ queue = lazy("queue", globals(), "queue")
 _MAIN_POLL = 1.0  # seconds between checks that the workers are alive while waiting
 
 
+def _death_cause(worker):
+    """What PyTorch's SIGCHLD handler reports for a worker that died (the cause chained
+    to the "exited unexpectedly" error): its exit code or the signal that killed it."""
+    import signal
+    code = worker.exitcode
+    if code == 0:  # no signal handler error: PyTorch chains its queue poll's timeout
+        return queue.Empty()
+    if code is not None and code < 0:
+        name = signal.strsignal(-code) or f"Unknown signal {-code}"
+        note = ("It is possible that dataloader's workers are out of shared memory. Please "
+                "try to raise your shared memory limit." if -code == signal.SIGBUS else "")
+        return RuntimeError(f"DataLoader worker (pid {worker.pid}) is killed by signal: "
+                            f"{name}. {note}")
+    return RuntimeError(f"DataLoader worker (pid {worker.pid}) exited unexpectedly with exit "
+                        f"code {code}. Details are lost due to multiprocessing. Rerunning with "
+                        f"num_workers=0 may give better error trace.")
+
+
 class _DatasetKind:
     Map, Iterable = 0, 1
 
@@ -247,7 +265,8 @@ class _BaseDataLoaderIter:
         return len(self._index_sampler)
 
     def __getstate__(self):
-        raise NotImplementedError(f"{self.__class__.__name__} cannot be pickled")
+        # (PyTorch's message is a format string and the name as two arguments)
+        raise NotImplementedError("{} cannot be pickled", self.__class__.__name__)
 
 
 def _fetcher_class(kind):
@@ -273,6 +292,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
 
     def __init__(self, loader):
         super().__init__(loader)
+        if loader.prefetch_factor <= 0:  # (checked after the base seed's draw, as PyTorch)
+            raise AssertionError("prefetch_factor must be greater than 0 for "
+                                 "MultiProcessingDataLoaderIter")
         import multiprocessing
         ctx = loader.multiprocessing_context or multiprocessing.get_context()
         self._prefetch, self._in_order = loader.prefetch_factor, loader.in_order
@@ -343,7 +365,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                     self._shutdown_workers()
                     pids = ", ".join(str(w.pid) for w in dead)
                     raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited "
-                                       f"unexpectedly") from None
+                                       f"unexpectedly") from _death_cause(dead[0])
 
     def _next_data(self):
         while True:

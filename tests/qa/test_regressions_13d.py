@@ -1,0 +1,96 @@
+"""Regression tests for QA round 13d (torch.utils.data as user programs exercise it:
+loaders with workers, random streams, collation, datasets, samplers), each against torch."""
+import os
+import re
+import warnings
+
+import mindtorch
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class and message are compared
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("weights", [[1.0, -2.0], [1.0, float("nan")], [1.0, float("inf")],
+                                     [[0.0, 0.0], [1.0, -2.0]], [[1.0, 1.0], [1.0, -2.0]],
+                                     [[1.0, float("inf")], [-1.0, 1.0]], [0.0, 0.0]])
+@pytest.mark.parametrize("replacement,n", [(True, 1), (True, 3), (False, 1)])
+def test_multinomial_invalid_distribution_messages(weights, replacement, n):
+    """With replacement and several samples PyTorch checks row by row, entry by entry
+    (WeightedRandomSampler's negative weights)."""
+    same_outcome(lambda L: _error(lambda: L.multinomial(L.tensor(weights), n, replacement)))
+
+
+def test_weighted_sampler_negative_weight_message():
+    same_outcome(lambda L: _error(lambda: list(L.utils.data.WeightedRandomSampler([1, -2], 3))))
+
+
+def test_prefetch_factor_zero_fails_when_iterated():
+    def program(L):
+        L.manual_seed(0)
+        loader = L.utils.data.DataLoader(L.utils.data.TensorDataset(L.arange(4)),
+                                         num_workers=1, prefetch_factor=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch's __del__ of the half-made iterator
+            err = _error(lambda: iter(loader))
+        return err, L.randint(0, 10**6, (2,)).tolist()  # the base seed was drawn first
+    same_outcome(program)
+
+
+def test_pickling_a_loader_iterator_message():
+    import pickle
+    same_outcome(lambda L: _error(lambda: pickle.dumps(iter(L.utils.data.DataLoader([1, 2])))))
+
+
+class _Dies(torch.utils.data.Dataset):
+    def __init__(self, exit_code):
+        self.exit_code = exit_code
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        if self.exit_code is None:
+            import signal
+            os.kill(os.getpid(), signal.SIGKILL)
+        os._exit(self.exit_code)
+
+
+@pytest.mark.parametrize("exit_code", [3, None])
+def test_dead_worker_error_chains_the_reason(exit_code):
+    """The "exited unexpectedly" error's cause says how the worker died (exit code or
+    signal), as PyTorch's SIGCHLD handler reports it."""
+    def program(L):
+        loader = L.utils.data.DataLoader(_Dies(exit_code), num_workers=1,
+                                         multiprocessing_context="fork")
+        try:
+            list(loader)
+        except RuntimeError as e:
+            strip = lambda s: re.sub(r"\d{3,}", "PID", str(s))  # noqa: E731
+            return strip(e), type(e.__cause__).__name__, strip(e.__cause__)
+    same_outcome(program)
+
+
+def test_cummulative_sizes_future_warning():
+    def program(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            sizes = L.utils.data.ConcatDataset([[1], [2, 3]]).cummulative_sizes
+        return sizes, [(x.category.__name__, str(x.message)) for x in w]
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("dim", [0, -1, 1, -2])
+def test_size_and_stride_of_0d_tensor_message(dim):
+    """TensorDataset(0-d tensor) fails with this message too."""
+    same_outcome(lambda L: (_error(lambda: L.tensor(1).size(dim)),
+                            _error(lambda: L.tensor(1).stride(dim)),
+                            _error(lambda: L.utils.data.TensorDataset(L.tensor(1)))))
