@@ -94,3 +94,54 @@ def test_size_and_stride_of_0d_tensor_message(dim):
     same_outcome(lambda L: (_error(lambda: L.tensor(1).size(dim)),
                             _error(lambda: L.tensor(1).stride(dim)),
                             _error(lambda: L.utils.data.TensorDataset(L.tensor(1)))))
+
+
+class _Mixed(torch.utils.data.Dataset):
+    """Samples whose tensors differ in dtype or in requires_grad from one to the next."""
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        lib = mindtorch if self.kind.startswith("mt") else torch
+        kind = self.kind[3:]
+        if kind == "int-float":
+            return lib.tensor([i]) if i % 2 == 0 else lib.tensor([i + 0.5])
+        if kind == "float-int":
+            return lib.tensor([i + 0.5]) if i % 2 == 0 else lib.tensor([i])
+        if kind == "i8-i64":
+            return lib.tensor([i * 100], dtype=lib.int8 if i % 2 == 0 else lib.int64)
+        return lib.ones(2, requires_grad=(i == 1))
+
+
+@pytest.mark.parametrize("kind", ["int-float", "float-int", "i8-i64", "grad"])
+@pytest.mark.parametrize("num_workers", [0, 1])
+def test_worker_collation_stacks_into_the_first_samples_dtype(kind, num_workers):
+    """In a worker default_collate stacks into a buffer of the first sample's dtype (out=):
+    other dtypes cast to it or fail; samples requiring grad fail."""
+    def program(L):
+        prefix = "mt_" if L is mindtorch else "th_"
+        loader = L.utils.data.DataLoader(
+            _Mixed(prefix + kind), batch_size=2, num_workers=num_workers,
+            **({"multiprocessing_context": "fork"} if num_workers else {}))
+        try:
+            return [(b.tolist(), str(b.dtype), b.requires_grad) for b in loader]
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            lines = str(e).splitlines()
+            return type(e).__name__, lines[0], lines[-1]
+    same_outcome(program)
+
+
+def _lambda_collate_under_spawn(L):
+    loader = L.utils.data.DataLoader([1, 2], num_workers=1, multiprocessing_context="spawn",
+                                     collate_fn=lambda b: b)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        err = _error(lambda: iter(loader))
+    return err[0], [(x.category.__name__, str(x.message)) for x in w]
+
+
+def test_unpicklable_worker_arguments_warn():
+    same_outcome(_lambda_collate_under_spawn)

@@ -36,6 +36,22 @@ def _death_cause(worker):
                         f"num_workers=0 may give better error trace.")
 
 
+def _start(worker):
+    """worker.start(), warning (as PyTorch) when its arguments cannot be pickled: the
+    spawn / forkserver start methods send them to the new process."""
+    from pickle import PicklingError
+    try:
+        worker.start()
+    except (TypeError, AttributeError, PicklingError):
+        warnings.warn("Got pickle error when attempting to start a worker Process. This might "
+                      "be because the worker Process arguments are not picklable. Python 3.14+ "
+                      "changed the multiprocessing start method in non-Mac POSIX platforms to "
+                      "'forkserver', which requires the worker Process arguments to be "
+                      "picklable. You can also try multiprocessing.set_start_method('fork').",
+                      stacklevel=3)
+        raise
+
+
 class _DatasetKind:
     Map, Iterable = 0, 1
 
@@ -310,7 +326,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 fetcher, self._dataset, q, self._result_queue, self._done_event,
                 self._auto_collation, self._collate_fn, self._drop_last, self._base_seed,
                 loader.worker_init_fn, wid, self._num_workers))
-            w.start()
+            _start(w)
             self._index_queues.append(q)
             self._workers.append(w)
         self._reset(loader, first_iter=True)
