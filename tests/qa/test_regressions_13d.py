@@ -74,7 +74,7 @@ def test_dead_worker_error_chains_the_reason(exit_code):
         try:
             list(loader)
         except RuntimeError as e:
-            strip = lambda s: re.sub(r"\d{3,}", "PID", str(s))  # noqa: E731
+            strip = lambda s: re.sub(r"\d{3,}", "PID", str(s))
             return strip(e), type(e.__cause__).__name__, strip(e.__cause__)
     same_outcome(program)
 
@@ -145,3 +145,21 @@ def _lambda_collate_under_spawn(L):
 
 def test_unpicklable_worker_arguments_warn():
     same_outcome(_lambda_collate_under_spawn)
+
+
+def test_fetch_module_fetchers():
+    """torch.utils.data._utils.fetch's fetchers (used by custom loaders) as PyTorch's."""
+    def program(L):
+        import importlib
+        fetch = importlib.import_module(L.__name__ + ".utils.data._utils.fetch")
+        collate = L.utils.data.default_collate
+        ds = L.utils.data.TensorDataset(L.arange(6), L.arange(6) * 2.0)
+        mapped = fetch._MapDatasetFetcher(ds, True, collate, False).fetch([4, 1])
+        single = fetch._MapDatasetFetcher(ds, False, lambda x: x, False).fetch(2)
+        it = fetch._IterableDatasetFetcher(range(5), True, collate, True)
+        batches = [it.fetch([None] * 2).tolist(), it.fetch([None] * 2).tolist()]
+        ended = _error(lambda: it.fetch([None] * 2))
+        flags = L.utils.data._utils.IS_WINDOWS, L.utils.data._utils.HAS_NUMPY
+        return ([x.tolist() for x in mapped], [x.tolist() for x in single], batches, ended,
+                issubclass(fetch._MapDatasetFetcher, fetch._BaseDatasetFetcher), flags)
+    same_outcome(program)

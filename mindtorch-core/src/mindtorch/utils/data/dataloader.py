@@ -7,6 +7,7 @@ import os
 import warnings
 
 from ..._lazy import lazy
+from ._utils import fetch as _fetch
 from ._utils import worker as _worker
 from ._utils.collate import default_collate, default_convert  # noqa: F401 - torch re-exports them
 from ._utils.worker import ExceptionWrapper, get_worker_info  # noqa: F401
@@ -286,7 +287,8 @@ class _BaseDataLoaderIter:
 
 
 def _fetcher_class(kind):
-    return _worker.IterableFetcher if kind == _DatasetKind.Iterable else _worker.MapFetcher
+    return (_fetch._IterableDatasetFetcher if kind == _DatasetKind.Iterable
+            else _fetch._MapDatasetFetcher)
 
 
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
