@@ -163,3 +163,20 @@ def test_fetch_module_fetchers():
         return ([x.tolist() for x in mapped], [x.tolist() for x in single], batches, ended,
                 issubclass(fetch._MapDatasetFetcher, fetch._BaseDatasetFetcher), flags)
     same_outcome(program)
+
+
+def test_worker_seeds_numpy_even_before_numpy_is_imported():
+    """A spawned worker whose dataset imports NumPy only in __getitem__ draws PyTorch's
+    NumPy numbers: the worker seeds NumPy whether or not it was loaded yet."""
+    import subprocess
+    import sys
+
+    import numpy as np
+    script = ("import sys\nfrom mindtorch.utils.data._utils import worker\n"
+              "assert 'numpy' not in sys.modules\nworker._seed_everything(123456789012, 1)\n"
+              "import numpy as np\nprint(repr(np.random.rand()))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    ours = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    state = torch.utils.data._utils.worker._generate_state(123456789012, 1)
+    assert ours == repr(np.random.RandomState(state).rand())

@@ -72,16 +72,19 @@ class _ResumeIteration:
 
 def _seed_everything(base_seed, worker_id):
     """Python's and mindtorch's default generators get base_seed + worker_id; NumPy's
-    global one (when loaded) PyTorch's four words hashed from both (NumPy's SeedSequence
+    global one (whenever NumPy is installed: a spawned worker may import it only later,
+    in the dataset's code) PyTorch's four words hashed from both (NumPy's SeedSequence
     mixing), so a worker's draws are PyTorch's."""
     from .... import manual_seed
     seed = base_seed + worker_id
     random.seed(seed)
     manual_seed(seed)
-    np = sys.modules.get("numpy")
-    if np is not None:
-        entropy = [worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32, 0]
-        np.random.seed(np.random.SeedSequence(entropy).generate_state(4))
+    try:
+        import numpy as np
+    except ImportError:
+        return
+    entropy = [worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32, 0]
+    np.random.seed(np.random.SeedSequence(entropy).generate_state(4))
 
 
 def _dumps(data):
