@@ -25,6 +25,11 @@ def contiguous_strides(shape):
 _CPP_NAMES = D.CPP_NAMES  # (also read by _tensor_storage.py)
 
 
+def _no_dimensions(dim):
+    """size(dim) / stride(dim) of a 0-d tensor: PyTorch's error (not wrap_dim's)."""
+    raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+
+
 def _reflected(method):
     """A reflected operator gives NotImplemented for an operand its op refuses, so that
     Python raises its own TypeError, as PyTorch's do."""
@@ -97,6 +102,8 @@ class Tensor:
         from ._ops._argcheck import dim_arg, wrap_dim
         if type(dim) is not int:
             dim = dim_arg("size", dim)
+        if not self._shape:
+            _no_dimensions(dim)
         return self._shape[wrap_dim(dim, len(self._shape))]
 
     def stride(self, dim=None):
@@ -105,6 +112,8 @@ class Tensor:
         from ._ops._argcheck import dim_arg, wrap_dim
         if type(dim) is not int:
             dim = dim_arg("stride", dim)
+        if not self._shape:
+            _no_dimensions(dim)
         return self._stride[wrap_dim(dim, len(self._shape))]
 
     def storage_offset(self):

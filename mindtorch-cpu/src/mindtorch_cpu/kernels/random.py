@@ -224,10 +224,13 @@ def multinomial(self, num_samples, replacement=False, generator=None):
                            "operation has no identity.")
     cats = self._shape[-1]
     p = arr(self).reshape(shape[0] if self.ndim == 2 else 1, cats)
-    if p.size and not (np.isfinite(p).all() and (p >= 0).all()):
-        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
-    if (p.sum(axis=1) <= 0).any():
-        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if not replacement or num_samples == 1:
+        if p.size and not (np.isfinite(p).all() and (p >= 0).all()):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if (p.sum(axis=1) <= 0).any():
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    else:
+        _check_rows_for_search(p)
     if not replacement or num_samples == 1:
         # the Exp(1) noise in self's layout (PyTorch's empty_like), so drawn in its order
         q = exponential_(wrap(np.empty_like(arr(self)), self.dtype), 1.0, generator)
@@ -245,6 +248,20 @@ def multinomial(self, num_samples, replacement=False, generator=None):
         u = u.reshape(p.shape[0], num_samples)
         out = np.stack([np.searchsorted(c.astype(np.float64), row) for c, row in zip(cdf, u)])
     return wrap(out.reshape(shape).astype(np.int64), D.int64)
+
+
+def _check_rows_for_search(p):
+    """The cumulative-distribution sampler's checks, row by row and entry by entry as
+    PyTorch's (its messages differ from the whole-tensor check of the other path)."""
+    for row in p:
+        bad = ~(row >= 0) | ~np.isfinite(row)
+        if bad.any():
+            first = row[np.argmax(bad)]
+            what = "= infinity or NaN" if first >= 0 else "< 0"  # (NaN fails `>= 0`)
+            raise RuntimeError(f"invalid multinomial distribution (encountering probability "
+                               f"entry {what})")
+        if not row.sum() > 0:
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
 
 
 # from this n on PyTorch's randperm takes 64-bit draws (the "inside-out" shuffle)

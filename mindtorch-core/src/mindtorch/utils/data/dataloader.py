@@ -7,6 +7,7 @@ import os
 import warnings
 
 from ..._lazy import lazy
+from ._utils import fetch as _fetch
 from ._utils import worker as _worker
 from ._utils.collate import default_collate, default_convert  # noqa: F401 - torch re-exports them
 from ._utils.worker import ExceptionWrapper, get_worker_info  # noqa: F401
@@ -16,6 +17,40 @@ from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
 pickle = lazy("pickle", globals(), "pickle")  # used by worker processes only
 queue = lazy("queue", globals(), "queue")
 _MAIN_POLL = 1.0  # seconds between checks that the workers are alive while waiting
+
+
+def _death_cause(worker):
+    """What PyTorch's SIGCHLD handler reports for a worker that died (the cause chained
+    to the "exited unexpectedly" error): its exit code or the signal that killed it."""
+    import signal
+    code = worker.exitcode
+    if code == 0:  # no signal handler error: PyTorch chains its queue poll's timeout
+        return queue.Empty()
+    if code is not None and code < 0:
+        name = signal.strsignal(-code) or f"Unknown signal {-code}"
+        note = ("It is possible that dataloader's workers are out of shared memory. Please "
+                "try to raise your shared memory limit." if -code == signal.SIGBUS else "")
+        return RuntimeError(f"DataLoader worker (pid {worker.pid}) is killed by signal: "
+                            f"{name}. {note}")
+    return RuntimeError(f"DataLoader worker (pid {worker.pid}) exited unexpectedly with exit "
+                        f"code {code}. Details are lost due to multiprocessing. Rerunning with "
+                        f"num_workers=0 may give better error trace.")
+
+
+def _start(worker):
+    """worker.start(), warning (as PyTorch) when its arguments cannot be pickled: the
+    spawn / forkserver start methods send them to the new process."""
+    from pickle import PicklingError
+    try:
+        worker.start()
+    except (TypeError, AttributeError, PicklingError):
+        warnings.warn("Got pickle error when attempting to start a worker Process. This might "
+                      "be because the worker Process arguments are not picklable. Python 3.14+ "
+                      "changed the multiprocessing start method in non-Mac POSIX platforms to "
+                      "'forkserver', which requires the worker Process arguments to be "
+                      "picklable. You can also try multiprocessing.set_start_method('fork').",
+                      stacklevel=3)
+        raise
 
 
 class _DatasetKind:
@@ -247,11 +282,13 @@ class _BaseDataLoaderIter:
         return len(self._index_sampler)
 
     def __getstate__(self):
-        raise NotImplementedError(f"{self.__class__.__name__} cannot be pickled")
+        # (PyTorch's message is a format string and the name as two arguments)
+        raise NotImplementedError("{} cannot be pickled", self.__class__.__name__)
 
 
 def _fetcher_class(kind):
-    return _worker.IterableFetcher if kind == _DatasetKind.Iterable else _worker.MapFetcher
+    return (_fetch._IterableDatasetFetcher if kind == _DatasetKind.Iterable
+            else _fetch._MapDatasetFetcher)
 
 
 class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
@@ -273,6 +310,9 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
 
     def __init__(self, loader):
         super().__init__(loader)
+        if loader.prefetch_factor <= 0:  # (checked after the base seed's draw, as PyTorch)
+            raise AssertionError("prefetch_factor must be greater than 0 for "
+                                 "MultiProcessingDataLoaderIter")
         import multiprocessing
         ctx = loader.multiprocessing_context or multiprocessing.get_context()
         self._prefetch, self._in_order = loader.prefetch_factor, loader.in_order
@@ -288,7 +328,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                 fetcher, self._dataset, q, self._result_queue, self._done_event,
                 self._auto_collation, self._collate_fn, self._drop_last, self._base_seed,
                 loader.worker_init_fn, wid, self._num_workers))
-            w.start()
+            _start(w)
             self._index_queues.append(q)
             self._workers.append(w)
         self._reset(loader, first_iter=True)
@@ -343,7 +383,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
                     self._shutdown_workers()
                     pids = ", ".join(str(w.pid) for w in dead)
                     raise RuntimeError(f"DataLoader worker (pid(s) {pids}) exited "
-                                       f"unexpectedly") from None
+                                       f"unexpectedly") from _death_cause(dead[0])
 
     def _next_data(self):
         while True:

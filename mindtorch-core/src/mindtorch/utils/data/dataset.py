@@ -120,8 +120,8 @@ class ConcatDataset(Dataset):
 
     @property
     def cummulative_sizes(self):  # PyTorch's deprecated spelling
-        warnings.warn("cummulative_sizes attribute is renamed to cumulative_sizes",
-                      DeprecationWarning, stacklevel=2)
+        warnings.warn("`cummulative_sizes` attribute is renamed to `cumulative_sizes`",
+                      FutureWarning, stacklevel=2)
         return self.cumulative_sizes
 
 

@@ -62,12 +62,19 @@ def default_convert(data):
 # -- leaf collate functions, keyed by sample type --------------------------------------
 
 def collate_tensor_fn(batch, *, collate_fn_map=None):
-    from .... import stack
-    if batch[0].is_sparse or batch[0].is_sparse_csr:
+    from .... import empty, stack
+    from .worker import get_worker_info
+    elem = batch[0]
+    if elem.is_sparse or elem.is_sparse_csr:
         raise RuntimeError("Batches of sparse tensors are not currently supported by the "
                            "default collate_fn; please provide a custom collate_fn to handle "
                            "them appropriately.")
-    return stack(batch, 0)
+    if get_worker_info() is None:
+        return stack(batch, 0)
+    # a worker stacks into a new tensor of the first sample's dtype (PyTorch's shared
+    # memory buffer): other dtypes must cast to it, samples requiring grad are refused
+    out = empty((len(batch), *elem.shape), dtype=elem.dtype, device=elem.device)
+    return stack(batch, 0, out=out)
 
 
 def collate_numpy_array_fn(batch, *, collate_fn_map=None):

@@ -6,12 +6,12 @@ import os
 import sys
 
 from ...._lazy import lazy
+from .fetch import _IterableDatasetFetcher
 
 pickle = lazy("pickle", globals(), "pickle")  # imported when a worker first needs them
 queue = lazy("queue", globals(), "queue")
 random = lazy("random", globals(), "random")
 traceback = lazy("traceback", globals(), "traceback")
-np = lazy("numpy", globals())
 
 _worker_info = None
 _POLL = 5.0  # seconds between checks that the main process is still alive
@@ -70,64 +70,21 @@ class _ResumeIteration:
     """Persistent workers: start a new epoch (sent to every worker, echoed back)."""
 
 
-class MapFetcher:
-    def __init__(self, dataset, auto_collation, collate_fn, drop_last):
-        self.dataset, self.auto_collation = dataset, auto_collation
-        self.collate_fn = collate_fn
-        from ..dataset import TensorDataset
-        from .collate import default_collate
-        # a TensorDataset batch under default_collate is each tensor's rows at the indices:
-        # one gather per tensor gives the same batch as indexing and stacking every row
-        self.gather = (auto_collation and collate_fn is default_collate
-                       and type(dataset) is TensorDataset)
-
-    def fetch(self, index):
-        d = self.dataset
-        if not self.auto_collation:
-            return self.collate_fn(d[index])
-        if self.gather:
-            from .... import from_numpy
-            rows = from_numpy(np.asarray(index, dtype=np.int64))
-            return [t[rows] for t in d.tensors]
-        getitems = getattr(d, "__getitems__", None)
-        return self.collate_fn(getitems(index) if getitems else [d[i] for i in index])
-
-
-class IterableFetcher:
-    def __init__(self, dataset, auto_collation, collate_fn, drop_last):
-        self.it, self.auto_collation = iter(dataset), auto_collation
-        self.collate_fn, self.drop_last = collate_fn, drop_last
-        self.ended = False
-
-    def fetch(self, index):
-        if self.ended:
-            raise StopIteration
-        if not self.auto_collation:
-            return self.collate_fn(next(self.it))
-        data = []
-        for _ in index:
-            try:
-                data.append(next(self.it))
-            except StopIteration:
-                self.ended = True
-                break
-        if not data or (self.drop_last and len(data) < len(index)):
-            raise StopIteration
-        return self.collate_fn(data)
-
-
 def _seed_everything(base_seed, worker_id):
     """Python's and mindtorch's default generators get base_seed + worker_id; NumPy's
-    global one (when loaded) PyTorch's four words hashed from both (NumPy's SeedSequence
+    global one (whenever NumPy is installed: a spawned worker may import it only later,
+    in the dataset's code) PyTorch's four words hashed from both (NumPy's SeedSequence
     mixing), so a worker's draws are PyTorch's."""
     from .... import manual_seed
     seed = base_seed + worker_id
     random.seed(seed)
     manual_seed(seed)
-    np = sys.modules.get("numpy")
-    if np is not None:
-        entropy = [worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32, 0]
-        np.random.seed(np.random.SeedSequence(entropy).generate_state(4))
+    try:
+        import numpy as np
+    except ImportError:
+        return
+    entropy = [worker_id, base_seed & 0xFFFFFFFF, base_seed >> 32, 0]
+    np.random.seed(np.random.SeedSequence(entropy).generate_state(4))
 
 
 def _dumps(data):
@@ -199,7 +156,7 @@ def worker_loop(fetcher_cls, dataset, index_queue, data_queue, done_event, auto_
                 try:
                     data = fetcher.fetch(index)
                 except StopIteration:
-                    if fetcher_cls is not IterableFetcher:
+                    if fetcher_cls is not _IterableDatasetFetcher:
                         data = ExceptionWrapper(where=where)
                     else:
                         data, iteration_end = _IterableDatasetStopIteration(worker_id), True

@@ -1,0 +1,182 @@
+"""Regression tests for QA round 13d (torch.utils.data as user programs exercise it:
+loaders with workers, random streams, collation, datasets, samplers), each against torch."""
+import os
+import re
+import warnings
+
+import mindtorch
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _error(fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 - the class and message are compared
+        return type(e).__name__, str(e)
+    return None
+
+
+@pytest.mark.parametrize("weights", [[1.0, -2.0], [1.0, float("nan")], [1.0, float("inf")],
+                                     [[0.0, 0.0], [1.0, -2.0]], [[1.0, 1.0], [1.0, -2.0]],
+                                     [[1.0, float("inf")], [-1.0, 1.0]], [0.0, 0.0]])
+@pytest.mark.parametrize("replacement,n", [(True, 1), (True, 3), (False, 1)])
+def test_multinomial_invalid_distribution_messages(weights, replacement, n):
+    """With replacement and several samples PyTorch checks row by row, entry by entry
+    (WeightedRandomSampler's negative weights)."""
+    same_outcome(lambda L: _error(lambda: L.multinomial(L.tensor(weights), n, replacement)))
+
+
+def test_weighted_sampler_negative_weight_message():
+    same_outcome(lambda L: _error(lambda: list(L.utils.data.WeightedRandomSampler([1, -2], 3))))
+
+
+def test_prefetch_factor_zero_fails_when_iterated():
+    def program(L):
+        L.manual_seed(0)
+        loader = L.utils.data.DataLoader(L.utils.data.TensorDataset(L.arange(4)),
+                                         num_workers=1, prefetch_factor=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch's __del__ of the half-made iterator
+            err = _error(lambda: iter(loader))
+        return err, L.randint(0, 10**6, (2,)).tolist()  # the base seed was drawn first
+    same_outcome(program)
+
+
+def test_pickling_a_loader_iterator_message():
+    import pickle
+    same_outcome(lambda L: _error(lambda: pickle.dumps(iter(L.utils.data.DataLoader([1, 2])))))
+
+
+class _Dies(torch.utils.data.Dataset):
+    def __init__(self, exit_code):
+        self.exit_code = exit_code
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        if self.exit_code is None:
+            import signal
+            os.kill(os.getpid(), signal.SIGKILL)
+        os._exit(self.exit_code)
+
+
+@pytest.mark.parametrize("exit_code", [3, None])
+def test_dead_worker_error_chains_the_reason(exit_code):
+    """The "exited unexpectedly" error's cause says how the worker died (exit code or
+    signal), as PyTorch's SIGCHLD handler reports it."""
+    def program(L):
+        loader = L.utils.data.DataLoader(_Dies(exit_code), num_workers=1,
+                                         multiprocessing_context="fork")
+        try:
+            list(loader)
+        except RuntimeError as e:
+            strip = lambda s: re.sub(r"\d{3,}", "PID", str(s))
+            return strip(e), type(e.__cause__).__name__, strip(e.__cause__)
+    same_outcome(program)
+
+
+def test_cummulative_sizes_future_warning():
+    def program(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            sizes = L.utils.data.ConcatDataset([[1], [2, 3]]).cummulative_sizes
+        return sizes, [(x.category.__name__, str(x.message)) for x in w]
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("dim", [0, -1, 1, -2])
+def test_size_and_stride_of_0d_tensor_message(dim):
+    """TensorDataset(0-d tensor) fails with this message too."""
+    same_outcome(lambda L: (_error(lambda: L.tensor(1).size(dim)),
+                            _error(lambda: L.tensor(1).stride(dim)),
+                            _error(lambda: L.utils.data.TensorDataset(L.tensor(1)))))
+
+
+class _Mixed(torch.utils.data.Dataset):
+    """Samples whose tensors differ in dtype or in requires_grad from one to the next."""
+    def __init__(self, kind):
+        self.kind = kind
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        lib = mindtorch if self.kind.startswith("mt") else torch
+        kind = self.kind[3:]
+        if kind == "int-float":
+            return lib.tensor([i]) if i % 2 == 0 else lib.tensor([i + 0.5])
+        if kind == "float-int":
+            return lib.tensor([i + 0.5]) if i % 2 == 0 else lib.tensor([i])
+        if kind == "i8-i64":
+            return lib.tensor([i * 100], dtype=lib.int8 if i % 2 == 0 else lib.int64)
+        return lib.ones(2, requires_grad=(i == 1))
+
+
+@pytest.mark.parametrize("kind", ["int-float", "float-int", "i8-i64", "grad"])
+@pytest.mark.parametrize("num_workers", [0, 1])
+def test_worker_collation_stacks_into_the_first_samples_dtype(kind, num_workers):
+    """In a worker default_collate stacks into a buffer of the first sample's dtype (out=):
+    other dtypes cast to it or fail; samples requiring grad fail."""
+    def program(L):
+        prefix = "mt_" if L is mindtorch else "th_"
+        loader = L.utils.data.DataLoader(
+            _Mixed(prefix + kind), batch_size=2, num_workers=num_workers,
+            **({"multiprocessing_context": "fork"} if num_workers else {}))
+        try:
+            return [(b.tolist(), str(b.dtype), b.requires_grad) for b in loader]
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            lines = str(e).splitlines()
+            return type(e).__name__, lines[0], lines[-1]
+    same_outcome(program)
+
+
+def _lambda_collate_under_spawn(L):
+    loader = L.utils.data.DataLoader([1, 2], num_workers=1, multiprocessing_context="spawn",
+                                     collate_fn=lambda b: b)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        err = _error(lambda: iter(loader))
+    return err[0], [(x.category.__name__, str(x.message)) for x in w]
+
+
+def test_unpicklable_worker_arguments_warn():
+    same_outcome(_lambda_collate_under_spawn)
+
+
+def test_fetch_module_fetchers():
+    """torch.utils.data._utils.fetch's fetchers (used by custom loaders) as PyTorch's."""
+    def program(L):
+        import importlib
+        fetch = importlib.import_module(L.__name__ + ".utils.data._utils.fetch")
+        collate = L.utils.data.default_collate
+        ds = L.utils.data.TensorDataset(L.arange(6), L.arange(6) * 2.0)
+        mapped = fetch._MapDatasetFetcher(ds, True, collate, False).fetch([4, 1])
+        single = fetch._MapDatasetFetcher(ds, False, lambda x: x, False).fetch(2)
+        it = fetch._IterableDatasetFetcher(range(5), True, collate, True)
+        batches = [it.fetch([None] * 2).tolist(), it.fetch([None] * 2).tolist()]
+        ended = _error(lambda: it.fetch([None] * 2))
+        flags = L.utils.data._utils.IS_WINDOWS, L.utils.data._utils.HAS_NUMPY
+        return ([x.tolist() for x in mapped], [x.tolist() for x in single], batches, ended,
+                issubclass(fetch._MapDatasetFetcher, fetch._BaseDatasetFetcher), flags)
+    same_outcome(program)
+
+
+def test_worker_seeds_numpy_even_before_numpy_is_imported():
+    """A spawned worker whose dataset imports NumPy only in __getitem__ draws PyTorch's
+    NumPy numbers: the worker seeds NumPy whether or not it was loaded yet."""
+    import subprocess
+    import sys
+
+    import numpy as np
+    script = ("import sys\nfrom mindtorch.utils.data._utils import worker\n"
+              "assert 'numpy' not in sys.modules\nworker._seed_everything(123456789012, 1)\n"
+              "import numpy as np\nprint(repr(np.random.rand()))\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    ours = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+    state = torch.utils.data._utils.worker._generate_state(123456789012, 1)
+    assert ours == repr(np.random.RandomState(state).rand())
