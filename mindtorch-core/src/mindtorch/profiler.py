@@ -1,7 +1,7 @@
 """torch.profiler as training scripts use it: profile (with a schedule stepping through
 wait / warmup / active phases and on_trace_ready), record_function, ProfilerActivity,
-schedule, tensorboard_trace_handler.  Only record_function ranges are recorded (see
-mindtorch.autograd.profiler): there is no op-level tracer."""
+schedule, tensorboard_trace_handler.  What a profile records (ops, record_function ranges,
+a ProfilerStep#<n> range per step) is mindtorch.autograd.profiler's."""
 import enum
 import os
 import socket
@@ -9,6 +9,7 @@ import time
 import warnings
 
 from .autograd import profiler as _legacy
+from ._warn_once import warn_once
 from .autograd.profiler import record_function
 
 __all__ = ["ProfilerAction", "ProfilerActivity", "profile", "record_function", "schedule",
@@ -89,22 +90,26 @@ class profile(_legacy.profile):
                  with_flops=False, with_modules=False, experimental_config=None,
                  execution_trace_observer=None, acc_events=False, use_cuda=None,
                  custom_trace_id_callback=None, post_processing_timeout_s=None):
-        super().__init__()
+        super().__init__(record_shapes=record_shapes)
         self.activities = set(activities) if activities else supported_activities()
         self.schedule = schedule or _always_record
+        self.record_steps = schedule is not None  # (ProfilerStep#<n> ranges: with a schedule)
         self.on_trace_ready = on_trace_ready
         self.step_num = 0
         self.current_action = self.schedule(0)
         self.function_events = _legacy.EventList()
+        self.acc_events = acc_events
+        self._traced = False  # (whether a trace was started: the next one clears it)
+        self._step_range = None
 
     def start(self):
         self._sync()
 
     def stop(self):
+        self._close_step()
         if self.current_action in (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE):
             self._finish_trace()
-        if self in _legacy._ACTIVE:
-            _legacy._ACTIVE.remove(self)
+        _legacy.stop_recording(self)
 
     def __enter__(self):
         self.start()
@@ -115,25 +120,41 @@ class profile(_legacy.profile):
         return False
 
     def step(self):
+        self._close_step()
         prev = self.current_action
         self.step_num += 1
         self.current_action = self.schedule(self.step_num)
         if prev == ProfilerAction.RECORD_AND_SAVE or (
                 prev == ProfilerAction.RECORD and self.current_action == ProfilerAction.NONE):
             self._finish_trace()
-        if prev in (ProfilerAction.NONE, ProfilerAction.WARMUP, ProfilerAction.RECORD_AND_SAVE) \
-                and self.current_action in (ProfilerAction.RECORD,
-                                            ProfilerAction.RECORD_AND_SAVE):
-            self.function_events = _legacy.EventList()  # a new trace
+        if prev in (ProfilerAction.NONE, ProfilerAction.RECORD_AND_SAVE) and \
+                self.current_action != ProfilerAction.NONE:  # (warmup or record: PyTorch's
+            self._new_trace()                                  # trace starts empty there)
         self._sync()
 
     def _sync(self):
-        recording = self.current_action in (ProfilerAction.RECORD,
-                                            ProfilerAction.RECORD_AND_SAVE)
-        if recording and self not in _legacy._ACTIVE:
-            _legacy._ACTIVE.append(self)
-        elif not recording and self in _legacy._ACTIVE:
-            _legacy._ACTIVE.remove(self)
+        if self.current_action != ProfilerAction.NONE:
+            self._traced = True
+        if self.current_action in (ProfilerAction.RECORD, ProfilerAction.RECORD_AND_SAVE):
+            _legacy.start_recording(self)
+            if self.record_steps:
+                self._step_range = _legacy.record_function(f"ProfilerStep#{self.step_num}")
+                self._step_range.__enter__()
+        else:
+            _legacy.stop_recording(self)
+
+    def _new_trace(self):
+        if self._traced and not self.acc_events:
+            warn_once("profiler clears events", "Warning: Profiler clears events at the end "
+                      "of each cycle. Only events from the current cycle will be reported. To "
+                      "keep events across cycles, set acc_events=True.")
+        if not self.acc_events:
+            self.function_events = _legacy.EventList()
+
+    def _close_step(self):
+        if self._step_range is not None:
+            self._step_range.__exit__(None, None, None)
+            self._step_range = None
 
     def _finish_trace(self):
         if self.on_trace_ready is not None:

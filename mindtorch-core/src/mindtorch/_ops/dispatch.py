@@ -2,7 +2,8 @@
 
 Order: a core implementation (metadata-only ops such as views, shared by every
 device) > the backend's kernel > the op's decomposition > the opt-in CPU fallback
-> NotImplementedError naming op, device and installed backends.
+> NotImplementedError naming op, device and installed backends.  While a kernel wrapper is
+set (the profiler's op tracer), every resolved kernel is wrapped in it.
 """
 import os
 import warnings
@@ -22,7 +23,24 @@ def set_cpu_fallback(enabled):
     clear_caches()
 
 
+_kernel_wrapper = [None]  # (op, kernel) -> kernel, or None
+
+
+def set_kernel_wrapper(wrapper):
+    """Wrap every kernel resolved from now on in wrapper(op, kernel) (None: stop); the
+    resolved kernels cached so far are dropped, so nothing costs more while it is unset."""
+    from .registry import clear_caches
+    _kernel_wrapper[0] = wrapper
+    clear_caches()
+
+
 def resolve(op, device_type):
+    kernel = _resolve(op, device_type)
+    wrapper = _kernel_wrapper[0]
+    return kernel if wrapper is None else wrapper(op, kernel)
+
+
+def _resolve(op, device_type):
     from ..plugins._registry import DEVICES, KERNELS
     if device_type.startswith("Sparse"):  # a sparse layout's key (_layout.LayoutKey)
         from ..sparse._dispatch import kernel

@@ -1,7 +1,12 @@
 """torch.autograd.profiler and the core of torch.profiler: profile / record_function as
-training scripts use them.  mindtorch has no op-level tracer: a profile records the wall
-time of each `record_function` range run while it is active (PyTorch also records every
-ATen op; those rows are absent here), aggregated by key_averages()."""
+training scripts use them.  While a profile records, every op's kernel call is a range
+named as PyTorch names its ops (aten::addmm, ...: the dispatcher wraps the kernels it
+resolves, see _ops/dispatch.set_kernel_wrapper; nothing is wrapped otherwise), nested in
+the ranges open around it (record_function, an op's decomposition), so each event has a
+total and a self time (total minus its children's), aggregated by key_averages() into
+PyTorch's table.  mindtorch's ops decompose differently from ATen's (an op may show other
+children), and autograd's engine adds no rows of its own: a backward pass shows the ops its
+formulas run."""
 import contextlib
 import json
 import time
@@ -10,52 +15,71 @@ __all__ = ["EventList", "FunctionEvent", "FunctionEventAvg", "emit_nvtx", "profi
            "record_function"]
 
 _ACTIVE = []  # the profiles recording now (innermost last)
+_OPEN = []    # the ranges open now, innermost last: ops and record_function blocks
 
 
-class FunctionEvent:
-    """One recorded range: name, start and end in microseconds."""
+class _Times:
+    """Averages, shared by events and their aggregates."""
 
-    def __init__(self, name, start_us, end_us):
+    @property
+    def cpu_time(self):
+        return self.cpu_time_total / self.count if self.count else 0.0
+
+    @property
+    def self_cpu_time(self):
+        return self.self_cpu_time_total / self.count if self.count else 0.0
+
+    device_time_total = self_device_time_total = cuda_time_total = 0.0
+    self_cuda_time_total = device_time = cuda_time = 0.0
+    cpu_memory_usage = self_cpu_memory_usage = 0
+
+
+class FunctionEvent(_Times):
+    """One recorded range: name, start and end in microseconds, the ranges recorded inside
+    it (cpu_children) and the one around it (cpu_parent), the shapes of its tensor
+    arguments when shapes are recorded."""
+
+    def __init__(self, name, start_us, input_shapes=None):
         self.name = self.key = name
-        self.time_range_start, self.time_range_end = start_us, end_us
+        self.time_range_start = self.time_range_end = start_us
+        self.input_shapes = input_shapes if input_shapes is not None else []
+        self.cpu_parent = None
+        self.cpu_children = []
         self.count = 1
 
     @property
     def cpu_time_total(self):
         return self.time_range_end - self.time_range_start
 
-    cpu_time = self_cpu_time_total = cpu_time_total
-    device_time_total = self_device_time_total = cuda_time_total = 0.0
+    @property
+    def self_cpu_time_total(self):
+        return self.cpu_time_total - sum(c.cpu_time_total for c in self.cpu_children)
 
     def __repr__(self):
-        return f"<FunctionEvent name={self.name} cpu_time_total={self.cpu_time_total:.3f}us>"
+        return (f"<FunctionEvent name={self.name} cpu_time_total={self.cpu_time_total:.3f}us "
+                f"self_cpu_time_total={self.self_cpu_time_total:.3f}us "
+                f"input_shapes={self.input_shapes}>")
 
 
-class FunctionEventAvg:
-    """The events of one key summed (count, totals) and averaged."""
+class FunctionEventAvg(_Times):
+    """The events of one key (and input shapes, when grouped by them) summed."""
 
-    def __init__(self, key):
+    def __init__(self, key, input_shapes=""):
         self.key = key
+        self.input_shapes = input_shapes
         self.count = 0
-        self.cpu_time_total = 0.0
-        self.device_time_total = self.self_device_time_total = self.cuda_time_total = 0.0
+        self.cpu_time_total = self.self_cpu_time_total = 0.0
+        self.cpu_parent = None  # (an aggregate counts as top level, as PyTorch's)
 
     def add(self, event):
         self.count += event.count
         self.cpu_time_total += event.cpu_time_total
+        self.self_cpu_time_total += event.self_cpu_time_total
         return self
 
-    @property
-    def self_cpu_time_total(self):
-        return self.cpu_time_total
-
-    @property
-    def cpu_time(self):
-        return self.cpu_time_total / self.count if self.count else 0.0
-
     def __repr__(self):
-        return (f"<FunctionEventAvg key={self.key} cpu_time={self.cpu_time:.3f}us "
-                f"count={self.count}>")
+        return (f"<FunctionEventAvg key={self.key} self_cpu_time={_us(self.self_cpu_time)} "
+                f"cpu_time={_us(self.cpu_time)} input_shapes={self.input_shapes}>")
 
 
 class EventList(list):
@@ -63,7 +87,12 @@ class EventList(list):
                      group_by_overload_name=False):
         groups = {}
         for e in self:
-            groups.setdefault(e.key, FunctionEventAvg(e.key)).add(e)
+            # (the steps of torch.profiler's schedule under one key, as PyTorch's)
+            name = "ProfilerStep*" if e.key.startswith("ProfilerStep#") else e.key
+            shapes = str(e.input_shapes) if group_by_input_shape else ""
+            if (name, shapes) not in groups:
+                groups[name, shapes] = FunctionEventAvg(name, shapes)
+            groups[name, shapes].add(e)
         return EventList(groups.values())
 
     @property
@@ -73,23 +102,46 @@ class EventList(list):
     def table(self, sort_by=None, row_limit=100, max_src_column_width=75,
               max_name_column_width=55, max_shapes_column_width=80, header=None,
               top_level_events_only=False, time_unit=None):
-        rows = sorted(self, key=lambda e: -getattr(e, sort_by.replace("cuda", "device"), 0)) \
-            if sort_by else list(self)
-        rows = rows[:row_limit] if row_limit and row_limit > 0 else rows
-        total = sum(e.cpu_time_total for e in self) or 1.0
-        width = max([len("Name")] + [len(e.key) for e in rows])
-        cols = ("CPU total %", "CPU total", "CPU time avg", "# of Calls")
-        line = "-" * width + "  " + "  ".join("-" * 12 for _ in cols)
-        out = [line, f"{'Name':>{width}}  " + "  ".join(f"{c:>12}" for c in cols), line]
+        """PyTorch's layout: right-aligned columns two spaces apart, times in us / ms / s,
+        percentages of the summed self times."""
+        events = sorted(self, key=lambda e: getattr(e, sort_by.replace("cuda", "device")),
+                        reverse=True) if sort_by else list(self)
+        if not events:
+            return ""
+        total = sum(e.self_cpu_time_total for e in events)
+        headers = ["Name", "Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg",
+                   "# of Calls"]
+        widths = [min(max(len(e.key) for e in events) + 4, max_name_column_width or 10 ** 9)]
+        widths += [12] * (len(headers) - 1)
+        shaped = any(e.input_shapes for e in events)
+        if shaped:
+            headers.append("Input Shapes")
+            widths.append(min(max(len(str(e.input_shapes)) for e in events) + 4,
+                              max_shapes_column_width))
+        row = "".join("{:>" + str(w) + "}  " for w in widths).format
+        line = "".join("-" * w + "  " for w in widths)
+        rows = [e for e in events if not (top_level_events_only and e.cpu_parent is not None)]
+        rows = rows[:row_limit] if row_limit is not None and row_limit >= 0 else rows
+        out = ([] if header is None else ["=" * (len(line) - 2), header]) + \
+            [line, row(*headers), line]
         for e in rows:
-            out.append(f"{e.key:>{width}}  {100 * e.cpu_time_total / total:>11.2f}%  "
-                       f"{_us(e.cpu_time_total):>12}  {_us(e.cpu_time):>12}  {e.count:>12}")
-        out += [line, f"Self CPU time total: {_us(total)}", ""]
-        return "\n".join(([header] if header else []) + out)
+            name = e.key
+            if max_name_column_width is not None and len(name) >= max_name_column_width - 3:
+                name = name[:max_name_column_width - 3] + "..."
+            values = [name, _share(e.self_cpu_time_total, total),
+                      _time(e.self_cpu_time_total, time_unit),
+                      _share(e.cpu_time_total, total), _time(e.cpu_time_total, time_unit),
+                      _time(e.cpu_time, time_unit), e.count]
+            if shaped:
+                values.append(str(e.input_shapes)[:widths[-1]])
+            out.append(row(*values))
+        out += [line, f"Self CPU time total: {_time(total, time_unit)}", ""]
+        return "\n".join(out)
 
     def export_chrome_trace(self, path):
         events = [{"name": e.name, "ph": "X", "ts": e.time_range_start,
-                   "dur": e.cpu_time_total, "pid": 0, "tid": 0, "cat": "user_annotation"}
+                   "dur": e.cpu_time_total, "pid": 0, "tid": 0,
+                   "cat": "cpu_op" if e.name.startswith("aten::") else "user_annotation"}
                   for e in self]
         with open(path, "w") as f:
             json.dump({"traceEvents": events}, f)
@@ -98,19 +150,84 @@ class EventList(list):
         return self.table()
 
 
-def _us(t):
-    return f"{t / 1e3:.3f}ms" if t >= 1e3 else f"{t:.3f}us"
+def _time(t, unit=None):
+    unit = unit or ("s" if t >= 1e6 else "ms" if t >= 1e3 else "us")
+    return f"{t / {'s': 1e6, 'ms': 1e3, 'us': 1.0}[unit]:.3f}{unit}"
+
+
+_us = _time
+
+
+def _share(t, total):
+    return f"{t * 100.0 / total:.2f}%" if total else "NaN"
+
+
+def _begin(name, input_shapes=None):
+    """Opens a range: an event for each recording profile, nested in the open ranges."""
+    event = FunctionEvent(name, time.perf_counter_ns() / 1e3, input_shapes)
+    if _OPEN:
+        event.cpu_parent = _OPEN[-1]
+        _OPEN[-1].cpu_children.append(event)
+    _OPEN.append(event)
+    for prof in _ACTIVE:
+        prof._record(event)
+    return event
+
+
+def _end(event):
+    event.time_range_end = time.perf_counter_ns() / 1e3
+    if _OPEN and _OPEN[-1] is event:
+        _OPEN.pop()
+    elif event in _OPEN:  # (ranges closed out of order: the ones inside it close too)
+        del _OPEN[_OPEN.index(event):]
+
+
+def _shapes(args):
+    return [list(a.shape) if hasattr(a, "_shape") else [] for a in args]
+
+
+def _traced(op, kernel):
+    """kernel, each call recorded as a range named after op."""
+    name = op.name if "::" in op.name else "aten::" + op.name
+
+    def run(*args, **kwargs):
+        event = _begin(name, _shapes(args) if any(p.record_shapes for p in _ACTIVE) else None)
+        try:
+            return kernel(*args, **kwargs)
+        finally:
+            _end(event)
+    run.__wrapped__ = kernel
+    return run
+
+
+def start_recording(prof):
+    """prof records from now on (the ops too: the first recording profile turns the
+    dispatcher's kernel wrapper on)."""
+    if prof not in _ACTIVE:
+        if not _ACTIVE:
+            from .._ops.dispatch import set_kernel_wrapper
+            set_kernel_wrapper(_traced)
+        _ACTIVE.append(prof)
+
+
+def stop_recording(prof):
+    if prof in _ACTIVE:
+        _ACTIVE.remove(prof)
+        if not _ACTIVE:
+            from .._ops.dispatch import set_kernel_wrapper
+            set_kernel_wrapper(None)
 
 
 class profile:
-    """torch.autograd.profiler.profile (legacy): records record_function ranges while
-    active and enabled."""
+    """torch.autograd.profiler.profile (legacy): records ops and record_function ranges
+    while active and enabled."""
 
     def __init__(self, enabled=True, *, use_cuda=False, use_device=None, record_shapes=False,
                  with_flops=False, profile_memory=False, with_stack=False, with_modules=False,
                  use_kineto=False, use_cpu=True, experimental_config=None, acc_events=False,
                  custom_trace_id_callback=None):
         self.enabled = enabled
+        self.record_shapes = record_shapes
         self.function_events = EventList() if enabled else None
         self.entered = False
 
@@ -119,12 +236,11 @@ class profile:
             if self.entered:
                 raise RuntimeError("Profiler context manager is not reentrant")
             self.entered = True
-            _ACTIVE.append(self)
+            start_recording(self)
         return self
 
     def __exit__(self, *exc):
-        if self in _ACTIVE:
-            _ACTIVE.remove(self)
+        stop_recording(self)
         return False
 
     def _record(self, event):
@@ -141,7 +257,8 @@ class profile:
     def key_averages(self, group_by_input_shape=False, group_by_stack_n=0,
                      group_by_overload_name=False):
         self._check_finish()
-        return self.function_events.key_averages()
+        return self.function_events.key_averages(group_by_input_shape, group_by_stack_n,
+                                                 group_by_overload_name)
 
     def table(self, sort_by=None, row_limit=100, **kwargs):
         self._check_finish()
@@ -166,17 +283,14 @@ class record_function(contextlib.ContextDecorator):
     def __init__(self, name, args=None):
         self.name = name
         self.args = args
-        self._start = None
+        self._event = None
 
     def __enter__(self):
-        self._start = time.perf_counter_ns()
+        self._event = _begin(self.name)
         return self
 
     def __exit__(self, *exc):
-        end = time.perf_counter_ns()
-        event = FunctionEvent(self.name, self._start / 1e3, end / 1e3)
-        for prof in _ACTIVE:
-            prof._record(event)
+        _end(self._event)
         return False
 
 
