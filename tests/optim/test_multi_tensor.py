@@ -1,5 +1,5 @@
 """The multi-tensor path (optim/_multi_tensor.py): small tensors' state in flat buffers.
-It must give bit-identical parameters and states to the per-tensor loop (foreach=False)
+It must give bit-identical parameters and states to the per-tensor loop (the same foreach)
 and to PyTorch's, through missing gradients, mixed sizes and dtypes, and state loading."""
 import numpy as np
 import pytest
@@ -51,15 +51,14 @@ def run(name, kwargs, dtypes, steps=8, skip=(), foreach=None):
 
 @pytest.mark.parametrize("name,kwargs", CASES, ids=[f"{n}-{k}" for n, k in CASES])
 @pytest.mark.parametrize("dtype", ["float64", "float32"])
-def test_flat_matches_per_tensor_and_torch(name, kwargs, dtype):
+def test_flat_matches_per_tensor_and_torch(name, kwargs, dtype, monkeypatch):
     dtypes = [dtype] * 6 + ["float64", dtype]
-    # foreach=True asks torch for its foreach path too; torch's ASGD computes that one with
-    # another formula (it differs from its own loop by ~1e-8), so ASGD runs by default
-    # (the flat path applies from MIN_TENSORS small tensors on) against torch's loop
-    foreach = None if name == "ASGD" else True
-    (mp, mo), (tp, to) = run(name, kwargs, dtypes, foreach=foreach)
+    # foreach=True asks torch for its foreach path too (whose arithmetic NAdam, RAdam and
+    # ASGD order otherwise than their loops: mindtorch follows it with foreach=True)
+    (mp, mo), (tp, to) = run(name, kwargs, dtypes, foreach=True)
     assert mo.__dict__.get("_flat"), "the multi-tensor path did not run"
-    (pp, po), _ = run(name, kwargs, dtypes, foreach=False)
+    monkeypatch.setattr(_multi_tensor, "SMALL", 0)  # no tensor joins the flat buffers
+    (pp, po), _ = run(name, kwargs, dtypes, foreach=True)
     assert not po.__dict__.get("_flat")
     for a, b in zip(mp, pp):  # bit-identical to the per-tensor loop
         assert np.array_equal(a.detach().numpy(), b.detach().numpy())
@@ -76,7 +75,7 @@ def test_missing_gradients(name, kwargs):
     # from the tensors that can share them; counts that differ stay per tensor
     skip = [None, None, 1, 1, None, 0, None, None, None, None]
     (mp, mo), (tp, to) = run(name, kwargs, ["float64"] * 8, steps=10, skip=skip,
-                             foreach=None if name == "ASGD" else True)
+                             foreach=True)
     assert_params(mp, tp, "float64")
     assert_states(mo, to, "float64")
 

@@ -14,10 +14,10 @@ buffer).
 
 Large tensors stay in the per-tensor loop: flattening them costs a pass and loses cache
 locality (each tensor's k ops run while it is in cache), which measured slower
-(benchmarks/bench_optim.py). A tensor joins the flat buffers when it is real, floating,
-contiguous, small, of the first such tensor's dtype and device; they must all have a
-gradient and equal scalar state (the same number of steps), otherwise the step runs per
-tensor (and the buffers are rebuilt when the path applies again)."""
+(benchmarks/bench_optim.py). A tensor joins the flat buffers when it is real, floating
+(32 or 64 bits), contiguous, small, of the first such tensor's dtype and device; they must
+all have a gradient and equal scalar state (the same number of steps), otherwise the step
+runs per tensor (and the buffers are rebuilt when the path applies again)."""
 
 __all__ = ["FlatParams", "FlatState", "split_flat", "value", "count"]
 
@@ -113,7 +113,9 @@ class FlatParams:
 def _small(p, like):
     if p.numel() > SMALL or not p.is_contiguous() or p.is_complex():
         return False
-    if not p.dtype.is_floating_point or p.grad is None:
+    # (16-bit floats stay per tensor: ATen's kernels round their vector loop's elements
+    # and each tensor's scalar tail differently, and a flat buffer moves the tails)
+    if not p.dtype.is_floating_point or p.dtype.itemsize < 4 or p.grad is None:
         return False
     return like is None or (p.dtype is like.dtype and p.device == like.device
                             and p.grad.dtype is like.dtype and p.grad.device == like.device)

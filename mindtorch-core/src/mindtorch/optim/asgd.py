@@ -1,7 +1,7 @@
 """torch.optim.ASGD: averaged SGD. Its scalar state (step, eta, mu) lives on the
 parameter's device, as PyTorch's."""
 from ._multi_tensor import count, first, value
-from .optimizer import Optimizer, _check, _check_lr, _scalar_dtype, _value
+from .optimizer import Optimizer, _check, _check_lr, _foreach_form, _scalar_dtype, _value
 
 __all__ = ["ASGD"]
 
@@ -35,6 +35,8 @@ class ASGD(Optimizer):
         lr, lambd, alpha, t0 = group["lr"], group["lambd"], group["alpha"], group["t0"]
         grad = self._grad(group, p, grad)
         step = count(state)
+        if _foreach_form(group):
+            return _foreach_update(group, p, grad, state, step)
         eta = first(state["eta"])
         p.mul_(1 - lambd * eta)  # decay
         p.add_(grad, alpha=-eta)
@@ -47,3 +49,18 @@ class ASGD(Optimizer):
         # whatever eta's dtype: loading a state casts it to the parameter's)
         state["eta"].copy_(M.as_tensor(lr / ((1 + lambd * lr * step) ** alpha)))
         state["mu"].copy_(M.as_tensor(1 / max(1, step - t0)))
+
+
+def _foreach_update(group, p, grad, state, step):
+    """PyTorch's foreach arithmetic: p -= eta * (grad + lambd * p) and ax += mu * (p - ax)
+    with the eta and mu tensors, then the next eta in the step tensor's dtype."""
+    lr, lambd, alpha, t0 = _value(group["lr"]), group["lambd"], group["alpha"], group["t0"]
+    eta, mu, step_t = (state[k] if state[k].ndim == 0 else state[k][0]
+                       for k in ("eta", "mu", "step"))  # (flat: one per tensor, all equal)
+    if grad.dtype.itemsize > eta.dtype.itemsize:  # (exact: the in-place kernels' fast path)
+        eta, mu = eta.to(grad.dtype), mu.to(grad.dtype)
+    p.addcmul_(grad.add(value(p), alpha=lambd), eta, value=-1)
+    ax = state["ax"]
+    ax.addcmul_(value(p).sub(ax), mu)
+    state["eta"].copy_(lr / ((1 + lambd * lr * step_t) ** alpha))
+    state["mu"].copy_(1 / max(1, step - t0))

@@ -3,7 +3,15 @@ coupled or decoupled. `mu_product` is a scalar state tensor, multiplied in its o
 as PyTorch does (float32 unless the default dtype is float64)."""
 from .._tensor import Tensor
 from ._multi_tensor import count, first
-from .optimizer import Optimizer, _check, _check_betas, _check_lr, _step_tensor, _value
+from .optimizer import (
+    Optimizer,
+    _check,
+    _check_betas,
+    _check_lr,
+    _foreach_form,
+    _step_tensor,
+    _value,
+)
 
 __all__ = ["NAdam"]
 
@@ -59,6 +67,9 @@ class NAdam(Optimizer):
             p.addcdiv_(grad * (-lr * (1.0 - mu) / (1.0 - mu_product)), denom)
             p.addcdiv_(exp_avg * (-lr * mu_next / (1.0 - mu_product * mu_next)), denom)
             return
-        denom = exp_avg_sq.div(bias_correction2).sqrt_().add_(eps)
+        if _foreach_form(group):  # (PyTorch's foreach: sqrt, then divided by sqrt(bc2))
+            denom = exp_avg_sq.sqrt().div_(_value(bias_correction2 ** 0.5)).add_(eps)
+        else:
+            denom = exp_avg_sq.div(bias_correction2).sqrt_().add_(eps)
         p.addcdiv_(grad, denom, value=_value(-lr * (1.0 - mu) / (1.0 - mu_product_value)))
         p.addcdiv_(exp_avg, denom, value=_value((-lr * mu_next) / (1.0 - mu_product_next)))

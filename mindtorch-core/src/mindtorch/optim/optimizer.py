@@ -104,6 +104,13 @@ def _value(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
+def _foreach_form(group):
+    """Whether the group asked for foreach=True: PyTorch then runs its multi-tensor
+    functions, whose arithmetic some optimizers order differently (NAdam, RAdam, ASGD);
+    the default (None) on the CPU is its single-tensor arithmetic."""
+    return bool(group.get("foreach")) and not group.get("differentiable")
+
+
 def _check(ok, message):
     if not ok:
         raise ValueError(message)

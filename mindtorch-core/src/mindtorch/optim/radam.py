@@ -1,7 +1,7 @@
 """torch.optim.RAdam: rectified Adam (plain momentum steps until the variance's rectification
 term is defined, rho_t > 5), weight decay coupled or decoupled."""
 from ._multi_tensor import count
-from .optimizer import Optimizer, _check, _check_betas, _check_lr, _value
+from .optimizer import Optimizer, _check, _check_betas, _check_lr, _foreach_form, _value
 
 __all__ = ["RAdam"]
 
@@ -32,13 +32,27 @@ class RAdam(Optimizer):
         exp_avg_sq.mul_(beta2).addcmul_(grad, grad, value=1 - beta2)
         bias_correction1 = 1 - beta1 ** step
         bias_correction2 = 1 - beta2 ** step
-        update = (exp_avg / bias_correction1).mul_(_value(lr))
         # the variance's rectification term is defined from rho_t > 5 on; before, momentum
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias_correction2
-        if rho_t > 5.0:
-            rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
-                    / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5
+        rect = ((rho_t - 4) * (rho_t - 2) * rho_inf
+                / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) ** 0.5 if rho_t > 5.0 else 0
+        if _foreach_form(group):
+            return _foreach_update(p, exp_avg, exp_avg_sq, _value(lr), eps, rect,
+                                   bias_correction1, bias_correction2)
+        update = (exp_avg / bias_correction1).mul_(_value(lr))
+        if rect:
             adaptive_lr = (bias_correction2 ** 0.5) / exp_avg_sq.sqrt().add_(eps)
             update = update.mul_(adaptive_lr).mul_(rect)
         p.add_(update, alpha=-1.0)
+
+
+def _foreach_update(p, exp_avg, exp_avg_sq, lr, eps, rect, bias_correction1,
+                    bias_correction2):
+    """PyTorch's foreach arithmetic: p += exp_avg * (1 / ((sqrt(v) + eps) / c) + u), with
+    c = -sqrt(bc2) * lr * rect / bc1 and u = -lr / bc1 while unrectified (rect 0: the
+    reciprocal of an infinite quotient is -0, the step is plain momentum)."""
+    unrectified = 0 if rect > 0 else 1.0
+    scale = (bias_correction2 ** 0.5) * (lr * rect / bias_correction1) * -1
+    buffer = exp_avg_sq.sqrt().add_(eps).div_(scale).reciprocal_()
+    p.addcmul_(exp_avg, buffer.add_((lr * unrectified / bias_correction1) * -1))

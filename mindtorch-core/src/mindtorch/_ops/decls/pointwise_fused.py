@@ -52,9 +52,11 @@ def _addcmul(self, tensor1, tensor2, value=1):
     if dt not in (_dtype.float32, _dtype.float16, _dtype.bfloat16):
         return _cast(self, dt) + value * _cast(tensor1, dt) * _cast(tensor2, dt)
     f32, f64 = _dtype.float32, _dtype.float64
-    scaled_t1 = (value * tensor1.to(f32)).to(f64)
+    # (each operand in the common type first, as TensorIterator casts a float32 0-dim
+    # tensor2 to a 16-bit self's type, then in float32)
+    scaled_t1 = (value * _cast(tensor1, dt).to(f32)).to(f64)
     # (self first: the result's layout follows it, as PyTorch's TensorIterator)
-    return (self.to(f64) + scaled_t1 * tensor2.to(f64)).to(f32).to(dt)
+    return (self.to(f64) + scaled_t1 * _cast(tensor2, dt).to(f64)).to(f32).to(dt)
 
 
 def _in_opmath(fn, *tensors):
@@ -64,4 +66,4 @@ def _in_opmath(fn, *tensors):
     dt = result_type(*tensors)
     if dt is not _dtype.float16 and dt is not _dtype.bfloat16:
         return fn(*(_cast(t, dt) for t in tensors))  # (each operand in the common type first)
-    return fn(*(t.to(_dtype.float32) for t in tensors)).to(dt)
+    return fn(*(_cast(t, dt).to(_dtype.float32) for t in tensors)).to(dt)
