@@ -3,6 +3,7 @@ indexing through numpy's (whose rules match PyTorch's once bool masks are expand
 
 Every index is bounds-checked before numpy sees it: numpy would wrap negative indices
 that PyTorch rejects (gather, scatter) or raise with its own wording."""
+import math
 import warnings
 
 import numpy as np
@@ -306,11 +307,33 @@ def index_put_(self, indices, values, accumulate=False):
         # NumPy's ufunc.at reads garbage when it broadcasts an array of values over a
         # multi-dim index (numpy 2.4): give it the values at full size
         v = np.ascontiguousarray(np.broadcast_to(v, shape))
-        if not U.add_rows(a, key, v):
+        if not U.add_rows(a, key, v) and not _add_by_rows(a, key, v):
             np.add.at(a, key, v)
     else:
         a[key] = v
     return self
+
+
+def _add_by_rows(a, key, v):
+    """np.add.at(a, key, v) for index arrays on adjacent dims (v at the result's full size)
+    as U.add_in_rounds over a seen as (dims before, the indexed dims as one, dims after):
+    the same sums, in whole-slice adds.  False (nothing written) when it declines."""
+    arrays = [d for d, k in enumerate(key) if not isinstance(k, slice)]
+    if not arrays or arrays[-1] - arrays[0] + 1 != len(arrays) or v.dtype != a.dtype \
+            or arrays[-1] >= a.ndim:
+        return False
+    first, last = arrays[0], arrays[-1] + 1
+    dims = a.shape[first:last]
+    coords = np.broadcast_arrays(*[np.where(k < 0, k + n, k) for k, n in zip(key[first:last], dims)])
+    rows = np.ravel_multi_index(coords, dims).reshape(-1) if len(dims) > 1 else coords[0].reshape(-1)
+    work = a if a.flags.c_contiguous else np.ascontiguousarray(a)
+    outer = math.prod(a.shape[:first])
+    if not U.add_in_rounds(work.reshape(outer, math.prod(dims), -1), rows,
+                           v.reshape(outer, rows.size, -1)):
+        return False
+    if work is not a:
+        a[...] = work
+    return True
 
 
 def index_put(self, indices, values, accumulate=False):
