@@ -172,3 +172,62 @@ def test_backward_op_node_freed_after_backward_without_retain_graph():
         jv, = L.autograd.grad(g, v, L.ones_like(x))
         return jv.tolist(), L.autograd.grad(g.sum(), x, allow_unused=True)
     same_errors(program)
+
+
+def _grad_fn_names(L, f, x):
+    """The grad_fn of f's first derivative under create_graph, then the second derivative."""
+    x = L.tensor(x, dtype=L.float64, requires_grad=True)
+    g, = L.autograd.grad(f(L, x).pow(2).sum(), x, create_graph=True)
+    h, = L.autograd.grad(g.pow(2).sum(), x)
+    return type(g.grad_fn).__name__, h.tolist()
+
+
+_BACKWARD_OP_NODES = {
+    "sigmoid": lambda L, x: x.sigmoid(),
+    "tanh": lambda L, x: x.tanh(),
+    "softmax": lambda L, x: x.softmax(1),
+    "log_softmax": lambda L, x: x.log_softmax(0),
+    "gelu": lambda L, x: _F(L).gelu(x),
+    "gelu_tanh": lambda L, x: _F(L).gelu(x, approximate="tanh"),
+    "hardswish": lambda L, x: _F(L).hardswish(x * 3),
+    "silu": lambda L, x: _F(L).silu(x),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_BACKWARD_OP_NODES))
+def test_first_derivative_history_is_pytorchs_backward_op(case):
+    """tanh_backward, _softmax_backward_data, ... have PyTorch's double-backward formulas:
+    a gradient printed under create_graph shows PyTorch's grad_fn."""
+    f = _BACKWARD_OP_NODES[case]
+    x = np.random.default_rng(2).standard_normal((3, 4))
+    ours, theirs = same_errors(lambda L: _grad_fn_names(L, f, x))
+    assert ours[1][0] == theirs[1][0]
+    np.testing.assert_allclose(ours[1][1], theirs[1][1], rtol=1e-10, atol=1e-12)
+
+
+_FORWARD_OVER_REVERSE = {
+    "leaky_relu": lambda L, t: _F(L).leaky_relu(t, 0.1),
+    "celu": lambda L, t: _F(L).celu(t),
+    "logsigmoid": lambda L, t: _F(L).logsigmoid(t),
+    "hardtanh": lambda L, t: _F(L).hardtanh(t * 2),
+    "tanh": lambda L, t: t.tanh(),
+    "prelu": lambda L, t: _F(L).prelu(t, L.tensor([0.3], dtype=L.float64)),
+    "cross_entropy": lambda L, t: _F(L).cross_entropy(t[None], L.tensor([1])),
+    "layer_norm": lambda L, t: _F(L).layer_norm(t * t, (4,)),
+    "conv1d": lambda L, t: _F(L).conv1d((t * t)[None, None], t[None, None, :2]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_FORWARD_OVER_REVERSE))
+def test_jacfwd_of_jacrev_hessian(case):
+    """Forward over reverse: a backward op whose arguments depend on each other (grad and
+    result) got the tangent of one counted twice, and a gradient handed on by a backward
+    op node lost its tangent."""
+    f = _FORWARD_OVER_REVERSE[case]
+    a = np.random.default_rng(0).standard_normal(4)
+
+    def program(L):
+        H = L.func.jacfwd(L.func.jacrev(lambda t: f(L, t).pow(2).sum()))(L.tensor(a))
+        return H.tolist()
+    ours, theirs = same_errors(program)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-9, atol=1e-12)

@@ -12,6 +12,7 @@ A formula marked with `backward_op(...)` keeps its own graph; when it runs with 
 on (create_graph), its result is handed on through a `BackwardOpNode` whose edges are the
 result's own history plus the recorded node's edges of the inputs PyTorch's backward op
 takes (see _record.FormulaNode).  Without create_graph nothing here runs."""
+from . import graph
 from .grad_mode import state
 from .graph import _FREED, Node
 
@@ -88,6 +89,9 @@ class BackwardOpNode(Node):
         node._outputs_meta = _meta(g)
         out = g.detach()
         out._grad_fn, out._output_nr, out._requires_grad = node, 0, True
+        if graph._fw.on:  # (forward AD inside: the gradient's tangent goes with it)
+            from ._forward import set_tangent, tangent_of
+            set_tangent(out, tangent_of(g))
         return out
 
     def apply(self, grads):

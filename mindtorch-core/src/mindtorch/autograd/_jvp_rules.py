@@ -383,7 +383,9 @@ def double_vjp(op, args, T, outs, mutated, nested):
         a, xs, ts = list(args), [], []
 
         def stand_in(v, t):
-            x = v if nested and v.requires_grad else v.detach().requires_grad_()
+            # (with history: an alias, so that the gradient captured for it is the op's own,
+            # not what reaches v through another argument computed from v)
+            x = v.view_as(v) if nested and v.requires_grad else v.detach().requires_grad_()
             xs.append(x)
             ts.append(t)
             return x

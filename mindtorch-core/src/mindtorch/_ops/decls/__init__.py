@@ -7,7 +7,8 @@ FAMILIES = ("creation", "pointwise", "views", "views_public", "splitting", "view
             "factorization_householder", "linalg_norms", "conv", "pooling", "resample", "sampling",
             "normalization", "layers", "layers_embedding", "loss", "loss_margin", "loss_ctc",
             "loss_linear", "pooling_fractional", "numerics", "factorization_spectral", "fft",
-            "fft_stft", "resample_aa", "rnn", "static_shapes", "factorization_ldl", "compat")
+            "fft_stft", "resample_aa", "rnn", "static_shapes", "factorization_ldl", "compat",
+            "double_backward")
 
 for _family in FAMILIES:
     importlib.import_module(f"{__name__}.{_family}")
