@@ -180,3 +180,25 @@ def test_worker_seeds_numpy_even_before_numpy_is_imported():
                           text=True, check=True).stdout.strip()
     state = torch.utils.data._utils.worker._generate_state(123456789012, 1)
     assert ours == repr(np.random.RandomState(state).rand())
+
+
+class _SlowFirst(torch.utils.data.Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        if i == 0:
+            import time
+            time.sleep(1.5)
+        return i
+
+
+def test_out_of_order_loading_skips_the_busy_worker():
+    """in_order=False: new indices go to workers with prefetch budget left, so the fast
+    worker serves everything queued behind the slow sample (PyTorch's order)."""
+    def program(L):
+        loader = L.utils.data.DataLoader(_SlowFirst(), batch_size=None, num_workers=2,
+                                         in_order=False, prefetch_factor=1,
+                                         multiprocessing_context="fork")
+        return [int(x) for x in loader]
+    assert same_outcome(program) == [1, 2, 3, 4, 5, 0]
