@@ -202,3 +202,30 @@ def test_out_of_order_loading_skips_the_busy_worker():
                                          multiprocessing_context="fork")
         return [int(x) for x in loader]
     assert same_outcome(program) == [1, 2, 3, 4, 5, 0]
+
+
+@pytest.mark.parametrize("sampler", [[0, 2], [0, 1.0], [True, False], [0, 5]])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_tensor_dataset_batches_as_rows_stacked(sampler, requires_grad):
+    """A TensorDataset batch is its rows stacked: float / bool indices fail or select as
+    single rows do, and rows requiring grad give StackBackward0."""
+    def program(L):
+        x = L.arange(6.0).reshape(3, 2).requires_grad_(requires_grad)
+        loader = L.utils.data.DataLoader(L.utils.data.TensorDataset(x), sampler=sampler,
+                                         batch_size=2)
+        try:
+            return [(b.tolist(), b.requires_grad, type(b.grad_fn).__name__)
+                    for (b,) in loader]
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            return type(e).__name__, str(e)
+    same_outcome(program)
+
+
+def test_tensor_dataset_requiring_grad_fails_in_a_worker():
+    def program(L):
+        ds = L.utils.data.TensorDataset(L.ones(4, 1, requires_grad=True))
+        loader = L.utils.data.DataLoader(ds, batch_size=2, num_workers=1,
+                                         multiprocessing_context="fork")
+        err = _error(lambda: list(loader))
+        return err[0], err[1].splitlines()[-1]
+    same_outcome(program)
