@@ -229,3 +229,24 @@ def test_tensor_dataset_requiring_grad_fails_in_a_worker():
         err = _error(lambda: list(loader))
         return err[0], err[1].splitlines()[-1]
     same_outcome(program)
+
+
+class _NonLeaf(torch.utils.data.Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return {"x": [mindtorch.ones(2, requires_grad=True) * 2]}
+
+
+def test_worker_refuses_to_send_a_non_leaf_requiring_grad():
+    """PyTorch's multiprocessing tensor reduction refuses such a tensor (its loader then
+    hangs); here the worker reports that error for the batch."""
+    from torch.multiprocessing import reductions
+    expected = _error(lambda: reductions.reduce_tensor(torch.ones(2, requires_grad=True) * 2))
+    loader = mindtorch.utils.data.DataLoader(_NonLeaf(), batch_size=None, num_workers=1,
+                                             multiprocessing_context="fork")
+    err = _error(lambda: list(loader))
+    assert err[0] == expected[0]
+    assert err[1].startswith("Caught RuntimeError in DataLoader worker process 0.")
+    assert err[1].splitlines()[-1] == f"RuntimeError: {expected[1]}"
