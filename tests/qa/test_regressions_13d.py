@@ -180,3 +180,73 @@ def test_worker_seeds_numpy_even_before_numpy_is_imported():
                           text=True, check=True).stdout.strip()
     state = torch.utils.data._utils.worker._generate_state(123456789012, 1)
     assert ours == repr(np.random.RandomState(state).rand())
+
+
+class _SlowFirst(torch.utils.data.Dataset):
+    def __len__(self):
+        return 6
+
+    def __getitem__(self, i):
+        if i == 0:
+            import time
+            time.sleep(1.5)
+        return i
+
+
+def test_out_of_order_loading_skips_the_busy_worker():
+    """in_order=False: new indices go to workers with prefetch budget left, so the fast
+    worker serves everything queued behind the slow sample (PyTorch's order)."""
+    def program(L):
+        loader = L.utils.data.DataLoader(_SlowFirst(), batch_size=None, num_workers=2,
+                                         in_order=False, prefetch_factor=1,
+                                         multiprocessing_context="fork")
+        return [int(x) for x in loader]
+    assert same_outcome(program) == [1, 2, 3, 4, 5, 0]
+
+
+@pytest.mark.parametrize("sampler", [[0, 2], [0, 1.0], [True, False], [0, 5]])
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_tensor_dataset_batches_as_rows_stacked(sampler, requires_grad):
+    """A TensorDataset batch is its rows stacked: float / bool indices fail or select as
+    single rows do, and rows requiring grad give StackBackward0."""
+    def program(L):
+        x = L.arange(6.0).reshape(3, 2).requires_grad_(requires_grad)
+        loader = L.utils.data.DataLoader(L.utils.data.TensorDataset(x), sampler=sampler,
+                                         batch_size=2)
+        try:
+            return [(b.tolist(), b.requires_grad, type(b.grad_fn).__name__)
+                    for (b,) in loader]
+        except Exception as e:  # noqa: BLE001 - the class and message are compared
+            return type(e).__name__, str(e)
+    same_outcome(program)
+
+
+def test_tensor_dataset_requiring_grad_fails_in_a_worker():
+    def program(L):
+        ds = L.utils.data.TensorDataset(L.ones(4, 1, requires_grad=True))
+        loader = L.utils.data.DataLoader(ds, batch_size=2, num_workers=1,
+                                         multiprocessing_context="fork")
+        err = _error(lambda: list(loader))
+        return err[0], err[1].splitlines()[-1]
+    same_outcome(program)
+
+
+class _NonLeaf(torch.utils.data.Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return {"x": [mindtorch.ones(2, requires_grad=True) * 2]}
+
+
+def test_worker_refuses_to_send_a_non_leaf_requiring_grad():
+    """PyTorch's multiprocessing tensor reduction refuses such a tensor (its loader then
+    hangs); here the worker reports that error for the batch."""
+    from torch.multiprocessing import reductions
+    expected = _error(lambda: reductions.reduce_tensor(torch.ones(2, requires_grad=True) * 2))
+    loader = mindtorch.utils.data.DataLoader(_NonLeaf(), batch_size=None, num_workers=1,
+                                             multiprocessing_context="fork")
+    err = _error(lambda: list(loader))
+    assert err[0] == expected[0]
+    assert err[1].startswith("Caught RuntimeError in DataLoader worker process 0.")
+    assert err[1].splitlines()[-1] == f"RuntimeError: {expected[1]}"

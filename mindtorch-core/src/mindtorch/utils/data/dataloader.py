@@ -338,6 +338,7 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
         self._send_idx = self._rcvd_idx = 0
         self._task_info = {}       # batch number -> (worker id,) or (worker id, data)
         self._active = [True] * self._num_workers
+        self._tasks = [0] * self._num_workers  # per worker: tasks sent, results not handed out
         self._cycle = itertools.cycle(range(self._num_workers))
         if not first_iter:  # persistent workers: restart them, drop the old epoch's results
             for q in self._index_queues:
@@ -354,14 +355,19 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             index = self._next_index()
         except StopIteration:
             return
+        active = sum(self._active)
+        # in_order=False: a worker holding its share of the prefetch budget is skipped, so
+        # that a slow sample does not hold up the batches queued behind it (PyTorch's rule)
+        share = self._prefetch * self._num_workers // active if active else 0
         for _ in range(self._num_workers):
             wid = next(self._cycle)
-            if self._active[wid]:
+            if self._active[wid] and (self._in_order or self._tasks[wid] < share):
                 break
         else:
-            return  # every worker's iterable dataset copy is exhausted
+            return  # every worker's iterable dataset copy is exhausted (or all busy)
         self._index_queues[wid].put((self._send_idx, index))
         self._task_info[self._send_idx] = (wid,)
+        self._tasks[wid] += 1
         self._send_idx += 1
 
     def _get_data(self):
@@ -402,27 +408,26 @@ class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):
             if len(info) == 2:
                 del self._task_info[self._rcvd_idx]
                 self._rcvd_idx += 1
-                return self._process(info[1])
+                return self._process(*info)
             idx, data = self._get_data()
             if isinstance(data, _worker._IterableDatasetStopIteration):
                 self._retire(data.worker_id)
                 self._try_put_index()
             elif idx != self._rcvd_idx:
                 if not self._in_order:  # in_order=False: hand out whatever arrives first
-                    del self._task_info[idx]
-                    return self._process(data)
+                    return self._process(self._task_info.pop(idx)[0], data)
                 self._task_info[idx] += (data,)
             else:
-                del self._task_info[idx]
                 self._rcvd_idx += 1
-                return self._process(data)
+                return self._process(self._task_info.pop(idx)[0], data)
 
     def _retire(self, wid):
         self._active[wid] = False
         if not self._persistent_workers:
             self._index_queues[wid].put(None)
 
-    def _process(self, data):
+    def _process(self, wid, data):
+        self._tasks[wid] -= 1
         self._try_put_index()
         if isinstance(data, ExceptionWrapper):
             self._shutdown_workers()

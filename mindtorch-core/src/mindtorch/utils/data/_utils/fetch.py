@@ -21,14 +21,16 @@ class _MapDatasetFetcher(_BaseDatasetFetcher):
         from .collate import default_collate
         # a TensorDataset batch under default_collate is each tensor's rows at the indices:
         # one gather per tensor gives the same batch as indexing and stacking every row
+        # (for plain int indices; stacking records its own grad_fn, or fails in a worker)
         self.gather = (auto_collation and collate_fn is default_collate
-                       and type(dataset) is TensorDataset)
+                       and type(dataset) is TensorDataset
+                       and not any(t.requires_grad for t in dataset.tensors))
 
     def fetch(self, index):
         d = self.dataset
         if not self.auto_collation:
             return self.collate_fn(d[index])
-        if self.gather:
+        if self.gather and all(type(i) is int for i in index):
             from .... import from_numpy
             rows = from_numpy(np.asarray(index, dtype=np.int64))
             return [t[rows] for t in d.tensors]

@@ -87,6 +87,14 @@ def _seed_everything(base_seed, worker_id):
     np.random.seed(np.random.SeedSequence(entropy).generate_state(4))
 
 
+# PyTorch's tensor reduction for multiprocessing refuses these (its worker then never
+# delivers the batch; here the worker reports the error instead)
+_NON_LEAF_ACROSS_PROCESSES = (
+    "Cowardly refusing to serialize non-leaf tensor which requires_grad, since autograd does "
+    "not support crossing process boundaries.  If you just want to transfer the data, call "
+    "detach() on the tensor before serializing (e.g., putting it on the queue).")
+
+
 def _dumps(data):
     """pickle.dumps, tensors travelling as their own elements, not their storages (a
     sample that is a row of a dataset-wide tensor must not send the whole dataset;
@@ -96,6 +104,10 @@ def _dumps(data):
 
     class CompactPickler(pickle.Pickler):
         def reducer_override(self, obj):
+            if not isinstance(obj, Tensor):
+                return NotImplemented
+            if obj.requires_grad and obj.grad_fn is not None:
+                raise RuntimeError(_NON_LEAF_ACROSS_PROCESSES)
             return obj._reduce_compact() if type(obj) is Tensor else NotImplemented
     out = io.BytesIO()
     CompactPickler(out, protocol=pickle.HIGHEST_PROTOCOL).dump(data)
