@@ -11,7 +11,7 @@ import platform
 import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
-from mindtorch._ops.decls import random as R
+from mindtorch._ops.decls import random_checks as R
 from mindtorch._random import generator_for
 
 from .._np import CPU, arr, wrap

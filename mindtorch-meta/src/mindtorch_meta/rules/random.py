@@ -2,7 +2,7 @@
 (shared from the op declarations).  In-place samplers return self's (shape, dtype);
 factories and *_like ops decompose into empty + these samplers."""
 from mindtorch import _dtype as D
-from mindtorch._ops.decls import random as R
+from mindtorch._ops.decls import random_checks as R
 
 
 def _same(self):

@@ -16,7 +16,7 @@ from ..._shapes import broadcast_shapes
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, write_into
 from ._helpers import has_data as _has_data  # (imported from here by other decls)
-from .random import _num
+from .random_checks import _num
 
 NN = ("nn.functional",)
 _HALVES = (D.float16, D.bfloat16)
