@@ -117,3 +117,29 @@ def test_flat_buffers_dropped_after_a_step_with_too_few_gradients(name):
         return [p.detach().numpy() for p in ps]
     for m, t in zip(run(mindtorch), run(torch)):
         np.testing.assert_allclose(m, t, rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("name,kwargs", [("AdamW", {}), ("Adam", {"weight_decay": 0.1,
+                                                                   "decoupled_weight_decay": True}),
+                                         ("RAdam", {}), ("RAdam", {"weight_decay": 0.1,
+                                                                   "decoupled_weight_decay": True})],
+                         ids=str)
+def test_differentiable_learned_lr_reaches_the_decay_and_radams_step(name, kwargs):
+    # differentiable=True with a tensor lr that requires grad: the decoupled decay's factor
+    # 1 - lr * wd and RAdam's step keep lr in the graph, as PyTorch (lr.grad was missing
+    # their part, or None for RAdam)
+    def program(L):
+        rng = np.random.default_rng(0)
+        x = L.tensor(rng.standard_normal(4), requires_grad=True)
+        lr = L.tensor(0.01, dtype=L.float64, requires_grad=True)
+        w = x.clone()
+        opt = getattr(L.optim, name)([w], lr=lr, differentiable=True, **kwargs)
+        for _ in range(7):  # (RAdam rectifies from its 6th step on)
+            w.grad = L.tensor(rng.standard_normal(4))
+            opt.step()
+        (w * w).sum().backward()
+        return [w.tolist(), x.grad.tolist(), lr.grad.item()]
+    ours, theirs = program(mindtorch), program(torch)
+    # (the float32 bias correction's sqrt is PyTorch's MKL one, an ulp off at times)
+    np.testing.assert_allclose(np.hstack([*ours[:2], ours[2]]),
+                               np.hstack([*theirs[:2], theirs[2]]), rtol=1e-6, atol=1e-9)
