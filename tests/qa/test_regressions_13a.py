@@ -143,3 +143,22 @@ def test_differentiable_learned_lr_reaches_the_decay_and_radams_step(name, kwarg
     # (the float32 bias correction's sqrt is PyTorch's MKL one, an ulp off at times)
     np.testing.assert_allclose(np.hstack([*ours[:2], ours[2]]),
                                np.hstack([*theirs[:2], theirs[2]]), rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("name,kwargs", [("Adam", {}), ("AdamW", {}),
+                                         ("Adam", {"amsgrad": True, "maximize": True}),
+                                         ("AdamW", {"amsgrad": True, "lr": 0.01})], ids=str)
+def test_fused_adam_float32_to_the_bit_tails_included(name, kwargs):
+    # PyTorch's fused cpu Adam rounds the second moment of each tensor's last
+    # n % 8 float32 elements (its scalar loop) as fma(v, beta2, (c * g) * g); its vector
+    # loops, the rest, round as the unfused ops and take an exact sqrt (the unfused path's
+    # is MKL's, an ulp off at times): float32 parameters bit-identical to PyTorch's fused
+    shapes = ((3, 4), (5,), (), (2, 1, 3), (7,), (17,), (31,), (20, 33))
+    kwargs = dict(kwargs, fused=True)
+    ours, our_state = _steps(mindtorch, name, kwargs, "float32", shapes)
+    theirs, their_state = _steps(torch, name, kwargs, "float32", shapes)
+    for m, t in zip(ours, theirs):
+        assert np.array_equal(m, t)
+    for i, st in their_state["state"].items():
+        for key, v in st.items():
+            assert np.array_equal(our_state["state"][i][key].numpy(), v.numpy()), (i, key)

@@ -184,9 +184,11 @@ def split_flat(opt, group, params, grads, states, keys, scalars=("step",),
     if foreach:
         min_tensors = 2
     cache = opt.__dict__.setdefault("_flat", {})
-    if foreach is False or len(params) < min_tensors or group.get("differentiable"):
+    if foreach is False or len(params) < min_tensors or group.get("differentiable") or \
+            group.get("fused"):
         # per tensor (too few tensors: no scan each step; differentiable, as PyTorch's
-        # default for it): the buffers' scalars may no longer be equal afterwards
+        # default for it; fused, whose kernel rounds each tensor's tail its own way): the
+        # buffers' scalars may no longer be equal afterwards
         cache.pop(id(group), None)
         return everything
     flat = cache.get(id(group))
