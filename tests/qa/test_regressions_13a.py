@@ -94,3 +94,71 @@ def test_16_bit_parameters_step_per_tensor(name, kwargs, dtype):
     theirs, _ = _steps(torch, name, kwargs, dtype, shapes)
     for m, t in zip(ours, theirs):
         assert np.array_equal(m, t)
+
+
+@pytest.mark.parametrize("name", ["Adam", "NAdam", "RAdam", "Adamax", "ASGD"])
+def test_flat_buffers_dropped_after_a_step_with_too_few_gradients(name):
+    # step 1 had too few gradients for the flat path (per tensor: parameter 3 missed it),
+    # step 2 reused the flat buffers built at step 0, whose `step` counts then differed:
+    # parameter 3 took the others' bias correction
+    rng = np.random.default_rng(0)
+    shapes = [(3,), (0,), (2, 0), (4,), (5,)]
+    inits = [rng.standard_normal(s) for s in shapes]
+    grads = [[rng.standard_normal(s) for s in shapes] for _ in range(6)]
+
+    def run(lib):
+        ps = [lib.tensor(a).requires_grad_() for a in inits]
+        opt = getattr(lib.optim, name)(ps)
+        for k, step_grads in enumerate(grads):
+            for i, (p, g) in enumerate(zip(ps, step_grads)):
+                skip = (i == 3 and k % 2) or (i == 4 and k < 3)
+                p.grad = None if skip else lib.tensor(g)
+            opt.step()
+        return [p.detach().numpy() for p in ps]
+    for m, t in zip(run(mindtorch), run(torch)):
+        np.testing.assert_allclose(m, t, rtol=1e-13, atol=1e-15)
+
+
+@pytest.mark.parametrize("name,kwargs", [("AdamW", {}), ("Adam", {"weight_decay": 0.1,
+                                                                   "decoupled_weight_decay": True}),
+                                         ("RAdam", {}), ("RAdam", {"weight_decay": 0.1,
+                                                                   "decoupled_weight_decay": True})],
+                         ids=str)
+def test_differentiable_learned_lr_reaches_the_decay_and_radams_step(name, kwargs):
+    # differentiable=True with a tensor lr that requires grad: the decoupled decay's factor
+    # 1 - lr * wd and RAdam's step keep lr in the graph, as PyTorch (lr.grad was missing
+    # their part, or None for RAdam)
+    def program(L):
+        rng = np.random.default_rng(0)
+        x = L.tensor(rng.standard_normal(4), requires_grad=True)
+        lr = L.tensor(0.01, dtype=L.float64, requires_grad=True)
+        w = x.clone()
+        opt = getattr(L.optim, name)([w], lr=lr, differentiable=True, **kwargs)
+        for _ in range(7):  # (RAdam rectifies from its 6th step on)
+            w.grad = L.tensor(rng.standard_normal(4))
+            opt.step()
+        (w * w).sum().backward()
+        return [w.tolist(), x.grad.tolist(), lr.grad.item()]
+    ours, theirs = program(mindtorch), program(torch)
+    # (the float32 bias correction's sqrt is PyTorch's MKL one, an ulp off at times)
+    np.testing.assert_allclose(np.hstack([*ours[:2], ours[2]]),
+                               np.hstack([*theirs[:2], theirs[2]]), rtol=1e-6, atol=1e-9)
+
+
+@pytest.mark.parametrize("name,kwargs", [("Adam", {}), ("AdamW", {}),
+                                         ("Adam", {"amsgrad": True, "maximize": True}),
+                                         ("AdamW", {"amsgrad": True, "lr": 0.01})], ids=str)
+def test_fused_adam_float32_to_the_bit_tails_included(name, kwargs):
+    # PyTorch's fused cpu Adam rounds the second moment of each tensor's last
+    # n % 8 float32 elements (its scalar loop) as fma(v, beta2, (c * g) * g); its vector
+    # loops, the rest, round as the unfused ops and take an exact sqrt (the unfused path's
+    # is MKL's, an ulp off at times): float32 parameters bit-identical to PyTorch's fused
+    shapes = ((3, 4), (5,), (), (2, 1, 3), (7,), (17,), (31,), (20, 33))
+    kwargs = dict(kwargs, fused=True)
+    ours, our_state = _steps(mindtorch, name, kwargs, "float32", shapes)
+    theirs, their_state = _steps(torch, name, kwargs, "float32", shapes)
+    for m, t in zip(ours, theirs):
+        assert np.array_equal(m, t)
+    for i, st in their_state["state"].items():
+        for key, v in st.items():
+            assert np.array_equal(our_state["state"][i][key].numpy(), v.numpy()), (i, key)

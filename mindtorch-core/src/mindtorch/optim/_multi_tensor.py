@@ -183,11 +183,14 @@ def split_flat(opt, group, params, grads, states, keys, scalars=("step",),
     foreach = group.get("foreach")
     if foreach:
         min_tensors = 2
-    if foreach is False or len(params) < min_tensors:  # (too few tensors: no scan each step)
-        return everything
-    if group.get("differentiable"):  # (per tensor, as PyTorch's default for it)
-        return everything
     cache = opt.__dict__.setdefault("_flat", {})
+    if foreach is False or len(params) < min_tensors or group.get("differentiable") or \
+            group.get("fused"):
+        # per tensor (too few tensors: no scan each step; differentiable, as PyTorch's
+        # default for it; fused, whose kernel rounds each tensor's tail its own way): the
+        # buffers' scalars may no longer be equal afterwards
+        cache.pop(id(group), None)
+        return everything
     flat = cache.get(id(group))
     where = None if flat is None else _positions(flat, params, states)
     if where is None:

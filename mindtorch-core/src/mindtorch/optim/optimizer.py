@@ -104,6 +104,12 @@ def _value(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
+def _operand(x):
+    """A hyperparameter as an update uses it: a tensor that requires grad (a learned lr,
+    with differentiable=True) stays one, in the graph as in PyTorch; else _value(x)."""
+    return x if isinstance(x, Tensor) and x.requires_grad else _value(x)
+
+
 def _foreach_form(group):
     """Whether the group asked for foreach=True: PyTorch then runs its multi-tensor
     functions, whose arithmetic some optimizers order differently (NAdam, RAdam, ASGD);
@@ -385,7 +391,7 @@ class Optimizer:
         wd = _value(group["weight_decay"])
         if wd != 0:
             if decoupled:
-                p.mul_(_value(1 - group["lr"] * wd))
+                p.mul_(_operand(1 - group["lr"] * wd))
             else:
                 grad = grad.add(value(p), alpha=wd)
         return grad

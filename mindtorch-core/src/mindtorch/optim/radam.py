@@ -1,7 +1,7 @@
 """torch.optim.RAdam: rectified Adam (plain momentum steps until the variance's rectification
 term is defined, rho_t > 5), weight decay coupled or decoupled."""
 from ._multi_tensor import count
-from .optimizer import Optimizer, _check, _check_betas, _check_lr, _foreach_form, _value
+from .optimizer import Optimizer, _check, _check_betas, _check_lr, _foreach_form, _operand, _value
 
 __all__ = ["RAdam"]
 
@@ -40,7 +40,7 @@ class RAdam(Optimizer):
         if _foreach_form(group):
             return _foreach_update(p, exp_avg, exp_avg_sq, _value(lr), eps, rect,
                                    bias_correction1, bias_correction2)
-        update = (exp_avg / bias_correction1).mul_(_value(lr))
+        update = exp_avg / bias_correction1 * _operand(lr)
         if rect:
             adaptive_lr = (bias_correction2 ** 0.5) / exp_avg_sq.sqrt().add_(eps)
             update = update.mul_(adaptive_lr).mul_(rect)
