@@ -44,21 +44,6 @@ def _check_bounds(a, size, dim, error=None, negative=False):
             f"index {v} is out of bounds for dimension {dim} with size {size}")
 
 
-def _coords(index_shape, dim, idx):
-    """Coordinate arrays addressing self at (i0, .., idx[i], .., in) for every position i
-    of an index tensor of index_shape (gather/scatter's addressing)."""
-    n = len(index_shape)
-    out = []
-    for d in range(n):
-        if d == dim:
-            out.append(idx)
-        else:
-            shape = [1] * n
-            shape[d] = index_shape[d]
-            out.append(np.arange(index_shape[d]).reshape(shape))
-    return tuple(out)
-
-
 def _as1(t):
     """numpy array of t, 0-dim treated as 1-dim (PyTorch's scatter/gather convention)."""
     a = arr(t)
@@ -85,8 +70,10 @@ def gather(self, dim, index, sparse_grad=False):
     _check_bounds(idx, a.shape[dim], dim)
     if idx.size == 0:
         return wrap(np.empty(index._shape, self.dtype.np), self.dtype)
-    # (contiguous as PyTorch's result, whatever the index's layout: NumPy keeps it)
-    return wrap(np.asarray(a[_coords(idx.shape, dim, idx)].reshape(index._shape), order="C"),
+    # one take at flat positions (~3x faster than indexing by a coordinate array per dim);
+    # contiguous as PyTorch's result, whatever the index's layout
+    positions = U.scatter_positions(a.shape, dim, idx)
+    return wrap(np.take(np.ascontiguousarray(a).reshape(-1), positions).reshape(index._shape),
                 self.dtype)
 
 

@@ -8,6 +8,7 @@ window's row-major order, as PyTorch's CPU loops do.
 """
 import functools
 import itertools
+import math
 
 import numpy as np
 from mindtorch import _dtype as D
@@ -252,10 +253,11 @@ def _adaptive_steps(sizes, out):
         yield index, valid
 
 
-def _adaptive_terms(a, sizes, out, fill):
-    """Every window's elements at once, shaped a's leading dims + (window offset,) + out:
-    the i-th offset (row-major inside the windows) of each window, `fill` past a window's
-    end (one gather, not one per offset)."""
+def _adaptive_terms(a, sizes, out, fill, offsets_last=False):
+    """Every window's elements at once, shaped a's leading dims + (window offset,) + out
+    (offsets_last: + out + (window offset,)): the i-th offset (row-major inside the
+    windows) of each window, `fill` past a window's end (one gather, not one per
+    offset)."""
     nd = len(sizes)
     starts, ends, widths = _adaptive_offsets(sizes, out)
     offsets = np.array(list(itertools.product(*map(range, widths))), np.int64)
@@ -264,6 +266,8 @@ def _adaptive_terms(a, sizes, out, fill):
         pos = _along(starts[i], i, nd) + offsets[:, i].reshape((-1,) + (1,) * nd)
         valid = valid & (pos < _along(ends[i], i, nd))
         flat = flat + np.minimum(pos, sizes[i] - 1) * stride
+    if offsets_last:
+        flat, valid = np.moveaxis(flat, 0, -1), np.moveaxis(valid, 0, -1)
     terms = np.take(a.reshape(a.shape[:-nd] + (-1,)), flat, axis=-1)
     np.copyto(terms, fill, where=~valid)
     return terms
@@ -311,6 +315,9 @@ def _adaptive_max(nd):
         a = _work(self)
         sizes, out = a.shape[-nd:], tuple(output_size)
         starts, _, widths = _adaptive_offsets(sizes, out)
+        if math.prod(widths) >= _GATHERED_MAX_MIN and 0 not in shape:
+            best, offset = _gathered_max(_adaptive_terms(a, sizes, out, _lowest(a.dtype), True))
+            return _adaptive_max_result(self, best, offset, starts, widths, sizes)
         even = all(o and n % o == 0 for n, o in zip(sizes, out))
         acc = _Argmax(shape, out, a.dtype, int(np.prod(widths)), padded=even)
         if even:  # equal windows side by side: strided views, nothing to mask
@@ -319,12 +326,46 @@ def _adaptive_max(nd):
                                                     for o, w in zip(offs, widths))], True)
         for n, (index, valid) in enumerate(() if even else _adaptive_steps(sizes, out)):
             acc.update(n, a[(Ellipsis,) + index], valid)
-        pos = [_along(b, i, nd) + o for i, (b, o) in
-               enumerate(zip(starts, acc.window_offsets(widths)))]
-        flat = sum(q * st for q, st in zip(pos, _plane_strides(sizes)))
-        return (wrap(acc.best.astype(self.dtype.np), self.dtype),
-                wrap(np.asarray(flat, np.int64), D.int64))
+        return _adaptive_max_result(self, acc.best, acc.offset, starts, widths, sizes)
     return kernel
+
+
+def _adaptive_max_result(self, best, offset, starts, widths, sizes):
+    """The values and flat input positions of adaptive max pooling, from each window's
+    maximum and its offset inside the window (row-major)."""
+    nd = len(sizes)
+    pos = [_along(b, i, nd) + o for i, (b, o) in
+           enumerate(zip(starts, np.unravel_index(offset, widths)))]
+    flat = sum(q * st for q, st in zip(pos, _plane_strides(sizes)))
+    return (wrap(best.astype(self.dtype.np), self.dtype),
+            wrap(np.asarray(flat, np.int64), D.int64))
+
+
+# windows of this many offsets or more: _gathered_max (whole-array passes over all the
+# windows' elements) rather than _Argmax's steps per offset (a dozen NumPy calls each)
+_GATHERED_MAX_MIN = 16
+
+
+def _gathered_max(t):
+    """_Argmax's results over every window at once, t (lead + out + (offset,)) holding each
+    window's elements in offset order (the lowest value past a window's end): the offset
+    of the first strict maximum, or of the last NaN; the value np.maximum's running
+    maximum leaves (the first NaN; on equal values the later one, which shows only in the
+    sign of a zero)."""
+    last = t.shape[-1] - 1
+    offset = np.argmax(t, axis=-1)  # (the first NaN where there is one)
+    best = np.take_along_axis(t, offset[..., None], -1)[..., 0]
+    if t.dtype.kind != "f":
+        return best, offset
+    nan = np.isnan(best)
+    if nan.any():  # (rare: only those windows looked at again)
+        offset[nan] = last - np.argmax(np.isnan(t[nan])[:, ::-1], axis=-1)
+    zero = best == 0
+    if zero.any():
+        rows = t[zero]
+        tie = last - np.argmax((rows == 0)[:, ::-1], axis=-1)
+        best[zero] = rows[np.arange(len(rows)), tie]
+    return best, offset
 
 
 def _max_unpool(nd):
