@@ -231,3 +231,13 @@ def test_jacfwd_of_jacrev_hessian(case):
         return H.tolist()
     ours, theirs = same_errors(program)
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-9, atol=1e-12)
+
+
+def test_jacfwd_of_a_non_contiguous_input():
+    a = np.arange(12.0).reshape(4, 3) / 7
+
+    def program(L):
+        x = L.tensor(a).t()
+        return L.func.jacfwd(lambda t: t.exp() * t[0].sum())(x).tolist()
+    ours, theirs = same_errors(program)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
