@@ -231,3 +231,30 @@ def test_jacfwd_of_jacrev_hessian(case):
         return H.tolist()
     ours, theirs = same_errors(program)
     np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-9, atol=1e-12)
+
+
+def test_jacfwd_of_a_non_contiguous_input():
+    a = np.arange(12.0).reshape(4, 3) / 7
+
+    def program(L):
+        x = L.tensor(a).t()
+        return L.func.jacfwd(lambda t: t.exp() * t[0].sum())(x).tolist()
+    ours, theirs = same_errors(program)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-12)
+
+
+def test_logcumsumexp_forward_ad_and_hessian():
+    """logcumsumexp's tangent is PyTorch's formula (the double vjp read the backward
+    formula at a zero gradient: log(0), NaN; and its Hessian kept a history)."""
+    g = np.random.default_rng(0)
+    a, w = g.standard_normal((2, 3)), g.standard_normal((2, 3))
+
+    def program(L):
+        x = L.tensor(a)
+        jac = L.func.jacfwd(lambda t: L.logcumsumexp(t, 1))(x)
+        hess = L.func.hessian(lambda t: (L.logcumsumexp(t, 1) * L.tensor(w)).sum())(x)
+        return jac.tolist(), hess.requires_grad, hess.detach().tolist()
+    ours, theirs = same_errors(program)
+    assert ours[1][1] == theirs[1][1]
+    np.testing.assert_allclose(ours[1][0], theirs[1][0], rtol=1e-10)
+    np.testing.assert_allclose(ours[1][2], theirs[1][2], rtol=1e-9, atol=1e-12)

@@ -472,7 +472,8 @@ def jacfwd(func, argnums=0, has_aux=False, *, randomness="error"):
         inputs = [t for tree in trees for t in _leaves(tree)]
 
         def run(j=None, i=None):  # func with the one-hot tangent (input j, element i)
-            ts = [M.zeros_like(x) for x in inputs]  # (fresh: jacrev(jacfwd) saves them)
+            # (fresh: jacrev(jacfwd) saves them; contiguous: element i in logical order)
+            ts = [M.zeros_like(x, memory_format=M.contiguous_format) for x in inputs]
             if j is not None:
                 ts[j].view(-1)[i] = 1
             it = iter(ts)

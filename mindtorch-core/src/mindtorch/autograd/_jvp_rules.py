@@ -243,6 +243,18 @@ def _log_softmax(op, args, T, outs):
     return t - (t * y.exp()).sum(args[1], keepdim=True)
 
 
+def _logcumsumexp(op, args, T, outs):
+    """PyTorch's: cumsum(t e^(x - max)) / cumsum(e^(x - max)), 0 where that sum vanishes
+    (the double vjp would read the formula at a zero gradient, whose log is -inf; the
+    backward formula itself takes the logcumsumexp of -1e308 entries: no 0 / 0 there)."""
+    x, dim = args[0], args[1]
+    e = (x - x.amax(dim, keepdim=True)).exp() if not x.dtype.is_complex else \
+        (x - x.real.amax(dim, keepdim=True)).exp()
+    total = e.cumsum(dim)
+    vanishing = total.abs() < 1e-13
+    return (e * T[0]).cumsum(dim).masked_fill(vanishing, 0) / total.masked_fill(vanishing, 1)
+
+
 def _selected(op, args, T, outs):
     """Ops choosing elements (values, indices): the values' tangent is gathered."""
     t, indices = T[0], outs[1]
@@ -364,6 +376,7 @@ RULES = {
     "zero_": _zero,
     "softmax": _softmax,
     "log_softmax": _log_softmax,
+    "logcumsumexp": _logcumsumexp,
     **{n: _selected for n in ("sort", "topk", "kthvalue", "mode", "cummax", "cummin")},
 }
 
