@@ -250,3 +250,24 @@ def test_worker_refuses_to_send_a_non_leaf_requiring_grad():
     assert err[0] == expected[0]
     assert err[1].startswith("Caught RuntimeError in DataLoader worker process 0.")
     assert err[1].splitlines()[-1] == f"RuntimeError: {expected[1]}"
+
+
+class _Permuted(torch.utils.data.Dataset):
+    def __init__(self, lib):
+        self.lib = lib
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        images = self.lib.arange(48.0).reshape(2, 4, 3, 2)
+        return {"chw": images[i].permute(2, 0, 1), "t": images[i, 0].t()}
+
+
+def test_dense_views_from_workers_keep_their_strides():
+    def program(L):
+        loader = L.utils.data.DataLoader(_Permuted(L), batch_size=None, num_workers=1,
+                                         multiprocessing_context="fork")
+        return [(k, b[k].stride(), b[k].is_contiguous(), b[k].tolist())
+                for b in loader for k in sorted(b)]
+    same_outcome(program)
