@@ -271,3 +271,14 @@ def test_dense_views_from_workers_keep_their_strides():
         return [(k, b[k].stride(), b[k].is_contiguous(), b[k].tolist())
                 for b in loader for k in sorted(b)]
     same_outcome(program)
+
+
+def test_dataset_kind_creates_fetchers():
+    def program(L):
+        kind = L.utils.data.dataloader._DatasetKind
+        fetcher = kind.create_fetcher(kind.Map, [[1, 2], [3, 4]], True,
+                                      L.utils.data.default_collate, False)
+        items = kind.create_fetcher(kind.Iterable, range(3), False, lambda x: x * 10, False)
+        return [t.tolist() for t in fetcher.fetch([1, 0])], items.fetch(None), \
+            type(items).__name__
+    same_outcome(program)

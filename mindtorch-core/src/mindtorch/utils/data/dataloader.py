@@ -56,6 +56,10 @@ def _start(worker):
 class _DatasetKind:
     Map, Iterable = 0, 1
 
+    @staticmethod
+    def create_fetcher(kind, dataset, auto_collation, collate_fn, drop_last):
+        return _fetcher_class(kind)(dataset, auto_collation, collate_fn, drop_last)
+
 
 class _InfiniteConstantSampler(Sampler):
     """The sampler of an iterable dataset: None forever (the dataset decides the end)."""
