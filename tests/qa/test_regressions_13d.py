@@ -282,3 +282,27 @@ def test_dataset_kind_creates_fetchers():
         return [t.tolist() for t in fetcher.fetch([1, 0])], items.fetch(None), \
             type(items).__name__
     same_outcome(program)
+
+
+class _Threads(torch.utils.data.Dataset):
+    def __init__(self, lib):
+        self.lib = lib
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        return self.lib.get_num_threads()
+
+
+def test_workers_run_on_one_thread():
+    def program(L):
+        before = L.get_num_threads()
+        L.set_num_threads(2)
+        try:
+            loader = L.utils.data.DataLoader(_Threads(L), batch_size=None, num_workers=1,
+                                             multiprocessing_context="fork")
+            return list(loader), L.get_num_threads()
+        finally:
+            L.set_num_threads(before)
+    assert same_outcome(program) == ([1], 2)
