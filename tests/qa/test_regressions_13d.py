@@ -306,3 +306,19 @@ def test_workers_run_on_one_thread():
         finally:
             L.set_num_threads(before)
     assert same_outcome(program) == ([1], 2)
+
+
+class _TensorThenInt(torch.utils.data.Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return mindtorch.ones(1) if i == 0 else 1
+
+
+def test_worker_collation_of_a_tensor_then_a_number_fails_as_pytorch():
+    loader = mindtorch.utils.data.DataLoader(_TensorThenInt(), batch_size=2, num_workers=1,
+                                             multiprocessing_context="fork")
+    err = _error(lambda: list(loader))
+    assert err[0] == "AttributeError"  # PyTorch's worker asks every sample for its numel
+    assert err[1].splitlines()[-1] == "AttributeError: 'int' object has no attribute 'numel'"
