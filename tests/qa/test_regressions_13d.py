@@ -250,3 +250,75 @@ def test_worker_refuses_to_send_a_non_leaf_requiring_grad():
     assert err[0] == expected[0]
     assert err[1].startswith("Caught RuntimeError in DataLoader worker process 0.")
     assert err[1].splitlines()[-1] == f"RuntimeError: {expected[1]}"
+
+
+class _Permuted(torch.utils.data.Dataset):
+    def __init__(self, lib):
+        self.lib = lib
+
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        images = self.lib.arange(48.0).reshape(2, 4, 3, 2)
+        return {"chw": images[i].permute(2, 0, 1), "t": images[i, 0].t()}
+
+
+def test_dense_views_from_workers_keep_their_strides():
+    def program(L):
+        loader = L.utils.data.DataLoader(_Permuted(L), batch_size=None, num_workers=1,
+                                         multiprocessing_context="fork")
+        return [(k, b[k].stride(), b[k].is_contiguous(), b[k].tolist())
+                for b in loader for k in sorted(b)]
+    same_outcome(program)
+
+
+def test_dataset_kind_creates_fetchers():
+    def program(L):
+        kind = L.utils.data.dataloader._DatasetKind
+        fetcher = kind.create_fetcher(kind.Map, [[1, 2], [3, 4]], True,
+                                      L.utils.data.default_collate, False)
+        items = kind.create_fetcher(kind.Iterable, range(3), False, lambda x: x * 10, False)
+        return [t.tolist() for t in fetcher.fetch([1, 0])], items.fetch(None), \
+            type(items).__name__
+    same_outcome(program)
+
+
+class _Threads(torch.utils.data.Dataset):
+    def __init__(self, lib):
+        self.lib = lib
+
+    def __len__(self):
+        return 1
+
+    def __getitem__(self, i):
+        return self.lib.get_num_threads()
+
+
+def test_workers_run_on_one_thread():
+    def program(L):
+        before = L.get_num_threads()
+        L.set_num_threads(2)
+        try:
+            loader = L.utils.data.DataLoader(_Threads(L), batch_size=None, num_workers=1,
+                                             multiprocessing_context="fork")
+            return list(loader), L.get_num_threads()
+        finally:
+            L.set_num_threads(before)
+    assert same_outcome(program) == ([1], 2)
+
+
+class _TensorThenInt(torch.utils.data.Dataset):
+    def __len__(self):
+        return 2
+
+    def __getitem__(self, i):
+        return mindtorch.ones(1) if i == 0 else 1
+
+
+def test_worker_collation_of_a_tensor_then_a_number_fails_as_pytorch():
+    loader = mindtorch.utils.data.DataLoader(_TensorThenInt(), batch_size=2, num_workers=1,
+                                             multiprocessing_context="fork")
+    err = _error(lambda: list(loader))
+    assert err[0] == "AttributeError"  # PyTorch's worker asks every sample for its numel
+    assert err[1].splitlines()[-1] == "AttributeError: 'int' object has no attribute 'numel'"

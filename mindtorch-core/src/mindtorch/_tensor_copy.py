@@ -23,10 +23,12 @@ def __reduce_ex__(self, protocol):
     return _rebuild_tensor, args
 
 def _reduce_compact(self):
-    """A reduction of only this tensor's elements (contiguous), for transports where
-    sending a view's whole storage would be wasteful (DataLoader workers)."""
+    """A reduction of only this tensor's elements, for transports where sending a view's
+    whole storage would be wasteful (DataLoader workers): a dense view (a transpose, a
+    permutation) keeps its strides, as over PyTorch's shared storage; one with gaps
+    comes back contiguous."""
     from ._creation import _rebuild
-    return (_rebuild, (np.array(self.cpu()._host(), order="C"), str(self._device),
+    return (_rebuild, (np.array(self.cpu()._host(), order="K"), str(self._device),
                        self.requires_grad))
 
 def __deepcopy__(self, memo):

@@ -56,6 +56,10 @@ def _start(worker):
 class _DatasetKind:
     Map, Iterable = 0, 1
 
+    @staticmethod
+    def create_fetcher(kind, dataset, auto_collation, collate_fn, drop_last):
+        return _fetcher_class(kind)(dataset, auto_collation, collate_fn, drop_last)
+
 
 class _InfiniteConstantSampler(Sampler):
     """The sampler of an iterable dataset: None forever (the dataset decides the end)."""
@@ -296,11 +300,11 @@ class _SingleProcessDataLoaderIter(_BaseDataLoaderIter):
         super().__init__(loader)
         if self._timeout != 0:
             raise AssertionError("_SingleProcessDataLoaderIter requires timeout == 0")
-        self._fetcher = _fetcher_class(self._dataset_kind)(
+        self._dataset_fetcher = _fetcher_class(self._dataset_kind)(
             self._dataset, self._auto_collation, self._collate_fn, self._drop_last)
 
     def _next_data(self):
-        return self._fetcher.fetch(self._next_index())
+        return self._dataset_fetcher.fetch(self._next_index())
 
 
 class _MultiProcessingDataLoaderIter(_BaseDataLoaderIter):

@@ -72,7 +72,9 @@ def collate_tensor_fn(batch, *, collate_fn_map=None):
     if get_worker_info() is None:
         return stack(batch, 0)
     # a worker stacks into a new tensor of the first sample's dtype (PyTorch's shared
-    # memory buffer): other dtypes must cast to it, samples requiring grad are refused
+    # memory buffer, sized from every sample's numel first: a non-tensor fails there):
+    # other dtypes must cast to it, samples requiring grad are refused
+    sum(x.numel() for x in batch)
     out = empty((len(batch), *elem.shape), dtype=elem.dtype, device=elem.device)
     return stack(batch, 0, out=out)
 

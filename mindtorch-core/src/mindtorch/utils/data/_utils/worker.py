@@ -133,6 +133,8 @@ def worker_loop(fetcher_cls, dataset, index_queue, data_queue, done_event, auto_
     """Serve (idx, index) tasks until told to stop (None) or the parent dies."""
     global _worker_info
     try:
+        from .... import set_num_threads
+        set_num_threads(1)  # as PyTorch's workers (kernels that split work round by it)
         seed = base_seed + worker_id
         _seed_everything(base_seed, worker_id)
         _worker_info = WorkerInfo(id=worker_id, num_workers=num_workers, seed=seed,
