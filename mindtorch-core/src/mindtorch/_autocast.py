@@ -18,48 +18,58 @@ class _State(_thread_local):
 
 state = _State()
 
-# PyTorch's CPU autocast lists (ops mindtorch has): lower precision (the autocast dtype)
-# and float32; float64 tensors are never cast.  (Its "promote" ops, cat and stack,
-# already promote to the widest dtype here.)
-_LOWER = ("conv1d", "conv2d", "conv3d", "bmm", "mm", "linalg_vecdot", "baddbmm", "addmm",
-          "addbmm", "linear", "matmul", "conv_transpose1d", "conv_transpose2d",
-          "conv_transpose3d", "prelu", "scaled_dot_product_attention")
-_FP32 = ("avg_pool3d", "binary_cross_entropy", "grid_sampler", "polar", "prod", "quantile",
-         "nanquantile", "stft", "cdist", "trace", "view_as_complex", "cholesky",
-         "cholesky_inverse", "cholesky_solve", "inverse", "lu_solve", "orgqr", "ormqr",
-         "pinverse", "max_pool3d", "max_unpool2d", "max_unpool3d", "adaptive_avg_pool3d",
-         "reflection_pad1d", "reflection_pad2d", "replication_pad1d", "replication_pad2d",
-         "replication_pad3d", "mse_loss", "cosine_embedding_loss", "nll_loss", "nll_loss2d",
-         "hinge_embedding_loss", "poisson_nll_loss", "smooth_l1_loss", "cross_entropy_loss",
-         "cross_entropy", "l1_loss", "huber_loss", "margin_ranking_loss", "soft_margin_loss",
-         "triplet_margin_loss", "multi_margin_loss", "ctc_loss", "kl_div",
-         "multilabel_margin_loss", "binary_cross_entropy_with_logits", "fft_fft", "fft_ifft",
-         "fft_fft2", "fft_ifft2", "fft_fftn", "fft_ifftn", "fft_rfft", "fft_irfft",
-         "fft_rfft2", "fft_irfft2", "fft_rfftn", "fft_irfftn", "fft_hfft", "fft_ihfft",
-         "linalg_cond", "linalg_matrix_rank", "linalg_solve", "linalg_cholesky",
-         "linalg_svdvals", "linalg_eigvals", "linalg_eigvalsh", "linalg_inv",
-         "linalg_householder_product", "linalg_tensorinv", "linalg_tensorsolve", "geqrf",
-         "qr", "svd", "triangular_solve", "fractional_max_pool2d", "fractional_max_pool3d",
-         "adaptive_max_pool3d", "linalg_qr", "linalg_cholesky_ex", "linalg_svd", "linalg_eig",
-         "linalg_eigh", "linalg_lstsq", "linalg_inv_ex")
-# ops PyTorch's autocast passes through whole (their own kernels, not decompositions into
-# the ops above): run with autocast off, their inputs as given
-_KEEP = ("bilinear",)
-POLICY = {**dict.fromkeys(_FP32, "fp32"), **dict.fromkeys(_LOWER, "lower"),
-          **dict.fromkeys(_KEEP, "keep")}
+# PyTorch's CPU autocast policy (aten's autocast_mode.cpp), by op name: "lower" runs the op
+# in the autocast dtype, "fp32" in float32, "promote" in the widest floating dtype of its
+# inputs (PyTorch's autocast prioritize: float32 over the autocast dtype, any other
+# lower-precision dtype an error), "keep" as given with autocast off.  Tensors of other
+# devices, float64 and non-floating tensors are never cast.  Besides PyTorch's names the
+# table lists mindtorch's entry ops that reach the same computation without going through
+# the listed op's binding (decompositions call kernels directly): they are marked "# entry".
+_POLICY_TABLE = {
+    "lower": (
+        "conv1d", "conv2d", "conv3d", "bmm", "mm", "linalg_vecdot", "baddbmm", "addmm",
+        "addbmm", "linear", "matmul", "conv_tbc", "conv_transpose1d", "conv_transpose2d",
+        "conv_transpose3d", "prelu", "scaled_dot_product_attention"),
+    "fp32": (
+        "avg_pool3d", "binary_cross_entropy", "grid_sampler", "polar", "prod", "quantile",
+        "nanquantile", "stft", "cdist", "trace", "view_as_complex", "cholesky",
+        "cholesky_inverse", "cholesky_solve", "inverse", "lu_solve", "orgqr", "ormqr",
+        "pinverse", "max_pool3d", "max_unpool2d", "max_unpool3d", "adaptive_avg_pool3d",
+        "reflection_pad1d", "reflection_pad2d", "replication_pad1d", "replication_pad2d",
+        "replication_pad3d", "mse_loss", "cosine_embedding_loss", "nll_loss", "nll_loss2d",
+        "hinge_embedding_loss", "poisson_nll_loss", "smooth_l1_loss", "cross_entropy_loss",
+        "cross_entropy", "l1_loss", "huber_loss", "margin_ranking_loss", "soft_margin_loss",
+        "triplet_margin_loss", "multi_margin_loss", "ctc_loss", "kl_div",
+        "multilabel_margin_loss", "binary_cross_entropy_with_logits", "fft_fft", "fft_ifft",
+        "fft_fft2", "fft_ifft2", "fft_fftn", "fft_ifftn", "fft_rfft", "fft_irfft",
+        "fft_rfft2", "fft_irfft2", "fft_rfftn", "fft_irfftn", "fft_hfft", "fft_ihfft",
+        "linalg_cond", "linalg_matrix_rank", "linalg_solve", "linalg_cholesky",
+        "linalg_svdvals", "linalg_eigvals", "linalg_eigvalsh", "linalg_inv",
+        "linalg_householder_product", "linalg_tensorinv", "linalg_tensorsolve", "geqrf",
+        "qr", "svd", "triangular_solve", "fractional_max_pool2d", "fractional_max_pool3d",
+        "adaptive_max_pool3d", "linalg_qr", "linalg_cholesky_ex", "linalg_svd", "linalg_eig",
+        "linalg_eigh", "linalg_lstsq", "linalg_inv_ex",
+        "grid_sample", "_ctc_loss_intlist"),  # entry: F.grid_sample, ctc_loss(int lists)
+    "promote": (
+        "cat", "stack", "index_copy",
+        # entry: cat's aliases and the stacking functions, which PyTorch builds on cat
+        "concat", "concatenate", "hstack", "vstack", "dstack", "column_stack", "row_stack"),
+    # ops PyTorch's autocast passes through whole (their own kernels, not decompositions
+    # into the ops above)
+    "keep": ("bilinear",),
+}
+POLICY = {name: kind for kind, names in _POLICY_TABLE.items() for name in names}
 _NN = "functional_"  # nn.functional ops are declared with this prefix
 
 
 def policy(name):
     """The autocast policy of an op name, or None."""
-    return POLICY.get(name[len(_NN):] if name.startswith(_NN) else name)
+    return POLICY.get(name.removeprefix(_NN))
 
 
 def run(op, args):
     """op(*args) under autocast: its eligible tensors cast, the op itself run with
     autocast off."""
-    from ._dtype import float32, float64
-    from ._tensor import Tensor
     device = next((a._device.type for a in _tensors(args)), None)
     dtype = state.dtypes.get(device)
     prev_on, prev = state.on, state.dtypes
@@ -67,21 +77,52 @@ def run(op, args):
     try:
         kind = policy(op.name)
         if dtype is not None and kind != "keep":
-            to = float32 if kind == "fp32" else dtype
-
-            def cast(a):
-                if isinstance(a, Tensor):
-                    if a._device.type == device and a.dtype.is_floating_point and \
-                            a.dtype is not float64 and a.dtype is not to:
-                        return a.to(to)
-                    return a
-                if isinstance(a, (list, tuple)) and any(isinstance(t, Tensor) for t in a):
-                    return type(a)(cast(t) for t in a)
-                return a
-            args = [cast(a) for a in args]
+            to = _target(kind, dtype, [t for t in _tensors(args) if _eligible(t, device)])
+            args = [_cast(a, device, to) for a in args]
         return op.call(*args)
     finally:
         state.on, state.dtypes = prev_on, prev
+
+
+def _eligible(t, device):
+    """Autocast casts floating tensors of its device, float64 excepted."""
+    return t._device.type == device and t.dtype.is_floating_point and t.dtype.name != "float64"
+
+
+def _target(kind, dtype, tensors):
+    """The dtype an op of policy `kind` runs in, given its eligible tensors."""
+    from ._dtype import float32
+    if kind == "lower":
+        return dtype
+    if kind == "fp32":
+        return float32
+    to = dtype  # promote: PyTorch's prioritize, in argument order
+    for t in tensors:
+        if to is float32 or t.dtype is float32:
+            to = float32
+        elif t.dtype is not dtype:
+            raise RuntimeError("Unexpected floating ScalarType in at::autocast::prioritize")
+    return to
+
+
+def _cast(a, device, to):
+    from ._tensor import Tensor
+    if isinstance(a, Tensor):
+        return a.to(to) if _eligible(a, device) and a.dtype is not to else a
+    if isinstance(a, (list, tuple)) and any(isinstance(t, Tensor) for t in a):
+        return type(a)(_cast(t, device, to) for t in a)
+    return a
+
+
+def cast_eligible(value, device, to):
+    """value (a tensor or nested lists / tuples of them, None allowed) with the tensors
+    autocast casts on `device` cast to `to`: what a listed op's autocast wrapper does."""
+    from ._tensor import Tensor
+    if isinstance(value, Tensor):
+        return _cast(value, device, to)
+    if isinstance(value, (list, tuple)):
+        return type(value)(cast_eligible(v, device, to) for v in value)
+    return value
 
 
 class off:

@@ -9,12 +9,19 @@ import warnings
 from .._autocast import state
 
 _ACCELERATORS = ("cuda", "xpu", "mps", "npu", "hpu", "xla", "mtia")
+# regions refused with a warning when the device is absent: PyTorch's cuda, and mindtorch's
+# own npu (PyTorch enters the others' regions, which then cast nothing)
+_WARN_UNAVAILABLE = ("cuda", "npu")
 _BF16_DEFAULT = ("cpu", "hpu", "xla")  # PyTorch's default autocast dtype there; else float16
 
 
-def _device_type(device_type):
-    """device_type as PyTorch reads it (torch.device's parsing and message)."""
+def _device_type(device_type, fn="_is_autocast_available"):
+    """device_type as PyTorch reads it: a str (TypeError naming fn otherwise), parsed with
+    torch.device's rules and messages ("cpu:0" is cpu)."""
     from .._device import device
+    if not isinstance(device_type, str):
+        kind = "torch.device" if isinstance(device_type, device) else type(device_type).__name__
+        raise TypeError(f"{fn}(): argument 'device_type' (position 1) must be str, not {kind}")
     return device(device_type).type
 
 
@@ -32,7 +39,7 @@ def get_autocast_dtype(device_type):
     """The dtype set for device_type: the innermost region's (enabled or not), else the
     default."""
     from .. import _dtype as D
-    device_type = _device_type(device_type)
+    device_type = _device_type(device_type, "get_autocast_dtype")
     if device_type in state.fast:
         return state.fast[device_type]
     if device_type == "meta":
@@ -42,10 +49,10 @@ def get_autocast_dtype(device_type):
 
 def set_autocast_dtype(device_type, dtype):
     from .._dtype import dtype as Dtype
+    device_type = _device_type(device_type, "set_autocast_dtype")
     if not isinstance(dtype, Dtype):
         raise TypeError(f"set_autocast_dtype(): argument 'dtype' (position 2) must be "
                         f"torch.dtype, not {type(dtype).__name__}")
-    device_type = _device_type(device_type)
     state.fast = {**state.fast, device_type: dtype}
     if device_type in state.dtypes:
         state.dtypes = {**state.dtypes, device_type: dtype}
@@ -54,12 +61,13 @@ def set_autocast_dtype(device_type, dtype):
 def is_autocast_enabled(device_type=None):
     if device_type is None:
         return "cuda" in state.dtypes
-    if device_type in state.dtypes:
+    if type(device_type) is str and device_type in state.dtypes:
         return True
-    if _device_type(device_type) == "meta":
+    device_type = _device_type(device_type, "is_autocast_enabled")
+    if device_type == "meta":
         raise RuntimeError("unknown device type for autocast in "
                            "get_autocast_dispatch_key_from_device_type")
-    return _device_type(device_type) in state.dtypes
+    return device_type in state.dtypes
 
 
 def set_autocast_enabled(device_type, enabled=None):
@@ -67,10 +75,10 @@ def set_autocast_enabled(device_type, enabled=None):
     position = 2
     if enabled is None:
         device_type, enabled, position = "cuda", device_type, 1
+    device_type = _device_type(device_type, "set_autocast_enabled")
     if not isinstance(enabled, bool):
         raise TypeError(f"set_autocast_enabled(): argument 'enabled' (position {position}) "
                         f"must be bool, not {type(enabled).__name__}")
-    device_type = _device_type(device_type)
     is_autocast_enabled(device_type)  # (refuses meta)
     dtypes = dict(state.dtypes)
     if enabled:
@@ -82,49 +90,57 @@ def set_autocast_enabled(device_type, enabled=None):
 
 class autocast:
     def __init__(self, device_type, dtype=None, enabled=True, cache_enabled=None):
+        from .. import _dtype as D
         if not isinstance(device_type, str):
             raise ValueError(f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
-        _device_type(device_type)  # (an unknown type: torch.device's error)
-        if device_type == "meta" or not (device_type == "cpu" or device_type in _ACCELERATORS
-                                         or _available(device_type)):
+        self.fast_dtype = get_autocast_dtype(device_type) if dtype is None else dtype
+        self.device = device_type
+        if not (is_autocast_available(device_type) or device_type in _ACCELERATORS):
             raise RuntimeError(f"User specified an unsupported autocast device_type "
                                f"'{device_type}'")
-        self.device = device_type
-        self.fast_dtype = get_autocast_dtype(device_type) if dtype is None else dtype
-        self._cache_enabled = True if cache_enabled is None else cache_enabled
-        if enabled and device_type in _ACCELERATORS and not _available(device_type):
+        self._cache_enabled = is_autocast_cache_enabled() if cache_enabled is None \
+            else cache_enabled
+        if enabled and _device_type(device_type) in _WARN_UNAVAILABLE \
+                and not _available(_device_type(device_type)):
             name = "CUDA is not available or torch_xla is imported" if device_type == "cuda" \
                 else f"{device_type.upper()} is not available"
             warnings.warn(f"{name}. Disabling autocast.", stacklevel=2)
             enabled = False
-        if enabled and device_type == "cpu" and self.fast_dtype.name not in ("bfloat16",
-                                                                               "float16"):
-            warnings.warn("In CPU autocast, but the target dtype is not supported. Disabling "
-                          "autocast.\nCPU Autocast only supports dtypes of torch.bfloat16, "
-                          "torch.float16 currently.", stacklevel=2)
+        elif enabled and device_type != "cuda" and self.fast_dtype not in (D.bfloat16,
+                                                                            D.float16):
+            name = device_type.upper()
+            warnings.warn(f"In {name} autocast, but the target dtype is not supported. "
+                          f"Disabling autocast.\n{name} Autocast only supports dtypes of "
+                          f"torch.bfloat16, torch.float16 currently.", stacklevel=2)
             enabled = False
-        self._enabled = bool(enabled)
+        self._enabled = enabled
 
     def __enter__(self):
-        # as PyTorch: the region's dtype is set even when it is disabled
-        self._prev = (state.on, state.dtypes, state.fast, state.cache)
-        dtypes = dict(state.dtypes)
-        if self._enabled:
-            dtypes[self.device] = self.fast_dtype
-        else:
-            dtypes.pop(self.device, None)
-        state.on, state.dtypes = bool(dtypes), dtypes
-        state.fast, state.cache = {**state.fast, self.device: self.fast_dtype}, \
-            self._cache_enabled
+        # as PyTorch: this device type's state is set (its dtype even when disabled) and
+        # restored on exit, with the cache flag
+        self._prev = (is_autocast_enabled(self.device), get_autocast_dtype(self.device),
+                      state.cache)
+        set_autocast_enabled(self.device, self._enabled)
+        set_autocast_dtype(self.device, self.fast_dtype)
         state.nesting += 1
+        set_autocast_cache_enabled(self._cache_enabled)
         return self
 
     def __exit__(self, *exc):
-        state.on, state.dtypes, state.fast, state.cache = self._prev
+        enabled, dtype, cache = self._prev
         state.nesting -= 1
+        set_autocast_enabled(self.device, enabled)
+        set_autocast_dtype(self.device, dtype)
+        set_autocast_cache_enabled(cache)
         return False
 
     def __call__(self, fn):
+        if not callable(fn):
+            raise TypeError(f"autocast()(func) requires a callable, but got "
+                            f"{type(fn).__name__}. Did you mean to use autocast as a context "
+                            f"manager? For example:\n    with torch.autocast(device_type=...):"
+                            f"\n        output = model(input)")
+
         @functools.wraps(fn)
         def wrapped(*args, **kwargs):
             with self._clone():
@@ -219,7 +235,9 @@ def is_autocast_cache_enabled():
 
 
 def set_autocast_cache_enabled(enabled):
-    state.cache = bool(enabled)
+    if not isinstance(enabled, bool):
+        raise TypeError(f"enabled must be a bool (got {type(enabled).__name__})")
+    state.cache = enabled
 
 
 def autocast_increment_nesting():

@@ -4,6 +4,7 @@ when one was; update shrinks the scale after such a step and grows it after
 growth_interval clean ones.  Computed with mindtorch ops (any device)."""
 import enum
 import warnings
+from collections.abc import Iterable
 
 
 class OptState(enum.Enum):
@@ -50,9 +51,9 @@ class GradScaler:
                 self._scale = mindtorch.full((), self._init_scale, dtype=mindtorch.float32,
                                              device=outputs.device)
             return outputs * self._scale.to(outputs.device)
-        if isinstance(outputs, (list, tuple)):
-            scaled = [self.scale(o) for o in outputs]
-            return type(outputs)(scaled) if isinstance(outputs, tuple) else scaled
+        if isinstance(outputs, Iterable):  # (as PyTorch: other iterables give a lazy map)
+            scaled = map(self.scale, outputs)
+            return type(outputs)(scaled) if isinstance(outputs, (list, tuple)) else scaled
         raise ValueError("outputs must be a Tensor or an iterable of Tensors")
 
     def _state(self, optimizer):

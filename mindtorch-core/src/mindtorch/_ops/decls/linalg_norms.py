@@ -5,6 +5,7 @@ torch.cdist.  (Imported by decls/factorization.py.)
 Where torch takes a norm order that is a number or a string, the string form is its own op
 (`_linalg_matrix_norm_str`, ...) and the public function picks one by the argument's type.
 """
+from ... import _autocast
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes, numel
 from ..._warn_once import warn_once
@@ -160,7 +161,8 @@ def _equal_rank(op):
     def make(binding):
         def public(a, b, *args, **kwargs):
             if hasattr(a, "ndim") and hasattr(b, "ndim"):  # (torch's order: dim comes last)
-                _vecdot_checks(a, b)
+                if not _autocast.state.on:  # (autocast casts first; the kernel checks then)
+                    _vecdot_checks(a, b)
                 if a.ndim == b.ndim == 1:  # PyTorch takes vdot's path: no broadcasting
                     from .linalg import dot_shape
                     dot_shape(a, b)

@@ -10,6 +10,7 @@ import numbers
 import warnings
 
 import mindtorch
+from mindtorch import _autocast
 from mindtorch._ops import OPS
 from mindtorch._warn_once import warn_once
 
@@ -128,9 +129,27 @@ def _onednn_lstm(mode, x, batch_sizes, layers):
             or not x.numel() or layers[0][0][4] is not None
             or not mindtorch.backends.mkldnn.enabled):
         return False
+    return _mkldnn_bf16_supported(x.device.type)
+
+
+def _mkldnn_bf16_supported(device_type):
     from ..._device_modules import device_module
-    supported = getattr(device_module(x.device.type), "_is_mkldnn_bf16_supported", None)
+    supported = getattr(device_module(device_type), "_is_mkldnn_bf16_supported", None)
     return supported is not None and supported()
+
+
+def _autocast_onednn_dtype(mode, x, batch_sizes, proj_size):
+    """The dtype an LSTM runs in under autocast when PyTorch takes oneDNN's path (its
+    use_mkldnn: an unpacked float32, or bfloat16 where oneDNN supports it, input without
+    projections), whose mkldnn_rnn op is on autocast's lower-precision list; else None."""
+    if (mode != "LSTM" or not _autocast.state.on or batch_sizes is not None or proj_size
+            or not x.numel() or not mindtorch.backends.mkldnn.enabled):
+        return None
+    dtype = _autocast.state.dtypes.get(x.device.type)
+    if x.dtype is mindtorch.float32 or (x.dtype is mindtorch.bfloat16 and
+                                        _mkldnn_bf16_supported(x.device.type)):
+        return dtype
+    return None
 
 
 def _onednn_lstm_direction(x, state, w_ih, w_hh, b_ih, b_hh, reverse):
@@ -283,7 +302,7 @@ class RNNBase(Module):
 
     def check_input(self, input, batch_sizes):
         weight_dtype = self._flat_weights[0].dtype
-        if input.dtype != weight_dtype:
+        if input.dtype != weight_dtype and not _autocast.state.on:  # (autocast casts)
             raise ValueError(
                 f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight_dtype}). "
                 f"Convert input: input.to({weight_dtype}), or convert model: "
@@ -373,9 +392,18 @@ class RNNBase(Module):
                 warn_once("lstm_proj_onednn", "LSTM with projections is not supported with "
                           "oneDNN. Using default implementation.")
         sizes_list = None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()]
-        output, hidden = _rnn_forward(self.mode, input, sizes_list, hx if states == 2 else (hx,),
-                                      self._layer_params(), self.dropout, self.training,
-                                      self.bidirectional)
+        hx, layers = hx if states == 2 else (hx,), self._layer_params()
+        onednn = _autocast_onednn_dtype(self.mode, input, batch_sizes, self.proj_size)
+        if onednn is not None:  # (mkldnn_rnn under autocast: everything cast, then run)
+            device = input.device.type
+            input, hx, layers = (_autocast.cast_eligible(v, device, onednn)
+                                 for v in (input, hx, layers))
+            with _autocast.off():
+                output, hidden = _rnn_forward(self.mode, input, sizes_list, hx, layers,
+                                              self.dropout, self.training, self.bidirectional)
+        else:
+            output, hidden = _rnn_forward(self.mode, input, sizes_list, hx, layers,
+                                          self.dropout, self.training, self.bidirectional)
         hidden = hidden if states == 2 else hidden[0]
         if packed:
             output = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
