@@ -176,3 +176,15 @@ def test_fused_sgd_momentum_buffer_tails():
     for i, st in theirs["state"].items():
         assert np.array_equal(ours["state"][i]["momentum_buffer"].numpy(),
                               st["momentum_buffer"].numpy()), i
+
+
+def test_sgd_state_dict_without_fused_loads_unfused():
+    # a state_dict from before `fused` existed: PyTorch's SGD.__setstate__ fills False
+    def program(L):
+        ps = [L.nn.Parameter(L.ones(3))]
+        opt = L.optim.SGD(ps, lr=0.1, momentum=0.9)
+        sd = opt.state_dict()
+        del sd["param_groups"][0]["fused"]
+        opt.load_state_dict(sd)
+        return opt.param_groups[0]["fused"], opt.defaults["fused"]
+    same_outcome(program)

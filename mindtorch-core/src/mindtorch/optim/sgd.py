@@ -25,6 +25,13 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
         _check_fused(fused, foreach, differentiable)
 
+    def __setstate__(self, state):
+        # (PyTorch's SGD: a group saved without "fused" loads as fused=False, not the
+        # constructor's None)
+        for group in state.get("param_groups", ()):
+            group.setdefault("fused", False)
+        super().__setstate__(state)
+
     _scalar_keys = ()
     _takes_sparse = True  # (a sparse momentum buffer, as PyTorch's)
     _min_tensors = 24  # the measured break-even: ~2 ops saved per tensor
