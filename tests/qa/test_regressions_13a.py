@@ -162,3 +162,29 @@ def test_fused_adam_float32_to_the_bit_tails_included(name, kwargs):
     for i, st in their_state["state"].items():
         for key, v in st.items():
             assert np.array_equal(our_state["state"][i][key].numpy(), v.numpy()), (i, key)
+
+
+def test_fused_sgd_momentum_buffer_tails():
+    # the same scalar loop in PyTorch's fused SGD: the last n % 8 float32 elements take
+    # the momentum as fma(buf, momentum, g); the buffers (gradients only: no decay) are
+    # bit-identical now (the parameters' add_(alpha=-lr) is rounded twice here, see 13a's
+    # README)
+    shapes = ((3, 4), (5,), (), (7,), (17,), (31,), (20, 33))
+    kwargs = {"lr": 0.01, "momentum": 0.9, "fused": True}
+    _, ours = _steps(mindtorch, "SGD", kwargs, "float32", shapes)
+    _, theirs = _steps(torch, "SGD", kwargs, "float32", shapes)
+    for i, st in theirs["state"].items():
+        assert np.array_equal(ours["state"][i]["momentum_buffer"].numpy(),
+                              st["momentum_buffer"].numpy()), i
+
+
+def test_sgd_state_dict_without_fused_loads_unfused():
+    # a state_dict from before `fused` existed: PyTorch's SGD.__setstate__ fills False
+    def program(L):
+        ps = [L.nn.Parameter(L.ones(3))]
+        opt = L.optim.SGD(ps, lr=0.1, momentum=0.9)
+        sd = opt.state_dict()
+        del sd["param_groups"][0]["fused"]
+        opt.load_state_dict(sd)
+        return opt.param_groups[0]["fused"], opt.defaults["fused"]
+    same_outcome(program)

@@ -1,6 +1,7 @@
 """torch.optim.Adam (and the update AdamW shares): Adam with amsgrad, maximize, weight
 decay coupled to the gradient or decoupled."""
 from .._tensor import Tensor
+from ._fused import fused_tail, tail_fma
 from ._multi_tensor import count
 from .optimizer import Optimizer, _check, _check_betas, _check_fused, _check_lr, _value
 
@@ -51,11 +52,12 @@ class Adam(Optimizer):
         step = count(state)
         exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
         exp_avg.lerp_(grad, _value(1 - beta1))
-        tail = _fused_tail(group, p, grad)
+        tail = fused_tail(group, p, grad)
         old_tail = exp_avg_sq.view(-1)[-tail:].clone() if tail else None
         exp_avg_sq.mul_(_value(beta2)).addcmul_(grad, grad, value=_value(1 - beta2))
-        if tail:
-            _fused_tail_second_moment(exp_avg_sq, grad, old_tail, _value(beta2))
+        if tail:  # (the fused kernel's scalar loop: fma(v, beta2, (c * g) * g))
+            g = grad.reshape(-1)[-tail:]
+            tail_fma(exp_avg_sq, old_tail, _value(beta2), g * _value(1 - beta2) * g)
         step_size = _value(lr / (1 - beta1 ** step))
         bias_correction2_sqrt = _value((1 - beta2 ** step) ** 0.5)
         if group["amsgrad"]:
@@ -74,22 +76,3 @@ class Adam(Optimizer):
             denom = second.sqrt().div_(bias_correction2_sqrt).add_(eps)  # (no temporary)
             p.addcdiv_(exp_avg, denom, value=-step_size)
 
-
-def _fused_tail(group, p, grad):
-    """How many last elements of p PyTorch's fused cpu Adam computes in its scalar loop
-    (fused=True, float32 / float64): its vector loops (AVX-512's, then a 32-byte one the
-    compiler made of the scalar loop) round the second moment as the unfused
-    mul_ / addcmul_, v * beta2 then fused (c * g) * g + that; the last n % (32 bytes /
-    element size) elements contract it the other way, fma(v, beta2, (c * g) * g)."""
-    if not group.get("fused") or not isinstance(p, Tensor) or p.device.type != "cpu":
-        return 0
-    if p.dtype.itemsize < 4 or not (p.is_contiguous() and grad.is_contiguous()):
-        return 0
-    return p.numel() % (32 // p.dtype.itemsize)
-
-
-def _fused_tail_second_moment(exp_avg_sq, grad, old, beta2):
-    import mindtorch as M
-    g = grad.reshape(-1)[-old.numel():]
-    coefficient = M.tensor(beta2, dtype=old.dtype)  # (rounded to the dtype, as the kernel)
-    exp_avg_sq.view(-1)[-old.numel():] = M.addcmul(g * (1 - beta2) * g, old, coefficient)

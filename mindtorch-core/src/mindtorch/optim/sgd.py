@@ -1,5 +1,6 @@
 """torch.optim.SGD: stochastic gradient descent with momentum, dampening, Nesterov."""
 from .._tensor import Tensor
+from ._fused import fused_tail, tail_fma
 from .optimizer import Optimizer, _check, _check_fused, _value
 
 __all__ = ["SGD"]
@@ -23,6 +24,13 @@ class SGD(Optimizer):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
         _check_fused(fused, foreach, differentiable)
+
+    def __setstate__(self, state):
+        # (PyTorch's SGD: a group saved without "fused" loads as fused=False, not the
+        # constructor's None)
+        for group in state.get("param_groups", ()):
+            group.setdefault("fused", False)
+        super().__setstate__(state)
 
     _scalar_keys = ()
     _takes_sparse = True  # (a sparse momentum buffer, as PyTorch's)
@@ -49,7 +57,12 @@ class SGD(Optimizer):
         if buf is None:
             buf = state["momentum_buffer"] = grad.detach().clone()
         else:
+            tail = fused_tail(group, p, grad)
+            old_tail = buf.view(-1)[-tail:].clone() if tail else None
             buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+            if tail:  # (the fused kernel's scalar loop: fma(buf, momentum, g * (1 - d)))
+                g = grad.reshape(-1)[-tail:]
+                tail_fma(buf, old_tail, momentum, g * (1 - group["dampening"]))
         grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
         _descend(p, grad, group["lr"])
 
