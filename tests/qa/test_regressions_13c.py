@@ -191,6 +191,12 @@ _BACKWARD_OP_NODES = {
     "gelu_tanh": lambda L, x: _F(L).gelu(x, approximate="tanh"),
     "hardswish": lambda L, x: _F(L).hardswish(x * 3),
     "silu": lambda L, x: _F(L).silu(x),
+    # (views whose formulas are PyTorch's backward ops)
+    "slice": lambda L, x: x[1:, ::2].exp(),
+    "select": lambda L, x: x[:, 1].exp(),
+    "narrow": lambda L, x: x.narrow(1, 1, 2).exp(),
+    "diagonal": lambda L, x: x.diagonal().exp(),
+    "unfold": lambda L, x: x.unfold(1, 2, 1).exp(),
 }
 
 

@@ -75,7 +75,7 @@ def as_backward_ops(node, out):
 class BackwardOpNode(Node):
     """History of a gradient PyTorch computes with a backward op: the gradient flows on
     into its own history (edge 0) and the forward inputs get zeros (or nothing)."""
-    __slots__ = ("zeros",)
+    __slots__ = ("saves", "zeros")
 
     @classmethod
     def wrap(cls, forward_node, g, spec, inputs):
@@ -83,6 +83,7 @@ class BackwardOpNode(Node):
         # (PyTorch's names: HardshrinkBackward0's backward op gives HardshrinkBackwardBackward0)
         node = _named(forward_node.name()[:-1] + "Backward0")()
         node.zeros = spec.zeros
+        node.saves = spec.inputs != ()  # (PyTorch's node saved its op's tensor inputs)
         edges, meta = forward_node.next_functions, forward_node._inputs_meta
         node.next_functions = (edge(g),) + tuple(edges[q] for q in inputs)
         node._inputs_meta = _meta(g) + tuple(m for q in inputs for m in meta[3 * q:3 * q + 3])
@@ -95,7 +96,7 @@ class BackwardOpNode(Node):
         return out
 
     def apply(self, grads):
-        if self._freed:  # (PyTorch's node saved its op's inputs, freed by a backward pass)
+        if self._freed:  # (what PyTorch's node saved was freed by a backward pass)
             raise RuntimeError(_FREED)
         g = grads[0]
         n = len(self.next_functions)
@@ -108,7 +109,8 @@ class BackwardOpNode(Node):
         return [g] + [_materialize(None, meta[3 * k:3 * k + 3]) for k in range(1, n)]
 
     def _release(self):
-        self._freed = True
+        if self.saves:
+            self._freed = True
 
 
 _classes = {}

@@ -6,6 +6,7 @@ import warnings
 from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
 from ..._warn_once import _user_level, warn_once
+from ...autograd._backward_ops import backward_op
 from ...autograd.functional_helpers import view_scatter
 from ..registry import OPS, define, derivative, nondifferentiable
 from ._prechecks import _check_movedim, _check_narrow, _check_permute, _checked_first
@@ -659,17 +660,37 @@ def _shape_of(grad, self_geometry):
     return grad.reshape(self_geometry[0])
 
 
+def _renamed(formula):
+    return backward_op(formula, inputs=())
+
+
 def _generic(grad, self_geometry, result_geometry):
     return view_scatter(grad, self_geometry, result_geometry)
 
 
+# (PyTorch's formulas of slice, select, narrow, diagonal and unfold are backward ops: under
+# create_graph a gradient through them shows SliceBackwardBackward0, ... as its grad_fn)
+
+@_renamed
 def _slice_grad(grad, self_geometry, dim, start, end, step):
     return grad.new_zeros(self_geometry[0]).slice_scatter(grad, dim, start, end, step)
 
 
+@_renamed
 def _narrow_grad(grad, self_geometry, dim, start, length):
     start %= max(self_geometry[0][dim], 1)
     return grad.new_zeros(self_geometry[0]).slice_scatter(grad, dim, start, start + length)
+
+
+@_renamed
+def _select_grad(grad, self_geometry, dim, index):
+    return grad.new_zeros(self_geometry[0]).select_scatter(grad, dim,
+                                                          index % self_geometry[0][dim])
+
+
+@_renamed
+def _view_backward_op(grad, self_geometry, result_geometry):
+    return view_scatter(grad, self_geometry, result_geometry)
 
 
 def _meshgrid_grad(grads, tensors_geometry, indexing=None):
@@ -689,8 +710,9 @@ _VIEW_GRADS = {
     **{name: _RESHAPE for name in ("view", "reshape", "view_as", "reshape_as", "flatten",
                                    "unflatten", "ravel", "squeeze", "atleast_1d",
                                    "atleast_2d", "atleast_3d", "squeeze_", "unsqueeze_")},
-    **{name: {"self": _generic} for name in ("as_strided", "movedim", "moveaxis", "unfold",
-                                             "diagonal", "as_strided_")},
+    **{name: {"self": _generic} for name in ("as_strided", "movedim", "moveaxis",
+                                             "as_strided_")},
+    **{name: {"self": _view_backward_op} for name in ("unfold", "diagonal")},
     **{name: {"self": lambda grad: grad} for name in ("expand", "expand_as", "broadcast_to",
                                                       "alias")},
     "transpose": {"self": lambda grad, dim0, dim1: grad.transpose(dim0, dim1)},
@@ -710,9 +732,7 @@ _VIEW_GRADS = {
     "matrix_H": {"self": lambda grad: grad.mH if grad.ndim >= 2 else _conj(grad)},
     "permute": {"self": lambda grad, dims: grad.permute(
         sorted(range(len(dims)), key=lambda i: dims[i]))},
-    "select": {"self": lambda grad, self_geometry, dim, index:
-               grad.new_zeros(self_geometry[0]).select_scatter(
-                   grad, dim, index % self_geometry[0][dim])},
+    "select": {"self": _select_grad},
     "slice": {"self": _slice_grad},
     "narrow": {"self": _narrow_grad},
     "view_as_real": {"self": lambda grad: __import__("mindtorch").view_as_complex(
