@@ -322,3 +322,35 @@ def test_worker_collation_of_a_tensor_then_a_number_fails_as_pytorch():
     err = _error(lambda: list(loader))
     assert err[0] == "AttributeError"  # PyTorch's worker asks every sample for its numel
     assert err[1].splitlines()[-1] == "AttributeError: 'int' object has no attribute 'numel'"
+
+
+_GENERIC_NAMES = ["DataLoader", "Dataset", "IterableDataset", "TensorDataset", "ConcatDataset",
+                  "ChainDataset", "Subset", "StackDataset", "Sampler", "SequentialSampler",
+                  "RandomSampler", "SubsetRandomSampler", "WeightedRandomSampler",
+                  "BatchSampler", "DistributedSampler"]
+
+
+def test_data_classes_take_type_arguments_as_pytorch():
+    """DataLoader[Tensor] in an annotation works; samplers of ints are not generic."""
+    def program(L):
+        out = []
+        for name in _GENERIC_NAMES:
+            cls = getattr(L.utils.data, name)
+            err = _error(lambda cls=cls: cls[int])
+            out.append((name, err and err[0]))
+
+        class Pairs(L.utils.data.Dataset[tuple]):
+            def __len__(self):
+                return 2
+
+            def __getitem__(self, i):
+                return i, -i
+
+        class Stream(L.utils.data.IterableDataset[int]):
+            def __iter__(self):
+                return iter([1, 2])
+
+        rows = [[t.tolist() for t in b] for b in L.utils.data.DataLoader[int](Pairs())]
+        mro = [c.__name__ for c in Stream.__mro__]
+        return out, rows, [t.tolist() for t in L.utils.data.DataLoader(Stream())], mro
+    same_outcome(program)

@@ -5,6 +5,7 @@ import itertools
 import math
 import os
 import warnings
+from typing import Generic
 
 from ..._lazy import lazy
 from ._utils import fetch as _fetch
@@ -12,7 +13,7 @@ from ._utils import worker as _worker
 from ._utils.collate import default_collate, default_convert  # noqa: F401 - torch re-exports them
 from ._utils.worker import ExceptionWrapper, get_worker_info  # noqa: F401
 from .dataset import IterableDataset
-from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler
+from .sampler import BatchSampler, RandomSampler, Sampler, SequentialSampler, _T_co
 
 pickle = lazy("pickle", globals(), "pickle")  # used by worker processes only
 queue = lazy("queue", globals(), "queue")
@@ -73,7 +74,7 @@ _FIXED_AFTER_INIT = ("batch_size", "batch_sampler", "sampler", "drop_last", "dat
                      "persistent_workers")
 
 
-class DataLoader:
+class DataLoader(Generic[_T_co]):
     """Iterates over `dataset` in batches: torch.utils.data.DataLoader's arguments,
     defaults and argument errors. shuffle draws a fresh permutation per epoch from
     `generator` (a mindtorch.Generator; the default generator when None): the same seed

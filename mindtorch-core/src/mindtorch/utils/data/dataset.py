@@ -1,15 +1,20 @@
 """Datasets (torch.utils.data.dataset): map-style and iterable datasets, their
 combinations, and random_split."""
 import bisect
-import collections.abc
 import itertools
 import math
 import warnings
+from typing import Generic, Iterable, TypeVar  # noqa: UP035 - see IterableDataset
 
 from ..._random import default_generator
+from ..._tensor import Tensor
+
+# PyTorch's type parameters: Dataset[int], DataLoader[Tensor]... in annotations
+_T_co = TypeVar("_T_co", covariant=True)
+_T_stack = TypeVar("_T_stack", tuple, dict)
 
 
-class Dataset:
+class Dataset(Generic[_T_co]):
     """A map-style dataset: subclasses define __getitem__ (and usually __len__)."""
 
     def __getitem__(self, index):
@@ -18,11 +23,10 @@ class Dataset:
     def __add__(self, other):
         return ConcatDataset([self, other])
 
-    def __class_getitem__(cls, item):  # Dataset[int] in annotations, as torch's Generic
-        return cls
 
-
-class IterableDataset(Dataset, collections.abc.Iterable):
+# (typing's Iterable alias, not collections.abc's: the MRO puts Iterable before Generic, as
+# PyTorch's, so that every subclass takes a type argument)
+class IterableDataset(Dataset[_T_co], Iterable[_T_co]):
     """A dataset that is a stream of samples: subclasses define __iter__ (abstract, as in
     PyTorch: a subclass without one cannot be instantiated)."""
 
@@ -30,7 +34,7 @@ class IterableDataset(Dataset, collections.abc.Iterable):
         return ChainDataset([self, other])
 
 
-class TensorDataset(Dataset):
+class TensorDataset(Dataset[tuple[Tensor, ...]]):
     """Samples are the rows of tensors sharing their first dimension."""
 
     def __init__(self, *tensors):
@@ -45,7 +49,7 @@ class TensorDataset(Dataset):
         return self.tensors[0].size(0)
 
 
-class StackDataset(Dataset):
+class StackDataset(Dataset[_T_stack]):
     """Samples of several datasets side by side: a tuple (positional datasets) or a
     dict (keyword datasets)."""
 
@@ -90,7 +94,7 @@ class StackDataset(Dataset):
         return self._length
 
 
-class ConcatDataset(Dataset):
+class ConcatDataset(Dataset[_T_co]):
     """Map-style datasets one after the other."""
 
     @staticmethod
@@ -146,7 +150,7 @@ class ChainDataset(IterableDataset):
         return sum(len(d) for d in self._checked())
 
 
-class Subset(Dataset):
+class Subset(Dataset[_T_co]):
     """The samples of `dataset` at `indices`."""
 
     def __init__(self, dataset, indices):

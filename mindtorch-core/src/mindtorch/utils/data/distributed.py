@@ -3,10 +3,10 @@
 rank must be given."""
 import math
 
-from .sampler import Sampler
+from .sampler import Sampler, _T_co
 
 
-class DistributedSampler(Sampler):
+class DistributedSampler(Sampler[_T_co]):
     """Every rank pads (or, with drop_last, trims) the same order to a multiple of
     num_replicas and takes every num_replicas-th index from its rank on; with shuffle the
     order is a permutation seeded by seed + epoch (set_epoch)."""

@@ -5,20 +5,20 @@ Random samplers draw from mindtorch generators with PyTorch's call pattern (rand
 epoch, randint in chunks of 32, multinomial), so a seeded generator gives the same order
 on every run -- PyTorch's order, since the cpu generator draws PyTorch's numbers."""
 import itertools
+from typing import Generic, TypeVar
+
+_T_co = TypeVar("_T_co", covariant=True)
 
 
-class Sampler:
+class Sampler(Generic[_T_co]):
     """Base class: subclasses define __iter__ (and __len__ where it is known). It takes
     no constructor arguments, as PyTorch's (whose data_source argument is gone)."""
 
     def __iter__(self):
         raise NotImplementedError
 
-    def __class_getitem__(cls, item):
-        return cls
 
-
-class SequentialSampler(Sampler):
+class SequentialSampler(Sampler[int]):
     def __init__(self, data_source):
         self.data_source = data_source
 
@@ -40,7 +40,7 @@ def _seeded_generator(generator):
     return g
 
 
-class RandomSampler(Sampler):
+class RandomSampler(Sampler[int]):
     """Random order without replacement (a fresh permutation per pass), or num_samples
     draws with replacement."""
 
@@ -77,7 +77,7 @@ class RandomSampler(Sampler):
         return self.num_samples
 
 
-class SubsetRandomSampler(Sampler):
+class SubsetRandomSampler(Sampler[int]):
     """The given indices in a random order."""
 
     def __init__(self, indices, generator=None):
@@ -103,7 +103,7 @@ def _check_bool(name, value):
         raise ValueError(f"{name} should be a boolean value, but got {name}={value}")
 
 
-class WeightedRandomSampler(Sampler):
+class WeightedRandomSampler(Sampler[int]):
     """num_samples indices drawn with probabilities proportional to `weights`."""
 
     def __init__(self, weights, num_samples, replacement=True, generator=None):
@@ -127,7 +127,7 @@ class WeightedRandomSampler(Sampler):
         return self.num_samples
 
 
-class BatchSampler(Sampler):
+class BatchSampler(Sampler[list[int]]):
     """Lists of batch_size indices from `sampler` (the last one shorter unless
     drop_last)."""
 
