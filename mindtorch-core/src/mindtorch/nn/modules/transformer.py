@@ -283,7 +283,8 @@ class TransformerEncoderLayer(_LayerBase):
 
     def _native_path(self, src):
         """Whether PyTorch would run the whole layer in its native kernel (inference)."""
-        if not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps or \
+        if self.training or not self.activation_relu_or_gelu or \
+                self.norm1.eps != self.norm2.eps or \
                 any(m._forward_hooks or m._forward_pre_hooks for m in self.modules()):
             return False
         return self.self_attn._native_path(src, src, src, *(
