@@ -180,11 +180,14 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
 def onednn(input, weight, transposed, stride, dilation, groups, output_padding):
     """Whether PyTorch's CPU convolution takes its oneDNN (mkldnn) backend: its
     use_mkldnn for float32 inputs (with one thread, as PyTorch is compared with), on the
-    4-d views of 1d convolutions.  That backend checks the bias dtype."""
-    if input.dtype is not D.float32:
+    4-d views of 1d convolutions, and bfloat16 inputs where oneDNN supports bfloat16 (its
+    mkldnn_bf16_device_check).  That backend checks the bias dtype."""
+    if input.dtype is not D.float32 and input.dtype is not D.bfloat16:
         return False
     if transposed and any(op >= s for op, s in zip(output_padding, stride)):
         return False
+    if input.dtype is D.bfloat16:
+        return _onednn_bf16(input.device.type)
     xs, ws = tuple(input._shape), tuple(weight._shape)
     if len(xs) == 3:
         xs, ws = xs[:2] + (1,) + xs[2:], ws[:2] + (1,) + ws[2:]
@@ -193,6 +196,12 @@ def onednn(input, weight, transposed, stride, dilation, groups, output_padding):
         return False
     return groups > 1 or (ws[-1] > 3 and ws[-2] > 3) or xs[0] > 1 or \
         xs[0] * xs[1] * xs[2] * xs[3] > 20480
+
+
+def _onednn_bf16(device_type):
+    from ..._device_modules import device_module
+    supported = getattr(device_module(device_type), "_is_mkldnn_bf16_supported", None)
+    return supported is not None and supported()
 
 
 def _empty_dtype(input, weight, bias, transposed):

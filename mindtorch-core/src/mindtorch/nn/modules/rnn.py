@@ -91,11 +91,21 @@ def _input_bias(mode, b_ih, b_hh, dtype):
     return b_hh if b_ih is None else b_ih if b_hh is None else b_ih + b_hh
 
 
+def _projected_dtype(x):
+    """The dtype of x's projections: autocast's dtype where it casts x (a floating tensor
+    but float64 on a device with autocast on), else x's."""
+    dtype = _autocast.state.dtypes.get(x.device.type) if _autocast.state.on else None
+    if dtype is None or not x.dtype.is_floating_point or x.dtype is mindtorch.float64:
+        return x.dtype
+    return dtype
+
+
 def _cell_step(mode, input, hx, w_ih, w_hh, b_ih, b_hh):
     """(output, state) of one cell step from its weights (nn.LSTMCell & co., torch.lstm_cell
     & co.)."""
-    gi = F.linear(input, w_ih, _input_bias(mode, b_ih, b_hh, input.dtype))
-    if mode != "GRU" and input.dtype in _HALVES:
+    projected = _projected_dtype(input)
+    gi = F.linear(input, w_ih, _input_bias(mode, b_ih, b_hh, projected))
+    if mode != "GRU" and projected in _HALVES:
         return _STEPS16[mode](gi, hx, w_hh.t(), b_hh, None)
     return _STEPS[mode](gi, hx, w_hh.t(), b_hh if mode == "GRU" else None, None)
 
@@ -106,7 +116,9 @@ def _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes, reverse, fuse
     When autograd records, the layer is one graph node (_recurrence.py); else (and for
     that node's double backward) a loop of steps."""
     separate = mode != "GRU" and gi.dtype in _HALVES  # (b_hh not in gi: _input_bias)
-    if fused and len(gi) and mindtorch.is_grad_enabled() and not separate:
+    # (under autocast the steps' ops cast: recorded one by one, casts included)
+    if fused and len(gi) and mindtorch.is_grad_enabled() and not separate \
+            and not _autocast.state.on:
         return _recurrence.apply(mode, reverse, gi, w_hh, b_hh if mode == "GRU" else None,
                                  w_hr, batch_sizes, state)
     step, w_hh_t = (_STEPS16 if separate else _STEPS)[mode], w_hh.t()
@@ -188,7 +200,7 @@ def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectio
                 outs.append(out)
                 finals.append(state)
                 continue
-            in_bias = _input_bias(mode, b_ih, b_hh, x.dtype)
+            in_bias = _input_bias(mode, b_ih, b_hh, _projected_dtype(x))
             gi = F.linear(x, w_ih, in_bias)
             out, state = _run_direction(mode, gi, state, w_hh, b_hh, w_hr, batch_sizes,
                                         reverse=d == 1)

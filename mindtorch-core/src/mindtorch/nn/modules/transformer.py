@@ -267,20 +267,24 @@ class TransformerEncoderLayer(_LayerBase):
                                                  src.dtype)
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype,
                                      check_other=False)
-        x = src
+        x, native = src, self._native_path(src)
+        # PyTorch's native kernel adds each residual in place into its branch's result, which
+        # keeps the branch's dtype (the autocast dtype under autocast)
+        add = (lambda x, branch: branch.add_(x)) if native else (lambda x, branch: x + branch)
         if self.norm_first:
-            x = x + self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal)
-            x = x + self._ff_block(self.norm2(x))
+            x = add(x, self._sa_block(self.norm1(x), src_mask, src_key_padding_mask, is_causal))
+            x = add(x, self._ff_block(self.norm2(x)))
         else:
-            x = self.norm1(x + self._sa_block(x, src_mask, src_key_padding_mask, is_causal))
-            x = self.norm2(x + self._ff_block(x))
-        if (src_mask is not None or src_key_padding_mask is not None) and self._native_path(src):
+            x = self.norm1(add(x, self._sa_block(x, src_mask, src_key_padding_mask, is_causal)))
+            x = self.norm2(add(x, self._ff_block(x)))
+        if (src_mask is not None or src_key_padding_mask is not None) and native:
             x = nan_where_all_masked(x, self.self_attn.num_heads, src_mask, src_key_padding_mask)
         return x
 
     def _native_path(self, src):
         """Whether PyTorch would run the whole layer in its native kernel (inference)."""
-        if not self.activation_relu_or_gelu or self.norm1.eps != self.norm2.eps or \
+        if self.training or not self.activation_relu_or_gelu or \
+                self.norm1.eps != self.norm2.eps or \
                 any(m._forward_hooks or m._forward_pre_hooks for m in self.modules()):
             return False
         return self.self_attn._native_path(src, src, src, *(
