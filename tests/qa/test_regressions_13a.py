@@ -188,3 +188,32 @@ def test_sgd_state_dict_without_fused_loads_unfused():
         opt.load_state_dict(sd)
         return opt.param_groups[0]["fused"], opt.defaults["fused"]
     same_outcome(program)
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "SGD", "Adagrad"])
+@pytest.mark.parametrize("dtypes,sparse", [(["complex64"], False),
+                                           (["float32", "complex64"], False),
+                                           (["complex64", "float32"], False),
+                                           (["float64", "complex128"], False),
+                                           (["float32", "float32"], True)], ids=str)
+def test_fused_refuses_what_pytorchs_fused_kernels_refuse(name, dtypes, sparse):
+    # at step(): non-floating parameters (Adam at each state's creation, SGD / Adagrad the
+    # first parameter, once), then SGD's kernel has no complex one, Adagrad refuses complex
+    # parameters and sparse gradients, SGD sparse gradients; all stepped before
+    def program(L):
+        ps = [L.nn.Parameter(L.ones(3, dtype=getattr(L, dt))) for dt in dtypes]
+        extra = {"momentum": 0.9} if name == "SGD" else {}
+        opt = getattr(L.optim, name)(ps, lr=0.1, fused=True, **extra)
+        outcomes = []
+        for _ in range(2):
+            for p in ps:
+                p.grad = L.ones(3, dtype=p.dtype)
+            if sparse:
+                ps[-1].grad = ps[-1].grad.to_sparse()
+            try:
+                opt.step()
+                outcomes.append("ok")
+            except (RuntimeError, NotImplementedError) as e:
+                outcomes.append((type(e).__name__, str(e)))
+        return outcomes
+    same_outcome(program)

@@ -22,6 +22,7 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import _args_kwargs_result, add_hook
 from ._capturable import check_capturable
+from ._fused import check_fused
 from ._multi_tensor import MIN_TENSORS, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
@@ -312,6 +313,8 @@ class Optimizer:
                         if type(grad._device) is LayoutKey:
                             self._sparse_grad(group)
                 if params:
+                    if group.get("fused"):
+                        check_fused(self, params)
                     if group.get("capturable"):
                         check_capturable(self, group, params)
                     self._update(group, params, grads)
@@ -371,6 +374,8 @@ class Optimizer:
         """One step for p (a tensor, or the flat tensors' FlatParams) and its state."""
         raise NotImplementedError
 
+    _fused_check_once = False  # fused=True: each new state's parameter checked (_fused)
+    _fused_refuses = None  # fused=True: what else the kernel refuses, at every step
     _takes_sparse = False  # whether sparse gradients are followed (then per tensor)
     _sparse_step = False
 
