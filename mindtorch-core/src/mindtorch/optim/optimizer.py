@@ -23,6 +23,13 @@ from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import _args_kwargs_result, add_hook
 from ._capturable import check_capturable
 from ._fused import check_fused
+from ._helpers import (  # noqa: F401 (hand-written optimizers import them from here)
+    ParamsT, StateDict, _capturable_doc, _default_to_fused_or_foreach,
+    _device_dtype_check_for_fused, _differentiable_doc, _disable_dynamo_if_unsupported,
+    _foreach_doc, _fused_doc, _get_capturable_supported_devices,
+    _get_foreach_kernels_supported_devices, _get_fused_kernels_supported_devices,
+    _get_scalar_dtype, _get_value, _group_tensors_by_device_and_dtype, _maximize_doc,
+    _params_doc, _stack_if_compiling, _to_scalar, _use_grad_for_differentiable, _view_as_real)
 from ._multi_tensor import MIN_TENSORS, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
@@ -199,6 +206,8 @@ class Optimizer:
             text += f"\nParameter Group {i}\n"
             text += "".join(f"    {k}: {group[k]}\n" for k in sorted(group) if k != "params")
         return text + ")"
+
+    _group_tensors_by_device_and_dtype = staticmethod(_group_tensors_by_device_and_dtype)
 
     # ---------------------------------------------------------------------------- hooks
     def _patch_step_function(self):
