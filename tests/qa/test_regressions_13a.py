@@ -188,3 +188,63 @@ def test_sgd_state_dict_without_fused_loads_unfused():
         opt.load_state_dict(sd)
         return opt.param_groups[0]["fused"], opt.defaults["fused"]
     same_outcome(program)
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "SGD", "Adagrad"])
+@pytest.mark.parametrize("dtypes,sparse", [(["complex64"], False),
+                                           (["float32", "complex64"], False),
+                                           (["complex64", "float32"], False),
+                                           (["float64", "complex128"], False),
+                                           (["float32", "float32"], True)], ids=str)
+def test_fused_refuses_what_pytorchs_fused_kernels_refuse(name, dtypes, sparse):
+    # at step(): non-floating parameters (Adam at each state's creation, SGD / Adagrad the
+    # first parameter, once), then SGD's kernel has no complex one, Adagrad refuses complex
+    # parameters and sparse gradients, SGD sparse gradients; all stepped before
+    def program(L):
+        ps = [L.nn.Parameter(L.ones(3, dtype=getattr(L, dt))) for dt in dtypes]
+        extra = {"momentum": 0.9} if name == "SGD" else {}
+        opt = getattr(L.optim, name)(ps, lr=0.1, fused=True, **extra)
+        outcomes = []
+        for _ in range(2):
+            for p in ps:
+                p.grad = L.ones(3, dtype=p.dtype)
+            if sparse:
+                ps[-1].grad = ps[-1].grad.to_sparse()
+            try:
+                opt.step()
+                outcomes.append("ok")
+            except (RuntimeError, NotImplementedError) as e:
+                outcomes.append((type(e).__name__, str(e)))
+        return outcomes
+    same_outcome(program)
+
+
+def test_hand_written_optimizer_imports_torch_optim_optimizer_helpers():
+    # copies of PyTorch's optimizers (Lion, schedule-free, ...) import these from
+    # torch.optim.optimizer: they were missing
+    import importlib
+
+    def program(L):
+        O = importlib.import_module(L.__name__ + ".optim.optimizer")
+
+        class Sign(O.Optimizer):
+            def __init__(self, params: O.ParamsT, lr=0.1, differentiable=False):
+                super().__init__(params, {"lr": lr, "differentiable": differentiable})
+
+            @O._use_grad_for_differentiable
+            def step(self, closure=None):
+                for group in self.param_groups:
+                    ps = [p for p in group["params"] if p.grad is not None]
+                    choice = O._default_to_fused_or_foreach(ps, group["differentiable"], True)
+                    for p in ps:
+                        p.add_(p.grad.sign(), alpha=-O._get_value(group["lr"]))
+                return choice, L.is_grad_enabled()
+
+        p = L.nn.Parameter(L.tensor([1.0, -2.0, 3.0]))
+        opt = Sign([p], lr=L.tensor(0.5))
+        p.grad = L.tensor([0.3, -0.1, 0.0])
+        grouped = O.Optimizer._group_tensors_by_device_and_dtype([[p, L.ones(2)], [p, p]], True)
+        return (opt.step(), p.tolist(), str(O._get_scalar_dtype()), O._to_scalar(L.ones(1)).dim(),
+                O._get_fused_kernels_supported_devices(), next(iter(grouped.values()))[1],
+                O._get_foreach_kernels_supported_devices(), type(O._foreach_doc).__name__)
+    same_outcome(program)

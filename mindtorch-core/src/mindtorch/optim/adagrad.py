@@ -1,6 +1,7 @@
 """torch.optim.Adagrad: with lr decay and an initial accumulator value. Its state exists for
 every parameter from construction on, as PyTorch's."""
 from .._layout import LayoutKey
+from ._fused import refuse_adagrad
 from ._multi_tensor import count
 from .optimizer import Optimizer, _check, _check_fused, _check_lr, _step_tensor, _value, _where
 
@@ -40,6 +41,8 @@ class Adagrad(Optimizer):
     def _state_keys(self, group):
         return ("sum",)
 
+    _fused_check_once = True  # (fused=True: the first parameter only, once)
+    _fused_refuses = staticmethod(refuse_adagrad)
     _takes_sparse = True
 
     def _update_one(self, group, p, grad, state):

@@ -22,6 +22,14 @@ from .._tensor import Tensor
 from ..autograd.grad_mode import enable_grad, set_grad_enabled
 from ..utils.hooks import _args_kwargs_result, add_hook
 from ._capturable import check_capturable
+from ._fused import check_fused
+from ._helpers import (  # noqa: F401 (hand-written optimizers import them from here)
+    ParamsT, StateDict, _capturable_doc, _default_to_fused_or_foreach,
+    _device_dtype_check_for_fused, _differentiable_doc, _disable_dynamo_if_unsupported,
+    _foreach_doc, _fused_doc, _get_capturable_supported_devices,
+    _get_foreach_kernels_supported_devices, _get_fused_kernels_supported_devices,
+    _get_scalar_dtype, _get_value, _group_tensors_by_device_and_dtype, _maximize_doc,
+    _params_doc, _stack_if_compiling, _to_scalar, _use_grad_for_differentiable, _view_as_real)
 from ._multi_tensor import MIN_TENSORS, split_flat, value
 
 __all__ = ["Optimizer", "register_optimizer_step_post_hook",
@@ -199,6 +207,8 @@ class Optimizer:
             text += "".join(f"    {k}: {group[k]}\n" for k in sorted(group) if k != "params")
         return text + ")"
 
+    _group_tensors_by_device_and_dtype = staticmethod(_group_tensors_by_device_and_dtype)
+
     # ---------------------------------------------------------------------------- hooks
     def _patch_step_function(self):
         cls = type(self)
@@ -312,6 +322,8 @@ class Optimizer:
                         if type(grad._device) is LayoutKey:
                             self._sparse_grad(group)
                 if params:
+                    if group.get("fused"):
+                        check_fused(self, params)
                     if group.get("capturable"):
                         check_capturable(self, group, params)
                     self._update(group, params, grads)
@@ -371,6 +383,8 @@ class Optimizer:
         """One step for p (a tensor, or the flat tensors' FlatParams) and its state."""
         raise NotImplementedError
 
+    _fused_check_once = False  # fused=True: each new state's parameter checked (_fused)
+    _fused_refuses = None  # fused=True: what else the kernel refuses, at every step
     _takes_sparse = False  # whether sparse gradients are followed (then per tensor)
     _sparse_step = False
 

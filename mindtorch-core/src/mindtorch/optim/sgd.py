@@ -1,6 +1,6 @@
 """torch.optim.SGD: stochastic gradient descent with momentum, dampening, Nesterov."""
 from .._tensor import Tensor
-from ._fused import fused_tail, tail_fma
+from ._fused import fused_tail, refuse_sgd, tail_fma
 from .optimizer import Optimizer, _check, _check_fused, _value
 
 __all__ = ["SGD"]
@@ -32,6 +32,8 @@ class SGD(Optimizer):
             group.setdefault("fused", False)
         super().__setstate__(state)
 
+    _fused_check_once = True  # (fused=True: the first parameter only, once)
+    _fused_refuses = staticmethod(refuse_sgd)
     _scalar_keys = ()
     _takes_sparse = True  # (a sparse momentum buffer, as PyTorch's)
     _min_tensors = 24  # the measured break-even: ~2 ops saved per tensor
