@@ -116,39 +116,40 @@ def scatter_positions(shape, dim, idx):
 _ROWS_MIN = 512  # (below it np.add.at is as fast)
 
 
-# ufunc.at costs ~5 ns an element; a round of whole-slice adds ~20 us: rounds pay from
-# about this many elements a round
-_ELEMENTS_PER_ROUND = 1 << 12
+# A round of whole-slice adds costs ~15 us more than its elements: rounds pay from about
+# this many elements a round against ufunc.at over coordinate arrays (~5 ns an element)
+# and against ufunc.at over flat positions (NumPy's fast path, ~1 ns an element)
+PER_ROUND_COORDINATES = 1 << 12
+PER_ROUND_FLAT = 1 << 14
 
 
-def occurrence_rounds(rows, elements):
+def occurrence_rounds(rows, elements, per_round=PER_ROUND_COORDINATES):
     """The positions i of `rows` (1-D, wrapped to >= 0) split into rounds: round r holds
     every row's r-th occurrence in index order, so no round repeats a row; a slice for
     a single round.  None when rows repeat so often that the rounds (at `elements`
-    elements in all) would cost more than ufunc.at."""
+    elements in all, `per_round` paying for one round) would cost more than ufunc.at."""
     if rows.size <= 1:
         return [slice(None)]
+    count = int(np.bincount(rows).max())
+    if count == 1:
+        return [slice(None)]
+    if count > max(4, elements // per_round):
+        return None
     order = np.argsort(rows, kind="stable")
     ranked = rows[order]
     first = np.flatnonzero(np.concatenate(([True], ranked[1:] != ranked[:-1])))
-    rank_sorted = np.arange(rows.size) - np.repeat(first, np.diff(np.append(first, rows.size)))
-    count = int(rank_sorted.max()) + 1
-    if count == 1:
-        return [slice(None)]
-    if count > max(4, elements // _ELEMENTS_PER_ROUND):
-        return None
-    rank = np.empty_like(rank_sorted)
-    rank[order] = rank_sorted
+    rank = np.empty(rows.size, np.int64)
+    rank[order] = np.arange(rows.size) - np.repeat(first, np.diff(np.append(first, rows.size)))
     return [np.flatnonzero(rank == r) for r in range(count)]
 
 
-def add_in_rounds(a3, rows, v3):
+def add_in_rounds(a3, rows, v3, per_round=PER_ROUND_COORDINATES):
     """a3[:, rows[i]] += v3[:, i] for every i in index order: ufunc.at's sums (each
     element's terms added to it one by one, in index order, one rounding each) as a few
     whole-slice adds, a round per repeat of a row (occurrence_rounds).  a3 (outer, n,
     inner) is written in place; rows are wrapped (>= 0).  False (nothing written) when
     ufunc.at is the cheaper."""
-    rounds = occurrence_rounds(rows, v3.size)
+    rounds = occurrence_rounds(rows, v3.size, per_round)
     if rounds is None:
         return False
     for positions in rounds:
@@ -158,13 +159,17 @@ def add_in_rounds(a3, rows, v3):
 
 def add_along(acc, dim, idx, v):
     """acc (C-contiguous, >= 1-D) [.., idx[i], ..] += v (source's elements, row-major)
-    along dim, in index order (add_in_rounds); False when it declines."""
+    along dim, in index order (add_in_rounds); False when it declines (also below
+    64K elements, where ranking the rows costs about what it saves against ufunc.at over
+    flat positions)."""
+    if v.size < 1 << 16:
+        return False
     shape = acc.shape
     outer, inner = math.prod(shape[:dim]), math.prod(shape[dim + 1:])
     if v.dtype != acc.dtype and not np.can_cast(v.dtype, acc.dtype, "same_kind"):
         return False
     return add_in_rounds(acc.reshape(outer, shape[dim], inner), idx.astype(np.int64, copy=False),
-                         v.reshape(outer, idx.size, inner))
+                         v.reshape(outer, idx.size, inner), PER_ROUND_FLAT)
 
 
 
@@ -185,6 +190,8 @@ def add_rows(a, key, v):
         return False
     n, m = a.shape[0], k.size
     k = np.where(k < 0, k + n, k)
+    if _add_rows_in_rounds(a, k, v):
+        return True
     rows = np.concatenate([np.arange(n), k])
     cols = np.arange(n + m)
     product = sp.csr_matrix((np.ones(n + m, a.dtype), (rows, cols)), shape=(n, n + m))
@@ -193,6 +200,25 @@ def add_rows(a, key, v):
     touched = np.zeros(n, bool)
     touched[k] = True  # (untouched rows keep their value, a -0.0 too)
     flat[touched] = total[touched]
+    if not np.shares_memory(flat, a):
+        a[...] = flat.reshape(a.shape)
+    return True
+
+
+def _add_rows_in_rounds(a, k, v):
+    """add_rows' sums by add_in_rounds where rows repeat few times (an embedding's
+    gradient over a large vocabulary: several times faster), made alike to the last bit: the
+    product's sums start from +0.0, so a touched element whose terms are all -0.0 comes
+    out +0.0 (x + 0.0 gives exactly that, and leaves every other value as it is).  Only
+    for tables of over twice as many rows as indices (the product also copies every
+    untouched row: a vocabulary's; below, about as fast as the rounds)."""
+    if a.shape[0] < 2 * k.size:
+        return False
+    flat = a.reshape(a.shape[0], -1)
+    if not add_in_rounds(flat[None], k, v.reshape(1, k.size, -1)):
+        return False
+    touched = np.unique(k)
+    flat[touched] += 0.0
     if not np.shares_memory(flat, a):
         a[...] = flat.reshape(a.shape)
     return True
