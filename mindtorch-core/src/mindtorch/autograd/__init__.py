@@ -135,7 +135,8 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if grad_variables is not None:
         grad_tensors = _deprecated_grad_variables(grad_variables, grad_tensors)
     tensors = _tensors(tensors, "tensors")
-    inputs = _tensors(_input_values(inputs, "backward"), "inputs")
+    if inputs is not None:
+        inputs = _tensors(_input_values(inputs, "backward"), "inputs")
     if has_torch_function(tensors + (inputs or [])):  # (a subclass's or mode's handler)
         return handle_torch_function(backward, tensors + (inputs or []), tuple(tensors),
                                      grad_tensors=grad_tensors, retain_graph=retain_graph,
