@@ -264,3 +264,27 @@ def test_logcumsumexp_forward_ad_and_hessian():
     assert ours[1][1] == theirs[1][1]
     np.testing.assert_allclose(ours[1][0], theirs[1][0], rtol=1e-10)
     np.testing.assert_allclose(ours[1][2], theirs[1][2], rtol=1e-9, atol=1e-12)
+
+
+def test_backward_inputs_dict_and_grad_variables():
+    import collections
+
+    def program(L):
+        x = L.ones(3, requires_grad=True)
+        (x * 2).sum().backward(inputs={"a": x})
+        first = x.grad.tolist()
+        with pytest.warns(FutureWarning, match="grad_variables"):
+            L.autograd.backward([(x * 3).sum()], grad_variables=[L.tensor(2.0)])
+        refusals = []
+        for call in (lambda: L.autograd.backward((x * 2).sum(),
+                                                 inputs=collections.OrderedDict(a=x)),
+                     lambda: L.autograd.grad((x * 2).sum(), collections.OrderedDict(a=x)),
+                     lambda: L.autograd.backward([(x * 3).sum()], [L.tensor(1.0)],
+                                                 grad_variables=[L.tensor(2.0)])):
+            try:
+                call()
+            except (TypeError, RuntimeError) as e:
+                refusals.append((type(e).__name__, str(e)))
+        return first, x.grad.tolist(), refusals
+    ours, theirs = same_errors(program)
+    assert ours == theirs

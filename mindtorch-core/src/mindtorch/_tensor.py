@@ -331,7 +331,7 @@ class Tensor:
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         from .autograd import backward
-        backward(self, gradient, retain_graph, create_graph, inputs)
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def register_hook(self, hook):
         """hook(grad) runs when this tensor's gradient is computed; returning a tensor

@@ -128,12 +128,15 @@ def _make_grads(outputs, grads, is_grads_batched=False):
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
-             inputs=None):
+             grad_variables=None, inputs=None):
     """Sum of gradients of `tensors` w.r.t. graph leaves, accumulated into their .grad."""
     from ._engine import run_backward
     from .function import _transforms
+    if grad_variables is not None:
+        grad_tensors = _deprecated_grad_variables(grad_variables, grad_tensors)
     tensors = _tensors(tensors, "tensors")
-    inputs = _tensors(inputs, "inputs")
+    if inputs is not None:
+        inputs = _tensors(_input_values(inputs, "backward"), "inputs")
     if has_torch_function(tensors + (inputs or [])):  # (a subclass's or mode's handler)
         return handle_torch_function(backward, tensors + (inputs or []), tuple(tensors),
                                      grad_tensors=grad_tensors, retain_graph=retain_graph,
@@ -180,7 +183,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                       "torch.autograd.backward.", FutureWarning, stacklevel=2)
     outputs = _tensors(outputs, "outputs")
     keys = list(inputs) if type(inputs) is dict else None  # (gradients returned by key)
-    inputs = _tensors(inputs.values() if keys is not None else inputs, "inputs")
+    inputs = _tensors(_input_values(inputs, "grad"), "inputs")
     if not inputs:
         raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
     if has_torch_function(outputs + inputs):  # (a subclass's or mode's handler)
@@ -203,6 +206,27 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         if materialize_grads:
             result = _materialized(result, inputs, create_graph)
     return dict(zip(keys, result)) if keys is not None else tuple(result)
+
+
+def _input_values(inputs, caller):
+    """`inputs` as given, a dict's values (PyTorch 2.13 takes a dict, no other Mapping)."""
+    import collections.abc
+    if type(inputs) is dict:
+        return list(inputs.values())
+    if isinstance(inputs, collections.abc.Mapping):
+        raise TypeError(f"`inputs` argument to `{caller}()` must be a dict, not "
+                        f"{type(inputs).__name__}. Other Mapping types are not supported.")
+    return inputs
+
+
+def _deprecated_grad_variables(grad_variables, grad_tensors):
+    import warnings
+    warnings.warn("`grad_variables` is deprecated. Use `grad_tensors` instead.",
+                  FutureWarning, stacklevel=3)
+    if grad_tensors is not None:
+        raise RuntimeError("`grad_tensors` and `grad_variables` (deprecated) arguments both "
+                           "passed to `backward()`. Please only use `grad_tensors`.")
+    return grad_variables
 
 
 def _materialized(grads, inputs, create_graph):
