@@ -354,3 +354,27 @@ def test_data_classes_take_type_arguments_as_pytorch():
         mro = [c.__name__ for c in Stream.__mro__]
         return out, rows, [t.tolist() for t in L.utils.data.DataLoader(Stream())], mro
     same_outcome(program)
+
+
+@pytest.mark.parametrize("fn", ["tensor", "as_tensor"])
+@pytest.mark.parametrize("items", ["[np.int8(1), np.array(2, np.int8)]", "[1, np.array(2)]",
+                                   "[np.array(1), np.array(2)]", "[[1], np.array([2])]",
+                                   "[[np.array([1])], [np.array([2])]]", "[np.array([1.5])]",
+                                   "[[1, 2], [np.array(3), 4]]", "[np.float32(1), 2.0]"])
+def test_list_holding_numpy_arrays_warns_as_pytorch(fn, items):
+    """"Creating a tensor from a list of numpy.ndarrays is extremely slow" for an array
+    anywhere in the nest (default_collate of numpy scalars next to 0-d arrays), not when
+    a 0-d array's len() fails first."""
+    import numpy as np
+
+    def program(L):
+        before = L.is_warn_always_enabled()
+        L.set_warn_always(True)
+        try:
+            with warnings.catch_warnings(record=True) as w:
+                warnings.simplefilter("always")
+                result = _error(lambda: getattr(L, fn)(eval(items, {"np": np}))) or "ok"
+            return result, {str(x.message)[:40] for x in w}  # (PyTorch: once per list)
+        finally:
+            L.set_warn_always(before)
+    same_outcome(program)

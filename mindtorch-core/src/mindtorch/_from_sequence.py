@@ -257,9 +257,10 @@ def _fast_leaves(nest, dtype):
     return None
 
 
-def _warn_list_of_arrays(data):
-    """PyTorch's warning (once per process) for a list whose first item is a numpy array."""
-    if data and isinstance(data[0], np.ndarray) and data[0].ndim:  # (0-dim: len() fails first)
+def _warn_list_of_arrays(nest):
+    """PyTorch's warning (once per process) for a nest holding a numpy array anywhere,
+    given once its shape is known (a 0-d array where a size is read fails first)."""
+    if nest is not None and np.ndarray in nest[2]:
         warn_once("list of arrays", "Creating a tensor from a list of numpy.ndarrays is "
                   "extremely slow. Please consider converting the list to a single "
                   "numpy.ndarray with numpy.array() before converting to a tensor.")
@@ -268,18 +269,18 @@ def _warn_list_of_arrays(data):
 def host_from_sequence(data, dtype, nest=None):
     """(C-contiguous host array, dtype) of torch.tensor(data) for Python data; nest is
     regular_nest(data) when the caller has it."""
-    if type(data) in NEST:
-        _warn_list_of_arrays(data)
-        if nest is None:
-            nest = regular_nest(data)
+    if type(data) in NEST and nest is None:
+        nest = regular_nest(data)
     fast = _fast_leaves(nest, dtype) if nest is not None else None
     if fast is not None:
+        _warn_list_of_arrays(nest)
         sizes, flat, inferred, leaf = fast
         target = dtype or inferred
     else:
         if isinstance(data, (str, bytes)):
             raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
         sizes = _sizes(data)
+        _warn_list_of_arrays(nest)
         try:
             inferred = _infer(data)
         except (RuntimeError, TypeError):  # (PyTorch infers nothing when given a dtype)

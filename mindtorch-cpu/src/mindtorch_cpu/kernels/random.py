@@ -252,7 +252,10 @@ def multinomial(self, num_samples, replacement=False, generator=None):
 
 def _check_rows_for_search(p):
     """The cumulative-distribution sampler's checks, row by row and entry by entry as
-    PyTorch's (its messages differ from the whole-tensor check of the other path)."""
+    PyTorch's (its messages differ from the whole-tensor check of the other path); the
+    rows are walked only when something is wrong."""
+    if np.isfinite(p).all() and (p >= 0).all() and (p.sum(axis=1) > 0).all():
+        return
     for row in p:
         bad = ~(row >= 0) | ~np.isfinite(row)
         if bad.any():
