@@ -285,3 +285,17 @@ def test_addbmm_checks_in_pytorch_order(dtypes, shapes):
 ])
 def test_householder_messages(call):
     same_outcome(lambda L: str(call(L)))
+
+
+@pytest.mark.parametrize("use_reentrant", [False, True])
+def test_checkpoint_recomputes_under_the_forward_autocast_state(use_reentrant):
+    def program(L):
+        import importlib
+        checkpoint = importlib.import_module(f"{L.__name__}.utils.checkpoint").checkpoint
+        w = L.tensor(_data(0, 4, 4), dtype=L.float32, requires_grad=True)
+        x = L.tensor(_data(1, 3, 4), dtype=L.float32, requires_grad=True)
+        with L.autocast("cpu"):
+            out = checkpoint(lambda a: (a @ w).relu() @ w, x, use_reentrant=use_reentrant)
+        out.float().sum().backward()  # (outside the region: the rerun restores it)
+        return str(out.dtype), str(w.grad.dtype), _arr(w.grad), _arr(x.grad)
+    _both_close(program)
