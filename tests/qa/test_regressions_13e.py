@@ -243,3 +243,59 @@ def test_bfloat16_autocast_training_loop_with_grad_scaler():
                           scaler.get_scale()))
         return trace
     _both_close(program, tol=0.05)
+
+
+# -- mixed-dtype errors met in mixed-precision code ---------------------------------------------
+
+@pytest.mark.parametrize("fn", ["conv2d", "conv_transpose2d", "conv1d"])
+@pytest.mark.parametrize("dtypes", [("bfloat16", "float32"), ("float16", "float32"),
+                                    ("float32", "bfloat16"), ("bfloat16", "float64")])
+def test_convolution_input_weight_dtype_mismatch_messages(fn, dtypes):
+    """(A bfloat16 input takes oneDNN's path where it supports bfloat16, as on the machines
+    these tests run on: that backend's message.)"""
+    def program(L):
+        x = L.ones(1, 2, 5, 5, dtype=getattr(L, dtypes[0]))
+        w = L.ones(2, 2, 3, 3, dtype=getattr(L, dtypes[1]))
+        if fn == "conv1d":
+            x, w = x[:, :, 0], w[:, :, 0]
+        return str(getattr(L.nn.functional, fn)(x, w).dtype)
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float32", "float64"),
+                                    ("float64", "bfloat16", "float64"),
+                                    ("bfloat16", "float32", "float32"),
+                                    ("float32", "float32", "float32")])
+@pytest.mark.parametrize("shapes", [((1, 2, 3), (1, 3, 2)), ((0, 2, 3), (0, 3, 2)),
+                                    ((1, 2, 3), (1, 2, 2))])
+def test_addbmm_checks_in_pytorch_order(dtypes, shapes):
+    def program(L):
+        self, b1, b2 = (L.ones(*s, dtype=getattr(L, d))
+                        for s, d in zip(((2, 2), *shapes), dtypes))
+        r = L.addbmm(self, b1, b2)
+        return str(r.dtype), r.tolist()
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.ormqr(L.ones(3, 3), L.ones(3, dtype=L.float64), L.ones(3, 3)),
+    lambda L: L.ormqr(L.ones(3, 3), L.ones(3), L.ones(3, 3, dtype=L.float64)),
+    lambda L: L.orgqr(L.ones(3), L.ones(3)),
+    lambda L: L.ones(3, 3).orgqr(L.ones(3, dtype=L.float64)),
+])
+def test_householder_messages(call):
+    same_outcome(lambda L: str(call(L)))
+
+
+@pytest.mark.parametrize("use_reentrant", [False, True])
+def test_checkpoint_recomputes_under_the_forward_autocast_state(use_reentrant):
+    def program(L):
+        import importlib
+        checkpoint = importlib.import_module(f"{L.__name__}.utils.checkpoint").checkpoint
+        w = L.tensor(_data(0, 4, 4), dtype=L.float32, requires_grad=True)
+        x = L.tensor(_data(1, 3, 4), dtype=L.float32, requires_grad=True)
+        with L.autocast("cpu"):
+            out = checkpoint(lambda a: (a @ w).relu() @ w, x, use_reentrant=use_reentrant)
+        out.float().sum().backward()  # (outside the region: the rerun restores it)
+        return str(out.dtype), str(w.grad.dtype), _arr(w.grad), _arr(x.grad)
+    _both_close(program)

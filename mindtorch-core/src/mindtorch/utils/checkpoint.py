@@ -87,15 +87,24 @@ _NO_DEFAULT = ("the use_reentrant parameter should be passed explicitly. {} use_
                "between the two variants.")
 
 
-def _rerun(run, args, kwargs, rng):
-    """run(*args, **kwargs) again with grad on and the CPU random state of the first run
-    (dropout draws the same mask); the random state is left as it was."""
+def _autocast_state():
+    """The CPU autocast state of the forward, which the rerun restores (as PyTorch's)."""
+    import mindtorch
+    return {"enabled": mindtorch.is_autocast_enabled("cpu"),
+            "dtype": mindtorch.get_autocast_dtype("cpu"),
+            "cache_enabled": mindtorch.is_autocast_cache_enabled()}
+
+
+def _rerun(run, args, kwargs, rng, autocast_state):
+    """run(*args, **kwargs) again with grad on, the CPU random state of the first run
+    (dropout draws the same mask) and its autocast state; the random state is left as it
+    was."""
     import mindtorch
     state = mindtorch.get_rng_state() if rng is not None else None
     if state is not None:
         mindtorch.set_rng_state(rng)
     try:
-        with enable_grad():
+        with enable_grad(), mindtorch.autocast("cpu", **autocast_state):
             return run(*args, **kwargs)
     finally:
         if state is not None:
@@ -110,6 +119,7 @@ class CheckpointFunction(_autograd.Function):
         import mindtorch
         ctx.run = run
         ctx.rng = mindtorch.get_rng_state() if preserve_rng else None
+        ctx.autocast_state = _autocast_state()
         ctx.slots = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         ctx.others = [None if isinstance(a, Tensor) else a for a in args]
         ctx.save_for_backward(*[args[i] for i in ctx.slots])
@@ -129,7 +139,7 @@ class CheckpointFunction(_autograd.Function):
         saved = ctx.saved_tensors
         for i, t in zip(ctx.slots, saved):
             args[i] = t.detach().requires_grad_(t.requires_grad)
-        outputs = _rerun(ctx.run, args, {}, ctx.rng)
+        outputs = _rerun(ctx.run, args, {}, ctx.rng, ctx.autocast_state)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         pairs = [(o, g) for o, g in zip(outputs, grads)
                  if isinstance(o, Tensor) and o.requires_grad and g is not None]
@@ -163,6 +173,7 @@ class _NonReentrant:
     def __init__(self, run, args, kwargs, rng, context, check_metadata):
         from ..autograd.graph import SavedTensor
         self.run, self.kwargs, self.rng = run, kwargs, rng
+        self.autocast_state = _autocast_state()
         self.args = [SavedTensor(a) if isinstance(a, Tensor) else a for a in args]
         self.context = context  # entered around the rerun
         self.early_stop = _SETTINGS["early_stop"]
@@ -205,7 +216,7 @@ class _NonReentrant:
             return len(kept) - 1
         try:
             with saved_tensors_hooks(keep, kept.__getitem__), self.context:
-                _rerun(self.run, args, self.kwargs, self.rng)
+                _rerun(self.run, args, self.kwargs, self.rng, self.autocast_state)
         except _StopRecomputation:
             pass
         if len(kept) != self.count:

@@ -24,7 +24,7 @@ def geqrf_meta(self):
     return (self._shape, self.dtype), (tuple(batch) + (min(m, n),), self.dtype)
 
 
-def _check_reflectors(A, tau, name):
+def _check_reflectors(A, tau, name, dtype=True):
     if A.ndim < 2:
         raise RuntimeError(f"{name}: input must have at least 2 dimensions.")
     if tau.ndim < 1:
@@ -32,7 +32,7 @@ def _check_reflectors(A, tau, name):
     if tau._shape[:-1] != A._shape[:-2]:
         raise RuntimeError(f"{name}: Expected batch dimensions of tau to be equal to "
                            f"input.shape[:-2], but got {list(tau._shape[:-1])}")
-    if tau.dtype is not A.dtype:
+    if dtype and tau.dtype is not A.dtype:
         raise RuntimeError(f"{name}: tau dtype {_type_name(tau.dtype)} does not match input "
                            f"dtype {_type_name(A.dtype)}")
 
@@ -66,7 +66,7 @@ def _ormqr(self, input2, input3, left=True, transpose=False):
     """op(Q) C (C op(Q) when not left), Q = H_1 ... H_k of the reflectors in `self`."""
     A, tau, C = self, input2, input3
     name = "torch.ormqr"
-    _check_reflectors(A, tau, name)
+    _check_reflectors(A, tau, name, dtype=False)  # (ormqr checks the dtypes last)
     if C.ndim < 2:
         raise RuntimeError(f"{name}: other must have at least 2 dimensions.")
     d = -2 if left else -1
@@ -82,10 +82,11 @@ def _ormqr(self, input2, input3, left=True, transpose=False):
     if C._shape[:-2] != A._shape[:-2]:
         raise RuntimeError(f"{name}: Expected batch dimensions of other to be equal to "
                            f"input.shape[:-2], but got {list(C._shape[:-2])}")
-    if C.dtype is not A.dtype:
-        raise RuntimeError(f"{name}: Expected input and other to have the same dtype, but "
-                           f"input has dtype {_type_name(A.dtype)} and other has dtype "
-                           f"{_type_name(C.dtype)}")
+    for other, t in (("tau", tau), ("other", C)):  # (PyTorch's text: no space after dtype)
+        if t.dtype is not A.dtype:
+            raise RuntimeError(f"{name}: Expected input and {other} to have the same dtype, "
+                               f"but input has dtype{_type_name(A.dtype)} and {other} has "
+                               f"dtype {_type_name(t.dtype)}")
     _float_only(A, "ormqr_cpu")
     m = A._shape[-2]
     Q = _apply_reflectors(A, tau, _M().eye(m, dtype=A.dtype, device=A.device)
@@ -104,9 +105,8 @@ def _declare():
     define("linalg_householder_product(Tensor A, Tensor tau) -> Tensor", tags=("linalg",),
            modules=("linalg",), function=False, method=False,
            decomposition=_householder_product)
-    define("orgqr(Tensor self, Tensor input2) -> Tensor", tags=("linalg",),
-           decomposition=lambda self, input2: _householder_product(self, input2,
-                                                                   "torch.orgqr"))
+    define("orgqr(Tensor self, Tensor input2) -> Tensor", tags=("linalg",),  # (its messages
+           decomposition=_householder_product)  # name householder_product, as PyTorch's)
     define("ormqr(Tensor self, Tensor input2, Tensor input3, bool left=True, "
            "bool transpose=False) -> Tensor", tags=("linalg",), decomposition=_ormqr)
     tuple_out(OPS["geqrf"])

@@ -281,10 +281,16 @@ def _addbmm(self, batch1, batch2, beta=1, alpha=1):
     if batch1._shape[0] != batch2._shape[0]:
         raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
                            f"{batch1._shape[0]} and {batch2._shape[0]}")
+    (_, n, k), (_, k2, m) = batch1._shape, batch2._shape
+    if k != k2:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({n}x{k} and {k2}x{m})")
+    # (PyTorch adds each batch's product with addmm_, which checks the dtypes; no batch, no
+    # check)
+    for names, a in (("self", self), ("mat1", batch1)):
+        if batch1._shape[0] and a.dtype is not batch2.dtype:
+            raise RuntimeError(f"{names} and mat2 must have the same dtype, but got "
+                               f"{_type_name(a.dtype)} and {_type_name(batch2.dtype)}")
     product = OPS["bmm"].call(batch1, batch2)
-    if self.dtype is not batch2.dtype:
-        raise RuntimeError(f"self and mat2 must have the same dtype, but got "
-                           f"{_type_name(self.dtype)} and {_type_name(batch2.dtype)}")
     beta, alpha = _int_coefficients(self.dtype, beta, alpha)
     if self.dtype is D.bool or alpha == 0:
         total = OPS["sum"].call(product, (0,), False, product.dtype)
