@@ -1,4 +1,6 @@
 """Coordinator's regressions of the thirteenth session, each compared with PyTorch."""
+import warnings
+
 import numpy as np
 import pytest
 from reference import torch
@@ -25,3 +27,29 @@ def test_logspace_bits_follow_c_pow(dtype, start, end, steps, base):
 def test_logspace_on_meta_has_no_data_dependence():
     t = mindtorch.logspace(0, 2, 5, device="meta", dtype=mindtorch.float64)
     assert t.device.type == "meta" and tuple(t.shape) == (5,)
+
+
+@pytest.mark.parametrize("build", [
+    lambda L: L.tensor([[3, 4], L.tensor([1, 2])]),            # a tensor below a list: iterated
+    lambda L: L.tensor([[3.0, 4], L.tensor([1, 2])]),
+    lambda L: L.tensor([np.array([2]), L.tensor([1])]),
+    lambda L: L.tensor([[1, 2], L.tensor([1 + 1j, 2])]),
+    lambda L: L.tensor([[1.0, 2], L.tensor([1 + 1j, 2])], dtype=L.float32),
+    lambda L: L.tensor([[1, 2], L.tensor([[3], [4]])[:, 0]]),   # a strided one
+    lambda L: L.tensor([[3, 4], L.tensor([1.5, 2])]),           # float items into int64
+    lambda L: L.tensor([[3, 4], L.tensor([1, 2, 3])]),          # lengths checked
+    lambda L: L.tensor([[[1], [2]], L.tensor([[1, 2]])]),
+    lambda L: L.tensor([[3, 4], L.tensor(5)]),
+    lambda L: L.tensor([L.tensor([1]), np.array([2])]),        # an array leaf: read by __index__
+    lambda L: L.tensor([1.0, np.array([2.0, 3.0])]),
+])
+def test_tensor_of_nests_mixing_lists_arrays_and_tensors(build):
+    def run(L):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                r = build(L)
+                return r.tolist(), str(r.dtype)
+            except Exception as e:
+                return type(e).__name__, str(e)
+    assert run(mindtorch) == run(torch)

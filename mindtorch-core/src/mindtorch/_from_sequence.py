@@ -123,6 +123,9 @@ def _store(x, sizes, dim, dtype, out):
                     raise RuntimeError("value cannot be converted to type double without "
                                        "overflow")
                 x = x.real
+        elif isinstance(x, np.ndarray) and x.ndim:  # (read by __index__ / __float__, as
+            x = operator.index(x) if kind in "uib" else \
+                complex(x) if kind == "c" else float(x)  # PyTorch does: numpy's errors)
         elif isinstance(x, (np.generic, np.ndarray)):
             if dtype is D.uint64 and isinstance(x, np.uint64):  # (PyTorch's store refuses)
                 raise TypeError("an integer is required")
@@ -133,6 +136,9 @@ def _store(x, sizes, dim, dtype, out):
         elif not isinstance(x, (int, float, complex)):
             x = _read_leaf(x, dtype)
         out.append(x)
+        return
+    if isinstance(x, Tensor):  # (PyTorch's PySequence_Fast iterates a tensor met here)
+        _store_tensor(x, sizes, dim, dtype, out)
         return
     if not _is_sequence(x):
         raise TypeError("not a sequence")
@@ -152,6 +158,28 @@ def _store(x, sizes, dim, dtype, out):
         return
     for item in x:
         _store(item, sizes, dim + 1, dtype, out)
+
+
+def _store_tensor(x, sizes, dim, dtype, out):
+    """A tensor above the leaves, read as its 0-dim items one by one (PyTorch iterates it);
+    at once when its shape is the rest of the nest: the first item checks what they all
+    share (dtype rules, a requires-grad warning), complex ones for imaginary parts."""
+    if not x.dim():
+        raise TypeError("not a sequence")
+    if len(x) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(x)})")
+    if tuple(x.shape) != tuple(sizes[dim:]) or not x.numel():
+        for item in x:
+            _store(item, sizes, dim + 1, dtype, out)
+        return
+    flat = x.detach().reshape(-1)
+    _store(x.reshape(-1)[0], sizes, len(sizes), dtype, [])
+    values = flat.tolist()
+    if dtype.kind == "f" and x.dtype.is_complex:  # (each item's checked conversion)
+        if any(v.imag for v in values):
+            raise RuntimeError("value cannot be converted to type double without overflow")
+        values = [v.real for v in values]
+    out.extend(values)
 
 
 def _check_numpy_leaves(np_dtype, dtype):
