@@ -191,6 +191,11 @@ _BACKWARD_OP_NODES = {
     "gelu_tanh": lambda L, x: _F(L).gelu(x, approximate="tanh"),
     "hardswish": lambda L, x: _F(L).hardswish(x * 3),
     "silu": lambda L, x: _F(L).silu(x),
+    "mse_loss": lambda L, x: _F(L).mse_loss(x, x.detach().flip(0) * 2, reduction="none"),
+    "smooth_l1_loss": lambda L, x: _F(L).smooth_l1_loss(x * 2, x.detach(), reduction="none"),
+    "huber_loss": lambda L, x: _F(L).huber_loss(x * 3, x.detach(), reduction="none"),
+    "soft_margin_loss": lambda L, x: _F(L).soft_margin_loss(x, x.detach().sign(),
+                                                            reduction="none"),
     # (views whose formulas are PyTorch's backward ops)
     "slice": lambda L, x: x[1:, ::2].exp(),
     "select": lambda L, x: x[:, 1].exp(),

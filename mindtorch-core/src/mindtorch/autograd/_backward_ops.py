@@ -33,6 +33,12 @@ def backward_op(formula, inputs=None, zeros=True, outputs=None):
     return formula
 
 
+def renamed(formula):
+    """Marks formula as PyTorch's backward op where only the node's name is missing: its
+    result's own history already reaches the inputs of PyTorch's op (mse_loss, slice...)."""
+    return backward_op(formula, inputs=())
+
+
 def marked_slots(entries, slot_of, index):
     """{gradient slot: (BackwardOp, the slots of the inputs it connects to)} for the marked
     formulas among a plan's entries, or None."""

@@ -20,7 +20,7 @@ import warnings
 
 from ... import _dtype as D
 from ... import _promotion
-from ...autograd._backward_ops import backward_op
+from ...autograd._backward_ops import backward_op, renamed
 from ..registry import OPS, define, derivative, overload
 from ._helpers import has_data as _has_data
 from .reduction import _caller_level
@@ -770,15 +770,16 @@ def _derivatives():
                weight=_refused("nll_loss_forward", "weight"),
                name=lambda self, target, weight, reduction, ignore_index:
                "NllLoss2DBackward0" if self.ndim == 4 else "NllLossBackward0")
-    derivative(OPS["_mse_loss"], self=_mse_grad,
-               target=lambda grad, self, target, reduction: -_mse_grad(grad, self, target,
-                                                                        reduction))
-    derivative(OPS["_smooth_l1_loss"], self=_smooth_l1_grad,
-               target=lambda grad, self, target, reduction, beta:
-               -_smooth_l1_grad(grad, self, target, reduction, beta))
-    derivative(OPS["_huber_loss"], self=_huber_grad,
-               target=lambda grad, self, target, reduction, delta:
-               -_huber_grad(grad, self, target, reduction, delta))
+    # (renamed: under create_graph PyTorch's gradients show MseLossBackwardBackward0, ...)
+    derivative(OPS["_mse_loss"], self=renamed(_mse_grad),
+               target=renamed(lambda grad, self, target, reduction:
+                              -_mse_grad(grad, self, target, reduction)))
+    derivative(OPS["_smooth_l1_loss"], self=renamed(_smooth_l1_grad),
+               target=renamed(lambda grad, self, target, reduction, beta:
+                              -_smooth_l1_grad(grad, self, target, reduction, beta)))
+    derivative(OPS["_huber_loss"], self=renamed(_huber_grad),
+               target=renamed(lambda grad, self, target, reduction, delta:
+                              -_huber_grad(grad, self, target, reduction, delta)))
     derivative(OPS["_binary_cross_entropy"], self=_bce_self_grad, target=_bce_target_grad,
                weight=_refused("binary_cross_entropy", "weight"))
     name = "binary_cross_entropy_with_logits"

@@ -6,7 +6,7 @@ reduction arguments, the ATen forms with an int reduction, the hidden ops PyTorc
 backward nodes after) and whose shared helpers they use.
 """
 from ... import _dtype as D
-from ...autograd._backward_ops import backward_op
+from ...autograd._backward_ops import backward_op, renamed
 from ..registry import OPS, define, derivative
 from ._helpers import refuse_complex_autograd
 from .loss import (_EPSILON, _F_ONLY, _LEGACY, _enum, _first_bad, _floating, _into,
@@ -340,7 +340,7 @@ def _declare():
 
 def _derivatives():
     refuse_complex_autograd("_soft_margin_loss")  # (PyTorch has no complex formula)
-    derivative(OPS["_soft_margin_loss"], self=_soft_margin_grad,
+    derivative(OPS["_soft_margin_loss"], self=renamed(_soft_margin_grad),
                target=_refused("soft_margin_loss", "target"))
     # (PyTorch's backward ops of these have no derivative, so double backward raises there;
     # here it gives the formulas' derivative)

@@ -6,7 +6,7 @@ import warnings
 from ..._dtype import scalar_type_name
 from ..._shapes import numel as _numel
 from ..._warn_once import _user_level, warn_once
-from ...autograd._backward_ops import backward_op
+from ...autograd._backward_ops import renamed as _renamed
 from ...autograd.functional_helpers import view_scatter
 from ..registry import OPS, define, derivative, nondifferentiable
 from ._prechecks import _check_movedim, _check_narrow, _check_permute, _checked_first
@@ -658,10 +658,6 @@ _checked_first("resize_as_", _check_resize_as)
 
 def _shape_of(grad, self_geometry):
     return grad.reshape(self_geometry[0])
-
-
-def _renamed(formula):
-    return backward_op(formula, inputs=())
 
 
 def _generic(grad, self_geometry, result_geometry):
