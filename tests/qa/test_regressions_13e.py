@@ -299,3 +299,49 @@ def test_checkpoint_recomputes_under_the_forward_autocast_state(use_reentrant):
         out.float().sum().backward()  # (outside the region: the rerun restores it)
         return str(out.dtype), str(w.grad.dtype), _arr(w.grad), _arr(x.grad)
     _both_close(program)
+
+
+@pytest.mark.parametrize("cast_inputs", [None, "float32"])
+@pytest.mark.parametrize("backward_outside", [False, True])
+def test_custom_bwd_runs_in_the_autocast_state_of_custom_fwd(cast_inputs, backward_outside):
+    def program(L):
+        cast = cast_inputs and getattr(L, cast_inputs)
+        seen = {}
+
+        class Product(L.autograd.Function):
+            @staticmethod
+            @L.amp.custom_fwd(device_type="cpu", cast_inputs=cast)
+            def forward(ctx, a, w):
+                ctx.save_for_backward(a, w)
+                seen["forward"] = (str(a.dtype), L.is_autocast_enabled("cpu"))
+                return a @ w
+
+            @staticmethod
+            @L.amp.custom_bwd(device_type="cpu")
+            def backward(ctx, g):
+                a, w = ctx.saved_tensors
+                seen["backward"] = (L.is_autocast_enabled("cpu"),
+                                    str(L.get_autocast_dtype("cpu")), str((g @ w.T).dtype))
+                return (g @ w.T).float(), (a.T @ g).float()
+        a = L.ones(2, 3, requires_grad=True)
+        w = L.ones(3, 3, dtype=L.float64 if cast_inputs else L.float32, requires_grad=True)
+        with L.autocast("cpu", dtype=L.float16):
+            out = Product.apply(a.double() if cast_inputs else a, w)
+            if not backward_outside:
+                out.float().sum().backward()
+        if backward_outside:
+            out.float().sum().backward()
+        return str(out.dtype), seen, str(a.grad.dtype), str(w.grad.dtype)
+    same_outcome(program)
+
+
+def test_cuda_amp_custom_function_decorators_are_deprecated_spellings():
+    def program(L):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            L.cuda.amp.custom_fwd(lambda ctx, x: x)
+            L.cuda.amp.custom_fwd(cast_inputs=L.float32)
+            L.cuda.amp.custom_bwd(lambda ctx, g: g)
+        return [(c.category.__name__, str(c.message)) for c in w], \
+            hasattr(L.cpu.amp, "custom_fwd")
+    same_outcome(program)

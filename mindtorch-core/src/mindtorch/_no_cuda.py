@@ -183,8 +183,8 @@ class StreamContext(_NoStream):
 
 def __getattr__(name):
     if name == "amp":  # torch.cuda.amp.GradScaler(enabled=...), torch.cuda.amp.autocast(...)
-        from .amp import _DeviceAmp
-        return _DeviceAmp("cuda")
+        from .amp import _CudaAmp
+        return _CudaAmp()
     if name == "random":  # torch.cuda.random.get_rng_state_all(): this module's functions
         import sys
         return sys.modules[__name__]

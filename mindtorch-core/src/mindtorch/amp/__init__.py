@@ -21,9 +21,24 @@ class _DeviceAmp:
         self._deprecated("autocast")
         return autocast(self.device_type, dtype, enabled, cache_enabled)
 
-    def _deprecated(self, name):
+    def _deprecated(self, name, new=None):
         import warnings
         d = self.device_type
-        warnings.warn(f"`torch.{d}.amp.{name}(args...)` is deprecated. Please use "
-                      f"`torch.amp.{name}('{d}', args...)` instead.", FutureWarning,
-                      stacklevel=3)
+        new = new or f"torch.amp.{name}('{d}', args...)"
+        warnings.warn(f"`torch.{d}.amp.{name}(args...)` is deprecated. Please use `{new}` "
+                      f"instead.", FutureWarning, stacklevel=3)
+
+
+class _CudaAmp(_DeviceAmp):
+    """torch.cuda.amp also has the custom Function decorators (deprecated spellings)."""
+
+    def __init__(self):
+        super().__init__("cuda")
+
+    def custom_fwd(self, fwd=None, *, cast_inputs=None):
+        self._deprecated("custom_fwd", "torch.amp.custom_fwd(args..., device_type='cuda')")
+        return custom_fwd(fwd, device_type="cuda", cast_inputs=cast_inputs)
+
+    def custom_bwd(self, bwd):
+        self._deprecated("custom_bwd", "torch.amp.custom_bwd(args..., device_type='cuda')")
+        return custom_bwd(bwd, device_type="cuda")

@@ -163,41 +163,68 @@ def _available(device_type):
     return bool(module is not None and getattr(module, "is_available", lambda: False)())
 
 
+def _require_str(device_type):
+    if not isinstance(device_type, str):  # (PyTorch's ValueError)
+        raise ValueError(  # noqa: TRY004
+            f"Expected `device_type` of type `str`, got: `{type(device_type)}`")
+
+
 def custom_fwd(fwd=None, *, device_type, cast_inputs=None):
-    """A custom Function's forward: with cast_inputs, inside an autocast region of
-    device_type its floating tensors are cast to cast_inputs and it runs with autocast
-    off; otherwise it runs as written."""
+    """A custom Function's forward.  It records on ctx the autocast dtype and whether it ran
+    under autocast (custom_bwd runs the backward in the same state); with cast_inputs,
+    inside an autocast region of device_type its floating tensors (float64 aside) are cast
+    to cast_inputs and it runs with autocast off (and so does the backward)."""
+    _require_str(device_type)
     if fwd is None:
         return functools.partial(custom_fwd, device_type=device_type, cast_inputs=cast_inputs)
 
     @functools.wraps(fwd)
     def forward(*args, **kwargs):
-        if cast_inputs is None or not is_autocast_enabled(device_type):
+        ctx, enabled = args[0], is_autocast_enabled(device_type)
+        ctx._dtype = get_autocast_dtype(device_type)
+        ctx._fwd_used_autocast = enabled and cast_inputs is None
+        if cast_inputs is None or not enabled:
             return fwd(*args, **kwargs)
-        args = [_cast(a, device_type, cast_inputs) for a in args]
-        kwargs = {k: _cast(v, device_type, cast_inputs) for k, v in kwargs.items()}
         with autocast(device_type, enabled=False):
-            return fwd(*args, **kwargs)
+            return fwd(*_cast(args, device_type, cast_inputs),
+                       **_cast(kwargs, device_type, cast_inputs))
     return forward
 
 
 def _cast(value, device_type, dtype):
+    """value with its eligible tensors (floating but float64, on device_type) cast, through
+    mappings and iterables as PyTorch's amp._cast."""
+    from collections.abc import Iterable, Mapping
+
     from .._tensor import Tensor
     if isinstance(value, Tensor):
-        if value._device.type == device_type and value.dtype.is_floating_point:
-            return value.to(dtype)
+        eligible = value.dtype.is_floating_point and value._device.type == device_type and \
+            value.dtype.name != "float64"
+        return value.to(dtype) if eligible else value
+    if isinstance(value, (str, bytes)) or type(value).__module__ == "numpy":
         return value
-    if isinstance(value, (list, tuple)):
-        return type(value)(_cast(v, device_type, dtype) for v in value)
-    if isinstance(value, dict):
-        return {k: _cast(v, device_type, dtype) for k, v in value.items()}
+    if isinstance(value, Mapping):
+        return {_cast(k, device_type, dtype): _cast(v, device_type, dtype)
+                for k, v in value.items()}
+    if isinstance(value, Iterable):
+        iterator = (_cast(v, device_type, dtype) for v in value)
+        return type(value)(iterator) if isinstance(value, (list, tuple)) else iterator
     return value
 
 
 def custom_bwd(bwd=None, *, device_type):
+    """A custom Function's backward, run in the autocast state its custom_fwd forward
+    recorded."""
+    _require_str(device_type)
     if bwd is None:
         return functools.partial(custom_bwd, device_type=device_type)
-    return bwd
+
+    @functools.wraps(bwd)
+    def backward(*args, **kwargs):
+        ctx = args[0]
+        with autocast(device_type, enabled=ctx._fwd_used_autocast, dtype=ctx._dtype):
+            return bwd(*args, **kwargs)
+    return backward
 
 
 __all__ = ["autocast", "custom_bwd", "custom_fwd", "get_autocast_dtype", "is_autocast_available",
