@@ -3,6 +3,8 @@
     python benchmarks/bench_ops.py              # full run (~1 min on 2 cores)
     python benchmarks/bench_ops.py --quick      # fewer repeats, for a smoke test
     python benchmarks/bench_ops.py --threads 0  # libraries' default thread counts
+    python benchmarks/bench_ops.py --training-ops [--cpu-time]  # instead: the training
+        # ops sped up in round qa13b (_training_ops.py), mindtorch vs torch (~1 min)
 
 Each timing is timeit's best (minimum) over several repeats of many calls, the least
 noisy estimate of what a call costs on a shared machine; the repeats of the three
@@ -19,7 +21,7 @@ import statistics
 import subprocess
 import sys
 
-from _timing import best_times, limit_threads
+from _timing import best_times, limit_threads, print_ratio_table
 
 # (key, label, unit, target on mindtorch: ("abs", seconds) or ("numpy", max ratio))
 CASES = [
@@ -116,10 +118,16 @@ def main():
     parser.add_argument("--quick", action="store_true", help="fewer repeats")
     parser.add_argument("--threads", type=int, default=1,
                         help="BLAS / torch threads (0: the libraries' defaults)")
+    parser.add_argument("--training-ops", action="store_true",
+                        help="instead: the training ops sped up in round qa13b")
+    parser.add_argument("--cpu-time", action="store_true",
+                        help="with --training-ops: time with the process's CPU time")
     args = parser.parse_args()
     limit_threads(args.threads)
     global np
     import numpy as np
+    if args.training_ops:
+        return training_ops(args)
     min_total, repeat, import_runs = (0.05, 3, 3) if args.quick else (0.6, 15, 9)
 
     import mindtorch as mt
@@ -150,6 +158,24 @@ def main():
         m, t, n = r.get("mindtorch"), r.get("torch"), r.get("numpy")
         print(f"| {label} | {unit} | {fmt(m, unit)} | {fmt(t, unit)} | {fmt(n, unit)} "
               f"| {ratio(m, n)} | {ratio(m, t)} | {verdict(target, r)} |")
+
+
+def training_ops(args):
+    """The table of _training_ops.py: forward and forward + backward, mindtorch vs torch."""
+    import time
+    import timeit
+
+    import _training_ops
+    import mindtorch as mt
+    import torch
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    print(f"python {sys.version.split()[0]}, numpy {np.__version__}, torch {torch.__version__}"
+          f" ({torch.get_num_threads()} thread(s)); {os.cpu_count()} cpus"
+          + (", CPU time" if args.cpu_time else "") + "\n")
+    min_total, repeat = (0.05, 3) if args.quick else (0.3, 7)
+    print_ratio_table(_training_ops.cases(np, mt, torch), "us", min_total, repeat,
+                      time.process_time if args.cpu_time else timeit.default_timer)
 
 
 if __name__ == "__main__":
