@@ -196,6 +196,7 @@ _BACKWARD_OP_NODES = {
     "huber_loss": lambda L, x: _F(L).huber_loss(x * 3, x.detach(), reduction="none"),
     "soft_margin_loss": lambda L, x: _F(L).soft_margin_loss(x, x.detach().sign(),
                                                             reduction="none"),
+    "glu": lambda L, x: _F(L).glu(x),
     # (views whose formulas are PyTorch's backward ops)
     "slice": lambda L, x: x[1:, ::2].exp(),
     "select": lambda L, x: x[:, 1].exp(),
@@ -293,3 +294,16 @@ def test_backward_inputs_dict_and_grad_variables():
         return first, x.grad.tolist(), refusals
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+def test_binary_cross_entropy_first_derivative_node():
+    p = np.random.default_rng(3).uniform(0.1, 0.9, (2, 3))
+
+    def program(L):
+        x, t = (L.tensor(v, requires_grad=True) for v in (p, p[::-1].copy()))
+        g = L.autograd.grad(_F(L).binary_cross_entropy(x, t), [x, t], create_graph=True)
+        h = L.autograd.grad(g[0].pow(2).sum() + g[1].pow(2).sum(), [x, t])
+        return type(g[0].grad_fn).__name__, [v.tolist() for v in h]
+    ours, theirs = same_errors(program)
+    assert ours[1][0] == theirs[1][0]
+    np.testing.assert_allclose(ours[1][1], theirs[1][1], rtol=1e-10)

@@ -12,7 +12,7 @@ import struct
 
 from ... import _dtype as D
 from ..._scalars import _overflow, checked_scalar
-from ...autograd._backward_ops import backward_op
+from ...autograd._backward_ops import backward_op, renamed
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace, write_into
@@ -673,7 +673,7 @@ _GRADS = {
                     OPS["log_sigmoid_backward"].call(grad, self, self.new_empty(0))},
     "hardshrink": {"self": backward_op(_shrink_grad)},
     "softshrink": {"self": backward_op(_shrink_grad)},
-    "glu": {"self": _glu_grad},
+    "glu": {"self": renamed(_glu_grad)},
     "prelu": {"self, weight": backward_op(_prelu_grads), "name": "PreluKernelBackward0"},
     "_rrelu_with_noise_functional": {"self": backward_op(_rrelu_grad), "name": "RreluWithNoiseBackward0",
                                     "nondifferentiable_outputs": (1,)},

@@ -780,7 +780,8 @@ def _derivatives():
     derivative(OPS["_huber_loss"], self=renamed(_huber_grad),
                target=renamed(lambda grad, self, target, reduction, delta:
                               -_huber_grad(grad, self, target, reduction, delta)))
-    derivative(OPS["_binary_cross_entropy"], self=_bce_self_grad, target=_bce_target_grad,
+    derivative(OPS["_binary_cross_entropy"], self=renamed(_bce_self_grad),
+               target=_bce_target_grad,
                weight=_refused("binary_cross_entropy", "weight"))
     name = "binary_cross_entropy_with_logits"
     derivative(OPS[name], self=_bce_logits_self_grad, target=_bce_logits_target_grad,
