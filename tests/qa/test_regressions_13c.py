@@ -307,3 +307,20 @@ def test_binary_cross_entropy_first_derivative_node():
     ours, theirs = same_errors(program)
     assert ours[1][0] == theirs[1][0]
     np.testing.assert_allclose(ours[1][1], theirs[1][1], rtol=1e-10)
+
+
+def test_broadcast_gradient_history_as_pytorchs_sum_to():
+    """A gradient summed to a 0-dim input is a full sum (SumBackward0); one summed over
+    kept dims has no extra view (SumBackward1), as PyTorch's sum_to."""
+    g = np.random.default_rng(4)
+    a, b, c = g.standard_normal((3, 4)), g.standard_normal(()), g.standard_normal((1, 4))
+
+    def program(L):
+        x, s, r = (L.tensor(v, requires_grad=True) for v in (a, b, c))
+        grads = L.autograd.grad(((x * s) * r).exp().sum(), [s, r], create_graph=True)
+        h = L.autograd.grad(sum(v.sum() for v in grads), [x, s, r])
+        return [type(v.grad_fn).__name__ for v in grads], [v.tolist() for v in h]
+    ours, theirs = same_errors(program)
+    assert ours[1][0] == theirs[1][0]
+    for m, t in zip(ours[1][1], theirs[1][1]):
+        np.testing.assert_allclose(m, t, rtol=1e-10)

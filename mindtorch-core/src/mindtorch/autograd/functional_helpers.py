@@ -19,9 +19,12 @@ def sum_to(grad, shape):
         return grad.reshape(shape)
     inner = [lead + i for i, n in enumerate(shape) if n == 1 and have[lead + i] != 1]
     total = _sum_op()  # (the op itself: torch.sum's public overload wrapper costs more)
+    if not shape:  # (a 0-dim input: PyTorch's full sum, SumBackward0 under create_graph)
+        return total(grad, None, False, None)
     if not inner:  # only leading dims (a bias): the sum has the shape already
         return total(grad, tuple(range(lead)), False, None) if lead else grad.reshape(shape)
-    return total(grad, tuple(range(lead)) + tuple(inner), True, None).reshape(shape)
+    r = total(grad, tuple(range(lead)) + tuple(inner), True, None)
+    return r.reshape(shape) if lead else r  # (kept dims only: the sum has the shape)
 
 
 def _sum_op():
