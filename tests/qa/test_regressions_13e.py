@@ -3,7 +3,7 @@ import warnings
 
 import numpy as np
 import pytest
-from reference import same_errors, same_outcome
+from reference import outcome, same_errors, same_outcome
 
 torch = pytest.importorskip("torch")
 
@@ -344,4 +344,33 @@ def test_cuda_amp_custom_function_decorators_are_deprecated_spellings():
             L.cuda.amp.custom_bwd(lambda ctx, g: g)
         return [(c.category.__name__, str(c.message)) for c in w], \
             hasattr(L.cpu.amp, "custom_fwd")
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("spelling", ["function", "method"])
+def test_library_register_autocast_casts_custom_op_inputs(spelling):
+    def program(L):
+        ns = f"qa13e_{spelling}"
+
+        @L.library.custom_op(f"{ns}::product", mutates_args=())
+        def product(a: L.Tensor, b: L.Tensor) -> L.Tensor:
+            return a @ b
+
+        @product.register_fake
+        def _(a, b):
+            return a.new_empty(a.shape[0], b.shape[1])
+        a, b = L.ones(2, 2), L.ones(2, 2, dtype=L.bfloat16)
+        r = []
+        with L.autocast("cpu"):
+            r.append(str(product(a, b).dtype))  # (the body's matmul under autocast)
+        if spelling == "function":
+            L.library.register_autocast(f"{ns}::product", "cpu", L.float32)
+        else:
+            product.register_autocast("cpu", L.float32)
+        with L.autocast("cpu"):
+            r += [str(product(a, b).dtype), str(product(a.double(), b.double()).dtype),
+                  str(getattr(L.ops, ns).product(a, b).dtype)]
+        r.append(outcome(lambda: L.library.register_autocast(f"{ns}::product", "meta",
+                                                             L.float32)))
+        return r
     same_outcome(program)

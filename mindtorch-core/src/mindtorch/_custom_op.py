@@ -43,7 +43,10 @@ class CustomOpDef:
         return L.register_vmap(self._qualname, func)
 
     def register_autocast(self, device_type, cast_inputs):
-        L.register_autocast(self._qualname, device_type, cast_inputs)
+        from .amp.autocast_mode import _require_str
+        _require_str(device_type)
+        if device_type not in L._entry(self._qualname).autocast:  # (the first one holds)
+            L.register_autocast(self._qualname, device_type, cast_inputs)
 
     def register_torch_dispatch(self, torch_dispatch_class, fn=None, /):
         raise NotImplementedError("register_torch_dispatch is not supported by mindtorch")

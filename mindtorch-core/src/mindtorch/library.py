@@ -13,6 +13,7 @@ import re
 import types
 import typing
 
+from . import _autocast
 from . import _dtype as D
 from ._device import device as _device_t
 from ._ops.registry import OPS, clear_caches
@@ -55,6 +56,7 @@ class _Entry:
         self.function = None        # the autograd.Function made on first use
         self.implicit = False       # a CompositeImplicitAutograd implementation
         self.declaration = op.schema.text  # PyTorch's spelling (SymInt), for messages
+        self.autocast = {}          # device type -> dtype: register_autocast's casts
 
     def autograd_function(self):
         if self.function is None:
@@ -277,6 +279,18 @@ def call(qualname, args, kwargs):
     if entry is None:  # an op a backend plugin declared: its binding's conventions
         return op.binding(*args, **kwargs)
     values = _positional(op.schema, args, dict(kwargs), entry.declaration)
+    casts = _autocast.state.on and [(d, t) for d, t in entry.autocast.items()
+                                     if d in _autocast.state.dtypes]
+    if casts:  # (PyTorch's Autocast kernel: the inputs cast, the op run with autocast off)
+        from .amp.autocast_mode import _cast
+        for device_type, dtype in casts:
+            values = _cast(values, device_type, dtype)
+        with _autocast.off():
+            return _call(op, entry, values, values, {})
+    return _call(op, entry, values, args, kwargs)
+
+
+def _call(op, entry, values, args, kwargs):
     if entry.implicit and entry.backward is None and \
             entry.autograd_impl is None:  # (differentiable through its sub-ops)
         return op.binding(*args, **kwargs)
@@ -555,8 +569,13 @@ def register_vmap(op, func=None, /, *, lib=None):
 
 
 def register_autocast(op, device_type, cast_inputs, /, *, lib=None):
-    """Accepted for compatibility: custom ops run in their inputs' dtypes under autocast."""
-    _entry(_qualname(op))
+    """Under autocast of device_type, the op's floating inputs of that device
+    (float64 aside) are cast to cast_inputs and the op runs with autocast off."""
+    from .amp.autocast_mode import is_autocast_available
+    entry = _entry(_qualname(op))
+    if not is_autocast_available(device_type):
+        raise ValueError(f"Device type '{device_type}' does not support autocast.")
+    entry.autocast[device_type] = cast_inputs
 
 
 def fallthrough_kernel():
