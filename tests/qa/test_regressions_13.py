@@ -58,7 +58,8 @@ def test_tensor_of_nests_mixing_lists_arrays_and_tensors(build):
 @pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "float16"])
 def test_gelu_tanh_follows_pytorchs_loop(dtype):
     # the cube as products, float32's inner sum rounded once (an FMA), its tanh correctly
-    # rounded: PyTorch's bits but where SLEEF's tanh is an ulp off (was ~50% of elements)
+    # rounded but +-1 past SLEEF's cut-off: PyTorch's bits but where SLEEF's tanh is an ulp
+    # off (was ~50% of elements; 16-bit results: all)
     x = np.random.default_rng(1).standard_normal(100_003) * 4
     x[:8] = [0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e30, 1e-40]
     got = mindtorch.nn.functional.gelu(mindtorch.tensor(x).to(getattr(mindtorch, dtype)),
@@ -66,8 +67,10 @@ def test_gelu_tanh_follows_pytorchs_loop(dtype):
     want = torch.nn.functional.gelu(torch.tensor(x).to(getattr(torch, dtype)),
                                     approximate="tanh").double().numpy()
     same = (got == want) | (np.isnan(got) & np.isnan(want))
-    assert same[:8].all() and same.mean() > 0.98
+    assert same[:8].all() and same.mean() > 0.99
     eps, subnormal = {"float32": (2.0 ** -23, 2.0 ** -149), "float64": (2.0 ** -52, 5e-324),
                       "bfloat16": (2.0 ** -7, 2.0 ** -133), "float16": (2.0 ** -10, 2.0 ** -24)}[dtype]
+    # (an ulp of tanh near -1 is eps * |x| / 2 of the result, after 1 + tanh cancels)
+    bound = 2 * (eps * (np.abs(want) + np.abs(x)) + subnormal)
     finite = np.isfinite(want)
-    assert np.all(np.abs(got - want)[finite] <= 2 * (eps * np.abs(want)[finite] + subnormal))
+    assert np.all(np.abs(got - want)[finite] <= bound[finite])

@@ -14,6 +14,7 @@ from ._cpu_capability import onednn_avx512_core
 from ._jit import loops
 from ._layout import dense_like
 from ._select import zero_where
+from ._vector_loop import scalar_loop_mask
 from .pointwise import _erf
 
 # PyTorch's cpu GELU takes erf in float32 from Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7):
@@ -89,25 +90,27 @@ def _gelu_block(xb, r, a_, t_, s_):
 
 _GELU_BETA = math.sqrt(2) * (2 / math.sqrt(math.pi)) * 0.5  # (PyTorch's kBeta and kKappa)
 _GELU_KAPPA = 0.044715
+_SLEEF_TANH_ONE = {np.float32: 8.664339742, np.float64: 18.714973875}  # (|x| past: +-1)
+_WIDER = {np.float32: np.float64, np.float64: np.longdouble}  # (x87's 64-bit mantissa)
 
 
-def _gelu_tanh(x):
-    """0.5 x (1 + tanh(beta (x + kappa x^3))) in x's dtype as PyTorch's loop computes it:
-    the cube as two products, float32's inner sum rounded once (its loop's FMA) and its
-    tanh as the correctly rounded float (SLEEF's, within an ulp, agrees on ~99.7%)."""
+def _gelu_tanh(x, a):
+    """0.5 x (1 + tanh(beta (x + kappa x^3))) of x (a's values, float32 for 16-bit a) as
+    PyTorch's loop computes it: the cube as two products, the inner sum rounded once (its
+    loop's FMA: here a wider sum), tanh correctly rounded (SLEEF's in the vector loop is,
+    but for an ulp here and there, and +-1 past its cut-off: _SLEEF_TANH_ONE)."""
     t = x.dtype.type
+    wide_type = _WIDER[t]
     with np.errstate(over="ignore", invalid="ignore"):
         cube = x * x * x
-        if t is np.float32:
-            wide = x.astype(np.float64)
-            wide += float(t(_GELU_KAPPA)) * cube.astype(np.float64)
-            inner = wide.astype(np.float32)
-            inner *= t(_GELU_BETA)
-            tanh = np.tanh(inner.astype(np.float64)).astype(np.float32)
-        else:
-            tanh = np.tanh(t(_GELU_BETA) * (x + t(_GELU_KAPPA) * cube))
-        tanh += t(1)
-        return (t(0.5) * x) * tanh
+        wide = x.astype(wide_type)
+        wide += wide_type(t(_GELU_KAPPA)) * cube.astype(wide_type)
+        inner = wide.astype(t)
+        inner *= t(_GELU_BETA)
+        tanh = np.tanh(inner.astype(wide_type)).astype(t)
+        one = (np.abs(inner) > _SLEEF_TANH_ONE[t]) & ~scalar_loop_mask(a, avx512_kernel=True)
+        tanh = np.where(one, np.sign(inner), tanh)
+        return (t(0.5) * x) * (t(1) + tanh)
 
 
 def _gelu(self, approximate="none"):
@@ -115,7 +118,7 @@ def _gelu(self, approximate="none"):
     a = arr(self)
     ca = a.astype(np.float32) if a.dtype.itemsize < 4 else a
     if approximate == "tanh":
-        r = _gelu_tanh(ca)
+        r = _gelu_tanh(ca, a)
     elif ca.dtype == np.float32:
         r = _gelu_f32(ca, _onednn_gelu(self, a))
     else:
