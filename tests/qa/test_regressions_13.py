@@ -74,3 +74,13 @@ def test_gelu_tanh_follows_pytorchs_loop(dtype):
     bound = 2 * (eps * (np.abs(want) + np.abs(x)) + subnormal)
     finite = np.isfinite(want)
     assert np.all(np.abs(got - want)[finite] <= bound[finite])
+
+
+def test_float32_tanh_is_the_correctly_rounded_one_as_pytorchs():
+    # PyTorch's float32 tanh agrees with the double tanh rounded once on ~99.9% of inputs
+    # (NumPy's float32 loop: ~68%)
+    x = (np.random.default_rng(2).standard_normal(100_000) * 3).astype(np.float32)
+    got = mindtorch.tanh(mindtorch.from_numpy(x)).numpy()
+    want = torch.tanh(torch.from_numpy(x)).numpy()
+    assert np.mean(got != want) < 0.005
+    assert np.max(np.abs(got - want)) <= 2.0 ** -24

@@ -713,13 +713,16 @@ exp = _compiled_f32("exp_f32", np.exp)
 
 log10 = _float32_through_float64(np.log10)
 log2 = _float32_through_float64(np.log2)
+# (PyTorch's float32 tanh agrees with the correctly rounded one on ~99.9% of inputs, with
+# NumPy's float32 loop on ~68%)
+tanh = _float32_through_float64(np.tanh)
 
 UNARY = {
     # name: (numpy function, dtype kinds allowed or None for all)
     "abs": (_abs, "uifc"), "exp": (exp, None), "log": (np.log, None),
     "log1p": (log1p, None), "expm1": (expm1, None), "sqrt": (np.sqrt, None),
     "sin": (np.sin, None), "cos": (np.cos, None), "tan": (np.tan, None),
-    "tanh": (np.tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
+    "tanh": (tanh, None), "sinh": (np.sinh, None), "cosh": (np.cosh, None),
     "asin": (np.arcsin, None), "acos": (np.arccos, None), "atan": (np.arctan, None),
     "log2": (log2, None), "log10": (log10, None), "asinh": (np.arcsinh, None),
     "acosh": (np.arccosh, None), "atanh": (np.arctanh, None), "sgn": (_sgn, None),
