@@ -1,6 +1,7 @@
 """ctc_loss's kernel ops "_ctc_nll" and "_ctc_nll_backward" (decls/loss_ctc.py): the cpu
 kernels (the alpha / beta recursions in NumPy) against the decompositions they replace
-(the forward bit for bit, the gradient to rounding), finite differences, and meta."""
+(the forward bit for bit in float64, to an ulp or two in float32; the gradient to
+rounding), finite differences, and meta."""
 import mindtorch as M
 import numpy as np
 import pytest
@@ -28,8 +29,11 @@ CASES = [(6, 3, 4, 2, 0), (9, 4, 5, 3, 2), (1, 2, 3, 1, 1), (7, 5, 3, 3, 0), (4,
 def test_kernels_match_the_decompositions(t, n, c, s, blank, dtype):
     lp, ext, il, tl = _case(t, n, c, s, blank, dtype)
     nll = OPS["_ctc_nll"].call(lp, ext, il, tl)
-    np.testing.assert_array_equal(nll.numpy(), LC._negative_log_likelihood(lp, ext, il, tl)
-                                  .numpy())
+    reference = LC._negative_log_likelihood(lp, ext, il, tl).numpy()
+    if dtype == np.float64:
+        np.testing.assert_array_equal(nll.numpy(), reference)
+    else:  # (the kernel's logf is libm's, mindtorch's float32 log the correctly rounded one)
+        np.testing.assert_array_max_ulp(nll.numpy(), reference, maxulp=2)
     grad = M.tensor(RNG.standard_normal(n).astype(dtype))
     got = OPS["_ctc_nll_backward"].call(grad, lp, ext, il, tl, nll)
     with M.no_grad():
