@@ -89,6 +89,8 @@ _LINEAR_IN_INPUT = {
                     [(1, 1, 3, 3, 3), (2, 1, 2, 2, 2)], (0, 1), True),
     "grid_sample_x": (lambda L, x, g: _F(L).grid_sample(x, g.tanh(), align_corners=False),
                       [(1, 2, 4, 4), (1, 3, 3, 2)], (0,), True),
+    "grid_sample_both": (lambda L, x, g: _F(L).grid_sample(x, g.tanh(), align_corners=False),
+                         [(1, 2, 4, 4), (1, 3, 3, 2)], (0, 1), True),
     "layer_norm_w": (lambda L, x, w, b: _F(L).layer_norm(x, (4,), w, b),
                      [(2, 3, 4), (4,), (4,)], (1,), True),
     "layer_norm_b": (lambda L, x, w, b: _F(L).layer_norm(x, (4,), w, b),
