@@ -89,6 +89,8 @@ _LINEAR_IN_INPUT = {
                     [(1, 1, 3, 3, 3), (2, 1, 2, 2, 2)], (0, 1), True),
     "grid_sample_x": (lambda L, x, g: _F(L).grid_sample(x, g.tanh(), align_corners=False),
                       [(1, 2, 4, 4), (1, 3, 3, 2)], (0,), True),
+    "grid_sample_both": (lambda L, x, g: _F(L).grid_sample(x, g.tanh(), align_corners=False),
+                         [(1, 2, 4, 4), (1, 3, 3, 2)], (0, 1), True),
     "layer_norm_w": (lambda L, x, w, b: _F(L).layer_norm(x, (4,), w, b),
                      [(2, 3, 4), (4,), (4,)], (1,), True),
     "layer_norm_b": (lambda L, x, w, b: _F(L).layer_norm(x, (4,), w, b),
@@ -324,3 +326,18 @@ def test_broadcast_gradient_history_as_pytorchs_sum_to():
     assert ours[1][0] == theirs[1][0]
     for m, t in zip(ours[1][1], theirs[1][1]):
         np.testing.assert_allclose(m, t, rtol=1e-10)
+
+
+def test_eigh_forward_ad_takes_the_tangent_as_given():
+    """linalg.eigh / eigvalsh tangents are PyTorch's (V^H dA V, dA not symmetrized), so
+    torch.func.hessian (forward over reverse) of a function of eigenvalues is PyTorch's."""
+    g = np.random.default_rng(0)
+    a = g.standard_normal((3, 3))
+    a = a @ a.T + np.diag([1.0, 2.0, 3.0])
+    w = g.standard_normal(3)
+
+    def program(L):
+        f = lambda t: (L.linalg.eigvalsh(t) * L.tensor(w)).sum()
+        return L.func.hessian(f)(L.tensor(a)).tolist()
+    ours, theirs = same_errors(program)
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-9, atol=1e-12)

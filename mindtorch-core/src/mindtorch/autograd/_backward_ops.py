@@ -19,8 +19,9 @@ from .graph import _FREED, Node
 
 class BackwardOp:
     """A formula's mark: the forward inputs PyTorch's backward op takes (None: every input
-    with an edge), whether they receive zeros (PyTorch's zeros_like) or no gradient, and
-    which of a multi-input formula's gradients it gives (None: all)."""
+    with an edge), whether they receive zeros (PyTorch's zeros_like) or no gradient (True,
+    False, or the names of those receiving zeros), and which of a multi-input formula's
+    gradients it gives (None: all)."""
     __slots__ = ("inputs", "outputs", "zeros")
 
     def __init__(self, inputs, zeros, outputs):
@@ -40,8 +41,8 @@ def renamed(formula):
 
 
 def marked_slots(entries, slot_of, index):
-    """{gradient slot: (BackwardOp, the slots of the inputs it connects to)} for the marked
-    formulas among a plan's entries, or None."""
+    """{gradient slot: (BackwardOp, the slots of the inputs it connects to, those of them
+    receiving zeros)} for the marked formulas among a plan's entries, or None."""
     marks = {}
     for positions, fn, _params, _only in entries:
         spec = getattr(fn, "backward_op", None)
@@ -50,9 +51,11 @@ def marked_slots(entries, slot_of, index):
         slots = tuple(sorted(slot_of.values())) if spec.inputs is None else tuple(
             slot_of[index[n]] for n in spec.inputs if index[n] in slot_of)
         given = positions if spec.outputs is None else [slot_of[index[n]] for n in spec.outputs]
+        zeros = spec.zeros if type(spec.zeros) is bool else \
+            frozenset(slot_of[index[n]] for n in spec.zeros if index[n] in slot_of)
         for p in positions:
             if p in given:
-                marks[p] = (spec, slots)
+                marks[p] = (spec, slots, zeros)
     return marks or None
 
 
@@ -69,13 +72,13 @@ def as_backward_ops(node, out):
     """Under create_graph: each marked gradient in out (a list, changed in place) handed on
     through a BackwardOpNode connected to the forward inputs its backward op takes."""
     edges = node.next_functions
-    for p, (spec, slots) in node._plan.backward_ops.items():
+    for p, (spec, slots, zeros) in node._plan.backward_ops.items():
         g = out[p]
         if g is None:
             continue
         inputs = [q for q in slots if edges[q][0] is not None]
         if inputs or g.requires_grad:
-            out[p] = BackwardOpNode.wrap(node, g, spec, inputs)
+            out[p] = BackwardOpNode.wrap(node, g, spec, inputs, zeros)
 
 
 class BackwardOpNode(Node):
@@ -84,11 +87,11 @@ class BackwardOpNode(Node):
     __slots__ = ("saves", "zeros")
 
     @classmethod
-    def wrap(cls, forward_node, g, spec, inputs):
+    def wrap(cls, forward_node, g, spec, inputs, zeros):
         from ._record import _meta, edge
         # (PyTorch's names: HardshrinkBackward0's backward op gives HardshrinkBackwardBackward0)
         node = _named(forward_node.name()[:-1] + "Backward0")()
-        node.zeros = spec.zeros
+        node.zeros = tuple(zeros if type(zeros) is bool else q in zeros for q in inputs)
         node.saves = spec.inputs != ()  # (PyTorch's node saved its op's tensor inputs)
         edges, meta = forward_node.next_functions, forward_node._inputs_meta
         node.next_functions = (edge(g),) + tuple(edges[q] for q in inputs)
@@ -108,11 +111,10 @@ class BackwardOpNode(Node):
         n = len(self.next_functions)
         if g is None:
             return [None] * n
-        if not self.zeros:
-            return [g] + [None] * (n - 1)
         from ._record import _materialize
         meta = self._inputs_meta
-        return [g] + [_materialize(None, meta[3 * k:3 * k + 3]) for k in range(1, n)]
+        return [g] + [_materialize(None, meta[3 * k:3 * k + 3]) if z else None
+                      for k, z in enumerate(self.zeros, 1)]
 
     def _release(self):
         if self.saves:

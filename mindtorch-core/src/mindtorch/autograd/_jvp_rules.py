@@ -342,6 +342,25 @@ def _cholesky(op, args, T, outs):
     return [dL.mH if upper else dL] + [None] * (len(outs) - 1)
 
 
+def _eigh(op, args, T, outs):
+    """PyTorch's: with P = V^H dA V (dA as given, not symmetrized), dL = diag(P) (its real
+    part), dV = V (P_ij / (L_j - L_i)) off the diagonal, 0 on it."""
+    from .._ops.decls.factorization_spectral import _eye_mask, _safe
+    M = _ops()
+    A, uplo = args[0], args[1] if len(args) > 1 else "L"
+    L, V = (outs[0], outs[1]) if op.name == "linalg_eigh" else \
+        M["linalg_eigh"].call(A, uplo)
+    P = V.mH @ T[0].to(V.dtype) @ V
+    dL = P.diagonal(0, -2, -1)
+    dL = dL.real if dL.dtype.is_complex else dL
+    if op.name != "linalg_eigh":
+        return [dL]
+    eye = _eye_mask(L._shape[-1], L.device)
+    E = L.unsqueeze(-2) - L.unsqueeze(-1)
+    dV = M["where"].call(eye, 0, P / _safe(M["where"].call(eye, 1, E)))
+    return [dL, V @ dV]
+
+
 def _rrelu_with_noise(op, args, T, outs):
     """The drawn slopes (1 for non-negative inputs) scale the tangent; in eval, the mean."""
     x, noise, lower, upper, training = args[:5]
@@ -361,7 +380,7 @@ def _not_implemented(op, args, T, outs):
 
 # rules reading the op's result: when tangents need history (backward through them) the
 # result is recomputed with it (the kernel ran below autograd)
-for _rule in (_elementwise, _softmax, _log_softmax, _cholesky):
+for _rule in (_elementwise, _softmax, _log_softmax, _cholesky, _eigh):
     _rule.uses_result = True
 
 RULES = {
@@ -377,6 +396,7 @@ RULES = {
     "softmax": _softmax,
     "log_softmax": _log_softmax,
     "logcumsumexp": _logcumsumexp,
+    "linalg_eigh": _eigh, "linalg_eigvalsh": _eigh,
     **{n: _selected for n in ("sort", "topk", "kthvalue", "mode", "cummax", "cummin")},
 }
 

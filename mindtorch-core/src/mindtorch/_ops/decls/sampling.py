@@ -414,7 +414,8 @@ def _declare():
 def _derivatives():
     for nd in (2, 3):
         derivative(OPS[f"grid_sampler_{nd}d"],
-                   {"input, grid": backward_op(_grid_sampler_grad(nd), zeros=False)},
+                   # (PyTorch's double backward gives grid zeros, input nothing)
+                   {"input, grid": backward_op(_grid_sampler_grad(nd), zeros=("grid",))},
                    name=f"GridSampler{nd}DBackward0")
     derivative(OPS["affine_grid_generator"], theta=_affine_grid_grad,
                name="AffineGridGeneratorBackward0")
