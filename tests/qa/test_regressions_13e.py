@@ -374,3 +374,26 @@ def test_library_register_autocast_casts_custom_op_inputs(spelling):
                                                              L.float32)))
         return r
     same_outcome(program)
+
+
+def test_grad_scaler_sparse_gradients_and_per_device_inf_checks():
+    def program(L):
+        emb = L.nn.Embedding(5, 3, sparse=True)
+        with L.no_grad():
+            emb.weight.copy_(L.arange(15.0).reshape(5, 3))
+        opt = L.optim.SGD(emb.parameters(), lr=0.1)
+        scaler = L.amp.GradScaler("cpu", init_scale=4.0)
+        scaler.scale(emb(L.tensor([0, 2, 2])).sum()).backward()
+        scaler.unscale_(opt)
+        r = [emb.weight.grad.is_sparse, emb.weight.grad.to_dense().tolist(),
+             {str(k): v.item() for k, v in scaler._found_inf_per_device(opt).items()},
+             sorted(scaler._per_optimizer_states[id(opt)])]
+        scaler.step(opt)
+        scaler.update()
+        r.append(emb.weight.tolist())
+        p = L.nn.Parameter(L.ones(2))
+        opt = L.optim.SGD([p], lr=0.1)
+        scaler.scale(p.sum() * float("inf")).backward()
+        r.append({str(k): v.item() for k, v in scaler._check_inf_per_device(opt).items()})
+        return r
+    same_outcome(program)
