@@ -397,3 +397,33 @@ def test_grad_scaler_sparse_gradients_and_per_device_inf_checks():
         r.append({str(k): v.item() for k, v in scaler._check_inf_per_device(opt).items()})
         return r
     same_outcome(program)
+
+
+_NO_AUTOCAST_JOIN = {  # PyTorch's kernels of these join without autocast's promote rule
+    "pad_sequence": lambda L, x: L.nn.utils.rnn.pad_sequence([x[0], x[1, :2]]),
+    "cross": lambda L, x: L.linalg.cross(x[:3, :3], x[1:, :3]),
+    "diff_prepend": lambda L, x: L.diff(x, dim=0, prepend=x[:1]),  # (PyTorch's does: error)
+}
+
+
+@pytest.mark.parametrize("name", list(_NO_AUTOCAST_JOIN))
+@pytest.mark.parametrize("x_dtype,autocast_dtype", [("float16", "bfloat16"),
+                                                    ("bfloat16", "float16"),
+                                                    ("bfloat16", "bfloat16")])
+def test_internal_joins_follow_pytorch_kernels(name, x_dtype, autocast_dtype):
+    def program(L):
+        x = L.arange(16.0).reshape(4, 4).div(7).to(getattr(L, x_dtype))
+        with L.autocast("cpu", dtype=getattr(L, autocast_dtype)):
+            r = _NO_AUTOCAST_JOIN[name](L, x)
+        return str(r.dtype), r.float().tolist()
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.diff(L.ones(3, 4), dim=0, prepend=L.ones(3, 2, dtype=L.float64)),
+    lambda L: L.diff(L.ones(3, 4), dim=0, append=L.ones(2, 3)),
+    lambda L: L.diff(L.ones(3, 4), n=0, dim=1, prepend=L.ones(2, 3)),
+    lambda L: L.diff(L.ones(3, 4), dim=1, prepend=L.ones(3)),
+])
+def test_diff_checks_prepend_and_append_shapes(call):
+    same_outcome(lambda L: str(call(L)))
