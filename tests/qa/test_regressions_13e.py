@@ -427,3 +427,16 @@ def test_internal_joins_follow_pytorch_kernels(name, x_dtype, autocast_dtype):
 ])
 def test_diff_checks_prepend_and_append_shapes(call):
     same_outcome(lambda L: str(call(L)))
+
+
+@pytest.mark.parametrize("autocast_dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("size", [(2, 1, 4, 4), (2, 1, 2, 3, 3)])
+def test_affine_grid_runs_its_batched_product_in_the_autocast_dtype(autocast_dtype, size):
+    def program(L):
+        k = len(size) - 2
+        theta = L.tensor(_data(0, 2, k, k + 1), dtype=L.float32, requires_grad=True)
+        with L.autocast("cpu", dtype=getattr(L, autocast_dtype)):
+            grid = L.nn.functional.affine_grid(theta, size, align_corners=False)
+        grid.float().sum().backward()
+        return str(grid.dtype), _arr(grid), str(theta.grad.dtype), _arr(theta.grad)
+    _both_close(program, tol=0.02)
