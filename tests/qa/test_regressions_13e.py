@@ -374,3 +374,69 @@ def test_library_register_autocast_casts_custom_op_inputs(spelling):
                                                              L.float32)))
         return r
     same_outcome(program)
+
+
+def test_grad_scaler_sparse_gradients_and_per_device_inf_checks():
+    def program(L):
+        emb = L.nn.Embedding(5, 3, sparse=True)
+        with L.no_grad():
+            emb.weight.copy_(L.arange(15.0).reshape(5, 3))
+        opt = L.optim.SGD(emb.parameters(), lr=0.1)
+        scaler = L.amp.GradScaler("cpu", init_scale=4.0)
+        scaler.scale(emb(L.tensor([0, 2, 2])).sum()).backward()
+        scaler.unscale_(opt)
+        r = [emb.weight.grad.is_sparse, emb.weight.grad.to_dense().tolist(),
+             {str(k): v.item() for k, v in scaler._found_inf_per_device(opt).items()},
+             sorted(scaler._per_optimizer_states[id(opt)])]
+        scaler.step(opt)
+        scaler.update()
+        r.append(emb.weight.tolist())
+        p = L.nn.Parameter(L.ones(2))
+        opt = L.optim.SGD([p], lr=0.1)
+        scaler.scale(p.sum() * float("inf")).backward()
+        r.append({str(k): v.item() for k, v in scaler._check_inf_per_device(opt).items()})
+        return r
+    same_outcome(program)
+
+
+_NO_AUTOCAST_JOIN = {  # PyTorch's kernels of these join without autocast's promote rule
+    "pad_sequence": lambda L, x: L.nn.utils.rnn.pad_sequence([x[0], x[1, :2]]),
+    "cross": lambda L, x: L.linalg.cross(x[:3, :3], x[1:, :3]),
+    "diff_prepend": lambda L, x: L.diff(x, dim=0, prepend=x[:1]),  # (PyTorch's does: error)
+}
+
+
+@pytest.mark.parametrize("name", list(_NO_AUTOCAST_JOIN))
+@pytest.mark.parametrize("x_dtype,autocast_dtype", [("float16", "bfloat16"),
+                                                    ("bfloat16", "float16"),
+                                                    ("bfloat16", "bfloat16")])
+def test_internal_joins_follow_pytorch_kernels(name, x_dtype, autocast_dtype):
+    def program(L):
+        x = L.arange(16.0).reshape(4, 4).div(7).to(getattr(L, x_dtype))
+        with L.autocast("cpu", dtype=getattr(L, autocast_dtype)):
+            r = _NO_AUTOCAST_JOIN[name](L, x)
+        return str(r.dtype), r.float().tolist()
+    same_outcome(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.diff(L.ones(3, 4), dim=0, prepend=L.ones(3, 2, dtype=L.float64)),
+    lambda L: L.diff(L.ones(3, 4), dim=0, append=L.ones(2, 3)),
+    lambda L: L.diff(L.ones(3, 4), n=0, dim=1, prepend=L.ones(2, 3)),
+    lambda L: L.diff(L.ones(3, 4), dim=1, prepend=L.ones(3)),
+])
+def test_diff_checks_prepend_and_append_shapes(call):
+    same_outcome(lambda L: str(call(L)))
+
+
+@pytest.mark.parametrize("autocast_dtype", ["bfloat16", "float16"])
+@pytest.mark.parametrize("size", [(2, 1, 4, 4), (2, 1, 2, 3, 3)])
+def test_affine_grid_runs_its_batched_product_in_the_autocast_dtype(autocast_dtype, size):
+    def program(L):
+        k = len(size) - 2
+        theta = L.tensor(_data(0, 2, k, k + 1), dtype=L.float32, requires_grad=True)
+        with L.autocast("cpu", dtype=getattr(L, autocast_dtype)):
+            grid = L.nn.functional.affine_grid(theta, size, align_corners=False)
+        grid.float().sum().backward()
+        return str(grid.dtype), _arr(grid), str(theta.grad.dtype), _arr(theta.grad)
+    _both_close(program, tol=0.02)

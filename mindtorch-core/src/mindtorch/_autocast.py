@@ -114,6 +114,16 @@ def _cast(a, device, to):
     return a
 
 
+def lower_dtype(t):
+    """The dtype autocast runs a lower-precision op of tensor t in, or None (autocast off
+    for t's device, or t not cast): for decompositions whose PyTorch kernel calls such an
+    op internally."""
+    if not state.on:
+        return None
+    dtype = state.dtypes.get(t._device.type)
+    return dtype if dtype is not None and _eligible(t, t._device.type) else None
+
+
 def cast_eligible(value, device, to):
     """value (a tensor or nested lists / tuples of them, None allowed) with the tensors
     autocast casts on `device` cast to `to`: what a listed op's autocast wrapper does."""

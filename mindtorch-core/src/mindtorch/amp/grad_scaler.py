@@ -4,6 +4,7 @@ when one was; update shrinks the scale after such a step and grows it after
 growth_interval clean ones.  Computed with mindtorch ops (any device)."""
 import enum
 import warnings
+from collections import defaultdict
 from collections.abc import Iterable
 
 
@@ -35,8 +36,8 @@ class GradScaler:
             self._init_scale, self._growth_factor = init_scale, growth_factor
             self._backoff_factor, self._growth_interval = backoff_factor, growth_interval
             self._scale = None  # a float32 tensor on the outputs' device, made by scale()
-            self._growth_tracker = 0
-            self._per_optimizer_states = {}
+            self._init_growth_tracker = self._growth_tracker = 0
+            self._per_optimizer_states = defaultdict(_fresh_state)
 
     def is_enabled(self):
         return self._enabled
@@ -57,8 +58,41 @@ class GradScaler:
         raise ValueError("outputs must be a Tensor or an iterable of Tensors")
 
     def _state(self, optimizer):
-        return self._per_optimizer_states.setdefault(id(optimizer),
-                                                     {"stage": _READY, "found_inf": None})
+        return self._per_optimizer_states[id(optimizer)]
+
+    def _unscale_grads_(self, optimizer, inv_scale, found_inf, allow_fp16):
+        """The optimizer's gradients times inv_scale (a sparse one: its values); returns
+        {device: 1.0 if one of them had an inf or NaN else found_inf}, as PyTorch's."""
+        import mindtorch
+        grads = []
+        for group in optimizer.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                if not allow_fp16 and p.grad.dtype is mindtorch.float16:
+                    raise ValueError("Attempting to unscale FP16 gradients.")
+                if p.grad.is_sparse:
+                    grads.append(_writable_values(p))
+                else:
+                    grads.append(p.grad)
+        found = {}
+        with mindtorch.no_grad():
+            for g in grads:
+                f = found.setdefault(g.device, found_inf.to(g.device, copy=True))
+                f.add_((~g.isfinite()).any().to(f.dtype)).clamp_(max=1.0)
+                g.mul_(inv_scale.to(g.device, g.dtype) if g.dtype.is_floating_point else inv_scale)
+        return found
+
+    def _check_inf_per_device(self, optimizer):
+        import mindtorch
+        one = mindtorch.full((), 1.0, dtype=mindtorch.float32, device=self._scale.device)
+        zero = mindtorch.full((), 0.0, dtype=mindtorch.float32, device=self._scale.device)
+        found = self._unscale_grads_(optimizer, one, zero, True)
+        self._state(optimizer)["found_inf_per_device"] = found
+        return found
+
+    def _found_inf_per_device(self, optimizer):
+        return self._state(optimizer)["found_inf_per_device"]
 
     def unscale_(self, optimizer):
         if not self._enabled:
@@ -74,21 +108,10 @@ class GradScaler:
                                  "your script did not use scaler.scale(loss or outputs) earlier "
                                  "in the iteration.")
         import mindtorch
-        if any(p.grad is not None and p.grad.dtype is mindtorch.float16
-               for group in optimizer.param_groups for p in group["params"]):
-            raise ValueError("Attempting to unscale FP16 gradients.")
         inv = self._scale.double().reciprocal().float()
         found = mindtorch.zeros((), dtype=mindtorch.float32, device=self._scale.device)
-        grads = False  # (no gradient: no inf check recorded, which step / update refuse)
-        with mindtorch.no_grad():
-            for group in optimizer.param_groups:
-                for p in group["params"]:
-                    if p.grad is None:
-                        continue
-                    g, grads = p.grad, True
-                    found = found + (~g.isfinite()).any().to(found.device, mindtorch.float32)
-                    g.mul_(inv.to(g.device, g.dtype) if g.dtype.is_floating_point else inv)
-        state["found_inf"] = found.clamp(max=1.0) if grads else None
+        # (no gradient: no inf check recorded, which step / update refuse)
+        state["found_inf_per_device"] = self._unscale_grads_(optimizer, inv, found, False)
         state["stage"] = _UNSCALED
 
     def step(self, optimizer, *args, **kwargs):
@@ -106,10 +129,10 @@ class GradScaler:
             raise RuntimeError("step() has already been called since the last update().")
         if state["stage"] is _READY:
             self.unscale_(optimizer)
-        if state["found_inf"] is None:
+        if not state["found_inf_per_device"]:
             raise AssertionError("No inf checks were recorded for this optimizer.")
         result = None
-        if not state["found_inf"].item():
+        if not sum(v.item() for v in state["found_inf_per_device"].values()):
             result = optimizer.step(*args, **kwargs)
         state["stage"] = _STEPPED
         return result
@@ -131,8 +154,8 @@ class GradScaler:
                 raise AssertionError(reason)
             self._scale.copy_(new_scale.reshape(()))
         else:
-            found = [s["found_inf"] for s in self._per_optimizer_states.values()
-                     if s["found_inf"] is not None]
+            found = [f for s in self._per_optimizer_states.values()
+                     for f in s["found_inf_per_device"].values()]
             if not found:
                 raise AssertionError("No inf checks were recorded prior to update.")
             if any(f.item() for f in found):
@@ -145,7 +168,7 @@ class GradScaler:
                     if grown.isfinite().item():
                         self._scale.copy_(grown)
                     self._growth_tracker = 0
-        self._per_optimizer_states = {}
+        self._per_optimizer_states = defaultdict(_fresh_state)
 
     def get_scale(self):
         if not self._enabled:
@@ -199,6 +222,26 @@ class GradScaler:
         self._backoff_factor = state_dict["backoff_factor"]
         self._growth_interval = state_dict["growth_interval"]
         self._growth_tracker = state_dict["_growth_tracker"]
+
+
+def _writable_values(p):
+    """The values of p's sparse gradient, to unscale in place: coalesced for float16 (as
+    PyTorch: duplicates could overflow once summed), materialized when they are a
+    broadcast view (an embedding's backward)."""
+    import mindtorch
+    g = p.grad
+    if g.dtype is mindtorch.float16:
+        g = p.grad = g.coalesce()
+    values = g._values()
+    if not values.is_contiguous():
+        g = p.grad = mindtorch.sparse_coo_tensor(g._indices(), values.contiguous(), g.shape,
+                                                 is_coalesced=g.is_coalesced())
+        values = g._values()
+    return values
+
+
+def _fresh_state():
+    return {"stage": _READY, "found_inf_per_device": {}}
 
 
 def _cuda_available():

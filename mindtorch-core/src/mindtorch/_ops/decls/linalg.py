@@ -4,6 +4,7 @@ The products' shape/dtype rules live here as plain functions of tensor metadata,
 every backend's kernels (CPU, meta) so that all devices raise the same errors, in
 torch's order, and agree on result shapes.  Products need equal dtypes (no promotion).
 """
+from ... import _autocast
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes
 from ..._warn_once import warn_once
@@ -485,7 +486,8 @@ def _cross(self, other, dim=None):
     mul, sub = OPS["mul"].call, OPS["sub"].call
     parts = [sub(mul(c[(i + 1) % 3], e[(i + 2) % 3]), mul(c[(i + 2) % 3], e[(i + 1) % 3]), 1)
              for i in range(3)]
-    return OPS["stack"].call(parts, d)
+    with _autocast.off():  # (PyTorch's kernel: no autocast stack)
+        return OPS["stack"].call(parts, d)
 
 
 def check_same_rank(self, other):

@@ -394,8 +394,9 @@ def _diff(self, n=1, dim=-1, prepend=None, append=None):
     import mindtorch as M
     _check_diff(self, n)
     parts = [t for t in (prepend, self, append) if t is not None]
-    if any(t.ndim != self.ndim for t in parts):
-        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    for t in (prepend, append):
+        if t is not None:
+            _diff_compatible(self, t, dim)
     if n == 0:  # PyTorch ignores prepend/append then
         return self.clone()
     x = M.cat(parts, dim) if len(parts) > 1 else self
@@ -404,6 +405,20 @@ def _diff(self, n=1, dim=-1, prepend=None, append=None):
         hi, lo = x.narrow(dim, min(1, x.shape[dim]), k), x.narrow(dim, 0, k)
         x = hi ^ lo if x.dtype is M.bool else hi - lo
     return x if x is not self else self.clone()
+
+
+def _diff_compatible(self, other, dim):
+    """PyTorch's checks of a prepend / append tensor: its rank, then its sizes but along
+    dim."""
+    if other.ndim != self.ndim:
+        raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    d = dim + self.ndim if dim < 0 else dim
+    for i, (a, b) in enumerate(zip(self._shape, other._shape)):
+        if i != d and a != b:
+            raise RuntimeError(f"diff expects the shape of tensor to prepend or append to "
+                               f"match that of input except along the differencing "
+                               f"dimension; input.size({i}) = {a}, but got tensor.size({i}) "
+                               f"= {b}")
 
 
 def _sigmoid_grad(grad, result):

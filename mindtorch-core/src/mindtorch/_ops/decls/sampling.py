@@ -8,6 +8,7 @@ is differentiable too; no backend has kernels for these ops.
 import itertools
 import warnings
 
+from ... import _autocast
 from ..._dtype import scalar_type_name as _type_name
 from ..._shapes import numel as _count
 from ..._warn_once import _user_level
@@ -347,6 +348,9 @@ def _affine_grid_generator(theta, size, align_corners):
                            f"{theta.shape[2]}].")
     import mindtorch as M
     base = _base_grid(theta, size, align_corners)
+    low = _autocast.lower_dtype(theta)
+    if low is not None:  # (PyTorch's product is a bmm: on autocast's lower-precision list)
+        base, theta = base.to(low), theta.to(low)
     if theta.dtype in (M.float32, M.float64):
         # PyTorch's batched product sums the terms in order, each rounded; BLAS's fused
         # multiply-adds land an ulp off at some points (grid_sample's gradient jumps at

@@ -9,6 +9,7 @@ from typing import NamedTuple
 
 import mindtorch
 
+from ... import _autocast
 from ..._ops._argcheck import _type_name
 from ...autograd.function import Function
 
@@ -269,8 +270,9 @@ def _pad_rows(sequences, lengths, max_len, tail, batch_first, padding_value, pad
     the steps (converted to the first's dtype) put at once where a (sequence, step) mask of
     the padded batch is set."""
     first = sequences[0]
-    steps = mindtorch.cat([seq if seq.dtype is first.dtype else seq.to(first.dtype)
-                           for seq in sequences])
+    with _autocast.off():  # (PyTorch's kernel copies rows: no autocast cat)
+        steps = mindtorch.cat([seq if seq.dtype is first.dtype else seq.to(first.dtype)
+                               for seq in sequences])
     n = len(sequences)
     out = first.new_full((n * max_len, *tail), padding_value)
     step = mindtorch.arange(max_len, device=first.device)
