@@ -95,6 +95,18 @@ def conv_format(input, weight):
     return None
 
 
+def conv_weight_grad_strides(shape, input, weight, onednn):
+    """The strides of PyTorch's cpu convolution weight gradient (of `shape`): channels-last
+    when conv_format says so, made (outside oneDNN) from a contiguous gradient, whose
+    strides stay when they already are channels-last (a 1x1 kernel's)."""
+    from ._tensor import contiguous_strides
+    fmt = conv_format(input, weight)
+    dense = contiguous_strides(shape)
+    if fmt is None or (not onednn and is_contiguous_as(shape, dense, fmt)):
+        return dense
+    return strides(shape, fmt)
+
+
 def common_format(tensors):
     """The format all tensors' strides suggest, else contiguous_format (cat's result)."""
     formats = {suggest(t) for t in tensors}

@@ -20,8 +20,10 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from mindtorch import _dtype as D
-from mindtorch._memory_format import conv_format, strides as format_strides
+from mindtorch._memory_format import conv_format, conv_weight_grad_strides
+from mindtorch._memory_format import strides as format_strides
 from mindtorch._ops.decls import conv as C
+from mindtorch._tensor import contiguous_strides
 from mindtorch.backends import mkldnn
 
 from .._np import arr, wrap
@@ -218,8 +220,8 @@ def _onednn_bfloat16(stride, output_padding):
 
 def _laid_out(r, dt, input, weight):
     """r as a tensor, channels-last when the convolution's operands suggest it (its result
-    and its input and weight gradients, as PyTorch's kernels lay them out), with PyTorch's
-    strides on size-1 dims too (NumPy's differ there; the memory is the same)."""
+    and its input gradient, as PyTorch's kernels lay them out), with PyTorch's strides on
+    size-1 dims too (NumPy's differ there; the memory is the same)."""
     fmt = conv_format(input, weight)
     if fmt is None:
         return result(r, dt)
@@ -228,11 +230,19 @@ def _laid_out(r, dt, input, weight):
     return t
 
 
+def _weight_grad_laid_out(r, dt, input, weight, onednn):
+    """A weight gradient as a tensor with PyTorch's strides (conv_weight_grad_strides)."""
+    stride = conv_weight_grad_strides(r.shape, input, weight, onednn)
+    if stride == contiguous_strides(r.shape):
+        return result(np.ascontiguousarray(r), dt)
+    return _laid_out(r, dt, input, weight)
+
+
 def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
                          transposed, output_padding, groups, output_mask):
     """Fused: only the gradients output_mask asks for (None for the others)."""
-    stride, padding, dilation, _ = C.conv_params(weight, stride, padding, dilation,
-                                                 output_padding, groups)
+    stride, padding, dilation, output_padding = C.conv_params(
+        weight, stride, padding, dilation, output_padding, groups)
     dt = grad_output.dtype
     mask = tuple(output_mask) + (0,) * (3 - len(output_mask))
     kernel = weight._shape[2:]
@@ -256,7 +266,8 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
             r = _weight_grad(go, x, groups, stride, padding, dilation, kernel)
         else:
             r = _weight_grad(x, go, groups, stride, padding, dilation, kernel)
-        gw = _laid_out(r, dt, input, weight)
+        onednn = C.onednn(input, weight, transposed, stride, dilation, groups, output_padding)
+        gw = _weight_grad_laid_out(r, dt, input, weight, onednn)
     if mask[2]:
         gb = result(go.sum(axis=(0,) + tuple(range(2, go.ndim))), dt)
     return gi, gw, gb
