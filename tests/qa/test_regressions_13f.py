@@ -48,11 +48,11 @@ def test_elementwise_keeps_channels_last_strides_of_size_one_dims(name, shape):
     _same(lambda L: [_ELEMENTWISE[name](L, _rand(L, *shape, fmt="channels_last"))])
 
 
-def _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph):
+def _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph, wfmt=None):
     dt = getattr(L, dtype)
     cin = wshape[0] if transposed else wshape[1]
     x = _rand(L, 2, cin, 4, 5, fmt=xfmt).to(dt).requires_grad_()
-    w = _rand(L, *wshape, seed=1).to(dt).requires_grad_()
+    w = _rand(L, *wshape, seed=1, fmt=wfmt).to(dt).requires_grad_()
     conv = L.nn.functional.conv_transpose2d if transposed else L.nn.functional.conv2d
     y = conv(x, w)
     if create_graph:  # (a gradient penalty: the gradients are the decomposition's)
@@ -66,14 +66,38 @@ def _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph):
 @pytest.mark.parametrize("transposed", [False, True])
 @pytest.mark.parametrize("xfmt", [None, "channels_last"])
 @pytest.mark.parametrize("create_graph", [False, True])
-def test_conv_weight_grad_strides(dtype, wshape, transposed, xfmt, create_graph):
+@pytest.mark.parametrize("wfmt", [None, "channels_last"])
+def test_conv_weight_grad_strides(dtype, wshape, transposed, xfmt, create_graph, wfmt):
     # outside oneDNN (float64, float16) a 1x1 kernel's weight gradient keeps contiguous
-    # strides; under create_graph the weight gradient was a transposed (non-contiguous) view
+    # strides, a channels-last one (8, 1, 8, 8) too; under create_graph the weight gradient was a transposed (non-contiguous) view
     if dtype == "float16" and create_graph:
         pytest.skip("double backward of a float16 convolution: not the point here")
-    ours, theirs = (_conv_grads(L, dtype, xfmt, wshape, transposed, create_graph)
+    ours, theirs = (_conv_grads(L, dtype, xfmt, wshape, transposed, create_graph, wfmt)
                     for L in (mindtorch, torch))
     for a, b in zip(ours, theirs, strict=True):
         assert _layout(mindtorch, a) == _layout(torch, b)
     if dtype == "float64":
-        _same(lambda L: _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph))
+        _same(lambda L: _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph, wfmt))
+
+
+_POOLS = {
+    "max_pool3d": lambda F, x: F.max_pool3d(x, 2),
+    "avg_pool3d": lambda F, x: F.avg_pool3d(x, 2),
+    "adaptive_avg_pool3d_1": lambda F, x: F.adaptive_avg_pool3d(x, 1),
+    "adaptive_max_pool3d_1": lambda F, x: F.adaptive_max_pool3d(x, 1),
+    "max_pool2d": lambda F, x: F.max_pool2d(x[:, :, 0], 2),
+    "adaptive_avg_pool2d_1": lambda F, x: F.adaptive_avg_pool2d(x[:, :, 0], 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_POOLS))
+@pytest.mark.parametrize("n", [1, 2])
+def test_pooling_to_one_element_keeps_channels_last_strides(name, n):
+    # an (N, C, 1, 1, 1) result of a channels-last-3d input: (C, 1, C, C, C) as PyTorch's
+    def program(L):
+        x = _rand(L, n, 3, 2, 2, 2, fmt="channels_last_3d")
+        if name.endswith("2d") or "2d_" in name:
+            x = _rand(L, n, 3, 2, 2, 2)[:, :, :1].contiguous().squeeze(2).contiguous(
+                memory_format=L.channels_last).unsqueeze(2)
+        return [_POOLS[name](L.nn.functional, x)]
+    _same(program)

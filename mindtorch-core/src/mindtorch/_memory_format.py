@@ -95,15 +95,18 @@ def conv_format(input, weight):
     return None
 
 
-def conv_weight_grad_strides(shape, input, weight, onednn):
-    """The strides of PyTorch's cpu convolution weight gradient (of `shape`): channels-last
-    when conv_format says so, made (outside oneDNN) from a contiguous gradient, whose
-    strides stay when they already are channels-last (a 1x1 kernel's)."""
-    from ._tensor import contiguous_strides
-    fmt = conv_format(input, weight)
-    dense = contiguous_strides(shape)
-    if fmt is None or (not onednn and is_contiguous_as(shape, dense, fmt)):
-        return dense
+def conv_weight_grad_strides(input, weight, onednn):
+    """The strides of PyTorch's cpu convolution weight gradient: oneDNN's are fresh ones in
+    the convolution's format; the native kernels' are those of the weight made contiguous
+    in that format (its own strides when it already is: a 1x1 kernel's may be either)."""
+    from ._strides import _is_contiguous
+    fmt = conv_format(input, weight) or contiguous_format
+    shape, stride = weight._shape, weight._stride
+    if not onednn:
+        ok = is_contiguous_as(shape, stride, fmt) if fmt in _RANK else \
+            _is_contiguous(shape, stride)
+        if ok:
+            return tuple(stride)
     return strides(shape, fmt)
 
 

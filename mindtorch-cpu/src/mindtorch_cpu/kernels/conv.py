@@ -23,7 +23,6 @@ from mindtorch import _dtype as D
 from mindtorch._memory_format import conv_format, conv_weight_grad_strides
 from mindtorch._memory_format import strides as format_strides
 from mindtorch._ops.decls import conv as C
-from mindtorch._tensor import contiguous_strides
 from mindtorch.backends import mkldnn
 
 from .._np import arr, wrap
@@ -232,10 +231,10 @@ def _laid_out(r, dt, input, weight):
 
 def _weight_grad_laid_out(r, dt, input, weight, onednn):
     """A weight gradient as a tensor with PyTorch's strides (conv_weight_grad_strides)."""
-    stride = conv_weight_grad_strides(r.shape, input, weight, onednn)
-    if stride == contiguous_strides(r.shape):
-        return result(np.ascontiguousarray(r), dt)
-    return _laid_out(r, dt, input, weight)
+    stride = conv_weight_grad_strides(input, weight, onednn)
+    t = _laid_out(np.ascontiguousarray(r), dt, input, weight)
+    t._stride = stride  # (the same memory order: the strides differ on size-1 dims only)
+    return t
 
 
 def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,

@@ -565,7 +565,7 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
         else:  # the roles of input and gradient swap
             gw = _weight_grad(grad_output, input, weight._shape, stride, padding, dilation,
                               groups)
-        gw = _restrided(gw, conv_weight_grad_strides(gw._shape, input, weight, onednn(
+        gw = _restrided(gw, conv_weight_grad_strides(input, weight, onednn(
             input, weight, transposed, stride, dilation, groups, output_padding)))
     if mask[2]:
         gb = grad_output.sum([0] + list(range(2, grad_output.ndim)))
