@@ -101,3 +101,22 @@ def test_pooling_to_one_element_keeps_channels_last_strides(name, n):
                 memory_format=L.channels_last).unsqueeze(2)
         return [_POOLS[name](L.nn.functional, x)]
     _same(program)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("batch, kernel", [(2, 1), (1, 1), (20, 1), (2, 2)])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_conv3d_keeps_channels_last_3d_only_on_onednn(dtype, batch, kernel, transposed):
+    # a single-threaded float32 1x1x1 convolution of a small batch is native: contiguous
+    def program(L):
+        x = _rand(L, batch, 3, 2, 3, 4, fmt="channels_last_3d").to(getattr(L, dtype))
+        w = _rand(L, 3, 3, kernel, kernel, kernel, seed=1).to(getattr(L, dtype))
+        conv = L.nn.functional.conv_transpose3d if transposed else L.nn.functional.conv3d
+        x.requires_grad_()
+        w.requires_grad_()
+        y = conv(x, w)
+        y.sum().backward()
+        return [y, x.grad, w.grad]
+    ours, theirs = program(mindtorch), program(torch)
+    for a, b in zip(ours, theirs, strict=True):
+        assert _layout(mindtorch, a) == _layout(torch, b)

@@ -536,8 +536,8 @@ def _restrided(t, stride):
     return fresh.copy_(t)
 
 
-def _input_grad_strides(input, weight):
-    fmt = conv_format(input, weight)
+def _input_grad_strides(input, weight, onednn):
+    fmt = conv_format(input, weight, onednn)
     return format_strides(input._shape, fmt or "contiguous_format")
 
 
@@ -547,6 +547,7 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
         weight, stride, padding, dilation, output_padding, groups)
     conv = OPS["convolution"].call
     mask = tuple(output_mask) + (False,) * (3 - len(output_mask))
+    mkldnn = onednn(input, weight, transposed, stride, dilation, groups, output_padding)
     gi = gw = gb = None
     if mask[0]:
         if not transposed:
@@ -557,7 +558,7 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
         else:
             gi = _narrow_to(conv(grad_output, weight, None, stride, padding, dilation, False,
                                  (0,), groups), input._shape)
-        gi = _restrided(gi, _input_grad_strides(input, weight))
+        gi = _restrided(gi, _input_grad_strides(input, weight, mkldnn))
     if mask[1]:
         if not transposed:
             gw = _weight_grad(input, grad_output, weight._shape, stride, padding, dilation,
@@ -565,8 +566,7 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
         else:  # the roles of input and gradient swap
             gw = _weight_grad(grad_output, input, weight._shape, stride, padding, dilation,
                               groups)
-        gw = _restrided(gw, conv_weight_grad_strides(input, weight, onednn(
-            input, weight, transposed, stride, dilation, groups, output_padding)))
+        gw = _restrided(gw, conv_weight_grad_strides(input, weight, mkldnn))
     if mask[2]:
         gb = grad_output.sum([0] + list(range(2, grad_output.ndim)))
     return gi, gw, gb
