@@ -120,3 +120,18 @@ def test_conv3d_keeps_channels_last_3d_only_on_onednn(dtype, batch, kernel, tran
     ours, theirs = program(mindtorch), program(torch)
     for a, b in zip(ours, theirs, strict=True):
         assert _layout(mindtorch, a) == _layout(torch, b)
+
+
+@pytest.mark.parametrize("shape", [(2, 4, 4, 5), (2, 4, 1, 1), (1, 4, 2, 2), (2, 3, 2, 2),
+                                   (1, 1, 2, 2), (2, 12, 1, 1)])
+@pytest.mark.parametrize("fmt", [None, "channels_last"])
+@pytest.mark.parametrize("op", ["pixel_shuffle", "pixel_unshuffle"])
+def test_pixel_shuffles_strides_on_size_one_dims(shape, fmt, op):
+    # channels-last: fresh channels-last strides ((80, 1, 10, 1) for (2, 1, 8, 10));
+    # else contiguous ones, also where the result was a view of the input
+    def program(L):
+        x = _rand(L, *shape, fmt=fmt)
+        fn = getattr(L.nn.functional, op)
+        ok = shape[1] % 4 == 0 if op == "pixel_shuffle" else shape[2] % 2 == shape[3] % 2 == 0
+        return [fn(x, 2)] if ok else []
+    _same(program)
