@@ -135,3 +135,19 @@ def test_pixel_shuffles_strides_on_size_one_dims(shape, fmt, op):
         ok = shape[1] % 4 == 0 if op == "pixel_shuffle" else shape[2] % 2 == shape[3] % 2 == 0
         return [fn(x, 2)] if ok else []
     _same(program)
+
+
+@pytest.mark.parametrize("n, k, m", [(2, 1, 4), (3, 1, 3), (3, 2, 1), (1, 3, 2), (1, 1, 1)])
+@pytest.mark.parametrize("transposed", [(0, 0), (0, 1), (1, 0), (1, 1)])
+def test_mm_and_linear_gradient_strides_with_a_size_one_dim(n, k, m, transposed):
+    # a linear layer with in_features=1: its weight's .grad was (1, 4) for PyTorch's (1, 1)
+    # (the column-major rule held back where a matrix has a size-1 dim; ATen's does not)
+    def leaf(L, rows, cols, t):
+        x = _rand(L, cols, rows, seed=rows + cols).t() if t else _rand(L, rows, cols)
+        return x.requires_grad_()
+
+    def program(L):
+        a, b = leaf(L, n, k, transposed[0]), leaf(L, k, m, transposed[1])
+        L.nn.functional.linear(a, b.t()).sum().backward()
+        return [a.grad, b.grad, *L.autograd.grad((a @ b).sum(), (a, b))]
+    _same(program)
