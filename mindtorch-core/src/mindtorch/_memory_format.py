@@ -83,16 +83,31 @@ def suggest(t):
     return contiguous_format
 
 
-def conv_format(input, weight):
+def conv_format(input, weight, onednn):
     """The layout of a convolution's result (PyTorch's cpu convolutions): channels-last
     when the input's or the weight's strides suggest it, else None (contiguous).  (3-d:
-    only float32 convolutions, which PyTorch gives oneDNN, keep channels_last_3d.)"""
+    only the convolutions PyTorch gives oneDNN keep channels_last_3d.)"""
     for fmt in (channels_last, channels_last_3d):
         if suggest(input) == fmt or suggest(weight) == fmt:
-            if fmt is channels_last_3d and input.dtype.name != "float32":
+            if fmt is channels_last_3d and not onednn:
                 return None
             return fmt
     return None
+
+
+def conv_weight_grad_strides(input, weight, onednn):
+    """The strides of PyTorch's cpu convolution weight gradient: oneDNN's are fresh ones in
+    the convolution's format; the native kernels' are those of the weight made contiguous
+    in that format (its own strides when it already is: a 1x1 kernel's may be either)."""
+    from ._strides import _is_contiguous
+    fmt = conv_format(input, weight, onednn) or contiguous_format
+    shape, stride = weight._shape, weight._stride
+    if not onednn:
+        ok = is_contiguous_as(shape, stride, fmt) if fmt in _RANK else \
+            _is_contiguous(shape, stride)
+        if ok:
+            return tuple(stride)
+    return strides(shape, fmt)
 
 
 def common_format(tensors):

@@ -4,6 +4,7 @@ and a result whose input's strides suggest channels_last(_3d) is laid out so (on
 only for such inputs).  And elementwise loops over flat arrays (dense_like), whose results
 keep their input's layout as NumPy's ufuncs do."""
 import numpy as np
+from mindtorch._memory_format import strides as format_strides
 from mindtorch._memory_format import suggest
 
 from .._np import arr, wrap
@@ -30,7 +31,11 @@ def _channels_last(t):
     if t.ndim not in (4, 5):
         return t
     a = np.ascontiguousarray(np.moveaxis(arr(t), 1, -1))
-    return wrap(np.moveaxis(a, -1, 1), t.dtype)
+    out = wrap(np.moveaxis(a, -1, 1), t.dtype)
+    # (PyTorch's strides on size-1 dims too: NumPy calls (N, C, 1, 1) C-contiguous)
+    out._stride = format_strides(out._shape, "channels_last" if t.ndim == 4 else
+                                 "channels_last_3d")
+    return out
 
 
 def dense_like(*arrays):

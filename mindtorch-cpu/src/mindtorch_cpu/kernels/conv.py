@@ -20,7 +20,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from mindtorch import _dtype as D
-from mindtorch._memory_format import conv_format, strides as format_strides
+from mindtorch._memory_format import conv_format, conv_weight_grad_strides
+from mindtorch._memory_format import strides as format_strides
 from mindtorch._ops.decls import conv as C
 from mindtorch.backends import mkldnn
 
@@ -186,22 +187,24 @@ def _weight_grad(x, go, groups, stride, padding, dilation, kernel):
 
 def convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding,
                 groups):
-    shape, dt, stride, padding, dilation, _, empty = C.conv_plan(
+    shape, dt, stride, padding, dilation, output_padding, empty = C.conv_plan(
         input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)
     if empty:
         return wrap(np.zeros(shape, dt.np), dt)
+    onednn = C.onednn(input, weight, transposed, stride, dilation, groups, output_padding)
     x, w = _compute(input, dt), _compute(weight, dt)
     if transposed:
         half = dt is D.float16 or (dt is D.bfloat16 and not _onednn_bfloat16(
             stride, output_padding))
+        cl = half and conv_format(input, weight, onednn) is not None
         r = _input_grad(x, w, groups, stride, padding, dilation, shape[2:],
-                        dt.np if half else None, half and conv_format(input, weight) is not None)
+                        dt.np if half else None, cl)
     else:
         r = _forward(x, w, groups, stride, padding, dilation, shape[2:])
     if bias is not None:
         # (a transposed 1d/2d convolution's bias may be of another dtype: cast, as PyTorch)
         r += arr(bias).astype(r.dtype).reshape((-1,) + (1,) * (len(shape) - 2))
-    return _laid_out(r, dt, input, weight)
+    return _laid_out(r, dt, input, weight, onednn)
 
 
 def _onednn_bfloat16(stride, output_padding):
@@ -216,11 +219,11 @@ def _onednn_bfloat16(stride, output_padding):
     return all(p < s for p, s in zip(pads, stride))
 
 
-def _laid_out(r, dt, input, weight):
+def _laid_out(r, dt, input, weight, onednn):
     """r as a tensor, channels-last when the convolution's operands suggest it (its result
-    and its input and weight gradients, as PyTorch's kernels lay them out), with PyTorch's
-    strides on size-1 dims too (NumPy's differ there; the memory is the same)."""
-    fmt = conv_format(input, weight)
+    and its input gradient, as PyTorch's kernels lay them out), with PyTorch's strides on
+    size-1 dims too (NumPy's differ there; the memory is the same)."""
+    fmt = conv_format(input, weight, onednn)
     if fmt is None:
         return result(r, dt)
     t = result(np.moveaxis(np.ascontiguousarray(np.moveaxis(r, 1, -1)), -1, 1), dt)
@@ -228,11 +231,19 @@ def _laid_out(r, dt, input, weight):
     return t
 
 
+def _weight_grad_laid_out(r, dt, input, weight, onednn):
+    """A weight gradient as a tensor with PyTorch's strides (conv_weight_grad_strides)."""
+    stride = conv_weight_grad_strides(input, weight, onednn)
+    t = _laid_out(np.ascontiguousarray(r), dt, input, weight, onednn)
+    t._stride = stride  # (the same memory order: the strides differ on size-1 dims only)
+    return t
+
+
 def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding, dilation,
                          transposed, output_padding, groups, output_mask):
     """Fused: only the gradients output_mask asks for (None for the others)."""
-    stride, padding, dilation, _ = C.conv_params(weight, stride, padding, dilation,
-                                                 output_padding, groups)
+    stride, padding, dilation, output_padding = C.conv_params(
+        weight, stride, padding, dilation, output_padding, groups)
     dt = grad_output.dtype
     mask = tuple(output_mask) + (0,) * (3 - len(output_mask))
     kernel = weight._shape[2:]
@@ -243,20 +254,21 @@ def convolution_backward(grad_output, input, weight, bias_sizes, stride, padding
         return tuple(zeros(s) if m else None for s, m in
                      zip((input._shape, weight._shape, bias_shape), mask))
     go = _compute(grad_output, dt)
+    onednn = C.onednn(input, weight, transposed, stride, dilation, groups, output_padding)
     if mask[0]:
         w = _compute(weight, dt)
         if transposed:
             r = _forward(go, w, groups, stride, padding, dilation, input._shape[2:])
         else:
             r = _input_grad(go, w, groups, stride, padding, dilation, input._shape[2:])
-        gi = _laid_out(r, dt, input, weight)
+        gi = _laid_out(r, dt, input, weight, onednn)
     if mask[1]:
         x = _compute(input, dt)
         if transposed:  # the roles of input and gradient swap
             r = _weight_grad(go, x, groups, stride, padding, dilation, kernel)
         else:
             r = _weight_grad(x, go, groups, stride, padding, dilation, kernel)
-        gw = _laid_out(r, dt, input, weight)
+        gw = _weight_grad_laid_out(r, dt, input, weight, onednn)
     if mask[2]:
         gb = result(go.sum(axis=(0,) + tuple(range(2, go.ndim))), dt)
     return gi, gw, gb

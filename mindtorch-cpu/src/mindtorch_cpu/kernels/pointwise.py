@@ -160,7 +160,7 @@ def _first_operand_layout(r, *operands):
     order when its operands' layouts differ: channels-last + contiguous, a.t() + b)."""
     from mindtorch._strides import stride_order
     shape = r.shape
-    strides = [np.broadcast_to(x, shape).strides for x in operands if type(x) is _ndarray]
+    strides = [_iter_strides(x, shape) for x in operands if type(x) is _ndarray]
     order = stride_order(shape, *strides)  # innermost first
     if order == list(range(len(shape)))[::-1]:
         return r
@@ -168,6 +168,15 @@ def _first_operand_layout(r, *operands):
     out = np.empty([shape[d] for d in perm], r.dtype).transpose(np.argsort(perm))
     out[...] = r
     return out
+
+
+def _iter_strides(x, shape):
+    """x's strides as TensorIterator sees them over the result's shape: 0 where x is
+    broadcast, its own stride on a size-1 dim that stays size-1 (np.broadcast_to zeroes
+    those, which loses how PyTorch places such a dim)."""
+    lead = len(shape) - x.ndim
+    return (0,) * lead + tuple(0 if n == 1 and m != 1 else st
+                               for n, m, st in zip(x.shape, shape[lead:], x.strides))
 
 
 def _broadcast_check(*operands):

@@ -696,7 +696,7 @@ def _trace_grad(grad, self_geometry):
 def _col_major(geometry):
     """Whether a matrix is laid out as the transpose of a contiguous one (W.t() in linear)."""
     (rows, cols), (s0, s1), _ = geometry
-    return s0 == 1 and s1 == rows and rows != 1 and cols != 1
+    return s0 == 1 and s1 == rows
 
 
 def _mm_grad_self(grad, mat2, self_geometry):

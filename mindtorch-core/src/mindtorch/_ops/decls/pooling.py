@@ -12,6 +12,7 @@ Indices are PyTorch's: the flat position of the maximum within its (unpadded) pl
 Besides the declarations this module holds the shape/validity rules every backend calls.
 """
 from ..._dtype import scalar_type_name as _type_name
+from ..._memory_format import strides as format_strides
 from ..._memory_format import suggest
 from ..._shapes import numel as _numel
 from ...autograd.functional_helpers import zeros
@@ -364,9 +365,9 @@ def _adaptive_avg(nd):
                                f"to 0 but received {{{', '.join(map(str, output_size))}}}")
         if all(n == 1 for n in output_size):  # PyTorch's shortcut (MeanBackward1)
             out = self.mean(tuple(range(-nd, 0)), keepdim=True)
-            if nd == 2 and suggest(self) == "channels_last":  # (its layout, as PyTorch)
-                n, c = self._shape[:2]
-                out.as_strided_((n, c, 1, 1), (c, 1, c, c))
+            fmt = suggest(self)
+            if fmt != "contiguous_format":  # (its layout, as PyTorch)
+                out.as_strided_(out._shape, format_strides(out._shape, fmt))
             return out
         return OPS[f"_adaptive_avg_pool{nd}d"].call(self, output_size)
     return pool

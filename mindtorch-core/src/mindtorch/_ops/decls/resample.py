@@ -347,11 +347,15 @@ def _deprecated(name, default_mode="nearest", default_align_corners=None):
 
 def _fresh(result, self):
     """result, copied if it shares self's memory (the shuffles return new tensors), in
-    channels_last when a 4-D self suggests it (as PyTorch's shuffles keep that layout)."""
+    channels_last when a 4-D self suggests it (as PyTorch's shuffles keep that layout,
+    with fresh channels-last strides on size-1 dims too)."""
     if result.ndim == 4 and suggest(self) == "channels_last":
         import mindtorch as M
-        return result.contiguous(memory_format=M.channels_last)
-    return result.clone() if result._storage is self._storage else result
+        return result.clone(memory_format=M.channels_last)
+    if result._storage is self._storage:  # (a view: contiguous strides, size-1 dims too)
+        import mindtorch as M
+        return result.clone(memory_format=M.contiguous_format)
+    return result
 
 
 def _pixel_shuffle(self, upscale_factor):
