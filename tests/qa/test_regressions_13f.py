@@ -151,3 +151,29 @@ def test_mm_and_linear_gradient_strides_with_a_size_one_dim(n, k, m, transposed)
         L.nn.functional.linear(a, b.t()).sum().backward()
         return [a.grad, b.grad, *L.autograd.grad((a @ b).sum(), (a, b))]
     _same(program)
+
+
+_NORMS = {
+    "batch_norm": lambda F, x, w: F.batch_norm(x, None, None, w, None, training=True),
+    "group_norm": lambda F, x, w: F.group_norm(x, 1, w),
+    "batch_norm_eval": lambda F, x, w: F.batch_norm(x, w.detach() * 0, w.detach() * 0 + 1, w,
+                                                    None),
+    "layer_norm": lambda F, x, w: F.layer_norm(x, x.shape[-1:]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NORMS))
+@pytest.mark.parametrize("xfmt, gfmt", [("channels_last", None), ("channels_last", "cl"),
+                                        (None, "cl"), ("channels_last_3d", None)])
+def test_norm_input_gradient_in_the_input_format(name, xfmt, gfmt):
+    # batch / group norm's input gradient is laid out as the input suggests, whatever the
+    # incoming gradient's layout (it followed the gradient, or was always contiguous)
+    def program(L):
+        shape = (2, 4, 2, 3, 2) if xfmt == "channels_last_3d" else (2, 3, 4, 5)
+        x = _rand(L, *shape, fmt=xfmt, requires_grad=True)
+        w = _rand(L, shape[1], seed=1, requires_grad=True)
+        y = _NORMS[name](L.nn.functional, x, w)
+        g = _rand(L, *shape, seed=2, fmt=gfmt and xfmt or (gfmt and "channels_last"))
+        grads = L.autograd.grad(y, (x, w), g, allow_unused=True)
+        return [y, *(t for t in grads if t is not None)]
+    _same(program)

@@ -333,8 +333,9 @@ def _running_update(running, batch, momentum, input, is_mean):
 
 
 def _laid_out(out, input):
-    """PyTorch's batch and group norm results: dense in the format input's strides suggest
-    (a permuted 3-d input gives a contiguous result, a channels-last one a channels-last)."""
+    """PyTorch's batch and group norm results and input gradients: dense in the format
+    input's strides suggest (a permuted 3-d input gives a contiguous result, a
+    channels-last one a channels-last), whatever the incoming gradient's layout."""
     return out.contiguous(memory_format=suggest(input))
 
 
@@ -608,7 +609,7 @@ def _group_norm_grad(grads, input, weight, bias_geometry, N, C, HxW, group, eps,
     g3 = grad.reshape(N, C, HxW)
     gw = None if w is None else (g3 * xhat.reshape(g3.shape)).sum((0, 2)).reshape(weight.shape)
     gb = None if bias_geometry is None else g3.sum((0, 2)).reshape(bias_geometry[0])
-    return gx.reshape(input.shape), gw, gb
+    return _laid_out(gx.reshape(input.shape), input), gw, gb
 
 
 def _batch_norm_backward(grad, input, mean, invstd, weight):
@@ -629,7 +630,7 @@ def _batch_norm_training_grad(grad, input, weight, bias_geometry, eps, results):
     if not M.is_grad_enabled():  # (create_graph: the statistics differentiated, below)
         gx, gw, gb = OPS["_batch_norm_backward"].call(grad, input, results[1], results[2],
                                                       weight)
-        return (gx, None if weight is None else gw.reshape(weight.shape),
+        return (_laid_out(gx, input), None if weight is None else gw.reshape(weight.shape),
                 None if bias_geometry is None else gb.reshape(bias_geometry[0]))
     nd = input.ndim
     dims = (0,) + tuple(range(2, nd))
@@ -639,7 +640,7 @@ def _batch_norm_training_grad(grad, input, weight, bias_geometry, eps, results):
     gx = _input_grad(grad, xhat, rstd, None if w is None else _channels(w, nd), dims)
     gw = None if w is None else (grad * xhat).sum(dims).reshape(weight.shape)
     gb = None if bias_geometry is None else grad.sum(dims).reshape(bias_geometry[0])
-    return gx, gw, gb
+    return _laid_out(gx, input), gw, gb
 
 
 def _batch_norm_inference_backward(grad, input, weight, running_mean, running_var, eps):
