@@ -177,3 +177,27 @@ def test_norm_input_gradient_in_the_input_format(name, xfmt, gfmt):
         grads = L.autograd.grad(y, (x, w), g, allow_unused=True)
         return [y, *(t for t in grads if t is not None)]
     _same(program)
+
+
+@pytest.mark.parametrize("opt", ["Adam", "AdamW", "RMSprop", "Adagrad", "SGD", "NAdam"])
+def test_optimizer_state_strides_after_module_to_channels_last(opt):
+    # small tensors' states live in one flat buffer: their views took contiguous strides
+    # where zeros_like(p) keeps a 1x1 kernel's channels-last (3, 1, 3, 3)
+    def program(L):
+        L.manual_seed(0)
+        m = L.nn.Sequential(L.nn.Conv2d(3, 6, 1), L.nn.Conv2d(6, 6, 1), L.nn.Conv2d(6, 4, 3),
+                            L.nn.Conv2d(4, 4, 1)).double()
+        with L.no_grad():
+            for i, p in enumerate(m.parameters()):
+                p.copy_(_rand(L, *p.shape, seed=i))
+        m = m.to(memory_format=L.channels_last)
+        kw = {"momentum": 0.9} if opt in ("SGD", "RMSprop") else {}
+        o = getattr(L.optim, opt)(m.parameters(), lr=0.01, **kw)
+        for step in range(4):
+            o.zero_grad()
+            m(_rand(L, 2, 3, 5, 5, seed=10 + step)).square().sum().backward()
+            o.step()
+        states = [v for p in m.parameters() for v in o.state[p].values()
+                  if isinstance(v, L.Tensor) and v.dim() > 0]
+        return [*m.parameters(), *states]
+    _same(program)
