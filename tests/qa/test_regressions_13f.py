@@ -201,3 +201,42 @@ def test_optimizer_state_strides_after_module_to_channels_last(opt):
                   if isinstance(v, L.Tensor) and v.dim() > 0]
         return [*m.parameters(), *states]
     _same(program)
+
+
+_LAYOUTS = [((2, 1, 4, 5), (0, 2, 3, 1)), ((2, 3, 1, 1), (0, 2, 3, 1)), ((1, 3, 4, 5), (1, 2, 3, 0)),
+            ((1, 3, 1, 5), (0, 2, 3, 1)), ((2, 3, 1, 5), (0, 3, 1, 2)), ((1, 3, 1, 1), (2, 3, 0, 1)),
+            ((2, 3, 4, 5), (0, 2, 3, 1)), ((1, 1, 4, 5), (0, 2, 3, 1))]
+
+
+def _permuted(L, shape, order, step=1):
+    """A dense (or, step 2, sliced) tensor of `shape` whose dims lie in memory in `order`
+    (outermost first)."""
+    base = [shape[d] for d in order]
+    base[-1] *= step
+    t = _rand(L, *base)[..., ::step]
+    return t.permute(*[order.index(d) for d in range(len(shape))])
+
+
+_LAID_OUT = {
+    "batch_norm_eval": lambda L, x: L.nn.functional.batch_norm(
+        x, L.zeros(x.shape[1], dtype=L.float64), L.ones(x.shape[1], dtype=L.float64)),
+    "batch_norm_train": lambda L, x: L.nn.functional.batch_norm(x, None, None, training=True),
+    "group_norm": lambda L, x: L.nn.functional.group_norm(x, 1),
+    "cat_batch": lambda L, x: L.cat([x, x.clone()], 0),
+    "cat_channels": lambda L, x: L.cat([x, x.clone()], 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LAID_OUT))
+@pytest.mark.parametrize("shape, order", _LAYOUTS)
+@pytest.mark.parametrize("step", [1, 2])
+def test_norm_and_cat_result_strides_on_ambiguous_layouts(name, shape, order, step):
+    # batch norm: contiguous for a contiguous input (an (N, C, 1, 1) channels-last one
+    # too), channels-last for a channels-last-contiguous one; group norm and cat: fresh
+    # strides of the suggested format (NumPy's / contiguous()'s differed on size-1 dims)
+    def program(L):
+        x = _permuted(L, shape, order, step)
+        if name == "batch_norm_train" and shape[0] * shape[2] * shape[3] == 1:
+            return []
+        return [_LAID_OUT[name](L, x)]
+    _same(program)
