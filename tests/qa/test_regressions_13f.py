@@ -240,3 +240,21 @@ def test_norm_and_cat_result_strides_on_ambiguous_layouts(name, shape, order, st
             return []
         return [_LAID_OUT[name](L, x)]
     _same(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.zeros(2, 3, 4, 5).to(memory_format="channels_last"),
+    lambda L: L.zeros(2, 3, 4, 5).to(L.float64, memory_format="channels_last"),
+    lambda L: L.zeros(2, 3, 4, 5).to(memory_format=1),
+    lambda L: L.nn.Conv2d(3, 4, 3).to(memory_format="channels_last"),
+    lambda L: L.zeros(2, 3, 4, 5).to("cpu", memory_format=L.channels_last).stride(),
+    lambda L: L.nn.Conv2d(3, 4, 3).to(L.float64, memory_format=L.channels_last).weight.stride(),
+])
+def test_to_refuses_a_memory_format_given_by_name(call):
+    # (mindtorch's formats are str subclasses: the name alone passed as one)
+    from reference import same_outcome
+
+    def program(L):
+        r = call(L)
+        return "module" if isinstance(r, L.nn.Module) else r
+    same_outcome(program)
