@@ -151,3 +151,110 @@ def test_mm_and_linear_gradient_strides_with_a_size_one_dim(n, k, m, transposed)
         L.nn.functional.linear(a, b.t()).sum().backward()
         return [a.grad, b.grad, *L.autograd.grad((a @ b).sum(), (a, b))]
     _same(program)
+
+
+_NORMS = {
+    "batch_norm": lambda F, x, w: F.batch_norm(x, None, None, w, None, training=True),
+    "group_norm": lambda F, x, w: F.group_norm(x, 1, w),
+    "batch_norm_eval": lambda F, x, w: F.batch_norm(x, w.detach() * 0, w.detach() * 0 + 1, w,
+                                                    None),
+    "layer_norm": lambda F, x, w: F.layer_norm(x, x.shape[-1:]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NORMS))
+@pytest.mark.parametrize("xfmt, gfmt", [("channels_last", None), ("channels_last", "cl"),
+                                        (None, "cl"), ("channels_last_3d", None)])
+def test_norm_input_gradient_in_the_input_format(name, xfmt, gfmt):
+    # batch / group norm's input gradient is laid out as the input suggests, whatever the
+    # incoming gradient's layout (it followed the gradient, or was always contiguous)
+    def program(L):
+        shape = (2, 4, 2, 3, 2) if xfmt == "channels_last_3d" else (2, 3, 4, 5)
+        x = _rand(L, *shape, fmt=xfmt, requires_grad=True)
+        w = _rand(L, shape[1], seed=1, requires_grad=True)
+        y = _NORMS[name](L.nn.functional, x, w)
+        g = _rand(L, *shape, seed=2, fmt=gfmt and xfmt or (gfmt and "channels_last"))
+        grads = L.autograd.grad(y, (x, w), g, allow_unused=True)
+        return [y, *(t for t in grads if t is not None)]
+    _same(program)
+
+
+@pytest.mark.parametrize("opt", ["Adam", "AdamW", "RMSprop", "Adagrad", "SGD", "NAdam"])
+def test_optimizer_state_strides_after_module_to_channels_last(opt):
+    # small tensors' states live in one flat buffer: their views took contiguous strides
+    # where zeros_like(p) keeps a 1x1 kernel's channels-last (3, 1, 3, 3)
+    def program(L):
+        L.manual_seed(0)
+        m = L.nn.Sequential(L.nn.Conv2d(3, 6, 1), L.nn.Conv2d(6, 6, 1), L.nn.Conv2d(6, 4, 3),
+                            L.nn.Conv2d(4, 4, 1)).double()
+        with L.no_grad():
+            for i, p in enumerate(m.parameters()):
+                p.copy_(_rand(L, *p.shape, seed=i))
+        m = m.to(memory_format=L.channels_last)
+        kw = {"momentum": 0.9} if opt in ("SGD", "RMSprop") else {}
+        o = getattr(L.optim, opt)(m.parameters(), lr=0.01, **kw)
+        for step in range(4):
+            o.zero_grad()
+            m(_rand(L, 2, 3, 5, 5, seed=10 + step)).square().sum().backward()
+            o.step()
+        states = [v for p in m.parameters() for v in o.state[p].values()
+                  if isinstance(v, L.Tensor) and v.dim() > 0]
+        return [*m.parameters(), *states]
+    _same(program)
+
+
+_LAYOUTS = [((2, 1, 4, 5), (0, 2, 3, 1)), ((2, 3, 1, 1), (0, 2, 3, 1)), ((1, 3, 4, 5), (1, 2, 3, 0)),
+            ((1, 3, 1, 5), (0, 2, 3, 1)), ((2, 3, 1, 5), (0, 3, 1, 2)), ((1, 3, 1, 1), (2, 3, 0, 1)),
+            ((2, 3, 4, 5), (0, 2, 3, 1)), ((1, 1, 4, 5), (0, 2, 3, 1))]
+
+
+def _permuted(L, shape, order, step=1):
+    """A dense (or, step 2, sliced) tensor of `shape` whose dims lie in memory in `order`
+    (outermost first)."""
+    base = [shape[d] for d in order]
+    base[-1] *= step
+    t = _rand(L, *base)[..., ::step]
+    return t.permute(*[order.index(d) for d in range(len(shape))])
+
+
+_LAID_OUT = {
+    "batch_norm_eval": lambda L, x: L.nn.functional.batch_norm(
+        x, L.zeros(x.shape[1], dtype=L.float64), L.ones(x.shape[1], dtype=L.float64)),
+    "batch_norm_train": lambda L, x: L.nn.functional.batch_norm(x, None, None, training=True),
+    "group_norm": lambda L, x: L.nn.functional.group_norm(x, 1),
+    "cat_batch": lambda L, x: L.cat([x, x.clone()], 0),
+    "cat_channels": lambda L, x: L.cat([x, x.clone()], 1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_LAID_OUT))
+@pytest.mark.parametrize("shape, order", _LAYOUTS)
+@pytest.mark.parametrize("step", [1, 2])
+def test_norm_and_cat_result_strides_on_ambiguous_layouts(name, shape, order, step):
+    # batch norm: contiguous for a contiguous input (an (N, C, 1, 1) channels-last one
+    # too), channels-last for a channels-last-contiguous one; group norm and cat: fresh
+    # strides of the suggested format (NumPy's / contiguous()'s differed on size-1 dims)
+    def program(L):
+        x = _permuted(L, shape, order, step)
+        if name == "batch_norm_train" and shape[0] * shape[2] * shape[3] == 1:
+            return []
+        return [_LAID_OUT[name](L, x)]
+    _same(program)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.zeros(2, 3, 4, 5).to(memory_format="channels_last"),
+    lambda L: L.zeros(2, 3, 4, 5).to(L.float64, memory_format="channels_last"),
+    lambda L: L.zeros(2, 3, 4, 5).to(memory_format=1),
+    lambda L: L.nn.Conv2d(3, 4, 3).to(memory_format="channels_last"),
+    lambda L: L.zeros(2, 3, 4, 5).to("cpu", memory_format=L.channels_last).stride(),
+    lambda L: L.nn.Conv2d(3, 4, 3).to(L.float64, memory_format=L.channels_last).weight.stride(),
+])
+def test_to_refuses_a_memory_format_given_by_name(call):
+    # (mindtorch's formats are str subclasses: the name alone passed as one)
+    from reference import same_outcome
+
+    def program(L):
+        r = call(L)
+        return "module" if isinstance(r, L.nn.Module) else r
+    same_outcome(program)

@@ -12,6 +12,7 @@ from ._device import device as _device_t
 from ._from_sequence import NEST, _tp_name, host_from_sequence, regular_nest
 from ._layout import TorchName
 from ._lazy import lazy
+from ._memory_format import memory_format as _memory_format_t
 from ._storage import FIXED_SIZE, UntypedStorage, _spec
 from ._tensor import Tensor, contiguous_strides
 from .autograd.grad_mode import state as _grad
@@ -532,7 +533,10 @@ def _parse_to(*args, **kwargs):
     elif args and args[0] is not None and _is_dtype(args[0]):
         values["dtype"] = args.pop(0)
         names = _TO_NAMES[2:]
+    listed = dict(kwargs)  # (the error lists memory_format too)
     memory_format = kwargs.pop("memory_format", None)
+    if memory_format is not None and type(memory_format) is not _memory_format_t:
+        raise _bad_to(given, listed)  # (a format's name as a str is refused, as PyTorch)
     if len(args) > len(names) or any(k not in _TO_NAMES for k in kwargs) or \
             any(k in kwargs for k in names[:len(args)]) or \
             (names is not _TO_NAMES and ("device" in kwargs or "dtype" in kwargs)):

@@ -110,6 +110,25 @@ def conv_weight_grad_strides(input, weight, onednn):
     return strides(shape, fmt)
 
 
+def restrided(t, stride):
+    """t with these strides (a result laid out as PyTorch's kernel lays it out): a view
+    when only size-1 dims' strides differ (the same memory order), else a copy."""
+    if t._stride == stride:
+        return t
+    if all(a == b for n, a, b in zip(t._shape, t._stride, stride) if n != 1):
+        return t.as_strided(t._shape, stride)
+    from ._ops.registry import OPS
+    fresh = OPS["empty_strided"].binding(t._shape, stride, dtype=t.dtype, device=t._device)
+    return fresh.copy_(t)
+
+
+def dense_in(t, fmt):
+    """t dense in format fmt with the strides a fresh tensor of that format has, size-1
+    dims included (t.contiguous(memory_format=fmt) keeps t when it already is: NCHW
+    strides pass for channels-last where C = 1 or H = W = 1)."""
+    return restrided(t, strides(t._shape, fmt))
+
+
 def common_format(tensors):
     """The format all tensors' strides suggest, else contiguous_format (cat's result)."""
     formats = {suggest(t) for t in tensors}

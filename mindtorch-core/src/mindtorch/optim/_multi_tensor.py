@@ -121,6 +121,13 @@ def _small(p, like):
                             and p.grad.dtype is like.dtype and p.grad.device == like.device)
 
 
+def _shaped_like(v, p):
+    """A flat view v shaped as p, with p's strides (zeros_like(p)'s: a contiguous p's may
+    differ on size-1 dims, e.g. a 1x1 kernel's after module.to(channels_last))."""
+    v = v.view(p.shape)
+    return v if v.stride() == p.stride() else v.as_strided(p.shape, p.stride())
+
+
 def _build(params, states, keys, scalars, min_tensors):
     import mindtorch as M
     chosen, like = [], None
@@ -141,7 +148,7 @@ def _build(params, states, keys, scalars, min_tensors):
     chosen_states = [st for _, st in chosen]
 
     def shaped(buf):
-        return [v.view(p.shape) for v, p in zip(buf.split(flat.sizes), flat.params)]
+        return [_shaped_like(v, p) for v, p in zip(buf.split(flat.sizes), flat.params)]
     for key in keys:
         buf = M.cat([st[key].reshape(-1) for st in chosen_states])
         flat.state[key], flat.views[key] = buf, shaped(buf)

@@ -4,6 +4,7 @@ mindtorch._ops.decls.joining.  Results are fresh C-contiguous arrays, as PyTorch
 inputs all are (stack along an existing dim too: PyTorch's is cat, then a view)."""
 import numpy as np
 from mindtorch._memory_format import common_format
+from mindtorch._memory_format import strides as format_strides
 from mindtorch._ops.decls.joining import cat_plan, stack_plan
 
 from .._np import arr, wrap
@@ -11,13 +12,17 @@ from .._np import arr, wrap
 
 def cat(tensors, dim=0):
     shape, dtype, dim, parts = cat_plan(tensors, dim)
-    if len(shape) in (4, 5) and parts and common_format(parts) != "contiguous_format":
+    fmt = common_format(parts) if len(shape) in (4, 5) and parts else "contiguous_format"
+    if fmt != "contiguous_format":
         out = np.moveaxis(np.empty(shape[:1] + shape[2:] + shape[1:2], dtype.np), -1, 1)
     else:
         out = np.empty(shape, dtype.np)
     if parts:
         np.concatenate([arr(t) for t in parts], axis=dim, out=out, casting="unsafe")
-    return wrap(out, dtype)
+    t = wrap(out, dtype)
+    if fmt != "contiguous_format":  # (PyTorch's strides on size-1 dims too)
+        t._stride = format_strides(shape, fmt)
+    return t
 
 
 def stack(tensors, dim=0):

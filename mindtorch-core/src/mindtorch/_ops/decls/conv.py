@@ -7,7 +7,7 @@ The shape, dtype and error rules (`conv_plan`, `im2col_plan`, `col2im_plan`) are
 functions of tensor metadata shared by every backend, in PyTorch's order of checks.
 """
 from ... import _dtype as D
-from ..._memory_format import conv_format, conv_weight_grad_strides
+from ..._memory_format import conv_format, conv_weight_grad_strides, restrided
 from ..._memory_format import strides as format_strides
 from ..._promotion import _combine, can_cast, promote_types
 from ..._warn_once import warn_once
@@ -142,6 +142,8 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
     # weight (and, 3d, the bias) as the input's type; the 1d/2d one adds the bias in place
     # (any dtype that casts)
     mkldnn = onednn(input, weight, transposed, stride, dilation, groups, output_padding)
+    # (the gradients laid out as the kernel's: the decomposition's convolutions of the
+    # gradient lay theirs out by other operands)
     slow_transposed = transposed and not mkldnn
     if not transposed:  # (the bias first; the weight once the slow kernel dispatched)
         _same_types(input, input, bias)
@@ -527,15 +529,6 @@ def _weight_grad(input, grad, weight_shape, stride, padding, dilation, groups):
     return _narrow_to(r.transpose(0, 1), weight_shape)
 
 
-def _restrided(t, stride):
-    """t, or a copy with these strides (the kernel's layout of a gradient: the
-    decomposition's convolutions of the gradient lay theirs out by other operands)."""
-    if t._stride == stride:
-        return t
-    fresh = OPS["empty_strided"].binding(t._shape, stride, dtype=t.dtype, device=t._device)
-    return fresh.copy_(t)
-
-
 def _input_grad_strides(input, weight, onednn):
     fmt = conv_format(input, weight, onednn)
     return format_strides(input._shape, fmt or "contiguous_format")
@@ -548,6 +541,8 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
     conv = OPS["convolution"].call
     mask = tuple(output_mask) + (False,) * (3 - len(output_mask))
     mkldnn = onednn(input, weight, transposed, stride, dilation, groups, output_padding)
+    # (the gradients laid out as the kernel's: the decomposition's convolutions of the
+    # gradient lay theirs out by other operands)
     gi = gw = gb = None
     if mask[0]:
         if not transposed:
@@ -558,7 +553,7 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
         else:
             gi = _narrow_to(conv(grad_output, weight, None, stride, padding, dilation, False,
                                  (0,), groups), input._shape)
-        gi = _restrided(gi, _input_grad_strides(input, weight, mkldnn))
+        gi = restrided(gi, _input_grad_strides(input, weight, mkldnn))
     if mask[1]:
         if not transposed:
             gw = _weight_grad(input, grad_output, weight._shape, stride, padding, dilation,
@@ -566,7 +561,7 @@ def _convolution_backward(grad_output, input, weight, bias_sizes, stride, paddin
         else:  # the roles of input and gradient swap
             gw = _weight_grad(grad_output, input, weight._shape, stride, padding, dilation,
                               groups)
-        gw = _restrided(gw, conv_weight_grad_strides(input, weight, mkldnn))
+        gw = restrided(gw, conv_weight_grad_strides(input, weight, mkldnn))
     if mask[2]:
         gb = grad_output.sum([0] + list(range(2, grad_output.ndim)))
     return gi, gw, gb

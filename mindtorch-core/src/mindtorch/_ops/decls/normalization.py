@@ -14,7 +14,7 @@ mindtorch ops, so any device runs it; cpu adds a fused native_layer_norm (measur
 The checks below look at metadata only; kernels, meta rules and decompositions share them.
 """
 from ... import _dtype as D
-from ..._memory_format import suggest
+from ..._memory_format import dense_in, suggest
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
 from ...autograd._backward_ops import backward_op
@@ -211,7 +211,7 @@ def _native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     out = _affine(y, None if weight is None else _channels(_cast(weight, dt), nd),
                   None if bias is None else _channels(_cast(bias, dt), nd))
     sdt = stat_dtype(input, weight, bias)
-    return (_laid_out(out.to(input.dtype), input), mean.reshape(N, group).to(sdt),
+    return (_gn_laid_out(out.to(input.dtype), input), mean.reshape(N, group).to(sdt),
             rstd.reshape(N, group).to(sdt))
 
 
@@ -309,9 +309,9 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
                         running.copy_(_running_update(running, batch.reshape(running._shape),
                                                       momentum, input, running is running_mean))
         sdt = stat_dtype(input, weight, bias, running_mean, running_var)
-        return _laid_out(out, input), mean.to(sdt), invstd.to(sdt)
-    out = _laid_out(OPS["_batch_norm_inference"].call(input, weight, bias, running_mean,
-                                                      running_var, eps), input)
+        return _bn_laid_out(out, input), mean.to(sdt), invstd.to(sdt)
+    out = _bn_laid_out(OPS["_batch_norm_inference"].call(input, weight, bias, running_mean,
+                                                         running_var, eps), input)
     empty = OPS["empty"].binding((0,), dtype=stat_dtype(input, weight, bias, running_mean,
                                                          running_var), device=input.device)
     return out, empty, empty.clone()
@@ -332,10 +332,22 @@ def _running_update(running, batch, momentum, input, is_mean):
     return batch * momentum + running.float() * (1 - momentum)
 
 
-def _laid_out(out, input):
-    """PyTorch's batch and group norm results: dense in the format input's strides suggest
-    (a permuted 3-d input gives a contiguous result, a channels-last one a channels-last)."""
-    return out.contiguous(memory_format=suggest(input))
+def _bn_laid_out(out, input):
+    """PyTorch's batch norm result and input gradient: contiguous for a contiguous input
+    (size-1 dims aside: an (N, C, 1, 1) channels-last one too), channels-last for a
+    channels-last-contiguous one, else in the format its strides suggest; fresh strides."""
+    if input.is_contiguous():
+        fmt = "contiguous_format"
+    else:
+        cl = {4: "channels_last", 5: "channels_last_3d"}.get(input.ndim)
+        fmt = cl if cl and input.is_contiguous(memory_format=cl) else suggest(input)
+    return dense_in(out, fmt)
+
+
+def _gn_laid_out(out, input):
+    """PyTorch's group norm result and input gradient: fresh in the format its input's
+    strides suggest, size-1 dims' strides included."""
+    return dense_in(out, suggest(input))
 
 
 def _native_batch_norm_public(binding):
@@ -608,7 +620,7 @@ def _group_norm_grad(grads, input, weight, bias_geometry, N, C, HxW, group, eps,
     g3 = grad.reshape(N, C, HxW)
     gw = None if w is None else (g3 * xhat.reshape(g3.shape)).sum((0, 2)).reshape(weight.shape)
     gb = None if bias_geometry is None else g3.sum((0, 2)).reshape(bias_geometry[0])
-    return gx.reshape(input.shape), gw, gb
+    return _gn_laid_out(gx.reshape(input.shape), input), gw, gb
 
 
 def _batch_norm_backward(grad, input, mean, invstd, weight):
@@ -629,7 +641,7 @@ def _batch_norm_training_grad(grad, input, weight, bias_geometry, eps, results):
     if not M.is_grad_enabled():  # (create_graph: the statistics differentiated, below)
         gx, gw, gb = OPS["_batch_norm_backward"].call(grad, input, results[1], results[2],
                                                       weight)
-        return (gx, None if weight is None else gw.reshape(weight.shape),
+        return (_bn_laid_out(gx, input), None if weight is None else gw.reshape(weight.shape),
                 None if bias_geometry is None else gb.reshape(bias_geometry[0]))
     nd = input.ndim
     dims = (0,) + tuple(range(2, nd))
@@ -639,7 +651,7 @@ def _batch_norm_training_grad(grad, input, weight, bias_geometry, eps, results):
     gx = _input_grad(grad, xhat, rstd, None if w is None else _channels(w, nd), dims)
     gw = None if w is None else (grad * xhat).sum(dims).reshape(weight.shape)
     gb = None if bias_geometry is None else grad.sum(dims).reshape(bias_geometry[0])
-    return gx, gw, gb
+    return _bn_laid_out(gx, input), gw, gb
 
 
 def _batch_norm_inference_backward(grad, input, weight, running_mean, running_var, eps):
