@@ -94,23 +94,66 @@ _SLEEF_TANH_ONE = {np.float32: 8.664339742, np.float64: 18.714973875}  # (|x| pa
 _WIDER = {np.float32: np.float64, np.float64: np.longdouble}  # (x87's 64-bit mantissa)
 
 
+def _fma(p, q, r):
+    """p * q + r rounded once, as PyTorch's compiled loops contract it: float32 through
+    double (exact products), float64 through long double (x87's 64-bit mantissa)."""
+    t = r.dtype.type
+    wide = _WIDER[t]
+    return (np.multiply(p, q, dtype=wide) + r).astype(t)
+
+
+def _one_minus_square(v):
+    """1 - v^2 rounded once (PyTorch's FMA) for |v| <= 1, where 1 - v^2 cancels: float32
+    through double; float64 with v^2's rounding error (Dekker's product: long double's
+    would not hold it) taken off the exact 1 - round(v^2)."""
+    if v.dtype == np.float32:
+        return (1 - np.square(v, dtype=np.float64)).astype(np.float32)
+    high = v * 134217729.0  # (2^27 + 1: v split into two 26-bit halves)
+    high -= high - v
+    low = v - high
+    square = v * v
+    error = ((high * high - square) + 2 * high * low) + low * low
+    return (1 - square) - error
+
+
+def _gelu_tanh_inner(x):
+    """(x^2, tanh(beta (x + kappa x^3))) as PyTorch's GELU loops compute them."""
+    t = x.dtype.type
+    square = x * x
+    return square, _fma(t(_GELU_KAPPA), x * square, x) * t(_GELU_BETA)
+
+
+def _sleef_tanh(v, a):
+    """tanh(v) correctly rounded (SLEEF's, in PyTorch's vector loop, is but for an ulp here
+    and there) and +-1 past SLEEF's cut-off in the elements the vector loop computes (the
+    scalar loop's std::tanh has none); `a` is the input whose layout the loop walked."""
+    t = v.dtype.type
+    tanh = np.tanh(v.astype(_WIDER[t])).astype(t)
+    one = (np.abs(v) > _SLEEF_TANH_ONE[t]) & ~scalar_loop_mask(a, avx512_kernel=True)
+    return np.where(one, np.sign(v), tanh)
+
+
 def _gelu_tanh(x, a):
     """0.5 x (1 + tanh(beta (x + kappa x^3))) of x (a's values, float32 for 16-bit a) as
-    PyTorch's loop computes it: the cube as two products, the inner sum rounded once (its
-    loop's FMA: here a wider sum), tanh correctly rounded (SLEEF's in the vector loop is,
-    but for an ulp here and there, and +-1 past its cut-off: _SLEEF_TANH_ONE)."""
+    PyTorch's loop computes it: the cube as two products, the inner sum an FMA."""
     t = x.dtype.type
-    wide_type = _WIDER[t]
     with np.errstate(over="ignore", invalid="ignore"):
-        cube = x * x * x
-        wide = x.astype(wide_type)
-        wide += wide_type(t(_GELU_KAPPA)) * cube.astype(wide_type)
-        inner = wide.astype(t)
-        inner *= t(_GELU_BETA)
-        tanh = np.tanh(inner.astype(wide_type)).astype(t)
-        one = (np.abs(inner) > _SLEEF_TANH_ONE[t]) & ~scalar_loop_mask(a, avx512_kernel=True)
-        tanh = np.where(one, np.sign(inner), tanh)
+        tanh = _sleef_tanh(_gelu_tanh_inner(x)[1], a)
         return (t(0.5) * x) * (t(1) + tanh)
+
+
+def _gelu_tanh_backward(g, x, a):
+    """gelu(approximate='tanh')'s derivative times g, in PyTorch's order: 0.5 (1 + tanh)
+    + (0.5 x (1 - tanh^2)) beta (1 + 3 kappa x^2), both inner terms FMAs."""
+    t = x.dtype.type
+    one = np.ones_like(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        square, inner = _gelu_tanh_inner(x)
+        tanh = _sleef_tanh(inner, a)
+        slope = _one_minus_square(tanh)
+        slope *= t(0.5) * x
+        slope *= t(_GELU_BETA) * _fma(t(3) * t(_GELU_KAPPA), square, one)
+        return g * (t(0.5) * (t(1) + tanh) + slope)
 
 
 def _gelu(self, approximate="none"):
@@ -207,6 +250,20 @@ _FUSED = {
     "log_sigmoid_backward": (2, 0, None),  # (the buffer computed again, as the decomposition)
 }
 KERNELS = {"gelu": _gelu, **{name: _fused(name, *spec) for name, spec in _FUSED.items()}}
+
+
+def _gelu_backward(grad, self, approximate="none"):
+    """The tanh approximation's gradient in PyTorch's order (float32 for 16-bit inputs,
+    rounded once); the exact one through the compiled loop or the decomposition."""
+    if approximate == "tanh" and grad.dtype is self.dtype and grad._shape == self._shape \
+            and self.dtype.is_floating_point:
+        a = arr(self)
+        up = (lambda v: v.astype(np.float32)) if a.dtype.itemsize < 4 else (lambda v: v)
+        return wrap(_gelu_tanh_backward(up(arr(grad)), up(a), a), self.dtype)
+    return _gelu_backward_loop(grad, self, approximate)
+
+
+_gelu_backward_loop, KERNELS["gelu_backward"] = KERNELS["gelu_backward"], _gelu_backward
 
 
 def _contiguous_result(kernel):
