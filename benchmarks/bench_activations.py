@@ -54,6 +54,17 @@ def cases(np, mt, torch):
     out.add("sigmoid", on(a, lambda m, t: t.sigmoid()), lambda: 1 / (1 + np.exp(-a)))
     out.add("exp", on(a, lambda m, t: t.exp()), lambda: np.exp(a))
     out.add("tanh", on(a, lambda m, t: t.tanh()), lambda: np.tanh(a))
+    # (float32 through double, rounded once, as nearest PyTorch's bits: the NumPy column is
+    # NumPy's float32 loop)
+    unit = np.clip(a / 10, -0.99, 0.99)
+    for name, x, np_fn in (("sinh", a, np.sinh), ("cosh", a, np.cosh), ("atan", a, np.arctan),
+                           ("acos", unit, np.arccos), ("log", pos + 1, np.log)):
+        out.add(name, on(x, lambda m, t, name=name: getattr(t, name)()),
+                lambda x=x, np_fn=np_fn: np_fn(x))
+    beta, kappa = np.float32(0.7978845608), np.float32(0.044715)
+    out.add("gelu(approximate='tanh')", on(a, lambda m, t: m.nn.functional.gelu(
+        t, approximate="tanh")),
+        lambda: np.float32(0.5) * a * (one + np.tanh(beta * (a + kappa * a * a * a))))
     for name in ("sigmoid", "tanh"):
         out.add(f"{name} forward + backward", on(a, lambda m, t, name=name: getattr(
             t.detach().requires_grad_(), name)().sum().backward()))
