@@ -128,9 +128,12 @@ def _sleef_tanh(v, a):
     and there) and +-1 past SLEEF's cut-off in the elements the vector loop computes (the
     scalar loop's std::tanh has none); `a` is the input whose layout the loop walked."""
     t = v.dtype.type
-    tanh = np.tanh(v.astype(_WIDER[t])).astype(t)
-    one = (np.abs(v) > _SLEEF_TANH_ONE[t]) & ~scalar_loop_mask(a, avx512_kernel=True)
-    return np.where(one, np.sign(v), tanh)
+    tanh = np.asarray(np.tanh(v.astype(_WIDER[t])).astype(t))
+    one = np.abs(v) > _SLEEF_TANH_ONE[t]
+    if one.any():  # (rare for activations: |x| > ~5.05 for GELU's inner)
+        one &= ~scalar_loop_mask(a, avx512_kernel=True)
+        np.copyto(tanh, np.sign(v), where=one)
+    return tanh
 
 
 def _gelu_tanh(x, a):
