@@ -192,13 +192,20 @@ def test_worker_seeds_numpy_even_before_numpy_is_imported():
 
 
 class _SlowFirst(torch.utils.data.Dataset):
+    """Sample 0 waits until the last one was produced (an event shared with the forked
+    workers: the order does not depend on the machine's load, as a sleep's did)."""
+    def __init__(self):
+        import multiprocessing
+        self.last_done = multiprocessing.get_context("fork").Event()
+
     def __len__(self):
         return 6
 
     def __getitem__(self, i):
         if i == 0:
-            import time
-            time.sleep(1.5)
+            self.last_done.wait(timeout=30)
+        if i == 5:
+            self.last_done.set()
         return i
 
 
