@@ -35,6 +35,9 @@ def thread_chunk(n):
     return -(-n // min(threads, -(-n // _GRAIN)))
 
 
+_FEW_RUNS = 64
+
+
 def _scalar_positions(n, row, block):
     """The scalar loop's share of n elements walked in rows of `row`, cut at the chunks."""
     chunk = thread_chunk(n)
@@ -48,6 +51,11 @@ def _scalar_positions(n, row, block):
         bounds = np.union1d(bounds, np.arange(0, n, chunk))
     ends = np.append(bounds[1:], n)
     tails = bounds + (ends - bounds) // block * block
+    if len(bounds) <= _FEW_RUNS:  # (a slice each: cheaper than two bincounts and a cumsum)
+        flat = np.zeros(n, bool)
+        for start, end in zip(tails.tolist(), ends.tolist()):
+            flat[start:end] = True
+        return flat
     marks = np.bincount(tails, minlength=n + 1) - np.bincount(ends, minlength=n + 1)
     return np.cumsum(marks[:n]) > 0
 
