@@ -192,20 +192,19 @@ def test_worker_seeds_numpy_even_before_numpy_is_imported():
 
 
 class _SlowFirst(torch.utils.data.Dataset):
-    """Sample 0 waits until the last one was produced (an event shared with the forked
-    workers: the order does not depend on the machine's load, as a sleep's did)."""
+    """Sample 0 waits until the loop has received the last one (an event shared with the
+    forked workers, set by the loop: the order does not depend on the machine's load, as a
+    sleep's, or an event set by the worker before sending its sample, did)."""
     def __init__(self):
         import multiprocessing
-        self.last_done = multiprocessing.get_context("fork").Event()
+        self.last_received = multiprocessing.get_context("fork").Event()
 
     def __len__(self):
         return 6
 
     def __getitem__(self, i):
         if i == 0:
-            self.last_done.wait(timeout=30)
-        if i == 5:
-            self.last_done.set()
+            self.last_received.wait(timeout=30)
         return i
 
 
@@ -213,10 +212,16 @@ def test_out_of_order_loading_skips_the_busy_worker():
     """in_order=False: new indices go to workers with prefetch budget left, so the fast
     worker serves everything queued behind the slow sample (PyTorch's order)."""
     def program(L):
-        loader = L.utils.data.DataLoader(_SlowFirst(), batch_size=None, num_workers=2,
+        dataset = _SlowFirst()
+        loader = L.utils.data.DataLoader(dataset, batch_size=None, num_workers=2,
                                          in_order=False, prefetch_factor=1,
                                          multiprocessing_context="fork")
-        return [int(x) for x in loader]
+        received = []
+        for x in loader:
+            received.append(int(x))
+            if received[-1] == 5:
+                dataset.last_received.set()
+        return received
     assert same_outcome(program) == [1, 2, 3, 4, 5, 0]
 
 

@@ -224,13 +224,6 @@ def _expf(x):
 
 
 @numba.njit(**_JIT)
-def exp_f32(x, out):
-    """out = exp(x), 1-D contiguous float32."""
-    for i in range(x.size):
-        out[i] = _expf(x[i])
-
-
-@numba.njit(**_JIT)
 def sigmoid_f32(x, out):
     """out = 1 / (1 + exp(0 - x)), PyTorch's steps (bit-identical to its vectorized
     kernel)."""
