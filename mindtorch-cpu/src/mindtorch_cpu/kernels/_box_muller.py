@@ -34,6 +34,15 @@ def fma64(a, b, c):
     return fma_parts(np.asarray(a, f64), np.asarray(b, f64), np.asarray(c, f64))[0]
 
 
+def fma(a, b, c):
+    """a * b + c rounded once in a's dtype (float32 or float64), as a compiled loop's FMA;
+    where float64's split overflows (infinite or huge operands) the plain expression."""
+    if np.asarray(a).dtype == f32:
+        return fma32(a, b, c)
+    r = fma64(a, b, c)
+    return np.where(np.isnan(r), np.asarray(a, f64) * b + c, r)
+
+
 def unit_uniform(engine, n, digits):
     """n uniforms in [0, 1) on a grid of 2**-digits, as uniform_real_distribution(0, 1)."""
     if digits == 53:

@@ -67,7 +67,7 @@ def _correctly_rounded_hypot(z):
         scale = np.where(big > _BIG, 2.0 ** -600, np.where(big < _SMALL, 2.0 ** 600, 1.0))
         xs, ys = ax * scale, ay * scale
         h = np.sqrt(xs * xs + ys * ys)
-        (p1, e1), (p2, e2), (p3, e3) = _square(xs), _square(ys), _square(h)
+        (p1, e1), (p2, e2), (p3, e3) = exact_square(xs), exact_square(ys), exact_square(h)
         s = p1 + p2
         bb = s - p1
         es = (p1 - (s - bb)) + (p2 - bb)
@@ -79,7 +79,7 @@ def _correctly_rounded_hypot(z):
     return np.asarray(out, np.float64).reshape(z.shape)
 
 
-def _square(a):
+def exact_square(a):
     """a * a and its rounding error (Dekker's product, exact)."""
     p = a * a
     hi = a * _SPLIT

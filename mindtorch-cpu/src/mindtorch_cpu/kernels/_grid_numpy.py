@@ -8,15 +8,7 @@ import itertools
 import numpy as np
 from mindtorch._ops.decls.sampling import cubic_weights
 
-from ._box_muller import fma64
-
-
-def _fma(a, b, c):
-    """a * b + c rounded once (float32: exact through float64), as AVX2's FMA."""
-    if a.dtype == np.float32:
-        return (a.astype(np.float64) * b + c).astype(np.float32)
-    r = fma64(a, b, c)
-    return np.where(np.isnan(r), a * b + c, r)  # (infinite or huge: the split overflowed)
+from ._box_muller import fma as _fma  # (as AVX2's FMA)
 
 
 def _unnormalize(coord, size, align_corners):

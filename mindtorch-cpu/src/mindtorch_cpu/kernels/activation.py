@@ -10,6 +10,8 @@ from mindtorch.backends import mkldnn
 from .._np import arr, wrap
 from . import _activation_tails, _gelu_minimax, _jit
 from ._activation_numpy import NUMPY as _NUMPY
+from ._box_muller import fma
+from ._complex_abs import exact_square
 from ._cpu_capability import onednn_avx512_core
 from ._jit import loops
 from ._layout import dense_like
@@ -94,25 +96,13 @@ _SLEEF_TANH_ONE = {np.float32: 8.664339742, np.float64: 18.714973875}  # (|x| pa
 _WIDER = {np.float32: np.float64, np.float64: np.longdouble}  # (x87's 64-bit mantissa)
 
 
-def _fma(p, q, r):
-    """p * q + r rounded once, as PyTorch's compiled loops contract it: float32 through
-    double (exact products), float64 through long double (x87's 64-bit mantissa)."""
-    t = r.dtype.type
-    wide = _WIDER[t]
-    return (np.multiply(p, q, dtype=wide) + r).astype(t)
-
-
 def _one_minus_square(v):
     """1 - v^2 rounded once (PyTorch's FMA) for |v| <= 1, where 1 - v^2 cancels: float32
     through double; float64 with v^2's rounding error (Dekker's product: long double's
     would not hold it) taken off the exact 1 - round(v^2)."""
     if v.dtype == np.float32:
         return (1 - np.square(v, dtype=np.float64)).astype(np.float32)
-    high = v * 134217729.0  # (2^27 + 1: v split into two 26-bit halves)
-    high -= high - v
-    low = v - high
-    square = v * v
-    error = ((high * high - square) + 2 * high * low) + low * low
+    square, error = exact_square(v)
     return (1 - square) - error
 
 
@@ -120,7 +110,7 @@ def _gelu_tanh_inner(x):
     """(x^2, tanh(beta (x + kappa x^3))) as PyTorch's GELU loops compute them."""
     t = x.dtype.type
     square = x * x
-    return square, _fma(t(_GELU_KAPPA), x * square, x) * t(_GELU_BETA)
+    return square, fma(t(_GELU_KAPPA), x * square, x) * t(_GELU_BETA)
 
 
 def _sleef_tanh(v, a):
@@ -155,7 +145,7 @@ def _gelu_tanh_backward(g, x, a):
         tanh = _sleef_tanh(inner, a)
         slope = _one_minus_square(tanh)
         slope *= t(0.5) * x
-        slope *= t(_GELU_BETA) * _fma(t(3) * t(_GELU_KAPPA), square, one)
+        slope *= t(_GELU_BETA) * fma(t(3) * t(_GELU_KAPPA), square, one)
         return g * (t(0.5) * (t(1) + tanh) + slope)
 
 
