@@ -5,6 +5,7 @@ _log_softmax_backward_data, _layer_norm_backward) and the fused recurrent cells
 (_lstm_cell, _gru_cell and their backward ops): their own gradients (double backward)
 against PyTorch's aten ops and finite differences."""
 import numpy as np
+import pytest
 import torch
 
 import mindtorch
@@ -203,3 +204,75 @@ def test_batch_norm_inference_backward_grads():
     check_grads(fn, randn(4, 3, 2), randn(4, 3, 2), randn(3), rm, rv)
     check_gradgrad(lambda m, x, w, rm, rv: m.nn.functional.batch_norm(
         x, rm, rv, w, training=False) * x, randn(4, 3), randn(3), rm, rv)
+
+
+def _addmm_backward(m, g, a, b):
+    """A linear layer's node: mat2 = W.t() (column-major), a bias."""
+    if m is mindtorch:
+        return OPS["_addmm_backward"].call(g, a, b, 1, 1, (b.shape[1],), False, True,
+                                           (True, True, True))
+    from mindtorch.testing.opdb._info import _torch_addmm_backward
+    return _torch_addmm_backward(g, a, b, 1, 1, (b.shape[1],), False, True,
+                                 (True, True, True))
+
+
+def test_addmm_backward_grads():
+    check_grads(lambda m, g, a, w: _addmm_backward(m, g, a, w.t()), randn(3, 2), randn(3, 4),
+                randn(2, 4))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("wanted", ["x,w,b", "w,b", "b", "x", "w", "x,b"])
+@pytest.mark.parametrize("layout", ["plain", "x column-major", "w row-major"])
+def test_linear_node_gradients_are_the_formulas(dtype, wanted, layout):
+    # the node's one call (_addmm_backward, cpu's kernel) gives the per-input formulas'
+    # gradients to the bit, with their strides; under create_graph the formulas run
+    rng = np.random.default_rng(7)
+    x0, w0, b0 = rng.standard_normal((5, 4)), rng.standard_normal((3, 4)), \
+        rng.standard_normal(3)
+    results = []
+    for create_graph in (False, True):
+        dt = getattr(mindtorch, dtype)
+        x, w, b = (mindtorch.tensor(v, dtype=dt, requires_grad=n in wanted)
+                   for v, n in ((x0, "x"), (w0, "w"), (b0, "b")))
+        xin = x.mT.contiguous().mT if layout == "x column-major" else x
+        mat2 = w.t().contiguous() if layout == "w row-major" else w.t()
+        y = mindtorch.addmm(b, xin, mat2)
+        leaves = [t for t in (x, w, b) if t.requires_grad]
+        grads = mindtorch.autograd.grad((y * y).sum(), leaves, create_graph=create_graph)
+        results.append(grads)
+        # and PyTorch's, to the values (BLAS may round differently), with its strides
+        tx, tw, tb = (torch.tensor(v, dtype=getattr(torch, dtype), requires_grad=n in wanted)
+                      for v, n in ((x0, "x"), (w0, "w"), (b0, "b")))
+        txin = tx.mT.contiguous().mT if layout == "x column-major" else tx
+        tmat2 = tw.t().contiguous() if layout == "w row-major" else tw.t()
+        ty = torch.addmm(tb, txin, tmat2)
+        expected = torch.autograd.grad((ty * ty).sum(), [t for t in (tx, tw, tb)
+                                                         if t.requires_grad])
+        for got, want in zip(grads, expected):
+            assert got.stride() == want.stride()
+        tolerance = {"rtol": 1e-2, "atol": 1e-2} if dtype == "float16" else {}
+        assert_same(list(grads), list(expected), **tolerance)
+    for fused, formulas in zip(*results):
+        assert fused.stride() == formulas.stride()
+        assert np.array_equal(fused.detach().float().numpy(), formulas.detach().float().numpy())
+
+
+def test_linear_node_saves_only_what_its_wanted_gradients_need():
+    # a frozen weight and a trainable bias (bias-only fine-tuning): the input is not saved,
+    # so changing it in place afterwards is fine, as in PyTorch
+    for m in (mindtorch, torch):
+        x = m.randn(4, 3)
+        w, b = m.randn(2, 3), m.zeros(2, requires_grad=True)
+        y = m.nn.functional.linear(x, w, b)
+        x.add_(1)
+        y.sum().backward()
+        assert b.grad.tolist() == [4.0, 4.0]
+    # the weight trainable: the input is saved, and changing it is refused, as in PyTorch
+    for m in (mindtorch, torch):
+        x = m.randn(4, 3)
+        w = m.randn(2, 3, requires_grad=True)
+        y = m.nn.functional.linear(x, w)
+        x.add_(1)
+        with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+            y.sum().backward()

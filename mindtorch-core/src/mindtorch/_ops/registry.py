@@ -34,6 +34,7 @@ class OpDef:
     # autograd: set by derivative() / nondifferentiable() next to the op's define()
     formulas = None                  # {"self": fn, "other": fn, "self, other": fn, ...}
     grad_name = None                 # node class name, or a function of the arguments
+    fused = None                     # ("self, mat1, mat2", fn): see derivative()
     differentiable = True
     nondifferentiable_outputs = None
 
@@ -171,7 +172,8 @@ def route_overloads(op, route):
     return overload(op, make)
 
 
-def derivative(op, formulas=None, *, name=None, nondifferentiable_outputs=None, **by_input):
+def derivative(op, formulas=None, *, name=None, nondifferentiable_outputs=None, fused=None,
+               **by_input):
     """Declare op's backward formulas, one per differentiable input (a key naming several
     inputs, "self, other", gives a function returning one gradient per name).  A formula's
     parameter names say what it needs, and so what the op saves for backward: `grad`
@@ -180,8 +182,13 @@ def derivative(op, formulas=None, *, name=None, nondifferentiable_outputs=None, 
     `<arg>_geometry` / `result_geometry` (shape, stride, offset without the tensor).
     Gradients may be returned broadcast: the engine sums them to the input's shape.
     name: the node class name (default PyTorch's, `add` -> AddBackward0), or a function of
-    the op's arguments returning it, for ops PyTorch numbers by overload."""
+    the op's arguments returning it, for ops PyTorch numbers by overload.
+    fused: (names, fn), the gradients of those inputs in one call (a backend-fusable op),
+    fn taking the formulas' parameters and `grad_input_mask` (which gradients are wanted;
+    a value no wanted formula needs, so not saved, is None).  Nodes use it when they
+    record no graph of their own (no create_graph); the formulas stay the definition."""
     op.formulas = {**(formulas or {}), **by_input}
+    op.fused = fused
     op.nondifferentiable_outputs = nondifferentiable_outputs
     op.grad_name = name
     op._grad_plan = None

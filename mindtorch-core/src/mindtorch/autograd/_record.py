@@ -208,6 +208,8 @@ class _Plan:
             entries.append((positions, fn, params, positions[0] if len(positions) == 1 and
                             not self.has_lists else None))
         self.entries = entries
+        self.fused = None if self.has_lists or op.fused is None else \
+            self._fused_entry(op, index, slot_of, {p for e in entries for p in e[2]})
         # formulas standing for PyTorch's backward ops (see _backward_ops)
         self.backward_ops = None if self.has_lists else marked_slots(entries, slot_of, index)
         self.saved = [(name, i) for name, i in saved.items()]
@@ -244,6 +246,31 @@ class _Plan:
             cls = self._classes[name] = type(name.rsplit("::", 1)[-1], (FormulaNode,), body)
         return cls
 
+    @staticmethod
+    def _fused_entry(op, index, slot_of, known):
+        """(each named input's gradient slot or None, fn, its parameters) of op.fused: its
+        values are the formulas' (saved only for them), plus grad_input_mask."""
+        key, fn = op.fused
+        params = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+        unknown = set(params) - known - {"grad", "grad_input_mask"}
+        if unknown or {"result", "results", "grads"} & set(params):
+            raise ValueError(f"fused derivative of {op.name}: unusable names {sorted(unknown)}")
+        return [slot_of.get(index[n.strip()]) for n in key.split(",")], fn, params
+
+    def _fused_lines(self, ns):
+        """The generated apply's lines calling op.fused when no graph is recorded."""
+        slots, fn, params = self.fused
+        ns["fused"] = fn
+        mask = ", ".join("False" if q is None else f"edges[{q}][0] is not None" for q in slots)
+        values = ["g" if p == "grad" else "m" if p == "grad_input_mask" else
+                  f"(v.unpack(self) if type(v := saved.get({p!r})) is _Saved else v)"
+                  for p in params]
+        lines = ["if not _state.enabled:", f"    m = ({mask},)",
+                 f"    if {' or '.join(f'm[{k}]' for k in range(len(slots)))}:",
+                 f"        r = fused({', '.join(values)})"]
+        lines += [f"        out[{q}] = r[{k}]" for k, q in enumerate(slots) if q is not None]
+        return lines + ["    return out"]
+
     def _generate_apply(self):
         """FormulaNode.apply specialised to this single-output op without Tensor[]
         arguments (the hot path of backward): each formula called directly with its
@@ -257,6 +284,8 @@ class _Plan:
                  "if g is None: return out"]  # PyTorch's any_grad_defined
         ns = {"_FREED": _FREED, "_Saved": SavedTensor, "_LazyResults": _LazyResults,
               "_unpack_list": _unpack_list, "_state": state, "_as_backward_ops": as_backward_ops}
+        if self.fused is not None:
+            lines += self._fused_lines(ns)
         for k, (positions, fn, params, _) in enumerate(self.entries):
             ns[f"f{k}"] = fn
             values = []

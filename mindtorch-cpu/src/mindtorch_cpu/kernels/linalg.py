@@ -7,9 +7,11 @@ back to their width (the same residues as torch's narrow accumulation).
 import numpy as np
 
 from mindtorch import _dtype as D
+from mindtorch._ops import OPS
 from mindtorch._ops.decls import linalg as L
 
 from .._np import arr, wrap
+from .reduction import KERNELS as _REDUCTIONS
 from .reduction import result
 
 _COMPUTE = {D.float16: np.float32, D.bfloat16: np.float32, D.uint8: np.int64,
@@ -71,6 +73,41 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
     return result(r, dt)
 
 
+_sum = _REDUCTIONS["sum"]
+
+
+def _addmm_backward(grad, mat1, mat2, beta, alpha, self_shape, mat1_transposed,
+                    mat2_transposed, output_mask):
+    """addmm's gradients in one call for a real float linear layer (grad 2-D and not empty,
+    beta = alpha = 1, self the result's shape or a bias): the products the formulas take, as the same
+    BLAS calls on the same layouts (so the same bits); anything else the decomposition."""
+    dt, shape = grad.dtype, grad._shape
+    want_self, want_mat1, want_mat2 = output_mask
+    if dt not in _PLAIN or len(shape) != 2 or type(beta) is bool or beta != 1 or \
+            type(alpha) is bool or alpha != 1 or (want_mat1 and mat2.dtype is not dt) or (
+            want_mat2 and mat1.dtype is not dt) or (want_self and tuple(self_shape) not in (
+            shape, shape[1:])) or _empty(shape, mat1, mat2):  # (empty: the views' strides)
+        from mindtorch._ops.dispatch import _decomposition
+        return _decomposition(OPS["_addmm_backward"])(
+            grad, mat1, mat2, beta, alpha, self_shape, mat1_transposed, mat2_transposed,
+            output_mask)
+    g = arr(grad)
+    gs = g1 = g2 = None
+    if want_self:  # (the bias' gradient: sum's kernel, as sum_to calls it)
+        gs = grad if len(self_shape) == 2 else _sum(grad, (0,), False, None)
+    if want_mat1:  # grad @ mat2^T, or (mat2 @ grad^T)^T for a column-major mat1
+        m2 = arr(mat2)
+        g1 = wrap(np.matmul(m2, g.T).T if mat1_transposed else np.matmul(g, m2.T), dt)
+    if want_mat2:  # mat1^T @ grad, or (grad^T @ mat1)^T for a column-major mat2
+        m1 = arr(mat1)
+        g2 = wrap(np.matmul(g.T, m1).T if mat2_transposed else np.matmul(m1.T, g), dt)
+    return gs, g1, g2
+
+
+def _empty(shape, *tensors):
+    return 0 in shape or any(t is not None and 0 in t._shape for t in tensors)
+
+
 def _triangle(lower):
     """tril / triu in one np.tril / np.triu (the decomposition builds an index mask and
     selects: several ops)."""
@@ -87,6 +124,7 @@ KERNELS = {
     "tril": _triangle(True),
     "triu": _triangle(False),
     "addmm": addmm,
+    "_addmm_backward": _addmm_backward,
     "mm": _product(L.mm_shape),
     "bmm": bmm,
     "mv": _product(L.mv_shape),

@@ -6,6 +6,7 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 """
 from ... import _autocast
 from ... import _dtype as D
+from ..._layout import LayoutKey
 from ..._shapes import broadcast_shapes
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import scaled, sum_to
@@ -606,6 +607,10 @@ def _declare():
            decomposition=_matmul, modules=("linalg",))
     define("addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) "
            "-> Tensor", tags=("linalg",), out=True, decomposition=_addmm)
+    define("_addmm_backward(Tensor grad, Tensor? mat1, Tensor? mat2, Scalar beta, "
+           "Scalar alpha, int[]? self_shape, bool mat1_transposed, bool mat2_transposed, "
+           "bool[] output_mask) -> (Tensor, Tensor, Tensor)", tags=("linalg",),
+           function=False, method=False, decomposition=_addmm_backward)
     define("vdot(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
            decomposition=_vdot)
     define("inner(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
@@ -699,24 +704,50 @@ def _col_major(geometry):
     return s0 == 1 and s1 == rows
 
 
-def _mm_grad_self(grad, mat2, self_geometry):
-    """grad @ mat2^H, computed transposed when self is column-major, so that the gradient
-    has self's layout (as PyTorch's mm_mat1_backward; a linear's weight gets a contiguous
-    .grad, not a transposed one that every later pointwise op would walk across)."""
-    if _col_major(self_geometry):
+def _mat1_grad(grad, mat2, transposed):
+    """grad @ mat2^H, computed transposed when mat1 is column-major (transposed), so that
+    the gradient has mat1's layout (as PyTorch's mm_mat1_backward; a linear's weight gets a
+    contiguous .grad, not a transposed one that every later pointwise op would walk across)."""
+    if transposed:
         return _h(mat2.mm(_h(grad)))
     return grad.mm(_h(mat2))
 
 
-def _mm_grad_mat2(grad, self, mat2_geometry):
-    """self^H @ grad, in mat2's layout (PyTorch's mm_mat2_backward)."""
-    if _col_major(mat2_geometry):
-        return _h(_h(grad).mm(self))
-    return _h(self).mm(grad)
+def _mat2_grad(grad, mat1, transposed):
+    """mat1^H @ grad, in mat2's layout (PyTorch's mm_mat2_backward)."""
+    if transposed:
+        return _h(_h(grad).mm(mat1))
+    return _h(mat1).mm(grad)
+
+
+def _addmm_backward(grad, mat1, mat2, beta, alpha, self_shape, mat1_transposed,
+                    mat2_transposed, output_mask):
+    """addmm's three gradients (self's, mat1's, mat2's; those output_mask wants), as its
+    formulas give them: an op so that a backend can compute them in one call (the node of
+    every linear layer).  mat1 / mat2 may be None where no wanted gradient needs them."""
+    want_self, want_mat1, want_mat2 = output_mask
+    return (sum_to(scaled(grad, beta), self_shape) if want_self else None,
+            scaled(_mat1_grad(grad, mat2, mat1_transposed), alpha) if want_mat1 else None,
+            scaled(_mat2_grad(grad, mat1, mat2_transposed), alpha) if want_mat2 else None)
+
+
+def _addmm_fused(grad, mat1, mat2, beta, alpha, self_geometry, mat1_geometry, mat2_geometry,
+                 grad_input_mask):
+    # (a value the wanted gradients do not need was not saved: None, or 1 for a coefficient;
+    # sparse operands take the formulas, which their layout's kernels serve)
+    sparse = any(type(t._device) is LayoutKey for t in (grad, mat1, mat2) if t is not None)
+    return (_addmm_backward if sparse else OPS["_addmm_backward"].call)(
+        grad, mat1, mat2, 1 if beta is None else beta, 1 if alpha is None else alpha,
+        self_geometry and self_geometry[0],
+        mat1_geometry is not None and _col_major(mat1_geometry),
+        mat2_geometry is not None and _col_major(mat2_geometry), grad_input_mask)
 
 
 _GRADS = {
-    "mm": {"self": _mm_grad_self, "mat2": _mm_grad_mat2},
+    "mm": {"self": lambda grad, mat2, self_geometry:
+           _mat1_grad(grad, mat2, _col_major(self_geometry)),
+           "mat2": lambda grad, self, mat2_geometry:
+           _mat2_grad(grad, self, _col_major(mat2_geometry))},
     "bmm": {"self": lambda grad, mat2: grad.bmm(_h(mat2)),
             "mat2": lambda grad, self: _h(self).bmm(grad)},
     "mv": {"self": lambda grad, vec: grad.unsqueeze(-1) * vec.conj(),
@@ -729,9 +760,10 @@ _GRADS = {
     "addmm": {"self": lambda grad, beta, self_geometry: sum_to(scaled(grad, beta),
                                                                self_geometry[0]),
               "mat1": lambda grad, mat2, alpha, mat1_geometry:
-              scaled(_mm_grad_self(grad, mat2, mat1_geometry), alpha),
+              scaled(_mat1_grad(grad, mat2, _col_major(mat1_geometry)), alpha),
               "mat2": lambda grad, mat1, alpha, mat2_geometry:
-              scaled(_mm_grad_mat2(grad, mat1, mat2_geometry), alpha)},
+              scaled(_mat2_grad(grad, mat1, _col_major(mat2_geometry)), alpha),
+              "fused": ("self, mat1, mat2", _addmm_fused)},
     "addmv": {"self": lambda grad, beta: scaled(grad, beta),
               "mat": lambda grad, vec, alpha: scaled(grad.unsqueeze(-1) * vec.conj(), alpha),
               "vec": lambda grad, mat, alpha: scaled(_h(mat).mv(grad), alpha)},
@@ -759,7 +791,8 @@ _GRADS = {
 def _derivatives():
     for op_name, formulas in _GRADS.items():
         formulas = dict(formulas)
-        derivative(OPS[op_name], name=formulas.pop("name", None), **formulas)
+        derivative(OPS[op_name], name=formulas.pop("name", None),
+                   fused=formulas.pop("fused", None), **formulas)
 
 
 _declare()

@@ -40,6 +40,7 @@ TORCH_REFERENCES = {
                                               [True, True, True]),
     "_log_softmax_backward_data": "ops.aten._log_softmax_backward_data",
     "_nll_loss_backward": lambda torch: _torch_nll_loss_backward(torch),
+    "_addmm_backward": lambda torch: _torch_addmm_backward,
     "_ctc_loss_intlist": "ctc_loss",
     "fractional_max_pool2d": "_C._nn.fractional_max_pool2d",
     "fractional_max_pool3d": "_C._nn.fractional_max_pool3d",
@@ -51,6 +52,18 @@ TORCH_REFERENCES = {
     **{f"grid_sampler_{n}d_backward": (lambda n: lambda torch: lambda *a: getattr(
         torch.ops.aten, f"grid_sampler_{n}d_backward")(*a, [True, True]))(n) for n in (2, 3)},
 }
+
+def _torch_addmm_backward(grad, mat1, mat2, beta, alpha, self_shape, mat1_transposed,
+                          mat2_transposed, mask):
+    """addmm's gradients by PyTorch's formulas (AddmmBackward0's), as _addmm_backward
+    returns them."""
+    g1 = g2 = None
+    if mask[1]:
+        g1 = alpha * ((mat2 @ grad.mH).mH if mat1_transposed else grad @ mat2.mH)
+    if mask[2]:
+        g2 = alpha * ((grad.mH @ mat1).mH if mat2_transposed else mat1.mH @ grad)
+    return (grad * beta).sum_to_size(self_shape) if mask[0] else None, g1, g2
+
 
 def _torch_nll_loss_backward(torch):
     """PyTorch's nll_loss_backward as mindtorch's _nll_loss_backward takes it (its

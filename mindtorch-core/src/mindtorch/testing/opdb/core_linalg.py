@@ -30,6 +30,15 @@ for _name, (_s, _a, _b) in _ADD_PRODUCTS.items():
                             _ts((_s,), (_a,), (_b,))]  # broadcast self: refused
 
 SAMPLES.update({
+    # (grad, mat1, mat2, beta, alpha, self_shape, mat1_transposed, mat2_transposed, mask):
+    # a linear layer's (mat2 = W.t()), a column-major mat1, coefficients, one gradient
+    "_addmm_backward": [
+        lambda d: ((t(d, (3, 2)), t(d, (3, 4)), t(d, (4, 2), f32, True), 1, 1, (2,), False,
+                    True, (True, True, True)), {}),
+        lambda d: ((t(d, (3, 2), f64), t(d, (3, 4), f64, True), t(d, (4, 2), f64), 0.5, 2,
+                    (3, 1), True, False, (True, True, True)), {}),
+        lambda d: ((t(d, (3, 2)), t(d, (3, 4)), None, 1, 1, None, False, True,
+                    (False, False, True)), {})],
     "matmul": [_ts(((3, 4),), ((4, 2), f32, True)), _ts(((4,),), ((4,),)),
                _ts(((4,),), ((2, 4, 3),)), _ts(((2, 3, 4),), ((4,),)),
                _ts(((2, 1, 3, 4),), ((5, 4, 2),)), _ts(((3, 4), i64), ((4,), i64)),
