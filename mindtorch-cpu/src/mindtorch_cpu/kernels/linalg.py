@@ -79,8 +79,9 @@ _sum = _REDUCTIONS["sum"]
 def _addmm_backward(grad, mat1, mat2, beta, alpha, self_shape, mat1_transposed,
                     mat2_transposed, output_mask):
     """addmm's gradients in one call for a real float linear layer (grad 2-D and not empty,
-    beta = alpha = 1, self the result's shape or a bias): the products the formulas take, as the same
-    BLAS calls on the same layouts (so the same bits); anything else the decomposition."""
+    beta = alpha = 1, self the result's shape or a bias): the products the formulas take,
+    as the same BLAS calls on the same layouts (so the same bits); anything else the
+    decomposition."""
     dt, shape = grad.dtype, grad._shape
     want_self, want_mat1, want_mat2 = output_mask
     if dt not in _PLAIN or len(shape) != 2 or type(beta) is bool or beta != 1 or \
