@@ -1,4 +1,4 @@
-"""Gradients of the pointwise ops (formulas in _ops/decls/pointwise.py and the composite
+"""Gradients of the pointwise ops (formulas in _ops/decls/pointwise_grads.py and the composite
 ops' decompositions), against PyTorch, gradcheck and the meta device."""
 import math
 

@@ -115,7 +115,7 @@ def _store(x, sizes, dim, dtype, out):
                 raise RuntimeError(f"Tensor.item() cannot be called on {x._device.type} "
                                    f"tensors")
             if x._requires_grad and kind in "fc":  # (read through float(), which warns)
-                from ._tensor import _warn_scalar_of_grad
+                from ._tensor_conversion import _warn_scalar_of_grad
                 _warn_scalar_of_grad()
             x = x.item()
             if kind == "f" and isinstance(x, complex):  # c10's checked conversion

@@ -2,7 +2,7 @@
 receives them) and returns (shape, dtype), or a tuple of those for several outputs."""
 from mindtorch import Tensor
 from mindtorch._ops import OPS
-from mindtorch._ops.decls import pointwise as P
+from mindtorch._ops.decls import pointwise_checks as P
 from mindtorch._shapes import broadcast_shapes
 
 RULES = {}  # op name -> rule (rules/), imported on first use: not at `import mindtorch`

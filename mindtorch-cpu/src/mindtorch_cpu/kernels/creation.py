@@ -8,7 +8,7 @@ from mindtorch import _dtype as D
 from mindtorch import _float8 as float8
 from mindtorch._ops.decls import creation as C
 from mindtorch._creation import _contiguous
-from mindtorch._ops.decls.pointwise import check_int_scalars
+from mindtorch._ops.decls.pointwise_checks import check_int_scalars
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, cast, wrap

@@ -6,8 +6,8 @@ import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
-from mindtorch._ops.decls import pointwise as P
-from mindtorch._ops.decls.pointwise import check_neg, check_sub
+from mindtorch._ops.decls import pointwise_checks as P
+from mindtorch._ops.decls.pointwise_checks import check_neg, check_sub
 from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap

@@ -1,6 +1,6 @@
 """Meta inference rules: pointwise ops with checks beyond broadcasting and promotion (the
 others are inferred generically, see infer.pointwise_rule)."""
-from mindtorch._ops.decls import pointwise as P
+from mindtorch._ops.decls import pointwise_checks as P
 
 
 def neg(self):

@@ -31,7 +31,7 @@ def unimplemented_derivative(what):
 
 def refuse_complex_autograd(*names):
     """Ops PyTorch's autograd has no complex formula for: recording one with a complex
-    output raises (see autograd/_record.py _refusing_complex)."""
+    output raises (see autograd/_plan.py _refusing_complex)."""
     for name in names:
         OPS[name].options["complex_autograd"] = False
         OPS[name]._grad_plan = None

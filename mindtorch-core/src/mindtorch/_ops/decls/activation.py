@@ -17,7 +17,8 @@ from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative
 from ._helpers import _type_name, define_inplace, write_into
 from ._out_rules import _checked_out, _same_dtype
-from .pointwise import POINTWISE, _cj, _in_opmath, _sigmoid_grad, join
+from .pointwise import POINTWISE, _in_opmath, join
+from .pointwise_grads import _cj, _sigmoid_grad
 
 F = ("nn.functional",)
 _HIDDEN = {"function": False, "method": False}  # F only: torch has no torch.<name>
@@ -439,7 +440,7 @@ def _declare_pointwise():
            decomposition=_hardswish_grad, **_HIDDEN)
     define("hardtanh_backward(Tensor grad_output, Tensor self, Scalar min_val, "
            "Scalar max_val) -> Tensor", decomposition=_hardtanh_grad, **_HIDDEN)
-    # sigmoid's and tanh's (from their results; their formulas: decls/pointwise.py)
+    # sigmoid's and tanh's (from their results; their formulas: decls/pointwise_grads.py)
     define("sigmoid_backward(Tensor grad_output, Tensor output) -> Tensor",
            decomposition=_sigmoid_grad, **_HIDDEN)
     define("tanh_backward(Tensor grad_output, Tensor output) -> Tensor",

@@ -305,7 +305,7 @@ def _fresh(t):
 
 
 def _full(size, fill_value, dtype=None, device=None):
-    from .pointwise import check_int_scalars
+    from .pointwise_checks import check_int_scalars
     check_int_scalars(fill_value, promote=False)  # (a bool dtype converts anything else)
     return _fresh(_empty(size, dtype or scalar_dtype(fill_value), device).fill_(fill_value))
 

@@ -12,7 +12,7 @@ run the decompositions as before."""
 import math
 
 from ..registry import OPS, derivative
-from .pointwise import _cj
+from .pointwise_grads import _cj
 
 # (complex: the backward ops compute grad_output * conj(h(y)) for h real on the real line,
 # whose gradient in y is conj(grad) * grad_output * conj(h'(y)) and in grad_output

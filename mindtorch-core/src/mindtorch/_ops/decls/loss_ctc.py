@@ -19,7 +19,7 @@ import math
 from ... import _dtype as D
 from ..registry import OPS, define, derivative, overload
 from ._helpers import has_data as _has_data
-from .loss import _F_ONLY, _HIDDEN, _TORCH_ONLY, _enum, _floating
+from .loss_shared import _F_ONLY, _HIDDEN, _TORCH_ONLY, _enum, _floating
 
 _ALLOCATE = "(while checking arguments for ctc_loss_allocate_outputs)"
 _SIGNATURE = ("ctc_loss() received an invalid combination of arguments - got ({}), but "

@@ -10,7 +10,7 @@ import warnings
 
 from ... import _dtype as D
 from ..registry import OPS, define, overload
-from .loss import _F_ONLY
+from .loss_shared import _F_ONLY
 
 
 def _linear_cross_entropy(self, linear_weight, target, linear_bias, weight, reduction,

@@ -3,15 +3,15 @@ triplet_margin, soft_margin, multilabel_soft_margin, multilabel_margin and multi
 
 Split from loss.py, whose conventions they follow (the functional forms with the legacy
 reduction arguments, the ATen forms with an int reduction, the hidden ops PyTorch names
-backward nodes after) and whose shared helpers they use.
+backward nodes after) and whose shared helpers (loss_shared.py) they use.
 """
 from ... import _dtype as D
 from ...autograd._backward_ops import backward_op, renamed
 from ..registry import OPS, define, derivative
 from ._helpers import refuse_complex_autograd
-from .loss import (_EPSILON, _F_ONLY, _LEGACY, _enum, _first_bad, _floating, _into,
-                   _log_sigmoid, _mean_scale, _no_grad_for, _reduce, _reduce_named, _reduction,
-                   _refused, _shape_of, _type_name, declare_tables)
+from .loss_shared import (_EPSILON, _F_ONLY, _LEGACY, _enum, _first_bad, _floating, _into,
+                          _log_sigmoid, _mean_scale, _no_grad_for, _reduce, _reduce_named,
+                          _reduction, _refused, _shape_of, _type_name, declare_tables)
 
 _SINGLE_DOUBLE = (D.float32, D.float64)  # the margin losses' CPU kernels take no halves
 
@@ -289,7 +289,7 @@ def _multi_margin_loss_functional(self, target, p, margin, weight, size_average,
 _PAIRS = "Tensor input1, Tensor input2, Tensor target"
 _TRIPLETS = "Tensor anchor, Tensor positive, Tensor negative"
 
-# the tables loss.declare_tables reads (see loss.py's)
+# the tables loss_shared.declare_tables reads (see loss.py's)
 _FUNCTIONAL = {
     "functional_hinge_embedding_loss": (f"float margin=1.0, {_LEGACY}",
                                         _hinge_embedding_loss_functional),

@@ -4,20 +4,17 @@ Every op here is tagged "pointwise" (broadcasting, result dtype from its promoti
 and gets an in-place variant `name_` and an `out=` argument.  Composite ops carry a
 decomposition into other ops (invariant 5); backends may still register fused kernels.
 """
-import cmath
 import math
 
 from ... import _dtype
 from ..._tensor import Tensor
-from ...autograd.functional_helpers import scaled, sgn as _sgn, zeros
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
-from ._helpers import (
-    NOT_IMPLEMENTED_NODE, _type_name, define_inplace, no_derivative, refuse_complex_autograd,
-    scalar_clamp_inplace,
-)
-from ._prechecks import _checked_first
+from ._helpers import _type_name, define_inplace, refuse_complex_autograd, scalar_clamp_inplace
 from ._out_rules import EXACT_OUT, _checked_out, _clamp_out
+from ._prechecks import _checked_first
+from .pointwise_checks import _floating_only, check_sub, clamp_plan, lerp_plan
 from .pointwise_fused import _addcdiv, _addcmul, _in_opmath  # noqa: F401 (_in_opmath: activation)
+from .pointwise_grads import _GRADS, GRAD_NAMES, LN2
 
 POINTWISE = ("pointwise",)
 
@@ -110,102 +107,10 @@ def _decompositions():
     }
 
 
-INT_MIN, INT_END = -2 ** 63, 2 ** 64  # the Python ints a c10 Scalar holds (int64, uint64)
-
-
-def check_int_scalars(*operands, promote=True):
-    """PyTorch's OverflowError for Python ints no Scalar holds (raised when the arguments
-    are parsed, so before anything else); with `promote`, also its refusal to promote a
-    uint64 Scalar (>= 2**63) unless a non-bool tensor operand decides the dtype."""
-    for x in operands:
-        if type(x) is int and not INT_MIN <= x < 2 ** 63:
-            if not INT_MIN <= x < INT_END:
-                raise OverflowError("int too big to convert" if x > 0 else
-                                    "can't convert negative int to unsigned")
-            if promote and not any(getattr(t, "dtype", _dtype.bool) is not _dtype.bool
-                                   and hasattr(t, "_shape") for t in operands):
-                from ..._promotion import result_type
-                other = next((t for t in operands if t is not x and t is not None), None)
-                name = _type_name(result_type(other)) if other is not None else "Bool"
-                raise RuntimeError(f"Promotion for uint16, uint32, uint64 types is not "
-                                   f"supported, attempted to promote {name} and UInt64")
-
-
-def _is_bool(x):
-    return type(x) is bool or getattr(x, "dtype", None) is _dtype.bool
-
-
-def check_sub(self, other, alpha=1):
-    """PyTorch's refusals for subtraction (shared by every backend's sub kernel)."""
-    check_int_scalars(self, other, alpha, promote=False)
-    if _is_bool(self) and _is_bool(other):
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not "
-                           "supported. Use the `^` or `logical_xor()` operator instead.")
-    if _is_bool(self) or _is_bool(other):
-        raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
-                           "If you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.")
-    if type(alpha) is bool:
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
-
-
-def check_neg(self):
-    """PyTorch's refusal to negate bools (shared by every backend's neg kernel)."""
-    if self.dtype is _dtype.bool:
-        raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If "
-                           "you are trying to invert a mask, use the `~` or `logical_not()` "
-                           "operator instead.")
-
-
-def check_rounding_division(dtype, rounding_mode):
-    """PyTorch's refusal of complex floor/trunc division (its cpu kernels lack complex),
-    shared by every backend: floor_divide, and div with a rounding mode."""
-    if rounding_mode is not None and dtype.is_complex:
-        raise NotImplementedError(f'"div_{rounding_mode}_cpu" not implemented for '
-                                  f'\'{_type_name(dtype)}\'')
-
-
 def _sub(self, other, alpha=1):
     import mindtorch as M
     check_sub(self, other, alpha)
     return M.add(self, other, alpha=-alpha)
-
-
-def _floating_only(kernel, t, complex_ok=False):
-    """t, if its dtype is floating (or complex when allowed); else PyTorch's error."""
-    if t.dtype.kind != "f" and not (complex_ok and t.dtype.kind == "c"):
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(t.dtype)}\'')
-    return t
-
-
-def lerp_plan(self, end, weight):
-    """Result dtype of lerp, with PyTorch's checks: end has self's dtype; a tensor weight
-    too unless it is 0-dim (then the three promote together); a Python weight keeps self's
-    dtype and must convert (checked) to its computation type."""
-    from ..._promotion import result_type
-    from ..._scalars import checked_scalar
-    check_int_scalars(weight, promote=False)
-    if end.dtype is not self.dtype:
-        raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `end` but got dtype "
-                           f"{_c_name(end.dtype)}")
-    tensor_weight = hasattr(weight, "dtype")
-    if tensor_weight and weight.ndim and weight.dtype is not self.dtype:
-        raise RuntimeError(f"expected dtype {_c_name(self.dtype)} for `weight` but got dtype "
-                           f"{_c_name(weight.dtype)}")
-    from ..._shapes import broadcast_shapes
-    broadcast_shapes(*(t._shape for t in (self, end, weight) if hasattr(t, "_shape")))
-    dt = result_type(self, end, weight) if tensor_weight else self.dtype
-    if dt.kind not in "fc":
-        raise NotImplementedError(f'"lerp_kernel_{"tensor" if tensor_weight else "scalar"}" not '
-                                  f"implemented for '{_type_name(dt)}'")
-    if not tensor_weight:
-        checked_scalar(weight, opmath(dt))
-    return dt
-
-
-def opmath(dtype):
-    """The dtype PyTorch computes `dtype` values in (float32 for 16-bit floats)."""
-    return _dtype.float32 if dtype in (_dtype.float16, _dtype.bfloat16) else dtype
 
 
 def _lerp(self, end, weight):
@@ -230,72 +135,6 @@ def _cast(t, dtype):
     return t if t.dtype is dtype else t.to(dtype)
 
 
-def clamp_plan(self, min, max):
-    """(min, max, result dtype, scalar bounds?) of clamp, as PyTorch's two overloads decide:
-    with a Python number among the bounds, 0-dim tensor bounds count as numbers (a bound
-    with dims is a TypeError), the result keeps a floating self's dtype, else promotes with
-    the numbers, and the numbers must convert (checked) to it; with tensor bounds all
-    promote together."""
-    from ..._promotion import result_type
-    from ..._scalars import checked_scalar
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    bounds = [b for b in (min, max) if b is not None]
-    scalar = not all(hasattr(b, "_shape") for b in bounds)
-    if scalar:
-        if any(hasattr(b, "_shape") and b._shape for b in bounds):
-            raise TypeError("clamp() received an invalid combination of arguments - got a "
-                            "tensor with dimensions and a number as bounds")
-        min, max = (b.item() if hasattr(b, "_shape") else b for b in (min, max))
-        bounds = [b for b in (min, max) if b is not None]
-        check_int_scalars(*bounds, promote=False)
-    if self.dtype.is_complex:
-        raise NotImplementedError("clamp is not supported for complex types")
-    if scalar and self.dtype.kind == "f":
-        dt = self.dtype
-    else:
-        from ..._shapes import broadcast_shapes
-        broadcast_shapes(self._shape, *(b._shape for b in bounds if hasattr(b, "_shape")))
-        dt = result_type(self, *bounds)
-    if dt.is_complex:
-        if scalar:
-            raise NotImplementedError("clamp is not supported for complex types")
-        kernel = "clamp" if len(bounds) == 2 else "maximum" if min is not None else "minimum"
-        raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{_type_name(dt)}\'')
-    if dt is _dtype.bool and (scalar or len(bounds) == 2):
-        which = "" if len(bounds) == 2 else "_min" if min is not None else "_max"
-        raise NotImplementedError(f'"clamp{which}{"_scalar" if scalar else ""}_cpu" not '
-                                  f"implemented for 'Bool'")
-    if scalar:
-        for b in bounds:  # (a complex number is read as a double first)
-            checked_scalar(b, _dtype.float64 if isinstance(b, complex) else dt)
-    return min, max, dt, scalar
-
-
-def where_plan(condition, self, other):
-    """Result dtype of where(condition, self, other): condition is bool (or uint8), Python
-    numbers promote as wrapped numbers and must convert (checked) to the result."""
-    from ..._promotion import result_type
-    from ..._scalars import checked_scalar
-    if condition.dtype is not _dtype.bool:
-        if condition.dtype is not _dtype.uint8:
-            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a "
-                               f"tensor with dtype {_type_name(condition.dtype)}")
-        from ..._warn_once import warn_once
-        warn_once("where_uint8", "where received a uint8 condition tensor. This behavior is "
-                  "deprecated and will be removed in a future version of PyTorch. Use a "
-                  "boolean condition instead.")
-    from ..._shapes import broadcast_shapes
-    broadcast_shapes(condition._shape,
-                     *(t._shape for t in (self, other) if hasattr(t, "_shape")))
-    dt = result_type(self, other)
-    if dt not in (_dtype.float16, _dtype.bfloat16):  # these take an overflow as inf
-        for x in (self, other):
-            if not hasattr(x, "_shape"):
-                checked_scalar(x, dt)
-    return dt
-
-
 def _conj_physical_(op):
     """conj_physical_ of a real tensor leaves it alone (no write: even an expanded tensor
     is fine)."""
@@ -310,10 +149,6 @@ def _positive(self):
     if self.dtype is _dtype.bool:
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return self
-
-
-def _c_name(dtype):
-    return _dtype.CPP_NAMES.get(dtype.name, dtype.name)
 
 
 def _abs_(op):
@@ -421,16 +256,6 @@ def _diff_compatible(self, other, dim):
                                f"= {b}")
 
 
-def _sigmoid_grad(grad, result):
-    """PyTorch's sigmoid_backward kernel: grad * (1 - y) * y left to right, bfloat16 in
-    float32 (float16 in float16)."""
-    if result.dtype.is_complex:
-        return grad * ((1 - result) * result).conj()
-    if result.dtype is _dtype.bfloat16:
-        return (grad.float() * (1 - result.float()) * result.float()).to(result.dtype)
-    return grad * (1 - result) * result
-
-
 def _angle(self, factor, name):
     if self.dtype.is_complex:
         raise RuntimeError(f"{name} is not supported for complex tensors.")
@@ -526,234 +351,11 @@ BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_l
 
 
 def _derivatives():
-    """Backward formulas (see registry.derivative), PyTorch's (derivatives.yaml) written
-    with mindtorch ops; gradients may be returned broadcast.  Formulas ask for `result`
-    rather than `self` where they can, so in-place variants need not save a copy."""
+    """Backward formulas (see registry.derivative; the formulas: pointwise_grads.py)."""
     refuse_complex_autograd("nan_to_num")  # (PyTorch has no complex formula)
     for name, formulas in _GRADS.items():
         derivative(OPS[name], **formulas, name=GRAD_NAMES.get(name))
     nondifferentiable(*(OPS[name] for name in BITWISE))
-
-
-def _M():
-    import mindtorch
-    return mindtorch
-
-
-def _cj(x):
-    """conj() where it matters: PyTorch's formulas conjugate for complex inputs."""
-    if type(x) is complex:
-        return x.conjugate()
-    return x.conj() if getattr(x, "dtype", None) is not None and x.dtype.is_complex else x
-
-
-def _keep(cond, grad):
-    """grad where cond holds, else 0."""
-    return _M().where(cond, grad, 0)
-
-
-def _scalar_log(b):
-    """log of a Python number as PyTorch's Scalar.log() gives it (nan below 0)."""
-    if type(b) is complex:
-        return cmath.log(b) if b else complex(-math.inf, 0.0)
-    return math.log(b) if b > 0 else -math.inf if b == 0 else math.nan
-
-
-def _pow_self(grad, self, exponent):
-    if not hasattr(exponent, "dtype"):
-        if exponent == 0:
-            return zeros(grad)
-        return grad * _cj(exponent * self.pow(exponent - 1))
-    return _M().where(exponent == 0, 0, grad * _cj(exponent * self.pow(exponent - 1)))
-
-
-def _pow_exponent(grad, self, exponent, result):
-    # d/de b**e = b**e * log b, except 0**e for e >= 0: 0 (as PyTorch, not nan)
-    M = _M()
-    nonneg = exponent >= 0 if not exponent.dtype.is_complex else \
-        (exponent.imag == 0) & (exponent.real >= 0)
-    if not hasattr(self, "dtype"):
-        # (a complex result takes the complex log: (-0.5) ** z is exp(z log(-0.5)))
-        log_base = _scalar_log(complex(self) if result.dtype.is_complex else self)
-        if self == 0:
-            return grad * M.where(nonneg, 0, _cj(result * log_base))
-        return grad * _cj(result * log_base)
-    base = self if self.dtype is result.dtype else self.to(result.dtype)
-    zero = (self == 0) & nonneg
-    # (log of 1 where the answer is 0 anyway: no 0 * -inf computed, so no NumPy warning)
-    return grad * M.where(zero, 0, _cj(result * base.masked_fill(zero, 1).log()))
-
-
-def _max_grad(grad, self, other, self_wins):
-    """maximum/minimum: ties split the gradient in half (NaN: both get it), as PyTorch."""
-    M = _M()
-    g = M.where(self == other, grad / 2, grad)
-    return M.where(self_wins, 0, g)
-
-
-def _fmax_keep(self, other, ge):
-    return ((self >= other) if ge else (self <= other)) | other.isnan()
-
-
-def _clamp_bounds(min, max):
-    """Whether clamp took tensor bounds (its Tensor overload; bounds then get gradients)."""
-    return all(b is None or hasattr(b, "_shape") for b in (min, max))
-
-
-def _clamp_self(grad, self, min, max):
-    if min is not None and max is not None:
-        return _keep((self >= min) & (self <= max), grad)
-    return _keep(self >= min if min is not None else self <= max, grad)
-
-
-def _clamp_min(grad, self, min, max):
-    if not _clamp_bounds(min, max):
-        return None
-    if max is not None:
-        return _keep((self < min) & (min < max), grad)
-    return _keep(self < min, grad)
-
-
-def _clamp_max(grad, self, min, max):
-    if not _clamp_bounds(min, max):
-        return None
-    if min is not None:
-        return _keep((self > max) | (max < min), grad)
-    return _keep(self > max, grad)
-
-
-def _sgn_grad(grad, self, result):
-    """0 for real inputs; PyTorch's sgn_backward for complex ones."""
-    if not self.dtype.is_complex:
-        return zeros(grad)
-    a = self.abs()
-    return ((grad - result * result * grad.conj()) / (2 * a)).masked_fill(a == 0, 0)
-
-
-def _atan2_grad(grad, x, self, other):
-    """grad * x * (1 / (self**2 + other**2)), the reciprocal 0 where infinite (the origin),
-    computed in PyTorch's order (so signed zeros agree)."""
-    recip = (self * self + other * other).reciprocal()
-    return grad * x * recip.masked_fill(recip.isinf(), 0)
-
-
-def _div_other(grad, self, other, rounding_mode):
-    if rounding_mode is not None:
-        return zeros(grad)
-    return -grad * _cj(self / other / other)
-
-
-def _remainder_other(grad, self, other):
-    if not hasattr(self, "dtype"):  # remainder(Scalar, Tensor): none in PyTorch either
-        raise RuntimeError("derivative for aten::remainder is not implemented")
-    return -grad * self.div(other, rounding_mode="floor")
-
-
-LN2, LN10, DEG = math.log(2.0), math.log(10.0), math.pi / 180
-_ZERO = {"self": zeros}
-_GRADS = {
-    # unary
-    "neg": {"self": lambda grad: -grad},
-    "exp": {"self": lambda grad, result: grad * _cj(result)},
-    "abs": {"self": lambda grad, self: grad * _sgn(self)},
-    "acos": {"self": lambda grad, self: -grad * _cj((1 - self * self).rsqrt())},
-    "asin": {"self": lambda grad, self: grad * _cj((1 - self * self).rsqrt())},
-    "atan": {"self": lambda grad, self: grad / _cj(self * self + 1)},
-    "sgn": {"self": _sgn_grad},
-    "ceil": _ZERO, "floor": _ZERO, "round": _ZERO, "trunc": _ZERO, "sign": _ZERO,
-    "conj_physical": {"self": lambda grad: grad.conj_physical()},
-    "conj": {"self": lambda grad: grad.conj()},
-    "cos": {"self": lambda grad, self: -grad * _cj(self.sin())},
-    "cosh": {"self": lambda grad, self: grad * _cj(self.sinh())},
-    "sin": {"self": lambda grad, self: grad * _cj(self.cos())},
-    "sinh": {"self": lambda grad, self: grad * _cj(self.cosh())},
-    "tan": {"self": lambda grad, result: grad * _cj(1 + result * result)},
-    # (ATen's tanh_backward / sigmoid_backward ops: decls/activation.py)
-    "tanh": {"self": lambda grad, result: OPS["tanh_backward"].call(grad, result)},
-    "erf": {"self": lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp()},
-    "expm1": {"self": lambda grad, result: grad * _cj(result + 1)},
-    "exp2": {"self": lambda grad, result: grad * _cj(result) * LN2},
-    "log": {"self": lambda grad, self: grad / _cj(self)},
-    "log10": {"self": lambda grad, self: grad / (_cj(self) * LN10)},
-    "log2": {"self": lambda grad, self: grad / (_cj(self) * LN2)},
-    "log1p": {"self": lambda grad, self: grad / _cj(self + 1)},
-    "reciprocal": {"self": lambda grad, result: -grad * _cj(result * result)},
-    "sqrt": {"self": lambda grad, result: grad / (2 * _cj(result))},
-    "rsqrt": {"self": lambda grad, result: -0.5 * grad * _cj(result * result * result)},
-    "square": {"self": lambda grad, self: grad * (2 * _cj(self))},
-    "relu": {"self": lambda grad, result: OPS["threshold_backward"].call(grad, result, 0)},
-    "sigmoid": {"self": lambda grad, result: OPS["sigmoid_backward"].call(grad, result)},
-    "frac": {"self": lambda grad: grad},
-    "deg2rad": {"self": lambda grad: grad * DEG},
-    "rad2deg": {"self": lambda grad: grad * (1 / DEG)},
-    "nan_to_num": {"self": lambda grad, self: _keep(self.isfinite(), grad)},
-    # binary
-    "add": {"self": lambda grad: grad, "other": lambda grad, alpha: scaled(grad, alpha)},
-    "sub": {"self": lambda grad: grad, "other": lambda grad, alpha: scaled(-grad, alpha)},
-    "rsub": {"self": lambda grad, alpha: scaled(-grad, alpha), "other": lambda grad: grad},
-    "mul": {"self": lambda grad, other: grad * _cj(other),
-            "other": lambda grad, self: grad * _cj(self)},
-    "div": {"self": lambda grad, other, rounding_mode:
-            grad / _cj(other) if rounding_mode is None else zeros(grad),
-            "other": _div_other},
-    "floor_divide": {"self": no_derivative("floor_divide"),
-                     "other": no_derivative("floor_divide")},
-    "pow": {"self": _pow_self, "exponent": _pow_exponent},
-    "remainder": {"self": lambda grad: grad, "other": _remainder_other},
-    "fmod": {"self": lambda grad: grad,
-             "other": lambda grad, self, other: -grad * self.div(other, rounding_mode="trunc")},
-    "maximum": {"self": lambda grad, self, other: _max_grad(grad, self, other, self < other),
-                "other": lambda grad, self, other: _max_grad(grad, self, other, self > other)},
-    "minimum": {"self": lambda grad, self, other: _max_grad(grad, self, other, self > other),
-                "other": lambda grad, self, other: _max_grad(grad, self, other, self < other)},
-    "fmax": {"self": lambda grad, self, other: _keep(_fmax_keep(self, other, True), grad),
-             "other": lambda grad, self, other: _keep(~_fmax_keep(self, other, True), grad)},
-    "fmin": {"self": lambda grad, self, other: _keep(_fmax_keep(self, other, False), grad),
-             "other": lambda grad, self, other: _keep(~_fmax_keep(self, other, False), grad)},
-    "atan2": {"self": lambda grad, self, other: _atan2_grad(grad, other, self, other),
-              "other": lambda grad, self, other: _atan2_grad(grad, -self, self, other)},
-    "where": {"self": lambda grad, condition: _keep(condition, grad),
-              "other": lambda grad, condition: _M().where(condition, 0, grad)},
-    "clamp": {"self": _clamp_self, "min": _clamp_min, "max": _clamp_max},
-    "clamp_min": {"self": lambda grad, self, min: _keep(self >= min, grad),
-                  "min": lambda grad, self, min: _keep(self < min, grad)},
-    "clamp_max": {"self": lambda grad, self, max: _keep(self <= max, grad),
-                  "max": lambda grad, self, max: _keep(self > max, grad)},
-    "lerp": {"self": lambda grad, weight: grad * _cj(1 - weight),
-             "end": lambda grad, weight: grad * _cj(weight),
-             "weight": lambda grad, self, end: grad * _cj(end - self)},
-    "addcmul": {"self": lambda grad: grad,
-                "tensor1": lambda grad, tensor2, value: grad * _cj(tensor2 * value),
-                "tensor2": lambda grad, tensor1, value: grad * _cj(tensor1 * value)},
-    "addcdiv": {"self": lambda grad: grad,
-                "tensor1": lambda grad, tensor2, value: grad * _cj(value / tensor2),
-                "tensor2": lambda grad, tensor1, tensor2, value:
-                -grad * _cj(value * tensor1 / (tensor2 * tensor2))},
-}
-def _tensor(x):
-    return isinstance(x, Tensor)
-
-
-# PyTorch's node names where they differ from the op's (some numbered by overload: a
-# function of the op's arguments)
-GRAD_NAMES = {
-    "log1p": "Log1PBackward0", "deg2rad": "Deg2RadBackward0", "rad2deg": "Rad2DegBackward0",
-    "square": "PowBackward0", "floor_divide": NOT_IMPLEMENTED_NODE,
-    "pow": lambda self, exponent: "PowBackward2" if not _tensor(self) else
-    "PowBackward1" if _tensor(exponent) else "PowBackward0",
-    "clamp": lambda self, min, max: "ClampBackward0" if _tensor(min) or _tensor(max) else
-    "ClampBackward1",
-    "clamp_min": lambda self, min: f"ClampMinBackward{int(_tensor(min))}",
-    "clamp_max": lambda self, max: f"ClampMaxBackward{int(_tensor(max))}",
-    "div": lambda self, other, rounding_mode: "DivBackward2" if rounding_mode else
-    "DivBackward0",
-    "remainder": lambda self, other: NOT_IMPLEMENTED_NODE if not _tensor(self)
-    else f"RemainderBackward{int(_tensor(other))}",
-    "fmod": lambda self, other: f"FmodBackward{int(_tensor(other))}",
-    "lerp": lambda self, end, weight: f"LerpBackward{int(_tensor(weight))}",
-    "round": lambda self, decimals: f"RoundBackward{int(decimals is not None)}",
-    "rsub": lambda self, other, alpha: f"RsubBackward{int(not _tensor(other))}",
-}
 
 
 def _alias(alias, target):

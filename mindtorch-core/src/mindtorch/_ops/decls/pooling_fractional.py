@@ -10,7 +10,7 @@ with ATen's rule (the first maximum, a NaN over any number; the last NaN); the m
 read by index, so the gradient is an accumulating index_put_ (PyTorch's backward).
 """
 from ..registry import OPS, define, overload
-from .loss import _floating
+from .loss_shared import _floating
 
 NN = ("nn.functional",)
 _HIDDEN = {"function": False, "method": False}

@@ -17,7 +17,8 @@ from ._helpers import (
     write_into,
 )
 from ._out_rules import SPECIAL_OUT, _checked_out
-from .pointwise import POINTWISE, _alias, _cj, _keep, _tensor, join
+from .pointwise import POINTWISE, _alias, join
+from .pointwise_grads import _cj, _keep, _tensor
 
 SPECIAL = ("special",)
 
@@ -107,7 +108,7 @@ def check(name, *operands):
     """The checks of op `name` on its operands (shared by every backend's kernel and the
     meta rules); returns the dtype its operands promote to."""
     from ..._promotion import result_type
-    from .pointwise import check_int_scalars
+    from .pointwise_checks import check_int_scalars
     if name == "polygamma":
         if operands[0] < 0:
             raise RuntimeError("polygamma(n, x) does not support negative n.")

@@ -2,7 +2,7 @@
 import math
 import warnings
 
-from ..._ops.decls.loss import _legacy
+from ..._ops.decls.loss_shared import _legacy
 from .. import functional as F
 from .linear import Linear
 from .module import Module
