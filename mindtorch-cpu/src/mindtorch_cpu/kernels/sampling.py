@@ -268,9 +268,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """p = 2 distances by the matrix product (the decomposition's _euclidean_dist steps in
     a few NumPy calls, not ~10 ops); every other case (and every check) decomposes."""
     matrices = x1.ndim >= 2 and x2.ndim >= 2  # (else the decomposition's error)
-    mm = matrices and (compute_mode == "use_mm_for_euclid_dist" or (
-        compute_mode == "use_mm_for_euclid_dist_if_necessary" and
-        max(x1._shape[-2], x2._shape[-2]) > 25))
+    mm = matrices and N._uses_mm(compute_mode, x1._shape[-2], x2._shape[-2])
     if not (p == 2 and mm and x1.numel() and x2.numel()
             and x1._shape[-1] == x2._shape[-1] and x1.dtype is x2.dtype
             and x1.dtype in _GRID_DTYPES):
