@@ -59,3 +59,100 @@ def test_cdist_p2_double_backward():
         (ga,) = lib.autograd.grad(d.sum(), a, create_graph=True)
         res.append(lib.autograd.grad((ga * ga).sum(), (a, b)))
     assert_same(res[0], res[1], rtol=1e-8, atol=1e-8)
+
+
+# -- group norm: cpu kernels for native_group_norm and _group_norm_backward (compiled loops
+# from _jit.MIN_SIZE float32 elements, NumPy below), the decomposition's bits
+
+def _group_norm_run(lib, x, g, group, w, b, layout, grad_layout, stats):
+    def leaf(a, dtype):
+        t = lib.tensor(a) if lib is mindtorch else torch.from_numpy(a.copy())
+        return t.to(getattr(lib, dtype))
+    dtype = str(x.dtype)
+    xt = leaf(x, dtype)
+    if layout == "channels_last":
+        xt = xt.contiguous(memory_format=lib.channels_last)
+    elif layout == "transposed":
+        xt = xt.transpose(0, 1).contiguous().transpose(0, 1)
+    xt.requires_grad_()
+    params = [None if a is None else leaf(a, dtype).requires_grad_() for a in (w, b)]
+    if stats:  # the mean and rstd outputs take part in the loss
+        N, C = x.shape[:2]
+        y, mean, rstd = lib.native_group_norm(xt.contiguous(), *params, N, C,
+                                              int(np.prod(x.shape[2:])), group, 1e-5)
+        loss = (y * leaf(g, dtype)).sum() + (mean * mean).sum() + rstd.sum()
+        loss.backward()
+        outs = [y, mean, rstd]
+    else:
+        y = lib.nn.functional.group_norm(xt, group, *params)
+        gt = leaf(g, dtype)
+        if grad_layout == "expanded":
+            gt = gt.sum().reshape(()).expand(y.shape)
+        y.backward(gt)
+        outs = [y]
+    return outs + [t.grad for t in [xt] + params if t is not None]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape, group", [((4, 6, 5, 5), 3), ((2, 8, 6), 4), ((3, 4), 2),
+                                          ((2, 6, 3, 2, 2), 1), ((0, 4, 3), 2),
+                                          ((2, 4, 0), 2)])
+@pytest.mark.parametrize("affine", ["weight, bias", "weight", "bias", "none"])
+@pytest.mark.parametrize("compiled", [False, True])
+def test_group_norm_forward_and_backward(dtype, shape, group, affine, compiled, monkeypatch):
+    from mindtorch_cpu.kernels import _jit
+    if compiled:  # (the compiled loops at any size)
+        monkeypatch.setattr(_jit, "MIN_SIZE", 1)
+    x, g = _R.standard_normal(shape).astype(dtype), _R.standard_normal(shape).astype(dtype)
+    C = shape[1]
+    w = _R.standard_normal(C).astype(dtype) if "weight" in affine else None
+    b = _R.standard_normal(C).astype(dtype) if "bias" in affine else None
+    for layout, grad_layout, stats in (("contiguous", "contiguous", False),
+                                       ("contiguous", "expanded", False),
+                                       ("transposed", "contiguous", False),
+                                       ("channels_last", "contiguous", False),
+                                       ("contiguous", "contiguous", True)):
+        if layout == "channels_last" and len(shape) != 4:
+            continue
+        ours = _group_norm_run(mindtorch, x, g, group, w, b, layout, grad_layout, stats)
+        try:
+            theirs = _group_norm_run(torch, x, g, group, w, b, layout, grad_layout, stats)
+        except RuntimeError:  # (PyTorch's backward fails with a bias but no weight)
+            if w is None and b is not None:
+                continue
+            raise
+        assert_same(ours, theirs, rtol=1e-4 if dtype == "float32" else 1e-10,
+                    atol=1e-4 if dtype == "float32" else 1e-10)
+        if not stats:
+            assert ours[0].stride() == theirs[0].stride()
+            assert ours[1].stride() == theirs[1].stride()
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_group_norm_kernels_give_the_decompositions_bits(compiled, dtype, monkeypatch):
+    import mindtorch._ops.decls.normalization as N
+    from mindtorch._ops import OPS
+    from mindtorch_cpu.kernels import _jit
+    if compiled:
+        monkeypatch.setattr(_jit, "MIN_SIZE", 1)
+    mt = mindtorch
+    for shape, group in (((4, 8, 7, 7), 4), ((3, 6, 10), 6), ((5, 4), 1)):
+        x = mt.tensor(_R.standard_normal(shape) * 3).to(getattr(mt, dtype))
+        x.view(-1)[0] = 0.0
+        C, N_, HxW = shape[1], shape[0], x[0, 0].numel()
+        w, b = (mt.tensor(_R.standard_normal(C)).to(x.dtype) for _ in range(2))
+        for params in ((w, b), (None, None), (w, None), (None, b)):
+            args = (x, *params, N_, C, HxW, group, 1e-5)
+            for ours, reference in zip(OPS["native_group_norm"].call(*args),
+                                       N._native_group_norm(*args)):
+                assert ours.numpy().tobytes() == reference.numpy().tobytes()
+            _, mean, rstd = N._native_group_norm(*args)
+            g = mt.tensor(_R.standard_normal(shape)).to(x.dtype)
+            gm, gr = (mt.tensor(_R.standard_normal((N_, group))).to(x.dtype) for _ in range(2))
+            for extra in ((None, None), (gm, gr), (gm * 0, gr * 0)):
+                for grad in (g, g.sum().expand(shape)):
+                    args = (grad, x, mean, rstd, params[0], *extra, N_, C, HxW, group)
+                    for ours, reference in zip(OPS["_group_norm_backward"].call(*args),
+                                               N._group_norm_backward(*args)):
+                        assert ours.numpy().tobytes() == reference.numpy().tobytes()
