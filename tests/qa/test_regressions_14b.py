@@ -156,3 +156,32 @@ def test_group_norm_kernels_give_the_decompositions_bits(compiled, dtype, monkey
                     for ours, reference in zip(OPS["_group_norm_backward"].call(*args),
                                                N._group_norm_backward(*args)):
                         assert ours.numpy().tobytes() == reference.numpy().tobytes()
+
+
+# -- adaptive_avg_pool2d: window sums by a compiled loop from _jit.MIN_SIZE elements (the
+# NumPy path's bits: in window order from zero, then / height / width)
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("shape, size", [((2, 3, 28, 28), 5), ((2, 3, 10, 13), (4, 6)),
+                                         ((2, 3, 5, 5), (7, 9)), ((3, 17, 19), 4),
+                                         ((2, 4, 6, 6), (None, 4))])
+@pytest.mark.parametrize("layout", ["contiguous", "channels_last", "sliced"])
+def test_adaptive_avg_pool2d_window_loop(dtype, shape, size, layout, monkeypatch):
+    from mindtorch_cpu.kernels import _jit
+    a = _R.standard_normal(shape)
+    a.flat[::13] = np.nan
+    a.flat[1::17] = -0.0
+    results = []
+    for min_size in (1 << 60, 1):  # the NumPy path, then the compiled loop
+        monkeypatch.setattr(_jit, "MIN_SIZE", min_size)
+        x, t = pair(a, dtype, True)
+        if layout == "channels_last" and len(shape) == 4:
+            x, t = (v.detach().contiguous(memory_format=L.channels_last).requires_grad_()
+                    for v, L in ((x, mindtorch), (t, torch)))
+        elif layout == "sliced":
+            x, t = x[..., ::2, :], t[..., ::2, :]
+        y, yt = (L.nn.functional.adaptive_avg_pool2d(v, size) for v, L in ((x, mindtorch),
+                                                                            (t, torch)))
+        assert_same(y, yt, check_stride=True)
+        results.append(y.detach().float().numpy().tobytes())
+    assert results[0] == results[1]
