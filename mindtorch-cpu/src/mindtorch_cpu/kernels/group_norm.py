@@ -95,7 +95,9 @@ def _group_norm_backward(grad, input, mean, rstd, weight, grad_mean, grad_rstd, 
     rows, n = N_ * group, C // group * HxW
     x = arr(input).reshape(rows, n)
     ct = x.dtype
-    g = np.ascontiguousarray(arr(grad)).reshape(rows, n)  # (values only: see c1, gb)
+    g = arr(grad)
+    # (the loops' C-contiguous form: a broadcast number filled, which beats its copy)
+    g = g.reshape(rows, n) if g.flags.c_contiguous else np.full((rows, n), g[(0,) * g.ndim])
     m, r = (np.ascontiguousarray(arr(t)).reshape(rows) for t in (mean, rstd))
     extra = grad_mean is not None
     gm, gr = ((np.ascontiguousarray(arr(t)).reshape(rows) for t in (grad_mean, grad_rstd))
