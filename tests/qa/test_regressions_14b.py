@@ -185,3 +185,27 @@ def test_adaptive_avg_pool2d_window_loop(dtype, shape, size, layout, monkeypatch
         assert_same(y, yt, check_stride=True)
         results.append(y.detach().float().numpy().tobytes())
     assert results[0] == results[1]
+
+
+# -- embedding_bag: short bags' sums (the backward's, per weight row) added round by round
+# over the bags still that long, not as a block padded with zero rows: PyTorch's sums
+
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+@pytest.mark.parametrize("rows", [10000, 6])  # (mostly distinct indices; many repeats)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_embedding_bag_short_bag_sums(mode, rows, weighted):
+    if weighted and mode == "mean":
+        pytest.skip("per_sample_weights take mode='sum'")
+    w = _R.standard_normal((rows, 32))
+    idx, psw = _R.integers(0, rows, (48, 20)), _R.standard_normal((48, 20))
+    g = _R.standard_normal((48, 32))
+    results = []
+    for lib in (mindtorch, torch):
+        wt = (lib.tensor(w) if lib is mindtorch else torch.from_numpy(w)).float()
+        wt.requires_grad_()
+        T = lib.tensor if lib is mindtorch else torch.from_numpy
+        kw = {"per_sample_weights": T(psw).float()} if weighted else {}
+        y = lib.nn.functional.embedding_bag(T(idx), wt, mode=mode, **kw)
+        y.backward(T(g).float())
+        results.append([y.detach().numpy().tobytes(), wt.grad.numpy().tobytes()])
+    assert results[0] == results[1]
