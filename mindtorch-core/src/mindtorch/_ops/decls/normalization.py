@@ -9,7 +9,9 @@ statistics does not touch a tensor the eval formula saves).  torch.<name> and
 nn.functional.<name> differ in argument order or trailing arguments for batch, instance,
 layer and group norm: the functional forms are ops of their own (`functional_<name>`, the
 module's prefix dropped) decomposing into the torch.<name> op.  Every op decomposes into
-mindtorch ops, so any device runs it; cpu adds a fused native_layer_norm (measurably faster).
+mindtorch ops, so any device runs it; cpu adds fused native_layer_norm / native_group_norm
+and their backward ops (_layer_norm_backward, _group_norm_backward: ops so that a backend can
+fuse them).
 
 The checks below look at metadata only; kernels, meta rules and decompositions share them.
 """
