@@ -209,3 +209,36 @@ def test_embedding_bag_short_bag_sums(mode, rows, weighted):
         y.backward(T(g).float())
         results.append([y.detach().numpy().tobytes(), wt.grad.numpy().tobytes()])
     assert results[0] == results[1]
+
+
+# -- mse_loss: a cpu kernel for the mean / sum of contiguous same-dtype operands (NumPy's
+# sub and mul, then the reduction kernel: the decomposition's bits)
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("shapes", [((64, 100), (64, 100)), ((5,), (5,)), ((), ()),
+                                    ((0, 3), (0, 3)), ((4, 6), (6,))])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_mse_loss_kernel(dtype, reduction, shapes, transposed):
+    import warnings
+
+    import mindtorch._ops.decls.loss as L
+    a, b = _R.standard_normal(shapes[0]), _R.standard_normal(shapes[1])
+    (x, xt), (y, yt) = pair(a, dtype, True), pair(b, dtype)
+    if transposed and x.ndim == 2:
+        x, xt = x.mT.contiguous().mT, xt.mT.contiguous().mT
+        x.retain_grad()
+        xt.retain_grad()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (broadcasting shapes warn in both)
+        ours = mindtorch.nn.functional.mse_loss(x, y, reduction=reduction)
+        theirs = torch.nn.functional.mse_loss(xt, yt, reduction=reduction)
+    assert_same(ours, theirs)
+    ours.sum().backward()
+    theirs.sum().backward()
+    assert_same(x.grad, xt.grad)
+    code = {"none": 0, "mean": 1, "sum": 2}[reduction]
+    with mindtorch.no_grad():
+        reference = L._mse_loss(x, y.expand(x.shape), code)
+        kernel = mindtorch._ops.OPS["_mse_loss"].call(x, y.expand(x.shape), code)
+    assert kernel.float().numpy().tobytes() == reference.float().numpy().tobytes()
