@@ -5,6 +5,8 @@
     python benchmarks/bench_ops.py --threads 0  # libraries' default thread counts
     python benchmarks/bench_ops.py --training-ops [--cpu-time]  # instead: the training
         # ops sped up in round qa13b (_training_ops.py), mindtorch vs torch (~1 min)
+    python benchmarks/bench_ops.py --training-ops-14b [--cpu-time]  # round qa14b's
+        # (_training_ops_14b.py: group norm, cdist, losses, ...)
 
 Each timing is timeit's best (minimum) over several repeats of many calls, the least
 noisy estimate of what a call costs on a shared machine; the repeats of the three
@@ -120,13 +122,15 @@ def main():
                         help="BLAS / torch threads (0: the libraries' defaults)")
     parser.add_argument("--training-ops", action="store_true",
                         help="instead: the training ops sped up in round qa13b")
+    parser.add_argument("--training-ops-14b", action="store_true",
+                        help="instead: the training ops round qa14b looked at")
     parser.add_argument("--cpu-time", action="store_true",
-                        help="with --training-ops: time with the process's CPU time")
+                        help="with --training-ops(-14b): time with the process's CPU time")
     args = parser.parse_args()
     limit_threads(args.threads)
     global np
     import numpy as np
-    if args.training_ops:
+    if args.training_ops or args.training_ops_14b:
         return training_ops(args)
     min_total, repeat, import_runs = (0.05, 3, 3) if args.quick else (0.6, 15, 9)
 
@@ -161,11 +165,13 @@ def main():
 
 
 def training_ops(args):
-    """The table of _training_ops.py: forward and forward + backward, mindtorch vs torch."""
+    """The table of _training_ops.py (or _training_ops_14b.py): forward and forward +
+    backward, mindtorch vs torch."""
     import time
     import timeit
 
     import _training_ops
+    import _training_ops_14b
     import mindtorch as mt
     import torch
     if args.threads:
@@ -174,7 +180,8 @@ def training_ops(args):
           f" ({torch.get_num_threads()} thread(s)); {os.cpu_count()} cpus"
           + (", CPU time" if args.cpu_time else "") + "\n")
     min_total, repeat = (0.05, 3) if args.quick else (0.3, 7)
-    print_ratio_table(_training_ops.cases(np, mt, torch), "us", min_total, repeat,
+    table = _training_ops_14b if args.training_ops_14b else _training_ops
+    print_ratio_table(table.cases(np, mt, torch), "us", min_total, repeat,
                       time.process_time if args.cpu_time else timeit.default_timer)
 
 

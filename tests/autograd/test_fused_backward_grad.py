@@ -116,6 +116,30 @@ def test_layer_norm_backward_op_and_second_derivatives():
                    randn(4))
 
 
+def test_group_norm_backward_op_and_second_derivatives():
+    # the op against PyTorch's native_group_norm_backward (it takes the statistics as given)
+    rng = np.random.default_rng(4)
+    g, x = rng.standard_normal((2, 4, 3)), rng.standard_normal((2, 4, 3))
+    for weight in (rng.standard_normal(4), None):
+        got, expected = [], []
+        for m, out in ((mindtorch, got), (torch, expected)):
+            gt, xt = m.tensor(g), m.tensor(x)
+            w = None if weight is None else m.tensor(weight)
+            x3 = xt.reshape(2, 2, 6)
+            mean, rstd = x3.mean(-1), (x3.var(-1, unbiased=False) + 1e-5).rsqrt()
+            if m is mindtorch:
+                out += OPS["_group_norm_backward"].call(gt, xt, mean, rstd, w, None, None, 2,
+                                                        4, 3, 2)
+            else:
+                out += torch.ops.aten.native_group_norm_backward(
+                    gt, xt, mean, rstd, torch.ones(4, dtype=xt.dtype) if w is None else w,
+                    2, 4, 3, 2, [True, True, True])
+        assert_same(got, expected)
+    # create_graph: the formula differentiates through the statistics instead
+    check_gradgrad(lambda m, x, w: m.nn.functional.group_norm(x, 2, w) * x, randn(3, 4, 2),
+                   randn(4))
+
+
 def _cells(m):
     """The fused cells in m: mindtorch's ops, or the PyTorch references the kit uses."""
     if m is mindtorch:

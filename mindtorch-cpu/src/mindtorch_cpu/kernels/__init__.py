@@ -7,7 +7,7 @@ keep_freed_memory()  # (process-wide: see _malloc.py)
 
 FAMILIES = ("creation", "pointwise", "reduction", "linalg", "joining", "indexing", "random",
             "activation", "special", "sorting", "factorization", "conv", "pooling",
-            "resample", "normalization", "batch_norm", "layers", "loss", "numerics", "inplace",
+            "resample", "normalization", "group_norm", "batch_norm", "layers", "loss", "numerics", "inplace",
             "fft", "rnn", "sampling", "reorder")
 ALL_KERNELS = {}
 for _family in FAMILIES:

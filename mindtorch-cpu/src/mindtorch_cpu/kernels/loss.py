@@ -12,7 +12,7 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import loss as L
 
 from .._np import arr, wrap
-from . import ctc
+from . import ctc, reduction
 from .pointwise import log1p
 
 
@@ -168,5 +168,27 @@ def _bce_with_logits(self, target, weight=None, pos_weight=None, reduction=0):
     return L._reduce(wrap(r, self.dtype), reduction)
 
 
+_MSE_DTYPES = (D.float32, D.float64)
+_REDUCTIONS = {1: reduction.mean, 2: reduction.KERNELS["sum"]}
+
+
+def _mse_loss(self, target, reduction):
+    """The mean or sum of (self - target)^2 for contiguous operands of one float dtype and
+    shape: the decomposition's sub and mul as NumPy calls, then its reduction kernel on the
+    contiguous squares (so its bits), without three ops' per-call costs; else the
+    decomposition."""
+    if not (reduction in (1, 2) and self.dtype is target.dtype and self.dtype in _MSE_DTYPES
+            and self._shape == target._shape and self.numel() and self.ndim):
+        return L._mse_loss(self, target, reduction)
+    a, b = arr(self), arr(target)
+    if not (a.flags.c_contiguous and b.flags.c_contiguous):
+        return L._mse_loss(self, target, reduction)
+    d = a - b
+    np.multiply(d, d, out=d)
+    reduce = _REDUCTIONS[reduction]
+    return reduce(wrap(d, self.dtype), None, False, None)
+
+
 KERNELS = {"_nll_loss": _nll_loss, "_nll_loss_backward": _nll_loss_backward,
+           "_mse_loss": _mse_loss,
            "binary_cross_entropy_with_logits": _bce_with_logits, **ctc.KERNELS}

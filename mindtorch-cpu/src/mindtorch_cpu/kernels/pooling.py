@@ -15,6 +15,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import pooling as P
 
 from .._np import arr, wrap
+from ._jit import compiled
 from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
@@ -281,6 +282,9 @@ def _adaptive_avg(nd):
         # (PyTorch's 3d kernel sums 16-bit floats in their own type, rounding each step)
         a = _work(self) if nd == 2 else arr(self)
         sizes, out = a.shape[-nd:], tuple(output_size)
+        jit = compiled("_pool_loops", a.size) if nd == 2 and a.dtype in _LOOP_DTYPES else None
+        if jit is not None:
+            return wrap(_adaptive_avg_2d(jit, a, sizes, out).astype(self.dtype.np), self.dtype)
         terms = _adaptive_terms(a, sizes, out, -0.0)  # (x + -0.0 is x, -0.0 included)
         # summed in window order from 0, one rounding a term: a reduction over an axis that
         # is not the last adds whole rows in turn (NumPy's pairwise sums are along the last)
@@ -290,6 +294,19 @@ def _adaptive_avg(nd):
             acc /= _along(ends[i] - starts[i], i, nd).astype(a.dtype)
         return wrap(acc.astype(self.dtype.np), self.dtype)
     return kernel
+
+
+_LOOP_DTYPES = (np.dtype(np.float32), np.dtype(np.float64))
+
+
+def _adaptive_avg_2d(jit, a, sizes, out):
+    """The 2-d window averages by _pool_loops (planes contiguous: a copy otherwise)."""
+    starts, ends, _ = _adaptive_offsets(sizes, out)
+    planes = np.ascontiguousarray(a).reshape((-1,) + tuple(sizes))
+    r = np.zeros((planes.shape[0],) + out, a.dtype)
+    extents = [(e - b).astype(a.dtype) for b, e in zip(starts, ends)]
+    jit.adaptive_avg_2d(planes, starts[0], ends[0], starts[1], ends[1], *extents, r)
+    return r.reshape(a.shape[:-2] + out)
 
 
 def _adaptive_avg_backward(nd):

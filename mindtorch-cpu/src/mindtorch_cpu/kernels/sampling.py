@@ -87,6 +87,8 @@ def _bag_sums(w, kidx, scale, kbag, slots, bags, fused=True):
             np.add.at(out, kbag, rows if scale is None else rows * scale[:, None])
         return out.astype(dtype, copy=False)
     slot, hole = slots
+    if hole is not None and hole.size > 2 * len(kidx):  # (mostly holes: short bags)
+        return _bag_sums_by_round(w, kidx, scale, slot, hole, out, dtype)
     block = np.take(w, kidx[slot], axis=0).astype(wide, copy=False)
     if scale is not None:
         block *= np.take(scale, slot)[:, :, None]
@@ -96,6 +98,21 @@ def _bag_sums(w, kidx, scale, kbag, slots, bags, fused=True):
         out += block[j]
         if dtype != out.dtype:
             out = out.astype(dtype).astype(out.dtype)
+    return out.astype(dtype, copy=False)
+
+
+def _bag_sums_by_round(w, kidx, scale, slot, hole, out, dtype):
+    """_bag_sums' slices added only where bags have a j-th row (the bags still that long
+    in round j), not as a block padded with zero rows: the same sums (from zero, a sum
+    is never -0, so skipping a zero row changes nothing), without gathering the holes."""
+    for j in range(len(slot)):
+        live = np.flatnonzero(~hole[j])
+        at = slot[j, live]
+        rows = np.take(w, kidx[at], axis=0).astype(out.dtype, copy=False)
+        if scale is not None:
+            rows = rows * scale[at][:, None]
+        total = out[live] + rows
+        out[live] = total.astype(dtype) if dtype != out.dtype else total
     return out.astype(dtype, copy=False)
 
 
@@ -268,9 +285,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """p = 2 distances by the matrix product (the decomposition's _euclidean_dist steps in
     a few NumPy calls, not ~10 ops); every other case (and every check) decomposes."""
     matrices = x1.ndim >= 2 and x2.ndim >= 2  # (else the decomposition's error)
-    mm = matrices and (compute_mode == "use_mm_for_euclid_dist" or (
-        compute_mode == "use_mm_for_euclid_dist_if_necessary" and
-        max(x1._shape[-2], x2._shape[-2]) > 25))
+    mm = matrices and N._uses_mm(compute_mode, x1._shape[-2], x2._shape[-2])
     if not (p == 2 and mm and x1.numel() and x2.numel()
             and x1._shape[-1] == x2._shape[-1] and x1.dtype is x2.dtype
             and x1.dtype in _GRID_DTYPES):

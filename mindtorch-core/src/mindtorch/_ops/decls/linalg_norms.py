@@ -368,6 +368,12 @@ def _euclidean_dist(x1, x2):
     return (a @ b.mT).clamp_min(0).sqrt()
 
 
+def _uses_mm(compute_mode, P, R):
+    """Whether p = 2 distances between P and R rows take PyTorch's matrix-product form."""
+    return compute_mode == "use_mm_for_euclid_dist" or (
+        compute_mode == "use_mm_for_euclid_dist_if_necessary" and max(P, R) > 25)
+
+
 def _cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """All pairwise p-norm distances: for p = 2 by a matrix product where PyTorch uses one
     (compute_mode "use_mm_for_euclid_dist", or either side over 25 rows by default),
@@ -390,8 +396,7 @@ def _cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     P, R, m = x1._shape[-2], x2._shape[-2], x1._shape[-1]
     if not (x1.numel() and x2.numel() and m):  # (before any dtype is dispatched on)
         return _M().zeros(batch + (P, R), dtype=x1.dtype, device=x1.device)
-    if p == 2 and (compute_mode == "use_mm_for_euclid_dist" or (
-            compute_mode == "use_mm_for_euclid_dist_if_necessary" and max(P, R) > 25)):
+    if p == 2 and _uses_mm(compute_mode, P, R):
         return _euclidean_dist(x1, x2)
     if x1.dtype in (D.float16, D.bfloat16):  # (x1's kernel first)
         raise NotImplementedError(f"\"cdist\" not implemented for '{_type_name(x1.dtype)}'")
@@ -416,10 +421,21 @@ def _dist_grad(grad, self, other, p, result):
     return (None, None) if g is None else (g, -g)
 
 
-def _cdist_grad(grad, x1, x2, p, result):
+def _euclidean_dist_grad(grad, x1, x2, result):
+    """PyTorch's gradient of the matrix-product form (_euclidean_dist_backward): with
+    ratio = grad / dist (0 where dist is 0), x1 * sum_r ratio - ratio @ x2, and likewise
+    for x2: two products, no (P, R, m) differences."""
+    ratio = (grad / result).masked_fill(result == 0, 0)
+    return (x1 * ratio.sum(-1, keepdim=True) - ratio @ x2,
+            x2 * ratio.sum(-2).unsqueeze(-1) - ratio.mT @ x1)
+
+
+def _cdist_grad(grad, x1, x2, p, compute_mode, result):
     from .norm import _norm_grad
     if p == 0 or 0 in result.shape or x1.shape[-1] == 0:
         return x1.new_zeros(x1.shape), x2.new_zeros(x2.shape)
+    if p == 2 and _uses_mm(compute_mode, x1.shape[-2], x2.shape[-2]):
+        return _euclidean_dist_grad(grad, x1, x2, result)
     diff = x1.unsqueeze(-2) - x2.unsqueeze(-3)
     if p == float("inf"):  # (PyTorch's cdist: every component at the max, ties not split)
         g = grad.unsqueeze(-1) * diff.sign() * (diff.abs() == result.unsqueeze(-1))

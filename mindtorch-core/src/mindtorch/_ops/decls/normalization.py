@@ -9,7 +9,9 @@ statistics does not touch a tensor the eval formula saves).  torch.<name> and
 nn.functional.<name> differ in argument order or trailing arguments for batch, instance,
 layer and group norm: the functional forms are ops of their own (`functional_<name>`, the
 module's prefix dropped) decomposing into the torch.<name> op.  Every op decomposes into
-mindtorch ops, so any device runs it; cpu adds a fused native_layer_norm (measurably faster).
+mindtorch ops, so any device runs it; cpu adds fused native_layer_norm / native_group_norm
+and their backward ops (_layer_norm_backward, _group_norm_backward: ops so that a backend can
+fuse them).
 
 The checks below look at metadata only; kernels, meta rules and decompositions share them.
 """
@@ -599,28 +601,59 @@ def _layer_norm_grad(grad, input, normalized_shape, weight, bias_geometry, eps, 
     return _input_grad(grad, xhat, rstd, w, dims), gw, gb
 
 
-def _group_norm_grad(grads, input, weight, bias_geometry, N, C, HxW, group, eps, results):
-    """Also takes the gradients of the mean and rstd outputs (PyTorch's are differentiable):
-    d mean / dx = 1 / n, d rstd / dx = -rstd^3 (x - mean) / n over each group."""
-    grad, x, w = _compute(grads[0], input, weight)
+def _group_norm_grads(grad, x3, mean, rstd, w, grad_mean, grad_rstd, N, C, HxW, group,
+                      sums=(True, True)):
+    """Group norm's gradients in the compute dtype from x3, the input as (N, group,
+    C / group * HxW), and the statistics (N, group, 1): the input's (as x3), with the terms of the mean and rstd outputs'
+    gradients when given (PyTorch's are differentiable outputs: d mean / dx = 1 / n,
+    d rstd / dx = -rstd^3 (x - mean) / n over each group), and per channel the sums of
+    grad * xhat and of grad (the weight's and bias' gradients; None where `sums` says)."""
     cg = C // group
-    x3 = x.reshape(N, group, cg * HxW)
-    mean, rstd = _statistics(x3, (-1,), eps, results[1].reshape(N, group, 1),
-                             results[2].reshape(N, group, 1))
     xhat = (x3 - mean) * rstd
     # the weight acts per channel: seen from (N, group, C / group * HxW), repeated HxW times
     wv = None if w is None else \
         w.reshape(group, cg, 1).expand(group, cg, HxW).reshape(group, cg * HxW)
     gx = _input_grad(grad.reshape(x3.shape), xhat, rstd, wv, (-1,))
-    gmean, grstd = _compute(grads[1], grads[2])
     n = cg * HxW
-    if n:
-        gx = gx + (gmean.reshape(N, group, 1) - grstd.reshape(N, group, 1) * rstd * rstd *
-                   rstd * (x3 - mean)) / n
+    if n and (grad_mean is not None or grad_rstd is not None):
+        gmean, grstd = _compute(grad_mean, grad_rstd)
+        gmean = 0 if gmean is None else gmean.reshape(N, group, 1)
+        grstd = 0 if grstd is None else grstd.reshape(N, group, 1)
+        gx = gx + (gmean - grstd * rstd * rstd * rstd * (x3 - mean)) / n
     g3 = grad.reshape(N, C, HxW)
-    gw = None if w is None else (g3 * xhat.reshape(g3.shape)).sum((0, 2)).reshape(weight.shape)
-    gb = None if bias_geometry is None else g3.sum((0, 2)).reshape(bias_geometry[0])
+    gw = (g3 * xhat.reshape(g3.shape)).sum((0, 2)) if sums[0] else None
+    if gw is not None and not HxW and N:  # (PyTorch's per channel sum of (ds - db mean) rstd:
+        # NaN from the rstd of empty groups)
+        gw = gw + (rstd * 0).expand(N, group, cg).reshape(N, C).sum(0)
+    return gx, gw, g3.sum((0, 2)) if sums[1] else None
+
+
+def _group_norm_backward(grad, input, mean, rstd, weight, grad_mean, grad_rstd, N, C, HxW,
+                         group):
+    """_group_norm_grads from the saved statistics (N, group), the input's gradient laid
+    out as the input; an op so that a backend can fuse it."""
+    grad, x, w, mean, rstd = _compute(grad, input, weight, mean, rstd)
+    gx, gw, gb = _group_norm_grads(grad, x.reshape(N, group, C // group * HxW),
+                                   mean.reshape(N, group, 1), rstd.reshape(N, group, 1), w,
+                                   grad_mean, grad_rstd, N, C, HxW, group)
     return _gn_laid_out(gx.reshape(input.shape), input), gw, gb
+
+
+def _group_norm_grad(grads, input, weight, bias_geometry, N, C, HxW, group, eps, results):
+    import mindtorch as M
+    if not M.is_grad_enabled():  # (create_graph: the statistics differentiated, below)
+        gx, gw, gb = OPS["_group_norm_backward"].call(
+            grads[0], input, results[1], results[2], weight, grads[1], grads[2], N, C, HxW,
+            group)
+    else:
+        grad, x, w = _compute(grads[0], input, weight)
+        x3 = x.reshape(N, group, C // group * HxW)
+        mean, rstd = _statistics(x3, (-1,), eps, None, None)
+        gx, gw, gb = _group_norm_grads(grad, x3, mean, rstd, w, grads[1], grads[2], N, C,
+                                       HxW, group, (w is not None, bias_geometry is not None))
+        gx = _gn_laid_out(gx.reshape(input.shape), input)
+    return (gx, None if weight is None else gw.reshape(weight.shape),
+            None if bias_geometry is None else gb.reshape(bias_geometry[0]))
 
 
 def _batch_norm_backward(grad, input, mean, invstd, weight):
@@ -699,6 +732,10 @@ def _declare():
     define(f"native_group_norm(Tensor input, Tensor? weight, Tensor? bias, int N, int C, "
            f"int HxW, int group, float eps) {_NATIVE_OUT}", method=False,
            decomposition=_native_group_norm)
+    define("_group_norm_backward(Tensor grad, Tensor input, Tensor mean, Tensor rstd, "
+           "Tensor? weight, Tensor? grad_mean, Tensor? grad_rstd, int N, int C, int HxW, "
+           "int group) -> (Tensor, Tensor, Tensor)", function=False, method=False,
+           decomposition=_group_norm_backward)
     define("group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, "
            "float eps=1e-05, bool cudnn_enabled=True) -> Tensor", method=False,
            decomposition=_group_norm)

@@ -32,6 +32,10 @@ TORCH_REFERENCES = {
     torch.ops.aten.native_layer_norm_backward(
         g, x, shape, mean, rstd, torch.ones(shape, dtype=x.dtype) if w is None else w,
         torch.zeros(shape, dtype=x.dtype), [True, True, True]),
+    "_group_norm_backward": lambda torch: lambda g, x, mean, rstd, w, gm, gr, N, C, HxW, G: \
+    torch.ops.aten.native_group_norm_backward(
+        g, x, mean, rstd, torch.ones(C, dtype=x.dtype) if w is None else w, N, C, HxW, G,
+        [True, True, True]),
     "_batch_norm_backward": lambda torch: lambda g, x, mean, invstd, w: \
     torch.ops.aten.native_batch_norm_backward(g, x, w, None, None, mean, invstd, True, 1e-5,
                                               [True, True, True]),

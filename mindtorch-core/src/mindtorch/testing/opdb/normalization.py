@@ -20,6 +20,20 @@ def _layer_norm_backward_args(d, shape, normalized, dtype, transposed, weight):
     return (t(d, shape, dtype), x, x.mean(dims, keepdim=True), rstd, w, normalized), {}
 
 
+def _group_norm_backward_args(d, shape, group, dtype, weight, channels_last=False):
+    """_group_norm_backward's arguments, with the input's own statistics (N, group) (the
+    gradient laid out as the input, as autograd gives it)."""
+    x, g = t(d, shape, dtype), t(d, shape, dtype)
+    if channels_last:
+        x, g = (a.contiguous(memory_format=mindtorch.channels_last) for a in (x, g))
+    N, C = shape[:2]
+    x3 = x.reshape(N, group, -1)
+    rstd = (x3.var(-1, unbiased=False) + 1e-5).rsqrt()
+    w = t(d, (C,), dtype) if weight else None
+    HxW = x.numel() // (N * C)
+    return (g, x, x3.mean(-1), rstd, w, None, None, N, C, HxW, group), {}
+
+
 def _batch_norm_backward_args(d, shape, dtype, weight, channels_last=False):
     """_batch_norm_backward's arguments, with the input's own statistics."""
     x = t(d, shape, dtype)
@@ -49,6 +63,12 @@ SAMPLES = {
     "native_group_norm": [
         lambda d: ((t(d, (2, 6, 3)), t(d, (6,)), t(d, (6,)), 2, 6, 3, 3, 1e-5), {}),
         lambda d: ((t(d, (2, 4), _bf16), None, None, 2, 4, 1, 2, 1e-5), {}),
+    ],
+    # (grad, input, mean, rstd, weight, grad_mean, grad_rstd, N, C, HxW, group)
+    "_group_norm_backward": [
+        lambda d: _group_norm_backward_args(d, (2, 6, 3), 3, mindtorch.float32, True),
+        lambda d: _group_norm_backward_args(d, (2, 4, 2, 2), 2, _f64, False),
+        lambda d: _group_norm_backward_args(d, (2, 4, 3, 2), 4, mindtorch.float32, True, True),
     ],
     "group_norm": [lambda d: ((t(d, (2, 4, 2, 2), _f64), 2), {})],
     "functional_group_norm": [lambda d: ((t(d, (3, 4, 2)), 4, t(d, (4,))), {})],
