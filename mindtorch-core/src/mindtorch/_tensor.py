@@ -6,6 +6,9 @@ import numbers
 
 from . import _dtype as D
 from ._lazy import lazy
+from ._memory_format import contiguous_format as _contiguous_format
+from ._memory_format import is_contiguous_as
+from ._memory_format import memory_format as _memory_format_t
 from ._size import Size, _new_tuple  # (torch.Size; also imported from here)
 from ._storage import host_view
 
@@ -41,6 +44,25 @@ def _reflected(method):
     operator.__name__ = method.__name__
     return operator
 
+
+
+def _check_format(name, memory_format):
+    """A memory_format= argument: a torch.memory_format (its name as a str is refused)."""
+    if type(memory_format) is not _memory_format_t:
+        from ._ops._argcheck import _type_name
+        raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, "
+                        f"not {_type_name(memory_format)}")
+
+
+_NEW_OPTIONS = ("size", "layout", "pin_memory")  # (no memory_format=: PyTorch's new_* refuse it)
+
+
+def _new_options(name, kwargs):
+    """The keywords the new_* factories pass on besides dtype / device / requires_grad."""
+    for k in kwargs:
+        if k not in _NEW_OPTIONS:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+    return kwargs
 
 class Tensor:
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device",
@@ -187,10 +209,11 @@ class Tensor:
     def is_signed(self):
         return self.dtype.is_signed
 
-    def is_contiguous(self, *, memory_format=None):
-        if memory_format is not None and memory_format in ("channels_last", "channels_last_3d"):
-            from ._memory_format import is_contiguous_as
-            return is_contiguous_as(self._shape, self._stride, memory_format)
+    def is_contiguous(self, *, memory_format=_contiguous_format):
+        if memory_format is not _contiguous_format:
+            _check_format("is_contiguous", memory_format)
+            if memory_format in ("channels_last", "channels_last_3d"):
+                return is_contiguous_as(self._shape, self._stride, memory_format)
         if 0 in self._shape:
             return True
         expected = 1
@@ -550,6 +573,7 @@ class Tensor:
 
     def cpu(self, *, memory_format=None):
         if memory_format is not None:
+            _check_format("cpu", memory_format)
             return self.to("cpu", memory_format=memory_format)
         return self._to("cpu", None)
 
@@ -635,17 +659,17 @@ class Tensor:
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.empty(*size, **kwargs, **self._like_kwargs(dtype, device),
+        return _creation.empty(*size, **_new_options("new_empty", kwargs), **self._like_kwargs(dtype, device),
                                requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.zeros(*size, **kwargs, **self._like_kwargs(dtype, device),
+        return _creation.zeros(*size, **_new_options("new_zeros", kwargs), **self._like_kwargs(dtype, device),
                                requires_grad=requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.ones(*size, **kwargs, **self._like_kwargs(dtype, device),
+        return _creation.ones(*size, **_new_options("new_ones", kwargs), **self._like_kwargs(dtype, device),
                               requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
