@@ -321,10 +321,14 @@ def _clone(self, memory_format=None):
 
 def _contiguous(self, memory_format=None):
     # through the clone op: its graph node is CloneBackward0, as in PyTorch
-    fmt = contiguous_format if memory_format in (None, "preserve_format") else memory_format
+    fmt = contiguous_format if memory_format is None else memory_format
+    if self.is_contiguous(memory_format=fmt):
+        return self
+    if fmt == "preserve_format":
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     if fmt != "contiguous_format":
         format_strides(self._shape, fmt)  # (the rank check)
-    return self if self.is_contiguous(memory_format=fmt) else OPS["clone"].call(self, fmt)
+    return OPS["clone"].call(self, fmt)
 
 
 def _resize(self, size, memory_format=None):
