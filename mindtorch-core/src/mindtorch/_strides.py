@@ -155,3 +155,42 @@ def _expanded_strides(shape, stride, target):
         elif target[i] == 1 and i + 1 < len(target):
             out[i] = target[i + 1] * out[i + 1]
     return out
+
+
+def iter_result_strides(shape, layouts):
+    """The strides of a result TensorIterator allocates over `shape` for operands with
+    these layouts, in order: (shape, strides) of each tensor, None for a number.  Its fast
+    setups first, when every operand is a tensor of the result's shape: all contiguous ->
+    contiguous; all channels-last-contiguous (4-d) -> fresh channels-last strides; all dense with
+    the same strides -> those strides.  Else the dims ordered by the operands' strides (the
+    first operand telling two dims apart decides; a broadcast dim tells nothing) and dense
+    strides in that order, size-1 dims included."""
+    if all(lay is not None and lay[0] == shape for lay in layouts):
+        strides = [lay[1] for lay in layouts]
+        if all(_is_contiguous(shape, s) for s in strides):
+            from ._tensor import contiguous_strides
+            return contiguous_strides(shape)
+        if len(shape) == 4:  # (channels_last only: ATen's fast setup has no 3-d case)
+            from ._memory_format import is_contiguous_as
+            from ._memory_format import strides as format_strides
+            if all(is_contiguous_as(shape, s, "channels_last") for s in strides):
+                return format_strides(shape, "channels_last")
+        if all(s == strides[0] for s in strides) and \
+                non_overlapping_and_dense(shape, strides[0]):
+            return tuple(strides[0])
+    order = stride_order(shape, *[_broadcast_strides(lay, shape) for lay in layouts
+                                  if lay is not None])
+    out, step = [0] * len(shape), 1
+    for d in order:
+        out[d] = step
+        step *= shape[d]
+    return tuple(out)
+
+
+def _broadcast_strides(layout, shape):
+    """An operand's strides over the result's shape: 0 where it is broadcast, its own
+    stride on a size-1 dim that stays size-1."""
+    own, stride = layout
+    lead = len(shape) - len(own)
+    return (0,) * lead + tuple(0 if n == 1 and m != 1 else s
+                               for n, m, s in zip(own, shape[lead:], stride))
