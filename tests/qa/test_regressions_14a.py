@@ -101,3 +101,124 @@ def test_none_and_unexpected_keywords(call):
     # new_* factories no memory_format=
     ours, theirs = same_errors(lambda L: call(L, _rand(L, 2, 3, 4, 5)))
     assert ours == theirs
+
+
+# -- contiguous(preserve_format) ----------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", [None, "channels_last"])
+def test_contiguous_refuses_preserve_format_unless_already_contiguous(fmt):
+    def program(L):
+        x = _rand(L, 2, 3, 4, 5, fmt=fmt)
+        r = x.contiguous(memory_format=L.preserve_format)
+        return r is x, r.stride()
+    ours, theirs = same_errors(program)
+    assert ours == theirs
+
+
+# -- gradients --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("dims", [(1, 2), None, 1, (0, 2, 3)])
+@pytest.mark.parametrize("fmt", [None, "channels_last"])
+def test_mean_gradient_is_a_dense_tensor(dims, fmt):
+    # (it was the incoming gradient expanded: stride 0, refused by in-place ops)
+    def program(L):
+        x = _rand(L, 2, 3, 4, 5, fmt=fmt).requires_grad_()
+        y = x.mean() if dims is None else x.mean(dims)
+        g, = L.autograd.grad(y, x, L.ones_like(y))
+        return [g, g.add_(1)]
+    _same_layouts(program)
+
+
+@pytest.mark.parametrize("out_dtype", ["float32", "float16"])
+def test_root_gradient_is_cast_to_the_output_dtype(out_dtype):
+    def program(L):
+        x = L.tensor([1.0, 2.0, 3.0], dtype=L.float64, requires_grad=True)
+        y = x.to(getattr(L, out_dtype))
+        g = L.tensor([0.1, 0.2, 1 / 3], dtype=L.float64)
+        raw, = L.autograd.grad(y, x, g, retain_graph=True)
+        y.backward(g)
+        return [raw, x.grad]
+    _same_layouts(program)
+
+
+_GRAD_LAYOUTS = {
+    # PyTorch's kernels: grad-first TensorIterators (hardtanh_backward...), or results
+    # written into a fresh contiguous tensor (mse / huber / smooth_l1 / soft_margin) or
+    # into empty_like(input) (binary_cross_entropy)
+    "hardtanh": lambda L, x: L.nn.functional.hardtanh(x),
+    "relu6": lambda L, x: L.nn.functional.relu6(x),
+    "hardsigmoid": lambda L, x: L.nn.functional.hardsigmoid(x),
+    "hardshrink": lambda L, x: L.nn.functional.hardshrink(x),
+    "softshrink": lambda L, x: L.nn.functional.softshrink(x),
+    "nan_to_num": lambda L, x: x.nan_to_num(),
+    "mse": lambda L, x: L.nn.functional.mse_loss(x, x.detach().contiguous() * 0.5,
+                                                  reduction="none"),
+    "mse_mean": lambda L, x: L.nn.functional.mse_loss(x, x.detach() * 0.5).expand(x.shape),
+    "huber": lambda L, x: L.nn.functional.huber_loss(x, x.detach() * 0.5, reduction="none"),
+    "smooth_l1": lambda L, x: L.nn.functional.smooth_l1_loss(x, x.detach().contiguous() * 0.5,
+                                                             reduction="none"),
+    "soft_margin": lambda L, x: L.nn.functional.soft_margin_loss(
+        x, x.detach().contiguous().sign(), reduction="none"),
+    "bce": lambda L, x: L.nn.functional.binary_cross_entropy(
+        x.sigmoid(), (x.detach() > 0).double().contiguous(), reduction="none"),
+}
+
+
+@pytest.mark.parametrize("layouts", [("cl", "c"), ("c", "cl"), ("cl", "cl")])
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (2, 3, 1, 5)])
+@pytest.mark.parametrize("name", sorted(_GRAD_LAYOUTS))
+def test_gradient_layouts_of_activation_and_loss_backwards(name, shape, layouts):
+    def program(L):
+        x = _rand(L, *shape, fmt="channels_last" if layouts[0] == "cl" else None)
+        x.requires_grad_()
+        y = _GRAD_LAYOUTS[name](L, x)
+        g = _rand(L, *y.shape, seed=3, fmt="channels_last" if layouts[1] == "cl" else None)
+        return [y, *L.autograd.grad(y, x, g)]
+    _same_layouts(program)
+
+
+# -- elementwise results: TensorIterator's layout (fast setups, operand order) --------------
+
+def _strided(L, shape, perm, step=1, seed=0):
+    """A tensor of `shape` whose memory holds its dims in order `perm` (outermost first),
+    its last dim sliced by `step`."""
+    big = list(shape)
+    big[-1] *= step
+    base = _rand(L, *[big[p] for p in perm], seed=seed)
+    t = base.permute(*np.argsort(perm).tolist())
+    return t[..., ::step] if step > 1 else t
+
+
+_LAYOUTS = [((2, 3, 1, 5), (0, 2, 3, 1), 1), ((1, 3, 4, 1), (0, 2, 3, 1), 1),
+            ((1, 3, 4, 5), (2, 0, 1, 3), 1), ((3, 4, 1, 3, 1), (4, 0, 3, 1, 2), 1),
+            ((1, 4, 2), (1, 0, 2), 2), ((3, 1, 2, 2), (1, 0, 2, 3), 2), ((4, 2, 1), (1, 0, 2), 1),
+            ((2, 3, 4, 5), (0, 2, 3, 1), 2), ((1, 1, 3, 3), (2, 1, 0, 3), 2)]
+
+_ELEMENTWISE = {
+    "exp": lambda L, x, y: x.exp(), "relu": lambda L, x, y: L.relu(x),
+    "neg": lambda L, x, y: -x, "abs": lambda L, x, y: x.abs(),
+    "clamp": lambda L, x, y: x.clamp(-0.5, 0.5), "gelu": lambda L, x, y: L.nn.functional.gelu(x),
+    "silu": lambda L, x, y: L.nn.functional.silu(x), "sigmoid": lambda L, x, y: x.sigmoid(),
+    "x+x": lambda L, x, y: x + x, "x+y": lambda L, x, y: x + y, "y*x": lambda L, x, y: y * x,
+    "c-y": lambda L, x, y: x.contiguous() - y, "x-c": lambda L, x, y: x - y.contiguous(),
+    "gt": lambda L, x, y: x > y, "div": lambda L, x, y: x / (y.abs() + 1),
+    "lerp": lambda L, x, y: L.lerp(x, y, 0.3), "where": lambda L, x, y: L.where(x > y, x, y),
+    "silu_backward": lambda L, x, y: L.ops.aten.silu_backward(y, x),
+}
+
+
+@pytest.mark.parametrize("second", range(3))
+@pytest.mark.parametrize("first", range(len(_LAYOUTS)))
+@pytest.mark.parametrize("name", sorted(_ELEMENTWISE))
+def test_elementwise_results_are_laid_out_as_tensor_iterator(name, first, second):
+    # a single input: its own strides when dense (size-1 dims included), fresh channels-last
+    # ones when channels-last-contiguous; mixed layouts: the dims ordered by the first
+    # operand telling them apart, size-1 dims placed as PyTorch places them
+    shape, perm, step = _LAYOUTS[first]
+    other = [(perm, step), (tuple(range(len(shape))), 1), (tuple(reversed(range(len(shape)))), 2)]
+    perm2, step2 = other[second]
+
+    def program(L):
+        x, y = _strided(L, shape, perm, step), _strided(L, shape, perm2, step2, seed=1)
+        return [_ELEMENTWISE[name](L, x, y).double()]
+    _same_layouts(program)
