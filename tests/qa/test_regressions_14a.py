@@ -222,3 +222,30 @@ def test_elementwise_results_are_laid_out_as_tensor_iterator(name, first, second
         x, y = _strided(L, shape, perm, step), _strided(L, shape, perm2, step2, seed=1)
         return [_ELEMENTWISE[name](L, x, y).double()]
     _same_layouts(program)
+
+
+_POOL_GRADS = {
+    "max_pool": lambda L, x, nd: getattr(L.nn.functional, f"max_pool{nd}d")(x, 2, ceil_mode=True),
+    "max_pool_s1": lambda L, x, nd: getattr(L.nn.functional, f"max_pool{nd}d")(x, 3, 1, 1),
+    "avg_pool": lambda L, x, nd: getattr(L.nn.functional, f"avg_pool{nd}d")(x, 2, ceil_mode=True),
+    "adaptive_avg": lambda L, x, nd: getattr(L.nn.functional, f"adaptive_avg_pool{nd}d")(x, 2),
+    "adaptive_max": lambda L, x, nd: getattr(L.nn.functional, f"adaptive_max_pool{nd}d")(x, 2),
+    "replicate": lambda L, x, nd: L.nn.functional.pad(x, (1,) * (2 * nd), mode="replicate"),
+    "reflect": lambda L, x, nd: L.nn.functional.pad(x, (1,) * (2 * nd), mode="reflect"),
+}
+
+
+@pytest.mark.parametrize("grad_cl", [False, True])
+@pytest.mark.parametrize("x_cl", [False, True])
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (1, 3, 4, 4), (2, 1, 4, 5), (2, 3, 4, 4, 5)])
+@pytest.mark.parametrize("name", sorted(_POOL_GRADS))
+def test_pooling_and_padding_input_gradients_keep_the_input_layout(name, shape, x_cl, grad_cl):
+    # (PyTorch lays them out as the input's suggested format, whatever grad_output's)
+    def program(L):
+        fmt = L.channels_last if len(shape) == 4 else L.channels_last_3d
+        x = _rand(L, *shape)
+        x = (x.contiguous(memory_format=fmt) if x_cl else x).requires_grad_()
+        y = _POOL_GRADS[name](L, x, len(shape) - 2)
+        g = _rand(L, *y.shape, seed=2)
+        return [y, *L.autograd.grad(y, x, g.contiguous(memory_format=fmt) if grad_cl else g)]
+    _same_layouts(program)

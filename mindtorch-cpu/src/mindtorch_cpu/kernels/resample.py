@@ -370,3 +370,5 @@ for _name in R.UPSAMPLE:
     KERNELS[_name + "_backward"] = _upsample_backward(_name)
 keep_channels_last(KERNELS, [n for n, (nd, _, _) in R.UPSAMPLE.items() if nd > 1] +
                    [f"{k}_pad{nd}d" for k in ("reflection", "replication") for nd in (2, 3)])
+keep_channels_last(KERNELS, [f"{k}_pad{nd}d_backward" for k in ("reflection", "replication")
+                             for nd in (2, 3)], input_at=1)
