@@ -249,3 +249,18 @@ def test_pooling_and_padding_input_gradients_keep_the_input_layout(name, shape, 
         g = _rand(L, *y.shape, seed=2)
         return [y, *L.autograd.grad(y, x, g.contiguous(memory_format=fmt) if grad_cl else g)]
     _same_layouts(program)
+
+
+@pytest.mark.parametrize("p", [2, 1, 3, 0.5, 1.5, float("inf")])
+@pytest.mark.parametrize("keepdim", [True, False])
+@pytest.mark.parametrize("shape", [(2, 4, 5, 6), (2, 4, 1, 6)])
+def test_norm_gradient_of_a_channels_last_input_is_channels_last(p, keepdim, shape):
+    # (ATen masks the quotient in place; an out-of-place masked_fill lays it out contiguous)
+    def program(L):
+        x = _rand(L, *shape, fmt="channels_last").requires_grad_()
+        y = x.norm(p=p, dim=1, keepdim=keepdim)
+        z = L.linalg.vector_norm(x, ord=p, dim=(1, 2), keepdim=keepdim)
+        g1, = L.autograd.grad(y, x, L.ones_like(y), create_graph=True)
+        g2, = L.autograd.grad(z, x, L.ones_like(z))
+        return [g1, g2, *L.autograd.grad(g1.sum(), x)]
+    _same_layouts(program)
