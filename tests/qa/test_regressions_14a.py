@@ -266,3 +266,17 @@ def test_norm_gradient_of_a_channels_last_input_is_channels_last(p, keepdim, sha
         second = float(L.autograd.grad((g1 * g1).sum(), x)[0].sum())
         return [g1, g2, L.tensor(second, dtype=L.float64)]
     _same_layouts(program)
+
+
+@pytest.mark.parametrize("fmt", ["channels_last", "contiguous_format", "preserve_format",
+                                 "channels_last_3d"])
+@pytest.mark.parametrize("nd", [2, 3])
+def test_convert_conv_weight_memory_format(nd, fmt):
+    # (PyTorch: contiguous(memory_format) then resize_(), which refuses preserve_format)
+    def program(L):
+        L.manual_seed(0)
+        conv = getattr(L.nn, f"Conv{nd}d")(3, 4, 3).double()
+        convert = getattr(L.nn.utils, f"convert_conv{nd}d_weight_memory_format")
+        return [convert(L.nn.Sequential(conv), getattr(L, fmt))[0].weight]
+    ours, theirs = same_errors(lambda L: _layout(L, program(L)[0]))
+    assert ours == theirs
