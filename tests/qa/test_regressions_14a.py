@@ -280,3 +280,51 @@ def test_convert_conv_weight_memory_format(nd, fmt):
         return [convert(L.nn.Sequential(conv), getattr(L, fmt))[0].weight]
     ours, theirs = same_errors(lambda L: _layout(L, program(L)[0]))
     assert ours == theirs
+
+
+@pytest.mark.parametrize("grad_cl", [False, True])
+@pytest.mark.parametrize("x_cl", [False, True])
+@pytest.mark.parametrize("spatial", [(4, 4), (1, 1), (4, 4, 4), (1, 1, 1)])
+@pytest.mark.parametrize("mode", ["nearest", "linear", "cubic", "nearest-exact"])
+def test_upsampling_gradients_follow_the_incoming_gradient_layout(mode, spatial, x_cl, grad_cl):
+    # (bilinear / nearest 2-d and trilinear: grad_output's format; bicubic, nearest 3-d:
+    # contiguous)
+    nd = len(spatial)
+    if mode == "cubic" and nd == 3:
+        return
+    modes = {"linear": {2: "bilinear", 3: "trilinear"}[nd], "cubic": "bicubic"}
+
+    def program(L):
+        fmt = L.channels_last if nd == 2 else L.channels_last_3d
+        x = _rand(L, 2, 3, *spatial)
+        x = (x.contiguous(memory_format=fmt) if x_cl else x).requires_grad_()
+        y = L.nn.functional.interpolate(x, scale_factor=2, mode=modes.get(mode, mode))
+        g = _rand(L, *y.shape, seed=2)
+        return [y, *L.autograd.grad(y, x, g.contiguous(memory_format=fmt) if grad_cl else g)]
+    _same_layouts(program)
+
+
+_SMALL_GRADS = {
+    # sign / floor / round: zeros_like(grad); squeeze: grad unsqueezed back (a reshape's
+    # strides differ on size-1 dims); gelu's tanh approximation: a grad-first iterator
+    "sign": lambda L, x: x.sign(), "floor": lambda L, x: x.floor(),
+    "round": lambda L, x: x.round(),
+    "squeeze": lambda L, x: x.unsqueeze(1).squeeze(1) * 1,
+    "squeeze_all": lambda L, x: x.squeeze().unsqueeze(0) * 1,
+    "gelu_tanh": lambda L, x: L.nn.functional.gelu(x, approximate="tanh"),
+}
+
+
+@pytest.mark.parametrize("layouts", [("c", "cl"), ("cl", "c"), ("cl", "cl")])
+@pytest.mark.parametrize("shape", [(1, 4, 5, 6), (2, 3, 1, 5)])
+@pytest.mark.parametrize("name", sorted(_SMALL_GRADS))
+def test_small_gradient_layouts(name, shape, layouts):
+    if name == "squeeze_all" and shape[0] != 1:
+        return
+    def program(L):
+        x = _rand(L, *shape, fmt="channels_last" if layouts[0] == "cl" else None)
+        x.requires_grad_()
+        y = _SMALL_GRADS[name](L, x)
+        g = _rand(L, *y.shape, seed=3, fmt="channels_last" if layouts[1] == "cl" else None)
+        return [y, *L.autograd.grad(y, x, g)]
+    _same_layouts(program)

@@ -274,9 +274,12 @@ def _gelu_backward(grad, self, approximate="none"):
     rounded once); the exact one through the compiled loop or the decomposition."""
     if approximate == "tanh" and grad.dtype is self.dtype and grad._shape == self._shape \
             and self.dtype.is_floating_point:
-        a = arr(self)
+        a, g = arr(self), arr(grad)
         up = (lambda v: v.astype(np.float32)) if a.dtype.itemsize < 4 else (lambda v: v)
-        return wrap(_gelu_tanh_backward(up(arr(grad)), up(a), a), self.dtype)
+        r = _gelu_tanh_backward(up(g), up(a), a)
+        if r.ndim > 1 and not (g.flags.c_contiguous and a.flags.c_contiguous):
+            return iter_wrap(r, self.dtype, g, a)  # (ATen's TensorIterator: grad first)
+        return wrap(r, self.dtype)
     return _gelu_backward_loop(grad, self, approximate)
 
 
