@@ -25,7 +25,20 @@ def iter_wrap(r, dtype, *operands):
     for these operands: r's memory when laid out so, else a copy."""
     if r.size == 0:
         return wrap(r, dtype)
+    if _same_layout(r, operands):
+        return wrap(r, dtype)
     return wrap_strided(r, dtype, iter_strides(r.shape, *operands))
+
+
+def _same_layout(r, operands):
+    """Whether every operand is an array laid out as NumPy laid r out: then dense with
+    equal strides, TensorIterator's fast setup keeps them too (a channels-last one's fresh
+    strides differ only where its size-1 dims' strides are odd, and NumPy's then differ)."""
+    shape, strides = r.shape, r.strides
+    for x in operands:
+        if type(x) is not _ndarray or x.strides != strides or x.shape != shape:
+            return False
+    return True
 
 
 def wrap_strided(r, dtype, strides):
