@@ -114,8 +114,12 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
 
     def kernel(self, other):
         dt = self.dtype if isinstance(self, Tensor) else None  # (nn.Parameter too)
+        # (operands sharing their strides tuple - wrap's per shape for contiguous results -
+        # are laid out alike: the second needs no layout test of its own)
+        alike = False
         if dt is not None and isinstance(other, Tensor) and other.dtype is dt:
             a, b = arr(self), arr(other)
+            alike = self._stride is other._stride
         elif dt is not None and (type(other) is float or type(other) is int
                                  and _INT_MIN <= other < _INT_END) \
                 and dt.kind == "f" and dt is not D.bfloat16 and dt is not D.float16:
@@ -148,7 +152,7 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
         except ValueError:
             _broadcast_check(self, other)
             raise
-        if r.ndim > 1 and (type(a) is _ndarray and not a.flags.c_contiguous or
+        if r.ndim > 1 and (type(a) is _ndarray and not a.flags.c_contiguous or not alike and
                            type(b) is _ndarray and not b.flags.c_contiguous):
             return iter_wrap(r, out, a, b)
         return wrap(r, out)
