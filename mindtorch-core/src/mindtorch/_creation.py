@@ -14,7 +14,7 @@ from ._layout import TorchName
 from ._lazy import lazy
 from ._memory_format import memory_format as _memory_format_t
 from ._storage import FIXED_SIZE, UntypedStorage, _spec
-from ._tensor import Tensor, contiguous_strides
+from ._tensor import Tensor, _check_format, contiguous_strides
 from .autograd.grad_mode import state as _grad
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
@@ -674,6 +674,8 @@ _SHORTCUTS = {"double": D.float64, "float": D.float32, "half": D.float16,
 
 def _shortcut(name, dtype):
     def method(self, *, memory_format=None):
+        if memory_format is not None:
+            _check_format(name, memory_format)
         return convert(self, None, dtype, False, memory_format)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"self.{name}() is self.to({dtype})"

@@ -166,3 +166,15 @@ def dim_order(t, ambiguity_check=False):
     if ambiguity_check and (0 in inner_out or any(a >= b for a, b in pairwise(inner_out))):
         raise RuntimeError(_AMBIGUOUS + ".")
     return tuple(reversed(perm))
+
+
+def iter_laid_out(result, *operands):
+    """An elementwise decomposition's result laid out as PyTorch's kernel, a TensorIterator
+    over these operands in its order (tensors or numbers), lays its result out."""
+    from ._strides import iter_result_strides
+    shape = result._shape
+    if len(shape) < 2 or 0 in shape:
+        return result
+    layouts = [(t._shape, t._stride) if getattr(t, "_shape", None) else None
+               for t in operands]
+    return restrided(result, iter_result_strides(shape, layouts))

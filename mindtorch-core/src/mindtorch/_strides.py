@@ -1,6 +1,7 @@
 """Stride rules shared by every backend (as _shapes.py holds the shape rules): whether a
 layout is dense, ATen's TensorIterator order of dims, the strides PyTorch gives a result
 laid out like its input (preserve_format) or an advanced-indexing result."""
+from ._memory_format import is_contiguous_as
 from ._shapes import broadcast_shapes
 
 
@@ -155,3 +156,47 @@ def _expanded_strides(shape, stride, target):
         elif target[i] == 1 and i + 1 < len(target):
             out[i] = target[i + 1] * out[i + 1]
     return out
+
+
+def iter_result_strides(shape, layouts):
+    """The strides of a result TensorIterator allocates over `shape` for operands with
+    these layouts, in order: (shape, strides) of each tensor, None for a number.  Its fast
+    setups first, when every operand is a tensor of the result's shape: all contiguous ->
+    contiguous; all channels-last-contiguous (4-d) -> fresh channels-last strides; all
+    dense with the same strides -> those strides.  Else the dims ordered by the operands'
+    strides (the first operand telling two dims apart decides; a broadcast dim tells
+    nothing) and dense strides in that order, size-1 dims included."""
+    if all(lay is not None and lay[0] == shape for lay in layouts):
+        strides = [lay[1] for lay in layouts]
+        if all(_is_contiguous(shape, s) for s in strides):
+            return _dense(shape, range(len(shape) - 1, -1, -1))
+        # (channels_last only: ATen's fast setup has no 3-d case)
+        if len(shape) == 4 and all(is_contiguous_as(shape, s, "channels_last")
+                                   for s in strides):
+            return _dense(shape, _CHANNELS_LAST_ORDER)
+        first = strides[0]
+        if all(s == first for s in strides) and non_overlapping_and_dense(shape, first):
+            return tuple(first)
+    return _dense(shape, stride_order(shape, *[_broadcast_strides(lay, shape)
+                                               for lay in layouts if lay is not None]))
+
+
+_CHANNELS_LAST_ORDER = (1, 3, 2, 0)  # (innermost first)
+
+
+def _dense(shape, order):
+    """Dense strides laying out the dims in `order` (innermost first)."""
+    out, step = [0] * len(shape), 1
+    for d in order:
+        out[d] = step
+        step *= shape[d]
+    return tuple(out)
+
+
+def _broadcast_strides(layout, shape):
+    """An operand's strides over the result's shape: 0 where it is broadcast, its own
+    stride on a size-1 dim that stays size-1."""
+    own, stride = layout
+    lead = len(shape) - len(own)
+    return (0,) * lead + tuple(0 if n == 1 and m != 1 else s
+                               for n, m, s in zip(own, shape[lead:], stride))

@@ -5,6 +5,9 @@ import math
 import numbers
 
 from . import _dtype as D
+from ._memory_format import contiguous_format as _contiguous_format
+from ._memory_format import is_contiguous_as
+from ._memory_format import memory_format as _memory_format_t
 from ._size import Size, _new_tuple  # (torch.Size; also imported from here)
 
 
@@ -34,6 +37,14 @@ def _reflected(method):
             return NotImplemented
     operator.__name__ = method.__name__
     return operator
+
+
+def _check_format(name, memory_format):
+    """A memory_format= argument: a torch.memory_format (its name as a str is refused)."""
+    if type(memory_format) is not _memory_format_t:
+        from ._ops._argcheck import _type_name
+        raise TypeError(f"{name}(): argument 'memory_format' must be torch.memory_format, "
+                        f"not {_type_name(memory_format)}")
 
 
 class Tensor:
@@ -181,10 +192,11 @@ class Tensor:
     def is_signed(self):
         return self.dtype.is_signed
 
-    def is_contiguous(self, *, memory_format=None):
-        if memory_format is not None and memory_format in ("channels_last", "channels_last_3d"):
-            from ._memory_format import is_contiguous_as
-            return is_contiguous_as(self._shape, self._stride, memory_format)
+    def is_contiguous(self, *, memory_format=_contiguous_format):
+        if memory_format is not _contiguous_format:
+            _check_format("is_contiguous", memory_format)
+            if memory_format in ("channels_last", "channels_last_3d"):
+                return is_contiguous_as(self._shape, self._stride, memory_format)
         if 0 in self._shape:
             return True
         expected = 1

@@ -10,11 +10,22 @@ import types
 from . import _dtype as D
 from ._lazy import lazy
 from ._storage import host_view
-from ._tensor import Tensor
+from ._tensor import Tensor, _check_format
 
 _NUMPY_LESS = frozenset((D.bfloat16,) + D.FLOAT8)  # dtypes .numpy() refuses, as PyTorch's
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
+
+
+_NEW_OPTIONS = ("size", "layout", "pin_memory")  # (no memory_format=: PyTorch's new_* refuse it)
+
+
+def _new_options(name, kwargs):
+    """The keywords the new_* factories pass on besides dtype / device / requires_grad."""
+    for k in kwargs:
+        if k not in _NEW_OPTIONS:
+            raise TypeError(f"{name}() got an unexpected keyword argument '{k}'")
+    return kwargs
 
 
 class _Conversions:
@@ -141,6 +152,7 @@ class _Conversions:
 
     def cpu(self, *, memory_format=None):
         if memory_format is not None:
+            _check_format("cpu", memory_format)
             return self.to("cpu", memory_format=memory_format)
         return self._to("cpu", None)
 
@@ -226,17 +238,20 @@ class _Conversions:
 
     def new_empty(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.empty(*size, **kwargs, **self._like_kwargs(dtype, device),
+        return _creation.empty(*size, **_new_options("new_empty", kwargs),
+                               **self._like_kwargs(dtype, device),
                                requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.zeros(*size, **kwargs, **self._like_kwargs(dtype, device),
+        return _creation.zeros(*size, **_new_options("new_zeros", kwargs),
+                               **self._like_kwargs(dtype, device),
                                requires_grad=requires_grad)
 
     def new_ones(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
         from . import _creation
-        return _creation.ones(*size, **kwargs, **self._like_kwargs(dtype, device),
+        return _creation.ones(*size, **_new_options("new_ones", kwargs),
+                              **self._like_kwargs(dtype, device),
                               requires_grad=requires_grad)
 
     def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):

@@ -14,7 +14,8 @@ np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 _TYPE_NAMES = {"Tensor|Scalar": "Tensor or Number", "Scalar": "Number", "int[]": "tuple of ints",
                "int|int[]": "int or tuple of ints",
                "Tensor[]": "tuple of Tensors", "Tensor?[]": "tuple of Tensors",
-               "ScalarType": "torch.dtype", "Device": "torch.device"}
+               "ScalarType": "torch.dtype", "Device": "torch.device",
+               "MemoryFormat": "torch.memory_format"}
 
 
 # ops whose one overload takes numbers as tensors: PyTorch's parser names just Tensor
@@ -339,6 +340,11 @@ def device_(op, pos, x):
     from .._device import device
     if isinstance(x, (str, int, device)):
         return device(x)
+    _fail(op, pos, x)
+
+
+def memory_format_(op, pos, x):
+    """(only a torch.memory_format itself: its name as a str is refused too)"""
     _fail(op, pos, x)
 
 

@@ -262,7 +262,8 @@ _CHECKS = {
     "Tensor[]": ("False", "_tf_tensor_list"),
     "Tensor?[]": ("False", "_tf_optional_tensor_list"),
     "Layout": ("True", ""),
-    "MemoryFormat": ("True", ""),
+    # (a format's name as a plain str is refused, as PyTorch does: formats are str subclasses)
+    "MemoryFormat": ("type({x}) is _memory_format_t", "_h.memory_format_"),
 }
 
 
@@ -319,6 +320,7 @@ def _generate_binding(op, method=False):
     from .. import overrides
     from .._device import device
     from .._dtype import dtype
+    from .._memory_format import memory_format
     from .._tensor import Tensor
     from .decls.creation import check_no_overlap, check_out_overlap
     from .dispatch import factory_device, merge_devices, write_out
@@ -327,7 +329,8 @@ def _generate_binding(op, method=False):
     params, lines = [], []
     kwonly_started = False
     has_out = op.options.get("out") and not method  # (methods: no out=)
-    ns = {"_h": _h, "Tensor": Tensor, "_dtype_t": dtype, "_device_t": device, "_op": op,
+    ns = {"_h": _h, "Tensor": Tensor, "_dtype_t": dtype, "_device_t": device,
+          "_memory_format_t": memory_format, "_op": op,
           "_resolved": op.resolved, "_merge": merge_devices, "_factory_device": factory_device,
           "_write_out": write_out, "_no_overlap": check_no_overlap,
           "_out_overlap": check_out_overlap, "_tf": overrides.state, "_PLAIN": overrides.PLAIN,

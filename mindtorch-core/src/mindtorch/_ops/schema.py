@@ -80,6 +80,12 @@ def _default(text):
     return tuple(value) if isinstance(value, list) else value
 
 
+def _format_default(text):
+    """A MemoryFormat default: None or a format's name (the torch.memory_format itself)."""
+    from .. import _memory_format
+    return None if text.strip() == "None" else getattr(_memory_format, text.strip())
+
+
 def parse(text):
     m = re.match(r"^\s*(?P<name>[\w:.]+)\((?P<args>.*)\)\s*->\s*(?P<ret>.+?)\s*$", text)
     if not m:
@@ -95,7 +101,8 @@ def parse(text):
         typ = a["type"]
         optional = bool(a["opt"]) or typ.endswith("?")
         typ = typ.rstrip("?")
-        default = _default(a["default"]) if a["default"] is not None else _NO_DEFAULT
+        default = _NO_DEFAULT if a["default"] is None else \
+            _format_default(a["default"]) if typ == "MemoryFormat" else _default(a["default"])
         args.append(Arg(a["name"], typ, optional, default, kwarg_only,
                         bool(a["alias"] and "!" in a["alias"])))
     ret = m["ret"].strip()

@@ -123,6 +123,8 @@ def _make_grads(outputs, grads, is_grads_batched=False):
                                f"to have the same dtype. Mismatch in dtype: grad_output"
                                f"[{len(result)}] has a dtype of {g.dtype} and output"
                                f"[{len(result)}] has a dtype of {out.dtype}.")
+        elif g.dtype is not out.dtype:  # (cast to the output's dtype, as PyTorch's engine)
+            g = g.to(out.dtype)
         result.append(g)
     return result
 

@@ -40,8 +40,10 @@ _sum = None
 
 def zeros(grad):
     """A zero gradient shaped like grad: for inputs the output does not vary with (floor,
-    sign, samplers, what an in-place write overwrote), where PyTorch gives zeros, not None."""
-    return grad.new_zeros(grad.shape)
+    sign, samplers, what an in-place write overwrote), where PyTorch gives zeros, not None:
+    its zeros_like(grad), laid out as grad."""
+    import mindtorch
+    return mindtorch.zeros_like(grad)
 
 
 def sgn(x):

@@ -10,16 +10,17 @@ from mindtorch._memory_format import suggest
 from .._np import arr, wrap
 
 
-def keep_channels_last(kernels, names):
-    """Wrap kernels[name] for each name in place."""
+def keep_channels_last(kernels, names, input_at=0):
+    """Wrap kernels[name] for each name in place.  input_at: the position of the input
+    whose layout counts (1: a backward kernel's self, after grad_output)."""
     for name in names:
-        kernels[name] = _keeping(kernels[name])
+        kernels[name] = _keeping(kernels[name], input_at)
 
 
-def _keeping(kernel):
-    def keeping(self, *args):
-        out = kernel(self, *args)
-        if suggest(self) == "contiguous_format":
+def _keeping(kernel, input_at):
+    def keeping(*args):
+        out = kernel(*args)
+        if suggest(args[input_at]) == "contiguous_format":
             return out
         return tuple(map(_channels_last, out)) if isinstance(out, tuple) else \
             _channels_last(out)

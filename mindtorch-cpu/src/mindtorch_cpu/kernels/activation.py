@@ -3,6 +3,7 @@ import math
 
 import numpy as np
 from mindtorch import _dtype as D
+from mindtorch._memory_format import iter_laid_out
 from mindtorch._ops import OPS
 from mindtorch._ops.decls import activation as A
 from mindtorch.backends import mkldnn
@@ -13,6 +14,7 @@ from ._activation_numpy import NUMPY as _NUMPY
 from ._box_muller import fma
 from ._complex_abs import exact_square
 from ._cpu_capability import onednn_avx512_core
+from ._iter_layout import empty_strided, iter_strides, iter_wrap, wrap_strided
 from ._jit import loops
 from ._layout import dense_like
 from ._select import zero_where
@@ -159,14 +161,17 @@ def _gelu(self, approximate="none"):
         r = _gelu_f32(ca, _onednn_gelu(self, a))
     else:
         r = 0.5 * ca * (1 + _erf(ca / np.sqrt(2)))
+    if r.ndim > 1 and not a.flags.c_contiguous:
+        return iter_wrap(r, self.dtype, a)
     return wrap(r, self.dtype)
 
 
-def _compiled_float32(loop, tensors, *scalars):
+def _compiled_float32(loop, tensors, *scalars, order=None):
     """The compiled loop `loop` over float32 tensors of one shape, of _jit.MIN_SIZE elements
     or more, else its NumPy steps (_NUMPY) over float32 or float64 ones (then the scalars in
-    the dtype; the result laid out by _layout.dense_like), or None (the caller's other
-    path: the decomposition)."""
+    the dtype; the result laid out as TensorIterator lays it out), or None (the caller's other
+    path: the decomposition).  order: the tensors' positions in ATen's TensorIterator, which
+    lays out the result (default: as given)."""
     first = tensors[0]
     if not all(t.dtype is first.dtype and t._shape == first._shape for t in tensors):
         return None
@@ -180,15 +185,26 @@ def _compiled_float32(loop, tensors, *scalars):
     dense = all(a.flags.c_contiguous for a in arrays)
     if dense:  # (the common case: no layout to choose)
         flat, out = [a.ravel() for a in arrays], np.empty_like(arrays[0])
-    else:  # the result laid out as the first operand not broadcast (TensorIterator's choice)
-        k = next((i for i, a in enumerate(arrays) if 0 not in a.strides or a.size <= 1), 0)
-        flat, out = dense_like(*arrays[:k], *arrays[k + 1:], arrays[k])
-        flat.insert(k, flat.pop())
+    else:  # the result laid out as TensorIterator lays it out, the operands copied so
+        strides = iter_strides(first._shape, *(arrays if order is None else
+                                                [arrays[i] for i in order]))
+        out = empty_strided(first._shape, arrays[0].dtype, strides)
+        flat = [_laid_out(a, strides).ravel(order="K") for a in arrays]
     scalars = [dtype(s) for s in scalars]
     fn(*flat, *scalars, out.ravel(order="K"))
     if dense:  # (the elements ATen's scalar code computes, where it differs)
         _activation_tails.apply(loop, flat, scalars, out.ravel())
-    return wrap(out, first.dtype)
+        return wrap(out, first.dtype)
+    return wrap_strided(out, first.dtype, strides)
+
+
+def _laid_out(a, strides):
+    """a, or a copy of it, with these strides (elements)."""
+    if a.strides == tuple([s * a.itemsize for s in strides]):
+        return a
+    out = empty_strided(a.shape, a.dtype, strides)
+    out[...] = a
+    return out
 
 
 def _decomposed(name, *args):
@@ -201,12 +217,17 @@ def _fused(name, tensors, numbers, serves):
     arguments and the `numbers` after them (where _compiled_float32 takes them and
     serves(*arguments) holds), else the op's decomposition."""
     loop = name + "_f32"
+    order = _ITER_ORDER.get(name)
 
     def kernel(*args):
         r = None
         if serves is None or serves(*args):
-            r = _compiled_float32(loop, args[:tensors], *args[tensors:tensors + numbers])
-        return _decomposed(name, *args) if r is None else r
+            r = _compiled_float32(loop, args[:tensors], *args[tensors:tensors + numbers],
+                                  order=order)
+        if r is None:  # (laid out as ATen's TensorIterator over the tensors, as the loop's)
+            operands = args[:tensors] if order is None else [args[i] for i in order]
+            return iter_laid_out(_decomposed(name, *args), *operands)
+        return r
     kernel.__name__ = name
     return kernel
 
@@ -223,6 +244,9 @@ def _float_serves(self, *scalars):
 def _numbers(*values):
     return all(type(v) in (int, float) for v in values)
 
+
+# ATen kernels whose TensorIterator takes the tensors in another order (self first)
+_ITER_ORDER = {"leaky_relu_backward": (1, 0)}
 
 # op: (tensor arguments, number arguments after them, when the loop serves (None: always))
 _FUSED = {
@@ -250,9 +274,12 @@ def _gelu_backward(grad, self, approximate="none"):
     rounded once); the exact one through the compiled loop or the decomposition."""
     if approximate == "tanh" and grad.dtype is self.dtype and grad._shape == self._shape \
             and self.dtype.is_floating_point:
-        a = arr(self)
+        a, g = arr(self), arr(grad)
         up = (lambda v: v.astype(np.float32)) if a.dtype.itemsize < 4 else (lambda v: v)
-        return wrap(_gelu_tanh_backward(up(arr(grad)), up(a), a), self.dtype)
+        r = _gelu_tanh_backward(up(g), up(a), a)
+        if r.ndim > 1 and not (g.flags.c_contiguous and a.flags.c_contiguous):
+            return iter_wrap(r, self.dtype, g, a)  # (ATen's TensorIterator: grad first)
+        return wrap(r, self.dtype)
     return _gelu_backward_loop(grad, self, approximate)
 
 

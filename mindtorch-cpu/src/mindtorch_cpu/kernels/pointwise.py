@@ -13,6 +13,7 @@ from mindtorch._scalars import checked_scalar
 from .._np import _ndarray, arr, cast, wrap
 from ._complex_abs import complex_abs, complex_sgn
 from ._float_pow import float32_pow, float32_pow_number, float64_pow_number
+from ._iter_layout import iter_wrap
 from ._jit import loops
 from ._layout import dense_like
 from ._select import select
@@ -72,9 +73,13 @@ def unary(fn, name, *, allow=None):
             # once (as PyTorch; also ints promoted to a 16-bit default dtype)
             with errstate(all="ignore"):
                 r = fn(a.astype(np.float32))
-            return wrap(r.astype(out.np) if r.dtype == np.float32 else r, out)
-        with errstate(all="ignore"):
-            return wrap(fn(a), out)
+            r = r.astype(out.np) if r.dtype == np.float32 else r
+        else:
+            with errstate(all="ignore"):
+                r = fn(a)
+        if r.ndim > 1 and not a.flags.c_contiguous:
+            return iter_wrap(r, out, a)
+        return wrap(r, out)
     kernel.__name__ = name
     return kernel
 
@@ -109,8 +114,12 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
 
     def kernel(self, other):
         dt = self.dtype if isinstance(self, Tensor) else None  # (nn.Parameter too)
+        # (operands sharing their strides tuple - wrap's per shape for contiguous results -
+        # are laid out alike: the second needs no layout test of its own)
+        alike = False
         if dt is not None and isinstance(other, Tensor) and other.dtype is dt:
             a, b = arr(self), arr(other)
+            alike = self._stride is other._stride
         elif dt is not None and (type(other) is float or type(other) is int
                                  and _INT_MIN <= other < _INT_END) \
                 and dt.kind == "f" and dt is not D.bfloat16 and dt is not D.float16:
@@ -143,8 +152,9 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
         except ValueError:
             _broadcast_check(self, other)
             raise
-        if type(a) is _ndarray and r.ndim > 1 and not a.flags.c_contiguous:
-            r = _first_operand_layout(r, a, b)
+        if r.ndim > 1 and (type(a) is _ndarray and not a.flags.c_contiguous or not alike and
+                           type(b) is _ndarray and not b.flags.c_contiguous):
+            return iter_wrap(r, out, a, b)
         return wrap(r, out)
     kernel.__name__ = name
     return kernel
@@ -154,29 +164,9 @@ _INT_MIN, _INT_END = P.INT_MIN, P.INT_END
 check_int_scalars = P.check_int_scalars
 
 
-def _first_operand_layout(r, *operands):
-    """r laid out as PyTorch's TensorIterator lays out an elementwise result: the dims
-    ordered by the first operand whose strides tell them apart (NumPy falls back to C
-    order when its operands' layouts differ: channels-last + contiguous, a.t() + b)."""
-    from mindtorch._strides import stride_order
-    shape = r.shape
-    strides = [_iter_strides(x, shape) for x in operands if type(x) is _ndarray]
-    order = stride_order(shape, *strides)  # innermost first
-    if order == list(range(len(shape)))[::-1]:
-        return r
-    perm = order[::-1]
-    out = np.empty([shape[d] for d in perm], r.dtype).transpose(np.argsort(perm))
-    out[...] = r
-    return out
-
-
-def _iter_strides(x, shape):
-    """x's strides as TensorIterator sees them over the result's shape: 0 where x is
-    broadcast, its own stride on a size-1 dim that stays size-1 (np.broadcast_to zeroes
-    those, which loses how PyTorch places such a dim)."""
-    lead = len(shape) - x.ndim
-    return (0,) * lead + tuple(0 if n == 1 and m != 1 else st
-                               for n, m, st in zip(x.shape, shape[lead:], x.strides))
+def _c_contiguous(x):
+    """Whether x is a number or a C-contiguous array (as NumPy lays out its results)."""
+    return type(x) is not _ndarray or x.flags.c_contiguous
 
 
 def _broadcast_check(*operands):
@@ -496,7 +486,10 @@ _pow_binary = binary(_pow, "pow")
 
 def _neg(self):
     check_neg(self)
-    return wrap(np.negative(arr(self)), self.dtype)
+    a = arr(self)
+    if a.ndim > 1 and not a.flags.c_contiguous:
+        return iter_wrap(np.negative(a), self.dtype, a)
+    return wrap(np.negative(a), self.dtype)
 
 
 _INF = float("inf")
@@ -523,8 +516,12 @@ def _clamp(self, min=None, max=None):
         a = a.astype(dt.np)
     if numbers and dt.kind == "f":
         if all(b == b for b in (min, max) if b is not None):  # noqa: PLR0124 (NaN test)
-            return wrap(_clip(a, min, max), dt)
-        return wrap(np.full_like(a, np.nan), dt)  # (a NaN bound: ATen's kernel fills +NaN)
+            r = _clip(a, min, max)
+        else:
+            r = np.full_like(a, np.nan)  # (a NaN bound: ATen's kernel fills +NaN)
+        if r.ndim > 1 and not a.flags.c_contiguous:
+            return iter_wrap(r, dt, a)
+        return wrap(r, dt)
     with np.errstate(invalid="ignore"):
         keep = np.isnan(a) if dt.kind == "f" else None  # a nan stays nan
         for bound, fn in ((min, np.maximum), (max, np.minimum)):
@@ -539,8 +536,8 @@ def _where(condition, self, other):
     dt = P.where_plan(condition, self, other)
     c, a, b = arr(condition), _operand(self, dt), _operand(other, dt)
     r = select(c, a, b)
-    if r.ndim > 1 and not c.flags.c_contiguous:  # (the condition's layout first)
-        r = _first_operand_layout(r, c, a, b)
+    if r.ndim > 1 and not (c.flags.c_contiguous and _c_contiguous(a) and _c_contiguous(b)):
+        return iter_wrap(r, dt, c, a, b)
     return wrap(r, dt)
 
 
@@ -567,8 +564,9 @@ def _lerp(self, end, weight):
         else:
             r = coeff * d + base
     r = np.asarray(r).astype(dt.np)
-    if r.ndim > 1 and not (type(s) is _ndarray and s.flags.c_contiguous and s.shape == r.shape):
-        r = _first_operand_layout(r, s, e, w)  # (np.where / fma lay it out as C)
+    if r.ndim > 1 and not (_c_contiguous(s) and _c_contiguous(e) and _c_contiguous(w)):
+        # (np.where / fma lay it out as C; a number weight is no TensorIterator operand)
+        return iter_wrap(r, dt, s, e, *((w,) if isinstance(weight, Tensor) else ()))
     return wrap(r, dt)
 
 

@@ -481,3 +481,7 @@ for _nd in (2, 3):
 keep_channels_last(KERNELS, ("max_pool2d", "max_pool2d_with_indices", "avg_pool2d",
                              "_adaptive_avg_pool2d", "adaptive_max_pool2d", "max_pool3d",
                              "max_pool3d_with_indices"))
+# (their input gradients too: laid out as the input, whatever grad_output's layout)
+keep_channels_last(KERNELS, ("max_pool2d_with_indices_backward", "avg_pool2d_backward",
+                             "_adaptive_avg_pool2d_backward", "adaptive_max_pool2d_backward",
+                             "max_pool3d_with_indices_backward"), input_at=1)

@@ -370,3 +370,10 @@ for _name in R.UPSAMPLE:
     KERNELS[_name + "_backward"] = _upsample_backward(_name)
 keep_channels_last(KERNELS, [n for n, (nd, _, _) in R.UPSAMPLE.items() if nd > 1] +
                    [f"{k}_pad{nd}d" for k in ("reflection", "replication") for nd in (2, 3)])
+keep_channels_last(KERNELS, [f"{k}_pad{nd}d_backward" for k in ("reflection", "replication")
+                             for nd in (2, 3)], input_at=1)
+# (PyTorch's upsampling gradients follow grad_output's layout; bicubic's and 3-d nearest's
+# are contiguous)
+keep_channels_last(KERNELS, [n + "_backward" for n in ("upsample_nearest2d", "upsample_bilinear2d",
+                                                     "_upsample_nearest_exact2d",
+                                                     "upsample_trilinear3d")])

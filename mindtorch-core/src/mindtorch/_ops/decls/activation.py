@@ -11,6 +11,7 @@ import math
 import struct
 
 from ... import _dtype as D
+from ..._memory_format import iter_laid_out
 from ..._scalars import _overflow, checked_scalar
 from ...autograd._backward_ops import backward_op, renamed
 from ...autograd.functional_helpers import zeros
@@ -586,7 +587,7 @@ def _log_sigmoid_backward(grad_output, self, buffer):
 
 
 def _shrink_grad(grad, self, lambd):
-    return _where((self >= -lambd) & (self <= lambd), 0, grad)
+    return iter_laid_out(_where((self >= -lambd) & (self <= lambd), 0, grad), grad, self)
 
 
 def _glu_grad(grad, self, dim):
@@ -625,7 +626,7 @@ def _hardswish_grad(grad, self):
 
 def _hardtanh_grad(grad, self, min_val, max_val):
     """hardtanh_backward: grad strictly inside (min_val, max_val), else 0 (NaN: 0)."""
-    return _where((self > min_val) & (self < max_val), grad, 0)
+    return iter_laid_out(_where((self > min_val) & (self < max_val), grad, 0), grad, self)
 
 
 def _elu_double_grad(grad, grad_output, alpha, scale, input_scale, is_result, self_or_result):
@@ -659,7 +660,8 @@ _GRADS = {
                  OPS["hardtanh_backward"].call(grad, self, min_val, max_val)},
     # ATen multiplies by 1/6 rounded to float32 (also for float64)
     "hardsigmoid": {"self": backward_op(
-        lambda grad, self: _where((self > -3) & (self < 3), grad * 0.1666666716337204, 0))},
+        lambda grad, self: iter_laid_out(
+            _where((self > -3) & (self < 3), grad * 0.1666666716337204, 0), grad, self))},
     "hardswish": {"self": lambda grad, self: OPS["hardswish_backward"].call(grad, self)},
     "mish": {"self": _mish_grad},
     "threshold": {"self": lambda grad, self, threshold, value:

@@ -7,6 +7,7 @@ import warnings
 from ... import _creation, _dtype as D
 from ..._creation import _contiguous as _contiguous_strides
 from ..._creation import _empty as _create_empty
+from ..._memory_format import contiguous_format
 from ..._memory_format import strides as format_strides
 from ..._promotion import scalar_dtype
 from ..._scalars import checked_scalar
@@ -320,10 +321,14 @@ def _clone(self, memory_format=None):
 
 def _contiguous(self, memory_format=None):
     # through the clone op: its graph node is CloneBackward0, as in PyTorch
-    fmt = "contiguous_format" if memory_format in (None, "preserve_format") else memory_format
+    fmt = contiguous_format if memory_format is None else memory_format
+    if self.is_contiguous(memory_format=fmt):
+        return self
+    if fmt == "preserve_format":
+        raise RuntimeError("preserve memory format is unsupported by the contiguous operator")
     if fmt != "contiguous_format":
         format_strides(self._shape, fmt)  # (the rank check)
-    return self if self.is_contiguous(memory_format=fmt) else OPS["clone"].call(self, fmt)
+    return OPS["clone"].call(self, fmt)
 
 
 def _resize(self, size, memory_format=None):
@@ -679,7 +684,8 @@ def _declare():
            decomposition=lambda self: self.fill_(_ZERO.get(self.dtype, 0)))
     define("clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor",
            decomposition=_clone)
-    define("contiguous(Tensor(a) self, *, MemoryFormat? memory_format=None) -> Tensor(a)",
+    define("contiguous(Tensor(a) self, *, MemoryFormat memory_format=contiguous_format) -> "
+           "Tensor(a)",
            function=False, decomposition=_contiguous)
     # Tensor.to() when the result records history (_creation.convert)
     define("_to_copy(Tensor self, *, ScalarType? dtype=None, Device? device=None, "

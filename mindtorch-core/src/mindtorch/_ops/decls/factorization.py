@@ -13,6 +13,7 @@ positive-definite) raises LinAlgError, a RuntimeError, as torch.linalg.LinAlgErr
 
 from ... import _dtype as D
 from ... import _promotion
+from ..._memory_format import contiguous_format
 from ..._shapes import broadcast_shapes
 from ..._tensor import Tensor
 from ..._warn_once import warn_once
@@ -458,7 +459,7 @@ def _write_tuple(op, out, r):
 
 def column_major_copy(t):
     """A copy of t with each matrix column-major, as PyTorch's LAPACK-backed results are."""
-    return OPS["clone"].call(t.mT, "contiguous_format").mT
+    return OPS["clone"].call(t.mT, contiguous_format).mT
 
 
 def single_out(op):

@@ -7,6 +7,7 @@ shares (the cpu kernels and the meta rules call them), so the error classes and 
 are PyTorch's whatever device runs the op.  They look at metadata only, never at data.
 """
 from ... import _dtype as D
+from ..._memory_format import contiguous_format
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
 from ..._shapes import broadcast_shapes, numel
 from ..._strides import check_no_internal_overlap, warn_expanded
@@ -257,7 +258,7 @@ def _masked_scatter_recorded(self, mask, source):
 
 def _masked_scatter(self, mask, source):
     shape = broadcast_shapes(mask._shape, self._shape)
-    out = OPS["clone"].call(self.expand(shape), "contiguous_format")
+    out = OPS["clone"].call(self.expand(shape), contiguous_format)
     return _masked_scatter_(out, mask.expand(shape), source)
 
 
@@ -384,7 +385,7 @@ def _select_for_scatter(t, dim, index):
 def _narrow_copy(self, dim, start, length):
     # (a negative length gets the range message here, narrow's own check first there)
     start = narrow_start(self._shape[dim], start, length)
-    return OPS["clone"].call(self.narrow(dim, start, length), "contiguous_format")
+    return OPS["clone"].call(self.narrow(dim, start, length), contiguous_format)
 
 
 def _declare():

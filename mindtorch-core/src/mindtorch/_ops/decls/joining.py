@@ -9,6 +9,7 @@ from functools import reduce
 
 from ... import _dtype as D
 from ..._dtype import scalar_type_name
+from ..._memory_format import contiguous_format
 from ..._promotion import promote_types
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload
@@ -115,7 +116,7 @@ def _column_stack(tensors):
 
 def _fresh_copy(r, self):
     """r, copied when it is still a view of self (PyTorch's repetitions never alias)."""
-    return OPS["clone"].call(r, "contiguous_format") if r._storage is self._storage else r
+    return OPS["clone"].call(r, contiguous_format) if r._storage is self._storage else r
 
 
 def _repeat(self, repeats):

@@ -7,6 +7,7 @@ torch's order, and agree on result shapes.  Products need equal dtypes (no promo
 from ... import _autocast
 from ... import _dtype as D
 from ..._layout import LayoutKey
+from ..._memory_format import contiguous_format
 from ..._shapes import broadcast_shapes
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import scaled, sum_to
@@ -359,7 +360,7 @@ def _diag(self, diagonal=0):
     if self.ndim == 1:  # (diag_embed's node, as in PyTorch)
         return OPS["diag_embed"].call(self, diagonal, 0, 1)
     if self.ndim == 2:
-        return OPS["clone"].call(self.diagonal(diagonal), "contiguous_format")
+        return OPS["clone"].call(self.diagonal(diagonal), contiguous_format)
     raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {self.ndim}D")
 
 
@@ -536,9 +537,9 @@ def _matrix_power(self, n):
             return self
     if n == 0:  # identities written over a copy of self, whose gradient is then zero
         eye = OPS["eye"].binding(self._shape[-1], dtype=self.dtype, device=self._device)
-        return OPS["clone"].call(self, "contiguous_format").copy_(eye.expand(self._shape))
+        return OPS["clone"].call(self, contiguous_format).copy_(eye.expand(self._shape))
     if n == 1:
-        return OPS["clone"].call(self, "contiguous_format")
+        return OPS["clone"].call(self, contiguous_format)
     # PyTorch's order of products (it decides where infs and NaNs meet): a @ a, (a @ a) @ a,
     # then powers of two from the lowest bit, each multiplied into the result in turn
     mm = OPS["matmul"].call
@@ -561,7 +562,7 @@ def _chain_matmul(matrices):
         if t.ndim != 2:
             raise RuntimeError(f"Tensor dimension is {t.ndim}, expected 2 instead.")
     if len(matrices) == 1:
-        return OPS["clone"].call(matrices[0], "contiguous_format")
+        return OPS["clone"].call(matrices[0], contiguous_format)
     return OPS["linalg_multi_dot"].call(matrices)  # (PyTorch's: its order of products)
 
 

@@ -19,11 +19,14 @@ import math
 
 from ... import _dtype as D
 from ... import _promotion
+from ..._memory_format import restrided
+from ..._strides import preserve_strides
 from ...autograd._backward_ops import backward_op, renamed
 from ..registry import OPS, derivative, overload
 from ._helpers import has_data as _has_data
 from .loss_shared import (  # (_reduce: also mindtorch_cpu's loss kernels' L._reduce)
-    _EPSILON, _LEGACY, _broadcast, _class_view, _enum, _first_bad, _floating, _into, _legacy,
+    _EPSILON, _LEGACY, _broadcast, _class_view, _enum, _first_bad, _floating,
+    _fresh_contiguous, _into, _legacy,
     _log_sigmoid, _mean_scale, _no_grad_for, _not_implemented, _reduce, _reduce_named,
     _reduction, _refused, _shape_of, _size_warning, _type_name, _warn, _xlogx, declare_tables,
 )
@@ -237,11 +240,16 @@ def _mse_loss(self, target, reduction):
     return _reduce(diff * diff, reduction)
 
 
+def _like_input(result, input):
+    """A result PyTorch's kernel writes into empty_like(input) (laid out as input)."""
+    return restrided(result, preserve_strides(input._shape, input._stride))
+
+
 def _mse_grad(grad, self, target, reduction):
     # PyTorch's kernel: norm * diff * grad, norm = 2 / n (mean) or 2 in the inputs' dtype
     diff = _diff(self, target)
     norm = 2 / diff.numel() if reduction == 1 and diff.numel() else 2.0
-    return diff * diff.new_full((), norm) * grad
+    return _fresh_contiguous(diff * diff.new_full((), norm) * grad)
 
 
 def _smooth_l1_loss(self, target, reduction, beta):
@@ -257,7 +265,7 @@ def _smooth_l1_grad(grad, self, target, reduction, beta):
     import mindtorch as M
     diff = _diff(self, target)
     slope = M.where(diff.abs() < beta, diff / beta, diff.sign())
-    return _mean_scale(slope * grad, reduction, diff.numel())
+    return _fresh_contiguous(_mean_scale(slope * grad, reduction, diff.numel()))
 
 
 def _huber_loss(self, target, reduction, delta):
@@ -281,7 +289,7 @@ def _huber_grad(grad, self, target, reduction, delta):
     import mindtorch as M
     diff = _diff(self, target)
     slope = M.where(diff.abs() < delta, diff, delta * diff.sign())
-    return _mean_scale(slope * grad, reduction, diff.numel())
+    return _fresh_contiguous(_mean_scale(slope * grad, reduction, diff.numel()))
 
 
 def _check_weight(self, weight):
@@ -355,7 +363,7 @@ def _binary_cross_entropy(self, target, weight, reduction):
     loss = _into(self, (target - 1) * log_1mx - target * log_x)
     if weight is not None:
         loss = _into(loss, loss * weight)
-    return _reduce(loss, reduction)
+    return _reduce(_like_input(loss, self), reduction)
 
 
 def _check_unit_interval(self, target):
@@ -377,7 +385,7 @@ def _bce_self_grad(grad, self, target, weight, reduction):
     g = grad * (self - target) / ((1 - self) * self).clamp(min=_EPSILON)
     if weight is not None:
         g = g * weight
-    return _mean_scale(g, reduction, self.numel())
+    return _like_input(_mean_scale(g, reduction, self.numel()), self)
 
 
 def _bce_target_grad(grad, self, target, weight, reduction):

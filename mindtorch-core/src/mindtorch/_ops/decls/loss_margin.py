@@ -9,9 +9,10 @@ from ... import _dtype as D
 from ...autograd._backward_ops import backward_op, renamed
 from ..registry import OPS, define, derivative
 from ._helpers import refuse_complex_autograd
-from .loss_shared import (_EPSILON, _F_ONLY, _LEGACY, _enum, _first_bad, _floating, _into,
-                          _log_sigmoid, _mean_scale, _no_grad_for, _reduce, _reduce_named,
-                          _reduction, _refused, _shape_of, _type_name, declare_tables)
+from .loss_shared import (_EPSILON, _F_ONLY, _LEGACY, _enum, _first_bad, _floating,
+                          _fresh_contiguous, _into, _log_sigmoid, _mean_scale, _no_grad_for,
+                          _reduce, _reduce_named, _reduction, _refused, _shape_of, _type_name,
+                          declare_tables)
 
 _SINGLE_DOUBLE = (D.float32, D.float64)  # the margin losses' CPU kernels take no halves
 
@@ -122,7 +123,7 @@ def _soft_margin_grad(grad, self, target, reduction):
     z = exp(-target * input), rounded as there (NaN where z overflows, as there)."""
     z = (target * self).neg().exp()
     norm = 1.0 / self.numel() if reduction == 1 and self.numel() else 1.0
-    return target * z * -norm / (z + 1) * grad
+    return _fresh_contiguous(target * z * -norm / (z + 1) * grad)
 
 
 def _soft_margin_loss_functional(self, target, size_average, reduce, reduction):

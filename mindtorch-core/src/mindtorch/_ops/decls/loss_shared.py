@@ -6,6 +6,7 @@ import warnings
 
 from ... import _dtype as D
 from ... import _promotion
+from ..._memory_format import contiguous_format, dense_in
 from ..registry import define
 from ._helpers import has_data as _has_data
 from .reduction import _caller_level
@@ -189,3 +190,9 @@ def _refused(function, argument):
                            f"argument '{argument}'. This input cannot have requires_grad True.")
     formula.refuses_grad = True
     return formula
+
+
+def _fresh_contiguous(grad):
+    """A loss's input gradient as PyTorch's backward kernels write it: into a fresh
+    contiguous tensor (zeros_like(input, contiguous_format)), whatever the layouts."""
+    return dense_in(grad, contiguous_format)

@@ -112,16 +112,18 @@ def _norm_grad(grad, self, p, dim, keepdim, result):
     if p == 1:
         return _sgn(self) * grad
     if p == 2:
-        return grad * (self / result).masked_fill(result == 0, 0)
+        # (in place, as ATen: an out-of-place masked_fill would lay a channels-last
+        # quotient out contiguous)
+        return grad * (self / result).masked_fill_(result == 0, 0)
     if p in (_INF, -_INF):
         a = self.abs()
         mask = (a == result).logical_or(a.isnan())
         count = mask.sum(_dims(shape, dim) if shape else (), keepdim=True)
         return _sgn(self) * (grad / count * mask)
     if p < 1:
-        scaled = _sgn(self) * self.abs().pow(p - 1).masked_fill(self == 0, 0)
+        scaled = _sgn(self) * self.abs().pow(p - 1).masked_fill_(self == 0, 0)
         return scaled * grad * result.pow(1 - p)
-    scale = (grad / result.pow(p - 1)).masked_fill(result == 0, 0)
+    scale = (grad / result.pow(p - 1)).masked_fill_(result == 0, 0)
     if p < 2:
         return _sgn(self) * self.abs().pow(p - 1) * scale
     return self * self.abs().pow(p - 2) * scale

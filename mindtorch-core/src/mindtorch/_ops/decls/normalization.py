@@ -16,7 +16,7 @@ fuse them).
 The checks below look at metadata only; kernels, meta rules and decompositions share them.
 """
 from ... import _dtype as D
-from ..._memory_format import dense_in, suggest
+from ..._memory_format import channels_last, channels_last_3d, dense_in, suggest
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
 from ...autograd._backward_ops import backward_op
@@ -341,7 +341,7 @@ def _bn_laid_out(out, input):
     if input.is_contiguous():
         fmt = "contiguous_format"
     else:
-        cl = {4: "channels_last", 5: "channels_last_3d"}.get(input.ndim)
+        cl = {4: channels_last, 5: channels_last_3d}.get(input.ndim)
         fmt = cl if cl and input.is_contiguous(memory_format=cl) else suggest(input)
     return dense_in(out, fmt)
 

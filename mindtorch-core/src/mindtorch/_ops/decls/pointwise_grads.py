@@ -6,6 +6,7 @@ import cmath
 import math
 
 from ... import _dtype
+from ..._memory_format import iter_laid_out
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import scaled, zeros
 from ...autograd.functional_helpers import sgn as _sgn
@@ -174,7 +175,8 @@ _GRADS = {
     "frac": {"self": lambda grad: grad},
     "deg2rad": {"self": lambda grad: grad * DEG},
     "rad2deg": {"self": lambda grad: grad * (1 / DEG)},
-    "nan_to_num": {"self": lambda grad, self: _keep(self.isfinite(), grad)},
+    "nan_to_num": {"self": lambda grad, self: iter_laid_out(_keep(self.isfinite(), grad),
+                                                           grad, self)},
     # binary
     "add": {"self": lambda grad: grad, "other": lambda grad, alpha: scaled(grad, alpha)},
     "sub": {"self": lambda grad: grad, "other": lambda grad, alpha: scaled(-grad, alpha)},

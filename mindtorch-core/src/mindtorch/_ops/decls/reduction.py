@@ -634,8 +634,8 @@ def _sum_grad(grad, self_geometry, dim, keepdim):
 
 
 def _mean_grad(grad, self_geometry, dim, keepdim):
-    shape = self_geometry[0]
-    return unreduce(grad / _count(shape, dim), shape, dim, keepdim)
+    shape = self_geometry[0]  # (divided once expanded, as PyTorch: a fresh dense gradient)
+    return unreduce(grad, shape, dim, keepdim) / _count(shape, dim)
 
 
 def _var_grad(grad, self, dim, unbiased, keepdim, correction):

@@ -1,6 +1,7 @@
 """Reorderings: flip / fliplr / flipud / roll / rot90.  Copies laid out like the input, as
 in PyTorch, composed of indexing, cat and view ops (so every device runs them)."""
 from ... import _dtype as D
+from ..._memory_format import contiguous_format
 from ..registry import OPS, define, derivative, overload
 
 
@@ -72,7 +73,7 @@ def _roll(self, shifts, dims=()):
             s = shift % n
             if s:
                 r = OPS["cat"].call((r.narrow(d, n - s, s), r.narrow(d, 0, n - s)), d)
-    return r if r is not self else OPS["clone"].call(self, "contiguous_format")
+    return r if r is not self else OPS["clone"].call(self, contiguous_format)
 
 
 def _check_rot90(self, dims):
@@ -109,7 +110,7 @@ def _rot90(self, k=1, dims=(0, 1)):
         return _flip(self, (d0, d1))
     if k == 3:
         return _flip(self, (d0,)).transpose(d0, d1)
-    return OPS["clone"].call(self, "contiguous_format")
+    return OPS["clone"].call(self, contiguous_format)
 
 
 def _declare():

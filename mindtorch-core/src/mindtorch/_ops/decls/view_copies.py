@@ -5,6 +5,7 @@ turns views into: the view's values as a fresh contiguous tensor) and the unsafe
 Every `*_copy` op is one row of `_COPIES`: it decomposes into its view + a contiguous
 clone, and its backward is the view's own formula (the node named `<view node>_copy`, as
 PyTorch's), so shapes, errors and gradients come from the view in one place."""
+from ..._memory_format import contiguous_format
 from ..._tensor import Tensor, contiguous_strides
 from ...autograd.functional_helpers import view_scatter
 from ..registry import OPS, define, derivative, nondifferentiable, overload
@@ -57,8 +58,8 @@ def _copying(view):
         v = OPS[view].call(self, *args[:nargs - 1])
         clone = OPS["clone"].call
         if isinstance(v, Tensor):
-            return clone(v, "contiguous_format")
-        return tuple(clone(p, "contiguous_format") for p in v)
+            return clone(v, contiguous_format)
+        return tuple(clone(p, contiguous_format) for p in v)
     return copy
 
 
@@ -129,7 +130,7 @@ def _declare_copies():
             exact_out(op, "copy")
     # detach_copy: recorded, with no backward (as PyTorch's NotImplemented node)
     derivative(define("detach_copy(Tensor self) -> Tensor", out=True, method=False,
-                      decomposition=lambda self: OPS["clone"].call(self, "contiguous_format")),
+                      decomposition=lambda self: OPS["clone"].call(self, contiguous_format)),
                self=no_derivative("detach_copy"), name=NOT_IMPLEMENTED_NODE)
     exact_out(OPS["detach_copy"], "copy")
     # view_copy(dtype): the bits reinterpreted, as view(dtype); not differentiable

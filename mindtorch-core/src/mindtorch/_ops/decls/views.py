@@ -660,6 +660,17 @@ def _shape_of(grad, self_geometry):
     return grad.reshape(self_geometry[0])
 
 
+def _unsqueeze_to(grad, self_geometry, dim):
+    """squeeze's gradient as PyTorch's unsqueeze_to: grad with the squeezed size-1 dims
+    unsqueezed back (their strides as unsqueeze gives them; a reshape's differ)."""
+    shape = self_geometry[0]
+    dims = range(len(shape)) if dim is None else (dim,) if isinstance(dim, int) else dim
+    for d in sorted({d % len(shape) for d in dims} if shape else ()):
+        if shape[d] == 1:
+            grad = grad.unsqueeze(d)
+    return grad
+
+
 def _generic(grad, self_geometry, result_geometry):
     return view_scatter(grad, self_geometry, result_geometry)
 
@@ -704,7 +715,7 @@ def _meshgrid_grad(grads, tensors_geometry, indexing=None):
 _RESHAPE = {"self": _shape_of}
 _VIEW_GRADS = {
     **{name: _RESHAPE for name in ("view", "reshape", "view_as", "reshape_as", "flatten",
-                                   "unflatten", "ravel", "squeeze", "atleast_1d",
+                                   "unflatten", "ravel", "atleast_1d",
                                    "atleast_2d", "atleast_3d", "squeeze_", "unsqueeze_")},
     **{name: {"self": _generic} for name in ("as_strided", "movedim", "moveaxis",
                                              "as_strided_")},
@@ -719,6 +730,7 @@ _VIEW_GRADS = {
     "swapaxes_": {"self": lambda grad, axis0, axis1: grad.transpose(axis0, axis1)},
     # (PyTorch's formula: a second derivative's history shows SqueezeBackward1)
     "unsqueeze": {"self": lambda grad, dim: grad.squeeze(dim)},
+    "squeeze": {"self": _unsqueeze_to},
     "t": {"self": lambda grad: grad.t()},
     "t_": {"self": lambda grad: grad.t()},
     "numpy_T": {"self": lambda grad: grad.permute(tuple(range(grad.ndim))[::-1])},

@@ -6,7 +6,9 @@ def _convert(module, memory_format, kinds):
     from ..modules.conv import Conv2d, Conv3d, ConvTranspose2d, ConvTranspose3d
     types = {2: (Conv2d, ConvTranspose2d), 3: (Conv3d, ConvTranspose3d)}[kinds]
     if isinstance(module, types):
-        module.weight.data = module.weight.detach().clone(memory_format=memory_format)
+        # (as PyTorch: contiguous() then resize_(), which refuses preserve_format)
+        weight = module.weight.detach().clone().contiguous(memory_format=memory_format)
+        module.weight.data = weight.resize_(weight.size(), memory_format=memory_format)
     for child in module.children():
         _convert(child, memory_format, kinds)
     return module
