@@ -124,6 +124,30 @@ def test_encoder_layer_native_kernel_masks_every_nonzero(mask, padding):
     _same(program)
 
 
+@pytest.mark.parametrize("which", ["layer", "encoder"])
+@pytest.mark.parametrize("mask", [None, "bool", "inf"])
+@pytest.mark.parametrize("padded", [False, True])
+def test_encoder_native_kernel_ignores_is_causal(which, mask, padded):
+    # the native encoder-layer kernel takes the merged masks only (is_causal=True with no
+    # mask, or a mask that is not causal, is not made causal there)
+    def program(L):
+        layer = L.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True,
+                                             dtype=L.float64)
+        module = _init(L, layer if which == "layer" else L.nn.TransformerEncoder(layer, 2))
+        x, g = _rand(L, (3, 5, 8), 1), np.random.default_rng(2)
+        kw = {"is_causal": True}
+        if mask is not None:
+            m = g.random((5, 5)) > 0.6
+            kw["src_mask" if which == "layer" else "mask"] = L.tensor(
+                m if mask == "bool" else np.where(m, -np.inf, 0.0))
+        if padded:
+            kw["src_key_padding_mask"] = L.tensor([[False] * 5, [False] * 3 + [True] * 2,
+                                                   [False] * 4 + [True]])
+        with L.no_grad():
+            return module(x, **kw)
+    _same(program)
+
+
 @pytest.mark.parametrize("rows", [[[True, False, False, False, False]] * 3,
                                   [[False, True, False, True, False], [False] * 5,
                                    [True, True, False, False, False]]])
