@@ -277,3 +277,16 @@ def test_sdpa_empty_head_size_scales_by_infinity(shapes, kw):
 def test_sdpa_empty_result_shortcut_before_the_mask_checks(shapes):
     # an empty result (or no values) returns before the causal / mask shape checks
     _same(_sdpa_program(*shapes, mask_shape=(shapes[0][-2], 2), is_causal=True))
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_sdpa_flash_causal_with_a_mask_adds_the_mask_after_the_causal_fill(bad):
+    # the flash kernel fills the causal part with -inf and adds the mask: a NaN or +inf of
+    # the mask there makes the row NaN
+    def program(L):
+        q, k, v = _rand(L, (2, 3, 4, 8), 1), _rand(L, (2, 3, 5, 8), 2), _rand(L, (2, 3, 5, 8), 3)
+        mask = L.zeros(4, 5, dtype=L.float64)
+        mask[1, 3] = bad
+        return L.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask,
+                                                            is_causal=True)
+    _same(program)

@@ -111,10 +111,12 @@ def _math(query, key, value, attn_mask, dropout_p, is_causal, scale):
     factor = math.sqrt(abs(scale))
     q = query.to(dt) * (-factor if scale < 0 else factor)
     attn = q.matmul(key.to(dt).transpose(-2, -1) * factor)
-    if is_causal:
-        causal = M.ones((L, S), dtype=D.bool, device=query.device).tril()
+    if is_causal:  # (with a float mask, the flash kernel's -inf plus the mask: its NaN and
+        causal = M.ones((L, S), dtype=D.bool, device=query.device).tril()  # +inf give NaN)
         attn_mask = causal if attn_mask is None else attn_mask & causal \
-            if attn_mask.dtype is D.bool else M.where(causal, attn_mask, -math.inf)
+            if attn_mask.dtype is D.bool else attn_mask + M.zeros(
+                (L, S), dtype=attn_mask.dtype, device=query.device).masked_fill(
+                causal.logical_not(), -math.inf)
     if attn_mask is not None:  # added, a bool mask as 0 / -inf: a NaN or +inf score stays
         if attn_mask.dtype is D.bool:  # NaN where masked, as in PyTorch
             attn_mask = M.zeros(attn_mask._shape, dtype=dt, device=query.device) \
