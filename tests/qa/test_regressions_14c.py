@@ -290,3 +290,14 @@ def test_sdpa_flash_causal_with_a_mask_adds_the_mask_after_the_causal_fill(bad):
         return L.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask,
                                                             is_causal=True)
     _same(program)
+
+
+@pytest.mark.parametrize("kw", [{}, {"need_weights": False}])
+def test_mha_fast_path_output_is_contiguous(kw):
+    # PyTorch's native kernel returns a fresh (N, L, E): `.view(N, -1)` works on it
+    def program(L):
+        m, x = _mha(L), _rand(L, (3, 5, 8), 1)
+        with L.no_grad():
+            out = m(x, x, x, **kw)[0]
+        return out.stride(), out.view(3, -1)
+    _same(program)

@@ -113,6 +113,8 @@ class MultiheadAttention(Module):
             average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
         if self.batch_first and is_batched:
             out = out.transpose(1, 0)
+        if native:  # (the native kernel's output is a fresh contiguous (N, L, E))
+            out = out.contiguous()
         if native_nan:
             out = nan_where_all_masked(out, self.num_heads, attn_mask, key_padding_mask)
         return out, weights
