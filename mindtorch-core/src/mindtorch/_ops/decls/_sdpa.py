@@ -239,11 +239,9 @@ def _flash_refusal(query, key, value, attn_mask, dropout_p, enable_gqa):
 
 def _batch_and_heads_refusal(query, key, value, enable_gqa):
     (b, h), (bk, hk), (bv, hv) = query._shape[:2], key._shape[:2], value._shape[:2]
-    sizes = f"{list(query._shape)}, Key{{}}: {list(key._shape)}, Value{{}}: " \
-            f"{list(value._shape)}{_BROADCAST_HINT}"
     if not b == bk == bv:
         return ("For dense inputs, both fused kernels require query, key and value to have "
-                "the same batch_size. Query.sizes(): " + sizes.format(".sizes()", ".sizes()"))
+                "the same batch_size. Query.sizes(): " + _sizes(query, key, value, ".sizes()"))
     if enable_gqa:
         if hk != hv:
             return (f"Both fused kernels require key and value to have the same num_heads and "
@@ -255,8 +253,13 @@ def _batch_and_heads_refusal(query, key, value, enable_gqa):
                     f"instead.")
     elif not h == hk == hv:
         return ("For dense input, both fused kernels require query, key and value to have the "
-                "same num_heads. Query.sizes(): " + sizes.format(" sizes()", " sizes()"))
+                "same num_heads. Query.sizes(): " + _sizes(query, key, value, " sizes()"))
     return None
+
+
+def _sizes(query, key, value, word):
+    return (f"{list(query._shape)}, Key{word}: {list(key._shape)}, Value{word}: "
+            f"{list(value._shape)}{_BROADCAST_HINT}")
 
 
 def _mask_refusal(mask, b, h, L, S):
