@@ -183,8 +183,6 @@ def _use_flash(query, key, value, attn_mask, dropout_p, enable_gqa):
     math path turned off (nn.attention.sdpa_kernel), a refusal is PyTorch's warnings and
     error."""
     from ...backends.cuda import _sdp
-    if query.device.type == "meta":  # (PyTorch's meta choice is always the math path)
-        return False
     why = (_flash_refusal(query, key, value, attn_mask, dropout_p, enable_gqa) if _sdp["flash"]
            else "Flash attention has been runtime disabled.")
     if why is None:
