@@ -6,10 +6,10 @@
 `python -m mindtorch.backends` prints the same as a table; `load(name)` loads a plugin
 that the environment disabled.
 
-The namespaces of PyTorch's torch.backends (cudnn, cuda, mps, mkl, mkldnn, openmp, cpu,
+The namespaces of PyTorch's torch.backends (cudnn, cuda, mha, mps, mkl, mkldnn, openmp, cpu,
 opt_einsum) answer the availability questions and keep the flags scripts set.
 """
-from . import cpu, cuda, cudnn, mkl, mkldnn, mps, openmp, opt_einsum  # noqa: F401
+from . import cpu, cuda, cudnn, mha, mkl, mkldnn, mps, openmp, opt_einsum  # noqa: F401
 from ..plugins._loader import STATUS
 from ..plugins._loader import load as _load
 

@@ -3,6 +3,7 @@ import math
 
 import mindtorch
 
+from ...backends.mha import get_fastpath_enabled
 from .. import functional as F
 from ..init import constant_, xavier_normal_, xavier_uniform_
 from ..parameter import Parameter
@@ -82,8 +83,11 @@ class MultiheadAttention(Module):
                 attn_mask=None, average_attn_weights=True, is_causal=False):
         """(output, averaged or per-head weights or None); batch_first inputs are (N, L, E)."""
         is_batched = query.dim() == 3
-        native_nan = not need_weights and self._native_path(query, key, value) and \
-            _only_bool(attn_mask, key_padding_mask)
+        # PyTorch's native kernel (float masks keep it off) reads the masks only: no is_causal
+        native = self._native_path(query, key, value) and not _any_float(attn_mask,
+                                                                         key_padding_mask)
+        is_causal = is_causal and not native
+        native_nan = native and not need_weights and _only_bool(attn_mask, key_padding_mask)
         key_padding_mask = F._canonical_mask(key_padding_mask, "key_padding_mask",
                                              F._none_or_dtype(attn_mask), "attn_mask",
                                              query.dtype)
@@ -109,6 +113,8 @@ class MultiheadAttention(Module):
             average_attn_weights=average_attn_weights, is_causal=is_causal, **separate)
         if self.batch_first and is_batched:
             out = out.transpose(1, 0)
+        if native:  # (the native kernel's output is a fresh contiguous (N, L, E))
+            out = out.contiguous()
         if native_nan:
             out = nan_where_all_masked(out, self.num_heads, attn_mask, key_padding_mask)
         return out, weights
@@ -116,7 +122,8 @@ class MultiheadAttention(Module):
     def _native_path(self, query, key, value, *more):
         """Whether PyTorch would run its native kernel (inference on batch_first batched
         self-attention of even heads; `more`: further tensors whose grad counts)."""
-        if self.training or query.dim() != 3 or not self.batch_first or \
+        if not get_fastpath_enabled() or self.training or query.dim() != 3 or \
+                not self.batch_first or \
                 not query is key is value or self.num_heads % 2 or self.bias_k is not None \
                 or self.add_zero_attn or not self._qkv_same_embed_dim or \
                 self.in_proj_bias is None or query.dtype != self.in_proj_weight.dtype or \
@@ -145,6 +152,10 @@ class MultiheadAttention(Module):
                 merged = merged + key_padding_mask.view(batch_size, 1, 1, seq_len).expand(
                     -1, self.num_heads, -1, -1)
         return merged, mask_type
+
+
+def _any_float(*masks):
+    return any(m is not None and m.is_floating_point() for m in masks)
 
 
 def _only_bool(*masks):

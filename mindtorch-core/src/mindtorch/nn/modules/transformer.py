@@ -4,6 +4,8 @@ import warnings
 
 import mindtorch
 
+from ..._warn_once import warn_once
+from ...backends.mha import get_fastpath_enabled
 from .. import functional as F
 from ..init import xavier_uniform_
 from .activation import GELU, ReLU
@@ -151,15 +153,17 @@ class TransformerEncoder(Module):
                           f"because {why_not}", stacklevel=2)
             self.use_nested_tensor = False
 
-    def _padded_rows_zeroed(self, src, mask, key_padding_mask):
-        """Whether PyTorch would run the layers on a nested tensor, which leaves the padded
-        positions of the output 0: inference without grad, a left-aligned padding mask,
-        no attention mask."""
+    def _nested_path(self, src, mask, key_padding_mask):
+        """Whether PyTorch would run the layers on a nested tensor (its sequences cut from
+        src by the padding mask): inference without grad, a padding mask (left-aligned
+        when mask_check), no attention mask."""
         first = self.layers[0]
-        if not getattr(self, "use_nested_tensor", False) or first.training or src.dim() != 3 \
-                or key_padding_mask is None or mask is not None:
+        if not get_fastpath_enabled() or not getattr(self, "use_nested_tensor", False) or \
+                first.training or src.dim() != 3 or key_padding_mask is None:
             return False
-        if getattr(self, "mask_check", True) and not _left_aligned(key_padding_mask.logical_not()):
+        if getattr(self, "mask_check", True) and not _left_aligned(key_padding_mask == 0):
+            return False
+        if mask is not None:
             return False
         attn = first.self_attn
         tensors = (src, attn.in_proj_weight, attn.in_proj_bias, attn.out_proj.weight,
@@ -173,18 +177,39 @@ class TransformerEncoder(Module):
         src_key_padding_mask = F._canonical_mask(src_key_padding_mask, "src_key_padding_mask",
                                                  F._none_or_dtype(mask), "mask", src.dtype)
         mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
-        zero_padded = self._padded_rows_zeroed(src, mask, src_key_padding_mask)
+        padded = None
+        if self._nested_path(src, mask, src_key_padding_mask):
+            warn_once("nested_prototype", _NESTED_PROTOTYPE)
+            padded = _nested_padding(src_key_padding_mask)
+            src_key_padding_mask = F._canonical_mask(padded, "src_key_padding_mask", None, "",
+                                                     src.dtype, check_other=False)
         batch_first = self.layers[0].self_attn.batch_first
         is_causal = _detect_is_causal_mask(mask, is_causal, _get_seq_len(src, batch_first))
         output = src
         for mod in self.layers:
             output = mod(output, src_mask=mask, is_causal=is_causal,
                          src_key_padding_mask=src_key_padding_mask)
-        if zero_padded:
-            output = output.masked_fill((src_key_padding_mask != 0).unsqueeze(-1), 0.0)
+        if padded is not None:  # (the nested tensor padded back with zeros)
+            output = output.masked_fill(padded.unsqueeze(-1), 0.0)
         if self.norm is not None:
             output = self.norm(output)
         return output
+
+
+_NESTED_PROTOTYPE = (
+    "The PyTorch API of nested tensors is in prototype stage and will change in the near "
+    "future. We recommend specifying layout=torch.jagged when constructing a nested tensor, "
+    "as this layout receives active development, has better operator coverage, and works "
+    "with torch.compile.")
+
+
+def _nested_padding(key_padding_mask):
+    """The positions a nested tensor made from the padding mask leaves out: each sequence
+    keeps as many leading positions as its mask keeps (what PyTorch's nested tensor holds
+    also when mask_check=False lets a mask that is not left-aligned through)."""
+    kept = (key_padding_mask == 0).sum(-1, keepdim=True)
+    positions = mindtorch.arange(key_padding_mask.size(-1), device=key_padding_mask.device)
+    return positions >= kept
 
 
 class TransformerDecoder(Module):
@@ -268,6 +293,10 @@ class TransformerEncoderLayer(_LayerBase):
         src_mask = F._canonical_mask(src_mask, "src_mask", None, "", src.dtype,
                                      check_other=False)
         x, native = src, self._native_path(src)
+        if native:  # PyTorch's native kernel: one merged mask, no is_causal
+            src_mask, src_key_padding_mask = self._native_masks(src, src_mask,
+                                                                src_key_padding_mask)
+            is_causal = False
         # PyTorch's native kernel adds each residual in place into its branch's result, which
         # keeps the branch's dtype (the autocast dtype under autocast)
         add = (lambda x, branch: branch.add_(x)) if native else (lambda x, branch: x + branch)
@@ -281,9 +310,21 @@ class TransformerEncoderLayer(_LayerBase):
             x = nan_where_all_masked(x, self.self_attn.num_heads, src_mask, src_key_padding_mask)
         return x
 
+    def _native_masks(self, src, src_mask, key_padding_mask):
+        """(attn_mask, key_padding_mask) as PyTorch's native kernel reads them: merged
+        (merge_masks), then masked wherever the merged value is nonzero, as a bool mask
+        made additive (a float mask's finite nonzero values mask too, NaN as well)."""
+        merged, kind = self.self_attn.merge_masks(src_mask, key_padding_mask, src)
+        if merged is None:
+            return None, None
+        masked = F._canonical_mask(merged != 0, "mask", None, "", src.dtype, check_other=False)
+        if kind == 1:
+            return None, masked
+        return masked.reshape(-1, *masked.shape[-2:]), None  # (N * heads, L, S)
+
     def _native_path(self, src):
         """Whether PyTorch would run the whole layer in its native kernel (inference)."""
-        if self.training or not self.activation_relu_or_gelu or \
+        if not get_fastpath_enabled() or self.training or not self.activation_relu_or_gelu or \
                 self.norm1.eps != self.norm2.eps or \
                 any(m._forward_hooks or m._forward_pre_hooks for m in self.modules()):
             return False
