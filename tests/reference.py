@@ -118,3 +118,20 @@ def same_outcome(fn, quiet=False):
         m, t = outcome(lambda: fn(mindtorch)), outcome(lambda: fn(torch))
     assert m == t
     return m
+
+
+def layout_of(lib, t):
+    """What users see of a tensor's layout: shape, strides and both contiguity answers."""
+    cl = {4: lib.channels_last, 5: lib.channels_last_3d}.get(t.dim())
+    return (tuple(t.shape), t.stride(), t.is_contiguous(),
+            cl is not None and t.is_contiguous(memory_format=cl))
+
+
+def same_layouts(program):
+    """program(lib) -> tensors: the same layouts and (float64) values under mindtorch and
+    torch."""
+    ours, theirs = program(mindtorch), program(torch)
+    for a, b in zip(ours, theirs, strict=True):
+        assert layout_of(mindtorch, a) == layout_of(torch, b)
+        np.testing.assert_allclose(np.asarray(a.detach().double().tolist()),
+                                   b.detach().double().numpy(), rtol=1e-12, atol=1e-12)

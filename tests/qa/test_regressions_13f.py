@@ -3,6 +3,7 @@ them), each against torch: strides, both is_contiguous answers and values (float
 import mindtorch
 import numpy as np
 import pytest
+from reference import layout_of, same_layouts
 
 torch = pytest.importorskip("torch")
 
@@ -12,21 +13,6 @@ def _rand(L, *shape, fmt=None, seed=0, requires_grad=False):
     if fmt:
         t = t.contiguous(memory_format=getattr(L, fmt))
     return t.requires_grad_(requires_grad)
-
-
-def _layout(L, t):
-    cl = {4: L.channels_last, 5: L.channels_last_3d}.get(t.dim())
-    return (tuple(t.shape), t.stride(), t.is_contiguous(),
-            cl is not None and t.is_contiguous(memory_format=cl))
-
-
-def _same(program):
-    """program(L) -> tensors: the same layouts and values under mindtorch and torch."""
-    ours, theirs = program(mindtorch), program(torch)
-    for a, b in zip(ours, theirs, strict=True):
-        assert _layout(mindtorch, a) == _layout(torch, b)
-        np.testing.assert_allclose(np.asarray(a.detach().double().tolist()),
-                                   b.detach().double().numpy(), rtol=1e-12, atol=1e-12)
 
 
 _ELEMENTWISE = {
@@ -45,7 +31,7 @@ _ELEMENTWISE = {
 def test_elementwise_keeps_channels_last_strides_of_size_one_dims(name, shape):
     # a size-1 dim's stride in an elementwise result comes from its operands' strides
     # (NumPy's broadcasting zeroed it and moved the dim)
-    _same(lambda L: [_ELEMENTWISE[name](L, _rand(L, *shape, fmt="channels_last"))])
+    same_layouts(lambda L: [_ELEMENTWISE[name](L, _rand(L, *shape, fmt="channels_last"))])
 
 
 def _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph, wfmt=None):
@@ -75,9 +61,9 @@ def test_conv_weight_grad_strides(dtype, wshape, transposed, xfmt, create_graph,
     ours, theirs = (_conv_grads(L, dtype, xfmt, wshape, transposed, create_graph, wfmt)
                     for L in (mindtorch, torch))
     for a, b in zip(ours, theirs, strict=True):
-        assert _layout(mindtorch, a) == _layout(torch, b)
+        assert layout_of(mindtorch, a) == layout_of(torch, b)
     if dtype == "float64":
-        _same(lambda L: _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph, wfmt))
+        same_layouts(lambda L: _conv_grads(L, dtype, xfmt, wshape, transposed, create_graph, wfmt))
 
 
 _POOLS = {
@@ -100,7 +86,7 @@ def test_pooling_to_one_element_keeps_channels_last_strides(name, n):
             x = _rand(L, n, 3, 2, 2, 2)[:, :, :1].contiguous().squeeze(2).contiguous(
                 memory_format=L.channels_last).unsqueeze(2)
         return [_POOLS[name](L.nn.functional, x)]
-    _same(program)
+    same_layouts(program)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
@@ -119,7 +105,7 @@ def test_conv3d_keeps_channels_last_3d_only_on_onednn(dtype, batch, kernel, tran
         return [y, x.grad, w.grad]
     ours, theirs = program(mindtorch), program(torch)
     for a, b in zip(ours, theirs, strict=True):
-        assert _layout(mindtorch, a) == _layout(torch, b)
+        assert layout_of(mindtorch, a) == layout_of(torch, b)
 
 
 @pytest.mark.parametrize("shape", [(2, 4, 4, 5), (2, 4, 1, 1), (1, 4, 2, 2), (2, 3, 2, 2),
@@ -134,7 +120,7 @@ def test_pixel_shuffles_strides_on_size_one_dims(shape, fmt, op):
         fn = getattr(L.nn.functional, op)
         ok = shape[1] % 4 == 0 if op == "pixel_shuffle" else shape[2] % 2 == shape[3] % 2 == 0
         return [fn(x, 2)] if ok else []
-    _same(program)
+    same_layouts(program)
 
 
 @pytest.mark.parametrize("n, k, m", [(2, 1, 4), (3, 1, 3), (3, 2, 1), (1, 3, 2), (1, 1, 1)])
@@ -150,7 +136,7 @@ def test_mm_and_linear_gradient_strides_with_a_size_one_dim(n, k, m, transposed)
         a, b = leaf(L, n, k, transposed[0]), leaf(L, k, m, transposed[1])
         L.nn.functional.linear(a, b.t()).sum().backward()
         return [a.grad, b.grad, *L.autograd.grad((a @ b).sum(), (a, b))]
-    _same(program)
+    same_layouts(program)
 
 
 _NORMS = {
@@ -176,7 +162,7 @@ def test_norm_input_gradient_in_the_input_format(name, xfmt, gfmt):
         g = _rand(L, *shape, seed=2, fmt=gfmt and xfmt or (gfmt and "channels_last"))
         grads = L.autograd.grad(y, (x, w), g, allow_unused=True)
         return [y, *(t for t in grads if t is not None)]
-    _same(program)
+    same_layouts(program)
 
 
 @pytest.mark.parametrize("opt", ["Adam", "AdamW", "RMSprop", "Adagrad", "SGD", "NAdam"])
@@ -200,7 +186,7 @@ def test_optimizer_state_strides_after_module_to_channels_last(opt):
         states = [v for p in m.parameters() for v in o.state[p].values()
                   if isinstance(v, L.Tensor) and v.dim() > 0]
         return [*m.parameters(), *states]
-    _same(program)
+    same_layouts(program)
 
 
 _LAYOUTS = [((2, 1, 4, 5), (0, 2, 3, 1)), ((2, 3, 1, 1), (0, 2, 3, 1)), ((1, 3, 4, 5), (1, 2, 3, 0)),
@@ -239,7 +225,7 @@ def test_norm_and_cat_result_strides_on_ambiguous_layouts(name, shape, order, st
         if name == "batch_norm_train" and shape[0] * shape[2] * shape[3] == 1:
             return []
         return [_LAID_OUT[name](L, x)]
-    _same(program)
+    same_layouts(program)
 
 
 @pytest.mark.parametrize("call", [

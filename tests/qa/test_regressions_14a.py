@@ -3,7 +3,7 @@ memory formats), each against torch."""
 import mindtorch
 import numpy as np
 import pytest
-from reference import same_errors
+from reference import layout_of, same_errors, same_layouts
 
 torch = pytest.importorskip("torch")
 
@@ -11,21 +11,6 @@ torch = pytest.importorskip("torch")
 def _rand(L, *shape, fmt=None, seed=0):
     t = L.tensor(np.random.default_rng(seed).standard_normal(shape), dtype=L.float64)
     return t.contiguous(memory_format=getattr(L, fmt)) if fmt else t
-
-
-def _layout(L, t):
-    cl = {4: L.channels_last, 5: L.channels_last_3d}.get(t.dim())
-    return (tuple(t.shape), t.stride(), t.is_contiguous(),
-            cl is not None and t.is_contiguous(memory_format=cl))
-
-
-def _same_layouts(program):
-    """program(L) -> tensors: the same layouts and values under mindtorch and torch."""
-    ours, theirs = program(mindtorch), program(torch)
-    for a, b in zip(ours, theirs, strict=True):
-        assert _layout(mindtorch, a) == _layout(torch, b)
-        np.testing.assert_allclose(np.asarray(a.detach().double().tolist()),
-                                   b.detach().double().numpy(), rtol=1e-12, atol=1e-12)
 
 
 # -- memory_format= refuses a format's name as a str (and other non-formats) ---------------
@@ -81,7 +66,7 @@ def test_random_like_refuses_a_format_name(fn):
 def test_memory_format_objects_are_taken(name, fmt):
     def program(L):
         r = _TAKING_FORMAT[name](L, _rand(L, 2, 3, 4, 5), getattr(L, fmt))
-        return _layout(L, r) if isinstance(r, L.Tensor) else r
+        return layout_of(L, r) if isinstance(r, L.Tensor) else r
     ours, theirs = same_errors(program)
     assert ours == theirs
 
@@ -126,7 +111,7 @@ def test_mean_gradient_is_a_dense_tensor(dims, fmt):
         y = x.mean() if dims is None else x.mean(dims)
         g, = L.autograd.grad(y, x, L.ones_like(y))
         return [g, g.add_(1)]
-    _same_layouts(program)
+    same_layouts(program)
 
 
 @pytest.mark.parametrize("out_dtype", ["float32", "float16"])
@@ -138,7 +123,7 @@ def test_root_gradient_is_cast_to_the_output_dtype(out_dtype):
         raw, = L.autograd.grad(y, x, g, retain_graph=True)
         y.backward(g)
         return [raw, x.grad]
-    _same_layouts(program)
+    same_layouts(program)
 
 
 _GRAD_LAYOUTS = {
@@ -174,7 +159,7 @@ def test_gradient_layouts_of_activation_and_loss_backwards(name, shape, layouts)
         y = _GRAD_LAYOUTS[name](L, x)
         g = _rand(L, *y.shape, seed=3, fmt="channels_last" if layouts[1] == "cl" else None)
         return [y, *L.autograd.grad(y, x, g)]
-    _same_layouts(program)
+    same_layouts(program)
 
 
 # -- elementwise results: TensorIterator's layout (fast setups, operand order) --------------
@@ -221,7 +206,7 @@ def test_elementwise_results_are_laid_out_as_tensor_iterator(name, first, second
     def program(L):
         x, y = _strided(L, shape, perm, step), _strided(L, shape, perm2, step2, seed=1)
         return [_ELEMENTWISE[name](L, x, y).double()]
-    _same_layouts(program)
+    same_layouts(program)
 
 
 _POOL_GRADS = {
@@ -248,7 +233,7 @@ def test_pooling_and_padding_input_gradients_keep_the_input_layout(name, shape, 
         y = _POOL_GRADS[name](L, x, len(shape) - 2)
         g = _rand(L, *y.shape, seed=2)
         return [y, *L.autograd.grad(y, x, g.contiguous(memory_format=fmt) if grad_cl else g)]
-    _same_layouts(program)
+    same_layouts(program)
 
 
 @pytest.mark.parametrize("p", [2, 1, 3, 0.5, 1.5, float("inf")])
@@ -265,7 +250,7 @@ def test_norm_gradient_of_a_channels_last_input_is_channels_last(p, keepdim, sha
         # (the second gradient's values: in torch a ZeroTensor for p = 1 / inf)
         second = float(L.autograd.grad((g1 * g1).sum(), x)[0].sum())
         return [g1, g2, L.tensor(second, dtype=L.float64)]
-    _same_layouts(program)
+    same_layouts(program)
 
 
 @pytest.mark.parametrize("fmt", ["channels_last", "contiguous_format", "preserve_format",
@@ -278,7 +263,7 @@ def test_convert_conv_weight_memory_format(nd, fmt):
         conv = getattr(L.nn, f"Conv{nd}d")(3, 4, 3).double()
         convert = getattr(L.nn.utils, f"convert_conv{nd}d_weight_memory_format")
         return [convert(L.nn.Sequential(conv), getattr(L, fmt))[0].weight]
-    ours, theirs = same_errors(lambda L: _layout(L, program(L)[0]))
+    ours, theirs = same_errors(lambda L: layout_of(L, program(L)[0]))
     assert ours == theirs
 
 
@@ -301,7 +286,7 @@ def test_upsampling_gradients_follow_the_incoming_gradient_layout(mode, spatial,
         y = L.nn.functional.interpolate(x, scale_factor=2, mode=modes.get(mode, mode))
         g = _rand(L, *y.shape, seed=2)
         return [y, *L.autograd.grad(y, x, g.contiguous(memory_format=fmt) if grad_cl else g)]
-    _same_layouts(program)
+    same_layouts(program)
 
 
 _SMALL_GRADS = {
@@ -327,4 +312,4 @@ def test_small_gradient_layouts(name, shape, layouts):
         y = _SMALL_GRADS[name](L, x)
         g = _rand(L, *y.shape, seed=3, fmt="channels_last" if layouts[1] == "cl" else None)
         return [y, *L.autograd.grad(y, x, g)]
-    _same_layouts(program)
+    same_layouts(program)
