@@ -53,18 +53,28 @@ def _factory(name, build, **defaults):
     return window
 
 
+def _scalar(M, value, dtype):
+    """value as PyTorch's C++ window code passes it (a Scalar overload: mul_.Scalar and
+    add.Scalar round the number to a 16-bit float tensor's dtype before the arithmetic)."""
+    if dtype in (M.float16, M.bfloat16):
+        return M.tensor(value, dtype=dtype).item()
+    return value
+
+
 def _hamming(M, n, dtype, device, alpha=0.54, beta=0.46):
     w = M.arange(n, dtype=dtype, device=device)
-    return w.mul_(math.pi * 2.0 / (n - 1)).cos_().mul_(-beta).add_(alpha)
+    return w.mul_(_scalar(M, math.pi * 2.0 / (n - 1), dtype)).cos_() \
+        .mul_(_scalar(M, -beta, dtype)).add_(_scalar(M, alpha, dtype))
 
 
 def _blackman(M, n, dtype, device):
-    w = M.arange(n, dtype=dtype, device=device).mul_(math.pi / (n - 1))
-    return w.mul(4).cos_().mul_(0.08) - w.mul(2).cos_().mul_(0.5) + 0.42
+    w = M.arange(n, dtype=dtype, device=device).mul_(_scalar(M, math.pi / (n - 1), dtype))
+    return w.mul(4).cos_().mul_(_scalar(M, 0.08, dtype)) - w.mul(2).cos_().mul_(0.5) + \
+        _scalar(M, 0.42, dtype)
 
 
 def _bartlett(M, n, dtype, device):
-    w = M.arange(n, dtype=dtype, device=device).mul_(2.0 / (n - 1))
+    w = M.arange(n, dtype=dtype, device=device).mul_(_scalar(M, 2.0 / (n - 1), dtype))
     half = ((n - 1) >> 1) + 1
     w.narrow(0, half, n - half).mul_(-1).add_(2)
     return w
