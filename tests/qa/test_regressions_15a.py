@@ -2,6 +2,7 @@
 import mindtorch
 import numpy as np
 import pytest
+from reference import same_errors
 
 torch = pytest.importorskip("torch")
 
@@ -17,3 +18,15 @@ def test_16_bit_windows_round_their_scalars_as_torch(name, dtype, periodic):
         ours = getattr(mindtorch, name)(n, periodic, dtype=getattr(mindtorch, dtype))
         theirs = getattr(torch, name)(n, periodic, dtype=getattr(torch, dtype))
         np.testing.assert_array_equal(ours.float().numpy(), theirs.float().numpy())
+
+
+@pytest.mark.parametrize("window", [None, "hann"])
+def test_istft_overlap_add_error_prints_the_callers_window(window):
+    # a win_length shorter than the hop leaves gaps: the error names the window as given
+    def program(L):
+        S = L.stft(L.arange(40, dtype=L.float64), 16, 4, 6, window=None if window is None
+                   else L.hann_window(6, dtype=L.float64), center=False,
+                   return_complex=True)
+        return L.istft(S, 16, 4, 6, window=None if window is None
+                       else L.hann_window(6, dtype=L.float64), center=False)
+    assert same_errors(program)[0][0] == "RuntimeError"

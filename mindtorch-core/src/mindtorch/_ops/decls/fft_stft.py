@@ -166,7 +166,7 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         fail("expected 0 < win_length <= n_fft")
     if window is not None and (window.ndim != 1 or window.shape[0] != win):
         fail("Invalid window shape. window has to be 1D and length of `win_length`")
-    window = _window_to_n_fft(window, win, n_fft, self)
+    full_window = _window_to_n_fft(window, win, n_fft, self)  # (errors print the caller's)
     x = (self.unsqueeze(0) if self.ndim == 2 else self).transpose(1, 2)  # (ch, frames, freq)
     scale = BY_ROOT_N if normalized else BY_N
     if return_complex:
@@ -174,7 +174,7 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
             raise RuntimeError("Cannot have onesided output if window or input is complex")
         frames = OPS["_fft_c2c"].call(x, (2,), scale, False)
     else:
-        if window.dtype.is_complex:
+        if full_window.dtype.is_complex:
             raise RuntimeError("Complex windows are incompatible with return_complex=False")
         if not onesided:
             x = x.narrow(-1, 0, n_fft // 2 + 1)
@@ -185,10 +185,10 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         cols = f.transpose(1, 2)
         return M.nn.functional.fold(cols, (1, total), (1, n_fft), stride=(1, hop))[:, 0, 0]
 
-    y = overlap_add(frames * window)
-    if not (window.dtype.is_floating_point or window.dtype.is_complex):
-        window = window.to(frames.dtype)  # (its integral squares, summed exactly)
-    envelope = overlap_add((window * window).expand(1, n_frames, n_fft))
+    y = overlap_add(frames * full_window)
+    if not (full_window.dtype.is_floating_point or full_window.dtype.is_complex):
+        full_window = full_window.to(frames.dtype)  # (its integral squares, summed exactly)
+    envelope = overlap_add((full_window * full_window).expand(1, n_frames, n_fft))
     start = n_fft // 2 if center else 0
     end = start + length if length is not None else -(n_fft // 2) if center else total
     y, envelope = y[:, start:end], envelope[:, start:end]
