@@ -2,7 +2,7 @@
 import mindtorch
 import numpy as np
 import pytest
-from reference import same_errors
+from reference import outcome, same_errors
 
 torch = pytest.importorskip("torch")
 
@@ -30,3 +30,35 @@ def test_istft_overlap_add_error_prints_the_callers_window(window):
         return L.istft(S, 16, 4, 6, window=None if window is None
                        else L.hann_window(6, dtype=L.float64), center=False)
     assert same_errors(program)[0][0] == "RuntimeError"
+
+
+@pytest.mark.parametrize("n", range(-6, 4))
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+def test_frequencies_of_negative_lengths(name, n):
+    # torch sizes rfftfreq's result with C++'s n / 2 (toward zero) and refuses negative
+    # sizes as empty() does
+    def program(L):
+        return getattr(L.fft, name)(n, -0.5)
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+        assert str(ours[1].dtype) == str(theirs[1].dtype)
+
+
+def test_stft_of_float16_warns_of_complex_half_before_refusing():
+    import warnings
+
+    from mindtorch import _warn_once
+
+    def program(L):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            L.set_warn_always(True)
+            try:
+                return outcome(lambda: L.stft(L.ones(40, dtype=L.float16), 16,
+                                              return_complex=True)), \
+                    [str(w.message).split(" (Triggered internally")[0] for w in caught]
+            finally:
+                L.set_warn_always(False)
+    _warn_once._seen.discard("complex half")
+    assert program(mindtorch) == program(torch)

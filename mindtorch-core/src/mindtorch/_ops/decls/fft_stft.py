@@ -107,6 +107,9 @@ def _stft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if frames.dtype.is_floating_point and frames.dtype.itemsize == 2:  # (stft reaches
         # PyTorch's oneMKL kernel, not torch.fft's dtype check)
         from ..._dtype import scalar_type_name
+        if frames.dtype is M.float16:  # (PyTorch made its complex-half result first)
+            warn_once("complex half", "ComplexHalf support is experimental and many "
+                      "operators don't support it yet.")
         raise RuntimeError(f"MKL FFT doesn't support tensors of type: "
                            f"{scalar_type_name(frames.dtype)}")
     if frames.dtype.is_complex:
