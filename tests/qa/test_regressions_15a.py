@@ -62,3 +62,11 @@ def test_stft_of_float16_warns_of_complex_half_before_refusing():
                 L.set_warn_always(False)
     _warn_once._seen.discard("complex half")
     assert program(mindtorch) == program(torch)
+
+
+@pytest.mark.parametrize("frames, length", [(5, 0), (1, None)])
+def test_istft_with_an_empty_envelope_fails_in_min_as_torch(frames, length):
+    def program(L):
+        S = L.tensor(np.ones((9, frames)) + 1j).to(L.complex128)
+        return L.istft(S, 16, window=L.hann_window(16, dtype=L.float64), length=length)
+    assert same_errors(program)[0][0] == "RuntimeError"

@@ -4,7 +4,7 @@ windowed and transformed; istft inverts each frame and overlap-adds them (fold),
 by the window's squared overlap-add envelope.  (A sub-family of decls/fft.py.)"""
 from ..._warn_once import warn_once
 from ..registry import OPS, define
-from .factorization import _has_data
+from ._helpers import has_data
 from .fft import BY_N, BY_ROOT_N, NONE
 
 
@@ -195,7 +195,8 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     start = n_fft // 2 if center else 0
     end = start + length if length is not None else -(n_fft // 2) if center else total
     y, envelope = y[:, start:end], envelope[:, start:end]
-    if _has_data(envelope) and bool((envelope.abs().min() < 1e-11).item()):
+    # (an empty envelope fails in min(), as PyTorch's check)
+    if has_data(envelope) and bool((envelope.abs().min() < 1e-11).item()):
         fail("window overlap add min: 1\n[ CPUBoolType{} ]", " ")
     y = y / envelope
     if self.ndim == 2:
