@@ -70,3 +70,32 @@ def test_istft_with_an_empty_envelope_fails_in_min_as_torch(frames, length):
         S = L.tensor(np.ones((9, frames)) + 1j).to(L.complex128)
         return L.istft(S, 16, window=L.hann_window(16, dtype=L.float64), length=length)
     assert same_errors(program)[0][0] == "RuntimeError"
+
+
+WINDOW_CALLS = [
+    ("kaiser_window", (5,), {"beta": 3.0}),  # periodic missing: no overload takes it
+    ("kaiser_window", (5,), {"beta": 3.0, "periodic": False}),
+    ("kaiser_window", (5, True, 3, 4), {}),
+    ("kaiser_window", (5, True, True), {}),  # (a bool is a float to the parser)
+    ("hamming_window", (5, True), {"beta": 0.3}),
+    ("hamming_window", (5,), {"requires_grad": True, "alpha": 0.3}),
+    ("hamming_window", (5, False, 0.3), {"beta": 0.2, "dtype": "float64"}),
+    ("hamming_window", (5, True), {"beta": 0.1, "alpha": 0.2}),
+    ("hann_window", (5, True, True), {}),
+    ("hann_window", (5, True), {"periodic": True}),
+    ("hann_window", (5, 1), {}),
+    ("hann_window", (5,), {"foo": 1}),
+    ("blackman_window", (), {"window_length": 5, "periodic": False}),
+]
+
+
+@pytest.mark.parametrize("name, args, kwargs", WINDOW_CALLS)
+def test_window_overload_resolution_as_torch(name, args, kwargs):
+    def program(L):
+        kw = {k: getattr(L, v) if k == "dtype" else v for k, v in kwargs.items()}
+        return getattr(L, name)(*args, **kw)
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1].detach().numpy(), theirs[1].detach().numpy(),
+                                   rtol=1e-6)  # (kaiser's i0 may differ in the last bit)
+        assert ours[1].requires_grad == theirs[1].requires_grad
