@@ -99,3 +99,21 @@ def test_window_overload_resolution_as_torch(name, args, kwargs):
         np.testing.assert_allclose(ours[1].detach().numpy(), theirs[1].detach().numpy(),
                                    rtol=1e-6)  # (kaiser's i0 may differ in the last bit)
         assert ours[1].requires_grad == theirs[1].requires_grad
+
+
+STFT_BAD_TYPES = [{"hop_length": 4.0}, {"n_fft": 16.0}, {"win_length": 8.0},
+                  {"window": [1.0] * 16}, {"return_complex": 1}, {"onesided": 1},
+                  {"normalized": None}, {"n_fft": True}, {"hop_length": np.int64(4)}]
+
+
+@pytest.mark.parametrize("method", [False, True])
+@pytest.mark.parametrize("kwargs", STFT_BAD_TYPES)
+def test_stft_argument_types_fail_overload_resolution_as_torch(kwargs, method):
+    # e.g. hop_length=n_fft / 4: torch.stft reports its ATen overloads
+    def program(L):
+        x = L.tensor(np.arange(40.0))
+        kw = dict({"n_fft": 16, "return_complex": True, "window": L.ones(16)}, **kwargs)
+        return x.stft(**kw) if method else L.stft(x, **kw)
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1].numpy(), theirs[1].numpy(), rtol=1e-5, atol=1e-5)

@@ -3,7 +3,8 @@ of the FFT kernel ops of decls/fft.py: frames are a strided view of the (padded)
 windowed and transformed; istft inverts each frame and overlap-adds them (fold), divided
 by the window's squared overlap-add envelope.  (A sub-family of decls/fft.py.)"""
 from ..._warn_once import warn_once
-from ..registry import OPS, define
+from .._argcheck import _not_int, _type_name
+from ..registry import OPS, define, overload
 from ._helpers import has_data
 from .fft import BY_N, BY_ROOT_N, NONE
 
@@ -209,11 +210,69 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     return y
 
 
+# torch.stft (Python) hands these to the ATen op positionally, after the input; a value of
+# the wrong type fails PyTorch's overload resolution with this message
+_ATEN_STFT_ARGS = (("int", "n_fft"), ("int?", "hop_length"), ("int?", "win_length"),
+                   ("Tensor?", "window"), ("bool", "normalized"), ("bool?", "onesided"),
+                   ("bool?", "return_complex"), ("bool?", "align_to_window"))
+_STFT_OVERLOADS = (
+    ' * (Tensor input, int n_fft, int hop_length = None, int win_length = None, Tensor window '
+    '= None, bool center = True, str pad_mode = "reflect", bool normalized = False, bool '
+    'onesided = None, bool return_complex = None, bool align_to_window = None)\n'
+    ' * (Tensor input, int n_fft, int hop_length = None, int win_length = None, Tensor window '
+    '= None, bool normalized = False, bool onesided = None, bool return_complex = None, bool '
+    'align_to_window = None)\n')
+
+
+def _fits(kind, value):
+    if value is None:
+        return kind.endswith("?")
+    kind = kind.rstrip("?")
+    if kind == "int":
+        return hasattr(value, "__index__") and not _not_int(value)
+    if kind == "Tensor":
+        from ..._tensor import Tensor
+        return isinstance(value, Tensor)
+    return isinstance(value, bool)
+
+
+def _shown_type(value):
+    if isinstance(value, list):  # (the parser lists a list's element types)
+        return f"list of [{', '.join(_type_name(v) for v in value)}]"
+    return _type_name(value)
+
+
+def _check_stft_types(values):
+    """values: those of _ATEN_STFT_ARGS.  (PyTorch marks every argument from the
+    hop_length on, the n_fft too when it is the one refused.)"""
+    if all(_fits(kind, v) for (kind, _), v in zip(_ATEN_STFT_ARGS, values)):
+        return
+    first = 1 if not _fits("int", values[0]) else 2
+    got = ["Tensor"] + [_type_name(v) for v in values]
+    marked = got[:first] + [f"!{_shown_type(v)}!" for v in values[first - 1:]]
+    raise TypeError(f"stft() received an invalid combination of arguments - got "
+                    f"({', '.join(got)}), but expected one of:\n{_STFT_OVERLOADS}      didn't "
+                    f"match because some of the arguments have invalid types: "
+                    f"({', '.join(marked)})\n")
+
+
+def _stft_public(binding):
+    def stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+             pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
+             align_to_window=None):
+        _check_stft_types((n_fft, hop_length, win_length, window, normalized, onesided,
+                           return_complex, align_to_window))
+        return binding(self, n_fft, hop_length, win_length, window, center, pad_mode,
+                       normalized, onesided, return_complex, align_to_window)
+    return stft
+
+
 def _declare():
     define("stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
            "Tensor? window=None, bool center=True, str pad_mode='reflect', "
            "bool normalized=False, bool? onesided=None, bool? return_complex=None, "
            "bool? align_to_window=None) -> Tensor", decomposition=_stft, tags=("fft",))
+    overload(OPS["stft"], _stft_public)
     define("istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
            "Tensor? window=None, bool center=True, bool normalized=False, "
            "bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor",
