@@ -117,3 +117,20 @@ def test_stft_argument_types_fail_overload_resolution_as_torch(kwargs, method):
     ours, theirs = same_errors(program)
     if ours[0] == "ok":
         np.testing.assert_allclose(ours[1].numpy(), theirs[1].numpy(), rtol=1e-5, atol=1e-5)
+
+
+SIGNAL_WINDOWS = ["bartlett", "blackman", "cosine", "exponential", "gaussian",
+                  "general_hamming", "hamming", "hann", "kaiser", "nuttall"]
+
+
+@pytest.mark.parametrize("name", SIGNAL_WINDOWS)
+@pytest.mark.parametrize("kwargs", [{"layout": None}, {"dtype": "float16"}, {}])
+def test_signal_windows_check_layout_and_dtype_as_torch(name, kwargs):
+    # torch's default layout is strided (an explicit None fails); blackman checks first
+    # under its own name
+    def program(L):
+        kw = {k: getattr(L, v) if k == "dtype" else v for k, v in kwargs.items()}
+        return getattr(L.signal.windows, name)(5, **kw)
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1].numpy(), theirs[1].numpy(), rtol=1e-6)
