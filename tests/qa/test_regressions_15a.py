@@ -134,3 +134,25 @@ def test_signal_windows_check_layout_and_dtype_as_torch(name, kwargs):
     ours, theirs = same_errors(program)
     if ours[0] == "ok":
         np.testing.assert_allclose(ours[1].numpy(), theirs[1].numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("center", [True, False])
+@pytest.mark.parametrize("signal", ["list", "ndarray", "none"])
+def test_stft_of_a_non_tensor_as_torch(signal, center):
+    # centred: torch.stft's input.dim() fails first (AttributeError); else the overloads
+    def program(L):
+        x = {"list": [1.0] * 40, "ndarray": np.ones(40), "none": None}[signal]
+        return L.stft(x, 16, return_complex=True, center=center)
+    same_errors(program)
+
+
+@pytest.mark.parametrize("center", [True, False])
+@pytest.mark.parametrize("pad_mode", [3, None, "zeros"])
+def test_stft_reads_pad_mode_only_to_pad(pad_mode, center):
+    def program(L):
+        x = L.tensor(np.sin(np.arange(40.0)))
+        return L.stft(x, 16, window=L.ones(16, dtype=L.float64), center=center,
+                      pad_mode=pad_mode, return_complex=True)
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        np.testing.assert_allclose(ours[1].numpy(), theirs[1].numpy(), rtol=1e-9, atol=1e-12)

@@ -210,11 +210,12 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     return y
 
 
-# torch.stft (Python) hands these to the ATen op positionally, after the input; a value of
-# the wrong type fails PyTorch's overload resolution with this message
-_ATEN_STFT_ARGS = (("int", "n_fft"), ("int?", "hop_length"), ("int?", "win_length"),
-                   ("Tensor?", "window"), ("bool", "normalized"), ("bool?", "onesided"),
-                   ("bool?", "return_complex"), ("bool?", "align_to_window"))
+# torch.stft (Python) hands these to the ATen op positionally; a value of the wrong type
+# fails PyTorch's overload resolution with this message
+_ATEN_STFT_ARGS = (("Tensor", "input"), ("int", "n_fft"), ("int?", "hop_length"),
+                   ("int?", "win_length"), ("Tensor?", "window"), ("bool", "normalized"),
+                   ("bool?", "onesided"), ("bool?", "return_complex"),
+                   ("bool?", "align_to_window"))
 _STFT_OVERLOADS = (
     ' * (Tensor input, int n_fft, int hop_length = None, int win_length = None, Tensor window '
     '= None, bool center = True, str pad_mode = "reflect", bool normalized = False, bool '
@@ -243,13 +244,14 @@ def _shown_type(value):
 
 
 def _check_stft_types(values):
-    """values: those of _ATEN_STFT_ARGS.  (PyTorch marks every argument from the
-    hop_length on, the n_fft too when it is the one refused.)"""
-    if all(_fits(kind, v) for (kind, _), v in zip(_ATEN_STFT_ARGS, values)):
+    """values: those of _ATEN_STFT_ARGS.  (PyTorch marks the input and n_fft when refused,
+    every argument from the hop_length on.)"""
+    fits = [_fits(kind, v) for (kind, _), v in zip(_ATEN_STFT_ARGS, values)]
+    if all(fits):
         return
-    first = 1 if not _fits("int", values[0]) else 2
-    got = ["Tensor"] + [_type_name(v) for v in values]
-    marked = got[:first] + [f"!{_shown_type(v)}!" for v in values[first - 1:]]
+    got = [_type_name(v) for v in values]
+    marked = [name if ok and i < 2 else f"!{_shown_type(v)}!"
+              for i, (ok, name, v) in enumerate(zip(fits, got, values))]
     raise TypeError(f"stft() received an invalid combination of arguments - got "
                     f"({', '.join(got)}), but expected one of:\n{_STFT_OVERLOADS}      didn't "
                     f"match because some of the arguments have invalid types: "
@@ -260,7 +262,14 @@ def _stft_public(binding):
     def stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
              pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
              align_to_window=None):
-        _check_stft_types((n_fft, hop_length, win_length, window, normalized, onesided,
+        if center and not _fits("Tensor", self):
+            self.dim()  # (torch.stft reads the input's dims first: Python's AttributeError)
+        if not center:  # (torch.stft reads pad_mode only to pad)
+            pad_mode = "reflect"
+        elif not isinstance(pad_mode, str):
+            raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
+                            f"{_type_name(pad_mode)}")
+        _check_stft_types((self, n_fft, hop_length, win_length, window, normalized, onesided,
                            return_complex, align_to_window))
         return binding(self, n_fft, hop_length, win_length, window, center, pad_mode,
                        normalized, onesided, return_complex, align_to_window)
