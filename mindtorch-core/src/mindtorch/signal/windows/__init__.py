@@ -4,7 +4,7 @@ operations, so values round alike."""
 import math
 from collections.abc import Iterable
 
-from ..._layout import strided
+from ..._layout import strided as _strided
 
 __all__ = ["bartlett", "blackman", "cosine", "exponential", "gaussian", "general_cosine",
            "general_hamming", "hamming", "hann", "kaiser", "nuttall"]
@@ -42,7 +42,7 @@ def _linspace(start, end, M, dtype, device, requires_grad):
                          requires_grad=requires_grad)
 
 
-def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=strided, device=None,
+def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=_strided, device=None,
                 requires_grad=False):
     dtype = _start("exponential", M, dtype, layout)
     if tau <= 0:
@@ -59,7 +59,7 @@ def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=strided
     return _M().exp(-_M().abs(k))
 
 
-def cosine(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):
+def cosine(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     dtype = _start("cosine", M, dtype, layout)
     trivial = _empty(M, dtype, device, requires_grad)
     if trivial is not None:
@@ -69,7 +69,7 @@ def cosine(M, *, sym=True, dtype=None, layout=strided, device=None, requires_gra
     return _M().sin(k)
 
 
-def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=strided, device=None,
+def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=_strided, device=None,
              requires_grad=False):
     dtype = _start("gaussian", M, dtype, layout)
     if std <= 0:
@@ -83,7 +83,7 @@ def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=strided, device=None,
     return _M().exp(-(k ** 2))
 
 
-def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=strided, device=None,
+def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=_strided, device=None,
            requires_grad=False):
     T = _M()
     dtype = _start("kaiser", M, dtype, layout)
@@ -99,7 +99,7 @@ def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=strided, device=None,
     return T.i0(T.sqrt(beta * beta - T.pow(k, 2))) / T.i0(beta)
 
 
-def bartlett(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):
+def bartlett(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     dtype = _start("bartlett", M, dtype, layout)
     trivial = _empty(M, dtype, device, requires_grad, ones_for_one=True)
     if trivial is not None:
@@ -109,7 +109,7 @@ def bartlett(M, *, sym=True, dtype=None, layout=strided, device=None, requires_g
     return 1 - _M().abs(k)
 
 
-def general_cosine(M, *, a, sym=True, dtype=None, layout=strided, device=None,
+def general_cosine(M, *, a, sym=True, dtype=None, layout=_strided, device=None,
                    requires_grad=False):
     """sum_i (-1)^i a_i cos(2 pi i n / (M - 1)) (M instead of M - 1 when not sym)."""
     T = _M()
@@ -130,29 +130,29 @@ def general_cosine(M, *, a, sym=True, dtype=None, layout=strided, device=None,
     return (a_i.unsqueeze(-1) * T.cos(i.unsqueeze(-1) * k)).sum(0)
 
 
-def general_hamming(M, *, alpha=0.54, sym=True, dtype=None, layout=strided, device=None,
+def general_hamming(M, *, alpha=0.54, sym=True, dtype=None, layout=_strided, device=None,
                     requires_grad=False):
     return general_cosine(M, a=[alpha, 1.0 - alpha], sym=sym, dtype=dtype, layout=layout,
                           device=device, requires_grad=requires_grad)
 
 
-def hamming(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):
+def hamming(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     return general_hamming(M, sym=sym, dtype=dtype, layout=layout, device=device,
                            requires_grad=requires_grad)
 
 
-def hann(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):
+def hann(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     return general_hamming(M, alpha=0.5, sym=sym, dtype=dtype, layout=layout, device=device,
                            requires_grad=requires_grad)
 
 
-def blackman(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):
+def blackman(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     _start("blackman", M, dtype, layout)  # (checked under its own name first, as torch)
     return general_cosine(M, a=[0.42, 0.5, 0.08], sym=sym, dtype=dtype, layout=layout,
                           device=device, requires_grad=requires_grad)
 
 
-def nuttall(M, *, sym=True, dtype=None, layout=strided, device=None, requires_grad=False):
+def nuttall(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     return general_cosine(M, a=[0.3635819, 0.4891775, 0.1365995, 0.0106411], sym=sym,
                           dtype=dtype, layout=layout, device=device,
                           requires_grad=requires_grad)
