@@ -2,6 +2,7 @@
 them (an arange scaled and transformed in place, in the window's dtype), so the values
 round alike; and the small complex-part functions torch.real / imag / conj."""
 import math
+import numbers
 
 from ._ops._argcheck import _not_int, _type_name, factory_layout
 
@@ -40,31 +41,85 @@ _CPP = {"int64": "long int", "int32": "int", "int16": "short int", "int8": "sign
         "complex128": "c10::complex<double>"}
 
 
+_FACTORY_KW = {"dtype": None, "layout": None, "device": None, "pin_memory": False,
+               "requires_grad": False}
+_FACTORY_SIG = (", *, torch.dtype dtype = None, torch.layout layout = None, torch.device "
+                "device = None, bool pin_memory = False, bool requires_grad = False")
+
+
+def _fits(param, value):
+    """PyTorch's parser: periodic takes a bool only; alpha and beta any real number."""
+    if param == "periodic":
+        return isinstance(value, bool)
+    return isinstance(value, numbers.Real)
+
+
+def _refuse_overloads(name, params, window_length, args, kwargs):
+    """The TypeError of PyTorch's overload resolution: the window's overloads take
+    window_length with a growing prefix of `params` (periodic, then alpha, beta...), so
+    e.g. kaiser_window(n, beta=b) matches none of them (periodic is missing)."""
+    got = [_type_name(window_length)] + [_type_name(a) for a in args] + \
+        [f"{k}={_type_name(v)}" for k, v in reversed(kwargs.items())]  # (torch's order)
+    lines = [", ".join(["int window_length"] + [
+        f"{'bool' if p == 'periodic' else 'float'} {p}" for p in params[:k]]) + _FACTORY_SIG
+        for k in range(len(params) + 1)]
+    raise TypeError(f"{name}() received an invalid combination of arguments - got "
+                    f"({', '.join(got)}), but expected one of:\n" +
+                    "".join(f" * ({line})\n" for line in lines))
+
+
+def _chosen(name, params, window_length, args, kwargs):
+    """{param: value} of the overload PyTorch's parser picks (a prefix of params given,
+    by position or keyword, of the accepted types), or its TypeError."""
+    chosen = dict(zip(params, args))
+    named = [k for k in kwargs if k not in _FACTORY_KW]
+    chosen.update((k, kwargs[k]) for k in named)
+    if len(args) > len(params) or set(named) - set(params) or \
+            len(chosen) != len(args) + len(named) or \
+            set(chosen) != set(params[:len(chosen)]) or \
+            not all(_fits(p, v) for p, v in chosen.items()):
+        _refuse_overloads(name, params, window_length, args, kwargs)
+    return chosen
+
+
 def _factory(name, build, **defaults):
-    def window(window_length, periodic=True, *args, dtype=None, layout=None, device=None,
-               pin_memory=False, requires_grad=False, **kwargs):
-        factory_layout(layout, pin_memory)
-        params = dict(defaults)
-        params.update(zip(list(defaults), args))
-        params.update(kwargs)
-        return _window(name, window_length, periodic, dtype, device, requires_grad,
-                       lambda M, n, dt, dev: build(M, n, dt, dev, **params))
+    params = ("periodic",) + tuple(defaults)
+
+    def window(window_length, *args, **kwargs):
+        chosen = _chosen(name, params, window_length, args, kwargs)
+        options = {k: kwargs.get(k, v) for k, v in _FACTORY_KW.items()}
+        factory_layout(options["layout"], options["pin_memory"])
+        periodic = chosen.pop("periodic", True)
+        extra = dict(defaults, **chosen)
+        return _window(name, window_length, periodic, options["dtype"], options["device"],
+                       options["requires_grad"],
+                       lambda M, n, dt, dev: build(M, n, dt, dev, **extra))
     window.__name__ = name
     return window
 
 
+def _scalar(M, value, dtype):
+    """value as PyTorch's C++ window code passes it (a Scalar overload: mul_.Scalar and
+    add.Scalar round the number to a 16-bit float tensor's dtype before the arithmetic)."""
+    if dtype in (M.float16, M.bfloat16):
+        return M.tensor(value, dtype=dtype).item()
+    return value
+
+
 def _hamming(M, n, dtype, device, alpha=0.54, beta=0.46):
     w = M.arange(n, dtype=dtype, device=device)
-    return w.mul_(math.pi * 2.0 / (n - 1)).cos_().mul_(-beta).add_(alpha)
+    return w.mul_(_scalar(M, math.pi * 2.0 / (n - 1), dtype)).cos_() \
+        .mul_(_scalar(M, -beta, dtype)).add_(_scalar(M, alpha, dtype))
 
 
 def _blackman(M, n, dtype, device):
-    w = M.arange(n, dtype=dtype, device=device).mul_(math.pi / (n - 1))
-    return w.mul(4).cos_().mul_(0.08) - w.mul(2).cos_().mul_(0.5) + 0.42
+    w = M.arange(n, dtype=dtype, device=device).mul_(_scalar(M, math.pi / (n - 1), dtype))
+    return w.mul(4).cos_().mul_(_scalar(M, 0.08, dtype)) - w.mul(2).cos_().mul_(0.5) + \
+        _scalar(M, 0.42, dtype)
 
 
 def _bartlett(M, n, dtype, device):
-    w = M.arange(n, dtype=dtype, device=device).mul_(2.0 / (n - 1))
+    w = M.arange(n, dtype=dtype, device=device).mul_(_scalar(M, 2.0 / (n - 1), dtype))
     half = ((n - 1) >> 1) + 1
     w.narrow(0, half, n - half).mul_(-1).add_(2)
     return w

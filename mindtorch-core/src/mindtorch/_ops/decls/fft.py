@@ -357,10 +357,17 @@ def _freq_dtype(dtype, name="fftfreq"):
     return dtype
 
 
+def _freq_count(size):
+    """The result's length, refused as torch's empty() refuses it."""
+    if size < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {size}: [{size}]")
+    return size
+
+
 def _fftfreq(n, d=1.0, dtype=None, layout=None, device=None):
     dtype = _freq_dtype(dtype)
     M = _M()
-    k = M.arange(n, dtype=dtype, device=device)
+    k = M.arange(_freq_count(n), dtype=dtype, device=device)
     if n > 1:
         k[(n + 1) // 2:] = M.arange(-(n // 2), 0, dtype=dtype, device=device)
     return k.mul_(_scale(n, d))
@@ -368,7 +375,8 @@ def _fftfreq(n, d=1.0, dtype=None, layout=None, device=None):
 
 def _rfftfreq(n, d=1.0, dtype=None, layout=None, device=None):
     dtype = _freq_dtype(dtype, "rfftfreq")
-    return _M().arange(n // 2 + 1, dtype=dtype, device=device).mul_(_scale(n, d))
+    half = abs(n) // 2 * (1 if n >= 0 else -1)  # (C++'s n / 2, rounded toward zero)
+    return _M().arange(_freq_count(half + 1), dtype=dtype, device=device).mul_(_scale(n, d))
 
 
 def _shift(inverse):

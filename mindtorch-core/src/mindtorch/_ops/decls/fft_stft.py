@@ -3,8 +3,9 @@ of the FFT kernel ops of decls/fft.py: frames are a strided view of the (padded)
 windowed and transformed; istft inverts each frame and overlap-adds them (fold), divided
 by the window's squared overlap-add envelope.  (A sub-family of decls/fft.py.)"""
 from ..._warn_once import warn_once
-from ..registry import OPS, define
-from .factorization import _has_data
+from .._argcheck import _not_int, _type_name
+from ..registry import OPS, define, overload
+from ._helpers import has_data
 from .fft import BY_N, BY_ROOT_N, NONE
 
 
@@ -107,6 +108,9 @@ def _stft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tru
     if frames.dtype.is_floating_point and frames.dtype.itemsize == 2:  # (stft reaches
         # PyTorch's oneMKL kernel, not torch.fft's dtype check)
         from ..._dtype import scalar_type_name
+        if frames.dtype is M.float16:  # (PyTorch made its complex-half result first)
+            warn_once("complex half", "ComplexHalf support is experimental and many "
+                      "operators don't support it yet.")
         raise RuntimeError(f"MKL FFT doesn't support tensors of type: "
                            f"{scalar_type_name(frames.dtype)}")
     if frames.dtype.is_complex:
@@ -166,7 +170,7 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         fail("expected 0 < win_length <= n_fft")
     if window is not None and (window.ndim != 1 or window.shape[0] != win):
         fail("Invalid window shape. window has to be 1D and length of `win_length`")
-    window = _window_to_n_fft(window, win, n_fft, self)
+    full_window = _window_to_n_fft(window, win, n_fft, self)  # (errors print the caller's)
     x = (self.unsqueeze(0) if self.ndim == 2 else self).transpose(1, 2)  # (ch, frames, freq)
     scale = BY_ROOT_N if normalized else BY_N
     if return_complex:
@@ -174,7 +178,7 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
             raise RuntimeError("Cannot have onesided output if window or input is complex")
         frames = OPS["_fft_c2c"].call(x, (2,), scale, False)
     else:
-        if window.dtype.is_complex:
+        if full_window.dtype.is_complex:
             raise RuntimeError("Complex windows are incompatible with return_complex=False")
         if not onesided:
             x = x.narrow(-1, 0, n_fft // 2 + 1)
@@ -185,14 +189,15 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
         cols = f.transpose(1, 2)
         return M.nn.functional.fold(cols, (1, total), (1, n_fft), stride=(1, hop))[:, 0, 0]
 
-    y = overlap_add(frames * window)
-    if not (window.dtype.is_floating_point or window.dtype.is_complex):
-        window = window.to(frames.dtype)  # (its integral squares, summed exactly)
-    envelope = overlap_add((window * window).expand(1, n_frames, n_fft))
+    y = overlap_add(frames * full_window)
+    if not (full_window.dtype.is_floating_point or full_window.dtype.is_complex):
+        full_window = full_window.to(frames.dtype)  # (its integral squares, summed exactly)
+    envelope = overlap_add((full_window * full_window).expand(1, n_frames, n_fft))
     start = n_fft // 2 if center else 0
     end = start + length if length is not None else -(n_fft // 2) if center else total
     y, envelope = y[:, start:end], envelope[:, start:end]
-    if _has_data(envelope) and bool((envelope.abs().min() < 1e-11).item()):
+    # (an empty envelope fails in min(), as PyTorch's check)
+    if has_data(envelope) and bool((envelope.abs().min() < 1e-11).item()):
         fail("window overlap add min: 1\n[ CPUBoolType{} ]", " ")
     y = y / envelope
     if self.ndim == 2:
@@ -205,11 +210,78 @@ def _istft(self, n_fft, hop_length=None, win_length=None, window=None, center=Tr
     return y
 
 
+# torch.stft (Python) hands these to the ATen op positionally; a value of the wrong type
+# fails PyTorch's overload resolution with this message
+_ATEN_STFT_ARGS = (("Tensor", "input"), ("int", "n_fft"), ("int?", "hop_length"),
+                   ("int?", "win_length"), ("Tensor?", "window"), ("bool", "normalized"),
+                   ("bool?", "onesided"), ("bool?", "return_complex"),
+                   ("bool?", "align_to_window"))
+_STFT_OVERLOADS = (
+    ' * (Tensor input, int n_fft, int hop_length = None, int win_length = None, Tensor window '
+    '= None, bool center = True, str pad_mode = "reflect", bool normalized = False, bool '
+    'onesided = None, bool return_complex = None, bool align_to_window = None)\n'
+    ' * (Tensor input, int n_fft, int hop_length = None, int win_length = None, Tensor window '
+    '= None, bool normalized = False, bool onesided = None, bool return_complex = None, bool '
+    'align_to_window = None)\n')
+
+
+def _fits(kind, value):
+    if value is None:
+        return kind.endswith("?")
+    kind = kind.rstrip("?")
+    if kind == "int":
+        return hasattr(value, "__index__") and not _not_int(value)
+    if kind == "Tensor":
+        from ..._tensor import Tensor
+        return isinstance(value, Tensor)
+    return isinstance(value, bool)
+
+
+def _shown_type(value):
+    if isinstance(value, list):  # (the parser lists a list's element types)
+        return f"list of [{', '.join(_type_name(v) for v in value)}]"
+    return _type_name(value)
+
+
+def _check_stft_types(values):
+    """values: those of _ATEN_STFT_ARGS.  (PyTorch marks the input and n_fft when refused,
+    every argument from the hop_length on.)"""
+    fits = [_fits(kind, v) for (kind, _), v in zip(_ATEN_STFT_ARGS, values)]
+    if all(fits):
+        return
+    got = [_type_name(v) for v in values]
+    marked = [name if ok and i < 2 else f"!{_shown_type(v)}!"
+              for i, (ok, name, v) in enumerate(zip(fits, got, values))]
+    raise TypeError(f"stft() received an invalid combination of arguments - got "
+                    f"({', '.join(got)}), but expected one of:\n{_STFT_OVERLOADS}      didn't "
+                    f"match because some of the arguments have invalid types: "
+                    f"({', '.join(marked)})\n")
+
+
+def _stft_public(binding):
+    def stft(self, n_fft, hop_length=None, win_length=None, window=None, center=True,
+             pad_mode="reflect", normalized=False, onesided=None, return_complex=None,
+             align_to_window=None):
+        if center and not _fits("Tensor", self):
+            self.dim()  # (torch.stft reads the input's dims first: Python's AttributeError)
+        if not center:  # (torch.stft reads pad_mode only to pad)
+            pad_mode = "reflect"
+        elif not isinstance(pad_mode, str):
+            raise TypeError(f"pad(): argument 'mode' (position 3) must be str, not "
+                            f"{_type_name(pad_mode)}")
+        _check_stft_types((self, n_fft, hop_length, win_length, window, normalized, onesided,
+                           return_complex, align_to_window))
+        return binding(self, n_fft, hop_length, win_length, window, center, pad_mode,
+                       normalized, onesided, return_complex, align_to_window)
+    return stft
+
+
 def _declare():
     define("stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
            "Tensor? window=None, bool center=True, str pad_mode='reflect', "
            "bool normalized=False, bool? onesided=None, bool? return_complex=None, "
            "bool? align_to_window=None) -> Tensor", decomposition=_stft, tags=("fft",))
+    overload(OPS["stft"], _stft_public)
     define("istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, "
            "Tensor? window=None, bool center=True, bool normalized=False, "
            "bool? onesided=None, int? length=None, bool return_complex=False) -> Tensor",

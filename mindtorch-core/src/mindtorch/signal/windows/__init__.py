@@ -4,6 +4,8 @@ operations, so values round alike."""
 import math
 from collections.abc import Iterable
 
+from ..._layout import strided as _strided
+
 __all__ = ["bartlett", "blackman", "cosine", "exponential", "gaussian", "general_cosine",
            "general_hamming", "hamming", "hann", "kaiser", "nuttall"]
 
@@ -19,7 +21,7 @@ def _start(name, M, dtype, layout):
     dtype = dtype or T.get_default_dtype()
     if M < 0:
         raise ValueError(f"{name} requires non-negative window length, got M={M}")
-    if layout is not None and layout is not T.strided:
+    if layout is not T.strided:  # (an explicit None too, as torch)
         raise ValueError(f"{name} is implemented for strided tensors only, got: {layout}")
     if dtype not in (T.float32, T.float64):
         raise ValueError(f"{name} expects float32 or float64 dtypes, got: {dtype}")
@@ -40,7 +42,7 @@ def _linspace(start, end, M, dtype, device, requires_grad):
                          requires_grad=requires_grad)
 
 
-def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=None, device=None,
+def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=_strided, device=None,
                 requires_grad=False):
     dtype = _start("exponential", M, dtype, layout)
     if tau <= 0:
@@ -57,7 +59,7 @@ def exponential(M, *, center=None, tau=1.0, sym=True, dtype=None, layout=None, d
     return _M().exp(-_M().abs(k))
 
 
-def cosine(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def cosine(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     dtype = _start("cosine", M, dtype, layout)
     trivial = _empty(M, dtype, device, requires_grad)
     if trivial is not None:
@@ -67,7 +69,7 @@ def cosine(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=F
     return _M().sin(k)
 
 
-def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=None, device=None,
+def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=_strided, device=None,
              requires_grad=False):
     dtype = _start("gaussian", M, dtype, layout)
     if std <= 0:
@@ -81,7 +83,7 @@ def gaussian(M, *, std=1.0, sym=True, dtype=None, layout=None, device=None,
     return _M().exp(-(k ** 2))
 
 
-def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=None, device=None,
+def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=_strided, device=None,
            requires_grad=False):
     T = _M()
     dtype = _start("kaiser", M, dtype, layout)
@@ -97,7 +99,7 @@ def kaiser(M, *, beta=12.0, sym=True, dtype=None, layout=None, device=None,
     return T.i0(T.sqrt(beta * beta - T.pow(k, 2))) / T.i0(beta)
 
 
-def bartlett(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def bartlett(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     dtype = _start("bartlett", M, dtype, layout)
     trivial = _empty(M, dtype, device, requires_grad, ones_for_one=True)
     if trivial is not None:
@@ -107,7 +109,7 @@ def bartlett(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad
     return 1 - _M().abs(k)
 
 
-def general_cosine(M, *, a, sym=True, dtype=None, layout=None, device=None,
+def general_cosine(M, *, a, sym=True, dtype=None, layout=_strided, device=None,
                    requires_grad=False):
     """sum_i (-1)^i a_i cos(2 pi i n / (M - 1)) (M instead of M - 1 when not sym)."""
     T = _M()
@@ -128,28 +130,29 @@ def general_cosine(M, *, a, sym=True, dtype=None, layout=None, device=None,
     return (a_i.unsqueeze(-1) * T.cos(i.unsqueeze(-1) * k)).sum(0)
 
 
-def general_hamming(M, *, alpha=0.54, sym=True, dtype=None, layout=None, device=None,
+def general_hamming(M, *, alpha=0.54, sym=True, dtype=None, layout=_strided, device=None,
                     requires_grad=False):
     return general_cosine(M, a=[alpha, 1.0 - alpha], sym=sym, dtype=dtype, layout=layout,
                           device=device, requires_grad=requires_grad)
 
 
-def hamming(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def hamming(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     return general_hamming(M, sym=sym, dtype=dtype, layout=layout, device=device,
                            requires_grad=requires_grad)
 
 
-def hann(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def hann(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     return general_hamming(M, alpha=0.5, sym=sym, dtype=dtype, layout=layout, device=device,
                            requires_grad=requires_grad)
 
 
-def blackman(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def blackman(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
+    _start("blackman", M, dtype, layout)  # (checked under its own name first, as torch)
     return general_cosine(M, a=[0.42, 0.5, 0.08], sym=sym, dtype=dtype, layout=layout,
                           device=device, requires_grad=requires_grad)
 
 
-def nuttall(M, *, sym=True, dtype=None, layout=None, device=None, requires_grad=False):
+def nuttall(M, *, sym=True, dtype=None, layout=_strided, device=None, requires_grad=False):
     return general_cosine(M, a=[0.3635819, 0.4891775, 0.1365995, 0.0106411], sym=sym,
                           dtype=dtype, layout=layout, device=device,
                           requires_grad=requires_grad)
