@@ -409,8 +409,8 @@ def sum(input, dim=None, dtype=None):
         vals = vals.to(dtype)
     if dim is None:
         return vals.sum()
-    dims = [dim] if isinstance(dim, int) else list(dim)
-    dims = sorted({d % s.ndim for d in dims})
+    from .._ops._argcheck import wrap_dims
+    dims = sorted(wrap_dims([dim] if isinstance(dim, int) else list(dim), s.ndim))
     sd = s._idx.shape[0]
     dense_dims = [d - sd + 1 for d in dims if d >= sd]
     if dense_dims:
@@ -437,11 +437,14 @@ def _grouped(s, dim):
 
 def _softmax(input, dim, dtype, log):
     M = _M()
-    if not isinstance(input, SparseTensor):
-        f = M.log_softmax if log else M.softmax
-        return f(input, dim, dtype=dtype)
+    if not isinstance(input, SparseTensor) or not input.is_sparse:  # (PyTorch: COO only)
+        from ._dispatch import missing
+        key = input._device.type if isinstance(input, SparseTensor) else \
+            {"cpu": "CPU", "meta": "Meta"}.get(input.device.type, input.device.type)
+        missing("_sparse_log_softmax" if log else "_sparse_softmax", key)()
+    from .._ops._argcheck import wrap_dim
     s = _coalesced_coo(input)
-    dim = dim % s.ndim
+    dim = wrap_dim(dim, s.ndim)
     if dim >= s._idx.shape[0]:
         raise NotImplementedError("sparse.softmax over a dense dim is not supported")
     vals = s._values_of() if dtype is None else s._values_of().to(dtype)

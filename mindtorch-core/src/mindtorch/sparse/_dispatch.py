@@ -25,11 +25,32 @@ def kernel(op, key_type):
     return fn if fn is not None else missing(op.name, key_type)
 
 
+# The ATen overload (or the op a composite reaches first) PyTorch names in its error;
+# the comparisons name .Tensor or .Scalar by their other operand.
+_ATEN_NAMES = {
+    "mean": "mean.dim", "std": "std.correction", "var": "var.correction",
+    "sort": "sort.stable", "where": "where.self", "fill_": "fill_.Scalar",
+    "count_nonzero": "count_nonzero.dim_IntList", "softmax": "_softmax",
+    "functional_softmax": "_softmax", "log_softmax": "_log_softmax",
+    "functional_log_softmax": "_log_softmax", "ones_like": "fill_.Scalar",
+    "full_like": "fill_.Scalar", "randn_like": "normal_", "rand_like": "uniform_",
+}
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _aten_name(name, args):
+    if name in _COMPARISONS or name.rstrip("_") in _COMPARISONS:
+        return name + (".Tensor" if len(args) > 1 and isinstance(args[1], Tensor) else
+                       ".Scalar")
+    return _ATEN_NAMES.get(name, name)
+
+
 def missing(name, key_type):
     """PyTorch's error for an op its sparse layout lacks."""
     def fn(*args):
         raise NotImplementedError(
-            f"Could not run 'aten::{name}' with arguments from the '{key_type}' backend. "
+            f"Could not run 'aten::{_aten_name(name, args)}' with arguments from the "
+            f"'{key_type}' backend. "
             f"This could be because the operator doesn't exist for this backend, or was "
             f"omitted during the selective/custom build process (if using custom build).")
     return fn
@@ -340,7 +361,7 @@ def div_(a, b, rounding_mode=None):
 
 def pow_(s, exponent):
     if not _scalar(exponent):
-        raise NotImplementedError("pow: a sparse base needs a scalar exponent")
+        missing("pow.Tensor_Tensor", s._device.type)()
     if exponent == 0:
         raise RuntimeError("pow: cannot raise to zeroth power on sparse tensor; it would make "
                            "the result tensor dense")
