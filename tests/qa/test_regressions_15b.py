@@ -69,3 +69,48 @@ def test_unsupported_sparse_ops_name_the_aten_overload(expr):
     "L.sparse.log_softmax(L.ones(2), 0)", "L.sparse.softmax(s.to_sparse_csr(), 1)"])
 def test_sparse_sum_and_softmax_dims_and_layouts(expr):
     _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L)}))
+
+
+def _hybrid(L):
+    return L.sparse_coo_tensor(L.tensor([[0, 2, 0]]), L.tensor([[1., 2.], [3., 4.], [5, 6]]))
+
+
+@pytest.mark.parametrize("expr", [
+    "s.sum(1, keepdim=True)", "s.sum(0, keepdim=True)", "s.sum((0, 1), keepdim=True)",
+    "s.sum_to_size(1, 4)", "s.sum_to_size(3, 1)", "h.sum(1, keepdim=True)",
+    "h.sum(0, keepdim=True)", "s.to_sparse_csr().sum(1, keepdim=True)",
+    "s.to_sparse_csr().sum(0, keepdim=True)", "s.sum(1, keepdim=True, dtype=L.float64)",
+    "s.sum(1, keepdim=True)._indices()", "L.sum(s, 1, True)"])
+def test_sparse_sum_keepdim(expr):
+    _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "h": _hybrid(L)}))
+
+
+def test_sparse_sum_keepdim_gradient():
+    def program(L):
+        v = L.tensor([3., 4., 5., 6.], requires_grad=True)
+        s = L.sparse_coo_tensor(L.tensor([[0, 1, 1, 0], [2, 0, 2, 2]]), v, (3, 4))
+        r = s.sum(1, keepdim=True)
+        (r.to_dense() * L.tensor([[1.], [2.], [3.]])).sum().backward()
+        return r, v.grad
+    _same_head(program)
+
+
+@pytest.mark.parametrize("expr", [
+    "s * L.ones(4)", "s * L.arange(3.).reshape(3, 1)", "s * L.ones(1, 4)", "L.arange(4) * s",
+    "s * L.ones(5)", "c * L.ones(4)", "c + L.ones(3, 4)", "c + L.ones(4)",
+    "c.add(L.ones(3, 4, dtype=L.float64), alpha=2)", "c - L.ones(3, 4)", "s + L.ones(3, 4)",
+    "s + L.sparse_coo_tensor(L.tensor([[0]]), L.tensor([1.]), (3,))",
+    "L.ones(3, 4) + L.sparse_coo_tensor(L.tensor([[0]]), L.tensor([1.]), (3,))",
+    "(c + L.ones(4, 3).t()).stride()"])
+def test_sparse_products_broadcast_and_csr_plus_dense(expr):
+    _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "c": _coo(L).to_sparse_csr()}))
+
+
+def test_sparse_times_broadcast_dense_gradient():
+    def program(L):
+        w = L.tensor([[1.], [2.], [3.]], requires_grad=True)
+        v = L.tensor([3., 4., 5., 6.], requires_grad=True)
+        r = w * L.sparse_coo_tensor(L.tensor([[0, 1, 1, 0], [2, 0, 2, 2]]), v, (3, 4))
+        L.sparse.sum(r).backward()
+        return r, w.grad, v.grad
+    _same_head(program)

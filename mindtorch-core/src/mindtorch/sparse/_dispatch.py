@@ -208,9 +208,8 @@ def _cat_coo(a, b, alpha):
     M = _M()
     a, b = _coo(a), _coo(b)
     if a.shape != b.shape:
-        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
-                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
-                           f"dense-sparse addition does not currently support broadcasting)")
+        raise RuntimeError(f"add: expected sizes of 'self' and 'other' to match, but "
+                           f"{list(a.shape)} != {list(b.shape)}")
     if a._idx.shape[0] != b._idx.shape[0]:
         raise RuntimeError("add: expected sparse tensors with the same sparse_dim")
     dtype = M.promote_types(a.dtype, b.dtype)
@@ -274,16 +273,24 @@ def add(a, b, alpha=1):
         r = _cat_coo(a, b, alpha)
         both = a.is_sparse and b.is_sparse and a._coalesced and b._coalesced
         return _back(a, T.coalesced(r) if both or not a.is_sparse else r)
-    if _sparse(a):
+    if _sparse(a) and a.is_sparse:
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
                            "instead.")
+    if _sparse(a):  # (PyTorch adds a CSR self into the dense other, alpha scaling self)
+        return _dense_plus_sparse(b, a, alpha, "op2-sparse")
+    return _dense_plus_sparse(a, b, alpha, "dense-sparse")
+
+
+def _dense_plus_sparse(d, s, alpha, kind):
     M = _M()
-    if tuple(a.shape) != tuple(b.shape):
+    if tuple(d.shape) != tuple(s.shape):
         raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
-                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
-                           f"dense-sparse addition does not currently support broadcasting)")
-    out = a.to(M.promote_types(a.dtype, b.dtype), copy=True)
-    return _add_into(out, b, alpha)
+                           f"size {list(d.shape)} while other has size {list(s.shape)} (FYI: "
+                           f"{kind} addition does not currently support broadcasting)")
+    out = d.to(M.promote_types(d.dtype, s.dtype), copy=True)
+    if kind == "op2-sparse":
+        out = out.contiguous()
+    return _add_into(out, s, alpha)
 
 
 def _no_csr(*tensors):
@@ -331,10 +338,22 @@ def mul(a, b):
         return _back(a, T._like(sa, sa._vals * T.mask_values(T.dense_of(b), sa), True))
     s, d = (a, b) if _sparse(a) else (b, a)
     if tuple(d.shape) != tuple(s.shape):
-        raise RuntimeError(f"mul: a sparse tensor and a dense tensor of size {list(d.shape)} "
-                           f"(expected {list(s.shape)})")
+        d = _dense_to_shape_of(d, s)
     sc = _coo(s)
     return _back(s, T._like(sc, sc._vals * T.mask_values(d, sc)))
+
+
+def _dense_to_shape_of(d, s):
+    """The dense factor of a sparse product broadcast to the sparse one's shape (PyTorch
+    masks it by the sparse pattern, so it may not grow the result)."""
+    from .._shapes import broadcast_shapes
+    if s.is_sparse and tuple(broadcast_shapes(d.shape, s.shape)) == tuple(s.shape):
+        return d.expand(s.shape)
+    if not s.is_sparse:
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(d.shape)} but mask has size {list(s.shape)}")
+    raise RuntimeError(f"mul: a sparse tensor and a dense tensor of size {list(d.shape)} "
+                       f"(expected {list(s.shape)})")
 
 
 def mul_(a, b):
@@ -407,13 +426,23 @@ def sum_(s, dim=None, keepdim=False, dtype=None):
     if dim is not None and not s.is_sparse and not keepdim:
         raise RuntimeError("reduction operations on CSR tensors with keepdim=False is "
                            "unsupported")
-    s = _coo(s)
+    like, s = s, _coo(s)
     vals = s._vals if dtype is None else s._vals.to(dtype)
     if dim is None or set(dim) >= set(range(s.ndim)):
         return vals.sum(dtype=None if dtype is None else dtype) if not keepdim else \
             vals.sum().reshape((1,) * s.ndim)
-    if keepdim:
-        raise NotImplementedError("sum: keepdim=True is not supported for sparse tensors")
+    r = _sum_dims(s, vals, dim)
+    if not keepdim:
+        return r
+    if not _sparse(r):  # (every sparse dim reduced)
+        return r.reshape([1 if d in dim else n for d, n in enumerate(s.shape)])
+    for d in sorted(dim):  # (the reduced dims come back as size-1 dims, as PyTorch does)
+        r = _shape.unsqueeze(r, d)
+    return _back(like, r)
+
+
+def _sum_dims(s, vals, dim):
+    """COO s (its values vals) summed over some of its dims."""
     sd = s._idx.shape[0]
     sparse_dims = [d for d in dim if d < sd]
     dense_dims = [d - sd + 1 for d in dim if d >= sd]
