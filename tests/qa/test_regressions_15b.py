@@ -114,3 +114,28 @@ def test_sparse_times_broadcast_dense_gradient():
         L.sparse.sum(r).backward()
         return r, w.grad, v.grad
     _same_head(program)
+
+
+_CSR = "L.sparse_csr_tensor(L.tensor({}), L.tensor({}), L.tensor({}), {}, check_invariants=True)"
+
+
+@pytest.mark.parametrize("expr", [
+    _CSR.format([0, 2, 1], [0, 1], [1., 2.], (2, 2)), _CSR.format([1, 1, 2], [0, 1], [1., 2.], (2, 2)),
+    _CSR.format([0, 1, 2], [0, 5], [1., 2.], (2, 2)), _CSR.format([0, 1, 2], [0, -1], [1., 2.], (2, 2)),
+    _CSR.format([0, 2, 2], [1, 0], [1., 2.], (2, 2)), _CSR.format([0, 2, 2], [1, 1], [1., 2.], (2, 2)),
+    _CSR.format([0, 2, 1, 2], [0, 1], [1., 2.], (3, 2)), _CSR.format([0, 3, 2], [0, 1], [1., 2.], (2, 2)),
+    _CSR.format([0, 3, 3, 2], [0, 1, 0], [1., 2., 3.], (3, 2)),
+    _CSR.format([0, 1, 2], [0, 1], [1., 2., 3.], (2, 2)), _CSR.format([0, 1], [0, 1], [1., 2.], (2, 2)),
+    _CSR.format([0, 1, 3], [0, 1], [1., 2.], (2, 2)), _CSR.format([0, 1, 2], [1, 0], [1., 2.], (2, 2)),
+    "L.sparse_coo_tensor(L.tensor([[0, -1], [1, -2]]), L.tensor([1., 2.]))",
+    "L.sparse_coo_tensor(L.tensor([[0, 1], [1, -2]]), L.tensor([1., 2.]))",
+    "L.sparse_coo_tensor(L.tensor([[0, -1], [1, -2]]), L.tensor([1., 2.]), (2, 2), "
+    "check_invariants=True)",
+    "L.sparse_coo_tensor([[0, 1]], [1, 2], (3,), requires_grad=True)",
+    "L.sparse_csr_tensor(L.tensor([0, 1, 2]), L.tensor([0, 1]), L.tensor([1, 2]), "
+    "requires_grad=True)",
+    "L.ones(2, 2).to_sparse().to_dense(dtype=L.float32)",
+    "L.ones(2, 2).to_sparse_csr().to_dense(dtype=L.float64)",
+    "L.ones(2, 2).to_sparse(3)", "L.ones(2, 2).to_sparse(-1)"])
+def test_sparse_construction_checks(expr):
+    _same_head(lambda L: eval(expr, {"L": L}))

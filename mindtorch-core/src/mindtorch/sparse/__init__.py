@@ -104,6 +104,9 @@ def _from_values(values, make):
 
 def _finish(s, requires_grad):
     if requires_grad:
+        if not (s.dtype.is_floating_point or s.dtype.is_complex):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         if s._grad_fn is not None:
             raise RuntimeError("sparse_coo_tensor(): requires_grad=True needs values without "
                                "history")
@@ -140,6 +143,7 @@ def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=Non
                            f"{indices.shape[1]}, nnz from values: {values.shape[0]}")
     sd = indices.shape[0]
     if size is None:
+        _check_nonnegative(indices)
         lead = (indices.amax(1) + 1).tolist() if indices.shape[1] else [0] * sd
         size = tuple(lead) + tuple(values.shape[1:])
     size = tuple(int(n) for n in size)
@@ -159,14 +163,54 @@ def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=Non
 def _check_coo(indices, size):
     if indices.shape[1] == 0:
         return
-    if bool((indices < 0).any()):
-        raise RuntimeError("found negative index " + str(int(indices.min())) + " for dim " +
-                           str(int((indices < 0).any(1).int().argmax())))
+    _check_nonnegative(indices)
     top = indices.amax(1).tolist()
     for d, (m, n) in enumerate(zip(top, size)):
         if m >= n:
             raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is {n} "
                                f"but found index {m}")
+
+
+def _check_nonnegative(indices):
+    """PyTorch's error for the first sparse dim holding a negative index (its least)."""
+    if not indices.shape[1]:
+        return
+    for d, least in enumerate(indices.amin(1).tolist()):
+        if least < 0:
+            raise RuntimeError(f"found negative index {least} for dim {d}")
+
+
+# PyTorch's CSR invariants, checked in its order: (what fails, its statement)
+_CSR_INVARIANTS = (
+    (lambda crow, col, ncols: int(crow[0]) != 0, "`crow_indices[..., 0] == 0`"),
+    (lambda crow, col, ncols: int(crow[-1]) != col.shape[0], "`crow_indices[..., -1] == nnz`"),
+    (lambda crow, col, ncols: bool(((crow[1:] - crow[:-1]) < 0).any()
+                                   | ((crow[1:] - crow[:-1]) > ncols).any()),
+     "`0 <= crow_indices[..., 1:] - crow_indices[..., :-1] <= ncols`"),
+    (lambda crow, col, ncols: col.shape[0] > 0 and (int(col.max()) >= ncols or
+                                                    int(col.min()) < 0),
+     "`0 <= col_indices < ncols`"),
+    (lambda crow, col, ncols: _unsorted_rows(crow, col),
+     ("`col_indices[..., crow_indices[..., i - 1]:crow_indices[..., i]] for all i = 1, ..., "
+      "nrows are sorted and distinct along the last dimension values`")),
+)
+
+
+def _unsorted_rows(crow, col):
+    """Whether some row's column indices are not strictly increasing."""
+    if col.shape[0] < 2:
+        return False
+    M = _M()
+    rows = M.repeat_interleave(M.arange(crow.shape[0] - 1, device=crow.device),
+                               crow[1:] - crow[:-1])
+    same_row = rows[1:] == rows[:-1]
+    return bool((same_row & (col[1:] <= col[:-1])).any())
+
+
+def _check_csr(crow, col, ncols):
+    for fails, statement in _CSR_INVARIANTS:
+        if fails(crow, col, ncols):
+            raise RuntimeError(f"{statement} is not satisfied.")
 
 
 def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None,
@@ -180,20 +224,16 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
         raise RuntimeError("sparse_csr_tensor: batched or hybrid CSR tensors are not supported "
                            "(crow_indices, col_indices and values must be 1-D)")
     if col.shape[0] != values.shape[0]:
-        raise RuntimeError(f"col_indices and values must have the same number of elements, "
-                           f"but got {col.shape[0]} and {values.shape[0]}")
+        raise RuntimeError(f"col_indices.shape[-1] must be equal to nnz (={values.shape[0]}) as "
+                           f"defined by values.shape[0], but got {col.shape[0]}")
     if size is None:
         size = (crow.shape[0] - 1, int(col.max()) + 1 if col.shape[0] else 0)
     size = tuple(int(n) for n in size)
     if len(size) != 2 or crow.shape[0] != size[0] + 1:
-        raise RuntimeError(f"crow_indices.size(-1) must be equal to size[-2] + 1 (that is "
-                           f"{size[0] + 1}), but got: {crow.shape[0]}")
+        raise RuntimeError(f"crow_indices.shape[-1] must be equal to the number of rows + 1 "
+                           f"(={size[0] + 1}), but got {crow.shape[0]}")
     if check_invariants:
-        if int(crow[-1]) != col.shape[0] or bool((crow[1:] < crow[:-1]).any()):
-            raise RuntimeError("`crow_indices[..., -1] == nnz` and non-decreasing crow_indices "
-                               "are required")
-        if col.shape[0] and (int(col.max()) >= size[1] or int(col.min()) < 0):
-            raise RuntimeError("`0 <= col_indices < ncols` is not satisfied.")
+        _check_csr(crow, col, size[1])
     s = _from_values(values, lambda v: make_csr(crow, col, v, size))
     return _finish(s, requires_grad)
 

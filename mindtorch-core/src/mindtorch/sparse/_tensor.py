@@ -118,8 +118,10 @@ class SparseTensor(Tensor):
         return _Coalesce.apply(self) if self._requires_grad else coalesced(self)
 
     def to_dense(self, dtype=None, *, masked_grad=None):
-        r = _ToDense.apply(self) if self._requires_grad else dense_of(self)
-        return r if dtype is None else r.to(dtype)
+        if dtype is not None:
+            raise RuntimeError(f"dtype argument is not supported by "
+                               f"{'sparse' if self.is_sparse else 'sparse_csr'}_to_dense")
+        return _ToDense.apply(self) if self._requires_grad else dense_of(self)
 
     def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
         if args and layout is None and not isinstance(args[0], int):
@@ -366,8 +368,8 @@ def to_coo(dense, sparse_dim=None):
     M = _M()
     sd = dense.ndim if sparse_dim is None else sparse_dim
     if not 0 <= sd <= dense.ndim:
-        raise RuntimeError(f"sparse_dim argument must be in [0,{dense.ndim}] range, but "
-                           f"{sd} is given")
+        raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in [0,{dense.ndim}] "
+                           f"range, but {sd} is given")
     flat = dense.reshape((-1,) + tuple(dense.shape[sd:]))
     nz = flat.ne(0)
     if sd < dense.ndim:
