@@ -3,6 +3,7 @@ torch."""
 import warnings
 
 import mindtorch
+import numpy as np
 import pytest
 from reference import same_errors, tagged_outcome
 
@@ -129,13 +130,45 @@ _CSR = "L.sparse_csr_tensor(L.tensor({}), L.tensor({}), L.tensor({}), {}, check_
     _CSR.format([0, 1, 3], [0, 1], [1., 2.], (2, 2)), _CSR.format([0, 1, 2], [1, 0], [1., 2.], (2, 2)),
     "L.sparse_coo_tensor(L.tensor([[0, -1], [1, -2]]), L.tensor([1., 2.]))",
     "L.sparse_coo_tensor(L.tensor([[0, 1], [1, -2]]), L.tensor([1., 2.]))",
-    "L.sparse_coo_tensor(L.tensor([[0, -1], [1, -2]]), L.tensor([1., 2.]), (2, 2), "
-    "check_invariants=True)",
+    ("L.sparse_coo_tensor(L.tensor([[0, -1], [1, -2]]), L.tensor([1., 2.]), (2, 2), "
+     "check_invariants=True)"),
     "L.sparse_coo_tensor([[0, 1]], [1, 2], (3,), requires_grad=True)",
-    "L.sparse_csr_tensor(L.tensor([0, 1, 2]), L.tensor([0, 1]), L.tensor([1, 2]), "
-    "requires_grad=True)",
+    ("L.sparse_csr_tensor(L.tensor([0, 1, 2]), L.tensor([0, 1]), L.tensor([1, 2]), "
+     "requires_grad=True)"),
     "L.ones(2, 2).to_sparse().to_dense(dtype=L.float32)",
     "L.ones(2, 2).to_sparse_csr().to_dense(dtype=L.float64)",
     "L.ones(2, 2).to_sparse(3)", "L.ones(2, 2).to_sparse(-1)"])
 def test_sparse_construction_checks(expr):
     _same_head(lambda L: eval(expr, {"L": L}))
+
+
+def test_sparse_parameter_checkpoint_keeps_parameter_and_requires_grad():
+    import io
+    buf = io.BytesIO()
+    mindtorch.save({"p": mindtorch.nn.Parameter(mindtorch.ones(2, 2).to_sparse())}, buf)
+    for load in (lambda: torch.load(buf), lambda: mindtorch.load(buf),
+                 lambda: mindtorch.load(buf, weights_only=True)):
+        buf.seek(0)
+        p = load()["p"]
+        assert p.requires_grad and str(p.layout) == "torch.sparse_coo"
+        assert "Parameter containing" in repr(p)
+
+
+@pytest.mark.parametrize("foreach", [None, False])
+def test_clip_grad_value_of_sparse_gradients(foreach):
+    def program(L):
+        emb = L.nn.Embedding(5, 2, sparse=True)
+        emb(L.tensor([3, 1, 3])).sum().backward()
+        L.nn.utils.clip_grad_value_(emb.parameters(), 0.5, foreach=foreach)
+        return emb.weight.grad
+    _same_head(program)
+
+
+def test_clip_grad_value_dense_values():
+    def program(L):
+        p = L.nn.Parameter(L.zeros(5))
+        p.grad = L.tensor([-2., -0.5, 0.1, float("inf"), float("nan")])
+        L.nn.utils.clip_grad_value_([p], 0.4)
+        return p.grad
+    ours, theirs = same_errors(program)
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
