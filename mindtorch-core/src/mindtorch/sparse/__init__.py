@@ -10,6 +10,7 @@ from .._layout import sparse_coo, sparse_csr, strided
 from .._tensor import Tensor
 from . import _legacy
 from . import _tensor as T
+from ._nodes import recorded_as
 from ._tensor import SparseTensor, make_coo, make_csr
 
 __all__ = [
@@ -422,27 +423,40 @@ def mm(mat1, mat2, reduce="sum"):
     reduce (CSR mat1): "sum", "mean", "amax" / "max", "amin" / "min" over each row."""
     if reduce != "sum":
         return _mm_reduce(mat1, mat2, reduce)
-    if not isinstance(mat1, SparseTensor) or isinstance(mat2, SparseTensor) or \
-            not mat1._requires_grad:
+    if not isinstance(mat1, SparseTensor) or isinstance(mat2, SparseTensor):
         return _M().mm(mat1, mat2)
     from ._dispatch import _check_mm
     _check_mm(mat1, mat2)
+    return recorded_as("SparseAddmmBackward0", _spmm if mat1._requires_grad else _M().mm,
+                       mat1, mat2)
+
+
+def _spmm(mat1, mat2):
     s = _coalesced_coo(mat1)
     rows, cols = s._idx[0], s._idx[1]
     out = _M().zeros((s.shape[0], mat2.shape[1]), dtype=mat2.dtype, device=mat2.device)
-    out = out.index_add(0, rows, s._values_of().unsqueeze(1) * mat2.index_select(0, cols))
-    return out
+    return out.index_add(0, rows, s._values_of().unsqueeze(1) * mat2.index_select(0, cols))
 
 
 def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
-    return mat * beta + mm(mat1, mat2) * alpha
+    return recorded_as("SparseAddmmBackward0",
+                       lambda m, a, b: m * beta + mm(a, b) * alpha, mat, mat1, mat2)
 
 
 def sum(input, dim=None, dtype=None):
     """The sum of the specified entries; over some dims a sparse tensor (dense when every
     sparse dim is reduced).  The gradient is sparse, in input's pattern."""
-    if not isinstance(input, SparseTensor):
-        return input.sum() if dim is None else input.sum(dim)
+    if not (isinstance(input, SparseTensor) and input.is_sparse):  # (PyTorch: COO only)
+        if dim is None:
+            raise RuntimeError(f"coalesce expected sparse coordinate tensor layout but got "
+                               f"{'SparseCsr' if isinstance(input, SparseTensor) else 'Strided'}")
+        _refuse("_indices", input)
+    if dim is None:
+        return _sum(input, dim, dtype)
+    return recorded_as("SparseSumBackward0", lambda x: _sum(x, dim, dtype), input)
+
+
+def _sum(input, dim, dtype):
     s = _coalesced_coo(input)
     vals = s._values_of()
     if dtype is not None:
@@ -464,6 +478,14 @@ def sum(input, dim=None, dtype=None):
     return r.coalesce()
 
 
+def _refuse(op, input):
+    """PyTorch's error for a COO-only op given a CSR or dense input."""
+    from ._dispatch import missing
+    key = input._device.type if isinstance(input, SparseTensor) else \
+        {"cpu": "CPU", "meta": "Meta"}.get(input.device.type, input.device.type)
+    missing(op, key)()
+
+
 def _grouped(s, dim):
     """Each entry's group along dim (the entries sharing all other sparse indices)."""
     M = _M()
@@ -478,10 +500,7 @@ def _grouped(s, dim):
 def _softmax(input, dim, dtype, log):
     M = _M()
     if not isinstance(input, SparseTensor) or not input.is_sparse:  # (PyTorch: COO only)
-        from ._dispatch import missing
-        key = input._device.type if isinstance(input, SparseTensor) else \
-            {"cpu": "CPU", "meta": "Meta"}.get(input.device.type, input.device.type)
-        missing("_sparse_log_softmax" if log else "_sparse_softmax", key)()
+        _refuse("_sparse_log_softmax" if log else "_sparse_softmax", input)
     from .._ops._argcheck import wrap_dim
     s = _coalesced_coo(input)
     dim = wrap_dim(dim, s.ndim)
@@ -504,11 +523,13 @@ def _softmax(input, dim, dtype, log):
 
 def softmax(input, dim, *, dtype=None):
     """Softmax over the specified entries along dim (unspecified ones count as -inf)."""
-    return _softmax(input, dim, dtype, False)
+    return recorded_as("SparseSoftmaxBackward0", lambda x: _softmax(x, dim, dtype, False),
+                       input)
 
 
 def log_softmax(input, dim, *, dtype=None):
-    return _softmax(input, dim, dtype, True)
+    return recorded_as("SparseLogSoftmaxBackward0", lambda x: _softmax(x, dim, dtype, True),
+                       input)
 
 
 def _missing(name):
