@@ -10,7 +10,7 @@ from .._layout import sparse_coo, sparse_csr, strided
 from .._tensor import Tensor
 from . import _legacy
 from . import _tensor as T
-from ._nodes import recorded_as
+from ._nodes import SparseDenseMm, recorded_as
 from ._tensor import SparseTensor, make_coo, make_csr
 
 __all__ = [
@@ -427,8 +427,10 @@ def mm(mat1, mat2, reduce="sum"):
         return _M().mm(mat1, mat2)
     from ._dispatch import _check_mm
     _check_mm(mat1, mat2)
-    return recorded_as("SparseAddmmBackward0", _spmm if mat1._requires_grad else _M().mm,
-                       mat1, mat2)
+    if not mat1._requires_grad:
+        return SparseDenseMm.apply(mat1, mat2) if mat2.requires_grad and \
+            _M().is_grad_enabled() else _M().mm(mat1, mat2)
+    return recorded_as("SparseAddmmBackward0", _spmm, mat1, mat2)
 
 
 def _spmm(mat1, mat2):

@@ -47,3 +47,18 @@ def recorded_as(name, fn, *inputs):
     if cls is None:
         cls = _CLASSES[name] = node_name(name)(type(name, (_Composite,), {}))
     return cls.apply(fn, *inputs)
+
+
+@node_name("SparseAddmmBackward0")
+class SparseDenseMm(Function):
+    """torch.sparse.mm(sparse, dense) when only the dense operand requires grad (a graph's
+    fixed adjacency): one mm each way."""
+    @staticmethod
+    def forward(ctx, s, d):
+        ctx.save_for_backward(s)
+        return _M().mm(s, d)
+
+    @staticmethod
+    def backward(ctx, g):
+        (s,) = ctx.saved_tensors
+        return None, _M().mm(s.t(), g)
