@@ -222,3 +222,34 @@ def test_sparse_softmax_then_mm_gradient():
     assert [x[:3] for x in ours] == [x[:3] for x in theirs]
     for x, y in zip(ours, theirs):  # (the softmax backward rounds differently: 1 ulp)
         np.testing.assert_allclose(x[3], y[3], rtol=1e-6)
+
+
+def _batched(L):
+    return L.sparse_coo_tensor(L.tensor([[0, 1, 1], [0, 1, 0], [1, 0, 2]]),
+                               L.tensor([1., 2., 3.]), (2, 2, 3))
+
+
+@pytest.mark.parametrize("wrt", ["dense", "sparse", "values"])
+def test_sparse_bmm_and_its_gradients(wrt):
+    def program(L):
+        v = L.tensor([1., 2., 3.], requires_grad=wrt == "values")
+        s = L.sparse_coo_tensor(L.tensor([[0, 1, 1], [0, 1, 0], [1, 0, 2]]), v, (2, 2, 3))
+        s = s.requires_grad_() if wrt == "sparse" else s
+        d = L.arange(12.).reshape(2, 3, 2).requires_grad_(wrt == "dense")
+        y = L.bmm(s, d)
+        (y * y).sum().backward()
+        return y, {"dense": d, "sparse": s, "values": v}[wrt].grad
+    _same_head(program)
+
+
+@pytest.mark.parametrize("expr", [
+    "L.bmm(s, L.ones(3, 3, 2))", "L.bmm(s, L.ones(2, 4, 2))", "L.bmm(s, L.ones(2, 3, 2).double())",
+    "L.bmm(s, L.ones(3, 2))", "L.bmm(L.ones(2, 2, 2), s)", "L.bmm(s, s)",
+    "L.bmm(s.int(), L.ones(2, 3, 2).int())", "s @ L.ones(2, 3, 2)", "s @ L.ones(3)",
+    "s @ L.ones(3, 2)", "L.ones(2) @ s", "L.ones(5, 2, 2) @ s", "L.ones(3, 2, 3) @ s",
+    "L.ones(2, 3).to_sparse() @ L.ones(2, 3, 2)", "L.ones(3).to_sparse() @ L.ones(3)",
+    "L.ones(3).to_sparse() @ L.ones(3, 2)", "L.ones(4, 2, 3) @ L.ones(3, 2).to_sparse()",
+    "L.ones(4, 2, 3) @ L.ones(3).to_sparse()", "L.ones(2, 3).to_sparse_csr() @ L.ones(2, 3, 2)",
+    "L.arange(24.).reshape(2, 2, 2, 3) @ L.tensor([[1., 0.], [0., 2.], [3., 0.]]).to_sparse()"])
+def test_batched_sparse_products(expr):
+    _same_head(lambda L: eval(expr, {"L": L, "s": _batched(L)}))

@@ -133,6 +133,28 @@ def mm(a, b):
     return spmm(transpose(b, 0, 1), a.t()).t().contiguous()  # (dense @ sparse)
 
 
+def bmm(s, d):
+    """Batched COO (3 sparse dims) @ dense: spmm over the (batch, row) pairs."""
+    if not _sparse(s) or _sparse(d):
+        raise RuntimeError("bmm_sparse: Tensor 'mat2' must be dense")
+    if d.ndim != 3:
+        raise RuntimeError(f"bmm_sparse: Tensor 'mat2' must have 3 dims, but has {d.ndim}")
+    for (i, j) in ((0, 0), (2, 1)):
+        if s.shape[i] != d.shape[j]:
+            raise RuntimeError(f"bmm_sparse: 'self.size({i})' and 'mat2.size({j})' must match")
+    if s.dtype is not d.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_type_name(s.dtype)} but found "
+                           f"{scalar_type_name(d.dtype)}")
+    s = _coo(s)
+    if s._idx.shape[0] != 3:
+        raise RuntimeError("bmm_sparse: expected a sparse tensor with 3 sparse dims")
+    batch, rows, cols = s._idx[0], s._idx[1], s._idx[2]
+    contrib = s._vals.unsqueeze(1) * d[batch, cols]
+    out = _M().zeros((s.shape[0] * s.shape[1], d.shape[2]), dtype=d.dtype, device=d.device)
+    return out.index_add(0, batch * s.shape[1] + rows, contrib).reshape(
+        s.shape[0], s.shape[1], d.shape[2])
+
+
 def mv(s, v):
     if v.ndim != 1 or s.ndim != 2:
         raise RuntimeError(f"vector + matrix @ vector expected, got {s.ndim}, {v.ndim}")
@@ -148,8 +170,17 @@ def matmul(a, b):
         return mv(a, b)
     if a.ndim == 1 and b.ndim == 2:
         return mm(a.unsqueeze(0), b).squeeze(0)
-    raise NotImplementedError(f"matmul: sparse operands of {a.ndim} and {b.ndim} dims are not "
-                              f"supported")
+    if a.ndim == 1 and b.ndim == 1:
+        missing("dot", (a if _sparse(a) else b)._device.type)(a, b)
+    if a.ndim >= 3 and b.ndim <= 2 and not _sparse(a):  # (a dense batch folds into rows)
+        r = matmul(a.reshape(-1, a.shape[-1]), b)
+        return r.reshape(tuple(a.shape[:-1]) + tuple(r.shape[1:]))
+    if _sparse(a) and a.ndim >= 3 and b.ndim <= 2 or _sparse(b) and b.ndim >= 3 and a.ndim == 1:
+        raise RuntimeError("reshape is not implemented for sparse tensors")
+    from .._shapes import broadcast_shapes  # (PyTorch broadcasts the batch dims, then fails)
+    broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    kind = "Sparse" if any(_sparse(x) and x.is_sparse for x in (a, b)) else "SparseCsr"
+    raise RuntimeError(f"expand is unsupported for {kind} tensors")
 
 
 def addmm(self, mat1, mat2, beta=1, alpha=1):
@@ -514,7 +545,7 @@ _NONLINEAR = ("abs", "sqrt", "sin", "tan", "tanh", "asin", "atan", "sinh", "asin
 
 # (no linalg_vector_norm: PyTorch refuses it, hence clip_grad_norm_ refuses sparse gradients)
 TABLE = {
-    "mm": mm, "mv": mv, "matmul": matmul, "addmm": addmm, "t": t, "transpose": transpose,
+    "mm": mm, "bmm": bmm, "mv": mv, "matmul": matmul, "addmm": addmm, "t": t, "transpose": transpose,
     "mT": lambda s: transpose(s, -2, -1), "mH": mH, "adjoint": mH,
     "add": add, "sub": sub, "add_": add_, "sub_": sub_, "mul": mul, "mul_": mul_, "div": div,
     "div_": div_, "pow": pow_, "sum": sum_, "norm": norm, "clone": clone, "_to_copy": to_copy,
