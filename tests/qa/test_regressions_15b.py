@@ -253,3 +253,11 @@ def test_sparse_bmm_and_its_gradients(wrt):
     "L.arange(24.).reshape(2, 2, 2, 3) @ L.tensor([[1., 0.], [0., 2.], [3., 0.]]).to_sparse()"])
 def test_batched_sparse_products(expr):
     _same_head(lambda L: eval(expr, {"L": L, "s": _batched(L)}))
+
+
+@pytest.mark.parametrize("expr", [
+    "repr(L.sparse_coo_tensor(L.tensor([[0, 1]]), L.tensor([1., 2.]), (3,), device='meta'))",
+    "L.sparse_coo_tensor(L.tensor([[0, 1]]), L.tensor([1., 2.]), (3,), device='cpu').device",
+    "repr(L.ones(2, 2).to_sparse(0))", "repr(L.tensor(2.).to_sparse(0))"])
+def test_sparse_construction_device_and_sparse_dim_zero(expr):
+    _same_head(lambda L: eval(expr, {"L": L}))

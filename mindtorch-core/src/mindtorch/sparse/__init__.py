@@ -92,7 +92,8 @@ class check_sparse_tensor_invariants:
 def _as_tensor(x, dtype, device):
     M = _M()
     if isinstance(x, Tensor):
-        return x if dtype is None or x.dtype is dtype else x.to(dtype)
+        return x if (dtype is None or x.dtype is dtype) and device is None else \
+            x.to(device=device, dtype=dtype)
     return M.tensor(x, dtype=dtype, device=device)
 
 

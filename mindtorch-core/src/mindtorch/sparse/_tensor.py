@@ -367,6 +367,9 @@ def to_coo(dense, sparse_dim=None):
     """The nonzero entries of a dense tensor (over its first sparse_dim dims)."""
     M = _M()
     sd = dense.ndim if sparse_dim is None else sparse_dim
+    if sd == 0 and dense.ndim > 0:
+        raise RuntimeError("dense_to_sparse: sparse_dim argument must be in >0 when "
+                           "self.dim()>0")
     if not 0 <= sd <= dense.ndim:
         raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in [0,{dense.ndim}] "
                            f"range, but {sd} is given")
