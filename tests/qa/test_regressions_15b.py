@@ -257,7 +257,9 @@ def test_batched_sparse_products(expr):
 
 @pytest.mark.parametrize("expr", [
     "repr(L.sparse_coo_tensor(L.tensor([[0, 1]]), L.tensor([1., 2.]), (3,), device='meta'))",
-    "L.sparse_coo_tensor(L.tensor([[0, 1]]), L.tensor([1., 2.]), (3,), device='cpu').device",
-    "repr(L.ones(2, 2).to_sparse(0))", "repr(L.tensor(2.).to_sparse(0))"])
+    "str(L.sparse_coo_tensor(L.tensor([[0, 1]]), L.tensor([1., 2.]), (3,), device='cpu').device)",
+    "repr(L.ones(2, 2).to_sparse(0))", "repr(L.tensor(2.).to_sparse(0))",
+    "repr(L.tensor(2.).to_sparse())", "repr(L.tensor(0.).to_sparse())", "L.ones(0, 3).to_sparse(1)",
+    "L.ones(2, 0).to_sparse()", "L.ones(0, 3, 2).to_sparse(2)"])
 def test_sparse_construction_device_and_sparse_dim_zero(expr):
     _same_head(lambda L: eval(expr, {"L": L}))

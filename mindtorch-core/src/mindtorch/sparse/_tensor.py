@@ -327,7 +327,8 @@ def _unflatten(flat, shape):
     for n in reversed(shape):
         rows.append(flat % n)
         flat = M.div(flat, n, rounding_mode="floor")
-    return M.stack(list(reversed(rows))) if rows else flat.reshape(0, -1)
+    return M.stack(list(reversed(rows))) if rows else \
+        M.zeros((0, flat.shape[0]), dtype=flat.dtype, device=flat.device)
 
 
 def coalesced(s):
@@ -376,7 +377,7 @@ def to_coo(dense, sparse_dim=None):
     flat = dense.reshape((-1,) + tuple(dense.shape[sd:]))
     nz = flat.ne(0)
     if sd < dense.ndim:
-        nz = nz.reshape(flat.shape[0], -1).any(1)
+        nz = nz.flatten(1).any(1)
     keep = M.nonzero(nz).reshape(-1)
     indices = _unflatten(keep, tuple(dense.shape[:sd]))
     return make_coo(indices, flat.index_select(0, keep), dense.shape, True)
