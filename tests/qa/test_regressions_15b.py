@@ -263,3 +263,24 @@ def test_batched_sparse_products(expr):
     "L.ones(2, 0).to_sparse()", "L.ones(0, 3, 2).to_sparse(2)"])
 def test_sparse_construction_device_and_sparse_dim_zero(expr):
     _same_head(lambda L: eval(expr, {"L": L}))
+
+
+@pytest.mark.parametrize("expr", [
+    "F.dropout(u, 0.5)", "F.dropout(u, 0.5, training=False)", "F.dropout(u, 0.0)",
+    "L.dropout(u, 0.5, True)", "L.dropout(u, 0.5, False)", "L.nn.Dropout(0.3).eval()(u)",
+    "L.nn.Dropout(0.3)(u)", "u.new_zeros(2)", "u.new_zeros((3, 4))", "u.new_empty(2)",
+    "u.new_zeros(2, dtype=L.float64)", "u.new_zeros(2, requires_grad=True)",
+    "u.new_full((2,), 1.)", "u.new_ones(2)", "u.new_tensor([1.])", "list(u)", "u.unbind(1)",
+    "h.unbind(1)", "u.type_as(L.ones(1))", "u.type_as(u.double())",
+    "u.type_as(u.to_sparse_csr())", "u.narrow_copy(1, 1, 2)", "c.narrow_copy(0, 1, 2)",
+    "u.narrow_copy(0, -2, 2)", "u.narrow_copy(1, 3, 2)", "h.narrow_copy(1, 1, 1)",
+    "h.narrow_copy(0, 0, 2)"])
+def test_sparse_dropout_new_unbind_type_as_narrow_copy(expr):
+    def program(L):
+        u = _coo(L)
+        r = eval(expr, {"L": L, "u": u, "c": u.coalesce(), "h": _hybrid(L),
+                        "F": L.nn.functional})
+        if getattr(r, "layout", None) is L.sparse_coo:
+            return r, r.is_coalesced(), r._indices(), r._values(), r.requires_grad
+        return r
+    _same_head(program)

@@ -537,6 +537,13 @@ def zeros_like(s, dtype=None, device=None, requires_grad=False, memory_format=No
     return r if dtype is None else to_copy(r, dtype)
 
 
+def dropout(s, p=0.5, train=True, inplace=False):
+    """Identity when it drops nothing; else PyTorch's refusal of its mask draw."""
+    if train and p > 0:
+        missing("bernoulli_.float", s._device.type)()
+    return s
+
+
 _LINEAR = ("neg",)
 _NONLINEAR = ("abs", "sqrt", "sin", "tan", "tanh", "asin", "atan", "sinh", "asinh", "atanh",
               "expm1", "log1p", "relu", "sign", "sgn", "floor", "ceil", "trunc", "round",
@@ -555,7 +562,7 @@ for _name in _LINEAR + _NONLINEAR:
     TABLE[_name] = _unary(_name, _name in _LINEAR)
     TABLE[_name + "_"] = _inplace(_name + "_", TABLE[_name], _name in _LINEAR)
 TABLE.update(
-    linear=linear, empty_like=zeros_like, threshold_backward=threshold_backward,
+    linear=linear, empty_like=zeros_like, dropout=dropout, functional_dropout=dropout, threshold_backward=threshold_backward,
     functional_relu=lambda s, inplace=False: TABLE["relu_" if inplace else "relu"](s),
     any=lambda s, dim=None, keepdim=False: _M().any(_coo(s)._vals) if dim is None else
     missing("any", s._device.type)())

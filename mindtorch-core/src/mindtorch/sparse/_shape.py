@@ -49,6 +49,27 @@ def select(s, dim, index):
     return _fresh(s._idx[rest].index_select(1, keep), vals, shape)
 
 
+def narrow_copy(s, dim, start, length):
+    """The entries inside [start, start + length) along dim, shifted to start at 0."""
+    _coo_only(s, "narrow_copy")
+    dim = _wrap(dim, s.ndim)
+    size = s.shape[dim]
+    if start < 0 or length < 0 or start + length > size:  # (no wrapping of start here)
+        raise RuntimeError(f"Invalid range to narrow. range(start, start+length) must be a "
+                           f"subset of range(0, {size}).")
+    sd = s._idx.shape[0]
+    shape = s.shape[:dim] + (length,) + s.shape[dim + 1:]
+    if dim >= sd:
+        vals = s._vals.narrow(dim - sd + 1, start, length).clone()
+        return make_coo(s._idx.clone(), vals, shape, s._coalesced)
+    at = s._idx[dim]
+    keep = ((at >= start) & (at < start + length)).nonzero().reshape(-1)
+    idx = s._idx.index_select(1, keep)
+    idx[dim] -= start
+    return make_coo(idx, s._vals.index_select(0, keep), shape,
+                    s._coalesced or keep.shape[0] <= 1)
+
+
 def index_select(s, dim, index):
     _coo_only(s, "index_select")
     dim = _wrap(dim, s.ndim)
@@ -174,6 +195,7 @@ _CONTIGUOUS = _refuse("unsupported memory format option Contiguous")
 
 TABLE = {
     "select": select, "index_select": index_select, "permute": permute,
+    "narrow_copy": narrow_copy,
     "unsqueeze": unsqueeze, "cat": cat, "stack": stack,
     "reshape": _RESHAPE, "flatten": _RESHAPE, "einsum": _RESHAPE,
     "expand": _refuse("expand is unsupported for Sparse tensors"),

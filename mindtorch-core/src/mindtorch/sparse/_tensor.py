@@ -154,9 +154,48 @@ class SparseTensor(Tensor):
         raise NotImplementedError(f"indexed assignment into a {self.layout} tensor is not "
                                   f"supported")
 
-    # -- what a sparse tensor does not have -----------------------------------------
-    def _like_kwargs(self, dtype, device):  # (Tensor.new_*: PyTorch's would be sparse)
+    # -- new_* factories: COO ones with no entries (filled ones refuse, as PyTorch) ---
+    def _like_kwargs(self, dtype, device):
         raise NotImplementedError(f"new_* of a {self.layout} tensor is not supported")
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+        if not self.is_sparse:
+            self._like_kwargs(dtype, device)
+        from . import sparse_coo_tensor
+        size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+        return sparse_coo_tensor(size, dtype=dtype or self.dtype,
+                                 requires_grad=requires_grad,
+                                 device=device or self.device)
+
+    new_empty = new_zeros
+
+    def new_ones(self, *size, **kwargs):
+        from ._dispatch import missing
+        missing("fill_.Scalar", self._device.type)()
+
+    def new_full(self, size, fill_value, **kwargs):
+        self.new_ones(size)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        import mindtorch
+        return Tensor.new_tensor(mindtorch.empty(0, dtype=self.dtype, device=self.device),
+                                 data, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def type_as(self, other):
+        if not isinstance(other, Tensor):
+            return Tensor.type_as(self, other)
+        if other.layout is not self.layout:
+            names = {sparse_coo: "Sparse", sparse_csr: "SparseCsr"}
+            raise RuntimeError(f"to(options) doesn't support converting to a different layout, "
+                               f"but got self.layout being {names[self.layout]} and "
+                               f"options.layout set as {names.get(other.layout, 'Strided')}")
+        return self.to(other.dtype)
+
+    def unbind(self, dim=0):
+        return tuple(self.select(dim, i) for i in range(self.shape[dim]))
+
+    def __iter__(self):
+        return iter(self.unbind(0))
 
     def stride(self, dim=None):
         return (0,) * len(self._shape) if dim is None else 0
