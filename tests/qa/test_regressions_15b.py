@@ -284,3 +284,30 @@ def test_sparse_dropout_new_unbind_type_as_narrow_copy(expr):
             return r, r.is_coalesced(), r._indices(), r._values(), r.requires_grad
         return r
     _same_head(program)
+
+
+def _sample_pattern(L):
+    return L.tensor([[0., 1., 0.], [2., 0., 3.]]).to_sparse_csr()
+
+
+@pytest.mark.parametrize("wrt", ["dense", "input"])
+def test_sparse_sampled_addmm(wrt):
+    def program(L):
+        inp = _sample_pattern(L).requires_grad_(wrt == "input")
+        a = L.arange(8.).reshape(2, 4).requires_grad_(wrt == "dense")
+        b = L.arange(12.).reshape(4, 3).requires_grad_(wrt == "dense")
+        r = L.sparse.sampled_addmm(inp, a, b, beta=0.5, alpha=2.)
+        (r.to_dense() * L.arange(6.).reshape(2, 3)).sum().backward()
+        grads = (a.grad, b.grad) if wrt == "dense" else (inp.grad,)
+        return (r, type(r.grad_fn).__name__, repr(r)) + grads
+    _same_head(program)
+
+
+@pytest.mark.parametrize("expr", [
+    "S(inp.to_sparse(), a, b)", "S(inp, a, b.double())", "S(inp, a, b[:3])",
+    "S(inp.to_dense(), a, b)", "S(inp, a.to_sparse_csr(), b)", "S(inp, a, b.to_sparse())",
+    "S(inp, L.ones(2, 4), L.ones(4, 3), alpha=0)"])
+def test_sparse_sampled_addmm_checks(expr):
+    _same_head(lambda L: eval(expr, {
+        "L": L, "S": L.sparse.sampled_addmm, "inp": _sample_pattern(L),
+        "a": L.arange(8.).reshape(2, 4), "b": L.arange(12.).reshape(4, 3)}))

@@ -481,6 +481,35 @@ def _sum(input, dim, dtype):
     return r.coalesce()
 
 
+def sampled_addmm(input, mat1, mat2, *, beta=1.0, alpha=1.0, out=None):
+    """beta * input + alpha * (mat1 @ mat2) at input's (CSR) entries only."""
+    if not (isinstance(input, SparseTensor) and input.is_sparse_csr):
+        _refuse("sparse_sampled_addmm", input)
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if isinstance(m, SparseTensor):
+            raise RuntimeError(  # noqa: TRY004 - PyTorch's class
+                f"sampled_addmm: Expected {name} to have strided layout, but got "
+                f"{'Sparse' if m.is_sparse else 'SparseCsr'}")
+    if mat1.dtype is not mat2.dtype:
+        raise RuntimeError(f"sampled_addmm: Expected mat1 and mat2 to have the same dtype, but "
+                           f"got {D.scalar_type_name(mat1.dtype)} and "
+                           f"{D.scalar_type_name(mat2.dtype)}")
+    if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"sampled_addmm: mat1 and mat2 shapes cannot be multiplied "
+                           f"({'x'.join(map(str, mat1.shape))} and "
+                           f"{'x'.join(map(str, mat2.shape))})")
+    r = recorded_as("SparseSampledAddmmBackward0",
+                    lambda s, a, b: _sampled_addmm(s, a, b, beta, alpha), input, mat1, mat2)
+    return r if out is None else out.copy_(r)
+
+
+def _sampled_addmm(s, a, b, beta, alpha):
+    rows, cols = T.csr_to_coo(s.detach())._idx
+    dots = (a.index_select(0, rows) * b.t().index_select(0, cols)).sum(-1)
+    vals = s.values() * beta + dots * alpha
+    return _from_values(vals, lambda v: make_csr(s._crow, s._idx, v, s.shape))
+
+
 def _refuse(op, input):
     """PyTorch's error for a COO-only op given a CSR or dense input."""
     from ._dispatch import missing
@@ -543,7 +572,6 @@ def _missing(name):
 
 
 as_sparse_gradcheck = _missing("as_sparse_gradcheck")
-sampled_addmm = _missing("sampled_addmm")
 
 
 globals().update(_legacy.LEGACY)  # torch.sparse.FloatTensor ...
