@@ -311,3 +311,17 @@ def test_sparse_sampled_addmm_checks(expr):
     _same_head(lambda L: eval(expr, {
         "L": L, "S": L.sparse.sampled_addmm, "inp": _sample_pattern(L),
         "a": L.arange(8.).reshape(2, 4), "b": L.arange(12.).reshape(4, 3)}))
+
+
+@pytest.mark.parametrize("expr", [
+    "c == c", "c == 1", "c > 0", "c.exp()", "c.log()", "c.sigmoid()", "c.clamp(0, 1)",
+    "c.clamp_min(0)", "c.maximum(c)", "c.pow(c)", "c.pow(2)", "L.where(L.ones(3, 4) > 0, c, c)",
+    "c + 1", "c.stride()", "c.is_contiguous()", "c.select(0, 1)", "c[0]", "c[0, 2]", "list(c)",
+    "c * 2", "c.neg()", "c.abs()"])
+def test_csr_elementwise_refusals_and_selection(expr):
+    def program(L):
+        r = eval(expr, {"L": L, "c": _coo(L).to_sparse_csr()})
+        if getattr(r, "layout", None) is L.sparse_coo:
+            return r, r.is_coalesced(), r._indices()
+        return r if not isinstance(r, list) else [(x, x.is_coalesced()) for x in r]
+    _same_head(program)

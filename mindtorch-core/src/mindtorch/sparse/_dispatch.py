@@ -22,7 +22,14 @@ def _M():
 
 def kernel(op, key_type):
     fn = TABLE.get(op.name)
+    if fn is None and key_type.startswith("SparseCsr") and "pointwise" in op.tags and \
+            op.name != "where":
+        return _no_csr_kernel  # (PyTorch's CSR elementwise kernels check the layout first)
     return fn if fn is not None else missing(op.name, key_type)
+
+
+def _no_csr_kernel(*args, **kwargs):
+    raise RuntimeError("unsupported tensor layout: SparseCsr")
 
 
 # The ATen overload (or the op a composite reaches first) PyTorch names in its error;
@@ -314,6 +321,8 @@ def add(a, b, alpha=1):
 
 def _dense_plus_sparse(d, s, alpha, kind):
     M = _M()
+    if not isinstance(d, Tensor):  # (a Python scalar: a 0-dim tensor)
+        d = M.tensor(d)
     if tuple(d.shape) != tuple(s.shape):
         raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
                            f"size {list(d.shape)} while other has size {list(s.shape)} (FYI: "
@@ -410,6 +419,7 @@ def div_(a, b, rounding_mode=None):
 
 
 def pow_(s, exponent):
+    _no_csr(s)
     if not _scalar(exponent):
         missing("pow.Tensor_Tensor", s._device.type)()
     if exponent == 0:

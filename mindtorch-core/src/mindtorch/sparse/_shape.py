@@ -1,6 +1,7 @@
 """Shape ops of COO tensors (select, index_select, permute, unsqueeze, cat, stack and
 integer indexing): index arithmetic on the entries, as PyTorch's sparse kernels.  The ops
 PyTorch refuses on sparse tensors raise its errors here too."""
+from .._layout import strided
 from . import _tensor as T
 from ._tensor import make_coo
 
@@ -30,7 +31,11 @@ def _wrap(dim, n):
 
 
 def select(s, dim, index):
-    _coo_only(s, "select")
+    if not s.is_sparse:  # (PyTorch selects from a CSR matrix's COO form: sorted rows)
+        r = select(T.csr_to_coo(s), dim, index)
+        if r.layout is not strided:
+            r._coalesced = True
+        return r
     dim = _wrap(dim, s.ndim)
     size = s.shape[dim]
     if not -size <= index < size:

@@ -198,9 +198,13 @@ class SparseTensor(Tensor):
         return iter(self.unbind(0))
 
     def stride(self, dim=None):
+        if not self.is_sparse:
+            raise RuntimeError("Sparse CSR tensors do not have strides")
         return (0,) * len(self._shape) if dim is None else 0
 
     def is_contiguous(self, memory_format=None):
+        if not self.is_sparse:
+            raise RuntimeError("Sparse CSR tensors do not have is_contiguous")
         return False
 
     def data_ptr(self):
