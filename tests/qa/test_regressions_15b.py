@@ -325,3 +325,22 @@ def test_csr_elementwise_refusals_and_selection(expr):
             return r, r.is_coalesced(), r._indices()
         return r if not isinstance(r, list) else [(x, x.is_coalesced()) for x in r]
     _same_head(program)
+
+
+@pytest.mark.parametrize("coalesced", [False, True])
+def test_sparse_function_gradients_are_not_marked_coalesced(coalesced):
+    def program(L):
+        u = L.sparse_coo_tensor(L.tensor([[1, 0, 1, 0], [2, 0, 0, 2]]),
+                                L.tensor([3., 4., 5., 6.]), (3, 4))
+        s = (u.coalesce() if coalesced else u).detach().requires_grad_()
+        flags = []
+        for f in (lambda: L.sparse.mm(s, L.arange(8.).reshape(4, 2)).sum(),
+                  lambda: L.sparse.sum(s, 1).to_dense().sum(), lambda: L.sparse.sum(s),
+                  lambda: L.sparse.softmax(s, 1).to_dense().sum(),
+                  lambda: L.sparse.addmm(L.ones(3, 2), s, L.ones(4, 2)).sum()):
+            s.grad = None
+            f().backward()
+            flags.append((s.grad.is_coalesced(), s.grad._indices().tolist(),
+                          s.grad._values().tolist()))
+        return flags
+    _same_head(program)

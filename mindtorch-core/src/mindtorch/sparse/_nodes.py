@@ -3,7 +3,7 @@ functions mindtorch composes from several ops (torch.sparse.mm, sum, softmax): t
 runs on detached inputs under its own small graph, which the node differentiates."""
 from .._tensor import Tensor
 from ..autograd.function import Function
-from ._tensor import node_name
+from ._tensor import SparseTensor, make_coo, node_name
 
 _CLASSES = {}
 
@@ -33,8 +33,15 @@ class _Composite(Function):
         grads = iter(M.autograd.grad(out, wanted, g, allow_unused=True,  # (the outer
                                      retain_graph=True,  # graph decides when ours goes)
                                      create_graph=M.is_grad_enabled()))
-        return (None,) + tuple(next(grads) if isinstance(x, Tensor) and x.requires_grad
-                               else None for x in ctx.leaves)
+        return (None,) + tuple(_unflagged(next(grads)) if isinstance(x, Tensor) and
+                               x.requires_grad else None for x in ctx.leaves)
+
+
+def _unflagged(g):
+    """A COO gradient as PyTorch's sparse backward kernels give it: not marked coalesced."""
+    if g is None or not isinstance(g, SparseTensor) or not g.is_sparse or not g._coalesced:
+        return g
+    return make_coo(g._idx, g._vals, g._shape, False)
 
 
 def recorded_as(name, fn, *inputs):
