@@ -344,3 +344,13 @@ def test_sparse_function_gradients_are_not_marked_coalesced(coalesced):
                           s.grad._values().tolist()))
         return flags
     _same_head(program)
+
+
+@pytest.mark.parametrize("expr", [
+    "t3.to_sparse_csr()", "h.to_sparse_csr()",
+    "L.sparse_coo_tensor(L.tensor([[0, 1]]), L.tensor([1., 2.]), (3,)).to_sparse_csr()",
+    "s.squeeze()", "s.squeeze(0)", "s.unsqueeze(0).squeeze(0)", "s.repeat(2, 1)",
+    "c.repeat(2, 1)", "c.expand(3, 4)", "s.expand(3, 4)"])
+def test_sparse_shape_refusals(expr):
+    _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "t3": _batched(L), "h": _hybrid(L),
+                                     "c": _coo(L).to_sparse_csr()}))

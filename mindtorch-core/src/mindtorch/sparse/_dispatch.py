@@ -41,6 +41,7 @@ _ATEN_NAMES = {
     "functional_softmax": "_softmax", "log_softmax": "_log_softmax",
     "functional_log_softmax": "_log_softmax", "ones_like": "fill_.Scalar",
     "full_like": "fill_.Scalar", "randn_like": "normal_", "rand_like": "uniform_",
+    "squeeze": "as_strided",
 }
 _COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 

@@ -195,6 +195,11 @@ def _refuse(message):
     return fn
 
 
+def _no_expand(s, *args, **kwargs):
+    raise RuntimeError(f"expand is unsupported for {'Sparse' if s.is_sparse else 'SparseCsr'} "
+                       f"tensors")
+
+
 _RESHAPE = _refuse("reshape is not implemented for sparse tensors")
 _CONTIGUOUS = _refuse("unsupported memory format option Contiguous")
 
@@ -203,6 +208,6 @@ TABLE = {
     "narrow_copy": narrow_copy,
     "unsqueeze": unsqueeze, "cat": cat, "stack": stack,
     "reshape": _RESHAPE, "flatten": _RESHAPE, "einsum": _RESHAPE,
-    "expand": _refuse("expand is unsupported for Sparse tensors"),
+    "expand": _no_expand, "repeat": _no_expand,
     "contiguous": _CONTIGUOUS, "masked_fill": _CONTIGUOUS,
 }

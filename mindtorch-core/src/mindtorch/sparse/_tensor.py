@@ -437,8 +437,8 @@ def coo_to_csr(s):
     """A 2-D COO tensor's entries (coalesced) in compressed rows."""
     M = _M()
     if s.ndim != 2 or s._idx.shape[0] != 2:
-        raise RuntimeError(f"to_sparse_csr: expected a 2-D tensor, got {s.ndim}-D (batched "
-                           f"and hybrid CSR tensors are not supported)")
+        raise RuntimeError("coo_to_sparse_csr: conversion from Sparse to SparseCsr for input "
+                           "tensors with sparse_dim()!=2 is not supported")
     c = s if s._coalesced else coalesced(s)
     rows = c._idx[0]
     counts = M.zeros(s.shape[0], dtype=M.int64, device=rows.device).index_add(
