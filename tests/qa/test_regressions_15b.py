@@ -354,3 +354,14 @@ def test_sparse_function_gradients_are_not_marked_coalesced(coalesced):
 def test_sparse_shape_refusals(expr):
     _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "t3": _batched(L), "h": _hybrid(L),
                                      "c": _coo(L).to_sparse_csr()}))
+
+
+def test_csr_from_values_node_and_gradient():
+    def program(L):
+        v = L.tensor([1., 2., 3.], requires_grad=True)
+        c = L.sparse_csr_tensor(L.tensor([0, 1, 3]), L.tensor([1, 0, 2]), v, (2, 3))
+        coo = L.sparse_coo_tensor(L.tensor([[0, 1]]), v[:2], (3,))
+        y = c @ L.arange(6.).reshape(3, 2)
+        y.pow(2).sum().backward()
+        return y, v.grad, type(c.grad_fn).__name__, type(coo.grad_fn).__name__
+    _same_head(program)

@@ -97,10 +97,10 @@ def _as_tensor(x, dtype, device):
     return M.tensor(x, dtype=dtype, device=device)
 
 
-def _from_values(values, make):
+def _from_values(values, make, node=T.FromValues):
     """make(values) with history to values when they require grad."""
     if values._requires_grad and _M().is_grad_enabled():
-        return T.FromValues.apply(values, make)
+        return node.apply(values, make)
     return make(values)
 
 
@@ -236,7 +236,7 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
                            f"(={size[0] + 1}), but got {crow.shape[0]}")
     if check_invariants:
         _check_csr(crow, col, size[1])
-    s = _from_values(values, lambda v: make_csr(crow, col, v, size))
+    s = _from_values(values, lambda v: make_csr(crow, col, v, size), T.FromCsrValues)
     return _finish(s, requires_grad)
 
 

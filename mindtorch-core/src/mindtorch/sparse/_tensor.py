@@ -517,3 +517,7 @@ class FromValues(Function):
         s = ctx.s if ctx.s.is_sparse else csr_to_coo(ctx.s)
         return mask_values(g.to_dense() if g.layout is not strided else g, s), None
 
+
+@node_name("SparseCompressedTensorBackward0")
+class FromCsrValues(FromValues):
+    """sparse_csr_tensor(crow, col, values) with values requiring grad."""
