@@ -365,3 +365,13 @@ def test_csr_from_values_node_and_gradient():
         y.pow(2).sum().backward()
         return y, v.grad, type(c.grad_fn).__name__, type(coo.grad_fn).__name__
     _same_head(program)
+
+
+def test_to_sparse_node_names():
+    def program(L):
+        d = L.ones(3, 4, requires_grad=True)
+        return [type(f().grad_fn).__name__ for f in (
+            d.to_sparse_csr, lambda: d.to_sparse(layout=L.sparse_csr), d.to_sparse,
+            lambda: d.to_sparse(1), lambda: d.to_sparse().to_sparse_csr(),
+            lambda: d.to_sparse_csr().to_sparse())]
+    _same_head(program)

@@ -270,6 +270,11 @@ class _ToSparseDim(_ToSparse):  # (to_sparse(sparse_dim): PyTorch's other overlo
     pass
 
 
+@T.node_name("ToSparseCsrBackward0")
+class _ToSparseCsr(_ToSparse):  # (Tensor.to_sparse_csr; to_sparse(layout=) is ToSparse's)
+    pass
+
+
 def _converted(x, convert, function=_ToSparse):
     if x._requires_grad and _M().is_grad_enabled():
         return function.apply(x, convert)
@@ -282,16 +287,16 @@ def _to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
     if args and layout is None:
         layout = args[0]
     if layout is sparse_csr:
-        return _to_sparse_csr(self, dense_dim)
+        return _to_sparse_csr(self, dense_dim, _function=_ToSparse)
     if layout not in (None, sparse_coo):
         raise RuntimeError(f"to_sparse: layout {layout} is not supported")
     return _converted(self, T.to_coo)
 
 
-def _to_sparse_csr(self, dense_dim=None):
+def _to_sparse_csr(self, dense_dim=None, *, _function=_ToSparseCsr):
     if dense_dim:
         raise NotImplementedError("to_sparse_csr: hybrid CSR tensors are not supported")
-    return _converted(self, T.to_csr)
+    return _converted(self, T.to_csr, _function)
 
 
 @T.node_name("SparseMaskBackward0")
