@@ -375,3 +375,10 @@ def test_to_sparse_node_names():
             lambda: d.to_sparse(1), lambda: d.to_sparse().to_sparse_csr(),
             lambda: d.to_sparse_csr().to_sparse())]
     _same_head(program)
+
+
+@pytest.mark.parametrize("expr", [
+    "c.type()", "c.type(L.float64)", "c.type('torch.DoubleTensor')", "s.type()",
+    "s.type('torch.DoubleTensor')", "s.type('torch.sparse.DoubleTensor')", "s.type('float')"])
+def test_sparse_legacy_type(expr):
+    _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "c": _coo(L).to_sparse_csr()}))

@@ -273,7 +273,15 @@ class SparseTensor(Tensor):
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         if dtype is None:
+            if not self.is_sparse:  # (PyTorch has no legacy type name for CSR)
+                raise RuntimeError(f"Unimplemented backend {self._device.type}")
             return f"torch.sparse.{self.dtype_name()}"
+        if isinstance(dtype, str):  # (a legacy name, dense or sparse: the layout stays)
+            from .._creation import _BY_TYPE_NAME
+            name = dtype.rpartition(".")[2]
+            if not dtype.startswith("torch.") or name not in _BY_TYPE_NAME:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = _BY_TYPE_NAME[name]
         return self.to(dtype)
 
     def dtype_name(self):
