@@ -382,3 +382,10 @@ def test_to_sparse_node_names():
     "s.type('torch.DoubleTensor')", "s.type('torch.sparse.DoubleTensor')", "s.type('float')"])
 def test_sparse_legacy_type(expr):
     _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "c": _coo(L).to_sparse_csr()}))
+
+
+@pytest.mark.parametrize("expr", [
+    "c.fill_(2).to_dense()", "s.fill_(1)", "c.any()", "s.any()", "s.any(0)",
+    "c.fill_(L.tensor(3.))", "c.zero_().values()"])
+def test_sparse_fill_and_any(expr):
+    _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "c": _coo(L).to_sparse_csr()}))

@@ -555,6 +555,21 @@ def dropout(s, p=0.5, train=True, inplace=False):
     return s
 
 
+def _any(s, dim=None, keepdim=False):
+    if dim is not None or not s.is_sparse:
+        missing("any.dim" if s.is_sparse else "any.all_out", s._device.type)()
+    return _M().any(s._vals)
+
+
+def _fill_(s, value):
+    """Every specified entry set to value (PyTorch fills a CSR tensor's values; COO refuses)."""
+    if s.is_sparse or isinstance(value, Tensor):
+        missing("fill_." + ("Tensor" if isinstance(value, Tensor) else "Scalar"),
+                s._device.type)()
+    s._vals.fill_(value)
+    return s
+
+
 _LINEAR = ("neg",)
 _NONLINEAR = ("abs", "sqrt", "sin", "tan", "tanh", "asin", "atan", "sinh", "asinh", "atanh",
               "expm1", "log1p", "relu", "sign", "sgn", "floor", "ceil", "trunc", "round",
@@ -575,6 +590,5 @@ for _name in _LINEAR + _NONLINEAR:
 TABLE.update(
     linear=linear, empty_like=zeros_like, dropout=dropout, functional_dropout=dropout, threshold_backward=threshold_backward,
     functional_relu=lambda s, inplace=False: TABLE["relu_" if inplace else "relu"](s),
-    any=lambda s, dim=None, keepdim=False: _M().any(_coo(s)._vals) if dim is None else
-    missing("any", s._device.type)())
+    any=_any, fill_=_fill_)
 TABLE.update(_shape.TABLE)
