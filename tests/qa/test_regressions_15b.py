@@ -389,3 +389,10 @@ def test_sparse_legacy_type(expr):
     "c.fill_(L.tensor(3.))", "c.zero_().values()"])
 def test_sparse_fill_and_any(expr):
     _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L), "c": _coo(L).to_sparse_csr()}))
+
+
+@pytest.mark.parametrize("expr", [
+    "s.sum_to_size(4)", "s.sum_to_size(1, 4)", "s.sum_to_size((3, 1))", "s.sum_to_size(3, 4)",
+    "s.sum_to_size(2, 4)"])
+def test_sparse_sum_to_size(expr):
+    _same_head(lambda L: eval(expr, {"L": L, "s": _coo(L)}))

@@ -191,6 +191,14 @@ class SparseTensor(Tensor):
                                f"options.layout set as {names.get(other.layout, 'Strided')}")
         return self.to(other.dtype)
 
+    def sum_to_size(self, *size):
+        r = Tensor.sum_to_size(self, *size)  # (its checks and sums; PyTorch then views)
+        n = len(size[0]) if len(size) == 1 and not isinstance(size[0], int) else len(size)
+        if n < self.ndim:
+            from ._dispatch import missing
+            missing("view", self._device.type)()
+        return r
+
     def unbind(self, dim=0):
         return tuple(self.select(dim, i) for i in range(self.shape[dim]))
 
