@@ -140,6 +140,9 @@ class TorchPickler(pickle._Pickler):
         if isinstance(t, UninitializedTensorMixin):  # (no data: its class, as PyTorch's)
             return Global("torch.nn.parameter", type(t).__name__), (t.requires_grad,)
         if type(t._device) is LayoutKey:
+            if t.__dict__.get("_is_param"):  # (a sparse Parameter: the parameter record)
+                return _utils("_rebuild_parameter"), (t.detach(), t.requires_grad,
+                                                      OrderedDict())
             from .sparse._serialize import sparse_parts
             return _utils("_rebuild_sparse_tensor"), sparse_parts(t)
         if isinstance(t, Parameter) and "_is_param" not in t.__dict__:

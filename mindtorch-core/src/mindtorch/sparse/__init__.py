@@ -10,6 +10,7 @@ from .._layout import sparse_coo, sparse_csr, strided
 from .._tensor import Tensor
 from . import _legacy
 from . import _tensor as T
+from ._nodes import SparseDenseMm, recorded_as
 from ._tensor import SparseTensor, make_coo, make_csr
 
 __all__ = [
@@ -91,19 +92,23 @@ class check_sparse_tensor_invariants:
 def _as_tensor(x, dtype, device):
     M = _M()
     if isinstance(x, Tensor):
-        return x if dtype is None or x.dtype is dtype else x.to(dtype)
+        return x if (dtype is None or x.dtype is dtype) and device is None else \
+            x.to(device=device, dtype=dtype)
     return M.tensor(x, dtype=dtype, device=device)
 
 
-def _from_values(values, make):
+def _from_values(values, make, node=T.FromValues):
     """make(values) with history to values when they require grad."""
     if values._requires_grad and _M().is_grad_enabled():
-        return T.FromValues.apply(values, make)
+        return node.apply(values, make)
     return make(values)
 
 
 def _finish(s, requires_grad):
     if requires_grad:
+        if not (s.dtype.is_floating_point or s.dtype.is_complex):
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require "
+                               "gradients")
         if s._grad_fn is not None:
             raise RuntimeError("sparse_coo_tensor(): requires_grad=True needs values without "
                                "history")
@@ -140,6 +145,7 @@ def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=Non
                            f"{indices.shape[1]}, nnz from values: {values.shape[0]}")
     sd = indices.shape[0]
     if size is None:
+        _check_nonnegative(indices)
         lead = (indices.amax(1) + 1).tolist() if indices.shape[1] else [0] * sd
         size = tuple(lead) + tuple(values.shape[1:])
     size = tuple(int(n) for n in size)
@@ -159,14 +165,54 @@ def sparse_coo_tensor(indices, values=None, size=None, *, dtype=None, device=Non
 def _check_coo(indices, size):
     if indices.shape[1] == 0:
         return
-    if bool((indices < 0).any()):
-        raise RuntimeError("found negative index " + str(int(indices.min())) + " for dim " +
-                           str(int((indices < 0).any(1).int().argmax())))
+    _check_nonnegative(indices)
     top = indices.amax(1).tolist()
     for d, (m, n) in enumerate(zip(top, size)):
         if m >= n:
             raise RuntimeError(f"size is inconsistent with indices: for dim {d}, size is {n} "
                                f"but found index {m}")
+
+
+def _check_nonnegative(indices):
+    """PyTorch's error for the first sparse dim holding a negative index (its least)."""
+    if not indices.shape[1]:
+        return
+    for d, least in enumerate(indices.amin(1).tolist()):
+        if least < 0:
+            raise RuntimeError(f"found negative index {least} for dim {d}")
+
+
+# PyTorch's CSR invariants, checked in its order: (what fails, its statement)
+_CSR_INVARIANTS = (
+    (lambda crow, col, ncols: int(crow[0]) != 0, "`crow_indices[..., 0] == 0`"),
+    (lambda crow, col, ncols: int(crow[-1]) != col.shape[0], "`crow_indices[..., -1] == nnz`"),
+    (lambda crow, col, ncols: bool(((crow[1:] - crow[:-1]) < 0).any()
+                                   | ((crow[1:] - crow[:-1]) > ncols).any()),
+     "`0 <= crow_indices[..., 1:] - crow_indices[..., :-1] <= ncols`"),
+    (lambda crow, col, ncols: col.shape[0] > 0 and (int(col.max()) >= ncols or
+                                                    int(col.min()) < 0),
+     "`0 <= col_indices < ncols`"),
+    (lambda crow, col, ncols: _unsorted_rows(crow, col),
+     ("`col_indices[..., crow_indices[..., i - 1]:crow_indices[..., i]] for all i = 1, ..., "
+      "nrows are sorted and distinct along the last dimension values`")),
+)
+
+
+def _unsorted_rows(crow, col):
+    """Whether some row's column indices are not strictly increasing."""
+    if col.shape[0] < 2:
+        return False
+    M = _M()
+    rows = M.repeat_interleave(M.arange(crow.shape[0] - 1, device=crow.device),
+                               crow[1:] - crow[:-1])
+    same_row = rows[1:] == rows[:-1]
+    return bool((same_row & (col[1:] <= col[:-1])).any())
+
+
+def _check_csr(crow, col, ncols):
+    for fails, statement in _CSR_INVARIANTS:
+        if fails(crow, col, ncols):
+            raise RuntimeError(f"{statement} is not satisfied.")
 
 
 def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=None,
@@ -180,21 +226,17 @@ def sparse_csr_tensor(crow_indices, col_indices, values, size=None, *, dtype=Non
         raise RuntimeError("sparse_csr_tensor: batched or hybrid CSR tensors are not supported "
                            "(crow_indices, col_indices and values must be 1-D)")
     if col.shape[0] != values.shape[0]:
-        raise RuntimeError(f"col_indices and values must have the same number of elements, "
-                           f"but got {col.shape[0]} and {values.shape[0]}")
+        raise RuntimeError(f"col_indices.shape[-1] must be equal to nnz (={values.shape[0]}) as "
+                           f"defined by values.shape[0], but got {col.shape[0]}")
     if size is None:
         size = (crow.shape[0] - 1, int(col.max()) + 1 if col.shape[0] else 0)
     size = tuple(int(n) for n in size)
     if len(size) != 2 or crow.shape[0] != size[0] + 1:
-        raise RuntimeError(f"crow_indices.size(-1) must be equal to size[-2] + 1 (that is "
-                           f"{size[0] + 1}), but got: {crow.shape[0]}")
+        raise RuntimeError(f"crow_indices.shape[-1] must be equal to the number of rows + 1 "
+                           f"(={size[0] + 1}), but got {crow.shape[0]}")
     if check_invariants:
-        if int(crow[-1]) != col.shape[0] or bool((crow[1:] < crow[:-1]).any()):
-            raise RuntimeError("`crow_indices[..., -1] == nnz` and non-decreasing crow_indices "
-                               "are required")
-        if col.shape[0] and (int(col.max()) >= size[1] or int(col.min()) < 0):
-            raise RuntimeError("`0 <= col_indices < ncols` is not satisfied.")
-    s = _from_values(values, lambda v: make_csr(crow, col, v, size))
+        _check_csr(crow, col, size[1])
+    s = _from_values(values, lambda v: make_csr(crow, col, v, size), T.FromCsrValues)
     return _finish(s, requires_grad)
 
 
@@ -228,6 +270,11 @@ class _ToSparseDim(_ToSparse):  # (to_sparse(sparse_dim): PyTorch's other overlo
     pass
 
 
+@T.node_name("ToSparseCsrBackward0")
+class _ToSparseCsr(_ToSparse):  # (Tensor.to_sparse_csr; to_sparse(layout=) is ToSparse's)
+    pass
+
+
 def _converted(x, convert, function=_ToSparse):
     if x._requires_grad and _M().is_grad_enabled():
         return function.apply(x, convert)
@@ -240,16 +287,16 @@ def _to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
     if args and layout is None:
         layout = args[0]
     if layout is sparse_csr:
-        return _to_sparse_csr(self, dense_dim)
+        return _to_sparse_csr(self, dense_dim, _function=_ToSparse)
     if layout not in (None, sparse_coo):
         raise RuntimeError(f"to_sparse: layout {layout} is not supported")
     return _converted(self, T.to_coo)
 
 
-def _to_sparse_csr(self, dense_dim=None):
+def _to_sparse_csr(self, dense_dim=None, *, _function=_ToSparseCsr):
     if dense_dim:
         raise NotImplementedError("to_sparse_csr: hybrid CSR tensors are not supported")
-    return _converted(self, T.to_csr)
+    return _converted(self, T.to_csr, _function)
 
 
 @T.node_name("SparseMaskBackward0")
@@ -382,35 +429,50 @@ def mm(mat1, mat2, reduce="sum"):
     reduce (CSR mat1): "sum", "mean", "amax" / "max", "amin" / "min" over each row."""
     if reduce != "sum":
         return _mm_reduce(mat1, mat2, reduce)
-    if not isinstance(mat1, SparseTensor) or isinstance(mat2, SparseTensor) or \
-            not mat1._requires_grad:
+    if not isinstance(mat1, SparseTensor) or isinstance(mat2, SparseTensor):
         return _M().mm(mat1, mat2)
     from ._dispatch import _check_mm
     _check_mm(mat1, mat2)
+    if not mat1._requires_grad:
+        return SparseDenseMm.apply(mat1, mat2) if mat2.requires_grad and \
+            _M().is_grad_enabled() else _M().mm(mat1, mat2)
+    return recorded_as("SparseAddmmBackward0", _spmm, mat1, mat2)
+
+
+def _spmm(mat1, mat2):
     s = _coalesced_coo(mat1)
     rows, cols = s._idx[0], s._idx[1]
     out = _M().zeros((s.shape[0], mat2.shape[1]), dtype=mat2.dtype, device=mat2.device)
-    out = out.index_add(0, rows, s._values_of().unsqueeze(1) * mat2.index_select(0, cols))
-    return out
+    return out.index_add(0, rows, s._values_of().unsqueeze(1) * mat2.index_select(0, cols))
 
 
 def addmm(mat, mat1, mat2, *, beta=1.0, alpha=1.0):
-    return mat * beta + mm(mat1, mat2) * alpha
+    return recorded_as("SparseAddmmBackward0",
+                       lambda m, a, b: m * beta + mm(a, b) * alpha, mat, mat1, mat2)
 
 
 def sum(input, dim=None, dtype=None):
     """The sum of the specified entries; over some dims a sparse tensor (dense when every
     sparse dim is reduced).  The gradient is sparse, in input's pattern."""
-    if not isinstance(input, SparseTensor):
-        return input.sum() if dim is None else input.sum(dim)
+    if not (isinstance(input, SparseTensor) and input.is_sparse):  # (PyTorch: COO only)
+        if dim is None:
+            raise RuntimeError(f"coalesce expected sparse coordinate tensor layout but got "
+                               f"{'SparseCsr' if isinstance(input, SparseTensor) else 'Strided'}")
+        _refuse("_indices", input)
+    if dim is None:
+        return _sum(input, dim, dtype)
+    return recorded_as("SparseSumBackward0", lambda x: _sum(x, dim, dtype), input)
+
+
+def _sum(input, dim, dtype):
     s = _coalesced_coo(input)
     vals = s._values_of()
     if dtype is not None:
         vals = vals.to(dtype)
     if dim is None:
         return vals.sum()
-    dims = [dim] if isinstance(dim, int) else list(dim)
-    dims = sorted({d % s.ndim for d in dims})
+    from .._ops._argcheck import wrap_dims
+    dims = sorted(wrap_dims([dim] if isinstance(dim, int) else list(dim), s.ndim))
     sd = s._idx.shape[0]
     dense_dims = [d - sd + 1 for d in dims if d >= sd]
     if dense_dims:
@@ -422,6 +484,43 @@ def sum(input, dim=None, dtype=None):
     idx = s._idx[keep]
     r = _from_values(vals, lambda v: make_coo(idx, v, shape))
     return r.coalesce()
+
+
+def sampled_addmm(input, mat1, mat2, *, beta=1.0, alpha=1.0, out=None):
+    """beta * input + alpha * (mat1 @ mat2) at input's (CSR) entries only."""
+    if not (isinstance(input, SparseTensor) and input.is_sparse_csr):
+        _refuse("sparse_sampled_addmm", input)
+    for name, m in (("mat1", mat1), ("mat2", mat2)):
+        if isinstance(m, SparseTensor):
+            raise RuntimeError(  # noqa: TRY004 - PyTorch's class
+                f"sampled_addmm: Expected {name} to have strided layout, but got "
+                f"{'Sparse' if m.is_sparse else 'SparseCsr'}")
+    if mat1.dtype is not mat2.dtype:
+        raise RuntimeError(f"sampled_addmm: Expected mat1 and mat2 to have the same dtype, but "
+                           f"got {D.scalar_type_name(mat1.dtype)} and "
+                           f"{D.scalar_type_name(mat2.dtype)}")
+    if mat1.ndim != 2 or mat2.ndim != 2 or mat1.shape[1] != mat2.shape[0]:
+        raise RuntimeError(f"sampled_addmm: mat1 and mat2 shapes cannot be multiplied "
+                           f"({'x'.join(map(str, mat1.shape))} and "
+                           f"{'x'.join(map(str, mat2.shape))})")
+    r = recorded_as("SparseSampledAddmmBackward0",
+                    lambda s, a, b: _sampled_addmm(s, a, b, beta, alpha), input, mat1, mat2)
+    return r if out is None else out.copy_(r)
+
+
+def _sampled_addmm(s, a, b, beta, alpha):
+    rows, cols = T.csr_to_coo(s.detach())._idx
+    dots = (a.index_select(0, rows) * b.t().index_select(0, cols)).sum(-1)
+    vals = s.values() * beta + dots * alpha
+    return _from_values(vals, lambda v: make_csr(s._crow, s._idx, v, s.shape))
+
+
+def _refuse(op, input):
+    """PyTorch's error for a COO-only op given a CSR or dense input."""
+    from ._dispatch import missing
+    key = input._device.type if isinstance(input, SparseTensor) else \
+        {"cpu": "CPU", "meta": "Meta"}.get(input.device.type, input.device.type)
+    missing(op, key)()
 
 
 def _grouped(s, dim):
@@ -437,11 +536,11 @@ def _grouped(s, dim):
 
 def _softmax(input, dim, dtype, log):
     M = _M()
-    if not isinstance(input, SparseTensor):
-        f = M.log_softmax if log else M.softmax
-        return f(input, dim, dtype=dtype)
+    if not isinstance(input, SparseTensor) or not input.is_sparse:  # (PyTorch: COO only)
+        _refuse("_sparse_log_softmax" if log else "_sparse_softmax", input)
+    from .._ops._argcheck import wrap_dim
     s = _coalesced_coo(input)
-    dim = dim % s.ndim
+    dim = wrap_dim(dim, s.ndim)
     if dim >= s._idx.shape[0]:
         raise NotImplementedError("sparse.softmax over a dense dim is not supported")
     vals = s._values_of() if dtype is None else s._values_of().to(dtype)
@@ -461,11 +560,13 @@ def _softmax(input, dim, dtype, log):
 
 def softmax(input, dim, *, dtype=None):
     """Softmax over the specified entries along dim (unspecified ones count as -inf)."""
-    return _softmax(input, dim, dtype, False)
+    return recorded_as("SparseSoftmaxBackward0", lambda x: _softmax(x, dim, dtype, False),
+                       input)
 
 
 def log_softmax(input, dim, *, dtype=None):
-    return _softmax(input, dim, dtype, True)
+    return recorded_as("SparseLogSoftmaxBackward0", lambda x: _softmax(x, dim, dtype, True),
+                       input)
 
 
 def _missing(name):
@@ -476,7 +577,6 @@ def _missing(name):
 
 
 as_sparse_gradcheck = _missing("as_sparse_gradcheck")
-sampled_addmm = _missing("sampled_addmm")
 
 
 globals().update(_legacy.LEGACY)  # torch.sparse.FloatTensor ...

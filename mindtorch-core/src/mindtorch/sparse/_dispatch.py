@@ -22,14 +22,43 @@ def _M():
 
 def kernel(op, key_type):
     fn = TABLE.get(op.name)
+    if fn is None and key_type.startswith("SparseCsr") and "pointwise" in op.tags and \
+            op.name != "where":
+        return _no_csr_kernel  # (PyTorch's CSR elementwise kernels check the layout first)
     return fn if fn is not None else missing(op.name, key_type)
+
+
+def _no_csr_kernel(*args, **kwargs):
+    raise RuntimeError("unsupported tensor layout: SparseCsr")
+
+
+# The ATen overload (or the op a composite reaches first) PyTorch names in its error;
+# the comparisons name .Tensor or .Scalar by their other operand.
+_ATEN_NAMES = {
+    "mean": "mean.dim", "std": "std.correction", "var": "var.correction",
+    "sort": "sort.stable", "where": "where.self", "fill_": "fill_.Scalar",
+    "count_nonzero": "count_nonzero.dim_IntList", "softmax": "_softmax",
+    "functional_softmax": "_softmax", "log_softmax": "_log_softmax",
+    "functional_log_softmax": "_log_softmax", "ones_like": "fill_.Scalar",
+    "full_like": "fill_.Scalar", "randn_like": "normal_", "rand_like": "uniform_",
+    "squeeze": "as_strided",
+}
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
+
+
+def _aten_name(name, args):
+    if name in _COMPARISONS or name.rstrip("_") in _COMPARISONS:
+        return name + (".Tensor" if len(args) > 1 and isinstance(args[1], Tensor) else
+                       ".Scalar")
+    return _ATEN_NAMES.get(name, name)
 
 
 def missing(name, key_type):
     """PyTorch's error for an op its sparse layout lacks."""
     def fn(*args):
         raise NotImplementedError(
-            f"Could not run 'aten::{name}' with arguments from the '{key_type}' backend. "
+            f"Could not run 'aten::{_aten_name(name, args)}' with arguments from the "
+            f"'{key_type}' backend. "
             f"This could be because the operator doesn't exist for this backend, or was "
             f"omitted during the selective/custom build process (if using custom build).")
     return fn
@@ -112,6 +141,28 @@ def mm(a, b):
     return spmm(transpose(b, 0, 1), a.t()).t().contiguous()  # (dense @ sparse)
 
 
+def bmm(s, d):
+    """Batched COO (3 sparse dims) @ dense: spmm over the (batch, row) pairs."""
+    if not _sparse(s) or _sparse(d):
+        raise RuntimeError("bmm_sparse: Tensor 'mat2' must be dense")
+    if d.ndim != 3:
+        raise RuntimeError(f"bmm_sparse: Tensor 'mat2' must have 3 dims, but has {d.ndim}")
+    for (i, j) in ((0, 0), (2, 1)):
+        if s.shape[i] != d.shape[j]:
+            raise RuntimeError(f"bmm_sparse: 'self.size({i})' and 'mat2.size({j})' must match")
+    if s.dtype is not d.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_type_name(s.dtype)} but found "
+                           f"{scalar_type_name(d.dtype)}")
+    s = _coo(s)
+    if s._idx.shape[0] != 3:
+        raise RuntimeError("bmm_sparse: expected a sparse tensor with 3 sparse dims")
+    batch, rows, cols = s._idx[0], s._idx[1], s._idx[2]
+    contrib = s._vals.unsqueeze(1) * d[batch, cols]
+    out = _M().zeros((s.shape[0] * s.shape[1], d.shape[2]), dtype=d.dtype, device=d.device)
+    return out.index_add(0, batch * s.shape[1] + rows, contrib).reshape(
+        s.shape[0], s.shape[1], d.shape[2])
+
+
 def mv(s, v):
     if v.ndim != 1 or s.ndim != 2:
         raise RuntimeError(f"vector + matrix @ vector expected, got {s.ndim}, {v.ndim}")
@@ -127,8 +178,17 @@ def matmul(a, b):
         return mv(a, b)
     if a.ndim == 1 and b.ndim == 2:
         return mm(a.unsqueeze(0), b).squeeze(0)
-    raise NotImplementedError(f"matmul: sparse operands of {a.ndim} and {b.ndim} dims are not "
-                              f"supported")
+    if a.ndim == 1 and b.ndim == 1:
+        missing("dot", (a if _sparse(a) else b)._device.type)(a, b)
+    if a.ndim >= 3 and b.ndim <= 2 and not _sparse(a):  # (a dense batch folds into rows)
+        r = matmul(a.reshape(-1, a.shape[-1]), b)
+        return r.reshape(tuple(a.shape[:-1]) + tuple(r.shape[1:]))
+    if _sparse(a) and a.ndim >= 3 and b.ndim <= 2 or _sparse(b) and b.ndim >= 3 and a.ndim == 1:
+        raise RuntimeError("reshape is not implemented for sparse tensors")
+    from .._shapes import broadcast_shapes  # (PyTorch broadcasts the batch dims, then fails)
+    broadcast_shapes(tuple(a.shape[:-2]), tuple(b.shape[:-2]))
+    kind = "Sparse" if any(_sparse(x) and x.is_sparse for x in (a, b)) else "SparseCsr"
+    raise RuntimeError(f"expand is unsupported for {kind} tensors")
 
 
 def addmm(self, mat1, mat2, beta=1, alpha=1):
@@ -187,9 +247,8 @@ def _cat_coo(a, b, alpha):
     M = _M()
     a, b = _coo(a), _coo(b)
     if a.shape != b.shape:
-        raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
-                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
-                           f"dense-sparse addition does not currently support broadcasting)")
+        raise RuntimeError(f"add: expected sizes of 'self' and 'other' to match, but "
+                           f"{list(a.shape)} != {list(b.shape)}")
     if a._idx.shape[0] != b._idx.shape[0]:
         raise RuntimeError("add: expected sparse tensors with the same sparse_dim")
     dtype = M.promote_types(a.dtype, b.dtype)
@@ -253,16 +312,26 @@ def add(a, b, alpha=1):
         r = _cat_coo(a, b, alpha)
         both = a.is_sparse and b.is_sparse and a._coalesced and b._coalesced
         return _back(a, T.coalesced(r) if both or not a.is_sparse else r)
-    if _sparse(a):
+    if _sparse(a) and a.is_sparse:
         raise RuntimeError("add(sparse, dense) is not supported. Use add(dense, sparse) "
                            "instead.")
+    if _sparse(a):  # (PyTorch adds a CSR self into the dense other, alpha scaling self)
+        return _dense_plus_sparse(b, a, alpha, "op2-sparse")
+    return _dense_plus_sparse(a, b, alpha, "dense-sparse")
+
+
+def _dense_plus_sparse(d, s, alpha, kind):
     M = _M()
-    if tuple(a.shape) != tuple(b.shape):
+    if not isinstance(d, Tensor):  # (a Python scalar: a 0-dim tensor)
+        d = M.tensor(d)
+    if tuple(d.shape) != tuple(s.shape):
         raise RuntimeError(f"add: expected 'self' and 'other' to have same size, but self has "
-                           f"size {list(a.shape)} while other has size {list(b.shape)} (FYI: "
-                           f"dense-sparse addition does not currently support broadcasting)")
-    out = a.to(M.promote_types(a.dtype, b.dtype), copy=True)
-    return _add_into(out, b, alpha)
+                           f"size {list(d.shape)} while other has size {list(s.shape)} (FYI: "
+                           f"{kind} addition does not currently support broadcasting)")
+    out = d.to(M.promote_types(d.dtype, s.dtype), copy=True)
+    if kind == "op2-sparse":
+        out = out.contiguous()
+    return _add_into(out, s, alpha)
 
 
 def _no_csr(*tensors):
@@ -310,10 +379,22 @@ def mul(a, b):
         return _back(a, T._like(sa, sa._vals * T.mask_values(T.dense_of(b), sa), True))
     s, d = (a, b) if _sparse(a) else (b, a)
     if tuple(d.shape) != tuple(s.shape):
-        raise RuntimeError(f"mul: a sparse tensor and a dense tensor of size {list(d.shape)} "
-                           f"(expected {list(s.shape)})")
+        d = _dense_to_shape_of(d, s)
     sc = _coo(s)
     return _back(s, T._like(sc, sc._vals * T.mask_values(d, sc)))
+
+
+def _dense_to_shape_of(d, s):
+    """The dense factor of a sparse product broadcast to the sparse one's shape (PyTorch
+    masks it by the sparse pattern, so it may not grow the result)."""
+    from .._shapes import broadcast_shapes
+    if s.is_sparse and tuple(broadcast_shapes(d.shape, s.shape)) == tuple(s.shape):
+        return d.expand(s.shape)
+    if not s.is_sparse:
+        raise RuntimeError(f"sparse_mask(): operands have incompatible sizes; self has size "
+                           f"{list(d.shape)} but mask has size {list(s.shape)}")
+    raise RuntimeError(f"mul: a sparse tensor and a dense tensor of size {list(d.shape)} "
+                       f"(expected {list(s.shape)})")
 
 
 def mul_(a, b):
@@ -339,8 +420,9 @@ def div_(a, b, rounding_mode=None):
 
 
 def pow_(s, exponent):
+    _no_csr(s)
     if not _scalar(exponent):
-        raise NotImplementedError("pow: a sparse base needs a scalar exponent")
+        missing("pow.Tensor_Tensor", s._device.type)()
     if exponent == 0:
         raise RuntimeError("pow: cannot raise to zeroth power on sparse tensor; it would make "
                            "the result tensor dense")
@@ -386,13 +468,23 @@ def sum_(s, dim=None, keepdim=False, dtype=None):
     if dim is not None and not s.is_sparse and not keepdim:
         raise RuntimeError("reduction operations on CSR tensors with keepdim=False is "
                            "unsupported")
-    s = _coo(s)
+    like, s = s, _coo(s)
     vals = s._vals if dtype is None else s._vals.to(dtype)
     if dim is None or set(dim) >= set(range(s.ndim)):
         return vals.sum(dtype=None if dtype is None else dtype) if not keepdim else \
             vals.sum().reshape((1,) * s.ndim)
-    if keepdim:
-        raise NotImplementedError("sum: keepdim=True is not supported for sparse tensors")
+    r = _sum_dims(s, vals, dim)
+    if not keepdim:
+        return r
+    if not _sparse(r):  # (every sparse dim reduced)
+        return r.reshape([1 if d in dim else n for d, n in enumerate(s.shape)])
+    for d in sorted(dim):  # (the reduced dims come back as size-1 dims, as PyTorch does)
+        r = _shape.unsqueeze(r, d)
+    return _back(like, r)
+
+
+def _sum_dims(s, vals, dim):
+    """COO s (its values vals) summed over some of its dims."""
     sd = s._idx.shape[0]
     sparse_dims = [d for d in dim if d < sd]
     dense_dims = [d - sd + 1 for d in dim if d >= sd]
@@ -456,6 +548,28 @@ def zeros_like(s, dtype=None, device=None, requires_grad=False, memory_format=No
     return r if dtype is None else to_copy(r, dtype)
 
 
+def dropout(s, p=0.5, train=True, inplace=False):
+    """Identity when it drops nothing; else PyTorch's refusal of its mask draw."""
+    if train and p > 0:
+        missing("bernoulli_.float", s._device.type)()
+    return s
+
+
+def _any(s, dim=None, keepdim=False):
+    if dim is not None or not s.is_sparse:
+        missing("any.dim" if s.is_sparse else "any.all_out", s._device.type)()
+    return _M().any(s._vals)
+
+
+def _fill_(s, value):
+    """Every specified entry set to value (PyTorch fills a CSR tensor's values; COO refuses)."""
+    if s.is_sparse or isinstance(value, Tensor):
+        missing("fill_." + ("Tensor" if isinstance(value, Tensor) else "Scalar"),
+                s._device.type)()
+    s._vals.fill_(value)
+    return s
+
+
 _LINEAR = ("neg",)
 _NONLINEAR = ("abs", "sqrt", "sin", "tan", "tanh", "asin", "atan", "sinh", "asinh", "atanh",
               "expm1", "log1p", "relu", "sign", "sgn", "floor", "ceil", "trunc", "round",
@@ -464,7 +578,7 @@ _NONLINEAR = ("abs", "sqrt", "sin", "tan", "tanh", "asin", "atan", "sinh", "asin
 
 # (no linalg_vector_norm: PyTorch refuses it, hence clip_grad_norm_ refuses sparse gradients)
 TABLE = {
-    "mm": mm, "mv": mv, "matmul": matmul, "addmm": addmm, "t": t, "transpose": transpose,
+    "mm": mm, "bmm": bmm, "mv": mv, "matmul": matmul, "addmm": addmm, "t": t, "transpose": transpose,
     "mT": lambda s: transpose(s, -2, -1), "mH": mH, "adjoint": mH,
     "add": add, "sub": sub, "add_": add_, "sub_": sub_, "mul": mul, "mul_": mul_, "div": div,
     "div_": div_, "pow": pow_, "sum": sum_, "norm": norm, "clone": clone, "_to_copy": to_copy,
@@ -474,8 +588,7 @@ for _name in _LINEAR + _NONLINEAR:
     TABLE[_name] = _unary(_name, _name in _LINEAR)
     TABLE[_name + "_"] = _inplace(_name + "_", TABLE[_name], _name in _LINEAR)
 TABLE.update(
-    linear=linear, empty_like=zeros_like, threshold_backward=threshold_backward,
+    linear=linear, empty_like=zeros_like, dropout=dropout, functional_dropout=dropout, threshold_backward=threshold_backward,
     functional_relu=lambda s, inplace=False: TABLE["relu_" if inplace else "relu"](s),
-    any=lambda s, dim=None, keepdim=False: _M().any(_coo(s)._vals) if dim is None else
-    missing("any", s._device.type)())
+    any=_any, fill_=_fill_)
 TABLE.update(_shape.TABLE)

@@ -26,7 +26,7 @@ def sparse_repr(s):
         suffixes.append(f"nnz={s._nnz()}")
     if s.device.type != "cpu":
         suffixes.insert(0, f"device='{s.device}'")
-    if s.dtype is not D.get_default_dtype():
+    if s.dtype not in (D.get_default_dtype(), D.default_complex_dtype(), D.int64, D.bool):
         suffixes.append(f"dtype={s.dtype}")
     suffixes.append(f"layout={s.layout}")
     if s.grad_fn is not None:

@@ -31,5 +31,10 @@ def reduce_sparse(s):
                            "deepcopy a module, this may be because of a torch.nn.utils."
                            "weight_norm usage, see https://github.com/pytorch/pytorch/pull/"
                            "103001")
+    if s.__dict__.get("_is_param"):  # (a sparse nn.Parameter: PyTorch's parameter record)
+        from collections import OrderedDict
+
+        from ..nn.parameter import _rebuild_parameter
+        return _rebuild_parameter, (s.detach(), s._requires_grad, OrderedDict())
     layout, data = sparse_parts(s)
     return rebuild_sparse_tensor, (str.__str__(layout), data)

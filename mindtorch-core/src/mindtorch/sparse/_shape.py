@@ -1,6 +1,7 @@
 """Shape ops of COO tensors (select, index_select, permute, unsqueeze, cat, stack and
 integer indexing): index arithmetic on the entries, as PyTorch's sparse kernels.  The ops
 PyTorch refuses on sparse tensors raise its errors here too."""
+from .._layout import strided
 from . import _tensor as T
 from ._tensor import make_coo
 
@@ -30,7 +31,11 @@ def _wrap(dim, n):
 
 
 def select(s, dim, index):
-    _coo_only(s, "select")
+    if not s.is_sparse:  # (PyTorch selects from a CSR matrix's COO form: sorted rows)
+        r = select(T.csr_to_coo(s), dim, index)
+        if r.layout is not strided:
+            r._coalesced = True
+        return r
     dim = _wrap(dim, s.ndim)
     size = s.shape[dim]
     if not -size <= index < size:
@@ -47,6 +52,27 @@ def select(s, dim, index):
         return vals.sum(0)
     rest = [d for d in range(sd) if d != dim]
     return _fresh(s._idx[rest].index_select(1, keep), vals, shape)
+
+
+def narrow_copy(s, dim, start, length):
+    """The entries inside [start, start + length) along dim, shifted to start at 0."""
+    _coo_only(s, "narrow_copy")
+    dim = _wrap(dim, s.ndim)
+    size = s.shape[dim]
+    if start < 0 or length < 0 or start + length > size:  # (no wrapping of start here)
+        raise RuntimeError(f"Invalid range to narrow. range(start, start+length) must be a "
+                           f"subset of range(0, {size}).")
+    sd = s._idx.shape[0]
+    shape = s.shape[:dim] + (length,) + s.shape[dim + 1:]
+    if dim >= sd:
+        vals = s._vals.narrow(dim - sd + 1, start, length).clone()
+        return make_coo(s._idx.clone(), vals, shape, s._coalesced)
+    at = s._idx[dim]
+    keep = ((at >= start) & (at < start + length)).nonzero().reshape(-1)
+    idx = s._idx.index_select(1, keep)
+    idx[dim] -= start
+    return make_coo(idx, s._vals.index_select(0, keep), shape,
+                    s._coalesced or keep.shape[0] <= 1)
 
 
 def index_select(s, dim, index):
@@ -169,13 +195,19 @@ def _refuse(message):
     return fn
 
 
+def _no_expand(s, *args, **kwargs):
+    raise RuntimeError(f"expand is unsupported for {'Sparse' if s.is_sparse else 'SparseCsr'} "
+                       f"tensors")
+
+
 _RESHAPE = _refuse("reshape is not implemented for sparse tensors")
 _CONTIGUOUS = _refuse("unsupported memory format option Contiguous")
 
 TABLE = {
     "select": select, "index_select": index_select, "permute": permute,
+    "narrow_copy": narrow_copy,
     "unsqueeze": unsqueeze, "cat": cat, "stack": stack,
     "reshape": _RESHAPE, "flatten": _RESHAPE, "einsum": _RESHAPE,
-    "expand": _refuse("expand is unsupported for Sparse tensors"),
+    "expand": _no_expand, "repeat": _no_expand,
     "contiguous": _CONTIGUOUS, "masked_fill": _CONTIGUOUS,
 }

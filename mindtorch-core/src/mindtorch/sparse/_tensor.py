@@ -118,8 +118,10 @@ class SparseTensor(Tensor):
         return _Coalesce.apply(self) if self._requires_grad else coalesced(self)
 
     def to_dense(self, dtype=None, *, masked_grad=None):
-        r = _ToDense.apply(self) if self._requires_grad else dense_of(self)
-        return r if dtype is None else r.to(dtype)
+        if dtype is not None:
+            raise RuntimeError(f"dtype argument is not supported by "
+                               f"{'sparse' if self.is_sparse else 'sparse_csr'}_to_dense")
+        return _ToDense.apply(self) if self._requires_grad else dense_of(self)
 
     def to_sparse(self, *args, layout=None, blocksize=None, dense_dim=None):
         if args and layout is None and not isinstance(args[0], int):
@@ -152,14 +154,65 @@ class SparseTensor(Tensor):
         raise NotImplementedError(f"indexed assignment into a {self.layout} tensor is not "
                                   f"supported")
 
-    # -- what a sparse tensor does not have -----------------------------------------
-    def _like_kwargs(self, dtype, device):  # (Tensor.new_*: PyTorch's would be sparse)
+    # -- new_* factories: COO ones with no entries (filled ones refuse, as PyTorch) ---
+    def _like_kwargs(self, dtype, device):
         raise NotImplementedError(f"new_* of a {self.layout} tensor is not supported")
 
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False, **kwargs):
+        if not self.is_sparse:
+            self._like_kwargs(dtype, device)
+        from . import sparse_coo_tensor
+        size = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size
+        return sparse_coo_tensor(size, dtype=dtype or self.dtype,
+                                 requires_grad=requires_grad,
+                                 device=device or self.device)
+
+    new_empty = new_zeros
+
+    def new_ones(self, *size, **kwargs):
+        from ._dispatch import missing
+        missing("fill_.Scalar", self._device.type)()
+
+    def new_full(self, size, fill_value, **kwargs):
+        self.new_ones(size)
+
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
+        import mindtorch
+        return Tensor.new_tensor(mindtorch.empty(0, dtype=self.dtype, device=self.device),
+                                 data, dtype=dtype, device=device, requires_grad=requires_grad)
+
+    def type_as(self, other):
+        if not isinstance(other, Tensor):
+            return Tensor.type_as(self, other)
+        if other.layout is not self.layout:
+            names = {sparse_coo: "Sparse", sparse_csr: "SparseCsr"}
+            raise RuntimeError(f"to(options) doesn't support converting to a different layout, "
+                               f"but got self.layout being {names[self.layout]} and "
+                               f"options.layout set as {names.get(other.layout, 'Strided')}")
+        return self.to(other.dtype)
+
+    def sum_to_size(self, *size):
+        r = Tensor.sum_to_size(self, *size)  # (its checks and sums; PyTorch then views)
+        n = len(size[0]) if len(size) == 1 and not isinstance(size[0], int) else len(size)
+        if n < self.ndim:
+            from ._dispatch import missing
+            missing("view", self._device.type)()
+        return r
+
+    def unbind(self, dim=0):
+        return tuple(self.select(dim, i) for i in range(self.shape[dim]))
+
+    def __iter__(self):
+        return iter(self.unbind(0))
+
     def stride(self, dim=None):
+        if not self.is_sparse:
+            raise RuntimeError("Sparse CSR tensors do not have strides")
         return (0,) * len(self._shape) if dim is None else 0
 
     def is_contiguous(self, memory_format=None):
+        if not self.is_sparse:
+            raise RuntimeError("Sparse CSR tensors do not have is_contiguous")
         return False
 
     def data_ptr(self):
@@ -228,7 +281,15 @@ class SparseTensor(Tensor):
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
         if dtype is None:
+            if not self.is_sparse:  # (PyTorch has no legacy type name for CSR)
+                raise RuntimeError(f"Unimplemented backend {self._device.type}")
             return f"torch.sparse.{self.dtype_name()}"
+        if isinstance(dtype, str):  # (a legacy name, dense or sparse: the layout stays)
+            from .._creation import _BY_TYPE_NAME
+            name = dtype.rpartition(".")[2]
+            if not dtype.startswith("torch.") or name not in _BY_TYPE_NAME:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = _BY_TYPE_NAME[name]
         return self.to(dtype)
 
     def dtype_name(self):
@@ -325,7 +386,8 @@ def _unflatten(flat, shape):
     for n in reversed(shape):
         rows.append(flat % n)
         flat = M.div(flat, n, rounding_mode="floor")
-    return M.stack(list(reversed(rows))) if rows else flat.reshape(0, -1)
+    return M.stack(list(reversed(rows))) if rows else \
+        M.zeros((0, flat.shape[0]), dtype=flat.dtype, device=flat.device)
 
 
 def coalesced(s):
@@ -365,13 +427,16 @@ def to_coo(dense, sparse_dim=None):
     """The nonzero entries of a dense tensor (over its first sparse_dim dims)."""
     M = _M()
     sd = dense.ndim if sparse_dim is None else sparse_dim
+    if sd == 0 and dense.ndim > 0:
+        raise RuntimeError("dense_to_sparse: sparse_dim argument must be in >0 when "
+                           "self.dim()>0")
     if not 0 <= sd <= dense.ndim:
-        raise RuntimeError(f"sparse_dim argument must be in [0,{dense.ndim}] range, but "
-                           f"{sd} is given")
+        raise RuntimeError(f"dense_to_sparse: sparse_dim argument must be in [0,{dense.ndim}] "
+                           f"range, but {sd} is given")
     flat = dense.reshape((-1,) + tuple(dense.shape[sd:]))
     nz = flat.ne(0)
     if sd < dense.ndim:
-        nz = nz.reshape(flat.shape[0], -1).any(1)
+        nz = nz.flatten(1).any(1)
     keep = M.nonzero(nz).reshape(-1)
     indices = _unflatten(keep, tuple(dense.shape[:sd]))
     return make_coo(indices, flat.index_select(0, keep), dense.shape, True)
@@ -388,8 +453,8 @@ def coo_to_csr(s):
     """A 2-D COO tensor's entries (coalesced) in compressed rows."""
     M = _M()
     if s.ndim != 2 or s._idx.shape[0] != 2:
-        raise RuntimeError(f"to_sparse_csr: expected a 2-D tensor, got {s.ndim}-D (batched "
-                           f"and hybrid CSR tensors are not supported)")
+        raise RuntimeError("coo_to_sparse_csr: conversion from Sparse to SparseCsr for input "
+                           "tensors with sparse_dim()!=2 is not supported")
     c = s if s._coalesced else coalesced(s)
     rows = c._idx[0]
     counts = M.zeros(s.shape[0], dtype=M.int64, device=rows.device).index_add(
@@ -468,3 +533,7 @@ class FromValues(Function):
         s = ctx.s if ctx.s.is_sparse else csr_to_coo(ctx.s)
         return mask_values(g.to_dense() if g.layout is not strided else g, s), None
 
+
+@node_name("SparseCompressedTensorBackward0")
+class FromCsrValues(FromValues):
+    """sparse_csr_tensor(crow, col, values) with values requiring grad."""

@@ -1,6 +1,7 @@
 """torch.nn.utils.clip_grad: gradient clipping by total norm or by value, through mindtorch
-ops (so on any device). ``foreach`` is accepted and changes nothing: the per-tensor loop is
-the only implementation (PyTorch's foreach path computes the same values)."""
+ops (so on any device). ``foreach`` is accepted: the per-tensor loop is the only
+implementation (PyTorch's foreach path computes the same values; clip_grad_value_ follows
+its op order, which names clamp_min_ when a sparse gradient refuses it)."""
 import functools
 import types
 import warnings
@@ -101,4 +102,8 @@ def clip_grad_value_(parameters, clip_value, foreach=None):
                            "enhancement request to PyTorch.)")
     for group in _grouped(grads):
         for g in group:
-            g.clamp_(min=-clip_value, max=clip_value)
+            if foreach is False:
+                g.clamp_(min=-clip_value, max=clip_value)
+            else:  # (PyTorch's foreach path, its CPU default: min then max)
+                g.clamp_min_(-clip_value)
+                g.clamp_max_(clip_value)
