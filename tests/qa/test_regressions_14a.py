@@ -149,17 +149,23 @@ _GRAD_LAYOUTS = {
 }
 
 
+def _gradient_of(fn, shape, layouts):
+    """program(L): fn's result and input gradient, the input and incoming gradient laid out
+    as `layouts` says ("cl": channels_last, "c": contiguous)."""
+    def program(L):
+        x = _rand(L, *shape, fmt="channels_last" if layouts[0] == "cl" else None)
+        x.requires_grad_()
+        y = fn(L, x)
+        g = _rand(L, *y.shape, seed=3, fmt="channels_last" if layouts[1] == "cl" else None)
+        return [y, *L.autograd.grad(y, x, g)]
+    return program
+
+
 @pytest.mark.parametrize("layouts", [("cl", "c"), ("c", "cl"), ("cl", "cl")])
 @pytest.mark.parametrize("shape", [(2, 3, 4, 5), (2, 3, 1, 5)])
 @pytest.mark.parametrize("name", sorted(_GRAD_LAYOUTS))
 def test_gradient_layouts_of_activation_and_loss_backwards(name, shape, layouts):
-    def program(L):
-        x = _rand(L, *shape, fmt="channels_last" if layouts[0] == "cl" else None)
-        x.requires_grad_()
-        y = _GRAD_LAYOUTS[name](L, x)
-        g = _rand(L, *y.shape, seed=3, fmt="channels_last" if layouts[1] == "cl" else None)
-        return [y, *L.autograd.grad(y, x, g)]
-    same_layouts(program)
+    same_layouts(_gradient_of(_GRAD_LAYOUTS[name], shape, layouts))
 
 
 # -- elementwise results: TensorIterator's layout (fast setups, operand order) --------------
@@ -306,10 +312,4 @@ _SMALL_GRADS = {
 def test_small_gradient_layouts(name, shape, layouts):
     if name == "squeeze_all" and shape[0] != 1:
         return
-    def program(L):
-        x = _rand(L, *shape, fmt="channels_last" if layouts[0] == "cl" else None)
-        x.requires_grad_()
-        y = _SMALL_GRADS[name](L, x)
-        g = _rand(L, *y.shape, seed=3, fmt="channels_last" if layouts[1] == "cl" else None)
-        return [y, *L.autograd.grad(y, x, g)]
-    same_layouts(program)
+    same_layouts(_gradient_of(_SMALL_GRADS[name], shape, layouts))
