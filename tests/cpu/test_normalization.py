@@ -174,7 +174,8 @@ def test_batch_norm_mixed_and_layouts():
 
 
 def test_batch_norm_running_stats_views():
-    """The running statistics are written in place, also through views."""
+    """The running statistics are written in place, also through views (without a version
+    bump, as ATen's kernels write them)."""
     base, tbase = make((2, 3)), None
     tbase = to_torch(base)
     x = make((4, 3, 2))
@@ -182,7 +183,7 @@ def test_batch_norm_running_stats_views():
     rv_t = tbase[1].abs()
     F(torch).batch_norm(to_torch(x), tbase[0], rv_t, training=True, momentum=0.5)
     assert_same(base[0], tbase[0])
-    assert base._version > 0
+    assert base._version == tbase._version
 
 
 def test_batch_norm_empty():

@@ -4,8 +4,10 @@ Core declares `op_` as `op` + copy_ (decls/_helpers.define_inplace), right for e
 and layout but a full extra pass plus a result and a copy.  These kernels take the common
 case in one or two ufunc passes with `out=` (or one compiled loop, _update_loops.py, for
 `lerp_`, `addcmul_`, `addcdiv_` on same-shape contiguous operands): self float32/float64
-with no element written twice, tensor operands of self's dtype that share memory with self
-only as self itself, and Python numbers (int/float) for the scalars.  Any other call runs
+(or int32/int64 for `add_`, `sub_`, `mul_`: a step counter's `add_(1)`) with no element
+written twice, tensor operands of self's dtype that share memory with self only as self
+itself, and Python numbers for the scalars (int/float; ints only, in range, for an integer
+self, whose arithmetic wraps as PyTorch's).  Any other call runs
 the op's decomposition, so the checks, errors and promotion stay the core's.  The
 arithmetic is the decomposition's, step for step, so results are bit-identical to it.
 (When autograd records, the binding runs the decomposition anyway: see
@@ -22,6 +24,8 @@ from .pointwise import _FMA
 from .pointwise import _clip_ufunc as _clip
 
 _SCALARS = {D.float32: np.float32, D.float64: np.float64}  # the fast path's dtypes
+_INTEGERS = {D.int64: (np.int64, -2 ** 63, 2 ** 63), D.int32: (np.int32, -2 ** 31, 2 ** 31)}
+_INTEGER_OPS = ("add_", "sub_", "mul_")  # (exact in the dtype: no promotion to follow)
 _F32_MAX = float(np.finfo(np.float32).max)
 _INF = float("inf")
 
@@ -30,10 +34,13 @@ class _Slow(Exception):
     """Raised by a computation (before writing) to leave the call to the decomposition."""
 
 
-def _operands(self, operands):
-    """numpy operands for the fast path, or None when the decomposition must run."""
+def _operands(self, operands, integers=False):
+    """numpy operands for the fast path, or None when the decomposition must run
+    (integers: whether an int32/int64 self takes it)."""
     dt = self.dtype
-    scalar = _SCALARS.get(dt)
+    scalar, low, high = _SCALARS.get(dt), -2 ** 63, 2 ** 64
+    if scalar is None and integers and dt in _INTEGERS:
+        scalar, low, high = _INTEGERS[dt]
     if scalar is None or 0 in self._stride:
         return None
     out = [arr(self)]
@@ -46,11 +53,11 @@ def _operands(self, operands):
                 return None
             out.append(arr(x))
         elif t is float:  # (checked_scalar's overflow test, inline: the decomposition raises)
-            if scalar is np.float32 and _F32_MAX < abs(x) < _INF:
-                return None
+            if scalar is np.float32 and _F32_MAX < abs(x) < _INF or high < 2 ** 64:
+                return None  # (an integer self: a float makes the decomposition raise)
             out.append(scalar(x))
         elif t is int:
-            if not -2 ** 63 <= x < 2 ** 64:
+            if not low <= x < high:
                 return None
             out.append(scalar(x))
         elif x is None:
@@ -63,10 +70,10 @@ def _operands(self, operands):
 def _fast(name, compute):
     """Kernel for in-place op `name`: compute(*numpy operands) writes into the first one,
     or raises _Slow / ValueError (operands that do not broadcast to it) before writing."""
-    op = OPS[name]
+    op, integers = OPS[name], name in _INTEGER_OPS
 
     def kernel(self, *args):
-        ops = _operands(self, args)
+        ops = _operands(self, args, integers)
         if ops is not None:
             try:
                 compute(*ops)

@@ -178,8 +178,8 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
             with no_grad():
                 for running, batch in ((running_mean, mean), (running_var, var)):
                     if running is not None:
-                        running.copy_(_running_update(running, batch.reshape(running._shape),
-                                                      momentum, input, running is running_mean))
+                        _running_update(running, batch, momentum, input,
+                                        running is running_mean)
         sdt = stat_dtype(input, weight, bias, running_mean, running_var)
         return _bn_laid_out(out, input), mean.to(sdt), invstd.to(sdt)
     out = _bn_laid_out(OPS["_batch_norm_inference"].call(input, weight, bias, running_mean,
@@ -190,10 +190,23 @@ def _native_batch_norm(input, weight, bias, running_mean, running_var, training,
 
 
 def _running_update(running, batch, momentum, input, is_mean):
-    """momentum * batch + (1 - momentum) * running as ATen's CPU kernels compute it: in
-    float32 for 16-bit statistics (rounded once when stored), but bfloat16 statistics of a
-    bfloat16 input in bfloat16 arithmetic (momentum and 1 - momentum rounded, the products
-    with bfloat16 operands and the mean's sum rounded)."""
+    """running = momentum * batch + (1 - momentum) * running as ATen's CPU kernels compute
+    it, written in place without a version bump (as ATen's kernels write it): in float32
+    for 16-bit statistics (rounded once when stored), but bfloat16 statistics of a bfloat16
+    input in bfloat16 arithmetic (momentum and 1 - momentum rounded, the products with
+    bfloat16 operands and the mean's sum rounded)."""
+    version = running._version_counter[0]
+    if batch._shape != running._shape:
+        batch = batch.reshape(running._shape)
+    if running.dtype is batch.dtype and running.dtype not in _HALVES:
+        # (two in-place passes, each product rounded in the dtype as in the formula)
+        running.mul_(1 - momentum).add_(batch, alpha=momentum)
+    else:
+        running.copy_(_mixed_update(running, batch, momentum, input, is_mean))
+    running._version_counter[0] = version
+
+
+def _mixed_update(running, batch, momentum, input, is_mean):
     if running.dtype not in _HALVES:
         return batch * momentum + running * (1 - momentum)
     if running.dtype is D.bfloat16 and input.dtype is D.bfloat16:

@@ -1,0 +1,62 @@
+"""Coordinator's regressions of the sixteenth session, each compared with PyTorch."""
+import itertools
+
+import mindtorch
+import numpy as np
+import pytest
+from reference import outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _running_stats(lib, cls, shape, momentum, dtype):
+    """Three training forwards of a batch norm: its running statistics and their versions
+    (ATen's kernels write them in place without a version bump)."""
+    rng = np.random.default_rng(len(shape))
+    m = getattr(lib.nn, cls)(shape[1], momentum=momentum).to(getattr(lib, dtype))
+    x = lib.tensor(rng.standard_normal(shape)).to(getattr(lib, dtype))
+    for _ in range(3):
+        m(x)
+    return [(t.double().tolist(), t._version) for t in (m.running_mean, m.running_var,
+                                                         m.num_batches_tracked)]
+
+
+@pytest.mark.parametrize("cls, shape", [("BatchNorm1d", (16, 6)), ("BatchNorm1d", (4, 6, 5)),
+                                        ("BatchNorm2d", (3, 6, 4, 4))])
+@pytest.mark.parametrize("momentum", [0.1, 0.3, None])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_batch_norm_running_stats_in_place_without_version_bump(cls, shape, momentum, dtype):
+    ours = _running_stats(mindtorch, cls, shape, momentum, dtype)
+    theirs = _running_stats(torch, cls, shape, momentum, dtype)
+    assert [v for _, v in ours] == [v for _, v in theirs]
+    for (a, _), (b, _) in zip(ours, theirs):
+        np.testing.assert_allclose(a, b, rtol=1e-6 if dtype == "float32" else 1e-13)
+
+
+def _integer_update(op, dtype, other, alpha):
+    def program(lib):
+        t = lib.tensor([5, -7, 2 ** 30, 3], dtype=getattr(lib, dtype))
+        if isinstance(other, tuple):
+            other_ = lib.tensor(other[1], dtype=getattr(lib, other[0]))
+        else:
+            other_ = other
+        r = getattr(t, op)(other_, **({} if alpha is None else {"alpha": alpha}))
+        return r is t, str(t.dtype), t.tolist(), t._version
+    return program
+
+
+_OTHERS = (1, -3, 2 ** 31, 2 ** 40, 3 * 2 ** 62, 1.5, ("int64", [1, 2, 3, 4]),
+           ("int32", [1, 2, 3, 4]), ("int64", [7]), ("float32", [1, 2, 3, 4]),
+           ("int64", [2 ** 62, 2 ** 62, 1, 1]))
+
+
+@pytest.mark.parametrize("op, dtype, other, alpha", [
+    case for case in itertools.product(("add_", "sub_", "mul_"), ("int64", "int32"), _OTHERS,
+                                       (None, 2, 2 ** 40, 0.5))
+    if case[0] != "mul_" or case[3] is None])
+def test_integer_in_place_arithmetic(op, dtype, other, alpha):
+    # int32 / int64 add_, sub_, mul_ take the in-place kernels' one-pass path (a step
+    # counter's add_(1)): wrapping on overflow, and every other case's error, as PyTorch's
+    program = _integer_update(op, dtype, other, alpha)
+    ours, theirs = outcome(lambda: program(mindtorch)), outcome(lambda: program(torch))
+    assert str(ours).replace("mindtorch", "torch") == str(theirs)
