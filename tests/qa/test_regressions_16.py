@@ -60,3 +60,29 @@ def test_integer_in_place_arithmetic(op, dtype, other, alpha):
     program = _integer_update(op, dtype, other, alpha)
     ours, theirs = outcome(lambda: program(mindtorch)), outcome(lambda: program(torch))
     assert str(ours).replace("mindtorch", "torch") == str(theirs)
+
+
+_TARGET_LAYOUTS = {
+    "channels_last": lambda t: t.permute(0, 2, 3, 1).contiguous().permute(0, 3, 1, 2),
+    "transposed": lambda t: t.transpose(2, 3).contiguous().transpose(2, 3),
+    "sliced": lambda t: t[:, :, ::2],
+    "contiguous": lambda t: t,
+}
+
+
+@pytest.mark.parametrize("layout", sorted(_TARGET_LAYOUTS))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bce_with_logits_loss_laid_out_as_target(layout, dtype):
+    # PyTorch computes the loss in place into 1 - target: reduction='none' gives target's
+    # layout (the cpu kernel gave a contiguous result)
+    rng = np.random.default_rng(0)
+    x, t = rng.standard_normal((2, 3, 4, 5)), rng.random((2, 3, 4, 5))
+
+    def program(lib):
+        target = _TARGET_LAYOUTS[layout](lib.tensor(t, dtype=getattr(lib, dtype)))
+        input = lib.tensor(x, dtype=getattr(lib, dtype))[:, :, :target.shape[2]]
+        return lib.nn.functional.binary_cross_entropy_with_logits(input, target,
+                                                                  reduction="none")
+    ours, theirs = program(mindtorch), program(torch)
+    assert ours.stride() == theirs.stride()
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-7)

@@ -13,6 +13,7 @@ from mindtorch._ops.decls import loss as L
 
 from .._np import arr, wrap
 from . import ctc, reduction
+from ._iter_layout import iter_wrap
 from .pointwise import log1p
 
 
@@ -151,7 +152,8 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
 def _bce_with_logits(self, target, weight=None, pos_weight=None, reduction=0):
     """(1 - t) x - log_sigmoid(x), log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)) (the
     decomposition's _log_sigmoid evaluates both of its branches over every element; log1p
-    is the compiled float32 loop from _jit.MIN_SIZE elements, see pointwise.log1p)."""
+    is the compiled float32 loop from _jit.MIN_SIZE elements, see pointwise.log1p).  The
+    loss is laid out as target (PyTorch computes it in place into 1 - target)."""
     if not (weight is None and pos_weight is None and self.dtype is target.dtype
             and self.dtype in (D.float32, D.float64) and self._shape == target._shape):
         from mindtorch._ops.dispatch import _decomposition
@@ -165,7 +167,7 @@ def _bce_with_logits(self, target, weight=None, pos_weight=None, reduction=0):
         r = log1p(r)  # -log_sigmoid(x) - max(-x, 0)
         r -= np.minimum(x, 0)
         r += (1 - t) * x
-    return L._reduce(wrap(r, self.dtype), reduction)
+    return L._reduce(iter_wrap(r, self.dtype, t), reduction)
 
 
 _MSE_DTYPES = (D.float32, D.float64)
