@@ -171,7 +171,9 @@ def test_running_stats_updated_without_history():
     rm, rv = M.zeros(2), M.ones(2)
     x = M.randn(4, 2, requires_grad=True)
     F(M).batch_norm(x, rm, rv, training=True).sum().backward()
-    assert not rm.requires_grad and not rv.requires_grad and rm._version > 0
+    assert not rm.requires_grad and not rv.requires_grad
+    # updated in place without a version bump, as ATen's kernels write them
+    assert rm._version == rv._version == 0 and bool((rm != 0).all())
     assert x.grad is not None
 
 

@@ -15,6 +15,13 @@ from .grad_mode import (  # noqa: F401
 # bind the package's `gradcheck` to that submodule instead of the function)
 from .gradcheck import gradcheck, gradgradcheck  # noqa: F401
 from ..overrides import handle_torch_function, has_torch_function, is_tensor_like  # noqa: F401
+# (module level, not in the functions: backward() runs these imports every step)
+import mindtorch
+
+from .. import _tensor
+from ._engine import run_backward as _run_backward
+from .function import _transforms
+from .graph import GradientEdge as _GradientEdge
 
 _LAZY = {"Function": "function", "FunctionCtx": "function", "once_differentiable": "function",
          "NestedIOFunction": "function"}
@@ -57,15 +64,13 @@ class Variable(metaclass=_VariableMeta):
 
 
 def _tensors(x, what):
-    from .._tensor import Tensor
-    from .graph import GradientEdge
     if x is None:
         return None
-    if isinstance(x, (Tensor, GradientEdge)):
+    if isinstance(x, (_tensor.Tensor, _GradientEdge)):
         return [x]
     x = list(x)  # (a TypeError for a non-iterable, as PyTorch's)
     for t in x:
-        if not isinstance(t, (Tensor, GradientEdge)):  # PyTorch's errors
+        if not isinstance(t, (_tensor.Tensor, _GradientEdge)):  # PyTorch's errors
             if what == "inputs":
                 raise RuntimeError(f"all inputs have to be Tensors or GradientEdges, but got "
                                    f"{type(t).__name__}")
@@ -87,9 +92,7 @@ class _EdgeOutput:
 
 def _make_grads(outputs, grads, is_grads_batched=False):
     """The gradients to start from: given ones (checked) or ones for scalar outputs."""
-    from .._tensor import Tensor
-    from .graph import GradientEdge
-    import mindtorch
+    Tensor, GradientEdge = _tensor.Tensor, _GradientEdge
     if grads is None:
         grads = [None] * len(outputs)
     elif isinstance(grads, Tensor):
@@ -132,8 +135,6 @@ def _make_grads(outputs, grads, is_grads_batched=False):
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
              grad_variables=None, inputs=None):
     """Sum of gradients of `tensors` w.r.t. graph leaves, accumulated into their .grad."""
-    from ._engine import run_backward
-    from .function import _transforms
     if grad_variables is not None:
         grad_tensors = _deprecated_grad_variables(grad_variables, grad_tensors)
     tensors = _tensors(tensors, "tensors")
@@ -160,7 +161,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
     if create_graph:
         from .._warn_once import warn_once
         warn_once("backward_create_graph", _CREATE_GRAPH_CYCLE)
-    run_backward(tensors, grads, retain_graph, create_graph, inputs, accumulate=True)
+    _run_backward(tensors, grads, retain_graph, create_graph, inputs, accumulate=True)
 
 
 _CREATE_GRAPH_CYCLE = (

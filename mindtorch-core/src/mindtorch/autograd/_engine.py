@@ -15,6 +15,8 @@ import heapq
 
 from .._layout import LayoutKey
 from .._shapes import broadcast_shapes
+from .._strides import non_overlapping_and_dense
+from .._tensor import contiguous_strides
 from .functional_helpers import sum_to
 from .grad_mode import set_grad_enabled, state
 from ._record import AccumulateGrad, edge
@@ -392,7 +394,6 @@ def _set_grad(t, g, create_graph, fresh=False):
 def _obeys_layout(g, t):
     """PyTorch's gradient layout contract: a leaf's .grad has the leaf's strides when the
     leaf is dense (sizes 1 aside), else is contiguous."""
-    from .._strides import non_overlapping_and_dense
     if type(g._device) is LayoutKey:  # a sparse gradient has no layout to obey
         return True
     if non_overlapping_and_dense(t._shape, t._stride):
@@ -402,7 +403,8 @@ def _obeys_layout(g, t):
 
 def _laid_out_like(g, t, record=False):
     """A copy of g obeying the layout contract of t's gradient (record: with history)."""
-    from .._strides import non_overlapping_and_dense
+    if not record and not state.enabled and t._stride == contiguous_strides(t._shape):
+        return g.contiguous()  # (one op: g, not obeying the contract, is not contiguous)
     import mindtorch
     with set_grad_enabled(record):
         if non_overlapping_and_dense(t._shape, t._stride):

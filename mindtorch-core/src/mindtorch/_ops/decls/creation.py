@@ -722,7 +722,13 @@ def _derivatives():
     # (the engine casts the gradient back to the input's dtype and device)
     derivative(OPS["_to_copy"], self=lambda grad: grad)
     nondifferentiable(OPS["empty_like"], OPS["new_empty_strided"])
-    nondifferentiable(OPS["logspace"], OPS["_logspace_powers"], OPS["tril_indices"], OPS["triu_indices"])
+    # filled factories: no input's value reaches their result, so when grad mode is on
+    # they run their kernel too, not their decomposition (empty + fill_, two recorded ops:
+    # ones_like starts every backward)
+    nondifferentiable(*(OPS[name] for name in ("zeros", "ones", "full", "zeros_like",
+                                                "ones_like", "full_like")))
+    nondifferentiable(OPS["logspace"], OPS["_logspace_powers"], OPS["tril_indices"],
+                      OPS["triu_indices"])
 
 
 _derivatives()
