@@ -32,6 +32,7 @@ def _table(stdout):
 
 @pytest.fixture(scope="module")
 def kit(toy_path):
+    pytest.importorskip("torch")  # (the kit's reference)
     p = run(None, [toy_path], args=["-m", "pytest", "--pyargs", "mindtorch.testing.conformance",
                                     "--mindtorch-device=toy", "--mindtorch-ops=" + ",".join(OPS),
                                     "-p", "no:cacheprovider", "-q"])
