@@ -42,3 +42,19 @@ def test_sdpa_half_precision_rounds_like_the_flash_kernel(dtype, case):
             kw["attn_mask"] = mask
         return [L.nn.functional.scaled_dot_product_attention(q, k, v, **kw)]
     _same_bits(program)
+
+
+# -- rsqrt of float16 / bfloat16: PyTorch's scalar loop (each row's tail past whole vectors)
+# rounds sqrt to 16 bits before the reciprocal -------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("n", [5, 37, 100, 150, 600, 70000])
+@pytest.mark.parametrize("fn", ["rsqrt", "rsqrt_", "pow"])
+def test_half_rsqrt_rounds_its_scalar_tail_twice(dtype, n, fn):
+    def program(L):
+        g = np.random.default_rng(n)
+        x = L.tensor(np.abs(g.standard_normal(n)) * 3 + 0.01, dtype=getattr(L, dtype))
+        views = [x, x[1::3], x[: n - n % 5].view(-1, 5).t()]
+        return [v.clone().rsqrt_() if fn == "rsqrt_" else v ** -0.5 if fn == "pow"
+                else v.rsqrt() for v in views]
+    _same_bits(program)
