@@ -58,3 +58,36 @@ def test_half_rsqrt_rounds_its_scalar_tail_twice(dtype, n, fn):
         return [v.clone().rsqrt_() if fn == "rsqrt_" else v ** -0.5 if fn == "pow"
                 else v.rsqrt() for v in views]
     _same_bits(program)
+
+
+# -- SiLU: PyTorch's x / (1 + exp(-x)) and its backward (g s) fma(x, 1 - s, 1), Sleef's exp
+# in the compiled loops (to the bit), the correctly rounded one below _jit.MIN_SIZE ------------
+
+def _silu_program(n, dtype):
+    def program(L):
+        g = np.random.default_rng(n)
+        a = g.standard_normal(n) * 5
+        a[:4] = [np.nan, np.inf, -np.inf, -100.0]
+        x = L.tensor(a, dtype=getattr(L, dtype), requires_grad=True)
+        y = L.nn.functional.silu(x)
+        y.backward(L.tensor(g.standard_normal(n), dtype=x.dtype))
+        return [y, x.grad]
+    return program
+
+
+@pytest.mark.parametrize("n", [70000, 100003])
+def test_silu_compiled_loop_gives_pytorchs_bits(n):
+    pytest.importorskip("numba")
+    _same_bits(_silu_program(n, "float32"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("n", [37, 5000])
+def test_silu_forward_and_backward_below_the_compiled_size(dtype, n):
+    ours, theirs = same_errors(_silu_program(n, dtype))
+    for a, b in zip(ours[1], theirs[1], strict=True):
+        assert str(a.dtype) == str(b.dtype)
+        np.testing.assert_allclose(np.asarray(a.detach().double().tolist()),
+                                   b.detach().double().numpy(),  # (the backward's 1 + x (1 - s)
+                                   rtol={"float32": 1e-6, "float64": 1e-14}.get(dtype, 8e-3),
+                                   atol={"float32": 1e-7, "float64": 1e-15}.get(dtype, 0))  # cancels)

@@ -247,19 +247,21 @@ def tanh_backward_f32(g, y, out):
 
 @numba.njit(**_JIT)
 def silu_f32(x, out):
-    """out = x sigmoid(x), 1-D contiguous float32 (NaN stays NaN)."""
+    """out = x / (1 + exp(0 - x)), 1-D contiguous float32: PyTorch's steps and exp (so
+    bit-identical to its kernel; NaN stays NaN)."""
     for i in range(x.size):
         v = x[i]
-        out[i] = v * _sigmoid(v)
+        out[i] = v / (_ONE + _expf(_f(0) - v))
 
 
 @numba.njit(**_JIT)
 def silu_backward_f32(g, x, out):
-    """out = g s (1 + x (1 - s)), s = sigmoid(x): PyTorch's SiLU backward."""
+    """out = (g s) (1 + x (1 - s)), s = 1 / (1 + exp(0 - x)): PyTorch's SiLU backward, its
+    order and exp."""
     for i in range(x.size):
         v = x[i]
-        s = _sigmoid(v)
-        out[i] = g[i] * (s * (_ONE + v * (_ONE - s)))
+        s = _ONE / (_ONE + _expf(_f(0) - v))
+        out[i] = (g[i] * s) * (_ONE + v * (_ONE - s))
 
 
 @numba.njit(inline="always")
