@@ -177,14 +177,6 @@ def gelu_backward_f32(g, x, out):
         out[i] = g[i] * (cdf + v * pdf)
 
 
-@numba.njit(inline="always")
-def _sigmoid(v):
-    """1 / (1 + exp(-v)) through e = exp(-|v|) (no overflow): 1 / (1 + e) or e / (1 + e)."""
-    e = _exp_shifted(abs(v))
-    d = _ONE / (_ONE + e)
-    return d if v >= 0 else e * d
-
-
 @intrinsic
 def _fma(typingctx, a, b, c):
     """a * b + c rounded once (float32), where an exact match needs the fused step."""
