@@ -91,3 +91,19 @@ def test_silu_forward_and_backward_below_the_compiled_size(dtype, n):
                                    b.detach().double().numpy(),  # (the backward's 1 + x (1 - s)
                                    rtol={"float32": 1e-6, "float64": 1e-14}.get(dtype, 8e-3),
                                    atol={"float32": 1e-7, "float64": 1e-15}.get(dtype, 0))  # cancels)
+
+
+# -- float32 softmax over the last dim from _jit.MIN_SIZE elements: Sleef's expf, the sum by
+# vector lanes then halving shuffles, times 1 / sum (PyTorch's bits) -----------------------------
+
+@pytest.mark.parametrize("shape", [(4000, 17), (2, 3, 128, 128), (8, 8200), (9000, 15),
+                                   (65536, 1), (300, 257)])
+def test_float32_softmax_compiled_rows_give_pytorchs_bits(shape):
+    pytest.importorskip("numba")
+
+    def program(L):
+        a = np.random.default_rng(1).standard_normal(shape).reshape(-1, shape[-1]) * 3
+        a[0, 0], a[1], a[2, 0] = np.nan, -np.inf, np.inf
+        x = L.tensor(a.reshape(shape), dtype=L.float32)
+        return [x.softmax(-1), L.nn.functional.softmax(x.half(), -1, dtype=L.float32)]
+    _same_bits(program)
