@@ -285,8 +285,9 @@ def _at(v, j):
 
 @numba.njit(inline="always")
 def _add8(a, v, d):
-    return (a[0] + v[d], a[1] + v[d + 1], a[2] + v[d + 2], a[3] + v[d + 3],
-            a[4] + v[d + 4], a[5] + v[d + 5], a[6] + v[d + 6], a[7] + v[d + 7])
+    b = v[d:d + 8]  # (constant indices into a slice: LLVM then adds the 8 lanes as a vector)
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3],
+            a[4] + b[4], a[5] + b[5], a[6] + b[6], a[7] + b[7])
 
 
 @numba.njit(inline="always")
