@@ -9,9 +9,9 @@ and returns the slice's result."""
 import numpy as np
 
 from . import _libm
+from ._box_muller import fma
 from ._cpu_capability import vector_bytes
 from ._vector_loop import thread_chunk
-
 
 
 def scalar_ranges(n, itemsize):
@@ -64,9 +64,21 @@ def _hardswish_backward(g, x):  # (a NaN x: g)
     return np.where(x <= -3, 0, np.where(x < 3, g * (x / 3 + 0.5), g)).astype(g.dtype)
 
 
+@_quiet
+def _silu(x):  # x / (1 + exp(-x))
+    return x / (1 + _exp(-x))
+
+
+@_quiet
+def _silu_backward(g, x):  # (g s) (1 + x (1 - s)), s = 1 / (1 + exp(-x)); the compiler's FMA
+    s = 1 / (1 + _exp(-x))
+    return (g * s) * fma(x, 1 - s, np.ones_like(x))
+
+
 SCALAR = {"softplus_backward_f32": _softplus_backward, "elu_backward_f32": _elu_backward,
           "elu_result_backward_f32": _elu_result_backward,
-          "hardswish_backward_f32": _hardswish_backward}
+          "hardswish_backward_f32": _hardswish_backward,
+          "silu_f32": _silu, "silu_backward_f32": _silu_backward}
 
 
 def apply(loop, flat, scalars, out):

@@ -14,6 +14,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import intrinsic
 
+from ._cpu_capability import vector_bytes
 from ._gelu_minimax import COEFFS as _GM
 from ._gelu_minimax import FIRST as _GM_FIRST
 from ._gelu_minimax import INDEX_BIAS as _GM_BIAS
@@ -177,14 +178,6 @@ def gelu_backward_f32(g, x, out):
         out[i] = g[i] * (cdf + v * pdf)
 
 
-@numba.njit(inline="always")
-def _sigmoid(v):
-    """1 / (1 + exp(-v)) through e = exp(-|v|) (no overflow): 1 / (1 + e) or e / (1 + e)."""
-    e = _exp_shifted(abs(v))
-    d = _ONE / (_ONE + e)
-    return d if v >= 0 else e * d
-
-
 @intrinsic
 def _fma(typingctx, a, b, c):
     """a * b + c rounded once (float32), where an exact match needs the fused step."""
@@ -247,19 +240,21 @@ def tanh_backward_f32(g, y, out):
 
 @numba.njit(**_JIT)
 def silu_f32(x, out):
-    """out = x sigmoid(x), 1-D contiguous float32 (NaN stays NaN)."""
+    """out = x / (1 + exp(0 - x)), 1-D contiguous float32: PyTorch's steps and exp (so
+    bit-identical to its kernel; NaN stays NaN)."""
     for i in range(x.size):
         v = x[i]
-        out[i] = v * _sigmoid(v)
+        out[i] = v / (_ONE + _expf(_f(0) - v))
 
 
 @numba.njit(**_JIT)
 def silu_backward_f32(g, x, out):
-    """out = g s (1 + x (1 - s)), s = sigmoid(x): PyTorch's SiLU backward."""
+    """out = (g s) (1 + x (1 - s)), s = 1 / (1 + exp(0 - x)): PyTorch's SiLU backward, its
+    order and exp."""
     for i in range(x.size):
         v = x[i]
-        s = _sigmoid(v)
-        out[i] = g[i] * (s * (_ONE + v * (_ONE - s)))
+        s = _ONE / (_ONE + _expf(_f(0) - v))
+        out[i] = (g[i] * s) * (_ONE + v * (_ONE - s))
 
 
 @numba.njit(inline="always")
@@ -277,22 +272,109 @@ def _row_max(xr):
     return m
 
 
+# The row sums of PyTorch's float32 softmax (vec::reduce_all): one accumulator per lane of
+# the vector takes the whole vectors in order, the partial last vector adds into the first
+# lanes, then halving shuffles (lane k plus lane k + lanes / 2, ...); a row under one vector
+# adds in order.  The accumulators are a tuple (16 on AVX-512, 8 on AVX2) that LLVM keeps in
+# registers; the partial vector reads 0 past the row (the terms, exps, are >= 0: adding 0
+# leaves a lane as it is).
+@numba.njit(inline="always")
+def _at(v, j):
+    return v[j] if j < v.size else _f(0)
+
+
+@numba.njit(inline="always")
+def _add8(a, v, d):
+    b = v[d:d + 8]  # (constant indices into a slice: LLVM then adds the 8 lanes as a vector)
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3],
+            a[4] + b[4], a[5] + b[5], a[6] + b[6], a[7] + b[7])
+
+
+@numba.njit(inline="always")
+def _add8_partial(a, v, d):
+    return (a[0] + _at(v, d), a[1] + _at(v, d + 1), a[2] + _at(v, d + 2),
+            a[3] + _at(v, d + 3), a[4] + _at(v, d + 4), a[5] + _at(v, d + 5),
+            a[6] + _at(v, d + 6), a[7] + _at(v, d + 7))
+
+
+@numba.njit(inline="always")
+def _halve8(a):
+    return ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]))
+
+
+@numba.njit(inline="always")
+def _in_order(v):
+    s = v[0]
+    for j in range(1, v.size):
+        s += v[j]
+    return s
+
+
+@numba.njit(inline="always")
+def _sum8(v):
+    if v.size < 8:
+        return _in_order(v)
+    a = (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    whole = v.size - v.size % 8
+    for d in range(8, whole, 8):
+        a = _add8(a, v, d)
+    if whole < v.size:
+        a = _add8_partial(a, v, whole)
+    return _halve8(a)
+
+
+@numba.njit(inline="always")
+def _sum16(v):
+    if v.size < 16:
+        return _in_order(v)
+    a = (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7])
+    b = (v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15])
+    whole = v.size - v.size % 16
+    for d in range(16, whole, 16):
+        a, b = _add8(a, v, d), _add8(b, v, d + 8)
+    if whole < v.size:
+        a, b = _add8_partial(a, v, whole), _add8_partial(b, v, whole + 8)
+    return _halve8((a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3],
+                    a[4] + b[4], a[5] + b[5], a[6] + b[6], a[7] + b[7]))
+
+
 @numba.njit(**_ROWS)
-def softmax_rows_f32(x, out):
-    """out = softmax over the rows of the 2-D C-contiguous float32 x (n > 0 columns):
-    exp(x - max) times 1 / sum, as PyTorch's kernel.  A NaN (or an inf - inf) makes its
-    exp NaN, hence the whole row NaN through the sum; exp(-inf) is 0."""
+def _max_of(xr):
+    """The row's max (in any order: reassociation lets LLVM vectorize it)."""
+    return _row_max(xr)
+
+
+@numba.njit(**_JIT)
+def _softmax_rows16(x, out):
     for i in range(x.shape[0]):
         xr, orow = x[i], out[i]
-        m = _row_max(xr)
-        s = _f(0)
+        m = _max_of(xr)
         for j in range(xr.size):
-            e = _exp_shifted(m - xr[j])
-            orow[j] = e
-            s += e
-        r = _ONE / s
+            orow[j] = _expf(xr[j] - m)
+        r = _ONE / _sum16(orow)
         for j in range(xr.size):
             orow[j] *= r
+
+
+@numba.njit(**_JIT)
+def _softmax_rows8(x, out):
+    for i in range(x.shape[0]):
+        xr, orow = x[i], out[i]
+        m = _max_of(xr)
+        for j in range(xr.size):
+            orow[j] = _expf(xr[j] - m)
+        r = _ONE / _sum8(orow)
+        for j in range(xr.size):
+            orow[j] *= r
+
+
+def softmax_rows_f32(x, out):
+    """out = softmax over the rows of the 2-D C-contiguous float32 x (n > 0 columns), as
+    PyTorch's vectorized kernel (bit-identical): exp(x - max) with Sleef's expf, its sum
+    by vector lanes (_sum16 / _sum8), times 1 / sum.  A NaN (or an inf - inf) makes its
+    exp NaN, hence the whole row NaN through the sum; exp(-inf) is 0."""
+    wide = vector_bytes(avx512_kernel=True) == 64
+    (_softmax_rows16 if wide else _softmax_rows8)(x, out)
 
 
 @numba.njit(**_ROWS)

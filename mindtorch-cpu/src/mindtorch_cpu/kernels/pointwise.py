@@ -16,6 +16,7 @@ from ._float_pow import float32_pow, float32_pow_number, float64_pow_number
 from ._iter_layout import iter_wrap
 from ._jit import loops
 from ._layout import dense_like
+from ._reduced_rsqrt import reduced_rsqrt
 from ._select import select
 
 # PyTorch's own words where its refusal is not the generic '"<op>_cpu" not implemented'
@@ -195,6 +196,20 @@ def _reciprocal(a):
 
 def _rsqrt(a):
     return _reciprocal(np.sqrt(a))
+
+
+def _rsqrt_kernel(generic):
+    """rsqrt: float16 / bfloat16 as PyTorch's vector and scalar loops round it."""
+    def kernel(self):
+        if self.dtype not in _REDUCED:
+            return generic(self)
+        a = arr(self)
+        r = reduced_rsqrt(a, avx512_kernel=False)
+        if r.ndim > 1 and not a.flags.c_contiguous:
+            return iter_wrap(r, self.dtype, a)
+        return wrap(r, self.dtype)
+    kernel.__name__ = "rsqrt"
+    return kernel
 
 
 def _sigmoid(a):
@@ -424,7 +439,8 @@ def _in_float(fn):  # (bfloat16's sqrt, rsqrt and reciprocal compute in float32)
 _PRODUCTS = {2: lambda a: a * a, 3: lambda a: a * a * a, -2: lambda a: 1 / (a * a)}
 _ROOTS = {-1: lambda a: 1 / a, 0.5: np.sqrt, -0.5: lambda a: 1 / np.sqrt(a)}
 _MULTIPLIED = {np.dtype(np.float32): {**_PRODUCTS, **_ROOTS},
-               D.bfloat16.np: {**_PRODUCTS, **{e: _in_float(f) for e, f in _ROOTS.items()}}}
+               D.bfloat16.np: {**_PRODUCTS, **{e: _in_float(f) for e, f in _ROOTS.items()},
+                               -0.5: lambda a: reduced_rsqrt(a, avx512_kernel=True)}}
 _MULTIPLIED[np.dtype(np.float64)] = _MULTIPLIED[np.dtype(np.float32)]
 
 
@@ -784,6 +800,7 @@ def _nan_to_num(self, nan=None, posinf=None, neginf=None):
 
 
 KERNELS = {name: unary(fn, name, allow=allow) for name, (fn, allow) in UNARY.items()}
+KERNELS["rsqrt"] = _rsqrt_kernel(KERNELS["rsqrt"])
 KERNELS.update({name: binary(fn, name, allow=allow, quiet=name not in LOUD,
                              scalar_opmath=name == "mul")
                 for name, (fn, allow) in BINARY.items()})

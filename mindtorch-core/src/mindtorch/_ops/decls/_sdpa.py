@@ -81,10 +81,9 @@ def _sdpa(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, sca
                                   f"'{_type_name(query.dtype)}'")
     if enable_gqa:
         key, value = _repeat_kv_heads(query, key, value)
-    if flash and attn_mask is None:
-        return _flash_kernel(query, key, value, is_causal, scale)
-    out = _math(query, key, value, attn_mask, dropout_p, is_causal, scale)
-    return _like_query(out, query) if flash else out
+    if flash:
+        return _flash_kernel(query, key, value, attn_mask, is_causal, scale)
+    return _math(query, key, value, attn_mask, dropout_p, is_causal, scale)
 
 
 def _repeat_kv_heads(query, key, value):
@@ -101,7 +100,7 @@ def _repeat_kv_heads(query, key, value):
 
 
 def _math(query, key, value, attn_mask, dropout_p, is_causal, scale):
-    """PyTorch's math path (and the flash kernel given a mask, whose is_causal joins it)."""
+    """PyTorch's math path."""
     M = _M()
     dt = D.float32 if query.dtype in _HALVES else query.dtype
     L, S = query._shape[-2], key._shape[-2]
@@ -111,21 +110,10 @@ def _math(query, key, value, attn_mask, dropout_p, is_causal, scale):
     factor = math.sqrt(abs(scale))
     q = query.to(dt) * (-factor if scale < 0 else factor)
     attn = q.matmul(key.to(dt).transpose(-2, -1) * factor)
-    if is_causal:  # (with a float mask, the flash kernel's -inf plus the mask: its NaN and
-        causal = M.ones((L, S), dtype=D.bool, device=query.device).tril()  # +inf give NaN)
-        attn_mask = causal if attn_mask is None else attn_mask & causal \
-            if attn_mask.dtype is D.bool else attn_mask + M.zeros(
-                (L, S), dtype=attn_mask.dtype, device=query.device).masked_fill(
-                causal.logical_not(), -math.inf)
-    if attn_mask is not None:  # added, a bool mask as 0 / -inf: a NaN or +inf score stays
-        if attn_mask.dtype is D.bool:  # NaN where masked, as in PyTorch
-            attn_mask = M.zeros(attn_mask._shape, dtype=dt, device=query.device) \
-                .masked_fill(attn_mask.logical_not(), -math.inf)
-        shape = broadcast_shapes(attn._shape, attn_mask._shape)
-        if shape != attn._shape:  # PyTorch adds in place: the scores' shape must not grow
-            raise RuntimeError(f"output with shape {list(attn._shape)} doesn't match the "
-                               f"broadcast shape {list(shape)}")
-        attn = attn + attn_mask.to(dt)
+    if is_causal:
+        attn_mask = M.ones((L, S), dtype=D.bool, device=query.device).tril()
+    if attn_mask is not None:
+        attn = _add_mask(attn, attn_mask)
     if S:  # (no keys: the empty product below gives zeros)
         attn = _safe_softmax(attn, (attn == -math.inf).all(-1, keepdim=True))
     if dropout_p > 0.0:
@@ -133,13 +121,27 @@ def _math(query, key, value, attn_mask, dropout_p, is_causal, scale):
     return attn.matmul(value.to(dt)).to(query.dtype)
 
 
-def _flash_kernel(query, key, value, is_causal, scale):
-    """PyTorch's cpu flash kernel without a mask: q @ k^T, the causal part filled with
-    -inf, then scaled; a row whose maximum is -inf gives 0, NaN or +inf elsewhere a NaN
-    row.  Its row maximum (_mul_reduce_max_fusion_kernel) keeps a NaN of its vectorized
-    part but skips one in the scalar tail, the last S % lanes scores: a row of only -inf
-    and such NaN gives 0.  Lanes of the kernel PyTorch runs on this machine (it registers
-    an AVX-512 one: 16 floats / 8 doubles there, 8 / 4 with AVX2)."""
+def _add_mask(attn, attn_mask):
+    """The scores plus the mask, a bool mask as 0 / -inf (a NaN or +inf score stays NaN
+    where masked, as in PyTorch)."""
+    if attn_mask.dtype is D.bool:
+        attn_mask = _M().zeros(attn_mask._shape, dtype=attn.dtype, device=attn.device) \
+            .masked_fill(attn_mask.logical_not(), -math.inf)
+    shape = broadcast_shapes(attn._shape, attn_mask._shape)
+    if shape != attn._shape:  # PyTorch adds in place: the scores' shape must not grow
+        raise RuntimeError(f"output with shape {list(attn._shape)} doesn't match the "
+                           f"broadcast shape {list(shape)}")
+    return attn + attn_mask.to(attn.dtype)
+
+
+def _flash_kernel(query, key, value, attn_mask, is_causal, scale):
+    """PyTorch's cpu flash kernel: q @ k^T, the causal part filled with -inf, then scaled,
+    then the mask added (a +inf or NaN mask over the causal -inf gives NaN); a row whose
+    maximum is -inf gives 0, NaN or +inf elsewhere a NaN row.  Without a mask, its row
+    maximum (_mul_reduce_max_fusion_kernel) keeps a NaN of its vectorized part but skips
+    one in the scalar tail, the last S % lanes scores: a row of only -inf and such NaN
+    gives 0.  Lanes of the kernel PyTorch runs on this machine (it registers an AVX-512
+    one: 16 floats / 8 doubles there, 8 / 4 with AVX2)."""
     M = _M()
     dt = D.float32 if query.dtype in _HALVES else query.dtype
     (L, E), S = query._shape[-2:], key._shape[-2]
@@ -149,10 +151,89 @@ def _flash_kernel(query, key, value, is_causal, scale):
         attn = attn.masked_fill(keep.logical_not(), -math.inf)
     attn = attn * (scale if scale is not None else 1 / math.sqrt(E) if E else math.inf)
     lanes = _vector_bytes(query.device, avx512_kernel=True) // dt.itemsize
-    tail = M.arange(S, device=query.device) >= S - S % lanes
-    top = M.where(attn.isnan() & tail, -math.inf, attn).amax(-1, keepdim=True)
-    attn = _safe_softmax(attn, top == -math.inf)
-    return _like_query(attn.matmul(value.to(dt)).to(query.dtype), query)
+    if attn_mask is not None:
+        attn = _add_mask(attn, attn_mask)
+        top = attn.amax(-1, keepdim=True)
+    else:
+        tail = M.arange(S, device=query.device) >= S - S % lanes
+        top = M.where(attn.isnan() & tail, -math.inf, attn).amax(-1, keepdim=True)
+    masked = top == -math.inf
+    if query.dtype in _HALVES:
+        out = _flash_reduced_weighted_sum(M.where(masked, 0, attn), value.to(dt), query.dtype,
+                                          lanes)
+        out = M.where(masked, 0, out)
+    else:
+        out = _safe_softmax(attn, masked).matmul(value)
+    return _like_query(out.to(query.dtype), query)
+
+
+_KV_BLOCK = 512  # keys per block of the cpu flash kernel (its kv_split_size)
+
+
+def _flash_reduced_weighted_sum(attn, value, reduced, lanes):
+    """softmax(attn) @ value as the flash kernel computes it for float16 / bfloat16, block
+    by block of keys (float32 throughout): exp(score - running row max) (_fast_exp over
+    the whole vectors of a block's row, the exact exp over its last size % lanes) summed
+    unrounded, but rounded to the reduced dtype before its product with value; the sum's
+    reciprocal multiplied in at the end.  (The roundings decide the result's last bit.)"""
+    M = _M()
+    out = total = top = None
+    for start in range(0, attn._shape[-1], _KV_BLOCK):
+        block = attn[..., start:start + _KV_BLOCK]
+        new_top = block.amax(-1, keepdim=True)
+        new_top = new_top if top is None else M.maximum(top, new_top)
+        shift = M.where(new_top == -math.inf, 0, new_top)  # (no -inf - -inf)
+        p = _vector_then_tail_exp(block - shift, lanes)
+        part = p.to(reduced).to(attn.dtype).matmul(value[..., start:start + _KV_BLOCK, :])
+        if top is None:
+            out, total = part, p.sum(-1, keepdim=True)
+        else:
+            decay = (top - shift).exp()
+            out, total = out * decay + part, total * decay + p.sum(-1, keepdim=True)
+        top = new_top
+    return out * total.reciprocal()
+
+
+def _vector_then_tail_exp(x, lanes):
+    """exp over the last dim as the kernel's loop: _fast_exp on whole vectors of `lanes`
+    floats, the exact exp on the rest (everywhere when x requires grad: the fast exp has
+    no derivative to give)."""
+    if x.requires_grad:
+        return x.exp()
+    n = x._shape[-1]
+    whole = n - n % lanes
+    if whole == n:
+        return _fast_exp(x)
+    if not whole:
+        return x.exp()
+    return _M().cat([_fast_exp(x[..., :whole]), x[..., whole:].exp()], -1)
+
+
+# Vectorized<float>::fexp_u20, the exp of the flash kernel's reduced types (float32 values
+# of its constants): 2 ** (x log2 e), the fraction corrected by a cubic, the result's bits
+# read from an integer.
+_LOG2E, _LN_FLT_MIN, _LN_FLT_MAX = 1.4426950216293335, -87.3365478515625, 88.72283935546875
+_CUBIC = (-0.07920423895120621, -0.2243383675813675, 0.3035426139831543,
+          0.00010703434963943437)  # highest degree first
+
+
+def _fma32(a, b, c):
+    """a * b + c of float32 tensors / floats rounded once (float64 holds the product)."""
+    return (a.double() * (b.double() if hasattr(b, "double") else b) + c).float()
+
+
+def _fast_exp(x):
+    M = _M()
+    src = x * _LOG2E
+    fraction = src - src.floor()
+    poly = _fma32(fraction, _CUBIC[0], _CUBIC[1])
+    for c in _CUBIC[2:]:
+        poly = _fma32(fraction, poly, c)
+    bits = _fma32(src - poly, float(2 ** 23), float(2 ** 23 * 127))
+    ok = (x >= _LN_FLT_MIN) & (x <= _LN_FLT_MAX)
+    result = M.where(ok, bits, 2 ** 23 * 127).trunc().to(D.int32).view(D.float32)
+    result = M.where(x < _LN_FLT_MIN, 0, result)
+    return M.where(x > _LN_FLT_MAX, math.inf, M.where(x.isnan(), x, result))
 
 
 def _vector_bytes(device, avx512_kernel):
