@@ -5,6 +5,8 @@ weights_only one and the full one)."""
 import _compat_pickle
 import codecs
 import collections
+import contextlib
+import contextvars
 import pickle
 import re
 import types
@@ -318,6 +320,7 @@ class LegacyStorageLoader:
     def __init__(self, map_location):
         self.map_location = map_location
         self.roots, self.views = {}, {}
+        self.pending = []  # (out, view, metadata) of views with lazy bits (_resolved)
 
     def load(self, pid):
         _, stype, key, location, numel, view = _check_pid(pid, 6)
@@ -340,7 +343,24 @@ class LegacyStorageLoader:
             storage = self.views[view_key]
         return _loaded(storage, dtype)
 
+    @contextlib.contextmanager
+    def unfilled(self):
+        """While the pickle is read: conj / neg views' values wait for fill."""
+        token = _UNFILLED.set(self.pending)
+        try:
+            yield
+        finally:
+            _UNFILLED.reset(token)
+
     def fill(self, fh, keys, swap):
+        self._fill_storages(fh, keys, swap)
+        from .autograd.grad_mode import no_grad
+        with no_grad():
+            for out, t, metadata in self.pending:
+                if out.device.type != "meta":
+                    out.copy_(_lazy_bits_applied(t, metadata))
+
+    def _fill_storages(self, fh, keys, swap):
         for key in keys:
             numel = int.from_bytes(fh.read(8), "little")
             storage, dtype = self.roots[key]
@@ -417,11 +437,25 @@ def _resolved(t, metadata):
     if not isinstance(metadata, dict):
         raise pickle.UnpicklingError(f"expected a dict of tensor metadata, got "
                                      f"{type(metadata).__name__}")
+    pending = _UNFILLED.get()
+    if pending is None:
+        return _lazy_bits_applied(t, metadata)
+    out = t.new_empty(t.shape)  # (its values once the storage's bytes are read)
+    pending.append((out, t, metadata))
+    return out
+
+
+def _lazy_bits_applied(t, metadata):
     if metadata.get("conj"):
         t = t.conj_physical()
     if metadata.get("neg"):
         t = t.neg()
     return t
+
+
+# the resolutions (_resolved) waiting for LegacyStorageLoader.fill while a legacy
+# checkpoint unpickles (its storages are read after the pickle)
+_UNFILLED = contextvars.ContextVar("unfilled_storages", default=None)
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
@@ -549,6 +583,8 @@ class _Unpickler(pickle.Unpickler):
         self.loader = loader
 
     def persistent_load(self, pid):
+        if type(pid) is not tuple:  # (protocol 0's PERSID gives the id's text)
+            raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
         return self.loader.load(pid)
 
 

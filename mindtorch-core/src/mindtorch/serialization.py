@@ -100,9 +100,8 @@ def _save_legacy(obj, f, protocol):
     pickler.dump(obj)
     storages = sorted(pickler.storages, key=lambda ks: ks[0])  # as PyTorch: keys as strings
     pickle.dump([key for key, _ in storages], buf, protocol=protocol)
-    for key, storage in storages:
-        dtype = pickler._refs[id(storage)][1]
-        buf.write((storage.nbytes() // dtype.itemsize).to_bytes(8, "little"))
+    for key, storage in storages:  # (its persistent id's element count: bytes if untyped)
+        buf.write(pickler._refs[id(storage)][0].pid[4].to_bytes(8, "little"))
         if storage.nbytes():
             buf.write(storage._host_bytes().tobytes())
     f.write(buf.getvalue())
@@ -167,9 +166,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     values; map_location ('cpu', a device, {saved location: target} or a callable
     (storage, location) -> storage) chooses where storages go; mmap=True maps a file's
     tensor data instead of reading it."""
-    if weights_only is None:
-        weights_only = pickle_module is None
-    elif weights_only and pickle_module is not None:
+    weights_only = _weights_only_choice(weights_only, pickle_module)
+    if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is "
                            "specified")
     if weights_only and pickle_load_args:
@@ -178,11 +176,63 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     if mmap is None:
         mmap = _config.load.mmap
     if isinstance(f, (str, os.PathLike)):
+        if os.fspath(f).endswith(".safetensors"):
+            return _load_safetensors(os.fspath(f), map_location)
         with open(f, "rb") as fh:
             return _load_file(fh, os.fspath(f), map_location, weights_only, mmap,
                               pickle_load_args, f if isinstance(f, str) else None)
     _check_seekable(f)
     return _load_file(f, None, map_location, weights_only, mmap, pickle_load_args)
+
+
+_TRUE_VALUES = ("1", "y", "yes", "true")
+
+
+def _env_flag(name):
+    return os.getenv(name, "0").lower() in _TRUE_VALUES
+
+
+def _weights_only_choice(weights_only, pickle_module):
+    """weights_only as given (default: True unless a pickle_module is given), overridden by
+    PyTorch's environment variables: TORCH_FORCE_WEIGHTS_ONLY_LOAD always,
+    TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD only where the call does not pass weights_only."""
+    force, force_no = (_env_flag("TORCH_FORCE_WEIGHTS_ONLY_LOAD"),
+                       _env_flag("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"))
+    if force and force_no:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were set.")
+    if force:
+        return True
+    if weights_only is None and force_no:
+        import warnings
+        warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since "
+                      "the`weights_only` argument was not explicitly passed to `torch.load`, "
+                      "forcing weights_only=False.", UserWarning, stacklevel=3)
+        return False
+    return pickle_module is None if weights_only is None else weights_only
+
+
+def _load_safetensors(path, map_location):
+    """A path ending in .safetensors: read with safetensors.torch's load_file, as PyTorch's
+    load does (map_location a device or its name only)."""
+    if isinstance(map_location, dict):
+        raise RuntimeError(  # noqa: TRY004 - PyTorch's class
+            "Loading safetensors file with dict map_location is not supported. Use a device "
+            "string or torch.device instead.")
+    if map_location is not None and not isinstance(map_location, (str, bytes)) \
+            and callable(map_location):
+        raise RuntimeError("Loading safetensors file with callable map_location is not "
+                           "supported. Use a device string or torch.device instead.")
+    try:
+        import safetensors  # noqa: F401 - (only its presence is checked here)
+    except ImportError as e:
+        raise RuntimeError("Attempting to load a safetensors file but safetensors is not "
+                           "installed. Please install safetensors with: pip install "
+                           "safetensors") from e
+    from ._device import device
+    from .utils.safetensors import load_file
+    where = map_location if isinstance(map_location, (str, bytes, device)) else "cpu"
+    return load_file(path, device=str(where))
 
 
 def _check_seekable(f):
@@ -282,7 +332,8 @@ def _load_legacy(fh, map_location, weights_only, pickle_args):
     if unpickle() != _LEGACY_PROTOCOL:
         raise RuntimeError("Invalid protocol version in the checkpoint")
     info = unpickle()
-    result = unpickle()
+    with loader.unfilled():
+        result = unpickle()
     keys = unpickle()
     little = info.get("little_endian", True) if isinstance(info, dict) else True
     loader.fill(fh, [str(k) for k in keys], little != (sys.byteorder == "little"))

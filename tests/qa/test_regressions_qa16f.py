@@ -1,0 +1,167 @@
+"""Regression tests for QA round 16f (torch.save / torch.load both ways), each against torch."""
+import io
+import os
+import pickle
+
+import mindtorch
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+
+def _values(t):
+    t = t.detach()
+    if t.dtype.is_complex:
+        return np.array(t.cpu().numpy())
+    return np.array(t.double().cpu().numpy())
+
+
+def _outcome(fn):
+    try:
+        return "ok", fn()
+    except Exception as e:  # noqa: BLE001 - the class and the message are compared
+        return type(e).__name__, str(e).replace("mindtorch", "torch")
+
+
+class _Marker:
+    """A class the weights-only loader refuses unless allowlisted."""
+
+    def __eq__(self, other):
+        return type(other) is _Marker
+
+
+@pytest.fixture
+def env(monkeypatch):
+    for name in ("TORCH_FORCE_WEIGHTS_ONLY_LOAD", "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize("variables, kwargs", [
+    ({"TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD": "1"}, {}),
+    ({"TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD": "true"}, {"weights_only": True}),
+    ({"TORCH_FORCE_WEIGHTS_ONLY_LOAD": "yes"}, {"weights_only": False}),
+    ({"TORCH_FORCE_WEIGHTS_ONLY_LOAD": "0"}, {"weights_only": False}),
+    ({"TORCH_FORCE_WEIGHTS_ONLY_LOAD": "1", "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD": "Y"}, {}),
+])
+def test_weights_only_environment_variables(env, tmp_path, variables, kwargs):
+    for name, value in variables.items():
+        env.setenv(name, value)
+    results = {}
+    for lib in (mindtorch, torch):
+        path = tmp_path / f"{lib.__name__}.pt"
+        lib.save([_Marker(), lib.ones(2)], path)
+        import warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = _outcome(lambda lib=lib, path=path: lib.load(path, **kwargs))
+        results[lib] = (got[0], got[1][0] if got[0] == "ok" else got[1],
+                        [str(w.message) for w in caught])
+    assert results[mindtorch] == results[torch]
+
+
+@pytest.mark.parametrize("map_location", [None, "cpu", "device", {"cpu": "cpu"}, "callable"])
+def test_load_of_a_safetensors_path_reads_it_with_safetensors(tmp_path, map_location):
+    safetensors_torch = pytest.importorskip("safetensors.torch")
+    path = tmp_path / "weights.safetensors"
+    safetensors_torch.save_file({"w": torch.arange(6.0).reshape(2, 3),
+                                 "b": torch.ones(2, dtype=torch.bfloat16)}, path)
+
+    def load(lib):
+        where = {"device": lib.device("cpu"),
+                 "callable": lambda storage, location: storage}.get(map_location, map_location)
+        return lib.load(str(path), map_location=where)
+    ours, theirs = _outcome(lambda: load(mindtorch)), _outcome(lambda: load(torch))
+    assert ours[0] == theirs[0]
+    if ours[0] != "ok":
+        assert ours[1] == theirs[1]
+        return
+    assert list(ours[1]) == list(theirs[1])
+    for k in theirs[1]:
+        assert str(ours[1][k].dtype) == str(theirs[1][k].dtype)
+        np.testing.assert_array_equal(_values(ours[1][k]), _values(theirs[1][k]))
+
+
+def _torch_legacy_bytes(obj):
+    buf = io.BytesIO()
+    torch.save(obj, buf, _use_new_zipfile_serialization=False)
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("build", [
+    lambda z: z.conj(),
+    lambda z: [z, z.conj()],
+    lambda z: {"c": z.conj(), "neg": z.conj().imag.clone().conj()},
+    lambda z: z.conj().imag,
+])
+@pytest.mark.parametrize("map_location", [None, "meta"])
+def test_conj_views_of_torchs_legacy_format_keep_their_values(build, map_location):
+    z = torch.tensor([1 + 2j, 3 - 4j, -5.5 + 0.25j])
+    expected = build(z)
+    loaded = mindtorch.load(io.BytesIO(_torch_legacy_bytes(expected)),
+                            map_location=map_location)
+    flat_e = expected if isinstance(expected, list) else list(expected.values()) \
+        if isinstance(expected, dict) else [expected]
+    flat_l = loaded if isinstance(loaded, list) else list(loaded.values()) \
+        if isinstance(loaded, dict) else [loaded]
+    for m, t in zip(flat_l, flat_e):
+        assert str(m.dtype) == str(t.dtype) and tuple(m.shape) == tuple(t.shape)
+        if map_location is None:
+            np.testing.assert_array_equal(_values(m), _values(t.resolve_conj().resolve_neg()))
+
+
+def _after_pickles(data):
+    """What follows a legacy checkpoint's five pickles: its storages' counts and bytes."""
+    import pickletools
+    f = io.BytesIO(data)
+    for _ in range(5):
+        for _ in pickletools.genops(f):
+            pass
+    return f.read()
+
+
+@pytest.mark.parametrize("build", [
+    lambda L: L.ones(2, dtype=L.uint16),
+    lambda L: {"f8": L.tensor([1.0, -2.5]).to(L.float8_e4m3fn), "f": L.ones(2)},
+    lambda L: L.arange(3.0).untyped_storage(),
+])
+def test_legacy_format_of_dtypes_without_a_storage_class(build):
+    """PyTorch writes such storages' byte counts (and cannot read them back); mindtorch
+    writes the same bytes and reads either file."""
+    def legacy_bytes(lib):
+        buf = io.BytesIO()
+        lib.save(build(lib), buf, _use_new_zipfile_serialization=False)
+        return buf.getvalue()
+    ours, theirs = legacy_bytes(mindtorch), legacy_bytes(torch)
+    assert _after_pickles(ours) == _after_pickles(theirs)
+    expected = build(mindtorch)
+    for data in (ours, theirs):
+        loaded = mindtorch.load(io.BytesIO(data))
+        if isinstance(expected, dict):
+            for k in expected:
+                assert loaded[k].dtype == expected[k].dtype
+                assert loaded[k].float().tolist() == expected[k].float().tolist()
+        elif isinstance(expected, mindtorch.Tensor):
+            assert loaded.dtype == expected.dtype and loaded.tolist() == expected.tolist()
+        else:
+            assert loaded.nbytes() == expected.nbytes() and bytes(loaded.untyped()) == \
+                bytes(expected)
+
+
+def test_protocol_0_checkpoints_fail_to_load_as_torchs():
+    def run(lib):
+        buf = io.BytesIO()
+        lib.save({"x": lib.ones(2)}, buf, pickle_protocol=0)
+        buf.seek(0)
+        return lib.load(buf, weights_only=False)
+    assert _outcome(lambda: run(mindtorch)) == _outcome(lambda: run(torch))
+
+
+def test_environment_flag_values_are_pytorchs(env, tmp_path):
+    env.setenv("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD", "on")  # (not one of PyTorch's values)
+    for lib in (mindtorch, torch):
+        lib.save([_Marker()], tmp_path / "m.pt")
+        with pytest.raises(pickle.UnpicklingError):
+            lib.load(tmp_path / "m.pt")
+    assert os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"] == "on"
