@@ -165,3 +165,27 @@ def test_environment_flag_values_are_pytorchs(env, tmp_path):
         with pytest.raises(pickle.UnpicklingError):
             lib.load(tmp_path / "m.pt")
     assert os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"] == "on"
+
+
+def _tagged_bytes(tag, legacy):
+    """A torch checkpoint whose storages are tagged `tag` (as if saved on that device)."""
+    import torch.serialization as ts
+    real = ts.location_tag
+    ts.location_tag = lambda storage: tag
+    try:
+        buf = io.BytesIO()
+        torch.save({"x": torch.arange(4.0)}, buf, _use_new_zipfile_serialization=not legacy)
+    finally:
+        ts.location_tag = real
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("tag", ["xpu", "xpu:1", "hpu:0", "mtia", "mps:0", "ipu", "npu:0",
+                                 "privateuseone", "vulkan", "cuda:1", "cpu:1"])
+@pytest.mark.parametrize("legacy", [False, True])
+def test_storages_tagged_with_a_device_without_backend_fail_as_torchs(tag, legacy):
+    data = _tagged_bytes(tag, legacy)
+    assert _outcome(lambda: mindtorch.load(io.BytesIO(data))) == \
+        _outcome(lambda: torch.load(io.BytesIO(data)))
+    loaded = mindtorch.load(io.BytesIO(data), map_location="cpu")
+    assert loaded["x"].tolist() == [0.0, 1.0, 2.0, 3.0]

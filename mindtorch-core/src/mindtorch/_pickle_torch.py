@@ -295,10 +295,27 @@ def restore_device(where):
         dev = device(tag)
     except (RuntimeError, ValueError):
         dev = None
+    unknown = (f"don't know how to restore data location of torch.storage.UntypedStorage "
+               f"(tagged with {tag})")
     if dev is None or dev.type in ("cpu", "meta"):
-        raise RuntimeError(f"don't know how to restore data location of "
-                           f"torch.storage.UntypedStorage (tagged with {tag})")
+        raise RuntimeError(unknown)
+    from .plugins._registry import DEVICES
+    if dev.type not in DEVICES:  # (PyTorch's error, for a type it has a deserializer for)
+        raise RuntimeError(_NO_BACKEND.get(dev.type, unknown).format(dev.type.upper()))
     return dev
+
+
+_TO_CPU = ("If you are running on a CPU-only machine, please use torch.load with "
+           "map_location=torch.device('cpu') to map your storages to the CPU.")
+# PyTorch's errors restoring a storage on a device type it knows but has no backend for
+_NO_BACKEND = {
+    "xpu": "Attempting to deserialize object on a {0} device but torch.xpu.is_available() "
+           "is False. " + _TO_CPU,
+    "hpu": "The {0} device module is not registered. " + _TO_CPU,
+    "privateuseone": "The {0} device module is not registered. " + _TO_CPU,
+    "mps": "torch.UntypedStorage(): Storage device not recognized: mps",
+    "mtia": "Cannot execute getCurrentDevice() without MTIA backend.",
+}
 
 
 def cuda_unavailable(dev):
