@@ -189,3 +189,60 @@ def test_storages_tagged_with_a_device_without_backend_fail_as_torchs(tag, legac
         _outcome(lambda: torch.load(io.BytesIO(data)))
     loaded = mindtorch.load(io.BytesIO(data), map_location="cpu")
     assert loaded["x"].tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def _with_data_pkl(data_pkl):
+    """A torch checkpoint (one float storage of 4 elements, data/0) with its data.pkl
+    replaced by these bytes."""
+    import zipfile
+    buf = io.BytesIO()
+    torch.save({"x": torch.arange(4.0)}, buf)
+    source = zipfile.ZipFile(io.BytesIO(buf.getvalue()))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+        for name in source.namelist():
+            z.writestr(name, data_pkl if name.endswith("data.pkl") else source.read(name))
+    return out.getvalue()
+
+
+def _global(module, name):
+    return b"c" + module.encode() + b"\n" + name.encode() + b"\n"
+
+
+def _text(s):
+    return b"X" + len(s.encode()).to_bytes(4, "little") + s.encode()
+
+
+def _storage_pid(*fields):
+    return b"(" + _text("storage") + b"".join(fields) + b"tQ"
+
+
+_FLOAT_STORAGE = _global("torch", "FloatStorage")
+_HAND_WRITTEN = {
+    "setitem_on_list": b"]K\x01K\x02s.",
+    "setitems_on_list": b"](K\x01K\x02u.",
+    "append_to_dict": b"}K\x01a.",
+    "appends_to_dict": b"}(K\x01e.",
+    "reduce_of_an_int": b"K\x01)R.",
+    "reduce_on_empty_stack": b"R.",
+    "newobj_of_an_int": b"K\x01)\x81.",
+    "pid_not_a_tuple": _text("foo") + b"Q.",
+    "pid_of_a_module": b"(" + _text("module") + b"tQ.",
+    "pid_too_short": _storage_pid(_FLOAT_STORAGE),
+    "pid_too_long": _storage_pid(_FLOAT_STORAGE, _text("0"), _text("cpu"), b"K\x04K\x00") + b".",
+    "pid_missing_record": _storage_pid(_FLOAT_STORAGE, _text("7"), _text("cpu"), b"K\x04") + b".",
+    "record_longer": _storage_pid(_FLOAT_STORAGE, _text("0"), _text("cpu"), b"K\x02") + b".",
+    "record_shorter": _storage_pid(_FLOAT_STORAGE, _text("0"), _text("cpu"), b"K\x09") + b".",
+    "allowed_reduce": _global("collections", "OrderedDict") + b")R.",
+}
+
+
+@pytest.mark.parametrize("name", list(_HAND_WRITTEN))
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_hand_written_pickles_fail_as_torchs(name, weights_only):
+    data = _with_data_pkl(b"\x80\x02" + _HAND_WRITTEN[name])
+
+    def load(lib):
+        loaded = lib.load(io.BytesIO(data), weights_only=weights_only)
+        return type(loaded).__name__, len(loaded) if hasattr(loaded, "__len__") else None
+    assert _outcome(lambda: load(mindtorch)) == _outcome(lambda: load(torch))

@@ -222,11 +222,18 @@ def _loaded(untyped, dtype):
 
 
 def _check_pid(pid, length):
-    if type(pid) is not tuple or not pid or _ascii(pid[0]) != "storage":
-        raise pickle.UnpicklingError("Only persistent_load of storage is allowed, but got "
-                                     f"{pid!r}")
-    if len(pid) != length or not isinstance(pid[1], StorageType) or type(pid[4]) is not int \
-            or pid[4] < 0:
+    """pid as PyTorch's loaders read it: ("storage", <length - 1> fields), with their
+    errors; then the fields' types, which a crafted pickle could get wrong."""
+    typename = _ascii(pid[0])
+    if typename != "storage":
+        raise AssertionError(f"Unknown typename for persistent_load, expected 'storage' but "
+                             f"got '{typename}'")
+    fields, need = len(pid) - 1, length - 1
+    if fields < need:  # (the unpacking of PyTorch's loader)
+        raise ValueError(f"not enough values to unpack (expected {need}, got {fields})")
+    if fields > need:
+        raise ValueError(f"too many values to unpack (expected {need})")
+    if not isinstance(pid[1], StorageType) or type(pid[4]) is not int or pid[4] < 0:
         raise pickle.UnpicklingError(f"Invalid storage persistent id {pid!r}")
     return pid
 
@@ -250,10 +257,10 @@ class StorageLoader:
     def _make(self, key, location, dtype, numel):
         nbytes = numel * (dtype.itemsize if dtype is not None else 1)
         arr = self.records.host_array(key, np)
-        if arr.size < nbytes:
-            raise RuntimeError(f"storage record data/{key} holds {arr.size} bytes, {nbytes} "
-                               f"expected")
-        arr = arr[:nbytes]
+        if arr.size != nbytes:  # (PyTorch counts an untyped storage's elements: bytes)
+            raise RuntimeError(f"record size ({arr.size} bytes) does not match expected size "
+                               f"({nbytes} bytes = {nbytes} elements * 1 bytes/element) for "
+                               f"dtype Byte")
         if self.records.swap and dtype is not None and dtype.itemsize > 1:
             arr = arr.view(dtype.np).byteswap().view(np.uint8)
         return place(arr, location, self.map_location)
@@ -633,6 +640,16 @@ def unsafe_globals_in_pickle(data):
     return {f"{m}.{n}" for m, n in found if ".".join(_py3_name(m, n)) not in safe}
 
 
+_SETITEM_TYPES = (dict, OrderedDict, collections.Counter)
+_SETITEM_WHAT = " for dict, collections.OrderedDict, collections.Counter"
+
+
+def _is_allowlisted(obj):
+    """obj is what an allowed global (PyTorch's, or add_safe_globals') resolved to."""
+    return any(v is obj for v in allowed().values()) or \
+        any(v is obj for v in user_globals().values())
+
+
 class WeightsUnpickler(pickle._Unpickler):
     """Resolves only allowlisted globals, so unpickling can call nothing else, and builds
     (BUILD opcode) only dicts and allowlisted user types, never tensors. The pure-Python
@@ -666,6 +683,12 @@ class WeightsUnpickler(pickle._Unpickler):
         self.loader = loader
 
     def persistent_load(self, pid):
+        if type(pid) is not tuple and type(pid) is not int:
+            raise pickle.UnpicklingError(f"persistent_load id must be tuple or int, but got "
+                                         f"{type(pid)}")
+        if type(pid) is tuple and pid and _ascii(pid[0]) != "storage":
+            raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but got "
+                                         f"{type(pid[0])}")
         return self.loader.load(pid)
 
     def load(self):
@@ -685,6 +708,58 @@ class WeightsUnpickler(pickle._Unpickler):
         super().load_build()
 
     dispatch[pickle.BUILD[0]] = load_build
+
+    # the containers each opcode may fill, and the callables it may call, as PyTorch's
+    def _target(self, opcode, allowed_types, what):
+        if type(self.stack[-1]) not in allowed_types:
+            raise pickle.UnpicklingError(f"Can only {opcode}{what}, but got "
+                                         f"{type(self.stack[-1])}")
+
+    def load_append(self):
+        item = self.stack.pop()
+        self._target("append to lists", (list,), "")
+        self.stack[-1].append(item)
+
+    def load_appends(self):
+        items = self.pop_mark()
+        self._target("extend lists", (list,), "")
+        self.stack[-1].extend(items)
+
+    def load_setitem(self):
+        value, key = self.stack.pop(), self.stack.pop()
+        self._target("SETITEM", _SETITEM_TYPES, _SETITEM_WHAT)
+        self.stack[-1][key] = value
+
+    def load_setitems(self):
+        items = self.pop_mark()
+        self._target("SETITEMS", _SETITEM_TYPES, _SETITEM_WHAT)
+        for i in range(0, len(items), 2):
+            self.stack[-1][items[i]] = items[i + 1]
+
+    def load_reduce(self):
+        args = self.stack.pop()
+        func = self.stack[-1]
+        if not _is_allowlisted(func):
+            message = f"Trying to call reduce for unrecognized function {func}"
+            if hasattr(func, "__self__"):
+                message += f" which belongs to {func.__self__}"
+            raise pickle.UnpicklingError(message)
+        self.stack[-1] = func(*args)
+
+    def load_newobj(self):
+        args = self.stack.pop()
+        cls = self.stack.pop()
+        if not (cls is _parameter_class() or _is_allowlisted(cls)):
+            raise pickle.UnpicklingError("Can only create new object for nn.Parameter or "
+                                         "classes allowlisted via `add_safe_globals` but got "
+                                         f"{cls}")
+        self.append(cls.__new__(cls, *args))
+
+    for _op, _load in ((pickle.APPEND, load_append), (pickle.APPENDS, load_appends),
+                       (pickle.SETITEM, load_setitem), (pickle.SETITEMS, load_setitems),
+                       (pickle.REDUCE, load_reduce), (pickle.NEWOBJ, load_newobj)):
+        dispatch[_op[0]] = _load
+    del _op, _load
 
     def find_class(self, module, name):
         module, name = _py3_name(module, name)

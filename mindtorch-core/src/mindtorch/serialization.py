@@ -262,12 +262,8 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=Non
     try:
         zf = zipfile.ZipFile(fh)
     except zipfile.BadZipFile:
-        raise RuntimeError(
-            "PytorchStreamReader failed reading zip archive: failed finding central directory. "
-            "This is an internal miniz error. If you are seeing this error, there is a high "
-            "likelihood that your checkpoint file is corrupted. This can happen if the checkpoint "
-            "was not saved properly, was transferred incorrectly, or the file was modified after "
-            "saving.") from None
+        raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding "
+                           f"central directory. {_CORRUPT}") from None
     if mmap and path is None:
         zf.close()
         raise ValueError("f must be a file path in order to use the mmap argument")
@@ -291,6 +287,10 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=Non
             raise
 
 
+_CORRUPT = ("This is an internal miniz error. If you are seeing this error, there is a high "
+            "likelihood that your checkpoint file is corrupted. This can happen if the "
+            "checkpoint was not saved properly, was transferred incorrectly, or the file was "
+            "modified after saving.")
 _TORCHSCRIPT = ("mindtorch cannot load TorchScript archives (what torch.jit.save writes): they "
                "hold TorchScript code, which mindtorch does not run. Save the model's "
                "state_dict with torch.save and load it into the model's class instead.")
@@ -368,7 +368,7 @@ class _Records:
             info = self.zf.getinfo(name)
         except KeyError:
             raise RuntimeError(f"PytorchStreamReader failed locating file data/{key}: file "
-                               f"not found") from None
+                               f"not found. {_CORRUPT}") from None
         if _config.skipping_data():  # (skip_data: storages left unread)
             return np.zeros(info.file_size, np.uint8)
         if self.mmap_path is not None and info.compress_type == zipfile.ZIP_STORED \
