@@ -246,3 +246,27 @@ def test_hand_written_pickles_fail_as_torchs(name, weights_only):
         loaded = lib.load(io.BytesIO(data), weights_only=weights_only)
         return type(loaded).__name__, len(loaded) if hasattr(loaded, "__len__") else None
     assert _outcome(lambda: load(mindtorch)) == _outcome(lambda: load(torch))
+
+
+@pytest.mark.parametrize("case", ["transposed", "strided", "save_model_unforced",
+                                  "save_model_forced", "contiguous_view"])
+def test_safetensors_refuses_non_contiguous_tensors_as_safetensors_torch(tmp_path, case):
+    pytest.importorskip("safetensors")
+    import mindtorch.utils.safetensors as ours_st
+    import safetensors.torch as theirs_st
+
+    def run(lib, st):
+        path = tmp_path / f"{lib.__name__}.safetensors"
+        if case.startswith("save_model"):
+            model = lib.nn.Linear(3, 2)
+            with lib.no_grad():
+                model.weight = lib.nn.Parameter(lib.ones(3, 2).t())
+            st.save_model(model, path, force_contiguous=case.endswith("_forced"))
+        else:
+            base = lib.arange(12.0).reshape(3, 4)
+            tensor = {"transposed": base.t(), "strided": base[:, ::2],
+                      "contiguous_view": base[1:]}[case]
+            st.save_file({"x": tensor}, path)
+        return sorted((k, tuple(v.shape), v.flatten().tolist())
+                      for k, v in st.load_file(path).items())
+    assert _outcome(lambda: run(mindtorch, ours_st)) == _outcome(lambda: run(torch, theirs_st))
