@@ -167,17 +167,21 @@ def test_environment_flag_values_are_pytorchs(env, tmp_path):
     assert os.environ["TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"] == "on"
 
 
-def _tagged_bytes(tag, legacy):
-    """A torch checkpoint whose storages are tagged `tag` (as if saved on that device)."""
+def _tagged_bytes_of(obj, tag, legacy):
     import torch.serialization as ts
     real = ts.location_tag
     ts.location_tag = lambda storage: tag
     try:
         buf = io.BytesIO()
-        torch.save({"x": torch.arange(4.0)}, buf, _use_new_zipfile_serialization=not legacy)
+        torch.save(obj, buf, _use_new_zipfile_serialization=not legacy)
     finally:
         ts.location_tag = real
     return buf.getvalue()
+
+
+def _tagged_bytes(tag, legacy):
+    """A torch checkpoint whose storages are tagged `tag` (as if saved on that device)."""
+    return _tagged_bytes_of({"x": torch.arange(4.0)}, tag, legacy)
 
 
 @pytest.mark.parametrize("tag", ["xpu", "xpu:1", "hpu:0", "mtia", "mps:0", "ipu", "npu:0",
@@ -270,3 +274,48 @@ def test_safetensors_refuses_non_contiguous_tensors_as_safetensors_torch(tmp_pat
         return sorted((k, tuple(v.shape), v.flatten().tolist())
                       for k, v in st.load_file(path).items())
     assert _outcome(lambda: run(mindtorch, ours_st)) == _outcome(lambda: run(torch, theirs_st))
+
+
+def _old_gpu_checkpoint(legacy):
+    """What PyTorch < 1.13 wrote for GPU tensors: storages named torch.cuda.<X>Storage,
+    tagged cuda:0."""
+    import zipfile
+    data = _tagged_bytes_of({"w": torch.arange(4.0), "i": torch.ones(2, dtype=torch.int64),
+                             "h": torch.ones(3, dtype=torch.float16)}, "cuda:0", legacy)
+
+    def to_cuda_names(pkl):
+        for name in (b"FloatStorage", b"LongStorage", b"HalfStorage"):
+            pkl = pkl.replace(b"ctorch\n" + name + b"\n", b"ctorch.cuda\n" + name + b"\n")
+        return pkl
+    if legacy:
+        return to_cuda_names(data)
+    source = zipfile.ZipFile(io.BytesIO(data))
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_STORED) as z:
+        for name in source.namelist():
+            record = source.read(name)
+            z.writestr(name, to_cuda_names(record) if name.endswith("data.pkl") else record)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("map_location", [None, "cpu", {"cuda:0": "cpu"}])
+def test_old_gpu_checkpoints_load_with_map_location(legacy, weights_only, map_location):
+    data = _old_gpu_checkpoint(legacy)
+
+    def load(lib):
+        loaded = lib.load(io.BytesIO(data), map_location=map_location,
+                          weights_only=weights_only)
+        return {k: (str(v.dtype), v.device.type, v.tolist()) for k, v in loaded.items()}
+    assert _outcome(lambda: load(mindtorch)) == _outcome(lambda: load(torch))
+
+
+def test_legacy_tensor_types_are_allowlisted():
+    buf = io.BytesIO()
+    torch.save([torch.FloatTensor, torch.cuda.LongTensor, torch.sparse.DoubleTensor], buf)
+    loaded = mindtorch.load(io.BytesIO(buf.getvalue()))
+    assert loaded == [mindtorch.FloatTensor, mindtorch.cuda.LongTensor,
+                      mindtorch.sparse.DoubleTensor]
+    assert mindtorch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(
+        buf.getvalue())) == []

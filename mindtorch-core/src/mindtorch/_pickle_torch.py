@@ -548,8 +548,10 @@ def _allowed_globals():
     }
     for d in ALL:
         rc[f"torch.{d.name}"] = d
-        if d.name in STORAGE_NAMES:
-            rc[f"torch.{STORAGE_NAMES[d.name]}"] = StorageType(d)
+        if d.name in STORAGE_NAMES:  # (torch.cuda's: GPU checkpoints of PyTorch < 1.13)
+            for module in ("torch", "torch.cuda"):
+                rc[f"{module}.{STORAGE_NAMES[d.name]}"] = StorageType(d)
+    rc.update(_legacy_tensor_types())
     for f in (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_tensor_v3, _rebuild_parameter,
               _rebuild_parameter_with_state, _rebuild_meta_tensor_no_storage):
         rc[f"torch._utils.{f.__name__}"] = f
@@ -561,6 +563,20 @@ def _allowed_globals():
                        ("device_tensor_from_cpu_tensor", "device tensors"),
                        ("device_tensor_from_numpy", "device tensors")):
         rc[f"torch._utils._rebuild_{name}"] = _unsupported(what)
+    return rc
+
+
+def _legacy_tensor_types():
+    """torch.FloatTensor and the like (cpu, cuda and sparse), as PyTorch allowlists them,
+    and torch.storage.TypedStorage."""
+    import mindtorch
+    rc = {"torch.storage.TypedStorage": TypedStorage}
+    for module, namespace in (("torch", mindtorch), ("torch.cuda", mindtorch.cuda),
+                              ("torch.sparse", mindtorch.sparse)):
+        for name in STORAGE_NAMES.values():
+            kind = name.replace("Storage", "Tensor")
+            if hasattr(namespace, kind) and not kind.startswith("Complex"):
+                rc[f"{module}.{kind}"] = getattr(namespace, kind)
     return rc
 
 
