@@ -319,3 +319,45 @@ def test_legacy_tensor_types_are_allowlisted():
                       mindtorch.sparse.DoubleTensor]
     assert mindtorch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(
         buf.getvalue())) == []
+
+
+def _checkpoint_bytes(legacy):
+    buf = io.BytesIO()
+    torch.save({"x": torch.arange(40.0), "name": "abc"}, buf,
+               _use_new_zipfile_serialization=not legacy)
+    return buf.getvalue()
+
+
+def _flipped(data, at):
+    return data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]
+
+
+def _corruptions():
+    zip_bytes, legacy_bytes = _checkpoint_bytes(False), _checkpoint_bytes(True)
+    count_at = legacy_bytes.rindex(b"a.") + 2  # (the storage's element count)
+    name_at = zip_bytes.index(b"abc")  # (inside data.pkl: a still valid pickle)
+    byteorder_header = zip_bytes.index(b"PK\x03\x04", zip_bytes.index(b"storage_alignment"))
+    proto_at = legacy_bytes.index(b"\x80\x02", 20)  # (a later pickle's PROTO 2)
+    return {
+        "zip_of_10_bytes": zip_bytes[:10],
+        "zip_of_21_bytes": zip_bytes[:21],
+        "legacy_cut_in_count": legacy_bytes[:count_at + 3],
+        "legacy_protocol_version": legacy_bytes.replace(b"M\xe9\x03", b"M\xea\x03", 1),
+        "pickle_text_flipped": zip_bytes[:name_at] + b"abd" + zip_bytes[name_at + 3:],
+        "record_header_flipped": _flipped(zip_bytes, byteorder_header + 1),
+        "legacy_protocol_253": legacy_bytes[:proto_at + 1] + b"\xfd" + legacy_bytes[proto_at + 2:],
+    }
+
+
+@pytest.mark.parametrize("name", list(_corruptions()))
+@pytest.mark.parametrize("weights_only", [True, False])
+def test_corrupt_files_fail_or_load_as_torchs(name, weights_only):
+    import warnings
+    data = _corruptions()[name]
+
+    def load(lib):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            loaded = lib.load(io.BytesIO(data), weights_only=weights_only)
+        return loaded["name"], loaded["x"].tolist()
+    assert _outcome(lambda: load(mindtorch)) == _outcome(lambda: load(torch))

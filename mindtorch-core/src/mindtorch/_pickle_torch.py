@@ -386,7 +386,11 @@ class LegacyStorageLoader:
 
     def _fill_storages(self, fh, keys, swap):
         for key in keys:
-            numel = int.from_bytes(fh.read(8), "little")
+            count = fh.read(8)
+            if len(count) < 8:
+                raise RuntimeError(f"unexpected EOF, expected {8 - len(count)} more bytes. The "
+                                   f"file might be corrupted.")
+            numel = int.from_bytes(count, "little")
             storage, dtype = self.roots[key]
             if numel * dtype.itemsize != storage.nbytes():
                 raise RuntimeError(f"storage {key}: {numel} elements in the file, "
@@ -672,8 +676,8 @@ class WeightsUnpickler(pickle._Unpickler):
     unpickler, so that BUILD can be checked (a checkpoint's data.pkl is small)."""
     dispatch = {op: pickle._Unpickler.dispatch[op] for op in _WEIGHTS_OPCODES}
 
-    def load_proto(self):
-        super().load_proto()
+    def load_proto(self):  # (any protocol number is read, as PyTorch's unpickler)
+        self.proto = self.read(1)[0]
         if self.proto != 2:
             warnings.warn(f"Detected pickle protocol {self.proto} in the checkpoint, which was "
                           "not the default pickle protocol used by `torch.load` (2). The "

@@ -261,9 +261,12 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=Non
         return _load_legacy(fh, map_location, weights_only, pickle_args)
     try:
         zf = zipfile.ZipFile(fh)
-    except zipfile.BadZipFile:
-        raise RuntimeError("PytorchStreamReader failed reading zip archive: failed finding "
-                           f"central directory. {_CORRUPT}") from None
+    except zipfile.BadZipFile:  # (miniz's words: no room for an end record, or none found)
+        fh.seek(0, os.SEEK_END)
+        problem = "not a ZIP archive" if fh.tell() - start < 22 else \
+            "failed finding central directory"
+        raise RuntimeError(f"PytorchStreamReader failed reading zip archive: {problem}. "
+                           f"{_CORRUPT}") from None
     if mmap and path is None:
         zf.close()
         raise ValueError("f must be a file path in order to use the mmap argument")
@@ -272,13 +275,13 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=Non
         names = set(zf.namelist())
         if prefix + "constants.pkl" in names:
             _torchscript(weights_only)
-        order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names \
+        reader = _Records(zf, prefix, path if mmap else None)
+        order = reader.read("byteorder").decode() if prefix + "byteorder" in names \
             else _config.fallback_byteorder()
-        reader = _Records(zf, prefix, order, path if mmap else None)
+        reader.swap = order != sys.byteorder
         loader = P.StorageLoader(reader, map_location)
         cls = P.WeightsUnpickler if weights_only else P.FullUnpickler
-        unpickler = cls(io.BytesIO(zf.read(prefix + "data.pkl")), loader=loader,
-                        **pickle_args)
+        unpickler = cls(io.BytesIO(reader.read("data.pkl")), loader=loader, **pickle_args)
         try:
             return unpickler.load()
         except pickle.UnpicklingError as e:
@@ -329,8 +332,9 @@ def _load_legacy(fh, map_location, weights_only, pickle_args):
     # bytes that are no pickle raise the unpickler's error (an empty file's EOFError)
     if unpickle() != _LEGACY_MAGIC:
         raise RuntimeError("Invalid magic number; corrupt file?")
-    if unpickle() != _LEGACY_PROTOCOL:
-        raise RuntimeError("Invalid protocol version in the checkpoint")
+    protocol = unpickle()
+    if protocol != _LEGACY_PROTOCOL:
+        raise RuntimeError(f"Invalid protocol version: {protocol}")
     info = unpickle()
     with loader.unfilled():
         result = unpickle()
@@ -358,9 +362,16 @@ class _Records:
     the file (mmap=True): copy-on-write, or writing through under MAP_SHARED
     (set_default_mmap_options)."""
 
-    def __init__(self, zf, prefix, byteorder, mmap_path):
+    def __init__(self, zf, prefix, mmap_path):
         self.zf, self.prefix, self.mmap_path = zf, prefix, mmap_path
-        self.swap = byteorder != sys.byteorder
+        self.swap = False  # (set once the byteorder record is read)
+
+    def read(self, rel):
+        """The bytes of record `rel` (data.pkl, byteorder), unchecked as host_array's."""
+        info = self.zf.getinfo(self.prefix + rel)
+        out = bytearray(info.file_size)
+        self._read_into(info, memoryview(out))
+        return bytes(out)
 
     def host_array(self, key, np):
         name = f"{self.prefix}data/{key}"
@@ -377,21 +388,29 @@ class _Records:
             return np.memmap(self.mmap_path, np.uint8, "r+" if shared else "c",
                              self._data_offset(info), (info.file_size,))
         out = np.empty(info.file_size, np.uint8)
+        self._read_into(info, memoryview(out))
+        return out
+
+    def _read_into(self, info, out):
         fp = self.zf.fp
         if info.compress_type == zipfile.ZIP_STORED and hasattr(fp, "readinto"):
             # read in place, no crc32 check (PyTorch's reader has none: a record written
             # through a MAP_SHARED mapping still loads)
             fp.seek(self._data_offset(info))
-            if fp.readinto(memoryview(out)) == info.file_size:
-                return out
+            if fp.readinto(out) == info.file_size:
+                return
         with self.zf.open(info) as r:
-            r.readinto(memoryview(out))
-        return out
+            r.readinto(out)
 
     def _data_offset(self, info):
         fp = self.zf.fp  # header_offset counts from the file's start (zipfile adds any prefix)
         fp.seek(info.header_offset)
-        name_len, extra_len = struct.unpack("<HH", fp.read(30)[26:30])
+        header = fp.read(30)
+        if len(header) < 30 or header[:4] != b"PK\x03\x04":  # (miniz's check)
+            raise RuntimeError(f"PytorchStreamReader failed reading file "
+                               f"{info.filename[len(self.prefix):]}: invalid header or archive "
+                               f"is corrupted. {_CORRUPT}")
+        name_len, extra_len = struct.unpack("<HH", header[26:30])
         return info.header_offset + 30 + name_len + extra_len
 
 
