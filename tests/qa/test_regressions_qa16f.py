@@ -361,3 +361,19 @@ def test_corrupt_files_fail_or_load_as_torchs(name, weights_only):
             loaded = lib.load(io.BytesIO(data), weights_only=weights_only)
         return loaded["name"], loaded["x"].tolist()
     assert _outcome(lambda: load(mindtorch)) == _outcome(lambda: load(torch))
+
+
+class _Outer:
+    class Inner:
+        """Pickled by protocol 2 as getattr(_Outer, "Inner")."""
+
+
+def test_unsafe_globals_are_named_as_python_3_names():
+    import functools
+
+    def unsafe(lib):
+        buf = io.BytesIO()
+        lib.save([_Outer.Inner(), functools.partial(int, base=2)], buf)
+        buf.seek(0)
+        return sorted(lib.serialization.get_unsafe_globals_in_checkpoint(buf))
+    assert unsafe(mindtorch) == unsafe(torch)

@@ -645,7 +645,7 @@ _WEIGHTS_OPCODES = b"".join([
 
 
 def unsafe_globals_in_pickle(data):
-    """The GLOBALs ("module.name", as the pickle spells them) of the pickle `data` that
+    """The GLOBALs ("module.name", Python 3's names as PyTorch's) of the pickle `data` that
     weights_only would refuse, read from its opcodes (those the weights-only unpickler
     runs; another one is refused as it would be)."""
     import pickletools
@@ -655,9 +655,8 @@ def unsafe_globals_in_pickle(data):
         if code not in _WEIGHTS_OPCODES:
             raise pickle.UnpicklingError(f"Unsupported operand {code[0]}")
         if code == pickle.GLOBAL:
-            found.add(tuple(arg.split(" ", 1)))
-    safe = allowed().keys() | user_globals().keys()
-    return {f"{m}.{n}" for m, n in found if ".".join(_py3_name(m, n)) not in safe}
+            found.add(".".join(_py3_name(*arg.split(" ", 1))))
+    return found - allowed().keys() - user_globals().keys()
 
 
 _SETITEM_TYPES = (dict, OrderedDict, collections.Counter)
