@@ -378,3 +378,26 @@ def test_unsafe_globals_are_named_as_python_3_names():
         buf.seek(0)
         return sorted(lib.serialization.get_unsafe_globals_in_checkpoint(buf))
     assert unsafe(mindtorch) == unsafe(torch)
+
+
+@pytest.mark.parametrize("writer", ["mindtorch", "torch"])
+def test_save_into_a_gzip_stream_and_load_back(tmp_path, writer):
+    """A gzip file in write mode says it can seek but cannot seek back: save streams."""
+    import gzip
+    lib = mindtorch if writer == "mindtorch" else torch
+    path = tmp_path / "checkpoint.pt.gz"
+    with gzip.open(path, "wb") as f:
+        lib.save({"a": lib.arange(5.0), "b": [lib.ones(2, dtype=lib.int64)]}, f)
+    for reader in (mindtorch, torch):
+        with gzip.open(path, "rb") as f:
+            loaded = reader.load(f)
+        assert loaded["a"].tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+        assert loaded["b"][0].tolist() == [1, 1]
+
+
+def test_checkpoint_written_through_a_file_handle_maps_in_place(tmp_path):
+    path = tmp_path / "m.pt"
+    with open(path, "wb") as f:
+        mindtorch.save({"a": mindtorch.arange(100.0)}, f)
+    for lib in (mindtorch, torch):
+        assert lib.load(path, mmap=True)["a"][-2:].tolist() == [98.0, 99.0]

@@ -76,14 +76,30 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         with fh:
             _write_archive(fh, _archive_name(f), data_pkl.getvalue(), pickler.storages,
                            _disable_byteorder_record)
-    elif hasattr(f, "seek") and _seekable(f):
-        _write_archive(f, "archive", data_pkl.getvalue(), pickler.storages,
+    else:
+        _write_archive(_Sink(f), "archive", data_pkl.getvalue(), pickler.storages,
                        _disable_byteorder_record)
-    else:  # a stream: build the archive in memory first
-        buf = io.BytesIO()
-        _write_archive(buf, "archive", data_pkl.getvalue(), pickler.storages,
-                       _disable_byteorder_record)
-        f.write(buf.getvalue())
+
+
+class _Sink:
+    """A file object as zipfile's write-only stream: no seek, so records are written once,
+    in order, each followed by a data descriptor (as PyTorch's writer does), and a stream
+    that cannot seek back (a pipe, a gzip file) takes the archive too."""
+
+    def __init__(self, f):
+        self.f, self.written = f, 0
+
+    def write(self, data):
+        self.f.write(data)
+        self.written += len(data)
+        return len(data)
+
+    def tell(self):  # (from the archive's start: what the records' alignment counts)
+        return self.written
+
+    def flush(self):
+        if hasattr(self.f, "flush"):
+            self.f.flush()
 
 
 def _save_legacy(obj, f, protocol):
@@ -105,13 +121,6 @@ def _save_legacy(obj, f, protocol):
         if storage.nbytes():
             buf.write(storage._host_bytes().tobytes())
     f.write(buf.getvalue())
-
-
-def _seekable(f):
-    try:
-        return f.seekable()
-    except Exception:
-        return False
 
 
 def _archive_name(path):
