@@ -401,3 +401,42 @@ def test_checkpoint_written_through_a_file_handle_maps_in_place(tmp_path):
         mindtorch.save({"a": mindtorch.arange(100.0)}, f)
     for lib in (mindtorch, torch):
         assert lib.load(path, mmap=True)["a"][-2:].tolist() == [98.0, 99.0]
+
+
+def _package_registry(lib):
+    """The list register_package adds to (to restore it after a test)."""
+    if lib is torch:
+        import torch.serialization as ts
+        return ts._package_registry
+    from mindtorch import _serialization_config as config
+    return config._PACKAGES
+
+
+@pytest.mark.parametrize("priority", [5, 30])
+@pytest.mark.parametrize("map_location", [None, "cpu", {"mydev:3": "cpu"}, "meta"])
+def test_register_package_tags_and_restores_as_torchs(priority, map_location):
+    def run(lib):
+        log = []
+
+        def tagger(storage):
+            return "mydev:3" if storage.nbytes() == 12 else None
+
+        def deserializer(storage, location):
+            log.append((type(storage).__name__, location, storage.device.type))
+            return storage if location.startswith("mydev") else None
+        registry = _package_registry(lib)
+        before = list(registry)
+        lib.serialization.register_package(priority, tagger, deserializer)
+        try:
+            buf = io.BytesIO()
+            lib.save({"a": lib.arange(3.0), "b": lib.ones(2)}, buf)
+            buf.seek(0)
+            loaded = _outcome(lambda: lib.load(buf, map_location=map_location))
+            tags = [lib.serialization.location_tag(lib.ones(n).untyped_storage()) for n in (3, 2)]
+        finally:
+            registry[:] = before
+        if loaded[0] == "ok":
+            loaded = ("ok", {k: (v.device.type, v.tolist() if v.device.type != "meta" else None)
+                             for k, v in loaded[1].items()})
+        return loaded, log, tags
+    assert run(mindtorch) == run(torch)

@@ -22,8 +22,8 @@ from . import _serialization_config as _config
 from ._lazy import lazy
 from ._serialization_config import (
     LoadEndianness, default_restore_location, get_crc32_options, get_default_load_endianness,
-    get_default_mmap_options, location_tag, set_crc32_options, set_default_load_endianness,
-    set_default_mmap_options, skip_data)
+    get_default_mmap_options, location_tag, register_package, set_crc32_options,
+    set_default_load_endianness, set_default_mmap_options, skip_data)
 
 io = lazy("io", globals(), "io")
 pickle = lazy("pickle", globals(), "pickle")
@@ -466,6 +466,47 @@ def get_unsafe_globals_in_checkpoint(f):
     return list(P.unsafe_globals_in_pickle(data))
 
 
+@contextlib.contextmanager
+def mkdtemp():
+    """A temporary directory's path, removed with its contents on exit."""
+    import shutil
+    import tempfile
+    path = tempfile.mkdtemp()
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path)
+
+
+def check_module_version_greater_or_equal(module, req_version_tuple, error_if_malformed=True):
+    """Whether module.__version__ ("x.y.z") is at least req_version_tuple, its fields read
+    as the tuple's types; a version that cannot be read so raises RuntimeError (or, unless
+    error_if_malformed, warns and counts as met)."""
+    try:
+        fields = module.__version__.split(".")
+        version = tuple(type(want)(fields[i]) for i, want in enumerate(req_version_tuple))
+        return version >= req_version_tuple
+    except Exception as e:  # (any failure to read the version)
+        message = (f"'{module.__name__}' module version string is malformed "
+                   f"'{module.__version__}' and cannot be compared with tuple "
+                   f"{req_version_tuple}")
+        if error_if_malformed:
+            raise RuntimeError(message) from e
+        import warnings
+        warnings.warn(message + ", but continuing assuming that requirement is met",
+                      stacklevel=2)
+        return True
+
+
+def validate_cuda_device(location):
+    """The device index of a "cuda[:i]" location (PyTorch's error where there is no cuda)."""
+    return P.restore_device(location if str(location).startswith("cuda") else "cuda").index
+
+
+def validate_hpu_device(location):
+    return P.restore_device("hpu").index
+
+
 def normalize_storage_type(storage_type):
     """The mindtorch storage class of the same name (torch.FloatStorage, ...)."""
     import mindtorch
@@ -492,4 +533,6 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
            "set_default_load_endianness", "get_default_mmap_options", "set_default_mmap_options",
            "get_crc32_options", "set_crc32_options", "location_tag", "default_restore_location",
            "safe_globals", "skip_data", "DEFAULT_PROTOCOL", "SourceChangeWarning",
-           "normalize_storage_type", "storage_to_tensor_type"]
+           "normalize_storage_type", "storage_to_tensor_type", "register_package", "mkdtemp",
+           "check_module_version_greater_or_equal", "validate_cuda_device",
+           "validate_hpu_device"]
