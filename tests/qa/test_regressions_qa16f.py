@@ -440,3 +440,24 @@ def test_register_package_tags_and_restores_as_torchs(priority, map_location):
                              for k, v in loaded[1].items()})
         return loaded, log, tags
     assert run(mindtorch) == run(torch)
+
+
+@pytest.mark.parametrize("weights_only", [True, False])
+@pytest.mark.parametrize("encoding", [None, "latin1"])
+def test_python_2_strings_decode_as_utf_8_by_default(weights_only, encoding):
+    """A legacy checkpoint whose pickle holds a Python 2 str (SHORT_BINSTRING) of UTF-8."""
+    import pickletools
+    legacy = _checkpoint_bytes(True)
+    f = io.BytesIO(legacy)
+    for _ in range(3):  # the magic number, protocol version and system info
+        for _ in pickletools.genops(f):
+            pass
+    data = legacy[:f.tell()] + b"\x80\x02}q\x00U\x01aU\x05caf\xc3\xa9s." + b"\x80\x02]q\x00."
+    kwargs = {} if encoding is None else {"encoding": encoding}
+
+    def load(lib):
+        import warnings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return lib.load(io.BytesIO(data), weights_only=weights_only, **kwargs)
+    assert _outcome(lambda: load(mindtorch)) == _outcome(lambda: load(torch))

@@ -182,6 +182,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     if weights_only and pickle_load_args:
         import warnings
         warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+    pickle_load_args.setdefault("encoding", "utf-8")  # (Python 2 strings: PyTorch's default)
     if mmap is None:
         mmap = _config.load.mmap
     if isinstance(f, (str, os.PathLike)):
