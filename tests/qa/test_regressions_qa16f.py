@@ -461,3 +461,24 @@ def test_python_2_strings_decode_as_utf_8_by_default(weights_only, encoding):
             warnings.simplefilter("ignore")
             return lib.load(io.BytesIO(data), weights_only=weights_only, **kwargs)
     assert _outcome(lambda: load(mindtorch)) == _outcome(lambda: load(torch))
+
+
+@pytest.mark.parametrize("writer", ["torch", "mindtorch"])
+def test_allowlisted_mindtorch_classes_load_from_torch_checkpoints(writer):
+    """safe_globals([torch.nn.utils.rnn.PackedSequence]) under `import mindtorch as torch`
+    also admits the torch.nn... name PyTorch's checkpoints carry."""
+    lib = torch if writer == "torch" else mindtorch
+    buf = io.BytesIO()
+    lib.save([lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2, 1), [3, 2]),
+              lib.nn.Linear(2, 2)], buf)
+    allowed = [mindtorch.nn.utils.rnn.PackedSequence, mindtorch.nn.Linear]
+    assert mindtorch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(
+        buf.getvalue())) != []
+    with mindtorch.serialization.safe_globals(allowed):
+        assert mindtorch.serialization.get_unsafe_globals_in_checkpoint(io.BytesIO(
+            buf.getvalue())) == []
+        loaded = mindtorch.load(io.BytesIO(buf.getvalue()))
+    assert type(loaded[0]) is mindtorch.nn.utils.rnn.PackedSequence
+    assert loaded[0].batch_sizes.tolist() == [2, 2, 1]
+    assert type(loaded[1]) is mindtorch.nn.Linear
+    assert loaded[1](mindtorch.ones(1, 2)).shape == (1, 2)

@@ -375,7 +375,9 @@ SAFE_GLOBALS = {}  # serialization.add_safe_globals' entries (a dict as an order
 
 def user_globals():
     """{"module.name": object} of add_safe_globals' entries: objects by their module and
-    qualified name, (object, "module.name") pairs as given; PyTorch's checks, at load."""
+    qualified name, (object, "module.name") pairs as given; PyTorch's checks, at load.
+    A mindtorch object also answers to its PyTorch name (mindtorch.nn... as torch.nn...),
+    which is how PyTorch's checkpoints spell it."""
     rc = {}
     for entry in SAFE_GLOBALS:
         if isinstance(entry, tuple):
@@ -387,8 +389,13 @@ def user_globals():
                                 f"path, but got: {type(entry[1])}")
             rc[entry[1]] = entry[0]
         else:
-            rc[f"{entry.__module__}.{entry.__qualname__}"] = entry
+            module = entry.__module__
+            rc[f"{module}.{entry.__qualname__}"] = entry
+            if module == "mindtorch" or module.startswith("mindtorch."):
+                rc[f"torch{module[9:]}.{entry.__qualname__}"] = entry
     return rc
+
+
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 
 
