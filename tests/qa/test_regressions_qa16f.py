@@ -482,3 +482,13 @@ def test_allowlisted_mindtorch_classes_load_from_torch_checkpoints(writer):
     assert loaded[0].batch_sizes.tolist() == [2, 2, 1]
     assert type(loaded[1]) is mindtorch.nn.Linear
     assert loaded[1](mindtorch.ones(1, 2)).shape == (1, 2)
+
+
+def test_disable_byteorder_record_still_ends_with_one_as_torchs():
+    import zipfile
+
+    def names(lib):
+        buf = io.BytesIO()
+        lib.save(lib.ones(2), buf, _disable_byteorder_record=True)
+        return zipfile.ZipFile(buf).namelist()
+    assert names(mindtorch) == names(torch)

@@ -146,6 +146,8 @@ def _write_archive(fh, name, data_pkl, storages, no_byteorder):
             record(f"data/{key}", bytes(storage.nbytes()) if skip or not storage.nbytes()
                    else storage._host_bytes())
         record("version", b"3\n")
+        if no_byteorder:  # (PyTorch's writer adds the record it was not given at the end)
+            record("byteorder", sys.byteorder.encode())
         record(".data/serialization_id", _serialization_id())
 
 
