@@ -492,3 +492,16 @@ def test_disable_byteorder_record_still_ends_with_one_as_torchs():
         lib.save(lib.ones(2), buf, _disable_byteorder_record=True)
         return zipfile.ZipFile(buf).namelist()
     assert names(mindtorch) == names(torch)
+
+
+@pytest.mark.parametrize("legacy", [False, True])
+def test_legacy_tensor_types_save_under_torchs_names(legacy):
+    def save(lib):
+        buf = io.BytesIO()
+        lib.save([lib.FloatTensor, lib.cuda.LongTensor, lib.sparse.DoubleTensor, lib.FloatTensor],
+                 buf, _use_new_zipfile_serialization=not legacy)
+        return buf.getvalue()
+    for data in (save(mindtorch), save(torch)):
+        assert [repr(t) for t in torch.load(io.BytesIO(data))] == \
+            [repr(t) for t in mindtorch.load(io.BytesIO(data))]
+    assert mindtorch.load(io.BytesIO(save(mindtorch)))[0] is mindtorch.FloatTensor

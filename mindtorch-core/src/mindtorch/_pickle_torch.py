@@ -112,6 +112,10 @@ class TorchPickler(pickle._Pickler):
             # (the C pickler's error, which PyTorch's save meets: a lambda or class defined
             # inside a function)
             raise _local_object_error(qualname)
+        legacy = name is None and _legacy_type_names().get(obj)
+        if legacy:  # (torch.FloatTensor and the like: by PyTorch's name)
+            self.save(Global(*legacy.rsplit(".", 1)))
+            return
         super().save_global(obj, name)
 
     dispatch[types.FunctionType] = save_global
@@ -367,6 +371,18 @@ def _legacy_tensor_types():
             if hasattr(namespace, kind) and not kind.startswith("Complex"):
                 rc[f"{module}.{kind}"] = getattr(namespace, kind)
     return rc
+
+
+_LEGACY_NAMES = None
+
+
+def _legacy_type_names():
+    """{legacy tensor type: its PyTorch name} ("torch.cuda.LongTensor")."""
+    global _LEGACY_NAMES
+    if _LEGACY_NAMES is None:
+        _LEGACY_NAMES = {obj: name for name, obj in _legacy_tensor_types().items()
+                         if name != "torch.storage.TypedStorage"}
+    return _LEGACY_NAMES
 
 
 _ALLOWED = None
