@@ -505,3 +505,28 @@ def test_legacy_tensor_types_save_under_torchs_names(legacy):
         assert [repr(t) for t in torch.load(io.BytesIO(data))] == \
             [repr(t) for t in mindtorch.load(io.BytesIO(data))]
     assert mindtorch.load(io.BytesIO(save(mindtorch)))[0] is mindtorch.FloatTensor
+
+
+class _WithFunctions:
+    """An object holding functions, as a model's attributes do (self.act = F.gelu)."""
+
+    def __init__(self, lib):
+        f = lib.nn.functional
+        self.functions = [f.gelu, f.cross_entropy, f.relu, lib.relu, lib.tanh, lib.add,
+                          f.softplus, lib.special.erf, lib.linalg.norm, lib.fft.fft, f.linear,
+                          f.avg_pool2d, lib.hann_window, lib.Tensor.add]
+
+
+@pytest.mark.parametrize("writer", ["torch", "mindtorch"])
+def test_functions_pickled_in_whole_objects_load_in_both(writer):
+    lib = torch if writer == "torch" else mindtorch
+    buf = io.BytesIO()
+    lib.save(_WithFunctions(lib), buf)
+    expected = _WithFunctions(mindtorch).functions
+    loaded = mindtorch.load(io.BytesIO(buf.getvalue()), weights_only=False).functions
+    assert [getattr(f, "__name__", f) for f in loaded] == \
+        [getattr(f, "__name__", f) for f in expected]
+    assert all(a is b for a, b in zip(loaded, expected))
+    if writer == "mindtorch":  # (torch reads the file too)
+        assert len(torch.load(io.BytesIO(buf.getvalue()), weights_only=False).functions) == \
+            len(expected)

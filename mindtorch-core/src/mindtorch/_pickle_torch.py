@@ -107,15 +107,16 @@ class TorchPickler(pickle._Pickler):
     dispatch[Global] = save_torch_global
 
     def save_global(self, obj, name=None):
+        public = None if name is not None else _legacy_name(obj) or (
+            None if _found_where_named(obj) else _torch_name(obj))
+        if public:  # (a legacy tensor type, or what its own names do not reach)
+            self.save(Global(*public.rsplit(".", 1)))
+            return
         qualname = name or getattr(obj, "__qualname__", None)
         if isinstance(qualname, str) and "<locals>" in qualname.split("."):
             # (the C pickler's error, which PyTorch's save meets: a lambda or class defined
             # inside a function)
             raise _local_object_error(qualname)
-        legacy = name is None and _legacy_type_names().get(obj)
-        if legacy:  # (torch.FloatTensor and the like: by PyTorch's name)
-            self.save(Global(*legacy.rsplit(".", 1)))
-            return
         super().save_global(obj, name)
 
     dispatch[types.FunctionType] = save_global
@@ -373,6 +374,41 @@ def _legacy_tensor_types():
     return rc
 
 
+def _found_where_named(obj):
+    """obj is what its __module__ and __qualname__ lead to (pickle's way of naming it)."""
+    import sys
+    found = sys.modules.get(getattr(obj, "__module__", None) or "")
+    for part in str(getattr(obj, "__qualname__", "")).split("."):
+        found = getattr(found, part, None)
+    return found is obj
+
+
+# the public namespaces a mindtorch function is looked up in by its __name__, when its
+# __module__ does not reach it (written by PyTorch's name: torch.nn.functional.cross_entropy)
+_PUBLIC_PLACES = ("", ".nn.functional", ".linalg", ".fft", ".special", ".nn.init")
+
+
+def _legacy_name(obj):
+    """PyTorch's name of a legacy tensor type (torch.cuda.LongTensor), or None."""
+    try:
+        return _legacy_type_names().get(obj)
+    except TypeError:  # (unhashable)
+        return None
+
+
+def _torch_name(obj):
+    """PyTorch's "module.name" for a mindtorch object: a public attribute of its name that
+    is obj (torch.nn.functional.cross_entropy), or None."""
+    name = getattr(obj, "__name__", None)
+    if not isinstance(name, str) or not str(getattr(obj, "__module__", "")).startswith(
+            "mindtorch"):
+        return None
+    for path in _PUBLIC_PLACES:
+        if _public(path, name) is obj:
+            return f"torch{path}.{name}"
+    return None
+
+
 _LEGACY_NAMES = None
 
 
@@ -618,13 +654,44 @@ class FullUnpickler(_Unpickler):
         if obj is not None:
             return obj
         if m3 == "torch" or m3.startswith("torch."):
-            import importlib
-            try:
-                return getattr(importlib.import_module("mindtorch" + m3[5:]), n3)
-            except (ImportError, AttributeError):
-                raise pickle.UnpicklingError(f"mindtorch has no equivalent of {m3}.{n3}") \
-                    from None
+            found = _c_builtin(m3, n3) if m3.startswith("torch._C") else \
+                _public(m3[5:], n3)
+            if found is None:
+                raise pickle.UnpicklingError(f"mindtorch has no equivalent of {m3}.{n3}")
+            return found
         return super().find_class(module, name)
+
+
+def _public(path, name):
+    """mindtorch<path>.<name> (path "" or ".nn.functional"), or None."""
+    import importlib
+    try:
+        return getattr(importlib.import_module("mindtorch" + path), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+# where PyTorch's pickles of its builtins (torch.relu, F.gelu, torch.special.erf...) point:
+# classes whose attribute they are, or C modules holding them under (prefixed) aten names
+_C_CLASSES = {"_VariableFunctionsClass": None, "_VariableFunctions": None, "TensorBase": "Tensor",
+              "_TensorBase": "Tensor", "Generator": "Generator"}
+_C_MODULES = {"torch._C._nn": ((".nn.functional", ""), ""),
+              "torch._C._special": ((".special",), "special_"),
+              "torch._C._linalg": ((".linalg",), "linalg_"), "torch._C._fft": ((".fft",), "fft_")}
+
+
+def _c_builtin(module, name):
+    """The mindtorch object a PyTorch builtin's pickle (module torch._C...) stands for."""
+    if module == "torch._C" and name in _C_CLASSES:
+        import mindtorch
+        return getattr(mindtorch, _C_CLASSES[name]) if _C_CLASSES[name] else mindtorch
+    places, prefix = _C_MODULES.get(module, ((), ""))
+    short = name.removeprefix(prefix)
+    for path in places:
+        found = _public(path, short)
+        if found is not None:
+            return found
+    return None
 
 
 _UNSAFE = ("In PyTorch 2.6, we changed the default value of the `weights_only` argument in "
