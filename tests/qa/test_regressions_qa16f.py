@@ -514,7 +514,7 @@ class _WithFunctions:
         f = lib.nn.functional
         self.functions = [f.gelu, f.cross_entropy, f.relu, lib.relu, lib.tanh, lib.add,
                           f.softplus, lib.special.erf, lib.linalg.norm, lib.fft.fft, f.linear,
-                          f.avg_pool2d, lib.hann_window, lib.Tensor.add]
+                          f.avg_pool2d, lib.hann_window, lib.Tensor.add, f.logsigmoid]
 
 
 @pytest.mark.parametrize("writer", ["torch", "mindtorch"])

@@ -680,13 +680,16 @@ _C_MODULES = {"torch._C._nn": ((".nn.functional", ""), ""),
               "torch._C._linalg": ((".linalg",), "linalg_"), "torch._C._fft": ((".fft",), "fft_")}
 
 
+_ATEN_NAMES = {"log_sigmoid": "logsigmoid"}  # (an aten name unlike its functional's)
+
+
 def _c_builtin(module, name):
     """The mindtorch object a PyTorch builtin's pickle (module torch._C...) stands for."""
     if module == "torch._C" and name in _C_CLASSES:
         import mindtorch
         return getattr(mindtorch, _C_CLASSES[name]) if _C_CLASSES[name] else mindtorch
     places, prefix = _C_MODULES.get(module, ((), ""))
-    short = name.removeprefix(prefix)
+    short = _ATEN_NAMES.get(name, name.removeprefix(prefix))
     for path in places:
         found = _public(path, short)
         if found is not None:
