@@ -1,7 +1,7 @@
 """Pickling in PyTorch's conventions (for mindtorch.serialization): a pickler that
 writes tensors, dtypes, sizes and devices under PyTorch's global names, the rebuild
 functions those names resolve to when loading, and the two unpicklers (the restricted
-weights_only one and the full one)."""
+weights_only one and the full one). Storages are read by _pickle_storages."""
 import _compat_pickle
 import codecs
 import collections
@@ -14,11 +14,18 @@ from collections import OrderedDict
 from . import _dtype as D
 from ._device import device
 from ._layout import LayoutKey, layout
-from ._lazy import lazy
+from ._pickle_storages import (  # noqa: F401 - (the loaders: read here by serialization)
+    _UNFILLED,
+    LegacyStorageLoader,
+    StorageLoader,
+    StorageType,
+    _ascii,
+    _lazy_bits_applied,
+    restore_device,
+)
+from ._serialization_config import location_tag
 from ._storage import TypedStorage, UntypedStorage
 from ._tensor import Size, Tensor
-
-np = lazy("numpy", globals())
 
 # mindtorch dtype name -> PyTorch's legacy storage class (the dtype tag of a storage)
 STORAGE_NAMES = {
@@ -100,6 +107,11 @@ class TorchPickler(pickle._Pickler):
     dispatch[Global] = save_torch_global
 
     def save_global(self, obj, name=None):
+        public = None if name is not None else _legacy_name(obj) or (
+            None if _found_where_named(obj) else _torch_name(obj))
+        if public:  # (a legacy tensor type, or what its own names do not reach)
+            self.save(Global(*public.rsplit(".", 1)))
+            return
         qualname = name or getattr(obj, "__qualname__", None)
         if isinstance(qualname, str) and "<locals>" in qualname.split("."):
             # (the C pickler's error, which PyTorch's save meets: a lambda or class defined
@@ -188,7 +200,7 @@ class TorchPickler(pickle._Pickler):
         name = None if untyped else STORAGE_NAMES.get(dtype.name)
         pid = ("storage", Global("torch", name) if name else Global("torch.storage",
                                                                     "UntypedStorage"),
-               key, str(storage.device), storage.nbytes() // (dtype.itemsize if name else 1)) \
+               key, location_tag(storage), storage.nbytes() // (dtype.itemsize if name else 1)) \
             + ((None,) if self.legacy else ())
         ref = _StorageRef(pid)
         self._refs[id(storage)] = (ref, dtype)
@@ -198,167 +210,6 @@ class TorchPickler(pickle._Pickler):
 
 def _user_state(t):
     return {k: v for k, v in t.__dict__.items() if not k.startswith("_") or k == "_is_param"}
-
-
-# -- reading: storages -----------------------------------------------------------------------
-
-class StorageType:
-    """What torch.<X>Storage names in a checkpoint: the dtype of a storage's elements
-    (None for torch.UntypedStorage: bytes)."""
-
-    def __init__(self, dtype):
-        self.dtype = dtype
-
-    def __repr__(self):
-        return f"StorageType(dtype={self.dtype})"
-
-
-def _loaded(untyped, dtype):
-    """A storage read from a checkpoint, with the element type its persistent id gave (what
-    load returns for a storage saved as such, as PyTorch's: typed, uint8 if untyped)."""
-    return TypedStorage(wrap_storage=untyped, dtype=dtype, _internal=True)
-
-
-def _check_pid(pid, length):
-    if type(pid) is not tuple or not pid or _ascii(pid[0]) != "storage":
-        raise pickle.UnpicklingError("Only persistent_load of storage is allowed, but got "
-                                     f"{pid!r}")
-    if len(pid) != length or not isinstance(pid[1], StorageType) or type(pid[4]) is not int \
-            or pid[4] < 0:
-        raise pickle.UnpicklingError(f"Invalid storage persistent id {pid!r}")
-    return pid
-
-
-class StorageLoader:
-    """Makes each record's storage once (so tensors that shared a storage share it
-    again), on the device map_location chooses."""
-
-    def __init__(self, records, map_location):
-        self.records, self.map_location = records, map_location
-        self.cache = {}
-
-    def load(self, pid):
-        _, stype, key, location, numel = _check_pid(pid, 5)
-        key = _ascii(key)
-        storage = self.cache.get(key)
-        if storage is None:
-            storage = self.cache[key] = self._make(key, _ascii(location), stype.dtype, numel)
-        return _loaded(storage, stype.dtype or D.uint8)
-
-    def _make(self, key, location, dtype, numel):
-        nbytes = numel * (dtype.itemsize if dtype is not None else 1)
-        arr = self.records.host_array(key, np)
-        if arr.size < nbytes:
-            raise RuntimeError(f"storage record data/{key} holds {arr.size} bytes, {nbytes} "
-                               f"expected")
-        arr = arr[:nbytes]
-        if self.records.swap and dtype is not None and dtype.itemsize > 1:
-            arr = arr.view(dtype.np).byteswap().view(np.uint8)
-        return place(arr, location, self.map_location)
-
-
-def place(arr, location, map_location):
-    """A storage holding host bytes `arr`, saved on `location`, where map_location says."""
-    m = map_location
-    if m is None:
-        where = location
-    elif isinstance(m, (str, device)):
-        where = m
-    elif isinstance(m, dict):
-        where = m.get(location, location)
-    else:  # (PyTorch calls anything else: a non-callable fails as the call does)
-        if not callable(m):
-            raise TypeError(f"'{type(m).__name__}' object is not callable")
-        result = m(UntypedStorage._from_host(arr, device("cpu")), location)
-        if result is not None:
-            if not isinstance(result, UntypedStorage):
-                raise TypeError(f"map_location should return a storage or None, got "
-                                f"{type(result).__name__}")
-            return result
-        where = location
-    from ._device import canonical
-    return UntypedStorage._from_host(arr, canonical(restore_device(where)))
-
-
-def restore_device(where):
-    """The device a location tag names, as PyTorch's deserializers read tags: "cpu" and
-    "meta" exactly, "cuda[:i]" (refused without cuda), another installed device type's
-    tag ("npu:0"); anything else ("cpu:0", "bogus") is unknown."""
-    tag = str(where)
-    if tag in ("cpu", "meta"):
-        return device(tag)
-    if tag.startswith("cuda"):
-        cuda_unavailable(device("cuda"))
-    try:
-        dev = device(tag)
-    except (RuntimeError, ValueError):
-        dev = None
-    if dev is None or dev.type in ("cpu", "meta"):
-        raise RuntimeError(f"don't know how to restore data location of "
-                           f"torch.storage.UntypedStorage (tagged with {tag})")
-    return dev
-
-
-def cuda_unavailable(dev):
-    """PyTorch's error for restoring a storage on cuda where there is none."""
-    if dev.type == "cuda":
-        from .plugins._registry import DEVICES
-        if "cuda" not in DEVICES:
-            raise RuntimeError("Attempting to deserialize object on a CUDA device but "
-                               "torch.cuda.is_available() is False. If you are running on a "
-                               "CPU-only machine, please use torch.load with "
-                               "map_location=torch.device('cpu') to map your storages to the "
-                               "CPU.")
-
-
-class LegacyStorageLoader:
-    """Storages of PyTorch's pre-zip format, whose bytes follow the pickle: made empty
-    while unpickling (on cpu, where fill() writes into them, or meta), filled after."""
-
-    def __init__(self, map_location):
-        self.map_location = map_location
-        self.roots, self.views = {}, {}
-
-    def load(self, pid):
-        _, stype, key, location, numel, view = _check_pid(pid, 6)
-        dtype = stype.dtype or D.uint8
-        key = _ascii(key)
-        if key not in self.roots:
-            storage = place(np.zeros(numel * dtype.itemsize, np.uint8), _ascii(location),
-                            self.map_location)
-            if storage.device.type not in ("cpu", "meta"):
-                raise NotImplementedError("checkpoints of PyTorch's legacy (non-zip) format "
-                                          "load onto the cpu or meta device only")
-            self.roots[key] = (storage, dtype)
-        storage = self.roots[key][0]
-        if view is not None:  # a storage that is a slice of another (very old files)
-            view_key, offset, size = view
-            if view_key not in self.views:
-                part = storage._host_bytes()[offset * dtype.itemsize:
-                                             (offset + size) * dtype.itemsize]
-                self.views[view_key] = UntypedStorage._from_host(part, storage.device)
-            storage = self.views[view_key]
-        return _loaded(storage, dtype)
-
-    def fill(self, fh, keys, swap):
-        for key in keys:
-            numel = int.from_bytes(fh.read(8), "little")
-            storage, dtype = self.roots[key]
-            if numel * dtype.itemsize != storage.nbytes():
-                raise RuntimeError(f"storage {key}: {numel} elements in the file, "
-                                   f"{storage.nbytes() // dtype.itemsize} expected")
-            data = np.frombuffer(fh.read(storage.nbytes()), np.uint8)
-            if data.size != storage.nbytes():
-                raise RuntimeError(f"unexpected EOF, expected {storage.nbytes() - data.size} "
-                                   f"more bytes. The file might be corrupted.")
-            if swap and dtype.itemsize > 1:
-                data = data.view(dtype.np).byteswap().view(np.uint8)
-            if storage.device.type == "cpu":
-                storage._host_bytes()[:] = data
-
-
-def _ascii(s):
-    return s.decode("ascii") if isinstance(s, bytes) else s
 
 
 # -- reading: rebuild functions (what torch._utils' names resolve to) ------------------------
@@ -417,11 +268,12 @@ def _resolved(t, metadata):
     if not isinstance(metadata, dict):
         raise pickle.UnpicklingError(f"expected a dict of tensor metadata, got "
                                      f"{type(metadata).__name__}")
-    if metadata.get("conj"):
-        t = t.conj_physical()
-    if metadata.get("neg"):
-        t = t.neg()
-    return t
+    pending = _UNFILLED.get()
+    if pending is None:
+        return _lazy_bits_applied(t, metadata)
+    out = t.new_empty(t.shape)  # (its values once the storage's bytes are read)
+    pending.append((out, t, metadata))
+    return out
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks):
@@ -490,8 +342,10 @@ def _allowed_globals():
     }
     for d in ALL:
         rc[f"torch.{d.name}"] = d
-        if d.name in STORAGE_NAMES:
-            rc[f"torch.{STORAGE_NAMES[d.name]}"] = StorageType(d)
+        if d.name in STORAGE_NAMES:  # (torch.cuda's: GPU checkpoints of PyTorch < 1.13)
+            for module in ("torch", "torch.cuda"):
+                rc[f"{module}.{STORAGE_NAMES[d.name]}"] = StorageType(d)
+    rc.update(_legacy_tensor_types())
     for f in (_rebuild_tensor, _rebuild_tensor_v2, _rebuild_tensor_v3, _rebuild_parameter,
               _rebuild_parameter_with_state, _rebuild_meta_tensor_no_storage):
         rc[f"torch._utils.{f.__name__}"] = f
@@ -506,13 +360,76 @@ def _allowed_globals():
     return rc
 
 
+def _legacy_tensor_types():
+    """torch.FloatTensor and the like (cpu, cuda and sparse), as PyTorch allowlists them,
+    and torch.storage.TypedStorage."""
+    import mindtorch
+    rc = {"torch.storage.TypedStorage": TypedStorage}
+    for module, namespace in (("torch", mindtorch), ("torch.cuda", mindtorch.cuda),
+                              ("torch.sparse", mindtorch.sparse)):
+        for name in STORAGE_NAMES.values():
+            kind = name.replace("Storage", "Tensor")
+            if hasattr(namespace, kind) and not kind.startswith("Complex"):
+                rc[f"{module}.{kind}"] = getattr(namespace, kind)
+    return rc
+
+
+def _found_where_named(obj):
+    """obj is what its __module__ and __qualname__ lead to (pickle's way of naming it)."""
+    import sys
+    found = sys.modules.get(getattr(obj, "__module__", None) or "")
+    for part in str(getattr(obj, "__qualname__", "")).split("."):
+        found = getattr(found, part, None)
+    return found is obj
+
+
+# the public namespaces a mindtorch function is looked up in by its __name__, when its
+# __module__ does not reach it (written by PyTorch's name: torch.nn.functional.cross_entropy)
+_PUBLIC_PLACES = ("", ".nn.functional", ".linalg", ".fft", ".special", ".nn.init")
+
+
+def _legacy_name(obj):
+    """PyTorch's name of a legacy tensor type (torch.cuda.LongTensor), or None."""
+    try:
+        return _legacy_type_names().get(obj)
+    except TypeError:  # (unhashable)
+        return None
+
+
+def _torch_name(obj):
+    """PyTorch's "module.name" for a mindtorch object: a public attribute of its name that
+    is obj (torch.nn.functional.cross_entropy), or None."""
+    name = getattr(obj, "__name__", None)
+    if not isinstance(name, str) or not str(getattr(obj, "__module__", "")).startswith(
+            "mindtorch"):
+        return None
+    for path in _PUBLIC_PLACES:
+        if _public(path, name) is obj:
+            return f"torch{path}.{name}"
+    return None
+
+
+_LEGACY_NAMES = None
+
+
+def _legacy_type_names():
+    """{legacy tensor type: its PyTorch name} ("torch.cuda.LongTensor")."""
+    global _LEGACY_NAMES
+    if _LEGACY_NAMES is None:
+        _LEGACY_NAMES = {obj: name for name, obj in _legacy_tensor_types().items()
+                         if name != "torch.storage.TypedStorage"}
+    return _LEGACY_NAMES
+
+
 _ALLOWED = None
 SAFE_GLOBALS = {}  # serialization.add_safe_globals' entries (a dict as an ordered set)
 
 
 def user_globals():
     """{"module.name": object} of add_safe_globals' entries: objects by their module and
-    qualified name, (object, "module.name") pairs as given; PyTorch's checks, at load."""
+    qualified name, (object, "module.name") pairs as given; PyTorch's checks, at load.
+    A mindtorch object also answers to its PyTorch name (mindtorch.nn... as torch.nn...),
+    which is how PyTorch's checkpoints spell it."""
     rc = {}
     for entry in SAFE_GLOBALS:
         if isinstance(entry, tuple):
@@ -524,8 +441,13 @@ def user_globals():
                                 f"path, but got: {type(entry[1])}")
             rc[entry[1]] = entry[0]
         else:
-            rc[f"{entry.__module__}.{entry.__qualname__}"] = entry
+            module = entry.__module__
+            rc[f"{module}.{entry.__qualname__}"] = entry
+            if module == "mindtorch" or module.startswith("mindtorch."):
+                rc[f"torch{module[9:]}.{entry.__qualname__}"] = entry
     return rc
+
+
 _BLOCKED_MODULES = ("sys", "os", "posix", "nt")
 
 
@@ -549,6 +471,8 @@ class _Unpickler(pickle.Unpickler):
         self.loader = loader
 
     def persistent_load(self, pid):
+        if type(pid) is not tuple:  # (protocol 0's PERSID gives the id's text)
+            raise AssertionError(f"saved_id must be a tuple, got {type(pid).__name__}")
         return self.loader.load(pid)
 
 
@@ -565,7 +489,7 @@ _WEIGHTS_OPCODES = b"".join([
 
 
 def unsafe_globals_in_pickle(data):
-    """The GLOBALs ("module.name", as the pickle spells them) of the pickle `data` that
+    """The GLOBALs ("module.name", Python 3's names as PyTorch's) of the pickle `data` that
     weights_only would refuse, read from its opcodes (those the weights-only unpickler
     runs; another one is refused as it would be)."""
     import pickletools
@@ -575,9 +499,18 @@ def unsafe_globals_in_pickle(data):
         if code not in _WEIGHTS_OPCODES:
             raise pickle.UnpicklingError(f"Unsupported operand {code[0]}")
         if code == pickle.GLOBAL:
-            found.add(tuple(arg.split(" ", 1)))
-    safe = allowed().keys() | user_globals().keys()
-    return {f"{m}.{n}" for m, n in found if ".".join(_py3_name(m, n)) not in safe}
+            found.add(".".join(_py3_name(*arg.split(" ", 1))))
+    return found - allowed().keys() - user_globals().keys()
+
+
+_SETITEM_TYPES = (dict, OrderedDict, collections.Counter)
+_SETITEM_WHAT = " for dict, collections.OrderedDict, collections.Counter"
+
+
+def _is_allowlisted(obj):
+    """obj is what an allowed global (PyTorch's, or add_safe_globals') resolved to."""
+    return any(v is obj for v in allowed().values()) or \
+        any(v is obj for v in user_globals().values())
 
 
 class WeightsUnpickler(pickle._Unpickler):
@@ -586,8 +519,8 @@ class WeightsUnpickler(pickle._Unpickler):
     unpickler, so that BUILD can be checked (a checkpoint's data.pkl is small)."""
     dispatch = {op: pickle._Unpickler.dispatch[op] for op in _WEIGHTS_OPCODES}
 
-    def load_proto(self):
-        super().load_proto()
+    def load_proto(self):  # (any protocol number is read, as PyTorch's unpickler)
+        self.proto = self.read(1)[0]
         if self.proto != 2:
             warnings.warn(f"Detected pickle protocol {self.proto} in the checkpoint, which was "
                           "not the default pickle protocol used by `torch.load` (2). The "
@@ -613,6 +546,12 @@ class WeightsUnpickler(pickle._Unpickler):
         self.loader = loader
 
     def persistent_load(self, pid):
+        if type(pid) is not tuple and type(pid) is not int:
+            raise pickle.UnpicklingError(f"persistent_load id must be tuple or int, but got "
+                                         f"{type(pid)}")
+        if type(pid) is tuple and pid and _ascii(pid[0]) != "storage":
+            raise pickle.UnpicklingError(f"Only persistent_load of storage is allowed, but got "
+                                         f"{type(pid[0])}")
         return self.loader.load(pid)
 
     def load(self):
@@ -632,6 +571,58 @@ class WeightsUnpickler(pickle._Unpickler):
         super().load_build()
 
     dispatch[pickle.BUILD[0]] = load_build
+
+    # the containers each opcode may fill, and the callables it may call, as PyTorch's
+    def _target(self, opcode, allowed_types, what):
+        if type(self.stack[-1]) not in allowed_types:
+            raise pickle.UnpicklingError(f"Can only {opcode}{what}, but got "
+                                         f"{type(self.stack[-1])}")
+
+    def load_append(self):
+        item = self.stack.pop()
+        self._target("append to lists", (list,), "")
+        self.stack[-1].append(item)
+
+    def load_appends(self):
+        items = self.pop_mark()
+        self._target("extend lists", (list,), "")
+        self.stack[-1].extend(items)
+
+    def load_setitem(self):
+        value, key = self.stack.pop(), self.stack.pop()
+        self._target("SETITEM", _SETITEM_TYPES, _SETITEM_WHAT)
+        self.stack[-1][key] = value
+
+    def load_setitems(self):
+        items = self.pop_mark()
+        self._target("SETITEMS", _SETITEM_TYPES, _SETITEM_WHAT)
+        for i in range(0, len(items), 2):
+            self.stack[-1][items[i]] = items[i + 1]
+
+    def load_reduce(self):
+        args = self.stack.pop()
+        func = self.stack[-1]
+        if not _is_allowlisted(func):
+            message = f"Trying to call reduce for unrecognized function {func}"
+            if hasattr(func, "__self__"):
+                message += f" which belongs to {func.__self__}"
+            raise pickle.UnpicklingError(message)
+        self.stack[-1] = func(*args)
+
+    def load_newobj(self):
+        args = self.stack.pop()
+        cls = self.stack.pop()
+        if not (cls is _parameter_class() or _is_allowlisted(cls)):
+            raise pickle.UnpicklingError("Can only create new object for nn.Parameter or "
+                                         "classes allowlisted via `add_safe_globals` but got "
+                                         f"{cls}")
+        self.append(cls.__new__(cls, *args))
+
+    for _op, _load in ((pickle.APPEND, load_append), (pickle.APPENDS, load_appends),
+                       (pickle.SETITEM, load_setitem), (pickle.SETITEMS, load_setitems),
+                       (pickle.REDUCE, load_reduce), (pickle.NEWOBJ, load_newobj)):
+        dispatch[_op[0]] = _load
+    del _op, _load
 
     def find_class(self, module, name):
         module, name = _py3_name(module, name)
@@ -663,13 +654,47 @@ class FullUnpickler(_Unpickler):
         if obj is not None:
             return obj
         if m3 == "torch" or m3.startswith("torch."):
-            import importlib
-            try:
-                return getattr(importlib.import_module("mindtorch" + m3[5:]), n3)
-            except (ImportError, AttributeError):
-                raise pickle.UnpicklingError(f"mindtorch has no equivalent of {m3}.{n3}") \
-                    from None
+            found = _c_builtin(m3, n3) if m3.startswith("torch._C") else \
+                _public(m3[5:], n3)
+            if found is None:
+                raise pickle.UnpicklingError(f"mindtorch has no equivalent of {m3}.{n3}")
+            return found
         return super().find_class(module, name)
+
+
+def _public(path, name):
+    """mindtorch<path>.<name> (path "" or ".nn.functional"), or None."""
+    import importlib
+    try:
+        return getattr(importlib.import_module("mindtorch" + path), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+# where PyTorch's pickles of its builtins (torch.relu, F.gelu, torch.special.erf...) point:
+# classes whose attribute they are, or C modules holding them under (prefixed) aten names
+_C_CLASSES = {"_VariableFunctionsClass": None, "_VariableFunctions": None, "TensorBase": "Tensor",
+              "_TensorBase": "Tensor", "Generator": "Generator"}
+_C_MODULES = {"torch._C._nn": ((".nn.functional", ""), ""),
+              "torch._C._special": ((".special",), "special_"),
+              "torch._C._linalg": ((".linalg",), "linalg_"), "torch._C._fft": ((".fft",), "fft_")}
+
+
+_ATEN_NAMES = {"log_sigmoid": "logsigmoid"}  # (an aten name unlike its functional's)
+
+
+def _c_builtin(module, name):
+    """The mindtorch object a PyTorch builtin's pickle (module torch._C...) stands for."""
+    if module == "torch._C" and name in _C_CLASSES:
+        import mindtorch
+        return getattr(mindtorch, _C_CLASSES[name]) if _C_CLASSES[name] else mindtorch
+    places, prefix = _C_MODULES.get(module, ((), ""))
+    short = _ATEN_NAMES.get(name, name.removeprefix(prefix))
+    for path in places:
+        found = _public(path, short)
+        if found is not None:
+            return found
+    return None
 
 
 _UNSAFE = ("In PyTorch 2.6, we changed the default value of the `weights_only` argument in "

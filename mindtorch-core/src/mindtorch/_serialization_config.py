@@ -104,12 +104,48 @@ def set_crc32_options(compute_crc32):
     save.compute_crc32 = compute_crc32
 
 
+# register_package's entries, (priority, registration order, tagger, deserializer) sorted:
+# those under _BUILTIN run before mindtorch's own tagging / restoring (PyTorch registers its
+# cpu package at 10, the devices' after it), the others for locations it does not know
+_PACKAGES = []
+_BUILTIN = 10
+
+
+def register_package(priority, tagger, deserializer):
+    """Add a tagger (storage -> location or None, at save) and a deserializer ((storage,
+    location) -> storage or None, at load), tried in priority order (lower first)."""
+    _PACKAGES.append((priority, len(_PACKAGES), tagger, deserializer))
+    _PACKAGES.sort(key=lambda entry: entry[:2])
+
+
+def _packages(first):
+    return [entry for entry in _PACKAGES if (entry[0] < _BUILTIN) == first]
+
+
 def location_tag(storage):
-    """The location save records for a storage: its device ("cpu", "meta", "cuda:0")."""
+    """The location save records for a storage: its device ("cpu", "meta", "cuda:0"),
+    unless a package registered before mindtorch's own tags it."""
+    for _, _, tagger, _ in _packages(True):
+        tag = tagger(storage)
+        if tag:
+            return tag
     return str(storage.device)
 
 
 def default_restore_location(storage, location):
-    """`storage` moved to the saved `location`, as load does without map_location."""
-    from ._pickle_torch import restore_device
-    return storage.to(device=restore_device(location))
+    """`storage` moved to the saved `location`, as load does without map_location: the
+    registered packages' deserializers, in priority order, around mindtorch's own."""
+    for _, _, _, restore in _packages(True):
+        result = restore(storage, location)
+        if result is not None:
+            return result
+    from ._pickle_storages import restore_device
+    dev = restore_device(location, unknown_ok=bool(_PACKAGES))
+    if dev is not None:
+        return storage.to(device=dev)
+    for _, _, _, restore in _packages(False):
+        result = restore(storage, location)
+        if result is not None:
+            return result
+    raise RuntimeError(f"don't know how to restore data location of "
+                       f"torch.storage.UntypedStorage (tagged with {location})")

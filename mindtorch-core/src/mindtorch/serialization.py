@@ -22,8 +22,8 @@ from . import _serialization_config as _config
 from ._lazy import lazy
 from ._serialization_config import (
     LoadEndianness, default_restore_location, get_crc32_options, get_default_load_endianness,
-    get_default_mmap_options, location_tag, set_crc32_options, set_default_load_endianness,
-    set_default_mmap_options, skip_data)
+    get_default_mmap_options, location_tag, register_package, set_crc32_options,
+    set_default_load_endianness, set_default_mmap_options, skip_data)
 
 io = lazy("io", globals(), "io")
 pickle = lazy("pickle", globals(), "pickle")
@@ -76,14 +76,30 @@ def save(obj, f, pickle_module=pickle, pickle_protocol=DEFAULT_PROTOCOL,
         with fh:
             _write_archive(fh, _archive_name(f), data_pkl.getvalue(), pickler.storages,
                            _disable_byteorder_record)
-    elif hasattr(f, "seek") and _seekable(f):
-        _write_archive(f, "archive", data_pkl.getvalue(), pickler.storages,
+    else:
+        _write_archive(_Sink(f), "archive", data_pkl.getvalue(), pickler.storages,
                        _disable_byteorder_record)
-    else:  # a stream: build the archive in memory first
-        buf = io.BytesIO()
-        _write_archive(buf, "archive", data_pkl.getvalue(), pickler.storages,
-                       _disable_byteorder_record)
-        f.write(buf.getvalue())
+
+
+class _Sink:
+    """A file object as zipfile's write-only stream: no seek, so records are written once,
+    in order, each followed by a data descriptor (as PyTorch's writer does), and a stream
+    that cannot seek back (a pipe, a gzip file) takes the archive too."""
+
+    def __init__(self, f):
+        self.f, self.written = f, 0
+
+    def write(self, data):
+        self.f.write(data)
+        self.written += len(data)
+        return len(data)
+
+    def tell(self):  # (from the archive's start: what the records' alignment counts)
+        return self.written
+
+    def flush(self):
+        if hasattr(self.f, "flush"):
+            self.f.flush()
 
 
 def _save_legacy(obj, f, protocol):
@@ -100,19 +116,11 @@ def _save_legacy(obj, f, protocol):
     pickler.dump(obj)
     storages = sorted(pickler.storages, key=lambda ks: ks[0])  # as PyTorch: keys as strings
     pickle.dump([key for key, _ in storages], buf, protocol=protocol)
-    for key, storage in storages:
-        dtype = pickler._refs[id(storage)][1]
-        buf.write((storage.nbytes() // dtype.itemsize).to_bytes(8, "little"))
+    for key, storage in storages:  # (its persistent id's element count: bytes if untyped)
+        buf.write(pickler._refs[id(storage)][0].pid[4].to_bytes(8, "little"))
         if storage.nbytes():
             buf.write(storage._host_bytes().tobytes())
     f.write(buf.getvalue())
-
-
-def _seekable(f):
-    try:
-        return f.seekable()
-    except Exception:
-        return False
 
 
 def _archive_name(path):
@@ -138,6 +146,8 @@ def _write_archive(fh, name, data_pkl, storages, no_byteorder):
             record(f"data/{key}", bytes(storage.nbytes()) if skip or not storage.nbytes()
                    else storage._host_bytes())
         record("version", b"3\n")
+        if no_byteorder:  # (PyTorch's writer adds the record it was not given at the end)
+            record("byteorder", sys.byteorder.encode())
         record(".data/serialization_id", _serialization_id())
 
 
@@ -167,22 +177,74 @@ def load(f, map_location=None, pickle_module=None, *, weights_only=None, mmap=No
     values; map_location ('cpu', a device, {saved location: target} or a callable
     (storage, location) -> storage) chooses where storages go; mmap=True maps a file's
     tensor data instead of reading it."""
-    if weights_only is None:
-        weights_only = pickle_module is None
-    elif weights_only and pickle_module is not None:
+    weights_only = _weights_only_choice(weights_only, pickle_module)
+    if weights_only and pickle_module is not None:
         raise RuntimeError("Can not safely load weights when explicit pickle_module is "
                            "specified")
     if weights_only and pickle_load_args:
         import warnings
         warnings.warn("pickle_load_args only works if `weights_only=False`.", stacklevel=2)
+    pickle_load_args.setdefault("encoding", "utf-8")  # (Python 2 strings: PyTorch's default)
     if mmap is None:
         mmap = _config.load.mmap
     if isinstance(f, (str, os.PathLike)):
+        if os.fspath(f).endswith(".safetensors"):
+            return _load_safetensors(os.fspath(f), map_location)
         with open(f, "rb") as fh:
             return _load_file(fh, os.fspath(f), map_location, weights_only, mmap,
                               pickle_load_args, f if isinstance(f, str) else None)
     _check_seekable(f)
     return _load_file(f, None, map_location, weights_only, mmap, pickle_load_args)
+
+
+_TRUE_VALUES = ("1", "y", "yes", "true")
+
+
+def _env_flag(name):
+    return os.getenv(name, "0").lower() in _TRUE_VALUES
+
+
+def _weights_only_choice(weights_only, pickle_module):
+    """weights_only as given (default: True unless a pickle_module is given), overridden by
+    PyTorch's environment variables: TORCH_FORCE_WEIGHTS_ONLY_LOAD always,
+    TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD only where the call does not pass weights_only."""
+    force, force_no = (_env_flag("TORCH_FORCE_WEIGHTS_ONLY_LOAD"),
+                       _env_flag("TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD"))
+    if force and force_no:
+        raise RuntimeError("Only one of `TORCH_FORCE_WEIGHTS_ONLY_LOAD` or "
+                           "`TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD` should be set, but both were set.")
+    if force:
+        return True
+    if weights_only is None and force_no:
+        import warnings
+        warnings.warn("Environment variable TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD detected, since "
+                      "the`weights_only` argument was not explicitly passed to `torch.load`, "
+                      "forcing weights_only=False.", UserWarning, stacklevel=3)
+        return False
+    return pickle_module is None if weights_only is None else weights_only
+
+
+def _load_safetensors(path, map_location):
+    """A path ending in .safetensors: read with safetensors.torch's load_file, as PyTorch's
+    load does (map_location a device or its name only)."""
+    if isinstance(map_location, dict):
+        raise RuntimeError(  # noqa: TRY004 - PyTorch's class
+            "Loading safetensors file with dict map_location is not supported. Use a device "
+            "string or torch.device instead.")
+    if map_location is not None and not isinstance(map_location, (str, bytes)) \
+            and callable(map_location):
+        raise RuntimeError("Loading safetensors file with callable map_location is not "
+                           "supported. Use a device string or torch.device instead.")
+    try:
+        import safetensors  # noqa: F401 - (only its presence is checked here)
+    except ImportError as e:
+        raise RuntimeError("Attempting to load a safetensors file but safetensors is not "
+                           "installed. Please install safetensors with: pip install "
+                           "safetensors") from e
+    from ._device import device
+    from .utils.safetensors import load_file
+    where = map_location if isinstance(map_location, (str, bytes, device)) else "cpu"
+    return load_file(path, device=str(where))
 
 
 def _check_seekable(f):
@@ -211,13 +273,12 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=Non
         return _load_legacy(fh, map_location, weights_only, pickle_args)
     try:
         zf = zipfile.ZipFile(fh)
-    except zipfile.BadZipFile:
-        raise RuntimeError(
-            "PytorchStreamReader failed reading zip archive: failed finding central directory. "
-            "This is an internal miniz error. If you are seeing this error, there is a high "
-            "likelihood that your checkpoint file is corrupted. This can happen if the checkpoint "
-            "was not saved properly, was transferred incorrectly, or the file was modified after "
-            "saving.") from None
+    except zipfile.BadZipFile:  # (miniz's words: no room for an end record, or none found)
+        fh.seek(0, os.SEEK_END)
+        problem = "not a ZIP archive" if fh.tell() - start < 22 else \
+            "failed finding central directory"
+        raise RuntimeError(f"PytorchStreamReader failed reading zip archive: {problem}. "
+                           f"{_CORRUPT}") from None
     if mmap and path is None:
         zf.close()
         raise ValueError("f must be a file path in order to use the mmap argument")
@@ -226,13 +287,13 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=Non
         names = set(zf.namelist())
         if prefix + "constants.pkl" in names:
             _torchscript(weights_only)
-        order = zf.read(prefix + "byteorder").decode() if prefix + "byteorder" in names \
+        reader = _Records(zf, prefix, path if mmap else None)
+        order = reader.read("byteorder").decode() if prefix + "byteorder" in names \
             else _config.fallback_byteorder()
-        reader = _Records(zf, prefix, order, path if mmap else None)
+        reader.swap = order != sys.byteorder
         loader = P.StorageLoader(reader, map_location)
         cls = P.WeightsUnpickler if weights_only else P.FullUnpickler
-        unpickler = cls(io.BytesIO(zf.read(prefix + "data.pkl")), loader=loader,
-                        **pickle_args)
+        unpickler = cls(io.BytesIO(reader.read("data.pkl")), loader=loader, **pickle_args)
         try:
             return unpickler.load()
         except pickle.UnpicklingError as e:
@@ -241,6 +302,10 @@ def _load_file(fh, path, map_location, weights_only, mmap, pickle_args, name=Non
             raise
 
 
+_CORRUPT = ("This is an internal miniz error. If you are seeing this error, there is a high "
+            "likelihood that your checkpoint file is corrupted. This can happen if the "
+            "checkpoint was not saved properly, was transferred incorrectly, or the file was "
+            "modified after saving.")
 _TORCHSCRIPT = ("mindtorch cannot load TorchScript archives (what torch.jit.save writes): they "
                "hold TorchScript code, which mindtorch does not run. Save the model's "
                "state_dict with torch.save and load it into the model's class instead.")
@@ -279,10 +344,12 @@ def _load_legacy(fh, map_location, weights_only, pickle_args):
     # bytes that are no pickle raise the unpickler's error (an empty file's EOFError)
     if unpickle() != _LEGACY_MAGIC:
         raise RuntimeError("Invalid magic number; corrupt file?")
-    if unpickle() != _LEGACY_PROTOCOL:
-        raise RuntimeError("Invalid protocol version in the checkpoint")
+    protocol = unpickle()
+    if protocol != _LEGACY_PROTOCOL:
+        raise RuntimeError(f"Invalid protocol version: {protocol}")
     info = unpickle()
-    result = unpickle()
+    with loader.unfilled():
+        result = unpickle()
     keys = unpickle()
     little = info.get("little_endian", True) if isinstance(info, dict) else True
     loader.fill(fh, [str(k) for k in keys], little != (sys.byteorder == "little"))
@@ -307,9 +374,16 @@ class _Records:
     the file (mmap=True): copy-on-write, or writing through under MAP_SHARED
     (set_default_mmap_options)."""
 
-    def __init__(self, zf, prefix, byteorder, mmap_path):
+    def __init__(self, zf, prefix, mmap_path):
         self.zf, self.prefix, self.mmap_path = zf, prefix, mmap_path
-        self.swap = byteorder != sys.byteorder
+        self.swap = False  # (set once the byteorder record is read)
+
+    def read(self, rel):
+        """The bytes of record `rel` (data.pkl, byteorder), unchecked as host_array's."""
+        info = self.zf.getinfo(self.prefix + rel)
+        out = bytearray(info.file_size)
+        self._read_into(info, memoryview(out))
+        return bytes(out)
 
     def host_array(self, key, np):
         name = f"{self.prefix}data/{key}"
@@ -317,7 +391,7 @@ class _Records:
             info = self.zf.getinfo(name)
         except KeyError:
             raise RuntimeError(f"PytorchStreamReader failed locating file data/{key}: file "
-                               f"not found") from None
+                               f"not found. {_CORRUPT}") from None
         if _config.skipping_data():  # (skip_data: storages left unread)
             return np.zeros(info.file_size, np.uint8)
         if self.mmap_path is not None and info.compress_type == zipfile.ZIP_STORED \
@@ -326,21 +400,29 @@ class _Records:
             return np.memmap(self.mmap_path, np.uint8, "r+" if shared else "c",
                              self._data_offset(info), (info.file_size,))
         out = np.empty(info.file_size, np.uint8)
+        self._read_into(info, memoryview(out))
+        return out
+
+    def _read_into(self, info, out):
         fp = self.zf.fp
         if info.compress_type == zipfile.ZIP_STORED and hasattr(fp, "readinto"):
             # read in place, no crc32 check (PyTorch's reader has none: a record written
             # through a MAP_SHARED mapping still loads)
             fp.seek(self._data_offset(info))
-            if fp.readinto(memoryview(out)) == info.file_size:
-                return out
+            if fp.readinto(out) == info.file_size:
+                return
         with self.zf.open(info) as r:
-            r.readinto(memoryview(out))
-        return out
+            r.readinto(out)
 
     def _data_offset(self, info):
         fp = self.zf.fp  # header_offset counts from the file's start (zipfile adds any prefix)
         fp.seek(info.header_offset)
-        name_len, extra_len = struct.unpack("<HH", fp.read(30)[26:30])
+        header = fp.read(30)
+        if len(header) < 30 or header[:4] != b"PK\x03\x04":  # (miniz's check)
+            raise RuntimeError(f"PytorchStreamReader failed reading file "
+                               f"{info.filename[len(self.prefix):]}: invalid header or archive "
+                               f"is corrupted. {_CORRUPT}")
+        name_len, extra_len = struct.unpack("<HH", header[26:30])
         return info.header_offset + 30 + name_len + extra_len
 
 
@@ -387,6 +469,47 @@ def get_unsafe_globals_in_checkpoint(f):
     return list(P.unsafe_globals_in_pickle(data))
 
 
+@contextlib.contextmanager
+def mkdtemp():
+    """A temporary directory's path, removed with its contents on exit."""
+    import shutil
+    import tempfile
+    path = tempfile.mkdtemp()
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path)
+
+
+def check_module_version_greater_or_equal(module, req_version_tuple, error_if_malformed=True):
+    """Whether module.__version__ ("x.y.z") is at least req_version_tuple, its fields read
+    as the tuple's types; a version that cannot be read so raises RuntimeError (or, unless
+    error_if_malformed, warns and counts as met)."""
+    try:
+        fields = module.__version__.split(".")
+        version = tuple(type(want)(fields[i]) for i, want in enumerate(req_version_tuple))
+        return version >= req_version_tuple
+    except Exception as e:  # (any failure to read the version)
+        message = (f"'{module.__name__}' module version string is malformed "
+                   f"'{module.__version__}' and cannot be compared with tuple "
+                   f"{req_version_tuple}")
+        if error_if_malformed:
+            raise RuntimeError(message) from e
+        import warnings
+        warnings.warn(message + ", but continuing assuming that requirement is met",
+                      stacklevel=2)
+        return True
+
+
+def validate_cuda_device(location):
+    """The device index of a "cuda[:i]" location (PyTorch's error where there is no cuda)."""
+    return P.restore_device(location if str(location).startswith("cuda") else "cuda").index
+
+
+def validate_hpu_device(location):
+    return P.restore_device("hpu").index
+
+
 def normalize_storage_type(storage_type):
     """The mindtorch storage class of the same name (torch.FloatStorage, ...)."""
     import mindtorch
@@ -413,4 +536,6 @@ __all__ = ["save", "load", "add_safe_globals", "get_safe_globals", "clear_safe_g
            "set_default_load_endianness", "get_default_mmap_options", "set_default_mmap_options",
            "get_crc32_options", "set_crc32_options", "location_tag", "default_restore_location",
            "safe_globals", "skip_data", "DEFAULT_PROTOCOL", "SourceChangeWarning",
-           "normalize_storage_type", "storage_to_tensor_type"]
+           "normalize_storage_type", "storage_to_tensor_type", "register_package", "mkdtemp",
+           "check_module_version_greater_or_equal", "validate_cuda_device",
+           "validate_hpu_device"]

@@ -3,9 +3,8 @@ load_file / save / load, and save_model / load_model for models with tied weight
 
 Writing goes through the `safetensors` package's NumPy API (safetensors.numpy), reading
 through its deserializer (safetensors.numpy cannot make bfloat16 arrays; ml_dtypes can).
-Tensors are written with their logical layout: non-contiguous tensors are packed (where
-safetensors.torch raises ValueError). Tensors that share memory are refused, as
-safetensors.torch does (save_model drops the duplicates of tied weights).
+As safetensors.torch, non-contiguous tensors and tensors that share memory are refused
+(save_model packs the former and drops the duplicates of tied weights).
 
 Needs `pip install safetensors` (mindtorch-core's `safetensors` extra)."""
 from collections import defaultdict
@@ -60,6 +59,14 @@ def _host_arrays(tensors):
             "potential way to correctly save your model is to use `save_model`.\n            "
             "More information at https://huggingface.co/docs/safetensors/torch_shared_tensors"
             "\n            ")
+    for k, v in tensors.items():
+        if not v.is_contiguous():
+            raise ValueError(
+                f"You are trying to save a non contiguous tensor: `{k}` which is not allowed. It "
+                "either means you are trying to save tensors which are reference of each other "
+                "in which case it's recommended to save only the full tensors, and reslice at "
+                "load time, or simply call `.contiguous()` on your tensor to pack it before "
+                "saving.")
     return {k: np.asarray(v.detach().cpu()._host(), order="C") for k, v in tensors.items()}
 
 
@@ -185,7 +192,11 @@ def save_model(model, filename, metadata=None, force_contiguous=True):
             del state_dict[name]
     if force_contiguous:
         state_dict = {k: v.contiguous() for k, v in state_dict.items()}
-    save_file(state_dict, filename, metadata=metadata)
+    try:
+        save_file(state_dict, filename, metadata=metadata)
+    except ValueError as e:
+        raise ValueError(f"{e} Or use save_model(..., force_contiguous=True), read the docs "
+                         "for potential caveats.") from None
 
 
 def load_model(model, filename, strict=True, device="cpu"):
