@@ -1,0 +1,104 @@
+"""Regression tests for QA round 16e (the non-op torch namespace: jit, compile, backends,
+determinism, hub, onnx, profiler), each against torch."""
+import io
+import warnings
+
+import mindtorch
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _model(L):
+    L.manual_seed(0)
+    return L.nn.Sequential(L.nn.Linear(3, 2), L.nn.Dropout(0.5), L.nn.ReLU())
+
+
+def _warned(fn, L):
+    """fn(L)'s value and the (category, message) of every warning it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        value = fn(L)
+    return value, sorted({(w.category.__name__, str(w.message)) for w in caught})
+
+
+def _script_and_trace(L):
+    m = _model(L)
+    s, t = L.jit.script(m), L.jit.trace(m, L.ones(1, 3))
+    s.eval()
+    x = L.ones(2, 3)
+    return [(type(w).__name__, isinstance(w, L.jit.ScriptModule), isinstance(w, L.nn.Module),
+             isinstance(w, type(m)), w.original_name, repr(w), list(w.state_dict()),
+             w(x).tolist(), w.training, m.training) for w in (s, t)]
+
+
+def test_script_and_trace_return_script_modules_computing_the_same():
+    ours, theirs = _warned(_script_and_trace, mindtorch), _warned(_script_and_trace, torch)
+    assert ours == theirs
+
+
+def test_scripted_module_shares_parameters_and_indexes_like_torch():
+    def program(L):
+        m = _model(L)
+        s = L.jit.script(m)
+        t = L.jit.trace(m, L.ones(1, 3))
+        out = [s[0].weight is m[0].weight, len(s), type(s[0]).__name__]  # (the Python child)
+        try:
+            t[0]
+        except TypeError as e:
+            out.append(str(e))
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert same_outcome(program) == [True, 3, "Linear",
+                                         "'TopLevelTracedModule' object is not subscriptable"]
+
+
+def _functions(L):
+    def double(x):
+        return x * 2
+    s = L.jit.script(double)
+    t = L.jit.trace(double, L.ones(2))
+    return [(type(f).__name__, isinstance(f, L.jit.ScriptFunction), f.name, f(L.ones(3)).tolist())
+            for f in (s, t)]
+
+
+def test_script_and_trace_of_functions_give_script_functions():
+    assert _warned(_functions, mindtorch) == _warned(_functions, torch)
+
+
+def _save_load(L):
+    m = L.jit.trace(_model(L).eval(), L.ones(1, 3))
+    buf = io.BytesIO()
+    L.jit.save(m, buf, _extra_files={"meta.txt": "hello"})
+    buf.seek(0)
+    files = {"meta.txt": "", "absent": ""}
+    back = L.jit.load(buf, _extra_files=files)
+    return isinstance(back, L.jit.ScriptModule), back(L.ones(1, 3)).tolist(), files
+
+
+def test_jit_save_load_round_trip_with_extra_files():
+    assert _warned(_save_load, mindtorch) == _warned(_save_load, torch)
+
+
+def test_jit_save_and_freeze_refuse_plain_modules():
+    def save_plain(L):
+        L.jit.save(_model(L), io.BytesIO())
+
+    def freeze_plain(L):
+        return L.jit.freeze(_model(L).eval())
+
+    def freeze_training(L):
+        return L.jit.freeze(L.jit.script(_model(L)))
+    for program in (save_plain, freeze_plain, freeze_training):
+        assert same_outcome(program, quiet=True)[0] in ("AttributeError", "RuntimeError")
+
+
+def test_jit_helpers_exist():
+    def program(L):
+        a = L.jit.Attribute(3, int)
+        return [a.value, issubclass(L.jit.TracerWarning, Warning),
+                issubclass(L.jit.ScriptModule, L.nn.Module),
+                issubclass(L.jit.TopLevelTracedModule, L.jit.ScriptModule)]
+    assert same_outcome(program) == [3, True, True, True]
