@@ -102,3 +102,40 @@ def test_jit_helpers_exist():
                 issubclass(L.jit.ScriptModule, L.nn.Module),
                 issubclass(L.jit.TopLevelTracedModule, L.jit.ScriptModule)]
     assert same_outcome(program) == [3, True, True, True]
+
+
+def test_backends_flags_context_managers_and_set_flags():
+    def program(L):
+        cudnn, mkldnn, einsum = L.backends.cudnn, L.backends.mkldnn, L.backends.opt_einsum
+        with cudnn.flags(enabled=False, benchmark=True, deterministic=True):
+            inside = [cudnn.enabled, cudnn.benchmark, cudnn.deterministic]
+        old = cudnn.set_flags(True, True)
+        changed = cudnn.benchmark
+        cudnn.set_flags(*old)
+        with mkldnn.flags(enabled=False, deterministic=True):
+            inside += [mkldnn.enabled, mkldnn.deterministic]
+        with mkldnn.verbose(mkldnn.VERBOSE_ON), einsum.flags():
+            inside += [einsum.enabled, einsum.strategy]
+        return [inside, old, changed, cudnn.enabled, cudnn.benchmark, cudnn.benchmark_limit,
+                mkldnn.enabled, cudnn.is_acceptable(L.ones(1))]
+    same_outcome(program, quiet=True)
+
+
+@pytest.mark.skipif(mindtorch.backends.opt_einsum.is_available(),
+                    reason="the refusals are those of an environment without opt_einsum")
+@pytest.mark.parametrize("args", [(True,), (None, "auto")])
+def test_opt_einsum_set_flags_refuses_what_cannot_apply(args):
+    assert same_outcome(lambda L: L.backends.opt_einsum.set_flags(*args))[0] == "ValueError"
+
+
+@pytest.mark.parametrize("args, kwargs", [((1,), {}), (("yes",), {}), ((None,), {}),
+                                          ((True,), {"warn_only": 1})])
+def test_use_deterministic_algorithms_takes_bools_only(args, kwargs):
+    def program(L):
+        try:
+            L.use_deterministic_algorithms(*args, **kwargs)
+        finally:
+            state = L.are_deterministic_algorithms_enabled()
+            L.use_deterministic_algorithms(False)
+        return state
+    assert same_outcome(program)[0] == "TypeError"

@@ -38,8 +38,19 @@ def get_num_interop_threads():
     return _state["interop"]
 
 
+def _bool_arg(name, value, where=""):
+    """PyTorch's parser on a bool argument of _set_deterministic_algorithms: bool only."""
+    if type(value) is not bool:
+        t = type(value)
+        shown = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+        raise TypeError(f"_set_deterministic_algorithms(): argument '{name}'{where} must be "
+                        f"bool, not {shown}")
+    return value
+
+
 def use_deterministic_algorithms(mode, *, warn_only=False):
-    _state["deterministic"], _state["warn_only"] = bool(mode), bool(warn_only)
+    mode = _bool_arg("mode", mode, " (position 1)")
+    _state["deterministic"], _state["warn_only"] = mode, _bool_arg("warn_only", warn_only)
 
 
 def are_deterministic_algorithms_enabled():
