@@ -139,3 +139,38 @@ def test_use_deterministic_algorithms_takes_bools_only(args, kwargs):
             L.use_deterministic_algorithms(False)
         return state
     assert same_outcome(program)[0] == "TypeError"
+
+
+def test_hub_reads_github_repositories_from_the_cache(tmp_path):
+    """torch.hub.list / help / load of "owner/name" use PyTorch's cache folder; one not
+    cached is a clear RuntimeError (PyTorch's class, offline), never a missing file.  (Not
+    run against torch: with a network, torch would try GitHub first.)"""
+    (tmp_path / "me_repo_main").mkdir()
+    (tmp_path / "me_repo_main" / "hubconf.py").write_text(
+        'def tiny(k=2):\n    "A tiny entry point."\n    return k * 3\n')
+
+    def program(L):
+        old = L.hub.get_dir()
+        L.hub.set_dir(str(tmp_path))
+        try:
+            out = [L.hub.list("me/repo", trust_repo=True),
+                   L.hub.help("me/repo", "tiny", trust_repo=True),
+                   L.hub.load("me/repo:main", "tiny", 5, trust_repo=True)]
+            try:
+                L.hub.list("nobody/absent", trust_repo=True)
+            except RuntimeError as e:
+                out.append(type(e).__name__)
+            return out
+        finally:
+            L.hub.set_dir(old)
+    assert program(mindtorch) == [["tiny"], "A tiny entry point.", 15, "RuntimeError"]
+
+
+def test_onnx_namespace_without_an_exporter():
+    def program(L):
+        onnx = L.onnx
+        return [onnx.is_in_onnx_export(), onnx.TrainingMode.EVAL.name,
+                issubclass(onnx.OnnxExporterError, RuntimeError)]
+    assert same_outcome(program) == [False, "EVAL", True]
+    with pytest.raises(mindtorch.onnx.OnnxExporterError, match="cannot export to ONNX"):
+        mindtorch.onnx.export(_model(mindtorch), (mindtorch.ones(1, 3),), io.BytesIO())
