@@ -174,3 +174,44 @@ def test_onnx_namespace_without_an_exporter():
     assert same_outcome(program) == [False, "EVAL", True]
     with pytest.raises(mindtorch.onnx.OnnxExporterError, match="cannot export to ONNX"):
         mindtorch.onnx.export(_model(mindtorch), (mindtorch.ones(1, 3),), io.BytesIO())
+
+
+def test_profiler_total_average_and_emit_nvtx_without_cuda():
+    def program(L):
+        with L.autograd.profiler.profile() as prof:
+            with L.autograd.profiler.record_function("block"):
+                L.ones(2) + 1
+        total = prof.total_average()
+        out = [type(total).__name__, total.key, total.count >= 2,
+               prof.function_events.total_average().key]
+        try:
+            with L.autograd.profiler.emit_nvtx():
+                pass
+        except AssertionError:  # (PyTorch's CPU build: CUDA is needed)
+            out.append("refused")
+        with L.autograd.profiler.emit_nvtx(enabled=False):
+            out.append("off")
+        return out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours, theirs = program(mindtorch), program(torch)
+    assert ours == theirs and ours[-2:] == ["refused", "off"]
+
+
+def _plain_method_handler(L):
+    class Wrapper:
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            return "handled"
+
+    def custom(x):
+        if L.overrides.has_torch_function_unary(x):
+            return L.overrides.handle_torch_function(custom, (x,), x)
+        return x
+    return [L.add(Wrapper(), 1), custom(Wrapper())]
+
+
+def test_plain_method_torch_function_warns_with_torchs_texts():
+    def warnings_of(L):
+        value, caught = _warned(_plain_method_handler, L)
+        return value, [(c, m.split(" (Triggered internally")[0]) for c, m in caught]
+    assert warnings_of(mindtorch) == warnings_of(torch)

@@ -16,6 +16,7 @@ import sys
 import warnings
 
 from ._tensor import Tensor
+from ._warn_once import _user_level
 
 __all__ = ["get_ignored_functions", "get_overridable_functions", "get_testing_overrides",
            "handle_torch_function", "has_torch_function", "resolve_name", "is_tensor_like",
@@ -298,9 +299,12 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
     for arg in overloaded:
         method = arg.__torch_function__
         if getattr(method, "__self__", None) is arg:
-            warnings.warn("Defining your `__torch_function__` as a plain method is deprecated "
-                          "and will be an error in future, please define it as a classmethod.",
-                          UserWarning if from_binding else DeprecationWarning, stacklevel=3)
+            # (PyTorch's texts: its Python path's lacks a closing backtick)
+            warnings.warn(f"Defining your `__torch_function_{'_`' if from_binding else '_'} as "
+                          "a plain method is deprecated and will be an error in future, please "
+                          "define it as a classmethod.",
+                          UserWarning if from_binding else DeprecationWarning,
+                          stacklevel=_user_level() if from_binding else 3)
         result = method(func, types, args, kwargs)
         if result is not NotImplemented:
             return result

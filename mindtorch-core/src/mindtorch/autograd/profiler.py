@@ -99,6 +99,14 @@ class EventList(list):
     def self_cpu_time_total(self):
         return sum(e.self_cpu_time_total for e in self)
 
+    def total_average(self):
+        """Every event summed into one aggregate keyed "Total" (nested ranges count in
+        their parents too, as PyTorch's)."""
+        total = FunctionEventAvg("Total")
+        for e in self:
+            total.add(e)
+        return total
+
     def table(self, sort_by=None, row_limit=100, max_src_column_width=75,
               max_name_column_width=55, max_shapes_column_width=80, header=None,
               top_level_events_only=False, time_unit=None):
@@ -273,6 +281,10 @@ class profile:
         self._check_finish()
         return self.function_events.self_cpu_time_total
 
+    def total_average(self):
+        self._check_finish()
+        return self.function_events.total_average()
+
     def __str__(self):
         return self.table() if self.function_events is not None else "<unfinished profile>"
 
@@ -296,5 +308,9 @@ class record_function(contextlib.ContextDecorator):
 
 @contextlib.contextmanager
 def emit_nvtx(enabled=True, record_shapes=False):
-    """No NVTX without CUDA: runs the block."""
+    """NVTX ranges are CUDA's: as PyTorch's, entering synchronizes CUDA (refused without
+    it); no ranges are emitted."""
+    if enabled:
+        from .. import cuda
+        cuda.synchronize()
     yield
