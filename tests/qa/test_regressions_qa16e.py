@@ -215,3 +215,35 @@ def test_plain_method_torch_function_warns_with_torchs_texts():
         value, caught = _warned(_plain_method_handler, L)
         return value, [(c, m.split(" (Triggered internally")[0]) for c, m in caught]
     assert warnings_of(mindtorch) == warnings_of(torch)
+
+
+def test_compile_wraps_functions_and_takes_torchs_arguments_only():
+    def program(L):
+        def f(x):
+            return x.sin() + 1
+        g = L.compile(f, name="f", recompile_limit=4)
+        h = L.compile(g)
+        out = [g is f, g.__wrapped__ is f, g._torchdynamo_orig_callable is f,
+               h._torchdynamo_orig_callable is f, g.__name__, g(L.ones(2)).tolist(),
+               L.compile(f, disable=True) is f,
+               L.compile(fullgraph=True, isolate_recompiles=True)(f)(L.zeros(1)).tolist()]
+        try:
+            L.compile(f, foo=1)
+        except TypeError as e:
+            out.append(str(e))
+        return out
+    assert same_outcome(program)[-1] == "compile() got an unexpected keyword argument 'foo'"
+
+
+def test_dynamo_and_inductor_configs_scripts_set():
+    def program(L):
+        import importlib
+        dynamo = importlib.import_module(L.__name__ + "._dynamo")
+        inductor = importlib.import_module(L.__name__ + "._inductor.config")
+        inductor.coordinate_descent_tuning = True
+        inductor.coordinate_descent_tuning = False
+        c = dynamo.config
+        return [c.recompile_limit, c.accumulated_cache_size_limit, c.automatic_dynamic_shapes,
+                c.capture_dynamic_output_shape_ops, inductor.fx_graph_cache,
+                inductor.max_autotune, inductor.compile_threads]
+    same_outcome(program)

@@ -121,23 +121,47 @@ def typename(obj):
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
-            options=None, disable=False, **kwargs):  # noqa: A001 - torch's name
-    """mindtorch runs eagerly and has no graph compiler: a function is returned as it is,
-    a module wrapped in an OptimizedModule that calls it (PyTorch's wrapper: its
-    state_dict keys start with `_orig_mod.`), so `model = torch.compile(model)` computes
-    what it did."""
+            options=None, name=None, disable=False, recompile_limit=None,
+            isolate_recompiles=False, shapes_spec=None):
+    """mindtorch runs eagerly and has no graph compiler: a function comes back wrapped (as
+    PyTorch's: `__wrapped__` and `_torchdynamo_orig_callable` are the original), a module
+    in an OptimizedModule that calls it (PyTorch's wrapper: its state_dict keys start with
+    `_orig_mod.`), so `model = torch.compile(model)` computes what it did.  disable=True
+    gives the model back as it is."""
     if model is None:
-        return lambda fn: compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
-                                  mode=mode, options=options, disable=disable)
+        def decorate(fn):
+            return compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+                           mode=mode, options=options, name=name, disable=disable,
+                           recompile_limit=recompile_limit,
+                           isolate_recompiles=isolate_recompiles, shapes_spec=shapes_spec)
+        return decorate
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is "
                              f"provided.")
     _check_compile_args(backend, mode, options)
+    if disable:
+        return model
     from .nn import Module
     if isinstance(model, Module):
         from ._dynamo import OptimizedModule
         return OptimizedModule(model)
-    return model
+    return _eager_callable(model)
+
+
+def _eager_callable(fn):
+    """What compile gives for a function: a wrapper calling it (a compiled function's
+    original, which compiling again wraps anew)."""
+    import functools
+    original = getattr(fn, "_torchdynamo_orig_callable", fn)
+
+    def run(*args, **kwargs):
+        return original(*args, **kwargs)
+    try:
+        run = functools.wraps(original)(run)
+    except AttributeError:  # (a callable object without a __name__...)
+        pass
+    run._torchdynamo_orig_callable = original
+    return run
 
 
 _MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")
