@@ -178,9 +178,8 @@ def test_onnx_namespace_without_an_exporter():
 
 def test_profiler_total_average_and_emit_nvtx_without_cuda():
     def program(L):
-        with L.autograd.profiler.profile() as prof:
-            with L.autograd.profiler.record_function("block"):
-                L.ones(2) + 1
+        with L.autograd.profiler.profile() as prof, L.autograd.profiler.record_function("b"):
+            L.ones(2) + 1
         total = prof.total_average()
         out = [type(total).__name__, total.key, total.count >= 2,
                prof.function_events.total_average().key]
@@ -247,3 +246,19 @@ def test_dynamo_and_inductor_configs_scripts_set():
                 c.capture_dynamic_output_shape_ops, inductor.fx_graph_cache,
                 inductor.max_autotune, inductor.compile_threads]
     same_outcome(program)
+
+
+def test_set_float32_matmul_precision_takes_a_str():
+    assert same_outcome(lambda L: L.set_float32_matmul_precision(3)) == (
+        "RuntimeError", "set_float32_matmul_precision expects a str, but got int")
+
+
+def test_set_num_interop_threads_once_per_process():
+    import subprocess
+    import sys
+    code = ("import {0} as L\nL.set_num_interop_threads(2)\ntry:\n"
+            "    L.set_num_interop_threads(2)\nexcept RuntimeError as e:\n    print(e)\n"
+            "print(L.get_num_interop_threads())")
+    outs = [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
+                           text=True, check=True).stdout for lib in ("mindtorch", "torch")]
+    assert outs[0] == outs[1] and "cannot set number of interop threads" in outs[0]

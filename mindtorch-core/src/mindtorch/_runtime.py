@@ -11,7 +11,8 @@ import os as _os
 from . import _device
 
 _state = {"threads": _os.cpu_count() or 1, "interop": _os.cpu_count() or 1,
-          "deterministic": False, "warn_only": False, "matmul_precision": "highest"}
+          "interop_set": False, "deterministic": False, "warn_only": False,
+          "matmul_precision": "highest"}
 
 
 def _positive_int(name, n):
@@ -31,7 +32,12 @@ def get_num_threads():
 
 
 def set_num_interop_threads(n):
-    _state["interop"] = _positive_int("set_num_interop_threads", n)
+    """Once per process, as PyTorch's (its inter-op pool is sized once)."""
+    n = _positive_int("set_num_interop_threads", n)
+    if _state["interop_set"]:
+        raise RuntimeError("Error: cannot set number of interop threads after parallel work "
+                           "has started or set_num_interop_threads called")
+    _state["interop"], _state["interop_set"] = n, True
 
 
 def get_num_interop_threads():
@@ -85,6 +91,9 @@ def get_deterministic_debug_mode():
 
 
 def set_float32_matmul_precision(precision):
+    if not isinstance(precision, str):
+        raise RuntimeError(f"set_float32_matmul_precision expects a str, but got "  # noqa: TRY004
+                           f"{type(precision).__name__}")
     if precision not in ("highest", "high", "medium"):
         import warnings
         warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current "
