@@ -262,3 +262,53 @@ def test_set_num_interop_threads_once_per_process():
     outs = [subprocess.run([sys.executable, "-c", code.format(lib)], capture_output=True,
                            text=True, check=True).stdout for lib in ("mindtorch", "torch")]
     assert outs[0] == outs[1] and "cannot set number of interop threads" in outs[0]
+
+
+def _overloaded_calls(L):
+    """Public functions whose bindings take other arguments than they do, or whose results
+    they reshape."""
+    x = L.arange(12.).reshape(3, 4)
+    return [
+        lambda: L.unique(L.tensor([3, 1, 3, 2]), return_counts=True),
+        lambda: L.unique_consecutive(L.tensor([1, 1, 2, 2, 1]), return_inverse=True),
+        lambda: L.argsort(x, dim=0, stable=True),
+        lambda: L.nn.functional.conv1d(L.ones(1, 2, 5), L.ones(3, 2, 3), padding="same"),
+        lambda: L.tensordot(L.ones(2, 3, 4), L.ones(3, 4, 5), dims=2),
+        lambda: L.tensordot(x, x, dims=([1], [1])),
+        lambda: L.chain_matmul(x, x.T, x),
+        lambda: L.linalg.vecdot(x, L.ones(4)),
+        lambda: L.nn.functional.max_pool1d(x[None], 2, return_indices=True),
+        lambda: L.nn.functional.adaptive_max_pool1d(x[None], 2, return_indices=True),
+    ]
+
+
+def _described(r, L):
+    if isinstance(r, L.Tensor):
+        return type(r).__name__, str(r.dtype).split(".")[-1], r.tolist()
+    return type(r).__name__, [_described(v, L) for v in r]
+
+
+def test_overloaded_functions_under_a_torch_function_mode_and_subclass():
+    def program(L):
+        names = []
+
+        class Logging(L.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                names.append(func.__name__)
+                return func(*args, **(kwargs or {}))
+
+        class Sub(L.Tensor):
+            pass
+        out = []
+        for call in _overloaded_calls(L):
+            with Logging():
+                out.append(_described(call(), L))
+        L.manual_seed(0)
+        s = L.arange(6.).reshape(2, 3).as_subclass(Sub)
+        out.append(_described(L.unique(s.long(), return_inverse=True), L))
+        out.append(_described(L.tensordot(s, s, dims=([1], [1])), L))
+        out.append(_described(L.nn.functional.max_pool1d(s[None], 2, return_indices=True), L))
+        return out, names
+    ours, theirs = program(mindtorch), program(torch)
+    assert ours[0] == theirs[0]
+    assert {"unique", "conv1d", "tensordot"} <= set(ours[1]) & set(theirs[1])

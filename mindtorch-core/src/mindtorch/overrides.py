@@ -324,6 +324,38 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
     raise TypeError(msg)
 
 
+def public_level(op, make):
+    """overload()'s make, for a public function whose binding takes other arguments than it
+    (conv's padding='same', tensordot's dims, return_indices, ...) or whose result it
+    reshapes (unique): the modes and overriding arguments get the public function's own
+    call, so a handler's result is what the function returns.  (A binding dispatching from
+    under it would hand a handler the binding's arguments and its public-level result back
+    to the wrapper.)  The check costs these functions a scan of their arguments."""
+    from ._ops.registry import _named
+
+    def make_public(binding):
+        inner = _named(make(binding), op)
+
+        def public(*args, **kwargs):
+            if state.mode or has_torch_function(_relevant(args, kwargs)):
+                overloaded = _get_overloaded_args(_relevant(args, kwargs))
+                return _handle(op.binding, overloaded, args, kwargs or None, True)
+            return inner(*args, **kwargs)
+        return public
+    return make_public
+
+
+def _relevant(args, kwargs):
+    """A call's arguments, with those of its lists and tuples (tensors in a list)."""
+    out = []
+    for v in (*args, *kwargs.values()):
+        if type(v) in (list, tuple):
+            out.extend(v)
+        else:
+            out.append(v)
+    return out
+
+
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):
     """Call the modes' and relevant_args' __torch_function__ for public_api(*args, **kwargs)
     (a Python function that found has_torch_function(relevant_args) true)."""
