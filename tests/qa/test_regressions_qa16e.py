@@ -312,3 +312,23 @@ def test_overloaded_functions_under_a_torch_function_mode_and_subclass():
     ours, theirs = program(mindtorch), program(torch)
     assert ours[0] == theirs[0]
     assert {"unique", "conv1d", "tensordot"} <= set(ours[1]) & set(theirs[1])
+
+
+def test_torch_function_modes_see_tensor_factories_from_data():
+    def program(L):
+        import numpy as np
+        seen = []
+
+        class Float64Factories(L.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = dict(kwargs or {})
+                if func in (L.tensor, L.as_tensor, L.asarray):
+                    seen.append((func.__name__, sorted(kwargs)))
+                    kwargs.setdefault("dtype", L.float64)
+                return func(*args, **kwargs)
+        with Float64Factories():
+            made = [L.tensor([1.5], requires_grad=True), L.as_tensor(np.ones(2)),
+                    L.asarray([1, 2], device="cpu"), L.tensor(2, dtype=L.int32)]
+        return seen, [(str(t.dtype).split(".")[-1], t.requires_grad) for t in made]
+    seen, made = same_outcome(program)
+    assert seen[0] == ("tensor", ["requires_grad"]) and made[-1] == ("int32", False)
