@@ -5,7 +5,7 @@ import warnings
 
 import mindtorch
 import pytest
-from reference import same_outcome
+from reference import outcome, same_outcome
 
 torch = pytest.importorskip("torch")
 
@@ -332,3 +332,15 @@ def test_torch_function_modes_see_tensor_factories_from_data():
         return seen, [(str(t.dtype).split(".")[-1], t.requires_grad) for t in made]
     seen, made = same_outcome(program)
     assert seen[0] == ("tensor", ["requires_grad"]) and made[-1] == ("int32", False)
+
+
+@pytest.mark.parametrize("args, kwargs", [((True,), {}), ((False,), {}),
+                                          ((), {"drop_on_export": True}), ((3,), {})])
+def test_jit_ignore_arguments(args, kwargs):
+    def program(L):
+        return L.jit.ignore(*args, **kwargs)(lambda x: x + 1)(1)
+    assert _warned_outcome(program, mindtorch) == _warned_outcome(program, torch)
+
+
+def _warned_outcome(program, L):
+    return _warned(lambda lib: outcome(lambda: program(lib)), L)

@@ -218,7 +218,20 @@ def onednn_fusion_enabled():
 
 
 def ignore(drop=False, **kwargs):
-    return drop if callable(drop) else (lambda fn: fn)
+    """The function as it is (nothing is compiled), with PyTorch's checks and warnings of
+    the decorator's arguments."""
+    if callable(drop):
+        return drop
+    if not builtins.isinstance(drop, bool):
+        raise RuntimeError("Argument to @torch.jit.ignore must be a bool or a function but "  # noqa: TRY004
+                           f"got {drop}")
+    form = ("drop_on_export=True" if kwargs.pop("drop_on_export", None) else
+            "True" if drop else None)
+    if form is not None:  # (the "{}" is PyTorch's text)
+        warnings.warn(f"ignore({form}) has been deprecated. TorchScript will now drop the "
+                      "function call on compilation. Use torch.jit.unused now. {}",
+                      FutureWarning, stacklevel=2)
+    return lambda fn: fn
 
 
 def annotate(the_type, the_value):
