@@ -344,3 +344,30 @@ def test_jit_ignore_arguments(args, kwargs):
 
 def _warned_outcome(program, L):
     return _warned(lambda lib: outcome(lambda: program(lib)), L)
+
+
+def test_legacy_profiler_devices_time_ranges_and_stacks(tmp_path):
+    def program(L):
+        outs = []
+        for kwargs in ({"use_cuda": True}, {"use_device": "xpu"},
+                       {"use_device": "foo", "with_stack": True}):
+            with L.autograd.profiler.profile(**kwargs) as prof:
+                L.ones(2) + 1
+            outs.append(prof.use_device)
+        event = prof.function_events[0]
+        outs.append(event.time_range.elapsed_us() == event.cpu_time_total)
+        path = tmp_path / f"{L.__name__}.txt"
+        prof.export_stacks(str(path), "self_cpu_time_total")
+        outs.append(path.read_text())
+        try:
+            prof.export_stacks(str(path), "wall")
+        except ValueError as e:
+            outs.append(str(e))
+        with L.profiler.profile() as prof:
+            L.ones(1) * 2
+        try:
+            prof.export_stacks(str(path))
+        except AssertionError as e:
+            outs.append(str(e))
+        return outs
+    assert _warned(program, mindtorch) == _warned(program, torch)
