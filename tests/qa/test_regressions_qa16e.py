@@ -371,3 +371,20 @@ def test_legacy_profiler_devices_time_ranges_and_stacks(tmp_path):
             outs.append(str(e))
         return outs
     assert _warned(program, mindtorch) == _warned(program, torch)
+
+
+def test_deterministic_mode_fills_uninitialized_memory():
+    def program(L):
+        L.use_deterministic_algorithms(True)
+        try:
+            made = [L.empty(3), L.empty(2, dtype=L.int64), L.empty(2, dtype=L.bool),
+                    L.empty(2, dtype=L.complex64), L.empty_like(L.ones(2, dtype=L.int32)),
+                    L.ones(2).new_empty(2), L.empty_strided((2, 2), (1, 2)),
+                    L.ones(2).resize_(4), L.zeros(2, dtype=L.uint8)]
+            L.utils.deterministic.fill_uninitialized_memory = False
+            made.append(L.empty(0))
+        finally:
+            L.utils.deterministic.fill_uninitialized_memory = True
+            L.use_deterministic_algorithms(False)
+        return [str(t) for t in made]
+    same_outcome(program)
