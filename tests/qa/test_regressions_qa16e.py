@@ -43,7 +43,8 @@ def test_scripted_module_shares_parameters_and_indexes_like_torch():
         m = _model(L)
         s = L.jit.script(m)
         t = L.jit.trace(m, L.ones(1, 3))
-        out = [s[0].weight is m[0].weight, len(s), type(s[0]).__name__]  # (the Python child)
+        out = [s[0].weight is m[0].weight, len(s), type(s[0]).__name__,  # (the Python child)
+               bool(L.jit.script(L.nn.Linear(1, 1))), bool(L.jit.script(L.nn.Sequential()))]
         try:
             t[0]
         except TypeError as e:
@@ -51,7 +52,7 @@ def test_scripted_module_shares_parameters_and_indexes_like_torch():
         return out
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        assert same_outcome(program) == [True, 3, "Linear",
+        assert same_outcome(program) == [True, 3, "Linear", True, True,
                                          "'TopLevelTracedModule' object is not subscriptable"]
 
 

@@ -102,6 +102,9 @@ class _EagerScriptModule(ScriptModule):
     def extra_repr(self):
         return f"original_name={self.original_name}"
 
+    def __bool__(self):  # (a module is true, whatever len() its container protocol gives)
+        return True
+
 
 class RecursiveScriptModule(_EagerScriptModule):
     """What torch.jit.script(module) returns."""
