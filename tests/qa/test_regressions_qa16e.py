@@ -280,6 +280,8 @@ def _overloaded_calls(L):
         lambda: L.linalg.vecdot(x, L.ones(4)),
         lambda: L.nn.functional.max_pool1d(x[None], 2, return_indices=True),
         lambda: L.nn.functional.adaptive_max_pool1d(x[None], 2, return_indices=True),
+        lambda: L.nonzero(x > 4, as_tuple=True),
+        lambda: L.where(x > 4),
     ]
 
 
