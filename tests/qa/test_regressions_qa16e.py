@@ -391,3 +391,19 @@ def test_deterministic_mode_fills_uninitialized_memory():
             L.use_deterministic_algorithms(False)
         return [str(t) for t in made]
     same_outcome(program)
+
+
+def test_torch_function_mode_sees_normal_and_not_the_legacy_constructor():
+    def program(L):
+        seen = []
+
+        class Names(L.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                seen.append((func.__name__, func is L.normal))
+                return func(*args, **(kwargs or {}))
+        with Names():
+            L.normal(0.0, 1.0, (2,), generator=L.Generator().manual_seed(0))
+            L.normal(L.zeros(2), 1.0, generator=L.Generator().manual_seed(0))
+            L.Tensor([1.0])
+        return [s for s in seen if s[0] != "zeros"]
+    assert same_outcome(program) == [("normal", True), ("normal", True)]
