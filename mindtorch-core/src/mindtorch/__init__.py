@@ -227,7 +227,7 @@ def __getattr__(name):
         return getattr(sparse, name)
     if name in ("amp", "distributed", "distributions", "multiprocessing", "jit", "func",
                 "_dynamo", "profiler", "quasirandom", "compiler", "library", "hub", "signal",
-                "sparse", "__config__", "functional", "types", "storage"):
+                "sparse", "__config__", "functional", "types", "storage", "onnx", "_inductor"):
         import importlib
         return importlib.import_module(f"{__name__}.{name}")
     if name == "vmap":

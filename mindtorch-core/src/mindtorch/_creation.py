@@ -16,6 +16,7 @@ from ._memory_format import memory_format as _memory_format_t
 from ._storage import FIXED_SIZE, UntypedStorage, _spec
 from ._tensor import Tensor, _check_format, contiguous_strides
 from .autograd.grad_mode import state as _grad
+from .overrides import state as _tf_state
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
@@ -148,7 +149,21 @@ def warn_copy_construct(data, what):
                       UserWarning, stacklevel=3)
 
 
+def _through_modes(fn, data, **options):
+    """fn(data, **options) handed to the active TorchFunctionModes, as PyTorch's factories
+    are (the options given, defaults left out)."""
+    import inspect
+
+    from .overrides import handle_torch_function
+    defaults = inspect.signature(fn).parameters
+    given = {k: v for k, v in options.items() if v is not defaults[k].default}
+    return handle_torch_function(fn, (), data, **given)
+
+
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+    if _tf_state.mode:
+        return _through_modes(tensor, data, dtype=dtype, device=device,
+                              requires_grad=requires_grad, pin_memory=pin_memory)
     warn_copy_construct(data, "torch.tensor")
     return _tensor(data, dtype, device, requires_grad)
 
@@ -202,6 +217,8 @@ def _stacked(nest, dtype, device):
 def as_tensor(data, dtype=None, device=None):
     """data itself when it already is a tensor (or a cpu numpy array) of that dtype and
     device; else a converted copy."""
+    if _tf_state.mode:
+        return _through_modes(as_tensor, data, dtype=dtype, device=device)
     dtype = _dtype_arg(dtype, "as_tensor")
     if isinstance(data, Tensor):
         return convert(data, device, dtype)
@@ -216,6 +233,9 @@ def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad=None):
     for another dtype / device, True always copies, False refuses to.  Numpy scalars and
     0-dim arrays are copied; other objects are read as sequences.  The result's
     requires_grad is set (on obj itself when it is returned): by default obj's."""
+    if _tf_state.mode:
+        return _through_modes(asarray, obj, dtype=dtype, device=device, copy=copy,
+                              requires_grad=requires_grad)
     dtype = _dtype_arg(dtype, "asarray")
     from ._storage import _StorageBase, _flat
     if isinstance(obj, _StorageBase):  # its bytes read as dtype (PyTorch's default: int64)

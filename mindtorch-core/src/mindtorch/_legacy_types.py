@@ -66,7 +66,7 @@ def legacy_new(dtype, device, args, kwargs, exact=True):
         raise TypeError(f"new(): data must be a sequence (got {type(data).__name__})")
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    return _creation.tensor(data, dtype=dtype, device=device)
+    return _creation._tensor(data, dtype, device)  # (not torch.tensor: modes see no call)
 
 
 def _index_like(a):

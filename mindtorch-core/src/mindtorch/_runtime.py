@@ -11,7 +11,8 @@ import os as _os
 from . import _device
 
 _state = {"threads": _os.cpu_count() or 1, "interop": _os.cpu_count() or 1,
-          "deterministic": False, "warn_only": False, "matmul_precision": "highest"}
+          "interop_set": False, "deterministic": False, "warn_only": False,
+          "matmul_precision": "highest"}
 
 
 def _positive_int(name, n):
@@ -31,15 +32,31 @@ def get_num_threads():
 
 
 def set_num_interop_threads(n):
-    _state["interop"] = _positive_int("set_num_interop_threads", n)
+    """Once per process, as PyTorch's (its inter-op pool is sized once)."""
+    n = _positive_int("set_num_interop_threads", n)
+    if _state["interop_set"]:
+        raise RuntimeError("Error: cannot set number of interop threads after parallel work "
+                           "has started or set_num_interop_threads called")
+    _state["interop"], _state["interop_set"] = n, True
 
 
 def get_num_interop_threads():
     return _state["interop"]
 
 
+def _bool_arg(name, value, where=""):
+    """PyTorch's parser on a bool argument of _set_deterministic_algorithms: bool only."""
+    if type(value) is not bool:
+        t = type(value)
+        shown = t.__name__ if t.__module__ == "builtins" else f"{t.__module__}.{t.__name__}"
+        raise TypeError(f"_set_deterministic_algorithms(): argument '{name}'{where} must be "
+                        f"bool, not {shown}")
+    return value
+
+
 def use_deterministic_algorithms(mode, *, warn_only=False):
-    _state["deterministic"], _state["warn_only"] = bool(mode), bool(warn_only)
+    mode = _bool_arg("mode", mode, " (position 1)")
+    _state["deterministic"], _state["warn_only"] = mode, _bool_arg("warn_only", warn_only)
 
 
 def are_deterministic_algorithms_enabled():
@@ -74,6 +91,9 @@ def get_deterministic_debug_mode():
 
 
 def set_float32_matmul_precision(precision):
+    if not isinstance(precision, str):
+        raise RuntimeError(f"set_float32_matmul_precision expects a str, but got "  # noqa: TRY004
+                           f"{type(precision).__name__}")
     if precision not in ("highest", "high", "medium"):
         import warnings
         warnings.warn(f"{precision} is not one of 'highest', 'high', or 'medium'; the current "
@@ -110,23 +130,47 @@ def typename(obj):
 
 
 def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None,
-            options=None, disable=False, **kwargs):  # noqa: A001 - torch's name
-    """mindtorch runs eagerly and has no graph compiler: a function is returned as it is,
-    a module wrapped in an OptimizedModule that calls it (PyTorch's wrapper: its
-    state_dict keys start with `_orig_mod.`), so `model = torch.compile(model)` computes
-    what it did."""
+            options=None, name=None, disable=False, recompile_limit=None,
+            isolate_recompiles=False, shapes_spec=None):
+    """mindtorch runs eagerly and has no graph compiler: a function comes back wrapped (as
+    PyTorch's: `__wrapped__` and `_torchdynamo_orig_callable` are the original), a module
+    in an OptimizedModule that calls it (PyTorch's wrapper: its state_dict keys start with
+    `_orig_mod.`), so `model = torch.compile(model)` computes what it did.  disable=True
+    gives the model back as it is."""
     if model is None:
-        return lambda fn: compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
-                                  mode=mode, options=options, disable=disable)
+        def decorate(fn):
+            return compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend,
+                           mode=mode, options=options, name=name, disable=disable,
+                           recompile_limit=recompile_limit,
+                           isolate_recompiles=isolate_recompiles, shapes_spec=shapes_spec)
+        return decorate
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is "
                              f"provided.")
     _check_compile_args(backend, mode, options)
+    if disable:
+        return model
     from .nn import Module
     if isinstance(model, Module):
         from ._dynamo import OptimizedModule
         return OptimizedModule(model)
-    return model
+    return _eager_callable(model)
+
+
+def _eager_callable(fn):
+    """What compile gives for a function: a wrapper calling it (a compiled function's
+    original, which compiling again wraps anew)."""
+    import functools
+    original = getattr(fn, "_torchdynamo_orig_callable", fn)
+
+    def run(*args, **kwargs):
+        return original(*args, **kwargs)
+    try:
+        run = functools.wraps(original)(run)
+    except AttributeError:  # (a callable object without a __name__...)
+        pass
+    run._torchdynamo_orig_callable = original
+    return run
 
 
 _MODES = ("default", "lite", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune")

@@ -58,9 +58,11 @@ def _retype(t, cls):
 def as_subclass(self, cls):
     """An alias of this tensor (same data, autograd history through AliasBackward0) that
     is an instance of cls."""
-    if not (isinstance(cls, type) and issubclass(cls, Tensor)):
-        raise TypeError(f"as_subclass(): argument 'cls' must be a subclass of Tensor, "
-                        f"not {type(cls).__name__ if not isinstance(cls, type) else cls}")
+    if not isinstance(cls, type):
+        raise TypeError(f"cls must be a type (got {type(cls).__name__})")
+    if not issubclass(cls, Tensor):
+        raise TypeError("Creating a Tensor subclass from a class that does not inherit from "
+                        "Tensor is not possible. Make sure your class inherits from Tensor.")
     return _retype(_alias(self), cls)
 
 

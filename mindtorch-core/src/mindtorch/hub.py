@@ -1,7 +1,8 @@
 """torch.hub: the cache directory, downloads (any URL urllib opens: file:// works offline,
 http(s) needs the network and raises urllib's URLError without it), checkpoints loaded
 from URLs through that cache, and entry points of a local repository's hubconf.py.
-Loading from GitHub (source="github") needs the network and is refused clearly."""
+A GitHub repository (source="github") is read from the hub cache, where PyTorch keeps
+it; one not there is refused clearly (nothing is downloaded)."""
 import hashlib
 import importlib.util
 import os
@@ -97,8 +98,7 @@ def _hubconf(repo_or_dir, source):
     if source not in ("github", "local"):
         raise ValueError(f'Unknown source: "{source}". Allowed values: "github" | "local".')
     if source == "github":
-        raise RuntimeError(f"mindtorch.hub cannot fetch {repo_or_dir!r} from GitHub; clone it "
-                           f"and pass its directory with source='local'")
+        repo_or_dir = _cached_repo(repo_or_dir)
     path = os.path.join(repo_or_dir, MODULE_HUBCONF)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"{path} does not exist")
@@ -116,6 +116,26 @@ def _hubconf(repo_or_dir, source):
     return module
 
 
+def _cached_repo(github):
+    """The hub cache's copy of "owner/name[:ref]" (PyTorch's <hub dir>/owner_name_ref; main,
+    else master, without a ref): mindtorch downloads no repositories, so one not there is
+    refused, saying where to put it."""
+    repo_info, _, ref = github.partition(":")
+    owner, name = repo_info.split("/")
+    for branch in [ref] if ref else ["main", "master"]:
+        path = os.path.join(get_dir(), "_".join((owner, name, branch.replace("/", "_"))))
+        if os.path.isdir(path):
+            return path
+    raise RuntimeError(f"mindtorch.hub does not download from GitHub, and {github!r} is not "
+                       f"in the hub cache ({get_dir()}): clone it there as "
+                       f"{owner}_{name}_<branch>, or pass its directory with source='local'")
+
+
+def _default_source(github):
+    """PyTorch's list and help take GitHub repositories only; here a directory is local."""
+    return "local" if os.path.isdir(github) else "github"
+
+
 def _entry(module, model):
     if not isinstance(model, str):
         raise ValueError("Invalid input: model should be a string of function name")
@@ -126,15 +146,16 @@ def _entry(module, model):
 
 
 def list(github, force_reload=False, skip_validation=False, trust_repo="check",
-         verbose=True, *, source="local"):
-    """The entry points of a local repository's hubconf.py."""
-    module = _hubconf(github, source)
+         verbose=True, *, source=None):
+    """The entry points of a repository's hubconf.py (a directory, or a GitHub repository
+    in the hub cache)."""
+    module = _hubconf(github, source or _default_source(github))
     return [f for f in dir(module) if callable(getattr(module, f)) and not f.startswith("_")]
 
 
 def help(github, model, force_reload=False, skip_validation=False, trust_repo="check", *,
-         source="local"):
-    return _entry(_hubconf(github, source), model).__doc__
+         source=None):
+    return _entry(_hubconf(github, source or _default_source(github)), model).__doc__
 
 
 def load(repo_or_dir, model, *args, source="github", trust_repo="check", force_reload=False,

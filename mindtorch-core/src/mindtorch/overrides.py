@@ -16,6 +16,7 @@ import sys
 import warnings
 
 from ._tensor import Tensor
+from ._warn_once import _user_level
 
 __all__ = ["get_ignored_functions", "get_overridable_functions", "get_testing_overrides",
            "handle_torch_function", "has_torch_function", "resolve_name", "is_tensor_like",
@@ -298,9 +299,12 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
     for arg in overloaded:
         method = arg.__torch_function__
         if getattr(method, "__self__", None) is arg:
-            warnings.warn("Defining your `__torch_function__` as a plain method is deprecated "
-                          "and will be an error in future, please define it as a classmethod.",
-                          UserWarning if from_binding else DeprecationWarning, stacklevel=3)
+            # (PyTorch's texts: its Python path's lacks a closing backtick)
+            warnings.warn(f"Defining your `__torch_function_{'_`' if from_binding else '_'} as "
+                          "a plain method is deprecated and will be an error in future, please "
+                          "define it as a classmethod.",
+                          UserWarning if from_binding else DeprecationWarning,
+                          stacklevel=_user_level() if from_binding else 3)
         result = method(func, types, args, kwargs)
         if result is not NotImplemented:
             return result
@@ -318,6 +322,38 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
     if state.mode:
         msg += f" nor in mode {_STACK[-1]!r}"
     raise TypeError(msg)
+
+
+def public_level(op, make):
+    """overload()'s make, for a public function whose binding takes other arguments than it
+    (conv's padding='same', tensordot's dims, return_indices, ...) or whose result it
+    reshapes (unique): the modes and overriding arguments get the public function's own
+    call, so a handler's result is what the function returns.  (A binding dispatching from
+    under it would hand a handler the binding's arguments and its public-level result back
+    to the wrapper.)  The check costs these functions a scan of their arguments."""
+    from ._ops.registry import _named
+
+    def make_public(binding):
+        inner = _named(make(binding), op)
+
+        def public(*args, **kwargs):
+            if state.mode or has_torch_function(_relevant(args, kwargs)):
+                overloaded = _get_overloaded_args(_relevant(args, kwargs))
+                return _handle(op.binding, overloaded, args, kwargs or None, True)
+            return inner(*args, **kwargs)
+        return public
+    return make_public
+
+
+def _relevant(args, kwargs):
+    """A call's arguments, with those of its lists and tuples (tensors in a list)."""
+    out = []
+    for v in (*args, *kwargs.values()):
+        if type(v) in (list, tuple):
+            out.extend(v)
+        else:
+            out.append(v)
+    return out
 
 
 def handle_torch_function(public_api, relevant_args, *args, **kwargs):

@@ -90,7 +90,7 @@ class profile(_legacy.profile):
                  with_flops=False, with_modules=False, experimental_config=None,
                  execution_trace_observer=None, acc_events=False, use_cuda=None,
                  custom_trace_id_callback=None, post_processing_timeout_s=None):
-        super().__init__(record_shapes=record_shapes)
+        super().__init__(record_shapes=record_shapes, with_stack=with_stack)
         self.activities = set(activities) if activities else supported_activities()
         self.schedule = schedule or _always_record
         self.record_steps = schedule is not None  # (ProfilerStep#<n> ranges: with a schedule)

@@ -8,8 +8,13 @@ from . import eval_frame  # noqa: F401
 from .eval_frame import OptimizedModule  # noqa: F401
 
 # settings scripts write (torch._dynamo.config.suppress_errors = True): nothing reads them
-config = types.SimpleNamespace(suppress_errors=False, cache_size_limit=8, verbose=False,
-                               capture_scalar_outputs=False, optimize_ddp=True)
+config = types.SimpleNamespace(
+    suppress_errors=False, cache_size_limit=8, recompile_limit=8,
+    accumulated_cache_size_limit=256, accumulated_recompile_limit=256, verbose=False,
+    capture_scalar_outputs=False, capture_dynamic_output_shape_ops=False, optimize_ddp=True,
+    automatic_dynamic_shapes=True, assume_static_by_default=True,
+    force_parameter_static_shapes=True, error_on_recompile=False, specialize_int=False,
+    guard_nn_modules=False)
 
 
 def reset():

@@ -34,6 +34,16 @@ class _Times:
     cpu_memory_usage = self_cpu_memory_usage = 0
 
 
+class Interval:
+    """A range's start and end, in microseconds."""
+
+    def __init__(self, start, end):
+        self.start, self.end = start, end
+
+    def elapsed_us(self):
+        return self.end - self.start
+
+
 class FunctionEvent(_Times):
     """One recorded range: name, start and end in microseconds, the ranges recorded inside
     it (cpu_children) and the one around it (cpu_parent), the shapes of its tensor
@@ -50,6 +60,10 @@ class FunctionEvent(_Times):
     @property
     def cpu_time_total(self):
         return self.time_range_end - self.time_range_start
+
+    @property
+    def time_range(self):
+        return Interval(self.time_range_start, self.time_range_end)
 
     @property
     def self_cpu_time_total(self):
@@ -98,6 +112,27 @@ class EventList(list):
     @property
     def self_cpu_time_total(self):
         return sum(e.self_cpu_time_total for e in self)
+
+    def supported_export_stacks_metrics(self):
+        return ["self_cpu_time_total", "self_cuda_time_total", "self_xpu_time_total",
+                "self_privateuse1_time_total"]
+
+    def export_stacks(self, path, metric):
+        """PyTorch's flame-graph lines (stack;frames value) of the events that recorded a
+        Python stack: none do here, so the file is empty."""
+        if metric not in self.supported_export_stacks_metrics():
+            raise ValueError("metric should be one of: " +
+                             str(self.supported_export_stacks_metrics()))
+        with open(path, "w"):
+            pass
+
+    def total_average(self):
+        """Every event summed into one aggregate keyed "Total" (nested ranges count in
+        their parents too, as PyTorch's)."""
+        total = FunctionEventAvg("Total")
+        for e in self:
+            total.add(e)
+        return total
 
     def table(self, sort_by=None, row_limit=100, max_src_column_width=75,
               max_name_column_width=55, max_shapes_column_width=80, header=None,
@@ -218,6 +253,32 @@ def stop_recording(prof):
             set_kernel_wrapper(None)
 
 
+_DEVICE_OPTIONS = ("cuda", "xpu", "mtia", "hpu")
+
+
+def _device_to_profile(use_cuda, use_device):
+    """PyTorch's reading of use_cuda / use_device, warning as it does: no device's kernels
+    are timed here (cpu ops are recorded whatever the device), so an unavailable device's
+    profiling is disabled, as in PyTorch."""
+    import warnings
+    if use_cuda:
+        warnings.warn("The attribute `use_cuda` will be deprecated soon, please use "
+                      "``use_device = 'cuda'`` instead.", FutureWarning, stacklevel=3)
+        use_device = "cuda"
+    if use_device is None:
+        return None
+    if use_device not in _DEVICE_OPTIONS:
+        warnings.warn(f"The {use_device} is not a valid device option.", stacklevel=3)
+        return None
+    from .. import _device_modules
+    module = _device_modules.device_module(use_device)
+    if not module.is_available():
+        warnings.warn(f"{use_device.upper()} is not available, disabling "
+                      f"{use_device.upper()} profiling", stacklevel=3)
+        return None
+    return use_device
+
+
 class profile:
     """torch.autograd.profiler.profile (legacy): records ops and record_function ranges
     while active and enabled."""
@@ -230,6 +291,8 @@ class profile:
         self.record_shapes = record_shapes
         self.function_events = EventList() if enabled else None
         self.entered = False
+        self.use_device = _device_to_profile(use_cuda, use_device) if enabled else None
+        self.with_stack = with_stack
 
     def __enter__(self):
         if self.enabled:
@@ -268,10 +331,20 @@ class profile:
         self._check_finish()
         self.function_events.export_chrome_trace(path)
 
+    def export_stacks(self, path, metric="self_cpu_time_total"):
+        self._check_finish()
+        if not self.with_stack:
+            raise AssertionError("export_stacks() requires with_stack=True")
+        self.function_events.export_stacks(path, metric)
+
     @property
     def self_cpu_time_total(self):
         self._check_finish()
         return self.function_events.self_cpu_time_total
+
+    def total_average(self):
+        self._check_finish()
+        return self.function_events.total_average()
 
     def __str__(self):
         return self.table() if self.function_events is not None else "<unfinished profile>"
@@ -296,5 +369,9 @@ class record_function(contextlib.ContextDecorator):
 
 @contextlib.contextmanager
 def emit_nvtx(enabled=True, record_shapes=False):
-    """No NVTX without CUDA: runs the block."""
+    """NVTX ranges are CUDA's: as PyTorch's, entering synchronizes CUDA (refused without
+    it); no ranges are emitted."""
+    if enabled:
+        from .. import cuda
+        cuda.synchronize()
     yield

@@ -12,6 +12,7 @@ from ..._memory_format import strides as format_strides
 from ..._promotion import _combine, can_cast, promote_types
 from ..._warn_once import warn_once
 from ...autograd._backward_ops import backward_op
+from ...overrides import public_level
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name
 from .linalg import _C_NAMES
@@ -586,8 +587,9 @@ def _declare():
            tags=("conv",), function=False, method=False,
            decomposition=_convolution_backward)
     for n in (1, 2, 3):
-        overload(define(f"conv{n}d({_CONV_ARGS}) -> Tensor", tags=("conv",), method=False,
-                        modules=_FUNCTIONAL, decomposition=_conv_nd(n)), _conv_public(n))
+        conv = define(f"conv{n}d({_CONV_ARGS}) -> Tensor", tags=("conv",), method=False,
+                      modules=_FUNCTIONAL, decomposition=_conv_nd(n))
+        overload(conv, public_level(conv, _conv_public(n)))
         define(f"conv_transpose{n}d({_CONV_T_ARGS}) -> Tensor", tags=("conv",), method=False,
                modules=_FUNCTIONAL, decomposition=_conv_transpose_nd(n))
     # torch.unfold / Tensor.unfold are another op (a view): these are F.unfold / F.fold

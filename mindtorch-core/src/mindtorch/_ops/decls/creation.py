@@ -2,6 +2,7 @@
 and copying data are kernels."""
 import math
 import operator
+import sys
 import warnings
 
 from ... import _creation, _dtype as D
@@ -231,6 +232,27 @@ def _check_size(size):
     return tuple(size)
 
 
+def _deterministic_fill(t):
+    """t with PyTorch's fill of uninitialized memory when deterministic algorithms are on
+    (and torch.utils.deterministic.fill_uninitialized_memory, default True)."""
+    from ... import _runtime
+    if _runtime._state["deterministic"] and t.numel():
+        settings = sys.modules.get("mindtorch.utils.deterministic")
+        if settings is None or settings.fill_uninitialized_memory:
+            dtype = t.dtype
+            nan = dtype.is_floating_point or dtype.is_complex
+            t.fill_(float("nan") if nan else True if dtype is D.bool else D.iinfo(dtype).max)
+    return t
+
+
+def _filled(make):
+    """An empty-tensor factory whose result is filled as PyTorch's under determinism."""
+    def factory(*args, **kwargs):
+        return _deterministic_fill(make(*args, **kwargs))
+    factory.__name__ = make.__name__
+    return factory
+
+
 def _empty(size, dtype=None, device=None):
     return _create_empty(_check_size(size), dtype or D.get_default_dtype(), device)
 
@@ -343,7 +365,7 @@ def _resize(self, size, memory_format=None):
             from ..._storage import FIXED_SIZE, _flat
             if self._storage in FIXED_SIZE:
                 raise RuntimeError("Trying to resize storage that is not resizable")
-            fresh = _empty((needed,), self.dtype, self._device)._storage
+            fresh = _deterministic_fill(_empty((needed,), self.dtype, self._device))._storage
             old = _flat(self._storage, D.uint8)
             _flat(fresh, D.uint8)[:old._shape[0]].copy_(old)
             self._storage = fresh
@@ -629,16 +651,16 @@ def _triangle_indices(lower):
 
 def _declare():
     empty = define(f"empty(int[] size, {_FACTORY}, MemoryFormat? memory_format=None) -> Tensor",
-                   core_impl=_empty_in_format,
+                   core_impl=_filled(_empty_in_format),
                    varargs="size", method=False)
     route_overloads(empty, _route_sized("empty"))
     define(f"empty_strided(int[] size, int[] stride, {_FACTORY}) -> Tensor",
-           core_impl=_empty_strided, method=False)
+           core_impl=_filled(_empty_strided), method=False)
     define(f"empty_permuted(int[] size, int[] physical_layout, {_FACTORY}) -> Tensor",
-           core_impl=_empty_permuted, method=False)
+           core_impl=_filled(_empty_permuted), method=False)
     define("new_empty_strided(Tensor self, int[] size, int[] stride, *, ScalarType? dtype=None, "
            "Device? device=None, bool requires_grad=False) -> Tensor", function=False,
-           core_impl=_new_empty_strided)
+           core_impl=_filled(_new_empty_strided))
     zeros = define(f"zeros(int[] size, {_FACTORY}) -> Tensor", varargs="size", method=False,
                    decomposition=lambda size, dtype, device:
                    _fresh(_empty(size, dtype, device).zero_()))
@@ -650,7 +672,8 @@ def _declare():
     full = define(f"full(int[] size, Scalar fill_value, {_FACTORY}) -> Tensor", method=False,
                   decomposition=_full)
     _factory(full, _route_full)
-    define(f"empty_like(Tensor self, {_LIKE}) -> Tensor", method=False, core_impl=_empty_like)
+    define(f"empty_like(Tensor self, {_LIKE}) -> Tensor", method=False,
+           core_impl=_filled(_empty_like))
     define(f"zeros_like(Tensor self, {_LIKE}) -> Tensor", method=False,
            decomposition=lambda self, dtype, device, mf: _fresh(_empty_like(self, dtype, device,
                                                                       mf).zero_()))

@@ -11,6 +11,7 @@ from ..._memory_format import contiguous_format
 from ..._scalars import checked_scalar  # noqa: F401  (used by backends through here)
 from ..._shapes import broadcast_shapes, numel
 from ..._strides import check_no_internal_overlap, warn_expanded
+from ...overrides import public_level
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import has_data as _has_data
 from ._helpers import inplace_via, write_into
@@ -408,7 +409,7 @@ def _declare():
                     "bool accumulate=False) -> Tensor(a!)", tags=("inplace",),
                     decomposition=inplace_via("index_put")), _index_put_public(True))
     op = define("nonzero(Tensor self) -> Tensor", out=True, tags=("dynamic_output_shape",))
-    overload(op, _nonzero_wrapper)
+    overload(op, public_level(op, _nonzero_wrapper))
     define("argwhere(Tensor self) -> Tensor", tags=("dynamic_output_shape",),
            decomposition=lambda self: OPS["nonzero"].call(self))
     define("take(Tensor self, Tensor index) -> Tensor", out=True, decomposition=_take)

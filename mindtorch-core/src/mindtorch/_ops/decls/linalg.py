@@ -11,6 +11,7 @@ from ..._memory_format import contiguous_format
 from ..._shapes import broadcast_shapes
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import scaled, sum_to
+from ...overrides import public_level
 from ..registry import OPS, define, derivative, overload
 from ._helpers import _type_name, inplace_via, write_into
 from ._out_rules import exact_out
@@ -634,17 +635,19 @@ def _declare():
            dim_extra=1, decomposition=_diag_embed)
     define("diagflat(Tensor self, int offset=0) -> Tensor", decomposition=_diagflat)
     define("trace(Tensor self) -> Tensor", decomposition=_trace)
-    overload(define("tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) "
-                    "-> Tensor", tags=("linalg",), method=False, out=True,
-                    decomposition=_tensordot), _tensordot_public)
+    tensordot = define("tensordot(Tensor self, Tensor other, int[] dims_self, "
+                       "int[] dims_other) -> Tensor", tags=("linalg",), method=False, out=True,
+                       decomposition=_tensordot)
+    overload(tensordot, public_level(tensordot, _tensordot_public))
     define("kron(Tensor self, Tensor other) -> Tensor", tags=("linalg",), out=True,
            decomposition=_kron)
     define("cross(Tensor self, Tensor other, int? dim=None) -> Tensor", tags=("linalg",),
            out=True, decomposition=_cross)
     define("matrix_power(Tensor self, int n) -> Tensor", tags=("linalg",), out=True,
            decomposition=_matrix_power, modules=("linalg",))
-    overload(define("chain_matmul(Tensor[] matrices) -> Tensor", tags=("linalg",),
-                    method=False, out=True, decomposition=_chain_matmul), _chain_matmul_public)
+    chain = define("chain_matmul(Tensor[] matrices) -> Tensor", tags=("linalg",),
+                   method=False, out=True, decomposition=_chain_matmul)
+    overload(chain, public_level(chain, _chain_matmul_public))
     # in-place forms: the result written back (copy_ refuses a result self can't hold)
     for name, args in (("addmm", "Tensor mat1, Tensor mat2, " + coefficients),
                        ("addmv", "Tensor mat, Tensor vec, " + coefficients),

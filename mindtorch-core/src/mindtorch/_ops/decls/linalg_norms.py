@@ -9,6 +9,7 @@ from ... import _autocast
 from ... import _dtype as D
 from ..._shapes import broadcast_shapes, numel
 from ..._warn_once import warn_once
+from ...overrides import public_level
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload, route_overloads
 from ._helpers import _type_name
@@ -173,7 +174,7 @@ def _equal_rank(op):
                 b = b.reshape((1,) * (n - b.ndim) + tuple(b.shape))
             return binding(a, b, *args, **kwargs)
         return public
-    overload(op, make)
+    overload(op, public_level(op, make))
 
 
 def _vecdot_checks(x, y):

@@ -16,6 +16,7 @@ from ..._memory_format import strides as format_strides
 from ..._memory_format import suggest
 from ..._shapes import numel as _numel
 from ...autograd.functional_helpers import zeros
+from ...overrides import public_level
 from ..registry import OPS, define, derivative, overload, route_overloads
 
 NN = ("nn.functional",)
@@ -445,7 +446,7 @@ def _switch_indices(values_name, with_indices_name, position, route=None):
                 args, kwargs = route(args, kwargs)
             return binding(*args, **kwargs)
         return public
-    return overload(OPS[values_name], make)
+    return overload(OPS[values_name], public_level(OPS[values_name], make))
 
 
 def _drop_return_indices(position):

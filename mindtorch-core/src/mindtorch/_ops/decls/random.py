@@ -15,6 +15,7 @@ from ... import _dtype as D
 from ..._device import canonical
 from ..._tensor import Tensor
 from ...autograd.functional_helpers import zeros
+from ...overrides import public_level
 from .._argcheck import factory_layout
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import (
@@ -403,7 +404,7 @@ def _declare():
                                         named.get("std", 1.0), named.get("generator"))
             return tensor_binding(*args, **kwargs)
         return normal
-    overload(tensor_form, make_normal)
+    overload(tensor_form, public_level(tensor_form, make_normal))
 
     # (these four take the generator positionally too, as PyTorch's)
     gen = "Generator? generator=None"

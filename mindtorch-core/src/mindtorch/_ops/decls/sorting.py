@@ -15,7 +15,8 @@ from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
 from ..._warn_once import warn_once
-from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
+from ...overrides import public_level
+from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, has_data, no_derivative
 from ._out_rules import exact_out
 from ._prechecks import _arg, _checked_first
@@ -546,7 +547,15 @@ def _unique_public(op, consecutive):
                                         (counts, kw.get("return_counts"))) if want]
             return (values, *extras) if extras else values
         return public
-    overload(op, make)
+    overload(op, public_level(op, make))
+
+
+def _routed(binding, route):
+    """route_overloads' wrapper: a call in one of PyTorch's forms mapped onto the binding."""
+    def public(*args, **kwargs):
+        args, kwargs = route(args, kwargs)
+        return binding(*args, **kwargs)
+    return public
 
 
 def _stable_keyword_only(op):
@@ -584,7 +593,8 @@ def _declare():
     _with_out(sort, _VALUES_INDICES, _stable_keyword_only(sort))
     argsort = define("argsort(Tensor self, int dim=-1, bool descending=False, *, "
                      "bool stable=False) -> Tensor", decomposition=_argsort)
-    route_overloads(argsort, _stable_keyword_only(argsort))
+    route = _stable_keyword_only(argsort)
+    overload(argsort, public_level(argsort, lambda binding: _routed(binding, route)))
     define("msort(Tensor self) -> Tensor", decomposition=_msort, out=True)
     _with_out(define("topk(Tensor self, int k, int dim=-1, bool largest=True, "
                      "bool sorted=True) -> (Tensor values, Tensor indices)"), _VALUES_INDICES)
