@@ -5,7 +5,7 @@ import operator
 import sys
 import warnings
 
-from ... import _creation, _dtype as D
+from ... import _creation, _dtype as D, _runtime
 from ..._creation import _contiguous as _contiguous_strides
 from ..._creation import _empty as _create_empty
 from ..._memory_format import contiguous_format
@@ -235,7 +235,6 @@ def _check_size(size):
 def _deterministic_fill(t):
     """t with PyTorch's fill of uninitialized memory when deterministic algorithms are on
     (and torch.utils.deterministic.fill_uninitialized_memory, default True)."""
-    from ... import _runtime
     if _runtime._state["deterministic"] and t.numel():
         settings = sys.modules.get("mindtorch.utils.deterministic")
         if settings is None or settings.fill_uninitialized_memory:
