@@ -67,6 +67,15 @@ def pointwise_rule(op):
     return rule
 
 
+def contiguous_decomposition(name):
+    """A rule for an op whose result PyTorch allocates contiguous though its decomposition
+    is elementwise (which would lay the result out like the input): shape and dtype (and
+    errors) from running the decomposition."""
+    def rule(*args):
+        return _describe(OPS[name].decomposition(*args))
+    return rule
+
+
 def _to_meta(x):
     if isinstance(x, Tensor):
         return x if x.device.type == "meta" else x.to("meta")

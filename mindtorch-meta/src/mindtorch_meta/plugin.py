@@ -3,7 +3,7 @@
 Every op with an inference rule (and every pointwise op) gets a meta kernel that
 allocates an empty meta tensor of the inferred shape and dtype; in-place ops return
 their (unchanged) first argument after checking shapes."""
-from mindtorch import plugins
+from mindtorch import Tensor, plugins
 from mindtorch._ops import OPS
 from mindtorch.plugins import PLUGIN_API_VERSION, hookimpl
 
@@ -32,15 +32,37 @@ def _kernel(op, infer):
             return args[0]
         return inplace
 
+    meta = _iter_allocator if "pointwise" in op.tags or name in _ELEMENTWISE else \
+        _contiguous_allocator
+
     def kernel(*args):
-        meta = plugins.empty
         result = infer(name, *args)
         if len(op.schema.returns) > 1:
-            return tuple(meta(shape, dtype, "meta") for shape, dtype in result)
+            return tuple(meta(shape, dtype, args) for shape, dtype in result)
         shape, dtype = result
-        return meta(shape, dtype, "meta")
+        return meta(shape, dtype, args)
     kernel.__name__ = name
     return kernel
+
+
+# elementwise ops not tagged pointwise (several results)
+_ELEMENTWISE = {"frexp"}
+
+
+def _contiguous_allocator(shape, dtype, args):
+    return plugins.empty(shape, dtype, "meta")
+
+
+def _iter_allocator(shape, dtype, args):
+    """An elementwise result laid out as PyTorch's TensorIterator (and the cpu kernels)
+    lay it out over the op's tensor operands, in order."""
+    if len(shape) < 2:
+        return plugins.empty(shape, dtype, "meta")
+    from mindtorch._creation import _empty
+    from mindtorch._strides import iter_result_strides
+    layouts = [(a._shape, a._stride) if a._shape else None
+               for a in args if isinstance(a, Tensor)]
+    return _empty(shape, dtype, "meta", iter_result_strides(tuple(shape), layouts))
 
 
 @hookimpl
