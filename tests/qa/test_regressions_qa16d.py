@@ -55,3 +55,44 @@ def test_elementwise_results_of_transposed_inputs(fn):
 def test_softmax_results_are_contiguous_on_meta(name):
     _same_on_meta(lambda L, dev: getattr(L, name)(_t(L, dev), 1))
     _same_on_meta(lambda L, dev: getattr(L, name)(_cl(L, dev), 1))
+
+
+_F = lambda L: L.nn.functional
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: _F(L).max_pool2d(x, 2), lambda L, x: _F(L).max_pool2d(x, 2, return_indices=True),
+    lambda L, x: _F(L).avg_pool2d(x, 2), lambda L, x: _F(L).adaptive_avg_pool2d(x, (2, 2)),
+    lambda L, x: _F(L).adaptive_max_pool2d(x, 2), lambda L, x: _F(L).interpolate(x, scale_factor=2),
+    lambda L, x: _F(L).interpolate(x, size=(7, 9), mode="bilinear"),
+    lambda L, x: _F(L).interpolate(x, size=(7, 9), mode="bicubic"),
+    lambda L, x: _F(L).interpolate(x, size=(6, 7), mode="bilinear", antialias=True),
+    lambda L, x: L.cat([x, x], 1), lambda L, x: L.cat([x, x]), lambda L, x: L.stack([x, x], 1),
+    lambda L, x: x.sort(1), lambda L, x: x.argsort(-1), lambda L, x: x[:, [0, 2]],
+    lambda L, x: x.index_fill(1, L.tensor([0], device=x.device), 1.0),
+    lambda L, x: x.index_add(1, L.tensor([0], device=x.device), x[:, :1]),
+    lambda L, x: x.index_copy(1, L.tensor([0], device=x.device), x[:, :1]),
+    lambda L, x: x.index_put((L.tensor([0], device=x.device),), L.ones((), device=x.device)),
+    # (an unbatched 3-d pooling's 4-d input is no channels-last one)
+    lambda L, x: _F(L).max_pool3d(x, 2),
+], ids=lambda f: "")
+@pytest.mark.parametrize("make", [_cl, lambda L, dev: _cl(L, dev).permute(0, 1, 3, 2)])
+def test_layouts_of_pooling_upsampling_joining_sorting_indexing(fn, make):
+    _same_on_meta(lambda L, dev: fn(L, make(L, dev)))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, y, i: y.index_reduce(0, i, y[:1], "prod"), lambda L, y, i: y.index_add(0, i, y[:1]),
+    lambda L, y, i: y.index_copy(0, i, y[:1]), lambda L, y, i: y.index_fill(0, i, 1.0),
+    lambda L, y, i: y.put(i, L.ones(1, device=y.device)),
+    lambda L, y, i: y.index_put((i,), L.ones(1, device=y.device)),
+    lambda L, y, i: L.take(y, L.zeros(2, 2, dtype=L.long, device=y.device).t()),
+])
+def test_index_updates_contiguous_or_laid_out_as_self(fn):
+    import warnings
+
+    def program(L, dev):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # (index_reduce is beta)
+            return fn(L, _t(L, dev), L.tensor([0], device=dev))
+    _same_on_meta(program)
