@@ -96,3 +96,32 @@ def test_index_updates_contiguous_or_laid_out_as_self(fn):
             warnings.simplefilter("ignore")  # (index_reduce is beta)
             return fn(L, _t(L, dev), L.tensor([0], device=dev))
     _same_on_meta(program)
+
+
+def _meta_error(program):
+    """program(lib) raises the same error (class and message) on mindtorch and torch."""
+    from reference import same_errors
+    ours, _ = same_errors(program)
+    assert ours[0] != "ok"
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.nonzero(), lambda L, x: L.argwhere(x), lambda L, x: L.where(x > 0),
+    lambda L, x: x[x > 0], lambda L, x: x.masked_select(x > 0), lambda L, x: x.unique(),
+    lambda L, x: L.unique(x, return_counts=True), lambda L, x: x.unique(dim=0),
+    lambda L, x: x.unique_consecutive(), lambda L, x: x.flatten().long().bincount(),
+    lambda L, x: x.bincount(), lambda L, x: L.equal(x, x),
+    lambda L, x: L.repeat_interleave(x.long().flatten()),
+    lambda L, x: x.repeat_interleave(L.ones(2, dtype=L.long, device="meta"), dim=0),
+    lambda L, x: x.repeat_interleave(L.ones(1, dtype=L.long, device="meta"), dim=1),
+    lambda L, x: x.repeat_interleave(L.ones(2, dtype=L.long, device="meta"), output_size=4),
+    lambda L, x: x.item(), lambda L, x: x.sum().item(), lambda L, x: x.tolist(),
+    lambda L, x: x.numpy(), lambda L, x: float(x.sum()), lambda L, x: bool(x.sum()),
+])
+def test_data_dependent_ops_refused_on_meta_as_torch(fn):
+    _meta_error(lambda L: fn(L, L.ones(2, 3, device="meta")))
+
+
+def test_repeat_interleave_with_output_size_on_meta():
+    _same_on_meta(lambda L, dev: L.ones(2, 3, device=dev).repeat_interleave(
+        L.tensor([1, 3], device=dev), dim=0, output_size=4), cpu_too=True)
