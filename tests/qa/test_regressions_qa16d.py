@@ -125,3 +125,26 @@ def test_data_dependent_ops_refused_on_meta_as_torch(fn):
 def test_repeat_interleave_with_output_size_on_meta():
     _same_on_meta(lambda L, dev: L.ones(2, 3, device=dev).repeat_interleave(
         L.tensor([1, 3], device=dev), dim=0, output_size=4), cpu_too=True)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, A, B: L.linalg.inv(A), lambda L, A, B: L.inverse(A), lambda L, A, B: L.linalg.inv_ex(A),
+    lambda L, A, B: L.linalg.cholesky(A), lambda L, A, B: L.cholesky_solve(B, A),
+    lambda L, A, B: L.linalg.solve(A, B), lambda L, A, B: L.linalg.solve(A, B.t(), left=False),
+    lambda L, A, B: L.linalg.solve_triangular(A, B, upper=True),
+    lambda L, A, B: L.linalg.solve_triangular(A, B.t(), upper=True, left=False),
+    lambda L, A, B: L.linalg.qr(A), lambda L, A, B: L.linalg.lu_factor(A),
+    lambda L, A, B: L.linalg.lu_solve(*L.linalg.lu_factor(A), B),
+    lambda L, A, B: L.linalg.lu_solve(*L.linalg.lu_factor(A), B.t(), left=False),
+    lambda L, A, B: L.linalg.eigh(A), lambda L, A, B: L.linalg.svd(A)[0],
+    lambda L, A, B: L.linalg.ldl_factor(A), lambda L, A, B: L.linalg.tensorinv(A, ind=1),
+    lambda L, A, B: L.fft.fft(B, dim=0), lambda L, A, B: L.fft.fft2(B.t()),
+    lambda L, A, B: L.fft.rfft(B, dim=0),
+    lambda L, A, B: L.fft.irfft(B, dim=0), lambda L, A, B: L.fft.irfft2(B.t()),
+    lambda L, A, B: L.fft.hfft(B.t(), dim=0),
+])
+def test_lapack_and_fft_result_layouts(fn):
+    # (not multi-dim rfftn: PyTorch's meta and cpu lay it out differently)
+    def program(L, dev):
+        return fn(L, L.eye(3, device=dev) * 2, L.ones(3, 2, device=dev))
+    _same_on_meta(program)

@@ -1,7 +1,8 @@
 """Result strides of the non-elementwise ops whose PyTorch kernels (its meta kernels and
 its cpu ones alike, and so mindtorch's cpu kernels) do not allocate contiguous results:
 channels-last pooling and upsampling, cat / stack of channels-last tensors, sorting,
-advanced indexing, the index_* updates and LAPACK's column-major matrices.
+advanced indexing, the index_* updates kept in self's layout, LAPACK's column-major
+matrices and the Fourier transforms' layouts.
 
 LAYOUTS: op name -> layout(args, shape, i) giving the strides of result i (of that
 shape), or None for contiguous ones.  Elementwise ops are laid out by plugin.py."""
@@ -68,13 +69,47 @@ def _index(args, shape, i):
     return strides if out == tuple(shape) else None
 
 
-def _column_major(*results):
-    """LAPACK's results: each matrix of the listed results column-major."""
+def _column_major(*results, left_at=None):
+    """LAPACK's results: each matrix of the listed results column-major (for a solver with
+    left=False, at args[left_at], row-major: PyTorch solves the transposed system)."""
     def layout(args, shape, i):
         if i not in results or len(shape) < 2 or 0 in shape:
             return None
+        if left_at is not None and len(args) > left_at and not args[left_at]:
+            return None
         return _matrices_column_major(shape)
     return layout
+
+
+def _fft(kind):
+    """The Fourier kernels' results (cpu's fft kernels lay them out so too): the batch dims
+    in the input's stride order outside, the transformed dims inside in the order the
+    transform runs them (mindtorch._ops.decls.fft.result_order)."""
+    def layout(args, shape, i):
+        from mindtorch._ops.decls.fft import by_stride, result_order
+        self, dim = args[0], list(args[1])
+        if not dim:
+            return None
+        stride = self._stride
+        if kind == "c2c":
+            dims = by_stride(stride, dim)
+        elif kind == "r2c":
+            dims = by_stride(stride, dim[:-1]) + [dim[-1]]
+        else:  # c2r: a c2c transform of the other dims first, then the last one
+            if len(dim) > 1:
+                stride = _dense(self._shape, result_order(stride, by_stride(stride, dim[:-1])))
+            dims = [dim[-1]]
+        return _dense(shape, result_order(stride, dims))
+    return layout
+
+
+def _dense(shape, order):
+    """Dense strides laying out the dims in `order` (outermost first)."""
+    strides, step = [0] * len(shape), 1
+    for d in reversed(order):
+        strides[d] = step
+        step *= shape[d]
+    return tuple(strides)
 
 
 def _matrices_column_major(shape):
@@ -102,4 +137,12 @@ LAYOUTS = {
         "max_pool3d_with_indices_backward")},
     "cat": _cat, "stack": _stack, "index": _index,
     **{name: _like_self for name in ("sort", "argsort", "index_fill", "index_put")},
+    # (svd: U only, as PyTorch's meta kernel: it calls Vh row-major; eig's vectors contiguous)
+    **{name: _column_major(0) for name in (
+        "linalg_inv_ex", "linalg_solve_triangular", "linalg_cholesky_ex",
+        "linalg_lu_factor_ex", "linalg_ldl_factor_ex", "linalg_ldl_solve", "geqrf",
+        "linalg_svd")},
+    "linalg_qr": _column_major(0, 1), "linalg_eigh": _column_major(1),
+    "linalg_solve_ex": _column_major(0, left_at=2), "linalg_lu_solve": _column_major(0, left_at=3),
+    "_fft_c2c": _fft("c2c"), "_fft_r2c": _fft("r2c"), "_fft_c2r": _fft("c2r"),
 }
