@@ -148,3 +148,24 @@ def test_lapack_and_fft_result_layouts(fn):
     def program(L, dev):
         return fn(L, L.eye(3, device=dev) * 2, L.ones(3, 2, device=dev))
     _same_on_meta(program)
+
+
+def _expanded(L, dev):
+    return L.ones(1, 3, 1, 5, device=dev).expand(2, 3, 4, 5)
+
+
+@pytest.mark.parametrize("make", [_cl, _expanded, lambda L, dev: _cl(L, dev).permute(0, 1, 3, 2)])
+@pytest.mark.parametrize("fn", [
+    lambda L, x: L.add(x, x.contiguous(), alpha=2), lambda L, x: L.sub(x, 1.5, alpha=2),
+    lambda L, x: L.add(x.half(), x.half().contiguous(), alpha=2),
+    lambda L, x: x.round(decimals=2), lambda L, x: x.nan_to_num(), lambda L, x: x.logit(),
+    lambda L, x: L.polygamma(1, x), lambda L, x: x.clamp(min=x.contiguous()),
+    lambda L, x: x.clamp(x.contiguous(), x.contiguous() + 1),
+])
+def test_cpu_elementwise_results_laid_out_as_tensor_iterator(fn, make):
+    # (the cpu kernels, as the meta device, lay these out as PyTorch's TensorIterator)
+    _same_on_meta(lambda L, dev: fn(L, make(L, dev)))
+
+
+def test_scalar_weight_lerp_of_size_one_dims():
+    _same_on_meta(lambda L, dev: L.lerp(_t(L, dev, (4, 1)), _t(L, dev, (4, 1)), 0.3))

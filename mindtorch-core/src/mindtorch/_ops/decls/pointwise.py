@@ -117,8 +117,9 @@ def _sub(self, other, alpha=1):
 def _lerp(self, end, weight):
     """PyTorch's formula: self + w * (end - self) for |w| < 0.5, else
     end - (end - self) * (1 - w) (exact at both ends), laid out as its TensorIterator over
-    (self, end, weight) lays the result out."""
-    return iter_laid_out(_lerp_values(self, end, weight), self, end, weight)
+    (self, end, weight) lays the result out (a number weight is no operand of it)."""
+    operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)
+    return iter_laid_out(_lerp_values(self, end, weight), *operands)
 
 
 def _lerp_values(self, end, weight):
