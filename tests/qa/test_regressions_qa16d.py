@@ -169,3 +169,11 @@ def test_cpu_elementwise_results_laid_out_as_tensor_iterator(fn, make):
 
 def test_scalar_weight_lerp_of_size_one_dims():
     _same_on_meta(lambda L, dev: L.lerp(_t(L, dev, (4, 1)), _t(L, dev, (4, 1)), 0.3))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, m, c: m + c, lambda L, m, c: c + m, lambda L, m, c: L.cat([m, c]),
+    lambda L, m, c: L.where(m > 0, c, m),
+])
+def test_meta_and_cpu_operands_refused_with_torch_message(fn):
+    _meta_error(lambda L: fn(L, L.ones(3, device="meta"), L.ones(3)))
