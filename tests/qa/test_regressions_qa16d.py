@@ -177,3 +177,19 @@ def test_scalar_weight_lerp_of_size_one_dims():
 ])
 def test_meta_and_cpu_operands_refused_with_torch_message(fn):
     _meta_error(lambda L: fn(L, L.ones(3, device="meta"), L.ones(3)))
+
+
+@pytest.mark.parametrize("fn", [
+    lambda L, x: x.erf(), lambda L, x: x.erfc(), lambda L, x: x.erfinv(),
+    lambda L, x: x.amax(1), lambda L, x: x.amin((2, 3), keepdim=True), lambda L, x: x.var(1),
+    lambda L, x: L.std_mean(x, 1)[0], lambda L, x: x.std((1, 2)),
+])
+@pytest.mark.parametrize("make", [_cl, lambda L, dev: _cl(L, dev).permute(0, 1, 3, 2)])
+def test_gradient_layouts_follow_pytorch_formulas(fn, make):
+    # (the input's factor first / the reduced grad unsqueezed, not expanded: the gradient
+    # is laid out as the input, as PyTorch's)
+    def program(L, dev):
+        x = (make(L, dev) * 0.5).detach().requires_grad_()
+        fn(L, x).sum().backward()
+        return x.grad
+    _same_on_meta(program)

@@ -159,7 +159,8 @@ _GRADS = {
     "tan": {"self": lambda grad, result: grad * _cj(1 + result * result)},
     # (ATen's tanh_backward / sigmoid_backward ops: decls/activation.py)
     "tanh": {"self": lambda grad, result: OPS["tanh_backward"].call(grad, result)},
-    "erf": {"self": lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp()},
+    # (self's factor first, as PyTorch's formulas: the gradient is laid out as self)
+    "erf": {"self": lambda grad, self: (2 / math.sqrt(math.pi)) * (-(self * self)).exp() * grad},
     "expm1": {"self": lambda grad, result: grad * _cj(result + 1)},
     "exp2": {"self": lambda grad, result: grad * _cj(result) * LN2},
     "log": {"self": lambda grad, self: grad / _cj(self)},

@@ -419,8 +419,9 @@ def _ldexp_grads(grad, other, result):
 
 
 _GRADS = {
-    "erfc": {"self": lambda grad, self: grad * (-2 / _SQRT_PI) * (-(self * self)).exp()},
-    "erfinv": {"self": lambda grad, result: grad * (0.5 * _SQRT_PI) * (result * result).exp()},
+    # (self's factor first, as PyTorch's formulas: the gradient is laid out as self)
+    "erfc": {"self": lambda grad, self: (-2 / _SQRT_PI) * (-(self * self)).exp() * grad},
+    "erfinv": {"self": lambda grad, result: (0.5 * _SQRT_PI) * (result * result).exp() * grad},
     "lgamma": {"self": lambda grad, self: grad * self.digamma()},
     "digamma": {"self": lambda grad, self: grad * OPS["polygamma"].call(1, self)},
     "polygamma": {"self": lambda grad, n, self: grad * OPS["polygamma"].call(n + 1, self)},
