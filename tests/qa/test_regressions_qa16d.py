@@ -160,6 +160,7 @@ def _expanded(L, dev):
     lambda L, x: L.add(x.half(), x.half().contiguous(), alpha=2),
     lambda L, x: x.round(decimals=2), lambda L, x: x.nan_to_num(), lambda L, x: x.logit(),
     lambda L, x: L.polygamma(1, x), lambda L, x: x.clamp(min=x.contiguous()),
+    lambda L, x: L.special.airy_ai(x), lambda L, x: L.special.bessel_j0(x),
     lambda L, x: x.clamp(x.contiguous(), x.contiguous() + 1),
 ])
 def test_cpu_elementwise_results_laid_out_as_tensor_iterator(fn, make):

@@ -5,7 +5,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 from mindtorch._ops.decls import special as S
 
-from .._np import arr, wrap
+from .._np import arr
 from ._iter_layout import iter_result
 from .pointwise import _special, binary
 
@@ -32,8 +32,8 @@ def unary(fn, name):
             if a.dtype.kind in "biu" and compute != out.np:  # (ints round to the 16-bit
                 a = a.astype(out.np)                          # default dtype first)
             a = a.astype(compute)
-        with np.errstate(all="ignore"):
-            return wrap(fn(a), out)
+        with np.errstate(all="ignore"):  # (laid out as TensorIterator: airy_ai's NumPy
+            return iter_result(fn(a), out, arr(self))  # steps give C order)
     kernel.__name__ = name
     return kernel
 
