@@ -184,7 +184,8 @@ def test_meta_and_cpu_operands_refused_with_torch_message(fn):
     lambda L, x: x.erf(), lambda L, x: x.erfc(), lambda L, x: x.erfinv(),
     lambda L, x: x.amax(1), lambda L, x: x.amin((2, 3), keepdim=True), lambda L, x: x.var(1),
     lambda L, x: L.std_mean(x, 1)[0], lambda L, x: x.std((1, 2)), lambda L, x: x.sinc(),
-    lambda L, x: x.angle(),
+    lambda L, x: x.angle(), lambda L, x: L.fmax(x, x.contiguous()),
+    lambda L, x: L.fmin(x.contiguous(), x),
 ])
 @pytest.mark.parametrize("make", [_cl, lambda L, dev: _cl(L, dev).permute(0, 1, 3, 2)])
 def test_gradient_layouts_follow_pytorch_formulas(fn, make):
