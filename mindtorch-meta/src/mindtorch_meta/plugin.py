@@ -1,8 +1,10 @@
 """Plugin entry point (entry point group mindtorch.backends, name "meta").
 
 Every op with an inference rule (and every pointwise op) gets a meta kernel that
-allocates an empty meta tensor of the inferred shape and dtype; in-place ops return
-their (unchanged) first argument after checking shapes."""
+allocates an empty meta tensor of the inferred shape and dtype, laid out as PyTorch's
+kernel lays its result out (elementwise results by TensorIterator's rule, the others by
+layouts.py, else contiguous); in-place ops return their (unchanged) first argument after
+checking shapes."""
 from mindtorch import Tensor, plugins
 from mindtorch._creation import _empty
 from mindtorch._ops import OPS
