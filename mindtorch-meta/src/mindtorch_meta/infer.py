@@ -67,6 +67,19 @@ def pointwise_rule(op):
     return rule
 
 
+def by_decomposition(op_name, *args):
+    """(shape, dtype) of op_name's result from running its decomposition itself (for the
+    meta kernel of an op that decomposes: infer's op.call would come back to it)."""
+    return _describe(OPS[op_name].decomposition(*args))
+
+
+def contiguous_decomposition(name):
+    """A rule for an op whose result PyTorch allocates contiguous though its decomposition
+    is elementwise (which would lay the result out like the input): shape and dtype (and
+    errors) from running the decomposition."""
+    return lambda *args: by_decomposition(name, *args)
+
+
 def _to_meta(x):
     if isinstance(x, Tensor):
         return x if x.device.type == "meta" else x.to("meta")

@@ -131,6 +131,8 @@ def merge_devices(op, dev, t, first):
         return dev, first
     if dev.type == "cpu" and not first._shape:
         return other, t
+    if dev.type == "meta" or other.type == "meta":  # (PyTorch's TensorIterator's wording)
+        raise RuntimeError(f"Tensor on device {other} is not on the expected device {dev}!")
     raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
                        f"devices, {dev} and {other}! (when checking arguments for {op.name})")
 

@@ -64,14 +64,20 @@ def scaled(grad, c):
 def unreduce(grad, shape, dim, keepdim):
     """A reduction's grad (over `dim`: an int, a list, or None / () for all dims)
     broadcast back to the input `shape`."""
-    nd = len(shape)
+    return restore_reduced_dims(grad, len(shape), dim, keepdim).expand(shape)
+
+
+def restore_reduced_dims(grad, nd, dim, keepdim):
+    """A reduction's grad with its reduced dims back as size-1 dims (of an input of `nd`
+    dims), not expanded: formulas broadcasting it against the input get the input's
+    layout, as PyTorch's (which unsqueeze only)."""
     dims = () if dim is None else (dim,) if isinstance(dim, int) else tuple(dim)
     if not dims:
         dims = range(nd)
     if not keepdim and nd:
         for d in sorted(d % nd for d in dims):
             grad = grad.unsqueeze(d)
-    return grad.expand(shape)
+    return grad
 
 
 def component_geometries(base, view):

@@ -30,6 +30,16 @@ def iter_wrap(r, dtype, *operands):
     return wrap_strided(r, dtype, iter_strides(r.shape, *operands))
 
 
+def iter_result(r, dtype, *operands):
+    """The tensor of r (a fresh elementwise result array of these operands: arrays or
+    numbers) laid out as TensorIterator would lay it out; no cost when every operand is a
+    number or a C-contiguous array (NumPy's C-ordered result is then PyTorch's)."""
+    r = np.asarray(r)
+    if r.ndim > 1 and any(type(x) is _ndarray and not x.flags.c_contiguous for x in operands):
+        return iter_wrap(r, dtype, *operands)
+    return wrap(r if r.flags.c_contiguous or r.ndim < 2 else np.ascontiguousarray(r), dtype)
+
+
 def _same_layout(r, operands):
     """Whether every operand is an array laid out as NumPy laid r out: then dense with
     equal strides, TensorIterator's fast setup keeps them too (a channels-last one's fresh

@@ -14,13 +14,16 @@ def keep_channels_last(kernels, names, input_at=0):
     """Wrap kernels[name] for each name in place.  input_at: the position of the input
     whose layout counts (1: a backward kernel's self, after grad_output)."""
     for name in names:
-        kernels[name] = _keeping(kernels[name], input_at)
+        kernels[name] = _keeping(kernels[name], input_at, 5 if "3d" in name else 4)
 
 
-def _keeping(kernel, input_at):
+def _keeping(kernel, input_at, rank):
+    """kernel, its results channels-last for a batched input (of that rank: an unbatched
+    3-d op's 4-d input is no channels-last one) whose strides suggest it."""
     def keeping(*args):
         out = kernel(*args)
-        if suggest(args[input_at]) == "contiguous_format":
+        x = args[input_at]
+        if x.ndim != rank or suggest(x) == "contiguous_format":
             return out
         return tuple(map(_channels_last, out)) if isinstance(out, tuple) else \
             _channels_last(out)

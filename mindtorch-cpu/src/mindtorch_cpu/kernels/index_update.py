@@ -229,8 +229,10 @@ def _source(source):
     return np.ascontiguousarray(arr(source)).reshape(-1)
 
 
-def _copy(self):
-    return wrap(arr(self).copy(order="K"), self.dtype)
+def _copy(self, order="C"):
+    """A fresh copy of self to update: contiguous, as PyTorch's index_add / index_copy /
+    index_reduce allocate theirs (put keeps self's layout: order "K")."""
+    return wrap(arr(self).copy(order=order), self.dtype)
 
 
 # -- index_add / index_copy / index_reduce: along one dim ------------------------------------
@@ -334,7 +336,7 @@ def put_(self, index, source, accumulate=False):
 
 
 def put(self, index, source, accumulate=False):
-    return put_(_copy(self), index, source, accumulate)
+    return put_(_copy(self, "K"), index, source, accumulate)
 
 
 def masked_scatter_(self, mask, source):

@@ -324,7 +324,7 @@ def _add_by_rows(a, key, v):
 
 
 def index_put(self, indices, values, accumulate=False):
-    out = wrap(arr(self).copy(), self.dtype)
+    out = wrap(arr(self).copy(order="K"), self.dtype)  # (self's layout kept, as PyTorch's)
     return index_put_(out, indices, values, accumulate)
 
 

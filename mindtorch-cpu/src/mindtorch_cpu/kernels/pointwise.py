@@ -13,7 +13,7 @@ from mindtorch._scalars import checked_scalar
 from .._np import _ndarray, arr, cast, wrap
 from ._complex_abs import complex_abs, complex_sgn
 from ._float_pow import float32_pow, float32_pow_number, float64_pow_number
-from ._iter_layout import iter_wrap
+from ._iter_layout import iter_result, iter_wrap
 from ._jit import loops
 from ._layout import dense_like
 from ._reduced_rsqrt import reduced_rsqrt
@@ -243,12 +243,12 @@ def _scaled(fn, self, other, alpha):
         with np.errstate(all="ignore"):
             al = np.asarray(alpha).astype(dt.np)
             if dt.kind == "f" and dt.itemsize == 2:
-                return wrap(_half_scaled(fn, a, b, al), dt)
+                return iter_result(_half_scaled(fn, a, b, al), dt, a, b)
             # (float32 / float64: the product and the sum round separately, where PyTorch's
             # kernel fuses them: a last-bit difference on some elements.  Exact needs a
             # wider type, 2-4x the time, or numba's loops, whose ~120 MiB an SGD loop over
             # a large layer would then load: kernels/_jit.py)
-            return wrap(fn(a, np.multiply(b, al)), dt)
+            return iter_result(fn(a, np.multiply(b, al)), dt, a, b)
     except ValueError:
         _broadcast_check(self, other)
         raise
@@ -538,13 +538,15 @@ def _clamp(self, min=None, max=None):
         if r.ndim > 1 and not a.flags.c_contiguous:
             return iter_wrap(r, dt, a)
         return wrap(r, dt)
+    operands = [a]  # (TensorIterator's: self, then the bounds given)
     with np.errstate(invalid="ignore"):
         keep = np.isnan(a) if dt.kind == "f" else None  # a nan stays nan
         for bound, fn in ((min, np.maximum), (max, np.minimum)):
             if bound is not None:
                 b = _operand(bound, dt)
+                operands.append(b)
                 a = fn(a, b) if keep is None else np.where(keep, a, fn(a, b))
-    return wrap(np.array(a, copy=True) if a is arr(self) else a, dt)
+    return iter_result(np.array(a, copy=True) if a is arr(self) else a, dt, *operands)
 
 
 def _where(condition, self, other):
@@ -604,11 +606,11 @@ def _round(self, decimals=None):
                                   f"implemented for '{D.scalar_type_name(self.dtype)}'")
     if self.dtype.kind in "ui":
         return wrap(arr(self).copy(), self.dtype)
-    a = arr(self)
+    a = x = arr(self)
     if a.dtype.itemsize < 4:  # PyTorch scales reduced-precision values in float32
         a = a.astype(np.float32)
     with np.errstate(all="ignore"):
-        return wrap(np.round(a, decimals or 0), self.dtype)
+        return iter_result(np.round(a, decimals or 0), self.dtype, x)
 
 
 def _relu(a):
@@ -794,9 +796,10 @@ def _nan_to_num(self, nan=None, posinf=None, neginf=None):
     def fit(v, default):  # as C++ converts a double: beyond the dtype's range is infinite
         v = default if v is None else v
         return v if not abs(v) > info.max else math.copysign(math.inf, v)
+    a = arr(self)
     with np.errstate(over="ignore"):
-        return wrap(np.nan_to_num(arr(self), nan=fit(nan, 0.0), posinf=fit(posinf, info.max),
-                                  neginf=fit(neginf, info.min)), self.dtype)
+        return iter_result(np.nan_to_num(a, nan=fit(nan, 0.0), posinf=fit(posinf, info.max),
+                                         neginf=fit(neginf, info.min)), self.dtype, a)
 
 
 KERNELS = {name: unary(fn, name, allow=allow) for name, (fn, allow) in UNARY.items()}

@@ -5,7 +5,8 @@ from mindtorch import _dtype as D
 from mindtorch._ops import OPS
 from mindtorch._ops.decls import special as S
 
-from .._np import arr, wrap
+from .._np import arr
+from ._iter_layout import iter_result
 from .pointwise import _special, binary
 
 _HALVES = (np.dtype(np.float16), np.dtype(D.bfloat16.np))
@@ -31,8 +32,8 @@ def unary(fn, name):
             if a.dtype.kind in "biu" and compute != out.np:  # (ints round to the 16-bit
                 a = a.astype(out.np)                          # default dtype first)
             a = a.astype(compute)
-        with np.errstate(all="ignore"):
-            return wrap(fn(a), out)
+        with np.errstate(all="ignore"):  # (laid out as TensorIterator: airy_ai's NumPy
+            return iter_result(fn(a), out, arr(self))  # steps give C order)
     kernel.__name__ = name
     return kernel
 
@@ -141,7 +142,7 @@ def _logit(self, eps=None):
         a = np.where(a < lo, lo, np.where(a > hi, hi, a))
     with np.errstate(all="ignore"):
         a = r(a)
-        return wrap(np.log(r(a / r(1 - a))), out)
+        return iter_result(np.log(r(a / r(1 - a))), out, arr(self))
 
 
 def _polygamma(n, self):
@@ -153,7 +154,7 @@ def _polygamma(n, self):
         r = special.psi(a) if n == 0 else _trigamma(a) if n == 1 else special.polygamma(n, a)
         if n >= 2:  # PyTorch's n! zeta(n + 1, x): its zeta is NaN at x = +inf
             r = np.where(a == np.inf, np.nan, r)
-        return wrap(np.asarray(r).astype(a.dtype), out)
+        return iter_result(np.asarray(r).astype(a.dtype), out, arr(self))
 
 
 def _trigamma(x):

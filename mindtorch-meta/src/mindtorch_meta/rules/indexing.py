@@ -1,17 +1,12 @@
 """Indexing ops: result shapes from index shapes (the checks are core's, shared with every
 backend).  Ops whose result size depends on data (nonzero, masked_select, indexing with
-a bool mask) cannot be inferred and raise NotImplementedError, as PyTorch's meta does."""
+a bool mask) cannot be inferred and raise PyTorch's NotImplementedError (errors.py)."""
 from mindtorch import Tensor
 from mindtorch._ops.decls import indexing as I
 from mindtorch._ops.decls import scatter as S
-from mindtorch._shapes import broadcast_shapes
 from mindtorch._strides import check_no_internal_overlap
 
-
-def _data_dependent(op_name):
-    return NotImplementedError(
-        f"{op_name}: the result shape depends on the data of the input, which tensors on the "
-        f"meta device do not have (no data-independent meta implementation exists)")
+from ..errors import no_meta_kernel
 
 
 def index_select(self, dim, index):
@@ -59,13 +54,11 @@ def masked_fill_(self, mask, value):
 
 
 def masked_select(self, mask):
-    I.check_mask_dtype(mask, "masked_select")
-    broadcast_shapes(mask._shape, self._shape)
-    raise _data_dependent("masked_select")
+    raise no_meta_kernel("masked_select")
 
 
 def nonzero(self):
-    raise _data_dependent("nonzero")
+    raise no_meta_kernel("nonzero")
 
 
 def _index_shapes(self, indices):
@@ -82,7 +75,7 @@ def _index_shapes(self, indices):
 def index(self, indices):
     shapes = _index_shapes(self, indices)
     if shapes is None:
-        raise _data_dependent("index with a boolean mask (nonzero)")
+        raise no_meta_kernel("nonzero")  # (PyTorch's indexing turns masks into nonzero)
     return I.advanced_index_shape(self._shape, shapes), self.dtype
 
 

@@ -2,6 +2,8 @@
 others are inferred generically, see infer.pointwise_rule)."""
 from mindtorch._ops.decls import pointwise_checks as P
 
+from ..errors import no_meta_kernel
+
 
 def neg(self):
     P.check_neg(self)
@@ -22,5 +24,9 @@ def _rounding_division(name):
     return rule
 
 
-RULES = {"neg": neg, "floor_divide": _rounding_division("floor_divide"),
+def equal(self, other):
+    raise no_meta_kernel("equal")  # (a bool of the data)
+
+
+RULES = {"equal": equal, "neg": neg, "floor_divide": _rounding_division("floor_divide"),
          "div": _rounding_division("div")}

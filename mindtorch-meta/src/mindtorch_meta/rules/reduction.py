@@ -3,6 +3,8 @@ make (shared with them through mindtorch._ops.decls.reduction)."""
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import reduction as R
 
+from ..infer import contiguous_decomposition
+
 
 def _sum_like(self, dim=None, keepdim=False, dtype=None):
     return R.out_shape(self, dim, keepdim), R.sum_dtype(self, dtype)
@@ -70,4 +72,7 @@ RULES = {
     "all": _logical, "any": _logical,
     "var": _var("var"), "std": _var("std"),
     "logsumexp": logsumexp, "cumsum": cumsum, "cumprod": cumsum,
+    # (softmax kernels allocate contiguous results)
+    **{name: contiguous_decomposition(name) for name in (
+        "softmax", "log_softmax", "_softmax_backward_data", "_log_softmax_backward_data")},
 }

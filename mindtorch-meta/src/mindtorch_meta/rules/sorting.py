@@ -1,16 +1,12 @@
 """Meta inference rules: sorting, selection, scans with indices, set ops, binning (the
 checks are core's, shared with the kernels).  unique, unique_consecutive and bincount
-have data-dependent result sizes: they raise NotImplementedError after their checks."""
+have data-dependent result sizes: they raise PyTorch's NotImplementedError (errors.py)."""
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import sorting as S
 
+from ..errors import no_meta_kernel
+
 _I64 = D.int64
-
-
-def _data_dependent(op_name):
-    return NotImplementedError(
-        f"{op_name}: the result shape depends on the data of the input, which tensors on the "
-        f"meta device do not have")
 
 
 def _pair(shape, dtype):
@@ -74,8 +70,7 @@ def histogram(self, bins=100, range=None, weight=None, density=False):
 
 
 def bincount(self, weights=None, minlength=0):
-    S.bincount_dtype(self, weights, minlength)
-    raise _data_dependent("bincount")
+    raise no_meta_kernel("bincount")
 
 
 def isin(elements, test_elements, assume_unique=False, invert=False):
@@ -83,11 +78,12 @@ def isin(elements, test_elements, assume_unique=False, invert=False):
     return shape, D.bool
 
 
-def _unique(name):
-    def rule(self, *args):
-        S.check_unique(self, args[-1])
-        raise _data_dependent(name)
-    return rule
+def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    raise no_meta_kernel("_unique2" if dim is None else "unique_dim")
+
+
+def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+    raise no_meta_kernel("unique_consecutive")
 
 
 RULES = {
@@ -97,5 +93,5 @@ RULES = {
     "mode": mode, "cummax": _cumulative("cummax"), "cummin": _cumulative("cummin"),
     "logcumsumexp": logcumsumexp, "searchsorted": searchsorted, "histc": histc,
     "histogram": histogram, "bincount": bincount, "isin": isin,
-    "unique": _unique("unique"), "unique_consecutive": _unique("unique_consecutive"),
+    "unique": unique, "unique_consecutive": unique_consecutive,
 }

@@ -5,6 +5,7 @@ so a backend kernel raises the decomposition's errors.  The other indexing ops a
 `indexing`.
 """
 from ... import _dtype as D
+from ..._memory_format import contiguous_format
 from ..._scalars import checked_scalar
 from ..._strides import check_no_internal_overlap, warn_expanded
 from ..._warn_once import warn_once
@@ -333,10 +334,12 @@ def _named_inplace(name, inplace):
     return op
 
 
-def _out_of_place(inplace):
-    """The out-of-place op of an in-place decomposition: the same on a clone."""
+def _out_of_place(inplace, memory_format=None):
+    """The out-of-place op of an in-place decomposition: the same on a clone (laid out as
+    self, or in memory_format: PyTorch's index_add / index_copy / index_reduce give
+    contiguous results)."""
     def op(self, *args):
-        return inplace(OPS["clone"].call(self, None), *args)
+        return inplace(OPS["clone"].call(self, memory_format), *args)
     return op
 
 
@@ -351,14 +354,16 @@ def _declare():
            decomposition=_named_inplace("index_reduce", _index_reduce_))
     define("index_reduce(Tensor self, int dim, Tensor index, Tensor source, str reduce, *, "
            "bool include_self=True) -> Tensor", out=True,
-           decomposition=_out_of_place(_index_reduce_))
+           decomposition=_out_of_place(_index_reduce_, contiguous_format))
     # index_fill / index_add / index_copy: index_put_ along one dim
     for name, inplace, args in (
             ("index_fill", _index_fill_, "Tensor|Scalar value"),
             ("index_add", _index_add_, "Tensor source, *, Scalar alpha=1"),
             ("index_copy", _index_copy_, "Tensor source")):
         define(f"{name}(Tensor self, int dim, Tensor index, {args}) -> Tensor",
-               decomposition=_out_of_place(inplace), out=name != "index_fill")
+               decomposition=_out_of_place(inplace, None if name == "index_fill" else
+                                           contiguous_format),
+               out=name != "index_fill")
         define(f"{name}_(Tensor(a!) self, int dim, Tensor index, {args}) -> Tensor(a!)",
                tags=("inplace",), function=False,
                decomposition=_named_inplace(name, inplace))

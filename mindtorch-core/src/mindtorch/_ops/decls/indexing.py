@@ -305,8 +305,8 @@ def _take(self, index):
     n = flat._shape[0]
     if n == 0 and index.numel():
         raise IndexError("take(): tried to take from an empty tensor")
-    try:
-        return OPS["index"].call(flat, (index,))
+    try:  # (a contiguous result, as PyTorch's, whatever the index's layout)
+        return OPS["index"].call(flat, (index,)).contiguous()
     except IndexError:  # PyTorch's wording
         raise IndexError(_first_oob_message(index, n)) from None
 

@@ -13,7 +13,7 @@ from ..._memory_format import contiguous_format
 from ..._promotion import promote_types
 from .._argcheck import wrap_dim
 from ..registry import OPS, define, derivative, overload
-from ._helpers import _type_name
+from ._helpers import _type_name, has_data
 
 
 def _legacy_empty(t):
@@ -172,6 +172,15 @@ def _check_result_size(self, rows, n):
                            f"allocate {nbytes} bytes.")
 
 
+def _repeat_interleave_sized(self, dim, output_size):
+    """repeat_interleave by counts a device without data (meta) cannot read: the result
+    has output_size slices along dim, as PyTorch's meta kernel gives it."""
+    if output_size is None:
+        raise RuntimeError("cannot repeat_interleave a meta tensor without output_size")
+    index = OPS["zeros"].binding(output_size, dtype=D.int64, device=self._device)
+    return OPS["index_select"].call(self, dim, index)
+
+
 def _repeat_interleave(self, repeats, dim=None, output_size=None):
     from ..._tensor import Tensor
     if not isinstance(repeats, Tensor) and repeats < 0:
@@ -187,13 +196,15 @@ def _repeat_interleave(self, repeats, dim=None, output_size=None):
         if repeats.dtype.name not in ("int64", "int32"):
             raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for "
                                       f"'{_type_name(repeats.dtype)}'")
+        if repeats.numel() != 1 and repeats.numel() != n:
+            raise RuntimeError(f"repeats must have the same size as input along dim, but "
+                               f"got repeats.size(0) = {repeats.numel()} and "
+                               f"input.size({dim}) = {n}")
+        if not has_data(repeats):  # (the counts are data: only output_size tells the size)
+            return _repeat_interleave_sized(self, dim, output_size)
         if repeats.numel() == 1:
             repeats = int(repeats.item())
         else:
-            if repeats.numel() != n:
-                raise RuntimeError(f"repeats must have the same size as input along dim, but "
-                                   f"got repeats.size(0) = {repeats.numel()} and "
-                                   f"input.size({dim}) = {n}")
             counts = repeats.tolist()  # (the result's size depends on the data)
             if any(c < 0 for c in counts):
                 raise RuntimeError("repeats can not be negative")

@@ -7,6 +7,7 @@ decomposition into other ops (invariant 5); backends may still register fused ke
 import math
 
 from ... import _dtype
+from ..._memory_format import iter_laid_out
 from ..._tensor import Tensor
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name, define_inplace, refuse_complex_autograd, scalar_clamp_inplace
@@ -115,7 +116,13 @@ def _sub(self, other, alpha=1):
 
 def _lerp(self, end, weight):
     """PyTorch's formula: self + w * (end - self) for |w| < 0.5, else
-    end - (end - self) * (1 - w) (exact at both ends)."""
+    end - (end - self) * (1 - w) (exact at both ends), laid out as its TensorIterator over
+    (self, end, weight) lays the result out (a number weight is no operand of it)."""
+    operands = (self, end, weight) if isinstance(weight, Tensor) else (self, end)
+    return iter_laid_out(_lerp_values(self, end, weight), *operands)
+
+
+def _lerp_values(self, end, weight):
     import mindtorch as M
     dt = lerp_plan(self, end, weight)
     self, end = _cast(self, dt), _cast(end, dt)

@@ -1,7 +1,9 @@
 """The fused multiply-adds addcmul and addcdiv (self + value * t1 * t2, self + value * t1 /
 t2) as PyTorch's cpu kernels compute them: in the operands' common type (float32 for
-16-bit floats), with `value` converted to that type rather than promoted with it."""
+16-bit floats), with `value` converted to that type rather than promoted with it; the
+result laid out as their TensorIterator over (self, tensor1, tensor2) lays it out."""
 from ... import _dtype
+from ..._memory_format import iter_laid_out
 
 
 def _cast(t, dtype):
@@ -21,7 +23,8 @@ def _addcdiv(self, tensor1, tensor2, value=1):
                            "implementation: (input + value * tensor1 / tensor2), for all "
                            "dtypes.")
     value = _fused_value(self, tensor1, tensor2, value, "addcdiv_cpu_out")
-    return _in_opmath(lambda s, t1, t2: M.add(s, value * t1 / t2), self, tensor1, tensor2)
+    return iter_laid_out(_in_opmath(lambda s, t1, t2: M.add(s, value * t1 / t2), self,
+                                    tensor1, tensor2), self, tensor1, tensor2)
 
 
 def _fused_value(self, tensor1, tensor2, value, kernel):
@@ -43,6 +46,10 @@ def _fused_value(self, tensor1, tensor2, value, kernel):
 
 
 def _addcmul(self, tensor1, tensor2, value=1):
+    return iter_laid_out(_addcmul_values(self, tensor1, tensor2, value), self, tensor1, tensor2)
+
+
+def _addcmul_values(self, tensor1, tensor2, value):
     """self + value * t1 * t2 as PyTorch's cpu kernel, in the operands' common type: for
     float32 (and 16-bit floats, in float32) fma(value * t1, t2, self), one rounding of the
     product-sum, emulated in float64 where the float32 product is exact."""
@@ -55,7 +62,6 @@ def _addcmul(self, tensor1, tensor2, value=1):
     # (each operand in the common type first, as TensorIterator casts a float32 0-dim
     # tensor2 to a 16-bit self's type, then in float32)
     scaled_t1 = (value * _cast(tensor1, dt).to(f32)).to(f64)
-    # (self first: the result's layout follows it, as PyTorch's TensorIterator)
     return (self.to(f64) + scaled_t1 * _cast(tensor2, dt).to(f64)).to(f32).to(dt)
 
 

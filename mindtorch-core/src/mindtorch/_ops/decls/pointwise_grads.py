@@ -159,7 +159,8 @@ _GRADS = {
     "tan": {"self": lambda grad, result: grad * _cj(1 + result * result)},
     # (ATen's tanh_backward / sigmoid_backward ops: decls/activation.py)
     "tanh": {"self": lambda grad, result: OPS["tanh_backward"].call(grad, result)},
-    "erf": {"self": lambda grad, self: grad * (2 / math.sqrt(math.pi)) * (-(self * self)).exp()},
+    # (self's factor first, as PyTorch's formulas: the gradient is laid out as self)
+    "erf": {"self": lambda grad, self: (2 / math.sqrt(math.pi)) * (-(self * self)).exp() * grad},
     "expm1": {"self": lambda grad, result: grad * _cj(result + 1)},
     "exp2": {"self": lambda grad, result: grad * _cj(result) * LN2},
     "log": {"self": lambda grad, self: grad / _cj(self)},
@@ -196,10 +197,12 @@ _GRADS = {
                 "other": lambda grad, self, other: _max_grad(grad, self, other, self > other)},
     "minimum": {"self": lambda grad, self, other: _max_grad(grad, self, other, self > other),
                 "other": lambda grad, self, other: _max_grad(grad, self, other, self < other)},
-    "fmax": {"self": lambda grad, self, other: _keep(_fmax_keep(self, other, True), grad),
-             "other": lambda grad, self, other: _keep(~_fmax_keep(self, other, True), grad)},
-    "fmin": {"self": lambda grad, self, other: _keep(_fmax_keep(self, other, False), grad),
-             "other": lambda grad, self, other: _keep(~_fmax_keep(self, other, False), grad)},
+    # (grad.masked_fill, as PyTorch's formulas: laid out as grad, not as the mask)
+    "fmax": {"self": lambda grad, self, other: grad.masked_fill(~_fmax_keep(self, other, True), 0),
+             "other": lambda grad, self, other: grad.masked_fill(_fmax_keep(self, other, True), 0)},
+    "fmin": {"self": lambda grad, self, other: grad.masked_fill(~_fmax_keep(self, other, False), 0),
+             "other": lambda grad, self, other: grad.masked_fill(_fmax_keep(self, other, False),
+                                                                 0)},
     "atan2": {"self": lambda grad, self, other: _atan2_grad(grad, other, self, other),
               "other": lambda grad, self, other: _atan2_grad(grad, -self, self, other)},
     "where": {"self": lambda grad, condition: _keep(condition, grad),

@@ -23,7 +23,7 @@ from ... import _dtype as D
 from ... import return_types
 from ..._shapes import reduced_shape
 from ..._tensor import Tensor
-from ...autograd.functional_helpers import unreduce
+from ...autograd.functional_helpers import restore_reduced_dims, unreduce
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import _type_name
 from .product_grads import _cumprod_grad, _prod_grad, _reversed_cumsum
@@ -650,8 +650,7 @@ def _var_grad(grad, self, dim, unbiased, keepdim, correction):
         return (2.0 / dof) * grad * (self - self.mean())
     dof = _count(tuple(self.shape), dim) if dim != () else 1  # torch counts dim=() as 1
     scale = 2.0 / (dof - c) if dof != c else float("inf")
-    if not keepdim:
-        grad = unreduce(grad, tuple(self.shape), dim, keepdim)
+    grad = restore_reduced_dims(grad, self.ndim, dim, keepdim)
     return scale * grad * (self - self.mean(dim, keepdim=True))
 
 
@@ -671,7 +670,7 @@ def _amax_grad(grad, self, result, dim, keepdim):
     shape = tuple(self.shape)
     mask = self == unreduce(result, shape, dim, keepdim)
     count = mask.sum(_dims(shape, dim) if shape else (), keepdim=True)
-    return unreduce(grad, shape, dim, keepdim) / count * mask
+    return restore_reduced_dims(grad, len(shape), dim, keepdim) / count * mask
 
 
 def _evenly_grad(grad, self, result):

@@ -118,13 +118,21 @@ def _forward(mode):
     def upsample_aa(self, output_size, align_corners, scales_h=None, scales_w=None):
         _plan(f"_upsample_{mode}2d_aa", self, output_size)
         if self.dtype is D.uint8:
-            return _uint8(mode, self, output_size, align_corners, (scales_h, scales_w))
+            return _laid_out_as(_uint8(mode, self, output_size, align_corners,
+                                       (scales_h, scales_w)), self)
         wh, ww = _matrices(mode, self, self._shape[2:], output_size, align_corners,
                            scales_h, scales_w)
         x = self if wh is None else wh.matmul(self)
         x = x if ww is None else x.matmul(ww.transpose(0, 1))
-        return self.clone() if x is self else x
+        return _laid_out_as(self.clone() if x is self else x, self)
     return upsample_aa
+
+
+def _laid_out_as(result, x):
+    """result channels-last when x's strides suggest it, as PyTorch's kernels keep it."""
+    from ..._memory_format import dense_in, suggest
+    fmt = suggest(x)
+    return result if fmt == "contiguous_format" else dense_in(result, fmt)
 
 
 def _backward(mode):
@@ -134,7 +142,9 @@ def _backward(mode):
                            scales_h, scales_w)
         g = grad_output if wh is None else wh.transpose(0, 1).matmul(grad_output)
         g = g if ww is None else g.matmul(ww)
-        return grad_output.clone() if g is grad_output else g
+        g = grad_output.clone() if g is grad_output else g
+        # (PyTorch's bilinear gradient follows grad_output's layout; bicubic's is contiguous)
+        return _laid_out_as(g, grad_output) if mode == "bilinear" else g
     return upsample_aa_backward
 
 

@@ -353,9 +353,10 @@ _SQRT_PI, _SQRT_2PI = math.sqrt(math.pi), math.sqrt(2 * math.pi)
 
 
 def _sinc_grad(grad, self):
-    px = self * math.pi
-    d = ((px * px.cos() - px.sin()) / (math.pi * self * self)).masked_fill(self == 0, 0)
-    return grad * _cj(d)
+    """PyTorch's sinc_backward (its operations in its order: where its mask comes first,
+    the gradient is laid out as self)."""
+    px, sq = self * math.pi, self * self * math.pi
+    return _M().where(sq == 0, 0, grad * _cj((px * px.cos() - px.sin()) / sq))
 
 
 def _safe(self):
@@ -404,8 +405,8 @@ def _copysign_self(grad, self, result):
 
 
 def _angle_grad(grad, self):
-    if not self.dtype.is_complex:
-        return zeros(grad)
+    if not self.dtype.is_complex:  # (laid out as self, as PyTorch's zeros_like)
+        return _M().zeros_like(self)
     a2 = self.abs().pow(2)
     return _M().where(self == 0, 0, grad * self / a2 * 1j)
 
@@ -419,8 +420,9 @@ def _ldexp_grads(grad, other, result):
 
 
 _GRADS = {
-    "erfc": {"self": lambda grad, self: grad * (-2 / _SQRT_PI) * (-(self * self)).exp()},
-    "erfinv": {"self": lambda grad, result: grad * (0.5 * _SQRT_PI) * (result * result).exp()},
+    # (self's factor first, as PyTorch's formulas: the gradient is laid out as self)
+    "erfc": {"self": lambda grad, self: (-2 / _SQRT_PI) * (-(self * self)).exp() * grad},
+    "erfinv": {"self": lambda grad, result: (0.5 * _SQRT_PI) * (result * result).exp() * grad},
     "lgamma": {"self": lambda grad, self: grad * self.digamma()},
     "digamma": {"self": lambda grad, self: grad * OPS["polygamma"].call(1, self)},
     "polygamma": {"self": lambda grad, n, self: grad * OPS["polygamma"].call(n + 1, self)},
