@@ -86,3 +86,74 @@ def test_embedding_bag_per_sample_weights_checks(psw):
                    "2d": L.ones(1, 2), "short": L.ones(3)}[psw]
         return L.embedding_bag(w, L.tensor([1, 2]), L.tensor([0, 1]), False, 0, False, weights)
     _same(program)
+
+
+# -- nn.utils.rnn ------------------------------------------------------------------------------
+
+def _rnn_utils(L):
+    return L.nn.utils.rnn
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_unpad_sequence_transposes_in_place_and_copies(batch_first):
+    def program(L):
+        padded = L.arange(18.).reshape(3, 3, 2).mul(1).requires_grad_(False)
+        parts = _rnn_utils(L).unpad_sequence(padded, L.tensor([2, 1, 3]), batch_first)
+        return parts, padded.shape, padded.stride(), [p._base is None for p in parts]
+    _same(program)
+
+
+@pytest.mark.parametrize("lengths", ["list", "short"])
+def test_unpad_sequence_refuses_what_pytorch_refuses(lengths):
+    def program(L):
+        lens = [2, 1, 3] if lengths == "list" else L.tensor([2, 1])
+        return _rnn_utils(L).unpad_sequence(L.ones(3, 3, 2), lens)
+    _same(program)
+
+
+def test_unpad_sequence_gradient_through_masks():
+    def program(L):
+        x = L.ones(3, 2, 2, requires_grad=True)
+        parts = _rnn_utils(L).unpad_sequence(x * 2, L.tensor([3, 1]))
+        (parts[0].sum() + 3 * parts[1].sum()).backward()
+        return x.grad, [type(p.grad_fn).__name__ for p in parts]
+    _same(program)
+
+
+@pytest.mark.parametrize("case", ["broadcast", "broadcast_left_bf", "vector_into_matrix",
+                                  "bigger_tail", "mismatch", "zero_dim", "grad_broadcast"])
+def test_pad_sequence_copies_trailing_shapes_as_pytorch(case):
+    def program(L):
+        grad = case == "grad_broadcast"
+        seqs = {"broadcast": [L.ones(2, 3), L.arange(2.).reshape(2, 1)],
+                "broadcast_left_bf": [L.ones(2, 3), L.ones(1, 1), L.arange(3.)],
+                "vector_into_matrix": [L.ones(2, 2), L.arange(2)],
+                "bigger_tail": [L.ones(2, 2), L.ones(2, 1, 2)],
+                "mismatch": [L.ones(2, 3), L.ones(2)],
+                "zero_dim": [L.tensor(1.), L.tensor(2.)],
+                "grad_broadcast": [L.ones(2, 3, requires_grad=True),
+                                   L.ones(1, 1, requires_grad=True)]}[case]
+        out = _rnn_utils(L).pad_sequence(seqs, batch_first=case.endswith("bf"),
+                                         padding_side="left" if "left" in case else "right")
+        if grad:
+            (out * L.arange(out.numel()).reshape(out.shape)).sum().backward()
+            return out, [s.grad for s in seqs]
+        return out
+    _same(program)
+
+
+@pytest.mark.parametrize("total_length", [6.0, True, 1, 4, "tensor", "numpy"])
+def test_pad_packed_sequence_total_length_parsing(total_length):
+    def program(L):
+        value = {"tensor": L.tensor(4), "numpy": np.int64(4)}.get(total_length, total_length)
+        packed = _rnn_utils(L).pack_sequence([L.ones(3, 2), L.ones(1, 2)])
+        return _rnn_utils(L).pad_packed_sequence(packed, total_length=value)
+    _same(program)
+
+
+@pytest.mark.parametrize("shape", [(5, 0, 2), (0, 2)])
+def test_pack_padded_sequence_refuses_empty_tensors(shape):
+    def program(L):
+        lengths = [] if shape[1] == 0 else [1, 1]
+        return _rnn_utils(L).pack_padded_sequence(L.ones(shape), lengths)
+    _same(program)
