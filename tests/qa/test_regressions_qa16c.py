@@ -157,3 +157,46 @@ def test_pack_padded_sequence_refuses_empty_tensors(shape):
         lengths = [] if shape[1] == 0 else [1, 1]
         return _rnn_utils(L).pack_padded_sequence(L.ones(shape), lengths)
     _same(program)
+
+
+# -- cells -------------------------------------------------------------------------------------
+
+_CELL_CASES = {
+    "weight_ih_rows": lambda L, R: L.rnn_tanh_cell(R(2, 4), R(2, 5), R(4, 3), R(5, 5)),
+    "weight_hh_rows": lambda L, R: L.lstm_cell(R(2, 3), (R(2, 5), R(2, 5)), R(20, 3),
+                                               R(19, 5)),
+    "input_size": lambda L, R: L.gru_cell(R(2, 4), R(2, 5), R(15, 3), R(15, 5)),
+    "input_1d": lambda L, R: L.rnn_relu_cell(R(3), R(2, 5), R(5, 3), R(5, 5)),
+    "hidden_batch": lambda L, R: L.lstm_cell(R(2, 3), (R(2, 5), R(3, 5)), R(20, 3), R(20, 5)),
+    "hidden_size": lambda L, R: L.lstm_cell(R(2, 3), (R(2, 5), R(2, 6)), R(20, 3), R(20, 5)),
+    "bias_size": lambda L, R: L.lstm_cell(R(2, 3), (R(2, 5), R(2, 5)), R(20, 3), R(20, 5),
+                                          R(19), R(20)),
+    "bias_2d": lambda L, R: L.rnn_tanh_cell(R(2, 3), R(2, 5), R(5, 3), R(5, 5), R(1, 5), R(5)),
+    "lstm_hx_tensor": lambda L, R: L.lstm_cell(R(2, 3), R(2, 5), R(20, 3), R(20, 5)),
+    "lstm_hx_list": lambda L, R: L.lstm_cell(R(2, 3), [R(2, 5)] * 2, R(20, 3), R(20, 5)),
+    "lstm_hx_three": lambda L, R: L.lstm_cell(R(2, 3), (R(2, 5),) * 3, R(20, 3), R(20, 5)),
+    "gru_hx_tuple": lambda L, R: L.gru_cell(R(2, 3), (R(2, 5),), R(15, 3), R(15, 5)),
+    "module_lstm_hx_tensor": lambda L, R: L.nn.LSTMCell(3, 5)(R(2, 3), R(3, 2, 5)),
+    "module_lstm_unbatched_list": lambda L, R: L.nn.LSTMCell(3, 5)(R(3), [R(5)] * 3),
+    "module_rnn_hx_int": lambda L, R: L.nn.RNNCell(3, 5)(R(2, 3), 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CELL_CASES))
+def test_cell_checks_in_pytorchs_order(case):
+    def program(L):
+        L.manual_seed(0)
+        return _CELL_CASES[case](L, L.randn)
+    _same(program, tol=1e-5)
+
+
+@pytest.mark.parametrize("mode", ["RNN", "GRU", "LSTM"])
+def test_batch_first_output_node(mode):
+    """PyTorch's RNN and GRU transpose a batch_first output in place (TransposeBackward1);
+    its LSTM does not."""
+    def program(L):
+        L.manual_seed(0)
+        m = getattr(L.nn, mode)(2, 3, batch_first=True)
+        out, _ = m(L.randn(4, 5, 2, requires_grad=True))
+        return type(out.grad_fn).__name__, out.stride(), out
+    _same(program, tol=1e-5)

@@ -10,7 +10,7 @@ import numbers
 import warnings
 
 import mindtorch
-from mindtorch import _autocast
+from mindtorch import _autocast, _rnn_cells
 from mindtorch._ops import OPS
 from mindtorch._warn_once import warn_once
 
@@ -24,6 +24,8 @@ from .module import Module
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+_CELL_FUNCTIONS = {"LSTM": "lstm_cell", "GRU": "gru_cell", "RNN_TANH": "rnn_tanh_cell",
+                   "RNN_RELU": "rnn_relu_cell"}
 # the pointwise math of a step after its matmuls, fused (see _ops/decls/rnn.py)
 _LSTM_CELL, _GRU_CELL = OPS["_lstm_cell"], OPS["_gru_cell"]
 
@@ -420,8 +422,8 @@ class RNNBase(Module):
         if packed:
             output = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
             return output, self.permute_hidden(hidden, unsorted_indices)
-        if self.batch_first:
-            output = output.transpose(0, 1)
+        if self.batch_first:  # (PyTorch's RNN and GRU transpose in place: TransposeBackward1)
+            output = output.transpose(0, 1) if states == 2 else output.transpose_(0, 1)
         if not is_batched:
             output = output.squeeze(batch_dim)
             hidden = tuple(h.squeeze(1) for h in hidden) if states == 2 else hidden.squeeze(1)
@@ -539,38 +541,27 @@ class RNNCellBase(Module):
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D "
                              "instead")
-        for i, h in enumerate(hx or ()):
+        for i, h in enumerate(() if hx is None else hx):
             if h.dim() not in (1, 2):
                 what = "hidden" if name != "LSTMCell" else f"hx[{i}]"
                 raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {h.dim()}D "
                                  "instead")
 
     def _cell(self, input, hx, name, states, mode):
-        """Checks as PyTorch's cells, then one step of `mode` (hx: tuple of states)."""
-        self._check_dims(input, hx, name)
+        """PyTorch's module checks (dims; an LSTMCell's hx is iterated, as PyTorch's), then
+        one checked step of `mode` (hx: a tuple of states, a state or None)."""
+        self._check_dims(input, hx if states == 2 or hx is None else (hx,), name)
         is_batched = input.dim() == 2
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
             zeros = mindtorch.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
                                     device=input.device)
-            hx = (zeros,) * states
+            hx = (zeros, zeros) if states == 2 else zeros
         elif not is_batched:
-            hx = tuple(h.unsqueeze(0) for h in hx)
-        if states == 2 and len(hx) != 2:
-            raise RuntimeError("lstm_cell expects two hidden states")
-        if input.size(1) != self.input_size:
-            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
-                               f"expected {self.input_size}")
-        for i, h in enumerate(hx):
-            if input.size(0) != h.size(0):
-                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{i} "
-                                   f"batch size {h.size(0)}")
-            if h.size(1) != self.hidden_size:
-                raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.size(1)}, "
-                                   f"expected {self.hidden_size}")
-        _, state = _cell_step(mode, input, tuple(hx), self.weight_ih, self.weight_hh,
-                              self.bias_ih, self.bias_hh)
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if states == 2 else hx.unsqueeze(0)
+        state = _rnn_cells.cell(mode, _CELL_FUNCTIONS[mode], input, hx, self.weight_ih,
+                                self.weight_hh, self.bias_ih, self.bias_hh)
         if not is_batched:
             state = tuple(s.squeeze(0) for s in state)
         return state
@@ -592,7 +583,7 @@ class RNNCell(RNNCellBase):
             self._check_dims(input, None if hx is None else (hx,), "RNNCell")
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
-        return self._cell(input, None if hx is None else (hx,), "RNNCell", 1, mode)[0]
+        return self._cell(input, hx, "RNNCell", 1, mode)[0]
 
 
 class LSTMCell(RNNCellBase):
@@ -614,4 +605,4 @@ class GRUCell(RNNCellBase):
                          dtype=dtype)
 
     def forward(self, input, hx=None):
-        return self._cell(input, None if hx is None else (hx,), "GRUCell", 1, "GRU")[0]
+        return self._cell(input, hx, "GRUCell", 1, "GRU")[0]
