@@ -200,3 +200,61 @@ def test_batch_first_output_node(mode):
         out, _ = m(L.randn(4, 5, 2, requires_grad=True))
         return type(out.grad_fn).__name__, out.stride(), out
     _same(program, tol=1e-5)
+
+
+# -- RNN modules -------------------------------------------------------------------------------
+
+_PACKED_LSTM_STATES = {  # (layers, batch, hidden) of h and c, for LSTM(3, 4, num_layers=2)
+    "batch_big": ((2, 3, 4), (2, 3, 4)), "batch_one": ((2, 1, 4), (2, 1, 4)),
+    "cell_batch_big": ((2, 2, 4), (2, 3, 4)), "layers_small": ((1, 2, 4), (1, 2, 4)),
+    "layers_big": ((3, 2, 4), (3, 2, 4)), "hidden_size": ((2, 2, 5), (2, 2, 4)),
+    "cell_size": ((2, 2, 4), (2, 2, 5)), "hidden_2d": ((2, 4), (2, 2, 4)),
+    "three_states": ((2, 2, 4), (2, 2, 4), (2, 2, 4)), "one_state": ((2, 2, 4),),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_PACKED_LSTM_STATES))
+def test_packed_lstm_refuses_states_as_its_kernel(case):
+    """PyTorch's LSTM checks no state of a packed input in Python: its kernel's errors."""
+    def program(L):
+        L.manual_seed(0)
+        m = L.nn.LSTM(3, 4, num_layers=2)
+        packed = L.nn.utils.rnn.pack_sequence([L.randn(3, 3), L.randn(2, 3)])
+        out, (h, c) = m(packed, tuple(L.randn(*s) for s in _PACKED_LSTM_STATES[case]))
+        return out.data, h, c
+    _same(program, tol=1e-5)
+
+
+@pytest.mark.parametrize("case", ["input_dtype", "input_size", "projection", "bidirectional"])
+def test_packed_lstm_input_errors_and_projection_states(case):
+    def program(L):
+        L.manual_seed(0)
+        kw = {"projection": {"proj_size": 2}, "bidirectional": {"bidirectional": True}}
+        m = L.nn.LSTM(3, 4, **kw.get(case, {}))
+        feat, dtype = (5 if case == "input_size" else 3), \
+            (L.float64 if case == "input_dtype" else L.float32)
+        packed = L.nn.utils.rnn.pack_sequence([L.randn(3, feat, dtype=dtype),
+                                               L.randn(2, feat, dtype=dtype)])
+        states = {"projection": (L.randn(1, 2, 4), L.randn(1, 2, 4)),
+                  "bidirectional": (L.randn(3, 2, 4), L.randn(3, 2, 4))}.get(case)
+        out, (h, c) = m(packed, states)
+        return out.data, h, c
+    _same(program, tol=1e-5)
+
+
+def test_lstm_refuses_three_states():
+    def program(L):
+        L.manual_seed(0)
+        return L.nn.LSTM(3, 4)(L.randn(5, 2, 3), (L.randn(1, 2, 4),) * 3)
+    _same(program)
+
+
+def test_apply_permutation_is_deprecated():
+    def program(L):
+        import warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            out = L.nn.modules.rnn.apply_permutation(L.arange(4.).reshape(1, 2, 2),
+                                                      L.tensor([1, 0]))
+        return out, [(w.category.__name__, str(w.message)) for w in caught]
+    _same(program)

@@ -34,6 +34,13 @@ def _apply_permutation(tensor, permutation, dim=1):
     return tensor.index_select(dim, permutation)
 
 
+def apply_permutation(tensor, permutation, dim=1):
+    """Deprecated public form of _apply_permutation (as PyTorch's)."""
+    warnings.warn("`apply_permutation` is deprecated, please use `tensor.index_select(dim, "
+                  "permutation)` instead", FutureWarning, stacklevel=2)
+    return _apply_permutation(tensor, permutation, dim)
+
+
 # One time step of each mode. `gi` is the input projection of the step (with b_ih, and b_hh
 # folded in except for the GRU, whose b_hn sits inside the reset gate's product).
 
@@ -395,7 +402,12 @@ class RNNBase(Module):
             hx = hx if states == 2 else hx[0]
         else:
             hx = self.permute_hidden(hx, sorted_indices)
-        self.check_forward_args(input, hx, batch_sizes)
+        if packed and states == 2:  # (PyTorch's packed LSTM: only its kernel's checks)
+            self._check_packed_hidden(hx, batch_sizes)
+        else:
+            self.check_forward_args(input, hx, batch_sizes)
+            if states == 2 and len(hx) != 2:
+                raise RuntimeError("lstm expects two hidden states")
         if batch_sizes is None:
             if self.batch_first:
                 input = input.transpose(0, 1)
@@ -485,6 +497,28 @@ class LSTM(RNNBase):
         if permutation is None:
             return hx
         return _apply_permutation(hx[0], permutation), _apply_permutation(hx[1], permutation)
+
+    def _check_packed_hidden(self, hx, batch_sizes):
+        """What PyTorch's packed LSTM kernel meets first with states of other shapes: their
+        number, the projection their sizes imply, their layers, then (its first step) the
+        broadcasting of h's and c's rows with the first batch's."""
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
+        h, c = hx
+        if (h.size(2) != c.size(2)) != (self.proj_size > 0):
+            raise RuntimeError("got an incorrect number of RNN parameters")
+        if self.bidirectional and h.size(0) % 2:
+            raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+        if h.size(0) != self.num_layers * (2 if self.bidirectional else 1):
+            raise RuntimeError("Expected more hidden states in stacked_rnn")
+        rows, batch, gates = h.size(1), int(batch_sizes[0]), 4 * self.hidden_size
+        if rows == 1 and batch > 1:  # (h W_hh^T, then the input's gates added in place)
+            raise RuntimeError(f"output with shape [1, {gates}] doesn't match the broadcast "
+                               f"shape [{batch}, {gates}]")
+        for a, b in ((rows, batch), (max(rows, batch), c.size(1))):  # (then f * c)
+            if a != b and 1 not in (a, b):
+                raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor "
+                                   f"b ({b}) at non-singleton dimension 0")
 
     def forward(self, input, hx=None):
         return self._forward(input, hx, "LSTM", 2)
