@@ -258,3 +258,51 @@ def test_apply_permutation_is_deprecated():
                                                       L.tensor([1, 0]))
         return out, [(w.category.__name__, str(w.message)) for w in caught]
     _same(program)
+
+
+# -- torch.lstm / gru / rnn_tanh / rnn_relu, torch._VF -----------------------------------------
+
+@pytest.mark.parametrize("fn", ["lstm", "gru", "rnn_tanh", "rnn_relu"])
+@pytest.mark.parametrize("packed", [False, True])
+@pytest.mark.parametrize("options", [(1, False, False), (2, True, False), (2, False, True)])
+def test_functional_recurrent_layers(fn, packed, options):
+    """The flat-weights forms, both overloads, as the modules compute them (seeded dropout
+    between layers in training)."""
+    layers, bidirectional, batch_first = options
+    if packed and batch_first:
+        pytest.skip("the packed overload has no batch_first")
+
+    def program(L):
+        L.manual_seed(0)
+        cls = {"lstm": "LSTM", "gru": "GRU"}.get(fn, "RNN")
+        kw = {"nonlinearity": "relu"} if fn == "rnn_relu" else {}
+        m = getattr(L.nn, cls)(3, 4, num_layers=layers, bidirectional=bidirectional,
+                               **kw).double()
+        params = m._flat_weights
+        x = L.randn(*((4, 5, 3) if batch_first else (5, 4, 3)), dtype=L.float64,
+                    requires_grad=True)
+        h = L.randn(layers * (2 if bidirectional else 1), 4, 4, dtype=L.float64)
+        hx = (h, h * 0.5) if fn == "lstm" else h
+        f = getattr(L._VF, fn)
+        if packed:
+            p = L.nn.utils.rnn.pack_padded_sequence(x, [5, 4, 2, 1])
+            r = f(p.data, p.batch_sizes, hx, params, True, layers, 0.3, True, bidirectional)
+        else:
+            r = f(x, hx, params, True, layers, 0.3, True, bidirectional, batch_first)
+        sum(t.sum() for t in r).backward()
+        return r, x.grad, [q.grad for q in params]
+    _same(program, tol=1e-10)
+
+
+@pytest.mark.parametrize("states", ["projected", "not_projected"])
+def test_functional_lstm_projections_follow_the_states(states):
+    """Projections when h's and c's sizes differ; else the projection's weight is one
+    weight too many (float64: PyTorch's native kernel, not oneDNN's)."""
+    def program(L):
+        L.manual_seed(0)
+        m = L.nn.LSTM(3, 4, proj_size=2).double()
+        x = L.randn(5, 2, 3, dtype=L.float64)
+        c = L.zeros(1, 2, 4, dtype=L.float64)
+        h = L.zeros(1, 2, 2, dtype=L.float64) if states == "projected" else c
+        return L.lstm(x, (h, c), m._flat_weights, True, 1, 0.0, False, False, False)
+    _same(program, tol=1e-10)

@@ -191,6 +191,13 @@ def _onednn_lstm_direction(x, state, w_ih, w_hh, b_ih, b_hh, reverse):
     return mindtorch.stack(outs), (outs[0 if reverse else -1], c.to(bf16))
 
 
+def _warn_projection_onednn(x):
+    """PyTorch's warning for a padded LSTM with projections where oneDNN would run it."""
+    if x.dtype is mindtorch.float32 and x.numel() and mindtorch.backends.mkldnn.enabled:
+        warn_once("lstm_proj_onednn", "LSTM with projections is not supported with oneDNN. "
+                  "Using default implementation.")
+
+
 def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectional):
     """The stacked (bi)directional recurrence. x: (T, B, I) or packed (sum, I); hx: tuple of
     (layers * directions, B, *) states; layers[l][d] = (w_ih, w_hh, b_ih, b_hh, w_hr)."""
@@ -413,10 +420,8 @@ class RNNBase(Module):
                 input = input.transpose(0, 1)
             if input.size(0) == 0:
                 raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-            if self.proj_size > 0 and input.dtype is mindtorch.float32 and input.numel() and \
-                    mindtorch.backends.mkldnn.enabled:  # PyTorch's oneDNN LSTM has none
-                warn_once("lstm_proj_onednn", "LSTM with projections is not supported with "
-                          "oneDNN. Using default implementation.")
+            if self.proj_size > 0:
+                _warn_projection_onednn(input)
         sizes_list = None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()]
         hx, layers = hx if states == 2 else (hx,), self._layer_params()
         onednn = _autocast_onednn_dtype(self.mode, input, batch_sizes, self.proj_size)
