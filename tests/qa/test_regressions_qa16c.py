@@ -306,3 +306,11 @@ def test_functional_lstm_projections_follow_the_states(states):
         h = L.zeros(1, 2, 2, dtype=L.float64) if states == "projected" else c
         return L.lstm(x, (h, c), m._flat_weights, True, 1, 0.0, False, False, False)
     _same(program, tol=1e-10)
+
+
+@pytest.mark.parametrize("value", ["text", None, "tensor", 2])
+def test_pad_sequence_padding_value_is_a_float_argument(value):
+    def program(L):
+        padding = L.tensor(2.5) if value == "tensor" else value
+        return _rnn_utils(L).pad_sequence([L.ones(2), L.ones(1)], padding_value=padding)
+    _same(program)

@@ -4,6 +4,7 @@ A PackedSequence holds the time steps one after another: step t contributes the 
 batch_sizes[t] sequences still running (sequences sorted by decreasing length). Packing and
 padding are slices and concatenations of mindtorch ops, so gradients flow through them;
 lengths and batch sizes are CPU int64 tensors, as in PyTorch."""
+import numbers
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -238,6 +239,10 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         if not isinstance(seq, mindtorch.Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{_type_name(seq)}")
+    if not isinstance(padding_value, numbers.Real) and not (  # (the op's float argument)
+            isinstance(padding_value, mindtorch.Tensor) and padding_value.dim() == 0):
+        raise TypeError(f"pad_sequence(): argument 'padding_value' (position 3) must be "
+                        f"float, not {_type_name(padding_value)}")
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
