@@ -314,3 +314,19 @@ def test_pad_sequence_padding_value_is_a_float_argument(value):
         padding = L.tensor(2.5) if value == "tensor" else value
         return _rnn_utils(L).pad_sequence([L.ones(2), L.ones(1)], padding_value=padding)
     _same(program)
+
+
+@pytest.mark.parametrize("dtypes", [("float64", "float32"), ("float32", "float16"),
+                                    ("bfloat16", "float32"), ("int64", "float32")])
+@pytest.mark.parametrize("functional", [False, True])
+def test_lstm_states_of_another_dtype_refused_as_onednn(dtypes, functional):
+    """A float32 padded LSTM runs on PyTorch's oneDNN kernel, whose errors these are."""
+    def program(L):
+        L.manual_seed(0)
+        m = L.nn.LSTM(3, 4)
+        x = L.randn(5, 2, 3)
+        hx = tuple(L.zeros(1, 2, 4, dtype=getattr(L, d)) for d in dtypes)
+        if functional:
+            return L.lstm(x, hx, m._flat_weights, True, 1, 0.0, False, False, False)
+        return m(x, hx)
+    _same(program)

@@ -25,13 +25,16 @@ def _layers(params, has_biases, projected, num_layers, bidirectional):
 
 def _run(mode, input, batch_sizes, hx, params, has_biases, num_layers, dropout, train,
          bidirectional, batch_first):
-    from .nn.modules.rnn import _rnn_forward, _warn_projection_onednn
+    from .nn.modules.rnn import _check_onednn_states, _rnn_forward, _warn_projection_onednn
     projected = mode == "LSTM" and hx[0].size(2) != hx[1].size(2)
     layers = _layers(list(params), has_biases, projected, num_layers, bidirectional)
     if batch_first:
         input = input.transpose(0, 1)
-    if projected and batch_sizes is None:
-        _warn_projection_onednn(input)
+    if mode == "LSTM" and batch_sizes is None:  # (PyTorch's oneDNN path)
+        if projected:
+            _warn_projection_onednn(input)
+        else:
+            _check_onednn_states(input, hx)
     sizes = None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()]
     output, hidden = _rnn_forward(mode, input, sizes, hx, layers, dropout, train,
                                   bidirectional)

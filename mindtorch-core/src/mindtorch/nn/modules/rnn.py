@@ -191,6 +191,21 @@ def _onednn_lstm_direction(x, state, w_ih, w_hh, b_ih, b_hh, reverse):
     return mindtorch.stack(outs), (outs[0 if reverse else -1], c.to(bf16))
 
 
+def _check_onednn_states(x, hx):
+    """The errors of PyTorch's oneDNN LSTM (a float32 padded input without projections)
+    for states of another dtype than the input's."""
+    if x.dtype is not mindtorch.float32 or not x.numel() or \
+            not mindtorch.backends.mkldnn.enabled:
+        return
+    others = {h.dtype for h in hx} - {mindtorch.float32}
+    if others - set(_HALVES):
+        raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+    if others:
+        raise RuntimeError("could not create a primitive descriptor for the LSTM forward "
+                           "propagation primitive. Run workload with environment variable "
+                           "ONEDNN_VERBOSE=all to get additional diagnostic information.")
+
+
 def _warn_projection_onednn(x):
     """PyTorch's warning for a padded LSTM with projections where oneDNN would run it."""
     if x.dtype is mindtorch.float32 and x.numel() and mindtorch.backends.mkldnn.enabled:
@@ -415,6 +430,8 @@ class RNNBase(Module):
             self.check_forward_args(input, hx, batch_sizes)
             if states == 2 and len(hx) != 2:
                 raise RuntimeError("lstm expects two hidden states")
+            if states == 2 and not self.proj_size and not packed:
+                _check_onednn_states(input, hx)
         if batch_sizes is None:
             if self.batch_first:
                 input = input.transpose(0, 1)
