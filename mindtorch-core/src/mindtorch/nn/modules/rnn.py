@@ -430,7 +430,7 @@ class RNNBase(Module):
             self.check_forward_args(input, hx, batch_sizes)
             if states == 2 and len(hx) != 2:
                 raise RuntimeError("lstm expects two hidden states")
-            if states == 2 and not self.proj_size and not packed:
+            if states == 2 and not self.proj_size:
                 _check_onednn_states(input, hx)
         if batch_sizes is None:
             if self.batch_first:
