@@ -330,3 +330,13 @@ def test_lstm_states_of_another_dtype_refused_as_onednn(dtypes, functional):
             return L.lstm(x, hx, m._flat_weights, True, 1, 0.0, False, False, False)
         return m(x, hx)
     _same(program)
+
+
+@pytest.mark.parametrize("hx", ["tensor", "int"])
+def test_packed_lstm_states_not_a_sequence_refused_by_the_parser(hx):
+    def program(L):
+        L.manual_seed(0)
+        m = L.nn.LSTM(3, 4, num_layers=2, bidirectional=True)
+        packed = L.nn.utils.rnn.pack_sequence([L.randn(3, 3), L.randn(2, 3)])
+        return m(packed, L.randn(4, 2, 4) if hx == "tensor" else 3)
+    _same(program)

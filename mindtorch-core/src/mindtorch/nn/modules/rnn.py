@@ -494,6 +494,24 @@ class RNN(RNNBase):
         return self._forward(input, hx, "RNN", 1)
 
 
+def _packed_lstm_parser_error(hx, weights):
+    """PyTorch's parser refusing a packed LSTM's states that are not a sequence (its _VF.lstm
+    call: both overloads shown, with the arguments each refuses)."""
+    from ..._ops._argcheck import _type_name
+    kind = _type_name(hx)
+    params = "!list of [" + ", ".join(type(w).__name__ for w in weights) + "]!"
+    return (f"lstm() received an invalid combination of arguments - got (Tensor, Tensor, "
+            f"{kind}, list, bool, int, float, bool, bool), but expected one of:\n"
+            " * (Tensor data, Tensor batch_sizes, tuple of Tensors hx, tuple of Tensors params, "
+            "bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"Tensor, !{kind}!, {params}, bool, int, float, bool, bool)\n"
+            " * (Tensor input, tuple of Tensors hx, tuple of Tensors params, bool has_biases, "
+            "int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"!Tensor!, !{kind}!, {params}, !bool!, int, !float!, bool, bool)\n")
+
+
 class LSTM(RNNBase):
     """LSTM with gates (i, f, g, o) in that order of the weight rows; proj_size > 0 projects
     h_t with weight_hr."""
@@ -524,6 +542,8 @@ class LSTM(RNNBase):
         """What PyTorch's packed LSTM kernel meets first with states of other shapes: their
         number, the projection their sizes imply, their layers, then (its first step) the
         broadcasting of h's and c's rows with the first batch's."""
+        if not isinstance(hx, (tuple, list)):
+            raise TypeError(_packed_lstm_parser_error(hx, self._flat_weights))
         if len(hx) != 2:
             raise RuntimeError("lstm expects two hidden states")
         h, c = hx
