@@ -41,6 +41,8 @@ from . import accelerator  # noqa: F401
 from . import _device_modules
 from ._device_modules import get_device_module  # noqa: F401
 from ._rnn_cells import gru_cell, lstm_cell, rnn_relu_cell, rnn_tanh_cell  # noqa: F401
+from ._rnn_layers import gru, lstm, rnn_relu, rnn_tanh  # noqa: F401
+from . import _VF  # noqa: F401
 from ._warn_once import is_warn_always_enabled, set_warn_always  # noqa: F401
 from .serialization import load, save  # noqa: F401
 from ._runtime import (  # noqa: F401

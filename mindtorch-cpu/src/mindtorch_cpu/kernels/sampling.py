@@ -171,6 +171,8 @@ def embedding_bag(weight, indices, offsets, scale_grad_by_freq=False, mode=0, sp
     # each index's bag: the last offset at or before it (make_offset2bag's counts)
     bag = np.maximum(np.searchsorted(off[:bags], np.arange(n), "right") - 1, 0)
     keep = idx != pad if pad >= 0 else None
+    if not bags:  # (include_last_offset with one offset: no bag, no index read)
+        keep = np.zeros(n, bool)
     kidx, kbag = (idx, bag) if keep is None else (idx[keep], bag[keep])
     counts = np.bincount(kbag, minlength=bags)[:bags]
     starts = np.searchsorted(kbag, np.arange(bags))
@@ -230,13 +232,14 @@ def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_i
         if idx.size < 32768:  # (torch's radix sort from there on is stable; a training
             _replay_ties(indices, idx, order, 0, compile_from=128)  # loop: load numba early)
         target, first, counts = np.unique(idx[order], return_index=True, return_counts=True)
-        if scale_grad_by_freq:
-            scale = scale / np.repeat(counts, counts)[np.argsort(order)]
+        rank = np.repeat(np.arange(len(target)), counts)
+        if scale_grad_by_freq:  # (PyTorch's divisor of the g-th distinct index: the count
+            # of the g-th sorted one, not always its own: layers_embedding._bag_freq_divisor)
+            scale = scale / np.repeat(counts, counts)[rank][np.argsort(order)]
         if mode == 1:
             size = arr(bag_size).astype(np.float64)[at]
             scale = np.where(size != 0, scale / size, scale)
         fused = per_sample_weights is not None or scale_grad_by_freq or mode == 1
-        rank = np.repeat(np.arange(len(target)), counts)
         scale = scale[order].astype(g.dtype) if fused else None
         out[target] = _bag_sums(rows, order, scale, rank, _slots(order, rank, first, counts),
                                 len(target), fused=g.dtype.itemsize >= 4)  # (16-bit: rounded apart)

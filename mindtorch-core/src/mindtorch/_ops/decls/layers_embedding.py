@@ -150,6 +150,17 @@ def _counts(idx, n, dtype):
         0, idx, M.ones(idx._shape, dtype=dtype, device=idx.device))
 
 
+def _bag_freq_divisor(idx, n, dtype):
+    """Per index, what embedding_bag's scale_grad_by_freq divides its gradient by: on cpu
+    PyTorch's kernel reads the count of the g-th smallest index (sorted, repeats kept) for
+    the g-th distinct index, not the index's own count (it differs once an index repeats)."""
+    M = _M()
+    distinct, group = M.unique(idx, sorted=True, return_inverse=True)
+    counts = _counts(idx, n, dtype)
+    by_group = counts.index_select(0, M.sort(idx)[0].narrow(0, 0, distinct.numel()))
+    return by_group.index_select(0, group)
+
+
 # -- embedding_bag -----------------------------------------------------------------------------
 
 _MODES = {"sum": 0, "mean": 1, "max": 2}
@@ -169,6 +180,24 @@ def _offset2bag(offsets, n, bags):
 def _index_dtype(indices, offsets):
     from ..._promotion import promote_types
     return promote_types(offsets.dtype, indices.dtype)
+
+
+def _check_per_sample_weights(weight, indices, per_sample_weights):
+    """PyTorch's cpu checks (checkSameType, then TORCH_CHECKs of dim and numel)."""
+    if per_sample_weights.dtype is not weight.dtype:
+        from .conv import _type_string
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as "
+                           f"tensor for argument #1 'per_sample_weights'; but type "
+                           f"{_type_string(weight.dtype)} does not equal "
+                           f"{_type_string(per_sample_weights.dtype)} (while checking arguments "
+                           f"for embedding_bag)")
+    for what, ok in (("dim() == 1", per_sample_weights.ndim == 1),
+                     ("numel() == indices.numel()",
+                      per_sample_weights.numel() == indices.numel())):
+        if not ok:
+            raise RuntimeError(f"Expected per_sample_weights.value().{what} to be true, but got "
+                               f"false.  (Could this error message be improved?  If so, please "
+                               f"report an enhancement request to PyTorch.)")
 
 
 def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
@@ -192,14 +221,7 @@ def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
         if mode != 0:
             raise RuntimeError("embedding_bag: per_sample_weights only supported with "
                                "mode='sum'")
-        if per_sample_weights._shape != indices._shape:
-            raise RuntimeError(f"embedding_bag: Expected per_sample_weights to have the same "
-                               f"shape as indices, got {list(per_sample_weights._shape)} and "
-                               f"{list(indices._shape)}")
-        if per_sample_weights.dtype is not weight.dtype:
-            raise RuntimeError(f"embedding_bag: Expected per_sample_weights.dtype to be "
-                               f"{_type_name(weight.dtype)}, got "
-                               f"{_type_name(per_sample_weights.dtype)}")
+        _check_per_sample_weights(weight, indices, per_sample_weights)
     n = weight._shape[0]
     if padding_idx is None:
         padding_idx = -1
@@ -209,7 +231,7 @@ def embedding_bag_plan(weight, indices, offsets, mode, per_sample_weights,
     elif padding_idx < 0:
         padding_idx += n
     bags = offsets._shape[0] - (1 if include_last_offset else 0)
-    if include_last_offset and bags < 1:
+    if include_last_offset and bags < 0:
         raise RuntimeError("include_last_offset: number of offset should be at least 1")
     if not values:
         return bags, padding_idx
@@ -365,7 +387,7 @@ def _embedding_bag_grad(grad, weight, indices, offsets, scale_grad_by_freq, mode
     if sparse:
         return _sparse_rows(idx, g, keep if pad >= 0 else None, n_rows, d), gp
     if scale_grad_by_freq:
-        g = g / _counts(idx, n_rows, g.dtype).index_select(0, idx).unsqueeze(1)
+        g = g / _bag_freq_divisor(idx, n_rows, g.dtype).unsqueeze(1)
     gw = M.zeros((n_rows, d), dtype=grad.dtype, device=grad.device).index_add(0, idx, g)
     return gw, gp
 
@@ -392,7 +414,7 @@ def _embedding_bag_dense_backward(grad, indices, offset2bag, bag_size, maximum_i
     if per_sample_weights is not None:
         g = g * per_sample_weights.unsqueeze(1)
     if scale_grad_by_freq:
-        g = g / _counts(idx, num_weights, g.dtype).index_select(0, idx).unsqueeze(1)
+        g = g / _bag_freq_divisor(idx, num_weights, g.dtype).unsqueeze(1)
     return M.zeros((num_weights, d), dtype=grad.dtype, device=grad.device).index_add(0, idx, g)
 
 

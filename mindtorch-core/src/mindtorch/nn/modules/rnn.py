@@ -10,7 +10,7 @@ import numbers
 import warnings
 
 import mindtorch
-from mindtorch import _autocast
+from mindtorch import _autocast, _rnn_cells
 from mindtorch._ops import OPS
 from mindtorch._warn_once import warn_once
 
@@ -24,12 +24,21 @@ from .module import Module
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+_CELL_FUNCTIONS = {"LSTM": "lstm_cell", "GRU": "gru_cell", "RNN_TANH": "rnn_tanh_cell",
+                   "RNN_RELU": "rnn_relu_cell"}
 # the pointwise math of a step after its matmuls, fused (see _ops/decls/rnn.py)
 _LSTM_CELL, _GRU_CELL = OPS["_lstm_cell"], OPS["_gru_cell"]
 
 
 def _apply_permutation(tensor, permutation, dim=1):
     return tensor.index_select(dim, permutation)
+
+
+def apply_permutation(tensor, permutation, dim=1):
+    """Deprecated public form of _apply_permutation (as PyTorch's)."""
+    warnings.warn("`apply_permutation` is deprecated, please use `tensor.index_select(dim, "
+                  "permutation)` instead", FutureWarning, stacklevel=2)
+    return _apply_permutation(tensor, permutation, dim)
 
 
 # One time step of each mode. `gi` is the input projection of the step (with b_ih, and b_hh
@@ -180,6 +189,28 @@ def _onednn_lstm_direction(x, state, w_ih, w_hh, b_ih, b_hh, reverse):
         outs[t] = h.to(bf16)
         h, c = outs[t].to(f32), c.to(bf16).to(f32)
     return mindtorch.stack(outs), (outs[0 if reverse else -1], c.to(bf16))
+
+
+def _check_onednn_states(x, hx):
+    """The errors of PyTorch's oneDNN LSTM (a float32 padded input without projections)
+    for states of another dtype than the input's."""
+    if x.dtype is not mindtorch.float32 or not x.numel() or \
+            not mindtorch.backends.mkldnn.enabled:
+        return
+    others = {h.dtype for h in hx} - {mindtorch.float32}
+    if others - set(_HALVES):
+        raise RuntimeError("get_mkldnn_dtype: unsupported data type")
+    if others:
+        raise RuntimeError("could not create a primitive descriptor for the LSTM forward "
+                           "propagation primitive. Run workload with environment variable "
+                           "ONEDNN_VERBOSE=all to get additional diagnostic information.")
+
+
+def _warn_projection_onednn(x):
+    """PyTorch's warning for a padded LSTM with projections where oneDNN would run it."""
+    if x.dtype is mindtorch.float32 and x.numel() and mindtorch.backends.mkldnn.enabled:
+        warn_once("lstm_proj_onednn", "LSTM with projections is not supported with oneDNN. "
+                  "Using default implementation.")
 
 
 def _rnn_forward(mode, x, batch_sizes, hx, layers, dropout, training, bidirectional):
@@ -393,16 +424,21 @@ class RNNBase(Module):
             hx = hx if states == 2 else hx[0]
         else:
             hx = self.permute_hidden(hx, sorted_indices)
-        self.check_forward_args(input, hx, batch_sizes)
+        if packed and states == 2:  # (PyTorch's packed LSTM: only its kernel's checks)
+            self._check_packed_hidden(hx, batch_sizes)
+        else:
+            self.check_forward_args(input, hx, batch_sizes)
+            if states == 2 and len(hx) != 2:
+                raise RuntimeError("lstm expects two hidden states")
+            if states == 2 and not self.proj_size:
+                _check_onednn_states(input, hx)
         if batch_sizes is None:
             if self.batch_first:
                 input = input.transpose(0, 1)
             if input.size(0) == 0:
                 raise RuntimeError("Expected sequence length to be larger than 0 in RNN")
-            if self.proj_size > 0 and input.dtype is mindtorch.float32 and input.numel() and \
-                    mindtorch.backends.mkldnn.enabled:  # PyTorch's oneDNN LSTM has none
-                warn_once("lstm_proj_onednn", "LSTM with projections is not supported with "
-                          "oneDNN. Using default implementation.")
+            if self.proj_size > 0:
+                _warn_projection_onednn(input)
         sizes_list = None if batch_sizes is None else [int(b) for b in batch_sizes.tolist()]
         hx, layers = hx if states == 2 else (hx,), self._layer_params()
         onednn = _autocast_onednn_dtype(self.mode, input, batch_sizes, self.proj_size)
@@ -420,8 +456,8 @@ class RNNBase(Module):
         if packed:
             output = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
             return output, self.permute_hidden(hidden, unsorted_indices)
-        if self.batch_first:
-            output = output.transpose(0, 1)
+        if self.batch_first:  # (PyTorch's RNN and GRU transpose in place: TransposeBackward1)
+            output = output.transpose(0, 1) if states == 2 else output.transpose_(0, 1)
         if not is_batched:
             output = output.squeeze(batch_dim)
             hidden = tuple(h.squeeze(1) for h in hidden) if states == 2 else hidden.squeeze(1)
@@ -458,6 +494,24 @@ class RNN(RNNBase):
         return self._forward(input, hx, "RNN", 1)
 
 
+def _packed_lstm_parser_error(hx, weights):
+    """PyTorch's parser refusing a packed LSTM's states that are not a sequence (its _VF.lstm
+    call: both overloads shown, with the arguments each refuses)."""
+    from ..._ops._argcheck import _type_name
+    kind = _type_name(hx)
+    params = "!list of [" + ", ".join(type(w).__name__ for w in weights) + "]!"
+    return (f"lstm() received an invalid combination of arguments - got (Tensor, Tensor, "
+            f"{kind}, list, bool, int, float, bool, bool), but expected one of:\n"
+            " * (Tensor data, Tensor batch_sizes, tuple of Tensors hx, tuple of Tensors params, "
+            "bool has_biases, int num_layers, float dropout, bool train, bool bidirectional)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"Tensor, !{kind}!, {params}, bool, int, float, bool, bool)\n"
+            " * (Tensor input, tuple of Tensors hx, tuple of Tensors params, bool has_biases, "
+            "int num_layers, float dropout, bool train, bool bidirectional, bool batch_first)\n"
+            "      didn't match because some of the arguments have invalid types: (Tensor, "
+            f"!Tensor!, !{kind}!, {params}, !bool!, int, !float!, bool, bool)\n")
+
+
 class LSTM(RNNBase):
     """LSTM with gates (i, f, g, o) in that order of the weight rows; proj_size > 0 projects
     h_t with weight_hr."""
@@ -483,6 +537,30 @@ class LSTM(RNNBase):
         if permutation is None:
             return hx
         return _apply_permutation(hx[0], permutation), _apply_permutation(hx[1], permutation)
+
+    def _check_packed_hidden(self, hx, batch_sizes):
+        """What PyTorch's packed LSTM kernel meets first with states of other shapes: their
+        number, the projection their sizes imply, their layers, then (its first step) the
+        broadcasting of h's and c's rows with the first batch's."""
+        if not isinstance(hx, (tuple, list)):
+            raise TypeError(_packed_lstm_parser_error(hx, self._flat_weights))
+        if len(hx) != 2:
+            raise RuntimeError("lstm expects two hidden states")
+        h, c = hx
+        if (h.size(2) != c.size(2)) != (self.proj_size > 0):
+            raise RuntimeError("got an incorrect number of RNN parameters")
+        if self.bidirectional and h.size(0) % 2:
+            raise RuntimeError("Odd number of params or hiddens given to a bidirectional RNN")
+        if h.size(0) != self.num_layers * (2 if self.bidirectional else 1):
+            raise RuntimeError("Expected more hidden states in stacked_rnn")
+        rows, batch, gates = h.size(1), int(batch_sizes[0]), 4 * self.hidden_size
+        if rows == 1 and batch > 1:  # (h W_hh^T, then the input's gates added in place)
+            raise RuntimeError(f"output with shape [1, {gates}] doesn't match the broadcast "
+                               f"shape [{batch}, {gates}]")
+        for a, b in ((rows, batch), (max(rows, batch), c.size(1))):  # (then f * c)
+            if a != b and 1 not in (a, b):
+                raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor "
+                                   f"b ({b}) at non-singleton dimension 0")
 
     def forward(self, input, hx=None):
         return self._forward(input, hx, "LSTM", 2)
@@ -539,38 +617,27 @@ class RNNCellBase(Module):
         if input.dim() not in (1, 2):
             raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D "
                              "instead")
-        for i, h in enumerate(hx or ()):
+        for i, h in enumerate(() if hx is None else hx):
             if h.dim() not in (1, 2):
                 what = "hidden" if name != "LSTMCell" else f"hx[{i}]"
                 raise ValueError(f"{name}: Expected {what} to be 1D or 2D, got {h.dim()}D "
                                  "instead")
 
     def _cell(self, input, hx, name, states, mode):
-        """Checks as PyTorch's cells, then one step of `mode` (hx: tuple of states)."""
-        self._check_dims(input, hx, name)
+        """PyTorch's module checks (dims; an LSTMCell's hx is iterated, as PyTorch's), then
+        one checked step of `mode` (hx: a tuple of states, a state or None)."""
+        self._check_dims(input, hx if states == 2 or hx is None else (hx,), name)
         is_batched = input.dim() == 2
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
             zeros = mindtorch.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
                                     device=input.device)
-            hx = (zeros,) * states
+            hx = (zeros, zeros) if states == 2 else zeros
         elif not is_batched:
-            hx = tuple(h.unsqueeze(0) for h in hx)
-        if states == 2 and len(hx) != 2:
-            raise RuntimeError("lstm_cell expects two hidden states")
-        if input.size(1) != self.input_size:
-            raise RuntimeError(f"input has inconsistent input_size: got {input.size(1)} "
-                               f"expected {self.input_size}")
-        for i, h in enumerate(hx):
-            if input.size(0) != h.size(0):
-                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{i} "
-                                   f"batch size {h.size(0)}")
-            if h.size(1) != self.hidden_size:
-                raise RuntimeError(f"hidden{i} has inconsistent hidden_size: got {h.size(1)}, "
-                                   f"expected {self.hidden_size}")
-        _, state = _cell_step(mode, input, tuple(hx), self.weight_ih, self.weight_hh,
-                              self.bias_ih, self.bias_hh)
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if states == 2 else hx.unsqueeze(0)
+        state = _rnn_cells.cell(mode, _CELL_FUNCTIONS[mode], input, hx, self.weight_ih,
+                                self.weight_hh, self.bias_ih, self.bias_hh)
         if not is_batched:
             state = tuple(s.squeeze(0) for s in state)
         return state
@@ -592,7 +659,7 @@ class RNNCell(RNNCellBase):
             self._check_dims(input, None if hx is None else (hx,), "RNNCell")
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
         mode = "RNN_TANH" if self.nonlinearity == "tanh" else "RNN_RELU"
-        return self._cell(input, None if hx is None else (hx,), "RNNCell", 1, mode)[0]
+        return self._cell(input, hx, "RNNCell", 1, mode)[0]
 
 
 class LSTMCell(RNNCellBase):
@@ -614,4 +681,4 @@ class GRUCell(RNNCellBase):
                          dtype=dtype)
 
     def forward(self, input, hx=None):
-        return self._cell(input, None if hx is None else (hx,), "GRUCell", 1, "GRU")[0]
+        return self._cell(input, hx, "GRUCell", 1, "GRU")[0]

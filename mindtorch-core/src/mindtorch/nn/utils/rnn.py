@@ -4,13 +4,14 @@ A PackedSequence holds the time steps one after another: step t contributes the 
 batch_sizes[t] sequences still running (sequences sorted by decreasing length). Packing and
 padding are slices and concatenations of mindtorch ops, so gradients flow through them;
 lengths and batch sizes are CPU int64 tensors, as in PyTorch."""
+import numbers
 from collections.abc import Iterable
 from typing import NamedTuple
 
 import mindtorch
 
 from ... import _autocast
-from ..._ops._argcheck import _type_name
+from ..._ops._argcheck import _not_int, _type_name
 from ...autograd.function import Function
 
 __all__ = ["PackedSequence", "invert_permutation", "pack_padded_sequence",
@@ -172,6 +173,8 @@ def pack_padded_sequence(input, lengths, batch_first=False, enforce_sorted=True)
                            f"{lengths.dim()}D cpu Long tensor")
     time_dim, batch_dim = (1, 0) if batch_first else (0, 1)
     lens = _int_list(lengths)
+    if not input.numel():
+        raise RuntimeError("Cannot pack empty tensors.")
     if len(lens) != input.size(batch_dim):
         raise RuntimeError(f"Expected `len(lengths)` to be equal to batch_size, but got "
                            f"{len(lens)} (batch_size={input.size(batch_dim)})")
@@ -204,7 +207,10 @@ def pad_packed_sequence(sequence, batch_first=False, padding_value=0.0, total_le
                 "Expected total_length to be at least the length of the longest sequence in "
                 f"input, but got total_length={total_length} and max sequence length being "
                 f"{max_len}")
-        max_len = total_length
+        if _not_int(total_length) or not hasattr(total_length, "__index__"):  # (the op's parser)
+            raise TypeError(f"_pad_packed_sequence(): argument 'total_length' (position 5) "
+                            f"must be int, not {_type_name(total_length)}")
+        max_len = total_length.__index__()
     data = sequence.data
     batch = sizes[0] if sizes else 0
     tail = tuple(data.shape[1:])
@@ -233,23 +239,24 @@ def pad_sequence(sequences, batch_first=False, padding_value=0.0, padding_side="
         if not isinstance(seq, mindtorch.Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got "
                             f"{_type_name(seq)}")
+    if not isinstance(padding_value, numbers.Real) and not (  # (the op's float argument)
+            isinstance(padding_value, mindtorch.Tensor) and padding_value.dim() == 0):
+        raise TypeError(f"pad_sequence(): argument 'padding_value' (position 3) must be "
+                        f"float, not {_type_name(padding_value)}")
     if not sequences:
         raise RuntimeError("received an empty list of sequences")
     if padding_side not in ("left", "right"):
         raise RuntimeError(f"Expected padding_side to be one of left or right, but got "
                            f"{padding_side}.")
     first = sequences[0]
-    if first.dim() == 0:
-        raise RuntimeError("pad_sequence: expected sequences of at least one dimension")
+    if first.dim() == 0:  # (PyTorch's kernel slices the missing sizes)
+        raise RuntimeError("ArrayRef: invalid slice, N = 1; size = 0")
     tail = tuple(first.shape[1:])
-    for seq in sequences[1:]:
-        for d, (a, b) in enumerate(zip(tail, seq.shape[1:])):
-            if a != b:
-                raise RuntimeError(f"The size of tensor a ({a}) must match the size of tensor "
-                                   f"b ({b}) at non-singleton dimension {d + 1}")
     lengths = [seq.size(0) for seq in sequences]
     max_len, n = max(lengths), len(sequences)
-    if not (mindtorch.is_grad_enabled() and any(seq.requires_grad for seq in sequences)):
+    # other trailing shapes are copied in as PyTorch's kernel does (broadcast, or its error)
+    if all(tuple(seq.shape[1:]) == tail for seq in sequences) and \
+            not (mindtorch.is_grad_enabled() and any(seq.requires_grad for seq in sequences)):
         return _pad_rows(sequences, lengths, max_len, tail, batch_first, padding_value,
                          padding_side)
     # as PyTorch: the padding everywhere, then each sequence copied into its place (one
@@ -284,10 +291,13 @@ def _pad_rows(sequences, lengths, max_len, tail, batch_first, padding_value, pad
 
 
 def unpad_sequence(padded_sequences, lengths, batch_first=False):
-    """The list of sequences (their first lengths[i] steps) of a padded batch."""
+    """The list of sequences (their first lengths[i] steps, copies) of a padded batch.  As
+    PyTorch's, a time-major batch is transposed in place (the caller's tensor is left
+    batch-major) and lengths must be a tensor."""
     if not batch_first:
-        padded_sequences = padded_sequences.transpose(0, 1)
-    return [seq[:int(length)] for seq, length in zip(padded_sequences, lengths, strict=True)]
+        padded_sequences.transpose_(0, 1)
+    steps = mindtorch.arange(padded_sequences.shape[1], device=lengths.device)
+    return [seq[steps < length] for seq, length in zip(padded_sequences, lengths, strict=True)]
 
 
 def pack_sequence(sequences, enforce_sorted=True):
