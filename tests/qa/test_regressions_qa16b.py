@@ -1,0 +1,28 @@
+"""Regression tests for QA round 16b (vision ops and CNN building blocks), each against
+torch."""
+import numpy as np
+import pytest
+from reference import same_errors
+
+torch = pytest.importorskip("torch")
+
+
+def _same_values(program, rtol=1e-12, atol=1e-12):
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        for a, b in zip(ours[1], theirs[1], strict=True):
+            assert str(a.dtype) == str(b.dtype) and tuple(a.shape) == tuple(b.shape)
+            np.testing.assert_allclose(np.asarray(a.detach().double().tolist()),
+                                       b.detach().double().numpy(), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16", "int64"])
+@pytest.mark.parametrize("dim", [1, 2, 3])
+@pytest.mark.parametrize("groups", [1, 2])
+def test_conv_zero_dilation_message_names_the_dilation(dtype, dim, groups):
+    def program(L):
+        dt = getattr(L, dtype)
+        x = L.ones((1, 2) + (5,) * dim, dtype=dt)
+        w = L.ones((2, 2 // groups) + (3,) * dim, dtype=dt)
+        return getattr(L.nn.functional, f"conv{dim}d")(x, w, dilation=0, groups=groups)
+    same_errors(program)
