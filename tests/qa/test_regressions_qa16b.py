@@ -26,3 +26,17 @@ def test_conv_zero_dilation_message_names_the_dilation(dtype, dim, groups):
         w = L.ones((2, 2 // groups) + (3,) * dim, dtype=dt)
         return getattr(L.nn.functional, f"conv{dim}d")(x, w, dilation=0, groups=groups)
     same_errors(program)
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+@pytest.mark.parametrize("indices", [[0, 50, 40, 2, 1, 3, 0, 5], [0, 50, 40, 2, 1, 33, 0, 5],
+                                     [0, 1, 40, 2, 35, 3, 0, 50]])
+def test_max_unpool_reports_the_last_invalid_index(dim, indices):
+    def program(L):
+        shape = (1, 2) + (1,) * (dim - 2) + (2, 2)
+        size = (2,) * (dim - 2) + (4, 4)
+        return L.nn.functional.max_unpool2d(L.ones(*shape), L.tensor(indices).reshape(shape), 2,
+                                            output_size=size) if dim == 2 else \
+            L.nn.functional.max_unpool3d(L.ones(*shape), L.tensor(indices).reshape(shape), 2,
+                                         output_size=size)
+    same_errors(program)

@@ -394,8 +394,9 @@ def _max_unpool(nd):
         values = arr(self).reshape(lead + (-1,))
         index = arr(indices).reshape(lead + (-1,))
         bad = (index < 0) | (index >= plane)
-        if bad.any():
-            raise RuntimeError(f"Found an invalid max index: {index[bad].flat[0]} (output volumes "
+        if bad.any():  # (PyTorch's loop keeps the last bad index it met, on one thread)
+            last = index[bad].flat[-1]
+            raise RuntimeError(f"Found an invalid max index: {last} (output volumes "
                                f"are of size {'x'.join(map(str, output_size))})")
         out = np.zeros(lead + (plane,), self.dtype.np)
         np.put_along_axis(out, index, values, axis=-1)
