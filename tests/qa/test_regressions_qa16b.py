@@ -40,3 +40,23 @@ def test_max_unpool_reports_the_last_invalid_index(dim, indices):
             L.nn.functional.max_unpool3d(L.ones(*shape), L.tensor(indices).reshape(shape), 2,
                                          output_size=size)
     same_errors(program)
+
+
+def _layout(t):
+    return tuple(t.shape), t.stride()
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "float32", "float64"])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+@pytest.mark.parametrize("shape", [(2, 3, 4, 4), (2, 1, 4, 4), (1, 3, 1, 1)])
+@pytest.mark.parametrize("scale", [0.5, 1.0, (1.0, 2.0)])
+def test_antialiased_interpolate_keeps_channels_last(dtype, mode, shape, scale):
+    def program(L):
+        x = L.tensor(np.arange(np.prod(shape)).reshape(shape) % 200).to(getattr(L, dtype))
+        x = x.to(memory_format=L.channels_last)
+        out = L.nn.functional.interpolate(x, scale_factor=scale, mode=mode, antialias=True)
+        return _layout(out), out.double().sum().item()
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        assert ours[1][0] == theirs[1][0]
+        assert ours[1][1] == pytest.approx(theirs[1][1], rel=1e-6)

@@ -11,6 +11,7 @@ images take PyTorch's fixed-point path (PIL's rounding, one pass per dim).
 import math
 
 from ... import _dtype as D
+from ..._memory_format import suggest
 from ..registry import define, derivative
 from ._helpers import _type_name
 from .resample import _node
@@ -118,12 +119,18 @@ def _forward(mode):
     def upsample_aa(self, output_size, align_corners, scales_h=None, scales_w=None):
         _plan(f"_upsample_{mode}2d_aa", self, output_size)
         if self.dtype is D.uint8:
-            return _uint8(mode, self, output_size, align_corners, (scales_h, scales_w))
-        wh, ww = _matrices(mode, self, self._shape[2:], output_size, align_corners,
-                           scales_h, scales_w)
-        x = self if wh is None else wh.matmul(self)
-        x = x if ww is None else x.matmul(ww.transpose(0, 1))
-        return self.clone() if x is self else x
+            x = _uint8(mode, self, output_size, align_corners, (scales_h, scales_w))
+        else:
+            wh, ww = _matrices(mode, self, self._shape[2:], output_size, align_corners,
+                               scales_h, scales_w)
+            x = self if wh is None else wh.matmul(self)
+            x = x if ww is None else x.matmul(ww.transpose(0, 1))
+        # (ATen's kernel allocates its result in the input's suggested layout)
+        fmt = suggest(self)
+        if x is self or fmt == "contiguous_format":
+            return self.clone() if x is self else x
+        from ... import empty_like
+        return empty_like(x, memory_format=fmt).copy_(x)
     return upsample_aa
 
 
