@@ -60,3 +60,18 @@ def test_antialiased_interpolate_keeps_channels_last(dtype, mode, shape, scale):
     if ours[0] == "ok":
         assert ours[1][0] == theirs[1][0]
         assert ours[1][1] == pytest.approx(theirs[1][1], rel=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "int64", "int32", "bool", "float16"])
+@pytest.mark.parametrize("name,dim", [("adaptive_avg_pool2d", 2), ("adaptive_max_pool2d", 2),
+                                      ("avg_pool2d", 2), ("max_pool2d", 2), ("max_pool3d", 3),
+                                      ("avg_pool3d", 3), ("adaptive_avg_pool3d", 3)])
+@pytest.mark.parametrize("lead", [(2, 3), (1, 1)])
+def test_pooling_dtype_errors_name_the_channels_last_kernel(dtype, name, dim, lead):
+    def program(L):
+        fmt = L.channels_last if dim == 2 else L.channels_last_3d
+        x = L.ones(lead + (4,) * dim, dtype=getattr(L, dtype)).to(memory_format=fmt)
+        out = getattr(L.nn.functional, name)(x, 2)
+        return _layout(out)
+    ours, theirs = same_errors(program)
+    assert ours == theirs
