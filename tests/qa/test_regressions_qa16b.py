@@ -75,3 +75,34 @@ def test_pooling_dtype_errors_name_the_channels_last_kernel(dtype, name, dim, le
         return _layout(out)
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+_LINEAR_CASES = [((2, 1, 9, 8), (100, 90), False), ((2, 3, 9, 8), (100, 90), False),
+                 ((2, 4, 9, 8), (20, 17), False), ((2, 12, 9, 8), (7, 3), True),
+                 ((2, 19, 9, 8), (100, 90), True), ((2, 2, 9, 8), (20, 17), True),
+                 ((2, 16, 5, 4, 6), (12, 10, 9), True), ((2, 3, 5, 4, 6), (3, 4, 5), False),
+                 ((2, 5, 9), (20,), False), ((2, 64, 16, 16), (32, 32), False),
+                 ((1, 8, 30, 40), (64, 80), True)]
+
+
+@pytest.mark.parametrize("shape,size,channels_last", _LINEAR_CASES)
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("numba_loops", [False, True])
+def test_float32_linear_upsampling_is_bit_exact(shape, size, channels_last, align_corners,
+                                                numba_loops, monkeypatch):
+    """PyTorch's generic kernel (one dim at a time) and its channels-last kernel (corner
+    sums: vector lanes and scalar tail) fuse multiply-adds: the same bits."""
+    from mindtorch_cpu.kernels import _jit
+    monkeypatch.setattr(_jit, "MIN_SIZE", 0 if numba_loops else 1 << 40)
+    mode = {3: "linear", 4: "bilinear", 5: "trilinear"}[len(shape)]
+    data = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+
+    def program(L):
+        x = L.tensor(data)
+        if channels_last:
+            x = x.contiguous(memory_format=L.channels_last if len(shape) == 4 else
+                             L.channels_last_3d)
+        return L.nn.functional.interpolate(x, size=size, mode=mode,
+                                           align_corners=align_corners)
+    ours, theirs = same_errors(program)
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())

@@ -11,9 +11,11 @@ or nearly.
 """
 import numpy as np
 from mindtorch import _dtype as D
+from mindtorch._memory_format import is_contiguous_as
 from mindtorch._ops.decls import resample as R
 
 from .._np import arr, wrap
+from . import _linear_fma
 from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
@@ -314,10 +316,17 @@ def _upsample_uint8(a, output_size, align_corners, scales, size):
 
 
 def _channels_last(t):
-    """Whether a 4-d tensor is laid out channels last (PyTorch's is_contiguous test)."""
-    n, c, h, w = t._shape
-    expected = {1: 1, 3: c, 2: w * c, 0: h * w * c}
-    return all(t._shape[i] == 1 or t.stride()[i] == expected[i] for i in range(4))
+    """Whether a 4-d or 5-d tensor is laid out channels last (PyTorch's is_contiguous
+    test)."""
+    fmt = {4: "channels_last", 5: "channels_last_3d"}.get(t.ndim)
+    return fmt is not None and is_contiguous_as(t._shape, t.stride(), fmt)
+
+
+def _linear_float32(self, a, output_size, taps):
+    if _linear_fma.channels_last_kernel(len(taps), self._shape, output_size,
+                                        _channels_last(self)):
+        return _linear_fma.by_corners(a, taps)
+    return _linear_fma.separable(a, taps)
 
 
 def _upsample(name):
@@ -338,6 +347,8 @@ def _upsample(name):
         taps = _taps(name, self._shape[2:], output_size, align_corners, scales, self.dtype,
                      backward=shortcut)
         a = arr(self)
+        if mode == "linear" and self.dtype is D.float32:
+            return wrap(_linear_float32(self, a, output_size, taps), self.dtype)
         if not mode.startswith("nearest"):
             a = a.astype(_work_dtype(self.dtype))
         out = _apply(a, nd, taps)

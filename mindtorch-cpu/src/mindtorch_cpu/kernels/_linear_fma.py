@@ -1,0 +1,118 @@
+"""float32 linear upsampling (linear 1d, bilinear 2d, trilinear 3d) summed as PyTorch's
+kernels sum it, to the bit.  Its compiler fuses the weighted sums into multiply-adds
+(fma: one rounding), so the order and grouping of the terms decide the last bit:
+
+- the generic kernel interpolates one dim at a time, the last dim innermost, each as
+  t0 * w0 + t1 * w1 = fma(t0, w0, t1 * w1);
+- the channels-last kernel (bilinear / trilinear, picked by `channels_last_kernel`) sums
+  the 2**nd corners of each output point with weights multiplied out per corner: over the
+  channels its vector loop covers (8 lanes), t0*w0 + (t1*w1 + ... + (t6*w6 + t7*w7)),
+  innermost fma(t7, w7, t6 * w6); over the remaining channels, left to right from
+  fma(t0, w0, t1 * w1).
+
+fma is exact through float64: the product of two float32 is exact there, the sum rounds
+once more (a double rounding that differs from one rounding about once in 2**29).
+From _jit.MIN_SIZE elements numba's loops (_upsample_loops) compute the same steps.
+"""
+import itertools
+
+import numpy as np
+from mindtorch._runtime import get_num_threads
+
+from ._jit import compiled
+
+_LANES = 8  # float32 lanes of PyTorch's vectorized channels-last loop
+
+
+def _fma(a, w, c):
+    out = a.astype(np.float64)
+    out *= w.astype(np.float64)
+    out += c
+    return out.astype(np.float32)
+
+
+def channels_last_kernel(nd, input_shape, output_size, channels_last):
+    """Whether PyTorch's cpu kernel for this upsampling is its channels-last one: for
+    channels-last inputs of more than 3 channels, small 2d outputs, and, on one thread,
+    3-channel (RGB) 2d inputs."""
+    channels = input_shape[1]
+    if nd == 1:
+        return False
+    if channels > 3 and channels_last:
+        return True
+    return nd == 2 and (sum(output_size) <= 128 or
+                        get_num_threads() == 1 and channels == 3)
+
+
+def separable(a, taps):
+    """The generic kernel: one dim at a time, the last one first."""
+    nd = len(taps)
+    for i in reversed(range(nd)):
+        axis = a.ndim - nd + i
+        (i0, w0), (i1, w1) = taps[i]
+        jit = compiled("_upsample_loops", a.size)
+        if jit is not None:
+            a = np.ascontiguousarray(a)
+            out = np.empty(a.shape[:axis] + (i0.size,) + a.shape[axis + 1:], np.float32)
+            jit.linear_pass(_around(a, axis), i0, w0, i1, w1, _around(out, axis))
+            a = out
+            continue
+        shape = (-1,) + (1,) * (nd - 1 - i)
+        a = _fma(np.take(a, i0, axis=axis), w0.reshape(shape),
+                 np.take(a, i1, axis=axis) * w1.reshape(shape))
+    return a
+
+
+def _around(a, axis):
+    """A C-contiguous array as (before axis, axis, after axis)."""
+    return a.reshape(int(np.prod(a.shape[:axis])), a.shape[axis], -1)
+
+
+def by_corners(a, taps):
+    """The channels-last kernel: each output point a weighted sum of its corners."""
+    nd = len(taps)
+    channels = a.shape[1]
+    vector = channels - channels % _LANES
+    jit = compiled("_upsample_loops", a.size) if nd == 2 else None
+    if jit is not None:
+        (h0, hw0), (h1, hw1) = taps[0]
+        (c0, cw0), (c1, cw1) = taps[1]
+        out = np.empty(a.shape[:2] + (h0.size, c0.size), np.float32)
+        jit.corners_2d(a, h0, hw0, h1, hw1, c0, cw0, c1, cw1, vector, out)
+        return out
+    terms = [_corner(a, taps, choice) for choice in itertools.product((0, 1), repeat=nd)]
+    out = np.empty(terms[0][0].shape, np.float32)
+    if vector:
+        out[:, :vector] = _nested([(t[:, :vector], w) for t, w in terms])
+    if vector < channels:
+        out[:, vector:] = _chained([(t[:, vector:], w) for t, w in terms])
+    return out
+
+
+def _corner(a, taps, choice):
+    """The input values at one corner (per dim, tap 0 or 1) of every output point, and their
+    weights (the per-dim weights multiplied in dim order, rounded at each step)."""
+    nd = len(taps)
+    weight = None
+    for i, c in enumerate(choice):
+        idx, w = taps[i][c]
+        a = np.take(a, idx, axis=a.ndim - nd + i)
+        w = w.reshape((-1,) + (1,) * (nd - 1 - i))
+        weight = w if weight is None else (weight * w).astype(np.float32)
+    return a, weight
+
+
+def _nested(terms):
+    (t6, w6), (t7, w7) = terms[-2:]
+    acc = _fma(t7, w7, t6 * w6)
+    for t, w in reversed(terms[:-2]):
+        acc = _fma(t, w, acc)
+    return acc
+
+
+def _chained(terms):
+    (t0, w0), (t1, w1) = terms[:2]
+    acc = _fma(t0, w0, t1 * w1)
+    for t, w in terms[2:]:
+        acc = _fma(t, w, acc)
+    return acc

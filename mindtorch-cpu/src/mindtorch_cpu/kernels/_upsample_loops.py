@@ -1,0 +1,54 @@
+"""float32 linear upsampling loops compiled by numba (kernels/_linear_fma.py's sums, in
+the same order, with the same float64 steps: the same bits without NumPy's float64
+temporaries).  Loaded through _jit.compiled."""
+import numba
+import numpy as np
+
+_JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
+
+
+@numba.njit(inline="always")
+def _fma(a, w, c):
+    return np.float32(np.float64(a) * np.float64(w) + np.float64(c))
+
+
+@numba.njit(**_JIT)
+def linear_pass(x, i0, w0, i1, w1, out):
+    """One dim of the generic kernel: x (outer, n_in, inner) -> out (outer, n_out, inner),
+    out[:, j] = fma(x[:, i0[j]], w0[j], x[:, i1[j]] * w1[j])."""
+    for o in range(x.shape[0]):
+        for j in range(i0.size):
+            a, b, wa, wb = i0[j], i1[j], w0[j], w1[j]
+            for k in range(x.shape[2]):
+                out[o, j, k] = _fma(x[o, a, k], wa, x[o, b, k] * wb)
+
+
+@numba.njit(**_JIT)
+def corners_2d(x, h0, hw0, h1, hw1, c0, cw0, c1, cw1, vector, out):
+    """The channels-last kernel in 2d: x (N, C, H, W) -> out (N, C, OH, OW); the first
+    `vector` channels summed as its vector loop, the others as its scalar loop."""
+    oh, ow = h0.size, c0.size
+    w = np.empty((4, oh, ow), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            w[0, i, j] = hw0[i] * cw0[j]
+            w[1, i, j] = hw0[i] * cw1[j]
+            w[2, i, j] = hw1[i] * cw0[j]
+            w[3, i, j] = hw1[i] * cw1[j]
+    for n in range(x.shape[0]):
+        for ch in range(x.shape[1]):
+            plane = x[n, ch]
+            for i in range(oh):
+                for j in range(ow):
+                    t00 = plane[h0[i], c0[j]]
+                    t01 = plane[h0[i], c1[j]]
+                    t10 = plane[h1[i], c0[j]]
+                    t11 = plane[h1[i], c1[j]]
+                    if ch < vector:
+                        acc = _fma(t11, w[3, i, j], t10 * w[2, i, j])
+                        acc = _fma(t01, w[1, i, j], acc)
+                        out[n, ch, i, j] = _fma(t00, w[0, i, j], acc)
+                    else:
+                        acc = _fma(t00, w[0, i, j], t01 * w[1, i, j])
+                        acc = _fma(t10, w[2, i, j], acc)
+                        out[n, ch, i, j] = _fma(t11, w[3, i, j], acc)
