@@ -1,6 +1,6 @@
-"""float32 linear upsampling loops compiled by numba (kernels/_linear_fma.py's sums, in
-the same order, with the same float64 steps: the same bits without NumPy's float64
-temporaries).  Loaded through _jit.compiled."""
+"""float32 linear and cubic upsampling loops compiled by numba (kernels/_upsample_fma.py's
+sums, in the same order, with the same float64 steps: the same bits without NumPy's
+float64 temporaries).  Loaded through _jit.compiled."""
 import numba
 import numpy as np
 
@@ -13,14 +13,19 @@ def _fma(a, w, c):
 
 
 @numba.njit(**_JIT)
-def linear_pass(x, i0, w0, i1, w1, out):
+def taps_pass(x, index, weight, out):
     """One dim of the generic kernel: x (outer, n_in, inner) -> out (outer, n_out, inner),
-    out[:, j] = fma(x[:, i0[j]], w0[j], x[:, i1[j]] * w1[j])."""
+    out[:, j] = fma(..., fma(x[:, index[0, j]], weight[0, j], x[:, index[1, j]] *
+    weight[1, j]))."""
+    taps = index.shape[0]
     for o in range(x.shape[0]):
-        for j in range(i0.size):
-            a, b, wa, wb = i0[j], i1[j], w0[j], w1[j]
+        for j in range(index.shape[1]):
             for k in range(x.shape[2]):
-                out[o, j, k] = _fma(x[o, a, k], wa, x[o, b, k] * wb)
+                acc = _fma(x[o, index[0, j], k], weight[0, j],
+                           x[o, index[1, j], k] * weight[1, j])
+                for m in range(2, taps):
+                    acc = _fma(x[o, index[m, j], k], weight[m, j], acc)
+                out[o, j, k] = acc
 
 
 @numba.njit(**_JIT)

@@ -15,10 +15,11 @@ from mindtorch._memory_format import is_contiguous_as
 from mindtorch._ops.decls import resample as R
 
 from .._np import arr, wrap
-from . import _linear_fma
+from . import _upsample_fma
 from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
+_CUBIC_FUSED = (D.float32, D.float16, D.bfloat16)
 
 
 def _work_dtype(dtype):
@@ -216,15 +217,18 @@ def _cubic_taps(n_in, n_out, align_corners, scale, ft, wt):
     real = s * d if align_corners else _source_index(s, d, ft)
     i = _floorf(real, n_in)
     t = np.clip(real - i.astype(ft), 0, 1)
-    a = ft(_A)
+    if ft is np.float32:
+        weights = _upsample_fma.cubic_weights(t)
+    else:
+        a = ft(_A)
 
-    def near(x):  # |x| <= 1
-        return ((a + 2) * x - (a + 3)) * x * x + 1
+        def near(x):  # |x| <= 1
+            return ((a + 2) * x - (a + 3)) * x * x + 1
 
-    def far(x):  # 1 < |x| < 2
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        def far(x):  # 1 < |x| < 2
+            return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
 
-    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+        weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
     return [(np.clip(i - 1 + j, 0, n_in - 1), w.astype(wt).astype(ft))
             for j, w in enumerate(weights)]
 
@@ -323,10 +327,10 @@ def _channels_last(t):
 
 
 def _linear_float32(self, a, output_size, taps):
-    if _linear_fma.channels_last_kernel(len(taps), self._shape, output_size,
+    if _upsample_fma.channels_last_kernel(len(taps), self._shape, output_size,
                                         _channels_last(self)):
-        return _linear_fma.by_corners(a, taps)
-    return _linear_fma.separable(a, taps)
+        return _upsample_fma.by_corners(a, taps)
+    return _upsample_fma.separable(a, taps)
 
 
 def _upsample(name):
@@ -349,6 +353,9 @@ def _upsample(name):
         a = arr(self)
         if mode == "linear" and self.dtype is D.float32:
             return wrap(_linear_float32(self, a, output_size, taps), self.dtype)
+        if mode == "cubic" and self.dtype in _CUBIC_FUSED:  # (float32 sums: opmath)
+            out = _upsample_fma.separable(a.astype(np.float32, copy=False), taps)
+            return wrap(out.astype(self.dtype.np, copy=False), self.dtype)
         if not mode.startswith("nearest"):
             a = a.astype(_work_dtype(self.dtype))
         out = _apply(a, nd, taps)

@@ -1,14 +1,16 @@
-"""float32 linear upsampling (linear 1d, bilinear 2d, trilinear 3d) summed as PyTorch's
-kernels sum it, to the bit.  Its compiler fuses the weighted sums into multiply-adds
-(fma: one rounding), so the order and grouping of the terms decide the last bit:
+"""float32 linear and cubic upsampling (linear 1d, bilinear 2d, trilinear 3d, bicubic 2d)
+summed as PyTorch's kernels sum it, to the bit.  Its compiler fuses the weighted sums into
+multiply-adds (fma: one rounding), so the order and grouping of the terms decide the last
+bit:
 
 - the generic kernel interpolates one dim at a time, the last dim innermost, each as
-  t0 * w0 + t1 * w1 = fma(t0, w0, t1 * w1);
+  t0 * w0 + t1 * w1 + ... = fma(..., fma(t2, w2, fma(t0, w0, t1 * w1)));
 - the channels-last kernel (bilinear / trilinear, picked by `channels_last_kernel`) sums
   the 2**nd corners of each output point with weights multiplied out per corner: over the
   channels its vector loop covers (8 lanes), t0*w0 + (t1*w1 + ... + (t6*w6 + t7*w7)),
   innermost fma(t7, w7, t6 * w6); over the remaining channels, left to right from
-  fma(t0, w0, t1 * w1).
+  fma(t0, w0, t1 * w1);
+- the cubic weights' polynomials fuse all but their last step (`cubic_weights`).
 
 fma is exact through float64: the product of two float32 is exact there, the sum rounds
 once more (a double rounding that differs from one rounding about once in 2**29).
@@ -24,7 +26,7 @@ from ._jit import compiled
 _LANES = 8  # float32 lanes of PyTorch's vectorized channels-last loop
 
 
-def _fma(a, w, c):
+def fma(a, w, c):
     out = a.astype(np.float64)
     out *= w.astype(np.float64)
     out += c
@@ -49,17 +51,18 @@ def separable(a, taps):
     nd = len(taps)
     for i in reversed(range(nd)):
         axis = a.ndim - nd + i
-        (i0, w0), (i1, w1) = taps[i]
         jit = compiled("_upsample_loops", a.size)
         if jit is not None:
+            index = np.stack([idx for idx, _ in taps[i]])
+            weight = np.stack([w for _, w in taps[i]]).astype(np.float32)
             a = np.ascontiguousarray(a)
-            out = np.empty(a.shape[:axis] + (i0.size,) + a.shape[axis + 1:], np.float32)
-            jit.linear_pass(_around(a, axis), i0, w0, i1, w1, _around(out, axis))
+            out = np.empty(a.shape[:axis] + (index.shape[1],) + a.shape[axis + 1:],
+                           np.float32)
+            jit.taps_pass(_around(a, axis), index, weight, _around(out, axis))
             a = out
             continue
         shape = (-1,) + (1,) * (nd - 1 - i)
-        a = _fma(np.take(a, i0, axis=axis), w0.reshape(shape),
-                 np.take(a, i1, axis=axis) * w1.reshape(shape))
+        a = _chained([(np.take(a, idx, axis=axis), w.reshape(shape)) for idx, w in taps[i]])
     return a
 
 
@@ -104,15 +107,30 @@ def _corner(a, taps, choice):
 
 def _nested(terms):
     (t6, w6), (t7, w7) = terms[-2:]
-    acc = _fma(t7, w7, t6 * w6)
+    acc = fma(t7, w7, t6 * w6)
     for t, w in reversed(terms[:-2]):
-        acc = _fma(t, w, acc)
+        acc = fma(t, w, acc)
     return acc
 
 
 def _chained(terms):
     (t0, w0), (t1, w1) = terms[:2]
-    acc = _fma(t0, w0, t1 * w1)
+    acc = fma(t0, w0, t1 * w1)
     for t, w in terms[2:]:
-        acc = _fma(t, w, acc)
+        acc = fma(t, w, acc)
     return acc
+
+
+def cubic_weights(t):
+    """The four bicubic weights of float32 offsets t (PyTorch's
+    get_cubic_upsample_coefficients, A = -0.75, its multiply-adds fused as compiled)."""
+    a, one = np.float32(-0.75), np.float32(1)
+
+    def near(x):  # |x| <= 1: ((a + 2) x - (a + 3)) x x + 1
+        return fma(a + 2, x, -(a + 3)) * x * x + one
+
+    def far(x):  # 1 < |x| < 2: ((a x - 5a) x + 8a) x - 4a
+        return fma(fma(a, x, -5 * a), x, 8 * a) * x - 4 * a
+
+    opposite = one - t
+    return [far(t + one), near(t), near(opposite), far(opposite + one)]
