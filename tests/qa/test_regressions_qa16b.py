@@ -125,3 +125,33 @@ def test_bicubic_upsampling_is_bit_exact(dtype, size, align_corners, numba_loops
                                            align_corners=align_corners).float()
     ours, theirs = same_errors(program)
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+
+
+@pytest.mark.parametrize("shape,kw", [((2, 3, 9, 8), {"scale_factor": 2.0}),
+                                      ((2, 8, 9, 8), {"size": (50, 70)}),
+                                      ((2, 5, 5, 4, 6), {"scale_factor": 0.6}),
+                                      ((2, 5, 30), {"scale_factor": 3.0, "align_corners": True})])
+@pytest.mark.parametrize("channels_last", [False, True])
+@pytest.mark.parametrize("numba_loops", [False, True])
+def test_float32_linear_upsampling_gradient_is_bit_exact(shape, kw, channels_last, numba_loops,
+                                                         monkeypatch):
+    """The gradient adds each output point's corners in raster order, with fused
+    multiply-adds, as PyTorch's backward loop."""
+    from mindtorch_cpu.kernels import _jit
+    monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0 if numba_loops else 1 << 40)
+    rng = np.random.default_rng(2)
+    data = rng.standard_normal(shape).astype(np.float32)
+    mode = {3: "linear", 4: "bilinear", 5: "trilinear"}[len(shape)]
+
+    def program(L):
+        x = L.tensor(data)
+        if channels_last and x.dim() > 3:
+            x = x.contiguous(memory_format=L.channels_last if x.dim() == 4 else
+                             L.channels_last_3d)
+        x.requires_grad_(True)
+        out = L.nn.functional.interpolate(x, mode=mode, **kw)
+        g = L.tensor(np.random.default_rng(3).standard_normal(tuple(out.shape)),
+                     dtype=L.float32)
+        return L.autograd.grad(out, x, g)[0]
+    ours, theirs = same_errors(program)
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())

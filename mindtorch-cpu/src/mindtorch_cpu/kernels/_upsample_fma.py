@@ -14,14 +14,15 @@ bit:
 
 fma is exact through float64: the product of two float32 is exact there, the sum rounds
 once more (a double rounding that differs from one rounding about once in 2**29).
-From _jit.MIN_SIZE elements numba's loops (_upsample_loops) compute the same steps.
+From _jit.MIN_SIZE elements (the gradient: EARLY_MIN_SIZE) numba's loops (_upsample_loops)
+compute the same steps.
 """
 import itertools
 
 import numpy as np
 from mindtorch._runtime import get_num_threads
 
-from ._jit import compiled
+from ._jit import compiled, early
 
 _LANES = 8  # float32 lanes of PyTorch's vectorized channels-last loop
 
@@ -134,3 +135,63 @@ def cubic_weights(t):
 
     opposite = one - t
     return [far(t + one), near(t), near(opposite), far(opposite + one)]
+
+
+def linear_backward(g, taps, sizes_in):
+    """The generic linear kernels' gradient: output points in raster order, each adding
+    its corners (in corner order) into the input's gradient, grad_in = fma(w, g, grad_in)
+    with the corner weight w multiplied out per dim.  g: float32 (planes..., *out)."""
+    nd = len(taps)
+    lead = g.shape[:-nd]
+    go = g.reshape((-1, int(np.prod(g.shape[-nd:]))))
+    targets, weights = _corner_table(taps, sizes_in)  # (points, corners) each
+    jit = early("_upsample_loops", g.size)
+    if jit is not None:
+        grad = np.zeros((go.shape[0], int(np.prod(sizes_in))), np.float32)
+        jit.scatter_fma(np.ascontiguousarray(go), targets, weights, grad)
+        return grad.reshape(lead + tuple(sizes_in))
+    order = targets.ravel()
+    rank = _arrival_rank(order)
+    points = np.repeat(np.arange(targets.shape[0]), targets.shape[1])
+    flat_w = weights.ravel()
+    grad = np.zeros((go.shape[0], int(np.prod(sizes_in))), np.float32)
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=-1)) + 2))
+    for r in range(len(bounds) - 1):
+        sel = by_rank[bounds[r]:bounds[r + 1]]  # (distinct targets: one write each)
+        cells = order[sel]
+        grad[:, cells] = fma(go[:, points[sel]], flat_w[sel], grad[:, cells])
+    return grad.reshape(lead + tuple(sizes_in))
+
+
+def _corner_table(taps, sizes_in):
+    """Per output point (raster order), its corners' flat input positions and weights."""
+    nd = len(taps)
+    strides = np.cumprod((1,) + tuple(sizes_in[:0:-1]))[::-1]
+    targets, weights = [], []
+    for choice in itertools.product((0, 1), repeat=nd):
+        flat, weight = None, None
+        for i, c in enumerate(choice):
+            idx, w = taps[i][c]
+            shape = [1] * nd
+            shape[i] = -1
+            part = (idx * strides[i]).reshape(shape)
+            w = w.astype(np.float32).reshape(shape)
+            flat = part if flat is None else flat + part
+            weight = w if weight is None else (weight * w).astype(np.float32)
+        out_shape = tuple(len(t[0][0]) for t in taps)
+        targets.append(np.broadcast_to(flat, out_shape).ravel())
+        weights.append(np.broadcast_to(weight, out_shape).ravel())
+    return np.stack(targets, 1), np.stack(weights, 1)
+
+
+def _arrival_rank(targets):
+    """For each write in sequence, how many earlier writes went to the same target."""
+    n = targets.size
+    order = np.argsort(targets, kind="stable")
+    sorted_t = targets[order]
+    first = np.r_[True, sorted_t[1:] != sorted_t[:-1]] if n else np.zeros(0, bool)
+    start = np.maximum.accumulate(np.where(first, np.arange(n), 0)) if n else first
+    rank = np.empty(n, np.int64)
+    rank[order] = np.arange(n) - start
+    return rank

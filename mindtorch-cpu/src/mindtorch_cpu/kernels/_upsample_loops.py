@@ -57,3 +57,15 @@ def corners_2d(x, h0, hw0, h1, hw1, c0, cw0, c1, cw1, vector, out):
                         acc = _fma(t00, w[0, i, j], t01 * w[1, i, j])
                         acc = _fma(t10, w[2, i, j], acc)
                         out[n, ch, i, j] = _fma(t11, w[3, i, j], acc)
+
+
+@numba.njit(**_JIT)
+def scatter_fma(go, targets, weights, grad):
+    """grad[p, targets[o, k]] = fma(go[p, o], weights[o, k], grad[p, targets[o, k]]) for
+    each plane p, output point o in order and corner k in order."""
+    for p in range(go.shape[0]):
+        for o in range(go.shape[1]):
+            v = go[p, o]
+            for k in range(targets.shape[1]):
+                t = targets[o, k]
+                grad[p, t] = _fma(v, weights[o, k], grad[p, t])
