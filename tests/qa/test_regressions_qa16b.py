@@ -127,21 +127,23 @@ def test_bicubic_upsampling_is_bit_exact(dtype, size, align_corners, numba_loops
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
 
 
+@pytest.mark.parametrize("mode", ["linear", "nearest", "nearest-exact"])
 @pytest.mark.parametrize("shape,kw", [((2, 3, 9, 8), {"scale_factor": 2.0}),
                                       ((2, 8, 9, 8), {"size": (50, 70)}),
                                       ((2, 5, 5, 4, 6), {"scale_factor": 0.6}),
-                                      ((2, 5, 30), {"scale_factor": 3.0, "align_corners": True})])
+                                      ((2, 5, 30), {"scale_factor": 3.0})])
 @pytest.mark.parametrize("channels_last", [False, True])
 @pytest.mark.parametrize("numba_loops", [False, True])
-def test_float32_linear_upsampling_gradient_is_bit_exact(shape, kw, channels_last, numba_loops,
-                                                         monkeypatch):
-    """The gradient adds each output point's corners in raster order, with fused
-    multiply-adds, as PyTorch's backward loop."""
+def test_float32_upsampling_gradient_is_bit_exact(mode, shape, kw, channels_last, numba_loops,
+                                                  monkeypatch):
+    """The gradient adds each output point's corners (nearest: its one source) in raster
+    order, with fused multiply-adds, as PyTorch's backward loops."""
     from mindtorch_cpu.kernels import _jit
     monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0 if numba_loops else 1 << 40)
     rng = np.random.default_rng(2)
     data = rng.standard_normal(shape).astype(np.float32)
-    mode = {3: "linear", 4: "bilinear", 5: "trilinear"}[len(shape)]
+    if mode == "linear":
+        mode = {3: "linear", 4: "bilinear", 5: "trilinear"}[len(shape)]
 
     def program(L):
         x = L.tensor(data)

@@ -138,9 +138,10 @@ def cubic_weights(t):
 
 
 def linear_backward(g, taps, sizes_in):
-    """The generic linear kernels' gradient: output points in raster order, each adding
+    """The linear and nearest kernels' gradient: output points in raster order, each adding
     its corners (in corner order) into the input's gradient, grad_in = fma(w, g, grad_in)
-    with the corner weight w multiplied out per dim.  g: float32 (planes..., *out)."""
+    with the corner weight w multiplied out per dim (nearest: one corner, weight 1, a plain
+    sum).  g: float32 (planes..., *out)."""
     nd = len(taps)
     lead = g.shape[:-nd]
     go = g.reshape((-1, int(np.prod(g.shape[-nd:]))))
@@ -169,14 +170,14 @@ def _corner_table(taps, sizes_in):
     nd = len(taps)
     strides = np.cumprod((1,) + tuple(sizes_in[:0:-1]))[::-1]
     targets, weights = [], []
-    for choice in itertools.product((0, 1), repeat=nd):
+    for choice in itertools.product(*(range(len(t)) for t in taps)):
         flat, weight = None, None
         for i, c in enumerate(choice):
             idx, w = taps[i][c]
             shape = [1] * nd
             shape[i] = -1
             part = (idx * strides[i]).reshape(shape)
-            w = w.astype(np.float32).reshape(shape)
+            w = np.ones(1, np.float32) if w is None else w.astype(np.float32).reshape(shape)
             flat = part if flat is None else flat + part
             weight = w if weight is None else (weight * w).astype(np.float32)
         out_shape = tuple(len(t[0][0]) for t in taps)

@@ -373,7 +373,7 @@ def _upsample_backward(name):
         dtype = grad_output.dtype
         taps = _taps(name, sizes_in, sizes_out, align_corners, scales, dtype, backward=True)
         g = arr(grad_output).astype(_work_dtype(dtype))
-        if R.UPSAMPLE[name][1] == "linear" and dtype is D.float32:
+        if R.UPSAMPLE[name][1] != "cubic" and dtype is D.float32:
             out = _upsample_fma.linear_backward(g, taps, sizes_in)
             return wrap(out, dtype)
         out = _apply_transposed(g, nd, taps, sizes_in)
