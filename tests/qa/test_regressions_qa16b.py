@@ -157,3 +157,23 @@ def test_float32_upsampling_gradient_is_bit_exact(mode, shape, kw, channels_last
         return L.autograd.grad(out, x, g)[0]
     ours, theirs = same_errors(program)
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+@pytest.mark.parametrize("shape,pad", [((2, 3, 7), (3, 2)), ((2, 3, 7, 6), (3, 2, 1, 4)),
+                                       ((2, 3, 4, 7, 6), (3, 2, 1, 2, 2, 1)),
+                                       ((2, 5, 20, 20), (4, 4, 4, 4))])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_padding_gradient_sums_in_pytorch_order(mode, shape, pad, dtype):
+    """Reflection / replication padding gradients add the output's cells into the input's
+    in raster order (in the gradient's dtype), as PyTorch's backward loops."""
+    rng = np.random.default_rng(4)
+    data = rng.standard_normal(shape)
+
+    def program(L):
+        x = L.tensor(data).to(getattr(L, dtype)).requires_grad_(True)
+        out = L.nn.functional.pad(x, pad, mode=mode)
+        g = L.tensor(np.random.default_rng(5).standard_normal(tuple(out.shape)))
+        return L.autograd.grad(out, x, g.to(x.dtype))[0].double()
+    ours, theirs = same_errors(program)
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())

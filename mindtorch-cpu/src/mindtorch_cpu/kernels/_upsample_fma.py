@@ -138,31 +138,43 @@ def cubic_weights(t):
 
 
 def linear_backward(g, taps, sizes_in):
-    """The linear and nearest kernels' gradient: output points in raster order, each adding
-    its corners (in corner order) into the input's gradient, grad_in = fma(w, g, grad_in)
-    with the corner weight w multiplied out per dim (nearest: one corner, weight 1, a plain
-    sum).  g: float32 (planes..., *out)."""
+    """The linear, nearest and padding kernels' gradient: output points in raster order,
+    each adding its corners (in corner order) into the input's gradient, grad_in =
+    fma(w, g, grad_in) with the corner weight w multiplied out per dim (float32); taps
+    without weights (nearest, padding: one corner) a plain sum, in g's dtype.
+    g: (planes..., *out)."""
     nd = len(taps)
+    weighted = any(w is not None for tap in taps for _, w in tap)
     lead = g.shape[:-nd]
-    go = g.reshape((-1, int(np.prod(g.shape[-nd:]))))
+    go = np.ascontiguousarray(g.reshape((-1, int(np.prod(g.shape[-nd:])))))
     targets, weights = _corner_table(taps, sizes_in)  # (points, corners) each
-    jit = early("_upsample_loops", g.size)
-    if jit is not None:
-        grad = np.zeros((go.shape[0], int(np.prod(sizes_in))), np.float32)
-        jit.scatter_fma(np.ascontiguousarray(go), targets, weights, grad)
-        return grad.reshape(lead + tuple(sizes_in))
+    grad = np.zeros((go.shape[0], int(np.prod(sizes_in))), go.dtype)
+    # (numba has no 16-bit floats: NumPy's adds of them round each sum, as PyTorch's)
+    jit = early("_upsample_loops", g.size) if go.dtype.itemsize >= 4 else None
+    if jit is not None and weighted:
+        jit.scatter_fma(go, targets, weights, grad)
+    elif jit is not None:
+        jit.scatter_add(go, targets, grad)
+    else:
+        _ranked_scatter(go, targets, weights if weighted else None, grad)
+    return grad.reshape(lead + tuple(sizes_in))
+
+
+def _ranked_scatter(go, targets, weights, grad):
+    """linear_backward's writes in NumPy: grouped by how many earlier writes share their
+    target, so that each group's targets are distinct (one fancy-indexed update each)."""
     order = targets.ravel()
     rank = _arrival_rank(order)
     points = np.repeat(np.arange(targets.shape[0]), targets.shape[1])
-    flat_w = weights.ravel()
-    grad = np.zeros((go.shape[0], int(np.prod(sizes_in))), np.float32)
     by_rank = np.argsort(rank, kind="stable")
     bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=-1)) + 2))
     for r in range(len(bounds) - 1):
-        sel = by_rank[bounds[r]:bounds[r + 1]]  # (distinct targets: one write each)
+        sel = by_rank[bounds[r]:bounds[r + 1]]
         cells = order[sel]
-        grad[:, cells] = fma(go[:, points[sel]], flat_w[sel], grad[:, cells])
-    return grad.reshape(lead + tuple(sizes_in))
+        if weights is None:
+            grad[:, cells] += go[:, points[sel]]
+        else:
+            grad[:, cells] = fma(go[:, points[sel]], weights.ravel()[sel], grad[:, cells])
 
 
 def _corner_table(taps, sizes_in):

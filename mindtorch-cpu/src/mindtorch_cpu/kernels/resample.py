@@ -145,9 +145,12 @@ def _pad_backward(kind, nd):
         _check_grad(grad_output, shape)
         sizes = self._shape[-nd:]
         g = arr(grad_output)
+        taps = _pad_taps(kind, sizes, padding)
+        if grad_output.dtype.kind == "f":  # (PyTorch's adds, in its order and dtype)
+            return wrap(_upsample_fma.linear_backward(g, taps, sizes), self.dtype)
         wide = _WIDE.get(grad_output.dtype)
         g = g.astype(wide) if wide is not None else g
-        out = _apply_transposed(g, nd, _pad_taps(kind, sizes, padding), sizes)
+        out = _apply_transposed(g, nd, taps, sizes)
         return wrap(out.astype(self.dtype.np), self.dtype)
     return kernel
 
@@ -373,7 +376,9 @@ def _upsample_backward(name):
         dtype = grad_output.dtype
         taps = _taps(name, sizes_in, sizes_out, align_corners, scales, dtype, backward=True)
         g = arr(grad_output).astype(_work_dtype(dtype))
-        if R.UPSAMPLE[name][1] != "cubic" and dtype is D.float32:
+        mode = R.UPSAMPLE[name][1]
+        if mode != "cubic" and dtype is D.float32 or \
+                mode.startswith("nearest") and dtype is D.float64:
             out = _upsample_fma.linear_backward(g, taps, sizes_in)
             return wrap(out, dtype)
         out = _apply_transposed(g, nd, taps, sizes_in)
