@@ -177,3 +177,44 @@ def test_padding_gradient_sums_in_pytorch_order(mode, shape, pad, dtype):
         return L.autograd.grad(out, x, g.to(x.dtype))[0].double()
     ours, theirs = same_errors(program)
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+
+
+def _pool_gradient(name, shape, dtype, channels_last, **kw):
+    def program(L):
+        x = L.tensor(np.random.default_rng(6).standard_normal(shape)).to(getattr(L, dtype))
+        if channels_last:
+            x = x.contiguous(memory_format=L.channels_last if len(shape) == 4 else
+                             L.channels_last_3d)
+        x.requires_grad_(True)
+        out = getattr(L.nn.functional, name)(x, **kw)
+        g = L.tensor(np.random.default_rng(7).standard_normal(tuple(out.shape)))
+        return L.autograd.grad(out, x, g.to(x.dtype))[0]
+    return program
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(2, 3, 17), (2, 8, 11, 10), (2, 3, 7, 6, 5)])
+@pytest.mark.parametrize("kw", [{"kernel_size": 3, "stride": 1, "padding": 1},
+                                {"kernel_size": 3, "stride": 2, "padding": 1, "ceil_mode": True},
+                                {"kernel_size": 4, "stride": 3, "padding": 2,
+                                 "count_include_pad": False, "ceil_mode": True}])
+@pytest.mark.parametrize("channels_last", [False, True])
+def test_avg_pool_gradient_adds_overlapping_windows_in_output_order(dtype, shape, kw,
+                                                                    channels_last):
+    name = f"avg_pool{len(shape) - 2}d"
+    ours, theirs = same_errors(_pool_gradient(name, shape, dtype, channels_last and
+                                              len(shape) > 3, **kw))
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(2, 3, 17), (2, 8, 11, 10), (2, 3, 7, 6, 5)])
+@pytest.mark.parametrize("size", [2, 3, 4])
+@pytest.mark.parametrize("numba_loops", [False, True])
+def test_adaptive_avg_pool_gradient_divides_then_adds_in_output_order(dtype, shape, size,
+                                                                      numba_loops, monkeypatch):
+    from mindtorch_cpu.kernels import _jit
+    monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0 if numba_loops else 1 << 40)
+    name = f"adaptive_avg_pool{len(shape) - 2}d"
+    ours, theirs = same_errors(_pool_gradient(name, shape, dtype, False, output_size=size))
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())

@@ -14,15 +14,16 @@ bit:
 
 fma is exact through float64: the product of two float32 is exact there, the sum rounds
 once more (a double rounding that differs from one rounding about once in 2**29).
-From _jit.MIN_SIZE elements (the gradient: EARLY_MIN_SIZE) numba's loops (_upsample_loops)
-compute the same steps.
+From _jit.MIN_SIZE elements numba's loops (_upsample_loops) compute the same steps; the
+gradients' ordered sums are _ordered_scatter's.
 """
 import itertools
 
 import numpy as np
 from mindtorch._runtime import get_num_threads
 
-from ._jit import compiled, early
+from ._jit import compiled
+from ._ordered_scatter import scatter
 
 _LANES = 8  # float32 lanes of PyTorch's vectorized channels-last loop
 
@@ -148,33 +149,8 @@ def linear_backward(g, taps, sizes_in):
     lead = g.shape[:-nd]
     go = np.ascontiguousarray(g.reshape((-1, int(np.prod(g.shape[-nd:])))))
     targets, weights = _corner_table(taps, sizes_in)  # (points, corners) each
-    grad = np.zeros((go.shape[0], int(np.prod(sizes_in))), go.dtype)
-    # (numba has no 16-bit floats: NumPy's adds of them round each sum, as PyTorch's)
-    jit = early("_upsample_loops", g.size) if go.dtype.itemsize >= 4 else None
-    if jit is not None and weighted:
-        jit.scatter_fma(go, targets, weights, grad)
-    elif jit is not None:
-        jit.scatter_add(go, targets, grad)
-    else:
-        _ranked_scatter(go, targets, weights if weighted else None, grad)
+    grad = scatter(go, targets, weights if weighted else None, int(np.prod(sizes_in)))
     return grad.reshape(lead + tuple(sizes_in))
-
-
-def _ranked_scatter(go, targets, weights, grad):
-    """linear_backward's writes in NumPy: grouped by how many earlier writes share their
-    target, so that each group's targets are distinct (one fancy-indexed update each)."""
-    order = targets.ravel()
-    rank = _arrival_rank(order)
-    points = np.repeat(np.arange(targets.shape[0]), targets.shape[1])
-    by_rank = np.argsort(rank, kind="stable")
-    bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max(initial=-1)) + 2))
-    for r in range(len(bounds) - 1):
-        sel = by_rank[bounds[r]:bounds[r + 1]]
-        cells = order[sel]
-        if weights is None:
-            grad[:, cells] += go[:, points[sel]]
-        else:
-            grad[:, cells] = fma(go[:, points[sel]], weights.ravel()[sel], grad[:, cells])
 
 
 def _corner_table(taps, sizes_in):
@@ -196,15 +172,3 @@ def _corner_table(taps, sizes_in):
         targets.append(np.broadcast_to(flat, out_shape).ravel())
         weights.append(np.broadcast_to(weight, out_shape).ravel())
     return np.stack(targets, 1), np.stack(weights, 1)
-
-
-def _arrival_rank(targets):
-    """For each write in sequence, how many earlier writes went to the same target."""
-    n = targets.size
-    order = np.argsort(targets, kind="stable")
-    sorted_t = targets[order]
-    first = np.r_[True, sorted_t[1:] != sorted_t[:-1]] if n else np.zeros(0, bool)
-    start = np.maximum.accumulate(np.where(first, np.arange(n), 0)) if n else first
-    rank = np.empty(n, np.int64)
-    rank[order] = np.arange(n) - start
-    return rank

@@ -68,14 +68,18 @@ def scatter_fma(go, targets, weights, grad):
             v = go[p, o]
             for k in range(targets.shape[1]):
                 t = targets[o, k]
-                grad[p, t] = _fma(v, weights[o, k], grad[p, t])
+                if t >= 0:
+                    grad[p, t] = _fma(v, weights[o, k], grad[p, t])
 
 
 @numba.njit(**_JIT)
 def scatter_add(go, targets, grad):
-    """grad[p, targets[o, k]] += go[p, o] for each plane p, point o and k in order."""
+    """grad[p, targets[o, k]] += go[p, o] for each plane p, point o and k in order (targets
+    -1 skipped)."""
     for p in range(go.shape[0]):
         for o in range(go.shape[1]):
             v = go[p, o]
             for k in range(targets.shape[1]):
-                grad[p, targets[o, k]] += v
+                t = targets[o, k]
+                if t >= 0:
+                    grad[p, t] += v
