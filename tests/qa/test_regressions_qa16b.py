@@ -7,6 +7,16 @@ from reference import same_errors
 torch = pytest.importorskip("torch")
 
 
+def _fused_build():
+    from mindtorch_cpu.kernels._grid_numpy import fused_sums
+    return fused_sums()
+
+
+# (PyTorch's AVX2 / AVX-512 builds fuse multiply-adds, which the bit-exact kernels follow;
+# its DEFAULT build does not)
+fused_build = pytest.mark.skipif(not _fused_build(), reason="PyTorch's DEFAULT cpu kernels")
+
+
 def _same_values(program, rtol=1e-12, atol=1e-12):
     ours, theirs = same_errors(program)
     if ours[0] == "ok":
@@ -85,6 +95,7 @@ _LINEAR_CASES = [((2, 1, 9, 8), (100, 90), False), ((2, 3, 9, 8), (100, 90), Fal
                  ((1, 8, 30, 40), (64, 80), True)]
 
 
+@fused_build
 @pytest.mark.parametrize("shape,size,channels_last", _LINEAR_CASES)
 @pytest.mark.parametrize("align_corners", [False, True])
 @pytest.mark.parametrize("numba_loops", [False, True])
@@ -108,6 +119,7 @@ def test_float32_linear_upsampling_is_bit_exact(shape, size, channels_last, alig
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
 
 
+@fused_build
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
 @pytest.mark.parametrize("size", [(7, 3), (100, 90), (13, 50), (40, 40)])
 @pytest.mark.parametrize("align_corners", [False, True])
@@ -127,6 +139,7 @@ def test_bicubic_upsampling_is_bit_exact(dtype, size, align_corners, numba_loops
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
 
 
+@fused_build
 @pytest.mark.parametrize("mode", ["linear", "nearest", "nearest-exact"])
 @pytest.mark.parametrize("shape,kw", [((2, 3, 9, 8), {"scale_factor": 2.0}),
                                       ((2, 8, 9, 8), {"size": (50, 70)}),
@@ -217,4 +230,22 @@ def test_adaptive_avg_pool_gradient_divides_then_adds_in_output_order(dtype, sha
     monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0 if numba_loops else 1 << 40)
     name = f"adaptive_avg_pool{len(shape) - 2}d"
     ours, theirs = same_errors(_pool_gradient(name, shape, dtype, False, output_size=size))
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+
+
+@fused_build
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("size", [((2, 3, 5, 6), (2, 4, 7, 2)), ((2, 8, 30, 40), (2, 33, 37, 2))])
+def test_bilinear_grid_sample_sums_with_fused_multiply_adds(dtype, padding_mode, align_corners,
+                                                            size):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal(size[0]).astype(dtype)
+    g = rng.uniform(-1.3, 1.3, size[1]).astype(dtype)
+
+    def program(L):
+        return L.nn.functional.grid_sample(L.tensor(x), L.tensor(g), padding_mode=padding_mode,
+                                           align_corners=align_corners)
+    ours, theirs = same_errors(program)
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())

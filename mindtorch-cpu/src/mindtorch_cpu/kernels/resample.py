@@ -16,6 +16,7 @@ from mindtorch._ops.decls import resample as R
 
 from .._np import arr, wrap
 from . import _upsample_fma
+from ._grid_numpy import fused_sums
 from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
@@ -220,7 +221,7 @@ def _cubic_taps(n_in, n_out, align_corners, scale, ft, wt):
     real = s * d if align_corners else _source_index(s, d, ft)
     i = _floorf(real, n_in)
     t = np.clip(real - i.astype(ft), 0, 1)
-    if ft is np.float32:
+    if ft is np.float32 and fused_sums():
         weights = _upsample_fma.cubic_weights(t)
     else:
         a = ft(_A)
@@ -354,9 +355,10 @@ def _upsample(name):
         taps = _taps(name, self._shape[2:], output_size, align_corners, scales, self.dtype,
                      backward=shortcut)
         a = arr(self)
-        if mode == "linear" and self.dtype is D.float32:
+        fused = fused_sums()
+        if mode == "linear" and self.dtype is D.float32 and fused:
             return wrap(_linear_float32(self, a, output_size, taps), self.dtype)
-        if mode == "cubic" and self.dtype in _CUBIC_FUSED:  # (float32 sums: opmath)
+        if mode == "cubic" and self.dtype in _CUBIC_FUSED and fused:  # (float32 opmath)
             out = _upsample_fma.separable(a.astype(np.float32, copy=False), taps)
             return wrap(out.astype(self.dtype.np, copy=False), self.dtype)
         if not mode.startswith("nearest"):
@@ -377,8 +379,8 @@ def _upsample_backward(name):
         taps = _taps(name, sizes_in, sizes_out, align_corners, scales, dtype, backward=True)
         g = arr(grad_output).astype(_work_dtype(dtype))
         mode = R.UPSAMPLE[name][1]
-        if mode != "cubic" and dtype is D.float32 or \
-                mode.startswith("nearest") and dtype is D.float64:
+        if mode == "linear" and dtype is D.float32 and fused_sums() or \
+                mode.startswith("nearest") and dtype in (D.float32, D.float64):
             out = _upsample_fma.linear_backward(g, taps, sizes_in)
             return wrap(out, dtype)
         out = _apply_transposed(g, nd, taps, sizes_in)
