@@ -99,14 +99,16 @@ _LINEAR_CASES = [((2, 1, 9, 8), (100, 90), False), ((2, 3, 9, 8), (100, 90), Fal
 @pytest.mark.parametrize("shape,size,channels_last", _LINEAR_CASES)
 @pytest.mark.parametrize("align_corners", [False, True])
 @pytest.mark.parametrize("numba_loops", [False, True])
-def test_float32_linear_upsampling_is_bit_exact(shape, size, channels_last, align_corners,
-                                                numba_loops, monkeypatch):
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_linear_upsampling_is_bit_exact(shape, size, channels_last, align_corners,
+                                        numba_loops, dtype, monkeypatch):
     """PyTorch's generic kernel (one dim at a time) and its channels-last kernel (corner
     sums: vector lanes and scalar tail) fuse multiply-adds: the same bits."""
     from mindtorch_cpu.kernels import _jit
     monkeypatch.setattr(_jit, "MIN_SIZE", 0 if numba_loops else 1 << 40)
+    monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0 if numba_loops else 1 << 40)
     mode = {3: "linear", 4: "bilinear", 5: "trilinear"}[len(shape)]
-    data = np.random.default_rng(0).standard_normal(shape).astype(np.float32)
+    data = np.random.default_rng(0).standard_normal(shape).astype(dtype)
 
     def program(L):
         x = L.tensor(data)
@@ -120,7 +122,7 @@ def test_float32_linear_upsampling_is_bit_exact(shape, size, channels_last, alig
 
 
 @fused_build
-@pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
 @pytest.mark.parametrize("size", [(7, 3), (100, 90), (13, 50), (40, 40)])
 @pytest.mark.parametrize("align_corners", [False, True])
 @pytest.mark.parametrize("numba_loops", [False, True])
@@ -129,12 +131,13 @@ def test_bicubic_upsampling_is_bit_exact(dtype, size, align_corners, numba_loops
     compiled kernel does."""
     from mindtorch_cpu.kernels import _jit
     monkeypatch.setattr(_jit, "MIN_SIZE", 0 if numba_loops else 1 << 40)
+    monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0 if numba_loops else 1 << 40)
     data = np.random.default_rng(1).standard_normal((2, 3, 13, 11))
 
     def program(L):
         x = L.tensor(data).to(getattr(L, dtype))
         return L.nn.functional.interpolate(x, size=size, mode="bicubic",
-                                           align_corners=align_corners).float()
+                                           align_corners=align_corners).double()
     ours, theirs = same_errors(program)
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
 
@@ -147,14 +150,15 @@ def test_bicubic_upsampling_is_bit_exact(dtype, size, align_corners, numba_loops
                                       ((2, 5, 30), {"scale_factor": 3.0})])
 @pytest.mark.parametrize("channels_last", [False, True])
 @pytest.mark.parametrize("numba_loops", [False, True])
-def test_float32_upsampling_gradient_is_bit_exact(mode, shape, kw, channels_last, numba_loops,
-                                                  monkeypatch):
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_upsampling_gradient_is_bit_exact(mode, shape, kw, channels_last, numba_loops, dtype,
+                                          monkeypatch):
     """The gradient adds each output point's corners (nearest: its one source) in raster
     order, with fused multiply-adds, as PyTorch's backward loops."""
     from mindtorch_cpu.kernels import _jit
     monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0 if numba_loops else 1 << 40)
     rng = np.random.default_rng(2)
-    data = rng.standard_normal(shape).astype(np.float32)
+    data = rng.standard_normal(shape).astype(dtype)
     if mode == "linear":
         mode = {3: "linear", 4: "bilinear", 5: "trilinear"}[len(shape)]
 
@@ -165,8 +169,7 @@ def test_float32_upsampling_gradient_is_bit_exact(mode, shape, kw, channels_last
                              L.channels_last_3d)
         x.requires_grad_(True)
         out = L.nn.functional.interpolate(x, mode=mode, **kw)
-        g = L.tensor(np.random.default_rng(3).standard_normal(tuple(out.shape)),
-                     dtype=L.float32)
+        g = L.tensor(np.random.default_rng(3).standard_normal(tuple(out.shape))).to(x.dtype)
         return L.autograd.grad(out, x, g)[0]
     ours, theirs = same_errors(program)
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())

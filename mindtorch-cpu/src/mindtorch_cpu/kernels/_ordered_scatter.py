@@ -2,7 +2,7 @@
 output points in raster order, each adding into a few input cells in a fixed order.  The
 order of the adds decides the last bit, so they are made in that order:
 grad[p, targets[o, k]] += go[p, o] (or, with weights, fma(go[p, o], weights[o, k], grad):
-float32 only, the fused multiply-add PyTorch's compiler emits), targets -1 skipped.
+the fused multiply-add PyTorch's compiler emits), targets -1 skipped.
 
 numba's loops (_upsample_loops) from _jit.EARLY_MIN_SIZE elements for 32/64-bit floats;
 otherwise NumPy, in passes: the writes grouped by how many earlier writes share their

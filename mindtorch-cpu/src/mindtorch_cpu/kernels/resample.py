@@ -20,7 +20,8 @@ from ._grid_numpy import fused_sums
 from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
-_CUBIC_FUSED = (D.float32, D.float16, D.bfloat16)
+_CUBIC_FUSED = (D.float32, D.float64, D.float16, D.bfloat16)
+_LINEAR_FUSED = (D.float32, D.float64)
 
 
 def _work_dtype(dtype):
@@ -221,7 +222,7 @@ def _cubic_taps(n_in, n_out, align_corners, scale, ft, wt):
     real = s * d if align_corners else _source_index(s, d, ft)
     i = _floorf(real, n_in)
     t = np.clip(real - i.astype(ft), 0, 1)
-    if ft is np.float32 and fused_sums():
+    if fused_sums():
         weights = _upsample_fma.cubic_weights(t)
     else:
         a = ft(_A)
@@ -330,7 +331,7 @@ def _channels_last(t):
     return fmt is not None and is_contiguous_as(t._shape, t.stride(), fmt)
 
 
-def _linear_float32(self, a, output_size, taps):
+def _linear_fused(self, a, output_size, taps):
     if _upsample_fma.channels_last_kernel(len(taps), self._shape, output_size,
                                         _channels_last(self)):
         return _upsample_fma.by_corners(a, taps)
@@ -356,10 +357,10 @@ def _upsample(name):
                      backward=shortcut)
         a = arr(self)
         fused = fused_sums()
-        if mode == "linear" and self.dtype is D.float32 and fused:
-            return wrap(_linear_float32(self, a, output_size, taps), self.dtype)
-        if mode == "cubic" and self.dtype in _CUBIC_FUSED and fused:  # (float32 opmath)
-            out = _upsample_fma.separable(a.astype(np.float32, copy=False), taps)
+        if mode == "linear" and self.dtype in _LINEAR_FUSED and fused:
+            return wrap(_linear_fused(self, a, output_size, taps), self.dtype)
+        if mode == "cubic" and self.dtype in _CUBIC_FUSED and fused:  # (16-bit: float32)
+            out = _upsample_fma.separable(a.astype(_work_dtype(self.dtype), copy=False), taps)
             return wrap(out.astype(self.dtype.np, copy=False), self.dtype)
         if not mode.startswith("nearest"):
             a = a.astype(_work_dtype(self.dtype))
@@ -379,7 +380,7 @@ def _upsample_backward(name):
         taps = _taps(name, sizes_in, sizes_out, align_corners, scales, dtype, backward=True)
         g = arr(grad_output).astype(_work_dtype(dtype))
         mode = R.UPSAMPLE[name][1]
-        if mode == "linear" and dtype is D.float32 and fused_sums() or \
+        if mode == "linear" and dtype in _LINEAR_FUSED and fused_sums() or \
                 mode.startswith("nearest") and dtype in (D.float32, D.float64):
             out = _upsample_fma.linear_backward(g, taps, sizes_in)
             return wrap(out, dtype)
