@@ -252,3 +252,20 @@ def test_bilinear_grid_sample_sums_with_fused_multiply_adds(dtype, padding_mode,
                                            align_corners=align_corners)
     ours, theirs = same_errors(program)
     np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())
+
+
+@fused_build
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+@pytest.mark.parametrize("shape,kw", [((2, 3, 5, 4, 6), {"size": (50, 70, 30)}),
+                                      ((2, 3, 5, 4, 6),
+                                       {"size": (100, 90, 30), "align_corners": True}),
+                                      ((2, 3, 9), {"scale_factor": 2.0})])
+def test_16_bit_linear_upsampling_sums_in_float32_with_fused_multiply_adds(dtype, shape, kw):
+    data = np.random.default_rng(9).standard_normal(shape)
+
+    def program(L):
+        x = L.tensor(data).to(getattr(L, dtype))
+        mode = {3: "linear", 5: "trilinear"}[len(shape)]
+        return L.nn.functional.interpolate(x, mode=mode, **kw).double()
+    ours, theirs = same_errors(program)
+    np.testing.assert_array_equal(ours[1].numpy(), theirs[1].numpy())

@@ -357,8 +357,10 @@ def _upsample(name):
                      backward=shortcut)
         a = arr(self)
         fused = fused_sums()
-        if mode == "linear" and self.dtype in _LINEAR_FUSED and fused:
-            return wrap(_linear_fused(self, a, output_size, taps), self.dtype)
+        if mode == "linear" and self.dtype in _CUBIC_FUSED and fused:  # (16-bit: float32)
+            out = _linear_fused(self, a.astype(_work_dtype(self.dtype), copy=False),
+                                output_size, taps)
+            return wrap(out.astype(self.dtype.np, copy=False), self.dtype)
         if mode == "cubic" and self.dtype in _CUBIC_FUSED and fused:  # (16-bit: float32)
             out = _upsample_fma.separable(a.astype(_work_dtype(self.dtype), copy=False), taps)
             return wrap(out.astype(self.dtype.np, copy=False), self.dtype)
