@@ -9,6 +9,13 @@ import numpy as np
 from mindtorch._ops.decls.sampling import cubic_weights
 
 from ._box_muller import fma as _fma  # (as AVX2's FMA)
+from ._cpu_capability import capability
+
+
+def fused_sums():
+    """Whether PyTorch's kernels here were compiled with fused multiply-adds (AVX2 and
+    AVX-512 builds; not its DEFAULT one)."""
+    return capability() != "DEFAULT"
 
 
 def _unnormalize(coord, size, align_corners):
@@ -112,9 +119,14 @@ def forward(x, grid, interpolation_mode, padding_mode, align_corners):
     # over the outer axis adds one slice after another, as the decomposition's terms)
     v = np.take(taps.table(x), np.stack([taps.index(pos)[0] for pos, _, _ in taps.points]),
                 axis=0)
-    if taps.points[0][1] is not None:
-        v *= np.stack([weight for _, weight, _ in taps.points])[..., None]
-    out = np.add.reduce(v, axis=0)
+    if interpolation_mode == 0 and fused_sums():
+        out = v[0] * taps.points[0][1][..., None]
+        for k in range(1, len(v)):  # (its compiler fuses each further term's multiply-add)
+            out = _fma(v[k], taps.points[k][1][..., None], out)
+    else:
+        if taps.points[0][1] is not None:
+            v *= np.stack([weight for _, weight, _ in taps.points])[..., None]
+        out = np.add.reduce(v, axis=0)
     return np.ascontiguousarray(out.transpose(0, 2, 1)).reshape(x.shape[:2] + grid.shape[1:3])
 
 

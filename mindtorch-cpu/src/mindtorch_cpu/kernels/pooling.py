@@ -17,6 +17,7 @@ from mindtorch._ops.decls import pooling as P
 from .._np import arr, wrap
 from ._jit import compiled
 from ._layout import keep_channels_last
+from ._ordered_scatter import scatter
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
 
@@ -216,8 +217,10 @@ def _avg_pool_backward(nd):
         delta = np.where(empty, 0, g / div).astype(g.dtype)
         total = [max(p[i] + sizes[i], (out[i] - 1) * s[i] + k[i]) for i in range(nd)]
         buf = np.zeros(g.shape[:-nd] + tuple(total), g.dtype)
-        for offs in itertools.product(*map(range, k)):
-            buf[_window(offs, s, (1,) * nd, out)] += delta  # (one offset: distinct cells)
+        # (one offset: distinct cells.  The offsets from the last: a cell then gets the
+        # windows covering it in output raster order, as PyTorch adds them)
+        for offs in reversed(list(itertools.product(*map(range, k)))):
+            buf[_window(offs, s, (1,) * nd, out)] += delta
         grad = buf[(Ellipsis,) + tuple(slice(pp, pp + n) for pp, n in zip(p, sizes))]
         return wrap(grad.astype(self.dtype.np), self.dtype)
     return kernel
@@ -311,10 +314,15 @@ def _adaptive_avg_2d(jit, a, sizes, out):
 
 def _adaptive_avg_backward(nd):
     """The transpose of the averaging, one dim at a time: each output's gradient spread
-    over its window, divided by the window's extent."""
+    over its window, divided by the window's extent.  32/64-bit floats as PyTorch's loop:
+    each output's gradient divided by the extents in turn, then added to its window's
+    cells, outputs in raster order."""
     def kernel(grad_output, self):
         g = _work(grad_output)
         sizes, out = self._shape[-nd:], grad_output._shape[-nd:]
+        if g.dtype.itemsize >= 4 and g.dtype.kind == "f" and 0 not in g.shape:
+            return wrap(_adaptive_avg_grad_ordered(g, sizes, out).astype(self.dtype.np),
+                        self.dtype)
         starts, ends, _ = _adaptive_offsets(sizes, out)
         for i in range(nd):
             j = np.arange(sizes[i])
@@ -324,6 +332,28 @@ def _adaptive_avg_backward(nd):
             g = np.moveaxis(np.moveaxis(g, axis, -1) @ spread.astype(g.dtype), -1, axis)
         return wrap(np.ascontiguousarray(g).astype(self.dtype.np), self.dtype)
     return kernel
+
+
+def _adaptive_avg_grad_ordered(g, sizes, out):
+    nd = len(sizes)
+    starts, ends, widths = _adaptive_offsets(sizes, out)
+    delta = g
+    for i in range(nd):
+        delta = delta / _along(ends[i] - starts[i], i, nd).astype(g.dtype)
+    # each output's window cells (row-major), -1 past the window's end
+    flat, valid = 0, True
+    for i, stride in enumerate(_plane_strides(sizes)):
+        shape = [1] * (2 * nd)
+        shape[i], shape[nd + i] = len(starts[i]), widths[i]
+        pos = (starts[i][:, None] + np.arange(widths[i])).reshape(
+            [len(starts[i]) if d == i else widths[i] if d == nd + i else 1
+             for d in range(2 * nd)])
+        valid = valid & (pos < ends[i].reshape([-1 if d == i else 1 for d in range(2 * nd)]))
+        flat = flat + pos * stride
+    targets = np.where(valid, flat, -1).reshape(int(np.prod(out)), -1)
+    lead = g.shape[:-nd]
+    grad = scatter(delta.reshape(-1, targets.shape[0]), targets, None, int(np.prod(sizes)))
+    return grad.reshape(lead + tuple(sizes))
 
 
 def _adaptive_max(nd):
@@ -394,8 +424,9 @@ def _max_unpool(nd):
         values = arr(self).reshape(lead + (-1,))
         index = arr(indices).reshape(lead + (-1,))
         bad = (index < 0) | (index >= plane)
-        if bad.any():
-            raise RuntimeError(f"Found an invalid max index: {index[bad].flat[0]} (output volumes "
+        if bad.any():  # (PyTorch's loop keeps the last bad index it met, on one thread)
+            last = index[bad].flat[-1]
+            raise RuntimeError(f"Found an invalid max index: {last} (output volumes "
                                f"are of size {'x'.join(map(str, output_size))})")
         out = np.zeros(lead + (plane,), self.dtype.np)
         np.put_along_axis(out, index, values, axis=-1)

@@ -11,12 +11,17 @@ or nearly.
 """
 import numpy as np
 from mindtorch import _dtype as D
+from mindtorch._memory_format import is_contiguous_as
 from mindtorch._ops.decls import resample as R
 
 from .._np import arr, wrap
+from . import _upsample_fma
+from ._grid_numpy import fused_sums
 from ._layout import keep_channels_last
 
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
+_CUBIC_FUSED = (D.float32, D.float64, D.float16, D.bfloat16)
+_LINEAR_FUSED = (D.float32, D.float64)
 
 
 def _work_dtype(dtype):
@@ -142,9 +147,12 @@ def _pad_backward(kind, nd):
         _check_grad(grad_output, shape)
         sizes = self._shape[-nd:]
         g = arr(grad_output)
+        taps = _pad_taps(kind, sizes, padding)
+        if grad_output.dtype.kind == "f":  # (PyTorch's adds, in its order and dtype)
+            return wrap(_upsample_fma.linear_backward(g, taps, sizes), self.dtype)
         wide = _WIDE.get(grad_output.dtype)
         g = g.astype(wide) if wide is not None else g
-        out = _apply_transposed(g, nd, _pad_taps(kind, sizes, padding), sizes)
+        out = _apply_transposed(g, nd, taps, sizes)
         return wrap(out.astype(self.dtype.np), self.dtype)
     return kernel
 
@@ -214,15 +222,18 @@ def _cubic_taps(n_in, n_out, align_corners, scale, ft, wt):
     real = s * d if align_corners else _source_index(s, d, ft)
     i = _floorf(real, n_in)
     t = np.clip(real - i.astype(ft), 0, 1)
-    a = ft(_A)
+    if fused_sums():
+        weights = _upsample_fma.cubic_weights(t)
+    else:
+        a = ft(_A)
 
-    def near(x):  # |x| <= 1
-        return ((a + 2) * x - (a + 3)) * x * x + 1
+        def near(x):  # |x| <= 1
+            return ((a + 2) * x - (a + 3)) * x * x + 1
 
-    def far(x):  # 1 < |x| < 2
-        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+        def far(x):  # 1 < |x| < 2
+            return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
 
-    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+        weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
     return [(np.clip(i - 1 + j, 0, n_in - 1), w.astype(wt).astype(ft))
             for j, w in enumerate(weights)]
 
@@ -314,10 +325,17 @@ def _upsample_uint8(a, output_size, align_corners, scales, size):
 
 
 def _channels_last(t):
-    """Whether a 4-d tensor is laid out channels last (PyTorch's is_contiguous test)."""
-    n, c, h, w = t._shape
-    expected = {1: 1, 3: c, 2: w * c, 0: h * w * c}
-    return all(t._shape[i] == 1 or t.stride()[i] == expected[i] for i in range(4))
+    """Whether a 4-d or 5-d tensor is laid out channels last (PyTorch's is_contiguous
+    test)."""
+    fmt = {4: "channels_last", 5: "channels_last_3d"}.get(t.ndim)
+    return fmt is not None and is_contiguous_as(t._shape, t.stride(), fmt)
+
+
+def _linear_fused(self, a, output_size, taps):
+    if _upsample_fma.channels_last_kernel(len(taps), self._shape, output_size,
+                                        _channels_last(self)):
+        return _upsample_fma.by_corners(a, taps)
+    return _upsample_fma.separable(a, taps)
 
 
 def _upsample(name):
@@ -338,6 +356,14 @@ def _upsample(name):
         taps = _taps(name, self._shape[2:], output_size, align_corners, scales, self.dtype,
                      backward=shortcut)
         a = arr(self)
+        fused = fused_sums()
+        if mode == "linear" and self.dtype in _CUBIC_FUSED and fused:  # (16-bit: float32)
+            out = _linear_fused(self, a.astype(_work_dtype(self.dtype), copy=False),
+                                output_size, taps)
+            return wrap(out.astype(self.dtype.np, copy=False), self.dtype)
+        if mode == "cubic" and self.dtype in _CUBIC_FUSED and fused:  # (16-bit: float32)
+            out = _upsample_fma.separable(a.astype(_work_dtype(self.dtype), copy=False), taps)
+            return wrap(out.astype(self.dtype.np, copy=False), self.dtype)
         if not mode.startswith("nearest"):
             a = a.astype(_work_dtype(self.dtype))
         out = _apply(a, nd, taps)
@@ -355,6 +381,11 @@ def _upsample_backward(name):
         dtype = grad_output.dtype
         taps = _taps(name, sizes_in, sizes_out, align_corners, scales, dtype, backward=True)
         g = arr(grad_output).astype(_work_dtype(dtype))
+        mode = R.UPSAMPLE[name][1]
+        if mode == "linear" and dtype in _LINEAR_FUSED and fused_sums() or \
+                mode.startswith("nearest") and dtype in (D.float32, D.float64):
+            out = _upsample_fma.linear_backward(g, taps, sizes_in)
+            return wrap(out, dtype)
         out = _apply_transposed(g, nd, taps, sizes_in)
         return wrap(out.astype(dtype.np), dtype)
     return kernel

@@ -263,7 +263,8 @@ def grid_sampler_2d(input, grid, interpolation_mode, padding_mode, align_corners
     if interpolation_mode == 2:
         jit.forward_bicubic(x, g, padding_mode, bool(align_corners), out)
     else:
-        jit.forward(x, g, interpolation_mode, padding_mode, bool(align_corners), out)
+        jit.forward(x, g, interpolation_mode, padding_mode, bool(align_corners),
+                    _grid_numpy.fused_sums(), out)
     return wrap(out, input.dtype)
 
 

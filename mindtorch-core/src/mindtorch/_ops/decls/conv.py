@@ -151,7 +151,11 @@ def conv_plan(input, weight, bias, stride, padding, dilation, transposed, output
     if mkldnn:
         _onednn_same_types(input, weight, bias if transposed else None)
     if not transposed and 0 in dilation:
-        raise RuntimeError("non-positive dilation is not supported")
+        if mkldnn:
+            raise RuntimeError("non-positive dilation is not supported")
+        # (the slow dilated kernels' check, on the 2d view of a 1d convolution)
+        shown = [1] * (len(kernel) == 1) + list(dilation)
+        raise RuntimeError(f"dilation should be greater than zero, but got {shown}")
     _nonempty_kernel(ws, transposed)
     if transposed and any(n < 1 for n in out):
         # (oneDNN's deconvolution takes an empty dim, if not all of them, of its 2d view)

@@ -46,6 +46,12 @@ def check_dtype(kernel, self, kinds, extra=()):
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_type_name(dt)}\'')
 
 
+def kernel_for_layout(name, self):
+    """The name of PyTorch's pooling kernel for self: its channels-last kernel for a batch
+    laid out so."""
+    return name if suggest(self) == "contiguous_format" else f"{name}_channels_last"
+
+
 def check_dim_range(name, self, lo, hi):
     if not lo <= self.ndim <= hi:
         raise RuntimeError(f"Expected {lo} to {hi} dimensions, but got {self.ndim}-dimensional "
@@ -139,7 +145,7 @@ def pool_plan(name, self, nd, kernel_size, stride, padding, dilation=1, ceil_mod
 
 def max_pool_plan(nd, self, kernel_size, stride, padding, dilation, ceil_mode):
     """(kernel, stride, padding, dilation, output spatial sizes) of max_pool{nd}d."""
-    check_dtype(f"max_pool{nd}d", self, "fiu")
+    check_dtype(kernel_for_layout(f"max_pool{nd}d", self), self, "fiu")
     return pool_plan(f"max_pool{nd}d", self, nd, kernel_size, stride, padding, dilation,
                      ceil_mode)
 
@@ -152,7 +158,7 @@ def avg_pool_plan(nd, self, kernel_size, stride, padding, ceil_mode, divisor_ove
     k, s, p, _, out = pool_plan(f"avg_pool{nd}d", self, nd, kernel_size, stride, padding, 1,
                                 ceil_mode, lenient_rank=nd == 2, kernel_fits=nd == 3)
     if nd == 2:
-        check_dtype("avg_pool2d", self, "f", ("int64",))
+        check_dtype(kernel_for_layout("avg_pool2d", self), self, "f", ("int64",))
     else:
         check_dtype("avg_pool3d_out_frame", self, "", ("int64", "float32", "float64"))
     return k, s, p, out
@@ -182,7 +188,7 @@ def adaptive_plan(name, self, nd, output_size):
     shape = self._shape[:-nd] + tuple(output_size)
     # (PyTorch's 2d average pooling runs no kernel, so checks no dtype, for an empty output)
     if not (nd == 2 and name == "adaptive_avg_pool2d" and _numel(shape) == 0):
-        check_dtype(name if nd == 2 else f"{name}_cpu", self, "f")
+        check_dtype(kernel_for_layout(name, self) if nd == 2 else f"{name}_cpu", self, "f")
     return shape
 
 

@@ -11,6 +11,7 @@ images take PyTorch's fixed-point path (PIL's rounding, one pass per dim).
 import math
 
 from ... import _dtype as D
+from ..._memory_format import dense_in, suggest
 from ..registry import define, derivative
 from ._helpers import _type_name
 from .resample import _node
@@ -130,7 +131,6 @@ def _forward(mode):
 
 def _laid_out_as(result, x):
     """result channels-last when x's strides suggest it, as PyTorch's kernels keep it."""
-    from ..._memory_format import dense_in, suggest
     fmt = suggest(x)
     return result if fmt == "contiguous_format" else dense_in(result, fmt)
 
