@@ -86,3 +86,41 @@ def test_bce_with_logits_loss_laid_out_as_target(layout, dtype):
     ours, theirs = program(mindtorch), program(torch)
     assert ours.stride() == theirs.stride()
     np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def _linear_operands(dtype, x_shape, bias_kind, transposed):
+    rng = np.random.default_rng(len(x_shape))
+    dt = getattr(mindtorch, dtype)
+    x = mindtorch.tensor(rng.standard_normal(x_shape)).to(dt)
+    w = mindtorch.tensor(rng.standard_normal((5, 4))).to(dt)
+    if transposed:  # (an input and a weight laid out column-major: tied / transposed weights)
+        x = x.transpose(-1, -2).contiguous().transpose(-1, -2) if x.ndim >= 2 else x
+        w = w.t().contiguous().t()
+    b = {"none": None, "1d": mindtorch.tensor(rng.standard_normal(5)).to(dt),
+         "row": mindtorch.tensor(rng.standard_normal((1, 5))).to(dt),
+         "strided": mindtorch.tensor(rng.standard_normal(10)).to(dt)[::2]}[bias_kind]
+    return x, w, b
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "bfloat16"])
+@pytest.mark.parametrize("x_shape", [(4,), (3, 4), (2, 3, 4), (2, 1, 3, 4), (0, 4)])
+@pytest.mark.parametrize("bias_kind", ["none", "1d", "row", "strided"])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_no_grad_linear_kernel_is_the_decomposition(dtype, x_shape, bias_kind, transposed):
+    # without autograd the cpu backend's linear kernel runs (the decomposition's NumPy calls
+    # without its t() view and addmm dispatch): the same bits, dtype and strides as the
+    # decomposition, and PyTorch's values
+    from mindtorch._ops import OPS
+    from mindtorch._ops.dispatch import _decomposition
+    x, w, b = _linear_operands(dtype, x_shape, bias_kind, transposed)
+    with mindtorch.no_grad():
+        ours = mindtorch.nn.functional.linear(x, w, b)
+        decomposed = _decomposition(OPS["linear"])(x, w, b)
+    assert (ours.dtype, ours.shape, ours.stride()) == \
+        (decomposed.dtype, decomposed.shape, decomposed.stride())
+    assert ours.float().numpy().tobytes() == decomposed.float().numpy().tobytes()
+    theirs = torch.nn.functional.linear(*(None if t is None else torch.from_numpy(
+        t.float().numpy()).to(getattr(torch, dtype)) for t in (x, w, b)))
+    half = dtype == "bfloat16"  # (a few bfloat16 ulps: PyTorch's bf16 gemm rounds its own way)
+    np.testing.assert_allclose(ours.float().numpy(), theirs.float().numpy(),
+                               rtol=2e-2 if half else 1e-5, atol=2e-2 if half else 1e-5)

@@ -105,6 +105,25 @@ def _addmm_backward(grad, mat1, mat2, beta, alpha, self_shape, mat1_transposed,
     return gs, g1, g2
 
 
+def linear(input, weight, bias=None):
+    """Off the autograd path (the binding records the decomposition): a float linear layer
+    as the decomposition's own NumPy calls (addmm for a 2-d input, or a contiguous one's
+    rows folded, with a contiguous 1-d bias; mm for a 2-d input without one), without its
+    weight.t() view and addmm dispatch; anything else the decomposition."""
+    dt, s, w = input.dtype, input._shape, weight._shape
+    if dt in _PLAIN and weight.dtype is dt and len(w) == 2 and s and s[-1] == w[1] and \
+            0 not in s and (len(s) == 2 if bias is None else bias.dtype is dt and
+                            bias._shape == w[:1] and (len(s) == 2 or input.is_contiguous()
+                                                      and bias.is_contiguous())):
+        x = arr(input)
+        r = np.matmul(x if len(s) == 2 else x.reshape(-1, s[-1]), arr(weight).T)
+        if bias is not None:
+            r += arr(bias)
+        return wrap(r if len(s) == 2 else r.reshape(s[:-1] + w[:1]), dt)
+    from mindtorch._ops.dispatch import _decomposition
+    return _decomposition(OPS["linear"])(input, weight, bias)
+
+
 def _empty(shape, *tensors):
     return 0 in shape or any(t is not None and 0 in t._shape for t in tensors)
 
@@ -126,6 +145,7 @@ KERNELS = {
     "triu": _triangle(False),
     "addmm": addmm,
     "_addmm_backward": _addmm_backward,
+    "linear": linear,
     "mm": _product(L.mm_shape),
     "bmm": bmm,
     "mv": _product(L.mv_shape),
