@@ -1,8 +1,9 @@
 """Loops compiled by numba for kernels that NumPy would run as many passes over memory:
 GELU (erf and exp per element), softmax and log_softmax over rows (exp per element), the
 layer norm's rows, and their backwards; and float32 expm1 / log1p, which NumPy runs as
-scalar libm calls (~13 ns an element, against ~2 for its exp).  Imported through _jit.loops() on first use only;
-compiled once per dtype, cached on disk.
+scalar libm calls (~13 ns an element, against ~2 for its exp); batch norm's per-channel
+statistics and affine passes.  Imported through _jit.loops() on first use only; compiled
+once per dtype, cached on disk.
 
 fastmath allows contraction into FMAs (and, in the row loops, reassociation so that their
 sums vectorize), never 'no NaNs / no infs': those flow through as in PyTorch."""
@@ -692,6 +693,30 @@ def channels_last_moments(x, mean, sq):
         sq[c] -= mean[c] * mean[c] / count
         mean[c] = mean[c] / count + shift[c]
 
+
+
+@numba.njit(**_ROWS)
+def contiguous_moments_f32(x, mean, sq):
+    """Per channel of the (N, C, L) float32 x, as ATen's contiguous batch norm kernel: the
+    values added in float64, mean = that sum / (N * L) rounded to float32, then the float32
+    squares (x - mean)^2 added in float64, stored in float32 sq.  (ATen adds in order; the
+    float64 sums of float32 values are near exact in any order, so they are reassociated
+    here, vectorized: the float32 results come out the same.)"""
+    n, channels, length = x.shape
+    count = n * length
+    for c in range(channels):
+        total = 0.0
+        for i in range(n):
+            for j in range(length):
+                total += x[i, c, j]
+        m = np.float32(total / count)
+        mean[c] = m
+        squares = 0.0
+        for i in range(n):
+            for j in range(length):
+                d = x[i, c, j] - m
+                squares += d * d  # (a float32 product, added in float64)
+        sq[c] = squares
 
 
 @intrinsic

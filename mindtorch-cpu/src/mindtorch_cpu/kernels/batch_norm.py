@@ -224,6 +224,23 @@ def _float64_moments(v):
     return mean, sq
 
 
+def _contiguous_float32_moments(v):
+    """(mean, sum of squares, a scratch array) of a float32 input laid out channels first
+    with planes of more than one value, as ATen's contiguous kernel takes them: per channel
+    a double sum of the values, mean = sum / n rounded to float32, then a double sum of the
+    float32 squares (x - mean)^2, stored in float32 (its var_sum buffer has the input's
+    dtype): the sum of squares divided by n or n - 1 is then a float32 division."""
+    jit = loops(v.x.size)
+    if jit is not None:  # (one compiled pass per statistic, in ATen's order)
+        mean, sq = np.empty(v.x.shape[1], np.float32), np.empty(v.x.shape[1], np.float32)
+        jit.contiguous_moments_f32(v.x, mean, sq)
+        return mean, sq, np.empty_like(v.x)
+    mean = np.add.reduce(v.x, axis=(0, 2), dtype=np.float64) / v.count
+    d = v.x - v.channels(mean.astype(np.float32))
+    sq = np.add.reduce(np.multiply(d, d, out=d), axis=(0, 2), dtype=np.float64)
+    return mean, sq.astype(np.float32), d
+
+
 def _compiled_for(rows, size):
     """kernels._compiled if loaded, or for more than _FMA_ROWS rows (None without numba)."""
     return loaded("_compiled") or (compiled("_compiled", size, 0) if rows > _FMA_ROWS
@@ -282,20 +299,24 @@ def _batch_norm_training(input, weight, bias, eps):
     elif ct == np.float64:
         mean, sq = _float64_moments(v)
         d = np.empty_like(v.x)
+    elif not v.last and v.x.shape[2] > 1:
+        mean, sq, d = _contiguous_float32_moments(v)
     else:
         mean = v.sum(v.x) / n
         d = v.x - v.channels(mean.astype(ct))
         sq = v.dot(d, d)
     with np.errstate(all="ignore"):  # (one element per channel: 0 / 0, as the decomposition)
-        invstd = (1 / np.sqrt(sq / n + eps)).astype(ct)
+        # (a float32 sq, ATen's float32 var_sum, divides in float32; eps is added in double)
+        invstd = (1 / np.sqrt(np.asarray(sq / n, np.float64) + eps)).astype(ct)
         var = sq / (n - 1) if n > 1 else sq / 0.0
     mean = mean.astype(ct)
     # PyTorch's steps: x * alpha + beta rounded once (a fused multiply-add), alpha =
     # invstd * weight and beta = bias - mean * alpha in the dtype
     alpha = invstd if weight is None else invstd * _vec(weight)
-    # (float64: beta's product fused too, as ATen's float64 build contracts it)
+    # (beta's product fused too, as ATen's build contracts it: float32's exactly in float64)
     beta = -(mean * alpha) if bias is None else fma64(-mean, alpha, _vec(bias)) \
-        if ct == np.float64 else _vec(bias) - mean * alpha
+        if ct == np.float64 else (_vec(bias) - np.multiply(mean, alpha, dtype=np.float64)
+                                  ).astype(np.float32)
     if jit is not None:  # (one pass into d)
         jit.channel_affine(v.x, alpha, beta, d, v.last)
     elif ct == np.float64:
