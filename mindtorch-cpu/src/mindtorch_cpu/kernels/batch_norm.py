@@ -342,9 +342,10 @@ def _batch_norm_inference(input, weight, bias, running_mean, running_var, eps):
         if weight is not None:
             scale *= _vec(weight)
         shift = -_vec(running_mean) * scale
-        if bias is not None:  # (float64: fused, as ATen's float64 build contracts it)
+        if bias is not None:  # (fused, as ATen's build contracts it: float32's in float64)
             shift = fma64(-_vec(running_mean), scale, _vec(bias)) if ct is np.float64 \
-                else shift + _vec(bias)
+                else (_vec(bias) - np.multiply(_vec(running_mean), scale, dtype=np.float64)
+                      ).astype(ct)
         out = np.empty_like(v.x)
         jit = loops(v.x.size)
         if jit is not None:
