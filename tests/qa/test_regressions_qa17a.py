@@ -1,0 +1,87 @@
+"""Regression tests for QA round qa17a (the nn.Module API as libraries use it), each against
+torch."""
+import importlib
+
+import mindtorch
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+
+def _plain(value, lib):
+    """Devices, dtypes and tensors as comparable plain values."""
+    if isinstance(value, (tuple, list)):
+        return tuple(_plain(v, lib) for v in value)
+    if isinstance(value, lib.Tensor):
+        return str(value.dtype).split(".")[-1], tuple(value.shape), value.tolist()
+    if type(value).__name__ in ("device", "dtype", "memory_format"):
+        return str(value).split(".")[-1]
+    return value
+
+
+# -- private torch._C helpers that libraries call ------------------------------------------
+
+@pytest.mark.parametrize("args, kwargs", [
+    (("cpu", "float64"), {"non_blocking": True}),
+    (("float16",), {}),
+    (("tensor64",), {}),
+    ((), {"memory_format": "channels_last"}),
+    ((), {"device": None}),
+    (("cpu",), {"copy": False}),
+])
+def test_c_nn_parse_to_reads_module_to_arguments(args, kwargs):
+    # Lightning's _DeviceDtypeModuleMixin.to parses its arguments with it
+    def program(lib):
+        named = {"float64": lib.float64, "float16": lib.float16,
+                 "tensor64": lib.ones(1, dtype=lib.float64), "channels_last": lib.channels_last}
+        a = [named.get(x, x) for x in args]
+        k = {n: named.get(v, v) if isinstance(v, str) else v for n, v in kwargs.items()}
+        return _plain(lib._C._nn._parse_to(*a, **k), lib)
+    same_outcome(program)
+
+
+def test_c_nn_is_importable_as_a_module():
+    nn = importlib.import_module("mindtorch._C._nn")
+    assert nn._parse_to("cpu")[0] == mindtorch.device("cpu")
+
+
+@pytest.mark.parametrize("event", ["torchvision.models.resnet.ResNet", 3])
+def test_log_api_usage_once(event):
+    same_outcome(lambda lib: lib._C._log_api_usage_once(event))
+
+
+def test_get_tracing_state_is_none():
+    same_outcome(lambda lib: lib._C._get_tracing_state())
+
+
+# -- Parameter rebuilt from its own __dict__ (accelerate's init_empty_weights) -------------
+
+def _init_empty_weights(lib, build):
+    old = lib.nn.Module.register_parameter
+
+    def register_empty_parameter(module, name, param):
+        old(module, name, param)
+        if param is not None:
+            param_cls = type(module._parameters[name])
+            kwargs = module._parameters[name].__dict__
+            kwargs["requires_grad"] = param.requires_grad
+            module._parameters[name] = param_cls(module._parameters[name].to("meta"), **kwargs)
+    lib.nn.Module.register_parameter = register_empty_parameter
+    try:
+        return build()
+    finally:
+        lib.nn.Module.register_parameter = old
+
+
+def test_parameter_rebuilt_from_its_dict():
+    def program(lib):
+        m = _init_empty_weights(lib, lambda: lib.nn.Sequential(lib.nn.Linear(2, 3),
+                                                                 lib.nn.LayerNorm(3)))
+        return [(n, str(p.device), p.requires_grad, type(p).__name__, tuple(p.shape))
+                for n, p in m.named_parameters()]
+    same_outcome(program)
+
+
+def test_parameter_refuses_a_users_keyword():
+    same_outcome(lambda lib: lib.nn.Parameter(lib.ones(1), foo=1))
