@@ -85,3 +85,15 @@ def test_parameter_rebuilt_from_its_dict():
 
 def test_parameter_refuses_a_users_keyword():
     same_outcome(lambda lib: lib.nn.Parameter(lib.ones(1), foo=1))
+
+
+def test_named_members_takes_get_members_fn_by_keyword():
+    # Hugging Face's get_parameter_dtype falls back to the tensors in a module's __dict__
+    def program(lib):
+        def find_tensor_attributes(module):
+            return [(k, v) for k, v in module.__dict__.items() if lib.is_tensor(v)]
+        m = lib.nn.Sequential(lib.nn.Linear(2, 2))
+        m[0].extra = lib.ones(1)
+        return [(k, v.tolist()) for k, v in
+                m._named_members(get_members_fn=find_tensor_attributes, prefix="p")]
+    same_outcome(program)

@@ -387,12 +387,13 @@ class Module:
         return self.__dict__.copy()
 
     # -- iteration ---------------------------------------------------------------------
-    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+    def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
+        # (the keyword is PyTorch's: Hugging Face passes get_members_fn= to find a dtype)
         memo = set()
         modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
             if recurse else [(prefix, self)]
         for module_prefix, module in modules:
-            for k, v in get_members(module):
+            for k, v in get_members_fn(module):
                 if v is None or v in memo:
                     continue
                 if remove_duplicate:
