@@ -97,3 +97,25 @@ def test_named_members_takes_get_members_fn_by_keyword():
         return [(k, v.tolist()) for k, v in
                 m._named_members(get_members_fn=find_tensor_attributes, prefix="p")]
     same_outcome(program)
+
+
+# -- Module.compile -------------------------------------------------------------------------
+
+def test_module_compile_sets_the_compiled_call_and_copies_drop_it():
+    import copy
+    import pickle
+
+    def program(lib):
+        lib.manual_seed(0)
+        m = lib.nn.Linear(2, 2)
+        before = m._compiled_call_impl is None
+        m.compile()
+        out = m(lib.ones(1, 2)).tolist()
+        copies = [copy.deepcopy(m), pickle.loads(pickle.dumps(m))]
+        return (before, m._compiled_call_impl is not None, out, list(m.state_dict()),
+                [c._compiled_call_impl is None for c in copies])
+    same_outcome(program, quiet=True)
+
+
+def test_module_compile_checks_its_arguments():
+    same_outcome(lambda lib: lib.nn.Linear(2, 2).compile(mode="bogus"), quiet=True)

@@ -384,7 +384,9 @@ class Module:
         d.setdefault("_non_persistent_buffers_set", set())
 
     def __getstate__(self):
-        return self.__dict__.copy()
+        state = self.__dict__.copy()
+        state.pop("_compiled_call_impl", None)  # (bound to this module: a copy recompiles)
+        return state
 
     # -- iteration ---------------------------------------------------------------------
     def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
@@ -770,6 +772,9 @@ class Module:
         replica._is_replica = True
         return replica
 
-    def compile(self, *args, **kwargs):  # no compiler: the module runs eagerly
-        return None
+    def compile(self, *args, **kwargs):
+        """Compiles this module's call in place (mindtorch's compile checks the arguments
+        and gives an eager wrapper, so calling the module is unchanged)."""
+        from ..._runtime import compile as compile_fn
+        self._compiled_call_impl = compile_fn(self._call_impl, *args, **kwargs)
 
