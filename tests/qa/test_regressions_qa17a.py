@@ -119,3 +119,46 @@ def test_module_compile_sets_the_compiled_call_and_copies_drop_it():
 
 def test_module_compile_checks_its_arguments():
     same_outcome(lambda lib: lib.nn.Linear(2, 2).compile(mode="bogus"), quiet=True)
+
+
+# -- RemovableHandle ------------------------------------------------------------------------
+
+def test_handle_refers_to_its_dicts_weakly():
+    import gc
+
+    def program(lib):
+        m = lib.nn.Linear(2, 2)
+        h = m.register_forward_hook(print, with_kwargs=True, always_call=True)
+        seen = (type(h.hooks_dict_ref).__name__, h.hooks_dict_ref() is m._forward_hooks,
+                [r() is d for r, d in zip(h.extra_dict_ref, (m._forward_hooks_with_kwargs,
+                                                              m._forward_hooks_always_called))])
+        del m
+        gc.collect()
+        h.remove()  # (the module is gone: nothing to remove from)
+        return seen, h.hooks_dict_ref() is None
+    same_outcome(program)
+
+
+def test_handle_pickles_with_its_dicts():
+    import pickle
+
+    def program(lib):
+        m = lib.nn.Linear(2, 2)
+        h = m.register_forward_hook(print, with_kwargs=True)
+        h2 = pickle.loads(pickle.dumps(h))
+        return (h2.id == h.id, len(h2.hooks_dict_ref()), len(h2.extra_dict_ref),
+                lib.utils.hooks.RemovableHandle.next_id > h.id)
+    same_outcome(program)
+
+
+def test_tensor_hook_handles_still_remove():
+    def program(lib):
+        x = lib.ones(1, requires_grad=True)
+        x.register_hook(lambda g: g * 2).remove()
+        log = []
+        h = x.register_post_accumulate_grad_hook(lambda p: log.append(1))
+        (x * 1).sum().backward()
+        h.remove()
+        (x * 1).sum().backward()
+        return x.grad.tolist(), log
+    same_outcome(program)
