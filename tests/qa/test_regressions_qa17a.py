@@ -162,3 +162,16 @@ def test_tensor_hook_handles_still_remove():
         (x * 1).sum().backward()
         return x.grad.tolist(), log
     same_outcome(program)
+
+
+# -- Module.type / Tensor.type refusals ------------------------------------------------------
+
+@pytest.mark.parametrize("dst", [3, 3.5, [1], int, object, "torch.DoubleTensor", "float16"])
+def test_type_refuses_what_is_no_type(dst):
+    def program(lib):
+        m = lib.nn.Linear(2, 2)
+        target = lib.float16 if dst == "float16" else dst
+        return str(m.type(target).weight.dtype).split(".")[-1]
+    same_outcome(program)
+    same_outcome(lambda lib: str(lib.ones(1).type(dst).dtype).split(".")[-1]
+                 if not isinstance(dst, str) else None)
