@@ -175,3 +175,20 @@ def test_type_refuses_what_is_no_type(dst):
     same_outcome(program)
     same_outcome(lambda lib: str(lib.ones(1).type(dst).dtype).split(".")[-1]
                  if not isinstance(dst, str) else None)
+
+
+def test_global_hook_tables_are_reachable_from_nn_modules_module():
+    def program(lib):
+        M = lib.nn.modules.module
+        before = M._global_is_full_backward_hook
+        h = M.register_module_forward_hook(print, with_kwargs=True, always_call=True)
+        h2 = M.register_module_full_backward_hook(print)
+        during = (M._global_is_full_backward_hook, bool(M._has_any_global_hook()),
+                  h.id in M._global_forward_hooks_with_kwargs,
+                  h.id in M._global_forward_hooks_always_called,
+                  isinstance(h, M.RemovableHandle), M._WrappedHook.__name__ != "")
+        h.remove()
+        h2.remove()
+        # (PyTorch's handle leaves the with_kwargs flag behind: not compared)
+        return before, during, h.id in M._global_forward_hooks_always_called
+    same_outcome(program)

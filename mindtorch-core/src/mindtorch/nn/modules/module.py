@@ -13,10 +13,12 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils import hooks as _hooks
 from ...utils.hooks import (  # noqa: F401  (torch.nn.modules.module's public functions)
-    _WeakModuleHook, add_hook, _global_backward_hooks, _global_backward_pre_hooks,
-    _global_buffer_registration_hooks, _global_forward_hooks, _global_forward_pre_hooks,
-    _global_module_registration_hooks, _global_parameter_registration_hooks,
-    _run_registration_hooks, register_module_backward_hook,
+    BackwardHook, RemovableHandle, _WeakModuleHook, add_hook, _global_backward_hooks,
+    _global_backward_pre_hooks, _global_buffer_registration_hooks, _global_forward_hooks,
+    _global_forward_hooks_always_called, _global_forward_hooks_with_kwargs,
+    _global_forward_pre_hooks, _global_module_registration_hooks,
+    _global_parameter_registration_hooks, _run_registration_hooks,
+    register_module_backward_hook,
     register_module_buffer_registration_hook, register_module_forward_hook,
     register_module_forward_pre_hook, register_module_full_backward_hook,
     register_module_full_backward_pre_hook, register_module_module_registration_hook,
@@ -25,6 +27,21 @@ from ...utils.hooks import (  # noqa: F401  (torch.nn.modules.module's public fu
 from ..parameter import Buffer, Parameter, is_lazy
 
 __all__ = ["Module"]
+
+_WrappedHook = _WeakModuleHook  # (PyTorch's name for a hook given its module weakly)
+
+
+def _has_any_global_hook():
+    """The first non-empty global call-hook table (falsy when there is none)."""
+    return (_global_backward_pre_hooks or _global_backward_hooks or _global_forward_pre_hooks
+            or _global_forward_hooks or _global_forward_hooks_always_called
+            or _global_forward_hooks_with_kwargs)
+
+
+def __getattr__(name):
+    if name == "_global_is_full_backward_hook":  # (rebound by the registrations)
+        return _hooks._global_is_full_backward_hook
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
