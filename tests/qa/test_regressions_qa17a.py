@@ -192,3 +192,8 @@ def test_global_hook_tables_are_reachable_from_nn_modules_module():
         # (PyTorch's handle leaves the with_kwargs flag behind: not compared)
         return before, during, h.id in M._global_forward_hooks_always_called
     same_outcome(program)
+
+
+def test_jit_private_script_if_tracing_runs_the_function():
+    # torchvision.ops.boxes decorates its batched nms helpers with it at import time
+    same_outcome(lambda lib: lib.jit._script_if_tracing(lambda x: x + 1)(2))
