@@ -197,3 +197,10 @@ def test_global_hook_tables_are_reachable_from_nn_modules_module():
 def test_jit_private_script_if_tracing_runs_the_function():
     # torchvision.ops.boxes decorates its batched nms helpers with it at import time
     same_outcome(lambda lib: lib.jit._script_if_tracing(lambda x: x + 1)(2))
+
+
+@pytest.mark.parametrize("name", ["float", "double", "half", "bfloat16"])
+def test_float_casts_are_named_as_module_methods(name):
+    same_outcome(lambda lib: getattr(lib.nn.Linear(2, 2), name)(1))
+    same_outcome(lambda lib: (getattr(lib.nn.Module, name).__name__,
+                              getattr(lib.nn.Module, name).__qualname__))

@@ -597,6 +597,7 @@ class Module:
         def method(self):
             return self._apply(lambda t: getattr(t, name)() if t.is_floating_point() else t)
         method.__name__ = name
+        method.__qualname__ = f"Module.{name}"  # (what a wrong call's TypeError names)
         return method
 
     float = _float_cast("float")
