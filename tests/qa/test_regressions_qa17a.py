@@ -204,3 +204,11 @@ def test_float_casts_are_named_as_module_methods(name):
     same_outcome(lambda lib: getattr(lib.nn.Linear(2, 2), name)(1))
     same_outcome(lambda lib: (getattr(lib.nn.Module, name).__name__,
                               getattr(lib.nn.Module, name).__qualname__))
+
+
+@pytest.mark.parametrize("args", [(2,), (1, 2), ("a",), (0,)])
+def test_sequential_rmul(args):
+    def program(lib):
+        s = lib.nn.Sequential(lib.nn.ReLU())
+        return repr(s.__rmul__(*args))
+    same_outcome(program)
