@@ -210,5 +210,8 @@ def test_float_casts_are_named_as_module_methods(name):
 def test_sequential_rmul(args):
     def program(lib):
         s = lib.nn.Sequential(lib.nn.ReLU())
-        return repr(s.__rmul__(*args))
+        try:
+            return repr(s.__rmul__(*args))
+        except (TypeError, ValueError) as e:  # (the class's module is named in some)
+            return type(e).__name__, str(e).replace("mindtorch.", "torch.")
     same_outcome(program)
