@@ -677,8 +677,10 @@ def type_(t, dtype=None, non_blocking=False, **kwargs):
         if device is not None:
             device = _target_device(device)
             _spec(device)
-    elif not isinstance(dtype, D.dtype):
-        raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
+    elif not isinstance(dtype, type) and not isinstance(dtype, D.dtype):
+        raise TypeError("dtype must be a type, str, or dtype object")
+    elif not isinstance(dtype, D.dtype):  # a class that is no tensor type
+        raise ValueError(f"invalid type: '{dtype.__name__}'")
     return convert(t, device, dtype)
 
 

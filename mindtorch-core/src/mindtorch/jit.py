@@ -135,6 +135,7 @@ def script_method(fn):
 
 
 script_if_tracing = _overload = _overload_method = export = unused = (lambda fn: fn)
+_script_if_tracing = script_if_tracing  # (torchvision's ops decorate with the private name)
 
 
 class strict_fusion:

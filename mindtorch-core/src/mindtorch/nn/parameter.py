@@ -24,7 +24,8 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
     __module__ = "mindtorch.nn.parameter"
     __torch_function__ = _disabled_torch_function_impl
 
-    def __new__(cls, data=None, requires_grad=True):
+    def __new__(cls, data=None, requires_grad=True, **internal_state):
+        _drop_internal_state(internal_state)
         if data is None:
             from .._creation import empty
             data = empty(0)
@@ -71,6 +72,16 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
         if user:  # the user's attributes travel too, as PyTorch's
             return _rebuild_parameter_with_state, args + (user,)
         return _rebuild_parameter, args
+
+
+def _drop_internal_state(kwargs):
+    """Accelerate's init_empty_weights rebuilds a parameter as type(p)(data, **p.__dict__):
+    the autograd state mindtorch keeps under private names in a tensor's __dict__ (PyTorch
+    keeps it in C) is no keyword of the user's; any other keyword is refused as Python
+    would."""
+    for key in kwargs:
+        if not key.startswith("_"):
+            raise TypeError(f"Parameter.__new__() got an unexpected keyword argument '{key}'")
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):

@@ -1,32 +1,64 @@
 """RemovableHandle: what register_*hook functions return; nn.Module's hook machinery: the
 global (register_module_*) hook tables, the hooked call path, BackwardHook for full backward
 hooks."""
-import itertools
 import warnings
 import weakref
 from collections import OrderedDict
 
-_ids = itertools.count()
+
+class _StrongRef:
+    """Stands for a weak reference to a plain dict (which cannot have one)."""
+    __slots__ = ("table",)
+
+    def __init__(self, table):
+        self.table = table
+
+    def __call__(self):
+        return self.table
+
+
+def _ref(table):
+    # (PyTorch's handles keep no hook table alive: weak references where Python allows)
+    try:
+        return weakref.ref(table)
+    except TypeError:
+        return _StrongRef(table)
 
 
 class RemovableHandle:
     """handle.remove() takes the hook out of the dict it was registered in (hooks are kept
     in dicts keyed by handle id, so they run in registration order) and out of the
     ``extra_dict`` ones (flags kept per hook); also a context manager that removes it on
-    exit."""
+    exit. The handle refers to those dicts weakly (``hooks_dict_ref``, ``extra_dict_ref``),
+    as PyTorch's."""
+    next_id = 0
 
     def __init__(self, hooks_dict, *, extra_dict=None):
-        self.hooks_dict = hooks_dict
+        self.hooks_dict_ref = _ref(hooks_dict)
+        self.id = RemovableHandle.next_id
+        RemovableHandle.next_id += 1
         if extra_dict is None:
             extra_dict = ()
         elif isinstance(extra_dict, dict):
             extra_dict = (extra_dict,)
-        self.extra_dicts = tuple(extra_dict)
-        self.id = next(_ids)
+        self.extra_dict_ref = tuple(_ref(d) for d in extra_dict)
 
     def remove(self):
-        for d in (self.hooks_dict, *self.extra_dicts):
-            d.pop(self.id, None)
+        for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
+            table = ref()
+            if table is not None:
+                table.pop(self.id, None)
+
+    def __getstate__(self):
+        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
+
+    def __setstate__(self, state):
+        # (a dict that is gone comes back as an empty one no one holds: a dead reference)
+        self.hooks_dict_ref = _ref(OrderedDict() if state[0] is None else state[0])
+        self.id = state[1]
+        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        extra = state[2] if len(state) > 2 and state[2] is not None else ()
+        self.extra_dict_ref = tuple(_ref(d) for d in extra if d is not None)
 
     def __enter__(self):
         return self

@@ -114,7 +114,8 @@ class Sequential(Module):
             combined.add_module(str(i), module)
         return combined
 
-    __rmul__ = __mul__
+    def __rmul__(self, other):
+        return self.__mul__(other)
 
     def __imul__(self, other):
         self._check_factor(other)

@@ -13,10 +13,12 @@ from ..._tensor import Tensor
 from ...autograd.grad_mode import no_grad
 from ...utils import hooks as _hooks
 from ...utils.hooks import (  # noqa: F401  (torch.nn.modules.module's public functions)
-    _WeakModuleHook, add_hook, _global_backward_hooks, _global_backward_pre_hooks,
-    _global_buffer_registration_hooks, _global_forward_hooks, _global_forward_pre_hooks,
-    _global_module_registration_hooks, _global_parameter_registration_hooks,
-    _run_registration_hooks, register_module_backward_hook,
+    BackwardHook, RemovableHandle, _WeakModuleHook, add_hook, _global_backward_hooks,
+    _global_backward_pre_hooks, _global_buffer_registration_hooks, _global_forward_hooks,
+    _global_forward_hooks_always_called, _global_forward_hooks_with_kwargs,
+    _global_forward_pre_hooks, _global_module_registration_hooks,
+    _global_parameter_registration_hooks, _run_registration_hooks,
+    register_module_backward_hook,
     register_module_buffer_registration_hook, register_module_forward_hook,
     register_module_forward_pre_hook, register_module_full_backward_hook,
     register_module_full_backward_pre_hook, register_module_module_registration_hook,
@@ -25,6 +27,21 @@ from ...utils.hooks import (  # noqa: F401  (torch.nn.modules.module's public fu
 from ..parameter import Buffer, Parameter, is_lazy
 
 __all__ = ["Module"]
+
+_WrappedHook = _WeakModuleHook  # (PyTorch's name for a hook given its module weakly)
+
+
+def _has_any_global_hook():
+    """The first non-empty global call-hook table (falsy when there is none)."""
+    return (_global_backward_pre_hooks or _global_backward_hooks or _global_forward_pre_hooks
+            or _global_forward_hooks or _global_forward_hooks_always_called
+            or _global_forward_hooks_with_kwargs)
+
+
+def __getattr__(name):
+    if name == "_global_is_full_backward_hook":  # (rebound by the registrations)
+        return _hooks._global_is_full_backward_hook
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 _EXTRA_STATE_KEY_SUFFIX = "_extra_state"
 
@@ -384,15 +401,18 @@ class Module:
         d.setdefault("_non_persistent_buffers_set", set())
 
     def __getstate__(self):
-        return self.__dict__.copy()
+        state = self.__dict__.copy()
+        state.pop("_compiled_call_impl", None)  # (bound to this module: a copy recompiles)
+        return state
 
     # -- iteration ---------------------------------------------------------------------
-    def _named_members(self, get_members, prefix="", recurse=True, remove_duplicate=True):
+    def _named_members(self, get_members_fn, prefix="", recurse=True, remove_duplicate=True):
+        # (the keyword is PyTorch's: Hugging Face passes get_members_fn= to find a dtype)
         memo = set()
         modules = self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate) \
             if recurse else [(prefix, self)]
         for module_prefix, module in modules:
-            for k, v in get_members(module):
+            for k, v in get_members_fn(module):
                 if v is None or v in memo:
                     continue
                 if remove_duplicate:
@@ -577,6 +597,7 @@ class Module:
         def method(self):
             return self._apply(lambda t: getattr(t, name)() if t.is_floating_point() else t)
         method.__name__ = name
+        method.__qualname__ = f"Module.{name}"  # (what a wrong call's TypeError names)
         return method
 
     float = _float_cast("float")
@@ -769,6 +790,9 @@ class Module:
         replica._is_replica = True
         return replica
 
-    def compile(self, *args, **kwargs):  # no compiler: the module runs eagerly
-        return None
+    def compile(self, *args, **kwargs):
+        """Compiles this module's call in place (mindtorch's compile checks the arguments
+        and gives an eager wrapper, so calling the module is unchanged)."""
+        from ..._runtime import compile as compile_fn
+        self._compiled_call_impl = compile_fn(self._call_impl, *args, **kwargs)
 
