@@ -1,0 +1,58 @@
+"""Regression tests for QA round 17b (torch.distributions), each against torch."""
+import numpy as np
+import pytest
+from reference import same_errors
+
+torch = pytest.importorskip("torch")
+
+
+def _t(L, x, grad=False):
+    return L.tensor(np.asarray(x, dtype=np.float32), requires_grad=grad)
+
+
+def _same_tensors(program, rtol=1e-6):
+    ours, theirs = same_errors(program)
+    if ours[0] != "ok":
+        return
+    for a, b in zip(ours[1], theirs[1], strict=True):
+        assert (tuple(a.shape), a.requires_grad, a.stride()) == \
+            (tuple(b.shape), b.requires_grad, b.stride())
+        np.testing.assert_allclose(np.asarray(a.detach().double().tolist()),
+                                   b.detach().double().numpy(), rtol=rtol, atol=1e-7)
+
+
+def test_geometric_from_logits_log_prob_keeps_its_graph_after_sampling():
+    """sample() derives probs from logits outside no_grad, so the cached probs (and the
+    log_prob built on them) stay differentiable, as in PyTorch (a policy-gradient loss)."""
+    def program(L):
+        logits = _t(L, [0.3, -1.2, 2.0], grad=True)
+        d = L.distributions.Geometric(logits=logits)
+        L.manual_seed(0)
+        x = d.sample((4,))
+        lp = d.log_prob(x)
+        (grad,) = L.autograd.grad(lp.sum(), logits)
+        return x, lp, grad
+    _same_tensors(program)
+
+
+def test_beta_variance_is_contiguous_with_pytorchs_formula():
+    def program(L):
+        d = L.distributions.Beta(_t(L, [[0.5, 2.0, 3.0]], True), _t(L, [[1.5, 0.7, 3.0]], True))
+        return d.variance, d.stddev
+    _same_tensors(program)
+
+
+@pytest.mark.parametrize("pair", [("Normal", "Bernoulli"), ("Poisson", "Gamma"),
+                                  ("Dirichlet", "Beta")])
+def test_cross_exponential_family_kl_message(pair):
+    """An unregistered pair of exponential families fails with PyTorch's exact message."""
+    args = {"Normal": lambda L: (_t(L, [0.0]), _t(L, [1.0])), "Bernoulli": lambda L: (_t(L, [0.3]),),
+            "Poisson": lambda L: (_t(L, [2.0]),), "Gamma": lambda L: (_t(L, [2.0]), _t(L, [1.0])),
+            "Dirichlet": lambda L: (_t(L, [1.0, 2.0]),), "Beta": lambda L: (_t(L, [1.0]), _t(L, [2.0]))}
+
+    def program(L):
+        D = L.distributions
+        p, q = (getattr(D, name)(*args[name](L)) for name in pair)
+        return D.kl_divergence(p, q)
+    ours, _ = same_errors(program)
+    assert ours[0] == "NotImplementedError"
