@@ -56,3 +56,22 @@ def test_cross_exponential_family_kl_message(pair):
         return D.kl_divergence(p, q)
     ours, _ = same_errors(program)
     assert ours[0] == "NotImplementedError"
+
+
+@pytest.mark.parametrize("family", ["Bernoulli", "Binomial", "NegativeBinomial", "Categorical"])
+def test_lazy_parameter_first_used_under_no_grad_keeps_its_graph(family):
+    """probs/logits derived lazily inside sample()'s no_grad are computed with grad
+    enabled (PyTorch's lazy_property), so mean/variance/probs used later are differentiable."""
+    def program(L):
+        D = L.distributions
+        logits = _t(L, [[0.3, -1.2, 2.0]], grad=True)
+        d = {"Bernoulli": lambda: D.Bernoulli(logits=logits),
+             "Binomial": lambda: D.Binomial(4, logits=logits),
+             "NegativeBinomial": lambda: D.NegativeBinomial(_t(L, [2.0]), probs=logits.sigmoid()),
+             "Categorical": lambda: D.Categorical(probs=logits.softmax(-1))}[family]()
+        L.manual_seed(0)
+        with L.no_grad():
+            d.sample((2,))
+        derived = d.logits if family in ("NegativeBinomial", "Categorical") else d.probs
+        return derived, d.mean, d.variance
+    _same_tensors(program)
