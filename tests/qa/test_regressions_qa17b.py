@@ -75,3 +75,22 @@ def test_lazy_parameter_first_used_under_no_grad_keeps_its_graph(family):
         derived = d.logits if family in ("NegativeBinomial", "Categorical") else d.probs
         return derived, d.mean, d.variance
     _same_tensors(program)
+
+
+@pytest.mark.parametrize("loc_shape,tril_batch,value_shape", [
+    ((2, 3), (2,), (4, 2, 3)), ((3,), (), (5, 3)), ((4, 3), (1,), (2, 4, 3)),
+    ((2, 1, 3), (3, 1), (2, 3, 3)), ((3,), (2,), (3,))])
+def test_multivariate_normal_log_prob_layout_and_gradients(loc_shape, tril_batch, value_shape):
+    """log_prob groups the points per scale_tril factor as PyTorch does: same values,
+    gradients and (transposed) strides."""
+    g = np.random.default_rng(0)
+    loc = g.standard_normal(loc_shape)
+    tril = np.tril(g.standard_normal(tril_batch + (3, 3)) * 0.3) + 2 * np.eye(3)
+    value = g.standard_normal(value_shape)
+
+    def program(L):
+        mu, scale = _t(L, loc, True), _t(L, tril, True)
+        d = L.distributions.MultivariateNormal(mu, scale_tril=scale)
+        lp = d.log_prob(_t(L, value))
+        return (lp,) + L.autograd.grad(lp.sum(), (mu, scale))
+    _same_tensors(program, rtol=1e-5)

@@ -10,7 +10,7 @@ from .. import Tensor
 from . import constraints
 from .distribution import _EMPTY, Distribution, _lazy_property
 from .exp_family import ExponentialFamily
-from .more import ScaleTrilParams, scale_tril_of
+from .more import ScaleTrilParams, _batch_mahalanobis_sq, scale_tril_of
 
 _LOG_2 = math.log(2)
 
@@ -18,15 +18,6 @@ _LOG_2 = math.log(2)
 def _m():
     import mindtorch
     return mindtorch
-
-
-def _batch_mahalanobis_sq(L, x):
-    """|L⁻¹ x|² for a lower-triangular L, both broadcast over their batch dims."""
-    M = _m()
-    shape = M.broadcast_shapes(L.shape[:-2], x.shape[:-1])
-    z = M.linalg.solve_triangular(L.expand(shape + L.shape[-2:]),
-                                  x.expand(shape + x.shape[-1:]).unsqueeze(-1), upper=False)
-    return z.squeeze(-1).pow(2).sum(-1)
 
 
 _batch_mahalanobis = _batch_mahalanobis_sq  # (PyTorch's name for it)
