@@ -1,7 +1,7 @@
 """Regression tests for QA round 17b (torch.distributions), each against torch."""
 import numpy as np
 import pytest
-from reference import same_errors
+from reference import outcome, same_errors
 
 torch = pytest.importorskip("torch")
 
@@ -94,3 +94,27 @@ def test_multivariate_normal_log_prob_layout_and_gradients(loc_shape, tril_batch
         lp = d.log_prob(_t(L, value))
         return (lp,) + L.autograd.grad(lp.sum(), (mu, scale))
     _same_tensors(program, rtol=1e-5)
+
+
+def test_family_classes_live_in_pytorchs_module_paths():
+    """type(d) and messages naming the class show PyTorch's per-family module
+    (torch.distributions.multinomial.Multinomial), and such instances still pickle."""
+    import pickle
+
+    import mindtorch
+    names = [n for n in torch.distributions.__all__
+             if isinstance(getattr(torch.distributions, n), type)
+             and issubclass(getattr(torch.distributions, n), torch.distributions.Distribution)]
+    for name in names:
+        ours = getattr(mindtorch.distributions, name)
+        assert ours.__module__.replace("mindtorch", "torch", 1) == \
+            getattr(torch.distributions, name).__module__, name
+
+    def program(L):
+        return L.distributions.Multinomial(3, _t(L, [0.3, 0.7])).mode
+    ours, theirs = (outcome(lambda: program(mindtorch)), outcome(lambda: program(torch)))
+    assert ours[0] == theirs[0] == "NotImplementedError"
+    assert ours[1].replace("mindtorch", "torch") == theirs[1]
+    d = pickle.loads(pickle.dumps(mindtorch.distributions.Beta(_t(mindtorch, [1.0]),
+                                                               _t(mindtorch, [2.0]))))
+    assert float(d.mean) == pytest.approx(1 / 3)
