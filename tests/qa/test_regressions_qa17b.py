@@ -118,3 +118,15 @@ def test_family_classes_live_in_pytorchs_module_paths():
     d = pickle.loads(pickle.dumps(mindtorch.distributions.Beta(_t(mindtorch, [1.0]),
                                                                _t(mindtorch, [2.0]))))
     assert float(d.mean) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.distributions.Categorical(_t(L, [0.3, 0.7])).sample((0,)),
+    lambda L: L.distributions.Multinomial(0, _t(L, [0.3, 0.7])).sample((2,)),
+    lambda L: L.distributions.OneHotCategorical(_t(L, [0.3, 0.7])).sample((2, 0)),
+    lambda L: (L.manual_seed(0), L.distributions.Categorical(_t(L, [0.3, 0.7])).sample())[1]])
+def test_categorical_sample_of_no_draws_refused_like_pytorch(make):
+    """An empty sample_shape asks multinomial for zero draws, which PyTorch refuses."""
+    ours, theirs = same_errors(make)
+    if ours[0] == "ok":
+        assert ours[1].tolist() == theirs[1].tolist()
