@@ -130,3 +130,14 @@ def test_categorical_sample_of_no_draws_refused_like_pytorch(make):
     ours, theirs = same_errors(make)
     if ours[0] == "ok":
         assert ours[1].tolist() == theirs[1].tolist()
+
+
+@pytest.mark.parametrize("make", [
+    lambda T: T.ExpTransform(), lambda T: T.ExpTransform().inv, lambda T: T.AffineTransform(0.0, 2.0),
+    lambda T: T.ComposeTransform([T.ExpTransform()]), lambda T: T.StickBreakingTransform(),
+    lambda T: T.IndependentTransform(T.ExpTransform(), 1), lambda T: T.identity_transform])
+def test_transforms_compare_by_value_and_are_unhashable(make):
+    def program(L):
+        T = L.distributions.transforms
+        return make(T) == make(T), hash(make(T))
+    same_errors(program)
