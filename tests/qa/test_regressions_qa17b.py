@@ -141,3 +141,23 @@ def test_transforms_compare_by_value_and_are_unhashable(make):
         T = L.distributions.transforms
         return make(T) == make(T), hash(make(T))
     same_errors(program)
+
+
+@pytest.mark.parametrize("df_dtype,cov_dtype", [("float64", "float32"), ("float32", "float64")])
+def test_wishart_bartlett_noise_takes_the_chi2_dtype(df_dtype, cov_dtype):
+    """The below-diagonal normals of the Bartlett factor take the chi-squared draws' dtype
+    (PyTorch's), so mixed-dtype parameters fail (or succeed) as in PyTorch."""
+    import warnings
+
+    def program(L):
+        L.manual_seed(0)
+        d = L.distributions.Wishart(L.tensor(4.5, dtype=getattr(L, df_dtype)),
+                                    covariance_matrix=L.eye(3, dtype=getattr(L, cov_dtype)))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return d.sample()
+    ours, theirs = same_errors(program)
+    if ours[0] == "ok":
+        assert str(ours[1].dtype).split(".")[-1] == str(theirs[1].dtype).split(".")[-1]
+        np.testing.assert_allclose(ours[1].double().tolist(), theirs[1].double().numpy(),
+                                   rtol=1e-5)

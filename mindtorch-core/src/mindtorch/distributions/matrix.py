@@ -237,11 +237,11 @@ class Wishart(ScaleTrilParams, ExponentialFamily):
         L = self._unbroadcasted_scale_tril
         dfs = self.df.unsqueeze(-1) - M.arange(p, dtype=L.dtype, device=L.device)
         chi2 = M.distributions.Chi2(dfs.expand(self._batch_shape + (p,)))
-        tiny = M.finfo(L.dtype).eps
-        A = chi2.rsample(sample_shape).sqrt().clamp(min=tiny).diag_embed()
+        root = chi2.rsample(sample_shape).sqrt()  # (df's dtype where it differs from L's)
+        A = root.clamp(min=M.finfo(root.dtype).eps).diag_embed()
         i, j = M.tril_indices(p, p, offset=-1, device=L.device)
         A[..., i, j] = M.randn(tuple(sample_shape) + tuple(self._batch_shape) + (p * (p - 1) // 2,),
-                               dtype=L.dtype, device=L.device)
+                               dtype=A.dtype, device=L.device)
         chol = L @ A
         return chol @ chol.mT
 
