@@ -161,3 +161,15 @@ def test_wishart_bartlett_noise_takes_the_chi2_dtype(df_dtype, cov_dtype):
         assert str(ours[1].dtype).split(".")[-1] == str(theirs[1].dtype).split(".")[-1]
         np.testing.assert_allclose(ours[1].double().tolist(), theirs[1].double().numpy(),
                                    rtol=1e-5)
+
+
+@pytest.mark.parametrize("make", [
+    lambda L: L.distributions.Bernoulli(_t(L, [0.3])).log_prob(L.tensor([True])),
+    lambda L: L.nn.functional.binary_cross_entropy_with_logits(_t(L, [0.5]), L.tensor([True])),
+    lambda L: L.nn.functional.binary_cross_entropy_with_logits(
+        _t(L, [0.5]), L.tensor([True]), pos_weight=_t(L, [2.0]))])
+def test_bool_target_of_bce_with_logits_refused_as_two_bools(make):
+    """PyTorch computes 1 - target as a subtraction of two tensors: its refusal names two
+    bool tensors."""
+    ours, _ = same_errors(make)
+    assert ours[0] == "RuntimeError"
