@@ -173,3 +173,13 @@ def test_bool_target_of_bce_with_logits_refused_as_two_bools(make):
     bool tensors."""
     ours, _ = same_errors(make)
     assert ours[0] == "RuntimeError"
+
+
+def test_logit_relaxed_bernoulli_param_shape():
+    def program(L):
+        import importlib
+        module = importlib.import_module(L.__name__ + ".distributions.relaxed_bernoulli")
+        d = module.LogitRelaxedBernoulli(_t(L, 0.5), logits=_t(L, [[0.1, 0.5]]))
+        return tuple(d.param_shape), tuple(d.expand((3, 2)).param_shape)
+    ours, theirs = same_errors(program)
+    assert ours == theirs
