@@ -120,8 +120,11 @@ def _register_modules():
     for name, names in _MODULES.items():
         module = types.ModuleType(f"{__name__}.{name}", f"torch.distributions.{name}")
         module.__all__ = list(names)
+        # the file defining the family (inspect finds a class's source through it)
+        module.__file__ = sys.modules[globals()[names[0]].__module__].__file__
         for attr in names:
             setattr(module, attr, globals()[attr])
+            globals()[attr].__module__ = module.__name__  # (what type(d) shows, as PyTorch)
         source, helpers = _HELPERS.get(name, (None, ()))
         for attr in helpers:
             setattr(module, attr, getattr(importlib.import_module(f".{source}", __name__), attr))

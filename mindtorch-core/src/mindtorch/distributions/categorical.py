@@ -59,7 +59,7 @@ class Categorical(Distribution):
         sample_shape = Size(sample_shape)
         probs_2d = self.probs.reshape(-1, self._num_events)
         with mindtorch.no_grad():
-            draws = mindtorch.multinomial(probs_2d, max(sample_shape.numel(), 1), True).T
+            draws = mindtorch.multinomial(probs_2d, sample_shape.numel(), True).T
         return draws.reshape(self._extended_shape(sample_shape))
 
     def log_prob(self, value):

@@ -146,8 +146,10 @@ class Geometric(_BinaryParam, Distribution):
 
     def sample(self, sample_shape=_EMPTY):
         M = _m()
+        # probs (lazily derived from logits) is first computed outside no_grad, as in
+        # PyTorch, so that the cached value keeps its graph for log_prob
+        tiny = M.finfo(self.probs.dtype).tiny
         with M.no_grad():
-            tiny = M.finfo(self.probs.dtype).tiny
             u = self.probs.new_empty(self._extended_shape(sample_shape)).uniform_(tiny, 1)
             return (u.log() / (-self.probs).log1p()).floor()
 

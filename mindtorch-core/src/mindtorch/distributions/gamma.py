@@ -151,7 +151,11 @@ class Beta(ExponentialFamily):
     mean = property(lambda self: self.concentration1 / (self.concentration1 +
                                                        self.concentration0))
     mode = property(lambda self: self._dirichlet.mode[..., 0])
-    variance = property(lambda self: self._dirichlet.variance[..., 0])
+
+    @property
+    def variance(self):  # (PyTorch's own formula, not the Dirichlet's component)
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
 
     def rsample(self, sample_shape=_EMPTY):
         return self._dirichlet.rsample(sample_shape).select(-1, 0)

@@ -176,8 +176,10 @@ def _kl_exponential_exponential(p, q):
 def _kl_expfamily_expfamily(p, q):
     """The Bregman divergence of the log normalizer between the natural parameters."""
     if type(p) is not type(q):
+        # PyTorch's message keeps the indentation of its backslash-continued source line
         raise NotImplementedError("The cross KL-divergence between different exponential "
-                                  "families cannot be computed using Bregman divergences")
+                                  "families cannot" + " " * 29
+                                  + "be computed using Bregman divergences")
     p_params = [param.detach().requires_grad_() for param in p._natural_params]
     q_params = q._natural_params
     log_norm = p._log_normalizer(*p_params)

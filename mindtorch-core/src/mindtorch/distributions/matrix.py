@@ -10,7 +10,7 @@ from .. import Tensor
 from . import constraints
 from .distribution import _EMPTY, Distribution, _lazy_property
 from .exp_family import ExponentialFamily
-from .more import ScaleTrilParams, scale_tril_of
+from .more import ScaleTrilParams, _batch_mahalanobis_sq, scale_tril_of
 
 _LOG_2 = math.log(2)
 
@@ -18,15 +18,6 @@ _LOG_2 = math.log(2)
 def _m():
     import mindtorch
     return mindtorch
-
-
-def _batch_mahalanobis_sq(L, x):
-    """|L⁻¹ x|² for a lower-triangular L, both broadcast over their batch dims."""
-    M = _m()
-    shape = M.broadcast_shapes(L.shape[:-2], x.shape[:-1])
-    z = M.linalg.solve_triangular(L.expand(shape + L.shape[-2:]),
-                                  x.expand(shape + x.shape[-1:]).unsqueeze(-1), upper=False)
-    return z.squeeze(-1).pow(2).sum(-1)
 
 
 _batch_mahalanobis = _batch_mahalanobis_sq  # (PyTorch's name for it)
@@ -246,11 +237,11 @@ class Wishart(ScaleTrilParams, ExponentialFamily):
         L = self._unbroadcasted_scale_tril
         dfs = self.df.unsqueeze(-1) - M.arange(p, dtype=L.dtype, device=L.device)
         chi2 = M.distributions.Chi2(dfs.expand(self._batch_shape + (p,)))
-        tiny = M.finfo(L.dtype).eps
-        A = chi2.rsample(sample_shape).sqrt().clamp(min=tiny).diag_embed()
+        root = chi2.rsample(sample_shape).sqrt()  # (df's dtype where it differs from L's)
+        A = root.clamp(min=M.finfo(root.dtype).eps).diag_embed()
         i, j = M.tril_indices(p, p, offset=-1, device=L.device)
         A[..., i, j] = M.randn(tuple(sample_shape) + tuple(self._batch_shape) + (p * (p - 1) // 2,),
-                               dtype=L.dtype, device=L.device)
+                               dtype=A.dtype, device=L.device)
         chol = L @ A
         return chol @ chol.mT
 

@@ -178,6 +178,33 @@ class Independent(Distribution):
         return f"Independent({self.base_dist!r}, {self.reinterpreted_batch_ndims})"
 
 
+def _batch_mahalanobis_sq(L, x):
+    """|L⁻¹ x|² for a lower-triangular L, both broadcast over their batch dims.  As
+    PyTorch does, x's points are grouped by the factor they use, so that one triangular
+    solve per factor takes all its points as columns (no copy of L per point); the
+    result has PyTorch's layout (the transposed grouping, seen in its strides)."""
+    M = _m()
+    n = x.size(-1)
+    shape = M.broadcast_shapes(L.shape[:-2], x.shape[:-1])
+    if tuple(x.shape[:-1]) != tuple(shape):  # (L has batch dims x lacks)
+        x = x.expand(tuple(shape) + (n,))
+    n_outer = x.dim() - L.dim() + 1  # x's leading batch dims that L does not have
+    n_inner = L.dim() - 2
+    split = list(x.shape[:n_outer])
+    for size_l, size_x in zip(L.shape[:-2], x.shape[n_outer:-1]):
+        split += [size_x // size_l, size_l]  # (points sharing a factor, factor index)
+    grouped_dims = list(range(n_outer, n_outer + 2 * n_inner))
+    order = list(range(n_outer)) + grouped_dims[0::2] + grouped_dims[1::2]
+    grouped = x.reshape(split + [n]).permute(order + [n_outer + 2 * n_inner])
+    flat_L = L.reshape(-1, n, n)
+    columns = grouped.reshape(-1, flat_L.size(0), n).permute(1, 2, 0)
+    sq = M.linalg.solve_triangular(flat_L, columns, upper=False).pow(2).sum(-2).t()
+    back = list(range(n_outer))
+    for i in range(n_inner):
+        back += [n_outer + i, n_outer + n_inner + i]
+    return sq.reshape(grouped.shape[:-1]).permute(back).reshape(x.shape[:-1])
+
+
 class MultivariateNormal(ScaleTrilParams, Distribution):
     arg_constraints = {"loc": constraints.real_vector,
                        "covariance_matrix": constraints.positive_definite,
@@ -236,14 +263,9 @@ class MultivariateNormal(ScaleTrilParams, Distribution):
     def log_prob(self, value):
         if self._validate_args:
             self._validate_sample(value)
-        diff = value - self.loc
-        L = self._unbroadcasted_scale_tril
-        shape = _m().broadcast_shapes(L.shape[:-2], diff.shape[:-1])
-        z = _m().linalg.solve_triangular(L.expand(shape + L.shape[-2:]),
-                                         diff.expand(shape + diff.shape[-1:]).unsqueeze(-1),
-                                         upper=False).squeeze(-1)
+        maha = _batch_mahalanobis_sq(self._unbroadcasted_scale_tril, value - self.loc)
         k = self._event_shape[0]
-        return -0.5 * (k * math.log(2 * math.pi) + z.pow(2).sum(-1)) - self._half_log_det()
+        return -0.5 * (k * math.log(2 * math.pi) + maha) - self._half_log_det()
 
     def entropy(self):
         k = self._event_shape[0]

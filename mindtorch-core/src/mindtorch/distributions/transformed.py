@@ -298,6 +298,9 @@ class LogitRelaxedBernoulli(_BinaryParam, Distribution):
     def _expand_parts(self, new, batch_shape):
         new.temperature = self.temperature
 
+    param_shape = property(lambda self: self._param.size())
+    _param = property(lambda self: self.__dict__.get("probs", self.__dict__.get("logits")))
+
     def rsample(self, sample_shape=_EMPTY):
         u = _uniform_open(self._extended_shape(sample_shape), self.probs)
         p = clamp_probs(self.probs)

@@ -82,13 +82,12 @@ class Transform:
             return type(self)(cache_size=cache_size)
         raise NotImplementedError(f"{type(self)}.with_cache is not implemented")
 
+    # (defining __eq__ leaves transforms unhashable, as PyTorch's are)
     def __eq__(self, other):
         return self is other
 
     def __ne__(self, other):
         return not self.__eq__(other)
-
-    __hash__ = object.__hash__
 
     def __call__(self, x):
         if self._cache_size == 0:
@@ -143,8 +142,6 @@ class _InverseTransform(Transform):
     def __eq__(self, other):
         return isinstance(other, _InverseTransform) and self._inv == other._inv
 
-    __hash__ = object.__hash__
-
     def __repr__(self):
         return f"{type(self).__name__}({self._inv!r})"
 
@@ -175,8 +172,6 @@ class ComposeTransform(Transform):
 
     def __eq__(self, other):
         return isinstance(other, ComposeTransform) and self.parts == other.parts
-
-    __hash__ = object.__hash__
 
     @property
     def domain(self):
@@ -266,8 +261,6 @@ class ExpTransform(Transform):
 
     def __eq__(self, other):
         return isinstance(other, ExpTransform)
-
-    __hash__ = object.__hash__
     _call = staticmethod(lambda x: x.exp())
     _inverse = staticmethod(lambda y: y.log())
 
@@ -289,8 +282,6 @@ class PowerTransform(Transform):
 
     def __eq__(self, other):
         return isinstance(other, PowerTransform) and bool(self.exponent.eq(other.exponent).all())
-
-    __hash__ = Transform.__hash__
 
     sign = property(lambda self: self.exponent.sign())
 
@@ -317,8 +308,6 @@ class SigmoidTransform(Transform):
     def __eq__(self, other):
         return isinstance(other, SigmoidTransform)
 
-    __hash__ = object.__hash__
-
     def _call(self, x):
         fi = _m().finfo(x.dtype)
         return x.sigmoid().clamp(min=fi.tiny, max=1.0 - fi.eps)
@@ -341,8 +330,6 @@ class SoftplusTransform(Transform):
     def __eq__(self, other):
         return isinstance(other, SoftplusTransform)
 
-    __hash__ = object.__hash__
-
     def _call(self, x):
         return _m().nn.functional.softplus(x)
 
@@ -360,8 +347,6 @@ class TanhTransform(Transform):
 
     def __eq__(self, other):
         return isinstance(other, TanhTransform)
-
-    __hash__ = object.__hash__
     _call = staticmethod(lambda x: x.tanh())
     # (no clamping at +-1: cache_size=1 gives back the x a y came from)
     _inverse = staticmethod(lambda y: y.atanh())
@@ -376,8 +361,6 @@ class AbsTransform(Transform):
 
     def __eq__(self, other):
         return isinstance(other, AbsTransform)
-
-    __hash__ = object.__hash__
     _call = staticmethod(lambda x: x.abs())
     _inverse = staticmethod(lambda y: y)
 
@@ -409,8 +392,6 @@ class AffineTransform(Transform):
             elif not bool((mine == theirs).all()):
                 return False
         return True
-
-    __hash__ = Transform.__hash__
 
     @property
     def sign(self):

@@ -21,7 +21,10 @@ class lazy_property:
     def __get__(self, obj, cls=None):
         if obj is None:  # (on the class: a property, for documentation tools)
             return _lazy_property_and_property(self.wrapped)
-        value = self.wrapped(obj)
+        # computed with grad enabled, as PyTorch does: a first use inside no_grad (sample)
+        # must not cache a value cut from the parameters' graph
+        with _m().enable_grad():
+            value = self.wrapped(obj)
         obj.__dict__[self.wrapped.__name__] = value
         return value
 

@@ -414,7 +414,8 @@ def _bce_with_logits(self, target, weight, pos_weight, reduction):
     log_sig = _log_sigmoid(self)
     if pos_weight is not None:
         log_sig = _into(log_sig, log_sig * ((pos_weight - 1) * target + 1))
-    one_minus = 1 - target
+    # (PyTorch subtracts target from a tensor of ones: a bool target fails as two bools)
+    one_minus = (target.new_ones(()) if target.dtype is D.bool else 1) - target
     loss = _into(one_minus, one_minus * self)
     loss = _into(loss, loss - log_sig)
     if weight is not None:
