@@ -346,25 +346,14 @@ def _max_of(xr):
 
 
 @numba.njit(**_JIT)
-def _softmax_rows16(x, out):
+def _softmax_rows(x, out, wide):
+    """softmax_rows_f32's loop; wide: the lanes of AVX-512 (16) rather than AVX2's (8)."""
     for i in range(x.shape[0]):
         xr, orow = x[i], out[i]
         m = _max_of(xr)
         for j in range(xr.size):
             orow[j] = _expf(xr[j] - m)
-        r = _ONE / _sum16(orow)
-        for j in range(xr.size):
-            orow[j] *= r
-
-
-@numba.njit(**_JIT)
-def _softmax_rows8(x, out):
-    for i in range(x.shape[0]):
-        xr, orow = x[i], out[i]
-        m = _max_of(xr)
-        for j in range(xr.size):
-            orow[j] = _expf(xr[j] - m)
-        r = _ONE / _sum8(orow)
+        r = _ONE / (_sum16(orow) if wide else _sum8(orow))
         for j in range(xr.size):
             orow[j] *= r
 
@@ -374,8 +363,7 @@ def softmax_rows_f32(x, out):
     PyTorch's vectorized kernel (bit-identical): exp(x - max) with Sleef's expf, its sum
     by vector lanes (_sum16 / _sum8), times 1 / sum.  A NaN (or an inf - inf) makes its
     exp NaN, hence the whole row NaN through the sum; exp(-inf) is 0."""
-    wide = vector_bytes(avx512_kernel=True) == 64
-    (_softmax_rows16 if wide else _softmax_rows8)(x, out)
+    _softmax_rows(x, out, vector_bytes(avx512_kernel=True) == 64)
 
 
 @numba.njit(**_ROWS)
