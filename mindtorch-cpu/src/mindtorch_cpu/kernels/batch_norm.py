@@ -54,8 +54,9 @@ def _vecdot(a, b):
 class _ByChannel:
     """x (N, C, *S) as a 3-D array with the channels on axis 1, (N, C, L), or last,
     (N, L, C), for a channels-last layout (and a 2-d input): views of the input's memory
-    for both (a copy for other layouts).  Per-channel sums are float32 sums of each
-    (n, c) row of L elements, by BLAS, then float64 sums of those over the batch."""
+    for both (a copy for other layouts).  Per-channel sums here are float32 sums of each
+    (n, c) row of L elements, by BLAS, then float64 sums of those over the batch (the
+    backward's; a float32 channels-first forward takes _contiguous_float32_moments)."""
 
     def __init__(self, a):
         self.shape = a.shape
