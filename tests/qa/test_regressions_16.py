@@ -170,3 +170,27 @@ def test_batch_norm_float32_evaluation_to_the_bit(shape, channels_last):
                                            lib.linspace(0.5, 2, c), lib.linspace(-1, 1, c))
         return out.contiguous().numpy().tobytes()
     assert run(mindtorch) == run(torch)
+
+
+@pytest.mark.parametrize("shape, momentum", [((4, 6, 3, 3), 0.1), ((8, 16, 5, 7), 0.3),
+                                             ((3, 5, 11), 0.05), ((2, 33, 4, 4), None)])
+def test_batch_norm_float32_running_statistics_to_the_bit(shape, momentum):
+    # ATen's float32 update: momentum and 1 - momentum rounded to float32, the products and
+    # the mean's sum in float32, the variance's momentum * unbiased_var and sum in double
+    rng = np.random.default_rng(sum(shape))
+    batches = [(rng.standard_normal(shape) * 2 + 1).astype(np.float32) for _ in range(3)]
+
+    def run(lib):
+        m = getattr(lib.nn, "BatchNorm2d" if len(shape) == 4 else "BatchNorm1d")(
+            shape[1], momentum=momentum)
+        for x in batches:
+            m(lib.tensor(x))
+        return m.running_mean.numpy().tobytes(), m.running_var.numpy().tobytes()
+    threads = [(lib, lib.get_num_threads()) for lib in (mindtorch, torch)]
+    try:
+        for lib, _ in threads:
+            lib.set_num_threads(1)
+        assert run(mindtorch) == run(torch)
+    finally:
+        for lib, n in threads:
+            lib.set_num_threads(n)

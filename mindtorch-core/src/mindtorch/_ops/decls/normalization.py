@@ -16,6 +16,8 @@ fuse them).
 The checks (normalization_checks.py) look at metadata only; kernels, meta rules and
 decompositions share them.
 """
+import struct as _struct
+
 from ... import _dtype as D
 from ..._memory_format import channels_last, channels_last_3d, dense_in, suggest
 from ..._shapes import numel as _numel
@@ -198,12 +200,27 @@ def _running_update(running, batch, momentum, input, is_mean):
     version = running._version_counter[0]
     if batch._shape != running._shape:
         batch = batch.reshape(running._shape)
-    if running.dtype is batch.dtype and running.dtype not in _HALVES:
+    if running.dtype is batch.dtype is D.float32:
+        # ATen's float32 steps: momentum and 1 - momentum in float32, the products and the
+        # mean's sum rounded to float32; the variance's momentum * unbiased_var, and its
+        # sum, in double (unbiased_var is its accumulate type), rounded once when stored
+        m = _float32(momentum)
+        running.mul_(_float32(1 - m))
+        if is_mean:
+            running.add_(batch, alpha=m)
+        else:
+            running.copy_(running.double().add_(batch.double(), alpha=m))
+    elif running.dtype is batch.dtype and running.dtype not in _HALVES:
         # (two in-place passes, each product rounded in the dtype as in the formula)
         running.mul_(1 - momentum).add_(batch, alpha=momentum)
     else:
         running.copy_(_mixed_update(running, batch, momentum, input, is_mean))
     running._version_counter[0] = version
+
+
+def _float32(x):
+    """A Python float rounded to float32 (its value, as a Python float)."""
+    return _struct.unpack("f", _struct.pack("f", x))[0]
 
 
 def _mixed_update(running, batch, momentum, input, is_mean):
