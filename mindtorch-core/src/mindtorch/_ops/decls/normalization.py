@@ -208,8 +208,9 @@ def _running_update(running, batch, momentum, input, is_mean):
         running.mul_(_float32(1 - m))
         if is_mean:
             running.add_(batch, alpha=m)
-        else:
-            running.copy_(running.double().add_(batch.double(), alpha=m))
+        else:  # (the exact product added and rounded once: addcmul_'s fused float32 step)
+            from ... import _creation
+            running.addcmul_(batch, _creation.tensor(m, dtype=D.float32, device=running.device))
     elif running.dtype is batch.dtype and running.dtype not in _HALVES:
         # (two in-place passes, each product rounded in the dtype as in the formula)
         running.mul_(1 - momentum).add_(batch, alpha=momentum)
