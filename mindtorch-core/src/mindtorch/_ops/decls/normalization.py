@@ -209,14 +209,28 @@ def _running_update(running, batch, momentum, input, is_mean):
         if is_mean:
             running.add_(batch, alpha=m)
         else:  # (the exact product added and rounded once: addcmul_'s fused float32 step)
-            from ... import _creation
-            running.addcmul_(batch, _creation.tensor(m, dtype=D.float32, device=running.device))
+            running.addcmul_(batch, _momentum_tensor(m, running._device))
     elif running.dtype is batch.dtype and running.dtype not in _HALVES:
         # (two in-place passes, each product rounded in the dtype as in the formula)
         running.mul_(1 - momentum).add_(batch, alpha=momentum)
     else:
         running.copy_(_mixed_update(running, batch, momentum, input, is_mean))
     running._version_counter[0] = version
+
+
+_MOMENTA = {}  # (momentum, device) -> its 0-dim float32 tensor, read only (a few kept)
+
+
+def _momentum_tensor(m, device):
+    """A 0-dim float32 tensor of m (a tensor from a number costs ~5 us; every training
+    step of every batch norm needs one)."""
+    t = _MOMENTA.get((m, device))
+    if t is None:
+        if len(_MOMENTA) > 16:  # (momentum=None: a new one every step)
+            _MOMENTA.clear()
+        from ... import _creation
+        t = _MOMENTA[m, device] = _creation.tensor(m, dtype=D.float32, device=device)
+    return t
 
 
 def _float32(x):
