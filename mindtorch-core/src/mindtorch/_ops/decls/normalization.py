@@ -200,10 +200,11 @@ def _running_update(running, batch, momentum, input, is_mean):
     version = running._version_counter[0]
     if batch._shape != running._shape:
         batch = batch.reshape(running._shape)
-    if running.dtype is batch.dtype is D.float32:
+    if running.dtype is batch.dtype is input.dtype is D.float32:
         # ATen's float32 steps: momentum and 1 - momentum in float32, the products and the
         # mean's sum rounded to float32; the variance's momentum * unbiased_var, and its
-        # sum, in double (unbiased_var is its accumulate type), rounded once when stored
+        # sum, in double (unbiased_var has a float32 input's accumulate type), rounded once
+        # when stored (a 16-bit input's accumulate type is float32: the next branch)
         m = _float32(momentum)
         running.mul_(_float32(1 - m))
         if is_mean:
