@@ -6,14 +6,14 @@ import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
 from mindtorch import _float8 as float8
-from mindtorch._ops.decls import creation as C
 from mindtorch._creation import _contiguous
+from mindtorch._ops.decls import creation as C
 from mindtorch._ops.decls.pointwise_checks import check_int_scalars
 from mindtorch._scalars import checked_scalar
 
 from .._np import arr, cast, wrap
 from ._box_muller import fma64
-from ._float_pow import c_pow
+from ._pow import c_pow
 
 
 def arange(start, end=None, step=1, dtype=None, device=None):
@@ -221,6 +221,6 @@ def _logspace_powers(base, exponents):
     return wrap(c_pow(base, arr(exponents)), D.float64)
 
 
-KERNELS = {"_logspace_powers": _logspace_powers, "arange": arange, "linspace": linspace, "eye": eye, "copy_": copy_,
-           "fill_": fill_, "zeros_like": _filled_like(0), "ones_like": _filled_like(1),
-           "zeros": _filled(0), "ones": _filled(1)}
+KERNELS = {"_logspace_powers": _logspace_powers, "arange": arange, "linspace": linspace,
+           "eye": eye, "copy_": copy_, "fill_": fill_, "zeros_like": _filled_like(0),
+           "ones_like": _filled_like(1), "zeros": _filled(0), "ones": _filled(1)}

@@ -12,10 +12,10 @@ from mindtorch._scalars import checked_scalar
 
 from .._np import _ndarray, arr, cast, wrap
 from ._complex_abs import complex_abs, complex_sgn
-from ._float_pow import float32_pow, float32_pow_number, float64_pow_number
 from ._iter_layout import iter_result, iter_wrap
 from ._jit import loops
 from ._layout import dense_like
+from ._pow import elementwise_pow
 from ._reduced_rsqrt import reduced_rsqrt
 from ._select import select
 
@@ -406,68 +406,6 @@ def _fmod(a, b):
     return np.fmod(a, b)
 
 
-def _pow(a, b):
-    a_, b_ = np.asarray(a), np.asarray(b)
-    if a_.dtype.kind in "ui" and b_.dtype.kind == "i" and np.any(b_ < 0):
-        # PyTorch's integer pow for negative tensor exponents: 1 and -1 keep their
-        # magnitude, anything else truncates to 0
-        neg = b_ < 0
-        r = np.power(a_, np.where(neg, 0, b_))
-        odd = (b_ % 2).astype(bool)
-        at_neg = np.where(a_ == 1, 1, np.where(a_ == -1, np.where(odd, -1, 1), 0))
-        return np.where(neg, at_neg, r).astype(r.dtype)
-    if a_.dtype.kind == "c":
-        return _complex_pow(a_, b_, isinstance(b, np.generic))
-    if (type(b) in (int, float) or isinstance(b, np.generic)) and a_.dtype in _MULTIPLIED \
-            and b in _MULTIPLIED[a_.dtype]:
-        # PyTorch's pow by these Python numbers: products, sqrt and reciprocals rounded as
-        # those (x ** 3 is (x * x) * x), not std::pow (also ~20x faster than NumPy's)
-        return _MULTIPLIED[a_.dtype][b](a_)
-    if a_.dtype == np.float32 and type(b) in (int, float):
-        return float32_pow_number(a_, b)  # (as PyTorch's loops: not NumPy's float32 power)
-    if np.result_type(a, b) == np.float32:
-        return float32_pow(a_, b_)
-    if a_.dtype == np.float64 and type(b) in (int, float):
-        return float64_pow_number(a_, b)
-    return np.power(a, b)
-
-
-def _in_float(fn):  # (bfloat16's sqrt, rsqrt and reciprocal compute in float32)
-    return lambda a: fn(a.astype(np.float32)).astype(a.dtype)
-
-
-_PRODUCTS = {2: lambda a: a * a, 3: lambda a: a * a * a, -2: lambda a: 1 / (a * a)}
-_ROOTS = {-1: lambda a: 1 / a, 0.5: np.sqrt, -0.5: lambda a: 1 / np.sqrt(a)}
-_MULTIPLIED = {np.dtype(np.float32): {**_PRODUCTS, **_ROOTS},
-               D.bfloat16.np: {**_PRODUCTS, **{e: _in_float(f) for e, f in _ROOTS.items()},
-                               -0.5: lambda a: reduced_rsqrt(a, avx512_kernel=True)}}
-_MULTIPLIED[np.dtype(np.float64)] = _MULTIPLIED[np.dtype(np.float32)]
-
-
-def _complex_pow(a, b, scalar_exponent):
-    """PyTorch's complex pow: exp(b * log(a)) (so 0 ** 0 is nan), except for the exponents
-    of a Python scalar it computes by multiplication, sqrt or reciprocal."""
-    if scalar_exponent:
-        e = b[()]
-        if e == 0:
-            return np.ones_like(a)
-        if e == 1:
-            return a.copy()
-        if e == 2:
-            return a * a
-        if e == 3:
-            return a * a * a
-        if e == 0.5:
-            return np.sqrt(a)
-        if e == -0.5:
-            return 1 / np.sqrt(a)
-        if e == -1:
-            return 1 / a
-        if e == -2:
-            return 1 / (a * a)
-    return np.exp(b * np.log(a))
-
-
 def _pow_kernel(self, exponent):
     check_int_scalars(self, exponent)
     base_int = self.dtype.kind in "uib" if isinstance(self, Tensor) else isinstance(self, int)
@@ -497,7 +435,7 @@ _true_div = binary(np.true_divide, "div", scalar_opmath=True)
 _trunc_div = binary(_trunc, "div", allow="uif", promotion="default", scalar_opmath=True,
                     stub="div_trunc")
 _floor_div = binary(_floor, "div", allow="uif", promotion="default", stub="div_floor")
-_pow_binary = binary(_pow, "pow")
+_pow_binary = binary(elementwise_pow, "pow")
 
 
 def _neg(self):
