@@ -1,5 +1,8 @@
 """Writing Python scalars into tensors: PyTorch's overflow checks (c10's checked_convert).
-Shared by every backend's fill/setitem/masked_fill so they all raise the same error."""
+Shared by every backend's fill/setitem/masked_fill so they all raise the same error; and a
+Python number rounded to float32, as PyTorch's float kernels take a Scalar."""
+import struct
+
 from . import _dtype as D
 
 _CAST_NAMES = {"int64": "int64_t", "int32": "int", "int16": "int16_t", "int8": "int8_t",
@@ -61,3 +64,9 @@ def _range(dtype):
 def _overflow(dtype):
     return RuntimeError(f"value cannot be converted to type {_CAST_NAMES[dtype.name]} without "
                         f"overflow")
+
+
+def float32_value(v):
+    """A Python number rounded to float32, as a Python float (PyTorch's float32 math takes
+    a Scalar that way)."""
+    return struct.unpack("f", struct.pack("f", v))[0]

@@ -8,11 +8,11 @@ argument, F.softmax's optional dim) the F function is a separate op, `functional
 (exposed as F.<name>), choosing the op or its in-place variant.
 """
 import math
-import struct
 
 from ... import _dtype as D
 from ..._memory_format import iter_laid_out
 from ..._scalars import _overflow, checked_scalar
+from ..._scalars import float32_value as _f32
 from ...autograd._backward_ops import backward_op, renamed
 from ...autograd.functional_helpers import zeros
 from ..registry import OPS, define, derivative
@@ -280,7 +280,7 @@ def _rrelu_with_noise_functional(self, noise, lower=0.125, upper=1 / 3, training
     opmath = D.float64 if self.dtype is D.float64 else D.float32
     slopes = M.ones(self.shape, dtype=opmath, device=self.device)
     if opmath is D.float32:  # (the bounds are rounded to the math type first)
-        lower, upper = (struct.unpack("f", struct.pack("f", v))[0] for v in (lower, upper))
+        lower, upper = _f32(lower), _f32(upper)
     u = (u * (float(upper) - float(lower)) + float(lower)).to(opmath)
     slopes.masked_scatter_(drawing, u)
     # the product in the math type, rounded once (a bfloat16 slope would round it twice)
@@ -317,7 +317,8 @@ _RRELU = "Scalar lower=0.125, Scalar upper=0.3333333333333333, bool training=Fal
 ACTIVATIONS = {
     "elu": ("Scalar alpha=1, Scalar scale=1, Scalar input_scale=1", _elu,
             "Scalar alpha=1.0", _HIDDEN),
-    "selu": ("", lambda self: OPS["elu"].call(self, SELU_ALPHA, SELU_SCALE, 1), "", {"method": False}),
+    "selu": ("", lambda self: OPS["elu"].call(self, SELU_ALPHA, SELU_SCALE, 1), "",
+             {"method": False}),
     "celu": ("Scalar alpha=1.0", _celu, "Scalar alpha=1.0", {"method": False}),
     "leaky_relu": ("Scalar negative_slope=0.01", _leaky_relu, "Scalar negative_slope=0.01",
                    _HIDDEN),
@@ -478,11 +479,6 @@ def _silu(self):
 
 def _where(cond, a, b):
     return _M().where(cond, a, b)
-
-
-def _f32(v):
-    """A Python number rounded to float32 (as PyTorch's float kernels take a Scalar)."""
-    return struct.unpack("f", struct.pack("f", v))[0]
 
 
 def _negcoef(x, alpha, scale):
@@ -681,8 +677,9 @@ _GRADS = {
     "softshrink": {"self": backward_op(_shrink_grad)},
     "glu": {"self": renamed(_glu_grad)},
     "prelu": {"self, weight": backward_op(_prelu_grads), "name": "PreluKernelBackward0"},
-    "_rrelu_with_noise_functional": {"self": backward_op(_rrelu_grad), "name": "RreluWithNoiseBackward0",
-                                    "nondifferentiable_outputs": (1,)},
+    "_rrelu_with_noise_functional": {"self": backward_op(_rrelu_grad),
+                                     "name": "RreluWithNoiseBackward0",
+                                     "nondifferentiable_outputs": (1,)},
     # double backward: PyTorch's formulas (not the decompositions' derivatives, which take
     # the other side of the kink at x == 0 / beta x == threshold)
     "elu_backward": {"grad_output": lambda grad, alpha, scale, input_scale, is_result,

@@ -16,10 +16,9 @@ fuse them).
 The checks (normalization_checks.py) look at metadata only; kernels, meta rules and
 decompositions share them.
 """
-import struct as _struct
-
 from ... import _dtype as D
 from ..._memory_format import channels_last, channels_last_3d, dense_in, suggest
+from ..._scalars import float32_value
 from ..._shapes import numel as _numel
 from ..._tensor import Tensor
 from ...autograd._backward_ops import backward_op
@@ -205,8 +204,8 @@ def _running_update(running, batch, momentum, input, is_mean):
         # mean's sum rounded to float32; the variance's momentum * unbiased_var, and its
         # sum, in double (unbiased_var has a float32 input's accumulate type), rounded once
         # when stored (a 16-bit input's accumulate type is float32: the next branch)
-        m = _float32(momentum)
-        running.mul_(_float32(1 - m))
+        m = float32_value(momentum)
+        running.mul_(float32_value(1 - m))
         if is_mean:
             running.add_(batch, alpha=m)
         else:  # (the exact product added and rounded once: addcmul_'s fused float32 step)
@@ -232,11 +231,6 @@ def _momentum_tensor(m, device):
         from ... import _creation
         t = _MOMENTA[m, device] = _creation.tensor(m, dtype=D.float32, device=device)
     return t
-
-
-def _float32(x):
-    """A Python float rounded to float32 (its value, as a Python float)."""
-    return _struct.unpack("f", _struct.pack("f", x))[0]
 
 
 def _mixed_update(running, batch, momentum, input, is_mean):
