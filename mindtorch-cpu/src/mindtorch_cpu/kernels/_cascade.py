@@ -1,4 +1,5 @@
-"""Sums over an axis that is not the innermost in memory, added in PyTorch's order.
+"""Sums added in PyTorch's order: over an axis that is not the innermost in memory
+(outer_sum), and along rows contiguous in memory (inner_sum).
 
 PyTorch's cpu sum (ATen's cascade sum) adds such rows in groups: a sequential sum of
 `step` rows at a time, the groups' sums again `step` at a time, up to four levels, so its
@@ -9,10 +10,11 @@ every step below is one ufunc reduction vectorized over the columns.
 Columns are taken four vectors of VECTOR_BYTES at a time (four single columns when there
 are fewer columns than one vector holds), summed as above; the columns after the last such
 group are summed as four interleaved rows (rows i, i + 4, ...), each in the order above,
-then combined (ATen's row_sum).  32 bytes: AVX2's vectors, the width PyTorch's kernels use
-on most x86 machines (with AVX-512 it groups differently, and those trailing columns may
-differ in the last bit).
+then combined (ATen's row_sum).  32 bytes: AVX2's vectors, the width of PyTorch's sum
+kernels on x86 machines, AVX-512 ones included (measured: the same bits).
 """
+import math
+
 import numpy as np
 
 VECTOR_BYTES = 32
@@ -45,17 +47,25 @@ def _levels(x):
 
 def _interleaved(x):
     """ATen's row_sum over axis 1 of x (outer, n, columns): four partial sums of the rows
-    i = 0, 1, 2, 3 (mod 4), each by _levels, the rows left over added to the first."""
+    i = 0, 1, 2, 3 (mod 4), each by _levels, the rows left over added to the first, then
+    the other three."""
     outer, n, columns = x.shape
     s = n // 4
     parts = _levels(x[:, :4 * s].reshape(outer, s, 4 * columns)).reshape(outer, 4, columns)
-    acc = parts[:, 0]  # (a view of the fresh parts: added to in place)
-    for i in range(4 * s, n):
-        acc += x[:, i]
-    acc += parts[:, 1]
-    acc += parts[:, 2]
-    acc += parts[:, 3]
-    return acc
+    if not n:
+        return parts[:, 0]
+    return _in_order(np.concatenate((parts[:, :1], x[:, 4 * s:], parts[:, 1:]), axis=1), 1)
+
+
+def _in_order(terms, axis):
+    """The sum of `terms` over `axis`, added one after another, as a reduction over the
+    outer axis of a C-contiguous copy (NumPy sums a lone innermost axis pairwise, and
+    its scan across many columns is slow; one column: the scan)."""
+    stacked = np.ascontiguousarray(np.moveaxis(terms, axis, 0))
+    flat = stacked.reshape(stacked.shape[0], -1)
+    if flat.shape[1] == 1:
+        return np.add.accumulate(flat[:, 0])[-1:].reshape(stacked.shape[1:])
+    return np.add.reduce(flat, axis=0).reshape(stacked.shape[1:])
 
 
 def outer_sum(x):
@@ -71,3 +81,51 @@ def outer_sum(x):
     if not whole:
         return rest
     return np.concatenate((_levels(x[:, :, :whole]), rest), axis=1)
+
+
+def inner_sum(x):
+    """PyTorch's sum over axis 1 of x (rows, n), a float or complex array whose rows are
+    contiguous, as a (rows,) array of x's dtype (ATen's vectorized_inner_sum): rows of a
+    vector or more as vectors, summed as four interleaved partial sums (_interleaved),
+    then the elements after the last whole vector and the sum's lanes added one by one;
+    shorter rows element by element, in four interleaved partial sums.  From +0.0, as
+    PyTorch's accumulators (no sum is -0.0)."""
+    rows, n = x.shape
+    vector = max(1, VECTOR_BYTES // x.dtype.itemsize)
+    if n < vector:
+        return np.add(_interleaved(x.reshape(rows, n, 1))[:, 0], 0.0, dtype=x.dtype)
+    whole = n // vector * vector
+    lanes = _interleaved(x[:, :whole].reshape(rows, whole // vector, vector))
+    terms = np.concatenate((x[:, whole:], lanes), axis=1) if whole < n else lanes
+    return np.add(_in_order(terms, 1), 0.0, dtype=x.dtype)
+
+
+def cascade_sum(x, axes, rows=None):
+    """PyTorch's sum of x, a C-contiguous float or complex array, over `axes` (distinct,
+    ascending), shaped as the kept axes.  ATen's TensorIterator puts the reduced axes
+    innermost: the innermost group of adjacent reduced axes is summed first (along rows
+    when it ends the shape; else over rows, as columns when it is the only group, column
+    by column when not), then the other reduced axes' sums are added one after another in
+    memory order.  rows: a function computing inner_sum (by a compiled loop), or None."""
+    kept = tuple(size for i, size in enumerate(x.shape) if i not in axes)
+    if 1 in x.shape:  # (dropped, as TensorIterator does: axes apart may become adjacent)
+        axes = tuple(sum(size != 1 for size in x.shape[:a]) for a in axes if x.shape[a] != 1)
+        x = x.reshape([size for size in x.shape if size != 1])
+    shape = x.shape
+    if not axes:  # (a 0-d array, or sums of one element)
+        return np.add(x, 0.0, dtype=x.dtype).reshape(kept)
+    first = len(axes) - 1  # the innermost group: axes[first:]
+    while first and axes[first - 1] == axes[first] - 1:
+        first -= 1
+    lo, hi = axes[first], axes[-1] + 1
+    outer, n, inner = math.prod(shape[:lo]), math.prod(shape[lo:hi]), math.prod(shape[hi:])
+    if inner == 1:
+        sums = (rows or inner_sum)(x.reshape(outer, n))
+    elif first:
+        sums = _interleaved(x.reshape(outer, n, inner))
+    else:
+        return outer_sum(x.reshape(outer, n, inner)).reshape(kept)
+    if first:  # the other reduced axes, in order, ahead of the kept ones
+        sums = np.moveaxis(sums.reshape(shape[:lo] + shape[hi:]), axes[:first], range(first))
+        sums = _in_order(sums.reshape(-1, *kept), 0) + 0.0
+    return sums.reshape(kept)

@@ -2,12 +2,15 @@
 _jit.compiled() from _jit.MIN_SIZE elements.  Each works on rows = (batch, group) of n =
 C / group * HxW elements, a row's steps while it is in cache, and rounds every step to
 float32 as the decomposition's ops do (no fused multiply-adds: no `contract`).  The row
-means are _reduce_loops.reduce_rows over a row buffer: the mean kernel's own loop, so the
+means are _reduce_loops.sum_rows over a row buffer: the mean kernel's own loop, so the
 same sums."""
 import numba
 import numpy as np
 
-from ._reduce_loops import SUM, reduce_rows
+from ._cascade import VECTOR_BYTES
+from ._reduce_loops import sum_rows
+
+_VECTOR = VECTOR_BYTES // 4  # float32 elements
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 
@@ -16,8 +19,8 @@ _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}
 def _row_mean(buf, n, out):
     """out[0] = the mean of the C-contiguous buf (1, n) as the mean kernel gives it (the
     loop compiled for C-contiguous arrays, the kernel's)."""
-    reduce_rows(buf, SUM, float(n), out)
-    return out[0]
+    sum_rows(buf, out, _VECTOR)
+    return out[0] / np.float32(n)
 
 
 @numba.njit(**_JIT)

@@ -1,10 +1,12 @@
-"""The compiled loops (kernels/_compiled.py, _update_loops.py), imported on first use, not with mindtorch:
-numba's import costs ~0.2 s and ~120 MiB of resident memory (LLVM), loading the loops from
-numba's disk cache ~0.5 s more (compiling one, the first time, ~1-2 s).  So they serve ops
-over MIN_SIZE elements or more only: below, NumPy's per-call costs matter more than its
-passes, and a script of small tensors (the MLP of benchmarks/bench_training.py) never loads
-numba.  Without numba (a platform it has no wheel for) the kernels keep their NumPy paths."""
+"""The compiled loops (kernels/_compiled.py, _update_loops.py), imported on first use, not
+with mindtorch: numba's import costs ~0.2 s and ~120 MiB of resident memory (LLVM),
+loading the loops from numba's disk cache ~0.5 s more (compiling one, the first time,
+~1-2 s).  So they serve ops over MIN_SIZE elements or more only: below, NumPy's per-call
+costs matter more than its passes, and a script of small tensors (the MLP of
+benchmarks/bench_training.py) never loads numba.  Without numba (a platform it has no
+wheel for) the kernels keep their NumPy paths."""
 import importlib
+import sys
 
 MIN_SIZE = 1 << 16  # elements
 _modules = {}  # module name -> the module once imported, False when numba is missing
@@ -41,8 +43,9 @@ EARLY_MIN_SIZE = 4096  # elements
 
 def early(name, size):
     """The module of numba loops kernels.<name> from EARLY_MIN_SIZE elements, or at any size
-    once loaded; None below (not loaded) or without numba."""
-    return loaded(name) or compiled(name, size, EARLY_MIN_SIZE)
+    once it or numba itself is loaded; None below (neither loaded) or without numba."""
+    return loaded(name) or compiled(
+        name, size, 0 if "numba" in sys.modules else EARLY_MIN_SIZE)
 
 
 def loops(size):

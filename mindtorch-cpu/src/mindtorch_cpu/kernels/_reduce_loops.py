@@ -17,7 +17,8 @@ from ._compiled import _exp_shifted, _row_max, row_moments
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": {"contract"}}
 _ROWS = {**_JIT, "fastmath": {"contract", "reassoc"}}
 
-# reduce_rows / reduce_cols(x, op, divisor, out): op 0: the sum / divisor (sum, mean), 1: the square root of
+# reduce_rows / reduce_cols(x, op, divisor, out): op 0: the sum / divisor (unused: sums go in
+# PyTorch's order, sum_rows below and _cascade.py), 1: the square root of
 # the sum of squares (the 2-norm), 2: the product
 SUM, NORM2, PROD = 0, 1, 2
 
@@ -80,6 +81,89 @@ def reduce_cols(x, op, divisor, out):
                     acc[k] += r[k]
         for k in range(inner):
             out[o, k] = _finish(acc[k], op, divisor)
+
+
+# sum_rows: PyTorch's float32 / float64 sum along rows, to the bit: the order of the NumPy
+# model _cascade.inner_sum (explained there): vectors of 32 bytes, _ILP of them side by side,
+# _LEVELS levels of groups.  The vector's length is passed in at run time: a constant trip
+# count gets the lanes' loops fully unrolled into scalar adds (numba leaves LLVM's SLP
+# vectorizer off), where a loop of unknown count is vectorized.
+_ILP, _LEVELS = 4, 4
+
+
+@numba.njit(inline="always")
+def _add_rows(acc, r, lo, hi, width):
+    """acc[k] += r[j * width + k] for the rows j in [lo, hi), one after another."""
+    for j in range(lo, hi):
+        block = r[j * width: j * width + width]
+        for k in range(width):
+            acc[k] += block[k]
+
+
+@numba.njit(inline="always")
+def _carry(up, acc, width):
+    for k in range(width):
+        up[k] += acc[k]
+        acc[k] = 0
+
+
+@numba.njit(**_JIT)
+def sum_rows(x, out, vector):
+    """out[i] = the sum of x[i] in PyTorch's order (x 2-D C-contiguous float32 or float64;
+    vector: its elements per 32 bytes).  Rows shorter than a vector: four interleaved
+    partial sums (ATen's scalar row_sum); longer: groups of _ILP vectors summed by levels
+    (multi_row_sum), the vectors left over added to the first of the four partial
+    vectors, the others added to it, then from 0 the elements after the last vector and
+    the vector's lanes."""
+    rows, n = x.shape
+    width = _ILP * vector
+    vectors = n // vector
+    groups = vectors // _ILP
+    power = max(4, (1 if groups <= 2 else int(math.ceil(math.log2(groups)))) // _LEVELS)
+    step = 1 << power
+    levels = np.zeros((_LEVELS, width), x.dtype)
+    acc, up1, up2, up3 = levels[0], levels[1], levels[2], levels[3]
+    zero = levels[0, 0]
+    for i in range(rows):
+        if n < vector:  # (indexing x: a row view's reference counting costs more here)
+            p0 = p1 = p2 = p3 = zero
+            if n >= _ILP:
+                p0 += x[i, 0]
+                p1 += x[i, 1]
+                p2 += x[i, 2]
+                p3 += x[i, 3]
+            for k in range(n // _ILP * _ILP, n):
+                p0 += x[i, k]
+            out[i] = ((p0 + p1) + p2) + p3 + zero
+            continue
+        r = x[i]
+        acc[:] = 0
+        done = 0
+        if groups >= step:
+            levels[1:] = 0
+            while done + step <= groups:
+                _add_rows(acc, r, done, done + step, width)
+                done += step
+                _carry(up1, acc, width)
+                if done & ((step - 1) << power):
+                    continue
+                _carry(up2, up1, width)
+                if done & ((step - 1) << (2 * power)):
+                    continue
+                _carry(up3, up2, width)
+        _add_rows(acc, r, done, groups, width)
+        if groups >= step:
+            for k in range(width):
+                acc[k] = ((acc[k] + up1[k]) + up2[k]) + up3[k]
+        for v in range(groups * _ILP, vectors):
+            for k in range(vector):
+                acc[k] += r[v * vector + k]
+        s = zero
+        for k in range(vectors * vector, n):
+            s += r[k]
+        for k in range(vector):
+            s += ((acc[k] + acc[vector + k]) + acc[2 * vector + k]) + acc[3 * vector + k]
+        out[i] = s + zero
 
 
 # cumsum / cumprod: PyTorch's scans of float32 accumulate in float64, each partial result

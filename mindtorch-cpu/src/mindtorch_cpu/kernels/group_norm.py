@@ -1,9 +1,10 @@
 """Group norm's forward (native_group_norm) and backward (_group_norm_backward) as one
 kernel each, for float32 / float64 inputs in the contiguous layout with parameters of their
 dtype (anything else decomposes).  Every step rounds as the decomposition's ops do, so
-results are its bits: from _jit.MIN_SIZE float32 elements (where the mean kernel sums by
-_reduce_loops.reduce_rows) compiled loops per (batch, group) row (_group_norm_loops.py),
-below that (and for float64) the same NumPy calls as the ops, without their per-op costs.
+results are its bits: from _jit.MIN_SIZE float32 elements compiled loops per (batch, group)
+row (_group_norm_loops.py, whose means are the mean kernel's loop), below that (and for
+float64) the same NumPy calls and sums (reduction.row_sums, _cascade.cascade_sum) as the
+ops, without their per-op costs.
 The reductions whose kernel depends on the gradient's layout (its sum per channel; its row
 means without a weight) are the reduction ops themselves."""
 import numpy as np
@@ -11,7 +12,9 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
 
 from .._np import arr, wrap
+from ._cascade import cascade_sum
 from ._jit import compiled
+from .reduction import row_sums
 
 _FUSED = (D.float32, D.float64)
 
@@ -31,7 +34,9 @@ def _plain(grad):
 
 
 def _loops(x):
-    """_group_norm_loops for float32 x where the mean kernel takes reduce_rows, else None."""
+    """_group_norm_loops for float32 x where the mean kernel takes its compiled loop (from
+    _jit.MIN_SIZE elements; the loops are the same sums below that, but numba's load is
+    what the threshold saves), else None."""
     if x.dtype != np.float32 or compiled("_reduce_loops", x.size) is None:
         return None
     return compiled("_group_norm_loops", x.size)
@@ -50,8 +55,7 @@ def native_group_norm(input, weight, bias, N_, C, HxW, group, eps):
     jit = _loops(x)
     with np.errstate(all="ignore"):
         if jit is not None:
-            mean, var = np.empty(rows, x.dtype), np.empty(rows, x.dtype)
-            compiled("_reduce_loops", x.size).reduce_rows(x, 0, float(n), mean)
+            mean, var = row_sums(x) / n, np.empty(rows, x.dtype)
             y = np.empty_like(x)
             jit.centered_rows(x, mean, y, var)
             rstd = np.reciprocal(np.sqrt(var + x.dtype.type(eps)))
@@ -63,10 +67,9 @@ def native_group_norm(input, weight, bias, N_, C, HxW, group, eps):
                 jit.affine_rows(y, rstd, _per_channel(weight, C, x.dtype),
                                 _per_channel(bias, C, x.dtype), group, HxW)
         else:
-            mean = np.add.reduce(x, axis=-1, keepdims=True) / n
+            mean = row_sums(x)[:, None] / n
             y = x - mean
-            rstd = np.reciprocal(np.sqrt(np.add.reduce(y * y, axis=-1, keepdims=True) / n +
-                                         x.dtype.type(eps)))
+            rstd = np.reciprocal(np.sqrt(row_sums(y * y)[:, None] / n + x.dtype.type(eps)))
             y *= rstd
             _affine_numpy(y, weight, bias, N_, C, HxW, out=y)
     dt = input.dtype
@@ -115,7 +118,7 @@ def _group_norm_backward(grad, input, mean, rstd, weight, grad_mean, grad_rstd, 
         else:
             gx, prod = _backward_numpy(g, x, m[:, None], r[:, None], weight, c1, gm, gr,
                                        extra, N_, C, HxW)
-    gw = np.add.reduce(prod.reshape(N_, C, HxW), axis=(0, 2))
+    gw = cascade_sum(prod.reshape(N_, C, HxW), (0, 2), row_sums)
     gb = grad.reshape(N_, C, HxW).sum((0, 2))  # (the op: its kernel depends on the layout)
     return (N._gn_laid_out(wrap(gx.reshape(input._shape), input.dtype), input),
             wrap(gw, input.dtype), gb)
@@ -128,11 +131,11 @@ def _backward_numpy(g, x, m, r, weight, c1, gm, gr, extra, N_, C, HxW):
     prod = g * xhat
     if weight is not None:
         wg = (g.reshape(N_, C, HxW) * arr(weight).reshape(C, 1)).reshape(rows, n)
-        c1 = np.add.reduce(wg, axis=-1, keepdims=True) / n
-        c2 = np.add.reduce(wg * xhat, axis=-1, keepdims=True) / n
+        c1 = row_sums(wg)[:, None] / n
+        c2 = row_sums(wg * xhat)[:, None] / n
     else:
         wg, c1 = g, c1[:, None]
-        c2 = np.add.reduce(prod, axis=-1, keepdims=True) / n
+        c2 = row_sums(prod)[:, None] / n
     gx = r * ((wg - c1) - xhat * c2)
     if extra:
         gx = gx + (gm[:, None] - gr[:, None] * r * r * r * (x - m)) / n

@@ -14,7 +14,7 @@ from mindtorch._runtime import get_num_threads
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit
-from ._cascade import outer_sum
+from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum, outer_sum
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
@@ -102,10 +102,26 @@ def _loop(self, dim, keepdim, name, arguments):
     return _wrap_strided(r, D.float32)
 
 
-def _compiled_reduce(self, dim, keepdim, op, mean=False):
-    """A float32 sum / 2-norm / product by the reduce loops (op: SUM, NORM2 or PROD; mean:
-    the sum divided by n), or None (see _loop)."""
-    return _loop(self, dim, keepdim, "reduce", lambda n: (op, float(n if mean else 1)))
+def _compiled_reduce(self, dim, keepdim, op):
+    """A float32 2-norm / product by the reduce loops (op: NORM2 or PROD), or None (see
+    _loop).  (Sums: _add_reduce, in PyTorch's order.)"""
+    return _loop(self, dim, keepdim, "reduce", lambda n: (op, 1.0))
+
+
+def row_sums(x):
+    """The sums along the rows of x (2-D, rows C-contiguous) in PyTorch's order: by the
+    compiled loop (_reduce_loops.sum_rows) for float32 / float64 from
+    _jit.EARLY_MIN_SIZE elements (or any size once numba is loaded), else by NumPy
+    (_cascade.inner_sum: a dozen steps per row of vectors)."""
+    jit = _jit.early("_reduce_loops", x.size) if x.dtype in _COMPILED_SUMS else None
+    if jit is None:
+        return inner_sum(x)
+    out = np.empty(x.shape[0], x.dtype)
+    jit.sum_rows(x, out, VECTOR_BYTES // x.dtype.itemsize)
+    return out
+
+
+_COMPILED_SUMS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
 def _fold(a):
@@ -144,6 +160,12 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
     error growing with n, where PyTorch's cascade grows with log n): cascade=True (sum,
     mean) sums a C-contiguous block of them in PyTorch's order (_cascade.py), else they
     are summed in double for single precision, else pairwise (_fold, C-contiguous)."""
+    if cascade and a.dtype.kind in "fc" and a.flags.c_contiguous and a.size:
+        axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
+            (dim,) if type(dim) is int else tuple(sorted(dim)))
+        r = cascade_sum(a, axes, row_sums)
+        if r is not None:
+            return np.expand_dims(r, axes) if keepdim else r
     if dim and a.dtype.kind in "fc":
         contiguous = a.flags.c_contiguous
         inner = a.ndim - 1 if contiguous else min(
@@ -173,7 +195,8 @@ def _reducer(ufunc, op):
         out = R.sum_dtype(self, dtype)
         if op == _PROD and out is self.dtype and out in _HALF_FLOATS and self.numel():
             return result(_half_prod(arr(self), _axis(self, dim), keepdim), out, True)
-        if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
+        if op == _PROD and out is D.float32 and self.dtype is D.float32 and \
+                self.numel() >= _jit.MIN_SIZE:
             r = _compiled_reduce(self, dim, keepdim, op)
             if r is not None:
                 return r
@@ -228,10 +251,6 @@ def _count(self, dim):
 
 def mean(self, dim=None, keepdim=False, dtype=None):
     out = R.mean_dtype(self, dtype)
-    if out is D.float32 and self.dtype is D.float32 and self.numel() >= _jit.MIN_SIZE:
-        r = _compiled_reduce(self, dim, keepdim, _SUM, mean=True)
-        if r is not None:
-            return r
     a = arr(self)
     # a 16-bit result is computed in float32 from the input (not first rounded to it)
     if out in _WIDE:
