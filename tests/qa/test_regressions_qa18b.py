@@ -215,3 +215,32 @@ def test_assigning_and_deleting_the_dict():
         del t.k
         return seen, dict(t.__dict__), t.requires_grad
     same_outcome(program)
+
+
+# -- __torch_function__: a method call hands the handler the method, as PyTorch's ---------
+
+def test_a_method_call_hands_handlers_the_tensor_method():
+    def program(L):
+        seen = []
+
+        class Mode(L.overrides.TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                name = func.__name__
+                seen.append((L.overrides.resolve_name(func), func is getattr(L.Tensor, name),
+                             func is getattr(L, name)))
+                return func(*args, **(kwargs or {}))
+        x = L.ones(2)
+        with Mode():
+            x.mul(x), L.mul(x, x), x.atan2(x), L.atan2(x, x), x.acos(), L.acos(x)
+        return seen
+    same_outcome(program)
+
+
+def test_resolve_name_of_tensor_methods():
+    names = ["size", "backward", "numpy", "new_zeros", "register_hook", "int", "to", "mul",
+             "__repr__", "float"]
+
+    def program(L):
+        return [L.overrides.resolve_name(getattr(L.Tensor, n)) for n in names] + \
+            [L.overrides.resolve_name(L.mul), L.overrides.resolve_name(L.nn.functional.relu)]
+    same_outcome(program)
