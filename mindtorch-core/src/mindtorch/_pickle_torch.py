@@ -159,7 +159,7 @@ class TorchPickler(pickle._Pickler):
             return _utils("_rebuild_sparse_tensor"), sparse_parts(t)
         if isinstance(t, Parameter) and "_is_param" not in t.__dict__:
             data = Tensor._make(t._storage, t._shape, t._stride, t._offset, t.dtype)
-            state = _user_state(t)
+            state = t.__getstate__()
             if state:
                 return (_utils("_rebuild_parameter_with_state"),
                         (data, t.requires_grad, OrderedDict(), state))
@@ -180,7 +180,7 @@ class TorchPickler(pickle._Pickler):
             rebuild = (_utils("_rebuild_tensor_v3"), (ref, t._offset, tuple(t._shape),
                                                       tuple(t._stride), t.requires_grad,
                                                       OrderedDict(), t.dtype))
-        state = _user_state(t)
+        state = t.__getstate__()
         if state or type(t) is not Tensor:  # Python attributes, a subclass: set afterwards
             cls = type(t)
             new_type = Global("torch", "Tensor") if cls is Tensor else \
@@ -206,10 +206,6 @@ class TorchPickler(pickle._Pickler):
         self._refs[id(storage)] = (ref, dtype)
         self.storages.append((key, storage))
         return ref
-
-
-def _user_state(t):
-    return {k: v for k, v in t.__dict__.items() if not k.startswith("_") or k == "_is_param"}
 
 
 # -- reading: rebuild functions (what torch._utils' names resolve to) ------------------------

@@ -47,20 +47,39 @@ def _check_format(name, memory_format):
                         f"not {_type_name(memory_format)}")
 
 
+def autograd_meta(t):
+    """t's rarely-set autograd state, a dict made on first write (Tensor._autograd_meta is
+    None until then).  Its keys: accumulator (a weakref to a leaf's AccumulateGrad),
+    retains_grad, leaf_hooks and post_accumulate_hooks ({handle id: hook}), grad_dtype (set
+    by Tensor.grad_dtype), fw_tangent (forward AD), no_grad_view (the grad mode a view
+    requiring grad was made in), custom_function_view ((output index, Function name))."""
+    meta = t._autograd_meta
+    if meta is None:
+        meta = t._autograd_meta = {}
+    return meta
+
+
+def no_history(t):
+    """The autograd slots of a tensor made without Tensor._make: a leaf that does not
+    require grad."""
+    t._requires_grad = False
+    t._grad_fn = t._grad = t._autograd_meta = None
+    t._output_nr = t._grad_version = 0
+
+
 class Tensor:
+    # Mindtorch's own state lives in slots, so that the instance dict holds only what
+    # the user sets (t.foo = 1), as PyTorch's (code copies __dict__ between tensors).
     __slots__ = ("_storage", "_shape", "_stride", "_offset", "dtype", "_device",
-                 "_version_counter", "_cache", "__weakref__", "__dict__")
+                 "_version_counter", "_cache", "_base",
+                 # autograd state (see autograd/_record.py), read by the generated bindings
+                 "_requires_grad", "_grad_fn",
+                 "_output_nr",     # which output of _grad_fn this tensor is
+                 "_grad_version",  # a view's version when its history was recorded
+                 "_grad", "_autograd_meta",  # (the rarely-set rest: autograd_meta above)
+                 "__weakref__", "__dict__")
     __module__ = "mindtorch"
     __array_priority__ = 1000  # numpy scalar <op> tensor defers to the tensor's operator
-    # Rarely-set attributes live in the instance dict; these class defaults keep
-    # creating a tensor cheap (the per-op cost is dominated by object setup).
-    _base = None
-    # autograd state (see autograd/_record.py): read by the generated op bindings
-    _requires_grad = False
-    _grad_fn = None
-    _output_nr = 0      # which output of _grad_fn this tensor is
-    _grad_version = 0   # a view's version when its history was recorded
-    _grad = None
 
     # legacy constructor: Tensor(sizes...) or Tensor(data) gives default-dtype tensors
     def __new__(cls, *args, device=None):
@@ -79,9 +98,11 @@ class Tensor:
         t.dtype = dtype
         t._device = storage.device
         t._version_counter = [0] if version is None else version
-        if base is not None:
-            t._base = base
         t._cache = None
+        t._base = base
+        t._requires_grad = False  # (inline: no_history, which tensors made elsewhere call)
+        t._grad_fn = t._grad = t._autograd_meta = None
+        t._output_nr = t._grad_version = 0
         return t
 
     def _parts(self):
@@ -277,7 +298,7 @@ class Tensor:
     @property
     def grad(self):
         if self._grad is None and self._grad_fn is not None and \
-                not self.__dict__.get("_retains_grad"):  # (as PyTorch: only when unset)
+                not self.retains_grad:  # (as PyTorch: only when unset)
             import warnings
             from .autograd.graph import NON_LEAF_GRAD
             warnings.warn(NON_LEAF_GRAD, UserWarning, stacklevel=2)
@@ -330,7 +351,8 @@ class Tensor:
 
     @property
     def retains_grad(self):
-        return bool(self.__dict__.get("_retains_grad"))
+        meta = self._autograd_meta
+        return meta is not None and meta.get("retains_grad", False)
 
     def _is_view(self):
         return self._base is not None
@@ -349,8 +371,7 @@ class Tensor:
         if fn is not None:
             return fn._register_tensor_hook(self._output_nr, hook)
         from .utils.hooks import add_hook
-        hooks = self.__dict__.setdefault("_leaf_hooks", {})
-        return add_hook(hooks, hook)
+        return add_hook(autograd_meta(self).setdefault("leaf_hooks", {}), hook)
 
     def register_post_accumulate_grad_hook(self, hook):
         """hook(tensor) runs after a leaf's .grad was accumulated."""
@@ -361,14 +382,14 @@ class Tensor:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require "
                                "gradient")
         from .utils.hooks import add_hook
-        return add_hook(self.__dict__.setdefault("_post_accumulate_hooks", {}), hook)
+        return add_hook(autograd_meta(self).setdefault("post_accumulate_hooks", {}), hook)
 
     def retain_grad(self):
         """Keep this non-leaf tensor's gradient in .grad during backward."""
         if not self._requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         fn = self.grad_fn
-        if fn is None or self.__dict__.get("_retains_grad"):
+        if fn is None or self.retains_grad:
             return
         import weakref
         ref = weakref.ref(self)
@@ -384,7 +405,7 @@ class Tensor:
                 else:
                     t._grad = t._grad + grad
         fn._register_tensor_hook(self._output_nr, retain, retain=True)
-        self._retains_grad = True
+        autograd_meta(self)["retains_grad"] = True
 
     @property
     def data(self):  # shares the data, not the version counter (inference tensors have none)

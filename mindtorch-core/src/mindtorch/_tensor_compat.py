@@ -122,7 +122,8 @@ def _to_device_type(device_type):
 def _backward_hooks(self):
     """The hooks register_hook added (by handle id), None before the first."""
     if self._grad_fn is None:
-        return self.__dict__.get("_leaf_hooks")
+        meta = self._autograd_meta
+        return None if meta is None else meta.get("leaf_hooks")
     table = self.grad_fn._tensor_pre_hooks
     return None if table is None else table.get(self._output_nr)
 

@@ -1,10 +1,34 @@
 """Tensor's copying protocols: pickling (`__reduce_ex__`, PyTorch's layout: the whole
 storage with the tensor's offset, shape and strides), the compact reduction DataLoader
-workers send, and `__deepcopy__`.  Installed on Tensor before _tensor_subclass reads them."""
+workers send, `__deepcopy__`, and the state the user's attributes make (`__getstate__`).
+Installed on Tensor before _tensor_subclass reads them."""
+import copyreg
+
 from ._lazy import lazy
 from ._tensor import Tensor
 
 np = lazy("numpy", globals())
+_OWN_SLOTS = frozenset(Tensor.__slots__)
+
+
+def __getstate__(self):
+    """The tensor's Python attributes, what copies and pickles carry besides its data, as
+    object.__getstate__ gives PyTorch's (whose own fields are C ones): the instance dict
+    (None when empty), or (dict, values) when a subclass adds __slots__."""
+    d = self.__dict__ or None
+    slots = {n: getattr(self, n) for n in copyreg._slotnames(type(self))
+             if n not in _OWN_SLOTS and hasattr(self, n)}
+    return (d, slots) if slots else d
+
+
+def set_state(t, state):
+    """__getstate__'s inverse for a tensor rebuilt from its data (PyTorch's
+    _set_obj_state: attributes set one by one)."""
+    d, slots = state if isinstance(state, tuple) else (state, None)
+    for part in (d, slots):
+        for k, v in (part or {}).items():
+            setattr(t, k, v)
+    return t
 
 
 def __reduce_ex__(self, protocol):
@@ -17,10 +41,11 @@ def __reduce_ex__(self, protocol):
     warn_if_has_hooks(self)
     args = (SharedStorage(self._storage), self._offset, self._shape, self._stride,
             self.dtype.name, self.requires_grad)
-    user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-    if user:  # the user's attributes travel too (PyTorch's _rebuild_from_type_v2)
-        return _rebuild_tensor, args, user
+    state = self.__getstate__()
+    if state:  # the user's attributes travel too (PyTorch's _rebuild_from_type_v2)
+        return _rebuild_tensor, args, state
     return _rebuild_tensor, args
+
 
 def _reduce_compact(self):
     """A reduction of only this tensor's elements, for transports where sending a view's
@@ -53,12 +78,10 @@ def __deepcopy__(self, memo):
     if self._grad is not None:
         new._grad = copy.deepcopy(self._grad, memo)
     memo[id(self)] = new
-    if type(self) is Tensor:  # the user's attributes (subclasses: _tensor_subclass.py)
-        user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-        if user:
-            new.__dict__.update(copy.deepcopy(user, memo))
+    if type(self) is Tensor and self.__dict__:  # the user's (subclasses: _tensor_subclass)
+        new.__dict__ = copy.deepcopy(self.__dict__, memo)
     return new
 
 
-for _f in (__reduce_ex__, _reduce_compact, __deepcopy__):
+for _f in (__getstate__, __reduce_ex__, _reduce_compact, __deepcopy__):
     setattr(Tensor, _f.__name__, _f)

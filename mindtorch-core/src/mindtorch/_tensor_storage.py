@@ -103,7 +103,7 @@ def _check_device(self, storage):
 def _point(self, storage, offset, shape, stride):
     self._storage, self._offset = storage, offset
     self._shape, self._stride, self._cache = tuple(shape), tuple(stride), None
-    self.__dict__.pop("_base", None)  # no longer a view of anything
+    self._base = None  # no longer a view of anything
     self._version_counter[0] += 1
     return self
 

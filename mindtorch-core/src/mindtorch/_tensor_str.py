@@ -244,7 +244,8 @@ def tensor_repr(t, *, tensor_contents=None):
         suffixes.append(f"grad_fn=<{type(grad_fn).__name__}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    tangent = t.__dict__.get("_fw_tangent")  # (forward AD: autograd/_forward.py)
+    meta = t._autograd_meta
+    tangent = None if meta is None else meta.get("fw_tangent")  # (autograd/_forward.py)
     if tangent is not None:
         suffixes.append(f"tangent={tensor_repr(tangent)}")
     text = _with_suffixes(prefix + text, suffixes, indent)

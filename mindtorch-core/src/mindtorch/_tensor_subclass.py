@@ -5,10 +5,10 @@ The op bindings reach the protocol by themselves (overrides.py); a subclass's Py
 Tensor methods and tensor-valued properties are routed through it by wrappers that
 __init_subclass__ puts on the subclass, so that plain tensors pay nothing for them.
 """
-import copyreg
 import types
 
 from ._tensor import OPERATORS, Tensor
+from ._tensor_copy import set_state
 from .overrides import (
     _handle, _refresh, _type_overrides, handle_torch_function,
     has_torch_function_unary, state,
@@ -18,10 +18,7 @@ _ROUTED_PROPERTIES = ("data", "grad", "T", "mT", "H", "mH", "real", "imag")
 # not routed: the operators call op bindings (which dispatch themselves), as_subclass and
 # construction are how handlers build their results, __iter__ goes through unbind
 _NOT_ROUTED = {"__hash__", "__reduce_ex__", "__deepcopy__", "__init_subclass__", "__new__",
-               "__iter__", "as_subclass", "__torch_function__", *OPERATORS}
-# instance-dict entries that are autograd's or mindtorch's, not the user's
-_INTERNAL = {"_base", "_requires_grad", "_grad_fn", "_output_nr", "_grad_version", "_grad",
-             "_retains_grad", "_is_buffer", "_is_param"}
+               "__iter__", "as_subclass", "__torch_function__", "__getstate__", *OPERATORS}
 
 
 _ALIAS = []  # the alias op's binding, once the ops exist
@@ -228,24 +225,13 @@ _plain_deepcopy = Tensor.__deepcopy__
 _plain_reduce_ex = Tensor.__reduce_ex__
 
 
-def _user_state(t):
-    """t's attributes set by its user: instance dict (without autograd's entries) and the
-    values of __slots__ its subclasses add; PyTorch's pickled state."""
-    d = {k: v for k, v in t.__dict__.items() if k not in _INTERNAL}
-    slots = {n: getattr(t, n) for n in copyreg._slotnames(type(t))
-             if n not in Tensor.__slots__ and hasattr(t, n)}
-    return (d, slots) if slots else d
-
-
 def _set_user_state(t, st):
+    """t's Python attributes from __getstate__'s state: its class's __setstate__ if it
+    has one, as PyTorch's."""
     if getattr(type(t), "__setstate__", None) is not None:
         t.__setstate__(st)
         return t
-    d, slots = st if isinstance(st, tuple) else (st, {})
-    t.__dict__.update(d)
-    for n, v in slots.items():
-        setattr(t, n, v)
-    return t
+    return set_state(t, st)
 
 
 def _deepcopy(self, memo):
@@ -264,14 +250,14 @@ def _deepcopy(self, memo):
     if type(new) is not type(self):
         new = _retype(new, type(self))
     memo[id(self)] = new
-    return _set_user_state(new, copy.deepcopy(_user_state(self), memo))
+    return _set_user_state(new, copy.deepcopy(self.__getstate__(), memo))
 
 
 def _reduce_ex(self, protocol):
     if has_torch_function_unary(self):
         return handle_torch_function(_reduce_ex, (self,), self, protocol)
-    fn, args = _plain_reduce_ex(self, protocol)[:2]  # (its state is _user_state below)
-    return _rebuild_from_type_v2, (fn, type(self), args, _user_state(self))
+    fn, args = _plain_reduce_ex(self, protocol)[:2]  # (its state is __getstate__'s below)
+    return _rebuild_from_type_v2, (fn, type(self), args, self.__getstate__())
 
 
 def _rebuild_from_type_v2(func, new_type, args, st):

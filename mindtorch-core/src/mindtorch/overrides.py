@@ -219,7 +219,7 @@ def dispatch_binding(op, loc):
     """A binding's call (its locals) handed to the modes and overriding arguments, with the
     arguments as the caller gave them where the binding can tell (defaults left out)."""
     _NO, spec = op.__dict__.get("_tf_spec") or _binding_spec(op)
-    func, caller = _public_caller(op.binding)
+    func, caller = _public_caller(_called_binding(op))
     given = _keyword_names(caller) or ()
     args, kwargs, overloaded = [], {}, []
     for name, kwonly, default, is_tensor, is_varargs in spec:
@@ -253,6 +253,16 @@ def dispatch_binding(op, loc):
         if e is not None:
             e.__context__ = None
         raise
+
+
+def _called_binding(op):
+    """The binding that is dispatching: Tensor.<name> when the call went through an op's
+    own method binding (one without out=, see Op.method_binding), so that handlers see
+    the method as PyTorch's do; else the function."""
+    method = op._method
+    if method is not None and sys._getframe(2).f_code is method.__code__:
+        return method
+    return op.binding
 
 
 # -- dispatch -----------------------------------------------------------------------
@@ -400,9 +410,10 @@ def resolve_name(f):
     module, name = getattr(f, "__module__", None), getattr(f, "__qualname__", None)
     if not module or not name:
         return None
-    if module == "mindtorch" and getattr(Tensor, name, None) is f and \
-            f is not getattr(__import__("mindtorch"), name, None):
-        name = "Tensor." + name
+    short = getattr(f, "__name__", name)
+    if module.startswith("mindtorch") and getattr(Tensor, short, None) is f and \
+            f is not getattr(__import__("mindtorch"), short, None):  # a Tensor method
+        return "torch.Tensor." + short
     return "torch" + module[len("mindtorch"):] + "." + name if \
         module.startswith("mindtorch") else f"{module}.{name}"
 

@@ -82,6 +82,9 @@ def wrap(a, dtype):
     t._device = CPU
     t._version_counter = [0]
     t._cache = a
+    t._base = t._grad_fn = t._grad = t._autograd_meta = None  # (as Tensor._make: no history)
+    t._requires_grad = False
+    t._output_nr = t._grad_version = 0
     return t
 
 

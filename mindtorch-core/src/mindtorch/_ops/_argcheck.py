@@ -7,7 +7,7 @@ import numbers
 import operator
 
 from .._lazy import lazy
-from .._tensor import Tensor  # (_tensor imports this module only inside functions)
+from .._tensor import Tensor, autograd_meta  # (_tensor imports this one in functions)
 
 np = lazy("numpy", globals())  # imported with the first tensor (see _lazy.py)
 
@@ -411,7 +411,7 @@ def no_grad_view(base, result):
         if v is not base and v._storage is base._storage and not v._requires_grad:
             from ..autograd.grad_mode import state
             v._requires_grad = True
-            v._no_grad_view = "inference" if state.inference else "no_grad"  # (the mode)
+            autograd_meta(v)["no_grad_view"] = "inference" if state.inference else "no_grad"
     return result
 
 

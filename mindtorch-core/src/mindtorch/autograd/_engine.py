@@ -114,7 +114,8 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
                 entry = ([None] * n, [False] * n)
             grads, fresh = entry
             if type(node) is AccumulateGrad:
-                if captures is None and "_leaf_hooks" not in node.variable.__dict__ and \
+                meta = node.variable._autograd_meta
+                if captures is None and (meta is None or "leaf_hooks" not in meta) and \
                         node._pre_hooks is None and node._hooks is None:
                     _accumulate(node, grads[0], fresh[0], create_graph)  # the common case
                     continue
@@ -240,7 +241,8 @@ def _tensor_hooks(node, grads):
     """Hooks registered on the tensors that are this node's outputs (or on its leaf)."""
     # (as PyTorch, tensor hooks also see a missing gradient, as None; retain_grad not)
     if isinstance(node, AccumulateGrad):
-        hooks = node.variable.__dict__.get("_leaf_hooks")
+        meta = node.variable._autograd_meta
+        hooks = meta.get("leaf_hooks") if meta is not None else None
         if hooks:
             for hook in list(hooks.values()):
                 r = hook(grads[0])
@@ -357,12 +359,13 @@ def validate(node, outs):
 
 def _accumulate(node, g, fresh, create_graph):
     t = node.variable
+    meta = t._autograd_meta
     if g is not None:
-        if "_grad_dtype" in t.__dict__:  # (Tensor.grad_dtype set: gradients cast to it)
-            d = t.__dict__["_grad_dtype"]
+        if meta is not None and "grad_dtype" in meta:  # (Tensor.grad_dtype set: cast to it)
+            d = meta["grad_dtype"]
             g = g if d is None or g.dtype is d else g.to(d)
         _set_grad(t, g, create_graph, fresh)
-    hooks = t.__dict__.get("_post_accumulate_hooks")
+    hooks = meta.get("post_accumulate_hooks") if meta is not None else None
     if hooks:
         for hook in list(hooks.values()):
             r = hook(t)  # (as PyTorch: checked as a tensor hook's result; t itself passes)

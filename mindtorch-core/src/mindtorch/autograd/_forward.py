@@ -19,11 +19,12 @@ tensor data.
 import weakref
 
 from .. import _dtype as D
-from .._tensor import Tensor
+from .._tensor import Tensor, autograd_meta
 from ._record import forward
 from .grad_mode import state
 
-KEY = "_fw_tangent"
+KEY = "fw_tangent"  # (in the tensor's autograd_meta)
+_NO_META = {}
 generation = [0]  # counts the levels entered (a saved tangent of an old one is dropped)
 _prune_at = [4096]
 _holders = []  # weakrefs to the tensors given a tangent at the live level (cleared on exit)
@@ -35,13 +36,13 @@ def tangent_of(t):
     unpack_dual gave (marked so, with its views)."""
     if not isinstance(t, Tensor) or state.inference:
         return None
-    d = t.__dict__
+    d = t._autograd_meta or _NO_META
     if KEY in d:
         return d[KEY]
     base = t._base
     if base is None:
         return None
-    bt = base.__dict__.get(KEY)
+    bt = (base._autograd_meta or _NO_META).get(KEY)
     if bt is None or bt._stride != base._stride or bt._shape != base._shape:
         return None
     prev, forward.on = forward.on, False
@@ -54,7 +55,7 @@ def tangent_of(t):
 
 
 def set_tangent(t, tangent):
-    t.__dict__[KEY] = tangent
+    autograd_meta(t)[KEY] = tangent
     _holders.append(weakref.ref(t))
     if len(_holders) > _prune_at[0]:  # (a long level: forget the tensors that died)
         _holders[:] = [ref for ref in _holders if ref() is not None]
@@ -65,7 +66,7 @@ def clear_tangents():
     for ref in _holders:
         t = ref()
         if t is not None:
-            t.__dict__.pop(KEY, None)
+            autograd_meta(t).pop(KEY, None)
     _holders.clear()
 
 
@@ -140,8 +141,9 @@ class _Spec:
         tans = self.tangents(args) if not state.inference else None  # (off there, as
         if not tans:                                                     # in PyTorch)
             r = kernel(*args)
-            if self.view and KEY in args[0].__dict__:  # a view of an unpacked primal:
-                for o in (r if isinstance(r, (tuple, list)) else (r,)):  # none either
+            # a view of an unpacked primal: none either
+            if self.view and KEY in (args[0]._autograd_meta or _NO_META):
+                for o in (r if isinstance(r, (tuple, list)) else (r,)):
                     set_tangent(o, None)
             return r
         if self.kind == "none":  # (an in-place one leaves the tangent as it is, as PyTorch)

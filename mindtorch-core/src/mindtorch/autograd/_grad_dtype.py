@@ -1,13 +1,15 @@
 """Tensor.grad_dtype (PyTorch 2.13): the dtype a leaf's .grad must have.  Unset it is the
 tensor's dtype; None allows any; the engine casts incoming gradients to it."""
 from .. import _dtype as D
+from .._tensor import autograd_meta
 
 _UNSET = object()
 
 
 def allowed(t):
     """The dtype t.grad must have, or None for any."""
-    d = t.__dict__.get("_grad_dtype", _UNSET)
+    meta = t._autograd_meta
+    d = _UNSET if meta is None else meta.get("grad_dtype", _UNSET)
     return t.dtype if d is _UNSET else d
 
 
@@ -30,4 +32,4 @@ def assign(t, value):
             f"a gradient with dtype '{D.CPP_NAMES[g.dtype.name]}'. Please clear the gradient "
             f"(.grad = None) before changing grad_dtype, or ensure the new grad_dtype matches "
             f"the existing gradient's dtype.")
-    t.__dict__["_grad_dtype"] = value
+    autograd_meta(t)["grad_dtype"] = value

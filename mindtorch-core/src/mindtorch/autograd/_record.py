@@ -18,7 +18,7 @@ modified view rewrites its base's history (CopySlices).  Nothing here reads tens
 """
 import weakref
 
-from .._tensor import Tensor
+from .._tensor import Tensor, autograd_meta
 from .grad_mode import state
 from . import graph
 from .graph import _FREED, Node, SavedTensor, adopt_history  # noqa: F401
@@ -83,14 +83,14 @@ def accumulator(t):
     """The AccumulateGrad node of leaf t (one per leaf while the graph holds it); None for a
     view taken under no_grad, which requires grad through its base but, as in PyTorch, has
     no gradient of its own to accumulate."""
-    d = t.__dict__
-    ref = d.get("_accumulator")
-    if ref is None and "_no_grad_view" in d:
+    meta = t._autograd_meta
+    ref = meta.get("accumulator") if meta is not None else None
+    if ref is None and meta is not None and "no_grad_view" in meta:
         return None
     node = ref() if ref is not None else None
     if node is None:
         node = AccumulateGrad(t)
-        t._accumulator = weakref.ref(node)
+        autograd_meta(t)["accumulator"] = weakref.ref(node)
     return node
 
 
@@ -223,7 +223,8 @@ _MULTI_VIEW_NODES = frozenset({"UnbindBackward0", "SplitBackward0", "SplitWithSi
 def check_inplace(t):
     if not isinstance(t, Tensor):
         return
-    mode = t.__dict__.get("_no_grad_view")
+    meta = t._autograd_meta
+    mode = meta.get("no_grad_view") if meta is not None else None
     if mode is not None:
         modes = ("inference mode", "in normal mode", "inference_mode") if mode == "inference" \
             else ("no_grad mode", "with grad mode enabled", "no_grad")
@@ -240,8 +241,8 @@ def check_inplace(t):
                            f"that returns multiple views. Such functions do not allow the "
                            f"output views to be modified inplace. You should replace the "
                            f"inplace operation by an out-of-place one.")
-    if base is not None and "_custom_function_view" in t.__dict__:
-        k, name = t._custom_function_view
+    if base is not None and meta is not None and "custom_function_view" in meta:
+        k, name = meta["custom_function_view"]
         raise RuntimeError(f"Output {k} of {name} is a view and is being modified inplace. This "
                            "view was created inside a custom Function (or because an input was "
                            "returned as-is) and the autograd logic to handle view+inplace would "

@@ -7,7 +7,7 @@ import functools
 import warnings
 
 from .._dtype import DIFFERENTIABLE
-from .._tensor import Tensor
+from .._tensor import Tensor, autograd_meta
 from ._record import _meta, check_inplace, edge, forward, rebase_history
 from .grad_mode import set_grad_enabled, state
 from .graph import Node, SavedTensor
@@ -265,9 +265,10 @@ class Function(metaclass=FunctionMeta):
                         o._requires_grad = True
                         if o._base is not None:  # in-place writes to it are refused
                             o._grad_version = o._version_counter[0]  # (history is current)
-                            o._custom_function_view = (k, cls.__name__)
+                            meta = autograd_meta(o)
+                            meta["custom_function_view"] = (k, cls.__name__)
                             # (a view forward made under no_grad: it has history now)
-                            o.__dict__.pop("_no_grad_view", None)
+                            meta.pop("no_grad_view", None)
             result.append(o)
         ctx._saved = _save(ctx, result)
         return result[0] if single else tuple(result)  # (a namedtuple's fields too)

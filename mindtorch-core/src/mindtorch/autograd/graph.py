@@ -212,7 +212,9 @@ class SavedTensor:
         fn, nr = identity
         if nr is None:  # a leaf: gradients reach it through its own AccumulateGrad
             import weakref
-            t._accumulator = weakref.ref(fn)
+
+            from .._tensor import autograd_meta
+            autograd_meta(t)["accumulator"] = weakref.ref(fn)
         else:
             t._grad_fn, t._output_nr = fn, nr
         return t
@@ -312,7 +314,7 @@ def saved_names(node):
 def follow_retained(t, old, old_nr):
     """t, written in place, has a new grad_fn: its retain_grad hook moves there (as in
     PyTorch, .grad is then the gradient of the new value; other hooks stay)."""
-    table = old._retain_hooks if old is not None and t.__dict__.get("_retains_grad") else None
+    table = old._retain_hooks if old is not None and t.retains_grad else None
     hooks = table.pop(old_nr, None) if table else None
     if hooks:
         new = t._grad_fn

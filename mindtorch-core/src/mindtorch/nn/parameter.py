@@ -2,6 +2,7 @@
 from collections import OrderedDict
 
 from .._tensor import Tensor
+from .._tensor_copy import set_state
 from ..overrides import _disabled_torch_function_impl
 
 __all__ = ["Parameter", "UninitializedParameter", "is_lazy", "Buffer", "UninitializedBuffer",
@@ -24,8 +25,7 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
     __module__ = "mindtorch.nn.parameter"
     __torch_function__ = _disabled_torch_function_impl
 
-    def __new__(cls, data=None, requires_grad=True, **internal_state):
-        _drop_internal_state(internal_state)
+    def __new__(cls, data=None, requires_grad=True):
         if data is None:
             from .._creation import empty
             data = empty(0)
@@ -68,20 +68,10 @@ class Parameter(Tensor, metaclass=_ParameterMeta):
 
     def __reduce_ex__(self, protocol):
         args = (self.data, self._requires_grad, OrderedDict())
-        user = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
-        if user:  # the user's attributes travel too, as PyTorch's
-            return _rebuild_parameter_with_state, args + (user,)
+        state = self.__getstate__()
+        if state:  # the user's attributes travel too, as PyTorch's
+            return _rebuild_parameter_with_state, args + (state,)
         return _rebuild_parameter, args
-
-
-def _drop_internal_state(kwargs):
-    """Accelerate's init_empty_weights rebuilds a parameter as type(p)(data, **p.__dict__):
-    the autograd state mindtorch keeps under private names in a tensor's __dict__ (PyTorch
-    keeps it in C) is no keyword of the user's; any other keyword is refused as Python
-    would."""
-    for key in kwargs:
-        if not key.startswith("_"):
-            raise TypeError(f"Parameter.__new__() got an unexpected keyword argument '{key}'")
 
 
 def _rebuild_parameter(data, requires_grad, backward_hooks=None):
@@ -89,9 +79,7 @@ def _rebuild_parameter(data, requires_grad, backward_hooks=None):
 
 
 def _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state):
-    p = Parameter(data, requires_grad)
-    p.__dict__.update(state)
-    return p
+    return set_state(Parameter(data, requires_grad), state)
 
 
 class _BufferMeta(type):

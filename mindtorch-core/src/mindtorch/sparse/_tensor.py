@@ -10,7 +10,7 @@ its layout's dispatch key (see _layout.py), so ops given it resolve to `_dispatc
 PyTorch it takes part in autograd itself (requires_grad, grad_fn): ops record their formulas
 and the conversions below are autograd Functions."""
 from .._layout import LayoutKey, sparse_coo, sparse_csr, strided
-from .._tensor import Tensor
+from .._tensor import Tensor, no_history
 from .._warn_once import warn_once
 from ..autograd.function import Function
 
@@ -355,7 +355,8 @@ def _fill(t, values, shape, layout, device):
     t.dtype = values.dtype
     t._device = LayoutKey.of(layout, device or values._device)
     t._version_counter = [0]
-    t._cache = None
+    t._cache = t._base = None
+    no_history(t)
 
 
 def _like(s, values, coalesced=None):
