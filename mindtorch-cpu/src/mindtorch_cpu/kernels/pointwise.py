@@ -15,6 +15,7 @@ from ._complex_abs import complex_abs, complex_sgn
 from ._iter_layout import iter_result, iter_wrap
 from ._jit import loops
 from ._layout import dense_like
+from ._limited import check_pointwise
 from ._pow import elementwise_pow
 from ._reduced_rsqrt import reduced_rsqrt
 from ._select import select
@@ -64,6 +65,8 @@ def unary(fn, name, *, allow=None):
 
     def kernel(self):
         dt = self.dtype
+        if dt._limited:
+            check_pointwise(name, dt)
         if allow is not None and dt.kind not in allow:
             raise not_implemented(name, dt)
         out = op.result_dtype(self) if op.promotion != "default" else dt
@@ -134,6 +137,8 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
             check_int_scalars(self, other)
             dt = result_type(self, other)
             a, b = _operand(self, dt), _operand(other, dt)
+        if dt._limited:
+            check_pointwise(stub or name, dt, (self, other))
         if allow is not None and dt.kind not in allow:
             raise not_implemented(stub or name, dt)
         out = D.bool if always_bool else dt if default else promoted(kind, dt)

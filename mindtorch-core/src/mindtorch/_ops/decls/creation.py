@@ -119,8 +119,8 @@ _C_COMPLEX = {"complex64": "c10::complex<float>", "complex128": "c10::complex<do
 
 def check_range_dtype(fn, dtype, supported_kinds):
     """The dtypes a backend's range kernel computes (PyTorch's cpu kernels: no bool, and
-    no complex for arange; the meta device accepts them all)."""
-    if dtype.kind not in supported_kinds:
+    no complex for arange, nor uint16/32/64 or float8; the meta device accepts them all)."""
+    if dtype.kind not in supported_kinds or dtype._limited:
         raise _not_implemented(fn, dtype)
 
 

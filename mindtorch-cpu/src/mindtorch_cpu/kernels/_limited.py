@@ -1,0 +1,164 @@
+"""What PyTorch's cpu kernels refuse of its "barebones" dtypes (uint16/32/64 and the float8
+types): most of its kernels are compiled for the usual dtypes only, and raise
+'"<kernel>" not implemented for '<dtype>'' for the others.  The numpy kernels here could
+compute them, but a program that runs under mindtorch and fails under PyTorch is not
+PyTorch's program: they refuse alike, naming PyTorch's kernel.
+
+Pointwise kernels (kernels/pointwise.py's unary/binary) test their computation dtype
+against POINTWISE (one slot read when it is not a limited dtype); the other kernels named
+in BY_SELF are wrapped (kernels/__init__.py) to test their dtype argument or their first
+tensor's dtype.  (sum and mm, whose kernels are on training's hot path, are not wrapped:
+PyTorch refuses float8 sums and uint16/32/64 / e8m0fnu products where mindtorch computes.)
+"""
+from mindtorch import Tensor
+from mindtorch import _dtype as D
+
+U = frozenset((D.uint16, D.uint32, D.uint64))
+F = frozenset(D.FLOAT8)
+UF = U | F
+# the float8 types without infinities (isfinite's kernel lacks them; isinf's e8m0fnu too)
+_NO_INF = frozenset((D.float8_e4m3fn, D.float8_e4m3fnuz, D.float8_e5m2fnuz))
+
+_VML = ("exp", "log", "log1p", "expm1", "sqrt", "sin", "cos", "tan", "tanh", "asin", "acos",
+        "atan", "log2", "log10", "erf", "floor", "ceil", "trunc", "round")
+_CPU = ("sinh", "cosh", "asinh", "acosh", "atanh", "reciprocal", "rsqrt", "signbit",
+        "angle", "copysign", "xlogy", "atan2")
+
+# op: (refused dtypes, PyTorch's kernel name) -- by the dtype the op computes in
+POINTWISE = {
+    **{n: (F, f"{n}_vml_cpu") for n in _VML},
+    **{n: (F, f"{n}_cpu") for n in _CPU},
+    "sigmoid": (F, "sigmoid_cpu_reduced_float"),
+    "abs": (U | {D.float8_e8m0fnu}, "abs_cpu"),
+    "sgn": (UF, "sign_cpu"), "sign": (UF, "sign_cpu"), "neg": (UF, "neg_cpu"),
+    "relu": (UF, "clamp_min_scalar_cpu"), "logical_not": (UF, "logical_not_cpu"),
+    "bitwise_not": (UF, "bitwise_not_cpu"), "frac": (UF, "frac_cpu"),
+    "isinf": (_NO_INF | {D.float8_e8m0fnu}, "isinf"), "isfinite": (_NO_INF, "isfinite"),
+    "add": (UF, "add_stub"), "sub": (UF, "add_stub"),
+    "remainder": (UF, "remainder_cpu"), "fmod": (UF, "fmod_cpu"),
+    "maximum": (UF, "maximum_cpu"), "minimum": (UF, "minimum_cpu"),
+    "lt": (UF, "lt_cpu"), "le": (UF, "le_cpu"), "gt": (UF, "gt_cpu"), "ge": (UF, "ge_cpu"),
+    "logical_and": (UF, "logical_and_cpu"), "logical_or": (UF, "logical_or_cpu"),
+    "logical_xor": (UF, "logical_xor_cpu"),
+    "bitwise_and": (F, "bitwise_and_cpu"), "bitwise_or": (F, "bitwise_or_cpu"),
+    "bitwise_xor": (F, "bitwise_xor_cpu"),
+    "bitwise_left_shift": (UF, "lshift_cpu"), "bitwise_right_shift": (UF, "rshift_cpu"),
+    "hypot": (UF, "hypot_cpu"), "nextafter": (UF, "nextafter_cpu"),
+    "heaviside": (UF, "heaviside_cpu"), "gcd": (UF, "gcd_cpu"), "lcm": (UF, "lcm_cpu"),
+    "pow": (UF, "pow"),
+}
+# fmax / fmin: the unsigned types reach PyTorch's maximum / minimum kernels
+_FMAX = {"fmax": ("maximum_cpu", "fmax_cpu"), "fmin": ("minimum_cpu", "fmin_cpu")}
+POINTWISE.update({n: (UF, names) for n, names in _FMAX.items()})
+
+# float8 with a Python number or 0-dim tensor operand: PyTorch's reduced-float scalar path
+# (the rounding divisions' kernels are named "div_floor" / "div_trunc" here)
+_WITH_SCALAR = {"mul": "mul_cpu_reduced_float", "div": "div_cpu_reduced_float",
+                "floor_divide": "div_floor_cpu_reduced_float",
+                "div_floor": "div_floor_cpu_reduced_float",
+                "div_trunc": "div_trunc_cpu_reduced_float"}
+POINTWISE.update({"div": (F, "div_cpu"), "floor_divide": (UF, "div_floor_cpu"),
+                  "div_floor": (UF, "div_floor_cpu"), "div_trunc": (UF, "div_trunc_cpu")})
+
+# op: (refused dtypes, PyTorch's kernel name) -- by the first tensor argument's dtype
+BY_SELF = {
+    "amax": (UF, "max_values_cpu"), "amin": (UF, "min_values_cpu"),
+    "argmax": (UF, "argmax_cpu"),
+    "argmin": (UF, "argmin_cpu"), "max": (UF, "max_all"), "min": (UF, "min_all"),
+    "_max_dim": (UF, "max_cpu"), "_min_dim": (UF, "min_cpu"),
+    "cummax": (UF, "cummax_cpu"), "cummin": (UF, "cummin_cpu"),
+    "cumsum": (F, "cumsum_out_cpu"), "cumprod": (F, "cumprod_out_cpu"),
+    "prod": (F, "prod_out_cpu"), "norm": (F, "norm_cpu"),
+    "flip": (UF, "flip_cpu"), "sort": (F, "sorting_kernel_method_name"),
+    "topk": (UF, "topk_cpu"), "kthvalue": (UF, "kthvalue_cpu"),
+    "median": (UF, "median_cpu"), "mode": (UF, "mode_cpu"),
+    "masked_fill": (UF, "masked_fill"), "masked_select": (U, "masked_select"),
+    "masked_scatter": (UF, "masked_scatter"), "index_select": (U, "index_select"),
+    "index_add": (UF, "index_add_"), "scatter_add": (UF, "scatter_gather_tensor_cpu"),
+    "put": (UF, "take_put_cpu"),
+    "triu": (UF, "triu"), "tril": (UF, "tril"), "bincount": (U, "bincount_cpu"),
+    "dot": (UF, "dot"), "bmm": (UF, "bmm"), "histc": (F, "aminmax_cpu"),
+    "nonzero": (UF, "nonzero_count_cpu"), "lerp": (F, "lerp_kernel_scalar"),
+    "nan_to_num": (F, "nan_to_num"), "eye": (U, "eye"), "mean": (F, "sum_cpu"),
+    "neg": (UF, "neg_cpu"), "unique": (F, "unique"), "round": (F, "round_vml_cpu"),
+    "angle": (F, "angle_cpu"), "softmax": (F, "softmax_lastdim_kernel_impl"),
+    "logsumexp": (F, "max_values_cpu"),
+    "gather": (UF, ("scatter_gather_tensor_cpu", "gather_expanded_index")),
+    "clamp": (UF, None),  # (named by its bounds: _clamp_kernel)
+    "uniform_": (F, "check_uniform_bounds"), "normal_": (F, "normal_kernel_cpu"),
+    "exponential_": (F, "exponential_cpu"),
+}
+
+
+def refuse(name, dtype):
+    """PyTorch's NotImplementedError for kernel `name` on dtype."""
+    return NotImplementedError(f'"{name}" not implemented for \'{D.scalar_type_name(dtype)}\'')
+
+
+def _scalar(x):
+    return not isinstance(x, Tensor) or not x._shape
+
+
+def check_pointwise(op, dt, operands=()):
+    """Raise PyTorch's error if op's kernel does not compute dtype dt (a limited dtype).
+    operands: a binary op's two (a number or 0-dim tensor takes PyTorch's scalar path,
+    which names other kernels; a number power 0 or 1 is a copy or a fill)."""
+    if len(operands) == 2:
+        if op == "pow" and not isinstance(operands[1], Tensor) and operands[1] in (0, 1):
+            return
+        if dt in F and op in _WITH_SCALAR and (_scalar(operands[0]) or _scalar(operands[1])):
+            raise refuse(_WITH_SCALAR[op], dt)
+    refused, name = POINTWISE.get(op, (None, None))
+    if refused is not None and dt in refused:
+        raise refuse(name if type(name) is str else name[dt in F], dt)
+
+
+def by_self(op, kernel):
+    """kernel, refusing the dtypes PyTorch's kernel for op lacks (read off its first
+    tensor argument, or its dtype= for factories)."""
+    refused, name = BY_SELF[op]
+
+    def run(*args, **kwargs):
+        dt = _computation_dtype(args, kwargs)
+        if dt is not None and dt._limited and dt in refused and _same_dtypes(op, args) \
+                and _parsed(args, kwargs):
+            raise refuse(_kernel_name(name, dt, args, kwargs), dt)
+        return kernel(*args, **kwargs)
+    run.__name__ = getattr(kernel, "__name__", op)
+    return run
+
+
+def _computation_dtype(args, kwargs):
+    """A dtype argument (cumsum's, a factory's), else the first tensor's dtype."""
+    first = None
+    for a in (*args, *kwargs.values()):
+        if type(a) is D.dtype:
+            return a
+        if first is None and isinstance(a, Tensor):
+            first = a.dtype
+    return first
+
+
+def _kernel_name(name, dt, args, kwargs):
+    if name is None:  # clamp: PyTorch's kernel for its bounds
+        bounds = [*args[1:3], *kwargs.values()] + [None, None]
+        low, high = bounds[0], bounds[1]
+        if isinstance(low, Tensor) or isinstance(high, Tensor):
+            return "clamp_cpu" if low is not None and high is not None else \
+                "maximum_cpu" if low is not None else "minimum_cpu"
+        return "clamp_scalar_cpu" if low is not None and high is not None else \
+            "clamp_min_scalar_cpu" if low is not None else "clamp_max_scalar_cpu"
+    return name if type(name) is str else name[dt in F]
+
+
+def _same_dtypes(op, args):
+    """dot / bmm check their operands' dtypes agree before dispatching on them."""
+    if op not in ("dot", "bmm"):
+        return True
+    return len({a.dtype for a in args if isinstance(a, Tensor)}) == 1
+
+
+def _parsed(args, kwargs):
+    """Whether PyTorch's argument parser takes the Python ints (it refuses those beyond
+    64 bits before any kernel: the kernel here raises its OverflowError)."""
+    return all(-2 ** 63 <= a < 2 ** 64 for a in (*args, *kwargs.values()) if type(a) is int)

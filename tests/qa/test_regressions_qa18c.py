@@ -1,0 +1,63 @@
+"""Regression tests for QA round 18c (the less common dtypes), each against torch."""
+import pytest
+from reference import same_outcome
+
+torch = pytest.importorskip("torch")
+
+LIMITED = ["uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
+           "float8_e5m2fnuz", "float8_e8m0fnu"]
+
+
+def _values(L, t):
+    """What is compared of a result: dtype and float64 values (float8 has no tolist)."""
+    if isinstance(t, L.Tensor):
+        return str(t.dtype), t.double().tolist()
+    if isinstance(t, tuple):
+        return tuple(_values(L, x) for x in t)
+    return str(t) if isinstance(t, L.dtype) else t
+
+
+# PyTorch's cpu kernels compute few ops on uint16/32/64 and float8: the others raise
+# '"<kernel>" not implemented for ...' (and mindtorch with them, not computing)
+LIMITED_OPS = [
+    "x + x", "x + 1", "x - x", "1 - x", "x * x", "x * 2", "x * x[0]", "x / x", "x / 2",
+    "x // 2", "x // x", "x % 3", "x.fmod(3)", "x ** 2", "x ** 1", "x ** x",
+    "2 ** x", "x.square()", "-x", "x.neg()", "x.abs()", "x.sign()", "x.sgn()", "x.exp()",
+    "x.log()", "x.sqrt()", "x.sin().dtype", "x.tanh()", "x.sigmoid()", "x.floor()", "x.round()",
+    "x.trunc()", "x.reciprocal()", "x.rsqrt()", "x.isinf()", "x.isfinite()", "x.isnan()",
+    "x.signbit()", "x.logical_not()", "~x", "x & x", "x | 1", "x ^ x", "x << 1", "x >> 1",
+    "x < x", "x <= 1", "x > 1", "x >= x", "x == x", "x != 1", "x.maximum(x)",
+    "x.minimum(x)", "x.fmax(x)", "x.fmin(x)", "x.atan2(x).dtype", "x.hypot(x)", "x.copysign(x)",
+    "x.logical_and(x)", "x.gcd(x)", "x.relu()", "x.clamp(0, 5)", "x.clamp(min=0)",
+    "x.clamp(max=1)", "x.clamp(x, x)", "x.clamp(min=x)", "x.max()", "x.min()", "x.amax()",
+    "x.amin()", "x.argmax()", "x.argmin()", "x.max(0)", "x.min(0)", "x.cumsum(0)",
+    "x.cumsum(0, dtype=L.float32)", "x.cumprod(0)", "x.cummax(0)", "x.cummin(0)", "x.prod()",
+    "x.prod(dtype=L.float32)", "x.mean()", "x.norm()", "x.flip(0)", "x.sort()",
+    "x.argsort()", "x.topk(1)", "x.kthvalue(1)", "x.median()", "x.mode()", "x.unique()",
+    "x.nonzero()", "x.softmax(0)", "x.softmax(0, dtype=L.float32).dtype", "x.logsumexp(0)",
+    "x.masked_fill(x == x, 1)", "x.masked_select(x == x)", "x.index_select(0, L.tensor([0]))",
+    "x.gather(0, L.tensor([1]))", "x.put(L.tensor([0]), x[:1])", "x.unsqueeze(0).triu()", "x.dot(x)", "x.dot(L.ones(2))", "x.nan_to_num()",
+    "x.lerp(x, 0.5)", "x.where(x == x, x)", "L.cat([x, x])", "x.clone()", "x.float()",
+    "x[1:]", "x.masked_fill(x == x, 2 ** 127)",
+]
+
+
+@pytest.mark.parametrize("dtype", LIMITED)
+@pytest.mark.parametrize("expr", LIMITED_OPS)
+def test_limited_dtypes_refuse_as_pytorch(expr, dtype):
+    def program(L):
+        x = L.tensor([1, 2]).to(getattr(L, dtype))
+        return _values(L, eval(expr, {"L": L, "x": x}))
+    same_outcome(program, quiet=True)
+
+
+@pytest.mark.parametrize("dtype", LIMITED)
+@pytest.mark.parametrize("expr", [
+    "L.arange(5, dtype=d)", "L.linspace(0, 1, 3, dtype=d)", "L.eye(2, dtype=d)",
+    "L.rand(2, dtype=d).shape", "L.randn(2, dtype=d).shape", "L.zeros(2, dtype=d)",
+    "L.full((2,), 3, dtype=d)", "L.empty(2, dtype=d).uniform_().shape",
+    "L.empty(2, dtype=d).normal_().shape", "L.empty(2, dtype=d).exponential_().shape"])
+def test_limited_dtypes_factories(expr, dtype):
+    def program(L):
+        return _values(L, eval(expr, {"L": L, "d": getattr(L, dtype)}))
+    same_outcome(program, quiet=True)
