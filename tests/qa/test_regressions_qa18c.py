@@ -1,4 +1,6 @@
 """Regression tests for QA round 18c (the less common dtypes), each against torch."""
+import math
+
 import pytest
 from reference import same_outcome
 
@@ -9,9 +11,9 @@ LIMITED = ["uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "float8
 
 
 def _values(L, t):
-    """What is compared of a result: dtype and float64 values (float8 has no tolist)."""
-    if isinstance(t, L.Tensor):
-        return str(t.dtype), t.double().tolist()
+    """What is compared of a result: dtype and flat float64 values."""
+    if isinstance(t, L.Tensor):  # (NaN as a string: equal to itself)
+        return str(t.dtype), ["nan" if math.isnan(v) else v for v in t.double().reshape(-1).tolist()]
     if isinstance(t, tuple):
         return tuple(_values(L, x) for x in t)
     return str(t) if isinstance(t, L.dtype) else t
@@ -60,4 +62,37 @@ def test_limited_dtypes_refuse_as_pytorch(expr, dtype):
 def test_limited_dtypes_factories(expr, dtype):
     def program(L):
         return _values(L, eval(expr, {"L": L, "d": getattr(L, dtype)}))
+    same_outcome(program, quiet=True)
+
+
+FLOAT8 = [d for d in LIMITED if d.startswith("float8")]
+
+
+@pytest.mark.parametrize("dtype", FLOAT8)
+@pytest.mark.parametrize("value", [240, 241, 449, 61440, 1e6, float("inf"), float("nan"),
+                                   -1000, 1j, 1 + 0j, 1e39, -1, 0])
+@pytest.mark.parametrize("how", ["full2", "full1", "setitem_slice", "setitem_one"])
+def test_float8_fills_check_overflow_as_c10(dtype, value, how):
+    # c10 checks the range of a Scalar filling more than one float8 element; one element,
+    # and indexing assignments (a double tensor copied in), are converted unchecked
+    def program(L):
+        d = getattr(L, dtype)
+        if how.startswith("full"):
+            r = L.full((2,) if how == "full2" else (1,), value, dtype=d)
+        else:
+            r = L.zeros(3, dtype=d)
+            r[slice(0, 2) if how == "setitem_slice" else 0] = value
+        return _values(L, r)
+    same_outcome(program, quiet=True)
+
+
+@pytest.mark.parametrize("dtype", FLOAT8)
+@pytest.mark.parametrize("expr", [
+    "x.random_()", "x.random_(5)", "x.random_(0, 5)", "x.random_(3, None)", "x.random_(5, 2)",
+    "L.randint(0, 5, (2,), dtype=x.dtype)", "L.zeros(0, dtype=x.dtype).random_()",
+    "L.logspace(0, 2, 3, dtype=x.dtype)"])
+def test_float8_random_and_logspace_refusals(expr, dtype):
+    def program(L):
+        x = L.zeros(2, dtype=getattr(L, dtype))
+        return _values(L, eval(expr, {"L": L, "x": x}))
     same_outcome(program, quiet=True)

@@ -520,6 +520,8 @@ def _logspace(start, end, steps, base, dtype, device):
                            f"cast to passed dtype {_type_name(dtype)}")
     if dtype is None:  # a complex end: the default complex dtype (as linspace)
         dtype = D.default_complex_dtype() if is_complex else D.get_default_dtype()
+    if steps > 1 and dtype._limited:  # (PyTorch's cpu kernel lacks them)
+        raise _not_implemented("logspace_cpu", dtype)
     if steps > 1 and (dtype is D.bool or dtype.kind in "ui"):
         return _logspace_integral(start, end, steps, base, dtype, device)
     if steps > 1:
