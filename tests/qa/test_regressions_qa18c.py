@@ -96,3 +96,29 @@ def test_float8_random_and_logspace_refusals(expr, dtype):
         x = L.zeros(2, dtype=getattr(L, dtype))
         return _values(L, eval(expr, {"L": L, "x": x}))
     same_outcome(program, quiet=True)
+
+
+@pytest.mark.parametrize("dtype", FLOAT8)
+@pytest.mark.parametrize("expr", [
+    "x == 1.1", "x != 2.5", "1000 == x", "x == -1", "x * x", "L.where(x == x, x, 1.3)",
+    "x == x", "x.abs()", "x + L.tensor(3).to(L.float8_e8m0fnu)", "x * L.tensor(2.0)"])
+def test_float8_arithmetic_rounds_as_c10(expr, dtype):
+    # numbers convert to float8 by c10's rules (e4m3fn saturates, e8m0fnu takes |x|), and
+    # the math is float32 math rounded once by them
+    def program(L):
+        x = L.tensor([1.125, 2, 448, 0.001, float("nan"), float("inf")]).to(getattr(L, dtype))
+        return _values(L, eval(expr, {"L": L, "x": x}))
+    same_outcome(program, quiet=True)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int32", "int64", "uint16"] + FLOAT8)
+@pytest.mark.parametrize("expr", [
+    "d.to_complex()", "L.result_type(L.ones(2, dtype=d), 1j)",
+    "L.result_type(L.ones(2, dtype=d), L.ones((), dtype=L.complex64))",
+    "L.promote_types(d, L.complex64)", "L.ones(2, dtype=d) == 1j",
+    "L.linalg.eigvals(L.eye(2, dtype=d))"])
+def test_to_complex_of_types_without_one(expr, dtype):
+    # PyTorch: "Unknown Complex ScalarType for <type>" where a complex counterpart is needed
+    def program(L):
+        return _values(L, eval(expr, {"L": L, "d": getattr(L, dtype)}))
+    same_outcome(program, quiet=True)
