@@ -8,6 +8,7 @@ torch = pytest.importorskip("torch")
 
 LIMITED = ["uint16", "uint32", "uint64", "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz",
            "float8_e5m2fnuz", "float8_e8m0fnu"]
+FLOAT8 = [d for d in LIMITED if d.startswith("float8")]
 
 
 def _values(L, t):
@@ -53,6 +54,18 @@ def test_limited_dtypes_refuse_as_pytorch(expr, dtype):
     same_outcome(program, quiet=True)
 
 
+@pytest.mark.parametrize("dtype", FLOAT8)
+@pytest.mark.parametrize("expr", [
+    "x.std()", "x.var(0)", "x.reshape(1, 2).var(0)", "x.reshape(1, 2).std(1)",
+    "x[:0].var()", "x.lerp(L.ones(2), 0.5)", "x.lerp(x, x)", "x.lerp(x, 0.5)",
+    "x.histc()", "7 // x", "x // 7"])
+def test_float8_refusals_named_as_pytorch(expr, dtype):
+    def program(L):
+        x = L.tensor([1.0, 2.0]).to(getattr(L, dtype))
+        return _values(L, eval(expr, {"L": L, "x": x}))
+    same_outcome(program, quiet=True)
+
+
 @pytest.mark.parametrize("dtype", LIMITED)
 @pytest.mark.parametrize("expr", [
     "L.arange(5, dtype=d)", "L.linspace(0, 1, 3, dtype=d)", "L.eye(2, dtype=d)",
@@ -63,9 +76,6 @@ def test_limited_dtypes_factories(expr, dtype):
     def program(L):
         return _values(L, eval(expr, {"L": L, "d": getattr(L, dtype)}))
     same_outcome(program, quiet=True)
-
-
-FLOAT8 = [d for d in LIMITED if d.startswith("float8")]
 
 
 @pytest.mark.parametrize("dtype", FLOAT8)
@@ -101,7 +111,9 @@ def test_float8_random_and_logspace_refusals(expr, dtype):
 @pytest.mark.parametrize("dtype", FLOAT8)
 @pytest.mark.parametrize("expr", [
     "x == 1.1", "x != 2.5", "1000 == x", "x == -1", "x * x", "L.where(x == x, x, 1.3)",
-    "x == x", "x.abs()", "x + L.tensor(3).to(L.float8_e8m0fnu)", "x * L.tensor(2.0)"])
+    "x == x", "x.abs()", "x + L.tensor(3).to(L.float8_e8m0fnu)", "x * L.tensor(2.0)",
+    "x.where(L.tensor([True, False] * 3), 0)",
+    "x.where(L.tensor([True, False] * 3), 1000)", "x.where(L.tensor([True, False] * 3), -1.0)"])
 def test_float8_arithmetic_rounds_as_c10(expr, dtype):
     # numbers convert to float8 by c10's rules (e4m3fn saturates, e8m0fnu takes |x|), and
     # the math is float32 math rounded once by them

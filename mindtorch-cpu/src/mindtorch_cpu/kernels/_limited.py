@@ -60,7 +60,48 @@ _WITH_SCALAR = {"mul": "mul_cpu_reduced_float", "div": "div_cpu_reduced_float",
 POINTWISE.update({"div": (F, "div_cpu"), "floor_divide": (UF, "div_floor_cpu"),
                   "div_floor": (UF, "div_floor_cpu"), "div_trunc": (UF, "div_trunc_cpu")})
 
-# op: (refused dtypes, PyTorch's kernel name) -- by the first tensor argument's dtype
+def refuse(name, dtype):
+    """PyTorch's NotImplementedError for kernel `name` on dtype."""
+    return NotImplementedError(f'"{name}" not implemented for \'{D.scalar_type_name(dtype)}\'')
+
+
+def _clamp(dt, args, kwargs):
+    """clamp's kernel, by its bounds (numbers or tensors, one or both)."""
+    low, high = ([*args[1:3], *kwargs.values()] + [None, None])[:2]
+    if isinstance(low, Tensor) or isinstance(high, Tensor):
+        name = "clamp_cpu" if low is not None and high is not None else \
+            "maximum_cpu" if low is not None else "minimum_cpu"
+    else:
+        name = "clamp_scalar_cpu" if low is not None and high is not None else \
+            "clamp_min_scalar_cpu" if low is not None else "clamp_max_scalar_cpu"
+    return refuse(name, dt)
+
+
+def _std_var(dt, args, kwargs):
+    """std / var: PyTorch's cpu path for at most one output element checks the dtype
+    itself, the others dispatch (an empty input is filled, unchecked: None)."""
+    self = args[0]
+    if not self.numel():
+        return None
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    dims = range(self.dim()) if dim is None or dim == [] or dim == () else \
+        [d % max(self.dim(), 1) for d in ([dim] if isinstance(dim, int) else dim)]
+    outputs = 1
+    for d, n in enumerate(self._shape):
+        outputs *= 1 if d in dims else n
+    if outputs <= 1:
+        return RuntimeError(f"std_var_all: Unsupported dtype {D.scalar_type_name(dt)}")
+    return refuse("std_cpu", dt)
+
+
+def _lerp(dt, args, kwargs):
+    weight = args[2] if len(args) > 2 else kwargs.get("weight")
+    return refuse("lerp_kernel_tensor" if isinstance(weight, Tensor) else
+                  "lerp_kernel_scalar", dt)
+
+
+# op: (refused dtypes, PyTorch's kernel name: a str, a (uint16/32/64's, float8's) pair or a
+# function (dtype, args, kwargs) -> exception) -- by the computation dtype (by_self)
 BY_SELF = {
     "amax": (UF, "max_values_cpu"), "amin": (UF, "min_values_cpu"),
     "argmax": (UF, "argmax_cpu"),
@@ -77,22 +118,17 @@ BY_SELF = {
     "index_add": (UF, "index_add_"), "scatter_add": (UF, "scatter_gather_tensor_cpu"),
     "put": (UF, "take_put_cpu"),
     "triu": (UF, "triu"), "tril": (UF, "tril"), "bincount": (U, "bincount_cpu"),
-    "dot": (UF, "dot"), "bmm": (UF, "bmm"), "histc": (F, "aminmax_cpu"),
-    "nonzero": (UF, "nonzero_count_cpu"), "lerp": (F, "lerp_kernel_scalar"),
+    "dot": (UF, "dot"), "bmm": (UF, "bmm"), "histc": (UF, "aminmax_cpu"),
+    "nonzero": (UF, "nonzero_count_cpu"), "lerp": (UF, _lerp),
     "nan_to_num": (F, "nan_to_num"), "eye": (U, "eye"), "mean": (F, "sum_cpu"),
     "neg": (UF, "neg_cpu"), "unique": (F, "unique"), "round": (F, "round_vml_cpu"),
     "angle": (F, "angle_cpu"), "softmax": (F, "softmax_lastdim_kernel_impl"),
     "logsumexp": (F, "max_values_cpu"),
     "gather": (UF, ("scatter_gather_tensor_cpu", "gather_expanded_index")),
-    "clamp": (UF, None),  # (named by its bounds: _clamp_kernel)
+    "clamp": (UF, _clamp), "std": (F, _std_var), "var": (F, _std_var),
     "uniform_": (F, "check_uniform_bounds"), "normal_": (F, "normal_kernel_cpu"),
     "exponential_": (F, "exponential_cpu"),
 }
-
-
-def refuse(name, dtype):
-    """PyTorch's NotImplementedError for kernel `name` on dtype."""
-    return NotImplementedError(f'"{name}" not implemented for \'{D.scalar_type_name(dtype)}\'')
 
 
 def _scalar(x):
@@ -101,12 +137,12 @@ def _scalar(x):
 
 def check_pointwise(op, dt, operands=()):
     """Raise PyTorch's error if op's kernel does not compute dtype dt (a limited dtype).
-    operands: a binary op's two (a number or 0-dim tensor takes PyTorch's scalar path,
-    which names other kernels; a number power 0 or 1 is a copy or a fill)."""
+    operands: a binary op's two (a number or 0-dim tensor second takes PyTorch's scalar
+    path, which names other kernels; a number power 0 or 1 is a copy or a fill)."""
     if len(operands) == 2:
         if op == "pow" and not isinstance(operands[1], Tensor) and operands[1] in (0, 1):
             return
-        if dt in F and op in _WITH_SCALAR and (_scalar(operands[0]) or _scalar(operands[1])):
+        if dt in F and op in _WITH_SCALAR and _scalar(operands[1]):
             raise refuse(_WITH_SCALAR[op], dt)
     refused, name = POINTWISE.get(op, (None, None))
     if refused is not None and dt in refused:
@@ -122,7 +158,9 @@ def by_self(op, kernel):
         dt = _computation_dtype(args, kwargs)
         if dt is not None and dt._limited and dt in refused and _same_dtypes(op, args) \
                 and _parsed(args, kwargs):
-            raise refuse(_kernel_name(name, dt, args, kwargs), dt)
+            error = _refusal(name, dt, args, kwargs)
+            if error is not None:
+                raise error
         return kernel(*args, **kwargs)
     run.__name__ = getattr(kernel, "__name__", op)
     return run
@@ -139,21 +177,15 @@ def _computation_dtype(args, kwargs):
     return first
 
 
-def _kernel_name(name, dt, args, kwargs):
-    if name is None:  # clamp: PyTorch's kernel for its bounds
-        bounds = [*args[1:3], *kwargs.values()] + [None, None]
-        low, high = bounds[0], bounds[1]
-        if isinstance(low, Tensor) or isinstance(high, Tensor):
-            return "clamp_cpu" if low is not None and high is not None else \
-                "maximum_cpu" if low is not None else "minimum_cpu"
-        return "clamp_scalar_cpu" if low is not None and high is not None else \
-            "clamp_min_scalar_cpu" if low is not None else "clamp_max_scalar_cpu"
-    return name if type(name) is str else name[dt in F]
+def _refusal(name, dt, args, kwargs):
+    if callable(name):
+        return name(dt, args, kwargs)
+    return refuse(name if type(name) is str else name[dt in F], dt)
 
 
 def _same_dtypes(op, args):
-    """dot / bmm check their operands' dtypes agree before dispatching on them."""
-    if op not in ("dot", "bmm"):
+    """dot / bmm / lerp check their operands' dtypes agree before dispatching on them."""
+    if op not in ("dot", "bmm", "lerp"):
         return True
     return len({a.dtype for a in args if isinstance(a, Tensor)}) == 1
 

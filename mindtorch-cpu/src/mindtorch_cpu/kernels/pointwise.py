@@ -46,10 +46,15 @@ def not_implemented(name, dtype):
 
 
 def _operand(x, dt):
-    """numpy operand in compute dtype dt (Python scalars become dt scalars)."""
+    """numpy operand in compute dtype dt (Python scalars become dt scalars; float8 by c10's
+    conversions)."""
     if isinstance(x, Tensor):
         a = arr(x)
-        return a if a.dtype == dt.np else a.astype(dt.np)
+        if a.dtype == dt.np:
+            return a
+        return a.astype(dt.np) if dt._limited != _FP8 else float8.cast(a, dt)
+    if dt._limited == _FP8:
+        return float8.cast(np.float64(x.real if isinstance(x, complex) else x), dt)[()]
     with np.errstate(all="ignore"):
         return cast(x, dt.np)[()]
 
