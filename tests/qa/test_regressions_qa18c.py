@@ -134,3 +134,13 @@ def test_to_complex_of_types_without_one(expr, dtype):
     def program(L):
         return _values(L, eval(expr, {"L": L, "d": getattr(L, dtype)}))
     same_outcome(program, quiet=True)
+
+
+@pytest.mark.parametrize("dtype", FLOAT8)
+@pytest.mark.parametrize("values", [
+    "list(range(2000))", "list(range(6))", "[float('nan'), float('inf'), 1e-5, 1e5]", "[0.]",
+    "[1e-5, 3.]", "[[0., 2.], [4., 1e10]]", "3.", "[0.5, 0.25]", "[2 ** -120, 1.]"])
+def test_float8_printing(values, dtype):
+    # float8_e8m0fnu: its smallest value (what 0 converts to) prints as itself but is not
+    # measured, and its NaNs are (PyTorch's isfinite / ne(0) on it)
+    same_outcome(lambda L: repr(L.tensor(eval(values)).to(getattr(L, dtype))))
