@@ -79,7 +79,7 @@ def test_limited_dtypes_factories(expr, dtype):
 
 
 @pytest.mark.parametrize("dtype", FLOAT8)
-@pytest.mark.parametrize("value", [240, 241, 449, 61440, 1e6, float("inf"), float("nan"),
+@pytest.mark.parametrize("value", [240, 241, 449, 61440, 1e6, float("inf"), float("nan"), 0.0, -1.0, 1e-39,
                                    -1000, 1j, 1 + 0j, 1e39, -1, 0])
 @pytest.mark.parametrize("how", ["full2", "full1", "setitem_slice", "setitem_one"])
 def test_float8_fills_check_overflow_as_c10(dtype, value, how):
@@ -144,3 +144,17 @@ def test_float8_printing(values, dtype):
     # float8_e8m0fnu: its smallest value (what 0 converts to) prints as itself but is not
     # measured, and its NaNs are (PyTorch's isfinite / ne(0) on it)
     same_outcome(lambda L: repr(L.tensor(eval(values)).to(getattr(L, dtype))))
+
+
+@pytest.mark.parametrize("dtype", LIMITED)
+@pytest.mark.parametrize("expr", [
+    "x.scatter(1, L.tensor([[0], [1]]), 2)", "x.scatter_(1, L.tensor([[0], [1]]), x[:, :1])",
+    "x.index_copy(1, L.tensor([0]), x[:, :1])", "L.equal(x, x)", "x.unique(dim=0)",
+    "x.index_select(1, L.tensor([0]))", "x[0].index_select(0, L.tensor([0]))",
+    "L.nn.functional.embedding(L.tensor([1]), x)", "x.fill_diagonal_(1)",
+    "L.nn.functional.pad(x, (1, 1))", "L.nn.functional.pad(x, (1, 1), value=0.0)"])
+def test_limited_dtypes_indexing_ops(expr, dtype):
+    def program(L):
+        x = L.tensor([[1, 2, 3], [4, 5, 6]]).to(getattr(L, dtype))
+        return _values(L, eval(expr, {"L": L, "x": x}))
+    same_outcome(program, quiet=True)

@@ -78,6 +78,8 @@ def checked_float8_fill(value, dtype):
         x = x.real
     if isinstance(x, bool) or math.isnan(x):
         return value
+    if dtype is D.float8_e8m0fnu and isinstance(x, float) and x < 2.0 ** -127:
+        raise _overflow(dtype)  # (below its lowest, 0.0 and negatives too; ints are not)
     if abs(x) == float("inf"):
         if dtype is not D.float8_e5m2:
             raise _overflow(dtype)

@@ -8,7 +8,9 @@ Pointwise kernels (kernels/pointwise.py's unary/binary) test their computation d
 against POINTWISE (one slot read when it is not a limited dtype); the other kernels named
 in BY_SELF are wrapped (kernels/__init__.py) to test their dtype argument or their first
 tensor's dtype.  (sum and mm, whose kernels are on training's hot path, are not wrapped:
-PyTorch refuses float8 sums and uint16/32/64 / e8m0fnu products where mindtorch computes.)
+PyTorch refuses float8 sums and uint16/32/64 / e8m0fnu products where mindtorch computes;
+nor index_put, which core decompositions use on dtypes PyTorch's own paths take, e.g.
+fill_diagonal_ of uint16: PyTorch refuses x[index_tensor] = v of uint16/32/64 and e8m0fnu.)
 """
 from mindtorch import Tensor
 from mindtorch import _dtype as D
@@ -100,6 +102,22 @@ def _lerp(dt, args, kwargs):
                   "lerp_kernel_scalar", dt)
 
 
+def _unique(dt, args, kwargs):
+    dim = args[4] if len(args) > 4 else kwargs.get("dim")
+    return refuse("unique" if dim is None else "unique_dim", dt)
+
+
+def _index_select(dt, args, kwargs):
+    """Only PyTorch's path for tensors of at most one dim dispatches on the dtype."""
+    return refuse("index_select", dt) if args[0].dim() <= 1 else None
+
+
+def _scatter(dt, args, kwargs):
+    src = args[3] if len(args) > 3 else kwargs.get("src")
+    return refuse("scatter_gather_tensor_cpu" if isinstance(src, Tensor) else
+                  "scatter_gather_scalar_cpu", dt)
+
+
 # op: (refused dtypes, PyTorch's kernel name: a str, a (uint16/32/64's, float8's) pair or a
 # function (dtype, args, kwargs) -> exception) -- by the computation dtype (by_self)
 BY_SELF = {
@@ -114,18 +132,21 @@ BY_SELF = {
     "topk": (UF, "topk_cpu"), "kthvalue": (UF, "kthvalue_cpu"),
     "median": (UF, "median_cpu"), "mode": (UF, "mode_cpu"),
     "masked_fill": (UF, "masked_fill"), "masked_select": (U, "masked_select"),
-    "masked_scatter": (UF, "masked_scatter"), "index_select": (U, "index_select"),
+    "masked_scatter": (UF, "masked_scatter"), "index_select": (U, _index_select),
     "index_add": (UF, "index_add_"), "scatter_add": (UF, "scatter_gather_tensor_cpu"),
     "put": (UF, "take_put_cpu"),
     "triu": (UF, "triu"), "tril": (UF, "tril"), "bincount": (U, "bincount_cpu"),
     "dot": (UF, "dot"), "bmm": (UF, "bmm"), "histc": (UF, "aminmax_cpu"),
     "nonzero": (UF, "nonzero_count_cpu"), "lerp": (UF, _lerp),
     "nan_to_num": (F, "nan_to_num"), "eye": (U, "eye"), "mean": (F, "sum_cpu"),
-    "neg": (UF, "neg_cpu"), "unique": (F, "unique"), "round": (F, "round_vml_cpu"),
+    "neg": (UF, "neg_cpu"), "unique": (F, _unique), "round": (F, "round_vml_cpu"),
     "angle": (F, "angle_cpu"), "softmax": (F, "softmax_lastdim_kernel_impl"),
     "logsumexp": (F, "max_values_cpu"),
     "gather": (UF, ("scatter_gather_tensor_cpu", "gather_expanded_index")),
     "clamp": (UF, _clamp), "std": (F, _std_var), "var": (F, _std_var),
+    "scatter": (UF, _scatter), "scatter_": (UF, _scatter),
+    "index_copy": (UF, "index_copy_cpu"), "index_copy_": (UF, "index_copy_cpu"),
+    "equal": (F, "equal_notnan_cpu"),
     "uniform_": (F, "check_uniform_bounds"), "normal_": (F, "normal_kernel_cpu"),
     "exponential_": (F, "exponential_cpu"),
 }
