@@ -175,16 +175,34 @@ def by_self(op, kernel):
     tensor argument, or its dtype= for factories)."""
     refused, name = BY_SELF[op]
 
-    def run(*args, **kwargs):
+    def check(args, kwargs):
         dt = _computation_dtype(args, kwargs)
         if dt is not None and dt._limited and dt in refused and _same_dtypes(op, args) \
                 and _parsed(args, kwargs):
             error = _refusal(name, dt, args, kwargs)
             if error is not None:
                 raise error
-        return kernel(*args, **kwargs)
+
+    if _takes_dtype(op):
+        def run(*args, **kwargs):
+            check(args, kwargs)
+            return kernel(*args, **kwargs)
+    else:  # (the first tensor decides: one slot read unless it is a limited dtype)
+        def run(self, *args, **kwargs):
+            if self.dtype._limited:
+                check((self, *args), kwargs)
+            return kernel(self, *args, **kwargs)
     run.__name__ = getattr(kernel, "__name__", op)
     return run
+
+
+def _takes_dtype(op):
+    """Whether op has a dtype argument (or is a factory): its computation dtype may not
+    be its first tensor's."""
+    from mindtorch._ops import OPS
+    args = OPS[op].schema.args
+    return not args or not str(args[0].type).startswith("Tensor") or \
+        any("ScalarType" in str(a.type) for a in args)
 
 
 def _computation_dtype(args, kwargs):
