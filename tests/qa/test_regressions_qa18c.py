@@ -158,3 +158,14 @@ def test_limited_dtypes_indexing_ops(expr, dtype):
         x = L.tensor([[1, 2, 3], [4, 5, 6]]).to(getattr(L, dtype))
         return _values(L, eval(expr, {"L": L, "x": x}))
     same_outcome(program, quiet=True)
+
+
+@pytest.mark.parametrize("expr", [
+    "L.ones(2, dtype=L.float8_e5m2, device='meta').random_(0, 5).shape",
+    "L.logspace(0, 1, 3, dtype=L.uint16, device='meta').shape",
+    "(L.ones(2, dtype=L.uint16, device='meta') + 1).dtype",
+    "L.ones(2, dtype=L.float8_e5m2, device='meta').flip(0).shape",
+    "L.arange(3, dtype=L.uint16, device='meta').shape"])
+def test_meta_computes_the_limited_dtypes(expr):
+    # (PyTorch's meta kernels take every dtype: the refusals are its cpu kernels')
+    same_outcome(lambda L: _values(L, eval(expr, {"L": L})), quiet=True)

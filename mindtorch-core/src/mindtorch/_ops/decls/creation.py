@@ -17,6 +17,7 @@ from ..._strides import check_no_internal_overlap, non_overlapping_and_dense, pr
 from ..._tensor import Tensor
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import zeros
+from ..dispatch import factory_device
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name
 from ._prechecks import _checked_first
@@ -520,8 +521,8 @@ def _logspace(start, end, steps, base, dtype, device):
                            f"cast to passed dtype {_type_name(dtype)}")
     if dtype is None:  # a complex end: the default complex dtype (as linspace)
         dtype = D.default_complex_dtype() if is_complex else D.get_default_dtype()
-    if steps > 1 and dtype._limited:  # (PyTorch's cpu kernel lacks them)
-        raise _not_implemented("logspace_cpu", dtype)
+    if steps > 1 and dtype._limited and factory_device(device).type == "cpu":
+        raise _not_implemented("logspace_cpu", dtype)  # (PyTorch's cpu kernel lacks them)
     if steps > 1 and (dtype is D.bool or dtype.kind in "ui"):
         return _logspace_integral(start, end, steps, base, dtype, device)
     if steps > 1:
