@@ -149,7 +149,8 @@ def test_float8_printing(values, dtype):
 @pytest.mark.parametrize("dtype", LIMITED)
 @pytest.mark.parametrize("expr", [
     "x.scatter(1, L.tensor([[0], [1]]), 2)", "x.scatter_(1, L.tensor([[0], [1]]), x[:, :1])",
-    "x.index_copy(1, L.tensor([0]), x[:, :1])", "L.equal(x, x)", "x.unique(dim=0)",
+    "x.index_copy(1, L.tensor([0]), x[:, :1])", "L.equal(x, x)", "L.equal(x, L.ones(2, 3))",
+    "x.unique(dim=0)",
     "x.index_select(1, L.tensor([0]))", "x[0].index_select(0, L.tensor([0]))",
     "L.nn.functional.embedding(L.tensor([1]), x)", "x.fill_diagonal_(1)",
     "L.nn.functional.pad(x, (1, 1))", "L.nn.functional.pad(x, (1, 1), value=0.0)"])

@@ -223,8 +223,9 @@ def _refusal(name, dt, args, kwargs):
 
 
 def _same_dtypes(op, args):
-    """dot / bmm / lerp check their operands' dtypes agree before dispatching on them."""
-    if op not in ("dot", "bmm", "lerp"):
+    """dot / bmm / lerp / equal check their operands' dtypes agree (or promote them) before
+    dispatching on them."""
+    if op not in ("dot", "bmm", "lerp", "equal"):
         return True
     return len({a.dtype for a in args if isinstance(a, Tensor)}) == 1
 
