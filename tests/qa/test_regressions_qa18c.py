@@ -37,7 +37,7 @@ LIMITED_OPS = [
     "x.cumsum(0, dtype=L.float32)", "x.cumprod(0)", "x.cummax(0)", "x.cummin(0)", "x.prod()",
     "x.prod(dtype=L.float32)", "x.mean()", "x.norm()", "x.flip(0)", "x.sort()",
     "x.argsort()", "x.topk(1)", "x.kthvalue(1)", "x.median()", "x.mode()", "x.unique()",
-    "x.nonzero()", "x.softmax(0)", "x.softmax(0, dtype=L.float32).dtype", "x.logsumexp(0)",
+    "x.nonzero()", "x.count_nonzero()", "x.count_nonzero(0)", "x.count_nonzero((0,))", "x.softmax(0)", "x.softmax(0, dtype=L.float32).dtype", "x.logsumexp(0)",
     "x.masked_fill(x == x, 1)", "x.masked_select(x == x)", "x.index_select(0, L.tensor([0]))",
     "x.gather(0, L.tensor([1]))", "x.put(L.tensor([0]), x[:1])", "x.unsqueeze(0).triu()", "x.dot(x)", "x.dot(L.ones(2))", "x.nan_to_num()",
     "x.lerp(x, 0.5)", "x.where(x == x, x)", "L.cat([x, x])", "x.clone()", "x.float()",

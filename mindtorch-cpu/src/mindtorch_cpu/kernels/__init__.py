@@ -1,6 +1,8 @@
 """Every CPU kernel, by op name.  Each module exposes KERNELS = {op name: fn}."""
 import importlib
 
+from mindtorch._ops import OPS
+
 from .._malloc import keep_freed_memory
 from . import _limited
 
@@ -16,3 +18,5 @@ for _family in FAMILIES:
 # PyTorch's refusals of the uint16/32/64 and float8 dtypes (see _limited.py)
 ALL_KERNELS.update({op: _limited.by_self(op, ALL_KERNELS[op]) for op in _limited.BY_SELF
                     if op in ALL_KERNELS})
+ALL_KERNELS.update({op: _limited.by_self(op, OPS[op].decomposition)
+                    for op in _limited.DECOMPOSED})

@@ -62,6 +62,11 @@ _WITH_SCALAR = {"mul": "mul_cpu_reduced_float", "div": "div_cpu_reduced_float",
 POINTWISE.update({"div": (F, "div_cpu"), "floor_divide": (UF, "div_floor_cpu"),
                   "div_floor": (UF, "div_floor_cpu"), "div_trunc": (UF, "div_trunc_cpu")})
 
+# ops core decomposes that get a cpu kernel here, their decomposition behind the check
+# (ops autograd never records: nothing changes for other dtypes)
+DECOMPOSED = ("count_nonzero",)
+
+
 def refuse(name, dtype):
     """PyTorch's NotImplementedError for kernel `name` on dtype."""
     return NotImplementedError(f'"{name}" not implemented for \'{D.scalar_type_name(dtype)}\'')
@@ -112,6 +117,12 @@ def _index_select(dt, args, kwargs):
     return refuse("index_select", dt) if args[0].dim() <= 1 else None
 
 
+def _count_nonzero(dt, args, kwargs):
+    """PyTorch counts over dims by summing a comparison: only dim=None dispatches."""
+    dim = args[1] if len(args) > 1 else kwargs.get("dim")
+    return refuse("nonzero_count_cpu", dt) if dim is None else None
+
+
 def _scatter(dt, args, kwargs):
     src = args[3] if len(args) > 3 else kwargs.get("src")
     return refuse("scatter_gather_tensor_cpu" if isinstance(src, Tensor) else
@@ -146,7 +157,7 @@ BY_SELF = {
     "clamp": (UF, _clamp), "std": (F, _std_var), "var": (F, _std_var),
     "scatter": (UF, _scatter), "scatter_": (UF, _scatter),
     "index_copy": (UF, "index_copy_cpu"), "index_copy_": (UF, "index_copy_cpu"),
-    "equal": (F, "equal_notnan_cpu"),
+    "equal": (F, "equal_notnan_cpu"), "count_nonzero": (UF, _count_nonzero),
     "uniform_": (F, "check_uniform_bounds"), "normal_": (F, "normal_kernel_cpu"),
     "exponential_": (F, "exponential_cpu"),
 }
