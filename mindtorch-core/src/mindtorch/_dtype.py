@@ -35,8 +35,13 @@ class dtype:
         return {complex64: float32, complex128: float64}.get(self, self)
 
     def to_complex(self):
-        return {float16: complex64, bfloat16: complex64, float32: complex64,
-                float64: complex128}.get(self, self)
+        c = {float16: complex64, bfloat16: complex64, float32: complex64,
+             float64: complex128}.get(self)
+        if c is None:
+            if self.kind == "c":
+                return self
+            raise RuntimeError(f"Unknown Complex ScalarType for {scalar_type_name(self)}")
+        return c
 
     @property
     def is_integral(self):

@@ -365,10 +365,13 @@ def _value(t, value):
     dtype = t.dtype
     if type(value) is int and not -2 ** 63 <= value < 2 ** 63:
         raise ValueError("Overflow when unpacking long long")
-    if dtype is D.float16 or dtype is D.bfloat16:
+    if dtype is D.float16 or dtype is D.bfloat16 or dtype._limited == D._FP8:
         if isinstance(value, complex):
             checked_scalar(value, D.float64)  # raises unless the imaginary part is 0
             value = value.real
+        if dtype._limited == D._FP8:  # (converted as a double tensor: no overflow check)
+            from ._float8 import cast
+            return float(cast(np.asarray(value, np.float64), dtype))
         with np.errstate(over="ignore"):  # out of range becomes inf here, unlike fill_
             # (through float32, as c10 builds a Half from a float)
             return float(np.asarray(value, np.float64).astype(np.float32).astype(dtype.np))

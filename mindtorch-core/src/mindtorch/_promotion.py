@@ -22,8 +22,8 @@ def promote_types(a, b):
     if kb == "b":
         return a
     if ka == "c" or kb == "c":
-        ra = a.to_complex() if ka != "c" else a
-        rb = b.to_complex() if kb != "c" else b
+        ra = a.to_complex() if ka == "f" else a
+        rb = b.to_complex() if kb == "f" else b
         # float64 + complex64 -> complex128: the real part keeps its width
         if ka == "f" and a is D.float64 or kb == "f" and b is D.float64:
             return D.complex128

@@ -1,6 +1,7 @@
 """Writing Python scalars into tensors: PyTorch's overflow checks (c10's checked_convert).
 Shared by every backend's fill/setitem/masked_fill so they all raise the same error; and a
 Python number rounded to float32, as PyTorch's float kernels take a Scalar."""
+import math
 import struct
 
 from . import _dtype as D
@@ -62,8 +63,29 @@ def _range(dtype):
 
 
 def _overflow(dtype):
-    return RuntimeError(f"value cannot be converted to type {_CAST_NAMES[dtype.name]} without "
-                        f"overflow")
+    name = _CAST_NAMES.get(dtype.name) or D.CPP_NAMES[dtype.name]
+    return RuntimeError(f"value cannot be converted to type {name} without overflow")
+
+
+def checked_float8_fill(value, dtype):
+    """c10's check of a Scalar filling a float8 tensor of more than one element (one element
+    is written unchecked): beyond the finite range is an overflow, and so is an infinity
+    for the types without one; a complex value must be real (any complex, for e8m0fnu)."""
+    x = value
+    if isinstance(x, complex):
+        if x.imag != 0 or dtype is D.float8_e8m0fnu:
+            raise _overflow(dtype)
+        x = x.real
+    if isinstance(x, bool) or math.isnan(x):
+        return value
+    if dtype is D.float8_e8m0fnu and isinstance(x, float) and x < 2.0 ** -127:
+        raise _overflow(dtype)  # (below its lowest, 0.0 and negatives too; ints are not)
+    if abs(x) == float("inf"):
+        if dtype is not D.float8_e5m2:
+            raise _overflow(dtype)
+    elif abs(x) > D.finfo(dtype).max:
+        raise _overflow(dtype)
+    return value
 
 
 def float32_value(v):

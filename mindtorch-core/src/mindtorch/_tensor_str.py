@@ -67,9 +67,8 @@ def _host_array(t):
     a = t.cpu()._host()
     if t.dtype is D.bfloat16 or t.dtype is D.float16:
         a = a.astype(np.float32)  # printed as float32 values, like PyTorch
-    elif t.dtype is D.float8_e8m0fnu:  # its smallest value counts as zero (PyTorch's ne(0))
+    elif t.dtype is D.float8_e8m0fnu:  # (its values as they are: see _measured)
         a = a.astype(np.float32)
-        a[a == 2.0 ** -127] = 0
     elif t.dtype._limited == D._FP8:  # printed as float16, like PyTorch
         a = a.astype(np.float16).astype(np.float32)
     return a
@@ -110,7 +109,7 @@ class _Formatter:
     all integers print as '3.'; scientific notation when the nonzero finite magnitudes
     span more than 1000x, exceed 1e8 or go below 1e-4, unless sci_mode is set)."""
 
-    def __init__(self, values, floating):
+    def __init__(self, values, floating, measured=None):
         self.floating = floating
         self.int_mode = True
         self.sci_mode = False
@@ -120,12 +119,14 @@ class _Formatter:
             for v in values:
                 self.width = max(self.width, len(str(v)))
             return
-        finite = [v for v in values if v != 0 and math.isfinite(v)]
+        finite = [v for v in values if v != 0 and math.isfinite(v)] if measured is None \
+            else measured
         if not finite:  # nothing to measure: zeros, nan and inf print in integer style
             return
         mags = [abs(v) for v in finite]
-        lo, hi = min(mags), max(mags)
-        self.int_mode = all(v == math.ceil(v) for v in finite)
+        # (a NaN among them - float8_e8m0fnu's - makes torch's min and max NaN)
+        lo, hi = (min(mags), max(mags)) if not any(map(math.isnan, mags)) else (_NAN, _NAN)
+        self.int_mode = all(math.isfinite(v) and v == math.ceil(v) for v in finite)
         self.sci_mode = (hi / lo > 1000.0 or hi > 1.0e8 or lo < 1.0e-4) \
             if PRINT_OPTS.sci_mode is None else PRINT_OPTS.sci_mode
         if self.sci_mode:
@@ -189,8 +190,21 @@ def _data_str(t, indent):
     if t.dtype.is_complex:
         fmt = _ComplexFormatter(flat)
     else:
-        fmt = _Formatter(list(flat), t.dtype.is_floating_point)
+        flat = list(flat)
+        fmt = _Formatter(flat, t.dtype.is_floating_point, _measured(t, flat))
     return _render(values, t.ndim, indent, fmt)
+
+
+_NAN = float("nan")
+
+
+def _measured(t, flat):
+    """The values PyTorch's formatter measures, where not the nonzero finite ones: for
+    float8_e8m0fnu, its isfinite is true of NaN and ne(0) false of its smallest value
+    only (0 converts to it)."""
+    if t.dtype is not D.float8_e8m0fnu:
+        return None
+    return [v for v in flat if v != 2.0 ** -127]
 
 
 def _with_suffixes(text, suffixes, indent):

@@ -9,7 +9,7 @@ from mindtorch import _float8 as float8
 from mindtorch._creation import _contiguous
 from mindtorch._ops.decls import creation as C
 from mindtorch._ops.decls.pointwise_checks import check_int_scalars
-from mindtorch._scalars import checked_scalar
+from mindtorch._scalars import checked_float8_fill, checked_scalar
 
 from .._np import arr, cast, wrap
 from ._box_muller import fma64
@@ -167,12 +167,16 @@ def fill_(self, value):
         value = arr(value)[()]
     else:
         check_int_scalars(value, promote=False)
-        # torch fills one float16/bfloat16 element through a double, without the overflow
+        # torch fills one float16/bfloat16/float8 element through a double, without the overflow
         # check (inf; a complex value fails converting to double)
-        if self.dtype not in (D.float16, D.bfloat16) or self.numel() != 1:
+        if self.numel() == 1 and (self.dtype in (D.float16, D.bfloat16)
+                                  or self.dtype._limited == D._FP8):
+            if isinstance(value, complex):
+                checked_scalar(value, D.float64)
+        elif self.dtype._limited == D._FP8:
+            checked_float8_fill(value, self.dtype)
+        else:
             checked_scalar(value, self.dtype)
-        elif isinstance(value, complex):
-            checked_scalar(value, D.float64)
         if isinstance(value, int) and self.dtype.kind == "u":
             # negative ints wrap into unsigned types, as in c10 (uint64 holds up to 2**64)
             value = np.int64(value) if value < 2 ** 63 else np.uint64(value)

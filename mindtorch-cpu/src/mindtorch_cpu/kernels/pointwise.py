@@ -5,6 +5,8 @@ import math
 import numpy as np
 from mindtorch import Tensor
 from mindtorch import _dtype as D
+from mindtorch import _float8 as float8
+from mindtorch._dtype import _FP8
 from mindtorch._ops import OPS
 from mindtorch._ops.decls import pointwise_checks as P
 from mindtorch._ops.decls.pointwise_checks import check_neg, check_sub
@@ -15,6 +17,7 @@ from ._complex_abs import complex_abs, complex_sgn
 from ._iter_layout import iter_result, iter_wrap
 from ._jit import loops
 from ._layout import dense_like
+from ._limited import check_pointwise
 from ._pow import elementwise_pow
 from ._reduced_rsqrt import reduced_rsqrt
 from ._select import select
@@ -43,12 +46,27 @@ def not_implemented(name, dtype):
 
 
 def _operand(x, dt):
-    """numpy operand in compute dtype dt (Python scalars become dt scalars)."""
+    """numpy operand in compute dtype dt (Python scalars become dt scalars; float8 by c10's
+    conversions)."""
     if isinstance(x, Tensor):
         a = arr(x)
-        return a if a.dtype == dt.np else a.astype(dt.np)
+        if a.dtype == dt.np:
+            return a
+        return a.astype(dt.np) if dt._limited != _FP8 else float8.cast(a, dt)
+    if dt._limited == _FP8:
+        return float8.cast(np.float64(x.real if isinstance(x, complex) else x), dt)[()]
     with np.errstate(all="ignore"):
         return cast(x, dt.np)[()]
+
+
+def _float8_operand(x, dt):
+    """A float8 op's operand as float32 values of float8 dtype dt (numbers converted by
+    c10's rules: e4m3fn saturates, e8m0fnu takes |x|): float8 math is float32 math rounded
+    once to dt, where ml_dtypes' own float8 ufuncs would round by its rules."""
+    a = arr(x) if isinstance(x, Tensor) else np.float64(x)
+    if a.dtype != dt.np:
+        a = float8.cast(a, dt)
+    return a.astype(np.float32)
 
 
 def _compute_dtype(op, operands):
@@ -64,6 +82,8 @@ def unary(fn, name, *, allow=None):
 
     def kernel(self):
         dt = self.dtype
+        if dt._limited:
+            check_pointwise(name, dt)
         if allow is not None and dt.kind not in allow:
             raise not_implemented(name, dt)
         out = op.result_dtype(self) if op.promotion != "default" else dt
@@ -123,21 +143,27 @@ def binary(fn, name, *, allow=None, quiet=True, promotion=None, scalar_opmath=Fa
             alike = self._stride is other._stride
         elif dt is not None and (type(other) is float or type(other) is int
                                  and _INT_MIN <= other < _INT_END) \
-                and dt.kind == "f" and dt is not D.bfloat16 and dt is not D.float16:
+                and dt.kind == "f" and dt._rank > 1:  # (float32/64: not the 8/16-bit floats)
             a, b = arr(self), other  # numpy's weak Python scalars promote like PyTorch here
         elif dt is None and isinstance(other, Tensor) and (type(self) is float or type(self) is int
                                                        and _INT_MIN <= self < _INT_END) \
-                and other.dtype.kind == "f" and other.dtype not in _REDUCED:
+                and other.dtype.kind == "f" and other.dtype._rank > 1:
             dt = other.dtype
             a, b = self, arr(other)
         else:
             check_int_scalars(self, other)
             dt = result_type(self, other)
+            if dt._limited:  # (before numpy casts what ml_dtypes may refuse to)
+                check_pointwise(stub or name, dt, (self, other))
             a, b = _operand(self, dt), _operand(other, dt)
+        if dt._limited:
+            check_pointwise(stub or name, dt, (self, other))
         if allow is not None and dt.kind not in allow:
             raise not_implemented(stub or name, dt)
         out = D.bool if always_bool else dt if default else promoted(kind, dt)
-        if out is not dt and not always_bool:
+        if dt._limited == _FP8:
+            a, b = _float8_operand(self, dt), _float8_operand(other, dt)
+        elif out is not dt and not always_bool:
             # from the original values: a scalar must not pass through dt (-3 as uint8)
             a, b = _operand(self, out), _operand(other, out)
         if scalar_opmath and out in _REDUCED and _one_element(other):

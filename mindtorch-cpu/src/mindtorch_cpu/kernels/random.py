@@ -150,6 +150,8 @@ def _normal_16_bit(engine, n, mean, std):
 def random_(self, low=0, high=None, generator=None):
     """(draw % range) + from, in wrapping 64-bit arithmetic; 64-bit draws for wide ranges
     of the dtypes PyTorch gives them (the full int64 range: the draw itself)."""
+    if self.dtype._limited == D._FP8:
+        R.check_float8_random(self.dtype, low, high, self.numel())
     lo, hi = R.random_bounds(self.dtype, low, high, self.numel())
     R.check_writable(self)
     n = self.numel()

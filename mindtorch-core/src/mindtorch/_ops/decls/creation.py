@@ -17,6 +17,7 @@ from ..._strides import check_no_internal_overlap, non_overlapping_and_dense, pr
 from ..._tensor import Tensor
 from ..._warn_once import warn_once
 from ...autograd.functional_helpers import zeros
+from ..dispatch import factory_device
 from ..registry import OPS, define, derivative, nondifferentiable, overload, route_overloads
 from ._helpers import _type_name
 from ._prechecks import _checked_first
@@ -119,8 +120,8 @@ _C_COMPLEX = {"complex64": "c10::complex<float>", "complex128": "c10::complex<do
 
 def check_range_dtype(fn, dtype, supported_kinds):
     """The dtypes a backend's range kernel computes (PyTorch's cpu kernels: no bool, and
-    no complex for arange; the meta device accepts them all)."""
-    if dtype.kind not in supported_kinds:
+    no complex for arange, nor uint16/32/64 or float8; the meta device accepts them all)."""
+    if dtype.kind not in supported_kinds or dtype._limited:
         raise _not_implemented(fn, dtype)
 
 
@@ -520,6 +521,8 @@ def _logspace(start, end, steps, base, dtype, device):
                            f"cast to passed dtype {_type_name(dtype)}")
     if dtype is None:  # a complex end: the default complex dtype (as linspace)
         dtype = D.default_complex_dtype() if is_complex else D.get_default_dtype()
+    if steps > 1 and dtype._limited and factory_device(device).type == "cpu":
+        raise _not_implemented("logspace_cpu", dtype)  # (PyTorch's cpu kernel lacks them)
     if steps > 1 and (dtype is D.bool or dtype.kind in "ui"):
         return _logspace_integral(start, end, steps, base, dtype, device)
     if steps > 1:

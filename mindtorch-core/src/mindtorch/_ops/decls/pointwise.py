@@ -96,7 +96,9 @@ def _decompositions():
     return {
         "rsqrt": lambda self: M.reciprocal(M.sqrt(self)),
         # PyTorch squares with pow(self, 2): bool gives int64
-        "square": lambda self: M.mul(self, self) if self.dtype is not M.bool else M.pow(self, 2),
+        # (bool and the limited dtypes take pow's kernel, as PyTorch: its refusals too)
+        "square": lambda self: M.pow(self, 2) if self.dtype is M.bool or self.dtype._limited
+        else M.mul(self, self),
         "sub": _sub,
         "rsub": lambda self, other, alpha=1: M.sub(other, self, alpha=alpha),
         "true_divide": lambda self, other: M.div(self, other),

@@ -73,6 +73,8 @@ def random_bounds(dtype, low, high, numel=1):
         if numel:
             raise not_implemented("random_kernel_cpu", dtype)
         return 0, 0
+    if dtype._limited == D._FP8:  # (no bounds: cpu's kernel refuses, check_float8_random)
+        return 0, 0
     if dtype.kind == "f":
         return _float_bounds(dtype, low, high)
     if dtype is D.bool:
@@ -134,6 +136,24 @@ def _through_dtype(dtype, v):
 
 def _wrap64(v):
     return (v + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _check_from_to(low, high):
+    if high is not None and low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= "
+                           f"to={high}")
+
+
+def check_float8_random(dtype, low, high, numel):
+    """PyTorch's cpu random_ computes no bounds for the float8 types (its kernels lack
+    them): the error its first dtype dispatch raises."""
+    _check_from_to(low, high)
+    if high is not None:
+        raise not_implemented("random_update_from_to", dtype)
+    if low != 0:
+        raise not_implemented("random_from_to_range_calc", dtype)
+    if numel:
+        raise not_implemented("random_kernel_cpu", dtype)
 
 
 def _float_bounds(dtype, low, high):
