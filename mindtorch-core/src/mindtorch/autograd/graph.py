@@ -325,11 +325,17 @@ def adopt_history(t, result):
     """In-place op decomposed as `t.copy_(op(t, ...))` with matching dtype, t not a view: t
     takes result's history directly (the graph then names the op, as PyTorch's does)."""
     old = t._grad_fn, t._output_nr
-    node = t._grad_fn = result._grad_fn
+    t._grad_fn = result._grad_fn
     t._output_nr = result._output_nr
     t._requires_grad = True
     follow_retained(t, *old)
-    # the output the node saved is t now: later writes into t must fail its version check
+    retarget_saved_result(t, result)
+
+
+def retarget_saved_result(t, result):
+    """result was written into t: the output result's node saved is t now, so later writes
+    into t must fail its version check."""
+    node = result._grad_fn
     saved = node._saved
     if type(saved) is dict and "result" in saved:
         kept = saved["result"][result._output_nr]
