@@ -87,7 +87,7 @@ def write_into(self, op, args, check=None):
     before the write (a copy with self's history, if op's backward may read self) and
     self takes op's history directly: the graph names op, as PyTorch's in-place ops do,
     not a copy."""
-    from ...autograd import _record, graph
+    from ...autograd import _record
     recording = _record.recording(self, *args)
     src = _record.original_with_history(self) if recording and _record.reads_self(op) else self
     if getattr(op, "options", {}).get("complex_autograd", True):
@@ -101,24 +101,21 @@ def write_into(self, op, args, check=None):
     if check is not None:
         check(self, result)
     if recording and result._grad_fn is not None and result.dtype is self.dtype:
+        from ...autograd.grad_mode import no_grad
         if self._base is None:
-            _write_untracked(self, result)
+            with no_grad():
+                self.copy_(result)
             _record.adopt_history(self, result)
             if _record.forward.on:  # forward AD: self's tangent becomes result's, recorded
                 _record.forward.adopt(self, result)
             return self
         if _takes_view_directly(result, src):
-            _write_untracked(self, result)
+            with no_grad():
+                self.copy_(result)
             _record.rebase_history(self, result._grad_fn)
-            graph.retarget_saved_result(self, result)
+            _record.graph.retarget_saved_result(self, result)
             return self
     return self.copy_(result)
-
-
-def _write_untracked(self, result):
-    from ...autograd.grad_mode import no_grad
-    with no_grad():
-        self.copy_(result)
 
 
 def _takes_view_directly(result, src):
