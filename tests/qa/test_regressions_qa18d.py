@@ -79,3 +79,18 @@ def test_inplace_on_view_of_no_grad_base_with_grad_operand():
         return _graph(h.grad_fn), y.grad.tolist()
     ours, theirs = same_errors(program)
     assert ours[1] == theirs[1]
+
+
+@pytest.mark.parametrize("op", ["exp_", "sigmoid_", "tanh_", "mul_"])
+def test_inplace_on_view_double_backward(op):
+    """The op's node saved its result: it keeps the view (whose history goes through the
+    base's CopySlices), so a double backward does not reach the node a second time."""
+    def program(L):
+        y = L.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        c = y * 1
+        getattr(c[:2], op)(*((3.0,) if op == "mul_" else ()))
+        g, = L.autograd.grad(c.pow(2).sum(), y, create_graph=True)
+        g2, = L.autograd.grad(g.sum(), y)
+        return g.tolist(), g2.tolist()
+    ours, theirs = same_errors(program)
+    np.testing.assert_allclose(np.array(ours[1]), np.array(theirs[1]), rtol=1e-6)

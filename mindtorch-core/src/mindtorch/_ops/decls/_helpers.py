@@ -113,7 +113,7 @@ def write_into(self, op, args, check=None):
             with no_grad():
                 self.copy_(result)
             _record.rebase_history(self, result._grad_fn)
-            _record.graph.retarget_saved_result(self, result)
+            _record.graph.save_view_as_result(self, result)
             return self
     return self.copy_(result)
 
