@@ -136,7 +136,7 @@ class SavedTensor:
     it after an in-place change raises PyTorch's error.  A node's own output is kept
     without its grad_fn (no reference cycle) and gets it back on unpack.  What an unpack
     hook returns takes the saved tensor's autograd identity (meta), as PyTorch's."""
-    __slots__ = ("tensor", "version", "output_nr", "hook", "tangent", "meta")
+    __slots__ = ("tensor", "version", "output_nr", "hook", "tangent", "meta", "producer")
 
     def __init__(self, t, output_nr=None):
         if type(t._version_counter) is not list:  # an inference tensor
@@ -179,7 +179,8 @@ class SavedTensor:
             # (a view whose base changed in place since: its regenerated history, as
             # PyTorch's message names it)
             from ._record import history as _history
-            producer = node if self.output_nr is not None else _history(t)
+            producer = node if self.output_nr is not None else \
+                getattr(self, "producer", None) or _history(t)
             which = "" if producer is None else \
                 f", which is output {self.output_nr or t._output_nr} of {_op_name(producer)},"
             raise RuntimeError(
@@ -327,17 +328,39 @@ def adopt_history(t, result):
     """In-place op decomposed as `t.copy_(op(t, ...))` with matching dtype, t not a view: t
     takes result's history directly (the graph then names the op, as PyTorch's does)."""
     old = t._grad_fn, t._output_nr
-    node = t._grad_fn = result._grad_fn
+    t._grad_fn = result._grad_fn
     t._output_nr = result._output_nr
     t._requires_grad = True
     follow_retained(t, *old)
-    # the output the node saved is t now: later writes into t must fail its version check
-    saved = node._saved
+    retarget_saved_result(t, result)
+
+
+def retarget_saved_result(t, result):
+    """result was written into t: the output result's node saved is t now, so later writes
+    into t must fail its version check."""
+    kept = _saved_output(result)
+    if kept is not None:
+        kept.tensor = kept.tensor[:-1] + (t._version_counter,)
+        kept.version = t._version_counter[0]
+
+
+def save_view_as_result(view, result):
+    """result was written into a view, whose base's CopySlices now wraps result's node: the
+    node keeps the view itself as its result (as PyTorch's), whose history leads through
+    that CopySlices, so a double backward never reaches the node outside it."""
+    if _saved_output(result) is not None:
+        kept = result._grad_fn._saved["result"][result._output_nr] = SavedTensor(view)
+        kept.producer = result._grad_fn  # (what a version error names, as PyTorch's)
+
+
+def _saved_output(result):
+    """The SavedTensor holding result in its node's saved values (unhooked), or None."""
+    saved = result._grad_fn._saved
     if type(saved) is dict and "result" in saved:
         kept = saved["result"][result._output_nr]
         if type(kept) is SavedTensor and kept.hook is None and kept.output_nr is not None:
-            kept.tensor = kept.tensor[:-1] + (t._version_counter,)
-            kept.version = t._version_counter[0]
+            return kept
+    return None
 
 
 class saved_tensors_hooks:

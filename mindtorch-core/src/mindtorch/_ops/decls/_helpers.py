@@ -100,16 +100,34 @@ def write_into(self, op, args, check=None):
             _record._writing_into.pop()
     if check is not None:
         check(self, result)
-    if recording and result._grad_fn is not None and self._base is None and \
-            result.dtype is self.dtype:
+    if recording and result._grad_fn is not None and result.dtype is self.dtype:
         from ...autograd.grad_mode import no_grad
-        with no_grad():
-            self.copy_(result)
-        _record.adopt_history(self, result)
-        if _record.forward.on:  # forward AD: self's tangent becomes result's, recorded
-            _record.forward.adopt(self, result)
-        return self
+        if self._base is None:
+            with no_grad():
+                self.copy_(result)
+            _record.adopt_history(self, result)
+            if _record.forward.on:  # forward AD: self's tangent becomes result's, recorded
+                _record.forward.adopt(self, result)
+            return self
+        if _takes_view_directly(result, src):
+            with no_grad():
+                self.copy_(result)
+            _record.rebase_history(self, result._grad_fn)
+            _record.graph.save_view_as_result(self, result)
+            return self
     return self.copy_(result)
+
+
+def _takes_view_directly(result, src):
+    """Whether the base of a view written in place can take result's node as PyTorch's
+    CopySlices does (the in-place op's own node, not a copy_'s): the node's first input is
+    the view's value itself (src), whose gradient CopySlices writes into the base's; not
+    under forward AD (whose view tangents go through copy_)."""
+    from ...autograd import _record
+    node = result._grad_fn
+    return (result._output_nr == 0 and not _record.forward.on and node.next_functions and
+            node.next_functions[0][0] is src._grad_fn and
+            (src._grad_fn is None or node.next_functions[0][1] == src._output_nr))
 
 
 def inplace_via(name):
