@@ -6,6 +6,7 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import special as S
 
 from .._np import arr
+from . import _libm
 from ._iter_layout import iter_result
 from .pointwise import _special, binary
 
@@ -81,6 +82,46 @@ def _exp_scaled(name):
     return fn
 
 
+def _erfinv(a):
+    return np.where(a == 0, a, _special("erfinv")(a))  # (PyTorch keeps -0.0's sign)
+
+
+def _digamma(a):
+    """PyTorch's calc_digamma (Cephes' psi) in a's dtype: reflection for x < 0 (its
+    pi / tan(pi r) in double), recurrence up to 10, then the asymptotic series."""
+    t = a.dtype.type
+    with np.errstate(all="ignore"):
+        neg = a < 0
+        r = np.modf(a.astype(np.float64))[0]
+        reflection = (np.pi / _libm.call("tan", np.pi * r)).astype(a.dtype)
+        x = np.where(neg, t(1) - a, a)
+        result = np.zeros_like(x)
+        below = x < t(10)
+        while below.any():
+            result = np.where(below, result - t(1) / x, result)
+            x = np.where(below, x + t(1), x)
+            below = x < t(10)
+        z = t(1) / (x * x)
+        y = np.where(x < t(1e17), z * _polevl(z, _PSI_SERIES, t), t(0))
+        r = np.where(x == t(10), result + t(_PSI_10),
+                     result + _libm.call("log", x) - t(0.5) / x - y)
+        r = np.where(neg, np.where(a == np.trunc(a), t(np.nan), r - reflection), r)
+        return np.where(a == 0, np.copysign(t(np.inf), -a), r).astype(a.dtype)
+
+
+_PSI_10 = 2.25175258906672110764  # digamma(10)
+_PSI_SERIES = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+               -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+               8.33333333333333333333E-2)
+
+
+def _polevl(z, coefficients, t):
+    r = np.full_like(z, t(coefficients[0]))
+    for c in coefficients[1:]:
+        r = r * z + t(c)
+    return r
+
+
 def _lgamma(a):
     return np.where(a == -np.inf, np.inf, _special("gammaln")(a))  # PyTorch: +inf there
 
@@ -151,7 +192,7 @@ def _polygamma(n, self):
     a = arr(self).astype(np.float32 if out.itemsize == 2 else out.np)
     from scipy import special
     with np.errstate(all="ignore"):
-        r = special.psi(a) if n == 0 else _trigamma(a) if n == 1 else special.polygamma(n, a)
+        r = _digamma(a) if n == 0 else _trigamma(a) if n == 1 else special.polygamma(n, a)
         if n >= 2:  # PyTorch's n! zeta(n + 1, x): its zeta is NaN at x = +inf
             r = np.where(a == np.inf, np.nan, r)
         return iter_result(np.asarray(r).astype(a.dtype), out, arr(self))
@@ -420,8 +461,8 @@ def _polynomial(fn):
 
 
 UNARY = {
-    "erfc": _special("erfc"), "erfinv": _special("erfinv"), "lgamma": _lgamma,
-    "digamma": _special("psi"), "i0": _exp_scaled("i0"), "sinc": np.sinc, "angle": _angle,
+    "erfc": _special("erfc"), "erfinv": _erfinv, "lgamma": _lgamma,
+    "digamma": _digamma, "i0": _exp_scaled("i0"), "sinc": np.sinc, "angle": _angle,
     "special_erfcx": _special("erfcx"), "special_i0e": _special("i0e"),
     "special_i1": _exp_scaled("i1"), "special_i1e": _special("i1e"),
     "special_ndtri": _special("ndtri"), "special_log_ndtr": _special("log_ndtr"),

@@ -1,0 +1,52 @@
+"""Regression tests for QA round qa18e (torch.special and the scientific math functions),
+each against torch."""
+import mindtorch
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+_RNG = np.random.default_rng(18)
+
+
+def _inputs(dtype):
+    """Edges and a spread of values, in dtype (as a numpy array)."""
+    edges = [0.0, -0.0, np.inf, -np.inf, np.nan, 1, -1, 0.5, -0.5, 1.5, -1.5, -3, 10, -10.5,
+             1e-300, 5e-324, 1e300, -1e300, 1e-40, 1.4616321, 1 - 1e-12, 26.5, 27.3]
+    spread = [_RNG.uniform(-12, 12, 400), np.sign(_RNG.standard_normal(400)) *
+              10 ** _RNG.uniform(-30, 30, 400), np.arange(-20, 20) + 1e-6]
+    with np.errstate(all="ignore"):
+        return np.concatenate([np.array(edges)] + spread).astype(dtype)
+
+
+def _bits(t):
+    a = t.detach().numpy() if hasattr(t, "numpy") else t
+    return np.asarray(a)
+
+
+def _same_bits(fn, dtype):
+    """fn(lib, x) gives identical bits (NaNs as NaN) under mindtorch and torch."""
+    x = _inputs(dtype)
+    ours, theirs = _bits(fn(mindtorch, mindtorch.tensor(x))), fn(torch, torch.tensor(x)).numpy()
+    assert ours.dtype == theirs.dtype
+    both_nan = np.isnan(ours) & np.isnan(theirs)
+    bad = ~both_nan & (ours.view(f"u{ours.itemsize}") != theirs.view(f"u{ours.itemsize}"))
+    assert not bad.any(), (x[bad][:5], ours[bad][:5], theirs[bad][:5])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["digamma", "special.psi", "special.digamma", "polygamma0"])
+def test_digamma_is_pytorchs_algorithm_to_the_bit(name, dtype):
+    def fn(L, x):
+        if name == "polygamma0":
+            return L.polygamma(0, x)
+        return (getattr(L.special, name[8:]) if name.startswith("special.") else
+                getattr(L, name))(x)
+    _same_bits(fn, dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_erfinv_keeps_the_sign_of_zero(dtype):
+    outs = [L.erfinv(L.tensor([-0.0, 0.0]).to(getattr(L, dtype))).float().tolist()
+            for L in (mindtorch, torch)]
+    assert [np.copysign(1, v) for v in outs[0]] == [np.copysign(1, v) for v in outs[1]]
