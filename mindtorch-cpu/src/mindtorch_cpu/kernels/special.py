@@ -122,6 +122,15 @@ def _polevl(z, coefficients, t):
     return r
 
 
+def _double_from_libm(name, fallback):
+    """float64 through the C library's `name` (PyTorch's std:: call there: SciPy's
+    gammaln is 4e-4 off near 1 and gives inf for subnormals, its erfc flushes to 0 from
+    26.55 on); other dtypes through `fallback`."""
+    def fn(a):
+        return _libm.call(name, a) if a.dtype == np.float64 else fallback(a)
+    return fn
+
+
 def _lgamma(a):
     return np.where(a == -np.inf, np.inf, _special("gammaln")(a))  # PyTorch: +inf there
 
@@ -461,7 +470,8 @@ def _polynomial(fn):
 
 
 UNARY = {
-    "erfc": _special("erfc"), "erfinv": _erfinv, "lgamma": _lgamma,
+    "erfc": _double_from_libm("erfc", _special("erfc")), "erfinv": _erfinv,
+    "lgamma": _double_from_libm("lgamma", _lgamma),
     "digamma": _digamma, "i0": _exp_scaled("i0"), "sinc": np.sinc, "angle": _angle,
     "special_erfcx": _special("erfcx"), "special_i0e": _special("i0e"),
     "special_i1": _exp_scaled("i1"), "special_i1e": _special("i1e"),
