@@ -7,6 +7,7 @@ from mindtorch._ops.decls import special as S
 
 from .._np import arr
 from . import _libm
+from ._box_muller import fma
 from ._iter_layout import iter_result
 from .pointwise import _special, binary
 
@@ -259,34 +260,81 @@ _BESSEL1 = (  # PP, PQ, QP, QQ of j1 and y1
 
 
 def _bessel(name):
-    """scipy's j0/j1/y0/y1 below 5, PyTorch's expansion above (in the input's dtype)."""
+    """PyTorch's j0 / j1 / y0 / y1 (Cephes' rational approximations up to 5, Hankel's
+    expansion above), in the input's dtype."""
     first, second = name[0] == "y", name[1] == "1"
     coefficients = _BESSEL1 if second else _BESSEL0
     shift = 2.356194490192344928846982537459627163 if second else \
         0.785398163397448309615660845819875721
-    small = _special(name)
 
+    @_at_least_1d
     def fn(a):
         t = a.dtype.type
-        r = small(a)
         x = np.abs(a) if not first else a
         with np.errstate(all="ignore"):
+            r = _bessel_small(name, x, t)
             w = t(25.0) / (x * x) if not second else t(5.0) / x * (t(5.0) / x)
             pp, pq, qp, qq = (_horner(w, c, t) for c in coefficients)
             p, q = pp / pq, t(5.0) / x * (qp / qq)
-            c, s = np.cos(x - t(shift)), np.sin(x - t(shift))
-            big = (p * s + q * c if first else p * c - q * s) * \
+            c, s = (_libm.call(f, x - t(shift)).astype(a.dtype) for f in ("cos", "sin"))
+            big = (fma(p, s, q * c) if first else fma(p, c, -(q * s))) * \
                 t(0.797884560802865355879892119868763737) / np.sqrt(x)
-            if name == "j1":
-                big = np.where(a < 0, -big, big)
+            if name == "j1":  # (odd: the small branch takes a's sign, -0.0 included)
+                r, big = _bessel_small(name, a, t), np.where(a < 0, -big, big)
             return np.where(x > t(5.0), big, r).astype(a.dtype)
     return fn
 
 
+_TWO_OVER_PI = 0.636619772367581343075535053490057448
+# Cephes' j0 / j1 (numerator and denominator in x^2, times the factors of the first two
+# zeros) and y0 / y1 (plus the logarithmic part) below 5
+_BESSEL_SMALL = {
+    "j0": ((-4794432209.782018, 1956174919465.5657, -249248344360967.72, 9708622510473064.0),
+           (499.563147152651, 173785.4016763747, 48440965.83399621, 11185553704.535683,
+            2112775201154.892, 310518229857422.56, 3.1812195594320496e+16,
+            1.7108629408104315e+18), (5.78318596294678452118e+00, 3.04712623436620863991e+01)),
+    "j1": ((-899971225.7055594, 452228297998.19403, -72749424522181.83, 3682957328638529.0),
+           (620.8364781180543, 256987.25675774884, 83514679.14319493, 22151159547.97925,
+            4749141220799.914, 784369607876235.9, 8.952223361846274e+16,
+            5.322786203326801e+18), (1.46819706421238932572e+01, 4.92184563216946036703e+01)),
+    "y0": ((15592.436785523574, -14663929.59039716, 5435264770.518765, -982136065717.9115,
+            87590639439536.7, -3466283033847297.0, 4.4273326857256984e+16,
+            -1.8495080043698668e+16),
+           (1041.2835366425984, 626107.330137135, 268919633.39381415, 86400248710.3935,
+            20297961275010.555, 3171577528429750.5, 2.5059625617265306e+17)),
+    "y1": ((1263204747.9017804, -647355876379.1603, 114509511541823.73, -8127702555013251.0,
+            2.024394757135949e+17, -7.788771962659501e+17),
+           (594.3015923461282, 235564.09294306856, 73481194.44597217, 18760131610.870617,
+            3882312774962.3857, 620557727146953.8, 6.871410873553005e+16,
+            3.9727060811656064e+18)),
+}
+
+
+def _bessel_small(name, x, t):
+    """PyTorch's branch for x <= 5 (x >= 0 for j0), with its compiler's fused multiply-adds."""
+    numerator, denominator, *zeros = _BESSEL_SMALL[name]
+    z = x * x
+    num, den = _horner(z, numerator, t), _horner(z, denominator, t)
+    ratio = num / den
+    if name == "j0":
+        r = (z - t(zeros[0][0])) * (z - t(zeros[0][1])) * num / den
+        return np.where(x < t(0.00001), t(1.0) - z / t(4.0), r)
+    if name == "j1":
+        return ratio * x * (z - t(zeros[0][0])) * (z - t(zeros[0][1]))
+    log = _libm.call("log", x).astype(x.dtype)
+    if name == "y0":
+        r = fma(t(_TWO_OVER_PI) * log, _bessel_small("j0", x, t), ratio)
+    else:
+        r = fma(x, ratio, t(_TWO_OVER_PI) * fma(_bessel_small("j1", x, t), log, -(t(1.0) / x)))
+    return np.where(x == 0, t(-np.inf), np.where(x < 0, t(np.nan), r))
+
+
 def _horner(w, coefficients, t):
+    """PyTorch's polynomial loops from 0, each step a fused multiply-add (its compiler
+    contracts r * w + c)."""
     r = np.zeros_like(w)
     for c in coefficients:
-        r = r * w + t(c)
+        r = fma(r, w, np.full_like(w, t(c)))
     return r
 
 
@@ -316,6 +364,15 @@ _AIRY = {  # Cephes' rational coefficients of PyTorch's airy_ai_forward
 }
 
 
+def _at_least_1d(fn):
+    """fn on a flat copy of a's elements (its fma steps need arrays: 0-dim ones compute
+    NumPy scalars)."""
+    def call(a):
+        return fn(a.reshape(-1)).reshape(a.shape)
+    return call
+
+
+@_at_least_1d
 def _airy_ai(a):
     """PyTorch's airy_ai_forward, in the input's dtype: an oscillating expansion below
     -2.09, a power series up to 2.09, a rational approximation above (0 beyond 103.892,
