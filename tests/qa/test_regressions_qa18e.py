@@ -69,3 +69,15 @@ def test_bessel_functions_are_pytorchs_to_the_bit(name, dtype):
     # (whose polynomials its compiler evaluates with fused multiply-adds), y1 at
     # subnormals finite where PyTorch's is -inf, j1(-0.0) +0.0
     _same_bits(lambda L, x: getattr(L.special, name)(x), dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+def test_logaddexp2_rounds_as_pytorch_and_nextafter_of_equal_zeros(dtype):
+    x = [-1.0, 0.0, 3.0, -np.inf, np.inf, np.inf, 1e30]
+    y = [-1.0, 0.0, 3.0, -np.inf, np.inf, -np.inf, -1e30]
+    for fn in (lambda L, a, b: L.logaddexp2(a, b), lambda L, a, b: L.nextafter(a, -b),
+               lambda L, a, b: L.nextafter(a * 0, -(b * 0))):
+        ours, theirs = (fn(L, L.tensor(x).to(getattr(L, dtype)), L.tensor(y).to(getattr(L, dtype)))
+                        .float() for L in (mindtorch, torch))
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+        assert (np.signbit(ours.numpy()) == np.signbit(theirs.numpy())).all()

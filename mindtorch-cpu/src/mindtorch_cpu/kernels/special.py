@@ -151,6 +151,20 @@ def _logaddexp(a, b):
     return np.logaddexp(a, b)
 
 
+def _logaddexp2(a, b):
+    """PyTorch's max + log1p(2^-|a - b|) / log(2), one fused multiply-add (which leaves
+    logaddexp2(-1, -1) at -4.8e-17); a where both are the same infinity."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    shape, a, b = a.shape, a.reshape(-1), b.reshape(-1)  # (fma wants arrays, not 0-dim)
+    log = np.log1p(np.exp2(-np.abs(a - b)))
+    r = fma(log, np.full_like(log, 1 / np.log(2)), np.maximum(a, b))
+    return np.where(np.isinf(a) & (a == b), a, r).astype(a.dtype).reshape(shape)
+
+
+def _nextafter(a, b):
+    return np.where(a == b, b, np.nextafter(a, b))  # (C's: y when x == y, 16-bit floats too)
+
+
 def _heaviside(a, b):
     # PyTorch: values where x == 0, else x > 0 (NaN gives 0)
     return np.where(a == 0, b, a > 0).astype(np.result_type(a, b))
@@ -546,8 +560,8 @@ UNARY = {
 BINARY = {
     "xlogy": _x_log("xlogy", np.log), "special_xlog1py": _x_log("xlog1py", np.log1p),
     "special_zeta": _zeta, "hypot": np.hypot, "copysign": np.copysign,
-    "logaddexp": _logaddexp, "logaddexp2": np.logaddexp2, "heaviside": _heaviside,
-    "nextafter": np.nextafter, "gcd": np.gcd, "lcm": _lcm,
+    "logaddexp": _logaddexp, "logaddexp2": _logaddexp2, "heaviside": _heaviside,
+    "nextafter": _nextafter, "gcd": np.gcd, "lcm": _lcm,
     "igamma": _igamma(False), "igammac": _igamma(True),
     **{f"special_{name}": _polynomial(fn) for name, fn in _POLYNOMIALS.items()},
 }
