@@ -81,3 +81,41 @@ def test_logaddexp2_rounds_as_pytorch_and_nextafter_of_equal_zeros(dtype):
                         .float() for L in (mindtorch, torch))
         np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
         assert (np.signbit(ours.numpy()) == np.signbit(theirs.numpy())).all()
+
+
+def _outcome(fn):
+    try:
+        r = fn()
+    except Exception as e:  # noqa: BLE001 - the class and message are compared
+        return type(e).__name__, str(e)
+    return str(r.dtype).split(".")[-1], r.double().tolist()
+
+
+@pytest.mark.parametrize("out", ["float16", "float32", "float64", "complex128", "int64"])
+@pytest.mark.parametrize("exponent", [2, 0.5, 1j])
+def test_float_power_out_must_be_double(out, exponent):
+    def fn(L):
+        return _outcome(lambda: L.float_power(L.tensor([1, 2]), exponent,
+                                              out=L.empty(2, dtype=getattr(L, out))))
+    assert fn(mindtorch) == fn(torch)
+
+
+@pytest.mark.parametrize("dtypes", [("float32", "float16"), ("float32", "bfloat16"),
+                                    ("int64", "float16"), ("float64", "float32"),
+                                    ("int32", "int64"), ("float16", "int32")])
+@pytest.mark.parametrize("out", [None, "int64", "bool", "float16"])
+def test_ldexp_scale_in_the_exponents_dtype_and_out_errors(dtypes, out):
+    def fn(L):
+        x = L.tensor([1.0, 3.0, -2.0, 5.0]).to(getattr(L, dtypes[0]))
+        e = L.tensor([-0.5, 1.5, 3.0, -1.0] if "float" in dtypes[1] else [-1, 2, 3, 0])
+        kw = {} if out is None else {"out": L.empty(4, dtype=getattr(L, out))}
+        return _outcome(lambda: L.ldexp(x, e.to(getattr(L, dtypes[1])), **kw))
+    assert fn(mindtorch) == fn(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+def test_entr_rounds_as_pytorch(dtype):
+    x = np.concatenate([[0.0, -0.0, -1.0, np.inf, np.nan], _RNG.uniform(0, 20, 300)])
+    outs = [L.special.entr(L.tensor(x).to(getattr(L, dtype))).double() for L in
+            (mindtorch, torch)]
+    np.testing.assert_array_equal(outs[0].numpy(), outs[1].numpy())

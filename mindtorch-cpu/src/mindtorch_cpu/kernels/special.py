@@ -35,9 +35,24 @@ def unary(fn, name):
                 a = a.astype(out.np)                          # default dtype first)
             a = a.astype(compute)
         with np.errstate(all="ignore"):  # (laid out as TensorIterator: airy_ai's NumPy
-            return iter_result(fn(a), out, arr(self))  # steps give C order)
+            r = fn(a, out.np) if name in _ROUNDING_STEPS else fn(a)  # steps give C order)
+            return iter_result(r, out, arr(self))
     kernel.__name__ = name
     return kernel
+
+
+def _entr(a, dtype):
+    """-x log(x) (0 at 0, -inf below, NaN kept); float16 / bfloat16 as PyTorch's Half
+    arithmetic: the logarithm rounded to the type before the product."""
+    log = _libm.call("log", a).astype(a.dtype)
+    if dtype != a.dtype:
+        log = log.astype(dtype).astype(a.dtype)
+    r = np.where(a > 0, -a * log, np.where(a == 0, a.dtype.type(0), a.dtype.type(-np.inf)))
+    return np.where(np.isnan(a), a, r)
+
+
+# unary kernels told the result dtype (a 16-bit float's steps round to it)
+_ROUNDING_STEPS = {"special_entr"}
 
 
 def checked_binary(fn, name):
@@ -547,7 +562,7 @@ UNARY = {
     "special_erfcx": _special("erfcx"), "special_i0e": _special("i0e"),
     "special_i1": _exp_scaled("i1"), "special_i1e": _special("i1e"),
     "special_ndtri": _special("ndtri"), "special_log_ndtr": _special("log_ndtr"),
-    "special_entr": _special("entr"),
+    "special_entr": _entr,
     "special_airy_ai": _airy_ai, "special_bessel_j0": _bessel("j0"),
     "special_bessel_j1": _bessel("j1"), "special_bessel_y0": _bessel("y0"),
     "special_bessel_y1": _bessel("y1"), "special_modified_bessel_i0": _exp_scaled("i0"),

@@ -159,8 +159,9 @@ def _ldexp(self, other):
         first = big.clamp(-1000, 1000)
         r = m * M.pow(2.0, first.to(M.float64)) * M.pow(2.0, (big - first).to(M.float64))
         return r.to(dt)
-    scale = _M().pow(2.0, other.to(dt if other.dtype.is_complex else dt.to_real()))
-    return self.to(dt) * scale
+    # (2 ** other in other's own dtype, as PyTorch's pow(2.0, other): a float16 exponent's
+    # scale is rounded to float16 before the product)
+    return self * M.pow(2.0, other)
 
 
 def _double(x):
