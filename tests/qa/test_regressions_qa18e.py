@@ -119,3 +119,13 @@ def test_entr_rounds_as_pytorch(dtype):
     outs = [L.special.entr(L.tensor(x).to(getattr(L, dtype))).double() for L in
             (mindtorch, torch)]
     np.testing.assert_array_equal(outs[0].numpy(), outs[1].numpy())
+
+
+def test_nextafter_gradient_is_zero_where_self_equals_other():
+    def fn(L):
+        x = L.tensor([[1.0], [2.0], [float("nan")]], requires_grad=True)
+        y = L.tensor([2.0, 2.0, -0.0], requires_grad=True)
+        r = L.nextafter(x, y)
+        return [g.tolist() for g in L.autograd.grad(r.sum(), [x, y])]
+    ours, theirs = fn(mindtorch), fn(torch)
+    assert str(ours) == str(theirs)

@@ -456,7 +456,9 @@ _GRADS = {
     "logaddexp2": {"self": lambda grad, self, other: grad / (1 + _M().pow(2.0, other - self)),
                    "other": lambda grad, self, other: grad / (1 + _M().pow(2.0, self - other))},
     "heaviside": {"self": no_derivative("heaviside"), "values": no_derivative("heaviside")},
-    "nextafter": {"self": lambda grad: grad, "other": lambda grad: zeros(grad)},
+    # (PyTorch: no gradient where self == other, the result being other)
+    "nextafter": {"self": lambda grad, self, other: _M().where(self == other, 0, grad),
+                  "other": lambda grad: zeros(grad)},
     "asinh": {"self": lambda grad, self: grad * _cj((self * self + 1).rsqrt())},
     # (sqrt(x + 1) sqrt(x - 1), not sqrt(x * x - 1): the branch PyTorch takes for complex x)
     "acosh": {"self": lambda grad, self: grad / _cj((self + 1).sqrt() * (self - 1).sqrt())},
