@@ -129,3 +129,21 @@ def test_nextafter_gradient_is_zero_where_self_equals_other():
         return [g.tolist() for g in L.autograd.grad(r.sum(), [x, y])]
     ours, theirs = fn(mindtorch), fn(torch)
     assert str(ours) == str(theirs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_zeta_is_pytorchs_cephes_sum(dtype):
+    # SciPy's zeta gave 0 where PyTorch's sum gives NaN (huge x and q, x = inf), and
+    # NaN where PyTorch's gives inf (x NaN at a pole)
+    x = [np.inf, 1e300, 2.0, 3.0, 1.0, 0.5, np.nan, np.nan, 2.0, 2.5, 3.0, 2.0, 4.0]
+    q = [1e300, 1e300, 1e300, 1e10, 2.0, 2.0, 0.0, 1.0, -3.0, -2.5, -2.5, np.inf, 0.25]
+    outs = [L.special.zeta(L.tensor(x, dtype=getattr(L, dtype)),
+                           L.tensor(q, dtype=getattr(L, dtype))) for L in (mindtorch, torch)]
+    np.testing.assert_allclose(outs[0].numpy(), outs[1].numpy(), rtol=1e-6, atol=0)
+
+
+@pytest.mark.parametrize("n", [2, 3, 7, 10])
+def test_polygamma_large_orders_follow_pytorchs_zeta(n):
+    x = np.concatenate([[1e-3, 0.5, 3.0, 1e8, np.inf, -np.inf, -1.0, -2.5], _RNG.uniform(0, 30, 50)])
+    outs = [L.polygamma(n, L.tensor(x, dtype=L.float64)) for L in (mindtorch, torch)]
+    np.testing.assert_allclose(outs[0].numpy(), outs[1].numpy(), rtol=1e-13, atol=0)

@@ -6,7 +6,7 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import special as S
 
 from .._np import arr
-from . import _libm
+from . import _hurwitz, _libm
 from ._box_muller import fma
 from ._iter_layout import iter_result
 from .pointwise import _special, binary
@@ -198,8 +198,8 @@ def _igamma(upper):
 
 
 def _zeta(x, q):
-    # PyTorch: nan for q = +inf, unless x == 1 (SciPy: 0)
-    return np.where(np.isposinf(q) & (x != 1), np.nan, _special("zeta")(x, q))
+    x, q = np.asarray(x), np.asarray(q)
+    return _hurwitz.zeta(x, q).astype(np.result_type(x, q))
 
 
 def _lcm(a, b):
@@ -229,12 +229,18 @@ def _polygamma(n, self):
     S.check("polygamma", n, self)
     out = OPS["polygamma"].result_dtype(self)
     a = arr(self).astype(np.float32 if out.itemsize == 2 else out.np)
-    from scipy import special
     with np.errstate(all="ignore"):
-        r = _digamma(a) if n == 0 else _trigamma(a) if n == 1 else special.polygamma(n, a)
-        if n >= 2:  # PyTorch's n! zeta(n + 1, x): its zeta is NaN at x = +inf
-            r = np.where(a == np.inf, np.nan, r)
+        r = _digamma(a) if n == 0 else _trigamma(a) if n == 1 else _polygamma_zeta(n, a)
         return iter_result(np.asarray(r).astype(a.dtype), out, arr(self))
+
+
+def _polygamma_zeta(n, a):
+    """PyTorch's (-1)^(n+1) exp(lgamma(n + 1)) zeta(n + 1, x), the factors in a's dtype
+    (libm's lgamma and exp) and the zeta in double."""
+    t = a.dtype.type
+    factorial = _libm.call("exp", _libm.call("lgamma", np.array([n + 1], a.dtype)))
+    sign = t(1 if n % 2 else -1)
+    return sign * factorial.astype(a.dtype) * _hurwitz.zeta(t(n + 1), a).astype(a.dtype)
 
 
 def _trigamma(x):
