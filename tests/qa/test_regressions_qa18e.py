@@ -147,3 +147,8 @@ def test_polygamma_large_orders_follow_pytorchs_zeta(n):
     x = np.concatenate([[1e-3, 0.5, 3.0, 1e8, np.inf, -np.inf, -1.0, -2.5], _RNG.uniform(0, 30, 50)])
     outs = [L.polygamma(n, L.tensor(x, dtype=L.float64)) for L in (mindtorch, torch)]
     np.testing.assert_allclose(outs[0].numpy(), outs[1].numpy(), rtol=1e-13, atol=0)
+
+
+def test_polygamma_of_a_0_dim_tensor_stays_0_dim():
+    shapes = [tuple(L.polygamma(3, L.tensor(2.0)).shape) for L in (mindtorch, torch)]
+    assert shapes[0] == shapes[1] == ()

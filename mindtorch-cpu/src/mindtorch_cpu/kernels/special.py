@@ -238,9 +238,9 @@ def _polygamma_zeta(n, a):
     """PyTorch's (-1)^(n+1) exp(lgamma(n + 1)) zeta(n + 1, x), the factors in a's dtype
     (libm's lgamma and exp) and the zeta in double."""
     t = a.dtype.type
-    factorial = _libm.call("exp", _libm.call("lgamma", np.array([n + 1], a.dtype)))
+    factorial = _libm.call("exp", _libm.call("lgamma", np.array([n + 1], a.dtype)))[0]
     sign = t(1 if n % 2 else -1)
-    return sign * factorial.astype(a.dtype) * _hurwitz.zeta(t(n + 1), a).astype(a.dtype)
+    return sign * t(factorial) * _hurwitz.zeta(t(n + 1), a).astype(a.dtype)
 
 
 def _trigamma(x):
