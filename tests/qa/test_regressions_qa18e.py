@@ -152,3 +152,13 @@ def test_polygamma_large_orders_follow_pytorchs_zeta(n):
 def test_polygamma_of_a_0_dim_tensor_stays_0_dim():
     shapes = [tuple(L.polygamma(3, L.tensor(2.0)).shape) for L in (mindtorch, torch)]
     assert shapes[0] == shapes[1] == ()
+
+
+@pytest.mark.parametrize("out_int32", [False, True])
+@pytest.mark.parametrize("out", ["int32", "int64", "float32"])
+def test_bucketize_out_dtype_must_follow_out_int32(out_int32, out):
+    def fn(L):
+        return _outcome(lambda: L.bucketize(L.tensor([3, 4]), L.tensor([1, 3, 5]),
+                                            out_int32=out_int32,
+                                            out=L.empty(2, dtype=getattr(L, out))))
+    assert fn(mindtorch) == fn(torch)
