@@ -6,7 +6,8 @@ import math
 from numba import njit
 
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy"}  # (C results, no exceptions)
-CODES = {"log": 0, "log1p": 1, "exp": 2, "cos": 3, "sin": 4, "tan": 5}
+CODES = {"log": 0, "log1p": 1, "exp": 2, "cos": 3, "sin": 4, "tan": 5, "lgamma": 6,
+         "erfc": 7}
 
 
 @njit(**_JIT)
@@ -25,5 +26,9 @@ def apply(code, x, out):
             out[i] = math.cos(v)
         elif code == 4:
             out[i] = math.sin(v)
-        else:
+        elif code == 5:
             out[i] = math.tan(v)
+        elif code == 6:
+            out[i] = math.lgamma(v)
+        else:
+            out[i] = math.erfc(v)

@@ -6,6 +6,8 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import special as S
 
 from .._np import arr
+from . import _hurwitz, _libm
+from ._box_muller import fma
 from ._iter_layout import iter_result
 from .pointwise import _special, binary
 
@@ -33,9 +35,24 @@ def unary(fn, name):
                 a = a.astype(out.np)                          # default dtype first)
             a = a.astype(compute)
         with np.errstate(all="ignore"):  # (laid out as TensorIterator: airy_ai's NumPy
-            return iter_result(fn(a), out, arr(self))  # steps give C order)
+            r = fn(a, out.np) if name in _ROUNDING_STEPS else fn(a)  # steps give C order)
+            return iter_result(r, out, arr(self))
     kernel.__name__ = name
     return kernel
+
+
+def _entr(a, dtype):
+    """-x log(x) (0 at 0, -inf below, NaN kept); float16 / bfloat16 as PyTorch's Half
+    arithmetic: the logarithm rounded to the type before the product."""
+    log = _libm.call("log", a).astype(a.dtype)
+    if dtype != a.dtype:
+        log = log.astype(dtype).astype(a.dtype)
+    r = np.where(a > 0, -a * log, np.where(a == 0, a.dtype.type(0), a.dtype.type(-np.inf)))
+    return np.where(np.isnan(a), a, r)
+
+
+# unary kernels told the result dtype (a 16-bit float's steps round to it)
+_ROUNDING_STEPS = {"special_entr"}
 
 
 def checked_binary(fn, name):
@@ -81,6 +98,55 @@ def _exp_scaled(name):
     return fn
 
 
+def _erfinv(a):
+    return np.where(a == 0, a, _special("erfinv")(a))  # (PyTorch keeps -0.0's sign)
+
+
+def _digamma(a):
+    """PyTorch's calc_digamma (Cephes' psi) in a's dtype: reflection for x < 0 (its
+    pi / tan(pi r) in double), recurrence up to 10, then the asymptotic series."""
+    t = a.dtype.type
+    with np.errstate(all="ignore"):
+        neg = a < 0
+        r = np.modf(a.astype(np.float64))[0]
+        reflection = (np.pi / _libm.call("tan", np.pi * r)).astype(a.dtype)
+        x = np.where(neg, t(1) - a, a)
+        result = np.zeros_like(x)
+        below = x < t(10)
+        while below.any():
+            result = np.where(below, result - t(1) / x, result)
+            x = np.where(below, x + t(1), x)
+            below = x < t(10)
+        z = t(1) / (x * x)
+        y = np.where(x < t(1e17), z * _polevl(z, _PSI_SERIES, t), t(0))
+        r = np.where(x == t(10), result + t(_PSI_10),
+                     result + _libm.call("log", x) - t(0.5) / x - y)
+        r = np.where(neg, np.where(a == np.trunc(a), t(np.nan), r - reflection), r)
+        return np.where(a == 0, np.copysign(t(np.inf), -a), r).astype(a.dtype)
+
+
+_PSI_10 = 2.25175258906672110764  # digamma(10)
+_PSI_SERIES = (8.33333333333333333333E-2, -2.10927960927960927961E-2, 7.57575757575757575758E-3,
+               -4.16666666666666666667E-3, 3.96825396825396825397E-3, -8.33333333333333333333E-3,
+               8.33333333333333333333E-2)
+
+
+def _polevl(z, coefficients, t):
+    r = np.full_like(z, t(coefficients[0]))
+    for c in coefficients[1:]:
+        r = r * z + t(c)
+    return r
+
+
+def _double_from_libm(name, fallback):
+    """float64 through the C library's `name` (PyTorch's std:: call there: SciPy's
+    gammaln is 4e-4 off near 1 and gives inf for subnormals, its erfc flushes to 0 from
+    26.55 on); other dtypes through `fallback`."""
+    def fn(a):
+        return _libm.call(name, a) if a.dtype == np.float64 else fallback(a)
+    return fn
+
+
 def _lgamma(a):
     return np.where(a == -np.inf, np.inf, _special("gammaln")(a))  # PyTorch: +inf there
 
@@ -98,6 +164,20 @@ def _logaddexp(a, b):
         lo = np.where(a.real >= b.real, b, a)
         return hi + np.log1p(np.exp(lo - hi))
     return np.logaddexp(a, b)
+
+
+def _logaddexp2(a, b):
+    """PyTorch's max + log1p(2^-|a - b|) / log(2), one fused multiply-add (which leaves
+    logaddexp2(-1, -1) at -4.8e-17); a where both are the same infinity."""
+    a, b = np.broadcast_arrays(np.asarray(a), np.asarray(b))
+    shape, a, b = a.shape, a.reshape(-1), b.reshape(-1)  # (fma wants arrays, not 0-dim)
+    log = np.log1p(np.exp2(-np.abs(a - b)))
+    r = fma(log, np.full_like(log, 1 / np.log(2)), np.maximum(a, b))
+    return np.where(np.isinf(a) & (a == b), a, r).astype(a.dtype).reshape(shape)
+
+
+def _nextafter(a, b):
+    return np.where(a == b, b, np.nextafter(a, b))  # (C's: y when x == y, 16-bit floats too)
 
 
 def _heaviside(a, b):
@@ -118,8 +198,8 @@ def _igamma(upper):
 
 
 def _zeta(x, q):
-    # PyTorch: nan for q = +inf, unless x == 1 (SciPy: 0)
-    return np.where(np.isposinf(q) & (x != 1), np.nan, _special("zeta")(x, q))
+    x, q = np.asarray(x), np.asarray(q)
+    return _hurwitz.zeta(x, q).astype(np.result_type(x, q))
 
 
 def _lcm(a, b):
@@ -149,12 +229,18 @@ def _polygamma(n, self):
     S.check("polygamma", n, self)
     out = OPS["polygamma"].result_dtype(self)
     a = arr(self).astype(np.float32 if out.itemsize == 2 else out.np)
-    from scipy import special
     with np.errstate(all="ignore"):
-        r = special.psi(a) if n == 0 else _trigamma(a) if n == 1 else special.polygamma(n, a)
-        if n >= 2:  # PyTorch's n! zeta(n + 1, x): its zeta is NaN at x = +inf
-            r = np.where(a == np.inf, np.nan, r)
+        r = _digamma(a) if n == 0 else _trigamma(a) if n == 1 else _polygamma_zeta(n, a)
         return iter_result(np.asarray(r).astype(a.dtype), out, arr(self))
+
+
+def _polygamma_zeta(n, a):
+    """PyTorch's (-1)^(n+1) exp(lgamma(n + 1)) zeta(n + 1, x), the factors in a's dtype
+    (libm's lgamma and exp) and the zeta in double."""
+    t = a.dtype.type
+    factorial = _libm.call("exp", _libm.call("lgamma", np.array([n + 1], a.dtype)))[0]
+    sign = t(1 if n % 2 else -1)
+    return sign * t(factorial) * _hurwitz.zeta(t(n + 1), a).astype(a.dtype)
 
 
 def _trigamma(x):
@@ -209,34 +295,81 @@ _BESSEL1 = (  # PP, PQ, QP, QQ of j1 and y1
 
 
 def _bessel(name):
-    """scipy's j0/j1/y0/y1 below 5, PyTorch's expansion above (in the input's dtype)."""
+    """PyTorch's j0 / j1 / y0 / y1 (Cephes' rational approximations up to 5, Hankel's
+    expansion above), in the input's dtype."""
     first, second = name[0] == "y", name[1] == "1"
     coefficients = _BESSEL1 if second else _BESSEL0
     shift = 2.356194490192344928846982537459627163 if second else \
         0.785398163397448309615660845819875721
-    small = _special(name)
 
+    @_at_least_1d
     def fn(a):
         t = a.dtype.type
-        r = small(a)
         x = np.abs(a) if not first else a
         with np.errstate(all="ignore"):
+            r = _bessel_small(name, x, t)
             w = t(25.0) / (x * x) if not second else t(5.0) / x * (t(5.0) / x)
             pp, pq, qp, qq = (_horner(w, c, t) for c in coefficients)
             p, q = pp / pq, t(5.0) / x * (qp / qq)
-            c, s = np.cos(x - t(shift)), np.sin(x - t(shift))
-            big = (p * s + q * c if first else p * c - q * s) * \
+            c, s = (_libm.call(f, x - t(shift)).astype(a.dtype) for f in ("cos", "sin"))
+            big = (fma(p, s, q * c) if first else fma(p, c, -(q * s))) * \
                 t(0.797884560802865355879892119868763737) / np.sqrt(x)
-            if name == "j1":
-                big = np.where(a < 0, -big, big)
+            if name == "j1":  # (odd: the small branch takes a's sign, -0.0 included)
+                r, big = _bessel_small(name, a, t), np.where(a < 0, -big, big)
             return np.where(x > t(5.0), big, r).astype(a.dtype)
     return fn
 
 
+_TWO_OVER_PI = 0.636619772367581343075535053490057448
+# Cephes' j0 / j1 (numerator and denominator in x^2, times the factors of the first two
+# zeros) and y0 / y1 (plus the logarithmic part) below 5
+_BESSEL_SMALL = {
+    "j0": ((-4794432209.782018, 1956174919465.5657, -249248344360967.72, 9708622510473064.0),
+           (499.563147152651, 173785.4016763747, 48440965.83399621, 11185553704.535683,
+            2112775201154.892, 310518229857422.56, 3.1812195594320496e+16,
+            1.7108629408104315e+18), (5.78318596294678452118e+00, 3.04712623436620863991e+01)),
+    "j1": ((-899971225.7055594, 452228297998.19403, -72749424522181.83, 3682957328638529.0),
+           (620.8364781180543, 256987.25675774884, 83514679.14319493, 22151159547.97925,
+            4749141220799.914, 784369607876235.9, 8.952223361846274e+16,
+            5.322786203326801e+18), (1.46819706421238932572e+01, 4.92184563216946036703e+01)),
+    "y0": ((15592.436785523574, -14663929.59039716, 5435264770.518765, -982136065717.9115,
+            87590639439536.7, -3466283033847297.0, 4.4273326857256984e+16,
+            -1.8495080043698668e+16),
+           (1041.2835366425984, 626107.330137135, 268919633.39381415, 86400248710.3935,
+            20297961275010.555, 3171577528429750.5, 2.5059625617265306e+17)),
+    "y1": ((1263204747.9017804, -647355876379.1603, 114509511541823.73, -8127702555013251.0,
+            2.024394757135949e+17, -7.788771962659501e+17),
+           (594.3015923461282, 235564.09294306856, 73481194.44597217, 18760131610.870617,
+            3882312774962.3857, 620557727146953.8, 6.871410873553005e+16,
+            3.9727060811656064e+18)),
+}
+
+
+def _bessel_small(name, x, t):
+    """PyTorch's branch for x <= 5 (x >= 0 for j0), with its compiler's fused multiply-adds."""
+    numerator, denominator, *zeros = _BESSEL_SMALL[name]
+    z = x * x
+    num, den = _horner(z, numerator, t), _horner(z, denominator, t)
+    ratio = num / den
+    if name == "j0":
+        r = (z - t(zeros[0][0])) * (z - t(zeros[0][1])) * num / den
+        return np.where(x < t(0.00001), t(1.0) - z / t(4.0), r)
+    if name == "j1":
+        return ratio * x * (z - t(zeros[0][0])) * (z - t(zeros[0][1]))
+    log = _libm.call("log", x).astype(x.dtype)
+    if name == "y0":
+        r = fma(t(_TWO_OVER_PI) * log, _bessel_small("j0", x, t), ratio)
+    else:
+        r = fma(x, ratio, t(_TWO_OVER_PI) * fma(_bessel_small("j1", x, t), log, -(t(1.0) / x)))
+    return np.where(x == 0, t(-np.inf), np.where(x < 0, t(np.nan), r))
+
+
 def _horner(w, coefficients, t):
+    """PyTorch's polynomial loops from 0, each step a fused multiply-add (its compiler
+    contracts r * w + c)."""
     r = np.zeros_like(w)
     for c in coefficients:
-        r = r * w + t(c)
+        r = fma(r, w, np.full_like(w, t(c)))
     return r
 
 
@@ -266,6 +399,15 @@ _AIRY = {  # Cephes' rational coefficients of PyTorch's airy_ai_forward
 }
 
 
+def _at_least_1d(fn):
+    """fn on a flat copy of a's elements (its fma steps need arrays: 0-dim ones compute
+    NumPy scalars)."""
+    def call(a):
+        return fn(a.reshape(-1)).reshape(a.shape)
+    return call
+
+
+@_at_least_1d
 def _airy_ai(a):
     """PyTorch's airy_ai_forward, in the input's dtype: an oscillating expansion below
     -2.09, a power series up to 2.09, a rational approximation above (0 beyond 103.892,
@@ -420,12 +562,13 @@ def _polynomial(fn):
 
 
 UNARY = {
-    "erfc": _special("erfc"), "erfinv": _special("erfinv"), "lgamma": _lgamma,
-    "digamma": _special("psi"), "i0": _exp_scaled("i0"), "sinc": np.sinc, "angle": _angle,
+    "erfc": _double_from_libm("erfc", _special("erfc")), "erfinv": _erfinv,
+    "lgamma": _double_from_libm("lgamma", _lgamma),
+    "digamma": _digamma, "i0": _exp_scaled("i0"), "sinc": np.sinc, "angle": _angle,
     "special_erfcx": _special("erfcx"), "special_i0e": _special("i0e"),
     "special_i1": _exp_scaled("i1"), "special_i1e": _special("i1e"),
     "special_ndtri": _special("ndtri"), "special_log_ndtr": _special("log_ndtr"),
-    "special_entr": _special("entr"),
+    "special_entr": _entr,
     "special_airy_ai": _airy_ai, "special_bessel_j0": _bessel("j0"),
     "special_bessel_j1": _bessel("j1"), "special_bessel_y0": _bessel("y0"),
     "special_bessel_y1": _bessel("y1"), "special_modified_bessel_i0": _exp_scaled("i0"),
@@ -438,8 +581,8 @@ UNARY = {
 BINARY = {
     "xlogy": _x_log("xlogy", np.log), "special_xlog1py": _x_log("xlog1py", np.log1p),
     "special_zeta": _zeta, "hypot": np.hypot, "copysign": np.copysign,
-    "logaddexp": _logaddexp, "logaddexp2": np.logaddexp2, "heaviside": _heaviside,
-    "nextafter": np.nextafter, "gcd": np.gcd, "lcm": _lcm,
+    "logaddexp": _logaddexp, "logaddexp2": _logaddexp2, "heaviside": _heaviside,
+    "nextafter": _nextafter, "gcd": np.gcd, "lcm": _lcm,
     "igamma": _igamma(False), "igammac": _igamma(True),
     **{f"special_{name}": _polynomial(fn) for name, fn in _POLYNOMIALS.items()},
 }

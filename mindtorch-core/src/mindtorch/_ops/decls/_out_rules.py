@@ -70,8 +70,26 @@ EXACT_OUT = {name: _same_dtype for name in
               "frac", "sign", "sgn")}
 EXACT_OUT.update(abs=_abs_out, signbit=_bool_only("signbit"), where=_where_out,
                  clamp=_clamp_out, lerp=_lerp_out, nan_to_num=_nan_to_num_out)
+def _float_power_out(out, result, args, kwargs):
+    # float_power computes in double (complex double): out must be that dtype
+    if out.dtype is not result.dtype:
+        raise RuntimeError(f"the output given to float_power has dtype {_type_name(out.dtype)} "
+                           f"but the operation's result requires dtype "
+                           f"{_type_name(result.dtype)}")
+
+
+def _ldexp_out(out, result, args, kwargs):
+    from ..._promotion import can_cast
+    # (PyTorch checks the result's real dtype first, naming the op, then the product's)
+    for dtype, what in ((result.dtype.to_real(), "ldexp"),
+                        (result.dtype, f"result type {_type_name(result.dtype)}")):
+        if not can_cast(dtype, out.dtype):
+            raise RuntimeError(f"{what} can't be cast to the desired output type "
+                               f"{_type_name(out.dtype)}")
+
+
 # the same for ops of the special family (declared after pointwise)
-SPECIAL_OUT = {"isposinf": _bool_only("isposinf"), "isneginf": _bool_only("isneginf"),
+SPECIAL_OUT = {"float_power": _float_power_out, "ldexp": _ldexp_out, "isposinf": _bool_only("isposinf"), "isneginf": _bool_only("isneginf"),
                "special_round": _same_dtype}
 
 

@@ -18,7 +18,7 @@ from ..._warn_once import warn_once
 from ...overrides import public_level
 from ..registry import OPS, define, derivative, nondifferentiable, overload
 from ._helpers import NOT_IMPLEMENTED_NODE, _type_name, has_data, no_derivative
-from ._out_rules import exact_out
+from ._out_rules import _OUT_MESSAGES, exact_out
 from ._prechecks import _arg, _checked_first
 
 DYNAMIC = ("dynamic_output_shape",)
@@ -499,6 +499,11 @@ def _bucketize_public(binding):
         if out is not None and not isinstance(self, Tensor):
             raise TypeError(f"bucketize() received an invalid combination of arguments - got "
                             f"({type(self).__name__}, {type(boundaries).__name__}, out=Tensor)")
+        if isinstance(out, Tensor):  # (searchsorted's rule: out= of the flag's dtype only)
+            want = D.int32 if kwargs.get("out_int32") else D.int64
+            if out.dtype is not want:
+                raise RuntimeError(_OUT_MESSAGES["searchsorted"](
+                    _type_name(out.dtype), _type_name(want), ()))
         return binding(self, boundaries, out=out, **kwargs)
     return bucketize
 

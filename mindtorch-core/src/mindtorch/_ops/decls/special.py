@@ -159,8 +159,9 @@ def _ldexp(self, other):
         first = big.clamp(-1000, 1000)
         r = m * M.pow(2.0, first.to(M.float64)) * M.pow(2.0, (big - first).to(M.float64))
         return r.to(dt)
-    scale = _M().pow(2.0, other.to(dt if other.dtype.is_complex else dt.to_real()))
-    return self.to(dt) * scale
+    # (2 ** other in other's own dtype, as PyTorch's pow(2.0, other): a float16 exponent's
+    # scale is rounded to float16 before the product)
+    return self * M.pow(2.0, other)
 
 
 def _double(x):
@@ -455,7 +456,9 @@ _GRADS = {
     "logaddexp2": {"self": lambda grad, self, other: grad / (1 + _M().pow(2.0, other - self)),
                    "other": lambda grad, self, other: grad / (1 + _M().pow(2.0, self - other))},
     "heaviside": {"self": no_derivative("heaviside"), "values": no_derivative("heaviside")},
-    "nextafter": {"self": lambda grad: grad, "other": lambda grad: zeros(grad)},
+    # (PyTorch: no gradient where self == other, the result being other)
+    "nextafter": {"self": lambda grad, self, other: _M().where(self == other, 0, grad),
+                  "other": lambda grad: zeros(grad)},
     "asinh": {"self": lambda grad, self: grad * _cj((self * self + 1).rsqrt())},
     # (sqrt(x + 1) sqrt(x - 1), not sqrt(x * x - 1): the branch PyTorch takes for complex x)
     "acosh": {"self": lambda grad, self: grad / _cj((self + 1).sqrt() * (self - 1).sqrt())},
