@@ -6,6 +6,8 @@ is the decompositions' (same operations in the same dtype), checks and errors th
 binary_cross_entropy_with_logits is fused for its common case (no weights, input and
 target of one float dtype and shape); any other call runs its decomposition.
 """
+import math
+
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops import OPS
@@ -27,6 +29,20 @@ def _parts(target, weight, ignore_index, np_dtype, n_classes):
     else:
         w = np.where(valid, arr(weight)[safe], np_dtype.type(0))
     return valid, safe, w
+
+
+def _class_positions(shape, safe):
+    """Flat positions, in a C-contiguous array of `shape` (N, C, *S), of each target's class
+    (safe: (N, *S)): one np.take / assignment, where take_along_axis / put_along_axis
+    build broadcast index grids (~10x the time on segmentation maps)."""
+    n, c = shape[:2]
+    spatial = math.prod(shape[2:])
+    rows = np.arange(n).reshape(n, 1) * (c * spatial)
+    pos = safe.reshape(n, spatial) * spatial
+    pos += rows
+    if spatial > 1:
+        pos += np.arange(spatial)
+    return pos.reshape(safe.shape)
 
 
 def _sum(a):
@@ -66,7 +82,9 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     elif x.ndim == 1:
         picked = x[safe.reshape(-1)].reshape(())
         valid, w = valid.reshape(()), w.reshape(())
-    else:  # (N, C) or (N, C, H, W): the target's class of each row
+    elif x.flags.c_contiguous:  # (N, C) or (N, C, H, W): the target's class of each row
+        picked = x.reshape(-1).take(_class_positions(x.shape, safe))
+    else:
         picked = np.take_along_axis(x, safe[:, None], 1)[:, 0]
     loss = np.where(valid, -picked * w, x.dtype.type(0))
     if reduction == 0:
@@ -144,8 +162,7 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
     if len(shape) == 1:
         out[safe] = coef.reshape(1)
     else:
-        coef = np.broadcast_to(coef, safe.shape)
-        np.put_along_axis(out, safe[:, None], coef[:, None], 1)
+        out.reshape(-1)[_class_positions(shape, safe)] = coef
     return wrap(out, grad.dtype)
 
 
