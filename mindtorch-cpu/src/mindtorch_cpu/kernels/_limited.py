@@ -204,6 +204,7 @@ def by_self(op, kernel):
                 check((self, *args), kwargs)
             return kernel(self, *args, **kwargs)
     run.__name__ = getattr(kernel, "__name__", op)
+    run.__wrapped__ = kernel
     return run
 
 
