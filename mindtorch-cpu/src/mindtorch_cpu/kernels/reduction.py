@@ -532,8 +532,11 @@ def _softmax_like(name, log):
             log_total = np.log(total.astype(lo).astype(np.float32)).astype(lo)
             r = np.subtract(shifted, log_total.astype(np.float32), out=shifted)
             return wrap(r.reshape(x._shape).astype(lo), x.dtype)
-        jit = loops(a.size) if axis == a.ndim - 1 and a.dtype == np.float32 else None
-        if jit is not None:  # (one compiled pass per row: ~2.5x faster)
+        # (one compiled pass per row: ~2.5x faster; softmax's is PyTorch's bits, so it
+        # serves from _jit.EARLY_MIN_SIZE elements, or any size once numba is loaded)
+        jit = (_jit.early("_compiled", a.size) if not log else loops(a.size)) \
+            if axis == a.ndim - 1 and a.dtype == np.float32 else None
+        if jit is not None:
             rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
             out = np.empty(rows.shape, np.float32)
             (jit.log_softmax_rows_f32 if log else jit.softmax_rows_f32)(rows, out)
