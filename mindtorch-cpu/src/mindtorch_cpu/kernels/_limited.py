@@ -7,10 +7,11 @@ PyTorch's program: they refuse alike, naming PyTorch's kernel.
 Pointwise kernels (kernels/pointwise.py's unary/binary) test their computation dtype
 against POINTWISE (one slot read when it is not a limited dtype); the other kernels named
 in BY_SELF are wrapped (kernels/__init__.py) to test their dtype argument or their first
-tensor's dtype.  (sum and mm, whose kernels are on training's hot path, are not wrapped:
-PyTorch refuses float8 sums and uint16/32/64 / e8m0fnu products where mindtorch computes;
-nor index_put, which core decompositions use on dtypes PyTorch's own paths take, e.g.
-fill_diagonal_ of uint16: PyTorch refuses x[index_tensor] = v of uint16/32/64 and e8m0fnu.)
+tensor's dtype.  (sum, mm and addmm, whose kernels are on training's hot path, are not
+wrapped: they test the dtypes PyTorch refuses -- float8 sums, uint16/32/64 / e8m0fnu
+products -- inline, behind one slot read; nor is index_put, which core decompositions
+use on dtypes PyTorch's own paths take, e.g. fill_diagonal_ of uint16: PyTorch refuses
+x[index_tensor] = v of uint16/32/64 and e8m0fnu.)
 """
 from mindtorch import Tensor
 from mindtorch import _dtype as D

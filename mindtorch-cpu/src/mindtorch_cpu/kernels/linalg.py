@@ -11,6 +11,8 @@ from mindtorch._ops import OPS
 from mindtorch._ops.decls import linalg as L
 
 from .._np import arr, wrap
+from ._limited import U as _UNSIGNED
+from ._limited import refuse
 from .reduction import KERNELS as _REDUCTIONS
 from .reduction import result
 
@@ -19,10 +21,22 @@ _COMPUTE = {D.float16: np.float32, D.bfloat16: np.float32, D.uint8: np.int64,
 _PLAIN = (D.float32, D.float64)  # computed as they are, one rounding per step as BLAS's
 
 
-def _product(shape_rule):
+# PyTorch's addmm kernel (mm's, addmm's) lacks these barebones dtypes (kernels/_limited.py)
+_NO_ADDMM = _UNSIGNED | {D.float8_e8m0fnu}
+
+
+def _refuse_addmm(dt):
+    if dt._limited and dt in _NO_ADDMM:
+        raise refuse("addmm_impl_cpu_", dt)
+
+
+def _product(shape_rule, refused=None):
+    """A matmul kernel (mm, bmm) checking shapes by shape_rule; refused: its dtype check."""
     def kernel(self, other):
         shape_rule(self, other)
         dt = self.dtype
+        if refused is not None:
+            refused(dt)
         a, b = arr(self), arr(other)
         compute = _COMPUTE.get(dt)
         if compute is not None:
@@ -56,6 +70,7 @@ def addmm(self, mat1, mat2, beta=1, alpha=1):
         return wrap(r, dt)
     beta, alpha = L.addmm_coefficients(self, mat1, mat2, beta, alpha)
     shape = L.mm_shape(mat1, mat2)
+    _refuse_addmm(dt)
     L.check_bool_addmm(mat2.dtype, beta)
     if s != shape and (len(s) > 2 or any(a != 1 and a != b for a, b in zip(s[::-1], shape[::-1]))):
         self.expand(shape)  # torch's error when self does not broadcast to the result
@@ -146,7 +161,7 @@ KERNELS = {
     "addmm": addmm,
     "_addmm_backward": _addmm_backward,
     "linear": linear,
-    "mm": _product(L.mm_shape),
+    "mm": _product(L.mm_shape, _refuse_addmm),
     "bmm": bmm,
     "mv": _product(L.mv_shape),
     "dot": _product(L.dot_shape),

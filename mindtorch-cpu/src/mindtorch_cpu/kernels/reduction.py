@@ -13,7 +13,7 @@ from mindtorch._runtime import get_num_threads
 
 from .._np import arr
 from .._np import wrap as _wrap_strided
-from . import _jit
+from . import _jit, _limited
 from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum, outer_sum
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
@@ -193,6 +193,8 @@ def _reducer(ufunc, op):
 
     def kernel(self, dim=None, keepdim=False, dtype=None):
         out = R.sum_dtype(self, dtype)
+        if out._limited and op == _SUM and out in _limited.F:
+            raise _limited.refuse("sum_cpu", out)  # (PyTorch's sum kernel lacks float8)
         if op == _PROD and out is self.dtype and out in _HALF_FLOATS and self.numel():
             return result(_half_prod(arr(self), _axis(self, dim), keepdim), out, True)
         if op == _PROD and out is D.float32 and self.dtype is D.float32 and \
