@@ -366,18 +366,67 @@ def softmax_rows_f32(x, out):
     _softmax_rows(x, out, vector_bytes(avx512_kernel=True) == 64)
 
 
-@numba.njit(**_ROWS)
-def log_softmax_rows_f32(x, out):
-    """out = (x - max) - log(sum(exp(x - max))) over the rows, as softmax_rows_f32."""
+# log as PyTorch's vectorized cpu kernels take it (Sleef's logf, u10): d = m 2^e with m in
+# [0.75, 1.5), x = (m - 1) / (m + 1) as a float pair, log d = e ln 2 + 2x + x^3 P(x^2) in
+# float pairs (ln 2 in two parts), the pair's sum rounded once.
+_LN2_PAIR = (_f(0.69314718246459960938), _f(-1.904654323148236017e-09))
+_LOG_P2, _LOG_P1, _LOG_P0 = _f(0.3027294874), _f(0.3996108174), _f(0.6666694880)
+_R_075, _TWO = _f(1 / 0.75), _f(2)
+
+
+@numba.njit(inline="always")
+def _two_sum(a, b):
+    """a + b as a float pair (head, error)."""
+    s = a + b
+    v = s - a
+    return s, (a - (s - v)) + (b - v)
+
+
+@numba.njit(cache=True, nogil=True, error_model="numpy")  # (no contraction: the pairs'
+def _logf(d):                                              # errors need each step rounded)
+    """log(d) of a float32 d >= 1 (a sum of exps that holds exp(0)), inf or NaN, as
+    Sleef's logf u10."""
+    if not d < np.inf:
+        return d
+    e = ((_bits(d * _R_075) >> np.int32(23)) & np.int32(255)) - np.int32(127)
+    m = d * _pow2i(-e)
+    ef = np.float32(e)
+    hi, lo = _LN2_PAIR
+    sh = hi * ef
+    sl = _fma(lo, ef, _fma(hi, ef, -sh))
+    nh, nl = _two_sum(_f(-1), m)
+    dh, dl = _two_sum(_ONE, m)
+    t = _ONE / dh
+    xh = nh * t
+    xl = _fma(xh, _fma(-dl, t, _fma(-dh, t, _ONE)), _fma(nl, t, _fma(t, nh, -xh)))
+    x2 = xh * xh
+    p = _fma(_fma(_LOG_P2, x2, _LOG_P1), x2, _LOG_P0)
+    s1 = sh + _TWO * xh
+    sl = ((sh - s1) + _TWO * xh) + (sl + _TWO * xl)
+    w = (x2 * xh) * p
+    s2 = s1 + w
+    return s2 + (((s1 - s2) + w) + sl)
+
+
+@numba.njit(**_JIT)
+def _log_softmax_rows(x, out, wide):
+    """log_softmax_rows_f32's loop (out holds the exps until the row's log sum is known)."""
     for i in range(x.shape[0]):
         xr, orow = x[i], out[i]
-        m = _row_max(xr)
-        s = _f(0)
+        m = _max_of(xr)
         for j in range(xr.size):
-            s += _exp_shifted(m - xr[j])
-        lse = np.float32(math.log(s))
+            orow[j] = _expf(xr[j] - m)
+        lse = _logf(_sum16(orow) if wide else _sum8(orow))
         for j in range(xr.size):
             orow[j] = (xr[j] - m) - lse
+
+
+def log_softmax_rows_f32(x, out):
+    """out = (x - max) - log(sum(exp(x - max))) over the rows of the 2-D C-contiguous
+    float32 x into a separate out, as PyTorch's vectorized kernel (bit-identical): the exps
+    and their sum as softmax_rows_f32's, the log as Sleef's logf (_logf).  A NaN, or a row
+    whose max is infinite, makes the row NaN."""
+    _log_softmax_rows(x, out, vector_bytes(avx512_kernel=True) == 64)
 
 
 @numba.njit(**_ROWS)

@@ -534,9 +534,10 @@ def _softmax_like(name, log):
             log_total = np.log(total.astype(lo).astype(np.float32)).astype(lo)
             r = np.subtract(shifted, log_total.astype(np.float32), out=shifted)
             return wrap(r.reshape(x._shape).astype(lo), x.dtype)
-        # (one compiled pass per row: ~2.5x faster; softmax's is PyTorch's bits, so it
-        # serves from _jit.EARLY_MIN_SIZE elements, or any size once numba is loaded)
-        jit = (_jit.early("_compiled", a.size) if not log else loops(a.size)) \
+        # (one compiled pass per row: ~2.5x faster; PyTorch's bits for softmax and
+        # log_softmax, so it serves from _jit.EARLY_MIN_SIZE elements, or any size once
+        # numba is loaded)
+        jit = _jit.early("_compiled", a.size) \
             if axis == a.ndim - 1 and a.dtype == np.float32 else None
         if jit is not None:
             rows = np.ascontiguousarray(a).reshape(-1, a.shape[-1])
