@@ -12,6 +12,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
 
 from .._np import arr, wrap
+from . import _layer_norm_f32
 from ._aten_half import f32, fma32, row_sum
 from ._jit import loops
 
@@ -63,6 +64,8 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     if jit is not None:  # (each row read while in cache: ~3x faster)
         jit.layer_norm_rows(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
                             eps, y, mean.reshape(rows), rstd.reshape(rows))
+    elif n and x.dtype == ct == f32:  # (ATen's float32 Welford statistics, to the bit)
+        _layer_norm_f32.layer_norm(x, w, b, eps, y, mean, rstd)
     else:
         _layer_norm_blocks(x, w, b, eps, y, mean, rstd)
     dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)
