@@ -48,43 +48,70 @@ def _welford(blocks):
 
 
 def _merge_vector(add, into):
-    """ATen's vector merge of (k, m1, m2) `add` into `into`."""
+    """ATen's vector merge of (counts, m1, m2) `add` into `into`: counts (nodes,), m1, m2
+    (rows, nodes, V), nodes merged side by side."""
     ka, a1, a2 = add
     k, m1, m2 = into
     total = k + ka
-    c = f32(0) if total == 0 else f32(ka) / f32(total)
+    with np.errstate(all="ignore"):
+        c = np.where(total == 0, f32(0), ka.astype(f32) / total.astype(f32))[:, None]
     d = a1 - m1
-    return total, m1 + c * d, fma32(d, d * c * f32(k), m2 + a2)
+    return total, m1 + c * d, fma32(d, d * c * k.astype(f32)[:, None], m2 + a2)
+
+
+def _pairs(level):
+    """A level's complete (left, right) pairs merged (right into left) side by side."""
+    k, m1, m2 = level
+    end = len(k) - len(k) % 2
+    return _merge_vector((k[1:end:2], m1[:, 1:end:2], m2[:, 1:end:2]),
+                         (k[0:end:2], m1[:, 0:end:2], m2[:, 0:end:2]))
+
+
+def _last(level, count):
+    """The level's nodes from `count` on (the node left unpaired)."""
+    k, m1, m2 = level
+    return k[count:], m1[:, count:], m2[:, count:]
 
 
 def _chunk_moments(x, v):
-    """Level 0 of the merged stack of chunk results: (count per lane, m1, m2) (rows, V)."""
+    """The chunks' lanes merged as ATen's binary-counter stack does: complete pairs of
+    equal subtrees (right into left) level by level, the top level's nodes in order, then
+    the levels' unpaired nodes into level 0 (lowest first); (count per lane, m1, m2)."""
     rows, n_total = x.shape
     n = n_total // v
     m = -(-n // CHUNK)
     depth = ceil_log2(m)
-    zero = (0, np.zeros((rows, v), f32), np.zeros((rows, v), f32))
-    stack = [zero] * depth
     full = n // CHUNK
     vectors = x[:, :n * v].reshape(rows, n, v)
-    chunks = []
+    counts, m1s, m2s = [], [], []
     if full:
         m1, m2 = _welford(vectors[:, :full * CHUNK].reshape(rows, full, CHUNK, v))
-        chunks += [(CHUNK, m1[:, i], m2[:, i]) for i in range(full)]
+        counts += [CHUNK] * full
+        m1s.append(m1)
+        m2s.append(m2)
     if n > full * CHUNK:
         m1, m2 = _welford(vectors[:, None, full * CHUNK:])
-        chunks.append((n - full * CHUNK, m1[:, 0], m2[:, 0]))
-    for i, chunk in enumerate(chunks):
-        stack[0] = _merge_vector(chunk, stack[0])
-        mask, j = i + 1, 1
-        while j < depth and mask & 1 == 0:
-            stack[j] = _merge_vector(stack[j - 1], stack[j])
-            stack[j - 1] = zero
-            mask >>= 1
-            j += 1
-    for j in range(1, depth):
-        stack[0] = _merge_vector(stack[j], stack[0])
-    return n, stack[0][1], stack[0][2]
+        counts.append(n - full * CHUNK)
+        m1s.append(m1)
+        m2s.append(m2)
+    if not counts:
+        return 0, np.zeros((rows, v), f32), np.zeros((rows, v), f32)
+    level = (np.array(counts, np.int64), np.concatenate(m1s, 1), np.concatenate(m2s, 1))
+    unpaired = []
+    for _ in range(depth - 1):
+        nodes = len(level[0])
+        unpaired.append(_last(level, nodes - nodes % 2) if nodes % 2 else None)
+        level = _pairs(level) if nodes > 1 else _last(level, nodes)
+    top = _last(level, 0)
+    if len(top[0]) > 1:  # (two nodes at the top level: the second into the first)
+        top = _pairs(top)
+    acc = unpaired[0] if unpaired and unpaired[0] is not None else None
+    for node in unpaired[1:] + [top]:
+        if node is not None:
+            acc = node if acc is None else _merge_vector(node, acc)
+    if acc is None:
+        acc = top
+    return n, acc[1][:, 0], acc[2][:, 0]
 
 
 def row_moments(x):
