@@ -4,7 +4,7 @@ compiled loops (served from _jit.MIN_SIZE elements: forced here at any size)."""
 import mindtorch
 import numpy as np
 import pytest
-from mindtorch_cpu.kernels import _jit
+from mindtorch_cpu.kernels import _jit, normalization
 
 torch = pytest.importorskip("torch")
 
@@ -26,6 +26,8 @@ def _bits(t):
 @pytest.mark.parametrize("affine", ["none", "weight", "bias", "both"])
 def test_native_layer_norm_float32_bits(monkeypatch, path, affine):
     monkeypatch.setattr(_jit, "MIN_SIZE", 0 if path == "compiled" else 1 << 62)
+    if path == "numpy":  # (not the loops an earlier test loaded either)
+        monkeypatch.setattr(normalization, "loaded", lambda name: None)
     for seed, n in enumerate(SIZES):
         x, w, b = _inputs(5, n, seed)
         w = w if affine in ("weight", "both") else None
@@ -50,3 +52,19 @@ def test_layer_norm_module_float32_bits():
     y = ours(mindtorch.from_numpy(x.reshape(3, 4, 96).copy()))
     np.testing.assert_array_equal(_bits(y.detach()),
                                   _bits(theirs(torch.from_numpy(x.reshape(3, 4, 96).copy())).detach()))
+
+
+@pytest.mark.parametrize("affine", ["none", "both"])
+def test_native_layer_norm_float64_numpy_path_bits(monkeypatch, affine):
+    # (the NumPy path, under the compiled loops' size; float64's compiled loop still sums
+    # two-pass in float64: not yet ATen's Welford)
+    monkeypatch.setattr(_jit, "MIN_SIZE", 1 << 62)
+    for seed, n in enumerate(SIZES):
+        x, w, b = (a.astype(np.float64) for a in _inputs(5, n, seed))
+        w, b = (w, b) if affine == "both" else (None, None)
+        args = [(lib.from_numpy(x.copy()), [n], None if w is None else lib.from_numpy(w.copy()),
+                 None if b is None else lib.from_numpy(b.copy()), 1e-5)
+                for lib in (mindtorch, torch)]
+        ours, theirs = mindtorch.native_layer_norm(*args[0]), torch.native_layer_norm(*args[1])
+        for o, t in zip(ours, theirs):
+            np.testing.assert_array_equal(o.numpy(), t.numpy(), err_msg=f"n={n}")

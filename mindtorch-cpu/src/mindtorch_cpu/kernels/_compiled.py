@@ -430,7 +430,7 @@ _RCP16 = (np.float32(1) / np.arange(1, 17, dtype=np.float32)).astype(np.float32)
 
 @numba.njit(inline="always", **_EXACT)
 def _ln_merge_vector(ka, a1, a2, k, s1, s2, j):
-    """ATen's vector merge of (ka, a1, a2) into stack level j (see _layer_norm_f32)."""
+    """ATen's vector merge of (ka, a1, a2) into stack level j (see _layer_norm_exact)."""
     total = k[j] + ka
     c = _F0 if total == 0 else np.float32(ka) / np.float32(total)
     kf = np.float32(k[j])
@@ -493,7 +493,7 @@ def _ln_welford(x, start, chunks, steps, v, c1, c2):
 @numba.njit(**_EXACT)
 def _ln_row_moments_f32(x, v, k, s1, s2, c1, c2):
     """(mean, biased variance) of the float32 row x as ATen's RowwiseMoments over v lanes
-    (_layer_norm_f32 describes the steps); k, s1, s2 (64, v), c1, c2 (chunks * v): scratch."""
+    (_layer_norm_exact describes the steps); k, s1, s2 (64, v), c1, c2 (chunks * v): scratch."""
     total_n = x.shape[0]
     n = total_n // v
     m = (n + 15) // 16
@@ -538,7 +538,7 @@ def _ln_row_moments_f32(x, v, k, s1, s2, c1, c2):
 
 @numba.njit(**_EXACT)
 def layer_norm_rows_f32(x, w, b, has_w, has_b, eps, v, y, mean, rstd):
-    """float32 rows as ATen's kernel rounds them (_layer_norm_f32.layer_norm's steps)."""
+    """float32 rows as ATen's kernel rounds them (_layer_norm_exact.layer_norm's steps)."""
     rows, n = x.shape
     k = np.zeros(64, np.int64)
     s1, s2 = np.zeros((64, v), np.float32), np.zeros((64, v), np.float32)

@@ -12,7 +12,7 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
 
 from .._np import arr, wrap
-from . import _layer_norm_f32
+from . import _layer_norm_exact
 from ._aten_half import f32, fma32, row_sum
 from ._jit import loaded, loops
 
@@ -65,13 +65,13 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
         jit = loaded("_compiled")  # bits at ~1/20 of its per-call cost: any size once loaded)
     if jit is not None and ct == f32:  # (ATen's float32 Welford statistics, to the bit)
         jit.layer_norm_rows_f32(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
-                                w is not None, b is not None, f32(eps), _layer_norm_f32.lanes(),
+                                w is not None, b is not None, f32(eps), _layer_norm_exact.lanes(),
                                 y, mean.reshape(rows), rstd.reshape(rows))
     elif jit is not None:  # (each row read while in cache: ~3x faster)
         jit.layer_norm_rows(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
                             eps, y, mean.reshape(rows), rstd.reshape(rows))
-    elif n and x.dtype == ct == f32:  # (ATen's float32 Welford statistics, to the bit)
-        _layer_norm_f32.layer_norm(x, w, b, eps, y, mean, rstd)
+    elif n and x.dtype == ct and ct in _COMPILED:  # (ATen's Welford statistics, to the bit)
+        _layer_norm_exact.layer_norm(x, w, b, eps, y, mean, rstd)
     else:
         _layer_norm_blocks(x, w, b, eps, y, mean, rstd)
     dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)

@@ -1,7 +1,9 @@
-"""float32 layer norm statistics and outputs as ATen's cpu kernel rounds them (NumPy path).
+"""float32 / float64 layer norm statistics and outputs as ATen's cpu kernel rounds them
+(NumPy path).
 
-ATen's row moments (RowwiseMoments) are a cascaded Welford over SIMD lanes, all in float32:
-- the row splits into V-lane vectors (V = vector bytes / 4) and chunks of 16 vectors; each
+ATen's row moments (RowwiseMoments) are a cascaded Welford over SIMD lanes, all in the
+input's dtype:
+- the row splits into V-lane vectors (V = vector bytes / item size) and chunks of 16 vectors; each
   lane runs Welford over its chunk (d = x - m1; m1 = fma(d, 1/(j+1), m1);
   m2 = fma(d, x - m1, m2)), then the chunk merges into a binary-counter stack of partial
   results (vector merge of (ka, a1, a2) into (k, m1, m2): c = ka / (k + ka); d = a1 - m1;
@@ -13,21 +15,25 @@ ATen's row moments (RowwiseMoments) are a cascaded Welford over SIMD lanes, all 
 - var = m2 / N, rstd = 1 / sqrt(var + eps).
 The outputs: (x - mean) rstd, times the weight, plus the bias, with the kernel's fused steps
 (bias without weight: fma(x - mean, rstd, b); both: fma((x - mean) rstd, w, b)).
-(Round qa19b measured these against torch 2.13: every mean / rstd / output bit of ~8000 rows,
-N 1..17000.)"""
+(Round qa19b measured these against torch 2.13: every mean / rstd / output bit of ~8000
+float32 rows, N 1..17000 (but ~1 rstd in 1000 rows 1 ulp off, rows with a 6-7 element
+tail: a merge step's rounding not pinned down); float64 means / rstds of 400 rows.)"""
 import numpy as np
 
-from ._box_muller import fma32
+from ._box_muller import fma32, fma64
 from ._cpu_capability import vector_bytes
 
-f32 = np.float32
 CHUNK = 16  # vectors per Welford chunk
-RECIPROCALS = (f32(1) / np.arange(1, CHUNK + 1, dtype=f32)).astype(f32)
+FMA = {np.float32: fma32, np.float64: fma64}  # a * b + c rounded once in the dtype
 
 
-def lanes():
-    """float32 lanes of the vector loop the layer norm kernel runs (AVX2 and DEFAULT: 8)."""
-    return (vector_bytes() or 32) // 4
+def _reciprocals(t):
+    return (t(1) / np.arange(1, CHUNK + 1, dtype=t)).astype(t)
+
+
+def lanes(t=np.float32):
+    """Lanes of dtype t of the layer norm kernel's vector loop (AVX2 and DEFAULT: 32 bytes)."""
+    return (vector_bytes() or 32) // np.dtype(t).itemsize
 
 
 def ceil_log2(m):
@@ -38,12 +44,14 @@ def ceil_log2(m):
 def _welford(blocks):
     """Each lane's Welford over the chunks' vectors: blocks (rows, chunks, k, V)."""
     shape = blocks.shape[:2] + blocks.shape[3:]
-    m1, m2 = np.zeros(shape, f32), np.zeros(shape, f32)
+    t = blocks.dtype.type
+    fma, reciprocals = FMA[t], _reciprocals(t)
+    m1, m2 = np.zeros(shape, t), np.zeros(shape, t)
     for j in range(blocks.shape[2]):
         x = blocks[:, :, j]
         d = x - m1
-        m1 = fma32(d, RECIPROCALS[j], m1)
-        m2 = fma32(d, x - m1, m2)
+        m1 = fma(d, reciprocals[j], m1)
+        m2 = fma(d, x - m1, m2)
     return m1, m2
 
 
@@ -52,11 +60,12 @@ def _merge_vector(add, into):
     (rows, nodes, V), nodes merged side by side."""
     ka, a1, a2 = add
     k, m1, m2 = into
+    t = m1.dtype.type
     total = k + ka
     with np.errstate(all="ignore"):
-        c = np.where(total == 0, f32(0), ka.astype(f32) / total.astype(f32))[:, None]
+        c = np.where(total == 0, t(0), ka.astype(t) / total.astype(t))[:, None]
     d = a1 - m1
-    return total, m1 + c * d, fma32(d, d * c * k.astype(f32)[:, None], m2 + a2)
+    return total, m1 + c * d, FMA[t](d, d * c * k.astype(t)[:, None], m2 + a2)
 
 
 def _pairs(level):
@@ -95,7 +104,7 @@ def _chunk_moments(x, v):
         m1s.append(m1)
         m2s.append(m2)
     if not counts:
-        return 0, np.zeros((rows, v), f32), np.zeros((rows, v), f32)
+        return 0, np.zeros((rows, v), x.dtype), np.zeros((rows, v), x.dtype)
     level = (np.array(counts, np.int64), np.concatenate(m1s, 1), np.concatenate(m2s, 1))
     unpaired = []
     for _ in range(depth - 1):
@@ -115,41 +124,44 @@ def _chunk_moments(x, v):
 
 
 def row_moments(x):
-    """(mean, biased variance) of the rows of the 2-D float32 x (N > 0 columns), float32."""
+    """(mean, biased variance) of the rows of the 2-D float32 or float64 x (N > 0 columns)."""
     rows, n_total = x.shape
-    v = lanes()
+    t = x.dtype.type
+    fma, v = FMA[t], lanes(t)
     n, a1, a2 = _chunk_moments(x, v)
-    k, m1, m2 = 0, np.zeros(rows, f32), np.zeros(rows, f32)
+    k, m1, m2 = 0, np.zeros(rows, t), np.zeros(rows, t)
     for i in range(n * v, n_total):  # the tail: scalar Welford
         xi = x[:, i]
         d = xi - m1
         k += 1
-        m1 = m1 + d / f32(k)
+        m1 = m1 + d / t(k)
         m2 = m2 + d * (xi - m1)
-    c_k = f32(n)
+    c_k = t(n)
     for lane in range(v):  # the lanes merge into the tail's moments one by one
         total = k + n
-        c = f32(0) if total == 0 else c_k / f32(total)
+        c = t(0) if total == 0 else c_k / t(total)
         d = a1[:, lane] - m1
-        m1 = fma32(c, d, m1)
-        m2 = m2 + fma32(d * d * c, f32(k), a2[:, lane])
+        m1 = fma(c, d, m1)
+        m2 = m2 + fma(d * d * c, t(k), a2[:, lane])
         k = total
-    return m1, m2 / f32(n_total)
+    return m1, m2 / t(n_total)
 
 
 def layer_norm(x, w, b, eps, y, mean, rstd):
-    """The float32 forward into y (rows, N), mean and rstd (rows, 1); N > 0."""
+    """The forward into y (rows, N), mean and rstd (rows, 1), of x's dtype; N > 0."""
+    t = x.dtype.type
+    fma = FMA[t]
     with np.errstate(all="ignore"):
         m, var = row_moments(x)
-        r = f32(1) / np.sqrt(var + f32(eps))
+        r = t(1) / np.sqrt(var + t(eps))
         mean[:, 0], rstd[:, 0] = m, r
         np.subtract(x, mean, out=y)
         if w is None and b is not None:
-            y[...] = fma32(y, rstd, b)
+            y[...] = fma(y, rstd, b)
             return
         y *= rstd
         if w is not None and b is not None:
-            y[...] = fma32(y, w, b)
+            y[...] = fma(y, w, b)
         elif w is not None:
             y *= w
-            y += f32(0)  # (the kernel adds its zero bias: -0 becomes +0)
+            y += t(0)  # (the kernel adds its zero bias: -0 becomes +0)
