@@ -54,11 +54,10 @@ def test_layer_norm_module_float32_bits():
                                   _bits(theirs(torch.from_numpy(x.reshape(3, 4, 96).copy())).detach()))
 
 
+@pytest.mark.parametrize("path", ["numpy", "compiled"])
 @pytest.mark.parametrize("affine", ["none", "both"])
-def test_native_layer_norm_float64_numpy_path_bits(monkeypatch, affine):
-    # (the NumPy path, under the compiled loops' size; float64's compiled loop still sums
-    # two-pass in float64: not yet ATen's Welford)
-    monkeypatch.setattr(_jit, "MIN_SIZE", 1 << 62)
+def test_native_layer_norm_float64_bits(monkeypatch, path, affine):
+    monkeypatch.setattr(_jit, "MIN_SIZE", 0 if path == "compiled" else 1 << 62)
     for seed, n in enumerate(SIZES):
         x, w, b = (a.astype(np.float64) for a in _inputs(5, n, seed))
         w, b = (w, b) if affine == "both" else (None, None)

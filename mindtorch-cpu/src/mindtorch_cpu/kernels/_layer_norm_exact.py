@@ -27,7 +27,8 @@ CHUNK = 16  # vectors per Welford chunk
 FMA = {np.float32: fma32, np.float64: fma64}  # a * b + c rounded once in the dtype
 
 
-def _reciprocals(t):
+def reciprocals(t):
+    """1 / (1..16) rounded in the dtype t (the Welford steps' factors)."""
     return (t(1) / np.arange(1, CHUNK + 1, dtype=t)).astype(t)
 
 
@@ -45,12 +46,12 @@ def _welford(blocks):
     """Each lane's Welford over the chunks' vectors: blocks (rows, chunks, k, V)."""
     shape = blocks.shape[:2] + blocks.shape[3:]
     t = blocks.dtype.type
-    fma, reciprocals = FMA[t], _reciprocals(t)
+    fma, rcp = FMA[t], reciprocals(t)
     m1, m2 = np.zeros(shape, t), np.zeros(shape, t)
     for j in range(blocks.shape[2]):
         x = blocks[:, :, j]
         d = x - m1
-        m1 = fma(d, reciprocals[j], m1)
+        m1 = fma(d, rcp[j], m1)
         m2 = fma(d, x - m1, m2)
     return m1, m2
 

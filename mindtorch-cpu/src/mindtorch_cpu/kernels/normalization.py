@@ -63,13 +63,12 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     jit = loops(rows * n) if n and x.dtype == ct and ct in _COMPILED else None
     if jit is None and n and x.dtype == ct == f32:  # (the exact loops give the NumPy path's
         jit = loaded("_compiled")  # bits at ~1/20 of its per-call cost: any size once loaded)
-    if jit is not None and ct == f32:  # (ATen's float32 Welford statistics, to the bit)
-        jit.layer_norm_rows_f32(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
-                                w is not None, b is not None, f32(eps), _layer_norm_exact.lanes(),
-                                y, mean.reshape(rows), rstd.reshape(rows))
-    elif jit is not None:  # (each row read while in cache: ~3x faster)
-        jit.layer_norm_rows(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
-                            eps, y, mean.reshape(rows), rstd.reshape(rows))
+    if jit is not None:  # (ATen's Welford statistics, to the bit)
+        v = _layer_norm_exact.lanes(ct)
+        jit.layer_norm_rows_exact(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
+                                  w is not None, b is not None, ct.type(eps), v,
+                                  v * ct.itemsize == 32, _layer_norm_exact.reciprocals(ct.type),
+                                  y, mean.reshape(rows), rstd.reshape(rows))
     elif n and x.dtype == ct and ct in _COMPILED:  # (ATen's Welford statistics, to the bit)
         _layer_norm_exact.layer_norm(x, w, b, eps, y, mean, rstd)
     else:
