@@ -3,7 +3,8 @@
 Both work on rows of a 2-D view (rows = the batch dims, n = the normalized elements) in
 blocks of rows: the steps of the formulas reread a block while it is still cached, and the
 only full-size arrays are the results (a fresh full-size temporary per step costs its
-page faults too).  Row statistics are dot products (BLAS, vecdot), not products then sums.
+page faults too).  float32 / float64 forwards follow ATen's Welford statistics to the bit
+(_layer_norm_exact); the others' row statistics are dot products (BLAS, vecdot).
 (64, 128, 384) float32 on a loaded 2-core machine: backward ~30 -> ~10-14 ms.)"""
 import math
 
@@ -12,8 +13,9 @@ from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
 
 from .._np import arr, wrap
+from . import _layer_norm_exact
 from ._aten_half import f32, fma32, row_sum
-from ._jit import loops
+from ._jit import loaded, loops
 
 _BLOCK = 1 << 18  # elements per block of rows (1 MiB of float32; smaller blocks measured
 #                   slower: numpy's per-call cost)
@@ -59,10 +61,17 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     y = np.empty((rows, n), ct)
     mean = np.zeros((rows, 1), ct)  # PyTorch: 0 over no elements (and rstd nan)
     rstd = np.empty((rows, 1), ct)
-    jit = loops(rows * n) if n and x.dtype == ct and ct in _COMPILED else None
-    if jit is not None:  # (each row read while in cache: ~3x faster)
-        jit.layer_norm_rows(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
-                            eps, y, mean.reshape(rows), rstd.reshape(rows))
+    exact = n and x.dtype == ct and ct in _COMPILED
+    # (the loops give the NumPy path's bits at ~1/20 of its per-call cost: any size once loaded)
+    jit = (loops(rows * n) or loaded("_compiled")) if exact else None
+    if jit is not None:  # (ATen's Welford statistics, to the bit)
+        v = _layer_norm_exact.lanes(ct)
+        jit.layer_norm_rows_exact(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
+                                  w is not None, b is not None, ct.type(eps), v,
+                                  v * ct.itemsize == 32, _layer_norm_exact.reciprocals(ct.type),
+                                  y, mean.reshape(rows), rstd.reshape(rows))
+    elif exact:
+        _layer_norm_exact.layer_norm(x, w, b, eps, y, mean, rstd)
     else:
         _layer_norm_blocks(x, w, b, eps, y, mean, rstd)
     dt, sdt = input.dtype, N.stat_dtype(input, weight, bias)
