@@ -1,10 +1,11 @@
 """Regression tests for QA round qa19b: float32 layer norm bits against torch's cpu kernel
 (its cascaded Welford row moments, its fused output steps), in the NumPy path and in the
-compiled loops (served from _jit.MIN_SIZE elements: forced here at any size)."""
+compiled loops (served from _jit.EARLY_MIN_SIZE elements, or any size once numba is loaded;
+the NumPy replica where numba is missing: both forced here at any size)."""
 import mindtorch
 import numpy as np
 import pytest
-from mindtorch_cpu.kernels import _jit, normalization
+from mindtorch_cpu.kernels import _jit
 
 torch = pytest.importorskip("torch")
 
@@ -18,6 +19,15 @@ def _inputs(rows, n, seed):
     return x, rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
 
 
+def _force(monkeypatch, path):
+    """The compiled loops at any size, or their NumPy replica (the loops taken as missing)."""
+    monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0)
+    if path == "numpy":
+        monkeypatch.setitem(_jit._modules, "_compiled", False)
+    else:
+        pytest.importorskip("numba")
+
+
 def _bits(t):
     return t.numpy().view(np.uint32)
 
@@ -25,9 +35,7 @@ def _bits(t):
 @pytest.mark.parametrize("path", ["numpy", "compiled"])
 @pytest.mark.parametrize("affine", ["none", "weight", "bias", "both"])
 def test_native_layer_norm_float32_bits(monkeypatch, path, affine):
-    monkeypatch.setattr(_jit, "MIN_SIZE", 0 if path == "compiled" else 1 << 62)
-    if path == "numpy":  # (not the loops an earlier test loaded either)
-        monkeypatch.setattr(normalization, "loaded", lambda name: None)
+    _force(monkeypatch, path)
     for seed, n in enumerate(SIZES):
         x, w, b = _inputs(5, n, seed)
         w = w if affine in ("weight", "both") else None
@@ -42,24 +50,23 @@ def test_native_layer_norm_float32_bits(monkeypatch, path, affine):
 
 
 def test_layer_norm_module_float32_bits():
-    x, _, _ = _inputs(12, 96, 7)
+    x, _, _ = _inputs(48, 96, 7)  # (4,608 elements: from _jit.EARLY_MIN_SIZE)
     ours, theirs = mindtorch.nn.LayerNorm(96), torch.nn.LayerNorm(96)
     with torch.no_grad():
         theirs.weight.copy_(torch.linspace(-2, 2, 96))
         theirs.bias.copy_(torch.linspace(1, -1, 96))
     ours.load_state_dict({k: mindtorch.from_numpy(v.numpy().copy())
                           for k, v in theirs.state_dict().items()})
-    y = ours(mindtorch.from_numpy(x.reshape(3, 4, 96).copy()))
+    x = x.reshape(3, 16, 96)
+    y = ours(mindtorch.from_numpy(x.copy()))
     np.testing.assert_array_equal(_bits(y.detach()),
-                                  _bits(theirs(torch.from_numpy(x.reshape(3, 4, 96).copy())).detach()))
+                                  _bits(theirs(torch.from_numpy(x.copy())).detach()))
 
 
 @pytest.mark.parametrize("path", ["numpy", "compiled"])
 @pytest.mark.parametrize("affine", ["none", "both"])
 def test_native_layer_norm_float64_bits(monkeypatch, path, affine):
-    monkeypatch.setattr(_jit, "MIN_SIZE", 0 if path == "compiled" else 1 << 62)
-    if path == "numpy":
-        monkeypatch.setattr(normalization, "loaded", lambda name: None)
+    _force(monkeypatch, path)
     for seed, n in enumerate(SIZES):
         x, w, b = (a.astype(np.float64) for a in _inputs(5, n, seed))
         w, b = (w, b) if affine == "both" else (None, None)

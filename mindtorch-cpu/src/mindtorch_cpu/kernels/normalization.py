@@ -15,7 +15,8 @@ from mindtorch._ops.decls import normalization as N
 from .._np import arr, wrap
 from . import _layer_norm_exact
 from ._aten_half import f32, fma32, row_sum
-from ._jit import loaded, loops
+from . import _jit
+from ._jit import loops
 
 _BLOCK = 1 << 18  # elements per block of rows (1 MiB of float32; smaller blocks measured
 #                   slower: numpy's per-call cost)
@@ -62,15 +63,18 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     mean = np.zeros((rows, 1), ct)  # PyTorch: 0 over no elements (and rstd nan)
     rstd = np.empty((rows, 1), ct)
     exact = n and x.dtype == ct and ct in _COMPILED
-    # (the loops give the NumPy path's bits at ~1/20 of its per-call cost: any size once loaded)
-    jit = (loops(rows * n) or loaded("_compiled")) if exact else None
-    if jit is not None:  # (ATen's Welford statistics, to the bit)
+    # ATen's Welford statistics, to the bit: by the compiled loops from _jit.EARLY_MIN_SIZE
+    # elements (or any size once numba is loaded), without numba by their NumPy replica
+    # from that size (~1/20 of the loops' speed); below it the blocks' two-pass statistics,
+    # ~7-12x faster than the replica and 1-2 ulp from PyTorch's
+    jit = _jit.early("_compiled", rows * n) if exact else None
+    if jit is not None:
         v = _layer_norm_exact.lanes(ct)
         jit.layer_norm_rows_exact(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
                                   w is not None, b is not None, ct.type(eps), v,
                                   v * ct.itemsize == 32, _layer_norm_exact.reciprocals(ct.type),
                                   y, mean.reshape(rows), rstd.reshape(rows))
-    elif exact:
+    elif exact and rows * n >= _jit.EARLY_MIN_SIZE:
         _layer_norm_exact.layer_norm(x, w, b, eps, y, mean, rstd)
     else:
         _layer_norm_blocks(x, w, b, eps, y, mean, rstd)
