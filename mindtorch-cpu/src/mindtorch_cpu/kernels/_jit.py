@@ -49,5 +49,5 @@ def early(name, size):
 
 
 def loops(size):
-    """kernels._compiled (GELU, layer norm, softmax) for `size` elements, or None."""
+    """kernels._compiled (GELU, softmax, layer norm's backward) for `size` elements, or None."""
     return compiled("_compiled", size)

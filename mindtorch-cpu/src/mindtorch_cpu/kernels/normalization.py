@@ -67,7 +67,7 @@ def native_layer_norm(input, normalized_shape, weight, bias, eps):
     # elements (or any size once numba is loaded), without numba by their NumPy replica
     # from that size (~1/20 of the loops' speed); below it the blocks' two-pass statistics,
     # ~7-12x faster than the replica and 1-2 ulp from PyTorch's
-    jit = _jit.early("_compiled", rows * n) if exact else None
+    jit = _jit.early("_layer_norm_loops", rows * n) if exact else None
     if jit is not None:
         v = _layer_norm_exact.lanes(ct)
         jit.layer_norm_rows_exact(np.ascontiguousarray(x), _dense(w, n, ct, 1), _dense(b, n, ct, 0),
