@@ -164,14 +164,17 @@ def test_sum_mean_norm_backward(path):
 def test_norm_other_orders_dtypes_and_errors(path):
     """What the 2-norm kernel leaves to the decomposition: other p, dtype=, complex; and
     the errors of integer input / an empty inf-norm."""
-    m, t = pair(RNG.standard_normal((16, 70)))
+    # (its own draws: the shared RNG's depend on the worker's test order, and the p-norms'
+    # float32 sums, in PyTorch's sum order, not its norm kernel's, can drift past rtol)
+    rng = np.random.default_rng(164)
+    m, t = pair(rng.standard_normal((16, 70)))
     for p in (1, 3, 0.5, 0, float("inf"), -float("inf")):
         for dim in (None, 1):
             assert_same(m.norm(p, dim), t.norm(p, dim))
     assert_same(m.norm(2, 1, dtype=mindtorch.float64), t.norm(2, 1, dtype=torch.float64))
     assert_same(mindtorch.linalg.vector_norm(m, 2, (0, 1), True),
                 torch.linalg.vector_norm(t, 2, (0, 1), True))
-    c = RNG.standard_normal((8, 9)) + 1j * RNG.standard_normal((8, 9))
+    c = rng.standard_normal((8, 9)) + 1j * rng.standard_normal((8, 9))
     assert_same(mindtorch.tensor(c).norm(dim=1), torch.from_numpy(c).norm(dim=1))
     for bad in (lambda x: x.long().norm(), lambda x: x[:0].norm(float("inf"))):
         with pytest.raises(RuntimeError):

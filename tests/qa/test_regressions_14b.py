@@ -103,10 +103,13 @@ def test_group_norm_forward_and_backward(dtype, shape, group, affine, compiled, 
     from mindtorch_cpu.kernels import _jit
     if compiled:  # (the compiled loops at any size)
         monkeypatch.setattr(_jit, "MIN_SIZE", 1)
-    x, g = _R.standard_normal(shape).astype(dtype), _R.standard_normal(shape).astype(dtype)
+    # (its own draws: the shared RNG's depend on the worker's test order, and groups of two
+    # elements with a near-zero variance amplify float32 roundings past rtol)
+    rng = np.random.default_rng(102)
+    x, g = rng.standard_normal(shape).astype(dtype), rng.standard_normal(shape).astype(dtype)
     C = shape[1]
-    w = _R.standard_normal(C).astype(dtype) if "weight" in affine else None
-    b = _R.standard_normal(C).astype(dtype) if "bias" in affine else None
+    w = rng.standard_normal(C).astype(dtype) if "weight" in affine else None
+    b = rng.standard_normal(C).astype(dtype) if "bias" in affine else None
     for layout, grad_layout, stats in (("contiguous", "contiguous", False),
                                        ("contiguous", "expanded", False),
                                        ("transposed", "contiguous", False),

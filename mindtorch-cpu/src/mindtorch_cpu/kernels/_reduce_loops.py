@@ -17,10 +17,9 @@ from ._compiled import _exp_shifted, _row_max, row_moments
 _JIT = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": {"contract"}}
 _ROWS = {**_JIT, "fastmath": {"contract", "reassoc"}}
 
-# reduce_rows / reduce_cols(x, op, divisor, out): op 0: the sum / divisor (unused: sums go in
-# PyTorch's order, sum_rows below and _cascade.py), 1: the square root of
-# the sum of squares (the 2-norm), 2: the product
-SUM, NORM2, PROD = 0, 1, 2
+# reduce_rows / reduce_cols(x, op, out): op 1: the square root of the sum of squares (the
+# 2-norm), 2: the product (sums go in PyTorch's order: sum_rows below and _cascade.py)
+NORM2, PROD = 1, 2
 
 
 @numba.njit(inline="always")
@@ -31,13 +30,9 @@ def _row(r, op):
             p *= r[j]
         return p
     s = 0.0
-    if op == NORM2:
-        for j in range(r.size):
-            v = np.float64(r[j])
-            s += v * v
-    else:
-        for j in range(r.size):
-            s += r[j]
+    for j in range(r.size):
+        v = np.float64(r[j])
+        s += v * v
     return s
 
 
@@ -45,23 +40,23 @@ _F32_MAX = float(np.finfo(np.float32).max)
 
 
 @numba.njit(inline="always")
-def _finish(s, op, divisor):
+def _finish(s, op):
     """The float64 result of a row, as the float32 loop of PyTorch ends: squares summed
     past float32's range are inf there (a sum of positives overflows iff its total does)."""
     if op == NORM2:
         return math.inf if s > _F32_MAX else math.sqrt(s)  # (NaN: sqrt(NaN))
-    return s / divisor
+    return s
 
 
 @numba.njit(**_ROWS)
-def reduce_rows(x, op, divisor, out):
+def reduce_rows(x, op, out):
     """out[i] = op over the row x[i] (x 2-D, out 1-D float32)."""
     for i in range(x.shape[0]):
-        out[i] = _finish(_row(x[i], op), op, divisor)
+        out[i] = _finish(_row(x[i], op), op)
 
 
 @numba.njit(**_ROWS)
-def reduce_cols(x, op, divisor, out):
+def reduce_cols(x, op, out):
     """out[o, k] = op over x[o, :, k] (x 3-D, out (outer, inner) float32)."""
     outer, n, inner = x.shape
     acc = np.empty(inner)
@@ -72,15 +67,12 @@ def reduce_cols(x, op, divisor, out):
             if op == PROD:
                 for k in range(inner):
                     acc[k] *= r[k]
-            elif op == NORM2:
+            else:
                 for k in range(inner):
                     v = np.float64(r[k])
                     acc[k] += v * v
-            else:
-                for k in range(inner):
-                    acc[k] += r[k]
         for k in range(inner):
-            out[o, k] = _finish(acc[k], op, divisor)
+            out[o, k] = _finish(acc[k], op)
 
 
 # sum_rows: PyTorch's float32 / float64 sum along rows, to the bit: the order of the NumPy

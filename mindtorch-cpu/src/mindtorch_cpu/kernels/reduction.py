@@ -14,7 +14,7 @@ from mindtorch._runtime import get_num_threads
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit, _limited
-from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum, outer_sum
+from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
@@ -25,7 +25,7 @@ def wrap(a, dtype):
     a = np.asarray(a)
     return _wrap_strided(a if a.flags.c_contiguous else a.copy(), dtype)
 
-_SUM, _NORM2, _PROD = 0, 1, 2  # the ops of _reduce_loops' reduce_rows / reduce_cols
+_SUM, _NORM2, _PROD = 0, 1, 2  # (_NORM2, _PROD: _reduce_loops' ops for reduce_rows / _cols)
 _WIDE = {D.float16: np.float32, D.bfloat16: np.float32}
 
 
@@ -105,7 +105,7 @@ def _loop(self, dim, keepdim, name, arguments):
 def _compiled_reduce(self, dim, keepdim, op):
     """A float32 2-norm / product by the reduce loops (op: NORM2 or PROD), or None (see
     _loop).  (Sums: _add_reduce, in PyTorch's order.)"""
-    return _loop(self, dim, keepdim, "reduce", lambda n: (op, 1.0))
+    return _loop(self, dim, keepdim, "reduce", lambda n: (op,))
 
 
 def row_sums(x):
@@ -155,26 +155,22 @@ def _short_rows(ufunc, a, self, dim, keepdim):
 
 
 def _add_reduce(a, self, dim, keepdim, cascade=False):
-    """np.add.reduce of `a` (self's data in its accumulating dtype) over dim.  NumPy adds
-    the rows of a reduction that leaves the memory's innermost axis one after another (an
-    error growing with n, where PyTorch's cascade grows with log n): cascade=True (sum,
-    mean) sums a C-contiguous block of them in PyTorch's order (_cascade.py), else they
+    """np.add.reduce of `a` (self's data in its accumulating dtype) over dim.  cascade=True
+    (sum, mean): a C-contiguous float `a` in PyTorch's order (_cascade.cascade_sum).
+    Otherwise NumPy adds the rows of a reduction that leaves the memory's innermost axis one
+    after another (an error growing with n, where PyTorch's cascade grows with log n): they
     are summed in double for single precision, else pairwise (_fold, C-contiguous)."""
     if cascade and a.dtype.kind in "fc" and a.flags.c_contiguous and a.size:
         axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
             (dim,) if type(dim) is int else tuple(sorted(dim)))
         r = cascade_sum(a, axes, row_sums)
-        if r is not None:
-            return np.expand_dims(r, axes) if keepdim else r
+        return np.expand_dims(r, axes) if keepdim else r
     if dim and a.dtype.kind in "fc":
         contiguous = a.flags.c_contiguous
         inner = a.ndim - 1 if contiguous else min(
             range(a.ndim), key=lambda i: abs(a.strides[i]) if a.shape[i] > 1 else math.inf)
         if inner in dim and a.strides[inner]:  # (stride 0, expanded: no run in memory)
             return np.add.reduce(a, axis=_axis(self, dim), keepdims=keepdim)
-        block = cascade and contiguous and _block(self, dim, keepdim)
-        if block and block[0][2] > 1:
-            return outer_sum(a.reshape(block[0])).reshape(block[1])
         if _count(self, dim) > 8:
             wide = _SUM_WIDE.get(a.dtype)
             if wide is not None:
