@@ -5,6 +5,7 @@
     python benchmarks/bench_training.py --cpu-time   # CPU time, steadier on a busy machine
     python benchmarks/bench_training.py --threads 0  # the libraries' default threads
     python benchmarks/bench_training.py --modules    # also nn.Sequential + optim.SGD
+    python benchmarks/bench_training.py --floor      # also the leanest Python tape (_tape_step.py)
 
 The model of issue 5: an MLP 784-256-256-10 (ReLU), batch 64, float32, cross-entropy loss,
 plain SGD (lr 0.01).  A step is what a training loop does: forward, clear the gradients,
@@ -151,6 +152,9 @@ def main():
     parser.add_argument("--rss", choices=("mindtorch", "torch", "numpy"),
                         help="only print the peak RSS of 10 steps of this library")
     parser.add_argument("--no-torch", action="store_true", help="leave PyTorch out")
+    parser.add_argument("--floor", action="store_true",
+                        help="also the leanest Python autograd tape (_tape_step.py): what "
+                             "recording and walking a graph costs in Python at the least")
     parser.add_argument("--modules", action="store_true",
                         help="also the step as users write it (nn.Sequential, "
                              "nn.CrossEntropyLoss, optim.SGD; its / torch column against "
@@ -165,9 +169,13 @@ def main():
     libs = {name: load(name, args.threads) for name in names}
     fns = {name: framework_step(lib, np) for name, lib in libs.items()}
     fns["numpy"] = numpy_step(np)
+    if args.floor:
+        from _tape_step import tape_step
+        fns["python tape (floor)"] = tape_step(np, data, BATCH, LR)
     if args.modules:
         fns.update({f"{name} (nn + optim)": module_step(lib, np) for name, lib in libs.items()})
-    losses = {name: float(fn().detach() if name != 'numpy' else fn()) for name, fn in fns.items()}
+    firsts = {name: fn() for name, fn in fns.items()}
+    losses = {name: float(v.detach() if hasattr(v, "detach") else v) for name, v in firsts.items()}
     min_total, repeat = (0.1, 3) if args.quick else (1.0, 9)
     best = best_times(fns, min_total, repeat,
                       time.process_time if args.cpu_time else timeit.default_timer, warmup=20)
@@ -181,8 +189,8 @@ def main():
           + f"; {os.cpu_count()} cpus, "
           + (f"{args.threads} BLAS/torch thread(s)" if args.threads else "default threads")
           + (", CPU time" if args.cpu_time else "") + f", load average {os.getloadavg()[0]:.1f}\n")
-    print("| MLP 784-256-256-10, batch 64, SGD | µs/step | / numpy | / torch | peak RSS, 10 steps (MiB) "
-          "| first loss |")
+    print("| MLP 784-256-256-10, batch 64, SGD | µs/step | / numpy | / torch "
+          "| peak RSS, 10 steps (MiB) | first loss |")
     print("|---|---|---|---|---|---|")
     for name in fns:
         t = best[name]
