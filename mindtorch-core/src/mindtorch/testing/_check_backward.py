@@ -14,7 +14,7 @@ from ._sample_runs import (
     NoKernel, Result, _map, _quiet, base_error, build, call, describe, has_data, has_float64,
     tensors,
 )
-from ._torch_bridge import _torch_tensors, from_torch, to_torch
+from ._torch_bridge import _UNKNOWN, _torch_tensors, from_torch, to_torch
 
 GRAD_SAMPLES = 4         # samples per op gradchecked (the first that qualify)
 GRAD_COMPLEX_SAMPLES = 2  # ... and samples with complex inputs, besides
@@ -101,6 +101,12 @@ def check_backward(info, device):
                 # domain): PyTorch's own gradients decide
                 differs = _vjp_differs(info, sample, i, device, differentiated)
                 if differs is None:
+                    continue
+                if differs is _UNKNOWN:  # nothing to decide between them without torch
+                    r.ran -= 1
+                    counted[kind] -= 1
+                    r.skipped.append((i, "finite differences disagree (no torch to compare "
+                                         "the gradients with)"))
                     continue
                 r.fail(i, f"{what}: {type(e).__name__}: {e}" + differs)
         except NoKernel as e:
@@ -252,12 +258,13 @@ def _with_leaves(info, args, kwargs, leaves, invariant=True):
 
 def _vjp_differs(info, sample, i, device, differentiated):
     """None if mindtorch's vector-Jacobian products for this sample equal PyTorch's (same
-    random output gradients), else a description of the difference."""
+    random output gradients), _UNKNOWN without torch, else a description of the
+    difference."""
     import numpy as np
     try:
         import torch
     except ImportError:
-        return "; (no torch to compare the gradients with)"
+        return _UNKNOWN
     ref = info.torch_reference(torch)
     if ref is None:
         return "; (no torch reference to compare the gradients with)"

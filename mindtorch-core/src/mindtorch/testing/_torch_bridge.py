@@ -94,14 +94,18 @@ def _torch_meta(ref, sample, i, torch):
         return None
 
 
+_UNKNOWN = object()  # PyTorch cannot be asked (not installed, or no such function)
+
+
 def _torch_error(op, sample, i):
     """What PyTorch's function of op's name does with this sample: the exception it
-    raises, False if it succeeds, None if that cannot be told (no torch or reference)."""
+    raises, False if it succeeds, None if that cannot be told (no such function), _UNKNOWN
+    without torch."""
     from .opdb import opinfo
     try:
         import torch
     except ImportError:
-        return None
+        return _UNKNOWN
     ref = opinfo(op.name).torch_reference(torch)
     if ref is None:
         return None
@@ -113,8 +117,6 @@ def _torch_error(op, sample, i):
         return e
     return False
 
-
-_UNKNOWN = object()  # PyTorch cannot be asked (not installed, or no such function)
 
 
 def _torch_out_error(info, sample, i, dtype, data=True):
