@@ -139,6 +139,43 @@ def _merge_simd(typingctx, s1, s2, src, dst, c, kf):
     return types.void(s1, s2, src, dst, c, kf), codegen
 
 
+@intrinsic
+def _fold_rows(typingctx, s1, s2, stride, folds, m1, m2):
+    """The lane folds of _GROUP rows side by side (one vector lane per row), in registers:
+    row r's lanes s1[r stride + lane], s2[...] (lane < the 32-byte vector's lanes) merge one
+    by one into (m1[r], m2[r]): d = s - m1; m1 = fma(c, d, m1); m2 = m2 + fma(d d c, kf, s2)
+    with (c, kf) = folds[lane]."""
+    _, width = _vector(s1.dtype)
+    rows = ir.VectorType(_vector(s1.dtype)[0].element, _GROUP)
+    i64 = ir.IntType(64)
+
+    def codegen(context, builder, sig, args):
+        stride = context.cast(builder, args[2], sig.args[2], types.int64)
+        d1, d2, fd, p1, p2 = (_data(context, builder, sig.args[k], args[k]) for k in (0, 1, 3, 4, 5))
+        fma = _fma(builder, rows)
+        a, b = (builder.load(_vector_at(builder, p, ir.Constant(i64, 0), rows), align=4)
+                for p in (p1, p2))
+
+        def column(data, lane):
+            out = ir.Constant(rows, ir.Undefined)
+            for r in range(_GROUP):
+                at = builder.add(builder.mul(stride, ir.Constant(i64, r)), ir.Constant(i64, lane))
+                out = builder.insert_element(out, builder.load(builder.gep(data, [at])),
+                                             ir.Constant(ir.IntType(32), r))
+            return out
+        for lane in range(width):
+            c, kf = (_splat(builder, rows, builder.load(builder.gep(fd, [ir.Constant(i64, 2 * lane + k)])))
+                     for k in (0, 1))
+            d = builder.fsub(column(d1, lane), a)
+            a = builder.call(fma, [c, d, a])
+            b = builder.fadd(b, builder.call(fma, [builder.fmul(builder.fmul(d, d), c), kf,
+                                                  column(d2, lane)]))
+        for p, value in ((p1, a), (p2, b)):
+            builder.store(value, _vector_at(builder, p, ir.Constant(i64, 0), rows), align=4)
+        return context.get_dummy_value()
+    return types.void(s1, s2, stride, folds, m1, m2), codegen
+
+
 @numba.njit(inline="always", **_EXACT)
 def _ln_welford(x, at, xstep, steps, rcp, s1, s2, o, ostep, chains, v, simd):
     """`chains` Welford chains of v lanes (see _welford_chains) from 0 into (s1, s2)."""
@@ -208,6 +245,22 @@ def _merge_schedule(n, depth, rcp):
     return ops[:count], factors[:count]
 
 
+@numba.njit(**_EXACT)
+def _fold_factors(n_total, v, rcp):
+    """(c, kf) per lane of the lane folds (the same for every row): lane l's n vectors merge
+    into the tail's count + l n moments, c = n / (count + (l + 1) n), kf = count + l n."""
+    z = _as(rcp[0], 0)
+    n = n_total // v
+    folds = np.empty((v, 2), rcp.dtype)
+    count = n_total - n * v
+    for lane in range(v):
+        total = count + n
+        folds[lane, 0] = z if total == 0 else _as(z, n) / _as(z, total)
+        folds[lane, 1] = _as(z, count)
+        count = total
+    return folds
+
+
 @numba.njit(inline="always", **_EXACT)
 def _ln_group_welford(x, r0, g, n_total, depth, v, simd, rcp, s1, s2):
     """Each lane's Welford over each chunk of rows r0..r0+g-1 of the flat x into the chunk
@@ -234,7 +287,8 @@ _GROUP = _LOCKSTEP  # rows whose moments interleave
 
 
 @numba.njit(**_EXACT)
-def _ln_group_moments(x, r0, g, n_total, v, simd, rcp, depth, ops, factors, s1, s2, m1, m2):
+def _ln_group_moments(x, r0, g, n_total, v, simd, rcp, depth, ops, factors, folds, s1, s2,
+                      m1, m2):
     """(mean, biased variance) of rows r0..r0+g-1 of the flat x into m1[:g], m2[:g], as
     ATen's RowwiseMoments (_layer_norm_exact describes the steps)."""
     n = n_total // v
@@ -262,16 +316,15 @@ def _ln_group_moments(x, r0, g, n_total, v, simd, rcp, depth, ops, factors, s1, 
             d = xi - m1[row]
             m1[row] = m1[row] + d / kf
             m2[row] = m2[row] + d * (xi - m1[row])
-    count = n_total - n * v
-    for lane in range(v):  # the lanes merge into the tail's moments one by one
-        total = count + n
-        c = z if total == 0 else _as(z, n) / _as(z, total)
-        kf = _as(z, count)
-        for row in range(g):
-            d = s1[row * stride + lane] - m1[row]
-            m1[row] = _fma_as(c, d, m1[row])
-            m2[row] = m2[row] + _fma_as(d * d * c, kf, s2[row * stride + lane])
-        count = total
+    if simd and g == _GROUP:
+        _fold_rows(s1, s2, stride, folds, m1, m2)
+    else:
+        for lane in range(v):  # the lanes merge into the tail's moments one by one
+            c, kf = folds[lane, 0], folds[lane, 1]
+            for row in range(g):
+                d = s1[row * stride + lane] - m1[row]
+                m1[row] = _fma_as(c, d, m1[row])
+                m2[row] = m2[row] + _fma_as(d * d * c, kf, s2[row * stride + lane])
     for row in range(g):
         m2[row] = m2[row] / _as(z, n_total)
 
@@ -285,13 +338,15 @@ def layer_norm_rows_exact(x, w, b, has_w, has_b, eps, v, simd, rcp, y, mean, rst
     while (1 << depth) < (n // v + 15) // 16:
         depth += 1
     ops, factors = _merge_schedule(n // v, depth, rcp)
+    folds = _fold_factors(n, v, rcp)
     stride = (depth + (n // v + 15) // 16) * v
     s1, s2 = np.empty(_GROUP * stride, x.dtype), np.empty(_GROUP * stride, x.dtype)
     m1, m2 = np.empty(_GROUP, x.dtype), np.empty(_GROUP, x.dtype)
     xf = x.reshape(-1)
     for r0 in range(0, rows, _GROUP):
         g = min(_GROUP, rows - r0)
-        _ln_group_moments(xf, r0, g, n, v, simd, rcp, depth, ops, factors, s1, s2, m1, m2)
+        _ln_group_moments(xf, r0, g, n, v, simd, rcp, depth, ops, factors, folds, s1, s2,
+                          m1, m2)
         _ln_outputs(x, y, r0, g, w, b, has_w, has_b, eps, m1, m2, mean, rstd)
 
 
