@@ -97,3 +97,31 @@ def test_compiled_layer_norm_matches_numpy_replica(dtype):
         _layer_norm_exact.layer_norm(x, w, b, 1e-5, y, mean, rstd)
         for o, r in zip(ours, (y, mean, rstd)):
             assert (o.numpy().view(np.uint8) == r.view(np.uint8)).all()
+
+
+def _backward(lib, x, g, w, b, threads):
+    """(input, weight, bias) gradients of F.layer_norm under `threads` threads."""
+    before = lib.get_num_threads()
+    lib.set_num_threads(threads)
+    try:
+        xt = lib.from_numpy(x.copy()).requires_grad_(True)
+        wt, bt = (None if a is None else lib.from_numpy(a.copy()).requires_grad_(True)
+                  for a in (w, b))
+        lib.nn.functional.layer_norm(xt, [x.shape[1]], wt, bt).backward(lib.from_numpy(g.copy()))
+        return [t.grad.numpy() for t in (xt, wt, bt) if t is not None]
+    finally:
+        lib.set_num_threads(before)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("affine", AFFINES)
+def test_layer_norm_backward_float32_bits(threads, affine):
+    """ATen's float32 backward: the rows' sums in its vector order, its fused steps, and
+    the weight's and bias' sums in a buffer per thread's chunk of rows."""
+    for seed, (rows, n) in enumerate([(1, 5), (3, 8), (5, 17), (9, 64), (7, 100), (33, 129),
+                                      (6, 384), (4, 1366), (2, 4100)]):
+        x, w, b = _case(rows, n, np.float32, affine, seed)
+        g = np.random.default_rng(seed).standard_normal((rows, n)).astype(np.float32)
+        for o, t in zip(_backward(mindtorch, x, g, w, b, threads),
+                        _backward(torch, x, g, w, b, threads)):
+            assert (o.view(np.uint32) == t.view(np.uint32)).all(), f"rows={rows} n={n}"

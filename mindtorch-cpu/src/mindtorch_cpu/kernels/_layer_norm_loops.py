@@ -374,3 +374,191 @@ def _ln_outputs(x, y, r0, g, w, b, has_w, has_b, eps, m1, m2, mean, rstd):
         else:
             for j in range(n):
                 y[i, j] = (x[i, j] - mc) * rc
+
+
+# The backward (float32), as ATen's kernel rounds it, per row: ds = sum(g x w), db = sum(g w)
+# in its vector order (_ln_group_sums), then a = rstd, b = (db mean - ds) a^3 / n,
+# c = -b mean - db a / n, gx = a g w + b x + c (fused where its build fuses); the weight's
+# and bias' gradients accumulate row after row in a buffer per thread's chunk of rows:
+# gw = fma(g, fma(a, x, -a mean), gw), gb = gb + g.
+
+
+def _row_sums(rows):
+    """An intrinsic summing, lane by lane, the products (g x) w and g w of the whole 32-byte
+    vectors of `rows` rows of the flat g, x (from `start`, n apart; `full` elements each, a
+    multiple of L > 0) as 2 x rows SIMD chains side by side in registers: chain (k, s) into
+    acc[(2 k + s) L:][:L] = prod(vector 0) + prod(vector 1) + ..., products unfused from the
+    sums, as the main loop of ATen's vec::map*_reduce_all (w: ones without a weight, exact
+    products); in the same pass the rows, in order, into the weight's and bias' buffers
+    buf[:n], buf[n:]: gw = fma(g, fma(a_k, x, off_k), gw), gb = gb + g ((a_k, off_k) =
+    coef[2 k], coef[2 k + 1])."""
+    @intrinsic
+    def sums(typingctx, g, x, w, start, n, full, acc, coef, buf):
+        vec, width = _vector(g.dtype)
+        i64 = ir.IntType(64)
+
+        def codegen(context, builder, sig, args):
+            start, n, full = (context.cast(builder, args[k], sig.args[k], types.int64)
+                              for k in (3, 4, 5))
+            gd, xd, wd, ad, cd, bd = (_data(context, builder, sig.args[k], args[k])
+                                      for k in (0, 1, 2, 6, 7, 8))
+            step = ir.Constant(i64, width)
+            fma = _fma(builder, vec)
+            coef = [_splat(builder, vec, builder.load(builder.gep(cd, [ir.Constant(i64, k)])))
+                    for k in range(2 * rows)]
+
+            prefetch = builder.module.declare_intrinsic(
+                "llvm.prefetch.p0i8", fnty=ir.FunctionType(ir.VoidType(), [
+                    ir.IntType(8).as_pointer()] + [ir.IntType(32)] * 3))
+            i32 = ir.IntType(32)
+
+            def fetch_next(at):
+                """The next group's rows (contiguous after these): rows x L elements of g
+                and x per step, so that they come in while this group's chains run."""
+                ahead = builder.add(builder.add(start, builder.mul(n, ir.Constant(i64, rows))),
+                                    builder.mul(at, ir.Constant(i64, rows)))
+                for d in (gd, xd):
+                    for line in range(0, rows * width * 4, 64):
+                        ptr = builder.gep(d, [builder.add(ahead, ir.Constant(i64, line // 4))])
+                        builder.call(prefetch, [builder.bitcast(ptr, ir.IntType(8).as_pointer()),
+                                                ir.Constant(i32, 0), ir.Constant(i32, 3),
+                                                ir.Constant(i32, 1)])
+
+            def products(at):
+                fetch_next(at)
+                wv = builder.load(_vector_at(builder, wd, at, vec), align=4)
+                pw, pb = (_vector_at(builder, bd, a, vec) for a in (at, builder.add(at, n)))
+                bw, bb = builder.load(pw, align=4), builder.load(pb, align=4)
+                out = []
+                for k in range(rows):
+                    row_at = builder.add(builder.add(start, builder.mul(n, ir.Constant(i64, k))), at)
+                    gv, xv = (builder.load(_vector_at(builder, d, row_at, vec), align=4)
+                              for d in (gd, xd))
+                    out += [builder.fmul(builder.fmul(gv, xv), wv), builder.fmul(gv, wv)]
+                    bw = builder.call(fma, [gv, builder.call(fma, [coef[2 * k], xv,
+                                                                   coef[2 * k + 1]]), bw])
+                    bb = builder.fadd(bb, gv)
+                builder.store(bw, pw, align=4)
+                builder.store(bb, pb, align=4)
+                return out
+            entry = builder.block
+            first = products(ir.Constant(i64, 0))
+            loop = builder.append_basic_block("sums.loop")
+            done = builder.append_basic_block("sums.done")
+            builder.cbranch(builder.icmp_signed(">", full, step), loop, done)
+            builder.position_at_end(loop)
+            at = builder.phi(i64)
+            totals = [builder.phi(vec) for _ in first]
+            summed = [builder.fadd(t, q) for t, q in zip(totals, products(at))]
+            nxt = builder.add(at, step)
+            at.add_incoming(step, entry)
+            at.add_incoming(nxt, loop)
+            for t, f, q in zip(totals, first, summed):
+                t.add_incoming(f, entry)
+                t.add_incoming(q, loop)
+            builder.cbranch(builder.icmp_signed("<", nxt, full), loop, done)
+            builder.position_at_end(done)
+            results = []
+            for f, q in zip(first, summed):
+                results.append(builder.phi(vec))
+                results[-1].add_incoming(f, entry)
+                results[-1].add_incoming(q, loop)
+            for k, value in enumerate(results):
+                builder.store(value, _vector_at(builder, ad, ir.Constant(i64, k * width), vec),
+                              align=4)
+            return context.get_dummy_value()
+        return types.void(g, x, w, start, n, full, acc, coef, buf), codegen
+    return sums
+
+
+_SUM_ROWS = 4  # rows whose sums run side by side (8 chains hide an add's latency; the
+#                 next group's rows are prefetched: 4 short streams defeat the hardware's)
+_row_sums4, _row_sums1 = _row_sums(_SUM_ROWS), _row_sums(1)
+
+
+@numba.njit(inline="always", **_EXACT)
+def _ln_lanes_total(acc, o, v):
+    """The lanes acc[o:o + v] added by halves: ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))
+    (vec_reduce_all's shuffles)."""
+    half = v // 2
+    while half >= 1:
+        for lane in range(half):
+            acc[o + lane] = acc[o + lane] + acc[o + lane + half]
+        half //= 2
+    return acc[o]
+
+
+@numba.njit(**_EXACT)
+def _ln_group_sums(g, x, w, has_w, r0, k, n, v, simd, acc, coef, buf, ds, db):
+    """ds[:k], db[:k] = sum((g x) w), sum(g w) of rows r0..r0+k-1 of the flat g, x as ATen's
+    vec::map*_reduce_all adds them over v lanes: the whole vectors' lanes (_row_sums), the
+    partial last vector's last product fused into its first lanes, the lanes by halves;
+    rows shorter than v: the products in order (w: ones without a weight, exact products;
+    a scalar lane loop where the lanes are not 32 bytes); and the rows into the weight's and
+    bias' buffers buf (2 n,) in order (coef: each row's rstd and -rstd mean)."""
+    full = n - n % v if n >= v else 0
+    if simd and full and k == _SUM_ROWS:
+        _row_sums4(g, x, w, r0 * n, n, full, acc, coef, buf)
+    for row in range(k):
+        start, o = (r0 + row) * n, 2 * row * v
+        if simd and full and k < _SUM_ROWS:
+            _row_sums1(g, x, w, start, n, full, acc[o:], coef[2 * row:], buf)
+        elif not simd and full:
+            for lane in range(v):
+                acc[o + lane] = g[start + lane] * x[start + lane] * w[lane]
+                acc[o + v + lane] = g[start + lane] * w[lane]
+            for at in range(v, full, v):
+                for lane in range(v):
+                    j = start + at + lane
+                    acc[o + lane] += g[j] * x[j] * w[at + lane]
+                    acc[o + v + lane] += g[j] * w[at + lane]
+        a, off = coef[2 * row], coef[2 * row + 1]
+        for c in range(full if simd else 0, n):  # (the buffers: what the SIMD pass left)
+            j = start + c
+            buf[c] = _fma_as(g[j], _fma_as(a, x[j], off), buf[c])
+            buf[n + c] = buf[n + c] + g[j]
+        if not full:
+            ds[row], db[row] = g[start] * x[start] * w[0], g[start] * w[0]
+            for j in range(1, n):
+                ds[row] += g[start + j] * x[start + j] * w[j]
+                db[row] += g[start + j] * w[j]
+            continue
+        for lane in range(n - full):  # (the partial vector: its last product fused)
+            j, c = start + full + lane, full + lane
+            acc[o + lane] = _fma_as(g[j] * x[j], w[c], acc[o + lane]) if has_w else \
+                _fma_as(g[j], x[j], acc[o + lane])
+            acc[o + v + lane] = _fma_as(g[j], w[c], acc[o + v + lane])
+        ds[row], db[row] = _ln_lanes_total(acc, o, v), _ln_lanes_total(acc, o + v, v)
+
+
+@numba.njit(**_EXACT)
+def layer_norm_backward_rows_exact(g, x, mean, rstd, w, has_w, v, simd, chunk, gx, sums):
+    """float32 rows (C-contiguous) as ATen's backward rounds them (see above); w (n,): ones
+    when there is no weight; sums (-(-rows // chunk), 2 n) zeros: the weight's and bias'
+    buffers per thread's chunk of `chunk` rows, added up by the caller in order."""
+    rows, n = x.shape
+    acc = np.empty(2 * _SUM_ROWS * v, x.dtype)
+    coef = np.empty(2 * _SUM_ROWS, x.dtype)
+    ds, db = np.empty(_SUM_ROWS, x.dtype), np.empty(_SUM_ROWS, x.dtype)
+    scale = _as(x[0, 0], 1) / _as(x[0, 0], n)
+    gf, xf = g.reshape(-1), x.reshape(-1)
+    for c0 in range(0, rows, chunk):  # (groups of rows within a thread's chunk)
+        for r0 in range(c0, min(rows, c0 + chunk), _SUM_ROWS):
+            k = min(_SUM_ROWS, rows - r0, c0 + chunk - r0)
+            for row in range(k):
+                coef[2 * row], coef[2 * row + 1] = rstd[r0 + row], -rstd[r0 + row] * mean[r0 + row]
+            _ln_group_sums(gf, xf, w, has_w, r0, k, n, v, simd, acc, coef, sums[c0 // chunk],
+                           ds, db)
+            for row in range(k):
+                _ln_input_grad(g, x, w, r0 + row, rstd[r0 + row], mean[r0 + row], ds[row],
+                               db[row], scale, gx)
+
+
+@numba.njit(**_EXACT)
+def _ln_input_grad(g, x, w, i, a, m, ds, db, scale, gx):
+    """Row i's input gradient (a call, not inlined, 2-D indices: no row views, their
+    reference counting)."""
+    b = _fma_as(db, m, -ds) * a * a * a * scale
+    c = _fma_as(-b, m, -(db * a * scale))
+    for j in range(x.shape[1]):
+        gx[i, j] = _fma_as(b, x[i, j], a * g[i, j] * w[j]) + c

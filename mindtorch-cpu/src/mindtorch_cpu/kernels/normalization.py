@@ -11,11 +11,11 @@ import math
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
+from mindtorch._runtime import get_num_threads
 
 from .._np import arr, wrap
-from . import _layer_norm_exact
+from . import _jit, _layer_norm_exact
 from ._aten_half import f32, fma32, row_sum
-from . import _jit
 from ._jit import loops
 
 _BLOCK = 1 << 18  # elements per block of rows (1 MiB of float32; smaller blocks measured
@@ -130,8 +130,12 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
         return (wrap(gx.reshape(shape), D.float32), wrap(gw.reshape(normalized_shape), D.float32),
                 wrap(gb.reshape(normalized_shape), D.float32))
     gx = np.empty((rows, n), ct)
-    jit = loops(rows * n) if n and g.dtype == x.dtype == ct and ct in _COMPILED else None
-    if jit is not None:  # (two compiled passes per row: ~4x faster)
+    same = n and rows and g.dtype == x.dtype == ct
+    exact = _jit.early("_layer_norm_loops", rows * n) if same and ct == np.float32 else None
+    jit = loops(rows * n) if same and ct in _COMPILED and exact is None else None
+    if exact is not None:  # (ATen's float32 rounding: from _jit.EARLY_MIN_SIZE elements)
+        gw, gb = _layer_norm_backward_exact(exact, g, x, m, r, w, gx)
+    elif jit is not None:  # (two compiled passes per row: ~4x faster)
         sums = np.zeros((2, n))
         g, x, m, r = (np.ascontiguousarray(a) for a in (g, x, m.reshape(rows), r.reshape(rows)))
         jit.layer_norm_backward_rows(g, x, m, r, _dense(w, n, ct, 1), gx, sums[0], sums[1])
@@ -141,6 +145,24 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     dt = input.dtype
     return (wrap(gx.reshape(shape), dt), wrap(gw.reshape(normalized_shape), dt),
             wrap(gb.reshape(normalized_shape), dt))
+
+
+def _layer_norm_backward_exact(jit, g, x, m, r, w, gx):
+    """The float32 backward by the compiled loop in ATen's rounding, gx in place, and
+    (gw, gb): the weight's and bias' sums in a buffer per thread's chunk of rows (ATen's
+    parallel_for split), the buffers then added in order."""
+    rows, n = gx.shape
+    chunk = -(-rows // max(1, min(get_num_threads(), rows)))
+    buffers = np.zeros((-(-rows // chunk), 2 * n), gx.dtype)
+    g, x, m, r = (np.ascontiguousarray(a) for a in (g, x, m.reshape(rows), r.reshape(rows)))
+    v = _layer_norm_exact.lanes(gx.dtype)
+    jit.layer_norm_backward_rows_exact(g, x, m, r, _dense(w, n, gx.dtype, 1), w is not None, v,
+                                       v * gx.dtype.itemsize == 32, chunk, gx, buffers)
+    sums = np.zeros(2 * n, gx.dtype)
+    for buffer in buffers:
+        sums += buffer
+    sums = sums.reshape(2, n)
+    return sums[0], sums[1]
 
 
 def _layer_norm_backward_half(g, x, m, r, w, mixed):
