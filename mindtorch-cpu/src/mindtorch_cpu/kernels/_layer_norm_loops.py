@@ -489,14 +489,15 @@ def _ln_lanes_total(acc, o, v):
 
 
 @numba.njit(**_EXACT)
-def _ln_group_sums(g, x, w, has_w, r0, k, n, v, simd, acc, coef, buf, ds, db):
+def _ln_group_sums(g, x, w, has_w, r0, k, n, v, simd, acc, coef, sums, chunk, ds, db):
     """ds[:k], db[:k] = sum((g x) w), sum(g w) of rows r0..r0+k-1 of the flat g, x as ATen's
     vec::map*_reduce_all adds them over v lanes: the whole vectors' lanes (_row_sums), the
     partial last vector's last product fused into its first lanes, the lanes by halves;
     rows shorter than v: the products in order (w: ones without a weight, exact products;
     a scalar lane loop where the lanes are not 32 bytes); and the rows into the weight's and
-    bias' buffers buf (2 n,) in order (coef: each row's rstd and -rstd mean)."""
+    bias' buffers sums[chunk] (2 n,) in order (coef: each row's rstd and -rstd mean)."""
     full = n - n % v if n >= v else 0
+    buf = sums[chunk]
     if simd and full and k == _SUM_ROWS:
         _row_sums4(g, x, w, r0 * n, n, full, acc, coef, buf)
     for row in range(k):
@@ -547,18 +548,18 @@ def layer_norm_backward_rows_exact(g, x, mean, rstd, w, has_w, v, simd, chunk, g
             k = min(_SUM_ROWS, rows - r0, c0 + chunk - r0)
             for row in range(k):
                 coef[2 * row], coef[2 * row + 1] = rstd[r0 + row], -rstd[r0 + row] * mean[r0 + row]
-            _ln_group_sums(gf, xf, w, has_w, r0, k, n, v, simd, acc, coef, sums[c0 // chunk],
+            _ln_group_sums(gf, xf, w, has_w, r0, k, n, v, simd, acc, coef, sums, c0 // chunk,
                            ds, db)
-            for row in range(k):
-                _ln_input_grad(g, x, w, r0 + row, rstd[r0 + row], mean[r0 + row], ds[row],
-                               db[row], scale, gx)
+            _ln_input_grads(g, x, w, r0, k, rstd, mean, ds, db, scale, gx)
 
 
 @numba.njit(**_EXACT)
-def _ln_input_grad(g, x, w, i, a, m, ds, db, scale, gx):
-    """Row i's input gradient (a call, not inlined, 2-D indices: no row views, their
-    reference counting)."""
-    b = _fma_as(db, m, -ds) * a * a * a * scale
-    c = _fma_as(-b, m, -(db * a * scale))
-    for j in range(x.shape[1]):
-        gx[i, j] = _fma_as(b, x[i, j], a * g[i, j] * w[j]) + c
+def _ln_input_grads(g, x, w, r0, k, rstd, mean, ds, db, scale, gx):
+    """Rows r0..r0+k-1's input gradients (a call, not inlined, 2-D indices: no row views,
+    their reference counting)."""
+    for row in range(k):
+        i, a, m = r0 + row, rstd[r0 + row], mean[r0 + row]
+        b = _fma_as(db[row], m, -ds[row]) * a * a * a * scale
+        c = _fma_as(-b, m, -(db[row] * a * scale))
+        for j in range(x.shape[1]):
+            gx[i, j] = _fma_as(b, x[i, j], a * g[i, j] * w[j]) + c

@@ -44,6 +44,9 @@ def _vector(t, ct, n):
 
 
 _COMPILED = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled loops' dtypes
+_EXACT_BACKWARD_MAX = 1 << 20  # elements: above, the float32 backward's exact loop streams
+#   its inputs from memory ~1.6-1.9x slower than the two-pass loop (1-2 ulp from PyTorch's):
+#   (8192, 384) ~1.8 against ~1.0 ms; up to here ~0.3-1.2x its time (round qa20a)
 
 
 def _dense(v, n, ct, fill):
@@ -131,7 +134,8 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
                 wrap(gb.reshape(normalized_shape), D.float32))
     gx = np.empty((rows, n), ct)
     same = n and rows and g.dtype == x.dtype == ct
-    exact = _jit.early("_layer_norm_loops", rows * n) if same and ct == np.float32 else None
+    exact = _jit.early("_layer_norm_loops", rows * n) \
+        if same and ct == np.float32 and rows * n <= _EXACT_BACKWARD_MAX else None
     jit = loops(rows * n) if same and ct in _COMPILED and exact is None else None
     if exact is not None:  # (ATen's float32 rounding: from _jit.EARLY_MIN_SIZE elements)
         gw, gb = _layer_norm_backward_exact(exact, g, x, m, r, w, gx)
