@@ -376,7 +376,7 @@ def _ln_outputs(x, y, r0, g, w, b, has_w, has_b, eps, m1, m2, mean, rstd):
                 y[i, j] = (x[i, j] - mc) * rc
 
 
-# The backward (float32), as ATen's kernel rounds it, per row: ds = sum(g x w), db = sum(g w)
+# The backward (float32 / float64), as ATen's kernel rounds it, per row: ds = sum(g x w), db = sum(g w)
 # in its vector order (_ln_group_sums), then a = rstd, b = (db mean - ds) a^3 / n,
 # c = -b mean - db a / n, gx = a g w + b x + c (fused where its build fuses); the weight's
 # and bias' gradients accumulate row after row in a buffer per thread's chunk of rows:
@@ -478,8 +478,13 @@ _row_sums4, _row_sums1 = _row_sums(_SUM_ROWS), _row_sums(1)
 
 @numba.njit(inline="always", **_EXACT)
 def _ln_lanes_total(acc, o, v):
-    """The lanes acc[o:o + v] added by halves: ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7))
-    (vec_reduce_all's shuffles)."""
+    """The lanes acc[o:o + v] added as vec_reduce_all does: 8 floats by halves (its shuffles),
+    ((l0 + l4) + (l2 + l6)) + ((l1 + l5) + (l3 + l7)); 4 doubles in order (no shuffle form)."""
+    if v == 4:
+        total = acc[o]
+        for lane in range(o + 1, o + v):
+            total = total + acc[lane]
+        return total
     half = v // 2
     while half >= 1:
         for lane in range(half):
@@ -534,7 +539,7 @@ def _ln_group_sums(g, x, w, has_w, r0, k, n, v, simd, acc, coef, sums, chunk, ds
 
 @numba.njit(**_EXACT)
 def layer_norm_backward_rows_exact(g, x, mean, rstd, w, has_w, v, simd, chunk, gx, sums):
-    """float32 rows (C-contiguous) as ATen's backward rounds them (see above); w (n,): ones
+    """float32 / float64 rows (C-contiguous) as ATen's backward rounds them (see above); w (n,): ones
     when there is no weight; sums (-(-rows // chunk), 2 n) zeros: the weight's and bias'
     buffers per thread's chunk of `chunk` rows, added up by the caller in order."""
     rows, n = x.shape

@@ -5,7 +5,8 @@ blocks of rows: the steps of the formulas reread a block while it is still cache
 only full-size arrays are the results (a fresh full-size temporary per step costs its
 page faults too).  float32 / float64 forwards follow ATen's Welford statistics to the bit
 (_layer_norm_exact); the others' row statistics are dot products (BLAS, vecdot).  The
-float32 backward is ATen's bits up to _EXACT_BACKWARD_MAX elements (_layer_norm_loops).
+float32 / float64 backward is ATen's bits up to _EXACT_BACKWARD_MAX elements
+(_layer_norm_loops).
 (64, 128, 384) float32 on a loaded 2-core machine: backward ~30 -> ~10-14 ms.)"""
 import math
 
@@ -45,7 +46,7 @@ def _vector(t, ct, n):
 
 
 _COMPILED = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled loops' dtypes
-_EXACT_BACKWARD_MAX = 1 << 20  # elements: above, the float32 backward's exact loop streams
+_EXACT_BACKWARD_MAX = 1 << 20  # elements: above, the backward's exact loop streams
 #   its inputs from memory ~1.6-1.9x slower than the two-pass loop (1-2 ulp from PyTorch's):
 #   (8192, 384) ~1.8 against ~1.0 ms; up to here ~0.3-1.2x its time (round qa20a)
 
@@ -136,9 +137,9 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     gx = np.empty((rows, n), ct)
     same = n and rows and g.dtype == x.dtype == ct
     exact = _jit.early("_layer_norm_loops", rows * n) \
-        if same and ct == np.float32 and rows * n <= _EXACT_BACKWARD_MAX else None
+        if same and ct in _COMPILED and rows * n <= _EXACT_BACKWARD_MAX else None
     jit = loops(rows * n) if same and ct in _COMPILED and exact is None else None
-    if exact is not None:  # (ATen's float32 rounding: from _jit.EARLY_MIN_SIZE elements)
+    if exact is not None:  # (ATen's rounding: from _jit.EARLY_MIN_SIZE elements)
         gw, gb = _layer_norm_backward_exact(exact, g, x, m, r, w, gx)
     elif jit is not None:  # (two compiled passes per row: ~4x faster)
         sums = np.zeros((2, n))
@@ -153,7 +154,7 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
 
 
 def _layer_norm_backward_exact(jit, g, x, m, r, w, gx):
-    """The float32 backward by the compiled loop in ATen's rounding, gx in place, and
+    """The float32 / float64 backward by the compiled loop in ATen's rounding, gx in place, and
     (gw, gb): the weight's and bias' sums in a buffer per thread's chunk of rows (ATen's
     parallel_for split), the buffers then added in order."""
     rows, n = gx.shape
