@@ -4,18 +4,20 @@ Both work on rows of a 2-D view (rows = the batch dims, n = the normalized eleme
 blocks of rows: the steps of the formulas reread a block while it is still cached, and the
 only full-size arrays are the results (a fresh full-size temporary per step costs its
 page faults too).  float32 / float64 forwards follow ATen's Welford statistics to the bit
-(_layer_norm_exact); the others' row statistics are dot products (BLAS, vecdot).
+(_layer_norm_exact); the others' row statistics are dot products (BLAS, vecdot).  The
+float32 / float64 backward is ATen's bits up to _EXACT_BACKWARD_MAX elements
+(_layer_norm_loops).
 (64, 128, 384) float32 on a loaded 2-core machine: backward ~30 -> ~10-14 ms.)"""
 import math
 
 import numpy as np
 from mindtorch import _dtype as D
 from mindtorch._ops.decls import normalization as N
+from mindtorch._runtime import get_num_threads
 
 from .._np import arr, wrap
-from . import _layer_norm_exact
+from . import _jit, _layer_norm_exact
 from ._aten_half import f32, fma32, row_sum
-from . import _jit
 from ._jit import loops
 
 _BLOCK = 1 << 18  # elements per block of rows (1 MiB of float32; smaller blocks measured
@@ -44,6 +46,9 @@ def _vector(t, ct, n):
 
 
 _COMPILED = (np.dtype(np.float32), np.dtype(np.float64))  # the compiled loops' dtypes
+_EXACT_BACKWARD_MAX = 1 << 20  # elements: above, the backward's exact loop streams
+#   its inputs from memory ~1.6-1.9x slower than the two-pass loop (1-2 ulp from PyTorch's):
+#   (8192, 384) ~1.8 against ~1.0 ms; up to here ~0.3-1.2x its time (round qa20a)
 
 
 def _dense(v, n, ct, fill):
@@ -130,8 +135,13 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
         return (wrap(gx.reshape(shape), D.float32), wrap(gw.reshape(normalized_shape), D.float32),
                 wrap(gb.reshape(normalized_shape), D.float32))
     gx = np.empty((rows, n), ct)
-    jit = loops(rows * n) if n and g.dtype == x.dtype == ct and ct in _COMPILED else None
-    if jit is not None:  # (two compiled passes per row: ~4x faster)
+    same = n and rows and g.dtype == x.dtype == ct
+    exact = _jit.early("_layer_norm_loops", rows * n) \
+        if same and ct in _COMPILED and rows * n <= _EXACT_BACKWARD_MAX else None
+    jit = loops(rows * n) if same and ct in _COMPILED and exact is None else None
+    if exact is not None:  # (ATen's rounding: from _jit.EARLY_MIN_SIZE elements)
+        gw, gb = _layer_norm_backward_exact(exact, g, x, m, r, w, gx)
+    elif jit is not None:  # (two compiled passes per row: ~4x faster)
         sums = np.zeros((2, n))
         g, x, m, r = (np.ascontiguousarray(a) for a in (g, x, m.reshape(rows), r.reshape(rows)))
         jit.layer_norm_backward_rows(g, x, m, r, _dense(w, n, ct, 1), gx, sums[0], sums[1])
@@ -141,6 +151,24 @@ def _layer_norm_backward(grad, input, mean, rstd, weight, normalized_shape):
     dt = input.dtype
     return (wrap(gx.reshape(shape), dt), wrap(gw.reshape(normalized_shape), dt),
             wrap(gb.reshape(normalized_shape), dt))
+
+
+def _layer_norm_backward_exact(jit, g, x, m, r, w, gx):
+    """The float32 / float64 backward by the compiled loop in ATen's rounding, gx in place, and
+    (gw, gb): the weight's and bias' sums in a buffer per thread's chunk of rows (ATen's
+    parallel_for split), the buffers then added in order."""
+    rows, n = gx.shape
+    chunk = -(-rows // max(1, min(get_num_threads(), rows)))
+    buffers = np.zeros((-(-rows // chunk), 2 * n), gx.dtype)
+    g, x, m, r = (np.ascontiguousarray(a) for a in (g, x, m.reshape(rows), r.reshape(rows)))
+    v = _layer_norm_exact.lanes(gx.dtype)
+    jit.layer_norm_backward_rows_exact(g, x, m, r, _dense(w, n, gx.dtype, 1), w is not None, v,
+                                       v * gx.dtype.itemsize == 32, chunk, gx, buffers)
+    sums = np.zeros(2 * n, gx.dtype)
+    for buffer in buffers:
+        sums += buffer
+    sums = sums.reshape(2, n)
+    return sums[0], sums[1]
 
 
 def _layer_norm_backward_half(g, x, m, r, w, mixed):
