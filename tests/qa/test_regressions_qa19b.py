@@ -23,7 +23,7 @@ def _force(monkeypatch, path):
     """The compiled loops at any size, or their NumPy replica (the loops taken as missing)."""
     monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0)
     if path == "numpy":
-        monkeypatch.setitem(_jit._modules, "_compiled", False)
+        monkeypatch.setitem(_jit._modules, "_layer_norm_loops", False)
     else:
         pytest.importorskip("numba")
 
