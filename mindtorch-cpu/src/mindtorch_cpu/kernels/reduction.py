@@ -117,7 +117,7 @@ def row_sums(x):
     if jit is None:
         return inner_sum(x)
     out = np.empty(x.shape[0], x.dtype)
-    jit.sum_rows(x, out, VECTOR_BYTES // x.dtype.itemsize)
+    jit.sum_rows(np.ascontiguousarray(x), out, VECTOR_BYTES // x.dtype.itemsize)
     return out
 
 
