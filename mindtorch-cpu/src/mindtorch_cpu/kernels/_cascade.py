@@ -69,13 +69,17 @@ def _in_order(terms, axis):
     return np.add.reduce(flat, axis=0).reshape(stacked.shape[1:])
 
 
-def outer_sum(x):
+def outer_sum(x, columns_loop=None):
     """PyTorch's sum over axis 1 of x (outer, n, columns), a C-contiguous float or complex
-    array of two columns or more, as an (outer, columns) array of x's dtype."""
+    array of two columns or more, as an (outer, columns) array of x's dtype.
+    columns_loop(x, whole): the same sums by a compiled loop, or None (see cascade_sum)."""
     columns = x.shape[2]
     vector = max(1, VECTOR_BYTES // x.dtype.itemsize)
     block = 4 * vector if columns >= vector else 4
     whole = columns // block * block
+    sums = columns_loop and columns_loop(x, whole)
+    if sums is not None:
+        return sums
     if whole == columns:
         return _levels(x)
     rest = _interleaved(x[:, :, whole:])
@@ -101,13 +105,16 @@ def inner_sum(x):
     return np.add(_in_order(terms, 1), 0.0, dtype=x.dtype)
 
 
-def cascade_sum(x, axes, rows=None):
+def cascade_sum(x, axes, rows=None, columns=None):
     """PyTorch's sum of x, a C-contiguous float or complex array, over `axes` (distinct,
     ascending), shaped as the kept axes.  ATen's TensorIterator puts the reduced axes
     innermost: the innermost group of adjacent reduced axes is summed first (along rows
     when it ends the shape; else over rows, as columns when it is the only group, column
     by column when not), then the other reduced axes' sums are added one after another in
-    memory order.  rows: a function computing inner_sum (by a compiled loop), or None."""
+    memory order.  rows: a function computing inner_sum (by a compiled loop), or None;
+    columns(x, whole): outer_sum's sums of x (outer, n, columns), those of the columns from
+    `whole` on interleaved (_interleaved), by a compiled loop, or None where it does not
+    serve (or columns None)."""
     kept = tuple(size for i, size in enumerate(x.shape) if i not in axes)
     if 1 in x.shape:  # (dropped, as TensorIterator does: axes apart may become adjacent)
         axes = tuple(sum(size != 1 for size in x.shape[:a]) for a in axes if x.shape[a] != 1)
@@ -123,9 +130,12 @@ def cascade_sum(x, axes, rows=None):
     if inner == 1:
         sums = (rows or inner_sum)(x.reshape(outer, n))
     elif first:
-        sums = _interleaved(x.reshape(outer, n, inner))
+        x = x.reshape(outer, n, inner)
+        sums = columns and columns(x, 0)
+        if sums is None:
+            sums = _interleaved(x)
     else:
-        return outer_sum(x.reshape(outer, n, inner)).reshape(kept)
+        return outer_sum(x.reshape(outer, n, inner), columns).reshape(kept)
     if first:  # the other reduced axes, in order, ahead of the kept ones
         sums = np.moveaxis(sums.reshape(shape[:lo] + shape[hi:]), axes[:first], range(first))
         sums = _in_order(sums.reshape(-1, *kept), 0) + 0.0

@@ -226,6 +226,81 @@ def _levels_vector(r, levels, groups, vectors, vector, step, power):
         acc[k] = ((acc[k] + acc[vector + k]) + acc[2 * vector + k]) + acc[3 * vector + k]
 
 
+# outer_sums: PyTorch's float32 / float64 sum over axis 1 of (outer, n, columns), to the
+# bit: the order of _cascade.outer_sum / _interleaved (explained there), each column's
+# levels as ATen's multi_row_sum, vectorized across the columns.
+@numba.njit(inline="always")
+def _level_power(size):
+    return max(4, (1 if size <= 2 else math.ceil(math.log2(size))) // _LEVELS)
+
+
+@numba.njit(inline="always")
+def _column_levels(m, width, levels):
+    """levels[0, :width] = the sums over the rows of m[:, :width] (m C-contiguous), column
+    by column in ATen's levels (groups of `step` rows one after another, carried up)."""
+    size = m.shape[0]
+    power = _level_power(size)
+    step = 1 << power
+    acc, up1, up2, up3 = levels[0, :width], levels[1, :width], levels[2, :width], \
+        levels[3, :width]
+    levels[:, :width] = 0
+    done = 0
+    while done + step <= size:
+        for j in range(done, done + step):
+            row = m[j]
+            for k in range(width):
+                acc[k] += row[k]
+        done += step
+        _carry(up1, acc, width)
+        if done & ((step - 1) << power):
+            continue
+        _carry(up2, up1, width)
+        if done & ((step - 1) << (2 * power)):
+            continue
+        _carry(up3, up2, width)
+    for j in range(done, size):
+        row = m[j]
+        for k in range(width):
+            acc[k] += row[k]
+    if size >= step:
+        for k in range(width):
+            acc[k] = ((acc[k] + up1[k]) + up2[k]) + up3[k]
+
+
+@numba.njit(**_JIT)
+def outer_sums(x, whole, out):
+    """out[o, c] = the sum of x[o, :, c] in PyTorch's order (x (outer, n, columns)
+    C-contiguous float32 / float64, n >= 1): the columns before `whole` by levels over the
+    rows; the others each as four interleaved partial sums (rows i = 0..3 mod 4) by levels,
+    the rows left over added to the first, then the other three (ATen's row_sum)."""
+    outer, n, columns = x.shape
+    rest = columns - whole
+    quarter = n // 4
+    levels = np.zeros((_LEVELS, max(whole, 4 * rest)), x.dtype)
+    buf = np.empty((n, rest), x.dtype)  # (the columns after `whole`, contiguous)
+    for o in range(outer):
+        if whole:
+            _column_levels(x[o], whole, levels)
+            for c in range(whole):
+                out[o, c] = levels[0, c]
+        if not rest:
+            continue
+        if whole:
+            for j in range(n):
+                for c in range(rest):
+                    buf[j, c] = x[o, j, whole + c]
+            cols = buf
+        else:
+            cols = x[o]
+        _column_levels(cols[:4 * quarter].reshape(quarter, 4 * rest), 4 * rest, levels)
+        for c in range(rest):
+            s = levels[0, c]
+            for j in range(4 * quarter, n):
+                s += cols[j, c]
+            out[o, whole + c] = ((s + levels[0, rest + c]) + levels[0, 2 * rest + c]) + \
+                levels[0, 3 * rest + c]
+
+
 # cumsum / cumprod: PyTorch's scans of float32 accumulate in float64, each partial result
 # rounded to float32 (so these give its results to the bit).  _GROUP rows scanned side by
 # side: independent additions, where one row's wait each for the one before.

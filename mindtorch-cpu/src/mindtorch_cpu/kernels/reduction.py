@@ -121,6 +121,18 @@ def row_sums(x):
     return out
 
 
+def column_sums(x, whole):
+    """The sums over axis 1 of x (outer, n, columns) in PyTorch's order (_cascade.outer_sum:
+    the columns before `whole` by levels, the others interleaved) by the compiled loop
+    (_reduce_loops.outer_sums) for float32 / float64 as row_sums, else None (NumPy's steps)."""
+    jit = _jit.early("_reduce_loops", x.size) if x.dtype in _COMPILED_SUMS else None
+    if jit is None:
+        return None
+    out = np.empty((x.shape[0], x.shape[2]), x.dtype)
+    jit.outer_sums(np.ascontiguousarray(x), whole, out)
+    return out
+
+
 _COMPILED_SUMS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
@@ -163,7 +175,7 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
     if cascade and a.dtype.kind in "fc" and a.flags.c_contiguous and a.size:
         axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
             (dim,) if type(dim) is int else tuple(sorted(dim)))
-        r = cascade_sum(a, axes, row_sums)
+        r = cascade_sum(a, axes, row_sums, column_sums)
         return np.expand_dims(r, axes) if keepdim else r
     if dim and a.dtype.kind in "fc":
         contiguous = a.flags.c_contiguous
