@@ -26,8 +26,8 @@ def _levels(x):
     group is NumPy's reduction of an axis that is not innermost (one row after another),
     from +0.0 as PyTorch's accumulators (so -0.0s sum to +0.0)."""
     outer, n, columns = x.shape
-    if not n:
-        return np.zeros((outer, columns), x.dtype)
+    if n < 16:  # (fewer rows than a group: summed in order, 0 rows: 0)
+        return np.add.reduce(x, axis=1, initial=0.0)
     step = 1 << max(4, (1 if n <= 2 else (n - 1).bit_length()) // _LEVELS)
     total = None  # the levels' leftovers, lowest level first
     for _ in range(_LEVELS - 1):
@@ -54,7 +54,10 @@ def _interleaved(x):
     parts = _levels(x[:, :4 * s].reshape(outer, s, 4 * columns)).reshape(outer, 4, columns)
     if not n:
         return parts[:, 0]
-    return _in_order(np.concatenate((parts[:, :1], x[:, 4 * s:], parts[:, 1:]), axis=1), 1)
+    terms = np.concatenate((parts[:, :1], x[:, 4 * s:], parts[:, 1:]), axis=1)
+    if columns > 1:  # (NumPy adds the rows of an axis that is not innermost in order)
+        return np.add.reduce(terms, axis=1)
+    return _in_order(terms, 1)
 
 
 def _in_order(terms, axis):
@@ -91,18 +94,36 @@ def outer_sum(x, columns_loop=None):
 def inner_sum(x):
     """PyTorch's sum over axis 1 of x (rows, n), a float or complex array whose rows are
     contiguous, as a (rows,) array of x's dtype (ATen's vectorized_inner_sum): rows of a
-    vector or more as vectors, summed as four interleaved partial sums (_interleaved),
-    then the elements after the last whole vector and the sum's lanes added one by one;
-    shorter rows element by element, in four interleaved partial sums.  From +0.0, as
-    PyTorch's accumulators (no sum is -0.0)."""
+    vector or more as groups of 4 vectors summed by levels (_levels), the vectors left
+    over added to the first of the four partial vectors, the four added in order (the
+    row's vector of lanes), then from 0 the elements after the last vector and the lanes
+    one by one; shorter rows as ATen's scalar row_sum (element 0, the elements from 4 on,
+    then 1, 2, 3).  Each step is one NumPy call across the rows, on their transposed copy
+    (NumPy's calls over short rows cost more than their passes).  From +0.0, as PyTorch's
+    accumulators (no sum is -0.0)."""
     rows, n = x.shape
     vector = max(1, VECTOR_BYTES // x.dtype.itemsize)
-    if n < vector:
-        return np.add(_interleaved(x.reshape(rows, n, 1))[:, 0], 0.0, dtype=x.dtype)
     whole = n // vector * vector
-    lanes = _interleaved(x[:, :whole].reshape(rows, whole // vector, vector))
-    terms = np.concatenate((x[:, whole:], lanes), axis=1) if whole < n else lanes
-    return np.add(_in_order(terms, 1), 0.0, dtype=x.dtype)
+    if not whole:
+        terms = x.T[[0, *range(4, n), 1, 2, 3] if n >= 4 else list(range(n))]
+    else:
+        xt = np.ascontiguousarray(x.T)
+        vectors, width = n // vector, 4 * vector
+        groups = vectors // 4
+        left = xt[groups * width:whole].reshape(vectors - groups * 4, vector, rows)
+        if not groups:  # (the vectors left over alone: the other partial vectors 0)
+            lanes = np.add.reduce(left, axis=0, initial=0.0)
+        else:
+            acc = xt[:groups * width].reshape(groups, 4, vector, rows)
+            acc = np.add.reduce(acc, axis=0, initial=0.0) if groups < 16 else _levels(
+                acc.reshape(1, groups, width * rows))[0].reshape(4, vector, rows)
+            for v in left:
+                np.add(acc[0], v, out=acc[0])
+            lanes = np.add.reduce(acc, axis=0)
+        terms = np.concatenate((xt[whole:], lanes)) if whole < n else lanes
+    if rows == 1:  # (NumPy would sum the lone column pairwise: its scan adds in order)
+        return np.add(np.add.accumulate(terms[:, 0])[-1:], 0.0, dtype=x.dtype)
+    return np.add.reduce(terms, axis=0, initial=0.0)
 
 
 def cascade_sum(x, axes, rows=None, columns=None):
