@@ -72,13 +72,14 @@ def _in_order(terms, axis):
     return np.add.reduce(flat, axis=0).reshape(stacked.shape[1:])
 
 
-def outer_sum(x, columns_loop=None):
+def outer_sum(x, columns_loop=None, scalar=False):
     """PyTorch's sum over axis 1 of x (outer, n, columns), a C-contiguous float or complex
     array of two columns or more, as an (outer, columns) array of x's dtype.
-    columns_loop(x, whole): the same sums by a compiled loop, or None (see cascade_sum)."""
+    columns_loop(x, whole): the same sums by a compiled loop, or None (see cascade_sum).
+    scalar: ATen's scalar_outer_sum (columns apart in memory: four at a time)."""
     columns = x.shape[2]
     vector = max(1, VECTOR_BYTES // x.dtype.itemsize)
-    block = 4 * vector if columns >= vector else 4
+    block = 4 * vector if columns >= vector and not scalar else 4
     whole = columns // block * block
     sums = columns_loop and columns_loop(x, whole)
     if sums is not None:
@@ -161,3 +162,76 @@ def cascade_sum(x, axes, rows=None, columns=None):
         sums = np.moveaxis(sums.reshape(shape[:lo] + shape[hi:]), axes[:first], range(first))
         sums = _in_order(sums.reshape(-1, *kept), 0) + 0.0
     return sums.reshape(kept)
+
+
+def _iteration_order(shape, strides, axes, dims):
+    """TensorIterator's order of the axes `dims` (sizes above 1) of a sum, innermost first:
+    its insertion sort by the output's strides (the reduced axes' 0 first, the kept ones
+    as the output's C order), then the input's (ties and strides 0 left as they are)."""
+    out = {}
+    for d in reversed(dims):  # (the output's C strides, 0 for the reduced axes)
+        out[d] = 0 if d in axes else math.prod(shape[k] for k in out if k not in axes)
+
+    def should_swap(d0, d1):
+        if (out[d0] == 0) != (out[d1] == 0):
+            return 1 if out[d1] == 0 else -1
+        for ours in ((out[d0], out[d1]), (strides[d0], strides[d1])):
+            if 0 in ours:
+                continue
+            if ours[0] != ours[1]:
+                return 1 if ours[0] > ours[1] else -1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+    perm = list(reversed(dims))
+    for i in range(1, len(perm)):
+        moving = i
+        for j in range(i - 1, -1, -1):
+            order = should_swap(perm[j], perm[moving])
+            if order > 0:
+                perm[j], perm[moving] = perm[moving], perm[j]
+                moving = j
+            elif order < 0:
+                break
+    return perm
+
+
+def strided_sum(x, axes, strides, rows=None, columns=None):
+    """cascade_sum of x (float or complex, any layout) for a tensor laid out with `strides`
+    (elements, not negative): TensorIterator's order (_iteration_order) -- the kept axes
+    outside, the reduced ones inside -- adjacent axes coalesced where memory runs on; its
+    two innermost make ATen's 2-d loop (rows of a vector or more contiguous in memory,
+    else columns so, else rows or columns by the smaller stride: interleaved sums, four
+    columns at a time), the other reduced axes' sums added in iteration order.  Works on a
+    C-contiguous copy in that order."""
+    kept = tuple(size for i, size in enumerate(x.shape) if i not in axes)
+    dims = [d for d in range(x.ndim) if x.shape[d] != 1]
+    if not any(d in axes for d in dims):
+        return np.add(x, 0.0, dtype=x.dtype).reshape(kept)
+    inner_first = _iteration_order(x.shape, strides, axes, dims)
+    groups = []  # [size, stride, reduced] of the iteration's axes, innermost first
+    for d in inner_first:
+        size, stride, is_reduced = x.shape[d], strides[d], d in axes
+        last = groups[-1] if groups else None
+        if last and last[2] == is_reduced and last[1] * last[0] == stride:
+            last[0] *= size
+        else:
+            groups.append([size, stride, is_reduced])
+    y = x.reshape([x.shape[d] for d in dims])  # (the size-1 axes dropped: a view)
+    y = np.ascontiguousarray(y.transpose([dims.index(d) for d in reversed(inner_first)]))
+    y = y.reshape([g[0] for g in reversed(groups)])
+    (size0, s0, _), (size1, s1, _) = groups[0], groups[1] if len(groups) > 1 else (1, 0, 1)
+    vector = max(1, VECTOR_BYTES // x.dtype.itemsize)
+    if s0 == 1 and size0 >= vector:  # (ATen's cascade_sum's 2-d loops, in its order)
+        sums = (rows or inner_sum)(y.reshape(-1, size0))
+    elif size1 > 1 and (s1 == 1 and size1 >= vector or s0 >= s1):  # (columns)
+        z = np.ascontiguousarray(y.swapaxes(-1, -2)).reshape(-1, size0, size1)
+        sums = outer_sum(z, columns, scalar=s1 != 1 or size1 < vector)
+    else:  # (rows, elements in four interleaved sums)
+        m = y.reshape(-1, size0, 1)
+        sums = columns and columns(m, 0)
+        sums = _interleaved(m)[:, 0] if sums is None else sums[:, 0]
+    terms = sums.reshape(math.prod(kept), -1)
+    if terms.shape[1] > 1:  # (the other reduced axes' sums, in order)
+        return _in_order(terms, 1).reshape(kept) + 0.0
+    return np.add(terms, 0.0, dtype=x.dtype).reshape(kept)

@@ -14,7 +14,7 @@ from mindtorch._runtime import get_num_threads
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit, _limited
-from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum
+from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum, strided_sum
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
@@ -172,10 +172,15 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
     Otherwise NumPy adds the rows of a reduction that leaves the memory's innermost axis one
     after another (an error growing with n, where PyTorch's cascade grows with log n): they
     are summed in double for single precision, else pairwise (_fold, C-contiguous)."""
-    if cascade and a.dtype.kind in "fc" and a.flags.c_contiguous and a.size:
+    if cascade and a.dtype.kind in "fc" and a.size:
         axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
             (dim,) if type(dim) is int else tuple(sorted(dim)))
-        r = cascade_sum(a, axes, row_sums, column_sums)
+        if a.flags.c_contiguous:
+            r = cascade_sum(a, axes, row_sums, column_sums)
+        else:  # (the order of the tensor's own layout, not the converted copy's)
+            source = arr(self)
+            r = strided_sum(a, axes, [s // source.itemsize for s in source.strides],
+                            row_sums, column_sums)
         return np.expand_dims(r, axes) if keepdim else r
     if dim and a.dtype.kind in "fc":
         contiguous = a.flags.c_contiguous
