@@ -78,12 +78,13 @@ def outer_sum(x, columns_loop=None, scalar=False):
     columns_loop(x, whole): the same sums by a compiled loop, or None (see cascade_sum).
     scalar: ATen's scalar_outer_sum (columns apart in memory: four at a time)."""
     columns = x.shape[2]
-    vector = max(1, VECTOR_BYTES // x.dtype.itemsize)
+    vector = max(1, VECTOR_BYTES // x.itemsize)
     block = 4 * vector if columns >= vector and not scalar else 4
     whole = columns // block * block
-    sums = columns_loop and columns_loop(x, whole)
-    if sums is not None:
-        return sums
+    if columns_loop is not None:
+        sums = columns_loop(x, whole)
+        if sums is not None:
+            return sums
     if whole == columns:
         return _levels(x)
     rest = _interleaved(x[:, :, whole:])

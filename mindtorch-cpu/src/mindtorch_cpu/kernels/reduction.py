@@ -5,6 +5,7 @@ float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at 
 """
 
 import math
+import sys
 
 import numpy as np
 from mindtorch import _dtype as D
@@ -175,12 +176,14 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
     if cascade and a.dtype.kind in "fc" and a.size:
         axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
             (dim,) if type(dim) is int else tuple(sorted(dim)))
+        # (the compiled loops: none below EARLY_MIN_SIZE before numba loads, see _jit.early)
+        loops = (row_sums, column_sums) if a.size >= _jit.EARLY_MIN_SIZE or (
+            "numba" in sys.modules) else ()
         if a.flags.c_contiguous:
-            r = cascade_sum(a, axes, row_sums, column_sums)
+            r = cascade_sum(a, axes, *loops)
         else:  # (the order of the tensor's own layout, not the converted copy's)
             source = arr(self)
-            r = strided_sum(a, axes, [s // source.itemsize for s in source.strides],
-                            row_sums, column_sums)
+            r = strided_sum(a, axes, [s // source.itemsize for s in source.strides], *loops)
         return np.expand_dims(r, axes) if keepdim else r
     if dim and a.dtype.kind in "fc":
         contiguous = a.flags.c_contiguous
