@@ -209,26 +209,39 @@ def strided_sum(x, axes, strides, rows=None, columns=None):
     dims = [d for d in range(x.ndim) if x.shape[d] != 1]
     if not any(d in axes for d in dims):
         return np.add(x, 0.0, dtype=x.dtype).reshape(kept)
+    memory = sorted(dims, key=lambda d: -strides[d])
+    kept_in_memory = [d for d in memory if d not in axes]
+    if kept_in_memory == sorted(kept_in_memory):  # (a C-contiguous tensor's order...)
+        view = x.reshape([x.shape[d] for d in dims]).transpose([dims.index(d) for d in memory])
+        if view.flags.c_contiguous:  # (...when the axes are only permuted in memory)
+            return cascade_sum(view, tuple(i for i, d in enumerate(memory) if d in axes),
+                               rows, columns).reshape(kept)
     inner_first = _iteration_order(x.shape, strides, axes, dims)
-    groups = []  # [size, stride, reduced] of the iteration's axes, innermost first
+    groups = []  # [size, stride, reduced, axes] of the iteration's axes, innermost first
     for d in inner_first:
         size, stride, is_reduced = x.shape[d], strides[d], d in axes
         last = groups[-1] if groups else None
         if last and last[2] == is_reduced and last[1] * last[0] == stride:
             last[0] *= size
+            last[3].insert(0, d)
         else:
-            groups.append([size, stride, is_reduced])
+            groups.append([size, stride, is_reduced, [d]])
+    (size0, s0), (size1, s1) = groups[0][:2], groups[1][:2] if len(groups) > 1 else (1, 0)
+    vector = max(1, VECTOR_BYTES // x.itemsize)
+    # ATen's cascade_sum's 2-d loops, in its order: rows of vectors; columns of vectors, or
+    # four columns at a time; rows in four interleaved sums
+    kind = "rows" if s0 == 1 and size0 >= vector else "columns" if size1 > 1 and (
+        s1 == 1 and size1 >= vector or s0 >= s1) else "interleaved"
+    # the copy: outermost first, the columns' case with its rows outside its columns
+    layout = groups[:0:-1] + groups[:1] if kind != "columns" else groups[:1:-1] + groups[:2]
     y = x.reshape([x.shape[d] for d in dims])  # (the size-1 axes dropped: a view)
-    y = np.ascontiguousarray(y.transpose([dims.index(d) for d in reversed(inner_first)]))
-    y = y.reshape([g[0] for g in reversed(groups)])
-    (size0, s0, _), (size1, s1, _) = groups[0], groups[1] if len(groups) > 1 else (1, 0, 1)
-    vector = max(1, VECTOR_BYTES // x.dtype.itemsize)
-    if s0 == 1 and size0 >= vector:  # (ATen's cascade_sum's 2-d loops, in its order)
+    y = np.ascontiguousarray(y.transpose([dims.index(d) for g in layout for d in g[3]]))
+    if kind == "rows":
         sums = (rows or inner_sum)(y.reshape(-1, size0))
-    elif size1 > 1 and (s1 == 1 and size1 >= vector or s0 >= s1):  # (columns)
-        z = np.ascontiguousarray(y.swapaxes(-1, -2)).reshape(-1, size0, size1)
-        sums = outer_sum(z, columns, scalar=s1 != 1 or size1 < vector)
-    else:  # (rows, elements in four interleaved sums)
+    elif kind == "columns":
+        sums = outer_sum(y.reshape(-1, size0, size1), columns,
+                         scalar=s1 != 1 or size1 < vector)
+    else:
         m = y.reshape(-1, size0, 1)
         sums = columns and columns(m, 0)
         sums = _interleaved(m)[:, 0] if sums is None else sums[:, 0]
