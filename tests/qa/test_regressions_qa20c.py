@@ -101,3 +101,20 @@ def test_many_short_rows_signed_zeros_and_specials(sum_path):
         got, expected = bits(reduce(m)), bits(reduce(to_torch(m)))
         np.testing.assert_array_equal(got, expected)
         assert np.array_equal(np.signbit(got), np.signbit(expected))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "bfloat16"])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "sliced"])
+def test_one_norm_same_bits(layout, dtype):
+    # ATen's norm kernel adds |x| one element after another (not the sum's cascade)
+    base = tensor((33, 70), dtype, 4).abs() * -1 + 0.5
+    change = {"contiguous": lambda a: a, "transposed": lambda a: a.t(),
+              "sliced": lambda a: a[:, ::2]}[layout]
+    m, t = change(base), change(to_torch(base))
+    for dims in (None, 0, 1, (0, 1)):
+        for keepdim in (False, True):
+            got = mindtorch.linalg.vector_norm(m, 1, dims, keepdim)
+            expected = torch.linalg.vector_norm(t, 1, dims, keepdim)
+            np.testing.assert_array_equal(bits(got), bits(expected))
+            assert got.dtype.__repr__().split(".")[-1] == str(expected.dtype).split(".")[-1]
+    np.testing.assert_array_equal(bits(m.norm(p=1, dim=1)), bits(t.norm(p=1, dim=1)))

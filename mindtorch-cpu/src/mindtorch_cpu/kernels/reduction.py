@@ -15,7 +15,7 @@ from mindtorch._runtime import get_num_threads
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit, _limited
-from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum, strided_sum
+from ._cascade import VECTOR_BYTES, _in_order, _iteration_order, cascade_sum, inner_sum, strided_sum
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
@@ -289,6 +289,8 @@ _NORM_DTYPES = frozenset((D.float32, D.float64, D.float16, D.bfloat16))
 def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     """The 2-norm of a real floating tensor in one kernel (the decomposition's abs, square,
     sum and sqrt ops: ~3x its time); other norms and dtype=: the decomposition."""
+    if p == 1 and dtype is None and self.dtype in _NORM_DTYPES and self.numel():
+        return _one_norm(self, dim, keepdim)
     if p != 2 or dtype is not None or self.dtype not in _NORM_DTYPES:
         from mindtorch._ops.dispatch import _decomposition
         from mindtorch._ops.registry import OPS
@@ -307,6 +309,26 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
         return result(_add_reduce(np.abs(a), self, dim, keepdim), self.dtype, True)
     s = _add_reduce(np.multiply(a, a), self, dim, keepdim)
     return result(np.sqrt(s), self.dtype, True)
+
+
+def _one_norm(self, dim, keepdim):
+    """PyTorch's 1-norm of a real floating tensor: ATen's norm kernel is a plain reduction,
+    |x| added one element after another from 0 in TensorIterator's order (not the sum's
+    cascade), in float32 for 16-bit floats."""
+    a = arr(self)
+    axes = set(R.dims_of(self, dim)) if self.ndim else set()
+    strides = [s // a.itemsize for s in a.strides]
+    dims = [d for d in range(a.ndim) if a.shape[d] != 1]
+    inner_first = _iteration_order(a.shape, strides, axes, dims)
+    kept = [d for d in range(a.ndim) if d not in axes]
+    order = kept + [d for d in axes if a.shape[d] == 1] + [
+        d for d in reversed(inner_first) if d in axes]
+    x = np.abs(a if a.dtype in _COMPILED_SUMS else a.astype(np.float32)).transpose(order)
+    shape = [a.shape[d] for d in kept]
+    r = _in_order(x.reshape(math.prod(shape), -1), 1).reshape(shape) + x.dtype.type(0)
+    if keepdim:
+        r = r.reshape([1 if d in axes else n for d, n in enumerate(a.shape)])
+    return result(r, self.dtype, True)
 
 
 def _extremum(name, ufunc):
