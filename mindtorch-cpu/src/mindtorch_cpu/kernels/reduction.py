@@ -4,6 +4,7 @@ in mindtorch._ops.decls.reduction; these kernels only compute.
 float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at the end.
 """
 
+import itertools
 import math
 import sys
 
@@ -289,8 +290,11 @@ _NORM_DTYPES = frozenset((D.float32, D.float64, D.float16, D.bfloat16))
 def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     """The 2-norm of a real floating tensor in one kernel (the decomposition's abs, square,
     sum and sqrt ops: ~3x its time); other norms and dtype=: the decomposition."""
-    if p == 1 and dtype is None and self.dtype in _NORM_DTYPES and self.numel():
-        return _one_norm(self, dim, keepdim)
+    if p in (1, 2) and dtype is None and self.dtype in _NORM_DTYPES and self.numel() and (
+            p == 1 or _count(self, dim) > 1):
+        r = _plain_norm(self, dim, keepdim, p == 2)
+        if r is not None:
+            return r
     if p != 2 or dtype is not None or self.dtype not in _NORM_DTYPES:
         from mindtorch._ops.dispatch import _decomposition
         from mindtorch._ops.registry import OPS
@@ -311,21 +315,33 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     return result(np.sqrt(s), self.dtype, True)
 
 
-def _one_norm(self, dim, keepdim):
-    """PyTorch's 1-norm of a real floating tensor: ATen's norm kernel is a plain reduction,
-    |x| added one element after another from 0 in TensorIterator's order (not the sum's
-    cascade), in float32 for 16-bit floats."""
+_LANE_NORMS = (np.dtype(np.float32), np.dtype(np.float64))  # (and bfloat16: not modelled)
+
+
+def _plain_norm(self, dim, keepdim, square):
+    """PyTorch's 1-norm (square: 2-norm) of a real floating tensor where ATen's norm kernel
+    is a plain reduction: |x| (x * x) added one element after another from 0 in
+    TensorIterator's order (not the sum's cascade), in float32 for 16-bit floats; None for
+    a 2-norm along one run contiguous in memory of float32 / float64 / bfloat16, which
+    ATen sums in vector lanes (this kernel's other paths)."""
     a = arr(self)
     axes = set(R.dims_of(self, dim)) if self.ndim else set()
     strides = [s // a.itemsize for s in a.strides]
     dims = [d for d in range(a.ndim) if a.shape[d] != 1]
     inner_first = _iteration_order(a.shape, strides, axes, dims)
+    reduced = [d for d in inner_first if d in axes]
+    if square and (a.dtype in _LANE_NORMS or self.dtype is D.bfloat16) and reduced and \
+            strides[reduced[0]] == 1 and all(  # (the reduced axes coalesce into one run)
+                strides[d] == strides[e] * a.shape[e] for e, d in itertools.pairwise(reduced)):
+        return None
     kept = [d for d in range(a.ndim) if d not in axes]
-    order = kept + [d for d in axes if a.shape[d] == 1] + [
-        d for d in reversed(inner_first) if d in axes]
-    x = np.abs(a if a.dtype in _COMPILED_SUMS else a.astype(np.float32)).transpose(order)
+    order = kept + [d for d in axes if a.shape[d] == 1] + reduced[::-1]
+    x = a if a.dtype in _COMPILED_SUMS else a.astype(np.float32)
+    x = (np.multiply(x, x) if square else np.abs(x)).transpose(order)
     shape = [a.shape[d] for d in kept]
     r = _in_order(x.reshape(math.prod(shape), -1), 1).reshape(shape) + x.dtype.type(0)
+    if square:
+        r = np.sqrt(r)
     if keepdim:
         r = r.reshape([1 if d in axes else n for d, n in enumerate(a.shape)])
     return result(r, self.dtype, True)
