@@ -301,6 +301,38 @@ def outer_sums(x, whole, out):
                 levels[0, 3 * rest + c]
 
 
+# plain_rows: ATen's norm kernel's plain reduction (|x| or x * x added one after another
+# from 0, no fused multiply-add: its bits), 8 rows side by side (independent chains)
+_PLAIN = {"cache": True, "nogil": True, "error_model": "numpy"}
+_SIDE = 8
+
+
+@numba.njit(inline="always")
+def _term(v, square):
+    return v * v if square else abs(v)
+
+
+@numba.njit(**_PLAIN)
+def plain_rows(x, square, out):
+    """out[i] = the sum over j of |x[i, j]| (square: x[i, j] * x[i, j]) in order from 0, in
+    x's dtype (x 2-D C-contiguous float32 / float64)."""
+    rows, n = x.shape
+    acc = np.zeros(_SIDE, x.dtype)
+    i = 0
+    while i + _SIDE <= rows:
+        acc[:] = 0
+        for j in range(n):
+            for r in range(_SIDE):
+                acc[r] += _term(x[i + r, j], square)
+        out[i:i + _SIDE] = acc
+        i += _SIDE
+    for r in range(i, rows):
+        acc[0] = 0  # (an array element: a local would widen to float64)
+        for j in range(n):
+            acc[0] += _term(x[r, j], square)
+        out[r] = acc[0]
+
+
 # cumsum / cumprod: PyTorch's scans of float32 accumulate in float64, each partial result
 # rounded to float32 (so these give its results to the bit).  _GROUP rows scanned side by
 # side: independent additions, where one row's wait each for the one before.

@@ -336,10 +336,17 @@ def _plain_norm(self, dim, keepdim, square):
         return None
     kept = [d for d in range(a.ndim) if d not in axes]
     order = kept + [d for d in axes if a.shape[d] == 1] + reduced[::-1]
-    x = a if a.dtype in _COMPILED_SUMS else a.astype(np.float32)
-    x = (np.multiply(x, x) if square else np.abs(x)).transpose(order)
+    x = (a if a.dtype in _COMPILED_SUMS else a.astype(np.float32)).transpose(order)
+    rows = x.reshape(math.prod(a.shape[d] for d in kept), -1)
+    jit = _jit.early("_reduce_loops", a.size) if rows.flags.c_contiguous and (
+        rows.shape[1] > 1) else None
+    if jit is not None:  # (the reduced axes innermost in memory: rows, compiled)
+        r = np.empty(rows.shape[0], rows.dtype)
+        jit.plain_rows(rows, square, r)
+    else:
+        r = _in_order(np.multiply(rows, rows) if square else np.abs(rows), 1)
     shape = [a.shape[d] for d in kept]
-    r = _in_order(x.reshape(math.prod(shape), -1), 1).reshape(shape) + x.dtype.type(0)
+    r = r.reshape(shape) + r.dtype.type(0)
     if square:
         r = np.sqrt(r)
     if keepdim:
