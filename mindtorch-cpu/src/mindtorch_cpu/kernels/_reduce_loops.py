@@ -11,6 +11,10 @@ import math
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 from ._compiled import _exp_shifted, _row_max, row_moments
 
@@ -77,19 +81,71 @@ def reduce_cols(x, op, out):
 
 # sum_rows: PyTorch's float32 / float64 sum along rows, to the bit: the order of the NumPy
 # model _cascade.inner_sum (explained there): vectors of 32 bytes, _ILP of them side by side,
-# _LEVELS levels of groups.  The vector's length is passed in at run time: a constant trip
-# count gets the lanes' loops fully unrolled into scalar adds (numba leaves LLVM's SLP
-# vectorizer off), where a loop of unknown count is vectorized.
+# _LEVELS levels of groups.  A level's group sums go as SIMD steps (_vector_sums: numba
+# leaves LLVM's SLP vectorizer off, and a loop over the lanes costs a view and the loop's
+# checks per vector, ~4x PyTorch's time on rows of a few vectors).
 _ILP, _LEVELS = 4, 4
 
 
-@numba.njit(inline="always")
-def _add_rows(acc, r, lo, hi, width):
-    """acc[k] += r[j * width + k] for the rows j in [lo, hi), one after another."""
-    for j in range(lo, hi):
-        block = r[j * width: j * width + width]
-        for k in range(width):
-            acc[k] += block[k]
+def _vector_sums_codegen(fold):
+    """The code of _vector_sums (fold) / _group_sums (not)."""
+    def codegen(context, builder, sig, args):
+        x, out = (context.make_array(sig.args[k])(context, builder, args[k]).data
+                  for k in (0, len(args) - 1))
+        if fold:  # (x, count, left, out): from the row's start
+            count, left = args[1], args[2]
+            start = ir.Constant(count.type, 0)
+        else:  # (x, start, count, out)
+            start, count = args[1], args[2]
+        lanes = 4 if sig.args[0].dtype == types.float64 else 8
+        vec = ir.VectorType(x.type.pointee, lanes)
+
+        def at(i):  # the vector at element i of x
+            return builder.load(builder.bitcast(builder.gep(x, [i]), vec.as_pointer()),
+                                align=1)
+
+        def const(i):
+            return ir.Constant(start.type, i)
+        # (stack slots, promoted to registers by LLVM)
+        acc = [cgutils.alloca_once_value(builder, ir.Constant(vec, None)) for _ in range(_ILP)]
+        with cgutils.for_range(builder, count) as loop:
+            base = builder.add(start, builder.mul(loop.index, const(_ILP * lanes)))
+            for q, slot in enumerate(acc):
+                builder.store(builder.fadd(builder.load(slot),
+                                           at(builder.add(base, const(q * lanes)))), slot)
+        if fold:  # the vectors left over into the first partial sum, then the four folded
+            after = builder.add(start, builder.mul(count, const(_ILP * lanes)))
+            with cgutils.for_range(builder, left) as loop:
+                v = at(builder.add(after, builder.mul(loop.index, const(lanes))))
+                builder.store(builder.fadd(builder.load(acc[0]), v), acc[0])
+            v = [builder.load(slot) for slot in acc]
+            results = [builder.fadd(builder.fadd(builder.fadd(v[0], v[1]), v[2]), v[3])]
+        else:
+            results = [builder.load(slot) for slot in acc]
+        for q, value in enumerate(results):
+            builder.store(value, builder.bitcast(builder.gep(out, [const(q * lanes)]),
+                                                 vec.as_pointer()), align=1)
+        return context.get_dummy_value()
+    return codegen
+
+
+@intrinsic
+def _group_sums(typingctx, x, start, count, out):
+    """out[:4L] = the sums over j < count of the 4 vectors x[start + 4Lj:][:4L] (L lanes of
+    32 bytes), each lane's added one after another from 0: one level's groups."""
+    if x.layout != "C":  # (the vectors are read as contiguous memory)
+        return None
+    return types.void(x, start, count, out), _vector_sums_codegen(False)
+
+
+@intrinsic
+def _vector_sums(typingctx, x, count, left, out):
+    """out[:L] = ATen's row_sum vector of a row of count groups of 4 vectors and `left`
+    vectors after them (no level carried): the 4 partial sums of the groups, the vectors
+    left over added to the first, then the four added in order."""
+    if x.layout != "C":
+        return None
+    return types.void(x, count, left, out), _vector_sums_codegen(True)
 
 
 @numba.njit(inline="always")
@@ -111,10 +167,10 @@ def sum_rows(x, out, vector):
     width = _ILP * vector
     vectors = n // vector
     groups = vectors // _ILP
-    power = max(4, (1 if groups <= 2 else int(math.ceil(math.log2(groups)))) // _LEVELS)
+    power = max(4, (1 if groups <= 2 else math.ceil(math.log2(groups))) // _LEVELS)
     step = 1 << power
     levels = np.zeros((_LEVELS, width), x.dtype)
-    acc, up1, up2, up3 = levels[0], levels[1], levels[2], levels[3]
+    acc = levels[0]  # (the row's vector of lanes, when summed)
     zero = levels[0, 0]
     for i in range(rows):
         if n < vector:  # (indexing x: a row view's reference counting costs more here)
@@ -129,33 +185,152 @@ def sum_rows(x, out, vector):
             out[i] = ((p0 + p1) + p2) + p3 + zero
             continue
         r = x[i]
-        acc[:] = 0
-        done = 0
-        if groups >= step:
-            levels[1:] = 0
-            while done + step <= groups:
-                _add_rows(acc, r, done, done + step, width)
-                done += step
-                _carry(up1, acc, width)
-                if done & ((step - 1) << power):
-                    continue
-                _carry(up2, up1, width)
-                if done & ((step - 1) << (2 * power)):
-                    continue
-                _carry(up3, up2, width)
-        _add_rows(acc, r, done, groups, width)
-        if groups >= step:
-            for k in range(width):
-                acc[k] = ((acc[k] + up1[k]) + up2[k]) + up3[k]
-        for v in range(groups * _ILP, vectors):
-            for k in range(vector):
-                acc[k] += r[v * vector + k]
+        if groups < step:  # (one level: the whole vector part in one step)
+            _vector_sums(r, groups, vectors - groups * _ILP, acc)
+        else:
+            _levels_vector(r, levels, groups, vectors, vector, step, power)
         s = zero
         for k in range(vectors * vector, n):
             s += r[k]
         for k in range(vector):
-            s += ((acc[k] + acc[vector + k]) + acc[2 * vector + k]) + acc[3 * vector + k]
+            s += acc[k]
         out[i] = s + zero
+
+
+@numba.njit(inline="always")
+def _levels_vector(r, levels, groups, vectors, vector, step, power):
+    """levels[0, :vector] = row_sum's vector of the row r of `groups` groups of 4 vectors,
+    `step` or more: their sums by levels, carried up, then the levels added."""
+    width = _ILP * vector
+    acc, up1, up2, up3 = levels[0], levels[1], levels[2], levels[3]
+    levels[1:] = 0
+    done = 0
+    while done + step <= groups:
+        _group_sums(r, done * width, step, acc)
+        done += step
+        _carry(up1, acc, width)
+        if done & ((step - 1) << power):
+            continue
+        _carry(up2, up1, width)
+        if done & ((step - 1) << (2 * power)):
+            continue
+        _carry(up3, up2, width)
+    _group_sums(r, done * width, groups - done, acc)
+    for k in range(width):
+        acc[k] = ((acc[k] + up1[k]) + up2[k]) + up3[k]
+    for v in range(groups * _ILP, vectors):
+        block = r[v * vector: v * vector + vector]
+        for k in range(vector):
+            acc[k] += block[k]
+    for k in range(vector):
+        acc[k] = ((acc[k] + acc[vector + k]) + acc[2 * vector + k]) + acc[3 * vector + k]
+
+
+# outer_sums: PyTorch's float32 / float64 sum over axis 1 of (outer, n, columns), to the
+# bit: the order of _cascade.outer_sum / _interleaved (explained there), each column's
+# levels as ATen's multi_row_sum, vectorized across the columns.
+@numba.njit(inline="always")
+def _level_power(size):
+    return max(4, (1 if size <= 2 else math.ceil(math.log2(size))) // _LEVELS)
+
+
+@numba.njit(inline="always")
+def _column_levels(m, width, levels):
+    """levels[0, :width] = the sums over the rows of m[:, :width] (m C-contiguous), column
+    by column in ATen's levels (groups of `step` rows one after another, carried up)."""
+    size = m.shape[0]
+    power = _level_power(size)
+    step = 1 << power
+    acc, up1, up2, up3 = levels[0, :width], levels[1, :width], levels[2, :width], \
+        levels[3, :width]
+    levels[:, :width] = 0
+    done = 0
+    while done + step <= size:
+        for j in range(done, done + step):
+            row = m[j]
+            for k in range(width):
+                acc[k] += row[k]
+        done += step
+        _carry(up1, acc, width)
+        if done & ((step - 1) << power):
+            continue
+        _carry(up2, up1, width)
+        if done & ((step - 1) << (2 * power)):
+            continue
+        _carry(up3, up2, width)
+    for j in range(done, size):
+        row = m[j]
+        for k in range(width):
+            acc[k] += row[k]
+    if size >= step:
+        for k in range(width):
+            acc[k] = ((acc[k] + up1[k]) + up2[k]) + up3[k]
+
+
+@numba.njit(**_JIT)
+def outer_sums(x, whole, out):
+    """out[o, c] = the sum of x[o, :, c] in PyTorch's order (x (outer, n, columns)
+    C-contiguous float32 / float64, n >= 1): the columns before `whole` by levels over the
+    rows; the others each as four interleaved partial sums (rows i = 0..3 mod 4) by levels,
+    the rows left over added to the first, then the other three (ATen's row_sum)."""
+    outer, n, columns = x.shape
+    rest = columns - whole
+    quarter = n // 4
+    levels = np.zeros((_LEVELS, max(whole, 4 * rest)), x.dtype)
+    buf = np.empty((n, rest), x.dtype)  # (the columns after `whole`, contiguous)
+    for o in range(outer):
+        if whole:
+            _column_levels(x[o], whole, levels)
+            for c in range(whole):
+                out[o, c] = levels[0, c]
+        if not rest:
+            continue
+        if whole:
+            for j in range(n):
+                for c in range(rest):
+                    buf[j, c] = x[o, j, whole + c]
+            cols = buf
+        else:
+            cols = x[o]
+        _column_levels(cols[:4 * quarter].reshape(quarter, 4 * rest), 4 * rest, levels)
+        for c in range(rest):
+            s = levels[0, c]
+            for j in range(4 * quarter, n):
+                s += cols[j, c]
+            out[o, whole + c] = ((s + levels[0, rest + c]) + levels[0, 2 * rest + c]) + \
+                levels[0, 3 * rest + c]
+
+
+# plain_rows: ATen's norm kernel's plain reduction (|x| or x * x added one after another
+# from 0, no fused multiply-add: its bits), 8 rows side by side (independent chains)
+_PLAIN = {"cache": True, "nogil": True, "error_model": "numpy"}
+_SIDE = 8
+
+
+@numba.njit(inline="always")
+def _term(v, square):
+    return v * v if square else abs(v)
+
+
+@numba.njit(**_PLAIN)
+def plain_rows(x, square, out):
+    """out[i] = the sum over j of |x[i, j]| (square: x[i, j] * x[i, j]) in order from 0, in
+    x's dtype (x 2-D C-contiguous float32 / float64)."""
+    rows, n = x.shape
+    acc = np.zeros(_SIDE, x.dtype)
+    i = 0
+    while i + _SIDE <= rows:
+        acc[:] = 0
+        for j in range(n):
+            for r in range(_SIDE):
+                acc[r] += _term(x[i + r, j], square)
+        out[i:i + _SIDE] = acc
+        i += _SIDE
+    for r in range(i, rows):
+        acc[0] = 0  # (an array element: a local would widen to float64)
+        for j in range(n):
+            acc[0] += _term(x[r, j], square)
+        out[r] = acc[0]
 
 
 # cumsum / cumprod: PyTorch's scans of float32 accumulate in float64, each partial result

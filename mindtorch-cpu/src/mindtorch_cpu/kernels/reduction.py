@@ -4,7 +4,9 @@ in mindtorch._ops.decls.reduction; these kernels only compute.
 float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at the end.
 """
 
+import itertools
 import math
+import sys
 
 import numpy as np
 from mindtorch import _dtype as D
@@ -14,7 +16,7 @@ from mindtorch._runtime import get_num_threads
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit, _limited
-from ._cascade import VECTOR_BYTES, cascade_sum, inner_sum
+from ._cascade import VECTOR_BYTES, _in_order, _iteration_order, cascade_sum, inner_sum, strided_sum
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
@@ -117,7 +119,19 @@ def row_sums(x):
     if jit is None:
         return inner_sum(x)
     out = np.empty(x.shape[0], x.dtype)
-    jit.sum_rows(x, out, VECTOR_BYTES // x.dtype.itemsize)
+    jit.sum_rows(np.ascontiguousarray(x), out, VECTOR_BYTES // x.dtype.itemsize)
+    return out
+
+
+def column_sums(x, whole):
+    """The sums over axis 1 of x (outer, n, columns) in PyTorch's order (_cascade.outer_sum:
+    the columns before `whole` by levels, the others interleaved) by the compiled loop
+    (_reduce_loops.outer_sums) for float32 / float64 as row_sums, else None (NumPy's steps)."""
+    jit = _jit.early("_reduce_loops", x.size) if x.dtype in _COMPILED_SUMS else None
+    if jit is None:
+        return None
+    out = np.empty((x.shape[0], x.shape[2]), x.dtype)
+    jit.outer_sums(np.ascontiguousarray(x), whole, out)
     return out
 
 
@@ -160,10 +174,17 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
     Otherwise NumPy adds the rows of a reduction that leaves the memory's innermost axis one
     after another (an error growing with n, where PyTorch's cascade grows with log n): they
     are summed in double for single precision, else pairwise (_fold, C-contiguous)."""
-    if cascade and a.dtype.kind in "fc" and a.flags.c_contiguous and a.size:
+    if cascade and a.dtype.kind in "fc" and a.size:
         axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
             (dim,) if type(dim) is int else tuple(sorted(dim)))
-        r = cascade_sum(a, axes, row_sums)
+        # (the compiled loops: none below EARLY_MIN_SIZE before numba loads, see _jit.early)
+        loops = (row_sums, column_sums) if a.size >= _jit.EARLY_MIN_SIZE or (
+            "numba" in sys.modules) else ()
+        if a.flags.c_contiguous:
+            r = cascade_sum(a, axes, *loops)
+        else:  # (the order of the tensor's own layout, not the converted copy's)
+            source = arr(self)
+            r = strided_sum(a, axes, [s // source.itemsize for s in source.strides], *loops)
         return np.expand_dims(r, axes) if keepdim else r
     if dim and a.dtype.kind in "fc":
         contiguous = a.flags.c_contiguous
@@ -269,6 +290,11 @@ _NORM_DTYPES = frozenset((D.float32, D.float64, D.float16, D.bfloat16))
 def norm(self, p=2, dim=None, keepdim=False, dtype=None):
     """The 2-norm of a real floating tensor in one kernel (the decomposition's abs, square,
     sum and sqrt ops: ~3x its time); other norms and dtype=: the decomposition."""
+    if p in (1, 2) and dtype is None and self.dtype in _NORM_DTYPES and self.numel() and (
+            p == 1 or _count(self, dim) > 1):
+        r = _plain_norm(self, dim, keepdim, p == 2)
+        if r is not None:
+            return r
     if p != 2 or dtype is not None or self.dtype not in _NORM_DTYPES:
         from mindtorch._ops.dispatch import _decomposition
         from mindtorch._ops.registry import OPS
@@ -287,6 +313,45 @@ def norm(self, p=2, dim=None, keepdim=False, dtype=None):
         return result(_add_reduce(np.abs(a), self, dim, keepdim), self.dtype, True)
     s = _add_reduce(np.multiply(a, a), self, dim, keepdim)
     return result(np.sqrt(s), self.dtype, True)
+
+
+_LANE_NORMS = (np.dtype(np.float32), np.dtype(np.float64))  # (and bfloat16: not modelled)
+
+
+def _plain_norm(self, dim, keepdim, square):
+    """PyTorch's 1-norm (square: 2-norm) of a real floating tensor where ATen's norm kernel
+    is a plain reduction: |x| (x * x) added one element after another from 0 in
+    TensorIterator's order (not the sum's cascade), in float32 for 16-bit floats; None for
+    a 2-norm along one run contiguous in memory of float32 / float64 / bfloat16, which
+    ATen sums in vector lanes (this kernel's other paths)."""
+    a = arr(self)
+    axes = set(R.dims_of(self, dim)) if self.ndim else set()
+    strides = [s // a.itemsize for s in a.strides]
+    dims = [d for d in range(a.ndim) if a.shape[d] != 1]
+    inner_first = _iteration_order(a.shape, strides, axes, dims)
+    reduced = [d for d in inner_first if d in axes]
+    if square and (a.dtype in _LANE_NORMS or self.dtype is D.bfloat16) and reduced and \
+            strides[reduced[0]] == 1 and all(  # (the reduced axes coalesce into one run)
+                strides[d] == strides[e] * a.shape[e] for e, d in itertools.pairwise(reduced)):
+        return None
+    kept = [d for d in range(a.ndim) if d not in axes]
+    order = kept + [d for d in axes if a.shape[d] == 1] + reduced[::-1]
+    x = (a if a.dtype in _COMPILED_SUMS else a.astype(np.float32)).transpose(order)
+    rows = x.reshape(math.prod(a.shape[d] for d in kept), -1)
+    jit = _jit.early("_reduce_loops", a.size) if rows.flags.c_contiguous and (
+        rows.shape[1] > 1) else None
+    if jit is not None:  # (the reduced axes innermost in memory: rows, compiled)
+        r = np.empty(rows.shape[0], rows.dtype)
+        jit.plain_rows(rows, square, r)
+    else:
+        r = _in_order(np.multiply(rows, rows) if square else np.abs(rows), 1)
+    shape = [a.shape[d] for d in kept]
+    r = r.reshape(shape) + r.dtype.type(0)
+    if square:
+        r = np.sqrt(r)
+    if keepdim:
+        r = r.reshape([1 if d in axes else n for d, n in enumerate(a.shape)])
+    return result(r, self.dtype, True)
 
 
 def _extremum(name, ufunc):
