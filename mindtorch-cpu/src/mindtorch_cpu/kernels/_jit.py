@@ -41,11 +41,14 @@ def loaded(name):
 EARLY_MIN_SIZE = 4096  # elements
 
 
-def early(name, size):
-    """The module of numba loops kernels.<name> from EARLY_MIN_SIZE elements, or at any size
-    once it or numba itself is loaded; None below (neither loaded) or without numba."""
-    return loaded(name) or compiled(
-        name, size, 0 if "numba" in sys.modules else EARLY_MIN_SIZE)
+def early(name, size, threshold=None):
+    """The module of numba loops kernels.<name> from `threshold` elements (EARLY_MIN_SIZE by
+    default, read at the call: tests lower it), or at any size once it or numba itself is
+    loaded; None below (neither loaded) or without numba."""
+    if "numba" in sys.modules:
+        threshold = 0
+    return loaded(name) or compiled(name, size, EARLY_MIN_SIZE if threshold is None else
+                                    threshold)
 
 
 def loops(size):

@@ -126,8 +126,12 @@ def row_sums(x):
 def column_sums(x, whole):
     """The sums over axis 1 of x (outer, n, columns) in PyTorch's order (_cascade.outer_sum:
     the columns before `whole` by levels, the others interleaved) by the compiled loop
-    (_reduce_loops.outer_sums) for float32 / float64 as row_sums, else None (NumPy's steps)."""
-    jit = _jit.early("_reduce_loops", x.size) if x.dtype in _COMPILED_SUMS else None
+    (_reduce_loops.outer_sums) for float32 / float64 from MIN_SIZE elements or once numba
+    is loaded, else None (NumPy's steps).  Not from EARLY_MIN_SIZE as row_sums: NumPy's
+    steps cost a few passes here, and a linear layer's bias gradient is such a sum (a small
+    training step would load numba, ~120 MiB, for it)."""
+    jit = _jit.early("_reduce_loops", x.size, _jit.MIN_SIZE) if x.dtype in _COMPILED_SUMS \
+        else None
     if jit is None:
         return None
     out = np.empty((x.shape[0], x.shape[2]), x.dtype)
