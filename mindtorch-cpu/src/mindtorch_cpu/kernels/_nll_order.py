@@ -16,16 +16,15 @@ _LEVELS, _STEP = 8, 16  # (ATen's step is 16 below 2**40 rows)
 
 def nll_sums(loss, valid, w):
     """(total loss, total weight) of nll_loss's counted rows in ATen's order: loss and w
-    (None: each counted row weighs 1) hold a term per row (-input * weight), valid which
-    rows count."""
+    (None: each counted row weighs 1) hold a term per row (-input * weight; 0 where the row
+    does not count), valid which rows count."""
     loss, valid = loss.reshape(-1), valid.reshape(-1)
     count = np.count_nonzero(valid)
     terms = loss if w is None else np.stack([loss, w.reshape(-1)], 1)
     if not count:
         total = np.zeros(terms.shape[1:], terms.dtype)
     elif count < len(valid):
-        rows = np.flatnonzero(valid)
-        total = _cascade_rows(terms[rows], rows)
+        total = _cascade_counted(terms, valid)
     else:
         total = cascade_every_row(terms)
     if w is None:
@@ -40,6 +39,16 @@ def _in_order(a):
     if len(a) < 2 or len(a) < 8 and a.dtype.itemsize >= 4:
         return np.add.reduce(a, axis=0)
     return np.add.accumulate(a, axis=0)[-1]
+
+
+def _fold_runs(runs):
+    """The in-order sums of runs (n, L, ...) along axis 1: their transposed copy (L, n, ...)
+    reduced over its first axis, which NumPy does row by row (elementwise adds, in order)
+    once a row has 2 elements or more (accumulate would take ~500x as long)."""
+    cols = np.ascontiguousarray(np.swapaxes(runs, 0, 1))
+    if cols[0].size < 2:  # (one 1-dim run: NumPy's reduce would be pairwise)
+        return np.add.accumulate(cols, axis=0)[-1]
+    return np.add.reduce(cols, axis=0)
 
 
 def _add_levels(parts):
@@ -59,8 +68,7 @@ def _levels(items, parts):
         parts.append(_in_order(items[full:]))
         if not full:
             return items[:0]
-        runs = items[:full].reshape((full // _STEP, _STEP) + items.shape[1:])
-        items = np.add.accumulate(runs, axis=1)[:, -1]
+        items = _fold_runs(items[:full].reshape((full // _STEP, _STEP) + items.shape[1:]))
     return items
 
 
@@ -72,36 +80,42 @@ def cascade_every_row(v):
     return _add_levels(parts)
 
 
-def _cascade_rows(v, rows):
-    """ATen's order over the counted rows `rows` (increasing), v (len(rows), ...) their
-    terms: an item closes its level's run when its row is a multiple of 16 ** (level + 1)."""
-    depth = np.zeros(len(rows), np.int64)
-    for level in range(1, _LEVELS):
-        depth += (rows & (_STEP ** level - 1)) == 0
-    parts, items = [], v
-    for level in range(_LEVELS - 1):
-        ends = np.flatnonzero(depth > level)
-        done = ends[-1] + 1 if len(ends) else 0
+def _cascade_counted(terms, valid):
+    """ATen's order when some rows are ignored: terms (R, ...) with zeros in the ignored
+    rows' places (exact to add where ATen skips them), valid (R,) which rows count.  A
+    level's items sit on slots (the rows that are multiples of 16 ** level; zeros where
+    nothing moved up) in blocks of 16; a run closes at a block's last slot only if that row
+    counts, else it runs on through the next block."""
+    parts, items, stride = [], terms[1:], 1
+    while len(parts) < _LEVELS - 1:
+        stride *= _STEP
+        closing = np.flatnonzero(valid[stride::stride][:len(items) // _STEP])
+        if not len(closing):
+            parts.append(_in_order(items))
+            top = terms[0]
+            break
+        done = (closing[-1] + 1) * _STEP
         parts.append(_in_order(items[done:]))
-        items, depth = _runs_in_order(items, ends), depth[ends]
-    parts.append(_in_order(items))
+        items = _merged_runs(items[:done], closing)
+    else:  # (16 ** 7 rows and more: the top level adds row 0, then what moved up)
+        top = _in_order(np.concatenate([terms[:1], items]))
+    parts.append(top)
     return _add_levels(parts)
 
 
-def _runs_in_order(items, ends):
-    """The in-order sums of items' runs ending at `ends` (the first from item 0): runs of
-    similar lengths (up to 2x) padded with zeros (exact to add) to one width, accumulated."""
-    starts = np.concatenate(([0], ends[:-1] + 1))
-    lengths = ends + 1 - starts
-    out = np.empty((len(ends),) + items.shape[1:], items.dtype)
-    widths = np.frexp(lengths)[1]  # (lengths < 2 ** widths)
-    for width in np.unique(widths).tolist():
-        sel = np.flatnonzero(widths == width)
-        span = np.arange(int(lengths[sel].max()))
-        inside = span < lengths[sel, None]
-        padded = np.zeros(inside.shape + items.shape[1:], items.dtype)
-        padded[inside] = items[(starts[sel, None] + span)[inside]]
-        out[sel] = np.add.accumulate(padded, axis=1)[:, -1]
+def _merged_runs(items, closing):
+    """The next level's slots: per block of 16 items, the in-order sum of the run that the
+    block closes (its blocks since the last closing one), zero if it closes none; the runs
+    of m blocks folded together, for each m."""
+    starts = np.concatenate(([0], closing[:-1] + 1))
+    blocks = closing + 1 - starts
+    if len(closing) == len(blocks) == closing[-1] + 1:  # (every block closes its run)
+        return _fold_runs(items.reshape((-1, _STEP) + items.shape[1:]))
+    out = np.zeros((closing[-1] + 1,) + items.shape[1:], items.dtype)
+    for m in np.flatnonzero(np.bincount(blocks)).tolist():
+        sel = np.flatnonzero(blocks == m)
+        runs = (starts[sel] * _STEP)[:, None] + np.arange(m * _STEP)
+        out[closing[sel]] = _fold_runs(items[runs])
     return out
 
 

@@ -116,7 +116,8 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
         valid, w, safe = valid.reshape(()), w.reshape(()), safe.reshape(1)
     g = np.negative(arr(grad))
     if reduction == 1:  # ATen's steps: grad / the forward's total weight, negated, times w
-        count = nll_sums(w, valid, None if weight is None else w)[1]
+        count = (dt.type(np.count_nonzero(valid)) if weight is None
+                 else nll_sums(w, valid, None)[0])  # (the weights' sum in ATen's order)
         with np.errstate(divide="ignore", invalid="ignore"):
             g = np.negative(arr(grad) / count)
     coef = w * g
