@@ -16,6 +16,7 @@ from mindtorch._ops.decls import loss as L
 from .._np import arr, wrap
 from . import ctc, reduction
 from ._iter_layout import iter_wrap
+from ._nll_order import PLAIN_ROWS, cascade_every_row, nll_sums, plain_total, target_positions
 from .pointwise import log1p
 
 
@@ -45,12 +46,6 @@ def _class_positions(shape, safe):
     return pos.reshape(safe.shape)
 
 
-def _sum(a):
-    """sum(), as the reduction kernel: 16-bit floats accumulate in float32, round once."""
-    acc = np.float32 if a.dtype.itemsize == 2 and a.dtype.kind != "i" else a.dtype
-    return np.add.reduce(a, axis=None, dtype=acc).astype(a.dtype)
-
-
 def _plain(x, t, weight, ignore_index, n_classes):
     """The common case, (N, C) input without weight and every target a class: the same
     arithmetic (a weight of 1 per row) with plain row indexing."""
@@ -67,11 +62,14 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     t = arr(target)
     x = arr(self)
     if _plain(x, t, weight, ignore_index, n_classes):
-        loss = np.negative(x[np.arange(t.size), t])
-        if reduction != 0:
-            loss = np.add.reduce(loss, axis=None)
-            if reduction == 1:
-                loss = loss / x.dtype.type(t.size)
+        if reduction == 0:
+            loss = np.negative(x[np.arange(t.size), t])
+        elif t.size <= PLAIN_ROWS and x.flags.c_contiguous:
+            loss = plain_total(x, t)
+        else:
+            loss = cascade_every_row(np.negative(x[np.arange(t.size), t]))
+        if reduction == 1:
+            loss = loss / x.dtype.type(t.size)
         return wrap(np.asarray(loss, x.dtype), self.dtype)
     bad = (t != ignore_index) & ((t < 0) | (t >= n_classes))
     if bad.any():
@@ -87,47 +85,13 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
     else:
         picked = np.take_along_axis(x, safe[:, None], 1)[:, 0]
     loss = np.where(valid, -picked * w, x.dtype.type(0))
-    if reduction == 0:
-        return wrap(loss, self.dtype)
-    if x.dtype.itemsize == 2 and x.ndim <= 2 and n_classes:  # (16-bit floats)
-        total, count = _half_cascade(picked.reshape(-1), valid.reshape(-1),
-                                     None if weight is None else w.reshape(-1))
-        if reduction == 1:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                total = total / count
-        return wrap(np.asarray(total, x.dtype), self.dtype)
-    total = _sum(loss)
+    if reduction == 0:  # (a 1-dim input's loss is its sum of one row: never -0)
+        return wrap(loss + x.dtype.type(0) if x.ndim == 1 else loss, self.dtype)
+    total, count = nll_sums(loss, valid, None if weight is None else w)
     if reduction == 1:  # a zero weight sum (every target ignored) divides as PyTorch's, quietly
         with np.errstate(divide="ignore", invalid="ignore"):
-            total = total / _sum(w)
+            total = total / count
     return wrap(np.asarray(total, x.dtype), self.dtype)
-
-
-def _half_cascade(picked, valid, w):
-    """ATen's 16-bit nll_loss sums (total loss, total weight), in 16-bit arithmetic (each
-    step rounded): rows in order into a first partial sum, moved into the next of 8
-    levels after every 16th row (every 256th into the one after, ...), the levels then
-    added in order; without weights the total weight is the count of valid rows."""
-    dt = picked.dtype.type
-    rows = len(picked)
-    power = max(4, ((rows - 1).bit_length() if rows > 2 else 1) // 8)
-    mask = (1 << power) - 1
-    loss, wsum = [dt(0)] * 8, [dt(0)] * 8
-    for b in np.flatnonzero(valid).tolist():
-        if w is None:
-            loss[0] = loss[0] - picked[b]
-        else:
-            loss[0] = loss[0] - picked[b] * w[b]
-            wsum[0] = wsum[0] + w[b]
-        for j in range(7):
-            if b & (mask << (j * power)):
-                break
-            loss[j + 1], wsum[j + 1] = loss[j + 1] + loss[j], wsum[j + 1] + wsum[j]
-            loss[j], wsum[j] = dt(0), dt(0)
-    total, count = dt(0), dt(0)
-    for j in range(8):
-        total, count = total + loss[j], count + wsum[j]
-    return total, (dt(int(valid.sum())) if w is None else count)
 
 
 def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index):
@@ -142,22 +106,21 @@ def _nll_loss_backward(grad, target, weight, self_size, reduction, ignore_index)
         coef = np.negative(arr(grad))
         if reduction == 1:
             coef = coef / dt.type(t.size)
-        out[np.arange(t.size), t] = coef
+        if t.size <= PLAIN_ROWS:
+            out.ravel()[target_positions(shape, t)] = coef
+        else:
+            out[np.arange(t.size), t] = coef
         return wrap(out, grad.dtype)
     valid, safe, w = _parts(target, weight, ignore_index, dt, n_classes)
     if len(shape) == 1:
         valid, w, safe = valid.reshape(()), w.reshape(()), safe.reshape(1)
-    half = dt.itemsize == 2 and len(shape) <= 2 and reduction == 1
-    if half:  # (16-bit, ATen's steps: the forward's total weight, grad / it, times w)
-        count = _half_cascade(np.zeros(valid.size, dt), valid.reshape(-1),
-                              None if weight is None else w.reshape(-1))[1]
+    g = np.negative(arr(grad))
+    if reduction == 1:  # ATen's steps: grad / the forward's total weight, negated, times w
+        count = (dt.type(np.count_nonzero(valid)) if weight is None
+                 else nll_sums(w, valid, None)[0])  # (the weights' sum in ATen's order)
         with np.errstate(divide="ignore", invalid="ignore"):
-            coef = w * -(arr(grad) / count)
-    else:
-        coef = -w * arr(grad)
-    if reduction == 1 and not half:  # (ignored targets: 0, not 0 / 0 if all are)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            coef = coef / _sum(w)
+            g = np.negative(arr(grad) / count)
+    coef = w * g
     coef = np.where(valid, coef, dt.type(0))
     if len(shape) == 1:
         out[safe] = coef.reshape(1)

@@ -176,6 +176,14 @@ def _cross_entropy(self, target, weight, size_average, ignore_index, reduce, red
     return _nll_loss_nd(self.log_softmax(cdim), target, weight, reduction, ignore_index)
 
 
+def _counted_weights(weight, target, ignored):
+    """The weights of the targets not ignored, as ATen gathers them (only those: their sum's
+    order is the sum of that many; on meta, where a selection's size is unknown, all)."""
+    if target.device.type == "meta":
+        return weight.take(target.long().masked_fill(ignored, 0))
+    return weight.take(target[ignored.logical_not()].long())
+
+
 def _check_smoothing(label_smoothing):
     if label_smoothing > 1:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: "
@@ -216,8 +224,7 @@ def _cross_entropy_smoothed(self, target, weight, reduction, ignore_index, label
     smooth = smooth.masked_fill(ignored, 0)
     if reduction == 1:
         if weight is not None:
-            safe = target.long().masked_fill(ignored, 0)
-            smooth = smooth.sum() / weight.take(safe).masked_fill(ignored, 0).sum()
+            smooth = smooth.sum() / _counted_weights(weight, target, ignored).sum()
         else:
             smooth = smooth.sum() / ignored.logical_not().sum()
     elif reduction == 2:
