@@ -73,17 +73,20 @@ def preserve_strides(shape, stride):
     return tuple(out)
 
 
-def stride_order(shape, *strides):
+def stride_order(shape, *strides, reduction=False):
     """The dims from innermost to outermost by the strides of one or more operands of that
     shape (ATen's TensorIterator order: a stable insertion sort where the first operand
     whose strides tell two dims apart decides; zero strides tell nothing, equal strides
-    put the longer dim outside)."""
+    put the longer dim outside).  reduction: the first operand is a reduction's output,
+    whose zero strides (the reduced dims) go innermost."""
     ndim = len(shape)
     perm = list(range(ndim - 1, -1, -1))
 
     def should_swap(d0, d1):
-        for stride in strides:
+        for k, stride in enumerate(strides):
             s0, s1 = stride[d0], stride[d1]
+            if reduction and not k and (s0 == 0) != (s1 == 0):
+                return 1 if s1 == 0 else -1
             if s0 == 0 or s1 == 0:
                 continue
             if s0 != s1:
