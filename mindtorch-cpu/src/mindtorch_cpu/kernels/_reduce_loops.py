@@ -155,6 +155,19 @@ def _carry(up, acc, width):
         acc[k] = 0
 
 
+@numba.njit(inline="always")
+def _carry_up(acc, up1, up2, up3, width, done, step, power):
+    """After `done` groups or rows, a multiple of `step`: level 0 carried into level 1, and
+    each higher level into the next where `done` closes its group (ATen's levels)."""
+    _carry(up1, acc, width)
+    if done & ((step - 1) << power):
+        return
+    _carry(up2, up1, width)
+    if done & ((step - 1) << (2 * power)):
+        return
+    _carry(up3, up2, width)
+
+
 @numba.njit(**_JIT)
 def sum_rows(x, out, vector):
     """out[i] = the sum of x[i] in PyTorch's order (x 2-D C-contiguous float32 or float64;
@@ -208,13 +221,7 @@ def _levels_vector(r, levels, groups, vectors, vector, step, power):
     while done + step <= groups:
         _group_sums(r, done * width, step, acc)
         done += step
-        _carry(up1, acc, width)
-        if done & ((step - 1) << power):
-            continue
-        _carry(up2, up1, width)
-        if done & ((step - 1) << (2 * power)):
-            continue
-        _carry(up3, up2, width)
+        _carry_up(acc, up1, up2, up3, width, done, step, power)
     _group_sums(r, done * width, groups - done, acc)
     for k in range(width):
         acc[k] = ((acc[k] + up1[k]) + up2[k]) + up3[k]
@@ -251,13 +258,7 @@ def _column_levels(m, width, levels):
             for k in range(width):
                 acc[k] += row[k]
         done += step
-        _carry(up1, acc, width)
-        if done & ((step - 1) << power):
-            continue
-        _carry(up2, up1, width)
-        if done & ((step - 1) << (2 * power)):
-            continue
-        _carry(up3, up2, width)
+        _carry_up(acc, up1, up2, up3, width, done, step, power)
     for j in range(done, size):
         row = m[j]
         for k in range(width):
