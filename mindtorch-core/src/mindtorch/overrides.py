@@ -133,12 +133,23 @@ def register_public(fn, *wrappers):
 def _public_caller(func):
     """(the public function called, the user's frame that called it: the first above the
     binding outside the op machinery (_ops/, generated code), else None)."""
-    frame = sys._getframe(2).f_back  # (the binding's caller: above it and dispatch_binding)
-    while frame is not None and id(frame.f_code) in _PUBLIC_CODES:
-        func, frame = _PUBLIC_CODES[id(frame.f_code)], frame.f_back
+    # (the binding's caller: above it and dispatch_binding)
+    func, frame = _outermost_public(sys._getframe(2).f_back, func)
     ops_dir = _OPS_DIR or _ops_dir()
     while frame is not None and frame.f_code.co_filename.startswith(ops_dir):
         frame = frame.f_back
+    return func, frame
+
+
+def _outermost_public(frame, func, op=None):
+    """(the outermost public function whose registered code runs in frame and the frames
+    above it (op's only, if given), else func; the frame above those).  (An overload() may
+    wrap an earlier one.)"""
+    while frame is not None and id(frame.f_code) in _PUBLIC_CODES:
+        public = _PUBLIC_CODES[id(frame.f_code)]
+        if op is not None and getattr(public, "_op", None) is not op:
+            break
+        func, frame = public, frame.f_back
     return func, frame
 
 
@@ -256,12 +267,27 @@ def dispatch_binding(op, loc):
 
 
 def _called_binding(op):
-    """The binding that is dispatching: Tensor.<name> when the call went through an op's
-    own method binding (one without out=, see Op.method_binding), so that handlers see
-    the method as PyTorch's do; else the function."""
+    """The binding that is dispatching: Tensor.<name> when the call went through the op's
+    method (its own function object, see OpDef.method_binding: the binding's frame runs its
+    code, or, for an overload() wrapper, a frame above it in the op machinery does), so
+    that handlers see the method as PyTorch's do; else the function."""
     method = op._method
-    if method is not None and sys._getframe(2).f_code is method.__code__:
+    if method is None:
+        return op.binding
+    frame = sys._getframe(2)
+    if frame.f_code is method.__code__:
         return method
+    if op._public is not None:
+        ops_dir = _OPS_DIR or _ops_dir()
+        frame = frame.f_back
+        while frame is not None:
+            public = _PUBLIC_CODES.get(id(frame.f_code))
+            if public is method:
+                return method
+            if public is op._binding or public is None and \
+                    not frame.f_code.co_filename.startswith(ops_dir):
+                break
+            frame = frame.f_back
     return op.binding
 
 
@@ -348,11 +374,32 @@ def public_level(op, make):
 
         def public(*args, **kwargs):
             if state.mode or has_torch_function(_relevant(args, kwargs)):
-                overloaded = _get_overloaded_args(_relevant(args, kwargs))
-                return _handle(op.binding, overloaded, args, kwargs or None, True)
+                # (the function or the method, whichever registered this code)
+                func = _outermost_public(sys._getframe(), op.binding, op)[0]
+                return handle_public(func, args, kwargs)
             return inner(*args, **kwargs)
         return public
     return make_public
+
+
+def dispatching(fn):
+    """fn, a public function taking a tensor first that is written in Python here (C++ in
+    PyTorch: torch.detach, is_complex, numel, ...), handing its own calls to the modes and
+    overriding arguments, so that handlers see it (not the method it calls) with its
+    arguments.  Plain tensors pay one type test."""
+    @functools.wraps(fn)
+    def public(input, *args, **kwargs):
+        if (type(input) is not Tensor or state.mode) and has_torch_function((input, *args)):
+            return handle_public(public, (input, *args), kwargs)
+        return fn(input, *args, **kwargs)
+    return public
+
+
+def handle_public(func, args, kwargs):
+    """func(*args, **kwargs), a public function's call that has_torch_function found
+    overridable, handed to the modes and overriding arguments (also inside lists)."""
+    return _handle(func, _get_overloaded_args(_relevant(args, kwargs)), args, kwargs or None,
+                   True)
 
 
 def _relevant(args, kwargs):
@@ -407,15 +454,37 @@ def is_tensor_method_or_property(func):
 
 def resolve_name(f):
     """The public name of a function, as torch.<...> (None when it has none)."""
+    attribute = _tensor_attribute(f)
+    if attribute is not None:
+        return "torch.Tensor." + attribute
     module, name = getattr(f, "__module__", None), getattr(f, "__qualname__", None)
     if not module or not name:
         return None
     short = getattr(f, "__name__", name)
-    if module.startswith("mindtorch") and getattr(Tensor, short, None) is f and \
-            f is not getattr(__import__("mindtorch"), short, None):  # a Tensor method
-        return "torch.Tensor." + short
+    if module.startswith("mindtorch") and getattr(__import__("mindtorch"), short, None) is f:
+        return "torch." + short  # (defined in a private module: torch.result_type)
     return "torch" + module[len("mindtorch"):] + "." + name if \
         module.startswith("mindtorch") else f"{module}.{name}"
+
+
+_ACCESSORS = ("__get__", "__set__", "__delete__")
+
+
+def _tensor_attribute(f):
+    """What f is of Tensor's: "add" (a method; Tensor.__getitem__ whatever its name),
+    "shape.__get__" (a property's accessor), else None."""
+    short = getattr(f, "__name__", None)
+    if short in _ACCESSORS:
+        owner = getattr(f, "__self__", None)
+        return next((f"{n}.{short}" for n, v in vars(Tensor).items()
+                     if getattr(v, "orig", v) is owner), None)
+    if short is None or f is getattr(__import__("mindtorch"), short, None):
+        return None
+    if getattr(Tensor, short, None) is f:
+        return short
+    if str(getattr(f, "__module__", "")).startswith("mindtorch"):
+        return next((n for n, v in vars(Tensor).items() if v is f), None)
+    return None
 
 
 def wrap_torch_function(dispatcher):
