@@ -109,7 +109,7 @@ def _convert(ret, cls):
     return ret
 
 
-_NOWRAP = {Tensor.grad.__get__}
+_NOWRAP = {Tensor._base.__get__, Tensor.grad.__get__, Tensor._grad.__get__}
 
 
 def __torch_function__(cls, func, types, args=(), kwargs=None):
@@ -131,12 +131,25 @@ def __torch_function__(cls, func, types, args=(), kwargs=None):
 
 # (as PyTorch's C++ methods: a plain tensor is no overriding argument, no kwargs are None)
 
+# the Tensor methods PyTorch writes in Python (its others are C++: their errors and
+# warnings when every handler declines are the bindings')
+_PYTHON_IN_PYTORCH = frozenset((
+    "__array__", "__array_wrap__", "__contains__", "__deepcopy__", "__dir__", "__dlpack__",
+    "__dlpack_device__", "__format__", "__len__", "__reduce_ex__", "__repr__", "__reversed__",
+    "__setstate__", "backward", "dim_order", "is_shared", "istft", "lu", "module_load",
+    "norm", "register_hook", "register_post_accumulate_grad_hook", "resize", "resize_as",
+    "share_memory_", "split", "stft", "storage", "storage_type", "to_sparse_coo",
+    "unflatten", "unique", "unique_consecutive"))
+
+
 def _routed_method(orig):
+    in_cpp = orig.__name__ not in _PYTHON_IN_PYTORCH
+
     def method(self, *args, **kwargs):
         if state.subclass_off and not state.mode:
             return orig(self, *args, **kwargs)
         return _handle(orig, [self] if not state.subclass_off else [], (self, *args),
-                       kwargs or None)
+                       kwargs or None, in_cpp)
     method.__name__, method.__qualname__, method.__doc__ = \
         orig.__name__, orig.__qualname__, orig.__doc__
     method.__wrapped__ = orig

@@ -112,11 +112,20 @@ def _tensor_list_arg(convert):
     return check
 
 
+def _out_arg(out):
+    """An out= argument that is no plain tensor (the binding checks it later as its own)."""
+    if not state.subclass_off and _overrides(out):
+        raise Override
+    if isinstance(out, Tensor):
+        PLAIN.add(type(out))
+
+
 def binding_converters():
     from ._ops import _argcheck as h
     return {"tensor": _tensor_arg(h.tensor), "tensor_or_scalar": _tensor_arg(h.tensor_or_scalar),
             "tensor_list": _tensor_list_arg(h.tensor_list),
-            "optional_tensor_list": _tensor_list_arg(h.optional_tensor_list)}
+            "optional_tensor_list": _tensor_list_arg(h.optional_tensor_list),
+            "out": _out_arg}
 
 
 _PUBLIC_CODES = {}  # id(code) -> the public function (overload()) whose frame runs it
@@ -256,6 +265,10 @@ def dispatch_binding(op, loc):
     for name, default in _EXTRA_KEYWORDS:
         if loc.get(name, default) is not default:
             kwargs[name] = loc[name]
+    out = loc.get("out")
+    if out is not None and not state.subclass_off and type(out) is not Tensor and \
+            type(out) not in PLAIN and _overrides(out):
+        _add_overloaded(overloaded, out)
     try:
         return _handle(func, overloaded, tuple(v for v, _ in args), kwargs or None, True)
     except Exception as e:  # (raised while the binding handled Override: not its context)
@@ -344,8 +357,8 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
         result = method(func, types, args, kwargs)
         if result is not NotImplemented:
             return result
-    name = resolve_name(func) or repr(func)
     if from_binding:
+        name = resolve_name(func) or repr(func)
         kinds = [f"  - tensor subclass {t}" for t in types]
         if _STACK and not state.all_off:
             kinds.insert(0, f"  - mode object {_STACK[-1]!r}")
@@ -353,11 +366,21 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
                         "handlers returned NotImplemented:\n\n" + "\n".join(kinds) +
                         "\n\nFor more information, try re-running with "
                         "TORCH_LOGS=not_implemented")
-    msg = (f"no implementation found for '{name}' on types that implement "
-           f"__torch_function__: {list(types)}")
+    msg = (f"no implementation found for '{_python_level_name(func)}' on types that "
+           f"implement __torch_function__: {list(types)}")
     if state.mode:
         msg += f" nor in mode {_STACK[-1]!r}"
     raise TypeError(msg)
+
+
+def _python_level_name(func):
+    """How PyTorch's handle_torch_function names func: module.name (its Tensor methods
+    written in Python are torch._tensor's)."""
+    name = getattr(func, "__name__", repr(func))
+    if "." not in (_tensor_attribute(func) or "."):
+        return "torch._tensor." + name
+    module = str(getattr(func, "__module__", None))
+    return ("torch" + module[9:] if module.startswith("mindtorch") else module) + "." + name
 
 
 def public_level(op, make):
@@ -398,8 +421,8 @@ def dispatching(fn):
 def handle_public(func, args, kwargs):
     """func(*args, **kwargs), a public function's call that has_torch_function found
     overridable, handed to the modes and overriding arguments (also inside lists)."""
-    return _handle(func, _get_overloaded_args(_relevant(args, kwargs)), args, kwargs or None,
-                   True)
+    return _handle(func, _get_overloaded_args(_relevant(args, kwargs or {})), args,
+                   kwargs or None, True)
 
 
 def _relevant(args, kwargs):
@@ -628,13 +651,13 @@ class enable_reentrant_dispatch:
 
 def get_default_nowrap_functions():
     """Functions whose results Tensor.__torch_function__ hands back without conversion."""
-    return {Tensor.grad.__get__}
+    return {Tensor._base.__get__, Tensor.grad.__get__, Tensor._grad.__get__}
 
 
 def get_ignored_functions():
     """Public functions that do not take part in the protocol (no tensor arguments)."""
     import mindtorch as m
-    names = ("is_tensor", "is_storage", "set_default_dtype", "get_default_dtype",
+    names = ("is_tensor", "is_storage", "get_default_dtype",
              "set_default_tensor_type", "manual_seed", "seed", "initial_seed",
              "set_printoptions", "set_grad_enabled", "is_grad_enabled", "no_grad",
              "enable_grad", "inference_mode", "is_inference_mode_enabled", "promote_types",
@@ -662,9 +685,24 @@ def _public_functions():
             f = getattr(mod, n, None)
             if callable(f) and not isinstance(f, type) and f not in ignored and f not in fns:
                 fns.append(f)
-    tables[Tensor] = [getattr(Tensor, n) for n in dir(Tensor) if not n.startswith("_") and
-                      callable(getattr(Tensor, n, None))]
+    tables[Tensor] = [getattr(Tensor, n) for n in dir(Tensor) if _overridable_method(n)]
     return tables
+
+
+# Tensor's dunders that are no part of the protocol (PyTorch's list has the operators,
+# __getitem__, __len__, __repr__, ...)
+_PLAIN_DUNDERS = {"__new__", "__init__", "__init_subclass__", "__hash__", "__iter__",
+                  "__torch_function__", "__getstate__", "__dir__", "__class_getitem__",
+                  "__subclasshook__"}
+
+
+def _overridable_method(name):
+    f = getattr(Tensor, name, None)
+    if not callable(f) or isinstance(f, type):
+        return False
+    if name.startswith("__") and name.endswith("__"):
+        return name not in _PLAIN_DUNDERS and f is not getattr(object, name, None)
+    return not name.startswith("_")
 
 
 def get_overridable_functions():

@@ -415,6 +415,9 @@ def _generate_binding(op, method=False):
             params.append("*")
             kwonly_started = True
         params.append("out=None")
+        if tensor_names:  # (an out= tensor's __torch_function__ takes the call too)
+            conversions.append("if out is not None and type(out) is not Tensor and "
+                               "type(out) not in _PLAIN: _tf_out(out)")
     if input_alias:
         if not kwonly_started:
             params.append("*")
