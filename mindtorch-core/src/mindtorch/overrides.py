@@ -114,10 +114,11 @@ def _tensor_list_arg(convert):
 
 def _out_arg(out):
     """An out= argument that is no plain tensor (the binding checks it later as its own)."""
-    if not state.subclass_off and _overrides(out):
-        raise Override
-    if isinstance(out, Tensor):
-        PLAIN.add(type(out))
+    if _overrides(out):
+        if not state.subclass_off:
+            raise Override
+    elif isinstance(out, Tensor):
+        PLAIN.add(type(out))  # (e.g. nn.Parameter: the fast path from now on)
 
 
 def binding_converters():
