@@ -346,3 +346,13 @@ def test_an_out_tensor_of_a_subclass_takes_the_call():
         L.mul(L.ones(2), L.ones(2), out=out)
         return seen, out.tolist()
     same_outcome(program)
+
+
+def test_python_written_public_functions_keep_their_keywords():
+    """overrides.dispatching keeps torch.result_type(tensor=, other=), numel(input=), ..."""
+    def program(L):
+        a, b = L.ones(2), L.ones(2, dtype=L.float64)
+        return [str(L.result_type(tensor=a, other=b)), str(L.result_type(a, 1)),
+                L.numel(input=a), tuple(L.detach(input=a).shape), L.is_same_size(a, other=b),
+                L.get_device(a), L.is_floating_point(a), L.is_complex(input=a)]
+    same_outcome(program)

@@ -412,10 +412,12 @@ def dispatching(fn):
     overriding arguments, so that handlers see it (not the method it calls) with its
     arguments.  Plain tensors pay one type test."""
     @functools.wraps(fn)
-    def public(input, *args, **kwargs):
-        if (type(input) is not Tensor or state.mode) and has_torch_function((input, *args)):
-            return handle_public(public, (input, *args), kwargs)
-        return fn(input, *args, **kwargs)
+    def public(*args, **kwargs):
+        if len(args) == 1 and type(args[0]) is Tensor and not kwargs and not state.mode:
+            return fn(*args)
+        if state.mode or has_torch_function(_relevant(args, kwargs)):
+            return handle_public(public, args, kwargs)
+        return fn(*args, **kwargs)
     return public
 
 
