@@ -87,6 +87,7 @@ _METHODS_AND_FUNCTIONS = [
     "torch.is_same_size(x, p)", "x.is_same_size(p)", "torch.result_type(x, p)",
     "torch.real(x)", "torch.conj(x)", "torch.broadcast_tensors(x, p)",
     "torch.atleast_2d(v, p)", "torch.einsum('ij,jk', x, p)", "torch.tensordot(x, p, 1)",
+    "torch.gradient(v)", "torch.rnn_tanh_cell(x, p, p, p)",
     "x.to(torch.float64)", "x.float()", "x.type_as(p)", "x.masked_fill(p > 1, 0.0)",
     "x.new_zeros(2)", "x.where(p > 1, p)", "len(x)", "x[0]", "x[:, 1]",
 ]

@@ -171,6 +171,12 @@ from ._windows import (  # noqa: E402,F401
 )
 
 
+# (Python here, C++ or checked at their top in PyTorch: handlers see them, not their ops)
+gradient, histogramdd, pca_lowrank, svd_lowrank, rnn_relu_cell, rnn_tanh_cell = map(
+    _dispatching, (gradient, histogramdd, pca_lowrank, svd_lowrank, rnn_relu_cell,
+                   rnn_tanh_cell))
+
+
 @_dispatching
 def get_device(input):
     return input.get_device()
