@@ -357,3 +357,17 @@ def test_python_written_public_functions_keep_their_keywords():
                 L.numel(input=a), tuple(L.detach(input=a).shape), L.is_same_size(a, other=b),
                 L.get_device(a), L.is_floating_point(a), L.is_complex(input=a)]
     same_outcome(program)
+
+
+def test_saved_tensor_methods_load_in_both():
+    """Tensor.add is no longer mindtorch.add: torch.save writes it as PyTorch writes its
+    method descriptors (getattr(torch._C.TensorBase, 'add'))."""
+    import io
+
+    import mindtorch
+    buf = io.BytesIO()
+    mindtorch.save([mindtorch.Tensor.add, mindtorch.Tensor.sum, mindtorch.add], buf)
+    ours = mindtorch.load(io.BytesIO(buf.getvalue()), weights_only=False)
+    theirs = torch.load(io.BytesIO(buf.getvalue()), weights_only=False)
+    assert ours == [mindtorch.Tensor.add, mindtorch.Tensor.sum, mindtorch.add]
+    assert theirs == [torch.Tensor.add, torch.Tensor.sum, torch.add]
