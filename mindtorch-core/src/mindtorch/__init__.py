@@ -20,7 +20,10 @@ from ._promotion import (  # noqa: F401
     result_type_public as result_type)
 from ._shapes import broadcast_shapes_public as broadcast_shapes  # noqa: F401
 from ._tensor import OPERATORS as _OPERATORS, Size, Tensor  # noqa: F401
+from ._tensor import OPERATOR_NAMES as _OPERATOR_NAMES
+from ._tensor import SELF_REPORTED_OPERATORS as _SELF_REPORTED
 from .overrides import DisableTorchFunction, DisableTorchFunctionSubclass  # noqa: F401
+from .overrides import dispatching as _dispatching
 from ._creation import (  # noqa: F401
     as_tensor, asarray, from_file, from_numpy, frombuffer, tensor)
 from .utils.dlpack import from_dlpack, to_dlpack  # noqa: F401
@@ -81,6 +84,8 @@ from ._ops.decls.static_shapes import histogramdd  # noqa: E402,F401
 from ._lowrank import pca_lowrank, svd_lowrank  # noqa: E402,F401
 from ._lobpcg import lobpcg  # noqa: E402,F401
 Tensor.is_nonzero, Tensor.is_same_size = is_nonzero, is_same_size
+is_nonzero, is_same_size = _dispatching(is_nonzero), _dispatching(is_same_size)
+result_type = _dispatching(result_type)
 
 from ._layout import (  # noqa: F401
     layout, sparse_bsc, sparse_bsr, sparse_coo, sparse_csc, sparse_csr, strided)
@@ -118,27 +123,36 @@ def _bind_ops():
     for dunder, name in _OPERATORS.items():
         if name in _OPS:
             setattr(Tensor, dunder, _LazyMethod(_OPS[name], dunder) if dunder in _UNARY
-                    else _binary_operator(_OPS[name]))
+                    else _binary_operator(_OPS[name], dunder))
+    Tensor.__itruediv__ = Tensor.__idiv__
     Tensor.__getitem__, Tensor.__setitem__ = _indexing.getitem, _indexing.setitem
+    for f, name in ((_indexing.getitem, "__getitem__"), (_indexing.setitem, "__setitem__")):
+        f.__name__, f.__qualname__ = name, "Tensor." + name  # (as handlers see them)
 
 
-_UNARY = {"__neg__", "__abs__"}
+_UNARY = {"__neg__", "__abs__", "__pos__"}  # (the op's method itself: Tensor.__neg__ is neg)
 
 
-def _binary_operator(op):
+def _binary_operator(op, dunder):
     """A binary operator gives NotImplemented for an operand its op refuses (TypeError), as
     PyTorch's: Python then tries the other operand's reflected method (`t + obj` calls
     obj.__radd__), or raises its own TypeError; `t == None` falls back to identity.
     `t == ndarray` compares elementwise, as PyTorch's __eq__ (its other operators leave
-    arrays to NumPy)."""
+    arrays to NumPy).  It calls the op's method, so that __torch_function__ handlers see
+    Tensor.add for a + b; the SELF_REPORTED ones register as public functions, so that they
+    see the operator itself (see overrides._public_caller)."""
     def operator(self, other):
         try:
-            return op.binding(self, other)
+            return op.method_binding(self, other)
         except TypeError:
             if op.name == "eq" and type(other).__name__ == "ndarray":
-                return op.binding(self, as_tensor(other))
+                return op.method_binding(self, as_tensor(other))
             return NotImplemented
-    operator.__name__ = op.name
+    operator.__name__ = _OPERATOR_NAMES.get(dunder, dunder)
+    operator.__qualname__ = "Tensor." + operator.__name__
+    if dunder in _SELF_REPORTED:
+        from . import overrides
+        overrides.register_public(operator)
     return operator
 
 
@@ -157,22 +171,32 @@ from ._windows import (  # noqa: E402,F401
 )
 
 
-def get_device(t):
-    return t.get_device()
+# (Python here, C++ or checked at their top in PyTorch: handlers see them, not their ops)
+gradient, histogramdd, pca_lowrank, svd_lowrank, rnn_relu_cell, rnn_tanh_cell = map(
+    _dispatching, (gradient, histogramdd, pca_lowrank, svd_lowrank, rnn_relu_cell,
+                   rnn_tanh_cell))
+
+
+@_dispatching
+def get_device(input):
+    return input.get_device()
 
 
 from ._storage import TypedStorage, UntypedStorage  # noqa: E402
 from . import _tensor_storage  # noqa: E402,F401 - Tensor.storage(), set_(), ...
 
 
+@_dispatching
 def is_inference(input):
     return input.is_inference()
 
 
+@_dispatching
 def detach(input):  # (torch.detach(t), as torch has it)
     return input.detach()
 
 
+@_dispatching
 def detach_(input):
     return input.detach_()
 
@@ -181,30 +205,37 @@ def is_storage(obj):
     return isinstance(obj, (UntypedStorage, TypedStorage))
 
 
+@_dispatching
 def is_floating_point(input):  # (PyTorch's keyword: input=)
     return input.dtype.is_floating_point
 
 
+@_dispatching
 def is_complex(input):
     return input.dtype.is_complex
 
 
+@_dispatching
 def numel(input):
     return input.numel()
 
 
+@_dispatching
 def is_conj(input):
     return input.is_conj()
 
 
+@_dispatching
 def is_neg(input):
     return input.is_neg()
 
 
+@_dispatching
 def resolve_conj(input):
     return input.resolve_conj()
 
 
+@_dispatching
 def resolve_neg(input):
     return input.resolve_neg()
 

@@ -17,6 +17,7 @@ from ._ops._argcheck import no_grad_view
 from ._ops.decls.indexing import checked_scalar, is_mask
 from ._strides import check_no_internal_overlap, warn_expanded
 from ._tensor import Tensor
+from .overrides import handle_public, has_torch_function_unary
 from ._warn_once import _user_level
 from .autograd._record import forward as _fw
 from .autograd.grad_mode import state as _grad
@@ -332,7 +333,24 @@ def _getitem_plain(t, index):
     return _getitem_general(t, index)
 
 
+def _overriding(index, value=None):
+    """Whether a tensor-like in the index (or the assigned value) takes t[index] over
+    through its __torch_function__, as PyTorch's indexing checks.  (t itself: its
+    subclass's routed __getitem__; plain t and plain indices: the callers' fast paths.)"""
+    items = index if type(index) is tuple else (index,)
+    for x in (*items, value):
+        tp = type(x)
+        if tp is int or tp is slice or tp is Tensor or x is None or x is Ellipsis:
+            continue
+        if tp is list and any(map(has_torch_function_unary, x)) or \
+                has_torch_function_unary(x):
+            return True
+    return False
+
+
 def _getitem_general(t, index):
+    if type(index) is not slice and _overriding(index):
+        return handle_public(Tensor.__getitem__, (t, index), None)
     if t.ndim == 0 and type(index) in (int, slice):  # (raises PyTorch's 0-dim messages)
         return _getitem_plain(t, index)
     result, adv = _apply(t, _as_tuple(index))
@@ -417,6 +435,9 @@ def _scalar_tensor(t, value):
 def setitem(t, index, value):
     if _select is None:
         _bind()
+    if (type(value) is not Tensor and isinstance(value, Tensor) or
+            type(index) is not int and type(index) is not slice) and _overriding(index, value):
+        return handle_public(Tensor.__setitem__, (t, index, value), None)
     value = _value(t, value)
     tp = type(index)
     # (a tensor with history is written through recorded views, so that the write

@@ -110,7 +110,12 @@ class TorchPickler(pickle._Pickler):
         public = None if name is not None else _legacy_name(obj) or (
             None if _found_where_named(obj) else _torch_name(obj))
         if public:  # (a legacy tensor type, or what its own names do not reach)
-            self.save(Global(*public.rsplit(".", 1)))
+            module, _, attribute = public.rpartition(".")
+            if module == "torch.Tensor":  # (a method, not mindtorch.<name>: as PyTorch
+                self.save_reduce(getattr, (Global("torch._C", "TensorBase"), attribute),
+                                 obj=obj)  # writes its method descriptors)
+                return
+            self.save(Global(module, attribute))
             return
         qualname = name or getattr(obj, "__qualname__", None)
         if isinstance(qualname, str) and "<locals>" in qualname.split("."):
@@ -402,6 +407,9 @@ def _torch_name(obj):
     for path in _PUBLIC_PLACES:
         if _public(path, name) is obj:
             return f"torch{path}.{name}"
+    from ._tensor import Tensor
+    if getattr(Tensor, name, None) is obj:  # (a method that is no function's object)
+        return f"torch.Tensor.{name}"
     return None
 
 
@@ -659,10 +667,14 @@ class FullUnpickler(_Unpickler):
 
 
 def _public(path, name):
-    """mindtorch<path>.<name> (path "" or ".nn.functional"), or None."""
+    """mindtorch<path>.<name> (path "" or ".nn.functional"; name may be dotted: a
+    protocol-4 qualified name, Tensor.add), or None."""
     import importlib
     try:
-        return getattr(importlib.import_module("mindtorch" + path), name)
+        found = importlib.import_module("mindtorch" + path)
+        for part in name.split("."):
+            found = getattr(found, part)
+        return found
     except (ImportError, AttributeError):
         return None
 

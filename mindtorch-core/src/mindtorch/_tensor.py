@@ -35,7 +35,24 @@ def _reflected(method):
             return method(self, other)
         except TypeError:
             return NotImplemented
+    operator.__name__, operator.__qualname__ = method.__name__, "Tensor." + method.__name__
+    return operator
+
+
+def _reflected_dispatching(method):
+    """_reflected, for an operator that is no one op's binding called as (self, other):
+    it hands its own call to __torch_function__, so that handlers see Tensor.<dunder> with
+    the operands as given, as PyTorch's do."""
+    def operator(self, other):
+        try:
+            if (type(self) is not Tensor or overrides.state.mode) and \
+                    overrides.has_torch_function((self, other)):
+                return overrides.handle_torch_function(operator, (self, other), self, other)
+            return method(self, other)
+        except TypeError:
+            return NotImplemented
     operator.__name__ = method.__name__
+    operator.__qualname__ = "Tensor." + method.__name__
     return operator
 
 
@@ -433,7 +450,7 @@ class Tensor:
                             None, self._version_counter)
 
     def detach_(self):
-        if self._base is not None and self._grad_fn is not None:
+        if self._base is not None:  # (any view, as PyTorch's, history or not)
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are "
                                "using DistributedDataParallel (DDP) for training, and "
                                "gradient_as_bucket_view is set as True, gradients are views of "
@@ -477,35 +494,37 @@ class Tensor:
     def __rmul__(self, other):
         return self.mul(other)
 
-    @_reflected
+    @_reflected_dispatching
     def __rsub__(self, other):
         return self.rsub(other)
 
-    @_reflected
-    def __rtruediv__(self, other):
+    @_reflected_dispatching
+    def __rdiv__(self, other):  # (Python 2's name, which PyTorch keeps for both)
         return self.reciprocal().mul(other)
 
-    @_reflected
+    __rtruediv__ = __rdiv__
+
+    @_reflected_dispatching
     def __rfloordiv__(self, other):
         return _op("floor_divide")(other, self)
 
-    @_reflected
+    @_reflected_dispatching
     def __rmod__(self, other):
         return _op("remainder")(other, self)
 
-    @_reflected
+    @_reflected_dispatching
     def __rpow__(self, other):
         return _op("pow")(other, self)
 
-    @_reflected
+    @_reflected_dispatching
     def __rmatmul__(self, other):
         return _op("matmul")(other, self)
 
-    @_reflected
+    @_reflected_dispatching
     def __rlshift__(self, other):
         return _op("bitwise_left_shift")(other, self)
 
-    @_reflected
+    @_reflected_dispatching
     def __rrshift__(self, other):
         return _op("bitwise_right_shift")(other, self)
 
@@ -525,9 +544,6 @@ class Tensor:
     @_reflected
     def __rxor__(self, other):
         return self.bitwise_xor(other)
-
-    def __pos__(self):
-        return self.positive()
 
     def __invert__(self):
         if self.dtype.kind not in "uib":
@@ -608,7 +624,15 @@ OPERATORS = {
     "__ifloordiv__": "floor_divide_", "__imod__": "remainder_", "__ipow__": "pow_",
     "__iand__": "bitwise_and_", "__ior__": "bitwise_or_", "__ixor__": "bitwise_xor_",
     "__ilshift__": "bitwise_left_shift_", "__irshift__": "bitwise_right_shift_",
+    "__pos__": "positive", "__div__": "div", "__idiv__": "div_",  # (PyTorch keeps __div__)
 }
+# PyTorch's names of some (__itruediv__ is __idiv__ there, as here)
+OPERATOR_NAMES = {"__pow__": "pow", "__ipow__": "pow_", "__itruediv__": "__idiv__"}
+# the operators whose calls __torch_function__ handlers see as the operator itself
+# (Tensor.__pow__); the others' as their op's method (a + b: Tensor.add), as PyTorch's
+SELF_REPORTED_OPERATORS = {
+    "__floordiv__", "__pow__", "__and__", "__or__", "__xor__", "__lshift__", "__rshift__",
+    "__eq__", "__ipow__", "__iand__", "__ior__", "__ixor__", "__ilshift__", "__irshift__"}
 
 
 from . import _tensor_conversion  # noqa: E402,F401 - numpy, item, cpu, new_*... (before subclasses)

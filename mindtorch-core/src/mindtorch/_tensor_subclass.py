@@ -5,6 +5,8 @@ The op bindings reach the protocol by themselves (overrides.py); a subclass's Py
 Tensor methods and tensor-valued properties are routed through it by wrappers that
 __init_subclass__ puts on the subclass, so that plain tensors pay nothing for them.
 """
+import os
+import sys
 import types
 
 from ._tensor import OPERATORS, Tensor
@@ -14,11 +16,21 @@ from .overrides import (
     has_torch_function_unary, state,
 )
 
-_ROUTED_PROPERTIES = ("data", "grad", "T", "mT", "H", "mH", "real", "imag")
+# a subclass's instances route every property of Tensor's (getters, setters and deleters)
+# and its dtype slot, as PyTorch's; while a mode is active, plain tensors route these
+# (PyTorch's modes see every property read; not here, where the op machinery's own Python
+# reads shapes and dtypes that PyTorch's C++ reads unseen)
+_MODE_ROUTED_PROPERTIES = ("data", "grad", "T", "mT", "H", "mH", "real", "imag")
+_PRIVATE_PROPERTIES = ("_version", "_backward_hooks")
 # not routed: the operators call op bindings (which dispatch themselves), as_subclass and
 # construction are how handlers build their results, __iter__ goes through unbind
+# (the reflected ones hand themselves over: a wrapper on the subclass would also change
+# which operand's method Python tries first)
 _NOT_ROUTED = {"__hash__", "__reduce_ex__", "__deepcopy__", "__init_subclass__", "__new__",
-               "__iter__", "as_subclass", "__torch_function__", "__getstate__", *OPERATORS}
+               "__iter__", "as_subclass", "__torch_function__", "__getstate__", *OPERATORS,
+               "__radd__", "__rsub__", "__rmul__", "__rtruediv__", "__rdiv__", "__rfloordiv__",
+               "__rmod__", "__rpow__", "__rmatmul__", "__rand__", "__ror__", "__rxor__",
+               "__rlshift__", "__rrshift__"}
 
 
 _ALIAS = []  # the alias op's binding, once the ops exist
@@ -97,7 +109,7 @@ def _convert(ret, cls):
     return ret
 
 
-_NOWRAP = {Tensor.grad.__get__}
+_NOWRAP = {Tensor._base.__get__, Tensor.grad.__get__, Tensor._grad.__get__}
 
 
 def __torch_function__(cls, func, types, args=(), kwargs=None):
@@ -119,42 +131,78 @@ def __torch_function__(cls, func, types, args=(), kwargs=None):
 
 # (as PyTorch's C++ methods: a plain tensor is no overriding argument, no kwargs are None)
 
+# the Tensor methods PyTorch writes in Python (its others are C++: their errors and
+# warnings when every handler declines are the bindings')
+_PYTHON_IN_PYTORCH = frozenset((
+    "__array__", "__array_wrap__", "__contains__", "__deepcopy__", "__dir__", "__dlpack__",
+    "__dlpack_device__", "__format__", "__len__", "__reduce_ex__", "__repr__", "__reversed__",
+    "__setstate__", "backward", "dim_order", "is_shared", "istft", "lu", "module_load",
+    "norm", "register_hook", "register_post_accumulate_grad_hook", "resize", "resize_as",
+    "share_memory_", "split", "stft", "storage", "storage_type", "to_sparse_coo",
+    "unflatten", "unique", "unique_consecutive"))
+
+
 def _routed_method(orig):
+    in_cpp = orig.__name__ not in _PYTHON_IN_PYTORCH
+
     def method(self, *args, **kwargs):
         if state.subclass_off and not state.mode:
             return orig(self, *args, **kwargs)
         return _handle(orig, [self] if not state.subclass_off else [], (self, *args),
-                       kwargs or None)
+                       kwargs or None, in_cpp)
     method.__name__, method.__qualname__, method.__doc__ = \
         orig.__name__, orig.__qualname__, orig.__doc__
     method.__wrapped__ = orig
     return method
 
 
-def _routed_property(prop):
-    getter = prop.__get__
+def _routed_accessor(accessor, user_only=True):
+    """A property's __get__, __set__ or __delete__ through the protocol: handlers see it
+    (e.g. Tensor.shape.__get__) with (self,) or (self, value), as PyTorch's.  user_only:
+    not when mindtorch's own modules read metadata (x.dtype, x.ndim in a function's
+    argument checks before its op dispatches: C++ in PyTorch, which handlers never see);
+    the tensor-valued properties (x.data, x.T) route whoever reads them."""
+    def routed(self, *value):
+        if state.subclass_off and not state.mode or \
+                user_only and sys._getframe(1).f_code.co_filename.startswith(_PACKAGE):
+            return accessor(self, *value)
+        return _handle(accessor, [self] if not state.subclass_off else [], (self, *value),
+                       None, True)  # (C++ in PyTorch: its errors and warnings)
+    return routed
 
-    def get(self):
-        if state.subclass_off and not state.mode:
-            return getter(self)
-        return _handle(getter, [self] if not state.subclass_off else [], (self,), None)
-    return property(get, prop.fset, prop.fdel, prop.__doc__)
+
+_PACKAGE = os.path.dirname(__file__) + os.sep
+
+
+def _routed_property(prop, name):
+    if not isinstance(prop, property):  # (the dtype slot: construction writes it)
+        return property(_routed_accessor(prop.__get__), prop.__set__, None, prop.__doc__)
+    return property(_routed_accessor(prop.__get__, name not in _MODE_ROUTED_PROPERTIES),
+                    prop.fset and _routed_accessor(prop.__set__),
+                    prop.fdel and _routed_accessor(prop.__delete__), prop.__doc__)
 
 
 def _defined_by_tensor(cls, name):
     return next((c for c in cls.__mro__ if name in c.__dict__), None) is Tensor
 
 
-def _routable():
-    """{name: Tensor's own function or property} of what the protocol routes."""
+def _routable(subclass=True):
+    """{name: Tensor's own function or property} of what the protocol routes (for a
+    subclass, else for plain tensors under a mode)."""
     found = {}
     for name, value in Tensor.__dict__.items():
         value = getattr(value, "orig", value)  # (under a mode: see _ModeRouted)
-        if isinstance(value, types.FunctionType) and not hasattr(value, "_op") and \
-                name not in _NOT_ROUTED and (not name.startswith("_") or name.endswith("__")):
+        public = not name.startswith("_") or name.endswith("__")
+        method = isinstance(value, types.FunctionType) and not hasattr(value, "_op") and \
+            name not in _NOT_ROUTED and public
+        if method or subclass and isinstance(value, property) and \
+                (public or name in _PRIVATE_PROPERTIES):
             found[name] = value
-    found.update((n, getattr(Tensor.__dict__[n], "orig", Tensor.__dict__[n]))
-                 for n in _ROUTED_PROPERTIES)
+    if subclass:
+        found["dtype"] = Tensor.__dict__["dtype"]
+    else:
+        found.update((n, getattr(Tensor.__dict__[n], "orig", Tensor.__dict__[n]))
+                     for n in _MODE_ROUTED_PROPERTIES)
     return found
 
 
@@ -167,8 +215,23 @@ def __init_subclass__(cls, **kwargs):
         return
     for name, value in _routable().items():
         if _defined_by_tensor(cls, name):
-            setattr(cls, name, _routed_property(value) if isinstance(value, property) else
-                    _routed_method(value))
+            setattr(cls, name, _routed_method(value) if isinstance(value, types.FunctionType)
+                    else _routed_property(value, name))
+
+
+def replace_tensor_method(name, fn):
+    """Tensor.<name> = fn after subclasses may have been made (the sparse methods, loaded on
+    first use): the wrappers that route the old one on subclasses and under a mode now
+    route fn."""
+    old = Tensor.__dict__.get(name)
+    old_fn = getattr(old, "orig", old)
+    setattr(Tensor, name, fn if old is old_fn else type(old)(fn))
+    stack = Tensor.__subclasses__()
+    while stack:
+        cls = stack.pop()
+        stack.extend(cls.__subclasses__())
+        if getattr(cls.__dict__.get(name), "__wrapped__", None) is old_fn:
+            setattr(cls, name, _routed_method(fn))
 
 
 # -- routing plain tensors' Python-level methods while a mode is active ----------------
@@ -214,7 +277,7 @@ def route_tensor_methods(on):
     if _ROUTED[0] == on:
         return
     _ROUTED[0] = on
-    for name, value in _routable().items():
+    for name, value in _routable(subclass=False).items():
         routed = _ModeRoutedProperty if isinstance(value, property) else _ModeRouted
         setattr(Tensor, name, routed(value) if on else value)
 

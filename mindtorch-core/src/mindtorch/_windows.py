@@ -5,6 +5,7 @@ import math
 import numbers
 
 from ._ops._argcheck import _not_int, _type_name, factory_layout
+from .overrides import dispatching
 
 
 def _window(name, length, periodic, dtype, device, requires_grad, build):
@@ -143,20 +144,24 @@ bartlett_window = _factory("bartlett_window", _bartlett)
 kaiser_window = _factory("kaiser_window", _kaiser, beta=12.0)
 
 
+@dispatching
 def real(input):
     return input.real
 
 
+@dispatching
 def imag(input):
     if not input.dtype.is_complex:
         raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
     return input.imag
 
 
+@dispatching
 def conj(input):
     return input.conj()
 
 
+@dispatching
 def is_signed(input):
     return input.dtype.is_signed
 

@@ -112,11 +112,21 @@ def _tensor_list_arg(convert):
     return check
 
 
+def _out_arg(out):
+    """An out= argument that is no plain tensor (the binding checks it later as its own)."""
+    if _overrides(out):
+        if not state.subclass_off:
+            raise Override
+    elif isinstance(out, Tensor):
+        PLAIN.add(type(out))  # (e.g. nn.Parameter: the fast path from now on)
+
+
 def binding_converters():
     from ._ops import _argcheck as h
     return {"tensor": _tensor_arg(h.tensor), "tensor_or_scalar": _tensor_arg(h.tensor_or_scalar),
             "tensor_list": _tensor_list_arg(h.tensor_list),
-            "optional_tensor_list": _tensor_list_arg(h.optional_tensor_list)}
+            "optional_tensor_list": _tensor_list_arg(h.optional_tensor_list),
+            "out": _out_arg}
 
 
 _PUBLIC_CODES = {}  # id(code) -> the public function (overload()) whose frame runs it
@@ -133,12 +143,23 @@ def register_public(fn, *wrappers):
 def _public_caller(func):
     """(the public function called, the user's frame that called it: the first above the
     binding outside the op machinery (_ops/, generated code), else None)."""
-    frame = sys._getframe(2).f_back  # (the binding's caller: above it and dispatch_binding)
-    while frame is not None and id(frame.f_code) in _PUBLIC_CODES:
-        func, frame = _PUBLIC_CODES[id(frame.f_code)], frame.f_back
+    # (the binding's caller: above it and dispatch_binding)
+    func, frame = _outermost_public(sys._getframe(2).f_back, func)
     ops_dir = _OPS_DIR or _ops_dir()
     while frame is not None and frame.f_code.co_filename.startswith(ops_dir):
         frame = frame.f_back
+    return func, frame
+
+
+def _outermost_public(frame, func, op=None):
+    """(the outermost public function whose registered code runs in frame and the frames
+    above it (op's only, if given), else func; the frame above those).  (An overload() may
+    wrap an earlier one.)"""
+    while frame is not None and id(frame.f_code) in _PUBLIC_CODES:
+        public = _PUBLIC_CODES[id(frame.f_code)]
+        if op is not None and getattr(public, "_op", None) is not op:
+            break
+        func, frame = public, frame.f_back
     return func, frame
 
 
@@ -245,6 +266,10 @@ def dispatch_binding(op, loc):
     for name, default in _EXTRA_KEYWORDS:
         if loc.get(name, default) is not default:
             kwargs[name] = loc[name]
+    out = loc.get("out")
+    if out is not None and not state.subclass_off and type(out) is not Tensor and \
+            type(out) not in PLAIN and _overrides(out):
+        _add_overloaded(overloaded, out)
     try:
         return _handle(func, overloaded, tuple(v for v, _ in args), kwargs or None, True)
     except Exception as e:  # (raised while the binding handled Override: not its context)
@@ -256,12 +281,27 @@ def dispatch_binding(op, loc):
 
 
 def _called_binding(op):
-    """The binding that is dispatching: Tensor.<name> when the call went through an op's
-    own method binding (one without out=, see Op.method_binding), so that handlers see
-    the method as PyTorch's do; else the function."""
+    """The binding that is dispatching: Tensor.<name> when the call went through the op's
+    method (its own function object, see OpDef.method_binding: the binding's frame runs its
+    code, or, for an overload() wrapper, a frame above it in the op machinery does), so
+    that handlers see the method as PyTorch's do; else the function."""
     method = op._method
-    if method is not None and sys._getframe(2).f_code is method.__code__:
+    if method is None:
+        return op.binding
+    frame = sys._getframe(2)
+    if frame.f_code is method.__code__:
         return method
+    if op._public is not None:
+        ops_dir = _OPS_DIR or _ops_dir()
+        frame = frame.f_back
+        while frame is not None:
+            public = _PUBLIC_CODES.get(id(frame.f_code))
+            if public is method:
+                return method
+            if public is op._binding or public is None and \
+                    not frame.f_code.co_filename.startswith(ops_dir):
+                break
+            frame = frame.f_back
     return op.binding
 
 
@@ -318,8 +358,8 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
         result = method(func, types, args, kwargs)
         if result is not NotImplemented:
             return result
-    name = resolve_name(func) or repr(func)
     if from_binding:
+        name = resolve_name(func) or repr(func)
         kinds = [f"  - tensor subclass {t}" for t in types]
         if _STACK and not state.all_off:
             kinds.insert(0, f"  - mode object {_STACK[-1]!r}")
@@ -327,11 +367,21 @@ def _handle(func, overloaded, args, kwargs, from_binding=False):
                         "handlers returned NotImplemented:\n\n" + "\n".join(kinds) +
                         "\n\nFor more information, try re-running with "
                         "TORCH_LOGS=not_implemented")
-    msg = (f"no implementation found for '{name}' on types that implement "
-           f"__torch_function__: {list(types)}")
+    msg = (f"no implementation found for '{_python_level_name(func)}' on types that "
+           f"implement __torch_function__: {list(types)}")
     if state.mode:
         msg += f" nor in mode {_STACK[-1]!r}"
     raise TypeError(msg)
+
+
+def _python_level_name(func):
+    """How PyTorch's handle_torch_function names func: module.name (its Tensor methods
+    written in Python are torch._tensor's)."""
+    name = getattr(func, "__name__", repr(func))
+    if "." not in (_tensor_attribute(func) or "."):
+        return "torch._tensor." + name
+    module = str(getattr(func, "__module__", None))
+    return ("torch" + module[9:] if module.startswith("mindtorch") else module) + "." + name
 
 
 def public_level(op, make):
@@ -348,11 +398,34 @@ def public_level(op, make):
 
         def public(*args, **kwargs):
             if state.mode or has_torch_function(_relevant(args, kwargs)):
-                overloaded = _get_overloaded_args(_relevant(args, kwargs))
-                return _handle(op.binding, overloaded, args, kwargs or None, True)
+                # (the function or the method, whichever registered this code)
+                func = _outermost_public(sys._getframe(), op.binding, op)[0]
+                return handle_public(func, args, kwargs)
             return inner(*args, **kwargs)
         return public
     return make_public
+
+
+def dispatching(fn):
+    """fn, a public function taking a tensor first that is written in Python here (C++ in
+    PyTorch: torch.detach, is_complex, numel, ...), handing its own calls to the modes and
+    overriding arguments, so that handlers see it (not the method it calls) with its
+    arguments.  Plain tensors pay one type test."""
+    @functools.wraps(fn)
+    def public(*args, **kwargs):
+        if len(args) == 1 and type(args[0]) is Tensor and not kwargs and not state.mode:
+            return fn(*args)
+        if state.mode or has_torch_function(_relevant(args, kwargs)):
+            return handle_public(public, args, kwargs)
+        return fn(*args, **kwargs)
+    return public
+
+
+def handle_public(func, args, kwargs):
+    """func(*args, **kwargs), a public function's call that has_torch_function found
+    overridable, handed to the modes and overriding arguments (also inside lists)."""
+    return _handle(func, _get_overloaded_args(_relevant(args, kwargs or {})), args,
+                   kwargs or None, True)
 
 
 def _relevant(args, kwargs):
@@ -407,15 +480,37 @@ def is_tensor_method_or_property(func):
 
 def resolve_name(f):
     """The public name of a function, as torch.<...> (None when it has none)."""
+    attribute = _tensor_attribute(f)
+    if attribute is not None:
+        return "torch.Tensor." + attribute
     module, name = getattr(f, "__module__", None), getattr(f, "__qualname__", None)
     if not module or not name:
         return None
     short = getattr(f, "__name__", name)
-    if module.startswith("mindtorch") and getattr(Tensor, short, None) is f and \
-            f is not getattr(__import__("mindtorch"), short, None):  # a Tensor method
-        return "torch.Tensor." + short
+    if module.startswith("mindtorch") and getattr(__import__("mindtorch"), short, None) is f:
+        return "torch." + short  # (defined in a private module: torch.result_type)
     return "torch" + module[len("mindtorch"):] + "." + name if \
         module.startswith("mindtorch") else f"{module}.{name}"
+
+
+_ACCESSORS = ("__get__", "__set__", "__delete__")
+
+
+def _tensor_attribute(f):
+    """What f is of Tensor's: "add" (a method; Tensor.__getitem__ whatever its name),
+    "shape.__get__" (a property's accessor), else None."""
+    short = getattr(f, "__name__", None)
+    if short in _ACCESSORS:
+        owner = getattr(f, "__self__", None)
+        return next((f"{n}.{short}" for n, v in vars(Tensor).items()
+                     if getattr(v, "orig", v) is owner), None)
+    if short is None or f is getattr(__import__("mindtorch"), short, None):
+        return None
+    if getattr(Tensor, short, None) is f:
+        return short
+    if str(getattr(f, "__module__", "")).startswith("mindtorch"):
+        return next((n for n, v in vars(Tensor).items() if v is f), None)
+    return None
 
 
 def wrap_torch_function(dispatcher):
@@ -559,13 +654,13 @@ class enable_reentrant_dispatch:
 
 def get_default_nowrap_functions():
     """Functions whose results Tensor.__torch_function__ hands back without conversion."""
-    return {Tensor.grad.__get__}
+    return {Tensor._base.__get__, Tensor.grad.__get__, Tensor._grad.__get__}
 
 
 def get_ignored_functions():
     """Public functions that do not take part in the protocol (no tensor arguments)."""
     import mindtorch as m
-    names = ("is_tensor", "is_storage", "set_default_dtype", "get_default_dtype",
+    names = ("is_tensor", "is_storage", "get_default_dtype",
              "set_default_tensor_type", "manual_seed", "seed", "initial_seed",
              "set_printoptions", "set_grad_enabled", "is_grad_enabled", "no_grad",
              "enable_grad", "inference_mode", "is_inference_mode_enabled", "promote_types",
@@ -593,9 +688,24 @@ def _public_functions():
             f = getattr(mod, n, None)
             if callable(f) and not isinstance(f, type) and f not in ignored and f not in fns:
                 fns.append(f)
-    tables[Tensor] = [getattr(Tensor, n) for n in dir(Tensor) if not n.startswith("_") and
-                      callable(getattr(Tensor, n, None))]
+    tables[Tensor] = [getattr(Tensor, n) for n in dir(Tensor) if _overridable_method(n)]
     return tables
+
+
+# Tensor's dunders that are no part of the protocol (PyTorch's list has the operators,
+# __getitem__, __len__, __repr__, ...)
+_PLAIN_DUNDERS = {"__new__", "__init__", "__init_subclass__", "__hash__", "__iter__",
+                  "__torch_function__", "__getstate__", "__dir__", "__class_getitem__",
+                  "__subclasshook__"}
+
+
+def _overridable_method(name):
+    f = getattr(Tensor, name, None)
+    if not callable(f) or isinstance(f, type):
+        return False
+    if name.startswith("__") and name.endswith("__"):
+        return name not in _PLAIN_DUNDERS and f is not getattr(object, name, None)
+    return not name.startswith("_")
 
 
 def get_overridable_functions():

@@ -6,6 +6,7 @@ normalises arguments as the schema says, picks the device from the tensor
 arguments, and calls the kernel resolved for that device (see dispatch.py).
 """
 import keyword
+import types
 
 from .dispatch import resolve
 
@@ -73,13 +74,13 @@ class OpDef:
 
     @property
     def method_binding(self):
-        """Tensor.<name>: PyTorch's methods take no out= (TypeError), so an op with one
-        (and no overload wrapper) gets a second binding without it."""
-        if not self.options.get("out") or self._public is not None:
-            return self.binding
-        if self._method is None:
-            self._method = _generate_binding(self, method=True)[0]
-        return self._method
+        """Tensor.<name>: a function object (and code object) of its own, so that a
+        binding dispatching to __torch_function__ can tell a method call from a function
+        call (overrides._called_binding), as PyTorch's handlers do."""
+        method = self._method
+        if method is None:
+            method = self._method = _method_binding(self)
+        return method
 
     @property
     def call(self):
@@ -107,6 +108,26 @@ class OpDef:
         """dtype of this (pointwise) op's result for the given operands."""
         from .promotion_kinds import result_dtype
         return result_dtype(self.promotion, args)
+
+
+def _method_binding(op):
+    """The method's function: the binding itself for a method-only op; else the binding
+    regenerated without out= (PyTorch's methods refuse it: TypeError), or a second
+    overload() wrapper (whose code objects overrides maps to it), or a copy of the
+    binding (same bytecode: no cost per call)."""
+    if not op.options.get("function", True):
+        return op.binding
+    if op._public is not None:
+        return op._public(op.call.__globals__["_binding"])  # (the schema binding)
+    if op.options.get("out"):
+        return _generate_binding(op, method=True)[0]
+    fn = op.binding
+    method = types.FunctionType(fn.__code__.replace(), fn.__globals__, fn.__name__,
+                                fn.__defaults__, fn.__closure__)
+    method.__kwdefaults__, method.__qualname__ = fn.__kwdefaults__, fn.__qualname__
+    method.__module__, method.__doc__ = fn.__module__, fn.__doc__
+    method.__dict__.update(fn.__dict__)
+    return method
 
 
 def overload(op, make):
@@ -394,6 +415,9 @@ def _generate_binding(op, method=False):
             params.append("*")
             kwonly_started = True
         params.append("out=None")
+        if tensor_names:  # (an out= tensor's __torch_function__ takes the call too)
+            conversions.append("if out is not None and type(out) is not Tensor and "
+                               "type(out) not in _PLAIN: _tf_out(out)")
     if input_alias:
         if not kwonly_started:
             params.append("*")

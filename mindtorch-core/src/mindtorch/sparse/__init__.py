@@ -363,9 +363,12 @@ def _install():
         "sspaddmm": lambda self, mat1, mat2, *, beta=1, alpha=1: sspaddmm(
             self, mat1, mat2, beta=beta, alpha=alpha),
     }
+    from .._tensor_subclass import replace_tensor_method
     for name, fn in methods.items():  # (replacing _layout's stubs)
-        if name not in Tensor.__dict__ or getattr(Tensor.__dict__[name], "sparse_stub", False):
-            setattr(Tensor, name, fn)
+        current = getattr(Tensor.__dict__.get(name), "orig", Tensor.__dict__.get(name))
+        if current is None or getattr(current, "sparse_stub", False):
+            fn.__name__ = fn.__qualname__ = name
+            replace_tensor_method(name, fn)
 
 
 _install()

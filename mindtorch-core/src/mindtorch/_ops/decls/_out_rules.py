@@ -128,16 +128,20 @@ def _checked_out(op, rule):
             return write_out(op, out, result)
         checked.__doc__ = op.text
         if op.name == "where":
-            return _where_one_arg(checked)
+            return _where_one_arg(op, checked)
         return checked
     overload(op, make)
 
 
-def _where_one_arg(full):
-    """torch.where(condition) is torch.nonzero(condition, as_tuple=True)."""
+def _where_one_arg(op, full):
+    """torch.where(condition) is torch.nonzero(condition, as_tuple=True) (handed to
+    __torch_function__ as torch.where)."""
     def where(*args, **kwargs):
         if len(args) == 1 and not kwargs:
             from ... import nonzero
+            from ...overrides import handle_public, has_torch_function_unary
+            if has_torch_function_unary(args[0]):
+                return handle_public(op.binding, args, kwargs)
             return nonzero(args[0], as_tuple=True)
         return full(*args, **kwargs)
     where.__doc__ = full.__doc__

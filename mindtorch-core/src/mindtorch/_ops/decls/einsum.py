@@ -2,6 +2,7 @@
 PyTorch's sumproduct_pair), a decomposition every device runs; differentiable through the
 ops it is made of."""
 from ..._shapes import numel
+from ...overrides import public_level
 from ..registry import OPS, define, overload
 
 
@@ -210,5 +211,6 @@ def _einsum_public(binding):
     return einsum
 
 
-overload(define("einsum(str equation, Tensor[] tensors) -> Tensor", tags=("linalg",),
-                method=False, decomposition=_einsum), _einsum_public)
+_op = define("einsum(str equation, Tensor[] tensors) -> Tensor", tags=("linalg",), method=False,
+             decomposition=_einsum)
+overload(_op, public_level(_op, _einsum_public))  # (handlers see the operands as given)

@@ -1,6 +1,7 @@
 """The view ops' Python signatures one schema cannot express: atleast_Nd of several
 tensors, Tensor.view(dtype), broadcast_tensors / meshgrid of varargs, and flatten over a
 single dim returning the tensor itself (no node), as PyTorch's."""
+from ...overrides import has_torch_function_unary, public_level
 from ..registry import OPS, overload
 
 
@@ -15,8 +16,8 @@ def _atleast_public(binding):
     return atleast
 
 
-for _name in ("atleast_1d", "atleast_2d", "atleast_3d"):
-    overload(OPS[_name], _atleast_public)
+for _name in ("atleast_1d", "atleast_2d", "atleast_3d"):  # (handlers see all the tensors)
+    overload(OPS[_name], public_level(OPS[_name], _atleast_public))
 
 
 def _view_public(binding):
@@ -58,20 +59,24 @@ def _tensors_public(binding):
     return public
 
 
-overload(OPS["broadcast_tensors"], _tensors_public)
+# (handlers see the tensors as given, not the binding's list)
+overload(OPS["broadcast_tensors"], public_level(OPS["broadcast_tensors"], _tensors_public))
 
 
 def _flatten_public(binding):
     """flatten over a single dim is the tensor itself, as in PyTorch (no node recorded)."""
     def public(self, start_dim=0, end_dim=-1):
         from ..._tensor import Tensor
+        # (an overriding tensor: the binding hands the call over)
         if isinstance(self, Tensor) and self.ndim and type(start_dim) is int and \
                 type(end_dim) is int and -self.ndim <= start_dim < self.ndim and \
-                -self.ndim <= end_dim < self.ndim and start_dim % self.ndim == end_dim % self.ndim:
+                -self.ndim <= end_dim < self.ndim and \
+                start_dim % self.ndim == end_dim % self.ndim and \
+                not has_torch_function_unary(self):
             return self
         return binding(self, start_dim, end_dim)
     return public
 
 
 overload(OPS["flatten"], _flatten_public)
-overload(OPS["meshgrid"], _tensors_public)
+overload(OPS["meshgrid"], public_level(OPS["meshgrid"], _tensors_public))
