@@ -11,6 +11,8 @@ plain_total serves a classifier's common call (every row counted, no weights, (N
 N <= 256) with two accumulates over a per-shape layout (see _layout)."""
 import numpy as np
 
+from ._cascade import _in_order as _along
+
 _LEVELS, _STEP = 8, 16  # (ATen's step is 16 below 2**40 rows)
 
 
@@ -42,13 +44,9 @@ def _in_order(a):
 
 
 def _fold_runs(runs):
-    """The in-order sums of runs (n, L, ...) along axis 1: their transposed copy (L, n, ...)
-    reduced over its first axis, which NumPy does row by row (elementwise adds, in order)
-    once a row has 2 elements or more (accumulate would take ~500x as long)."""
-    cols = np.ascontiguousarray(np.swapaxes(runs, 0, 1))
-    if cols[0].size < 2:  # (one 1-dim run: NumPy's reduce would be pairwise)
-        return np.add.accumulate(cols, axis=0)[-1]
-    return np.add.reduce(cols, axis=0)
+    """The in-order sums of runs (n, L, ...) along axis 1 (across a transposed copy, as
+    sums do: accumulate would take ~500x as long)."""
+    return _along(runs, 1)
 
 
 def _add_levels(parts):
