@@ -117,8 +117,8 @@ def _method_binding(op):
     binding (same bytecode: no cost per call)."""
     if not op.options.get("function", True):
         return op.binding
-    if op._public is not None:
-        return op._public(op.call.__globals__["_binding"])  # (the schema binding)
+    if op._public is not None:  # (the schema binding; PyTorch's methods take no input=)
+        return op._public(op.call.__globals__["_binding"], method=True)
     if op.options.get("out"):
         return _generate_binding(op, method=True)[0]
     fn = op.binding
@@ -135,11 +135,11 @@ def overload(op, make):
     make(generated binding) returns: for PyTorch functions with overloads one schema
     cannot express.  op.call and dispatch keep using the schema binding.  Like the
     binding itself, the wrapper is made on first use."""
-    def public(generated):
+    def public(generated, method=False):
         from .. import overrides
         name = op.name.split("::")[-1]
         inner = _named(make(generated), op)
-        fn = _accept_input_keyword(op, inner)
+        fn = inner if method else _accept_input_keyword(op, inner)
         fn.__name__ = fn.__qualname__ = name
         fn.__module__ = "mindtorch"
         fn.__doc__ = op.options.get("doc") or fn.__doc__ or op.schema.text

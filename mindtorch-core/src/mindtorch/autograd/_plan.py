@@ -74,11 +74,12 @@ class _Plan:
             if refused and not numbers:
                 self.run = _refusing_grad(self.run, refused)
         elif not op.differentiable:
-            self.run = self._run_nondifferentiable
+            self.run = self._run_nondifferentiable if self.mutated else _below_autograd
         elif op.decomposition is not None:
             from .._ops.dispatch import _decomposition
-            self.impl = _decomposition(op)
-            self.run = self._run_composite
+            impl = self.impl = _decomposition(op)
+            # (nothing written in place: nothing to check or bump around the decomposition)
+            self.run = self._run_composite if self.mutated else lambda _, args: impl(*args)
         else:  # recorded, but its backward raises
             name = op.name
 
@@ -287,8 +288,9 @@ class _Plan:
         for name, i in self.saved + [(g, i) for g, i in self.geometries if i is not None]:
             cond = " or ".join(f"e{k}[0] is not None" for k in sorted(users[name]))
             a = names[i]
-            if name.endswith("_geometry"):
-                value = f"_geometry_of({a})"
+            if name.endswith("_geometry"):  # (a required tensor's inline: the common case)
+                value = f"({a}._shape, {a}._stride, {a}._offset)" if args[i].type == "Tensor" \
+                    and not args[i].optional else f"_geometry_of({a})"
             elif i in self.mutated:  # the value before the write (PyTorch's original_self)
                 value = f"_Saved(_original({a}))"
             elif name in self.saved_lists:

@@ -76,7 +76,8 @@ def _addmm_fused(grad, mat1, mat2, beta, alpha, self_geometry, mat1_geometry, ma
                  grad_input_mask):
     # (a value the wanted gradients do not need was not saved: None, or 1 for a coefficient;
     # sparse operands take the formulas, which their layout's kernels serve)
-    sparse = any(type(t._device) is LayoutKey for t in (grad, mat1, mat2) if t is not None)
+    sparse = type(grad._device) is LayoutKey or mat1 is not None and type(
+        mat1._device) is LayoutKey or mat2 is not None and type(mat2._device) is LayoutKey
     return (_addmm_backward if sparse else OPS["_addmm_backward"].call)(
         grad, mat1, mat2, 1 if beta is None else beta, 1 if alpha is None else alpha,
         self_geometry and self_geometry[0],

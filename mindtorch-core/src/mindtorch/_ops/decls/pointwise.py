@@ -400,22 +400,26 @@ _SCALE_FIRST = {"add": ("alpha", 1, "other"), "sub": ("alpha", 1, "other"),
 
 
 def _scale_first(name, keyword, tensors, params):
-    """(self, Number, Tensor...) -> (self, Tensor..., keyword=Number), with PyTorch's
-    once-per-process deprecation warning."""
-    def route(args, kwargs):
-        if len(args) == 2 + tensors and keyword not in kwargs and \
-                isinstance(args[1], (int, float, complex)) and not isinstance(args[1], bool) and \
-                all(isinstance(a, Tensor) for a in args[2:]):
-            from ..._warn_once import warn_once
-            warn_once("deprecated scale-first overload",
-                      f"This overload of {name} is deprecated:\n\t{name}(Number {keyword}, "
-                      f"Tensor {params})\nConsider using one of the following signatures "
-                      f"instead:\n\t{name}(Tensor {params}, *, Number {keyword} = 1)")
-            return (args[0], *args[2:]), {**kwargs, keyword: args[1]}
-        return args, kwargs
-    return route
+    """The public function (a make for overload()) taking (self, Number, Tensor...) as
+    (self, Tensor..., keyword=Number), with PyTorch's once-per-process deprecation warning.
+    (The test is inline: p.add_(g, alpha=-lr) is on every optimizer step's path.)"""
+    def make(binding):
+        def public(*args, **kwargs):
+            if len(args) == 2 + tensors and keyword not in kwargs and \
+                    isinstance(args[1], (int, float, complex)) and \
+                    not isinstance(args[1], bool) and \
+                    all(isinstance(a, Tensor) for a in args[2:]):
+                from ..._warn_once import warn_once
+                warn_once("deprecated scale-first overload",
+                          f"This overload of {name} is deprecated:\n\t{name}(Number {keyword}, "
+                          f"Tensor {params})\nConsider using one of the following signatures "
+                          f"instead:\n\t{name}(Tensor {params}, *, Number {keyword} = 1)")
+                args, kwargs = (args[0], *args[2:]), {**kwargs, keyword: args[1]}
+            return binding(*args, **kwargs)
+        return public
+    return make
 
 
 for _base, (_keyword, _tensors, _params) in _SCALE_FIRST.items():
     for _name in (_base, _base + "_"):
-        route_overloads(OPS[_name], _scale_first(_name, _keyword, _tensors, _params))
+        overload(OPS[_name], _scale_first(_name, _keyword, _tensors, _params))

@@ -128,10 +128,13 @@ def _swapaxes(self, axis0, axis1):
 
 
 def t(self):
-    if self.ndim > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {self.ndim}D")
-    return transpose(self, 0, 1) if self.ndim == 2 else self._view(self._shape, self._stride,
-                                                                      self._offset)
+    shape, stride = self._shape, self._stride
+    if len(shape) == 2:  # (a linear layer's weight: the common case, swapped inline)
+        return self._view((shape[1], shape[0]), (stride[1], stride[0]), self._offset)
+    if len(shape) > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is "
+                           f"{len(shape)}D")
+    return self._view(shape, stride, self._offset)
 
 
 def permute(self, dims):
