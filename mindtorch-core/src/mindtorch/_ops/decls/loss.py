@@ -36,9 +36,10 @@ from .loss_shared import (  # (_reduce: also mindtorch_cpu's loss kernels' L._re
 
 def _nll_checks(self, target, weight):
     """ATen's nll_loss / nll_loss2d checks (inputs of 1, 2 or 4 dims)."""
-    n_classes = self.shape[0 if self.ndim == 1 else 1]
-    if self.ndim == 4:
-        if target.ndim != 3:
+    ndim, target_ndim = len(self._shape), len(target._shape)  # (on every loss's path)
+    n_classes = self._shape[0 if ndim == 1 else 1]
+    if ndim == 4:
+        if target_ndim != 3:
             raise RuntimeError(f"only batches of spatial targets supported (3D tensors) but "
                                f"got targets of dimension: {target.ndim}")
         if weight is not None and weight.numel() != n_classes:
@@ -46,18 +47,18 @@ def _nll_checks(self, target, weight):
         if (self.shape[0], self.shape[2], self.shape[3]) != tuple(target.shape):
             raise RuntimeError(f"size mismatch (got input: {_shape_of(self.shape)} , target: "
                                f"{_shape_of(target.shape)}")
-    elif target.ndim > 1:
+    elif target_ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if target.dtype is not D.int64 and target.dtype is not D.uint8:
         raise RuntimeError(f"expected target dtype to be Long or Byte, but got "
                            f"{_type_name(target.dtype)}")
-    if self.ndim != 4 and weight is not None and (weight.ndim != 1 or
-                                                  weight.numel() != n_classes):
+    if ndim != 4 and weight is not None and (weight.ndim != 1 or
+                                             weight.numel() != n_classes):
         raise RuntimeError(f"weight tensor should be defined either for all {n_classes} "
                            f"classes or no classes but got weight tensor of shape: "
                            f"{_shape_of(weight.shape)}")
     if not self.dtype.is_floating_point:
-        frame = "nll_loss2d_forward_out_frame" if self.ndim == 4 else "nll_loss_out_frame"
+        frame = "nll_loss2d_forward_out_frame" if ndim == 4 else "nll_loss_out_frame"
         raise _not_implemented(frame, self.dtype)
     if weight is not None and weight.dtype is not self.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(self.dtype)} but found "
@@ -608,7 +609,7 @@ def _derivatives():
                                     ignore_index)),
                weight=_refused("nll_loss_forward", "weight"),
                name=lambda self, target, weight, reduction, ignore_index:
-               "NllLoss2DBackward0" if self.ndim == 4 else "NllLossBackward0")
+               "NllLoss2DBackward0" if len(self._shape) == 4 else "NllLossBackward0")
     # (renamed: under create_graph PyTorch's gradients show MseLossBackwardBackward0, ...)
     derivative(OPS["_mse_loss"], self=renamed(_mse_grad),
                target=renamed(lambda grad, self, target, reduction:
