@@ -564,16 +564,19 @@ def _generate_binding(op, method=False):
     src = f"def {fname}({', '.join(params)}):\n" + "".join(f"    {ln}\n" for ln in lines)
     exec(compile(src, f"<binding {s.name}>", "exec"), ns)
     fn = ns[fname]
-    kernel_args = [a for a in s.args if a.name != "requires_grad"]  # kernels' convention
-    pos = [_pyname(a.name) for a in kernel_args]
-    kw = ", ".join(f"{p}={p}" if a.kwarg_only or a.name == varargs else p
-                   for p, a in zip(pos, kernel_args))
-    ns["_binding"] = fn  # (not by its name: an argument may share it, as threshold's)
-    csrc = f"def call({', '.join(pos)}):\n    return _binding({kw})\n"
-    exec(compile(csrc, f"<call {s.name}>", "exec"), ns)
     fn.__doc__ = op.options.get("doc") or s.text
     fn.__qualname__ = fname
     fn.__module__ = "mindtorch"
     fn._op = op
     fn._source = src
+    ns["_binding"] = fn  # (not by its name: an argument may share it, as threshold's)
+    kernel_args = [a for a in s.args if a.name != "requires_grad"]  # kernels' convention
+    if len(kernel_args) == len(s.args) and not varargs and \
+            not any(a.kwarg_only for a in s.args):
+        return fn, fn  # (the binding takes them all positionally: it is its own call)
+    pos = [_pyname(a.name) for a in kernel_args]
+    kw = ", ".join(f"{p}={p}" if a.kwarg_only or a.name == varargs else p
+                   for p, a in zip(pos, kernel_args))
+    csrc = f"def call({', '.join(pos)}):\n    return _binding({kw})\n"
+    exec(compile(csrc, f"<call {s.name}>", "exec"), ns)
     return fn, ns["call"]
