@@ -114,9 +114,7 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
                 entry = ([None] * n, [False] * n)
             grads, fresh = entry
             if type(node) is AccumulateGrad:
-                meta = node.variable._autograd_meta
-                if captures is None and (meta is None or "leaf_hooks" not in meta) and \
-                        node._pre_hooks is None and node._hooks is None:
+                if captures is None and _hook_free(node):
                     _accumulate(node, grads[0], fresh[0], create_graph)  # the common case
                     continue
                 grads = _tensor_hooks(node, grads)
@@ -154,17 +152,27 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
             for (nxt, nr), g in zip(node.next_functions, outs):
                 if nxt is None or (participating is not None and nxt not in participating):
                     continue
+                left = deps[nxt] - 1
+                deps[nxt] = left
                 if g is not None:
                     # a gradient this node passed through, or gave twice, is not ours to
                     # keep as a leaf's .grad (AccumulateGrad copies it)
                     fresh = _not_in(g, grads) and _not_in(g, delivered)
-                    if len(nxt._outputs_meta) == 3 and nxt not in buffers:  # one output
-                        buffers[nxt] = ([g], [fresh])
+                    delivered.append(g)
+                    if nxt not in buffers:
+                        # a leaf's only gradient: into its .grad now, not through the
+                        # queue (which would run it next: it has the highest priority;
+                        # only without hooks of any kind, whose order could tell)
+                        if not left and type(nxt) is AccumulateGrad and captures is None \
+                                and _hook_free(nxt, post_hooks=False):
+                            _accumulate(nxt, g, fresh, create_graph)
+                            continue
+                        if len(nxt._outputs_meta) == 3:  # one output
+                            buffers[nxt] = ([g], [fresh])
+                        else:
+                            _add(buffers, nxt, nr, g, fresh)
                     else:
                         _add(buffers, nxt, nr, g, fresh)
-                    delivered.append(g)
-                left = deps[nxt] - 1
-                deps[nxt] = left
                 if not left:
                     push(ready, (-nxt._seq, nxt))
     if inputs is not None and not accumulate:
@@ -216,6 +224,15 @@ def _needed(nodes, targets):
                 needed.add(node)
                 changed = True
     return needed
+
+
+def _hook_free(acc, post_hooks=True):
+    """Whether AccumulateGrad node acc runs no hook but (post_hooks) its leaf's
+    post-accumulate ones, which _accumulate runs."""
+    meta = acc.variable._autograd_meta
+    return (meta is None or "leaf_hooks" not in meta and (
+        post_hooks or "post_accumulate_hooks" not in meta)) and \
+        acc._pre_hooks is None and acc._hooks is None
 
 
 def _not_in(g, tensors):
