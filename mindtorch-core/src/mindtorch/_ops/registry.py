@@ -5,6 +5,7 @@ code and compiled on first use, so the hot path does no introspection.  The bind
 normalises arguments as the schema says, picks the device from the tensor
 arguments, and calls the kernel resolved for that device (see dispatch.py).
 """
+import functools
 import keyword
 import types
 
@@ -68,8 +69,8 @@ class OpDef:
     def binding(self):
         if self._binding is None:
             self._binding, self._call = _generate_binding(self)
-            if self._public is not None:
-                self._binding = self._public(self._binding)
+            if self._public is not None:  # (a method-only op's is the method: no input=)
+                self._binding = self._public(self._binding, method=self._method_only)
         return self._binding
 
     @property
@@ -82,18 +83,25 @@ class OpDef:
             method = self._method = _method_binding(self)
         return method
 
-    @property
+    @functools.cached_property  # (then a plain attribute: formulas read it on every call)
     def call(self):
         """The op with every argument positional in schema order, as kernels and
         decompositions receive them (so a decomposition can forward to another op)."""
         if self._call is None:
             binding, self._call = _generate_binding(self)
             if self._binding is None:  # keep an overload()'s public wrapper
-                self._binding = binding if self._public is None else self._public(binding)
+                self._binding = binding if self._public is None else self._public(
+                    binding, method=self._method_only)
         return self._call
 
     def __repr__(self):
         return f"<op {self.text}>"
+
+    @property
+    def _method_only(self):
+        """Whether the op is only Tensor.<name> (as add_): no function in any namespace."""
+        o = self.options
+        return not o.get("function", True) and not o.get("modules") and o.get("method", True)
 
     def resolve(self, device_type):
         fn = self.resolved[device_type] = resolve(self, device_type)

@@ -88,9 +88,9 @@ def accumulator(t):
     if ref is None and meta is not None and "no_grad_view" in meta:
         return None
     node = ref() if ref is not None else None
-    if node is None:
+    if node is None:  # (each training step's graph makes its own: held weakly, as PyTorch)
         node = AccumulateGrad(t)
-        autograd_meta(t)["accumulator"] = weakref.ref(node)
+        (meta if meta is not None else autograd_meta(t))["accumulator"] = weakref.ref(node)
     return node
 
 
@@ -103,13 +103,15 @@ class AccumulateGrad(Node):
     __slots__ = ("variable",)
     _qualified_name = "torch::autograd::AccumulateGrad"
 
-    def __init__(self, variable):
-        super().__init__()
-        self._seq += 1 << 62  # run as soon as ready, as PyTorch does (and stay unique)
+    def __init__(self, variable):  # (Node.__init__ inline: one per leaf per step)
+        self._seq = next(graph._sequence) + (1 << 62)  # run as soon as ready, as PyTorch
+        self._saved = None                               # does (and stay unique)
+        if state.anomaly:
+            self._trace = graph._forward_trace()
         self.variable = variable
         self.next_functions = ()
         self._inputs_meta = ()
-        self._outputs_meta = _meta(variable)
+        self._outputs_meta = (variable._shape, variable.dtype, variable._device)
 
 
 # -- nodes of ops with formulas (their plans: _plan.py) -------------------------------
