@@ -37,6 +37,8 @@ def _geometry_of(a):
 
 
 class _Plan:
+    refused = ()  # (index, formula) of inputs whose formula refuses grad (see __init__)
+
     def __init__(self, op, numbers=frozenset()):
         """numbers: positions of Tensor|Scalar arguments given Python numbers that are not
         inputs of the node (see _scalar_overloads); each such set has its own plan."""
@@ -65,14 +67,16 @@ class _Plan:
             formulas = {key: fn for key, fn in formulas.items()
                         if {n.strip() for n in key.split(",")} & kept}
             self.run = self._run_formula
+            # inputs whose formula refuses grad (a loss's weight): generated runners check
+            # them first, as PyTorch does when recording
+            self.refused = [(index, fn) for index, a in enumerate(args) if getattr(
+                fn := op.formulas.get(_pyname(a.name)), "refuses_grad", False)]
             self._compile(op, args, formulas)
             scalars = [i for i, _ in self.tensor_args if args[i].type == "Tensor|Scalar"]
             if scalars and not numbers and not op.options.get("wrapped_numbers"):
                 self.run = self._scalar_overloads(scalars, args)
-            refused = [(index, fn) for index, a in enumerate(args)
-                       if getattr(fn := op.formulas.get(_pyname(a.name)), "refuses_grad", False)]
-            if refused and not numbers:
-                self.run = _refusing_grad(self.run, refused)
+            if self.refused and self.has_lists:
+                self.run = _refusing_grad(self.run, self.refused)
         elif not op.differentiable:
             self.run = self._run_nondifferentiable if self.mutated else _below_autograd
         elif op.decomposition is not None:
@@ -253,6 +257,8 @@ class _Plan:
         formulas of inputs requiring grad use."""
         names = [f"a{i}" for i in range(len(args))]
         lines = [f"{', '.join(names)}{',' if len(names) == 1 else ''} = args"]
+        lines += [f"if isinstance({names[i]}, Tensor) and {names[i]}._requires_grad: "
+                  f"_refuse{i}(None)" for i, _ in self.refused]
         lines += [f"_check({names[i]})" for i in self.mutated]
         node_cls = "_Node(args)" if self.node_cls == self._class_for else "_Node"
         lines.append(f"node = _new({node_cls}); node._seq = _next(_seq)")  # Node.__init__
@@ -325,7 +331,9 @@ class _Plan:
         else:
             lines.append("outs = r")
             lines.append("r = _attach_many(node, args, outs)")
-        if self.save_result:
+        if self.save_result and self.single:
+            lines.append("saved['result'] = [_Saved(r, 0) if isinstance(r, Tensor) else r]")
+        elif self.save_result:
             lines.append("saved['result'] = [_Saved(o, k) if isinstance(o, Tensor) else o "
                          "for k, o in enumerate(outs)]")
         for name, i in self.geometries:
@@ -343,7 +351,8 @@ class _Plan:
               "_attach_many": self._attach_outputs, "_geometry_of": _geometry_of,
               "_original": _original, "_save_list": _save_list,
               "_NOT": _NOT_RECORDED, "_NO_META": _NO_META, "_new": object.__new__,
-              "_next": next, "_seq": graph._sequence, "_trace": graph._forward_trace}
+              "_next": next, "_seq": graph._sequence, "_trace": graph._forward_trace,
+              **{f"_refuse{i}": formula for i, formula in self.refused}}
         src = "def run(kernel, args):\n" + "".join(f"    {ln}\n" for ln in lines)
         exec(compile(src, f"<autograd {self.op.name}>", "exec"), ns)
         ns["run"]._source = src
