@@ -55,7 +55,9 @@ def _interleaved(x):
     parts = _levels(x[:, :4 * s].reshape(outer, s, 4 * columns)).reshape(outer, 4, columns)
     if not n:
         return parts[:, 0]
-    terms = np.concatenate((parts[:, :1], x[:, 4 * s:], parts[:, 1:]), axis=1)
+    # (no rows left over: the terms are the partial sums as they are)
+    terms = parts if n == 4 * s else np.concatenate((parts[:, :1], x[:, 4 * s:], parts[:, 1:]),
+                                                    axis=1)
     if columns > 1:  # (NumPy adds the rows of an axis that is not innermost in order)
         return np.add.reduce(terms, axis=1)
     return _in_order(terms, 1)

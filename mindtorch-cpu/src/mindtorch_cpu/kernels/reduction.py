@@ -16,7 +16,8 @@ from mindtorch._runtime import get_num_threads
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit, _limited
-from ._cascade import VECTOR_BYTES, _in_order, _iteration_order, cascade_sum, inner_sum, strided_sum
+from ._cascade import (VECTOR_BYTES, _in_order, _iteration_order, cascade_sum, inner_sum,
+                       outer_sum, strided_sum)
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
@@ -142,6 +143,39 @@ def column_sums(x, whole):
 _COMPILED_SUMS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+def _compiled_sums(size):
+    """(row_sums, column_sums): the compiled loops cascade_sum may take for `size`
+    elements; () below EARLY_MIN_SIZE before numba loads (see _jit.early)."""
+    if size >= _jit.EARLY_MIN_SIZE or "numba" in sys.modules:
+        return row_sums, column_sums
+    return ()
+
+
+_LEADING = {tuple(range(k)): k for k in range(1, 9)}  # sum's dim -> k, for dims 0..k-1
+_PLAIN_SUMS = (D.float32, D.float64)
+
+
+def _leading_sum(self, dim, keepdim, dtype):
+    """sum's common call, a linear layer's bias gradient: a C-contiguous float32 / float64
+    tensor over its leading dims (0 .. k - 1, k < ndim), two rows and two columns or more
+    (so no size-1 dim cascade_sum would drop changes its plan), in its own dtype: straight
+    to _cascade.outer_sum of its (1, rows, columns) block, as cascade_sum takes it, without
+    the general path's bookkeeping (~3 us, more than the sums themselves at (64, 256)).
+    None for any other call."""
+    k = _LEADING.get(dim) if type(dim) is tuple else None
+    shape = self._shape
+    if k is None or k >= len(shape) or self.dtype not in _PLAIN_SUMS or (
+            dtype is not None and dtype is not self.dtype):
+        return None
+    n, inner = math.prod(shape[:k]), math.prod(shape[k:])
+    a = arr(self)
+    if n < 2 or inner < 2 or not a.flags.c_contiguous:
+        return None
+    loops = _compiled_sums(a.size)
+    r = outer_sum(a.reshape(1, n, inner), loops[1] if loops else None)
+    return wrap(r.reshape((1,) * k + shape[k:] if keepdim else shape[k:]), self.dtype)
+
+
 def _fold(a):
     """The sum over axis 1 of a (outer, n, inner) array, pairwise: halves added until 8
     rows are left, then those."""
@@ -181,9 +215,7 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
     if cascade and a.dtype.kind in "fc" and a.size:
         axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
             (dim,) if type(dim) is int else tuple(sorted(dim)))
-        # (the compiled loops: none below EARLY_MIN_SIZE before numba loads, see _jit.early)
-        loops = (row_sums, column_sums) if a.size >= _jit.EARLY_MIN_SIZE or (
-            "numba" in sys.modules) else ()
+        loops = _compiled_sums(a.size)
         if a.flags.c_contiguous:
             r = cascade_sum(a, axes, *loops)
         else:  # (the order of the tensor's own layout, not the converted copy's)
@@ -213,6 +245,10 @@ def _reducer(ufunc, op):
     reduce = ufunc.reduce
 
     def kernel(self, dim=None, keepdim=False, dtype=None):
+        if op == _SUM:
+            r = _leading_sum(self, dim, keepdim, dtype)
+            if r is not None:
+                return r
         out = R.sum_dtype(self, dtype)
         if out._limited and op == _SUM and out in _limited.F:
             raise _limited.refuse("sum_cpu", out)  # (PyTorch's sum kernel lacks float8)
