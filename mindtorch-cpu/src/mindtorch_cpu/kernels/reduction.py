@@ -172,8 +172,9 @@ def _leading_sum(self, dim, keepdim, dtype):
     if n < 2 or inner < 2 or not a.flags.c_contiguous:
         return None
     loops = _compiled_sums(a.size)
-    r = outer_sum(a.reshape(1, n, inner), loops[1] if loops else None)
-    return wrap(r.reshape((1,) * k + shape[k:] if keepdim else shape[k:]), self.dtype)
+    r = outer_sum(a.reshape(1, n, inner), loops[1] if loops else None)  # (C-contiguous)
+    return _wrap_strided(r.reshape((1,) * k + shape[k:] if keepdim else shape[k:]),
+                         self.dtype)
 
 
 def _fold(a):
