@@ -153,28 +153,42 @@ def _compiled_sums(size):
 
 _LEADING = {tuple(range(k)): k for k in range(1, 9)}  # sum's dim -> k, for dims 0..k-1
 _PLAIN_SUMS = (D.float32, D.float64)
+_leading_blocks = {}  # (shape, k, keepdim) -> ((1, rows, columns), result shape) or None
+
+
+def _leading_block(shape, k, keepdim):
+    """The (1, rows, columns) block of a sum of `shape` over dims 0 .. k - 1 and its result
+    shape, or None below two rows or two columns (so no size-1 dim cascade_sum would drop
+    changes its plan); cached per shape (the bookkeeping costs about a small reduction)."""
+    key = (shape, k, keepdim)
+    block = _leading_blocks.get(key, False)
+    if block is False:
+        if len(_leading_blocks) > 256:
+            _leading_blocks.clear()
+        n, inner = math.prod(shape[:k]), math.prod(shape[k:])
+        block = _leading_blocks[key] = None if n < 2 or inner < 2 else (
+            (1, n, inner), (1,) * k + shape[k:] if keepdim else shape[k:])
+    return block
 
 
 def _leading_sum(self, dim, keepdim, dtype):
     """sum's common call, a linear layer's bias gradient: a C-contiguous float32 / float64
-    tensor over its leading dims (0 .. k - 1, k < ndim), two rows and two columns or more
-    (so no size-1 dim cascade_sum would drop changes its plan), in its own dtype: straight
-    to _cascade.outer_sum of its (1, rows, columns) block, as cascade_sum takes it, without
-    the general path's bookkeeping (~3 us, more than the sums themselves at (64, 256)).
-    None for any other call."""
+    tensor over its leading dims (0 .. k - 1, k < ndim) in its own dtype, of a block
+    _leading_block takes: straight to _cascade.outer_sum of its (1, rows, columns) block,
+    as cascade_sum takes it, without the general path's bookkeeping (~3 us, more than the
+    sums themselves at (64, 256)).  None for any other call."""
     k = _LEADING.get(dim) if type(dim) is tuple else None
     shape = self._shape
     if k is None or k >= len(shape) or self.dtype not in _PLAIN_SUMS or (
             dtype is not None and dtype is not self.dtype):
         return None
-    n, inner = math.prod(shape[:k]), math.prod(shape[k:])
+    block = _leading_block(shape, k, keepdim)
     a = arr(self)
-    if n < 2 or inner < 2 or not a.flags.c_contiguous:
+    if block is None or not a.flags.c_contiguous:
         return None
     loops = _compiled_sums(a.size)
-    r = outer_sum(a.reshape(1, n, inner), loops[1] if loops else None)  # (C-contiguous)
-    return _wrap_strided(r.reshape((1,) * k + shape[k:] if keepdim else shape[k:]),
-                         self.dtype)
+    r = outer_sum(a.reshape(block[0]), loops[1] if loops else None)  # (C-contiguous)
+    return _wrap_strided(r.reshape(block[1]), self.dtype)
 
 
 def _fold(a):
