@@ -696,10 +696,13 @@ def _softmax_backward_like(log):
         if not y.ndim:  # (numpy's 0-dim results are scalars)
             g, y = g.reshape(1), y.reshape(1)
 
-        # (log_softmax's: float32, and outputs <= 0 as log_softmax's are, for the loop's exp;
-        # that pass over y only once the size asks for the loops)
-        jit = loops(y.size) if axis == y.ndim - 1 and g.dtype == y.dtype and (
-            y.dtype == np.float32 if log else y.dtype in _BLAS_FLOATS) else None
+        # (the size first: a small call skips the dtype tests; log_softmax's loop: float32,
+        # and outputs <= 0 as log_softmax's are, for the loop's exp: that pass over y only
+        # once the size asks for the loops)
+        jit = None
+        if y.size >= _jit.MIN_SIZE and axis == y.ndim - 1 and g.dtype == y.dtype and (
+                y.dtype == np.float32 if log else y.dtype in _BLAS_FLOATS):
+            jit = loops(y.size)
         if jit is not None and log and not np.maximum.reduce(y, axis=None) <= 0:
             jit = None
         if jit is not None:  # (one compiled pass per row: ~3x faster)
@@ -709,15 +712,15 @@ def _softmax_backward_like(log):
             fn(*rows, r.reshape(-1, y.shape[-1]))
             return wrap(r.reshape(output._shape).astype(dt.np, copy=False), dt)
 
-        def total(a):
-            return np.add.reduce(a, axis=axis, keepdims=True)
         if log:
             r = np.exp(y)
-            r = np.multiply(r, total(g), out=r if r.dtype == g.dtype else None)
-            r = np.subtract(g, r, out=r if r.dtype == g.dtype else None)
+            out = r if r.dtype == g.dtype else None
+            r = np.multiply(r, np.add.reduce(g, axis=axis, keepdims=True), out=out)
+            r = np.subtract(g, r, out=out)
         else:
             r = np.multiply(g, y)
-            r = np.subtract(g, total(r), out=r if r.dtype == g.dtype else None)
+            r = np.subtract(g, np.add.reduce(r, axis=axis, keepdims=True),
+                            out=r if r.dtype == g.dtype else None)
             r = np.multiply(r, y, out=r if r.dtype == y.dtype else None)
         r = r.reshape(output._shape)
         return wrap(r if r.dtype == dt.np else r.astype(dt.np), dt)
