@@ -41,9 +41,10 @@ def _levels(x):
             if not k:
                 return total
             x = x[:, :whole]
-        x = np.add.reduce(x.reshape(outer, k, step, columns), axis=2, initial=0.0)
         if k == 1:  # (one group: carried up unchanged, as 0 + g)
-            return x[:, 0] if total is None else np.add(total, x[:, 0], out=total)
+            group = np.add.reduce(x, axis=1, initial=0.0)
+            return group if total is None else np.add(total, group, out=total)
+        x = np.add.reduce(x.reshape(outer, k, step, columns), axis=2, initial=0.0)
     top = np.add.reduce(x, axis=1, initial=0.0)  # the top level is never carried further
     return top if total is None else np.add(total, top, out=total)
 
