@@ -159,7 +159,7 @@ _leading_blocks = {}  # (shape, k, keepdim) -> ((1, rows, columns), result shape
 def _leading_block(shape, k, keepdim):
     """The (1, rows, columns) block of a sum of `shape` over dims 0 .. k - 1 and its result
     shape, or None below two rows or two columns (so no size-1 dim cascade_sum would drop
-    changes its plan); cached per shape (the bookkeeping costs about a small reduction)."""
+    changes its plan); cached per shape (~0.2 us of bookkeeping a call)."""
     key = (shape, k, keepdim)
     block = _leading_blocks.get(key, False)
     if block is False:
@@ -175,8 +175,8 @@ def _leading_sum(self, dim, keepdim, dtype):
     """sum's common call, a linear layer's bias gradient: a C-contiguous float32 / float64
     tensor over its leading dims (0 .. k - 1, k < ndim) in its own dtype, of a block
     _leading_block takes: straight to _cascade.outer_sum of its (1, rows, columns) block,
-    as cascade_sum takes it, without the general path's bookkeeping (~3 us, more than the
-    sums themselves at (64, 256)).  None for any other call."""
+    as cascade_sum takes it, without the general path's bookkeeping (~3 us a call, about
+    as much as the sums at (64, 256)).  None for any other call."""
     k = _LEADING.get(dim) if type(dim) is tuple else None
     shape = self._shape
     if k is None or k >= len(shape) or self.dtype not in _PLAIN_SUMS or (
