@@ -32,16 +32,19 @@ def _levels(x):
     step = 1 << max(4, (1 if n <= 2 else (n - 1).bit_length()) // _LEVELS)
     total = None  # the levels' leftovers, lowest level first
     for _ in range(_LEVELS - 1):
-        k = x.shape[1] // step
-        if x.shape[1] > k * step:
-            rest = np.add.reduce(x[:, k * step:], axis=1, initial=0.0)
+        rows = x.shape[1]
+        k = rows // step
+        whole = k * step
+        if rows > whole:  # (sliced only then: a view costs ~0.1 us, a fifth of a reduction)
+            rest = np.add.reduce(x[:, whole:] if k else x, axis=1, initial=0.0)
             total = rest if total is None else np.add(total, rest, out=total)
-        if not k:
-            return total
-        x = np.add.reduce(x[:, :k * step].reshape(outer, k, step, columns), axis=2,
-                          initial=0.0)
+            if not k:
+                return total
+            x = x[:, :whole]
         if k == 1:  # (one group: carried up unchanged, as 0 + g)
-            return x[:, 0] if total is None else np.add(total, x[:, 0], out=total)
+            group = np.add.reduce(x, axis=1, initial=0.0)
+            return group if total is None else np.add(total, group, out=total)
+        x = np.add.reduce(x.reshape(outer, k, step, columns), axis=2, initial=0.0)
     top = np.add.reduce(x, axis=1, initial=0.0)  # the top level is never carried further
     return top if total is None else np.add(total, top, out=total)
 
@@ -52,10 +55,13 @@ def _interleaved(x):
     the other three."""
     outer, n, columns = x.shape
     s = n // 4
-    parts = _levels(x[:, :4 * s].reshape(outer, s, 4 * columns)).reshape(outer, 4, columns)
+    whole = x if n == 4 * s else x[:, :4 * s]
+    parts = _levels(whole.reshape(outer, s, 4 * columns)).reshape(outer, 4, columns)
     if not n:
         return parts[:, 0]
-    terms = np.concatenate((parts[:, :1], x[:, 4 * s:], parts[:, 1:]), axis=1)
+    # (no rows left over: the terms are the partial sums as they are)
+    terms = parts if whole is x else np.concatenate((parts[:, :1], x[:, 4 * s:], parts[:, 1:]),
+                                                    axis=1)
     if columns > 1:  # (NumPy adds the rows of an axis that is not innermost in order)
         return np.add.reduce(terms, axis=1)
     return _in_order(terms, 1)

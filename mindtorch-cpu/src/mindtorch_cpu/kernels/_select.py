@@ -44,10 +44,10 @@ def fill_where(out, cond, value):
     np.bitwise_xor(bits, x, out=bits)
 
 
-def zero_where(drop, a):
-    """a with +0 where the bool array drop (of a's shape) holds, else a's bits: a NaN or
-    -0 kept or dropped exactly as a select would, in three cheap passes."""
+def keep_where(keep, a):
+    """a's bits where the bool array keep (of a's shape) holds, else +0: a NaN or -0 kept or
+    dropped exactly as a select would, in two cheap passes: keep widened to 1 / 0 integers
+    of a's width, then their product with a's bits."""
     u = _UINT[a.dtype.itemsize]
-    keep = drop.astype(u)
-    keep -= u(1)  # dropped: 0, kept: all ones
-    return np.bitwise_and(a.view(u), keep, out=keep).view(a.dtype)
+    bits = keep.astype(u)
+    return np.multiply(a.view(u), bits, out=bits).view(a.dtype)

@@ -17,7 +17,7 @@ from ._cpu_capability import onednn_avx512_core
 from ._iter_layout import empty_strided, iter_strides, iter_wrap, wrap_strided
 from ._jit import loops
 from ._layout import dense_like
-from ._select import zero_where
+from ._select import keep_where
 from ._vector_loop import scalar_loop_mask
 from .pointwise import _erf
 
@@ -334,8 +334,8 @@ def _threshold_backward(grad, self, threshold):
     g = arr(grad)
     drop = np.less_equal(arr(self), threshold)
     if g.ndim and g.dtype.kind == "f" and g.dtype.itemsize in (2, 4, 8) and \
-            drop.shape == g.shape:
-        return wrap(zero_where(drop, g), grad.dtype)
+            drop.shape == g.shape:  # (the mask negated in place: a pass over bytes)
+        return wrap(keep_where(np.logical_not(drop, out=drop), g), grad.dtype)
     return wrap(np.where(drop, g.dtype.type(0), g), grad.dtype)
 
 

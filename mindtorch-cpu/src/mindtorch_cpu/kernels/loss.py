@@ -53,7 +53,7 @@ def _plain(x, t, weight, ignore_index, n_classes):
             and t.size and ignore_index < 0):
         return False
     if t.dtype == np.int64:  # one reduction: negative targets read as unsigned are huge
-        return t.view(np.uint64).max() < n_classes
+        return np.maximum.reduce(t.view(np.uint64)) < n_classes  # (ndarray.max: +0.2 us)
     return t.min() >= 0 and t.max() < n_classes
 
 
@@ -70,7 +70,7 @@ def _nll_loss(self, target, weight, reduction, ignore_index):
             loss = cascade_every_row(np.negative(x[np.arange(t.size), t]))
         if reduction == 1:
             loss = loss / x.dtype.type(t.size)
-        return wrap(np.asarray(loss, x.dtype), self.dtype)
+        return wrap(loss, self.dtype)  # (x's dtype: a scalar or an array of it)
     bad = (t != ignore_index) & ((t < 0) | (t >= n_classes))
     if bad.any():
         raise IndexError(f"Target {t[bad].reshape(-1)[0]} is out of bounds.")

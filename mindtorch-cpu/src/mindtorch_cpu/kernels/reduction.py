@@ -16,7 +16,8 @@ from mindtorch._runtime import get_num_threads
 from .._np import arr
 from .._np import wrap as _wrap_strided
 from . import _jit, _limited
-from ._cascade import VECTOR_BYTES, _in_order, _iteration_order, cascade_sum, inner_sum, strided_sum
+from ._cascade import (VECTOR_BYTES, _in_order, _iteration_order, cascade_sum, inner_sum,
+                       outer_sum, strided_sum)
 from ._cpu_capability import vector_isa
 from ._jit import compiled, loops
 
@@ -142,6 +143,54 @@ def column_sums(x, whole):
 _COMPILED_SUMS = (np.dtype(np.float32), np.dtype(np.float64))
 
 
+def _compiled_sums(size):
+    """(row_sums, column_sums): the compiled loops cascade_sum may take for `size`
+    elements; () below EARLY_MIN_SIZE before numba loads (see _jit.early)."""
+    if size >= _jit.EARLY_MIN_SIZE or "numba" in sys.modules:
+        return row_sums, column_sums
+    return ()
+
+
+_LEADING = {tuple(range(k)): k for k in range(1, 9)}  # sum's dim -> k, for dims 0..k-1
+_PLAIN_SUMS = (D.float32, D.float64)
+_leading_blocks = {}  # (shape, k, keepdim) -> ((1, rows, columns), result shape) or None
+
+
+def _leading_block(shape, k, keepdim):
+    """The (1, rows, columns) block of a sum of `shape` over dims 0 .. k - 1 and its result
+    shape, or None below two rows or two columns (so no size-1 dim cascade_sum would drop
+    changes its plan); cached per shape (~0.2 us of bookkeeping a call)."""
+    key = (shape, k, keepdim)
+    block = _leading_blocks.get(key, False)
+    if block is False:
+        if len(_leading_blocks) > 256:
+            _leading_blocks.clear()
+        n, inner = math.prod(shape[:k]), math.prod(shape[k:])
+        block = _leading_blocks[key] = None if n < 2 or inner < 2 else (
+            (1, n, inner), (1,) * k + shape[k:] if keepdim else shape[k:])
+    return block
+
+
+def _leading_sum(self, dim, keepdim, dtype):
+    """sum's common call, a linear layer's bias gradient: a C-contiguous float32 / float64
+    tensor over its leading dims (0 .. k - 1, k < ndim) in its own dtype, of a block
+    _leading_block takes: straight to _cascade.outer_sum of its (1, rows, columns) block,
+    as cascade_sum takes it, without the general path's bookkeeping (~3 us a call, about
+    as much as the sums at (64, 256)).  None for any other call."""
+    k = _LEADING.get(dim) if type(dim) is tuple else None
+    shape = self._shape
+    if k is None or k >= len(shape) or self.dtype not in _PLAIN_SUMS or (
+            dtype is not None and dtype is not self.dtype):
+        return None
+    block = _leading_block(shape, k, keepdim)
+    a = arr(self)
+    if block is None or not a.flags.c_contiguous:
+        return None
+    loops = _compiled_sums(a.size)
+    r = outer_sum(a.reshape(block[0]), loops[1] if loops else None)  # (C-contiguous)
+    return _wrap_strided(r.reshape(block[1]), self.dtype)
+
+
 def _fold(a):
     """The sum over axis 1 of a (outer, n, inner) array, pairwise: halves added until 8
     rows are left, then those."""
@@ -181,9 +230,7 @@ def _add_reduce(a, self, dim, keepdim, cascade=False):
     if cascade and a.dtype.kind in "fc" and a.size:
         axes = tuple(range(a.ndim)) if not dim or not self.ndim else (
             (dim,) if type(dim) is int else tuple(sorted(dim)))
-        # (the compiled loops: none below EARLY_MIN_SIZE before numba loads, see _jit.early)
-        loops = (row_sums, column_sums) if a.size >= _jit.EARLY_MIN_SIZE or (
-            "numba" in sys.modules) else ()
+        loops = _compiled_sums(a.size)
         if a.flags.c_contiguous:
             r = cascade_sum(a, axes, *loops)
         else:  # (the order of the tensor's own layout, not the converted copy's)
@@ -213,6 +260,10 @@ def _reducer(ufunc, op):
     reduce = ufunc.reduce
 
     def kernel(self, dim=None, keepdim=False, dtype=None):
+        if op == _SUM:
+            r = _leading_sum(self, dim, keepdim, dtype)
+            if r is not None:
+                return r
         out = R.sum_dtype(self, dtype)
         if out._limited and op == _SUM and out in _limited.F:
             raise _limited.refuse("sum_cpu", out)  # (PyTorch's sum kernel lacks float8)
@@ -645,10 +696,13 @@ def _softmax_backward_like(log):
         if not y.ndim:  # (numpy's 0-dim results are scalars)
             g, y = g.reshape(1), y.reshape(1)
 
-        # (log_softmax's: float32, and outputs <= 0 as log_softmax's are, for the loop's exp;
-        # that pass over y only once the size asks for the loops)
-        jit = loops(y.size) if axis == y.ndim - 1 and g.dtype == y.dtype and (
-            y.dtype == np.float32 if log else y.dtype in _BLAS_FLOATS) else None
+        # (the size first: a small call skips the dtype tests; log_softmax's loop: float32,
+        # and outputs <= 0 as log_softmax's are, for the loop's exp: that pass over y only
+        # once the size asks for the loops)
+        jit = None
+        if y.size >= _jit.MIN_SIZE and axis == y.ndim - 1 and g.dtype == y.dtype and (
+                y.dtype == np.float32 if log else y.dtype in _BLAS_FLOATS):
+            jit = loops(y.size)
         if jit is not None and log and not np.maximum.reduce(y, axis=None) <= 0:
             jit = None
         if jit is not None:  # (one compiled pass per row: ~3x faster)
@@ -658,15 +712,15 @@ def _softmax_backward_like(log):
             fn(*rows, r.reshape(-1, y.shape[-1]))
             return wrap(r.reshape(output._shape).astype(dt.np, copy=False), dt)
 
-        def total(a):
-            return np.add.reduce(a, axis=axis, keepdims=True)
         if log:
             r = np.exp(y)
-            r = np.multiply(r, total(g), out=r if r.dtype == g.dtype else None)
-            r = np.subtract(g, r, out=r if r.dtype == g.dtype else None)
+            out = r if r.dtype == g.dtype else None
+            r = np.multiply(r, np.add.reduce(g, axis=axis, keepdims=True), out=out)
+            r = np.subtract(g, r, out=out)
         else:
             r = np.multiply(g, y)
-            r = np.subtract(g, total(r), out=r if r.dtype == g.dtype else None)
+            r = np.subtract(g, np.add.reduce(r, axis=axis, keepdims=True),
+                            out=r if r.dtype == g.dtype else None)
             r = np.multiply(r, y, out=r if r.dtype == y.dtype else None)
         r = r.reshape(output._shape)
         return wrap(r if r.dtype == dt.np else r.astype(dt.np), dt)
