@@ -155,22 +155,22 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if g is not None:
-                    # a gradient this node passed through, or gave twice, is not ours to
-                    # keep as a leaf's .grad (AccumulateGrad copies it)
-                    fresh = _not_in(g, grads) and _not_in(g, delivered)
-                    delivered.append(g)
-                    if nxt not in buffers:
+                    fresh = False  # (whether a gradient is ours to keep: leaves only ask)
+                    if type(nxt) is AccumulateGrad:
+                        # a gradient this node passed through, or gave twice, is not ours
+                        # to keep as a leaf's .grad (AccumulateGrad copies it)
+                        fresh = _not_in(g, grads) and _not_in(g, delivered)
                         # a leaf's only gradient: into its .grad now, not through the
                         # queue (which would run it next: it has the highest priority;
                         # only without hooks of any kind, whose order could tell)
-                        if not left and type(nxt) is AccumulateGrad and captures is None \
-                                and _hook_free(nxt, post_hooks=False):
+                        if not left and captures is None and nxt not in buffers and \
+                                _hook_free(nxt, post_hooks=False):
+                            delivered.append(g)
                             _accumulate(nxt, g, fresh, create_graph)
                             continue
-                        if len(nxt._outputs_meta) == 3:  # one output
-                            buffers[nxt] = ([g], [fresh])
-                        else:
-                            _add(buffers, nxt, nr, g, fresh)
+                    delivered.append(g)
+                    if len(nxt._outputs_meta) == 3 and nxt not in buffers:  # one output
+                        buffers[nxt] = ([g], [fresh])
                     else:
                         _add(buffers, nxt, nr, g, fresh)
                 if not left:
