@@ -12,6 +12,7 @@ autograd.grad (and backward(inputs=...)) captures the gradients arriving at the 
 tensors' edges instead, and runs only the nodes on a path to them.
 """
 import heapq
+import itertools
 
 from .._layout import LayoutKey
 from .._shapes import broadcast_shapes
@@ -99,7 +100,11 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
     buffers = {}  # node -> ([grads per output], [whether each is ours to keep])
     for (node, nr), g in roots:
         _add(buffers, node, nr, g, False)
-    ready = [(-node._seq, node) for node in root_nodes if node not in deps]
+    # the next node to run: the latest recorded, but leaves first, in the order they became
+    # ready (PyTorch's AccumulateGrads share the highest priority: their hooks run so)
+    leaves_first = itertools.count(-(1 << 63))
+    ready = [(next(leaves_first) if type(node) is AccumulateGrad else -node._seq, node)
+             for node in root_nodes if node not in deps]
     heapq.heapify(ready)
     captured = [None] * len(inputs) if inputs is not None else None
 
@@ -174,7 +179,8 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
                     else:
                         _add(buffers, nxt, nr, g, fresh)
                 if not left:
-                    push(ready, (-nxt._seq, nxt))
+                    push(ready, (next(leaves_first) if type(nxt) is AccumulateGrad else
+                                 -nxt._seq, nxt))
     if inputs is not None and not accumulate:
         for k, t in enumerate(inputs):
             if captured[k] is None and not allow_unused:
@@ -393,13 +399,16 @@ def _accumulate(node, g, fresh, create_graph):
 def _set_grad(t, g, create_graph, fresh=False):
     old = t._grad
     if old is None:
-        if create_graph and (g._requires_grad or g._grad_fn is not None):
-            t._grad = _laid_out_like(g, t, record=True)  # as PyTorch: a copy, CopyBackwards
+        history = g._requires_grad or g._grad_fn is not None
+        if create_graph and (history or type(g._device) is not LayoutKey):
+            # as PyTorch: a copy in the leaf's layout (CopyBackwards when g has history),
+            # not g itself, which another leaf may have been given too (a + b)
+            t._grad = _laid_out_like(g, t, record=history)
             return
         if g._stride != t._stride and not create_graph and not _obeys_layout(g, t) and \
                 not (fresh and not state.grad_layout):  # (a stealable one may stay)
             g, fresh = _laid_out_like(g, t), True  # (e.g. sum's expanded gradient)
-        if create_graph or fresh and g._grad_fn is None and not g._requires_grad:
+        if create_graph or fresh and not history:
             t._grad = g  # (a fresh gradient without history is already what detach gives)
         else:
             t._grad = g.detach() if fresh else g.detach().clone()

@@ -104,8 +104,8 @@ class AccumulateGrad(Node):
     _qualified_name = "torch::autograd::AccumulateGrad"
 
     def __init__(self, variable):  # (Node.__init__ inline: one per leaf per step)
-        self._seq = next(graph._sequence) + (1 << 62)  # run as soon as ready, as PyTorch
-        self._saved = None                               # does (and stay unique)
+        self._seq = next(graph._sequence)  # (the engine runs leaves first, as ready)
+        self._saved = None
         if state.anomaly:
             self._trace = graph._forward_trace()
         self.variable = variable
