@@ -1,5 +1,6 @@
 """Regression tests for QA round 21a (whole user programs of common model families), each
 against torch."""
+import mindtorch
 import pytest
 from reference import same_errors
 
@@ -57,3 +58,32 @@ def test_gradcheck_checks_reentrancy_and_grad_output_scaling(case):
         return CASES[case](L, _functions(L), x, c)
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+ATEN_CALLS = {
+    "sort": lambda A, x: A.sort(x, 1, True),
+    "sort.default": lambda A, x: A.sort.default(x),
+    "max.dim": lambda A, x: A.max.dim(x, 0),
+    "topk": lambda A, x: A.topk(x, 1),
+    "var_mean": lambda A, x: A.var_mean(x),
+    "aminmax": lambda A, x: A.aminmax(x),
+    "cummax": lambda A, x: A.cummax(x, 0),
+    "split": lambda A, x: A.split(x, 1),
+    "unbind": lambda A, x: A.unbind(x),
+    "chunk": lambda A, x: A.chunk(x, 2),
+    "tensor_split": lambda A, x: A.tensor_split(x, 2),
+    "split_with_sizes": lambda A, x: A.split_with_sizes(x, [1, 1]),
+    "max_all": lambda A, x: A.max(x),
+}
+
+
+@pytest.mark.parametrize("call", sorted(ATEN_CALLS))
+def test_torch_ops_aten_results_are_plain_tuples_or_lists(call):
+    """torch.ops.aten.<op> gives a plain tuple (not the named return_types) and a list for
+    the operators returning Tensor[]."""
+    outs = []
+    for L in (mindtorch, torch):
+        out = ATEN_CALLS[call](L.ops.aten, L.tensor([[3.0, 1.0], [2.0, 5.0]]))
+        outs.append((type(out).__name__,
+                     [t.tolist() for t in out] if isinstance(out, (tuple, list)) else out.tolist()))
+    assert outs[0] == outs[1]

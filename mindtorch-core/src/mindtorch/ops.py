@@ -101,15 +101,21 @@ class _Aten:
             fn = OPS[name].binding
         if fn is None or not callable(fn):
             raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{name}'")
-        return _AtenPacket(fn)
+        op = OPS.get(name)
+        returns_list = op is not None and [r.type for r in op.schema.returns] == ["Tensor[]"]
+        return _AtenPacket(fn, list if returns_list else tuple)
 
 
 class _AtenPacket:
-    def __init__(self, fn):
+    def __init__(self, fn, sequence=tuple):
         self._fn = fn
+        self._sequence = sequence  # what the operator gives several results as
 
     def __call__(self, *args, **kwargs):
-        return self._fn(*args, **kwargs)
+        out = self._fn(*args, **kwargs)
+        # a plain tuple (the named return_types are the Python functions' wrapping), or a
+        # list for the operators returning Tensor[]
+        return self._sequence(out) if isinstance(out, tuple) else out
 
     def __getattr__(self, overload):  # .default, .Tensor, .Scalar, ...: one function
         if overload.startswith("__"):
