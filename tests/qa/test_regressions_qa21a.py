@@ -1,5 +1,7 @@
 """Regression tests for QA round 21a (whole user programs of common model families), each
 against torch."""
+import copy
+
 import mindtorch
 import pytest
 from reference import same_errors
@@ -87,3 +89,33 @@ def test_torch_ops_aten_results_are_plain_tuples_or_lists(call):
         outs.append((type(out).__name__,
                      [t.tolist() for t in out] if isinstance(out, (tuple, list)) else out.tolist()))
     assert outs[0] == outs[1]
+
+
+@pytest.mark.parametrize("name", ["Adam", "AdamW", "RMSprop", "Adagrad", "SGD", "NAdam"])
+def test_optimizer_state_loaded_from_a_dict_is_updated_in_place(name):
+    """After load_state_dict, the optimizer's state tensors are the loaded dict's (PyTorch
+    updates them in place), also once the small tensors share flat buffers: a resumed
+    checkpoint dict shows the live step counts and moments."""
+    def program(L):
+        L.manual_seed(0)
+        model = L.nn.Sequential(L.nn.Linear(3, 4), L.nn.Linear(4, 2))
+        kw = {"momentum": 0.9} if name in ("SGD", "RMSprop") else {}
+        make = getattr(L.optim, name)
+        opt = make(model.parameters(), lr=0.1, **kw)
+
+        def step(o):
+            o.zero_grad()
+            model(L.ones(1, 3)).sum().backward()
+            o.step()
+        step(opt)
+        loaded = copy.deepcopy(opt.state_dict())
+        resumed = make(model.parameters(), lr=0.1, **kw)
+        resumed.load_state_dict(loaded)
+        before = {i: dict(s) for i, s in loaded["state"].items()}
+        step(resumed)
+        step(resumed)
+        return [[k, (t is resumed.state[p][k]), L.round(t.double(), decimals=5).tolist()]
+                for i, p in enumerate(model.parameters())
+                for k, t in sorted(before[i].items())]
+    ours, theirs = same_errors(program)
+    assert ours == theirs
