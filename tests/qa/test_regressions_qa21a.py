@@ -119,3 +119,42 @@ def test_optimizer_state_loaded_from_a_dict_is_updated_in_place(name):
                 for k, t in sorted(before[i].items())]
     ours, theirs = same_errors(program)
     assert ours == theirs
+
+
+def _flex_calls(L):
+    import importlib
+    import warnings
+    fa = importlib.import_module(L.__name__ + ".nn.attention.flex_attention")
+    fa._WARNINGS_SHOWN.clear()
+    q = L.ones(1, 1, 4, 2)
+    calls = [("compiled", lambda: L.compile(fa.flex_attention)(q, q, q)),
+             ("eager", lambda: fa.flex_attention(q, q, q)),
+             ("eager again", lambda: fa.flex_attention(q, q, q)),
+             ("lse", lambda: fa.flex_attention(q, q, q, return_lse=True)),
+             ("lse again", lambda: fa.flex_attention(q, q, q, return_lse=True)),
+             ("both", lambda: fa.flex_attention(q, q, q, return_lse=True,
+                                                return_aux=fa.AuxRequest(lse=True))),
+             ("is_compiling inside", lambda: L.compile(L.compiler.is_compiling)()),
+             ("is_compiling in a compiled module",
+              lambda: L.compile(type("M", (L.nn.Module,), {
+                  "forward": lambda self: L.compiler.is_compiling()})())()),
+             ("is_compiling outside", L.compiler.is_compiling)]
+    seen = []
+    for name, call in calls:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = call()
+                out = out if isinstance(out, bool) else "tensor(s)"
+            except ValueError as e:
+                out = str(e)
+        seen.append((name, out, [(w.category.__name__, str(w.message)) for w in caught
+                                 if "flex" in str(w.message) or "lse" in str(w.message)]))
+    return seen
+
+
+def test_flex_attention_eager_warning_once_and_is_compiling_inside_compiled_code():
+    """An eager flex_attention call warns once per process (a compiled call does not, nor
+    does it count); return_lse warns once (FutureWarning) and refuses return_aux with it;
+    torch.compiler.is_compiling() is True inside a compiled function or module."""
+    assert _flex_calls(mindtorch) == _flex_calls(torch)

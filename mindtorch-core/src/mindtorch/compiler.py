@@ -66,8 +66,27 @@ def set_enable_guard_collectives(enabled):
     return False
 
 
+_depth = 0  # calls of torch.compile'd functions and modules in progress
+
+
 def is_compiling():
+    """True inside a torch.compile'd function or module (what the code there sees while
+    PyTorch traces it), False elsewhere."""
+    return _depth > 0
+
+
+def is_exporting():
     return False
 
 
-is_dynamo_compiling = is_exporting = is_compiling
+is_dynamo_compiling = is_compiling
+
+
+def _run_compiled(fn, args, kwargs):
+    """fn(*args, **kwargs) as a compiled callable runs it (eagerly, is_compiling() True)."""
+    global _depth
+    _depth += 1
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _depth -= 1
