@@ -76,6 +76,10 @@ ATEN_CALLS = {
     "tensor_split": lambda A, x: A.tensor_split(x, 2),
     "split_with_sizes": lambda A, x: A.split_with_sizes(x, [1, 1]),
     "max_all": lambda A, x: A.max(x),
+    # Tensor[] first arguments, taken as *tensors by the Python functions
+    "broadcast_tensors": lambda A, x: A.broadcast_tensors([x, x[0]]),
+    "block_diag": lambda A, x: A.block_diag([x, x[:1]]),
+    "cartesian_prod": lambda A, x: A.cartesian_prod([x[0], x[1]]),
 }
 
 
