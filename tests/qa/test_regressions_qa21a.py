@@ -31,7 +31,16 @@ def _functions(L):
         def backward(ctx, g):
             return g * 2 + L.rand_like(g) * 1e-3
 
-    return IgnoresGradOutput, Noisy
+    class ImaginaryPartIgnored(L.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * (1 + 2j)
+
+        @staticmethod
+        def backward(ctx, g):
+            return g.real * 1.0   # drops the imaginary part's contribution (2 * g.imag)
+
+    return IgnoresGradOutput, Noisy, ImaginaryPartIgnored
 
 
 CASES = {
@@ -48,6 +57,12 @@ CASES = {
         lambda L, F, x, c: L.autograd.gradcheck(lambda a, b: a + F[1].apply(b) * 0 +
                                                 F[0].apply(b), (c, x), nondet_tol=1.0),
     "correct": lambda L, F, x, c: L.autograd.gradcheck(lambda a, b: (a * b).sin(), (c, x)),
+    # complex outputs: the imaginary parts are checked first, then the real parts
+    "complex_output_imaginary_part_wrong":
+        lambda L, F, x, c: L.autograd.gradcheck(lambda a: a * 1j + a.conj() * 0 + F[2].apply(a),
+                                                (x,)),
+    "complex_output_correct":
+        lambda L, F, x, c: L.autograd.gradcheck(lambda a: (a * (1 + 2j)).exp(), (x,)),
 }
 
 

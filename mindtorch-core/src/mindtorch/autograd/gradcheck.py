@@ -180,15 +180,63 @@ def _forward_jacobians(func, inputs, i, x, positions):
     return [mindtorch.stack(r) for r in rows]
 
 
-def _check(a, n, out_index, in_index, mode, atol, rtol):
+def _check(a, n, out_index, in_index, mode, atol, rtol, prefix=""):
     if n is None:
         return
     n = n.to(a.dtype)
     if a.shape != n.shape:
         n = n.reshape(a.shape)
     if not bool(((a - n).abs() <= atol + rtol * n.abs()).all()):
-        raise GradcheckError(f"Jacobian {mode}mismatch for output {out_index} with respect to "
-                             f"input {in_index},\nnumerical:{n}\nanalytical:{a}\n")
+        raise GradcheckError(f"{prefix}Jacobian {mode}mismatch for output {out_index} with "
+                             f"respect to input {in_index},\nnumerical:{n}\nanalytical:{a}\n")
+
+
+def _part_outputs(func, part):
+    """func with each complex output replaced by its real or imaginary part."""
+    def run(*args):
+        return tuple(getattr(o, part) if isinstance(o, Tensor) and o.dtype.is_complex else o
+                     for o in _as_tuple(func(*args)))
+    return run
+
+
+def _backward_parts(func, outputs):
+    """(func, message prefix per differentiable output) to check backward AD with: for
+    complex outputs, the imaginary parts then the real parts (PyTorch's order)."""
+    complex_at = [k for k, o in enumerate(outputs) if o.dtype.is_complex]
+    if not complex_at:
+        return [(func, {})]
+    return [(_part_outputs(func, part), {
+        k: f"While considering the {name} part of complex outputs only, " for k in complex_at})
+        for part, name in (("imag", "imaginary"), ("real", "real"))]
+
+
+def _check_backward(func, inputs, wrt, eps, atol, rtol, nondet_tol, prefixes):
+    """Backward-mode Jacobians (computed twice: the reentrancy check) against finite
+    differences, output by output."""
+    all_outputs = _as_tuple(func(*inputs))
+    positions = _differentiable_positions(all_outputs)
+    xs = [x for _, x in wrt]
+    # analytical first: the finite differences write to the inputs, which the recorded
+    # graph would see as an in-place modification
+    backward = [(_analytical_jacobians(all_outputs[k], xs),
+                 _analytical_jacobians(all_outputs[k], xs)) for k in positions]
+    # numerical[j][k]: output k with respect to the j-th input requiring grad
+    numerical = [_numerical_jacobians(func, inputs, x, eps, positions) or
+                 [None] * len(positions) for _, x in wrt]
+    for k, (first, second) in enumerate(backward):
+        _check_reentrant(first, second, nondet_tol)
+        for j, a in enumerate(first):
+            _check(a, numerical[j][k], k, j, "", atol, rtol, prefixes.get(k, ""))
+
+
+def _check_forward(func, inputs, wrt, eps, atol, rtol):
+    func = _real_outputs(func)
+    positions = _differentiable_positions(_as_tuple(func(*inputs)))
+    forward = [_forward_jacobians(func, inputs, i, x, positions) for i, x in wrt]
+    for j, ((_, x), fwd) in enumerate(zip(wrt, forward)):
+        numerical = _numerical_jacobians(func, inputs, x, eps, positions) or []
+        for k, (a, n) in enumerate(zip(fwd, numerical)):
+            _check(a, n, k, j, "computed with forward mode ", atol, rtol)
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -199,7 +247,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     finite differences (|a - n| <= atol + rtol * |n|); raises GradcheckError otherwise
     (or returns False with raise_exception=False)."""
     inputs = _as_tuple(inputs)
-    func = _real_outputs(func)
     wrt = [(i, x) for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not wrt:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
@@ -210,31 +257,18 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                           f"point or complex. This check will likely fail if all the inputs are "
                           f"not of double precision floating point or complex. ", UserWarning,
                           stacklevel=2)
-    all_outputs = _as_tuple(func(*inputs))
-    positions = _differentiable_positions(all_outputs)
-    outputs = [all_outputs[k] for k in positions]
-    xs = [x for _, x in wrt]
-    # analytical first (twice: the reentrancy check): the finite differences write to the
-    # inputs, which the recorded graph would see as an in-place modification
-    backward = [(_analytical_jacobians(o, xs), _analytical_jacobians(o, xs))
-                for o in outputs] if check_backward_ad else None
-    zero_grads = _grads_for_zero_grad_outputs(outputs, xs) if backward and outputs else None
-    forward = [_forward_jacobians(func, inputs, i, x, positions) if check_forward_ad else None
-               for i, x in wrt]
+    outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
     try:
-        # numerical[j][k]: output k with respect to the j-th input requiring grad
-        numerical = [_numerical_jacobians(func, inputs, x, eps, positions) or
-                     [None] * len(outputs) for _, x in wrt]
-        if backward is not None:
-            for k, (first, second) in enumerate(backward):
-                _check_reentrant(first, second, nondet_tol)
-                for j, a in enumerate(first):
-                    _check(a, numerical[j][k], k, j, "", atol, rtol)
-        for j, fwd in enumerate(forward):
-            for k, a in enumerate(fwd or ()):
-                _check(a, numerical[j][k], k, j, "computed with forward mode ", atol, rtol)
-        if zero_grads is not None:
-            _check_backward_scales_with_grad_output(zero_grads, xs)
+        if check_backward_ad:
+            for part, prefixes in _backward_parts(func, outputs):
+                _check_backward(part, inputs, wrt, eps, atol, rtol, nondet_tol, prefixes)
+        if check_forward_ad:
+            _check_forward(func, inputs, wrt, eps, atol, rtol)
+        if check_backward_ad and outputs:
+            outputs = _differentiable_outputs(_as_tuple(func(*inputs)))  # (a fresh graph)
+            xs = [x for _, x in wrt]
+            _check_backward_scales_with_grad_output(
+                _grads_for_zero_grad_outputs(outputs, xs), xs)
     except GradcheckError:
         if raise_exception:
             raise
