@@ -1,6 +1,8 @@
-"""torch.compiler: mindtorch runs eagerly and has no graph compiler, so nothing is ever
-compiling, and the decorators and knobs programs use around torch.compile are accepted and
-leave functions as they are."""
+"""torch.compiler: mindtorch runs eagerly and has no graph compiler: a torch.compile'd
+callable runs as it is (is_compiling() is True meanwhile, as for code PyTorch traces), and
+the decorators and knobs programs use around torch.compile are accepted and leave functions
+as they are."""
+import threading
 import types
 
 from ._runtime import compile  # noqa: F401 - torch's name
@@ -66,13 +68,17 @@ def set_enable_guard_collectives(enabled):
     return False
 
 
-_depth = 0  # calls of torch.compile'd functions and modules in progress
+class _Compiling(threading.local):
+    depth = 0  # this thread's calls of torch.compile'd functions and modules in progress
+
+
+_compiling = _Compiling()
 
 
 def is_compiling():
     """True inside a torch.compile'd function or module (what the code there sees while
     PyTorch traces it), False elsewhere."""
-    return _depth > 0
+    return _compiling.depth > 0
 
 
 def is_exporting():
@@ -84,9 +90,8 @@ is_dynamo_compiling = is_compiling
 
 def _run_compiled(fn, args, kwargs):
     """fn(*args, **kwargs) as a compiled callable runs it (eagerly, is_compiling() True)."""
-    global _depth
-    _depth += 1
+    _compiling.depth += 1
     try:
         return fn(*args, **kwargs)
     finally:
-        _depth -= 1
+        _compiling.depth -= 1
