@@ -164,7 +164,8 @@ def _eager_callable(fn):
     original = getattr(fn, "_torchdynamo_orig_callable", fn)
 
     def run(*args, **kwargs):
-        return original(*args, **kwargs)
+        from .compiler import _run_compiled
+        return _run_compiled(original, args, kwargs)
     try:
         run = functools.wraps(original)(run)
     except AttributeError:  # (a callable object without a __name__...)

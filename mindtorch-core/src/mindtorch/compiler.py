@@ -1,6 +1,8 @@
-"""torch.compiler: mindtorch runs eagerly and has no graph compiler, so nothing is ever
-compiling, and the decorators and knobs programs use around torch.compile are accepted and
-leave functions as they are."""
+"""torch.compiler: mindtorch runs eagerly and has no graph compiler: a torch.compile'd
+callable runs as it is (is_compiling() is True meanwhile, as for code PyTorch traces), and
+the decorators and knobs programs use around torch.compile are accepted and leave functions
+as they are."""
+import threading
 import types
 
 from ._runtime import compile  # noqa: F401 - torch's name
@@ -66,8 +68,30 @@ def set_enable_guard_collectives(enabled):
     return False
 
 
+class _Compiling(threading.local):
+    depth = 0  # this thread's calls of torch.compile'd functions and modules in progress
+
+
+_compiling = _Compiling()
+
+
 def is_compiling():
+    """True inside a torch.compile'd function or module (what the code there sees while
+    PyTorch traces it), False elsewhere."""
+    return _compiling.depth > 0
+
+
+def is_exporting():
     return False
 
 
-is_dynamo_compiling = is_exporting = is_compiling
+is_dynamo_compiling = is_compiling
+
+
+def _run_compiled(fn, args, kwargs):
+    """fn(*args, **kwargs) as a compiled callable runs it (eagerly, is_compiling() True)."""
+    _compiling.depth += 1
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        _compiling.depth -= 1

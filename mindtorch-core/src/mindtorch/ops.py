@@ -101,15 +101,37 @@ class _Aten:
             fn = OPS[name].binding
         if fn is None or not callable(fn):
             raise AttributeError(f"'_OpNamespace' 'aten' object has no attribute '{name}'")
-        return _AtenPacket(fn)
+        op = OPS.get(name)
+        returns_list = op is not None and [r.type for r in op.schema.returns] == ["Tensor[]"]
+        return _AtenPacket(fn, list if returns_list else tuple, _takes_list_as_varargs(fn, op))
+
+
+def _takes_list_as_varargs(fn, op):
+    """Whether the operator's first argument is a Tensor[] that the Python function takes
+    as *tensors (broadcast_tensors, block_diag, cartesian_prod, ...)."""
+    import inspect
+    if op is None or not op.schema.args or op.schema.args[0].type != "Tensor[]":
+        return False
+    try:
+        first = next(iter(inspect.signature(fn).parameters.values()), None)
+    except (TypeError, ValueError):
+        return False
+    return first is not None and first.kind is inspect.Parameter.VAR_POSITIONAL
 
 
 class _AtenPacket:
-    def __init__(self, fn):
+    def __init__(self, fn, sequence=tuple, unpack_list=False):
         self._fn = fn
+        self._sequence = sequence  # what the operator gives several results as
+        self._unpack_list = unpack_list
 
     def __call__(self, *args, **kwargs):
-        return self._fn(*args, **kwargs)
+        if self._unpack_list and len(args) == 1 and isinstance(args[0], (list, tuple)):
+            args = tuple(args[0])
+        out = self._fn(*args, **kwargs)
+        # a plain tuple (the named return_types are the Python functions' wrapping), or a
+        # list for the operators returning Tensor[]
+        return self._sequence(out) if isinstance(out, tuple) else out
 
     def __getattr__(self, overload):  # .default, .Tensor, .Scalar, ...: one function
         if overload.startswith("__"):

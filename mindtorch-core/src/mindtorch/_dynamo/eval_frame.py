@@ -5,6 +5,14 @@ from ..nn.modules.module import Module
 _OWN = {"_orig_mod", "forward", "__dict__", "_super_module_initialized"}
 
 
+def _compiled_forward(mod):
+    from ..compiler import _run_compiled
+
+    def forward(*args, **kwargs):
+        return _run_compiled(mod.__call__, args, kwargs)
+    return forward
+
+
 class OptimizedModule(Module):
     """Holds the compiled module as its submodule `_orig_mod` (so state_dict keys get the
     `_orig_mod.` prefix, as in PyTorch) and forwards attribute reads and writes, and the
@@ -16,7 +24,7 @@ class OptimizedModule(Module):
         super().__init__()
         self._super_module_initialized = True
         self._orig_mod = mod
-        self.forward = mod.__call__
+        self.forward = _compiled_forward(mod)
 
     def __len__(self):
         if hasattr(type(self._orig_mod), "__len__"):

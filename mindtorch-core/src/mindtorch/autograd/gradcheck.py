@@ -84,21 +84,74 @@ def _outputs_of(func, inputs, positions):
     return [outputs[k] for k in positions]
 
 
-def _analytical_jacobians(outputs, x, index):
-    """Per output, (numel(x), numel(out)): column k is the gradient of out[k]."""
+def _analytical_jacobians(output, xs):
+    """Per input x of xs, (numel(x), numel(output)): column k is the gradient of output[k]
+    (one backward per element of output, for all the inputs at once, as PyTorch)."""
     import mindtorch
+
     from . import grad
-    result = []
-    for o in outputs:
-        rows = []
-        for k in range(o.numel()):
-            g_out = mindtorch.zeros(o.shape, dtype=o.dtype, device=o.device)
-            g_out.view(-1)[k] = 1
-            (g,) = grad(o, x, g_out, retain_graph=True, allow_unused=True)
-            rows.append(mindtorch.zeros_like(x).reshape(-1) if g is None else g.reshape(-1))
-        result.append(mindtorch.stack(rows, 1) if rows else
-                      mindtorch.zeros(x.numel(), 0, dtype=x.dtype, device=x.device))
-    return result
+    columns = [[] for _ in xs]
+    for k in range(output.numel()):
+        g_out = mindtorch.zeros(output.shape, dtype=output.dtype, device=output.device)
+        g_out.view(-1)[k] = 1
+        grads = grad(output, xs, g_out, retain_graph=True, allow_unused=True)
+        for c, x, g in zip(columns, xs, grads):
+            c.append(mindtorch.zeros_like(x).reshape(-1) if g is None else g.reshape(-1))
+    return [mindtorch.stack(c, 1) if c else
+            mindtorch.zeros(x.numel(), 0, dtype=x.dtype, device=x.device)
+            for c, x in zip(columns, xs)]
+
+
+_NONDET_NOTE = """\n
+NOTE: If your op relies on non-deterministic operations i.e., it is listed here:
+https://pytorch.org/docs/stable/generated/torch.use_deterministic_algorithms.html
+this failure might be expected.
+
+If you are adding a new operator, please file an issue and then use one of the
+workarounds. The workaround depends on how your test invokes gradcheck/gradgradcheck.
+If the test
+- manually invokes gradcheck/gradgradcheck, then call gradcheck/gradgradcheck
+  with `nondet_tol=<tol>` as a keyword argument.
+- is OpInfo-based (e.g., in test_ops_gradients.py), then modify the OpInfo for the test
+  to have `gradcheck_nondet_tol=<tol>`.
+- is a Module test (e.g., in common_nn.py), then modify the corresponding
+  module_test entry to have `gradcheck_nondet_tol=<tol>`
+"""
+
+
+def _check_reentrant(first, second, nondet_tol):
+    """The two backward runs' Jacobians agree within nondet_tol (a backward that gives
+    different values for the same input and grad_output fails, as in PyTorch)."""
+    if any(a.numel() and (a - b).abs().max() > nondet_tol for a, b in zip(first, second)):
+        raise GradcheckError(
+            "Backward is not reentrant, i.e., running backward with same input and "
+            "grad_output multiple times gives different values, although analytical "
+            f"gradient matches numerical gradient.The tolerance for nondeterminism was "
+            f"{nondet_tol}." + _NONDET_NOTE)
+
+
+def _grads_for_zero_grad_outputs(outputs, xs):
+    import mindtorch
+
+    from . import grad
+    return grad(outputs, xs, [mindtorch.zeros_like(o) for o in outputs], retain_graph=True,
+                allow_unused=True)
+
+
+def _check_backward_scales_with_grad_output(grads, xs):
+    """Zero output gradients must have given zero input gradients (of the inputs' dtype,
+    device and size): a backward that ignores grad_output is the bug this catches."""
+    for g, x in zip(grads, xs):
+        if g is None:
+            continue
+        if not bool(((g.to_dense() if g.is_sparse else g) == 0).all()):
+            raise GradcheckError("backward not multiplied by grad_output")
+        if g.dtype != x.dtype:
+            raise GradcheckError("grad is incorrect type")
+        if g.device != x.device:
+            raise GradcheckError("grad is incorrect device")
+        if g.shape != x.shape:
+            raise GradcheckError("grad is incorrect size")
 
 
 def _forward_jacobians(func, inputs, i, x, positions):
@@ -106,6 +159,7 @@ def _forward_jacobians(func, inputs, i, x, positions):
     tangent for the tangent e_j on x (for a complex x, that of e_j plus 1j times that of
     1j e_j: the numerical Jacobian's convention)."""
     import mindtorch
+
     from . import forward_ad as fw
     rows = [[] for _ in positions]
     for j in range(x.numel()):
@@ -126,16 +180,63 @@ def _forward_jacobians(func, inputs, i, x, positions):
     return [mindtorch.stack(r) for r in rows]
 
 
-def _check(analytical, numerical, i, mode, atol, rtol):
-    for k, (a, n) in enumerate(zip(analytical, numerical or [])):
-        if n is None:
-            continue
-        n = n.to(a.dtype)
-        if a.shape != n.shape:
-            n = n.reshape(a.shape)
-        if not bool(((a - n).abs() <= atol + rtol * n.abs()).all()):
-            raise GradcheckError(f"Jacobian {mode}mismatch for output {k} with respect to "
-                                 f"input {i},\nnumerical:{n}\nanalytical:{a}\n")
+def _check(a, n, out_index, in_index, mode, atol, rtol, prefix=""):
+    if n is None:
+        return
+    n = n.to(a.dtype)
+    if a.shape != n.shape:
+        n = n.reshape(a.shape)
+    if not bool(((a - n).abs() <= atol + rtol * n.abs()).all()):
+        raise GradcheckError(f"{prefix}Jacobian {mode}mismatch for output {out_index} with "
+                             f"respect to input {in_index},\nnumerical:{n}\nanalytical:{a}\n")
+
+
+def _part_outputs(func, part):
+    """func with each complex output replaced by its real or imaginary part."""
+    def run(*args):
+        return tuple(getattr(o, part) if isinstance(o, Tensor) and o.dtype.is_complex else o
+                     for o in _as_tuple(func(*args)))
+    return run
+
+
+def _backward_parts(func, outputs):
+    """(func, message prefix per differentiable output) to check backward AD with: for
+    complex outputs, the imaginary parts then the real parts (PyTorch's order)."""
+    complex_at = [k for k, o in enumerate(outputs) if o.dtype.is_complex]
+    if not complex_at:
+        return [(func, {})]
+    return [(_part_outputs(func, part), {
+        k: f"While considering the {name} part of complex outputs only, " for k in complex_at})
+        for part, name in (("imag", "imaginary"), ("real", "real"))]
+
+
+def _check_backward(func, inputs, wrt, eps, atol, rtol, nondet_tol, prefixes):
+    """Backward-mode Jacobians (computed twice: the reentrancy check) against finite
+    differences, output by output."""
+    all_outputs = _as_tuple(func(*inputs))
+    positions = _differentiable_positions(all_outputs)
+    xs = [x for _, x in wrt]
+    # analytical first: the finite differences write to the inputs, which the recorded
+    # graph would see as an in-place modification
+    backward = [(_analytical_jacobians(all_outputs[k], xs),
+                 _analytical_jacobians(all_outputs[k], xs)) for k in positions]
+    # numerical[j][k]: output k with respect to the j-th input requiring grad
+    numerical = [_numerical_jacobians(func, inputs, x, eps, positions) or
+                 [None] * len(positions) for _, x in wrt]
+    for k, (first, second) in enumerate(backward):
+        _check_reentrant(first, second, nondet_tol)
+        for j, a in enumerate(first):
+            _check(a, numerical[j][k], k, j, "", atol, rtol, prefixes.get(k, ""))
+
+
+def _check_forward(func, inputs, wrt, eps, atol, rtol):
+    func = _real_outputs(func)
+    positions = _differentiable_positions(_as_tuple(func(*inputs)))
+    forward = [_forward_jacobians(func, inputs, i, x, positions) for i, x in wrt]
+    for j, ((_, x), fwd) in enumerate(zip(wrt, forward)):
+        numerical = _numerical_jacobians(func, inputs, x, eps, positions) or []
+        for k, (a, n) in enumerate(zip(fwd, numerical)):
+            _check(a, n, k, j, "computed with forward mode ", atol, rtol)
 
 
 def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True,
@@ -146,7 +247,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     finite differences (|a - n| <= atol + rtol * |n|); raises GradcheckError otherwise
     (or returns False with raise_exception=False)."""
     inputs = _as_tuple(inputs)
-    func = _real_outputs(func)
     wrt = [(i, x) for i, x in enumerate(inputs) if isinstance(x, Tensor) and x.requires_grad]
     if not wrt:
         raise ValueError("gradcheck expects at least one input tensor to require gradient, but "
@@ -157,20 +257,18 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                           f"point or complex. This check will likely fail if all the inputs are "
                           f"not of double precision floating point or complex. ", UserWarning,
                           stacklevel=2)
-    all_outputs = _as_tuple(func(*inputs))
-    positions = _differentiable_positions(all_outputs)
-    outputs = [all_outputs[k] for k in positions]
-    # analytical first: the finite differences modify the inputs in place
-    backward = [_analytical_jacobians(outputs, x, i) if check_backward_ad else None
-                for i, x in wrt]
-    forward = [_forward_jacobians(func, inputs, i, x, positions) if check_forward_ad else None
-               for i, x in wrt]
+    outputs = _differentiable_outputs(_as_tuple(func(*inputs)))
     try:
-        for (i, x), back, fwd in zip(wrt, backward, forward):
-            numerical = _numerical_jacobians(func, inputs, x, eps, positions)
-            for analytical, mode in ((back, ""), (fwd, "computed with forward mode ")):
-                if analytical is not None:
-                    _check(analytical, numerical, i, mode, atol, rtol)
+        if check_backward_ad:
+            for part, prefixes in _backward_parts(func, outputs):
+                _check_backward(part, inputs, wrt, eps, atol, rtol, nondet_tol, prefixes)
+        if check_forward_ad:
+            _check_forward(func, inputs, wrt, eps, atol, rtol)
+        if check_backward_ad and outputs:
+            outputs = _differentiable_outputs(_as_tuple(func(*inputs)))  # (a fresh graph)
+            xs = [x for _, x in wrt]
+            _check_backward_scales_with_grad_output(
+                _grads_for_zero_grad_outputs(outputs, xs), xs)
     except GradcheckError:
         if raise_exception:
             raise
@@ -186,6 +284,7 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     """gradcheck of the gradients themselves (second derivatives), with random (or given)
     output gradients that are themselves differentiated."""
     import mindtorch
+
     from . import grad
     inputs = _as_tuple(inputs)
     outputs = _differentiable_outputs(_as_tuple(func(*inputs)))

@@ -156,11 +156,22 @@ def _build(params, states, keys, scalars, min_tensors):
         buf = M.stack([st[key] for st in chosen_states])
         flat.state[key], flat.views[key] = buf, [buf[i] for i in range(len(chosen))]
     for key, views in flat.views.items():
-        for st, v in zip(chosen_states, views):
-            st[key] = v
+        for i, (st, v) in enumerate(zip(chosen_states, views)):
+            views[i] = _moved_into(st, key, v)
     flat.scratch = M.empty(sum(flat.sizes), dtype=like.dtype, device=like.device)
     flat.scratch_views = shaped(flat.scratch)
     return flat
+
+
+def _moved_into(state, key, view):
+    """state[key] made to be the flat buffer's view: the same tensor object, its memory
+    moved there (PyTorch updates state tensors in place, so a state_dict taken or loaded
+    earlier keeps seeing the live values), or the view itself if it cannot be moved."""
+    t = state[key]
+    if t.dtype is view.dtype and t.device == view.device and not t.requires_grad:
+        return t.set_(view.untyped_storage(), view.storage_offset(), view.shape, view.stride())
+    state[key] = view
+    return view
 
 
 def _positions(flat, params, states):

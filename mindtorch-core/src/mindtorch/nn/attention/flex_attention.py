@@ -26,6 +26,18 @@ __all__ = [
 ]
 
 _DEFAULT_SPARSE_BLOCK_SIZE = 128
+# set True to silence the warning about eager calls (PyTorch's debugging switch)
+_FLEX_ATTENTION_DISABLE_COMPILE_DEBUG = False
+_WARNINGS_SHOWN = set()
+
+
+def _warn_once(warning_id, message, category=UserWarning):
+    """A warning shown once per process (and not inside a compiled function, which
+    still counts as shown, as in PyTorch)."""
+    if warning_id not in _WARNINGS_SHOWN:
+        if not _m.compiler.is_compiling():
+            warnings.warn(message, category, stacklevel=3)
+        _WARNINGS_SHOWN.add(warning_id)
 FlexKernelOptions = dict
 
 
@@ -117,9 +129,28 @@ def create_block_mask(mask_mod, B, H, Q_LEN, KV_LEN, device=None, BLOCK_SIZE=128
                      (Q_LEN, KV_LEN))
 
 
+_EAGER_MESSAGE = (
+    "flex_attention called without torch.compile() - this will use an unfused implementation "
+    "that materializes the full scores matrix instead of generating a fused kernel.\n\n"
+    "SOLUTION: Use torch.compile(flex_attention)(...)\n\n"
+    "If you want to debug your score_mod/mask_mod, you can set:\n"
+    "torch.nn.attention.flex_attention._FLEX_ATTENTION_DISABLE_COMPILE_DEBUG = True\n\n"
+    "This will allow you to use print statements or breakpoints. Note: This doesn't work "
+    "with the backwards pass and may produce incorrect results.")
+
+
 def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=None,
                    enable_gqa=False, return_lse=False, kernel_options=None, *,
                    return_aux=None):
+    if return_lse and return_aux is not None:
+        raise ValueError("Cannot specify both return_lse and return_aux. return_lse is "
+                         "deprecated, please use return_aux=AuxRequest(lse=True) instead.")
+    if return_lse:
+        _warn_once("deprecated_return_lse", "return_lse is deprecated and will be removed in "
+                   "v2.10. Please use return_aux=AuxRequest(lse=True) instead.", FutureWarning)
+    if not _FLEX_ATTENTION_DISABLE_COMPILE_DEBUG and not _m.compiler.is_compiling():
+        # (a compiled call takes PyTorch's kernel path, which neither warns nor counts)
+        _warn_once("flex_attention_performance", _EAGER_MESSAGE)
     B, Hq, L, E = query.shape
     Hkv, S = key.shape[1], key.shape[-2]
     if Hq != Hkv:
@@ -143,8 +174,4 @@ def flex_attention(query, key, value, score_mod=None, block_mask=None, scale=Non
     if return_aux is not None:
         return out, AuxOutput(lse=lse if return_aux.lse else None,
                               max_scores=scores.amax(-1) if return_aux.max_scores else None)
-    if return_lse:
-        warnings.warn("return_lse is deprecated and will be removed in v2.10. Please use "
-                      "return_aux=AuxRequest(lse=True) instead.", FutureWarning, stacklevel=2)
-        return out, lse
-    return out
+    return (out, lse) if return_lse else out
