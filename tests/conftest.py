@@ -32,3 +32,17 @@ def _fixed_random_streams():
     for name in ("torch.distributions", "mindtorch.distributions"):
         if name in sys.modules:
             sys.modules[name].Distribution.set_default_validate_args(__debug__)
+
+
+@pytest.fixture(params=["numpy", "compiled"])
+def sum_path(request, monkeypatch):
+    """cpu sums by their NumPy steps (the compiled loops taken as missing) or by the
+    compiled loops at every size (numba): for tests of sums' order on both paths."""
+    from mindtorch_cpu.kernels import _jit
+    if request.param == "numpy":
+        monkeypatch.setitem(_jit._modules, "_reduce_loops", False)
+    else:
+        pytest.importorskip("numba")
+        monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0)
+        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
+    return request.param

@@ -8,7 +8,6 @@ the NumPy path and by the compiled loop."""
 import mindtorch
 import numpy as np
 import pytest
-from mindtorch_cpu.kernels import _jit
 from mindtorch_cpu.kernels._cascade import outer_sum
 from reference import to_torch, torch
 
@@ -85,17 +84,6 @@ ROW_CASES = [((64, 5), (1,)), ((33, 10), (1,)), ((7, 31), (-1,)), ((16, 100), (1
              ((1003,), None), ((4, 3, 20), None), ((5, 6, 7, 9), (0, 2, 3)),
              ((4, 3, 6, 10), (0, 2)), ((3, 4, 50), (0, 2)), ((2, 3, 4, 5), (0, 1, 3)), ((9, 1, 5), (0, 2)), ((1, 7, 1, 3), (0, 2)), ((4, 1), (1,))]
 
-
-@pytest.fixture(params=["numpy", "compiled"])
-def sum_path(request, monkeypatch):
-    """Run the NumPy path (the compiled loops taken as missing) or the compiled loop at
-    every size."""
-    if request.param == "numpy":
-        monkeypatch.setitem(_jit._modules, "_reduce_loops", False)
-    else:
-        pytest.importorskip("numba")
-        monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0)
-    return request.param
 
 
 @pytest.mark.parametrize("fn", ["sum", "mean"])

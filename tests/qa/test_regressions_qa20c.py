@@ -8,24 +8,12 @@ import itertools
 import mindtorch
 import numpy as np
 import pytest
-from mindtorch_cpu.kernels import _jit
 from reference import to_torch, torch
 
 X86 = torch.backends.cpu.get_cpu_capability() in ("AVX2", "AVX512")
 pytestmark = pytest.mark.skipif(not X86, reason="PyTorch's 32-byte vector order (x86)")
 DTYPES = ["float32", "float64", "float16", "bfloat16", "complex64"]
 
-
-@pytest.fixture(params=["numpy", "compiled"])
-def sum_path(request, monkeypatch):
-    """The NumPy steps (the compiled loops taken as missing) or the compiled loops at every
-    size."""
-    if request.param == "numpy":
-        monkeypatch.setitem(_jit._modules, "_reduce_loops", False)
-    else:
-        pytest.importorskip("numba")
-        monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0)
-    return request.param
 
 
 def bits(t):

@@ -4,7 +4,6 @@ stops serving (the general path then)."""
 import mindtorch
 import numpy as np
 import pytest
-from mindtorch_cpu.kernels import _jit
 from reference import to_torch, torch
 
 X86 = torch.backends.cpu.get_cpu_capability() in ("AVX2", "AVX512")
@@ -27,18 +26,6 @@ def tensor(shape, dtype, seed, scale=10.0):
 
 
 # -- sum over leading dims of a C-contiguous float tensor (reduction._leading_sum) ----------
-
-@pytest.fixture(params=["numpy", "compiled"])
-def sum_path(request, monkeypatch):
-    """The NumPy steps (the compiled loops taken as missing) or the compiled loops at every
-    size."""
-    if request.param == "numpy":
-        monkeypatch.setitem(_jit._modules, "_reduce_loops", False)
-    else:
-        pytest.importorskip("numba")
-        monkeypatch.setattr(_jit, "EARLY_MIN_SIZE", 0)
-        monkeypatch.setattr(_jit, "MIN_SIZE", 0)
-    return request.param
 
 
 # rows below a group, one group, levels with rows left over, rows not a multiple of 4;
