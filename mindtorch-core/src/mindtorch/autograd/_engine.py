@@ -104,7 +104,7 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
     # ready (PyTorch's AccumulateGrads share the highest priority: their hooks run so)
     leaves_first = itertools.count(-(1 << 63))
     ready = [(next(leaves_first) if type(node) is AccumulateGrad else -node._seq, node)
-             for node in root_nodes if node not in deps]
+             for node in root_nodes if not deps.get(node)]
     heapq.heapify(ready)
     captured = [None] * len(inputs) if inputs is not None else None
 
@@ -192,14 +192,16 @@ def _run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None
 
 
 def _dependencies(roots):
-    """For every node reachable from roots: how many edges lead into it."""
-    deps, seen, stack = {}, set(roots), list(roots)
+    """For every node reachable from roots: how many edges lead into it (roots: 0 unless
+    another root reaches them; each node's edges walked once)."""
+    deps, stack = dict.fromkeys(roots, 0), list(roots)
     while stack:
         for nxt, _ in stack.pop().next_functions:
             if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
+                if nxt in deps:
+                    deps[nxt] += 1
+                else:
+                    deps[nxt] = 1
                     stack.append(nxt)
     return deps
 
