@@ -31,13 +31,20 @@ def _label(L, func):
     return "=".join(labels) or f"?{name}"
 
 
-def _recording_subclass(L, seen):
+def _recording_subclass(L, seen, detail=None):
+    """A Tensor subclass whose handler appends the func's label to seen (with
+    detail(args, kwargs) beside it, if given) and then runs the call."""
     class Recorded(L.Tensor):
         @classmethod
         def __torch_function__(cls, func, types, args=(), kwargs=None):
-            seen.append(_label(L, func))
+            label = _label(L, func)
+            seen.append(label if detail is None else (label, detail(args, kwargs or {})))
             return super().__torch_function__(func, types, args, kwargs or {})
     return Recorded
+
+
+def _arg_types(args, kwargs):
+    return [type(a).__name__ for a in args]
 
 
 def _result(r):
@@ -192,12 +199,7 @@ def test_reflected_operators_are_not_tried_first_for_subclasses():
     Tensor.sub with (p, x), as PyTorch's."""
     def program(L):
         seen = []
-
-        class S(L.Tensor):
-            @classmethod
-            def __torch_function__(cls, func, types, args=(), kwargs=None):
-                seen.append((_label(L, func), [type(a).__name__ for a in args]))
-                return super().__torch_function__(func, types, args, kwargs or {})
+        S = _recording_subclass(L, seen, _arg_types)
         x, p = L.ones(2).as_subclass(S), L.ones(2)
         p - x, p / x, p ** x, p // x, p % x, p @ x
         return seen, "__rsub__" in S.__dict__
@@ -254,12 +256,7 @@ def test_overriding_index_or_value_takes_indexing_over():
     __setitem__ with the plain tensor first, as PyTorch's indexing checks."""
     def program(L):
         seen = []
-
-        class S(L.Tensor):
-            @classmethod
-            def __torch_function__(cls, func, types, args=(), kwargs=None):
-                seen.append((_label(L, func), [type(a).__name__ for a in args]))
-                return super().__torch_function__(func, types, args, kwargs)
+        S = _recording_subclass(L, seen, _arg_types)
         p, s = L.arange(3.0), L.arange(3.0).as_subclass(S)
         q = L.arange(3.0, requires_grad=True) * 1
         results = [p[s > 0], p[(s > 0,)], q[s.long() * 0], p[0, ...]]
@@ -336,12 +333,7 @@ def test_not_implemented_messages_of_python_and_cpp_methods():
 def test_an_out_tensor_of_a_subclass_takes_the_call():
     def program(L):
         seen = []
-
-        class S(L.Tensor):
-            @classmethod
-            def __torch_function__(cls, func, types, args=(), kwargs=None):
-                seen.append((_label(L, func), sorted(kwargs or {})))
-                return super().__torch_function__(func, types, args, kwargs)
+        S = _recording_subclass(L, seen, lambda args, kwargs: sorted(kwargs))
         out = L.empty(2).as_subclass(S)
         L.add(L.ones(2), 1, out=out)
         L.mul(L.ones(2), L.ones(2), out=out)
