@@ -68,9 +68,8 @@ class OpDef:
     @property
     def binding(self):
         if self._binding is None:
-            self._binding, self._call = _generate_binding(self)
-            if self._public is not None:  # (a method-only op's is the method: no input=)
-                self._binding = self._public(self._binding, method=self._method_only)
+            binding, self._call = _generate_binding(self)
+            self._binding = self._public_of(binding)
         return self._binding
 
     @property
@@ -90,18 +89,21 @@ class OpDef:
         if self._call is None:
             binding, self._call = _generate_binding(self)
             if self._binding is None:  # keep an overload()'s public wrapper
-                self._binding = binding if self._public is None else self._public(
-                    binding, method=self._method_only)
+                self._binding = self._public_of(binding)
         return self._call
 
     def __repr__(self):
         return f"<op {self.text}>"
 
-    @property
-    def _method_only(self):
-        """Whether the op is only Tensor.<name> (as add_): no function in any namespace."""
+    def _public_of(self, binding):
+        """The generated binding as users call it: an overload()'s wrapper around it if
+        any (a method-only op's, as add_, without the input= layer: methods take none)."""
+        if self._public is None:
+            return binding
         o = self.options
-        return not o.get("function", True) and not o.get("modules") and o.get("method", True)
+        method_only = not o.get("function", True) and not o.get("modules") and \
+            o.get("method", True)
+        return self._public(binding, method=method_only)
 
     def resolve(self, device_type):
         fn = self.resolved[device_type] = resolve(self, device_type)
