@@ -4,6 +4,7 @@ in mindtorch._ops.decls.reduction; these kernels only compute.
 float16/bfloat16 accumulate in float32 (as torch does on CPU) and round once at the end.
 """
 
+import functools
 import itertools
 import math
 import sys
@@ -153,22 +154,14 @@ def _compiled_sums(size):
 
 _LEADING = {tuple(range(k)): k for k in range(1, 9)}  # sum's dim -> k, for dims 0..k-1
 _PLAIN_SUMS = (D.float32, D.float64)
-_leading_blocks = {}  # (shape, k, keepdim) -> ((1, rows, columns), result shape) or None
-
-
+@functools.lru_cache(maxsize=256)  # (per shape: ~0.2 us of bookkeeping a call)
 def _leading_block(shape, k, keepdim):
     """The (1, rows, columns) block of a sum of `shape` over dims 0 .. k - 1 and its result
     shape, or None below two rows or two columns (so no size-1 dim cascade_sum would drop
-    changes its plan); cached per shape (~0.2 us of bookkeeping a call)."""
-    key = (shape, k, keepdim)
-    block = _leading_blocks.get(key, False)
-    if block is False:
-        if len(_leading_blocks) > 256:
-            _leading_blocks.clear()
-        n, inner = math.prod(shape[:k]), math.prod(shape[k:])
-        block = _leading_blocks[key] = None if n < 2 or inner < 2 else (
-            (1, n, inner), (1,) * k + shape[k:] if keepdim else shape[k:])
-    return block
+    changes its plan)."""
+    n, inner = math.prod(shape[:k]), math.prod(shape[k:])
+    return None if n < 2 or inner < 2 else (
+        (1, n, inner), (1,) * k + shape[k:] if keepdim else shape[k:])
 
 
 def _leading_sum(self, dim, keepdim, dtype):
